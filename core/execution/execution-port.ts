@@ -1,0 +1,41 @@
+import type { Observable } from 'rxjs';
+import type { Account, AlgoOrder, Asset, Order, Position, UserEvent } from '../model/index.ts';
+import type { ApprovedIntent } from '../risk/index.ts';
+
+/** What the venue holds right now: the input of reconciliation. */
+export interface VenueSnapshot {
+  readonly ts: number;
+  readonly openOrders: readonly Order[];
+  readonly openAlgoOrders: readonly AlgoOrder[];
+  readonly positions: readonly Position[];
+  readonly assets: readonly Asset[];
+  readonly account?: Account;
+}
+
+/**
+ * The execution port: what both the simulated venue (`backtest/sim`) and the live venue adapter
+ * (`core/venue`) implement, so a strategy cannot tell them apart. Results of commands come back
+ * only as User Data events on {@link ExecutionPort.events}, never as return values.
+ */
+export interface ExecutionPort {
+  /** User Data events this client produces: acks, order updates, fills, positions, assets... */
+  readonly events: Observable<UserEvent>;
+  /**
+   * Sends an approved command to the venue. Never throws for venue-side failures: those come
+   * back as REJECTED order updates or `commandRejected` events.
+   * @param command - an intent the risk gate approved
+   */
+  submit(command: ApprovedIntent): void;
+  /**
+   * Looks up an order by its caller reference (clientOrderId), used when an ack is overdue.
+   * @param sym - the order's symbol
+   * @param clientOrderId - the caller reference the order was sent with
+   * @returns the venue's view of the order, or undefined when the venue never saw it
+   */
+  lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined>;
+  /**
+   * Takes a snapshot of open orders, algo orders, positions, assets and account.
+   * @returns the venue's current state
+   */
+  snapshot(): Promise<VenueSnapshot>;
+}

@@ -1,0 +1,38 @@
+import type { Dec } from './decimal.ts';
+import type { OrderSide, TriggerPriceType } from './order.ts';
+import type { PositionSide } from './position.ts';
+
+/**
+ * Algo order type. The spec does not show the field's values: these are Keel's (a plain
+ * trigger order, or a take-profit / stop-loss pair on a position).
+ */
+export type AlgoOrderType = 'TRIGGER' | 'TP_SL';
+
+/** Trigger direction: fire when the trigger price rises to (GTE) or falls to (LTE) the level. */
+export type AlgoConditionType = 'GTE' | 'LTE';
+
+/** Algo order state. */
+export type AlgoOrderState = 'NEW' | 'TRIGGERED' | 'CANCELLED' | 'FAILED';
+
+/** A conditional (algo) order held by the venue until its trigger fires. */
+export interface AlgoOrder {
+  readonly algoOrderId: string;
+  readonly clientAlgoOrderId: string;
+  readonly portfolioId: string;
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly algoOrderType: AlgoOrderType;
+  readonly conditionType: AlgoConditionType;
+  readonly triggerType: TriggerPriceType;
+  readonly triggerPrice: Dec;
+  /** Zero = market order on trigger. */
+  readonly price: Dec;
+  readonly qty: Dec;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+  readonly state: AlgoOrderState;
+  /** The order placed when the trigger fired. */
+  readonly orderId?: string;
+  readonly createAt: number;
+  readonly updateAt: number;
+}

@@ -1,0 +1,91 @@
+import { Decimal } from 'decimal.js';
+
+/**
+ * Money and quantities: decimal.js values parsed from the venue's strings, never through a float.
+ * Precision is raised so that no venue value (prices, quantities, fees, PnL) is ever rounded.
+ */
+const MoneyDecimal = Decimal.clone({
+  precision: 40,
+  rounding: Decimal.ROUND_HALF_EVEN,
+  toExpNeg: -30,
+  toExpPos: 40,
+});
+
+/** A decimal.js value used for every amount of money or quantity. */
+export type Dec = Decimal;
+
+/** The decimal.js constructor configured for Keel's money (precision 40, no exponent notation). */
+export const D = MoneyDecimal;
+
+/** Decimal zero, shared because Decimals are immutable. */
+export const ZERO: Dec = new MoneyDecimal(0);
+
+/** Decimal one. */
+export const ONE: Dec = new MoneyDecimal(1);
+
+const VENUE_DECIMAL = /^-?(?:\d+)(?:\.\d+)?$|^-?\.\d+$/;
+
+/**
+ * Parses a decimal string exactly as the venue sends it ("123.4500", "-0.01", "0").
+ * @param text - the venue's string
+ * @param field - the field name, used in the error message
+ * @returns the exact Decimal value
+ * @throws TypeError when `text` is not a plain decimal number (exponents, spaces, NaN are refused)
+ */
+export function parseDecimal(text: string, field = 'value'): Dec {
+  if (!VENUE_DECIMAL.test(text)) {
+    throw new TypeError(`${field} must be a decimal string like "123.45", got ${JSON.stringify(text)}`);
+  }
+  return new MoneyDecimal(text);
+}
+
+/**
+ * Formats a Decimal the way the venue writes numbers: plain notation, no exponent.
+ * @param value - the amount
+ * @param decimals - fixed number of decimal places; omitted = shortest exact form
+ * @returns the string to put on the wire
+ */
+export function formatDecimal(value: Dec, decimals?: number): string {
+  return decimals === undefined ? value.toFixed() : value.toFixed(decimals, Decimal.ROUND_DOWN);
+}
+
+/**
+ * The exact path from a hot-path number back to money. A number parsed from a venue string with
+ * at most 15 significant digits prints back (shortest form) to the same decimal value, so this
+ * is lossless for every price and quantity the venue sends.
+ * @param value - a number that was parsed from a venue decimal string
+ * @returns the Decimal of the same decimal value
+ */
+export function decimalOf(value: number): Dec {
+  return new MoneyDecimal(value.toString());
+}
+
+/**
+ * Parses a venue decimal string into a number for the per-event hot path (comparisons,
+ * indicators). Use {@link decimalOf} to come back to money.
+ * @param text - the venue's string
+ * @returns the nearest double
+ */
+export function numberOf(text: string): number {
+  return +text;
+}
+
+/**
+ * Rounds a value down to a multiple of `step` (a tick or lot size).
+ * @param value - amount to round
+ * @param step - the grid step, positive
+ * @returns the largest multiple of step that is <= value
+ */
+export function floorToStep(value: Dec, step: Dec): Dec {
+  return value.div(step).floor().mul(step);
+}
+
+/**
+ * Whether a value lies on a grid of `step` (tick or lot size).
+ * @param value - amount to test
+ * @param step - the grid step, positive
+ * @returns true when value is an integer multiple of step
+ */
+export function isOnStep(value: Dec, step: Dec): boolean {
+  return value.mod(step).isZero();
+}

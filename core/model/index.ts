@@ -1,0 +1,111 @@
+/**
+ * Keel's domain model: readonly values in the venue's words. Imports nothing of ours.
+ * @packageDocumentation
+ */
+export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts';
+export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
+export type { Dec } from './decimal.ts';
+export {
+  D,
+  decimalOf,
+  floorToStep,
+  formatDecimal,
+  isOnStep,
+  numberOf,
+  ONE,
+  parseDecimal,
+  ZERO,
+} from './decimal.ts';
+export type { ExecType, Execution } from './execution.ts';
+export type {
+  BusinessType,
+  CryptoInstrumentId,
+  EquityInstrumentId,
+  ExchangeType,
+  FeeSchedule,
+  InstrumentId,
+  InstrumentSpec,
+  SymState,
+} from './instrument.ts';
+export { BUSINESS_TYPES, EXCHANGE_TYPES, formatSym, parseSym } from './instrument.ts';
+export type {
+  BorrowIntent,
+  CancelAlgoOrderIntent,
+  CancelAllAlgoOrdersIntent,
+  CancelOrderIntent,
+  CancelOrdersIntent,
+  ClosePositionIntent,
+  ClosePositionsIntent,
+  Intent,
+  IntentKind,
+  ModifyOrderIntent,
+  PlaceAlgoOrderIntent,
+  PlaceOrderIntent,
+  RepayIntent,
+  ReplaceAlgoOrderIntent,
+  SetPositionModeIntent,
+  StrategyIntent,
+} from './intents.ts';
+export { CANCEL_INTENT_KINDS } from './intents.ts';
+export type {
+  LiquidationEventRecord,
+  LiquidationEventType,
+  LiquidationNodeType,
+  LiquidationPositionRecord,
+  LiquidationPositionSnapshot,
+} from './liquidation.ts';
+export { LIQUIDATION_NODE_TYPES } from './liquidation.ts';
+export type {
+  BarEvent,
+  BarInterval,
+  BookEvent,
+  BookLevel,
+  GapEvent,
+  MarketEvent,
+  MarketTradeEvent,
+  MarkPriceEvent,
+  QuoteEvent,
+} from './market-events.ts';
+export { BAR_INTERVAL_MS } from './market-events.ts';
+export type {
+  ConditionCode,
+  InFlightOrderState,
+  Order,
+  OrderAction,
+  OrderCondition,
+  OrderSide,
+  OrderState,
+  OrderType,
+  TimeInForce,
+  TpSl,
+  TriggerPriceType,
+  VenueOrderState,
+} from './order.ts';
+export {
+  FINAL_ORDER_STATES,
+  IN_FLIGHT_ORDER_STATES,
+  isFinalOrderState,
+  VENUE_ORDER_STATES,
+} from './order.ts';
+export type { Position, PositionMode, PositionSide } from './position.ts';
+export { positionKey } from './position.ts';
+export type {
+  AccountUpdateEvent,
+  AdlRankEvent,
+  AlgoOrderUpdateEvent,
+  AssetUpdateEvent,
+  CommandRejectedEvent,
+  ExecutionEvent,
+  LiquidationNodeEvent,
+  LiquidationPositionEvent,
+  LoanUpdateEvent,
+  OrderUpdateEvent,
+  PositionUpdateEvent,
+  UserEvent,
+} from './user-events.ts';
+
+import type { MarketEvent } from './market-events.ts';
+import type { UserEvent } from './user-events.ts';
+
+/** Any event the kernel consumes: market data or User Data. */
+export type KeelEvent = MarketEvent | UserEvent;

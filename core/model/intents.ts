@@ -1,0 +1,167 @@
+import type { AlgoConditionType, AlgoOrderType } from './algo-order.ts';
+import type { Dec } from './decimal.ts';
+import type { OrderCondition, OrderSide, OrderType, TimeInForce, TpSl, TriggerPriceType } from './order.ts';
+import type { PositionMode, PositionSide } from './position.ts';
+
+/**
+ * Intents: what a strategy asks for. Plain readonly data; each carries `ref`, the caller's
+ * reference, unique per strategy run. For orders it becomes the venue's `clientOrderId`
+ * (<= 40 characters) and the idempotency key of the request.
+ */
+interface IntentBase {
+  readonly ref: string;
+}
+
+/** Place an order (REST order or the spec's PLACE_ORDER for US equities). */
+export interface PlaceOrderIntent extends IntentBase {
+  readonly kind: 'placeOrder';
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  readonly qty: Dec;
+  /** Limit price; omitted (sent as "0") for market orders. */
+  readonly price?: Dec;
+  readonly timeInForce: TimeInForce;
+  /** `YYYY-MM-DD`, required with timeInForce GTD. */
+  readonly expiryDate?: string;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+  readonly tp?: TpSl;
+  readonly sl?: TpSl;
+  readonly condition?: OrderCondition;
+  readonly quoteOrderQty?: Dec;
+  readonly extendedTrading?: boolean;
+}
+
+/** Modify an open order's quantity and / or price. */
+export interface ModifyOrderIntent extends IntentBase {
+  readonly kind: 'modifyOrder';
+  /** clientOrderId of the order to modify. */
+  readonly target: string;
+  readonly sym: string;
+  readonly qty?: Dec;
+  readonly price?: Dec;
+}
+
+/** Cancel one order. */
+export interface CancelOrderIntent extends IntentBase {
+  readonly kind: 'cancelOrder';
+  readonly target: string;
+  readonly sym: string;
+}
+
+/** Cancel many orders: the listed ones, or all of the strategy's on `sym` (or everywhere). */
+export interface CancelOrdersIntent extends IntentBase {
+  readonly kind: 'cancelOrders';
+  readonly targets?: readonly string[];
+  readonly sym?: string;
+}
+
+/** Close one position with a market close (reduce-only orders on the sym are cancelled first). */
+export interface ClosePositionIntent extends IntentBase {
+  readonly kind: 'closePosition';
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+}
+
+/** Close several positions (symList up to 20). */
+export interface ClosePositionsIntent extends IntentBase {
+  readonly kind: 'closePositions';
+  readonly symList: readonly string[];
+}
+
+/** Place an algo (conditional) order. */
+export interface PlaceAlgoOrderIntent extends IntentBase {
+  readonly kind: 'placeAlgoOrder';
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly algoOrderType: AlgoOrderType;
+  readonly conditionType: AlgoConditionType;
+  readonly triggerType: TriggerPriceType;
+  readonly triggerPrice: Dec;
+  /** Zero = market order when triggered. */
+  readonly price: Dec;
+  readonly qty: Dec;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+}
+
+/** Replace an open algo order's trigger, price or quantity. */
+export interface ReplaceAlgoOrderIntent extends IntentBase {
+  readonly kind: 'replaceAlgoOrder';
+  /** clientAlgoOrderId of the algo order. */
+  readonly target: string;
+  readonly sym: string;
+  readonly triggerPrice?: Dec;
+  readonly price?: Dec;
+  readonly qty?: Dec;
+}
+
+/** Cancel one algo order. */
+export interface CancelAlgoOrderIntent extends IntentBase {
+  readonly kind: 'cancelAlgoOrder';
+  readonly target: string;
+  readonly sym: string;
+}
+
+/** Cancel all open algo orders, optionally filtered. */
+export interface CancelAllAlgoOrdersIntent extends IntentBase {
+  readonly kind: 'cancelAllAlgoOrders';
+  readonly sym?: string;
+  readonly algoOrderType?: AlgoOrderType;
+}
+
+/** Borrow an asset into the portfolio's exchange account. */
+export interface BorrowIntent extends IntentBase {
+  readonly kind: 'borrow';
+  readonly exchange: string;
+  readonly coin: string;
+  readonly amount: Dec;
+}
+
+/** Repay loan principal. */
+export interface RepayIntent extends IntentBase {
+  readonly kind: 'repay';
+  readonly exchange: string;
+  readonly coin: string;
+  readonly amount: Dec;
+}
+
+/** Switch the portfolio between NET and BOTH position modes. */
+export interface SetPositionModeIntent extends IntentBase {
+  readonly kind: 'setPositionMode';
+  readonly positionMode: PositionMode;
+}
+
+/** Any intent a strategy can emit. */
+export type Intent =
+  | PlaceOrderIntent
+  | ModifyOrderIntent
+  | CancelOrderIntent
+  | CancelOrdersIntent
+  | ClosePositionIntent
+  | ClosePositionsIntent
+  | PlaceAlgoOrderIntent
+  | ReplaceAlgoOrderIntent
+  | CancelAlgoOrderIntent
+  | CancelAllAlgoOrdersIntent
+  | BorrowIntent
+  | RepayIntent
+  | SetPositionModeIntent;
+
+/** The discriminant of an intent. */
+export type IntentKind = Intent['kind'];
+
+/** Intents that only remove risk and therefore always pass the risk gate. */
+export const CANCEL_INTENT_KINDS: ReadonlySet<IntentKind> = new Set([
+  'cancelOrder',
+  'cancelOrders',
+  'cancelAlgoOrder',
+  'cancelAllAlgoOrders',
+]);
+
+/** An intent tagged with the strategy that emitted it. */
+export interface StrategyIntent {
+  readonly strategyId: string;
+  readonly intent: Intent;
+}

@@ -1,0 +1,115 @@
+import type { Dec } from './decimal.ts';
+import type { PositionSide } from './position.ts';
+
+/** Order side. */
+export type OrderSide = 'BUY' | 'SELL';
+
+/** Order type: limit or market. */
+export type OrderType = 'LIMIT' | 'MARKET';
+
+/**
+ * Time in force. GTC/IOC/FOK/GTX (GTX = post-only) are the venue's; DAY, GTD and FAK are the
+ * PLACE_ORDER message's `orderValidity` values (FAK is the equities name of IOC).
+ */
+export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'DAY' | 'GTD' | 'FAK';
+
+/** Which price triggers a take-profit, stop-loss or algo order. */
+export type TriggerPriceType = 'MarkPrice' | 'LastPrice';
+
+/** Conditional order type of the spec's PLACE_ORDER (`conditionCode`). */
+export type ConditionCode = 'UT' | 'DT' | 'SL' | 'OCO' | 'TIME' | 'HOLD';
+
+/** Venue order states (per public venue docs). */
+export const VENUE_ORDER_STATES = [
+  'NEW',
+  'OPEN',
+  'PARTIALLY_FILLED',
+  'FILLED',
+  'CANCELLED',
+  'REJECTED',
+  'FAIL',
+] as const;
+/** Keel's in-flight states: sent, waiting for the venue to confirm. */
+export const IN_FLIGHT_ORDER_STATES = ['PENDING_NEW', 'PENDING_CANCEL', 'PENDING_REPLACE'] as const;
+
+/** An order state reported by the venue. */
+export type VenueOrderState = (typeof VENUE_ORDER_STATES)[number];
+/** A state Keel holds while a request is in flight. */
+export type InFlightOrderState = (typeof IN_FLIGHT_ORDER_STATES)[number];
+/** Every state an order can be in. */
+export type OrderState = VenueOrderState | InFlightOrderState;
+
+/** States an order never leaves. */
+export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
+  'FILLED',
+  'CANCELLED',
+  'REJECTED',
+  'FAIL',
+]);
+
+/**
+ * Whether an order state is final.
+ * @param state - the state
+ * @returns true for FILLED, CANCELLED, REJECTED and FAIL
+ */
+export function isFinalOrderState(state: OrderState): boolean {
+  return FINAL_ORDER_STATES.has(state);
+}
+
+/** The `action` field of an order update (per public venue docs). */
+export type OrderAction =
+  | 'PLACE'
+  | 'CANCEL_PENDING'
+  | 'CANCEL_COMPLETED'
+  | 'AMEND_COMPLETED'
+  | 'FILL'
+  | 'EXPIRE'
+  | 'REJECT';
+
+/** Take-profit or stop-loss attachment; `price` zero means a market order when triggered. */
+export interface TpSl {
+  readonly triggerPrice: Dec;
+  readonly triggerType: TriggerPriceType;
+  readonly price: Dec;
+}
+
+/** Conditional order fields of the PLACE_ORDER message. */
+export interface OrderCondition {
+  readonly code: ConditionCode;
+  readonly triggerPrice?: Dec;
+  readonly stopPrice?: Dec;
+  /** `yyyy-MM-dd HH:mm:ss`, as the spec writes it. */
+  readonly timeToSend?: string;
+}
+
+/** An order in the venue's fields; which strategy owns it is the kernel's business (by clientOrderId). */
+export interface Order {
+  readonly orderId: string;
+  readonly clientOrderId: string;
+  readonly portfolioId: string;
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly orderState: OrderState;
+  readonly orderQty: Dec;
+  readonly limitPrice: Dec;
+  readonly executedQty: Dec;
+  readonly executedAmount: Dec;
+  readonly executedAvgPrice: Dec;
+  readonly fee: Dec;
+  readonly feeCoin: string;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+  readonly tp?: TpSl;
+  readonly sl?: TpSl;
+  readonly condition?: OrderCondition;
+  readonly expiryDate?: string;
+  readonly action?: OrderAction;
+  readonly actionMsg?: string;
+  readonly amendType?: string;
+  readonly cancelType?: string;
+  readonly reason?: string;
+  readonly createAt: number;
+  readonly updateAt: number;
+}

@@ -1,0 +1,38 @@
+import type { Dec } from './decimal.ts';
+
+/** Portfolio position mode: one net position per sym, or a long and a short leg (hedge). */
+export type PositionMode = 'NET' | 'BOTH';
+
+/** Position side: NONE in NET mode, LONG or SHORT in BOTH mode. */
+export type PositionSide = 'NONE' | 'LONG' | 'SHORT';
+
+/** A position as the venue reports it; `positionQty` is signed in NET mode. */
+export interface Position {
+  readonly positionId: string;
+  readonly portfolioId: string;
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly positionQty: Dec;
+  readonly avgPrice: Dec;
+  readonly markPrice: Dec;
+  readonly positionValue: Dec;
+  readonly positionMargin: Dec;
+  readonly positionMM: Dec;
+  readonly unrealizedPNL: Dec;
+  readonly leverage: Dec;
+  readonly liqPrice: Dec;
+  /** ADL rank 1 (lowest) to 5 (first to be deleveraged); 0 when unknown. */
+  readonly adlRank: number;
+  readonly createAt: number;
+  readonly updateAt: number;
+}
+
+/**
+ * The state key of a position: sym plus side.
+ * @param sym - the symbol
+ * @param positionSide - NONE, LONG or SHORT
+ * @returns `sym|side`
+ */
+export function positionKey(sym: string, positionSide: PositionSide): string {
+  return `${sym}|${positionSide}`;
+}
