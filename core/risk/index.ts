@@ -3,3 +3,5 @@
  * @packageDocumentation
  */
 export type { ApprovedIntent } from './approved-intent.ts';
+export type { Denial, RiskDecision } from './risk-decision.ts';
+export type { RiskView } from './risk-view.ts';

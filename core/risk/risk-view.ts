@@ -1,0 +1,24 @@
+import type { Dec, InstrumentSpec, Order, PositionMode, PositionSide } from '../model/index.ts';
+
+/**
+ * The read-only state the risk checks need. The kernel's state implements it; the checks never
+ * see anything else, so each one can be tested on a hand-made view.
+ */
+export interface RiskView {
+  /** Current time of the run (virtual in backtests), epoch ms. */
+  now(): number;
+  /** The instrument spec, or undefined when the sym is unknown. */
+  instrument(sym: string): InstrumentSpec | undefined;
+  /** Reference price for bands and notional: mid of the last quote, else last trade; undefined if none. */
+  referencePrice(sym: string): number | undefined;
+  /** Signed position quantity (long > 0) of a sym and side; zero when flat. */
+  positionQty(sym: string, positionSide: PositionSide): Dec;
+  /** The portfolio's position mode. */
+  positionMode(): PositionMode;
+  /** Open (non-final) orders, all strategies' or one strategy's. */
+  openOrders(strategyId?: string): readonly Order[];
+  /** An order by its clientOrderId (the caller reference), final or not. */
+  orderByRef(clientOrderId: string): Order | undefined;
+  /** Portfolio equity in the settlement currency. */
+  equity(): Dec;
+}
