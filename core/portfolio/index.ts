@@ -1,0 +1,11 @@
+/**
+ * Portfolio: positions per sym and side, average price, realized and unrealized PnL, fees,
+ * cash, equity and its time series, all in Decimal.
+ * @packageDocumentation
+ */
+export type { EquityPoint } from './equity-series.ts';
+export { EquitySeries } from './equity-series.ts';
+export type { PortfolioFill, PortfolioOptions, PortfolioPosition } from './portfolio.ts';
+export { Portfolio } from './portfolio.ts';
+export type { LegFillResult, PositionLeg } from './position-leg.ts';
+export { applyFillToLeg, FLAT_LEG } from './position-leg.ts';
