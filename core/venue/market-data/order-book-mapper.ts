@@ -1,0 +1,59 @@
+import type { BookEvent, BookLevel } from '../../model/index.ts';
+import { MarketDataDecodeError } from './decode-error.ts';
+import { isPushOf, type MarketDataMapper } from './market-data-mapper.ts';
+import {
+  decimalText,
+  describeValue,
+  readData,
+  readEpochMs,
+  readSym,
+  type UntrustedPush,
+} from './wire-field-readers.ts';
+
+function readLevels(value: unknown, side: 'bids' | 'asks', sym: string): BookLevel[] {
+  if (!Array.isArray(value)) {
+    throw new MarketDataDecodeError(
+      'ORDER_BOOK',
+      sym,
+      `data.${side}`,
+      `must be an array of [price, size], got ${describeValue(value)}`,
+    );
+  }
+  const levels: BookLevel[] = new Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const level: unknown = value[i];
+    if (!Array.isArray(level) || level.length < 2) {
+      throw new MarketDataDecodeError(
+        'ORDER_BOOK',
+        sym,
+        `data.${side}[${i}]`,
+        `must be [price, size], got ${describeValue(level)}`,
+      );
+    }
+    levels[i] = [
+      decimalText(level[0], `data.${side}[${i}][0]`, 'ORDER_BOOK', sym),
+      decimalText(level[1], `data.${side}[${i}][1]`, 'ORDER_BOOK', sym),
+    ];
+  }
+  return levels;
+}
+
+/** Decodes ORDER_BOOK snapshot pushes (shape Keel's choice, see wire-types.ts) into book events. */
+export const orderBookMapper: MarketDataMapper<BookEvent> = {
+  channel: 'ORDER_BOOK',
+  canHandle(msg: unknown): boolean {
+    return isPushOf(msg, 'ORDER_BOOK');
+  },
+  map(msg: UntrustedPush, recvTs: number): BookEvent {
+    const sym = readSym(msg, 'ORDER_BOOK');
+    const data = readData(msg, 'ORDER_BOOK', sym);
+    return {
+      kind: 'book',
+      sym,
+      ts: readEpochMs(data, 'ts', 'ORDER_BOOK', sym),
+      recvTs,
+      bids: readLevels(data.bids, 'bids', sym),
+      asks: readLevels(data.asks, 'asks', sym),
+    };
+  },
+};
