@@ -1,0 +1,44 @@
+/**
+ * The schema of a Keel run configuration (one YAML file per run).
+ * @packageDocumentation
+ */
+export type { BacktestConfig } from './backtest-config.ts';
+export {
+  backtestConfigSchema,
+  feeModelSchema,
+  latencyModelSchema,
+  startingCashSchema,
+} from './backtest-config.ts';
+export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
+export type { InstrumentConfig, InstrumentOverrides } from './instrument-config.ts';
+export { instrumentConfigSchema, instrumentOverridesSchema, symSchema } from './instrument-config.ts';
+export { JSON_SCHEMA_FILE, keelJsonSchemaText } from './json-schema.ts';
+export type { KeelConfig, KeelConfigInput, RunMode } from './keel-config.ts';
+export { keelConfigSchema, RUN_MODES } from './keel-config.ts';
+export {
+  LOG_LEVELS,
+  loggingConfigSchema,
+  metricsConfigSchema,
+  recordingConfigSchema,
+  reportConfigSchema,
+  shutdownConfigSchema,
+} from './output-config.ts';
+export type { PaperConfig } from './paper-config.ts';
+export { paperConfigSchema, paperSourceSchema } from './paper-config.ts';
+export type { PortfoliosConfig } from './portfolio-config.ts';
+export { portfoliosConfigSchema, subPortfolioSchema } from './portfolio-config.ts';
+export { LOG_REDACT_PATHS, redactConfig } from './redact-config.ts';
+export type { RiskLimitsConfig } from './risk-limits-config.ts';
+export { riskLimitsConfigSchema } from './risk-limits-config.ts';
+export { REDACTED, Secret } from './secret.ts';
+export type { StrategyConfig, StrategySource } from './strategy-config.ts';
+export { strategyConfigSchema, strategySource, strategyUseSchema } from './strategy-config.ts';
+export { timeValue } from './time-value.ts';
+export type { VenueConfig } from './venue-config.ts';
+export {
+  deriveWsUrl,
+  MARKET_DATA_WS_PATH,
+  PRIVATE_WS_PATH,
+  SECRET_PATHS,
+  venueConfigSchema,
+} from './venue-config.ts';

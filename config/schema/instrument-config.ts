@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { parseSym } from '../../core/model/index.ts';
+import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
+
+/** A venue sym (`BINANCE_PERP_BTC_USDT`, `US_EQUITY_AAPL`), checked by the model's parser. */
+export const symSchema = z.string().superRefine((sym, ctx) => {
+  try {
+    parseSym(sym);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message, input: sym });
+  }
+});
+
+/**
+ * Fields of an instrument spec a config may override (for a backtest of a recording without
+ * symbol info, or to test a tighter tick). Absent fields come from the venue or the recording.
+ */
+export const instrumentOverridesSchema = z.strictObject({
+  tickSize: positiveDecimal.optional(),
+  lotSize: positiveDecimal.optional(),
+  minSize: nonNegativeDecimal.optional(),
+  minNotional: nonNegativeDecimal.optional(),
+  maxLimitSize: positiveDecimal.optional(),
+  maxMarketSize: positiveDecimal.optional(),
+  maxNumOrders: z.int().positive().optional(),
+  pricePrecision: z.int().min(0).max(18).optional(),
+  qtyPrecision: z.int().min(0).max(18).optional(),
+  contractSize: positiveDecimal.optional(),
+  defaultLeverage: positiveDecimal.optional(),
+  liquidationFee: nonNegativeDecimal.optional(),
+  settleAsset: z
+    .string()
+    .regex(/^[A-Z0-9]{1,20}$/, { error: 'must be an upper-case asset code' })
+    .optional(),
+  /** Maker rate as a fraction of notional (0.0002 = 2 bps). */
+  makerFee: decimalRate().optional(),
+  /** Taker rate as a fraction of notional. */
+  takerFee: decimalRate().optional(),
+  /** Fixed commission per fill in the quote asset (equities). */
+  fixedFeePerFill: nonNegativeDecimal.optional(),
+});
+
+function decimalRate() {
+  return nonNegativeDecimal.refine((rate) => rate.lt(1), { message: 'must be a fraction below 1' });
+}
+
+/**
+ * An instrument the run trades or watches: a bare sym, or a sym with spec overrides.
+ * Both forms come out as `{ sym, overrides }`.
+ */
+export const instrumentConfigSchema = z
+  .union([symSchema, z.strictObject({ sym: symSchema, overrides: instrumentOverridesSchema.prefault({}) })])
+  .transform((entry) => (typeof entry === 'string' ? { sym: entry, overrides: {} } : entry));
+
+/** An instrument of a run, validated. */
+export type InstrumentConfig = z.output<typeof instrumentConfigSchema>;
+/** Spec overrides of an instrument, validated. */
+export type InstrumentOverrides = z.output<typeof instrumentOverridesSchema>;

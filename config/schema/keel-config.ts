@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { backtestConfigSchema } from './backtest-config.ts';
+import { instrumentConfigSchema } from './instrument-config.ts';
+import {
+  loggingConfigSchema,
+  metricsConfigSchema,
+  recordingConfigSchema,
+  reportConfigSchema,
+  shutdownConfigSchema,
+} from './output-config.ts';
+import { paperConfigSchema } from './paper-config.ts';
+import { portfoliosConfigSchema } from './portfolio-config.ts';
+import { riskLimitsConfigSchema } from './risk-limits-config.ts';
+import { strategyConfigSchema } from './strategy-config.ts';
+import { venueConfigSchema } from './venue-config.ts';
+
+/** The three ways to run: against the venue, against the paper venue, or on a recording. */
+export const RUN_MODES = ['live', 'paper', 'backtest'] as const;
+/** A run mode. */
+export type RunMode = (typeof RUN_MODES)[number];
+
+/** The section each mode cannot run without. */
+const SECTION_OF_MODE = { live: 'venue', paper: 'paper', backtest: 'backtest' } as const;
+
+/**
+ * One run of Keel, as one YAML file describes it. Every object is strict: an unknown key is an
+ * error, so a typo never silently falls back to a default.
+ */
+export const keelConfigSchema = z
+  .strictObject({
+    mode: z.enum(RUN_MODES),
+    /** A name for logs, recordings and reports. */
+    name: z.string().min(1).optional(),
+    venue: venueConfigSchema.optional(),
+    portfolios: portfoliosConfigSchema.prefault({}),
+    instruments: z.array(instrumentConfigSchema).min(1),
+    strategies: z.array(strategyConfigSchema).min(1),
+    risk: riskLimitsConfigSchema.prefault({}),
+    backtest: backtestConfigSchema.optional(),
+    paper: paperConfigSchema.optional(),
+    recording: recordingConfigSchema.optional(),
+    report: reportConfigSchema.optional(),
+    logging: loggingConfigSchema.prefault({}),
+    metrics: metricsConfigSchema.prefault({}),
+    shutdown: shutdownConfigSchema.prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    const section = SECTION_OF_MODE[config.mode];
+    if (config[section] === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mode'],
+        message: `needs a ${section} section when mode is ${config.mode}`,
+        input: config.mode,
+      });
+    }
+    flagDuplicates(
+      ctx,
+      config.strategies.map((s) => s.id),
+      'strategies',
+      'id',
+    );
+    flagDuplicates(
+      ctx,
+      config.instruments.map((i) => i.sym),
+      'instruments',
+      undefined,
+    );
+    flagDuplicates(
+      ctx,
+      config.portfolios.subs.map((p) => p.id),
+      'portfolios.subs',
+      'id',
+    );
+    const portfolios = new Set([config.portfolios.main, ...config.portfolios.subs.map((p) => p.id)]);
+    config.strategies.forEach((strategy, index) => {
+      if (strategy.portfolio !== undefined && !portfolios.has(strategy.portfolio)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['strategies', index, 'portfolio'],
+          message: `names portfolio "${strategy.portfolio}", which is not declared (declared: ${[...portfolios].join(', ')})`,
+          input: strategy.portfolio,
+        });
+      }
+    });
+  });
+
+function flagDuplicates(
+  ctx: z.RefinementCtx,
+  values: readonly string[],
+  list: string,
+  key: string | undefined,
+): void {
+  const seen = new Set<string>();
+  values.forEach((value, index) => {
+    if (seen.has(value)) {
+      const path = [...list.split('.'), index, ...(key === undefined ? [] : [key])];
+      ctx.addIssue({
+        code: 'custom',
+        path,
+        message: `repeats "${value}", which must be unique`,
+        input: value,
+      });
+    }
+    seen.add(value);
+  });
+}
+
+/** A run's configuration, validated: decimals are Decimals, times are epoch ms, secrets are Secrets. */
+export type KeelConfig = z.output<typeof keelConfigSchema>;
+/** A run's configuration as written in YAML (before defaults and conversions). */
+export type KeelConfigInput = z.input<typeof keelConfigSchema>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { startingCashSchema } from './backtest-config.ts';
+
+/** What the paper venue replays: a recorded session or synthetic data (labelled synthetic). */
+export const paperSourceSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('recording'), path: z.string().min(1) }),
+    z.strictObject({ kind: z.literal('synthetic'), seed: z.int().default(1) }),
+  ],
+  { error: 'kind must be "recording" or "synthetic"' },
+);
+
+/** The embedded paper venue: where it listens, what it plays and how fast. */
+export const paperConfigSchema = z.strictObject({
+  /** Loopback port of the paper venue; 0 picks a free one. */
+  venuePort: z.int().min(0).max(65535).default(0),
+  /** Replay speed: 1 is real time, 10 is ten times faster. */
+  speed: z.number().positive().default(1),
+  /** Wait for the strategies to settle each event before the next (deterministic, slower). */
+  lockstep: z.boolean().default(false),
+  source: paperSourceSchema.prefault({ kind: 'synthetic' }),
+  /** Stop after this many seconds; absent = until the source ends or SIGINT. */
+  durationSec: z.number().positive().optional(),
+  startingCash: startingCashSchema.prefault({ USDT: 100000 }),
+  /** Name of the fill model of backtest/sim the paper venue uses. */
+  fillModel: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]*$/, { error: 'must be a fill model name like "touch"' })
+    .optional(),
+});
+
+/** Paper-venue settings, validated. */
+export type PaperConfig = z.output<typeof paperConfigSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { nonNegativeDecimal } from './decimal-value.ts';
+
+/** A portfolio id as the venue names it (Keel's choice of allowed characters). */
+export const portfolioId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, { error: 'must be letters, digits, "_", "." or "-"' });
+
+/** A sub-portfolio and the fee markup it pays on top of the main rates. */
+export const subPortfolioSchema = z.strictObject({
+  id: portfolioId,
+  /** Markup on maker and taker rates in basis points; the venue accepts 0.01 bps steps. */
+  feeMarkupBps: nonNegativeDecimal
+    .refine((bps) => bps.decimalPlaces() <= 2, { message: 'must be a multiple of 0.01 bps' })
+    .prefault(0),
+});
+
+/** The main portfolio and its sub-portfolios. */
+export const portfoliosConfigSchema = z.strictObject({
+  main: portfolioId.default('main'),
+  subs: z.array(subPortfolioSchema).default([]),
+});
+
+/** Portfolios of a run, validated. */
+export type PortfoliosConfig = z.output<typeof portfoliosConfigSchema>;

@@ -1,0 +1,43 @@
+import { inspect } from 'node:util';
+
+/** What a secret prints as, everywhere. */
+export const REDACTED = '[redacted]';
+
+/**
+ * A credential read from the environment. It prints, logs and serialises as `[redacted]`
+ * (toString, toJSON, util.inspect), so a config object can be logged whole without leaking
+ * it; only {@link Secret.reveal} gives the value, at the one place that signs requests.
+ */
+export class Secret {
+  readonly #value: string;
+
+  /**
+   * @param value - the credential
+   */
+  constructor(value: string) {
+    this.#value = value;
+  }
+
+  /**
+   * The credential itself, for signing only.
+   * @returns the secret text
+   */
+  reveal(): string {
+    return this.#value;
+  }
+
+  /** @returns `[redacted]` */
+  toString(): string {
+    return REDACTED;
+  }
+
+  /** @returns `[redacted]`, so JSON.stringify never writes the value */
+  toJSON(): string {
+    return REDACTED;
+  }
+
+  /** @returns `[redacted]` for console.log and util.inspect */
+  [inspect.custom](): string {
+    return REDACTED;
+  }
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { portfolioId } from './portfolio-config.ts';
+import { riskLimitsConfigSchema } from './risk-limits-config.ts';
+
+const BUILT_IN_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
+const MODULE_PATH = /^(?:\.{1,2}\/|\/)?[^\0]+\.(?:ts|mts|js|mjs)$/;
+
+/**
+ * Where a strategy comes from: the name of a built-in (`market-maker`) or a path to a
+ * `.ts`/`.js` plugin module, relative to the config file.
+ */
+export const strategyUseSchema = z
+  .string()
+  .refine((use) => BUILT_IN_NAME.test(use) || MODULE_PATH.test(use), {
+    message: 'must be a built-in strategy name like "sma-cross" or a path to a .ts or .js module',
+  });
+
+/**
+ * A strategy instance of a run. `params` are checked later by the strategy's own zod schema
+ * (see `validateStrategyParams`), because only the strategy knows them.
+ */
+export const strategyConfigSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
+    error: 'must be letters, digits, "_" or "-" (it tags orders and logs)',
+  }),
+  use: strategyUseSchema,
+  params: z.record(z.string(), z.unknown()).default({}),
+  /** Limits for this strategy alone, checked on top of the global ones. */
+  risk: riskLimitsConfigSchema.optional(),
+  /** The portfolio it trades in: the main one when absent. */
+  portfolio: portfolioId.optional(),
+});
+
+/** A strategy entry of a run, validated (params not yet checked). */
+export type StrategyConfig = z.output<typeof strategyConfigSchema>;
+
+/** A strategy source: a built-in name, or a module file to import. */
+export type StrategySource =
+  | { readonly kind: 'built-in'; readonly name: string }
+  | { readonly kind: 'module'; readonly path: string };
+
+/**
+ * Tells a built-in name from a module path.
+ * @param use - the `use` field of a validated strategy entry
+ * @returns which kind of source it names
+ */
+export function strategySource(use: string): StrategySource {
+  return BUILT_IN_NAME.test(use) ? { kind: 'built-in', name: use } : { kind: 'module', path: use };
+}

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { Secret } from './secret.ts';
+
+/** Path of the private (User Data and order entry) WebSocket, per public venue docs. */
+export const PRIVATE_WS_PATH = '/v1/private';
+/** Path of the public market-data WebSocket, per public venue docs. */
+export const MARKET_DATA_WS_PATH = '/marketdata/v2/public';
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
+const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+const secret = z
+  .string()
+  .min(1)
+  .transform((value) => new Secret(value));
+
+/**
+ * Derives a WebSocket URL on the REST host: https -> wss, http -> ws, with the given path.
+ * @param restUrl - the REST base URL
+ * @param path - the WebSocket path
+ * @returns the WebSocket URL
+ */
+export function deriveWsUrl(restUrl: string, path: string): string {
+  const url = new URL(restUrl);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.pathname = path;
+  url.search = '';
+  return url.toString();
+}
+
+/**
+ * How to reach the venue (live mode, or an external paper venue). `apiKey` and `apiSecret` must
+ * be `${ENV_VAR}` references in the YAML (the loader refuses inline credentials) and become
+ * {@link Secret}s. The WebSocket URLs default to the REST host with the public venue's paths.
+ */
+export const venueConfigSchema = z
+  .strictObject({
+    restUrl: httpUrl,
+    privateWsUrl: wsUrl.optional(),
+    marketDataWsUrl: wsUrl.optional(),
+    apiKey: secret,
+    apiSecret: secret,
+    /** Requests per second Keel allows itself on REST (Keel's choice: the spec shows no limit). */
+    restRatePerSec: z.number().positive().default(10),
+  })
+  .transform((venue) => ({
+    ...venue,
+    privateWsUrl: venue.privateWsUrl ?? deriveWsUrl(venue.restUrl, PRIVATE_WS_PATH),
+    marketDataWsUrl: venue.marketDataWsUrl ?? deriveWsUrl(venue.restUrl, MARKET_DATA_WS_PATH),
+  }));
+
+/** The venue connection of a run, validated. */
+export type VenueConfig = z.output<typeof venueConfigSchema>;
+
+/** YAML paths (from the root) that must be `${ENV_VAR}` references, never literal values. */
+export const SECRET_PATHS: readonly (readonly string[])[] = [
+  ['venue', 'apiKey'],
+  ['venue', 'apiSecret'],
+];
