@@ -5,6 +5,23 @@
  * @packageDocumentation
  */
 
+export { SUCCESS_CODES, VENUE_ERROR_MEANINGS, venueErrorMeaning } from './error-codes.ts';
+// Errors, error codes and signing: shared by the client and the paper venue (server side).
+export type { DecodeIssue, VenueErrorInit } from './errors.ts';
+export { DecodeError, RequestRuleError, VenueError, VenueTimeoutError } from './errors.ts';
+// Wire <-> model mapping.
+export { orderFromWire, orderToWire, placeOrderBodyFromIntent } from './mapping/order-mapping.ts';
+export { placeOrderArgsFromIntent } from './mapping/place-order-args-mapping.ts';
+export { userEventsFromFrame } from './mapping/user-data-decoder.ts';
+export {
+  accountFromWire,
+  algoOrderFromWire,
+  assetFromWire,
+  executionFromWire,
+  liquidationEventFromWire,
+  liquidationPositionFromWire,
+  positionFromWire,
+} from './mapping/user-data-mapping.ts';
 // Public market data: wire types of the market-data channels and their decoders.
 export type {
   MarketDataChannel,
@@ -38,3 +55,147 @@ export {
   orderBookMapper,
   tradeMapper,
 } from './market-data/index.ts';
+export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
+export {
+  hmacSigner,
+  loginSignaturePayload,
+  paramText,
+  restSignaturePayload,
+  signRequest,
+  verifyLoginSignature,
+  verifySignature,
+} from './signing.ts';
+// Wire types and schemas of the REST endpoints, the private WebSocket and the User Data channels.
+export type {
+  AccountCurrencyInfoWire,
+  AccountWire,
+  AssetWire,
+  CurrencyWire,
+  SetPositionModeBody,
+  StatementQuery,
+  StatementWire,
+  SymInfoWire,
+  SystemStatusWire,
+  TradeAccountWire,
+} from './wire/account.ts';
+export {
+  accountCurrencyInfoWireSchema,
+  accountWireSchema,
+  assetWireSchema,
+  currencyWireSchema,
+  STATEMENT_TYPES,
+  statementWireSchema,
+  symInfoWireSchema,
+  systemStatusWireSchema,
+  tradeAccountWireSchema,
+} from './wire/account.ts';
+export type {
+  AlgoHistoryQuery,
+  AlgoOrderRef,
+  AlgoOrderWire,
+  CancelAllAlgoBody,
+  PlaceAlgoOrderBody,
+  ReplaceAlgoOrderBody,
+} from './wire/algo.ts';
+export { ALGO_PLACE_REFUSED_FIELDS, ALGO_QUERY_REFUSED_FIELDS, algoOrderWireSchema } from './wire/algo.ts';
+export type {
+  CollectionRecordQuery,
+  CollectionRecordWire,
+  FeeRateQuery,
+  FeeRateWire,
+  SetSubFeeRateBody,
+  SubFeeRateQuery,
+} from './wire/broker.ts';
+export {
+  collectionRecordWireSchema,
+  feeGroupWireSchema,
+  feeRateWireSchema,
+  MAX_FEE_RATE_PORTFOLIOS,
+} from './wire/broker.ts';
+export type { EnvelopeWire, PageRequest, PageWire } from './wire/common.ts';
+export { decimalText, envelopeSchema, epochMs, listOf, pageOf } from './wire/common.ts';
+export { decodeWire, parseJson } from './wire/decode.ts';
+export type { ExecutionsQuery, ExecutionWire } from './wire/execution.ts';
+export { executionWireSchema } from './wire/execution.ts';
+export type {
+  LiquidationEventDetailWire,
+  LiquidationEventWire,
+  LiquidationPositionWire,
+} from './wire/liquidation.ts';
+export {
+  liquidationEventDetailWireSchema,
+  liquidationEventWireSchema,
+  liquidationPositionWireSchema,
+} from './wire/liquidation.ts';
+export type {
+  CoinDiscountWire,
+  LoanInfoWire,
+  LoanPoolQuery,
+  LoanPoolWire,
+  MarginLoanBody,
+  MarginLoanConfigWire,
+  MarginLoanHistoryQuery,
+  MarginLoanInfoWire,
+  MarginLoanOrderWire,
+  MarginLoanStatementWire,
+  MarginMaxLoanWire,
+  UserInterestWire,
+} from './wire/loan.ts';
+export {
+  coinDiscountWireSchema,
+  loanInfoWireSchema,
+  loanPoolWireSchema,
+  marginLoanConfigWireSchema,
+  marginLoanInfoWireSchema,
+  marginLoanOrderWireSchema,
+  marginLoanStatementWireSchema,
+  marginMaxLoanWireSchema,
+  userInterestWireSchema,
+} from './wire/loan.ts';
+export type {
+  CancelOrderBody,
+  CancelOrdersBody,
+  OpenOrdersQuery,
+  OrderAckWire,
+  OrderHistoryQuery,
+  OrderRef,
+  OrderWire,
+  PlaceOrderBody,
+  ReplaceOrderBody,
+} from './wire/order.ts';
+export { orderAckWireSchema, orderWireSchema, placeOrderBodySchema } from './wire/order.ts';
+export type { PlaceOrderAckData, PlaceOrderArgs } from './wire/place-order-message.ts';
+export {
+  placeOrderAckDataSchema,
+  placeOrderArgsProblem,
+  placeOrderArgsSchema,
+} from './wire/place-order-message.ts';
+export type {
+  AdlRankWire,
+  ClosePositionBody,
+  ClosePositionsBody,
+  PositionHistoryQuery,
+  PositionHistoryWire,
+  PositionsQuery,
+  PositionWire,
+} from './wire/position.ts';
+export {
+  adlRankWireSchema,
+  MAX_CLOSE_POSITIONS_SYMS,
+  positionHistoryWireSchema,
+  positionWireSchema,
+} from './wire/position.ts';
+export type { UserDataChannel, UserDataFrameWire } from './wire/user-data.ts';
+export { USER_DATA_CHANNELS, userDataFrame, userDataFrameSchema } from './wire/user-data.ts';
+export type { CryptoWsAction, LoginArgs, WsReplyWire, WsRequest } from './wire/ws-envelope.ts';
+export {
+  CRYPTO_WS_ACTIONS,
+  loginRequest,
+  loginRequestSchema,
+  PLACE_ORDER_ACK_EVENT,
+  PLACE_ORDER_ACTION,
+  PRIVATE_PING,
+  PRIVATE_PONG,
+  wsReplySchema,
+  wsRequestSchema,
+} from './wire/ws-envelope.ts';

@@ -1,0 +1,179 @@
+import {
+  type Dec,
+  formatDecimal,
+  type Order,
+  type OrderAction,
+  type PlaceOrderIntent,
+  parseDecimal,
+  type TimeInForce,
+  type TpSl,
+  ZERO,
+} from '../../model/index.ts';
+import type { OrderWire, PlaceOrderBody } from '../wire/order.ts';
+
+const TIME_IN_FORCE = new Set<string>(['GTC', 'IOC', 'FOK', 'GTX', 'DAY', 'GTD', 'FAK']);
+const ACTIONS = new Set<string>([
+  'PLACE',
+  'CANCEL_PENDING',
+  'CANCEL_COMPLETED',
+  'AMEND_COMPLETED',
+  'FILL',
+  'EXPIRE',
+  'REJECT',
+]);
+
+/**
+ * Parses an optional decimal field.
+ * @param text - the field, maybe absent
+ * @param field - its name for errors
+ * @returns the Decimal, zero when absent
+ */
+export function decOrZero(text: string | undefined, field: string): Dec {
+  return text === undefined || text === '' ? ZERO : parseDecimal(text, field);
+}
+
+function tpSl(
+  trigger: string | undefined,
+  type: string | undefined,
+  price: string | undefined,
+): TpSl | undefined {
+  if (trigger === undefined) return undefined;
+  return {
+    triggerPrice: parseDecimal(trigger, 'triggerPrice'),
+    triggerType: type === 'LastPrice' ? 'LastPrice' : 'MarkPrice',
+    price: decOrZero(price, 'price'),
+  };
+}
+
+/**
+ * Maps a decoded wire order to Keel's Order.
+ * @param wire - the order from REST or the Orders channel
+ * @returns the model order
+ */
+export function orderFromWire(wire: OrderWire): Order {
+  const tp = tpSl(wire.tpTriggerPrice, wire.tpTriggerType, wire.tpPrice);
+  const sl = tpSl(wire.slTriggerPrice, wire.slTriggerType, wire.slPrice);
+  const timeInForce = (
+    wire.timeInForce !== undefined && TIME_IN_FORCE.has(wire.timeInForce) ? wire.timeInForce : 'GTC'
+  ) as TimeInForce;
+  return {
+    orderId: wire.orderId,
+    clientOrderId: wire.clientOrderId ?? '',
+    portfolioId: wire.portfolioId ?? '',
+    sym: wire.sym,
+    side: wire.side,
+    orderType: wire.orderType,
+    timeInForce,
+    orderState: wire.orderState,
+    orderQty: parseDecimal(wire.orderQty, 'orderQty'),
+    limitPrice: decOrZero(wire.limitPrice, 'limitPrice'),
+    executedQty: decOrZero(wire.executedQty, 'executedQty'),
+    executedAmount: decOrZero(wire.executedAmount, 'executedAmount'),
+    executedAvgPrice: decOrZero(wire.executedAvgPrice, 'executedAvgPrice'),
+    fee: decOrZero(wire.fee, 'fee'),
+    feeCoin: wire.feeCoin ?? '',
+    reduceOnly: wire.reduceOnly ?? false,
+    positionSide: wire.positionSide ?? 'NONE',
+    ...(tp === undefined ? {} : { tp }),
+    ...(sl === undefined ? {} : { sl }),
+    ...(wire.action !== undefined && ACTIONS.has(wire.action) ? { action: wire.action as OrderAction } : {}),
+    ...(wire.actionMsg === undefined ? {} : { actionMsg: wire.actionMsg }),
+    ...(wire.amendType === undefined ? {} : { amendType: wire.amendType }),
+    ...(wire.cancelType === undefined ? {} : { cancelType: wire.cancelType }),
+    ...(wire.reason === undefined ? {} : { reason: wire.reason }),
+    createAt: wire.createAt,
+    updateAt: wire.updateAt ?? wire.createAt,
+  };
+}
+
+/**
+ * Maps Keel's Order back to the wire (server side: paper venue replies and pushes).
+ * @param order - the model order
+ * @returns the wire order
+ */
+export function orderToWire(order: Order): OrderWire {
+  const state = order.orderState;
+  return {
+    orderId: order.orderId,
+    clientOrderId: order.clientOrderId,
+    portfolioId: order.portfolioId,
+    sym: order.sym,
+    side: order.side,
+    orderType: order.orderType,
+    orderState:
+      state === 'PENDING_NEW'
+        ? 'NEW'
+        : state === 'PENDING_CANCEL' || state === 'PENDING_REPLACE'
+          ? 'OPEN'
+          : state,
+    orderQty: formatDecimal(order.orderQty),
+    limitPrice: formatDecimal(order.limitPrice),
+    timeInForce: order.timeInForce,
+    executedQty: formatDecimal(order.executedQty),
+    executedAmount: formatDecimal(order.executedAmount),
+    executedAvgPrice: formatDecimal(order.executedAvgPrice),
+    fee: formatDecimal(order.fee),
+    feeCoin: order.feeCoin,
+    reduceOnly: order.reduceOnly,
+    positionSide: order.positionSide,
+    ...(order.tp === undefined
+      ? {}
+      : {
+          tpTriggerPrice: formatDecimal(order.tp.triggerPrice),
+          tpTriggerType: order.tp.triggerType,
+          tpPrice: formatDecimal(order.tp.price),
+        }),
+    ...(order.sl === undefined
+      ? {}
+      : {
+          slTriggerPrice: formatDecimal(order.sl.triggerPrice),
+          slTriggerType: order.sl.triggerType,
+          slPrice: formatDecimal(order.sl.price),
+        }),
+    ...(order.action === undefined ? {} : { action: order.action }),
+    ...(order.actionMsg === undefined ? {} : { actionMsg: order.actionMsg }),
+    ...(order.amendType === undefined ? {} : { amendType: order.amendType }),
+    ...(order.cancelType === undefined ? {} : { cancelType: order.cancelType }),
+    ...(order.reason === undefined ? {} : { reason: order.reason }),
+    createAt: order.createAt,
+    updateAt: order.updateAt,
+  };
+}
+
+const CRYPTO_TIF = new Set(['GTC', 'IOC', 'FOK', 'GTX']);
+
+/**
+ * Maps a crypto place-order intent to the REST / `place_order` body.
+ * @param intent - the place-order intent; `ref` becomes clientOrderId
+ * @returns the body
+ */
+export function placeOrderBodyFromIntent(intent: PlaceOrderIntent): PlaceOrderBody {
+  const tif = intent.timeInForce === 'FAK' ? 'IOC' : intent.timeInForce;
+  return {
+    sym: intent.sym,
+    side: intent.side,
+    orderType: intent.orderType,
+    orderQty: formatDecimal(intent.qty),
+    limitPrice:
+      intent.orderType === 'MARKET' || intent.price === undefined ? '0' : formatDecimal(intent.price),
+    clientOrderId: intent.ref,
+    ...(CRYPTO_TIF.has(tif) ? { timeInForce: tif as 'GTC' | 'IOC' | 'FOK' | 'GTX' } : {}),
+    ...(intent.quoteOrderQty === undefined ? {} : { quoteOrderQty: formatDecimal(intent.quoteOrderQty) }),
+    reduceOnly: intent.reduceOnly,
+    positionSide: intent.positionSide,
+    ...(intent.tp === undefined
+      ? {}
+      : {
+          tpTriggerPrice: formatDecimal(intent.tp.triggerPrice),
+          tpTriggerType: intent.tp.triggerType,
+          tpPrice: formatDecimal(intent.tp.price),
+        }),
+    ...(intent.sl === undefined
+      ? {}
+      : {
+          slTriggerPrice: formatDecimal(intent.sl.triggerPrice),
+          slTriggerType: intent.sl.triggerType,
+          slPrice: formatDecimal(intent.sl.price),
+        }),
+  };
+}

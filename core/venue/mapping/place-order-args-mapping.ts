@@ -1,0 +1,53 @@
+import { formatDecimal, type PlaceOrderIntent, parseSym } from '../../model/index.ts';
+import { RequestRuleError } from '../errors.ts';
+import type { PlaceOrderArgs } from '../wire/place-order-message.ts';
+
+const VALIDITY: Readonly<Record<string, PlaceOrderArgs['orderValidity']>> = {
+  DAY: 'Day',
+  FAK: 'FAK',
+  IOC: 'FAK',
+  FOK: 'FOK',
+  GTD: 'GTD',
+  GTC: 'GTC',
+};
+
+/**
+ * Maps an equity place-order intent (sym `US_EQUITY_{code}`) to the spec's PLACE_ORDER args.
+ * @param intent - the intent; `ref` becomes `reference`
+ * @param brokerClientId - the client account id the connection trades for
+ * @returns the args (check them with placeOrderArgsProblem before sending)
+ * @throws RequestRuleError when the sym is not an equity or the quantity is not whole
+ */
+export function placeOrderArgsFromIntent(intent: PlaceOrderIntent, brokerClientId: string): PlaceOrderArgs {
+  const id = parseSym(intent.sym);
+  if (id.kind !== 'equity') throw new RequestRuleError('sym', `${intent.sym} is not a US equity`);
+  if (!intent.qty.isInteger()) throw new RequestRuleError('qty', 'must be a whole number of shares');
+  const validity = VALIDITY[intent.timeInForce];
+  if (validity === undefined) {
+    throw new RequestRuleError('timeInForce', `${intent.timeInForce} has no PLACE_ORDER orderValidity`);
+  }
+  const condition = intent.condition;
+  return {
+    brokerClientId,
+    exchangeCode: 'US',
+    productCode: id.productCode,
+    bsFlag: intent.side === 'BUY' ? 'B' : 'S',
+    orderType: intent.orderType === 'MARKET' ? 'M' : 'L',
+    price: intent.orderType === 'MARKET' || intent.price === undefined ? '0' : formatDecimal(intent.price),
+    qty: intent.qty.toNumber(),
+    orderValidity: validity,
+    ...(intent.expiryDate === undefined ? {} : { orderExpiryDate: intent.expiryDate }),
+    reference: intent.ref,
+    ...(condition === undefined
+      ? {}
+      : {
+          conditionCode: condition.code,
+          ...(condition.triggerPrice === undefined
+            ? {}
+            : { triggerPrice: formatDecimal(condition.triggerPrice) }),
+          ...(condition.stopPrice === undefined ? {} : { stopPrice: formatDecimal(condition.stopPrice) }),
+          ...(condition.timeToSend === undefined ? {} : { timeToSend: condition.timeToSend }),
+        }),
+    ...(intent.extendedTrading === undefined ? {} : { extendedTrading: intent.extendedTrading }),
+  };
+}

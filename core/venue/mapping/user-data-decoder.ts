@@ -1,0 +1,88 @@
+import type { UserEvent } from '../../model/index.ts';
+import { DecodeError } from '../errors.ts';
+import { accountWireSchema, assetWireSchema } from '../wire/account.ts';
+import { decodeWire } from '../wire/decode.ts';
+import { executionWireSchema } from '../wire/execution.ts';
+import { liquidationEventWireSchema, liquidationPositionWireSchema } from '../wire/liquidation.ts';
+import { orderWireSchema } from '../wire/order.ts';
+import { positionWireSchema } from '../wire/position.ts';
+import type { UserDataFrameWire } from '../wire/user-data.ts';
+import { orderFromWire } from './order-mapping.ts';
+import {
+  accountFromWire,
+  assetFromWire,
+  executionFromWire,
+  liquidationEventFromWire,
+  liquidationPositionFromWire,
+  positionFromWire,
+} from './user-data-mapping.ts';
+
+function one(channel: string, item: unknown, index: number, ts: number, recvTs: number): UserEvent {
+  const where = `${channel} channel data[${index}]`;
+  switch (channel.toLowerCase()) {
+    case 'orders': {
+      const order = orderFromWire(decodeWire(orderWireSchema, item, where));
+      return { kind: 'order', ts: ts || order.updateAt, recvTs, order };
+    }
+    case 'trades': {
+      const execution = executionFromWire(decodeWire(executionWireSchema, item, where));
+      return { kind: 'execution', ts: ts || execution.timestamp, recvTs, execution };
+    }
+    case 'positions': {
+      const position = positionFromWire(decodeWire(positionWireSchema, item, where));
+      return { kind: 'position', ts: ts || position.updateAt, recvTs, position };
+    }
+    case 'assets':
+      return {
+        kind: 'asset',
+        ts: ts || recvTs,
+        recvTs,
+        asset: assetFromWire(decodeWire(assetWireSchema, item, where)),
+      };
+    case 'accounts':
+      return {
+        kind: 'account',
+        ts: ts || recvTs,
+        recvTs,
+        account: accountFromWire(decodeWire(accountWireSchema, item, where)),
+      };
+    case 'liquidationevent': {
+      const record = liquidationEventFromWire(decodeWire(liquidationEventWireSchema, item, where));
+      if (record === undefined) {
+        throw new DecodeError(where, [
+          { path: 'nodeType', problem: 'is not an event / node type Keel knows' },
+        ]);
+      }
+      return { kind: 'liquidationEvent', ts: ts || record.timestamp, recvTs, record };
+    }
+    case 'liquidationposition':
+    case 'liquidationpositionbyuser': {
+      const record = liquidationPositionFromWire(decodeWire(liquidationPositionWireSchema, item, where));
+      return {
+        kind: 'liquidationPosition',
+        byUser: channel.toLowerCase() === 'liquidationpositionbyuser',
+        ts: ts || record.timestamp,
+        recvTs,
+        record,
+      };
+    }
+    default:
+      throw new DecodeError(`${channel} channel`, [
+        { path: 'channel', problem: 'is not a User Data channel' },
+      ]);
+  }
+}
+
+/**
+ * Decodes a User Data frame into model events, one per payload entry.
+ * @param frame - the decoded frame envelope
+ * @param recvTs - local receive time, epoch ms
+ * @returns the events in payload order
+ * @throws DecodeError when the channel is unknown or a payload misses or mistypes a field
+ * @throws TypeError when a decimal field is not a decimal string
+ */
+export function userEventsFromFrame(frame: UserDataFrameWire, recvTs: number): UserEvent[] {
+  const items = Array.isArray(frame.data) ? frame.data : [frame.data];
+  const ts = frame.ts ?? 0;
+  return items.map((item, index) => one(frame.channel, item, index, ts, recvTs));
+}
