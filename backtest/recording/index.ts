@@ -1,0 +1,31 @@
+/**
+ * Session recordings: one JSON line per raw venue message with its local receive time and source,
+ * after a header line; plain `.jsonl` or `.jsonl.gz`. Writer, streaming reader, Observable and
+ * k-way merge by receive time.
+ * @packageDocumentation
+ */
+export type { ReceiveTimed } from './merge-by-recv-ts.ts';
+export { mergeByRecvTs } from './merge-by-recv-ts.ts';
+export type { MessageSource, RecordDecoder, RecordedMessage } from './recorded-message.ts';
+export { keepRecord, MESSAGE_SOURCES } from './recorded-message.ts';
+export type { RecordingWarning } from './recording-errors.ts';
+export { RecordingFormatError } from './recording-errors.ts';
+export { recordingObservable } from './recording-observable.ts';
+export type { MalformedLinePolicy, RecordingReadOptions } from './recording-reader.ts';
+export {
+  isGzipPath,
+  readEventBatches,
+  readEvents,
+  readRecordBatches,
+  readRecords,
+  readSessionHeader,
+} from './recording-reader.ts';
+export type { RecordingWriterOptions } from './recording-writer.ts';
+export { RecordingWriter } from './recording-writer.ts';
+export type { SessionHeader, SessionHeaderInit } from './session-header.ts';
+export {
+  parseSessionHeader,
+  RECORDING_FORMAT_NAME,
+  RECORDING_FORMAT_VERSION,
+  sessionHeader,
+} from './session-header.ts';

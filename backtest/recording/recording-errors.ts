@@ -1,0 +1,53 @@
+/**
+ * A recording line that cannot be used, reported with its file and line number (1-based; line 1
+ * is the header).
+ */
+export class RecordingFormatError extends Error {
+  /** The recording file. */
+  readonly file: string;
+  /** 1-based line number. */
+  readonly line: number;
+  /** What is wrong with the line. */
+  readonly reason: string;
+
+  /**
+   * @param file - the recording file
+   * @param line - 1-based line number
+   * @param reason - what is wrong, as a sentence fragment
+   */
+  constructor(file: string, line: number, reason: string) {
+    super(`${file}:${line}: ${reason}`);
+    this.name = 'RecordingFormatError';
+    this.file = file;
+    this.line = line;
+    this.reason = reason;
+  }
+}
+
+/** Something the reader or writer recovered from, e.g. a truncated last line it skipped. */
+export interface RecordingWarning {
+  readonly file: string;
+  /** 1-based line number the warning is about. */
+  readonly line: number;
+  /** `file:line: what happened`. */
+  readonly message: string;
+}
+
+/**
+ * Builds a warning whose message reads like the errors (`file:line: what happened`).
+ * @param file - the recording file
+ * @param line - 1-based line number
+ * @param what - what happened
+ * @returns the warning
+ */
+export function recordingWarning(file: string, line: number, what: string): RecordingWarning {
+  return { file, line, message: `${file}:${line}: ${what}` };
+}
+
+/**
+ * Where warnings go when the caller gives no handler: standard error, one line each.
+ * @param warning - the warning
+ */
+export function warnToStderr(warning: RecordingWarning): void {
+  process.stderr.write(`warning: ${warning.message}\n`);
+}

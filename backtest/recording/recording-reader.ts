@@ -1,0 +1,273 @@
+import { createReadStream } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { keepRecord, type RecordDecoder, type RecordedMessage } from './recorded-message.ts';
+import {
+  RecordingFormatError,
+  type RecordingWarning,
+  recordingWarning,
+  warnToStderr,
+} from './recording-errors.ts';
+import { parseSessionHeader, type SessionHeader } from './session-header.ts';
+
+/** How the reader treats a malformed line (bad JSON, not a record, or refused by the decoder). */
+export type MalformedLinePolicy = 'stop' | 'skip';
+
+/** Options of the recording reader. */
+export interface RecordingReadOptions {
+  /** 'stop' (default) throws a RecordingFormatError; 'skip' warns and goes on. */
+  readonly onMalformed?: MalformedLinePolicy;
+  /** Receives skipped lines and the truncated tail; default: a line on stderr. */
+  readonly onWarning?: (warning: RecordingWarning) => void;
+  /** Called once with the header, before the first batch. */
+  readonly onHeader?: (header: SessionHeader) => void;
+  /** Bytes read from disk at a time (default 1 MiB); memory stays around a few of these. */
+  readonly chunkBytes?: number;
+}
+
+const NEWLINE = 10;
+const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Whether a path names a gzip recording (by its `.gz` extension).
+ * @param path - the file path
+ * @returns true for `.jsonl.gz`
+ */
+export function isGzipPath(path: string): boolean {
+  return path.endsWith('.gz');
+}
+
+function openChunks(path: string, chunkBytes: number): Readable {
+  const file = createReadStream(path, { highWaterMark: chunkBytes });
+  if (!isGzipPath(path)) return file;
+  const gunzip = createGunzip({ chunkSize: Math.min(chunkBytes, 1 << 18) });
+  file.on('error', (error) => gunzip.destroy(error));
+  gunzip.on('close', () => file.destroy());
+  return file.pipe(gunzip);
+}
+
+/** Zlib codes that mean "the compressed data ends early or is damaged": a crash while writing. */
+function isDamagedGzip(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR';
+}
+
+/**
+ * Parses a record line; returns the record or a reason it is not one. Kept free of closures and
+ * of allocation beyond JSON.parse itself, because it runs once per line.
+ */
+function parseRecordLine(text: string): RecordedMessage | string {
+  let rec: unknown;
+  try {
+    rec = JSON.parse(text);
+  } catch (error) {
+    return `is not JSON (${(error as Error).message})`;
+  }
+  if (typeof rec !== 'object' || rec === null) return 'is not a record object';
+  const r = rec as { recvTs?: unknown; source?: unknown; msg?: unknown };
+  if (typeof r.recvTs !== 'number') return 'recvTs must be epoch milliseconds (a number)';
+  if (r.source !== 'market-data' && r.source !== 'private')
+    return 'source must be "market-data" or "private"';
+  if (r.msg === undefined) return 'has no msg';
+  return rec as RecordedMessage;
+}
+
+/**
+ * Reads a recording as batches of decoded events, in file order, with constant memory: the file
+ * is read in chunks (gunzipped for `.gz`), each chunk is decoded to text once and split on
+ * newlines by hand, every line goes through JSON.parse and `decode`. One batch per chunk, so a
+ * consumer can push a batch synchronously and yield to the event loop between batches.
+ *
+ * A last line without its newline is kept if it parses; otherwise it is a crash-truncated tail:
+ * skipped with a warning whatever the policy, everything before it kept. A damaged gzip tail is
+ * treated the same way.
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @param decode - turns each record into an event (null drops it, an Error makes it malformed)
+ * @param options - malformed-line policy, warning and header callbacks, chunk size
+ * @returns an async iterable of non-empty event batches
+ * @throws RecordingFormatError for a missing or bad header, or (policy 'stop') the first malformed line
+ * @example
+ * for await (const batch of readEventBatches('s.jsonl.gz', decode)) for (const e of batch) fold(e);
+ */
+export async function* readEventBatches<E>(
+  path: string,
+  decode: RecordDecoder<E>,
+  options: RecordingReadOptions = {},
+): AsyncGenerator<E[], void, undefined> {
+  const stopOnMalformed = (options.onMalformed ?? 'stop') === 'stop';
+  const warn = options.onWarning ?? warnToStderr;
+  const stream = openChunks(path, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
+  let lineNo = 0;
+  let headerSeen = false;
+  let carry: Buffer | undefined;
+  let failure: RecordingFormatError | undefined;
+  let damaged = false;
+
+  // Returns false when reading must stop (policy 'stop' met a malformed line).
+  const take = (text: string, out: E[]): boolean => {
+    lineNo++;
+    if (!headerSeen) {
+      const header = parseSessionHeader(text, path);
+      headerSeen = true;
+      options.onHeader?.(header);
+      return true;
+    }
+    const rec = parseRecordLine(text);
+    let reason: string;
+    if (typeof rec === 'string') {
+      reason = rec;
+    } else {
+      const event = decode(rec);
+      if (event === null) return true;
+      if (!(event instanceof Error)) {
+        out.push(event);
+        return true;
+      }
+      reason = `message could not be decoded: ${event.message}`;
+    }
+    if (stopOnMalformed) {
+      failure = new RecordingFormatError(path, lineNo, reason);
+      return false;
+    }
+    warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
+    return true;
+  };
+
+  try {
+    try {
+      for await (const piece of stream) {
+        const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
+        const lastNl = chunk.lastIndexOf(NEWLINE);
+        if (lastNl === -1) {
+          carry = chunk;
+          continue;
+        }
+        carry = lastNl + 1 < chunk.length ? chunk.subarray(lastNl + 1) : undefined;
+        // One utf8 decode per chunk, cut at a newline so no character is split.
+        const text = chunk.toString('utf8', 0, lastNl);
+        const out: E[] = [];
+        let start = 0;
+        let nl = text.indexOf('\n');
+        while (nl !== -1) {
+          if (!take(text.slice(start, nl), out)) break;
+          start = nl + 1;
+          nl = text.indexOf('\n', start);
+        }
+        if (failure === undefined) take(text.slice(start), out);
+        if (out.length !== 0) yield out;
+        if (failure !== undefined) throw failure;
+      }
+    } catch (error) {
+      if (!isDamagedGzip(error)) throw error;
+      damaged = true;
+      warn(
+        recordingWarning(
+          path,
+          lineNo + 1,
+          `compressed data ends damaged (${(error as Error).message}); kept the ${lineNo} lines before`,
+        ),
+      );
+    }
+    if (carry !== undefined && carry.length !== 0) {
+      const tail = carry.toString('utf8');
+      const rec = headerSeen ? parseRecordLine(tail) : undefined;
+      if (rec !== undefined && typeof rec !== 'string') {
+        lineNo++;
+        const event = decode(rec);
+        if (event instanceof Error) {
+          const reason = `message could not be decoded: ${event.message}`;
+          if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, reason);
+          warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
+        } else if (event !== null) {
+          yield [event];
+        }
+      } else if (headerSeen) {
+        warn(
+          recordingWarning(
+            path,
+            lineNo + 1,
+            'skipped a truncated last line (no newline; the writer stopped mid-line)',
+          ),
+        );
+      }
+    }
+    if (!headerSeen) {
+      throw new RecordingFormatError(
+        path,
+        1,
+        damaged ? 'has no readable header line' : 'has no complete header line',
+      );
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+/**
+ * Reads a recording's raw records in batches (no decoding).
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @param options - see {@link RecordingReadOptions}
+ * @returns an async iterable of record batches
+ * @throws RecordingFormatError as {@link readEventBatches}
+ */
+export function readRecordBatches(
+  path: string,
+  options: RecordingReadOptions = {},
+): AsyncGenerator<RecordedMessage[], void, undefined> {
+  return readEventBatches(path, keepRecord, options);
+}
+
+/**
+ * Reads a recording one decoded event at a time (simpler, slower than batches: one await per event).
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @param decode - the record decoder
+ * @param options - see {@link RecordingReadOptions}
+ * @returns an async iterable of events
+ * @throws RecordingFormatError as {@link readEventBatches}
+ */
+export async function* readEvents<E>(
+  path: string,
+  decode: RecordDecoder<E>,
+  options: RecordingReadOptions = {},
+): AsyncGenerator<E, void, undefined> {
+  for await (const batch of readEventBatches(path, decode, options)) yield* batch;
+}
+
+/**
+ * Reads a recording one raw record at a time.
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @param options - see {@link RecordingReadOptions}
+ * @returns an async iterable of records
+ * @throws RecordingFormatError as {@link readEventBatches}
+ */
+export function readRecords(
+  path: string,
+  options: RecordingReadOptions = {},
+): AsyncGenerator<RecordedMessage, void, undefined> {
+  return readEvents(path, keepRecord, options);
+}
+
+/**
+ * Reads only the header line of a recording.
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @returns the header
+ * @throws RecordingFormatError when the file has no valid header line
+ */
+export async function readSessionHeader(path: string): Promise<SessionHeader> {
+  let found: SessionHeader | undefined;
+  const batches = readRecordBatches(path, {
+    onHeader: (header) => {
+      found = header;
+    },
+    onMalformed: 'skip',
+    onWarning: () => {},
+    chunkBytes: 1 << 16,
+  });
+  while (found === undefined) {
+    const next = await batches.next();
+    if (next.done) break;
+  }
+  await batches.return();
+  if (found === undefined) throw new RecordingFormatError(path, 1, 'has no complete header line');
+  return found;
+}
