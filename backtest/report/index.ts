@@ -1,0 +1,36 @@
+/**
+ * Backtest results and report: round-trip trades, metrics, result files and the HTML report.
+ * @packageDocumentation
+ */
+export type { EquitySample, PricePoint, TimeInterval } from './equity-sample.ts';
+export type { AnnualizationBasis, PeriodReturns } from './metrics/annualization.ts';
+export {
+  CRYPTO_ANNUALIZATION,
+  DAY_MS,
+  EQUITY_ANNUALIZATION,
+  periodReturns,
+  YEAR_MS,
+} from './metrics/annualization.ts';
+export type { BacktestMetrics, MetricsInput } from './metrics/backtest-metrics.ts';
+export { computeMetrics } from './metrics/backtest-metrics.ts';
+export type { CostStats } from './metrics/cost-metrics.ts';
+export { costStats } from './metrics/cost-metrics.ts';
+export type { DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
+export { drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
+export { exposureTime } from './metrics/exposure.ts';
+export {
+  annualizedReturn,
+  annualizedVolatility,
+  buyAndHoldReturn,
+  cagr,
+  calmarRatio,
+  sharpeRatio,
+  sortinoRatio,
+  totalReturn,
+} from './metrics/return-metrics.ts';
+export { geometricMeanReturn, mean, sampleStdDev } from './metrics/sample-statistics.ts';
+export type { TradeStats } from './metrics/trade-metrics.ts';
+export { tradeStats } from './metrics/trade-metrics.ts';
+export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
+export type { RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';
+export { roundTripsFromFills } from './trades/round-trips-from-fills.ts';

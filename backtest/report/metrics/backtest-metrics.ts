@@ -1,0 +1,145 @@
+import type { Dec, Execution } from '../../../core/model/index.ts';
+import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts';
+import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
+import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, periodReturns } from './annualization.ts';
+import { costStats } from './cost-metrics.ts';
+import { drawdownStats } from './drawdown.ts';
+import { exposureTime } from './exposure.ts';
+import {
+  annualizedReturn,
+  annualizedVolatility,
+  buyAndHoldReturn,
+  cagr,
+  calmarRatio,
+  sharpeRatio,
+  sortinoRatio,
+  totalReturn,
+} from './return-metrics.ts';
+import { mean } from './sample-statistics.ts';
+import { type TradeStats, tradeStats } from './trade-metrics.ts';
+
+/** What the metrics are computed from. */
+export interface MetricsInput {
+  /** Equity samples in time order; at least one. */
+  readonly equityCurve: readonly EquitySample[];
+  /** Closed round-trip trades. */
+  readonly trades: readonly RoundTripTrade[];
+  /** Trades still open at the end (count towards exposure until the end of the run). */
+  readonly openTrades?: readonly OpenTrade[];
+  /** Every fill, for fees and turnover. */
+  readonly fills: readonly Execution[];
+  /** Benchmark prices for buy & hold (e.g. the traded sym's closes). */
+  readonly benchmark?: readonly PricePoint[];
+  /** When a position was open; derived from the trades when omitted. */
+  readonly exposureIntervals?: readonly TimeInterval[];
+  /** Annualization basis; crypto (365 days, automatic period) when omitted. */
+  readonly annualization?: AnnualizationBasis;
+  /** Units of base per contract of a sym, for turnover; 1 when undefined. */
+  readonly contractSizeOf?: (sym: string) => Dec | undefined;
+}
+
+/**
+ * Every metric of a backtest. Fractions are plain numbers (0.1 = 10 %), money is Decimal,
+ * durations are milliseconds. A figure that is not defined for the run (a ratio without
+ * variance, trade statistics without trades) is null, never NaN or Infinity. Each formula is
+ * stated once, on the function computing it (`return-metrics.ts`, `drawdown.ts`,
+ * `trade-metrics.ts`, `exposure.ts`, `cost-metrics.ts`).
+ */
+export interface BacktestMetrics extends TradeStats {
+  /** Time of the first equity sample. */
+  readonly start: number;
+  /** Time of the last equity sample. */
+  readonly end: number;
+  /** end - start. */
+  readonly durationMs: number;
+  /** Share of the run with a position open, in [0, 1] ({@link exposureTime}). */
+  readonly exposureTime: number;
+  readonly equityStart: Dec;
+  readonly equityFinal: Dec;
+  /** Highest equity sample. */
+  readonly equityPeak: Dec;
+  /** final / start - 1. */
+  readonly totalReturn: number;
+  /** Benchmark last / first - 1; null without a benchmark. */
+  readonly buyAndHoldReturn: number | null;
+  readonly annualizedReturn: number | null;
+  readonly annualizedVolatility: number | null;
+  readonly cagr: number | null;
+  readonly sharpe: number | null;
+  readonly sortino: number | null;
+  readonly calmar: number | null;
+  readonly maxDrawdown: number;
+  readonly avgDrawdown: number;
+  readonly maxDrawdownDurationMs: number;
+  readonly avgDrawdownDurationMs: number;
+  readonly feesPaid: Dec;
+  readonly turnover: Dec;
+  readonly turnoverRatio: number | null;
+  /** How returns were sampled and annualized, so the report can state it. */
+  readonly annualization: {
+    readonly period: 'day' | 'sample';
+    readonly periodsPerYear: number | null;
+    readonly tradingDaysPerYear: number;
+    readonly riskFreeRate: number;
+  };
+}
+
+/**
+ * Computes every metric of a backtest result.
+ * @param input - equity curve, trades, fills, benchmark and annualization basis
+ * @returns the metrics
+ * @throws RangeError when the equity curve is empty (a run has at least its starting equity)
+ */
+export function computeMetrics(input: MetricsInput): BacktestMetrics {
+  const curve = input.equityCurve;
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  if (first === undefined || last === undefined) {
+    throw new RangeError('computeMetrics: the equity curve is empty; it needs at least the starting equity');
+  }
+  const basis = input.annualization ?? CRYPTO_ANNUALIZATION;
+  const start = first.ts;
+  const end = last.ts;
+  const durationMs = end - start;
+  const startValue = first.equity.toNumber();
+  const finalValue = last.equity.toNumber();
+  let equityPeak = first.equity;
+  for (const s of curve) if (s.equity.gt(equityPeak)) equityPeak = s.equity;
+
+  const { returns, period, periodsPerYear } = periodReturns(curve, basis);
+  const drawdowns = drawdownStats(curve);
+  const growth = cagr(startValue, finalValue, durationMs);
+  const intervals = input.exposureIntervals ?? [
+    ...input.trades.map((t) => ({ from: t.entryTs, to: t.exitTs })),
+    ...(input.openTrades ?? []).map((t) => ({ from: t.entryTs, to: end })),
+  ];
+  return {
+    start,
+    end,
+    durationMs,
+    exposureTime: exposureTime(intervals, start, end),
+    equityStart: first.equity,
+    equityFinal: last.equity,
+    equityPeak,
+    totalReturn: totalReturn(startValue, finalValue),
+    buyAndHoldReturn: buyAndHoldReturn(input.benchmark ?? []),
+    annualizedReturn: annualizedReturn(returns, periodsPerYear),
+    annualizedVolatility: annualizedVolatility(returns, periodsPerYear),
+    cagr: growth,
+    sharpe: sharpeRatio(returns, periodsPerYear, basis.riskFreeRate),
+    sortino: sortinoRatio(returns, periodsPerYear),
+    calmar: calmarRatio(growth, drawdowns.maxDrawdown),
+    maxDrawdown: drawdowns.maxDrawdown,
+    avgDrawdown: drawdowns.avgDrawdown,
+    maxDrawdownDurationMs: drawdowns.maxDrawdownDurationMs,
+    avgDrawdownDurationMs: drawdowns.avgDrawdownDurationMs,
+    ...tradeStats(input.trades),
+    ...costStats(input.fills, mean(curve.map((s) => s.equity.toNumber())), input.contractSizeOf),
+    annualization: {
+      period,
+      periodsPerYear,
+      tradingDaysPerYear: basis.tradingDaysPerYear,
+      riskFreeRate: basis.riskFreeRate,
+    },
+  };
+}

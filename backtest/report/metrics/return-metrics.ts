@@ -1,0 +1,111 @@
+import type { PricePoint } from '../equity-sample.ts';
+import { YEAR_MS } from './annualization.ts';
+import { finiteOrNull, geometricMeanReturn, mean, sampleStdDev } from './sample-statistics.ts';
+
+/**
+ * Total return over the run.
+ * @param startEquity - equity of the first sample
+ * @param finalEquity - equity of the last sample
+ * @returns final / start - 1 (0.1 = +10 %); 0 when the start equity is 0
+ */
+export function totalReturn(startEquity: number, finalEquity: number): number {
+  return startEquity === 0 ? 0 : finalEquity / startEquity - 1;
+}
+
+/**
+ * Buy & hold return of the benchmark price series (backtesting.py's "Buy & Hold Return").
+ * @param prices - prices in time order
+ * @returns last / first - 1, or null without two prices or when the first is 0
+ */
+export function buyAndHoldReturn(prices: readonly PricePoint[]): number | null {
+  const first = prices[0];
+  const last = prices[prices.length - 1];
+  if (first === undefined || last === undefined || prices.length < 2 || first.price === 0) return null;
+  return last.price / first.price - 1;
+}
+
+/**
+ * Annualized return from period returns, compounding the geometric mean (backtesting.py).
+ * @param returns - period returns
+ * @param periodsPerYear - periods per year
+ * @returns (1 + gmean(r))^P - 1, or null without returns
+ */
+export function annualizedReturn(returns: readonly number[], periodsPerYear: number | null): number | null {
+  const g = geometricMeanReturn(returns);
+  if (g === null || periodsPerYear === null) return null;
+  return finiteOrNull((1 + g) ** periodsPerYear - 1);
+}
+
+/**
+ * Annualized volatility (QuantStats' `volatility`).
+ * @param returns - period returns
+ * @param periodsPerYear - periods per year
+ * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns
+ */
+export function annualizedVolatility(
+  returns: readonly number[],
+  periodsPerYear: number | null,
+): number | null {
+  const sd = sampleStdDev(returns);
+  if (sd === null || periodsPerYear === null) return null;
+  return sd * Math.sqrt(periodsPerYear);
+}
+
+/**
+ * Compound annual growth rate over calendar time (QuantStats' `cagr`, 365-day years).
+ * @param startEquity - equity of the first sample
+ * @param finalEquity - equity of the last sample
+ * @param durationMs - end - start
+ * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days, or null for a zero
+ *   duration or a non-positive start or final equity
+ */
+export function cagr(startEquity: number, finalEquity: number, durationMs: number): number | null {
+  if (durationMs <= 0 || startEquity <= 0 || finalEquity < 0) return null;
+  return finiteOrNull((finalEquity / startEquity) ** (YEAR_MS / durationMs) - 1);
+}
+
+/**
+ * Sharpe ratio (QuantStats' `sharpe`): excess mean return over its standard deviation,
+ * annualized by sqrt(P).
+ * @param returns - period returns
+ * @param periodsPerYear - periods per year
+ * @param riskFreeRate - annual risk-free rate, spread evenly over the periods (rf / P each)
+ * @returns (mean(r) - rf / P) / std(r, ddof 1) x sqrt(P), or null when std is 0 or undefined
+ */
+export function sharpeRatio(
+  returns: readonly number[],
+  periodsPerYear: number | null,
+  riskFreeRate = 0,
+): number | null {
+  const m = mean(returns);
+  const sd = sampleStdDev(returns);
+  if (m === null || sd === null || sd === 0 || periodsPerYear === null) return null;
+  return finiteOrNull(((m - riskFreeRate / periodsPerYear) / sd) * Math.sqrt(periodsPerYear));
+}
+
+/**
+ * Sortino ratio (QuantStats' `sortino`): mean return over the downside deviation, which counts
+ * every period (a gain contributes 0), annualized by sqrt(P).
+ * @param returns - period returns
+ * @param periodsPerYear - periods per year
+ * @returns mean(r) / sqrt(Σ min(r, 0)² / n) x sqrt(P), or null without losing periods
+ */
+export function sortinoRatio(returns: readonly number[], periodsPerYear: number | null): number | null {
+  const m = mean(returns);
+  if (m === null || periodsPerYear === null) return null;
+  let downside = 0;
+  for (const r of returns) if (r < 0) downside += r * r;
+  if (downside === 0) return null;
+  return finiteOrNull((m / Math.sqrt(downside / returns.length)) * Math.sqrt(periodsPerYear));
+}
+
+/**
+ * Calmar ratio (QuantStats' `calmar`).
+ * @param cagrValue - compound annual growth rate
+ * @param maxDrawdown - maximum drawdown as a positive fraction
+ * @returns CAGR / max drawdown, or null when either is undefined or the drawdown is 0
+ */
+export function calmarRatio(cagrValue: number | null, maxDrawdown: number): number | null {
+  if (cagrValue === null || maxDrawdown === 0) return null;
+  return finiteOrNull(cagrValue / maxDrawdown);
+}

@@ -1,0 +1,45 @@
+import type { Dec, PositionSide } from '../../../core/model/index.ts';
+
+/** Direction of a round-trip trade: bought first (LONG) or sold first (SHORT). */
+export type TradeDirection = 'LONG' | 'SHORT';
+
+/**
+ * A closed round-trip trade: a quantity opened by one fill and closed by a later one (FIFO).
+ * A fill that closes several lots, or part of one, yields one trade per lot portion.
+ */
+export interface RoundTripTrade {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly direction: TradeDirection;
+  /** Quantity closed, in contracts (or units), always positive. */
+  readonly qty: Dec;
+  readonly entryTs: number;
+  readonly exitTs: number;
+  readonly entryPrice: Dec;
+  readonly exitPrice: Dec;
+  readonly entryOrderId: string;
+  readonly exitOrderId: string;
+  /** (exit - entry) x qty x contract size, sign flipped for SHORT; before fees. */
+  readonly grossPnl: Dec;
+  /** Fees minus rebates of both fills, pro rata to the quantity of this trade. */
+  readonly fees: Dec;
+  /** grossPnl - fees. */
+  readonly pnl: Dec;
+  /** pnl / entry notional (entryPrice x qty x contract size): 0.05 = +5 %. */
+  readonly returnFraction: number;
+  /** exitTs - entryTs, milliseconds. */
+  readonly durationMs: number;
+}
+
+/** A quantity still open at the end of the fills (not a round trip yet). */
+export interface OpenTrade {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly direction: TradeDirection;
+  readonly qty: Dec;
+  readonly entryTs: number;
+  readonly entryPrice: Dec;
+  readonly entryOrderId: string;
+  /** Entry fees (minus rebates) pro rata to the open quantity. */
+  readonly entryFees: Dec;
+}

@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { computeMetrics, roundTripsFromFills } from '../../../../backtest/report/index.ts';
+import { arbitraryEquityCurve, equityCurveOf } from '../../../kit/equity-curve-builders.ts';
+import { anExecution } from '../../../kit/execution-builders.ts';
+
+const DAY = 86_400_000;
+
+describe('computeMetrics', () => {
+  const fills = [
+    anExecution({ side: 'BUY', quantity: '1', price: '100', fee: '0.1', timestamp: 0 }),
+    anExecution({ side: 'SELL', quantity: '1', price: '110', fee: '0.1', timestamp: DAY }),
+    anExecution({ side: 'BUY', quantity: '1', price: '100', fee: '0.1', timestamp: 2 * DAY }),
+  ];
+  const { closed, open } = roundTripsFromFills(fills);
+  const metrics = computeMetrics({
+    equityCurve: equityCurveOf([100, 110, 99, 108.9]),
+    trades: closed,
+    openTrades: open,
+    fills,
+    benchmark: [
+      { ts: 0, price: 100 },
+      { ts: 3 * DAY, price: 90 },
+    ],
+  });
+
+  it('states the run: start, end, duration, equity start, final and peak', () => {
+    expect([metrics.start, metrics.end, metrics.durationMs]).toEqual([0, 3 * DAY, 3 * DAY]);
+    expect(metrics.equityStart.toFixed()).toBe('100');
+    expect(metrics.equityFinal.toFixed()).toBe('108.9');
+    expect(metrics.equityPeak.toFixed()).toBe('110');
+  });
+
+  it('computes returns against buy & hold, annualized on 365 daily periods', () => {
+    expect(metrics.totalReturn).toBeCloseTo(0.089, 12);
+    expect(metrics.buyAndHoldReturn).toBeCloseTo(-0.1, 12);
+    expect(metrics.annualization).toEqual({
+      period: 'day',
+      periodsPerYear: 365,
+      tradingDaysPerYear: 365,
+      riskFreeRate: 0,
+    });
+    expect(metrics.sharpe).toBeCloseTo(5.515130703, 8);
+    expect(metrics.sortino).toBeCloseTo(11.030261406, 8);
+    expect(metrics.cagr).toBeCloseTo(1.089 ** (365 / 3) - 1, 6);
+    expect(metrics.calmar).toBeCloseTo(metrics.cagr! / 0.1, 6);
+  });
+
+  it('derives exposure from the trades, counting the open one until the end: (1 + 1) / 3 days', () => {
+    expect(metrics.exposureTime).toBeCloseTo(2 / 3, 12);
+  });
+
+  it('reports drawdowns, trades, fees and turnover', () => {
+    expect(metrics.maxDrawdown).toBeCloseTo(0.1, 12);
+    expect(metrics.maxDrawdownDurationMs).toBe(2 * DAY);
+    expect(metrics.tradeCount).toBe(1);
+    expect(metrics.winRate).toBe(1);
+    expect(metrics.feesPaid.toFixed()).toBe('0.3');
+    expect(metrics.turnover.toFixed()).toBe('310');
+  });
+
+  it('refuses an empty equity curve with a sentence saying why', () => {
+    expect(() => computeMetrics({ equityCurve: [], trades: [], fills: [] })).toThrow(/equity curve is empty/);
+  });
+
+  it('never yields NaN or Infinity, with or without trades', () => {
+    fc.assert(
+      fc.property(arbitraryEquityCurve(), (curve) => {
+        const m = computeMetrics({ equityCurve: curve, trades: [], fills: [] });
+        for (const [name, value] of Object.entries(m)) {
+          if (typeof value === 'number') expect(Number.isFinite(value), name).toBe(true);
+        }
+        expect(m.maxDrawdown).toBeGreaterThanOrEqual(0);
+        expect(m.maxDrawdown).toBeLessThanOrEqual(1);
+        expect(m.exposureTime).toBe(0);
+      }),
+    );
+  });
+});

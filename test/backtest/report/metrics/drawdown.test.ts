@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { drawdownSeries, drawdownStats } from '../../../../backtest/report/index.ts';
+import { arbitraryEquityCurve, equityCurveOf } from '../../../kit/equity-curve-builders.ts';
+
+describe('drawdown', () => {
+  it('equity 100 -> 110 -> 99 -> 120 has a 10 % max drawdown lasting from the peak to recovery', () => {
+    const stats = drawdownStats(equityCurveOf([100, 110, 99, 120], 1000));
+    expect(stats.maxDrawdown).toBeCloseTo(0.1, 12);
+    expect(stats.avgDrawdown).toBeCloseTo(0.1, 12);
+    expect(stats.periods).toEqual([
+      { peakTs: 1000, endTs: 3000, recovered: true, depth: expect.any(Number) },
+    ]);
+    expect(stats.maxDrawdownDurationMs).toBe(2000);
+    expect(stats.avgDrawdownDurationMs).toBe(2000);
+  });
+
+  it('averages depth and duration over the periods, counting an unrecovered one up to the end', () => {
+    // 100 -> 80 (20 %) -> 100 recovered at t=2; 100 -> 90 (10 %) unrecovered until t=5
+    const stats = drawdownStats(equityCurveOf([100, 80, 100, 90, 95, 92], 1000));
+    expect(stats.periods.map((p) => [p.peakTs, p.endTs, p.recovered])).toEqual([
+      [0, 2000, true],
+      [2000, 5000, false],
+    ]);
+    expect(stats.maxDrawdown).toBeCloseTo(0.2, 12);
+    expect(stats.avgDrawdown).toBeCloseTo(0.15, 12);
+    expect(stats.maxDrawdownDurationMs).toBe(3000);
+    expect(stats.avgDrawdownDurationMs).toBe(2500);
+  });
+
+  it('is zero everywhere for a curve that never falls', () => {
+    const stats = drawdownStats(equityCurveOf([100, 100, 101, 150]));
+    expect(stats).toEqual({
+      maxDrawdown: 0,
+      avgDrawdown: 0,
+      maxDrawdownDurationMs: 0,
+      avgDrawdownDurationMs: 0,
+      periods: [],
+    });
+  });
+
+  it('gives the drawdown of every sample against the running peak', () => {
+    const series = drawdownSeries(equityCurveOf([100, 110, 99, 120], 1));
+    expect(series.map((p) => Number(p.drawdown.toFixed(12)))).toEqual([0, 0, 0.1, 0]);
+  });
+
+  it('keeps drawdowns in [0, 1], the average at most the maximum, durations within the run', () => {
+    fc.assert(
+      fc.property(arbitraryEquityCurve(), (curve) => {
+        const stats = drawdownStats(curve);
+        expect(stats.maxDrawdown).toBeGreaterThanOrEqual(0);
+        expect(stats.maxDrawdown).toBeLessThanOrEqual(1);
+        expect(stats.avgDrawdown).toBeLessThanOrEqual(stats.maxDrawdown + 1e-15);
+        const span = curve[curve.length - 1]!.ts - curve[0]!.ts;
+        expect(stats.maxDrawdownDurationMs).toBeLessThanOrEqual(span);
+        expect(stats.avgDrawdownDurationMs).toBeLessThanOrEqual(stats.maxDrawdownDurationMs);
+      }),
+    );
+  });
+});

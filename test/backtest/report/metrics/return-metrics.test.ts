@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import {
+  annualizedReturn,
+  annualizedVolatility,
+  buyAndHoldReturn,
+  CRYPTO_ANNUALIZATION,
+  cagr,
+  calmarRatio,
+  EQUITY_ANNUALIZATION,
+  periodReturns,
+  sharpeRatio,
+  sortinoRatio,
+  totalReturn,
+  YEAR_MS,
+} from '../../../../backtest/report/index.ts';
+import { equityCurveOf } from '../../../kit/equity-curve-builders.ts';
+
+// Daily returns +10 %, -10 %, +10 %: mean 1/30, std (ddof 1) = sqrt(0.04/3) = 0.115470...
+const RETURNS = [0.1, -0.1, 0.1];
+
+describe('return metrics', () => {
+  it('total return is final / start - 1', () => {
+    expect(totalReturn(100, 120)).toBeCloseTo(0.2, 12);
+    expect(totalReturn(0, 5)).toBe(0);
+  });
+
+  it('buy & hold compares the last benchmark price with the first', () => {
+    expect(
+      buyAndHoldReturn([
+        { ts: 0, price: 50 },
+        { ts: 1, price: 40 },
+        { ts: 2, price: 60 },
+      ]),
+    ).toBeCloseTo(0.2, 12);
+    expect(buyAndHoldReturn([{ ts: 0, price: 50 }])).toBeNull();
+    expect(buyAndHoldReturn([])).toBeNull();
+  });
+
+  it('CAGR compounds over 365-day calendar years', () => {
+    expect(cagr(100, 121, YEAR_MS)).toBeCloseTo(0.21, 12);
+    expect(cagr(100, 121, 2 * YEAR_MS)).toBeCloseTo(0.1, 12);
+    expect(cagr(100, 121, 0)).toBeNull();
+    expect(cagr(0, 121, YEAR_MS)).toBeNull();
+  });
+
+  it('annualized return compounds the geometric mean period return over P periods', () => {
+    // gmean = (1.1 x 0.9 x 1.1)^(1/3) - 1 = 0.0288276478; (1 + gmean)^2 - 1 = 1.089^(2/3) - 1
+    expect(annualizedReturn(RETURNS, 2)).toBeCloseTo(1.089 ** (2 / 3) - 1, 12);
+    expect(annualizedReturn(RETURNS, 2)).toBeCloseTo(0.058486, 6);
+    expect(annualizedReturn([], 365)).toBeNull();
+  });
+
+  it('annualized volatility is std (ddof 1) x sqrt(P)', () => {
+    expect(annualizedVolatility(RETURNS, 365)).toBeCloseTo(2.206052281, 8);
+    expect(annualizedVolatility([0.1], 365)).toBeNull();
+  });
+
+  it('Sharpe is mean / std x sqrt(P), less the risk-free rate per period', () => {
+    expect(sharpeRatio(RETURNS, 365)).toBeCloseTo(5.515130703, 8);
+    // rf 3.65 % a year = 0.0001 a day: (1/30 - 0.0001) / 0.1154700538 x sqrt(365)
+    expect(sharpeRatio(RETURNS, 365, 0.0365)).toBeCloseTo(5.498585311, 8);
+    expect(sharpeRatio([0.01, 0.01], 365)).toBeNull();
+  });
+
+  it('Sortino divides by the downside deviation over all periods', () => {
+    // downside = sqrt(0.01 / 3) = 0.0577350; (1/30) / 0.0577350 x sqrt(365) = 11.0302614
+    expect(sortinoRatio(RETURNS, 365)).toBeCloseTo(11.030261406, 8);
+    expect(sortinoRatio([0.1, 0.2], 365)).toBeNull();
+  });
+
+  it('Calmar is CAGR over max drawdown', () => {
+    expect(calmarRatio(0.3, 0.1)).toBeCloseTo(3, 12);
+    expect(calmarRatio(0.3, 0)).toBeNull();
+    expect(calmarRatio(null, 0.1)).toBeNull();
+  });
+});
+
+describe('annualization basis', () => {
+  it('takes daily returns (last equity per UTC day) when the curve spans three days or more', () => {
+    const hourly = equityCurveOf([100, 110, 105, 99, 108.9], 12 * 3_600_000); // 0h,12h,24h,36h,48h
+    const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('day');
+    expect(r.periodsPerYear).toBe(365);
+    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([-0.1, 0.1]); // days end 110, 99, 108.9
+  });
+
+  it('uses 252 periods per year for equities', () => {
+    expect(periodReturns(equityCurveOf([1, 2, 3, 4]), EQUITY_ANNUALIZATION).periodsPerYear).toBe(252);
+  });
+
+  it('falls back to per-sample returns, annualized by the median sampling interval, on short runs', () => {
+    const hourly = equityCurveOf([100, 110, 99], 3_600_000);
+    const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('sample');
+    expect(r.periodsPerYear).toBe(365 * 24);
+    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1]);
+  });
+
+  it('lets the user fix the period and the periods per year', () => {
+    const curve = equityCurveOf([100, 110, 99, 120], 60_000);
+    const r = periodReturns(curve, { ...EQUITY_ANNUALIZATION, period: 'sample', periodsPerYear: 252 * 390 });
+    expect(r.periodsPerYear).toBe(98_280);
+  });
+
+  it('has no returns and no periods per year for a single sample', () => {
+    expect(periodReturns(equityCurveOf([100]), CRYPTO_ANNUALIZATION)).toEqual({
+      returns: [],
+      period: 'sample',
+      periodsPerYear: null,
+    });
+  });
+});

@@ -1,0 +1,114 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type RoundTripTrade, tradeStats } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
+
+function aTrade(pnl: number, returnFraction: number, durationMs: number): RoundTripTrade {
+  return {
+    sym: 'BINANCE_PERP_BTC_USDT',
+    positionSide: 'NONE',
+    direction: 'LONG',
+    qty: D(1),
+    entryTs: 0,
+    exitTs: durationMs,
+    entryPrice: D(100),
+    exitPrice: D(100 + pnl),
+    entryOrderId: 'o1',
+    exitOrderId: 'o2',
+    grossPnl: D(pnl),
+    fees: D(0),
+    pnl: D(pnl),
+    returnFraction,
+    durationMs,
+  };
+}
+
+describe('trade statistics', () => {
+  // PnL +10, -5, +20, -5 with returns +10 %, -5 %, +20 %, -5 %
+  const trades = [
+    aTrade(10, 0.1, 1000),
+    aTrade(-5, -0.05, 3000),
+    aTrade(20, 0.2, 2000),
+    aTrade(-5, -0.05, 2000),
+  ];
+  const stats = tradeStats(trades);
+
+  it('counts trades and wins', () => {
+    expect(stats.tradeCount).toBe(4);
+    expect(stats.winRate).toBe(0.5);
+  });
+
+  it('finds the best and worst trade and the geometric mean trade', () => {
+    expect(stats.bestTrade).toBe(0.2);
+    expect(stats.worstTrade).toBe(-0.05);
+    // (1.1 x 0.95 x 1.2 x 0.95)^(1/4) - 1
+    expect(stats.avgTrade).toBeCloseTo(0.04473293374, 10);
+  });
+
+  it('measures trade durations', () => {
+    expect(stats.maxTradeDurationMs).toBe(3000);
+    expect(stats.avgTradeDurationMs).toBe(2000);
+  });
+
+  it('profit factor is gross win over gross loss: 30 / 10', () => {
+    expect(stats.profitFactor).toBeCloseTo(3, 12);
+  });
+
+  it('expectancy is the arithmetic mean trade return: 0.2 / 4', () => {
+    expect(stats.expectancy).toBeCloseTo(0.05, 12);
+  });
+
+  it('SQN is sqrt(n) x mean(pnl) / std(pnl): 2 x 5 / sqrt(150)', () => {
+    expect(stats.sqn).toBeCloseTo(0.8164965809, 10);
+  });
+
+  it('Kelly is W - (1 - W) / (avgWin / avgLoss): 0.5 - 0.5 / (15 / 5)', () => {
+    expect(stats.kelly).toBeCloseTo(1 / 3, 12);
+  });
+
+  it('gives defined values without trades: zero counts and nulls, no NaN', () => {
+    expect(tradeStats([])).toEqual({
+      tradeCount: 0,
+      winRate: 0,
+      bestTrade: null,
+      worstTrade: null,
+      avgTrade: null,
+      maxTradeDurationMs: null,
+      avgTradeDurationMs: null,
+      profitFactor: null,
+      expectancy: null,
+      sqn: null,
+      kelly: null,
+    });
+  });
+
+  it('has no profit factor or Kelly without a losing trade', () => {
+    const onlyWins = tradeStats([aTrade(10, 0.1, 1), aTrade(5, 0.05, 1)]);
+    expect(onlyWins.profitFactor).toBeNull();
+    expect(onlyWins.kelly).toBeNull();
+    expect(onlyWins.winRate).toBe(1);
+  });
+
+  it('keeps the win rate in [0, 1] and never yields NaN or Infinity', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: -1000, max: 1000 }),
+            fc.double({ min: -1, max: 5, noNaN: true }),
+            fc.nat(),
+          ),
+          { maxLength: 30 },
+        ),
+        (rows) => {
+          const s = tradeStats(rows.map(([pnl, r, d]) => aTrade(pnl, r, d)));
+          expect(s.winRate).toBeGreaterThanOrEqual(0);
+          expect(s.winRate).toBeLessThanOrEqual(1);
+          for (const value of Object.values(s)) {
+            if (value !== null) expect(Number.isFinite(value)).toBe(true);
+          }
+        },
+      ),
+    );
+  });
+});

@@ -1,0 +1,149 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { roundTripsFromFills } from '../../../../backtest/report/index.ts';
+import { D, type Execution, ZERO } from '../../../../core/model/index.ts';
+import { anExecution } from '../../../kit/execution-builders.ts';
+
+describe('round-trip trades from fills (FIFO per sym and positionSide)', () => {
+  it('pairs a buy and a sell into one LONG trade with PnL net of both fees', () => {
+    const { closed, open } = roundTripsFromFills([
+      anExecution({ side: 'BUY', quantity: '1', price: '100', fee: '0.1', timestamp: 1000 }),
+      anExecution({ side: 'SELL', quantity: '1', price: '110', fee: '0.11', timestamp: 4000 }),
+    ]);
+    expect(open).toEqual([]);
+    expect(closed).toHaveLength(1);
+    const t = closed[0]!;
+    expect(t.direction).toBe('LONG');
+    expect(t.grossPnl.toFixed()).toBe('10');
+    expect(t.fees.toFixed()).toBe('0.21');
+    expect(t.pnl.toFixed()).toBe('9.79');
+    expect(t.returnFraction).toBeCloseTo(0.0979, 12);
+    expect(t.durationMs).toBe(3000);
+    expect([t.entryTs, t.exitTs]).toEqual([1000, 4000]);
+  });
+
+  it('closes the oldest lot first and splits fees pro rata when a fill closes one and a half lots', () => {
+    const { closed, open } = roundTripsFromFills([
+      anExecution({ side: 'BUY', quantity: '2', price: '100', fee: '0.2', timestamp: 1 }),
+      anExecution({ side: 'BUY', quantity: '1', price: '103', fee: '0.1', timestamp: 2 }),
+      anExecution({ side: 'SELL', quantity: '2.5', price: '110', fee: '0.5', timestamp: 3 }),
+    ]);
+    expect(
+      closed.map((t) => [t.qty.toFixed(), t.entryPrice.toFixed(), t.fees.toFixed(), t.pnl.toFixed()]),
+    ).toEqual([
+      ['2', '100', '0.6', '19.4'], // gross 20; fees 0.2 entry + 0.4 (= 0.5 x 2/2.5) exit
+      ['0.5', '103', '0.15', '3.35'], // gross 3.5; fees 0.05 entry + 0.1 exit
+    ]);
+    expect(open).toHaveLength(1);
+    expect(open[0]!.qty.toFixed()).toBe('0.5');
+    expect(open[0]!.entryFees.toFixed()).toBe('0.05');
+  });
+
+  it('in NET mode a buy larger than the short closes it and opens a long with the rest', () => {
+    const { closed, open } = roundTripsFromFills([
+      anExecution({ side: 'SELL', quantity: '1', price: '100', timestamp: 1 }),
+      anExecution({ side: 'BUY', quantity: '3', price: '90', timestamp: 2 }),
+    ]);
+    expect(closed).toHaveLength(1);
+    expect(closed[0]!.direction).toBe('SHORT');
+    expect(closed[0]!.pnl.toFixed()).toBe('10');
+    expect(closed[0]!.returnFraction).toBeCloseTo(0.1, 12);
+    expect(open.map((o) => [o.direction, o.qty.toFixed(), o.entryPrice.toFixed()])).toEqual([
+      ['LONG', '2', '90'],
+    ]);
+  });
+
+  it('keeps the LONG and SHORT legs of BOTH mode apart', () => {
+    const { closed, open } = roundTripsFromFills([
+      anExecution({ side: 'BUY', positionSide: 'LONG', quantity: '1', price: '100', timestamp: 1 }),
+      anExecution({ side: 'SELL', positionSide: 'SHORT', quantity: '1', price: '100', timestamp: 2 }),
+      anExecution({ side: 'SELL', positionSide: 'LONG', quantity: '1', price: '105', timestamp: 3 }),
+    ]);
+    expect(closed.map((t) => [t.positionSide, t.direction, t.pnl.toFixed()])).toEqual([
+      ['LONG', 'LONG', '5'],
+    ]);
+    expect(open.map((o) => [o.positionSide, o.direction])).toEqual([['SHORT', 'SHORT']]);
+  });
+
+  it('multiplies PnL by the contract size and nets rebates out of fees', () => {
+    const { closed } = roundTripsFromFills(
+      [
+        anExecution({ side: 'BUY', quantity: '2', price: '50', fee: '0', rebate: '0.02', timestamp: 1 }),
+        anExecution({ side: 'SELL', quantity: '2', price: '51', fee: '0.05', timestamp: 2 }),
+      ],
+      { contractSizeOf: (sym) => (sym === 'BINANCE_PERP_BTC_USDT' ? D('0.1') : undefined) },
+    );
+    expect(closed[0]!.grossPnl.toFixed()).toBe('0.2');
+    expect(closed[0]!.fees.toFixed()).toBe('0.03');
+    expect(closed[0]!.pnl.toFixed()).toBe('0.17');
+    expect(closed[0]!.returnFraction).toBeCloseTo(0.017, 12); // 0.17 / (50 x 2 x 0.1)
+  });
+
+  it('makes no trades from no fills', () => {
+    expect(roundTripsFromFills([])).toEqual({ closed: [], open: [] });
+  });
+
+  const arbitraryFills = fc.array(
+    fc.record({
+      sym: fc.constantFrom('BINANCE_PERP_BTC_USDT', 'OKX_SPOT_ETH_USDT'),
+      side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+      positionSide: fc.constantFrom<'NONE' | 'LONG' | 'SHORT'>('NONE', 'LONG', 'SHORT'),
+      qty: fc.integer({ min: 1, max: 500 }),
+      price: fc.integer({ min: 1, max: 5000 }),
+      fee: fc.integer({ min: 0, max: 300 }),
+    }),
+    { maxLength: 40 },
+  );
+  const toExecutions = (rows: typeof arbitraryFills extends fc.Arbitrary<infer T> ? T : never): Execution[] =>
+    rows.map((r, i) =>
+      anExecution({
+        sym: r.sym,
+        side: r.side,
+        positionSide: r.positionSide,
+        quantity: String(r.qty / 100),
+        price: String(r.price / 10),
+        fee: String(r.fee / 100),
+        timestamp: i,
+      }),
+    );
+
+  it('assigns every fee to exactly one trade or open lot (fees add up exactly)', () => {
+    fc.assert(
+      fc.property(arbitraryFills, (rows) => {
+        const fills = toExecutions(rows);
+        const { closed, open } = roundTripsFromFills(fills);
+        const total = fills.reduce((sum, f) => sum.plus(f.fee).minus(f.rebate), ZERO);
+        const assigned = [...closed.map((t) => t.fees), ...open.map((o) => o.entryFees)].reduce(
+          (a, b) => a.plus(b),
+          ZERO,
+        );
+        expect(assigned.minus(total).abs().lt('1e-30')).toBe(true);
+      }),
+    );
+  });
+
+  it('leaves open exactly the net quantity of each sym and side, and closes the rest in pairs', () => {
+    fc.assert(
+      fc.property(arbitraryFills, (rows) => {
+        const fills = toExecutions(rows);
+        const { closed, open } = roundTripsFromFills(fills);
+        const net = new Map<string, ReturnType<typeof D>>();
+        for (const f of fills) {
+          const key = `${f.sym}|${f.positionSide}`;
+          net.set(key, (net.get(key) ?? ZERO).plus(f.side === 'BUY' ? f.quantity : f.quantity.neg()));
+        }
+        const openNet = new Map<string, ReturnType<typeof D>>();
+        for (const o of open) {
+          const key = `${o.sym}|${o.positionSide}`;
+          openNet.set(key, (openNet.get(key) ?? ZERO).plus(o.direction === 'LONG' ? o.qty : o.qty.neg()));
+        }
+        for (const [key, qty] of net) expect((openNet.get(key) ?? ZERO).toFixed()).toBe(qty.toFixed());
+        const traded = fills.reduce((s, f) => s.plus(f.quantity), ZERO);
+        const closedQty = closed.reduce((s, t) => s.plus(t.qty), ZERO);
+        const openQty = open.reduce((s, o) => s.plus(o.qty), ZERO);
+        expect(closedQty.mul(2).plus(openQty).toFixed()).toBe(traded.toFixed());
+        for (const t of closed) expect(t.exitTs).toBeGreaterThanOrEqual(t.entryTs);
+      }),
+    );
+  });
+});
