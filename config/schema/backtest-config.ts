@@ -32,7 +32,7 @@ export const feeModelSchema = z.discriminatedUnion(
       fixedPerFill: nonNegativeDecimal.prefault(0),
     }),
   ],
-  { error: 'model must be "instrument" or "flat"' },
+  { error: 'must be "instrument" or "flat"' },
 );
 
 /** A backtest: which recordings to replay, over which window, with which simulated venue. */

@@ -12,7 +12,7 @@ const NOT_A_DECIMAL = 'must be a decimal number like 0.5 or "0.5"';
  * the text the user wrote for every value with at most 15 significant digits.
  */
 export const decimalValue = z
-  .union([z.number(), z.string().regex(DECIMAL_TEXT)], { error: NOT_A_DECIMAL })
+  .union([z.number(), z.string().regex(DECIMAL_TEXT, { error: NOT_A_DECIMAL })], { error: NOT_A_DECIMAL })
   .transform((value): Dec => D(String(value)));
 
 /** A decimal value that must be greater than zero (sizes, prices, cash). */

@@ -8,7 +8,7 @@ export const paperSourceSchema = z.discriminatedUnion(
     z.strictObject({ kind: z.literal('recording'), path: z.string().min(1) }),
     z.strictObject({ kind: z.literal('synthetic'), seed: z.int().default(1) }),
   ],
-  { error: 'kind must be "recording" or "synthetic"' },
+  { error: 'must be "recording" or "synthetic"' },
 );
 
 /** The embedded paper venue: where it listens, what it plays and how fast. */

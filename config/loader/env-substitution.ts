@@ -1,0 +1,120 @@
+import { isMap, isScalar, isSeq, type Node, parse, Scalar } from 'yaml';
+import type { ConfigProblem } from './config-problem.ts';
+import type { ConfigSource } from './config-source.ts';
+import { isPathPrefix, type YamlPath } from './yaml-path.ts';
+
+/** Environment values a config may refer to: process.env merged over a `.env` file. */
+export type EnvValues = Readonly<Record<string, string | undefined>>;
+
+const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A string with its `${...}` references replaced, or why it could not be. */
+type Substituted = { readonly text: string; readonly references: number } | { readonly problem: string };
+
+/**
+ * Replaces `${NAME}` and `${NAME:-default}` in one string; `$${` writes a literal `${`.
+ * @param text - the scalar's text
+ * @param env - the values
+ * @returns the new text and how many references it had, or a sentence naming what is missing
+ */
+export function substituteText(text: string, env: EnvValues): Substituted {
+  let references = 0;
+  let problem: string | undefined;
+  const out = text.replace(REFERENCE, (match, body: string | undefined) => {
+    if (match === '$${') return '${';
+    if (body === undefined) {
+      problem ??= `has a "\${" without a closing "}"`;
+      return match;
+    }
+    references += 1;
+    const split = body.indexOf(':-');
+    const name = split < 0 ? body : body.slice(0, split);
+    if (!NAME.test(name)) {
+      problem ??= `refers to \${${body}}, which is not a variable name (letters, digits and _)`;
+      return match;
+    }
+    const value = env[name];
+    if (value !== undefined && value !== '') return value;
+    if (split >= 0) return body.slice(split + 2);
+    problem ??= `refers to \${${name}}, which is ${value === '' ? 'empty' : 'not set'} (environment or .env)`;
+    return match;
+  });
+  return problem === undefined ? { text: out, references } : { problem };
+}
+
+/**
+ * Substitutes environment references in every string of a parsed config, in place. A plain
+ * (unquoted) scalar that is exactly one reference is re-read as YAML, so `port: ${PORT}` gives
+ * a number; quoted scalars and secrets stay strings. Secret paths must hold a reference:
+ * a credential written into the file itself is refused.
+ * @param source - the parsed config
+ * @param env - the values
+ * @param secretPaths - paths whose value must come from the environment
+ * @returns problems (unset variables, malformed references, inline secrets) and their paths
+ */
+export function substituteEnv(
+  source: ConfigSource,
+  env: EnvValues,
+  secretPaths: readonly YamlPath[],
+): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const secretPath of secretPaths) {
+    const node = source.lookup(secretPath).node;
+    if (
+      isScalar(node) &&
+      node.value !== null &&
+      !(typeof node.value === 'string' && node.value.includes('${'))
+    ) {
+      problems.push(
+        source.problem(
+          secretPath,
+          `must be an \${ENV_VAR} reference, not the secret itself, so it never sits in a file`,
+        ),
+      );
+    }
+  }
+  visitScalars(source.doc.contents as Node | null, [], (scalar, path) => {
+    if (typeof scalar.value !== 'string' || !scalar.value.includes('$')) return;
+    const result = substituteText(scalar.value, env);
+    if ('problem' in result) {
+      problems.push(source.problem(path, result.problem));
+      return;
+    }
+    const isSecret = secretPaths.some(
+      (secret) => isPathPrefix(secret, path) && secret.length === path.length,
+    );
+    const wholeReference = /^\$\{[^}]*\}$/.test(scalar.value);
+    scalar.value =
+      scalar.type === Scalar.PLAIN && wholeReference && !isSecret ? yamlScalarOf(result.text) : result.text;
+  });
+  return problems;
+}
+
+function yamlScalarOf(text: string): unknown {
+  try {
+    const value: unknown = parse(text);
+    return value !== null && typeof value === 'object' ? text : value;
+  } catch {
+    return text;
+  }
+}
+
+function visitScalars(
+  node: Node | null,
+  path: YamlPath,
+  visit: (scalar: Scalar, path: YamlPath) => void,
+): void {
+  if (isScalar(node)) {
+    visit(node, path);
+  } else if (isMap(node)) {
+    for (const pair of node.items) {
+      if (isScalar(pair.key))
+        visitScalars(pair.value as Node | null, [...path, String(pair.key.value)], visit);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, index) => {
+      visitScalars(item as Node | null, [...path, index], visit);
+    });
+  }
+}

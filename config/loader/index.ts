@@ -1,0 +1,27 @@
+/**
+ * Loading a run configuration: YAML with positions, `--set` overrides, `${VAR}` substitution
+ * from the environment and `.env`, zod validation, and one located sentence per problem.
+ * @packageDocumentation
+ */
+export type { ConfigProblem } from './config-problem.ts';
+export { ConfigInvalidError, formatConfigProblem } from './config-problem.ts';
+export type { AppliedOverride, NodeLookup } from './config-source.ts';
+export { ConfigSource } from './config-source.ts';
+export type { EnvValues } from './env-substitution.ts';
+export { substituteEnv, substituteText } from './env-substitution.ts';
+export type { IssueSentence } from './issue-sentence.ts';
+export { describeInput, issueSentences } from './issue-sentence.ts';
+export type { ConfigLoadResult, LoadConfigOptions, LoadedConfig } from './load-config.ts';
+export { loadConfig, loadValidConfig, readDotEnv } from './load-config.ts';
+export type { ConfigParseResult, ParseConfigOptions } from './parse-config.ts';
+export { parseConfigText } from './parse-config.ts';
+export type { SetOverride } from './set-override.ts';
+export { applySetOverrides, formatSetPath, parseSetOverride, parseSetPath } from './set-override.ts';
+export type {
+  StrategyParamsDefinition,
+  StrategyParamsRegistry,
+  StrategyParamsResult,
+} from './strategy-params.ts';
+export { validateStrategyParams } from './strategy-params.ts';
+export type { YamlPath } from './yaml-path.ts';
+export { formatYamlPath, isPathPrefix, subjectOf } from './yaml-path.ts';

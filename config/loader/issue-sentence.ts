@@ -1,0 +1,135 @@
+import type { z } from 'zod';
+import type { YamlPath } from './yaml-path.ts';
+
+/** A zod issue turned into the second half of a sentence, with the path it is about. */
+export interface IssueSentence {
+  readonly path: YamlPath;
+  readonly message: string;
+  /** Point at the key (unknown or malformed keys) rather than the value. */
+  readonly at: 'key' | 'value';
+}
+
+/** zod's stock messages start like this; a schema's own messages are sentences already. */
+const STOCK_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+
+/**
+ * Turns zod issues into sentences a user can act on: "is required", "must be a number, not the
+ * string "abc"", "is not a known key". One issue may give several sentences (one per unknown key).
+ * @param issues - issues of a safeParse with `reportInput: true`
+ * @param base - path to prefix (where the parsed value sits in the config)
+ * @returns the sentences, in issue order
+ */
+export function issueSentences(issues: readonly z.core.$ZodIssue[], base: YamlPath = []): IssueSentence[] {
+  const out: IssueSentence[] = [];
+  for (const issue of issues) {
+    const path = [
+      ...base,
+      ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
+    ];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys)
+        out.push({ path: [...path, key], message: 'is not a known key', at: 'key' });
+    } else if (issue.code === 'invalid_key') {
+      const inner = issue.issues[0];
+      out.push({
+        path,
+        message: `is not a valid key: it ${inner ? messageOf(inner) : 'is malformed'}`,
+        at: 'key',
+      });
+    } else {
+      out.push({ path, message: messageOf(issue), at: 'value' });
+    }
+  }
+  return out;
+}
+
+function messageOf(issue: z.core.$ZodIssue): string {
+  const own = !STOCK_MESSAGE.test(issue.message);
+  switch (issue.code) {
+    case 'invalid_type':
+      if (issue.input === undefined) return 'is required';
+      return `must be ${expectedText(issue.expected)}, not ${describeInput(issue.input)}`;
+    case 'too_small':
+      return own
+        ? issue.message
+        : boundText('at least', 'greater than', issue.origin, issue.minimum, issue.inclusive);
+    case 'too_big':
+      return own
+        ? issue.message
+        : boundText('at most', 'less than', issue.origin, issue.maximum, issue.inclusive);
+    case 'invalid_value':
+      return `must be ${choiceText(issue.values)}, not ${describeInput(issue.input)}`;
+    case 'invalid_format':
+      return own ? issue.message : `must be a valid ${issue.format}, not ${describeInput(issue.input)}`;
+    case 'not_multiple_of':
+      return `must be a multiple of ${String(issue.divisor)}`;
+    case 'invalid_union':
+      return own ? issue.message : `does not match any allowed form (got ${describeInput(issue.input)})`;
+    default:
+      return own ? issue.message : `is invalid (${issue.message})`;
+  }
+}
+
+function boundText(
+  inclusiveWord: string,
+  exclusiveWord: string,
+  origin: string,
+  bound: number | bigint,
+  inclusive: boolean | undefined,
+): string {
+  const n = Number(bound);
+  if (origin === 'number' || origin === 'int' || origin === 'bigint') {
+    if (n === 0 && inclusiveWord === 'at least')
+      return inclusive === false ? 'must be positive' : 'must be zero or more';
+    return `must be ${inclusive === false ? exclusiveWord : inclusiveWord} ${n}`;
+  }
+  if (origin === 'array' || origin === 'set') {
+    if (n === 1 && inclusiveWord === 'at least') return 'must list at least one item';
+    return `must list ${inclusiveWord} ${n} items`;
+  }
+  if (origin === 'string' && n === 1 && inclusiveWord === 'at least') return 'must not be empty';
+  return `must have ${inclusiveWord} ${n} characters`;
+}
+
+function choiceText(values: readonly unknown[]): string {
+  const quoted = values.map((value) => JSON.stringify(value));
+  return quoted.length <= 2 ? quoted.join(' or ') : `one of ${quoted.join(', ')}`;
+}
+
+function expectedText(expected: string): string {
+  switch (expected) {
+    case 'object':
+    case 'record':
+      return 'a map (indented key: value lines)';
+    case 'array':
+      return 'a list (lines starting with "- ")';
+    case 'int':
+      return 'a whole number';
+    case 'boolean':
+      return 'true or false';
+    default:
+      return `a ${expected}`;
+  }
+}
+
+/**
+ * Names a YAML value the way a user wrote it: `the string "abc"`, `the number 5`, `a list`.
+ * @param input - the offending value
+ * @returns a short description
+ */
+export function describeInput(input: unknown): string {
+  if (input === null) return 'an empty value';
+  if (Array.isArray(input)) return 'a list';
+  switch (typeof input) {
+    case 'string':
+      return `the string ${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)}`;
+    case 'number':
+      return `the number ${input}`;
+    case 'boolean':
+      return String(input);
+    case 'object':
+      return 'a map';
+    default:
+      return typeof input;
+  }
+}

@@ -1,0 +1,64 @@
+import { LineCounter, parseDocument } from 'yaml';
+import { type KeelConfig, keelConfigSchema, SECRET_PATHS } from '../schema/index.ts';
+import type { ConfigProblem } from './config-problem.ts';
+import { ConfigSource } from './config-source.ts';
+import { type EnvValues, substituteEnv } from './env-substitution.ts';
+import { issueSentences } from './issue-sentence.ts';
+import { applySetOverrides } from './set-override.ts';
+import { isPathPrefix } from './yaml-path.ts';
+
+/** What parsing a config gives: the validated config and its source, or located problems. */
+export type ConfigParseResult =
+  | { readonly ok: true; readonly config: KeelConfig; readonly source: ConfigSource }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+/** Inputs of {@link parseConfigText} besides the text. */
+export interface ParseConfigOptions {
+  /** The file name shown in locations (`live.yaml:6:14`). */
+  readonly file: string;
+  /** Values for `${VAR}` references. */
+  readonly env: EnvValues;
+  /** `--set path=value` arguments, applied before validation. */
+  readonly overrides?: readonly string[];
+}
+
+/**
+ * Parses, overrides, substitutes and validates a config text: the whole pipeline except file
+ * I/O. Every problem is located; a problem in one step hides the zod issues it would cause.
+ * @param text - the YAML text
+ * @param options - file name, environment values and overrides
+ * @returns the config, or every problem found, in file order
+ */
+export function parseConfigText(text: string, options: ParseConfigOptions): ConfigParseResult {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const source = new ConfigSource(doc, lines, options.file);
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((error) =>
+        source.problemAtOffset(error.pos[0], `syntax error: ${error.message.split('\n')[0]}`),
+      ),
+    };
+  }
+  const early = [
+    ...applySetOverrides(source, options.overrides ?? []),
+    ...substituteEnv(source, options.env, SECRET_PATHS),
+  ];
+  const parsed = keelConfigSchema.safeParse(doc.toJS({ maxAliasCount: 100 }), { reportInput: true });
+  const late = parsed.success
+    ? []
+    : issueSentences(parsed.error.issues)
+        .filter(
+          (issue) =>
+            !early.some((problem) => problem.path.length > 0 && isPathPrefix(problem.path, issue.path)),
+        )
+        .map((issue) => source.problem(issue.path, issue.message, issue.at));
+  const problems = [...early, ...late];
+  if (problems.length > 0 || !parsed.success) return { ok: false, problems: sortByPlace(problems) };
+  return { ok: true, config: parsed.data, source };
+}
+
+function sortByPlace(problems: readonly ConfigProblem[]): ConfigProblem[] {
+  return [...problems].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.col ?? 0) - (b.col ?? 0));
+}

@@ -1,0 +1,121 @@
+import { isMap, isSeq, parse } from 'yaml';
+import type { ConfigProblem } from './config-problem.ts';
+import type { ConfigSource } from './config-source.ts';
+import { formatYamlPath, type YamlPath } from './yaml-path.ts';
+
+/** A `--set path=value` argument, parsed. */
+export interface SetOverride {
+  readonly path: YamlPath;
+  /** The value, parsed as YAML (`12` is a number, `true` a boolean, `abc` a string). */
+  readonly value: unknown;
+  /** The argument as typed, for error locations. */
+  readonly arg: string;
+}
+
+const KEY = /^[A-Za-z_$][A-Za-z0-9_$-]*$/;
+const INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+/**
+ * Parses a `--set` path: dot-separated keys, numbers for list items (`strategies.0.params.fast`);
+ * `strategies[0].params.fast` is accepted too.
+ * @param text - the path text
+ * @returns the path segments
+ * @throws TypeError saying which segment is wrong
+ */
+export function parseSetPath(text: string): YamlPath {
+  const segments = text.replace(/\[(\d+)\]/g, '.$1').split('.');
+  if (text === '') throw new TypeError('the path is empty');
+  return segments.map((segment, i) => {
+    if (INDEX.test(segment)) return Number(segment);
+    if (KEY.test(segment)) return segment;
+    const which = segment === '' ? 'an empty segment' : `"${segment}"`;
+    throw new TypeError(`segment ${i + 1} of "${text}" is ${which}; use keys and numbers separated by dots`);
+  });
+}
+
+/**
+ * Writes a path in `--set` form: `strategies.0.params.fast`.
+ * @param path - the path
+ * @returns the dotted text
+ */
+export function formatSetPath(path: YamlPath): string {
+  return path.join('.');
+}
+
+/**
+ * Parses one `--set path=value` argument.
+ * @param arg - the argument as typed
+ * @returns the override
+ * @throws TypeError when there is no `=`, the path is malformed, or the value is not YAML
+ */
+export function parseSetOverride(arg: string): SetOverride {
+  const eq = arg.indexOf('=');
+  if (eq < 0) throw new TypeError('must look like path=value (no "=" found)');
+  const path = parseSetPath(arg.slice(0, eq));
+  let value: unknown;
+  try {
+    value = parse(arg.slice(eq + 1));
+  } catch (error) {
+    throw new TypeError(`has a value that is not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return { path, value, arg };
+}
+
+/**
+ * Applies `--set` arguments to a parsed config, before validation. An override may add a key
+ * to an existing map (validation then judges it) but may not index past the end of a list or
+ * reach through a plain value.
+ * @param source - the parsed config; changed in place
+ * @param args - the `--set` arguments, applied in order
+ * @returns one problem per argument that could not be applied
+ */
+export function applySetOverrides(source: ConfigSource, args: readonly string[]): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  for (const arg of args) {
+    const where = `--set ${arg}`;
+    let override: SetOverride;
+    try {
+      override = parseSetOverride(arg);
+    } catch (error) {
+      problems.push({ path: [], subject: '--set', message: (error as Error).message, where });
+      continue;
+    }
+    const blocked = blockedAt(source, override.path);
+    if (blocked !== undefined) {
+      problems.push({ path: override.path, subject: '--set', message: blocked, where });
+      continue;
+    }
+    try {
+      source.doc.setIn(override.path, source.doc.createNode(override.value));
+      source.noteOverride(override);
+    } catch (error) {
+      problems.push({
+        path: override.path,
+        subject: '--set',
+        message: `cannot be applied: ${(error as Error).message}`,
+        where,
+      });
+    }
+  }
+  return problems;
+}
+
+function blockedAt(source: ConfigSource, path: YamlPath): string | undefined {
+  for (let depth = 0; depth < path.length; depth += 1) {
+    const parentPath = path.slice(0, depth);
+    const { node, depth: found } = source.lookup(parentPath);
+    if (found < parentPath.length || node === undefined) return undefined;
+    const segment = path[depth] as string | number;
+    const name = depth === 0 ? 'the config' : formatYamlPath(parentPath);
+    if (isSeq(node)) {
+      if (typeof segment !== 'number')
+        return `cannot set "${segment}": ${name} is a list, so use an item number`;
+      if (segment >= node.items.length) {
+        return `cannot set item ${segment}: ${name} has ${node.items.length} item${node.items.length === 1 ? '' : 's'}`;
+      }
+    } else if (!isMap(node)) {
+      return `cannot set "${segment}" inside ${name}, which is a plain value`;
+    }
+  }
+  return undefined;
+}

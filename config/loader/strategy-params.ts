@@ -1,0 +1,61 @@
+import type { z } from 'zod';
+import type { ConfigProblem } from './config-problem.ts';
+import { issueSentences } from './issue-sentence.ts';
+import type { LoadedConfig } from './load-config.ts';
+
+/** What {@link validateStrategyParams} needs of a strategy definition: its params schema. */
+export interface StrategyParamsDefinition {
+  readonly params: z.ZodType;
+}
+
+/**
+ * Strategy definitions by the `use` text of config entries: built-in names, and module paths
+ * once the composition root has imported those modules. A `Map` fits.
+ */
+export interface StrategyParamsRegistry {
+  get(use: string): StrategyParamsDefinition | undefined;
+  keys(): Iterable<string>;
+}
+
+/** Params of every strategy entry, parsed by its own schema (defaults applied), by strategy id. */
+export type StrategyParamsResult =
+  | { readonly ok: true; readonly params: ReadonlyMap<string, unknown> }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+/**
+ * Checks each strategy entry's `params` against the zod schema of the strategy it uses. This
+ * is the second validation step: the config schema cannot know strategy params, the registry
+ * does. Problems carry the same `file:line:col` as the first step's.
+ * @param loaded - a config that passed the first step
+ * @param registry - strategy definitions by `use` text
+ * @returns the parsed params by strategy id, or located problems
+ */
+export function validateStrategyParams(
+  loaded: LoadedConfig,
+  registry: StrategyParamsRegistry,
+): StrategyParamsResult {
+  const problems: ConfigProblem[] = [];
+  const params = new Map<string, unknown>();
+  loaded.config.strategies.forEach((strategy, index) => {
+    const definition = registry.get(strategy.use);
+    if (definition === undefined) {
+      const known = [...registry.keys()].filter((key) => !key.includes('/') && !key.includes('.'));
+      problems.push(
+        loaded.source.problem(
+          ['strategies', index, 'use'],
+          `names "${strategy.use}", which is not a known strategy (built-in: ${known.join(', ') || 'none'})`,
+        ),
+      );
+      return;
+    }
+    const parsed = definition.params.safeParse(strategy.params, { reportInput: true });
+    if (!parsed.success) {
+      for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'])) {
+        problems.push(loaded.source.problem(issue.path, issue.message, issue.at));
+      }
+      return;
+    }
+    params.set(strategy.id, parsed.data);
+  });
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, params };
+}
