@@ -31,6 +31,25 @@ export {
 export { geometricMeanReturn, mean, sampleStdDev } from './metrics/sample-statistics.ts';
 export type { TradeStats } from './metrics/trade-metrics.ts';
 export { tradeStats } from './metrics/trade-metrics.ts';
+export type {
+  BacktestMeta,
+  BacktestResult,
+  JsonValue,
+  ModelDescription,
+  PriceSeries,
+  RecordingDescription,
+  StrategyDescription,
+} from './result/backtest-result.ts';
+export { csvField, equityCsv, fillsCsv, isoTime, ordersCsv, tradesCsv } from './result/result-csv.ts';
+export {
+  RESULT_FILES,
+  readResult,
+  resultFromJson,
+  resultToJson,
+  writeResultFiles,
+} from './result/result-files.ts';
+export { backtestResultSchema } from './result/result-schema.ts';
+export { stableJson } from './result/stable-json.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
 export type { RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';
 export { roundTripsFromFills } from './trades/round-trips-from-fills.ts';

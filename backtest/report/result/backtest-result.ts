@@ -1,0 +1,79 @@
+import type { Execution, Order } from '../../../core/model/index.ts';
+import type { EquitySample, PricePoint } from '../equity-sample.ts';
+import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
+
+/** A JSON value: what parameters and run configuration are written as. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+/** A model of the simulation named in the report: fill, latency or fee model. */
+export interface ModelDescription {
+  /** Short name, e.g. `bar-next-open`. */
+  readonly name: string;
+  /** What it assumes, in one or two sentences a user can check. */
+  readonly description: string;
+  /** Its settings as configured. */
+  readonly params?: { readonly [key: string]: JsonValue };
+}
+
+/** A strategy that took part in the run. */
+export interface StrategyDescription {
+  readonly id: string;
+  readonly name: string;
+  readonly params: { readonly [key: string]: JsonValue };
+}
+
+/** A recording the run replayed. */
+export interface RecordingDescription {
+  /** File name or path as given to the runner. */
+  readonly path: string;
+  /** True when the data were generated, not recorded from a venue. */
+  readonly synthetic: boolean;
+  /** Free text, e.g. where the data came from or how they were generated. */
+  readonly description?: string;
+}
+
+/** Who ran what on which data and under which assumptions. */
+export interface BacktestMeta {
+  readonly title: string;
+  readonly strategies: readonly StrategyDescription[];
+  readonly recordings: readonly RecordingDescription[];
+  readonly fillModel: ModelDescription;
+  readonly latencyModel: ModelDescription;
+  readonly feeModel: ModelDescription;
+  /** True when any replayed data is synthetic; the report says so on top. */
+  readonly synthetic: boolean;
+  /** Starting cash, settle asset, options such as closing open trades at the end. */
+  readonly runConfig: { readonly [key: string]: JsonValue };
+  /** Further assumptions stated in the report, one sentence each. */
+  readonly assumptions: readonly string[];
+}
+
+/** The price series of one sym, for the price chart and its fill markers. */
+export interface PriceSeries {
+  readonly sym: string;
+  readonly points: readonly PricePoint[];
+}
+
+/** Everything a backtest produced: the input of the result files and the HTML report. */
+export interface BacktestResult {
+  readonly meta: BacktestMeta;
+  /** Every order in its final state, in creation order. */
+  readonly orders: readonly Order[];
+  /** Every fill, in execution order. */
+  readonly fills: readonly Execution[];
+  /** Closed round-trip trades, in closing order. */
+  readonly trades: readonly RoundTripTrade[];
+  /** Lots still open at the end of the run. */
+  readonly openTrades: readonly OpenTrade[];
+  readonly equityCurve: readonly EquitySample[];
+  /** Prices of the traded syms (e.g. bar closes or quote mids). */
+  readonly prices: readonly PriceSeries[];
+  readonly metrics: BacktestMetrics;
+}

@@ -1,0 +1,201 @@
+import type { Dec } from '../../../core/model/index.ts';
+import { drawdownSeries } from '../metrics/drawdown.ts';
+import type { BacktestResult } from './backtest-result.ts';
+
+type Cell = string | number | boolean | Dec | null | undefined;
+
+/**
+ * Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
+ * @param cell - the value; Decimals are written exactly, null and undefined as empty
+ * @returns the field text
+ */
+export function csvField(cell: Cell): string {
+  if (cell === null || cell === undefined) return '';
+  const text = typeof cell === 'object' ? cell.toFixed() : String(cell);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
+  const lines = [header.join(',')];
+  for (const row of rows) lines.push(row.map(csvField).join(','));
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * Formats epoch milliseconds as an ISO 8601 UTC time for CSV and report columns.
+ * @param ts - epoch milliseconds
+ * @returns e.g. `2024-01-02T03:04:05.000Z`
+ */
+export function isoTime(ts: number): string {
+  return new Date(ts).toISOString();
+}
+
+/**
+ * The round-trip trades as CSV, one row per trade (closed trades first, then open ones with
+ * empty exit columns).
+ * @param result - the backtest result
+ * @returns `trades.csv` text
+ */
+export function tradesCsv(result: BacktestResult): string {
+  return csv(
+    [
+      'sym',
+      'positionSide',
+      'direction',
+      'status',
+      'qty',
+      'entryTime',
+      'exitTime',
+      'entryPrice',
+      'exitPrice',
+      'grossPnl',
+      'fees',
+      'pnl',
+      'returnPct',
+      'durationMs',
+      'entryOrderId',
+      'exitOrderId',
+    ],
+    [
+      ...result.trades.map((t) => [
+        t.sym,
+        t.positionSide,
+        t.direction,
+        'closed',
+        t.qty,
+        isoTime(t.entryTs),
+        isoTime(t.exitTs),
+        t.entryPrice,
+        t.exitPrice,
+        t.grossPnl,
+        t.fees,
+        t.pnl,
+        t.returnFraction * 100,
+        t.durationMs,
+        t.entryOrderId,
+        t.exitOrderId,
+      ]),
+      ...result.openTrades.map((t) => [
+        t.sym,
+        t.positionSide,
+        t.direction,
+        'open',
+        t.qty,
+        isoTime(t.entryTs),
+        '',
+        t.entryPrice,
+        '',
+        '',
+        t.entryFees,
+        '',
+        '',
+        '',
+        t.entryOrderId,
+        '',
+      ]),
+    ],
+  );
+}
+
+/**
+ * The fills as CSV, one row per execution.
+ * @param result - the backtest result
+ * @returns `fills.csv` text
+ */
+export function fillsCsv(result: BacktestResult): string {
+  return csv(
+    [
+      'time',
+      'transactionId',
+      'orderId',
+      'clientOrderId',
+      'sym',
+      'side',
+      'positionSide',
+      'quantity',
+      'price',
+      'fee',
+      'rebate',
+      'feeCoin',
+      'rpnl',
+      'execType',
+    ],
+    result.fills.map((f) => [
+      isoTime(f.timestamp),
+      f.transactionId,
+      f.orderId,
+      f.clientOrderId,
+      f.sym,
+      f.side,
+      f.positionSide,
+      f.quantity,
+      f.price,
+      f.fee,
+      f.rebate,
+      f.feeCoin,
+      f.rpnl,
+      f.execType,
+    ]),
+  );
+}
+
+/**
+ * The orders in their final state as CSV.
+ * @param result - the backtest result
+ * @returns `orders.csv` text
+ */
+export function ordersCsv(result: BacktestResult): string {
+  return csv(
+    [
+      'createTime',
+      'updateTime',
+      'orderId',
+      'clientOrderId',
+      'sym',
+      'side',
+      'orderType',
+      'timeInForce',
+      'orderState',
+      'orderQty',
+      'limitPrice',
+      'executedQty',
+      'executedAvgPrice',
+      'fee',
+      'reduceOnly',
+      'positionSide',
+      'reason',
+    ],
+    result.orders.map((o) => [
+      isoTime(o.createAt),
+      isoTime(o.updateAt),
+      o.orderId,
+      o.clientOrderId,
+      o.sym,
+      o.side,
+      o.orderType,
+      o.timeInForce,
+      o.orderState,
+      o.orderQty,
+      o.limitPrice,
+      o.executedQty,
+      o.executedAvgPrice,
+      o.fee,
+      o.reduceOnly,
+      o.positionSide,
+      o.reason,
+    ]),
+  );
+}
+
+/**
+ * The equity curve with its drawdown as CSV.
+ * @param result - the backtest result
+ * @returns `equity.csv` text: time, ts (epoch ms), equity, drawdownPct
+ */
+export function equityCsv(result: BacktestResult): string {
+  const drawdowns = drawdownSeries(result.equityCurve);
+  return csv(
+    ['time', 'ts', 'equity', 'drawdownPct'],
+    result.equityCurve.map((s, i) => [isoTime(s.ts), s.ts, s.equity, (drawdowns[i]?.drawdown ?? 0) * 100]),
+  );
+}

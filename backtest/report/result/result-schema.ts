@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import {
+  D,
+  type Dec,
+  type Execution,
+  IN_FLIGHT_ORDER_STATES,
+  type Order,
+  VENUE_ORDER_STATES,
+} from '../../../core/model/index.ts';
+import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
+import type { BacktestMeta, BacktestResult, JsonValue } from './backtest-result.ts';
+
+/**
+ * Zod schemas of the result file, so `readResult` rebuilds Decimals from their strings and
+ * tells exactly which field of a hand-edited or truncated file is wrong.
+ */
+
+const decimal = z
+  .string()
+  .regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string like "123.45"')
+  .transform((text): Dec => new D(text));
+const positionSide = z.enum(['NONE', 'LONG', 'SHORT']);
+const side = z.enum(['BUY', 'SELL']);
+const direction = z.enum(['LONG', 'SHORT']);
+const nullableNumber = z.number().nullable();
+const json = z.json() as unknown as z.ZodType<JsonValue>;
+const jsonRecord = z.record(z.string(), json);
+
+const tpSl = z.object({
+  triggerPrice: decimal,
+  triggerType: z.enum(['MarkPrice', 'LastPrice']),
+  price: decimal,
+});
+
+const order: z.ZodType<Order, unknown> = z.object({
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  portfolioId: z.string(),
+  sym: z.string(),
+  side,
+  orderType: z.enum(['LIMIT', 'MARKET']),
+  timeInForce: z.enum(['GTC', 'IOC', 'FOK', 'GTX', 'DAY', 'GTD', 'FAK']),
+  orderState: z.enum([...VENUE_ORDER_STATES, ...IN_FLIGHT_ORDER_STATES]),
+  orderQty: decimal,
+  limitPrice: decimal,
+  executedQty: decimal,
+  executedAmount: decimal,
+  executedAvgPrice: decimal,
+  fee: decimal,
+  feeCoin: z.string(),
+  reduceOnly: z.boolean(),
+  positionSide,
+  tp: tpSl.optional(),
+  sl: tpSl.optional(),
+  condition: z
+    .object({
+      code: z.enum(['UT', 'DT', 'SL', 'OCO', 'TIME', 'HOLD']),
+      triggerPrice: decimal.optional(),
+      stopPrice: decimal.optional(),
+      timeToSend: z.string().optional(),
+    })
+    .optional(),
+  expiryDate: z.string().optional(),
+  action: z
+    .enum(['PLACE', 'CANCEL_PENDING', 'CANCEL_COMPLETED', 'AMEND_COMPLETED', 'FILL', 'EXPIRE', 'REJECT'])
+    .optional(),
+  actionMsg: z.string().optional(),
+  amendType: z.string().optional(),
+  cancelType: z.string().optional(),
+  reason: z.string().optional(),
+  createAt: z.number(),
+  updateAt: z.number(),
+});
+
+const execution: z.ZodType<Execution, unknown> = z.object({
+  transactionId: z.string(),
+  portfolioId: z.string(),
+  orderId: z.string(),
+  clientOrderId: z.string(),
+  sym: z.string(),
+  side,
+  positionSide,
+  quantity: decimal,
+  price: decimal,
+  fee: decimal,
+  feeCoin: z.string(),
+  rebate: decimal,
+  rpnl: decimal,
+  execType: z.enum(['MAKER', 'TAKER']),
+  timestamp: z.number(),
+});
+
+const roundTripTrade: z.ZodType<RoundTripTrade, unknown> = z.object({
+  sym: z.string(),
+  positionSide,
+  direction,
+  qty: decimal,
+  entryTs: z.number(),
+  exitTs: z.number(),
+  entryPrice: decimal,
+  exitPrice: decimal,
+  entryOrderId: z.string(),
+  exitOrderId: z.string(),
+  grossPnl: decimal,
+  fees: decimal,
+  pnl: decimal,
+  returnFraction: z.number(),
+  durationMs: z.number(),
+});
+
+const openTrade: z.ZodType<OpenTrade, unknown> = z.object({
+  sym: z.string(),
+  positionSide,
+  direction,
+  qty: decimal,
+  entryTs: z.number(),
+  entryPrice: decimal,
+  entryOrderId: z.string(),
+  entryFees: decimal,
+});
+
+const modelDescription = z.object({
+  name: z.string(),
+  description: z.string(),
+  params: jsonRecord.optional(),
+});
+
+const meta: z.ZodType<BacktestMeta, unknown> = z.object({
+  title: z.string(),
+  strategies: z.array(z.object({ id: z.string(), name: z.string(), params: jsonRecord })),
+  recordings: z.array(
+    z.object({ path: z.string(), synthetic: z.boolean(), description: z.string().optional() }),
+  ),
+  fillModel: modelDescription,
+  latencyModel: modelDescription,
+  feeModel: modelDescription,
+  synthetic: z.boolean(),
+  runConfig: jsonRecord,
+  assumptions: z.array(z.string()),
+});
+
+const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
+  start: z.number(),
+  end: z.number(),
+  durationMs: z.number(),
+  exposureTime: z.number(),
+  equityStart: decimal,
+  equityFinal: decimal,
+  equityPeak: decimal,
+  totalReturn: z.number(),
+  buyAndHoldReturn: nullableNumber,
+  annualizedReturn: nullableNumber,
+  annualizedVolatility: nullableNumber,
+  cagr: nullableNumber,
+  sharpe: nullableNumber,
+  sortino: nullableNumber,
+  calmar: nullableNumber,
+  maxDrawdown: z.number(),
+  avgDrawdown: z.number(),
+  maxDrawdownDurationMs: z.number(),
+  avgDrawdownDurationMs: z.number(),
+  tradeCount: z.number(),
+  winRate: z.number(),
+  bestTrade: nullableNumber,
+  worstTrade: nullableNumber,
+  avgTrade: nullableNumber,
+  maxTradeDurationMs: nullableNumber,
+  avgTradeDurationMs: nullableNumber,
+  profitFactor: nullableNumber,
+  expectancy: nullableNumber,
+  sqn: nullableNumber,
+  kelly: nullableNumber,
+  feesPaid: decimal,
+  turnover: decimal,
+  turnoverRatio: nullableNumber,
+  annualization: z.object({
+    period: z.enum(['day', 'sample']),
+    periodsPerYear: nullableNumber,
+    tradingDaysPerYear: z.number(),
+    riskFreeRate: z.number(),
+  }),
+});
+
+const pricePoint = z.object({ ts: z.number(), price: z.number() });
+
+/** The schema of a whole result file (`result.json`). */
+export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object({
+  meta,
+  orders: z.array(order),
+  fills: z.array(execution),
+  trades: z.array(roundTripTrade),
+  openTrades: z.array(openTrade),
+  equityCurve: z.array(z.object({ ts: z.number(), equity: decimal })),
+  prices: z.array(z.object({ sym: z.string(), points: z.array(pricePoint) })),
+  metrics,
+});

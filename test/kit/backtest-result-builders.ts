@@ -1,0 +1,108 @@
+import type { BacktestMeta, BacktestResult, EquitySample, PricePoint } from '../../backtest/report/index.ts';
+import { computeMetrics, roundTripsFromFills } from '../../backtest/report/index.ts';
+import { D, type Execution, type Order, ZERO } from '../../core/model/index.ts';
+
+const SYM = 'BINANCE_PERP_BTC_USDT';
+const HOUR = 3_600_000;
+
+/** Meta with every assumption filled in, labelled synthetic, overridable per field. */
+export function aBacktestMeta(fields: Partial<BacktestMeta> = {}): BacktestMeta {
+  return {
+    title: 'SMA crossover on synthetic BTC',
+    strategies: [{ id: 's1', name: 'sma-cross', params: { fast: 10, slow: 30 } }],
+    recordings: [{ path: 'synthetic-btc.jsonl.gz', synthetic: true, description: 'geometric random walk' }],
+    fillModel: { name: 'bar-next-open', description: 'Market orders fill at the next bar open.' },
+    latencyModel: { name: 'fixed', description: 'Orders reach the venue 50 ms after they are sent.' },
+    feeModel: { name: 'maker-taker', description: 'Maker 2 bps, taker 5 bps of notional.' },
+    synthetic: true,
+    runConfig: { startingCash: '10000', closeAtEnd: true },
+    assumptions: ['Funding is not charged.'],
+    ...fields,
+  };
+}
+
+function anOrder(fill: Execution): Order {
+  return {
+    orderId: fill.orderId,
+    clientOrderId: fill.clientOrderId,
+    portfolioId: fill.portfolioId,
+    sym: fill.sym,
+    side: fill.side,
+    orderType: 'MARKET',
+    timeInForce: 'IOC',
+    orderState: 'FILLED',
+    orderQty: fill.quantity,
+    limitPrice: ZERO,
+    executedQty: fill.quantity,
+    executedAmount: fill.quantity.mul(fill.price),
+    executedAvgPrice: fill.price,
+    fee: fill.fee,
+    feeCoin: fill.feeCoin,
+    reduceOnly: false,
+    positionSide: 'NONE',
+    createAt: fill.timestamp,
+    updateAt: fill.timestamp,
+  };
+}
+
+/**
+ * A small but complete backtest result: `bars` hourly prices on a deterministic wave, a long
+ * trade of 1 BTC every 40 hours held 20 hours, taker fee 5 bps, equity marked to market every
+ * hour from 10 000 USDT. Everything is consistent (trades from the fills, metrics from both).
+ * @param bars - number of hourly prices (at least 2)
+ * @param meta - meta fields to override
+ * @returns the result
+ */
+export function aBacktestResult(bars = 200, meta: Partial<BacktestMeta> = {}): BacktestResult {
+  const start = Date.UTC(2024, 0, 1);
+  const points: PricePoint[] = [];
+  for (let i = 0; i < bars; i++) {
+    const price = Math.round((40_000 + 2_000 * Math.sin(i / 9) + 15 * i) * 10) / 10;
+    points.push({ ts: start + i * HOUR, price });
+  }
+  const fills: Execution[] = [];
+  const equityCurve: EquitySample[] = [];
+  let cash = D(10_000);
+  let qty = ZERO;
+  for (let i = 0; i < points.length; i++) {
+    const { ts, price } = points[i] as PricePoint;
+    const open = i % 40 === 5 && i + 20 < points.length;
+    const close = i % 40 === 25;
+    if (open || close) {
+      const p = D(price);
+      const fee = p.mul('0.0005');
+      const n = fills.length + 1;
+      fills.push({
+        transactionId: `t${n}`,
+        portfolioId: 'p1',
+        orderId: `o${n}`,
+        clientOrderId: `c${n}`,
+        sym: SYM,
+        side: open ? 'BUY' : 'SELL',
+        positionSide: 'NONE',
+        quantity: D(1),
+        price: p,
+        fee,
+        feeCoin: 'USDT',
+        rebate: ZERO,
+        rpnl: ZERO,
+        execType: 'TAKER',
+        timestamp: ts,
+      });
+      cash = open ? cash.minus(p).minus(fee) : cash.plus(p).minus(fee);
+      qty = open ? qty.plus(1) : qty.minus(1);
+    }
+    equityCurve.push({ ts, equity: cash.plus(qty.mul(price)) });
+  }
+  const { closed, open } = roundTripsFromFills(fills);
+  return {
+    meta: aBacktestMeta(meta),
+    orders: fills.map(anOrder),
+    fills,
+    trades: closed,
+    openTrades: open,
+    equityCurve,
+    prices: [{ sym: SYM, points }],
+    metrics: computeMetrics({ equityCurve, trades: closed, openTrades: open, fills, benchmark: points }),
+  };
+}
