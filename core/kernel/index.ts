@@ -1,7 +1,44 @@
 /**
- * The kernel and the public strategy API.
+ * The kernel and the public strategy API. Strategies import only this file and
+ * `core/model/index.ts`.
  * @packageDocumentation
  */
+export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
 export type { Clock } from './clock.ts';
+export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-strategy.ts';
+export { defineStrategy } from './define-strategy.ts';
+export type { Bands, WarmIndicator } from './indicators.ts';
+export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
+export { MAX_REF_LENGTH } from './intent-ownership.ts';
+export type { StrategyFault } from './kernel.ts';
+export { Kernel } from './kernel.ts';
+export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.ts';
+export type { KernelState } from './kernel-state.ts';
+export { mergeByTime } from './merge-by-time.ts';
+export type { OrderFactoryState } from './order-factory.ts';
+export { OrderFactory, toDecimal } from './order-factory.ts';
+export type {
+  AlgoInput,
+  Amount,
+  ConditionalInput,
+  GtdInput,
+  LimitInput,
+  MarketInput,
+  OrderInputBase,
+  TpSlInput,
+} from './order-inputs.ts';
 export type { RandomSource } from './random.ts';
 export { seededRandom } from './random.ts';
+export type { Scheduler } from './scheduler.ts';
+export type { StrategyContext } from './strategy-context.ts';
+export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+export type { UsEquitySessionOptions } from './us-equity-session.ts';
+export {
+  formatNewYorkTime,
+  isUsEquitySessionOpen,
+  nextUsEquitySessionOpen,
+  US_EQUITY_ZONE,
+} from './us-equity-session.ts';
+export type { VirtualScheduler } from './virtual-clock.ts';
+export { VirtualClock, virtualScheduler } from './virtual-clock.ts';
+export { wallClock, wallScheduler } from './wall-clock.ts';

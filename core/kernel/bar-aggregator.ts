@@ -1,0 +1,151 @@
+import type { BarEvent, BarInterval, MarketTradeEvent } from '../model/index.ts';
+import { BAR_INTERVAL_MS } from '../model/index.ts';
+
+/** One bar being built from trades. */
+interface BarBuilder {
+  readonly sym: string;
+  readonly interval: BarInterval;
+  readonly ms: number;
+  /** True once the feed delivered a bar of this sym and interval: aggregation stops for good. */
+  fed: boolean;
+  openTime: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+  /** False until the first trade of the current bar. */
+  active: boolean;
+}
+
+/**
+ * Builds bars from trades for every (sym, interval) a strategy watches, unless the feed has
+ * bars of its own (KLINE): the first feed bar of a (sym, interval) switches aggregation off for
+ * it, so `ctx.bars(sym, '1m')` works on either feed and never sees both. Bars are aligned to
+ * the epoch (a 1m bar opens on a whole minute) and close when an event at or past their end
+ * arrives; an interval with no trade yields no bar (Keel's choice).
+ */
+export class BarAggregator {
+  private readonly bySym = new Map<string, BarBuilder[]>();
+  private readonly builders: BarBuilder[] = [];
+  /** End time of the earliest forming bar; +Infinity when none. */
+  nextClose = Number.POSITIVE_INFINITY;
+
+  /**
+   * Starts building bars of a sym and interval (idempotent).
+   * @param sym - the symbol
+   * @param interval - the bar interval
+   */
+  watch(sym: string, interval: BarInterval): void {
+    const list = this.bySym.get(sym) ?? [];
+    if (list.some((b) => b.interval === interval)) return;
+    const builder: BarBuilder = {
+      sym,
+      interval,
+      ms: BAR_INTERVAL_MS[interval],
+      fed: false,
+      openTime: 0,
+      open: 0,
+      high: 0,
+      low: 0,
+      close: 0,
+      volume: 0,
+      active: false,
+    };
+    list.push(builder);
+    this.bySym.set(sym, list);
+    this.builders.push(builder);
+  }
+
+  /**
+   * Adds a trade to the bars of its sym, closing a bar the trade lies beyond.
+   * @param trade - the public trade
+   * @param emit - receives each bar that closes
+   */
+  onTrade(trade: MarketTradeEvent, emit: (bar: BarEvent) => void): void {
+    const list = this.bySym.get(trade.sym);
+    if (list === undefined) return;
+    for (const b of list) {
+      if (b.fed) continue;
+      const openTime = trade.ts - (trade.ts % b.ms);
+      if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
+      if (!b.active) {
+        b.active = true;
+        b.openTime = openTime;
+        b.open = trade.price;
+        b.high = trade.price;
+        b.low = trade.price;
+        b.volume = 0;
+      }
+      if (trade.price > b.high) b.high = trade.price;
+      if (trade.price < b.low) b.low = trade.price;
+      b.close = trade.price;
+      b.volume += trade.qty;
+    }
+    this.refreshNextClose();
+  }
+
+  /**
+   * Notes a bar from the feed: aggregation of its (sym, interval) stops.
+   * @param bar - the feed's bar
+   * @returns true when someone watches this (sym, interval)
+   */
+  onFeedBar(bar: BarEvent): boolean {
+    const builder = this.bySym.get(bar.sym)?.find((b) => b.interval === bar.interval);
+    if (builder === undefined) return false;
+    if (!builder.fed) {
+      builder.fed = true;
+      builder.active = false;
+      this.refreshNextClose();
+    }
+    return true;
+  }
+
+  /**
+   * Closes every bar whose end is at or before `ts`, earliest first.
+   * @param ts - the time that has been reached, epoch ms
+   * @param emit - receives each bar that closes
+   */
+  closeDue(ts: number, emit: (bar: BarEvent) => void): void {
+    while (this.nextClose <= ts) {
+      let due: BarBuilder | undefined;
+      for (const b of this.builders) {
+        if (
+          b.active &&
+          b.openTime + b.ms <= ts &&
+          (due === undefined || b.openTime + b.ms < due.openTime + due.ms)
+        ) {
+          due = b;
+        }
+      }
+      if (due === undefined) break;
+      emit(this.closeBar(due));
+      this.refreshNextClose();
+    }
+  }
+
+  private closeBar(b: BarBuilder): BarEvent {
+    b.active = false;
+    const end = b.openTime + b.ms;
+    return {
+      kind: 'bar',
+      sym: b.sym,
+      ts: end,
+      recvTs: end,
+      interval: b.interval,
+      openTime: b.openTime,
+      open: b.open,
+      high: b.high,
+      low: b.low,
+      close: b.close,
+      volume: b.volume,
+      closed: true,
+    };
+  }
+
+  private refreshNextClose(): void {
+    let next = Number.POSITIVE_INFINITY;
+    for (const b of this.builders) if (b.active && b.openTime + b.ms < next) next = b.openTime + b.ms;
+    this.nextClose = next;
+  }
+}

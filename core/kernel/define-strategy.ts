@@ -1,0 +1,111 @@
+import type { Observable } from 'rxjs';
+import type { ZodType } from 'zod';
+import type {
+  BarEvent,
+  Execution,
+  Intent,
+  MarketTradeEvent,
+  Order,
+  Position,
+  QuoteEvent,
+} from '../model/index.ts';
+import type { StrategyContext } from './strategy-context.ts';
+import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+
+/**
+ * Hook style: each hook receives the context (and the event) and may return intents (one, an
+ * array, or nothing) or call `ctx.submit`. Order and fill hooks see only the strategy's own
+ * orders; position hooks see every position.
+ */
+export interface StrategyHooks<P, S> {
+  readonly onStart?: (ctx: StrategyContext<P, S>) => IntentOutput;
+  readonly onQuote?: (ctx: StrategyContext<P, S>, quote: QuoteEvent) => IntentOutput;
+  readonly onTrade?: (ctx: StrategyContext<P, S>, trade: MarketTradeEvent) => IntentOutput;
+  /** Closed bars of the (sym, interval) pairs the strategy watches (`ctx.watchBars`). */
+  readonly onBar?: (ctx: StrategyContext<P, S>, bar: BarEvent) => IntentOutput;
+  readonly onOrder?: (ctx: StrategyContext<P, S>, order: Order) => IntentOutput;
+  readonly onFill?: (ctx: StrategyContext<P, S>, fill: Execution) => IntentOutput;
+  readonly onPosition?: (ctx: StrategyContext<P, S>, position: Position) => IntentOutput;
+  readonly onTimer?: (ctx: StrategyContext<P, S>, timer: TimerEvent) => IntentOutput;
+  readonly onDenied?: (ctx: StrategyContext<P, S>, denial: IntentDenied) => IntentOutput;
+  /** Last call: intents returned here (e.g. cancels) are still sent. */
+  readonly onStop?: (ctx: StrategyContext<P, S>) => IntentOutput;
+}
+
+/** Everything a strategy plugin declares. */
+export interface StrategySpec<P, S> extends StrategyHooks<P, S> {
+  /** Plugin name, e.g. `ma-cross`. */
+  readonly name: string;
+  /** One line for the README and the CLI. */
+  readonly description?: string;
+  /** zod schema of the parameters; the kernel parses the run's parameters with it. */
+  readonly params: ZodType<P>;
+  /** Makes the strategy's own mutable state (`ctx.state`) once per run. */
+  readonly state?: (params: P) => S;
+  /**
+   * Reactive style: build and return the stream of intents from `ctx` streams. Called once at
+   * start, before `onStart`. Keep it synchronous (no RxJS schedulers, no `interval`): use
+   * `ctx.timers()` for time, so backtests stay deterministic.
+   */
+  readonly setup?: (ctx: StrategyContext<P, S>) => Observable<Intent> | undefined;
+}
+
+/** A strategy plugin, ready to give to a kernel. */
+export interface StrategyDefinition<P, S> extends StrategySpec<P, S> {
+  readonly kind: 'strategy';
+}
+
+const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+/**
+ * Declares a strategy plugin. Both styles work, alone or together.
+ * @param spec - name, zod parameter schema, optional state factory, hooks and / or `setup`
+ * @returns the frozen definition
+ * @throws TypeError when the name is not kebab-case (a-z, 0-9, -) of at most 64 characters
+ * @example Hook style: buy at the bid once the fast SMA of closes is above the slow one.
+ * ```ts
+ * import { defineStrategy, sma } from '../core/kernel/index.ts';
+ * import { z } from 'zod';
+ *
+ * export default defineStrategy({
+ *   name: 'sma-cross',
+ *   params: z.object({ sym: z.string(), fast: z.number().int().default(10), slow: z.number().int().default(30) }),
+ *   state: (p) => ({ fast: sma(p.fast), slow: sma(p.slow) }),
+ *   onStart: (ctx) => ctx.watchBars(ctx.params.sym, '1m'),
+ *   onBar: (ctx, bar) => {
+ *     const fast = ctx.state.fast.update(bar.close);
+ *     const slow = ctx.state.slow.update(bar.close);
+ *     if (fast === undefined || slow === undefined || ctx.openOrders().length > 0) return;
+ *     if (fast > slow && ctx.netQty(bar.sym).isZero()) {
+ *       return ctx.order.limit({ sym: bar.sym, side: 'BUY', qty: 1, price: bar.close, round: true });
+ *     }
+ *   },
+ *   onDenied: (ctx, denial) => console.warn(`${ctx.id}: ${denial.check}: ${denial.reason}`),
+ * });
+ * ```
+ * @example Reactive style: the same signal as a stream of intents.
+ * ```ts
+ * export default defineStrategy({
+ *   name: 'sma-cross-rx',
+ *   params: z.object({ sym: z.string() }),
+ *   setup: (ctx) => {
+ *     const fast = sma(10);
+ *     const slow = sma(30);
+ *     return ctx.bars(ctx.params.sym, '1m').pipe(
+ *       filter(() => ctx.openOrders().length === 0),
+ *       map((bar) => [fast.update(bar.close), slow.update(bar.close), bar] as const),
+ *       filter(([f, s]) => f !== undefined && s !== undefined && f > s),
+ *       map(([, , bar]) => ctx.order.market({ sym: bar.sym, side: 'BUY', qty: 1 })),
+ *     );
+ *   },
+ * });
+ * ```
+ */
+export function defineStrategy<P, S = undefined>(spec: StrategySpec<P, S>): StrategyDefinition<P, S> {
+  if (!NAME.test(spec.name)) {
+    throw new TypeError(
+      `defineStrategy: name ${JSON.stringify(spec.name)} must be kebab-case (a-z, 0-9, -), at most 64 characters`,
+    );
+  }
+  return Object.freeze({ ...spec, kind: 'strategy' as const });
+}

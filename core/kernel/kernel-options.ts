@@ -1,0 +1,51 @@
+import type { Observable } from 'rxjs';
+import type { ExecutionPort } from '../execution/index.ts';
+import type { InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
+import type { RiskDecision, RiskView } from '../risk/index.ts';
+import type { StrategyDefinition } from './define-strategy.ts';
+import type { Scheduler } from './scheduler.ts';
+
+/** The risk gate as the kernel uses it: one decision per intent, against the kernel's state. */
+export interface IntentGate {
+  /**
+   * @param intent - the intent and the strategy that emitted it
+   * @param view - the kernel's state
+   * @returns approved (with the branded command) or denied (with the check and reason)
+   */
+  evaluate(intent: StrategyIntent, view: RiskView): RiskDecision;
+}
+
+/** One strategy in a kernel: a plugin, its id in the run, and its raw parameters. */
+export interface StrategySlot {
+  /** 1-24 characters of A-Z, a-z, 0-9 and _; unique in the kernel; prefixes its references. */
+  readonly id: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a kernel runs plugins of any parameter and state types
+  readonly strategy: StrategyDefinition<any, any>;
+  /** Raw parameters, parsed by the plugin's zod schema at construction. */
+  readonly params?: unknown;
+}
+
+/** Everything a kernel is built from; the composition root (config/) fills it per mode. */
+export interface KernelOptions {
+  /** Every instrument the run may trade or see. */
+  readonly instruments: readonly InstrumentSpec[];
+  /**
+   * Market data. One observable is consumed as it arrives (live feeds arrive in time order);
+   * an array of recorded feeds is merged by time first (see `mergeByTime`).
+   */
+  readonly market: Observable<MarketEvent> | readonly Observable<MarketEvent>[];
+  /** User Data; defaults to `execution.events`. */
+  readonly user?: Observable<UserEvent>;
+  /** Where approved commands go: the simulated venue or the live venue adapter. */
+  readonly execution: ExecutionPort;
+  /** The risk gate every intent passes. */
+  readonly gate: IntentGate;
+  /** Virtual (backtest) or wall (live, paper) time. */
+  readonly scheduler: Scheduler;
+  readonly strategies: readonly StrategySlot[];
+  /**
+   * A short run tag (0-8 of A-Z, a-z, 0-9) put into generated references, so a restarted live
+   * run does not reuse the previous run's clientOrderIds. Empty (default) in backtests.
+   */
+  readonly runId?: string;
+}

@@ -1,0 +1,166 @@
+import type {
+  Account,
+  AlgoOrder,
+  Asset,
+  BarEvent,
+  BarInterval,
+  BookEvent,
+  Dec,
+  InstrumentSpec,
+  LiquidationEventRecord,
+  LiquidationPositionRecord,
+  Loan,
+  MarketTradeEvent,
+  MarkPriceEvent,
+  Order,
+  Position,
+  PositionMode,
+  PositionSide,
+  QuoteEvent,
+} from '../model/index.ts';
+import { positionKey, ZERO } from '../model/index.ts';
+import type { RiskView } from '../risk/index.ts';
+import type { Clock } from './clock.ts';
+import { OrderRegistry } from './order-registry.ts';
+
+/**
+ * The one state the kernel folds every event into. Strategies read it through their context,
+ * the risk gate through {@link RiskView}; only the kernel writes it. Market data is kept as the
+ * events themselves (numbers, no copies), money as the venue's Decimals.
+ */
+export class KernelState implements RiskView {
+  readonly orders = new OrderRegistry();
+  readonly quotes = new Map<string, QuoteEvent>();
+  readonly trades = new Map<string, MarketTradeEvent>();
+  readonly marks = new Map<string, MarkPriceEvent>();
+  readonly books = new Map<string, BookEvent>();
+  /** Latest bar per `sym|interval`, from the feed or aggregated from trades. */
+  readonly bars = new Map<string, BarEvent>();
+  /** Positions by `sym|positionSide`. */
+  readonly positions = new Map<string, Position>();
+  readonly assets = new Map<string, Asset>();
+  /** Loans by `exchange|coin`. */
+  readonly loans = new Map<string, Loan>();
+  /** ADL rank by `sym|positionSide` (1 lowest to 5 highest). */
+  readonly adlRanks = new Map<string, number>();
+  /** Liquidation positions reported for the current (latest) liquidation event. */
+  readonly liquidationPositions: LiquidationPositionRecord[] = [];
+  account: Account | undefined;
+  /** The latest liquidation node reached, if a liquidation ever started. */
+  liquidation: LiquidationEventRecord | undefined;
+  private readonly instruments: ReadonlyMap<string, InstrumentSpec>;
+
+  /**
+   * @param clock - the run's clock
+   * @param instruments - every instrument the run may see
+   */
+  constructor(
+    private readonly clock: Clock,
+    instruments: readonly InstrumentSpec[],
+  ) {
+    this.instruments = new Map(instruments.map((spec) => [spec.sym, spec]));
+  }
+
+  /** @returns the run's current time, epoch ms */
+  now(): number {
+    return this.clock.now();
+  }
+
+  /**
+   * @param sym - the symbol
+   * @returns its spec, or undefined when unknown
+   */
+  instrument(sym: string): InstrumentSpec | undefined {
+    return this.instruments.get(sym);
+  }
+
+  /** @returns every instrument given to the kernel */
+  instrumentList(): readonly InstrumentSpec[] {
+    return [...this.instruments.values()];
+  }
+
+  /**
+   * Mid of the last quote, else the last trade price, else the mark price.
+   * @param sym - the symbol
+   * @returns the reference price, or undefined before any market data
+   */
+  referencePrice(sym: string): number | undefined {
+    const quote = this.quotes.get(sym);
+    if (quote !== undefined && quote.bid > 0 && quote.ask > 0) return (quote.bid + quote.ask) / 2;
+    return this.trades.get(sym)?.price ?? this.marks.get(sym)?.markPrice;
+  }
+
+  /**
+   * Signed quantity of one position leg: long > 0, short < 0 (a SHORT leg reported with a
+   * positive size is negated), zero when flat.
+   * @param sym - the symbol
+   * @param positionSide - NONE, LONG or SHORT
+   * @returns the signed quantity
+   */
+  positionQty(sym: string, positionSide: PositionSide): Dec {
+    const qty = this.positions.get(positionKey(sym, positionSide))?.positionQty ?? ZERO;
+    return positionSide === 'SHORT' ? qty.abs().neg() : qty;
+  }
+
+  /** @returns the account's position mode; NET until the venue says otherwise */
+  positionMode(): PositionMode {
+    return this.account?.positionMode ?? 'NET';
+  }
+
+  /**
+   * Open (non-final) orders, in the order first seen.
+   * @param strategyId - only this strategy's, when given
+   * @returns the orders
+   */
+  openOrders(strategyId?: string): readonly Order[] {
+    const result: Order[] = [];
+    for (const order of this.orders.open.values()) {
+      if (strategyId === undefined || this.orders.ownerOf(order.clientOrderId) === strategyId)
+        result.push(order);
+    }
+    return result;
+  }
+
+  /**
+   * Open algo orders, in the order first seen.
+   * @param strategyId - only this strategy's, when given
+   * @returns the algo orders
+   */
+  openAlgoOrders(strategyId?: string): readonly AlgoOrder[] {
+    const result: AlgoOrder[] = [];
+    for (const algo of this.orders.openAlgo.values()) {
+      if (strategyId === undefined || this.orders.ownerOf(algo.clientAlgoOrderId) === strategyId) {
+        result.push(algo);
+      }
+    }
+    return result;
+  }
+
+  /**
+   * @param clientOrderId - the caller reference
+   * @returns the order, final or not, or undefined
+   */
+  orderByRef(clientOrderId: string): Order | undefined {
+    return this.orders.byRef.get(clientOrderId);
+  }
+
+  /**
+   * Portfolio equity: the account's as the venue reports it, else the sum of asset equity.
+   * @returns equity in the settlement currency
+   */
+  equity(): Dec {
+    if (this.account !== undefined) return this.account.equity;
+    let total = ZERO;
+    for (const asset of this.assets.values()) total = total.add(asset.equity);
+    return total;
+  }
+
+  /**
+   * @param sym - the symbol
+   * @param interval - the bar interval
+   * @returns the latest bar (forming or closed), or undefined
+   */
+  bar(sym: string, interval: BarInterval): BarEvent | undefined {
+    return this.bars.get(`${sym}|${interval}`);
+  }
+}

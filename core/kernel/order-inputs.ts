@@ -1,0 +1,96 @@
+import type {
+  AlgoConditionType,
+  AlgoOrderType,
+  ConditionCode,
+  Dec,
+  OrderSide,
+  PositionSide,
+  TimeInForce,
+  TriggerPriceType,
+} from '../model/index.ts';
+
+/** An amount as a strategy may write it: a Decimal, a number (hot-path price) or a decimal string. */
+export type Amount = Dec | number | string;
+
+/** A take-profit or stop-loss attachment; `price` omitted or zero = market when triggered. */
+export interface TpSlInput {
+  readonly triggerPrice: Amount;
+  /** Default LastPrice. */
+  readonly triggerType?: TriggerPriceType;
+  readonly price?: Amount;
+}
+
+/** Fields shared by every order the factory makes. */
+export interface OrderInputBase {
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly qty: Amount;
+  /** Caller reference (clientOrderId, <= 40 chars); generated from the strategy id when omitted. */
+  readonly ref?: string;
+  /** Default false. */
+  readonly reduceOnly?: boolean;
+  /** Default: NONE in NET mode; in BOTH mode the leg the order opens (BUY -> LONG) or reduces. */
+  readonly positionSide?: PositionSide;
+  readonly tp?: TpSlInput;
+  readonly sl?: TpSlInput;
+  /** Round qty down to the lot and prices to the tick (limit prices passively: buys down, sells up). */
+  readonly round?: boolean;
+  /** US equities: allow pre-market and after-hours trading. */
+  readonly extendedTrading?: boolean;
+}
+
+/** A limit order. */
+export interface LimitInput extends OrderInputBase {
+  readonly price: Amount;
+  /** Default GTC for crypto, DAY for US equities (the PLACE_ORDER default). */
+  readonly timeInForce?: TimeInForce;
+}
+
+/** A market order, sized in base quantity or (quoteQty) in quote currency. */
+export interface MarketInput extends Omit<OrderInputBase, 'qty'> {
+  readonly qty?: Amount;
+  readonly quoteQty?: Amount;
+  readonly timeInForce?: TimeInForce;
+}
+
+/** A good-till-date limit order. */
+export interface GtdInput extends OrderInputBase {
+  readonly price: Amount;
+  /**
+   * Last day, `YYYY-MM-DD`, or an epoch ms whose date is taken in New York for US equities and
+   * in UTC otherwise (Keel's choice).
+   */
+  readonly expiry: string | number;
+}
+
+/** A conditional order of the PLACE_ORDER message (UT, DT, SL, OCO, TIME, HOLD). */
+export interface ConditionalInput extends OrderInputBase {
+  readonly code: ConditionCode;
+  /** Limit price; omitted = market order. */
+  readonly price?: Amount;
+  readonly triggerPrice?: Amount;
+  readonly stopPrice?: Amount;
+  /** TIME orders: when to send, epoch ms (written in New York time) or the spec's text form. */
+  readonly sendAt?: number | string;
+  readonly timeInForce?: TimeInForce;
+}
+
+/** An algo (trigger) order held by the venue until its trigger price is crossed. */
+export interface AlgoInput {
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly qty: Amount;
+  readonly triggerPrice: Amount;
+  /** GTE fires when the trigger price rises to the level, LTE when it falls to it. */
+  readonly condition: AlgoConditionType;
+  /** Default LastPrice. */
+  readonly triggerType?: TriggerPriceType;
+  /** Limit price when triggered; omitted or zero = market. */
+  readonly price?: Amount;
+  /** Default TRIGGER. */
+  readonly algoOrderType?: AlgoOrderType;
+  readonly reduceOnly?: boolean;
+  readonly positionSide?: PositionSide;
+  readonly ref?: string;
+  readonly round?: boolean;
+}

@@ -1,0 +1,94 @@
+import type { AlgoOrder, Order } from '../model/index.ts';
+import { isFinalOrderState } from '../model/index.ts';
+
+const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
+
+/**
+ * Orders and algo orders by venue id and by caller reference (clientOrderId), with the strategy
+ * that owns each reference. Ownership is recorded when the kernel submits an intent, before the
+ * venue answers, so even a synchronous answer finds its owner.
+ */
+export class OrderRegistry {
+  /** Latest state of each order, by clientOrderId. */
+  readonly byRef = new Map<string, Order>();
+  /** Latest state of each order the venue has numbered, by orderId. */
+  readonly byId = new Map<string, Order>();
+  /** Orders not in a final state, by clientOrderId, in the order they were first seen. */
+  readonly open = new Map<string, Order>();
+  /** Algo orders by clientAlgoOrderId. */
+  readonly algoByRef = new Map<string, AlgoOrder>();
+  /** Open algo orders by clientAlgoOrderId. */
+  readonly openAlgo = new Map<string, AlgoOrder>();
+  private readonly owners = new Map<string, string>();
+  private readonly venueUpdateAt = new Map<string, number>();
+
+  /**
+   * Records which strategy owns a caller reference.
+   * @param ref - clientOrderId or clientAlgoOrderId
+   * @param strategyId - the owner
+   */
+  own(ref: string, strategyId: string): void {
+    this.owners.set(ref, strategyId);
+  }
+
+  /**
+   * The strategy owning a caller reference.
+   * @param ref - clientOrderId or clientAlgoOrderId
+   * @returns the strategy id, or undefined for orders placed outside this kernel
+   */
+  ownerOf(ref: string): string | undefined {
+    return this.owners.get(ref);
+  }
+
+  /**
+   * Folds a venue order update. A final order never changes again and an update older than the
+   * last venue update of the same order is dropped (duplicates and late arrivals are absorbed);
+   * Keel's own in-flight placeholders are always superseded by the venue's word.
+   * @param order - the order as the venue reports it
+   * @returns true when the update changed the state
+   */
+  applyVenue(order: Order): boolean {
+    const ref = order.clientOrderId;
+    const previous = this.byRef.get(ref);
+    if (previous !== undefined) {
+      if (isFinalOrderState(previous.orderState)) return false;
+      const lastVenue = this.venueUpdateAt.get(ref);
+      if (lastVenue !== undefined && order.updateAt < lastVenue) return false;
+    }
+    this.venueUpdateAt.set(ref, order.updateAt);
+    this.store(order);
+    return true;
+  }
+
+  /**
+   * Stores Keel's own view of an order while a request is in flight (PENDING_* states).
+   * @param order - the placeholder or the order with its in-flight state
+   */
+  applyLocal(order: Order): void {
+    this.store(order);
+  }
+
+  /**
+   * Folds an algo order update; a finished algo order never changes again.
+   * @param algo - the algo order as reported
+   * @returns true when the update changed the state
+   */
+  applyAlgo(algo: AlgoOrder): boolean {
+    const previous = this.algoByRef.get(algo.clientAlgoOrderId);
+    if (previous !== undefined && (ALGO_FINAL.has(previous.state) || algo.updateAt < previous.updateAt)) {
+      return false;
+    }
+    this.algoByRef.set(algo.clientAlgoOrderId, algo);
+    if (ALGO_FINAL.has(algo.state)) this.openAlgo.delete(algo.clientAlgoOrderId);
+    else this.openAlgo.set(algo.clientAlgoOrderId, algo);
+    return true;
+  }
+
+  private store(order: Order): void {
+    const ref = order.clientOrderId;
+    this.byRef.set(ref, order);
+    if (order.orderId !== '') this.byId.set(order.orderId, order);
+    if (isFinalOrderState(order.orderState)) this.open.delete(ref);
+    else this.open.set(ref, order);
+  }
+}

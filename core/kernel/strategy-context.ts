@@ -1,0 +1,144 @@
+import type { Observable } from 'rxjs';
+import type {
+  Account,
+  AlgoOrder,
+  Asset,
+  BarEvent,
+  BarInterval,
+  Dec,
+  Execution,
+  InstrumentSpec,
+  Intent,
+  LiquidationEventRecord,
+  MarketTradeEvent,
+  Order,
+  Position,
+  PositionMode,
+  PositionSide,
+  QuoteEvent,
+} from '../model/index.ts';
+import type { OrderFactory } from './order-factory.ts';
+import type { IntentDenied, TimerEvent } from './strategy-events.ts';
+
+/**
+ * What a strategy sees and can do: read-only state (the whole portfolio, but only its own
+ * orders are "its"), an order factory, intent submission, timers, and event streams for the
+ * reactive style. Every method reads the kernel's state as it is now; nothing here mutates it.
+ */
+export interface StrategyContext<P = unknown, S = unknown> {
+  /** The strategy's id in this run (also the prefix of its generated references). */
+  readonly id: string;
+  /** The parameters, parsed by the strategy's zod schema. */
+  readonly params: P;
+  /** The strategy's own mutable state, made by its `state(params)` factory. */
+  readonly state: S;
+  /** Builds intents of every kind; see {@link OrderFactory}. */
+  readonly order: OrderFactory;
+
+  /** @returns the run's time, epoch ms (virtual in backtests) */
+  now(): number;
+  /** @returns the instrument spec, or undefined when unknown */
+  instrument(sym: string): InstrumentSpec | undefined;
+  /** @returns the latest BBO of a sym */
+  quote(sym: string): QuoteEvent | undefined;
+  /** @returns the latest public trade of a sym */
+  lastTrade(sym: string): MarketTradeEvent | undefined;
+  /** @returns the latest mark price of a perpetual */
+  markPrice(sym: string): number | undefined;
+  /** @returns the latest bar of a sym and interval (feed or aggregated) */
+  bar(sym: string, interval: BarInterval): BarEvent | undefined;
+  /** @returns the reference price: quote mid, else last trade, else mark */
+  referencePrice(sym: string): number | undefined;
+
+  /**
+   * A position leg as the venue reports it.
+   * @param sym - the symbol
+   * @param positionSide - default NONE (NET mode); pass LONG or SHORT in BOTH mode
+   * @returns the position, or undefined when never reported
+   */
+  position(sym: string, positionSide?: PositionSide): Position | undefined;
+  /**
+   * Signed net quantity of a sym over all legs: long > 0, short < 0, zero when flat.
+   * @param sym - the symbol
+   * @returns the net quantity
+   */
+  netQty(sym: string): Dec;
+  /** @returns every position leg reported so far (flat ones included) */
+  positionList(): readonly Position[];
+  /** @returns NET or BOTH */
+  positionMode(): PositionMode;
+
+  /** @returns this strategy's open orders, optionally on one sym */
+  openOrders(sym?: string): readonly Order[];
+  /** @returns every strategy's open orders (and orders placed outside Keel), optionally on one sym */
+  allOpenOrders(sym?: string): readonly Order[];
+  /** @returns this strategy's open algo orders, optionally on one sym */
+  openAlgoOrders(sym?: string): readonly AlgoOrder[];
+  /** @returns an order by its clientOrderId, whoever owns it */
+  orderByRef(ref: string): Order | undefined;
+
+  /** @returns the balance of a coin (zero when unknown) */
+  balance(coin: string): Dec;
+  /** @returns the asset record of a coin */
+  asset(coin: string): Asset | undefined;
+  /** @returns the account summary, once reported */
+  account(): Account | undefined;
+  /** @returns portfolio equity in the settlement currency */
+  equity(): Dec;
+  /** @returns the latest liquidation node, if a liquidation ever started */
+  liquidation(): LiquidationEventRecord | undefined;
+  /** @returns ADL rank 1-5 of a position leg, 0 when unknown */
+  adlRank(sym: string, positionSide?: PositionSide): number;
+
+  /**
+   * Sends intents through the risk gate to execution. A denial comes back as an event
+   * (`onDenied`, `denials()`), never as an exception.
+   * @param intents - one intent or several
+   */
+  submit(intents: Intent | readonly Intent[]): void;
+  /**
+   * Sets a one-shot timer.
+   * @param delayMs - from now
+   * @param tag - passed back in the timer event
+   * @returns the timer id
+   */
+  setTimer(delayMs: number, tag?: string): number;
+  /**
+   * Sets a one-shot timer at an absolute time.
+   * @param at - epoch ms
+   * @param tag - passed back in the timer event
+   * @returns the timer id
+   */
+  setTimerAt(at: number, tag?: string): number;
+  /**
+   * Sets a repeating timer, first firing one period from now.
+   * @param periodMs - the period, > 0
+   * @param tag - passed back in each timer event
+   * @returns the timer id
+   */
+  every(periodMs: number, tag?: string): number;
+  /** Cancels a timer. @returns true when it was pending */
+  cancelTimer(id: number): boolean;
+  /**
+   * Delivers closed bars of a sym and interval to `onBar` (from the feed's KLINE, or
+   * aggregated from trades when the feed has none).
+   */
+  watchBars(sym: string, interval: BarInterval): void;
+
+  /** @returns BBO updates of a sym */
+  quotes(sym: string): Observable<QuoteEvent>;
+  /** @returns public trades of a sym */
+  trades(sym: string): Observable<MarketTradeEvent>;
+  /** @returns closed bars of a sym and interval (watches them) */
+  bars(sym: string, interval: BarInterval): Observable<BarEvent>;
+  /** @returns fills of this strategy's orders */
+  fills(): Observable<Execution>;
+  /** @returns updates of this strategy's orders */
+  orders(): Observable<Order>;
+  /** @returns every position update */
+  positions(): Observable<Position>;
+  /** @returns this strategy's denied intents */
+  denials(): Observable<IntentDenied>;
+  /** @returns this strategy's timer events */
+  timers(): Observable<TimerEvent>;
+}

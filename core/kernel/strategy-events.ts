@@ -1,0 +1,42 @@
+import type { Intent, IntentKind } from '../model/index.ts';
+
+/** A strategy timer firing. */
+export interface TimerEvent {
+  readonly kind: 'timer';
+  /** The id `setTimer` / `every` returned. */
+  readonly id: number;
+  /** The tag given when the timer was set ('' when none). */
+  readonly tag: string;
+  /** The time the timer was due, epoch ms (the clock reads this while it fires in a backtest). */
+  readonly ts: number;
+}
+
+/**
+ * Where a denial came from: the kernel's own checks (ownership, references), the risk gate, or
+ * the venue refusing a non-order command (order rejections arrive as REJECTED order updates).
+ */
+export type DenialSource = 'kernel' | 'risk' | 'venue';
+
+/**
+ * An intent that did not go through, delivered to its strategy (`onDenied`, `ctx.denials()`)
+ * instead of an exception.
+ */
+export interface IntentDenied {
+  readonly kind: 'denied';
+  readonly strategyId: string;
+  readonly ref: string;
+  readonly intentKind: IntentKind;
+  /** The intent itself; absent for venue refusals, which only echo the reference. */
+  readonly intent?: Intent;
+  readonly source: DenialSource;
+  /** The check's name, e.g. `kernel.ownership` or `risk.maxNotional`. */
+  readonly check: string;
+  /** A sentence saying why. */
+  readonly reason: string;
+  /** When it was denied, epoch ms. */
+  readonly ts: number;
+}
+
+/** What a hook may return: one intent, several, or nothing. */
+// biome-ignore lint/suspicious/noConfusingVoidType: void lets a hook body be a plain call such as `ctx.watchBars(...)`
+export type IntentOutput = Intent | readonly Intent[] | undefined | void;

@@ -1,0 +1,357 @@
+import type { Observable, Subscription } from 'rxjs';
+import { Subject } from 'rxjs';
+import type {
+  Account,
+  AlgoOrder,
+  Asset,
+  BarEvent,
+  BarInterval,
+  Dec,
+  Execution,
+  InstrumentSpec,
+  Intent,
+  LiquidationEventRecord,
+  MarketTradeEvent,
+  Order,
+  Position,
+  PositionMode,
+  PositionSide,
+  QuoteEvent,
+} from '../model/index.ts';
+import { positionKey, ZERO } from '../model/index.ts';
+import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
+import type { KernelState } from './kernel-state.ts';
+import { OrderFactory } from './order-factory.ts';
+import type { StrategyContext } from './strategy-context.ts';
+import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+
+/** What a runner needs from its kernel. */
+export interface RunnerHost {
+  readonly state: KernelState;
+  submit(runner: StrategyRunner, intent: Intent): void;
+  setTimer(runner: StrategyRunner, at: number, every: number, tag: string): number;
+  cancelTimer(runner: StrategyRunner, id: number): boolean;
+  watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void;
+  fault(runner: StrategyRunner, where: string, error: unknown): void;
+}
+
+type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => IntentOutput) | undefined;
+
+/**
+ * One strategy inside a kernel: implements its {@link StrategyContext}, calls its hooks,
+ * feeds its streams and turns what it returns into submissions. Internal to the kernel.
+ */
+export class StrategyRunner implements StrategyContext<unknown, unknown> {
+  readonly order: OrderFactory;
+  readonly state: unknown;
+  /** Index in the kernel's runner list (timer ownership). */
+  readonly index: number;
+  /** False after stop or a fault: no more hooks, no more intents. */
+  live = true;
+  private refCounter = 0;
+  private readonly refPrefix: string;
+  private readonly hooks: StrategyHooks<unknown, unknown>;
+  private readonly onQuote: Hook<QuoteEvent>;
+  private readonly onTrade: Hook<MarketTradeEvent>;
+  private quoteSubjects: Map<string, Subject<QuoteEvent>> | undefined;
+  private tradeSubjects: Map<string, Subject<MarketTradeEvent>> | undefined;
+  private readonly barSubjects = new Map<string, Subject<BarEvent>>();
+  private readonly fill$ = new Subject<Execution>();
+  private readonly order$ = new Subject<Order>();
+  private readonly position$ = new Subject<Position>();
+  private readonly denial$ = new Subject<IntentDenied>();
+  private readonly timer$ = new Subject<TimerEvent>();
+  private setupSubscription: Subscription | undefined;
+
+  /**
+   * @param id - the strategy id
+   * @param index - position in the kernel
+   * @param definition - the plugin
+   * @param params - parsed parameters
+   * @param runId - optional run tag put into generated references
+   * @param host - the kernel
+   */
+  constructor(
+    readonly id: string,
+    index: number,
+    private readonly definition: StrategyDefinition<unknown, unknown>,
+    readonly params: unknown,
+    runId: string,
+    private readonly host: RunnerHost,
+  ) {
+    this.index = index;
+    this.hooks = definition;
+    this.onQuote = definition.onQuote as Hook<QuoteEvent>;
+    this.onTrade = definition.onTrade as Hook<MarketTradeEvent>;
+    this.refPrefix = runId === '' ? `${id}-` : `${id}-${runId}-`;
+    this.state = definition.state === undefined ? undefined : definition.state(params);
+    const s = host.state;
+    this.order = new OrderFactory({
+      instrument: (sym) => s.instrument(sym),
+      positionMode: () => s.positionMode(),
+      positionQty: (sym, side) => s.positionQty(sym, side),
+      orderByRef: (ref) => s.orderByRef(ref),
+      algoSymByRef: (ref) => s.orders.algoByRef.get(ref)?.sym,
+      nextRef: () => this.nextRef(),
+    });
+  }
+
+  /** @returns the next generated caller reference: `{id}-{runId-}{counter in base 36}` */
+  nextRef(): string {
+    this.refCounter++;
+    return this.refPrefix + this.refCounter.toString(36);
+  }
+
+  /** Runs `setup` (subscribing to its intents) then `onStart`. */
+  start(): void {
+    const setup = this.definition.setup;
+    if (setup !== undefined) {
+      let intents: Observable<Intent> | undefined;
+      try {
+        intents = setup(this);
+      } catch (error) {
+        this.host.fault(this, 'setup', error);
+        return;
+      }
+      this.setupSubscription = intents?.subscribe({
+        next: (intent) => this.submit(intent),
+        error: (error: unknown) => this.host.fault(this, 'setup stream', error),
+      });
+    }
+    this.call('onStart', this.hooks.onStart, undefined);
+  }
+
+  /** Calls `onStop` (its intents still go out), then stops hooks and streams. */
+  stop(): void {
+    if (!this.live) return;
+    this.call('onStop', this.hooks.onStop, undefined);
+    this.halt();
+  }
+
+  /** Stops without calling `onStop` (after a fault). */
+  halt(): void {
+    this.live = false;
+    this.setupSubscription?.unsubscribe();
+    for (const subject of [this.fill$, this.order$, this.position$, this.denial$, this.timer$])
+      subject.complete();
+    for (const subject of this.barSubjects.values()) subject.complete();
+    for (const subject of this.quoteSubjects?.values() ?? []) subject.complete();
+    for (const subject of this.tradeSubjects?.values() ?? []) subject.complete();
+  }
+
+  /** Hot path: one BBO update. */
+  deliverQuote(event: QuoteEvent): void {
+    if (!this.live) return;
+    const hook = this.onQuote;
+    if (hook !== undefined) {
+      let out: IntentOutput;
+      try {
+        out = hook(this, event);
+      } catch (error) {
+        this.host.fault(this, 'onQuote', error);
+        return;
+      }
+      if (out !== undefined) this.accept(out);
+    }
+    if (this.quoteSubjects !== undefined) this.quoteSubjects.get(event.sym)?.next(event);
+  }
+
+  /** Hot path: one public trade. */
+  deliverTrade(event: MarketTradeEvent): void {
+    if (!this.live) return;
+    const hook = this.onTrade;
+    if (hook !== undefined) {
+      let out: IntentOutput;
+      try {
+        out = hook(this, event);
+      } catch (error) {
+        this.host.fault(this, 'onTrade', error);
+        return;
+      }
+      if (out !== undefined) this.accept(out);
+    }
+    if (this.tradeSubjects !== undefined) this.tradeSubjects.get(event.sym)?.next(event);
+  }
+
+  /** A closed bar of a watched (sym, interval). */
+  deliverBar(event: BarEvent): void {
+    this.call('onBar', this.hooks.onBar, event);
+    this.barSubjects.get(`${event.sym}|${event.interval}`)?.next(event);
+  }
+
+  /** An update of one of this strategy's orders. */
+  deliverOrder(order: Order): void {
+    this.call('onOrder', this.hooks.onOrder, order);
+    if (this.live) this.order$.next(order);
+  }
+
+  /** A fill of one of this strategy's orders. */
+  deliverFill(fill: Execution): void {
+    this.call('onFill', this.hooks.onFill, fill);
+    if (this.live) this.fill$.next(fill);
+  }
+
+  /** A position update (any position). */
+  deliverPosition(position: Position): void {
+    this.call('onPosition', this.hooks.onPosition, position);
+    if (this.live) this.position$.next(position);
+  }
+
+  /** One of this strategy's timers fired. */
+  deliverTimer(event: TimerEvent): void {
+    this.call('onTimer', this.hooks.onTimer, event);
+    if (this.live) this.timer$.next(event);
+  }
+
+  /** One of this strategy's intents was denied. */
+  deliverDenial(denial: IntentDenied): void {
+    this.call('onDenied', this.hooks.onDenied, denial);
+    if (this.live) this.denial$.next(denial);
+  }
+
+  private call<E>(where: string, hook: Hook<E>, event: E): void {
+    if (!this.live || hook === undefined) return;
+    let out: IntentOutput;
+    try {
+      out = hook(this, event);
+    } catch (error) {
+      this.host.fault(this, where, error);
+      return;
+    }
+    if (out !== undefined) this.accept(out);
+  }
+
+  private accept(out: Intent | readonly Intent[]): void {
+    if (Array.isArray(out)) {
+      for (const intent of out as readonly Intent[]) this.host.submit(this, intent);
+    } else {
+      this.host.submit(this, out as Intent);
+    }
+  }
+
+  // The StrategyContext methods: read the kernel state, never write it.
+
+  now(): number {
+    return this.host.state.now();
+  }
+  instrument(sym: string): InstrumentSpec | undefined {
+    return this.host.state.instrument(sym);
+  }
+  quote(sym: string): QuoteEvent | undefined {
+    return this.host.state.quotes.get(sym);
+  }
+  lastTrade(sym: string): MarketTradeEvent | undefined {
+    return this.host.state.trades.get(sym);
+  }
+  markPrice(sym: string): number | undefined {
+    return this.host.state.marks.get(sym)?.markPrice;
+  }
+  bar(sym: string, interval: BarInterval): BarEvent | undefined {
+    return this.host.state.bar(sym, interval);
+  }
+  referencePrice(sym: string): number | undefined {
+    return this.host.state.referencePrice(sym);
+  }
+  position(sym: string, positionSide: PositionSide = 'NONE'): Position | undefined {
+    return this.host.state.positions.get(positionKey(sym, positionSide));
+  }
+  netQty(sym: string): Dec {
+    const s = this.host.state;
+    return s.positionQty(sym, 'NONE').add(s.positionQty(sym, 'LONG')).add(s.positionQty(sym, 'SHORT'));
+  }
+  positionList(): readonly Position[] {
+    return [...this.host.state.positions.values()];
+  }
+  positionMode(): PositionMode {
+    return this.host.state.positionMode();
+  }
+  openOrders(sym?: string): readonly Order[] {
+    const mine = this.host.state.openOrders(this.id);
+    return sym === undefined ? mine : mine.filter((o) => o.sym === sym);
+  }
+  allOpenOrders(sym?: string): readonly Order[] {
+    const all = this.host.state.openOrders();
+    return sym === undefined ? all : all.filter((o) => o.sym === sym);
+  }
+  openAlgoOrders(sym?: string): readonly AlgoOrder[] {
+    const mine = this.host.state.openAlgoOrders(this.id);
+    return sym === undefined ? mine : mine.filter((o) => o.sym === sym);
+  }
+  orderByRef(ref: string): Order | undefined {
+    return this.host.state.orderByRef(ref);
+  }
+  balance(coin: string): Dec {
+    return this.host.state.assets.get(coin)?.balance ?? ZERO;
+  }
+  asset(coin: string): Asset | undefined {
+    return this.host.state.assets.get(coin);
+  }
+  account(): Account | undefined {
+    return this.host.state.account;
+  }
+  equity(): Dec {
+    return this.host.state.equity();
+  }
+  liquidation(): LiquidationEventRecord | undefined {
+    return this.host.state.liquidation;
+  }
+  adlRank(sym: string, positionSide: PositionSide = 'NONE'): number {
+    return this.host.state.adlRanks.get(positionKey(sym, positionSide)) ?? 0;
+  }
+  submit(intents: Intent | readonly Intent[]): void {
+    if (this.live) this.accept(intents);
+  }
+  setTimer(delayMs: number, tag = ''): number {
+    return this.host.setTimer(this, this.now() + delayMs, 0, tag);
+  }
+  setTimerAt(at: number, tag = ''): number {
+    return this.host.setTimer(this, at, 0, tag);
+  }
+  every(periodMs: number, tag = ''): number {
+    if (!(periodMs > 0))
+      throw new RangeError(`strategy ${this.id}: every(periodMs) needs periodMs > 0, got ${periodMs}`);
+    return this.host.setTimer(this, this.now() + periodMs, periodMs, tag);
+  }
+  cancelTimer(id: number): boolean {
+    return this.host.cancelTimer(this, id);
+  }
+  watchBars(sym: string, interval: BarInterval): void {
+    this.host.watchBars(this, sym, interval);
+  }
+  quotes(sym: string): Observable<QuoteEvent> {
+    this.quoteSubjects ??= new Map();
+    return subjectFor(this.quoteSubjects, sym).asObservable();
+  }
+  trades(sym: string): Observable<MarketTradeEvent> {
+    this.tradeSubjects ??= new Map();
+    return subjectFor(this.tradeSubjects, sym).asObservable();
+  }
+  bars(sym: string, interval: BarInterval): Observable<BarEvent> {
+    this.watchBars(sym, interval);
+    return subjectFor(this.barSubjects, `${sym}|${interval}`).asObservable();
+  }
+  fills(): Observable<Execution> {
+    return this.fill$.asObservable();
+  }
+  orders(): Observable<Order> {
+    return this.order$.asObservable();
+  }
+  positions(): Observable<Position> {
+    return this.position$.asObservable();
+  }
+  denials(): Observable<IntentDenied> {
+    return this.denial$.asObservable();
+  }
+  timers(): Observable<TimerEvent> {
+    return this.timer$.asObservable();
+  }
+}
+
+function subjectFor<T>(map: Map<string, Subject<T>>, key: string): Subject<T> {
+  let subject = map.get(key);
+  if (subject === undefined) {
+    subject = new Subject<T>();
+    map.set(key, subject);
+  }
+  return subject;
+}

@@ -1,0 +1,69 @@
+import { DateTime } from 'luxon';
+
+/** The US equity market's time zone. */
+export const US_EQUITY_ZONE = 'America/New_York';
+
+/** Options of the US equity session helpers. */
+export interface UsEquitySessionOptions {
+  /**
+   * Exchange holidays as `YYYY-MM-DD` New York dates. Keel's choice: Keel ships no holiday
+   * calendar (it changes every year), so the caller supplies one; without it only weekends close.
+   */
+  readonly holidays?: ReadonlySet<string>;
+  /** Count pre-market (04:00-09:30) and after-hours (16:00-20:00) as open, like `extendedTrading`. */
+  readonly extended?: boolean;
+}
+
+const REGULAR_OPEN_MIN = 9 * 60 + 30;
+const REGULAR_CLOSE_MIN = 16 * 60;
+const EXTENDED_OPEN_MIN = 4 * 60;
+const EXTENDED_CLOSE_MIN = 20 * 60;
+
+/**
+ * Whether the US equity session is open at a time: weekdays 09:30-16:00 New York time (DST
+ * handled by luxon), optionally with extended hours, closed on the given holidays.
+ * @param ts - epoch ms
+ * @param options - holidays and extended hours
+ * @returns true when the session is open at `ts`
+ * @example
+ * isUsEquitySessionOpen(Date.parse('2026-03-09T14:00:00Z')); // true: 10:00 EDT on a Monday
+ * isUsEquitySessionOpen(Date.parse('2026-03-07T15:00:00Z')); // false: Saturday
+ */
+export function isUsEquitySessionOpen(ts: number, options: UsEquitySessionOptions = {}): boolean {
+  const local = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE });
+  if (local.weekday > 5) return false;
+  if (options.holidays?.has(local.toISODate() ?? '') === true) return false;
+  const minute = local.hour * 60 + local.minute;
+  const open = options.extended === true ? EXTENDED_OPEN_MIN : REGULAR_OPEN_MIN;
+  const close = options.extended === true ? EXTENDED_CLOSE_MIN : REGULAR_CLOSE_MIN;
+  return minute >= open && minute < close;
+}
+
+/**
+ * The next regular session open at or after a time (09:30 New York on the next trading day).
+ * @param ts - epoch ms
+ * @param options - holidays (extended hours are ignored: this is the regular open)
+ * @returns epoch ms of the next 09:30 open; `ts` itself's day when before 09:30 on a trading day
+ */
+export function nextUsEquitySessionOpen(ts: number, options: UsEquitySessionOptions = {}): number {
+  let day = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).startOf('day');
+  for (let i = 0; i < 30; i++) {
+    const open = day.set({ hour: 9, minute: 30 });
+    const tradingDay = day.weekday <= 5 && options.holidays?.has(day.toISODate() ?? '') !== true;
+    if (tradingDay && open.toMillis() >= ts) return open.toMillis();
+    day = day.plus({ days: 1 });
+  }
+  throw new RangeError(
+    `no US equity session open within 30 days after ${DateTime.fromMillis(ts, { zone: 'utc' }).toISO()}`,
+  );
+}
+
+/**
+ * Formats a time as a New York wall-clock string, e.g. for PLACE_ORDER's `timeToSend`.
+ * @param ts - epoch ms
+ * @param format - a luxon format (default `yyyy-MM-dd HH:mm:ss`, the spec's timeToSend format)
+ * @returns the formatted New York local time
+ */
+export function formatNewYorkTime(ts: number, format = 'yyyy-MM-dd HH:mm:ss'): string {
+  return DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).toFormat(format);
+}
