@@ -11,7 +11,7 @@ export interface ConfigProblem {
   readonly subject: string;
   /** The rest of the sentence, e.g. `must be positive`. */
   readonly message: string;
-  /** `config.yaml:14:7`, `--set strategies.0.params.fast=x`, or a file name. */
+  /** `config.yaml:14:7`, `--set strategies.0.params.fast=x`, or '' when the subject says it all. */
   readonly where: string;
   /** 1-based line, when the problem has a place in the file. */
   readonly line?: number;
@@ -27,6 +27,7 @@ export interface ConfigProblem {
  */
 export function formatConfigProblem(problem: ConfigProblem): string {
   const sentence = `✖ ${problem.subject} ${problem.message}`;
+  if (problem.where === '') return sentence;
   return problem.path.length === 0
     ? `${sentence} (${problem.where})`
     : `${sentence} → at ${formatYamlPath(problem.path)} (${problem.where})`;

@@ -57,7 +57,10 @@ export function loadConfig(file: string, options: LoadConfigOptions = {}): Confi
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'does not exist' : (error as Error).message;
-    return { ok: false, problems: [{ path: [], subject: 'config file', message: reason, where: file }] };
+    return {
+      ok: false,
+      problems: [{ path: [], subject: `config file ${file}`, message: reason, where: '' }],
+    };
   }
   const dir = dirname(absolute);
   const env = { ...readDotEnv(dir), ...definedOnly(options.env ?? process.env) };

@@ -1,0 +1,52 @@
+import { stringify } from 'yaml';
+import {
+  formatConfigProblem,
+  type StrategyParamsRegistry,
+  validateStrategyParams,
+} from '../../loader/index.ts';
+import { redactConfig } from '../../schema/index.ts';
+import type { CliIo } from '../cli-io.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { loadForCommand } from '../load-for-command.ts';
+
+/** Options of `keel validate`. */
+export interface ValidateOptions {
+  /** `--set path=value` arguments. */
+  readonly overrides: readonly string[];
+  /** Print the resolved config (defaults applied, secrets redacted) as YAML. */
+  readonly print: boolean;
+}
+
+/**
+ * `keel validate <config>`: checks a config without running it, strategy params included when
+ * a strategy registry is given.
+ * @param file - the config path as typed
+ * @param options - overrides and --print
+ * @param io - output streams
+ * @param registry - strategy definitions for the params check; undefined skips it, saying so
+ * @returns EXIT.OK when valid, EXIT.BAD_CONFIG_OR_USAGE otherwise
+ */
+export function validateCommand(
+  file: string,
+  options: ValidateOptions,
+  io: CliIo,
+  registry: StrategyParamsRegistry | undefined,
+): ExitCode {
+  const loaded = loadForCommand(file, options.overrides, io);
+  if (loaded === undefined) return EXIT.BAD_CONFIG_OR_USAGE;
+  if (registry !== undefined) {
+    const params = validateStrategyParams(loaded, registry);
+    if (!params.ok) {
+      for (const problem of params.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+  }
+  const { mode, strategies } = loaded.config;
+  const count = `${strategies.length} ${strategies.length === 1 ? 'strategy' : 'strategies'}`;
+  io.stdout.write(`✔ ${file} is valid (mode ${mode}, ${count})\n`);
+  if (registry === undefined) {
+    io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
+  }
+  if (options.print) io.stdout.write(stringify(redactConfig(loaded.config)));
+  return EXIT.OK;
+}

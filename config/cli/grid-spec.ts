@@ -1,0 +1,63 @@
+import { parse } from 'yaml';
+import { formatSetPath, parseSetPath, type YamlPath } from '../loader/index.ts';
+
+/** One axis of a parameter sweep: a config path and the values it takes. */
+export interface GridAxis {
+  readonly path: YamlPath;
+  /** Values as typed, each a YAML scalar (`5`, `0.5`, `true`, `touch`). */
+  readonly values: readonly string[];
+}
+
+/** Most combinations one sweep may have (Keel's choice: a typo like 1,2,...,1000 x 3 axes stops early). */
+export const MAX_GRID_COMBINATIONS = 10_000;
+
+/**
+ * Parses a `--grid` argument: `strategies.0.params.fast=5,10,20`.
+ * @param arg - the argument as typed
+ * @returns the axis
+ * @throws TypeError naming what is wrong (no `=`, bad path, empty or non-scalar value)
+ */
+export function parseGridAxis(arg: string): GridAxis {
+  const eq = arg.indexOf('=');
+  if (eq < 0) throw new TypeError(`--grid ${arg} must look like path=v1,v2,... (no "=" found)`);
+  const path = parseSetPath(arg.slice(0, eq));
+  const values = arg.slice(eq + 1).split(',');
+  for (const value of values) {
+    if (value.trim() === '') throw new TypeError(`--grid ${arg} has an empty value`);
+    let parsed: unknown;
+    try {
+      parsed = parse(value);
+    } catch {
+      throw new TypeError(`--grid ${arg}: ${JSON.stringify(value)} is not a YAML value`);
+    }
+    if (parsed !== null && typeof parsed === 'object') {
+      throw new TypeError(`--grid ${arg}: ${JSON.stringify(value)} must be a plain value, not a list or map`);
+    }
+  }
+  return { path, values };
+}
+
+/**
+ * Every combination of the axes, each as the `--set` arguments that make it, first axis
+ * slowest. Axes on the same path are refused: the later one would silently win.
+ * @param axes - the axes, at least one
+ * @returns one list of `path=value` arguments per combination
+ * @throws TypeError when two axes share a path or the grid exceeds {@link MAX_GRID_COMBINATIONS}
+ */
+export function gridCombinations(axes: readonly GridAxis[]): string[][] {
+  const paths = axes.map((axis) => formatSetPath(axis.path));
+  const repeated = paths.find((path, i) => paths.indexOf(path) !== i);
+  if (repeated !== undefined)
+    throw new TypeError(`--grid names ${repeated} twice; give all its values in one --grid`);
+  const total = axes.reduce((n, axis) => n * axis.values.length, 1);
+  if (total > MAX_GRID_COMBINATIONS) {
+    throw new TypeError(`the grid has ${total} combinations, more than the ${MAX_GRID_COMBINATIONS} allowed`);
+  }
+  let combinations: string[][] = [[]];
+  axes.forEach((axis, i) => {
+    combinations = combinations.flatMap((prefix) =>
+      axis.values.map((value) => [...prefix, `${paths[i]}=${value}`]),
+    );
+  });
+  return combinations;
+}

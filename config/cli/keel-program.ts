@@ -1,0 +1,186 @@
+import { Command, Option } from 'commander';
+import packageJson from '../../package.json' with { type: 'json' };
+import type { LoadedConfig } from '../loader/index.ts';
+import type { RunMode } from '../schema/index.ts';
+import type { CliIo } from './cli-io.ts';
+import { backtestCommand } from './commands/backtest-command.ts';
+import { importCsvCommand } from './commands/import-csv-command.ts';
+import { recordCommand } from './commands/record-command.ts';
+import { reportCommand } from './commands/report-command.ts';
+import { runCommand } from './commands/run-command.ts';
+import { sweepCommand } from './commands/sweep-command.ts';
+import { validateCommand } from './commands/validate-command.ts';
+import { venueCommand } from './commands/venue-command.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
+import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
+import { loadForCommand } from './load-for-command.ts';
+import { collect, intInRange, positiveNumber } from './option-parsers.ts';
+import { builtInStrategyRegistry } from './strategy-registry.ts';
+
+const SET_HELP = 'override a config value before validation, e.g. strategies.0.params.fast=12 (repeatable)';
+
+/**
+ * Builds the `keel` command line. Actions report their exit code through `exit`; commander's
+ * own exits (help, usage errors) are thrown as CommanderError for the caller to map.
+ * @param io - output streams
+ * @param exit - receives the exit code of the action that ran
+ * @returns the commander program
+ */
+export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Command {
+  const program = new Command('keel')
+    .description('Keel: run trading strategies live, on paper or on recordings, from one YAML config.')
+    .version(packageJson.version)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
+    .showHelpAfterError('(keel <command> --help shows the usage)')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 ok, 1 runtime failure, 2 bad config or usage, 69 not available in this build,\n130 interrupted (SIGINT), 143 terminated (SIGTERM).',
+    );
+
+  /** Loads a config and checks its mode for a command; prints why not and returns undefined. */
+  const configFor = (command: string, file: string, sets: string[], modes: readonly RunMode[]) => {
+    const loaded = loadForCommand(file, sets, io);
+    if (loaded !== undefined && !modes.includes(loaded.config.mode)) {
+      io.stderr.write(
+        `✖ keel ${command} needs a config with mode ${modes.join(' or ')}; ${file} has mode ${loaded.config.mode}\n`,
+      );
+      return undefined;
+    }
+    return loaded;
+  };
+  const withConfig = async (
+    loaded: LoadedConfig | undefined,
+    run: (loaded: LoadedConfig) => Promise<ExitCode>,
+  ) => {
+    exit(loaded === undefined ? EXIT.BAD_CONFIG_OR_USAGE : await run(loaded));
+  };
+
+  program
+    .command('run')
+    .description('run the strategies live (mode live) or against the embedded paper venue (mode paper)')
+    .argument('<config>', 'the run config (YAML)')
+    .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
+    .action(async (file: string, opts: { set: string[]; duration?: number }) => {
+      await withConfig(configFor('run', file, opts.set, ['live', 'paper']), (loaded) =>
+        runCommand(loaded, { durationSec: opts.duration }, io),
+      );
+    });
+
+  program
+    .command('backtest')
+    .description("replay the config's recordings through the simulated venue and write the report")
+    .argument('<config>', 'the backtest config (YAML, mode backtest)')
+    .option('--from <time>', 'start of the replay window (ISO date-time with zone, or epoch ms)')
+    .option('--to <time>', 'end of the replay window (ISO date-time with zone, or epoch ms)')
+    .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--no-progress', 'do not show a progress bar')
+    .action(async (file: string, opts: { set: string[]; from?: string; to?: string; progress: boolean }) => {
+      const window = [
+        ...(opts.from === undefined ? [] : [`backtest.from=${opts.from}`]),
+        ...(opts.to === undefined ? [] : [`backtest.to=${opts.to}`]),
+      ];
+      await withConfig(configFor('backtest', file, [...window, ...opts.set], ['backtest']), (loaded) =>
+        backtestCommand(loaded, { progress: opts.progress }, io),
+      );
+    });
+
+  program
+    .command('record')
+    .description("record the market data of the config's instruments, without trading")
+    .argument('<config>', 'a live or paper config (YAML)')
+    .option('--out <file>', 'recording to write (.jsonl or .jsonl.gz); default recording.path')
+    .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
+    .option('--set <path=value>', SET_HELP, collect, [])
+    .action(async (file: string, opts: { set: string[]; out?: string; duration?: number }) => {
+      await withConfig(configFor('record', file, opts.set, ['live', 'paper']), (loaded) =>
+        recordCommand(loaded, { out: opts.out, durationSec: opts.duration }, io),
+      );
+    });
+
+  program
+    .command('venue')
+    .description('serve the paper venue (REST + WebSocket) on its own, until Ctrl-C')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--port <port>', 'port to listen on, 0 = any free port', intInRange(0, 65535), 0)
+    .option('--recording <file>', 'replay this recording (default: synthetic data)')
+    .option('--seed <n>', 'seed of the synthetic data', intInRange(0, 2 ** 31 - 1), 1)
+    .option('--speed <x>', 'replay speed, 1 = real time', positiveNumber, 1)
+    .action(async (opts: { host: string; port: number; recording?: string; seed: number; speed: number }) => {
+      exit(await venueCommand({ ...opts, recording: opts.recording }, io));
+    });
+
+  program
+    .command('import-csv')
+    .description('turn a CSV of trades or bars into a recording a backtest can replay')
+    .argument('<csv>', 'the CSV file')
+    .requiredOption('--sym <sym>', 'the sym the rows belong to, e.g. BINANCE_PERP_BTC_USDT')
+    .requiredOption('--out <file>', 'recording to write (.jsonl or .jsonl.gz)')
+    .action(async (csv: string, opts: { sym: string; out: string }) => {
+      exit(await importCsvCommand({ csv, sym: opts.sym, out: opts.out }, io));
+    });
+
+  program
+    .command('report')
+    .description('rebuild the HTML report from a saved result')
+    .argument('<result>', 'the result JSON a run or backtest wrote')
+    .option('--out <file>', 'HTML file to write (default: next to the result)')
+    .action(async (result: string, opts: { out?: string }) => {
+      exit(await reportCommand({ result, out: opts.out }, io));
+    });
+
+  program
+    .command('validate')
+    .description('check a config without running it')
+    .argument('<config>', 'the config (YAML)')
+    .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--print', 'print the resolved config (defaults applied, secrets redacted)', false)
+    .action((file: string, opts: { set: string[]; print: boolean }) => {
+      exit(validateCommand(file, { overrides: opts.set, print: opts.print }, io, builtInStrategyRegistry()));
+    });
+
+  program
+    .command('sweep')
+    .description('backtest every combination of a parameter grid on worker threads, sorted by a metric')
+    .argument('<config>', 'the base backtest config (YAML, mode backtest)')
+    .requiredOption(
+      '--grid <path=v1,v2,...>',
+      'an axis of the grid, e.g. strategies.0.params.fast=5,10,20 (repeatable)',
+      collect,
+      [],
+    )
+    .addOption(new Option('--workers <n>', 'worker threads').argParser(intInRange(1, 64)).default(2))
+    .option('--metric <name>', 'result metric to sort by, best first', 'sharpe')
+    .option('--out <file>', 'write the result table as CSV')
+    .option('--set <path=value>', SET_HELP, collect, [])
+    .action(
+      async (
+        file: string,
+        opts: { grid: string[]; workers: number; metric: string; out?: string; set: string[] },
+      ) => {
+        let grid: GridAxis[];
+        let combinations: string[][];
+        try {
+          grid = opts.grid.map(parseGridAxis);
+          combinations = gridCombinations(grid);
+        } catch (error) {
+          io.stderr.write(`✖ ${(error as Error).message}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        // Every combination must validate before any worker starts, so a bad value fails in a second, not at row 9.
+        for (const combination of [[], ...combinations]) {
+          if (configFor('sweep', file, [...opts.set, ...combination], ['backtest']) === undefined) {
+            exit(EXIT.BAD_CONFIG_OR_USAGE);
+            return;
+          }
+        }
+        await withConfig(configFor('sweep', file, opts.set, ['backtest']), (loaded) =>
+          sweepCommand(loaded, { grid, workers: opts.workers, metric: opts.metric, out: opts.out }, io),
+        );
+      },
+    );
+
+  return program;
+}
