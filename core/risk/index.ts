@@ -3,5 +3,48 @@
  * @packageDocumentation
  */
 export type { ApprovedIntent } from './approved-intent.ts';
+export { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
+export { instrumentKnownCheck, instrumentTradingCheck, symsOf } from './instrument-checks.ts';
+export { KillSwitch } from './kill-switch.ts';
+export {
+  clientOrderIdCheck,
+  conditionArgumentsCheck,
+  gtdExpiryDateCheck,
+  orderPriceCheck,
+  positionSideCheck,
+} from './order-argument-checks.ts';
+export {
+  closePositionsSymListCheck,
+  maxOrdersPerSymCheck,
+  modifyTargetCheck,
+  reduceOnlyCheck,
+} from './order-book-checks.ts';
+export { maxOpenOrdersCheck, priceBandCheck } from './order-limit-checks.ts';
+export {
+  maxSizeCheck,
+  minNotionalCheck,
+  minSizeCheck,
+  priceOnTickCheck,
+  qtyOnLotCheck,
+} from './order-size-checks.ts';
+export type { OrderTerms } from './order-terms.ts';
+export { notionalPrice, orderTermsOf, reducesPosition } from './order-terms.ts';
+export type { CheckInput, LimitScope, RiskCheck } from './risk-check.ts';
+export { deny } from './risk-check.ts';
+export type { RiskCheckName } from './risk-check-names.ts';
+export { DISABLEABLE_CHECK_NAMES, RISK_CHECK_NAMES } from './risk-check-names.ts';
 export type { Denial, RiskDecision } from './risk-decision.ts';
+export { RISK_CHECKS, RiskGate } from './risk-gate.ts';
+export type {
+  KillSwitchConfig,
+  RateLimit,
+  RiskGateConfig,
+  RiskGateConfigInput,
+  RiskLimits,
+  RiskLimitsInput,
+} from './risk-limits.ts';
+export { killSwitchSchema, rateLimitSchema, riskGateConfigSchema, riskLimitsSchema } from './risk-limits.ts';
 export type { RiskView } from './risk-view.ts';
+export { TokenBucket } from './token-bucket.ts';
+export type { TradingState, TradingStatus } from './trading-state.ts';
+export { isRiskReducing, stricterStatus } from './trading-state.ts';

@@ -21,4 +21,10 @@ export interface RiskView {
   orderByRef(clientOrderId: string): Order | undefined;
   /** Portfolio equity in the settlement currency. */
   equity(): Dec;
+  /**
+   * Gross exposure: sum of |position| * contractSize * mark over open positions, in the
+   * settlement currency (`Portfolio.grossExposure()` computes it). Optional: without it a
+   * configured maxGrossExposure limit denies, since it cannot be checked.
+   */
+  grossExposure?(): Dec;
 }

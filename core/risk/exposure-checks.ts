@@ -1,0 +1,107 @@
+import type { Dec } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
+import { notionalPrice, type OrderTerms, orderTermsOf, reducesPosition } from './order-terms.ts';
+import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
+import type { RiskView } from './risk-view.ts';
+
+function isReducing(terms: OrderTerms, view: RiskView): boolean {
+  return terms.reduceOnly || reducesPosition(terms, view);
+}
+
+function scopeLabel({ scope, strategyId }: CheckInput): string {
+  return scope === 'portfolio' ? 'the portfolio' : `strategy ${strategyId}`;
+}
+
+/** The order's notional (qty * contractSize * price, market orders at the reference price) is at most maxNotionalPerOrder. */
+export const maxNotionalCheck: RiskCheck = {
+  name: 'maxNotional',
+  kind: 'limit',
+  run(input) {
+    const { intent, view, limits } = input;
+    const max = limits.maxNotionalPerOrder;
+    if (max === undefined) return undefined;
+    const terms = orderTermsOf(intent, view);
+    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
+    if (terms === undefined || spec === undefined) return undefined;
+    const price = notionalPrice(terms, view);
+    if (price === undefined) {
+      return deny(
+        'maxNotional',
+        `${intent.kind} ${intent.ref}: no reference price for ${terms.sym}, so its notional cannot be bounded`,
+      );
+    }
+    const notional = terms.qty.mul(spec.contractSize).mul(price);
+    if (notional.lessThanOrEqualTo(max)) return undefined;
+    return deny(
+      'maxNotional',
+      `${intent.kind} ${intent.ref}: notional ${notional.toFixed()} is over ${scopeLabel(input)}'s maxNotionalPerOrder ${max.toFixed()}`,
+    );
+  },
+};
+
+/**
+ * The position per sym (and side), counting the same-side open orders as if filled, stays at
+ * most maxPositionQty (or its per-sym override). Positions are the portfolio's (the venue nets
+ * strategies together); at strategy scope only that strategy's open orders are counted.
+ * Reducing orders always pass.
+ */
+export const maxPositionCheck: RiskCheck = {
+  name: 'maxPosition',
+  kind: 'limit',
+  run(input) {
+    const { intent, view, limits, scope, strategyId } = input;
+    const terms = orderTermsOf(intent, view);
+    if (terms === undefined) return undefined;
+    const max = limits.maxPositionQtyBySym?.[terms.sym] ?? limits.maxPositionQty;
+    if (max === undefined || isReducing(terms, view)) return undefined;
+    let pending = ZERO;
+    for (const order of view.openOrders(scope === 'strategy' ? strategyId : undefined)) {
+      if (
+        order.sym === terms.sym &&
+        order.positionSide === terms.positionSide &&
+        order.side === terms.side &&
+        order.clientOrderId !== terms.replaces
+      ) {
+        pending = pending.add(order.orderQty.sub(order.executedQty));
+      }
+    }
+    const signed = (qty: Dec): Dec => (terms.side === 'BUY' ? qty : qty.neg());
+    const projected = view
+      .positionQty(terms.sym, terms.positionSide)
+      .add(signed(pending.add(terms.qty)))
+      .abs();
+    if (projected.lessThanOrEqualTo(max)) return undefined;
+    return deny(
+      'maxPosition',
+      `${intent.kind} ${intent.ref}: ${terms.sym} position would reach ${projected.toFixed()} with open orders, over ${scopeLabel(input)}'s maxPositionQty ${max.toFixed()}`,
+    );
+  },
+};
+
+/** Gross exposure after the order (current gross exposure + the order's notional) stays within maxGrossExposure. */
+export const maxGrossExposureCheck: RiskCheck = {
+  name: 'maxGrossExposure',
+  kind: 'limit',
+  run(input) {
+    const { intent, view, limits } = input;
+    const max = limits.maxGrossExposure;
+    if (max === undefined) return undefined;
+    const terms = orderTermsOf(intent, view);
+    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
+    if (terms === undefined || spec === undefined || isReducing(terms, view)) return undefined;
+    const current = view.grossExposure?.();
+    const price = notionalPrice(terms, view);
+    if (current === undefined || price === undefined) {
+      return deny(
+        'maxGrossExposure',
+        `${intent.kind} ${intent.ref}: gross exposure cannot be computed (${current === undefined ? 'the state does not report it' : `no reference price for ${terms.sym}`})`,
+      );
+    }
+    const after = current.add(terms.qty.mul(spec.contractSize).mul(price));
+    if (after.lessThanOrEqualTo(max)) return undefined;
+    return deny(
+      'maxGrossExposure',
+      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()}, over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
+    );
+  },
+};

@@ -1,0 +1,63 @@
+import type { Dec } from '../model/index.ts';
+import type { KillSwitchConfig } from './risk-limits.ts';
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Watches equity for the daily loss and drawdown limits. The start-of-day equity is the first
+ * equity observed in each UTC day; the high-water mark is the highest equity observed. Both
+ * come from observations (the gate observes on every intent; the kernel may also call it when
+ * it samples equity), so nothing here reads a clock.
+ */
+export class KillSwitch {
+  readonly #config: KillSwitchConfig;
+  #day: number | undefined;
+  #startOfDay: Dec | undefined;
+  #highWater: Dec | undefined;
+
+  /**
+   * @param config - the limits; with neither set, the switch never trips
+   */
+  constructor(config: KillSwitchConfig) {
+    this.#config = config;
+  }
+
+  /** Whether any limit is configured (otherwise observing is skipped: it costs Decimal work). */
+  get armed(): boolean {
+    return this.#config.dailyLossLimit !== undefined || this.#config.maxDrawdown !== undefined;
+  }
+
+  /**
+   * Records an equity observation and tells whether a limit is breached.
+   * @param now - observation time, epoch ms
+   * @param equity - portfolio equity
+   * @returns a sentence naming the breached limit, or undefined
+   */
+  observe(now: number, equity: Dec): string | undefined {
+    const day = Math.floor(now / DAY_MS);
+    if (this.#day !== day || this.#startOfDay === undefined) {
+      this.#day = day;
+      this.#startOfDay = equity;
+    }
+    if (this.#highWater === undefined || equity.greaterThan(this.#highWater)) this.#highWater = equity;
+    const { dailyLossLimit, maxDrawdown } = this.#config;
+    const loss = this.#startOfDay.sub(equity);
+    if (dailyLossLimit !== undefined && loss.greaterThanOrEqualTo(dailyLossLimit)) {
+      return `kill switch: daily loss ${loss.toFixed()} reached the limit ${dailyLossLimit.toFixed()} (equity ${equity.toFixed()}, start of UTC day ${this.#startOfDay.toFixed()})`;
+    }
+    if (maxDrawdown !== undefined && this.#highWater.isPositive()) {
+      const drawdown = this.#highWater.sub(equity).div(this.#highWater);
+      if (drawdown.greaterThanOrEqualTo(maxDrawdown)) {
+        return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${this.#highWater.toFixed()} reached the limit ${maxDrawdown * 100} %`;
+      }
+    }
+    return undefined;
+  }
+
+  /** Forgets the start-of-day equity and high-water mark, so the next observation re-bases both. */
+  rebase(): void {
+    this.#day = undefined;
+    this.#startOfDay = undefined;
+    this.#highWater = undefined;
+  }
+}

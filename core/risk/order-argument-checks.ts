@@ -1,0 +1,149 @@
+import { DateTime } from 'luxon';
+import type { Intent, PositionSide } from '../model/index.ts';
+import { deny, type RiskCheck } from './risk-check.ts';
+
+/** The venue's clientOrderId length limit (per public venue docs). */
+const MAX_CLIENT_ORDER_ID_LENGTH = 40;
+const CONDITIONS_NEEDING_TRIGGER = new Set(['UT', 'DT', 'SL', 'OCO']);
+
+/** Denies a new order whose ref (the clientOrderId) is empty or longer than 40 characters. */
+export const clientOrderIdCheck: RiskCheck = {
+  name: 'clientOrderId',
+  kind: 'rule',
+  run({ intent }) {
+    if (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder') return undefined;
+    if (intent.ref.length === 0 || intent.ref.length > MAX_CLIENT_ORDER_ID_LENGTH) {
+      return deny(
+        'clientOrderId',
+        `ref ${JSON.stringify(intent.ref)} must be 1 to ${MAX_CLIENT_ORDER_ID_LENGTH} characters: it becomes the clientOrderId`,
+      );
+    }
+    return undefined;
+  },
+};
+
+/** PLACE_ORDER rule: a market order's price is "0" (or absent); a limit order needs a positive price. */
+export const orderPriceCheck: RiskCheck = {
+  name: 'orderPrice',
+  kind: 'rule',
+  run({ intent }) {
+    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !intent.price.isPositive()) {
+      return deny(
+        'orderPrice',
+        `modifyOrder ${intent.ref} sets price ${intent.price.toFixed()}, which is not positive`,
+      );
+    }
+    if (intent.kind !== 'placeOrder') return undefined;
+    if (intent.orderType === 'MARKET' && intent.price !== undefined && !intent.price.isZero()) {
+      return deny(
+        'orderPrice',
+        `market order ${intent.ref} has price ${intent.price.toFixed()}; a market order's price must be "0" or absent`,
+      );
+    }
+    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !intent.price.isPositive())) {
+      return deny('orderPrice', `limit order ${intent.ref} needs a positive price`);
+    }
+    return undefined;
+  },
+};
+
+/** PLACE_ORDER rule: GTD needs an expiry date YYYY-MM-DD, not in the past; no other validity takes one. */
+export const gtdExpiryDateCheck: RiskCheck = {
+  name: 'gtdExpiryDate',
+  kind: 'rule',
+  run({ intent, view }) {
+    if (intent.kind !== 'placeOrder') return undefined;
+    if (intent.timeInForce !== 'GTD') {
+      return intent.expiryDate === undefined
+        ? undefined
+        : deny(
+            'gtdExpiryDate',
+            `order ${intent.ref} has an expiryDate but timeInForce ${intent.timeInForce}, not GTD`,
+          );
+    }
+    if (intent.expiryDate === undefined) {
+      return deny('gtdExpiryDate', `GTD order ${intent.ref} needs an expiryDate (YYYY-MM-DD)`);
+    }
+    const date = DateTime.fromFormat(intent.expiryDate, 'yyyy-MM-dd', { zone: 'utc' });
+    if (!date.isValid) {
+      return deny(
+        'gtdExpiryDate',
+        `GTD order ${intent.ref} has expiryDate ${JSON.stringify(intent.expiryDate)}, not a YYYY-MM-DD date`,
+      );
+    }
+    const today = DateTime.fromMillis(view.now(), { zone: 'utc' }).startOf('day');
+    if (date < today) {
+      return deny(
+        'gtdExpiryDate',
+        `GTD order ${intent.ref} expires ${intent.expiryDate}, which is already past (UTC)`,
+      );
+    }
+    return undefined;
+  },
+};
+
+/**
+ * PLACE_ORDER rules for conditional orders: UT, DT, SL and OCO need a triggerPrice, OCO also a
+ * stopPrice, TIME a timeToSend in `yyyy-MM-dd HH:mm:ss`.
+ */
+export const conditionArgumentsCheck: RiskCheck = {
+  name: 'conditionArguments',
+  kind: 'rule',
+  run({ intent }) {
+    if (intent.kind !== 'placeOrder' || intent.condition === undefined) return undefined;
+    const { code, triggerPrice, stopPrice, timeToSend } = intent.condition;
+    if (CONDITIONS_NEEDING_TRIGGER.has(code) && (triggerPrice === undefined || !triggerPrice.isPositive())) {
+      return deny('conditionArguments', `${code} order ${intent.ref} needs a positive triggerPrice`);
+    }
+    if (code === 'OCO' && (stopPrice === undefined || !stopPrice.isPositive())) {
+      return deny('conditionArguments', `OCO order ${intent.ref} needs a positive stopPrice`);
+    }
+    if (code === 'TIME') {
+      const valid =
+        timeToSend !== undefined &&
+        DateTime.fromFormat(timeToSend, 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).isValid;
+      if (!valid) {
+        return deny(
+          'conditionArguments',
+          `TIME order ${intent.ref} needs timeToSend as yyyy-MM-dd HH:mm:ss, got ${JSON.stringify(timeToSend)}`,
+        );
+      }
+    }
+    return undefined;
+  },
+};
+
+function positionSideOf(intent: Intent): PositionSide | undefined {
+  switch (intent.kind) {
+    case 'placeOrder':
+    case 'placeAlgoOrder':
+    case 'closePosition':
+      return intent.positionSide;
+    default:
+      return undefined;
+  }
+}
+
+/** positionSide must be LONG or SHORT in BOTH mode and NONE in NET mode (per public venue docs). */
+export const positionSideCheck: RiskCheck = {
+  name: 'positionSide',
+  kind: 'rule',
+  run({ intent, view }) {
+    const side = positionSideOf(intent);
+    if (side === undefined) return undefined;
+    const mode = view.positionMode();
+    if (mode === 'BOTH' && side === 'NONE') {
+      return deny(
+        'positionSide',
+        `${intent.kind} ${intent.ref} needs positionSide LONG or SHORT: the portfolio is in BOTH mode`,
+      );
+    }
+    if (mode === 'NET' && side !== 'NONE') {
+      return deny(
+        'positionSide',
+        `${intent.kind} ${intent.ref} has positionSide ${side}; in NET mode it must be NONE`,
+      );
+    }
+    return undefined;
+  },
+};

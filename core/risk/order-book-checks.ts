@@ -1,0 +1,75 @@
+import { orderTermsOf, reducesPosition } from './order-terms.ts';
+import { deny, type RiskCheck } from './risk-check.ts';
+
+/** The venue's per-sym open order limit (the instrument's maxNumOrders) is not reached. */
+export const maxOrdersPerSymCheck: RiskCheck = {
+  name: 'maxOrdersPerSym',
+  kind: 'rule',
+  run({ intent, view }) {
+    if (intent.kind !== 'placeOrder') return undefined;
+    const spec = view.instrument(intent.sym);
+    if (spec === undefined) return undefined;
+    const open = view.openOrders().filter((order) => order.sym === intent.sym).length;
+    if (open < spec.maxNumOrders) return undefined;
+    return deny(
+      'maxOrdersPerSym',
+      `order ${intent.ref}: ${intent.sym} already has ${open} open orders, its maxNumOrders is ${spec.maxNumOrders}`,
+    );
+  },
+};
+
+/** A modification targets an open order of the strategy that sends it (strategies own their orders). */
+export const modifyTargetCheck: RiskCheck = {
+  name: 'modifyTarget',
+  kind: 'rule',
+  run({ intent, view, strategyId }) {
+    if (intent.kind !== 'modifyOrder') return undefined;
+    const own = view.openOrders(strategyId).some((order) => order.clientOrderId === intent.target);
+    if (own) return undefined;
+    return deny(
+      'modifyTarget',
+      `modifyOrder ${intent.ref}: ${intent.target} is not an open order of strategy ${strategyId}`,
+    );
+  },
+};
+
+/**
+ * A reduce-only order must reduce: opposite side to a non-zero position, no larger than it.
+ * A close-position must have a position to close.
+ */
+export const reduceOnlyCheck: RiskCheck = {
+  name: 'reduceOnly',
+  kind: 'rule',
+  run({ intent, view }) {
+    if (intent.kind === 'closePosition') {
+      if (!view.positionQty(intent.sym, intent.positionSide).isZero()) return undefined;
+      return deny(
+        'reduceOnly',
+        `closePosition ${intent.ref}: there is no ${intent.sym} ${intent.positionSide} position to close`,
+      );
+    }
+    if (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder') return undefined;
+    const terms = orderTermsOf(intent, view);
+    if (terms === undefined || !terms.reduceOnly || reducesPosition(terms, view)) return undefined;
+    const position = view.positionQty(terms.sym, terms.positionSide);
+    return deny(
+      'reduceOnly',
+      `reduce-only ${terms.side} ${terms.qty.toFixed()} ${terms.sym} (${intent.ref}) would not reduce the position of ${position.toFixed()}`,
+    );
+  },
+};
+
+/** The venue's close-positions symList holds 1 to 20 syms (error 401129 beyond). */
+export const closePositionsSymListCheck: RiskCheck = {
+  name: 'closePositionsSymList',
+  kind: 'rule',
+  run({ intent }) {
+    if (intent.kind !== 'closePositions') return undefined;
+    const count = intent.symList.length;
+    if (count >= 1 && count <= 20) return undefined;
+    return deny(
+      'closePositionsSymList',
+      `closePositions ${intent.ref} lists ${count} syms; the venue takes 1 to 20`,
+    );
+  },
+};

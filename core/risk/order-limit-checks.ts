@@ -1,0 +1,39 @@
+import { orderTermsOf } from './order-terms.ts';
+import { deny, type RiskCheck } from './risk-check.ts';
+
+/** A new order is denied when maxOpenOrders (the portfolio's, or the strategy's own) are already open. */
+export const maxOpenOrdersCheck: RiskCheck = {
+  name: 'maxOpenOrders',
+  kind: 'limit',
+  run({ intent, view, limits, scope, strategyId }) {
+    const max = limits.maxOpenOrders;
+    if (max === undefined || intent.kind !== 'placeOrder') return undefined;
+    const open = view.openOrders(scope === 'strategy' ? strategyId : undefined).length;
+    if (open < max) return undefined;
+    const owner = scope === 'portfolio' ? 'the portfolio has' : `strategy ${strategyId} has`;
+    return deny('maxOpenOrders', `order ${intent.ref}: ${owner} ${open} open orders, the limit is ${max}`);
+  },
+};
+
+/**
+ * A limit price stays within `priceBand` (a fraction) of the reference price, so fat-finger
+ * prices are denied. With no reference price known the order passes (nothing to compare with).
+ */
+export const priceBandCheck: RiskCheck = {
+  name: 'priceBand',
+  kind: 'limit',
+  run({ intent, view, limits }) {
+    const band = limits.priceBand;
+    if (band === undefined) return undefined;
+    const terms = orderTermsOf(intent, view);
+    if (terms?.price === undefined) return undefined;
+    const reference = view.referencePrice(terms.sym);
+    if (reference === undefined || reference <= 0) return undefined;
+    const distance = Math.abs(terms.price.toNumber() - reference) / reference;
+    if (distance <= band) return undefined;
+    return deny(
+      'priceBand',
+      `${intent.kind} ${intent.ref}: price ${terms.price.toFixed()} is ${(distance * 100).toFixed(2)} % from the reference ${reference}, outside the ${(band * 100).toFixed(2)} % band`,
+    );
+  },
+};

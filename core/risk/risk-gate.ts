@@ -1,0 +1,290 @@
+import { z } from 'zod';
+import type { Dec, Intent, StrategyIntent } from '../model/index.ts';
+import { CANCEL_INTENT_KINDS } from '../model/index.ts';
+import { approve } from './approved-intent.ts';
+import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
+import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
+import { KillSwitch } from './kill-switch.ts';
+import {
+  clientOrderIdCheck,
+  conditionArgumentsCheck,
+  gtdExpiryDateCheck,
+  orderPriceCheck,
+  positionSideCheck,
+} from './order-argument-checks.ts';
+import {
+  closePositionsSymListCheck,
+  maxOrdersPerSymCheck,
+  modifyTargetCheck,
+  reduceOnlyCheck,
+} from './order-book-checks.ts';
+import { maxOpenOrdersCheck, priceBandCheck } from './order-limit-checks.ts';
+import {
+  maxSizeCheck,
+  minNotionalCheck,
+  minSizeCheck,
+  priceOnTickCheck,
+  qtyOnLotCheck,
+} from './order-size-checks.ts';
+import type { LimitScope, RiskCheck } from './risk-check.ts';
+import type { RiskCheckName } from './risk-check-names.ts';
+import type { Denial, RiskDecision } from './risk-decision.ts';
+import {
+  type RateLimit,
+  type RiskGateConfig,
+  type RiskGateConfigInput,
+  type RiskLimits,
+  type RiskLimitsInput,
+  riskGateConfigSchema,
+  riskLimitsSchema,
+} from './risk-limits.ts';
+import type { RiskView } from './risk-view.ts';
+import { TokenBucket } from './token-bucket.ts';
+import { isRiskReducing, stricterStatus, type TradingState, type TradingStatus } from './trading-state.ts';
+
+/** Every check of the chain, in the order the gate runs them (rules first, then limits). */
+export const RISK_CHECKS: readonly RiskCheck[] = [
+  instrumentKnownCheck,
+  instrumentTradingCheck,
+  clientOrderIdCheck,
+  orderPriceCheck,
+  gtdExpiryDateCheck,
+  conditionArgumentsCheck,
+  positionSideCheck,
+  modifyTargetCheck,
+  closePositionsSymListCheck,
+  priceOnTickCheck,
+  qtyOnLotCheck,
+  minSizeCheck,
+  maxSizeCheck,
+  minNotionalCheck,
+  maxOrdersPerSymCheck,
+  reduceOnlyCheck,
+  maxNotionalCheck,
+  maxPositionCheck,
+  maxGrossExposureCheck,
+  maxOpenOrdersCheck,
+  priceBandCheck,
+];
+
+const RULE_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'rule');
+const LIMIT_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'limit');
+const NO_LIMITS: RiskLimits = {};
+const ACTIVE: TradingStatus = { state: 'ACTIVE' };
+
+type ThrottleKind = 'submit' | 'modify';
+
+function throttleKindOf(intent: Intent): ThrottleKind {
+  return intent.kind === 'modifyOrder' || intent.kind === 'replaceAlgoOrder' ? 'modify' : 'submit';
+}
+
+function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, where: string): T {
+  const result = schema.safeParse(input);
+  if (!result.success) throw new RangeError(`${where} is invalid:\n${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+/**
+ * The risk gate: every intent passes through it, and only its approved output reaches an
+ * execution port. Cancels always pass. Otherwise, in order: the kill switch observes equity;
+ * the trading state (HALTED: nothing; REDUCING: only risk-reducing intents); the rule checks;
+ * the limit checks against the portfolio limits, then against the strategy's; the submit or
+ * modify throttle (portfolio's and strategy's bucket). A denial is returned, never thrown.
+ *
+ * @example
+ * const gate = new RiskGate({ limits: { maxNotionalPerOrder: '50000', priceBand: 0.05 },
+ *   strategies: { mm: { maxOpenOrders: 10, submitRate: { limit: 20, intervalMs: 1000 } } },
+ *   killSwitch: { dailyLossLimit: '2000', maxDrawdown: 0.1 } });
+ * const decision = gate.evaluate({ strategyId: 'mm', intent }, view);
+ * if (decision.kind === 'approved') port.submit(decision.command);
+ */
+export class RiskGate {
+  readonly #limits: RiskLimits;
+  readonly #strategyLimits = new Map<string, RiskLimits>();
+  readonly #killSwitch: KillSwitch;
+  readonly #tripTo: TradingState;
+  readonly #strategyStatus = new Map<string, TradingStatus>();
+  readonly #buckets = new Map<string, TokenBucket>();
+  #status: TradingStatus = ACTIVE;
+
+  /**
+   * @param config - portfolio limits, per-strategy limits and the kill switch (see {@link riskGateConfigSchema})
+   * @throws RangeError listing every invalid field when the config does not match the schema
+   */
+  constructor(config: RiskGateConfigInput = {}) {
+    const parsed: RiskGateConfig = parseOrThrow(riskGateConfigSchema, config, 'risk config');
+    this.#limits = parsed.limits;
+    for (const [strategyId, limits] of Object.entries(parsed.strategies))
+      this.#strategyLimits.set(strategyId, limits);
+    this.#killSwitch = new KillSwitch(parsed.killSwitch);
+    this.#tripTo = parsed.killSwitch.tripTo;
+  }
+
+  /**
+   * Sets (or replaces) one strategy's limits, e.g. from its own config section.
+   * @param strategyId - the strategy
+   * @param limits - its limits
+   * @throws RangeError listing every invalid field
+   */
+  configureStrategy(strategyId: string, limits: RiskLimitsInput): void {
+    this.#strategyLimits.set(
+      strategyId,
+      parseOrThrow(riskLimitsSchema, limits, `risk limits of strategy ${strategyId}`),
+    );
+    for (const kind of ['submit', 'modify'] as const) this.#buckets.delete(`strategy|${strategyId}|${kind}`);
+  }
+
+  /**
+   * Decides one intent.
+   * @param strategyIntent - the intent and the strategy that emitted it
+   * @param view - the read-only state
+   * @returns approved (with the branded command) or denied (check name and a sentence)
+   */
+  evaluate(strategyIntent: StrategyIntent, view: RiskView): RiskDecision {
+    const { strategyId, intent } = strategyIntent;
+    if (CANCEL_INTENT_KINDS.has(intent.kind)) return { kind: 'approved', command: approve(strategyIntent) };
+    const now = view.now();
+    if (this.#killSwitch.armed) this.observeEquity(now, view.equity());
+    const denial =
+      this.#stateDenial(strategyId, intent, view) ?? this.#checkDenial(strategyId, intent, view, now);
+    if (denial !== undefined) return { kind: 'denied', ...denial };
+    return { kind: 'approved', command: approve(strategyIntent) };
+  }
+
+  /**
+   * Feeds an equity observation to the kill switch (the gate also does so on every intent);
+   * trips the portfolio into the configured state when a loss limit is breached.
+   * @param now - observation time, epoch ms
+   * @param equity - portfolio equity
+   * @returns the trading status after the observation
+   */
+  observeEquity(now: number, equity: Dec): TradingStatus {
+    if (!this.#killSwitch.armed) return this.#status;
+    const breach = this.#killSwitch.observe(now, equity);
+    if (breach !== undefined) {
+      this.#status = stricterStatus(this.#status, { state: this.#tripTo, reason: breach, since: now });
+    }
+    return this.#status;
+  }
+
+  /**
+   * Manual kill switch: nothing but cancels passes until {@link RiskGate.resume}.
+   * @param reason - why, shown in every denial
+   * @param strategyId - halt one strategy only; omitted = the whole portfolio
+   * @param now - when, for the record
+   */
+  halt(reason: string, strategyId?: string, now?: number): void {
+    this.#setStatus({ state: 'HALTED', reason, since: now }, strategyId);
+  }
+
+  /**
+   * Lets only risk-reducing intents through until {@link RiskGate.resume}.
+   * @param reason - why, shown in every denial
+   * @param strategyId - one strategy only; omitted = the whole portfolio
+   * @param now - when, for the record
+   */
+  reduceOnly(reason: string, strategyId?: string, now?: number): void {
+    this.#setStatus({ state: 'REDUCING', reason, since: now }, strategyId);
+  }
+
+  /**
+   * Back to ACTIVE. Resuming the portfolio also re-bases the kill switch (start-of-day equity and
+   * high-water mark restart from the next observation), so a deliberate resume is not undone by
+   * the very loss that tripped it.
+   * @param strategyId - one strategy only; omitted = the whole portfolio
+   */
+  resume(strategyId?: string): void {
+    if (strategyId === undefined) this.#killSwitch.rebase();
+    this.#setStatus(ACTIVE, strategyId);
+  }
+
+  /**
+   * The trading status in force for a strategy (the stricter of the portfolio's and its own), or
+   * the portfolio's.
+   * @param strategyId - the strategy; omitted = the portfolio
+   * @returns state, reason and since
+   */
+  status(strategyId?: string): TradingStatus {
+    if (strategyId === undefined) return this.#status;
+    return stricterStatus(this.#status, this.#strategyStatus.get(strategyId) ?? ACTIVE);
+  }
+
+  #setStatus(status: TradingStatus, strategyId: string | undefined): void {
+    if (strategyId === undefined) this.#status = status;
+    else this.#strategyStatus.set(strategyId, status);
+  }
+
+  #stateDenial(strategyId: string, intent: Intent, view: RiskView): Denial | undefined {
+    const { state, reason } = this.status(strategyId);
+    if (state === 'ACTIVE' || (state === 'REDUCING' && isRiskReducing(intent, view))) return undefined;
+    const allowed = state === 'HALTED' ? 'only cancels pass' : 'only risk-reducing intents pass';
+    return {
+      check: 'tradingState',
+      reason: `${intent.kind} ${intent.ref} refused: trading is ${state} (${reason ?? 'no reason given'}); ${allowed}`,
+    };
+  }
+
+  #checkDenial(strategyId: string, intent: Intent, view: RiskView, now: number): Denial | undefined {
+    const strategyLimits = this.#strategyLimits.get(strategyId) ?? NO_LIMITS;
+    const disabled = new Set<RiskCheckName>([
+      ...(this.#limits.disabledChecks ?? []),
+      ...(strategyLimits.disabledChecks ?? []),
+    ]);
+    for (const check of RULE_CHECKS) {
+      if (disabled.has(check.name)) continue;
+      const denial = check.run({ strategyId, intent, view, limits: this.#limits, scope: 'portfolio' });
+      if (denial !== undefined) return denial;
+    }
+    const scopes: readonly (readonly [LimitScope, RiskLimits])[] = [
+      ['portfolio', this.#limits],
+      ['strategy', strategyLimits],
+    ];
+    for (const [scope, limits] of scopes) {
+      for (const check of LIMIT_CHECKS) {
+        if (limits.disabledChecks?.includes(check.name)) continue;
+        const denial = check.run({ strategyId, intent, view, limits, scope });
+        if (denial !== undefined) return denial;
+      }
+    }
+    return this.#throttleDenial(strategyId, intent, strategyLimits, now);
+  }
+
+  #throttleDenial(
+    strategyId: string,
+    intent: Intent,
+    strategyLimits: RiskLimits,
+    now: number,
+  ): Denial | undefined {
+    const kind = throttleKindOf(intent);
+    const rateOf = (limits: RiskLimits): RateLimit | undefined =>
+      kind === 'submit' ? limits.submitRate : limits.modifyRate;
+    const buckets: [string, TokenBucket][] = [];
+    const portfolioRate = rateOf(this.#limits);
+    const strategyRate = rateOf(strategyLimits);
+    if (portfolioRate !== undefined)
+      buckets.push(['the portfolio', this.#bucket(`portfolio||${kind}`, portfolioRate)]);
+    if (strategyRate !== undefined) {
+      buckets.push([`strategy ${strategyId}`, this.#bucket(`strategy|${strategyId}|${kind}`, strategyRate)]);
+    }
+    for (const [owner, bucket] of buckets) {
+      if (!bucket.canTake(now)) {
+        const rate = owner === 'the portfolio' ? portfolioRate : strategyRate;
+        return {
+          check: kind === 'submit' ? 'submitThrottle' : 'modifyThrottle',
+          reason: `${intent.kind} ${intent.ref} refused: ${owner}'s ${kind} rate of ${rate?.limit} per ${rate?.intervalMs} ms is used up`,
+        };
+      }
+    }
+    for (const [, bucket] of buckets) bucket.take(now);
+    return undefined;
+  }
+
+  #bucket(key: string, rate: RateLimit): TokenBucket {
+    let bucket = this.#buckets.get(key);
+    if (bucket === undefined) {
+      bucket = new TokenBucket(rate);
+      this.#buckets.set(key, bucket);
+    }
+    return bucket;
+  }
+}

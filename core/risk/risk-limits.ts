@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { type Dec, decimalOf, parseDecimal } from '../model/index.ts';
+import { DISABLEABLE_CHECK_NAMES } from './risk-check-names.ts';
+
+/** A decimal given as a string ("1000.5") or a number (1000.5) in config, parsed exactly. */
+const decimalInput = z.union([z.string(), z.number()]).transform((value, ctx): Dec => {
+  try {
+    return typeof value === 'number' ? decimalOf(value) : parseDecimal(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+const positiveDecimal = decimalInput.refine((value) => value.greaterThan(0), 'must be positive');
+
+/** A rate limit: at most `limit` intents per `intervalMs`, refilled continuously (token bucket). */
+export const rateLimitSchema = z
+  .object({
+    limit: z.number().int().positive(),
+    intervalMs: z.number().int().positive(),
+  })
+  .strict();
+
+/**
+ * Risk limits, usable at portfolio level (`limits`) and per strategy (`strategies.<id>`); an
+ * intent must pass both. Every limit is optional: absent = not checked. Amounts are in the
+ * instrument's settlement currency; quantities in contracts.
+ */
+export const riskLimitsSchema = z
+  .object({
+    /** Largest notional (qty * contractSize * price) of one order. */
+    maxNotionalPerOrder: positiveDecimal.optional(),
+    /** Largest absolute position per sym, counting open orders on the same side as if filled. */
+    maxPositionQty: positiveDecimal.optional(),
+    /** Per-sym overrides of `maxPositionQty`. */
+    maxPositionQtyBySym: z.record(z.string(), positiveDecimal).optional(),
+    /** Largest sum of |position| * contractSize * price over all syms after the order. */
+    maxGrossExposure: positiveDecimal.optional(),
+    /** Most open orders at once (the portfolio's or the strategy's). */
+    maxOpenOrders: z.number().int().nonnegative().optional(),
+    /** Largest distance of a limit price from the reference price, as a fraction (0.05 = 5 %). */
+    priceBand: z.number().positive().optional(),
+    /** Throttle for new orders and other non-cancel, non-modify commands. */
+    submitRate: rateLimitSchema.optional(),
+    /** Throttle for order modifications and algo order replacements. */
+    modifyRate: rateLimitSchema.optional(),
+    /** Checks switched off at this level. */
+    disabledChecks: z.array(z.enum(DISABLEABLE_CHECK_NAMES)).optional(),
+  })
+  .strict();
+
+/** The kill switch: trips the whole portfolio into `tripTo` on a loss limit. */
+export const killSwitchSchema = z
+  .object({
+    /** Largest loss since the start of the UTC day (from equity at the day's first observation). */
+    dailyLossLimit: positiveDecimal.optional(),
+    /** Largest fall from the equity high-water mark, as a fraction (0.1 = 10 %). */
+    maxDrawdown: z.number().gt(0).lt(1).optional(),
+    /** The trading state a trip sets. */
+    tripTo: z.enum(['HALTED', 'REDUCING']).default('HALTED'),
+  })
+  .strict();
+
+/** The whole risk configuration: portfolio limits, per-strategy limits and the kill switch. */
+export const riskGateConfigSchema = z
+  .object({
+    limits: riskLimitsSchema.prefault({}),
+    strategies: z.record(z.string(), riskLimitsSchema).prefault({}),
+    killSwitch: killSwitchSchema.prefault({}),
+  })
+  .strict();
+
+/** Parsed risk limits (Decimals). */
+export type RiskLimits = z.output<typeof riskLimitsSchema>;
+/** Risk limits as written in config (strings or numbers). */
+export type RiskLimitsInput = z.input<typeof riskLimitsSchema>;
+/** Parsed kill-switch settings. */
+export type KillSwitchConfig = z.output<typeof killSwitchSchema>;
+/** Parsed risk configuration. */
+export type RiskGateConfig = z.output<typeof riskGateConfigSchema>;
+/** Risk configuration as written in config. */
+export type RiskGateConfigInput = z.input<typeof riskGateConfigSchema>;
+/** A parsed rate limit. */
+export type RateLimit = z.output<typeof rateLimitSchema>;

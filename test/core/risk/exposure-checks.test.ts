@@ -1,0 +1,79 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
+import { aRiskView } from '../../kit/risk-view-builder.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+describe('exposure limits', () => {
+  describe('maxNotional', () => {
+    it('denies an order over maxNotionalPerOrder and tells the strategy why', () => {
+      const reason = expectDenied('maxNotional', aLimitOrder({ qty: D('11') }), aRiskView(), {
+        limits: { maxNotionalPerOrder: '1000' },
+      });
+      expect(reason).toBe("placeOrder ref-1: notional 1100 is over the portfolio's maxNotionalPerOrder 1000");
+    });
+    it("applies the strategy's own stricter limit as well", () => {
+      const reason = expectDenied('maxNotional', aLimitOrder({ qty: D('6') }), aRiskView(), {
+        limits: { maxNotionalPerOrder: '1000' },
+        strategies: { s1: { maxNotionalPerOrder: 500 } },
+      });
+      expect(reason).toContain('strategy s1');
+    });
+    it('denies a market order when no reference price bounds its notional', () => {
+      const view = aRiskView();
+      view.references.clear();
+      expectDenied('maxNotional', aMarketOrder(), view, { limits: { maxNotionalPerOrder: '1000' } });
+    });
+    it('passes an order at the limit', () => {
+      expectApproved(aLimitOrder({ qty: D('10') }), aRiskView(), { limits: { maxNotionalPerOrder: '1000' } });
+    });
+  });
+
+  describe('maxPosition', () => {
+    it('denies an order that would take the position over maxPositionQty', () => {
+      const view = aRiskView();
+      view.setPosition(BTC, '4');
+      expectDenied('maxPosition', aLimitOrder({ qty: D('2') }), view, { limits: { maxPositionQty: '5' } });
+    });
+    it('counts same-side open orders as if filled', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ orderQty: D('3'), clientOrderId: 'x' }) }];
+      expectDenied('maxPosition', aLimitOrder({ qty: D('3') }), view, { limits: { maxPositionQty: '5' } });
+    });
+    it('uses a per-sym override', () => {
+      expectDenied('maxPosition', aLimitOrder({ qty: D('2') }), aRiskView(), {
+        limits: { maxPositionQty: '5', maxPositionQtyBySym: { [BTC]: '1' } },
+      });
+    });
+    it('passes an order within the limit and any reducing order', () => {
+      const view = aRiskView();
+      view.setPosition(BTC, '4');
+      expectApproved(aLimitOrder({ qty: D('1') }), view, { limits: { maxPositionQty: '5' } });
+      view.setPosition(BTC, '9');
+      expectApproved(aLimitOrder({ side: 'SELL', qty: D('2') }), view, { limits: { maxPositionQty: '5' } });
+    });
+  });
+
+  describe('maxGrossExposure', () => {
+    it('denies an order that would take gross exposure over the limit', () => {
+      const view = aRiskView();
+      view.gross = D('9500');
+      expectDenied('maxGrossExposure', aLimitOrder({ qty: D('6') }), view, {
+        limits: { maxGrossExposure: '10000' },
+      });
+    });
+    it('denies when the state cannot report gross exposure', () => {
+      const view = aRiskView();
+      delete view.grossExposure;
+      expectDenied('maxGrossExposure', aLimitOrder(), view, { limits: { maxGrossExposure: '10000' } });
+    });
+    it('passes within the limit', () => {
+      const view = aRiskView();
+      view.gross = D('9500');
+      expectApproved(aLimitOrder({ qty: D('5') }), view, { limits: { maxGrossExposure: '10000' } });
+    });
+  });
+});

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { KillSwitch } from '../../../core/risk/index.ts';
+
+const DAY = 86_400_000;
+
+describe('kill switch', () => {
+  it('trips on the daily loss from the first equity of the UTC day', () => {
+    const ks = new KillSwitch({ dailyLossLimit: D('500'), tripTo: 'HALTED' });
+    expect(ks.observe(DAY + 1, D('10000'))).toBeUndefined();
+    expect(ks.observe(DAY + 2, D('9600'))).toBeUndefined();
+    expect(ks.observe(DAY + 3, D('9500'))).toMatch(/daily loss 500 reached the limit 500/);
+  });
+
+  it('starts a new day at the first observation after UTC midnight', () => {
+    const ks = new KillSwitch({ dailyLossLimit: D('500'), tripTo: 'HALTED' });
+    ks.observe(DAY + 1, D('10000'));
+    ks.observe(2 * DAY - 1, D('9600'));
+    expect(ks.observe(2 * DAY, D('9550'))).toBeUndefined();
+    expect(ks.observe(2 * DAY + 5, D('9050'))).toMatch(/daily loss 500/);
+  });
+
+  it('trips on drawdown from the high-water mark, across days', () => {
+    const ks = new KillSwitch({ maxDrawdown: 0.1, tripTo: 'HALTED' });
+    ks.observe(0, D('10000'));
+    ks.observe(DAY, D('12000'));
+    expect(ks.observe(2 * DAY, D('10801'))).toBeUndefined();
+    expect(ks.observe(3 * DAY, D('10800'))).toMatch(/drawdown 10 % from the high-water mark 12000/);
+  });
+
+  it('is disarmed with no limits', () => {
+    expect(new KillSwitch({ tripTo: 'HALTED' }).armed).toBe(false);
+  });
+});

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aLimitOrder } from '../../kit/intent-builders.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
+import { aRiskView } from '../../kit/risk-view-builder.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+describe('order book checks', () => {
+  describe('maxOrdersPerSym (the instrument maxNumOrders)', () => {
+    it('denies a new order when the sym already has maxNumOrders open', () => {
+      const view = aRiskView();
+      view.instruments.set(BTC, anInstrument(BTC, { maxNumOrders: 2 }));
+      view.orders = [
+        { strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) },
+        { strategyId: 'other', order: anOrder({ clientOrderId: 'b' }) },
+      ];
+      expectDenied('maxOrdersPerSym', aLimitOrder(), view);
+    });
+    it('passes below maxNumOrders', () => {
+      const view = aRiskView();
+      view.instruments.set(BTC, anInstrument(BTC, { maxNumOrders: 2 }));
+      view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) }];
+      expectApproved(aLimitOrder(), view);
+    });
+  });
+
+  describe('modifyTarget', () => {
+    it("denies modifying another strategy's order", () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'theirs' }) }];
+      expectDenied(
+        'modifyTarget',
+        { kind: 'modifyOrder', ref: 'm', target: 'theirs', sym: BTC, price: D('99') },
+        view,
+      );
+    });
+    it('passes modifying its own open order', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'mine' }) }];
+      expectApproved({ kind: 'modifyOrder', ref: 'm', target: 'mine', sym: BTC, price: D('99') }, view);
+    });
+  });
+
+  describe('reduceOnly', () => {
+    it('denies a reduce-only order on the same side as the position', () => {
+      const view = aRiskView();
+      view.setPosition(BTC, '2');
+      const reason = expectDenied('reduceOnly', aLimitOrder({ reduceOnly: true }), view);
+      expect(reason).toContain('would not reduce the position of 2');
+    });
+    it('denies a reduce-only order larger than the position, and one with no position', () => {
+      const view = aRiskView();
+      view.setPosition(BTC, '0.5');
+      expectDenied('reduceOnly', aLimitOrder({ side: 'SELL', reduceOnly: true }), view);
+      expectDenied('reduceOnly', aLimitOrder({ side: 'SELL', reduceOnly: true }), aRiskView());
+    });
+    it('passes a reduce-only order that reduces, in NET and BOTH mode', () => {
+      const view = aRiskView();
+      view.setPosition(BTC, '-2');
+      expectApproved(aLimitOrder({ reduceOnly: true }), view);
+      const both = aRiskView();
+      both.mode = 'BOTH';
+      both.setPosition(BTC, '1', 'LONG');
+      expectApproved(aLimitOrder({ side: 'SELL', positionSide: 'LONG', reduceOnly: true }), both);
+    });
+    it('denies closing a position that is flat and passes closing an open one', () => {
+      const view = aRiskView();
+      const close = { kind: 'closePosition', ref: 'cp', sym: BTC, positionSide: 'NONE' } as const;
+      expectDenied('reduceOnly', close, view);
+      view.setPosition(BTC, '1');
+      expectApproved(close, view);
+    });
+  });
+
+  describe('closePositionsSymList', () => {
+    it('denies more than 20 syms in one closePositions', () => {
+      const view = aRiskView();
+      const symList = Array.from({ length: 21 }, (_, i) => `BINANCE_PERP_C${i}_USDT`);
+      for (const sym of symList) view.instruments.set(sym, anInstrument(sym));
+      expectDenied('closePositionsSymList', { kind: 'closePositions', ref: 'cps', symList }, view);
+    });
+    it('passes 20 syms', () => {
+      const view = aRiskView();
+      const symList = Array.from({ length: 20 }, (_, i) => `BINANCE_PERP_C${i}_USDT`);
+      for (const sym of symList) view.instruments.set(sym, anInstrument(sym));
+      expectApproved({ kind: 'closePositions', ref: 'cps', symList }, view);
+    });
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { aLimitOrder } from '../../kit/intent-builders.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
+import { aRiskView } from '../../kit/risk-view-builder.ts';
+
+describe('order limits', () => {
+  describe('maxOpenOrders', () => {
+    it('denies a new order when the strategy already has maxOpenOrders open', () => {
+      const view = aRiskView();
+      view.orders = [
+        { strategyId: 's1', order: anOrder({ clientOrderId: 'a' }) },
+        { strategyId: 's1', order: anOrder({ clientOrderId: 'b' }) },
+      ];
+      const reason = expectDenied('maxOpenOrders', aLimitOrder(), view, {
+        strategies: { s1: { maxOpenOrders: 2 } },
+      });
+      expect(reason).toContain('strategy s1 has 2 open orders');
+    });
+    it('counts every strategy against the portfolio limit', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) }];
+      expectDenied('maxOpenOrders', aLimitOrder(), view, { limits: { maxOpenOrders: 1 } });
+    });
+    it("passes when only other strategies' orders are open", () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) }];
+      expectApproved(aLimitOrder(), view, { strategies: { s1: { maxOpenOrders: 1 } } });
+    });
+  });
+
+  describe('priceBand', () => {
+    it('denies a fat-finger limit price outside the band around the reference', () => {
+      const reason = expectDenied('priceBand', aLimitOrder({ price: D('110') }), aRiskView(), {
+        limits: { priceBand: 0.05 },
+      });
+      expect(reason).toContain('10.00 % from the reference 100');
+    });
+    it('passes a price inside the band', () => {
+      expectApproved(aLimitOrder({ price: D('104.9') }), aRiskView(), { limits: { priceBand: 0.05 } });
+    });
+  });
+});

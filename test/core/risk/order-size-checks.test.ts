@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
+import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
+import { aRiskView } from '../../kit/risk-view-builder.ts';
+
+describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, maxLimitSize 1000, maxMarketSize 100)', () => {
+  it('denies a price off the tick size and says which field', () => {
+    const reason = expectDenied('priceOnTick', aLimitOrder({ price: D('100.05') }), aRiskView());
+    expect(reason).toContain('price 100.05 is not a multiple');
+  });
+  it('denies a take-profit trigger off the tick size', () => {
+    const tp = { triggerPrice: D('110.01'), triggerType: 'MarkPrice', price: D('0') } as const;
+    expectDenied('priceOnTick', aLimitOrder({ tp }), aRiskView());
+  });
+  it('passes prices on the tick size', () => {
+    expectApproved(aLimitOrder({ price: D('100.1') }), aRiskView());
+  });
+
+  it('denies a quantity off the lot size', () => {
+    expectDenied('qtyOnLot', aLimitOrder({ qty: D('1.0005') }), aRiskView());
+  });
+  it('passes a quantity on the lot size', () => {
+    expectApproved(aLimitOrder({ qty: D('1.005') }), aRiskView());
+  });
+
+  it('denies a quantity of zero as below minSize', () => {
+    expectDenied('minSize', aLimitOrder({ qty: D('0') }), aRiskView());
+  });
+  it('passes exactly minSize when the notional is enough', () => {
+    const view = aRiskView();
+    expectApproved(aLimitOrder({ qty: D('0.001'), price: D('10000') }), view);
+  });
+
+  it('denies a limit order over maxLimitSize and a market order over maxMarketSize', () => {
+    expectDenied('maxSize', aLimitOrder({ qty: D('1000.001') }), aRiskView());
+    const reason = expectDenied('maxSize', aMarketOrder({ qty: D('101') }), aRiskView());
+    expect(reason).toContain('maxMarketSize 100');
+  });
+  it('passes orders at the size limits', () => {
+    expectApproved(aLimitOrder({ qty: D('1000') }), aRiskView());
+    expectApproved(aMarketOrder({ qty: D('100') }), aRiskView());
+  });
+
+  it('denies an order below minNotional (market orders valued at the reference price)', () => {
+    expectDenied('minNotional', aLimitOrder({ qty: D('0.04'), price: D('100') }), aRiskView());
+    expectDenied('minNotional', aMarketOrder({ qty: D('0.04') }), aRiskView());
+  });
+  it('passes an order at minNotional', () => {
+    expectApproved(aLimitOrder({ qty: D('0.05'), price: D('100') }), aRiskView());
+  });
+});

@@ -1,0 +1,68 @@
+import {
+  D,
+  type Dec,
+  type InstrumentSpec,
+  type Order,
+  type PositionMode,
+  type PositionSide,
+  positionKey,
+  ZERO,
+} from '../../core/model/index.ts';
+import type { RiskView } from '../../core/risk/index.ts';
+import { anInstrument } from './instrument-builders.ts';
+
+/** An open order with the strategy that owns it. */
+export interface OwnedOrder {
+  readonly strategyId: string;
+  readonly order: Order;
+}
+
+/** A hand-made, mutable RiskView for tests: set the fields, the view reads them. */
+export interface FakeRiskView extends RiskView {
+  time: number;
+  mode: PositionMode;
+  equityValue: Dec;
+  gross: Dec;
+  readonly instruments: Map<string, InstrumentSpec>;
+  readonly references: Map<string, number>;
+  readonly positions: Map<string, Dec>;
+  orders: OwnedOrder[];
+  /**
+   * Sets a position.
+   * @param sym - the symbol
+   * @param qty - signed quantity (e.g. "-2")
+   * @param side - position side, NONE by default
+   */
+  setPosition(sym: string, qty: string, side?: PositionSide): void;
+}
+
+/**
+ * A RiskView over BINANCE_PERP_BTC_USDT (reference 100), NET mode, flat, no orders, equity 10000.
+ * @returns the fake view
+ */
+export function aRiskView(): FakeRiskView {
+  const view: FakeRiskView = {
+    time: Date.UTC(2026, 0, 5, 12),
+    mode: 'NET',
+    equityValue: D('10000'),
+    gross: ZERO,
+    instruments: new Map([['BINANCE_PERP_BTC_USDT', anInstrument()]]),
+    references: new Map([['BINANCE_PERP_BTC_USDT', 100]]),
+    positions: new Map(),
+    orders: [],
+    now: () => view.time,
+    instrument: (sym) => view.instruments.get(sym),
+    referencePrice: (sym) => view.references.get(sym),
+    positionQty: (sym, side) => view.positions.get(positionKey(sym, side)) ?? ZERO,
+    positionMode: () => view.mode,
+    openOrders: (strategyId) =>
+      view.orders.filter((o) => strategyId === undefined || o.strategyId === strategyId).map((o) => o.order),
+    orderByRef: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.order,
+    equity: () => view.equityValue,
+    grossExposure: () => view.gross,
+    setPosition(sym, qty, side = 'NONE') {
+      view.positions.set(positionKey(sym, side), D(qty));
+    },
+  };
+  return view;
+}
