@@ -55,6 +55,23 @@ export {
   orderBookMapper,
   tradeMapper,
 } from './market-data/index.ts';
+export type {
+  EndpointDef,
+  EndpointName,
+  EndpointReply,
+  HttpMethod,
+  PagedEndpointName,
+  RateLimitGroup,
+} from './rest/endpoints.ts';
+export { ENDPOINTS } from './rest/endpoints.ts';
+export type { HttpRequest, HttpResponse, HttpTransport } from './rest/http-transport.ts';
+export { undiciTransport } from './rest/http-transport.ts';
+export { paginate } from './rest/paginate.ts';
+export type { RateLimit } from './rest/rate-limiter.ts';
+export { RateLimiter } from './rest/rate-limiter.ts';
+export type { RawRestReply, RetryPolicy } from './rest/rest-call.ts';
+export type { RestClientOptions } from './rest/rest-client.ts';
+export { DEFAULT_RATE_LIMITS, VenueRestClient } from './rest/rest-client.ts';
 export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
 export {
   hmacSigner,
@@ -65,6 +82,9 @@ export {
   verifyLoginSignature,
   verifySignature,
 } from './signing.ts';
+// REST client: endpoints table, rate limits, retries, pagination.
+export type { JitterSource, TimerPort } from './timer-port.ts';
+export { backoffDelay, realTimer } from './timer-port.ts';
 // Wire types and schemas of the REST endpoints, the private WebSocket and the User Data channels.
 export type {
   AccountCurrencyInfoWire,

@@ -1,0 +1,57 @@
+import { Pool } from 'undici';
+import type { HttpMethod } from './endpoints.ts';
+
+/** One HTTP exchange as the REST client needs it. */
+export interface HttpRequest {
+  readonly method: HttpMethod;
+  /** Path with query string. */
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  readonly timeoutMs: number;
+}
+
+/** The answer: status and body text. */
+export interface HttpResponse {
+  readonly status: number;
+  readonly body: string;
+}
+
+/** Sends HTTP requests; the REST client's only I/O. */
+export interface HttpTransport {
+  /**
+   * @param request - the request
+   * @returns the response
+   * @throws Error on network failure or timeout (undici's UND_ERR_* codes)
+   */
+  send(request: HttpRequest): Promise<HttpResponse>;
+  /** Closes the connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * An HTTP transport on an undici keep-alive Pool: connections are reused between requests, so a
+ * request does not pay a TCP (and TLS) handshake.
+ * @param baseUrl - the REST base address (the spec's `{base_url}`); a path prefix is kept
+ * @param connections - most sockets kept open to the origin
+ * @returns the transport
+ */
+export function undiciTransport(baseUrl: string, connections = 8): HttpTransport {
+  const url = new URL(baseUrl);
+  const prefix = url.pathname.replace(/\/$/, '');
+  const pool = new Pool(url.origin, { connections, keepAliveTimeout: 30_000, pipelining: 1 });
+  return {
+    async send(request) {
+      const response = await pool.request({
+        method: request.method,
+        path: prefix + request.path,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        headersTimeout: request.timeoutMs,
+        bodyTimeout: request.timeoutMs,
+      });
+      return { status: response.statusCode, body: await response.body.text() };
+    },
+    close: () => pool.close(),
+  };
+}

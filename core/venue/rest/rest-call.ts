@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import { SUCCESS_CODES } from '../error-codes.ts';
+import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
+import { paramText, type RequestParams, type Signer, signRequest } from '../signing.ts';
+import { backoffDelay, type JitterSource, type TimerPort } from '../timer-port.ts';
+import { envelopeSchema } from '../wire/common.ts';
+import { decodeWire, parseJson } from '../wire/decode.ts';
+import type { EndpointDef } from './endpoints.ts';
+import type { HttpResponse, HttpTransport } from './http-transport.ts';
+
+/** Retry policy of idempotent GETs: how many retries and the backoff. */
+export interface RetryPolicy {
+  readonly maxRetries: number;
+  readonly baseMs: number;
+  readonly capMs: number;
+}
+
+/** A raw inbound REST body handed to the recorder tap (no headers, no keys). */
+export interface RawRestReply {
+  readonly source: 'rest';
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly body: string;
+  readonly recvTs: number;
+}
+
+/** What one REST call needs besides the endpoint and parameters. */
+export interface RestCallContext {
+  readonly transport: HttpTransport;
+  readonly signer: Signer;
+  readonly timer: TimerPort;
+  readonly random: JitterSource;
+  readonly timeoutMs: number;
+  readonly retry: RetryPolicy;
+  readonly logger: Logger;
+  readonly onRaw?: (raw: RawRestReply) => void;
+}
+
+class RetryableFailure extends Error {}
+
+function queryString(params: RequestParams): string {
+  const search = new URLSearchParams();
+  for (const key of Object.keys(params).sort()) {
+    const value = params[key];
+    if (value !== undefined && value !== null) search.append(key, paramText(value));
+  }
+  const text = search.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function sendable(params: RequestParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== null) out[key] = value;
+  return out;
+}
+
+function isNetworkFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && (code.startsWith('UND_ERR') || code.startsWith('E'));
+}
+
+function interpret(def: EndpointDef, response: HttpResponse): unknown {
+  const where = `${def.method} ${def.path} reply`;
+  if (response.status === 429 || response.status >= 500) {
+    throw new RetryableFailure(`${where}: HTTP ${response.status}`);
+  }
+  let envelope: ReturnType<typeof envelopeSchema.parse>;
+  try {
+    envelope = decodeWire(envelopeSchema, parseJson(response.body, where), where);
+  } catch (error) {
+    if (response.status >= 400) {
+      throw new VenueError({
+        code: response.status,
+        message: `HTTP ${response.status} without a venue envelope`,
+        method: def.method,
+        path: def.path,
+        httpStatus: response.status,
+      });
+    }
+    throw error;
+  }
+  if (!SUCCESS_CODES.has(envelope.code)) {
+    throw new VenueError({
+      code: envelope.code,
+      message: envelope.message ?? envelope.msg ?? '',
+      method: def.method,
+      path: def.path,
+      httpStatus: response.status,
+    });
+  }
+  return decodeWire(def.reply, envelope.data, where, ['data']);
+}
+
+/**
+ * Sends one signed REST request and decodes its reply. GETs are idempotent and retried with
+ * backoff on HTTP 5xx, 429, network failures and timeouts; POST, PUT and DELETE never are (a
+ * retried order could be placed twice).
+ * @param ctx - transport, signer, timer, policy
+ * @param def - the endpoint
+ * @param params - query (GET) or body (others)
+ * @returns the decoded `data` of the reply
+ * @throws VenueError when the venue answers a non-success code (or retries run out)
+ * @throws DecodeError when the reply misses or mistypes a field
+ * @throws VenueTimeoutError when no answer came in time (after retries, for GETs)
+ */
+export async function restCall(
+  ctx: RestCallContext,
+  def: EndpointDef,
+  params: RequestParams,
+): Promise<unknown> {
+  const isGet = def.method === 'GET';
+  const maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
+  const clean = sendable(params);
+  let lastError: unknown;
+  for (let attempt = 0; attempt < maxAttempts; attempt++) {
+    if (attempt > 0) {
+      const delay = backoffDelay(attempt - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
+      ctx.logger.warn({ path: def.path, attempt, delay }, 'retrying venue GET');
+      await new Promise<void>((resolve) => ctx.timer.setTimer(resolve, delay));
+    }
+    const headers = {
+      ...signRequest(ctx.signer, clean, Math.floor(ctx.timer.now() / 1000)),
+      'content-type': 'application/json',
+    };
+    try {
+      const response = await ctx.transport.send({
+        method: def.method,
+        path: isGet ? def.path + queryString(clean) : def.path,
+        headers,
+        ...(isGet ? {} : { body: JSON.stringify(clean) }),
+        timeoutMs: ctx.timeoutMs,
+      });
+      ctx.onRaw?.({
+        source: 'rest',
+        method: def.method,
+        path: def.path,
+        status: response.status,
+        body: response.body,
+        recvTs: ctx.timer.now(),
+      });
+      return interpret(def, response);
+    } catch (error) {
+      if (error instanceof VenueError || error instanceof DecodeError) throw error;
+      lastError = error;
+      if (!(error instanceof RetryableFailure) && !isNetworkFailure(error)) throw error;
+    }
+  }
+  const message = lastError instanceof Error ? lastError.message : String(lastError);
+  if (/timeout/i.test(message) || (lastError as { code?: string }).code?.includes('TIMEOUT')) {
+    throw new VenueTimeoutError(`${def.method} ${def.path}`, ctx.timeoutMs);
+  }
+  const status = Number(/HTTP (\d+)/.exec(message)?.[1] ?? 0);
+  throw new VenueError({
+    code: status,
+    message: `${message}${maxAttempts > 1 ? ` (after ${maxAttempts} attempts)` : ''}`,
+    method: def.method,
+    path: def.path,
+    ...(status === 0 ? {} : { httpStatus: status }),
+  });
+}

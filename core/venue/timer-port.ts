@@ -1,0 +1,49 @@
+/**
+ * Time for the venue's I/O code: the current time and one-shot timers. Live runs use
+ * {@link realTimer}; tests pass a fake one so rate limits, backoff and timeouts are deterministic.
+ */
+export interface TimerPort {
+  /** Current time, epoch milliseconds. */
+  now(): number;
+  /**
+   * Runs `fn` once after `ms` milliseconds.
+   * @param fn - the callback
+   * @param ms - delay
+   * @returns a function that cancels the timer
+   */
+  setTimer(fn: () => void, ms: number): () => void;
+}
+
+/**
+ * The wall-clock timer port (live-only I/O code may use real time, ARCHITECTURE.md).
+ * @returns a port backed by Date.now and setTimeout
+ */
+export function realTimer(): TimerPort {
+  return {
+    now: () => Date.now(),
+    setTimer(fn, ms) {
+      const handle = setTimeout(fn, ms);
+      handle.unref?.();
+      return () => clearTimeout(handle);
+    },
+  };
+}
+
+/** A source of random numbers in [0, 1), for backoff jitter. */
+export interface JitterSource {
+  next(): number;
+}
+
+/**
+ * Capped exponential backoff with jitter: base * 2^attempt, capped, then scaled into
+ * [50 %, 100 %] by the random source so many clients do not reconnect in lockstep.
+ * @param attempt - 0 for the first retry
+ * @param baseMs - delay of the first retry before jitter
+ * @param capMs - the largest delay
+ * @param random - jitter source
+ * @returns the delay in ms
+ */
+export function backoffDelay(attempt: number, baseMs: number, capMs: number, random: JitterSource): number {
+  const raw = Math.min(capMs, baseMs * 2 ** Math.min(attempt, 30));
+  return Math.round(raw * (0.5 + 0.5 * random.next()));
+}

@@ -1,0 +1,75 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request the fake venue received. */
+export interface ReceivedRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: Record<string, string>;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/** What the fake venue answers. */
+export interface ScriptedReply {
+  readonly status?: number;
+  readonly body: unknown;
+}
+
+/** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
+export interface FakeVenueHttp {
+  readonly url: string;
+  readonly requests: ReceivedRequest[];
+  handler: (request: ReceivedRequest) => ScriptedReply;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake REST venue.
+ * @param handler - the initial reply handler (default: success with empty data)
+ * @returns the running server
+ */
+export async function startFakeVenueHttp(
+  handler: (request: ReceivedRequest) => ScriptedReply = () => ({
+    body: { code: 0, message: 'success', data: null },
+  }),
+): Promise<FakeVenueHttp> {
+  const requests: ReceivedRequest[] = [];
+  const state = { handler };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const received: ReceivedRequest = {
+        method: req.method ?? '',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(received);
+      const reply = state.handler(received);
+      res.statusCode = reply.status ?? 200;
+      res.setHeader('content-type', 'application/json');
+      res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    get handler() {
+      return state.handler;
+    },
+    set handler(next) {
+      state.handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
