@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { ExecutionPort } from '../execution/index.ts';
 import type { InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
+import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskDecision, RiskView } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -43,6 +44,11 @@ export interface KernelOptions {
   /** Virtual (backtest) or wall (live, paper) time. */
   readonly scheduler: Scheduler;
   readonly strategies: readonly StrategySlot[];
+  /**
+   * Keel's own ledger, fed with every fill. When given, equity and gross exposure (for the
+   * risk gate and `ctx.equity()`) come from it; otherwise from the venue's account and positions.
+   */
+  readonly portfolio?: Portfolio;
   /**
    * A short run tag (0-8 of A-Z, a-z, 0-9) put into generated references, so a restarted live
    * run does not reuse the previous run's clientOrderIds. Empty (default) in backtests.

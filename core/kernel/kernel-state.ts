@@ -19,6 +19,7 @@ import type {
   QuoteEvent,
 } from '../model/index.ts';
 import { positionKey, ZERO } from '../model/index.ts';
+import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskView } from '../risk/index.ts';
 import type { Clock } from './clock.ts';
 import { OrderRegistry } from './order-registry.ts';
@@ -53,10 +54,13 @@ export class KernelState implements RiskView {
   /**
    * @param clock - the run's clock
    * @param instruments - every instrument the run may see
+   * @param portfolio - Keel's own Decimal ledger, fed with every fill; when given, equity and
+   *   gross exposure come from it, otherwise from the venue's account and positions
    */
   constructor(
     private readonly clock: Clock,
     instruments: readonly InstrumentSpec[],
+    readonly portfolio?: Portfolio,
   ) {
     this.instruments = new Map(instruments.map((spec) => [spec.sym, spec]));
   }
@@ -145,14 +149,43 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * Portfolio equity: the account's as the venue reports it, else the sum of asset equity.
+   * Portfolio equity: Keel's ledger marked at the latest prices when the kernel has one, else
+   * the account's as the venue reports it, else the sum of asset equity. Computed on demand
+   * (per intent, not per market event).
    * @returns equity in the settlement currency
    */
   equity(): Dec {
+    if (this.portfolio !== undefined) {
+      this.markPortfolio(this.portfolio);
+      return this.portfolio.equity();
+    }
     if (this.account !== undefined) return this.account.equity;
     let total = ZERO;
     for (const asset of this.assets.values()) total = total.add(asset.equity);
     return total;
+  }
+
+  /**
+   * Gross exposure (sum of |position value|): from Keel's ledger when the kernel has one, else
+   * from the venue's reported position values.
+   * @returns the exposure in the settlement currency
+   */
+  grossExposure(): Dec {
+    if (this.portfolio !== undefined) {
+      this.markPortfolio(this.portfolio);
+      return this.portfolio.grossExposure();
+    }
+    let total = ZERO;
+    for (const position of this.positions.values()) total = total.add(position.positionValue.abs());
+    return total;
+  }
+
+  /** Marks are pushed lazily, only for syms the ledger holds, so market events cost nothing here. */
+  private markPortfolio(portfolio: Portfolio): void {
+    for (const position of portfolio.positions()) {
+      const price = this.marks.get(position.sym)?.markPrice ?? this.referencePrice(position.sym);
+      if (price !== undefined) portfolio.mark(position.sym, price);
+    }
   }
 
   /**

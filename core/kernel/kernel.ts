@@ -74,6 +74,8 @@ export class Kernel {
   private readonly aggregator = new BarAggregator();
   private readonly barWatchers = new Map<string, StrategyRunner[]>();
   private readonly usedRefs = new Set<string>();
+  /** transactionIds already booked: a fill delivered twice (replay, reconnect) counts once. */
+  private readonly seenFills = new Set<string>();
   private readonly backlog: Job[] = [];
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly fault$ = new Subject<StrategyFault>();
@@ -97,7 +99,7 @@ export class Kernel {
     this.followsEventTime = options.scheduler.followsEventTime;
     this.execution = options.execution;
     this.gate = options.gate;
-    this.state = new KernelState(options.scheduler.clock, options.instruments);
+    this.state = new KernelState(options.scheduler.clock, options.instruments, options.portfolio);
     this.market = Array.isArray(options.market)
       ? mergeByTime(options.market as readonly Observable<MarketEvent>[])
       : (options.market as Observable<MarketEvent>);
@@ -278,6 +280,9 @@ export class Kernel {
           this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
         return;
       case 'execution':
+        if (this.seenFills.has(event.execution.transactionId)) return;
+        this.seenFills.add(event.execution.transactionId);
+        state.portfolio?.applyFill(event.execution);
         this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
         return;
       case 'position': {

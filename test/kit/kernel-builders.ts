@@ -1,0 +1,58 @@
+import { Subject } from 'rxjs';
+import type { IntentDenied, IntentGate, StrategySlot, VirtualScheduler } from '../../core/kernel/index.ts';
+import { Kernel, virtualScheduler } from '../../core/kernel/index.ts';
+import type { MarketEvent } from '../../core/model/index.ts';
+import { RiskGate } from '../../core/risk/index.ts';
+import { type InMemoryVenue, inMemoryVenue } from './in-memory-venue.ts';
+import { anInstrument } from './instrument-builders.ts';
+import { BTC, ETH } from './kernel-events.ts';
+
+/** A kernel wired for tests, with handles on its inputs and outputs. */
+export interface KernelRig {
+  readonly kernel: Kernel;
+  readonly venue: InMemoryVenue;
+  readonly scheduler: VirtualScheduler;
+  /** Push market events with `market.next(event)`. */
+  readonly market: Subject<MarketEvent>;
+  /** Every denial the kernel reported. */
+  readonly denials: IntentDenied[];
+  /** Every strategy fault, as `id:where:message`. */
+  readonly faults: string[];
+}
+
+/**
+ * Builds and starts a kernel on virtual time over BTC and ETH perpetuals (tick 0.1, lot 0.001),
+ * with the in-memory venue filling market orders at the last BTC/ETH price pushed, and the real
+ * risk gate (default limits unless a gate is given).
+ * @param strategies - the strategies to run
+ * @param options - gate, start time, run id
+ * @returns the rig
+ */
+export function aKernelRig(
+  strategies: readonly StrategySlot[],
+  options: { gate?: IntentGate; start?: number; runId?: string } = {},
+): KernelRig {
+  const scheduler = virtualScheduler(options.start ?? 0);
+  const market = new Subject<MarketEvent>();
+  const lastPrice = new Map<string, number>();
+  market.subscribe((event) => {
+    if (event.kind === 'quote') lastPrice.set(event.sym, (event.bid + event.ask) / 2);
+    if (event.kind === 'trade') lastPrice.set(event.sym, event.price);
+  });
+  const venue = inMemoryVenue(scheduler.clock, (sym) => lastPrice.get(sym) ?? 100);
+  const kernel = new Kernel({
+    instruments: [anInstrument(BTC), anInstrument(ETH)],
+    market: market.asObservable(),
+    execution: venue,
+    gate: options.gate ?? new RiskGate(),
+    scheduler,
+    strategies,
+    ...(options.runId === undefined ? {} : { runId: options.runId }),
+  });
+  const denials: IntentDenied[] = [];
+  const faults: string[] = [];
+  kernel.denials.subscribe((d) => denials.push(d));
+  kernel.faults.subscribe((f) => faults.push(`${f.strategyId}:${f.where}:${String(f.error)}`));
+  void kernel.start();
+  return { kernel, venue, scheduler, market, denials, faults };
+}
