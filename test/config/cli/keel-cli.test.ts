@@ -1,0 +1,174 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, runKeel } from '../../../config/cli/index.ts';
+import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
+
+/** Runs bin/keel.js as a user would, in a child process with a clean environment. */
+function keel(args: string[], env: Record<string, string> = {}) {
+  const child = spawnSync(process.execPath, ['bin/keel.js', ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/** Runs the CLI in this process, capturing its output. */
+async function keelInProcess(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runKeel(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('keel command line', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-cli-'));
+    writeFileSync(join(dir, 'bt.yaml'), BACKTEST_YAML);
+    writeFileSync(join(dir, 'bad.yaml'), replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: 5'));
+    writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints help listing every command, exit 0', () => {
+    const { code, stdout } = keel(['--help']);
+    expect(code).toBe(EXIT.OK);
+    for (const command of [
+      'run',
+      'backtest',
+      'record',
+      'venue',
+      'import-csv',
+      'report',
+      'validate',
+      'sweep',
+    ]) {
+      expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
+    }
+  });
+
+  it('validates a good config, exit 0', () => {
+    const file = join(dir, 'bt.yaml');
+    const { code, stdout } = keel(['validate', file]);
+    expect(stdout).toBe(`✔ ${file} is valid (mode backtest, 1 strategy)\n`);
+    expect(code).toBe(EXIT.OK);
+  });
+
+  it('prints one located line for a broken config, exit 2', () => {
+    const file = join(dir, 'bad.yaml');
+    const { code, stdout, stderr } = keel(['validate', file]);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      `✖ backtest.fillModel must be a string, not the number 5 → at backtest.fillModel (${file}:14:14)\n`,
+    );
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('names a missing secret and never prints the ones it has', () => {
+    const file = join(dir, 'live.yaml');
+    const missing = keel(['validate', file], { T_KEY: LIVE_ENV.T_KEY });
+    expect(missing.stderr).toBe(
+      `✖ venue.apiSecret refers to \${T_SECRET}, which is not set (environment or .env) → at venue.apiSecret (${file}:5:14)\n`,
+    );
+    expect(missing.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    const printed = keel(['validate', file, '--print'], LIVE_ENV);
+    expect(printed.code).toBe(EXIT.OK);
+    expect(printed.stdout).toContain('apiSecret: "[redacted]"');
+    expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_SECRET);
+    expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_KEY);
+  });
+
+  it('says a command is not available yet instead of pretending, exit 69', () => {
+    const { code, stdout, stderr } = keel([
+      'backtest',
+      join(dir, 'bt.yaml'),
+      '--from',
+      '2026-11-20T00:00:00Z',
+    ]);
+    expect(stdout).toBe('');
+    expect(stderr).toBe('keel backtest: not available yet in this build\n');
+    expect(code).toBe(EXIT.NOT_AVAILABLE);
+  });
+
+  it('treats a missing argument as a usage error, exit 2', async () => {
+    const { code, stderr } = await keelInProcess(['validate']);
+    expect(stderr).toContain("missing required argument 'config'");
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('applies --from/--to and --set before validating a backtest', async () => {
+    const file = join(dir, 'bt.yaml');
+    const { code, stderr } = await keelInProcess([
+      'backtest',
+      file,
+      '--from',
+      'yesterday',
+      '--set',
+      'backtest.fillModel=7',
+    ]);
+    expect(stderr.trim().split('\n')).toEqual([
+      '✖ backtest.from must be an ISO date-time with a zone like 2026-11-20T09:30:00Z, or epoch milliseconds → at backtest.from (--set backtest.from=yesterday)',
+      '✖ backtest.fillModel must be a string, not the number 7 → at backtest.fillModel (--set backtest.fillModel=7)',
+    ]);
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('refuses a config of the wrong mode for the command', async () => {
+    const file = join(dir, 'bt.yaml');
+    const { code, stderr } = await keelInProcess(['run', file]);
+    expect(stderr).toBe(`✖ keel run needs a config with mode live or paper; ${file} has mode backtest\n`);
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('refuses a bad option value, exit 2', async () => {
+    const { code, stderr } = await keelInProcess(['venue', '--port', '70000']);
+    expect(stderr).toContain('must be a whole number from 0 to 65535');
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('checks every sweep combination before any would run', async () => {
+    const file = join(dir, 'bt.yaml');
+    const bad = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,-1']);
+    expect(bad.stderr).toBe(
+      '✖ latency.fixedMs must be zero or more → at backtest.latency.fixedMs (--set backtest.latency.fixedMs=-1)\n',
+    );
+    expect(bad.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    const good = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,10']);
+    expect(good.stderr).toBe('keel sweep: not available yet in this build\n');
+    expect(good.code).toBe(EXIT.NOT_AVAILABLE);
+  });
+
+  it.each([
+    ['run', 'live.yaml'],
+    ['record', 'live.yaml'],
+  ])('wires %s up to its not-yet-available implementation', async (command, name) => {
+    process.env.T_KEY = LIVE_ENV.T_KEY;
+    process.env.T_SECRET = LIVE_ENV.T_SECRET;
+    try {
+      const { code, stderr } = await keelInProcess([command, join(dir, name)]);
+      expect(stderr).toBe(`keel ${command}: not available yet in this build\n`);
+      expect(code).toBe(EXIT.NOT_AVAILABLE);
+    } finally {
+      delete process.env.T_KEY;
+      delete process.env.T_SECRET;
+    }
+  });
+
+  it.each([
+    ['venue'],
+    ['import-csv', 'a.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
+    ['report', 'r.json'],
+  ])('wires %s up to its not-yet-available implementation', async (...args) => {
+    const { code, stderr } = await keelInProcess(args);
+    expect(stderr).toBe(`keel ${args[0]}: not available yet in this build\n`);
+    expect(code).toBe(EXIT.NOT_AVAILABLE);
+  });
+});

@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  ConfigInvalidError,
+  formatConfigProblem,
+  loadConfig,
+  loadValidConfig,
+} from '../../../config/loader/index.ts';
+import { LIVE_ENV, LIVE_YAML } from '../../kit/config-texts.ts';
+
+describe('loading a config file', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-config-'));
+  });
+  afterEach(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('fills ${VAR} from a .env file next to the config', () => {
+    writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
+    writeFileSync(
+      join(dir, '.env'),
+      `# credentials\nT_KEY=${LIVE_ENV.T_KEY}\nT_SECRET="${LIVE_ENV.T_SECRET}"\n`,
+    );
+    const loaded = loadValidConfig(join(dir, 'live.yaml'), { env: {} });
+    expect(loaded.config.venue?.apiSecret.reveal()).toBe(LIVE_ENV.T_SECRET);
+    expect(loaded.dir).toBe(dir);
+  });
+
+  it('lets the environment win over .env', () => {
+    writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
+    writeFileSync(join(dir, '.env'), 'T_KEY=from-dotenv\nT_SECRET=from-dotenv\n');
+    const loaded = loadValidConfig(join(dir, 'live.yaml'), { env: { T_SECRET: 'from-env' } });
+    expect(loaded.config.venue?.apiSecret.reveal()).toBe('from-env');
+    expect(loaded.config.venue?.apiKey.reveal()).toBe('from-dotenv');
+  });
+
+  it('says which file is missing', () => {
+    const result = loadConfig(join(dir, 'nope.yaml'));
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      `✖ config file ${join(dir, 'nope.yaml')} does not exist`,
+    ]);
+  });
+
+  it('throws every problem as one error for callers that do not handle results', () => {
+    writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
+    expect(() => loadValidConfig(join(dir, 'live.yaml'), { env: {} })).toThrow(ConfigInvalidError);
+    expect(() => loadValidConfig(join(dir, 'live.yaml'), { env: {} })).toThrow(/T_KEY[\s\S]*\n✖ .*T_SECRET/);
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type ConfigParseResult,
+  formatConfigProblem,
+  parseConfigText,
+} from '../../../config/loader/index.ts';
+import { Secret } from '../../../config/schema/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
+
+function lines(result: ConfigParseResult): string[] {
+  return result.ok ? [] : result.problems.map(formatConfigProblem);
+}
+
+function parseBacktest(text: string, overrides: string[] = []): ConfigParseResult {
+  return parseConfigText(text, { file: 'bt.yaml', env: {}, overrides });
+}
+
+describe('config parsing', () => {
+  it('accepts a valid backtest config and applies defaults and conversions', () => {
+    const result = parseBacktest(BACKTEST_YAML);
+    if (!result.ok) throw new Error(lines(result).join('\n'));
+    const { config } = result;
+    expect(config.mode).toBe('backtest');
+    expect(config.instruments).toEqual([{ sym: 'BINANCE_PERP_BTC_USDT', overrides: {} }]);
+    expect(config.strategies[0]?.risk?.maxOrderQty?.equals(D('0.5'))).toBe(true);
+    expect(config.backtest?.startingCash.USDT?.equals(D(1000))).toBe(true);
+    expect(config.backtest?.latency).toEqual({ fixedMs: 0, jitterMs: 0, seed: 1 });
+    expect(config.backtest?.closeAtEnd).toBe(true);
+    expect(config.logging.level).toBe('info');
+    expect(config.portfolios).toEqual({ main: 'main', subs: [] });
+  });
+
+  it('reports a value out of range as one sentence at the value', () => {
+    const text = replaceLine(BACKTEST_YAML, '      maxOrderQty: 0.5', '      maxOrderQty: -1');
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ risk.maxOrderQty must be positive → at strategies[0].risk.maxOrderQty (bt.yaml:10:20)',
+    ]);
+  });
+
+  it('reports a wrong type, naming what was found', () => {
+    const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: 5');
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ backtest.fillModel must be a string, not the number 5 → at backtest.fillModel (bt.yaml:14:14)',
+    ]);
+  });
+
+  it('reports an unknown key at the key, so a typo never falls back to a default', () => {
+    const text = `${BACKTEST_YAML}  closeAtEnds: false\n`;
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ backtest.closeAtEnds is not a known key → at backtest.closeAtEnds (bt.yaml:15:3)',
+    ]);
+  });
+
+  it("reports a missing required field at its parent's key", () => {
+    const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '');
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ backtest.fillModel is required → at backtest.fillModel (bt.yaml:11:1)',
+    ]);
+  });
+
+  it('reports a missing section of the mode at mode', () => {
+    const text = replaceLine(BACKTEST_YAML, 'mode: backtest', 'mode: paper');
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ mode needs a paper section when mode is paper → at mode (bt.yaml:1:7)',
+    ]);
+  });
+
+  it('reports an unknown enum value with the allowed ones', () => {
+    const text = replaceLine(BACKTEST_YAML, 'mode: backtest', 'mode: bactest');
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ mode must be one of "live", "paper", "backtest", not the string "bactest" → at mode (bt.yaml:1:7)',
+    ]);
+  });
+
+  it('reports a malformed sym with the model parser’s reason', () => {
+    const text = replaceLine(BACKTEST_YAML, '  - BINANCE_PERP_BTC_USDT', '  - BINANCE_FUTURES_BTC_USDT');
+    const [line, ...rest] = lines(parseBacktest(text));
+    expect(rest).toEqual([]);
+    expect(line).toMatch(/^✖ instruments\[0\] sym "BINANCE_FUTURES_BTC_USDT": unknown business FUTURES/);
+    expect(line).toMatch(/→ at instruments\[0\] \(bt\.yaml:3:5\)$/);
+  });
+
+  it('reports a YAML syntax error with its place', () => {
+    const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: [touch');
+    const [line] = lines(parseBacktest(text));
+    expect(line).toMatch(/^✖ YAML syntax error: .* \(bt\.yaml:\d+:\d+\)$/);
+  });
+
+  it('refuses repeated strategy ids at the repeat', () => {
+    const text = BACKTEST_YAML.replace('backtest:\n', '  - { id: sma, use: grid }\nbacktest:\n');
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ strategies[1].id repeats "sma", which must be unique → at strategies[1].id (bt.yaml:11:11)',
+    ]);
+  });
+});
+
+describe('secrets in the config', () => {
+  it('substitutes ${VAR} references and keeps credentials as redacting Secrets', () => {
+    const result = parseConfigText(LIVE_YAML, { file: 'live.yaml', env: LIVE_ENV });
+    if (!result.ok) throw new Error(lines(result).join('\n'));
+    const venue = result.config.venue;
+    expect(venue?.apiSecret).toBeInstanceOf(Secret);
+    expect(venue?.apiSecret.reveal()).toBe(LIVE_ENV.T_SECRET);
+    expect(venue?.apiKey.reveal()).toBe(LIVE_ENV.T_KEY);
+    expect(venue?.privateWsUrl).toBe('wss://venue.test/v1/private');
+    expect(venue?.marketDataWsUrl).toBe('wss://venue.test/marketdata/v2/public');
+  });
+
+  it('names the unset variable of a missing secret, at the value', () => {
+    const result = parseConfigText(LIVE_YAML, { file: 'live.yaml', env: { T_KEY: 'k' } });
+    expect(lines(result)).toEqual([
+      '✖ venue.apiSecret refers to ${T_SECRET}, which is not set (environment or .env) → at venue.apiSecret (live.yaml:5:14)',
+    ]);
+  });
+
+  it('refuses a secret written inline in the file', () => {
+    const text = replaceLine(LIVE_YAML, '  apiSecret: ${T_SECRET}', '  apiSecret: hunter2');
+    expect(lines(parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV }))).toEqual([
+      '✖ venue.apiSecret must be an ${ENV_VAR} reference, not the secret itself, so it never sits in a file → at venue.apiSecret (live.yaml:5:14)',
+    ]);
+  });
+
+  it('uses ${VAR:-default} when the variable is unset, and $${ for a literal', () => {
+    const text = `${LIVE_YAML}name: "$\${literal} \${RUN_NAME:-fallback}"\n`;
+    const result = parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV });
+    expect(result.ok && result.config.name).toBe('${literal} fallback');
+  });
+
+  it('reads a whole plain reference as YAML, so a port from the environment is a number', () => {
+    const text = `${LIVE_YAML}metrics:\n  enabled: true\n  port: \${PORT}\n`;
+    const result = parseConfigText(text, { file: 'live.yaml', env: { ...LIVE_ENV, PORT: '9100' } });
+    expect(result.ok && result.config.metrics).toEqual({ enabled: true, host: '127.0.0.1', port: 9100 });
+  });
+});
+
+describe('--set overrides', () => {
+  it('apply before validation, values read as YAML scalars', () => {
+    const result = parseBacktest(BACKTEST_YAML, ['strategies.0.params.fast=12', 'backtest.closeAtEnd=false']);
+    if (!result.ok) throw new Error(lines(result).join('\n'));
+    expect(result.config.strategies[0]?.params).toEqual({ fast: 12 });
+    expect(result.config.backtest?.closeAtEnd).toBe(false);
+  });
+
+  it('point at the --set argument when the value it sets is invalid', () => {
+    expect(lines(parseBacktest(BACKTEST_YAML, ['strategies.0.risk.maxOrderQty=0']))).toEqual([
+      '✖ risk.maxOrderQty must be positive → at strategies[0].risk.maxOrderQty (--set strategies.0.risk.maxOrderQty=0)',
+    ]);
+  });
+
+  it('refuse an index past the end of a list', () => {
+    expect(lines(parseBacktest(BACKTEST_YAML, ['strategies.3.params.fast=12']))).toEqual([
+      '✖ --set cannot set item 3: strategies has 1 item → at strategies[3].params.fast (--set strategies.3.params.fast=12)',
+    ]);
+  });
+
+  it('refuse a malformed path', () => {
+    expect(lines(parseBacktest(BACKTEST_YAML, ['strategies..fast=12']))).toEqual([
+      '✖ --set segment 2 of "strategies..fast" is an empty segment; use keys and numbers separated by dots (--set strategies..fast=12)',
+    ]);
+  });
+
+  it('refuse a path through a plain value', () => {
+    expect(lines(parseBacktest(BACKTEST_YAML, ['mode.x=1']))).toEqual([
+      '✖ --set cannot set "x" inside mode, which is a plain value → at mode.x (--set mode.x=1)',
+    ]);
+  });
+});

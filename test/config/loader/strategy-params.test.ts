@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  formatConfigProblem,
+  type LoadedConfig,
+  parseConfigText,
+  validateStrategyParams,
+} from '../../../config/loader/index.ts';
+import { BACKTEST_YAML, replaceLine } from '../../kit/config-texts.ts';
+
+const registry = new Map([
+  [
+    'sma-cross',
+    { params: z.strictObject({ fast: z.int().positive(), slow: z.int().positive().default(30) }) },
+  ],
+]);
+
+function loaded(text: string): LoadedConfig {
+  const result = parseConfigText(text, { file: 'bt.yaml', env: {} });
+  if (!result.ok) throw new Error(result.problems.map(formatConfigProblem).join('\n'));
+  return { config: result.config, source: result.source, file: '/x/bt.yaml', dir: '/x' };
+}
+
+describe("strategy params, checked by the strategy's own schema", () => {
+  it('parses params with the defaults of the schema', () => {
+    const result = validateStrategyParams(loaded(BACKTEST_YAML), registry);
+    expect(result.ok && result.params.get('sma')).toEqual({ fast: 10, slow: 30 });
+  });
+
+  it('reports a bad param with the same file:line:col as the config schema', () => {
+    const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fast: ten');
+    const result = validateStrategyParams(loaded(text), registry);
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      '✖ params.fast must be a number, not the string "ten" → at strategies[0].params.fast (bt.yaml:8:13)',
+    ]);
+  });
+
+  it('reports an unknown strategy name with the known ones', () => {
+    const text = replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: sma-crosss');
+    const result = validateStrategyParams(loaded(text), registry);
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      '✖ strategies[0].use names "sma-crosss", which is not a known strategy (built-in: sma-cross) → at strategies[0].use (bt.yaml:6:10)',
+    ]);
+  });
+});
