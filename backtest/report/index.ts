@@ -3,6 +3,22 @@
  * @packageDocumentation
  */
 export type { EquitySample, PricePoint, TimeInterval } from './equity-sample.ts';
+export type { ChartData, ChartMarker, ChartPoint } from './html/chart-data.ts';
+export { chartData, toChartPoints } from './html/chart-data.ts';
+export { lightweightChartsSource } from './html/chart-library.ts';
+export { escapeHtml, jsonForScript, scriptSafe } from './html/escape-html.ts';
+export {
+  formatDuration,
+  formatMoney,
+  formatPercent,
+  formatRatio,
+  formatTime,
+  NOT_DEFINED,
+} from './html/format-values.ts';
+export type { HtmlReportOptions } from './html/render-report.ts';
+export { MAX_TRADE_ROWS, renderHtmlReport, writeHtmlReport } from './html/render-report.ts';
+export type { StatsRow } from './html/stats-rows.ts';
+export { statsRows } from './html/stats-rows.ts';
 export type { AnnualizationBasis, PeriodReturns } from './metrics/annualization.ts';
 export {
   CRYPTO_ANNUALIZATION,

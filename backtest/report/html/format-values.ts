@@ -1,0 +1,61 @@
+import type { Dec } from '../../../core/model/index.ts';
+
+/** What the report shows for a figure that is not defined for the run. */
+export const NOT_DEFINED = 'n/a';
+
+/**
+ * Formats a fraction as a percentage.
+ * @param fraction - 0.1234 for 12.34 %, or null
+ * @param digits - decimals shown
+ * @returns e.g. `12.34 %`, or n/a
+ */
+export function formatPercent(fraction: number | null, digits = 2): string {
+  return fraction === null ? NOT_DEFINED : `${(fraction * 100).toFixed(digits)} %`;
+}
+
+/**
+ * Formats a plain ratio (Sharpe, profit factor).
+ * @param value - the ratio, or null
+ * @returns two decimals, or n/a
+ */
+export function formatRatio(value: number | null): string {
+  return value === null ? NOT_DEFINED : value.toFixed(2);
+}
+
+/**
+ * Formats money: two decimals from 100 up, six significant digits below (fees can be tiny).
+ * @param value - the amount
+ * @returns the amount as text, exact digits from the Decimal
+ */
+export function formatMoney(value: Dec): string {
+  return value.abs().gte(100) ? value.toFixed(2) : value.toSignificantDigits(6).toFixed();
+}
+
+/**
+ * Formats a duration like backtesting.py prints a timedelta: `3d 04:05:06`, with
+ * milliseconds when there are any.
+ * @param ms - milliseconds, or null
+ * @returns the duration text, or n/a
+ */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return NOT_DEFINED;
+  const total = Math.round(ms);
+  const days = Math.floor(total / 86_400_000);
+  const rest = total - days * 86_400_000;
+  const hh = String(Math.floor(rest / 3_600_000)).padStart(2, '0');
+  const mm = String(Math.floor((rest % 3_600_000) / 60_000)).padStart(2, '0');
+  const ss = String(Math.floor((rest % 60_000) / 1000)).padStart(2, '0');
+  const millis = rest % 1000;
+  return `${days}d ${hh}:${mm}:${ss}${millis === 0 ? '' : `.${String(millis).padStart(3, '0')}`}`;
+}
+
+/**
+ * Formats epoch milliseconds as a UTC time for people.
+ * @param ts - epoch milliseconds
+ * @returns e.g. `2024-01-02 03:04:05 UTC` (milliseconds shown when not zero)
+ */
+export function formatTime(ts: number): string {
+  const iso = new Date(ts).toISOString();
+  const seconds = iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
+  return `${seconds.replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,175 @@
+import { writeFile } from 'node:fs/promises';
+import type { Dec } from '../../../core/model/index.ts';
+import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
+import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
+import { chartData } from './chart-data.ts';
+import { lightweightChartsSource } from './chart-library.ts';
+import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
+import { formatDuration, formatMoney, formatPercent, formatTime } from './format-values.ts';
+import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
+import { REPORT_CSS } from './report-style.ts';
+import { statsRows } from './stats-rows.ts';
+
+/** Above this many trades the page lists the first ones and points to trades.csv. */
+export const MAX_TRADE_ROWS = 2000;
+
+/** Options of {@link renderHtmlReport}. */
+export interface HtmlReportOptions {
+  /** The currency equity and fees are in, shown in labels (e.g. USDT). */
+  readonly settleAsset?: string;
+  /** Source of the lightweight-charts standalone build; the installed package by default. */
+  readonly chartLibrarySource?: string;
+}
+
+const e = escapeHtml;
+
+function jsonText(value: JsonValue | undefined): string {
+  return value === undefined ? '' : JSON.stringify(value);
+}
+
+function modelLine(model: ModelDescription): string {
+  const params = model.params === undefined ? '' : ` <code>${e(jsonText(model.params))}</code>`;
+  return `<strong>${e(model.name)}</strong>: ${e(model.description)}${params}`;
+}
+
+function assumptionsSection(result: BacktestResult): string {
+  const { meta, metrics } = result;
+  const ann = metrics.annualization;
+  const rows: [string, string][] = [
+    [
+      'Data',
+      meta.recordings
+        .map(
+          (r) =>
+            `<code>${e(r.path)}</code>${r.synthetic ? ' <strong>(synthetic)</strong>' : ' (recorded)'}${r.description === undefined ? '' : ` ${e(r.description)}`}`,
+        )
+        .join('<br>') || '<span class="muted">none stated</span>',
+    ],
+    ['Fill model', modelLine(meta.fillModel)],
+    ['Latency model', modelLine(meta.latencyModel)],
+    ['Fee model', modelLine(meta.feeModel)],
+    [
+      'Strategies',
+      meta.strategies
+        .map((s) => `<strong>${e(s.name)}</strong> (${e(s.id)}) <code>${e(jsonText(s.params))}</code>`)
+        .join('<br>'),
+    ],
+    ['Run', `<code>${e(jsonText(meta.runConfig))}</code>`],
+    [
+      'Annualization',
+      e(
+        `${ann.period === 'day' ? 'daily returns (last equity of each UTC day)' : 'returns between equity samples'}; ${ann.periodsPerYear === null ? 'too few samples to annualize' : `${ann.periodsPerYear.toFixed(1)} periods a year`}; ${ann.tradingDaysPerYear} trading days a year; risk-free rate ${formatPercent(ann.riskFreeRate)}`,
+      ),
+    ],
+    ...meta.assumptions.map((a): [string, string] => ['Also', e(a)]),
+  ];
+  return `<section id="assumptions"><h2>Assumptions</h2><dl class="assumptions">${rows
+    .map(([k, v]) => `<dt>${e(k)}</dt><dd>${v}</dd>`)
+    .join('')}</dl></section>`;
+}
+
+function signClass(value: Dec | number): string {
+  const n = typeof value === 'number' ? value : value.toNumber();
+  return n > 0 ? 'num pos' : n < 0 ? 'num neg' : 'num';
+}
+
+function tradeRow(t: RoundTripTrade, i: number): string {
+  return `<tr><td class="num">${i + 1}</td><td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(t.entryPrice.toFixed())}</td><td class="num">${e(t.exitPrice.toFixed())}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
+}
+
+function tradesSection(result: BacktestResult): string {
+  const shown = result.trades.slice(0, MAX_TRADE_ROWS);
+  const note =
+    result.trades.length > shown.length
+      ? `<p class="muted">Showing the first ${shown.length} of ${result.trades.length} trades; trades.csv has them all.</p>`
+      : '';
+  const open =
+    result.openTrades.length === 0
+      ? ''
+      : `<p class="muted">${result.openTrades.length} position lot(s) still open at the end are not counted as trades.</p>`;
+  const head =
+    '<tr><th>#</th><th>Sym</th><th>Dir.</th><th>Qty</th><th>Entry time</th><th>Exit time</th><th>Entry</th><th>Exit</th><th>PnL</th><th>Return</th><th>Fees</th><th>Duration</th></tr>';
+  const body =
+    shown.length === 0
+      ? '<tr><td colspan="12" class="muted">No closed trades.</td></tr>'
+      : shown.map(tradeRow).join('\n');
+  return `<section id="trades"><h2>Trades (${result.trades.length})</h2>${note}${open}<table class="trades"><thead>${head}</thead><tbody>\n${body}\n</tbody></table></section>`;
+}
+
+function statsSection(result: BacktestResult, settleAsset: string): string {
+  const rows = statsRows(result.metrics, settleAsset)
+    .map(
+      (r) =>
+        `<tr><th scope="row">${e(r.label)}</th><td class="num">${e(r.value)}</td><td class="def">${e(r.definition)}</td></tr>`,
+    )
+    .join('\n');
+  return `<section id="stats"><h2>Statistics</h2><table class="stats"><tbody>\n${rows}\n</tbody></table></section>`;
+}
+
+function chartsSection(result: BacktestResult): string {
+  const prices = result.prices
+    .map(
+      (p, i) =>
+        `<div class="chart-title">${e(p.sym)}: price and fills</div><div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
+    )
+    .join('');
+  return `<section id="charts"><h2>Charts</h2>${prices}<div class="chart-title">Equity</div><div class="chart" id="equity-chart" data-chart="equity"></div><div class="chart-title">Drawdown [%]</div><div class="chart" id="drawdown-chart" data-chart="drawdown"></div></section>`;
+}
+
+/**
+ * Renders a backtest result as one self-contained HTML page that opens offline: the
+ * lightweight-charts library and all data are inlined. It shows the assumptions (data, fill,
+ * latency and fee models, synthetic data on top), price with fill markers, equity and drawdown
+ * charts, the stats table and the trade list. Every text from the result is escaped.
+ * @param result - the backtest result
+ * @param options - settle asset for labels; library source override
+ * @returns the HTML text
+ * @throws Error when lightweight-charts is not installed and no source is given
+ */
+export function renderHtmlReport(result: BacktestResult, options: HtmlReportOptions = {}): string {
+  const { meta, metrics } = result;
+  const settleAsset = options.settleAsset ?? '';
+  const library = options.chartLibrarySource ?? lightweightChartsSource();
+  const synthetic = meta.synthetic
+    ? '<div class="banner synthetic" id="synthetic-banner">SYNTHETIC DATA: this backtest ran on generated market data, not on a recording of a real market. Its figures say nothing about real performance.</div>'
+    : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${e(`${meta.synthetic ? '[SYNTHETIC] ' : ''}${meta.title}`)} - Keel backtest</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body data-ready="false">
+<script>${ERROR_CAPTURE_SCRIPT}</script>
+<header><h1>${e(meta.title)}</h1><p class="sub">${e(`${formatTime(metrics.start)} to ${formatTime(metrics.end)} (${formatDuration(metrics.durationMs)})`)}</p></header>
+${synthetic}
+<div class="errors" id="keel-errors" hidden></div>
+${assumptionsSection(result)}
+${chartsSection(result)}
+${statsSection(result, settleAsset)}
+${tradesSection(result)}
+<script>${scriptSafe(library)}</script>
+<script type="application/json" id="keel-chart-data">${jsonForScript(chartData(result))}</script>
+<script>${CHART_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/**
+ * Writes the HTML report of a result to a file.
+ * @param result - the backtest result
+ * @param path - where to write (e.g. `out/report.html`)
+ * @param options - see {@link renderHtmlReport}
+ * @returns the path written
+ */
+export async function writeHtmlReport(
+  result: BacktestResult,
+  path: string,
+  options: HtmlReportOptions = {},
+): Promise<string> {
+  await writeFile(path, renderHtmlReport(result, options));
+  return path;
+}

@@ -1,0 +1,151 @@
+import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import {
+  formatDuration,
+  formatMoney,
+  formatPercent,
+  formatRatio,
+  formatTime,
+  NOT_DEFINED,
+} from './format-values.ts';
+
+/** One row of the stats table: backtesting.py's label, the value, and how it was computed. */
+export interface StatsRow {
+  readonly label: string;
+  readonly value: string;
+  readonly definition: string;
+}
+
+/**
+ * The stats table of the report, in backtesting.py's order and words, each row saying how
+ * it was computed (the formulas live on the metric functions; this is their one-line summary).
+ * @param m - the metrics
+ * @param settleAsset - the currency money is shown in (for labels)
+ * @returns the rows
+ */
+export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
+  const money = settleAsset === '' ? '' : ` [${settleAsset}]`;
+  const ann = m.annualization;
+  const basis =
+    ann.periodsPerYear === null
+      ? 'too few samples to annualize'
+      : `${ann.period === 'day' ? 'daily' : 'per-sample'} returns, ${ann.periodsPerYear.toFixed(1)} periods a year (${ann.tradingDaysPerYear} trading days)`;
+  return [
+    { label: 'Start', value: formatTime(m.start), definition: 'first equity sample' },
+    { label: 'End', value: formatTime(m.end), definition: 'last equity sample' },
+    { label: 'Duration', value: formatDuration(m.durationMs), definition: 'end - start' },
+    {
+      label: 'Exposure Time [%]',
+      value: formatPercent(m.exposureTime),
+      definition: 'time with a position open / duration',
+    },
+    { label: `Equity Start${money}`, value: formatMoney(m.equityStart), definition: 'starting equity' },
+    {
+      label: `Equity Final${money}`,
+      value: formatMoney(m.equityFinal),
+      definition: 'cash + positions marked to market at the end',
+    },
+    { label: `Equity Peak${money}`, value: formatMoney(m.equityPeak), definition: 'highest equity sample' },
+    { label: 'Return [%]', value: formatPercent(m.totalReturn), definition: 'final / start - 1' },
+    {
+      label: 'Buy & Hold Return [%]',
+      value: formatPercent(m.buyAndHoldReturn),
+      definition: 'last price / first price - 1',
+    },
+    {
+      label: 'Return (Ann.) [%]',
+      value: formatPercent(m.annualizedReturn),
+      definition: `(1 + geometric mean return)^P - 1; ${basis}`,
+    },
+    {
+      label: 'Volatility (Ann.) [%]',
+      value: formatPercent(m.annualizedVolatility),
+      definition: 'std(returns) x sqrt(P)',
+    },
+    {
+      label: 'CAGR [%]',
+      value: formatPercent(m.cagr),
+      definition: '(final / start)^(365 days / duration) - 1',
+    },
+    {
+      label: 'Sharpe Ratio',
+      value: formatRatio(m.sharpe),
+      definition: `(mean(r) - rf / P) / std(r) x sqrt(P), rf = ${formatPercent(ann.riskFreeRate)}`,
+    },
+    {
+      label: 'Sortino Ratio',
+      value: formatRatio(m.sortino),
+      definition: 'mean(r) / sqrt(mean(min(r, 0)^2)) x sqrt(P)',
+    },
+    { label: 'Calmar Ratio', value: formatRatio(m.calmar), definition: 'CAGR / max drawdown' },
+    {
+      label: 'Max. Drawdown [%]',
+      value: formatPercent(-m.maxDrawdown),
+      definition: 'largest fall from a running equity peak',
+    },
+    {
+      label: 'Avg. Drawdown [%]',
+      value: formatPercent(-m.avgDrawdown),
+      definition: 'mean depth of the drawdown periods',
+    },
+    {
+      label: 'Max. Drawdown Duration',
+      value: formatDuration(m.maxDrawdownDurationMs),
+      definition: 'longest time from a peak to its recovery (or the end)',
+    },
+    {
+      label: 'Avg. Drawdown Duration',
+      value: formatDuration(m.avgDrawdownDurationMs),
+      definition: 'mean time from a peak to its recovery',
+    },
+    {
+      label: '# Trades',
+      value: String(m.tradeCount),
+      definition: 'closed round trips (FIFO per sym and position side)',
+    },
+    {
+      label: 'Win Rate [%]',
+      value: m.tradeCount === 0 ? NOT_DEFINED : formatPercent(m.winRate),
+      definition: 'trades with PnL > 0 / trades',
+    },
+    {
+      label: 'Best Trade [%]',
+      value: formatPercent(m.bestTrade),
+      definition: 'highest trade return (PnL net of fees / entry notional)',
+    },
+    { label: 'Worst Trade [%]', value: formatPercent(m.worstTrade), definition: 'lowest trade return' },
+    { label: 'Avg. Trade [%]', value: formatPercent(m.avgTrade), definition: 'geometric mean trade return' },
+    {
+      label: 'Max. Trade Duration',
+      value: formatDuration(m.maxTradeDurationMs),
+      definition: 'longest exit - entry',
+    },
+    {
+      label: 'Avg. Trade Duration',
+      value: formatDuration(m.avgTradeDurationMs),
+      definition: 'mean exit - entry',
+    },
+    {
+      label: 'Profit Factor',
+      value: formatRatio(m.profitFactor),
+      definition: 'gross profit / gross loss of trades',
+    },
+    {
+      label: 'Expectancy [%]',
+      value: formatPercent(m.expectancy),
+      definition: 'arithmetic mean trade return',
+    },
+    { label: 'SQN', value: formatRatio(m.sqn), definition: 'sqrt(trades) x mean(PnL) / std(PnL)' },
+    {
+      label: 'Kelly Criterion',
+      value: formatRatio(m.kelly),
+      definition: 'W - (1 - W) / (avg win / avg loss)',
+    },
+    { label: `Fees Paid${money}`, value: formatMoney(m.feesPaid), definition: 'fees - rebates of all fills' },
+    { label: `Turnover${money}`, value: formatMoney(m.turnover), definition: 'traded notional of all fills' },
+    {
+      label: 'Turnover / Mean Equity',
+      value: formatRatio(m.turnoverRatio),
+      definition: 'turnover / mean equity',
+    },
+  ];
+}

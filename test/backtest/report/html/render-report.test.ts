@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import {
+  chartData,
+  escapeHtml,
+  jsonForScript,
+  MAX_TRADE_ROWS,
+  renderHtmlReport,
+  scriptSafe,
+  toChartPoints,
+} from '../../../../backtest/report/index.ts';
+import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+
+const HOSTILE = `<img src=x onerror="alert(1)">&'`;
+
+describe('HTML report page', () => {
+  const result = aBacktestResult(200, {
+    title: `Title ${HOSTILE}`,
+    strategies: [{ id: 'sid', name: `name ${HOSTILE}`, params: { note: HOSTILE } }],
+    assumptions: [`assumption ${HOSTILE}`],
+  });
+  const html = renderHtmlReport(result, { settleAsset: 'USDT' });
+
+  it('escapes every text that comes from the result', () => {
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('Title &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39;');
+    expect(html).toContain('name &lt;img');
+    expect(html).toContain('assumption &lt;img');
+  });
+
+  it('states the fill, latency and fee models and labels synthetic data on top', () => {
+    expect(html).toContain('<strong>bar-next-open</strong>: Market orders fill at the next bar open.');
+    expect(html).toContain('<strong>fixed</strong>: Orders reach the venue 50 ms after they are sent.');
+    expect(html).toContain('<strong>maker-taker</strong>: Maker 2 bps, taker 5 bps of notional.');
+    expect(html).toContain('id="synthetic-banner"');
+    expect(html).toContain('<title>[SYNTHETIC] ');
+    expect(html.indexOf('synthetic-banner')).toBeLessThan(html.indexOf('id="charts"'));
+  });
+
+  it('shows no synthetic banner for recorded data', () => {
+    const recorded = renderHtmlReport(
+      aBacktestResult(50, {
+        synthetic: false,
+        recordings: [{ path: 'session.jsonl.gz', synthetic: false }],
+      }),
+    );
+    expect(recorded).not.toContain('id="synthetic-banner"');
+    expect(recorded).toContain('(recorded)');
+  });
+
+  it('is self-contained: the chart library is inlined and nothing is loaded from elsewhere', () => {
+    expect(html).toContain('TradingView Lightweight Charts');
+    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<link[^>]+href=/i);
+    expect(html.match(/<\/script>/g)).toHaveLength(4);
+  });
+
+  it('has the stats table in backtesting.py words with the settle asset, and one row per trade', () => {
+    for (const label of [
+      'Sharpe Ratio',
+      'Sortino Ratio',
+      'Calmar Ratio',
+      'SQN',
+      'Kelly Criterion',
+      'Equity Final [USDT]',
+    ]) {
+      expect(html).toContain(`<th scope="row">${escapeHtml(label)}</th>`);
+    }
+    const tradeRows = html.slice(html.indexOf('<table class="trades">')).match(/<tr><td class="num">/g) ?? [];
+    expect(tradeRows).toHaveLength(result.trades.length);
+  });
+
+  it('renders a run without trades with n/a instead of numbers it cannot define', () => {
+    const none = aBacktestResult(4);
+    expect(none.trades).toHaveLength(0);
+    const page = renderHtmlReport(none);
+    expect(page).toContain('No closed trades.');
+    expect(page).toMatch(/Profit Factor<\/th><td class="num">n\/a/);
+    const beforeLibrary = page.slice(0, page.indexOf('TradingView Lightweight Charts'));
+    expect(beforeLibrary).not.toContain('NaN');
+  });
+
+  it('lists at most MAX_TRADE_ROWS trades and points to trades.csv for the rest', () => {
+    const base = aBacktestResult(200);
+    const many = { ...base, trades: Array.from({ length: MAX_TRADE_ROWS + 5 }, () => base.trades[0]!) };
+    expect(renderHtmlReport(many)).toContain(
+      `Showing the first ${MAX_TRADE_ROWS} of ${MAX_TRADE_ROWS + 5} trades`,
+    );
+  });
+});
+
+describe('report escaping helpers', () => {
+  it('keep a script block from being closed by data or library text', () => {
+    expect(jsonForScript({ a: '</script><!--' })).toBe('{"a":"\\u003c/script>\\u003c!--"}');
+    expect(scriptSafe('x = "</SCRIPT>"; y = "<!--";')).toBe('x = "<\\/SCRIPT>"; y = "<\\!--";');
+  });
+});
+
+describe('chart data', () => {
+  it('turns milliseconds into strictly increasing seconds, keeping the last value of a second', () => {
+    expect(
+      toChartPoints([
+        [1000, 1],
+        [1500, 2],
+        [2000, 3],
+      ]),
+    ).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+  });
+
+  it('puts each fill on the price sample at or before it, buys below and sells above, in time order', () => {
+    const data = chartData(aBacktestResult(60));
+    const series = data.prices[0]!;
+    const times = new Set(series.points.map((p) => p[0]));
+    expect(series.markers.length).toBeGreaterThan(0);
+    for (const m of series.markers) expect(times.has(m.time)).toBe(true);
+    expect(series.markers.map((m) => m.time)).toEqual(
+      [...series.markers.map((m) => m.time)].sort((a, b) => a - b),
+    );
+    expect(series.markers[0]).toMatchObject({ position: 'belowBar', shape: 'arrowUp' });
+    expect(data.drawdown.every(([, v]) => v <= 0)).toBe(true);
+  });
+});

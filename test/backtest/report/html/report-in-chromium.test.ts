@@ -1,0 +1,103 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeHtmlReport } from '../../../../backtest/report/index.ts';
+import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { CHROMIUM_PATH, hasChromium, runChromium } from '../../../kit/headless-chromium.ts';
+import { type RgbaImage, readPng } from '../../../kit/png-reader.ts';
+
+const CONSOLE_ERROR = /Uncaught|ERROR:CONSOLE|CONSOLE\(\d+\).*(Error|error)/;
+
+interface ChartBox {
+  readonly id: string;
+  readonly painted: number;
+  readonly rect: readonly [number, number, number, number];
+}
+
+function chartBoxes(dom: string): ChartBox[] {
+  const boxes: ChartBox[] = [];
+  for (const tag of dom.match(/<div class="chart"[^>]*>/g) ?? []) {
+    const id = /id="([^"]+)"/.exec(tag)?.[1] ?? '';
+    const painted = Number(/data-painted-pixels="(\d+)"/.exec(tag)?.[1] ?? 'NaN');
+    const rect = (/data-rect="([^"]+)"/.exec(tag)?.[1] ?? '').split(',').map(Number) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    boxes.push({ id, painted, rect });
+  }
+  return boxes;
+}
+
+/** Share of pixels in the box that are not near-white, and how many are the price line's blue. */
+function inkIn(image: RgbaImage, [x0, y0, w, h]: readonly number[]): { ink: number; blue: number } {
+  let ink = 0;
+  let blue = 0;
+  let total = 0;
+  for (let y = y0!; y < Math.min(image.height, y0! + h!); y++) {
+    for (let x = x0!; x < Math.min(image.width, x0! + w!); x++) {
+      const i = (y * image.width + x) * 4;
+      const [r, g, b] = [image.pixels[i]!, image.pixels[i + 1]!, image.pixels[i + 2]!];
+      total++;
+      if (r < 230 || g < 230 || b < 230) ink++;
+      if (r < 90 && g > 70 && g < 130 && b > 220) blue++;
+    }
+  }
+  return { ink: total === 0 ? 0 : ink / total, blue };
+}
+
+describe('HTML report in headless chromium', () => {
+  let dir = '';
+  let reportPath = '';
+  let brokenPath = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'keel-report-'));
+    reportPath = await writeHtmlReport(aBacktestResult(300), join(dir, 'report.html'), {
+      settleAsset: 'USDT',
+    });
+    brokenPath = await writeHtmlReport(aBacktestResult(50), join(dir, 'broken.html'), {
+      chartLibrarySource: 'throw new Error("chart library failed to load");',
+    });
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it.skipIf(!hasChromium)(
+    `draws price, equity and drawdown charts with no console errors (skipped when ${CHROMIUM_PATH} is missing)`,
+    async () => {
+      const { stdout: dom, stderr } = await runChromium(reportPath, ['--dump-dom']);
+      expect(dom).toMatch(/<body data-ready="true" data-errors="0">/);
+      expect(dom).toContain('<div class="errors" id="keel-errors" hidden=""></div>');
+      expect(stderr).not.toMatch(CONSOLE_ERROR);
+      const boxes = chartBoxes(dom);
+      expect(boxes.map((b) => b.id)).toEqual(['price-chart-0', 'equity-chart', 'drawdown-chart']);
+      for (const box of boxes) expect(box.painted, `${box.id} painted pixels`).toBeGreaterThan(1000);
+
+      const png = join(dir, 'report.png');
+      const shot = await runChromium(reportPath, [`--screenshot=${png}`]);
+      expect(shot.stderr).not.toMatch(CONSOLE_ERROR);
+      const image = readPng(await readFile(png));
+      expect([image.width, image.height]).toEqual([1280, 2000]);
+      for (const box of boxes) {
+        expect(box.rect[1]! + box.rect[3]!, `${box.id} lies inside the screenshot`).toBeLessThanOrEqual(2000);
+        const { ink } = inkIn(image, box.rect);
+        expect(ink, `${box.id} is not blank`).toBeGreaterThan(0.02);
+      }
+      expect(inkIn(image, boxes[0]!.rect).blue, 'the price line is drawn').toBeGreaterThan(300);
+    },
+  );
+
+  it.skipIf(!hasChromium)(
+    `catches a page whose chart script fails, so the check above can fail (skipped when ${CHROMIUM_PATH} is missing)`,
+    async () => {
+      const { stdout: dom, stderr } = await runChromium(brokenPath, ['--dump-dom']);
+      expect(dom).not.toContain('data-ready="true"');
+      expect(dom).toMatch(/data-errors="[1-9]/);
+      expect(dom).toContain('Uncaught Error: chart library failed to load');
+      expect(stderr).toMatch(CONSOLE_ERROR);
+    },
+  );
+});
