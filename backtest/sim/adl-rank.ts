@@ -1,0 +1,27 @@
+import { markOf, unrealizedPnl } from './margin.ts';
+import type { SimPosition } from './sim-position.ts';
+import type { SimState } from './sim-state.ts';
+
+/**
+ * ADL rank of a position, 1 (last to be deleveraged) to 5 (first). The venue does not publish its
+ * formula; Keel's choice follows the common one: score = PnL% x effective leverage, where PnL% =
+ * unrealized PnL / entry notional and effective leverage = notional / equity; losing positions
+ * score PnL% / effective leverage. The score is bucketed by the configured thresholds.
+ * @param state - the venue
+ * @param position - an open position
+ * @param equity - the portfolio equity (number)
+ * @returns the rank 1..5, 0 for a flat position
+ */
+export function adlRankOf(state: SimState, position: SimPosition, equity: number): number {
+  if (position.qty.isZero()) return 0;
+  const contractSize = state.opts.instruments.get(position.sym)?.contractSize.toNumber() ?? 1;
+  const entry = Math.abs(position.qtyN) * contractSize * position.avgN;
+  const notional = Math.abs(position.qtyN) * contractSize * markOf(state, position).toNumber();
+  const pnlPct = entry > 0 ? unrealizedPnl(state, position).toNumber() / entry : 0;
+  const leverage = equity > 0 ? notional / equity : position.leverage.toNumber();
+  const score = pnlPct >= 0 ? pnlPct * leverage : pnlPct / Math.max(leverage, 1e-12);
+  const thresholds = state.opts.adlScoreThresholds;
+  let rank = 1;
+  for (const threshold of thresholds) if (score > threshold) rank++;
+  return rank;
+}

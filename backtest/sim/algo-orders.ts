@@ -1,0 +1,198 @@
+import type {
+  CancelAlgoOrderIntent,
+  CancelAllAlgoOrdersIntent,
+  PlaceAlgoOrderIntent,
+  ReplaceAlgoOrderIntent,
+} from '../../core/model/index.ts';
+import { rejectCommand } from './command-rejection.ts';
+import { publishAlgo } from './publish.ts';
+import type { SimOrder } from './sim-order.ts';
+import { nextId, type SimAlgo, type SimState } from './sim-state.ts';
+
+type NewAlgo = Pick<
+  SimAlgo,
+  | 'clientAlgoOrderId'
+  | 'sym'
+  | 'side'
+  | 'algoOrderType'
+  | 'conditionType'
+  | 'triggerType'
+  | 'triggerPrice'
+  | 'price'
+  | 'qty'
+  | 'reduceOnly'
+  | 'positionSide'
+>;
+
+function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
+  const algo: SimAlgo = {
+    ...fields,
+    algoOrderId: nextId(state, 'A'),
+    triggerN: fields.triggerPrice.toNumber(),
+    state: 'NEW',
+    createAt: state.now,
+    updateAt: state.now,
+  };
+  state.algos.set(algo.algoOrderId, algo);
+  state.algosByRef.set(algo.clientAlgoOrderId, algo);
+  publishAlgo(state, algo);
+  return algo;
+}
+
+/**
+ * Places a venue algo order (trigger on mark or last price, GTE / LTE).
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function placeAlgoOrder(state: SimState, intent: PlaceAlgoOrderIntent): void {
+  if (!state.opts.instruments.has(intent.sym)) {
+    rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
+    return;
+  }
+  if (state.algosByRef.has(intent.ref)) {
+    rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
+    return;
+  }
+  if (!intent.qty.isPositive() || !intent.triggerPrice.isPositive() || intent.price.isNegative()) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      'qty and triggerPrice must be positive, price >= 0',
+    );
+    return;
+  }
+  openAlgo(state, { ...intent, clientAlgoOrderId: intent.ref });
+}
+
+function findOpen(
+  state: SimState,
+  ref: string,
+  kind: 'replaceAlgoOrder' | 'cancelAlgoOrder',
+  target: string,
+): SimAlgo | undefined {
+  const algo = state.algosByRef.get(target);
+  if (!algo) {
+    rejectCommand(state, ref, kind, 'ORDER_NOT_FOUND', `no algo order ${target}`);
+    return undefined;
+  }
+  if (algo.state !== 'NEW') {
+    rejectCommand(state, ref, kind, 'ORDER_ALREADY_FINAL', `algo order ${target} is ${algo.state}`);
+    return undefined;
+  }
+  return algo;
+}
+
+/**
+ * Replaces an open algo order's trigger, price or quantity.
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
+  const algo = findOpen(state, intent.ref, intent.kind, intent.target);
+  if (!algo) return;
+  if (
+    intent.qty?.isPositive() === false ||
+    intent.triggerPrice?.isPositive() === false ||
+    intent.price?.isNegative()
+  ) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      'qty and triggerPrice must be positive, price >= 0',
+    );
+    return;
+  }
+  if (intent.triggerPrice) {
+    algo.triggerPrice = intent.triggerPrice;
+    algo.triggerN = intent.triggerPrice.toNumber();
+  }
+  if (intent.price) algo.price = intent.price;
+  if (intent.qty) algo.qty = intent.qty;
+  publishAlgo(state, algo);
+}
+
+/**
+ * Cancels an open algo order.
+ * @param state - the venue
+ * @param algo - the algo order
+ */
+export function cancelAlgo(state: SimState, algo: SimAlgo): void {
+  state.algos.delete(algo.algoOrderId);
+  algo.state = 'CANCELLED';
+  publishAlgo(state, algo);
+}
+
+/**
+ * Cancels one algo order.
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function cancelAlgoOrder(state: SimState, intent: CancelAlgoOrderIntent): void {
+  const algo = findOpen(state, intent.ref, intent.kind, intent.target);
+  if (algo) cancelAlgo(state, algo);
+}
+
+/**
+ * Cancels all open algo orders, optionally of one sym or type.
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function cancelAllAlgoOrders(state: SimState, intent: CancelAllAlgoOrdersIntent): void {
+  for (const algo of [...state.algos.values()]) {
+    if (intent.sym !== undefined && algo.sym !== intent.sym) continue;
+    if (intent.algoOrderType !== undefined && algo.algoOrderType !== intent.algoOrderType) continue;
+    cancelAlgo(state, algo);
+  }
+}
+
+/**
+ * Places the take-profit and stop-loss of a parent order once it is final with fills, for the
+ * filled quantity, reduce-only, as a linked pair: when one fires the other is cancelled. Keel's
+ * choice: attachments wait for the parent's final state, so a partially filled parent protects only
+ * what it filled. A parent BUY gets a SELL tp (price rising to its trigger, GTE) and a SELL sl
+ * (falling, LTE); mirrored for a SELL.
+ * @param state - the venue
+ * @param parent - the parent order
+ */
+export function attachTpSl(state: SimState, parent: SimOrder): void {
+  if ((!parent.tp && !parent.sl) || state.attached.has(parent.orderId) || !parent.filled.isPositive()) return;
+  if (parent.state !== 'FILLED' && parent.state !== 'CANCELLED') return;
+  state.attached.add(parent.orderId);
+  const side = parent.side === 'BUY' ? 'SELL' : 'BUY';
+  const common = {
+    sym: parent.sym,
+    side,
+    algoOrderType: 'TP_SL',
+    qty: parent.filled,
+    reduceOnly: true,
+    positionSide: parent.positionSide,
+  } as const;
+  const tp = parent.tp
+    ? openAlgo(state, {
+        ...common,
+        clientAlgoOrderId: `${parent.clientOrderId}-tp`,
+        conditionType: parent.side === 'BUY' ? 'GTE' : 'LTE',
+        triggerType: parent.tp.triggerType,
+        triggerPrice: parent.tp.triggerPrice,
+        price: parent.tp.price,
+      })
+    : undefined;
+  const sl = parent.sl
+    ? openAlgo(state, {
+        ...common,
+        clientAlgoOrderId: `${parent.clientOrderId}-sl`,
+        conditionType: parent.side === 'BUY' ? 'LTE' : 'GTE',
+        triggerType: parent.sl.triggerType,
+        triggerPrice: parent.sl.triggerPrice,
+        price: parent.sl.price,
+      })
+    : undefined;
+  if (tp && sl) {
+    tp.sibling = sl.algoOrderId;
+    sl.sibling = tp.algoOrderId;
+  }
+}

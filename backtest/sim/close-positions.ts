@@ -1,0 +1,131 @@
+import type { ClosePositionIntent, ClosePositionsIntent, PositionSide } from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
+import { rejectCommand } from './command-rejection.ts';
+import { finishOrder } from './fills.ts';
+import { workOrder } from './matching.ts';
+import { createOrder, isLive } from './order-factory.ts';
+import { publishOrder } from './publish.ts';
+import type { SimPosition } from './sim-position.ts';
+import type { SimState } from './sim-state.ts';
+
+/** The spec's limit on symList of DELETE /api/v1/trading/positions. */
+export const MAX_CLOSE_SYMS = 20;
+
+function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>) {
+  return [...state.ordersById.values()].filter(
+    (o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation,
+  );
+}
+
+function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
+  return [...state.positions.values()].filter(
+    (p) =>
+      p.sym === sym &&
+      !p.qty.isZero() &&
+      (positionSide === undefined || state.positionMode === 'NET' || p.positionSide === positionSide),
+  );
+}
+
+/**
+ * Cancels the reduce-only orders on the syms (the spec: "cancelled automatically first"), then sends
+ * one reduce-only market order per open position. Reference of each close order: the command's ref,
+ * suffixed `-1`, `-2`... when it closes more than one position.
+ */
+function closeAll(
+  state: SimState,
+  ref: string,
+  syms: ReadonlySet<string>,
+  positions: readonly SimPosition[],
+): void {
+  for (const order of reduceOnlyOrdersOn(state, syms))
+    finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
+  positions.forEach((position, index) => {
+    const order = createOrder(state, {
+      clientOrderId: positions.length === 1 ? ref : `${ref}-${index + 1}`,
+      sym: position.sym,
+      side: position.qty.isPositive() ? 'SELL' : 'BUY',
+      orderType: 'MARKET',
+      timeInForce: 'IOC',
+      qty: position.qty.abs(),
+      price: ZERO,
+      reduceOnly: true,
+      positionSide: position.positionSide,
+    });
+    publishOrder(state, order, 'PLACE');
+    workOrder(state, order);
+  });
+}
+
+function tooManyReduceOnly(state: SimState, syms: ReadonlySet<string>): boolean {
+  return reduceOnlyOrdersOn(state, syms).length > state.opts.maxReduceOnlyOrdersOnClose;
+}
+
+/**
+ * Closes one position with a market close (DELETE /api/v1/trading/position).
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function closePosition(state: SimState, intent: ClosePositionIntent): void {
+  if (!state.opts.instruments.has(intent.sym)) {
+    rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
+    return;
+  }
+  const syms = new Set([intent.sym]);
+  if (tooManyReduceOnly(state, syms)) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'CLOSE_POSITION_REJECTED',
+      `more than ${state.opts.maxReduceOnlyOrdersOnClose} reduce-only open orders on ${intent.sym}`,
+    );
+    return;
+  }
+  const positions = openPositionsOn(state, intent.sym, intent.positionSide);
+  if (positions.length === 0) {
+    rejectCommand(state, intent.ref, intent.kind, 'POSITION_QTY_ZERO', `no open position on ${intent.sym}`);
+    return;
+  }
+  closeAll(state, intent.ref, syms, positions);
+}
+
+/**
+ * Closes the positions of up to 20 syms (DELETE /api/v1/trading/positions). Rejected with 401129
+ * when symList exceeds 20 or the reduce-only open orders across the syms exceed the limit.
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function closePositions(state: SimState, intent: ClosePositionsIntent): void {
+  const syms = new Set(intent.symList);
+  if (syms.size > MAX_CLOSE_SYMS) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'CLOSE_POSITION_REJECTED',
+      `symList has ${syms.size} syms, at most ${MAX_CLOSE_SYMS}`,
+    );
+    return;
+  }
+  const unknown = [...syms].find((sym) => !state.opts.instruments.has(sym));
+  if (unknown !== undefined) {
+    rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', unknown);
+    return;
+  }
+  if (tooManyReduceOnly(state, syms)) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'CLOSE_POSITION_REJECTED',
+      `more than ${state.opts.maxReduceOnlyOrdersOnClose} reduce-only open orders across the syms`,
+    );
+    return;
+  }
+  const positions = [...syms].flatMap((sym) => openPositionsOn(state, sym));
+  if (positions.length === 0) {
+    rejectCommand(state, intent.ref, intent.kind, 'POSITION_QTY_ZERO', 'no open position on the listed syms');
+    return;
+  }
+  closeAll(state, intent.ref, syms, positions);
+}

@@ -1,0 +1,43 @@
+import { D, type Dec, type ExecType, type FeeSchedule, isOnStep, ZERO } from '../../core/model/index.ts';
+
+/** Sub-portfolio fee markups accept a precision of 0.01 bps (spec "Limits"). */
+export const MARKUP_STEP: Dec = D('0.000001');
+
+/** The fee of one fill, paid in the instrument's quote (settle) asset. */
+export interface FillFee {
+  /** What the account pays (>= 0). */
+  readonly fee: Dec;
+  /** What the account receives back when the effective rate is negative (>= 0). */
+  readonly rebate: Dec;
+}
+
+/**
+ * Checks a fee markup against the venue's precision of 0.01 bps.
+ * @param markup - markup as a rate (0.000001 = 0.01 bps)
+ * @param where - where the value came from, for the error
+ * @throws RangeError when the markup is not a multiple of 0.01 bps
+ */
+export function checkMarkup(markup: Dec, where: string): void {
+  if (!isOnStep(markup, MARKUP_STEP)) {
+    throw new RangeError(
+      `${where} markup ${markup.toFixed()} is finer than the venue's precision of 0.01 bps`,
+    );
+  }
+}
+
+/**
+ * Computes the fee of one fill: (maker or taker rate + sub-portfolio markup) x notional, plus the
+ * fixed commission per fill (equities). A negative total is paid back as a rebate.
+ * @param schedule - the instrument's fee schedule
+ * @param execType - MAKER for a resting order, TAKER for one that took liquidity
+ * @param notional - quantity x price x contract size, in the quote asset
+ * @param extraMarkup - the sub-portfolio markup of the simulated portfolio, added to both rates
+ * @returns fee and rebate, both >= 0
+ */
+export function fillFee(schedule: FeeSchedule, execType: ExecType, notional: Dec, extraMarkup: Dec): FillFee {
+  const rate = (execType === 'MAKER' ? schedule.maker : schedule.taker)
+    .plus(schedule.markup)
+    .plus(extraMarkup);
+  const total = notional.mul(rate).plus(schedule.fixedPerFill);
+  return total.isNegative() ? { fee: ZERO, rebate: total.neg() } : { fee: total, rebate: ZERO };
+}

@@ -1,0 +1,163 @@
+import type { MarketEvent } from '../../core/model/index.ts';
+import type { SimOrder } from './sim-order.ts';
+
+/**
+ * Names of the fill models, printed in reports.
+ * - `touch`: a resting order fills when the opposite quote or a trade reaches its price.
+ * - `through`: it fills only when the market trades or quotes strictly through its price.
+ * - `queue`: it waits behind the quantity displayed at its price when it arrived; trades at its
+ *   price eat the queue first, trades or quotes through its price fill it.
+ * - `bar`: bars only; market orders fill at the next bar's open, limits and stops inside the bar's
+ *   range, the adverse extreme first.
+ */
+export const FILL_MODEL_NAMES = ['touch', 'through', 'queue', 'bar'] as const;
+/** One fill model name. */
+export type FillModelName = (typeof FILL_MODEL_NAMES)[number];
+
+/** Fill model settings. */
+export interface FillModelOptions {
+  readonly name: FillModelName;
+  /** Limit each fill to the displayed (quotes) or traded (trades) size. Default true. */
+  readonly partialFills?: boolean;
+  /** Extra adverse ticks added to every market-order fill price. Default 0. */
+  readonly slippageTicks?: number;
+  /**
+   * Ticks beyond the last displayed level at which a market order's remainder fills when it
+   * outgrows the displayed size (Keel's choice: one tick). Default 1.
+   */
+  readonly beyondBookTicks?: number;
+}
+
+/** Fill model settings with every default filled in. */
+export type ResolvedFillModel = Required<FillModelOptions>;
+
+/**
+ * Fills in the fill model's defaults.
+ * @param options - a name or full settings
+ * @returns resolved settings
+ * @throws RangeError for an unknown name or negative tick counts
+ */
+export function resolveFillModel(options: FillModelOptions | FillModelName): ResolvedFillModel {
+  const given = typeof options === 'string' ? { name: options } : options;
+  if (!(FILL_MODEL_NAMES as readonly string[]).includes(given.name)) {
+    throw new RangeError(
+      `sim fillModel.name must be one of ${FILL_MODEL_NAMES.join(', ')}, got ${given.name}`,
+    );
+  }
+  const resolved = { partialFills: true, slippageTicks: 0, beyondBookTicks: 1, ...given };
+  if (resolved.slippageTicks < 0 || resolved.beyondBookTicks < 0) {
+    throw new RangeError('sim fillModel.slippageTicks and beyondBookTicks must be >= 0');
+  }
+  return resolved;
+}
+
+/**
+ * A short description of the fill model for reports.
+ * @param model - resolved settings
+ * @returns e.g. `queue (partial fills, market slippage 0 ticks + 1 tick beyond the book)`
+ */
+export function describeFillModel(model: ResolvedFillModel): string {
+  const partial = model.partialFills ? 'partial fills limited by displayed/traded size' : 'full fills';
+  return `${model.name} (${partial}, market slippage ${model.slippageTicks} ticks + ${model.beyondBookTicks} beyond the book)`;
+}
+
+function crosses(model: ResolvedFillModel, buy: boolean, marketPrice: number, limit: number): boolean {
+  if (model.name === 'through') return buy ? marketPrice < limit : marketPrice > limit;
+  return buy ? marketPrice <= limit : marketPrice >= limit;
+}
+
+/**
+ * How much of a resting limit order a quote, book or trade event could fill, before sharing the
+ * event's size with other resting orders. Updates the order's queue position (queue model).
+ * @param model - resolved fill model (not `bar`)
+ * @param order - a working limit order
+ * @param event - the market event
+ * @returns the quantity the event offers this order (Infinity when sizes are not limiting), 0 = none
+ */
+export function restingCapacity(model: ResolvedFillModel, order: SimOrder, event: MarketEvent): number {
+  const buy = order.sign > 0;
+  const limit = order.priceN;
+  switch (event.kind) {
+    case 'quote':
+    case 'book': {
+      const opposite =
+        event.kind === 'quote'
+          ? [[buy ? event.ask : event.bid, buy ? event.askQty : event.bidQty]]
+          : buy
+            ? event.asks
+            : event.bids;
+      if (model.name === 'queue') trimQueue(order, event);
+      let size = 0;
+      for (const [price, qty] of opposite) {
+        if (price === undefined || qty === undefined || !crosses(model, buy, price, limit)) break;
+        size += qty;
+      }
+      if (size === 0) return 0;
+      return model.partialFills ? size : Number.POSITIVE_INFINITY;
+    }
+    case 'trade': {
+      if (model.name === 'queue' && event.price === limit) {
+        if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
+        const beyondQueue = event.qty - order.queueAhead;
+        order.queueAhead = Math.max(0, order.queueAhead - event.qty);
+        if (beyondQueue <= 0) return 0;
+        return model.partialFills ? beyondQueue : Number.POSITIVE_INFINITY;
+      }
+      if (
+        model.name === 'queue'
+          ? !crosses({ ...model, name: 'through' }, buy, event.price, limit)
+          : !crosses(model, buy, event.price, limit)
+      ) {
+        return 0;
+      }
+      return model.partialFills ? event.qty : Number.POSITIVE_INFINITY;
+    }
+    default:
+      return 0;
+  }
+}
+
+/**
+ * The queue ahead of an order can never exceed what the venue displays at its price: shrink it
+ * when the displayed size at the order's price drops (cancellations ahead count in our favour only
+ * down to the displayed size; Keel's choice, the usual risk-averse queue model).
+ */
+function trimQueue(order: SimOrder, event: MarketEvent & { kind: 'quote' | 'book' }): void {
+  const buy = order.sign > 0;
+  const same =
+    event.kind === 'quote'
+      ? [[buy ? event.bid : event.ask, buy ? event.bidQty : event.askQty] as const]
+      : buy
+        ? event.bids
+        : event.asks;
+  for (const [price, qty] of same) {
+    if (price === order.priceN) {
+      order.queueAhead = Math.min(order.queueAhead, qty);
+      return;
+    }
+  }
+}
+
+/**
+ * The queue ahead of a new resting order: the size displayed at its price on its own side, 0 when
+ * it improves on the best price (queue model; 0 for the others).
+ * @param model - resolved fill model
+ * @param order - the order about to rest
+ * @param sameSide - the displayed levels on the order's side, best first
+ * @returns the quantity ahead of it
+ */
+export function initialQueue(
+  model: ResolvedFillModel,
+  order: SimOrder,
+  sameSide: readonly (readonly [number, number])[],
+): number {
+  if (model.name !== 'queue') return 0;
+  for (const [price, qty] of sameSide) {
+    if (price === order.priceN) return qty;
+  }
+  const best = sameSide[0];
+  if (best === undefined) return 0;
+  const improves = order.sign > 0 ? order.priceN > best[0] : order.priceN < best[0];
+  // Behind the displayed levels the depth is unknown: assume everything displayed is ahead.
+  return improves ? 0 : sameSide.reduce((sum, [, qty]) => sum + qty, 0);
+}

@@ -1,0 +1,166 @@
+import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
+import { D, ZERO } from '../../core/model/index.ts';
+import { fillFee } from './fee-model.ts';
+import { positionKeyFor } from './margin.ts';
+import { publishBalances, publishOrder, publishPosition } from './publish.ts';
+import type { SimOrder } from './sim-order.ts';
+import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
+import { credit, emit, nextId, type SimState } from './sim-state.ts';
+
+/**
+ * Whether an order may only reduce its position: reduce-only, or in BOTH mode a SELL on the LONG
+ * leg or a BUY on the SHORT leg (closing a hedge leg never opens the other side).
+ * @param state - the venue
+ * @param order - the order
+ * @returns true when fills must not increase the position
+ */
+export function onlyReduces(
+  state: SimState,
+  order: Pick<SimOrder, 'reduceOnly' | 'side' | 'positionSide'>,
+): boolean {
+  if (order.reduceOnly) return true;
+  if (state.positionMode !== 'BOTH') return false;
+  return (
+    (order.positionSide === 'LONG' && order.side === 'SELL') ||
+    (order.positionSide === 'SHORT' && order.side === 'BUY')
+  );
+}
+
+/**
+ * The position an order trades, created flat when missing.
+ * @param state - the venue
+ * @param order - the order
+ * @returns the position record
+ */
+export function positionFor(state: SimState, order: Pick<SimOrder, 'sym' | 'positionSide'>): SimPosition {
+  const key = positionKeyFor(state, order.sym, order.positionSide);
+  let position = state.positions.get(key);
+  if (!position) {
+    const side = state.positionMode === 'NET' ? 'NONE' : order.positionSide;
+    position = flatPosition(order.sym, side, state.opts.leverageOf(order.sym), state.now);
+    state.positions.set(key, position);
+  }
+  return position;
+}
+
+/**
+ * Takes an order off the book and out of every waiting list.
+ * @param state - the venue
+ * @param order - the order
+ */
+export function unlist(state: SimState, order: SimOrder): void {
+  state.books.get(order.sym)?.remove(order);
+  const held = state.held.indexOf(order);
+  if (held >= 0) state.held.splice(held, 1);
+  const waiting = state.waitingMarket.indexOf(order);
+  if (waiting >= 0) state.waitingMarket.splice(waiting, 1);
+}
+
+/**
+ * Moves an order to a final state (cancelled, expired, rejected) and reports it; a parent with
+ * fills gets its tp / sl attachments.
+ * @param state - the venue
+ * @param order - the order
+ * @param finalState - CANCELLED or REJECTED (FILLED is reached through fills)
+ * @param action - the action reported with it
+ * @param cancelType - why it was cancelled (IOC, FOK, EXPIRED, USER, REDUCE_ONLY, LIQUIDATION...)
+ */
+export function finishOrder(
+  state: SimState,
+  order: SimOrder,
+  finalState: OrderState,
+  action: OrderAction,
+  cancelType?: string,
+): void {
+  unlist(state, order);
+  order.state = finalState;
+  order.remainingN = 0;
+  if (cancelType !== undefined) order.cancelType = cancelType;
+  publishOrder(state, order, action);
+  if (order.filled.isPositive()) state.hooks.attachTpSl(order);
+}
+
+/**
+ * Executes part of an order: books the position, realized PnL and fee in the settle asset, and
+ * reports execution, order, position, asset and account. A reduce-only order is trimmed to what
+ * still reduces; when nothing does, its remainder is cancelled.
+ * @param state - the venue
+ * @param order - the order being filled
+ * @param wanted - quantity the market offers (> 0, at most the remainder)
+ * @param price - fill price
+ * @param execType - MAKER when the order rested, TAKER when it took liquidity
+ * @returns the quantity actually filled
+ */
+export function executeFill(
+  state: SimState,
+  order: SimOrder,
+  wanted: Dec,
+  price: Dec,
+  execType: ExecType,
+): Dec {
+  const spec = state.opts.instruments.get(order.sym);
+  if (!spec) return ZERO;
+  const position = positionFor(state, order);
+  let quantity = D.min(wanted, order.qty.minus(order.filled));
+  if (onlyReduces(state, order)) quantity = D.min(quantity, reducibleQty(position.qty, order.side));
+  if (!quantity.isPositive()) {
+    finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'REDUCE_ONLY');
+    return ZERO;
+  }
+  if (position.qty.isZero()) position.createAt = state.now;
+  const rpnl = bookFill(position, order.side, quantity, price, spec.contractSize);
+  const notional = quantity.mul(price).mul(spec.contractSize);
+  const { fee, rebate } = order.liquidation
+    ? { fee: notional.mul(spec.liquidationFee), rebate: ZERO }
+    : fillFee(spec.fees, execType, notional, state.opts.subPortfolioMarkup);
+  credit(state, spec.settleAsset, rpnl.minus(fee).plus(rebate));
+  state.ledger.realizedPnl = state.ledger.realizedPnl.plus(rpnl);
+  if (order.liquidation) {
+    // The venue charges a liquidation fee instead of the trading fee (Keel's choice of model).
+    state.ledger.liquidationFees = state.ledger.liquidationFees.plus(fee);
+    state.cashFlows.push({
+      type: 'LIQUIDATION_FEE',
+      coin: spec.settleAsset,
+      amount: fee.neg(),
+      sym: order.sym,
+      ts: state.now,
+    });
+  } else {
+    state.ledger.tradingFees = state.ledger.tradingFees.plus(fee).minus(rebate);
+  }
+
+  order.filled = order.filled.plus(quantity);
+  order.remainingN = order.qty.minus(order.filled).toNumber();
+  order.amount = order.amount.plus(quantity.mul(price));
+  order.fee = order.fee.plus(fee).minus(rebate);
+  order.feeCoin = spec.settleAsset;
+  const done = order.filled.gte(order.qty);
+  order.state = done ? 'FILLED' : 'PARTIALLY_FILLED';
+
+  emit(state, {
+    kind: 'execution',
+    execution: {
+      transactionId: nextId(state, 'T'),
+      portfolioId: state.opts.portfolioId,
+      orderId: order.orderId,
+      clientOrderId: order.clientOrderId,
+      sym: order.sym,
+      side: order.side,
+      positionSide: position.positionSide,
+      quantity,
+      price,
+      fee,
+      feeCoin: spec.settleAsset,
+      rebate,
+      rpnl,
+      execType,
+      timestamp: state.now,
+    },
+  });
+  if (done) unlist(state, order);
+  publishOrder(state, order, 'FILL');
+  publishPosition(state, position);
+  publishBalances(state, [spec.settleAsset]);
+  if (done) state.hooks.attachTpSl(order);
+  return quantity;
+}

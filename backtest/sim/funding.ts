@@ -1,0 +1,33 @@
+import { decimalOf } from '../../core/model/index.ts';
+import type { SymMarket } from './market-state.ts';
+import { publishBalances, publishPosition } from './publish.ts';
+import { credit, type SimState } from './sim-state.ts';
+
+/**
+ * Settles perpetual funding when virtual time reaches the venue's nextFundingTime (from recorded
+ * MARK_PRICE events): each position on the sym pays qty x contractSize x mark x fundingRate (longs
+ * pay a positive rate, shorts receive it), a FUNDING_FEE cash flow in the settle asset.
+ * @param state - the venue
+ * @param sym - the sym whose event just arrived
+ * @param market - its market state
+ */
+export function settleFunding(state: SimState, sym: string, market: SymMarket): void {
+  const due = market.nextFundingTime;
+  if (!(due <= state.now) || market.fundingSettledAt === due) return;
+  market.fundingSettledAt = due;
+  const spec = state.opts.instruments.get(sym);
+  if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP' || Number.isNaN(market.mark)) return;
+  const rate = decimalOf(market.fundingRate);
+  const mark = decimalOf(market.mark);
+  let paidAny = false;
+  for (const position of state.positions.values()) {
+    if (position.sym !== sym || position.qty.isZero()) continue;
+    const amount = position.qty.mul(spec.contractSize).mul(mark).mul(rate).neg();
+    credit(state, spec.settleAsset, amount);
+    state.ledger.funding = state.ledger.funding.plus(amount);
+    state.cashFlows.push({ type: 'FUNDING_FEE', coin: spec.settleAsset, amount, sym, ts: state.now });
+    publishPosition(state, position);
+    paidAny = true;
+  }
+  if (paidAny) publishBalances(state, [spec.settleAsset]);
+}

@@ -1,0 +1,16 @@
+/**
+ * The simulated venue: the execution port on virtual time, fed by recorded market events, reporting
+ * through the same User Data events as the live venue.
+ * @packageDocumentation
+ */
+export type { FillModelName, FillModelOptions } from './fill-model.ts';
+export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
+export type { LatencyOptions, LatencySpec } from './latency-model.ts';
+export { ZERO_LATENCY } from './latency-model.ts';
+export type { SimErrorName } from './sim-errors.ts';
+export { SIM_ERRORS, SimVenueError } from './sim-errors.ts';
+export type { LoanAssetTerms, LoanOptions, SimVenueOptions } from './sim-options.ts';
+export { DEFAULT_LATENCY } from './sim-options.ts';
+export type { CashFlow, SimLedger } from './sim-state.ts';
+export type { SimVenue } from './sim-venue.ts';
+export { createSimVenue } from './sim-venue.ts';

@@ -1,0 +1,66 @@
+import type { RandomSource } from '../../core/kernel/index.ts';
+
+/** One latency leg: a fixed delay plus uniform jitter in [0, jitterMs). */
+export interface LatencySpec {
+  readonly fixedMs: number;
+  readonly jitterMs: number;
+}
+
+/** Latency legs of the simulated venue. */
+export interface LatencyOptions {
+  /** Strategy -> venue: when a submitted command arrives at the matching engine. */
+  readonly orderEntry: LatencySpec;
+  /** Venue -> strategy for market data (exposed for the runner). */
+  readonly marketData: LatencySpec;
+  /** Venue -> strategy for User Data events; defaults to the market-data leg. */
+  readonly userData?: LatencySpec;
+}
+
+/** Samples delays from a {@link LatencyOptions}, with seeded jitter. */
+export interface LatencyModel {
+  /** A short description for reports, e.g. `order entry 5ms + U[0,2)ms, market data 1ms`. */
+  readonly description: string;
+  /** @returns the next order-entry delay in ms */
+  orderEntry(): number;
+  /** @returns the next market-data delay in ms */
+  marketData(): number;
+  /** @returns the next User Data delay in ms */
+  userData(): number;
+}
+
+/** No latency at all: what a hand-computed test usually wants. */
+export const ZERO_LATENCY: LatencyOptions = {
+  orderEntry: { fixedMs: 0, jitterMs: 0 },
+  marketData: { fixedMs: 0, jitterMs: 0 },
+};
+
+function describeLeg(spec: LatencySpec): string {
+  return spec.jitterMs > 0 ? `${spec.fixedMs}ms + U[0,${spec.jitterMs})ms` : `${spec.fixedMs}ms`;
+}
+
+function sampler(spec: LatencySpec, random: RandomSource, leg: string): () => number {
+  if (!(spec.fixedMs >= 0) || !(spec.jitterMs >= 0)) {
+    throw new RangeError(`sim latency.${leg} must have fixedMs >= 0 and jitterMs >= 0`);
+  }
+  // Whole milliseconds keep virtual timestamps integral like the venue's.
+  return spec.jitterMs > 0
+    ? () => spec.fixedMs + Math.floor(random.next() * spec.jitterMs)
+    : () => spec.fixedMs;
+}
+
+/**
+ * Builds a latency model: fixed delay plus jitter drawn from the injected random source.
+ * @param options - the three legs
+ * @param random - seeded randomness (never Math.random)
+ * @returns the model
+ * @throws RangeError when a delay is negative
+ */
+export function createLatencyModel(options: LatencyOptions, random: RandomSource): LatencyModel {
+  const userSpec = options.userData ?? options.marketData;
+  return {
+    description: `order entry ${describeLeg(options.orderEntry)}, market data ${describeLeg(options.marketData)}, user data ${describeLeg(userSpec)}`,
+    orderEntry: sampler(options.orderEntry, random, 'orderEntry'),
+    marketData: sampler(options.marketData, random, 'marketData'),
+    userData: sampler(userSpec, random, 'userData'),
+  };
+}

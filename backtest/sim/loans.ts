@@ -1,0 +1,192 @@
+import type { BorrowIntent, Dec, Loan, RepayIntent } from '../../core/model/index.ts';
+import { D, ZERO } from '../../core/model/index.ts';
+import { rejectCommand } from './command-rejection.ts';
+import { accountView, coinValue, equityOf } from './margin.ts';
+import { publishBalances } from './publish.ts';
+import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
+
+const HOUR_MS = 3_600_000;
+/** Hours in the interest year (Keel's choice: 365 days). */
+const HOURS_PER_YEAR = 8760;
+
+function keyOf(exchange: string, coin: string): string {
+  return `${exchange}:${coin}`;
+}
+
+function loanView(loan: SimLoan): Loan {
+  return {
+    exchange: loan.exchange,
+    coin: loan.coin,
+    principal: loan.principal,
+    interest: loan.interest,
+    annualRate: loan.annualRate,
+    updateAt: loan.updateAt,
+  };
+}
+
+function publishLoan(state: SimState, loan: SimLoan): void {
+  loan.updateAt = state.now;
+  emit(state, { kind: 'loan', loan: loanView(loan) });
+}
+
+/**
+ * Charges the interest of every whole hour elapsed since each loan's last accrual: principal x
+ * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow).
+ * @param state - the venue
+ */
+export function accrueInterest(state: SimState): void {
+  for (const loan of state.loans.values()) {
+    const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
+    if (hours <= 0) continue;
+    loan.accruedUntil += hours * HOUR_MS;
+    const charge = loan.principal.mul(loan.annualRate).mul(hours).div(HOURS_PER_YEAR);
+    if (charge.isZero()) continue;
+    loan.interest = loan.interest.plus(charge);
+    credit(state, loan.coin, charge.neg());
+    state.ledger.interest = state.ledger.interest.plus(charge);
+    state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts: state.now });
+    publishLoan(state, loan);
+    publishBalances(state, [loan.coin]);
+  }
+}
+
+/**
+ * When the next hourly accrual is due.
+ * @param state - the venue
+ * @returns epoch ms, Infinity without loans
+ */
+export function nextAccrual(state: SimState): number {
+  let next = Number.POSITIVE_INFINITY;
+  for (const loan of state.loans.values()) next = Math.min(next, loan.accruedUntil + HOUR_MS);
+  return next;
+}
+
+function outstanding(state: SimState, coin: string): Dec {
+  let total = ZERO;
+  for (const loan of state.loans.values()) if (loan.coin === coin) total = total.plus(loan.principal);
+  return total;
+}
+
+function totalLoanValue(state: SimState): Dec {
+  let total = ZERO;
+  for (const loan of state.loans.values())
+    total = total.plus(loan.principal.mul(coinValue(state, loan.coin)));
+  return total;
+}
+
+/**
+ * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
+ * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406020),
+ * per-user quota (406017), loan pool (406018), margin for the loan's maintenance (406016), LTV
+ * after borrowing (406019).
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function borrow(state: SimState, intent: BorrowIntent): void {
+  const terms = state.opts.loans.assets[keyOf(intent.exchange, intent.coin)];
+  const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
+    rejectCommand(state, intent.ref, intent.kind, name, detail);
+  if (!terms) {
+    fail('LOAN_ASSET_NOT_BORROWABLE', `${intent.coin} on ${intent.exchange}`);
+    return;
+  }
+  if (!intent.amount.isPositive()) {
+    fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
+    return;
+  }
+  if (state.liquidating) {
+    fail('LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
+    return;
+  }
+  accrueInterest(state);
+  if (outstanding(state, intent.coin).plus(intent.amount).gt(terms.userQuota)) {
+    fail('LOAN_QUOTA_EXCEEDED', `quota ${terms.userQuota.toFixed()} ${intent.coin}`);
+    return;
+  }
+  const key = keyOf(intent.exchange, intent.coin);
+  const existing = state.loans.get(key);
+  if ((existing?.principal ?? ZERO).plus(intent.amount).gt(terms.pool)) {
+    fail('LOAN_POOL_EXCEEDED', `pool ${terms.pool.toFixed()} ${intent.coin}`);
+    return;
+  }
+  const value = coinValue(state, intent.coin);
+  const addedValue = intent.amount.mul(value);
+  const addedMM = addedValue.mul(state.opts.loans.maintenanceMarginRate);
+  if (addedMM.gt(accountView(state).availableMargin)) {
+    fail('LOAN_INSUFFICIENT_MARGIN', `needs ${addedMM.toFixed(2)} of margin`);
+    return;
+  }
+  const loans = totalLoanValue(state).plus(addedValue);
+  const gross = equityOf(state).plus(loans);
+  if (!gross.isPositive() || loans.div(gross).gt(state.opts.loans.maxBorrowLtv)) {
+    fail('LOAN_LTV_EXCEEDED', `limit ${state.opts.loans.maxBorrowLtv.toFixed()}`);
+    return;
+  }
+  const loan = existing ?? {
+    exchange: intent.exchange,
+    coin: intent.coin,
+    principal: ZERO,
+    interest: ZERO,
+    annualRate: terms.annualRate,
+    accruedUntil: state.now,
+    updateAt: state.now,
+  };
+  loan.principal = loan.principal.plus(intent.amount);
+  state.loans.set(key, loan);
+  credit(state, intent.coin, intent.amount);
+  state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
+  publishLoan(state, loan);
+  publishBalances(state, [intent.coin]);
+}
+
+/**
+ * Repays loan principal (interest is settled separately, hourly). Checks: positive amount (406015),
+ * not in liquidation (406020), a loan exists (406021), amount <= principal (406022), enough balance
+ * (406023).
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function repay(state: SimState, intent: RepayIntent): void {
+  const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
+    rejectCommand(state, intent.ref, intent.kind, name, detail);
+  if (!intent.amount.isPositive()) {
+    fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
+    return;
+  }
+  if (state.liquidating) {
+    fail('LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
+    return;
+  }
+  const key = keyOf(intent.exchange, intent.coin);
+  const loan = state.loans.get(key);
+  if (!loan) {
+    fail('LOAN_NOTHING_TO_REPAY', `${intent.coin} on ${intent.exchange}`);
+    return;
+  }
+  accrueInterest(state);
+  if (intent.amount.gt(loan.principal)) {
+    fail('LOAN_REPAY_EXCEEDS_PRINCIPAL', `principal is ${loan.principal.toFixed()}`);
+    return;
+  }
+  if ((state.balances.get(intent.coin) ?? ZERO).lt(intent.amount)) {
+    fail('LOAN_REPAY_INSUFFICIENT_BALANCE', intent.coin);
+    return;
+  }
+  loan.principal = loan.principal.minus(intent.amount);
+  credit(state, intent.coin, intent.amount.neg());
+  if (loan.principal.isZero()) state.loans.delete(key);
+  publishLoan(state, loan);
+  publishBalances(state, [intent.coin]);
+}
+
+/**
+ * Loan-to-value of the portfolio: loan value / (equity + loan value).
+ * @param state - the venue
+ * @returns the ratio, 0 without loans
+ */
+export function loanToValue(state: SimState): Dec {
+  const loans = totalLoanValue(state);
+  if (loans.isZero()) return ZERO;
+  const gross = equityOf(state).plus(loans);
+  return gross.isPositive() ? loans.div(gross) : D(1);
+}

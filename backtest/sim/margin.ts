@@ -1,0 +1,309 @@
+import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
+import { D, decimalOf, ZERO } from '../../core/model/index.ts';
+import { markPriceOf } from './market-state.ts';
+import type { SimOrder } from './sim-order.ts';
+import { reducibleQty, type SimPosition } from './sim-position.ts';
+import type { SimState } from './sim-state.ts';
+
+/**
+ * Margin model (portfolio / cross margin, Keel's choice of formulas where the venue shows none):
+ * - equity = sum of coin balances x coin value + unrealized PnL - loan principal x coin value;
+ * - initial margin of a position = |qty| x contractSize x mark / leverage; of an open order that
+ *   would increase a position, the same at its limit price (mark for market orders);
+ * - maintenance margin = |qty| x contractSize x mark x maintenance rate, plus loan value x the
+ *   loan maintenance rate; available margin = equity - initial margin;
+ * - liquidation starts when equity < maintenance margin; riskRatio = maintenance margin / equity.
+ */
+
+/**
+ * The value of one unit of a coin in the account currency: 1 for valuation coins, else the mark of
+ * a `{coin}/{valuation coin}` instrument; 0 when unknown.
+ * @param state - the venue
+ * @param coin - the coin
+ * @returns its value
+ */
+export function coinValue(state: SimState, coin: string): Dec {
+  if (state.opts.valuationCoins.has(coin)) return D(1);
+  for (const spec of state.opts.instruments.values()) {
+    if (spec.id.kind !== 'crypto' || spec.id.base !== coin || !state.opts.valuationCoins.has(spec.id.quote))
+      continue;
+    const market = state.markets.get(spec.sym);
+    const price = market ? markPriceOf(market) : Number.NaN;
+    if (!Number.isNaN(price)) return decimalOf(price);
+  }
+  return ZERO;
+}
+
+/**
+ * The price a position is marked at (mark, else last, else its own average price).
+ * @param state - the venue
+ * @param position - the position
+ * @returns the mark
+ */
+export function markOf(state: SimState, position: SimPosition): Dec {
+  const market = state.markets.get(position.sym);
+  const price = market ? markPriceOf(market) : Number.NaN;
+  return Number.isNaN(price) ? position.avgPrice : decimalOf(price);
+}
+
+function contractSizeOf(state: SimState, sym: string): Dec {
+  return state.opts.instruments.get(sym)?.contractSize ?? D(1);
+}
+
+function settleValue(state: SimState, sym: string): Dec {
+  return coinValue(state, state.opts.instruments.get(sym)?.settleAsset ?? 'USDT');
+}
+
+/**
+ * Unrealized PnL of a position in its settle asset.
+ * @param state - the venue
+ * @param position - the position
+ * @returns qty x contractSize x (mark - avgPrice)
+ */
+export function unrealizedPnl(state: SimState, position: SimPosition): Dec {
+  return position.qty
+    .mul(contractSizeOf(state, position.sym))
+    .mul(markOf(state, position).minus(position.avgPrice));
+}
+
+function notional(state: SimState, position: SimPosition): Dec {
+  return position.qty.abs().mul(contractSizeOf(state, position.sym)).mul(markOf(state, position));
+}
+
+function positionMM(state: SimState, position: SimPosition): Dec {
+  return notional(state, position).mul(state.opts.mmrOf(position.sym));
+}
+
+/**
+ * Equity of the portfolio in the account currency.
+ * @param state - the venue
+ * @returns balances + unrealized PnL - loans
+ */
+export function equityOf(state: SimState): Dec {
+  let equity = ZERO;
+  for (const [coin, balance] of state.balances) equity = equity.plus(balance.mul(coinValue(state, coin)));
+  for (const position of state.positions.values()) {
+    if (!position.qty.isZero())
+      equity = equity.plus(unrealizedPnl(state, position).mul(settleValue(state, position.sym)));
+  }
+  for (const loan of state.loans.values())
+    equity = equity.minus(loan.principal.mul(coinValue(state, loan.coin)));
+  return equity;
+}
+
+/**
+ * Maintenance margin of the portfolio, optionally without one position (for its liqPrice).
+ * @param state - the venue
+ * @param except - a position to leave out
+ * @returns the maintenance margin in the account currency
+ */
+export function maintenanceMargin(state: SimState, except?: SimPosition): Dec {
+  let mm = ZERO;
+  for (const position of state.positions.values()) {
+    if (position === except || position.qty.isZero()) continue;
+    mm = mm.plus(positionMM(state, position).mul(settleValue(state, position.sym)));
+  }
+  for (const loan of state.loans.values()) {
+    mm = mm.plus(loan.principal.mul(coinValue(state, loan.coin)).mul(state.opts.loans.maintenanceMarginRate));
+  }
+  return mm;
+}
+
+/**
+ * The position an order trades: sym|NONE in NET mode, sym|positionSide in BOTH mode.
+ * @param state - the venue
+ * @param sym - the symbol
+ * @param positionSide - the order's position side
+ * @returns the position key
+ */
+export function positionKeyFor(state: SimState, sym: string, positionSide: string): string {
+  return `${sym}|${state.positionMode === 'NET' ? 'NONE' : positionSide}`;
+}
+
+/**
+ * Initial margin an order would lock: nothing for the part that reduces a position.
+ * @param state - the venue
+ * @param order - the order
+ * @returns the margin in the account currency
+ */
+export function orderMargin(state: SimState, order: SimOrder): Dec {
+  if (order.reduceOnly) return ZERO;
+  const position = state.positions.get(positionKeyFor(state, order.sym, order.positionSide));
+  const remaining = order.qty.minus(order.filled);
+  const increasing = position
+    ? D.max(ZERO, remaining.minus(reducibleQty(position.qty, order.side)))
+    : remaining;
+  if (increasing.isZero()) return ZERO;
+  let price = order.price;
+  if (price.isZero()) {
+    const market = state.markets.get(order.sym);
+    const mark = market ? markPriceOf(market) : Number.NaN;
+    price = Number.isNaN(mark) ? ZERO : decimalOf(mark);
+  }
+  return increasing
+    .mul(contractSizeOf(state, order.sym))
+    .mul(price)
+    .div(state.opts.leverageOf(order.sym))
+    .mul(settleValue(state, order.sym));
+}
+
+/**
+ * Initial margin locked by positions and open orders.
+ * @param state - the venue
+ * @returns the margin in the account currency
+ */
+export function initialMargin(state: SimState): Dec {
+  let im = ZERO;
+  for (const position of state.positions.values()) {
+    if (!position.qty.isZero())
+      im = im.plus(notional(state, position).div(position.leverage).mul(settleValue(state, position.sym)));
+  }
+  for (const order of state.ordersById.values()) {
+    if (order.state === 'NEW' || order.state === 'OPEN' || order.state === 'PARTIALLY_FILLED')
+      im = im.plus(orderMargin(state, order));
+  }
+  return im;
+}
+
+/**
+ * Estimated liquidation price of a position, other positions' marks held still: the price p at
+ * which equity + Q(p - mark) = MM_others + |Q| p mmr, Q = signed qty x contract size.
+ * @param state - the venue
+ * @param position - the position
+ * @returns the price, 0 when the position cannot be liquidated by its own price move
+ */
+export function liqPriceOf(state: SimState, position: SimPosition): Dec {
+  if (position.qty.isZero()) return ZERO;
+  const q = position.qty.mul(contractSizeOf(state, position.sym)).mul(settleValue(state, position.sym));
+  const denominator = q.minus(q.abs().mul(state.opts.mmrOf(position.sym)));
+  if (denominator.isZero()) return ZERO;
+  const price = maintenanceMargin(state, position)
+    .minus(equityOf(state))
+    .plus(q.mul(markOf(state, position)))
+    .div(denominator);
+  return price.isPositive() ? price : ZERO;
+}
+
+/**
+ * The Positions-channel view of a position.
+ * @param state - the venue
+ * @param position - the position
+ * @returns the Position
+ */
+export function positionView(state: SimState, position: SimPosition): Position {
+  const mark = markOf(state, position);
+  const value = notional(state, position);
+  return {
+    positionId: `${position.sym}|${position.positionSide}`,
+    portfolioId: state.opts.portfolioId,
+    sym: position.sym,
+    positionSide: position.positionSide,
+    positionQty: position.qty,
+    avgPrice: position.avgPrice,
+    markPrice: mark,
+    positionValue: value,
+    positionMargin: value.div(position.leverage),
+    positionMM: positionMM(state, position),
+    unrealizedPNL: unrealizedPnl(state, position),
+    leverage: position.leverage,
+    liqPrice: liqPriceOf(state, position),
+    adlRank: position.adlRank,
+    createAt: position.createAt,
+    updateAt: position.updateAt,
+  };
+}
+
+/**
+ * The Accounts-channel view of the portfolio.
+ * @param state - the venue
+ * @returns the Account
+ */
+export function accountView(state: SimState): Account {
+  const equity = equityOf(state);
+  const mm = maintenanceMargin(state);
+  const riskRatio = equity.isPositive() ? mm.div(equity) : mm.isZero() ? ZERO : D(Number.POSITIVE_INFINITY);
+  let accountStatus: AccountStatus = 'NORMAL';
+  if (state.liquidating) accountStatus = 'LIQUIDATION';
+  else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';
+  return {
+    portfolioId: state.opts.portfolioId,
+    equity,
+    availableMargin: equity.minus(initialMargin(state)),
+    maintainMargin: mm,
+    riskRatio,
+    accountStatus,
+    positionMode: state.positionMode,
+  };
+}
+
+/**
+ * The Assets-channel view of one coin; loan fields only when a loan of it is outstanding.
+ * @param state - the venue
+ * @param coin - the coin
+ * @returns the Asset
+ */
+export function assetView(state: SimState, coin: string): Asset {
+  const balance = state.balances.get(coin) ?? ZERO;
+  let upnl = ZERO;
+  for (const position of state.positions.values()) {
+    if (!position.qty.isZero() && state.opts.instruments.get(position.sym)?.settleAsset === coin) {
+      upnl = upnl.plus(unrealizedPnl(state, position));
+    }
+  }
+  let loan = ZERO;
+  for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
+  const frozen = state.opts.valuationCoins.has(coin)
+    ? D.min(D.max(initialMargin(state), ZERO), D.max(balance, ZERO))
+    : ZERO;
+  const equity = balance.plus(upnl);
+  const asset: Asset = {
+    coin,
+    balance,
+    available: balance.minus(frozen),
+    frozen,
+    equity,
+    borrow: loan,
+    upnl,
+  };
+  if (!loan.isPositive()) return asset;
+  const value = coinValue(state, coin);
+  const netEquity = equity.minus(loan);
+  return {
+    ...asset,
+    loan,
+    loanValue: loan.mul(value),
+    netEquity,
+    netEquityValue: netEquity.mul(value),
+    netMarginValue: netEquity.mul(value),
+  };
+}
+
+/**
+ * Cheap per-market-event test on numbers: may equity have fallen below maintenance margin? A true
+ * answer is confirmed in Decimal before anything is liquidated.
+ * @param state - the venue
+ * @returns true when the number estimate says equity < maintenance margin
+ */
+export function mayBeBelowMaintenance(state: SimState): boolean {
+  let equity = 0;
+  let mm = 0;
+  let open = false;
+  for (const position of state.positions.values()) {
+    if (position.qtyN === 0) continue;
+    open = true;
+    const market = state.markets.get(position.sym);
+    const mark = market ? markPriceOf(market) : Number.NaN;
+    if (Number.isNaN(mark)) continue;
+    const size = position.qtyN * (state.opts.instruments.get(position.sym)?.contractSize.toNumber() ?? 1);
+    equity += size * (mark - position.avgN);
+    mm += Math.abs(size) * mark * state.opts.mmrOf(position.sym).toNumber();
+  }
+  if (!open && state.loans.size === 0) return false;
+  for (const [coin, balance] of state.balances) {
+    equity +=
+      balance.toNumber() * (state.opts.valuationCoins.has(coin) ? 1 : coinValue(state, coin).toNumber());
+  }
+  if (state.loans.size > 0) return true;
+  // A relative margin of error on numbers: confirm in Decimal when close.
+  return equity < mm * 1.000001 + 1e-9;
+}

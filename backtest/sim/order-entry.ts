@@ -1,0 +1,155 @@
+import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
+import { isOnStep, ZERO } from '../../core/model/index.ts';
+import { rejectCommand } from './command-rejection.ts';
+import { onlyReduces, positionFor } from './fills.ts';
+import { accountView, orderMargin } from './margin.ts';
+import { workOrder, wouldTake } from './matching.ts';
+import { createOrder } from './order-factory.ts';
+import { publishOrder } from './publish.ts';
+import { rejectionReason, type SimErrorName } from './sim-errors.ts';
+import type { SimOrder } from './sim-order.ts';
+import { reducibleQty } from './sim-position.ts';
+import type { SimState } from './sim-state.ts';
+import { parseTimeToSend } from './time-to-send.ts';
+
+const DAY_MS = 86_400_000;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The first thing wrong with a new order's parameters (400001), or undefined. */
+function badParameter(state: SimState, intent: PlaceOrderIntent, spec: InstrumentSpec): string | undefined {
+  if (spec.state !== 'TRADING') return `${intent.sym} is ${spec.state}`;
+  if (!intent.qty.isPositive() || !isOnStep(intent.qty, spec.lotSize))
+    return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
+  if (intent.qty.lt(spec.minSize)) return `qty is below the minimum size ${spec.minSize.toFixed()}`;
+  const limit = intent.orderType === 'LIMIT';
+  if (limit) {
+    const price = intent.price;
+    if (!price?.isPositive() || !isOnStep(price, spec.tickSize))
+      return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
+    if (intent.qty.gt(spec.maxLimitSize)) return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
+    if (intent.qty.mul(price).mul(spec.contractSize).lt(spec.minNotional))
+      return `notional is below minNotional ${spec.minNotional.toFixed()}`;
+  } else {
+    if (intent.price && !intent.price.isZero()) return 'a market order has price 0';
+    if (intent.qty.gt(spec.maxMarketSize)) return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
+    if (intent.timeInForce === 'GTX') return 'a market order cannot be post-only';
+  }
+  if (intent.timeInForce === 'GTD' && !DATE.test(intent.expiryDate ?? ''))
+    return 'GTD needs expiryDate YYYY-MM-DD';
+  if (state.positionMode === 'BOTH' && intent.positionSide === 'NONE')
+    return 'positionSide LONG or SHORT is required in BOTH mode';
+  if (state.positionMode === 'NET' && intent.positionSide !== 'NONE')
+    return 'positionSide must be NONE in NET mode';
+  const condition = intent.condition;
+  if (condition) {
+    const needsTrigger =
+      condition.code === 'UT' ||
+      condition.code === 'DT' ||
+      condition.code === 'SL' ||
+      condition.code === 'OCO';
+    if (needsTrigger && !condition.triggerPrice?.isPositive())
+      return `conditionCode ${condition.code} needs a positive triggerPrice`;
+    if (condition.code === 'OCO' && !condition.stopPrice?.isPositive())
+      return 'conditionCode OCO needs a positive stopPrice';
+    if (condition.code === 'TIME' && Number.isNaN(parseTimeToSend(condition.timeToSend ?? ''))) {
+      return 'conditionCode TIME needs timeToSend as yyyy-MM-dd HH:mm:ss';
+    }
+  }
+  return undefined;
+}
+
+function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
+  if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now);
+  if (intent.timeInForce === 'GTD') {
+    const [, y, m, d] = DATE.exec(intent.expiryDate ?? '') ?? [];
+    // GTD lives through the whole expiry date, UTC (Keel's choice).
+    return Date.UTC(Number(y), Number(m) - 1, Number(d)) + DAY_MS;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: string): void {
+  order.state = 'REJECTED';
+  order.remainingN = 0;
+  order.reason = rejectionReason(name, detail);
+  publishOrder(state, order, 'REJECT');
+}
+
+/**
+ * Accepts or rejects a new order. Rejections come back as a REJECTED order whose `reason` is
+ * `"<code> <message>"`; a duplicate clientOrderId is a CommandRejectedEvent (406010), so it cannot
+ * overwrite the live order that owns that reference. Reduce-only orders larger than the position
+ * are trimmed to it; with no position to reduce they are rejected with 401097.
+ * @param state - the venue
+ * @param intent - the command
+ */
+export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
+  if (state.ordersByRef.has(intent.ref)) {
+    rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
+    return;
+  }
+  const spec = state.opts.instruments.get(intent.sym);
+  const order = createOrder(state, {
+    clientOrderId: intent.ref,
+    sym: intent.sym,
+    side: intent.side,
+    orderType: intent.orderType,
+    timeInForce: intent.timeInForce,
+    qty: intent.qty,
+    price: intent.orderType === 'MARKET' ? ZERO : (intent.price ?? ZERO),
+    reduceOnly: intent.reduceOnly,
+    positionSide: intent.positionSide,
+    ...(intent.tp ? { tp: intent.tp } : {}),
+    ...(intent.sl ? { sl: intent.sl } : {}),
+    ...(intent.condition ? { condition: intent.condition } : {}),
+    ...(intent.expiryDate ? { expiryDate: intent.expiryDate } : {}),
+    expireAt: expiryOf(state, intent),
+  });
+  if (!spec) {
+    reject(state, order, 'BAD_SYMBOL', intent.sym);
+    return;
+  }
+  const bad = badParameter(state, intent, spec);
+  if (bad !== undefined) {
+    reject(state, order, 'BAD_PARAMETERS', bad);
+    return;
+  }
+  if (state.liquidating) {
+    reject(state, order, 'INSUFFICIENT_MARGIN', 'the portfolio is being liquidated');
+    return;
+  }
+  if (onlyReduces(state, order) && !order.condition) {
+    const reducible: Dec = reducibleQty(positionFor(state, order).qty, order.side);
+    if (reducible.isZero()) {
+      reject(state, order, 'POSITION_QTY_ZERO', `nothing to reduce on ${order.sym}`);
+      return;
+    }
+    if (order.qty.gt(reducible)) {
+      order.qty = reducible;
+      order.remainingN = reducible.toNumber();
+      order.actionMsg = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
+    }
+  }
+  const required = orderMargin(state, order);
+  if (required.isPositive()) {
+    // orderMargin already counts this order inside initialMargin (it is registered): compare with equity.
+    const available = accountView(state).availableMargin;
+    if (available.isNegative()) {
+      reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${required.toFixed(2)}`);
+      return;
+    }
+  }
+  if (order.timeInForce === 'GTX' && !order.condition && wouldTake(state, order)) {
+    reject(state, order, 'BAD_PARAMETERS', 'post-only (GTX) order would take liquidity');
+    return;
+  }
+  publishOrder(state, order, 'PLACE');
+  if (order.condition) {
+    state.held.push(order);
+    if (order.condition.code === 'TIME') {
+      state.deadline = Math.min(state.deadline, parseTimeToSend(order.condition.timeToSend ?? ''));
+      return;
+    }
+  }
+  workOrder(state, order);
+}

@@ -1,0 +1,88 @@
+import type {
+  Dec,
+  OrderCondition,
+  OrderSide,
+  OrderType,
+  PositionSide,
+  TimeInForce,
+  TpSl,
+} from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
+import type { SimOrder } from './sim-order.ts';
+import { nextId, type SimState } from './sim-state.ts';
+
+/** What a new order is made of. */
+export interface NewOrderFields {
+  readonly clientOrderId: string;
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly orderType: OrderType;
+  readonly timeInForce: TimeInForce;
+  readonly qty: Dec;
+  /** Zero for market orders. */
+  readonly price: Dec;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+  readonly tp?: TpSl;
+  readonly sl?: TpSl;
+  readonly condition?: OrderCondition;
+  readonly expiryDate?: string;
+  readonly expireAt?: number;
+  readonly algoOrderId?: string;
+  readonly liquidation?: boolean;
+}
+
+/**
+ * Creates and registers an order record (state NEW, not yet working or on the book).
+ * @param state - the venue
+ * @param fields - the order's fields
+ * @returns the record
+ */
+export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
+  const seq = state.nextId;
+  const order: SimOrder = {
+    orderId: nextId(state, 'O'),
+    clientOrderId: fields.clientOrderId,
+    sym: fields.sym,
+    side: fields.side,
+    sign: fields.side === 'BUY' ? 1 : -1,
+    orderType: fields.orderType,
+    timeInForce: fields.timeInForce,
+    positionSide: fields.positionSide,
+    reduceOnly: fields.reduceOnly,
+    qty: fields.qty,
+    price: fields.price,
+    priceN: fields.orderType === 'MARKET' ? Number.NaN : fields.price.toNumber(),
+    filled: ZERO,
+    remainingN: fields.qty.toNumber(),
+    amount: ZERO,
+    fee: ZERO,
+    feeCoin: state.opts.instruments.get(fields.sym)?.settleAsset ?? '',
+    state: 'NEW',
+    ...(fields.tp ? { tp: fields.tp } : {}),
+    ...(fields.sl ? { sl: fields.sl } : {}),
+    ...(fields.condition ? { condition: fields.condition } : {}),
+    ...(fields.expiryDate ? { expiryDate: fields.expiryDate } : {}),
+    ...(fields.algoOrderId ? { algoOrderId: fields.algoOrderId } : {}),
+    expireAt: fields.expireAt ?? Number.POSITIVE_INFINITY,
+    queueAhead: 0,
+    working: false,
+    seq,
+    liquidation: fields.liquidation ?? false,
+    createAt: state.now,
+    updateAt: state.now,
+  };
+  state.ordersById.set(order.orderId, order);
+  state.ordersByRef.set(order.clientOrderId, order);
+  state.deadline = Math.min(state.deadline, order.expireAt);
+  return order;
+}
+
+/**
+ * Whether an order is still live (not final).
+ * @param order - the order
+ * @returns true for NEW, OPEN and PARTIALLY_FILLED
+ */
+export function isLive(order: SimOrder): boolean {
+  return order.state === 'NEW' || order.state === 'OPEN' || order.state === 'PARTIALLY_FILLED';
+}

@@ -1,0 +1,89 @@
+import type { AlgoOrder, OrderAction } from '../../core/model/index.ts';
+import { adlRankOf } from './adl-rank.ts';
+import { accountView, assetView, equityOf, positionView } from './margin.ts';
+import { orderView, type SimOrder } from './sim-order.ts';
+import type { SimPosition } from './sim-position.ts';
+import type { SimAlgo, SimState } from './sim-state.ts';
+import { emit } from './sim-state.ts';
+
+/**
+ * Sends an order's new state on the Orders channel.
+ * @param state - the venue
+ * @param order - the order, already updated
+ * @param action - what happened
+ */
+export function publishOrder(state: SimState, order: SimOrder, action: OrderAction): void {
+  order.action = action;
+  order.updateAt = state.now;
+  emit(state, { kind: 'order', order: orderView(order, state.opts.portfolioId) });
+}
+
+/**
+ * Sends a position on the Positions channel, and its ADL rank when that changed.
+ * @param state - the venue
+ * @param position - the position, already updated
+ */
+export function publishPosition(state: SimState, position: SimPosition): void {
+  position.updateAt = state.now;
+  const rank = adlRankOf(state, position, equityOf(state).toNumber());
+  const view = positionView(state, { ...position, adlRank: rank });
+  emit(state, { kind: 'position', position: view });
+  if (rank !== position.adlRank) {
+    position.adlRank = rank;
+    emit(state, {
+      kind: 'adlRank',
+      sym: position.sym,
+      positionId: view.positionId,
+      positionSide: position.positionSide,
+      rank,
+    });
+  }
+}
+
+/**
+ * Sends the balances of the given coins on the Assets channel and the account on the Accounts channel.
+ * @param state - the venue
+ * @param coins - coins whose balance changed
+ */
+export function publishBalances(state: SimState, coins: readonly string[]): void {
+  for (const coin of coins) emit(state, { kind: 'asset', asset: assetView(state, coin) });
+  emit(state, { kind: 'account', account: accountView(state) });
+}
+
+/**
+ * The venue's view of an algo order.
+ * @param state - the venue
+ * @param algo - the sim's record
+ * @returns the AlgoOrder
+ */
+export function algoView(state: SimState, algo: SimAlgo): AlgoOrder {
+  return {
+    algoOrderId: algo.algoOrderId,
+    clientAlgoOrderId: algo.clientAlgoOrderId,
+    portfolioId: state.opts.portfolioId,
+    sym: algo.sym,
+    side: algo.side,
+    algoOrderType: algo.algoOrderType,
+    conditionType: algo.conditionType,
+    triggerType: algo.triggerType,
+    triggerPrice: algo.triggerPrice,
+    price: algo.price,
+    qty: algo.qty,
+    reduceOnly: algo.reduceOnly,
+    positionSide: algo.positionSide,
+    state: algo.state,
+    ...(algo.orderId ? { orderId: algo.orderId } : {}),
+    createAt: algo.createAt,
+    updateAt: algo.updateAt,
+  };
+}
+
+/**
+ * Sends an algo order's new state.
+ * @param state - the venue
+ * @param algo - the algo order, already updated
+ */
+export function publishAlgo(state: SimState, algo: SimAlgo): void {
+  algo.updateAt = state.now;
+  emit(state, { kind: 'algoOrder', algoOrder: algoView(state, algo) });
+}

@@ -1,0 +1,49 @@
+import type { SimOrder } from './sim-order.ts';
+
+/**
+ * The working orders of one sym, indexed by price: buys best (highest) first, sells best (lowest)
+ * first, ties in arrival order. Matching looks only at the head of each side, so a market event
+ * that cannot fill anything costs two number comparisons.
+ */
+export class RestingBook {
+  /** Buy orders, highest price first. */
+  readonly buys: SimOrder[] = [];
+  /** Sell orders, lowest price first. */
+  readonly sells: SimOrder[] = [];
+
+  /**
+   * Inserts a working limit order at its price-time position.
+   * @param order - a working limit order
+   */
+  add(order: SimOrder): void {
+    const side = order.sign > 0 ? this.buys : this.sells;
+    const better =
+      order.sign > 0 ? (a: SimOrder) => a.priceN >= order.priceN : (a: SimOrder) => a.priceN <= order.priceN;
+    let lo = 0;
+    let hi = side.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (better(side[mid] as SimOrder)) lo = mid + 1;
+      else hi = mid;
+    }
+    side.splice(lo, 0, order);
+  }
+
+  /**
+   * Removes an order from the book (filled, cancelled, expired or amended).
+   * @param order - the order
+   * @returns true when it was on the book
+   */
+  remove(order: SimOrder): boolean {
+    const side = order.sign > 0 ? this.buys : this.sells;
+    const index = side.indexOf(order);
+    if (index < 0) return false;
+    side.splice(index, 1);
+    return true;
+  }
+
+  /** @returns how many orders rest on this sym */
+  get size(): number {
+    return this.buys.length + this.sells.length;
+  }
+}

@@ -1,0 +1,148 @@
+import type { RandomSource } from '../../core/kernel/index.ts';
+import type { Dec, InstrumentSpec, PositionMode } from '../../core/model/index.ts';
+import { D } from '../../core/model/index.ts';
+import { checkMarkup } from './fee-model.ts';
+import type { FillModelName, FillModelOptions, ResolvedFillModel } from './fill-model.ts';
+import { resolveFillModel } from './fill-model.ts';
+import type { LatencyOptions } from './latency-model.ts';
+
+/** Borrowing terms of one asset on one exchange. */
+export interface LoanAssetTerms {
+  /** Annual interest rate, e.g. 0.08 for 8 %, accrued hourly on virtual time. */
+  readonly annualRate: Dec;
+  /** Per-user maximum borrow quota (shared across portfolios, spec "Limits"). */
+  readonly userQuota: Dec;
+  /** What the exchange's loan pool can still lend. */
+  readonly pool: Dec;
+}
+
+/** Margin-loan settings (Keel's choice of model: the spec shows only the endpoints). */
+export interface LoanOptions {
+  /** Terms per `EXCHANGE:COIN`, e.g. `BINANCE:USDT`. */
+  readonly assets: Readonly<Record<string, LoanAssetTerms>>;
+  /** Largest loan-to-value (loan value / gross asset value) a borrow may leave. Default 0.5. */
+  readonly maxBorrowLtv?: Dec;
+  /** Maintenance margin rate charged on loan value. Default 0.05. */
+  readonly maintenanceMarginRate?: Dec;
+}
+
+/** Settings of a simulated venue. Every Keel's-choice default is named in the TSDoc. */
+export interface SimVenueOptions {
+  readonly instruments: readonly InstrumentSpec[];
+  /** Fill model by name or full settings. Default `queue` (realism first). */
+  readonly fillModel?: FillModelOptions | FillModelName;
+  /** Latency legs. Default: order entry 10ms + U[0,5)ms, market and user data 5ms. */
+  readonly latency?: LatencyOptions;
+  /** Starting balances per coin, e.g. `{ USDT: D('10000') }`. */
+  readonly startingBalances: Readonly<Record<string, Dec>>;
+  /** Default NET. */
+  readonly positionMode?: PositionMode;
+  /** Leverage per sym; default the instrument's defaultLeverage (1 for SPOT and equities). */
+  readonly leverage?: Readonly<Record<string, Dec>>;
+  /** Maintenance margin rate per sym, or one for all. Default 0.005 (Keel's choice). */
+  readonly maintenanceMarginRate?: Dec | Readonly<Record<string, Dec>>;
+  /** The sub-portfolio fee markup added to every rate (precision 0.01 bps). Default 0. */
+  readonly subPortfolioMarkup?: Dec;
+  readonly loans?: LoanOptions;
+  /** Seeded randomness for latency jitter. */
+  readonly random: RandomSource;
+  /** Default `SIM`. */
+  readonly portfolioId?: string;
+  /**
+   * Largest number of open reduce-only orders across the syms of a close-position request before
+   * it is rejected with 401129. The spec says a limit exists but not its value: Keel's choice 50.
+   */
+  readonly maxReduceOnlyOrdersOnClose?: number;
+  /** Risk ratio (maintenance margin / equity) at which the account reports MARGIN_CALL. Default 0.8. */
+  readonly marginCallRatio?: Dec;
+  /**
+   * ADL score thresholds between ranks 1..5 (score = PnL% x effective leverage). Default
+   * [0, 0.5, 1, 2] (Keel's choice).
+   */
+  readonly adlScoreThresholds?: readonly [number, number, number, number];
+  /** Coins valued at 1 (the account currency). Default USDT, USDC, USD. */
+  readonly valuationCoins?: readonly string[];
+  /** Virtual time before the first event. Default 0. */
+  readonly startTime?: number;
+  /** When a DAY order expires, given its creation time. Default: the next 00:00 UTC. */
+  readonly dayEnd?: (createdAt: number) => number;
+}
+
+/** Options with every default filled in. */
+export interface ResolvedSimOptions {
+  readonly instruments: ReadonlyMap<string, InstrumentSpec>;
+  readonly fillModel: ResolvedFillModel;
+  readonly latency: LatencyOptions;
+  readonly startingBalances: Readonly<Record<string, Dec>>;
+  readonly positionMode: PositionMode;
+  readonly leverageOf: (sym: string) => Dec;
+  readonly mmrOf: (sym: string) => Dec;
+  readonly subPortfolioMarkup: Dec;
+  readonly loans: Required<LoanOptions>;
+  readonly random: RandomSource;
+  readonly portfolioId: string;
+  readonly maxReduceOnlyOrdersOnClose: number;
+  readonly marginCallRatio: Dec;
+  readonly adlScoreThresholds: readonly [number, number, number, number];
+  readonly valuationCoins: ReadonlySet<string>;
+  readonly startTime: number;
+  readonly dayEnd: (createdAt: number) => number;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Default latency (Keel's choice): order entry 10ms + U[0,5)ms, market and user data 5ms. */
+export const DEFAULT_LATENCY: LatencyOptions = {
+  orderEntry: { fixedMs: 10, jitterMs: 5 },
+  marketData: { fixedMs: 5, jitterMs: 0 },
+};
+
+/**
+ * Fills in defaults and checks the options.
+ * @param options - the caller's options
+ * @returns resolved options
+ * @throws RangeError naming the bad field (unknown fill model, markup finer than 0.01 bps, bad leverage)
+ */
+export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions {
+  const instruments = new Map(options.instruments.map((spec) => [spec.sym, spec]));
+  for (const spec of options.instruments) checkMarkup(spec.fees.markup, `sim instrument ${spec.sym} fees`);
+  const subPortfolioMarkup = options.subPortfolioMarkup ?? D(0);
+  checkMarkup(subPortfolioMarkup, 'sim subPortfolioMarkup');
+  const leverageOf = (sym: string): Dec => {
+    const given = options.leverage?.[sym];
+    if (given) return given;
+    const spec = instruments.get(sym);
+    if (!spec) return D(1);
+    return spec.id.kind === 'equity' || spec.id.businessType === 'SPOT' ? D(1) : spec.defaultLeverage;
+  };
+  for (const [sym, leverage] of Object.entries(options.leverage ?? {})) {
+    if (!leverage.gt(0)) throw new RangeError(`sim leverage.${sym} must be positive`);
+  }
+  const mmr = options.maintenanceMarginRate ?? D('0.005');
+  const mmrOf = D.isDecimal(mmr)
+    ? () => mmr as Dec
+    : (sym: string) => (mmr as Record<string, Dec>)[sym] ?? D('0.005');
+  return {
+    instruments,
+    fillModel: resolveFillModel(options.fillModel ?? 'queue'),
+    latency: options.latency ?? DEFAULT_LATENCY,
+    startingBalances: options.startingBalances,
+    positionMode: options.positionMode ?? 'NET',
+    leverageOf,
+    mmrOf,
+    subPortfolioMarkup,
+    loans: {
+      assets: options.loans?.assets ?? {},
+      maxBorrowLtv: options.loans?.maxBorrowLtv ?? D('0.5'),
+      maintenanceMarginRate: options.loans?.maintenanceMarginRate ?? D('0.05'),
+    },
+    random: options.random,
+    portfolioId: options.portfolioId ?? 'SIM',
+    maxReduceOnlyOrdersOnClose: options.maxReduceOnlyOrdersOnClose ?? 50,
+    marginCallRatio: options.marginCallRatio ?? D('0.8'),
+    adlScoreThresholds: options.adlScoreThresholds ?? [0, 0.5, 1, 2],
+    valuationCoins: new Set(options.valuationCoins ?? ['USDT', 'USDC', 'USD']),
+    startTime: options.startTime ?? 0,
+    dayEnd: options.dayEnd ?? ((createdAt) => (Math.floor(createdAt / DAY_MS) + 1) * DAY_MS),
+  };
+}

@@ -1,0 +1,101 @@
+import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
+
+/**
+ * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
+ * contracts: positive long, negative short. Number mirrors serve the per-event margin check.
+ */
+export interface SimPosition {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  qty: Dec;
+  avgPrice: Dec;
+  qtyN: number;
+  avgN: number;
+  leverage: Dec;
+  adlRank: number;
+  createAt: number;
+  updateAt: number;
+}
+
+/**
+ * A new flat position.
+ * @param sym - the symbol
+ * @param positionSide - NONE (NET mode), LONG or SHORT (BOTH mode)
+ * @param leverage - the sym's leverage
+ * @param now - virtual time
+ * @returns the record
+ */
+export function flatPosition(
+  sym: string,
+  positionSide: PositionSide,
+  leverage: Dec,
+  now: number,
+): SimPosition {
+  return {
+    sym,
+    positionSide,
+    qty: ZERO,
+    avgPrice: ZERO,
+    qtyN: 0,
+    avgN: 0,
+    leverage,
+    adlRank: 0,
+    createAt: now,
+    updateAt: now,
+  };
+}
+
+/**
+ * Books a fill into a position: adds at a weighted average price, or closes at the average and
+ * realizes PnL (and opens the rest at the fill price when the fill flips the position).
+ * @param position - the position, mutated
+ * @param side - the fill's side
+ * @param quantity - the fill's quantity (> 0)
+ * @param price - the fill's price
+ * @param contractSize - base units per contract
+ * @returns the realized PnL of this fill in the settle asset
+ */
+export function bookFill(
+  position: SimPosition,
+  side: OrderSide,
+  quantity: Dec,
+  price: Dec,
+  contractSize: Dec,
+): Dec {
+  const signed = side === 'BUY' ? quantity : quantity.neg();
+  const before = position.qty;
+  let realized = ZERO;
+  if (before.isZero() || before.isPositive() === signed.isPositive()) {
+    const total = before.abs().plus(quantity);
+    position.avgPrice = position.avgPrice.mul(before.abs()).plus(price.mul(quantity)).div(total);
+  } else {
+    const closing = minDec(before.abs(), quantity);
+    realized = price
+      .minus(position.avgPrice)
+      .mul(closing)
+      .mul(contractSize)
+      .mul(before.isPositive() ? 1 : -1);
+    if (quantity.gt(before.abs())) position.avgPrice = price;
+  }
+  position.qty = before.plus(signed);
+  if (position.qty.isZero()) position.avgPrice = ZERO;
+  position.qtyN = position.qty.toNumber();
+  position.avgN = position.avgPrice.toNumber();
+  return realized;
+}
+
+function minDec(a: Dec, b: Dec): Dec {
+  return a.lt(b) ? a : b;
+}
+
+/**
+ * How much of a fill would reduce a position (the part a reduce-only order may execute).
+ * @param positionQty - the signed position
+ * @param side - the order's side
+ * @returns the quantity that reduces, 0 when the order would only increase
+ */
+export function reducibleQty(positionQty: Dec, side: OrderSide): Dec {
+  if (side === 'BUY') return positionQty.isNegative() ? positionQty.abs() : ZERO;
+  return positionQty.isPositive() ? positionQty : ZERO;
+}

@@ -1,0 +1,198 @@
+import type {
+  AlgoConditionType,
+  AlgoOrderState,
+  AlgoOrderType,
+  Dec,
+  OrderSide,
+  PositionMode,
+  PositionSide,
+  TriggerPriceType,
+  UserEvent,
+} from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
+import type { LatencyModel } from './latency-model.ts';
+import type { SymMarket } from './market-state.ts';
+import type { RestingBook } from './resting-book.ts';
+import type { ResolvedSimOptions } from './sim-options.ts';
+import type { SimOrder } from './sim-order.ts';
+import type { SimPosition } from './sim-position.ts';
+
+/** A User Data event before the venue stamps its times. */
+export type UserEventPayload = UserEvent extends infer E
+  ? E extends UserEvent
+    ? Omit<E, 'ts' | 'recvTs'>
+    : never
+  : never;
+
+/** The simulated venue's mutable record of one algo order (venue algo or tp/sl attachment). */
+export interface SimAlgo {
+  readonly algoOrderId: string;
+  readonly clientAlgoOrderId: string;
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly algoOrderType: AlgoOrderType;
+  readonly conditionType: AlgoConditionType;
+  readonly triggerType: TriggerPriceType;
+  triggerPrice: Dec;
+  triggerN: number;
+  price: Dec;
+  qty: Dec;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+  state: AlgoOrderState;
+  orderId?: string;
+  /** The other leg of a take-profit / stop-loss pair, cancelled when this one fires. */
+  sibling?: string;
+  readonly createAt: number;
+  updateAt: number;
+}
+
+/** An outstanding margin loan. */
+export interface SimLoan {
+  readonly exchange: string;
+  readonly coin: string;
+  principal: Dec;
+  /** Interest charged so far (already deducted from the balance). */
+  interest: Dec;
+  readonly annualRate: Dec;
+  /** Virtual time up to which interest has accrued (whole hours since the first borrow). */
+  accruedUntil: number;
+  updateAt: number;
+}
+
+/** A non-trade cash flow, in the venue's statement types (per public venue docs). */
+export interface CashFlow {
+  readonly type: 'FUNDING_FEE' | 'DEDUCT_INTEREST' | 'LIQUIDATION_FEE';
+  readonly coin: string;
+  /** Signed: negative = paid by the portfolio. */
+  readonly amount: Dec;
+  readonly sym?: string;
+  readonly ts: number;
+}
+
+/** Running totals the accounting identity is checked against. */
+export interface SimLedger {
+  realizedPnl: Dec;
+  /** Trading fees paid minus rebates received. */
+  tradingFees: Dec;
+  liquidationFees: Dec;
+  /** Funding received minus paid. */
+  funding: Dec;
+  interest: Dec;
+}
+
+/** Hooks the composition root wires, so the folder's files do not import each other in a circle. */
+export interface SimHooks {
+  /** A parent order with tp / sl fields reached a final state with fills. */
+  attachTpSl(order: SimOrder): void;
+  /** An order became working (accepted or triggered): take liquidity or rest it. */
+  workOrder(order: SimOrder): void;
+}
+
+/** Everything the simulated venue holds. One instance per run; mutated only on virtual time. */
+export interface SimState {
+  readonly opts: ResolvedSimOptions;
+  readonly latency: LatencyModel;
+  now: number;
+  nextId: number;
+  positionMode: PositionMode;
+  readonly ordersById: Map<string, SimOrder>;
+  readonly ordersByRef: Map<string, SimOrder>;
+  /** Working limit orders per sym. */
+  readonly books: Map<string, RestingBook>;
+  /** Orders held by the venue until a condition (UT, DT, SL, OCO, TIME, HOLD). */
+  readonly held: SimOrder[];
+  /** Working market orders waiting for a price (bar model: the next bar's open). */
+  readonly waitingMarket: SimOrder[];
+  readonly markets: Map<string, SymMarket>;
+  readonly positions: Map<string, SimPosition>;
+  readonly balances: Map<string, Dec>;
+  readonly algos: Map<string, SimAlgo>;
+  readonly algosByRef: Map<string, SimAlgo>;
+  readonly loans: Map<string, SimLoan>;
+  readonly cashFlows: CashFlow[];
+  readonly ledger: SimLedger;
+  liquidating: boolean;
+  /** Earliest virtual time a timer (DAY/GTD expiry, TIME order, loan interest) may fire. */
+  deadline: number;
+  /** tp / sl attachments already placed, by parent orderId. */
+  readonly attached: Set<string>;
+  /** True while a bar's intra-bar path is replayed: triggered orders fill at the path price. */
+  inBar: boolean;
+  lastRecvTs: number;
+  hooks: SimHooks;
+  readonly sink: (event: UserEvent) => void;
+}
+
+/**
+ * Creates an empty state at the options' start time with the starting balances.
+ * @param opts - resolved options
+ * @param latency - the latency model (User Data delays)
+ * @param sink - where stamped events go
+ * @returns the state
+ */
+export function createSimState(
+  opts: ResolvedSimOptions,
+  latency: LatencyModel,
+  sink: (event: UserEvent) => void,
+): SimState {
+  return {
+    opts,
+    latency,
+    now: opts.startTime,
+    nextId: 1,
+    positionMode: opts.positionMode,
+    ordersById: new Map(),
+    ordersByRef: new Map(),
+    books: new Map(),
+    held: [],
+    waitingMarket: [],
+    markets: new Map(),
+    positions: new Map(),
+    balances: new Map(Object.entries(opts.startingBalances)),
+    algos: new Map(),
+    algosByRef: new Map(),
+    loans: new Map(),
+    cashFlows: [],
+    ledger: { realizedPnl: ZERO, tradingFees: ZERO, liquidationFees: ZERO, funding: ZERO, interest: ZERO },
+    liquidating: false,
+    deadline: Number.POSITIVE_INFINITY,
+    attached: new Set(),
+    inBar: false,
+    lastRecvTs: Number.NEGATIVE_INFINITY,
+    hooks: { attachTpSl: () => undefined, workOrder: () => undefined },
+    sink,
+  };
+}
+
+/**
+ * Stamps and sends a User Data event: `ts` = venue time, `recvTs` = ts + User Data latency, never
+ * earlier than the previous event's (one connection delivers in order; Keel's choice).
+ * @param state - the venue
+ * @param payload - the event without times
+ */
+export function emit(state: SimState, payload: UserEventPayload): void {
+  const recvTs = Math.max(state.now + state.latency.userData(), state.lastRecvTs);
+  state.lastRecvTs = recvTs;
+  state.sink({ ...payload, ts: state.now, recvTs } as UserEvent);
+}
+
+/**
+ * A fresh venue id with a prefix, deterministic per run.
+ * @param state - the venue
+ * @param prefix - e.g. `O` for orders
+ * @returns the id, e.g. `SIM-O-12`
+ */
+export function nextId(state: SimState, prefix: string): string {
+  return `SIM-${prefix}-${state.nextId++}`;
+}
+
+/**
+ * Adds a signed amount to a coin balance.
+ * @param state - the venue
+ * @param coin - the coin
+ * @param amount - signed amount
+ */
+export function credit(state: SimState, coin: string, amount: Dec): void {
+  state.balances.set(coin, (state.balances.get(coin) ?? ZERO).plus(amount));
+}

@@ -1,0 +1,246 @@
+import { type Observable, Subject } from 'rxjs';
+import type { ExecutionPort, VenueSnapshot } from '../../core/execution/index.ts';
+import type { AdlRankEvent, Dec, Intent, MarketEvent, Order, UserEvent } from '../../core/model/index.ts';
+import type { ApprovedIntent } from '../../core/risk/index.ts';
+import { adlRankOf } from './adl-rank.ts';
+import {
+  attachTpSl,
+  cancelAlgoOrder,
+  cancelAllAlgoOrders,
+  placeAlgoOrder,
+  replaceAlgoOrder,
+} from './algo-orders.ts';
+import { matchBar } from './bar-matching.ts';
+import { closePosition, closePositions } from './close-positions.ts';
+import { rejectCommand } from './command-rejection.ts';
+import { describeFillModel, type FillModelName } from './fill-model.ts';
+import { settleFunding } from './funding.ts';
+import { createLatencyModel } from './latency-model.ts';
+import { liquidateIfBelowMaintenance } from './liquidation.ts';
+import { borrow, repay } from './loans.ts';
+import { accountView, assetView, equityOf, mayBeBelowMaintenance, positionView } from './margin.ts';
+import { foldMarket, lastPriceOf } from './market-state.ts';
+import { fillWaiting, marketOf, matchResting, workOrder } from './matching.ts';
+import { cancelOrder, cancelOrders, modifyOrder } from './order-amend.ts';
+import { placeOrder } from './order-entry.ts';
+import { isLive } from './order-factory.ts';
+import { algoView, publishBalances } from './publish.ts';
+import { SimVenueError } from './sim-errors.ts';
+import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
+import { orderView } from './sim-order.ts';
+import { type CashFlow, createSimState, type SimLedger, type SimState } from './sim-state.ts';
+import { runTimers } from './timers.ts';
+import { checkTriggers } from './triggers.ts';
+
+/** The simulated venue: an execution port on virtual time, fed by recorded market events. */
+export interface SimVenue extends ExecutionPort {
+  /** The fill model's name, for reports. */
+  readonly fillModelName: FillModelName;
+  /** Every modelling assumption in words, for reports. */
+  readonly assumptions: { readonly fillModel: string; readonly latency: string };
+  /**
+   * Advances virtual time to the event's `recvTs` (commands that arrived by then run first, in
+   * arrival order), then matches resting orders and triggers against the event.
+   * @param event - the next recorded market event
+   */
+  onMarket(event: MarketEvent): void;
+  /**
+   * Advances virtual time without market data (e.g. at the end of a replay), running commands and
+   * timers that are due.
+   * @param ts - the new virtual time; earlier times are ignored
+   */
+  advanceTo(ts: number): void;
+  /** @returns the current virtual time */
+  now(): number;
+  /**
+   * ADL rank of open positions, as GET /api/v1/adl/rank answers.
+   * @param sym - only this pair; omitted = every position with non-zero size
+   * @returns one event per position
+   * @throws SimVenueError 401011 when sym is unknown or not a perpetual (not ADL-monitored)
+   */
+  adlRanks(sym?: string): Promise<AdlRankEvent[]>;
+  /** @returns funding, interest and liquidation-fee cash flows so far */
+  statement(): readonly CashFlow[];
+  /** @returns running totals: realized PnL, fees, funding, interest */
+  ledger(): Readonly<SimLedger>;
+  /** @returns equity in the account currency, marked to the latest prices */
+  equity(): Dec;
+}
+
+interface PendingCommand {
+  readonly arrival: number;
+  readonly intent: Intent;
+}
+
+function dispatch(state: SimState, intent: Intent): void {
+  switch (intent.kind) {
+    case 'placeOrder':
+      placeOrder(state, intent);
+      return;
+    case 'modifyOrder':
+      modifyOrder(state, intent);
+      return;
+    case 'cancelOrder':
+      cancelOrder(state, intent);
+      return;
+    case 'cancelOrders':
+      cancelOrders(state, intent);
+      return;
+    case 'closePosition':
+      closePosition(state, intent);
+      return;
+    case 'closePositions':
+      closePositions(state, intent);
+      return;
+    case 'placeAlgoOrder':
+      placeAlgoOrder(state, intent);
+      return;
+    case 'replaceAlgoOrder':
+      replaceAlgoOrder(state, intent);
+      return;
+    case 'cancelAlgoOrder':
+      cancelAlgoOrder(state, intent);
+      return;
+    case 'cancelAllAlgoOrders':
+      cancelAllAlgoOrders(state, intent);
+      return;
+    case 'borrow':
+      borrow(state, intent);
+      return;
+    case 'repay':
+      repay(state, intent);
+      return;
+    case 'setPositionMode':
+      setPositionMode(state, intent.ref, intent.positionMode);
+      return;
+  }
+}
+
+function setPositionMode(state: SimState, ref: string, mode: 'NET' | 'BOTH'): void {
+  const busy =
+    [...state.positions.values()].some((p) => !p.qty.isZero()) ||
+    [...state.ordersById.values()].some(isLive) ||
+    state.algos.size > 0;
+  if (busy) {
+    rejectCommand(state, ref, 'setPositionMode', 'POSITION_MODE_SWITCH_BLOCKED', `cannot switch to ${mode}`);
+    return;
+  }
+  state.positionMode = mode;
+  state.positions.clear();
+  publishBalances(state, []);
+}
+
+/**
+ * Creates a simulated venue.
+ * @param options - instruments, fill and latency models, balances, margin, loans, randomness
+ * @returns the venue
+ * @throws RangeError when an option is invalid (see {@link resolveSimOptions})
+ * @example
+ * const sim = createSimVenue({ instruments, startingBalances: { USDT: D('10000') }, random: seededRandom(1) });
+ * sim.events.subscribe((e) => kernel.push(e));
+ * for (const event of recording) sim.onMarket(event);
+ */
+export function createSimVenue(options: SimVenueOptions): SimVenue {
+  const opts = resolveSimOptions(options);
+  const latency = createLatencyModel(opts.latency, opts.random);
+  const subject = new Subject<UserEvent>();
+  const state = createSimState(opts, latency, (event) => subject.next(event));
+  state.hooks = {
+    attachTpSl: (order) => attachTpSl(state, order),
+    workOrder: (order) => workOrder(state, order),
+  };
+  const queue: PendingCommand[] = [];
+  let head = 0;
+  let lastArrival = Number.NEGATIVE_INFINITY;
+
+  const runDue = (ts: number) => {
+    while (head < queue.length) {
+      const next = queue[head] as PendingCommand;
+      if (next.arrival > ts) break;
+      head++;
+      state.now = Math.max(state.now, next.arrival);
+      if (state.now >= state.deadline) runTimers(state);
+      dispatch(state, next.intent);
+    }
+    if (head > 1024 && head * 2 > queue.length) {
+      queue.splice(0, head);
+      head = 0;
+    }
+    state.now = Math.max(state.now, ts);
+    if (state.now >= state.deadline) runTimers(state);
+  };
+
+  const onMarket = (event: MarketEvent) => {
+    runDue(event.recvTs);
+    const market = marketOf(state, event.sym);
+    foldMarket(market, event);
+    if (!Number.isNaN(market.nextFundingTime)) settleFunding(state, event.sym, market);
+    if (opts.fillModel.name === 'bar') {
+      if (event.kind === 'bar') matchBar(state, event, checkTriggers);
+    } else if (event.kind !== 'bar' && event.kind !== 'gap') {
+      fillWaiting(state, event.sym);
+      const last = lastPriceOf(market);
+      checkTriggers(state, event.sym, last, last);
+      matchResting(state, event);
+    }
+    if (state.positions.size > 0 && mayBeBelowMaintenance(state)) liquidateIfBelowMaintenance(state);
+  };
+
+  return {
+    events: subject.asObservable() as Observable<UserEvent>,
+    fillModelName: opts.fillModel.name,
+    assumptions: { fillModel: describeFillModel(opts.fillModel), latency: latency.description },
+    submit(command: ApprovedIntent): void {
+      // One connection delivers commands in order: arrival times never go backwards (Keel's choice).
+      const arrival = Math.max(state.now + latency.orderEntry(), lastArrival);
+      lastArrival = arrival;
+      queue.push({ arrival, intent: command.intent });
+    },
+    onMarket,
+    advanceTo: runDue,
+    now: () => state.now,
+    lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined> {
+      const order = state.ordersByRef.get(clientOrderId);
+      return Promise.resolve(order && order.sym === sym ? orderView(order, opts.portfolioId) : undefined);
+    },
+    snapshot(): Promise<VenueSnapshot> {
+      const coins = new Set([...state.balances.keys()]);
+      return Promise.resolve({
+        ts: state.now,
+        openOrders: [...state.ordersById.values()].filter(isLive).map((o) => orderView(o, opts.portfolioId)),
+        openAlgoOrders: [...state.algos.values()].map((a) => algoView(state, a)),
+        positions: [...state.positions.values()]
+          .filter((p) => !p.qty.isZero())
+          .map((p) => positionView(state, p)),
+        assets: [...coins].map((coin) => assetView(state, coin)),
+        account: accountView(state),
+      });
+    },
+    adlRanks(sym?: string): Promise<AdlRankEvent[]> {
+      if (sym !== undefined) {
+        const spec = opts.instruments.get(sym);
+        if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP') {
+          return Promise.reject(new SimVenueError('ADL_SYM_NOT_SUPPORTED', sym));
+        }
+      }
+      const equity = equityOf(state).toNumber();
+      const ranks = [...state.positions.values()]
+        .filter((p) => !p.qty.isZero() && (sym === undefined || p.sym === sym))
+        .map(
+          (p): AdlRankEvent => ({
+            kind: 'adlRank',
+            ts: state.now,
+            recvTs: state.now,
+            sym: p.sym,
+            positionId: `${p.sym}|${p.positionSide}`,
+            positionSide: p.positionSide,
+            rank: adlRankOf(state, p, equity),
+          }),
+        );
+      return Promise.resolve(ranks);
+    },
+    statement: () => [...state.cashFlows],
+    ledger: () => ({ ...state.ledger }),
+    equity: () => equityOf(state),
+  };
+}
