@@ -19,7 +19,7 @@ describe('loading a config file', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('fills ${VAR} from a .env file next to the config', () => {
+  it(`fills \${VAR} from a .env file next to the config`, () => {
     writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
     writeFileSync(
       join(dir, '.env'),

@@ -96,7 +96,7 @@ describe('config parsing', () => {
 });
 
 describe('secrets in the config', () => {
-  it('substitutes ${VAR} references and keeps credentials as redacting Secrets', () => {
+  it(`substitutes \${VAR} references and keeps credentials as redacting Secrets`, () => {
     const result = parseConfigText(LIVE_YAML, { file: 'live.yaml', env: LIVE_ENV });
     if (!result.ok) throw new Error(lines(result).join('\n'));
     const venue = result.config.venue;
@@ -110,21 +110,21 @@ describe('secrets in the config', () => {
   it('names the unset variable of a missing secret, at the value', () => {
     const result = parseConfigText(LIVE_YAML, { file: 'live.yaml', env: { T_KEY: 'k' } });
     expect(lines(result)).toEqual([
-      '✖ venue.apiSecret refers to ${T_SECRET}, which is not set (environment or .env) → at venue.apiSecret (live.yaml:5:14)',
+      `✖ venue.apiSecret refers to \${T_SECRET}, which is not set (environment or .env) → at venue.apiSecret (live.yaml:5:14)`,
     ]);
   });
 
   it('refuses a secret written inline in the file', () => {
-    const text = replaceLine(LIVE_YAML, '  apiSecret: ${T_SECRET}', '  apiSecret: hunter2');
+    const text = replaceLine(LIVE_YAML, `  apiSecret: \${T_SECRET}`, '  apiSecret: hunter2');
     expect(lines(parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV }))).toEqual([
-      '✖ venue.apiSecret must be an ${ENV_VAR} reference, not the secret itself, so it never sits in a file → at venue.apiSecret (live.yaml:5:14)',
+      `✖ venue.apiSecret must be an \${ENV_VAR} reference, not the secret itself, so it never sits in a file → at venue.apiSecret (live.yaml:5:14)`,
     ]);
   });
 
-  it('uses ${VAR:-default} when the variable is unset, and $${ for a literal', () => {
+  it(`uses \${VAR:-default} when the variable is unset, and $\${ for a literal`, () => {
     const text = `${LIVE_YAML}name: "$\${literal} \${RUN_NAME:-fallback}"\n`;
     const result = parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV });
-    expect(result.ok && result.config.name).toBe('${literal} fallback');
+    expect(result.ok && result.config.name).toBe(`\${literal} fallback`);
   });
 
   it('reads a whole plain reference as YAML, so a port from the environment is a number', () => {
