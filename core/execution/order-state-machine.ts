@@ -1,0 +1,55 @@
+import type { Order, OrderState } from '../model/index.ts';
+import { isFinalOrderState } from '../model/index.ts';
+
+/**
+ * Progress rank of a venue state among updates with the same executedQty and updateAt: an
+ * order is acknowledged (NEW), rests (OPEN), fills (PARTIALLY_FILLED), ends (final states).
+ * In-flight states are Keel's own placeholders and rank below anything the venue says.
+ */
+const STATE_RANK: Readonly<Record<OrderState, number>> = {
+  PENDING_NEW: -1,
+  PENDING_CANCEL: -1,
+  PENDING_REPLACE: -1,
+  NEW: 0,
+  OPEN: 1,
+  PARTIALLY_FILLED: 2,
+  FILLED: 3,
+  CANCELLED: 3,
+  REJECTED: 3,
+  FAIL: 3,
+};
+
+/**
+ * Whether `update` is newer than `current` for the same order. Fills only ever add to
+ * executedQty, so it decides first; then updateAt (amendments change neither qty executed nor
+ * state); then the state's progress rank. A final state beats any live one, and the venue's
+ * word beats Keel's in-flight placeholders (whose times are local). Equal on all three means a
+ * duplicate.
+ * @param current - the order as last known
+ * @param update - an incoming update of the same order
+ * @returns true when the update should replace `current`
+ */
+export function isNewerOrderUpdate(current: Order, update: Order): boolean {
+  if (isFinalOrderState(current.orderState)) return false;
+  if (isFinalOrderState(update.orderState)) return true;
+  const currentInFlight = STATE_RANK[current.orderState] < 0;
+  const updateInFlight = STATE_RANK[update.orderState] < 0;
+  if (currentInFlight !== updateInFlight) return currentInFlight;
+  const executed = update.executedQty.comparedTo(current.executedQty);
+  if (executed !== 0) return executed > 0;
+  if (update.updateAt !== current.updateAt) return update.updateAt > current.updateAt;
+  return STATE_RANK[update.orderState] > STATE_RANK[current.orderState];
+}
+
+/**
+ * Folds one update into an order: final states never change, and stale or duplicate updates
+ * are absorbed, so any reordering or duplication of a valid update sequence ends in the same
+ * order.
+ * @param current - the order as last known, or undefined for a first sighting
+ * @param update - the incoming update
+ * @returns the order after the update (`current` itself when the update was absorbed)
+ */
+export function applyOrderUpdate(current: Order | undefined, update: Order): Order {
+  if (current === undefined) return update;
+  return isNewerOrderUpdate(current, update) ? update : current;
+}

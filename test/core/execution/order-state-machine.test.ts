@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { applyOrderUpdate } from '../../../core/execution/index.ts';
+import { D, isFinalOrderState, type Order } from '../../../core/model/index.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { arbitraryScrambledLifecycle } from '../../kit/order-update-arbitraries.ts';
+
+describe('order state machine', () => {
+  it('never changes a final order', () => {
+    const cancelled = anOrder({ orderState: 'CANCELLED', executedQty: D('0.5'), updateAt: 10 });
+    const lateFill = anOrder({ orderState: 'PARTIALLY_FILLED', executedQty: D('0.8'), updateAt: 20 });
+    expect(applyOrderUpdate(cancelled, lateFill)).toBe(cancelled);
+  });
+
+  it('absorbs a duplicate and a stale update', () => {
+    const partial = anOrder({ orderState: 'PARTIALLY_FILLED', executedQty: D('0.5'), updateAt: 10 });
+    const open = anOrder({ orderState: 'OPEN', updateAt: 5 });
+    expect(applyOrderUpdate(partial, { ...partial })).toBe(partial);
+    expect(applyOrderUpdate(partial, open)).toBe(partial);
+  });
+
+  it('prefers more executed quantity over a later timestamp (fills only add)', () => {
+    const more = anOrder({ orderState: 'PARTIALLY_FILLED', executedQty: D('0.6'), updateAt: 10 });
+    const lessButLater = anOrder({ orderState: 'PARTIALLY_FILLED', executedQty: D('0.4'), updateAt: 11 });
+    expect(applyOrderUpdate(more, lessButLater)).toBe(more);
+  });
+
+  it('takes an amendment (same executed quantity, later updateAt) and OPEN over NEW at the same instant', () => {
+    const open = anOrder({ orderState: 'OPEN', updateAt: 10 });
+    const amended = { ...open, limitPrice: D('101'), updateAt: 11 };
+    expect(applyOrderUpdate(open, amended)).toBe(amended);
+    const fresh = anOrder({ orderState: 'NEW', updateAt: 10 });
+    expect(applyOrderUpdate(fresh, open)).toBe(open);
+    expect(applyOrderUpdate(open, fresh)).toBe(open);
+  });
+
+  it('replaces an in-flight placeholder with the venue word', () => {
+    const pending = anOrder({ orderState: 'PENDING_NEW', orderId: '', updateAt: 50 });
+    const acked = anOrder({ orderState: 'NEW', updateAt: 10 });
+    expect(applyOrderUpdate(pending, acked)).toBe(acked);
+  });
+
+  it('ends in the same state under any reordering or duplication of a valid update sequence', () => {
+    fc.assert(
+      fc.property(arbitraryScrambledLifecycle(), ({ valid, delivered }) => {
+        let state: Order | undefined;
+        let finalSeen: Order | undefined;
+        for (const update of delivered) {
+          state = applyOrderUpdate(state, update);
+          if (finalSeen !== undefined) expect(state).toBe(finalSeen);
+          if (isFinalOrderState(state.orderState)) finalSeen = state;
+        }
+        expect(state).toEqual(valid[valid.length - 1]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
