@@ -85,6 +85,8 @@ export class Kernel {
   private backlogHead = 0;
   private busy = false;
   private nextTimerId = 1;
+  /** The timer whose hook is running: a repeating timer may cancel itself from its own hook. */
+  private firing: ScheduledTimer | undefined;
   private armedAt = Number.POSITIVE_INFINITY;
   private readonly emitBar = (bar: BarEvent): void => this.onBar(bar);
   private readonly wake = (): void => this.enqueue(WAKE);
@@ -238,7 +240,11 @@ export class Kernel {
       if (this.timers.nextAt <= ts) this.fireTimers(ts);
       this.scheduler.advanceTo(ts);
     }
-    if (this.aggregator.nextClose <= ts) this.aggregator.closeDue(ts, this.emitBar);
+    if (this.aggregator.nextClose <= ts) {
+      // A feed bar switches aggregation off before it could close a bar of its own (sym, interval).
+      if (job.kind === 'bar') this.aggregator.onFeedBar(job);
+      this.aggregator.closeDue(ts, this.emitBar);
+    }
     const runners = this.runners;
     const state = this.state;
     switch (job.kind) {
@@ -393,8 +399,13 @@ export class Kernel {
    * Cancels a strategy's timer.
    * @returns true when a pending timer of this strategy was cancelled
    */
-  cancelTimer(_runner: StrategyRunner, id: number): boolean {
-    return this.timers.cancel(id);
+  cancelTimer(runner: StrategyRunner, id: number): boolean {
+    const firing = this.firing;
+    if (firing !== undefined && firing.id === id && firing.owner === runner.index && !firing.cancelled) {
+      firing.cancelled = true;
+      return true;
+    }
+    return this.timers.cancel(id, runner.index);
   }
 
   /** Registers a strategy for closed bars of a (sym, interval). */
@@ -418,7 +429,9 @@ export class Kernel {
       if (timer === undefined) break;
       if (this.followsEventTime) this.scheduler.advanceTo(timer.at);
       const runner = this.runners[timer.owner] as StrategyRunner;
+      this.firing = timer;
       runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
+      this.firing = undefined;
       if (timer.every > 0 && !timer.cancelled && runner.live) {
         timer.at += timer.every;
         this.timers.push(timer);

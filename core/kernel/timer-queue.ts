@@ -38,13 +38,14 @@ export class TimerQueue {
   }
 
   /**
-   * Cancels a timer by id.
+   * Cancels a timer by id; only its owner may.
    * @param id - the timer id
-   * @returns true when a live timer was cancelled
+   * @param owner - who asks
+   * @returns true when a live timer of this owner was cancelled
    */
-  cancel(id: number): boolean {
+  cancel(id: number, owner: number): boolean {
     const timer = this.byId.get(id);
-    if (timer === undefined) return false;
+    if (timer === undefined || timer.owner !== owner) return false;
     timer.cancelled = true;
     this.byId.delete(id);
     this.refreshNext();

@@ -1,0 +1,205 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import type { OrderState, QuoteEvent } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { aKernelRig } from '../../kit/kernel-builders.ts';
+import {
+  aFeedBar,
+  anOrderUpdate,
+  aPositionUpdate,
+  aQuote,
+  aTrade,
+  BTC,
+  ETH,
+} from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+
+const idle = defineStrategy({ name: 'idle', params: z.object({}) });
+
+describe('kernel state: the fold of every event', () => {
+  it('keeps the latest quote, trade and bar per sym and derives the reference price', () => {
+    const { kernel } = aKernelRig([]);
+    kernel.push(aTrade(1, 99.5));
+    expect(kernel.state.referencePrice(BTC)).toBe(99.5);
+    kernel.push(aQuote(2, 100, 102));
+    kernel.push(aQuote(3, 200, 202, ETH));
+    kernel.push(aFeedBar(0, [1, 2, 0.5, 1.5, 10]));
+    expect(kernel.state.quotes.get(BTC)?.ts).toBe(2);
+    expect(kernel.state.referencePrice(BTC)).toBe(101);
+    expect(kernel.state.referencePrice(ETH)).toBe(201);
+    expect(kernel.state.bar(BTC, '1m')?.close).toBe(1.5);
+    expect(kernel.state.referencePrice('OKX_SPOT_SOL_USDT')).toBeUndefined();
+  });
+
+  it('property: after any sequence of quotes, each sym holds its last quote', () => {
+    const quote = fc
+      .tuple(fc.constantFrom(BTC, ETH), fc.integer({ min: 1, max: 1_000 }))
+      .map(([sym, bid]) => ({ sym, bid }));
+    fc.assert(
+      fc.property(fc.array(quote, { minLength: 1, maxLength: 50 }), (quotes) => {
+        const { kernel } = aKernelRig([]);
+        const last = new Map<string, QuoteEvent>();
+        quotes.forEach(({ sym, bid }, i) => {
+          const event = aQuote(i, bid, bid + 1, sym);
+          last.set(sym, event);
+          kernel.push(event);
+        });
+        for (const sym of [BTC, ETH]) expect(kernel.state.quotes.get(sym)).toBe(last.get(sym));
+      }),
+    );
+  });
+
+  it('indexes orders by orderId and clientOrderId, and a final order never changes again', () => {
+    const { kernel } = aKernelRig([]);
+    const order = anOrder({ orderId: 'o-9', clientOrderId: 'ext-1', updateAt: 10 });
+    kernel.push(anOrderUpdate(order));
+    expect(kernel.state.orders.byId.get('o-9')).toBe(order);
+    expect(kernel.state.openOrders().map((o) => o.clientOrderId)).toEqual(['ext-1']);
+    kernel.push(anOrderUpdate({ ...order, orderState: 'CANCELLED', updateAt: 20 }));
+    kernel.push(anOrderUpdate({ ...order, orderState: 'OPEN', updateAt: 30 }));
+    expect(kernel.state.orderByRef('ext-1')?.orderState).toBe('CANCELLED');
+    expect(kernel.state.openOrders()).toEqual([]);
+  });
+
+  it('property: any reordering of NEW, OPEN, PARTIALLY_FILLED, FILLED ends FILLED and not open', () => {
+    const path: readonly OrderState[] = ['NEW', 'OPEN', 'PARTIALLY_FILLED', 'FILLED'];
+    fc.assert(
+      fc.property(fc.shuffledSubarray([0, 1, 2, 3], { minLength: 4, maxLength: 4 }), (order) => {
+        const { kernel } = aKernelRig([]);
+        for (const i of order) {
+          kernel.push(anOrderUpdate(anOrder({ clientOrderId: 'c', orderState: path[i], updateAt: 10 + i })));
+        }
+        expect(kernel.state.orderByRef('c')?.orderState).toBe('FILLED');
+        expect(kernel.state.openOrders()).toEqual([]);
+      }),
+    );
+  });
+
+  it('drops an update older than the last venue update of the same order (late or duplicated frame)', () => {
+    const { kernel } = aKernelRig([]);
+    kernel.push(anOrderUpdate(anOrder({ clientOrderId: 'c', orderState: 'PARTIALLY_FILLED', updateAt: 20 })));
+    kernel.push(anOrderUpdate(anOrder({ clientOrderId: 'c', orderState: 'OPEN', updateAt: 10 })));
+    expect(kernel.state.orderByRef('c')?.orderState).toBe('PARTIALLY_FILLED');
+  });
+
+  it('keeps positions per sym and positionSide, signed (a SHORT leg is negative)', () => {
+    const { kernel } = aKernelRig([]);
+    kernel.push(aPositionUpdate(1, '2', { positionSide: 'LONG' }));
+    kernel.push(aPositionUpdate(2, '3', { positionSide: 'SHORT', adlRank: 4 }));
+    kernel.push(aPositionUpdate(3, '-1.5', { sym: ETH }));
+    expect(kernel.state.positionQty(BTC, 'LONG').toFixed()).toBe('2');
+    expect(kernel.state.positionQty(BTC, 'SHORT').toFixed()).toBe('-3');
+    expect(kernel.state.positionQty(ETH, 'NONE').toFixed()).toBe('-1.5');
+    expect(kernel.state.positionQty(ETH, 'LONG').toFixed()).toBe('0');
+    expect(kernel.state.adlRanks.get(`${BTC}|SHORT`)).toBe(4);
+  });
+
+  it('folds assets, account (with position mode), loans, algo orders, liquidation and ADL signals', () => {
+    const { kernel } = aKernelRig([]);
+    const account = {
+      portfolioId: 'p-1',
+      equity: D('1000'),
+      availableMargin: D('800'),
+      maintainMargin: D('50'),
+      riskRatio: D('0.05'),
+      accountStatus: 'NORMAL' as const,
+      positionMode: 'BOTH' as const,
+    };
+    expect(kernel.state.positionMode()).toBe('NET');
+    kernel.push({ kind: 'account', ts: 1, recvTs: 1, account });
+    const asset = {
+      coin: 'USDT',
+      balance: D('900'),
+      available: D('700'),
+      frozen: D('200'),
+      equity: D('950'),
+      borrow: D('0'),
+      upnl: D('50'),
+    };
+    kernel.push({ kind: 'asset', ts: 2, recvTs: 2, asset });
+    const loan = {
+      exchange: 'BINANCE',
+      coin: 'USDT',
+      principal: D('100'),
+      interest: D('0'),
+      annualRate: D('0.08'),
+      updateAt: 3,
+    };
+    kernel.push({ kind: 'loan', ts: 3, recvTs: 3, loan });
+    kernel.push({
+      kind: 'adlRank',
+      ts: 4,
+      recvTs: 4,
+      sym: BTC,
+      positionId: 'x',
+      positionSide: 'LONG',
+      rank: 5,
+    });
+    const record = {
+      liquidationEventId: 'liq-1',
+      portfolioId: 'p-1',
+      eventType: 'PARTIAL_LIQUIDATION' as const,
+      nodeType: 'TRIGGERED' as const,
+      equity: D('10'),
+      maintainMargin: D('20'),
+      positions: [],
+      timestamp: 5,
+    };
+    kernel.push({ kind: 'liquidationEvent', ts: 5, recvTs: 5, record });
+    const algoOrder = {
+      algoOrderId: 'a-1',
+      clientAlgoOrderId: 'ca-1',
+      portfolioId: 'p-1',
+      sym: BTC,
+      side: 'SELL' as const,
+      algoOrderType: 'TRIGGER' as const,
+      conditionType: 'LTE' as const,
+      triggerType: 'LastPrice' as const,
+      triggerPrice: D('90'),
+      price: D('0'),
+      qty: D('1'),
+      reduceOnly: true,
+      positionSide: 'LONG' as const,
+      state: 'NEW' as const,
+      createAt: 6,
+      updateAt: 6,
+    };
+    kernel.push({ kind: 'algoOrder', ts: 6, recvTs: 6, algoOrder });
+    expect(kernel.state.positionMode()).toBe('BOTH');
+    expect(kernel.state.equity().toFixed()).toBe('1000');
+    expect(kernel.state.assets.get('USDT')).toBe(asset);
+    expect(kernel.state.loans.get('BINANCE|USDT')).toBe(loan);
+    expect(kernel.state.adlRanks.get(`${BTC}|LONG`)).toBe(5);
+    expect(kernel.state.liquidation?.nodeType).toBe('TRIGGERED');
+    expect(kernel.state.openAlgoOrders().map((a) => a.clientAlgoOrderId)).toEqual(['ca-1']);
+    kernel.push({
+      kind: 'algoOrder',
+      ts: 7,
+      recvTs: 7,
+      algoOrder: { ...algoOrder, state: 'TRIGGERED', updateAt: 7 },
+    });
+    expect(kernel.state.openAlgoOrders()).toEqual([]);
+  });
+
+  it('gives strategies read access to the same state through the context', () => {
+    const seen: string[] = [];
+    const reader = defineStrategy({
+      name: 'reader',
+      params: z.object({}),
+      onPosition: (ctx, position) => {
+        seen.push(
+          `${position.sym} net ${ctx.netQty(position.sym).toFixed()} bal ${ctx.balance('USDT').toFixed()}`,
+        );
+      },
+    });
+    const { kernel } = aKernelRig([
+      { id: 'r', strategy: reader },
+      { id: 'i', strategy: idle },
+    ]);
+    kernel.push(aPositionUpdate(1, '2', { positionSide: 'LONG' }));
+    kernel.push(aPositionUpdate(2, '0.5', { positionSide: 'SHORT' }));
+    expect(seen).toEqual([`${BTC} net 2 bal 0`, `${BTC} net 1.5 bal 0`]);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { aQuote, BTC } from '../../kit/kernel-events.ts';
+
+describe('kernel: strategy timers on virtual time', () => {
+  it('fires timers in time order, before the event that passes them, with the clock at the timer time', () => {
+    const log: string[] = [];
+    const strategy = defineStrategy({
+      name: 'timed',
+      params: z.object({}),
+      onStart: (ctx) => {
+        ctx.setTimerAt(5_000, 'late');
+        ctx.setTimer(1_000, 'early');
+        ctx.setTimerAt(1_000, 'early-too');
+      },
+      onTimer: (ctx, timer) => {
+        log.push(`${timer.tag}@${ctx.now()}`);
+      },
+      onQuote: (ctx, quote) => {
+        log.push(`quote@${ctx.now()}`);
+        if (quote.ts === 6_000) ctx.setTimer(500, 'from-quote');
+      },
+    });
+    const rig = aKernelRig([{ id: 't', strategy }]);
+    rig.market.next(aQuote(500, 100));
+    rig.market.next(aQuote(6_000, 100));
+    rig.market.next(aQuote(6_500, 100));
+    expect(log).toEqual([
+      'quote@500',
+      'early@1000',
+      'early-too@1000',
+      'late@5000',
+      'quote@6000',
+      'from-quote@6500',
+      'quote@6500',
+    ]);
+  });
+
+  it('repeats `every` timers at each period until cancelled', () => {
+    const fired: number[] = [];
+    const strategy = defineStrategy({
+      name: 'ticker',
+      params: z.object({}),
+      state: () => ({ id: 0 }),
+      onStart: (ctx) => {
+        ctx.state.id = ctx.every(1_000, 'tick');
+      },
+      onTimer: (ctx, timer) => {
+        fired.push(timer.ts);
+        if (fired.length === 3) ctx.cancelTimer(ctx.state.id);
+      },
+    });
+    const rig = aKernelRig([{ id: 't', strategy }]);
+    rig.market.next(aQuote(2_500, 100));
+    expect(fired).toEqual([1_000, 2_000]);
+    rig.kernel.advanceTime(10_000);
+    expect(fired).toEqual([1_000, 2_000, 3_000]);
+  });
+
+  it('lets a timer hook submit intents, stamped at the timer time', () => {
+    const strategy = defineStrategy({
+      name: 'scheduled-buy',
+      params: z.object({}),
+      onStart: (ctx) => {
+        ctx.setTimerAt(2_000, 'buy');
+      },
+      onTimer: (ctx) => ctx.order.market({ sym: BTC, side: 'BUY', qty: '0.1' }),
+    });
+    const rig = aKernelRig([{ id: 't', strategy }]);
+    rig.market.next(aQuote(1_000, 100));
+    rig.market.next(aQuote(3_000, 200));
+    expect(rig.venue.submitted.map((c) => c.intent.kind)).toEqual(['placeOrder']);
+    expect(rig.kernel.state.orderByRef('t-1')).toMatchObject({ orderState: 'FILLED', createAt: 2_000 });
+  });
+
+  it('delivers timers to the reactive style through ctx.timers()', () => {
+    const fired: string[] = [];
+    const strategy = defineStrategy({
+      name: 'rx-timer',
+      params: z.object({}),
+      setup: (ctx) => {
+        ctx.timers().subscribe((t) => fired.push(`${t.tag}@${t.ts}`));
+        ctx.setTimer(100, 'a');
+        return undefined;
+      },
+    });
+    const rig = aKernelRig([{ id: 't', strategy }], { start: 1_000 });
+    rig.kernel.advanceTime(1_100);
+    expect(fired).toEqual(['a@1100']);
+  });
+
+  it('keeps one strategy’s timers apart from another’s', () => {
+    const fired: string[] = [];
+    const make = (name: string, delay: number) =>
+      defineStrategy({
+        name,
+        params: z.object({}),
+        onStart: (ctx) => {
+          ctx.setTimer(delay, name);
+        },
+        onTimer: (ctx, t) => {
+          fired.push(`${ctx.id}:${t.tag}`);
+        },
+      });
+    const rig = aKernelRig([
+      { id: 'one', strategy: make('slow', 200) },
+      { id: 'two', strategy: make('fast', 100) },
+    ]);
+    rig.kernel.advanceTime(1_000);
+    expect(fired).toEqual(['two:fast', 'one:slow']);
+  });
+});
