@@ -3,3 +3,8 @@
  * @packageDocumentation
  */
 export type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
+export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
+export type { InFlightRequest, OrderTrackerOptions } from './order-tracker.ts';
+export { OrderTracker } from './order-tracker.ts';
+export type { LocalTradingState, ReconciliationPlan } from './reconciliation.ts';
+export { planReconciliation, reconcile } from './reconciliation.ts';

@@ -1,0 +1,124 @@
+import type { AlgoOrder, Asset, Order, Position, UserEvent } from '../model/index.ts';
+import { positionKey, ZERO } from '../model/index.ts';
+import type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
+import { isNewerOrderUpdate } from './order-state-machine.ts';
+
+/** What Keel believes the venue holds: the other input of reconciliation. */
+export interface LocalTradingState {
+  /** Orders Keel holds as open (in-flight ones included). */
+  readonly openOrders: readonly Order[];
+  readonly positions: readonly Position[];
+  readonly assets: readonly Asset[];
+  readonly openAlgoOrders?: readonly AlgoOrder[];
+}
+
+/** The part of reconciliation that needs no I/O: corrective events, and orders to look up. */
+export interface ReconciliationPlan {
+  /** Events that make local state match the snapshot (adopted and newer orders, positions, assets, account). */
+  readonly events: readonly UserEvent[];
+  /** Local open orders the venue no longer lists: their fate must be looked up. */
+  readonly vanished: readonly Order[];
+}
+
+/**
+ * Compares local state with a venue snapshot. Venue open orders unknown locally are adopted,
+ * known ones are emitted when the venue's is newer (per the order state machine); positions,
+ * assets and account are replaced by the venue's (local ones the venue does not list come
+ * back flat / zero); algo orders are adopted, and local ones the venue no longer lists are
+ * emitted CANCELLED (Keel's choice: the venue keeps no queryable record of them here).
+ * @param local - what Keel holds
+ * @param snapshot - what the venue holds
+ * @returns the corrective events, stamped with the snapshot time, and the vanished orders
+ */
+export function planReconciliation(local: LocalTradingState, snapshot: VenueSnapshot): ReconciliationPlan {
+  const stamp = { ts: snapshot.ts, recvTs: snapshot.ts };
+  const events: UserEvent[] = [];
+  const localByRef = new Map(local.openOrders.map((order) => [order.clientOrderId, order]));
+  const localById = new Map(local.openOrders.filter((o) => o.orderId !== '').map((o) => [o.orderId, o]));
+  const seen = new Set<Order>();
+  for (const order of snapshot.openOrders) {
+    const known = localByRef.get(order.clientOrderId) ?? localById.get(order.orderId);
+    if (known !== undefined) seen.add(known);
+    if (known === undefined || isNewerOrderUpdate(known, order) || known.orderState.startsWith('PENDING_')) {
+      events.push({ kind: 'order', ...stamp, order });
+    }
+  }
+  const vanished = local.openOrders.filter((order) => !seen.has(order));
+
+  const venueAlgo = new Set(snapshot.openAlgoOrders.map((algo) => algo.clientAlgoOrderId));
+  for (const algoOrder of snapshot.openAlgoOrders) events.push({ kind: 'algoOrder', ...stamp, algoOrder });
+  for (const algoOrder of local.openAlgoOrders ?? []) {
+    if (!venueAlgo.has(algoOrder.clientAlgoOrderId)) {
+      events.push({
+        kind: 'algoOrder',
+        ...stamp,
+        algoOrder: { ...algoOrder, state: 'CANCELLED', updateAt: snapshot.ts },
+      });
+    }
+  }
+
+  const venuePositions = new Set(snapshot.positions.map((p) => positionKey(p.sym, p.positionSide)));
+  for (const position of snapshot.positions) events.push({ kind: 'position', ...stamp, position });
+  for (const position of local.positions) {
+    if (
+      !venuePositions.has(positionKey(position.sym, position.positionSide)) &&
+      !position.positionQty.isZero()
+    ) {
+      events.push({ kind: 'position', ...stamp, position: flatPosition(position, snapshot.ts) });
+    }
+  }
+
+  const venueCoins = new Set(snapshot.assets.map((asset) => asset.coin));
+  for (const asset of snapshot.assets) events.push({ kind: 'asset', ...stamp, asset });
+  for (const asset of local.assets) {
+    if (!venueCoins.has(asset.coin)) events.push({ kind: 'asset', ...stamp, asset: zeroAsset(asset.coin) });
+  }
+  if (snapshot.account !== undefined) events.push({ kind: 'account', ...stamp, account: snapshot.account });
+  return { events, vanished };
+}
+
+/**
+ * Reconciles local state with a venue snapshot: the plan's events, then each vanished order
+ * looked up by its caller reference. The venue's answer is emitted as it is (usually a final
+ * state); an order the venue does not know is emitted REJECTED when it was never acknowledged
+ * (PENDING_NEW) and CANCELLED otherwise. Nothing is re-sent.
+ * @param local - what Keel holds
+ * @param snapshot - what the venue holds
+ * @param port - where to look vanished orders up
+ * @returns the corrective User Data events, in a deterministic order
+ */
+export async function reconcile(
+  local: LocalTradingState,
+  snapshot: VenueSnapshot,
+  port: Pick<ExecutionPort, 'lookupOrder'>,
+): Promise<readonly UserEvent[]> {
+  const plan = planReconciliation(local, snapshot);
+  const events = [...plan.events];
+  for (const order of plan.vanished) {
+    const found = await port.lookupOrder(order.sym, order.clientOrderId);
+    const resolved: Order = found ?? {
+      ...order,
+      orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
+      reason: 'reconciliation: the venue neither lists nor knows this order',
+      updateAt: snapshot.ts,
+    };
+    events.push({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order: resolved });
+  }
+  return events;
+}
+
+function flatPosition(position: Position, ts: number): Position {
+  return {
+    ...position,
+    positionQty: ZERO,
+    positionValue: ZERO,
+    positionMargin: ZERO,
+    positionMM: ZERO,
+    unrealizedPNL: ZERO,
+    updateAt: ts,
+  };
+}
+
+function zeroAsset(coin: string): Asset {
+  return { coin, balance: ZERO, available: ZERO, frozen: ZERO, equity: ZERO, borrow: ZERO, upnl: ZERO };
+}

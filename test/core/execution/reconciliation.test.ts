@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { planReconciliation, reconcile, type VenueSnapshot } from '../../../core/execution/index.ts';
+import { D, type Position, ZERO } from '../../../core/model/index.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { aRecordingPort } from '../../kit/recording-execution-port.ts';
+
+function aPosition(overrides: Partial<Position> = {}): Position {
+  return {
+    positionId: 'pos-1',
+    portfolioId: 'p-1',
+    sym: 'BINANCE_PERP_BTC_USDT',
+    positionSide: 'NONE',
+    positionQty: D('1'),
+    avgPrice: D('100'),
+    markPrice: D('100'),
+    positionValue: D('100'),
+    positionMargin: D('10'),
+    positionMM: D('1'),
+    unrealizedPNL: ZERO,
+    leverage: D('10'),
+    liqPrice: D('50'),
+    adlRank: 0,
+    createAt: 0,
+    updateAt: 0,
+    ...overrides,
+  };
+}
+
+const usdt = {
+  coin: 'USDT',
+  balance: D('500'),
+  available: D('500'),
+  frozen: ZERO,
+  equity: D('500'),
+  borrow: ZERO,
+  upnl: ZERO,
+};
+
+function snapshot(fields: Partial<VenueSnapshot>): VenueSnapshot {
+  return { ts: 9000, openOrders: [], openAlgoOrders: [], positions: [], assets: [], ...fields };
+}
+
+describe('reconciliation', () => {
+  it('adopts venue orders unknown locally and emits only venue orders newer than the local ones', () => {
+    const same = anOrder({ clientOrderId: 'same', orderId: 'o-s', updateAt: 10 });
+    const stale = anOrder({ clientOrderId: 'moved', orderId: 'o-m', updateAt: 10 });
+    const moved = { ...stale, orderState: 'PARTIALLY_FILLED' as const, executedQty: D('0.5'), updateAt: 20 };
+    const stranger = anOrder({ clientOrderId: 'web', orderId: 'o-w' });
+    const plan = planReconciliation(
+      { openOrders: [same, stale], positions: [], assets: [] },
+      snapshot({ openOrders: [same, moved, stranger] }),
+    );
+    expect(plan.events.map((e) => (e.kind === 'order' ? e.order.clientOrderId : e.kind))).toEqual([
+      'moved',
+      'web',
+    ]);
+    expect(plan.vanished).toEqual([]);
+  });
+
+  it('looks up vanished orders and emits what the venue says, or CANCELLED / REJECTED when it knows nothing', async () => {
+    const filled = anOrder({ clientOrderId: 'filled', orderId: 'o-f' });
+    const gone = anOrder({ clientOrderId: 'gone', orderId: 'o-g' });
+    const neverSent = anOrder({ clientOrderId: 'lost', orderId: '', orderState: 'PENDING_NEW' });
+    const port = aRecordingPort();
+    port.venueOrders.set('filled', { ...filled, orderState: 'FILLED', executedQty: D('1'), updateAt: 50 });
+    const events = await reconcile(
+      { openOrders: [filled, gone, neverSent], positions: [], assets: [] },
+      snapshot({}),
+      port,
+    );
+    expect(
+      events.map((e) => (e.kind === 'order' ? `${e.order.clientOrderId}:${e.order.orderState}` : e.kind)),
+    ).toEqual(['filled:FILLED', 'gone:CANCELLED', 'lost:REJECTED']);
+    expect(port.lookups).toHaveLength(3);
+    expect(port.submitted).toEqual([]);
+  });
+
+  it('replaces positions and assets with the venue’s, flattening local ones the venue does not list', () => {
+    const plan = planReconciliation(
+      {
+        openOrders: [],
+        positions: [aPosition({ sym: 'OKX_PERP_ETH_USDT', positionQty: D('-3') })],
+        assets: [{ ...usdt, coin: 'BTC' }],
+      },
+      snapshot({ positions: [aPosition()], assets: [usdt] }),
+    );
+    const summary = plan.events.map((e) => {
+      if (e.kind === 'position') return `position ${e.position.sym} ${e.position.positionQty.toFixed()}`;
+      if (e.kind === 'asset') return `asset ${e.asset.coin} ${e.asset.balance.toFixed()}`;
+      return e.kind;
+    });
+    expect(summary).toEqual([
+      'position BINANCE_PERP_BTC_USDT 1',
+      'position OKX_PERP_ETH_USDT 0',
+      'asset USDT 500',
+      'asset BTC 0',
+    ]);
+    expect(plan.events.every((e) => e.ts === 9000)).toBe(true);
+  });
+});
