@@ -1,5 +1,5 @@
 import type { BookLevel, Dec, MarketEvent } from '../../core/model/index.ts';
-import { D, decimalOf } from '../../core/model/index.ts';
+import { D, decimalOf, floorToStep } from '../../core/model/index.ts';
 import { initialQueue, restingCapacity } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { emptySymMarket, type SymMarket } from './market-state.ts';
@@ -54,6 +54,20 @@ export function wouldTake(state: SimState, order: SimOrder): boolean {
   return order.sign > 0 ? best[0] <= order.priceN : best[0] >= order.priceN;
 }
 
+/**
+ * A hot-path quantity (possibly the result of float arithmetic: sizes minus queue, minus what other
+ * orders took) as money: float noise removed at 12 significant digits, floored to the lot size.
+ * @param state - the venue
+ * @param sym - the symbol (its lot size)
+ * @param qty - the number
+ * @returns the Decimal quantity, possibly zero
+ */
+export function lotQty(state: SimState, sym: string, qty: number): Dec {
+  const clean = D(Number(qty.toPrecision(12)).toString());
+  const lot = state.opts.instruments.get(sym)?.lotSize;
+  return lot ? floorToStep(clean, lot) : clean;
+}
+
 function tickShift(state: SimState, order: SimOrder, price: number, ticks: number): Dec {
   const base = decimalOf(price);
   if (ticks === 0) return base;
@@ -91,7 +105,8 @@ function take(state: SimState, order: SimOrder): boolean {
     if (order.remainingN <= 0 || !isLiveWorking(order) || !crosses(price)) break;
     last = price;
     const size = sizeOf(qty);
-    const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : decimalOf(size);
+    const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
+    if (!wanted.isPositive()) continue;
     executeFill(
       state,
       order,
@@ -191,7 +206,8 @@ export function matchResting(state: SimState, event: MarketEvent): void {
       const order = side[0] as SimOrder;
       const offered = restingCapacity(model, order, event) - consumed;
       if (!(offered > 0)) break;
-      const wanted = offered >= order.remainingN ? order.qty.minus(order.filled) : decimalOf(offered);
+      const wanted = offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
+      if (!wanted.isPositive()) break;
       const filled = executeFill(state, order, wanted, order.price, 'MAKER');
       consumed += filled.toNumber();
       if (side[0] === order) break;

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { barPath } from '../../../backtest/sim/bar-matching.ts';
+import { aBar, aLimit, aMarket, aSim } from '../../kit/sim-builders.ts';
+
+describe('sim venue: bar fill model', () => {
+  it('fills a market order at the next bar open', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aMarket('m1', 'BUY', '1'));
+    t.sim.onMarket(aBar(120_000, 100.5, 103, 99, 102));
+    expect(t.of('execution').map((e) => [e.execution.price.toFixed(), e.execution.execType])).toEqual([['100.5', 'TAKER']]);
+  });
+
+  it('fills a limit inside the bar range at its price, and at the open when the bar opens through it', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aLimit('b1', 'BUY', '1', '98.5'), aLimit('b2', 'BUY', '1', '101'));
+    t.sim.onMarket(aBar(120_000, 100, 103, 97, 102));
+    const fills = t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.price.toFixed()]);
+    expect(fills).toEqual([
+      ['b2', '100'],
+      ['b1', '98.5'],
+    ]);
+  });
+
+  it('assumes the stop first when a take-profit and a stop-loss both trigger within one bar', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(
+      aMarket('m1', 'BUY', '1', {
+        tp: { triggerPrice: D('104'), triggerType: 'LastPrice', price: D('0') },
+        sl: { triggerPrice: D('96'), triggerType: 'LastPrice', price: D('0') },
+      }),
+    );
+    t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
+    t.sim.onMarket(aBar(180_000, 100, 105, 95, 101));
+    const fills = t.of('execution').map((e) => e.execution);
+    expect(fills.map((f) => [f.side, f.price.toFixed(), f.rpnl.toFixed()])).toEqual([
+      ['BUY', '100', '0'],
+      ['SELL', '96', '-4'],
+    ]);
+    expect(t.of('algoOrder').map((e) => [e.algoOrder.clientAlgoOrderId, e.algoOrder.state]).slice(-2)).toEqual([
+      ['m1-sl', 'TRIGGERED'],
+      ['m1-tp', 'CANCELLED'],
+    ]);
+  });
+
+  it('walks the adverse extreme first: low first when long, high first when short, nearer extreme when flat', () => {
+    const bar = aBar(60_000, 100, 110, 95, 101);
+    expect(barPath(bar, 1)).toEqual([100, 95, 110, 101]);
+    expect(barPath(bar, -1)).toEqual([100, 110, 95, 101]);
+    expect(barPath(bar, 0)).toEqual([100, 95, 110, 101]);
+    expect(barPath(aBar(60_000, 100, 102, 90, 95), 0)).toEqual([100, 102, 90, 95]);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
+
+describe('sim venue: market orders', () => {
+  it('walks the displayed size and fills the remainder one tick beyond the book', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 99.9, 5, 100, 0.4));
+    t.send(aMarket('m1', 'BUY', '1'));
+    t.sim.advanceTo(2);
+    const fills = t.of('execution').map((e) => e.execution);
+    expect(fills.map((f) => [f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()])).toEqual([
+      ['0.4', '100', '0.02'],
+      ['0.6', '100.1', '0.03003'],
+    ]);
+    // position avg = (0.4 x 100 + 0.6 x 100.1) / 1 = 100.06
+    expect(t.of('position').at(-1)?.position.avgPrice.toFixed()).toBe('100.06');
+  });
+
+  it('adds the configured slippage ticks to every market fill', () => {
+    const t = aSim({ fillModel: { name: 'through', slippageTicks: 2 } });
+    t.sim.onMarket(aQuote(1, 99.9, 5, 100, 0.4));
+    t.send(aMarket('m1', 'SELL', '1'));
+    t.sim.advanceTo(2);
+    // sells hit the bid 99.9: 2 ticks worse = 99.7 for the displayed 1 (bid size 5 covers it)
+    expect(t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()])).toEqual([['1', '99.7']]);
+  });
+
+  it('fills entirely at the best price when partial fills are off', () => {
+    const t = aSim({ fillModel: { name: 'touch', partialFills: false } });
+    t.sim.onMarket(aQuote(1, 99.9, 5, 100, 0.4));
+    t.send(aMarket('m1', 'BUY', '1'));
+    t.sim.advanceTo(2);
+    expect(t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()])).toEqual([['1', '100']]);
+  });
+
+  it('waits for the first price when none is known, then fills against it', () => {
+    const t = aSim();
+    t.send(aMarket('m1', 'BUY', '1'));
+    t.sim.advanceTo(5);
+    expect(t.of('execution')).toHaveLength(0);
+    t.sim.onMarket(aTrade(6, 101.3, 0.1, 'BUY'));
+    expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['101.3']);
+  });
+});

@@ -1,0 +1,153 @@
+import { seededRandom } from '../../core/kernel/index.ts';
+import type {
+  BarEvent,
+  Intent,
+  MarkPriceEvent,
+  MarketTradeEvent,
+  PlaceOrderIntent,
+  QuoteEvent,
+  UserEvent,
+} from '../../core/model/index.ts';
+import { D } from '../../core/model/index.ts';
+import type { ApprovedIntent } from '../../core/risk/index.ts';
+import { createSimVenue, type SimVenue, type SimVenueOptions, ZERO_LATENCY } from '../../backtest/sim/index.ts';
+import { anInstrument } from './instrument-builders.ts';
+
+/** The sym most sim tests trade. */
+export const BTC = 'BINANCE_PERP_BTC_USDT';
+
+/**
+ * TESTS ONLY: brands an intent as approved without a risk gate (product code must go through it).
+ * @param intent - the intent
+ * @param strategyId - the strategy tag
+ * @returns the "approved" command
+ */
+export function asApproved(intent: Intent, strategyId = 'test'): ApprovedIntent {
+  return { strategyId, intent } as ApprovedIntent;
+}
+
+/**
+ * A limit order intent (GTC, NET, not reduce-only) unless told otherwise.
+ * @param fields - side, qty and price at least (strings or Decimals via D)
+ * @returns the intent
+ */
+export function aLimit(
+  ref: string,
+  side: 'BUY' | 'SELL',
+  qty: string,
+  price: string,
+  more: Partial<PlaceOrderIntent> = {},
+): PlaceOrderIntent {
+  return {
+    kind: 'placeOrder',
+    ref,
+    sym: BTC,
+    side,
+    orderType: 'LIMIT',
+    qty: D(qty),
+    price: D(price),
+    timeInForce: 'GTC',
+    reduceOnly: false,
+    positionSide: 'NONE',
+    ...more,
+  };
+}
+
+/**
+ * A market order intent.
+ * @param ref - caller reference
+ * @param side - BUY or SELL
+ * @param qty - quantity
+ * @param more - overrides
+ * @returns the intent
+ */
+export function aMarket(ref: string, side: 'BUY' | 'SELL', qty: string, more: Partial<PlaceOrderIntent> = {}): PlaceOrderIntent {
+  return {
+    kind: 'placeOrder',
+    ref,
+    sym: BTC,
+    side,
+    orderType: 'MARKET',
+    qty: D(qty),
+    timeInForce: 'IOC',
+    reduceOnly: false,
+    positionSide: 'NONE',
+    ...more,
+  };
+}
+
+/**
+ * A BBO event at time `ts` (recvTs = ts).
+ * @returns the event
+ */
+export function aQuote(ts: number, bid: number, bidQty: number, ask: number, askQty: number, sym = BTC): QuoteEvent {
+  return { kind: 'quote', sym, ts, recvTs: ts, bid, bidQty, ask, askQty };
+}
+
+/**
+ * A public trade at time `ts`; `side` is the aggressor's.
+ * @returns the event
+ */
+export function aTrade(ts: number, price: number, qty: number, side: 'BUY' | 'SELL', sym = BTC): MarketTradeEvent {
+  return { kind: 'trade', sym, ts, recvTs: ts, tradeId: `t${ts}`, price, qty, side };
+}
+
+/**
+ * A closed 1m bar ending at `ts`.
+ * @returns the event
+ */
+export function aBar(ts: number, open: number, high: number, low: number, close: number, sym = BTC): BarEvent {
+  return { kind: 'bar', sym, ts, recvTs: ts, interval: '1m', openTime: ts - 60_000, open, high, low, close, volume: 100, closed: true };
+}
+
+/**
+ * A mark price event, with funding when given.
+ * @returns the event
+ */
+export function aMark(ts: number, markPrice: number, funding?: { rate: number; next: number }, sym = BTC): MarkPriceEvent {
+  return {
+    kind: 'markPrice',
+    sym,
+    ts,
+    recvTs: ts,
+    markPrice,
+    ...(funding ? { fundingRate: funding.rate, nextFundingTime: funding.next } : {}),
+  };
+}
+
+/** A sim under test with every event it emitted. */
+export interface SimUnderTest {
+  readonly sim: SimVenue;
+  readonly events: UserEvent[];
+  /** Submits intents (as approved) in order. */
+  send(...intents: Intent[]): void;
+  /** Events of one kind. */
+  of<K extends UserEvent['kind']>(kind: K): Extract<UserEvent, { kind: K }>[];
+}
+
+/**
+ * A simulated venue on one BTC perpetual (tick 0.1, lot 0.001, maker 2 bps, taker 5 bps, leverage
+ * 10), 10 000 USDT, zero latency, `through` fill model unless told otherwise.
+ * @param overrides - options to replace
+ * @returns the sim and the events it emits
+ */
+export function aSim(overrides: Partial<SimVenueOptions> = {}): SimUnderTest {
+  const sim = createSimVenue({
+    instruments: [anInstrument(BTC)],
+    startingBalances: { USDT: D('10000') },
+    random: seededRandom(7),
+    latency: ZERO_LATENCY,
+    fillModel: 'through',
+    ...overrides,
+  });
+  const events: UserEvent[] = [];
+  sim.events.subscribe((event) => events.push(event));
+  return {
+    sim,
+    events,
+    send: (...intents) => {
+      for (const intent of intents) sim.submit(asApproved(intent));
+    },
+    of: <K extends UserEvent['kind']>(kind: K) => events.filter((e): e is Extract<UserEvent, { kind: K }> => e.kind === kind),
+  };
+}
