@@ -206,7 +206,8 @@ export function matchResting(state: SimState, event: MarketEvent): void {
       const order = side[0] as SimOrder;
       const offered = restingCapacity(model, order, event) - consumed;
       if (!(offered > 0)) break;
-      const wanted = offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
+      const wanted =
+        offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
       if (!wanted.isPositive()) break;
       const filled = executeFill(state, order, wanted, order.price, 'MAKER');
       consumed += filled.toNumber();

@@ -148,8 +148,8 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     state.held.push(order);
     if (order.condition.code === 'TIME') {
       state.deadline = Math.min(state.deadline, parseTimeToSend(order.condition.timeToSend ?? ''));
-      return;
     }
+    return;
   }
   workOrder(state, order);
 }

@@ -1,16 +1,21 @@
+import {
+  createSimVenue,
+  type SimVenue,
+  type SimVenueOptions,
+  ZERO_LATENCY,
+} from '../../backtest/sim/index.ts';
 import { seededRandom } from '../../core/kernel/index.ts';
 import type {
   BarEvent,
   Intent,
-  MarkPriceEvent,
   MarketTradeEvent,
+  MarkPriceEvent,
   PlaceOrderIntent,
   QuoteEvent,
   UserEvent,
 } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
-import { createSimVenue, type SimVenue, type SimVenueOptions, ZERO_LATENCY } from '../../backtest/sim/index.ts';
 import { anInstrument } from './instrument-builders.ts';
 
 /** The sym most sim tests trade. */
@@ -61,7 +66,12 @@ export function aLimit(
  * @param more - overrides
  * @returns the intent
  */
-export function aMarket(ref: string, side: 'BUY' | 'SELL', qty: string, more: Partial<PlaceOrderIntent> = {}): PlaceOrderIntent {
+export function aMarket(
+  ref: string,
+  side: 'BUY' | 'SELL',
+  qty: string,
+  more: Partial<PlaceOrderIntent> = {},
+): PlaceOrderIntent {
   return {
     kind: 'placeOrder',
     ref,
@@ -80,7 +90,14 @@ export function aMarket(ref: string, side: 'BUY' | 'SELL', qty: string, more: Pa
  * A BBO event at time `ts` (recvTs = ts).
  * @returns the event
  */
-export function aQuote(ts: number, bid: number, bidQty: number, ask: number, askQty: number, sym = BTC): QuoteEvent {
+export function aQuote(
+  ts: number,
+  bid: number,
+  bidQty: number,
+  ask: number,
+  askQty: number,
+  sym = BTC,
+): QuoteEvent {
   return { kind: 'quote', sym, ts, recvTs: ts, bid, bidQty, ask, askQty };
 }
 
@@ -88,7 +105,13 @@ export function aQuote(ts: number, bid: number, bidQty: number, ask: number, ask
  * A public trade at time `ts`; `side` is the aggressor's.
  * @returns the event
  */
-export function aTrade(ts: number, price: number, qty: number, side: 'BUY' | 'SELL', sym = BTC): MarketTradeEvent {
+export function aTrade(
+  ts: number,
+  price: number,
+  qty: number,
+  side: 'BUY' | 'SELL',
+  sym = BTC,
+): MarketTradeEvent {
   return { kind: 'trade', sym, ts, recvTs: ts, tradeId: `t${ts}`, price, qty, side };
 }
 
@@ -96,15 +119,40 @@ export function aTrade(ts: number, price: number, qty: number, side: 'BUY' | 'SE
  * A closed 1m bar ending at `ts`.
  * @returns the event
  */
-export function aBar(ts: number, open: number, high: number, low: number, close: number, sym = BTC): BarEvent {
-  return { kind: 'bar', sym, ts, recvTs: ts, interval: '1m', openTime: ts - 60_000, open, high, low, close, volume: 100, closed: true };
+export function aBar(
+  ts: number,
+  open: number,
+  high: number,
+  low: number,
+  close: number,
+  sym = BTC,
+): BarEvent {
+  return {
+    kind: 'bar',
+    sym,
+    ts,
+    recvTs: ts,
+    interval: '1m',
+    openTime: ts - 60_000,
+    open,
+    high,
+    low,
+    close,
+    volume: 100,
+    closed: true,
+  };
 }
 
 /**
  * A mark price event, with funding when given.
  * @returns the event
  */
-export function aMark(ts: number, markPrice: number, funding?: { rate: number; next: number }, sym = BTC): MarkPriceEvent {
+export function aMark(
+  ts: number,
+  markPrice: number,
+  funding?: { rate: number; next: number },
+  sym = BTC,
+): MarkPriceEvent {
   return {
     kind: 'markPrice',
     sym,
@@ -148,6 +196,7 @@ export function aSim(overrides: Partial<SimVenueOptions> = {}): SimUnderTest {
     send: (...intents) => {
       for (const intent of intents) sim.submit(asApproved(intent));
     },
-    of: <K extends UserEvent['kind']>(kind: K) => events.filter((e): e is Extract<UserEvent, { kind: K }> => e.kind === kind),
+    of: <K extends UserEvent['kind']>(kind: K) =>
+      events.filter((e): e is Extract<UserEvent, { kind: K }> => e.kind === kind),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { D } from '../../../core/model/index.ts';
 import { barPath } from '../../../backtest/sim/bar-matching.ts';
+import { D } from '../../../core/model/index.ts';
 import { aBar, aLimit, aMarket, aSim } from '../../kit/sim-builders.ts';
 
 describe('sim venue: bar fill model', () => {
@@ -9,7 +9,9 @@ describe('sim venue: bar fill model', () => {
     t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
     t.send(aMarket('m1', 'BUY', '1'));
     t.sim.onMarket(aBar(120_000, 100.5, 103, 99, 102));
-    expect(t.of('execution').map((e) => [e.execution.price.toFixed(), e.execution.execType])).toEqual([['100.5', 'TAKER']]);
+    expect(t.of('execution').map((e) => [e.execution.price.toFixed(), e.execution.execType])).toEqual([
+      ['100.5', 'TAKER'],
+    ]);
   });
 
   it('fills a limit inside the bar range at its price, and at the open when the bar opens through it', () => {
@@ -40,7 +42,12 @@ describe('sim venue: bar fill model', () => {
       ['BUY', '100', '0'],
       ['SELL', '96', '-4'],
     ]);
-    expect(t.of('algoOrder').map((e) => [e.algoOrder.clientAlgoOrderId, e.algoOrder.state]).slice(-2)).toEqual([
+    expect(
+      t
+        .of('algoOrder')
+        .map((e) => [e.algoOrder.clientAlgoOrderId, e.algoOrder.state])
+        .slice(-2),
+    ).toEqual([
       ['m1-sl', 'TRIGGERED'],
       ['m1-tp', 'CANCELLED'],
     ]);

@@ -40,7 +40,12 @@ describe('sim venue: limit orders', () => {
     t.sim.onMarket(aQuote(2, 100.4, 5, 101.5, 1));
     const [fill] = t.of('execution').map((e) => e.execution);
     // taker fee 0.3 x 100.5 x 5 bps = 0.015075
-    expect([fill?.quantity.toFixed(), fill?.price.toFixed(), fill?.execType, fill?.fee.toFixed()]).toEqual(['0.3', '100.5', 'TAKER', '0.015075']);
+    expect([fill?.quantity.toFixed(), fill?.price.toFixed(), fill?.execType, fill?.fee.toFixed()]).toEqual([
+      '0.3',
+      '100.5',
+      'TAKER',
+      '0.015075',
+    ]);
     expect(t.of('order').at(-1)?.order.orderState).toBe('PARTIALLY_FILLED');
     t.sim.onMarket(aTrade(3, 100.9, 1, 'SELL'));
     expect(t.of('execution').at(-1)?.execution).toMatchObject({ execType: 'MAKER' });
@@ -70,16 +75,25 @@ describe('sim venue: limit orders', () => {
     t.send(aLimit('f1', 'BUY', '1', '101', { timeInForce: 'FOK' }));
     t.sim.onMarket(aQuote(2, 100.4, 5, 100.5, 2));
     expect(t.of('execution')).toHaveLength(0);
-    expect(t.of('order').at(-1)?.order).toMatchObject({ clientOrderId: 'f1', orderState: 'CANCELLED', cancelType: 'FOK' });
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      clientOrderId: 'f1',
+      orderState: 'CANCELLED',
+      cancelType: 'FOK',
+    });
     t.send(aLimit('f2', 'BUY', '1', '101', { timeInForce: 'FOK' }));
     t.sim.advanceTo(3);
-    expect(t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()])).toEqual([['1', '100.5']]);
+    expect(
+      t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()]),
+    ).toEqual([['1', '100.5']]);
   });
 
   it('rejects a post-only (GTX) order that would take, and rests one that would not', () => {
     const t = aSim();
     t.sim.onMarket(aQuote(1, 100.4, 5, 100.5, 1));
-    t.send(aLimit('p1', 'BUY', '1', '100.5', { timeInForce: 'GTX' }), aLimit('p2', 'BUY', '1', '100.4', { timeInForce: 'GTX' }));
+    t.send(
+      aLimit('p1', 'BUY', '1', '100.5', { timeInForce: 'GTX' }),
+      aLimit('p2', 'BUY', '1', '100.4', { timeInForce: 'GTX' }),
+    );
     t.sim.advanceTo(2);
     const [p1, p2] = t.of('order').map((e) => e.order);
     expect(p1?.orderState).toBe('REJECTED');
@@ -90,13 +104,24 @@ describe('sim venue: limit orders', () => {
   it('expires a DAY order at the next 00:00 UTC and a GTD order after its expiry date', () => {
     const t = aSim();
     t.sim.onMarket(aQuote(1000, 99, 5, 101, 5));
-    t.send(aLimit('d1', 'BUY', '1', '100', { timeInForce: 'DAY' }), aLimit('g1', 'BUY', '1', '100', { timeInForce: 'GTD', expiryDate: '1970-01-02' }));
+    t.send(
+      aLimit('d1', 'BUY', '1', '100', { timeInForce: 'DAY' }),
+      aLimit('g1', 'BUY', '1', '100', { timeInForce: 'GTD', expiryDate: '1970-01-02' }),
+    );
     t.sim.onMarket(aQuote(DAY - 1, 99, 5, 101, 5));
     expect(t.of('order').filter((e) => e.order.orderState === 'CANCELLED')).toHaveLength(0);
     t.sim.onMarket(aQuote(DAY, 99, 5, 101, 5));
-    expect(t.of('order').at(-1)?.order).toMatchObject({ clientOrderId: 'd1', orderState: 'CANCELLED', action: 'EXPIRE' });
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      clientOrderId: 'd1',
+      orderState: 'CANCELLED',
+      action: 'EXPIRE',
+    });
     t.sim.onMarket(aQuote(2 * DAY + 5, 99, 5, 101, 5));
-    expect(t.of('order').at(-1)?.order).toMatchObject({ clientOrderId: 'g1', orderState: 'CANCELLED', action: 'EXPIRE' });
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      clientOrderId: 'g1',
+      orderState: 'CANCELLED',
+      action: 'EXPIRE',
+    });
   });
 
   it('modifies a resting order: a new price that crosses takes liquidity at once', () => {

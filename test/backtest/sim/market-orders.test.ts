@@ -22,7 +22,9 @@ describe('sim venue: market orders', () => {
     t.send(aMarket('m1', 'SELL', '1'));
     t.sim.advanceTo(2);
     // sells hit the bid 99.9: 2 ticks worse = 99.7 for the displayed 1 (bid size 5 covers it)
-    expect(t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()])).toEqual([['1', '99.7']]);
+    expect(
+      t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()]),
+    ).toEqual([['1', '99.7']]);
   });
 
   it('fills entirely at the best price when partial fills are off', () => {
@@ -30,7 +32,9 @@ describe('sim venue: market orders', () => {
     t.sim.onMarket(aQuote(1, 99.9, 5, 100, 0.4));
     t.send(aMarket('m1', 'BUY', '1'));
     t.sim.advanceTo(2);
-    expect(t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()])).toEqual([['1', '100']]);
+    expect(
+      t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()]),
+    ).toEqual([['1', '100']]);
   });
 
   it('waits for the first price when none is known, then fills against it', () => {

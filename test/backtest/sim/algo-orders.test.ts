@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { D, type PlaceAlgoOrderIntent } from '../../../core/model/index.ts';
+import { aLimit, aMark, aMarket, aSim, aTrade } from '../../kit/sim-builders.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+function anAlgo(ref: string, fields: Partial<PlaceAlgoOrderIntent>): PlaceAlgoOrderIntent {
+  return {
+    kind: 'placeAlgoOrder',
+    ref,
+    sym: BTC,
+    side: 'BUY',
+    algoOrderType: 'TRIGGER',
+    conditionType: 'GTE',
+    triggerType: 'LastPrice',
+    triggerPrice: D('105'),
+    price: D('0'),
+    qty: D('1'),
+    reduceOnly: false,
+    positionSide: 'NONE',
+    ...fields,
+  };
+}
+
+describe('sim venue: algo orders', () => {
+  it('fires a GTE last-price trigger into a market order', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', {}));
+    t.sim.onMarket(aTrade(1, 104.9, 1, 'BUY'));
+    expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW']);
+    t.sim.onMarket(aTrade(2, 105.2, 1, 'BUY'));
+    expect(t.of('algoOrder').at(-1)?.algoOrder.state).toBe('TRIGGERED');
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.price.toFixed()])).toEqual([
+      ['a1-trig', '105.2'],
+    ]);
+  });
+
+  it('fires an LTE mark-price trigger on the mark, not on trades', () => {
+    const t = aSim();
+    t.sim.onMarket(aMark(1, 100));
+    t.send(
+      anAlgo('a1', {
+        side: 'SELL',
+        conditionType: 'LTE',
+        triggerType: 'MarkPrice',
+        triggerPrice: D('95'),
+        price: D('94'),
+      }),
+    );
+    t.sim.onMarket(aTrade(2, 94, 1, 'SELL'));
+    expect(t.of('algoOrder').at(-1)?.algoOrder.state).toBe('NEW');
+    t.sim.onMarket(aMark(3, 95));
+    expect(t.of('algoOrder').at(-1)?.algoOrder.state).toBe('TRIGGERED');
+    // a limit SELL at 94 rests; the last trade was at 94 so it would not fill until traded through
+    expect(t.of('order').at(-1)?.order).toMatchObject({ orderType: 'LIMIT', clientOrderId: 'a1-trig' });
+  });
+
+  it('replaces and cancels algo orders, refusing unknown (401018) and final ones (401058)', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', {}), anAlgo('a2', {}));
+    t.send({ kind: 'replaceAlgoOrder', ref: 'r1', target: 'a1', sym: BTC, triggerPrice: D('110') });
+    t.sim.onMarket(aTrade(1, 106, 1, 'BUY'));
+    expect(
+      t
+        .of('algoOrder')
+        .filter((e) => e.algoOrder.state === 'TRIGGERED')
+        .map((e) => e.algoOrder.clientAlgoOrderId),
+    ).toEqual(['a2']);
+    t.send({ kind: 'cancelAlgoOrder', ref: 'c1', target: 'a1', sym: BTC });
+    t.send({ kind: 'cancelAlgoOrder', ref: 'c2', target: 'a2', sym: BTC });
+    t.send({ kind: 'cancelAlgoOrder', ref: 'c3', target: 'nope', sym: BTC });
+    t.sim.advanceTo(2);
+    expect(t.of('algoOrder').at(-1)?.algoOrder).toMatchObject({
+      clientAlgoOrderId: 'a1',
+      state: 'CANCELLED',
+    });
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
+      ['c2', 401058],
+      ['c3', 401018],
+    ]);
+  });
+
+  it('cancels all open algo orders of a sym', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', {}), anAlgo('a2', { triggerPrice: D('120') }));
+    t.send({ kind: 'cancelAllAlgoOrders', ref: 'x', sym: BTC });
+    t.sim.advanceTo(1);
+    expect(t.of('algoOrder').filter((e) => e.algoOrder.state === 'CANCELLED')).toHaveLength(2);
+  });
+
+  it('attaches tp and sl to a filled parent as a linked reduce-only pair; the tp fires and the sl is cancelled', () => {
+    const t = aSim();
+    t.sim.onMarket(aTrade(1, 100, 1, 'BUY'));
+    t.send(
+      aLimit('p1', 'BUY', '2', '100.5', {
+        tp: { triggerPrice: D('110'), triggerType: 'LastPrice', price: D('0') },
+        sl: { triggerPrice: D('90'), triggerType: 'MarkPrice', price: D('0') },
+      }),
+    );
+    t.sim.advanceTo(2);
+    const attached = t.of('algoOrder').map((e) => e.algoOrder);
+    expect(
+      attached.map((a) => [a.clientAlgoOrderId, a.side, a.conditionType, a.qty.toFixed(), a.reduceOnly]),
+    ).toEqual([
+      ['p1-tp', 'SELL', 'GTE', '2', true],
+      ['p1-sl', 'SELL', 'LTE', '2', true],
+    ]);
+    t.sim.onMarket(aTrade(3, 110, 1, 'BUY'));
+    const close = t.of('execution').at(-1)?.execution;
+    // bought 2 at 100 (the last trade, taker), sold 2 at 110: +20
+    expect([close?.side, close?.price.toFixed(), close?.rpnl.toFixed()]).toEqual(['SELL', '110', '20']);
+    expect(t.of('algoOrder').at(-1)?.algoOrder).toMatchObject({
+      clientAlgoOrderId: 'p1-sl',
+      state: 'CANCELLED',
+    });
+  });
+
+  it('rejects an algo order on an unknown sym with 400009 and a duplicate reference with 406010', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', { sym: 'BINANCE_PERP_DOGE_USDT' }), anAlgo('a2', {}), anAlgo('a2', {}));
+    t.send(aMarket('m', 'BUY', '1'));
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => e.code)).toEqual([400009, 406010]);
+  });
+});

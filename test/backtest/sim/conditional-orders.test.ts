@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { aLimit, aMarket, aSim, aTrade } from '../../kit/sim-builders.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+describe('sim venue: conditional orders (PLACE_ORDER conditionCode)', () => {
+  it('holds a UT order until the last price rises to its trigger, then sends it', () => {
+    const t = aSim();
+    t.sim.onMarket(aTrade(1, 100, 1, 'BUY'));
+    t.send(aMarket('u1', 'BUY', '1', { condition: { code: 'UT', triggerPrice: D('102') } }));
+    t.sim.onMarket(aTrade(2, 101.9, 1, 'BUY'));
+    expect(t.of('execution')).toHaveLength(0);
+    expect(t.of('order').at(-1)?.order.orderState).toBe('NEW');
+    t.sim.onMarket(aTrade(3, 102.1, 1, 'BUY'));
+    expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['102.1']);
+  });
+
+  it('holds a DT order until the last price falls to its trigger', () => {
+    const t = aSim();
+    t.send(aLimit('d1', 'BUY', '1', '98', { condition: { code: 'DT', triggerPrice: D('98.5') } }));
+    t.sim.onMarket(aTrade(1, 99, 1, 'SELL'));
+    expect(t.of('order').at(-1)?.order.orderState).toBe('NEW');
+    t.sim.onMarket(aTrade(2, 98.5, 1, 'SELL'));
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      orderState: 'OPEN',
+      actionMsg: 'condition DT triggered at 98.5',
+    });
+    t.sim.onMarket(aTrade(3, 97.9, 1, 'SELL'));
+    expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['98']);
+  });
+
+  it('fires a SELL stop-loss (SL) when the price falls to the trigger', () => {
+    const t = aSim();
+    t.sim.onMarket(aTrade(1, 100, 1, 'BUY'));
+    t.send(
+      aMarket('b', 'BUY', '1'),
+      aMarket('s1', 'SELL', '1', { reduceOnly: true, condition: { code: 'SL', triggerPrice: D('95') } }),
+    );
+    t.sim.onMarket(aTrade(2, 96, 1, 'SELL'));
+    expect(t.of('execution')).toHaveLength(1);
+    t.sim.onMarket(aTrade(3, 94.9, 1, 'SELL'));
+    const close = t.of('execution')[1]?.execution;
+    // bought at 100, sold at 94.9: -5.1
+    expect([close?.price.toFixed(), close?.rpnl.toFixed()]).toEqual(['94.9', '-5.1']);
+  });
+
+  it('sends an OCO order on whichever trigger comes first (SELL: profit above, stop below)', () => {
+    const up = aSim();
+    up.sim.onMarket(aTrade(1, 100, 1, 'BUY'));
+    up.send(
+      aMarket('o1', 'SELL', '1', { condition: { code: 'OCO', triggerPrice: D('105'), stopPrice: D('95') } }),
+    );
+    up.sim.onMarket(aTrade(2, 105, 1, 'BUY'));
+    expect(up.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['105']);
+
+    const down = aSim();
+    down.sim.onMarket(aTrade(1, 100, 1, 'BUY'));
+    down.send(
+      aMarket('o1', 'SELL', '1', { condition: { code: 'OCO', triggerPrice: D('105'), stopPrice: D('95') } }),
+    );
+    down.sim.onMarket(aTrade(2, 96, 1, 'SELL'));
+    expect(down.of('execution')).toHaveLength(0);
+    down.sim.onMarket(aTrade(3, 94, 1, 'SELL'));
+    expect(down.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['94']);
+  });
+
+  it('sends a TIME order at its timeToSend (UTC)', () => {
+    const t = aSim();
+    t.send(aMarket('t1', 'BUY', '1', { condition: { code: 'TIME', timeToSend: '1970-01-01 00:01:00' } }));
+    t.sim.onMarket(aTrade(59_999, 100, 1, 'BUY'));
+    expect(t.of('execution')).toHaveLength(0);
+    t.sim.onMarket(aTrade(60_000, 100.2, 1, 'BUY'));
+    expect(t.of('execution')).toHaveLength(1);
+    expect(t.of('order').find((e) => e.order.orderState === 'OPEN')?.ts).toBe(60_000);
+  });
+
+  it('holds a HOLD order whatever the price, and releases it when it is modified', () => {
+    const t = aSim();
+    t.send(aLimit('h1', 'BUY', '1', '100', { condition: { code: 'HOLD' } }));
+    t.sim.onMarket(aTrade(1, 90, 1, 'SELL'));
+    expect(t.of('execution')).toHaveLength(0);
+    t.send({ kind: 'modifyOrder', ref: 'm1', target: 'h1', sym: BTC, price: D('85') });
+    t.sim.onMarket(aTrade(2, 86, 1, 'SELL'));
+    expect(t.of('order').map((e) => e.order.action)).toEqual(['PLACE', 'AMEND_COMPLETED', 'PLACE']);
+    t.sim.onMarket(aTrade(3, 84, 1, 'SELL'));
+    expect(t.of('execution').map((e) => [e.execution.price.toFixed(), e.execution.execType])).toEqual([
+      ['85', 'MAKER'],
+    ]);
+  });
+
+  it('rejects a conditional order that lacks its trigger fields with 400001', () => {
+    const t = aSim();
+    t.send(aMarket('x1', 'SELL', '1', { condition: { code: 'OCO', triggerPrice: D('105') } }));
+    t.send(aMarket('x2', 'SELL', '1', { condition: { code: 'TIME', timeToSend: '2026-13-01 00:00:00' } }));
+    t.sim.advanceTo(1);
+    expect(t.of('order').map((e) => e.order.reason?.slice(0, 6))).toEqual(['400001', '400001']);
+  });
+});
