@@ -1,0 +1,82 @@
+import { DateTime } from 'luxon';
+
+/** Unit of numeric timestamps; `auto` decides by magnitude. */
+export type EpochUnit = 'auto' | 's' | 'ms' | 'us' | 'ns';
+
+/** How the importer reads times. */
+export interface TimeParsing {
+  /** IANA zone for times written without an offset (e.g. `America/New_York`); default UTC. */
+  readonly zone: string;
+  /** Unit of numeric timestamps. */
+  readonly epochUnit: EpochUnit;
+  /** A luxon format (e.g. `dd/MM/yyyy HH:mm`) for date strings the defaults do not cover. */
+  readonly format?: string;
+}
+
+/**
+ * Date-time layouts tried, in order, after ISO 8601 and SQL forms; year-first and US
+ * month-first forms (Keel's choice: day-first files need `format`).
+ */
+const FALLBACK_FORMATS = [
+  'yyyy.MM.dd HH:mm:ss',
+  'yyyy.MM.dd HH:mm',
+  'yyyy.MM.dd',
+  'yyyy/MM/dd HH:mm:ss',
+  'yyyy/MM/dd HH:mm',
+  'yyyy/MM/dd',
+  'yyyyMMdd HHmmss',
+  'yyyyMMdd HH:mm:ss',
+  'yyyyMMdd HH:mm',
+  'yyyyMMdd',
+  'M/d/yyyy H:mm:ss',
+  'M/d/yyyy H:mm',
+  'M/d/yyyy',
+] as const;
+
+const EPOCH = /^\d+(\.\d+)?$/;
+
+/**
+ * Converts a numeric timestamp to epoch milliseconds. `auto` reads the magnitude: below 1e11
+ * seconds (until year 5138), below 1e14 milliseconds, below 1e17 microseconds, else nanoseconds.
+ * @param value - the number
+ * @param unit - its unit, or auto
+ * @returns epoch milliseconds (rounded down to whole ms)
+ */
+export function epochToMs(value: number, unit: EpochUnit): number {
+  const resolved =
+    unit !== 'auto' ? unit : value < 1e11 ? 's' : value < 1e14 ? 'ms' : value < 1e17 ? 'us' : 'ns';
+  const factor = { s: 1000, ms: 1, us: 1e-3, ns: 1e-6 }[resolved];
+  return Math.floor(value * factor);
+}
+
+/**
+ * Parses a bar time: epoch numbers, ISO 8601 (`2024-01-02T09:30:00Z`, `2024-01-02`), SQL
+ * (`2024-01-02 09:30:00`), or the fallback layouts. Times without an offset are read in
+ * `parsing.zone`; an explicit offset wins.
+ * @param text - the time text (date and time joined by a space for two-column files)
+ * @param parsing - zone, epoch unit, optional format
+ * @returns epoch milliseconds, or null when the text is no time this parser knows
+ */
+export function parseBarTime(text: string, parsing: TimeParsing): number | null {
+  if (
+    EPOCH.test(text) &&
+    !(text.length === 8 && parsing.format === undefined && /^(19|20)\d{6}$/.test(text))
+  ) {
+    return epochToMs(Number(text), parsing.epochUnit);
+  }
+  const zone = { zone: parsing.zone };
+  if (parsing.format !== undefined) return valid(DateTime.fromFormat(text, parsing.format, zone));
+  const iso = DateTime.fromISO(text, zone);
+  if (iso.isValid) return iso.toMillis();
+  const sql = DateTime.fromSQL(text, zone);
+  if (sql.isValid) return sql.toMillis();
+  for (const format of FALLBACK_FORMATS) {
+    const t = DateTime.fromFormat(text, format, zone);
+    if (t.isValid) return t.toMillis();
+  }
+  return null;
+}
+
+function valid(t: DateTime): number | null {
+  return t.isValid ? t.toMillis() : null;
+}

@@ -1,0 +1,136 @@
+/**
+ * Where each OHLCV field is in a row: either one time column, or a date column plus a time
+ * column. Column indexes are 0-based.
+ */
+export interface ColumnLayout {
+  /** True when the first line is a header (and is skipped). */
+  readonly hasHeader: boolean;
+  readonly time: number;
+  /** A separate time-of-day column (`date,time,...` files), when there is one. */
+  readonly timeOfDay?: number;
+  readonly open: number;
+  readonly high: number;
+  readonly low: number;
+  readonly close: number;
+  /** Yahoo-style adjusted close, when present. */
+  readonly adjClose?: number;
+  /** Missing volume imports as 0. */
+  readonly volume?: number;
+}
+
+const TIME_NAMES = [
+  'timestamp',
+  'datetime',
+  'date',
+  'time',
+  'opentime',
+  'open_time',
+  'ts',
+  'gmttime',
+  'localtime',
+  'day',
+  't',
+];
+const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'volume', readonly string[]>> =
+  {
+    open: ['open', 'o', 'opening'],
+    high: ['high', 'h', 'max'],
+    low: ['low', 'l', 'min'],
+    close: ['close', 'c', 'last', 'closing'],
+    adjClose: ['adjclose', 'adj_close', 'adjustedclose', 'adj'],
+    volume: ['volume', 'vol', 'v', 'basevolume', 'volume_base', 'tickvol'],
+  };
+
+function normalise(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/^<|>$/g, '')
+    .replace(/[\s.\-()[\]]/g, '');
+}
+
+const NUMERIC = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/**
+ * Whether the first row is a header: any of its fields after the first is not a number.
+ * @param fields - the first row
+ * @returns true for a header row
+ */
+export function looksLikeHeader(fields: readonly string[]): boolean {
+  return fields.slice(1).some((f) => f !== '' && !NUMERIC.test(f) && !/^\d{1,2}:\d{2}/.test(f));
+}
+
+/**
+ * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
+ * `<OPEN>`, `open_time` all match).
+ * @param header - the header fields
+ * @returns the layout, or a sentence saying which column is missing
+ */
+export function layoutFromHeader(header: readonly string[]): ColumnLayout | string {
+  const names = header.map(normalise);
+  const find = (candidates: readonly string[]): number | undefined => {
+    const i = names.findIndex((n) => candidates.includes(n));
+    return i === -1 ? undefined : i;
+  };
+  const dateIndex = names.indexOf('date');
+  const timeIndex = names.indexOf('time');
+  const combined = dateIndex !== -1 && timeIndex !== -1;
+  const time = combined ? dateIndex : find(TIME_NAMES);
+  const open = find(NAMES.open);
+  const high = find(NAMES.high);
+  const low = find(NAMES.low);
+  const close = find(NAMES.close);
+  const missing = Object.entries({ time, open, high, low, close })
+    .filter(([, v]) => v === undefined)
+    .map(([k]) => k);
+  if (missing.length > 0) {
+    return `header ${JSON.stringify(header.join(','))} has no ${missing.join(', ')} column (expected e.g. timestamp,open,high,low,close,volume)`;
+  }
+  return {
+    hasHeader: true,
+    time: time as number,
+    ...(combined ? { timeOfDay: timeIndex } : {}),
+    open: open as number,
+    high: high as number,
+    low: low as number,
+    close: close as number,
+    ...optional('adjClose', find(NAMES.adjClose)),
+    ...optional('volume', find(NAMES.volume)),
+  };
+}
+
+function optional<K extends string>(key: K, index: number | undefined): { [P in K]?: number } {
+  return (index === undefined ? {} : { [key]: index }) as { [P in K]?: number };
+}
+
+/**
+ * The layout of a file without a header, from its first row: `time,open,high,low,close[,volume]`,
+ * or `date,time,open,high,low,close[,volume]` when the second field is a time of day.
+ * @param fields - the first row
+ * @returns the layout, or a sentence saying why the row fits neither
+ */
+export function layoutWithoutHeader(fields: readonly string[]): ColumnLayout | string {
+  if (fields.length >= 6 && /^\d{1,2}:\d{2}(:\d{2})?$/.test(fields[1] ?? '')) {
+    return {
+      hasHeader: false,
+      time: 0,
+      timeOfDay: 1,
+      open: 2,
+      high: 3,
+      low: 4,
+      close: 5,
+      ...optional('volume', fields.length > 6 ? 6 : undefined),
+    };
+  }
+  if (fields.length >= 5) {
+    return {
+      hasHeader: false,
+      time: 0,
+      open: 1,
+      high: 2,
+      low: 3,
+      close: 4,
+      ...optional('volume', fields.length > 5 ? 5 : undefined),
+    };
+  }
+  return `a file without a header needs at least time,open,high,low,close; the first row has ${fields.length} field(s)`;
+}

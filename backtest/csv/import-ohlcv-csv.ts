@@ -1,0 +1,73 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { type BarInterval, parseSym } from '../../core/model/index.ts';
+import { RecordingWriter } from '../recording/index.ts';
+import { CsvImportError } from './csv-import-error.ts';
+import { klineMessage } from './kline-messages.ts';
+import { type OhlcvCsvOptions, parseOhlcvCsv, type SkippedRow } from './parse-ohlcv-csv.ts';
+
+/** What to import and where. */
+export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
+  /** The CSV file. */
+  readonly input: string;
+  /** The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists. */
+  readonly output: string;
+  /** The sym the bars belong to, e.g. `BINANCE_SPOT_BTC_USDT` or `US_EQUITY_AAPL`. */
+  readonly sym: string;
+  /** Marks the recording synthetic (generated data saved as CSV); default false. */
+  readonly synthetic?: boolean;
+}
+
+/** What an import wrote. */
+export interface OhlcvImportSummary {
+  readonly output: string;
+  readonly bars: number;
+  readonly interval: BarInterval;
+  readonly firstOpenTime: number;
+  readonly lastCloseTime: number;
+  readonly skipped: readonly SkippedRow[];
+}
+
+/**
+ * Imports an OHLCV CSV file into a session recording of closed KLINE pushes, one per bar,
+ * each received at its bar's close time, so a bar backtest replays it like a recorded session.
+ * @param options - input, output, sym and the CSV reading options
+ * @returns how many bars, the interval, the time span and the rows skipped
+ * @throws CsvImportError naming file and line when the CSV cannot be read as bars
+ * @throws TypeError when the sym is not a sym Keel knows
+ */
+export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<OhlcvImportSummary> {
+  parseSym(options.sym);
+  let text: string;
+  try {
+    text = await readFile(options.input, 'utf8');
+  } catch (cause) {
+    throw new CsvImportError(options.input, 0, `cannot be read (${(cause as Error).message})`);
+  }
+  const contents = parseOhlcvCsv(text, { ...options, file: options.input });
+  const messages = contents.bars.map((bar) => klineMessage(options.sym, contents.interval, bar));
+  const first = messages[0]?.data;
+  const last = messages[messages.length - 1]?.data;
+  if (first === undefined || last === undefined)
+    throw new CsvImportError(options.input, 0, 'the file holds no bars');
+  const writer = await RecordingWriter.open(options.output, {
+    venue: 'csv-import',
+    symbols: [options.sym],
+    startTime: first.openTime,
+    synthetic: options.synthetic === true,
+    description: `OHLCV bars imported from ${basename(options.input)} (${contents.interval}, times read in ${options.zone ?? 'UTC'}${options.timestampIs === 'close' ? ', stamped at close' : ''}${options.adjust === true ? ', adjusted by Adj Close' : ''})`,
+  });
+  try {
+    for (const msg of messages) writer.append(msg.data.ts, 'market-data', msg);
+  } finally {
+    writer.close();
+  }
+  return {
+    output: options.output,
+    bars: messages.length,
+    interval: contents.interval,
+    firstOpenTime: first.openTime,
+    lastCloseTime: last.ts,
+    skipped: contents.skipped,
+  };
+}

@@ -1,0 +1,238 @@
+import { Info } from 'luxon';
+import { BAR_INTERVAL_MS, type BarInterval, D } from '../../core/model/index.ts';
+import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
+import {
+  type ColumnLayout,
+  layoutFromHeader,
+  layoutWithoutHeader,
+  looksLikeHeader,
+} from './column-layout.ts';
+import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
+import { CsvImportError } from './csv-import-error.ts';
+
+/** One OHLCV bar as imported: prices and volume as exact decimal strings. */
+export interface OhlcvBar {
+  /** Bar open time, epoch ms. */
+  readonly openTime: number;
+  readonly open: string;
+  readonly high: string;
+  readonly low: string;
+  readonly close: string;
+  readonly volume: string;
+  /** Line of the CSV file the bar came from. */
+  readonly line: number;
+}
+
+/** Options of {@link parseOhlcvCsv}. */
+export interface OhlcvCsvOptions {
+  /** File name used in error messages. */
+  readonly file?: string;
+  /** IANA zone for times without an offset; default `UTC`. */
+  readonly zone?: string;
+  /** Unit of numeric timestamps; default auto (by magnitude). */
+  readonly epochUnit?: EpochUnit;
+  /** A luxon format for date strings the defaults do not read (e.g. `dd/MM/yyyy`). */
+  readonly timeFormat?: string;
+  /** Whether a row's time is the bar's open (default, as Yahoo and most exchanges) or close. */
+  readonly timestampIs?: 'open' | 'close';
+  /** The bar interval; detected from the most common gap between bars when omitted. */
+  readonly interval?: BarInterval;
+  /** Scale open, high, low and close by Adj Close / Close (splits, dividends); default false. */
+  readonly adjust?: boolean;
+  /** What to do with a row that is not a valid bar: stop with an error (default) or skip it. */
+  readonly onInvalidRow?: 'error' | 'skip';
+}
+
+/** A row the importer left out, and why. */
+export interface SkippedRow {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/** What {@link parseOhlcvCsv} found. */
+export interface OhlcvCsvContents {
+  readonly bars: readonly OhlcvBar[];
+  readonly interval: BarInterval;
+  readonly layout: ColumnLayout;
+  readonly delimiter: string;
+  /** Rows left out: empty rows like Yahoo's `null` holidays always, invalid rows under `skip`. */
+  readonly skipped: readonly SkippedRow[];
+}
+
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+const EMPTY_VALUES = new Set(['', 'null', 'nan', 'na', 'n/a', '-']);
+
+function decimalText(text: string): string | null {
+  const t = text.startsWith('+') ? text.slice(1) : text;
+  if (PLAIN_DECIMAL.test(t)) return t;
+  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
+  return new D(t).toFixed();
+}
+
+interface RawBar {
+  readonly ts: number;
+  readonly bar: Omit<OhlcvBar, 'openTime'>;
+}
+
+/**
+ * Reads an OHLCV CSV: detects the separator, the header (or its absence) and the column layout
+ * (`timestamp,open,high,low,close,volume`, Yahoo's `Date,Open,High,Low,Close,Adj Close,Volume`,
+ * MetaTrader's `date,time,open,...`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and
+ * common date forms) in the given zone, checks each bar (low <= open, close <= high, no negative
+ * values), and orders the bars oldest first (a newest-first file is reversed).
+ * @param text - the file's text
+ * @param options - zone, epoch unit, time format, what the time means, interval, adjustment
+ * @returns the bars, the interval, the layout found and the rows skipped
+ * @throws CsvImportError naming the file and line of the first problem
+ */
+export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): OhlcvCsvContents {
+  const file = options.file ?? '<csv>';
+  const zone = options.zone ?? 'UTC';
+  if (!Info.isValidIANAZone(zone)) {
+    throw new CsvImportError(
+      file,
+      0,
+      `time zone ${JSON.stringify(zone)} is not an IANA zone like "America/New_York"`,
+    );
+  }
+  const parsing: TimeParsing = { zone, epochUnit: options.epochUnit ?? 'auto', format: options.timeFormat };
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const firstIndex = lines.findIndex((l) => l.trim() !== '');
+  if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
+  const delimiter = detectDelimiter(lines[firstIndex] as string);
+  const first = splitCsvLine(lines[firstIndex] as string, delimiter);
+  const layout = looksLikeHeader(first) ? layoutFromHeader(first) : layoutWithoutHeader(first);
+  if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
+
+  const skipped: SkippedRow[] = [];
+  const raw: RawBar[] = [];
+  const reject = (line: number, reason: string): void => {
+    if (options.onInvalidRow === 'skip') skipped.push({ line, reason });
+    else throw new CsvImportError(file, line, reason);
+  };
+  for (let i = firstIndex + (layout.hasHeader ? 1 : 0); i < lines.length; i++) {
+    const lineText = (lines[i] as string).trim();
+    if (lineText === '') continue;
+    const line = i + 1;
+    const fields = splitCsvLine(lineText, delimiter);
+    const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
+    const prices = [at(layout.open), at(layout.high), at(layout.low), at(layout.close)];
+    if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase()))) {
+      skipped.push({ line, reason: 'no prices (empty or null row)' });
+      continue;
+    }
+    const timeText =
+      layout.timeOfDay === undefined ? at(layout.time) : `${at(layout.time)} ${at(layout.timeOfDay)}`;
+    const ts = parseBarTime(timeText, parsing);
+    if (ts === null) {
+      reject(
+        line,
+        `time ${JSON.stringify(timeText)} is not a time Keel reads (epoch, ISO 8601 or a date; set timeFormat)`,
+      );
+      continue;
+    }
+    const bar = barFrom(
+      prices,
+      at(layout.volume),
+      layout.adjClose === undefined ? undefined : at(layout.adjClose),
+      options.adjust === true,
+    );
+    if (typeof bar === 'string') reject(line, bar);
+    else raw.push({ ts, bar: { ...bar, line } });
+  }
+  if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
+  const ordered = orderBars(raw, file);
+  const interval = options.interval ?? detectInterval(ordered, file);
+  const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
+  const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
+  return { bars, interval, layout, delimiter, skipped };
+}
+
+function barFrom(
+  prices: readonly string[],
+  volumeText: string,
+  adjCloseText: string | undefined,
+  adjust: boolean,
+): Omit<OhlcvBar, 'openTime' | 'line'> | string {
+  const names = ['open', 'high', 'low', 'close'];
+  const values: string[] = [];
+  for (let k = 0; k < 4; k++) {
+    const v = decimalText(prices[k] as string);
+    if (v === null || v.startsWith('-'))
+      return `${names[k]} ${JSON.stringify(prices[k])} is not a non-negative number`;
+    values.push(v);
+  }
+  let [open, high, low, close] = values as [string, string, string, string];
+  const volume = EMPTY_VALUES.has(volumeText.toLowerCase()) ? '0' : decimalText(volumeText);
+  if (volume === null || volume.startsWith('-'))
+    return `volume ${JSON.stringify(volumeText)} is not a non-negative number`;
+  const [o, h, l, c] = [D(open), D(high), D(low), D(close)];
+  if (l.gt(h) || o.gt(h) || c.gt(h) || o.lt(l) || c.lt(l)) {
+    return `bar ${open}/${high}/${low}/${close} (open/high/low/close) is not consistent: low <= open, close <= high`;
+  }
+  if (adjust && adjCloseText !== undefined && !c.isZero()) {
+    const adjClose = decimalText(adjCloseText);
+    if (adjClose === null) return `adj close ${JSON.stringify(adjCloseText)} is not a number`;
+    const factor = D(adjClose).div(c);
+    [open, high, low, close] = [o, h, l, c].map((p) => p.mul(factor).toDecimalPlaces(8).toFixed()) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+  }
+  return { open, high, low, close, volume };
+}
+
+function orderBars(raw: RawBar[], file: string): RawBar[] {
+  const descending = raw.length > 1 && raw.every((r, i) => i === 0 || r.ts < (raw[i - 1] as RawBar).ts);
+  const ordered = descending ? [...raw].reverse() : raw;
+  for (let i = 1; i < ordered.length; i++) {
+    const prev = ordered[i - 1] as RawBar;
+    const cur = ordered[i] as RawBar;
+    if (cur.ts === prev.ts) {
+      throw new CsvImportError(file, cur.bar.line, `duplicate bar time (same as line ${prev.bar.line})`);
+    }
+    if (cur.ts < prev.ts) {
+      throw new CsvImportError(
+        file,
+        cur.bar.line,
+        `bar time goes back in time from line ${prev.bar.line}; sort the file`,
+      );
+    }
+  }
+  return ordered;
+}
+
+/**
+ * The bar interval: the most common gap between consecutive bars (the smallest on a tie), which
+ * must be one of Keel's intervals. Weekend and holiday gaps in daily or intraday files do not
+ * disturb it.
+ */
+function detectInterval(bars: readonly RawBar[], file: string): BarInterval {
+  if (bars.length < 2) {
+    throw new CsvImportError(file, 0, 'one bar is not enough to tell the interval; pass interval');
+  }
+  const counts = new Map<number, number>();
+  for (let i = 1; i < bars.length; i++) {
+    const gap = (bars[i] as RawBar).ts - (bars[i - 1] as RawBar).ts;
+    counts.set(gap, (counts.get(gap) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [gap, count] of counts) {
+    if (count > bestCount || (count === bestCount && gap < best)) {
+      best = gap;
+      bestCount = count;
+    }
+  }
+  const interval = (Object.keys(BAR_INTERVAL_MS) as BarInterval[]).find((k) => BAR_INTERVAL_MS[k] === best);
+  if (interval === undefined) {
+    throw new CsvImportError(
+      file,
+      0,
+      `bars are mostly ${best} ms apart, which is none of Keel's intervals (${Object.keys(BAR_INTERVAL_MS).join(', ')}); pass interval`,
+    );
+  }
+  return interval;
+}

@@ -1,0 +1,117 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CsvImportError, importOhlcvCsv, klineMessage } from '../../../backtest/csv/index.ts';
+import { readRecords, readSessionHeader } from '../../../backtest/recording/index.ts';
+import type { BarEvent } from '../../../core/model/index.ts';
+import { decodeMarketMessage, klineMapper } from '../../../core/venue/market-data/index.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/csv');
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+async function anOutputDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'keel-csv-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('OHLCV CSV import into a recording', () => {
+  it('writes one closed KLINE push per bar, received at the bar close, that the venue decoder reads', async () => {
+    const output = join(await anOutputDir(), 'btc-1m.jsonl.gz');
+    const summary = await importOhlcvCsv({
+      input: join(FIXTURES, 'binance-1m.csv'),
+      output,
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    const t0 = Date.UTC(2024, 0, 1);
+    expect(summary).toMatchObject({
+      bars: 3,
+      interval: '1m',
+      firstOpenTime: t0,
+      lastCloseTime: t0 + 180_000,
+    });
+
+    const header = await readSessionHeader(output);
+    expect(header).toMatchObject({ venue: 'csv-import', symbols: ['BINANCE_SPOT_BTC_USDT'], startTime: t0 });
+    expect(header.synthetic).toBe(false);
+    expect(header.description).toContain('binance-1m.csv');
+
+    const events: BarEvent[] = [];
+    for await (const record of readRecords(output)) {
+      expect(record.source).toBe('market-data');
+      expect(klineMapper.canHandle(record.msg)).toBe(true);
+      const event = decodeMarketMessage(record.msg, record.recvTs);
+      if (event === null || event instanceof Error) throw event ?? new Error('control message');
+      events.push(event as BarEvent);
+    }
+    expect(events).toHaveLength(3);
+    expect(events[0]).toEqual({
+      kind: 'bar',
+      sym: 'BINANCE_SPOT_BTC_USDT',
+      ts: t0 + 60_000,
+      recvTs: t0 + 60_000,
+      interval: '1m',
+      openTime: t0,
+      open: 42283.58,
+      high: 42298.62,
+      low: 42261.02,
+      close: 42298.61,
+      volume: 35.92724,
+      closed: true,
+    });
+    expect(events.map((e) => e.openTime)).toEqual([t0, t0 + 60_000, t0 + 120_000]);
+  });
+
+  it('imports daily equity bars in the exchange zone and reports the rows it skipped', async () => {
+    const output = join(await anOutputDir(), 'aapl.jsonl');
+    const summary = await importOhlcvCsv({
+      input: join(FIXTURES, 'yahoo-daily.csv'),
+      output,
+      sym: 'US_EQUITY_AAPL',
+      zone: 'America/New_York',
+    });
+    expect(summary.bars).toBe(4);
+    expect(summary.interval).toBe('1d');
+    expect(summary.skipped).toEqual([{ line: 4, reason: 'no prices (empty or null row)' }]);
+    const first = await readRecords(output).next();
+    const bar = decodeMarketMessage(first.value!.msg, first.value!.recvTs) as BarEvent;
+    expect(bar).toMatchObject({ interval: '1d', openTime: Date.UTC(2024, 0, 2, 5), close: 185.639999 });
+  });
+
+  it('writes the same bytes for the same CSV', async () => {
+    const dir = await anOutputDir();
+    const options = { input: join(FIXTURES, 'metatrader-5m.csv'), sym: 'OKX_SPOT_ETH_USDT' };
+    await importOhlcvCsv({ ...options, output: join(dir, 'a.jsonl') });
+    await importOhlcvCsv({ ...options, output: join(dir, 'b.jsonl') });
+    const { readFile } = await import('node:fs/promises');
+    expect(await readFile(join(dir, 'a.jsonl'), 'utf8')).toBe(await readFile(join(dir, 'b.jsonl'), 'utf8'));
+  });
+
+  it('says which file cannot be read and refuses a sym Keel does not know', async () => {
+    const output = join(await anOutputDir(), 'x.jsonl');
+    await expect(
+      importOhlcvCsv({ input: '/no/such/file.csv', output, sym: 'OKX_SPOT_ETH_USDT' }),
+    ).rejects.toThrow(CsvImportError);
+    await expect(
+      importOhlcvCsv({ input: join(FIXTURES, 'binance-1m.csv'), output, sym: 'BTCUSDT' }),
+    ).rejects.toThrow(/sym "BTCUSDT"/);
+  });
+
+  it('builds KLINE messages whose ts is the bar close time', () => {
+    const msg = klineMessage('OKX_PERP_BTC_USDT', '4h', {
+      openTime: 0,
+      open: '1',
+      high: '2',
+      low: '0.5',
+      close: '1.5',
+      volume: '3',
+      line: 2,
+    });
+    expect(msg.data.ts).toBe(14_400_000);
+    expect(decodeMarketMessage(msg, 14_400_000)).toMatchObject({ kind: 'bar', interval: '4h', close: 1.5 });
+  });
+});

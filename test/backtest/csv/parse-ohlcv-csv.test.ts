@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CsvImportError, epochToMs, parseBarTime, parseOhlcvCsv } from '../../../backtest/csv/index.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../fixtures/csv');
+const fixture = (name: string): string => readFileSync(join(FIXTURES, name), 'utf8');
+
+describe('OHLCV CSV reading', () => {
+  it('reads exchange klines: timestamp,open,high,low,close,volume in epoch ms', () => {
+    const { bars, interval, layout } = parseOhlcvCsv(fixture('binance-1m.csv'));
+    expect(interval).toBe('1m');
+    expect(layout.hasHeader).toBe(true);
+    expect(bars[0]).toEqual({
+      openTime: Date.UTC(2024, 0, 1),
+      open: '42283.58',
+      high: '42298.62',
+      low: '42261.02',
+      close: '42298.61',
+      volume: '35.92724',
+      line: 2,
+    });
+    expect(bars.map((b) => b.openTime - Date.UTC(2024, 0, 1))).toEqual([0, 60_000, 120_000]);
+    expect(bars[1]!.high).toBe('42320.00');
+  });
+
+  it("reads Yahoo's Date,Open,High,Low,Close,Adj Close,Volume in the exchange's zone and skips null rows", () => {
+    const { bars, interval, skipped } = parseOhlcvCsv(fixture('yahoo-daily.csv'), {
+      zone: 'America/New_York',
+    });
+    expect(interval).toBe('1d');
+    expect(bars).toHaveLength(4);
+    expect(bars[0]!.openTime).toBe(Date.UTC(2024, 0, 2, 5)); // midnight EST = 05:00 UTC
+    expect(bars[0]!.close).toBe('185.639999');
+    expect(skipped).toEqual([{ line: 4, reason: 'no prices (empty or null row)' }]);
+  });
+
+  it('scales prices by Adj Close / Close when asked', () => {
+    const { bars } = parseOhlcvCsv(fixture('yahoo-daily.csv'), { adjust: true });
+    expect(bars[0]!.close).toBe('184.938217');
+    // 187.149994 x 184.938217 / 185.639999 = 186.442503708... to 8 places
+    expect(bars[0]!.open).toBe('186.44250371');
+  });
+
+  it('reads a headerless MetaTrader export with separate date and time columns', () => {
+    const { bars, interval, layout } = parseOhlcvCsv(fixture('metatrader-5m.csv'));
+    expect(layout).toMatchObject({ hasHeader: false, time: 0, timeOfDay: 1, open: 2, volume: 6 });
+    expect(interval).toBe('5m');
+    expect(bars[0]).toMatchObject({
+      openTime: Date.UTC(2024, 0, 2, 9, 30),
+      open: '1.10410',
+      volume: '123',
+      line: 1,
+    });
+  });
+
+  it('reads date,time columns in a zone across a daylight-saving change, with quoted fields', () => {
+    const { bars, interval } = parseOhlcvCsv(fixture('date-time-1h.csv'), { zone: 'America/New_York' });
+    expect(interval).toBe('1h');
+    expect(bars.map((b) => b.openTime)).toEqual([
+      Date.UTC(2024, 2, 8, 20), // 15:00 EST
+      Date.UTC(2024, 2, 8, 21),
+      Date.UTC(2024, 2, 11, 13), // 09:00 EDT, after the switch on 10 March
+    ]);
+    expect(bars[2]!.open).toBe('102');
+  });
+
+  it('reads a headerless newest-first file with semicolons and epoch seconds, oldest first', () => {
+    const { bars, interval, delimiter } = parseOhlcvCsv(fixture('newest-first-4h.csv'));
+    expect(delimiter).toBe(';');
+    expect(interval).toBe('4h');
+    expect(bars.map((b) => b.openTime)).toEqual([
+      Date.UTC(2023, 11, 31, 20),
+      Date.UTC(2024, 0, 1, 0),
+      Date.UTC(2024, 0, 1, 4),
+    ]);
+  });
+
+  it('shifts times back by one interval when they stamp the bar close', () => {
+    const { bars } = parseOhlcvCsv(fixture('binance-1m.csv'), { timestampIs: 'close' });
+    expect(bars[0]!.openTime).toBe(Date.UTC(2024, 0, 1) - 60_000);
+  });
+
+  it('refuses an inconsistent bar, naming file and line', () => {
+    const text = 'timestamp,open,high,low,close\n0,10,11,9,10\n60000,10,9,8,10\n';
+    expect(() => parseOhlcvCsv(text, { file: 'x.csv' })).toThrow(
+      new CsvImportError(
+        'x.csv',
+        3,
+        'bar 10/9/8/10 (open/high/low/close) is not consistent: low <= open, close <= high',
+      ),
+    );
+    const { bars, skipped } = parseOhlcvCsv(text, { file: 'x.csv', onInvalidRow: 'skip', interval: '1m' });
+    expect(bars).toHaveLength(1);
+    expect(skipped[0]!.line).toBe(3);
+  });
+
+  it('refuses unsorted and duplicate times, odd intervals, unknown zones, bad times and missing columns', () => {
+    expect(() =>
+      parseOhlcvCsv('t,o,h,l,c\n0,1,1,1,1\n120000,1,1,1,1\n60000,1,1,1,1\n', { file: 'u.csv' }),
+    ).toThrow(/u\.csv:4: bar time goes back in time from line 3/);
+    expect(() => parseOhlcvCsv('t,o,h,l,c\n0,1,1,1,1\n0,1,1,1,1\n', { file: 'd.csv' })).toThrow(
+      /d\.csv:3: duplicate/,
+    );
+    expect(() => parseOhlcvCsv('t,o,h,l,c\n1704067200000,1,1,1,1\n1704067207000,1,1,1,1\n')).toThrow(
+      /7000 ms apart.*pass interval/,
+    );
+    expect(() => parseOhlcvCsv('0,1,1,1,1\n', { zone: 'Mars/Olympus' })).toThrow(/not an IANA zone/);
+    expect(() => parseOhlcvCsv('time,open,high,low,close\nyesterday,1,1,1,1\n', { interval: '1m' })).toThrow(
+      /:2: time "yesterday" is not a time Keel reads/,
+    );
+    expect(() => parseOhlcvCsv('time,open,high,close\n0,1,1,1\n')).toThrow(/has no low column/);
+    expect(() => parseOhlcvCsv('\n\n')).toThrow(/the file is empty/);
+  });
+
+  it('reads day-first dates with an explicit luxon format', () => {
+    const { bars } = parseOhlcvCsv('Date,Open,High,Low,Close\n02/01/2024,1,2,1,2\n03/01/2024,2,3,2,3\n', {
+      timeFormat: 'dd/MM/yyyy',
+    });
+    expect(bars[0]!.openTime).toBe(Date.UTC(2024, 0, 2));
+  });
+
+  it('gives back exactly the bars a CSV was written from', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1_500_000_000, max: 1_900_000_000 }),
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 1_000_000 }), fc.nat(500), fc.nat(500), fc.nat(10_000)), {
+          minLength: 2,
+          maxLength: 30,
+        }),
+        (startSeconds, rows) => {
+          const start = startSeconds * 1000;
+          const lines = rows.map(([mid, up, down, vol], i) => {
+            const [o, h, l, c] = [mid, mid + up, Math.max(0, mid - down), mid].map((x) =>
+              (x / 100).toFixed(2),
+            );
+            return `${start + i * 60_000},${o},${h},${l},${c},${vol}`;
+          });
+          const { bars } = parseOhlcvCsv(`timestamp,open,high,low,close,volume\n${lines.join('\n')}\n`);
+          expect(
+            bars.map((b) => `${b.openTime},${b.open},${b.high},${b.low},${b.close},${b.volume}`),
+          ).toEqual(lines);
+        },
+      ),
+    );
+  });
+});
+
+describe('bar times', () => {
+  it('tells epoch seconds, milliseconds, microseconds and nanoseconds apart by magnitude', () => {
+    const ms = Date.UTC(2024, 0, 1);
+    expect(epochToMs(ms / 1000, 'auto')).toBe(ms);
+    expect(epochToMs(ms, 'auto')).toBe(ms);
+    expect(epochToMs(ms * 1000, 'auto')).toBe(ms);
+    expect(epochToMs(ms * 1e6, 'auto')).toBe(ms);
+    expect(epochToMs(5, 'ms')).toBe(5);
+  });
+
+  it('lets an explicit offset win over the zone, and reads compact yyyyMMdd dates as dates', () => {
+    const parsing = { zone: 'Asia/Tokyo', epochUnit: 'auto' as const };
+    expect(parseBarTime('2024-01-02T09:00:00Z', parsing)).toBe(Date.UTC(2024, 0, 2, 9));
+    expect(parseBarTime('2024-01-02 09:00:00', parsing)).toBe(Date.UTC(2024, 0, 2, 0));
+    expect(parseBarTime('20240102', parsing)).toBe(Date.UTC(2024, 0, 1, 15));
+    expect(parseBarTime('1/2/2024', { zone: 'UTC', epochUnit: 'auto' })).toBe(Date.UTC(2024, 0, 2));
+  });
+});
