@@ -213,6 +213,17 @@ export class Portfolio {
   }
 
   /**
+   * Syms with an open position on any leg: the syms worth marking before asking for equity.
+   * Cheap (no Decimal arithmetic), unlike {@link Portfolio.positions}.
+   * @returns the syms, in first-trade order, each once
+   */
+  heldSyms(): readonly string[] {
+    const syms = new Set<string>();
+    for (const entry of this.#legs.values()) if (!entry.leg.qty.isZero()) syms.add(entry.sym);
+    return [...syms];
+  }
+
+  /**
    * Every leg ever traded, open or flat, in first-trade order.
    * @returns the positions
    */

@@ -73,6 +73,15 @@ describe('portfolio', () => {
     expect(p.equity().toFixed()).toBe('9997');
   });
 
+  it('lists the syms held on any leg, so a caller marks only those', () => {
+    const p = aPortfolio();
+    p.applyFill(aFill({ side: 'BUY', positionSide: 'LONG', quantity: D('1'), price: D('100') }));
+    p.applyFill(aFill({ side: 'SELL', positionSide: 'SHORT', quantity: D('1'), price: D('100') }));
+    p.applyFill(aFill({ sym: ETH, side: 'BUY', quantity: D('1'), price: D('100') }));
+    p.applyFill(aFill({ sym: ETH, side: 'SELL', quantity: D('1'), price: D('100') }));
+    expect(p.heldSyms()).toEqual([BTC]);
+  });
+
   it('books spot at cost so equity equals quote balance plus holdings at mark', () => {
     const p = aPortfolio('1000');
     p.applyFill(aFill({ sym: SPOT, side: 'BUY', quantity: D('4'), price: D('150') }));
