@@ -9,6 +9,10 @@ export { SUCCESS_CODES, VENUE_ERROR_MEANINGS, venueErrorMeaning } from './error-
 // Errors, error codes and signing: shared by the client and the paper venue (server side).
 export type { DecodeIssue, VenueErrorInit } from './errors.ts';
 export { DecodeError, RequestRuleError, VenueError, VenueTimeoutError } from './errors.ts';
+// Live execution client: the execution port on the venue.
+export type { LiveExecutionOptions } from './live/live-execution-client.ts';
+export { LiveExecutionClient } from './live/live-execution-client.ts';
+export { snapshotEvents, vanishedOrders } from './live/reconcile.ts';
 // Wire <-> model mapping.
 export { orderFromWire, orderToWire, placeOrderBodyFromIntent } from './mapping/order-mapping.ts';
 export { placeOrderArgsFromIntent } from './mapping/place-order-args-mapping.ts';
@@ -219,3 +223,19 @@ export {
   wsReplySchema,
   wsRequestSchema,
 } from './wire/ws-envelope.ts';
+// Private WebSocket: login, keep-alive, order entry, User Data, reconnect.
+export type { InboundCounters, RawInboundFrame } from './ws/inbound-counters.ts';
+export { createInboundCounters } from './ws/inbound-counters.ts';
+export type { OrderEntryRequest } from './ws/order-entry.ts';
+export {
+  cancelOrderRequest,
+  cancelOrdersRequest,
+  MAX_CLIENT_ORDER_ID,
+  placeOrderRequest,
+  replaceOrderRequest,
+} from './ws/order-entry.ts';
+export type { PrivateFrame } from './ws/private-frame.ts';
+export { classifyPrivateFrame } from './ws/private-frame.ts';
+export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-client.ts';
+export { PrivateWsClient } from './ws/private-ws-client.ts';
+export { ConnectionLostError, NotConnectedError } from './ws/ws-errors.ts';

@@ -1,19 +1,6 @@
 import { z } from 'zod';
 import { decimalText, epochMs, type PageRequest, positionModeText } from './common.ts';
 
-/** The trading account (`GET /api/v1/trading/account`, Accounts channel); fields per public venue docs, positionMode per the spec. */
-export const accountWireSchema = z.looseObject({
-  portfolioId: z.string(),
-  equity: decimalText.optional(),
-  availableMargin: decimalText.optional(),
-  maintainMargin: decimalText.optional(),
-  riskRatio: decimalText.optional(),
-  accountStatus: z.enum(['NORMAL', 'MARGIN_CALL', 'LIQUIDATION']),
-  positionMode: positionModeText.optional(),
-});
-/** A decoded trading account. */
-export type AccountWire = z.output<typeof accountWireSchema>;
-
 /** Body of Change Account PositionMode. */
 export interface SetPositionModeBody {
   readonly positionMode: 'NET' | 'BOTH';
@@ -39,6 +26,21 @@ export const assetWireSchema = z.looseObject({
 });
 /** A decoded asset balance. */
 export type AssetWire = z.output<typeof assetWireSchema>;
+
+/** The trading account (`GET /api/v1/trading/account`, Accounts channel); fields per public venue docs, positionMode per the spec. */
+export const accountWireSchema = z.looseObject({
+  portfolioId: z.string(),
+  equity: decimalText.optional(),
+  availableMargin: decimalText.optional(),
+  maintainMargin: decimalText.optional(),
+  riskRatio: decimalText.optional(),
+  accountStatus: z.enum(['NORMAL', 'MARGIN_CALL', 'LIQUIDATION']),
+  positionMode: positionModeText.optional(),
+  /** The portfolio's assets; Keel's choice (not shown): the account reply carries them, as the Assets channel writes them. */
+  assets: z.array(assetWireSchema).optional(),
+});
+/** A decoded trading account. */
+export type AccountWire = z.output<typeof accountWireSchema>;
 
 /** Account currency info (`GET /api/v1/asset/getAccountCurrencyInfo`): withdrawAvailable per the spec. */
 export const accountCurrencyInfoWireSchema = z.looseObject({

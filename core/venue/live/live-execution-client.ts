@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto';
+import { type Logger, pino } from 'pino';
+import { type Observable, Subject, type Subscription } from 'rxjs';
+import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
+import {
+  isFinalOrderState,
+  type Order,
+  type PlaceOrderIntent,
+  type StrategyIntent,
+  type UserEvent,
+} from '../../model/index.ts';
+import type { ApprovedIntent } from '../../risk/index.ts';
+import { RequestRuleError, VenueError } from '../errors.ts';
+import { orderFromWire } from '../mapping/order-mapping.ts';
+import {
+  accountFromWire,
+  algoOrderFromWire,
+  assetFromWire,
+  positionFromWire,
+} from '../mapping/user-data-mapping.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import { realTimer, type TimerPort } from '../timer-port.ts';
+import { decodeWire } from '../wire/decode.ts';
+import { orderAckWireSchema } from '../wire/order.ts';
+import { placeOrderAckDataSchema } from '../wire/place-order-message.ts';
+import { PLACE_ORDER_ACK_EVENT, type WsReplyWire } from '../wire/ws-envelope.ts';
+import {
+  cancelOrderRequest,
+  cancelOrdersRequest,
+  type OrderEntryRequest,
+  placeOrderRequest,
+  replaceOrderRequest,
+} from '../ws/order-entry.ts';
+import type { PrivateWsClient } from '../ws/private-ws-client.ts';
+import { NotConnectedError } from '../ws/ws-errors.ts';
+import { orderFromIntent } from './order-from-intent.ts';
+import { snapshotEvents, vanishedOrders } from './reconcile.ts';
+import { runRestCommand } from './rest-commands.ts';
+
+/** Options of the live execution client. */
+export interface LiveExecutionOptions {
+  readonly rest: VenueRestClient;
+  readonly ws: PrivateWsClient;
+  /** brokerClientId of the spec's PLACE_ORDER (US equities). */
+  readonly brokerClientId?: string;
+  readonly timer?: TimerPort;
+  /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
+  readonly newReference?: () => string;
+  /** How often an order whose ack never came is looked up before it is declared unknown. Default 3. */
+  readonly lookupAttempts?: number;
+  /** Wait between those lookups, ms. Default 500. */
+  readonly lookupSpacingMs?: number;
+  readonly logger?: Logger;
+}
+
+/**
+ * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
+ * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
+ * mode, the User Data stream as events, and reconciliation after every (re)connect. An order
+ * whose ack never came is looked up by its clientOrderId, never re-sent.
+ */
+export class LiveExecutionClient implements ExecutionPort {
+  private readonly subject = new Subject<UserEvent>();
+  private readonly believedOpen = new Map<string, Order>();
+  /** Place orders sent whose outcome is unknown (ack lost), by clientOrderId. */
+  private readonly unresolved = new Map<string, PlaceOrderIntent>();
+  private readonly timer: TimerPort;
+  private readonly logger: Logger;
+  private readonly newReference: () => string;
+  private readonly subscriptions: Subscription[] = [];
+
+  /** @param options - the REST and WebSocket clients and policies */
+  constructor(private readonly options: LiveExecutionOptions) {
+    this.timer = options.timer ?? realTimer();
+    this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
+    this.newReference = options.newReference ?? (() => randomUUID());
+    this.subscriptions.push(
+      options.ws.userEvents.subscribe((event) => this.emit(event)),
+      options.ws.connection.subscribe((event) => {
+        if (event.kind === 'loggedIn') void this.reconcile();
+      }),
+    );
+  }
+
+  /** User Data events: the venue's pushes, acks, refusals and reconciliation corrections. */
+  get events(): Observable<UserEvent> {
+    return this.subject.asObservable();
+  }
+
+  /**
+   * Connects the private WebSocket; reconciliation runs after this and every later login.
+   * @returns when logged in
+   */
+  start(): Promise<void> {
+    return this.options.ws.connect();
+  }
+
+  /** Stops: closes the WebSocket and completes the event stream. @returns when closed */
+  async stop(): Promise<void> {
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    await this.options.ws.close();
+    this.subject.complete();
+  }
+
+  /** @param command - an approved intent */
+  submit(command: ApprovedIntent): void {
+    const intent = command.intent;
+    switch (intent.kind) {
+      case 'placeOrder':
+        this.place(intent);
+        return;
+      case 'modifyOrder':
+        this.orderAction(
+          command,
+          () => replaceOrderRequest(intent),
+          () => this.options.rest.replaceOrder(replaceOrderRequest(intent).args),
+        );
+        return;
+      case 'cancelOrder':
+        this.orderAction(
+          command,
+          () => cancelOrderRequest(intent),
+          () => this.options.rest.cancelOrder({ clientOrderId: intent.target, sym: intent.sym }),
+        );
+        return;
+      case 'cancelOrders':
+        this.orderAction(
+          command,
+          () => cancelOrdersRequest(intent),
+          () => this.options.rest.cancelAllOrders(cancelOrdersRequest(intent).args),
+        );
+        return;
+      default:
+        runRestCommand(
+          this.options.rest,
+          command,
+          (event) => this.emit(event),
+          () => this.timer.now(),
+        ).catch((error: unknown) => this.rejectCommand(command, error));
+    }
+  }
+
+  /**
+   * @param _sym - the order's sym (the REST query needs only the clientOrderId)
+   * @param clientOrderId - the reference the order was sent with
+   * @returns the venue's order, or undefined when the venue answers 401018 (order not found)
+   */
+  async lookupOrder(_sym: string, clientOrderId: string): Promise<Order | undefined> {
+    try {
+      return orderFromWire(await this.options.rest.getOrder({ clientOrderId }));
+    } catch (error) {
+      if (error instanceof VenueError && error.code === 401018) return undefined;
+      throw error;
+    }
+  }
+
+  /** @returns open orders, open algo orders, non-zero positions, assets and the account */
+  async snapshot(): Promise<VenueSnapshot> {
+    const rest = this.options.rest;
+    const [orders, algoOrders, positions, account] = await Promise.all([
+      rest.getOpenOrders(),
+      rest.getOpenAlgoOrders(),
+      rest.getPositions({ ignoreZero: true }),
+      rest.getTradingAccount(),
+    ]);
+    return {
+      ts: this.timer.now(),
+      openOrders: orders.map(orderFromWire),
+      openAlgoOrders: algoOrders.map(algoOrderFromWire),
+      positions: positions.map(positionFromWire),
+      assets: (account.assets ?? []).map(assetFromWire),
+      account: accountFromWire(account),
+    };
+  }
+
+  private emit(event: UserEvent): void {
+    if (event.kind === 'order') {
+      const order = event.order;
+      this.unresolved.delete(order.clientOrderId);
+      if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
+      else this.believedOpen.set(order.clientOrderId, order);
+    }
+    this.subject.next(event);
+  }
+
+  private emitOrder(order: Order): void {
+    const now = this.timer.now();
+    this.emit({ kind: 'order', ts: now, recvTs: now, order });
+  }
+
+  private place(intent: PlaceOrderIntent): void {
+    let request: OrderEntryRequest;
+    try {
+      request = placeOrderRequest(intent, this.options.brokerClientId ?? '', this.newReference);
+    } catch (error) {
+      this.emitOrder(
+        orderFromIntent(intent, '', 'REJECTED', this.timer.now(), String((error as Error).message)),
+      );
+      return;
+    }
+    const sent = { ...intent, ref: request.clientOrderId };
+    this.unresolved.set(sent.ref, sent);
+    this.options.ws.request(request.action, request.args).then(
+      (reply) => this.onPlaceAck(sent, reply),
+      (error: unknown) => this.onPlaceFailure(sent, error),
+    );
+  }
+
+  private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {
+    if (!this.unresolved.has(intent.ref)) return;
+    const now = this.timer.now();
+    if (reply.event === PLACE_ORDER_ACK_EVENT) {
+      const data = decodeWire(placeOrderAckDataSchema, reply.data, 'PLACE_ORDER_ACK', ['data']);
+      this.emitOrder(orderFromIntent(intent, data.orderNo, data.orderStatus, now));
+      return;
+    }
+    const data = decodeWire(orderAckWireSchema, reply.data, `${reply.event} reply`, ['data']);
+    this.emitOrder(orderFromIntent(intent, data.orderId, data.orderState ?? 'NEW', now));
+  }
+
+  private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
+    const now = this.timer.now();
+    if (error instanceof VenueError || error instanceof NotConnectedError) {
+      const reason = error instanceof VenueError ? `${error.code}: ${error.venueMessage}` : error.message;
+      this.unresolved.delete(intent.ref);
+      this.emitOrder(orderFromIntent(intent, '', 'REJECTED', now, reason));
+      return;
+    }
+    this.logger.warn({ ref: intent.ref, err: String(error) }, 'no ack for a placed order: looking it up');
+    void this.resolveUnacked(intent);
+  }
+
+  /** Looks an unacked order up by clientOrderId until found or declared never received. */
+  private async resolveUnacked(intent: PlaceOrderIntent): Promise<void> {
+    const attempts = this.options.lookupAttempts ?? 3;
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      if (attempt > 0) {
+        await new Promise<void>((resolve) =>
+          this.timer.setTimer(resolve, this.options.lookupSpacingMs ?? 500),
+        );
+      }
+      if (!this.unresolved.has(intent.ref)) return;
+      try {
+        const order = await this.lookupOrder(intent.sym, intent.ref);
+        if (!this.unresolved.has(intent.ref)) return;
+        if (order !== undefined) {
+          this.emitOrder(order);
+          return;
+        }
+      } catch (error) {
+        this.logger.warn({ ref: intent.ref, err: String(error) }, 'order lookup failed; will retry');
+        if (attempt === attempts - 1) return; // stays unresolved: the next reconciliation retries it
+      }
+    }
+    if (!this.unresolved.has(intent.ref)) return;
+    this.unresolved.delete(intent.ref);
+    this.emitOrder(
+      orderFromIntent(
+        intent,
+        '',
+        'REJECTED',
+        this.timer.now(),
+        'no ack, and the venue has no order with this clientOrderId; not re-sent',
+      ),
+    );
+  }
+
+  private orderAction(
+    command: StrategyIntent,
+    build: () => OrderEntryRequest,
+    viaRest: () => Promise<unknown>,
+  ): void {
+    let request: OrderEntryRequest;
+    try {
+      request = build();
+    } catch (error) {
+      this.rejectCommand(command, error);
+      return;
+    }
+    this.options.ws.request(request.action, request.args).catch((error: unknown) => {
+      // Cancels and amendments are safe to send again over REST when the socket is down.
+      if (error instanceof NotConnectedError)
+        return viaRest().catch((restError: unknown) => this.rejectCommand(command, restError));
+      this.rejectCommand(command, error);
+    });
+  }
+
+  private rejectCommand(command: StrategyIntent, error: unknown): void {
+    const now = this.timer.now();
+    const code = error instanceof VenueError ? error.code : error instanceof RequestRuleError ? 400001 : -1;
+    const message = error instanceof Error ? error.message : String(error);
+    this.logger.warn(
+      { ref: command.intent.ref, kind: command.intent.kind, code, message },
+      'venue refused a command',
+    );
+    this.emit({
+      kind: 'commandRejected',
+      ts: now,
+      recvTs: now,
+      ref: command.intent.ref,
+      intentKind: command.intent.kind,
+      code,
+      message,
+    });
+  }
+
+  /** After a (re)connect: snapshot, corrective events, then look up what vanished or was never acked. */
+  private async reconcile(): Promise<void> {
+    try {
+      const snapshot = await this.snapshot();
+      const vanished = vanishedOrders(this.believedOpen, snapshot);
+      for (const event of snapshotEvents(snapshot, this.timer.now())) this.emit(event);
+      for (const { sym, clientOrderId } of vanished) {
+        const order = await this.lookupOrder(sym, clientOrderId);
+        if (order !== undefined) this.emitOrder(order);
+      }
+      for (const intent of [...this.unresolved.values()]) void this.resolveUnacked(intent);
+    } catch (error) {
+      this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');
+    }
+  }
+}

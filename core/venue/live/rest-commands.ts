@@ -1,0 +1,116 @@
+import {
+  type Dec,
+  formatDecimal,
+  type IntentKind,
+  type Loan,
+  parseDecimal,
+  type StrategyIntent,
+  type UserEvent,
+  ZERO,
+} from '../../model/index.ts';
+import { accountFromWire, algoOrderFromWire } from '../mapping/user-data-mapping.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import type { AlgoOrderWire } from '../wire/algo.ts';
+import type { MarginLoanInfoWire } from '../wire/loan.ts';
+
+type Emit = (event: UserEvent) => void;
+
+function loansFromInfo(info: MarginLoanInfoWire, ts: number): Loan[] {
+  return (info.loans ?? []).map((balance) => ({
+    exchange: balance.exchange,
+    coin: balance.coin,
+    principal: parseDecimal(balance.principal, 'principal'),
+    interest: balance.interest === undefined ? ZERO : parseDecimal(balance.interest, 'interest'),
+    // The info endpoint carries no rate; GET .../config has it per coin (annualInterestRate).
+    annualRate: ZERO as Dec,
+    updateAt: ts,
+  }));
+}
+
+/**
+ * Runs the intents that go over REST (algo orders, close position(s), loans, position mode) and
+ * reports what changed as User Data events.
+ * @param rest - the REST client
+ * @param command - the intent
+ * @param emit - where events go
+ * @param now - event time, epoch ms
+ * @returns when the venue answered
+ * @throws whatever the REST client throws (the caller turns it into a commandRejected event)
+ */
+export async function runRestCommand(
+  rest: VenueRestClient,
+  command: StrategyIntent,
+  emit: Emit,
+  now: () => number,
+): Promise<void> {
+  const intent = command.intent;
+  const algo = (wire: AlgoOrderWire) =>
+    emit({ kind: 'algoOrder', ts: now(), recvTs: now(), algoOrder: algoOrderFromWire(wire) });
+  switch (intent.kind) {
+    case 'closePosition':
+      await rest.closePosition({ sym: intent.sym, positionSide: intent.positionSide });
+      return;
+    case 'closePositions':
+      await rest.closePositions({ symList: intent.symList });
+      return;
+    case 'placeAlgoOrder':
+      algo(
+        await rest.placeAlgoOrder({
+          sym: intent.sym,
+          side: intent.side,
+          clientAlgoOrderId: intent.ref,
+          algoOrderType: intent.algoOrderType,
+          conditionType: intent.conditionType,
+          triggerType: intent.triggerType,
+          triggerPrice: formatDecimal(intent.triggerPrice),
+          price: formatDecimal(intent.price),
+          qty: formatDecimal(intent.qty),
+          reduceOnly: intent.reduceOnly,
+          positionSide: intent.positionSide,
+        }),
+      );
+      return;
+    case 'replaceAlgoOrder':
+      algo(
+        await rest.replaceAlgoOrder({
+          clientAlgoOrderId: intent.target,
+          sym: intent.sym,
+          ...(intent.triggerPrice === undefined ? {} : { triggerPrice: formatDecimal(intent.triggerPrice) }),
+          ...(intent.price === undefined ? {} : { price: formatDecimal(intent.price) }),
+          ...(intent.qty === undefined ? {} : { qty: formatDecimal(intent.qty) }),
+        }),
+      );
+      return;
+    case 'cancelAlgoOrder':
+      algo(await rest.cancelAlgoOrder({ clientAlgoOrderId: intent.target }));
+      return;
+    case 'cancelAllAlgoOrders':
+      await rest.cancelAllAlgoOrders({
+        ...(intent.sym === undefined ? {} : { sym: intent.sym }),
+        ...(intent.algoOrderType === undefined ? {} : { algoOrderType: intent.algoOrderType }),
+      });
+      return;
+    case 'borrow':
+    case 'repay': {
+      const body = {
+        exchange: intent.exchange,
+        coin: intent.coin,
+        amount: formatDecimal(intent.amount),
+        clientId: intent.ref,
+      };
+      await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
+      for (const loan of loansFromInfo(await rest.getMarginLoanInfo(), now())) {
+        emit({ kind: 'loan', ts: now(), recvTs: now(), loan });
+      }
+      return;
+    }
+    case 'setPositionMode': {
+      await rest.setPositionMode({ positionMode: intent.positionMode });
+      const account = accountFromWire(await rest.getTradingAccount());
+      emit({ kind: 'account', ts: now(), recvTs: now(), account });
+      return;
+    }
+    default:
+      throw new TypeError(`intent ${intent.kind as IntentKind} does not go over REST`);
+  }
+}

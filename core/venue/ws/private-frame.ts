@@ -1,0 +1,53 @@
+import type { UserEvent } from '../../model/index.ts';
+import { DecodeError } from '../errors.ts';
+import { userEventsFromFrame } from '../mapping/user-data-decoder.ts';
+import { decodeWire, parseJson } from '../wire/decode.ts';
+import { USER_DATA_CHANNELS, userDataFrameSchema } from '../wire/user-data.ts';
+import { PRIVATE_PONG, type WsReplyWire, wsReplySchema } from '../wire/ws-envelope.ts';
+
+/** What an inbound private-WebSocket frame turned out to be. */
+export type PrivateFrame =
+  | { readonly kind: 'pong' }
+  | { readonly kind: 'reply'; readonly reply: WsReplyWire }
+  | { readonly kind: 'events'; readonly events: readonly UserEvent[] }
+  | { readonly kind: 'malformed'; readonly problem: string }
+  | { readonly kind: 'unexpected'; readonly problem: string };
+
+const CHANNELS = new Set<string>(USER_DATA_CHANNELS);
+
+/**
+ * Classifies and decodes one inbound frame of the private WebSocket. Never throws: anything that
+ * is not a pong, a reply (`event`) or a User Data push (`channel`) comes back as malformed or
+ * unexpected, with the reason.
+ * @param text - the frame text
+ * @param recvTs - local receive time, epoch ms
+ * @returns the classified frame
+ */
+export function classifyPrivateFrame(text: string, recvTs: number): PrivateFrame {
+  if (text === PRIVATE_PONG) return { kind: 'pong' };
+  try {
+    const value = parseJson(text, 'private WebSocket frame');
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { kind: 'malformed', problem: 'private WebSocket frame is not a JSON object' };
+    }
+    if ('event' in value) {
+      return { kind: 'reply', reply: decodeWire(wsReplySchema, value, 'private WebSocket reply') };
+    }
+    if ('channel' in value) {
+      const frame = decodeWire(userDataFrameSchema, value, 'User Data frame');
+      if (!CHANNELS.has(frame.channel.toLowerCase())) {
+        return {
+          kind: 'unexpected',
+          problem: `User Data channel ${JSON.stringify(frame.channel)} is not one Keel knows`,
+        };
+      }
+      return { kind: 'events', events: userEventsFromFrame(frame, recvTs) };
+    }
+    return { kind: 'unexpected', problem: 'private WebSocket frame has neither event nor channel' };
+  } catch (error) {
+    if (error instanceof DecodeError || error instanceof TypeError) {
+      return { kind: 'malformed', problem: error.message };
+    }
+    return { kind: 'malformed', problem: `private WebSocket frame could not be decoded: ${String(error)}` };
+  }
+}

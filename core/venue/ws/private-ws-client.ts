@@ -1,0 +1,302 @@
+import { type Logger, pino } from 'pino';
+import { type Observable, Subject } from 'rxjs';
+import WebSocket from 'ws';
+import type { UserEvent } from '../../model/index.ts';
+import { VenueError, VenueTimeoutError } from '../errors.ts';
+import { loginSignaturePayload, type Signer } from '../signing.ts';
+import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
+import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
+import { classifyPrivateFrame } from './private-frame.ts';
+import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
+
+/** Reconnect policy: capped exponential backoff with jitter. */
+export interface ReconnectPolicy {
+  readonly baseMs: number;
+  readonly capMs: number;
+}
+
+/** Options of the private WebSocket client. */
+export interface PrivateWsOptions {
+  /** e.g. `wss://host/v1/private` (path per public venue docs). */
+  readonly url: string;
+  readonly signer: Signer;
+  /** true: order actions only, no pushed channels. Default false. */
+  readonly onlyTrade?: boolean;
+  readonly timer?: TimerPort;
+  readonly random?: JitterSource;
+  /** Text `ping` interval; the venue closes connections idle for 30 s. Default 20 000 ms. */
+  readonly pingIntervalMs?: number;
+  /** Reply timeout of requests (and login). Default 5 000 ms. */
+  readonly requestTimeoutMs?: number;
+  /** Default 500 ms doubling to 30 s. */
+  readonly reconnect?: ReconnectPolicy;
+  /** Request ids; default a counter. */
+  readonly requestIds?: () => string;
+  readonly logger?: Logger;
+  readonly counters?: InboundCounters;
+  /** Recorder tap: every inbound frame, raw. The login frame is outbound and never passed. */
+  readonly onRaw?: (raw: RawInboundFrame) => void;
+}
+
+/** A (re)connection reached the logged-in state, or the connection dropped. */
+export type ConnectionEvent =
+  | { readonly kind: 'loggedIn'; readonly reconnect: boolean; readonly ts: number }
+  | { readonly kind: 'dropped'; readonly reason: string; readonly ts: number };
+
+interface Pending {
+  readonly what: string;
+  readonly resolve: (reply: WsReplyWire) => void;
+  readonly reject: (error: Error) => void;
+  readonly cancelTimer: () => void;
+}
+
+/**
+ * The private WebSocket: login, keep-alive, request / reply correlation by id with timeouts,
+ * User Data decoded into model events, and reconnection with capped exponential backoff.
+ */
+export class PrivateWsClient {
+  /** Counts of inbound frames by outcome. */
+  readonly counters: InboundCounters;
+  private readonly userEventsSubject = new Subject<UserEvent>();
+  private readonly connectionSubject = new Subject<ConnectionEvent>();
+  private readonly pending = new Map<string, Pending>();
+  private readonly timer: TimerPort;
+  private readonly random: JitterSource;
+  private readonly logger: Logger;
+  private readonly nextId: () => string;
+  private socket: WebSocket | undefined;
+  private loggedIn = false;
+  private closing = false;
+  private everLoggedIn = false;
+  private attempt = 0;
+  private lastInbound = 0;
+  private cancelPing: () => void = () => {};
+  private cancelReconnect: () => void = () => {};
+
+  /** @param options - address, signer and policies */
+  constructor(private readonly options: PrivateWsOptions) {
+    this.timer = options.timer ?? realTimer();
+    this.random = options.random ?? { next: () => 0.5 };
+    this.logger = options.logger ?? pino({ name: 'keel.venue.private-ws', level: 'warn' });
+    this.counters = options.counters ?? createInboundCounters();
+    let seq = 0;
+    this.nextId = options.requestIds ?? (() => String(++seq));
+  }
+
+  /** User Data events (orders, trades, positions, assets, accounts, liquidation). */
+  get userEvents(): Observable<UserEvent> {
+    return this.userEventsSubject.asObservable();
+  }
+
+  /** Login and drop notifications; reconciliation hangs on `loggedIn`. */
+  get connection(): Observable<ConnectionEvent> {
+    return this.connectionSubject.asObservable();
+  }
+
+  /** Whether the connection is logged in and can carry requests. */
+  get isLoggedIn(): boolean {
+    return this.loggedIn;
+  }
+
+  /**
+   * Opens the connection and logs in; afterwards reconnects by itself until {@link close}.
+   * @returns when the first login succeeded
+   * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError without reply
+   */
+  connect(): Promise<void> {
+    this.closing = false;
+    return this.open();
+  }
+
+  /**
+   * Sends a request envelope and waits for the reply with the same id.
+   * @param action - `PLACE_ORDER`, `place_order`, `replace_order`, `cancel_order`, `cancel_orders`
+   * @param args - the arguments
+   * @param timeoutMs - reply timeout; default the client's
+   * @returns the reply when its code is 0
+   * @throws NotConnectedError (not sent), VenueError (code != 0), VenueTimeoutError (no reply),
+   *   ConnectionLostError (sent, then the connection dropped)
+   */
+  request(
+    action: string,
+    args: object,
+    timeoutMs = this.options.requestTimeoutMs ?? 5_000,
+  ): Promise<WsReplyWire> {
+    const id = this.nextId();
+    const what = `${action} id ${id}`;
+    if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
+    return this.send(id, what, JSON.stringify({ action, id, args }), timeoutMs).then((reply) => {
+      if (reply.code !== 0 && reply.code !== 200000) {
+        throw new VenueError({
+          code: reply.code,
+          message: reply.message ?? reply.msg ?? '',
+          method: 'WS',
+          path: action,
+        });
+      }
+      return reply;
+    });
+  }
+
+  /**
+   * Closes the connection for good (no reconnect); pending requests fail with ConnectionLostError.
+   * @returns when the socket is closed
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.cancelReconnect();
+    this.cancelPing();
+    const socket = this.socket;
+    this.socket = undefined;
+    this.loggedIn = false;
+    this.failPending();
+    if (socket !== undefined && socket.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close();
+      });
+    }
+  }
+
+  private send(id: string, what: string, frame: string, timeoutMs: number): Promise<WsReplyWire> {
+    return new Promise((resolve, reject) => {
+      const cancelTimer = this.timer.setTimer(() => {
+        this.pending.delete(id);
+        reject(new VenueTimeoutError(what, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(id, { what, resolve, reject, cancelTimer });
+      this.socket?.send(frame);
+    });
+  }
+
+  private open(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
+      this.socket = socket;
+      socket.on('message', (data, isBinary) =>
+        this.onMessage(isBinary ? (data as Buffer).toString('utf8') : String(data)),
+      );
+      socket.on('error', (error) => this.logger.warn({ err: error.message }, 'private WebSocket error'));
+      socket.on('close', (code) => {
+        if (this.socket === socket) this.onDropped(`closed with code ${code}`);
+        reject(new ConnectionLostError('private WebSocket login'));
+      });
+      socket.on('open', () => {
+        this.lastInbound = this.timer.now();
+        this.login().then(resolve, (error: Error) => {
+          reject(error);
+          socket.terminate();
+        });
+      });
+    });
+  }
+
+  private async login(): Promise<void> {
+    const timestamp = String(Math.floor(this.timer.now() / 1000));
+    const args = {
+      apiKey: this.options.signer.apiKey,
+      timestamp,
+      sign: this.options.signer.sign(loginSignaturePayload(timestamp)),
+      onlyTrade: this.options.onlyTrade ?? false,
+    };
+    const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
+    const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
+    if (reply.code !== 0) {
+      throw new VenueError({
+        code: reply.code,
+        message: reply.msg ?? reply.message ?? '',
+        method: 'WS',
+        path: 'login',
+      });
+    }
+    this.loggedIn = true;
+    this.attempt = 0;
+    const reconnect = this.everLoggedIn;
+    this.everLoggedIn = true;
+    this.schedulePing();
+    this.connectionSubject.next({ kind: 'loggedIn', reconnect, ts: this.timer.now() });
+  }
+
+  private schedulePing(): void {
+    const interval = this.options.pingIntervalMs ?? 20_000;
+    this.cancelPing = this.timer.setTimer(() => {
+      if (!this.loggedIn || this.socket === undefined) return;
+      if (this.timer.now() - this.lastInbound > 2 * interval) {
+        this.logger.warn('private WebSocket silent for two ping intervals: dropping it');
+        this.socket.terminate();
+        return;
+      }
+      this.socket.send(PRIVATE_PING);
+      this.schedulePing();
+    }, interval);
+  }
+
+  private onMessage(text: string): void {
+    const recvTs = this.timer.now();
+    this.lastInbound = recvTs;
+    this.counters.frames++;
+    this.options.onRaw?.({ source: 'private', text, recvTs });
+    const frame = classifyPrivateFrame(text, recvTs);
+    switch (frame.kind) {
+      case 'pong':
+        this.counters.heartbeats++;
+        return;
+      case 'reply': {
+        const id = frame.reply.id ?? (frame.reply.event === 'login' ? 'login' : undefined);
+        const waiting = id === undefined ? undefined : this.pending.get(id);
+        if (waiting === undefined || id === undefined) {
+          this.counters.unmatchedReplies++;
+          this.logger.warn(
+            { event: frame.reply.event, id: frame.reply.id },
+            'reply matches no pending request',
+          );
+          return;
+        }
+        this.counters.replies++;
+        this.pending.delete(id);
+        waiting.cancelTimer();
+        waiting.resolve(frame.reply);
+        return;
+      }
+      case 'events':
+        this.counters.pushes++;
+        for (const event of frame.events) this.userEventsSubject.next(event);
+        return;
+      case 'malformed':
+        this.counters.malformed++;
+        this.logger.warn({ problem: frame.problem }, 'malformed private WebSocket frame');
+        return;
+      case 'unexpected':
+        this.counters.unexpected++;
+        this.logger.warn({ problem: frame.problem }, 'unexpected private WebSocket frame');
+    }
+  }
+
+  private failPending(): void {
+    for (const [id, waiting] of this.pending) {
+      this.pending.delete(id);
+      waiting.cancelTimer();
+      waiting.reject(new ConnectionLostError(waiting.what));
+    }
+  }
+
+  private onDropped(reason: string): void {
+    const wasLoggedIn = this.loggedIn;
+    this.loggedIn = false;
+    this.socket = undefined;
+    this.cancelPing();
+    this.failPending();
+    if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.timer.now() });
+    if (this.closing) return;
+    const policy = this.options.reconnect ?? { baseMs: 500, capMs: 30_000 };
+    const delay = backoffDelay(this.attempt++, policy.baseMs, policy.capMs, this.random);
+    this.logger.warn({ reason, delay, attempt: this.attempt }, 'private WebSocket dropped: reconnecting');
+    this.cancelReconnect = this.timer.setTimer(() => {
+      if (this.closing) return;
+      this.open().catch((error: Error) =>
+        this.logger.warn({ err: error.message }, 'private WebSocket reconnect failed'),
+      );
+    }, delay);
+  }
+}
