@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
+import { D, type Dec, ZERO } from '../core/model/index.ts';
+
+const params = z
+  .object({
+    /** Exchange account the loan is taken on, e.g. BINANCE. */
+    exchange: z.string(),
+    /** The coin borrowed, e.g. USDT. */
+    coin: z.string(),
+    /** LTV (loan value / portfolio equity) the strategy steers to. */
+    targetLtv: z.number().positive().max(0.9),
+    /** Borrow below targetLtv - band, repay above targetLtv + band. */
+    band: z.number().positive().max(0.5).default(0.05),
+    /** Price of one coin in the settlement currency when it cannot be derived (1 for stablecoins). */
+    coinPrice: z.number().positive().default(1),
+    /** Smallest borrow or repay worth a request, in coin units. */
+    minAmount: z.number().positive().default(1),
+    /** How often the LTV is checked, ms. */
+    checkEveryMs: z.number().int().positive().default(60_000),
+  })
+  .strict()
+  .refine((p) => p.targetLtv - p.band > 0, {
+    message: 'band must be smaller than targetLtv',
+    path: ['band'],
+  });
+
+/** Parameters of the loan carry. */
+export type LoanCarryParams = z.infer<typeof params>;
+
+interface LoanCarryState {
+  /** The reference of the borrow or repay in flight, if any. */
+  pending: string | undefined;
+  /** The loan when that request was sent: a change means the venue has acted on it. */
+  loanAtRequest: Dec;
+}
+
+type Ctx = StrategyContext<LoanCarryParams, LoanCarryState>;
+
+function coinPrice(ctx: Ctx, loan: Dec, loanValue: Dec): Dec {
+  return loan.isPositive() ? loanValue.div(loan) : D(ctx.params.coinPrice);
+}
+
+/**
+ * Keeps a margin loan at a target loan-to-value: every `checkEveryMs` it compares the coin's
+ * loan value with portfolio equity and borrows (LTV below the band) or repays (above it) the
+ * amount that brings LTV back to the target, one request at a time.
+ */
+export const loanCarry = defineStrategy<LoanCarryParams, LoanCarryState>({
+  name: 'loan-carry',
+  description: 'Borrows and repays through the loan endpoints to hold a target loan-to-value.',
+  params,
+  state: () => ({ pending: undefined, loanAtRequest: ZERO }),
+  onStart: (ctx) => {
+    ctx.every(ctx.params.checkEveryMs, 'ltv');
+  },
+  onDenied: (ctx, denial) => {
+    if (denial.ref === ctx.state.pending) ctx.state.pending = undefined;
+  },
+  onTimer: (ctx) => {
+    const { exchange, coin, targetLtv, band, minAmount } = ctx.params;
+    const asset = ctx.asset(coin);
+    const loan = asset?.loan ?? ZERO;
+    const loanValue = asset?.loanValue ?? ZERO;
+    if (ctx.state.pending !== undefined && !loan.eq(ctx.state.loanAtRequest)) ctx.state.pending = undefined;
+    const equity = ctx.equity();
+    if (!equity.isPositive() || ctx.state.pending !== undefined) return;
+    const ltv = loanValue.div(equity).toNumber();
+    if (Math.abs(ltv - targetLtv) <= band) return;
+    const amount = D(targetLtv)
+      .mul(equity)
+      .sub(loanValue)
+      .div(coinPrice(ctx, loan, loanValue))
+      .abs();
+    if (amount.lt(minAmount)) return;
+    const intent =
+      ltv < targetLtv
+        ? ctx.order.borrow({ exchange, coin, amount })
+        : ctx.order.repay({ exchange, coin, amount: amount.gt(loan) ? loan : amount });
+    ctx.state.pending = intent.ref;
+    ctx.state.loanAtRequest = loan;
+    return intent;
+  },
+});

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { defineStrategy, sma, type WarmIndicator } from '../core/kernel/index.ts';
+import { BAR_INTERVAL_MS, type BarInterval, floorToStep } from '../core/model/index.ts';
+
+const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]];
+
+const params = z
+  .object({
+    sym: z.string(),
+    interval: z.enum(INTERVALS).default('1m'),
+    fast: z.number().int().min(1).default(10),
+    slow: z.number().int().min(2).default(30),
+    /** Fraction of equity put into the position on each signal (0-1]. */
+    fraction: z.number().positive().max(1).default(0.5),
+    /** Reverse into a short on a cross down; when false, only go flat. */
+    allowShort: z.boolean().default(true),
+  })
+  .strict()
+  .refine((p) => p.fast < p.slow, { message: 'fast must be shorter than slow', path: ['fast'] });
+
+/** Parameters of the SMA crossover. */
+export type SmaCrossParams = z.infer<typeof params>;
+
+interface SmaCrossState {
+  readonly fast: WarmIndicator<number, number>;
+  readonly slow: WarmIndicator<number, number>;
+  /** Sign of fast - slow at the previous bar: 1, -1, or 0 before warm-up. */
+  regime: number;
+}
+
+/**
+ * SMA crossover on closed bars: long when the fast SMA crosses above the slow one, short (or
+ * flat) when it crosses below. Each signal sizes the target position as a fraction of equity
+ * at the bar's close, rounded down to the lot, and trades the difference at market.
+ */
+export const smaCross = defineStrategy<SmaCrossParams, SmaCrossState>({
+  name: 'sma-cross',
+  description: 'SMA crossover on bars; long/short reversal sized by a fraction of equity.',
+  params,
+  state: (p) => ({ fast: sma(p.fast), slow: sma(p.slow), regime: 0 }),
+  onStart: (ctx) => ctx.watchBars(ctx.params.sym, ctx.params.interval),
+  onBar: (ctx, bar) => {
+    if (bar.sym !== ctx.params.sym) return;
+    const fast = ctx.state.fast.update(bar.close);
+    const slow = ctx.state.slow.update(bar.close);
+    if (fast === undefined || slow === undefined || fast === slow) return;
+    const regime = fast > slow ? 1 : -1;
+    const crossed = ctx.state.regime !== 0 && regime !== ctx.state.regime;
+    ctx.state.regime = regime;
+    if (!crossed || ctx.openOrders(bar.sym).length > 0) return;
+    const spec = ctx.instrument(bar.sym);
+    if (spec === undefined) return;
+    const unitValue = spec.contractSize.mul(bar.close);
+    const size = floorToStep(ctx.equity().mul(ctx.params.fraction).div(unitValue), spec.lotSize);
+    const target = regime > 0 ? size : ctx.params.allowShort ? size.neg() : size.mul(0);
+    const delta = target.sub(ctx.netQty(bar.sym));
+    if (delta.isZero()) return;
+    return ctx.order.market({ sym: bar.sym, side: delta.isPositive() ? 'BUY' : 'SELL', qty: delta.abs() });
+  },
+});
