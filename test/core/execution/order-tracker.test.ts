@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OrderTracker } from '../../../core/execution/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { approved } from '../../kit/approved-intents.ts';
 import { aLimitOrder } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
+import { arbitraryScrambledLifecycle } from '../../kit/order-update-arbitraries.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -134,5 +136,17 @@ describe('order tracker', () => {
     tracker.onSubmitted(approved({ kind: 'cancelOrder', ref: 'x1', target: 'c-1', sym: BTC }), 1002);
     expect(tracker.onRequestRejected('x1')?.orderState).toBe('OPEN');
     expect(tracker.onRequestRejected('unknown')).toBeUndefined();
+  });
+
+  it('ends on the last valid venue update whatever order and duplication they arrive in', () => {
+    fc.assert(
+      fc.property(arbitraryScrambledLifecycle(), ({ valid, delivered }) => {
+        const tracker = new OrderTracker();
+        placed(tracker);
+        for (const update of delivered) tracker.onOrderUpdate(update);
+        expect(tracker.byClientOrderId('c-1')).toEqual(valid[valid.length - 1]);
+        expect(tracker.inFlight('c-1')).toBeUndefined();
+      }),
+    );
   });
 });
