@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Dec, Intent, StrategyIntent } from '../model/index.ts';
-import { CANCEL_INTENT_KINDS } from '../model/index.ts';
+import { CANCEL_INTENT_KINDS, D } from '../model/index.ts';
 import { approve } from './approved-intent.ts';
 import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
@@ -78,8 +78,21 @@ function throttleKindOf(intent: Intent): ThrottleKind {
   return intent.kind === 'modifyOrder' || intent.kind === 'replaceAlgoOrder' ? 'modify' : 'submit';
 }
 
+/**
+ * Writes Decimals back as their exact text, so an already parsed config (from config/) goes
+ * through the same schema as a hand-written one.
+ */
+function decimalsAsText(value: unknown): unknown {
+  if (D.isDecimal(value)) return (value as Dec).toFixed();
+  if (Array.isArray(value)) return value.map(decimalsAsText);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, decimalsAsText(inner)]));
+  }
+  return value;
+}
+
 function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, where: string): T {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(decimalsAsText(input));
   if (!result.success) throw new RangeError(`${where} is invalid:\n${z.prettifyError(result.error)}`);
   return result.data;
 }
@@ -108,10 +121,11 @@ export class RiskGate {
   #status: TradingStatus = ACTIVE;
 
   /**
-   * @param config - portfolio limits, per-strategy limits and the kill switch (see {@link riskGateConfigSchema})
+   * @param config - portfolio limits, per-strategy limits and the kill switch (see
+   *   {@link riskGateConfigSchema}), as written in config or already parsed
    * @throws RangeError listing every invalid field when the config does not match the schema
    */
-  constructor(config: RiskGateConfigInput = {}) {
+  constructor(config: RiskGateConfigInput | RiskGateConfig = {}) {
     const parsed: RiskGateConfig = parseOrThrow(riskGateConfigSchema, config, 'risk config');
     this.#limits = parsed.limits;
     for (const [strategyId, limits] of Object.entries(parsed.strategies))
@@ -123,10 +137,10 @@ export class RiskGate {
   /**
    * Sets (or replaces) one strategy's limits, e.g. from its own config section.
    * @param strategyId - the strategy
-   * @param limits - its limits
+   * @param limits - its limits, as written in config or already parsed
    * @throws RangeError listing every invalid field
    */
-  configureStrategy(strategyId: string, limits: RiskLimitsInput): void {
+  configureStrategy(strategyId: string, limits: RiskLimitsInput | RiskLimits): void {
     this.#strategyLimits.set(
       strategyId,
       parseOrThrow(riskLimitsSchema, limits, `risk limits of strategy ${strategyId}`),

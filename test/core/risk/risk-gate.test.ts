@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D, type Intent, isOnStep, type StrategyIntent } from '../../../core/model/index.ts';
-import { type ApprovedIntent, RiskGate, symsOf } from '../../../core/risk/index.ts';
+import { type ApprovedIntent, RiskGate, riskGateConfigSchema, symsOf } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { arbitraryIntent } from '../../kit/intent-arbitraries.ts';
 import { aLimitOrder, from } from '../../kit/intent-builders.ts';
@@ -128,6 +128,15 @@ describe('risk gate', () => {
       expect(verdict(new RiskGate({ limits: { disabledChecks: ['priceOnTick'] } }), offTick)).toBe(
         'approved',
       );
+    });
+
+    it('takes an already parsed config, Decimals and all', () => {
+      const parsed = riskGateConfigSchema.parse({
+        limits: { maxNotionalPerOrder: '50' },
+        strategies: { s1: { maxPositionQty: 2 } },
+      });
+      const gate = new RiskGate(parsed);
+      expect(verdict(gate, from(aLimitOrder()))).toMatch(/^maxNotional: .*maxNotionalPerOrder 50$/);
     });
 
     it('takes strategy limits registered after construction', () => {
