@@ -1,0 +1,136 @@
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readEventBatches } from '../backtest/recording/index.ts';
+import { EXAMPLE_SESSION_OPTIONS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
+import { decodeSessionRecord } from '../config/session-decoder.ts';
+
+// Replay throughput of a 1M-message synthetic session: the recording reader decoding into model
+// events (the same path as `npm start`) against a bare loop that only reads, splits lines by hand
+// and JSON.parses them. Peak RSS is measured in a fresh process that only replays.
+
+const MESSAGES = 1_000_000;
+const SEED = 7;
+const ROUNDS = 3;
+const MIB = 2 ** 20;
+const path = join(tmpdir(), `keel-replay-bench-v1-seed${SEED}-${MESSAGES}.jsonl`);
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+async function replay(onBatch: () => void): Promise<number> {
+  let events = 0;
+  let checksum = 0;
+  for await (const batch of readEventBatches(path, decodeSessionRecord)) {
+    events += batch.length;
+    for (const e of batch) checksum += e.ts;
+    onBatch();
+  }
+  if (checksum === 0) throw new Error('replay saw no events');
+  return events;
+}
+
+async function bareLoop(onChunk: () => void = () => {}): Promise<number> {
+  let lines = 0;
+  let carry: Buffer | undefined;
+  for await (const piece of createReadStream(path, { highWaterMark: 1 << 16 })) {
+    const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
+    const lastNl = chunk.lastIndexOf(10);
+    carry = chunk.subarray(lastNl + 1);
+    const text = chunk.toString('utf8', 0, lastNl);
+    let start = 0;
+    let nl = text.indexOf('\n');
+    while (nl !== -1) {
+      if (JSON.parse(text.slice(start, nl)) !== null) lines++;
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    if (JSON.parse(text.slice(start)) !== null) lines++;
+    onChunk();
+  }
+  return lines;
+}
+
+/** Child mode: replay once and print RSS before, at five checkpoints, and at peak, as JSON. */
+async function probeRss(what: 'replay' | 'bare'): Promise<void> {
+  const before = process.memoryUsage.rss();
+  let peak = before;
+  let batches = 0;
+  const checkpoints: number[] = [];
+  const every = Math.ceil(statSync(path).size / (1 << 16) / 5);
+  const sample = (): void => {
+    const rss = process.memoryUsage.rss();
+    if (rss > peak) peak = rss;
+    if (++batches % every === 0) checkpoints.push(Math.round(rss / MIB));
+  };
+  await (what === 'replay' ? replay(sample) : bareLoop(sample));
+  process.stdout.write(
+    JSON.stringify({ before: Math.round(before / MIB), peak: Math.round(peak / MIB), checkpoints }),
+  );
+}
+
+function rssLine(what: 'replay' | 'bare', label: string, nodeFlags: readonly string[]): string {
+  const self = fileURLToPath(import.meta.url);
+  const run = spawnSync(process.execPath, [...nodeFlags, '--import', 'tsx', self, `--rss-probe=${what}`], {
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) return `peak RSS     ${label}: probe failed (${run.stderr.trim().split('\n')[0]})`;
+  const r = JSON.parse(run.stdout) as { before: number; peak: number; checkpoints: number[] };
+  return `${what === 'replay' ? 'replay' : 'bare loop'} peak RSS ${r.peak} MiB ${label}; ${r.before} MiB before reading (node + tsx + modules); at 20/40/60/80/100 %: ${r.checkpoints.join(' / ')} MiB`;
+}
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+async function best(run: () => Promise<number>): Promise<{ count: number; wall: number; cpu: number }> {
+  let wall = Number.POSITIVE_INFINITY;
+  let cpu = Number.POSITIVE_INFINITY;
+  let count = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const w = performance.now();
+    const c = cpuMs();
+    count = await run();
+    cpu = Math.min(cpu, (cpuMs() - c) / 1000);
+    wall = Math.min(wall, (performance.now() - w) / 1000);
+  }
+  return { count, wall, cpu };
+}
+
+if (!existsSync(path)) {
+  const started = performance.now();
+  const partial = `${path}.partial`;
+  await writeSyntheticSession(partial, {
+    seed: SEED,
+    startTime: EXAMPLE_SESSION_OPTIONS.startTime,
+    maxMessages: MESSAGES,
+  });
+  renameSync(partial, path);
+  console.log(`generated ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+const probe = process.argv.find((a) => a.startsWith('--rss-probe='));
+if (probe !== undefined) {
+  await probeRss(probe.endsWith('bare') ? 'bare' : 'replay');
+} else {
+  const mb = statSync(path).size / 1e6;
+  const bare = await best(bareLoop);
+  const read = await best(() => replay(() => {}));
+  console.log(`session      ${path} (${mb.toFixed(1)} MB, ${fmt(bare.count)} lines incl. header, SYNTHETIC)`);
+  console.log(
+    `             rates on CPU time (the machine is shared), best of ${ROUNDS}; wall-clock rate in brackets`,
+  );
+  console.log(
+    `bare loop    ${fmt(bare.count / bare.cpu)} lines/s   ${(mb / bare.cpu).toFixed(1)} MB/s  [${fmt(bare.count / bare.wall)} lines/s]  read + split + JSON.parse`,
+  );
+  console.log(
+    `replay       ${fmt(read.count / read.cpu)} events/s  ${(mb / read.cpu).toFixed(1)} MB/s  [${fmt(read.count / read.wall)} events/s]  reader + venue decoders -> model events`,
+  );
+  const ratio = (read.count / read.cpu / (bare.count / bare.cpu)) * 100;
+  console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop (target >= 70 %)`);
+  console.log(rssLine('replay', 'with default node flags', []));
+  console.log(rssLine('bare', 'with default node flags', []));
+  console.log(rssLine('replay', 'with --max-semi-space-size=8', ['--max-semi-space-size=8']));
+  console.log('             target: flat, < 150 MiB');
+}
