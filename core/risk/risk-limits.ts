@@ -45,7 +45,10 @@ export const riskLimitsSchema = z
     submitRate: rateLimitSchema.optional(),
     /** Throttle for order modifications and algo order replacements. */
     modifyRate: rateLimitSchema.optional(),
-    /** Checks switched off at this level. */
+    /**
+     * Checks switched off at this level. A rule check (instrument, arguments, sizes) off at
+     * either level is off; a limit check is off only for the limits of this level.
+     */
     disabledChecks: z.array(z.enum(DISABLEABLE_CHECK_NAMES)).optional(),
   })
   .strict();
