@@ -53,7 +53,7 @@ export function placeAlgoOrder(state: SimState, intent: PlaceAlgoOrderIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }
-  if (!intent.qty.isPositive() || !intent.triggerPrice.isPositive() || intent.price.isNegative()) {
+  if (!intent.qty.gt(0) || !intent.triggerPrice.gt(0) || intent.price.isNegative()) {
     rejectCommand(
       state,
       intent.ref,
@@ -92,11 +92,7 @@ function findOpen(
 export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (!algo) return;
-  if (
-    intent.qty?.isPositive() === false ||
-    intent.triggerPrice?.isPositive() === false ||
-    intent.price?.isNegative()
-  ) {
+  if (intent.qty?.gt(0) === false || intent.triggerPrice?.gt(0) === false || intent.price?.isNegative()) {
     rejectCommand(
       state,
       intent.ref,
@@ -159,7 +155,7 @@ export function cancelAllAlgoOrders(state: SimState, intent: CancelAllAlgoOrders
  * @param parent - the parent order
  */
 export function attachTpSl(state: SimState, parent: SimOrder): void {
-  if ((!parent.tp && !parent.sl) || state.attached.has(parent.orderId) || !parent.filled.isPositive()) return;
+  if ((!parent.tp && !parent.sl) || state.attached.has(parent.orderId) || !parent.filled.gt(0)) return;
   if (parent.state !== 'FILLED' && parent.state !== 'CANCELLED') return;
   state.attached.add(parent.orderId);
   const side = parent.side === 'BUY' ? 'SELL' : 'BUY';

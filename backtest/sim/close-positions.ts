@@ -43,7 +43,7 @@ function closeAll(
     const order = createOrder(state, {
       clientOrderId: positions.length === 1 ? ref : `${ref}-${index + 1}`,
       sym: position.sym,
-      side: position.qty.isPositive() ? 'SELL' : 'BUY',
+      side: position.qty.gt(0) ? 'SELL' : 'BUY',
       orderType: 'MARKET',
       timeInForce: 'IOC',
       qty: position.qty.abs(),

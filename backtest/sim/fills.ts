@@ -77,7 +77,7 @@ export function finishOrder(
   order.remainingN = 0;
   if (cancelType !== undefined) order.cancelType = cancelType;
   publishOrder(state, order, action);
-  if (order.filled.isPositive()) state.hooks.attachTpSl(order);
+  if (order.filled.gt(0)) state.hooks.attachTpSl(order);
 }
 
 /**
@@ -103,7 +103,7 @@ export function executeFill(
   const position = positionFor(state, order);
   let quantity = D.min(wanted, order.qty.minus(order.filled));
   if (onlyReduces(state, order)) quantity = D.min(quantity, reducibleQty(position.qty, order.side));
-  if (!quantity.isPositive()) {
+  if (!quantity.gt(0)) {
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'REDUCE_ONLY');
     return ZERO;
   }

@@ -113,7 +113,7 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
     const order = createOrder(state, {
       clientOrderId: `${liquidationEventId}-${position.sym}-${position.positionSide}`,
       sym: position.sym,
-      side: position.qty.isPositive() ? 'SELL' : 'BUY',
+      side: position.qty.gt(0) ? 'SELL' : 'BUY',
       orderType: 'MARKET',
       timeInForce: 'IOC',
       qty: position.qty.abs(),

@@ -76,7 +76,8 @@ function totalLoanValue(state: SimState): Dec {
 
 /**
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
- * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406020),
+ * 406014–406023): borrowable asset (406014), positive amount (406015), account not in MARGIN_CALL
+ * or LIQUIDATION (406020),
  * per-user quota (406017), loan pool (406018), margin for the loan's maintenance (406016), LTV
  * after borrowing (406019).
  * @param state - the venue
@@ -90,12 +91,13 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     fail('LOAN_ASSET_NOT_BORROWABLE', `${intent.coin} on ${intent.exchange}`);
     return;
   }
-  if (!intent.amount.isPositive()) {
+  if (!intent.amount.gt(0)) {
     fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
     return;
   }
-  if (state.liquidating) {
-    fail('LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
+  const status = accountView(state).accountStatus;
+  if (status !== 'NORMAL') {
+    fail('LOAN_FROZEN_IN_LIQUIDATION', `the account is in ${status}`);
     return;
   }
   accrueInterest(state);
@@ -118,7 +120,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   }
   const loans = totalLoanValue(state).plus(addedValue);
   const gross = equityOf(state).plus(loans);
-  if (!gross.isPositive() || loans.div(gross).gt(state.opts.loans.maxBorrowLtv)) {
+  if (!gross.gt(0) || loans.div(gross).gt(state.opts.loans.maxBorrowLtv)) {
     fail('LOAN_LTV_EXCEEDED', `limit ${state.opts.loans.maxBorrowLtv.toFixed()}`);
     return;
   }
@@ -149,7 +151,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
 export function repay(state: SimState, intent: RepayIntent): void {
   const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
     rejectCommand(state, intent.ref, intent.kind, name, detail);
-  if (!intent.amount.isPositive()) {
+  if (!intent.amount.gt(0)) {
     fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
     return;
   }
@@ -188,5 +190,5 @@ export function loanToValue(state: SimState): Dec {
   const loans = totalLoanValue(state);
   if (loans.isZero()) return ZERO;
   const gross = equityOf(state).plus(loans);
-  return gross.isPositive() ? loans.div(gross) : D(1);
+  return gross.gt(0) ? loans.div(gross) : D(1);
 }

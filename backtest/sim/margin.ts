@@ -181,7 +181,7 @@ export function liqPriceOf(state: SimState, position: SimPosition): Dec {
     .minus(equityOf(state))
     .plus(q.mul(markOf(state, position)))
     .div(denominator);
-  return price.isPositive() ? price : ZERO;
+  return price.gt(0) ? price : ZERO;
 }
 
 /**
@@ -221,7 +221,7 @@ export function positionView(state: SimState, position: SimPosition): Position {
 export function accountView(state: SimState): Account {
   const equity = equityOf(state);
   const mm = maintenanceMargin(state);
-  const riskRatio = equity.isPositive() ? mm.div(equity) : mm.isZero() ? ZERO : D(Number.POSITIVE_INFINITY);
+  const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : D(Number.POSITIVE_INFINITY);
   let accountStatus: AccountStatus = 'NORMAL';
   if (state.liquidating) accountStatus = 'LIQUIDATION';
   else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';
@@ -265,7 +265,7 @@ export function assetView(state: SimState, coin: string): Asset {
     borrow: loan,
     upnl,
   };
-  if (!loan.isPositive()) return asset;
+  if (!loan.gt(0)) return asset;
   const value = coinValue(state, coin);
   const netEquity = equity.minus(loan);
   return {

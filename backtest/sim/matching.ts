@@ -106,7 +106,7 @@ function take(state: SimState, order: SimOrder): boolean {
     last = price;
     const size = sizeOf(qty);
     const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
-    if (!wanted.isPositive()) continue;
+    if (!wanted.gt(0)) continue;
     executeFill(
       state,
       order,
@@ -208,7 +208,7 @@ export function matchResting(state: SimState, event: MarketEvent): void {
       if (!(offered > 0)) break;
       const wanted =
         offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
-      if (!wanted.isPositive()) break;
+      if (!wanted.gt(0)) break;
       const filled = executeFill(state, order, wanted, order.price, 'MAKER');
       consumed += filled.toNumber();
       if (side[0] === order) break;

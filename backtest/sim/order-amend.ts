@@ -51,7 +51,7 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   }
   if (
     intent.price &&
-    (order.orderType === 'MARKET' || !intent.price.isPositive() || !isOnStep(intent.price, spec.tickSize))
+    (order.orderType === 'MARKET' || !intent.price.gt(0) || !isOnStep(intent.price, spec.tickSize))
   ) {
     rejectCommand(
       state,

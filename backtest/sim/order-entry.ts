@@ -18,13 +18,13 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** The first thing wrong with a new order's parameters (400001), or undefined. */
 function badParameter(state: SimState, intent: PlaceOrderIntent, spec: InstrumentSpec): string | undefined {
   if (spec.state !== 'TRADING') return `${intent.sym} is ${spec.state}`;
-  if (!intent.qty.isPositive() || !isOnStep(intent.qty, spec.lotSize))
+  if (!intent.qty.gt(0) || !isOnStep(intent.qty, spec.lotSize))
     return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
   if (intent.qty.lt(spec.minSize)) return `qty is below the minimum size ${spec.minSize.toFixed()}`;
   const limit = intent.orderType === 'LIMIT';
   if (limit) {
     const price = intent.price;
-    if (!price?.isPositive() || !isOnStep(price, spec.tickSize))
+    if (!price?.gt(0) || !isOnStep(price, spec.tickSize))
       return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
     if (intent.qty.gt(spec.maxLimitSize)) return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
     if (intent.qty.mul(price).mul(spec.contractSize).lt(spec.minNotional))
@@ -47,9 +47,9 @@ function badParameter(state: SimState, intent: PlaceOrderIntent, spec: Instrumen
       condition.code === 'DT' ||
       condition.code === 'SL' ||
       condition.code === 'OCO';
-    if (needsTrigger && !condition.triggerPrice?.isPositive())
+    if (needsTrigger && !condition.triggerPrice?.gt(0))
       return `conditionCode ${condition.code} needs a positive triggerPrice`;
-    if (condition.code === 'OCO' && !condition.stopPrice?.isPositive())
+    if (condition.code === 'OCO' && !condition.stopPrice?.gt(0))
       return 'conditionCode OCO needs a positive stopPrice';
     if (condition.code === 'TIME' && Number.isNaN(parseTimeToSend(condition.timeToSend ?? ''))) {
       return 'conditionCode TIME needs timeToSend as yyyy-MM-dd HH:mm:ss';
@@ -131,7 +131,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     }
   }
   const required = orderMargin(state, order);
-  if (required.isPositive()) {
+  if (required.gt(0)) {
     // orderMargin already counts this order inside initialMargin (it is registered): compare with equity.
     const available = accountView(state).availableMargin;
     if (available.isNegative()) {

@@ -32,7 +32,10 @@ export const SIM_ERRORS = {
     code: 406019,
     message: 'the loan-to-value ratio after borrowing would exceed the limit',
   },
-  LOAN_FROZEN_IN_LIQUIDATION: { code: 406020, message: 'loans are frozen while the portfolio is liquidated' },
+  LOAN_FROZEN_IN_LIQUIDATION: {
+    code: 406020,
+    message: 'new loans are frozen while the account is in margin call or liquidation',
+  },
   LOAN_NOTHING_TO_REPAY: { code: 406021, message: 'there is no outstanding loan of this asset to repay' },
   LOAN_REPAY_EXCEEDS_PRINCIPAL: {
     code: 406022,

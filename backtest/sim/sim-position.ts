@@ -66,7 +66,7 @@ export function bookFill(
   const signed = side === 'BUY' ? quantity : quantity.neg();
   const before = position.qty;
   let realized = ZERO;
-  if (before.isZero() || before.isPositive() === signed.isPositive()) {
+  if (before.isZero() || before.gt(0) === signed.gt(0)) {
     const total = before.abs().plus(quantity);
     position.avgPrice = position.avgPrice.mul(before.abs()).plus(price.mul(quantity)).div(total);
   } else {
@@ -75,7 +75,7 @@ export function bookFill(
       .minus(position.avgPrice)
       .mul(closing)
       .mul(contractSize)
-      .mul(before.isPositive() ? 1 : -1);
+      .mul(before.gt(0) ? 1 : -1);
     if (quantity.gt(before.abs())) position.avgPrice = price;
   }
   position.qty = before.plus(signed);
@@ -97,5 +97,5 @@ function minDec(a: Dec, b: Dec): Dec {
  */
 export function reducibleQty(positionQty: Dec, side: OrderSide): Dec {
   if (side === 'BUY') return positionQty.isNegative() ? positionQty.abs() : ZERO;
-  return positionQty.isPositive() ? positionQty : ZERO;
+  return positionQty.gt(0) ? positionQty : ZERO;
 }

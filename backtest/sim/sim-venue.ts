@@ -173,6 +173,14 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   const onMarket = (event: MarketEvent) => {
     runDue(event.recvTs);
     const market = marketOf(state, event.sym);
+    // A new nextFundingTime replaces the old one: settle the old one first, at the previous mark.
+    if (
+      event.kind === 'markPrice' &&
+      event.nextFundingTime !== market.nextFundingTime &&
+      !Number.isNaN(market.nextFundingTime)
+    ) {
+      settleFunding(state, event.sym, market);
+    }
     foldMarket(market, event);
     if (!Number.isNaN(market.nextFundingTime)) settleFunding(state, event.sym, market);
     if (opts.fillModel.name === 'bar') {

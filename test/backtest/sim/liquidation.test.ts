@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { D, LIQUIDATION_NODE_TYPES } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aLimit, aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+
+/** Long 10 @ 100 on 200 USDT, leverage 10: liqPrice = 800.5 / 9.95 = 80.4523 (see margin test). */
+function aLeveragedLong() {
+  const t = aSim({ startingBalances: { USDT: D('200') } });
+  t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+  t.sim.onMarket(aMark(0, 100));
+  t.send(aMarket('m', 'BUY', '10'), aLimit('bid', 'BUY', '0.5', '50'));
+  t.sim.onMarket(aMark(1, 100));
+  return t;
+}
+
+describe('sim venue: liquidation', () => {
+  it('does nothing while equity stays above maintenance margin', () => {
+    const t = aLeveragedLong();
+    t.sim.onMarket(aMark(2, 80.5)); // equity 4.5 >= MM 4.025
+    expect(t.of('liquidationEvent')).toHaveLength(0);
+    expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
+  });
+
+  it('walks the nine nodes, cancels orders, closes at mark with the liquidation fee, and reports the records twice', () => {
+    const t = aLeveragedLong();
+    t.sim.onMarket(aMark(2, 80.4)); // equity 199.5 - 196 = 3.5 < MM 4.02
+    const nodes = t.of('liquidationEvent').map((e) => e.record);
+    expect(nodes.map((n) => n.nodeType)).toEqual([...LIQUIDATION_NODE_TYPES]);
+    expect(new Set(nodes.map((n) => n.eventType))).toEqual(new Set(['FULL_LIQUIDATION']));
+    expect(nodes[0]?.equity.toFixed()).toBe('3.5');
+    expect(nodes[0]?.maintainMargin.toFixed()).toBe('4.02');
+    expect(
+      t.of('order').find((e) => e.order.clientOrderId === 'bid' && e.order.orderState === 'CANCELLED')?.order
+        .cancelType,
+    ).toBe('LIQUIDATION');
+    const records = t.of('liquidationPosition');
+    expect(records.map((e) => e.byUser)).toEqual([false, true]);
+    const record = records[0]?.record;
+    // 10 x 80.4 x 0.5 % = 4.02 of liquidation fee
+    expect([
+      record?.side,
+      record?.quantity.toFixed(),
+      record?.price.toFixed(),
+      record?.liquidationFee.toFixed(),
+    ]).toEqual(['SELL', '10', '80.4', '4.02']);
+    expect(record?.position.positionQty.toFixed()).toBe('10');
+    // balance 199.5 - 196 - 4.02 = -0.52: no insurance fund top-up
+    expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('-0.52');
+    expect(t.sim.ledger().liquidationFees.toFixed()).toBe('4.02');
+    expect(t.sim.statement().map((f) => [f.type, f.amount.toFixed()])).toEqual([
+      ['LIQUIDATION_FEE', '-4.02'],
+    ]);
+    expect(t.of('account').some((e) => e.account.accountStatus === 'LIQUIDATION')).toBe(true);
+    expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
+  });
+
+  it('liquidates only the largest position when that restores the margin (partial liquidation)', () => {
+    const eth = 'BINANCE_PERP_ETH_USDT';
+    const t = aSim({
+      startingBalances: { USDT: D('300') },
+      instruments: [anInstrument('BINANCE_PERP_BTC_USDT'), anInstrument(eth)],
+      maintenanceMarginRate: { BINANCE_PERP_BTC_USDT: D('0.05'), [eth]: D('0.005') },
+    });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.sim.onMarket(aQuote(0, 9.99, 100, 10, 100, eth));
+    t.send(aMarket('btc', 'BUY', '20'), aMarket('eth', 'BUY', '1', { sym: eth }));
+    t.sim.onMarket(aMark(1, 100));
+    t.sim.onMarket(aMark(1, 10, undefined, eth));
+    // BTC to 86: balance 300 - 1 - 0.005 = 298.995; upnl -280 -> equity 18.995; MM = 20 x 86 x 5 % + 10 x 0.5 % = 86.05
+    t.sim.onMarket(aMark(2, 86));
+    const first = t.of('liquidationEvent')[0]?.record;
+    expect(first?.eventType).toBe('PARTIAL_LIQUIDATION');
+    expect(t.of('liquidationPosition').map((e) => e.record.sym)).toEqual([
+      'BINANCE_PERP_BTC_USDT',
+      'BINANCE_PERP_BTC_USDT',
+    ]);
+    expect(
+      t
+        .of('liquidationEvent')
+        .at(-1)
+        ?.record.positions.map((p) => p.sym),
+    ).toEqual([eth]);
+  });
+});

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import type { LoanOptions } from '../../../backtest/sim/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { aMark, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
+
+const HOUR = 3_600_000;
+const LOANS: LoanOptions = {
+  assets: {
+    'BINANCE:USDT': { annualRate: D('0.0876'), userQuota: D('5000'), pool: D('3000') },
+  },
+  maxBorrowLtv: D('0.5'),
+  maintenanceMarginRate: D('0.05'),
+};
+
+function borrow(ref: string, amount: string, coin = 'USDT', exchange = 'BINANCE') {
+  return { kind: 'borrow' as const, ref, exchange, coin, amount: D(amount) };
+}
+function repay(ref: string, amount: string, coin = 'USDT', exchange = 'BINANCE') {
+  return { kind: 'repay' as const, ref, exchange, coin, amount: D(amount) };
+}
+
+describe('sim venue: margin loans', () => {
+  it('borrows into the balance and accrues interest every whole hour of virtual time', () => {
+    const t = aSim({ loans: LOANS });
+    t.send(borrow('b1', '1000'));
+    t.sim.advanceTo(1);
+    expect(t.of('loan').at(-1)?.loan.principal.toFixed()).toBe('1000');
+    expect(t.of('asset').at(-1)?.asset).toMatchObject({ coin: 'USDT' });
+    expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('11000');
+    expect(t.of('asset').at(-1)?.asset.loan?.toFixed()).toBe('1000');
+    // 1000 x 8.76 % / 8760 = 0.01 per hour; 3.5 hours -> 3 whole hours charged
+    t.sim.onMarket(aTrade(3.5 * HOUR, 100, 1, 'BUY'));
+    expect(t.sim.ledger().interest.toFixed()).toBe('0.03');
+    expect(t.of('loan').at(-1)?.loan.interest.toFixed()).toBe('0.03');
+    expect(t.sim.statement().map((f) => f.type)).toEqual(['DEDUCT_INTEREST']);
+    t.sim.advanceTo(4 * HOUR);
+    expect(t.sim.ledger().interest.toFixed()).toBe('0.04');
+    t.send(repay('r1', '1000'));
+    t.sim.advanceTo(6 * HOUR);
+    expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('9999.96');
+    expect(t.of('asset').at(-1)?.asset.loan).toBeUndefined();
+    expect(t.sim.ledger().interest.toFixed()).toBe('0.04');
+  });
+
+  it('answers each loan error with its own code (406014–406023)', () => {
+    const t = aSim({
+      loans: {
+        ...LOANS,
+        assets: {
+          ...LOANS.assets,
+          'OKX:USDT': { annualRate: D('0.1'), userQuota: D('100000'), pool: D('100000') },
+        },
+      },
+      startingBalances: { USDT: D('1000') },
+    });
+    t.send(
+      borrow('not-borrowable', '10', 'DOGE'),
+      borrow('zero', '0'),
+      borrow('quota', '5001'),
+      borrow('pool', '3001'),
+      borrow('ltv', '1001', 'USDT', 'OKX'),
+      repay('nothing', '1'),
+      borrow('ok', '500'),
+      repay('too-much', '501'),
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
+      ['not-borrowable', 406014],
+      ['zero', 406015],
+      ['quota', 406017],
+      ['pool', 406018],
+      ['ltv', 406019],
+      ['nothing', 406021],
+      ['too-much', 406022],
+    ]);
+  });
+
+  it('refuses a borrow the available margin cannot carry (406016) and a repay the balance cannot pay (406023)', () => {
+    const t = aSim({ loans: { ...LOANS, maxBorrowLtv: D('0.99') }, startingBalances: { USDT: D('100') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    // 9 x 100 / 10 = 90 of initial margin leaves 100 - 0.45 - 90 = 9.55 available
+    t.send(aMarket('m', 'BUY', '9'), borrow('big', '200'));
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['big', 406016]]);
+    const u = aSim({ loans: LOANS, startingBalances: { USDT: D('1000') } });
+    u.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    u.send(borrow('b', '100'), aMarket('m', 'BUY', '10'));
+    u.sim.onMarket(aQuote(1, 89.9, 100, 90, 100));
+    u.send(aMarket('x', 'SELL', '10'), repay('r', '100'));
+    u.sim.advanceTo(2);
+    // 1000 + 100 - 0.5 - 0.4495 - 101 = 998.05 >= 100: the repay works
+    expect(u.of('commandRejected')).toEqual([]);
+  });
+
+  it('freezes new loans while the account is in margin call (406020)', () => {
+    const t = aSim({ loans: LOANS, startingBalances: { USDT: D('200') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m', 'BUY', '10'));
+    // mark 80.5: equity 199.5 - 195 = 4.5, MM 4.025, risk ratio 0.894 >= 0.8: MARGIN_CALL, not liquidated
+    t.sim.onMarket(aMark(1, 80.5));
+    t.send(borrow('b', '10'));
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['b', 406020]]);
+    expect(t.of('liquidationEvent')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+
+describe('sim venue: margin', () => {
+  it('reports equity, initial and maintenance margin, available margin and liqPrice by hand', async () => {
+    const t = aSim({ startingBalances: { USDT: D('200') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.sim.onMarket(aMark(0, 100));
+    t.send(aMarket('m', 'BUY', '10'));
+    t.sim.onMarket(aMark(1, 100));
+    const snapshot = await t.sim.snapshot();
+    const [position] = snapshot.positions;
+    // fee 10 x 100 x 5 bps = 0.5 -> balance 199.5; IM = 1000 / 10 = 100; MM = 1000 x 0.005 = 5
+    expect(snapshot.account?.equity.toFixed()).toBe('199.5');
+    expect(snapshot.account?.availableMargin.toFixed()).toBe('99.5');
+    expect(snapshot.account?.maintainMargin.toFixed()).toBe('5');
+    expect(position?.positionMargin.toFixed()).toBe('100');
+    // liqPrice p: 199.5 + 10 (p - 100) = 10 p x 0.005 -> p = 800.5 / 9.95
+    expect(position?.liqPrice.toFixed(6)).toBe(D('800.5').div('9.95').toFixed(6));
+    t.sim.onMarket(aMark(2, 90));
+    const later = await t.sim.snapshot();
+    expect(later.positions[0]?.unrealizedPNL.toFixed()).toBe('-100');
+    expect(later.account?.equity.toFixed()).toBe('99.5');
+  });
+
+  it('keeps a long and a short leg apart in BOTH mode and realizes PnL per leg', async () => {
+    const t = aSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '2', { positionSide: 'SHORT' }),
+    );
+    t.sim.onMarket(aQuote(1, 104.9, 100, 105, 100));
+    t.send(
+      aMarket('lc', 'SELL', '1', { positionSide: 'LONG' }),
+      aMarket('sc', 'BUY', '1', { positionSide: 'SHORT' }),
+    );
+    t.sim.advanceTo(2);
+    const rpnl = t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.rpnl.toFixed()]);
+    // long 1 @100 sold @104.9: +4.9; short 2 @99.9, bought 1 back @105: -5.1
+    expect(rpnl).toEqual([
+      ['l', '0'],
+      ['s', '0'],
+      ['lc', '4.9'],
+      ['sc', '-5.1'],
+    ]);
+    const positions = (await t.sim.snapshot()).positions.map((p) => [
+      p.positionSide,
+      p.positionQty.toFixed(),
+    ]);
+    expect(positions).toEqual([['SHORT', '-1']]);
+  });
+
+  it('never lets a closing order on a hedge leg open the other side', () => {
+    const t = aSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      aMarket('lc', 'SELL', '3', { positionSide: 'LONG' }),
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('execution').map((e) => e.execution.quantity.toFixed())).toEqual(['1', '1']);
+  });
+});

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { SIM_ERRORS } from '../../../backtest/sim/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { aLimit, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
+
+function rejectedReasons(t: ReturnType<typeof aSim>): string[] {
+  return t
+    .of('order')
+    .filter((e) => e.order.orderState === 'REJECTED')
+    .map((e) => e.order.reason ?? '');
+}
+
+describe('sim venue: order error codes', () => {
+  it('rejects an unknown symbol with 400009', () => {
+    const t = aSim();
+    t.send(aLimit('x', 'BUY', '1', '100', { sym: 'BINANCE_PERP_DOGE_USDT' }));
+    t.sim.advanceTo(1);
+    expect(rejectedReasons(t)).toEqual(['400009 the symbol is not supported: BINANCE_PERP_DOGE_USDT']);
+  });
+
+  it('rejects bad parameters with 400001 and says which', () => {
+    const t = aSim();
+    t.send(
+      aLimit('a', 'BUY', '1.0005', '100'),
+      aLimit('b', 'BUY', '1', '100.05'),
+      aLimit('c', 'BUY', '0.01', '100'),
+      aLimit('d', 'BUY', '1', '100', { timeInForce: 'GTD' }),
+      aLimit('e', 'BUY', '1', '100', { positionSide: 'LONG' }),
+      aMarket('f', 'BUY', '101'),
+    );
+    t.sim.advanceTo(1);
+    expect(rejectedReasons(t)).toEqual([
+      '400001 bad parameters: qty must be a positive multiple of 0.001',
+      '400001 bad parameters: a limit order needs a positive price on the tick 0.1',
+      '400001 bad parameters: notional is below minNotional 5',
+      '400001 bad parameters: GTD needs expiryDate YYYY-MM-DD',
+      '400001 bad parameters: positionSide must be NONE in NET mode',
+      '400001 bad parameters: qty exceeds maxMarketSize 100',
+    ]);
+  });
+
+  it('refuses a duplicate clientOrderId with 406010 without touching the live order', () => {
+    const t = aSim();
+    t.send(aLimit('a', 'BUY', '1', '100'), aLimit('a', 'BUY', '2', '99'));
+    t.sim.advanceTo(1);
+    expect(t.of('order').map((e) => e.order.orderState)).toEqual(['NEW']);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.intentKind, e.code])).toEqual([
+      ['a', 'placeOrder', 406010],
+    ]);
+  });
+
+  it('refuses to cancel or modify an unknown order (401018) and a final one (401058)', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(0, 99, 5, 100, 5));
+    t.send(aMarket('m', 'BUY', '1'));
+    t.send({ kind: 'cancelOrder', ref: 'c1', target: 'nope', sym: BTC });
+    t.send({ kind: 'cancelOrder', ref: 'c2', target: 'm', sym: BTC });
+    t.send({ kind: 'modifyOrder', ref: 'c3', target: 'm', sym: BTC, qty: D('2') });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => e.code)).toEqual([401018, 401058, 401058]);
+  });
+
+  it('rejects a reduce-only order with no position to reduce (401097) and trims one larger than the position', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(0, 99, 5, 100, 5));
+    t.send(aLimit('r1', 'SELL', '1', '101', { reduceOnly: true }));
+    t.send(aMarket('m', 'BUY', '0.5'));
+    t.send(aLimit('r2', 'SELL', '1', '101', { reduceOnly: true }));
+    t.sim.advanceTo(1);
+    expect(rejectedReasons(t)).toEqual([
+      '401097 position quantity is 0: nothing to reduce on BINANCE_PERP_BTC_USDT',
+    ]);
+    const r2 = t.of('order').find((e) => e.order.clientOrderId === 'r2')?.order;
+    expect(r2?.orderQty.toFixed()).toBe('0.5');
+    expect(r2?.actionMsg).toMatch(/trimmed/);
+  });
+
+  it('rejects an order the margin cannot carry with 401023', () => {
+    const t = aSim({ startingBalances: { USDT: D('100') } });
+    t.sim.onMarket(aQuote(0, 99, 50, 100, 50));
+    // 10 x 100 / leverage 10 = 100 of initial margin: fits; 11 does not
+    t.send(aLimit('ok', 'BUY', '10', '99'), aLimit('no', 'BUY', '1', '99'));
+    t.sim.advanceTo(1);
+    expect(rejectedReasons(t)).toEqual(['401023 insufficient margin: needs 9.90']);
+  });
+
+  it('blocks a position-mode switch while orders or positions exist (406012) and allows it when flat', () => {
+    const t = aSim();
+    t.send(aLimit('a', 'BUY', '1', '90'), { kind: 'setPositionMode', ref: 'pm1', positionMode: 'BOTH' });
+    t.send(
+      { kind: 'cancelOrder', ref: 'c', target: 'a', sym: BTC },
+      { kind: 'setPositionMode', ref: 'pm2', positionMode: 'BOTH' },
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['pm1', 406012]]);
+    expect(t.of('account').at(-1)?.account.positionMode).toBe('BOTH');
+  });
+
+  it('keeps every code in one table with the message the venue sends', () => {
+    expect(SIM_ERRORS.CLOSE_POSITION_REJECTED.code).toBe(401129);
+    expect(SIM_ERRORS.ADL_SYM_NOT_SUPPORTED.code).toBe(401011);
+    const loanCodes = Object.values(SIM_ERRORS)
+      .map((e) => e.code)
+      .filter((c) => c >= 406014 && c <= 406023);
+    expect(loanCodes).toEqual([
+      406014, 406015, 406016, 406017, 406018, 406019, 406020, 406021, 406022, 406023,
+    ]);
+  });
+});
