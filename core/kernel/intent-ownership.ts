@@ -4,30 +4,37 @@ import type { OrderRegistry } from './order-registry.ts';
 /** The venue's limit on a caller reference (clientOrderId), per public venue docs. */
 export const MAX_REF_LENGTH = 40;
 
+/** A failed kernel check: its name and a sentence. */
+export interface KernelDenial {
+  readonly check: string;
+  readonly reason: string;
+}
+
 /**
- * The kernel's own checks before the risk gate: a well-formed, unused reference, and
- * ownership (a strategy may modify or cancel only orders and algo orders it placed).
+ * Whether a reference is well-formed for the venue.
+ * @param ref - the caller reference
+ * @returns the denial, or undefined when 1 to 40 characters
+ */
+export function refLengthCheck(ref: string): KernelDenial | undefined {
+  if (ref.length > 0 && ref.length <= MAX_REF_LENGTH) return undefined;
+  return {
+    check: 'kernel.ref',
+    reason: `reference ${JSON.stringify(ref)} must be 1 to ${MAX_REF_LENGTH} characters`,
+  };
+}
+
+/**
+ * Ownership: a strategy may modify or cancel only orders and algo orders it placed.
  * @param strategyId - who emitted the intent
  * @param intent - the intent
  * @param registry - orders and their owners
- * @param usedRefs - every reference submitted in this run
- * @returns the failed check and why, or undefined when the intent may go on to the gate
+ * @returns the denial, or undefined when the intent touches only the strategy's own orders
  */
-export function kernelCheck(
+export function ownershipCheck(
   strategyId: string,
   intent: Intent,
   registry: OrderRegistry,
-  usedRefs: ReadonlySet<string>,
-): { check: string; reason: string } | undefined {
-  if (intent.ref.length === 0 || intent.ref.length > MAX_REF_LENGTH) {
-    return {
-      check: 'kernel.ref',
-      reason: `reference ${JSON.stringify(intent.ref)} must be 1 to ${MAX_REF_LENGTH} characters`,
-    };
-  }
-  if (usedRefs.has(intent.ref)) {
-    return { check: 'kernel.ref', reason: `reference ${intent.ref} was already used in this run` };
-  }
+): KernelDenial | undefined {
   switch (intent.kind) {
     case 'modifyOrder':
     case 'cancelOrder':
@@ -45,11 +52,7 @@ export function kernelCheck(
   }
 }
 
-function ownership(
-  strategyId: string,
-  target: string,
-  registry: OrderRegistry,
-): { check: string; reason: string } | undefined {
+function ownership(strategyId: string, target: string, registry: OrderRegistry): KernelDenial | undefined {
   const owner = registry.ownerOf(target);
   if (owner === strategyId) return undefined;
   return {

@@ -13,7 +13,8 @@ import type {
 } from '../model/index.ts';
 import { isFinalOrderState, positionKey, ZERO } from '../model/index.ts';
 import { BarAggregator } from './bar-aggregator.ts';
-import { kernelCheck } from './intent-ownership.ts';
+import type { KernelDenial } from './intent-ownership.ts';
+import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
 import type { IntentGate, KernelOptions } from './kernel-options.ts';
 import { KernelState } from './kernel-state.ts';
 import { mergeByTime } from './merge-by-time.ts';
@@ -73,7 +74,8 @@ export class Kernel {
   private readonly timers = new TimerQueue();
   private readonly aggregator = new BarAggregator();
   private readonly barWatchers = new Map<string, StrategyRunner[]>();
-  private readonly usedRefs = new Set<string>();
+  /** References strategies chose themselves (generated ones are unique by construction). */
+  private readonly customRefs = new Set<string>();
   /** transactionIds already booked: a fill delivered twice (replay, reconnect) counts once. */
   private readonly seenFills = new Set<string>();
   private readonly backlog: Job[] = [];
@@ -357,15 +359,17 @@ export class Kernel {
       this.run(() => this.submit(runner, intent));
       return;
     }
-    const failed = kernelCheck(runner.id, intent, this.state.orders, this.usedRefs);
+    const failed =
+      refLengthCheck(intent.ref) ??
+      this.claimRef(runner, intent.ref) ??
+      ownershipCheck(runner.id, intent, this.state.orders);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;
     }
-    this.usedRefs.add(intent.ref);
     const expanded = this.expand(runner, intent);
     for (const one of expanded) {
-      if (one !== intent) this.usedRefs.add(one.ref);
+      if (one !== intent) runner.redeem(one.ref);
       const decision = this.gate.evaluate({ strategyId: runner.id, intent: one }, this.state);
       if (decision.kind === 'denied') {
         this.deny(runner, this.denial(runner, one, 'risk', decision.check, decision.reason));
@@ -457,6 +461,30 @@ export class Kernel {
     for (const runner of this.barWatchers.get(`${bar.sym}|${bar.interval}`) ?? []) runner.deliverBar(bar);
   }
 
+  /**
+   * A reference may be used once per run. Generated ones (`{id}-{n}`) are redeemed from their
+   * strategy; others are remembered. A custom reference that looks like any strategy's generated
+   * one is refused, so the two kinds never collide.
+   */
+  private claimRef(runner: StrategyRunner, ref: string): KernelDenial | undefined {
+    if (ref.startsWith(runner.refPrefix) && runner.redeem(ref)) return undefined;
+    for (const other of this.runners) {
+      if (ref.startsWith(other.refPrefix)) {
+        return {
+          check: 'kernel.ref',
+          reason:
+            other === runner
+              ? `reference ${ref} was already used in this run`
+              : `reference ${ref} has the form of strategy ${other.id}'s generated references`,
+        };
+      }
+    }
+    if (this.customRefs.has(ref))
+      return { check: 'kernel.ref', reason: `reference ${ref} was already used in this run` };
+    this.customRefs.add(ref);
+    return undefined;
+  }
+
   /** cancelOrders without targets means "all of mine (on sym)"; cancelAllAlgoOrders must not touch others' algo orders. */
   private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] {
     if (intent.kind === 'cancelOrders' && intent.targets === undefined) {
@@ -484,10 +512,10 @@ export class Kernel {
   /** Ownership and Keel's in-flight view are recorded before the port sees the command. */
   private record(runner: StrategyRunner, intent: Intent): void {
     const orders = this.state.orders;
-    orders.own(intent.ref, runner.id);
     const now = this.state.now();
     switch (intent.kind) {
       case 'placeOrder':
+        orders.own(intent.ref, runner.id);
         orders.applyLocal(this.pendingOrder(intent, now));
         return;
       case 'modifyOrder':
@@ -499,7 +527,13 @@ export class Kernel {
       case 'cancelOrders':
         for (const target of intent.targets ?? []) this.markInFlight(target, 'PENDING_CANCEL', now);
         return;
+      case 'cancelAlgoOrder':
+      case 'cancelAllAlgoOrders':
+      case 'replaceAlgoOrder':
+        return;
       default:
+        // algo orders, closes, borrow, repay, position mode: the owner answers for a venue refusal
+        orders.own(intent.ref, runner.id);
         return;
     }
   }

@@ -6,7 +6,9 @@ const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 /**
  * Orders and algo orders by venue id and by caller reference (clientOrderId), with the strategy
  * that owns each reference. Ownership is recorded when the kernel submits an intent, before the
- * venue answers, so even a synchronous answer finds its owner.
+ * venue answers, so even a synchronous answer finds its owner. Final orders are kept for
+ * lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's memory
+ * stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
  */
 export class OrderRegistry {
   /** Latest state of each order, by clientOrderId. */
@@ -21,6 +23,11 @@ export class OrderRegistry {
   readonly openAlgo = new Map<string, AlgoOrder>();
   private readonly owners = new Map<string, string>();
   private readonly venueUpdateAt = new Map<string, number>();
+  private readonly finals: string[] = [];
+  private finalsHead = 0;
+
+  /** @param retainFinal - how many finished orders stay available to lookups (default 10 000) */
+  constructor(private readonly retainFinal = 10_000) {}
 
   /**
    * Records which strategy owns a caller reference.
@@ -88,7 +95,26 @@ export class OrderRegistry {
     const ref = order.clientOrderId;
     this.byRef.set(ref, order);
     if (order.orderId !== '') this.byId.set(order.orderId, order);
-    if (isFinalOrderState(order.orderState)) this.open.delete(ref);
-    else this.open.set(ref, order);
+    if (!isFinalOrderState(order.orderState)) {
+      this.open.set(ref, order);
+      return;
+    }
+    this.open.delete(ref);
+    this.finals.push(ref);
+    if (this.finals.length - this.finalsHead > this.retainFinal)
+      this.forget(this.finals[this.finalsHead++] as string);
+    if (this.finalsHead > this.retainFinal) {
+      this.finals.splice(0, this.finalsHead);
+      this.finalsHead = 0;
+    }
+  }
+
+  private forget(ref: string): void {
+    const order = this.byRef.get(ref);
+    if (order === undefined || !isFinalOrderState(order.orderState)) return;
+    this.byRef.delete(ref);
+    if (this.byId.get(order.orderId) === order) this.byId.delete(order.orderId);
+    this.venueUpdateAt.delete(ref);
+    this.owners.delete(ref);
   }
 }

@@ -49,7 +49,10 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   /** False after stop or a fault: no more hooks, no more intents. */
   live = true;
   private refCounter = 0;
-  private readonly refPrefix: string;
+  /** Generated references not yet submitted: a generated reference may be submitted once. */
+  private readonly issued = new Set<string>();
+  /** `{id}-` or `{id}-{runId}-`: the prefix of every reference this strategy generates. */
+  readonly refPrefix: string;
   private readonly hooks: StrategyHooks<unknown, unknown>;
   private readonly onQuote: Hook<QuoteEvent>;
   private readonly onTrade: Hook<MarketTradeEvent>;
@@ -99,7 +102,18 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   /** @returns the next generated caller reference: `{id}-{runId-}{counter in base 36}` */
   nextRef(): string {
     this.refCounter++;
-    return this.refPrefix + this.refCounter.toString(36);
+    const ref = this.refPrefix + this.refCounter.toString(36);
+    this.issued.add(ref);
+    return ref;
+  }
+
+  /**
+   * Takes a generated reference out of the issued set as it is submitted.
+   * @param ref - a reference starting with this strategy's prefix
+   * @returns true when this strategy generated it and it was not submitted before
+   */
+  redeem(ref: string): boolean {
+    return this.issued.delete(ref);
   }
 
   /** Runs `setup` (subscribing to its intents) then `onStart`. */
