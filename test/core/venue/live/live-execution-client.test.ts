@@ -1,0 +1,301 @@
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { D, type Intent, type Order, type UserEvent } from '../../../../core/model/index.ts';
+import type { ApprovedIntent } from '../../../../core/risk/index.ts';
+import {
+  hmacSigner,
+  LiveExecutionClient,
+  PrivateWsClient,
+  VenueRestClient,
+} from '../../../../core/venue/index.ts';
+import { aLimitOrder } from '../../../kit/intent-builders.ts';
+import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
+import {
+  type FakeVenueHttp,
+  type ReceivedRequest,
+  startFakeVenueHttp,
+} from '../../../kit/venue-http-server.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
+import { ok, WIRE_ACCOUNT, WIRE_ASSET, WIRE_ORDER, WIRE_POSITION } from '../../../kit/venue-wire-samples.ts';
+import { type FakeVenueWs, startFakeVenueWs } from '../../../kit/venue-ws-server.ts';
+
+const approved = (intent: Intent) => ({ strategyId: 's1', intent }) as ApprovedIntent;
+
+/** The fake venue's book: orders by clientOrderId, as its REST side reports them. */
+type Book = Map<string, Record<string, unknown>>;
+
+function restVenue(book: Book, extra: (r: ReceivedRequest) => object | undefined = () => undefined) {
+  return (request: ReceivedRequest) => {
+    const special = extra(request);
+    if (special !== undefined) return { body: special };
+    const route = `${request.method} ${request.path}`;
+    switch (route) {
+      case 'GET /api/v1/trading/order': {
+        const order = book.get(request.query.clientOrderId ?? '');
+        return { body: order === undefined ? { code: 401018, message: 'order not found' } : ok(order) };
+      }
+      case 'GET /api/v1/trading/orders':
+        return { body: ok([...book.values()].filter((o) => o.orderState === 'OPEN')) };
+      case 'GET /api/v1/algo/openOrders':
+        return { body: ok([]) };
+      case 'GET /api/v1/trading/position':
+        return { body: ok([WIRE_POSITION]) };
+      case 'GET /api/v1/trading/account':
+        return { body: ok({ ...WIRE_ACCOUNT, assets: [WIRE_ASSET] }) };
+      default:
+        return { body: ok(null) };
+    }
+  };
+}
+
+describe('live execution client', () => {
+  let http: FakeVenueHttp;
+  let ws: FakeVenueWs;
+  let timer: FakeTimer;
+  let rest: VenueRestClient;
+  let privateWs: PrivateWsClient;
+  let live: LiveExecutionClient;
+  let events: UserEvent[];
+  let book: Book;
+
+  const orderEvents = (ref: string): Order[] =>
+    events.flatMap((e) => (e.kind === 'order' && e.order.clientOrderId === ref ? [e.order] : []));
+  const placeRequests = () =>
+    ws.requests.filter((r) => r.action === 'place_order' || r.action === 'PLACE_ORDER');
+  const restCalls = (path: string) => http.requests.filter((r) => r.path === path);
+
+  beforeEach(async () => {
+    book = new Map();
+    http = await startFakeVenueHttp(restVenue(book));
+    ws = await startFakeVenueWs();
+    timer = fakeTimer(1_700_000_000_000);
+    const logger = pino({ level: 'silent' });
+    const signer = hmacSigner('k', 's');
+    rest = new VenueRestClient({
+      baseUrl: http.url,
+      signer,
+      timer,
+      logger,
+      retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
+    });
+    privateWs = new PrivateWsClient({
+      url: ws.url,
+      signer,
+      timer,
+      random: { next: () => 0 },
+      requestTimeoutMs: 1_000,
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger,
+    });
+    live = new LiveExecutionClient({
+      rest,
+      ws: privateWs,
+      timer,
+      brokerClientId: 'acct-1',
+      lookupSpacingMs: 200,
+      logger,
+    });
+    events = [];
+    live.events.subscribe((e) => events.push(e));
+    await live.start();
+    await waitFor(() => restCalls('/api/v1/trading/orders').length === 1, 'first reconciliation');
+    await waitFor(() => events.some((e) => e.kind === 'account'), 'first reconciliation events');
+  });
+  afterEach(async () => {
+    await live.stop();
+    await rest.close();
+    await ws.close();
+    await http.close();
+  });
+
+  it('reconciles on the first login: open orders, positions, assets and account as events', () => {
+    expect(events.map((e) => e.kind)).toEqual(['position', 'asset', 'account']);
+  });
+
+  it('emits a NEW order from the place_order ack', async () => {
+    live.submit(approved(aLimitOrder({ ref: 'c-1' })));
+    await waitFor(() => orderEvents('c-1').length === 1, 'ack event');
+    expect(orderEvents('c-1')[0]).toMatchObject({
+      orderState: 'NEW',
+      orderId: `o-${placeRequests()[0]?.id}`,
+    });
+  });
+
+  it('emits the order of a PLACE_ORDER_ACK (orderNo, orderStatus) for a US equity', async () => {
+    ws.onRequest = (r) => ({
+      event: 'PLACE_ORDER_ACK',
+      id: r.id,
+      code: 0,
+      message: 'success',
+      data: { orderNo: 'EQ-7', orderStatus: 'NEW' },
+    });
+    live.submit(
+      approved(aLimitOrder({ ref: 'e-1', sym: 'US_EQUITY_AAPL', qty: D('5'), timeInForce: 'DAY' })),
+    );
+    await waitFor(() => orderEvents('e-1').length === 1, 'equity ack');
+    expect(orderEvents('e-1')[0]).toMatchObject({
+      orderId: 'EQ-7',
+      orderState: 'NEW',
+      sym: 'US_EQUITY_AAPL',
+    });
+    expect(placeRequests()[0]?.args).toMatchObject({
+      brokerClientId: 'acct-1',
+      productCode: 'AAPL',
+      reference: 'e-1',
+    });
+  });
+
+  it('reports a venue refusal as a REJECTED order with the code', async () => {
+    ws.onRequest = (r) => ({ event: r.action, id: r.id, code: 401023, message: 'insufficient margin' });
+    live.submit(approved(aLimitOrder({ ref: 'c-2' })));
+    await waitFor(() => orderEvents('c-2').length === 1, 'rejection');
+    expect(orderEvents('c-2')[0]).toMatchObject({
+      orderState: 'REJECTED',
+      reason: '401023: insufficient margin',
+    });
+  });
+
+  it('reports an order breaking a spec rule as REJECTED without sending it', async () => {
+    live.submit(approved(aLimitOrder({ ref: 'e-2', sym: 'US_EQUITY_AAPL', timeInForce: 'GTD' })));
+    await waitFor(() => orderEvents('e-2').length === 1, 'local rejection');
+    expect(orderEvents('e-2')[0]?.reason).toMatch(/orderExpiryDate/);
+    expect(placeRequests()).toHaveLength(0);
+  });
+
+  it('after a lost ack looks the order up by reference, finds it, and does not send it again', async () => {
+    ws.onRequest = (r) => {
+      book.set(String(r.args.clientOrderId), {
+        ...WIRE_ORDER,
+        orderId: 'o-venue',
+        clientOrderId: r.args.clientOrderId,
+      });
+      return undefined;
+    };
+    live.submit(approved(aLimitOrder({ ref: 'c-lost' })));
+    await waitFor(() => placeRequests().length === 1, 'order reached the venue');
+    await timer.advance(1_000);
+    await waitFor(() => orderEvents('c-lost').length === 1, 'lookup result');
+    expect(orderEvents('c-lost')[0]).toMatchObject({ orderId: 'o-venue', orderState: 'OPEN' });
+    expect(restCalls('/api/v1/trading/order').map((r) => r.query)).toEqual([{ clientOrderId: 'c-lost' }]);
+    await timer.advance(5_000);
+    expect(placeRequests()).toHaveLength(1);
+  });
+
+  it('declares an unacked order REJECTED only after the venue says, on every lookup, it never got it', async () => {
+    ws.onRequest = () => undefined;
+    live.submit(approved(aLimitOrder({ ref: 'c-void' })));
+    await waitFor(() => placeRequests().length === 1, 'order sent');
+    await advanceUntil(timer, () => orderEvents('c-void').length === 1, 'verdict after three lookups');
+    expect(orderEvents('c-void')[0]).toMatchObject({ orderState: 'REJECTED' });
+    expect(orderEvents('c-void')[0]?.reason).toMatch(/not re-sent/);
+    expect(restCalls('/api/v1/trading/order')).toHaveLength(3);
+    expect(placeRequests()).toHaveLength(1);
+  });
+
+  it('reconnects and reconciles after the venue drops the socket mid-order, without a duplicate order', async () => {
+    ws.push({ channel: 'Orders', data: [{ ...WIRE_ORDER, clientOrderId: 'c-old', orderId: 'o-old' }] });
+    await waitFor(() => orderEvents('c-old').length === 1, 'earlier open order');
+    book.set('c-old', {
+      ...WIRE_ORDER,
+      clientOrderId: 'c-old',
+      orderId: 'o-old',
+      orderState: 'FILLED',
+      executedQty: '0.010',
+    });
+    ws.onRequest = (r) => {
+      book.set(String(r.args.clientOrderId), {
+        ...WIRE_ORDER,
+        orderId: 'o-mid',
+        clientOrderId: r.args.clientOrderId,
+      });
+      setImmediate(() => ws.dropAll());
+      return undefined;
+    };
+    live.submit(approved(aLimitOrder({ ref: 'c-mid' })));
+    await waitFor(() => orderEvents('c-mid').length === 1, 'lookup after the drop');
+    expect(orderEvents('c-mid')[0]).toMatchObject({ orderId: 'o-mid', orderState: 'OPEN' });
+
+    const before = events.length;
+    await timer.advance(50);
+    await waitFor(() => ws.logins === 2, 'second login');
+    await waitFor(() => orderEvents('c-old').length === 2, 'vanished order looked up');
+    const corrective = events.slice(before);
+    expect(corrective.map((e) => e.kind)).toEqual(['order', 'position', 'asset', 'account', 'order']);
+    expect(orderEvents('c-old')[1]).toMatchObject({ orderState: 'FILLED' });
+    expect(restCalls('/api/v1/trading/orders')).toHaveLength(2);
+    expect(placeRequests()).toHaveLength(1);
+  });
+
+  it('cancels over REST when the socket is down', async () => {
+    await privateWs.close();
+    live.submit(approved({ kind: 'cancelOrder', ref: 'k-1', target: 'c-1', sym: 'BINANCE_PERP_BTC_USDT' }));
+    await waitFor(() => restCalls('/api/v1/trading/order').some((r) => r.method === 'DELETE'), 'REST cancel');
+    const cancel = restCalls('/api/v1/trading/order').find((r) => r.method === 'DELETE');
+    expect(JSON.parse(cancel?.body ?? '{}')).toEqual({ clientOrderId: 'c-1', sym: 'BINANCE_PERP_BTC_USDT' });
+  });
+
+  it('borrows over REST and reports the loans; a refused borrow becomes commandRejected with the code', async () => {
+    http.handler = restVenue(book, (r) =>
+      r.path.endsWith('/loan/info')
+        ? ok({ ltv: '0.1', loans: [{ exchange: 'BINANCE', coin: 'USDT', principal: '100' }] })
+        : r.path.endsWith('/loan/borrow')
+          ? ok({ loanOrderId: 'lo-1', type: 'BORROW', coin: 'USDT', amount: '100' })
+          : undefined,
+    );
+    live.submit(
+      approved({ kind: 'borrow', ref: 'b-1', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }),
+    );
+    await waitFor(() => events.some((e) => e.kind === 'loan'), 'loan event');
+    expect(restCalls('/api/v1/trading/marginLoan/loan/borrow')).toHaveLength(1);
+
+    http.handler = () => ({ body: { code: 406019, message: 'LTV too high' } });
+    live.submit(
+      approved({ kind: 'borrow', ref: 'b-2', exchange: 'BINANCE', coin: 'USDT', amount: D('1e6') }),
+    );
+    await waitFor(() => events.some((e) => e.kind === 'commandRejected'), 'rejection');
+    expect(events.find((e) => e.kind === 'commandRejected')).toMatchObject({
+      ref: 'b-2',
+      intentKind: 'borrow',
+      code: 406019,
+    });
+  });
+
+  it('places an algo order over REST with the ref as clientAlgoOrderId', async () => {
+    http.handler = restVenue(book, (r) =>
+      r.path === '/api/v1/algo/order'
+        ? ok({
+            algoOrderId: 'a-1',
+            clientAlgoOrderId: 'al-1',
+            sym: 'BINANCE_PERP_BTC_USDT',
+            side: 'SELL',
+            algoOrderType: 'TRIGGER',
+            conditionType: 'LTE',
+            triggerPrice: '50000',
+            qty: '1',
+            algoOrderState: 'NEW',
+          })
+        : undefined,
+    );
+    live.submit(
+      approved({
+        kind: 'placeAlgoOrder',
+        ref: 'al-1',
+        sym: 'BINANCE_PERP_BTC_USDT',
+        side: 'SELL',
+        algoOrderType: 'TRIGGER',
+        conditionType: 'LTE',
+        triggerType: 'MarkPrice',
+        triggerPrice: D('50000'),
+        price: D('0'),
+        qty: D('1'),
+        reduceOnly: true,
+        positionSide: 'NONE',
+      }),
+    );
+    await waitFor(() => events.some((e) => e.kind === 'algoOrder'), 'algo event');
+    expect(JSON.parse(restCalls('/api/v1/algo/order')[0]?.body ?? '{}')).toMatchObject({
+      clientAlgoOrderId: 'al-1',
+      triggerPrice: '50000',
+    });
+  });
+});
