@@ -8,7 +8,9 @@ import { writeFileSync } from 'node:fs';
 import { JSON_SCHEMA_FILE, keelJsonSchemaText } from './schema/index.ts';
 
 writeFileSync(JSON_SCHEMA_FILE, keelJsonSchemaText());
-const format = spawnSync('node_modules/.bin/biome', ['format', '--write', JSON_SCHEMA_FILE], { stdio: 'inherit' });
+const format = spawnSync('node_modules/.bin/biome', ['format', '--write', JSON_SCHEMA_FILE], {
+  stdio: 'inherit',
+});
 if (format.status !== 0) {
   console.error(`✖ biome could not format ${JSON_SCHEMA_FILE} (exit ${format.status})`);
   process.exit(1);

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { closestKey, type KnownKeys } from './known-keys.ts';
 import type { YamlPath } from './yaml-path.ts';
 
 /** A zod issue turned into the second half of a sentence, with the path it is about. */
@@ -17,18 +18,28 @@ const STOCK_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
  * string "abc"", "is not a known key". One issue may give several sentences (one per unknown key).
  * @param issues - issues of a safeParse with `reportInput: true`
  * @param base - path to prefix (where the parsed value sits in the config)
+ * @param knownKeys - allowed keys by path (relative to the parsed value), for "did you mean"
  * @returns the sentences, in issue order
  */
-export function issueSentences(issues: readonly z.core.$ZodIssue[], base: YamlPath = []): IssueSentence[] {
+export function issueSentences(
+  issues: readonly z.core.$ZodIssue[],
+  base: YamlPath = [],
+  knownKeys: KnownKeys = () => [],
+): IssueSentence[] {
   const out: IssueSentence[] = [];
   for (const issue of issues) {
-    const path = [
-      ...base,
-      ...issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment)),
-    ];
+    const relative = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
+    const path = [...base, ...relative];
     if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys)
-        out.push({ path: [...path, key], message: 'is not a known key', at: 'key' });
+      const known = knownKeys(relative).filter((key) => !issue.keys.includes(key));
+      for (const key of issue.keys) {
+        const suggestion = closestKey(key, known);
+        const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
+        out.push({ path: [...path, key], message: `is not a known key${hint}`, at: 'key' });
+      }
+    } else if (issue.code === 'invalid_union' && enteredBranch(issue) !== undefined) {
+      const branch = enteredBranch(issue) ?? [];
+      out.push(...issueSentences(branch, path, (inner) => knownKeys([...relative, ...inner])));
     } else if (issue.code === 'invalid_key') {
       const inner = issue.issues[0];
       out.push({
@@ -41,6 +52,17 @@ export function issueSentences(issues: readonly z.core.$ZodIssue[], base: YamlPa
     }
   }
   return out;
+}
+
+/**
+ * The one union branch that accepted the value's shape and failed only inside it (e.g. a map
+ * with a bad field, against `name | { name, ... }`): its issues say more than "no form matched".
+ */
+function enteredBranch(issue: z.core.$ZodIssueInvalidUnion): readonly z.core.$ZodIssue[] | undefined {
+  const entered = issue.errors.filter(
+    (branch) => branch.length > 0 && branch.every((inner) => inner.path.length > 0),
+  );
+  return entered.length === 1 ? entered[0] : undefined;
 }
 
 function messageOf(issue: z.core.$ZodIssue): string {

@@ -4,6 +4,7 @@ import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
 import { type EnvValues, substituteEnv } from './env-substitution.ts';
 import { issueSentences } from './issue-sentence.ts';
+import { knownKeysOf } from './known-keys.ts';
 import { applySetOverrides } from './set-override.ts';
 import { isPathPrefix } from './yaml-path.ts';
 
@@ -48,7 +49,7 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   const parsed = keelConfigSchema.safeParse(doc.toJS({ maxAliasCount: 100 }), { reportInput: true });
   const late = parsed.success
     ? []
-    : issueSentences(parsed.error.issues)
+    : issueSentences(parsed.error.issues, [], configKeys())
         .filter(
           (issue) =>
             !early.some((problem) => problem.path.length > 0 && isPathPrefix(problem.path, issue.path)),
@@ -57,6 +58,14 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   const problems = [...early, ...late];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems: sortByPlace(problems) };
   return { ok: true, config: parsed.data, source };
+}
+
+let cachedConfigKeys: ReturnType<typeof knownKeysOf> | undefined;
+
+/** The config schema's key lookup, built once on the first invalid config. */
+function configKeys(): ReturnType<typeof knownKeysOf> {
+  cachedConfigKeys ??= knownKeysOf(keelConfigSchema);
+  return cachedConfigKeys;
 }
 
 function sortByPlace(problems: readonly ConfigProblem[]): ConfigProblem[] {

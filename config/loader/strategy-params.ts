@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ConfigProblem } from './config-problem.ts';
 import { issueSentences } from './issue-sentence.ts';
+import { knownKeysOf } from './known-keys.ts';
 import type { LoadedConfig } from './load-config.ts';
 
 /** What {@link validateStrategyParams} needs of a strategy definition: its params schema. */
@@ -50,7 +51,8 @@ export function validateStrategyParams(
     }
     const parsed = definition.params.safeParse(strategy.params, { reportInput: true });
     if (!parsed.success) {
-      for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'])) {
+      const keys = knownKeysOf(definition.params);
+      for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'], keys)) {
         problems.push(loaded.source.problem(issue.path, issue.message, issue.at));
       }
       return;

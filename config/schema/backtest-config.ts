@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
+import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
 import { timeValue } from './time-value.ts';
 
 /** Starting balances per asset (`{ USDT: 100000 }`). */
@@ -9,13 +10,6 @@ export const startingCashSchema = z
     positiveDecimal,
   )
   .refine((cash) => Object.keys(cash).length > 0, { message: 'must name at least one asset' });
-
-/** Simulated order latency: a fixed delay plus seeded uniform jitter. */
-export const latencyModelSchema = z.strictObject({
-  fixedMs: z.number().nonnegative().default(0),
-  jitterMs: z.number().nonnegative().default(0),
-  seed: z.int().default(1),
-});
 
 /**
  * How fills pay fees: the instruments' own schedules (with sub-portfolio markups), or flat
@@ -43,9 +37,8 @@ export const backtestConfigSchema = z
     from: timeValue.optional(),
     to: timeValue.optional(),
     startingCash: startingCashSchema,
-    /** Name of a fill model of backtest/sim. */
-    fillModel: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: 'must be a fill model name like "touch"' }),
-    latency: latencyModelSchema.prefault({}),
+    fillModel: fillModelConfigSchema.optional(),
+    latency: latencyModelSchema.optional(),
     fees: feeModelSchema.prefault({ model: 'instrument' }),
     /** Close every position at the last price when the replay ends, so PnL is realised. */
     closeAtEnd: z.boolean().default(true),

@@ -6,7 +6,6 @@ export type { BacktestConfig } from './backtest-config.ts';
 export {
   backtestConfigSchema,
   feeModelSchema,
-  latencyModelSchema,
   startingCashSchema,
 } from './backtest-config.ts';
 export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
@@ -28,9 +27,10 @@ export { paperConfigSchema, paperSourceSchema } from './paper-config.ts';
 export type { PortfoliosConfig } from './portfolio-config.ts';
 export { portfoliosConfigSchema, subPortfolioSchema } from './portfolio-config.ts';
 export { LOG_REDACT_PATHS, redactConfig } from './redact-config.ts';
-export type { RiskLimitsConfig } from './risk-limits-config.ts';
-export { riskLimitsConfigSchema } from './risk-limits-config.ts';
+export type { RiskConfig } from './risk-config.ts';
+export { riskConfigSchema, riskGateConfigOf, strategyRiskSchema } from './risk-config.ts';
 export { REDACTED, Secret } from './secret.ts';
+export { fillModelConfigSchema, latencyLegSchema, latencyModelSchema } from './sim-models-config.ts';
 export type { StrategyConfig, StrategySource } from './strategy-config.ts';
 export { strategyConfigSchema, strategySource, strategyUseSchema } from './strategy-config.ts';
 export { timeValue } from './time-value.ts';

@@ -10,7 +10,7 @@ import {
 } from './output-config.ts';
 import { paperConfigSchema } from './paper-config.ts';
 import { portfoliosConfigSchema } from './portfolio-config.ts';
-import { riskLimitsConfigSchema } from './risk-limits-config.ts';
+import { riskConfigSchema } from './risk-config.ts';
 import { strategyConfigSchema } from './strategy-config.ts';
 import { venueConfigSchema } from './venue-config.ts';
 
@@ -35,7 +35,7 @@ export const keelConfigSchema = z
     portfolios: portfoliosConfigSchema.prefault({}),
     instruments: z.array(instrumentConfigSchema).min(1),
     strategies: z.array(strategyConfigSchema).min(1),
-    risk: riskLimitsConfigSchema.prefault({}),
+    risk: riskConfigSchema.prefault({}),
     backtest: backtestConfigSchema.optional(),
     paper: paperConfigSchema.optional(),
     recording: recordingConfigSchema.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { startingCashSchema } from './backtest-config.ts';
+import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
 
 /** What the paper venue replays: a recorded session or synthetic data (labelled synthetic). */
 export const paperSourceSchema = z.discriminatedUnion(
@@ -23,11 +24,10 @@ export const paperConfigSchema = z.strictObject({
   /** Stop after this many seconds; absent = until the source ends or SIGINT. */
   durationSec: z.number().positive().optional(),
   startingCash: startingCashSchema.prefault({ USDT: 100000 }),
-  /** Name of the fill model of backtest/sim the paper venue uses. */
-  fillModel: z
-    .string()
-    .regex(/^[a-z][a-z0-9-]*$/, { error: 'must be a fill model name like "touch"' })
-    .optional(),
+  /** The simulated venue's fill model behind the paper venue; absent = its default. */
+  fillModel: fillModelConfigSchema.optional(),
+  /** The simulated venue's latency behind the paper venue; absent = its default. */
+  latency: latencyModelSchema.optional(),
 });
 
 /** Paper-venue settings, validated. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { portfolioId } from './portfolio-config.ts';
-import { riskLimitsConfigSchema } from './risk-limits-config.ts';
+import { strategyRiskSchema } from './risk-config.ts';
 
 const BUILT_IN_NAME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 const MODULE_PATH = /^(?:\.{1,2}\/|\/)?[^\0]+\.(?:ts|mts|js|mjs)$/;
@@ -26,7 +26,7 @@ export const strategyConfigSchema = z.strictObject({
   use: strategyUseSchema,
   params: z.record(z.string(), z.unknown()).default({}),
   /** Limits for this strategy alone, checked on top of the global ones. */
-  risk: riskLimitsConfigSchema.optional(),
+  risk: strategyRiskSchema.optional(),
   /** The portfolio it trades in: the main one when absent. */
   portfolio: portfolioId.optional(),
 });

@@ -13,7 +13,7 @@ strategies:
     params:
       fast: 10
     risk:
-      maxOrderQty: 0.5
+      maxPositionQty: 0.5
 backtest:
   recordings: [a.jsonl]
   startingCash: { USDT: 1000 }

@@ -31,7 +31,10 @@ describe('keel command line', () => {
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'keel-cli-'));
     writeFileSync(join(dir, 'bt.yaml'), BACKTEST_YAML);
-    writeFileSync(join(dir, 'bad.yaml'), replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: 5'));
+    writeFileSync(
+      join(dir, 'bad.yaml'),
+      replaceLine(BACKTEST_YAML, '  recordings: [a.jsonl]', '  recordings: a.jsonl'),
+    );
     writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
   });
   afterAll(() => {
@@ -67,7 +70,7 @@ describe('keel command line', () => {
     const { code, stdout, stderr } = keel(['validate', file]);
     expect(stdout).toBe('');
     expect(stderr).toBe(
-      `✖ backtest.fillModel must be a string, not the number 5 → at backtest.fillModel (${file}:14:14)\n`,
+      `✖ backtest.recordings must be a list (lines starting with "- "), not the string "a.jsonl" → at backtest.recordings (${file}:12:15)\n`,
     );
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
@@ -112,11 +115,11 @@ describe('keel command line', () => {
       '--from',
       'yesterday',
       '--set',
-      'backtest.fillModel=7',
+      'backtest.closeAtEnd=7',
     ]);
     expect(stderr.trim().split('\n')).toEqual([
       '✖ backtest.from must be an ISO date-time with a zone like 2026-11-20T09:30:00Z, or epoch milliseconds → at backtest.from (--set backtest.from=yesterday)',
-      '✖ backtest.fillModel must be a string, not the number 7 → at backtest.fillModel (--set backtest.fillModel=7)',
+      '✖ backtest.closeAtEnd must be true or false, not the number 7 → at backtest.closeAtEnd (--set backtest.closeAtEnd=7)',
     ]);
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });

@@ -23,39 +23,41 @@ describe('config parsing', () => {
     const { config } = result;
     expect(config.mode).toBe('backtest');
     expect(config.instruments).toEqual([{ sym: 'BINANCE_PERP_BTC_USDT', overrides: {} }]);
-    expect(config.strategies[0]?.risk?.maxOrderQty?.equals(D('0.5'))).toBe(true);
+    expect(config.strategies[0]?.risk?.maxPositionQty?.equals(D('0.5'))).toBe(true);
     expect(config.backtest?.startingCash.USDT?.equals(D(1000))).toBe(true);
-    expect(config.backtest?.latency).toEqual({ fixedMs: 0, jitterMs: 0, seed: 1 });
+    expect(config.backtest?.fillModel).toBe('touch');
+    expect(config.backtest?.latency).toBeUndefined();
+    expect(config.risk.killSwitch).toEqual({ tripTo: 'HALTED' });
     expect(config.backtest?.closeAtEnd).toBe(true);
     expect(config.logging.level).toBe('info');
     expect(config.portfolios).toEqual({ main: 'main', subs: [] });
   });
 
   it('reports a value out of range as one sentence at the value', () => {
-    const text = replaceLine(BACKTEST_YAML, '      maxOrderQty: 0.5', '      maxOrderQty: -1');
+    const text = replaceLine(BACKTEST_YAML, '      maxPositionQty: 0.5', '      maxPositionQty: -1');
     expect(lines(parseBacktest(text))).toEqual([
-      '✖ risk.maxOrderQty must be positive → at strategies[0].risk.maxOrderQty (bt.yaml:10:20)',
+      '✖ risk.maxPositionQty must be positive → at strategies[0].risk.maxPositionQty (bt.yaml:10:23)',
     ]);
   });
 
   it('reports a wrong type, naming what was found', () => {
-    const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: 5');
+    const text = replaceLine(BACKTEST_YAML, '  recordings: [a.jsonl]', '  recordings: a.jsonl');
     expect(lines(parseBacktest(text))).toEqual([
-      '✖ backtest.fillModel must be a string, not the number 5 → at backtest.fillModel (bt.yaml:14:14)',
+      '✖ backtest.recordings must be a list (lines starting with "- "), not the string "a.jsonl" → at backtest.recordings (bt.yaml:12:15)',
     ]);
   });
 
   it('reports an unknown key at the key, so a typo never falls back to a default', () => {
     const text = `${BACKTEST_YAML}  closeAtEnds: false\n`;
     expect(lines(parseBacktest(text))).toEqual([
-      '✖ backtest.closeAtEnds is not a known key → at backtest.closeAtEnds (bt.yaml:15:3)',
+      '✖ backtest.closeAtEnds is not a known key (did you mean closeAtEnd?) → at backtest.closeAtEnds (bt.yaml:15:3)',
     ]);
   });
 
   it("reports a missing required field at its parent's key", () => {
-    const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '');
+    const text = replaceLine(BACKTEST_YAML, '  startingCash: { USDT: 1000 }', '');
     expect(lines(parseBacktest(text))).toEqual([
-      '✖ backtest.fillModel is required → at backtest.fillModel (bt.yaml:11:1)',
+      '✖ backtest.startingCash is required → at backtest.startingCash (bt.yaml:11:1)',
     ]);
   });
 
@@ -143,8 +145,8 @@ describe('--set overrides', () => {
   });
 
   it('point at the --set argument when the value it sets is invalid', () => {
-    expect(lines(parseBacktest(BACKTEST_YAML, ['strategies.0.risk.maxOrderQty=0']))).toEqual([
-      '✖ risk.maxOrderQty must be positive → at strategies[0].risk.maxOrderQty (--set strategies.0.risk.maxOrderQty=0)',
+    expect(lines(parseBacktest(BACKTEST_YAML, ['strategies.0.risk.maxPositionQty=0']))).toEqual([
+      '✖ risk.maxPositionQty must be positive → at strategies[0].risk.maxPositionQty (--set strategies.0.risk.maxPositionQty=0)',
     ]);
   });
 
@@ -163,6 +165,24 @@ describe('--set overrides', () => {
   it('refuse a path through a plain value', () => {
     expect(lines(parseBacktest(BACKTEST_YAML, ['mode.x=1']))).toEqual([
       '✖ --set cannot set "x" inside mode, which is a plain value → at mode.x (--set mode.x=1)',
+    ]);
+  });
+});
+
+describe('unknown keys', () => {
+  it('lists no suggestion when nothing is close', () => {
+    const text = `${BACKTEST_YAML}colour: blue\n`;
+    expect(lines(parseBacktest(text))).toEqual(['✖ colour is not a known key → at colour (bt.yaml:15:1)']);
+  });
+
+  it('suggests the key inside a union branch the value entered', () => {
+    const text = replaceLine(
+      BACKTEST_YAML,
+      '  fillModel: touch',
+      '  fillModel: { name: queue, slipageTicks: 1 }',
+    );
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ fillModel.slipageTicks is not a known key (did you mean slippageTicks?) → at backtest.fillModel.slipageTicks (bt.yaml:14:29)',
     ]);
   });
 });

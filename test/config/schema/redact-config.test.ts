@@ -49,11 +49,16 @@ describe('secret redaction', () => {
   });
 
   it('writes decimals as their exact text', () => {
-    const result = parseConfigText(`${LIVE_YAML}risk: { maxOrderQty: "0.1000000000000000000001" }\n`, {
-      file: 'live.yaml',
-      env: LIVE_ENV,
-    });
+    const result = parseConfigText(
+      `${LIVE_YAML}risk: { maxNotionalPerOrder: "0.1000000000000000000001" }\n`,
+      {
+        file: 'live.yaml',
+        env: LIVE_ENV,
+      },
+    );
     if (!result.ok) throw new Error('fixture must be valid');
-    expect(redactConfig(result.config)).toMatchObject({ risk: { maxOrderQty: '0.1000000000000000000001' } });
+    expect(redactConfig(result.config)).toMatchObject({
+      risk: { maxNotionalPerOrder: '0.1000000000000000000001' },
+    });
   });
 });

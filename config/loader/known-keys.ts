@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { YamlPath } from './yaml-path.ts';
+
+/** A JSON Schema node, as far as key lookup needs it. */
+interface SchemaNode {
+  readonly properties?: Record<string, SchemaNode>;
+  readonly items?: SchemaNode;
+  readonly additionalProperties?: SchemaNode | boolean;
+  readonly anyOf?: readonly SchemaNode[];
+  readonly oneOf?: readonly SchemaNode[];
+  readonly allOf?: readonly SchemaNode[];
+}
+
+/** Lists the keys a map at a path may have; empty when unknown. */
+export type KnownKeys = (path: YamlPath) => readonly string[];
+
+/**
+ * Key lookup for a zod schema, through its JSON Schema (input side), so an unknown-key message
+ * can suggest the key the user meant.
+ * @param schema - the zod schema of the whole value
+ * @returns a lookup from a map's path to its allowed keys (empty if the schema cannot say)
+ */
+export function knownKeysOf(schema: z.ZodType): KnownKeys {
+  let root: SchemaNode;
+  try {
+    root = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as SchemaNode;
+  } catch {
+    return () => [];
+  }
+  return (path) => {
+    const keys = new Set<string>();
+    for (const node of nodesAt([root], path))
+      for (const key of Object.keys(node.properties ?? {})) keys.add(key);
+    return [...keys];
+  };
+}
+
+function expand(nodes: readonly SchemaNode[]): SchemaNode[] {
+  return nodes.flatMap((node) => [
+    node,
+    ...expand([...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]),
+  ]);
+}
+
+function nodesAt(nodes: readonly SchemaNode[], path: YamlPath): SchemaNode[] {
+  let current = expand(nodes);
+  for (const segment of path) {
+    current = expand(
+      current.flatMap((node) => {
+        if (typeof segment === 'number') return node.items === undefined ? [] : [node.items];
+        const property = node.properties?.[segment];
+        if (property !== undefined) return [property];
+        return typeof node.additionalProperties === 'object' ? [node.additionalProperties] : [];
+      }),
+    );
+  }
+  return current;
+}
+
+/**
+ * The known key closest to a mistyped one, if it is close enough to be a typo (edit distance
+ * at most a third of its length, and at least 1 allowed) or differs only in case.
+ * @param key - the unknown key
+ * @param known - the allowed keys
+ * @returns the suggestion, or undefined
+ */
+export function closestKey(key: string, known: readonly string[]): string | undefined {
+  let best: { key: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = candidate.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, candidate);
+    if (best === undefined || distance < best.distance) best = { key: candidate, distance };
+  }
+  return best !== undefined && best.distance <= Math.max(1, Math.floor(key.length / 3))
+    ? best.key
+    : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, substitution));
+    }
+    previous = row;
+  }
+  return previous[b.length] ?? 0;
+}

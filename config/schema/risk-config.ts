@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import { killSwitchSchema, type RiskGateConfig, riskLimitsSchema } from '../../core/risk/index.ts';
+
+/**
+ * Global risk settings of a run: core/risk's limits plus its kill switch. The limit fields are
+ * exactly `riskLimitsSchema`'s (the one the risk gate parses), so config and gate cannot drift.
+ */
+export const riskConfigSchema = riskLimitsSchema.extend({
+  killSwitch: killSwitchSchema.prefault({}),
+});
+
+/** Global risk settings, validated. */
+export type RiskConfig = z.output<typeof riskConfigSchema>;
+
+/** Per-strategy limits: core/risk's own schema, checked on top of the global ones. */
+export const strategyRiskSchema = riskLimitsSchema;
+
+/**
+ * The risk gate's configuration from a run's config: global limits, each strategy's limits by
+ * id, and the kill switch.
+ * @param config - the validated `risk` section and strategy entries
+ * @param config.risk - the global risk settings
+ * @param config.strategies - strategy entries with their optional limits
+ * @returns what `new RiskGate(...)` takes
+ */
+export function riskGateConfigOf(config: {
+  readonly risk: RiskConfig;
+  readonly strategies: readonly {
+    readonly id: string;
+    readonly risk?: z.output<typeof riskLimitsSchema> | undefined;
+  }[];
+}): RiskGateConfig {
+  const { killSwitch, ...limits } = config.risk;
+  const strategies: Record<string, z.output<typeof riskLimitsSchema>> = {};
+  for (const strategy of config.strategies)
+    if (strategy.risk !== undefined) strategies[strategy.id] = strategy.risk;
+  return { limits, strategies, killSwitch };
+}

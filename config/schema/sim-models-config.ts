@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { FILL_MODEL_NAMES } from '../../backtest/sim/index.ts';
+
+const fillModelName = z.enum(FILL_MODEL_NAMES);
+
+/**
+ * A fill model of the simulated venue: its name (`touch`, `through`, `queue`, `bar`), or the
+ * name with settings. Absent = the simulated venue's default.
+ */
+export const fillModelConfigSchema = z.union(
+  [
+    fillModelName,
+    z.strictObject({
+      name: fillModelName,
+      /** Limit each fill to the displayed or traded size. */
+      partialFills: z.boolean().optional(),
+      /** Extra adverse ticks on every market-order fill. */
+      slippageTicks: z.number().nonnegative().optional(),
+      /** Ticks beyond the last displayed level for a market order outgrowing the book. */
+      beyondBookTicks: z.number().nonnegative().optional(),
+    }),
+  ],
+  { error: `must be a fill model name (${FILL_MODEL_NAMES.join(', ')}) or a map with name and settings` },
+);
+
+/** One latency leg: a fixed delay plus uniform jitter in [0, jitterMs). */
+export const latencyLegSchema = z.strictObject({
+  fixedMs: z.number().nonnegative().default(0),
+  jitterMs: z.number().nonnegative().default(0),
+});
+
+/**
+ * Simulated latency. `fixedMs` / `jitterMs` are the order-entry leg (strategy -> matching
+ * engine); market data and User Data legs are optional; `seed` seeds the jitter. Absent = the
+ * simulated venue's default latency.
+ */
+export const latencyModelSchema = z.strictObject({
+  fixedMs: z.number().nonnegative().default(0),
+  jitterMs: z.number().nonnegative().default(0),
+  seed: z.int().default(1),
+  marketData: latencyLegSchema.optional(),
+  userData: latencyLegSchema.optional(),
+});
