@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { mergeByRecvTs, readRecordBatches } from '../../../backtest/recording/index.ts';
+import { bboRecord, tempDir, writeRecording } from '../../kit/recording-files.ts';
+
+interface Item {
+  readonly recvTs: number;
+  readonly source: number;
+  readonly seq: number;
+}
+
+async function* asBatches<T>(items: readonly T[], cuts: readonly number[]): AsyncGenerator<T[]> {
+  let start = 0;
+  for (const cut of [...cuts.map((c) => c % (items.length + 1)).sort((a, b) => a - b), items.length]) {
+    if (cut < start) continue;
+    yield items.slice(start, cut);
+    start = cut;
+  }
+}
+
+const sortedSource = fc
+  .array(fc.integer({ min: 0, max: 50 }), { maxLength: 60 })
+  .map((ts) => ts.sort((a, b) => a - b));
+
+describe('k-way merge by receive time', () => {
+  it('outputs every item once, ordered by recvTs, ties in source order then file order', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(sortedSource, fc.array(fc.nat(), { maxLength: 5 })), { maxLength: 6 }),
+        fc.integer({ min: 1, max: 17 }),
+        async (sources, batchSize) => {
+          const items = sources.map(([ts], source) =>
+            ts.map((recvTs, seq): Item => ({ recvTs, source, seq })),
+          );
+          const merged: Item[] = [];
+          for await (const batch of mergeByRecvTs(
+            items.map((list, i) => asBatches(list, sources[i]![1])),
+            batchSize,
+          )) {
+            expect(batch.length).toBeLessThanOrEqual(batchSize);
+            merged.push(...batch);
+          }
+          const expected = items
+            .flat()
+            .sort((a, b) => a.recvTs - b.recvTs || a.source - b.source || a.seq - b.seq);
+          expect(merged).toEqual(expected);
+        },
+      ),
+    );
+  });
+
+  let cleanup: (() => void) | undefined;
+  afterEach(() => cleanup?.());
+
+  it('merges recording files', async () => {
+    const t = tempDir();
+    cleanup = t.remove;
+    const a = join(t.dir, 'a.jsonl');
+    const b = join(t.dir, 'b.jsonl.gz');
+    await writeRecording(a, [0, 2, 4, 6].map(bboRecord));
+    await writeRecording(b, [1, 2, 3, 9].map(bboRecord));
+    const out: number[] = [];
+    for await (const batch of mergeByRecvTs([readRecordBatches(a), readRecordBatches(b)])) {
+      out.push(...batch.map((r) => r.recvTs - 1000));
+    }
+    expect(out).toEqual([0, 1, 2, 2, 3, 4, 6, 9]);
+  });
+});

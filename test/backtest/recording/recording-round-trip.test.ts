@@ -1,0 +1,89 @@
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { firstValueFrom, take, toArray } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  keepRecord,
+  type RecordedMessage,
+  RecordingWriter,
+  readEvents,
+  readRecords,
+  readSessionHeader,
+  recordingObservable,
+} from '../../../backtest/recording/index.ts';
+import {
+  bboRecord,
+  readAll,
+  recordedMessageArb,
+  TEST_HEADER,
+  tempDir,
+  writeRecording,
+} from '../../kit/recording-files.ts';
+
+let cleanup: (() => void) | undefined;
+afterEach(() => cleanup?.());
+function dir(): string {
+  const t = tempDir();
+  cleanup = t.remove;
+  return t.dir;
+}
+
+describe('recording write -> read', () => {
+  it.each(['s.jsonl', 's.jsonl.gz'])('gives back identical messages in order (%s)', async (name) => {
+    const path = join(dir(), name);
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(recordedMessageArb, { maxLength: 40 }),
+        fc.integer({ min: 16, max: 4096 }),
+        async (records, flush) => {
+          const file = `${path}.${run++}${name.endsWith('.gz') ? '.gz' : ''}`;
+          await writeRecording(file, records, flush);
+          const back = await readAll(file);
+          expect(back.warnings).toEqual([]);
+          expect(back.records).toEqual(records);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('writes the header first and reads it back', async () => {
+    const path = join(dir(), 'h.jsonl.gz');
+    await writeRecording(path, [bboRecord(1)]);
+    expect(await readSessionHeader(path)).toEqual({
+      format: 'keel-session',
+      formatVersion: 1,
+      ...TEST_HEADER,
+    });
+  });
+
+  it('keeps a raw frame byte for byte and puts a multi-line frame on one line', async () => {
+    const path = join(dir(), 'raw.jsonl');
+    const writer = await RecordingWriter.open(path, TEST_HEADER);
+    writer.appendRaw(5, 'private', '{"b":1.50,"a":"x"}');
+    writer.appendRaw(6, 'market-data', '{\n  "pong": 1\n}');
+    writer.close();
+    const { readFileSync } = await import('node:fs');
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines[1]).toBe('{"recvTs":5,"source":"private","msg":{"b":1.50,"a":"x"}}');
+    expect(lines[2]).toBe('{"recvTs":6,"source":"market-data","msg":{"pong":1}}');
+    expect(() => writer.append(7, 'private', {})).toThrow(/is closed/);
+  });
+
+  it('streams one record at a time and through an Observable that stops when unsubscribed', async () => {
+    const path = join(dir(), 'o.jsonl.gz');
+    const records = Array.from({ length: 300 }, (_, i) => bboRecord(i));
+    await writeRecording(path, records, 512);
+    const one: RecordedMessage[] = [];
+    for await (const r of readRecords(path)) one.push(r);
+    expect(one).toEqual(records);
+    const decoded: number[] = [];
+    for await (const ts of readEvents(path, (r) => (r.recvTs % 2 === 0 ? r.recvTs : null))) decoded.push(ts);
+    expect(decoded).toEqual(records.filter((r) => r.recvTs % 2 === 0).map((r) => r.recvTs));
+    expect(await firstValueFrom(recordingObservable(path, keepRecord).pipe(toArray()))).toEqual(records);
+    expect(await firstValueFrom(recordingObservable(path, keepRecord).pipe(take(3), toArray()))).toEqual(
+      records.slice(0, 3),
+    );
+  });
+});
