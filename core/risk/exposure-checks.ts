@@ -62,7 +62,9 @@ export const maxPositionCheck: RiskCheck = {
         order.side === terms.side &&
         order.clientOrderId !== terms.replaces
       ) {
-        pending = pending.add(order.orderQty.sub(order.executedQty));
+        pending = pending.add(
+          order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty),
+        );
       }
     }
     const signed = (qty: Dec): Dec => (terms.side === 'BUY' ? qty : qty.neg());

@@ -40,6 +40,9 @@ export class KillSwitch {
       this.#startOfDay = equity;
     }
     if (this.#highWater === undefined || equity.greaterThan(this.#highWater)) this.#highWater = equity;
+    // Equity at or above both marks cannot breach anything: skip the Decimal arithmetic.
+    if (equity.greaterThanOrEqualTo(this.#startOfDay) && equity.greaterThanOrEqualTo(this.#highWater))
+      return undefined;
     const { dailyLossLimit, maxDrawdown } = this.#config;
     const loss = this.#startOfDay.sub(equity);
     if (dailyLossLimit !== undefined && loss.greaterThanOrEqualTo(dailyLossLimit)) {
