@@ -39,7 +39,7 @@ const lifecycle = (log: string[]) =>
         return ctx.order.market({ sym: order.sym, side: 'BUY', qty: '0.5' });
     },
     onTimer: (ctx) => ctx.order.cancelMany(),
-    onFill: (ctx, fill) => {
+    onFill: (_ctx, fill) => {
       log.push(`fill ${fill.clientOrderId} ${fill.quantity.toFixed()} @${fill.price.toFixed()}`);
     },
     onPosition: (ctx, position) => {

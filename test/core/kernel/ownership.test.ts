@@ -152,6 +152,29 @@ describe('kernel: several strategies, each owning only its own orders', () => {
     expect(rig.venue.orders.has('mine-1')).toBe(true);
   });
 
+  it('denies a generated intent submitted twice, and a custom reference shaped like another strategy’s', () => {
+    const rig = aKernelRig([
+      { id: 'alpha', strategy: scripted(() => undefined) },
+      {
+        id: 'beta',
+        strategy: scripted((ctx) => {
+          const once = ctx.order.limit({ sym: BTC, side: 'BUY', qty: 0.1, price: 90 });
+          return [
+            once,
+            once,
+            ctx.order.limit({ sym: BTC, side: 'BUY', qty: 0.1, price: 90, ref: 'alpha-9' }),
+          ];
+        }),
+      },
+    ]);
+    rig.market.next(aQuote(1, 100));
+    rig.market.next(aQuote(2, 100));
+    expect(rig.denials.map((d) => d.reason)).toEqual([
+      'reference beta-3 was already used in this run',
+      "reference alpha-9 has the form of strategy alpha's generated references",
+    ]);
+  });
+
   it('puts the run id into generated references so a restart does not reuse them', () => {
     const rig = aKernelRig([{ id: 'alpha', strategy: scripted(() => undefined) }], { runId: 'r7' });
     rig.market.next(aQuote(1, 100));

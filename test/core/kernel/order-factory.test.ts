@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderFactoryState } from '../../../core/kernel/index.ts';
+import { OrderFactory } from '../../../core/kernel/index.ts';
+import type { PositionMode } from '../../../core/model/index.ts';
+import { D, ZERO } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { BTC } from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+
+const AAPL = 'US_EQUITY_AAPL';
+
+function factory(mode: PositionMode = 'NET', longQty = '0'): OrderFactory {
+  let n = 0;
+  const specs = [anInstrument(BTC), anInstrument(AAPL, { tickSize: D('0.01'), lotSize: D('1') })];
+  const state: OrderFactoryState = {
+    instrument: (sym) => specs.find((s) => s.sym === sym),
+    positionMode: () => mode,
+    positionQty: (_sym, side) => (side === 'LONG' ? D(longQty) : ZERO),
+    orderByRef: (ref) => (ref === 'o-1' ? anOrder({ clientOrderId: 'o-1', sym: BTC }) : undefined),
+    algoSymByRef: (ref) => (ref === 'a-1' ? BTC : undefined),
+    nextRef: () => `s-${++n}`,
+  };
+  return new OrderFactory(state);
+}
+
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+describe('order factory', () => {
+  it('makes a limit order with defaults: GTC, not reduce-only, NONE side in NET mode, generated ref', () => {
+    expect(plain(factory().limit({ sym: BTC, side: 'BUY', qty: 0.5, price: '100.5' }))).toEqual({
+      kind: 'placeOrder',
+      ref: 's-1',
+      sym: BTC,
+      side: 'BUY',
+      orderType: 'LIMIT',
+      qty: '0.5',
+      price: '100.5',
+      timeInForce: 'GTC',
+      reduceOnly: false,
+      positionSide: 'NONE',
+    });
+  });
+
+  it('rounds qty down to the lot and limit prices passively to the tick when asked', () => {
+    const f = factory();
+    const buy = f.limit({ sym: BTC, side: 'BUY', qty: 0.12345, price: 100.37, round: true });
+    const sell = f.limit({ sym: BTC, side: 'SELL', qty: '0.0019', price: 100.31, round: true });
+    expect([buy.qty.toFixed(), buy.price?.toFixed()]).toEqual(['0.123', '100.3']);
+    expect([sell.qty.toFixed(), sell.price?.toFixed()]).toEqual(['0.001', '100.4']);
+    const unrounded = f.limit({ sym: BTC, side: 'BUY', qty: 0.12345, price: 100.37 });
+    expect([unrounded.qty.toFixed(), unrounded.price?.toFixed()]).toEqual(['0.12345', '100.37']);
+  });
+
+  it('makes market (by qty or quote qty), post-only, IOC, FOK and GTD orders', () => {
+    const f = factory();
+    expect(f.market({ sym: BTC, side: 'SELL', qty: 1 })).toMatchObject({
+      orderType: 'MARKET',
+      timeInForce: 'IOC',
+    });
+    expect(f.market({ sym: BTC, side: 'SELL', qty: 1 }).price).toBeUndefined();
+    expect(f.market({ sym: BTC, side: 'BUY', quoteQty: '250' }).quoteOrderQty?.toFixed()).toBe('250');
+    expect(f.postOnly({ sym: BTC, side: 'BUY', qty: 1, price: 1 }).timeInForce).toBe('GTX');
+    expect(f.ioc({ sym: BTC, side: 'BUY', qty: 1, price: 1 }).timeInForce).toBe('IOC');
+    expect(f.ioc({ sym: AAPL, side: 'BUY', qty: 1, price: 1 }).timeInForce).toBe('FAK');
+    expect(f.fok({ sym: BTC, side: 'BUY', qty: 1, price: 1 }).timeInForce).toBe('FOK');
+    expect(f.gtd({ sym: BTC, side: 'BUY', qty: 1, price: 1, expiry: '2026-03-20' })).toMatchObject({
+      timeInForce: 'GTD',
+      expiryDate: '2026-03-20',
+    });
+  });
+
+  it('dates a GTD expiry given as a time in New York for equities and in UTC for crypto', () => {
+    const at = Date.parse('2026-03-10T02:00:00Z');
+    expect(factory().gtd({ sym: AAPL, side: 'BUY', qty: 1, price: 1, expiry: at }).expiryDate).toBe(
+      '2026-03-09',
+    );
+    expect(factory().gtd({ sym: BTC, side: 'BUY', qty: 1, price: 1, expiry: at }).expiryDate).toBe(
+      '2026-03-10',
+    );
+  });
+
+  it('defaults US equities to DAY, the PLACE_ORDER default', () => {
+    expect(factory().limit({ sym: AAPL, side: 'BUY', qty: 10, price: 190 }).timeInForce).toBe('DAY');
+  });
+
+  it('attaches take-profit and stop-loss (market when no price)', () => {
+    const order = factory().limit({
+      sym: BTC,
+      side: 'BUY',
+      qty: 1,
+      price: 100,
+      tp: { triggerPrice: 110, price: 109.5 },
+      sl: { triggerPrice: '95', triggerType: 'MarkPrice' },
+    });
+    expect(plain([order.tp, order.sl])).toEqual([
+      { triggerPrice: '110', triggerType: 'LastPrice', price: '109.5' },
+      { triggerPrice: '95', triggerType: 'MarkPrice', price: '0' },
+    ]);
+  });
+
+  it('picks the position side in BOTH mode from side and reduce-only', () => {
+    const f = factory('BOTH');
+    expect(f.limit({ sym: BTC, side: 'BUY', qty: 1, price: 1 }).positionSide).toBe('LONG');
+    expect(f.limit({ sym: BTC, side: 'SELL', qty: 1, price: 1 }).positionSide).toBe('SHORT');
+    expect(f.limit({ sym: BTC, side: 'SELL', qty: 1, price: 1, reduceOnly: true }).positionSide).toBe('LONG');
+    expect(f.limit({ sym: BTC, side: 'BUY', qty: 1, price: 1, reduceOnly: true }).positionSide).toBe('SHORT');
+    expect(f.limit({ sym: BTC, side: 'BUY', qty: 1, price: 1, positionSide: 'SHORT' }).positionSide).toBe(
+      'SHORT',
+    );
+  });
+
+  it('makes the PLACE_ORDER conditional orders: UT/DT/SL with trigger, OCO with stop, TIME with send time', () => {
+    const f = factory();
+    expect(
+      plain(f.conditional({ sym: AAPL, side: 'BUY', qty: 10, code: 'UT', triggerPrice: 191 }).condition),
+    ).toEqual({
+      code: 'UT',
+      triggerPrice: '191',
+    });
+    const oco = f.conditional({
+      sym: AAPL,
+      side: 'SELL',
+      qty: 10,
+      price: 200,
+      code: 'OCO',
+      triggerPrice: 210,
+      stopPrice: 180,
+    });
+    expect(plain(oco)).toMatchObject({
+      orderType: 'LIMIT',
+      price: '200',
+      condition: { code: 'OCO', stopPrice: '180' },
+    });
+    const timed = f.conditional({
+      sym: AAPL,
+      side: 'BUY',
+      qty: 1,
+      code: 'TIME',
+      sendAt: Date.parse('2026-07-01T13:30:05Z'),
+    });
+    expect(timed.condition).toEqual({ code: 'TIME', timeToSend: '2026-07-01 09:30:05' });
+    expect(timed.orderType).toBe('MARKET');
+  });
+
+  it('makes algo orders and their replace and cancel, taking the sym from the known algo order', () => {
+    const f = factory();
+    const algo = f.algo({
+      sym: BTC,
+      side: 'SELL',
+      qty: 1,
+      triggerPrice: 95.04,
+      condition: 'LTE',
+      reduceOnly: true,
+      round: true,
+    });
+    expect(plain(algo)).toMatchObject({
+      kind: 'placeAlgoOrder',
+      algoOrderType: 'TRIGGER',
+      conditionType: 'LTE',
+      triggerType: 'LastPrice',
+      triggerPrice: '95',
+      price: '0',
+      reduceOnly: true,
+    });
+    expect(plain(f.replaceAlgo('a-1', { triggerPrice: 96 }))).toMatchObject({
+      kind: 'replaceAlgoOrder',
+      sym: BTC,
+      triggerPrice: '96',
+    });
+    expect(f.cancelAlgo('a-1')).toMatchObject({ kind: 'cancelAlgoOrder', target: 'a-1', sym: BTC });
+    expect(f.cancelAllAlgos({ sym: BTC })).toMatchObject({ kind: 'cancelAllAlgoOrders', sym: BTC });
+  });
+
+  it('makes modify, cancel and cancel-many intents aimed at a known order', () => {
+    const f = factory();
+    expect(plain(f.modify('o-1', { price: 101 }))).toMatchObject({
+      kind: 'modifyOrder',
+      target: 'o-1',
+      sym: BTC,
+      price: '101',
+    });
+    expect(f.cancel('o-1')).toMatchObject({ kind: 'cancelOrder', target: 'o-1', sym: BTC });
+    expect(f.cancelMany({ targets: ['o-1'] })).toMatchObject({ kind: 'cancelOrders', targets: ['o-1'] });
+  });
+
+  it('closes positions (the non-flat leg in BOTH mode), borrows, repays and switches position mode', () => {
+    expect(factory().closePosition(BTC)).toMatchObject({ kind: 'closePosition', positionSide: 'NONE' });
+    expect(factory('BOTH', '2').closePosition(BTC).positionSide).toBe('LONG');
+    expect(factory('BOTH', '0').closePosition(BTC).positionSide).toBe('SHORT');
+    expect(factory().closePositions([BTC, AAPL])).toMatchObject({
+      kind: 'closePositions',
+      symList: [BTC, AAPL],
+    });
+    expect(plain(factory().borrow({ exchange: 'BINANCE', coin: 'USDT', amount: 100 }))).toMatchObject({
+      kind: 'borrow',
+      amount: '100',
+    });
+    expect(plain(factory().repay({ exchange: 'BINANCE', coin: 'USDT', amount: '50.5' }))).toMatchObject({
+      kind: 'repay',
+      amount: '50.5',
+    });
+    expect(factory().setPositionMode('BOTH')).toMatchObject({
+      kind: 'setPositionMode',
+      positionMode: 'BOTH',
+    });
+  });
+
+  it('refuses an amount that is not a finite number or a decimal string, naming the field', () => {
+    expect(() => factory().limit({ sym: BTC, side: 'BUY', qty: Number.NaN, price: 1 })).toThrow(
+      /qty must be a finite number/,
+    );
+    expect(() => factory().limit({ sym: BTC, side: 'BUY', qty: 1, price: '1e3' })).toThrow(
+      /price must be a decimal string/,
+    );
+  });
+});

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { OrderRegistry } from '../../../core/kernel/order-registry.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+
+describe('order registry', () => {
+  it('forgets the oldest final orders beyond its retention, keeping open ones and newer finals', () => {
+    const registry = new OrderRegistry(2);
+    registry.own('open', 's');
+    registry.applyVenue(anOrder({ clientOrderId: 'open', orderId: 'o0' }));
+    for (let i = 1; i <= 4; i++) {
+      registry.own(`c${i}`, 's');
+      registry.applyVenue(anOrder({ clientOrderId: `c${i}`, orderId: `o${i}`, orderState: 'FILLED' }));
+    }
+    expect([...registry.byRef.keys()]).toEqual(['open', 'c3', 'c4']);
+    expect(registry.byId.has('o1')).toBe(false);
+    expect(registry.ownerOf('c1')).toBeUndefined();
+    expect(registry.ownerOf('c4')).toBe('s');
+    expect([...registry.open.keys()]).toEqual(['open']);
+  });
+});

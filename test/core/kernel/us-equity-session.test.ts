@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatNewYorkTime,
+  isUsEquitySessionOpen,
+  nextUsEquitySessionOpen,
+} from '../../../core/kernel/index.ts';
+
+const at = (iso: string): number => Date.parse(iso);
+
+describe('US equity session (America/New_York)', () => {
+  it('is open 09:30-16:00 New York time on weekdays, across daylight saving', () => {
+    // 2026-03-06 is a Friday in EST (UTC-5); 2026-03-09 a Monday in EDT (UTC-4).
+    expect(isUsEquitySessionOpen(at('2026-03-06T14:30:00Z'))).toBe(true);
+    expect(isUsEquitySessionOpen(at('2026-03-06T14:29:59Z'))).toBe(false);
+    expect(isUsEquitySessionOpen(at('2026-03-06T20:59:59Z'))).toBe(true);
+    expect(isUsEquitySessionOpen(at('2026-03-06T21:00:00Z'))).toBe(false);
+    expect(isUsEquitySessionOpen(at('2026-03-09T13:30:00Z'))).toBe(true);
+    expect(isUsEquitySessionOpen(at('2026-03-09T20:00:00Z'))).toBe(false);
+  });
+
+  it('is closed on weekends and on the holidays given', () => {
+    expect(isUsEquitySessionOpen(at('2026-03-07T15:00:00Z'))).toBe(false);
+    const holidays = new Set(['2026-07-03']);
+    expect(isUsEquitySessionOpen(at('2026-07-03T15:00:00Z'), { holidays })).toBe(false);
+    expect(isUsEquitySessionOpen(at('2026-07-03T15:00:00Z'))).toBe(true);
+  });
+
+  it('counts pre-market and after-hours as open when extended hours are asked for', () => {
+    const preMarket = at('2026-03-09T09:00:00Z');
+    expect(isUsEquitySessionOpen(preMarket)).toBe(false);
+    expect(isUsEquitySessionOpen(preMarket, { extended: true })).toBe(true);
+  });
+
+  it('finds the next regular open, skipping weekends and holidays', () => {
+    expect(nextUsEquitySessionOpen(at('2026-03-06T22:00:00Z'))).toBe(at('2026-03-09T13:30:00Z'));
+    expect(nextUsEquitySessionOpen(at('2026-03-09T12:00:00Z'))).toBe(at('2026-03-09T13:30:00Z'));
+    const holidays = new Set(['2026-03-09']);
+    expect(nextUsEquitySessionOpen(at('2026-03-06T22:00:00Z'), { holidays })).toBe(
+      at('2026-03-10T13:30:00Z'),
+    );
+  });
+
+  it('writes New York wall time in the spec’s timeToSend format', () => {
+    expect(formatNewYorkTime(at('2026-01-02T14:30:00Z'))).toBe('2026-01-02 09:30:00');
+  });
+});
