@@ -1,0 +1,18 @@
+/**
+ * The paper venue: the trading service's REST interface, private WebSocket and market-data
+ * WebSocket served over loopback, backed by the simulated venue (Keel's embedded default venue).
+ * @packageDocumentation
+ */
+export { PaperApiError } from './envelope.ts';
+export type { RestFault } from './faults.ts';
+export { PaperFaults } from './faults.ts';
+export type { FeedItem, FeedPacing, FeedSource, SyntheticFeedOptions } from './market-feed.ts';
+export { listFeed, MarketFeed, recordingFeed, syntheticFeed } from './market-feed.ts';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
+export type { PaperVenue, PaperVenueOptions } from './paper-venue.ts';
+export { LOCKSTEP_ACK_PATH, MARKET_DATA_WS_PATH, PRIVATE_WS_PATH, startPaperVenue } from './paper-venue.ts';
+export type { JournalEntry, PaperSnapshot } from './persistence.ts';
+export { SNAPSHOT_FILE } from './persistence.ts';
+export type { PaperPortfolioOptions } from './portfolio-book.ts';
+export { PAPER_RATE_LIMITS } from './rate-limits.ts';
+export { REST_ROUTES } from './rest-router.ts';

@@ -1,0 +1,158 @@
+import { gzipSync } from 'node:zlib';
+import type { WebSocket } from 'ws';
+import type { TimerPort } from '../../core/venue/index.ts';
+import type { FeedItem } from './market-feed.ts';
+
+/** Channels of the public market-data socket (per public venue docs). */
+export const PUBLIC_CHANNELS: ReadonlySet<string> = new Set([
+  'BBO',
+  'TICKER',
+  'TRADE',
+  'ORDER_BOOK',
+  'KLINE',
+  'MARK_PRICE',
+  'INDEX_PRICE',
+  'OPEN_INTEREST',
+]);
+
+/** Subscribe messages a connection may send per second before 11260 (Keel's choice: the docs name the code, not the rate). */
+export const SUBSCRIBE_MESSAGES_PER_SECOND = 20;
+
+/** What a market-data session needs from the venue. */
+export interface MarketDataDeps {
+  readonly syms: ReadonlySet<string>;
+  readonly timer: TimerPort;
+  /** Keel's paper-venue extension: the client processed market events up to seq. */
+  lockstepAck(seq: number): void;
+}
+
+/** One connection at `/marketdata/v2/public`: subscriptions, gzip or plain frames, `{"ping"}` heartbeat. */
+export class MarketDataSession {
+  private readonly subscriptions = new Set<string>();
+  private recent: number[] = [];
+
+  /**
+   * @param ws - the socket
+   * @param binary - gzip frames (default) or plain JSON text (`?binary=false`)
+   * @param deps - the venue's services
+   */
+  constructor(
+    readonly ws: WebSocket,
+    readonly binary: boolean,
+    private readonly deps: MarketDataDeps,
+  ) {
+    ws.on('message', (data) => this.onMessage(String(data)));
+  }
+
+  /**
+   * Whether this connection subscribed to a channel of a sym.
+   * @param channel - e.g. BBO
+   * @param sym - the symbol
+   * @returns true when subscribed
+   */
+  wants(channel: string, sym: string): boolean {
+    return this.subscriptions.has(`${channel}|${sym}`);
+  }
+
+  /**
+   * Sends a frame in this connection's encoding.
+   * @param text - plain JSON text
+   * @param gzipped - the same text gzipped (computed once per push for every binary connection)
+   */
+  sendFrame(text: string, gzipped: () => Buffer): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    if (this.binary) this.ws.send(gzipped(), { binary: true });
+    else this.ws.send(text);
+  }
+
+  private send(body: unknown): void {
+    const text = JSON.stringify(body);
+    this.sendFrame(text, () => gzipSync(text));
+  }
+
+  private onMessage(text: string): void {
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      this.send({ event: 'error', code: 400001, msg: 'the frame is not JSON' });
+      return;
+    }
+    if (typeof message.ping === 'number') {
+      this.send({ pong: message.ping });
+      return;
+    }
+    if (message.event === 'lockstep_ack') {
+      const seq = Number(message.seq);
+      if (Number.isSafeInteger(seq) && seq >= 0) this.deps.lockstepAck(seq);
+      return;
+    }
+    if (message.event !== 'subscribe' && message.event !== 'unsubscribe') {
+      this.send({ event: 'error', code: 400001, msg: 'event must be subscribe or unsubscribe' });
+      return;
+    }
+    const now = this.deps.timer.now();
+    this.recent = this.recent.filter((t) => t > now - 1000);
+    if (this.recent.length >= SUBSCRIBE_MESSAGES_PER_SECOND) {
+      this.send({
+        event: 'error',
+        code: 11260,
+        msg: `rate limit: at most ${SUBSCRIBE_MESSAGES_PER_SECOND} subscribe messages per second`,
+      });
+      return;
+    }
+    this.recent.push(now);
+    const args = Array.isArray(message.arg) ? (message.arg as { channel?: unknown; sym?: unknown }[]) : [];
+    const bad = args.find(
+      (a) =>
+        typeof a.channel !== 'string' ||
+        !PUBLIC_CHANNELS.has(a.channel) ||
+        typeof a.sym !== 'string' ||
+        !this.deps.syms.has(a.sym),
+    );
+    if (args.length === 0 || bad) {
+      const what = bad ? `${String(bad.channel)} ${String(bad.sym)}` : 'an empty arg list';
+      this.send({ event: 'error', code: 11100, msg: `invalid symbol or channel: ${what}` });
+      return;
+    }
+    for (const a of args) {
+      const key = `${String(a.channel)}|${String(a.sym)}`;
+      if (message.event === 'subscribe') this.subscriptions.add(key);
+      else this.subscriptions.delete(key);
+    }
+    this.send({ event: message.event, arg: args, code: 0, msg: '' });
+  }
+}
+
+/**
+ * Sends a released market event to every connection subscribed to its channel and sym.
+ * @param sessions - the open market-data connections
+ * @param item - the event and its wire push
+ * @param seq - the event's seq; written into the push as `seq` in lockstep mode (Keel's extension)
+ * @param withSeq - true in lockstep mode
+ * @returns how many connections received it
+ */
+export function broadcast(
+  sessions: Iterable<MarketDataSession>,
+  item: FeedItem,
+  seq: number,
+  withSeq: boolean,
+): number {
+  const arg = item.wire.arg as { channel?: string; sym?: string } | undefined;
+  const channel = arg?.channel ?? '';
+  const sym = arg?.sym ?? item.event.sym;
+  let text: string | undefined;
+  let gzipped: Buffer | undefined;
+  let delivered = 0;
+  for (const session of sessions) {
+    if (!session.wants(channel, sym)) continue;
+    text ??= JSON.stringify(withSeq ? { ...item.wire, seq } : item.wire);
+    const plain = text;
+    session.sendFrame(plain, () => {
+      gzipped ??= gzipSync(plain);
+      return gzipped;
+    });
+    delivered++;
+  }
+  return delivered;
+}

@@ -1,0 +1,249 @@
+import { seededRandom } from '../../core/kernel/index.ts';
+import type { MarketEvent } from '../../core/model/index.ts';
+import type { TimerPort } from '../../core/venue/index.ts';
+import { decodeMarketMessage } from '../../core/venue/index.ts';
+import { readRecords } from '../recording/index.ts';
+import { InstrumentSimulator, SYNTHETIC_MARKETS, type SyntheticMarketParams } from '../synthetic/index.ts';
+
+/** One market-data message: the venue's wire push (sent to subscribers) and its decoded event (fed to the sim). */
+export interface FeedItem {
+  readonly event: MarketEvent;
+  readonly wire: Readonly<Record<string, unknown>>;
+}
+
+/** A restartable source of market data: each call starts from the beginning (replay after a restart). */
+export type FeedSource = () => AsyncIterator<FeedItem>;
+
+function decoded(msg: unknown, recvTs: number): FeedItem | undefined {
+  const event = decodeMarketMessage(msg, recvTs);
+  if (event === null || event instanceof Error) return undefined;
+  return { event, wire: msg as Record<string, unknown> };
+}
+
+/**
+ * Market data from a recorded session (backtest/recording), decoded with the venue's decoders.
+ * Private-stream records of the recording are skipped: the paper venue makes its own User Data.
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @returns the source
+ */
+export function recordingFeed(path: string): FeedSource {
+  return async function* () {
+    for await (const record of readRecords(path)) {
+      if (record.source !== 'market-data') continue;
+      const item = decoded(record.msg, record.recvTs);
+      if (item) yield item;
+    }
+  };
+}
+
+/** Options of the live SYNTHETIC generator. */
+export interface SyntheticFeedOptions {
+  readonly seed: number;
+  /** Session start, epoch ms (rounded down to the minute). */
+  readonly startTime: number;
+  /** Venue-time length; omitted = endless. */
+  readonly durationMs?: number;
+  readonly markets?: readonly SyntheticMarketParams[];
+}
+
+const MINUTE = 60_000;
+
+/**
+ * SYNTHETIC market data generated live by backtest/synthetic's seeded simulators (the same
+ * stepping as `writeSyntheticSession`, without latency: recvTs = venue time). Not real prices.
+ * @param options - seed, start, length, markets
+ * @returns the source
+ */
+export function syntheticFeed(options: SyntheticFeedOptions): FeedSource {
+  return async function* () {
+    const markets = options.markets ?? SYNTHETIC_MARKETS;
+    const start = Math.floor(options.startTime / MINUTE) * MINUTE;
+    const end = options.durationMs === undefined ? Number.POSITIVE_INFINITY : start + options.durationMs;
+    const sims = markets.map(
+      (m, i) =>
+        new InstrumentSimulator(m, seededRandom((options.seed ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0), start),
+    );
+    const out: FeedItem[] = [];
+    const sink = (ts: number, json: string): void => {
+      const item = decoded(JSON.parse(json), ts);
+      if (item) out.push(item);
+    };
+    let boundary = start + MINUTE;
+    for (;;) {
+      let next = 0;
+      for (let i = 1; i < sims.length; i++)
+        if ((sims[i] as InstrumentSimulator).nextTs < (sims[next] as InstrumentSimulator).nextTs) next = i;
+      const sim = sims[next] as InstrumentSimulator;
+      if (boundary <= sim.nextTs && boundary <= end) {
+        for (const s of sims) s.closeBar(boundary, sink);
+        boundary += MINUTE;
+      } else if (sim.nextTs >= end) {
+        return;
+      } else {
+        sim.step(sink);
+      }
+      yield* out.splice(0);
+    }
+  };
+}
+
+/**
+ * Market data from a list of wire pushes (tests, scripted scenarios).
+ * @param pushes - each push with its receive time
+ * @returns the source
+ */
+export function listFeed(pushes: readonly { readonly recvTs: number; readonly msg: unknown }[]): FeedSource {
+  return async function* () {
+    for (const push of pushes) {
+      const item = decoded(push.msg, push.recvTs);
+      if (item) yield item;
+    }
+  };
+}
+
+/**
+ * How the feed releases events. `asap`: as fast as possible; `realtime`: paced by the events'
+ * receive times on the wall clock, scaled by `speed` (2 = twice as fast); `lockstep`: one event at
+ * a time, the next only after the client acknowledged the previous (Keel's paper-venue extension);
+ * `manual`: only when the owner calls `step` (tests).
+ */
+export type FeedPacing =
+  | { readonly mode: 'asap' }
+  | { readonly mode: 'realtime'; readonly speed?: number }
+  | { readonly mode: 'lockstep' }
+  | { readonly mode: 'manual' };
+
+/** Where released events go: `replaying` is true while a restart catches up with the journal. */
+export type FeedRelease = (item: FeedItem, seq: number, replaying: boolean) => void;
+
+/** Releases a source's events to the venue at the chosen pace; `released` counts them (seq 1, 2, ...). */
+export class MarketFeed {
+  /** Events released so far; the seq of the last one. */
+  released = 0;
+  /** Highest seq the client acknowledged (lockstep). */
+  acked = -1;
+  /** True once the source is exhausted. */
+  ended = false;
+  private readonly iterator: AsyncIterator<FeedItem>;
+  private allowance = 0;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+
+  /**
+   * @param source - the market data
+   * @param pacing - how fast events are released
+   * @param timer - wall-clock timers (pacing only; virtual time is the events' time)
+   * @param release - receives each event
+   */
+  constructor(
+    source: FeedSource,
+    private readonly pacing: FeedPacing,
+    private readonly timer: TimerPort,
+    private readonly release: FeedRelease,
+  ) {
+    this.iterator = source();
+  }
+
+  /**
+   * Releases the first `count` events silently (catching up after a restart).
+   * @param count - events released before the restart
+   * @param between - runs after each event with its seq (journal entries due then)
+   */
+  async catchUp(count: number, between: (seq: number) => void): Promise<void> {
+    while (this.released < count) {
+      const next = await this.iterator.next();
+      if (next.done) {
+        this.ended = true;
+        return;
+      }
+      this.released++;
+      this.release(next.value, this.released, true);
+      between(this.released);
+    }
+  }
+
+  /** Starts releasing events at the chosen pace. */
+  start(): void {
+    this.running ??= this.run();
+  }
+
+  /**
+   * Lockstep: the client has processed every event up to `seq`; `0` says it is ready for the first.
+   * @param seq - the last event processed
+   */
+  ack(seq: number): void {
+    this.acked = Math.max(this.acked, seq);
+    this.poke();
+  }
+
+  /**
+   * Manual pacing: releases `count` more events.
+   * @param count - how many, default 1
+   */
+  step(count = 1): void {
+    this.allowance += count;
+    this.poke();
+  }
+
+  /**
+   * Waits until `seq` events were released or the source ended (tests, lockstep clients).
+   * @param seq - the event count to wait for
+   * @returns once reached
+   */
+  async until(seq: number): Promise<void> {
+    while (this.released < seq && !this.ended && !this.stopped) await this.sleep(5);
+  }
+
+  /** Stops releasing (on close). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.poke();
+    await this.running;
+    await this.iterator.return?.();
+  }
+
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private waitForPoke(): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.timer.setTimer(resolve, ms));
+  }
+
+  private async run(): Promise<void> {
+    let previous: number | undefined;
+    while (!this.stopped) {
+      if (this.pacing.mode === 'manual') {
+        while (this.allowance <= 0 && !this.stopped) await this.waitForPoke();
+      } else if (this.pacing.mode === 'lockstep') {
+        while (this.acked < this.released && !this.stopped) await this.waitForPoke();
+      }
+      if (this.stopped) return;
+      const next = await this.iterator.next();
+      if (next.done) {
+        this.ended = true;
+        return;
+      }
+      const ts = next.value.event.recvTs;
+      if (this.pacing.mode === 'realtime' && previous !== undefined && ts > previous) {
+        await this.sleep((ts - previous) / (this.pacing.speed ?? 1));
+        if (this.stopped) return;
+      }
+      previous = ts;
+      if (this.pacing.mode === 'manual') this.allowance--;
+      this.released++;
+      this.release(next.value, this.released, false);
+      // Let sockets breathe between bursts when replaying as fast as possible.
+      if (this.pacing.mode === 'asap' && this.released % 256 === 0) await this.sleep(0);
+    }
+  }
+}

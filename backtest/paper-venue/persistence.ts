@@ -1,0 +1,101 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TimerPort } from '../../core/venue/index.ts';
+import { type CommandName, isCommandName } from './command-table.ts';
+import type { Params } from './request-fields.ts';
+
+/** One state-changing command as it ran: after `at` market events, on one portfolio. */
+export interface JournalEntry {
+  readonly at: number;
+  readonly portfolioId: string;
+  readonly command: CommandName;
+  readonly params: Params;
+  readonly where: string;
+}
+
+/**
+ * The paper venue's snapshot file. The sim is deterministic, so the journal of commands plus the
+ * number of market events released rebuilds every portfolio exactly (orders, executions,
+ * positions, loans, algo orders) by replaying the same feed; `view` is the same state written out
+ * for people and is not read back.
+ */
+export interface PaperSnapshot {
+  readonly format: 'keel-paper-venue';
+  readonly version: 1;
+  readonly released: number;
+  readonly journal: readonly JournalEntry[];
+  /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
+  readonly markups: Readonly<Record<string, string>>;
+  readonly view: unknown;
+}
+
+/** The snapshot file's name inside the data directory. */
+export const SNAPSHOT_FILE = 'paper-venue.json';
+
+/**
+ * Reads the snapshot of a data directory.
+ * @param dataDir - the directory
+ * @returns the snapshot, or undefined when the venue never saved one there
+ * @throws Error naming the file when it exists but is not a paper-venue snapshot
+ */
+export function loadSnapshot(dataDir: string): PaperSnapshot | undefined {
+  const path = join(dataDir, SNAPSHOT_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const parsed = JSON.parse(text) as Partial<PaperSnapshot>;
+  if (parsed.format !== 'keel-paper-venue' || parsed.version !== 1 || !Array.isArray(parsed.journal)) {
+    throw new Error(`${path} is not a keel paper-venue snapshot (format keel-paper-venue, version 1)`);
+  }
+  const bad = parsed.journal.find((entry) => !isCommandName(entry.command));
+  if (bad) throw new Error(`${path}: journal entry with unknown command ${JSON.stringify(bad.command)}`);
+  return parsed as PaperSnapshot;
+}
+
+/**
+ * Writes snapshots atomically (temporary file, then rename) into a data directory: after a
+ * change, debounced on the injected timer, and on `flush` (close).
+ */
+export class SnapshotWriter {
+  private cancel: (() => void) | undefined;
+
+  /**
+   * @param dataDir - the directory (created when missing)
+   * @param timer - the timer port that drives the debounce
+   * @param debounceMs - how long changes gather before a write
+   * @param build - makes the snapshot to write
+   */
+  constructor(
+    private readonly dataDir: string,
+    private readonly timer: TimerPort,
+    private readonly debounceMs: number,
+    private readonly build: () => PaperSnapshot,
+  ) {
+    mkdirSync(dataDir, { recursive: true });
+  }
+
+  /** Notes a change: a write follows after the debounce. */
+  changed(): void {
+    this.cancel ??= this.timer.setTimer(() => {
+      this.cancel = undefined;
+      this.write();
+    }, this.debounceMs);
+  }
+
+  /** Writes now (and drops a pending debounced write). */
+  flush(): void {
+    this.cancel?.();
+    this.cancel = undefined;
+    this.write();
+  }
+
+  private write(): void {
+    const path = join(this.dataDir, SNAPSHOT_FILE);
+    const temporary = `${path}.tmp`;
+    writeFileSync(temporary, JSON.stringify(this.build(), null, 1));
+    renameSync(temporary, path);
+  }
+}

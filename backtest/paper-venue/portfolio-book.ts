@@ -1,0 +1,212 @@
+import { seededRandom } from '../../core/kernel/index.ts';
+import type {
+  AlgoOrder,
+  Dec,
+  Execution,
+  InstrumentSpec,
+  Intent,
+  LiquidationEventRecord,
+  Loan,
+  MarketEvent,
+  Order,
+  Position,
+  PositionMode,
+  UserEvent,
+} from '../../core/model/index.ts';
+import type { ApprovedIntent } from '../../core/risk/index.ts';
+import type { MarginLoanOrderWire, PositionHistoryWire } from '../../core/venue/index.ts';
+import {
+  createSimVenue,
+  type FillModelName,
+  type LoanOptions,
+  type SimVenue,
+  ZERO_LATENCY,
+} from '../sim/index.ts';
+import { decimalsAsText } from './wire-views.ts';
+
+/** Settings of one paper portfolio (the main one or a sub-portfolio). */
+export interface PaperPortfolioOptions {
+  readonly portfolioId: string;
+  /** The API key whose requests act on this portfolio. */
+  readonly apiKey: string;
+  readonly apiSecret: string;
+  /** Starting balances per coin. */
+  readonly startingBalances: Readonly<Record<string, Dec>>;
+  /** Sub-portfolio fee markup (a fraction of notional, precision 0.01 bps). Default 0. */
+  readonly feeMarkup?: Dec;
+  /** Default NET. */
+  readonly positionMode?: PositionMode;
+}
+
+/** What every portfolio of one venue shares. */
+export interface PortfolioMarket {
+  readonly instruments: readonly InstrumentSpec[];
+  readonly fillModel: FillModelName;
+  /** Seed of the sim's random source (latency is zero, so it only matters to models that draw). */
+  readonly seed: number;
+  /** Margin-loan terms, shared by every portfolio (the per-user quota is shared, spec). */
+  readonly loans?: LoanOptions;
+}
+
+/**
+ * One paper portfolio: a simulated venue plus the records the REST queries serve (order history,
+ * executions, position history, algo orders, loan orders), folded from the sim's User Data events.
+ * The sim runs with zero latency: real sockets add the real latency.
+ */
+export class PortfolioBook {
+  readonly portfolioId: string;
+  readonly isMain: boolean;
+  readonly options: PaperPortfolioOptions;
+  readonly sim: SimVenue;
+  /** Markup set through the broker endpoints; the sim keeps the one it started with. */
+  markup: Dec | undefined;
+  readonly orders = new Map<string, Order>();
+  readonly orderIdByRef = new Map<string, string>();
+  readonly executions: Execution[] = [];
+  readonly positions = new Map<string, Position>();
+  readonly positionHistory: PositionHistoryWire[] = [];
+  readonly algos = new Map<string, AlgoOrder>();
+  readonly loans = new Map<string, Loan>();
+  readonly loanOrders: MarginLoanOrderWire[] = [];
+  readonly liquidations = new Map<string, LiquidationEventRecord[]>();
+  positionMode: PositionMode;
+  private readonly listeners = new Set<(event: UserEvent) => void>();
+  private captured: UserEvent[] | undefined;
+  private refSeq = 1;
+
+  /**
+   * @param options - the portfolio
+   * @param market - instruments, fill model and seed shared by the venue
+   * @param isMain - true for the main portfolio
+   */
+  constructor(options: PaperPortfolioOptions, market: PortfolioMarket, isMain: boolean) {
+    this.portfolioId = options.portfolioId;
+    this.options = options;
+    this.isMain = isMain;
+    this.markup = options.feeMarkup;
+    this.positionMode = options.positionMode ?? 'NET';
+    this.sim = createSimVenue({
+      instruments: market.instruments,
+      fillModel: market.fillModel,
+      latency: ZERO_LATENCY,
+      startingBalances: options.startingBalances,
+      positionMode: this.positionMode,
+      random: seededRandom(market.seed),
+      portfolioId: options.portfolioId,
+      ...(market.loans === undefined ? {} : { loans: market.loans }),
+      ...(options.feeMarkup === undefined ? {} : { subPortfolioMarkup: options.feeMarkup }),
+    });
+    this.sim.events.subscribe((event) => this.fold(event));
+  }
+
+  /**
+   * Runs one command on the sim at its current virtual time. The client's risk gate already ran
+   * before the request crossed the wire: the paper venue is the venue side, so it brands the
+   * command itself (this is the one place it does).
+   * @param intent - the command, from a REST request or a WebSocket message
+   * @returns the User Data events the command produced, in order
+   */
+  run(intent: Intent): UserEvent[] {
+    const captured: UserEvent[] = [];
+    this.captured = captured;
+    try {
+      this.sim.submit({ strategyId: 'paper-venue', intent } as ApprovedIntent);
+      this.sim.advanceTo(this.sim.now());
+    } finally {
+      this.captured = undefined;
+    }
+    if (intent.kind === 'setPositionMode' && !captured.some((e) => e.kind === 'commandRejected')) {
+      this.positionMode = intent.positionMode;
+    }
+    return captured;
+  }
+
+  /**
+   * Feeds one market event to the sim (matching, triggers, funding, liquidation).
+   * @param event - the decoded market event
+   */
+  onMarket(event: MarketEvent): void {
+    this.sim.onMarket(event);
+  }
+
+  /**
+   * Listens to the portfolio's User Data events.
+   * @param listener - called synchronously for each event
+   * @returns a function that stops listening
+   */
+  listen(listener: (event: UserEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * A caller reference for a command the client sent without one (deterministic per run: the
+   * spec says the service generates a UUID; Keel's choice is a counter, so runs are repeatable).
+   * @param prefix - what the reference is for
+   * @returns the reference
+   */
+  newRef(prefix: string): string {
+    return `paper-${prefix}-${this.refSeq++}`;
+  }
+
+  /**
+   * Finds an order by orderId or clientOrderId.
+   * @param orderId - the venue id
+   * @param clientOrderId - the caller reference
+   * @returns the latest state of the order, or undefined
+   */
+  findOrder(orderId?: string, clientOrderId?: string): Order | undefined {
+    const id = orderId ?? (clientOrderId === undefined ? undefined : this.orderIdByRef.get(clientOrderId));
+    return id === undefined ? undefined : this.orders.get(id);
+  }
+
+  private fold(event: UserEvent): void {
+    switch (event.kind) {
+      case 'order':
+        this.orders.set(event.order.orderId, event.order);
+        this.orderIdByRef.set(event.order.clientOrderId, event.order.orderId);
+        break;
+      case 'execution':
+        this.executions.push(event.execution);
+        break;
+      case 'position':
+        this.foldPosition(event.position, event.ts);
+        break;
+      case 'algoOrder':
+        this.algos.set(event.algoOrder.algoOrderId, event.algoOrder);
+        break;
+      case 'loan':
+        this.loans.set(`${event.loan.exchange}:${event.loan.coin}`, event.loan);
+        break;
+      case 'liquidationEvent': {
+        const nodes = this.liquidations.get(event.record.liquidationEventId) ?? [];
+        nodes.push(event.record);
+        this.liquidations.set(event.record.liquidationEventId, nodes);
+        break;
+      }
+      default:
+        break;
+    }
+    this.captured?.push(event);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  private foldPosition(position: Position, ts: number): void {
+    const key = `${position.sym}|${position.positionSide}`;
+    const before = this.positions.get(key);
+    this.positions.set(key, position);
+    if (before && !before.positionQty.isZero() && position.positionQty.isZero()) {
+      this.positionHistory.push({
+        sym: position.sym,
+        positionMode: this.positionMode,
+        positionHistorySide: position.positionSide,
+        positionId: position.positionId,
+        side: before.positionQty.isNegative() ? 'SELL' : 'BUY',
+        openAvgPrice: decimalsAsText(before.avgPrice) as string,
+        closedQty: decimalsAsText(before.positionQty.abs()) as string,
+        createAt: before.createAt,
+        updateAt: ts,
+      });
+    }
+  }
+}

@@ -1,0 +1,255 @@
+import type { WebSocket } from 'ws';
+import type { UserEvent } from '../../core/model/index.ts';
+import type { TimerPort } from '../../core/venue/index.ts';
+import {
+  loginRequestSchema,
+  orderToWire,
+  PLACE_ORDER_ACK_EVENT,
+  PLACE_ORDER_ACTION,
+  PRIVATE_PING,
+  PRIVATE_PONG,
+  userDataFrame,
+  verifyLoginSignature,
+  wsRequestSchema,
+} from '../../core/venue/index.ts';
+import type { CommandName } from './command-table.ts';
+import { PaperApiError } from './envelope.ts';
+import type { PaperFaults } from './faults.ts';
+import type { PortfolioBook } from './portfolio-book.ts';
+import { PushPipe } from './push-pipe.ts';
+import type { RateLimits } from './rate-limits.ts';
+import type { Params } from './request-fields.ts';
+import { type ApiCredential, NONCE_TOLERANCE_SECONDS } from './rest-auth.ts';
+import {
+  accountToWire,
+  assetToWire,
+  executionToWire,
+  liquidationEventToWire,
+  liquidationPositionToWire,
+  positionToWire,
+} from './wire-views.ts';
+
+/** What a private session needs from the venue. */
+export interface PrivateSessionDeps {
+  readonly credentials: ReadonlyMap<string, ApiCredential>;
+  readonly books: ReadonlyMap<string, PortfolioBook>;
+  readonly faults: PaperFaults;
+  readonly limits: RateLimits;
+  /** Wall-clock timers: idle close, push delays, login timestamp check. */
+  readonly timer: TimerPort;
+  /** Idle connections are closed after this long without a message (per public venue docs: 30 s). */
+  readonly idleMs: number;
+  execute(book: PortfolioBook, name: CommandName, params: Params, where: string): unknown;
+  /** Keel's paper-venue extension: the client processed market events up to seq. */
+  lockstepAck(seq: number): void;
+}
+
+/** Order actions and the command each runs: the spec's PLACE_ORDER and the public lower-case ones. */
+const ORDER_ACTIONS: Readonly<Record<string, CommandName>> = {
+  [PLACE_ORDER_ACTION]: 'placeEquityOrder',
+  place_order: 'placeOrder',
+  replace_order: 'replaceOrder',
+  cancel_order: 'cancelOrder',
+  cancel_orders: 'cancelOrders',
+};
+
+/**
+ * The User Data frame of an event, or undefined for events without a channel.
+ * @param event - a sim event
+ * @param byUserOnly - true on the main account's connection for a sub-portfolio's event
+ * @returns the frame text
+ */
+function frameOf(event: UserEvent, byUserOnly: boolean): string | undefined {
+  const frame = (channel: string, data: unknown) => JSON.stringify(userDataFrame(channel, [data], event.ts));
+  if (event.kind === 'liquidationPosition') {
+    const data = liquidationPositionToWire(event.record);
+    if (byUserOnly || event.byUser) return frame('LiquidationPositionByUser', data);
+    return frame('LiquidationPosition', data);
+  }
+  if (byUserOnly) return undefined;
+  switch (event.kind) {
+    case 'order':
+      return frame('Orders', orderToWire(event.order));
+    case 'execution':
+      return frame('Trades', executionToWire(event.execution));
+    case 'position':
+      return frame('Positions', positionToWire(event.position));
+    case 'asset':
+      return frame('Assets', assetToWire(event.asset));
+    case 'account':
+      return frame('Accounts', accountToWire(event.account));
+    case 'liquidationEvent':
+      return frame('LiquidationEvent', liquidationEventToWire(event.record));
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * One private WebSocket connection at `/v1/private`: login, order entry, User Data pushes, text
+ * ping / pong, idle close and the lockstep ack.
+ */
+export class PrivateSession {
+  private book: PortfolioBook | undefined;
+  private readonly stops: (() => void)[] = [];
+  private readonly pipe: PushPipe;
+  private cancelIdle: (() => void) | undefined;
+  /** Pushes produced while a command runs wait for its reply (ack first, then the order's life). */
+  private held: string[] | undefined;
+
+  /**
+   * @param ws - the socket
+   * @param deps - the venue's services
+   */
+  constructor(
+    readonly ws: WebSocket,
+    private readonly deps: PrivateSessionDeps,
+  ) {
+    this.pipe = new PushPipe(ws, deps.faults, deps.timer);
+    this.armIdle();
+    ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)));
+    ws.on('close', () => this.dispose());
+  }
+
+  /** Stops listening and timers (on close). */
+  dispose(): void {
+    for (const stop of this.stops.splice(0)) stop();
+    this.cancelIdle?.();
+  }
+
+  private armIdle(): void {
+    this.cancelIdle?.();
+    this.cancelIdle = this.deps.timer.setTimer(
+      () => this.ws.close(4000, 'idle for too long'),
+      this.deps.idleMs,
+    );
+  }
+
+  private reply(body: Record<string, unknown>): void {
+    this.ws.send(JSON.stringify(body));
+  }
+
+  private onMessage(text: string): void {
+    this.armIdle();
+    if (text === PRIVATE_PING) {
+      this.ws.send(PRIVATE_PONG);
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.reply({
+        event: 'error',
+        id: null,
+        code: 400001,
+        message: 'bad parameters: the frame is not JSON',
+        data: null,
+      });
+      return;
+    }
+    const action = (message as { action?: unknown }).action;
+    if (action === 'login') this.login(message);
+    else if (action === 'lockstep_ack') this.lockstep(message);
+    else this.order(message);
+  }
+
+  private login(message: unknown): void {
+    const parsed = loginRequestSchema.safeParse(message);
+    const fail = (why: string) =>
+      this.reply({ id: null, event: 'login', code: 60009, msg: why, message: why, data: null });
+    if (!parsed.success) {
+      fail('login failed: args need apiKey, timestamp (Unix seconds) and sign');
+      return;
+    }
+    const args = parsed.data.args;
+    const credential = this.deps.credentials.get(args.apiKey);
+    if (!credential) {
+      fail('login failed: unknown apiKey');
+      return;
+    }
+    if (Math.abs(Number(args.timestamp) - this.deps.timer.now() / 1000) > NONCE_TOLERANCE_SECONDS) {
+      fail(`login failed: timestamp is not within ±${NONCE_TOLERANCE_SECONDS} s of the server clock`);
+      return;
+    }
+    if (
+      !/^[0-9a-f]+$/i.test(args.sign) ||
+      !verifyLoginSignature(credential.apiSecret, args.timestamp, args.sign)
+    ) {
+      fail('login failed: sign does not match');
+      return;
+    }
+    this.dispose();
+    this.armIdle();
+    const book = this.deps.books.get(credential.portfolioId);
+    this.book = book;
+    this.reply({ id: null, event: 'login', code: 0, msg: '', message: 'success', data: null });
+    if (!book || args.onlyTrade === true) return;
+    this.stops.push(book.listen((event) => this.push(frameOf(event, false))));
+    if (book.isMain) {
+      for (const sub of this.deps.books.values()) {
+        if (sub !== book) this.stops.push(sub.listen((event) => this.push(frameOf(event, true))));
+      }
+    }
+  }
+
+  private push(frame: string | undefined): void {
+    if (frame === undefined) return;
+    if (this.held) this.held.push(frame);
+    else this.pipe.send(frame);
+  }
+
+  private lockstep(message: unknown): void {
+    const seq = Number((message as { args?: { seq?: unknown } }).args?.seq);
+    if (Number.isSafeInteger(seq) && seq >= 0) this.deps.lockstepAck(seq);
+  }
+
+  private order(message: unknown): void {
+    const parsed = wsRequestSchema.safeParse(message);
+    const rawId = (message as { id?: unknown }).id;
+    const id = typeof rawId === 'string' ? rawId : null;
+    if (!parsed.success) {
+      this.reply({
+        event: 'error',
+        id,
+        code: 400001,
+        message: 'bad parameters: a request needs action, id and args',
+        data: null,
+      });
+      return;
+    }
+    const { action, args } = parsed.data;
+    const event = action === PLACE_ORDER_ACTION ? PLACE_ORDER_ACK_EVENT : action;
+    const command = ORDER_ACTIONS[action];
+    if (command === undefined) {
+      this.reply({
+        event,
+        id,
+        code: 400001,
+        message: `bad parameters: unknown action ${action}`,
+        data: null,
+      });
+      return;
+    }
+    if (!this.book) {
+      this.reply({ event, id, code: 60009, message: 'log in before sending order actions', data: null });
+      return;
+    }
+    this.held = [];
+    let body: Record<string, unknown>;
+    try {
+      if (action === PLACE_ORDER_ACTION || action === 'place_order') {
+        this.deps.limits.take(this.book.portfolioId, 'wsPlaceOrder', this.deps.timer.now());
+      }
+      const data = this.deps.execute(this.book, command, args, `WebSocket ${action}`);
+      body = { event, id, code: 0, message: 'success', data };
+    } catch (error) {
+      if (!(error instanceof PaperApiError)) throw error;
+      body = { event, id, code: error.code, message: error.message, data: null };
+    }
+    const held = this.held;
+    this.held = undefined;
+    if (!this.deps.faults.takeWithheldAck()) this.reply(body);
+    for (const frame of held) this.pipe.send(frame);
+  }
+}

@@ -1,0 +1,53 @@
+import type { WebSocket } from 'ws';
+import type { TimerPort } from '../../core/venue/index.ts';
+import type { PaperFaults } from './faults.ts';
+
+/** Sends a connection's pushes through the injected push faults (delay, duplicate, reorder). */
+export class PushPipe {
+  private parked: string | undefined;
+
+  /**
+   * @param ws - the socket
+   * @param faults - the venue's fault switches
+   * @param timer - wall-clock timers for delays
+   */
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly faults: PaperFaults,
+    private readonly timer: TimerPort,
+  ) {}
+
+  /**
+   * Sends one push, applying whatever push faults are switched on.
+   * @param frame - the frame text
+   */
+  send(frame: string): void {
+    if (this.parked === undefined && this.faults.reorderPushes > 0) {
+      this.faults.reorderPushes--;
+      this.parked = frame;
+      return;
+    }
+    this.deliver(frame);
+    if (this.parked !== undefined) {
+      const parked = this.parked;
+      this.parked = undefined;
+      this.deliver(parked);
+    }
+  }
+
+  private deliver(frame: string): void {
+    const copies = this.faults.duplicatePushes > 0 ? 2 : 1;
+    if (copies === 2) this.faults.duplicatePushes--;
+    for (let i = 0; i < copies; i++) {
+      if (this.faults.pushDelayMs > 0) {
+        this.timer.setTimer(() => this.sendNow(frame), this.faults.pushDelayMs);
+      } else {
+        this.sendNow(frame);
+      }
+    }
+  }
+
+  private sendNow(frame: string): void {
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(frame);
+  }
+}

@@ -1,0 +1,138 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { InstrumentSpec } from '../../core/model/index.ts';
+import { ENDPOINTS, type EndpointName } from '../../core/venue/index.ts';
+import type { LoanOptions } from '../sim/index.ts';
+import type { CommandName } from './command-table.ts';
+import { badParameter, PaperApiError, success } from './envelope.ts';
+import type { PaperFaults } from './faults.ts';
+import type { PortfolioBook } from './portfolio-book.ts';
+import type { RateLimits } from './rate-limits.ts';
+import type { Params } from './request-fields.ts';
+import { type ApiCredential, authenticate } from './rest-auth.ts';
+import { ACCOUNT_ROUTES } from './routes/account-routes.ts';
+import { ALGO_LOAN_ROUTES } from './routes/algo-loan-routes.ts';
+import type { RouteHandler } from './routes/route-context.ts';
+import { TRADING_ROUTES } from './routes/trading-routes.ts';
+
+/** Every REST route of the spec, by endpoint name of core/venue's table. */
+export const REST_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
+  ...TRADING_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...ALGO_LOAN_ROUTES,
+};
+
+/** A Keel extension route (not part of the venue's protocol), e.g. the lockstep ack. */
+export type ExtensionRoute = (book: PortfolioBook, params: Params) => unknown;
+
+/** What the REST router needs from the venue. */
+export interface RestRouterDeps {
+  readonly credentials: ReadonlyMap<string, ApiCredential>;
+  readonly books: ReadonlyMap<string, PortfolioBook>;
+  readonly instruments: readonly InstrumentSpec[];
+  readonly loans: LoanOptions | undefined;
+  readonly limits: RateLimits;
+  readonly faults: PaperFaults;
+  /** The server's clock (nonce check, rate limits). */
+  wallNow(): number;
+  /** The venue's virtual time. */
+  virtualNow(): number;
+  /** Runs a state-changing command through the journal. */
+  execute(book: PortfolioBook, name: CommandName, params: Params, where: string): unknown;
+  /** Keel's extension routes by `METHOD path`. */
+  readonly extensions: ReadonlyMap<string, ExtensionRoute>;
+}
+
+const ROUTE_BY_KEY = new Map<string, EndpointName>(
+  Object.entries(ENDPOINTS).map(([name, def]) => [`${def.method} ${def.path}`, name as EndpointName]),
+);
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function paramsOf(method: string, url: URL, body: string, where: string): Params {
+  if (method === 'GET') return Object.fromEntries(url.searchParams);
+  if (body.trim() === '') return {};
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Params;
+  } catch {
+    // answered below as bad parameters
+  }
+  throw badParameter(`${where} body`, 'must be a JSON object');
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * Builds the node:http request handler of the paper venue's REST interface: injected faults,
+ * then authentication, rate limits and the route; every answer is the spec's envelope.
+ * @param deps - the venue's state and services
+ * @returns the request listener
+ */
+export function restHandler(deps: RestRouterDeps): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    void handle(deps, req, res).catch((error: unknown) => {
+      send(res, 500, { code: 40000, message: `system error: ${String(error)}`, data: null });
+    });
+  };
+}
+
+async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? 'GET';
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+  const where = `${method} ${url.pathname}`;
+  const body = await readBody(req);
+  const fault = deps.faults.takeRestFault(url.pathname);
+  if (fault?.kind === 'timeout') return;
+  if (fault) {
+    send(res, fault.status ?? 503, {
+      code: 50001,
+      message: 'the service is unavailable (injected fault)',
+      data: null,
+    });
+    return;
+  }
+  try {
+    const name = ROUTE_BY_KEY.get(`${method} ${url.pathname}`);
+    const extension = deps.extensions.get(`${method} ${url.pathname}`);
+    const route = name === undefined ? undefined : REST_ROUTES[name];
+    if (!route && !extension) throw new PaperApiError(400001, `bad parameters: no endpoint ${where}`, 404);
+    const params = paramsOf(method, url, body, where);
+    const credential = authenticate(req.headers, params, deps.credentials, deps.wallNow());
+    const book = deps.books.get(credential.portfolioId);
+    if (!book)
+      throw new PaperApiError(2002, `the API key's portfolio ${credential.portfolioId} does not exist`, 401);
+    if (extension) {
+      send(res, 200, success(extension(book, params) ?? null));
+      return;
+    }
+    deps.limits.take(book.portfolioId, ENDPOINTS[name as EndpointName].limit, deps.wallNow());
+    const data = await (route as RouteHandler)({
+      book,
+      books: deps.books,
+      params,
+      where,
+      instruments: deps.instruments,
+      loans: deps.loans,
+      now: deps.virtualNow,
+      execute: (command) => deps.execute(book, command, params, where),
+    });
+    send(res, 200, success(data ?? null));
+  } catch (error) {
+    if (error instanceof PaperApiError) {
+      send(res, error.httpStatus, error.envelope());
+      return;
+    }
+    throw error;
+  }
+}

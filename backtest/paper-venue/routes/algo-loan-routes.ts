@@ -1,0 +1,202 @@
+import type { Dec } from '../../../core/model/index.ts';
+import { D, formatDecimal } from '../../../core/model/index.ts';
+import type { EndpointName } from '../../../core/venue/index.ts';
+import { algoTarget } from '../account-commands.ts';
+import { badParameter, PaperApiError } from '../envelope.ts';
+import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
+import { optionalText, requiredText } from '../request-fields.ts';
+import { algoOrderToWire, decimalsAsText, liquidationEventToWire } from '../wire-views.ts';
+import type { RouteContext, RouteHandler } from './route-context.ts';
+
+async function adlRank(context: RouteContext): Promise<unknown> {
+  const sym = optionalText(context.params, 'sym', context.where);
+  try {
+    const ranks = await context.book.sim.adlRanks(sym);
+    return ranks.map((r) => ({
+      sym: r.sym,
+      positionId: r.positionId,
+      positionSide: r.positionSide,
+      adlRank: r.rank,
+    }));
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'number') throw new PaperApiError(code, (error as Error).message);
+    throw error;
+  }
+}
+
+function borrowedOf(context: RouteContext, exchange: string, coin: string): Dec {
+  let total = D(0);
+  for (const book of context.books.values()) {
+    const loan = book.loans.get(`${exchange}:${coin}`);
+    if (loan) total = total.plus(loan.principal);
+  }
+  return total;
+}
+
+function loanTerms(context: RouteContext) {
+  return Object.entries(context.loans?.assets ?? {}).map(([key, terms]) => {
+    const [exchange = '', coin = ''] = key.split(':');
+    return { exchange, coin, terms };
+  });
+}
+
+function loanRows(context: RouteContext) {
+  return [...context.book.loans.values()].map((loan) =>
+    decimalsAsText({
+      coin: loan.coin,
+      exchange: loan.exchange,
+      loan: loan.principal,
+      interest: loan.interest,
+      annualRate: loan.annualRate,
+    }),
+  );
+}
+
+function interestRows(context: RouteContext) {
+  return [...context.book.loans.values()].map((loan) =>
+    decimalsAsText({
+      coin: loan.coin,
+      exchange: loan.exchange,
+      interest: loan.interest,
+      annualRate: loan.annualRate,
+    }),
+  );
+}
+
+// Coins valued at par in the sim count in full; Keel's choice of discount table (spec: not shown).
+function discountRows(context: RouteContext) {
+  const coins = new Set(loanTerms(context).map((t) => t.coin));
+  return [...coins].map((coin) => ({ coin, discountRate: '1' }));
+}
+
+async function marginLoanInfo(context: RouteContext): Promise<unknown> {
+  const snapshot = await context.book.sim.snapshot();
+  const loans = [...context.book.loans.values()].filter((l) => l.principal.isPositive());
+  const totalLoan = loans.reduce((sum, l) => sum.plus(l.principal), D(0));
+  const gross = snapshot.assets.reduce((sum, a) => sum.plus(a.balance.isPositive() ? a.balance : 0), D(0));
+  const ltv = gross.isZero() ? D(0) : totalLoan.div(gross);
+  return decimalsAsText({
+    ltv: ltv.toDecimalPlaces(6),
+    riskLevel: ltv.gt(0.5) ? 'WARNING' : 'NORMAL',
+    totalLoanValue: totalLoan,
+    netMarginValue: snapshot.account?.availableMargin ?? D(0),
+    loans: loans.map((l) => ({
+      exchange: l.exchange,
+      coin: l.coin,
+      principal: l.principal,
+      interest: l.interest,
+    })),
+  });
+}
+
+function loanStatement(context: RouteContext): unknown {
+  const coin = optionalText(context.params, 'coin', context.where);
+  const flows = context.book.loanOrders
+    .map((o) => ({
+      type: o.type,
+      coin: o.coin,
+      amount: o.amount,
+      exchange: o.exchange,
+      createAt: Number(o.createAt ?? 0),
+    }))
+    .concat(
+      context.book.sim
+        .statement()
+        .filter((f) => f.type !== 'FUNDING_FEE')
+        .map((f) => ({
+          type: f.type,
+          coin: f.coin,
+          amount: formatDecimal(f.amount),
+          exchange: undefined,
+          createAt: f.ts,
+        })),
+    )
+    .filter((row) => coin === undefined || row.coin === coin);
+  return pageOf(
+    windowed(flows, (r) => r.createAt, context.params, NINETY_DAYS, context.now(), context.where),
+    context.params,
+    context.where,
+  );
+}
+
+/** REST routes of algo orders, ADL rank, liquidation events and loans. */
+export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
+  placeAlgoOrder: (c) => c.execute('placeAlgoOrder'),
+  replaceAlgoOrder: (c) => c.execute('replaceAlgoOrder'),
+  cancelAlgoOrder: (c) => c.execute('cancelAlgoOrder'),
+  getAlgoOrder: (c) => algoOrderToWire(algoTarget(c.book, c.params, c.where)),
+  getOpenAlgoOrders: (c) => {
+    if (c.params.attachedOrderId !== undefined)
+      throw badParameter(`${c.where} attachedOrderId`, 'is not accepted by this endpoint (spec)');
+    return [...c.book.algos.values()].filter((a) => a.state === 'NEW').map(algoOrderToWire);
+  },
+  getAlgoOrderHistory: (c) => {
+    if (c.params.attachedOrderId !== undefined)
+      throw badParameter(`${c.where} attachedOrderId`, 'is not accepted by this endpoint (spec)');
+    const sym = optionalText(c.params, 'sym', c.where);
+    const algos = [...c.book.algos.values()].filter((a) => sym === undefined || a.sym === sym);
+    return pageOf(
+      windowed(algos, (a) => a.updateAt, c.params, NINETY_DAYS, c.now(), c.where).map(algoOrderToWire),
+      c.params,
+      c.where,
+    );
+  },
+  cancelAllAlgoOrders: (c) => c.execute('cancelAllAlgoOrders'),
+  getAdlRank: adlRank,
+  getLiquidationEvent: (c) => {
+    const id = requiredText(c.params, 'liquidationEventId', c.where);
+    const nodes = c.book.liquidations.get(id);
+    if (!nodes || nodes.length === 0)
+      throw badParameter(
+        `${c.where} liquidationEventId`,
+        `${id} is not a liquidation event of this portfolio`,
+      );
+    return {
+      liquidationEventId: id,
+      eventType: nodes[0]?.eventType ?? '',
+      nodes: nodes.map(liquidationEventToWire),
+    };
+  },
+  getLoanPool: (c) => {
+    const exchange = requiredText(c.params, 'exchange', c.where);
+    const asset = requiredText(c.params, 'asset', c.where);
+    const terms = c.loans?.assets[`${exchange}:${asset}`];
+    const left = terms ? terms.pool.minus(borrowedOf(c, exchange, asset)) : D(0);
+    return { exchange, asset, maxLoanable: formatDecimal(D.max(left, 0)) };
+  },
+  getLoanInfoDetail: loanRows,
+  getCoinDiscountDetail: discountRows,
+  getUserInterestDetail: interestRows,
+  getLoanInfoLegacy: loanRows,
+  getCoinDiscountLegacy: discountRows,
+  getUserInterestLegacy: interestRows,
+  getMarginLoanInfo: marginLoanInfo,
+  getMarginLoanConfig: (c) =>
+    loanTerms(c).map(({ coin, terms }) =>
+      decimalsAsText({
+        coin,
+        maxBorrowQuota: terms.userQuota,
+        maintenanceMarginRate: c.loans?.maintenanceMarginRate ?? D('0.05'),
+        annualInterestRate: terms.annualRate,
+      }),
+    ),
+  getMarginMaxLoan: (c) =>
+    loanTerms(c).map(({ exchange, coin, terms }) => {
+      const borrowed = borrowedOf(c, exchange, coin);
+      const max = D.min(terms.userQuota.minus(borrowed), terms.pool.minus(borrowed));
+      return { coin, exchange, maxLoan: formatDecimal(D.max(max, 0)) };
+    }),
+  marginBorrow: (c) => c.execute('borrow'),
+  marginRepay: (c) => c.execute('repay'),
+  getMarginLoanOrders: (c) => {
+    const coin = optionalText(c.params, 'coin', c.where);
+    const rows = c.book.loanOrders.filter((o) => coin === undefined || o.coin === coin);
+    return pageOf(
+      windowed(rows, (o) => Number(o.createAt ?? 0), c.params, NINETY_DAYS, c.now(), c.where),
+      c.params,
+      c.where,
+    );
+  },
+  getMarginLoanStatement: loanStatement,
+};

@@ -1,0 +1,108 @@
+import type { Order, Position } from '../../../core/model/index.ts';
+import { type EndpointName, orderToWire } from '../../../core/venue/index.ts';
+import { queryOrder } from '../order-commands.ts';
+import { ARCHIVE_WINDOW, NINETY_DAYS, pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
+import { optionalBoolean, optionalText } from '../request-fields.ts';
+import { decimalsAsText, executionToWire, positionToWire } from '../wire-views.ts';
+import type { RouteContext, RouteHandler } from './route-context.ts';
+
+const LIVE = new Set(['NEW', 'OPEN', 'PARTIALLY_FILLED']);
+
+function ordersOf(context: RouteContext): Order[] {
+  const sym = optionalText(context.params, 'sym', context.where);
+  return [...context.book.orders.values()].filter((o) => sym === undefined || o.sym === sym);
+}
+
+function orderHistory(context: RouteContext, archive: boolean): unknown {
+  const executedOnly = optionalBoolean(context.params, 'filterExecuted', context.where) ?? false;
+  const orders = ordersOf(context).filter((o) => !executedOnly || o.executedQty.isPositive());
+  const window = archive ? ARCHIVE_WINDOW : RECENT_WINDOW;
+  const inWindow = windowed(orders, (o) => o.updateAt, context.params, window, context.now(), context.where);
+  return pageOf(inWindow.map(orderToWire), context.params, context.where);
+}
+
+function executions(context: RouteContext, archive: boolean) {
+  const { params, where } = context;
+  const sym = optionalText(params, 'sym', where);
+  const orderId = optionalText(params, 'orderId', where);
+  const exchange = optionalText(params, 'exchange', where);
+  const businessType = optionalText(params, 'businessType', where);
+  const matching = context.book.executions.filter((e) => {
+    if (sym !== undefined && e.sym !== sym) return false;
+    if (orderId !== undefined && e.orderId !== orderId) return false;
+    if (exchange !== undefined && !e.sym.startsWith(`${exchange}_`)) return false;
+    return businessType === undefined || e.sym.split('_')[1] === businessType;
+  });
+  const window = archive ? ARCHIVE_WINDOW : RECENT_WINDOW;
+  return windowed(matching, (e) => e.timestamp, params, window, context.now(), where).map(executionToWire);
+}
+
+async function positions(context: RouteContext): Promise<unknown> {
+  const sym = optionalText(context.params, 'sym', context.where);
+  // Keel's choice of parameter name: the spec says zero-size positions can be filtered, not how.
+  const ignoreZero = optionalBoolean(context.params, 'ignoreZero', context.where) ?? false;
+  const byKey = new Map<string, Position>(context.book.positions);
+  const snapshot = await context.book.sim.snapshot();
+  for (const live of snapshot.positions) byKey.set(`${live.sym}|${live.positionSide}`, live);
+  return [...byKey.values()]
+    .filter((p) => (sym === undefined || p.sym === sym) && (!ignoreZero || !p.positionQty.isZero()))
+    .map(positionToWire);
+}
+
+/** REST routes of orders, executions, positions and the statement (position history and statement: last 90 days, Keel's choice). */
+export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
+  placeOrder: (c) => c.execute('placeOrder'),
+  replaceOrder: (c) => c.execute('replaceOrder'),
+  cancelOrder: (c) => c.execute('cancelOrder'),
+  cancelAllOrders: (c) => c.execute('cancelOrders'),
+  getOrder: (c) => orderToWire(queryOrder(c.book, c.params, c.where)),
+  getOpenOrders: (c) =>
+    ordersOf(c)
+      .filter((o) => LIVE.has(o.orderState))
+      .map(orderToWire),
+  getOrderHistory: (c) => orderHistory(c, false),
+  getArchivedOrderHistory: (c) => orderHistory(c, true),
+  getExecutions: (c) => executions(c, false),
+  getExecutionsPage: (c) => pageOf(executions(c, false), c.params, c.where),
+  getArchivedExecutionsPage: (c) => pageOf(executions(c, true), c.params, c.where),
+  getPositions: positions,
+  closePosition: (c) => c.execute('closePosition'),
+  closePositions: (c) => c.execute('closePositions'),
+  getPositionHistory: (c) =>
+    pageOf(
+      windowed(
+        c.book.positionHistory,
+        (p) => Number(p.updateAt ?? 0),
+        c.params,
+        NINETY_DAYS,
+        c.now(),
+        c.where,
+      ),
+      c.params,
+      c.where,
+    ),
+  getStatement: (c) => {
+    const type = optionalText(c.params, 'type', c.where);
+    const coin = optionalText(c.params, 'coin', c.where);
+    const flows = c.book.sim
+      .statement()
+      .filter((f) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin));
+    const rows = windowed(flows, (f) => f.ts, c.params, NINETY_DAYS, c.now(), c.where).map((f) => {
+      const borrowed = [...c.book.loans.values()]
+        .filter((l) => l.coin === f.coin)
+        .reduce((sum, l) => sum.plus(l.principal), f.amount.mul(0));
+      // Funding, interest and liquidation fees move the balance, not the loan: before = after.
+      return decimalsAsText({
+        type: f.type,
+        coin: f.coin,
+        ...(f.sym === undefined ? {} : { sym: f.sym }),
+        amount: f.amount,
+        deltaAmount: f.amount,
+        beforeBorrow: borrowed,
+        afterBorrow: borrowed,
+        createAt: f.ts,
+      });
+    });
+    return pageOf(rows, c.params, c.where);
+  },
+};

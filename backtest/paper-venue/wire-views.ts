@@ -1,0 +1,116 @@
+import {
+  type Account,
+  type AlgoOrder,
+  type Asset,
+  D,
+  type Dec,
+  type Execution,
+  formatDecimal,
+  type LiquidationEventRecord,
+  type LiquidationPositionRecord,
+  type Position,
+} from '../../core/model/index.ts';
+import type {
+  AccountWire,
+  AlgoOrderWire,
+  AssetWire,
+  ExecutionWire,
+  LiquidationEventWire,
+  LiquidationPositionWire,
+  PositionWire,
+} from '../../core/venue/index.ts';
+
+/**
+ * Writes every Decimal of a model value as the venue writes money: a decimal string. Other values
+ * are kept; nested objects and arrays are walked.
+ * @param value - a model value
+ * @returns the same shape with decimal strings
+ */
+export function decimalsAsText(value: unknown): unknown {
+  if (D.isDecimal(value)) return formatDecimal(value as Dec);
+  if (Array.isArray(value)) return value.map(decimalsAsText);
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      if (item !== undefined) out[key] = decimalsAsText(item);
+    }
+    return out;
+  }
+  return value;
+}
+
+/**
+ * An execution as the Trades channel and the executions endpoints write it (per public venue docs:
+ * `createAt`; the spec: `timestamp`, both written).
+ * @param execution - the model execution
+ * @returns the wire execution
+ */
+export function executionToWire(execution: Execution): ExecutionWire {
+  return {
+    ...(decimalsAsText(execution) as Record<string, unknown>),
+    tradingFee: formatDecimal(execution.fee),
+    tradingFeeCoin: execution.feeCoin,
+    createAt: execution.timestamp,
+  } as ExecutionWire;
+}
+
+/**
+ * A position as `GET /api/v1/trading/position` and the Positions channel write it.
+ * @param position - the model position
+ * @returns the wire position (the ADL rank is served by `GET /api/v1/adl/rank`, not here)
+ */
+export function positionToWire(position: Position): PositionWire {
+  const { adlRank: _rank, ...rest } = position;
+  return decimalsAsText(rest) as PositionWire;
+}
+
+/**
+ * An asset balance as the Assets channel writes it; the loan fields only when loan > 0 (spec).
+ * @param asset - the model asset
+ * @returns the wire asset
+ */
+export function assetToWire(asset: Asset): AssetWire {
+  const hasLoan = asset.loan?.isPositive() === true;
+  const { loan, loanValue, netEquity, netEquityValue, netMarginValue, ...rest } = asset;
+  return decimalsAsText(
+    hasLoan ? { ...rest, loan, loanValue, netEquity, netEquityValue, netMarginValue } : rest,
+  ) as AssetWire;
+}
+
+/**
+ * The trading account as `GET /api/v1/trading/account` and the Accounts channel write it.
+ * @param account - the model account
+ * @param assets - the portfolio's assets, carried in the account reply (Keel's choice)
+ * @returns the wire account
+ */
+export function accountToWire(account: Account, assets: readonly Asset[] = []): AccountWire {
+  return { ...(decimalsAsText(account) as AccountWire), assets: assets.map(assetToWire) };
+}
+
+/**
+ * An algo order as the algo endpoints write it (`algoOrderState` for the model's `state`).
+ * @param algo - the model algo order
+ * @returns the wire algo order
+ */
+export function algoOrderToWire(algo: AlgoOrder): AlgoOrderWire {
+  const { state, ...rest } = algo;
+  return { ...(decimalsAsText(rest) as Record<string, unknown>), algoOrderState: state } as AlgoOrderWire;
+}
+
+/**
+ * A liquidation node snapshot as the LiquidationEvent channel writes it.
+ * @param record - the model record
+ * @returns the wire record
+ */
+export function liquidationEventToWire(record: LiquidationEventRecord): LiquidationEventWire {
+  return decimalsAsText(record) as LiquidationEventWire;
+}
+
+/**
+ * An archived liquidation order as the LiquidationPosition channels write it.
+ * @param record - the model record
+ * @returns the wire record
+ */
+export function liquidationPositionToWire(record: LiquidationPositionRecord): LiquidationPositionWire {
+  return decimalsAsText(record) as LiquidationPositionWire;
+}
