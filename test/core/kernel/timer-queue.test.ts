@@ -21,7 +21,9 @@ describe('timer queue', () => {
         fc.integer({ min: 0, max: 60 }),
         (specs, upTo) => {
           const queue = new TimerQueue();
-          specs.forEach((s, id) => queue.push(timer(id, s.at)));
+          specs.forEach((s, id) => {
+            queue.push(timer(id, s.at));
+          });
           specs.forEach((s, id) => {
             if (s.cancel) queue.cancel(id, 0);
           });
