@@ -1,0 +1,61 @@
+import type { IntentGate, StrategySlot } from '../../core/kernel/index.ts';
+import type { Dec, InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
+import type { RecordDecoder } from '../recording/index.ts';
+import type { AnnualizationBasis, JsonValue } from '../report/index.ts';
+import type { FillModelName, FillModelOptions, LatencyOptions, SimVenueOptions } from '../sim/index.ts';
+import type { ProgressReporter } from './progress-reporter.ts';
+
+/** Everything a backtest run is made of. */
+export interface BacktestRunOptions {
+  /** Title of the report. */
+  readonly title?: string;
+  /** Session recordings to replay, merged by receive time. */
+  readonly recordings: readonly string[];
+  /**
+   * Turns a recorded venue message into a market event: the venue's wire -> model mapping,
+   * which config/ wires in (backtest/ cannot import core/venue).
+   */
+  readonly decode: RecordDecoder<MarketEvent>;
+  readonly instruments: readonly InstrumentSpec[];
+  readonly strategies: readonly StrategySlot[];
+  /** The risk gate every intent passes (config/ builds it from the risk limits). */
+  readonly gate: IntentGate;
+  /** Starting cash in `settleAsset`. */
+  readonly startingCash: Dec;
+  /** The account currency; default USDT. */
+  readonly settleAsset?: string;
+  /**
+   * A flat commission replacing every instrument's maker/taker schedule: a rate of notional,
+   * a fixed amount per fill, or both (equities). Omitted: the instruments' own schedules.
+   */
+  readonly commission?: { readonly rate?: Dec; readonly fixedPerFill?: Dec };
+  /** Fill model; default `bar` when every recording holds only bars, else `queue`. */
+  readonly fillModel?: FillModelOptions | FillModelName;
+  /** Latency legs; the simulated venue's default when omitted. */
+  readonly latency?: LatencyOptions;
+  /** Further simulated-venue settings (leverage, margin, loans, position mode). */
+  readonly sim?: Omit<
+    SimVenueOptions,
+    'instruments' | 'fillModel' | 'latency' | 'startingBalances' | 'random'
+  >;
+  /**
+   * Close what is still open at the end: a market order per position goes out before the last
+   * event, which the venue still sees and the strategies do not, so it fills on real data.
+   * Default true.
+   */
+  readonly closeAtEnd?: boolean;
+  /** Seed of the run's randomness (latency jitter); default 1. */
+  readonly seed?: number;
+  /** Events pushed between two yields to the event loop; default 8192. */
+  readonly batchSize?: number;
+  /** Smallest event-time distance between equity samples, ms; default 60 000. */
+  readonly equitySampleMs?: number;
+  /** Annualization basis of the metrics; crypto (365 days) by default. */
+  readonly annualization?: AnnualizationBasis;
+  /** Strategy parameters as they should appear in the report (default: each slot's params). */
+  readonly reportParams?: Readonly<Record<string, { readonly [key: string]: JsonValue }>>;
+  /** Further assumptions to state in the report. */
+  readonly assumptions?: readonly string[];
+  /** Shows progress; silent when omitted. */
+  readonly progress?: ProgressReporter;
+}

@@ -1,0 +1,12 @@
+/**
+ * The backtest runner: recordings + strategies + simulated venue + virtual clock -> result,
+ * with progress output and the position-sizing helpers bar-backtest users expect.
+ * @packageDocumentation
+ */
+export type { BacktestRunOptions } from './backtest-run-options.ts';
+export { countRecords } from './count-records.ts';
+export { EquitySampler } from './equity-sampler.ts';
+export { qtyForCash, qtyForEquityFraction, wholeUnits, withCommission } from './position-sizing.ts';
+export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
+export { createProgressReporter } from './progress-reporter.ts';
+export { runBacktest } from './run-backtest.ts';

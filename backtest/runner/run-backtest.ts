@@ -1,0 +1,275 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Subject } from 'rxjs';
+import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
+import type { Dec, Execution, InstrumentSpec, MarketEvent, Order } from '../../core/model/index.ts';
+import { ONE } from '../../core/model/index.ts';
+import {
+  mergeByRecvTs,
+  readEventBatches,
+  readSessionHeader,
+  type SessionHeader,
+} from '../recording/index.ts';
+import {
+  type BacktestResult,
+  computeMetrics,
+  type JsonValue,
+  type RecordingDescription,
+  roundTripsFromFills,
+} from '../report/index.ts';
+import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
+import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { countRecords } from './count-records.ts';
+import { EquitySampler } from './equity-sampler.ts';
+import { withCommission } from './position-sizing.ts';
+
+/** Time after the last event during which commands sent at the end may still arrive, ms. */
+const END_SETTLE_MS = 60_000;
+
+/**
+ * Runs a backtest: replays the recordings through the simulated venue and the kernel (with its
+ * strategies and risk gate) on virtual time, and returns orders, fills, round-trip trades, the
+ * equity curve and the metrics. The same inputs give the same result, byte for byte once
+ * written. Events go in batches with a yield to the event loop between batches, so progress
+ * output and signals are served during long runs.
+ * @param options - recordings, decoder, instruments, strategies, gate, cash and models
+ * @returns the result
+ * @throws Error when a recording cannot be read or a strategy's parameters are invalid
+ */
+export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
+  if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
+  const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
+  const total = options.progress === undefined ? undefined : await countAll(options.recordings);
+  const batchSize = options.batchSize ?? 8192;
+  const sources = mergeByRecvTs(
+    options.recordings.map((path) => readEventBatches(path, options.decode)),
+    batchSize,
+  );
+  const iterator = sources[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
+  const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
+
+  const settleAsset = options.settleAsset ?? 'USDT';
+  const instruments =
+    options.commission === undefined
+      ? options.instruments
+      : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
+  const fillModel: FillModelOptions | FillModelName =
+    options.fillModel ?? (firstBatch[0]?.kind === 'bar' ? 'bar' : 'queue');
+  const sim = createSimVenue({
+    ...options.sim,
+    instruments,
+    fillModel,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+    startingBalances: { [settleAsset]: options.startingCash },
+    random: seededRandom(options.seed ?? 1),
+    startTime,
+  });
+  const fills: Execution[] = [];
+  const orders = new Map<string, Order>();
+  sim.events.subscribe((event) => {
+    if (event.kind === 'execution') fills.push(event.execution);
+    else if (event.kind === 'order') orders.set(event.order.orderId, event.order);
+  });
+
+  const scheduler = virtualScheduler(startTime);
+  const market = new Subject<MarketEvent>();
+  const kernel = new Kernel({
+    instruments,
+    market,
+    execution: sim,
+    gate: options.gate,
+    scheduler,
+    strategies: options.strategies,
+  });
+  const sampler = new EquitySampler(options.equitySampleMs ?? 60_000, () => sim.equity());
+  const finished = kernel.start();
+  await seedKernelWithBalances(kernel, sim, startTime);
+  sampler.start(startTime);
+
+  options.progress?.start(total);
+  let handled = 0;
+  let held: MarketEvent | undefined;
+  const replay = (event: MarketEvent): void => {
+    sim.onMarket(event);
+    market.next(event);
+    sampler.observe(event);
+  };
+  let batch: readonly MarketEvent[] | undefined = firstBatch;
+  while (batch !== undefined) {
+    for (const event of batch) {
+      if (held !== undefined) replay(held);
+      held = event;
+    }
+    handled += batch.length;
+    options.progress?.update(handled);
+    await yieldToEventLoop();
+    const next = await iterator.next();
+    batch = next.done ? undefined : next.value;
+  }
+  if (held !== undefined) {
+    if (options.closeAtEnd ?? true) {
+      await closeEverything(kernel, sim, options, held.recvTs);
+      sim.onMarket(held);
+      sampler.observe(held);
+    } else {
+      replay(held);
+    }
+    sim.advanceTo(held.recvTs + END_SETTLE_MS);
+  }
+  market.complete();
+  await finished;
+  kernel.stop();
+  sampler.finish();
+  options.progress?.stop();
+
+  return assemble(options, headers, instruments, sim, fills, [...orders.values()], sampler, settleAsset);
+}
+
+async function countAll(paths: readonly string[]): Promise<number> {
+  let total = 0;
+  for (const path of paths) total += await countRecords(path);
+  return total;
+}
+
+/** The venue publishes balances only when they change: the kernel learns the starting ones here. */
+async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number): Promise<void> {
+  const snapshot = await sim.snapshot();
+  for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts, recvTs: ts, asset });
+  if (snapshot.account !== undefined)
+    kernel.push({ kind: 'account', ts, recvTs: ts, account: snapshot.account });
+}
+
+async function closeEverything(
+  kernel: Kernel,
+  sim: SimVenue,
+  options: BacktestRunOptions,
+  ts: number,
+): Promise<void> {
+  const snapshot = await sim.snapshot();
+  let n = 0;
+  for (const position of snapshot.positions) {
+    if (position.positionQty.isZero()) continue;
+    n += 1;
+    const decision = options.gate.evaluate(
+      {
+        strategyId: 'backtest',
+        intent: {
+          kind: 'closePosition',
+          ref: `bt-close-${n}`,
+          sym: position.sym,
+          positionSide: position.positionSide,
+        },
+      },
+      kernel.state,
+    );
+    if (decision.kind === 'approved') sim.submit(decision.command);
+  }
+  kernel.advanceTime(ts);
+}
+
+function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
+  if (options.commission !== undefined) {
+    const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
+    const fixed = options.commission.fixedPerFill?.toFixed() ?? '0';
+    return `Flat commission of ${rate} bps of notional plus ${fixed} per fill, for makers and takers alike.`;
+  }
+  const parts = instruments.map(
+    (s) =>
+      `${s.sym}: maker ${s.fees.maker.mul(10_000).toFixed()} bps, taker ${s.fees.taker.mul(10_000).toFixed()} bps` +
+      (s.fees.markup.isZero() ? '' : `, markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
+      (s.fees.fixedPerFill.isZero() ? '' : `, ${s.fees.fixedPerFill.toFixed()} per fill`),
+  );
+  return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.`;
+}
+
+function recordingDescription(path: string, header: SessionHeader): RecordingDescription {
+  return {
+    path,
+    synthetic: header.synthetic,
+    ...(header.description === undefined ? {} : { description: header.description }),
+  };
+}
+
+function assemble(
+  options: BacktestRunOptions,
+  headers: readonly SessionHeader[],
+  instruments: readonly InstrumentSpec[],
+  sim: SimVenue,
+  fills: readonly Execution[],
+  orders: readonly Order[],
+  sampler: EquitySampler,
+  settleAsset: string,
+): BacktestResult {
+  const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
+  const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
+  const { closed, open } = roundTripsFromFills(fills, { contractSizeOf });
+  const prices = sampler.priceSeries();
+  const synthetic = headers.some((h) => h.synthetic);
+  const closeAtEnd = options.closeAtEnd ?? true;
+  const runConfig: { [key: string]: JsonValue } = {
+    startingCash: options.startingCash.toFixed(),
+    settleAsset,
+    closeAtEnd,
+    seed: options.seed ?? 1,
+    equitySampleMs: options.equitySampleMs ?? 60_000,
+    ...(options.commission === undefined
+      ? {}
+      : {
+          commission: {
+            rate: options.commission.rate?.toFixed() ?? '0',
+            fixedPerFill: options.commission.fixedPerFill?.toFixed() ?? '0',
+          },
+        }),
+  };
+  const assumptions = [
+    closeAtEnd
+      ? 'Positions still open at the end are closed by a market order sent before the last event; strategies do not see that event.'
+      : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
+    'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
+    `Equity is sampled at most every ${(options.equitySampleMs ?? 60_000) / 1000} s of event time and at the end.`,
+    ...(options.assumptions ?? []),
+  ];
+  return {
+    meta: {
+      title: options.title ?? `Backtest of ${options.strategies.map((s) => s.strategy.name).join(', ')}`,
+      strategies: options.strategies.map((slot) => ({
+        id: slot.id,
+        name: slot.strategy.name,
+        params: options.reportParams?.[slot.id] ?? toJsonRecord(slot.params),
+      })),
+      recordings: options.recordings.map((path, i) =>
+        recordingDescription(path, headers[i] as SessionHeader),
+      ),
+      fillModel: { name: sim.fillModelName, description: sim.assumptions.fillModel },
+      latencyModel: { name: 'fixed + seeded jitter', description: sim.assumptions.latency },
+      feeModel: {
+        name: options.commission === undefined ? 'maker-taker' : 'commission',
+        description: describeFees(instruments, options),
+      },
+      synthetic,
+      runConfig,
+      assumptions,
+    },
+    orders,
+    fills,
+    trades: closed,
+    openTrades: open,
+    equityCurve: sampler.curve,
+    prices,
+    metrics: computeMetrics({
+      equityCurve: sampler.curve,
+      trades: closed,
+      openTrades: open,
+      fills,
+      ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
+      ...(options.annualization === undefined ? {} : { annualization: options.annualization }),
+      contractSizeOf,
+    }),
+  };
+}
+
+function toJsonRecord(value: unknown): { [key: string]: JsonValue } {
+  if (value === undefined || value === null || typeof value !== 'object') return {};
+  return JSON.parse(JSON.stringify(value)) as { [key: string]: JsonValue };
+}

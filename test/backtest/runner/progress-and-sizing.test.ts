@@ -1,0 +1,113 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  countRecords,
+  createProgressReporter,
+  qtyForCash,
+  qtyForEquityFraction,
+  wholeUnits,
+  withCommission,
+} from '../../../backtest/runner/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+
+function aStream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: string): boolean } {
+  return {
+    isTTY,
+    text: '',
+    write(chunk: string) {
+      this.text += chunk;
+      return true;
+    },
+  };
+}
+
+describe('progress output', () => {
+  it('prints plain lines with events/s and ETA when not on a terminal', () => {
+    let now = 0;
+    const stream = aStream(false);
+    const progress = createProgressReporter({
+      stream: stream as unknown as NodeJS.WritableStream,
+      clock: { now: () => now },
+      lineEveryMs: 1000,
+    });
+    progress.start(1_000_000);
+    now = 500;
+    progress.update(100_000); // too soon for a line
+    now = 1000;
+    progress.update(250_000);
+    now = 2000;
+    progress.stop();
+    expect(stream.text.trimEnd().split('\n')).toEqual([
+      'backtest: 250000/1000000 events (25.0 %), 250000 ev/s, ETA 3s',
+      'backtest: 250000/1000000 events (25.0 %), 125000 ev/s, ETA 6s',
+    ]);
+  });
+
+  it('draws a cli-progress bar on a terminal', () => {
+    const stream = aStream(true) as unknown as NodeJS.WritableStream & { text: string };
+    Object.assign(stream, {
+      cursorTo: () => true,
+      clearLine: () => true,
+      moveCursor: () => true,
+      columns: 120,
+    });
+    const progress = createProgressReporter({ stream, clock: { now: () => 0 } });
+    progress.start(10);
+    progress.update(5);
+    progress.stop();
+    expect(stream.text).toContain('5/10 events');
+    expect(stream.text).toContain('ev/s');
+  });
+});
+
+describe('record counting', () => {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('counts record lines after the header, plain or gzip, with or without a final newline', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keel-count-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'a.jsonl'), '{"h":1}\n{"r":1}\n{"r":2}\n');
+    await writeFile(join(dir, 'b.jsonl.gz'), gzipSync('{"h":1}\n{"r":1}\n{"r":2}\n{"r":3}'));
+    expect(await countRecords(join(dir, 'a.jsonl'))).toBe(2);
+    expect(await countRecords(join(dir, 'b.jsonl.gz'))).toBe(3);
+  });
+});
+
+describe('position sizing', () => {
+  const btc = anInstrument('BINANCE_PERP_BTC_USDT');
+  const aapl = anInstrument('US_EQUITY_AAPL', { lotSize: D(1), minSize: D(1) });
+
+  it('sizes a fraction of equity, rounded down to the lot', () => {
+    // 10 000 x 0.5 / 40 000 = 0.125 BTC
+    expect(qtyForEquityFraction(D(10_000), 0.5, 40_000, btc).toFixed()).toBe('0.125');
+    // 10 000 x 0.3 / 185.64 = 16.16... shares -> 16
+    expect(qtyForEquityFraction(D(10_000), 0.3, 185.64, aapl).toFixed()).toBe('16');
+    expect(qtyForCash(D(100), 185.64, aapl).toFixed()).toBe('0');
+  });
+
+  it('rounds to whole units toward zero', () => {
+    expect(wholeUnits(D('16.9')).toFixed()).toBe('16');
+    expect(wholeUnits(D('-16.9')).toFixed()).toBe('-16');
+  });
+
+  it('refuses a non-positive fraction or price', () => {
+    expect(() => qtyForEquityFraction(D(1), 0, 1, btc)).toThrow(/fraction must be positive/);
+    expect(() => qtyForEquityFraction(D(1), 1, 0, btc)).toThrow(/price must be positive/);
+  });
+
+  it('replaces the fee schedule by a flat commission', () => {
+    const spec = withCommission(btc, { rate: D('0.001'), fixedPerFill: D('1') });
+    expect([spec.fees.maker.toFixed(), spec.fees.taker.toFixed(), spec.fees.fixedPerFill.toFixed()]).toEqual([
+      '0.001',
+      '0.001',
+      '1',
+    ]);
+  });
+});

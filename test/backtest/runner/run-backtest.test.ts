@@ -1,0 +1,171 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import { resultToJson } from '../../../backtest/report/index.ts';
+import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D, type MarketEvent, ZERO } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { smaCross } from '../../../strategies/sma-cross.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+const T0 = Date.UTC(2024, 0, 1);
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+function decode(record: RecordedMessage): MarketEvent | null | Error {
+  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
+}
+
+async function barsRecording(rows: readonly (readonly number[])[]): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'keel-runner-'));
+  dirs.push(dir);
+  const csv = [
+    'timestamp,open,high,low,close,volume',
+    ...rows.map((r, i) => [T0 + i * 60_000, ...r, 10].join(',')),
+  ];
+  await writeFile(join(dir, 'bars.csv'), `${csv.join('\n')}\n`);
+  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym: BTC });
+  return join(dir, 'bars.jsonl');
+}
+
+/** Buys `qty` at market after the close of bar `buyAt`, sells after bar `sellAt` (0-based). */
+const scripted = defineStrategy({
+  name: 'scripted',
+  params: z.object({ buyAt: z.number(), sellAt: z.number(), qty: z.string() }),
+  state: () => ({ bars: 0 }),
+  onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+  onBar: (ctx) => {
+    const index = ctx.state.bars++;
+    if (index === ctx.params.buyAt) return ctx.order.market({ sym: BTC, side: 'BUY', qty: ctx.params.qty });
+    if (index === ctx.params.sellAt) return ctx.order.market({ sym: BTC, side: 'SELL', qty: ctx.params.qty });
+    return undefined;
+  },
+});
+
+const SIX_BARS = [
+  [100, 101, 99, 100],
+  [100, 102, 99, 101],
+  [101, 103, 100, 102],
+  [102, 106, 101, 105],
+  [105, 108, 104, 107],
+  [107, 110, 106, 109],
+];
+
+function baseOptions(recording: string, overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions {
+  return {
+    recordings: [recording],
+    decode,
+    instruments: [anInstrument(BTC)],
+    strategies: [{ id: 's1', strategy: scripted, params: { buyAt: 1, sellAt: 3, qty: '10' } }],
+    gate: new RiskGate(),
+    startingCash: D(10_000),
+    commission: { rate: D('0.001') },
+    closeAtEnd: false,
+    ...overrides,
+  };
+}
+
+describe('backtest runner', () => {
+  let sixBars = '';
+  beforeAll(async () => {
+    sixBars = await barsRecording(SIX_BARS);
+  });
+
+  it('fills bar-model market orders at the next open, charges the commission and books the trade', async () => {
+    const result = await runBacktest(baseOptions(sixBars));
+    expect(result.meta.fillModel.name).toBe('bar');
+    expect(
+      result.fills.map((f) => [f.side, f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()]),
+    ).toEqual([
+      ['BUY', '10', '101', '1.01'], // bar 2 opens at 101; 10 x 101 x 0.001
+      ['SELL', '10', '105', '1.05'], // bar 4 opens at 105
+    ]);
+    expect(result.trades).toHaveLength(1);
+    expect(result.trades[0]!.pnl.toFixed()).toBe('37.94'); // 40 - 2.06
+    expect(result.metrics.equityFinal.toFixed()).toBe('10037.94');
+    expect(result.metrics.feesPaid.toFixed()).toBe('2.06');
+    expect(result.metrics.tradeCount).toBe(1);
+    expect(result.orders).toHaveLength(2);
+    expect(result.meta.runConfig).toMatchObject({ startingCash: '10000', closeAtEnd: false });
+    expect(result.meta.feeModel.description).toContain('10 bps');
+  });
+
+  it('closes what is open before the last bar, which the strategies do not see', async () => {
+    let barsSeen = 0;
+    const holder = defineStrategy({
+      name: 'holder',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+      onBar: (ctx) => {
+        barsSeen += 1;
+        return barsSeen === 1 ? ctx.order.market({ sym: BTC, side: 'BUY', qty: '2' }) : undefined;
+      },
+    });
+    const result = await runBacktest(
+      baseOptions(sixBars, { strategies: [{ id: 'h', strategy: holder }], closeAtEnd: true }),
+    );
+    expect(barsSeen).toBe(5);
+    expect(result.openTrades).toEqual([]);
+    expect(result.trades.map((t) => [t.entryPrice.toFixed(), t.exitPrice.toFixed()])).toEqual([
+      ['100', '107'],
+    ]);
+    expect(result.meta.assumptions[0]).toContain('closed by a market order sent before the last event');
+  });
+
+  it('leaves positions open when asked, counting them in equity but not in the trades', async () => {
+    const result = await runBacktest(
+      baseOptions(sixBars, {
+        strategies: [{ id: 's1', strategy: scripted, params: { buyAt: 1, sellAt: 99, qty: '1' } }],
+      }),
+    );
+    expect(result.trades).toHaveLength(0);
+    expect(result.openTrades).toHaveLength(1);
+    // 10000 - fee 0.101 + (109 - 101) x 1 marked at the last close
+    expect(result.metrics.equityFinal.toFixed()).toBe('10007.899');
+  });
+
+  describe('an SMA crossover on 600 one-minute bars', () => {
+    let recording = '';
+    beforeAll(async () => {
+      const rows = Array.from({ length: 600 }, (_, i) => {
+        const mid = Math.round((40_000 + 1_500 * Math.sin(i / 25) + 400 * Math.sin(i / 7)) * 10) / 10;
+        return [mid, mid + 20, mid - 20, Math.round((mid + 5 * Math.sin(i)) * 10) / 10];
+      });
+      recording = await barsRecording(rows);
+    });
+    const options = (): BacktestRunOptions =>
+      baseOptions(recording, {
+        strategies: [
+          { id: 'sma', strategy: smaCross, params: { sym: BTC, fast: 5, slow: 20, fraction: 0.5 } },
+        ],
+        closeAtEnd: true,
+        commission: { rate: D('0.0005') },
+        seed: 7,
+      });
+
+    it('gives byte-identical result files for the same inputs', async () => {
+      const a = await runBacktest(options());
+      const b = await runBacktest(options());
+      expect(a.trades.length).toBeGreaterThan(5);
+      expect(resultToJson(b)).toBe(resultToJson(a));
+    });
+
+    it('ends with starting cash + the net PnL of its trades once everything is closed', async () => {
+      const result = await runBacktest(options());
+      expect(result.openTrades).toEqual([]);
+      const net = result.trades.reduce((sum, t) => sum.plus(t.pnl), ZERO);
+      expect(result.metrics.equityFinal.minus(D(10_000).plus(net)).abs().lt('1e-20')).toBe(true);
+      expect(result.equityCurve).toHaveLength(600);
+      expect(result.prices[0]!.points).toHaveLength(600);
+    });
+  });
+});
