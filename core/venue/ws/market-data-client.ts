@@ -1,0 +1,228 @@
+import { type Logger, pino } from 'pino';
+import { type Observable, Subject } from 'rxjs';
+import WebSocket from 'ws';
+import type { GapEvent, MarketEvent } from '../../model/index.ts';
+import type { MarketDataChannel } from '../market-data/index.ts';
+import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
+import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
+import type { ReconnectPolicy } from './private-ws-client.ts';
+
+/** One market-data subscription: a channel of a sym (KLINE also takes an interval). */
+export interface MarketSubscription {
+  readonly channel: MarketDataChannel;
+  readonly sym: string;
+  readonly interval?: string;
+}
+
+/** Options of the market-data client. */
+export interface MarketDataOptions {
+  /** e.g. `wss://host/marketdata/v2/public` (path per public venue docs). */
+  readonly url: string;
+  /** true (default): gzip binary frames; false: plain JSON text via `?binary=false`. */
+  readonly binary?: boolean;
+  readonly timer?: TimerPort;
+  readonly random?: JitterSource;
+  /** Interval of the client's `{"ping": ms}` heartbeat. Default 20 000 ms. */
+  readonly heartbeatMs?: number;
+  /** Default 500 ms doubling to 30 s. */
+  readonly reconnect?: ReconnectPolicy;
+  readonly logger?: Logger;
+  readonly counters?: InboundCounters;
+  /** Recorder tap: every inbound frame, gunzipped. */
+  readonly onRaw?: (raw: RawInboundFrame) => void;
+}
+
+function keyOf(sub: MarketSubscription): string {
+  return `${sub.channel}|${sub.sym}|${sub.interval ?? ''}`;
+}
+
+function argOf(sub: MarketSubscription): Record<string, string> {
+  return {
+    channel: sub.channel,
+    sym: sub.sym,
+    ...(sub.interval === undefined ? {} : { interval: sub.interval }),
+  };
+}
+
+/**
+ * The public market-data WebSocket: subscribe / unsubscribe per channel and sym, gzip or text
+ * frames, `{"ping"}` / `{"pong"}` heartbeat, and after a reconnect a resubscription plus one gap
+ * event per subscribed sym, so strategies and recordings know data was missed.
+ */
+export class MarketDataClient {
+  /** Counts of inbound frames by outcome. */
+  readonly counters: InboundCounters;
+  private readonly subject = new Subject<MarketEvent>();
+  private readonly subscriptions = new Map<string, MarketSubscription>();
+  private readonly timer: TimerPort;
+  private readonly random: JitterSource;
+  private readonly logger: Logger;
+  private socket: WebSocket | undefined;
+  private closing = false;
+  private attempt = 0;
+  private droppedAt: number | undefined;
+  private cancelHeartbeat: () => void = () => {};
+  private cancelReconnect: () => void = () => {};
+
+  /** @param options - address, frame format and policies */
+  constructor(private readonly options: MarketDataOptions) {
+    this.timer = options.timer ?? realTimer();
+    this.random = options.random ?? { next: () => 0.5 };
+    this.logger = options.logger ?? pino({ name: 'keel.venue.market-data', level: 'warn' });
+    this.counters = options.counters ?? createInboundCounters();
+  }
+
+  /** Market events of every subscription, plus gap events after reconnects. */
+  get events(): Observable<MarketEvent> {
+    return this.subject.asObservable();
+  }
+
+  /**
+   * Opens the connection and sends the current subscriptions; reconnects by itself until closed.
+   * @returns when the socket is open
+   */
+  connect(): Promise<void> {
+    this.closing = false;
+    return this.open();
+  }
+
+  /**
+   * Subscribes (now if connected, and again after every reconnect).
+   * @param sub - channel, sym and optional kline interval
+   */
+  subscribe(sub: MarketSubscription): void {
+    this.subscriptions.set(keyOf(sub), sub);
+    this.sendControl('subscribe', [sub]);
+  }
+
+  /**
+   * Unsubscribes.
+   * @param sub - the subscription to drop
+   */
+  unsubscribe(sub: MarketSubscription): void {
+    this.subscriptions.delete(keyOf(sub));
+    this.sendControl('unsubscribe', [sub]);
+  }
+
+  /** Closes for good. @returns when closed */
+  async close(): Promise<void> {
+    this.closing = true;
+    this.cancelReconnect();
+    this.cancelHeartbeat();
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket !== undefined && socket.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        socket.once('close', () => resolve());
+        socket.close();
+      });
+    }
+  }
+
+  private url(): string {
+    if (this.options.binary ?? true) return this.options.url;
+    return `${this.options.url}${this.options.url.includes('?') ? '&' : '?'}binary=false`;
+  }
+
+  private sendControl(event: 'subscribe' | 'unsubscribe', subs: readonly MarketSubscription[]): void {
+    if (this.socket?.readyState !== WebSocket.OPEN || subs.length === 0) return;
+    this.socket.send(JSON.stringify({ event, arg: subs.map(argOf) }));
+  }
+
+  private open(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(this.url(), { perMessageDeflate: false });
+      this.socket = socket;
+      socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+      socket.on('error', (error) => this.logger.warn({ err: error.message }, 'market-data WebSocket error'));
+      socket.on('close', () => {
+        if (this.socket === socket) this.onDropped();
+        reject(new Error('market-data WebSocket closed before it opened'));
+      });
+      socket.on('open', () => {
+        this.attempt = 0;
+        this.sendControl('subscribe', [...this.subscriptions.values()]);
+        this.emitGaps();
+        this.scheduleHeartbeat();
+        resolve();
+      });
+    });
+  }
+
+  private emitGaps(): void {
+    if (this.droppedAt === undefined) return;
+    const now = this.timer.now();
+    const syms = new Set([...this.subscriptions.values()].map((sub) => sub.sym));
+    for (const sym of syms) {
+      const gap: GapEvent = {
+        kind: 'gap',
+        sym,
+        ts: now,
+        recvTs: now,
+        fromTs: this.droppedAt,
+        reason: 'market-data WebSocket reconnected: data between fromTs and ts was missed',
+      };
+      this.subject.next(gap);
+    }
+    this.droppedAt = undefined;
+  }
+
+  private scheduleHeartbeat(): void {
+    this.cancelHeartbeat = this.timer.setTimer(() => {
+      if (this.socket?.readyState !== WebSocket.OPEN) return;
+      this.socket.send(JSON.stringify({ ping: this.timer.now() }));
+      this.scheduleHeartbeat();
+    }, this.options.heartbeatMs ?? 20_000);
+  }
+
+  private onMessage(data: Buffer, isBinary: boolean): void {
+    const recvTs = this.timer.now();
+    this.counters.frames++;
+    const text = marketFrameText(data, isBinary);
+    if (text === undefined) {
+      this.counters.malformed++;
+      this.logger.warn('market-data binary frame is not gzip');
+      return;
+    }
+    this.options.onRaw?.({ source: 'market', text, recvTs });
+    const frame = classifyMarketFrame(text, recvTs);
+    switch (frame.kind) {
+      case 'event':
+        this.counters.pushes++;
+        this.subject.next(frame.event);
+        return;
+      case 'ping':
+        this.counters.heartbeats++;
+        this.socket?.send(JSON.stringify({ pong: frame.ping }));
+        return;
+      case 'pong':
+        this.counters.heartbeats++;
+        return;
+      case 'control':
+        this.counters.control++;
+        if (frame.code !== 0)
+          this.logger.warn({ code: frame.code, message: frame.message }, 'market-data request refused');
+        return;
+      case 'malformed':
+        this.counters.malformed++;
+        this.logger.warn({ problem: frame.problem }, 'malformed market-data frame');
+    }
+  }
+
+  private onDropped(): void {
+    this.socket = undefined;
+    this.cancelHeartbeat();
+    this.droppedAt ??= this.timer.now();
+    if (this.closing) return;
+    const policy = this.options.reconnect ?? { baseMs: 500, capMs: 30_000 };
+    const delay = backoffDelay(this.attempt++, policy.baseMs, policy.capMs, this.random);
+    this.logger.warn({ delay }, 'market-data WebSocket dropped: reconnecting');
+    this.cancelReconnect = this.timer.setTimer(() => {
+      if (this.closing) return;
+      this.open().catch((error: Error) =>
+        this.logger.warn({ err: error.message }, 'market-data reconnect failed'),
+      );
+    }, delay);
+  }
+}

@@ -1,0 +1,164 @@
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type WebSocket from 'ws';
+import { WebSocketServer } from 'ws';
+import type { MarketEvent } from '../../../../core/model/index.ts';
+import { MarketDataClient, type RawInboundFrame } from '../../../../core/venue/index.ts';
+import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
+import { waitFor } from '../../../kit/venue-wait.ts';
+
+const SYM = 'BINANCE_PERP_BTC_USDT';
+const bbo = (bid: string, ts: number) => ({
+  arg: { channel: 'BBO', sym: SYM },
+  data: { bid, bidqty: '1.5', ask: '60001', askqty: '2', ts },
+});
+
+describe('market-data WebSocket client', () => {
+  let server: WebSocketServer;
+  let url: string;
+  let received: Array<{ text: string; query: string }>;
+  let sockets: WebSocket[];
+  let timer: FakeTimer;
+  let clients: MarketDataClient[];
+
+  const start = (binary: boolean, onRaw?: (raw: RawInboundFrame) => void) => {
+    const client = new MarketDataClient({
+      url,
+      binary,
+      timer,
+      random: { next: () => 0 },
+      heartbeatMs: 20_000,
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+      ...(onRaw === undefined ? {} : { onRaw }),
+    });
+    clients.push(client);
+    return client;
+  };
+  const send = (frame: object | string, gzip: boolean) => {
+    const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
+    for (const socket of sockets) socket.send(gzip ? gzipSync(text) : text, { binary: gzip });
+  };
+
+  beforeEach(async () => {
+    received = [];
+    sockets = [];
+    clients = [];
+    timer = fakeTimer(1_700_000_000_000);
+    server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/marketdata/v2/public`;
+    server.on('connection', (socket, request) => {
+      sockets.push(socket);
+      socket.on('close', () => sockets.splice(sockets.indexOf(socket), 1));
+      socket.on('message', (data) =>
+        received.push({ text: String(data), query: new URL(request.url ?? '/', 'http://x').search }),
+      );
+    });
+  });
+  afterEach(async () => {
+    for (const client of clients) await client.close();
+    for (const socket of sockets) socket.terminate();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('subscribes per channel and sym, decodes gzip frames into events, and unsubscribes', async () => {
+    const client = start(true);
+    const events: MarketEvent[] = [];
+    client.events.subscribe((e) => events.push(e));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    client.subscribe({ channel: 'KLINE', sym: SYM, interval: '1m' });
+    await waitFor(() => received.length === 2, 'two subscriptions');
+    expect(JSON.parse(received[0]?.text ?? '')).toEqual({
+      event: 'subscribe',
+      arg: [{ channel: 'BBO', sym: SYM }],
+    });
+    expect(JSON.parse(received[1]?.text ?? '')).toEqual({
+      event: 'subscribe',
+      arg: [{ channel: 'KLINE', sym: SYM, interval: '1m' }],
+    });
+    expect(received[0]?.query).toBe('');
+    send(bbo('60000', 1_700_000_000_001), true);
+    await waitFor(() => events.length === 1, 'quote');
+    expect(events[0]).toMatchObject({ kind: 'quote', sym: SYM, bid: 60000, ask: 60001, bidQty: 1.5 });
+    client.unsubscribe({ channel: 'BBO', sym: SYM });
+    await waitFor(() => received.length === 3, 'unsubscribe');
+    expect(JSON.parse(received[2]?.text ?? '')).toEqual({
+      event: 'unsubscribe',
+      arg: [{ channel: 'BBO', sym: SYM }],
+    });
+  });
+
+  it('asks for plain text frames with ?binary=false and decodes them', async () => {
+    const client = start(false);
+    const events: MarketEvent[] = [];
+    client.events.subscribe((e) => events.push(e));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    await waitFor(() => received.length === 1, 'subscription');
+    expect(received[0]?.query).toBe('?binary=false');
+    send(bbo('59999.5', 1), false);
+    await waitFor(() => events.length === 1, 'quote');
+    expect(events[0]).toMatchObject({ bid: 59999.5 });
+  });
+
+  it('answers the venue {"ping"} with {"pong"} and sends its own ping every interval', async () => {
+    const client = start(true);
+    await client.connect();
+    send({ ping: 123 }, true);
+    await waitFor(() => received.some((r) => r.text === '{"pong":123}'), 'pong');
+    await timer.advance(20_000);
+    await waitFor(() => received.some((r) => r.text === `{"ping":${timer.now()}}`), 'client ping');
+    expect(client.counters.heartbeats).toBe(1);
+  });
+
+  it('counts malformed frames (bad gzip, bad JSON, bad fields) and a refused subscription without crashing', async () => {
+    const client = start(true);
+    const events: MarketEvent[] = [];
+    client.events.subscribe((e) => events.push(e));
+    await client.connect();
+    for (const socket of sockets) socket.send(Buffer.from('not gzip'), { binary: true });
+    send('{"arg":', true);
+    send({ arg: { channel: 'BBO', sym: SYM }, data: { bid: 'x' } }, true);
+    send({ event: 'error', code: 11100, msg: 'invalid symbol' }, true);
+    send(bbo('1', 2), true);
+    await waitFor(() => events.length === 1, 'the good frame');
+    expect(client.counters).toMatchObject({ frames: 5, malformed: 3, control: 1, pushes: 1 });
+  });
+
+  it('after a reconnect resubscribes everything and emits a gap per sym from the drop time', async () => {
+    const raw: RawInboundFrame[] = [];
+    const client = start(true, (r) => raw.push(r));
+    const events: MarketEvent[] = [];
+    client.events.subscribe((e) => events.push(e));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    client.subscribe({ channel: 'TRADE', sym: SYM });
+    client.subscribe({ channel: 'MARK_PRICE', sym: 'OKX_PERP_ETH_USDT' });
+    await waitFor(() => received.length === 3, 'subscriptions');
+    const droppedAt = timer.now();
+    for (const socket of sockets) socket.terminate();
+    await waitFor(() => sockets.length === 0, 'drop');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await timer.advance(50);
+    await waitFor(() => received.length === 4, 'resubscription');
+    expect(JSON.parse(received[3]?.text ?? '')).toEqual({
+      event: 'subscribe',
+      arg: [
+        { channel: 'BBO', sym: SYM },
+        { channel: 'TRADE', sym: SYM },
+        { channel: 'MARK_PRICE', sym: 'OKX_PERP_ETH_USDT' },
+      ],
+    });
+    expect(events.filter((e) => e.kind === 'gap').map((e) => [e.sym, e.kind === 'gap' && e.fromTs])).toEqual([
+      [SYM, droppedAt],
+      ['OKX_PERP_ETH_USDT', droppedAt],
+    ]);
+    send(bbo('2', 3), true);
+    await waitFor(() => raw.length === 1, 'recorded frame');
+    expect(JSON.parse(raw[0]?.text ?? '')).toEqual(bbo('2', 3));
+  });
+});
