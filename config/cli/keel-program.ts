@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { LoadedConfig } from '../loader/index.ts';
+import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { backtestCommand } from './commands/backtest-command.ts';
@@ -39,7 +39,12 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     );
 
   /** Loads a config and checks its mode for a command; prints why not and returns undefined. */
-  const configFor = (command: string, file: string, sets: string[], modes: readonly RunMode[]) => {
+  const configFor = (
+    command: string,
+    file: string,
+    sets: readonly OverrideArg[],
+    modes: readonly RunMode[],
+  ) => {
     const loaded = loadForCommand(file, sets, io);
     if (loaded !== undefined && !modes.includes(loaded.config.mode)) {
       io.stderr.write(
@@ -78,8 +83,10 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--no-progress', 'do not show a progress bar')
     .action(async (file: string, opts: { set: string[]; from?: string; to?: string; progress: boolean }) => {
       const window = [
-        ...(opts.from === undefined ? [] : [`backtest.from=${opts.from}`]),
-        ...(opts.to === undefined ? [] : [`backtest.to=${opts.to}`]),
+        ...(opts.from === undefined
+          ? []
+          : [{ set: `backtest.from=${opts.from}`, shownAs: `--from ${opts.from}` }]),
+        ...(opts.to === undefined ? [] : [{ set: `backtest.to=${opts.to}`, shownAs: `--to ${opts.to}` }]),
       ];
       await withConfig(configFor('backtest', file, [...window, ...opts.set], ['backtest']), (loaded) =>
         backtestCommand(loaded, { progress: opts.progress }, io),

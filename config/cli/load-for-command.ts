@@ -1,4 +1,4 @@
-import { formatConfigProblem, type LoadedConfig, loadConfig } from '../loader/index.ts';
+import { formatConfigProblem, type LoadedConfig, loadConfig, type OverrideArg } from '../loader/index.ts';
 import type { CliIo } from './cli-io.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { CliIo } from './cli-io.ts';
  */
 export function loadForCommand(
   file: string,
-  overrides: readonly string[],
+  overrides: readonly OverrideArg[],
   io: CliIo,
 ): LoadedConfig | undefined {
   const result = loadConfig(file, { overrides });

@@ -2,10 +2,10 @@ import { type Document, isMap, isScalar, isSeq, type LineCounter, type Node } fr
 import type { ConfigProblem } from './config-problem.ts';
 import { isPathPrefix, subjectOf, type YamlPath } from './yaml-path.ts';
 
-/** A `--set` override that was applied: the path it set and the argument as typed. */
+/** An override that was applied: the path it set and how the user typed it (`--set a.b=1`). */
 export interface AppliedOverride {
   readonly path: YamlPath;
-  readonly arg: string;
+  readonly where: string;
 }
 
 /** The node found at a path, or the deepest existing ancestor when the path does not exist. */
@@ -78,7 +78,7 @@ export class ConfigSource {
    */
   where(path: YamlPath, at: 'key' | 'value' = 'value'): { where: string; line?: number; col?: number } {
     const override = this.#overrides.findLast((o) => isPathPrefix(o.path, path));
-    if (override !== undefined) return { where: `--set ${override.arg}` };
+    if (override !== undefined) return { where: override.where };
     const found = this.lookup(path);
     const exact = found.depth === path.length;
     // A missing field is reported at its parent's key, the line a user would add it under.

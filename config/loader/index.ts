@@ -17,7 +17,7 @@ export type { ConfigLoadResult, LoadConfigOptions, LoadedConfig } from './load-c
 export { loadConfig, loadValidConfig, readDotEnv } from './load-config.ts';
 export type { ConfigParseResult, ParseConfigOptions } from './parse-config.ts';
 export { parseConfigText } from './parse-config.ts';
-export type { SetOverride } from './set-override.ts';
+export type { OverrideArg, SetOverride } from './set-override.ts';
 export { applySetOverrides, formatSetPath, parseSetOverride, parseSetPath } from './set-override.ts';
 export type {
   StrategyParamsDefinition,

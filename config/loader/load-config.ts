@@ -6,6 +6,7 @@ import { ConfigInvalidError, type ConfigProblem } from './config-problem.ts';
 import type { ConfigSource } from './config-source.ts';
 import type { EnvValues } from './env-substitution.ts';
 import { parseConfigText } from './parse-config.ts';
+import type { OverrideArg } from './set-override.ts';
 
 /** A config loaded from a file: the validated config, where it came from, and its source map. */
 export interface LoadedConfig {
@@ -26,7 +27,7 @@ export type ConfigLoadResult =
 /** Inputs of {@link loadConfig}. */
 export interface LoadConfigOptions {
   /** `--set path=value` arguments, applied before validation. */
-  readonly overrides?: readonly string[];
+  readonly overrides?: readonly OverrideArg[];
   /** Environment; defaults to process.env. A `.env` next to the config fills what it lacks. */
   readonly env?: EnvValues;
 }

@@ -5,7 +5,7 @@ import { ConfigSource } from './config-source.ts';
 import { type EnvValues, substituteEnv } from './env-substitution.ts';
 import { issueSentences } from './issue-sentence.ts';
 import { knownKeysOf } from './known-keys.ts';
-import { applySetOverrides } from './set-override.ts';
+import { applySetOverrides, type OverrideArg } from './set-override.ts';
 import { isPathPrefix } from './yaml-path.ts';
 
 /** What parsing a config gives: the validated config and its source, or located problems. */
@@ -20,7 +20,7 @@ export interface ParseConfigOptions {
   /** Values for `${VAR}` references. */
   readonly env: EnvValues;
   /** `--set path=value` arguments, applied before validation. */
-  readonly overrides?: readonly string[];
+  readonly overrides?: readonly OverrideArg[];
 }
 
 /**

@@ -62,6 +62,12 @@ export function parseSetOverride(arg: string): SetOverride {
 }
 
 /**
+ * An override for the loader: a `--set` argument as typed, or an option that stands for one
+ * (`--from X` is `backtest.from=X`), so that problems name what the user actually typed.
+ */
+export type OverrideArg = string | { readonly set: string; readonly shownAs: string };
+
+/**
  * Applies `--set` arguments to a parsed config, before validation. An override may add a key
  * to an existing map (validation then judges it) but may not index past the end of a list or
  * reach through a plain value.
@@ -69,29 +75,31 @@ export function parseSetOverride(arg: string): SetOverride {
  * @param args - the `--set` arguments, applied in order
  * @returns one problem per argument that could not be applied
  */
-export function applySetOverrides(source: ConfigSource, args: readonly string[]): ConfigProblem[] {
+export function applySetOverrides(source: ConfigSource, args: readonly OverrideArg[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  for (const arg of args) {
-    const where = `--set ${arg}`;
+  for (const input of args) {
+    const arg = typeof input === 'string' ? input : input.set;
+    const where = typeof input === 'string' ? `--set ${input}` : input.shownAs;
+    const subject = where.split(' ')[0] ?? '--set';
     let override: SetOverride;
     try {
       override = parseSetOverride(arg);
     } catch (error) {
-      problems.push({ path: [], subject: '--set', message: (error as Error).message, where });
+      problems.push({ path: [], subject, message: (error as Error).message, where });
       continue;
     }
     const blocked = blockedAt(source, override.path);
     if (blocked !== undefined) {
-      problems.push({ path: override.path, subject: '--set', message: blocked, where });
+      problems.push({ path: override.path, subject, message: blocked, where });
       continue;
     }
     try {
       source.doc.setIn(override.path, source.doc.createNode(override.value));
-      source.noteOverride(override);
+      source.noteOverride({ path: override.path, where });
     } catch (error) {
       problems.push({
         path: override.path,
-        subject: '--set',
+        subject,
         message: `cannot be applied: ${(error as Error).message}`,
         where,
       });

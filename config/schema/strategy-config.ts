@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import { portfolioId } from './portfolio-config.ts';
 import { strategyRiskSchema } from './risk-config.ts';
@@ -37,13 +38,16 @@ export type StrategyConfig = z.output<typeof strategyConfigSchema>;
 /** A strategy source: a built-in name, or a module file to import. */
 export type StrategySource =
   | { readonly kind: 'built-in'; readonly name: string }
-  | { readonly kind: 'module'; readonly path: string };
+  | { readonly kind: 'module' /** Absolute path. */; readonly path: string };
 
 /**
- * Tells a built-in name from a module path.
+ * Tells a built-in name from a module path, resolving the path against the config's directory.
  * @param use - the `use` field of a validated strategy entry
- * @returns which kind of source it names
+ * @param configDir - the directory of the config file (module paths are relative to it)
+ * @returns the built-in name, or the module's absolute path
  */
-export function strategySource(use: string): StrategySource {
-  return BUILT_IN_NAME.test(use) ? { kind: 'built-in', name: use } : { kind: 'module', path: use };
+export function strategySource(use: string, configDir: string): StrategySource {
+  return BUILT_IN_NAME.test(use)
+    ? { kind: 'built-in', name: use }
+    : { kind: 'module', path: resolve(configDir, use) };
 }

@@ -118,7 +118,7 @@ describe('keel command line', () => {
       'backtest.closeAtEnd=7',
     ]);
     expect(stderr.trim().split('\n')).toEqual([
-      '✖ backtest.from must be an ISO date-time with a zone like 2026-11-20T09:30:00Z, or epoch milliseconds → at backtest.from (--set backtest.from=yesterday)',
+      '✖ backtest.from must be an ISO date-time with a zone like 2026-11-20T09:30:00Z, or epoch milliseconds → at backtest.from (--from yesterday)',
       '✖ backtest.closeAtEnd must be true or false, not the number 7 → at backtest.closeAtEnd (--set backtest.closeAtEnd=7)',
     ]);
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { strategySource, strategyUseSchema } from '../../../config/schema/index.ts';
+
+describe('strategy source', () => {
+  it('tells built-in names from plugin modules, resolving modules against the config directory', () => {
+    expect(strategySource('market-maker', '/cfg')).toEqual({ kind: 'built-in', name: 'market-maker' });
+    expect(strategySource('./my-strategy.ts', '/cfg')).toEqual({
+      kind: 'module',
+      path: '/cfg/my-strategy.ts',
+    });
+    expect(strategySource('../plugins/x.js', '/cfg/run')).toEqual({
+      kind: 'module',
+      path: '/cfg/plugins/x.js',
+    });
+    expect(strategySource('/abs/y.mjs', '/cfg')).toEqual({ kind: 'module', path: '/abs/y.mjs' });
+  });
+
+  it('accepts only kebab-case names or .ts/.js paths', () => {
+    expect(strategyUseSchema.safeParse('sma-cross').success).toBe(true);
+    expect(strategyUseSchema.safeParse('./a.ts').success).toBe(true);
+    expect(strategyUseSchema.safeParse('SmaCross').success).toBe(false);
+    expect(strategyUseSchema.safeParse('./a.py').success).toBe(false);
+  });
+});
