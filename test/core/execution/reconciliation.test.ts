@@ -97,4 +97,34 @@ describe('reconciliation', () => {
     ]);
     expect(plan.events.every((e) => e.ts === 9000)).toBe(true);
   });
+
+  it('adopts venue algo orders and closes local ones the venue no longer lists', () => {
+    const algo = {
+      algoOrderId: 'a-1',
+      clientAlgoOrderId: 'ca-1',
+      portfolioId: 'p-1',
+      sym: 'BINANCE_PERP_BTC_USDT',
+      side: 'SELL' as const,
+      algoOrderType: 'TRIGGER' as const,
+      conditionType: 'LTE' as const,
+      triggerType: 'MarkPrice' as const,
+      triggerPrice: D('90'),
+      price: ZERO,
+      qty: D('1'),
+      reduceOnly: true,
+      positionSide: 'NONE' as const,
+      state: 'NEW' as const,
+      createAt: 0,
+      updateAt: 0,
+    };
+    const plan = planReconciliation(
+      { openOrders: [], positions: [], assets: [], openAlgoOrders: [{ ...algo, clientAlgoOrderId: 'old' }] },
+      snapshot({ openAlgoOrders: [algo] }),
+    );
+    expect(
+      plan.events.map((e) =>
+        e.kind === 'algoOrder' ? `${e.algoOrder.clientAlgoOrderId}:${e.algoOrder.state}` : e.kind,
+      ),
+    ).toEqual(['ca-1:NEW', 'old:CANCELLED']);
+  });
 });
