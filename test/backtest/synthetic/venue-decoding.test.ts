@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEventBatches } from '../../../backtest/recording/index.ts';
 import { EXAMPLE_SESSION_OPTIONS, writeSyntheticSession } from '../../../backtest/synthetic/index.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
 import { decodeMarketMessage, MarketDataDecodeError } from '../../../core/venue/index.ts';
 import { tempDir } from '../../kit/recording-files.ts';
 
@@ -18,7 +19,7 @@ describe('synthetic sessions through the venue decoders', () => {
     await writeSyntheticSession(path, { ...EXAMPLE_SESSION_OPTIONS, durationMs: 3 * 60_000 });
     const errors: string[] = [];
     const kinds = new Map<string, number>();
-    const decode = (r: { msg: unknown; recvTs: number }) => {
+    const decode = (r: { msg: unknown; recvTs: number }): MarketEvent | null | Error => {
       const event = decodeMarketMessage(r.msg, r.recvTs);
       if (event instanceof MarketDataDecodeError) errors.push(event.message);
       return event;
