@@ -35,7 +35,9 @@ export const modifyTargetCheck: RiskCheck = {
 
 /**
  * A reduce-only order must reduce: opposite side to a non-zero position, no larger than it.
- * A close-position must have a position to close.
+ * A close-position must have a position to close. Reduce-only algo orders are not checked
+ * here (Keel's choice): they act when triggered, often on a position that does not exist yet
+ * (a stop placed with its entry), and the venue applies reduce-only then.
  */
 export const reduceOnlyCheck: RiskCheck = {
   name: 'reduceOnly',
@@ -48,7 +50,7 @@ export const reduceOnlyCheck: RiskCheck = {
         `closePosition ${intent.ref}: there is no ${intent.sym} ${intent.positionSide} position to close`,
       );
     }
-    if (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder') return undefined;
+    if (intent.kind !== 'placeOrder') return undefined;
     const terms = orderTermsOf(intent, view);
     if (terms === undefined || !terms.reduceOnly || reducesPosition(terms, view)) return undefined;
     const position = view.positionQty(terms.sym, terms.positionSide);

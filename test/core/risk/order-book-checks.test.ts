@@ -66,6 +66,23 @@ describe('order book checks', () => {
       both.setPosition(BTC, '1', 'LONG');
       expectApproved(aLimitOrder({ side: 'SELL', positionSide: 'LONG', reduceOnly: true }), both);
     });
+    it('leaves reduce-only algo orders to the venue: they act when triggered', () => {
+      const stop = {
+        kind: 'placeAlgoOrder',
+        ref: 'sl',
+        sym: BTC,
+        side: 'SELL',
+        algoOrderType: 'TRIGGER',
+        conditionType: 'LTE',
+        triggerType: 'MarkPrice',
+        triggerPrice: D('90'),
+        price: D('0'),
+        qty: D('1'),
+        reduceOnly: true,
+        positionSide: 'NONE',
+      } as const;
+      expectApproved(stop, aRiskView());
+    });
     it('denies closing a position that is flat and passes closing an open one', () => {
       const view = aRiskView();
       const close = { kind: 'closePosition', ref: 'cp', sym: BTC, positionSide: 'NONE' } as const;
