@@ -1,3 +1,4 @@
+import { isNewerOrderUpdate } from '../execution/index.ts';
 import type { AlgoOrder, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
 
@@ -22,7 +23,8 @@ export class OrderRegistry {
   /** Open algo orders by clientAlgoOrderId. */
   readonly openAlgo = new Map<string, AlgoOrder>();
   private readonly owners = new Map<string, string>();
-  private readonly venueUpdateAt = new Map<string, number>();
+  /** The venue's last word per clientOrderId, which updates are compared with (never Keel's placeholders). */
+  private readonly lastVenue = new Map<string, Order>();
   private readonly finals: string[] = [];
   private finalsHead = 0;
 
@@ -48,21 +50,21 @@ export class OrderRegistry {
   }
 
   /**
-   * Folds a venue order update. A final order never changes again and an update older than the
-   * last venue update of the same order is dropped (duplicates and late arrivals are absorbed);
-   * Keel's own in-flight placeholders are always superseded by the venue's word.
+   * Folds a venue order update through the execution layer's order state machine: a final order
+   * never changes again, and an update that is not newer than the venue's last word on the same
+   * order (duplicate, late arrival) is absorbed. Keel's in-flight placeholders always give way
+   * to the venue.
    * @param order - the order as the venue reports it
    * @returns true when the update changed the state
    */
   applyVenue(order: Order): boolean {
     const ref = order.clientOrderId;
     const previous = this.byRef.get(ref);
-    if (previous !== undefined) {
-      if (isFinalOrderState(previous.orderState)) return false;
-      const lastVenue = this.venueUpdateAt.get(ref);
-      if (lastVenue !== undefined && order.updateAt < lastVenue) return false;
-    }
-    this.venueUpdateAt.set(ref, order.updateAt);
+    if (previous !== undefined && isFinalOrderState(previous.orderState)) return false;
+    const last = this.lastVenue.get(ref);
+    if (last !== undefined && !isNewerOrderUpdate(last, order) && !isSameMillisecondAmend(last, order))
+      return false;
+    this.lastVenue.set(ref, order);
     this.store(order);
     return true;
   }
@@ -114,7 +116,20 @@ export class OrderRegistry {
     if (order === undefined || !isFinalOrderState(order.orderState)) return;
     this.byRef.delete(ref);
     if (this.byId.get(order.orderId) === order) this.byId.delete(order.orderId);
-    this.venueUpdateAt.delete(ref);
+    this.lastVenue.delete(ref);
     this.owners.delete(ref);
   }
+}
+
+/**
+ * An amendment confirmed within the same millisecond as the previous update carries the same
+ * executedQty, updateAt and state, so the state machine would take it for a duplicate; its new
+ * price or quantity says otherwise.
+ */
+function isSameMillisecondAmend(last: Order, update: Order): boolean {
+  return (
+    update.action === 'AMEND_COMPLETED' &&
+    update.updateAt === last.updateAt &&
+    (!update.limitPrice.eq(last.limitPrice) || !update.orderQty.eq(last.orderQty))
+  );
 }
