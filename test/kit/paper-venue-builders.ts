@@ -1,0 +1,41 @@
+import {
+  listFeed,
+  type PaperVenue,
+  type PaperVenueOptions,
+  startPaperVenue,
+} from '../../backtest/paper-venue/index.ts';
+import { SYNTHETIC_AAPL } from '../../backtest/synthetic/index.ts';
+import { D } from '../../core/model/index.ts';
+import { anInstrument } from './instrument-builders.ts';
+import { bboPush } from './paper-venue-client.ts';
+
+/** Venue time of the scripted feed's first event: 2026-01-01T00:00:00Z. */
+export const T0 = Date.UTC(2026, 0, 1);
+
+/** The scripted feed: BTC perp quotes 100.0 / 100.1, then a quote that crosses 99.0 resting bids. */
+export const SCRIPTED_PUSHES = [
+  bboPush('BINANCE_PERP_BTC_USDT', '100.0', '100.1', T0),
+  bboPush('US_EQUITY_AAPL', '190.00', '190.02', T0 + 1, '500'),
+  bboPush('BINANCE_PERP_BTC_USDT', '98.9', '99.0', T0 + 1000),
+  bboPush('BINANCE_PERP_BTC_USDT', '99.5', '99.6', T0 + 2000),
+];
+
+/**
+ * Starts a paper venue on 127.0.0.1 port 0 with a BTC perpetual and SYNTHETIC AAPL, the scripted
+ * feed under manual pacing (the test releases events with `venue.feed.step`), touch fills.
+ * @param overrides - any option to change
+ * @returns the running venue (close it in afterEach)
+ */
+export function aPaperVenue(overrides: Partial<PaperVenueOptions> = {}): Promise<PaperVenue> {
+  return startPaperVenue({
+    instruments: [anInstrument('BINANCE_PERP_BTC_USDT', { minNotional: D('1') }), SYNTHETIC_AAPL],
+    startingBalances: { USDT: D(100_000), USD: D(100_000) },
+    fillModel: 'touch',
+    feed: listFeed(SCRIPTED_PUSHES),
+    pacing: { mode: 'manual' },
+    loans: {
+      assets: { 'BINANCE:USDT': { annualRate: D('0.08'), userQuota: D(50_000), pool: D(20_000) } },
+    },
+    ...overrides,
+  });
+}
