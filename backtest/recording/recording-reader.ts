@@ -40,7 +40,7 @@ export function isGzipPath(path: string): boolean {
 function openChunks(path: string, chunkBytes: number): Readable {
   const file = createReadStream(path, { highWaterMark: chunkBytes });
   if (!isGzipPath(path)) return file;
-  const gunzip = createGunzip({ chunkSize: Math.min(chunkBytes, 1 << 18) });
+  const gunzip = createGunzip({ chunkSize: Math.max(64, Math.min(chunkBytes, 1 << 18)) });
   file.on('error', (error) => gunzip.destroy(error));
   gunzip.on('close', () => file.destroy());
   return file.pipe(gunzip);

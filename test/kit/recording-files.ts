@@ -65,12 +65,12 @@ export async function readAll(
   return { records, warnings };
 }
 
-/** A recorded message with any JSON payload (normalised through JSON so -0 and friends compare equal). */
+/** A recorded message with any JSON payload, non-ASCII text included (normalised through JSON so -0 compares equal). */
 export const recordedMessageArb: fc.Arbitrary<RecordedMessage> = fc
   .record({
     recvTs: fc.integer({ min: 0, max: 4_102_444_800_000 }),
     source: fc.constantFrom<MessageSource>('market-data', 'private'),
-    msg: fc.jsonValue(),
+    msg: fc.jsonValue({ stringUnit: 'grapheme' }),
   })
   .map((r) => ({ ...r, msg: JSON.parse(JSON.stringify(r.msg)) as unknown }));
 

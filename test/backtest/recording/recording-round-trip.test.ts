@@ -48,6 +48,24 @@ describe('recording write -> read', () => {
     );
   });
 
+  it('splits lines correctly whatever the read chunk size, multi-byte characters included', async () => {
+    const d = dir();
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(recordedMessageArb, { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.boolean(),
+        async (records, chunkBytes, gzip) => {
+          const file = join(d, `c${run++}.jsonl${gzip ? '.gz' : ''}`);
+          await writeRecording(file, records, 200);
+          expect((await readAll(file, { chunkBytes })).records).toEqual(records);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('writes the header first and reads it back', async () => {
     const path = join(dir(), 'h.jsonl.gz');
     await writeRecording(path, [bboRecord(1)]);
