@@ -1,0 +1,147 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+let venue: PaperVenue | undefined;
+const sockets: CollectingSocket[] = [];
+
+afterEach(async () => {
+  for (const s of sockets.splice(0)) await s.close();
+  await venue?.close();
+  venue = undefined;
+});
+
+async function started(): Promise<PaperVenue> {
+  const v = await aPaperVenue();
+  venue = v;
+  v.feed.step(2);
+  await v.feed.until(2);
+  return v;
+}
+
+const EQUITY = {
+  brokerClientId: 'c1',
+  exchangeCode: 'US',
+  productCode: 'AAPL',
+  bsFlag: 'B',
+  orderType: 'L',
+  price: '189.00',
+  qty: 10,
+};
+
+describe('PLACE_ORDER argument rules', () => {
+  it.each([
+    [{ conditionCode: 'UT' }, 'triggerPrice', 'is required when conditionCode is UT'],
+    [{ orderValidity: 'GTD' }, 'orderExpiryDate', 'is required as YYYY-MM-DD when orderValidity is GTD'],
+    [{ orderType: 'M', price: '189.00' }, 'price', 'must be "0" for a market order'],
+    [{ conditionCode: 'OCO', triggerPrice: '180' }, 'stopPrice', 'is required when conditionCode is OCO'],
+    [{ conditionCode: 'TIME' }, 'timeToSend', 'yyyy-MM-dd HH:mm:ss'],
+    [{ exchangeCode: 'HK' }, 'exchangeCode', 'must be US'],
+    [{ qty: 1.5 }, 'qty', 'must be a positive integer'],
+  ])('refuses %j with 400001 naming %s', async (change, field, rule) => {
+    const v = await started();
+    const socket = await loggedIn(v.privateWsUrl, v);
+    sockets.push(socket);
+    socket.send({ action: 'PLACE_ORDER', id: 'bad', args: { ...EQUITY, ...change } });
+    const ack = await socket.waitFor((f) => f?.event === 'PLACE_ORDER_ACK');
+    expect(ack).toMatchObject({ id: 'bad', code: 400001, data: null });
+    expect(ack.message).toContain(`PLACE_ORDER args.${field}`);
+    expect(ack.message).toContain(rule);
+  });
+
+  it('accepts a UT order with its triggerPrice and holds it until the trigger', async () => {
+    const v = await started();
+    const socket = await loggedIn(v.privateWsUrl, v);
+    sockets.push(socket);
+    socket.send({
+      action: 'PLACE_ORDER',
+      id: 'ut',
+      args: { ...EQUITY, conditionCode: 'UT', triggerPrice: '195.00', reference: 'ut-1' },
+    });
+    expect(await socket.waitFor((f) => f?.event === 'PLACE_ORDER_ACK')).toMatchObject({
+      code: 0,
+      data: { orderStatus: 'NEW' },
+    });
+  });
+});
+
+describe('paper venue limits and error codes', () => {
+  it('answers HTTP 429 once the history-orders window of 30 requests per 10 s is spent', async () => {
+    const v = await started();
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await signedRest(v, 'GET', '/api/v1/trading/history/orders')).status);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect((await signedRest(v, 'GET', '/api/v1/trading/orders')).status).toBe(200);
+  });
+
+  it('refuses a symList of 21 syms with 401129 and an ADL query for a spot or unknown sym with 401011', async () => {
+    const v = await started();
+    const symList = Array.from({ length: 21 }, (_, i) => `BINANCE_PERP_C${i}_USDT`);
+    expect((await signedRest(v, 'DELETE', '/api/v1/trading/positions', { symList })).body.code).toBe(401129);
+    expect((await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: 'OKX_SPOT_ETH_USDT' })).body.code).toBe(
+      401011,
+    );
+    expect((await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: BTC })).body.code).toBe(0);
+  });
+
+  it('produces the loan codes 406014, 406015, 406018, 406021 and 406022', async () => {
+    const v = await started();
+    const borrow = (coin: string, amount: string) =>
+      signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/borrow', { exchange: 'BINANCE', coin, amount });
+    const repay = (amount: string) =>
+      signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/repay', {
+        exchange: 'BINANCE',
+        coin: 'USDT',
+        amount,
+      });
+    expect((await borrow('DOGE', '1')).body.code).toBe(406014);
+    expect((await borrow('USDT', '0')).body.code).toBe(406015);
+    expect((await repay('1')).body.code).toBe(406021);
+    expect((await borrow('USDT', '30000')).body.code).toBe(406018);
+    expect((await borrow('USDT', '100')).body.code).toBe(0);
+    expect((await repay('500')).body.code).toBe(406022);
+    const orders = await signedRest(v, 'GET', '/api/v1/trading/marginLoan/loan/orders');
+    expect(orders.body.data).toMatchObject({ totalSize: 1, list: [{ type: 'BORROW', amount: '100' }] });
+  });
+
+  it('refuses an executions window older than 7 days on the recent endpoints and newer than 7 days on the archive', async () => {
+    const v = await started();
+    const now = v.now();
+    const eightDays = now - 8 * 86_400_000;
+    expect((await signedRest(v, 'GET', '/api/v1/trading/executions', { begin: eightDays })).body.code).toBe(
+      400001,
+    );
+    expect(
+      (await signedRest(v, 'GET', '/api/v1/trading/archive/executions/pageable', { begin: eightDays })).body
+        .code,
+    ).toBe(0);
+    expect(
+      (await signedRest(v, 'GET', '/api/v1/trading/archive/executions/pageable', { begin: now - 1000 })).body
+        .code,
+    ).toBe(400001);
+  });
+
+  it('pages order history: page, pageSize, totalSize, list', async () => {
+    const v = await started();
+    for (let i = 0; i < 3; i++) {
+      await signedRest(v, 'POST', '/api/v1/trading/order', {
+        sym: BTC,
+        side: 'BUY',
+        orderType: 'LIMIT',
+        orderQty: '1',
+        limitPrice: '90.0',
+        clientOrderId: `p-${i}`,
+      });
+    }
+    const page2 = await signedRest(v, 'GET', '/api/v1/trading/history/orders', { page: 2, pageSize: 2 });
+    expect(page2.body.data).toMatchObject({ page: 2, pageSize: 2, totalSize: 3 });
+    expect((page2.body.data as { list: unknown[] }).list).toHaveLength(1);
+    expect((await signedRest(v, 'GET', '/api/v1/trading/history/orders', { pageSize: 101 })).body.code).toBe(
+      400001,
+    );
+  });
+});
