@@ -42,7 +42,7 @@ export const CHART_SCRIPT = `(function () {
       height: height,
       layout: { background: { type: 'solid', color: '#ffffff' }, textColor: '#333333', attributionLogo: false },
       grid: { vertLines: { color: '#f0f0f0' }, horzLines: { color: '#f0f0f0' } },
-      timeScale: { timeVisible: true, secondsVisible: false },
+      timeScale: { timeVisible: true, secondsVisible: false, minBarSpacing: 0.0001 },
       handleScroll: false,
       handleScale: false
     });
