@@ -32,16 +32,24 @@ export const feeModelSchema = z.discriminatedUnion(
 /** A backtest: which recordings to replay, over which window, with which simulated venue. */
 export const backtestConfigSchema = z
   .strictObject({
-    /** Recording files (JSON lines, gzip allowed), relative to the config file. */
-    recordings: z.array(z.string().min(1)).min(1),
-    from: timeValue.optional(),
-    to: timeValue.optional(),
-    startingCash: startingCashSchema,
-    fillModel: fillModelConfigSchema.optional(),
-    latency: latencyModelSchema.optional(),
+    recordings: z
+      .array(z.string().min(1))
+      .min(1)
+      .describe('Recording files (JSON lines, gzip allowed), relative to the config file.'),
+    from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
+    to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),
+    startingCash: startingCashSchema.describe('Starting balances per asset, e.g. { USDT: 100000 }.'),
+    fillModel: fillModelConfigSchema
+      .optional()
+      .describe("Fill model of the simulated venue; absent = the simulated venue's default."),
+    latency: latencyModelSchema
+      .optional()
+      .describe("Simulated latency; absent = the simulated venue's default."),
     fees: feeModelSchema.prefault({ model: 'instrument' }),
-    /** Close every position at the last price when the replay ends, so PnL is realised. */
-    closeAtEnd: z.boolean().default(true),
+    closeAtEnd: z
+      .boolean()
+      .default(true)
+      .describe('Close every position at the last price when the replay ends, so PnL is realised.'),
   })
   .superRefine((backtest, ctx) => {
     if (backtest.from !== undefined && backtest.to !== undefined && backtest.from >= backtest.to) {

@@ -32,12 +32,11 @@ export const instrumentOverridesSchema = z.strictObject({
     .string()
     .regex(/^[A-Z0-9]{1,20}$/, { error: 'must be an upper-case asset code' })
     .optional(),
-  /** Maker rate as a fraction of notional (0.0002 = 2 bps). */
-  makerFee: decimalRate().optional(),
-  /** Taker rate as a fraction of notional. */
-  takerFee: decimalRate().optional(),
-  /** Fixed commission per fill in the quote asset (equities). */
-  fixedFeePerFill: nonNegativeDecimal.optional(),
+  makerFee: decimalRate().optional().describe('Maker rate as a fraction of notional (0.0002 = 2 bps).'),
+  takerFee: decimalRate().optional().describe('Taker rate as a fraction of notional.'),
+  fixedFeePerFill: nonNegativeDecimal
+    .optional()
+    .describe('Fixed commission per fill in the quote asset (equities).'),
 });
 
 function decimalRate() {

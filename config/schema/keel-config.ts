@@ -28,21 +28,27 @@ const SECTION_OF_MODE = { live: 'venue', paper: 'paper', backtest: 'backtest' } 
  */
 export const keelConfigSchema = z
   .strictObject({
-    mode: z.enum(RUN_MODES),
-    /** A name for logs, recordings and reports. */
-    name: z.string().min(1).optional(),
-    venue: venueConfigSchema.optional(),
-    portfolios: portfoliosConfigSchema.prefault({}),
-    instruments: z.array(instrumentConfigSchema).min(1),
-    strategies: z.array(strategyConfigSchema).min(1),
-    risk: riskConfigSchema.prefault({}),
-    backtest: backtestConfigSchema.optional(),
-    paper: paperConfigSchema.optional(),
-    recording: recordingConfigSchema.optional(),
-    report: reportConfigSchema.optional(),
-    logging: loggingConfigSchema.prefault({}),
-    metrics: metricsConfigSchema.prefault({}),
-    shutdown: shutdownConfigSchema.prefault({}),
+    mode: z
+      .enum(RUN_MODES)
+      .describe('live: the venue; paper: the embedded paper venue; backtest: a recording.'),
+    name: z.string().min(1).optional().describe('A name for logs, recordings and reports.'),
+    venue: venueConfigSchema.optional().describe('How to reach the venue; required in live mode.'),
+    portfolios: portfoliosConfigSchema.prefault({}).describe('The main portfolio and its sub-portfolios.'),
+    instruments: z
+      .array(instrumentConfigSchema)
+      .min(1)
+      .describe('Syms the run trades or watches, each optionally with spec overrides.'),
+    strategies: z.array(strategyConfigSchema).min(1).describe('The strategy instances of the run.'),
+    risk: riskConfigSchema.prefault({}).describe('Global risk limits and the kill switch.'),
+    backtest: backtestConfigSchema.optional().describe('Backtest settings; required in backtest mode.'),
+    paper: paperConfigSchema.optional().describe('Embedded paper venue settings; required in paper mode.'),
+    recording: recordingConfigSchema
+      .optional()
+      .describe('Record what the venue sent during a live or paper run.'),
+    report: reportConfigSchema.optional().describe('Where to write the HTML report and the result JSON.'),
+    logging: loggingConfigSchema.prefault({}).describe('Log level (pino).'),
+    metrics: metricsConfigSchema.prefault({}).describe('Prometheus /metrics endpoint.'),
+    shutdown: shutdownConfigSchema.prefault({}).describe('What SIGINT / SIGTERM do in live and paper runs.'),
   })
   .superRefine((config, ctx) => {
     const section = SECTION_OF_MODE[config.mode];

@@ -2,16 +2,20 @@ import { z } from 'zod';
 
 /** Where a live or paper run records what the venue sent (market data and User Data). */
 export const recordingConfigSchema = z.strictObject({
-  /** Output file (`.jsonl` or `.jsonl.gz`), relative to the working directory. */
-  path: z.string().min(1),
+  path: z
+    .string()
+    .min(1)
+    .describe('Output file (`.jsonl` or `.jsonl.gz`), relative to the working directory.'),
 });
 
 /** Where the run writes its report. */
 export const reportConfigSchema = z.strictObject({
-  /** The HTML report. */
-  html: z.string().min(1).optional(),
-  /** The machine-readable result (`keel report` rebuilds the HTML from it). */
-  json: z.string().min(1).optional(),
+  html: z.string().min(1).optional().describe('The HTML report.'),
+  json: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('The machine-readable result (`keel report` rebuilds the HTML from it).'),
 });
 
 /** Log level names of pino. */
@@ -31,8 +35,10 @@ export const metricsConfigSchema = z.strictObject({
 
 /** What happens on SIGINT / SIGTERM in live and paper runs. */
 export const shutdownConfigSchema = z.strictObject({
-  /** Cancel every open order before exiting. */
-  cancelAllOrders: z.boolean().default(false),
-  /** Longest wait for strategies to stop and the recording to flush. */
-  timeoutMs: z.int().positive().default(10_000),
+  cancelAllOrders: z.boolean().default(false).describe('Cancel every open order before exiting.'),
+  timeoutMs: z
+    .int()
+    .positive()
+    .default(10_000)
+    .describe('Longest wait for strategies to stop and the recording to flush.'),
 });

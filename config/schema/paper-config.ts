@@ -14,20 +14,30 @@ export const paperSourceSchema = z.discriminatedUnion(
 
 /** The embedded paper venue: where it listens, what it plays and how fast. */
 export const paperConfigSchema = z.strictObject({
-  /** Loopback port of the paper venue; 0 picks a free one. */
-  venuePort: z.int().min(0).max(65535).default(0),
-  /** Replay speed: 1 is real time, 10 is ten times faster. */
-  speed: z.number().positive().default(1),
-  /** Wait for the strategies to settle each event before the next (deterministic, slower). */
-  lockstep: z.boolean().default(false),
+  venuePort: z
+    .int()
+    .min(0)
+    .max(65535)
+    .default(0)
+    .describe('Loopback port of the paper venue; 0 picks a free one.'),
+  speed: z.number().positive().default(1).describe('Replay speed: 1 is real time, 10 is ten times faster.'),
+  lockstep: z
+    .boolean()
+    .default(false)
+    .describe('Wait for the strategies to settle each event before the next (deterministic, slower).'),
   source: paperSourceSchema.prefault({ kind: 'synthetic' }),
-  /** Stop after this many seconds; absent = until the source ends or SIGINT. */
-  durationSec: z.number().positive().optional(),
+  durationSec: z
+    .number()
+    .positive()
+    .optional()
+    .describe('Stop after this many seconds; absent = until the source ends or SIGINT.'),
   startingCash: startingCashSchema.prefault({ USDT: 100000 }),
-  /** The simulated venue's fill model behind the paper venue; absent = its default. */
-  fillModel: fillModelConfigSchema.optional(),
-  /** The simulated venue's latency behind the paper venue; absent = its default. */
-  latency: latencyModelSchema.optional(),
+  fillModel: fillModelConfigSchema
+    .optional()
+    .describe("The simulated venue's fill model behind the paper venue; absent = its default."),
+  latency: latencyModelSchema
+    .optional()
+    .describe("The simulated venue's latency behind the paper venue; absent = its default."),
 });
 
 /** Paper-venue settings, validated. */

@@ -12,12 +12,17 @@ export const fillModelConfigSchema = z.union(
     fillModelName,
     z.strictObject({
       name: fillModelName,
-      /** Limit each fill to the displayed or traded size. */
-      partialFills: z.boolean().optional(),
-      /** Extra adverse ticks on every market-order fill. */
-      slippageTicks: z.number().nonnegative().optional(),
-      /** Ticks beyond the last displayed level for a market order outgrowing the book. */
-      beyondBookTicks: z.number().nonnegative().optional(),
+      partialFills: z.boolean().optional().describe('Limit each fill to the displayed or traded size.'),
+      slippageTicks: z
+        .number()
+        .nonnegative()
+        .optional()
+        .describe('Extra adverse ticks on every market-order fill.'),
+      beyondBookTicks: z
+        .number()
+        .nonnegative()
+        .optional()
+        .describe('Ticks beyond the last displayed level for a market order outgrowing the book.'),
     }),
   ],
   { error: `must be a fill model name (${FILL_MODEL_NAMES.join(', ')}) or a map with name and settings` },

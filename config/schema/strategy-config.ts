@@ -24,12 +24,17 @@ export const strategyConfigSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
     error: 'must be letters, digits, "_" or "-" (it tags orders and logs)',
   }),
-  use: strategyUseSchema,
-  params: z.record(z.string(), z.unknown()).default({}),
-  /** Limits for this strategy alone, checked on top of the global ones. */
-  risk: strategyRiskSchema.optional(),
-  /** The portfolio it trades in: the main one when absent. */
-  portfolio: portfolioId.optional(),
+  use: strategyUseSchema.describe(
+    'A built-in strategy name, or a path to a .ts/.js plugin relative to this file.',
+  ),
+  params: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe("The strategy's parameters, checked by the strategy's own schema."),
+  risk: strategyRiskSchema
+    .optional()
+    .describe('Limits for this strategy alone, checked on top of the global ones.'),
+  portfolio: portfolioId.optional().describe('The portfolio it trades in: the main one when absent.'),
 });
 
 /** A strategy entry of a run, validated (params not yet checked). */

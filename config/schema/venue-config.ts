@@ -34,13 +34,22 @@ export function deriveWsUrl(restUrl: string, path: string): string {
  */
 export const venueConfigSchema = z
   .strictObject({
-    restUrl: httpUrl,
-    privateWsUrl: wsUrl.optional(),
-    marketDataWsUrl: wsUrl.optional(),
-    apiKey: secret,
-    apiSecret: secret,
-    /** Requests per second Keel allows itself on REST (Keel's choice: the spec shows no limit). */
-    restRatePerSec: z.number().positive().default(10),
+    restUrl: httpUrl.describe('REST base URL of the venue ({base_url} of the spec).'),
+    privateWsUrl: wsUrl.optional().describe('Private WebSocket URL; default the REST host with /v1/private.'),
+    marketDataWsUrl: wsUrl
+      .optional()
+      .describe('Market-data WebSocket URL; default the REST host with /marketdata/v2/public.'),
+    apiKey: secret.describe(
+      `API key as an \${ENV_VAR} reference (environment or .env), never the key itself.`,
+    ),
+    apiSecret: secret.describe(
+      `API secret as an \${ENV_VAR} reference (environment or .env), never the secret itself.`,
+    ),
+    restRatePerSec: z
+      .number()
+      .positive()
+      .default(10)
+      .describe("Requests per second Keel allows itself on REST (Keel's choice: the spec shows no limit)."),
   })
   .transform((venue) => ({
     ...venue,
