@@ -127,35 +127,42 @@ function isLiveWorking(order: SimOrder): boolean {
 }
 
 /**
- * Puts a working order to work: takes what it can, then rests a limit order on the book, cancels an
- * IOC / FAK / FOK remainder, or parks a market order until a price is known (bar model: the next
- * bar's open).
+ * Puts a working order to work: takes what it can, then rests a limit order on the book or cancels
+ * an IOC / FAK / FOK remainder. An order that meets no known price (nothing quoted or traded yet on
+ * its sym; on bars, a market or IOC order before the next bar) waits and meets the first price as an
+ * arriving order would.
  * @param state - the venue
  * @param order - an accepted, working order
  */
 export function workOrder(state: SimState, order: SimOrder): void {
   order.working = true;
-  const barWait = state.opts.fillModel.name === 'bar' && !state.inBar;
-  const took = barWait ? false : take(state, order);
-  if (!isLiveWorking(order)) return;
-  if (order.orderType === 'MARKET') {
-    if (!took) state.waitingMarket.push(order);
+  const bars = state.opts.fillModel.name === 'bar' && !state.inBar;
+  if (bars && order.orderType === 'LIMIT' && !isImmediate(order)) {
+    // On bars a limit rests and meets the next bar's path (at the open when it opens through it).
+    rest(state, order);
     return;
   }
-  if (order.timeInForce === 'IOC' || order.timeInForce === 'FAK' || order.timeInForce === 'FOK') {
-    if (barWait) {
-      // On bars an IOC order meets the market at the next bar's open only.
-      state.waitingMarket.push(order);
-      return;
-    }
-    finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', order.timeInForce);
+  if (bars || !take(state, order)) {
+    state.waitingMarket.push(order);
     return;
   }
-  rest(state, order);
+  afterTake(state, order);
+}
+
+function isImmediate(order: SimOrder): boolean {
+  return order.timeInForce === 'IOC' || order.timeInForce === 'FAK' || order.timeInForce === 'FOK';
+}
+
+/** What is left of an order after it took liquidity: cancelled (IOC / FAK / FOK) or resting. */
+function afterTake(state: SimState, order: SimOrder): void {
+  if (!isLiveWorking(order) || order.orderType === 'MARKET') return;
+  if (isImmediate(order)) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', order.timeInForce);
+  else rest(state, order);
 }
 
 function rest(state: SimState, order: SimOrder): void {
   const market = marketOf(state, order.sym);
+  order.crossed = !state.inBar && wouldTake(state, order);
   order.queueAhead = initialQueue(state.opts.fillModel, order, order.sign > 0 ? market.bids : market.asks);
   bookOf(state, order.sym).add(order);
 }
@@ -171,7 +178,8 @@ export function requeue(state: SimState, order: SimOrder): void {
 }
 
 /**
- * Gives parked market (and bar-model IOC) orders of a sym their chance at the current price.
+ * Gives the orders waiting for a price on a sym their chance at the current one. A post-only order
+ * that would take at that first price is cancelled instead (cancelType GTX).
  * @param state - the venue
  * @param sym - the symbol that just got a price
  */
@@ -181,12 +189,31 @@ export function fillWaiting(state: SimState, sym: string): void {
     const index = state.waitingMarket.indexOf(order);
     state.waitingMarket.splice(index, 1);
     if (!isLiveWorking(order)) continue;
-    if (!take(state, order)) {
+    if (takeableLevels(state, order, marketOf(state, sym)).length === 0) {
       state.waitingMarket.push(order);
-    } else if (isLiveWorking(order) && order.orderType === 'LIMIT') {
-      finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', order.timeInForce);
+      continue;
     }
+    if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
+      finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
+      continue;
+    }
+    if (order.timeInForce !== 'GTX') take(state, order);
+    afterTake(state, order);
   }
+}
+
+/**
+ * The price a crossed resting order fills at: the market's (trade price, or best opposite quote),
+ * never worse than its limit.
+ */
+function crossedPrice(order: SimOrder, event: MarketEvent): Dec {
+  let market = order.priceN;
+  if (event.kind === 'trade') market = event.price;
+  else if (event.kind === 'quote') market = order.sign > 0 ? event.ask : event.bid;
+  else if (event.kind === 'book')
+    market = (order.sign > 0 ? event.asks[0]?.[0] : event.bids[0]?.[0]) ?? order.priceN;
+  const better = order.sign > 0 ? market < order.priceN : market > order.priceN;
+  return better ? decimalOf(market) : order.price;
 }
 
 /**
@@ -205,11 +232,16 @@ export function matchResting(state: SimState, event: MarketEvent): void {
     while (side.length > 0) {
       const order = side[0] as SimOrder;
       const offered = restingCapacity(model, order, event) - consumed;
-      if (!(offered > 0)) break;
+      if (!(offered > 0)) {
+        if ((event.kind === 'quote' || event.kind === 'book') && consumed === 0) order.crossed = false;
+        break;
+      }
       const wanted =
         offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
       if (!wanted.gt(0)) break;
-      const filled = executeFill(state, order, wanted, order.price, 'MAKER');
+      const filled = order.crossed
+        ? executeFill(state, order, wanted, crossedPrice(order, event), 'TAKER')
+        : executeFill(state, order, wanted, order.price, 'MAKER');
       consumed += filled.toNumber();
       if (side[0] === order) break;
     }

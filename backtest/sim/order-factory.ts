@@ -66,6 +66,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     ...(fields.algoOrderId ? { algoOrderId: fields.algoOrderId } : {}),
     expireAt: fields.expireAt ?? Number.POSITIVE_INFINITY,
     queueAhead: 0,
+    crossed: false,
     working: false,
     seq,
     liquidation: fields.liquidation ?? false,

@@ -50,6 +50,11 @@ export interface SimOrder {
   expireAt: number;
   /** Displayed quantity ahead of this order at its price (queue fill model). */
   queueAhead: number;
+  /**
+   * True while a resting limit crosses the displayed opposite side (it took all the displayed size
+   * and still crosses): its next fills are priced at the market, as a taker.
+   */
+  crossed: boolean;
   /** False while a conditional order is held by the venue, not yet working on the book. */
   working: boolean;
   /** Arrival order, breaking price ties on the book (time priority). */

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { checkMarkup, fillFee } from '../../../backtest/sim/fee-model.ts';
+import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+
+const schedule = { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') };
+
+describe('sim venue: fees', () => {
+  it('charges maker or taker rate plus the sub-portfolio markup on notional', () => {
+    expect(fillFee(schedule, 'MAKER', D('1000'), D('0')).fee.toFixed()).toBe('0.2');
+    // (5 bps + 0.37 bps markup) x 1000 = 0.537
+    expect(fillFee(schedule, 'TAKER', D('1000'), D('0.000037')).fee.toFixed()).toBe('0.537');
+  });
+
+  it('pays a negative maker rate back as a rebate', () => {
+    const rebate = fillFee({ ...schedule, maker: D('-0.0001') }, 'MAKER', D('1000'), D('0'));
+    expect([rebate.fee.toFixed(), rebate.rebate.toFixed()]).toEqual(['0', '0.1']);
+  });
+
+  it('adds a fixed commission per fill, alone or with a rate (equities)', () => {
+    const fixed = { maker: D('0'), taker: D('0'), markup: D('0'), fixedPerFill: D('1') };
+    expect(fillFee(fixed, 'TAKER', D('5000'), D('0')).fee.toFixed()).toBe('1');
+    expect(fillFee({ ...fixed, taker: D('0.0001') }, 'TAKER', D('5000'), D('0')).fee.toFixed()).toBe('1.5');
+  });
+
+  it('accepts markups to 0.01 bps and refuses finer ones', () => {
+    expect(() => checkMarkup(D('0.000001'), 'x')).not.toThrow();
+    expect(() => checkMarkup(D('0.0000005'), 'sim subPortfolioMarkup')).toThrow(
+      /finer than the venue's precision of 0.01 bps/,
+    );
+    expect(() => aSim({ subPortfolioMarkup: D('0.00000001') })).toThrow(RangeError);
+  });
+
+  it('charges an equity order its rate plus fixed commission in the quote asset', () => {
+    const sym = 'US_EQUITY_AAPL';
+    const t = aSim({
+      instruments: [
+        anInstrument(sym, {
+          tickSize: D('0.01'),
+          lotSize: D('1'),
+          minSize: D('1'),
+          settleAsset: 'USD',
+          fees: { maker: D('0'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0.99') },
+        }),
+      ],
+      startingBalances: { USD: D('10000') },
+    });
+    t.sim.onMarket(aQuote(0, 189.99, 500, 190, 500, sym));
+    t.send(aMarket('m', 'BUY', '10', { sym }));
+    t.sim.advanceTo(1);
+    const fill = t.of('execution')[0]?.execution;
+    // 10 x 190 = 1900 notional: 0.19 + 0.99
+    expect([fill?.fee.toFixed(), fill?.feeCoin]).toEqual(['1.18', 'USD']);
+    expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('9998.82');
+  });
+
+  it('adds the sub-portfolio markup to every fill of the sim', () => {
+    const t = aSim({ subPortfolioMarkup: D('0.0001') });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m', 'BUY', '1'));
+    t.sim.advanceTo(1);
+    // 100 x (5 + 1) bps
+    expect(t.of('execution')[0]?.execution.fee.toFixed()).toBe('0.06');
+  });
+});
