@@ -134,7 +134,7 @@ export class MarketDataClient {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url(), { perMessageDeflate: false });
       this.socket = socket;
-      socket.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+      socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
       socket.on('error', (error) => this.logger.warn({ err: error.message }, 'market-data WebSocket error'));
       socket.on('close', () => {
         if (this.socket === socket) this.onDropped();
@@ -176,8 +176,14 @@ export class MarketDataClient {
     }, this.options.heartbeatMs ?? 20_000);
   }
 
-  private onMessage(data: Buffer, isBinary: boolean): void {
-    const recvTs = this.timer.now();
+  /**
+   * Handles one inbound frame: the socket calls it for every message; a replay of a recorded
+   * session (or a test) may call it too. Never throws: bad frames are logged and counted.
+   * @param data - the payload (gzip when binary)
+   * @param isBinary - whether it came as a binary frame
+   * @param recvTs - local receive time; default now
+   */
+  receive(data: Buffer | string, isBinary: boolean, recvTs = this.timer.now()): void {
     this.counters.frames++;
     const text = marketFrameText(data, isBinary);
     if (text === undefined) {

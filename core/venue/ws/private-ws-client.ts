@@ -175,7 +175,7 @@ export class PrivateWsClient {
       const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
       this.socket = socket;
       socket.on('message', (data, isBinary) =>
-        this.onMessage(isBinary ? (data as Buffer).toString('utf8') : String(data)),
+        this.receive(isBinary ? (data as Buffer).toString('utf8') : String(data)),
       );
       socket.on('error', (error) => this.logger.warn({ err: error.message }, 'private WebSocket error'));
       socket.on('close', (code) => {
@@ -232,8 +232,13 @@ export class PrivateWsClient {
     }, interval);
   }
 
-  private onMessage(text: string): void {
-    const recvTs = this.timer.now();
+  /**
+   * Handles one inbound frame: the socket calls it for every message; a replay of a recorded
+   * session (or a test) may call it too. Never throws: bad frames are logged and counted.
+   * @param text - the frame text
+   * @param recvTs - local receive time; default now
+   */
+  receive(text: string, recvTs = this.timer.now()): void {
     this.lastInbound = recvTs;
     this.counters.frames++;
     this.options.onRaw?.({ source: 'private', text, recvTs });
