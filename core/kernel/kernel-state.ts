@@ -44,6 +44,8 @@ export class KernelState implements RiskView {
   readonly loans = new Map<string, Loan>();
   /** ADL rank by `sym|positionSide` (1 lowest to 5 highest). */
   readonly adlRanks = new Map<string, number>();
+  /** transactionIds already booked: a fill delivered twice (replay, reconnect) counts once. */
+  readonly bookedFills = new Set<string>();
   /** Liquidation positions reported for the current (latest) liquidation event. */
   readonly liquidationPositions: LiquidationPositionRecord[] = [];
   account: Account | undefined;

@@ -1,20 +1,10 @@
 import type { Observable, Subscription } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { ExecutionPort } from '../execution/index.ts';
-import type {
-  BarEvent,
-  BarInterval,
-  Intent,
-  KeelEvent,
-  MarketEvent,
-  Order,
-  PlaceOrderIntent,
-  UserEvent,
-} from '../model/index.ts';
-import { isFinalOrderState, positionKey, ZERO } from '../model/index.ts';
+import type { BarEvent, BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
 import { BarAggregator } from './bar-aggregator.ts';
-import type { KernelDenial } from './intent-ownership.ts';
-import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
+import { foldUserEvent } from './fold-user-event.ts';
+import { IntentPipeline } from './intent-pipeline.ts';
 import type { IntentGate, KernelOptions } from './kernel-options.ts';
 import { KernelState } from './kernel-state.ts';
 import { mergeByTime } from './merge-by-time.ts';
@@ -74,10 +64,7 @@ export class Kernel {
   private readonly timers = new TimerQueue();
   private readonly aggregator = new BarAggregator();
   private readonly barWatchers = new Map<string, StrategyRunner[]>();
-  /** References strategies chose themselves (generated ones are unique by construction). */
-  private readonly customRefs = new Set<string>();
-  /** transactionIds already booked: a fill delivered twice (replay, reconnect) counts once. */
-  private readonly seenFills = new Set<string>();
+  private readonly pipeline: IntentPipeline;
   private readonly backlog: Job[] = [];
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly fault$ = new Subject<StrategyFault>();
@@ -131,6 +118,13 @@ export class Kernel {
       this.byId.set(slot.id, runner);
       return runner;
     });
+    this.pipeline = new IntentPipeline(
+      this.state,
+      options.gate,
+      options.execution,
+      this.runners,
+      (runner, denial) => this.deny(runner, denial),
+    );
   }
 
   /**
@@ -281,48 +275,16 @@ export class Kernel {
   }
 
   private foldUser(event: UserEvent): void {
-    const state = this.state;
+    if (!foldUserEvent(this.state, event)) return;
     switch (event.kind) {
       case 'order':
-        if (state.orders.applyVenue(event.order))
-          this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
+        this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
         return;
       case 'execution':
-        if (this.seenFills.has(event.execution.transactionId)) return;
-        this.seenFills.add(event.execution.transactionId);
-        state.portfolio?.applyFill(event.execution);
         this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
         return;
-      case 'position': {
-        const p = event.position;
-        state.positions.set(positionKey(p.sym, p.positionSide), p);
-        if (p.adlRank > 0) state.adlRanks.set(positionKey(p.sym, p.positionSide), p.adlRank);
-        for (const runner of this.runners) runner.deliverPosition(p);
-        return;
-      }
-      case 'asset':
-        state.assets.set(event.asset.coin, event.asset);
-        return;
-      case 'account':
-        state.account = event.account;
-        return;
-      case 'liquidationEvent':
-        if (state.liquidation?.liquidationEventId !== event.record.liquidationEventId) {
-          state.liquidationPositions.length = 0;
-        }
-        state.liquidation = event.record;
-        return;
-      case 'liquidationPosition':
-        state.liquidationPositions.push(event.record);
-        return;
-      case 'algoOrder':
-        state.orders.applyAlgo(event.algoOrder);
-        return;
-      case 'adlRank':
-        state.adlRanks.set(positionKey(event.sym, event.positionSide), event.rank);
-        return;
-      case 'loan':
-        state.loans.set(`${event.loan.exchange}|${event.loan.coin}`, event.loan);
+      case 'position':
+        for (const runner of this.runners) runner.deliverPosition(event.position);
         return;
       case 'commandRejected': {
         const runner = this.ownerOf(event.ref);
@@ -339,6 +301,8 @@ export class Kernel {
         });
         return;
       }
+      default:
+        return;
     }
   }
 
@@ -347,7 +311,7 @@ export class Kernel {
     return id === undefined ? undefined : this.byId.get(id);
   }
 
-  // ---- RunnerHost: what strategies call ----
+  // RunnerHost: what strategies call.
 
   /**
    * Passes one intent of a strategy through the kernel's checks and the risk gate to execution.
@@ -359,25 +323,7 @@ export class Kernel {
       this.run(() => this.submit(runner, intent));
       return;
     }
-    const failed =
-      refLengthCheck(intent.ref) ??
-      this.claimRef(runner, intent.ref) ??
-      ownershipCheck(runner.id, intent, this.state.orders);
-    if (failed !== undefined) {
-      this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
-      return;
-    }
-    const expanded = this.expand(runner, intent);
-    for (const one of expanded) {
-      if (one !== intent) runner.redeem(one.ref);
-      const decision = this.gate.evaluate({ strategyId: runner.id, intent: one }, this.state);
-      if (decision.kind === 'denied') {
-        this.deny(runner, this.denial(runner, one, 'risk', decision.check, decision.reason));
-        continue;
-      }
-      this.record(runner, one);
-      this.execution.submit(decision.command);
-    }
+    this.pipeline.submit(runner, intent);
   }
 
   /**
@@ -459,138 +405,6 @@ export class Kernel {
 
   private deliverBar(bar: BarEvent): void {
     for (const runner of this.barWatchers.get(`${bar.sym}|${bar.interval}`) ?? []) runner.deliverBar(bar);
-  }
-
-  /**
-   * A reference may be used once per run. Generated ones (`{id}-{n}`) are redeemed from their
-   * strategy; others are remembered. A custom reference that looks like any strategy's generated
-   * one is refused, so the two kinds never collide.
-   */
-  private claimRef(runner: StrategyRunner, ref: string): KernelDenial | undefined {
-    if (ref.startsWith(runner.refPrefix) && runner.redeem(ref)) return undefined;
-    for (const other of this.runners) {
-      if (ref.startsWith(other.refPrefix)) {
-        return {
-          check: 'kernel.ref',
-          reason:
-            other === runner
-              ? `reference ${ref} was already used in this run`
-              : `reference ${ref} has the form of strategy ${other.id}'s generated references`,
-        };
-      }
-    }
-    if (this.customRefs.has(ref))
-      return { check: 'kernel.ref', reason: `reference ${ref} was already used in this run` };
-    this.customRefs.add(ref);
-    return undefined;
-  }
-
-  /** cancelOrders without targets means "all of mine (on sym)"; cancelAllAlgoOrders must not touch others' algo orders. */
-  private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] {
-    if (intent.kind === 'cancelOrders' && intent.targets === undefined) {
-      const targets = this.state
-        .openOrders(runner.id)
-        .filter((o) => intent.sym === undefined || o.sym === intent.sym)
-        .map((o) => o.clientOrderId);
-      return targets.length === 0 ? [] : [{ ...intent, targets }];
-    }
-    if (intent.kind === 'cancelAllAlgoOrders') {
-      const matching = this.state
-        .openAlgoOrders()
-        .filter(
-          (a) =>
-            (intent.sym === undefined || a.sym === intent.sym) &&
-            (intent.algoOrderType === undefined || a.algoOrderType === intent.algoOrderType),
-        );
-      const mine = matching.filter((a) => this.state.orders.ownerOf(a.clientAlgoOrderId) === runner.id);
-      if (mine.length === matching.length) return mine.length === 0 ? [] : [intent];
-      return mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId));
-    }
-    return [intent];
-  }
-
-  /** Ownership and Keel's in-flight view are recorded before the port sees the command. */
-  private record(runner: StrategyRunner, intent: Intent): void {
-    const orders = this.state.orders;
-    const now = this.state.now();
-    switch (intent.kind) {
-      case 'placeOrder':
-        orders.own(intent.ref, runner.id);
-        orders.applyLocal(this.pendingOrder(intent, now));
-        return;
-      case 'modifyOrder':
-        this.markInFlight(intent.target, 'PENDING_REPLACE', now);
-        return;
-      case 'cancelOrder':
-        this.markInFlight(intent.target, 'PENDING_CANCEL', now);
-        return;
-      case 'cancelOrders':
-        for (const target of intent.targets ?? []) this.markInFlight(target, 'PENDING_CANCEL', now);
-        return;
-      case 'cancelAlgoOrder':
-      case 'cancelAllAlgoOrders':
-      case 'replaceAlgoOrder':
-        return;
-      default:
-        // algo orders, closes, borrow, repay, position mode: the owner answers for a venue refusal
-        orders.own(intent.ref, runner.id);
-        return;
-    }
-  }
-
-  private markInFlight(ref: string, orderState: 'PENDING_CANCEL' | 'PENDING_REPLACE', now: number): void {
-    const order = this.state.orders.byRef.get(ref);
-    if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
-      return;
-    this.state.orders.applyLocal({ ...order, orderState, updateAt: now });
-  }
-
-  private pendingOrder(intent: PlaceOrderIntent, now: number): Order {
-    return {
-      orderId: '',
-      clientOrderId: intent.ref,
-      portfolioId: this.state.account?.portfolioId ?? '',
-      sym: intent.sym,
-      side: intent.side,
-      orderType: intent.orderType,
-      timeInForce: intent.timeInForce,
-      orderState: 'PENDING_NEW',
-      orderQty: intent.qty,
-      limitPrice: intent.price ?? ZERO,
-      executedQty: ZERO,
-      executedAmount: ZERO,
-      executedAvgPrice: ZERO,
-      fee: ZERO,
-      feeCoin: '',
-      reduceOnly: intent.reduceOnly,
-      positionSide: intent.positionSide,
-      tp: intent.tp,
-      sl: intent.sl,
-      condition: intent.condition,
-      expiryDate: intent.expiryDate,
-      createAt: now,
-      updateAt: now,
-    };
-  }
-
-  private denial(
-    runner: StrategyRunner,
-    intent: Intent,
-    source: IntentDenied['source'],
-    check: string,
-    reason: string,
-  ): IntentDenied {
-    return {
-      kind: 'denied',
-      strategyId: runner.id,
-      ref: intent.ref,
-      intentKind: intent.kind,
-      intent,
-      source,
-      check,
-      reason,
-      ts: this.state.now(),
-    };
   }
 
   private deny(runner: StrategyRunner, denial: IntentDenied): void {

@@ -1,0 +1,54 @@
+import type { UserEvent } from '../model/index.ts';
+import { positionKey } from '../model/index.ts';
+import type { KernelState } from './kernel-state.ts';
+
+/**
+ * Folds one User Data event into the kernel state.
+ * @param state - the state to update
+ * @param event - the event
+ * @returns false when the event changed nothing and must not reach strategies: a stale or
+ *   duplicate order update, or a fill already booked (same transactionId, e.g. after a reconnect)
+ */
+export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
+  switch (event.kind) {
+    case 'order':
+      return state.orders.applyVenue(event.order);
+    case 'execution':
+      if (state.bookedFills.has(event.execution.transactionId)) return false;
+      state.bookedFills.add(event.execution.transactionId);
+      state.portfolio?.applyFill(event.execution);
+      return true;
+    case 'position': {
+      const p = event.position;
+      const key = positionKey(p.sym, p.positionSide);
+      state.positions.set(key, p);
+      if (p.adlRank > 0) state.adlRanks.set(key, p.adlRank);
+      return true;
+    }
+    case 'asset':
+      state.assets.set(event.asset.coin, event.asset);
+      return true;
+    case 'account':
+      state.account = event.account;
+      return true;
+    case 'liquidationEvent':
+      if (state.liquidation?.liquidationEventId !== event.record.liquidationEventId) {
+        state.liquidationPositions.length = 0;
+      }
+      state.liquidation = event.record;
+      return true;
+    case 'liquidationPosition':
+      state.liquidationPositions.push(event.record);
+      return true;
+    case 'algoOrder':
+      return state.orders.applyAlgo(event.algoOrder);
+    case 'adlRank':
+      state.adlRanks.set(positionKey(event.sym, event.positionSide), event.rank);
+      return true;
+    case 'loan':
+      state.loans.set(`${event.loan.exchange}|${event.loan.coin}`, event.loan);
+      return true;
+    case 'commandRejected':
+      return true;
+  }
+}

@@ -1,0 +1,193 @@
+import type { ExecutionPort } from '../execution/index.ts';
+import type { Intent, Order, PlaceOrderIntent } from '../model/index.ts';
+import { isFinalOrderState, ZERO } from '../model/index.ts';
+import type { KernelDenial } from './intent-ownership.ts';
+import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
+import type { IntentGate } from './kernel-options.ts';
+import type { KernelState } from './kernel-state.ts';
+import type { IntentDenied } from './strategy-events.ts';
+import type { StrategyRunner } from './strategy-runner.ts';
+
+/**
+ * The way of every intent: the kernel's own checks (reference, ownership), expansion of
+ * "all of mine" cancels, the risk gate, Keel's in-flight bookkeeping, then the execution port.
+ * A failed check or a gate denial is handed to `deny` (an event for the strategy), never thrown.
+ */
+export class IntentPipeline {
+  /** References strategies chose themselves (generated ones are unique by construction). */
+  private readonly customRefs = new Set<string>();
+
+  /**
+   * @param state - the kernel state (the gate's view, and where in-flight orders are recorded)
+   * @param gate - the risk gate
+   * @param execution - where approved commands go
+   * @param runners - every strategy of the kernel (for reference prefixes)
+   * @param deny - delivers a denial to its strategy
+   */
+  constructor(
+    private readonly state: KernelState,
+    private readonly gate: IntentGate,
+    private readonly execution: ExecutionPort,
+    private readonly runners: readonly StrategyRunner[],
+    private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
+  ) {}
+
+  /**
+   * Passes one intent through the checks and the gate to the execution port.
+   * @param runner - the emitting strategy
+   * @param intent - the intent
+   */
+  submit(runner: StrategyRunner, intent: Intent): void {
+    const failed =
+      refLengthCheck(intent.ref) ??
+      this.claimRef(runner, intent.ref) ??
+      ownershipCheck(runner.id, intent, this.state.orders);
+    if (failed !== undefined) {
+      this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
+      return;
+    }
+    for (const one of this.expand(runner, intent)) {
+      if (one !== intent) runner.redeem(one.ref);
+      const decision = this.gate.evaluate({ strategyId: runner.id, intent: one }, this.state);
+      if (decision.kind === 'denied') {
+        this.deny(runner, this.denial(runner, one, 'risk', decision.check, decision.reason));
+        continue;
+      }
+      this.record(runner, one);
+      this.execution.submit(decision.command);
+    }
+  }
+
+  /**
+   * A reference may be used once per run. Generated ones (`{id}-{n}`) are redeemed from their
+   * strategy; others are remembered. A custom reference that looks like any strategy's generated
+   * one is refused, so the two kinds never collide.
+   */
+  private claimRef(runner: StrategyRunner, ref: string): KernelDenial | undefined {
+    if (ref.startsWith(runner.refPrefix) && runner.redeem(ref)) return undefined;
+    for (const other of this.runners) {
+      if (ref.startsWith(other.refPrefix)) {
+        return {
+          check: 'kernel.ref',
+          reason:
+            other === runner
+              ? `reference ${ref} was already used in this run`
+              : `reference ${ref} has the form of strategy ${other.id}'s generated references`,
+        };
+      }
+    }
+    if (this.customRefs.has(ref))
+      return { check: 'kernel.ref', reason: `reference ${ref} was already used in this run` };
+    this.customRefs.add(ref);
+    return undefined;
+  }
+
+  /** cancelOrders without targets means "all of mine (on sym)"; cancelAllAlgoOrders must not touch others' algo orders. */
+  private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] {
+    if (intent.kind === 'cancelOrders' && intent.targets === undefined) {
+      const targets = this.state
+        .openOrders(runner.id)
+        .filter((o) => intent.sym === undefined || o.sym === intent.sym)
+        .map((o) => o.clientOrderId);
+      return targets.length === 0 ? [] : [{ ...intent, targets }];
+    }
+    if (intent.kind === 'cancelAllAlgoOrders') {
+      const matching = this.state
+        .openAlgoOrders()
+        .filter(
+          (a) =>
+            (intent.sym === undefined || a.sym === intent.sym) &&
+            (intent.algoOrderType === undefined || a.algoOrderType === intent.algoOrderType),
+        );
+      const mine = matching.filter((a) => this.state.orders.ownerOf(a.clientAlgoOrderId) === runner.id);
+      if (mine.length === matching.length) return mine.length === 0 ? [] : [intent];
+      return mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId));
+    }
+    return [intent];
+  }
+
+  /** Ownership and Keel's in-flight view are recorded before the port sees the command. */
+  private record(runner: StrategyRunner, intent: Intent): void {
+    const orders = this.state.orders;
+    const now = this.state.now();
+    switch (intent.kind) {
+      case 'placeOrder':
+        orders.own(intent.ref, runner.id);
+        orders.applyLocal(pendingOrder(intent, this.state.account?.portfolioId ?? '', now));
+        return;
+      case 'modifyOrder':
+        this.markInFlight(intent.target, 'PENDING_REPLACE', now);
+        return;
+      case 'cancelOrder':
+        this.markInFlight(intent.target, 'PENDING_CANCEL', now);
+        return;
+      case 'cancelOrders':
+        for (const target of intent.targets ?? []) this.markInFlight(target, 'PENDING_CANCEL', now);
+        return;
+      case 'cancelAlgoOrder':
+      case 'cancelAllAlgoOrders':
+      case 'replaceAlgoOrder':
+        return;
+      default:
+        // algo orders, closes, borrow, repay, position mode: the owner answers for a venue refusal
+        orders.own(intent.ref, runner.id);
+        return;
+    }
+  }
+
+  private markInFlight(ref: string, orderState: 'PENDING_CANCEL' | 'PENDING_REPLACE', now: number): void {
+    const order = this.state.orders.byRef.get(ref);
+    if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
+      return;
+    this.state.orders.applyLocal({ ...order, orderState, updateAt: now });
+  }
+
+  private denial(
+    runner: StrategyRunner,
+    intent: Intent,
+    source: IntentDenied['source'],
+    check: string,
+    reason: string,
+  ): IntentDenied {
+    return {
+      kind: 'denied',
+      strategyId: runner.id,
+      ref: intent.ref,
+      intentKind: intent.kind,
+      intent,
+      source,
+      check,
+      reason,
+      ts: this.state.now(),
+    };
+  }
+}
+
+/** Keel's placeholder for an order sent but not yet acknowledged. */
+function pendingOrder(intent: PlaceOrderIntent, portfolioId: string, now: number): Order {
+  return {
+    orderId: '',
+    clientOrderId: intent.ref,
+    portfolioId,
+    sym: intent.sym,
+    side: intent.side,
+    orderType: intent.orderType,
+    timeInForce: intent.timeInForce,
+    orderState: 'PENDING_NEW',
+    orderQty: intent.qty,
+    limitPrice: intent.price ?? ZERO,
+    executedQty: ZERO,
+    executedAmount: ZERO,
+    executedAvgPrice: ZERO,
+    fee: ZERO,
+    feeCoin: '',
+    reduceOnly: intent.reduceOnly,
+    positionSide: intent.positionSide,
+    tp: intent.tp,
+    sl: intent.sl,
+    condition: intent.condition,
+    expiryDate: intent.expiryDate,
+    createAt: now,
+    updateAt: now,
+  };
+}
