@@ -1,0 +1,164 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type PaperVenue, SNAPSHOT_FILE } from '../../../backtest/paper-venue/index.ts';
+import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+let venue: PaperVenue | undefined;
+const sockets: CollectingSocket[] = [];
+const dirs: string[] = [];
+
+afterEach(async () => {
+  for (const s of sockets.splice(0)) await s.close();
+  await venue?.close();
+  venue = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const order = (ref: string, price = '99.0') => ({
+  sym: BTC,
+  side: 'BUY',
+  orderType: 'LIMIT',
+  orderQty: '1',
+  limitPrice: price,
+  clientOrderId: ref,
+});
+
+describe('paper venue persistence', () => {
+  it('keeps orders, executions, positions and loans across a restart with a data dir', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
+    dirs.push(dataDir);
+    const first = await aPaperVenue({ dataDir });
+    venue = first;
+    first.feed.step(2);
+    await first.feed.until(2);
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('keep-fill'));
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('keep-open', '90.0'));
+    first.feed.step(1);
+    await first.feed.until(3);
+    await signedRest(first, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
+      exchange: 'BINANCE',
+      coin: 'USDT',
+      amount: '100',
+    });
+    await first.close();
+    venue = undefined;
+    expect(JSON.parse(readFileSync(join(dataDir, SNAPSHOT_FILE), 'utf8'))).toMatchObject({
+      format: 'keel-paper-venue',
+      released: 3,
+    });
+
+    const second = await aPaperVenue({ dataDir });
+    venue = second;
+    expect(second.feed.released).toBe(3);
+    const open = await signedRest(second, 'GET', '/api/v1/trading/orders');
+    expect(open.body.data).toEqual([expect.objectContaining({ clientOrderId: 'keep-open' })]);
+    const fills = await signedRest(second, 'GET', '/api/v1/trading/executions');
+    expect(fills.body.data).toEqual([expect.objectContaining({ clientOrderId: 'keep-fill', price: '99' })]);
+    const positions = await signedRest(second, 'GET', '/api/v1/trading/position', { ignoreZero: true });
+    expect(positions.body.data).toEqual([expect.objectContaining({ sym: BTC, positionQty: '1' })]);
+    const loans = await signedRest(second, 'GET', '/api/v1/trading/loan/info_detail');
+    expect(loans.body.data).toEqual([expect.objectContaining({ coin: 'USDT', loan: '100' })]);
+  });
+
+  it('keeps nothing without a data dir', async () => {
+    const first = await aPaperVenue();
+    venue = first;
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('gone', '90.0'));
+    await first.close();
+    const second = await aPaperVenue();
+    venue = second;
+    expect((await signedRest(second, 'GET', '/api/v1/trading/orders')).body.data).toEqual([]);
+  });
+});
+
+describe('paper venue fault injection', () => {
+  it('fails the next REST call with a 5xx, then answers normally', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    v.faults.failNextRest({ kind: 'status', status: 503 });
+    const failed = await signedRest(v, 'GET', '/api/v1/system/status');
+    expect(failed.status).toBe(503);
+    expect(failed.body.code).toBe(50001);
+    expect((await signedRest(v, 'GET', '/api/v1/system/status')).status).toBe(200);
+  });
+
+  it('never answers a REST call it was told to time out', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    v.faults.failNextRest({ kind: 'timeout', path: '/api/v1/system/status' });
+    const outcome = await Promise.race([
+      signedRest(v, 'GET', '/api/v1/system/status').then(
+        () => 'answered',
+        () => 'failed',
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('timed out'), 300)),
+    ]);
+    expect(outcome).toBe('timed out');
+  });
+
+  it('withholds the next ack but still places the order', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    const socket = await loggedIn(v.privateWsUrl, v);
+    sockets.push(socket);
+    v.faults.withholdNextAck();
+    socket.send({ action: 'place_order', id: 'w1', args: order('withheld', '90.0') });
+    await socket.waitFor((f) => f?.channel === 'Orders');
+    expect(socket.frames.some((f) => f.includes('"event":"place_order"'))).toBe(false);
+    expect(
+      (await signedRest(v, 'GET', '/api/v1/trading/order', { clientOrderId: 'withheld' })).body.code,
+    ).toBe(0);
+  });
+
+  it('duplicates and reorders pushes when told to', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    const socket = await loggedIn(v.privateWsUrl, v);
+    sockets.push(socket);
+    v.faults.duplicateNextPushes(1);
+    socket.send({ action: 'place_order', id: 'd1', args: order('dup-push', '90.0') });
+    await socket.waitFor((f) => f?.event === 'place_order');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const pushes = socket.frames.filter((f) => f.includes('"channel"'));
+    expect(pushes[0]).toBe(pushes[1]);
+
+    const before = socket.frames.length;
+    v.faults.reorderNextPushes(1);
+    socket.send({ action: 'place_order', id: 'd2', args: order('first', '90.0') });
+    socket.send({ action: 'place_order', id: 'd3', args: order('second', '90.0') });
+    await socket.waitFor((f) => f?.event === 'place_order' && f.id === 'd3');
+    await socket.waitFor((f) => f?.channel === 'Orders' && f.data[0].clientOrderId === 'first', 2000, before);
+    const refs = socket.frames
+      .slice(before)
+      .map((f) => JSON.parse(f))
+      .filter((f) => f.channel === 'Orders')
+      .map((f) => f.data[0].clientOrderId);
+    expect(refs).toEqual(['second', 'first']);
+  });
+
+  it('drops connections abruptly', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    const socket = await loggedIn(v.privateWsUrl, v);
+    sockets.push(socket);
+    const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
+    v.faults.dropConnections('private');
+    expect(await closed).toBe(1006);
+  });
+
+  it('delays pushes by the configured time', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    const socket = await loggedIn(v.privateWsUrl, v);
+    sockets.push(socket);
+    v.faults.delayPushes(150);
+    socket.send({ action: 'place_order', id: 'l1', args: order('late', '90.0') });
+    await socket.waitFor((f) => f?.event === 'place_order');
+    expect(socket.frames.some((f) => f.includes('"channel"'))).toBe(false);
+    await socket.waitFor((f) => f?.channel === 'Orders', 2000);
+  });
+});
