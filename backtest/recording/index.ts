@@ -6,6 +6,7 @@
  */
 export type { ReceiveTimed } from './merge-by-recv-ts.ts';
 export { mergeByRecvTs } from './merge-by-recv-ts.ts';
+export { mergeRecordings } from './merge-recordings.ts';
 export type { MessageSource, RecordDecoder, RecordedMessage } from './recorded-message.ts';
 export { keepRecord, MESSAGE_SOURCES } from './recorded-message.ts';
 export type { RecordingWarning } from './recording-errors.ts';

@@ -5,7 +5,7 @@ import { readData, readDecimal, readEpochMs, readSym, type UntrustedPush } from 
 /** Decodes BBO pushes (shape per public venue docs, `data.ts` Keel's choice) into quote events. */
 export const bboMapper: MarketDataMapper<QuoteEvent> = {
   channel: 'BBO',
-  canHandle(msg: unknown): boolean {
+  canHandle(msg: unknown): msg is UntrustedPush {
     return isPushOf(msg, 'BBO');
   },
   map(msg: UntrustedPush, recvTs: number): QuoteEvent {

@@ -13,7 +13,7 @@ import {
 /** Decodes KLINE pushes (shape Keel's choice, see wire-types.ts) into bar events. */
 export const klineMapper: MarketDataMapper<BarEvent> = {
   channel: 'KLINE',
-  canHandle(msg: unknown): boolean {
+  canHandle(msg: unknown): msg is UntrustedPush {
     return isPushOf(msg, 'KLINE');
   },
   map(msg: UntrustedPush, recvTs: number): BarEvent {

@@ -15,7 +15,7 @@ import {
  */
 export const markPriceMapper: MarketDataMapper<MarkPriceEvent> = {
   channel: 'MARK_PRICE',
-  canHandle(msg: unknown): boolean {
+  canHandle(msg: unknown): msg is UntrustedPush {
     return isPushOf(msg, 'MARK_PRICE');
   },
   map(msg: UntrustedPush, recvTs: number): MarkPriceEvent {

@@ -14,7 +14,7 @@ export interface MarketDataMapper<E extends MarketEvent = MarketEvent> {
    * @param msg - any parsed JSON message
    * @returns true when `msg.arg.channel` is this channel
    */
-  canHandle(msg: unknown): boolean;
+  canHandle(msg: unknown): msg is UntrustedPush;
   /**
    * Decodes a push this mapper can handle.
    * @param msg - a push for which {@link MarketDataMapper.canHandle} returned true

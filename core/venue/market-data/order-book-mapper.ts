@@ -41,7 +41,7 @@ function readLevels(value: unknown, side: 'bids' | 'asks', sym: string): BookLev
 /** Decodes ORDER_BOOK snapshot pushes (shape Keel's choice, see wire-types.ts) into book events. */
 export const orderBookMapper: MarketDataMapper<BookEvent> = {
   channel: 'ORDER_BOOK',
-  canHandle(msg: unknown): boolean {
+  canHandle(msg: unknown): msg is UntrustedPush {
     return isPushOf(msg, 'ORDER_BOOK');
   },
   map(msg: UntrustedPush, recvTs: number): BookEvent {

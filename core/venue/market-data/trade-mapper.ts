@@ -13,7 +13,7 @@ import {
 /** Decodes TRADE pushes (shape Keel's choice, see wire-types.ts) into market trade events. */
 export const tradeMapper: MarketDataMapper<MarketTradeEvent> = {
   channel: 'TRADE',
-  canHandle(msg: unknown): boolean {
+  canHandle(msg: unknown): msg is UntrustedPush {
     return isPushOf(msg, 'TRADE');
   },
   map(msg: UntrustedPush, recvTs: number): MarketTradeEvent {

@@ -1,7 +1,12 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mergeByRecvTs, readRecordBatches } from '../../../backtest/recording/index.ts';
+import {
+  keepRecord,
+  mergeByRecvTs,
+  mergeRecordings,
+  readRecordBatches,
+} from '../../../backtest/recording/index.ts';
 import { bboRecord, tempDir, writeRecording } from '../../kit/recording-files.ts';
 
 interface Item {
@@ -53,17 +58,40 @@ describe('k-way merge by receive time', () => {
   let cleanup: (() => void) | undefined;
   afterEach(() => cleanup?.());
 
-  it('merges recording files', async () => {
+  it('merges recording files, the file listed first winning ties', async () => {
     const t = tempDir();
     cleanup = t.remove;
     const a = join(t.dir, 'a.jsonl');
     const b = join(t.dir, 'b.jsonl.gz');
     await writeRecording(a, [0, 2, 4, 6].map(bboRecord));
-    await writeRecording(b, [1, 2, 3, 9].map(bboRecord));
-    const out: number[] = [];
-    for await (const batch of mergeByRecvTs([readRecordBatches(a), readRecordBatches(b)])) {
-      out.push(...batch.map((r) => r.recvTs - 1000));
-    }
-    expect(out).toEqual([0, 1, 2, 2, 3, 4, 6, 9]);
+    await writeRecording(
+      b,
+      [1, 2, 3, 9].map((i) => ({ ...bboRecord(i), source: 'private' as const })),
+    );
+    const seen = async (merged: AsyncIterable<readonly RecordedMessage[]>): Promise<string[]> => {
+      const out: string[] = [];
+      for await (const batch of merged) out.push(...batch.map((r) => `${r.recvTs - 1000}${r.source[0]}`));
+      return out;
+    };
+    expect(await seen(mergeByRecvTs([readRecordBatches(a), readRecordBatches(b)]))).toEqual([
+      '0m',
+      '1p',
+      '2m',
+      '2p',
+      '3p',
+      '4m',
+      '6m',
+      '9p',
+    ]);
+    expect(await seen(mergeRecordings([b, a], keepRecord))).toEqual([
+      '0m',
+      '1p',
+      '2p',
+      '2m',
+      '3p',
+      '4m',
+      '6m',
+      '9p',
+    ]);
   });
 });
