@@ -101,6 +101,15 @@ describe('keel command line', () => {
     expect(code).toBe(EXIT.NOT_AVAILABLE);
   });
 
+  it.each(['run', 'backtest', 'record', 'venue', 'import-csv', 'report', 'validate', 'sweep'])(
+    'prints help for %s, exit 0',
+    async (command) => {
+      const { code, stdout } = await keelInProcess([command, '--help']);
+      expect(stdout).toMatch(new RegExp(`^Usage: keel ${command} `));
+      expect(code).toBe(EXIT.OK);
+    },
+  );
+
   it('treats a missing argument as a usage error, exit 2', async () => {
     const { code, stderr } = await keelInProcess(['validate']);
     expect(stderr).toContain("missing required argument 'config'");

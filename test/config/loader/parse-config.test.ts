@@ -83,6 +83,22 @@ describe('config parsing', () => {
     expect(line).toMatch(/→ at instruments\[0\] \(bt\.yaml:3:5\)$/);
   });
 
+  it('reports a file that is not a map of settings', () => {
+    expect(lines(parseBacktest('- a\n- b\n'))).toEqual([
+      '✖ the config must be a map (indented key: value lines), not a list (bt.yaml:1:1)',
+    ]);
+    expect(lines(parseBacktest(''))).toEqual([
+      '✖ the config must be a map (indented key: value lines), not an empty value (bt.yaml:1:1)',
+    ]);
+  });
+
+  it('reports a repeated key as a YAML error at the repeat', () => {
+    const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: touch\n  fillModel: queue');
+    expect(lines(parseBacktest(text))).toEqual([
+      expect.stringMatching(/^✖ YAML syntax error: .*unique.* \(bt\.yaml:15:3\)$/),
+    ]);
+  });
+
   it('reports a YAML syntax error with its place', () => {
     const text = replaceLine(BACKTEST_YAML, '  fillModel: touch', '  fillModel: [touch');
     const [line] = lines(parseBacktest(text));
