@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
