@@ -1,18 +1,25 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
-import type { Order, OrderSide, QuoteEvent } from '../core/model/index.ts';
+import {
+  D,
+  type Dec,
+  isFinalOrderState,
+  type Order,
+  type OrderSide,
+  type QuoteEvent,
+} from '../core/model/index.ts';
 
 const params = z
   .object({
     /** The symbol to quote. */
-    sym: z.string(),
+    sym: z.string().min(1),
     /** Size of each quote, in base units (or contracts). */
     qty: z.number().positive(),
     /** Distance of each quote from the mid, in ticks. */
     halfSpreadTicks: z.number().int().min(1).default(2),
     /** Ticks both quotes move against the inventory per unit of position held. */
     skewTicksPerUnit: z.number().min(0).default(1),
-    /** Absolute position at which the side that would grow it stops quoting. */
+    /** Largest absolute position: a quote never offers more than the room left to it. */
     maxPosition: z.number().positive(),
     /** Requote only when the wanted price moved at least this many ticks. */
     requoteTicks: z.number().int().min(1).default(1),
@@ -29,77 +36,129 @@ interface QuoteSlot {
 interface MarketMakerState {
   readonly bid: QuoteSlot;
   readonly ask: QuoteSlot;
-  tick: number;
+  tick: Dec;
+  lot: Dec;
+  /** Tick and lot as numbers, and the minimum size in lots: the per-quote work stays on numbers. */
+  tickN: number;
+  lotN: number;
+  minLots: number;
+  /** The instrument's minimum notional and contract size. */
+  minNotional: number;
+  contractSize: number;
 }
 
 type Ctx = StrategyContext<MarketMakerParams, MarketMakerState>;
 
-const LIVE_STATES = new Set(['PENDING_NEW', 'NEW', 'OPEN', 'PARTIALLY_FILLED']);
+/** What one side wants: a price in whole ticks and a size in whole lots. */
+interface Wanted {
+  readonly ticks: number;
+  readonly lots: number;
+}
 
-function liveOrder(ctx: Ctx, slot: QuoteSlot): Order | undefined {
+/** The slot's order while it is not final (in-flight states included); clears a finished slot. */
+function slotOrder(ctx: Ctx, slot: QuoteSlot): Order | undefined {
   if (slot.ref === undefined) return undefined;
   const order = ctx.orderByRef(slot.ref);
-  if (order === undefined || !LIVE_STATES.has(order.orderState)) {
+  if (order === undefined || isFinalOrderState(order.orderState)) {
     slot.ref = undefined;
     return undefined;
   }
   return order;
 }
 
-function quoteSide(ctx: Ctx, side: OrderSide, wanted: number | undefined): void {
+function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void {
   const slot = side === 'BUY' ? ctx.state.bid : ctx.state.ask;
-  const live = liveOrder(ctx, slot);
-  // One request in flight per side: wait for the venue before asking again.
+  const live = slotOrder(ctx, slot);
+  // One request in flight per side (new, modify or cancel): wait for the venue before asking again.
   if (live?.orderState.startsWith('PENDING')) return;
   if (wanted === undefined) {
     if (live !== undefined) ctx.submit(ctx.order.cancel(live));
     return;
   }
   if (live !== undefined) {
-    const moved = Math.abs(live.limitPrice.toNumber() - wanted) / ctx.state.tick;
-    if (moved >= ctx.params.requoteTicks) ctx.submit(ctx.order.modify(live, { price: wanted }));
+    const moved = Math.abs(Math.round(live.limitPrice.toNumber() / ctx.state.tickN) - wanted.ticks);
+    if (moved >= ctx.params.requoteTicks)
+      ctx.submit(ctx.order.modify(live, { price: ctx.state.tick.mul(wanted.ticks) }));
     return;
   }
   const intent = ctx.order.postOnly({
     sym: ctx.params.sym,
     side,
-    qty: ctx.params.qty,
-    price: wanted,
-    round: true,
+    qty: ctx.state.lot.mul(wanted.lots),
+    price: ctx.state.tick.mul(wanted.ticks),
   });
   slot.ref = intent.ref;
   ctx.submit(intent);
 }
 
+/**
+ * Lots a side may offer at a price: `qty`, cut to the room left before `maxPosition`; 0 below the
+ * instrument's minimum size or notional (the risk gate would deny it).
+ */
+function lotsFor(ctx: Ctx, room: number, ticks: number): number {
+  const { lotN, tickN, minLots, minNotional, contractSize } = ctx.state;
+  const lots = Math.floor(Math.min(ctx.params.qty, room) / lotN + 1e-9);
+  const notional = lots * lotN * ticks * tickN * contractSize;
+  return lots >= minLots && notional >= minNotional ? lots : 0;
+}
+
 function requote(ctx: Ctx, quote: QuoteEvent): void {
   const { halfSpreadTicks, skewTicksPerUnit, maxPosition } = ctx.params;
-  const tick = ctx.state.tick;
+  const tick = ctx.state.tickN;
   const inventory = ctx.netQty(quote.sym).toNumber();
-  const mid = (quote.bid + quote.ask) / 2;
-  const skew = -inventory * skewTicksPerUnit * tick;
+  // Whole-tick arithmetic: prices built from float division would fall off the tick grid.
+  const bidTicks = Math.round(quote.bid / tick);
+  const askTicks = Math.round(quote.ask / tick);
+  const mid = (bidTicks + askTicks) / 2;
+  const skew = -inventory * skewTicksPerUnit;
   // Never cross the touch: a post-only quote that would take is rejected by the venue anyway.
-  const bid = Math.min(Math.floor((mid - halfSpreadTicks * tick + skew) / tick) * tick, quote.bid);
-  const ask = Math.max(Math.ceil((mid + halfSpreadTicks * tick + skew) / tick) * tick, quote.ask);
-  quoteSide(ctx, 'BUY', inventory < maxPosition ? bid : undefined);
-  quoteSide(ctx, 'SELL', inventory > -maxPosition ? ask : undefined);
+  const bid = Math.min(Math.floor(mid - halfSpreadTicks + skew + 1e-9), bidTicks);
+  const ask = Math.max(Math.ceil(mid + halfSpreadTicks + skew - 1e-9), askTicks);
+  const bidLots = lotsFor(ctx, maxPosition - inventory, bid);
+  const askLots = lotsFor(ctx, maxPosition + inventory, ask);
+  quoteSide(ctx, 'BUY', bidLots > 0 ? { ticks: bid, lots: bidLots } : undefined);
+  quoteSide(ctx, 'SELL', askLots > 0 ? { ticks: ask, lots: askLots } : undefined);
 }
 
 /**
- * A two-sided market maker: post-only quotes around the mid, skewed against the inventory, with
- * one side withdrawn once the position reaches `maxPosition`. Cancels its quotes on stop.
+ * A two-sided market maker. On every BBO of `sym` it wants a post-only bid `halfSpreadTicks`
+ * below the mid and an ask as far above, both shifted `skewTicksPerUnit` ticks per unit of
+ * inventory against it (down when long, up when short) and never through the touch. A quote is
+ * modified in place when its wanted price moved by `requoteTicks` or more. Each quote offers at
+ * most the room left before `maxPosition`, so a fill never takes the position past it, and a
+ * side with no room is withdrawn. One request per side is in flight at a time. Cancels its
+ * quotes on stop.
+ * @example
+ * { id: 'mm1', strategy: marketMaker, params: { sym: 'BINANCE_PERP_BTC_USDT', qty: 0.01, maxPosition: 0.05 } }
  */
 export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
   name: 'market-maker',
   description: 'Two-sided post-only quotes around the mid with inventory skew and a position cap.',
   params,
-  state: () => ({ bid: { ref: undefined }, ask: { ref: undefined }, tick: 0 }),
+  state: () => ({
+    bid: { ref: undefined },
+    ask: { ref: undefined },
+    tick: D(0),
+    lot: D(0),
+    tickN: 0,
+    lotN: 0,
+    minLots: 1,
+    minNotional: 0,
+    contractSize: 1,
+  }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
     if (spec === undefined) throw new Error(`market-maker: unknown instrument ${ctx.params.sym}`);
-    ctx.state.tick = spec.tickSize.toNumber();
+    ctx.state.tick = spec.tickSize;
+    ctx.state.lot = spec.lotSize;
+    ctx.state.tickN = spec.tickSize.toNumber();
+    ctx.state.lotN = spec.lotSize.toNumber();
+    ctx.state.minLots = Math.max(1, spec.minSize.div(spec.lotSize).ceil().toNumber());
+    ctx.state.minNotional = spec.minNotional.toNumber();
+    ctx.state.contractSize = spec.contractSize.toNumber();
   },
   onQuote: (ctx, quote) => {
-    if (quote.sym === ctx.params.sym && quote.bid < quote.ask) requote(ctx, quote);
+    if (quote.sym === ctx.params.sym && quote.bid > 0 && quote.bid < quote.ask) requote(ctx, quote);
   },
   onStop: (ctx) =>
     ctx.openOrders(ctx.params.sym).length > 0 ? ctx.order.cancelMany({ sym: ctx.params.sym }) : undefined,
