@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { D, type UserEvent } from '../../../core/model/index.ts';
+import {
+  hmacSigner,
+  LiveExecutionClient,
+  PrivateWsClient,
+  VenueRestClient,
+} from '../../../core/venue/index.ts';
+import { approved } from '../../kit/approved-intents.ts';
+import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { signedRest } from '../../kit/paper-venue-client.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+let venue: PaperVenue | undefined;
+let client: LiveExecutionClient | undefined;
+
+afterEach(async () => {
+  await client?.stop();
+  client = undefined;
+  await venue?.close();
+  venue = undefined;
+});
+
+async function connected(v: PaperVenue): Promise<{ events: UserEvent[]; live: LiveExecutionClient }> {
+  const signer = hmacSigner(v.apiKey, v.apiSecret);
+  const live = new LiveExecutionClient({
+    rest: new VenueRestClient({ baseUrl: v.restUrl, signer }),
+    ws: new PrivateWsClient({ url: v.privateWsUrl, signer, requestTimeoutMs: 300 }),
+    lookupSpacingMs: 50,
+  });
+  client = live;
+  const events: UserEvent[] = [];
+  live.events.subscribe((e) => events.push(e));
+  await live.start();
+  return { events, live };
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 3000;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const buy = (ref: string, price: string) =>
+  approved({
+    kind: 'placeOrder',
+    ref,
+    sym: BTC,
+    side: 'BUY',
+    orderType: 'LIMIT',
+    qty: D(1),
+    price: D(price),
+    timeInForce: 'GTC',
+    reduceOnly: false,
+    positionSide: 'NONE',
+  });
+
+describe('live venue adapter against the paper venue', () => {
+  it('places, modifies and cancels an order, and receives a fill', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    v.feed.step(2);
+    await v.feed.until(2);
+    const { events, live } = await connected(v);
+    live.submit(buy('it-1', '95.0'));
+    await until(
+      () => events.some((e) => e.kind === 'order' && e.order.clientOrderId === 'it-1'),
+      'the order',
+    );
+    live.submit(approved({ kind: 'modifyOrder', ref: 'm', target: 'it-1', sym: BTC, price: D('96.0') }));
+    await until(
+      () =>
+        events.some(
+          (e) => e.kind === 'order' && e.order.clientOrderId === 'it-1' && e.order.limitPrice.eq(96),
+        ),
+      'the amendment',
+    );
+    live.submit(approved({ kind: 'cancelOrder', ref: 'c', target: 'it-1', sym: BTC }));
+    await until(
+      () =>
+        events.some(
+          (e) => e.kind === 'order' && e.order.clientOrderId === 'it-1' && e.order.orderState === 'CANCELLED',
+        ),
+      'the cancel',
+    );
+    live.submit(buy('it-2', '99.0'));
+    await until(
+      () => events.some((e) => e.kind === 'order' && e.order.clientOrderId === 'it-2'),
+      'the second order',
+    );
+    v.feed.step(1);
+    await until(
+      () => events.some((e) => e.kind === 'execution' && e.execution.clientOrderId === 'it-2'),
+      'the fill',
+    );
+  });
+
+  it('never duplicates an order when its ack is withheld', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    v.feed.step(2);
+    await v.feed.until(2);
+    const { live } = await connected(v);
+    v.faults.withholdNextAck();
+    live.submit(buy('lost-ack', '95.0'));
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    const history = await signedRest(v, 'GET', '/api/v1/trading/history/orders');
+    const list = (history.body.data as { list: { clientOrderId: string }[] }).list;
+    expect(list.filter((o) => o.clientOrderId === 'lost-ack')).toHaveLength(1);
+  });
+});
