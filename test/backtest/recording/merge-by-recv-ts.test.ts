@@ -5,6 +5,7 @@ import {
   keepRecord,
   mergeByRecvTs,
   mergeRecordings,
+  type RecordedMessage,
   readRecordBatches,
 } from '../../../backtest/recording/index.ts';
 import { bboRecord, tempDir, writeRecording } from '../../kit/recording-files.ts';
