@@ -26,7 +26,12 @@ async function connected(v: PaperVenue): Promise<{ events: UserEvent[]; live: Li
   const signer = hmacSigner(v.apiKey, v.apiSecret);
   const live = new LiveExecutionClient({
     rest: new VenueRestClient({ baseUrl: v.restUrl, signer }),
-    ws: new PrivateWsClient({ url: v.privateWsUrl, signer, requestTimeoutMs: 300 }),
+    ws: new PrivateWsClient({
+      url: v.privateWsUrl,
+      signer,
+      requestTimeoutMs: 300,
+      reconnect: { baseMs: 50, capMs: 100 },
+    }),
     lookupSpacingMs: 50,
   });
   client = live;
@@ -110,5 +115,34 @@ describe('live venue adapter against the paper venue', () => {
     const history = await signedRest(v, 'GET', '/api/v1/trading/history/orders');
     const list = (history.body.data as { list: { clientOrderId: string }[] }).list;
     expect(list.filter((o) => o.clientOrderId === 'lost-ack')).toHaveLength(1);
+  });
+
+  it('survives a dropped connection: the fill it missed comes back through reconciliation', async () => {
+    const v = await aPaperVenue();
+    venue = v;
+    v.feed.step(2);
+    await v.feed.until(2);
+    const { events } = await connected(v);
+    client?.submit(buy('rc-1', '99.0'));
+    await until(
+      () => events.some((e) => e.kind === 'order' && e.order.clientOrderId === 'rc-1'),
+      'the order',
+    );
+    v.faults.dropConnections('private');
+    v.feed.step(1);
+    await v.feed.until(3);
+    await until(
+      () =>
+        events.some(
+          (e) => e.kind === 'order' && e.order.clientOrderId === 'rc-1' && e.order.orderState === 'FILLED',
+        ),
+      'the filled state after reconnect',
+    );
+    await until(
+      () => events.some((e) => e.kind === 'position' && e.position.positionQty.eq(1)),
+      'the position from the snapshot',
+    );
+    const history = await signedRest(v, 'GET', '/api/v1/trading/history/orders');
+    expect((history.body.data as { totalSize: number }).totalSize).toBe(1);
   });
 });
