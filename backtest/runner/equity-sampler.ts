@@ -3,15 +3,14 @@ import type { EquitySample, PriceSeries } from '../report/index.ts';
 
 /**
  * Samples equity and prices while events pass: at most one sample per `everyMs` of event time
- * (Keel's choice: equity is Decimal work, so it is not recomputed for every quote), and always
- * for the last event. Prices are the last bar close, trade price or quote mid of each sym.
+ * (Keel's choice: equity is Decimal work, so it is not recomputed for every quote); the runner
+ * takes the last sample itself. Prices are the last bar close, trade price or quote mid of each sym.
  */
 export class EquitySampler {
   readonly curve: EquitySample[] = [];
   private readonly prices = new Map<string, { ts: number; price: number }[]>();
   private readonly last = new Map<string, number>();
   private nextAt = Number.NEGATIVE_INFINITY;
-  private lastTs = Number.NaN;
 
   /**
    * @param everyMs - smallest event-time distance between two samples
@@ -40,7 +39,6 @@ export class EquitySampler {
       default:
         return;
     }
-    this.lastTs = event.recvTs;
     if (event.recvTs >= this.nextAt) this.sample(event.recvTs);
   }
 
@@ -72,12 +70,6 @@ export class EquitySampler {
       else series.push({ ts, price });
     }
     this.nextAt = ts + this.everyMs;
-  }
-
-  /** Samples the last event when it was not sampled yet. */
-  finish(): void {
-    if (!Number.isNaN(this.lastTs) && this.curve[this.curve.length - 1]?.ts !== this.lastTs)
-      this.sample(this.lastTs);
   }
 
   /** @returns the price series of every sym seen, in the order they first appeared */

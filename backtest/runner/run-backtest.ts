@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Subject } from 'rxjs';
-import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
-import type { Dec, Execution, InstrumentSpec, MarketEvent, Order } from '../../core/model/index.ts';
+import { type IntentGate, Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
+import type { Dec, Execution, InstrumentSpec, Intent, MarketEvent, Order } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import {
   mergeByRecvTs,
@@ -107,20 +107,29 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
     const next = await iterator.next();
     batch = next.done ? undefined : next.value;
   }
-  if (held !== undefined) {
-    if (options.closeAtEnd ?? true) {
-      await closeEverything(kernel, sim, options, held.recvTs);
-      sim.onMarket(held);
-      sampler.observe(held);
-    } else {
-      replay(held);
-    }
-    sim.advanceTo(held.recvTs + END_SETTLE_MS);
-  }
+  options.progress?.update(total ?? handled);
+  const closeAtEnd = options.closeAtEnd ?? true;
+  if (held !== undefined && !closeAtEnd) replay(held);
+  // Strategies stop before the venue settles, so nothing they do reacts to the closing fills.
   market.complete();
   await finished;
   kernel.stop();
-  sampler.finish();
+  if (held !== undefined) {
+    if (closeAtEnd) {
+      let round = 0;
+      await closeEverything(kernel, sim, options.gate, round++);
+      sim.onMarket(held);
+      sampler.observe(held);
+      sim.advanceTo(held.recvTs + END_SETTLE_MS);
+      // A resting order whose cancel lost the race with a fill reopened a position: close again.
+      if (await closeEverything(kernel, sim, options.gate, round++))
+        sim.advanceTo(held.recvTs + 2 * END_SETTLE_MS);
+    } else {
+      sim.advanceTo(held.recvTs + END_SETTLE_MS);
+    }
+  }
+  // The last sample is taken after the venue settled, so the closing fills and fees are in it.
+  if (held !== undefined) sampler.sample(held.recvTs);
   options.progress?.stop();
 
   return assemble(options, headers, instruments, sim, fills, [...orders.values()], sampler, settleAsset);
@@ -140,32 +149,38 @@ async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number)
     kernel.push({ kind: 'account', ts, recvTs: ts, account: snapshot.account });
 }
 
+/**
+ * Cancels every open order and algo order and closes every position, through the risk gate
+ * (all risk-reducing, so approved unless the gate says otherwise) and the venue's latency.
+ * @returns whether anything was sent
+ */
 async function closeEverything(
   kernel: Kernel,
   sim: SimVenue,
-  options: BacktestRunOptions,
-  ts: number,
-): Promise<void> {
+  gate: IntentGate,
+  round: number,
+): Promise<boolean> {
   const snapshot = await sim.snapshot();
-  let n = 0;
-  for (const position of snapshot.positions) {
-    if (position.positionQty.isZero()) continue;
-    n += 1;
-    const decision = options.gate.evaluate(
-      {
-        strategyId: 'backtest',
-        intent: {
-          kind: 'closePosition',
-          ref: `bt-close-${n}`,
-          sym: position.sym,
-          positionSide: position.positionSide,
-        },
-      },
-      kernel.state,
-    );
+  const intents: Intent[] = [];
+  const syms = new Set([...snapshot.openOrders.map((o) => o.sym)]);
+  for (const sym of syms) intents.push({ kind: 'cancelOrders', ref: `bt-end${round}-cancel-${sym}`, sym });
+  const algoSyms = new Set(snapshot.openAlgoOrders.map((a) => a.sym));
+  for (const sym of algoSyms)
+    intents.push({ kind: 'cancelAllAlgoOrders', ref: `bt-end${round}-algo-${sym}`, sym });
+  for (const p of snapshot.positions) {
+    if (p.positionQty.isZero()) continue;
+    intents.push({
+      kind: 'closePosition',
+      ref: `bt-end${round}-close-${p.sym}-${p.positionSide}`,
+      sym: p.sym,
+      positionSide: p.positionSide,
+    });
+  }
+  for (const intent of intents) {
+    const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
     if (decision.kind === 'approved') sim.submit(decision.command);
   }
-  kernel.advanceTime(ts);
+  return intents.length > 0;
 }
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {

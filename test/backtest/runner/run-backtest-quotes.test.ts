@@ -1,0 +1,95 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import { resultToJson } from '../../../backtest/report/index.ts';
+import {
+  type BacktestRunOptions,
+  createProgressReporter,
+  runBacktest,
+} from '../../../backtest/runner/index.ts';
+import {
+  SYNTHETIC_INSTRUMENTS,
+  SYNTHETIC_MARKETS,
+  writeSyntheticSession,
+} from '../../../backtest/synthetic/index.ts';
+import { D, type MarketEvent, ZERO } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { marketMaker } from '../../../strategies/market-maker.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+function decode(record: RecordedMessage): MarketEvent | null | Error {
+  if (record.source !== 'market-data') return null;
+  const event = decodeMarketMessage(record.msg, record.recvTs);
+  // Quotes and trades only: the queue fill model works on them, bars would only be noise here.
+  return event === null || event instanceof Error || event.kind === 'quote' || event.kind === 'trade'
+    ? event
+    : null;
+}
+
+describe('backtest runner on a quote session', () => {
+  let dir = '';
+  let recording = '';
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'keel-runner-quotes-'));
+    recording = join(dir, 'session.jsonl.gz');
+    await writeSyntheticSession(recording, {
+      seed: 11,
+      startTime: Date.UTC(2024, 0, 1),
+      durationMs: 8 * 60_000,
+      markets: SYNTHETIC_MARKETS.filter((m) => m.sym === BTC),
+    });
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions => ({
+    recordings: [recording],
+    decode,
+    instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
+    strategies: [
+      {
+        id: 'mm',
+        strategy: marketMaker,
+        params: { sym: BTC, qty: 0.01, halfSpreadTicks: 2, maxPosition: 0.05 },
+      },
+    ],
+    gate: new RiskGate(),
+    startingCash: D(10_000),
+    batchSize: 1000,
+    seed: 3,
+    ...overrides,
+  });
+
+  it('quotes through the queue fill model, labels the data synthetic and closes everything at the end', async () => {
+    const result = await runBacktest(options());
+    expect(result.meta.fillModel.name).toBe('queue');
+    expect(result.meta.synthetic).toBe(true);
+    expect(result.meta.recordings[0]!.synthetic).toBe(true);
+    expect(result.fills.length).toBeGreaterThan(0);
+    expect(result.fills.some((f) => f.execType === 'MAKER')).toBe(true);
+    expect(result.openTrades).toEqual([]);
+    // Flat at the end: equity is the starting cash plus the trades' net PnL (fees, rebates included).
+    const net = result.trades.reduce((sum, t) => sum.plus(t.pnl), ZERO);
+    expect(result.metrics.equityFinal.minus(D(10_000).plus(net)).abs().lt('1e-18')).toBe(true);
+  });
+
+  it('is deterministic for a seed, and reports progress while it runs', async () => {
+    const lines: string[] = [];
+    let wall = 0;
+    const progress = createProgressReporter({
+      stream: { write: (s: string) => lines.push(s) > 0 } as unknown as NodeJS.WritableStream,
+      clock: { now: () => (wall += 100) },
+      lineEveryMs: 0,
+    });
+    const a = await runBacktest(options({ progress }));
+    const b = await runBacktest(options());
+    expect(resultToJson(a)).toBe(resultToJson(b));
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.at(-1)).toMatch(/^backtest: (\d+)\/\1 events \(100\.0 %\), \d+ ev\/s/);
+  });
+});
