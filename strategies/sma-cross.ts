@@ -1,12 +1,19 @@
 import { z } from 'zod';
-import { defineStrategy, sma, type WarmIndicator } from '../core/kernel/index.ts';
-import { BAR_INTERVAL_MS, type BarInterval, floorToStep } from '../core/model/index.ts';
+import { defineStrategy, type StrategyContext, sma, type WarmIndicator } from '../core/kernel/index.ts';
+import {
+  BAR_INTERVAL_MS,
+  type BarEvent,
+  type BarInterval,
+  type Dec,
+  floorToStep,
+  type Intent,
+} from '../core/model/index.ts';
 
 const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]];
 
 const params = z
   .object({
-    sym: z.string(),
+    sym: z.string().min(1),
     interval: z.enum(INTERVALS).default('1m'),
     fast: z.number().int().min(1).default(10),
     slow: z.number().int().min(2).default(30),
@@ -28,10 +35,37 @@ interface SmaCrossState {
   regime: number;
 }
 
+type Ctx = StrategyContext<SmaCrossParams, SmaCrossState>;
+
+/** Market orders trading `delta`, split so none exceeds the instrument's maxMarketSize. */
+function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[] {
+  const side = delta.isPositive() ? 'BUY' : 'SELL';
+  const orders: Intent[] = [];
+  for (let left = delta.abs(); left.isPositive(); left = left.sub(maxSize)) {
+    orders.push(ctx.order.market({ sym, side, qty: left.gt(maxSize) ? maxSize : left }));
+  }
+  return orders;
+}
+
+function onCross(ctx: Ctx, bar: BarEvent, regime: number): Intent[] | undefined {
+  const spec = ctx.instrument(bar.sym);
+  if (spec === undefined) return undefined;
+  const unitValue = spec.contractSize.mul(bar.close);
+  const size = floorToStep(ctx.equity().mul(ctx.params.fraction).div(unitValue), spec.lotSize);
+  const target = regime > 0 ? size : ctx.params.allowShort ? size.neg() : size.mul(0);
+  const delta = target.sub(ctx.netQty(bar.sym));
+  return delta.isZero() ? undefined : marketOrders(ctx, bar.sym, delta, spec.maxMarketSize);
+}
+
 /**
  * SMA crossover on closed bars: long when the fast SMA crosses above the slow one, short (or
- * flat) when it crosses below. Each signal sizes the target position as a fraction of equity
- * at the bar's close, rounded down to the lot, and trades the difference at market.
+ * flat when `allowShort` is false) when it crosses below. No signal before both averages are
+ * warm, and the regime seen at warm-up is not itself a cross. Each signal sizes the target
+ * position as `fraction` of equity at the bar's close, floored to the lot, and trades the
+ * difference from the current position at market (in pieces of at most the instrument's
+ * maxMarketSize). A cross while an order is still open is skipped.
+ * @example
+ * { id: 'sma1', strategy: smaCross, params: { sym: 'BINANCE_PERP_BTC_USDT', fast: 10, slow: 30, fraction: 0.5 } }
  */
 export const smaCross = defineStrategy<SmaCrossParams, SmaCrossState>({
   name: 'sma-cross',
@@ -48,13 +82,6 @@ export const smaCross = defineStrategy<SmaCrossParams, SmaCrossState>({
     const crossed = ctx.state.regime !== 0 && regime !== ctx.state.regime;
     ctx.state.regime = regime;
     if (!crossed || ctx.openOrders(bar.sym).length > 0) return;
-    const spec = ctx.instrument(bar.sym);
-    if (spec === undefined) return;
-    const unitValue = spec.contractSize.mul(bar.close);
-    const size = floorToStep(ctx.equity().mul(ctx.params.fraction).div(unitValue), spec.lotSize);
-    const target = regime > 0 ? size : ctx.params.allowShort ? size.neg() : size.mul(0);
-    const delta = target.sub(ctx.netQty(bar.sym));
-    if (delta.isZero()) return;
-    return ctx.order.market({ sym: bar.sym, side: delta.isPositive() ? 'BUY' : 'SELL', qty: delta.abs() });
+    return onCross(ctx, bar, regime);
   },
 });
