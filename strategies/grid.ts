@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
-import type { Execution } from '../core/model/index.ts';
+import { D, type Dec, type Intent, type Order, type OrderSide } from '../core/model/index.ts';
 
 const params = z
   .object({
-    sym: z.string(),
+    sym: z.string().min(1),
     /** Levels on each side of the reference price. */
     levels: z.number().int().min(1).max(50).default(5),
     /** Distance between levels, in ticks. */
     stepTicks: z.number().int().min(1).default(10),
     /** Quantity of each level's order. */
     qtyPerLevel: z.number().positive(),
-    /** Re-centre the ladder when the mid leaves it by this many steps. */
+    /** Re-centre the ladder when the mid leaves it by this many steps beyond its outermost level. */
     recenterSteps: z.number().int().min(1).default(2),
   })
   .strict();
@@ -20,67 +20,73 @@ const params = z
 export type GridParams = z.infer<typeof params>;
 
 interface GridState {
-  /** The price the ladder is centred on; undefined until the first quote. */
+  /** The tick the ladder is centred on; undefined until the first quote. */
   reference: number | undefined;
-  step: number;
+  tick: Dec;
+  tickN: number;
 }
 
 type Ctx = StrategyContext<GridParams, GridState>;
 
-function layLadder(ctx: Ctx, reference: number): void {
-  const { sym, levels, qtyPerLevel } = ctx.params;
-  const step = ctx.state.step;
-  ctx.state.reference = reference;
-  const intents = [];
-  for (let level = 1; level <= levels; level++) {
-    intents.push(
-      ctx.order.limit({ sym, side: 'BUY', qty: qtyPerLevel, price: reference - level * step, round: true }),
-    );
-    intents.push(
-      ctx.order.limit({ sym, side: 'SELL', qty: qtyPerLevel, price: reference + level * step, round: true }),
-    );
-  }
-  ctx.submit(intents);
+function rung(ctx: Ctx, side: OrderSide, ticks: number, qty: Dec | number): Intent {
+  const price = ctx.state.tick.mul(ticks);
+  return ctx.order.limit({ sym: ctx.params.sym, side, qty, price, round: true });
 }
 
-/** A filled rung is replaced one step back on the other side, taking the step as profit. */
-function replaceRung(ctx: Ctx, fill: Execution): void {
-  const order = ctx.orderByRef(fill.clientOrderId);
-  if (order === undefined || order.orderState !== 'FILLED') return;
-  const price = order.limitPrice.toNumber();
-  const buy = order.side === 'BUY';
-  const side = buy ? 'SELL' : 'BUY';
-  const at = buy ? price + ctx.state.step : price - ctx.state.step;
-  ctx.submit(ctx.order.limit({ sym: order.sym, side, qty: order.orderQty, price: at, round: true }));
+function layLadder(ctx: Ctx, reference: number): Intent[] {
+  const { levels, stepTicks, qtyPerLevel } = ctx.params;
+  ctx.state.reference = reference;
+  const intents: Intent[] = [];
+  for (let level = 1; level <= levels; level++) {
+    intents.push(rung(ctx, 'BUY', reference - level * stepTicks, qtyPerLevel));
+    intents.push(rung(ctx, 'SELL', reference + level * stepTicks, qtyPerLevel));
+  }
+  return intents;
+}
+
+/** A filled rung is replaced one step away on the other side, taking the step as profit. */
+function replaceRung(ctx: Ctx, order: Order): Intent {
+  const ticks = Math.round(order.limitPrice.toNumber() / ctx.state.tickN);
+  const step = ctx.params.stepTicks;
+  return order.side === 'BUY'
+    ? rung(ctx, 'SELL', ticks + step, order.orderQty)
+    : rung(ctx, 'BUY', ticks - step, order.orderQty);
 }
 
 /**
- * A ladder of limit orders around a reference price (the first mid): buys below, sells above,
- * `stepTicks` apart. A filled rung is replaced one step away on the other side; when the mid
- * leaves the ladder by `recenterSteps` steps, every order is cancelled and the ladder re-laid.
+ * A ladder of limit orders around a reference price (the first mid, on the tick): `levels` buys
+ * below and as many sells above, `stepTicks` apart. When a rung is completely filled it is
+ * replaced one step away on the other side (a filled buy by a sell one step up, a filled sell by
+ * a buy one step down). When the mid leaves the ladder by `recenterSteps` steps beyond its
+ * outermost level, every order is cancelled and the ladder re-laid around the new mid. Prices are
+ * computed in whole ticks, so every rung sits exactly on the tick grid. Cancels its orders on stop.
+ * @example
+ * { id: 'grid1', strategy: grid, params: { sym: 'BINANCE_PERP_BTC_USDT', levels: 5, stepTicks: 10, qtyPerLevel: 0.01 } }
  */
 export const grid = defineStrategy<GridParams, GridState>({
   name: 'grid',
   description: 'Limit ladder around a reference price, re-laid when the market walks away.',
   params,
-  state: () => ({ reference: undefined, step: 0 }),
+  state: () => ({ reference: undefined, tick: D(0), tickN: 0 }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
     if (spec === undefined) throw new Error(`grid: unknown instrument ${ctx.params.sym}`);
-    ctx.state.step = spec.tickSize.toNumber() * ctx.params.stepTicks;
+    ctx.state.tick = spec.tickSize;
+    ctx.state.tickN = spec.tickSize.toNumber();
   },
   onQuote: (ctx, quote) => {
-    if (quote.sym !== ctx.params.sym) return;
-    const mid = (quote.bid + quote.ask) / 2;
+    if (quote.sym !== ctx.params.sym || !(quote.bid > 0 && quote.bid < quote.ask)) return;
+    const tick = ctx.state.tickN;
+    // In whole ticks first: (100 + 100.1) / 2 / 0.1 is 1000.4999.. in floating point.
+    const mid = Math.round((Math.round(quote.bid / tick) + Math.round(quote.ask / tick)) / 2);
     const reference = ctx.state.reference;
     if (reference === undefined) return layLadder(ctx, mid);
-    const reach = (ctx.params.levels + ctx.params.recenterSteps) * ctx.state.step;
-    if (Math.abs(mid - reference) > reach) {
-      ctx.submit(ctx.order.cancelMany({ sym: quote.sym }));
-      layLadder(ctx, mid);
-    }
+    const reach = (ctx.params.levels + ctx.params.recenterSteps) * ctx.params.stepTicks;
+    if (Math.abs(mid - reference) <= reach) return;
+    return [ctx.order.cancelMany({ sym: quote.sym }), ...layLadder(ctx, mid)];
   },
-  onFill: (ctx, fill) => replaceRung(ctx, fill),
+  // The order update, not the fill: a venue may report the fill before the order is FILLED.
+  onOrder: (ctx, order) => (order.orderState === 'FILLED' ? replaceRung(ctx, order) : undefined),
   onStop: (ctx) =>
     ctx.openOrders(ctx.params.sym).length > 0 ? ctx.order.cancelMany({ sym: ctx.params.sym }) : undefined,
 });

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import type { Order } from '../../core/model/index.ts';
+import { grid } from '../../strategies/index.ts';
+import { BTC } from '../kit/kernel-events.ts';
+import { aQuote } from '../kit/sim-builders.ts';
+import { aStrategyRig } from '../kit/strategy-rig.ts';
+
+/** Three levels a dollar apart (10 ticks of 0.1), 0.1 each, re-centred two steps beyond the ladder. */
+const base = { sym: BTC, levels: 3, stepTicks: 10, qtyPerLevel: 0.1, recenterSteps: 2 };
+
+function aGrid(params: object = {}) {
+  return aStrategyRig([{ id: 'grid', strategy: grid, params: { ...base, ...params } }]);
+}
+
+function ladder(orders: readonly Order[]): string[] {
+  return orders
+    .map((o) => `${o.side} ${o.limitPrice.toFixed(1)}`)
+    .sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
+}
+
+describe('grid strategy', () => {
+  it('lays `levels` buys below and sells above the first mid, stepTicks apart and on the tick', async () => {
+    const rig = await aGrid();
+    rig.push(aQuote(1000, 100, 5, 100.2, 5)); // mid 100.1
+    expect(ladder(await rig.venueOrders())).toEqual([
+      'BUY 97.1',
+      'BUY 98.1',
+      'BUY 99.1',
+      'SELL 101.1',
+      'SELL 102.1',
+      'SELL 103.1',
+    ]);
+    expect(rig.sentOf('placeOrder').every((p) => p.qty.toFixed() === '0.1')).toBe(true);
+    expect(rig.denials).toEqual([]);
+  });
+
+  it('centres the ladder on the tick nearest a mid that falls between ticks', async () => {
+    const rig = await aGrid({ levels: 1 });
+    rig.push(aQuote(1000, 100, 5, 100.1, 5)); // mid 100.05 -> 100.1 (half up)
+    expect(ladder(await rig.venueOrders())).toEqual(['BUY 99.1', 'SELL 101.1']);
+  });
+
+  it('replaces a filled buy with a sell one step up', async () => {
+    const rig = await aGrid();
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    rig.push(aQuote(1001, 98.9, 5, 99.1, 5)); // the ask touches the 99.1 buy
+    expect((await rig.venueQty()).toFixed()).toBe('0.1');
+    expect(ladder(await rig.venueOrders())).toEqual([
+      'BUY 97.1',
+      'BUY 98.1',
+      'SELL 100.1',
+      'SELL 101.1',
+      'SELL 102.1',
+      'SELL 103.1',
+    ]);
+  });
+
+  it('replaces a filled sell with a buy one step down', async () => {
+    const rig = await aGrid();
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    rig.push(aQuote(1001, 101.1, 5, 101.3, 5)); // the bid touches the 101.1 sell
+    expect((await rig.venueQty()).toFixed()).toBe('-0.1');
+    expect(ladder(await rig.venueOrders())).toContain('BUY 100.1');
+    expect(ladder(await rig.venueOrders())).not.toContain('SELL 101.1');
+  });
+
+  it('replaces a rung only once it is completely filled', async () => {
+    const rig = await aGrid();
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    rig.push(aQuote(1001, 98.9, 5, 99.1, 0.04)); // 0.04 of 0.1
+    expect(rig.sentOf('placeOrder')).toHaveLength(6);
+    rig.push(aQuote(1002, 98.9, 5, 99.1, 0.06)); // the rest
+    expect(rig.sentOf('placeOrder')).toHaveLength(7);
+    expect(rig.sentOf('placeOrder')[6]).toMatchObject({ side: 'SELL' });
+    expect(rig.sentOf('placeOrder')[6]?.price?.toFixed(1)).toBe('100.1');
+    expect(rig.sentOf('placeOrder')[6]?.qty.toFixed()).toBe('0.1');
+  });
+
+  it('stays put while the mid is within recenterSteps of the ladder, and re-centres once it leaves', async () => {
+    const rig = await aGrid();
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    rig.push(aQuote(1001, 95.0, 5, 95.2, 5)); // mid 95.1: five steps down, the edge of the reach
+    expect(rig.sentOf('cancelOrders')).toEqual([]);
+    rig.push(aQuote(1002, 94.9, 5, 95.1, 5)); // mid 95.0: beyond it
+    expect(rig.sentOf('cancelOrders')).toHaveLength(1);
+    expect(ladder(await rig.venueOrders())).toEqual([
+      'BUY 92.0',
+      'BUY 93.0',
+      'BUY 94.0',
+      'SELL 96.0',
+      'SELL 97.0',
+      'SELL 98.0',
+    ]);
+  });
+
+  it('cancels its orders when stopped', async () => {
+    const rig = await aGrid();
+    rig.push(aQuote(1000, 100, 5, 100.2, 5));
+    rig.stop();
+    expect(await rig.venueOrders()).toEqual([]);
+  });
+
+  it('rejects nonsense parameters', () => {
+    const parse = (p: object) => grid.params.safeParse({ ...base, ...p }).success;
+    expect(parse({})).toBe(true);
+    expect(parse({ levels: 0 })).toBe(false);
+    expect(parse({ levels: 51 })).toBe(false);
+    expect(parse({ stepTicks: 0.5 })).toBe(false);
+    expect(parse({ qtyPerLevel: 0 })).toBe(false);
+    expect(parse({ recenterSteps: 0 })).toBe(false);
+    expect(parse({ step: 1 })).toBe(false);
+  });
+});
