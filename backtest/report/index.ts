@@ -16,7 +16,12 @@ export {
   NOT_DEFINED,
 } from './html/format-values.ts';
 export type { HtmlReportOptions } from './html/render-report.ts';
-export { MAX_TRADE_ROWS, renderHtmlReport, writeHtmlReport } from './html/render-report.ts';
+export {
+  MAX_TRADE_ROWS,
+  renderHtmlReport,
+  writeHtmlReport,
+  writeHtmlReportFromFile,
+} from './html/render-report.ts';
 export type { StatsRow } from './html/stats-rows.ts';
 export { statsRows } from './html/stats-rows.ts';
 export type { AnnualizationBasis, PeriodReturns } from './metrics/annualization.ts';

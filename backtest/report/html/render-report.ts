@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Dec } from '../../../core/model/index.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
+import { readResult } from '../result/result-files.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
@@ -172,4 +174,20 @@ export async function writeHtmlReport(
 ): Promise<string> {
   await writeFile(path, renderHtmlReport(result, options));
   return path;
+}
+
+/**
+ * Rebuilds the HTML report from a result file (`keel report <result.json>`).
+ * @param resultPath - a `result.json` written by a backtest
+ * @param htmlPath - where to write; `report.html` next to the result file by default
+ * @param options - see {@link renderHtmlReport}
+ * @returns the path written
+ * @throws Error naming the file and field when the result file is missing or damaged
+ */
+export async function writeHtmlReportFromFile(
+  resultPath: string,
+  htmlPath = join(dirname(resultPath), 'report.html'),
+  options: HtmlReportOptions = {},
+): Promise<string> {
+  return writeHtmlReport(await readResult(resultPath), htmlPath, options);
 }

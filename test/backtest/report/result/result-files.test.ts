@@ -8,6 +8,7 @@ import {
   resultFromJson,
   resultToJson,
   stableJson,
+  writeHtmlReportFromFile,
   writeResultFiles,
 } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
@@ -79,6 +80,15 @@ describe('result files', () => {
     expect(equity[1]).toBe('2024-01-01T00:00:00.000Z,1704067200000,10000,0');
     const orders = (await readFile(paths.orders, 'utf8')).trimEnd().split('\n');
     expect(orders).toHaveLength(1 + result.orders.length);
+  });
+
+  it('rebuild the HTML report from a result file alone', async () => {
+    const dir = await aTempDir();
+    const result = aBacktestResult(60, { title: 'Rebuilt from JSON' });
+    const paths = await writeResultFiles(result, dir);
+    const html = await readFile(await writeHtmlReportFromFile(paths.json), 'utf8');
+    expect(html).toContain('<h1>Rebuilt from JSON</h1>');
+    expect(html).toContain(`Trades (${result.trades.length})`);
   });
 
   it('quote CSV fields that hold commas, quotes or line breaks', () => {
