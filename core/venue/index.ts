@@ -12,6 +12,8 @@ export { DecodeError, RequestRuleError, VenueError, VenueTimeoutError } from './
 // Live execution client: the execution port on the venue.
 export type { LiveExecutionOptions } from './live/live-execution-client.ts';
 export { LiveExecutionClient } from './live/live-execution-client.ts';
+export type { LiveVenue, LiveVenueOptions, RawVenueMessage } from './live/live-venue.ts';
+export { createLiveVenue } from './live/live-venue.ts';
 export { snapshotEvents, vanishedOrders } from './live/reconcile.ts';
 // Wire <-> model mapping.
 export { orderFromWire, orderToWire, placeOrderBodyFromIntent } from './mapping/order-mapping.ts';

@@ -1,0 +1,125 @@
+import { type Logger, pino } from 'pino';
+import type { RateLimitGroup } from '../rest/endpoints.ts';
+import type { RateLimit } from '../rest/rate-limiter.ts';
+import type { RawRestReply } from '../rest/rest-call.ts';
+import { VenueRestClient } from '../rest/rest-client.ts';
+import type { Signer } from '../signing.ts';
+import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { createInboundCounters, type InboundCounters, type RawInboundFrame } from '../ws/inbound-counters.ts';
+import { MarketDataClient } from '../ws/market-data-client.ts';
+import { PrivateWsClient, type ReconnectPolicy } from '../ws/private-ws-client.ts';
+import { LiveExecutionClient } from './live-execution-client.ts';
+
+/** A raw inbound venue message for a session recording: a WebSocket frame or a REST reply body. */
+export type RawVenueMessage = RawInboundFrame | RawRestReply;
+
+/** Where the venue lives and how to talk to it. */
+export interface LiveVenueOptions {
+  /** REST base address (the spec's `{base_url}`). */
+  readonly restUrl: string;
+  /** Private WebSocket address (path `/v1/private` per public venue docs). */
+  readonly privateWsUrl: string;
+  /** Public market-data WebSocket address (path `/marketdata/v2/public` per public venue docs). */
+  readonly marketDataUrl: string;
+  readonly signer: Signer;
+  readonly brokerClientId?: string;
+  readonly onlyTrade?: boolean;
+  /** Gzip market-data frames (default) or `?binary=false` text. */
+  readonly binaryMarketData?: boolean;
+  readonly legacyLoanEndpoints?: 'detail' | 'legacy';
+  readonly rateLimits?: Partial<Record<RateLimitGroup, RateLimit | null>>;
+  readonly reconnect?: ReconnectPolicy;
+  readonly timer?: TimerPort;
+  readonly random?: JitterSource;
+  readonly logger?: Logger;
+  /**
+   * Recorder tap: every raw inbound message (frames and REST reply bodies) with its receive
+   * time. Outbound messages (the login with its signature, signed REST headers) never reach it,
+   * so no secret can be recorded.
+   */
+  readonly onRaw?: (raw: RawVenueMessage) => void;
+}
+
+/** The live venue, wired: the clients and the counters of inbound traffic. */
+export interface LiveVenue {
+  readonly rest: VenueRestClient;
+  readonly privateWs: PrivateWsClient;
+  readonly marketData: MarketDataClient;
+  /** The execution port for the kernel. */
+  readonly execution: LiveExecutionClient;
+  /** Inbound counters of the private and market-data sockets. */
+  readonly counters: { readonly private: InboundCounters; readonly market: InboundCounters };
+  /** Connects market data and the private socket (which reconciles after login). @returns when both are up */
+  start(): Promise<void>;
+  /** Closes everything. @returns when closed */
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires the REST client, the private and market-data WebSockets and the execution client with
+ * one timer, logger and recorder tap. For `config/`'s composition root (live and paper modes).
+ * @param options - addresses, signer and policies
+ * @returns the wired venue (not yet connected)
+ */
+export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
+  const timer = options.timer ?? realTimer();
+  // Live-only I/O default, like the wall clock: reconnect jitter must differ between processes.
+  const random = options.random ?? { next: Math.random };
+  const logger = options.logger ?? pino({ name: 'keel.venue', level: 'info' });
+  const counters = { private: createInboundCounters(), market: createInboundCounters() };
+  const tap = options.onRaw;
+  const rest = new VenueRestClient({
+    baseUrl: options.restUrl,
+    signer: options.signer,
+    timer,
+    random,
+    logger: logger.child({ part: 'rest' }),
+    ...(options.legacyLoanEndpoints === undefined
+      ? {}
+      : { legacyLoanEndpoints: options.legacyLoanEndpoints }),
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(tap === undefined ? {} : { onRaw: tap }),
+  });
+  const privateWs = new PrivateWsClient({
+    url: options.privateWsUrl,
+    signer: options.signer,
+    timer,
+    random,
+    counters: counters.private,
+    logger: logger.child({ part: 'private-ws' }),
+    ...(options.onlyTrade === undefined ? {} : { onlyTrade: options.onlyTrade }),
+    ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+    ...(tap === undefined ? {} : { onRaw: tap }),
+  });
+  const marketData = new MarketDataClient({
+    url: options.marketDataUrl,
+    timer,
+    random,
+    counters: counters.market,
+    logger: logger.child({ part: 'market-data' }),
+    ...(options.binaryMarketData === undefined ? {} : { binary: options.binaryMarketData }),
+    ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+    ...(tap === undefined ? {} : { onRaw: tap }),
+  });
+  const execution = new LiveExecutionClient({
+    rest,
+    ws: privateWs,
+    timer,
+    logger: logger.child({ part: 'execution' }),
+    ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
+  });
+  return {
+    rest,
+    privateWs,
+    marketData,
+    execution,
+    counters,
+    async start() {
+      await Promise.all([marketData.connect(), execution.start()]);
+    },
+    async stop() {
+      await Promise.all([marketData.close(), execution.stop()]);
+      await rest.close();
+    },
+  };
+}

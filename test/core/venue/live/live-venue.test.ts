@@ -1,0 +1,91 @@
+import { createHmac } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import type { MarketEvent, UserEvent } from '../../../../core/model/index.ts';
+import {
+  createLiveVenue,
+  hmacSigner,
+  type LiveVenue,
+  type RawVenueMessage,
+} from '../../../../core/venue/index.ts';
+import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
+import { type FakeVenueHttp, startFakeVenueHttp } from '../../../kit/venue-http-server.ts';
+import { waitFor } from '../../../kit/venue-wait.ts';
+import { ok, WIRE_ACCOUNT, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+import { type FakeVenueWs, startFakeVenueWs } from '../../../kit/venue-ws-server.ts';
+
+const API_KEY = 'live-api-key-123';
+const SECRET = 'live-secret-456';
+
+describe('live venue wiring and the recorder tap', () => {
+  let http: FakeVenueHttp;
+  let privateWs: FakeVenueWs;
+  let market: WebSocketServer;
+  let venue: LiveVenue;
+  let raw: RawVenueMessage[];
+
+  beforeEach(async () => {
+    http = await startFakeVenueHttp((r) =>
+      r.path === '/api/v1/trading/account' ? { body: ok(WIRE_ACCOUNT) } : { body: ok([]) },
+    );
+    privateWs = await startFakeVenueWs();
+    market = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => market.once('listening', () => resolve()));
+    raw = [];
+    venue = createLiveVenue({
+      restUrl: http.url,
+      privateWsUrl: privateWs.url,
+      marketDataUrl: `ws://127.0.0.1:${(market.address() as AddressInfo).port}/marketdata/v2/public`,
+      signer: hmacSigner(API_KEY, SECRET),
+      binaryMarketData: false,
+      timer: fakeTimer(),
+      random: { next: () => 0.5 },
+      logger: pino({ level: 'silent' }),
+      onRaw: (message) => raw.push(message),
+    });
+  });
+  afterEach(async () => {
+    await venue.stop();
+    for (const client of market.clients) client.terminate();
+    await new Promise<void>((resolve) => market.close(() => resolve()));
+    await privateWs.close();
+    await http.close();
+  });
+
+  it('records every inbound frame and REST reply, and never a key, secret or signature', async () => {
+    const user: UserEvent[] = [];
+    const quotes: MarketEvent[] = [];
+    venue.execution.events.subscribe((e) => user.push(e));
+    venue.marketData.events.subscribe((e) => quotes.push(e));
+    await venue.start();
+    await waitFor(() => user.some((e) => e.kind === 'account'), 'reconciliation');
+    privateWs.push({ channel: 'Orders', data: [WIRE_ORDER] });
+    for (const client of market.clients) {
+      client.send(
+        JSON.stringify({
+          arg: { channel: 'BBO', sym: 'BINANCE_PERP_BTC_USDT' },
+          data: { bid: '1', bidqty: '1', ask: '2', askqty: '1', ts: 1 },
+        }),
+      );
+    }
+    await waitFor(() => user.some((e) => e.kind === 'order') && quotes.length === 1, 'push and quote');
+
+    const sources = new Set(raw.map((m) => m.source));
+    expect(sources).toEqual(new Set(['private', 'market', 'rest']));
+    const text = JSON.stringify(raw);
+    expect(raw.some((m) => m.source === 'private' && m.text.includes('"channel":"Orders"'))).toBe(true);
+    expect(raw.some((m) => m.source === 'rest' && m.path === '/api/v1/trading/account')).toBe(true);
+    const loginSign = JSON.parse(privateWs.frames[0] ?? '{}').args.sign as string;
+    const restSignature = http.requests[0]?.headers.signature as string;
+    for (const secret of [API_KEY, SECRET, loginSign, restSignature]) expect(text).not.toContain(secret);
+    expect(loginSign).toBe(
+      createHmac('sha256', SECRET)
+        .update(`${JSON.parse(privateWs.frames[0] ?? '{}').args.timestamp}GET/users/self/verify`)
+        .digest('hex'),
+    );
+    expect(venue.counters.private.pushes).toBe(1);
+    expect(venue.counters.market.pushes).toBe(1);
+  });
+});
