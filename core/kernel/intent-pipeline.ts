@@ -1,4 +1,4 @@
-import type { ExecutionPort } from '../execution/index.ts';
+import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
 import type { Intent, Order, PlaceOrderIntent } from '../model/index.ts';
 import { isFinalOrderState, ZERO } from '../model/index.ts';
 import type { KernelDenial } from './intent-ownership.ts';
@@ -23,6 +23,7 @@ export class IntentPipeline {
    * @param execution - where approved commands go
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
+   * @param tracker - in-flight tracking, told of every command sent
    */
   constructor(
     private readonly state: KernelState,
@@ -30,6 +31,7 @@ export class IntentPipeline {
     private readonly execution: ExecutionPort,
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
+    private readonly tracker: OrderTracker | undefined,
   ) {}
 
   /**
@@ -54,6 +56,7 @@ export class IntentPipeline {
         continue;
       }
       this.record(runner, one);
+      this.tracker?.onSubmitted(decision.command, this.state.now());
       this.execution.submit(decision.command);
     }
   }

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ExecutionPort } from '../execution/index.ts';
+import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
 import type { InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskDecision, RiskView } from '../risk/index.ts';
@@ -49,6 +49,16 @@ export interface KernelOptions {
    * risk gate and `ctx.equity()`) come from it; otherwise from the venue's account and positions.
    */
   readonly portfolio?: Portfolio;
+  /**
+   * In-flight tracking (live and paper): every approved command and venue order update is shown
+   * to the tracker, and every `inFlightCheckMs` the kernel asks it to look up, by caller
+   * reference, the orders whose acknowledgement is overdue (never re-sending them); the
+   * corrective order updates come back through the kernel like any other event. Backtests leave
+   * it out: the simulated venue answers within the same event.
+   */
+  readonly tracker?: OrderTracker;
+  /** How often overdue requests are looked for, in ms of the run's clock. Default 1000. */
+  readonly inFlightCheckMs?: number;
   /**
    * A short run tag (0-8 of A-Z, a-z, 0-9) put into generated references, so a restarted live
    * run does not reuse the previous run's clientOrderIds. Empty (default) in backtests.

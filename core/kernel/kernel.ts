@@ -1,20 +1,23 @@
 import type { Observable, Subscription } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { ExecutionPort } from '../execution/index.ts';
+import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
 import type { BarEvent, BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
 import { BarAggregator } from './bar-aggregator.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { IntentGate, KernelOptions } from './kernel-options.ts';
 import { KernelState } from './kernel-state.ts';
+import { KERNEL_OWNER, KernelTimers } from './kernel-timers.ts';
 import { mergeByTime } from './merge-by-time.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import { StrategyRunner } from './strategy-runner.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
-import { TimerQueue } from './timer-queue.ts';
 
-/** A strategy hook or stream threw: the strategy is halted (no more hooks or intents), the run goes on. */
+/**
+ * A strategy hook or stream threw: the strategy is halted (no more hooks or intents), the run goes
+ * on. `strategyId` is `kernel` when the kernel's own work failed (an in-flight lookup).
+ */
 export interface StrategyFault {
   readonly strategyId: string;
   /** The hook or stream that threw, e.g. `onQuote`. */
@@ -61,10 +64,13 @@ export class Kernel {
   private readonly followsEventTime: boolean;
   private readonly execution: ExecutionPort;
   private readonly gate: IntentGate;
-  private readonly timers = new TimerQueue();
+  private readonly timers: KernelTimers;
   private readonly aggregator = new BarAggregator();
   private readonly barWatchers = new Map<string, StrategyRunner[]>();
   private readonly pipeline: IntentPipeline;
+  private readonly tracker: OrderTracker | undefined;
+  private readonly inFlightCheckMs: number;
+  private lookupRunning = false;
   private readonly backlog: Job[] = [];
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly fault$ = new Subject<StrategyFault>();
@@ -73,12 +79,18 @@ export class Kernel {
   private subscriptions: Subscription[] = [];
   private backlogHead = 0;
   private busy = false;
-  private nextTimerId = 1;
-  /** The timer whose hook is running: a repeating timer may cancel itself from its own hook. */
-  private firing: ScheduledTimer | undefined;
-  private armedAt = Number.POSITIVE_INFINITY;
   private readonly emitBar = (bar: BarEvent): void => this.onBar(bar);
   private readonly wake = (): void => this.enqueue(WAKE);
+  private readonly fireTimer = (timer: ScheduledTimer): boolean => {
+    if (timer.owner === KERNEL_OWNER) {
+      this.checkInFlight();
+      return true;
+    }
+    const runner = this.runners[timer.owner] as StrategyRunner;
+    runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
+    if (this.backlog.length > 0) this.drain();
+    return runner.live;
+  };
 
   /**
    * @param options - instruments, sources, execution port, risk gate, scheduler and strategies
@@ -87,6 +99,7 @@ export class Kernel {
    */
   constructor(options: KernelOptions) {
     this.scheduler = options.scheduler;
+    this.timers = new KernelTimers(options.scheduler, this.wake);
     this.followsEventTime = options.scheduler.followsEventTime;
     this.execution = options.execution;
     this.gate = options.gate;
@@ -118,12 +131,15 @@ export class Kernel {
       this.byId.set(slot.id, runner);
       return runner;
     });
+    this.tracker = options.tracker;
+    this.inFlightCheckMs = options.inFlightCheckMs ?? 1_000;
     this.pipeline = new IntentPipeline(
       this.state,
       options.gate,
       options.execution,
       this.runners,
       (runner, denial) => this.deny(runner, denial),
+      options.tracker,
     );
   }
 
@@ -136,6 +152,10 @@ export class Kernel {
     this.run(() => {
       for (const runner of this.runners) runner.start();
     });
+    if (this.tracker !== undefined) {
+      const every = this.inFlightCheckMs;
+      this.timers.set(KERNEL_OWNER, this.state.now() + every, every, 'in-flight');
+    }
     return new Promise<void>((resolve, reject) => {
       this.subscriptions.push(
         this.user.subscribe({ next: (event) => this.push(event), error: (error: unknown) => reject(error) }),
@@ -157,7 +177,7 @@ export class Kernel {
     });
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions = [];
-    this.scheduler.cancelWake();
+    this.timers.disarm();
   }
 
   /**
@@ -275,6 +295,7 @@ export class Kernel {
   }
 
   private foldUser(event: UserEvent): void {
+    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
     if (!foldUserEvent(this.state, event)) return;
     switch (event.kind) {
       case 'order':
@@ -331,18 +352,7 @@ export class Kernel {
    * @returns the timer id
    */
   setTimer(runner: StrategyRunner, at: number, every: number, tag: string): number {
-    const timer: ScheduledTimer = {
-      id: this.nextTimerId++,
-      owner: runner.index,
-      tag,
-      at,
-      every,
-      seq: 0,
-      cancelled: false,
-    };
-    this.timers.push(timer);
-    this.arm();
-    return timer.id;
+    return this.timers.set(runner.index, at, every, tag);
   }
 
   /**
@@ -350,12 +360,7 @@ export class Kernel {
    * @returns true when a pending timer of this strategy was cancelled
    */
   cancelTimer(runner: StrategyRunner, id: number): boolean {
-    const firing = this.firing;
-    if (firing !== undefined && firing.id === id && firing.owner === runner.index && !firing.cancelled) {
-      firing.cancelled = true;
-      return true;
-    }
-    return this.timers.cancel(id, runner.index);
+    return this.timers.cancel(runner.index, id);
   }
 
   /** Registers a strategy for closed bars of a (sym, interval). */
@@ -374,28 +379,27 @@ export class Kernel {
   }
 
   private fireTimers(upTo: number): void {
-    for (;;) {
-      const timer = this.timers.popDue(upTo);
-      if (timer === undefined) break;
-      if (this.followsEventTime) this.scheduler.advanceTo(timer.at);
-      const runner = this.runners[timer.owner] as StrategyRunner;
-      this.firing = timer;
-      runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
-      this.firing = undefined;
-      if (timer.every > 0 && !timer.cancelled && runner.live) {
-        timer.at += timer.every;
-        this.timers.push(timer);
-      }
-      if (this.backlog.length > 0) this.drain();
-    }
-    this.armedAt = Number.POSITIVE_INFINITY;
-    this.arm();
+    this.timers.fireDue(upTo, this.fireTimer);
   }
 
-  private arm(): void {
-    if (this.followsEventTime || this.timers.nextAt >= this.armedAt) return;
-    this.armedAt = this.timers.nextAt;
-    this.scheduler.wakeAt(this.armedAt, this.wake);
+  /** Looks up overdue requests; the answers come back as order updates through {@link Kernel.push}. */
+  private checkInFlight(): void {
+    const tracker = this.tracker;
+    if (tracker === undefined || this.lookupRunning) return;
+    const now = this.state.now();
+    const deadline = tracker.nextDeadline();
+    if (deadline === undefined || deadline > now) return;
+    this.lookupRunning = true;
+    tracker.checkTimeouts(this.execution, now).then(
+      (events) => {
+        this.lookupRunning = false;
+        for (const event of events) this.push(event);
+      },
+      (error: unknown) => {
+        this.lookupRunning = false;
+        this.fault$.next({ strategyId: 'kernel', where: 'in-flight lookup', error, ts: this.state.now() });
+      },
+    );
   }
 
   private onBar(bar: BarEvent): void {

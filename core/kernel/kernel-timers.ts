@@ -1,0 +1,97 @@
+import type { Scheduler } from './scheduler.ts';
+import type { ScheduledTimer } from './timer-queue.ts';
+import { TimerQueue } from './timer-queue.ts';
+
+/** Owner index of the kernel's own timers (in-flight checks), as opposed to a strategy's. */
+export const KERNEL_OWNER = -1;
+
+/**
+ * Every timer of a kernel: strategies' (`ctx.setTimer`, `ctx.every`) and the kernel's own. On
+ * virtual time the kernel fires them as events pass; on wall time they arm the scheduler's
+ * wake-up for the earliest one.
+ */
+export class KernelTimers {
+  private readonly queue = new TimerQueue();
+  private nextId = 1;
+  /** The timer being delivered: a repeating timer may cancel itself from its own hook. */
+  private firing: ScheduledTimer | undefined;
+  private armedAt = Number.POSITIVE_INFINITY;
+
+  /**
+   * @param scheduler - the run's scheduler
+   * @param wake - what the scheduler calls when a wall-time timer is due
+   */
+  constructor(
+    private readonly scheduler: Scheduler,
+    private readonly wake: () => void,
+  ) {}
+
+  /** Time of the earliest pending timer; +Infinity when none. */
+  get nextAt(): number {
+    return this.queue.nextAt;
+  }
+
+  /**
+   * Sets a timer.
+   * @param owner - the strategy's index, or {@link KERNEL_OWNER}
+   * @param at - first firing time, epoch ms
+   * @param every - repeat period in ms; 0 = once
+   * @param tag - given back when it fires
+   * @returns the timer id
+   */
+  set(owner: number, at: number, every: number, tag: string): number {
+    const timer: ScheduledTimer = { id: this.nextId++, owner, tag, at, every, seq: 0, cancelled: false };
+    this.queue.push(timer);
+    this.arm();
+    return timer.id;
+  }
+
+  /**
+   * Cancels a timer; only its owner may.
+   * @param owner - who asks
+   * @param id - the timer id
+   * @returns true when a pending (or currently firing, repeating) timer was cancelled
+   */
+  cancel(owner: number, id: number): boolean {
+    const firing = this.firing;
+    if (firing !== undefined && firing.id === id && firing.owner === owner && !firing.cancelled) {
+      firing.cancelled = true;
+      return true;
+    }
+    return this.queue.cancel(id, owner);
+  }
+
+  /**
+   * Fires every timer due at or before `upTo`, in time order then in the order set.
+   * @param upTo - epoch ms
+   * @param fire - delivers one timer; returns false when its owner is gone (no repeat)
+   */
+  fireDue(upTo: number, fire: (timer: ScheduledTimer) => boolean): void {
+    for (;;) {
+      const timer = this.queue.popDue(upTo);
+      if (timer === undefined) break;
+      if (this.scheduler.followsEventTime) this.scheduler.advanceTo(timer.at);
+      this.firing = timer;
+      const alive = fire(timer);
+      this.firing = undefined;
+      if (timer.every > 0 && !timer.cancelled && alive) {
+        timer.at += timer.every;
+        this.queue.push(timer);
+      }
+    }
+    this.armedAt = Number.POSITIVE_INFINITY;
+    this.arm();
+  }
+
+  /** Cancels the scheduler's pending wake-up (on stop). */
+  disarm(): void {
+    this.scheduler.cancelWake();
+    this.armedAt = Number.POSITIVE_INFINITY;
+  }
+
+  private arm(): void {
+    if (this.scheduler.followsEventTime || this.queue.nextAt >= this.armedAt) return;
+    this.armedAt = this.queue.nextAt;
+    this.scheduler.wakeAt(this.armedAt, this.wake);
+  }
+}
