@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
-import { D, type Dec, floorToStep, ZERO } from '../core/model/index.ts';
+import { D, type Dec, floorToStep, type Intent, ZERO } from '../core/model/index.ts';
 
 const params = z
   .object({
-    sym: z.string(),
+    sym: z.string().min(1),
     side: z.enum(['BUY', 'SELL']),
     /** The parent quantity to execute. */
     totalQty: z.number().positive(),
@@ -15,15 +15,19 @@ const params = z
     /** Child limit price: this many ticks through the touch (0 = at the touch). */
     aggressionTicks: z.number().int().min(0).default(1),
   })
-  .strict();
+  .strict()
+  .refine((p) => p.durationMs >= p.slices, {
+    message: 'durationMs must allow at least 1 ms per slice',
+    path: ['durationMs'],
+  });
 
 /** Parameters of the TWAP executor. */
 export type TwapParams = z.infer<typeof params>;
 
 interface TwapState {
   filled: Dec;
-  slicesLeft: number;
-  child: string | undefined;
+  /** Slice times passed so far (a slice skipped while a child was open counts too). */
+  slicesDue: number;
   timer: number | undefined;
 }
 
@@ -33,47 +37,58 @@ function remaining(ctx: Ctx): Dec {
   return D(ctx.params.totalQty).sub(ctx.state.filled);
 }
 
-function sendSlice(ctx: Ctx): void {
-  const { sym, side, aggressionTicks } = ctx.params;
+function finish(ctx: Ctx): void {
+  if (ctx.state.timer !== undefined) ctx.cancelTimer(ctx.state.timer);
+  ctx.state.timer = undefined;
+}
+
+/** The child for the current slice: what is left spread over the slices still to come (this one included). */
+function slice(ctx: Ctx): Intent | undefined {
+  const { sym, side, slices, aggressionTicks } = ctx.params;
   const spec = ctx.instrument(sym);
   const quote = ctx.quote(sym);
-  if (spec === undefined || quote === undefined) return;
-  const left = remaining(ctx);
-  // What the last slices could not fill is spread over the slices still to come.
-  const qty = floorToStep(left.div(Math.max(ctx.state.slicesLeft, 1)), spec.lotSize);
-  ctx.state.slicesLeft -= 1;
-  if (qty.lte(ZERO) || qty.lt(spec.minSize)) return;
+  if (spec === undefined || quote === undefined) return undefined;
+  const slicesLeft = Math.max(1, slices - ctx.state.slicesDue + 1);
+  const qty = floorToStep(remaining(ctx).div(slicesLeft), spec.lotSize);
+  if (qty.lt(spec.minSize) || !qty.isPositive()) return undefined;
   const tick = spec.tickSize.toNumber();
-  const price = side === 'BUY' ? quote.ask + aggressionTicks * tick : quote.bid - aggressionTicks * tick;
-  const child = ctx.order.ioc({ sym, side, qty, price, round: true });
-  ctx.state.child = child.ref;
-  ctx.submit(child);
+  const touch = Math.round((side === 'BUY' ? quote.ask : quote.bid) / tick);
+  const ticks = side === 'BUY' ? touch + aggressionTicks : touch - aggressionTicks;
+  return ctx.order.ioc({ sym, side, qty, price: spec.tickSize.mul(ticks) });
 }
 
 /**
- * Time-weighted execution of a parent quantity: one IOC child order per slice, evenly spaced
- * over `durationMs`, each sized from what is still unfilled (so missed fills are caught up by
- * later slices). Stops when the parent is filled or the slices run out.
+ * Time-weighted execution of a parent quantity: `slices` timer ticks evenly spaced over
+ * `durationMs` (the first one period after start), each sending one IOC child limit order
+ * `aggressionTicks` through the touch. A child is sized as what is still unfilled divided by the
+ * slices left, so what a slice missed (no liquidity, price ran away, a child still open at the
+ * next tick and therefore skipped) is caught up by the later ones, the last slice taking all that
+ * remains; when the last slice finds a child still open, the timer keeps ticking until the rest
+ * has been sent once. Children never add up to more than the parent: each is sized from the
+ * parent minus the fills, and no child is sent while another is open. Stops when the parent is
+ * filled or the last slice has been sent.
+ * @example
+ * { id: 'twap1', strategy: twap, params: { sym: 'BINANCE_PERP_BTC_USDT', side: 'BUY', totalQty: 1, durationMs: 600000, slices: 20 } }
  */
 export const twap = defineStrategy<TwapParams, TwapState>({
   name: 'twap',
   description: 'Executes a parent quantity in IOC child orders over a time window, catching up on misses.',
   params,
-  state: (p) => ({ filled: ZERO, slicesLeft: p.slices, child: undefined, timer: undefined }),
+  state: () => ({ filled: ZERO, slicesDue: 0, timer: undefined }),
   onStart: (ctx) => {
-    ctx.state.timer = ctx.every(Math.max(1, Math.floor(ctx.params.durationMs / ctx.params.slices)), 'slice');
+    ctx.state.timer = ctx.every(Math.floor(ctx.params.durationMs / ctx.params.slices), 'slice');
   },
   onTimer: (ctx, timer) => {
-    if (timer.tag !== 'slice') return;
-    const done = remaining(ctx).lte(ZERO) || ctx.state.slicesLeft <= 0;
-    if (done && ctx.state.timer !== undefined) {
-      ctx.cancelTimer(ctx.state.timer);
-      ctx.state.timer = undefined;
-      return;
-    }
-    if (ctx.openOrders(ctx.params.sym).length === 0) sendSlice(ctx);
+    if (timer.tag !== 'slice') return undefined;
+    ctx.state.slicesDue += 1;
+    if (!remaining(ctx).isPositive()) return finish(ctx);
+    // A child still open: this slice is caught up by the next tick, past the window if need be.
+    if (ctx.openOrders(ctx.params.sym).length > 0) return undefined;
+    if (ctx.state.slicesDue >= ctx.params.slices) finish(ctx);
+    return slice(ctx);
   },
   onFill: (ctx, fill) => {
     ctx.state.filled = ctx.state.filled.add(fill.quantity);
+    if (!remaining(ctx).isPositive()) finish(ctx);
   },
 });
