@@ -12,9 +12,7 @@ import type { SimState } from './sim-state.ts';
 export const MAX_CLOSE_SYMS = 20;
 
 function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>) {
-  return [...state.ordersById.values()].filter(
-    (o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation,
-  );
+  return [...state.liveOrders].filter((o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation);
 }
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {

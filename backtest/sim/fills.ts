@@ -37,18 +37,22 @@ export function positionFor(state: SimState, order: Pick<SimOrder, 'sym' | 'posi
   let position = state.positions.get(key);
   if (!position) {
     const side = state.positionMode === 'NET' ? 'NONE' : order.positionSide;
-    position = flatPosition(order.sym, side, state.opts.leverageOf(order.sym), state.now);
+    position = flatPosition(order.sym, side, state.opts.leverageOf(order.sym), state.now, {
+      contractSizeN: state.opts.instruments.get(order.sym)?.contractSize.toNumber() ?? 1,
+      mmrN: state.opts.mmrOf(order.sym).toNumber(),
+    });
     state.positions.set(key, position);
   }
   return position;
 }
 
 /**
- * Takes an order off the book and out of every waiting list.
+ * Takes a final order off the book, out of every waiting list and out of the live orders.
  * @param state - the venue
  * @param order - the order
  */
 export function unlist(state: SimState, order: SimOrder): void {
+  state.liveOrders.delete(order);
   state.books.get(order.sym)?.remove(order);
   const held = state.held.indexOf(order);
   if (held >= 0) state.held.splice(held, 1);

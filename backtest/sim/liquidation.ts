@@ -100,7 +100,7 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
     });
   node('TRIGGERED', positions);
   publishBalances(state, []);
-  for (const order of [...state.ordersById.values()]) {
+  for (const order of [...state.liveOrders]) {
     if (isLive(order)) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'LIQUIDATION');
   }
   node('ORDERS_CANCELLED', positions);

@@ -158,10 +158,7 @@ export function initialMargin(state: SimState): Dec {
     if (!position.qty.isZero())
       im = im.plus(notional(state, position).div(position.leverage).mul(settleValue(state, position.sym)));
   }
-  for (const order of state.ordersById.values()) {
-    if (order.state === 'NEW' || order.state === 'OPEN' || order.state === 'PARTIALLY_FILLED')
-      im = im.plus(orderMargin(state, order));
-  }
+  for (const order of state.liveOrders) im = im.plus(orderMargin(state, order));
   return im;
 }
 
@@ -294,14 +291,14 @@ export function mayBeBelowMaintenance(state: SimState): boolean {
     const market = state.markets.get(position.sym);
     const mark = market ? markPriceOf(market) : Number.NaN;
     if (Number.isNaN(mark)) continue;
-    const size = position.qtyN * (state.opts.instruments.get(position.sym)?.contractSize.toNumber() ?? 1);
+    const size = position.qtyN * position.contractSizeN;
     equity += size * (mark - position.avgN);
-    mm += Math.abs(size) * mark * state.opts.mmrOf(position.sym).toNumber();
+    mm += Math.abs(size) * mark * position.mmrN;
   }
   if (!open && state.loans.size === 0) return false;
-  for (const [coin, balance] of state.balances) {
-    equity +=
-      balance.toNumber() * (state.opts.valuationCoins.has(coin) ? 1 : coinValue(state, coin).toNumber());
+  // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
+  for (const [coin, balance] of state.balancesN) {
+    equity += state.opts.valuationCoins.has(coin) ? balance : balance * coinValue(state, coin).toNumber();
   }
   if (state.loans.size > 0) return true;
   // A relative margin of error on numbers: confirm in Decimal when close.

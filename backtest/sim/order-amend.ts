@@ -101,7 +101,7 @@ export function cancelOrder(state: SimState, intent: CancelOrderIntent): void {
 export function cancelOrders(state: SimState, intent: CancelOrdersIntent): void {
   const targets = intent.targets
     ? intent.targets.map((ref) => state.ordersByRef.get(ref)).filter((o): o is SimOrder => o !== undefined)
-    : [...state.ordersById.values()].filter((o) => intent.sym === undefined || o.sym === intent.sym);
+    : [...state.liveOrders].filter((o) => intent.sym === undefined || o.sym === intent.sym);
   for (const order of targets) {
     if (isLive(order) && !order.liquidation)
       finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'USER');

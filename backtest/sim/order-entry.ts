@@ -70,6 +70,7 @@ function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
 
 function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: string): void {
   order.state = 'REJECTED';
+  state.liveOrders.delete(order);
   order.remainingN = 0;
   order.reason = rejectionReason(name, detail);
   publishOrder(state, order, 'REJECT');

@@ -75,6 +75,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
   };
   state.ordersById.set(order.orderId, order);
   state.ordersByRef.set(order.clientOrderId, order);
+  state.liveOrders.add(order);
   state.deadline = Math.min(state.deadline, order.expireAt);
   return order;
 }

@@ -13,6 +13,9 @@ export interface SimPosition {
   qtyN: number;
   avgN: number;
   leverage: Dec;
+  /** Contract size and maintenance margin rate as numbers, for the per-event margin check. */
+  readonly contractSizeN: number;
+  readonly mmrN: number;
   adlRank: number;
   createAt: number;
   updateAt: number;
@@ -24,6 +27,7 @@ export interface SimPosition {
  * @param positionSide - NONE (NET mode), LONG or SHORT (BOTH mode)
  * @param leverage - the sym's leverage
  * @param now - virtual time
+ * @param numbers - contract size and maintenance margin rate as numbers
  * @returns the record
  */
 export function flatPosition(
@@ -31,6 +35,7 @@ export function flatPosition(
   positionSide: PositionSide,
   leverage: Dec,
   now: number,
+  numbers: { readonly contractSizeN: number; readonly mmrN: number },
 ): SimPosition {
   return {
     sym,
@@ -40,6 +45,7 @@ export function flatPosition(
     qtyN: 0,
     avgN: 0,
     leverage,
+    ...numbers,
     adlRank: 0,
     createAt: now,
     updateAt: now,

@@ -98,6 +98,8 @@ export interface SimState {
   positionMode: PositionMode;
   readonly ordersById: Map<string, SimOrder>;
   readonly ordersByRef: Map<string, SimOrder>;
+  /** Orders not yet final, in arrival order: what margin, cancels and timers look at. */
+  readonly liveOrders: Set<SimOrder>;
   /** Working limit orders per sym. */
   readonly books: Map<string, RestingBook>;
   /** Orders held by the venue until a condition (UT, DT, SL, OCO, TIME, HOLD). */
@@ -107,6 +109,8 @@ export interface SimState {
   readonly markets: Map<string, SymMarket>;
   readonly positions: Map<string, SimPosition>;
   readonly balances: Map<string, Dec>;
+  /** Number mirror of balances for the per-event margin check. */
+  readonly balancesN: Map<string, number>;
   readonly algos: Map<string, SimAlgo>;
   readonly algosByRef: Map<string, SimAlgo>;
   readonly loans: Map<string, SimLoan>;
@@ -144,12 +148,16 @@ export function createSimState(
     positionMode: opts.positionMode,
     ordersById: new Map(),
     ordersByRef: new Map(),
+    liveOrders: new Set(),
     books: new Map(),
     held: [],
     waitingMarket: [],
     markets: new Map(),
     positions: new Map(),
     balances: new Map(Object.entries(opts.startingBalances)),
+    balancesN: new Map(
+      Object.entries(opts.startingBalances).map(([coin, amount]) => [coin, amount.toNumber()]),
+    ),
     algos: new Map(),
     algosByRef: new Map(),
     loans: new Map(),
@@ -194,5 +202,7 @@ export function nextId(state: SimState, prefix: string): string {
  * @param amount - signed amount
  */
 export function credit(state: SimState, coin: string, amount: Dec): void {
-  state.balances.set(coin, (state.balances.get(coin) ?? ZERO).plus(amount));
+  const balance = (state.balances.get(coin) ?? ZERO).plus(amount);
+  state.balances.set(coin, balance);
+  state.balancesN.set(coin, balance.toNumber());
 }

@@ -23,7 +23,6 @@ import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, matchResting, workOrder } from './matching.ts';
 import { cancelOrder, cancelOrders, modifyOrder } from './order-amend.ts';
 import { placeOrder } from './order-entry.ts';
-import { isLive } from './order-factory.ts';
 import { algoView, publishBalances } from './publish.ts';
 import { SimVenueError } from './sim-errors.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
@@ -119,7 +118,7 @@ function dispatch(state: SimState, intent: Intent): void {
 function setPositionMode(state: SimState, ref: string, mode: 'NET' | 'BOTH'): void {
   const busy =
     [...state.positions.values()].some((p) => !p.qty.isZero()) ||
-    [...state.ordersById.values()].some(isLive) ||
+    state.liveOrders.size > 0 ||
     state.algos.size > 0;
   if (busy) {
     rejectCommand(state, ref, 'setPositionMode', 'POSITION_MODE_SWITCH_BLOCKED', `cannot switch to ${mode}`);
@@ -215,7 +214,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       const coins = new Set([...state.balances.keys()]);
       return Promise.resolve({
         ts: state.now,
-        openOrders: [...state.ordersById.values()].filter(isLive).map((o) => orderView(o, opts.portfolioId)),
+        openOrders: [...state.liveOrders].map((o) => orderView(o, opts.portfolioId)),
         openAlgoOrders: [...state.algos.values()].map((a) => algoView(state, a)),
         positions: [...state.positions.values()]
           .filter((p) => !p.qty.isZero())

@@ -14,7 +14,7 @@ import { releaseHeld } from './triggers.ts';
 export function runTimers(state: SimState): void {
   let next = Number.POSITIVE_INFINITY;
   state.deadline = Number.POSITIVE_INFINITY;
-  for (const order of [...state.ordersById.values()]) {
+  for (const order of [...state.liveOrders]) {
     if (!isLive(order)) continue;
     if (order.expireAt <= state.now) {
       finishOrder(state, order, 'CANCELLED', 'EXPIRE', 'EXPIRED');
