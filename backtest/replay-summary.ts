@@ -1,17 +1,21 @@
 import type { Clock } from '../core/kernel/index.ts';
 
-/** What a replay summary needs of an event: its kind, sym and two timestamps. */
+/** What a replay summary needs of an event: its kind, sym (if any) and two timestamps. */
 export interface SummarizableEvent {
   readonly kind: string;
-  readonly sym: string;
+  /** Market events carry one; account-wide User Data events (assets, account) do not. */
+  readonly sym?: string;
   readonly ts: number;
   readonly recvTs: number;
 }
 
+/** The row under which events without a sym are counted. */
+export const NO_SYM = '(no sym)';
+
 /** Counts and timing of one replay. */
 export interface ReplaySummary {
   readonly events: number;
-  /** Event counts by sym, then by kind. */
+  /** Event counts by sym (events without one under {@link NO_SYM}), then by kind. */
   readonly bySymbol: ReadonlyMap<string, ReadonlyMap<string, number>>;
   /** Earliest and latest venue time seen, epoch ms (NaN when there were no events). */
   readonly firstTs: number;
@@ -39,10 +43,11 @@ export async function summarizeReplay(
   for await (const batch of batches) {
     events += batch.length;
     for (const event of batch) {
-      let kinds = bySymbol.get(event.sym);
+      const sym = event.sym ?? NO_SYM;
+      let kinds = bySymbol.get(sym);
       if (kinds === undefined) {
         kinds = new Map();
-        bySymbol.set(event.sym, kinds);
+        bySymbol.set(sym, kinds);
       }
       kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1);
       if (event.ts < firstTs) firstTs = event.ts;
@@ -58,7 +63,7 @@ export async function summarizeReplay(
   };
 }
 
-const KIND_ORDER = ['quote', 'trade', 'bar', 'book', 'markPrice', 'gap'];
+const KIND_ORDER = ['quote', 'trade', 'bar', 'book', 'markPrice', 'gap', 'order', 'execution', 'position'];
 
 function duration(ms: number): string {
   const s = Math.round(ms / 1000);

@@ -1,16 +1,32 @@
 import type { RecordedMessage } from '../backtest/recording/index.ts';
-import type { MarketEvent } from '../core/model/index.ts';
-import { decodeMarketMessage } from '../core/venue/index.ts';
+import type { KeelEvent } from '../core/model/index.ts';
+import { classifyPrivateFrame, decodeMarketMessage } from '../core/venue/index.ts';
 
 /**
- * The record decoder that wires the venue's wire -> model mapping into the recording reader:
- * market-data records go through the venue's market-data decoders (a malformed push comes back as
- * an Error, which the reader reports with file and line). Private-stream records are dropped until
- * the User Data decoders are wired here.
+ * The record decoder that wires the venue's wire -> model mapping into the recording reader, so a
+ * replay decodes exactly as live does. Market-data records go through the market-data decoders
+ * (a malformed push comes back as an Error, which the reader reports with file and line).
+ * Private-stream records go through the private WebSocket's frame classifier: User Data pushes
+ * become their events, replies and heartbeats are dropped.
  * @param record - one recorded venue message
- * @returns the market event, null for control messages and private records, or the decode error
+ * @returns the event(s); null for control messages; the decode error of a malformed message
  */
-export function decodeSessionRecord(record: RecordedMessage): MarketEvent | null | Error {
-  if (record.source !== 'market-data') return null;
-  return decodeMarketMessage(record.msg, record.recvTs);
+export function decodeSessionRecord(
+  record: RecordedMessage,
+): KeelEvent | readonly KeelEvent[] | null | Error {
+  if (record.source === 'market-data') return decodeMarketMessage(record.msg, record.recvTs);
+  // The private stream is low-volume: re-serialising lets it share the live frame classifier.
+  const frame = classifyPrivateFrame(
+    typeof record.msg === 'string' ? record.msg : JSON.stringify(record.msg),
+    record.recvTs,
+  );
+  switch (frame.kind) {
+    case 'events':
+      return frame.events;
+    case 'pong':
+    case 'reply':
+      return null;
+    default:
+      return new Error(frame.problem);
+  }
 }

@@ -17,14 +17,15 @@ export interface RecordedMessage {
 }
 
 /**
- * Turns one recorded message into an event. The reader calls it for every record, so it is where
+ * Turns one recorded message into events. The reader calls it for every record, so it is where
  * the wire -> model mapping plugs in (config/ wires the venue decoders; backtest/ cannot import
- * core/venue).
+ * core/venue). Events must not themselves be arrays: an array means "these events".
  * @param record - the recorded message
- * @returns the event; null to drop the record silently (heartbeats, acks, sources not wanted);
- *   an Error to report the record as malformed (with file and line) under the reader's policy
+ * @returns the event, or an array of events (a User Data frame may carry several); null to drop
+ *   the record silently (heartbeats, acks, sources not wanted); an Error to report the record as
+ *   malformed (with file and line) under the reader's policy
  */
-export type RecordDecoder<E> = (record: RecordedMessage) => E | null | Error;
+export type RecordDecoder<E> = (record: RecordedMessage) => E | readonly E[] | null | Error;
 
 /**
  * The decoder that keeps records as they are.

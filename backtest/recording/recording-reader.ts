@@ -120,7 +120,8 @@ export async function* readEventBatches<E>(
       const event = decode(rec);
       if (event === null) return true;
       if (!(event instanceof Error)) {
-        out.push(event);
+        if (Array.isArray(event)) for (const e of event as readonly E[]) out.push(e);
+        else out.push(event as E);
         return true;
       }
       reason = `message could not be decoded: ${event.message}`;
@@ -179,7 +180,7 @@ export async function* readEventBatches<E>(
           if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, reason);
           warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
         } else if (event !== null) {
-          yield [event];
+          yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
         }
       } else if (headerSeen) {
         warn(

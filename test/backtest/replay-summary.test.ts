@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   formatReplaySummary,
+  NO_SYM,
   type SummarizableEvent,
   summarizeReplay,
 } from '../../backtest/replay-summary.ts';
@@ -38,6 +39,17 @@ describe('replay summary', () => {
     expect(text).toContain('4 events in 0.50 s = 8 events/s');
     expect(text).toMatch(/A\s+2\s+1\s+3/);
     expect(text).toMatch(/all\s+3\s+1\s+4/);
+  });
+
+  it('counts events without a sym (account-wide User Data) under their own row', async () => {
+    const summary = await summarizeReplay(
+      batches([{ kind: 'account', ts: 1, recvTs: 2 }, ev('quote', 'A', 1)]),
+      {
+        now: () => 0,
+      },
+    );
+    expect(summary.bySymbol.get(NO_SYM)).toEqual(new Map([['account', 1]]));
+    expect(formatReplaySummary(summary, 't')).toMatch(/\(no sym\)\s+0\s+1\s+1/);
   });
 
   it('says so when there was nothing to replay', async () => {

@@ -89,7 +89,7 @@ describe('recording write -> read', () => {
     expect(() => writer.append(7, 'private', {})).toThrow(/is closed/);
   });
 
-  it('streams one record at a time and through an Observable that stops when unsubscribed', async () => {
+  it('streams one record at a time, fans a record out to several events, and emits through an Observable that stops when unsubscribed', async () => {
     const path = join(dir(), 'o.jsonl.gz');
     const records = Array.from({ length: 300 }, (_, i) => bboRecord(i));
     await writeRecording(path, records, 512);
@@ -99,6 +99,10 @@ describe('recording write -> read', () => {
     const decoded: number[] = [];
     for await (const ts of readEvents(path, (r) => (r.recvTs % 2 === 0 ? r.recvTs : null))) decoded.push(ts);
     expect(decoded).toEqual(records.filter((r) => r.recvTs % 2 === 0).map((r) => r.recvTs));
+    const fanned: number[] = [];
+    for await (const n of readEvents(path, (r) => (r.recvTs < 1002 ? [r.recvTs, -r.recvTs] : null)))
+      fanned.push(n);
+    expect(fanned).toEqual([1000, -1000, 1001, -1001]);
     expect(await firstValueFrom(recordingObservable(path, keepRecord).pipe(toArray()))).toEqual(records);
     expect(await firstValueFrom(recordingObservable(path, keepRecord).pipe(take(3), toArray()))).toEqual(
       records.slice(0, 3),
