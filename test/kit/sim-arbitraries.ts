@@ -93,17 +93,15 @@ export function arbitraryCommand(ref: string, known: number): fc.Arbitrary<Inten
     },
     {
       weight: 1,
-      arbitrary: fc
-        .record({ t: target, price })
-        .map(
-          ({ t, price }): Intent => ({
-            kind: 'modifyOrder',
-            ref: `m-${ref}`,
-            target: t,
-            sym: BTC,
-            price: D(price),
-          }),
-        ),
+      arbitrary: fc.record({ t: target, price }).map(
+        ({ t, price }): Intent => ({
+          kind: 'modifyOrder',
+          ref: `m-${ref}`,
+          target: t,
+          sym: BTC,
+          price: D(price),
+        }),
+      ),
     },
   );
 }
@@ -121,6 +119,64 @@ export function arbitrarySession(maxSteps = 60): fc.Arbitrary<SimStep[]> {
       if (isEvent || i === 0) return arbitraryMarketEvent(i + 1).map((event) => ({ event }));
       const ref = `o${orders++}`;
       return arbitraryCommand(ref, orders).map((intent) => ({ intent }));
+    });
+    return fc.tuple(...steps);
+  });
+}
+
+/**
+ * A random bar session on BTC: 1m bars (prices on the 0.1 tick, high >= open, close >= low) and
+ * commands (limits, markets, some with tp / sl) between them.
+ * @param maxSteps - longest session
+ * @returns an arbitrary list of steps; bar i closes at (i + 1) minutes
+ */
+export function arbitraryBarSession(maxSteps = 40): fc.Arbitrary<SimStep[]> {
+  const bar = (ts: number) =>
+    fc
+      .record({
+        open: fc.integer({ min: 900, max: 1100 }),
+        up: fc.integer({ min: 0, max: 30 }),
+        down: fc.integer({ min: 0, max: 30 }),
+        close: fc.integer({ min: 0, max: 1000 }),
+      })
+      .map(({ open, up, down, close }): MarketEvent => {
+        const high = open + up;
+        const low = open - down;
+        return {
+          kind: 'bar',
+          sym: BTC,
+          ts,
+          recvTs: ts,
+          interval: '1m',
+          openTime: ts - 60_000,
+          open: tick(open),
+          high: tick(high),
+          low: tick(low),
+          close: tick(low + ((high - low) * close) / 1000),
+          volume: 10,
+          closed: true,
+        };
+      });
+  const price = fc.integer({ min: 880, max: 1120 }).map((n) => D(n).div(10));
+  const command = (ref: string) =>
+    fc.oneof(
+      fc
+        .record({ side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'), price })
+        .map(({ side, price }) => aLimit(ref, side, '0.5', price.toFixed())),
+      fc
+        .record({ side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'), tp: price, sl: price })
+        .map(({ side, tp, sl }) =>
+          aMarket(ref, side, '0.5', {
+            tp: { triggerPrice: D.max(tp, sl), triggerType: 'LastPrice', price: D(0) },
+            sl: { triggerPrice: D.min(tp, sl), triggerType: 'LastPrice', price: D(0) },
+          }),
+        ),
+    );
+  return fc.array(fc.boolean(), { minLength: 1, maxLength: maxSteps }).chain((kinds) => {
+    let bars = 0;
+    const steps = kinds.map((isBar, i): fc.Arbitrary<SimStep> => {
+      if (isBar || i === 0) return bar(++bars * 60_000).map((event) => ({ event }));
+      return command(`o${i}`).map((intent) => ({ intent }));
     });
     return fc.tuple(...steps);
   });
