@@ -128,6 +128,7 @@ export class MarketFeed {
   private allowance = 0;
   private stopped = false;
   private wake: (() => void) | undefined;
+  private waiters: { readonly seq: number; readonly resolve: () => void }[] = [];
   private running: Promise<void> | undefined;
 
   /**
@@ -191,14 +192,23 @@ export class MarketFeed {
    * @param seq - the event count to wait for
    * @returns once reached
    */
-  async until(seq: number): Promise<void> {
-    while (this.released < seq && !this.ended && !this.stopped) await this.sleep(5);
+  until(seq: number): Promise<void> {
+    if (this.released >= seq || this.ended || this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ seq, resolve }));
+  }
+
+  private settleWaiters(): void {
+    const done = this.ended || this.stopped;
+    const due = this.waiters.filter((w) => done || this.released >= w.seq);
+    this.waiters = this.waiters.filter((w) => !due.includes(w));
+    for (const w of due) w.resolve();
   }
 
   /** Stops releasing (on close). */
   async stop(): Promise<void> {
     this.stopped = true;
     this.poke();
+    this.settleWaiters();
     await this.running;
     await this.iterator.return?.();
   }
@@ -231,6 +241,7 @@ export class MarketFeed {
       const next = await this.iterator.next();
       if (next.done) {
         this.ended = true;
+        this.settleWaiters();
         return;
       }
       const ts = next.value.event.recvTs;
@@ -242,6 +253,7 @@ export class MarketFeed {
       if (this.pacing.mode === 'manual') this.allowance--;
       this.released++;
       this.release(next.value, this.released, false);
+      this.settleWaiters();
       // Let sockets breathe between bursts when replaying as fast as possible.
       if (this.pacing.mode === 'asap' && this.released % 256 === 0) await this.sleep(0);
     }
