@@ -80,11 +80,6 @@ export class KernelState implements RiskView {
     return this.instruments.get(sym);
   }
 
-  /** @returns every instrument given to the kernel */
-  instrumentList(): readonly InstrumentSpec[] {
-    return [...this.instruments.values()];
-  }
-
   /**
    * Mid of the last quote, else the last trade price, else the mark price.
    * @param sym - the symbol

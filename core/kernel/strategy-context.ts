@@ -5,6 +5,7 @@ import type {
   Asset,
   BarEvent,
   BarInterval,
+  BookEvent,
   Dec,
   Execution,
   InstrumentSpec,
@@ -43,6 +44,8 @@ export interface StrategyContext<P = unknown, S = unknown> {
   quote(sym: string): QuoteEvent | undefined;
   /** @returns the latest public trade of a sym */
   lastTrade(sym: string): MarketTradeEvent | undefined;
+  /** @returns the latest order-book snapshot of a sym */
+  book(sym: string): BookEvent | undefined;
   /** @returns the latest mark price of a perpetual */
   markPrice(sym: string): number | undefined;
   /** @returns the latest bar of a sym and interval (feed or aggregated) */

@@ -6,6 +6,7 @@ import type {
   Asset,
   BarEvent,
   BarInterval,
+  BookEvent,
   Dec,
   Execution,
   InstrumentSpec,
@@ -256,6 +257,9 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   }
   lastTrade(sym: string): MarketTradeEvent | undefined {
     return this.host.state.trades.get(sym);
+  }
+  book(sym: string): BookEvent | undefined {
+    return this.host.state.books.get(sym);
   }
   markPrice(sym: string): number | undefined {
     return this.host.state.marks.get(sym)?.markPrice;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aQuote, BTC } from '../../kit/kernel-events.ts';
+import { aPositionUpdate, aQuote, aTrade, BTC, ETH } from '../../kit/kernel-events.ts';
 
 const params = z.object({ sym: z.string().default(BTC), below: z.number() });
 
@@ -90,6 +90,38 @@ describe('strategy plugin API', () => {
     ]);
     rig.market.next(aQuote(1, 100, 101));
     expect(seen).toEqual(['a order a-1 FILLED', 'a fill a-1 0.5']);
+  });
+
+  it('delivers trades, positions, books and mark prices to both styles', () => {
+    const seen: string[] = [];
+    const listener = defineStrategy({
+      name: 'listener',
+      params: z.object({}),
+      onTrade: (ctx, trade) => {
+        seen.push(`hook trade ${trade.price} book ${ctx.book(trade.sym)?.bids[0]?.[0]} mark ${ctx.markPrice(trade.sym)}`);
+      },
+      onPosition: (_ctx, position) => {
+        seen.push(`hook position ${position.positionQty.toFixed()}`);
+      },
+      setup: (ctx) => {
+        ctx.trades(BTC).subscribe((t) => seen.push(`stream trade ${t.price}`));
+        ctx.positions().subscribe((p) => seen.push(`stream position ${p.positionQty.toFixed()}`));
+        return undefined;
+      },
+    });
+    const { kernel } = aKernelRig([{ id: 'l', strategy: listener }]);
+    kernel.push({ kind: 'book', sym: BTC, ts: 1, recvTs: 1, bids: [[99, 2]], asks: [[101, 1]] });
+    kernel.push({ kind: 'markPrice', sym: BTC, ts: 2, recvTs: 2, markPrice: 100.2 });
+    kernel.push(aTrade(3, 100.5));
+    kernel.push(aTrade(4, 100.5, 1, ETH));
+    kernel.push(aPositionUpdate(5, '0.3'));
+    expect(seen).toEqual([
+      'hook trade 100.5 book 99 mark 100.2',
+      'stream trade 100.5',
+      'hook trade 100.5 book undefined mark undefined',
+      'hook position 0.3',
+      'stream position 0.3',
+    ]);
   });
 
   it('refuses parameters that do not match the schema, naming the strategy and the field', () => {
