@@ -8,6 +8,11 @@ export {
   feeModelSchema,
   startingCashSchema,
 } from './backtest-config.ts';
+export {
+  CONFIG_REFERENCE_FILE,
+  configReferenceMarkdown,
+  normalizeMarkdownTables,
+} from './config-reference.ts';
 export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 export type { InstrumentConfig, InstrumentOverrides } from './instrument-config.ts';
 export { instrumentConfigSchema, instrumentOverridesSchema, symSchema } from './instrument-config.ts';

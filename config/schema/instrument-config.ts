@@ -48,7 +48,15 @@ function decimalRate() {
  * Both forms come out as `{ sym, overrides }`.
  */
 export const instrumentConfigSchema = z
-  .union([symSchema, z.strictObject({ sym: symSchema, overrides: instrumentOverridesSchema.prefault({}) })])
+  .union([
+    symSchema,
+    z.strictObject({
+      sym: symSchema.describe('The venue sym, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL.'),
+      overrides: instrumentOverridesSchema
+        .prefault({})
+        .describe('Spec fields that replace the venue or recording values.'),
+    }),
+  ])
   .transform((entry) => (typeof entry === 'string' ? { sym: entry, overrides: {} } : entry));
 
 /** An instrument of a run, validated. */

@@ -21,9 +21,12 @@ export const strategyUseSchema = z
  * (see `validateStrategyParams`), because only the strategy knows them.
  */
 export const strategyConfigSchema = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
-    error: 'must be letters, digits, "_" or "-" (it tags orders and logs)',
-  }),
+  id: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
+      error: 'must be letters, digits, "_" or "-" (it tags orders and logs)',
+    })
+    .describe('Unique id of this strategy instance; it tags its orders and logs.'),
   use: strategyUseSchema.describe(
     'A built-in strategy name, or a path to a .ts/.js plugin relative to this file.',
   ),

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { JSON_SCHEMA_FILE, keelJsonSchemaText } from '../../../config/schema/index.ts';
+import {
+  CONFIG_REFERENCE_FILE,
+  configReferenceMarkdown,
+  JSON_SCHEMA_FILE,
+  keelJsonSchemaText,
+  normalizeMarkdownTables,
+} from '../../../config/schema/index.ts';
 
 describe('generated JSON Schema', () => {
   it('matches the committed config/keel.schema.json (run npm run schema after a schema change)', () => {
@@ -15,5 +21,19 @@ describe('generated JSON Schema', () => {
     };
     expect(schema.additionalProperties).toBe(false);
     expect(schema.properties.mode.enum).toEqual(['live', 'paper', 'backtest']);
+  });
+});
+
+describe('generated configuration reference', () => {
+  it('matches the committed config/CONFIG-REFERENCE.md (run npm run schema after a schema change)', () => {
+    const committed = normalizeMarkdownTables(readFileSync(CONFIG_REFERENCE_FILE, 'utf8'));
+    expect(committed).toBe(normalizeMarkdownTables(configReferenceMarkdown()));
+  });
+
+  it('has one row per key, with the required ones marked', () => {
+    const text = configReferenceMarkdown();
+    expect(text).toContain('| `mode` | "live" \\| "paper" \\| "backtest" | yes |');
+    expect(text).toContain('| `backtest.startingCash.<key>` | decimal |');
+    expect(text).toContain('| `strategies[].use` | string | yes |');
   });
 });
