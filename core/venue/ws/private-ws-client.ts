@@ -3,6 +3,7 @@ import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
 import { VenueError, VenueTimeoutError } from '../errors.ts';
+import { type RateLimit, RateLimiter } from '../rest/rate-limiter.ts';
 import { loginSignaturePayload, type Signer } from '../signing.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
@@ -14,6 +15,8 @@ import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 export interface ReconnectPolicy {
   readonly baseMs: number;
   readonly capMs: number;
+  /** Shortest wait before a reconnect (login is limited to 1 per second per public venue docs). Default 1 000 ms. */
+  readonly minMs?: number;
 }
 
 /** Options of the private WebSocket client. */
@@ -29,8 +32,13 @@ export interface PrivateWsOptions {
   readonly pingIntervalMs?: number;
   /** Reply timeout of requests (and login). Default 5 000 ms. */
   readonly requestTimeoutMs?: number;
-  /** Default 500 ms doubling to 30 s. */
+  /** Default 1 s doubling to 30 s, never under `minMs`. */
   readonly reconnect?: ReconnectPolicy;
+  /**
+   * Limit of order requests on this socket, queued when exceeded (1200 per 60 s per public venue
+   * docs); null = none.
+   */
+  readonly orderRateLimit?: RateLimit | null;
   /** Request ids; default a counter. */
   readonly requestIds?: () => string;
   readonly logger?: Logger;
@@ -73,6 +81,7 @@ export class PrivateWsClient {
   private lastInbound = 0;
   private cancelPing: () => void = () => {};
   private cancelReconnect: () => void = () => {};
+  private readonly orderLimiter: RateLimiter | undefined;
 
   /** @param options - address, signer and policies */
   constructor(private readonly options: PrivateWsOptions) {
@@ -82,6 +91,9 @@ export class PrivateWsClient {
     this.counters = options.counters ?? createInboundCounters();
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
+    const rate =
+      options.orderRateLimit === undefined ? { limit: 1200, windowMs: 60_000 } : options.orderRateLimit;
+    this.orderLimiter = rate === null ? undefined : new RateLimiter(rate, this.timer);
   }
 
   /** User Data events (orders, trades, positions, assets, accounts, liquidation). */
@@ -126,7 +138,15 @@ export class PrivateWsClient {
     const id = this.nextId();
     const what = `${action} id ${id}`;
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
-    return this.send(id, what, JSON.stringify({ action, id, args }), timeoutMs).then((reply) => {
+    const frame = JSON.stringify({ action, id, args });
+    const sent =
+      this.orderLimiter === undefined || this.orderLimiter.tryAcquire()
+        ? this.send(id, what, frame, timeoutMs)
+        : this.orderLimiter.acquire().then(() => {
+            if (!this.loggedIn) throw new NotConnectedError(what);
+            return this.send(id, what, frame, timeoutMs);
+          });
+    return sent.then((reply) => {
       if (reply.code !== 0 && reply.code !== 200000) {
         throw new VenueError({
           code: reply.code,
@@ -294,8 +314,11 @@ export class PrivateWsClient {
     this.failPending();
     if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.timer.now() });
     if (this.closing) return;
-    const policy = this.options.reconnect ?? { baseMs: 500, capMs: 30_000 };
-    const delay = backoffDelay(this.attempt++, policy.baseMs, policy.capMs, this.random);
+    const policy = this.options.reconnect ?? { baseMs: 1_000, capMs: 30_000 };
+    const delay = Math.max(
+      policy.minMs ?? 1_000,
+      backoffDelay(this.attempt++, policy.baseMs, policy.capMs, this.random),
+    );
     this.logger.warn({ reason, delay, attempt: this.attempt }, 'private WebSocket dropped: reconnecting');
     this.cancelReconnect = this.timer.setTimer(() => {
       if (this.closing) return;

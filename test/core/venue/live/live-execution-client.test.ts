@@ -84,7 +84,7 @@ describe('live execution client', () => {
       timer,
       random: { next: () => 0 },
       requestTimeoutMs: 1_000,
-      reconnect: { baseMs: 100, capMs: 1_000 },
+      reconnect: { baseMs: 100, capMs: 1_000, minMs: 0 },
       logger,
     });
     live = new LiveExecutionClient({

@@ -49,4 +49,15 @@ describe('rate limiter', () => {
     await Promise.all(all);
     expect(order).toEqual([0, 1, 2, 3]);
   });
+
+  it('grants synchronously with tryAcquire while there is room and nobody waits', async () => {
+    const timer = fakeTimer(0);
+    const limiter = new RateLimiter({ limit: 2, windowMs: 1_000 }, timer);
+    expect([limiter.tryAcquire(), limiter.tryAcquire(), limiter.tryAcquire()]).toEqual([true, true, false]);
+    const queued = limiter.acquire();
+    expect(limiter.tryAcquire()).toBe(false);
+    await timer.advance(1_000);
+    await queued;
+    expect([limiter.tryAcquire(), limiter.tryAcquire()]).toEqual([true, false]);
+  });
 });

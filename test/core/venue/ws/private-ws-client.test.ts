@@ -167,6 +167,26 @@ describe('private WebSocket client', () => {
     await waitFor(() => client.counters.unmatchedReplies === 1, 'late reply counted');
   });
 
+  it('queues order requests over the socket limit instead of failing them', async () => {
+    await client.close();
+    client = new PrivateWsClient({
+      url: venue.url,
+      signer: hmacSigner('ws-key', 'ws-secret'),
+      timer,
+      orderRateLimit: { limit: 2, windowMs: 60_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    await client.connect();
+    const replies = [1, 2, 3].map((i) => client.request('cancel_order', { clientOrderId: `c${i}` }));
+    await Promise.all(replies.slice(0, 2));
+    expect(venue.requests).toHaveLength(2);
+    await timer.advance(59_999);
+    expect(venue.requests).toHaveLength(2);
+    await timer.advance(1);
+    await replies[2];
+    expect(venue.requests.map((r) => r.args.clientOrderId)).toEqual(['c1', 'c2', 'c3']);
+  });
+
   it('reconnects with backoff after the venue drops the socket, and logs in again', async () => {
     const connections: ConnectionEvent[] = [];
     client.connection.subscribe((e) => connections.push(e));
@@ -174,7 +194,8 @@ describe('private WebSocket client', () => {
     venue.dropAll();
     await waitFor(() => connections.some((e) => e.kind === 'dropped'), 'drop noticed');
     expect(venue.logins).toBe(1);
-    await timer.advance(49);
+    // backoff would be 50 ms, but logins are limited to 1 per second (per public venue docs)
+    await timer.advance(999);
     expect(venue.logins).toBe(1);
     await timer.advance(1);
     await waitFor(() => venue.logins === 2 && client.isLoggedIn, 'second login');
