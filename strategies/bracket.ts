@@ -85,7 +85,7 @@ export const bracket = defineStrategy<BracketParams, BracketState>({
   onOrder: (ctx, order) => {
     if (order.clientOrderId !== ctx.state.entry || order.orderState !== 'FILLED') return undefined;
     ctx.state.entry = undefined;
-    return ctx.params.exits === 'algo' && order.executedQty.isPositive() ? algoExits(ctx, order) : undefined;
+    return ctx.params.exits === 'algo' && order.executedQty.gt(0) ? algoExits(ctx, order) : undefined;
   },
   onPosition: (ctx, position) => {
     if (position.sym !== ctx.params.sym || !ctx.netQty(position.sym).isZero()) return undefined;

@@ -5,9 +5,9 @@ import { D, type Dec, ZERO } from '../core/model/index.ts';
 const params = z
   .object({
     /** Exchange account the loan is taken on, e.g. BINANCE. */
-    exchange: z.string(),
+    exchange: z.string().min(1),
     /** The coin borrowed, e.g. USDT. */
-    coin: z.string(),
+    coin: z.string().min(1),
     /** LTV (loan value / portfolio equity) the strategy steers to. */
     targetLtv: z.number().positive().max(0.9),
     /** Borrow below targetLtv - band, repay above targetLtv + band. */
@@ -37,14 +37,21 @@ interface LoanCarryState {
 
 type Ctx = StrategyContext<LoanCarryParams, LoanCarryState>;
 
+/** The coin's price in the settlement currency, from the loan's own valuation when there is a loan. */
 function coinPrice(ctx: Ctx, loan: Dec, loanValue: Dec): Dec {
-  return loan.isPositive() ? loanValue.div(loan) : D(ctx.params.coinPrice);
+  return loan.gt(0) ? loanValue.div(loan) : D(ctx.params.coinPrice);
 }
 
 /**
- * Keeps a margin loan at a target loan-to-value: every `checkEveryMs` it compares the coin's
- * loan value with portfolio equity and borrows (LTV below the band) or repays (above it) the
- * amount that brings LTV back to the target, one request at a time.
+ * Keeps a margin loan at a target loan-to-value. LTV here is the coin's loan value divided by
+ * `ctx.equity()` (equity net of loans, in the settlement currency). Every `checkEveryMs` it
+ * borrows (LTV below `targetLtv - band`) or repays (above `targetLtv + band`) the amount that
+ * brings LTV back to the target, floored to 8 decimals and never more than the loan when
+ * repaying; amounts under `minAmount` are not worth a request. One request is in flight at a
+ * time: the next waits until the loan has changed (the venue acted) or the request was refused
+ * (a denial, after which the next check asks again).
+ * @example
+ * { id: 'carry', strategy: loanCarry, params: { exchange: 'BINANCE', coin: 'USDT', targetLtv: 0.3 } }
  */
 export const loanCarry = defineStrategy<LoanCarryParams, LoanCarryState>({
   name: 'loan-carry',
@@ -64,14 +71,15 @@ export const loanCarry = defineStrategy<LoanCarryParams, LoanCarryState>({
     const loanValue = asset?.loanValue ?? ZERO;
     if (ctx.state.pending !== undefined && !loan.eq(ctx.state.loanAtRequest)) ctx.state.pending = undefined;
     const equity = ctx.equity();
-    if (!equity.isPositive() || ctx.state.pending !== undefined) return;
+    if (!equity.gt(0) || ctx.state.pending !== undefined) return;
     const ltv = loanValue.div(equity).toNumber();
     if (Math.abs(ltv - targetLtv) <= band) return;
     const amount = D(targetLtv)
       .mul(equity)
       .sub(loanValue)
       .div(coinPrice(ctx, loan, loanValue))
-      .abs();
+      .abs()
+      .toDecimalPlaces(8, D.ROUND_DOWN);
     if (amount.lt(minAmount)) return;
     const intent =
       ltv < targetLtv

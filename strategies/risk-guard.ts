@@ -54,8 +54,7 @@ function cut(ctx: Ctx, position: Position): Intent | undefined {
   if (qty.isZero()) return undefined;
   ctx.state.lastCut.set(key, ctx.now());
   const long =
-    position.positionSide === 'LONG' ||
-    (position.positionSide === 'NONE' && position.positionQty.isPositive());
+    position.positionSide === 'LONG' || (position.positionSide === 'NONE' && position.positionQty.gt(0));
   return ctx.order.market({
     sym: position.sym,
     side: long ? 'SELL' : 'BUY',

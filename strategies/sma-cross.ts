@@ -39,9 +39,9 @@ type Ctx = StrategyContext<SmaCrossParams, SmaCrossState>;
 
 /** Market orders trading `delta`, split so none exceeds the instrument's maxMarketSize. */
 function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[] {
-  const side = delta.isPositive() ? 'BUY' : 'SELL';
+  const side = delta.gt(0) ? 'BUY' : 'SELL';
   const orders: Intent[] = [];
-  for (let left = delta.abs(); left.isPositive(); left = left.sub(maxSize)) {
+  for (let left = delta.abs(); left.gt(0); left = left.sub(maxSize)) {
     orders.push(ctx.order.market({ sym, side, qty: left.gt(maxSize) ? maxSize : left }));
   }
   return orders;

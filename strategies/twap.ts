@@ -50,7 +50,7 @@ function slice(ctx: Ctx): Intent | undefined {
   if (spec === undefined || quote === undefined) return undefined;
   const slicesLeft = Math.max(1, slices - ctx.state.slicesDue + 1);
   const qty = floorToStep(remaining(ctx).div(slicesLeft), spec.lotSize);
-  if (qty.lt(spec.minSize) || !qty.isPositive()) return undefined;
+  if (qty.lt(spec.minSize) || !qty.gt(0)) return undefined;
   const tick = spec.tickSize.toNumber();
   const touch = Math.round((side === 'BUY' ? quote.ask : quote.bid) / tick);
   const ticks = side === 'BUY' ? touch + aggressionTicks : touch - aggressionTicks;
@@ -81,7 +81,7 @@ export const twap = defineStrategy<TwapParams, TwapState>({
   onTimer: (ctx, timer) => {
     if (timer.tag !== 'slice') return undefined;
     ctx.state.slicesDue += 1;
-    if (!remaining(ctx).isPositive()) return finish(ctx);
+    if (!remaining(ctx).gt(0)) return finish(ctx);
     // A child still open: this slice is caught up by the next tick, past the window if need be.
     if (ctx.openOrders(ctx.params.sym).length > 0) return undefined;
     if (ctx.state.slicesDue >= ctx.params.slices) finish(ctx);
@@ -89,6 +89,6 @@ export const twap = defineStrategy<TwapParams, TwapState>({
   },
   onFill: (ctx, fill) => {
     ctx.state.filled = ctx.state.filled.add(fill.quantity);
-    if (!remaining(ctx).isPositive()) finish(ctx);
+    if (!remaining(ctx).gt(0)) finish(ctx);
   },
 });
