@@ -71,6 +71,7 @@ export class Kernel {
   private readonly tracker: OrderTracker | undefined;
   private readonly inFlightCheckMs: number;
   private lookupRunning = false;
+  private started = false;
   private readonly backlog: Job[] = [];
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly fault$ = new Subject<StrategyFault>();
@@ -146,9 +147,13 @@ export class Kernel {
   /**
    * Starts the strategies (`setup`, then `onStart`) and subscribes to User Data, then market
    * data. With a synchronous (recorded) feed the whole run happens inside this call.
-   * @returns a promise that resolves when the market feed completes and rejects if a source errors
+   * @returns a promise that resolves when the market feed completes and rejects if a source
+   *   errors (or when the kernel was already started)
    */
   start(): Promise<void> {
+    if (this.started)
+      return Promise.reject(new Error('kernel: start() was called twice; build a new Kernel per run'));
+    this.started = true;
     this.run(() => {
       for (const runner of this.runners) runner.start();
     });

@@ -98,7 +98,9 @@ describe('strategy plugin API', () => {
       name: 'listener',
       params: z.object({}),
       onTrade: (ctx, trade) => {
-        seen.push(`hook trade ${trade.price} book ${ctx.book(trade.sym)?.bids[0]?.[0]} mark ${ctx.markPrice(trade.sym)}`);
+        seen.push(
+          `hook trade ${trade.price} book ${ctx.book(trade.sym)?.bids[0]?.[0]} mark ${ctx.markPrice(trade.sym)}`,
+        );
       },
       onPosition: (_ctx, position) => {
         seen.push(`hook position ${position.positionQty.toFixed()}`);
