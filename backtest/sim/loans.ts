@@ -1,4 +1,4 @@
-import type { BorrowIntent, Dec, Loan, RepayIntent } from '../../core/model/index.ts';
+import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { D, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { accountView, coinValue, equityOf } from './margin.ts';
@@ -182,13 +182,15 @@ export function repay(state: SimState, intent: RepayIntent): void {
 }
 
 /**
- * Loan-to-value of the portfolio: loan value / (equity + loan value).
+ * Loan risk of the portfolio: LTV = loan value / (equity + loan value), the loan value, and the net
+ * margin value (equity).
  * @param state - the venue
- * @returns the ratio, 0 without loans
+ * @returns the summary; LTV 0 without loans, 1 when nothing backs the loans
  */
-export function loanToValue(state: SimState): Dec {
+export function loanRiskOf(state: SimState): LoanRisk {
   const loans = totalLoanValue(state);
-  if (loans.isZero()) return ZERO;
-  const gross = equityOf(state).plus(loans);
-  return gross.gt(0) ? loans.div(gross) : D(1);
+  const equity = equityOf(state);
+  const gross = equity.plus(loans);
+  const ltv = loans.isZero() ? ZERO : gross.gt(0) ? loans.div(gross) : D(1);
+  return { ltv, totalLoanValue: loans, netMarginValue: equity };
 }

@@ -174,6 +174,8 @@ function rest(state: SimState, order: SimOrder): void {
  */
 export function requeue(state: SimState, order: SimOrder): void {
   state.books.get(order.sym)?.remove(order);
+  const waiting = state.waitingMarket.indexOf(order);
+  if (waiting >= 0) state.waitingMarket.splice(waiting, 1);
   workOrder(state, order);
 }
 

@@ -1,6 +1,14 @@
 import { type Observable, Subject } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../core/execution/index.ts';
-import type { AdlRankEvent, Dec, Intent, MarketEvent, Order, UserEvent } from '../../core/model/index.ts';
+import type {
+  AdlRankEvent,
+  Dec,
+  Intent,
+  LoanRisk,
+  MarketEvent,
+  Order,
+  UserEvent,
+} from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { adlRankOf } from './adl-rank.ts';
 import {
@@ -17,7 +25,7 @@ import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
-import { borrow, repay } from './loans.ts';
+import { borrow, loanRiskOf, repay } from './loans.ts';
 import { accountView, assetView, equityOf, mayBeBelowMaintenance, positionView } from './margin.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, matchResting, workOrder } from './matching.ts';
@@ -64,6 +72,8 @@ export interface SimVenue extends ExecutionPort {
   ledger(): Readonly<SimLedger>;
   /** @returns equity in the account currency, marked to the latest prices */
   equity(): Dec;
+  /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
+  loanRisk(): LoanRisk;
 }
 
 interface PendingCommand {
@@ -249,5 +259,6 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     statement: () => [...state.cashFlows],
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),
+    loanRisk: () => loanRiskOf(state),
   };
 }

@@ -123,23 +123,32 @@ export function checkTriggers(state: SimState, sym: string, from: number, to: nu
   if (state.held.length === 0 && state.algos.size === 0) return;
   const market = marketOf(state, sym);
   const restore = market.last;
-  for (const order of state.held.filter((o) => o.sym === sym)) {
-    for (const level of levelsOf(order)) {
-      const at = reachedAt(level, from, to);
-      if (Number.isNaN(at)) continue;
-      if (state.inBar) market.last = at;
-      releaseHeld(state, order, `condition ${order.condition?.code} triggered at ${at}`);
-      break;
+  if (state.held.length > 0) {
+    for (const order of state.held.filter((o) => o.sym === sym)) {
+      for (const level of levelsOf(order)) {
+        const at = reachedAt(level, from, to);
+        if (Number.isNaN(at)) continue;
+        if (state.inBar) market.last = at;
+        releaseHeld(state, order, `condition ${order.condition?.code} triggered at ${at}`);
+        break;
+      }
     }
   }
-  const mark = state.inBar ? Number.NaN : markPriceOf(market);
-  for (const algo of [...state.algos.values()]) {
-    if (algo.sym !== sym || algo.state !== 'NEW') continue;
-    const onMark = algo.triggerType === 'MarkPrice' && !Number.isNaN(mark);
-    const at = onMark ? reachedAt(algoLevel(algo), mark, mark) : reachedAt(algoLevel(algo), from, to);
-    if (Number.isNaN(at)) continue;
-    if (state.inBar) market.last = at;
-    fireAlgo(state, algo);
+  if (state.algos.size > 0) {
+    const mark = state.inBar ? Number.NaN : markPriceOf(market);
+    const due: [SimAlgo, number][] = [];
+    for (const algo of state.algos.values()) {
+      if (algo.sym !== sym) continue;
+      const onMark = algo.triggerType === 'MarkPrice' && !Number.isNaN(mark);
+      const at = onMark ? reachedAt(algoLevel(algo), mark, mark) : reachedAt(algoLevel(algo), from, to);
+      if (!Number.isNaN(at)) due.push([algo, at]);
+    }
+    for (const [algo, at] of due) {
+      // A tp / sl sibling fired earlier in this loop cancels this one.
+      if (algo.state !== 'NEW') continue;
+      if (state.inBar) market.last = at;
+      fireAlgo(state, algo);
+    }
   }
   if (state.inBar) market.last = restore;
 }

@@ -28,6 +28,9 @@ describe('sim venue: margin loans', () => {
     expect(t.of('asset').at(-1)?.asset).toMatchObject({ coin: 'USDT' });
     expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('11000');
     expect(t.of('asset').at(-1)?.asset.loan?.toFixed()).toBe('1000');
+    // LTV = 1000 / (10000 equity + 1000 loan)
+    expect(t.sim.loanRisk().ltv.toFixed(6)).toBe(D(1000).div(11000).toFixed(6));
+    expect(t.sim.loanRisk().netMarginValue.toFixed()).toBe('10000');
     // 1000 x 8.76 % / 8760 = 0.01 per hour; 3.5 hours -> 3 whole hours charged
     t.sim.onMarket(aTrade(3.5 * HOUR, 100, 1, 'BUY'));
     expect(t.sim.ledger().interest.toFixed()).toBe('0.03');

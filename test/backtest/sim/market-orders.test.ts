@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
+import { D } from '../../../core/model/index.ts';
+import { aLimit, aMarket, aQuote, aSim, aTrade, BTC } from '../../kit/sim-builders.ts';
 
 describe('sim venue: market orders', () => {
   it('walks the displayed size and fills the remainder one tick beyond the book', () => {
@@ -44,5 +45,15 @@ describe('sim venue: market orders', () => {
     expect(t.of('execution')).toHaveLength(0);
     t.sim.onMarket(aTrade(6, 101.3, 0.1, 'BUY'));
     expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['101.3']);
+  });
+
+  it('keeps one waiting entry when an order waiting for its first price is modified', () => {
+    const t = aSim();
+    t.send(aLimit('b1', 'BUY', '1', '100'));
+    t.send({ kind: 'modifyOrder', ref: 'm', target: 'b1', sym: BTC, price: D('101') });
+    t.sim.onMarket(aQuote(2, 100.5, 5, 100.6, 5));
+    expect(
+      t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()]),
+    ).toEqual([['1', '100.6']]);
   });
 });
