@@ -92,10 +92,10 @@ const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
  *     const fast = sma(10);
  *     const slow = sma(30);
  *     return ctx.bars(ctx.params.sym, '1m').pipe(
- *       filter(() => ctx.openOrders().length === 0),
- *       map((bar) => [fast.update(bar.close), slow.update(bar.close), bar] as const),
- *       filter(([f, s]) => f !== undefined && s !== undefined && f > s),
- *       map(([, , bar]) => ctx.order.market({ sym: bar.sym, side: 'BUY', qty: 1 })),
+ *       map((bar) => ({ bar, f: fast.update(bar.close), s: slow.update(bar.close) })),
+ *       filter(({ f, s }) => f !== undefined && s !== undefined && f > s),
+ *       filter(({ bar }) => ctx.openOrders().length === 0 && ctx.netQty(bar.sym).isZero()),
+ *       map(({ bar }) => ctx.order.market({ sym: bar.sym, side: 'BUY', qty: 1 })),
  *     );
  *   },
  * });
