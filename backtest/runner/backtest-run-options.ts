@@ -1,5 +1,5 @@
 import type { IntentGate, StrategySlot } from '../../core/kernel/index.ts';
-import type { Dec, InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
 import type { RecordDecoder } from '../recording/index.ts';
 import type { AnnualizationBasis, JsonValue } from '../report/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, SimVenueOptions } from '../sim/index.ts';
@@ -12,10 +12,11 @@ export interface BacktestRunOptions {
   /** Session recordings to replay, merged by receive time. */
   readonly recordings: readonly string[];
   /**
-   * Turns a recorded venue message into a market event: the venue's wire -> model mapping,
-   * which config/ wires in (backtest/ cannot import core/venue).
+   * Turns a recorded venue message into events: the venue's wire -> model mapping, which
+   * config/ wires in (backtest/ cannot import core/venue). Only market events are replayed:
+   * recorded User Data is dropped, the simulated venue makes its own.
    */
-  readonly decode: RecordDecoder<MarketEvent>;
+  readonly decode: RecordDecoder<KeelEvent>;
   readonly instruments: readonly InstrumentSpec[];
   readonly strategies: readonly StrategySlot[];
   /** The risk gate every intent passes (config/ builds it from the risk limits). */

@@ -1,7 +1,15 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Subject } from 'rxjs';
 import { type IntentGate, Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
-import type { Dec, Execution, InstrumentSpec, Intent, MarketEvent, Order } from '../../core/model/index.ts';
+import type {
+  Dec,
+  Execution,
+  InstrumentSpec,
+  Intent,
+  KeelEvent,
+  MarketEvent,
+  Order,
+} from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import {
   mergeByRecvTs,
@@ -22,6 +30,21 @@ import { countRecords } from './count-records.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { withCommission } from './position-sizing.ts';
 
+/** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
+const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
+
+function marketOnly(
+  record: Parameters<BacktestRunOptions['decode']>[0],
+  decode: BacktestRunOptions['decode'],
+): MarketEvent | readonly MarketEvent[] | null | Error {
+  const decoded = decode(record);
+  if (decoded === null || decoded instanceof Error) return decoded;
+  if (Array.isArray(decoded))
+    return (decoded as readonly KeelEvent[]).filter((e): e is MarketEvent => MARKET_KINDS.has(e.kind));
+  const event = decoded as KeelEvent;
+  return MARKET_KINDS.has(event.kind) ? (event as MarketEvent) : null;
+}
+
 /** Time after the last event during which commands sent at the end may still arrive, ms. */
 const END_SETTLE_MS = 60_000;
 
@@ -41,7 +64,7 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   const total = options.progress === undefined ? undefined : await countAll(options.recordings);
   const batchSize = options.batchSize ?? 8192;
   const sources = mergeByRecvTs(
-    options.recordings.map((path) => readEventBatches(path, options.decode)),
+    options.recordings.map((path) => readEventBatches(path, (record) => marketOnly(record, options.decode))),
     batchSize,
   );
   const iterator = sources[Symbol.asyncIterator]();

@@ -159,6 +159,32 @@ describe('backtest runner', () => {
       expect(resultToJson(b)).toBe(resultToJson(a));
     });
 
+    it('replays only market events: recorded User Data is dropped, the simulated venue makes its own', async () => {
+      const withPrivate = (record: RecordedMessage) => {
+        const market = decode(record);
+        if (market === null || market instanceof Error) return market;
+        // As if the recording also held the live account's fills: they must not reach the backtest.
+        const foreign = {
+          kind: 'account' as const,
+          ts: market.ts,
+          recvTs: market.recvTs,
+          account: {
+            portfolioId: 'LIVE',
+            equity: D(1),
+            availableMargin: D(1),
+            maintainMargin: D(0),
+            riskRatio: D(0),
+            accountStatus: 'NORMAL' as const,
+            positionMode: 'NET' as const,
+          },
+        };
+        return [foreign, market];
+      };
+      const plain = await runBacktest(options());
+      const mixed = await runBacktest({ ...options(), decode: withPrivate });
+      expect(resultToJson(mixed)).toBe(resultToJson(plain));
+    });
+
     it('ends with starting cash + the net PnL of its trades once everything is closed', async () => {
       const result = await runBacktest(options());
       expect(result.openTrades).toEqual([]);
