@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
 import { floorToStep, type Intent, type Position } from '../core/model/index.ts';
 
+/** The venue closes at most 20 syms per close-positions request (spec). */
+const MAX_CLOSE_SYMS = 20;
+
 const params = z
   .object({
     /** Reduce a position once its ADL rank (1-5) reaches this. */
@@ -25,13 +28,14 @@ interface RiskGuardState {
   readonly lastCut: Map<string, number>;
   /** The liquidation event already answered. */
   handledLiquidation: string | undefined;
+  /** Close-positions requests sent and not yet done (a listed sym still open) nor refused. */
+  readonly closing: Map<string, readonly string[]>;
 }
 
 type Ctx = StrategyContext<RiskGuardParams, RiskGuardState>;
 
-/** The syms of every non-flat position, at most 20 per close-positions request (the spec's limit). */
-function closeAll(ctx: Ctx): Intent[] {
-  const syms = [
+function openSyms(ctx: Ctx): string[] {
+  return [
     ...new Set(
       ctx
         .positionList()
@@ -39,9 +43,28 @@ function closeAll(ctx: Ctx): Intent[] {
         .map((p) => p.sym),
     ),
   ];
+}
+
+/** Close-positions requests for every sym with an open position, 20 syms each. */
+function closeAll(ctx: Ctx): Intent[] {
+  const syms = openSyms(ctx);
   const intents: Intent[] = [];
-  for (let i = 0; i < syms.length; i += 20) intents.push(ctx.order.closePositions(syms.slice(i, i + 20)));
+  for (let i = 0; i < syms.length; i += MAX_CLOSE_SYMS) {
+    const symList = syms.slice(i, i + MAX_CLOSE_SYMS);
+    const intent = ctx.order.closePositions(symList);
+    ctx.state.closing.set(intent.ref, symList);
+    intents.push(intent);
+  }
   return intents;
+}
+
+/** Forgets close requests whose syms are all flat now; true while one is still working. */
+function stillClosing(ctx: Ctx): boolean {
+  const open = new Set(openSyms(ctx));
+  for (const [ref, syms] of ctx.state.closing) {
+    if (!syms.some((sym) => open.has(sym))) ctx.state.closing.delete(ref);
+  }
+  return ctx.state.closing.size > 0;
 }
 
 function cut(ctx: Ctx, position: Position): Intent | undefined {
@@ -65,13 +88,15 @@ function cut(ctx: Ctx, position: Position): Intent | undefined {
 }
 
 function check(ctx: Ctx): Intent[] {
+  if (stillClosing(ctx)) return [];
   const liquidation = ctx.liquidation();
-  const status = ctx.account()?.accountStatus;
-  const distressed =
-    (liquidation !== undefined && liquidation.liquidationEventId !== ctx.state.handledLiquidation) ||
-    status === 'MARGIN_CALL';
-  if (ctx.params.closeAllOnLiquidation && distressed) {
-    ctx.state.handledLiquidation = liquidation?.liquidationEventId ?? ctx.state.handledLiquidation;
+  const newLiquidation =
+    liquidation !== undefined && liquidation.liquidationEventId !== ctx.state.handledLiquidation;
+  if (
+    ctx.params.closeAllOnLiquidation &&
+    (newLiquidation || ctx.account()?.accountStatus === 'MARGIN_CALL')
+  ) {
+    if (liquidation !== undefined) ctx.state.handledLiquidation = liquidation.liquidationEventId;
     return closeAll(ctx);
   }
   const intents: Intent[] = [];
@@ -85,18 +110,26 @@ function check(ctx: Ctx): Intent[] {
 }
 
 /**
- * A guard that runs beside other strategies: it cuts a position by `reduceFraction` when its
- * ADL rank reaches the threshold, and closes every position when a liquidation starts or the
- * account enters MARGIN_CALL. It acts on position updates and on a periodic check.
+ * A guard that runs beside other strategies and watches the whole portfolio. When a position's
+ * ADL rank reaches `adlRankThreshold` it cuts `reduceFraction` of it (floored to the lot) with a
+ * reduce-only market order, at most once per `cooldownMs` per position. When a liquidation event
+ * starts (once per event) or the account is in MARGIN_CALL, it closes every open position with
+ * close-positions requests, and sends no more while those are working (until their syms are flat
+ * or the venue refused them). It checks on every position update and every `checkEveryMs`.
+ * @example
+ * { id: 'guard', strategy: riskGuard, params: { adlRankThreshold: 4, reduceFraction: 0.5 } }
  */
 export const riskGuard = defineStrategy<RiskGuardParams, RiskGuardState>({
   name: 'risk-guard',
   description: 'Reduces exposure when ADL rank rises and closes out when a liquidation starts.',
   params,
-  state: () => ({ lastCut: new Map(), handledLiquidation: undefined }),
+  state: () => ({ lastCut: new Map(), handledLiquidation: undefined, closing: new Map() }),
   onStart: (ctx) => {
     ctx.every(ctx.params.checkEveryMs, 'check');
   },
   onTimer: (ctx) => check(ctx),
   onPosition: (ctx) => check(ctx),
+  onDenied: (ctx, denial) => {
+    ctx.state.closing.delete(denial.ref);
+  },
 });
