@@ -1,14 +1,11 @@
 import {
-  cancelAlgoOrder,
-  cancelAllAlgoOrders,
   closePosition,
   closePositions,
   loanCommand,
-  placeAlgoOrder,
-  replaceAlgoOrder,
   setPositionMode,
   setSubFeeRate,
 } from './account-commands.ts';
+import { cancelAlgoOrder, cancelAllAlgoOrders, placeAlgoOrder, replaceAlgoOrder } from './algo-commands.ts';
 import { cancelOrder, cancelOrders, placeEquityOrder, placeOrder, replaceOrder } from './order-commands.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { Params } from './request-fields.ts';

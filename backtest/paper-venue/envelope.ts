@@ -1,3 +1,4 @@
+import type { UserEvent } from '../../core/model/index.ts';
 import { SIM_ERRORS, type SimErrorName } from '../sim/index.ts';
 
 /** The spec's success envelope `{ code: 0, message: "success", data }`. */
@@ -88,4 +89,26 @@ export function errorFromReason(
   return match
     ? new PaperApiError(Number(match[1]), match[2] ?? reason)
     : new PaperApiError(fallbackCode, reason);
+}
+
+/**
+ * The sim's refusal of a command, if it refused: a CommandRejectedEvent carrying the command's ref.
+ * @param ref - the command's caller reference
+ * @param events - what the command produced
+ * @returns the error to answer, or undefined when the command was accepted
+ */
+export function refusalOf(ref: string, events: readonly UserEvent[]): PaperApiError | undefined {
+  const rejection = events.find((e) => e.kind === 'commandRejected' && e.ref === ref);
+  return rejection?.kind === 'commandRejected' ? errorFromReason(rejection.message) : undefined;
+}
+
+/**
+ * Throws the sim's refusal of a command, if it refused.
+ * @param ref - the command's caller reference
+ * @param events - what the command produced
+ * @throws PaperApiError with the sim's code
+ */
+export function throwIfRefused(ref: string, events: readonly UserEvent[]): void {
+  const error = refusalOf(ref, events);
+  if (error) throw error;
 }

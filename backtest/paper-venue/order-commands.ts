@@ -18,7 +18,7 @@ import {
   placeOrderArgsSchema,
   placeOrderBodySchema,
 } from '../../core/venue/index.ts';
-import { badParameter, errorFromReason, type PaperApiError, simError } from './envelope.ts';
+import { badParameter, errorFromReason, refusalOf, simError } from './envelope.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import { optionalDecimal, optionalList, optionalText, type Params, requiredText } from './request-fields.ts';
 
@@ -44,11 +44,6 @@ function placed(book: PortfolioBook, ref: string, events: readonly UserEvent[]):
   const order = book.findOrder(undefined, ref);
   if (order) return order;
   throw simError('BAD_PARAMETERS', `order ${ref} produced no update`);
-}
-
-function refused(ref: string, events: readonly UserEvent[]): PaperApiError | undefined {
-  const rejection = events.find((e) => e.kind === 'commandRejected' && e.ref === ref);
-  return rejection?.kind === 'commandRejected' ? errorFromReason(rejection.message) : undefined;
 }
 
 function tpSl(params: Params, prefix: 'tp' | 'sl', where: string): TpSl | undefined {
@@ -193,7 +188,7 @@ export function replaceOrder(book: PortfolioBook, params: Params, where: string)
     ...(qty === undefined ? {} : { qty }),
     ...(price === undefined ? {} : { price }),
   });
-  const error = refused(ref, events);
+  const error = refusalOf(ref, events);
   if (error) throw error;
   const after = book.findOrder(target.orderId) ?? target;
   return {
@@ -216,7 +211,7 @@ export function replaceOrder(book: PortfolioBook, params: Params, where: string)
 export function cancelOrder(book: PortfolioBook, params: Params, where: string): OrderAckWire {
   const target = targetOf(book, params, where);
   const ref = book.newRef('cancel');
-  const error = refused(
+  const error = refusalOf(
     ref,
     book.run({ kind: 'cancelOrder', ref, target: target.clientOrderId, sym: target.sym }),
   );
@@ -254,7 +249,7 @@ export function cancelOrders(
   );
   const ref = book.newRef('cancel-all');
   const targets = open.map((o) => o.clientOrderId);
-  const error = refused(
+  const error = refusalOf(
     ref,
     book.run({ kind: 'cancelOrders', ref, targets, ...(sym === undefined ? {} : { sym }) }),
   );

@@ -114,3 +114,18 @@ export function optionalInteger(params: Params, field: string, where: string): n
   if (!Number.isSafeInteger(n)) throw badParameter(`${where} ${field}`, 'must be a whole number');
   return n;
 }
+
+/**
+ * The positionSide of a request: NONE (default), LONG or SHORT.
+ * @param params - the request parameters
+ * @param where - the request, for the error
+ * @returns the side
+ * @throws PaperApiError 400001 for any other value
+ */
+export function positionSideOf(params: Params, where: string): 'NONE' | 'LONG' | 'SHORT' {
+  const side = optionalText(params, 'positionSide', where) ?? 'NONE';
+  if (side !== 'NONE' && side !== 'LONG' && side !== 'SHORT') {
+    throw badParameter(`${where} positionSide`, 'must be NONE, LONG or SHORT');
+  }
+  return side;
+}

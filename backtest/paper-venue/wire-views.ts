@@ -80,11 +80,12 @@ export function assetToWire(asset: Asset): AssetWire {
 /**
  * The trading account as `GET /api/v1/trading/account` and the Accounts channel write it.
  * @param account - the model account
- * @param assets - the portfolio's assets, carried in the account reply (Keel's choice)
+ * @param assets - the portfolio's assets, carried in the REST account reply (Keel's choice); omitted on the Accounts channel
  * @returns the wire account
  */
-export function accountToWire(account: Account, assets: readonly Asset[] = []): AccountWire {
-  return { ...(decimalsAsText(account) as AccountWire), assets: assets.map(assetToWire) };
+export function accountToWire(account: Account, assets?: readonly Asset[]): AccountWire {
+  const wire = decimalsAsText(account) as AccountWire;
+  return assets === undefined ? wire : { ...wire, assets: assets.map(assetToWire) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Dec } from '../../../core/model/index.ts';
 import { D, formatDecimal } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
-import { algoTarget } from '../account-commands.ts';
+import { algoTarget } from '../algo-commands.ts';
 import { badParameter, PaperApiError } from '../envelope.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
 import { optionalText, requiredText } from '../request-fields.ts';
