@@ -81,17 +81,28 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--to <time>', 'end of the replay window (ISO date-time with zone, or epoch ms)')
     .option('--set <path=value>', SET_HELP, collect, [])
     .option('--no-progress', 'do not show a progress bar')
-    .action(async (file: string, opts: { set: string[]; from?: string; to?: string; progress: boolean }) => {
-      const window = [
-        ...(opts.from === undefined
-          ? []
-          : [{ set: `backtest.from=${opts.from}`, shownAs: `--from ${opts.from}` }]),
-        ...(opts.to === undefined ? [] : [{ set: `backtest.to=${opts.to}`, shownAs: `--to ${opts.to}` }]),
-      ];
-      await withConfig(configFor('backtest', file, [...window, ...opts.set], ['backtest']), (loaded) =>
-        backtestCommand(loaded, { progress: opts.progress }, io),
-      );
-    });
+    .option(
+      '--recording <file>',
+      "replay this recording instead of the config's (repeatable), e.g. the session npm start wrote",
+      collect,
+      [],
+    )
+    .action(
+      async (
+        file: string,
+        opts: { set: string[]; from?: string; to?: string; progress: boolean; recording: string[] },
+      ) => {
+        const window = [
+          ...(opts.from === undefined
+            ? []
+            : [{ set: `backtest.from=${opts.from}`, shownAs: `--from ${opts.from}` }]),
+          ...(opts.to === undefined ? [] : [{ set: `backtest.to=${opts.to}`, shownAs: `--to ${opts.to}` }]),
+        ];
+        await withConfig(configFor('backtest', file, [...window, ...opts.set], ['backtest']), (loaded) =>
+          backtestCommand(loaded, { progress: opts.progress, recordings: opts.recording }, io),
+        );
+      },
+    );
 
   program
     .command('record')
@@ -143,8 +154,15 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .argument('<config>', 'the config (YAML)')
     .option('--set <path=value>', SET_HELP, collect, [])
     .option('--print', 'print the resolved config (defaults applied, secrets redacted)', false)
-    .action((file: string, opts: { set: string[]; print: boolean }) => {
-      exit(validateCommand(file, { overrides: opts.set, print: opts.print }, io, builtInStrategyRegistry()));
+    .action(async (file: string, opts: { set: string[]; print: boolean }) => {
+      exit(
+        await validateCommand(
+          file,
+          { overrides: opts.set, print: opts.print },
+          io,
+          builtInStrategyRegistry(),
+        ),
+      );
     });
 
   program

@@ -23,8 +23,8 @@ export const strategyUseSchema = z
 export const strategyConfigSchema = z.strictObject({
   id: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, {
-      error: 'must be letters, digits, "_" or "-" (it tags orders and logs)',
+    .regex(/^[A-Za-z0-9_]{1,24}$/, {
+      error: 'must be 1 to 24 letters, digits or "_" (it tags the client order ids of its orders)',
     })
     .describe('Unique id of this strategy instance; it tags its orders and logs.'),
   use: strategyUseSchema.describe(

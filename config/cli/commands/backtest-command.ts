@@ -1,27 +1,62 @@
-import type { LoadedConfig } from '../../loader/index.ts';
+import { relative } from 'node:path';
+import { formatMoney, formatPercent } from '../../../backtest/report/index.ts';
+import { backtestToFiles } from '../../compose/backtest-run.ts';
+import { strategySlots } from '../../compose/strategy-plugins.ts';
+import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel backtest` beyond the config (`--from/--to` are applied to it as overrides). */
 export interface BacktestOptions {
   /** Show a progress bar on stderr. */
   readonly progress: boolean;
+  /** Recordings replacing the config's (e.g. the session `npm start` wrote); absent = the config's. */
+  readonly recordings?: readonly string[];
 }
 
 /**
  * `keel backtest <config>`: replays the config's recordings through the simulated venue and
- * writes the report. The config's mode is backtest (checked by the caller).
- * @param _loaded - the validated config, `--from/--to/--set` applied
- * @param _options - backtest options
- * @param _io - output streams
- * @returns the exit code of the backtest
- * @throws CommandNotAvailableError until the backtest runner is wired into this build
+ * writes the result JSON, CSVs and HTML report. The config's mode is backtest (checked by the caller).
+ * @param loaded - the validated config, `--from/--to/--set` applied
+ * @param options - progress and recordings override
+ * @param io - output streams
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, EXIT.RUNTIME_FAILURE when the run fails
  */
 export async function backtestCommand(
-  _loaded: LoadedConfig,
-  _options: BacktestOptions,
-  _io: CliIo,
+  loaded: LoadedConfig,
+  options: BacktestOptions,
+  io: CliIo,
 ): Promise<ExitCode> {
-  throw new CommandNotAvailableError('backtest');
+  const slots = await strategySlots(loaded);
+  if (!slots.ok) {
+    for (const problem of slots.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
+  let outcome: Awaited<ReturnType<typeof backtestToFiles>>;
+  try {
+    outcome = await backtestToFiles(loaded, {
+      slots: slots.slots,
+      ...(options.progress ? { progress: process.stderr } : {}),
+      ...(options.recordings === undefined || options.recordings.length === 0
+        ? {}
+        : { recordings: options.recordings }),
+    });
+  } catch (error) {
+    io.stderr.write(`✖ keel backtest ${relative(process.cwd(), loaded.file)}: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
+  const { result, paths } = outcome;
+  const m = result.metrics;
+  const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
+  io.stdout.write(
+    [
+      `✔ ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}`,
+      `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
+        `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
+      `  result: ${relative(process.cwd(), paths.json)}`,
+      `  report: ${relative(process.cwd(), paths.html)}`,
+      '',
+    ].join('\n'),
+  );
+  return EXIT.OK;
 }

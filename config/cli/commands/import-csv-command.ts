@@ -1,25 +1,37 @@
+import { relative } from 'node:path';
+import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel import-csv`. */
 export interface ImportCsvOptions {
-  /** The CSV file (trades or bars). */
+  /** The CSV of bars. */
   readonly csv: string;
   /** The sym the rows belong to. */
   readonly sym: string;
-  /** The recording to write (`.jsonl` or `.jsonl.gz`). */
+  /** The recording to write. */
   readonly out: string;
 }
 
 /**
- * `keel import-csv <file.csv>`: turns a CSV of trades or bars into a recording a backtest can
- * replay.
- * @param _options - input, sym and output
- * @param _io - output streams
- * @returns the exit code of the import
- * @throws CommandNotAvailableError until the importer is wired into this build
+ * `keel import-csv <csv> --sym S --out R`: turns an OHLCV CSV into a recording of KLINE pushes a
+ * backtest replays.
+ * @param options - input, sym and output
+ * @param io - output streams
+ * @returns EXIT.OK, or EXIT.RUNTIME_FAILURE with the importer's located sentence
  */
-export async function importCsvCommand(_options: ImportCsvOptions, _io: CliIo): Promise<ExitCode> {
-  throw new CommandNotAvailableError('import-csv');
+export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Promise<ExitCode> {
+  try {
+    const summary = await importOhlcvCsv({ input: options.csv, output: options.out, sym: options.sym });
+    io.stdout.write(
+      `✔ ${summary.bars} ${summary.interval} bars of ${options.sym} from ${new Date(summary.firstOpenTime).toISOString()} ` +
+        `to ${new Date(summary.lastCloseTime).toISOString()} -> ${relative(process.cwd(), summary.output)}` +
+        (summary.skipped.length > 0 ? ` (${summary.skipped.length} rows skipped)` : '') +
+        '\n',
+    );
+    return EXIT.OK;
+  } catch (error) {
+    io.stderr.write(`✖ keel import-csv: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
 }

@@ -1,6 +1,7 @@
+import { relative, resolve } from 'node:path';
+import { writeHtmlReportFromFile } from '../../../backtest/report/index.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel report`. */
 export interface ReportOptions {
@@ -11,12 +12,30 @@ export interface ReportOptions {
 }
 
 /**
- * `keel report <result.json>`: rebuilds the HTML report from a saved result.
- * @param _options - input and output
- * @param _io - output streams
- * @returns the exit code
- * @throws CommandNotAvailableError until the report builder is wired into this build
+ * The HTML path `keel report` writes by default: the result's path with `-result.json` or
+ * `.json` replaced by `-report.html` / `.html`.
+ * @param result - the result JSON path
+ * @returns the HTML path
  */
-export async function reportCommand(_options: ReportOptions, _io: CliIo): Promise<ExitCode> {
-  throw new CommandNotAvailableError('report');
+export function defaultReportPath(result: string): string {
+  if (/-result\.json$/i.test(result)) return result.replace(/-result\.json$/i, '-report.html');
+  return /\.json$/i.test(result) ? result.replace(/\.json$/i, '.html') : `${result}.html`;
+}
+
+/**
+ * `keel report <result.json>`: rebuilds the HTML report from a saved result alone.
+ * @param options - input and output
+ * @param io - output streams
+ * @returns EXIT.OK, or EXIT.RUNTIME_FAILURE when the result cannot be read
+ */
+export async function reportCommand(options: ReportOptions, io: CliIo): Promise<ExitCode> {
+  const out = resolve(options.out ?? defaultReportPath(options.result));
+  try {
+    await writeHtmlReportFromFile(resolve(options.result), out);
+  } catch (error) {
+    io.stderr.write(`✖ keel report ${options.result}: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
+  io.stdout.write(`✔ report: ${relative(process.cwd(), out)}\n`);
+  return EXIT.OK;
 }

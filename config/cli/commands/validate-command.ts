@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   formatConfigProblem,
   type StrategyParamsRegistry,
@@ -19,23 +20,32 @@ export interface ValidateOptions {
 
 /**
  * `keel validate <config>`: checks a config without running it, strategy params included when
- * a strategy registry is given.
+ * a strategy registry is given (plugin modules the config names are imported and added to it).
  * @param file - the config path as typed
  * @param options - overrides and --print
  * @param io - output streams
  * @param registry - strategy definitions for the params check; undefined skips it, saying so
  * @returns EXIT.OK when valid, EXIT.BAD_CONFIG_OR_USAGE otherwise
  */
-export function validateCommand(
+export async function validateCommand(
   file: string,
   options: ValidateOptions,
   io: CliIo,
   registry: StrategyParamsRegistry | undefined,
-): ExitCode {
+): Promise<ExitCode> {
   const loaded = loadForCommand(file, options.overrides, io);
   if (loaded === undefined) return EXIT.BAD_CONFIG_OR_USAGE;
   if (registry !== undefined) {
-    const params = validateStrategyParams(loaded, registry);
+    const plugins = await registryFor(loaded);
+    if (!plugins.ok) {
+      for (const problem of plugins.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+    const known = {
+      get: (use: string) => registry.get(use) ?? plugins.registry.get(use),
+      keys: () => registry.keys(),
+    };
+    const params = validateStrategyParams(loaded, known);
     if (!params.ok) {
       for (const problem of params.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;

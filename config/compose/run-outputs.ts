@@ -1,0 +1,63 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import {
+  type BacktestResult,
+  equityCsv,
+  fillsCsv,
+  ordersCsv,
+  resultToJson,
+  tradesCsv,
+  writeHtmlReport,
+} from '../../backtest/report/index.ts';
+import type { KeelConfig } from '../schema/index.ts';
+
+/** Where a run's result files went. */
+export interface RunOutputPaths {
+  readonly json: string;
+  readonly html: string;
+  readonly csv: readonly string[];
+}
+
+/**
+ * The result and report paths of a run: the config's `report` section, else
+ * `out/<name>-result.json` and `out/<name>-report.html` (Keel's choice), relative to the working
+ * directory like the recording path.
+ * @param config - the validated config
+ * @returns absolute paths of the JSON result and the HTML report
+ */
+export function reportPathsOf(config: KeelConfig): { readonly json: string; readonly html: string } {
+  const name =
+    config.name ?? `${config.mode}-${config.strategies[0]?.use.replace(/[^a-z0-9-]/gi, '') ?? 'run'}`;
+  return {
+    json: resolve(config.report?.json ?? `out/${name}-result.json`),
+    html: resolve(config.report?.html ?? `out/${name}-report.html`),
+  };
+}
+
+/**
+ * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
+ * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`) and the HTML report.
+ * @param result - the run's result
+ * @param paths - JSON and HTML paths
+ * @param settleAsset - the currency shown in the report
+ * @returns the paths written
+ */
+export async function writeRunOutputs(
+  result: BacktestResult,
+  paths: { readonly json: string; readonly html: string },
+  settleAsset: string,
+): Promise<RunOutputPaths> {
+  await mkdir(dirname(paths.json), { recursive: true });
+  await mkdir(dirname(paths.html), { recursive: true });
+  await writeFile(paths.json, resultToJson(result));
+  const base = paths.json.replace(/\.json$/i, '');
+  const csv = [
+    [`${base}.trades.csv`, tradesCsv(result)],
+    [`${base}.fills.csv`, fillsCsv(result)],
+    [`${base}.orders.csv`, ordersCsv(result)],
+    [`${base}.equity.csv`, equityCsv(result)],
+  ] as const;
+  for (const [path, text] of csv) await writeFile(path, text);
+  await writeHtmlReport(result, paths.html, { settleAsset });
+  return { json: paths.json, html: paths.html, csv: csv.map(([path]) => path) };
+}

@@ -1,0 +1,66 @@
+import type { FillModelName, FillModelOptions, LatencyOptions } from '../../backtest/sim/index.ts';
+import type { InstrumentSpec } from '../../core/model/index.ts';
+import { D } from '../../core/model/index.ts';
+import type { BacktestConfig, KeelConfig } from '../schema/index.ts';
+
+type FillModelConfig = NonNullable<BacktestConfig['fillModel']>;
+type LatencyConfig = NonNullable<BacktestConfig['latency']>;
+
+/**
+ * The simulated venue's fill model from the config's form (a name or a map).
+ * @param config - the config's fill model
+ * @returns what the simulated venue takes
+ */
+export function fillModelOf(config: FillModelConfig): FillModelOptions | FillModelName {
+  if (typeof config === 'string') return config;
+  return {
+    name: config.name,
+    ...(config.partialFills === undefined ? {} : { partialFills: config.partialFills }),
+    ...(config.slippageTicks === undefined ? {} : { slippageTicks: config.slippageTicks }),
+    ...(config.beyondBookTicks === undefined ? {} : { beyondBookTicks: config.beyondBookTicks }),
+  };
+}
+
+/**
+ * The simulated venue's latency legs from the config's form: the top-level delay is the order
+ * entry leg; market data is zero unless given (a recording's receive times already hold it).
+ * @param config - the config's latency
+ * @returns the latency legs
+ */
+export function latencyOf(config: LatencyConfig): LatencyOptions {
+  return {
+    orderEntry: { fixedMs: config.fixedMs, jitterMs: config.jitterMs },
+    marketData: config.marketData ?? { fixedMs: 0, jitterMs: 0 },
+    ...(config.userData === undefined ? {} : { userData: config.userData }),
+  };
+}
+
+/**
+ * Applies the config's fee model and the fee markup of the portfolio the strategies trade in
+ * to the instrument specs: `instrument` keeps each schedule, `flat` replaces them.
+ * @param specs - the instrument specs
+ * @param config - the validated config
+ * @param fees - the fee model (backtest's; paper runs keep the schedules)
+ * @returns the specs the simulated venue charges by
+ */
+export function specsWithFees(
+  specs: readonly InstrumentSpec[],
+  config: KeelConfig,
+  fees: BacktestConfig['fees'] | undefined,
+): InstrumentSpec[] {
+  const portfolio = config.strategies[0]?.portfolio;
+  const markupBps = config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps;
+  return specs.map((spec) => {
+    let schedule = spec.fees;
+    if (fees?.model === 'flat') {
+      schedule = {
+        maker: D(fees.makerBps).div(10_000),
+        taker: D(fees.takerBps).div(10_000),
+        markup: schedule.markup,
+        fixedPerFill: fees.fixedPerFill,
+      };
+    }
+    if (markupBps !== undefined) schedule = { ...schedule, markup: markupBps.div(10_000) };
+    return { ...spec, fees: schedule };
+  });
+}

@@ -1,0 +1,97 @@
+import { existsSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { StrategyDefinition, StrategySlot } from '../../core/kernel/index.ts';
+import { builtInStrategyRegistry } from '../cli/strategy-registry.ts';
+import { type ConfigProblem, type LoadedConfig, validateStrategyParams } from '../loader/index.ts';
+import { strategySource } from '../schema/index.ts';
+
+// biome-ignore lint/suspicious/noExplicitAny: plugins of any parameter and state types
+type AnyStrategy = StrategyDefinition<any, any>;
+
+/** The strategies of a config, ready for a kernel, or the located problems that stop the run. */
+export type StrategySlotsResult =
+  | { readonly ok: true; readonly slots: readonly StrategySlot[] }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+
+function isStrategyDefinition(value: unknown): value is AnyStrategy {
+  const candidate = value as Partial<AnyStrategy> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    candidate.kind === 'strategy' &&
+    typeof candidate.name === 'string' &&
+    typeof candidate.params?.safeParse === 'function'
+  );
+}
+
+/**
+ * Imports a strategy plugin module (`.ts` or `.js`) and finds its strategy: the default export,
+ * or else the only named export that is a strategy definition (made with `defineStrategy`).
+ * @param path - absolute path of the module
+ * @returns the strategy definition
+ * @throws Error naming the file when it is missing, fails to load, or exports no single strategy
+ */
+export async function importStrategyModule(path: string): Promise<AnyStrategy> {
+  if (!existsSync(path)) throw new Error(`strategy module ${path} does not exist`);
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new Error(`strategy module ${path} failed to load: ${(error as Error).message}`);
+  }
+  if (isStrategyDefinition(module.default)) return module.default;
+  const named = Object.entries(module).filter(([, value]) => isStrategyDefinition(value));
+  if (named.length === 1) return named[0]?.[1] as AnyStrategy;
+  throw new Error(
+    named.length === 0
+      ? `strategy module ${path} exports no strategy: export default defineStrategy({...})`
+      : `strategy module ${path} exports ${named.length} strategies (${named.map(([n]) => n).join(', ')}); export the one to run as default`,
+  );
+}
+
+/**
+ * The registry a config needs: the built-ins plus every plugin module its strategies name,
+ * imported and keyed by their `use` text.
+ * @param loaded - the validated config
+ * @returns the registry, or a located problem per module that could not be loaded
+ */
+export async function registryFor(
+  loaded: LoadedConfig,
+): Promise<
+  | { readonly ok: true; readonly registry: ReadonlyMap<string, AnyStrategy> }
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[] }
+> {
+  const registry = builtInStrategyRegistry();
+  const problems: ConfigProblem[] = [];
+  for (const [index, strategy] of loaded.config.strategies.entries()) {
+    const source = strategySource(strategy.use, loaded.dir);
+    if (source.kind !== 'module' || registry.has(strategy.use)) continue;
+    try {
+      registry.set(strategy.use, await importStrategyModule(source.path));
+    } catch (error) {
+      problems.push(loaded.source.problem(['strategies', index, 'use'], (error as Error).message));
+    }
+  }
+  return problems.length > 0 ? { ok: false, problems } : { ok: true, registry };
+}
+
+/**
+ * Resolves every strategy entry of a config to a kernel slot: its definition (built-in or
+ * plugin module) and its params parsed by the strategy's own schema.
+ * @param loaded - the validated config
+ * @returns the slots, or located problems (unknown strategy, bad params, unloadable module)
+ */
+export async function strategySlots(loaded: LoadedConfig): Promise<StrategySlotsResult> {
+  const resolved = await registryFor(loaded);
+  if (!resolved.ok) return resolved;
+  const params = validateStrategyParams(loaded, resolved.registry);
+  if (!params.ok) return params;
+  return {
+    ok: true,
+    slots: loaded.config.strategies.map((entry) => ({
+      id: entry.id,
+      strategy: resolved.registry.get(entry.use) as AnyStrategy,
+      params: params.params.get(entry.id),
+    })),
+  };
+}
