@@ -14,8 +14,7 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
     case 'order':
       return state.orders.applyVenue(event.order);
     case 'execution':
-      if (state.bookedFills.has(event.execution.transactionId)) return false;
-      state.bookedFills.add(event.execution.transactionId);
+      if (!state.bookFill(event.execution.transactionId)) return false;
       state.portfolio?.applyFill(event.execution);
       return true;
     case 'position': {

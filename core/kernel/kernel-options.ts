@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
-import type { InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
+import type { Dec, InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskDecision, RiskView } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
@@ -14,6 +14,13 @@ export interface IntentGate {
    * @returns approved (with the branded command) or denied (with the check and reason)
    */
   evaluate(intent: StrategyIntent, view: RiskView): RiskDecision;
+  /**
+   * Optional: an equity observation for the kill switch, made after every fill and account
+   * update, so a loss limit trips between intents too (`RiskGate.observeEquity`).
+   * @param now - epoch ms
+   * @param equity - portfolio equity
+   */
+  observeEquity?(now: number, equity: Dec): unknown;
 }
 
 /** One strategy in a kernel: a plugin, its id in the run, and its raw parameters. */

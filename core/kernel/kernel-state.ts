@@ -24,6 +24,8 @@ import type { RiskView } from '../risk/index.ts';
 import type { Clock } from './clock.ts';
 import { OrderRegistry } from './order-registry.ts';
 
+const RECENT_FILLS = 100_000;
+
 /**
  * The one state the kernel folds every event into. Strategies read it through their context,
  * the risk gate through {@link RiskView}; only the kernel writes it. Market data is kept as the
@@ -44,8 +46,10 @@ export class KernelState implements RiskView {
   readonly loans = new Map<string, Loan>();
   /** ADL rank by `sym|positionSide` (1 lowest to 5 highest). */
   readonly adlRanks = new Map<string, number>();
-  /** transactionIds already booked: a fill delivered twice (replay, reconnect) counts once. */
-  readonly bookedFills = new Set<string>();
+  /** transactionIds of the most recent fills, so a fill delivered twice (reconnect, replay) counts once. */
+  private readonly bookedFills = new Set<string>();
+  private readonly bookedOrder: string[] = [];
+  private bookedHead = 0;
   /** Liquidation positions reported for the current (latest) liquidation event. */
   readonly liquidationPositions: LiquidationPositionRecord[] = [];
   account: Account | undefined;
@@ -78,6 +82,26 @@ export class KernelState implements RiskView {
    */
   instrument(sym: string): InstrumentSpec | undefined {
     return this.instruments.get(sym);
+  }
+
+  /**
+   * Books a fill's transactionId unless already booked. The last 100 000 are remembered (a
+   * duplicate arrives soon after the original), so memory stays bounded in long runs.
+   * @param transactionId - the execution's id
+   * @returns true the first time, false for a duplicate
+   */
+  bookFill(transactionId: string): boolean {
+    if (this.bookedFills.has(transactionId)) return false;
+    this.bookedFills.add(transactionId);
+    this.bookedOrder.push(transactionId);
+    if (this.bookedOrder.length - this.bookedHead > RECENT_FILLS) {
+      this.bookedFills.delete(this.bookedOrder[this.bookedHead++] as string);
+      if (this.bookedHead >= RECENT_FILLS) {
+        this.bookedOrder.splice(0, this.bookedHead);
+        this.bookedHead = 0;
+      }
+    }
+    return true;
   }
 
   /**

@@ -307,7 +307,11 @@ export class Kernel {
         this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
         return;
       case 'execution':
+        this.observeEquity();
         this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
+        return;
+      case 'account':
+        this.observeEquity();
         return;
       case 'position':
         for (const runner of this.runners) runner.deliverPosition(event.position);
@@ -330,6 +334,11 @@ export class Kernel {
       default:
         return;
     }
+  }
+
+  /** Money changed hands: let the kill switch see equity now rather than at the next intent. */
+  private observeEquity(): void {
+    if (this.gate.observeEquity !== undefined) this.gate.observeEquity(this.state.now(), this.state.equity());
   }
 
   private ownerOf(ref: string): StrategyRunner | undefined {
