@@ -14,6 +14,8 @@ export interface ReceivedRequest {
 export interface ScriptedReply {
   readonly status?: number;
   readonly body: unknown;
+  /** Answer only after this many ms (to provoke client timeouts). */
+  readonly delayMs?: number;
 }
 
 /** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
@@ -50,9 +52,14 @@ export async function startFakeVenueHttp(
       };
       requests.push(received);
       const reply = state.handler(received);
-      res.statusCode = reply.status ?? 200;
-      res.setHeader('content-type', 'application/json');
-      res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+      const answer = () => {
+        if (res.destroyed) return;
+        res.statusCode = reply.status ?? 200;
+        res.setHeader('content-type', 'application/json');
+        res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
+      };
+      if (reply.delayMs === undefined) answer();
+      else setTimeout(answer, reply.delayMs).unref();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

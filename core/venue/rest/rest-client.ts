@@ -139,13 +139,16 @@ export class VenueRestClient {
    * Iterates every entry of a paginated endpoint.
    * @param name - a paged endpoint
    * @param query - filters; page and pageSize are managed by the iterator
+   * @param pageSize - entries per page; default the client's
    * @returns an async iterator over the list entries
+   * @example
+   * for await (const order of rest.pages('getOrderHistory', { filterExecuted: true })) { ... }
    */
   pages<N extends PagedEndpointName>(
     name: N,
-    query: Query & { pageSize?: number } = {},
+    query: Query = {},
+    pageSize = this.pageSize,
   ): AsyncGenerator<EndpointReply<N> extends PageWire<infer T> ? T : never> {
-    const pageSize = query.pageSize ?? this.pageSize;
     return paginate((page) => this.call(name, { ...query, page, pageSize }) as Promise<never>);
   }
 
