@@ -6,7 +6,7 @@ import type { ApprovedIntent } from '../core/risk/index.ts';
 
 // The simulated venue alone on 1M SYNTHETIC BBO events (a seeded random walk, not market data):
 // two resting quotes re-placed every 100 events, an open position, the queue fill model. Prints
-// events/s of onMarket (matching + margin check) and of a bare loop over the same events.
+// events/s of onMarket with the quoting, of the per-event path alone (no fills), and of a bare loop.
 
 const EVENTS = 1_000_000;
 const SYM = 'BINANCE_PERP_BTC_USDT';
@@ -106,8 +106,52 @@ for (const e of data) {
   n++;
 }
 const ms = performance.now() - start;
+
+// The per-event path alone: one open position and two resting orders far from the market, no fills.
+const quiet = createSimVenue({
+  instruments: [instrument],
+  startingBalances: { USDT: D('1000000') },
+  random: seededRandom(3),
+  latency: ZERO_LATENCY,
+  fillModel: 'queue',
+});
+const sendQuiet = (intent: Intent) => quiet.submit({ strategyId: 'bench', intent } as ApprovedIntent);
+sendQuiet({
+  kind: 'placeOrder',
+  ref: 'pos',
+  sym: SYM,
+  side: 'BUY',
+  orderType: 'MARKET',
+  qty: D('1'),
+  timeInForce: 'IOC',
+  reduceOnly: false,
+  positionSide: 'NONE',
+});
+for (const [side, px] of [
+  ['BUY', '1000'],
+  ['SELL', '90000'],
+] as const) {
+  sendQuiet({
+    kind: 'placeOrder',
+    ref: side,
+    sym: SYM,
+    side,
+    orderType: 'LIMIT',
+    qty: D('0.01'),
+    price: D(px),
+    timeInForce: 'GTC',
+    reduceOnly: false,
+    positionSide: 'NONE',
+  });
+}
+const quietStart = performance.now();
+for (const e of data) quiet.onMarket(e);
+const quietMs = performance.now() - quietStart;
 console.log(`bare loop:   ${fmt(EVENTS / (bareMs / 1000))} events/s (checksum ${checksum > 0})`);
 console.log(
-  `sim venue:   ${fmt(EVENTS / (ms / 1000))} events/s, ${fmt(userEvents)} User Data events, ${fmt(sim.ledger().tradingFees.toNumber())} USDT fees`,
+  `sim, quoting:  ${fmt(EVENTS / (ms / 1000))} events/s, ${fmt(userEvents)} User Data events, ${fmt(sim.ledger().tradingFees.toNumber())} USDT fees`,
+);
+console.log(
+  `sim, no fills: ${fmt(EVENTS / (quietMs / 1000))} events/s (position + 2 resting orders: matching and margin check only)`,
 );
 console.log(`peak RSS:    ${fmt(process.resourceUsage().maxRSS / 1024)} MB`);

@@ -61,14 +61,15 @@ export function describeFillModel(model: ResolvedFillModel): string {
   return `${model.name} (${partial}, market slippage ${model.slippageTicks} ticks + ${model.beyondBookTicks} beyond the book)`;
 }
 
-function crosses(model: ResolvedFillModel, buy: boolean, marketPrice: number, limit: number): boolean {
-  if (model.name === 'through') return buy ? marketPrice < limit : marketPrice > limit;
+function crosses(strict: boolean, buy: boolean, marketPrice: number, limit: number): boolean {
+  if (strict) return buy ? marketPrice < limit : marketPrice > limit;
   return buy ? marketPrice <= limit : marketPrice >= limit;
 }
 
 /**
  * How much of a resting limit order a quote, book or trade event could fill, before sharing the
  * event's size with other resting orders. Updates the order's queue position (queue model).
+ * Allocation-free: it runs for the head of the book on every market event of its sym.
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
  * @param event - the market event
@@ -77,60 +78,56 @@ function crosses(model: ResolvedFillModel, buy: boolean, marketPrice: number, li
 export function restingCapacity(model: ResolvedFillModel, order: SimOrder, event: MarketEvent): number {
   const buy = order.sign > 0;
   const limit = order.priceN;
+  const strict = model.name === 'through';
+  let size = 0;
   switch (event.kind) {
-    case 'quote':
-    case 'book': {
-      const opposite =
-        event.kind === 'quote'
-          ? [[buy ? event.ask : event.bid, buy ? event.askQty : event.bidQty]]
-          : buy
-            ? event.asks
-            : event.bids;
+    case 'quote': {
       if (model.name === 'queue') trimQueue(order, event);
-      let size = 0;
-      for (const [price, qty] of opposite) {
-        if (price === undefined || qty === undefined || !crosses(model, buy, price, limit)) break;
+      if (crosses(strict, buy, buy ? event.ask : event.bid, limit)) size = buy ? event.askQty : event.bidQty;
+      break;
+    }
+    case 'book': {
+      if (model.name === 'queue') trimQueue(order, event);
+      for (const [price, qty] of buy ? event.asks : event.bids) {
+        if (!crosses(strict, buy, price, limit)) break;
         size += qty;
       }
-      if (size === 0) return 0;
-      return model.partialFills ? size : Number.POSITIVE_INFINITY;
+      break;
     }
     case 'trade': {
       if (model.name === 'queue' && event.price === limit) {
         if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
         const beyondQueue = event.qty - order.queueAhead;
         order.queueAhead = Math.max(0, order.queueAhead - event.qty);
-        if (beyondQueue <= 0) return 0;
-        return model.partialFills ? beyondQueue : Number.POSITIVE_INFINITY;
+        size = Math.max(0, beyondQueue);
+      } else if (crosses(strict || model.name === 'queue', buy, event.price, limit)) {
+        size = event.qty;
       }
-      if (
-        model.name === 'queue'
-          ? !crosses({ ...model, name: 'through' }, buy, event.price, limit)
-          : !crosses(model, buy, event.price, limit)
-      ) {
-        return 0;
-      }
-      return model.partialFills ? event.qty : Number.POSITIVE_INFINITY;
+      break;
     }
     default:
       return 0;
   }
+  if (!(size > 0)) return 0;
+  return model.partialFills ? size : Number.POSITIVE_INFINITY;
 }
 
 /**
  * The queue ahead of an order can never exceed what the venue displays at its price: shrink it
  * when the displayed size at the order's price drops (cancellations ahead count in our favour only
  * down to the displayed size; Keel's choice, the usual risk-averse queue model).
+ * @param order - a resting order (queue model)
+ * @param event - a quote or book event of its sym
  */
-function trimQueue(order: SimOrder, event: MarketEvent & { kind: 'quote' | 'book' }): void {
+export function trimQueue(order: SimOrder, event: MarketEvent): void {
   const buy = order.sign > 0;
-  const same =
-    event.kind === 'quote'
-      ? [[buy ? event.bid : event.ask, buy ? event.bidQty : event.askQty] as const]
-      : buy
-        ? event.bids
-        : event.asks;
-  for (const [price, qty] of same) {
+  if (event.kind === 'quote') {
+    if ((buy ? event.bid : event.ask) === order.priceN)
+      order.queueAhead = Math.min(order.queueAhead, buy ? event.bidQty : event.askQty);
+    return;
+  }
+  if (event.kind !== 'book') return;
+  for (const [price, qty] of buy ? event.bids : event.asks) {
     if (price === order.priceN) {
       order.queueAhead = Math.min(order.queueAhead, qty);
       return;

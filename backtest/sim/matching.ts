@@ -1,6 +1,6 @@
 import type { BookLevel, Dec, MarketEvent } from '../../core/model/index.ts';
 import { D, decimalOf, floorToStep } from '../../core/model/index.ts';
-import { initialQueue, restingCapacity } from './fill-model.ts';
+import { initialQueue, restingCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { emptySymMarket, type SymMarket } from './market-state.ts';
 import { RestingBook } from './resting-book.ts';
@@ -249,8 +249,7 @@ export function matchResting(state: SimState, event: MarketEvent): void {
     }
     if (model.name === 'queue' && event.kind !== 'trade') {
       // Trim the queue of the orders behind the head too (the head was trimmed while matching).
-      for (let i = 1; i < side.length; i++)
-        restingCapacity({ ...model, partialFills: true }, side[i] as SimOrder, event);
+      for (let i = 1; i < side.length; i++) trimQueue(side[i] as SimOrder, event);
     }
   }
 }

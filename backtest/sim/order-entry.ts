@@ -36,6 +36,13 @@ function badParameter(state: SimState, intent: PlaceOrderIntent, spec: Instrumen
   }
   if (intent.timeInForce === 'GTD' && !DATE.test(intent.expiryDate ?? ''))
     return 'GTD needs expiryDate YYYY-MM-DD';
+  if (state.liveOrders.size > spec.maxNumOrders) {
+    let open = 0;
+    for (const order of state.liveOrders) if (order.sym === intent.sym) open++;
+    // The new order is registered already: more than maxNumOrders live means one too many.
+    if (open > spec.maxNumOrders)
+      return `${intent.sym} already has maxNumOrders ${spec.maxNumOrders} open orders`;
+  }
   if (state.positionMode === 'BOTH' && intent.positionSide === 'NONE')
     return 'positionSide LONG or SHORT is required in BOTH mode';
   if (state.positionMode === 'NET' && intent.positionSide !== 'NONE')

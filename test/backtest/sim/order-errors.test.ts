@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SIM_ERRORS } from '../../../backtest/sim/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
 
 function rejectedReasons(t: ReturnType<typeof aSim>): string[] {
@@ -104,6 +105,15 @@ describe('sim venue: order error codes', () => {
       .filter((c) => c >= 406014 && c <= 406023);
     expect(loanCodes).toEqual([
       406014, 406015, 406016, 406017, 406018, 406019, 406020, 406021, 406022, 406023,
+    ]);
+  });
+
+  it('rejects an order beyond the sym maxNumOrders with 400001', () => {
+    const t = aSim({ instruments: [anInstrument(BTC, { maxNumOrders: 2 })] });
+    t.send(aLimit('a', 'BUY', '1', '90'), aLimit('b', 'BUY', '1', '91'), aLimit('c', 'BUY', '1', '92'));
+    t.sim.advanceTo(1);
+    expect(rejectedReasons(t)).toEqual([
+      `400001 bad parameters: ${BTC} already has maxNumOrders 2 open orders`,
     ]);
   });
 });
