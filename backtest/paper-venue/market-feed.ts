@@ -122,8 +122,10 @@ export class MarketFeed {
   released = 0;
   /** Highest seq the client acknowledged (lockstep). */
   acked = -1;
-  /** True once the source is exhausted. */
+  /** True once the source is exhausted (or failed). */
   ended = false;
+  /** Why the source stopped early: a bad recording, an unreadable file. */
+  failure: Error | undefined;
   private readonly iterator: AsyncIterator<FeedItem>;
   private allowance = 0;
   private stopped = false;
@@ -166,7 +168,11 @@ export class MarketFeed {
 
   /** Starts releasing events at the chosen pace. */
   start(): void {
-    this.running ??= this.run();
+    this.running ??= this.run().catch((error: unknown) => {
+      this.failure = error instanceof Error ? error : new Error(String(error));
+      this.ended = true;
+      this.settleWaiters();
+    });
   }
 
   /**

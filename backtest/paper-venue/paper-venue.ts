@@ -28,7 +28,9 @@ export const LOCKSTEP_ACK_PATH = '/api/v1/paper/lockstep/ack';
 /** Settings of a paper venue. */
 export interface PaperVenueOptions {
   readonly instruments: readonly InstrumentSpec[];
-  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  /** Address to listen on; default 127.0.0.1 (loopback only). */
+  readonly host?: string;
+  /** Port; 0 (default) picks a free one. */
   readonly port?: number;
   /**
    * The account's portfolios; the first is the main one. Default: one main portfolio `PAPER-MAIN`
@@ -90,7 +92,7 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
 }
 
 /**
- * Starts a paper venue on 127.0.0.1: the trading service's REST interface, private WebSocket and
+ * Starts a paper venue (on 127.0.0.1 unless told otherwise): the trading service's REST interface, private WebSocket and
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
@@ -229,14 +231,19 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     if (which !== 'private') for (const s of mdSessions) s.ws.terminate();
   });
 
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
   const { port } = server.address() as AddressInfo;
+  const base = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   feed.start();
   const main = portfolios[0] as PaperPortfolioOptions;
   return {
-    restUrl: `http://127.0.0.1:${port}`,
-    privateWsUrl: `ws://127.0.0.1:${port}${PRIVATE_WS_PATH}`,
-    marketDataWsUrl: `ws://127.0.0.1:${port}${MARKET_DATA_WS_PATH}`,
+    restUrl: `http://${base}`,
+    privateWsUrl: `ws://${base}${PRIVATE_WS_PATH}`,
+    marketDataWsUrl: `ws://${base}${MARKET_DATA_WS_PATH}`,
     apiKey: main.apiKey,
     apiSecret: main.apiSecret,
     portfolioId: main.portfolioId,

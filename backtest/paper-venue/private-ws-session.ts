@@ -244,8 +244,11 @@ export class PrivateSession {
       const data = this.deps.execute(this.book, command, args, `WebSocket ${action}`);
       body = { event, id, code: 0, message: 'success', data };
     } catch (error) {
-      if (!(error instanceof PaperApiError)) throw error;
-      body = { event, id, code: error.code, message: error.message, data: null };
+      // A fault of the venue itself must not take the server down: it answers 40000 (system error).
+      body =
+        error instanceof PaperApiError
+          ? { event, id, code: error.code, message: error.message, data: null }
+          : { event, id, code: 40000, message: `system error: ${String(error)}`, data: null };
     }
     const held = this.held;
     this.held = undefined;

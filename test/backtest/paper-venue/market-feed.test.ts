@@ -46,6 +46,19 @@ describe('paper venue market feed', () => {
     await feed.stop();
   });
 
+  it('reports a source that fails (a missing recording) instead of crashing', async () => {
+    const feed = new MarketFeed(
+      recordingFeed('/nonexistent/session.jsonl'),
+      { mode: 'asap' },
+      realTimer(),
+      () => undefined,
+    );
+    feed.start();
+    await feed.until(1);
+    expect(feed.ended).toBe(true);
+    expect(feed.failure?.message).toMatch(/ENOENT|nonexistent/);
+  });
+
   it('replays a recorded session through the venue decoders', async () => {
     const path = join(import.meta.dirname, '../../../backtest/sessions', EXAMPLE_SESSION_FILE);
     const source = recordingFeed(path)();
