@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../core/model/index.ts';
 import { grid } from '../../strategies/index.ts';
@@ -98,6 +99,36 @@ describe('grid strategy', () => {
     rig.push(aQuote(1000, 100, 5, 100.2, 5));
     rig.stop();
     expect(await rig.venueOrders()).toEqual([]);
+  });
+
+  it('keeps an orderly ladder on any quote path: on the tick, buys below sells, at most one order per price', async () => {
+    const step = fc.record({
+      move: fc.integer({ min: -30, max: 30 }),
+      spread: fc.integer({ min: 1, max: 4 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 30 }), async (path) => {
+        const rig = await aGrid();
+        let bid = 1000;
+        let ts = 1000;
+        for (const s of path) {
+          bid += s.move;
+          ts += 1;
+          rig.push(aQuote(ts, bid / 10, 5, (bid + s.spread) / 10, 5));
+          const open = await rig.venueOrders();
+          const ticks = open.map((o) => o.limitPrice.div('0.1'));
+          expect(ticks.every((t) => t.isInteger())).toBe(true);
+          const buys = open.filter((o) => o.side === 'BUY').map((o) => o.limitPrice.toNumber());
+          const sells = open.filter((o) => o.side === 'SELL').map((o) => o.limitPrice.toNumber());
+          if (buys.length > 0 && sells.length > 0) expect(Math.max(...buys)).toBeLessThan(Math.min(...sells));
+          expect(new Set(open.map((o) => o.limitPrice.toFixed())).size).toBe(open.length);
+          expect(open.length).toBeLessThanOrEqual(6);
+        }
+        expect(rig.denials).toEqual([]);
+        expect(rig.faults).toEqual([]);
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('rejects nonsense parameters', () => {
