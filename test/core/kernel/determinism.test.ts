@@ -1,3 +1,4 @@
+import { filter, map, merge } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineStrategy, seededRandom, sma } from '../../../core/kernel/index.ts';
@@ -53,10 +54,29 @@ const busy = defineStrategy({
   },
 });
 
+/** The reactive style in the same run: bars and timers merged into one intent stream. */
+const streaming = defineStrategy({
+  name: 'streaming',
+  params: z.object({ sym: z.string() }),
+  setup: (ctx) => {
+    ctx.every(30_000, 'probe');
+    const onBars = ctx.bars(ctx.params.sym, '1m').pipe(
+      filter((bar) => bar.close > bar.open && ctx.openOrders().length < 3),
+      map((bar) => ctx.order.limit({ sym: bar.sym, side: 'BUY', qty: 0.01, price: bar.low, round: true })),
+    );
+    const onTimers = ctx.timers().pipe(
+      filter(() => ctx.openOrders().length > 0),
+      map(() => ctx.order.cancel(ctx.openOrders()[0]?.clientOrderId ?? '')),
+    );
+    return merge(onBars, onTimers);
+  },
+});
+
 function run(events: readonly MarketEvent[]): string[] {
   const rig = aKernelRig([
     { id: 'btc', strategy: busy, params: { sym: BTC } },
     { id: 'eth', strategy: busy, params: { sym: ETH } },
+    { id: 'rx', strategy: streaming, params: { sym: BTC } },
   ]);
   for (const event of events) rig.market.next(event);
   const out = rig.venue.submitted.map((c) => `${c.strategyId} ${JSON.stringify(c.intent)}`);
@@ -71,6 +91,7 @@ describe('kernel determinism', () => {
     const second = run(events);
     expect(first.length).toBeGreaterThan(50);
     expect(first.some((line) => line.startsWith('denied'))).toBe(true);
+    expect(first.some((line) => line.startsWith('rx {"kind":"cancelOrder"'))).toBe(true);
     expect(second).toEqual(first);
   });
 
