@@ -1,7 +1,7 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { D, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { accountView, coinValue, equityOf } from './margin.ts';
+import { accountView, availableMargin, coinValue, equityOf } from './margin.ts';
 import { publishBalances } from './publish.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
 
@@ -114,7 +114,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   const value = coinValue(state, intent.coin);
   const addedValue = intent.amount.mul(value);
   const addedMM = addedValue.mul(state.opts.loans.maintenanceMarginRate);
-  if (addedMM.gt(accountView(state).availableMargin)) {
+  if (addedMM.gt(availableMargin(state))) {
     fail('LOAN_INSUFFICIENT_MARGIN', `needs ${addedMM.toFixed(2)} of margin`);
     return;
   }

@@ -163,6 +163,15 @@ export function initialMargin(state: SimState): Dec {
 }
 
 /**
+ * Available margin: equity minus the initial margin of positions and open orders.
+ * @param state - the venue
+ * @returns the margin in the account currency (negative when over-committed)
+ */
+export function availableMargin(state: SimState): Dec {
+  return equityOf(state).minus(initialMargin(state));
+}
+
+/**
  * Estimated liquidation price of a position, other positions' marks held still: the price p at
  * which equity + Q(p - mark) = MM_others + |Q| p mmr, Q = signed qty x contract size.
  * @param state - the venue

@@ -2,7 +2,7 @@ import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/ind
 import { isOnStep, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { onlyReduces, positionFor } from './fills.ts';
-import { accountView, orderMargin } from './margin.ts';
+import { availableMargin, orderMargin } from './margin.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
@@ -141,7 +141,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
   const required = orderMargin(state, order);
   if (required.gt(0)) {
     // orderMargin already counts this order inside initialMargin (it is registered): compare with equity.
-    const available = accountView(state).availableMargin;
+    const available = availableMargin(state);
     if (available.isNegative()) {
       reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${required.toFixed(2)}`);
       return;
