@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext, sma, type WarmIndicator } from '../core/kernel/index.ts';
-import { BAR_INTERVAL_MS, type BarInterval, type Intent, type Order } from '../core/model/index.ts';
+import {
+  BAR_INTERVAL_MS,
+  type BarInterval,
+  type Intent,
+  isFinalOrderState,
+  type Order,
+} from '../core/model/index.ts';
 
 const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]];
 
@@ -48,8 +54,8 @@ function algoExits(ctx: Ctx, entry: Order): Intent[] {
  * of `trendBars` bars, buy `qty` at market protected by a take-profit `takeProfit` above and a
  * stop-loss `stopLoss` below. In `attached` mode the exits ride on the entry as its tp/sl fields
  * (from the bar's close; the venue opens them when the entry fills and cancels the survivor). In
- * `algo` mode, once the entry order is FILLED, two reduce-only algo orders are placed around its
- * average fill price for the quantity it filled; when the position is flat again the surviving
+ * `algo` mode, once the entry order is done (FILLED, or ended after a partial fill), two
+ * reduce-only algo orders are placed around its average fill price for the quantity it filled; when the position is flat again the surviving
  * algo order is cancelled.
  * @example
  * { id: 'br1', strategy: bracket, params: { sym: 'BINANCE_PERP_BTC_USDT', qty: 0.01, takeProfit: 0.01, stopLoss: 0.005, exits: 'algo' } }
@@ -81,9 +87,10 @@ export const bracket = defineStrategy<BracketParams, BracketState>({
     ctx.state.entry = entry.ref;
     return entry;
   },
-  // The FILLED order update, not the fill: the venue may report the fill before the position.
+  // The final order update, not the fill: the venue reports the fill before the position, and a
+  // market order cut short (CANCELLED after a partial fill) still needs exits for what it bought.
   onOrder: (ctx, order) => {
-    if (order.clientOrderId !== ctx.state.entry || order.orderState !== 'FILLED') return undefined;
+    if (order.clientOrderId !== ctx.state.entry || !isFinalOrderState(order.orderState)) return undefined;
     ctx.state.entry = undefined;
     return ctx.params.exits === 'algo' && order.executedQty.gt(0) ? algoExits(ctx, order) : undefined;
   },
