@@ -14,7 +14,6 @@ export type { LiveExecutionOptions } from './live/live-execution-client.ts';
 export { LiveExecutionClient } from './live/live-execution-client.ts';
 export type { LiveVenue, LiveVenueOptions, RawVenueMessage } from './live/live-venue.ts';
 export { createLiveVenue } from './live/live-venue.ts';
-export { snapshotEvents, vanishedOrders } from './live/reconcile.ts';
 // Wire <-> model mapping.
 export { orderFromWire, orderToWire, placeOrderBodyFromIntent } from './mapping/order-mapping.ts';
 export { placeOrderArgsFromIntent } from './mapping/place-order-args-mapping.ts';

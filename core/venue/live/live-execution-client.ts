@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
+import { type ExecutionPort, reconcile, type VenueSnapshot } from '../../execution/index.ts';
 import {
+  type AlgoOrder,
+  type Asset,
   isFinalOrderState,
   type Order,
   type PlaceOrderIntent,
+  type Position,
+  positionKey,
   type StrategyIntent,
   type UserEvent,
 } from '../../model/index.ts';
@@ -34,7 +38,6 @@ import {
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { orderFromIntent } from './order-from-intent.ts';
-import { snapshotEvents, vanishedOrders } from './reconcile.ts';
 import { runRestCommand } from './rest-commands.ts';
 
 /** Options of the live execution client. */
@@ -62,6 +65,9 @@ export interface LiveExecutionOptions {
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
   private readonly believedOpen = new Map<string, Order>();
+  private readonly positions = new Map<string, Position>();
+  private readonly assets = new Map<string, Asset>();
+  private readonly openAlgoOrders = new Map<string, AlgoOrder>();
   /** Place orders sent whose outcome is unknown (ack lost), by clientOrderId. */
   private readonly unresolved = new Map<string, PlaceOrderIntent>();
   private readonly timer: TimerPort;
@@ -173,12 +179,27 @@ export class LiveExecutionClient implements ExecutionPort {
     };
   }
 
+  /** Keeps the local view reconciliation compares with the venue's, then passes the event on. */
   private emit(event: UserEvent): void {
-    if (event.kind === 'order') {
-      const order = event.order;
-      this.unresolved.delete(order.clientOrderId);
-      if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
-      else this.believedOpen.set(order.clientOrderId, order);
+    switch (event.kind) {
+      case 'order': {
+        const order = event.order;
+        this.unresolved.delete(order.clientOrderId);
+        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
+        else this.believedOpen.set(order.clientOrderId, order);
+        break;
+      }
+      case 'position':
+        this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
+        break;
+      case 'asset':
+        this.assets.set(event.asset.coin, event.asset);
+        break;
+      case 'algoOrder':
+        if (event.algoOrder.state === 'NEW')
+          this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
+        else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
+        break;
     }
     this.subject.next(event);
   }
@@ -304,16 +325,20 @@ export class LiveExecutionClient implements ExecutionPort {
     });
   }
 
-  /** After a (re)connect: snapshot, corrective events, then look up what vanished or was never acked. */
+  /**
+   * After a (re)connect: the execution folder's reconciliation (snapshot vs. local view ->
+   * corrective events, vanished orders looked up), then the orders whose ack never came.
+   */
   private async reconcile(): Promise<void> {
     try {
       const snapshot = await this.snapshot();
-      const vanished = vanishedOrders(this.believedOpen, snapshot);
-      for (const event of snapshotEvents(snapshot, this.timer.now())) this.emit(event);
-      for (const { sym, clientOrderId } of vanished) {
-        const order = await this.lookupOrder(sym, clientOrderId);
-        if (order !== undefined) this.emitOrder(order);
-      }
+      const local = {
+        openOrders: [...this.believedOpen.values()],
+        positions: [...this.positions.values()],
+        assets: [...this.assets.values()],
+        openAlgoOrders: [...this.openAlgoOrders.values()],
+      };
+      for (const event of await reconcile(local, snapshot, this)) this.emit(event);
       for (const intent of [...this.unresolved.values()]) void this.resolveUnacked(intent);
     } catch (error) {
       this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');

@@ -160,6 +160,19 @@ export class PrivateWsClient {
   }
 
   /**
+   * Sends a frame that gets no reply (e.g. the paper venue's `lockstep_ack`), in order with the
+   * requests sent before it and outside the order rate limit. Not for orders: they need replies.
+   * @param action - the frame's action
+   * @param args - its arguments
+   * @returns false when not logged in (nothing sent)
+   */
+  notify(action: string, args: object): boolean {
+    if (!this.loggedIn || this.socket === undefined) return false;
+    this.socket.send(JSON.stringify({ action, args }));
+    return true;
+  }
+
+  /**
    * Closes the connection for good (no reconnect); pending requests fail with ConnectionLostError.
    * @returns when the socket is closed
    */
