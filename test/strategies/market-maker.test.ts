@@ -152,13 +152,14 @@ describe('market-maker strategy', () => {
       fc.asyncProperty(
         fc.array(step, { minLength: 1, maxLength: 25 }),
         fc.integer({ min: 0, max: 3 }),
-        async (path, skew) => {
-          const rig = await aMarketMaker({ qty: 0.07, skewTicksPerUnit: skew * 10 });
+        fc.constantFrom(0, 1, 3),
+        async (path, skew, latencyMs) => {
+          const rig = await aMarketMaker({ qty: 0.07, skewTicksPerUnit: skew * 10 }, { latencyMs });
           let bidTicks = 1000;
           let ts = 1000;
           for (const s of path) {
             bidTicks += s.move;
-            ts += 1;
+            ts += 2;
             rig.push(aQuote(ts, bidTicks / 10, s.bidQty, (bidTicks + s.spread) / 10, s.askQty));
             const open = await rig.venueOrders();
             const bids = open.filter((o) => o.side === 'BUY').map((o) => o.limitPrice.toNumber());
