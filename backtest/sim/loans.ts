@@ -76,8 +76,8 @@ function totalLoanValue(state: SimState): Dec {
 
 /**
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
- * 406014–406023): borrowable asset (406014), positive amount (406015), account not in MARGIN_CALL
- * or LIQUIDATION (406020),
+ * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406021),
+ * account NORMAL and LTV below the warning level (406020),
  * per-user quota (406017), loan pool (406018), margin for the loan's maintenance (406016), LTV
  * after borrowing (406019).
  * @param state - the venue
@@ -95,9 +95,13 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
     return;
   }
+  if (state.liquidating) {
+    fail('LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
+    return;
+  }
   const status = accountView(state).accountStatus;
-  if (status !== 'NORMAL') {
-    fail('LOAN_FROZEN_IN_LIQUIDATION', `the account is in ${status}`);
+  if (status !== 'NORMAL' || loanRiskOf(state).ltv.gte(state.opts.loans.ltvWarningLevel)) {
+    fail('LOAN_LTV_WARNING', `account ${status}, LTV ${loanRiskOf(state).ltv.toFixed(4)}`);
     return;
   }
   accrueInterest(state);
@@ -143,8 +147,9 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
 
 /**
  * Repays loan principal (interest is settled separately, hourly). Checks: positive amount (406015),
- * not in liquidation (406020), a loan exists (406021), amount <= principal (406022), enough balance
- * (406023).
+ * not in liquidation (406021), amount <= principal, with no loan counting as principal 0 (406022),
+ * enough balance (406023). The sim liquidates synchronously within one market event, so 406021 is
+ * never seen by a command there; the live venue can answer it.
  * @param state - the venue
  * @param intent - the command
  */
@@ -162,7 +167,7 @@ export function repay(state: SimState, intent: RepayIntent): void {
   const key = keyOf(intent.exchange, intent.coin);
   const loan = state.loans.get(key);
   if (!loan) {
-    fail('LOAN_NOTHING_TO_REPAY', `${intent.coin} on ${intent.exchange}`);
+    fail('LOAN_REPAY_EXCEEDS_PRINCIPAL', `no outstanding ${intent.coin} loan on ${intent.exchange}`);
     return;
   }
   accrueInterest(state);

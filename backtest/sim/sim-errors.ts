@@ -2,8 +2,8 @@
  * The simulated venue's error codes, in one table. Codes the spec states (401129, 401011) carry the
  * spec's meaning; 400001, 400009, 401018, 401023, 401058, 401097, 406010 and 406012 follow the public
  * venue docs (per public venue docs). The spec names 406014–406023 as ten loan codes without their
- * individual meanings: the meanings below are Keel's choice and must be reconciled with the live
- * adapter's table in core/venue.
+ * individual meanings: the meanings below are Keel's choice, aligned with the live adapter's table
+ * in core/venue (core/venue/error-codes.ts); change both together.
  */
 export const SIM_ERRORS = {
   BAD_PARAMETERS: { code: 400001, message: 'bad parameters' },
@@ -32,11 +32,14 @@ export const SIM_ERRORS = {
     code: 406019,
     message: 'the loan-to-value ratio after borrowing would exceed the limit',
   },
-  LOAN_FROZEN_IN_LIQUIDATION: {
+  LOAN_LTV_WARNING: {
     code: 406020,
-    message: 'new loans are frozen while the account is in margin call or liquidation',
+    message: 'borrowing is restricted while the portfolio LTV or margin is at warning level',
   },
-  LOAN_NOTHING_TO_REPAY: { code: 406021, message: 'there is no outstanding loan of this asset to repay' },
+  LOAN_FROZEN_IN_LIQUIDATION: {
+    code: 406021,
+    message: 'loans cannot change while the portfolio is in liquidation',
+  },
   LOAN_REPAY_EXCEEDS_PRINCIPAL: {
     code: 406022,
     message: 'the repay amount exceeds the outstanding principal',

@@ -24,6 +24,8 @@ export interface LoanOptions {
   readonly maxBorrowLtv?: Dec;
   /** Maintenance margin rate charged on loan value. Default 0.05. */
   readonly maintenanceMarginRate?: Dec;
+  /** LTV at or above which new borrowing is refused with 406020. Default 0.45 (Keel's choice). */
+  readonly ltvWarningLevel?: Dec;
 }
 
 /** Settings of a simulated venue. Every Keel's-choice default is named in the TSDoc. */
@@ -135,6 +137,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
       assets: options.loans?.assets ?? {},
       maxBorrowLtv: options.loans?.maxBorrowLtv ?? D('0.5'),
       maintenanceMarginRate: options.loans?.maintenanceMarginRate ?? D('0.05'),
+      ltvWarningLevel: options.loans?.ltvWarningLevel ?? D('0.45'),
     },
     random: options.random,
     portfolioId: options.portfolioId ?? 'SIM',

@@ -45,7 +45,7 @@ describe('sim venue: margin loans', () => {
     expect(t.sim.ledger().interest.toFixed()).toBe('0.04');
   });
 
-  it('answers each loan error with its own code (406014–406023)', () => {
+  it('answers each loan error with its code (406014–406023, as the live adapter reads them)', () => {
     const t = aSim({
       loans: {
         ...LOANS,
@@ -64,7 +64,10 @@ describe('sim venue: margin loans', () => {
       borrow('ltv', '1001', 'USDT', 'OKX'),
       repay('nothing', '1'),
       borrow('ok', '500'),
-      repay('too-much', '501'),
+      // 880 / (1000 + 880) = 0.468: under the 0.5 limit, over the 0.45 warning level
+      borrow('more', '380'),
+      borrow('warn', '1'),
+      repay('too-much', '881'),
     );
     t.sim.advanceTo(1);
     expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
@@ -73,7 +76,8 @@ describe('sim venue: margin loans', () => {
       ['quota', 406017],
       ['pool', 406018],
       ['ltv', 406019],
-      ['nothing', 406021],
+      ['nothing', 406022],
+      ['warn', 406020],
       ['too-much', 406022],
     ]);
   });
