@@ -179,6 +179,12 @@ export class PrivateSession {
       fail('login failed: sign does not match');
       return;
     }
+    try {
+      this.deps.limits.take(credential.portfolioId, 'wsLogin', this.deps.timer.now());
+    } catch (error) {
+      fail(`login failed: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
     this.dispose();
     this.armIdle();
     const book = this.deps.books.get(credential.portfolioId);

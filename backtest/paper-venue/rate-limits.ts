@@ -9,15 +9,18 @@ export interface WindowLimit {
 
 /**
  * The spec's limits (history orders and history position 30 / 10 s, statement 100 / 60 s) and the
- * public docs' (query order 1200 / 60 s; WebSocket place order 1200 / 60 s). Other endpoints are
- * not limited (spec: not shown; configurable).
+ * public docs' (query order 1200 / 60 s; WebSocket place order 1200 / 60 s; private WebSocket login
+ * 1 per second). Other endpoints are not limited (spec: not shown; configurable).
  */
-export const PAPER_RATE_LIMITS: Readonly<Partial<Record<RateLimitGroup | 'wsPlaceOrder', WindowLimit>>> = {
+export const PAPER_RATE_LIMITS: Readonly<
+  Partial<Record<RateLimitGroup | 'wsPlaceOrder' | 'wsLogin', WindowLimit>>
+> = {
   historyOrders: { max: 30, windowMs: 10_000 },
   historyPosition: { max: 30, windowMs: 10_000 },
   statement: { max: 100, windowMs: 60_000 },
   queryOrder: { max: 1200, windowMs: 60_000 },
   wsPlaceOrder: { max: 1200, windowMs: 60_000 },
+  wsLogin: { max: 1, windowMs: 1000 },
 };
 
 /** Sliding-window request counters per portfolio and group, on the server's clock. */

@@ -34,7 +34,10 @@ export function aPaperVenue(overrides: Partial<PaperVenueOptions> = {}): Promise
     feed: listFeed(SCRIPTED_PUSHES),
     pacing: { mode: 'manual' },
     loans: {
-      assets: { 'BINANCE:USDT': { annualRate: D('0.08'), userQuota: D(50_000), pool: D(20_000) } },
+      assets: {
+        'BINANCE:USDT': { annualRate: D('0.08'), userQuota: D(50_000), pool: D(20_000) },
+        'BINANCE:USDC': { annualRate: D('0.08'), userQuota: D(10), pool: D(1_000) },
+      },
     },
     ...overrides,
   });

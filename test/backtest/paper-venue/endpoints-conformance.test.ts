@@ -51,7 +51,7 @@ const REFUSED: Partial<Record<EndpointName, number>> = {
   closePosition: 401097,
   closePositions: 401097,
   getLiquidationEvent: 400001,
-  marginRepay: 406021,
+  marginRepay: 406022,
 };
 const REFUSED_PARAMS: Partial<Record<EndpointName, Record<string, unknown>>> = {
   setPositionMode: { positionMode: 'BOTH' },

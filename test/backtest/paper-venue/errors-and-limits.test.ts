@@ -88,7 +88,7 @@ describe('paper venue limits and error codes', () => {
     expect((await signedRest(v, 'GET', '/api/v1/adl/rank', { sym: BTC })).body.code).toBe(0);
   });
 
-  it('produces the loan codes 406014, 406015, 406018, 406021 and 406022', async () => {
+  it('produces the loan codes 406014, 406015, 406017, 406018 and 406022', async () => {
     const v = await started();
     const borrow = (coin: string, amount: string) =>
       signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/borrow', { exchange: 'BINANCE', coin, amount });
@@ -100,7 +100,8 @@ describe('paper venue limits and error codes', () => {
       });
     expect((await borrow('DOGE', '1')).body.code).toBe(406014);
     expect((await borrow('USDT', '0')).body.code).toBe(406015);
-    expect((await repay('1')).body.code).toBe(406021);
+    expect((await repay('1')).body.code).toBe(406022);
+    expect((await borrow('USDC', '20')).body.code).toBe(406017);
     expect((await borrow('USDT', '30000')).body.code).toBe(406018);
     expect((await borrow('USDT', '100')).body.code).toBe(0);
     expect((await repay('500')).body.code).toBe(406022);

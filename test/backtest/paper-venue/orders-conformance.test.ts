@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { PAPER_RATE_LIMITS, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
@@ -125,7 +125,10 @@ describe('paper venue private WebSocket', () => {
   });
 
   it('pushes nothing on a connection logged in with onlyTrade, but still answers its order actions', async () => {
-    await started();
+    const { wsLogin: _oncePerSecond, ...limits } = PAPER_RATE_LIMITS;
+    venue = await aPaperVenue({ rateLimits: limits });
+    venue.feed.step(2);
+    await venue.feed.until(2);
     const quiet = await loggedIn(venue.privateWsUrl, venue, true);
     const loud = await loggedIn(venue.privateWsUrl, venue, false);
     sockets.push(quiet, loud);
@@ -208,6 +211,12 @@ describe('paper venue private WebSocket', () => {
       },
     });
     expect(await anonymous.waitFor((f) => f?.event === 'login')).toMatchObject({ code: 60009 });
+  });
+
+  it('refuses a second login of the same key within a second with 60009 (per public venue docs: 1 login per second)', async () => {
+    await started();
+    sockets.push(await loggedIn(venue.privateWsUrl, venue));
+    await expect(loggedIn(venue.privateWsUrl, venue)).rejects.toThrow(/60009/);
   });
 
   it('closes a connection that stays idle longer than the idle timeout', async () => {
