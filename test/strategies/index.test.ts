@@ -15,7 +15,9 @@ describe('built-in strategies', () => {
   it('gives each a README line that is its description', () => {
     for (const [name, strategy] of BUILT_IN_STRATEGIES) {
       expect(strategy.description, name).toBeTruthy();
-      expect(readme).toContain(`| \`${name}\` | ${strategy.description} |`);
+      const row = readme.split('\n').find((line) => line.startsWith(`| \`${name}\``));
+      // A table formatter may pad the cells: compare the trimmed text of the row's second cell.
+      expect(row?.split('|')[2]?.trim(), name).toBe(strategy.description);
     }
   });
 
