@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
-import { type CollectingSocket, openCollecting, signedRest } from '../../kit/paper-venue-client.ts';
+import { type CollectingSocket, loggedIn, openCollecting, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 let venue: PaperVenue | undefined;
@@ -85,5 +85,9 @@ describe('paper venue lockstep mode (Keel extension)', () => {
     const order = await signedRest(v, 'GET', '/api/v1/trading/order', { clientOrderId: 'ls-1' });
     expect(order.body.data).toMatchObject({ orderState: 'FILLED' });
     expect(v.feed.released).toBe(3);
+    const priv = await loggedIn(v.privateWsUrl, v, true);
+    sockets.push(priv);
+    priv.send({ action: 'lockstep_ack', args: { seq: 3 } });
+    await socket.waitFor((f) => f?.seq === 4);
   });
 });
