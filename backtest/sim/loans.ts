@@ -132,12 +132,14 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     exchange: intent.exchange,
     coin: intent.coin,
     principal: ZERO,
+    principalN: 0,
     interest: ZERO,
     annualRate: terms.annualRate,
     accruedUntil: state.now,
     updateAt: state.now,
   };
   loan.principal = loan.principal.plus(intent.amount);
+  loan.principalN = loan.principal.toNumber();
   state.loans.set(key, loan);
   credit(state, intent.coin, intent.amount);
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
@@ -180,6 +182,7 @@ export function repay(state: SimState, intent: RepayIntent): void {
     return;
   }
   loan.principal = loan.principal.minus(intent.amount);
+  loan.principalN = loan.principal.toNumber();
   credit(state, intent.coin, intent.amount.neg());
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);

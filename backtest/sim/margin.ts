@@ -309,7 +309,16 @@ export function mayBeBelowMaintenance(state: SimState): boolean {
   for (const [coin, balance] of state.balancesN) {
     equity += state.opts.valuationCoins.has(coin) ? balance : balance * coinValue(state, coin).toNumber();
   }
-  if (state.loans.size > 0) return true;
+  if (state.loans.size > 0) {
+    const loanMmr = state.opts.loans.maintenanceMarginRate.toNumber();
+    for (const loan of state.loans.values()) {
+      const value =
+        loan.principalN *
+        (state.opts.valuationCoins.has(loan.coin) ? 1 : coinValue(state, loan.coin).toNumber());
+      equity -= value;
+      mm += value * loanMmr;
+    }
+  }
   // A relative margin of error on numbers: confirm in Decimal when close.
   return equity < mm * 1.000001 + 1e-9;
 }

@@ -52,6 +52,8 @@ export interface SimLoan {
   readonly exchange: string;
   readonly coin: string;
   principal: Dec;
+  /** Number mirror of the principal for the per-event margin check. */
+  principalN: number;
   /** Interest charged so far (already deducted from the balance). */
   interest: Dec;
   readonly annualRate: Dec;

@@ -32,8 +32,12 @@ export function asApproved(intent: Intent, strategyId = 'test'): ApprovedIntent 
 }
 
 /**
- * A limit order intent (GTC, NET, not reduce-only) unless told otherwise.
- * @param fields - side, qty and price at least (strings or Decimals via D)
+ * A limit order intent on BTC (GTC, NET, not reduce-only) unless told otherwise.
+ * @param ref - caller reference (clientOrderId)
+ * @param side - BUY or SELL
+ * @param qty - quantity as a decimal string
+ * @param price - limit price as a decimal string
+ * @param more - overrides
  * @returns the intent
  */
 export function aLimit(
