@@ -109,6 +109,44 @@ describe('paper venue limits and error codes', () => {
     expect(orders.body.data).toMatchObject({ totalSize: 1, list: [{ type: 'BORROW', amount: '100' }] });
   });
 
+  it('refuses closing a position with more reduce-only open orders than the limit with 401129', async () => {
+    const v = await started();
+    const buy = await signedRest(v, 'POST', '/api/v1/trading/order', {
+      sym: BTC,
+      side: 'BUY',
+      orderType: 'MARKET',
+      orderQty: '1',
+    });
+    expect(buy.body.code).toBe(0);
+    for (let i = 0; i < 51; i++) {
+      const sell = {
+        sym: BTC,
+        side: 'SELL',
+        orderType: 'LIMIT',
+        orderQty: '0.01',
+        limitPrice: '200.0',
+        reduceOnly: true,
+        clientOrderId: `ro-${i}`,
+      };
+      expect((await signedRest(v, 'POST', '/api/v1/trading/order', sell)).body.code).toBe(0);
+    }
+    const close = await signedRest(v, 'DELETE', '/api/v1/trading/position', { sym: BTC });
+    expect(close.body.code).toBe(401129);
+    expect(close.body.message).toContain('reduce-only');
+  });
+
+  it('refuses a borrow that would push the loan-to-value ratio over the limit with 406019', async () => {
+    const { D } = await import('../../../core/model/index.ts');
+    const v = await aPaperVenue({ startingBalances: { USDT: D(10_000) } });
+    venue = v;
+    const reply = await signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
+      exchange: 'BINANCE',
+      coin: 'USDT',
+      amount: '15000',
+    });
+    expect(reply.body.code).toBe(406019);
+  });
+
   it('refuses an executions window older than 7 days on the recent endpoints and newer than 7 days on the archive', async () => {
     const v = await started();
     const now = v.now();
