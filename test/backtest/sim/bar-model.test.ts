@@ -60,4 +60,18 @@ describe('sim venue: bar fill model', () => {
     expect(barPath(bar, 0)).toEqual([100, 95, 110, 101]);
     expect(barPath(aBar(60_000, 100, 102, 90, 95), 0)).toEqual([100, 102, 90, 95]);
   });
+
+  it('fills a SELL stop at the open when the bar gaps below its trigger', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(
+      aMarket('m', 'BUY', '1'),
+      aMarket('s', 'SELL', '1', { reduceOnly: true, condition: { code: 'SL', triggerPrice: D('97') } }),
+    );
+    t.sim.onMarket(aBar(120_000, 100, 101, 99, 100));
+    t.sim.onMarket(aBar(180_000, 95, 96, 90, 91));
+    const close = t.of('execution').at(-1)?.execution;
+    // bought at 100, stop at 97 gapped: sold at the open 95, -5
+    expect([close?.clientOrderId, close?.price.toFixed(), close?.rpnl.toFixed()]).toEqual(['s', '95', '-5']);
+  });
 });
