@@ -20,7 +20,11 @@ export const paperConfigSchema = z.strictObject({
     .max(65535)
     .default(0)
     .describe('Loopback port of the paper venue; 0 picks a free one.'),
-  speed: z.number().positive().default(1).describe('Replay speed: 1 is real time, 10 is ten times faster.'),
+  speed: z
+    .number()
+    .positive()
+    .default(1)
+    .describe('Replay speed: 1 is real time, 10 is ten times faster; in lockstep, the fastest it may go.'),
   lockstep: z
     .boolean()
     .default(false)

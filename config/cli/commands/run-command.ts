@@ -1,7 +1,8 @@
+import { runConfiguredSession } from '../../compose/session-run.ts';
+import { formatFill, formatSessionSummary } from '../../compose/session-summary.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel run`. */
 export interface RunOptions {
@@ -13,12 +14,34 @@ export interface RunOptions {
  * `keel run <config>`: runs the strategies live (against the venue) or on paper (against the
  * embedded paper venue), with pino logs, a status line, and a graceful shutdown on SIGINT /
  * SIGTERM. The config's mode is live or paper (checked by the caller).
- * @param _loaded - the validated config
- * @param _options - run options
- * @param _io - output streams
- * @returns the exit code of the run
- * @throws CommandNotAvailableError until the composition root is wired into this build
+ * @param loaded - the validated config
+ * @param options - run options
+ * @param io - output streams
+ * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal, EXIT.BAD_CONFIG_OR_USAGE
+ *   for bad strategy params, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails
  */
-export async function runCommand(_loaded: LoadedConfig, _options: RunOptions, _io: CliIo): Promise<ExitCode> {
-  throw new CommandNotAvailableError('run');
+export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: CliIo): Promise<ExitCode> {
+  let synthetic = false;
+  try {
+    const outcome = await runConfiguredSession(loaded, {
+      ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
+      status: process.stderr,
+      onFill: (fill) => io.stdout.write(`${formatFill(fill)}\n`),
+      onVenue: (url, isSynthetic) => {
+        synthetic = isSynthetic;
+        io.stdout.write(
+          `${loaded.config.mode} run against ${url}${isSynthetic ? ' (SYNTHETIC market data)' : ''}; Ctrl-C stops it\n`,
+        );
+      },
+    });
+    if (!outcome.ok) {
+      for (const problem of outcome.problems) io.stderr.write(`${problem}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+    io.stdout.write(formatSessionSummary(outcome, synthetic));
+    return outcome.exitCode;
+  } catch (error) {
+    io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
 }

@@ -1,0 +1,100 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import {
+  type FeedSource,
+  type PaperVenue,
+  recordingFeed,
+  startPaperVenue,
+  syntheticFeed,
+} from '../../backtest/paper-venue/index.ts';
+import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
+import type { InstrumentSpec } from '../../core/model/index.ts';
+import type { LoadedConfig } from '../loader/index.ts';
+import type { PaperConfig } from '../schema/index.ts';
+
+/** The paper venue a paper run started, and what the session needs to know of it. */
+export interface EmbeddedPaperVenue {
+  readonly venue: PaperVenue;
+  readonly synthetic: boolean;
+  /** Resolves once the feed is exhausted. */
+  readonly ended: Promise<void>;
+  readonly fillModel: string;
+}
+
+/**
+ * The market source of a paper run: a recorded session (relative to the config file) or the
+ * SYNTHETIC generator live, limited to the configured syms.
+ * @param paper - the paper settings
+ * @param loaded - the config (for its directory and instruments)
+ * @param startTime - venue time of a synthetic session's first event
+ * @returns the source and whether it is synthetic
+ */
+export function paperFeedOf(
+  paper: PaperConfig,
+  loaded: LoadedConfig,
+  startTime: number,
+): { readonly feed: FeedSource; readonly synthetic: boolean } {
+  if (paper.source.kind === 'recording')
+    return { feed: recordingFeed(resolve(loaded.dir, paper.source.path)), synthetic: false };
+  const syms = new Set(loaded.config.instruments.map((i) => i.sym));
+  const markets = SYNTHETIC_MARKETS.filter((m) => syms.has(m.sym));
+  return {
+    feed: syntheticFeed({
+      seed: paper.source.seed,
+      startTime,
+      markets: markets.length > 0 ? markets : SYNTHETIC_MARKETS,
+    }),
+    synthetic: true,
+  };
+}
+
+/**
+ * Starts the embedded paper venue of a paper run on 127.0.0.1: the config's instruments,
+ * starting cash, fill model, source and pacing (lockstep, or real time at the configured speed),
+ * and a key and secret made for this run.
+ * @param loaded - a validated config of mode paper
+ * @param instruments - the run's instrument specs
+ * @param startTime - venue time of a synthetic session's first event
+ * @returns the running venue
+ * @throws Error when the config has no paper section or the port is taken
+ */
+export async function startEmbeddedPaperVenue(
+  loaded: LoadedConfig,
+  instruments: readonly InstrumentSpec[],
+  startTime: number,
+): Promise<EmbeddedPaperVenue> {
+  const paper = loaded.config.paper;
+  if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
+  const { feed, synthetic } = paperFeedOf(paper, loaded, startTime);
+  const fillModel =
+    paper.fillModel === undefined
+      ? 'queue'
+      : typeof paper.fillModel === 'string'
+        ? paper.fillModel
+        : paper.fillModel.name;
+  const venue = await startPaperVenue({
+    instruments,
+    port: paper.venuePort,
+    portfolios: [
+      {
+        portfolioId: loaded.config.portfolios.main,
+        apiKey: `paper-${randomBytes(6).toString('hex')}`,
+        apiSecret: randomBytes(24).toString('hex'),
+        startingBalances: paper.startingCash,
+      },
+    ],
+    fillModel,
+    feed,
+    pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },
+  });
+  const ended = new Promise<void>((done) => {
+    const poll = setInterval(() => {
+      if (venue.feed.ended) {
+        clearInterval(poll);
+        done();
+      }
+    }, 50);
+    poll.unref();
+  });
+  return { venue, synthetic, ended, fillModel };
+}

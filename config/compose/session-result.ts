@@ -1,0 +1,84 @@
+import {
+  type BacktestResult,
+  computeMetrics,
+  type JsonValue,
+  roundTripsFromFills,
+} from '../../backtest/report/index.ts';
+import type { EquitySampler } from '../../backtest/runner/index.ts';
+import type { StrategySlot } from '../../core/kernel/index.ts';
+import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
+import { ONE } from '../../core/model/index.ts';
+
+/** What a live or paper session leaves for its report. */
+export interface SessionRecord {
+  readonly title: string;
+  readonly mode: 'live' | 'paper';
+  readonly venue: string;
+  readonly synthetic: boolean;
+  readonly recording: string | undefined;
+  readonly instruments: readonly InstrumentSpec[];
+  readonly slots: readonly StrategySlot[];
+  readonly orders: readonly Order[];
+  readonly fills: readonly Execution[];
+  readonly sampler: EquitySampler;
+  readonly fillModel: string;
+  readonly runConfig: { readonly [key: string]: JsonValue };
+}
+
+/**
+ * The result of a live or paper session in the backtest result's shape, so one report format
+ * (JSON, CSVs, HTML, `keel report`) serves every mode. The fills are the venue's own.
+ * @param session - what the session saw
+ * @returns the result
+ */
+export function sessionResult(session: SessionRecord): BacktestResult {
+  const sizes = new Map<string, Dec>(session.instruments.map((s) => [s.sym, s.contractSize]));
+  const contractSizeOf = (sym: string): Dec => sizes.get(sym) ?? ONE;
+  const { closed, open } = roundTripsFromFills(session.fills, { contractSizeOf });
+  const prices = session.sampler.priceSeries();
+  const curve = session.sampler.curve;
+  return {
+    meta: {
+      title: session.title,
+      strategies: session.slots.map((slot) => ({
+        id: slot.id,
+        name: slot.strategy.name,
+        params: JSON.parse(JSON.stringify(slot.params ?? {})) as { [key: string]: JsonValue },
+      })),
+      recordings:
+        session.recording === undefined ? [] : [{ path: session.recording, synthetic: session.synthetic }],
+      fillModel: {
+        name: session.fillModel,
+        description:
+          session.mode === 'paper'
+            ? `The paper venue's simulated matching (${session.fillModel}) over loopback.`
+            : 'Fills as the venue reported them.',
+      },
+      latencyModel: {
+        name: session.mode === 'paper' ? 'loopback' : 'network',
+        description: 'Real sockets: whatever latency the session had.',
+      },
+      feeModel: { name: 'venue', description: 'Fees as the venue charged them on each fill.' },
+      synthetic: session.synthetic,
+      runConfig: session.runConfig,
+      assumptions: [
+        `A ${session.mode} session against ${session.venue}; positions still open at the end stay open.`,
+        'Equity is the kernel’s view (the venue’s account and assets), sampled as market events arrive.',
+      ],
+    },
+    orders: session.orders,
+    fills: session.fills,
+    trades: closed,
+    openTrades: open,
+    equityCurve: curve,
+    prices,
+    metrics: computeMetrics({
+      equityCurve: curve,
+      trades: closed,
+      openTrades: open,
+      fills: session.fills,
+      ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
+      contractSizeOf,
+    }),
+  };
+}

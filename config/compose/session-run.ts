@@ -1,0 +1,111 @@
+import type { Execution } from '../../core/model/index.ts';
+import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
+import { instrumentSpecsOf } from './instrument-specs.ts';
+import { startEmbeddedPaperVenue } from './paper-run.ts';
+import { runLogger } from './run-logger.ts';
+import { specsWithFees } from './sim-models.ts';
+import type { StatusSink } from './status-line.ts';
+import { strategySlots } from './strategy-plugins.ts';
+import { runVenueSession, type VenueSessionOutcome } from './venue-session.ts';
+
+/** Options of a live or paper run beyond its config. */
+export interface SessionRunOptions {
+  /** Stop after this many seconds; overrides `paper.durationSec`. */
+  readonly durationSec?: number;
+  readonly status?: StatusSink;
+  readonly onFill?: (fill: Execution) => void;
+  readonly handleSignals?: boolean;
+  /** Called once the venue is up (paper: the embedded venue's URL). */
+  readonly onVenue?: (restUrl: string, synthetic: boolean) => void;
+}
+
+/** A session's outcome, or the located config problems that stopped it before it began. */
+export type SessionRunResult =
+  | ({ readonly ok: true } & VenueSessionOutcome)
+  | { readonly ok: false; readonly problems: readonly string[] };
+
+/**
+ * Runs a config of mode live or paper. Live: the venue at the configured URLs with the
+ * configured key and secret. Paper: the embedded paper venue started in-process, reached through
+ * the same live venue adapter as live mode, then closed.
+ * @param loaded - a validated config of mode live or paper
+ * @param options - duration, status sink, fill callback, signal handling
+ * @returns the outcome, or the problems (strategy params, unloadable plugin)
+ * @throws Error when the venue cannot be reached or the run fails
+ */
+export async function runConfiguredSession(
+  loaded: LoadedConfig,
+  options: SessionRunOptions = {},
+): Promise<SessionRunResult> {
+  const { config } = loaded;
+  const slots = await strategySlots(loaded);
+  if (!slots.ok) {
+    return { ok: false, problems: slots.problems.map(formatConfigProblem) };
+  }
+  const logger = runLogger(config.name ?? config.mode, config.logging.level);
+  const instruments = specsWithFees(instrumentSpecsOf(config.instruments), config, undefined);
+  const durationSec = options.durationSec ?? config.paper?.durationSec;
+  const common = {
+    config,
+    slots: slots.slots,
+    instruments,
+    logger,
+    ...(durationSec === undefined ? {} : { durationMs: durationSec * 1000 }),
+    ...(options.status === undefined ? {} : { status: options.status }),
+    ...(options.onFill === undefined ? {} : { onFill: options.onFill }),
+    ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+  };
+  if (config.mode === 'paper') {
+    const paper = config.paper;
+    if (paper?.latency !== undefined)
+      logger.warn(
+        'paper.latency is not applied: the paper venue matches at once, the sockets add real latency',
+      );
+    const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now());
+    const { venue } = embedded;
+    options.onVenue?.(venue.restUrl, embedded.synthetic);
+    try {
+      const outcome = await runVenueSession({
+        ...common,
+        mode: 'paper',
+        venue: {
+          restUrl: venue.restUrl,
+          privateWsUrl: venue.privateWsUrl,
+          marketDataWsUrl: venue.marketDataWsUrl,
+          apiKey: venue.apiKey,
+          apiSecret: venue.apiSecret,
+          label: `Keel paper venue ${venue.restUrl}${embedded.synthetic ? ' (SYNTHETIC feed)' : ''}`,
+        },
+        synthetic: embedded.synthetic,
+        sessionClock: () => venue.now(),
+        lockstep: paper?.lockstep ?? false,
+        ...(paper === undefined ? {} : { lockstepSpeed: paper.speed }),
+        ended: embedded.ended,
+        fillModel: embedded.fillModel,
+      });
+      return { ok: true, ...outcome };
+    } finally {
+      await venue.close();
+    }
+  }
+  const venue = config.venue;
+  if (venue === undefined) throw new Error(`${loaded.file} has no venue section`);
+  options.onVenue?.(venue.restUrl, false);
+  const outcome = await runVenueSession({
+    ...common,
+    mode: 'live',
+    venue: {
+      restUrl: venue.restUrl,
+      privateWsUrl: venue.privateWsUrl,
+      marketDataWsUrl: venue.marketDataWsUrl,
+      apiKey: venue.apiKey.reveal(),
+      apiSecret: venue.apiSecret.reveal(),
+      label: venue.restUrl,
+    },
+    synthetic: false,
+    sessionClock: () => Date.now(),
+    lockstep: false,
+    fillModel: 'venue',
+  });
+  return { ok: true, ...outcome };
+}

@@ -1,0 +1,32 @@
+import { relative } from 'node:path';
+import type { Execution } from '../../core/model/index.ts';
+import type { VenueSessionOutcome } from './venue-session.ts';
+
+/**
+ * One line per fill, as a run prints it.
+ * @param fill - the venue's execution
+ * @returns e.g. `fill mm BUY 0.01 BINANCE_PERP_BTC_USDT @ 95000.1 (maker, fee 0.19 USDT)`
+ */
+export function formatFill(fill: Execution): string {
+  return `fill ${fill.clientOrderId} ${fill.side} ${fill.quantity.toFixed()} ${fill.sym} @ ${fill.price.toFixed()} (fee ${fill.fee.toFixed()} ${fill.feeCoin})`;
+}
+
+/**
+ * The closing summary of a live or paper session: fills, PnL, and where the recording, result
+ * and report were written.
+ * @param outcome - the session's outcome
+ * @param synthetic - whether the market data was generated
+ * @returns the text, lines ending in newlines
+ */
+export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: boolean): string {
+  const pnl = outcome.endEquity.sub(outcome.startEquity);
+  const here = (path: string) => relative(process.cwd(), path);
+  return [
+    `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
+    `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
+    ...(outcome.recording === undefined ? [] : [`  recording: ${here(outcome.recording)}`]),
+    `  result:    ${here(outcome.outputs.json)}`,
+    `  report:    ${here(outcome.outputs.html)}`,
+    '',
+  ].join('\n');
+}

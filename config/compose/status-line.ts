@@ -1,0 +1,55 @@
+import type { Dec } from '../../core/model/index.ts';
+
+/** The figures a live or paper run shows while it runs. */
+export interface RunStatus {
+  readonly mode: 'live' | 'paper';
+  readonly elapsedMs: number;
+  readonly events: number;
+  readonly intents: number;
+  readonly fills: number;
+  readonly equity: Dec;
+  readonly pnl: Dec;
+  readonly settleAsset: string;
+}
+
+/**
+ * One line of run status: `paper 12s | events 5321 | intents 88 | fills 14 | equity 100012.3 USDT | PnL +12.3`.
+ * @param status - the figures
+ * @returns the line, without newline
+ */
+export function formatStatus(status: RunStatus): string {
+  const pnl = status.pnl.toDecimalPlaces(2).toFixed(2);
+  return [
+    `${status.mode} ${Math.round(status.elapsedMs / 1000)}s`,
+    `events ${status.events}`,
+    `intents ${status.intents}`,
+    `fills ${status.fills}`,
+    `equity ${status.equity.toDecimalPlaces(2).toFixed(2)} ${status.settleAsset}`,
+    `PnL ${status.pnl.gte(0) ? '+' : ''}${pnl}`,
+  ].join(' | ');
+}
+
+/** Where the status goes: rewritten in place on a terminal, a plain line now and then otherwise. */
+export interface StatusSink {
+  write(text: string): unknown;
+  readonly isTTY?: boolean;
+}
+
+/**
+ * Shows the status line: every second in place on a TTY, otherwise one line every `everyMs`.
+ * @param sink - the stream (stderr, usually)
+ * @param read - reads the current status
+ * @param everyMs - line interval when not a TTY (default 5000)
+ * @returns a function that stops it and ends the line
+ */
+export function showStatus(sink: StatusSink, read: () => RunStatus, everyMs = 5000): () => void {
+  const tty = sink.isTTY === true;
+  const timer = setInterval(
+    () => sink.write(tty ? `\r\x1b[2K${formatStatus(read())}` : `${formatStatus(read())}\n`),
+    tty ? 1000 : everyMs,
+  );
+  return () => {
+    clearInterval(timer);
+    if (tty) sink.write(`\r\x1b[2K${formatStatus(read())}\n`);
+  };
+}

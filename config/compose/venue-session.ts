@@ -1,0 +1,305 @@
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import type { BacktestResult } from '../../backtest/report/index.ts';
+import { EquitySampler } from '../../backtest/runner/index.ts';
+import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
+import type { Dec, Execution, InstrumentSpec, Intent, Order } from '../../core/model/index.ts';
+import { RiskGate } from '../../core/risk/index.ts';
+import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
+import { EXIT, type ExitCode } from '../cli/exit-codes.ts';
+import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
+import { RunMetrics } from './run-metrics.ts';
+import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import { SessionRecorder } from './session-recorder.ts';
+import { sessionResult } from './session-result.ts';
+import { type StatusSink, showStatus } from './status-line.ts';
+
+/** Everything a live or paper session needs; paper mode passes the embedded venue's addresses. */
+export interface VenueSessionOptions {
+  readonly config: KeelConfig;
+  readonly mode: 'live' | 'paper';
+  readonly slots: readonly StrategySlot[];
+  readonly instruments: readonly InstrumentSpec[];
+  readonly venue: {
+    readonly restUrl: string;
+    readonly privateWsUrl: string;
+    readonly marketDataWsUrl: string;
+    readonly apiKey: string;
+    readonly apiSecret: string;
+    /** How the venue is named in logs, the recording header and the report. */
+    readonly label: string;
+  };
+  /** True when the market data is generated (labelled SYNTHETIC in the recording and report). */
+  readonly synthetic: boolean;
+  /** Receive time of recorded frames and equity samples (see SessionRecorder.open). */
+  readonly sessionClock: () => number;
+  /** Acknowledge each market event to the paper venue after handling it (its lockstep mode). */
+  readonly lockstep: boolean;
+  /**
+   * In lockstep, acknowledge no faster than this many times real time (by the events' venue
+   * time), so a session lasts long enough to watch and stays under the venue's order rate limit.
+   */
+  readonly lockstepSpeed?: number;
+  /** Stop after this long; absent = until a signal or `ended`. */
+  readonly durationMs?: number;
+  /** Resolves when the market source is exhausted (paper mode). */
+  readonly ended?: Promise<void>;
+  readonly logger: Logger;
+  /** Status line; none when omitted. */
+  readonly status?: StatusSink;
+  /** Called on every fill (e.g. to print it). */
+  readonly onFill?: (fill: Execution) => void;
+  /** Install SIGINT / SIGTERM handlers for a graceful stop (default true). */
+  readonly handleSignals?: boolean;
+  /** The fill model behind the venue, for the report. */
+  readonly fillModel: string;
+}
+
+/** What a session ends with. */
+export interface VenueSessionOutcome {
+  readonly exitCode: ExitCode;
+  readonly fills: readonly Execution[];
+  readonly intents: number;
+  readonly events: number;
+  readonly startEquity: Dec;
+  readonly endEquity: Dec;
+  readonly recording: string | undefined;
+  readonly outputs: RunOutputPaths;
+  readonly result: BacktestResult;
+}
+
+const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
+
+/**
+ * Runs strategies on a venue over its real protocol: the live venue adapter (REST, private and
+ * market-data WebSockets) as the kernel's execution port and feed, the kernel on wall time, the
+ * risk gate from the config, a recording of what the venue sent, a status line, Prometheus
+ * metrics when enabled, and on stop (duration, end of feed, SIGINT / SIGTERM): strategies stopped,
+ * open orders optionally cancelled, recording flushed, result and HTML report written.
+ * @param options - config, strategies, venue addresses, clocks and outputs
+ * @returns the exit code and what the session produced
+ */
+export async function runVenueSession(options: VenueSessionOptions): Promise<VenueSessionOutcome> {
+  const { config, logger } = options;
+  const metrics = new RunMetrics(() => Date.now());
+  let metricsUrl: string | undefined;
+  if (config.metrics.enabled) {
+    metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
+    logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+  }
+  const recordingPath = config.recording === undefined ? undefined : resolve(config.recording.path);
+  const recorder =
+    recordingPath === undefined
+      ? undefined
+      : await SessionRecorder.open(
+          recordingPath,
+          {
+            venue: options.venue.label,
+            symbols: options.instruments.map((s) => s.sym),
+            startTime: options.sessionClock() || Date.now(),
+            synthetic: options.synthetic,
+            description: `${options.mode} session of ${options.slots.map((s) => s.strategy.name).join(', ')}${options.synthetic ? ' on SYNTHETIC market data (generated, not a real market)' : ''}`,
+          },
+          options.sessionClock,
+        );
+
+  const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
+  let subscribed = 0;
+  let highestSeq = 0;
+  let ackQueued = false;
+  let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
+  const speed = options.lockstepSpeed ?? Number.POSITIVE_INFINITY;
+  const sendAck = (seq: number) => live.privateWs.notify('lockstep_ack', { seq });
+  const tap = (raw: RawVenueMessage): void => {
+    recorder?.tap(raw);
+    if (!options.lockstep || raw.source !== 'market') return;
+    const frame = JSON.parse(raw.text) as { seq?: unknown; event?: unknown };
+    if (frame.event === 'subscribe' && ++subscribed === subscriptions.length) sendAck(0);
+    if (typeof frame.seq !== 'number') return;
+    highestSeq = Math.max(highestSeq, frame.seq);
+    if (ackQueued) return;
+    ackQueued = true;
+    // The kernel handles the event synchronously after this tap, orders included: acknowledge after it.
+    const venueTime = options.sessionClock();
+    pacedFrom ??= { wall: Date.now(), venue: venueTime };
+    queueMicrotask(() => {
+      const due = pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / speed;
+      const wait = due - Date.now();
+      const send = () => {
+        ackQueued = false;
+        sendAck(highestSeq);
+      };
+      if (wait > 1) setTimeout(send, wait);
+      else send();
+    });
+  };
+  const live = createLiveVenue({
+    restUrl: options.venue.restUrl,
+    privateWsUrl: options.venue.privateWsUrl,
+    marketDataUrl: options.venue.marketDataWsUrl,
+    signer: hmacSigner(options.venue.apiKey, options.venue.apiSecret),
+    logger,
+    onRaw: tap,
+    ...(options.lockstep ? { binaryMarketData: false } : {}),
+  });
+
+  const gate = metrics.countingGate(new RiskGate(riskGateConfigOf(config)));
+  const kernel = new Kernel({
+    instruments: options.instruments,
+    market: live.marketData.events,
+    execution: live.execution,
+    gate,
+    scheduler: wallScheduler(),
+    strategies: options.slots,
+  });
+  const fills: Execution[] = [];
+  const orders = new Map<string, Order>();
+  const sampler = new EquitySampler(1000, () => kernel.state.equity());
+  let events = 0;
+  live.marketData.events.subscribe((event) => {
+    events++;
+    metrics.events.inc({ kind: event.kind });
+    sampler.observe({ ...event, recvTs: options.sessionClock() });
+  });
+  live.execution.events.subscribe((event) => {
+    events++;
+    metrics.events.inc({ kind: event.kind });
+    if (event.kind === 'execution') {
+      fills.push(event.execution);
+      metrics.fills.inc();
+      options.onFill?.(event.execution);
+    } else if (event.kind === 'order') {
+      orders.set(event.order.orderId || event.order.clientOrderId, event.order);
+      if (event.order.orderState !== 'REJECTED') metrics.acknowledged(event.order.clientOrderId);
+    }
+  });
+  kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
+  kernel.faults.subscribe((fault) => logger.error({ fault: String(fault.error) }, 'strategy halted'));
+
+  const finished = kernel.start();
+  try {
+    await live.start();
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, `cannot reach the venue at ${options.venue.restUrl}`);
+    kernel.stop();
+    await live.stop().catch(() => {});
+    recorder?.close();
+    await metrics.close();
+    throw error;
+  }
+  const snapshot = await live.execution.snapshot();
+  const now = Date.now();
+  for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts: now, recvTs: now, asset });
+  if (snapshot.account !== undefined)
+    kernel.push({ kind: 'account', ts: now, recvTs: now, account: snapshot.account });
+  const startEquity = kernel.state.equity();
+  sampler.start(options.sessionClock());
+  for (const sub of subscriptions) live.marketData.subscribe(sub);
+  const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
+  const startedAt = Date.now();
+  const stopStatus =
+    options.status === undefined
+      ? () => {}
+      : showStatus(options.status, () => {
+          const equity = kernel.state.equity();
+          return {
+            mode: options.mode,
+            elapsedMs: Date.now() - startedAt,
+            events,
+            intents: intentCount(metrics),
+            fills: fills.length,
+            equity,
+            pnl: equity.sub(startEquity),
+            settleAsset,
+          };
+        });
+  logger.info(
+    { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
+    `${options.mode} session started`,
+  );
+
+  const stopReason = await new Promise<'duration' | 'ended' | 'SIGINT' | 'SIGTERM' | 'feed'>((done) => {
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (reason: 'duration' | 'ended' | 'SIGINT' | 'SIGTERM' | 'feed') => {
+      for (const t of timers) clearTimeout(t);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      done(reason);
+    };
+    const onInt = () => finish('SIGINT');
+    const onTerm = () => finish('SIGTERM');
+    if (options.handleSignals !== false) {
+      process.once('SIGINT', onInt);
+      process.once('SIGTERM', onTerm);
+    }
+    if (options.durationMs !== undefined)
+      timers.push(setTimeout(() => finish('duration'), options.durationMs));
+    options.ended?.then(() => finish('ended'));
+    finished.then(
+      () => finish('feed'),
+      () => finish('feed'),
+    );
+  });
+  logger.info({ reason: stopReason }, `${options.mode} session stopping`);
+  stopStatus();
+  kernel.stop();
+  if (config.shutdown.cancelAllOrders)
+    await cancelEverything(kernel, gate, live.execution, config.shutdown.timeoutMs);
+  // Give replies and the last User Data a moment to arrive before the books close.
+  await new Promise((r) => setTimeout(r, 200));
+  sampler.sample(options.sessionClock());
+  const endEquity = kernel.state.equity();
+  await live.stop();
+  recorder?.close();
+  await metrics.close();
+
+  const result = sessionResult({
+    title: `${options.mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? options.slots.map((s) => s.strategy.name).join(', ')}`,
+    mode: options.mode,
+    venue: options.venue.label,
+    synthetic: options.synthetic,
+    recording: recordingPath,
+    instruments: options.instruments,
+    slots: options.slots,
+    orders: [...orders.values()],
+    fills,
+    sampler,
+    fillModel: options.fillModel,
+    runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason },
+  });
+  const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
+  const exitCode =
+    stopReason === 'SIGINT' ? EXIT.INTERRUPTED : stopReason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.OK;
+  return {
+    exitCode,
+    fills,
+    intents: intentCount(metrics),
+    events,
+    startEquity,
+    endEquity,
+    recording: recordingPath,
+    outputs,
+    result,
+  };
+}
+
+function intentCount(metrics: RunMetrics): number {
+  return metrics.intentTotal;
+}
+
+async function cancelEverything(
+  kernel: Kernel,
+  gate: ReturnType<RunMetrics['countingGate']>,
+  execution: { submit(command: never): void },
+  timeoutMs: number,
+): Promise<void> {
+  const syms = new Set(kernel.state.openOrders().map((o) => o.sym));
+  const intents: Intent[] = [...syms].map((sym) => ({ kind: 'cancelOrders', ref: `keel-stop-${sym}`, sym }));
+  for (const intent of intents) {
+    const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
+    if (decision.kind === 'approved') execution.submit(decision.command as never);
+  }
+  const deadline = Date.now() + timeoutMs;
+  while (kernel.state.openOrders().length > 0 && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
+}
