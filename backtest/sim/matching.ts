@@ -205,6 +205,20 @@ export function fillWaiting(state: SimState, sym: string): void {
 }
 
 /**
+ * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
+ * other side eats the queue ahead of it; a quote or book trims the queue to the displayed size.
+ */
+function advanceQueue(order: SimOrder, event: MarketEvent): void {
+  if (event.kind !== 'trade') {
+    trimQueue(order, event);
+    return;
+  }
+  if (event.price === order.priceN && event.side === (order.sign > 0 ? 'SELL' : 'BUY')) {
+    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
+  }
+}
+
+/**
  * The price a crossed resting order fills at: the market's (trade price, or best opposite quote),
  * never worse than its limit.
  */
@@ -247,9 +261,8 @@ export function matchResting(state: SimState, event: MarketEvent): void {
       consumed += filled.toNumber();
       if (side[0] === order) break;
     }
-    if (model.name === 'queue' && event.kind !== 'trade') {
-      // Trim the queue of the orders behind the head too (the head was trimmed while matching).
-      for (let i = 1; i < side.length; i++) trimQueue(side[i] as SimOrder, event);
-    }
+    // The head was updated while matching; the orders behind it see the same market.
+    if (model.name === 'queue')
+      for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
   }
 }

@@ -21,6 +21,7 @@ import {
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { equityEstimateOf } from './equity-estimate.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
@@ -72,6 +73,12 @@ export interface SimVenue extends ExecutionPort {
   ledger(): Readonly<SimLedger>;
   /** @returns equity in the account currency, marked to the latest prices */
   equity(): Dec;
+  /**
+   * Equity on numbers (float rounding only away from {@link SimVenue.equity}), for callers that
+   * must decide per event whether the exact equity is worth computing.
+   * @returns the estimate in the account currency
+   */
+  equityEstimate(): number;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
 }
@@ -259,6 +266,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     statement: () => [...state.cashFlows],
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),
+    equityEstimate: () => equityEstimateOf(state),
     loanRisk: () => loanRiskOf(state),
   };
 }

@@ -36,4 +36,24 @@ describe('sim venue: queue fill model', () => {
     t.sim.onMarket(aTrade(2, 100.1, 0.3, 'SELL'));
     expect(t.of('execution').map((e) => e.execution.quantity.toFixed())).toEqual(['0.3']);
   });
+
+  it('moves every one of our orders at the traded price up its queue, not only the first', () => {
+    const t = aSim({ fillModel: 'queue' });
+    t.sim.onMarket(aQuote(1, 100, 3, 100.1, 5));
+    t.send(aLimit('b1', 'BUY', '1', '100'), aLimit('b2', 'BUY', '1', '100'));
+    // both joined behind 3: a 3.5 sell fills 0.5 of b1, and eats b2's queue too
+    t.sim.onMarket(aTrade(2, 100, 3.5, 'SELL'));
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.quantity.toFixed()])).toEqual(
+      [['b1', '0.5']],
+    );
+    // b1 needs 0.5 more; the next 1.0 fills it and leaves 0.5 for b2
+    t.sim.onMarket(aTrade(3, 100, 1, 'SELL'));
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.quantity.toFixed()])).toEqual(
+      [
+        ['b1', '0.5'],
+        ['b1', '0.5'],
+        ['b2', '0.5'],
+      ],
+    );
+  });
 });
