@@ -98,7 +98,7 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
  * @returns the running venue
  * @throws Error when the data dir holds a snapshot that is not the paper venue's
  * @example
- * const venue = await startPaperVenue({ instruments: SYNTHETIC_INSTRUMENTS, feed: recordingFeed(path), pacing: { mode: 'asap' } });
+ * const venue = await startPaperVenue({ instruments: Object.values(SYNTHETIC_INSTRUMENTS), feed: recordingFeed(path), pacing: { mode: 'asap' } });
  */
 export async function startPaperVenue(options: PaperVenueOptions): Promise<PaperVenue> {
   const timer = options.timer ?? realTimer();
