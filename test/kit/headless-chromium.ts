@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Where Debian installs chromium (CI installs it via .ci/run). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -11,14 +8,8 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Whether headless chromium is available for report tests. */
 export const hasChromium = existsSync(CHROMIUM_PATH);
 
-/** What one headless chromium run produced. */
-export interface ChromiumRun {
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-const BASE_FLAGS = [
-  '--headless',
+/** Flags for chromium on this closed network (no background connections, no GPU, as root). */
+const FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -27,41 +18,38 @@ const BASE_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
   '--hide-scrollbars',
-  '--enable-logging=stderr',
-  '--v=0',
-  // Lets requestAnimationFrame and timers run before the DOM is dumped or the screenshot taken.
-  '--virtual-time-budget=10000',
 ];
 
+/** A local page open in headless chromium, with everything it reported as an error. */
+export interface OpenPage {
+  readonly page: Page;
+  /** Console errors and uncaught exceptions, in the order they happened. */
+  readonly errors: string[];
+  close(): Promise<void>;
+}
+
 /**
- * Opens a local HTML file in headless chromium with a fresh profile.
+ * Opens a local HTML file in Debian's headless chromium (driven by playwright-core, which
+ * downloads nothing) and collects console errors and uncaught exceptions from the start.
  * @param htmlPath - the file to open
- * @param action - `--dump-dom` or `--screenshot=<png>` (and any further flags)
- * @param windowSize - viewport size, `width,height`
- * @returns chromium's stdout (the DOM for --dump-dom) and stderr (console log lines)
+ * @param viewport - the window size
+ * @returns the open page; close it when done
  */
-export async function runChromium(
+export async function openInChromium(
   htmlPath: string,
-  action: readonly string[],
-  windowSize = '1280,2000',
-): Promise<ChromiumRun> {
-  const profile = await mkdtemp(join(tmpdir(), 'keel-chromium-'));
-  try {
-    return await new Promise<ChromiumRun>((resolve, reject) => {
-      execFile(
-        CHROMIUM_PATH,
-        [
-          ...BASE_FLAGS,
-          `--user-data-dir=${profile}`,
-          `--window-size=${windowSize}`,
-          ...action,
-          pathToFileURL(htmlPath).href,
-        ],
-        { timeout: 60_000, maxBuffer: 64 * 1024 * 1024 },
-        (error, stdout, stderr) => (error ? reject(error) : resolve({ stdout, stderr })),
-      );
-    });
-  } finally {
-    await rm(profile, { recursive: true, force: true });
-  }
+  viewport: { width: number; height: number } = { width: 1280, height: 2000 },
+): Promise<OpenPage> {
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: FLAGS,
+  });
+  const page = await browser.newPage({ viewport });
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`Uncaught ${error.name}: ${error.message}`));
+  await page.goto(pathToFileURL(htmlPath).href);
+  return { page, errors, close: () => browser.close() };
 }

@@ -1,13 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../../../backtest/report/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
-import { CHROMIUM_PATH, hasChromium, runChromium } from '../../../kit/headless-chromium.ts';
+import { CHROMIUM_PATH, hasChromium, openInChromium } from '../../../kit/headless-chromium.ts';
 import { type RgbaImage, readPng } from '../../../kit/png-reader.ts';
-
-const CONSOLE_ERROR = /Uncaught|ERROR:CONSOLE|CONSOLE\(\d+\).*(Error|error)/;
 
 interface ChartBox {
   readonly id: string;
@@ -68,36 +66,47 @@ describe('HTML report in headless chromium', () => {
   it.skipIf(!hasChromium)(
     `draws price, equity and drawdown charts with no console errors (skipped when ${CHROMIUM_PATH} is missing)`,
     async () => {
-      const { stdout: dom, stderr } = await runChromium(reportPath, ['--dump-dom']);
-      expect(dom).toMatch(/<body data-ready="true" data-errors="0">/);
-      expect(dom).toContain('<div class="errors" id="keel-errors" hidden=""></div>');
-      expect(stderr).not.toMatch(CONSOLE_ERROR);
-      const boxes = chartBoxes(dom);
-      expect(boxes.map((b) => b.id)).toEqual(['price-chart-0', 'equity-chart', 'drawdown-chart']);
-      for (const box of boxes) expect(box.painted, `${box.id} painted pixels`).toBeGreaterThan(1000);
+      const open = await openInChromium(reportPath);
+      try {
+        await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+        const dom = await open.page.content();
+        expect(dom).toMatch(/<body data-ready="true" data-errors="0">/);
+        expect(dom).toContain('<div class="errors" id="keel-errors" hidden=""></div>');
+        expect(open.errors).toEqual([]);
+        const boxes = chartBoxes(dom);
+        expect(boxes.map((b) => b.id)).toEqual(['price-chart-0', 'equity-chart', 'drawdown-chart']);
+        for (const box of boxes) expect(box.painted, `${box.id} painted pixels`).toBeGreaterThan(1000);
 
-      const png = join(dir, 'report.png');
-      const shot = await runChromium(reportPath, [`--screenshot=${png}`]);
-      expect(shot.stderr).not.toMatch(CONSOLE_ERROR);
-      const image = readPng(await readFile(png));
-      expect([image.width, image.height]).toEqual([1280, 2000]);
-      for (const box of boxes) {
-        expect(box.rect[1]! + box.rect[3]!, `${box.id} lies inside the screenshot`).toBeLessThanOrEqual(2000);
-        const { ink } = inkIn(image, box.rect);
-        expect(ink, `${box.id} is not blank`).toBeGreaterThan(0.02);
+        const image = readPng(await open.page.screenshot());
+        expect([image.width, image.height]).toEqual([1280, 2000]);
+        for (const box of boxes) {
+          expect(box.rect[1]! + box.rect[3]!, `${box.id} lies inside the screenshot`).toBeLessThanOrEqual(
+            2000,
+          );
+          const { ink } = inkIn(image, box.rect);
+          expect(ink, `${box.id} is not blank`).toBeGreaterThan(0.02);
+        }
+        expect(inkIn(image, boxes[0]!.rect).blue, 'the price line is drawn').toBeGreaterThan(300);
+      } finally {
+        await open.close();
       }
-      expect(inkIn(image, boxes[0]!.rect).blue, 'the price line is drawn').toBeGreaterThan(300);
     },
   );
 
   it.skipIf(!hasChromium)(
     `catches a page whose chart script fails, so the check above can fail (skipped when ${CHROMIUM_PATH} is missing)`,
     async () => {
-      const { stdout: dom, stderr } = await runChromium(brokenPath, ['--dump-dom']);
-      expect(dom).not.toContain('data-ready="true"');
-      expect(dom).toMatch(/data-errors="[1-9]/);
-      expect(dom).toContain('Uncaught Error: chart library failed to load');
-      expect(stderr).toMatch(CONSOLE_ERROR);
+      const open = await openInChromium(brokenPath);
+      try {
+        await open.page.waitForSelector('body:not([data-errors="0"])', { timeout: 60_000 });
+        const dom = await open.page.content();
+        expect(dom).not.toContain('data-ready="true"');
+        expect(dom).toMatch(/data-errors="[1-9]/);
+        expect(dom).toContain('Uncaught Error: chart library failed to load');
+        expect(open.errors.join('\n')).toContain('chart library failed to load');
+      } finally {
+        await open.close();
+      }
     },
   );
 });
