@@ -107,12 +107,14 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   let subscribed = 0;
   let highestSeq = 0;
   let ackQueued = false;
+  // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
+  let stopping = false;
   let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
   const speed = options.lockstepSpeed ?? Number.POSITIVE_INFINITY;
   const sendAck = (seq: number) => live.privateWs.notify('lockstep_ack', { seq });
   const tap = (raw: RawVenueMessage): void => {
     recorder?.tap(raw);
-    if (!options.lockstep || raw.source !== 'market') return;
+    if (!options.lockstep || stopping || raw.source !== 'market') return;
     const frame = JSON.parse(raw.text) as { seq?: unknown; event?: unknown };
     if (frame.event === 'subscribe' && ++subscribed === subscriptions.length) sendAck(0);
     if (typeof frame.seq !== 'number') return;
@@ -240,11 +242,18 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       () => finish('feed'),
     );
   });
+  stopping = true;
   logger.info({ reason: stopReason }, `${options.mode} session stopping`);
   stopStatus();
   kernel.stop();
   if (config.shutdown.cancelAllOrders)
-    await cancelEverything(kernel, gate, live.execution, config.shutdown.timeoutMs);
+    await cancelEverything(
+      kernel,
+      gate,
+      live.execution,
+      () => openOrderCount(orders),
+      config.shutdown.timeoutMs,
+    );
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
   sampler.sample(options.sessionClock());
@@ -283,6 +292,14 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   };
 }
 
+/** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). */
+function openOrderCount(orders: ReadonlyMap<string, Order>): number {
+  let open = 0;
+  for (const order of orders.values())
+    if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState)) open++;
+  return open;
+}
+
 function intentCount(metrics: RunMetrics): number {
   return metrics.intentTotal;
 }
@@ -291,6 +308,7 @@ async function cancelEverything(
   kernel: Kernel,
   gate: ReturnType<RunMetrics['countingGate']>,
   execution: { submit(command: never): void },
+  openCount: () => number,
   timeoutMs: number,
 ): Promise<void> {
   const syms = new Set(kernel.state.openOrders().map((o) => o.sym));
@@ -300,6 +318,5 @@ async function cancelEverything(
     if (decision.kind === 'approved') execution.submit(decision.command as never);
   }
   const deadline = Date.now() + timeoutMs;
-  while (kernel.state.openOrders().length > 0 && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
+  while (openCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
