@@ -1,6 +1,6 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
-import { D, decimalOf, ZERO } from '../../core/model/index.ts';
-import { markPriceOf } from './market-state.ts';
+import { D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
+import { markDecimalOf, markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty, type SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
@@ -23,13 +23,13 @@ import type { SimState } from './sim-state.ts';
  * @returns its value
  */
 export function coinValue(state: SimState, coin: string): Dec {
-  if (state.opts.valuationCoins.has(coin)) return D(1);
+  if (state.opts.valuationCoins.has(coin)) return ONE;
   for (const spec of state.opts.instruments.values()) {
     if (spec.id.kind !== 'crypto' || spec.id.base !== coin || !state.opts.valuationCoins.has(spec.id.quote))
       continue;
     const market = state.markets.get(spec.sym);
-    const price = market ? markPriceOf(market) : Number.NaN;
-    if (!Number.isNaN(price)) return decimalOf(price);
+    const price = market ? markDecimalOf(market) : undefined;
+    if (price) return price;
   }
   return ZERO;
 }
@@ -42,8 +42,7 @@ export function coinValue(state: SimState, coin: string): Dec {
  */
 export function markOf(state: SimState, position: SimPosition): Dec {
   const market = state.markets.get(position.sym);
-  const price = market ? markPriceOf(market) : Number.NaN;
-  return Number.isNaN(price) ? position.avgPrice : decimalOf(price);
+  return (market ? markDecimalOf(market) : undefined) ?? position.avgPrice;
 }
 
 function contractSizeOf(state: SimState, sym: string): Dec {
@@ -176,15 +175,16 @@ export function availableMargin(state: SimState): Dec {
  * which equity + Q(p - mark) = MM_others + |Q| p mmr, Q = signed qty x contract size.
  * @param state - the venue
  * @param position - the position
+ * @param equity - the portfolio equity when the caller has it already
  * @returns the price, 0 when the position cannot be liquidated by its own price move
  */
-export function liqPriceOf(state: SimState, position: SimPosition): Dec {
+export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): Dec {
   if (position.qty.isZero()) return ZERO;
   const q = position.qty.mul(contractSizeOf(state, position.sym)).mul(settleValue(state, position.sym));
   const denominator = q.minus(q.abs().mul(state.opts.mmrOf(position.sym)));
   if (denominator.isZero()) return ZERO;
   const price = maintenanceMargin(state, position)
-    .minus(equityOf(state))
+    .minus(equity)
     .plus(q.mul(markOf(state, position)))
     .div(denominator);
   return price.gt(0) ? price : ZERO;
@@ -194,9 +194,10 @@ export function liqPriceOf(state: SimState, position: SimPosition): Dec {
  * The Positions-channel view of a position.
  * @param state - the venue
  * @param position - the position
+ * @param equity - the portfolio equity when the caller has it already
  * @returns the Position
  */
-export function positionView(state: SimState, position: SimPosition): Position {
+export function positionView(state: SimState, position: SimPosition, equity?: Dec): Position {
   const mark = markOf(state, position);
   const value = notional(state, position);
   return {
@@ -212,7 +213,7 @@ export function positionView(state: SimState, position: SimPosition): Position {
     positionMM: positionMM(state, position),
     unrealizedPNL: unrealizedPnl(state, position),
     leverage: position.leverage,
-    liqPrice: liqPriceOf(state, position),
+    liqPrice: liqPriceOf(state, position, equity ?? equityOf(state)),
     adlRank: position.adlRank,
     createAt: position.createAt,
     updateAt: position.updateAt,

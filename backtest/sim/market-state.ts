@@ -1,4 +1,5 @@
-import type { BookLevel, MarketEvent } from '../../core/model/index.ts';
+import type { BookLevel, Dec, MarketEvent } from '../../core/model/index.ts';
+import { decimalOf } from '../../core/model/index.ts';
 
 /** What the simulated venue knows of one sym's market: numbers only (hot path). */
 export interface SymMarket {
@@ -15,6 +16,9 @@ export interface SymMarket {
   nextFundingTime: number;
   /** The funding time last settled, so a repeated nextFundingTime is not paid twice. */
   fundingSettledAt: number;
+  /** The last mark turned into money, and the number it came from (views reuse it). */
+  markDec?: Dec;
+  markDecOf: number;
 }
 
 /**
@@ -30,6 +34,7 @@ export function emptySymMarket(): SymMarket {
     fundingRate: 0,
     nextFundingTime: Number.NaN,
     fundingSettledAt: Number.NaN,
+    markDecOf: Number.NaN,
   };
 }
 
@@ -87,4 +92,20 @@ export function lastPriceOf(market: SymMarket): number {
  */
 export function markPriceOf(market: SymMarket): number {
   return Number.isNaN(market.mark) ? lastPriceOf(market) : market.mark;
+}
+
+/**
+ * The mark price as money, converted once per new mark (views of positions, accounts and assets
+ * ask for it many times per fill).
+ * @param market - the sym's state
+ * @returns the Decimal mark, undefined when nothing is known
+ */
+export function markDecimalOf(market: SymMarket): Dec | undefined {
+  const price = markPriceOf(market);
+  if (Number.isNaN(price)) return undefined;
+  if (market.markDecOf !== price || market.markDec === undefined) {
+    market.markDec = decimalOf(price);
+    market.markDecOf = price;
+  }
+  return market.markDec;
 }

@@ -25,8 +25,9 @@ export function publishOrder(state: SimState, order: SimOrder, action: OrderActi
  */
 export function publishPosition(state: SimState, position: SimPosition): void {
   position.updateAt = state.now;
-  const rank = adlRankOf(state, position, equityOf(state).toNumber());
-  const view = positionView(state, { ...position, adlRank: rank });
+  const equity = equityOf(state);
+  const rank = adlRankOf(state, position, equity.toNumber());
+  const view = positionView(state, { ...position, adlRank: rank }, equity);
   emit(state, { kind: 'position', position: view });
   if (rank !== position.adlRank) {
     position.adlRank = rank;

@@ -21,7 +21,7 @@ import {
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { equityEstimateOf } from './equity-estimate.ts';
+import { equityEstimateOf, equitySnapshotOf } from './equity-estimate.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
@@ -79,6 +79,12 @@ export interface SimVenue extends ExecutionPort {
    * @returns the estimate in the account currency
    */
   equityEstimate(): number;
+  /**
+   * Captures the equity now without computing it: the returned function gives exactly what
+   * {@link SimVenue.equity} gives now, whenever it is called (Decimal work only then).
+   * @returns the deferred equity
+   */
+  equitySnapshot(): () => Dec;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
 }
@@ -267,6 +273,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),
     equityEstimate: () => equityEstimateOf(state),
+    equitySnapshot: () => equitySnapshotOf(state),
     loanRisk: () => loanRiskOf(state),
   };
 }
