@@ -1,6 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import {
+  type FeedSource,
+  recordingFeed,
+  startPaperVenue,
+  syntheticFeed,
+} from '../../../backtest/paper-venue/index.ts';
+import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
+import { D } from '../../../core/model/index.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel venue`. */
 export interface VenueOptions {
@@ -17,12 +26,51 @@ export interface VenueOptions {
 
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
- * WebSocket protocol, until SIGINT.
- * @param _options - address, data source and speed
- * @param _io - output streams
- * @returns the exit code after shutdown
- * @throws CommandNotAvailableError until the paper venue is wired into this build
+ * WebSocket protocol, with the SYNTHETIC instruments and 100000 USDT, until SIGINT / SIGTERM.
+ * Prints its base URL, WebSocket URLs, and the API key and secret made for this run.
+ * @param options - address, data source and speed
+ * @param io - output streams
+ * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start
  */
-export async function venueCommand(_options: VenueOptions, _io: CliIo): Promise<ExitCode> {
-  throw new CommandNotAvailableError('venue');
+export async function venueCommand(options: VenueOptions, io: CliIo): Promise<ExitCode> {
+  if (options.host !== '127.0.0.1' && options.host !== 'localhost')
+    io.stderr.write(`  note: the paper venue listens on 127.0.0.1 only; --host ${options.host} is ignored\n`);
+  const feed: FeedSource =
+    options.recording === undefined
+      ? syntheticFeed({ seed: options.seed, startTime: Date.now() })
+      : recordingFeed(resolve(options.recording));
+  let venue: Awaited<ReturnType<typeof startPaperVenue>>;
+  try {
+    venue = await startPaperVenue({
+      instruments: Object.values(SYNTHETIC_INSTRUMENTS),
+      port: options.port,
+      apiKey: `paper-${randomBytes(6).toString('hex')}`,
+      apiSecret: randomBytes(24).toString('hex'),
+      startingBalances: { USDT: D(100_000), USD: D(100_000) },
+      feed,
+      pacing: { mode: 'realtime', speed: options.speed },
+    });
+  } catch (error) {
+    io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
+  io.stdout.write(
+    [
+      `Keel paper venue (${options.recording === undefined ? `SYNTHETIC market data, seed ${options.seed}` : `replaying ${options.recording}`}, speed ${options.speed}x)`,
+      `  base URL:        ${venue.restUrl}`,
+      `  private WS:      ${venue.privateWsUrl}`,
+      `  market-data WS:  ${venue.marketDataWsUrl}`,
+      `  API key:         ${venue.apiKey}`,
+      `  API secret:      ${venue.apiSecret}`,
+      '  Ctrl-C stops it.',
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((done) => {
+    process.once('SIGINT', () => done());
+    process.once('SIGTERM', () => done());
+  });
+  await venue.close();
+  io.stdout.write('paper venue closed\n');
+  return EXIT.OK;
 }
