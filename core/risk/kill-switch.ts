@@ -48,7 +48,8 @@ export class KillSwitch {
     if (dailyLossLimit !== undefined && loss.greaterThanOrEqualTo(dailyLossLimit)) {
       return `kill switch: daily loss ${loss.toFixed()} reached the limit ${dailyLossLimit.toFixed()} (equity ${equity.toFixed()}, start of UTC day ${this.#startOfDay.toFixed()})`;
     }
-    if (maxDrawdown !== undefined && this.#highWater.isPositive()) {
+    // A drawdown is a fraction of a positive high-water mark; `isPositive()` would let 0 through.
+    if (maxDrawdown !== undefined && this.#highWater.gt(0)) {
       const drawdown = this.#highWater.sub(equity).div(this.#highWater);
       if (drawdown.greaterThanOrEqualTo(maxDrawdown)) {
         return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${this.#highWater.toFixed()} reached the limit ${maxDrawdown * 100} %`;

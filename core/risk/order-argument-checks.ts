@@ -22,12 +22,15 @@ export const clientOrderIdCheck: RiskCheck = {
   },
 };
 
-/** PLACE_ORDER rule: a market order's price is "0" (or absent); a limit order needs a positive price. */
+/**
+ * PLACE_ORDER rule: a market order's price is "0" (or absent); a limit order needs a positive price.
+ * "Positive" is `gt(0)`: decimal.js `isPositive()` is true for zero.
+ */
 export const orderPriceCheck: RiskCheck = {
   name: 'orderPrice',
   kind: 'rule',
   run({ intent }) {
-    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !intent.price.isPositive()) {
+    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !intent.price.gt(0)) {
       return deny(
         'orderPrice',
         `modifyOrder ${intent.ref} sets price ${intent.price.toFixed()}, which is not positive`,
@@ -40,7 +43,7 @@ export const orderPriceCheck: RiskCheck = {
         `market order ${intent.ref} has price ${intent.price.toFixed()}; a market order's price must be "0" or absent`,
       );
     }
-    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !intent.price.isPositive())) {
+    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !intent.price.gt(0))) {
       return deny('orderPrice', `limit order ${intent.ref} needs a positive price`);
     }
     return undefined;
@@ -92,10 +95,10 @@ export const conditionArgumentsCheck: RiskCheck = {
   run({ intent }) {
     if (intent.kind !== 'placeOrder' || intent.condition === undefined) return undefined;
     const { code, triggerPrice, stopPrice, timeToSend } = intent.condition;
-    if (CONDITIONS_NEEDING_TRIGGER.has(code) && (triggerPrice === undefined || !triggerPrice.isPositive())) {
+    if (CONDITIONS_NEEDING_TRIGGER.has(code) && (triggerPrice === undefined || !triggerPrice.gt(0))) {
       return deny('conditionArguments', `${code} order ${intent.ref} needs a positive triggerPrice`);
     }
-    if (code === 'OCO' && (stopPrice === undefined || !stopPrice.isPositive())) {
+    if (code === 'OCO' && (stopPrice === undefined || !stopPrice.gt(0))) {
       return deny('conditionArguments', `OCO order ${intent.ref} needs a positive stopPrice`);
     }
     if (code === 'TIME') {

@@ -93,7 +93,7 @@ export const minSizeCheck: RiskCheck = {
     const terms = orderTermsOf(intent, view);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined) return undefined;
-    if (terms.qty.isPositive() && terms.qty.greaterThanOrEqualTo(spec.minSize)) return undefined;
+    if (terms.qty.gt(0) && terms.qty.greaterThanOrEqualTo(spec.minSize)) return undefined;
     return deny(
       'minSize',
       `${intent.kind} ${intent.ref}: qty ${terms.qty.toFixed()} is below ${spec.sym}'s minSize ${spec.minSize.toFixed()}`,

@@ -28,6 +28,12 @@ describe('kill switch', () => {
     expect(ks.observe(3 * DAY, D('10800'))).toMatch(/drawdown 10 % from the high-water mark 12000/);
   });
 
+  it('does not divide by a high-water mark of zero: no drawdown is measured from it', () => {
+    const ks = new KillSwitch({ maxDrawdown: 0.1, tripTo: 'HALTED' });
+    expect(ks.observe(0, D('0'))).toBeUndefined();
+    expect(ks.observe(1, D('-50'))).toBeUndefined();
+  });
+
   it('is disarmed with no limits', () => {
     expect(new KillSwitch({ tripTo: 'HALTED' }).armed).toBe(false);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
+import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
 
@@ -25,6 +26,17 @@ describe('PLACE_ORDER argument checks', () => {
     });
     it('denies a limit order without a price', () => {
       expectDenied('orderPrice', aLimitOrder({ price: undefined }), aRiskView());
+    });
+    it('denies a limit order priced at zero (decimal.js counts zero as positive)', () => {
+      expectDenied('orderPrice', aLimitOrder({ price: D('0') }), aRiskView());
+      expectDenied('orderPrice', aLimitOrder({ price: D('-0') }), aRiskView());
+    });
+    it('denies a modification to price zero and passes one to a positive price', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'mine' }) }];
+      const modify = { kind: 'modifyOrder', ref: 'm', target: 'mine', sym: 'BINANCE_PERP_BTC_USDT' } as const;
+      expectDenied('orderPrice', { ...modify, price: D('0') }, view);
+      expectApproved({ ...modify, price: D('99') }, view);
     });
   });
 
@@ -76,6 +88,21 @@ describe('PLACE_ORDER argument checks', () => {
         aLimitOrder({ condition: { code: 'TIME', timeToSend: '2026-01-05T14:30:00' } }),
         aRiskView(),
       );
+    });
+    it('denies a triggerPrice or an OCO stopPrice of zero', () => {
+      for (const code of ['UT', 'DT', 'SL', 'OCO'] as const) {
+        expectDenied(
+          'conditionArguments',
+          aLimitOrder({ condition: { code, triggerPrice: D('0'), stopPrice: D('95') } }),
+          aRiskView(),
+        );
+      }
+      const reason = expectDenied(
+        'conditionArguments',
+        aLimitOrder({ condition: { code: 'OCO', triggerPrice: D('105'), stopPrice: D('0') } }),
+        aRiskView(),
+      );
+      expect(reason).toContain('positive stopPrice');
     });
     it('passes complete conditional orders', () => {
       expectApproved(aLimitOrder({ condition: { code: 'SL', triggerPrice: D('95') } }), aRiskView());

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
@@ -26,6 +27,11 @@ describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, 
 
   it('denies a quantity of zero as below minSize', () => {
     expectDenied('minSize', aLimitOrder({ qty: D('0') }), aRiskView());
+  });
+  it('denies a quantity of zero even when the instrument has no minSize', () => {
+    const view = aRiskView();
+    view.instruments.set('BINANCE_PERP_BTC_USDT', anInstrument('BINANCE_PERP_BTC_USDT', { minSize: D('0') }));
+    expectDenied('minSize', aLimitOrder({ qty: D('0') }), view);
   });
   it('passes exactly minSize when the notional is enough', () => {
     const view = aRiskView();
