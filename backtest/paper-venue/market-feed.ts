@@ -131,6 +131,7 @@ export class MarketFeed {
   private stopped = false;
   private wake: (() => void) | undefined;
   private waiters: { readonly seq: number; readonly resolve: () => void }[] = [];
+  private readonly sleeping = new Set<() => void>();
   private running: Promise<void> | undefined;
 
   /**
@@ -215,6 +216,8 @@ export class MarketFeed {
     this.stopped = true;
     this.poke();
     this.settleWaiters();
+    for (const wakeUp of [...this.sleeping]) wakeUp();
+    this.sleeping.clear();
     await this.running;
     await this.iterator.return?.();
   }
@@ -231,8 +234,19 @@ export class MarketFeed {
     });
   }
 
+  /** A pacing pause that `stop` cuts short, so closing never waits for a long gap between events. */
   private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.timer.setTimer(resolve, ms));
+    return new Promise((resolve) => {
+      const cancel = this.timer.setTimer(() => {
+        this.sleeping.delete(wakeUp);
+        resolve();
+      }, ms);
+      const wakeUp = () => {
+        cancel();
+        resolve();
+      };
+      this.sleeping.add(wakeUp);
+    });
   }
 
   private async run(): Promise<void> {
@@ -250,6 +264,7 @@ export class MarketFeed {
         this.settleWaiters();
         return;
       }
+      if (this.stopped) return;
       const ts = next.value.event.recvTs;
       if (this.pacing.mode === 'realtime' && previous !== undefined && ts > previous) {
         await this.sleep((ts - previous) / (this.pacing.speed ?? 1));

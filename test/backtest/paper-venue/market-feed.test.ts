@@ -37,6 +37,17 @@ describe('paper venue market feed', () => {
     await feed.stop();
   });
 
+  it('closes at once even while pacing waits out a long gap between events', async () => {
+    const pushes = [0, 3_600_000].map((dt) => bboPush('BINANCE_PERP_BTC_USDT', '1.0', '1.1', T0 + dt));
+    const timer = fakeTimer();
+    const feed = new MarketFeed(listFeed(pushes), { mode: 'realtime' }, timer, () => undefined);
+    feed.start();
+    await feed.until(1);
+    await feed.stop();
+    expect(feed.released).toBe(1);
+    expect(timer.pending()).toBe(0);
+  });
+
   it('releases everything as fast as possible in asap mode and reports the end', async () => {
     const feed = new MarketFeed(listFeed(SCRIPTED_PUSHES), { mode: 'asap' }, realTimer(), () => undefined);
     feed.start();
