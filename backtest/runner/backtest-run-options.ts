@@ -51,6 +51,11 @@ export interface BacktestRunOptions {
   readonly batchSize?: number;
   /** Smallest event-time distance between equity samples, ms; default 60 000. */
   readonly equitySampleMs?: number;
+  /**
+   * Most time buckets the equity curve keeps (each: low, high and last equity); wider buckets
+   * replace narrower ones beyond it, so memory stays flat. Default 4096.
+   */
+  readonly equityBuckets?: number;
   /** Annualization basis of the metrics; crypto (365 days) by default. */
   readonly annualization?: AnnualizationBasis;
   /** Strategy parameters as they should appear in the report (default: each slot's params). */

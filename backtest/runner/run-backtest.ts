@@ -105,7 +105,11 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
     scheduler,
     strategies: options.strategies,
   });
-  const sampler = new EquitySampler(options.equitySampleMs ?? 60_000, () => sim.equity());
+  const sampler = new EquitySampler(options.equitySampleMs ?? 60_000, () => sim.equity(), {
+    estimate: () => sim.equityEstimate(),
+    snapshot: () => sim.equitySnapshot(),
+    ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
+  });
   const finished = kernel.start();
   await seedKernelWithBalances(kernel, sim, startTime);
   sampler.start(startTime);
@@ -114,6 +118,7 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   let handled = 0;
   let held: MarketEvent | undefined;
   const replay = (event: MarketEvent): void => {
+    sampler.beforeEvent(event.recvTs);
     sim.onMarket(event);
     market.next(event);
     sampler.observe(event);
@@ -140,6 +145,7 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   if (held !== undefined) {
     if (closeAtEnd) {
       let round = 0;
+      sampler.beforeEvent(held.recvTs);
       await closeEverything(kernel, sim, options.gate, round++);
       sim.onMarket(held);
       sampler.observe(held);
@@ -265,7 +271,9 @@ function assemble(
       ? 'Positions still open at the end are closed by a market order sent before the last event; strategies do not see that event.'
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
     'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
-    `Equity is sampled at most every ${(options.equitySampleMs ?? 60_000) / 1000} s of event time and at the end.`,
+    `Equity is sampled at most every ${(options.equitySampleMs ?? 60_000) / 1000} s of event time and at the end; ` +
+      `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
+      `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while drawdowns and daily returns see every bucket's extremes and each day's last equity.`,
     ...(options.assumptions ?? []),
   ];
   return {
@@ -305,6 +313,14 @@ function assemble(
       contractSizeOf,
     }),
   };
+}
+
+function formatBucket(ms: number): string {
+  return ms % 3_600_000 === 0
+    ? `${ms / 3_600_000} h`
+    : ms % 60_000 === 0
+      ? `${ms / 60_000} min`
+      : `${ms / 1000} s`;
 }
 
 function toJsonRecord(value: unknown): { [key: string]: JsonValue } {

@@ -85,6 +85,12 @@ export interface SimVenue extends ExecutionPort {
    * @returns the deferred equity
    */
   equitySnapshot(): () => Dec;
+  /**
+   * Captures the equity now without computing it: the returned function gives exactly what
+   * {@link SimVenue.equity} gives now, whenever it is called (Decimal work only then).
+   * @returns the deferred equity
+   */
+  equitySnapshot(): () => Dec;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
 }
@@ -273,6 +279,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),
     equityEstimate: () => equityEstimateOf(state),
+    equitySnapshot: () => equitySnapshotOf(state),
     equitySnapshot: () => equitySnapshotOf(state),
     loanRisk: () => loanRiskOf(state),
   };

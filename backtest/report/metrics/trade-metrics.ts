@@ -55,10 +55,10 @@ export function tradeStats(trades: readonly RoundTripTrade[]): TradeStats {
   return {
     tradeCount: n,
     winRate,
-    bestTrade: n === 0 ? null : Math.max(...returns),
-    worstTrade: n === 0 ? null : Math.min(...returns),
+    bestTrade: n === 0 ? null : returns.reduce((a, b) => Math.max(a, b)),
+    worstTrade: n === 0 ? null : returns.reduce((a, b) => Math.min(a, b)),
     avgTrade: geometricMeanReturn(returns),
-    maxTradeDurationMs: n === 0 ? null : Math.max(...durations),
+    maxTradeDurationMs: n === 0 ? null : durations.reduce((a, b) => Math.max(a, b)),
     avgTradeDurationMs: mean(durations),
     profitFactor: grossLoss === 0 ? null : finiteOrNull(grossWin / grossLoss),
     expectancy: mean(returns),

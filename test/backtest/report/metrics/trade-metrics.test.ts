@@ -111,4 +111,12 @@ describe('trade statistics', () => {
       ),
     );
   });
+
+  it('takes best, worst and longest of 300k trades without spreading them into Math.max', () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => aTrade(1, (i % 1000) / 10_000, i + 1));
+    const big = tradeStats(many);
+    expect(big.bestTrade).toBe(0.0999);
+    expect(big.worstTrade).toBe(0);
+    expect(big.maxTradeDurationMs).toBe(300_000);
+  });
 });

@@ -1,0 +1,168 @@
+import { spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readEventBatches } from '../backtest/recording/index.ts';
+import { type ProgressReporter, runBacktest } from '../backtest/runner/index.ts';
+import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
+import { decodeSessionRecord } from '../config/session-decoder.ts';
+import { D } from '../core/model/index.ts';
+import { RiskGate } from '../core/risk/index.ts';
+import { marketMaker } from '../strategies/market-maker.ts';
+
+// A 1M-message SYNTHETIC BBO session (BTC perpetual: quotes, trades at or inside the quote and
+// 1m klines from the seeded generator, not market data) backtested with the market maker through
+// the full path: recording reader + venue decoders + kernel + risk gate + simulated venue (queue
+// fill model, default latency) + metrics. Prints events/s next to the bare read-and-parse rate of
+// the same file (a manual line splitter and JSON.parse, as in replay.bench.ts) as a ratio
+// (target >= 50 %), and RSS at 25/50/75/100 % of a run in a fresh process (target: flat).
+
+const MESSAGES = 1_000_000;
+const SEED = 21;
+const SYM = SYNTHETIC_BTC_PERP.sym;
+const MIB = 2 ** 20;
+const path = join(tmpdir(), `keel-bbo-bench-v1-seed${SEED}-${MESSAGES}.jsonl`);
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+async function bareLoop(): Promise<number> {
+  let lines = 0;
+  let carry: Buffer | undefined;
+  for await (const piece of createReadStream(path, { highWaterMark: 1 << 16 })) {
+    const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
+    const lastNl = chunk.lastIndexOf(10);
+    carry = chunk.subarray(lastNl + 1);
+    const text = chunk.toString('utf8', 0, lastNl);
+    let start = 0;
+    let nl = text.indexOf('\n');
+    while (nl !== -1) {
+      if (JSON.parse(text.slice(start, nl)) !== null) lines++;
+      start = nl + 1;
+      nl = text.indexOf('\n', start);
+    }
+    if (JSON.parse(text.slice(start)) !== null) lines++;
+  }
+  return lines;
+}
+
+async function replayOnly(): Promise<number> {
+  let events = 0;
+  for await (const batch of readEventBatches(path, decodeSessionRecord)) events += batch.length;
+  return events;
+}
+
+interface RunSummary {
+  readonly fills: number;
+  readonly trades: number;
+  readonly fees: string;
+  readonly equityPoints: number;
+}
+
+async function backtest(progress?: ProgressReporter): Promise<RunSummary> {
+  const result = await runBacktest({
+    recordings: [path],
+    decode: decodeSessionRecord,
+    instruments: [SYNTHETIC_BTC_PERP],
+    strategies: [
+      {
+        id: 'mm',
+        strategy: marketMaker,
+        params: { sym: SYM, qty: 0.01, halfSpreadTicks: 2, maxPosition: 0.05 },
+      },
+    ],
+    gate: new RiskGate(),
+    startingCash: D(100_000),
+    fillModel: 'queue',
+    closeAtEnd: true,
+    ...(progress === undefined ? {} : { progress }),
+  });
+  return {
+    fills: result.fills.length,
+    trades: result.trades.length,
+    fees: result.metrics.feesPaid.toFixed(2),
+    equityPoints: result.equityCurve.length,
+  };
+}
+
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
+  const wall = performance.now();
+  const cpu = cpuSeconds();
+  const value = await run();
+  return { value, wall: (performance.now() - wall) / 1000, cpu: cpuSeconds() - cpu };
+}
+
+/** Child mode: one backtest, RSS noted when the runner reports 25, 50, 75 and 100 % done. */
+async function probeRss(): Promise<void> {
+  const before = process.memoryUsage.rss();
+  const marks: number[] = [];
+  let total = 0;
+  let next = 0.25;
+  const progress: ProgressReporter = {
+    start: (t) => {
+      total = t ?? MESSAGES;
+    },
+    update: (events) => {
+      while (events >= total * next && next <= 1) {
+        marks.push(Math.round(process.memoryUsage.rss() / MIB));
+        next += 0.25;
+      }
+    },
+    stop: () => undefined,
+  };
+  await backtest(progress);
+  const peak = Math.round(process.resourceUsage().maxRSS / 1024);
+  process.stdout.write(JSON.stringify({ before: Math.round(before / MIB), marks, peak }));
+}
+
+if (!existsSync(path)) {
+  const started = performance.now();
+  const partial = `${path}.partial`;
+  await writeSyntheticSession(partial, {
+    seed: SEED,
+    startTime: Date.UTC(2024, 0, 1),
+    maxMessages: MESSAGES,
+    markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SYM),
+  });
+  renameSync(partial, path);
+  console.log(`generated ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (process.argv.includes('--rss-probe')) {
+  await probeRss();
+} else {
+  const mb = statSync(path).size / 1e6;
+  const bare = await timed(bareLoop);
+  const replay = await timed(replayOnly);
+  const run = await timed(() => backtest());
+  const perCpu = (n: number, t: { cpu: number }): number => n / t.cpu;
+  const events = replay.value;
+  console.log(`session      ${path} (${mb.toFixed(1)} MB, ${fmt(bare.value)} lines incl. header, SYNTHETIC)`);
+  console.log('             rates per CPU second (the machine is shared); wall-clock rate in brackets');
+  console.log(
+    `bare loop    ${fmt(perCpu(bare.value, bare))} lines/s   [${fmt(bare.value / bare.wall)}]  read + split + JSON.parse`,
+  );
+  console.log(
+    `replay       ${fmt(perCpu(events, replay))} events/s  [${fmt(events / replay.wall)}]  reader + venue decoders`,
+  );
+  console.log(
+    `backtest     ${fmt(perCpu(events, run))} events/s  [${fmt(events / run.wall)}]  market maker, kernel + risk + sim + metrics ` +
+      `(${fmt(run.value.fills)} fills, ${fmt(run.value.trades)} trades, fees ${run.value.fees} USDT, ${run.value.equityPoints} equity points)`,
+  );
+  const ratio = (perCpu(events, run) / perCpu(bare.value, bare)) * 100;
+  console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop, CPU time (target >= 50 %)`);
+  const self = fileURLToPath(import.meta.url);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--rss-probe'], { encoding: 'utf8' });
+  if (child.status !== 0) {
+    console.log(`RSS          probe failed (${child.stderr.trim().split('\n')[0]})`);
+  } else {
+    const r = JSON.parse(child.stdout) as { before: number; marks: number[]; peak: number };
+    console.log(
+      `RSS          ${r.before} MiB before the run; at 25/50/75/100 %: ${r.marks.join(' / ')} MiB; peak ${r.peak} MiB (fresh process, target flat)`,
+    );
+  }
+}

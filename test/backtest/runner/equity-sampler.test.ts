@@ -1,0 +1,111 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { widerBucket } from '../../../backtest/runner/bucket-width.ts';
+import { EquitySampler } from '../../../backtest/runner/index.ts';
+import { type BarEvent, D, type Dec } from '../../../core/model/index.ts';
+
+const DAY = 86_400_000;
+const MINUTE = 60_000;
+
+function bar(ts: number, close: number): BarEvent {
+  return {
+    kind: 'bar',
+    sym: 'X',
+    ts,
+    recvTs: ts,
+    interval: '1m',
+    openTime: ts - MINUTE,
+    open: close,
+    high: close,
+    low: close,
+    close,
+    volume: 1,
+    closed: true,
+  };
+}
+
+/** Replays equity values one per minute the way the runner does, with or without an estimate. */
+function replay(values: readonly number[], maxBuckets: number, withEstimate: boolean) {
+  let now = 0;
+  const exactCalls = { n: 0 };
+  const equity = (): Dec => {
+    exactCalls.n++;
+    return D(values[now] as number);
+  };
+  const sampler = new EquitySampler(MINUTE, equity, {
+    maxBuckets,
+    ...(withEstimate
+      ? {
+          estimate: () => values[now] as number,
+          snapshot: () => {
+            const at = now;
+            return () => {
+              exactCalls.n++;
+              return D(values[at] as number);
+            };
+          },
+        }
+      : {}),
+  });
+  sampler.start(0);
+  values.forEach((value, i) => {
+    sampler.beforeEvent(i * MINUTE);
+    now = i;
+    sampler.observe(bar(i * MINUTE, value));
+  });
+  sampler.sample((values.length - 1) * MINUTE);
+  return { sampler, exactCalls: exactCalls.n };
+}
+
+describe('equity sampler', () => {
+  it('keeps the curve bounded while the lowest, highest and final equity stay exact', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 3000 }),
+        fc.integer({ min: 2, max: 64 }),
+        fc.boolean(),
+        (values, maxBuckets, withEstimate) => {
+          const { sampler } = replay(values, maxBuckets, withEstimate);
+          const curve = sampler.curve.map((s) => s.equity.toNumber());
+          expect(sampler.curve.length).toBeLessThanOrEqual(3 * (maxBuckets + 1) + 2);
+          expect(Math.min(...curve)).toBe(Math.min(...values));
+          expect(Math.max(...curve)).toBe(Math.max(...values));
+          expect(curve.at(-1)).toBe(values.at(-1));
+          const times = sampler.curve.map((s) => s.ts);
+          expect([...times].sort((a, b) => a - b)).toEqual(times);
+          expect(new Set(times).size).toBe(times.length);
+        },
+      ),
+    );
+  });
+
+  it('keeps the last equity of every UTC day while buckets are narrower than a day', () => {
+    const values = Array.from({ length: 10 * 1440 }, (_, i) => 1000 + ((i * 7919) % 997));
+    const { sampler } = replay(values, 64, true);
+    expect(sampler.bucketMs).toBeLessThanOrEqual(DAY);
+    const lastOfDay = new Map<number, number>();
+    for (const [i, v] of values.entries()) lastOfDay.set(Math.floor((i * MINUTE) / DAY), v);
+    const curveLastOfDay = new Map<number, number>();
+    for (const s of sampler.curve) curveLastOfDay.set(Math.floor(s.ts / DAY), s.equity.toNumber());
+    expect(curveLastOfDay).toEqual(lastOfDay);
+  });
+
+  it('computes the exact equity only for the extremes and close of each bucket when given an estimate and snapshots', () => {
+    const values = Array.from({ length: 20_000 }, (_, i) => 1000 + Math.sin(i / 50) * 100);
+    const estimated = replay(values, 256, true);
+    const exact = replay(values, 256, false);
+    expect(estimated.exactCalls).toBeLessThan(values.length / 5);
+    expect(exact.exactCalls).toBeGreaterThanOrEqual(values.length);
+  });
+
+  it('widens buckets by whole multiples that divide a day, then by doubling', () => {
+    let width = MINUTE;
+    while (width < 8 * DAY) {
+      const next = widerBucket(width);
+      expect(next).toBeGreaterThanOrEqual(2 * width);
+      expect(next % width).toBe(0);
+      if (next <= DAY) expect(DAY % next).toBe(0);
+      width = next;
+    }
+  });
+});
