@@ -1,6 +1,6 @@
 import type { Dec } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
-import { notionalPrice, type OrderTerms, orderTermsOf, reducesPosition } from './order-terms.ts';
+import { type OrderTerms, orderNotional, orderTermsOf, reducesPosition, sizeKnown } from './order-terms.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -23,14 +23,13 @@ export const maxNotionalCheck: RiskCheck = {
     const terms = orderTermsOf(intent, view);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined) return undefined;
-    const price = notionalPrice(terms, view);
-    if (price === undefined) {
+    const notional = orderNotional(terms, spec, view);
+    if (notional === undefined) {
       return deny(
         'maxNotional',
         `${intent.kind} ${intent.ref}: no reference price for ${terms.sym}, so its notional cannot be bounded`,
       );
     }
-    const notional = terms.qty.mul(spec.contractSize).mul(price);
     if (notional.lessThanOrEqualTo(max)) return undefined;
     return deny(
       'maxNotional',
@@ -54,6 +53,12 @@ export const maxPositionCheck: RiskCheck = {
     if (terms === undefined) return undefined;
     const max = limits.maxPositionQtyBySym?.[terms.sym] ?? limits.maxPositionQty;
     if (max === undefined || isReducing(terms, view)) return undefined;
+    if (!sizeKnown(terms)) {
+      return deny(
+        'maxPosition',
+        `${intent.kind} ${intent.ref}: no reference price for ${terms.sym}, so the quantity its quoteOrderQty buys cannot be bounded`,
+      );
+    }
     let pending = ZERO;
     for (const order of view.openOrders(scope === 'strategy' ? strategyId : undefined)) {
       if (
@@ -92,14 +97,14 @@ export const maxGrossExposureCheck: RiskCheck = {
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined || isReducing(terms, view)) return undefined;
     const current = view.grossExposure?.();
-    const price = notionalPrice(terms, view);
-    if (current === undefined || price === undefined) {
+    const notional = orderNotional(terms, spec, view);
+    if (current === undefined || notional === undefined) {
       return deny(
         'maxGrossExposure',
         `${intent.kind} ${intent.ref}: gross exposure cannot be computed (${current === undefined ? 'the state does not report it' : `no reference price for ${terms.sym}`})`,
       );
     }
-    const after = current.add(terms.qty.mul(spec.contractSize).mul(price));
+    const after = current.add(notional);
     if (after.lessThanOrEqualTo(max)) return undefined;
     return deny(
       'maxGrossExposure',

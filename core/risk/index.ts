@@ -28,7 +28,7 @@ export {
   qtyOnLotCheck,
 } from './order-size-checks.ts';
 export type { OrderTerms } from './order-terms.ts';
-export { notionalPrice, orderTermsOf, reducesPosition } from './order-terms.ts';
+export { notionalPrice, orderNotional, orderTermsOf, reducesPosition, sizeKnown } from './order-terms.ts';
 export type { CheckInput, LimitScope, RiskCheck } from './risk-check.ts';
 export { deny } from './risk-check.ts';
 export type { RiskCheckName } from './risk-check-names.ts';

@@ -1,6 +1,6 @@
 import type { Dec, Intent } from '../model/index.ts';
 import { isOnStep } from '../model/index.ts';
-import { notionalPrice, orderTermsOf } from './order-terms.ts';
+import { type OrderTerms, orderNotional, orderTermsOf, sizeKnown } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** Every price an intent carries, with its field name; zero prices ("market") are left out. */
@@ -45,6 +45,13 @@ function qtyOf(intent: Intent): Dec | undefined {
   }
 }
 
+/** The size as a denial states it; a quote-sized order's qty is an estimate and says so. */
+function sizeText(terms: OrderTerms): string {
+  return terms.quoteQty === undefined
+    ? `qty ${terms.qty.toFixed()}`
+    : `qty ~${terms.qty.toDecimalPlaces(8).toFixed()} (quoteOrderQty ${terms.quoteQty.toFixed()} at the reference price)`;
+}
+
 function symOf(intent: Intent): string | undefined {
   return 'sym' in intent ? intent.sym : undefined;
 }
@@ -85,18 +92,22 @@ export const qtyOnLotCheck: RiskCheck = {
   },
 };
 
-/** The order quantity is at least the instrument's minSize (and positive). */
+/**
+ * The order quantity is at least the instrument's minSize (and positive). A quote-sized market
+ * order (quoteOrderQty, qty 0) is sized as quoteOrderQty / (contractSize * reference price).
+ */
 export const minSizeCheck: RiskCheck = {
   name: 'minSize',
   kind: 'rule',
   run({ intent, view }) {
     const terms = orderTermsOf(intent, view);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
-    if (terms === undefined || spec === undefined) return undefined;
+    // A quote-sized order with no reference price has no size to compare yet: the venue judges.
+    if (terms === undefined || spec === undefined || !sizeKnown(terms)) return undefined;
     if (terms.qty.gt(0) && terms.qty.greaterThanOrEqualTo(spec.minSize)) return undefined;
     return deny(
       'minSize',
-      `${intent.kind} ${intent.ref}: qty ${terms.qty.toFixed()} is below ${spec.sym}'s minSize ${spec.minSize.toFixed()}`,
+      `${intent.kind} ${intent.ref}: ${sizeText(terms)} is below ${spec.sym}'s minSize ${spec.minSize.toFixed()}`,
     );
   },
 };
@@ -116,7 +127,7 @@ export const maxSizeCheck: RiskCheck = {
     if (terms.qty.lessThanOrEqualTo(max)) return undefined;
     return deny(
       'maxSize',
-      `${intent.kind} ${intent.ref}: qty ${terms.qty.toFixed()} is above ${spec.sym}'s ${field} ${max.toFixed()}`,
+      `${intent.kind} ${intent.ref}: ${sizeText(terms)} is above ${spec.sym}'s ${field} ${max.toFixed()}`,
     );
   },
 };
@@ -124,6 +135,7 @@ export const maxSizeCheck: RiskCheck = {
 /**
  * The order's notional (qty * contractSize * price) is at least the instrument's minNotional.
  * A market order is valued at the reference price; with none known the venue is left to judge.
+ * A quote-sized market order's notional is its quoteOrderQty.
  */
 export const minNotionalCheck: RiskCheck = {
   name: 'minNotional',
@@ -132,10 +144,8 @@ export const minNotionalCheck: RiskCheck = {
     const terms = orderTermsOf(intent, view);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined) return undefined;
-    const price = notionalPrice(terms, view);
-    if (price === undefined) return undefined;
-    const notional = terms.qty.mul(spec.contractSize).mul(price);
-    if (notional.greaterThanOrEqualTo(spec.minNotional)) return undefined;
+    const notional = orderNotional(terms, spec, view);
+    if (notional === undefined || notional.greaterThanOrEqualTo(spec.minNotional)) return undefined;
     return deny(
       'minNotional',
       `${intent.kind} ${intent.ref}: notional ${notional.toFixed()} is below ${spec.sym}'s minNotional ${spec.minNotional.toFixed()}`,

@@ -1,5 +1,5 @@
-import type { Dec, Intent, OrderSide, OrderType, PositionSide } from '../model/index.ts';
-import { decimalOf } from '../model/index.ts';
+import type { Dec, InstrumentSpec, Intent, OrderSide, OrderType, PositionSide } from '../model/index.ts';
+import { decimalOf, ZERO } from '../model/index.ts';
 import type { RiskView } from './risk-view.ts';
 
 /** The order an intent would put on the book, as the size and limit checks see it. */
@@ -7,7 +7,13 @@ export interface OrderTerms {
   readonly sym: string;
   readonly side: OrderSide;
   readonly orderType: OrderType;
+  /**
+   * Contracts. For a quote-sized market order (`quoteOrderQty` with qty 0) this is the estimate
+   * quoteQty / (contractSize * reference price), or zero when no reference price is known.
+   */
   readonly qty: Dec;
+  /** The quote amount of a quote-sized market order; its notional is this amount, not an estimate. */
+  readonly quoteQty?: Dec;
   /** Limit price; undefined for market orders. */
   readonly price: Dec | undefined;
   readonly positionSide: PositionSide;
@@ -25,8 +31,8 @@ export interface OrderTerms {
  */
 export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undefined {
   switch (intent.kind) {
-    case 'placeOrder':
-      return {
+    case 'placeOrder': {
+      const terms: OrderTerms = {
         sym: intent.sym,
         side: intent.side,
         orderType: intent.orderType,
@@ -35,6 +41,10 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
         positionSide: intent.positionSide,
         reduceOnly: intent.reduceOnly,
       };
+      const { quoteOrderQty } = intent;
+      if (quoteOrderQty === undefined || !intent.qty.isZero()) return terms;
+      return { ...terms, qty: estimatedQty(intent.sym, quoteOrderQty, view), quoteQty: quoteOrderQty };
+    }
     case 'placeAlgoOrder':
       return {
         sym: intent.sym,
@@ -64,6 +74,14 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
   }
 }
 
+/** Contracts a quote amount buys at the reference price; zero when the price or instrument is unknown. */
+function estimatedQty(sym: string, quoteQty: Dec, view: RiskView): Dec {
+  const reference = view.referencePrice(sym);
+  const spec = view.instrument(sym);
+  if (reference === undefined || reference <= 0 || spec === undefined) return ZERO;
+  return quoteQty.div(spec.contractSize.mul(decimalOf(reference)));
+}
+
 /**
  * Whether an order would only shrink the position it trades against: opposite side to a
  * non-zero position and no larger than it.
@@ -88,4 +106,28 @@ export function notionalPrice(terms: OrderTerms, view: RiskView): Dec | undefine
   if (terms.price !== undefined) return terms.price;
   const reference = view.referencePrice(terms.sym);
   return reference === undefined ? undefined : decimalOf(reference);
+}
+
+/**
+ * Whether the order's size is known: false for a positive quote-sized market order while no
+ * reference price is known (its qty is then a placeholder zero).
+ * @param terms - the order
+ * @returns true when `terms.qty` is the real (or estimated) size
+ */
+export function sizeKnown(terms: OrderTerms): boolean {
+  return terms.quoteQty === undefined || !terms.qty.isZero() || !terms.quoteQty.gt(0);
+}
+
+/**
+ * The order's notional in the settle asset: the quote amount of a quote-sized order, else
+ * qty * contractSize * price (the limit price, else the reference price).
+ * @param terms - the order
+ * @param spec - its instrument
+ * @param view - the state
+ * @returns the notional, or undefined when a market order has no reference price
+ */
+export function orderNotional(terms: OrderTerms, spec: InstrumentSpec, view: RiskView): Dec | undefined {
+  if (terms.quoteQty !== undefined) return terms.quoteQty;
+  const price = notionalPrice(terms, view);
+  return price === undefined ? undefined : terms.qty.mul(spec.contractSize).mul(price);
 }

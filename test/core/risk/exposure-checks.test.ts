@@ -30,9 +30,27 @@ describe('exposure limits', () => {
     it('passes an order at the limit', () => {
       expectApproved(aLimitOrder({ qty: D('10') }), aRiskView(), { limits: { maxNotionalPerOrder: '1000' } });
     });
+    it('bounds a quote-sized market order by its quote amount', () => {
+      const byQuote = (quote: string) => aMarketOrder({ qty: D('0'), quoteOrderQty: D(quote) });
+      const limits = { limits: { maxNotionalPerOrder: '1000' } };
+      expect(expectDenied('maxNotional', byQuote('1000.5'), aRiskView(), limits)).toContain(
+        'notional 1000.5',
+      );
+      expectApproved(byQuote('1000'), aRiskView(), limits);
+    });
   });
 
   describe('maxPosition', () => {
+    it('counts a quote-sized market order at quoteOrderQty / reference price, and denies it with no reference', () => {
+      const view = aRiskView();
+      view.setPosition(BTC, '4');
+      const byQuote = (quote: string) => aMarketOrder({ qty: D('0'), quoteOrderQty: D(quote) });
+      const limits = { limits: { maxPositionQty: '5' } };
+      expectDenied('maxPosition', byQuote('200'), view, limits);
+      expectApproved(byQuote('100'), view, limits);
+      view.references.clear();
+      expectDenied('maxPosition', byQuote('100'), view, limits);
+    });
     it('denies an order that would take the position over maxPositionQty', () => {
       const view = aRiskView();
       view.setPosition(BTC, '4');

@@ -56,3 +56,32 @@ describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, 
     expectApproved(aLimitOrder({ qty: D('0.05'), price: D('100') }), aRiskView());
   });
 });
+
+describe('quote-sized market orders (quoteOrderQty set, qty 0; reference price 100)', () => {
+  const byQuote = (quote: string) => aMarketOrder({ qty: D('0'), quoteOrderQty: D(quote) });
+
+  it('passes a quote amount that buys at least minSize and minNotional at the reference price', () => {
+    expectApproved(byQuote('50'), aRiskView());
+  });
+  it('denies a quote amount below minNotional, judged on the quote amount itself', () => {
+    const reason = expectDenied('minNotional', byQuote('4.99'), aRiskView());
+    expect(reason).toContain('notional 4.99');
+  });
+  it('denies a quote amount that buys less than minSize at the reference price', () => {
+    const view = aRiskView();
+    view.instruments.set('BINANCE_PERP_BTC_USDT', anInstrument('BINANCE_PERP_BTC_USDT', { minSize: D('1') }));
+    const reason = expectDenied('minSize', byQuote('50'), view);
+    expect(reason).toContain('quoteOrderQty 50');
+  });
+  it('denies a quote amount that buys more than maxMarketSize at the reference price', () => {
+    expectDenied('maxSize', byQuote('10001'), aRiskView());
+  });
+  it('leaves the size to the venue while no reference price is known', () => {
+    const view = aRiskView();
+    view.references.clear();
+    expectApproved(byQuote('50'), view);
+  });
+  it('denies a quote amount of zero', () => {
+    expectDenied('minSize', byQuote('0'), aRiskView());
+  });
+});
