@@ -285,13 +285,19 @@ export function assetView(state: SimState, coin: string): Asset {
   };
 }
 
+/** Equity and maintenance margin estimated on numbers (per market event); NaN equity = nothing at risk. */
+export interface RiskEstimate {
+  readonly equity: number;
+  readonly maintenance: number;
+}
+
 /**
- * Cheap per-market-event test on numbers: may equity have fallen below maintenance margin? A true
- * answer is confirmed in Decimal before anything is liquidated.
+ * Cheap per-market-event estimate of equity and maintenance margin on numbers. Anything it
+ * suggests (liquidation, a margin-call transition) is confirmed in Decimal before it is acted on.
  * @param state - the venue
- * @returns true when the number estimate says equity < maintenance margin
+ * @returns the estimate; equity NaN when there is no open position and no loan
  */
-export function mayBeBelowMaintenance(state: SimState): boolean {
+export function estimateRisk(state: SimState): RiskEstimate {
   let equity = 0;
   let mm = 0;
   let open = false;
@@ -305,7 +311,7 @@ export function mayBeBelowMaintenance(state: SimState): boolean {
     equity += size * (mark - position.avgN);
     mm += Math.abs(size) * mark * position.mmrN;
   }
-  if (!open && state.loans.size === 0) return false;
+  if (!open && state.loans.size === 0) return { equity: Number.NaN, maintenance: 0 };
   // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
   for (const [coin, balance] of state.balancesN) {
     equity += state.opts.valuationCoins.has(coin) ? balance : balance * coinValue(state, coin).toNumber();
@@ -320,6 +326,14 @@ export function mayBeBelowMaintenance(state: SimState): boolean {
       mm += value * loanMmr;
     }
   }
-  // A relative margin of error on numbers: confirm in Decimal when close.
-  return equity < mm * 1.000001 + 1e-9;
+  return { equity, maintenance: mm };
+}
+
+/**
+ * Whether an estimate may be below maintenance margin, with a small relative margin of error.
+ * @param risk - the number estimate
+ * @returns true when a Decimal check is warranted
+ */
+export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
+  return risk.equity < risk.maintenance * 1.000001 + 1e-9;
 }

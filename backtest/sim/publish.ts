@@ -48,7 +48,9 @@ export function publishPosition(state: SimState, position: SimPosition): void {
  */
 export function publishBalances(state: SimState, coins: readonly string[]): void {
   for (const coin of coins) emit(state, { kind: 'asset', asset: assetView(state, coin) });
-  emit(state, { kind: 'account', account: accountView(state) });
+  const account = accountView(state);
+  state.reportedStatus = account.accountStatus;
+  emit(state, { kind: 'account', account });
 }
 
 /**

@@ -85,6 +85,7 @@ export interface ResolvedSimOptions {
   readonly portfolioId: string;
   readonly maxReduceOnlyOrdersOnClose: number;
   readonly marginCallRatio: Dec;
+  readonly marginCallRatioN: number;
   readonly adlScoreThresholds: readonly [number, number, number, number];
   readonly valuationCoins: ReadonlySet<string>;
   readonly startTime: number;
@@ -143,6 +144,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     portfolioId: options.portfolioId ?? 'SIM',
     maxReduceOnlyOrdersOnClose: options.maxReduceOnlyOrdersOnClose ?? 50,
     marginCallRatio: options.marginCallRatio ?? D('0.8'),
+    marginCallRatioN: (options.marginCallRatio ?? D('0.8')).toNumber(),
     adlScoreThresholds: options.adlScoreThresholds ?? [0, 0.5, 1, 2],
     valuationCoins: new Set(options.valuationCoins ?? ['USDT', 'USDC', 'USD']),
     startTime: options.startTime ?? 0,

@@ -1,4 +1,5 @@
 import type {
+  AccountStatus,
   AlgoConditionType,
   AlgoOrderState,
   AlgoOrderType,
@@ -119,6 +120,8 @@ export interface SimState {
   readonly cashFlows: CashFlow[];
   readonly ledger: SimLedger;
   liquidating: boolean;
+  /** The account status last reported on the Accounts channel. */
+  reportedStatus: AccountStatus;
   /** Earliest virtual time a timer (DAY/GTD expiry, TIME order, loan interest) may fire. */
   deadline: number;
   /** tp / sl attachments already placed, by parent orderId. */
@@ -166,6 +169,7 @@ export function createSimState(
     cashFlows: [],
     ledger: { realizedPnl: ZERO, tradingFees: ZERO, liquidationFees: ZERO, funding: ZERO, interest: ZERO },
     liquidating: false,
+    reportedStatus: 'NORMAL',
     deadline: Number.POSITIVE_INFINITY,
     attached: new Set(),
     inBar: false,

@@ -27,7 +27,14 @@ import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { borrow, loanRiskOf, repay } from './loans.ts';
-import { accountView, assetView, equityOf, mayBeBelowMaintenance, positionView } from './margin.ts';
+import {
+  accountView,
+  assetView,
+  equityOf,
+  estimateRisk,
+  mayBeBelowMaintenance,
+  positionView,
+} from './margin.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, matchResting, workOrder } from './matching.ts';
 import { cancelOrder, cancelOrders, modifyOrder } from './order-amend.ts';
@@ -36,7 +43,7 @@ import { algoView, publishBalances } from './publish.ts';
 import { SimVenueError } from './sim-errors.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
-import { type CashFlow, createSimState, type SimLedger, type SimState } from './sim-state.ts';
+import { type CashFlow, createSimState, emit, type SimLedger, type SimState } from './sim-state.ts';
 import { runTimers } from './timers.ts';
 import { checkTriggers } from './triggers.ts';
 
@@ -79,12 +86,6 @@ export interface SimVenue extends ExecutionPort {
    * @returns the estimate in the account currency
    */
   equityEstimate(): number;
-  /**
-   * Captures the equity now without computing it: the returned function gives exactly what
-   * {@link SimVenue.equity} gives now, whenever it is called (Decimal work only then).
-   * @returns the deferred equity
-   */
-  equitySnapshot(): () => Dec;
   /**
    * Captures the equity now without computing it: the returned function gives exactly what
    * {@link SimVenue.equity} gives now, whenever it is called (Decimal work only then).
@@ -159,6 +160,27 @@ function setPositionMode(state: SimState, ref: string, mode: 'NET' | 'BOTH'): vo
 }
 
 /**
+ * After each market event: liquidates when equity falls below maintenance margin, and reports the
+ * account when it enters or leaves MARGIN_CALL (the estimate on numbers decides when to look).
+ */
+function watchMargin(state: SimState): void {
+  const risk = estimateRisk(state);
+  if (Number.isNaN(risk.equity)) return;
+  if (mayBeBelowMaintenance(risk) && liquidateIfBelowMaintenance(state)) {
+    state.reportedStatus = 'NORMAL';
+    return;
+  }
+  const ratio = state.opts.marginCallRatioN;
+  const nearCall = risk.equity <= 0 || Math.abs(risk.maintenance / risk.equity - ratio) < ratio * 1e-6;
+  const estimated = risk.equity <= 0 || risk.maintenance / risk.equity >= ratio ? 'MARGIN_CALL' : 'NORMAL';
+  if (estimated === state.reportedStatus && !nearCall) return;
+  const account = accountView(state);
+  if (account.accountStatus === state.reportedStatus) return;
+  state.reportedStatus = account.accountStatus;
+  emit(state, { kind: 'account', account });
+}
+
+/**
  * Creates a simulated venue.
  * @param options - instruments, fill and latency models, balances, margin, loans, randomness
  * @returns the venue
@@ -219,7 +241,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       checkTriggers(state, event.sym, last, last);
       matchResting(state, event);
     }
-    if (state.positions.size > 0 && mayBeBelowMaintenance(state)) liquidateIfBelowMaintenance(state);
+    if (state.positions.size > 0) watchMargin(state);
   };
 
   return {
@@ -279,7 +301,6 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),
     equityEstimate: () => equityEstimateOf(state),
-    equitySnapshot: () => equitySnapshotOf(state),
     equitySnapshot: () => equitySnapshotOf(state),
     loanRisk: () => loanRiskOf(state),
   };

@@ -14,10 +14,18 @@ function aLeveragedLong() {
 }
 
 describe('sim venue: liquidation', () => {
-  it('does nothing while equity stays above maintenance margin', () => {
+  it('reports MARGIN_CALL but does not liquidate while equity stays above maintenance margin, and NORMAL again on recovery', () => {
     const t = aLeveragedLong();
-    t.sim.onMarket(aMark(2, 80.5)); // equity 4.5 >= MM 4.025
+    t.sim.onMarket(aMark(2, 81)); // equity 9.5, MM 4.05: risk ratio 0.43
+    expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
+    const before = t.of('account').length;
+    t.sim.onMarket(aMark(3, 80.5)); // equity 4.5 >= MM 4.025: risk ratio 0.894 >= 0.8
     expect(t.of('liquidationEvent')).toHaveLength(0);
+    expect(t.of('account').length).toBe(before + 1);
+    expect(t.of('account').at(-1)?.account).toMatchObject({ accountStatus: 'MARGIN_CALL' });
+    t.sim.onMarket(aMark(4, 80.55)); // equity 5, MM 4.02750: 0.8055, still MARGIN_CALL: nothing new to report
+    expect(t.of('account').length).toBe(before + 1);
+    t.sim.onMarket(aMark(5, 95));
     expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
   });
 
