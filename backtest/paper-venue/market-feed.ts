@@ -250,7 +250,9 @@ export class MarketFeed {
   }
 
   private async run(): Promise<void> {
-    let previous: number | undefined;
+    // Pace against the first event's anchor, not event to event: timer granularity then never adds up to drift.
+    let anchor: { readonly wall: number; readonly ts: number } | undefined;
+    let sinceYield = 0;
     while (!this.stopped) {
       if (this.pacing.mode === 'manual') {
         while (this.allowance <= 0 && !this.stopped) await this.waitForPoke();
@@ -266,17 +268,24 @@ export class MarketFeed {
       }
       if (this.stopped) return;
       const ts = next.value.event.recvTs;
-      if (this.pacing.mode === 'realtime' && previous !== undefined && ts > previous) {
-        await this.sleep((ts - previous) / (this.pacing.speed ?? 1));
+      if (this.pacing.mode === 'realtime') {
+        anchor ??= { wall: this.timer.now(), ts };
+        const wait = anchor.wall + (ts - anchor.ts) / (this.pacing.speed ?? 1) - this.timer.now();
+        if (wait > 0) {
+          await this.sleep(wait);
+          sinceYield = 0;
+        }
         if (this.stopped) return;
       }
-      previous = ts;
       if (this.pacing.mode === 'manual') this.allowance--;
       this.released++;
       this.release(next.value, this.released, false);
       this.settleWaiters();
-      // Let sockets breathe between bursts when replaying as fast as possible.
-      if (this.pacing.mode === 'asap' && this.released % 256 === 0) await this.sleep(0);
+      // Let sockets breathe during bursts (asap, or a realtime replay running behind).
+      if (++sinceYield >= 256 && (this.pacing.mode === 'asap' || this.pacing.mode === 'realtime')) {
+        sinceYield = 0;
+        await this.sleep(0);
+      }
     }
   }
 }
