@@ -1,21 +1,30 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatConfigProblem, loadConfig } from '../../config/loader/index.ts';
+import { builtInStrategyRegistry } from '../../config/cli/strategy-registry.ts';
+import { formatConfigProblem, loadConfig, validateStrategyParams } from '../../config/loader/index.ts';
 
 const EXAMPLES = 'config/examples';
 const files = readdirSync(EXAMPLES).filter((name) => name.endsWith('.yaml'));
 
 describe('example configs', () => {
-  it('cover every mode', () => {
-    expect(files).toEqual(expect.arrayContaining(['backtest.yaml', 'live.yaml', 'paper.yaml']));
+  it('include the backtest npm start points at and the paper run it makes', () => {
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'sma-cross-backtest.yaml',
+        'market-maker-paper.yaml',
+        'replay-paper-session.yaml',
+      ]),
+    );
   });
 
-  it.each(files)('%s validates (credentials from the environment)', (name) => {
+  it.each(files)('%s validates, strategy params included', (name) => {
     const env = { KEEL_API_KEY: 'example-key', KEEL_API_SECRET: 'example-secret' };
     const result = loadConfig(join(EXAMPLES, name), { env });
     expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([]);
-    expect(result.ok && result.config.mode).toBe(name.replace('.yaml', ''));
+    if (!result.ok) return;
+    const params = validateStrategyParams(result, builtInStrategyRegistry());
+    expect(params.ok ? [] : params.problems.map(formatConfigProblem)).toEqual([]);
   });
 
   it.each(files)('%s points editors at the generated JSON Schema', (name) => {

@@ -60,7 +60,12 @@ describe('keel command line', () => {
 
   it('validates a good config, exit 0', () => {
     const file = join(dir, 'bt.yaml');
-    const { code, stdout } = keel(['validate', file]);
+    const { code, stdout } = keel([
+      'validate',
+      file,
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
+    ]);
     expect(stdout).toBe(`✔ ${file} is valid (mode backtest, 1 strategy)\n`);
     expect(code).toBe(EXIT.OK);
   });
@@ -82,23 +87,38 @@ describe('keel command line', () => {
       `✖ venue.apiSecret refers to \${T_SECRET}, which is not set (environment or .env) → at venue.apiSecret (${file}:5:14)\n`,
     );
     expect(missing.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    const printed = keel(['validate', file, '--print'], LIVE_ENV);
+    const printed = keel(
+      [
+        'validate',
+        file,
+        '--print',
+        ...['sym=BINANCE_PERP_BTC_USDT', 'qty=0.01', 'maxPosition=0.1'].flatMap((p) => [
+          '--set',
+          `strategies.0.params.${p}`,
+        ]),
+      ],
+      LIVE_ENV,
+    );
     expect(printed.code).toBe(EXIT.OK);
     expect(printed.stdout).toContain('apiSecret: "[redacted]"');
     expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_SECRET);
     expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_KEY);
   });
 
-  it('says a command is not available yet instead of pretending, exit 69', () => {
+  it('fails a backtest whose recording is missing with one sentence naming it, exit 1', () => {
     const { code, stdout, stderr } = keel([
       'backtest',
       join(dir, 'bt.yaml'),
       '--from',
       '2026-11-20T00:00:00Z',
+      '--no-progress',
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
     ]);
     expect(stdout).toBe('');
-    expect(stderr).toBe('keel backtest: not available yet in this build\n');
-    expect(code).toBe(EXIT.NOT_AVAILABLE);
+    expect(stderr).toMatch(/^✖ keel backtest .*bt\.yaml: .*a\.jsonl/);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(code).toBe(EXIT.RUNTIME_FAILURE);
   });
 
   it.each(['run', 'backtest', 'record', 'venue', 'import-csv', 'report', 'validate', 'sweep'])(
@@ -158,29 +178,28 @@ describe('keel command line', () => {
     expect(good.code).toBe(EXIT.NOT_AVAILABLE);
   });
 
-  it.each([
-    ['run', 'live.yaml'],
-    ['record', 'live.yaml'],
-  ])('wires %s up to its not-yet-available implementation', async (command, name) => {
-    process.env.T_KEY = LIVE_ENV.T_KEY;
-    process.env.T_SECRET = LIVE_ENV.T_SECRET;
-    try {
-      const { code, stderr } = await keelInProcess([command, join(dir, name)]);
-      expect(stderr).toBe(`keel ${command}: not available yet in this build\n`);
-      expect(code).toBe(EXIT.NOT_AVAILABLE);
-    } finally {
-      delete process.env.T_KEY;
-      delete process.env.T_SECRET;
-    }
-  });
+  it.each([['record', 'live.yaml']])(
+    'wires %s up to its not-yet-available implementation',
+    async (command, name) => {
+      process.env.T_KEY = LIVE_ENV.T_KEY;
+      process.env.T_SECRET = LIVE_ENV.T_SECRET;
+      try {
+        const { code, stderr } = await keelInProcess([command, join(dir, name)]);
+        expect(stderr).toBe(`keel ${command}: not available yet in this build\n`);
+        expect(code).toBe(EXIT.NOT_AVAILABLE);
+      } finally {
+        delete process.env.T_KEY;
+        delete process.env.T_SECRET;
+      }
+    },
+  );
 
   it.each([
-    ['venue'],
-    ['import-csv', 'a.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
-    ['report', 'r.json'],
-  ])('wires %s up to its not-yet-available implementation', async (...args) => {
+    ['import-csv', 'missing.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
+    ['report', 'missing-result.json'],
+  ])('%s of a missing file says so in one line, exit 1', async (...args) => {
     const { code, stderr } = await keelInProcess(args);
-    expect(stderr).toBe(`keel ${args[0]}: not available yet in this build\n`);
-    expect(code).toBe(EXIT.NOT_AVAILABLE);
+    expect(stderr).toMatch(new RegExp(`^✖ keel ${args[0]}.*missing`));
+    expect(code).toBe(EXIT.RUNTIME_FAILURE);
   });
 });

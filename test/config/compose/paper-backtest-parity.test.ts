@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runStart } from '../../../config/start-run.ts';
+
+const PAPER = resolve('config/examples/market-maker-paper.yaml');
+const REPLAY = resolve('config/examples/replay-paper-session.yaml');
+
+function keel(args: string[], cwd: string) {
+  const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
+    cwd,
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+type FillRow = { clientOrderId: string; side: string; price: string; quantity: string; timestamp: number };
+const fillsOf = (file: string) =>
+  (JSON.parse(readFileSync(file, 'utf8')) as { fills: FillRow[] }).fills.map(
+    (f) => `${f.clientOrderId} ${f.side} ${f.quantity} @ ${f.price} t=${f.timestamp}`,
+  );
+
+describe('npm start, then a backtest of its recording', () => {
+  let dir: string;
+  let cwd: string;
+  let stdout = '';
+  let code: number;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-start-'));
+    cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      code = await runStart(PAPER, 4, {
+        stdout: { write: (text: string) => (stdout += text) },
+        stderr: { write: () => true },
+      });
+    } finally {
+      process.chdir(cwd);
+    }
+    // The replay config reads ../../out/paper-session.jsonl.gz: give it the same layout.
+    const examples = join(dir, 'config', 'examples');
+    spawnSync('mkdir', ['-p', examples]);
+    copyFileSync(REPLAY, join(examples, 'replay-paper-session.yaml'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  }, 60_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('exits 0, prints SYNTHETIC, the fills and where recording and report went', () => {
+    expect(code).toBe(0);
+    expect(stdout).toContain('SYNTHETIC');
+    expect(stdout).toMatch(/ fill mm_btc-\w+ (BUY|SELL) 0\.01 BINANCE_PERP_BTC_USDT @/);
+    expect(stdout).toContain('recording: out/paper-session.jsonl.gz');
+    expect(stdout).toContain('report:    out/paper-report.html');
+    expect(existsSync(join(dir, 'out/paper-session.jsonl.gz'))).toBe(true);
+    expect(existsSync(join(dir, 'out/paper-report.html'))).toBe(true);
+  });
+
+  it('backtesting the recording reproduces the paper fills in order (parity)', () => {
+    const run = keel(['backtest', 'config/examples/replay-paper-session.yaml', '--no-progress'], dir);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const paper = fillsOf(join(dir, 'out/paper-result.json'));
+    const backtest = fillsOf(join(dir, 'out/replay-paper-session-result.json'));
+    expect(paper.length).toBeGreaterThan(3);
+    const diff = paper
+      .map((line, i) =>
+        line === backtest[i] ? undefined : `#${i}: paper ${line} | backtest ${backtest[i] ?? '(none)'}`,
+      )
+      .filter((line) => line !== undefined);
+    expect(diff, diff.join('\n')).toEqual([]);
+    expect(backtest).toHaveLength(paper.length);
+  }, 60_000);
+
+  it('keel report rebuilds the HTML from the result alone', () => {
+    rmSync(join(dir, 'out/paper-report.html'));
+    const run = keel(['report', 'out/paper-result.json'], dir);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, 'out/paper-report.html'), 'utf8')).toContain('SYNTHETIC');
+  }, 30_000);
+});
