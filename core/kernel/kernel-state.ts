@@ -39,6 +39,8 @@ export class KernelState implements RiskView {
   readonly books = new Map<string, BookEvent>();
   /** Latest bar per `sym|interval`, from the feed or aggregated from trades. */
   readonly bars = new Map<string, BarEvent>();
+  /** Latest closed feed bar per sym (any interval): the price of last resort on bar-only data. */
+  readonly closedBars = new Map<string, BarEvent>();
   /** Positions by `sym|positionSide`. */
   readonly positions = new Map<string, Position>();
   readonly assets = new Map<string, Asset>();
@@ -105,14 +107,17 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * Mid of the last quote, else the last trade price, else the mark price.
+   * The price orders are judged and positions valued at, in this order: mid of the last quote
+   * (both sides present), else the last trade price, else the mark price, else the close of the
+   * latest closed bar. Keel's choice: tradable prices first, the venue's mark next, and a bar
+   * close last because it is the oldest (it is the only price on bar-only data).
    * @param sym - the symbol
    * @returns the reference price, or undefined before any market data
    */
   referencePrice(sym: string): number | undefined {
     const quote = this.quotes.get(sym);
     if (quote !== undefined && quote.bid > 0 && quote.ask > 0) return (quote.bid + quote.ask) / 2;
-    return this.trades.get(sym)?.price ?? this.marks.get(sym)?.markPrice;
+    return this.trades.get(sym)?.price ?? this.marks.get(sym)?.markPrice ?? this.closedBars.get(sym)?.close;
   }
 
   /**
@@ -201,7 +206,11 @@ export class KernelState implements RiskView {
     return total;
   }
 
-  /** Marks are pushed lazily, only for syms the ledger holds, so market events cost nothing here. */
+  /**
+   * Marks each held position at the venue's mark price, else the reference price (so on
+   * bar-only data at the latest bar close). Marks are pushed lazily, only for syms the ledger
+   * holds, so market events cost nothing here.
+   */
   private markPortfolio(portfolio: Portfolio): void {
     for (const position of portfolio.positions()) {
       const price = this.marks.get(position.sym)?.markPrice ?? this.referencePrice(position.sym);

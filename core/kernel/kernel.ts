@@ -279,6 +279,7 @@ export class Kernel {
         for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverTrade(job);
         return;
       case 'bar':
+        if (job.closed) state.closedBars.set(job.sym, job);
         if (this.aggregator.onFeedBar(job)) {
           state.bars.set(`${job.sym}|${job.interval}`, job);
           if (job.closed) this.deliverBar(job);

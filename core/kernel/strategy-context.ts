@@ -50,7 +50,7 @@ export interface StrategyContext<P = unknown, S = unknown> {
   markPrice(sym: string): number | undefined;
   /** @returns the latest bar of a sym and interval (feed or aggregated) */
   bar(sym: string, interval: BarInterval): BarEvent | undefined;
-  /** @returns the reference price: quote mid, else last trade, else mark */
+  /** @returns the reference price: quote mid, else last trade, else mark, else the latest closed bar close */
   referencePrice(sym: string): number | undefined;
 
   /**

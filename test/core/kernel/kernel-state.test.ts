@@ -1,9 +1,15 @@
 import fc from 'fast-check';
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy } from '../../../core/kernel/index.ts';
-import type { OrderState, QuoteEvent } from '../../../core/model/index.ts';
+import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
+import type { MarketEvent, OrderState, QuoteEvent } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { Portfolio } from '../../../core/portfolio/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { anExecution } from '../../kit/execution-builders.ts';
+import { inMemoryVenue } from '../../kit/in-memory-venue.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
 import {
   aFeedBar,
@@ -201,5 +207,51 @@ describe('kernel state: the fold of every event', () => {
     kernel.push(aPositionUpdate(1, '2', { positionSide: 'LONG' }));
     kernel.push(aPositionUpdate(2, '0.5', { positionSide: 'SHORT' }));
     expect(seen).toEqual([`${BTC} net 2 bal 0`, `${BTC} net 1.5 bal 0`]);
+  });
+});
+
+describe('kernel state on bar-only data', () => {
+  it('takes the reference price from the latest closed bar when no quote, trade or mark is known', () => {
+    const { kernel } = aKernelRig([]);
+    kernel.push(aFeedBar(0, [100, 102, 99, 101, 10]));
+    kernel.push({ ...aFeedBar(60_000, [101, 104, 100, 103, 5]), closed: false });
+    expect(kernel.state.referencePrice(BTC)).toBe(101);
+    kernel.push(aTrade(130_000, 99.5));
+    expect(kernel.state.referencePrice(BTC)).toBe(99.5);
+  });
+
+  it('marks the portfolio at the bar close, so a strategy sees unrealized PnL in ctx.equity()', () => {
+    const seen: string[] = [];
+    const watcher = defineStrategy({
+      name: 'equity-watcher',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+      onBar: (ctx, bar) => {
+        seen.push(`${bar.close} ${ctx.referencePrice(BTC)} ${ctx.equity().toFixed()}`);
+      },
+    });
+    const instruments = [anInstrument(BTC)];
+    const portfolio = new Portfolio({
+      instrument: (sym) => instruments.find((i) => i.sym === sym),
+      initialCash: { USDT: D('10000') },
+    });
+    const scheduler = virtualScheduler();
+    const kernel = new Kernel({
+      instruments,
+      market: new Subject<MarketEvent>(),
+      execution: inMemoryVenue(scheduler.clock, () => 100),
+      gate: new RiskGate(),
+      scheduler,
+      strategies: [{ id: 'w', strategy: watcher, params: {} }],
+      portfolio,
+    });
+    void kernel.start();
+    kernel.push(aFeedBar(0, [100, 100, 100, 100, 1]));
+    const fill = anExecution({ side: 'BUY', quantity: '2', price: '100', timestamp: 60_000 });
+    kernel.push({ kind: 'execution', ts: 60_000, recvTs: 60_000, execution: fill });
+    kernel.push(aFeedBar(60_000, [100, 111, 100, 110, 1]));
+    kernel.stop();
+    expect(seen).toEqual(['100 100 10000', '110 110 10020']);
+    expect(kernel.state.equity().toFixed()).toBe('10020');
   });
 });
