@@ -47,6 +47,13 @@ export interface BacktestRunOptions {
   readonly closeAtEnd?: boolean;
   /** Seed of the run's randomness (latency jitter); default 1. */
   readonly seed?: number;
+  /**
+   * Keep a derived binary cache of each recording's decoded market events next to it and replay
+   * from it while it is valid (same source size and mtime or SHA-256, same `decoderId`), which
+   * skips JSON parsing and decoding. The events, and so the results, are the same either way.
+   * Omitted: no cache.
+   */
+  readonly eventCache?: { readonly decoderId: string };
   /** Events pushed between two yields to the event loop; default 8192. */
   readonly batchSize?: number;
   /** Smallest event-time distance between equity samples, ms; default 60 000. */

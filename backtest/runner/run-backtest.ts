@@ -28,6 +28,7 @@ import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenu
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { countRecords } from './count-records.ts';
 import { EquitySampler } from './equity-sampler.ts';
+import { cachedMarketEvents } from './event-cache.ts';
 import { withCommission } from './position-sizing.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
@@ -63,8 +64,13 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
   const total = options.progress === undefined ? undefined : await countAll(options.recordings);
   const batchSize = options.batchSize ?? 8192;
+  const fresh = (path: string) => () =>
+    readEventBatches(path, (record) => marketOnly(record, options.decode));
+  const cache = options.eventCache;
   const sources = mergeByRecvTs(
-    options.recordings.map((path) => readEventBatches(path, (record) => marketOnly(record, options.decode))),
+    options.recordings.map((path) =>
+      cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
+    ),
     batchSize,
   );
   const iterator = sources[Symbol.asyncIterator]();
