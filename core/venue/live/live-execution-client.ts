@@ -180,6 +180,29 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /** Keeps the local view reconciliation compares with the venue's, then passes the event on. */
+  /**
+   * Polls the ADL rank signals (GET /api/v1/adl/rank; the venue pushes none) and reports one
+   * event per position.
+   * @param sym - only this pair; all non-zero positions when omitted
+   * @returns when the events were emitted
+   * @throws VenueError 401011 when the sym is not supported for ADL monitoring
+   */
+  async refreshAdlRank(sym?: string): Promise<void> {
+    const entries = await this.options.rest.getAdlRank(sym === undefined ? {} : { sym });
+    const now = this.timer.now();
+    for (const entry of entries) {
+      this.emit({
+        kind: 'adlRank',
+        ts: now,
+        recvTs: now,
+        sym: entry.sym,
+        positionId: entry.positionId,
+        positionSide: entry.positionSide,
+        rank: entry.adlRank,
+      });
+    }
+  }
+
   private emit(event: UserEvent): void {
     switch (event.kind) {
       case 'order': {

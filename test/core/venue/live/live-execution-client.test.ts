@@ -299,4 +299,24 @@ describe('live execution client', () => {
       triggerPrice: '50000',
     });
   });
+
+  it('polls ADL rank signals into one event per position, telling positions on one sym apart', async () => {
+    http.handler = restVenue(book, (r) =>
+      r.path === '/api/v1/adl/rank'
+        ? ok([
+            { sym: 'BINANCE_PERP_BTC_USDT', positionId: 'p-long', positionSide: 'LONG', adlRank: 4 },
+            { sym: 'BINANCE_PERP_BTC_USDT', positionId: 'p-short', positionSide: 'SHORT', adlRank: 1 },
+          ])
+        : undefined,
+    );
+    await live.refreshAdlRank('BINANCE_PERP_BTC_USDT');
+    const ranks = events.flatMap((e) =>
+      e.kind === 'adlRank' ? [[e.positionId, e.positionSide, e.rank]] : [],
+    );
+    expect(ranks).toEqual([
+      ['p-long', 'LONG', 4],
+      ['p-short', 'SHORT', 1],
+    ]);
+    expect(restCalls('/api/v1/adl/rank')[0]?.query).toEqual({ sym: 'BINANCE_PERP_BTC_USDT' });
+  });
 });
