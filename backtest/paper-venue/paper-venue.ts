@@ -96,7 +96,7 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
- * @throws Error when the data dir holds a snapshot that is not the paper venue's
+ * @throws Error when the data dir holds a snapshot that is not the paper venue's, or one saved with another feed
  * @example
  * const venue = await startPaperVenue({ instruments: Object.values(SYNTHETIC_INSTRUMENTS), feed: recordingFeed(path), pacing: { mode: 'asap' } });
  */
@@ -160,13 +160,19 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       };
       replay(0);
       await feed.catchUp(saved.released, replay);
+      if (feed.released !== saved.released || virtualNow !== saved.virtualNow) {
+        throw new Error(
+          `${options.dataDir}: the snapshot was taken after ${saved.released} market events at venue time ${saved.virtualNow}, ` +
+            `but this feed replays to ${feed.released} events at ${virtualNow}: start the venue with the feed it was saved with`,
+        );
+      }
       for (const [id, bps] of Object.entries(saved.markups)) {
         const book = books.get(id);
         if (book) book.markup = D(bps).div(10_000);
       }
     }
     writer = new SnapshotWriter(options.dataDir, timer, options.persistDebounceMs ?? 1000, () =>
-      snapshotOf(books, journal, feed.released),
+      snapshotOf(books, journal, feed.released, virtualNow),
     );
   }
 
@@ -270,6 +276,7 @@ function snapshotOf(
   books: ReadonlyMap<string, PortfolioBook>,
   journal: readonly JournalEntry[],
   released: number,
+  virtualNow: number,
 ): PaperSnapshot {
   const markups: Record<string, string> = {};
   for (const book of books.values())
@@ -278,6 +285,7 @@ function snapshotOf(
     format: 'keel-paper-venue',
     version: 1,
     released,
+    virtualNow,
     journal,
     markups,
     view: [...books.values()].map((book) => ({

@@ -23,6 +23,8 @@ export interface PaperSnapshot {
   readonly format: 'keel-paper-venue';
   readonly version: 1;
   readonly released: number;
+  /** Venue time of the last released event: a restart checks it replayed the same feed. */
+  readonly virtualNow: number;
   readonly journal: readonly JournalEntry[];
   /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
   readonly markups: Readonly<Record<string, string>>;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type PaperVenue, SNAPSHOT_FILE } from '../../../backtest/paper-venue/index.ts';
+import { listFeed, type PaperVenue, SNAPSHOT_FILE } from '../../../backtest/paper-venue/index.ts';
 import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
@@ -62,6 +62,16 @@ describe('paper venue persistence', () => {
     expect(positions.body.data).toEqual([expect.objectContaining({ sym: BTC, positionQty: '1' })]);
     const loans = await signedRest(second, 'GET', '/api/v1/trading/loan/info_detail');
     expect(loans.body.data).toEqual([expect.objectContaining({ coin: 'USDT', loan: '100' })]);
+  });
+
+  it('refuses to restart from a snapshot with a different feed, since the journal only holds for the same events', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
+    dirs.push(dataDir);
+    const first = await aPaperVenue({ dataDir });
+    first.feed.step(3);
+    await first.feed.until(3);
+    await first.close();
+    await expect(aPaperVenue({ dataDir, feed: listFeed([]) })).rejects.toThrow(/the feed it was saved with/);
   });
 
   it('keeps nothing without a data dir', async () => {
