@@ -202,7 +202,11 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
           }
         }
         await withConfig(configFor('sweep', file, opts.set, ['backtest']), (loaded) =>
-          sweepCommand(loaded, { grid, workers: opts.workers, metric: opts.metric, out: opts.out }, io),
+          sweepCommand(
+            loaded,
+            { grid, workers: opts.workers, metric: opts.metric, out: opts.out, sets: opts.set },
+            io,
+          ),
         );
       },
     );

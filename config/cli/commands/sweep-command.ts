@@ -1,8 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { csvField } from '../../../backtest/report/index.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
+import { formatSetPath } from '../../loader/index.ts';
+import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
+import type { SweepRow } from '../../sweep/sweep-task.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
-import type { GridAxis } from '../grid-spec.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { type GridAxis, gridCombinations } from '../grid-spec.ts';
 
 /** Options of `keel sweep`. */
 export interface SweepOptions {
@@ -14,21 +18,75 @@ export interface SweepOptions {
   readonly metric: string;
   /** Where to write the result table (CSV); absent = stdout only. */
   readonly out: string | undefined;
+  /** `--set` arguments applied to every combination. */
+  readonly sets?: readonly string[];
+}
+
+const SHOWN = ['totalReturn', 'sharpe', 'maxDrawdown', 'tradeCount', 'winRate'];
+
+function valueOf(combination: readonly string[], path: string): string {
+  const set = combination.find((s) => s.startsWith(`${path}=`));
+  return set === undefined ? '' : set.slice(path.length + 1);
+}
+
+function cell(value: number | null | undefined): string {
+  if (value === null || value === undefined) return 'n/a';
+  return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
 
 /**
  * `keel sweep <config> --grid ...`: backtests every combination of the grid on worker threads,
- * one result row per combination, sorted by the chosen metric.
- * @param _loaded - the validated base config (mode backtest)
- * @param _options - grid, workers, metric and output
- * @param _io - output streams
- * @returns the exit code
- * @throws CommandNotAvailableError until the sweep runner is wired into this build
+ * one result row per combination, sorted by the chosen metric, printed as a table (and CSV).
+ * @param loaded - the validated base config (mode backtest)
+ * @param options - grid, workers, metric and output
+ * @param io - output streams
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric, EXIT.RUNTIME_FAILURE when a backtest fails
  */
 export async function sweepCommand(
-  _loaded: LoadedConfig,
-  _options: SweepOptions,
-  _io: CliIo,
+  loaded: LoadedConfig,
+  options: SweepOptions,
+  io: CliIo,
 ): Promise<ExitCode> {
-  throw new CommandNotAvailableError('sweep');
+  const combinations = gridCombinations(options.grid);
+  const paths = options.grid.map((axis) => formatSetPath(axis.path));
+  const started = performance.now();
+  let rows: SweepRow[];
+  try {
+    rows = await runSweep({
+      file: loaded.file,
+      sets: options.sets ?? [],
+      combinations,
+      workers: options.workers,
+      onRow: (_row, done) => io.stderr.write(`\r  ${done}/${combinations.length} backtests done`),
+    });
+    io.stderr.write('\n');
+  } catch (error) {
+    io.stderr.write(`\n✖ keel sweep: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
+  let sorted: SweepRow[];
+  try {
+    sorted = sortRows(rows, options.metric);
+  } catch (error) {
+    io.stderr.write(`✖ ${(error as Error).message}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
+  const metrics = [options.metric, ...SHOWN.filter((m) => m !== options.metric)];
+  const header = [...paths, ...metrics, 'fills'];
+  const table = sorted.map((row) => [
+    ...paths.map((path) => valueOf(row.sets, path)),
+    ...metrics.map((m) => cell(row.metrics[m])),
+    String(row.fills),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
+  const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
+  io.stdout.write(
+    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length} combinations on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}\n`,
+  );
+  if (options.out !== undefined) {
+    const csv = [header, ...table].map((r) => r.map(csvField).join(',')).join('\n');
+    writeFileSync(options.out, `${csv}\n`);
+    io.stdout.write(`table: ${options.out}\n`);
+  }
+  return EXIT.OK;
 }
