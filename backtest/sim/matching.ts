@@ -242,27 +242,29 @@ function crossedPrice(order: SimOrder, event: MarketEvent): Dec {
 export function matchResting(state: SimState, event: MarketEvent): void {
   const book = state.books.get(event.sym);
   if (book === undefined || book.size === 0) return;
+  if (book.buys.length > 0) matchSide(state, book.buys, event);
+  if (book.sells.length > 0) matchSide(state, book.sells, event);
+}
+
+function matchSide(state: SimState, side: SimOrder[], event: MarketEvent): void {
   const model = state.opts.fillModel;
-  for (const side of [book.buys, book.sells]) {
-    let consumed = 0;
-    while (side.length > 0) {
-      const order = side[0] as SimOrder;
-      const offered = restingCapacity(model, order, event) - consumed;
-      if (!(offered > 0)) {
-        if ((event.kind === 'quote' || event.kind === 'book') && consumed === 0) order.crossed = false;
-        break;
-      }
-      const wanted =
-        offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
-      if (!wanted.gt(0)) break;
-      const filled = order.crossed
-        ? executeFill(state, order, wanted, crossedPrice(order, event), 'TAKER')
-        : executeFill(state, order, wanted, order.price, 'MAKER');
-      consumed += filled.toNumber();
-      if (side[0] === order) break;
+  let consumed = 0;
+  while (side.length > 0) {
+    const order = side[0] as SimOrder;
+    const offered = restingCapacity(model, order, event) - consumed;
+    if (!(offered > 0)) {
+      if ((event.kind === 'quote' || event.kind === 'book') && consumed === 0) order.crossed = false;
+      break;
     }
-    // The head was updated while matching; the orders behind it see the same market.
-    if (model.name === 'queue')
-      for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
+    const wanted =
+      offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
+    if (!wanted.gt(0)) break;
+    const filled = order.crossed
+      ? executeFill(state, order, wanted, crossedPrice(order, event), 'TAKER')
+      : executeFill(state, order, wanted, order.price, 'MAKER');
+    consumed += filled.toNumber();
+    if (side[0] === order) break;
   }
+  // The head was updated while matching; the orders behind it see the same market.
+  if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
 }
