@@ -1,0 +1,37 @@
+/**
+ * `keel sweep` on 1 and 2 worker threads: a 16-combination sma-cross grid (fast x slow) on the
+ * shipped SYNTHETIC example session. Prints wall time of each and the speed-up (target >= 1.7x
+ * on 2 cores). Run alone: npx tsx bench/sweep.bench.ts
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { gridCombinations, parseGridAxis } from '../config/cli/index.ts';
+import { runSweep } from '../config/sweep/run-sweep.ts';
+
+const config = fileURLToPath(new URL('../config/examples/sma-cross-backtest.yaml', import.meta.url));
+const combinations = gridCombinations([
+  parseGridAxis('strategies.0.params.fast=2,3,4,5'),
+  parseGridAxis('strategies.0.params.slow=8,10,12,15'),
+]);
+
+async function timed(workers: number): Promise<number> {
+  const start = performance.now();
+  const rows = await runSweep({ file: config, sets: [], combinations, workers });
+  const ms = performance.now() - start;
+  if (rows.length !== combinations.length)
+    throw new Error(`expected ${combinations.length} rows, got ${rows.length}`);
+  return ms;
+}
+
+const one = await timed(1);
+const two = await timed(2);
+process.stdout.write(
+  [
+    `keel sweep, ${combinations.length} combinations (sma-cross fast x slow on the SYNTHETIC example session)`,
+    `  1 worker:  ${(one / 1000).toFixed(2)} s (${(one / combinations.length).toFixed(0)} ms per backtest)`,
+    `  2 workers: ${(two / 1000).toFixed(2)} s`,
+    `  speed-up:  ${(one / two).toFixed(2)}x (target >= 1.7x)`,
+    `  machine:   ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)} (a load above the core count makes the speed-up meaningless)`,
+    '',
+  ].join('\n'),
+);
