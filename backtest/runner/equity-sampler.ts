@@ -2,25 +2,26 @@ import type { Dec, MarketEvent } from '../../core/model/index.ts';
 import type { EquitySample, PriceSeries } from '../report/index.ts';
 import { widerBucket } from './bucket-width.ts';
 
-/** One time bucket of the curve: its lowest and highest sample and its equity at the last event. */
-interface Bucket {
-  key: number;
-  low: EquitySample | undefined;
-  lowN: number;
-  high: EquitySample | undefined;
-  highN: number;
-  close: EquitySample | undefined;
-  /** Deferred exact equity of the low and high sample (estimate mode), taken at the close. */
-  lowAt: DeferredSample | undefined;
-  highAt: DeferredSample | undefined;
-  /** Last price of each sym at the close. */
-  prices: readonly (readonly [string, number])[];
-}
-
-/** A sample whose exact equity is computed only when asked for. */
+/** A sample whose exact equity is computed only when the curve is read. */
 interface DeferredSample {
   readonly ts: number;
   readonly equity: () => Dec;
+}
+
+/**
+ * One time bucket of the curve: its lowest and highest sample (chosen on the numbers `lowN` and
+ * `highN`) and its equity at the last event, all deferred until the curve is read, so samples
+ * dropped when buckets merge never cost Decimal work.
+ */
+interface Bucket {
+  key: number;
+  low: DeferredSample | undefined;
+  lowN: number;
+  high: DeferredSample | undefined;
+  highN: number;
+  close: DeferredSample | undefined;
+  /** Last price of each sym at the close. */
+  prices: readonly (readonly [string, number])[];
 }
 
 /** How the sampler keeps its curve bounded. */
@@ -33,8 +34,8 @@ export interface EquitySamplerOptions {
   readonly estimate?: () => number;
   /**
    * With an estimate: captures the exact equity now without computing it (the simulated venue's
-   * `equitySnapshot`), so a candidate low or high costs Decimal work only if it stays the
-   * bucket's extreme. Without it, each candidate is computed at once.
+   * `equitySnapshot`), so a candidate low, high or close costs Decimal work only if it is still
+   * in the curve when the curve is read. Without it, each candidate is computed at once.
    */
   readonly snapshot?: () => () => Dec;
   /** Most buckets kept before they are merged into wider ones; default 4096. */
@@ -45,8 +46,8 @@ export interface EquitySamplerOptions {
  * Samples equity and prices while events pass, in bounded memory. Equity is sampled at most once
  * per `everyMs` of event time. Samples fall into time buckets (first `everyMs` wide; when there
  * are more than `maxBuckets`, neighbours merge into wider buckets that still never straddle a UTC
- * day while a day is wider), and each bucket keeps three exact samples: its lowest, its highest
- * and its equity at its last event. So drawdowns see every bucket's extremes, daily returns see
+ * day while a day is wider), and each bucket keeps three samples: its lowest, its highest and
+ * its equity at its last event, exact (Decimal) but computed only when the curve is read. So drawdowns see every bucket's extremes, daily returns see
  * each day's last equity, and the curve holds at most 3 x maxBuckets points however long the run
  * (Keel's choice). Prices are the last bar close, trade price or quote mid of each sym.
  */
@@ -185,8 +186,6 @@ export class EquitySampler {
       high: undefined,
       highN: Number.NEGATIVE_INFINITY,
       close: undefined,
-      lowAt: undefined,
-      highAt: undefined,
       prices: [],
     };
   }
@@ -195,8 +194,9 @@ export class EquitySampler {
     this.nextAt = ts + this.everyMs;
     const bucket = this.current as Bucket;
     if (this.estimate === undefined) {
-      const sample = { ts, equity: this.equity() };
-      const n = sample.equity.toNumber();
+      const equity = this.equity();
+      const sample = { ts, equity: () => equity };
+      const n = equity.toNumber();
       if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
       if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];
       bucket.close = sample;
@@ -205,20 +205,14 @@ export class EquitySampler {
     const n = this.estimate();
     if (n >= bucket.lowN && n <= bucket.highN) return;
     const sample = { ts, equity: this.snapshot() };
-    if (n < bucket.lowN) [bucket.lowAt, bucket.lowN] = [sample, n];
-    if (n > bucket.highN) [bucket.highAt, bucket.highN] = [sample, n];
+    if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
+    if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];
   }
 
   private closeBucket(): void {
     const bucket = this.current as Bucket;
     this.current = undefined;
-    if (this.estimate !== undefined) {
-      bucket.close = { ts: this.lastTs, equity: this.equity() };
-      if (bucket.lowAt !== undefined) bucket.low = { ts: bucket.lowAt.ts, equity: bucket.lowAt.equity() };
-      if (bucket.highAt !== undefined) bucket.high = { ts: bucket.highAt.ts, equity: bucket.highAt.equity() };
-      bucket.lowAt = undefined;
-      bucket.highAt = undefined;
-    }
+    if (this.estimate !== undefined) bucket.close = { ts: this.lastTs, equity: this.snapshot() };
     bucket.prices = [...this.last];
     this.buckets.push(bucket);
     this.built = undefined;
@@ -238,10 +232,8 @@ export class EquitySampler {
           merged.push({ ...bucket, key });
           continue;
         }
-        if (bucket.low !== undefined && (into.low === undefined || bucket.low.equity.lt(into.low.equity)))
-          [into.low, into.lowN] = [bucket.low, bucket.lowN];
-        if (bucket.high !== undefined && (into.high === undefined || bucket.high.equity.gt(into.high.equity)))
-          [into.high, into.highN] = [bucket.high, bucket.highN];
+        if (bucket.lowN < into.lowN) [into.low, into.lowN] = [bucket.low, bucket.lowN];
+        if (bucket.highN > into.highN) [into.high, into.highN] = [bucket.high, bucket.highN];
         if (bucket.close !== undefined) {
           into.close = bucket.close;
           into.prices = bucket.prices;
@@ -261,12 +253,14 @@ export class EquitySampler {
       if (previous !== undefined && previous.ts === sample.ts) out[out.length - 1] = sample;
       else if (previous === undefined || previous.ts < sample.ts) out.push(sample);
     };
+    const materialize = (d: DeferredSample | undefined): EquitySample | undefined =>
+      d === undefined ? undefined : { ts: d.ts, equity: d.equity() };
     push(this.first);
     for (const bucket of this.buckets) {
-      const points = [bucket.low, bucket.high].filter((s): s is EquitySample => s !== undefined);
+      const points = [bucket.low, bucket.high].filter((s): s is DeferredSample => s !== undefined);
       points.sort((a, b) => a.ts - b.ts);
-      for (const point of points) push(point);
-      push(bucket.close);
+      for (const point of points) push(materialize(point));
+      push(materialize(bucket.close));
     }
     push(this.final);
     return out;
