@@ -147,6 +147,30 @@ describe('paper venue limits and error codes', () => {
     expect(reply.body.code).toBe(406019);
   });
 
+  it('refuses a borrow without the margin to carry it with 406016, and any borrow at the LTV warning level with 406020', async () => {
+    const { D } = await import('../../../core/model/index.ts');
+    const terms = { annualRate: D('0.08'), userQuota: D(1_000_000), pool: D(1_000_000) };
+    const v = await aPaperVenue({
+      startingBalances: { USDT: D(1_000) },
+      loans: {
+        assets: { 'BINANCE:USDT': terms },
+        maintenanceMarginRate: D(1),
+        maxBorrowLtv: D('0.99'),
+        ltvWarningLevel: D('0.05'),
+      },
+    });
+    venue = v;
+    const borrow = (amount: string) =>
+      signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
+        exchange: 'BINANCE',
+        coin: 'USDT',
+        amount,
+      });
+    expect((await borrow('2000')).body.code).toBe(406016);
+    expect((await borrow('100')).body.code).toBe(0);
+    expect((await borrow('1')).body.code).toBe(406020);
+  });
+
   it('refuses an executions window older than 7 days on the recent endpoints and newer than 7 days on the archive', async () => {
     const v = await started();
     const now = v.now();
