@@ -24,7 +24,9 @@ const STATE_RANK: Readonly<Record<OrderState, number>> = {
  * executedQty, so it decides first; then updateAt (amendments change neither qty executed nor
  * state); then the state's progress rank. A final state beats any live one, and the venue's
  * word beats Keel's in-flight placeholders (whose times are local). Equal on all three means a
- * duplicate.
+ * duplicate, except for an amendment confirmed in the same millisecond as the update before
+ * it: an AMEND_COMPLETED update whose price or quantity differs is newer (see
+ * {@link isSameMillisecondAmend}).
  * @param current - the order as last known
  * @param update - an incoming update of the same order
  * @returns true when the update should replace `current`
@@ -38,7 +40,27 @@ export function isNewerOrderUpdate(current: Order, update: Order): boolean {
   const executed = update.executedQty.comparedTo(current.executedQty);
   if (executed !== 0) return executed > 0;
   if (update.updateAt !== current.updateAt) return update.updateAt > current.updateAt;
-  return STATE_RANK[update.orderState] > STATE_RANK[current.orderState];
+  const rank = STATE_RANK[update.orderState] - STATE_RANK[current.orderState];
+  if (rank !== 0) return rank > 0;
+  return isSameMillisecondAmend(current, update);
+}
+
+/**
+ * Whether `update` is an amendment confirmed in the same millisecond as `current`: it carries
+ * the same executedQty, updateAt and state, so only its action and its new price or quantity
+ * tell it from a duplicate. Only an AMEND_COMPLETED update can win this tie, so a late copy of
+ * the update it amended never undoes it, in whichever order the two arrive. Two different
+ * amendments in the same millisecond cannot be ordered from their content; the later arrival wins.
+ * @param current - the order as last known
+ * @param update - an incoming update with the same executedQty, updateAt and state rank
+ * @returns true when `update` amends `current`'s price or quantity
+ */
+function isSameMillisecondAmend(current: Order, update: Order): boolean {
+  return (
+    update.action === 'AMEND_COMPLETED' &&
+    update.updateAt === current.updateAt &&
+    (!update.limitPrice.eq(current.limitPrice) || !update.orderQty.eq(current.orderQty))
+  );
 }
 
 /**

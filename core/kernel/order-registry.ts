@@ -62,8 +62,7 @@ export class OrderRegistry {
     const previous = this.byRef.get(ref);
     if (previous !== undefined && isFinalOrderState(previous.orderState)) return false;
     const last = this.lastVenue.get(ref);
-    if (last !== undefined && !isNewerOrderUpdate(last, order) && !isSameMillisecondAmend(last, order))
-      return false;
+    if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
     this.lastVenue.set(ref, order);
     this.store(order);
     return true;
@@ -119,17 +118,4 @@ export class OrderRegistry {
     this.lastVenue.delete(ref);
     this.owners.delete(ref);
   }
-}
-
-/**
- * An amendment confirmed within the same millisecond as the previous update carries the same
- * executedQty, updateAt and state, so the state machine would take it for a duplicate; its new
- * price or quantity says otherwise.
- */
-function isSameMillisecondAmend(last: Order, update: Order): boolean {
-  return (
-    update.action === 'AMEND_COMPLETED' &&
-    update.updateAt === last.updateAt &&
-    (!update.limitPrice.eq(last.limitPrice) || !update.orderQty.eq(last.orderQty))
-  );
 }

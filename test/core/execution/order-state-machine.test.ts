@@ -34,6 +34,16 @@ describe('order state machine', () => {
     expect(applyOrderUpdate(open, fresh)).toBe(open);
   });
 
+  it('takes an amendment confirmed in the same millisecond, in whichever order the two updates arrive', () => {
+    const open = anOrder({ orderState: 'OPEN', action: 'PLACE', updateAt: 10 });
+    const amended: Order = { ...open, limitPrice: D('101'), orderQty: D('2'), action: 'AMEND_COMPLETED' };
+    expect(applyOrderUpdate(open, amended)).toBe(amended);
+    expect(applyOrderUpdate(amended, open)).toBe(amended);
+    expect(applyOrderUpdate(amended, { ...amended })).toBe(amended);
+    const samePriceAmend: Order = { ...open, action: 'AMEND_COMPLETED' };
+    expect(applyOrderUpdate(open, samePriceAmend)).toBe(open);
+  });
+
   it('replaces an in-flight placeholder with the venue word', () => {
     const pending = anOrder({ orderState: 'PENDING_NEW', orderId: '', updateAt: 50 });
     const acked = anOrder({ orderState: 'NEW', updateAt: 10 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OrderRegistry } from '../../../core/kernel/order-registry.ts';
+import { D } from '../../../core/model/index.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 
 describe('order registry', () => {
@@ -16,5 +17,15 @@ describe('order registry', () => {
     expect(registry.ownerOf('c1')).toBeUndefined();
     expect(registry.ownerOf('c4')).toBe('s');
     expect([...registry.open.keys()]).toEqual(['open']);
+  });
+
+  it("takes an amendment confirmed in the same millisecond through the state machine's rule", () => {
+    const registry = new OrderRegistry();
+    const open = anOrder({ clientOrderId: 'c1', orderState: 'OPEN', action: 'PLACE', updateAt: 10 });
+    const amended = { ...open, limitPrice: D('101'), action: 'AMEND_COMPLETED' as const };
+    expect(registry.applyVenue(open)).toBe(true);
+    expect(registry.applyVenue(amended)).toBe(true);
+    expect(registry.applyVenue(open)).toBe(false);
+    expect(registry.byRef.get('c1')?.limitPrice.toFixed()).toBe('101');
   });
 });
