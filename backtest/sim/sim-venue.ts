@@ -20,30 +20,23 @@ import {
 } from './algo-orders.ts';
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
-import { rejectCommand } from './command-rejection.ts';
 import { equityEstimateOf, equitySnapshotOf } from './equity-estimate.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
-import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { borrow, loanRiskOf, repay } from './loans.ts';
-import {
-  accountView,
-  assetView,
-  equityOf,
-  estimateRisk,
-  mayBeBelowMaintenance,
-  positionView,
-} from './margin.ts';
+import { accountView, assetView, equityOf, positionView } from './margin.ts';
+import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, matchResting, workOrder } from './matching.ts';
 import { cancelOrder, cancelOrders, modifyOrder } from './order-amend.ts';
 import { placeOrder } from './order-entry.ts';
-import { algoView, publishBalances } from './publish.ts';
+import { setPositionMode } from './position-mode.ts';
+import { algoView } from './publish.ts';
 import { SimVenueError } from './sim-errors.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
-import { type CashFlow, createSimState, emit, type SimLedger, type SimState } from './sim-state.ts';
+import { type CashFlow, createSimState, type SimLedger, type SimState } from './sim-state.ts';
 import { runTimers } from './timers.ts';
 import { checkTriggers } from './triggers.ts';
 
@@ -143,41 +136,6 @@ function dispatch(state: SimState, intent: Intent): void {
       setPositionMode(state, intent.ref, intent.positionMode);
       return;
   }
-}
-
-function setPositionMode(state: SimState, ref: string, mode: 'NET' | 'BOTH'): void {
-  const busy =
-    [...state.positions.values()].some((p) => !p.qty.isZero()) ||
-    state.liveOrders.size > 0 ||
-    state.algos.size > 0;
-  if (busy) {
-    rejectCommand(state, ref, 'setPositionMode', 'POSITION_MODE_SWITCH_BLOCKED', `cannot switch to ${mode}`);
-    return;
-  }
-  state.positionMode = mode;
-  state.positions.clear();
-  publishBalances(state, []);
-}
-
-/**
- * After each market event: liquidates when equity falls below maintenance margin, and reports the
- * account when it enters or leaves MARGIN_CALL (the estimate on numbers decides when to look).
- */
-function watchMargin(state: SimState): void {
-  const risk = estimateRisk(state);
-  if (Number.isNaN(risk.equity)) return;
-  if (mayBeBelowMaintenance(risk) && liquidateIfBelowMaintenance(state)) {
-    state.reportedStatus = 'NORMAL';
-    return;
-  }
-  const ratio = state.opts.marginCallRatioN;
-  const nearCall = risk.equity <= 0 || Math.abs(risk.maintenance / risk.equity - ratio) < ratio * 1e-6;
-  const estimated = risk.equity <= 0 || risk.maintenance / risk.equity >= ratio ? 'MARGIN_CALL' : 'NORMAL';
-  if (estimated === state.reportedStatus && !nearCall) return;
-  const account = accountView(state);
-  if (account.accountStatus === state.reportedStatus) return;
-  state.reportedStatus = account.accountStatus;
-  emit(state, { kind: 'account', account });
 }
 
 /**

@@ -1,0 +1,79 @@
+import { liquidateIfBelowMaintenance } from './liquidation.ts';
+import { accountView, coinValue } from './margin.ts';
+import { markPriceOf } from './market-state.ts';
+import { emit, type SimState } from './sim-state.ts';
+
+/** Equity and maintenance margin estimated on numbers (per market event); NaN equity = nothing at risk. */
+export interface RiskEstimate {
+  readonly equity: number;
+  readonly maintenance: number;
+}
+
+/**
+ * Cheap per-market-event estimate of equity and maintenance margin on numbers. Anything it
+ * suggests (liquidation, a margin-call transition) is confirmed in Decimal before it is acted on.
+ * @param state - the venue
+ * @returns the estimate; equity NaN when there is no open position and no loan
+ */
+export function estimateRisk(state: SimState): RiskEstimate {
+  let equity = 0;
+  let mm = 0;
+  let open = false;
+  for (const position of state.positions.values()) {
+    if (position.qtyN === 0) continue;
+    open = true;
+    const market = state.markets.get(position.sym);
+    const mark = market ? markPriceOf(market) : Number.NaN;
+    if (Number.isNaN(mark)) continue;
+    const size = position.qtyN * position.contractSizeN;
+    equity += size * (mark - position.avgN);
+    mm += Math.abs(size) * mark * position.mmrN;
+  }
+  if (!open && state.loans.size === 0) return { equity: Number.NaN, maintenance: 0 };
+  // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
+  for (const [coin, balance] of state.balancesN) {
+    equity += state.opts.valuationCoins.has(coin) ? balance : balance * coinValue(state, coin).toNumber();
+  }
+  if (state.loans.size > 0) {
+    const loanMmr = state.opts.loans.maintenanceMarginRate.toNumber();
+    for (const loan of state.loans.values()) {
+      const value =
+        loan.principalN *
+        (state.opts.valuationCoins.has(loan.coin) ? 1 : coinValue(state, loan.coin).toNumber());
+      equity -= value;
+      mm += value * loanMmr;
+    }
+  }
+  return { equity, maintenance: mm };
+}
+
+/**
+ * Whether an estimate may be below maintenance margin, with a small relative margin of error.
+ * @param risk - the number estimate
+ * @returns true when a Decimal check is warranted
+ */
+export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
+  return risk.equity < risk.maintenance * 1.000001 + 1e-9;
+}
+
+/**
+ * After each market event: liquidates when equity falls below maintenance margin, and reports the
+ * account when it enters or leaves MARGIN_CALL (the estimate on numbers decides when to look).
+ * @param state - the venue
+ */
+export function watchMargin(state: SimState): void {
+  const risk = estimateRisk(state);
+  if (Number.isNaN(risk.equity)) return;
+  if (mayBeBelowMaintenance(risk) && liquidateIfBelowMaintenance(state)) {
+    state.reportedStatus = 'NORMAL';
+    return;
+  }
+  const ratio = state.opts.marginCallRatioN;
+  const nearCall = risk.equity <= 0 || Math.abs(risk.maintenance / risk.equity - ratio) < ratio * 1e-6;
+  const estimated = risk.equity <= 0 || risk.maintenance / risk.equity >= ratio ? 'MARGIN_CALL' : 'NORMAL';
+  if (estimated === state.reportedStatus && !nearCall) return;
+  const account = accountView(state);
+  if (account.accountStatus === state.reportedStatus) return;
+  state.reportedStatus = account.accountStatus;
+  emit(state, { kind: 'account', account });
+}
