@@ -47,8 +47,12 @@ export interface LiveVenue {
   readonly marketData: MarketDataClient;
   /** The execution port for the kernel. */
   readonly execution: LiveExecutionClient;
-  /** Inbound counters of the private and market-data sockets. */
-  readonly counters: { readonly private: InboundCounters; readonly market: InboundCounters };
+  /** Inbound counters of the private and market-data sockets and of REST replies. */
+  readonly counters: {
+    readonly private: InboundCounters;
+    readonly market: InboundCounters;
+    readonly rest: InboundCounters;
+  };
   /** Connects market data and the private socket (which reconciles after login). @returns when both are up */
   start(): Promise<void>;
   /** Closes everything. @returns when closed */
@@ -66,7 +70,11 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
   // Live-only I/O default, like the wall clock: reconnect jitter must differ between processes.
   const random = options.random ?? { next: Math.random };
   const logger = options.logger ?? pino({ name: 'keel.venue', level: 'info' });
-  const counters = { private: createInboundCounters(), market: createInboundCounters() };
+  const counters = {
+    private: createInboundCounters(),
+    market: createInboundCounters(),
+    rest: createInboundCounters(),
+  };
   const tap = options.onRaw;
   const rest = new VenueRestClient({
     baseUrl: options.restUrl,
@@ -74,6 +82,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     timer,
     random,
     logger: logger.child({ part: 'rest' }),
+    counters: counters.rest,
     ...(options.legacyLoanEndpoints === undefined
       ? {}
       : { legacyLoanEndpoints: options.legacyLoanEndpoints }),

@@ -5,6 +5,7 @@ import { paramText, type RequestParams, type Signer, signRequest } from '../sign
 import { backoffDelay, type JitterSource, type TimerPort } from '../timer-port.ts';
 import { envelopeSchema } from '../wire/common.ts';
 import { decodeWire, parseJson } from '../wire/decode.ts';
+import type { InboundCounters } from '../ws/inbound-counters.ts';
 import type { EndpointDef } from './endpoints.ts';
 import type { HttpResponse, HttpTransport } from './http-transport.ts';
 
@@ -34,6 +35,8 @@ export interface RestCallContext {
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
   readonly logger: Logger;
+  /** Reply outcomes: `replies` for decoded successes, `malformed` for undecodable bodies. */
+  readonly counters: InboundCounters;
   readonly onRaw?: (raw: RawRestReply) => void;
 }
 
@@ -140,9 +143,20 @@ export async function restCall(
         body: response.body,
         recvTs: ctx.timer.now(),
       });
-      return interpret(def, response);
+      ctx.counters.frames++;
+      const data = interpret(def, response);
+      ctx.counters.replies++;
+      return data;
     } catch (error) {
-      if (error instanceof VenueError || error instanceof DecodeError) throw error;
+      if (error instanceof DecodeError) {
+        ctx.counters.malformed++;
+        ctx.logger.warn({ path: def.path, problem: error.message }, 'malformed venue REST reply');
+        throw error;
+      }
+      if (error instanceof VenueError) {
+        ctx.counters.control++;
+        throw error;
+      }
       lastError = error;
       if (!(error instanceof RetryableFailure) && !isNetworkFailure(error)) throw error;
     }

@@ -38,6 +38,7 @@ import {
   type PositionHistoryQuery,
   type PositionsQuery,
 } from '../wire/position.ts';
+import { createInboundCounters, type InboundCounters } from '../ws/inbound-counters.ts';
 import {
   ENDPOINTS,
   type EndpointName,
@@ -81,6 +82,8 @@ export interface RestClientOptions {
   readonly legacyLoanEndpoints?: 'detail' | 'legacy';
   /** pageSize used by the iterators when none is given (spec: not shown; Keel's choice 100). */
   readonly defaultPageSize?: number;
+  /** Counts reply outcomes (shared with other clients if wanted); fresh counters by default. */
+  readonly counters?: InboundCounters;
   /** Recorder tap: every raw reply body (never headers or keys). */
   readonly onRaw?: (raw: RawRestReply) => void;
   readonly logger?: Logger;
@@ -111,6 +114,7 @@ export class VenueRestClient {
       timeoutMs: options.timeoutMs ?? 10_000,
       retry: options.retry ?? { maxRetries: 3, baseMs: 200, capMs: 3_000 },
       logger: options.logger ?? pino({ name: 'keel.venue.rest', level: 'warn' }),
+      counters: options.counters ?? createInboundCounters(),
       ...(options.onRaw === undefined ? {} : { onRaw: options.onRaw }),
     };
     const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
@@ -150,6 +154,11 @@ export class VenueRestClient {
     pageSize = this.pageSize,
   ): AsyncGenerator<EndpointReply<N> extends PageWire<infer T> ? T : never> {
     return paginate((page) => this.call(name, { ...query, page, pageSize }) as Promise<never>);
+  }
+
+  /** Reply outcomes: `frames` replies read, `replies` decoded, `control` venue error codes, `malformed` undecodable. */
+  get counters(): InboundCounters {
+    return this.ctx.counters;
   }
 
   /** Requests waiting in a rate limiter, by group. @returns the queue length per group */

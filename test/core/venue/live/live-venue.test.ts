@@ -87,5 +87,7 @@ describe('live venue wiring and the recorder tap', () => {
     );
     expect(venue.counters.private.pushes).toBe(1);
     expect(venue.counters.market.pushes).toBe(1);
+    expect(venue.counters.rest.replies).toBe(4);
+    expect(venue.counters.rest.malformed).toBe(0);
   });
 });

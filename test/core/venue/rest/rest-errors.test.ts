@@ -73,6 +73,7 @@ describe('venue REST client: errors', () => {
     const error = await client.getOpenOrders().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DecodeError);
     expect((error as DecodeError).path).toBe('data[1].orderQty');
+    expect(client.counters.malformed).toBe(1);
     expect((error as DecodeError).message).toContain('GET /api/v1/trading/orders');
   });
 
