@@ -20,7 +20,7 @@ import {
 } from '../../core/venue/index.ts';
 import { badParameter, errorFromReason, refusalOf, simError } from './envelope.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
-import { optionalDecimal, optionalList, optionalText, type Params, requiredText } from './request-fields.ts';
+import { optionalDecimal, optionalList, optionalText, type Params } from './request-fields.ts';
 
 function decoded<T>(schema: Parameters<typeof decodeWire>[0], params: Params, where: string): T {
   try {
@@ -267,15 +267,4 @@ export function cancelOrders(
  */
 export function queryOrder(book: PortfolioBook, params: Params, where: string): Order {
   return targetOf(book, params, where);
-}
-
-/**
- * Reads the sym of a request that must name one.
- * @param params - the request parameters
- * @param where - the request, for errors
- * @returns the sym
- * @throws PaperApiError 400001 when missing
- */
-export function symOf(params: Params, where: string): string {
-  return requiredText(params, 'sym', where);
 }
