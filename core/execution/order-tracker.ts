@@ -23,6 +23,8 @@ const IN_FLIGHT_STATE: Readonly<Record<InFlightRequest['kind'], OrderState>> = {
 };
 
 interface Entry {
+  /** The clientOrderId the entry is filed under. */
+  readonly ref: string;
   readonly strategyId: string;
   /** The latest word of the venue, or Keel's placeholder before the first one. */
   order: Order;
@@ -45,6 +47,11 @@ export interface OrderTrackerOptions {
   readonly maxLookups?: number;
   /** portfolioId written into placeholders of orders not acknowledged yet. */
   readonly portfolioId?: string;
+  /**
+   * Final orders remembered (for lookups by id and to absorb late duplicates) before the oldest
+   * is forgotten. Keel's choice: 10 000. A venue update for a forgotten order is adopted as new.
+   */
+  readonly retainFinal?: number;
 }
 
 /**
@@ -53,12 +60,22 @@ export interface OrderTrackerOptions {
  * through the order state machine, so duplicates and late arrivals are absorbed. A request the
  * venue does not answer in time is looked up by its caller reference, never sent again.
  * Time comes from the caller (`now` arguments), so backtests run it on virtual time.
+ *
+ * Live orders, in-flight requests and final orders are kept apart: `openOrders` costs in
+ * proportion to the open orders, `nextDeadline` and `checkTimeouts` to the requests in flight,
+ * and only the last `retainFinal` final orders are remembered, so long runs stay bounded.
  */
 export class OrderTracker {
   readonly #timeoutMs: number;
   readonly #maxLookups: number;
   readonly #portfolioId: string;
-  readonly #byRef = new Map<string, Entry>();
+  readonly #retainFinal: number;
+  /** Orders not in a final state, by clientOrderId, in first-seen order. */
+  readonly #live = new Map<string, Entry>();
+  /** Entries with a request in flight (a subset of the live ones), by clientOrderId. */
+  readonly #inFlight = new Map<string, Entry>();
+  /** The most recent final orders, oldest first (Map insertion order), bounded by retainFinal. */
+  readonly #final = new Map<string, Entry>();
   readonly #refById = new Map<string, string>();
   /** Request ref (cancel or modify intent) -> clientOrderId it acts on. */
   readonly #requests = new Map<string, string>();
@@ -70,6 +87,7 @@ export class OrderTracker {
     this.#timeoutMs = options.ackTimeoutMs ?? 5000;
     this.#maxLookups = options.maxLookups ?? 3;
     this.#portfolioId = options.portfolioId ?? '';
+    this.#retainFinal = options.retainFinal ?? 10_000;
   }
 
   /**
@@ -85,14 +103,15 @@ export class OrderTracker {
       case 'placeOrder': {
         const order = this.#placeholder(intent, now);
         const entry: Entry = {
+          ref: intent.ref,
           strategyId,
           order,
           fromVenue: false,
           pending: undefined,
           lookupRunning: false,
         };
-        this.#byRef.set(intent.ref, entry);
-        entry.pending = this.#request('new', intent.ref, now);
+        this.#file(entry);
+        this.#setPending(entry, this.#request('new', intent.ref, now));
         return [this.#effective(entry)];
       }
       case 'cancelOrder':
@@ -120,10 +139,16 @@ export class OrderTracker {
    */
   onOrderUpdate(update: Order): Order | undefined {
     const ref = this.#refById.get(update.orderId) ?? update.clientOrderId;
-    let entry = this.#byRef.get(ref);
+    let entry = this.#entry(ref);
     if (entry === undefined) {
-      entry = { strategyId: '', order: update, fromVenue: true, pending: undefined, lookupRunning: false };
-      this.#byRef.set(ref, entry);
+      entry = {
+        ref,
+        strategyId: '',
+        order: update,
+        fromVenue: true,
+        pending: undefined,
+        lookupRunning: false,
+      };
     } else if (!entry.fromVenue || isNewerOrderUpdate(entry.order, update)) {
       entry.order = update;
       entry.fromVenue = true;
@@ -132,6 +157,7 @@ export class OrderTracker {
     }
     if (update.orderId !== '') this.#refById.set(update.orderId, ref);
     this.#settle(entry, update);
+    this.#file(entry);
     return this.#effective(entry);
   }
 
@@ -143,13 +169,14 @@ export class OrderTracker {
    */
   onRequestRejected(requestRef: string): Order | undefined {
     const ref = this.#requests.get(requestRef) ?? requestRef;
-    const entry = this.#byRef.get(ref);
+    const entry = this.#inFlight.get(ref);
     if (entry?.pending === undefined || entry.pending.requestRef !== requestRef) return undefined;
     this.#requests.delete(requestRef);
     if (entry.pending.kind === 'new') {
       entry.order = { ...entry.order, orderState: 'REJECTED', reason: 'the venue refused the request' };
     }
-    entry.pending = undefined;
+    this.#setPending(entry, undefined);
+    this.#file(entry);
     return this.#effective(entry);
   }
 
@@ -159,7 +186,7 @@ export class OrderTracker {
    * @returns the order as the strategy should see it (in-flight state included)
    */
   byClientOrderId(clientOrderId: string): Order | undefined {
-    const entry = this.#byRef.get(clientOrderId);
+    const entry = this.#entry(clientOrderId);
     return entry === undefined ? undefined : this.#effective(entry);
   }
 
@@ -179,7 +206,7 @@ export class OrderTracker {
    * @returns the strategy id; undefined for orders placed outside this tracker (adopted)
    */
   ownerOf(clientOrderId: string): string | undefined {
-    const owner = this.#byRef.get(clientOrderId)?.strategyId;
+    const owner = this.#entry(clientOrderId)?.strategyId;
     return owner === '' ? undefined : owner;
   }
 
@@ -190,9 +217,8 @@ export class OrderTracker {
    */
   openOrders(strategyId?: string): readonly Order[] {
     const open: Order[] = [];
-    for (const entry of this.#byRef.values()) {
-      if (strategyId !== undefined && entry.strategyId !== strategyId) continue;
-      if (!isFinalOrderState(entry.order.orderState)) open.push(this.#effective(entry));
+    for (const entry of this.#live.values()) {
+      if (strategyId === undefined || entry.strategyId === strategyId) open.push(this.#effective(entry));
     }
     return open;
   }
@@ -203,7 +229,7 @@ export class OrderTracker {
    * @returns the request, or undefined when nothing is in flight
    */
   inFlight(clientOrderId: string): InFlightRequest | undefined {
-    return this.#byRef.get(clientOrderId)?.pending;
+    return this.#inFlight.get(clientOrderId)?.pending;
   }
 
   /**
@@ -212,7 +238,7 @@ export class OrderTracker {
    */
   nextDeadline(): number | undefined {
     let next: number | undefined;
-    for (const entry of this.#byRef.values()) {
+    for (const entry of this.#inFlight.values()) {
       if (
         entry.pending !== undefined &&
         !entry.lookupRunning &&
@@ -239,15 +265,15 @@ export class OrderTracker {
     port: Pick<ExecutionPort, 'lookupOrder'>,
     now: number,
   ): Promise<readonly OrderUpdateEvent[]> {
-    const due = [...this.#byRef.entries()].filter(
-      ([, entry]) => entry.pending !== undefined && !entry.lookupRunning && entry.pending.deadline <= now,
+    const due = [...this.#inFlight.values()].filter(
+      (entry) => entry.pending !== undefined && !entry.lookupRunning && entry.pending.deadline <= now,
     );
     const events: OrderUpdateEvent[] = [];
-    for (const [, entry] of due) entry.lookupRunning = true;
-    for (const [ref, entry] of due) {
+    for (const entry of due) entry.lookupRunning = true;
+    for (const entry of due) {
       let found: Order | undefined;
       try {
-        found = await port.lookupOrder(entry.order.sym, ref);
+        found = await port.lookupOrder(entry.order.sym, entry.ref);
       } finally {
         entry.lookupRunning = false;
       }
@@ -269,11 +295,11 @@ export class OrderTracker {
       }
       // The venue's answer stands: the amendment (or, after maxLookups, the cancel) did not happen.
       this.#requests.delete(pending.requestRef);
-      entry.pending = undefined;
+      this.#setPending(entry, undefined);
       return this.#effective(entry);
     }
     this.#requests.delete(pending.requestRef);
-    entry.pending = undefined;
+    this.#setPending(entry, undefined);
     if (pending.kind === 'replace') return this.#effective(entry);
     const orderState: OrderState = pending.kind === 'new' ? 'REJECTED' : 'CANCELLED';
     const reason =
@@ -281,6 +307,7 @@ export class OrderTracker {
         ? `no answer within ${this.#timeoutMs} ms and the venue does not know the order: it never arrived`
         : `cancel unanswered within ${this.#timeoutMs} ms and the venue no longer knows the order`;
     entry.order = { ...entry.order, orderState, reason, updateAt: now };
+    this.#file(entry);
     return entry.order;
   }
 
@@ -294,8 +321,39 @@ export class OrderTracker {
       (pending.kind === 'replace' && update.action === 'AMEND_COMPLETED');
     if (done) {
       this.#requests.delete(pending.requestRef);
-      entry.pending = undefined;
+      this.#setPending(entry, undefined);
     }
+  }
+
+  /** The entry of a clientOrderId, live or final. */
+  #entry(ref: string): Entry | undefined {
+    return this.#live.get(ref) ?? this.#final.get(ref);
+  }
+
+  /**
+   * Files an entry with the live or the final orders, by its order's state, and forgets the
+   * oldest final orders beyond `retainFinal`.
+   */
+  #file(entry: Entry): void {
+    if (!isFinalOrderState(entry.order.orderState)) {
+      this.#final.delete(entry.ref);
+      this.#live.set(entry.ref, entry);
+      return;
+    }
+    this.#live.delete(entry.ref);
+    this.#setPending(entry, undefined);
+    this.#final.set(entry.ref, entry);
+    while (this.#final.size > this.#retainFinal) {
+      const oldest = this.#final.values().next().value as Entry;
+      this.#final.delete(oldest.ref);
+      if (this.#refById.get(oldest.order.orderId) === oldest.ref) this.#refById.delete(oldest.order.orderId);
+    }
+  }
+
+  #setPending(entry: Entry, pending: InFlightRequest | undefined): void {
+    entry.pending = pending;
+    if (pending === undefined) this.#inFlight.delete(entry.ref);
+    else this.#inFlight.set(entry.ref, entry);
   }
 
   #markPending(
@@ -306,9 +364,9 @@ export class OrderTracker {
   ): Order[] {
     const changed: Order[] = [];
     for (const target of targets) {
-      const entry = this.#byRef.get(target);
-      if (entry === undefined || isFinalOrderState(entry.order.orderState)) continue;
-      entry.pending = this.#request(kind, requestRef, now);
+      const entry = this.#live.get(target);
+      if (entry === undefined) continue;
+      this.#setPending(entry, this.#request(kind, requestRef, now));
       this.#requests.set(requestRef, target);
       changed.push(this.#effective(entry));
     }

@@ -129,6 +129,45 @@ describe('order tracker', () => {
     expect(port.lookups).toHaveLength(2);
   });
 
+  it('forgets the oldest final orders beyond retainFinal, keeps every open one, and lists only open ones', () => {
+    const tracker = new OrderTracker({ retainFinal: 2 });
+    placed(tracker, 'open');
+    tracker.onOrderUpdate(anOrder({ clientOrderId: 'open', orderId: 'o-0', orderState: 'OPEN' }));
+    for (let i = 1; i <= 4; i++) {
+      placed(tracker, `c-${i}`);
+      tracker.onOrderUpdate(anOrder({ clientOrderId: `c-${i}`, orderId: `o-${i}`, orderState: 'OPEN' }));
+      tracker.onOrderUpdate(
+        anOrder({
+          clientOrderId: `c-${i}`,
+          orderId: `o-${i}`,
+          orderState: 'FILLED',
+          executedQty: D(1),
+          updateAt: 2000,
+        }),
+      );
+    }
+    expect(tracker.byClientOrderId('c-1')).toBeUndefined();
+    expect(tracker.byOrderId('o-2')).toBeUndefined();
+    expect(tracker.ownerOf('c-2')).toBeUndefined();
+    expect(tracker.byClientOrderId('c-3')?.orderState).toBe('FILLED');
+    expect(tracker.byOrderId('o-4')?.clientOrderId).toBe('c-4');
+    expect(tracker.byOrderId('o-0')?.orderState).toBe('OPEN');
+    expect(tracker.openOrders().map((o) => o.clientOrderId)).toEqual(['open']);
+    expect(tracker.nextDeadline()).toBeUndefined();
+  });
+
+  it('still absorbs a late duplicate of a final order it remembers', () => {
+    const tracker = new OrderTracker({ retainFinal: 1 });
+    placed(tracker);
+    const filled = anOrder({ orderId: 'o-1', orderState: 'FILLED', executedQty: D(1), updateAt: 2000 });
+    tracker.onOrderUpdate(filled);
+    expect(tracker.onOrderUpdate({ ...filled })).toBeUndefined();
+    expect(
+      tracker.onOrderUpdate(anOrder({ orderId: 'o-1', orderState: 'OPEN', updateAt: 1500 })),
+    ).toBeUndefined();
+    expect(tracker.openOrders()).toEqual([]);
+  });
+
   it('clears an in-flight cancel the venue refused', () => {
     const tracker = new OrderTracker();
     placed(tracker);
