@@ -108,13 +108,24 @@ describe('live venue adapter against the paper venue', () => {
     venue = v;
     v.feed.step(2);
     await v.feed.until(2);
-    const { live } = await connected(v);
+    const { events, live } = await connected(v);
     v.faults.withholdNextAck();
     live.submit(buy('lost-ack', '95.0'));
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    await until(
+      () =>
+        events.some(
+          (e) => e.kind === 'order' && e.order.clientOrderId === 'lost-ack' && e.order.orderId !== '',
+        ),
+      'the order found by lookup',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A re-sent order would be a second order (new reference) or a 406010 rejection (same reference).
     const history = await signedRest(v, 'GET', '/api/v1/trading/history/orders');
-    const list = (history.body.data as { list: { clientOrderId: string }[] }).list;
-    expect(list.filter((o) => o.clientOrderId === 'lost-ack')).toHaveLength(1);
+    expect((history.body.data as { totalSize: number }).totalSize).toBe(1);
+    const states = events.flatMap((e) =>
+      e.kind === 'order' && e.order.clientOrderId === 'lost-ack' ? [e.order.orderState] : [],
+    );
+    expect(states).not.toContain('REJECTED');
   });
 
   it('survives a dropped connection: the fill it missed comes back through reconciliation', async () => {
