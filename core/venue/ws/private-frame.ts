@@ -31,7 +31,27 @@ export function classifyPrivateFrame(text: string, recvTs: number): PrivateFrame
       return { kind: 'malformed', problem: 'private WebSocket frame is not a JSON object' };
     }
     if ('event' in value) {
-      return { kind: 'reply', reply: decodeWire(wsReplySchema, value, 'private WebSocket reply') };
+      // Fast path for the common, well-typed reply (an order ack is on the hot path); anything
+      // else goes through the schema, which names the offending field.
+      const reply = value as {
+        event?: unknown;
+        code?: unknown;
+        id?: unknown;
+        message?: unknown;
+        msg?: unknown;
+      };
+      const wellTyped =
+        typeof reply.event === 'string' &&
+        Number.isInteger(reply.code) &&
+        (reply.id === undefined || reply.id === null || typeof reply.id === 'string') &&
+        (reply.message === undefined || typeof reply.message === 'string') &&
+        (reply.msg === undefined || typeof reply.msg === 'string');
+      return {
+        kind: 'reply',
+        reply: wellTyped
+          ? (value as WsReplyWire)
+          : decodeWire(wsReplySchema, value, 'private WebSocket reply'),
+      };
     }
     if ('channel' in value) {
       const frame = decodeWire(userDataFrameSchema, value, 'User Data frame');

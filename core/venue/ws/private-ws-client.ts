@@ -54,6 +54,8 @@ export type ConnectionEvent =
 
 interface Pending {
   readonly what: string;
+  /** The request's action: a reply with a non-success code rejects with VenueError; undefined for login. */
+  readonly action: string | undefined;
   readonly resolve: (reply: WsReplyWire) => void;
   readonly reject: (error: Error) => void;
   readonly cancelTimer: () => void;
@@ -139,23 +141,12 @@ export class PrivateWsClient {
     const what = `${action} id ${id}`;
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
     const frame = JSON.stringify({ action, id, args });
-    const sent =
-      this.orderLimiter === undefined || this.orderLimiter.tryAcquire()
-        ? this.send(id, what, frame, timeoutMs)
-        : this.orderLimiter.acquire().then(() => {
-            if (!this.loggedIn) throw new NotConnectedError(what);
-            return this.send(id, what, frame, timeoutMs);
-          });
-    return sent.then((reply) => {
-      if (reply.code !== 0 && reply.code !== 200000) {
-        throw new VenueError({
-          code: reply.code,
-          message: reply.message ?? reply.msg ?? '',
-          method: 'WS',
-          path: action,
-        });
-      }
-      return reply;
+    if (this.orderLimiter === undefined || this.orderLimiter.tryAcquire()) {
+      return this.send(id, what, frame, timeoutMs, action);
+    }
+    return this.orderLimiter.acquire().then(() => {
+      if (!this.loggedIn) throw new NotConnectedError(what);
+      return this.send(id, what, frame, timeoutMs, action);
     });
   }
 
@@ -192,13 +183,19 @@ export class PrivateWsClient {
     }
   }
 
-  private send(id: string, what: string, frame: string, timeoutMs: number): Promise<WsReplyWire> {
+  private send(
+    id: string,
+    what: string,
+    frame: string,
+    timeoutMs: number,
+    action?: string,
+  ): Promise<WsReplyWire> {
     return new Promise((resolve, reject) => {
       const cancelTimer = this.timer.setTimer(() => {
         this.pending.delete(id);
         reject(new VenueTimeoutError(what, timeoutMs));
       }, timeoutMs);
-      this.pending.set(id, { what, resolve, reject, cancelTimer });
+      this.pending.set(id, { what, action, resolve, reject, cancelTimer });
       this.socket?.send(frame);
     });
   }
@@ -294,7 +291,19 @@ export class PrivateWsClient {
         this.counters.replies++;
         this.pending.delete(id);
         waiting.cancelTimer();
-        waiting.resolve(frame.reply);
+        const reply = frame.reply;
+        if (waiting.action !== undefined && reply.code !== 0 && reply.code !== 200000) {
+          waiting.reject(
+            new VenueError({
+              code: reply.code,
+              message: reply.message ?? reply.msg ?? '',
+              method: 'WS',
+              path: waiting.action,
+            }),
+          );
+        } else {
+          waiting.resolve(reply);
+        }
         return;
       }
       case 'events':
