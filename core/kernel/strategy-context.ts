@@ -134,7 +134,10 @@ export interface StrategyContext<P = unknown, S = unknown> {
   trades(sym: string): Observable<MarketTradeEvent>;
   /** @returns closed bars of a sym and interval (watches them) */
   bars(sym: string, interval: BarInterval): Observable<BarEvent>;
-  /** @returns fills of this strategy's orders */
+  /**
+   * @returns fills of this strategy's orders; as with `onFill`, the order and position may not
+   *   reflect a fill yet when it is emitted (react to a completed order on `orders()` with FILLED)
+   */
   fills(): Observable<Execution>;
   /** @returns updates of this strategy's orders */
   orders(): Observable<Order>;
