@@ -1,7 +1,8 @@
+import { relative } from 'node:path';
+import { recordMarketData } from '../../compose/record-run.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
-import { CommandNotAvailableError } from '../command-not-available.ts';
-import type { ExitCode } from '../exit-codes.ts';
+import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel record`. */
 export interface RecordOptions {
@@ -13,16 +14,32 @@ export interface RecordOptions {
 
 /**
  * `keel record <config>`: records the market data of the config's instruments (no trading).
- * @param _loaded - the validated config (mode live or paper)
- * @param _options - output file and duration
- * @param _io - output streams
- * @returns the exit code of the recording session
- * @throws CommandNotAvailableError until the recorder is wired into this build
+ * @param loaded - the validated config (mode live or paper)
+ * @param options - output file and duration
+ * @param io - output streams
+ * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (the
+ *   recording is complete either way), EXIT.RUNTIME_FAILURE when the venue cannot be reached
  */
 export async function recordCommand(
-  _loaded: LoadedConfig,
-  _options: RecordOptions,
-  _io: CliIo,
+  loaded: LoadedConfig,
+  options: RecordOptions,
+  io: CliIo,
 ): Promise<ExitCode> {
-  throw new CommandNotAvailableError('record');
+  try {
+    const outcome = await recordMarketData(loaded, {
+      ...(options.out === undefined ? {} : { out: options.out }),
+      ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
+    });
+    io.stdout.write(
+      `✔ ${outcome.frames} market-data frames recorded to ${relative(process.cwd(), outcome.path)}\n`,
+    );
+    return outcome.stoppedBy === 'SIGINT'
+      ? EXIT.INTERRUPTED
+      : outcome.stoppedBy === 'SIGTERM'
+        ? EXIT.TERMINATED
+        : EXIT.OK;
+  } catch (error) {
+    io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
+    return EXIT.RUNTIME_FAILURE;
+  }
 }

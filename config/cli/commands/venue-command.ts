@@ -54,6 +54,15 @@ export async function venueCommand(options: VenueOptions, io: CliIo): Promise<Ex
     io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
+  // Handlers first: a user (or a script) may press Ctrl-C the moment the URL shows.
+  let stop: () => void = () => {};
+  const stopped = new Promise<void>((done) => {
+    stop = done;
+  });
+  // Kept until the process ends (not `once`), so a second Ctrl-C during the close cannot kill it half-closed.
+  const onSignal = () => stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   io.stdout.write(
     [
       `Keel paper venue (${options.recording === undefined ? `SYNTHETIC market data, seed ${options.seed}` : `replaying ${options.recording}`}, speed ${options.speed}x)`,
@@ -66,10 +75,7 @@ export async function venueCommand(options: VenueOptions, io: CliIo): Promise<Ex
       '',
     ].join('\n'),
   );
-  await new Promise<void>((done) => {
-    process.once('SIGINT', () => done());
-    process.once('SIGTERM', () => done());
-  });
+  await stopped;
   await venue.close();
   io.stdout.write('paper venue closed\n');
   return EXIT.OK;

@@ -1,0 +1,97 @@
+import { resolve } from 'node:path';
+import { MarketDataClient } from '../../core/venue/index.ts';
+import type { LoadedConfig } from '../loader/index.ts';
+import { instrumentSpecsOf } from './instrument-specs.ts';
+import { startEmbeddedPaperVenue } from './paper-run.ts';
+import { runLogger } from './run-logger.ts';
+import { SessionRecorder } from './session-recorder.ts';
+
+/** Options of a market-data recording. */
+export interface RecordRunOptions {
+  /** Output file (default: the config's recording.path, else out/<name>-market.jsonl.gz). */
+  readonly out?: string;
+  /** Stop after this many seconds; absent = until SIGINT / SIGTERM. */
+  readonly durationSec?: number;
+  /** Install SIGINT / SIGTERM handlers (default true). */
+  readonly handleSignals?: boolean;
+}
+
+/** What a recording run wrote. */
+export interface RecordRunOutcome {
+  readonly path: string;
+  readonly frames: number;
+  readonly stoppedBy: 'duration' | 'SIGINT' | 'SIGTERM';
+}
+
+const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
+
+/**
+ * Records the market data of a config's instruments (BBO, TRADE, 1m KLINE) from the venue's
+ * market-data WebSocket, without logging in or trading: live mode from the configured URL, paper
+ * mode from the embedded paper venue (its clock stamps the frames, like a paper session's).
+ * @param loaded - a validated config of mode live or paper
+ * @param options - output, duration, signals
+ * @returns where the recording went and how many frames it holds
+ */
+export async function recordMarketData(
+  loaded: LoadedConfig,
+  options: RecordRunOptions = {},
+): Promise<RecordRunOutcome> {
+  const { config } = loaded;
+  const path = resolve(
+    options.out ?? config.recording?.path ?? `out/${config.name ?? config.mode}-market.jsonl.gz`,
+  );
+  const logger = runLogger(config.name ?? 'record', config.logging.level);
+  const instruments = instrumentSpecsOf(config.instruments);
+  // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
+  const realtime =
+    config.paper === undefined
+      ? loaded
+      : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
+  const embedded =
+    config.mode === 'paper' ? await startEmbeddedPaperVenue(realtime, instruments, Date.now()) : undefined;
+  const url = embedded?.venue.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
+  if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
+  const clock = embedded === undefined ? () => Date.now() : () => embedded.venue.now();
+  const recorder = await SessionRecorder.open(
+    path,
+    {
+      venue:
+        embedded === undefined ? url : `Keel paper venue${embedded.synthetic ? ' (SYNTHETIC feed)' : ''}`,
+      symbols: instruments.map((s) => s.sym),
+      startTime: Date.now(),
+      synthetic: embedded?.synthetic ?? false,
+      description: `market data recorded by keel record${embedded?.synthetic ? ' from SYNTHETIC data (generated, not a real market)' : ''}`,
+    },
+    clock,
+  );
+  const client = new MarketDataClient({ url, logger, onRaw: recorder.tap });
+  try {
+    await client.connect();
+    for (const spec of instruments) for (const c of CHANNELS) client.subscribe({ ...c, sym: spec.sym });
+    logger.info({ path, syms: instruments.map((s) => s.sym) }, 'recording market data');
+    const stoppedBy = await new Promise<RecordRunOutcome['stoppedBy']>((done) => {
+      const onInt = () => finish('SIGINT');
+      const onTerm = () => finish('SIGTERM');
+      const timer =
+        options.durationSec === undefined
+          ? undefined
+          : setTimeout(() => finish('duration'), options.durationSec * 1000);
+      function finish(reason: RecordRunOutcome['stoppedBy']) {
+        if (timer !== undefined) clearTimeout(timer);
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
+        done(reason);
+      }
+      if (options.handleSignals !== false) {
+        process.once('SIGINT', onInt);
+        process.once('SIGTERM', onTerm);
+      }
+    });
+    return { path, frames: recorder.recorded, stoppedBy };
+  } finally {
+    await client.close();
+    recorder.close();
+    await embedded?.venue.close();
+  }
+}

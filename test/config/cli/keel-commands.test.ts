@@ -1,0 +1,107 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../config/cli/index.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'keel-commands-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function keel(args: string[]) {
+  const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '' },
+  });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+const EXAMPLE = 'config/examples/sma-cross-backtest.yaml';
+const outputs = (name: string) => [
+  '--set',
+  `report.json=${join(dir, `${name}-result.json`)}`,
+  '--set',
+  `report.html=${join(dir, `${name}-report.html`)}`,
+];
+
+describe('keel backtest, report, sweep and venue as a user runs them', () => {
+  it('backtests the example into result.json and report.html, byte-identical when run twice', () => {
+    const first = keel(['backtest', EXAMPLE, '--no-progress', ...outputs('a')]);
+    const second = keel(['backtest', EXAMPLE, '--no-progress', ...outputs('b')]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(EXIT.OK);
+    expect(second.code).toBe(EXIT.OK);
+    expect(first.stdout).toContain('SYNTHETIC');
+    const a = readFileSync(join(dir, 'a-result.json'));
+    expect(a.equals(readFileSync(join(dir, 'b-result.json')))).toBe(true);
+    expect(readFileSync(join(dir, 'a-report.html'), 'utf8')).toContain('<html');
+  }, 60_000);
+
+  it('keel report rebuilds the HTML from the result alone', () => {
+    const out = join(dir, 'rebuilt.html');
+    const run = keel(['report', join(dir, 'a-result.json'), '--out', out]);
+    expect(run.code).toBe(EXIT.OK);
+    expect(readFileSync(out, 'utf8')).toContain('sma-cross');
+  }, 60_000);
+
+  it('keel sweep gives one row per combination, sorted by the metric, and a CSV', () => {
+    const csv = join(dir, 'sweep.csv');
+    const run = keel([
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      'strategies.0.params.fast=2,3',
+      '--grid',
+      'strategies.0.params.slow=6,8',
+      '--workers',
+      '2',
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+      ...outputs('sweep'),
+    ]);
+    expect(run.code).toBe(EXIT.OK);
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows[0]).toMatch(/^strategies\.0\.params\.fast,strategies\.0\.params\.slow,totalReturn,/);
+    expect(rows).toHaveLength(5);
+    const returns = rows.slice(1).map((row) => Number(row.split(',')[2]));
+    expect(returns).toEqual([...returns].sort((x, y) => y - x));
+  }, 120_000);
+
+  it('a broken config gives one line with file:line:col, exit 2', () => {
+    const file = join(dir, 'broken.yaml');
+    writeFileSync(
+      file,
+      readFileSync(EXAMPLE, 'utf8').replace('      fast: 3', '      fast: 3\n      fats: 4'),
+    );
+    const run = keel(['backtest', file, '--no-progress']);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/fats.*broken\.yaml:\d+:\d+/);
+  }, 60_000);
+
+  it('keel venue prints its URL, key and secret, and exits 0 on SIGINT', async () => {
+    const child = spawn(process.execPath, [resolve('bin/keel.js'), 'venue'], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let stdout = '';
+    await new Promise<void>((ready, fail) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += String(chunk);
+        if (stdout.includes('API secret:')) ready();
+      });
+      child.once('exit', () => fail(new Error(`keel venue exited early: ${stdout}`)));
+    });
+    expect(stdout).toMatch(/base URL: +http:\/\/127\.0\.0\.1:\d+/);
+    expect(stdout).toMatch(/API key: +\S+/);
+    expect(stdout).toContain('SYNTHETIC');
+    const code = await new Promise<number | null>((done) => {
+      child.removeAllListeners('exit');
+      child.once('exit', (c) => done(c));
+      child.kill('SIGINT');
+    });
+    expect(code).toBe(EXIT.OK);
+  }, 60_000);
+});
