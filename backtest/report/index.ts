@@ -36,8 +36,8 @@ export type { BacktestMetrics, MetricsInput } from './metrics/backtest-metrics.t
 export { computeMetrics } from './metrics/backtest-metrics.ts';
 export type { CostStats } from './metrics/cost-metrics.ts';
 export { costStats } from './metrics/cost-metrics.ts';
-export type { DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
-export { drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
+export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
+export { DrawdownTracker, drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
 export { exposureTime } from './metrics/exposure.ts';
 export {
   annualizedReturn,

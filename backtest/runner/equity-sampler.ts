@@ -1,5 +1,10 @@
 import type { Dec, MarketEvent } from '../../core/model/index.ts';
-import type { EquitySample, PriceSeries } from '../report/index.ts';
+import {
+  type DrawdownFigures,
+  DrawdownTracker,
+  type EquitySample,
+  type PriceSeries,
+} from '../report/index.ts';
 import { widerBucket } from './bucket-width.ts';
 
 /** A sample whose exact equity is computed only when the curve is read. */
@@ -64,6 +69,9 @@ export class EquitySampler {
   private nextAt = Number.NEGATIVE_INFINITY;
   private lastTs = Number.NEGATIVE_INFINITY;
   private built: EquitySample[] | undefined;
+  private readonly drawdowns = new DrawdownTracker();
+  private equitySum = 0;
+  private samples = 0;
 
   /**
    * @param everyMs - smallest event-time distance between two samples (> 0)
@@ -94,6 +102,16 @@ export class EquitySampler {
   get curve(): readonly EquitySample[] {
     this.built ??= this.build();
     return this.built;
+  }
+
+  /** Drawdown figures over every sample taken (not only those the bounded curve keeps). */
+  drawdownFigures(): DrawdownFigures {
+    return this.drawdowns.figures();
+  }
+
+  /** @returns the mean equity over every sample taken, NaN before any */
+  meanEquity(): number {
+    return this.equitySum / this.samples;
   }
 
   /** Width of the buckets now, ms (for reports). */
@@ -145,6 +163,7 @@ export class EquitySampler {
    */
   start(ts: number): void {
     this.first = { ts, equity: this.equity() };
+    this.measure(ts, this.first.equity.toNumber());
     this.built = undefined;
   }
 
@@ -155,6 +174,7 @@ export class EquitySampler {
   sample(ts: number): void {
     if (this.current !== undefined) this.closeBucket();
     this.final = { ts, equity: this.equity() };
+    this.measure(ts, this.final.equity.toNumber());
     this.built = undefined;
   }
 
@@ -197,16 +217,25 @@ export class EquitySampler {
       const equity = this.equity();
       const sample = { ts, equity: () => equity };
       const n = equity.toNumber();
+      this.measure(ts, n);
       if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
       if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];
       bucket.close = sample;
       return;
     }
     const n = this.estimate();
+    this.measure(ts, n);
     if (n >= bucket.lowN && n <= bucket.highN) return;
     const sample = { ts, equity: this.snapshot() };
     if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
     if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];
+  }
+
+  /** Every sample counts towards the drawdown figures and the mean, kept or not. */
+  private measure(ts: number, equity: number): void {
+    this.drawdowns.add(ts, equity);
+    this.equitySum += equity;
+    this.samples++;
   }
 
   private closeBucket(): void {

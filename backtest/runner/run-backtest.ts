@@ -279,7 +279,8 @@ function assemble(
     'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
     `Equity is sampled at most every ${(options.equitySampleMs ?? 60_000) / 1000} s of event time and at the end; ` +
       `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
-      `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while drawdowns and daily returns see every bucket's extremes and each day's last equity.`,
+      `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while daily returns see each day's last equity; ` +
+      'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
     ...(options.assumptions ?? []),
   ];
   return {
@@ -314,6 +315,8 @@ function assemble(
       trades: closed,
       openTrades: open,
       fills,
+      drawdown: sampler.drawdownFigures(),
+      meanEquity: sampler.meanEquity(),
       ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
       ...(options.annualization === undefined ? {} : { annualization: options.annualization }),
       contractSizeOf,

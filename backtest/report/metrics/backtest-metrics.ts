@@ -3,7 +3,7 @@ import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, periodReturns } from './annualization.ts';
 import { costStats } from './cost-metrics.ts';
-import { drawdownStats } from './drawdown.ts';
+import { type DrawdownFigures, drawdownStats } from './drawdown.ts';
 import { exposureTime } from './exposure.ts';
 import {
   annualizedReturn,
@@ -34,6 +34,13 @@ export interface MetricsInput {
   readonly exposureIntervals?: readonly TimeInterval[];
   /** Annualization basis; crypto (365 days, automatic period) when omitted. */
   readonly annualization?: AnnualizationBasis;
+  /**
+   * Drawdown figures measured on every equity sample while the run went (a `DrawdownTracker`),
+   * when the curve given is a bounded summary of them; computed from the curve when omitted.
+   */
+  readonly drawdown?: DrawdownFigures;
+  /** Mean equity over every sample taken (for the turnover ratio); the curve's mean when omitted. */
+  readonly meanEquity?: number;
   /** Units of base per contract of a sym, for turnover; 1 when undefined. */
   readonly contractSizeOf?: (sym: string) => Dec | undefined;
 }
@@ -107,7 +114,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   for (const s of curve) if (s.equity.gt(equityPeak)) equityPeak = s.equity;
 
   const { returns, period, periodsPerYear } = periodReturns(curve, basis);
-  const drawdowns = drawdownStats(curve);
+  const drawdowns = input.drawdown ?? drawdownStats(curve);
   const growth = cagr(startValue, finalValue, durationMs);
   const intervals = input.exposureIntervals ?? [
     ...input.trades.map((t) => ({ from: t.entryTs, to: t.exitTs })),
@@ -134,7 +141,11 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     maxDrawdownDurationMs: drawdowns.maxDrawdownDurationMs,
     avgDrawdownDurationMs: drawdowns.avgDrawdownDurationMs,
     ...tradeStats(input.trades),
-    ...costStats(input.fills, mean(curve.map((s) => s.equity.toNumber())), input.contractSizeOf),
+    ...costStats(
+      input.fills,
+      input.meanEquity ?? mean(curve.map((s) => s.equity.toNumber())),
+      input.contractSizeOf,
+    ),
     annualization: {
       period,
       periodsPerYear,

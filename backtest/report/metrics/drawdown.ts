@@ -49,6 +49,87 @@ export function drawdownSeries(curve: readonly EquitySample[]): DrawdownPoint[] 
   return out;
 }
 
+/** The figures of {@link DrawdownStats} without the list of periods. */
+export type DrawdownFigures = Omit<DrawdownStats, 'periods'>;
+
+/**
+ * Drawdown statistics fed one sample at a time, in constant memory (unless asked to keep the
+ * periods): the same definitions as {@link drawdownSeries} and {@link drawdownStats}, so a run
+ * can measure drawdowns on every equity sample while it keeps only a bounded curve.
+ */
+export class DrawdownTracker {
+  private peak = Number.NEGATIVE_INFINITY;
+  private peakTs = Number.NaN;
+  private depth = 0;
+  private lastTs = Number.NaN;
+  private count = 0;
+  private maxDepth = 0;
+  private depthSum = 0;
+  private maxDuration = 0;
+  private durationSum = 0;
+  private readonly kept: DrawdownPeriod[] | undefined;
+
+  /** @param keepPeriods - also list every period (memory grows with their number) */
+  constructor(keepPeriods = false) {
+    this.kept = keepPeriods ? [] : undefined;
+  }
+
+  /**
+   * Adds the next sample.
+   * @param ts - its time (not before the previous one)
+   * @param equity - its equity
+   */
+  add(ts: number, equity: number): void {
+    if (Number.isNaN(this.peakTs)) this.peakTs = ts;
+    this.lastTs = ts;
+    if (equity > this.peak) this.peak = equity;
+    const drawdown = this.peak > 0 ? Math.min(1, Math.max(0, 1 - equity / this.peak)) : 0;
+    if (drawdown > 0) {
+      this.depth = Math.max(this.depth, drawdown);
+      return;
+    }
+    if (this.depth > 0) this.close(ts, true);
+    this.depth = 0;
+    this.peakTs = ts;
+  }
+
+  /** @returns the periods, when kept (the one still open counted as unrecovered) */
+  periods(): readonly DrawdownPeriod[] {
+    const open = this.openPeriod();
+    return [...(this.kept ?? []), ...(open ? [open] : [])];
+  }
+
+  /** @returns max and average depth and duration, the period still open counted up to the last sample */
+  figures(): DrawdownFigures {
+    const open = this.openPeriod();
+    const n = this.count + (open ? 1 : 0);
+    const depthSum = this.depthSum + (open?.depth ?? 0);
+    const duration = open ? open.endTs - open.peakTs : 0;
+    return {
+      maxDrawdown: Math.max(this.maxDepth, open?.depth ?? 0),
+      avgDrawdown: n === 0 ? 0 : depthSum / n,
+      maxDrawdownDurationMs: Math.max(this.maxDuration, duration),
+      avgDrawdownDurationMs: n === 0 ? 0 : (this.durationSum + duration) / n,
+    };
+  }
+
+  private openPeriod(): DrawdownPeriod | undefined {
+    return this.depth > 0
+      ? { peakTs: this.peakTs, endTs: this.lastTs, recovered: false, depth: this.depth }
+      : undefined;
+  }
+
+  private close(endTs: number, recovered: boolean): void {
+    const duration = endTs - this.peakTs;
+    this.count++;
+    this.maxDepth = Math.max(this.maxDepth, this.depth);
+    this.depthSum += this.depth;
+    this.maxDuration = Math.max(this.maxDuration, duration);
+    this.durationSum += duration;
+    this.kept?.push({ peakTs: this.peakTs, endTs, recovered, depth: this.depth });
+  }
+}
+
 /**
  * Drawdown periods and their statistics. A period starts at the last sample on the running
  * peak, and lasts until a sample regains the peak (or the run ends, as backtesting.py counts an
@@ -59,38 +140,7 @@ export function drawdownSeries(curve: readonly EquitySample[]): DrawdownPoint[] 
  * // equity 100 -> 110 -> 99 -> 120 at t = 0, 1, 2, 3: one period from t=1 to t=3, depth 0.1
  */
 export function drawdownStats(curve: readonly EquitySample[]): DrawdownStats {
-  const series = drawdownSeries(curve);
-  const periods: DrawdownPeriod[] = [];
-  let peakTs = series[0]?.ts ?? 0;
-  let depth = 0;
-  for (const point of series) {
-    if (point.drawdown > 0) {
-      depth = Math.max(depth, point.drawdown);
-      continue;
-    }
-    if (depth > 0) periods.push({ peakTs, endTs: point.ts, recovered: true, depth });
-    depth = 0;
-    peakTs = point.ts;
-  }
-  const last = series[series.length - 1];
-  if (depth > 0 && last !== undefined) periods.push({ peakTs, endTs: last.ts, recovered: false, depth });
-
-  let maxDrawdown = 0;
-  let depthSum = 0;
-  let maxDuration = 0;
-  let durationSum = 0;
-  for (const p of periods) {
-    maxDrawdown = Math.max(maxDrawdown, p.depth);
-    depthSum += p.depth;
-    maxDuration = Math.max(maxDuration, p.endTs - p.peakTs);
-    durationSum += p.endTs - p.peakTs;
-  }
-  const n = periods.length;
-  return {
-    maxDrawdown,
-    avgDrawdown: n === 0 ? 0 : depthSum / n,
-    maxDrawdownDurationMs: maxDuration,
-    avgDrawdownDurationMs: n === 0 ? 0 : durationSum / n,
-    periods,
-  };
+  const tracker = new DrawdownTracker(true);
+  for (const sample of curve) tracker.add(sample.ts, sample.equity.toNumber());
+  return { ...tracker.figures(), periods: tracker.periods() };
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { drawdownStats, type EquitySample } from '../../../backtest/report/index.ts';
 import { widerBucket } from '../../../backtest/runner/bucket-width.ts';
 import { EquitySampler } from '../../../backtest/runner/index.ts';
 import { type BarEvent, D, type Dec } from '../../../core/model/index.ts';
@@ -75,6 +76,32 @@ describe('equity sampler', () => {
           const times = sampler.curve.map((s) => s.ts);
           expect([...times].sort((a, b) => a - b)).toEqual(times);
           expect(new Set(times).size).toBe(times.length);
+        },
+      ),
+    );
+  });
+
+  it('measures drawdowns and mean equity on every sample, not only on the bounded curve', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 2000 }),
+        fc.boolean(),
+        (values, withEstimate) => {
+          const { sampler } = replay(values, 4, withEstimate);
+          // Every sample the sampler took: the start (value 0's equity at t=0), one per minute, the end.
+          const all: EquitySample[] = [
+            { ts: 0, equity: D(values[0] as number) },
+            ...values.map((v, i) => ({ ts: i * MINUTE, equity: D(v) })),
+            { ts: (values.length - 1) * MINUTE, equity: D(values.at(-1) as number) },
+          ];
+          const expected = drawdownStats(all);
+          const figures = sampler.drawdownFigures();
+          expect(figures.maxDrawdown).toBe(expected.maxDrawdown);
+          expect(figures.avgDrawdown).toBe(expected.avgDrawdown);
+          expect(figures.maxDrawdownDurationMs).toBe(expected.maxDrawdownDurationMs);
+          expect(figures.avgDrawdownDurationMs).toBe(expected.avgDrawdownDurationMs);
+          const mean = all.reduce((sum, s) => sum + s.equity.toNumber(), 0) / all.length;
+          expect(sampler.meanEquity()).toBeCloseTo(mean, 9);
         },
       ),
     );

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drawdownSeries, drawdownStats } from '../../../../backtest/report/index.ts';
+import {
+  type DrawdownPeriod,
+  DrawdownTracker,
+  drawdownSeries,
+  drawdownStats,
+  type EquitySample,
+} from '../../../../backtest/report/index.ts';
 import { arbitraryEquityCurve, equityCurveOf } from '../../../kit/equity-curve-builders.ts';
 
 describe('drawdown', () => {
@@ -54,6 +60,47 @@ describe('drawdown', () => {
         const span = curve[curve.length - 1]!.ts - curve[0]!.ts;
         expect(stats.maxDrawdownDurationMs).toBeLessThanOrEqual(span);
         expect(stats.avgDrawdownDurationMs).toBeLessThanOrEqual(stats.maxDrawdownDurationMs);
+      }),
+    );
+  });
+
+  it('tracked one sample at a time, gives the periods and figures found on the whole series', () => {
+    // Reference: periods read off the drawdown series directly, as the definition states.
+    const reference = (curve: readonly EquitySample[]): DrawdownPeriod[] => {
+      const series = drawdownSeries(curve);
+      const out: DrawdownPeriod[] = [];
+      let peakTs = series[0]?.ts ?? 0;
+      let depth = 0;
+      for (const p of series) {
+        if (p.drawdown > 0) depth = Math.max(depth, p.drawdown);
+        else {
+          if (depth > 0) out.push({ peakTs, endTs: p.ts, recovered: true, depth });
+          depth = 0;
+          peakTs = p.ts;
+        }
+      }
+      const last = series.at(-1);
+      if (depth > 0 && last) out.push({ peakTs, endTs: last.ts, recovered: false, depth });
+      return out;
+    };
+    fc.assert(
+      fc.property(arbitraryEquityCurve(), (curve) => {
+        const periods = reference(curve);
+        const tracker = new DrawdownTracker();
+        for (const s of curve) tracker.add(s.ts, s.equity.toNumber());
+        const figures = tracker.figures();
+        const n = periods.length;
+        expect(drawdownStats(curve).periods).toEqual(periods);
+        expect(figures.maxDrawdown).toBe(Math.max(0, ...periods.map((p) => p.depth)));
+        expect(figures.avgDrawdown).toBeCloseTo(
+          n === 0 ? 0 : periods.reduce((a, p) => a + p.depth, 0) / n,
+          12,
+        );
+        expect(figures.maxDrawdownDurationMs).toBe(Math.max(0, ...periods.map((p) => p.endTs - p.peakTs)));
+        expect(figures.avgDrawdownDurationMs).toBeCloseTo(
+          n === 0 ? 0 : periods.reduce((a, p) => a + p.endTs - p.peakTs, 0) / n,
+          6,
+        );
       }),
     );
   });
