@@ -156,7 +156,11 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   const fills: Execution[] = [];
   const orders = new Map<string, Order>();
-  const sampler = new EquitySampler(1000, () => kernel.state.equity());
+  const sampler = new EquitySampler(1000, () => {
+    const equity = kernel.state.equity();
+    metrics.equity.set(equity.toNumber());
+    return equity;
+  });
   let events = 0;
   live.marketData.events.subscribe((event) => {
     events++;

@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RunMetrics } from '../../../config/compose/run-metrics.ts';
+import { D } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { aRiskView } from '../../kit/risk-view-builder.ts';
+
+let metrics: RunMetrics | undefined;
+afterEach(async () => {
+  await metrics?.close();
+  metrics = undefined;
+});
+
+describe('run metrics', () => {
+  it('serves intents, denials by check, order latency and equity on /metrics', async () => {
+    let now = 1_000;
+    metrics = new RunMetrics(() => now);
+    const gate = metrics.countingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const view = aRiskView();
+    const order = (ref: string, qty: string) => ({
+      strategyId: 's',
+      intent: {
+        kind: 'placeOrder' as const,
+        ref,
+        sym: 'BINANCE_PERP_BTC_USDT',
+        side: 'BUY' as const,
+        orderType: 'LIMIT' as const,
+        qty: D(qty),
+        price: D(100),
+        timeInForce: 'GTC' as const,
+        reduceOnly: false,
+        positionSide: 'NONE' as const,
+      },
+    });
+    expect(gate.evaluate(order('small', '1'), view).kind).toBe('approved');
+    expect(gate.evaluate(order('big', '100'), view).kind).toBe('denied');
+    now += 25;
+    metrics.acknowledged('small');
+    metrics.equity.set(100_000);
+    const url = await metrics.listen('127.0.0.1', 0);
+    const text = await (await fetch(url)).text();
+    expect(text).toContain('keel_intents_total{kind="placeOrder"} 2');
+    expect(text).toMatch(/keel_denials_total\{check="maxNotional\w*"\} 1/);
+    expect(text).toContain('keel_order_latency_seconds_count 1');
+    expect(text).toContain('keel_order_latency_seconds_bucket{le="0.025"} 1');
+    expect(text).toContain('keel_equity 100000');
+    expect(metrics.intentTotal).toBe(2);
+  });
+});
