@@ -154,17 +154,23 @@ export class Kernel {
     if (this.started)
       return Promise.reject(new Error('kernel: start() was called twice; build a new Kernel per run'));
     this.started = true;
-    this.run(() => {
-      for (const runner of this.runners) runner.start();
-    });
-    if (this.tracker !== undefined) {
-      const every = this.inFlightCheckMs;
-      this.timers.set(KERNEL_OWNER, this.state.now() + every, every, 'in-flight');
-    }
     return new Promise<void>((resolve, reject) => {
-      this.subscriptions.push(
-        this.user.subscribe({ next: (event) => this.push(event), error: (error: unknown) => reject(error) }),
-      );
+      this.run(() => {
+        // User Data first: a venue that answers inside submit (a synchronous sim) answers the
+        // intents of onStart before start returns. Its events wait in the backlog until every
+        // strategy has started.
+        this.subscriptions.push(
+          this.user.subscribe({
+            next: (event) => this.push(event),
+            error: (error: unknown) => reject(error),
+          }),
+        );
+        for (const runner of this.runners) runner.start();
+      });
+      if (this.tracker !== undefined) {
+        const every = this.inFlightCheckMs;
+        this.timers.set(KERNEL_OWNER, this.state.now() + every, every, 'in-flight');
+      }
       this.subscriptions.push(
         this.market.subscribe({
           next: (event) => this.push(event),
