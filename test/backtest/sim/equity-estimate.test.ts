@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Dec } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { arbitraryBarSession, arbitrarySession } from '../../kit/sim-arbitraries.ts';
+import { aSim } from '../../kit/sim-builders.ts';
+
+describe('sim venue: equity estimate and deferred snapshot', () => {
+  it('a snapshot gives, whenever it is read, exactly the equity of the moment it was taken; the estimate is that on numbers', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(arbitrarySession(), arbitraryBarSession()),
+        fc.constantFrom('1000', '1000000'),
+        (steps, balance) => {
+          const t = aSim({ startingBalances: { USDT: D(balance) } });
+          const taken: { snapshot: () => Dec; equity: Dec; estimate: number }[] = [];
+          for (const step of steps) {
+            if ('event' in step) t.sim.onMarket(step.event);
+            else {
+              t.send(step.intent);
+              t.sim.advanceTo(t.sim.now());
+            }
+            taken.push({
+              snapshot: t.sim.equitySnapshot(),
+              equity: t.sim.equity(),
+              estimate: t.sim.equityEstimate(),
+            });
+          }
+          // Read after the session moved on: each one still equals its own moment, digit for digit.
+          for (const { snapshot, equity, estimate } of taken) {
+            expect(snapshot().toFixed()).toBe(equity.toFixed());
+            expect(Math.abs(estimate - equity.toNumber())).toBeLessThanOrEqual(
+              1e-6 * Math.max(1, Math.abs(estimate)),
+            );
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
