@@ -24,7 +24,7 @@ export interface SweepOptions {
 
 const SHOWN = ['totalReturn', 'sharpe', 'maxDrawdown', 'tradeCount', 'winRate'];
 
-function valueOf(combination: readonly string[], path: string): string {
+function axisValue(combination: readonly string[], path: string): string {
   const set = combination.find((s) => s.startsWith(`${path}=`));
   return set === undefined ? '' : set.slice(path.length + 1);
 }
@@ -74,7 +74,7 @@ export async function sweepCommand(
   const metrics = [options.metric, ...SHOWN.filter((m) => m !== options.metric)];
   const header = [...paths, ...metrics, 'fills'];
   const table = sorted.map((row) => [
-    ...paths.map((path) => valueOf(row.sets, path)),
+    ...paths.map((path) => axisValue(row.sets, path)),
     ...metrics.map((m) => cell(row.metrics[m])),
     String(row.fills),
   ]);
