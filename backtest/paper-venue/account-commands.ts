@@ -130,7 +130,7 @@ export function setSubFeeRate(
   if (!target || target.isMain)
     throw badParameter(`${where} subPortfolioId`, `${id} is not a sub-portfolio of this account`);
   const bps = requiredDecimal(params, 'markup', where);
-  if (bps.isNegative() || bps.decimalPlaces() > 2)
+  if (bps.lt(0) || bps.decimalPlaces() > 2)
     throw badParameter(`${where} markup`, 'must be >= 0 bps with at most 2 decimals (0.01 bps)');
   target.markup = bps.div(10_000);
   return { subPortfolioId: id, markup: bps.toFixed() };

@@ -70,7 +70,7 @@ export function positionToWire(position: Position): PositionWire {
  * @returns the wire asset
  */
 export function assetToWire(asset: Asset): AssetWire {
-  const hasLoan = asset.loan?.isPositive() === true;
+  const hasLoan = asset.loan?.gt(0) === true;
   const { loan, loanValue, netEquity, netEquityValue, netMarginValue, ...rest } = asset;
   return decimalsAsText(
     hasLoan ? { ...rest, loan, loanValue, netEquity, netEquityValue, netMarginValue } : rest,

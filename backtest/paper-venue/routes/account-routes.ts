@@ -98,7 +98,7 @@ function collectionRecords(context: RouteContext): unknown {
   const subId = optionalText(context.params, 'subPortfolioId', context.where);
   const sym = optionalText(context.params, 'sym', context.where);
   const rows = [...context.books.values()]
-    .filter((b) => !b.isMain && (subId === undefined || b.portfolioId === subId) && b.markup?.isPositive())
+    .filter((b) => !b.isMain && (subId === undefined || b.portfolioId === subId) && b.markup?.gt(0))
     .flatMap((b) =>
       b.executions
         .filter((e) => sym === undefined || e.sym === sym)

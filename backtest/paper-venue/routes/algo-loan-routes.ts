@@ -72,9 +72,9 @@ function discountRows(context: RouteContext) {
 
 async function marginLoanInfo(context: RouteContext): Promise<unknown> {
   const snapshot = await context.book.sim.snapshot();
-  const loans = [...context.book.loans.values()].filter((l) => l.principal.isPositive());
+  const loans = [...context.book.loans.values()].filter((l) => l.principal.gt(0));
   const totalLoan = loans.reduce((sum, l) => sum.plus(l.principal), D(0));
-  const gross = snapshot.assets.reduce((sum, a) => sum.plus(a.balance.isPositive() ? a.balance : 0), D(0));
+  const gross = snapshot.assets.reduce((sum, a) => sum.plus(a.balance.gt(0) ? a.balance : 0), D(0));
   const ltv = gross.isZero() ? D(0) : totalLoan.div(gross);
   return decimalsAsText({
     ltv: ltv.toDecimalPlaces(6),

@@ -15,7 +15,7 @@ function ordersOf(context: RouteContext): Order[] {
 
 function orderHistory(context: RouteContext, archive: boolean): unknown {
   const executedOnly = optionalBoolean(context.params, 'filterExecuted', context.where) ?? false;
-  const orders = ordersOf(context).filter((o) => !executedOnly || o.executedQty.isPositive());
+  const orders = ordersOf(context).filter((o) => !executedOnly || o.executedQty.gt(0));
   const window = archive ? ARCHIVE_WINDOW : RECENT_WINDOW;
   const inWindow = windowed(orders, (o) => o.updateAt, context.params, window, context.now(), context.where);
   return pageOf(inWindow.map(orderToWire), context.params, context.where);

@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { ENDPOINTS, type EndpointName } from '../../../core/venue/index.ts';
+import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import {
+  type CollectingSocket,
+  loggedIn,
+  type PlainReply,
+  signedRest,
+} from '../../kit/paper-venue-client.ts';
+
+// decimal.js isPositive() is true for zero: these replies must treat zero as "none".
+let venue: PaperVenue | undefined;
+
+const sockets: CollectingSocket[] = [];
+
+afterEach(async () => {
+  for (const socket of sockets.splice(0)) await socket.close();
+  await venue?.close();
+  venue = undefined;
+});
+
+async function call(name: EndpointName, params: Record<string, unknown> = {}): Promise<PlainReply['body']> {
+  if (!venue) throw new Error('the test started no venue');
+  const { method, path } = ENDPOINTS[name];
+  const reply = await signedRest(venue, method, path, params);
+  if (reply.body.code !== 0) throw new Error(`${name} failed: ${JSON.stringify(reply.body)}`);
+  return reply.body;
+}
+
+async function twoPortfolios() {
+  const v = await aPaperVenue({
+    portfolios: [
+      {
+        portfolioId: 'PAPER-MAIN',
+        apiKey: 'main-key',
+        apiSecret: 'main-secret',
+        startingBalances: { USDT: D(100_000) },
+      },
+      {
+        portfolioId: 'PAPER-SUB',
+        apiKey: 'sub-key',
+        apiSecret: 'sub-secret',
+        startingBalances: { USDT: D(10_000) },
+        feeMarkup: D('0'),
+      },
+    ],
+  });
+  venue = v;
+  v.feed.step(2);
+  await v.feed.until(2);
+  const main = { restUrl: v.restUrl, apiKey: 'main-key', apiSecret: 'main-secret' };
+  const sub = { restUrl: v.restUrl, apiKey: 'sub-key', apiSecret: 'sub-secret' };
+  return { main, sub, v };
+}
+
+describe('paper venue replies with zero amounts', () => {
+  it('leaves an order with nothing executed out of the history filtered by filterExecuted', async () => {
+    venue = await aPaperVenue();
+    venue.feed.step(2);
+    await venue.feed.until(2);
+    await call('placeOrder', {
+      sym: 'BINANCE_PERP_BTC_USDT',
+      side: 'BUY',
+      orderType: 'LIMIT',
+      orderQty: '1',
+      limitPrice: '50.0',
+      clientOrderId: 'resting',
+    });
+    const all = (await call('getOrderHistory')).data as { totalSize: number };
+    const executed = (await call('getOrderHistory', { filterExecuted: true })).data as { totalSize: number };
+    expect(all.totalSize).toBe(1);
+    expect(executed.totalSize).toBe(0);
+  });
+
+  it('lists no loan once it is repaid in full', async () => {
+    venue = await aPaperVenue();
+    venue.feed.step(2);
+    await venue.feed.until(2);
+    await call('marginBorrow', { exchange: 'BINANCE', coin: 'USDT', amount: '100' });
+    const borrowed = (await call('getMarginLoanInfo')).data as { loans: unknown[]; totalLoanValue: string };
+    expect(borrowed.loans).toHaveLength(1);
+    await call('marginRepay', { exchange: 'BINANCE', coin: 'USDT', amount: '100' });
+    const repaid = (await call('getMarginLoanInfo')).data as { loans: unknown[]; totalLoanValue: string };
+    expect(repaid.loans).toEqual([]);
+    expect(repaid.totalLoanValue).toBe('0');
+  });
+
+  it('records no collection for a sub-portfolio whose markup is zero', async () => {
+    const { main, sub, v } = await twoPortfolios();
+    const subSocket = await loggedIn(v.privateWsUrl, sub);
+    sockets.push(subSocket);
+    const order = {
+      sym: 'BINANCE_PERP_BTC_USDT',
+      side: 'BUY',
+      orderType: 'MARKET',
+      orderQty: '2',
+      clientOrderId: 'sub-mkt',
+    };
+    expect((await signedRest(sub, 'POST', '/api/v1/trading/order', order)).body.code).toBe(0);
+    await subSocket.waitFor((f) => f?.channel === 'Trades');
+    const records = await signedRest(main, 'GET', '/api/v1/broker/collectionRecord', {
+      subPortfolioId: 'PAPER-SUB',
+    });
+    expect(records.body.data).toMatchObject({ totalSize: 0, list: [] });
+  });
+
+  it('takes a markup of "-0" bps as zero, not as a negative markup', async () => {
+    const { main } = await twoPortfolios();
+    const reply = await signedRest(main, 'POST', ENDPOINTS.setSubFeeRate.path, {
+      subPortfolioId: 'PAPER-SUB',
+      markup: '-0',
+    });
+    expect(reply.body).toMatchObject({ code: 0, data: { markup: '0' } });
+  });
+});
