@@ -53,7 +53,7 @@ export function placeAlgoOrder(state: SimState, intent: PlaceAlgoOrderIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }
-  if (!intent.qty.gt(0) || !intent.triggerPrice.gt(0) || intent.price.isNegative()) {
+  if (!intent.qty.gt(0) || !intent.triggerPrice.gt(0) || intent.price.lt(0)) {
     rejectCommand(
       state,
       intent.ref,
@@ -92,7 +92,7 @@ function findOpen(
 export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (!algo) return;
-  if (intent.qty?.gt(0) === false || intent.triggerPrice?.gt(0) === false || intent.price?.isNegative()) {
+  if (intent.qty?.gt(0) === false || intent.triggerPrice?.gt(0) === false || intent.price?.lt(0)) {
     rejectCommand(
       state,
       intent.ref,

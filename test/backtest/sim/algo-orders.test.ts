@@ -35,6 +35,18 @@ describe('sim venue: algo orders', () => {
     ]);
   });
 
+  it('takes a price of -0 as 0 (market), not as a negative price, when placing and replacing', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', { price: D('-0') }));
+    t.sim.onMarket(aTrade(1, 104.9, 1, 'BUY'));
+    expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW']);
+    t.send({ kind: 'replaceAlgoOrder', ref: 'r1', target: 'a1', sym: BTC, price: D('-0') });
+    t.sim.onMarket(aTrade(2, 104.9, 1, 'BUY'));
+    expect(t.of('commandRejected')).toEqual([]);
+    t.sim.onMarket(aTrade(3, 105.2, 1, 'BUY'));
+    expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['105.2']);
+  });
+
   it('fires an LTE mark-price trigger on the mark, not on trades', () => {
     const t = aSim();
     t.sim.onMarket(aMark(1, 100));
