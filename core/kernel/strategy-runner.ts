@@ -275,7 +275,11 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   }
   netQty(sym: string): Dec {
     const s = this.host.state;
-    return s.positionQty(sym, 'NONE').add(s.positionQty(sym, 'LONG')).add(s.positionQty(sym, 'SHORT'));
+    const net = s.positionQty(sym, 'NONE');
+    const long = s.positionQty(sym, 'LONG');
+    const short = s.positionQty(sym, 'SHORT');
+    // NET mode (the usual case) has no LONG/SHORT legs: skip two Decimal additions per call.
+    return long.isZero() && short.isZero() ? net : net.add(long).add(short);
   }
   positionList(): readonly Position[] {
     return [...this.host.state.positions.values()];
