@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEventBatches } from '../backtest/recording/index.ts';
-import { type ProgressReporter, runBacktest } from '../backtest/runner/index.ts';
+import { eventCachePaths } from '../backtest/runner/event-cache.ts';
+import { runBacktest } from '../backtest/runner/index.ts';
 import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
 import { decodeSessionRecord } from '../config/session-decoder.ts';
 import { D } from '../core/model/index.ts';
@@ -17,7 +18,8 @@ import { marketMaker } from '../strategies/market-maker.ts';
 // fill model, default latency) + metrics, from the file and from the derived event cache
 // (backtest/runner/event-cache.ts). Prints events/s next to the bare read-and-parse rate of
 // the same file (a manual line splitter and JSON.parse, as in replay.bench.ts) as a ratio
-// (target >= 50 %), and RSS at 25/50/75/100 % of a run in a fresh process (target: flat).
+// (target >= 50 %), and RSS at 25/50/75/100 % of the run, which goes in a fresh process (target:
+// flat). One backtest per invocation (it is the slow part): the first builds the event cache.
 
 const MESSAGES = 1_000_000;
 const SEED = 21;
@@ -59,7 +61,7 @@ interface RunSummary {
   readonly equityPoints: number;
 }
 
-async function backtest(eventCache: boolean, progress?: ProgressReporter): Promise<RunSummary> {
+async function backtest(eventCache: boolean): Promise<RunSummary> {
   const result = await runBacktest({
     recordings: [path],
     decode: decodeSessionRecord,
@@ -76,7 +78,6 @@ async function backtest(eventCache: boolean, progress?: ProgressReporter): Promi
     fillModel: 'queue',
     closeAtEnd: true,
     ...(eventCache ? { eventCache: { decoderId: 'session-decoder-v1' } } : {}),
-    ...(progress === undefined ? {} : { progress }),
   });
   return {
     fills: result.fills.length,
@@ -98,27 +99,43 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wall: number
   return { value, wall: (performance.now() - wall) / 1000, cpu: cpuSeconds() - cpu };
 }
 
-/** Child mode: one backtest, RSS noted when the runner reports 25, 50, 75 and 100 % done. */
-async function probeRss(): Promise<void> {
+/**
+ * Child mode (a fresh process, so its memory is the backtest's alone): one backtest, from the
+ * event cache when it is valid (else from the file, building it), timed, with RSS sampled every
+ * 100 ms of wall time (the run yields to the event loop between batches) and read off at 25, 50,
+ * 75 and 100 % of the run's duration. Prints the figures as JSON.
+ */
+async function probe(): Promise<void> {
+  const cached = existsSync(eventCachePaths(path).meta);
   const before = process.memoryUsage.rss();
-  const marks: number[] = [];
-  let total = 0;
-  let next = 0.25;
-  const progress: ProgressReporter = {
-    start: (t) => {
-      total = t ?? MESSAGES;
-    },
-    update: (events) => {
-      while (events >= total * next && next <= 1) {
-        marks.push(Math.round(process.memoryUsage.rss() / MIB));
-        next += 0.25;
-      }
-    },
-    stop: () => undefined,
-  };
-  await backtest(true, progress);
-  const peak = Math.round(process.resourceUsage().maxRSS / 1024);
-  process.stdout.write(JSON.stringify({ before: Math.round(before / MIB), marks, peak }));
+  const samples: number[] = [];
+  const timer = setInterval(() => samples.push(process.memoryUsage.rss()), 100);
+  const run = await timed(() => backtest(true));
+  clearInterval(timer);
+  samples.push(process.memoryUsage.rss());
+  const at = (q: number): number =>
+    Math.round((samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)] ?? 0) / MIB);
+  process.stdout.write(
+    JSON.stringify({
+      cached,
+      wall: run.wall,
+      cpu: run.cpu,
+      summary: run.value,
+      before: Math.round(before / MIB),
+      marks: [0.25, 0.5, 0.75, 1].map(at),
+      peak: Math.round(process.resourceUsage().maxRSS / 1024),
+    }),
+  );
+}
+
+interface ProbeResult {
+  readonly cached: boolean;
+  readonly wall: number;
+  readonly cpu: number;
+  readonly summary: RunSummary;
+  readonly before: number;
+  readonly marks: number[];
+  readonly peak: number;
 }
 
 if (!existsSync(path)) {
@@ -134,14 +151,12 @@ if (!existsSync(path)) {
   console.log(`generated ${path} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-if (process.argv.includes('--rss-probe')) {
-  await probeRss();
+if (process.argv.includes('--probe')) {
+  await probe();
 } else {
   const mb = statSync(path).size / 1e6;
   const bare = await timed(bareLoop);
   const replay = await timed(replayOnly);
-  const fromFile = await timed(() => backtest(true)); // also builds the event cache when missing or stale
-  const run = await timed(() => backtest(true));
   const perCpu = (n: number, t: { cpu: number }): number => n / t.cpu;
   const events = replay.value;
   console.log(`session      ${path} (${mb.toFixed(1)} MB, ${fmt(bare.value)} lines incl. header, SYNTHETIC)`);
@@ -152,23 +167,26 @@ if (process.argv.includes('--rss-probe')) {
   console.log(
     `replay       ${fmt(perCpu(events, replay))} events/s  [${fmt(events / replay.wall)}]  reader + venue decoders`,
   );
-  console.log(
-    `backtest     ${fmt(perCpu(events, fromFile))} events/s  [${fmt(events / fromFile.wall)}]  from the file (or building the event cache)`,
-  );
-  console.log(
-    `backtest     ${fmt(perCpu(events, run))} events/s  [${fmt(events / run.wall)}]  from the event cache: market maker, kernel + risk + sim + metrics ` +
-      `(${fmt(run.value.fills)} fills, ${fmt(run.value.trades)} trades, fees ${run.value.fees} USDT, ${run.value.equityPoints} equity points)`,
-  );
-  const ratio = (perCpu(events, run) / perCpu(bare.value, bare)) * 100;
-  console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop, CPU time (target >= 50 %)`);
   const self = fileURLToPath(import.meta.url);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--rss-probe'], { encoding: 'utf8' });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--probe'], { encoding: 'utf8' });
   if (child.status !== 0) {
-    console.log(`RSS          probe failed (${child.stderr.trim().split('\n')[0]})`);
+    console.log(`backtest     failed (${child.stderr.trim().split('\n')[0]})`);
+    process.exitCode = 1;
   } else {
-    const r = JSON.parse(child.stdout) as { before: number; marks: number[]; peak: number };
+    const r = JSON.parse(child.stdout) as ProbeResult;
+    const source = r.cached
+      ? 'from the event cache'
+      : 'from the file, building the event cache (run again for the cached figure)';
     console.log(
-      `RSS          ${r.before} MiB before the run; at 25/50/75/100 %: ${r.marks.join(' / ')} MiB; peak ${r.peak} MiB (fresh process, target flat)`,
+      `backtest     ${fmt(perCpu(events, r))} events/s  [${fmt(events / r.wall)}]  ${source}: market maker, kernel + risk + sim + metrics`,
+    );
+    console.log(
+      `             ${fmt(r.summary.fills)} fills (${((r.summary.fills / events) * 100).toFixed(1)} % of events), ${fmt(r.summary.trades)} round trips, fees ${r.summary.fees} USDT, ${r.summary.equityPoints} equity points`,
+    );
+    const ratio = (perCpu(events, r) / perCpu(bare.value, bare)) * 100;
+    console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop, CPU time (target >= 50 %)`);
+    console.log(
+      `RSS          ${r.before} MiB before the run; at 25/50/75/100 % of it: ${r.marks.join(' / ')} MiB; peak ${r.peak} MiB (fresh process, target flat)`,
     );
   }
 }

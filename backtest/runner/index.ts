@@ -5,7 +5,9 @@
  */
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export { countRecords } from './count-records.ts';
+export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
+export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
 export { qtyForCash, qtyForEquityFraction, wholeUnits, withCommission } from './position-sizing.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';
