@@ -1,4 +1,5 @@
-import type { Execution } from '../../core/model/index.ts';
+import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
+import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
@@ -6,6 +7,7 @@ import { runLogger } from './run-logger.ts';
 import { specsWithFees } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
+import { venueInstrumentSpecs } from './venue-instruments.ts';
 import { runVenueSession, type VenueSessionOutcome } from './venue-session.ts';
 
 /** Options of a live or paper run beyond its config. */
@@ -43,7 +45,9 @@ export async function runConfiguredSession(
     return { ok: false, problems: slots.problems.map(formatConfigProblem) };
   }
   const logger = runLogger(config.name ?? config.mode, config.logging.level);
-  const instruments = specsWithFees(instrumentSpecsOf(config.instruments), config, undefined);
+  // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
+  const instruments =
+    config.mode === 'paper' ? specsWithFees(instrumentSpecsOf(config.instruments), config, undefined) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   const common = {
     config,
@@ -91,8 +95,20 @@ export async function runConfiguredSession(
   const venue = config.venue;
   if (venue === undefined) throw new Error(`${loaded.file} has no venue section`);
   options.onVenue?.(venue.restUrl, false);
+  const rest = new VenueRestClient({
+    baseUrl: venue.restUrl,
+    signer: hmacSigner(venue.apiKey.reveal(), venue.apiSecret.reveal()),
+    logger,
+  });
+  let liveInstruments: InstrumentSpec[];
+  try {
+    liveInstruments = await venueInstrumentSpecs(rest, config.instruments);
+  } finally {
+    await rest.close();
+  }
   const outcome = await runVenueSession({
     ...common,
+    instruments: liveInstruments,
     mode: 'live',
     venue: {
       restUrl: venue.restUrl,
