@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, decimalOf, ZERO } from '../../core/model/index.ts';
+import { D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
 import { coinValue } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
@@ -47,18 +47,86 @@ function coinValueN(state: SimState, coin: string): number {
 
 /** Decimal of a captured coin value, as `coinValue` makes it (1, the mark, or 0 when unknown). */
 function coinDec(value: number): Dec {
-  return value === 1 ? D(1) : Number.isNaN(value) ? ZERO : decimalOf(value);
+  return value === 1 ? ONE : Number.isNaN(value) ? ZERO : decimalOf(value);
+}
+
+/** The Decimal parts of the equity in the common case: valuation-coin balances, no loans. */
+interface EquityParts {
+  readonly balances: readonly Dec[];
+  readonly positions: readonly {
+    readonly qty: Dec;
+    readonly size: Dec;
+    readonly avg: Dec;
+    readonly sym: string;
+  }[];
+}
+
+const partsOf = new WeakMap<SimState, EquityParts>();
+
+/** The cached parts when they still hold the same (immutable) Decimals, else fresh ones; undefined when another case applies. */
+function commonParts(state: SimState): EquityParts | undefined {
+  if (state.loans.size > 0) return undefined;
+  const cached = partsOf.get(state);
+  let same = cached !== undefined && cached.balances.length === state.balances.size;
+  let b = 0;
+  for (const [coin, balance] of state.balances) {
+    if (!state.opts.valuationCoins.has(coin)) return undefined;
+    if (same && cached?.balances[b++] !== balance) same = false;
+  }
+  let p = 0;
+  for (const position of state.positions.values()) {
+    if (position.qty.isZero()) continue;
+    const settle = state.opts.instruments.get(position.sym)?.settleAsset ?? 'USDT';
+    if (!state.opts.valuationCoins.has(settle)) return undefined;
+    const part = cached?.positions[p++];
+    if (same && (part?.qty !== position.qty || part.avg !== position.avgPrice || part.sym !== position.sym))
+      same = false;
+  }
+  if (same && cached !== undefined && cached.positions.length === p) return cached;
+  const parts: EquityParts = {
+    balances: [...state.balances.values()],
+    positions: [...state.positions.values()]
+      .filter((position) => !position.qty.isZero())
+      .map((position) => ({
+        qty: position.qty,
+        size: state.opts.instruments.get(position.sym)?.contractSize ?? D(1),
+        avg: position.avgPrice,
+        sym: position.sym,
+      })),
+  };
+  partsOf.set(state, parts);
+  return parts;
 }
 
 /**
  * Captures what the exact equity depends on now (the immutable Decimal balances, positions and
  * loans, and the prices they are valued at, as numbers) and returns a function computing it
- * later, exactly as `equityOf` would have now. Capturing costs a few reads; the Decimal work is
- * done only if the value is asked for, e.g. when a sample turns out to be a bucket's extreme.
+ * later, exactly as `equityOf` would have now. Capturing costs a few reads (the Decimal parts are
+ * shared between snapshots while they do not change); the Decimal work is done only if the value
+ * is asked for, e.g. when a sample turns out to be a bucket's extreme.
  * @param state - the venue
  * @returns a function giving the equity at capture time
  */
 export function equitySnapshotOf(state: SimState): () => Dec {
+  const parts = commonParts(state);
+  if (parts === undefined) return generalSnapshotOf(state);
+  const marks = parts.positions.map((part) => {
+    const market = state.markets.get(part.sym);
+    return market ? markPriceOf(market) : Number.NaN;
+  });
+  return () => {
+    let equity = ZERO;
+    for (const balance of parts.balances) equity = equity.plus(balance.mul(ONE));
+    parts.positions.forEach((part, i) => {
+      const mark = marks[i] as number;
+      const markDec = Number.isNaN(mark) ? part.avg : decimalOf(mark);
+      equity = equity.plus(part.qty.mul(part.size).mul(markDec.minus(part.avg)).mul(ONE));
+    });
+    return equity;
+  };
+}
+
+function generalSnapshotOf(state: SimState): () => Dec {
   const balances: [Dec, number][] = [];
   for (const [coin, balance] of state.balances) balances.push([balance, coinValueN(state, coin)]);
   const positions: [qty: Dec, size: Dec, avg: Dec, mark: number, settle: number][] = [];
