@@ -37,6 +37,23 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(readFileSync(join(dir, 'a-report.html'), 'utf8')).toContain('<html');
   }, 60_000);
 
+  it("--recording replaces the config's recordings (how a recorded paper session is backtested)", () => {
+    const run = keel([
+      'backtest',
+      'config/examples/replay-paper-session.yaml',
+      '--no-progress',
+      '--recording',
+      'backtest/sessions/example-synthetic.jsonl.gz',
+      ...outputs('replayed'),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    const result = JSON.parse(readFileSync(join(dir, 'replayed-result.json'), 'utf8'));
+    expect(result.meta.recordings.map((r: { path: string }) => r.path)).toEqual([
+      resolve('backtest/sessions/example-synthetic.jsonl.gz'),
+    ]);
+  }, 60_000);
+
   it('keel report rebuilds the HTML from the result alone', () => {
     const out = join(dir, 'rebuilt.html');
     const run = keel(['report', join(dir, 'a-result.json'), '--out', out]);
