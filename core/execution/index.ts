@@ -3,6 +3,8 @@
  * @packageDocumentation
  */
 export type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
+export type { PlaceIntentOrderFacts } from './order-from-place-intent.ts';
+export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
 export type { InFlightRequest, OrderTrackerOptions } from './order-tracker.ts';
 export { OrderTracker } from './order-tracker.ts';

@@ -1,7 +1,8 @@
-import type { Order, OrderState, OrderUpdateEvent, PlaceOrderIntent } from '../model/index.ts';
-import { isFinalOrderState, ZERO } from '../model/index.ts';
+import type { Order, OrderState, OrderUpdateEvent } from '../model/index.ts';
+import { isFinalOrderState } from '../model/index.ts';
 import type { ApprovedIntent } from '../risk/index.ts';
 import type { ExecutionPort } from './execution-port.ts';
+import { orderFromPlaceIntent } from './order-from-place-intent.ts';
 import { isNewerOrderUpdate } from './order-state-machine.ts';
 
 /** A request the venue has not confirmed yet. */
@@ -101,7 +102,7 @@ export class OrderTracker {
     const { intent, strategyId } = command;
     switch (intent.kind) {
       case 'placeOrder': {
-        const order = this.#placeholder(intent, now);
+        const order = orderFromPlaceIntent(intent, { portfolioId: this.#portfolioId, at: now });
         const entry: Entry = {
           ref: intent.ref,
           strategyId,
@@ -380,33 +381,5 @@ export class OrderTracker {
   #effective(entry: Entry): Order {
     if (entry.pending === undefined || isFinalOrderState(entry.order.orderState)) return entry.order;
     return { ...entry.order, orderState: IN_FLIGHT_STATE[entry.pending.kind] };
-  }
-
-  #placeholder(intent: PlaceOrderIntent, now: number): Order {
-    return {
-      orderId: '',
-      clientOrderId: intent.ref,
-      portfolioId: this.#portfolioId,
-      sym: intent.sym,
-      side: intent.side,
-      orderType: intent.orderType,
-      timeInForce: intent.timeInForce,
-      orderState: 'PENDING_NEW',
-      orderQty: intent.qty,
-      limitPrice: intent.price ?? ZERO,
-      executedQty: ZERO,
-      executedAmount: ZERO,
-      executedAvgPrice: ZERO,
-      fee: ZERO,
-      feeCoin: '',
-      reduceOnly: intent.reduceOnly,
-      positionSide: intent.positionSide,
-      ...(intent.tp === undefined ? {} : { tp: intent.tp }),
-      ...(intent.sl === undefined ? {} : { sl: intent.sl }),
-      ...(intent.condition === undefined ? {} : { condition: intent.condition }),
-      ...(intent.expiryDate === undefined ? {} : { expiryDate: intent.expiryDate }),
-      createAt: now,
-      updateAt: now,
-    };
   }
 }

@@ -1,6 +1,7 @@
 import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
-import type { Intent, Order, PlaceOrderIntent } from '../model/index.ts';
-import { isFinalOrderState, ZERO } from '../model/index.ts';
+import { orderFromPlaceIntent } from '../execution/index.ts';
+import type { Intent } from '../model/index.ts';
+import { isFinalOrderState } from '../model/index.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
 import type { IntentGate } from './kernel-options.ts';
@@ -116,7 +117,9 @@ export class IntentPipeline {
     switch (intent.kind) {
       case 'placeOrder':
         orders.own(intent.ref, runner.id);
-        orders.applyLocal(pendingOrder(intent, this.state.account?.portfolioId ?? '', now));
+        orders.applyLocal(
+          orderFromPlaceIntent(intent, { portfolioId: this.state.account?.portfolioId ?? '', at: now }),
+        );
         return;
       case 'modifyOrder':
         this.markInFlight(intent.target, 'PENDING_REPLACE', now);
@@ -164,33 +167,4 @@ export class IntentPipeline {
       ts: this.state.now(),
     };
   }
-}
-
-/** Keel's placeholder for an order sent but not yet acknowledged. */
-function pendingOrder(intent: PlaceOrderIntent, portfolioId: string, now: number): Order {
-  return {
-    orderId: '',
-    clientOrderId: intent.ref,
-    portfolioId,
-    sym: intent.sym,
-    side: intent.side,
-    orderType: intent.orderType,
-    timeInForce: intent.timeInForce,
-    orderState: 'PENDING_NEW',
-    orderQty: intent.qty,
-    limitPrice: intent.price ?? ZERO,
-    executedQty: ZERO,
-    executedAmount: ZERO,
-    executedAvgPrice: ZERO,
-    fee: ZERO,
-    feeCoin: '',
-    reduceOnly: intent.reduceOnly,
-    positionSide: intent.positionSide,
-    tp: intent.tp,
-    sl: intent.sl,
-    condition: intent.condition,
-    expiryDate: intent.expiryDate,
-    createAt: now,
-    updateAt: now,
-  };
 }

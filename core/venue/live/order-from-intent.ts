@@ -1,10 +1,6 @@
-import {
-  type Order,
-  type OrderState,
-  type PlaceOrderIntent,
-  VENUE_ORDER_STATES,
-  ZERO,
-} from '../../model/index.ts';
+import { orderFromPlaceIntent } from '../../execution/index.ts';
+import type { Order, OrderState, PlaceOrderIntent } from '../../model/index.ts';
+import { VENUE_ORDER_STATES } from '../../model/index.ts';
 
 const VENUE_STATES = new Set<string>(VENUE_ORDER_STATES);
 
@@ -25,30 +21,11 @@ export function orderFromIntent(
   ts: number,
   reason?: string,
 ): Order {
-  return {
-    orderId,
-    clientOrderId: intent.ref,
+  return orderFromPlaceIntent(intent, {
     portfolioId: '',
-    sym: intent.sym,
-    side: intent.side,
-    orderType: intent.orderType,
-    timeInForce: intent.timeInForce,
+    at: ts,
+    orderId,
     orderState: (VENUE_STATES.has(state) ? state : 'NEW') as OrderState,
-    orderQty: intent.qty,
-    limitPrice: intent.price ?? ZERO,
-    executedQty: ZERO,
-    executedAmount: ZERO,
-    executedAvgPrice: ZERO,
-    fee: ZERO,
-    feeCoin: '',
-    reduceOnly: intent.reduceOnly,
-    positionSide: intent.positionSide,
-    ...(intent.tp === undefined ? {} : { tp: intent.tp }),
-    ...(intent.sl === undefined ? {} : { sl: intent.sl }),
-    ...(intent.condition === undefined ? {} : { condition: intent.condition }),
-    ...(intent.expiryDate === undefined ? {} : { expiryDate: intent.expiryDate }),
     ...(reason === undefined ? {} : { reason }),
-    createAt: ts,
-    updateAt: ts,
-  };
+  });
 }
