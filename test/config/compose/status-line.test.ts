@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { formatStatus, showStatus } from '../../../config/compose/status-line.ts';
+import { D } from '../../../core/model/index.ts';
+
+const status = {
+  mode: 'paper' as const,
+  elapsedMs: 12_400,
+  events: 5321,
+  intents: 88,
+  fills: 14,
+  equity: D('100012.346'),
+  pnl: D('12.346'),
+  settleAsset: 'USDT',
+};
+
+describe('status line', () => {
+  it('shows events, intents, fills, equity and signed PnL on one line', () => {
+    expect(formatStatus(status)).toBe(
+      'paper 12s | events 5321 | intents 88 | fills 14 | equity 100012.35 USDT | PnL +12.35',
+    );
+    expect(formatStatus({ ...status, pnl: D('-3.1') })).toMatch(/PnL -3\.10$/);
+  });
+
+  it('ends an in-place TTY line with a final status and a newline when stopped', () => {
+    let written = '';
+    const stop = showStatus({ isTTY: true, write: (text: string) => (written += text) }, () => status);
+    stop();
+    expect(written).toBe(`\r\x1b[2K${formatStatus(status)}\n`);
+  });
+});
