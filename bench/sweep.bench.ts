@@ -29,22 +29,31 @@ const combinations = gridCombinations([
   parseGridAxis('strategies.0.params.slow=8,10,12,15'),
 ]);
 
-async function timed(workers: number): Promise<number> {
+/** CPU seconds of every thread of this process (workers included). */
+function cpuSeconds(): number {
+  const usage = process.resourceUsage();
+  return (usage.userCPUTime + usage.systemCPUTime) / 1e6;
+}
+
+async function timed(workers: number): Promise<{ ms: number; cores: number }> {
   const start = performance.now();
+  const cpu = cpuSeconds();
   const rows = await runSweep({ file: config, sets, combinations, workers });
   const ms = performance.now() - start;
   if (rows.length !== combinations.length)
     throw new Error(`expected ${combinations.length} rows, got ${rows.length}`);
-  return ms;
+  return { ms, cores: (cpuSeconds() - cpu) / (ms / 1000) };
 }
 
-const one = await timed(1);
-const two = await timed(2);
+const first = await timed(1);
+const second = await timed(2);
+const one = first.ms;
+const two = second.ms;
 process.stdout.write(
   [
     `keel sweep, ${combinations.length} combinations (sma-cross fast x slow on a 3-hour SYNTHETIC BTC session)`,
-    `  1 worker:  ${(one / 1000).toFixed(2)} s (${(one / combinations.length).toFixed(0)} ms per backtest, pool start included)`,
-    `  2 workers: ${(two / 1000).toFixed(2)} s`,
+    `  1 worker:  ${(one / 1000).toFixed(2)} s (${(one / combinations.length).toFixed(0)} ms per backtest, pool start included), ${first.cores.toFixed(2)} cores busy on average`,
+    `  2 workers: ${(two / 1000).toFixed(2)} s, ${second.cores.toFixed(2)} cores busy on average (near 1 means the machine had no second core to give)`,
     `  speed-up:  ${(one / two).toFixed(2)}x (target >= 1.7x)`,
     `  machine:   ${availableParallelism()} cores, load average ${loadavg()[0]?.toFixed(1)} (a load above the core count makes the speed-up meaningless)`,
     '',
