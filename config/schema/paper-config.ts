@@ -41,7 +41,9 @@ export const paperConfigSchema = z.strictObject({
     .describe("The simulated venue's fill model behind the paper venue; absent = its default."),
   latency: latencyModelSchema
     .optional()
-    .describe("The simulated venue's latency behind the paper venue; absent = its default."),
+    .describe(
+      'Not applied in paper runs (a warning says so): the paper venue matches at once and the real sockets add the latency.',
+    ),
 });
 
 /** Paper-venue settings, validated. */

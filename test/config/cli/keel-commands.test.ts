@@ -54,6 +54,27 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     ]);
   }, 60_000);
 
+  it('keel import-csv turns OHLCV rows into a recording a backtest replays', () => {
+    const csv = join(dir, 'bars.csv');
+    const recording = join(dir, 'bars.jsonl');
+    writeFileSync(
+      csv,
+      [
+        'time,open,high,low,close,volume',
+        ...Array.from({ length: 40 }, (_, i) => {
+          const close = 100 + Math.round(10 * Math.sin(i / 4));
+          return `${new Date(Date.UTC(2025, 0, 6, 14, 30 + i)).toISOString()},${close},${close + 1},${close - 1},${close},10`;
+        }),
+      ].join('\n'),
+    );
+    const imported = keel(['import-csv', csv, '--sym', 'BINANCE_PERP_BTC_USDT', '--out', recording]);
+    expect(imported.code).toBe(EXIT.OK);
+    expect(imported.stdout).toMatch(/^✔ 40 1m bars of BINANCE_PERP_BTC_USDT/);
+    const run = keel(['backtest', EXAMPLE, '--no-progress', '--recording', recording, ...outputs('csv')]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+  }, 60_000);
+
   it('keel report rebuilds the HTML from the result alone', () => {
     const out = join(dir, 'rebuilt.html');
     const run = keel(['report', join(dir, 'a-result.json'), '--out', out]);
