@@ -158,37 +158,37 @@ export function attachTpSl(state: SimState, parent: SimOrder): void {
   if ((!parent.tp && !parent.sl) || state.attached.has(parent.orderId) || !parent.filled.gt(0)) return;
   if (parent.state !== 'FILLED' && parent.state !== 'CANCELLED') return;
   state.attached.add(parent.orderId);
-  const side = parent.side === 'BUY' ? 'SELL' : 'BUY';
-  const common = {
-    sym: parent.sym,
-    side,
-    algoOrderType: 'TP_SL',
-    qty: parent.filled,
-    reduceOnly: true,
-    positionSide: parent.positionSide,
-  } as const;
-  const tp = parent.tp
-    ? openAlgo(state, {
-        ...common,
-        clientAlgoOrderId: `${parent.clientOrderId}-tp`,
-        conditionType: parent.side === 'BUY' ? 'GTE' : 'LTE',
-        triggerType: parent.tp.triggerType,
-        triggerPrice: parent.tp.triggerPrice,
-        price: parent.tp.price,
-      })
-    : undefined;
-  const sl = parent.sl
-    ? openAlgo(state, {
-        ...common,
-        clientAlgoOrderId: `${parent.clientOrderId}-sl`,
-        conditionType: parent.side === 'BUY' ? 'LTE' : 'GTE',
-        triggerType: parent.sl.triggerType,
-        triggerPrice: parent.sl.triggerPrice,
-        price: parent.sl.price,
-      })
-    : undefined;
+  const tp = openAttachedLeg(state, parent, 'tp');
+  const sl = openAttachedLeg(state, parent, 'sl');
   if (tp && sl) {
     tp.sibling = sl.algoOrderId;
     sl.sibling = tp.algoOrderId;
   }
+}
+
+/**
+ * Opens one attached leg of a parent: reduce-only on the other side for the filled quantity, its
+ * trigger on the side where the leg pays (tp) or stops the loss (sl).
+ * @param state - the venue
+ * @param parent - the parent order
+ * @param leg - which attachment
+ * @returns the opened algo order, or undefined when the parent has no such leg
+ */
+function openAttachedLeg(state: SimState, parent: SimOrder, leg: 'tp' | 'sl'): SimAlgo | undefined {
+  const spec = parent[leg];
+  if (!spec) return undefined;
+  const rising = (leg === 'tp') === (parent.side === 'BUY');
+  return openAlgo(state, {
+    sym: parent.sym,
+    side: parent.side === 'BUY' ? 'SELL' : 'BUY',
+    algoOrderType: 'TP_SL',
+    qty: parent.filled,
+    reduceOnly: true,
+    positionSide: parent.positionSide,
+    clientAlgoOrderId: `${parent.clientOrderId}-${leg}`,
+    conditionType: rising ? 'GTE' : 'LTE',
+    triggerType: spec.triggerType,
+    triggerPrice: spec.triggerPrice,
+    price: spec.price,
+  });
 }

@@ -127,6 +127,34 @@ describe('sim venue: algo orders', () => {
     });
   });
 
+  it('mirrors the attachments of a filled SELL parent: a BUY tp falling to its trigger (LTE) and a BUY sl rising (GTE)', () => {
+    const t = aSim();
+    t.sim.onMarket(aTrade(1, 100, 1, 'SELL'));
+    t.send(
+      aLimit('p2', 'SELL', '2', '99.5', {
+        tp: { triggerPrice: D('90'), triggerType: 'LastPrice', price: D('0') },
+        sl: { triggerPrice: D('110'), triggerType: 'MarkPrice', price: D('111') },
+      }),
+    );
+    t.sim.advanceTo(2);
+    const attached = t.of('algoOrder').map((e) => e.algoOrder);
+    expect(
+      attached.map((a) => [
+        a.clientAlgoOrderId,
+        a.side,
+        a.conditionType,
+        a.triggerType,
+        a.triggerPrice.toFixed(),
+        a.price.toFixed(),
+        a.qty.toFixed(),
+        a.reduceOnly,
+      ]),
+    ).toEqual([
+      ['p2-tp', 'BUY', 'LTE', 'LastPrice', '90', '0', '2', true],
+      ['p2-sl', 'BUY', 'GTE', 'MarkPrice', '110', '111', '2', true],
+    ]);
+  });
+
   it('rejects an algo order on an unknown sym with 400009 and a duplicate reference with 406010', () => {
     const t = aSim();
     t.send(anAlgo('a1', { sym: 'BINANCE_PERP_DOGE_USDT' }), anAlgo('a2', {}), anAlgo('a2', {}));
