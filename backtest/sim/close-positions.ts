@@ -1,9 +1,8 @@
 import type { ClosePositionIntent, ClosePositionsIntent, PositionSide } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
 import { workOrder } from './matching.ts';
-import { createOrder, isLive } from './order-factory.ts';
+import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
@@ -38,17 +37,10 @@ function closeAll(
   for (const order of reduceOnlyOrdersOn(state, syms))
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
   positions.forEach((position, index) => {
-    const order = createOrder(state, {
-      clientOrderId: positions.length === 1 ? ref : `${ref}-${index + 1}`,
-      sym: position.sym,
-      side: position.qty.gt(0) ? 'SELL' : 'BUY',
-      orderType: 'MARKET',
-      timeInForce: 'IOC',
-      qty: position.qty.abs(),
-      price: ZERO,
-      reduceOnly: true,
-      positionSide: position.positionSide,
-    });
+    const order = createOrder(
+      state,
+      marketCloseOf(position, positions.length === 1 ? ref : `${ref}-${index + 1}`),
+    );
     publishOrder(state, order, 'PLACE');
     workOrder(state, order);
   });

@@ -8,7 +8,7 @@ import { ZERO } from '../../core/model/index.ts';
 import { cancelAlgo } from './algo-orders.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { equityOf, liqPriceOf, maintenanceMargin, markOf, unrealizedPnl } from './margin.ts';
-import { createOrder, isLive } from './order-factory.ts';
+import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishBalances, publishOrder } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
@@ -111,15 +111,7 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
   const orders: [SimPosition, SimOrder, LiquidationPositionSnapshot][] = victims.map((position) => {
     const snapshot = snapshotOf(state, position);
     const order = createOrder(state, {
-      clientOrderId: `${liquidationEventId}-${position.sym}-${position.positionSide}`,
-      sym: position.sym,
-      side: position.qty.gt(0) ? 'SELL' : 'BUY',
-      orderType: 'MARKET',
-      timeInForce: 'IOC',
-      qty: position.qty.abs(),
-      price: ZERO,
-      reduceOnly: true,
-      positionSide: position.positionSide,
+      ...marketCloseOf(position, `${liquidationEventId}-${position.sym}-${position.positionSide}`),
       liquidation: true,
     });
     publishOrder(state, order, 'PLACE');

@@ -9,6 +9,7 @@ import type {
 } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
 import type { SimOrder } from './sim-order.ts';
+import type { SimPosition } from './sim-position.ts';
 import { nextId, type SimState } from './sim-state.ts';
 
 /** What a new order is made of. */
@@ -78,6 +79,27 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
   state.liveOrders.add(order);
   state.deadline = Math.min(state.deadline, order.expireAt);
   return order;
+}
+
+/**
+ * The order that closes a whole position at market: the other side, its full quantity, IOC,
+ * reduce-only, on its position side. Used by close-position commands and by liquidation.
+ * @param position - the position to close (non-zero)
+ * @param clientOrderId - the close order's reference
+ * @returns the new order's fields
+ */
+export function marketCloseOf(position: SimPosition, clientOrderId: string): NewOrderFields {
+  return {
+    clientOrderId,
+    sym: position.sym,
+    side: position.qty.gt(0) ? 'SELL' : 'BUY',
+    orderType: 'MARKET',
+    timeInForce: 'IOC',
+    qty: position.qty.abs(),
+    price: ZERO,
+    reduceOnly: true,
+    positionSide: position.positionSide,
+  };
 }
 
 /**
