@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envelopeSchema } from './common.ts';
 
 /** Request envelope of the private WebSocket (spec): action, caller-chosen id, args. */
 export interface WsRequest<A = unknown> {
@@ -21,16 +22,7 @@ export const wsRequestSchema = z.looseObject({
 export const wsReplySchema = z.looseObject({
   event: z.string(),
   id: z.union([z.string(), z.null()]).optional(),
-  code: z.union([
-    z.number().int(),
-    z
-      .string()
-      .regex(/^-?\d+$/)
-      .transform(Number),
-  ]),
-  message: z.string().optional(),
-  msg: z.string().optional(),
-  data: z.unknown().optional(),
+  ...envelopeSchema.shape,
 });
 /** A decoded reply envelope. */
 export type WsReplyWire = z.output<typeof wsReplySchema>;
