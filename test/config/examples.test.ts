@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { builtInStrategyRegistry } from '../../config/cli/strategy-registry.ts';
+import { registryFor } from '../../config/compose/strategy-plugins.ts';
 import { formatConfigProblem, loadConfig, validateStrategyParams } from '../../config/loader/index.ts';
 
 const EXAMPLES = 'config/examples';
@@ -18,12 +18,15 @@ describe('example configs', () => {
     );
   });
 
-  it.each(files)('%s validates, strategy params included', (name) => {
+  it.each(files)('%s validates, strategy params included', async (name) => {
     const env = { KEEL_API_KEY: 'example-key', KEEL_API_SECRET: 'example-secret' };
     const result = loadConfig(join(EXAMPLES, name), { env });
     expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([]);
     if (!result.ok) return;
-    const params = validateStrategyParams(result, builtInStrategyRegistry());
+    const registry = await registryFor(result);
+    expect(registry.ok ? [] : registry.problems.map(formatConfigProblem)).toEqual([]);
+    if (!registry.ok) return;
+    const params = validateStrategyParams(result, registry.registry);
     expect(params.ok ? [] : params.problems.map(formatConfigProblem)).toEqual([]);
   });
 
