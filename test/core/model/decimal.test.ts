@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decimalOf, formatDecimal, numberOf, parseDecimal } from '../../../core/model/index.ts';
+import { D, decimalOf, formatDecimal, isOnStep, numberOf, parseDecimal } from '../../../core/model/index.ts';
 
 /** Decimal strings as the venue writes them: optional minus, no leading zeros, optional fraction. */
 const venueDecimal = fc
@@ -56,4 +56,28 @@ describe('decimal parsing and formatting', () => {
       expect(() => parseDecimal(text, 'limitPrice')).toThrow(/limitPrice must be a decimal string/);
     },
   );
+});
+
+describe('isOnStep', () => {
+  it('answers exactly as the modulo does, for power-of-ten steps (decimal places) and any other step', () => {
+    const step = fc.oneof(
+      fc.integer({ min: 0, max: 12 }).map((k) => D(10).pow(-k)),
+      fc.constantFrom(D('0.5'), D('0.25'), D('0.0005'), D(10), D(100), D('2.5'), D('1e-8')),
+    );
+    fc.assert(
+      fc.property(venueDecimal, step, (text, s) => {
+        const value = D(text);
+        expect(isOnStep(value, s)).toBe(value.mod(s).isZero());
+        expect(isOnStep(value.mul(s).floor().mul(s), s)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('says a value off a 0.01 grid is off it and a value on it with trailing zeros is on it', () => {
+    expect(isOnStep(D('1.005'), D('0.01'))).toBe(false);
+    expect(isOnStep(D('1.0500'), D('0.01'))).toBe(true);
+    expect(isOnStep(D('-0'), D('0.01'))).toBe(true);
+    expect(isOnStep(D(Number.NaN), D('0.01'))).toBe(false);
+  });
 });
