@@ -1,7 +1,7 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
 import { D, ZERO } from '../../core/model/index.ts';
 import { fillFee } from './fee-model.ts';
-import { positionKeyFor } from './margin.ts';
+import { equityOf, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
@@ -163,8 +163,11 @@ export function executeFill(
   });
   if (done) unlist(state, order);
   publishOrder(state, order, 'FILL');
-  publishPosition(state, position);
-  publishBalances(state, [spec.settleAsset]);
+  // Publishing changes nothing in the venue (commands queue until their arrival), so the position
+  // and the balances are reported at one equity.
+  const equity = equityOf(state);
+  publishPosition(state, position, equity);
+  publishBalances(state, [spec.settleAsset], equity);
   if (done) state.hooks.attachTpSl(order);
   return quantity;
 }

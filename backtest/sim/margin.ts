@@ -223,10 +223,11 @@ export function positionView(state: SimState, position: SimPosition, equity?: De
 /**
  * The Accounts-channel view of the portfolio.
  * @param state - the venue
+ * @param equity - the portfolio equity when the caller has it already (same state)
+ * @param im - the initial margin when the caller has it already (same state)
  * @returns the Account
  */
-export function accountView(state: SimState): Account {
-  const equity = equityOf(state);
+export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
   const mm = maintenanceMargin(state);
   const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : D(Number.POSITIVE_INFINITY);
   let accountStatus: AccountStatus = 'NORMAL';
@@ -235,7 +236,7 @@ export function accountView(state: SimState): Account {
   return {
     portfolioId: state.opts.portfolioId,
     equity,
-    availableMargin: equity.minus(initialMargin(state)),
+    availableMargin: equity.minus(im ?? initialMargin(state)),
     maintainMargin: mm,
     riskRatio,
     accountStatus,
@@ -247,9 +248,10 @@ export function accountView(state: SimState): Account {
  * The Assets-channel view of one coin; loan fields only when a loan of it is outstanding.
  * @param state - the venue
  * @param coin - the coin
+ * @param im - the initial margin when the caller has it already (same state)
  * @returns the Asset
  */
-export function assetView(state: SimState, coin: string): Asset {
+export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   const balance = state.balances.get(coin) ?? ZERO;
   let upnl = ZERO;
   for (const position of state.positions.values()) {
@@ -260,7 +262,7 @@ export function assetView(state: SimState, coin: string): Asset {
   let loan = ZERO;
   for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
   const frozen = state.opts.valuationCoins.has(coin)
-    ? D.min(D.max(initialMargin(state), ZERO), D.max(balance, ZERO))
+    ? D.min(D.max(im ?? initialMargin(state), ZERO), D.max(balance, ZERO))
     : ZERO;
   const equity = balance.plus(upnl);
   const asset: Asset = {

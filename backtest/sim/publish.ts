@@ -1,6 +1,6 @@
-import type { AlgoOrder, OrderAction } from '../../core/model/index.ts';
+import type { AlgoOrder, Dec, OrderAction } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
-import { accountView, assetView, equityOf, positionView } from './margin.ts';
+import { accountView, assetView, equityOf, initialMargin, positionView } from './margin.ts';
 import { orderView, type SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
@@ -22,10 +22,10 @@ export function publishOrder(state: SimState, order: SimOrder, action: OrderActi
  * Sends a position on the Positions channel, and its ADL rank when that changed.
  * @param state - the venue
  * @param position - the position, already updated
+ * @param equity - the portfolio equity when the caller has it already (same state)
  */
-export function publishPosition(state: SimState, position: SimPosition): void {
+export function publishPosition(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): void {
   position.updateAt = state.now;
-  const equity = equityOf(state);
   const rank = adlRankOf(state, position, equity.toNumber());
   const view = positionView(state, { ...position, adlRank: rank }, equity);
   emit(state, { kind: 'position', position: view });
@@ -45,10 +45,18 @@ export function publishPosition(state: SimState, position: SimPosition): void {
  * Sends the balances of the given coins on the Assets channel and the account on the Accounts channel.
  * @param state - the venue
  * @param coins - coins whose balance changed
+ * @param equity - the portfolio equity when the caller has it already (same state)
  */
-export function publishBalances(state: SimState, coins: readonly string[]): void {
-  for (const coin of coins) emit(state, { kind: 'asset', asset: assetView(state, coin) });
-  const account = accountView(state);
+export function publishBalances(
+  state: SimState,
+  coins: readonly string[],
+  equity: Dec = equityOf(state),
+): void {
+  // Sending an event changes nothing in the venue (commands queue until their arrival time), so
+  // one initial margin serves every view of this moment.
+  const im = initialMargin(state);
+  for (const coin of coins) emit(state, { kind: 'asset', asset: assetView(state, coin, im) });
+  const account = accountView(state, equity, im);
   state.reportedStatus = account.accountStatus;
   emit(state, { kind: 'account', account });
 }
