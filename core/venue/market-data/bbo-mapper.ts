@@ -1,25 +1,19 @@
 import type { QuoteEvent } from '../../model/index.ts';
-import { isPushOf, type MarketDataMapper } from './market-data-mapper.ts';
+import { channelMapper } from './market-data-mapper.ts';
 import { readData, readDecimal, readEpochMs, readSym, type UntrustedPush } from './wire-field-readers.ts';
 
 /** Decodes BBO pushes (shape per public venue docs, `data.ts` Keel's choice) into quote events. */
-export const bboMapper: MarketDataMapper<QuoteEvent> = {
-  channel: 'BBO',
-  canHandle(msg: unknown): msg is UntrustedPush {
-    return isPushOf(msg, 'BBO');
-  },
-  map(msg: UntrustedPush, recvTs: number): QuoteEvent {
-    const sym = readSym(msg, 'BBO');
-    const data = readData(msg, 'BBO', sym);
-    return {
-      kind: 'quote',
-      sym,
-      ts: readEpochMs(data, 'ts', 'BBO', sym),
-      recvTs,
-      bid: readDecimal(data, 'bid', 'BBO', sym),
-      bidQty: readDecimal(data, 'bidqty', 'BBO', sym),
-      ask: readDecimal(data, 'ask', 'BBO', sym),
-      askQty: readDecimal(data, 'askqty', 'BBO', sym),
-    };
-  },
-};
+export const bboMapper = channelMapper('BBO', (msg: UntrustedPush, recvTs: number): QuoteEvent => {
+  const sym = readSym(msg, 'BBO');
+  const data = readData(msg, 'BBO', sym);
+  return {
+    kind: 'quote',
+    sym,
+    ts: readEpochMs(data, 'ts', 'BBO', sym),
+    recvTs,
+    bid: readDecimal(data, 'bid', 'BBO', sym),
+    bidQty: readDecimal(data, 'bidqty', 'BBO', sym),
+    ask: readDecimal(data, 'ask', 'BBO', sym),
+    askQty: readDecimal(data, 'askqty', 'BBO', sym),
+  };
+});

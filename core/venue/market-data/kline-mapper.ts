@@ -1,6 +1,6 @@
 import { BAR_INTERVAL_MS, type BarEvent, type BarInterval } from '../../model/index.ts';
 import { MarketDataDecodeError } from './decode-error.ts';
-import { isPushOf, type MarketDataMapper } from './market-data-mapper.ts';
+import { channelMapper } from './market-data-mapper.ts';
 import {
   describeValue,
   readData,
@@ -11,45 +11,39 @@ import {
 } from './wire-field-readers.ts';
 
 /** Decodes KLINE pushes (shape Keel's choice, see wire-types.ts) into bar events. */
-export const klineMapper: MarketDataMapper<BarEvent> = {
-  channel: 'KLINE',
-  canHandle(msg: unknown): msg is UntrustedPush {
-    return isPushOf(msg, 'KLINE');
-  },
-  map(msg: UntrustedPush, recvTs: number): BarEvent {
-    const sym = readSym(msg, 'KLINE');
-    const interval = msg.arg.interval;
-    if (typeof interval !== 'string' || !Object.hasOwn(BAR_INTERVAL_MS, interval)) {
-      throw new MarketDataDecodeError(
-        'KLINE',
-        sym,
-        'arg.interval',
-        `must be one of ${Object.keys(BAR_INTERVAL_MS).join(', ')}, got ${describeValue(interval)}`,
-      );
-    }
-    const data = readData(msg, 'KLINE', sym);
-    const closed = data.closed;
-    if (typeof closed !== 'boolean') {
-      throw new MarketDataDecodeError(
-        'KLINE',
-        sym,
-        'data.closed',
-        `must be true or false, got ${describeValue(closed)}`,
-      );
-    }
-    return {
-      kind: 'bar',
+export const klineMapper = channelMapper('KLINE', (msg: UntrustedPush, recvTs: number): BarEvent => {
+  const sym = readSym(msg, 'KLINE');
+  const interval = msg.arg.interval;
+  if (typeof interval !== 'string' || !Object.hasOwn(BAR_INTERVAL_MS, interval)) {
+    throw new MarketDataDecodeError(
+      'KLINE',
       sym,
-      ts: readEpochMs(data, 'ts', 'KLINE', sym),
-      recvTs,
-      interval: interval as BarInterval,
-      openTime: readEpochMs(data, 'openTime', 'KLINE', sym),
-      open: readDecimal(data, 'open', 'KLINE', sym),
-      high: readDecimal(data, 'high', 'KLINE', sym),
-      low: readDecimal(data, 'low', 'KLINE', sym),
-      close: readDecimal(data, 'close', 'KLINE', sym),
-      volume: readDecimal(data, 'volume', 'KLINE', sym),
-      closed,
-    };
-  },
-};
+      'arg.interval',
+      `must be one of ${Object.keys(BAR_INTERVAL_MS).join(', ')}, got ${describeValue(interval)}`,
+    );
+  }
+  const data = readData(msg, 'KLINE', sym);
+  const closed = data.closed;
+  if (typeof closed !== 'boolean') {
+    throw new MarketDataDecodeError(
+      'KLINE',
+      sym,
+      'data.closed',
+      `must be true or false, got ${describeValue(closed)}`,
+    );
+  }
+  return {
+    kind: 'bar',
+    sym,
+    ts: readEpochMs(data, 'ts', 'KLINE', sym),
+    recvTs,
+    interval: interval as BarInterval,
+    openTime: readEpochMs(data, 'openTime', 'KLINE', sym),
+    open: readDecimal(data, 'open', 'KLINE', sym),
+    high: readDecimal(data, 'high', 'KLINE', sym),
+    low: readDecimal(data, 'low', 'KLINE', sym),
+    close: readDecimal(data, 'close', 'KLINE', sym),
+    volume: readDecimal(data, 'volume', 'KLINE', sym),
+    closed,
+  };
+});

@@ -1,5 +1,5 @@
 import type { MarkPriceEvent } from '../../model/index.ts';
-import { isPushOf, type MarketDataMapper } from './market-data-mapper.ts';
+import { channelMapper } from './market-data-mapper.ts';
 import {
   decimalText,
   readData,
@@ -13,12 +13,9 @@ import {
  * Decodes MARK_PRICE pushes (shape Keel's choice, see wire-types.ts) into mark-price events.
  * indexPrice, fundingRate and nextFundingTime are optional; when present they must be valid.
  */
-export const markPriceMapper: MarketDataMapper<MarkPriceEvent> = {
-  channel: 'MARK_PRICE',
-  canHandle(msg: unknown): msg is UntrustedPush {
-    return isPushOf(msg, 'MARK_PRICE');
-  },
-  map(msg: UntrustedPush, recvTs: number): MarkPriceEvent {
+export const markPriceMapper = channelMapper(
+  'MARK_PRICE',
+  (msg: UntrustedPush, recvTs: number): MarkPriceEvent => {
     const sym = readSym(msg, 'MARK_PRICE');
     const data = readData(msg, 'MARK_PRICE', sym);
     const event: {
@@ -41,4 +38,4 @@ export const markPriceMapper: MarketDataMapper<MarkPriceEvent> = {
     }
     return event;
   },
-};
+);

@@ -36,3 +36,23 @@ export function isPushOf(msg: unknown, channel: MarketDataChannel): msg is Untru
   const arg = (msg as { arg?: unknown }).arg;
   return typeof arg === 'object' && arg !== null && (arg as { channel?: unknown }).channel === channel;
 }
+
+/**
+ * Makes the mapper of one channel from its decoder: `canHandle` is {@link isPushOf} on the channel,
+ * and `map` is the decoder itself (no wrapper, so the per-event path is the decoder's call alone).
+ * @param channel - the channel decoded
+ * @param map - decodes a push of that channel; throws MarketDataDecodeError naming a wrong field
+ * @returns the mapper
+ * @example
+ * export const bboMapper = channelMapper('BBO', (msg, recvTs): QuoteEvent => ({ ... }));
+ */
+export function channelMapper<E extends MarketEvent>(
+  channel: MarketDataChannel,
+  map: (msg: UntrustedPush, recvTs: number) => E,
+): MarketDataMapper<E> {
+  return {
+    channel,
+    canHandle: (msg: unknown): msg is UntrustedPush => isPushOf(msg, channel),
+    map,
+  };
+}

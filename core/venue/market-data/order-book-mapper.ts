@@ -1,6 +1,6 @@
 import type { BookEvent, BookLevel } from '../../model/index.ts';
 import { MarketDataDecodeError } from './decode-error.ts';
-import { isPushOf, type MarketDataMapper } from './market-data-mapper.ts';
+import { channelMapper } from './market-data-mapper.ts';
 import {
   decimalText,
   describeValue,
@@ -39,12 +39,9 @@ function readLevels(value: unknown, side: 'bids' | 'asks', sym: string): BookLev
 }
 
 /** Decodes ORDER_BOOK snapshot pushes (shape Keel's choice, see wire-types.ts) into book events. */
-export const orderBookMapper: MarketDataMapper<BookEvent> = {
-  channel: 'ORDER_BOOK',
-  canHandle(msg: unknown): msg is UntrustedPush {
-    return isPushOf(msg, 'ORDER_BOOK');
-  },
-  map(msg: UntrustedPush, recvTs: number): BookEvent {
+export const orderBookMapper = channelMapper(
+  'ORDER_BOOK',
+  (msg: UntrustedPush, recvTs: number): BookEvent => {
     const sym = readSym(msg, 'ORDER_BOOK');
     const data = readData(msg, 'ORDER_BOOK', sym);
     return {
@@ -56,4 +53,4 @@ export const orderBookMapper: MarketDataMapper<BookEvent> = {
       asks: readLevels(data.asks, 'asks', sym),
     };
   },
-};
+);

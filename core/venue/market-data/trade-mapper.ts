@@ -1,6 +1,6 @@
 import type { MarketTradeEvent } from '../../model/index.ts';
 import { MarketDataDecodeError } from './decode-error.ts';
-import { isPushOf, type MarketDataMapper } from './market-data-mapper.ts';
+import { channelMapper } from './market-data-mapper.ts';
 import {
   describeValue,
   readData,
@@ -11,41 +11,35 @@ import {
 } from './wire-field-readers.ts';
 
 /** Decodes TRADE pushes (shape Keel's choice, see wire-types.ts) into market trade events. */
-export const tradeMapper: MarketDataMapper<MarketTradeEvent> = {
-  channel: 'TRADE',
-  canHandle(msg: unknown): msg is UntrustedPush {
-    return isPushOf(msg, 'TRADE');
-  },
-  map(msg: UntrustedPush, recvTs: number): MarketTradeEvent {
-    const sym = readSym(msg, 'TRADE');
-    const data = readData(msg, 'TRADE', sym);
-    const tradeId = data.tradeId;
-    if (typeof tradeId !== 'string' || tradeId.length === 0) {
-      throw new MarketDataDecodeError(
-        'TRADE',
-        sym,
-        'data.tradeId',
-        `must be a string, got ${describeValue(tradeId)}`,
-      );
-    }
-    const side = data.side;
-    if (side !== 'BUY' && side !== 'SELL') {
-      throw new MarketDataDecodeError(
-        'TRADE',
-        sym,
-        'data.side',
-        `must be BUY or SELL, got ${describeValue(side)}`,
-      );
-    }
-    return {
-      kind: 'trade',
+export const tradeMapper = channelMapper('TRADE', (msg: UntrustedPush, recvTs: number): MarketTradeEvent => {
+  const sym = readSym(msg, 'TRADE');
+  const data = readData(msg, 'TRADE', sym);
+  const tradeId = data.tradeId;
+  if (typeof tradeId !== 'string' || tradeId.length === 0) {
+    throw new MarketDataDecodeError(
+      'TRADE',
       sym,
-      ts: readEpochMs(data, 'ts', 'TRADE', sym),
-      recvTs,
-      tradeId,
-      price: readDecimal(data, 'price', 'TRADE', sym),
-      qty: readDecimal(data, 'qty', 'TRADE', sym),
-      side,
-    };
-  },
-};
+      'data.tradeId',
+      `must be a string, got ${describeValue(tradeId)}`,
+    );
+  }
+  const side = data.side;
+  if (side !== 'BUY' && side !== 'SELL') {
+    throw new MarketDataDecodeError(
+      'TRADE',
+      sym,
+      'data.side',
+      `must be BUY or SELL, got ${describeValue(side)}`,
+    );
+  }
+  return {
+    kind: 'trade',
+    sym,
+    ts: readEpochMs(data, 'ts', 'TRADE', sym),
+    recvTs,
+    tradeId,
+    price: readDecimal(data, 'price', 'TRADE', sym),
+    qty: readDecimal(data, 'qty', 'TRADE', sym),
+    side,
+  };
+});
