@@ -106,7 +106,8 @@ export function loanCommand(
 }
 
 /**
- * Sets a sub-portfolio's fee markup, in bps with at most two decimals (precision 0.01 bps, spec).
+ * Sets a sub-portfolio's fee markup, in bps with at most two decimals (precision 0.01 bps, spec):
+ * reported by the broker endpoints and charged on the sub-portfolio's fills from now on.
  * @param books - every portfolio by id
  * @param caller - the portfolio of the API key (must be the main one)
  * @param params - subPortfolioId, markup
@@ -132,6 +133,6 @@ export function setSubFeeRate(
   const bps = requiredDecimal(params, 'markup', where);
   if (bps.lt(0) || bps.decimalPlaces() > 2)
     throw badParameter(`${where} markup`, 'must be >= 0 bps with at most 2 decimals (0.01 bps)');
-  target.markup = bps.div(10_000);
+  target.setMarkup(bps.div(10_000));
   return { subPortfolioId: id, markup: bps.toFixed() };
 }

@@ -168,7 +168,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       }
       for (const [id, bps] of Object.entries(saved.markups)) {
         const book = books.get(id);
-        if (book) book.markup = D(bps).div(10_000);
+        book?.setMarkup(D(bps).div(10_000));
       }
     }
     writer = new SnapshotWriter(options.dataDir, timer, options.persistDebounceMs ?? 1000, () =>

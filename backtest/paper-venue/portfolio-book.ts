@@ -58,11 +58,13 @@ export class PortfolioBook {
   readonly isMain: boolean;
   readonly options: PaperPortfolioOptions;
   readonly sim: SimVenue;
-  /** Markup set through the broker endpoints; the sim keeps the one it started with. */
+  /** Sub-portfolio fee markup (a rate): the configured one, or the last set through the broker endpoint. */
   markup: Dec | undefined;
   readonly orders = new Map<string, Order>();
   readonly orderIdByRef = new Map<string, string>();
   readonly executions: Execution[] = [];
+  /** The markup in force when each execution happened, by transactionId (collection records). */
+  readonly markupAtExecution = new Map<string, Dec>();
   readonly positions = new Map<string, Position>();
   readonly positionHistory: PositionHistoryWire[] = [];
   readonly algos = new Map<string, AlgoOrder>();
@@ -122,6 +124,17 @@ export class PortfolioBook {
   }
 
   /**
+   * Sets the portfolio's fee markup: reported by the broker endpoints and charged by the sim on
+   * every fill from now on.
+   * @param markup - the markup as a rate (0.000001 = 0.01 bps)
+   * @throws RangeError when the markup is negative or finer than 0.01 bps
+   */
+  setMarkup(markup: Dec): void {
+    this.sim.setFeeMarkup(markup);
+    this.markup = markup;
+  }
+
+  /**
    * Feeds one market event to the sim (matching, triggers, funding, liquidation).
    * @param event - the decoded market event
    */
@@ -168,6 +181,7 @@ export class PortfolioBook {
         break;
       case 'execution':
         this.executions.push(event.execution);
+        if (this.markup) this.markupAtExecution.set(event.execution.transactionId, this.markup);
         break;
       case 'position':
         this.foldPosition(event.position, event.ts);

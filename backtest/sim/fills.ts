@@ -116,7 +116,7 @@ export function executeFill(
   const notional = quantity.mul(price).mul(spec.contractSize);
   const { fee, rebate } = order.liquidation
     ? { fee: notional.mul(spec.liquidationFee), rebate: ZERO }
-    : fillFee(spec.fees, execType, notional, state.opts.subPortfolioMarkup);
+    : fillFee(spec.fees, execType, notional, state.feeMarkup);
   credit(state, spec.settleAsset, rpnl.minus(fee).plus(rebate));
   state.ledger.realizedPnl = state.ledger.realizedPnl.plus(rpnl);
   if (order.liquidation) {

@@ -96,6 +96,11 @@ export interface SimHooks {
 export interface SimState {
   readonly opts: ResolvedSimOptions;
   readonly latency: LatencyModel;
+  /**
+   * The sub-portfolio fee markup charged on every fill now (a rate, precision 0.01 bps): starts as
+   * `opts.subPortfolioMarkup`, changed at run time by `SimVenue.setFeeMarkup`.
+   */
+  feeMarkup: Dec;
   now: number;
   nextId: number;
   positionMode: PositionMode;
@@ -148,6 +153,7 @@ export function createSimState(
   return {
     opts,
     latency,
+    feeMarkup: opts.subPortfolioMarkup,
     now: opts.startTime,
     nextId: 1,
     positionMode: opts.positionMode,

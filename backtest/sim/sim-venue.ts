@@ -21,6 +21,7 @@ import {
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
 import { equityEstimateOf, equitySnapshotOf } from './equity-estimate.ts';
+import { checkMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
@@ -87,6 +88,13 @@ export interface SimVenue extends ExecutionPort {
   equitySnapshot(): () => Dec;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
+  /**
+   * Changes the portfolio's sub-portfolio fee markup (as the broker endpoint does on the venue):
+   * every fill from now on pays the instrument's rate plus this markup; earlier fills keep theirs.
+   * @param markup - the markup as a rate added to maker and taker rates (0.000001 = 0.01 bps)
+   * @throws RangeError when the markup is negative or finer than the venue's precision of 0.01 bps
+   */
+  setFeeMarkup(markup: Dec): void;
 }
 
 interface PendingCommand {
@@ -261,5 +269,12 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     equityEstimate: () => equityEstimateOf(state),
     equitySnapshot: () => equitySnapshotOf(state),
     loanRisk: () => loanRiskOf(state),
+    setFeeMarkup(markup: Dec): void {
+      if (markup.lt(0)) {
+        throw new RangeError(`sim setFeeMarkup: markup ${markup.toFixed()} must not be negative`);
+      }
+      checkMarkup(markup, 'sim setFeeMarkup');
+      state.feeMarkup = markup;
+    },
   };
 }

@@ -98,15 +98,18 @@ function collectionRecords(context: RouteContext): unknown {
   const subId = optionalText(context.params, 'subPortfolioId', context.where);
   const sym = optionalText(context.params, 'sym', context.where);
   const rows = [...context.books.values()]
-    .filter((b) => !b.isMain && (subId === undefined || b.portfolioId === subId) && b.markup?.gt(0))
+    .filter((b) => !b.isMain && (subId === undefined || b.portfolioId === subId))
     .flatMap((b) =>
       b.executions
-        .filter((e) => sym === undefined || e.sym === sym)
+        .filter(
+          (e) => (sym === undefined || e.sym === sym) && b.markupAtExecution.get(e.transactionId)?.gt(0),
+        )
         .map((e) => ({
           sym: e.sym,
           feePrice: formatDecimal(e.price),
           subPortfolioId: b.portfolioId,
-          fee: formatDecimal(e.quantity.mul(e.price).mul(b.markup ?? D(0))),
+          // The markup in force at the fill, so a later change does not rewrite what was collected.
+          fee: formatDecimal(e.quantity.mul(e.price).mul(b.markupAtExecution.get(e.transactionId) ?? D(0))),
           feeCoin: e.feeCoin,
           createAt: e.timestamp,
         })),

@@ -123,4 +123,36 @@ describe('paper venue sub-portfolios', () => {
     });
     expect(mainSocket.frames.some((f) => f.includes('"Orders"'))).toBe(false);
   });
+
+  it('charges a markup set over REST on the next fill, and collects each fill at the markup of its time', async () => {
+    const { main, sub } = await twoPortfolios();
+    const buy = (ref: string) => ({
+      sym: BTC,
+      side: 'BUY',
+      orderType: 'MARKET',
+      orderQty: '2',
+      clientOrderId: ref,
+    });
+    expect((await signedRest(sub, 'POST', '/api/v1/trading/order', buy('before'))).body.code).toBe(0);
+    const set = { subPortfolioId: 'PAPER-SUB', markup: '0.25' };
+    expect((await signedRest(main, 'POST', '/api/v1/broker/subFeeRate', set)).body.code).toBe(0);
+    expect((await signedRest(sub, 'POST', '/api/v1/trading/order', buy('after'))).body.code).toBe(0);
+    const fills = (await signedRest(sub, 'GET', '/api/v1/trading/executions', { sym: BTC })).body.data as {
+      clientOrderId: string;
+      fee: string;
+    }[];
+    // 2 x 100.1 = 200.2 notional: taker 5 bps + markup 1 bps = 0.12012, then 5 + 0.25 bps = 0.105105.
+    expect(Object.fromEntries(fills.map((f) => [f.clientOrderId, f.fee]))).toEqual({
+      before: '0.12012',
+      after: '0.105105',
+    });
+    const records = await signedRest(main, 'GET', '/api/v1/broker/collectionRecord', {
+      subPortfolioId: 'PAPER-SUB',
+    });
+    // The markup alone: 200.2 x 1 bps, then 200.2 x 0.25 bps.
+    expect((records.body.data as { list: { fee: string }[] }).list.map((r) => r.fee).sort()).toEqual([
+      '0.005005',
+      '0.02002',
+    ]);
+  });
 });

@@ -63,4 +63,27 @@ describe('sim venue: fees', () => {
     // 100 x (5 + 1) bps
     expect(t.of('execution')[0]?.execution.fee.toFixed()).toBe('0.06');
   });
+
+  it('charges a markup changed at run time on the fills after the change, not before', () => {
+    const t = aSim({ subPortfolioMarkup: D('0.0001') });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m1', 'BUY', '1'));
+    t.sim.advanceTo(1);
+    t.sim.setFeeMarkup(D('0.000037'));
+    t.send(aMarket('m2', 'BUY', '1'));
+    t.sim.advanceTo(2);
+    const fees = t.of('execution').map((e) => e.execution.fee.toFixed());
+    // 100 x (5 + 1) bps, then 100 x (5 + 0.37) bps
+    expect(fees).toEqual(['0.06', '0.0537']);
+  });
+
+  it('refuses a run-time markup that is negative or finer than 0.01 bps, keeping the old one', () => {
+    const t = aSim({ subPortfolioMarkup: D('0.0001') });
+    expect(() => t.sim.setFeeMarkup(D('0.0000005'))).toThrow(/finer than the venue's precision of 0.01 bps/);
+    expect(() => t.sim.setFeeMarkup(D('-0.0001'))).toThrow(/must not be negative/);
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m', 'BUY', '1'));
+    t.sim.advanceTo(1);
+    expect(t.of('execution')[0]?.execution.fee.toFixed()).toBe('0.06');
+  });
 });
