@@ -1,6 +1,6 @@
 import type { Dec } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
-import { type OrderTerms, orderNotional, orderTermsOf, reducesPosition, sizeKnown } from './order-terms.ts';
+import { notionalOf, type OrderTerms, reducesPosition, sizeKnown, termsOf } from './order-terms.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -20,10 +20,10 @@ export const maxNotionalCheck: RiskCheck = {
     const { intent, view, limits } = input;
     const max = limits.maxNotionalPerOrder;
     if (max === undefined) return undefined;
-    const terms = orderTermsOf(intent, view);
+    const terms = termsOf(input);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined) return undefined;
-    const notional = orderNotional(terms, spec, view);
+    const notional = notionalOf(input, terms, spec);
     if (notional === undefined) {
       return deny(
         'maxNotional',
@@ -49,7 +49,7 @@ export const maxPositionCheck: RiskCheck = {
   kind: 'limit',
   run(input) {
     const { intent, view, limits, scope, strategyId } = input;
-    const terms = orderTermsOf(intent, view);
+    const terms = termsOf(input);
     if (terms === undefined) return undefined;
     const max = limits.maxPositionQtyBySym?.[terms.sym] ?? limits.maxPositionQty;
     if (max === undefined || isReducing(terms, view)) return undefined;
@@ -93,11 +93,11 @@ export const maxGrossExposureCheck: RiskCheck = {
     const { intent, view, limits } = input;
     const max = limits.maxGrossExposure;
     if (max === undefined) return undefined;
-    const terms = orderTermsOf(intent, view);
+    const terms = termsOf(input);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined || isReducing(terms, view)) return undefined;
     const current = view.grossExposure?.();
-    const notional = orderNotional(terms, spec, view);
+    const notional = notionalOf(input, terms, spec);
     if (current === undefined || notional === undefined) {
       return deny(
         'maxGrossExposure',

@@ -1,4 +1,4 @@
-import { orderTermsOf, reducesPosition } from './order-terms.ts';
+import { reducesPosition, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's per-sym open order limit (the instrument's maxNumOrders) is not reached. */
@@ -42,7 +42,8 @@ export const modifyTargetCheck: RiskCheck = {
 export const reduceOnlyCheck: RiskCheck = {
   name: 'reduceOnly',
   kind: 'rule',
-  run({ intent, view }) {
+  run(input) {
+    const { intent, view } = input;
     if (intent.kind === 'closePosition') {
       if (!view.positionQty(intent.sym, intent.positionSide).isZero()) return undefined;
       return deny(
@@ -51,7 +52,7 @@ export const reduceOnlyCheck: RiskCheck = {
       );
     }
     if (intent.kind !== 'placeOrder') return undefined;
-    const terms = orderTermsOf(intent, view);
+    const terms = termsOf(input);
     if (terms === undefined || !terms.reduceOnly || reducesPosition(terms, view)) return undefined;
     const position = view.positionQty(terms.sym, terms.positionSide);
     return deny(

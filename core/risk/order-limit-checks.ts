@@ -1,4 +1,4 @@
-import { orderTermsOf } from './order-terms.ts';
+import { termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** A new order is denied when maxOpenOrders (the portfolio's, or the strategy's own) are already open. */
@@ -22,10 +22,11 @@ export const maxOpenOrdersCheck: RiskCheck = {
 export const priceBandCheck: RiskCheck = {
   name: 'priceBand',
   kind: 'limit',
-  run({ intent, view, limits }) {
+  run(input) {
+    const { intent, view, limits } = input;
     const band = limits.priceBand;
     if (band === undefined) return undefined;
-    const terms = orderTermsOf(intent, view);
+    const terms = termsOf(input);
     if (terms?.price === undefined) return undefined;
     const reference = view.referencePrice(terms.sym);
     if (reference === undefined || reference <= 0) return undefined;

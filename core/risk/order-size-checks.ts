@@ -1,6 +1,6 @@
 import type { Dec, Intent } from '../model/index.ts';
 import { isOnStep } from '../model/index.ts';
-import { type OrderTerms, orderNotional, orderTermsOf, sizeKnown } from './order-terms.ts';
+import { notionalOf, type OrderTerms, sizeKnown, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** Every price an intent carries, with its field name; zero prices ("market") are left out. */
@@ -99,8 +99,9 @@ export const qtyOnLotCheck: RiskCheck = {
 export const minSizeCheck: RiskCheck = {
   name: 'minSize',
   kind: 'rule',
-  run({ intent, view }) {
-    const terms = orderTermsOf(intent, view);
+  run(input) {
+    const { intent, view } = input;
+    const terms = termsOf(input);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     // A quote-sized order with no reference price has no size to compare yet: the venue judges.
     if (terms === undefined || spec === undefined || !sizeKnown(terms)) return undefined;
@@ -116,8 +117,9 @@ export const minSizeCheck: RiskCheck = {
 export const maxSizeCheck: RiskCheck = {
   name: 'maxSize',
   kind: 'rule',
-  run({ intent, view }) {
-    const terms = orderTermsOf(intent, view);
+  run(input) {
+    const { intent, view } = input;
+    const terms = termsOf(input);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined) return undefined;
     const [field, max] =
@@ -140,11 +142,12 @@ export const maxSizeCheck: RiskCheck = {
 export const minNotionalCheck: RiskCheck = {
   name: 'minNotional',
   kind: 'rule',
-  run({ intent, view }) {
-    const terms = orderTermsOf(intent, view);
+  run(input) {
+    const { intent, view } = input;
+    const terms = termsOf(input);
     const spec = terms === undefined ? undefined : view.instrument(terms.sym);
     if (terms === undefined || spec === undefined) return undefined;
-    const notional = orderNotional(terms, spec, view);
+    const notional = notionalOf(input, terms, spec);
     if (notional === undefined || notional.greaterThanOrEqualTo(spec.minNotional)) return undefined;
     return deny(
       'minNotional',

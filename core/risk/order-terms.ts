@@ -131,3 +131,61 @@ export function orderNotional(terms: OrderTerms, spec: InstrumentSpec, view: Ris
   const price = notionalPrice(terms, view);
   return price === undefined ? undefined : terms.qty.mul(spec.contractSize).mul(price);
 }
+
+/**
+ * One evaluation's order terms and notional, filled on first use: the state does not change while
+ * the gate decides one intent, so every check may read the same values.
+ */
+export interface SharedTerms {
+  termsDone: boolean;
+  terms: OrderTerms | undefined;
+  notionalDone: boolean;
+  notional: Dec | undefined;
+}
+
+/** What {@link termsOf} and {@link notionalOf} read: a check's input (see CheckInput). */
+export interface TermsInput {
+  readonly intent: Intent;
+  readonly view: RiskView;
+  readonly shared?: SharedTerms;
+}
+
+/**
+ * A fresh, empty {@link SharedTerms} for one evaluation.
+ * @returns nothing computed yet
+ */
+export function sharedTerms(): SharedTerms {
+  return { termsDone: false, terms: undefined, notionalDone: false, notional: undefined };
+}
+
+/**
+ * The order terms of a check's intent ({@link orderTermsOf}), computed once per evaluation.
+ * @param input - the check's input
+ * @returns the terms, or undefined for intents that place no order
+ */
+export function termsOf(input: TermsInput): OrderTerms | undefined {
+  const shared = input.shared;
+  if (shared === undefined) return orderTermsOf(input.intent, input.view);
+  if (!shared.termsDone) {
+    shared.terms = orderTermsOf(input.intent, input.view);
+    shared.termsDone = true;
+  }
+  return shared.terms;
+}
+
+/**
+ * The notional of a check's order terms ({@link orderNotional}), computed once per evaluation.
+ * @param input - the check's input
+ * @param terms - the terms {@link termsOf} gave for it
+ * @param spec - their instrument
+ * @returns the notional, or undefined when a market order has no reference price
+ */
+export function notionalOf(input: TermsInput, terms: OrderTerms, spec: InstrumentSpec): Dec | undefined {
+  const shared = input.shared;
+  if (shared === undefined) return orderNotional(terms, spec, input.view);
+  if (!shared.notionalDone) {
+    shared.notional = orderNotional(terms, spec, input.view);
+    shared.notionalDone = true;
+  }
+  return shared.notional;
+}

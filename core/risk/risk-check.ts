@@ -1,4 +1,5 @@
 import type { Intent } from '../model/index.ts';
+import type { SharedTerms } from './order-terms.ts';
 import type { RiskCheckName } from './risk-check-names.ts';
 import type { Denial } from './risk-decision.ts';
 import type { RiskLimits } from './risk-limits.ts';
@@ -14,6 +15,11 @@ export interface CheckInput {
   readonly view: RiskView;
   readonly limits: RiskLimits;
   readonly scope: LimitScope;
+  /**
+   * The intent's order terms and notional, computed on first use and shared by every check of one
+   * evaluation (the gate passes one per intent); absent when a check runs on its own.
+   */
+  readonly shared?: SharedTerms;
 }
 
 /**

@@ -26,7 +26,8 @@ import {
   priceOnTickCheck,
   qtyOnLotCheck,
 } from './order-size-checks.ts';
-import type { LimitScope, RiskCheck } from './risk-check.ts';
+import { sharedTerms } from './order-terms.ts';
+import type { CheckInput, RiskCheck } from './risk-check.ts';
 import type { RiskCheckName } from './risk-check-names.ts';
 import type { Denial, RiskDecision } from './risk-decision.ts';
 import {
@@ -118,6 +119,7 @@ export class RiskGate {
   readonly #tripTo: TradingState;
   readonly #strategyStatus = new Map<string, TradingStatus>();
   readonly #buckets = new Map<string, TokenBucket>();
+  readonly #disabledByLimits = new WeakMap<RiskLimits, ReadonlySet<RiskCheckName>>();
   #status: TradingStatus = ACTIVE;
 
   /**
@@ -240,27 +242,51 @@ export class RiskGate {
 
   #checkDenial(strategyId: string, intent: Intent, view: RiskView, now: number): Denial | undefined {
     const strategyLimits = this.#strategyLimits.get(strategyId) ?? NO_LIMITS;
-    const disabled = new Set<RiskCheckName>([
-      ...(this.#limits.disabledChecks ?? []),
-      ...(strategyLimits.disabledChecks ?? []),
-    ]);
+    const disabled = this.#disabledRules(strategyLimits);
+    // One shared terms record per intent: the checks read the terms and notional computed once.
+    const shared = sharedTerms();
+    const portfolio: CheckInput = {
+      strategyId,
+      intent,
+      view,
+      limits: this.#limits,
+      scope: 'portfolio',
+      shared,
+    };
     for (const check of RULE_CHECKS) {
-      if (disabled.has(check.name)) continue;
-      const denial = check.run({ strategyId, intent, view, limits: this.#limits, scope: 'portfolio' });
+      if (disabled?.has(check.name)) continue;
+      const denial = check.run(portfolio);
       if (denial !== undefined) return denial;
     }
-    const scopes: readonly (readonly [LimitScope, RiskLimits])[] = [
-      ['portfolio', this.#limits],
-      ['strategy', strategyLimits],
-    ];
-    for (const [scope, limits] of scopes) {
+    const strategy: CheckInput = {
+      strategyId,
+      intent,
+      view,
+      limits: strategyLimits,
+      scope: 'strategy',
+      shared,
+    };
+    for (const input of [portfolio, strategy]) {
+      const off = input.limits.disabledChecks;
       for (const check of LIMIT_CHECKS) {
-        if (limits.disabledChecks?.includes(check.name)) continue;
-        const denial = check.run({ strategyId, intent, view, limits, scope });
+        if (off?.includes(check.name)) continue;
+        const denial = check.run(input);
         if (denial !== undefined) return denial;
       }
     }
     return this.#throttleDenial(strategyId, intent, strategyLimits, now);
+  }
+
+  /** Rule checks disabled by the portfolio's or the strategy's limits; undefined when none, built once per limits. */
+  #disabledRules(strategyLimits: RiskLimits): ReadonlySet<RiskCheckName> | undefined {
+    if (this.#limits.disabledChecks === undefined && strategyLimits.disabledChecks === undefined)
+      return undefined;
+    let disabled = this.#disabledByLimits.get(strategyLimits);
+    if (disabled === undefined) {
+      disabled = new Set([...(this.#limits.disabledChecks ?? []), ...(strategyLimits.disabledChecks ?? [])]);
+      this.#disabledByLimits.set(strategyLimits, disabled);
+    }
+    return disabled;
   }
 
   #throttleDenial(
@@ -270,6 +296,12 @@ export class RiskGate {
     now: number,
   ): Denial | undefined {
     const kind = throttleKindOf(intent);
+    if (
+      kind === 'submit'
+        ? !this.#limits.submitRate && !strategyLimits.submitRate
+        : !this.#limits.modifyRate && !strategyLimits.modifyRate
+    )
+      return undefined;
     const rateOf = (limits: RiskLimits): RateLimit | undefined =>
       kind === 'submit' ? limits.submitRate : limits.modifyRate;
     const buckets: [string, TokenBucket][] = [];
