@@ -188,6 +188,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
 
   const onMarket = (event: MarketEvent) => {
     runDue(event.recvTs);
+    // Informational channels move no price the sim matches or marks against (Keel's choice).
+    if (event.kind === 'ticker' || event.kind === 'indexPrice' || event.kind === 'openInterest') return;
     const market = marketOf(state, event.sym);
     // A new nextFundingTime replaces the old one: settle the old one first, at the previous mark.
     if (

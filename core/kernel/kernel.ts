@@ -299,6 +299,11 @@ export class Kernel {
       case 'markPrice':
         state.marks.set(job.sym, job);
         return;
+      case 'ticker':
+      case 'indexPrice':
+      case 'openInterest':
+        // Informational channels: nothing in the kernel's state or a strategy's callbacks reads them yet.
+        return;
       case 'gap':
         return;
       default:

@@ -61,10 +61,13 @@ export type {
   BookEvent,
   BookLevel,
   GapEvent,
+  IndexPriceEvent,
   MarketEvent,
   MarketTradeEvent,
   MarkPriceEvent,
+  OpenInterestEvent,
   QuoteEvent,
+  TickerEvent,
 } from './market-events.ts';
 export { BAR_INTERVAL_MS } from './market-events.ts';
 export type {

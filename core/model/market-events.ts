@@ -63,6 +63,32 @@ export interface MarkPriceEvent extends MarketEventBase {
   readonly nextFundingTime?: number;
 }
 
+/**
+ * A 24h-style ticker (TICKER channel): last trade price, best bid and ask when known, and the
+ * high, low and traded volume over the venue's rolling window (24 h on the venue).
+ */
+export interface TickerEvent extends MarketEventBase {
+  readonly kind: 'ticker';
+  readonly last: number;
+  readonly bid?: number;
+  readonly ask?: number;
+  readonly high24h: number;
+  readonly low24h: number;
+  readonly volume24h: number;
+}
+
+/** Index price of a perpetual's underlying (INDEX_PRICE channel). */
+export interface IndexPriceEvent extends MarketEventBase {
+  readonly kind: 'indexPrice';
+  readonly indexPrice: number;
+}
+
+/** Open interest of a perpetual (OPEN_INTEREST channel): open position quantity. */
+export interface OpenInterestEvent extends MarketEventBase {
+  readonly kind: 'openInterest';
+  readonly openInterest: number;
+}
+
 /** Market data was missed between `fromTs` and `ts` (disconnect, dropped frames). */
 export interface GapEvent extends MarketEventBase {
   readonly kind: 'gap';
@@ -71,7 +97,16 @@ export interface GapEvent extends MarketEventBase {
 }
 
 /** Any market-data event. */
-export type MarketEvent = QuoteEvent | MarketTradeEvent | BarEvent | BookEvent | MarkPriceEvent | GapEvent;
+export type MarketEvent =
+  | QuoteEvent
+  | MarketTradeEvent
+  | BarEvent
+  | BookEvent
+  | MarkPriceEvent
+  | TickerEvent
+  | IndexPriceEvent
+  | OpenInterestEvent
+  | GapEvent;
 
 /** Bar interval lengths in milliseconds. */
 export const BAR_INTERVAL_MS: Readonly<Record<BarInterval, number>> = {

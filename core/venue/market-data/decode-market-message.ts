@@ -1,10 +1,13 @@
 import type { MarketEvent } from '../../model/index.ts';
 import { bboMapper } from './bbo-mapper.ts';
 import { MarketDataDecodeError } from './decode-error.ts';
+import { indexPriceMapper } from './index-price-mapper.ts';
 import { klineMapper } from './kline-mapper.ts';
 import { markPriceMapper } from './mark-price-mapper.ts';
 import type { MarketDataMapper } from './market-data-mapper.ts';
+import { openInterestMapper } from './open-interest-mapper.ts';
 import { orderBookMapper } from './order-book-mapper.ts';
+import { tickerMapper } from './ticker-mapper.ts';
 import { tradeMapper } from './trade-mapper.ts';
 import { describeValue, type UntrustedPush } from './wire-field-readers.ts';
 
@@ -15,6 +18,9 @@ export const MARKET_DATA_MAPPERS: readonly MarketDataMapper[] = [
   klineMapper,
   orderBookMapper,
   markPriceMapper,
+  tickerMapper,
+  indexPriceMapper,
+  openInterestMapper,
 ];
 
 /**
@@ -72,6 +78,12 @@ export function decodeMarketMessage(
         return orderBookMapper.map(push, recvTs);
       case 'MARK_PRICE':
         return markPriceMapper.map(push, recvTs);
+      case 'TICKER':
+        return tickerMapper.map(push, recvTs);
+      case 'INDEX_PRICE':
+        return indexPriceMapper.map(push, recvTs);
+      case 'OPEN_INTEREST':
+        return openInterestMapper.map(push, recvTs);
       default:
         return new MarketDataDecodeError(
           String(push.arg.channel ?? '?'),

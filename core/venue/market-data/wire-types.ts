@@ -3,13 +3,25 @@
  *
  * The BBO push `{"arg":{"channel":"BBO","sym":"…"},"data":{"bid","bidqty","ask","askqty"}}` with
  * prices as strings is per public venue docs. The venue's docs show no timestamp field and no
- * shapes for TRADE, KLINE, ORDER_BOOK and MARK_PRICE: those are Keel's choice, written in the same
- * style (an `arg` naming channel and sym, a `data` object, decimals as strings, times as epoch-ms
- * numbers in `data.ts`).
+ * shapes for TRADE, KLINE, ORDER_BOOK, MARK_PRICE, TICKER, INDEX_PRICE and OPEN_INTEREST: those
+ * are Keel's choice, written in the same style (an `arg` naming channel and sym, a `data` object,
+ * decimals as strings, times as epoch-ms numbers in `data.ts`).
  */
 
-/** Channels Keel decodes into market events (per public venue docs: BBO, TRADE, KLINE, ORDER_BOOK, MARK_PRICE). */
-export const MARKET_DATA_CHANNELS = ['BBO', 'TRADE', 'KLINE', 'ORDER_BOOK', 'MARK_PRICE'] as const;
+/**
+ * Channels Keel decodes into market events (per public venue docs: BBO, TICKER, TRADE, ORDER_BOOK,
+ * KLINE, and for perpetuals MARK_PRICE, INDEX_PRICE, OPEN_INTEREST).
+ */
+export const MARKET_DATA_CHANNELS = [
+  'BBO',
+  'TRADE',
+  'KLINE',
+  'ORDER_BOOK',
+  'MARK_PRICE',
+  'TICKER',
+  'INDEX_PRICE',
+  'OPEN_INTEREST',
+] as const;
 
 /** A market-data channel name as it appears in `arg.channel`. */
 export type MarketDataChannel = (typeof MARKET_DATA_CHANNELS)[number];
@@ -89,6 +101,36 @@ export interface WireMarkPriceData {
   readonly ts: number;
 }
 
+/**
+ * TICKER data; the whole shape is Keel's choice. `last` is the last trade price; `bid` and `ask`
+ * the best bid and ask, absent until the feed showed one; `high24h`, `low24h` and `volume24h` cover
+ * the trades of the rolling window ending at `ts` (24 h on the venue).
+ */
+export interface WireTickerData {
+  readonly last: string;
+  readonly bid?: string;
+  readonly ask?: string;
+  readonly high24h: string;
+  readonly low24h: string;
+  readonly volume24h: string;
+  readonly ts: number;
+}
+
+/** INDEX_PRICE data of a perpetual; the whole shape is Keel's choice. */
+export interface WireIndexPriceData {
+  readonly indexPrice: string;
+  readonly ts: number;
+}
+
+/**
+ * OPEN_INTEREST data of a perpetual; the whole shape is Keel's choice. `openInterest` is the open
+ * position quantity, in the sym's order-quantity unit.
+ */
+export interface WireOpenInterestData {
+  readonly openInterest: string;
+  readonly ts: number;
+}
+
 /** A BBO push. */
 export type WireBboPush = WirePush<'BBO', WireBboData>;
 /** A TRADE push. */
@@ -103,10 +145,20 @@ export type WireOrderBookPush = WirePush<'ORDER_BOOK', WireOrderBookData>;
 /** A MARK_PRICE push. */
 export type WireMarkPricePush = WirePush<'MARK_PRICE', WireMarkPriceData>;
 
+/** A TICKER push. */
+export type WireTickerPush = WirePush<'TICKER', WireTickerData>;
+/** An INDEX_PRICE push. */
+export type WireIndexPricePush = WirePush<'INDEX_PRICE', WireIndexPriceData>;
+/** An OPEN_INTEREST push. */
+export type WireOpenInterestPush = WirePush<'OPEN_INTEREST', WireOpenInterestData>;
+
 /** Any market-data push Keel decodes. */
 export type WireMarketPush =
   | WireBboPush
   | WireTradePush
   | WireKlinePush
   | WireOrderBookPush
-  | WireMarkPricePush;
+  | WireMarkPricePush
+  | WireTickerPush
+  | WireIndexPricePush
+  | WireOpenInterestPush;

@@ -126,6 +126,9 @@ describe('market-data decoding', () => {
       'KLINE',
       'ORDER_BOOK',
       'MARK_PRICE',
+      'TICKER',
+      'INDEX_PRICE',
+      'OPEN_INTEREST',
     ]);
     expect(bboMapper.canHandle(bbo(goodBbo))).toBe(true);
     expect(bboMapper.canHandle({ arg: { channel: 'TRADE', sym: SYM } })).toBe(false);
@@ -151,7 +154,7 @@ describe('market-data decoding', () => {
     expect(decodeError({ data: goodBbo }).field).toBe('arg');
     expect(decodeError({ arg: { channel: 'BBO' }, data: goodBbo }).field).toBe('arg.sym');
     expect(decodeError({ arg: { channel: 'BBO', sym: SYM }, data: [] }).field).toBe('data');
-    expect(decodeError({ arg: { channel: 'TICKER', sym: SYM }, data: {} }).field).toBe('arg.channel');
+    expect(decodeError({ arg: { channel: 'FUNDING_RATE', sym: SYM }, data: {} }).field).toBe('arg.channel');
     expect(
       decodeError({
         arg: { channel: 'TRADE', sym: SYM },
@@ -184,7 +187,16 @@ describe('market-data decoding', () => {
     const pushLike = fc.record({
       arg: fc.oneof(
         fc.record({
-          channel: fc.constantFrom('BBO', 'TRADE', 'KLINE', 'ORDER_BOOK', 'MARK_PRICE'),
+          channel: fc.constantFrom(
+            'BBO',
+            'TRADE',
+            'KLINE',
+            'ORDER_BOOK',
+            'MARK_PRICE',
+            'TICKER',
+            'INDEX_PRICE',
+            'OPEN_INTEREST',
+          ),
           sym: fc.jsonValue(),
         }),
         fc.jsonValue(),
