@@ -5,7 +5,7 @@ import { equityOf, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
-import { credit, emit, nextId, type SimState } from './sim-state.ts';
+import { credit, emit, nextId, retireFinalOrder, type SimState } from './sim-state.ts';
 
 /**
  * Whether an order may only reduce its position: reduce-only, or in BOTH mode a SELL on the LONG
@@ -47,12 +47,13 @@ export function positionFor(state: SimState, order: Pick<SimOrder, 'sym' | 'posi
 }
 
 /**
- * Takes a final order off the book, out of every waiting list and out of the live orders.
+ * Takes a final order off the book, out of every waiting list and out of the live orders (into
+ * the bounded list of final ones).
  * @param state - the venue
  * @param order - the order
  */
 export function unlist(state: SimState, order: SimOrder): void {
-  state.liveOrders.delete(order);
+  if (state.liveOrders.delete(order)) retireFinalOrder(state, order);
   state.books.get(order.sym)?.remove(order);
   const held = state.held.indexOf(order);
   if (held >= 0) state.held.splice(held, 1);

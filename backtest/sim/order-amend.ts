@@ -16,6 +16,11 @@ function findLive(
   target: string,
 ): SimOrder | undefined {
   const order = state.ordersByRef.get(target);
+  const forgotten = order ? undefined : state.forgottenStates.get(target);
+  if (forgotten !== undefined) {
+    rejectCommand(state, ref, kind, 'ORDER_ALREADY_FINAL', `order ${target} is ${forgotten}`);
+    return undefined;
+  }
   if (!order) {
     rejectCommand(state, ref, kind, 'ORDER_NOT_FOUND', `no order ${target}`);
     return undefined;

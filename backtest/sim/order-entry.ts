@@ -9,7 +9,7 @@ import { publishOrder } from './publish.ts';
 import { rejectionReason, type SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
-import type { SimState } from './sim-state.ts';
+import { retireFinalOrder, type SimState } from './sim-state.ts';
 import { parseTimeToSend } from './time-to-send.ts';
 
 const DAY_MS = 86_400_000;
@@ -77,7 +77,7 @@ function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
 
 function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: string): void {
   order.state = 'REJECTED';
-  state.liveOrders.delete(order);
+  if (state.liveOrders.delete(order)) retireFinalOrder(state, order);
   order.remainingN = 0;
   order.reason = rejectionReason(name, detail);
   publishOrder(state, order, 'REJECT');
@@ -92,7 +92,7 @@ function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: s
  * @param intent - the command
  */
 export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
-  if (state.ordersByRef.has(intent.ref)) {
+  if (state.ordersByRef.has(intent.ref) || state.forgottenStates.has(intent.ref)) {
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }
