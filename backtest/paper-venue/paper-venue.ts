@@ -6,6 +6,7 @@ import { D } from '../../core/model/index.ts';
 import { orderToWire, realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type { FillModelName, LoanOptions } from '../sim/index.ts';
 import { COMMANDS, type CommandName } from './command-table.ts';
+import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { broadcast, MarketDataSession } from './market-data-ws.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
@@ -57,6 +58,8 @@ export interface PaperVenueOptions {
   readonly timer?: TimerPort;
   /** Idle private connections are closed after this long (default 30 s, per public venue docs). */
   readonly idleTimeoutMs?: number;
+  /** Rolling window of the derived TICKER's high, low and volume, ms (default 24 h). */
+  readonly tickerWindowMs?: number;
   /** Rate limits per group, replacing the defaults of {@link PAPER_RATE_LIMITS}. */
   readonly rateLimits?: Readonly<Partial<Record<string, WindowLimit>>>;
 }
@@ -125,11 +128,28 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   let virtualNow = 0;
   let writer: SnapshotWriter | undefined;
 
+  const derived = new DerivedMarketData(
+    options.instruments,
+    function* () {
+      for (const book of books.values()) yield* book.positions.values();
+    },
+    options.tickerWindowMs,
+  );
+  const wanted = (channel: string, sym: string): boolean => {
+    for (const session of mdSessions) if (session.wants(channel, sym)) return true;
+    return false;
+  };
+  const nobody = (): boolean => false;
+
   const feed = new MarketFeed(options.feed ?? listFeed([]), pacing, timer, (item, seq, replaying) => {
     virtualNow = Math.max(virtualNow, item.event.recvTs);
     for (const book of books.values()) book.onMarket(item.event);
+    // After the portfolios saw the event, so open interest includes the fills it caused.
+    const extra = derived.onFeed(item.event, replaying ? nobody : wanted);
     if (replaying) return;
-    const delivered = broadcast(mdSessions, item, seq, pacing.mode === 'lockstep');
+    let delivered = broadcast(mdSessions, item, seq, pacing.mode === 'lockstep');
+    // Derived pushes carry the seq of the event they come from: acknowledging it covers them.
+    for (const push of extra) delivered += broadcast(mdSessions, push, seq, pacing.mode === 'lockstep');
     // Nobody subscribed to this event, so nobody can acknowledge it: it counts as processed.
     if (pacing.mode === 'lockstep' && delivered === 0) feed.ack(seq);
     writer?.changed();
