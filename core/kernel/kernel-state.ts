@@ -26,6 +26,9 @@ import { OrderRegistry } from './order-registry.ts';
 
 const RECENT_FILLS = 100_000;
 
+/** A flat SHORT leg's quantity (-0, as 0 negated): one shared immutable value instead of one per call. */
+const NEGATIVE_ZERO = ZERO.neg();
+
 /**
  * The one state the kernel folds every event into. Strategies read it through their context,
  * the risk gate through {@link RiskView}; only the kernel writes it. Market data is kept as the
@@ -43,6 +46,7 @@ export class KernelState implements RiskView {
   readonly closedBars = new Map<string, BarEvent>();
   /** Positions by `sym|positionSide`. */
   readonly positions = new Map<string, Position>();
+  readonly #legKeys = new Map<string, Readonly<Record<PositionSide, string>>>();
   readonly assets = new Map<string, Asset>();
   /** Loans by `exchange|coin`. */
   readonly loans = new Map<string, Loan>();
@@ -128,8 +132,23 @@ export class KernelState implements RiskView {
    * @returns the signed quantity
    */
   positionQty(sym: string, positionSide: PositionSide): Dec {
-    const qty = this.positions.get(positionKey(sym, positionSide))?.positionQty ?? ZERO;
-    return positionSide === 'SHORT' ? qty.abs().neg() : qty;
+    const qty = this.positions.get(this.#legKey(sym, positionSide))?.positionQty ?? ZERO;
+    if (positionSide !== 'SHORT') return qty;
+    return qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
+  }
+
+  /** The positions key of a leg, built once per sym: netQty runs on every quote, and a fresh key string would be hashed each time. */
+  #legKey(sym: string, positionSide: PositionSide): string {
+    let keys = this.#legKeys.get(sym);
+    if (keys === undefined) {
+      keys = {
+        NONE: positionKey(sym, 'NONE'),
+        LONG: positionKey(sym, 'LONG'),
+        SHORT: positionKey(sym, 'SHORT'),
+      };
+      this.#legKeys.set(sym, keys);
+    }
+    return keys[positionSide];
   }
 
   /** @returns the account's position mode; NET until the venue says otherwise */
