@@ -195,11 +195,18 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
  * @param state - the venue
  * @param position - the position
  * @param equity - the portfolio equity when the caller has it already
+ * @param adlRank - the ADL rank to report (default: the position's own)
  * @returns the Position
  */
-export function positionView(state: SimState, position: SimPosition, equity?: Dec): Position {
+export function positionView(
+  state: SimState,
+  position: SimPosition,
+  equity?: Dec,
+  adlRank: number = position.adlRank,
+): Position {
   const mark = markOf(state, position);
-  const value = notional(state, position);
+  // One notional serves positionValue, positionMargin and positionMM (as notional x mmr).
+  const value = position.qty.abs().mul(contractSizeOf(state, position.sym)).mul(mark);
   return {
     positionId: `${position.sym}|${position.positionSide}`,
     portfolioId: state.opts.portfolioId,
@@ -210,11 +217,11 @@ export function positionView(state: SimState, position: SimPosition, equity?: De
     markPrice: mark,
     positionValue: value,
     positionMargin: value.div(position.leverage),
-    positionMM: positionMM(state, position),
-    unrealizedPNL: unrealizedPnl(state, position),
+    positionMM: value.mul(state.opts.mmrOf(position.sym)),
+    unrealizedPNL: position.qty.mul(contractSizeOf(state, position.sym)).mul(mark.minus(position.avgPrice)),
     leverage: position.leverage,
     liqPrice: liqPriceOf(state, position, equity ?? equityOf(state)),
-    adlRank: position.adlRank,
+    adlRank,
     createAt: position.createAt,
     updateAt: position.updateAt,
   };

@@ -27,7 +27,7 @@ export function publishOrder(state: SimState, order: SimOrder, action: OrderActi
 export function publishPosition(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): void {
   position.updateAt = state.now;
   const rank = adlRankOf(state, position, equity.toNumber());
-  const view = positionView(state, { ...position, adlRank: rank }, equity);
+  const view = positionView(state, position, equity, rank);
   emit(state, { kind: 'position', position: view });
   if (rank !== position.adlRank) {
     position.adlRank = rank;
