@@ -201,13 +201,18 @@ export function createSimState(
 /**
  * Stamps and sends a User Data event: `ts` = venue time, `recvTs` = ts + User Data latency, never
  * earlier than the previous event's (one connection delivers in order; Keel's choice).
+ * The payload becomes the event: every caller passes a fresh object literal, so the times are
+ * stamped onto it (same keys in the same order as a copy would have) instead of copying it.
  * @param state - the venue
- * @param payload - the event without times
+ * @param payload - the event without times, a fresh object no one else holds
  */
 export function emit(state: SimState, payload: UserEventPayload): void {
   const recvTs = Math.max(state.now + state.latency.userData(), state.lastRecvTs);
   state.lastRecvTs = recvTs;
-  state.sink({ ...payload, ts: state.now, recvTs } as UserEvent);
+  const event = payload as UserEventPayload & { ts: number; recvTs: number };
+  event.ts = state.now;
+  event.recvTs = recvTs;
+  state.sink(event as UserEvent);
 }
 
 /**
