@@ -75,7 +75,9 @@ export interface SimOrder {
  */
 export function orderView(order: SimOrder, portfolioId: string): Order {
   const avg = order.filled.isZero() ? order.filled : order.amount.div(order.filled);
-  return {
+  // Optional fields are set only when present, in the same key order as always (times last),
+  // without one spread per optional field: this runs for every order update.
+  const view: { -readonly [K in keyof Order]?: Order[K] } = {
     orderId: order.orderId,
     clientOrderId: order.clientOrderId,
     portfolioId,
@@ -93,16 +95,17 @@ export function orderView(order: SimOrder, portfolioId: string): Order {
     feeCoin: order.feeCoin,
     reduceOnly: order.reduceOnly,
     positionSide: order.positionSide,
-    ...(order.tp ? { tp: order.tp } : {}),
-    ...(order.sl ? { sl: order.sl } : {}),
-    ...(order.condition ? { condition: order.condition } : {}),
-    ...(order.expiryDate ? { expiryDate: order.expiryDate } : {}),
-    ...(order.action ? { action: order.action } : {}),
-    ...(order.actionMsg ? { actionMsg: order.actionMsg } : {}),
-    ...(order.amendType ? { amendType: order.amendType } : {}),
-    ...(order.cancelType ? { cancelType: order.cancelType } : {}),
-    ...(order.reason ? { reason: order.reason } : {}),
-    createAt: order.createAt,
-    updateAt: order.updateAt,
   };
+  if (order.tp) view.tp = order.tp;
+  if (order.sl) view.sl = order.sl;
+  if (order.condition) view.condition = order.condition;
+  if (order.expiryDate) view.expiryDate = order.expiryDate;
+  if (order.action) view.action = order.action;
+  if (order.actionMsg) view.actionMsg = order.actionMsg;
+  if (order.amendType) view.amendType = order.amendType;
+  if (order.cancelType) view.cancelType = order.cancelType;
+  if (order.reason) view.reason = order.reason;
+  view.createAt = order.createAt;
+  view.updateAt = order.updateAt;
+  return view as Order;
 }
