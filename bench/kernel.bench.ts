@@ -2,9 +2,10 @@ import { from, Subject } from 'rxjs';
 import { z } from 'zod';
 import type { ExecutionPort } from '../core/execution/index.ts';
 import { defineStrategy, Kernel, seededRandom, virtualScheduler } from '../core/kernel/index.ts';
-import type { InstrumentSpec, MarketEvent, QuoteEvent, UserEvent } from '../core/model/index.ts';
-import { D, parseSym } from '../core/model/index.ts';
+import type { MarketEvent, QuoteEvent, UserEvent } from '../core/model/index.ts';
+import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
+import { anInstrument } from '../test/kit/instrument-builders.ts';
 
 // Kernel overhead per market event: 1M synthetic BBO events (built in memory, labelled synthetic)
 // through kernel + risk gate with a no-op strategy and no execution, against a bare loop over the
@@ -14,28 +15,6 @@ import { RiskGate } from '../core/risk/index.ts';
 const EVENTS = 1_000_000;
 const ROUNDS = 5;
 const SYMS = ['BINANCE_PERP_BTC_USDT', 'BINANCE_PERP_ETH_USDT', 'OKX_PERP_SOL_USDT', 'OKX_SPOT_BTC_USDT'];
-
-function instrument(sym: string): InstrumentSpec {
-  return {
-    sym,
-    id: parseSym(sym),
-    state: 'TRADING',
-    pricePrecision: 1,
-    qtyPrecision: 3,
-    tickSize: D('0.1'),
-    lotSize: D('0.001'),
-    minSize: D('0.001'),
-    minNotional: D('5'),
-    maxLimitSize: D('1000'),
-    maxMarketSize: D('100'),
-    maxNumOrders: 200,
-    contractSize: D('1'),
-    defaultLeverage: D('10'),
-    liquidationFee: D('0.005'),
-    settleAsset: 'USDT',
-    fees: { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') },
-  };
-}
 
 /** Synthetic BBO events: a seeded random walk per sym, one event per millisecond. */
 function syntheticQuotes(count: number): QuoteEvent[] {
@@ -74,7 +53,7 @@ const noop = defineStrategy({ name: 'no-op', params: z.object({}), onQuote: () =
 
 function kernelOver(events: readonly MarketEvent[], execution = discardingPort()): Kernel {
   return new Kernel({
-    instruments: SYMS.map(instrument),
+    instruments: SYMS.map((sym) => anInstrument(sym)),
     market: from(events),
     execution,
     gate: new RiskGate({ limits: { maxNotionalPerOrder: '1000000', maxOpenOrders: 100, priceBand: 0.05 } }),
@@ -200,7 +179,7 @@ const sender = defineStrategy({
   },
 });
 const latencyKernel = new Kernel({
-  instruments: SYMS.map(instrument),
+  instruments: SYMS.map((sym) => anInstrument(sym)),
   market: from(events),
   execution: port,
   gate: new RiskGate({ limits: { maxNotionalPerOrder: '1000000', maxOpenOrders: 100, priceBand: 0.05 } }),

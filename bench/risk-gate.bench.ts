@@ -1,39 +1,13 @@
-import {
-  D,
-  type Dec,
-  type InstrumentSpec,
-  type Intent,
-  type Order,
-  parseSym,
-  type StrategyIntent,
-  ZERO,
-} from '../core/model/index.ts';
+import { D, type Dec, type Intent, type Order, type StrategyIntent, ZERO } from '../core/model/index.ts';
 import { RiskGate, type RiskView } from '../core/risk/index.ts';
+import { anInstrument } from '../test/kit/instrument-builders.ts';
 
 // Intent-to-approval latency of the risk gate with every limit switched on, over a state with
 // 20 open orders and an open position: the per-intent cost a strategy pays before its command
 // reaches the execution port. Timed one intent at a time with hrtime (ns).
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
-const spec: InstrumentSpec = {
-  sym: SYM,
-  id: parseSym(SYM),
-  state: 'TRADING',
-  pricePrecision: 1,
-  qtyPrecision: 3,
-  tickSize: D('0.1'),
-  lotSize: D('0.001'),
-  minSize: D('0.001'),
-  minNotional: D('5'),
-  maxLimitSize: D('1000'),
-  maxMarketSize: D('100'),
-  maxNumOrders: 200,
-  contractSize: D('1'),
-  defaultLeverage: D('10'),
-  liquidationFee: D('0.005'),
-  settleAsset: 'USDT',
-  fees: { maker: D('0.0002'), taker: D('0.0005'), markup: ZERO, fixedPerFill: ZERO },
-};
+const spec = anInstrument(SYM);
 
 const openOrders: Order[] = Array.from({ length: 20 }, (_, i) => ({
   orderId: `o-${i}`,

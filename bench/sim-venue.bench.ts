@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { createSimVenue, ZERO_LATENCY } from '../backtest/sim/index.ts';
 import { seededRandom } from '../core/kernel/index.ts';
-import { D, type InstrumentSpec, type Intent, parseSym, type QuoteEvent } from '../core/model/index.ts';
+import { D, type Intent, type QuoteEvent } from '../core/model/index.ts';
 import type { ApprovedIntent } from '../core/risk/index.ts';
+import { anInstrument } from '../test/kit/instrument-builders.ts';
 
 // The simulated venue alone on 1M SYNTHETIC BBO events (a seeded random walk, not market data):
 // two resting quotes re-placed every 100 events, an open position, the queue fill model. Prints
@@ -11,25 +12,7 @@ import type { ApprovedIntent } from '../core/risk/index.ts';
 const EVENTS = 1_000_000;
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-const instrument: InstrumentSpec = {
-  sym: SYM,
-  id: parseSym(SYM),
-  state: 'TRADING',
-  pricePrecision: 1,
-  qtyPrecision: 3,
-  tickSize: D('0.1'),
-  lotSize: D('0.001'),
-  minSize: D('0.001'),
-  minNotional: D('5'),
-  maxLimitSize: D('1000'),
-  maxMarketSize: D('100'),
-  maxNumOrders: 200,
-  contractSize: D('1'),
-  defaultLeverage: D('10'),
-  liquidationFee: D('0.005'),
-  settleAsset: 'USDT',
-  fees: { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') },
-};
+const instrument = anInstrument(SYM);
 
 function events(): QuoteEvent[] {
   const random = seededRandom(1);

@@ -9,9 +9,10 @@ import { RecordingWriter, readEventBatches } from '../backtest/recording/index.t
 import { type ProgressReporter, runBacktest } from '../backtest/runner/index.ts';
 import { decodeSessionRecord } from '../config/session-decoder.ts';
 import { seededRandom } from '../core/kernel/index.ts';
-import { D, parseSym } from '../core/model/index.ts';
+import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
 import { smaCross } from '../strategies/sma-cross.ts';
+import { anInstrument } from '../test/kit/instrument-builders.ts';
 
 // A 100k-bar kline backtest of an SMA crossover (fast 10, slow 30, bar fill model) through the
 // full runner: recording reader + venue decoder + simulated venue + kernel + risk gate + metrics.
@@ -59,25 +60,7 @@ async function writeSyntheticBars(): Promise<void> {
   writer.close();
 }
 
-const instrument = {
-  sym: SYM,
-  id: parseSym(SYM),
-  state: 'TRADING' as const,
-  pricePrecision: 1,
-  qtyPrecision: 3,
-  tickSize: D('0.1'),
-  lotSize: D('0.001'),
-  minSize: D('0.001'),
-  minNotional: D('5'),
-  maxLimitSize: D('1000'),
-  maxMarketSize: D('100'),
-  maxNumOrders: 200,
-  contractSize: D('1'),
-  defaultLeverage: D('10'),
-  liquidationFee: D('0.005'),
-  settleAsset: 'USDT',
-  fees: { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') },
-};
+const instrument = anInstrument(SYM);
 
 async function bareDecode(): Promise<number> {
   let n = 0;
