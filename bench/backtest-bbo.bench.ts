@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, renameSync, statSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { decodeSessionRecord } from '../config/session-decoder.ts';
 import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
 import { marketMaker } from '../strategies/market-maker.ts';
+import { bareJsonLoop } from './kit/bare-json-loop.ts';
 
 // A 1M-message SYNTHETIC BBO session (BTC perpetual: quotes, trades at or inside the quote and
 // 1m klines from the seeded generator, not market data) backtested with the market maker through
@@ -40,25 +41,7 @@ const QUOTING = TIGHT
   ? { qty: 0.01, halfSpreadTicks: 2, requoteTicks: 1, maxPosition: 0.05 }
   : { qty: 0.01, halfSpreadTicks: 50, requoteTicks: 10, maxPosition: 0.05 };
 
-async function bareLoop(): Promise<number> {
-  let lines = 0;
-  let carry: Buffer | undefined;
-  for await (const piece of createReadStream(path, { highWaterMark: 1 << 16 })) {
-    const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
-    const lastNl = chunk.lastIndexOf(10);
-    carry = chunk.subarray(lastNl + 1);
-    const text = chunk.toString('utf8', 0, lastNl);
-    let start = 0;
-    let nl = text.indexOf('\n');
-    while (nl !== -1) {
-      if (JSON.parse(text.slice(start, nl)) !== null) lines++;
-      start = nl + 1;
-      nl = text.indexOf('\n', start);
-    }
-    if (JSON.parse(text.slice(start)) !== null) lines++;
-  }
-  return lines;
-}
+const bareLoop = (): Promise<number> => bareJsonLoop(path);
 
 async function replayOnly(): Promise<number> {
   let events = 0;

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, renameSync, statSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readEventBatches } from '../backtest/recording/index.ts';
 import { EXAMPLE_SESSION_OPTIONS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
 import { decodeSessionRecord } from '../config/session-decoder.ts';
+import { bareJsonLoop } from './kit/bare-json-loop.ts';
 
 // Replay throughput of a 1M-message synthetic session: the recording reader decoding into model
 // events (the same path as `npm start`) against a bare loop that only reads, splits lines by hand
@@ -30,26 +31,7 @@ async function replay(onBatch: () => void): Promise<number> {
   return events;
 }
 
-async function bareLoop(onChunk: () => void = () => {}): Promise<number> {
-  let lines = 0;
-  let carry: Buffer | undefined;
-  for await (const piece of createReadStream(path, { highWaterMark: 1 << 16 })) {
-    const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
-    const lastNl = chunk.lastIndexOf(10);
-    carry = chunk.subarray(lastNl + 1);
-    const text = chunk.toString('utf8', 0, lastNl);
-    let start = 0;
-    let nl = text.indexOf('\n');
-    while (nl !== -1) {
-      if (JSON.parse(text.slice(start, nl)) !== null) lines++;
-      start = nl + 1;
-      nl = text.indexOf('\n', start);
-    }
-    if (JSON.parse(text.slice(start)) !== null) lines++;
-    onChunk();
-  }
-  return lines;
-}
+const bareLoop = (onChunk?: () => void): Promise<number> => bareJsonLoop(path, onChunk);
 
 /**
  * Child mode: replay the file twice (so 2M messages, as if the file were twice as long) and print,
