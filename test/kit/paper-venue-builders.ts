@@ -5,9 +5,9 @@ import {
   startPaperVenue,
 } from '../../backtest/paper-venue/index.ts';
 import { SYNTHETIC_AAPL } from '../../backtest/synthetic/index.ts';
-import { D } from '../../core/model/index.ts';
+import { D, type Dec } from '../../core/model/index.ts';
 import { anInstrument } from './instrument-builders.ts';
-import { bboPush } from './paper-venue-client.ts';
+import { bboPush, type PaperEndpoint } from './paper-venue-client.ts';
 
 /** Venue time of the scripted feed's first event: 2026-01-01T00:00:00Z. */
 export const T0 = Date.UTC(2026, 0, 1);
@@ -41,4 +41,47 @@ export function aPaperVenue(overrides: Partial<PaperVenueOptions> = {}): Promise
     },
     ...overrides,
   });
+}
+
+/** A paper venue with a main portfolio and one sub-portfolio, and the signed endpoint of each. */
+export interface MainAndSubVenue {
+  readonly venue: PaperVenue;
+  readonly main: PaperEndpoint;
+  readonly sub: PaperEndpoint;
+}
+
+/**
+ * Starts {@link aPaperVenue} with PAPER-MAIN (100,000 USDT, key `main-key`) and PAPER-SUB
+ * (key `sub-key`); the feed is not stepped.
+ * @param sub - the sub-portfolio's USDT and fee markup (rate)
+ * @param overrides - any other option, e.g. the feed
+ * @returns the venue and both endpoints
+ */
+export async function aMainAndSubVenue(
+  sub: { readonly usdt: number; readonly feeMarkup?: Dec },
+  overrides: Partial<PaperVenueOptions> = {},
+): Promise<MainAndSubVenue> {
+  const venue = await aPaperVenue({
+    ...overrides,
+    portfolios: [
+      {
+        portfolioId: 'PAPER-MAIN',
+        apiKey: 'main-key',
+        apiSecret: 'main-secret',
+        startingBalances: { USDT: D(100_000) },
+      },
+      {
+        portfolioId: 'PAPER-SUB',
+        apiKey: 'sub-key',
+        apiSecret: 'sub-secret',
+        startingBalances: { USDT: D(sub.usdt) },
+        ...(sub.feeMarkup === undefined ? {} : { feeMarkup: sub.feeMarkup }),
+      },
+    ],
+  });
+  return {
+    venue,
+    main: { restUrl: venue.restUrl, apiKey: 'main-key', apiSecret: 'main-secret' },
+    sub: { restUrl: venue.restUrl, apiKey: 'sub-key', apiSecret: 'sub-secret' },
+  };
 }

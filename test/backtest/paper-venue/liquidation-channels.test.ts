@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { listFeed, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { D } from '../../../core/model/index.ts';
-import { aPaperVenue, T0 } from '../../kit/paper-venue-builders.ts';
-import {
-  bboPush,
-  type CollectingSocket,
-  loggedIn,
-  type PaperEndpoint,
-  signedRest,
-} from '../../kit/paper-venue-client.ts';
+import { aMainAndSubVenue, T0 } from '../../kit/paper-venue-builders.ts';
+import { bboPush, type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 let venue: PaperVenue | undefined;
@@ -22,29 +15,20 @@ afterEach(async () => {
 
 describe('paper venue liquidation channels', () => {
   it('pushes LiquidationEvent and LiquidationPosition to the liquidated sub-portfolio and LiquidationPositionByUser to the main connection', async () => {
-    const v = await aPaperVenue({
-      feed: listFeed([
-        bboPush(BTC, '100.0', '100.1', T0, '100'),
-        bboPush(BTC, '80.0', '80.1', T0 + 1000, '100'),
-      ]),
-      portfolios: [
-        {
-          portfolioId: 'PAPER-MAIN',
-          apiKey: 'main-key',
-          apiSecret: 'main-secret',
-          startingBalances: { USDT: D(100_000) },
-        },
-        {
-          portfolioId: 'PAPER-SUB',
-          apiKey: 'sub-key',
-          apiSecret: 'sub-secret',
-          startingBalances: { USDT: D(1_000) },
-        },
-      ],
-    });
+    const {
+      venue: v,
+      main,
+      sub,
+    } = await aMainAndSubVenue(
+      { usdt: 1_000 },
+      {
+        feed: listFeed([
+          bboPush(BTC, '100.0', '100.1', T0, '100'),
+          bboPush(BTC, '80.0', '80.1', T0 + 1000, '100'),
+        ]),
+      },
+    );
     venue = v;
-    const main: PaperEndpoint = { restUrl: v.restUrl, apiKey: 'main-key', apiSecret: 'main-secret' };
-    const sub: PaperEndpoint = { restUrl: v.restUrl, apiKey: 'sub-key', apiSecret: 'sub-secret' };
     v.feed.step(1);
     await v.feed.until(1);
     const mainSocket = await loggedIn(v.privateWsUrl, main);

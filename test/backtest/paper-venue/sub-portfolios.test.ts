@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { aMainAndSubVenue } from '../../kit/paper-venue-builders.ts';
 import {
   type CollectingSocket,
   loggedIn,
@@ -20,31 +20,11 @@ afterEach(async () => {
 });
 
 async function twoPortfolios(): Promise<{ main: PaperEndpoint; sub: PaperEndpoint; v: PaperVenue }> {
-  const v = await aPaperVenue({
-    portfolios: [
-      {
-        portfolioId: 'PAPER-MAIN',
-        apiKey: 'main-key',
-        apiSecret: 'main-secret',
-        startingBalances: { USDT: D(100_000) },
-      },
-      {
-        portfolioId: 'PAPER-SUB',
-        apiKey: 'sub-key',
-        apiSecret: 'sub-secret',
-        startingBalances: { USDT: D(10_000) },
-        feeMarkup: D('0.0001'),
-      },
-    ],
-  });
+  const { venue: v, main, sub } = await aMainAndSubVenue({ usdt: 10_000, feeMarkup: D('0.0001') });
   venue = v;
   v.feed.step(2);
   await v.feed.until(2);
-  return {
-    v,
-    main: { restUrl: v.restUrl, apiKey: 'main-key', apiSecret: 'main-secret' },
-    sub: { restUrl: v.restUrl, apiKey: 'sub-key', apiSecret: 'sub-secret' },
-  };
+  return { main, sub, v };
 }
 
 describe('paper venue sub-portfolios', () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { ENDPOINTS, type EndpointName } from '../../../core/venue/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { aMainAndSubVenue, aPaperVenue } from '../../kit/paper-venue-builders.ts';
 import {
   type CollectingSocket,
   loggedIn,
@@ -30,28 +30,10 @@ async function call(name: EndpointName, params: Record<string, unknown> = {}): P
 }
 
 async function twoPortfolios() {
-  const v = await aPaperVenue({
-    portfolios: [
-      {
-        portfolioId: 'PAPER-MAIN',
-        apiKey: 'main-key',
-        apiSecret: 'main-secret',
-        startingBalances: { USDT: D(100_000) },
-      },
-      {
-        portfolioId: 'PAPER-SUB',
-        apiKey: 'sub-key',
-        apiSecret: 'sub-secret',
-        startingBalances: { USDT: D(10_000) },
-        feeMarkup: D('0'),
-      },
-    ],
-  });
+  const { venue: v, main, sub } = await aMainAndSubVenue({ usdt: 10_000, feeMarkup: D('0') });
   venue = v;
   v.feed.step(2);
   await v.feed.until(2);
-  const main = { restUrl: v.restUrl, apiKey: 'main-key', apiSecret: 'main-secret' };
-  const sub = { restUrl: v.restUrl, apiKey: 'sub-key', apiSecret: 'sub-secret' };
   return { main, sub, v };
 }
 
