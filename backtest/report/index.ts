@@ -4,7 +4,7 @@
  */
 export type { EquitySample, PricePoint, TimeInterval } from './equity-sample.ts';
 export type { ChartData, ChartMarker, ChartPoint } from './html/chart-data.ts';
-export { chartData, toChartPoints } from './html/chart-data.ts';
+export { chartData, MAX_FILL_MARKERS, markerStride, toChartPoints } from './html/chart-data.ts';
 export { lightweightChartsSource } from './html/chart-library.ts';
 export { escapeHtml, jsonForScript, scriptSafe } from './html/escape-html.ts';
 export {
@@ -24,6 +24,11 @@ export {
 } from './html/render-report.ts';
 export type { StatsRow } from './html/stats-rows.ts';
 export { statsRows } from './html/stats-rows.ts';
+export { readLines } from './log/line-reader.ts';
+export type { RecordCodec, RecordLog } from './log/record-log.ts';
+export { firstRecords, hasLines } from './log/record-log.ts';
+export { SpillDirectory } from './log/spill-directory.ts';
+export { SpillLog } from './log/spill-log.ts';
 export type { AnnualizationBasis, PeriodReturns } from './metrics/annualization.ts';
 export {
   CRYPTO_ANNUALIZATION,
@@ -61,16 +66,35 @@ export type {
   RecordingDescription,
   StrategyDescription,
 } from './result/backtest-result.ts';
-export { csvField, equityCsv, fillsCsv, isoTime, ordersCsv, tradesCsv } from './result/result-csv.ts';
+export { EXECUTION_CODEC, ORDER_CODEC, ROUND_TRIP_CODEC } from './result/record-codecs.ts';
+export {
+  csvField,
+  equityCsvLines,
+  fillsCsvLines,
+  isoTime,
+  ordersCsvLines,
+  tradesCsvLines,
+} from './result/result-csv.ts';
+export type { ReadResultOptions } from './result/result-files.ts';
 export {
   RESULT_FILES,
   readResult,
   resultFromJson,
+  resultJsonChunks,
   resultToJson,
+  STREAMING_READ_BYTES,
   writeResultFiles,
 } from './result/result-files.ts';
-export { backtestResultSchema } from './result/result-schema.ts';
-export { stableJson } from './result/stable-json.ts';
+export { readResultStreaming } from './result/result-reader.ts';
+export {
+  backtestResultSchema,
+  executionRecordSchema,
+  orderRecordSchema,
+  roundTripTradeSchema,
+} from './result/result-schema.ts';
+export { stableJson, stableJsonChunks, stableJsonLine } from './result/stable-json.ts';
+export { writeTextFile } from './result/write-text-file.ts';
+export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
 export type { RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';
 export { roundTripsFromFills } from './trades/round-trips-from-fills.ts';

@@ -20,15 +20,22 @@ import {
 import {
   type BacktestResult,
   computeMetrics,
+  EXECUTION_CODEC,
   type JsonValue,
   type RecordingDescription,
-  roundTripsFromFills,
+  type RecordLog,
+  ROUND_TRIP_CODEC,
+  RoundTripBook,
+  type RoundTripTrade,
+  SpillDirectory,
+  SpillLog,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { countRecords } from './count-records.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
+import { OrderJournal } from './order-journal.ts';
 import { withCommission } from './position-sizing.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
@@ -54,13 +61,34 @@ const END_SETTLE_MS = 60_000;
  * strategies and risk gate) on virtual time, and returns orders, fills, round-trip trades, the
  * equity curve and the metrics. The same inputs give the same result, byte for byte once
  * written. Events go in batches with a yield to the event loop between batches, so progress
- * output and signals are served during long runs.
+ * output and signals are served during long runs. Orders (once final), fills and round trips
+ * go to spill files in a temporary directory of the run's own as they happen, so memory stays
+ * flat however long the run: the result reads them back when iterated, and its `dispose()`
+ * removes the directory (so does the process's exit; a failed run removes it at once).
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
- * @returns the result
+ * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid
  */
 export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
   if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
+  const dir = new SpillDirectory('keel-backtest-');
+  try {
+    return await runInto(dir, options);
+  } catch (error) {
+    dir.dispose();
+    throw error;
+  }
+}
+
+/** What a run writes as it goes, in its spill directory. */
+interface RunRecords {
+  readonly journal: OrderJournal;
+  readonly fills: SpillLog<Execution>;
+  readonly trades: SpillLog<RoundTripTrade>;
+  readonly book: RoundTripBook;
+}
+
+async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
   const total = options.progress === undefined ? undefined : await countAll(options.recordings);
   const batchSize = options.batchSize ?? 8192;
@@ -94,11 +122,21 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
     random: seededRandom(options.seed ?? 1),
     startTime,
   });
-  const fills: Execution[] = [];
-  const orders = new Map<string, Order>();
+  const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
+  const records: RunRecords = {
+    journal: new OrderJournal(dir),
+    fills: new SpillLog(dir, 'fills', EXECUTION_CODEC),
+    trades: new SpillLog(dir, 'trades', ROUND_TRIP_CODEC),
+    book: new RoundTripBook((sym) => contractSizes.get(sym)),
+  };
+  const closeTrade = (trade: RoundTripTrade): void => records.trades.append(trade);
   sim.events.subscribe((event) => {
-    if (event.kind === 'execution') fills.push(event.execution);
-    else if (event.kind === 'order') orders.set(event.order.orderId, event.order);
+    if (event.kind === 'execution') {
+      records.fills.append(event.execution);
+      records.book.add(event.execution, closeTrade);
+    } else if (event.kind === 'order') {
+      records.journal.update(event.order);
+    }
   });
 
   const scheduler = virtualScheduler(startTime);
@@ -167,7 +205,8 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   if (held !== undefined) sampler.sample(held.recvTs);
   options.progress?.stop();
 
-  return assemble(options, headers, instruments, sim, fills, [...orders.values()], sampler, settleAsset);
+  const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
+  return { ...result, dispose: () => dir.dispose() };
 }
 
 async function countAll(paths: readonly string[]): Promise<number> {
@@ -246,14 +285,17 @@ function assemble(
   headers: readonly SessionHeader[],
   instruments: readonly InstrumentSpec[],
   sim: SimVenue,
-  fills: readonly Execution[],
-  orders: readonly Order[],
+  records: RunRecords,
   sampler: EquitySampler,
   settleAsset: string,
 ): BacktestResult {
   const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
   const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
-  const { closed, open } = roundTripsFromFills(fills, { contractSizeOf });
+  const orders: RecordLog<Order> = records.journal.finish();
+  const fills: RecordLog<Execution> = records.fills.seal();
+  const closed: RecordLog<RoundTripTrade> = records.trades.seal();
+  const open = records.book.openTrades();
+  const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;
   const prices = sampler.priceSeries();
   const synthetic = headers.some((h) => h.synthetic);
   const closeAtEnd = options.closeAtEnd ?? true;
@@ -315,6 +357,7 @@ function assemble(
       trades: closed,
       openTrades: open,
       fills,
+      exposureIntervals: records.book.exposureIntervals(end),
       drawdown: sampler.drawdownFigures(),
       meanEquity: sampler.meanEquity(),
       ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),

@@ -1,13 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   type BacktestResult,
-  equityCsv,
-  fillsCsv,
-  ordersCsv,
-  resultToJson,
-  tradesCsv,
+  equityCsvLines,
+  fillsCsvLines,
+  ordersCsvLines,
+  resultJsonChunks,
+  tradesCsvLines,
   writeHtmlReport,
+  writeTextFile,
 } from '../../backtest/report/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 
@@ -36,7 +37,8 @@ export function reportPathsOf(config: KeelConfig): { readonly json: string; read
 
 /**
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
- * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`) and the HTML report.
+ * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`) and the HTML report. The
+ * JSON and CSV files stream to disk, record by record, from the result's logs.
  * @param result - the run's result
  * @param paths - JSON and HTML paths
  * @param settleAsset - the currency shown in the report
@@ -49,15 +51,15 @@ export async function writeRunOutputs(
 ): Promise<RunOutputPaths> {
   await mkdir(dirname(paths.json), { recursive: true });
   await mkdir(dirname(paths.html), { recursive: true });
-  await writeFile(paths.json, resultToJson(result));
+  await writeTextFile(paths.json, resultJsonChunks(result));
   const base = paths.json.replace(/\.json$/i, '');
   const csv = [
-    [`${base}.trades.csv`, tradesCsv(result)],
-    [`${base}.fills.csv`, fillsCsv(result)],
-    [`${base}.orders.csv`, ordersCsv(result)],
-    [`${base}.equity.csv`, equityCsv(result)],
+    [`${base}.trades.csv`, tradesCsvLines],
+    [`${base}.fills.csv`, fillsCsvLines],
+    [`${base}.orders.csv`, ordersCsvLines],
+    [`${base}.equity.csv`, equityCsvLines],
   ] as const;
-  for (const [path, text] of csv) await writeFile(path, text);
+  for (const [path, lines] of csv) await writeTextFile(path, lines(result));
   await writeHtmlReport(result, paths.html, { settleAsset });
   return { json: paths.json, html: paths.html, csv: csv.map(([path]) => path) };
 }

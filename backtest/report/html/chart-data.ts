@@ -21,6 +21,8 @@ export interface ChartData {
     readonly sym: string;
     readonly points: readonly ChartPoint[];
     readonly markers: readonly ChartMarker[];
+    /** Fills of the sym in the run; `markers` holds at most {@link MAX_FILL_MARKERS} of them. */
+    readonly fillCount: number;
   }[];
   readonly equity: readonly ChartPoint[];
   /** Drawdown in percent, as negative values so the area hangs below zero. */
@@ -29,6 +31,13 @@ export interface ChartData {
 
 /** Above this many fills on one sym the markers carry no text, so the chart stays readable. */
 const MAX_LABELLED_MARKERS = 200;
+
+/**
+ * Most fill markers drawn per sym (Keel's choice): a self-contained page with tens of thousands
+ * of markers is slow to open and unreadable; above it every k-th fill is drawn and the page
+ * says how many of how many.
+ */
+export const MAX_FILL_MARKERS = 2000;
 
 /**
  * Converts epoch-ms samples to the chart's time scale (whole epoch seconds, strictly
@@ -58,31 +67,58 @@ function snapToPoint(points: readonly ChartPoint[], time: number): number {
   return points[lo]?.[0] ?? time;
 }
 
-function markersFor(fills: readonly Execution[], points: readonly ChartPoint[]): ChartMarker[] {
-  const labelled = fills.length <= MAX_LABELLED_MARKERS;
-  return fills.map((f) => ({
+function markerOf(f: Execution, points: readonly ChartPoint[], labelled: boolean): ChartMarker {
+  return {
     time: snapToPoint(points, Math.floor(f.timestamp / 1000)),
     position: f.side === 'BUY' ? 'belowBar' : 'aboveBar',
     shape: f.side === 'BUY' ? 'arrowUp' : 'arrowDown',
     color: f.side === 'BUY' ? '#089981' : '#f23645',
     text: labelled ? `${f.side === 'BUY' ? 'B' : 'S'} ${f.quantity.toFixed()} @ ${f.price.toFixed()}` : '',
-  }));
+  };
+}
+
+/**
+ * The stride of the fill markers of a sym: 1 up to {@link MAX_FILL_MARKERS} fills, else the
+ * smallest k for which every k-th fill (the first, the (k+1)-th, ...) fits.
+ * @param fillCount - fills of the sym
+ * @returns k >= 1
+ */
+export function markerStride(fillCount: number): number {
+  return Math.max(1, Math.ceil(fillCount / MAX_FILL_MARKERS));
 }
 
 /**
  * Builds the chart data of a result: one price line per sym with its fills as markers
- * (snapped to the price sample at or before the fill, in time order), equity and drawdown.
+ * (snapped to the price sample at or before the fill, in time order; every k-th fill when a sym
+ * has more than {@link MAX_FILL_MARKERS}), equity and drawdown. Reads the fills twice (count,
+ * then pick), holding only the markers drawn.
  * @param result - the backtest result
  * @returns the data the report's script draws
  */
 export function chartData(result: BacktestResult): ChartData {
+  const counts = new Map<string, number>();
+  for (const f of result.fills) counts.set(f.sym, (counts.get(f.sym) ?? 0) + 1);
+  const series = result.prices.map((s) => ({
+    sym: s.sym,
+    points: toChartPoints(s.points.map((p: PricePoint) => [p.ts, p.price] as const)),
+    markers: [] as ChartMarker[],
+    fillCount: counts.get(s.sym) ?? 0,
+    seen: 0,
+  }));
+  const bySym = new Map(series.map((s) => [s.sym, s]));
+  for (const f of result.fills) {
+    const s = bySym.get(f.sym);
+    if (s === undefined) continue;
+    if (s.seen++ % markerStride(s.fillCount) === 0)
+      s.markers.push(markerOf(f, s.points, s.fillCount <= MAX_LABELLED_MARKERS));
+  }
   return {
-    prices: result.prices.map((series) => {
-      const points = toChartPoints(series.points.map((p: PricePoint) => [p.ts, p.price] as const));
-      const fills = result.fills.filter((f) => f.sym === series.sym);
-      const markers = markersFor(fills, points).sort((a, b) => a.time - b.time);
-      return { sym: series.sym, points, markers };
-    }),
+    prices: series.map(({ sym, points, markers, fillCount }) => ({
+      sym,
+      points,
+      markers: markers.sort((a, b) => a.time - b.time),
+      fillCount,
+    })),
     equity: toChartPoints(result.equityCurve.map((s) => [s.ts, s.equity.toNumber()] as const)),
     drawdown: toChartPoints(
       drawdownSeries(result.equityCurve).map((d) => [d.ts, -d.drawdown * 100] as const),

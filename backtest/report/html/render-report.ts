@@ -1,10 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Dec } from '../../../core/model/index.ts';
+import { firstRecords } from '../log/record-log.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { readResult } from '../result/result-files.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
-import { chartData } from './chart-data.ts';
+import { type ChartData, chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
 import { formatDuration, formatMoney, formatPercent, formatTime } from './format-values.ts';
@@ -12,7 +13,7 @@ import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
 
-/** Above this many trades the page lists the first ones and points to trades.csv. */
+/** Above this many trades the page lists the first ones and points to the CSV and JSON files. */
 export const MAX_TRADE_ROWS = 2000;
 
 /** Options of {@link renderHtmlReport}. */
@@ -80,10 +81,11 @@ function tradeRow(t: RoundTripTrade, i: number): string {
 }
 
 function tradesSection(result: BacktestResult): string {
-  const shown = result.trades.slice(0, MAX_TRADE_ROWS);
+  const total = result.trades.length;
+  const shown = firstRecords(result.trades, MAX_TRADE_ROWS);
   const note =
-    result.trades.length > shown.length
-      ? `<p class="muted">Showing the first ${shown.length} of ${result.trades.length} trades; trades.csv has them all.</p>`
+    total > shown.length
+      ? `<p class="muted" id="trades-shown">Showing the first ${shown.length} of ${total} trades (${shown.length} of ${total} shown); the full list is in trades.csv and result.json.</p>`
       : '';
   const open =
     result.openTrades.length === 0
@@ -95,7 +97,7 @@ function tradesSection(result: BacktestResult): string {
     shown.length === 0
       ? '<tr><td colspan="12" class="muted">No closed trades.</td></tr>'
       : shown.map(tradeRow).join('\n');
-  return `<section id="trades"><h2>Trades (${result.trades.length})</h2>${note}${open}<table class="trades"><thead>${head}</thead><tbody>\n${body}\n</tbody></table></section>`;
+  return `<section id="trades"><h2>Trades (${total})</h2>${note}${open}<table class="trades"><thead>${head}</thead><tbody>\n${body}\n</tbody></table></section>`;
 }
 
 function statsSection(result: BacktestResult, settleAsset: string): string {
@@ -108,11 +110,16 @@ function statsSection(result: BacktestResult, settleAsset: string): string {
   return `<section id="stats"><h2>Statistics</h2><table class="stats"><tbody>\n${rows}\n</tbody></table></section>`;
 }
 
-function chartsSection(result: BacktestResult): string {
+function markersNote(series: ChartData['prices'][number]): string {
+  if (series.markers.length >= series.fillCount) return '';
+  return `<p class="muted fills-shown">Fill markers: ${series.markers.length} of ${series.fillCount} shown (an evenly spaced selection); every fill is in fills.csv and result.json.</p>`;
+}
+
+function chartsSection(result: BacktestResult, charts: ChartData): string {
   const prices = result.prices
     .map(
       (p, i) =>
-        `<div class="chart-title">${e(p.sym)}: price and fills</div><div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
+        `<div class="chart-title">${e(p.sym)}: price and fills</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
     )
     .join('');
   return `<section id="charts"><h2>Charts</h2>${prices}<div class="chart-title">Equity</div><div class="chart" id="equity-chart" data-chart="equity"></div><div class="chart-title">Drawdown [%]</div><div class="chart" id="drawdown-chart" data-chart="drawdown"></div></section>`;
@@ -122,7 +129,9 @@ function chartsSection(result: BacktestResult): string {
  * Renders a backtest result as one self-contained HTML page that opens offline: the
  * lightweight-charts library and all data are inlined. It shows the assumptions (data, fill,
  * latency and fee models, synthetic data on top), price with fill markers, equity and drawdown
- * charts, the stats table and the trade list. Every text from the result is escaped.
+ * charts, the stats table and the trade list. Every text from the result is escaped. The trade
+ * list and the fill markers are capped ({@link MAX_TRADE_ROWS}, `MAX_FILL_MARKERS` per sym), and
+ * the page then says how many of how many it shows and that the CSV and JSON files hold them all.
  * @param result - the backtest result
  * @param options - settle asset for labels; library source override
  * @returns the HTML text
@@ -130,6 +139,7 @@ function chartsSection(result: BacktestResult): string {
  */
 export function renderHtmlReport(result: BacktestResult, options: HtmlReportOptions = {}): string {
   const { meta, metrics } = result;
+  const charts = chartData(result);
   const settleAsset = options.settleAsset ?? '';
   const library = options.chartLibrarySource ?? lightweightChartsSource();
   const synthetic = meta.synthetic
@@ -149,11 +159,11 @@ export function renderHtmlReport(result: BacktestResult, options: HtmlReportOpti
 ${synthetic}
 <div class="errors" id="keel-errors" hidden></div>
 ${assumptionsSection(result)}
-${chartsSection(result)}
+${chartsSection(result, charts)}
 ${statsSection(result, settleAsset)}
 ${tradesSection(result)}
 <script>${scriptSafe(library)}</script>
-<script type="application/json" id="keel-chart-data">${jsonForScript(chartData(result))}</script>
+<script type="application/json" id="keel-chart-data">${jsonForScript(charts)}</script>
 <script>${CHART_SCRIPT}</script>
 </body>
 </html>
@@ -189,5 +199,10 @@ export async function writeHtmlReportFromFile(
   htmlPath = join(dirname(resultPath), 'report.html'),
   options: HtmlReportOptions = {},
 ): Promise<string> {
-  return writeHtmlReport(await readResult(resultPath), htmlPath, options);
+  const result = await readResult(resultPath);
+  try {
+    return await writeHtmlReport(result, htmlPath, options);
+  } finally {
+    result.dispose?.();
+  }
 }

@@ -1,5 +1,6 @@
 import type { Dec, Execution } from '../../../core/model/index.ts';
 import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts';
+import type { RecordLog } from '../log/record-log.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, periodReturns } from './annualization.ts';
 import { costStats } from './cost-metrics.ts';
@@ -22,15 +23,18 @@ import { type TradeStats, tradeStats } from './trade-metrics.ts';
 export interface MetricsInput {
   /** Equity samples in time order; at least one. */
   readonly equityCurve: readonly EquitySample[];
-  /** Closed round-trip trades. */
-  readonly trades: readonly RoundTripTrade[];
+  /** Closed round-trip trades (an array or a record log: read twice, never loaded). */
+  readonly trades: RecordLog<RoundTripTrade>;
   /** Trades still open at the end (count towards exposure until the end of the run). */
   readonly openTrades?: readonly OpenTrade[];
-  /** Every fill, for fees and turnover. */
-  readonly fills: readonly Execution[];
+  /** Every fill, for fees and turnover (read once). */
+  readonly fills: Iterable<Execution>;
   /** Benchmark prices for buy & hold (e.g. the traded sym's closes). */
   readonly benchmark?: readonly PricePoint[];
-  /** When a position was open; derived from the trades when omitted. */
+  /**
+   * When a position was open; derived from the trades when omitted (one interval per trade: a
+   * long run passes its `RoundTripBook`'s exposure intervals, one per flat-to-flat stretch).
+   */
   readonly exposureIntervals?: readonly TimeInterval[];
   /** Annualization basis; crypto (365 days, automatic period) when omitted. */
   readonly annualization?: AnnualizationBasis;
@@ -117,7 +121,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   const drawdowns = input.drawdown ?? drawdownStats(curve);
   const growth = cagr(startValue, finalValue, durationMs);
   const intervals = input.exposureIntervals ?? [
-    ...input.trades.map((t) => ({ from: t.entryTs, to: t.exitTs })),
+    ...Array.from(input.trades, (t) => ({ from: t.entryTs, to: t.exitTs })),
     ...(input.openTrades ?? []).map((t) => ({ from: t.entryTs, to: end })),
   ];
   return {

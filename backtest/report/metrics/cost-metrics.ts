@@ -13,13 +13,13 @@ export interface CostStats {
 
 /**
  * Fees paid and turnover of a run.
- * @param fills - all executions
+ * @param fills - all executions, read once (an array or a record log)
  * @param meanEquity - mean equity over the run (for the turnover ratio)
  * @param contractSizeOf - units of base per contract of a sym; 1 when undefined
  * @returns fees, turnover and turnover ratio
  */
 export function costStats(
-  fills: readonly Execution[],
+  fills: Iterable<Execution>,
   meanEquity: number | null,
   contractSizeOf?: (sym: string) => Dec | undefined,
 ): CostStats {

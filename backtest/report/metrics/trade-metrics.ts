@@ -1,5 +1,6 @@
+import type { RecordLog } from '../log/record-log.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
-import { finiteOrNull, geometricMeanReturn, mean, sampleStdDev } from './sample-statistics.ts';
+import { finiteOrNull } from './sample-statistics.ts';
 
 /**
  * Statistics of the closed round-trip trades (backtesting.py's names). Where a figure needs
@@ -34,34 +35,70 @@ export interface TradeStats {
 }
 
 /**
- * Computes the trade statistics of closed round trips.
- * @param trades - closed round-trip trades
+ * Computes the trade statistics of closed round trips in two passes over them (the second for
+ * the standard deviation of SQN), holding only running sums, so a file-backed log of any length
+ * is read twice instead of loaded. Sums run in trade order, as a one-pass sum over an array would.
+ * @param trades - closed round-trip trades (re-iterable: an array or a record log)
  * @returns the statistics; see {@link TradeStats} for each formula
  */
-export function tradeStats(trades: readonly RoundTripTrade[]): TradeStats {
-  const n = trades.length;
-  const returns = trades.map((t) => t.returnFraction);
-  const pnls = trades.map((t) => t.pnl.toNumber());
-  const durations = trades.map((t) => t.durationMs);
-  const wins = pnls.filter((p) => p > 0);
-  const losses = pnls.filter((p) => p < 0);
-  const winRate = n === 0 ? 0 : wins.length / n;
-  const grossWin = wins.reduce((a, b) => a + b, 0);
-  const grossLoss = -losses.reduce((a, b) => a + b, 0);
-  const avgWin = mean(wins);
-  const avgLoss = mean(losses.map((l) => -l));
-  const pnlMean = mean(pnls);
-  const pnlStd = sampleStdDev(pnls);
+export function tradeStats(trades: RecordLog<RoundTripTrade>): TradeStats {
+  let n = 0;
+  let returnSum = 0;
+  let logSum = 0;
+  let totalLoss = false;
+  let best = Number.NEGATIVE_INFINITY;
+  let worst = Number.POSITIVE_INFINITY;
+  let longest = Number.NEGATIVE_INFINITY;
+  let durationSum = 0;
+  let pnlSum = 0;
+  let winCount = 0;
+  let grossWin = 0;
+  let lossCount = 0;
+  let lossSum = 0;
+  for (const t of trades) {
+    const r = t.returnFraction;
+    const pnl = t.pnl.toNumber();
+    n++;
+    returnSum += r;
+    if (r <= -1) totalLoss = true;
+    else logSum += Math.log1p(r);
+    best = Math.max(best, r);
+    worst = Math.min(worst, r);
+    longest = Math.max(longest, t.durationMs);
+    durationSum += t.durationMs;
+    pnlSum += pnl;
+    if (pnl > 0) {
+      winCount++;
+      grossWin += pnl;
+    } else if (pnl < 0) {
+      lossCount++;
+      lossSum += pnl;
+    }
+  }
+  const pnlMean = n === 0 ? null : pnlSum / n;
+  let pnlStd: number | null = null;
+  if (pnlMean !== null && n >= 2) {
+    let squares = 0;
+    for (const t of trades) {
+      const d = t.pnl.toNumber() - pnlMean;
+      squares += d * d;
+    }
+    pnlStd = Math.sqrt(squares / (n - 1));
+  }
+  const winRate = n === 0 ? 0 : winCount / n;
+  const grossLoss = -lossSum;
+  const avgWin = winCount === 0 ? null : grossWin / winCount;
+  const avgLoss = lossCount === 0 ? null : grossLoss / lossCount;
   return {
     tradeCount: n,
     winRate,
-    bestTrade: n === 0 ? null : returns.reduce((a, b) => Math.max(a, b)),
-    worstTrade: n === 0 ? null : returns.reduce((a, b) => Math.min(a, b)),
-    avgTrade: geometricMeanReturn(returns),
-    maxTradeDurationMs: n === 0 ? null : durations.reduce((a, b) => Math.max(a, b)),
-    avgTradeDurationMs: mean(durations),
+    bestTrade: n === 0 ? null : best,
+    worstTrade: n === 0 ? null : worst,
+    avgTrade: n === 0 || totalLoss ? null : Math.expm1(logSum / n),
+    maxTradeDurationMs: n === 0 ? null : longest,
+    avgTradeDurationMs: n === 0 ? null : durationSum / n,
     profitFactor: grossLoss === 0 ? null : finiteOrNull(grossWin / grossLoss),
-    expectancy: mean(returns),
+    expectancy: n === 0 ? null : returnSum / n,
     sqn:
       pnlMean === null || pnlStd === null || pnlStd === 0
         ? null

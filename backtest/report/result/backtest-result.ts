@@ -1,5 +1,6 @@
 import type { Execution, Order } from '../../../core/model/index.ts';
 import type { EquitySample, PricePoint } from '../equity-sample.ts';
+import type { RecordLog } from '../log/record-log.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 
@@ -61,19 +62,30 @@ export interface PriceSeries {
   readonly points: readonly PricePoint[];
 }
 
-/** Everything a backtest produced: the input of the result files and the HTML report. */
+/**
+ * Everything a backtest produced: the input of the result files and the HTML report. Orders,
+ * fills and trades are record logs: arrays for small results, or (a backtest run, a large result
+ * file read back) temporary files read in chunks on each iteration, so their number does not
+ * weigh on memory. Such a result holds temporary files until {@link BacktestResult.dispose}
+ * runs (or the process exits); iterate the logs, never index them.
+ */
 export interface BacktestResult {
   readonly meta: BacktestMeta;
   /** Every order in its final state, in creation order. */
-  readonly orders: readonly Order[];
+  readonly orders: RecordLog<Order>;
   /** Every fill, in execution order. */
-  readonly fills: readonly Execution[];
+  readonly fills: RecordLog<Execution>;
   /** Closed round-trip trades, in closing order. */
-  readonly trades: readonly RoundTripTrade[];
+  readonly trades: RecordLog<RoundTripTrade>;
   /** Lots still open at the end of the run. */
   readonly openTrades: readonly OpenTrade[];
   readonly equityCurve: readonly EquitySample[];
   /** Prices of the traded syms (e.g. bar closes or quote mids). */
   readonly prices: readonly PriceSeries[];
   readonly metrics: BacktestMetrics;
+  /**
+   * Removes the temporary files behind the record logs; iterating them afterwards throws.
+   * Absent when the logs are plain arrays. Calling it twice does nothing.
+   */
+  readonly dispose?: () => void;
 }

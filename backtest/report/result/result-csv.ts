@@ -15,10 +15,17 @@ export function csvField(cell: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function csv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  const lines = [header.join(',')];
-  for (const row of rows) lines.push(row.map(csvField).join(','));
-  return `${lines.join('\n')}\n`;
+function* csv(header: readonly string[], rows: Iterable<readonly Cell[]>): Generator<string> {
+  yield `${header.join(',')}\n`;
+  for (const row of rows) yield `${row.map(csvField).join(',')}\n`;
+}
+
+function* concat<T>(...parts: Iterable<T>[]): Generator<T> {
+  for (const part of parts) yield* part;
+}
+
+function* mapped<T, U>(items: Iterable<T>, f: (item: T) => U): Generator<U> {
+  for (const item of items) yield f(item);
 }
 
 /**
@@ -32,11 +39,11 @@ export function isoTime(ts: number): string {
 
 /**
  * The round-trip trades as CSV, one row per trade (closed trades first, then open ones with
- * empty exit columns).
+ * empty exit columns), line by line: the trades are read as the lines are taken.
  * @param result - the backtest result
- * @returns `trades.csv` text
+ * @returns the lines of `trades.csv`, each ending with a line break
  */
-export function tradesCsv(result: BacktestResult): string {
+export function tradesCsvLines(result: BacktestResult): Generator<string> {
   return csv(
     [
       'sym',
@@ -56,8 +63,8 @@ export function tradesCsv(result: BacktestResult): string {
       'entryOrderId',
       'exitOrderId',
     ],
-    [
-      ...result.trades.map((t) => [
+    concat(
+      mapped(result.trades, (t): Cell[] => [
         t.sym,
         t.positionSide,
         t.direction,
@@ -75,7 +82,7 @@ export function tradesCsv(result: BacktestResult): string {
         t.entryOrderId,
         t.exitOrderId,
       ]),
-      ...result.openTrades.map((t) => [
+      mapped(result.openTrades, (t): Cell[] => [
         t.sym,
         t.positionSide,
         t.direction,
@@ -93,16 +100,16 @@ export function tradesCsv(result: BacktestResult): string {
         t.entryOrderId,
         '',
       ]),
-    ],
+    ),
   );
 }
 
 /**
  * The fills as CSV, one row per execution.
  * @param result - the backtest result
- * @returns `fills.csv` text
+ * @returns the lines of `fills.csv`, read from the fills as they are taken
  */
-export function fillsCsv(result: BacktestResult): string {
+export function fillsCsvLines(result: BacktestResult): Generator<string> {
   return csv(
     [
       'time',
@@ -120,7 +127,7 @@ export function fillsCsv(result: BacktestResult): string {
       'rpnl',
       'execType',
     ],
-    result.fills.map((f) => [
+    mapped(result.fills, (f): Cell[] => [
       isoTime(f.timestamp),
       f.transactionId,
       f.orderId,
@@ -142,9 +149,9 @@ export function fillsCsv(result: BacktestResult): string {
 /**
  * The orders in their final state as CSV.
  * @param result - the backtest result
- * @returns `orders.csv` text
+ * @returns the lines of `orders.csv`, read from the orders as they are taken
  */
-export function ordersCsv(result: BacktestResult): string {
+export function ordersCsvLines(result: BacktestResult): Generator<string> {
   return csv(
     [
       'createTime',
@@ -165,7 +172,7 @@ export function ordersCsv(result: BacktestResult): string {
       'positionSide',
       'reason',
     ],
-    result.orders.map((o) => [
+    mapped(result.orders, (o): Cell[] => [
       isoTime(o.createAt),
       isoTime(o.updateAt),
       o.orderId,
@@ -190,9 +197,9 @@ export function ordersCsv(result: BacktestResult): string {
 /**
  * The equity curve with its drawdown as CSV.
  * @param result - the backtest result
- * @returns `equity.csv` text: time, ts (epoch ms), equity, drawdownPct
+ * @returns the lines of `equity.csv`: time, ts (epoch ms), equity, drawdownPct
  */
-export function equityCsv(result: BacktestResult): string {
+export function equityCsvLines(result: BacktestResult): Generator<string> {
   const drawdowns = drawdownSeries(result.equityCurve);
   return csv(
     ['time', 'ts', 'equity', 'drawdownPct'],

@@ -1,9 +1,14 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BacktestResult } from './backtest-result.ts';
-import { equityCsv, fillsCsv, ordersCsv, tradesCsv } from './result-csv.ts';
+import { equityCsvLines, fillsCsvLines, ordersCsvLines, tradesCsvLines } from './result-csv.ts';
+import { readResultStreaming } from './result-reader.ts';
 import { backtestResultSchema } from './result-schema.ts';
-import { stableJson } from './stable-json.ts';
+import { stableJson, stableJsonChunks } from './stable-json.ts';
+import { writeTextFile } from './write-text-file.ts';
+
+/** Result files larger than this are read line by line into temporary files (Keel's choice). */
+export const STREAMING_READ_BYTES = 32 * 2 ** 20;
 
 /** File names inside a result directory. */
 export const RESULT_FILES = {
@@ -14,14 +19,31 @@ export const RESULT_FILES = {
   equity: 'equity.csv',
 } as const;
 
+/** The result's data: everything but its `dispose`. */
+function dataOf(result: BacktestResult): Omit<BacktestResult, 'dispose'> {
+  const { dispose: _dispose, ...data } = result;
+  return data;
+}
+
 /**
  * Serializes a result as deterministic JSON (sorted keys, Decimals as exact strings): the same
- * result always gives the same bytes.
+ * result always gives the same bytes. Builds the whole text, so it suits small results and
+ * tests; {@link resultJsonChunks} and {@link writeResultFiles} stream.
  * @param result - the backtest result
  * @returns the text of `result.json`
  */
 export function resultToJson(result: BacktestResult): string {
-  return stableJson(result);
+  return stableJson(dataOf(result));
+}
+
+/**
+ * The text of {@link resultToJson} in pieces, reading the orders, fills and trades one at a
+ * time, for writing a large result to a file.
+ * @param result - the backtest result
+ * @returns pieces whose concatenation is `resultToJson(result)`
+ */
+export function resultJsonChunks(result: BacktestResult): Generator<string> {
+  return stableJsonChunks(dataOf(result));
 }
 
 /**
@@ -51,7 +73,8 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
 
 /**
  * Writes `result.json` and the CSV files (trades, fills, orders, equity) into a directory,
- * creating it when missing.
+ * creating it when missing. Each file streams to disk: records are read from the result's logs
+ * as they are written.
  * @param result - the backtest result
  * @param dir - the output directory
  * @returns the paths written, by kind
@@ -68,20 +91,35 @@ export async function writeResultFiles(
     orders: join(dir, RESULT_FILES.orders),
     equity: join(dir, RESULT_FILES.equity),
   };
-  await writeFile(paths.json, resultToJson(result));
-  await writeFile(paths.trades, tradesCsv(result));
-  await writeFile(paths.fills, fillsCsv(result));
-  await writeFile(paths.orders, ordersCsv(result));
-  await writeFile(paths.equity, equityCsv(result));
+  await writeTextFile(paths.json, resultJsonChunks(result));
+  await writeTextFile(paths.trades, tradesCsvLines(result));
+  await writeTextFile(paths.fills, fillsCsvLines(result));
+  await writeTextFile(paths.orders, ordersCsvLines(result));
+  await writeTextFile(paths.equity, equityCsvLines(result));
   return paths;
 }
 
+/** Options of {@link readResult}. */
+export interface ReadResultOptions {
+  /** Files larger than this many bytes are read line by line; default {@link STREAMING_READ_BYTES}. */
+  readonly streamAboveBytes?: number;
+}
+
 /**
- * Reads a result file written by {@link writeResultFiles}.
+ * Reads a result file written by {@link writeResultFiles}. A small file is parsed whole. A large
+ * one in Keel's own layout is read line by line, its orders, fills and trades going to temporary
+ * files (the result's `dispose` removes them; so does the process's exit), so memory stays
+ * bounded; a large file in another layout (reformatted by a tool) is parsed whole.
  * @param path - path of `result.json`
+ * @param options - the size above which to stream
  * @returns the result
  * @throws Error when the file is missing or not a result (the message names the file and field)
  */
-export async function readResult(path: string): Promise<BacktestResult> {
+export async function readResult(path: string, options: ReadResultOptions = {}): Promise<BacktestResult> {
+  const { size } = await stat(path);
+  if (size > (options.streamAboveBytes ?? STREAMING_READ_BYTES)) {
+    const streamed = readResultStreaming(path);
+    if (streamed !== undefined) return streamed;
+  }
   return resultFromJson(await readFile(path, 'utf8'), path);
 }

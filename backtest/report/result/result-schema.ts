@@ -33,7 +33,8 @@ const tpSl = z.object({
   price: decimal,
 });
 
-const order: z.ZodType<Order, unknown> = z.object({
+/** The schema of one order in a result file (`orders[i]`). */
+export const orderRecordSchema: z.ZodType<Order, unknown> = z.object({
   orderId: z.string(),
   clientOrderId: z.string(),
   portfolioId: z.string(),
@@ -73,7 +74,8 @@ const order: z.ZodType<Order, unknown> = z.object({
   updateAt: z.number(),
 });
 
-const execution: z.ZodType<Execution, unknown> = z.object({
+/** The schema of one fill in a result file (`fills[i]`). */
+export const executionRecordSchema: z.ZodType<Execution, unknown> = z.object({
   transactionId: z.string(),
   portfolioId: z.string(),
   orderId: z.string(),
@@ -91,7 +93,8 @@ const execution: z.ZodType<Execution, unknown> = z.object({
   timestamp: z.number(),
 });
 
-const roundTripTrade: z.ZodType<RoundTripTrade, unknown> = z.object({
+/** The schema of one closed round-trip trade in a result file (`trades[i]`). */
+export const roundTripTradeSchema: z.ZodType<RoundTripTrade, unknown> = z.object({
   sym: z.string(),
   positionSide,
   direction,
@@ -187,9 +190,9 @@ const pricePoint = z.object({ ts: z.number(), price: z.number() });
 /** The schema of a whole result file (`result.json`). */
 export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object({
   meta,
-  orders: z.array(order),
-  fills: z.array(execution),
-  trades: z.array(roundTripTrade),
+  orders: z.array(orderRecordSchema),
+  fills: z.array(executionRecordSchema),
+  trades: z.array(roundTripTradeSchema),
   openTrades: z.array(openTrade),
   equityCurve: z.array(z.object({ ts: z.number(), equity: decimal })),
   prices: z.array(z.object({ sym: z.string(), points: z.array(pricePoint) })),

@@ -71,10 +71,10 @@ describe('backtest runner on a quote session', () => {
     expect(result.meta.synthetic).toBe(true);
     expect(result.meta.recordings[0]!.synthetic).toBe(true);
     expect(result.fills.length).toBeGreaterThan(0);
-    expect(result.fills.some((f) => f.execType === 'MAKER')).toBe(true);
+    expect([...result.fills].some((f) => f.execType === 'MAKER')).toBe(true);
     expect(result.openTrades).toEqual([]);
     // Flat at the end: equity is the starting cash plus the trades' net PnL (fees, rebates included).
-    const net = result.trades.reduce((sum, t) => sum.plus(t.pnl), ZERO);
+    const net = [...result.trades].reduce((sum, t) => sum.plus(t.pnl), ZERO);
     expect(result.metrics.equityFinal.minus(D(10_000).plus(net)).abs().lt('1e-18')).toBe(true);
   });
 

@@ -84,13 +84,13 @@ describe('backtest runner', () => {
     const result = await runBacktest(baseOptions(sixBars));
     expect(result.meta.fillModel.name).toBe('bar');
     expect(
-      result.fills.map((f) => [f.side, f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()]),
+      [...result.fills].map((f) => [f.side, f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()]),
     ).toEqual([
       ['BUY', '10', '101', '1.01'], // bar 2 opens at 101; 10 x 101 x 0.001
       ['SELL', '10', '105', '1.05'], // bar 4 opens at 105
     ]);
     expect(result.trades).toHaveLength(1);
-    expect(result.trades[0]!.pnl.toFixed()).toBe('37.94'); // 40 - 2.06
+    expect([...result.trades][0]!.pnl.toFixed()).toBe('37.94'); // 40 - 2.06
     expect(result.metrics.equityFinal.toFixed()).toBe('10037.94');
     expect(result.metrics.feesPaid.toFixed()).toBe('2.06');
     expect(result.metrics.tradeCount).toBe(1);
@@ -115,7 +115,7 @@ describe('backtest runner', () => {
     );
     expect(barsSeen).toBe(5);
     expect(result.openTrades).toEqual([]);
-    expect(result.trades.map((t) => [t.entryPrice.toFixed(), t.exitPrice.toFixed()])).toEqual([
+    expect([...result.trades].map((t) => [t.entryPrice.toFixed(), t.exitPrice.toFixed()])).toEqual([
       ['100', '107'],
     ]);
     expect(result.meta.assumptions[0]).toContain('closed by a market order sent before the last event');
@@ -188,7 +188,7 @@ describe('backtest runner', () => {
     it('ends with starting cash + the net PnL of its trades once everything is closed', async () => {
       const result = await runBacktest(options());
       expect(result.openTrades).toEqual([]);
-      const net = result.trades.reduce((sum, t) => sum.plus(t.pnl), ZERO);
+      const net = [...result.trades].reduce((sum, t) => sum.plus(t.pnl), ZERO);
       expect(result.metrics.equityFinal.minus(D(10_000).plus(net)).abs().lt('1e-20')).toBe(true);
       expect(result.equityCurve).toHaveLength(600);
       expect(result.prices[0]!.points).toHaveLength(600);

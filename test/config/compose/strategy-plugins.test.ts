@@ -38,7 +38,7 @@ describe('strategy plugins', () => {
     if (!slots.ok) throw new Error(slots.problems.map(formatConfigProblem).join('\n'));
     expect(slots.slots[0]?.strategy.name).toBe('buy-once');
     const result = await runConfiguredBacktest(loaded, { slots: slots.slots });
-    expect(result.fills.map((f) => `${f.side} ${f.quantity}`)).toEqual(['BUY 0.01']);
+    expect([...result.fills].map((f) => `${f.side} ${f.quantity}`)).toEqual(['BUY 0.01']);
   }, 60_000);
 
   it("checks the plugin's params with its own schema and says where", async () => {

@@ -81,7 +81,7 @@ describe('HTML report page', () => {
 
   it('lists at most MAX_TRADE_ROWS trades and points to trades.csv for the rest', () => {
     const base = aBacktestResult(200);
-    const many = { ...base, trades: Array.from({ length: MAX_TRADE_ROWS + 5 }, () => base.trades[0]!) };
+    const many = { ...base, trades: Array.from({ length: MAX_TRADE_ROWS + 5 }, () => [...base.trades][0]!) };
     expect(renderHtmlReport(many)).toContain(
       `Showing the first ${MAX_TRADE_ROWS} of ${MAX_TRADE_ROWS + 5} trades`,
     );

@@ -48,7 +48,7 @@ describe('result files', () => {
     const result = aBacktestResult();
     const back = resultFromJson(resultToJson(result));
     expect(resultToJson(back)).toBe(resultToJson(result));
-    expect(back.fills[0]!.price.eq(result.fills[0]!.price)).toBe(true);
+    expect([...back.fills][0]!.price.eq([...result.fills][0]!.price)).toBe(true);
     expect(back.metrics.equityFinal.toFixed()).toBe(result.metrics.equityFinal.toFixed());
     expect(back.metrics.sharpe).toBe(result.metrics.sharpe);
   });
@@ -72,7 +72,7 @@ describe('result files', () => {
       'sym,positionSide,direction,status,qty,entryTime,exitTime,entryPrice,exitPrice,grossPnl,fees,pnl,returnPct,durationMs,entryOrderId,exitOrderId',
     );
     expect(trades).toHaveLength(1 + result.trades.length + result.openTrades.length);
-    expect(trades[1]).toContain(`,${result.trades[0]!.pnl.toFixed()},`);
+    expect(trades[1]).toContain(`,${[...result.trades][0]!.pnl.toFixed()},`);
     expect(trades[1]).toContain('2024-01-01T05:00:00.000Z');
     const fills = (await readFile(paths.fills, 'utf8')).trimEnd().split('\n');
     expect(fills).toHaveLength(1 + result.fills.length);
