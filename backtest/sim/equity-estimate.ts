@@ -155,3 +155,40 @@ function generalSnapshotOf(state: SimState): () => Dec {
     return equity;
   };
 }
+
+/**
+ * A lower bound, on numbers, of the available margin (equity minus the initial margin of
+ * positions and open orders): every open order is counted as if it increased its position, and
+ * a market order at the mark. The margin check of a new order (reject when the exact available
+ * margin is negative) needs the exact Decimal figures only when this bound is not clearly
+ * positive; NaN when a coin or price it needs is unknown (then the exact check runs).
+ * @param state - the venue
+ * @returns the bound in the account currency, or NaN
+ */
+export function availableMarginFloorOf(state: SimState): number {
+  let floor = equityEstimateOf(state);
+  for (const position of state.positions.values()) {
+    if (position.qtyN === 0) continue;
+    const market = state.markets.get(position.sym);
+    const mark = market ? markPriceOf(market) : Number.NaN;
+    const settle = settleValueN(state, position.sym);
+    floor -=
+      (Math.abs(position.qtyN) * position.contractSizeN * mark * settle) / position.leverage.toNumber();
+  }
+  for (const order of state.liveOrders) {
+    if (order.reduceOnly || order.remainingN === 0) continue;
+    const market = state.markets.get(order.sym);
+    const price = order.priceN > 0 ? order.priceN : market ? markPriceOf(market) : Number.NaN;
+    const size = state.opts.instruments.get(order.sym)?.contractSize.toNumber() ?? 1;
+    floor -= (order.remainingN * size * price * settleValueN(state, order.sym)) / leverageN(state, order.sym);
+  }
+  return floor;
+}
+
+function settleValueN(state: SimState, sym: string): number {
+  return coinValueN(state, state.opts.instruments.get(sym)?.settleAsset ?? 'USDT');
+}
+
+function leverageN(state: SimState, sym: string): number {
+  return state.opts.leverageOf(sym).toNumber();
+}

@@ -1,6 +1,7 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { isOnStep, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { availableMarginFloorOf, equityEstimateOf } from './equity-estimate.ts';
 import { onlyReduces, positionFor } from './fills.ts';
 import { availableMargin, orderMargin } from './margin.ts';
 import { workOrder, wouldTake } from './matching.ts';
@@ -63,6 +64,16 @@ function badParameter(state: SimState, intent: PlaceOrderIntent, spec: Instrumen
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the available margin is certainly not negative, from its number floor with room for
+ * float rounding (a millionth of the amounts involved): then no order can fail the margin check
+ * and the exact Decimal figures are not needed.
+ */
+function hasClearHeadroom(state: SimState): boolean {
+  const floor = availableMarginFloorOf(state);
+  return floor > 1e-6 * (Math.abs(equityEstimateOf(state)) + 1);
 }
 
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
@@ -138,13 +149,15 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
       order.actionMsg = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
     }
   }
-  const required = orderMargin(state, order);
-  if (required.gt(0)) {
-    // orderMargin already counts this order inside initialMargin (it is registered): compare with equity.
-    const available = availableMargin(state);
-    if (available.isNegative()) {
-      reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${required.toFixed(2)}`);
-      return;
+  if (!hasClearHeadroom(state)) {
+    const required = orderMargin(state, order);
+    if (required.gt(0)) {
+      // orderMargin already counts this order inside initialMargin (it is registered): compare with equity.
+      const available = availableMargin(state);
+      if (available.isNegative()) {
+        reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${required.toFixed(2)}`);
+        return;
+      }
     }
   }
   if (order.timeInForce === 'GTX' && !order.condition && wouldTake(state, order)) {
