@@ -20,7 +20,7 @@ import {
 } from './algo-orders.ts';
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
-import { equityEstimateOf, equitySnapshotOf } from './equity-estimate.ts';
+import { availableMarginFloorOf, equityEstimateOf, equitySnapshotOf } from './equity-estimate.ts';
 import { checkMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
@@ -86,6 +86,12 @@ export interface SimVenue extends ExecutionPort {
    * @returns the deferred equity
    */
   equitySnapshot(): () => Dec;
+  /**
+   * A number floor of the available margin: the margin check of new orders needs the exact
+   * figures only when it is not clearly positive.
+   * @returns the floor in the account currency, NaN when a price it needs is unknown
+   */
+  availableMarginFloor(): number;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
   /**
@@ -270,6 +276,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     equity: () => equityOf(state),
     equityEstimate: () => equityEstimateOf(state),
     equitySnapshot: () => equitySnapshotOf(state),
+    availableMarginFloor: () => availableMarginFloorOf(state),
     loanRisk: () => loanRiskOf(state),
     setFeeMarkup(markup: Dec): void {
       if (markup.lt(0)) {

@@ -38,4 +38,28 @@ describe('sim venue: equity estimate and deferred snapshot', () => {
       { numRuns: 100 },
     );
   });
+
+  it('the number floor of the available margin never exceeds the exact available margin', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(arbitrarySession(), arbitraryBarSession()),
+        fc.constantFrom('100', '1000', '1000000'),
+        async (steps, balance) => {
+          const t = aSim({ startingBalances: { USDT: D(balance) } });
+          for (const step of steps) {
+            if ('event' in step) t.sim.onMarket(step.event);
+            else {
+              t.send(step.intent);
+              t.sim.advanceTo(t.sim.now());
+            }
+            const floor = t.sim.availableMarginFloor();
+            const exact = (await t.sim.snapshot()).account?.availableMargin.toNumber() ?? Number.NaN;
+            if (!Number.isNaN(floor))
+              expect(floor).toBeLessThanOrEqual(exact + 1e-9 * Math.max(1, Math.abs(exact)));
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
 });
