@@ -40,7 +40,7 @@ export {
 export type { BacktestMetrics, MetricsInput } from './metrics/backtest-metrics.ts';
 export { computeMetrics } from './metrics/backtest-metrics.ts';
 export type { CostStats } from './metrics/cost-metrics.ts';
-export { costStats } from './metrics/cost-metrics.ts';
+export { CostTally, costStats } from './metrics/cost-metrics.ts';
 export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
 export { DrawdownTracker, drawdownSeries, drawdownStats } from './metrics/drawdown.ts';
 export { exposureTime } from './metrics/exposure.ts';
@@ -56,7 +56,7 @@ export {
 } from './metrics/return-metrics.ts';
 export { geometricMeanReturn, mean, sampleStdDev } from './metrics/sample-statistics.ts';
 export type { TradeStats } from './metrics/trade-metrics.ts';
-export { tradeStats } from './metrics/trade-metrics.ts';
+export { TradeTally, tradeStats } from './metrics/trade-metrics.ts';
 export type {
   BacktestMeta,
   BacktestResult,

@@ -19,6 +19,7 @@ import {
 } from '../recording/index.ts';
 import {
   type BacktestResult,
+  CostTally,
   computeMetrics,
   EXECUTION_CODEC,
   type JsonValue,
@@ -29,6 +30,7 @@ import {
   type RoundTripTrade,
   SpillDirectory,
   SpillLog,
+  TradeTally,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
@@ -86,6 +88,8 @@ interface RunRecords {
   readonly fills: SpillLog<Execution>;
   readonly trades: SpillLog<RoundTripTrade>;
   readonly book: RoundTripBook;
+  readonly costs: CostTally;
+  readonly tally: TradeTally;
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
@@ -128,11 +132,17 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     fills: new SpillLog(dir, 'fills', EXECUTION_CODEC),
     trades: new SpillLog(dir, 'trades', ROUND_TRIP_CODEC),
     book: new RoundTripBook((sym) => contractSizes.get(sym)),
+    costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
+    tally: new TradeTally(),
   };
-  const closeTrade = (trade: RoundTripTrade): void => records.trades.append(trade);
+  const closeTrade = (trade: RoundTripTrade): void => {
+    records.trades.append(trade);
+    records.tally.add(trade);
+  };
   sim.events.subscribe((event) => {
     if (event.kind === 'execution') {
       records.fills.append(event.execution);
+      records.costs.add(event.execution);
       records.book.add(event.execution, closeTrade);
     } else if (event.kind === 'order') {
       records.journal.update(event.order);
@@ -358,6 +368,8 @@ function assemble(
       openTrades: open,
       fills,
       exposureIntervals: records.book.exposureIntervals(end),
+      costTally: records.costs,
+      tradeTally: records.tally,
       drawdown: sampler.drawdownFigures(),
       meanEquity: sampler.meanEquity(),
       ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),

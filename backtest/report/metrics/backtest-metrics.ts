@@ -3,7 +3,7 @@ import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts
 import type { RecordLog } from '../log/record-log.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, periodReturns } from './annualization.ts';
-import { costStats } from './cost-metrics.ts';
+import { CostTally } from './cost-metrics.ts';
 import { type DrawdownFigures, drawdownStats } from './drawdown.ts';
 import { exposureTime } from './exposure.ts';
 import {
@@ -17,7 +17,7 @@ import {
   totalReturn,
 } from './return-metrics.ts';
 import { mean } from './sample-statistics.ts';
-import { type TradeStats, tradeStats } from './trade-metrics.ts';
+import { type TradeStats, type TradeTally, tradeStats } from './trade-metrics.ts';
 
 /** What the metrics are computed from. */
 export interface MetricsInput {
@@ -27,8 +27,12 @@ export interface MetricsInput {
   readonly trades: RecordLog<RoundTripTrade>;
   /** Trades still open at the end (count towards exposure until the end of the run). */
   readonly openTrades?: readonly OpenTrade[];
-  /** Every fill, for fees and turnover (read once). */
+  /** Every fill, for fees and turnover (read once, unless `costTally` is given). */
   readonly fills: Iterable<Execution>;
+  /** Fees and turnover summed while the run went; the fills are not read again when given. */
+  readonly costTally?: CostTally;
+  /** The trades' running sums taken while the run went; the trades are then read once, not twice. */
+  readonly tradeTally?: TradeTally;
   /** Benchmark prices for buy & hold (e.g. the traded sym's closes). */
   readonly benchmark?: readonly PricePoint[];
   /**
@@ -144,11 +148,9 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     avgDrawdown: drawdowns.avgDrawdown,
     maxDrawdownDurationMs: drawdowns.maxDrawdownDurationMs,
     avgDrawdownDurationMs: drawdowns.avgDrawdownDurationMs,
-    ...tradeStats(input.trades),
-    ...costStats(
-      input.fills,
+    ...(input.tradeTally === undefined ? tradeStats(input.trades) : input.tradeTally.stats(input.trades)),
+    ...(input.costTally ?? tallyOf(input.fills, input.contractSizeOf)).stats(
       input.meanEquity ?? mean(curve.map((s) => s.equity.toNumber())),
-      input.contractSizeOf,
     ),
     annualization: {
       period,
@@ -157,4 +159,10 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
       riskFreeRate: basis.riskFreeRate,
     },
   };
+}
+
+function tallyOf(fills: Iterable<Execution>, contractSizeOf: MetricsInput['contractSizeOf']): CostTally {
+  const tally = new CostTally(contractSizeOf);
+  for (const fill of fills) tally.add(fill);
+  return tally;
 }

@@ -12,6 +12,47 @@ export interface CostStats {
 }
 
 /**
+ * Fees and turnover summed fill by fill as a run goes (what {@link costStats} sums), so a run
+ * need not read its fills back for them.
+ */
+export class CostTally {
+  private fees = ZERO;
+  private traded = ZERO;
+
+  /**
+   * @param contractSizeOf - units of base per contract of a sym; 1 when undefined
+   */
+  constructor(private readonly contractSizeOf?: (sym: string) => Dec | undefined) {}
+
+  /**
+   * Adds a fill.
+   * @param fill - the execution
+   */
+  add(fill: Execution): void {
+    this.fees = this.fees.plus(fill.fee).minus(fill.rebate);
+    this.traded = this.traded.plus(
+      fill.price
+        .mul(fill.quantity)
+        .mul(this.contractSizeOf?.(fill.sym) ?? ONE)
+        .abs(),
+    );
+  }
+
+  /**
+   * The figures of the fills added.
+   * @param meanEquity - mean equity over the run (for the turnover ratio)
+   * @returns fees, turnover and turnover ratio
+   */
+  stats(meanEquity: number | null): CostStats {
+    return {
+      feesPaid: this.fees,
+      turnover: this.traded,
+      turnoverRatio: meanEquity === null || meanEquity <= 0 ? null : this.traded.toNumber() / meanEquity,
+    };
+  }
+}
+
+/**
  * Fees paid and turnover of a run.
  * @param fills - all executions, read once (an array or a record log)
  * @param meanEquity - mean equity over the run (for the turnover ratio)
@@ -23,20 +64,7 @@ export function costStats(
   meanEquity: number | null,
   contractSizeOf?: (sym: string) => Dec | undefined,
 ): CostStats {
-  let feesPaid = ZERO;
-  let turnover = ZERO;
-  for (const fill of fills) {
-    feesPaid = feesPaid.plus(fill.fee).minus(fill.rebate);
-    turnover = turnover.plus(
-      fill.price
-        .mul(fill.quantity)
-        .mul(contractSizeOf?.(fill.sym) ?? ONE)
-        .abs(),
-    );
-  }
-  return {
-    feesPaid,
-    turnover,
-    turnoverRatio: meanEquity === null || meanEquity <= 0 ? null : turnover.toNumber() / meanEquity,
-  };
+  const tally = new CostTally(contractSizeOf);
+  for (const fill of fills) tally.add(fill);
+  return tally.stats(meanEquity);
 }

@@ -35,75 +35,112 @@ export interface TradeStats {
 }
 
 /**
+ * Running sums of closed round trips, taken one at a time as they close (the first of the two
+ * passes of {@link tradeStats}), so a run need not read its trades back for them; the second
+ * pass, over the same trades, gives the standard deviation of SQN. Sums run in trade order, as a
+ * one-pass sum over an array would.
+ */
+export class TradeTally {
+  private n = 0;
+  private returnSum = 0;
+  private logSum = 0;
+  private totalLoss = false;
+  private best = Number.NEGATIVE_INFINITY;
+  private worst = Number.POSITIVE_INFINITY;
+  private longest = Number.NEGATIVE_INFINITY;
+  private durationSum = 0;
+  private pnlSum = 0;
+  private winCount = 0;
+  private grossWin = 0;
+  private lossCount = 0;
+  private lossSum = 0;
+
+  /** Trades added. */
+  get count(): number {
+    return this.n;
+  }
+
+  /**
+   * Adds a closed trade.
+   * @param t - the trade
+   */
+  add(t: RoundTripTrade): void {
+    const r = t.returnFraction;
+    const pnl = t.pnl.toNumber();
+    this.n++;
+    this.returnSum += r;
+    if (r <= -1) this.totalLoss = true;
+    else this.logSum += Math.log1p(r);
+    this.best = Math.max(this.best, r);
+    this.worst = Math.min(this.worst, r);
+    this.longest = Math.max(this.longest, t.durationMs);
+    this.durationSum += t.durationMs;
+    this.pnlSum += pnl;
+    if (pnl > 0) {
+      this.winCount++;
+      this.grossWin += pnl;
+    } else if (pnl < 0) {
+      this.lossCount++;
+      this.lossSum += pnl;
+    }
+  }
+
+  /**
+   * The statistics of the trades added.
+   * @param trades - the same trades again, in the same order (read once more, for the standard
+   *   deviation); an array or a record log
+   * @returns the statistics; see {@link TradeStats} for each formula
+   * @throws RangeError when `trades` does not hold as many trades as were added
+   */
+  stats(trades: RecordLog<RoundTripTrade>): TradeStats {
+    const n = this.n;
+    if (trades.length !== n)
+      throw new RangeError(`TradeTally.stats: ${n} trades were added but ${trades.length} were given again`);
+    const pnlMean = n === 0 ? null : this.pnlSum / n;
+    let pnlStd: number | null = null;
+    if (pnlMean !== null && n >= 2) {
+      let squares = 0;
+      for (const t of trades) {
+        const d = t.pnl.toNumber() - pnlMean;
+        squares += d * d;
+      }
+      pnlStd = Math.sqrt(squares / (n - 1));
+    }
+    const winRate = n === 0 ? 0 : this.winCount / n;
+    const grossLoss = -this.lossSum;
+    const avgWin = this.winCount === 0 ? null : this.grossWin / this.winCount;
+    const avgLoss = this.lossCount === 0 ? null : grossLoss / this.lossCount;
+    return {
+      tradeCount: n,
+      winRate,
+      bestTrade: n === 0 ? null : this.best,
+      worstTrade: n === 0 ? null : this.worst,
+      avgTrade: n === 0 || this.totalLoss ? null : Math.expm1(this.logSum / n),
+      maxTradeDurationMs: n === 0 ? null : this.longest,
+      avgTradeDurationMs: n === 0 ? null : this.durationSum / n,
+      profitFactor: grossLoss === 0 ? null : finiteOrNull(this.grossWin / grossLoss),
+      expectancy: n === 0 ? null : this.returnSum / n,
+      sqn:
+        pnlMean === null || pnlStd === null || pnlStd === 0
+          ? null
+          : finiteOrNull((Math.sqrt(n) * pnlMean) / pnlStd),
+      kelly:
+        avgWin === null || avgLoss === null
+          ? null
+          : finiteOrNull(winRate - (1 - winRate) / (avgWin / avgLoss)),
+    };
+  }
+}
+
+/**
  * Computes the trade statistics of closed round trips in two passes over them (the second for
  * the standard deviation of SQN), holding only running sums, so a file-backed log of any length
- * is read twice instead of loaded. Sums run in trade order, as a one-pass sum over an array would.
+ * is read twice instead of loaded.
  * @param trades - closed round-trip trades (re-iterable: an array or a record log)
  * @returns the statistics; see {@link TradeStats} for each formula
  */
 export function tradeStats(trades: RecordLog<RoundTripTrade>): TradeStats {
-  let n = 0;
-  let returnSum = 0;
-  let logSum = 0;
-  let totalLoss = false;
-  let best = Number.NEGATIVE_INFINITY;
-  let worst = Number.POSITIVE_INFINITY;
-  let longest = Number.NEGATIVE_INFINITY;
-  let durationSum = 0;
-  let pnlSum = 0;
-  let winCount = 0;
-  let grossWin = 0;
-  let lossCount = 0;
-  let lossSum = 0;
-  for (const t of trades) {
-    const r = t.returnFraction;
-    const pnl = t.pnl.toNumber();
-    n++;
-    returnSum += r;
-    if (r <= -1) totalLoss = true;
-    else logSum += Math.log1p(r);
-    best = Math.max(best, r);
-    worst = Math.min(worst, r);
-    longest = Math.max(longest, t.durationMs);
-    durationSum += t.durationMs;
-    pnlSum += pnl;
-    if (pnl > 0) {
-      winCount++;
-      grossWin += pnl;
-    } else if (pnl < 0) {
-      lossCount++;
-      lossSum += pnl;
-    }
-  }
-  const pnlMean = n === 0 ? null : pnlSum / n;
-  let pnlStd: number | null = null;
-  if (pnlMean !== null && n >= 2) {
-    let squares = 0;
-    for (const t of trades) {
-      const d = t.pnl.toNumber() - pnlMean;
-      squares += d * d;
-    }
-    pnlStd = Math.sqrt(squares / (n - 1));
-  }
-  const winRate = n === 0 ? 0 : winCount / n;
-  const grossLoss = -lossSum;
-  const avgWin = winCount === 0 ? null : grossWin / winCount;
-  const avgLoss = lossCount === 0 ? null : grossLoss / lossCount;
-  return {
-    tradeCount: n,
-    winRate,
-    bestTrade: n === 0 ? null : best,
-    worstTrade: n === 0 ? null : worst,
-    avgTrade: n === 0 || totalLoss ? null : Math.expm1(logSum / n),
-    maxTradeDurationMs: n === 0 ? null : longest,
-    avgTradeDurationMs: n === 0 ? null : durationSum / n,
-    profitFactor: grossLoss === 0 ? null : finiteOrNull(grossWin / grossLoss),
-    expectancy: n === 0 ? null : returnSum / n,
-    sqn:
-      pnlMean === null || pnlStd === null || pnlStd === 0
-        ? null
-        : finiteOrNull((Math.sqrt(n) * pnlMean) / pnlStd),
-    kelly:
-      avgWin === null || avgLoss === null ? null : finiteOrNull(winRate - (1 - winRate) / (avgWin / avgLoss)),
-  };
+  const tally = new TradeTally();
+  for (const t of trades) tally.add(t);
+  return tally.stats(trades);
 }

@@ -39,7 +39,93 @@ export function* stableJsonChunks(value: unknown): Generator<string> {
  * @throws TypeError as {@link stableJson}
  */
 export function stableJsonLine(value: unknown, path = '$'): string {
-  return JSON.stringify(normalize(value, path));
+  return lineOf(value, path, undefined);
+}
+
+/**
+ * {@link stableJsonLine} written directly rather than as JSON.stringify(normalize(value)): a run
+ * encodes every order, fill and trade this way, and the intermediate copy of each record was
+ * most of the cost. The path of a value (for errors) is `parent` + `key`, joined only when needed.
+ */
+function lineOf(value: unknown, parent: string, key: string | number | undefined): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value))
+        throw new TypeError(`stableJson: ${pathOf(parent, key)} is ${value}, which JSON cannot hold`);
+      return Object.is(value, -0) ? '0' : String(value);
+    case 'object': {
+      if (D.isDecimal(value)) return `"${(value as InstanceType<typeof D>).toFixed()}"`;
+      const path = pathOf(parent, key);
+      if (Array.isArray(value) || isRecordLog(value)) {
+        let i = 0;
+        let out = '[';
+        for (const item of value as Iterable<unknown>) {
+          out += `${i === 0 ? '' : ','}${lineOf(item, path, i)}`;
+          i++;
+        }
+        return `${out}]`;
+      }
+      let out = '{';
+      let first = true;
+      for (const k of sortedKeys(value)) {
+        const v = (value as Record<string, unknown>)[k];
+        if (v === undefined) continue;
+        out += `${first ? '' : ','}${quotedKey(k)}:${lineOf(v, path, k)}`;
+        first = false;
+      }
+      return `${out}}`;
+    }
+    default:
+      throw new TypeError(`stableJson: ${pathOf(parent, key)} is a ${typeof value}, which JSON cannot hold`);
+  }
+}
+
+function pathOf(parent: string, key: string | number | undefined): string {
+  return key === undefined ? parent : typeof key === 'number' ? `${parent}[${key}]` : `${parent}.${key}`;
+}
+
+/** Object keys as JSON strings: records repeat the same few dozen keys millions of times. */
+const QUOTED_KEYS = new Map<string, string>();
+
+function quotedKey(key: string): string {
+  let quoted = QUOTED_KEYS.get(key);
+  if (quoted === undefined) {
+    quoted = JSON.stringify(key);
+    if (QUOTED_KEYS.size < 4096) QUOTED_KEYS.set(key, quoted);
+  }
+  return quoted;
+}
+
+/** Sorted key lists by the object's own key order, for the same reason. */
+const SORTED_KEYS = new Map<string, string[]>();
+
+const INDEX_KEY = /^(0|[1-9]\d{0,8})$/;
+
+/**
+ * Keys sorted as `normalize` leaves them: sorted, except that an object lists array-index keys
+ * ("0", "12") first, in numeric order, whatever order they were added in.
+ */
+function sortedKeys(value: object): string[] {
+  const own = Object.keys(value);
+  const shape = own.join('\u0000');
+  let sorted = SORTED_KEYS.get(shape);
+  if (sorted === undefined) {
+    sorted = sortKeys(own);
+    if (SORTED_KEYS.size < 4096) SORTED_KEYS.set(shape, sorted);
+  }
+  return sorted;
+}
+
+function sortKeys(own: readonly string[]): string[] {
+  const keys = [...own].sort();
+  if (!keys.some((k) => INDEX_KEY.test(k))) return keys;
+  const indices = keys.filter((k) => INDEX_KEY.test(k)).sort((a, b) => Number(a) - Number(b));
+  return [...indices, ...keys.filter((k) => !INDEX_KEY.test(k))];
 }
 
 type Plain = string | number | boolean | null | Plain[] | { [key: string]: Plain };
