@@ -5,7 +5,6 @@ import {
   type BarEvent,
   type BarInterval,
   type Dec,
-  floorToStep,
   type Intent,
 } from '../core/model/index.ts';
 
@@ -50,8 +49,7 @@ function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[]
 function onCross(ctx: Ctx, bar: BarEvent, regime: number): Intent[] | undefined {
   const spec = ctx.instrument(bar.sym);
   if (spec === undefined) return undefined;
-  const unitValue = spec.contractSize.mul(bar.close);
-  const size = floorToStep(ctx.equity().mul(ctx.params.fraction).div(unitValue), spec.lotSize);
+  const size = ctx.size.equityFraction(bar.sym, ctx.params.fraction, bar.close);
   const target = regime > 0 ? size : ctx.params.allowShort ? size.neg() : size.mul(0);
   const delta = target.sub(ctx.netQty(bar.sym));
   return delta.isZero() ? undefined : marketOrders(ctx, bar.sym, delta, spec.maxMarketSize);

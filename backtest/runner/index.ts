@@ -1,6 +1,7 @@
 /**
  * The backtest runner: recordings + strategies + simulated venue + virtual clock -> result,
- * with progress output and the position-sizing helpers bar-backtest users expect.
+ * with progress output and the flat commission bar-backtest users expect (position sizing is
+ * on the strategy API: `ctx.size`).
  * @packageDocumentation
  */
 export type { BacktestRunOptions } from './backtest-run-options.ts';
@@ -8,7 +9,7 @@ export { countRecords } from './count-records.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
-export { qtyForCash, qtyForEquityFraction, wholeUnits, withCommission } from './position-sizing.ts';
+export { withCommission } from './position-sizing.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';
 export { runBacktest } from './run-backtest.ts';

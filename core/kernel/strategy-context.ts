@@ -19,6 +19,7 @@ import type {
   QuoteEvent,
 } from '../model/index.ts';
 import type { OrderFactory } from './order-factory.ts';
+import type { PositionSizer } from './position-sizer.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
 
 /**
@@ -35,6 +36,8 @@ export interface StrategyContext<P = unknown, S = unknown> {
   readonly state: S;
   /** Builds intents of every kind; see {@link OrderFactory}. */
   readonly order: OrderFactory;
+  /** Position sizing on the lot grid: a fraction of equity, a cash amount, whole units; see {@link PositionSizer}. */
+  readonly size: PositionSizer;
 
   /** @returns the run's time, epoch ms (virtual in backtests) */
   now(): number;

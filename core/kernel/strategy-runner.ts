@@ -23,6 +23,7 @@ import { positionKey, ZERO } from '../model/index.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
 import type { KernelState } from './kernel-state.ts';
 import { OrderFactory } from './order-factory.ts';
+import { type PositionSizer, positionSizer } from './position-sizer.ts';
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
 
@@ -44,6 +45,7 @@ type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => IntentOutp
  */
 export class StrategyRunner implements StrategyContext<unknown, unknown> {
   readonly order: OrderFactory;
+  readonly size: PositionSizer;
   readonly state: unknown;
   /** Index in the kernel's runner list (timer ownership). */
   readonly index: number;
@@ -98,6 +100,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
       algoSymByRef: (ref) => s.orders.algoByRef.get(ref)?.sym,
       nextRef: () => this.nextRef(),
     });
+    this.size = positionSizer(this);
   }
 
   /** @returns the next generated caller reference: `{id}-{runId-}{counter in base 36}` */

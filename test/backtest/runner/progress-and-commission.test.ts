@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  countRecords,
-  createProgressReporter,
-  qtyForCash,
-  qtyForEquityFraction,
-  wholeUnits,
-  withCommission,
-} from '../../../backtest/runner/index.ts';
+import { countRecords, createProgressReporter, withCommission } from '../../../backtest/runner/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 
@@ -80,27 +73,8 @@ describe('record counting', () => {
   });
 });
 
-describe('position sizing', () => {
+describe('flat commission', () => {
   const btc = anInstrument('BINANCE_PERP_BTC_USDT');
-  const aapl = anInstrument('US_EQUITY_AAPL', { lotSize: D(1), minSize: D(1) });
-
-  it('sizes a fraction of equity, rounded down to the lot', () => {
-    // 10 000 x 0.5 / 40 000 = 0.125 BTC
-    expect(qtyForEquityFraction(D(10_000), 0.5, 40_000, btc).toFixed()).toBe('0.125');
-    // 10 000 x 0.3 / 185.64 = 16.16... shares -> 16
-    expect(qtyForEquityFraction(D(10_000), 0.3, 185.64, aapl).toFixed()).toBe('16');
-    expect(qtyForCash(D(100), 185.64, aapl).toFixed()).toBe('0');
-  });
-
-  it('rounds to whole units toward zero', () => {
-    expect(wholeUnits(D('16.9')).toFixed()).toBe('16');
-    expect(wholeUnits(D('-16.9')).toFixed()).toBe('-16');
-  });
-
-  it('refuses a non-positive fraction or price', () => {
-    expect(() => qtyForEquityFraction(D(1), 0, 1, btc)).toThrow(/fraction must be positive/);
-    expect(() => qtyForEquityFraction(D(1), 1, 0, btc)).toThrow(/price must be positive/);
-  });
 
   it('replaces the fee schedule by a flat commission', () => {
     const spec = withCommission(btc, { rate: D('0.001'), fixedPerFill: D('1') });

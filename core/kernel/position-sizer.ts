@@ -1,0 +1,107 @@
+import type { Dec, InstrumentSpec } from '../model/index.ts';
+import { D, floorToStep, ZERO } from '../model/index.ts';
+
+/**
+ * The quantity worth a fraction of equity at a price, rounded down to the instrument's lot
+ * size (backtesting.py's `size` between 0 and 1). Below the minimum size it is zero.
+ * @param equity - account equity in the settle asset
+ * @param fraction - share of equity to put in, in (0, 1] (more than 1 uses leverage)
+ * @param price - the price the position is valued at
+ * @param spec - the instrument (contract size, lot and minimum size)
+ * @returns the quantity, a multiple of the lot size, or zero
+ * @throws RangeError when the fraction or the price is not positive
+ */
+export function qtyForEquityFraction(
+  equity: Dec,
+  fraction: number,
+  price: number,
+  spec: InstrumentSpec,
+): Dec {
+  if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
+  if (!(price > 0)) throw new RangeError(`position sizing: price must be positive, got ${price}`);
+  if (!equity.gt(0)) return ZERO;
+  const qty = floorToStep(equity.mul(fraction).div(spec.contractSize.mul(price)), spec.lotSize);
+  return qty.lt(spec.minSize) ? ZERO : qty;
+}
+
+/**
+ * The quantity a cash amount buys at a price, rounded down to the lot size.
+ * @param cash - amount in the settle asset
+ * @param price - the price
+ * @param spec - the instrument
+ * @returns the quantity, a multiple of the lot size, or zero below the minimum size
+ * @throws RangeError when the price is not positive
+ */
+export function qtyForCash(cash: Dec, price: number, spec: InstrumentSpec): Dec {
+  return qtyForEquityFraction(cash, 1, price, spec);
+}
+
+/**
+ * Rounds a quantity down to whole units (shares, contracts): backtesting.py's `size >= 1`.
+ * @param qty - the quantity
+ * @returns the largest whole number not above it (toward zero for negative quantities)
+ */
+export function wholeUnits(qty: Dec): Dec {
+  return qty.isNegative() ? qty.neg().floor().neg() : qty.floor();
+}
+
+/**
+ * Position sizing for strategies, on the strategy's own view of the run (its equity, the
+ * instrument and the reference price): what bar-backtest users know as `size` in
+ * backtesting.py. Every quantity is on the instrument's lot grid and zero when it would be below
+ * the minimum size, so it can go straight into an order.
+ * @example
+ * onBar: (ctx, bar) => ctx.order.market({ sym: bar.sym, side: 'BUY', qty: ctx.size.equityFraction(bar.sym, 0.5, bar.close) })
+ */
+export interface PositionSizer {
+  /**
+   * @param sym - the instrument
+   * @param fraction - share of equity, > 0 (more than 1 uses leverage)
+   * @param price - the price to value it at; default the reference price (quote mid, last trade, mark or bar close)
+   * @returns the quantity worth `fraction` of equity, zero when the instrument or a price is unknown
+   * @throws RangeError when the fraction or the given price is not positive
+   */
+  equityFraction(sym: string, fraction: number, price?: number): Dec;
+  /**
+   * @param sym - the instrument
+   * @param cash - the amount to spend, in the settle asset
+   * @param price - as in {@link PositionSizer.equityFraction}
+   * @returns the quantity it buys, zero when the instrument or a price is unknown
+   */
+  cash(sym: string, cash: Dec | number, price?: number): Dec;
+  /**
+   * @param qty - a quantity
+   * @returns it rounded toward zero to whole units (shares, contracts)
+   */
+  units(qty: Dec): Dec;
+}
+
+/** What the sizer reads of the strategy's view. */
+export interface SizerView {
+  instrument(sym: string): InstrumentSpec | undefined;
+  equity(): Dec;
+  referencePrice(sym: string): number | undefined;
+}
+
+/**
+ * A {@link PositionSizer} over a strategy's view.
+ * @param view - the strategy's context (instrument, equity, reference price)
+ * @returns the sizer
+ */
+export function positionSizer(view: SizerView): PositionSizer {
+  const sized = (sym: string, amount: Dec, price: number | undefined): Dec => {
+    const spec = view.instrument(sym);
+    const at = price ?? view.referencePrice(sym);
+    if (spec === undefined || at === undefined) return ZERO;
+    return qtyForEquityFraction(amount, 1, at, spec);
+  };
+  return {
+    equityFraction: (sym, fraction, price) => {
+      if (!(fraction > 0))
+        throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
+      return sized(sym, view.equity().mul(fraction), price);
+    },
+    cash: (sym, cash, price) => sized(sym, D(cash), price),
+    units: wholeUnits,
+  };
+}

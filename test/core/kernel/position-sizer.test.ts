@@ -1,0 +1,82 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  defineStrategy,
+  type PositionSizer,
+  qtyForCash,
+  qtyForEquityFraction,
+  wholeUnits,
+} from '../../../core/kernel/index.ts';
+import { D, type Dec } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aQuote, BTC } from '../../kit/kernel-events.ts';
+import { aStrategyRig } from '../../kit/strategy-rig.ts';
+
+describe('position sizing', () => {
+  const btc = anInstrument(BTC);
+  const aapl = anInstrument('US_EQUITY_AAPL', { lotSize: D(1), minSize: D(1) });
+
+  it('sizes a fraction of equity, rounded down to the lot', () => {
+    // 10 000 x 0.5 / 40 000 = 0.125 BTC
+    expect(qtyForEquityFraction(D(10_000), 0.5, 40_000, btc).toFixed()).toBe('0.125');
+    // 10 000 x 0.3 / 185.64 = 16.16... shares -> 16
+    expect(qtyForEquityFraction(D(10_000), 0.3, 185.64, aapl).toFixed()).toBe('16');
+    expect(qtyForCash(D(100), 185.64, aapl).toFixed()).toBe('0');
+    expect(qtyForEquityFraction(D(-5), 0.5, 100, btc).toFixed()).toBe('0');
+  });
+
+  it('never spends more than the fraction, and stays on the lot grid at or above the minimum size', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 1, max: 100 }),
+        fc.integer({ min: 1, max: 2_000_000 }),
+        (cents, percent, priceTenths) => {
+          const equity = D(cents).div(100);
+          const fraction = percent / 100;
+          const price = priceTenths / 10;
+          const qty = qtyForEquityFraction(equity, fraction, price, btc);
+          expect(qty.mul(price).lte(equity.mul(fraction))).toBe(true);
+          expect(qty.mod(btc.lotSize).isZero()).toBe(true);
+          expect(qty.isZero() || qty.gte(btc.minSize)).toBe(true);
+          // One more lot would spend more than the fraction.
+          expect(qty.plus(btc.lotSize).mul(price).gt(equity.mul(fraction))).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('rounds to whole units toward zero', () => {
+    expect(wholeUnits(D('16.9')).toFixed()).toBe('16');
+    expect(wholeUnits(D('-16.9')).toFixed()).toBe('-16');
+  });
+
+  it('refuses a non-positive fraction or price', () => {
+    expect(() => qtyForEquityFraction(D(1), 0, 1, btc)).toThrow(/fraction must be positive/);
+    expect(() => qtyForEquityFraction(D(1), 1, 0, btc)).toThrow(/price must be positive/);
+  });
+
+  it('gives strategies ctx.size on their own equity and the reference price', async () => {
+    const seen: Record<string, string> = {};
+    const probe = defineStrategy({
+      name: 'sizer-probe',
+      description: 'Records what ctx.size gives on the first quote.',
+      params: z.object({}),
+      onQuote: (ctx) => {
+        if (seen.half !== undefined) return;
+        const size: PositionSizer = ctx.size;
+        const text = (qty: Dec): string => qty.toFixed();
+        seen.half = text(size.equityFraction(BTC, 0.5));
+        seen.atPrice = text(size.equityFraction(BTC, 0.5, 40_000));
+        seen.cash = text(size.cash(BTC, 1_000));
+        seen.unknown = text(size.equityFraction('BINANCE_PERP_XRP_USDT', 0.5));
+        seen.units = text(size.units(D('2.7')));
+      },
+    });
+    const rig = await aStrategyRig([{ id: 'probe', strategy: probe, params: {} }], { cash: 10_000 });
+    // Mid 20 000.5: 5 000 / 20 000.5 = 0.24999... -> 0.249 on the 0.001 lot.
+    rig.push(aQuote(1_000, 20_000, 20_001));
+    expect(seen).toEqual({ half: '0.249', atPrice: '0.125', cash: '0.049', unknown: '0', units: '2' });
+  });
+});
