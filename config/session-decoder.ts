@@ -3,6 +3,12 @@ import type { KeelEvent } from '../core/model/index.ts';
 import { classifyPrivateFrame, decodeMarketMessage } from '../core/venue/index.ts';
 
 /**
+ * Names {@link decodeSessionRecord} in event caches (`backtest.eventCache`): a cache made by
+ * another decoder id is stale and rebuilt. Bump the version when decoding changes what it yields.
+ */
+export const SESSION_DECODER_ID = 'session-decoder-v1';
+
+/**
  * The record decoder that wires the venue's wire -> model mapping into the recording reader, so a
  * replay decodes exactly as live does. Market-data records go through the market-data decoders
  * (a malformed push comes back as an Error, which the reader reports with file and line).

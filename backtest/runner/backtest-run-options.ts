@@ -54,6 +54,12 @@ export interface BacktestRunOptions {
    * Omitted: no cache.
    */
   readonly eventCache?: { readonly decoderId: string };
+  /**
+   * Replay only the events received in [from, to) (epoch ms; either end open when omitted),
+   * picked after decoding and after the event cache, which so holds the whole recording and
+   * serves every window. The same events as a decoder skipping the records outside the window.
+   */
+  readonly window?: { readonly from?: number; readonly to?: number };
   /** Events pushed between two yields to the event loop; default 8192. */
   readonly batchSize?: number;
   /** Smallest event-time distance between equity samples, ms; default 60 000. */

@@ -20,6 +20,8 @@ import type {
  */
 
 const FORMAT = 1;
+/** Cache files this process has started writing, to name each partial file apart. */
+let partialCount = 0;
 const STRIDE = 12;
 const QUOTE = 0;
 const TRADE = 1;
@@ -278,7 +280,9 @@ export async function* cachedMarketEvents(
     return;
   }
   const before = await stat(recording);
-  const partial = `${eventCachePaths(recording).data}.partial`;
+  // A file of this writer's own: backtests of the same recording running at once (sweep workers,
+  // test files) each write theirs, and the last rename wins with the same content.
+  const partial = `${eventCachePaths(recording).data}.${process.pid}-${++partialCount}.partial`;
   const writer = await open(partial, 'w')
     .then((handle) => new CacheWriter(handle, partial))
     .catch(() => undefined);

@@ -55,6 +55,30 @@ function marketOnly(
   return MARKET_KINDS.has(event.kind) ? (event as MarketEvent) : null;
 }
 
+/** The events of a source received inside the window (all of them without one). */
+async function* within(
+  source: AsyncIterable<readonly MarketEvent[]>,
+  window: BacktestRunOptions['window'],
+): AsyncGenerator<readonly MarketEvent[]> {
+  if (window === undefined) {
+    yield* source;
+    return;
+  }
+  const from = window.from ?? Number.NEGATIVE_INFINITY;
+  const to = window.to ?? Number.POSITIVE_INFINITY;
+  for await (const batch of source) {
+    const first = batch[0];
+    const last = batch[batch.length - 1];
+    // Read to the end even past the window: an event cache is only kept once its source was read whole.
+    if (first === undefined || last === undefined || last.recvTs < from || first.recvTs >= to) continue;
+    const kept =
+      first.recvTs >= from && last.recvTs < to
+        ? batch
+        : batch.filter((e) => e.recvTs >= from && e.recvTs < to);
+    if (kept.length > 0) yield kept;
+  }
+}
+
 /** Time after the last event during which commands sent at the end may still arrive, ms. */
 const END_SETTLE_MS = 60_000;
 
@@ -101,7 +125,10 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const cache = options.eventCache;
   const sources = mergeByRecvTs(
     options.recordings.map((path) =>
-      cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
+      within(
+        cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
+        options.window,
+      ),
     ),
     batchSize,
   );

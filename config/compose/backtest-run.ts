@@ -1,13 +1,14 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordDecoder } from '../../backtest/recording/index.ts';
 import type { BacktestResult } from '../../backtest/report/index.ts';
-import { createProgressReporter, runBacktest } from '../../backtest/runner/index.ts';
+import { createProgressReporter, eventCachePaths, runBacktest } from '../../backtest/runner/index.ts';
 import { type StrategySlot, wallClock } from '../../core/kernel/index.ts';
 import type { KeelEvent } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
-import { decodeSessionRecord } from '../session-decoder.ts';
+import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { fillModelOf, latencyOf, specsWithFees } from './sim-models.ts';
@@ -35,13 +36,56 @@ export function windowedDecoder(backtest: BacktestConfig): RecordDecoder<KeelEve
   return (record) => (record.recvTs < from || record.recvTs >= to ? null : decodeSessionRecord(record));
 }
 
+/** Where a recording's event cache is, and whether it is there after the run. */
+export interface EventCacheFile {
+  readonly recording: string;
+  /** The cache's data file (`<recording>.events.bin`; its meta is `<recording>.events.json`). */
+  readonly data: string;
+  /**
+   * False when no cache could be kept: the recording holds events the cache cannot hold (book
+   * depth, mark prices), it changed while read, or its directory is not writable.
+   */
+  readonly present: boolean;
+}
+
+/**
+ * The recordings a config's backtest replays, as absolute paths.
+ * @param loaded - a validated config of mode backtest
+ * @param override - recordings replacing the config's
+ * @returns absolute paths
+ */
+export function backtestRecordings(loaded: LoadedConfig, override?: readonly string[]): string[] {
+  return (override ?? loaded.config.backtest?.recordings.map((path) => resolve(loaded.dir, path)) ?? []).map(
+    (path) => resolve(path),
+  );
+}
+
+/**
+ * The event cache files of a config's recordings (`backtest.eventCache`, on by default): next
+ * to each recording.
+ * @param loaded - a validated config of mode backtest
+ * @param override - recordings replacing the config's
+ * @returns one entry per recording; empty when the cache is off
+ */
+export function eventCacheFiles(loaded: LoadedConfig, override?: readonly string[]): EventCacheFile[] {
+  if (loaded.config.backtest?.eventCache === false) return [];
+  return backtestRecordings(loaded, override).map((recording) => {
+    const paths = eventCachePaths(recording);
+    return { recording, data: paths.data, present: existsSync(paths.data) && existsSync(paths.meta) };
+  });
+}
+
 /**
  * Runs the backtest a config describes: its recordings (relative to the config file) through
  * the venue's decoders, the simulated venue with the configured fill, latency and fee models,
  * the kernel with the strategies, and the risk gate with the global and per-strategy limits.
+ * With `backtest.eventCache` (the default) each recording's decoded market events are cached
+ * next to it and replayed from there while the cache is valid; the replay window is then applied
+ * after the cache, so one cache serves every window. Results are the same either way.
  * @param loaded - a validated config of mode backtest
  * @param options - strategy slots, progress stream, recordings override
- * @returns the result (deterministic for the same inputs)
+ * @returns the result (deterministic for the same inputs); call its `dispose()` when done, which
+ *   removes its temporary files
  * @throws Error when the config has no backtest section or a recording cannot be read
  */
 export async function runConfiguredBacktest(
@@ -54,14 +98,26 @@ export async function runConfiguredBacktest(
   const [settleAsset, startingCash] = Object.entries(backtest.startingCash)[0] ?? [];
   if (settleAsset === undefined || startingCash === undefined)
     throw new Error(`${loaded.file}: backtest.startingCash names no asset`);
-  const recordings = (options.recordings ?? backtest.recordings.map((path) => resolve(loaded.dir, path))).map(
-    (path) => resolve(path),
-  );
+  const recordings = backtestRecordings(loaded, options.recordings);
+  const cached = backtest.eventCache;
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), config, backtest.fees);
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => s.use).join(', ')}`,
     recordings,
-    decode: windowedDecoder(backtest),
+    ...(cached
+      ? {
+          decode: decodeSessionRecord,
+          eventCache: { decoderId: SESSION_DECODER_ID },
+          ...(backtest.from === undefined && backtest.to === undefined
+            ? {}
+            : {
+                window: {
+                  ...(backtest.from === undefined ? {} : { from: backtest.from }),
+                  ...(backtest.to === undefined ? {} : { to: backtest.to }),
+                },
+              }),
+        }
+      : { decode: windowedDecoder(backtest) }),
     instruments,
     strategies: options.slots,
     gate: new RiskGate(riskGateConfigOf(config)),
@@ -78,18 +134,33 @@ export async function runConfiguredBacktest(
   });
 }
 
+/** What {@link backtestToFiles} did. */
+export interface BacktestFilesOutcome {
+  /** The result: call its `dispose()` when done, which removes its temporary files. */
+  readonly result: BacktestResult;
+  readonly paths: RunOutputPaths;
+  /** The recordings' event caches; empty when `backtest.eventCache` is off. */
+  readonly eventCaches: readonly EventCacheFile[];
+}
+
 /**
  * Runs a configured backtest and writes its result JSON, CSVs and HTML report.
  * @param loaded - a validated config of mode backtest
  * @param options - strategy slots, progress stream, recordings override
- * @returns the result and where its files went
+ * @returns the result, where its files went and where the event caches are
+ * @throws Error when the run or writing its files fails (the result's temporary files are then removed)
  */
 export async function backtestToFiles(
   loaded: LoadedConfig,
   options: ConfiguredBacktestOptions,
-): Promise<{ readonly result: BacktestResult; readonly paths: RunOutputPaths }> {
+): Promise<BacktestFilesOutcome> {
   const result = await runConfiguredBacktest(loaded, options);
-  const settleAsset = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? 'USDT';
-  const paths = await writeRunOutputs(result, reportPathsOf(loaded.config), settleAsset);
-  return { result, paths };
+  try {
+    const settleAsset = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? 'USDT';
+    const paths = await writeRunOutputs(result, reportPathsOf(loaded.config), settleAsset);
+    return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings) };
+  } catch (error) {
+    result.dispose?.();
+    throw error;
+  }
 }

@@ -50,6 +50,14 @@ export const backtestConfigSchema = z
       .boolean()
       .default(true)
       .describe('Close every position at the last price when the replay ends, so PnL is realised.'),
+    eventCache: z
+      .boolean()
+      .default(true)
+      // The cache holds the whole recording (the replay window is applied after it); results are
+      // the same with and without it. Kept short: a longer text re-aligns the whole reference table.
+      .describe(
+        'Replay from a cache of decoded events kept next to each recording (<file>.events.bin, .json), rebuilt when stale.',
+      ),
   })
   .superRefine((backtest, ctx) => {
     if (backtest.from !== undefined && backtest.to !== undefined && backtest.from >= backtest.to) {

@@ -46,7 +46,8 @@ export function numericMetrics(metrics: object): Record<string, number | null> {
 
 /**
  * Runs one combination of a sweep: loads the config with the combination's overrides and
- * backtests it (no files written). Runs in a worker thread (see sweep-worker.js) or in-process.
+ * backtests it (no result files written; the run's temporary spill files are removed before the
+ * row is returned). Runs in a worker thread (see sweep-worker.js) or in-process.
  * @param task - the config and the combination
  * @returns the row
  * @throws Error with the config's located problems when the combination does not validate
@@ -57,5 +58,10 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
   const slots = await strategySlots(loaded);
   if (!slots.ok) throw new Error(slots.problems.map(formatConfigProblem).join('\n'));
   const result = await runConfiguredBacktest(loaded, { slots: slots.slots });
-  return { sets: task.sets, metrics: numericMetrics(result.metrics), fills: result.fills.length };
+  try {
+    return { sets: task.sets, metrics: numericMetrics(result.metrics), fills: result.fills.length };
+  } finally {
+    // The row is all a sweep keeps: the run's spill files go now, not when the worker exits.
+    result.dispose?.();
+  }
 }

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { formatMoney, formatPercent } from '../../../backtest/report/index.ts';
-import { backtestToFiles } from '../../compose/backtest-run.ts';
+import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -14,9 +14,19 @@ export interface BacktestOptions {
   readonly recordings?: readonly string[];
 }
 
+function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
+  if (caches.length === 0) return ['  event cache: off (backtest.eventCache: false)'];
+  return caches.map((c) =>
+    c.present
+      ? `  event cache: ${relative(process.cwd(), c.data)} (+ .json; delete it any time, it is rebuilt)`
+      : `  event cache: none kept for ${relative(process.cwd(), c.recording)} (events it cannot hold, or the directory is read-only)`,
+  );
+}
+
 /**
  * `keel backtest <config>`: replays the config's recordings through the simulated venue and
- * writes the result JSON, CSVs and HTML report. The config's mode is backtest (checked by the caller).
+ * writes the result JSON, CSVs and HTML report, then says where they and the recordings' event
+ * caches (`backtest.eventCache`) are. The config's mode is backtest (checked by the caller).
  * @param loaded - the validated config, `--from/--to/--set` applied
  * @param options - progress and recordings override
  * @param io - output streams
@@ -45,7 +55,7 @@ export async function backtestCommand(
     io.stderr.write(`✖ keel backtest ${relative(process.cwd(), loaded.file)}: ${(error as Error).message}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
-  const { result, paths } = outcome;
+  const { result, paths, eventCaches } = outcome;
   const m = result.metrics;
   const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
   io.stdout.write(
@@ -55,8 +65,10 @@ export async function backtestCommand(
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
       `  result: ${relative(process.cwd(), paths.json)}`,
       `  report: ${relative(process.cwd(), paths.html)}`,
+      ...eventCacheLines(eventCaches),
       '',
     ].join('\n'),
   );
+  result.dispose?.();
   return EXIT.OK;
 }
