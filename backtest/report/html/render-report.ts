@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Dec } from '../../../core/model/index.ts';
 import { firstRecords } from '../log/record-log.ts';
+import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { readResult } from '../result/result-files.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
@@ -61,7 +62,7 @@ function assumptionsSection(result: BacktestResult): string {
     [
       'Annualization',
       e(
-        `${ann.period === 'day' ? 'daily returns (last equity of each UTC day)' : 'returns between equity samples'}; ${ann.periodsPerYear === null ? 'too few samples to annualize' : `${ann.periodsPerYear.toFixed(1)} periods a year`}; ${ann.tradingDaysPerYear} trading days a year; risk-free rate ${formatPercent(ann.riskFreeRate)}`,
+        `${ann.period === 'day' ? 'daily returns (last equity of each UTC day)' : 'returns on a regular time grid of the equity curve'}; ${ann.periodsPerYear === null ? NOT_ANNUALIZED : `${ann.periodsPerYear.toFixed(1)} periods a year`}; ${ann.tradingDaysPerYear} trading days a year; risk-free rate ${formatPercent(ann.riskFreeRate)}`,
       ),
     ],
     ...meta.assumptions.map((a): [string, string] => ['Also', e(a)]),

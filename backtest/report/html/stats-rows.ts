@@ -1,3 +1,4 @@
+import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import {
   formatDuration,
@@ -27,7 +28,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
   const ann = m.annualization;
   const basis =
     ann.periodsPerYear === null
-      ? 'too few samples to annualize'
+      ? NOT_ANNUALIZED
       : `${ann.period === 'day' ? 'daily' : 'per-sample'} returns, ${ann.periodsPerYear.toFixed(1)} periods a year (${ann.tradingDaysPerYear} trading days)`;
   return [
     { label: 'Start', value: formatTime(m.start), definition: 'first equity sample' },

@@ -10,20 +10,34 @@ export const YEAR_MS = 365 * DAY_MS;
  * How period returns are taken and annualized (Keel's choice, configurable):
  * - `tradingDaysPerYear`: 365 for crypto (trades every day, the default), 252 for equities.
  * - `period`: `'auto'` takes daily returns (last equity of each UTC day, as backtesting.py does)
- *   when the curve spans at least 3 UTC days, and otherwise returns between consecutive samples;
- *   `'day'` forces daily returns, `'sample'` forces per-sample returns.
+ *   when the curve spans at least 3 UTC days; a shorter run spanning at least one day takes
+ *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
+ *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
+ *   forces per-sample returns whatever the span.
+ * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute): the
+ *   equity at each grid time is the last sample at or before it. The curve itself is not regular
+ *   (it keeps each bucket's low, high and close), so its own gaps cannot serve as periods.
  * - `periodsPerYear`: overrides the derived figure. Derived: tradingDaysPerYear for daily
- *   returns; tradingDaysPerYear x (1 day / median sampling interval, lower median) for per-sample returns,
- *   which assumes trading round the clock: for intraday equities pass it (e.g. 252 x 390 for
- *   one-minute bars of a 6.5 h session).
+ *   returns; tradingDaysPerYear x (1 day / sampleStepMs) for per-sample returns, which assumes
+ *   trading round the clock: for intraday equities pass it (e.g. 252 x 390 for a one-minute step
+ *   over a 6.5 h session).
  * - `riskFreeRate`: annual risk-free rate for Sharpe (fraction, default 0).
  */
 export interface AnnualizationBasis {
   readonly tradingDaysPerYear: number;
   readonly period: 'auto' | 'day' | 'sample';
   readonly periodsPerYear?: number;
+  /** Grid step of per-sample returns, ms; default {@link DEFAULT_SAMPLE_STEP_MS}. */
+  readonly sampleStepMs?: number;
   readonly riskFreeRate: number;
 }
+
+/** What the report says when a run's returns are not annualized. */
+export const NOT_ANNUALIZED =
+  'not annualized: the run is shorter than a day or has a single sample (annualization period "sample" forces it)';
+
+/** Default grid step of per-sample returns: one minute. */
+export const DEFAULT_SAMPLE_STEP_MS = 60_000;
 
 /** Crypto defaults: 365 trading days, automatic period, risk-free rate 0. */
 export const CRYPTO_ANNUALIZATION: AnnualizationBasis = {
@@ -56,10 +70,16 @@ export interface PeriodReturns {
  * @returns the returns, which period was used, and periods per year
  */
 export function periodReturns(curve: readonly EquitySample[], basis: AnnualizationBasis): PeriodReturns {
-  const values = curve.map((s) => s.equity.toNumber());
   const days = lastOfEachUtcDay(curve);
   const period = basis.period === 'auto' ? (days.length >= 3 ? 'day' : 'sample') : basis.period;
-  const series = period === 'day' ? days : values;
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
+  if (basis.period === 'auto' && period === 'sample' && span < DAY_MS)
+    return { returns: [], period, periodsPerYear: null };
+  const step = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;
+  if (!(step > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${step}`);
+  const series = period === 'day' ? days : onRegularGrid(curve, step);
   const returns: number[] = [];
   for (let i = 1; i < series.length; i++) {
     const prev = series[i - 1] as number;
@@ -68,7 +88,7 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   if (returns.length === 0) return { returns, period, periodsPerYear: null };
   const periodsPerYear =
     basis.periodsPerYear ??
-    (period === 'day' ? basis.tradingDaysPerYear : samplingPeriodsPerYear(curve, basis.tradingDaysPerYear));
+    (period === 'day' ? basis.tradingDaysPerYear : (basis.tradingDaysPerYear * DAY_MS) / step);
   return { returns, period, periodsPerYear };
 }
 
@@ -84,12 +104,16 @@ function lastOfEachUtcDay(curve: readonly EquitySample[]): number[] {
   return out;
 }
 
-function samplingPeriodsPerYear(curve: readonly EquitySample[], tradingDaysPerYear: number): number | null {
-  const gaps: number[] = [];
-  for (let i = 1; i < curve.length; i++) {
-    gaps.push((curve[i] as EquitySample).ts - (curve[i - 1] as EquitySample).ts);
+/** The equity at the first sample's time and every `step` after it: the last sample at or before each. */
+function onRegularGrid(curve: readonly EquitySample[], step: number): number[] {
+  const first = curve[0];
+  if (first === undefined) return [];
+  const out: number[] = [];
+  let i = 0;
+  const end = (curve[curve.length - 1] as EquitySample).ts;
+  for (let t = first.ts; t <= end; t += step) {
+    while (i + 1 < curve.length && (curve[i + 1] as EquitySample).ts <= t) i++;
+    out.push((curve[i] as EquitySample).equity.toNumber());
   }
-  gaps.sort((a, b) => a - b);
-  const median = gaps[Math.floor((gaps.length - 1) / 2)];
-  return median === undefined || median <= 0 ? null : (tradingDaysPerYear * DAY_MS) / median;
+  return out;
 }

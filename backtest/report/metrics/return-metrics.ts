@@ -1,5 +1,5 @@
 import type { PricePoint } from '../equity-sample.ts';
-import { YEAR_MS } from './annualization.ts';
+import { DAY_MS, YEAR_MS } from './annualization.ts';
 import { finiteOrNull, geometricMeanReturn, mean, sampleStdDev } from './sample-statistics.ts';
 
 /**
@@ -56,11 +56,12 @@ export function annualizedVolatility(
  * @param startEquity - equity of the first sample
  * @param finalEquity - equity of the last sample
  * @param durationMs - end - start
- * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days, or null for a zero
- *   duration or a non-positive start or final equity
+ * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days, or null for a run
+ *   shorter than a day (compounding minutes into a year says nothing) or a non-positive start or
+ *   final equity
  */
 export function cagr(startEquity: number, finalEquity: number, durationMs: number): number | null {
-  if (durationMs <= 0 || startEquity <= 0 || finalEquity < 0) return null;
+  if (durationMs < DAY_MS || startEquity <= 0 || finalEquity < 0) return null;
   return finiteOrNull((finalEquity / startEquity) ** (YEAR_MS / durationMs) - 1);
 }
 

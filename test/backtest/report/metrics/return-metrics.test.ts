@@ -13,6 +13,7 @@ import {
   totalReturn,
   YEAR_MS,
 } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
 import { equityCurveOf } from '../../../kit/equity-curve-builders.ts';
 
 // Daily returns +10 %, -10 %, +10 %: mean 1/30, std (ddof 1) = sqrt(0.04/3) = 0.115470...
@@ -88,12 +89,54 @@ describe('annualization basis', () => {
     expect(periodReturns(equityCurveOf([1, 2, 3, 4]), EQUITY_ANNUALIZATION).periodsPerYear).toBe(252);
   });
 
-  it('falls back to per-sample returns, annualized by the median sampling interval, on short runs', () => {
-    const hourly = equityCurveOf([100, 110, 99], 3_600_000);
-    const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
+  it('takes per-sample returns on a regular grid when the run spans a day but fewer than 3 UTC days', () => {
+    const hourly = equityCurveOf(
+      [
+        100, 110, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+        108.9,
+      ],
+      3_600_000,
+    );
+    const r = periodReturns(hourly, { ...CRYPTO_ANNUALIZATION, sampleStepMs: 3_600_000 });
     expect(r.period).toBe('sample');
     expect(r.periodsPerYear).toBe(365 * 24);
-    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1]);
+    expect(r.returns.length).toBe(24);
+    expect(r.returns.map((x) => Number(x.toFixed(12))).filter((x) => x !== 0)).toEqual([0.1, -0.1, 0.1]);
+  });
+
+  it('annualizes per-sample returns by the grid step, not by the gaps of the curve, which keeps lows and highs milliseconds apart', () => {
+    // Each minute's bucket keeps its low, high and close a few ms apart: the old median-gap rule
+    // took 10 ms as the period and annualized by 3.15 billion periods a year.
+    const day = Date.UTC(2024, 0, 1, 1);
+    const curve = [];
+    for (let minute = 0; minute <= 1_440; minute++) {
+      const ts = day + minute * 60_000;
+      const equity = 100_000 + (minute % 2 === 0 ? 10 : -10);
+      curve.push(
+        { ts: ts - 20, equity: D(equity - 50) },
+        { ts: ts - 10, equity: D(equity + 50) },
+        { ts, equity: D(equity) },
+      );
+    }
+    const r = periodReturns(curve, CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('sample');
+    expect(r.periodsPerYear).toBe(365 * 1_440);
+    expect(r.returns.length).toBe(1_440);
+    // Grid times fall on the closes: each return is between two closes, +-20 on 100 000.
+    for (const x of r.returns) expect(Math.abs(Math.abs(x) - 20 / 100_000)).toBeLessThan(1e-6);
+  });
+
+  it('does not annualize a run shorter than a day unless the period is forced', () => {
+    const minutes = equityCurveOf([100, 101, 100.5, 102], 60_000);
+    expect(periodReturns(minutes, CRYPTO_ANNUALIZATION)).toEqual({
+      returns: [],
+      period: 'sample',
+      periodsPerYear: null,
+    });
+    const forced = periodReturns(minutes, { ...CRYPTO_ANNUALIZATION, period: 'sample' });
+    expect(forced.periodsPerYear).toBe(365 * 1_440);
+    expect(forced.returns.length).toBe(3);
+    expect(cagr(100, 102, 3 * 60_000)).toBeNull();
   });
 
   it('lets the user fix the period and the periods per year', () => {
