@@ -20,6 +20,7 @@ import {
 import {
   type BacktestResult,
   CostTally,
+  CRYPTO_ANNUALIZATION,
   computeMetrics,
   EXECUTION_CODEC,
   type JsonValue,
@@ -400,7 +401,8 @@ function assemble(
       drawdown: sampler.drawdownFigures(),
       meanEquity: sampler.meanEquity(),
       ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
-      ...(options.annualization === undefined ? {} : { annualization: options.annualization }),
+      // Per-sample returns step by the curve's bucket width: one close per grid interval.
+      annualization: { sampleStepMs: sampler.bucketMs, ...(options.annualization ?? CRYPTO_ANNUALIZATION) },
       contractSizeOf,
     }),
   };
