@@ -8,6 +8,7 @@ import { eventCachePaths } from '../backtest/runner/event-cache.ts';
 import { runBacktest } from '../backtest/runner/index.ts';
 import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
 import { decodeSessionRecord } from '../config/session-decoder.ts';
+import type { IntentGate } from '../core/kernel/index.ts';
 import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
 import { marketMaker } from '../strategies/market-maker.ts';
@@ -29,6 +30,11 @@ import { bareJsonLoop } from './kit/bare-json-loop.ts';
 // market maker quotes so. The default quotes 50 ticks (5 USD, ~0.5 bps) from the mid and requotes
 // on a 10-tick move, which fills on ~7 % of events. `--tight` runs the old stress parameters
 // (halfSpreadTicks 2, requoteTicks 1) for comparison with earlier figures.
+//
+// A second run quotes far from the market and never requotes (two resting orders for the whole
+// session): the same path with no order flow, so the two figures split the cost into the
+// per-event floor (reader + kernel + risk + sim + metrics) and the order flow (intents counted
+// by kind through the risk gate, fills).
 
 const MESSAGES = 1_000_000;
 const SEED = 21;
@@ -37,9 +43,12 @@ const MIB = 2 ** 20;
 const path = join(tmpdir(), `keel-bbo-bench-v1-seed${SEED}-${MESSAGES}.jsonl`);
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
 const TIGHT = process.argv.includes('--tight');
-const QUOTING = TIGHT
-  ? { qty: 0.01, halfSpreadTicks: 2, requoteTicks: 1, maxPosition: 0.05 }
-  : { qty: 0.01, halfSpreadTicks: 50, requoteTicks: 10, maxPosition: 0.05 };
+const QUIET = process.argv.includes('--quiet');
+const QUOTING = QUIET
+  ? { qty: 0.01, halfSpreadTicks: 20_000, requoteTicks: 1_000_000, maxPosition: 0.05 }
+  : TIGHT
+    ? { qty: 0.01, halfSpreadTicks: 2, requoteTicks: 1, maxPosition: 0.05 }
+    : { qty: 0.01, halfSpreadTicks: 50, requoteTicks: 10, maxPosition: 0.05 };
 
 const bareLoop = (): Promise<number> => bareJsonLoop(path);
 
@@ -54,9 +63,24 @@ interface RunSummary {
   readonly trades: number;
   readonly fees: string;
   readonly equityPoints: number;
+  /** Intents the risk gate saw, by kind. */
+  readonly intents: Record<string, number>;
+}
+
+/** The risk gate, counting the intents it evaluates by kind. */
+function countingGate(counts: Record<string, number>): IntentGate {
+  const gate = new RiskGate();
+  return {
+    evaluate: (intent, view) => {
+      counts[intent.intent.kind] = (counts[intent.intent.kind] ?? 0) + 1;
+      return gate.evaluate(intent, view);
+    },
+    observeEquity: (now, equity) => gate.observeEquity(now, equity),
+  };
 }
 
 async function backtest(eventCache: boolean): Promise<RunSummary> {
+  const intents: Record<string, number> = {};
   const result = await runBacktest({
     recordings: [path],
     decode: decodeSessionRecord,
@@ -68,7 +92,7 @@ async function backtest(eventCache: boolean): Promise<RunSummary> {
         params: { sym: SYM, ...QUOTING },
       },
     ],
-    gate: new RiskGate(),
+    gate: countingGate(intents),
     startingCash: D(100_000),
     fillModel: 'queue',
     closeAtEnd: true,
@@ -79,6 +103,7 @@ async function backtest(eventCache: boolean): Promise<RunSummary> {
     trades: result.trades.length,
     fees: result.metrics.feesPaid.toFixed(2),
     equityPoints: result.equityCurve.length,
+    intents,
   };
 }
 
@@ -166,18 +191,23 @@ if (process.argv.includes('--probe')) {
     `quoting      ${JSON.stringify(QUOTING)}${TIGHT ? ' (--tight: stress parameters, far tighter than the data warrants)' : ' (scaled to the data; --tight for the old stress parameters)'}`,
   );
   const self = fileURLToPath(import.meta.url);
-  const child = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', self, '--probe', ...(TIGHT ? ['--tight'] : [])],
-    {
+  const probeRun = (args: readonly string[]): ProbeResult | string => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--probe', ...args], {
       encoding: 'utf8',
-    },
-  );
-  if (child.status !== 0) {
-    console.log(`backtest     failed (${child.stderr.trim().split('\n')[0]})`);
+    });
+    return child.status === 0
+      ? (JSON.parse(child.stdout) as ProbeResult)
+      : (child.stderr.trim().split('\n')[0] ?? '');
+  };
+  const flow = (r: ProbeResult): string =>
+    Object.entries(r.summary.intents)
+      .map(([kind, n]) => `${kind} ${(n / events).toFixed(3)}`)
+      .join(', ');
+  const r = probeRun(TIGHT ? ['--tight'] : []);
+  if (typeof r === 'string') {
+    console.log(`backtest     failed (${r})`);
     process.exitCode = 1;
   } else {
-    const r = JSON.parse(child.stdout) as ProbeResult;
     const source = r.cached
       ? 'from the event cache'
       : 'from the file, building the event cache (run again for the cached figure)';
@@ -187,10 +217,25 @@ if (process.argv.includes('--probe')) {
     console.log(
       `             ${fmt(r.summary.fills)} fills (${((r.summary.fills / events) * 100).toFixed(1)} % of events), ${fmt(r.summary.trades)} round trips, fees ${r.summary.fees} USDT, ${r.summary.equityPoints} equity points`,
     );
+    console.log(`             intents per event: ${flow(r)}`);
     const ratio = (perCpu(events, r) / perCpu(bare.value, bare)) * 100;
     console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop, CPU time (target >= 50 %)`);
     console.log(
       `RSS          ${r.before} MiB before the run; at 25/50/75/100 % of it: ${r.marks.join(' / ')} MiB; peak ${r.peak} MiB (fresh process, target flat)`,
     );
+    const quiet = probeRun(['--quiet']);
+    if (typeof quiet === 'string') {
+      console.log(`floor        failed (${quiet})`);
+      process.exitCode = 1;
+    } else {
+      const floorRatio = (perCpu(events, quiet) / perCpu(bare.value, bare)) * 100;
+      console.log(
+        `floor        ${fmt(perCpu(events, quiet))} events/s  [${fmt(events / quiet.wall)}]  ${floorRatio.toFixed(1)} % of the bare loop: the same path quoting far away, never requoting (${flow(quiet)})`,
+      );
+      const perEvent = (t: { cpu: number }): number => (t.cpu / events) * 1e6;
+      console.log(
+        `             order flow costs ${(perEvent(r) - perEvent(quiet)).toFixed(1)} of the ${perEvent(r).toFixed(1)} us per event (floor ${perEvent(quiet).toFixed(1)} us)`,
+      );
+    }
   }
 }
