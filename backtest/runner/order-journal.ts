@@ -46,11 +46,19 @@ export class OrderJournal {
   private lastStaged = -1;
   private inOrder = true;
 
+  private readonly runLines: number;
+
   /**
    * @param dir - the run's spill directory
+   * @param options - lines sorted in memory at a time (default {@link RUN_LINES}; small in tests,
+   *   so the merge of several runs is exercised)
    */
-  constructor(private readonly dir: SpillDirectory) {
+  constructor(
+    private readonly dir: SpillDirectory,
+    options: { readonly runLines?: number } = {},
+  ) {
     this.staging = new SpillLog(dir, 'orders-staged', PLAIN);
+    this.runLines = Math.max(1, options.runLines ?? RUN_LINES);
   }
 
   /** Orders open now (held in memory). */
@@ -124,7 +132,7 @@ export class OrderJournal {
     };
     for (const line of this.staging.lines()) {
       chunk.push(parseStaged(line, index++));
-      if (chunk.length >= RUN_LINES) flush();
+      if (chunk.length >= this.runLines) flush();
     }
     if (chunk.length > 0) flush();
     const heads = runs.map((run) => {

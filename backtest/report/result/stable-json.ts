@@ -112,7 +112,9 @@ const INDEX_KEY = /^(0|[1-9]\d{0,8})$/;
  */
 function sortedKeys(value: object): string[] {
   const own = Object.keys(value);
-  const shape = own.join('\u0000');
+  // The shape names the keys unambiguously: their count, and no key holding the separator.
+  if (own.some((k) => k.includes('\u0000'))) return sortKeys(own);
+  const shape = `${own.length}:${own.join('\u0000')}`;
   let sorted = SORTED_KEYS.get(shape);
   if (sorted === undefined) {
     sorted = sortKeys(own);

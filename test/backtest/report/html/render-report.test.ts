@@ -3,7 +3,9 @@ import {
   chartData,
   escapeHtml,
   jsonForScript,
+  MAX_FILL_MARKERS,
   MAX_TRADE_ROWS,
+  markerStride,
   renderHtmlReport,
   scriptSafe,
   toChartPoints,
@@ -77,6 +79,41 @@ describe('HTML report page', () => {
     expect(page).toMatch(/Profit Factor<\/th><td class="num">n\/a/);
     const beforeLibrary = page.slice(0, page.indexOf('TradingView Lightweight Charts'));
     expect(beforeLibrary).not.toContain('NaN');
+  });
+
+  it('says how many trades of how many it shows, and where the full list is, when it caps the list', () => {
+    const base = aBacktestResult(200);
+    const trade = [...base.trades][0]!;
+    const many = { ...base, trades: Array.from({ length: MAX_TRADE_ROWS + 5 }, () => trade) };
+    const page = renderHtmlReport(many);
+    expect(page).toContain(`${MAX_TRADE_ROWS} of ${MAX_TRADE_ROWS + 5} shown`);
+    expect(page).toContain('the full list is in trades.csv and result.json');
+    const rows = page.slice(page.indexOf('<table class="trades">')).match(/<tr><td class="num">/g) ?? [];
+    expect(rows).toHaveLength(MAX_TRADE_ROWS);
+    expect(renderHtmlReport(base)).not.toContain(' shown');
+  });
+
+  it('draws at most MAX_FILL_MARKERS fill markers per sym, evenly spread, and says how many of how many', () => {
+    const base = aBacktestResult(200);
+    const fill = [...base.fills][0]!;
+    const sym = base.prices[0]!.sym;
+    const count = 3 * MAX_FILL_MARKERS + 7;
+    const fills = Array.from({ length: count }, (_, i) => ({
+      ...fill,
+      sym,
+      timestamp: base.prices[0]!.points[0]!.ts + i * 1000,
+    }));
+    const many = { ...base, fills };
+    const data = chartData(many);
+    const stride = markerStride(count);
+    expect(stride).toBe(4);
+    expect(data.prices[0]!.markers).toHaveLength(Math.ceil(count / stride));
+    expect(data.prices[0]!.markers.length).toBeLessThanOrEqual(MAX_FILL_MARKERS);
+    expect(data.prices[0]!.fillCount).toBe(count);
+    const page = renderHtmlReport(many);
+    expect(page).toContain(`Fill markers: ${Math.ceil(count / stride)} of ${count} shown`);
+    expect(page).toContain('every fill is in fills.csv and result.json');
+    expect(renderHtmlReport(base)).not.toContain('Fill markers:');
   });
 
   it('lists at most MAX_TRADE_ROWS trades and points to trades.csv for the rest', () => {

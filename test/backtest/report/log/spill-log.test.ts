@@ -1,0 +1,196 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  EXECUTION_CODEC,
+  firstRecords,
+  ORDER_CODEC,
+  ROUND_TRIP_CODEC,
+  roundTripsFromFills,
+  SpillDirectory,
+  SpillLog,
+  stableJsonLine,
+} from '../../../../backtest/report/index.ts';
+import { D, type Execution, type Order } from '../../../../core/model/index.ts';
+import { decimalOnGrid } from '../../../kit/fill-arbitraries.ts';
+import { anOrder } from '../../../kit/order-builders.ts';
+
+const dirs: SpillDirectory[] = [];
+function aSpillDirectory(): SpillDirectory {
+  const dir = new SpillDirectory('keel-test-spill-');
+  dirs.push(dir);
+  return dir;
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) dir.dispose();
+});
+
+const signedDecimal = fc
+  .tuple(fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), fc.integer({ min: 0, max: 12 }))
+  .map(([units, scale]) => D(units).div(D(10).pow(scale)));
+const text = fc.string({ maxLength: 12, unit: 'binary' });
+
+const anExecutionRecord: fc.Arbitrary<Execution> = fc.record({
+  transactionId: text,
+  portfolioId: text,
+  orderId: text,
+  clientOrderId: text,
+  sym: text,
+  side: fc.constantFrom('BUY', 'SELL'),
+  positionSide: fc.constantFrom('NONE', 'LONG', 'SHORT'),
+  quantity: decimalOnGrid('0.001', 1, 5_000_000),
+  price: signedDecimal,
+  fee: signedDecimal,
+  feeCoin: text,
+  rebate: signedDecimal,
+  rpnl: signedDecimal,
+  execType: fc.constantFrom('MAKER', 'TAKER'),
+  timestamp: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+});
+
+const anOrderRecord: fc.Arbitrary<Order> = fc
+  .record({
+    orderId: text,
+    clientOrderId: text,
+    orderState: fc.constantFrom('NEW', 'OPEN', 'FILLED', 'CANCELLED', 'PARTIALLY_FILLED', 'REJECTED'),
+    limitPrice: signedDecimal,
+    executedQty: signedDecimal,
+    fee: signedDecimal,
+    reason: fc.option(text, { nil: undefined }),
+    tp: fc.option(
+      fc.record({
+        triggerPrice: signedDecimal,
+        triggerType: fc.constantFrom('MarkPrice', 'LastPrice'),
+        price: signedDecimal,
+      }),
+      { nil: undefined },
+    ),
+    createAt: fc.integer({ min: 0, max: 4_102_444_800_000 }),
+  })
+  .map(({ reason, tp, ...fields }) =>
+    anOrder({ ...fields, ...(reason === undefined ? {} : { reason }), ...(tp === undefined ? {} : { tp }) }),
+  );
+
+/** Records compare by their encoded form: Decimals by exact value, fields by presence. */
+const encodedAll = <T>(codec: { encode: (r: T) => string }, records: Iterable<T>): string[] =>
+  Array.from(records, (r) => codec.encode(r));
+
+describe('spill log', () => {
+  it('gives back every fill exactly as appended, on every iteration', () => {
+    fc.assert(
+      fc.property(fc.array(anExecutionRecord, { maxLength: 40 }), (fills) => {
+        const log = new SpillLog(aSpillDirectory(), 'fills', EXECUTION_CODEC);
+        for (const fill of fills) log.append(fill);
+        log.seal();
+        expect(log.length).toBe(fills.length);
+        const first = [...log];
+        const second = [...log];
+        expect(encodedAll(EXECUTION_CODEC, first)).toEqual(encodedAll(EXECUTION_CODEC, fills));
+        expect(encodedAll(EXECUTION_CODEC, second)).toEqual(encodedAll(EXECUTION_CODEC, fills));
+        first.forEach((back, i) => {
+          const fill = fills[i] as Execution;
+          expect(back.price.eq(fill.price) && back.fee.eq(fill.fee) && back.rpnl.eq(fill.rpnl)).toBe(true);
+          expect(back).toEqual(fill);
+        });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('gives back orders with optional fields and nested tp exactly, and round trips too', () => {
+    fc.assert(
+      fc.property(fc.array(anOrderRecord, { maxLength: 30 }), (orders) => {
+        const log = new SpillLog(aSpillDirectory(), 'orders', ORDER_CODEC);
+        for (const order of orders) log.append(order);
+        const back = [...log.seal()];
+        expect(encodedAll(ORDER_CODEC, back)).toEqual(encodedAll(ORDER_CODEC, orders));
+        back.forEach((order, i) => {
+          expect(order).toEqual(orders[i]);
+        });
+      }),
+      { numRuns: 60 },
+    );
+    fc.assert(
+      fc.property(fc.array(anExecutionRecord, { maxLength: 30 }), (fills) => {
+        const { closed } = roundTripsFromFills(fills.map((f, i) => ({ ...f, timestamp: i })));
+        const log = new SpillLog(aSpillDirectory(), 'trades', ROUND_TRIP_CODEC);
+        for (const trade of closed) log.append(trade);
+        expect([...log.seal()]).toEqual(closed);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('writes one stable JSON line per record, longer than its write buffer across many flushes', () => {
+    const dir = aSpillDirectory();
+    const log = new SpillLog(dir, 'orders', ORDER_CODEC);
+    const orders = Array.from({ length: 3000 }, (_, i) =>
+      anOrder({ orderId: `o-${i}`, clientOrderId: 'x'.repeat(200), limitPrice: D(i).div(7) }),
+    );
+    for (const order of orders) log.append(order);
+    log.seal();
+    const file = readFileSync(dir.file('orders.jsonl'), 'utf8');
+    expect(file).toBe(`${orders.map((o) => stableJsonLine(o)).join('\n')}\n`);
+    expect(log.length).toBe(3000);
+    expect(firstRecords(log, 2).map((o) => o.orderId)).toEqual(['o-0', 'o-1']);
+    expect([...log].map((o) => o.orderId)).toEqual(orders.map((o) => o.orderId));
+  });
+
+  it('is empty but iterable when nothing was appended', () => {
+    const log = new SpillLog(aSpillDirectory(), 'trades', ROUND_TRIP_CODEC).seal();
+    expect(log.length).toBe(0);
+    expect([...log]).toEqual([]);
+  });
+
+  it('refuses records after sealing and reads only once sealed', () => {
+    const log = new SpillLog(aSpillDirectory(), 'orders', ORDER_CODEC);
+    expect(() => [...log]).toThrow(/still being written/);
+    log.seal();
+    expect(() => log.append(anOrder())).toThrow(/orders log is sealed/);
+  });
+
+  it('names the record and field of a damaged line', () => {
+    const line = stableJsonLine(anOrder()).replace('"limitPrice":"100"', '"limitPrice":"1e2"');
+    expect(() => ORDER_CODEC.decode(line, 'orders[7]')).toThrow(/orders\[7\]\.limitPrice: must be a decimal/);
+  });
+});
+
+describe('spill directory', () => {
+  it('is removed with its files on dispose, after which its logs say they are gone', () => {
+    const dir = new SpillDirectory('keel-test-spill-');
+    const log = new SpillLog(dir, 'orders', ORDER_CODEC);
+    log.append(anOrder());
+    log.seal();
+    expect(existsSync(dir.file('orders.jsonl'))).toBe(true);
+    dir.dispose();
+    dir.dispose();
+    expect(existsSync(dir.path)).toBe(false);
+    expect(() => [...log]).toThrow(/disposed with its result/);
+    expect(() => dir.file('x')).toThrow(/was removed/);
+  });
+});
+
+describe('spill directory at process exit', () => {
+  it('is removed when the process exits without disposing it', () => {
+    const module = new URL('../../../../backtest/report/index.ts', import.meta.url).href;
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { SpillDirectory } = await import(${JSON.stringify(module)});
+         const dir = new SpillDirectory('keel-test-exit-');
+         process.stdout.write(dir.file('fills.jsonl'));`,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(child.status).toBe(0);
+    const file = child.stdout.trim();
+    expect(file).toMatch(/keel-test-exit-/);
+    expect(existsSync(dirname(file))).toBe(false);
+  }, 30_000);
+});

@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import {
+  type BacktestResult,
+  EXECUTION_CODEC,
+  ORDER_CODEC,
+  type RecordCodec,
+  ROUND_TRIP_CODEC,
+  readResult,
+  resultJsonChunks,
+  resultToJson,
+  SpillDirectory,
+  SpillLog,
+  stableJson,
+  stableJsonChunks,
+  stableJsonLine,
+  writeResultFiles,
+} from '../../../../backtest/report/index.ts';
+import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+
+const dirs: string[] = [];
+const spills: SpillDirectory[] = [];
+afterEach(() => {
+  for (const spill of spills.splice(0)) spill.dispose();
+});
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+async function aTempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'keel-spilled-result-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function spilled<T>(
+  dir: SpillDirectory,
+  name: string,
+  codec: RecordCodec<T>,
+  records: Iterable<T>,
+): SpillLog<T> {
+  const log = new SpillLog(dir, name, codec);
+  for (const r of records) log.append(r);
+  return log.seal();
+}
+
+/** The same result with its orders, fills and trades in spill files, as a backtest run gives it. */
+function spilledCopy(result: BacktestResult): BacktestResult {
+  const dir = new SpillDirectory('keel-test-result-');
+  spills.push(dir);
+  return {
+    ...result,
+    orders: spilled(dir, 'orders', ORDER_CODEC, result.orders),
+    fills: spilled(dir, 'fills', EXECUTION_CODEC, result.fills),
+    trades: spilled(dir, 'trades', ROUND_TRIP_CODEC, result.trades),
+    dispose: () => dir.dispose(),
+  };
+}
+
+async function filesOf(paths: Record<string, string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [kind, path] of Object.entries(paths)) out[kind] = await readFile(path, 'utf8');
+  return out;
+}
+
+describe('a result with its records in spill files', () => {
+  it('writes the same bytes as the same result held in arrays, streamed or whole', async () => {
+    const result = aBacktestResult(400);
+    const copy = spilledCopy(result);
+    expect(copy.fills.length).toBe(result.fills.length);
+    expect(resultToJson(copy)).toBe(resultToJson(result));
+    expect([...resultJsonChunks(copy)].join('')).toBe(resultToJson(result));
+    const a = await filesOf(await writeResultFiles(result, join(await aTempDir(), 'arrays')));
+    const b = await filesOf(await writeResultFiles(copy, join(await aTempDir(), 'spilled')));
+    const c = await filesOf(await writeResultFiles(copy, join(await aTempDir(), 'again')));
+    expect(b).toEqual(a);
+    expect(c).toEqual(a);
+  });
+
+  it('lays out any JSON value the same way piece by piece, and each record on one stable line', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const whole = stableJson(value);
+        expect([...stableJsonChunks(value)].join('')).toBe(whole);
+        expect(stableJsonLine(value)).toBe(JSON.stringify(JSON.parse(whole)));
+      }),
+      { numRuns: 300 },
+    );
+    expect(stableJsonLine({ b: 1, 10: 'x', 2: 'y', a: [true], c: undefined })).toBe(
+      '{"2":"y","10":"x","a":[true],"b":1}',
+    );
+    // Objects whose keys could be confused by a cache of key orders keep their own keys.
+    expect(stableJsonLine([{}, { '': null }, { 'a\u0000b': 1, c: 2 }, { a: 1, 'b\u0000c': 2 }])).toBe(
+      '[{},{"":null},{"a\\u0000b":1,"c":2},{"a":1,"b\\u0000c":2}]',
+    );
+  });
+});
+
+describe('reading a large result file', () => {
+  it('streams the records of a file in Keel layout into spill files and gives the same result', async () => {
+    const dir = await aTempDir();
+    const result = aBacktestResult(300);
+    const paths = await writeResultFiles(result, dir);
+    const streamed = await readResult(paths.json, { streamAboveBytes: 0 });
+    const whole = await readResult(paths.json);
+    expect(streamed.dispose).toBeTypeOf('function');
+    expect(whole.dispose).toBeUndefined();
+    expect(resultToJson(streamed)).toBe(resultToJson(whole));
+    expect(resultToJson(streamed)).toBe(resultToJson(result));
+    expect([...streamed.trades]).toEqual([...whole.trades]);
+    const spillFile = (streamed.fills as SpillLog<unknown>).lines().next();
+    expect(spillFile.done).toBe(false);
+    streamed.dispose?.();
+    expect(() => [...streamed.fills]).toThrow(/disposed/);
+  });
+
+  it('names the record and field of a damaged file while streaming', async () => {
+    const dir = await aTempDir();
+    const paths = await writeResultFiles(aBacktestResult(), dir);
+    const text = await readFile(paths.json, 'utf8');
+    const damaged = text.replace(/("fills": \[\n {4}\{.*?"price":)"[0-9.]+"/, '$1"12e3"');
+    expect(damaged).not.toBe(text);
+    await writeFile(paths.json, damaged);
+    await expect(readResult(paths.json, { streamAboveBytes: 0 })).rejects.toThrow(
+      /result\.json is not a Keel backtest result: .*fills\[0\]\.price: must be a decimal string/,
+    );
+  });
+
+  it('reads a file in another layout (reformatted by a tool) whole, the same result', async () => {
+    const dir = await aTempDir();
+    const result = aBacktestResult(80);
+    const file = join(dir, 'minified.json');
+    await writeFile(file, JSON.stringify(JSON.parse(resultToJson(result))));
+    const back = await readResult(file, { streamAboveBytes: 0 });
+    expect(back.dispose).toBeUndefined();
+    expect(resultToJson(back)).toBe(resultToJson(result));
+    expect(existsSync(file)).toBe(true);
+  });
+});

@@ -1,0 +1,69 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  exposureTime,
+  RoundTripBook,
+  type RoundTripTrade,
+  roundTripsFromFills,
+} from '../../../../backtest/report/index.ts';
+import type { Execution, PositionSide } from '../../../../core/model/index.ts';
+import { anExecution } from '../../../kit/execution-builders.ts';
+import { arbitraryFill } from '../../../kit/fill-arbitraries.ts';
+
+/** Fills in time order (a few in the same millisecond), as the simulated venue reports them. */
+const timedFills = (sides: readonly PositionSide[]) =>
+  fc
+    .array(fc.tuple(arbitraryFill(['AAA', 'BBB'], sides), fc.integer({ min: 0, max: 3 })), { maxLength: 60 })
+    .map((drawn) => {
+      let ts = 1_000;
+      return drawn.map(([fill, dt], i): Execution => {
+        ts += dt;
+        return {
+          ...anExecution({
+            side: fill.side,
+            quantity: fill.quantity.toFixed(),
+            price: fill.price.toFixed(),
+            timestamp: ts,
+          }),
+          sym: fill.sym,
+          positionSide: fill.positionSide,
+          fee: fill.fee,
+          orderId: `o${i}`,
+        };
+      });
+    });
+
+describe('round-trip book', () => {
+  it('closes the same trades, one fill at a time, as pairing the whole list', () => {
+    fc.assert(
+      fc.property(timedFills(['NONE']), (fills) => {
+        const book = new RoundTripBook();
+        const closed: RoundTripTrade[] = [];
+        for (const fill of fills) book.add(fill, (t) => closed.push(t));
+        const whole = roundTripsFromFills(fills);
+        expect(closed).toEqual(whole.closed);
+        expect(book.openTrades()).toEqual(whole.open);
+      }),
+    );
+  });
+
+  it("exposes a position exactly when the trades' entry-to-exit spans and the open lots do", () => {
+    fc.assert(
+      fc.property(timedFills(['NONE', 'LONG', 'SHORT']), fc.integer({ min: 0, max: 400 }), (fills, after) => {
+        const book = new RoundTripBook();
+        const closed: RoundTripTrade[] = [];
+        for (const fill of fills) book.add(fill, (t) => closed.push(t));
+        const start = 1_000;
+        const end = (fills.at(-1)?.timestamp ?? start) + after - 100;
+        const perTrade = [
+          ...closed.map((t) => ({ from: t.entryTs, to: t.exitTs })),
+          ...book.openTrades().map((t) => ({ from: t.entryTs, to: end })),
+        ];
+        const intervals = book.exposureIntervals(end);
+        expect(exposureTime(intervals, start, end)).toBe(exposureTime(perTrade, start, end));
+        expect(intervals.length).toBeLessThanOrEqual(Math.max(1, perTrade.length));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

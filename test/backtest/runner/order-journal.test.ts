@@ -1,0 +1,103 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ORDER_CODEC, SpillDirectory } from '../../../backtest/report/index.ts';
+import { OrderJournal } from '../../../backtest/runner/index.ts';
+import { D, type Order } from '../../../core/model/index.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { arbitraryOrderLifecycle } from '../../kit/order-update-arbitraries.ts';
+
+const dirs: SpillDirectory[] = [];
+function aJournal(runLines?: number): OrderJournal {
+  const dir = new SpillDirectory('keel-test-journal-');
+  dirs.push(dir);
+  return new OrderJournal(dir, runLines === undefined ? {} : { runLines });
+}
+afterEach(() => {
+  for (const dir of dirs.splice(0)) dir.dispose();
+});
+
+/** What the runner kept before the journal: a Map of each order's latest update, in creation order. */
+function latestByCreation(updates: readonly Order[]): Order[] {
+  const latest = new Map<string, Order>();
+  for (const u of updates) latest.set(u.orderId, u);
+  return [...latest.values()];
+}
+
+const encoded = (orders: Iterable<Order>): string[] => Array.from(orders, (o) => ORDER_CODEC.encode(o));
+
+/** Several order lifecycles delivered interleaved, each in its own order. */
+const interleavedLifecycles = fc
+  .array(arbitraryOrderLifecycle(), { minLength: 1, maxLength: 12 })
+  .chain((lifecycles) => {
+    const tagged = lifecycles.map((updates, i) =>
+      updates.map((u) => ({ ...u, orderId: `o-${i}`, clientOrderId: `c-${i}` })),
+    );
+    const picks = tagged.flatMap((updates, i) => updates.map(() => i));
+    return fc.shuffledSubarray(picks, { minLength: picks.length, maxLength: picks.length }).map((order) => {
+      const next = tagged.map(() => 0);
+      return order.map((i) => {
+        const at = next[i] ?? 0;
+        next[i] = at + 1;
+        return (tagged[i] as Order[])[at] as Order;
+      });
+    });
+  });
+
+describe('order journal', () => {
+  it('gives every order in its last state, in creation order, however the orders interleave and finish', () => {
+    fc.assert(
+      fc.property(interleavedLifecycles, fc.integer({ min: 1, max: 5 }), (updates, runLines) => {
+        const journal = aJournal(runLines);
+        for (const u of updates) journal.update(u);
+        const orders = journal.finish();
+        expect(orders.length).toBe(latestByCreation(updates).length);
+        expect(encoded(orders)).toEqual(encoded(latestByCreation(updates)));
+        expect(encoded(orders)).toEqual(encoded(orders));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('holds only open orders: a finished order leaves memory at once', () => {
+    const journal = aJournal();
+    journal.update(anOrder({ orderId: 'a', orderState: 'NEW' }));
+    journal.update(anOrder({ orderId: 'b', orderState: 'NEW' }));
+    expect(journal.openCount).toBe(2);
+    journal.update(anOrder({ orderId: 'b', orderState: 'FILLED', executedQty: D(1) }));
+    expect(journal.openCount).toBe(1);
+    const orders = [...journal.finish()];
+    expect(orders.map((o) => [o.orderId, o.orderState])).toEqual([
+      ['a', 'NEW'],
+      ['b', 'FILLED'],
+    ]);
+  });
+
+  it('replaces a finished order with an update arriving after its final one, keeping its place', () => {
+    const journal = aJournal(1);
+    journal.update(anOrder({ orderId: 'a', orderState: 'NEW' }));
+    journal.update(anOrder({ orderId: 'b', orderState: 'NEW' }));
+    journal.update(anOrder({ orderId: 'a', orderState: 'CANCELLED' }));
+    journal.update(anOrder({ orderId: 'a', orderState: 'CANCELLED', reason: 'late echo', updateAt: 2_000 }));
+    journal.update(anOrder({ orderId: 'b', orderState: 'FILLED' }));
+    const orders = [...journal.finish()];
+    expect(orders.map((o) => [o.orderId, o.orderState, o.reason])).toEqual([
+      ['a', 'CANCELLED', 'late echo'],
+      ['b', 'FILLED', undefined],
+    ]);
+  });
+
+  it('sorts thousands of orders finishing in reverse through several merged runs', () => {
+    const journal = aJournal(700);
+    const n = 5000;
+    for (let i = 0; i < n; i++) journal.update(anOrder({ orderId: `o-${i}`, orderState: 'NEW' }));
+    for (let i = n - 1; i >= 0; i--) journal.update(anOrder({ orderId: `o-${i}`, orderState: 'CANCELLED' }));
+    const orders = journal.finish();
+    expect(orders.length).toBe(n);
+    let i = 0;
+    for (const o of orders) {
+      expect([o.orderId, o.orderState]).toEqual([`o-${i}`, 'CANCELLED']);
+      i++;
+    }
+    expect(i).toBe(n);
+  });
+});

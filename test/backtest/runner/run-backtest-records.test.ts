@@ -1,0 +1,186 @@
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import {
+  type BacktestResult,
+  computeMetrics,
+  resultToJson,
+  stableJson,
+  writeResultFiles,
+} from '../../../backtest/report/index.ts';
+import { type BacktestRunOptions, eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
+import {
+  SYNTHETIC_INSTRUMENTS,
+  SYNTHETIC_MARKETS,
+  writeSyntheticSession,
+} from '../../../backtest/synthetic/index.ts';
+import { D, type MarketEvent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { marketMaker } from '../../../strategies/market-maker.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+const T0 = Date.UTC(2024, 0, 1);
+
+function decode(record: RecordedMessage): MarketEvent | null | Error {
+  if (record.source !== 'market-data') return null;
+  const event = decodeMarketMessage(record.msg, record.recvTs);
+  return event === null || event instanceof Error || event.kind === 'quote' || event.kind === 'trade'
+    ? event
+    : null;
+}
+
+/** Runs with os.tmpdir() pointing at a fresh directory, so the run's spill directory can be seen. */
+async function withOwnTmp<T>(run: (tmp: string) => Promise<T>): Promise<T> {
+  const saved = process.env.TMPDIR;
+  const tmp = mkdtempSync(join(tmpdir(), 'keel-own-tmp-'));
+  dirs.push(tmp);
+  process.env.TMPDIR = tmp;
+  try {
+    return await run(tmp);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+}
+
+const dirs: string[] = [];
+const results: BacktestResult[] = [];
+afterEach(() => {
+  for (const r of results.splice(0)) r.dispose?.();
+});
+afterAll(async () => {
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+});
+
+describe('backtest records kept out of memory', () => {
+  let recording = '';
+  beforeAll(async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'keel-runner-records-'));
+    dirs.push(dir);
+    recording = join(dir, 'session.jsonl');
+    await writeSyntheticSession(recording, {
+      seed: 5,
+      startTime: T0,
+      durationMs: 6 * 60_000,
+      markets: SYNTHETIC_MARKETS.filter((m) => m.sym === BTC),
+    });
+  });
+
+  const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions => ({
+    recordings: [recording],
+    decode,
+    instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
+    strategies: [
+      {
+        id: 'mm',
+        strategy: marketMaker,
+        params: { sym: BTC, qty: 0.01, halfSpreadTicks: 2, maxPosition: 0.05 },
+      },
+    ],
+    gate: new RiskGate(),
+    startingCash: D(10_000),
+    batchSize: 500,
+    seed: 3,
+    ...overrides,
+  });
+  const run = async (overrides: Partial<BacktestRunOptions> = {}): Promise<BacktestResult> => {
+    const result = await runBacktest(options(overrides));
+    results.push(result);
+    return result;
+  };
+
+  it('keeps orders, fills and trades in a temporary directory of its own, removed by dispose', async () => {
+    await withOwnTmp(async (tmp) => {
+      const result = await runBacktest(options());
+      const spill = readdirSync(tmp).filter((name) => name.startsWith('keel-backtest-'));
+      expect(spill).toHaveLength(1);
+      expect(readdirSync(join(tmp, spill[0]!)).sort()).toEqual([
+        'fills.jsonl',
+        'orders.jsonl',
+        'trades.jsonl',
+      ]);
+      expect(result.fills.length).toBeGreaterThan(20);
+      expect([...result.fills]).toHaveLength(result.fills.length);
+      expect([...result.orders]).toHaveLength(result.orders.length);
+      expect([...result.trades]).toHaveLength(result.trades.length);
+      result.dispose?.();
+      expect(readdirSync(tmp)).toEqual([]);
+      expect(() => [...result.fills]).toThrow(/disposed/);
+    });
+  });
+
+  it('removes its directory when the run fails', async () => {
+    await withOwnTmp(async (tmp) => {
+      await expect(runBacktest(options({ recordings: [join(tmp, 'missing.jsonl')] }))).rejects.toThrow();
+      expect(readdirSync(tmp)).toEqual([]);
+    });
+  });
+
+  it('writes byte-identical result files when run twice', async () => {
+    const write = async (name: string): Promise<string[]> => {
+      const dir = await mkdtemp(join(tmpdir(), `keel-records-${name}-`));
+      dirs.push(dir);
+      const paths = await writeResultFiles(await run(), dir);
+      return Promise.all(Object.values(paths).map((p) => readFile(p, 'utf8')));
+    };
+    const [a, b] = [await write('a'), await write('b')];
+    expect(a[0]!.length).toBeGreaterThan(10_000);
+    expect(b).toEqual(a);
+  });
+
+  it('lists orders in creation order, each in its final state', async () => {
+    const result = await run();
+    const ids = [...result.orders].map((o) => Number(o.orderId.replace(/\D+/g, '')));
+    expect(ids.length).toBeGreaterThan(10);
+    expect(ids).toEqual([...ids].sort((x, y) => x - y));
+    expect(new Set(ids).size).toBe(ids.length);
+    const states = new Set([...result.orders].map((o) => o.orderState));
+    expect([...states].every((s) => ['FILLED', 'CANCELLED', 'REJECTED', 'FAIL'].includes(s))).toBe(true);
+  });
+
+  it('computes the same metrics while running as from the whole lists of trades and fills afterwards', async () => {
+    const result = await run();
+    const contractSizeOf = () => SYNTHETIC_INSTRUMENTS[BTC]!.contractSize;
+    const again = computeMetrics({
+      equityCurve: result.equityCurve,
+      trades: [...result.trades],
+      openTrades: result.openTrades,
+      fills: [...result.fills],
+      benchmark: result.prices[0]!.points,
+      contractSizeOf,
+    });
+    const { maxDrawdown, avgDrawdown, maxDrawdownDurationMs, avgDrawdownDurationMs, turnoverRatio, ...rest } =
+      result.metrics;
+    const {
+      maxDrawdown: _a,
+      avgDrawdown: _b,
+      maxDrawdownDurationMs: _c,
+      avgDrawdownDurationMs: _d,
+      turnoverRatio: _e,
+      ...restAgain
+    } = again;
+    // Drawdowns and the turnover ratio are measured on every sample while running, so only they differ.
+    expect(stableJson(rest)).toBe(stableJson(restAgain));
+    expect(result.metrics.tradeCount).toBeGreaterThan(5);
+  });
+
+  it('replays a window the same from the event cache as from a decoder skipping the records outside it', async () => {
+    const from = T0 + 60_000;
+    const to = T0 + 4 * 60_000;
+    const windowed = (record: RecordedMessage) =>
+      record.recvTs < from || record.recvTs >= to ? null : decode(record);
+    const plain = await run({ decode: windowed });
+    const cached = await run({ eventCache: { decoderId: 'records-test-v1' }, window: { from, to } });
+    expect(existsSync(eventCachePaths(recording).data)).toBe(true);
+    const fromCache = await run({ eventCache: { decoderId: 'records-test-v1' }, window: { from, to } });
+    const unwindowed = await run();
+    expect(resultToJson(cached)).toBe(resultToJson(plain));
+    expect(resultToJson(fromCache)).toBe(resultToJson(plain));
+    expect(resultToJson(unwindowed)).not.toBe(resultToJson(plain));
+    expect(plain.metrics.start).toBeGreaterThanOrEqual(from);
+  });
+});
