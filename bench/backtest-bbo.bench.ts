@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { readEventBatches } from '../backtest/recording/index.ts';
 import { eventCachePaths } from '../backtest/runner/event-cache.ts';
@@ -98,13 +99,16 @@ async function backtest(eventCache: boolean): Promise<RunSummary> {
     closeAtEnd: true,
     ...(eventCache ? { eventCache: { decoderId: 'session-decoder-v1' } } : {}),
   });
-  return {
+  const summary = {
     fills: result.fills.length,
     trades: result.trades.length,
     fees: result.metrics.feesPaid.toFixed(2),
     equityPoints: result.equityCurve.length,
     intents,
   };
+  // Orders, fills and trades sit in the run's temporary spill files: removed here.
+  result.dispose?.();
+  return summary;
 }
 
 function cpuSeconds(): number {
@@ -129,12 +133,24 @@ async function probe(): Promise<void> {
   const cached = existsSync(eventCachePaths(path).meta);
   const before = process.memoryUsage.rss();
   const samples: number[] = [];
+  // The heap left after each full GC is what the run keeps alive; RSS also holds the garbage V8
+  // lets pile up between full GCs (its heap grows to a few times the live size under a high
+  // allocation rate), so the two are shown side by side.
+  const live: number[] = [];
+  const gcs = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+        live.push(process.memoryUsage().heapUsed);
+  });
+  gcs.observe({ entryTypes: ['gc'] });
   const timer = setInterval(() => samples.push(process.memoryUsage.rss()), 100);
   const run = await timed(() => backtest(true));
   clearInterval(timer);
+  gcs.disconnect();
   samples.push(process.memoryUsage.rss());
-  const at = (q: number): number =>
-    Math.round((samples[Math.min(samples.length - 1, Math.ceil(q * samples.length) - 1)] ?? 0) / MIB);
+  const pick = (series: readonly number[], q: number): number =>
+    Math.round((series[Math.min(series.length - 1, Math.ceil(q * series.length) - 1)] ?? 0) / MIB);
+  const at = (q: number): number => pick(samples, q);
   process.stdout.write(
     JSON.stringify({
       cached,
@@ -143,6 +159,7 @@ async function probe(): Promise<void> {
       summary: run.value,
       before: Math.round(before / MIB),
       marks: [0.25, 0.5, 0.75, 1].map(at),
+      liveMarks: [0.25, 0.5, 0.75, 1].map((q) => pick(live, q)),
       peak: Math.round(process.resourceUsage().maxRSS / 1024),
     }),
   );
@@ -155,6 +172,8 @@ interface ProbeResult {
   readonly summary: RunSummary;
   readonly before: number;
   readonly marks: number[];
+  /** Heap in use right after full GCs at 25/50/75/100 % of them, MiB. */
+  readonly liveMarks: number[];
   readonly peak: number;
 }
 
@@ -222,6 +241,9 @@ if (process.argv.includes('--probe')) {
     console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop, CPU time (target >= 50 %)`);
     console.log(
       `RSS          ${r.before} MiB before the run; at 25/50/75/100 % of it: ${r.marks.join(' / ')} MiB; peak ${r.peak} MiB (fresh process, target flat)`,
+    );
+    console.log(
+      `live heap    after full GCs at 25/50/75/100 % of them: ${r.liveMarks.join(' / ')} MiB (what the run keeps alive; RSS adds V8's room for garbage)`,
     );
     const quiet = probeRun(['--quiet']);
     if (typeof quiet === 'string') {
