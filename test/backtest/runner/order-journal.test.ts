@@ -7,10 +7,10 @@ import { anOrder } from '../../kit/order-builders.ts';
 import { arbitraryOrderLifecycle } from '../../kit/order-update-arbitraries.ts';
 
 const dirs: SpillDirectory[] = [];
-function aJournal(runLines?: number): OrderJournal {
+function aJournal(options: { window?: number; runLines?: number } = {}): OrderJournal {
   const dir = new SpillDirectory('keel-test-journal-');
   dirs.push(dir);
-  return new OrderJournal(dir, runLines === undefined ? {} : { runLines });
+  return new OrderJournal(dir, options);
 }
 afterEach(() => {
   for (const dir of dirs.splice(0)) dir.dispose();
@@ -46,15 +46,20 @@ const interleavedLifecycles = fc
 describe('order journal', () => {
   it('gives every order in its last state, in creation order, however the orders interleave and finish', () => {
     fc.assert(
-      fc.property(interleavedLifecycles, fc.integer({ min: 1, max: 5 }), (updates, runLines) => {
-        const journal = aJournal(runLines);
-        for (const u of updates) journal.update(u);
-        const orders = journal.finish();
-        expect(orders.length).toBe(latestByCreation(updates).length);
-        expect(encoded(orders)).toEqual(encoded(latestByCreation(updates)));
-        expect(encoded(orders)).toEqual(encoded(orders));
-      }),
-      { numRuns: 150 },
+      fc.property(
+        interleavedLifecycles,
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 1, max: 6 }),
+        (updates, window, runLines) => {
+          const journal = aJournal({ window, runLines });
+          for (const u of updates) journal.update(u);
+          const orders = journal.finish();
+          expect(orders.length).toBe(latestByCreation(updates).length);
+          expect(encoded(orders)).toEqual(encoded(latestByCreation(updates)));
+          expect(encoded(orders)).toEqual(encoded(orders));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
@@ -73,7 +78,7 @@ describe('order journal', () => {
   });
 
   it('replaces a finished order with an update arriving after its final one, keeping its place', () => {
-    const journal = aJournal(1);
+    const journal = aJournal({ window: 1, runLines: 1 });
     journal.update(anOrder({ orderId: 'a', orderState: 'NEW' }));
     journal.update(anOrder({ orderId: 'b', orderState: 'NEW' }));
     journal.update(anOrder({ orderId: 'a', orderState: 'CANCELLED' }));
@@ -86,8 +91,37 @@ describe('order journal', () => {
     ]);
   });
 
+  it('writes orders once, in creation order, when they finish in creation order', () => {
+    const journal = aJournal({ window: 4 });
+    for (let i = 0; i < 100; i++) {
+      journal.update(anOrder({ orderId: `o-${i}`, orderState: 'NEW' }));
+      if (i >= 3) journal.update(anOrder({ orderId: `o-${i - 3}`, orderState: 'FILLED' }));
+    }
+    const orders = [...journal.finish()];
+    expect(journal.lateCount).toBe(0);
+    expect(orders.map((o) => o.orderId)).toEqual(Array.from({ length: 100 }, (_, i) => `o-${i}`));
+  });
+
+  it('sets a long-resting order aside instead of holding back everything created after it', () => {
+    const journal = aJournal({ window: 10 });
+    journal.update(anOrder({ orderId: 'resting', orderState: 'OPEN' }));
+    for (let i = 0; i < 1000; i++) {
+      journal.update(anOrder({ orderId: `o-${i}`, orderState: 'NEW' }));
+      journal.update(anOrder({ orderId: `o-${i}`, orderState: 'CANCELLED' }));
+    }
+    expect(journal.openCount).toBe(1);
+    journal.update(anOrder({ orderId: 'resting', orderState: 'FILLED' }));
+    const orders = [...journal.finish()];
+    expect(journal.lateCount).toBe(1);
+    expect(orders.map((o) => o.orderId)).toEqual([
+      'resting',
+      ...Array.from({ length: 1000 }, (_, i) => `o-${i}`),
+    ]);
+    expect(orders[0]!.orderState).toBe('FILLED');
+  });
+
   it('sorts thousands of orders finishing in reverse through several merged runs', () => {
-    const journal = aJournal(700);
+    const journal = aJournal({ window: 50, runLines: 700 });
     const n = 5000;
     for (let i = 0; i < n; i++) journal.update(anOrder({ orderId: `o-${i}`, orderState: 'NEW' }));
     for (let i = n - 1; i >= 0; i--) journal.update(anOrder({ orderId: `o-${i}`, orderState: 'CANCELLED' }));
