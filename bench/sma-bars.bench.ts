@@ -89,13 +89,16 @@ async function backtest(eventCache: boolean, progress?: ProgressReporter): Promi
     ...(eventCache ? { eventCache: { decoderId: 'session-decoder-v1' } } : {}),
     ...(progress === undefined ? {} : { progress }),
   });
-  return {
+  const summary = {
     trades: result.trades.length,
     fills: result.fills.length,
     sharpe: result.metrics.sharpe,
     maxDrawdown: result.metrics.maxDrawdown,
     equityPoints: result.equityCurve.length,
   };
+  // Orders, fills and trades sit in the run's temporary spill files: removed here.
+  result.dispose?.();
+  return summary;
 }
 
 function cpuSeconds(): number {
