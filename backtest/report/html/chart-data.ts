@@ -6,10 +6,15 @@ import type { BacktestResult } from '../result/backtest-result.ts';
 /** [time in epoch seconds, value]: the compact point form the page's script expands. */
 export type ChartPoint = readonly [number, number];
 
-/** A fill marker in lightweight-charts' shape. */
+/**
+ * A fill marker in lightweight-charts' shape, drawn at the fill's price (a buy's arrow points up
+ * to it from below, a sell's down from above), so many fills in one bar do not stack into a
+ * column far from the price.
+ */
 export interface ChartMarker {
   readonly time: number;
-  readonly position: 'belowBar' | 'aboveBar';
+  readonly position: 'atPriceBottom' | 'atPriceTop';
+  readonly price: number;
   readonly shape: 'arrowUp' | 'arrowDown';
   readonly color: string;
   readonly text: string;
@@ -70,7 +75,8 @@ function snapToPoint(points: readonly ChartPoint[], time: number): number {
 function markerOf(f: Execution, points: readonly ChartPoint[], labelled: boolean): ChartMarker {
   return {
     time: snapToPoint(points, Math.floor(f.timestamp / 1000)),
-    position: f.side === 'BUY' ? 'belowBar' : 'aboveBar',
+    position: f.side === 'BUY' ? 'atPriceBottom' : 'atPriceTop',
+    price: f.price.toNumber(),
     shape: f.side === 'BUY' ? 'arrowUp' : 'arrowDown',
     color: f.side === 'BUY' ? '#089981' : '#f23645',
     text: labelled ? `${f.side === 'BUY' ? 'B' : 'S'} ${f.quantity.toFixed()} @ ${f.price.toFixed()}` : '',

@@ -63,7 +63,7 @@ export const CHART_SCRIPT = `(function () {
   var drawdown = chartIn('drawdown-chart', 180);
   drawdown.addSeries(LC.AreaSeries, {
     lineColor: '#f23645', topColor: 'rgba(242, 54, 69, 0.05)', bottomColor: 'rgba(242, 54, 69, 0.45)', lineWidth: 2,
-    invertFilledArea: true, priceFormat: { type: 'percent' }
+    invertFilledArea: true, priceFormat: { type: 'percent', precision: 2, minMove: 0.01 }
   }).setData(line(data.drawdown));
   charts.push(drawdown);
   charts.forEach(function (c) { c.timeScale().fitContent(); });

@@ -155,7 +155,10 @@ describe('chart data', () => {
     expect(series.markers.map((m) => m.time)).toEqual(
       [...series.markers.map((m) => m.time)].sort((a, b) => a - b),
     );
-    expect(series.markers[0]).toMatchObject({ position: 'belowBar', shape: 'arrowUp' });
+    expect(series.markers[0]).toMatchObject({ position: 'atPriceBottom', shape: 'arrowUp' });
+    // Each marker sits at its fill's price, so fills in one bar do not stack away from the price.
+    const fillPrices = new Set([...aBacktestResult(60).fills].map((f) => f.price.toNumber()));
+    for (const m of series.markers) expect(fillPrices.has(m.price)).toBe(true);
     expect(data.drawdown.every(([, v]) => v <= 0)).toBe(true);
   });
 });
