@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordDecoder } from '../../backtest/recording/index.ts';
-import type { BacktestResult } from '../../backtest/report/index.ts';
+import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
 import { createProgressReporter, eventCachePaths, runBacktest } from '../../backtest/runner/index.ts';
 import { type StrategySlot, wallClock } from '../../core/kernel/index.ts';
-import type { KeelEvent } from '../../core/model/index.ts';
+import type { InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
@@ -128,10 +128,33 @@ export async function runConfiguredBacktest(
       ? {}
       : { latency: latencyOf(backtest.latency), seed: backtest.latency.seed }),
     closeAtEnd: backtest.closeAtEnd,
+    annualization: annualizationOf(backtest, instruments),
     ...(options.progress === undefined
       ? {}
       : { progress: createProgressReporter({ stream: options.progress, clock: wallClock }) }),
   });
+}
+
+/**
+ * The annualization basis of a configured backtest: the config's, with 252 trading days a year
+ * when every instrument is a US equity and the config names none.
+ * @param backtest - the backtest settings
+ * @param instruments - the run's instruments
+ * @returns the basis
+ */
+export function annualizationOf(
+  backtest: BacktestConfig,
+  instruments: readonly InstrumentSpec[],
+): AnnualizationBasis {
+  const { tradingDaysPerYear, period, periodsPerYear, sampleStepMs, riskFreeRate } = backtest.annualization;
+  const equitiesOnly = instruments.length > 0 && instruments.every((spec) => spec.id.kind === 'equity');
+  return {
+    tradingDaysPerYear: tradingDaysPerYear ?? (equitiesOnly ? 252 : 365),
+    period,
+    riskFreeRate,
+    ...(periodsPerYear === undefined ? {} : { periodsPerYear }),
+    ...(sampleStepMs === undefined ? {} : { sampleStepMs }),
+  };
 }
 
 /** What {@link backtestToFiles} did. */

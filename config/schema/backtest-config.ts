@@ -29,6 +29,40 @@ export const feeModelSchema = z.discriminatedUnion(
   { error: 'must be "instrument" or "flat"' },
 );
 
+/**
+ * How the report's returns are annualized (Sharpe, Sortino, annualized return and volatility).
+ * Unset fields take the defaults of the metrics: automatic period, risk-free rate 0, and 252
+ * trading days a year when every instrument is a US equity, else 365.
+ */
+export const annualizationConfigSchema = z.strictObject({
+  tradingDaysPerYear: z
+    .number()
+    .int()
+    .min(1)
+    .max(366)
+    .optional()
+    .describe('Trading days a year: 365 for crypto, 252 for equities; absent = by the instruments.'),
+  period: z
+    .enum(['auto', 'day', 'sample'])
+    .default('auto')
+    .describe(
+      'Returns taken daily, per sample on a time grid, or auto (daily over 3+ days, none under a day).',
+    ),
+  periodsPerYear: z.number().positive().optional().describe('Replaces the derived periods a year.'),
+  sampleStepMs: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Grid step of per-sample returns, ms; absent = the equity curve's bucket width."),
+  riskFreeRate: z
+    .number()
+    .min(-1)
+    .max(1)
+    .default(0)
+    .describe('Annual risk-free rate for Sharpe (0.04 = 4 %).'),
+});
+
 /** A backtest: which recordings to replay, over which window, with which simulated venue. */
 export const backtestConfigSchema = z
   .strictObject({
@@ -50,6 +84,7 @@ export const backtestConfigSchema = z
       .boolean()
       .default(true)
       .describe('Close every position at the last price when the replay ends, so PnL is realised.'),
+    annualization: annualizationConfigSchema.prefault({}),
     eventCache: z
       .boolean()
       .default(true)
