@@ -97,7 +97,7 @@ export class OrderJournal {
     if (entry === undefined) {
       const finished = this.recentFinal.get(id);
       if (finished !== undefined) {
-        this.late.appendLine(staged(finished, order));
+        this.late.append(staged(finished, order));
         return;
       }
       entry = { seq: this.nextSeq++, order };
@@ -111,7 +111,7 @@ export class OrderJournal {
       this.recentFinal.delete(this.recentFinal.keys().next().value as string);
     if (aside !== undefined) {
       this.setAside.delete(id);
-      this.late.appendLine(staged(entry.seq, order));
+      this.late.append(staged(entry.seq, order));
       return;
     }
     this.open.delete(id);
@@ -128,7 +128,7 @@ export class OrderJournal {
       this.waiting.push({ seq, index: 0, line: ORDER_CODEC.encode(order) });
     this.open.clear();
     this.drain();
-    for (const { seq, order } of this.setAside.values()) this.late.appendLine(staged(seq, order));
+    for (const { seq, order } of this.setAside.values()) this.late.append(staged(seq, order));
     this.setAside.clear();
     this.recentFinal.clear();
     this.main.seal();
@@ -143,7 +143,7 @@ export class OrderJournal {
       const limit = oldest?.seq ?? Number.POSITIVE_INFINITY;
       for (let top = this.waiting.peek(); top !== undefined && top.seq < limit; top = this.waiting.peek()) {
         this.waiting.pop();
-        this.main.appendLine(`${top.seq}\t${top.line}`);
+        this.main.append(`${top.seq}\t${top.line}`);
       }
       if (this.waiting.size <= this.window || oldest === undefined) return;
       this.open.delete(oldest.order.orderId);

@@ -7,10 +7,19 @@ import type { SpillDirectory } from './spill-directory.ts';
 const BUFFER_CHARS = 1 << 18;
 
 /**
+ * Records a log holds as they are before it starts writing its file (Keel's choice): a short run
+ * (a bar backtest's few thousand fills) then pays no encoding, writing or decoding at all, and a
+ * long one holds at most this many before everything goes to the file.
+ */
+export const KEEP_IN_MEMORY = 4096;
+
+/**
  * Records kept in an append-only file of one encoded line each, in a {@link SpillDirectory}:
- * only a bounded write buffer is in memory. Appending ends with {@link SpillLog.seal}; from then
- * on the log is a {@link RecordLog}: each iteration reads the file again, in chunks, and decodes
- * line by line. Iterating after the directory was disposed throws.
+ * only a bounded buffer is in memory (the first {@link KEEP_IN_MEMORY} records as they are, then
+ * a write buffer of encoded lines). Appending ends with {@link SpillLog.seal}; from then on the
+ * log is a {@link RecordLog}: each iteration reads the file again, in chunks, and decodes line
+ * by line (or gives the records held, for a log that never outgrew its memory share). Iterating
+ * after the directory was disposed throws, either way.
  * @typeParam T - the record type
  */
 export class SpillLog<T> implements RecordLog<T> {
@@ -20,21 +29,28 @@ export class SpillLog<T> implements RecordLog<T> {
   private count = 0;
   private sealed = false;
   private readonly path: string;
+  /** The records as appended, until there are more than `keep`; then undefined and all in the file. */
+  private held: T[] | undefined = [];
+  private readonly keep: number;
 
   /**
    * Creates the log's file.
    * @param dir - the run's spill directory
    * @param name - what the records are, e.g. `fills`: names the file and error messages
    * @param codec - how a record becomes a line and back
+   * @param options - records held as they are before the file is used (default
+   *   {@link KEEP_IN_MEMORY}; 0 writes every record to the file)
    * @throws Error (from fs) when the file cannot be created
    */
   constructor(
     private readonly dir: SpillDirectory,
     private readonly name: string,
     private readonly codec: RecordCodec<T>,
+    options: { readonly keepInMemory?: number } = {},
   ) {
     this.path = dir.file(`${name}.jsonl`);
     this.fd = openSync(this.path, 'w');
+    this.keep = Math.max(0, options.keepInMemory ?? KEEP_IN_MEMORY);
   }
 
   /** Number of records appended. */
@@ -48,6 +64,12 @@ export class SpillLog<T> implements RecordLog<T> {
    * @throws Error when the log is sealed
    */
   append(record: T): void {
+    if (this.sealed) throw new Error(`the ${this.name} log is sealed; no record can be added`);
+    if (this.held !== undefined && this.held.length < this.keep) {
+      this.held.push(record);
+      this.count++;
+      return;
+    }
     this.appendLine(this.codec.encode(record));
   }
 
@@ -58,6 +80,7 @@ export class SpillLog<T> implements RecordLog<T> {
    */
   appendLine(line: string): void {
     if (this.sealed) throw new Error(`the ${this.name} log is sealed; no record can be added`);
+    this.spillHeld();
     this.buffer.push(line);
     this.buffered += line.length + 1;
     this.count++;
@@ -86,6 +109,10 @@ export class SpillLog<T> implements RecordLog<T> {
     if (!this.sealed) throw new Error(`the ${this.name} log is still being written; seal it before reading`);
     if (this.dir.isDisposed)
       throw new Error(`the ${this.name} log was disposed with its result; its records are gone`);
+    if (this.held !== undefined) {
+      for (const record of this.held) yield this.codec.encode(record);
+      return;
+    }
     yield* readLines(this.path);
   }
 
@@ -95,10 +122,30 @@ export class SpillLog<T> implements RecordLog<T> {
    * @throws Error when the log is not sealed, was disposed, or a line does not decode
    */
   *[Symbol.iterator](): Iterator<T> {
+    if (this.held !== undefined) {
+      if (!this.sealed)
+        throw new Error(`the ${this.name} log is still being written; seal it before reading`);
+      if (this.dir.isDisposed)
+        throw new Error(`the ${this.name} log was disposed with its result; its records are gone`);
+      yield* this.held;
+      return;
+    }
     let i = 0;
     for (const line of this.lines()) {
       yield this.codec.decode(line, `${this.name}[${i}]`);
       i++;
+    }
+  }
+
+  /** Moves the records held as they are to the write buffer: from now on everything goes to the file. */
+  private spillHeld(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (const record of held) {
+      const line = this.codec.encode(record);
+      this.buffer.push(line);
+      this.buffered += line.length + 1;
     }
   }
 

@@ -80,8 +80,8 @@ const encodedAll = <T>(codec: { encode: (r: T) => string }, records: Iterable<T>
 describe('spill log', () => {
   it('gives back every fill exactly as appended, on every iteration', () => {
     fc.assert(
-      fc.property(fc.array(anExecutionRecord, { maxLength: 40 }), (fills) => {
-        const log = new SpillLog(aSpillDirectory(), 'fills', EXECUTION_CODEC);
+      fc.property(fc.array(anExecutionRecord, { maxLength: 40 }), fc.nat(45), (fills, keepInMemory) => {
+        const log = new SpillLog(aSpillDirectory(), 'fills', EXECUTION_CODEC, { keepInMemory });
         for (const fill of fills) log.append(fill);
         log.seal();
         expect(log.length).toBe(fills.length);
@@ -102,7 +102,7 @@ describe('spill log', () => {
   it('gives back orders with optional fields and nested tp exactly, and round trips too', () => {
     fc.assert(
       fc.property(fc.array(anOrderRecord, { maxLength: 30 }), (orders) => {
-        const log = new SpillLog(aSpillDirectory(), 'orders', ORDER_CODEC);
+        const log = new SpillLog(aSpillDirectory(), 'orders', ORDER_CODEC, { keepInMemory: 0 });
         for (const order of orders) log.append(order);
         const back = [...log.seal()];
         expect(encodedAll(ORDER_CODEC, back)).toEqual(encodedAll(ORDER_CODEC, orders));
@@ -115,7 +115,7 @@ describe('spill log', () => {
     fc.assert(
       fc.property(fc.array(anExecutionRecord, { maxLength: 30 }), (fills) => {
         const { closed } = roundTripsFromFills(fills.map((f, i) => ({ ...f, timestamp: i })));
-        const log = new SpillLog(aSpillDirectory(), 'trades', ROUND_TRIP_CODEC);
+        const log = new SpillLog(aSpillDirectory(), 'trades', ROUND_TRIP_CODEC, { keepInMemory: 0 });
         for (const trade of closed) log.append(trade);
         expect([...log.seal()]).toEqual(closed);
       }),
@@ -125,7 +125,7 @@ describe('spill log', () => {
 
   it('writes one stable JSON line per record, longer than its write buffer across many flushes', () => {
     const dir = aSpillDirectory();
-    const log = new SpillLog(dir, 'orders', ORDER_CODEC);
+    const log = new SpillLog(dir, 'orders', ORDER_CODEC, { keepInMemory: 100 });
     const orders = Array.from({ length: 3000 }, (_, i) =>
       anOrder({ orderId: `o-${i}`, clientOrderId: 'x'.repeat(200), limitPrice: D(i).div(7) }),
     );
@@ -136,6 +136,25 @@ describe('spill log', () => {
     expect(log.length).toBe(3000);
     expect(firstRecords(log, 2).map((o) => o.orderId)).toEqual(['o-0', 'o-1']);
     expect([...log].map((o) => o.orderId)).toEqual(orders.map((o) => o.orderId));
+  });
+
+  it('holds its first records as they are and writes nothing until it outgrows its memory share', () => {
+    const dir = aSpillDirectory();
+    const log = new SpillLog(dir, 'orders', ORDER_CODEC, { keepInMemory: 3 });
+    const orders = Array.from({ length: 5 }, (_, i) => anOrder({ orderId: `o-${i}` }));
+    for (const order of orders.slice(0, 3)) log.append(order);
+    const small = new SpillLog(dir, 'small', ORDER_CODEC, { keepInMemory: 3 });
+    for (const order of orders.slice(0, 3)) small.append(order);
+    small.seal();
+    expect(readFileSync(dir.file('small.jsonl'), 'utf8')).toBe('');
+    expect([...small]).toEqual(orders.slice(0, 3));
+    expect([...small.lines()]).toEqual(orders.slice(0, 3).map((o) => stableJsonLine(o)));
+    for (const order of orders.slice(3)) log.append(order);
+    log.seal();
+    expect(readFileSync(dir.file('orders.jsonl'), 'utf8')).toBe(
+      `${orders.map((o) => stableJsonLine(o)).join('\n')}\n`,
+    );
+    expect([...log]).toEqual(orders);
   });
 
   it('is empty but iterable when nothing was appended', () => {
@@ -160,14 +179,16 @@ describe('spill log', () => {
 describe('spill directory', () => {
   it('is removed with its files on dispose, after which its logs say they are gone', () => {
     const dir = new SpillDirectory('keel-test-spill-');
-    const log = new SpillLog(dir, 'orders', ORDER_CODEC);
+    const log = new SpillLog(dir, 'orders', ORDER_CODEC, { keepInMemory: 0 });
     log.append(anOrder());
     log.seal();
+    const held = new SpillLog(dir, 'held', ORDER_CODEC).seal();
     expect(existsSync(dir.file('orders.jsonl'))).toBe(true);
     dir.dispose();
     dir.dispose();
     expect(existsSync(dir.path)).toBe(false);
     expect(() => [...log]).toThrow(/disposed with its result/);
+    expect(() => [...held]).toThrow(/disposed with its result/);
     expect(() => dir.file('x')).toThrow(/was removed/);
   });
 });
