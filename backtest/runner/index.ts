@@ -5,12 +5,12 @@
  * @packageDocumentation
  */
 export type { BacktestRunOptions } from './backtest-run-options.ts';
+export { withCommission } from './commission.ts';
 export { countRecords } from './count-records.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
 export { OrderJournal } from './order-journal.ts';
-export { withCommission } from './commission.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';
 export { runBacktest } from './run-backtest.ts';

@@ -35,11 +35,11 @@ import {
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { withCommission } from './commission.ts';
 import { countRecords } from './count-records.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
-import { withCommission } from './commission.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
 const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
