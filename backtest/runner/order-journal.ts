@@ -26,6 +26,8 @@ interface Staged {
 interface Entry {
   readonly seq: number;
   order: Order;
+  /** No longer among the open orders holding the window back (finished or set aside). */
+  gone: boolean;
 }
 
 function staged(seq: number, order: Order): string {
@@ -51,9 +53,19 @@ function parseStaged(line: string, index: number): Staged {
  */
 export class OrderJournal {
   private readonly open = new Map<string, Entry>();
+  /**
+   * The open orders in creation order, finished ones dropped from the front as they come up:
+   * the oldest open order in O(1), where a Map's first entry takes a scan over the holes its
+   * deletions leave (that scan cost seconds on a 1M-event run).
+   */
+  private readonly byCreation: Entry[] = [];
+  private head = 0;
   private readonly setAside = new Map<string, Entry>();
   private readonly waiting = new SeqHeap();
   private readonly recentFinal = new Map<string, number>();
+  /** The ids in `recentFinal`, oldest first around a ring, so the oldest is evicted without a scan. */
+  private readonly recentRing: (string | undefined)[] = new Array(RECENT_FINAL);
+  private recentAt = 0;
   private readonly main: SpillLog<string>;
   private readonly late: SpillLog<string>;
   private readonly window: number;
@@ -100,23 +112,42 @@ export class OrderJournal {
         this.late.append(staged(finished, order));
         return;
       }
-      entry = { seq: this.nextSeq++, order };
+      entry = { seq: this.nextSeq++, order, gone: false };
       this.open.set(id, entry);
+      this.byCreation.push(entry);
     } else {
       entry.order = order;
     }
     if (!isFinalOrderState(order.orderState)) return;
-    this.recentFinal.set(id, entry.seq);
-    if (this.recentFinal.size > RECENT_FINAL)
-      this.recentFinal.delete(this.recentFinal.keys().next().value as string);
+    this.remember(id, entry.seq);
     if (aside !== undefined) {
       this.setAside.delete(id);
       this.late.append(staged(entry.seq, order));
       return;
     }
     this.open.delete(id);
+    entry.gone = true;
     this.waiting.push({ seq: entry.seq, index: 0, line: ORDER_CODEC.encode(order) });
     this.drain();
+  }
+
+  private remember(id: string, seq: number): void {
+    const evicted = this.recentRing[this.recentAt];
+    if (evicted !== undefined) this.recentFinal.delete(evicted);
+    this.recentRing[this.recentAt] = id;
+    this.recentAt = (this.recentAt + 1) % RECENT_FINAL;
+    this.recentFinal.set(id, seq);
+  }
+
+  /** The oldest order still open (not set aside). */
+  private oldestOpen(): Entry | undefined {
+    const queue = this.byCreation;
+    while (this.head < queue.length && (queue[this.head] as Entry).gone) this.head++;
+    if (this.head > 4096 && this.head * 2 > queue.length) {
+      queue.splice(0, this.head);
+      this.head = 0;
+    }
+    return queue[this.head];
   }
 
   /**
@@ -124,13 +155,18 @@ export class OrderJournal {
    * @returns every order in its final state (or its last one for orders still open), in creation order
    */
   finish(): RecordLog<Order> {
-    for (const { seq, order } of this.open.values())
-      this.waiting.push({ seq, index: 0, line: ORDER_CODEC.encode(order) });
+    for (const entry of this.open.values()) {
+      entry.gone = true;
+      this.waiting.push({ seq: entry.seq, index: 0, line: ORDER_CODEC.encode(entry.order) });
+    }
     this.open.clear();
     this.drain();
     for (const { seq, order } of this.setAside.values()) this.late.append(staged(seq, order));
     this.setAside.clear();
     this.recentFinal.clear();
+    this.recentRing.fill(undefined);
+    this.byCreation.length = 0;
+    this.head = 0;
     this.main.seal();
     this.late.seal();
     return new MergedOrderLog(this.main, this.sortLate(), this.nextSeq);
@@ -139,7 +175,7 @@ export class OrderJournal {
   /** Writes the finished orders no open order is older than; sets the oldest open one aside while too many wait. */
   private drain(): void {
     for (;;) {
-      const oldest = this.open.values().next().value as Entry | undefined;
+      const oldest = this.oldestOpen();
       const limit = oldest?.seq ?? Number.POSITIVE_INFINITY;
       for (let top = this.waiting.peek(); top !== undefined && top.seq < limit; top = this.waiting.peek()) {
         this.waiting.pop();
@@ -147,6 +183,7 @@ export class OrderJournal {
       }
       if (this.waiting.size <= this.window || oldest === undefined) return;
       this.open.delete(oldest.order.orderId);
+      oldest.gone = true;
       this.setAside.set(oldest.order.orderId, oldest);
     }
   }
