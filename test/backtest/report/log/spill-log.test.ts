@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -213,5 +214,39 @@ describe('spill directory at process exit', () => {
     const file = child.stdout.trim();
     expect(file).toMatch(/keel-test-exit-/);
     expect(existsSync(dirname(file))).toBe(false);
+  }, 30_000);
+
+  it('is removed by the next process making one when its own process was killed without an exit hook', () => {
+    const module = new URL('../../../../backtest/report/index.ts', import.meta.url).href;
+    const tmp = mkdtempSync(join(tmpdir(), 'keel-own-tmp-'));
+    const killed = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `const { SpillDirectory } = await import(${JSON.stringify(module)});
+         const dir = new SpillDirectory('keel-test-killed-');
+         process.stdout.write(dir.path);
+         process.kill(process.pid, 'SIGKILL');`,
+      ],
+      { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } },
+    );
+    expect(killed.signal).toBe('SIGKILL');
+    const left = killed.stdout.trim();
+    expect(existsSync(left)).toBe(true);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      const next = new SpillDirectory('keel-test-next-');
+      expect(existsSync(left)).toBe(false);
+      expect(existsSync(next.path)).toBe(true);
+      next.dispose();
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+      rmSync(tmp, { recursive: true, force: true });
+    }
   }, 30_000);
 });
