@@ -20,6 +20,9 @@ interface LotBook {
   readonly lots: Lot[];
 }
 
+/** Flat-to-flat stretches kept as they are; older ones are folded (see `fold`). */
+const KEPT_STRETCHES = 64;
+
 /**
  * Pairs fills into round-trip trades as they come, first in first out, per sym and
  * positionSide: a fill against the open lots' direction closes them oldest first; what it has
@@ -33,6 +36,8 @@ export class RoundTripBook {
   private openLots = 0;
   private exposedSince: number | undefined;
   private readonly exposed: TimeInterval[] = [];
+  /** The oldest stretches folded into one: where the first began and their total length. */
+  private folded: { readonly from: number; readonly ms: number } | undefined;
 
   /**
    * @param contractSizeOf - units of base per contract for a sym (PnL multiplier); 1 when undefined
@@ -117,9 +122,11 @@ export class RoundTripBook {
    * @returns the intervals, in time order
    */
   exposureIntervals(end: number): TimeInterval[] {
+    const folded =
+      this.folded === undefined ? [] : [{ from: this.folded.from, to: this.folded.from + this.folded.ms }];
     return this.exposedSince === undefined
-      ? [...this.exposed]
-      : [...this.exposed, { from: this.exposedSince, to: end }];
+      ? [...folded, ...this.exposed]
+      : [...folded, ...this.exposed, { from: this.exposedSince, to: end }];
   }
 
   private lotOpened(ts: number): void {
@@ -130,7 +137,22 @@ export class RoundTripBook {
     if (--this.openLots === 0 && this.exposedSince !== undefined) {
       this.exposed.push({ from: this.exposedSince, to: ts });
       this.exposedSince = undefined;
+      if (this.exposed.length > 2 * KEPT_STRETCHES) this.fold();
     }
+  }
+
+  /**
+   * Folds all but the latest {@link KEPT_STRETCHES} stretches into one interval as long as
+   * their total, starting where the first began: it lies inside their span, before every kept
+   * stretch, so the union's length, clipped to the run, is unchanged as long as the folded ones
+   * lie inside the run, which they do: they began at fills and ended before the latest stretches.
+   * A long run's memory stays bounded however often it goes flat.
+   */
+  private fold(): void {
+    const old = this.exposed.splice(0, this.exposed.length - KEPT_STRETCHES);
+    let ms = this.folded?.ms ?? 0;
+    for (const stretch of old) ms += stretch.to - stretch.from;
+    this.folded = { from: this.folded?.from ?? (old[0] as TimeInterval).from, ms };
   }
 }
 

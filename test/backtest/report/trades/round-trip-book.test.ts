@@ -66,4 +66,24 @@ describe('round-trip book', () => {
       { numRuns: 200 },
     );
   });
+
+  it('keeps a bounded number of exposure intervals however often the position goes flat, with the same exposure', () => {
+    const book = new RoundTripBook();
+    const closed: RoundTripTrade[] = [];
+    // 1000 round trips: long at 10 i + 1 ms, flat again 5 ms later.
+    for (let i = 0; i < 1_000; i++) {
+      for (const [side, ts] of [
+        ['BUY', 10 * i + 1],
+        ['SELL', 10 * i + 6],
+      ] as const) {
+        book.add(anExecution({ side, quantity: '1', price: '100', timestamp: ts }), (t) => closed.push(t));
+      }
+    }
+    const end = 10_000;
+    const intervals = book.exposureIntervals(end);
+    expect(intervals.length).toBeLessThanOrEqual(130);
+    const perTrade = closed.map((t) => ({ from: t.entryTs, to: t.exitTs }));
+    expect(exposureTime(intervals, 0, end)).toBe(exposureTime(perTrade, 0, end));
+    expect(exposureTime(intervals, 0, end)).toBe(0.5);
+  });
 });
