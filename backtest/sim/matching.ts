@@ -89,22 +89,20 @@ function take(state: SimState, order: SimOrder): boolean {
   const levels = takeableLevels(state, order, market);
   if (levels.length === 0) return false;
   const isMarket = order.orderType === 'MARKET';
-  const crosses = (price: number) =>
-    isMarket || (order.sign > 0 ? price <= order.priceN : price >= order.priceN);
-  const sizeOf = (qty: number) => (model.partialFills ? qty : Number.POSITIVE_INFINITY);
+  // No closures here: this runs for every taking order, and tsx names each closure it creates.
   if (order.timeInForce === 'FOK') {
     let available = 0;
     for (const [price, qty] of levels) {
-      if (!crosses(price)) break;
-      available += sizeOf(qty);
+      if (!crosses(order, isMarket, price)) break;
+      available += model.partialFills ? qty : Number.POSITIVE_INFINITY;
     }
     if (!isMarket && available < order.remainingN) return true;
   }
   let last: number | undefined;
   for (const [price, qty] of levels) {
-    if (order.remainingN <= 0 || !isLiveWorking(order) || !crosses(price)) break;
+    if (order.remainingN <= 0 || !isLiveWorking(order) || !crosses(order, isMarket, price)) break;
     last = price;
-    const size = sizeOf(qty);
+    const size = model.partialFills ? qty : Number.POSITIVE_INFINITY;
     const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
     if (!wanted.gt(0)) continue;
     executeFill(
@@ -120,6 +118,11 @@ function take(state: SimState, order: SimOrder): boolean {
     executeFill(state, order, order.qty.minus(order.filled), beyond, 'TAKER');
   }
   return true;
+}
+
+/** Whether a taking order's limit reaches a price (a market order's always does). */
+function crosses(order: SimOrder, isMarket: boolean, price: number): boolean {
+  return isMarket || (order.sign > 0 ? price <= order.priceN : price >= order.priceN);
 }
 
 function isLiveWorking(order: SimOrder): boolean {
