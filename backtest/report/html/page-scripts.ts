@@ -63,7 +63,9 @@ export const CHART_SCRIPT = `(function () {
   var drawdown = chartIn('drawdown-chart', 180);
   drawdown.addSeries(LC.AreaSeries, {
     lineColor: '#f23645', topColor: 'rgba(242, 54, 69, 0.05)', bottomColor: 'rgba(242, 54, 69, 0.45)', lineWidth: 2,
-    invertFilledArea: true, priceFormat: { type: 'percent', precision: 2, minMove: 0.01 }
+    invertFilledArea: true,
+    // lightweight-charts' own 'percent' format rounds -0.28 to -0.1 %: two decimals, written out.
+    priceFormat: { type: 'custom', minMove: 0.01, formatter: function (p) { return p.toFixed(2) + '%'; } }
   }).setData(line(data.drawdown));
   charts.push(drawdown);
   charts.forEach(function (c) { c.timeScale().fitContent(); });
