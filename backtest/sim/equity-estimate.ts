@@ -156,17 +156,28 @@ function generalSnapshotOf(state: SimState): () => Dec {
   };
 }
 
+/** The equity estimate and, from it, a number floor of the available margin. */
+export interface MarginHeadroom {
+  /** {@link equityEstimateOf} now. */
+  readonly equity: number;
+  /**
+   * A lower bound of the available margin (equity minus the initial margin of positions and open
+   * orders): every open order is counted as if it increased its position, and a market order at
+   * the mark. NaN when a coin or price it needs is unknown.
+   */
+  readonly floor: number;
+}
+
 /**
- * A lower bound, on numbers, of the available margin (equity minus the initial margin of
- * positions and open orders): every open order is counted as if it increased its position, and
- * a market order at the mark. The margin check of a new order (reject when the exact available
- * margin is negative) needs the exact Decimal figures only when this bound is not clearly
- * positive; NaN when a coin or price it needs is unknown (then the exact check runs).
+ * The equity estimate and a number floor of the available margin, in one pass over the balances
+ * and positions. The margin check of a new order (reject when the exact available margin is
+ * negative) needs the exact Decimal figures only when the floor is not clearly positive.
  * @param state - the venue
- * @returns the bound in the account currency, or NaN
+ * @returns the estimate and the floor, in the account currency
  */
-export function availableMarginFloorOf(state: SimState): number {
-  let floor = equityEstimateOf(state);
+export function marginHeadroomOf(state: SimState): MarginHeadroom {
+  const equity = equityEstimateOf(state);
+  let floor = equity;
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;
     const market = state.markets.get(position.sym);
@@ -182,7 +193,7 @@ export function availableMarginFloorOf(state: SimState): number {
     const size = state.opts.instruments.get(order.sym)?.contractSize.toNumber() ?? 1;
     floor -= (order.remainingN * size * price * settleValueN(state, order.sym)) / leverageN(state, order.sym);
   }
-  return floor;
+  return { equity, floor };
 }
 
 function settleValueN(state: SimState, sym: string): number {

@@ -1,7 +1,7 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { isOnStep, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { availableMarginFloorOf, equityEstimateOf } from './equity-estimate.ts';
+import { marginHeadroomOf } from './equity-estimate.ts';
 import { onlyReduces, positionFor } from './fills.ts';
 import { availableMargin, orderMargin } from './margin.ts';
 import { workOrder, wouldTake } from './matching.ts';
@@ -72,8 +72,8 @@ function badParameter(state: SimState, intent: PlaceOrderIntent, spec: Instrumen
  * and the exact Decimal figures are not needed.
  */
 function hasClearHeadroom(state: SimState): boolean {
-  const floor = availableMarginFloorOf(state);
-  return floor > 1e-6 * (Math.abs(equityEstimateOf(state)) + 1);
+  const { equity, floor } = marginHeadroomOf(state);
+  return floor > 1e-6 * (Math.abs(equity) + 1);
 }
 
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {

@@ -20,7 +20,7 @@ import {
 } from './algo-orders.ts';
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
-import { availableMarginFloorOf, equityEstimateOf, equitySnapshotOf } from './equity-estimate.ts';
+import { equityEstimateOf, equitySnapshotOf, marginHeadroomOf } from './equity-estimate.ts';
 import { checkMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
@@ -276,7 +276,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     equity: () => equityOf(state),
     equityEstimate: () => equityEstimateOf(state),
     equitySnapshot: () => equitySnapshotOf(state),
-    availableMarginFloor: () => availableMarginFloorOf(state),
+    availableMarginFloor: () => marginHeadroomOf(state).floor,
     loanRisk: () => loanRiskOf(state),
     setFeeMarkup(markup: Dec): void {
       if (markup.lt(0)) {
