@@ -44,6 +44,12 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 
 /**
+ * Commands that are broker settings rather than order entry: they take effect at once, as the
+ * sim's `setFeeMarkup` does, whatever the order-entry latency.
+ */
+export const IMMEDIATE_COMMANDS: ReadonlySet<CommandName> = new Set<CommandName>(['setSubFeeRate']);
+
+/**
  * Whether a name is a command of {@link COMMANDS} (journal entries are checked on reload).
  * @param name - any text
  * @returns true for a command name

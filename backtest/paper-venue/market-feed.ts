@@ -139,12 +139,14 @@ export class MarketFeed {
    * @param pacing - how fast events are released
    * @param timer - wall-clock timers (pacing only; virtual time is the events' time)
    * @param release - receives each event
+   * @param onEnd - called once when the source is exhausted or fails after `start`
    */
   constructor(
     source: FeedSource,
     private readonly pacing: FeedPacing,
     private readonly timer: TimerPort,
     private readonly release: FeedRelease,
+    private readonly onEnd: () => void = () => undefined,
   ) {
     this.iterator = source();
   }
@@ -173,6 +175,7 @@ export class MarketFeed {
       this.failure = error instanceof Error ? error : new Error(String(error));
       this.ended = true;
       this.settleWaiters();
+      this.onEnd();
     });
   }
 
@@ -264,6 +267,7 @@ export class MarketFeed {
       if (next.done) {
         this.ended = true;
         this.settleWaiters();
+        this.onEnd();
         return;
       }
       if (this.stopped) return;

@@ -1,15 +1,18 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
+import { seededRandom } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { orderToWire, realTimer, type TimerPort } from '../../core/venue/index.ts';
-import type { FillModelName, LoanOptions } from '../sim/index.ts';
-import { COMMANDS, type CommandName } from './command-table.ts';
+import type { FillModelName, LatencyOptions, LoanOptions } from '../sim/index.ts';
+import { COMMANDS, type CommandName, IMMEDIATE_COMMANDS } from './command-table.ts';
+import { DelayLine } from './delay-line.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { broadcast, MarketDataSession } from './market-data-ws.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
+import { orderEntryDelay } from './order-entry-delay.ts';
 import { type JournalEntry, loadSnapshot, type PaperSnapshot, SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
 import { PrivateSession } from './private-ws-session.ts';
@@ -44,7 +47,15 @@ export interface PaperVenueOptions {
   readonly startingBalances?: Readonly<Record<string, Dec>>;
   /** Default `queue`, as the sim's. */
   readonly fillModel?: FillModelName;
+  /** Seeds the latency jitter (default 1). */
   readonly seed?: number;
+  /**
+   * Latency the venue applies, on its own (virtual) time: each order-entry command reaches the
+   * matching engine `orderEntry` later (its reply is sent once it ran there), and User Data
+   * pushes leave `userData` after their events (default: the market-data leg, as in the sim).
+   * The market-data leg itself delays no market-data push. Absent = none: commands run at once.
+   */
+  readonly latency?: LatencyOptions;
   readonly loans?: LoanOptions;
   /** Market data; default none (an empty feed). */
   readonly feed?: FeedSource;
@@ -76,8 +87,13 @@ export interface PaperVenue {
   readonly portfolios: readonly PaperPortfolioOptions[];
   readonly faults: PaperFaults;
   readonly feed: MarketFeed;
-  /** @returns the venue's virtual time (the last released event's time) */
+  /**
+   * @returns the venue's virtual time: the last released event's time, or a delayed command's
+   * arrival when that is later
+   */
   now(): number;
+  /** @returns how many commands are on their way to the matching engine (order-entry latency) */
+  inFlight(): number;
   /** Writes the snapshot (with a data dir), closes every connection and the server. */
   close(): Promise<void>;
 }
@@ -106,11 +122,15 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
 export async function startPaperVenue(options: PaperVenueOptions): Promise<PaperVenue> {
   const timer = options.timer ?? realTimer();
   const portfolios = portfoliosOf(options);
+  const seed = options.seed ?? 1;
+  const pacing = options.pacing ?? { mode: 'realtime', speed: 1 };
+  const latency = options.latency;
   const market = {
     instruments: options.instruments,
     fillModel: options.fillModel ?? 'queue',
-    seed: options.seed ?? 1,
+    seed,
     ...(options.loans === undefined ? {} : { loans: options.loans }),
+    ...(latency === undefined ? {} : { latency }),
   };
   const books = new Map(portfolios.map((p, i) => [p.portfolioId, new PortfolioBook(p, market, i === 0)]));
   const credentials = new Map<string, ApiCredential>(
@@ -121,12 +141,24 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   );
   const faults = new PaperFaults();
   const limits = new RateLimits(options.rateLimits ?? PAPER_RATE_LIMITS);
-  const pacing = options.pacing ?? { mode: 'realtime', speed: 1 };
   const privateSessions = new Set<PrivateSession>();
   const mdSessions = new Set<MarketDataSession>();
   const journal: JournalEntry[] = [];
   let virtualNow = 0;
+  /** Market events the portfolios have processed (journal entries replay after that many). */
+  let seen = 0;
   let writer: SnapshotWriter | undefined;
+
+  // Realtime pacing gives delays a wall-clock deadline too; lockstep and manual stay on venue time.
+  const wallSpeed = pacing.mode === 'realtime' ? (pacing.speed ?? 1) : undefined;
+  const venueNow = () => virtualNow;
+  const orderEntry = new DelayLine(venueNow, timer, wallSpeed);
+  const pushLines = new Set<DelayLine>();
+  // A stream of its own (not the sims' User Data draws), still from the configured seed.
+  const nextOrderEntryDelay =
+    latency === undefined
+      ? () => 0
+      : orderEntryDelay(latency.orderEntry, seededRandom((seed ^ 0x5bd1e995) >>> 0));
 
   const derived = new DerivedMarketData(
     options.instruments,
@@ -141,26 +173,90 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   };
   const nobody = (): boolean => false;
 
-  const feed = new MarketFeed(options.feed ?? listFeed([]), pacing, timer, (item, seq, replaying) => {
-    virtualNow = Math.max(virtualNow, item.event.recvTs);
-    for (const book of books.values()) book.onMarket(item.event);
-    // After the portfolios saw the event, so open interest includes the fills it caused.
-    const extra = derived.onFeed(item.event, replaying ? nobody : wanted);
-    if (replaying) return;
-    let delivered = broadcast(mdSessions, item, seq, pacing.mode === 'lockstep');
-    // Derived pushes carry the seq of the event they come from: acknowledging it covers them.
-    for (const push of extra) delivered += broadcast(mdSessions, push, seq, pacing.mode === 'lockstep');
-    // Nobody subscribed to this event, so nobody can acknowledge it: it counts as processed.
-    if (pacing.mode === 'lockstep' && delivered === 0) feed.ack(seq);
-    writer?.changed();
-  });
+  const feed = new MarketFeed(
+    options.feed ?? listFeed([]),
+    pacing,
+    timer,
+    (item, seq, replaying) => {
+      // Commands and pushes due by this event's time come first, as in a backtest.
+      orderEntry.advance(item.event.recvTs);
+      for (const line of pushLines) line.advance(item.event.recvTs);
+      virtualNow = Math.max(virtualNow, item.event.recvTs);
+      for (const book of books.values()) book.onMarket(item.event);
+      seen = seq;
+      // After the portfolios saw the event, so open interest includes the fills it caused.
+      const extra = derived.onFeed(item.event, replaying ? nobody : wanted);
+      if (replaying) return;
+      let delivered = broadcast(mdSessions, item, seq, pacing.mode === 'lockstep');
+      // Derived pushes carry the seq of the event they come from: acknowledging it covers them.
+      for (const push of extra) delivered += broadcast(mdSessions, push, seq, pacing.mode === 'lockstep');
+      // Nobody subscribed to this event, so nobody can acknowledge it: it counts as processed.
+      if (pacing.mode === 'lockstep' && delivered === 0) feed.ack(seq);
+      writer?.changed();
+    },
+    () => {
+      // The venue's time stops with the feed: without a wall-clock deadline nothing else would come due.
+      if (wallSpeed !== undefined) return;
+      orderEntry.flush();
+      for (const line of pushLines) line.flush();
+    },
+  );
 
-  const run = (book: PortfolioBook, name: CommandName, params: Params, where: string): unknown =>
-    COMMANDS[name](books, book, params, where);
-  const execute = (book: PortfolioBook, name: CommandName, params: Params, where: string): unknown => {
-    journal.push({ at: feed.released, portfolioId: book.portfolioId, command: name, params, where });
+  /** Runs a command; a delayed one first moves its portfolio's sim (and the venue) to its arrival. */
+  const run = (book: PortfolioBook, entry: JournalEntry): unknown => {
+    if (entry.arrival !== undefined) {
+      virtualNow = Math.max(virtualNow, entry.arrival);
+      book.advanceTo(entry.arrival);
+    }
+    return COMMANDS[entry.command](books, book, entry.params, entry.where);
+  };
+  const execute = (
+    book: PortfolioBook,
+    name: CommandName,
+    params: Params,
+    where: string,
+    arrival?: number,
+  ): unknown => {
+    const entry: JournalEntry = {
+      at: seen,
+      ...(arrival === undefined ? {} : { arrival }),
+      portfolioId: book.portfolioId,
+      command: name,
+      params,
+      where,
+    };
+    journal.push(entry);
     writer?.changed();
-    return run(book, name, params, where);
+    return run(book, entry);
+  };
+  /**
+   * Runs `work` once a command sent now reaches the matching engine: at once without a latency
+   * (or for a broker setting), else after a drawn order-entry delay, in the order commands came.
+   */
+  const afterOrderEntry = (name: CommandName, work: (arrival: number | undefined) => void): void => {
+    if (latency === undefined || IMMEDIATE_COMMANDS.has(name)) work(undefined);
+    else orderEntry.enter(virtualNow + nextOrderEntryDelay(), work);
+  };
+  const executeLater = (book: PortfolioBook, name: CommandName, params: Params, where: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      afterOrderEntry(name, (arrival) => {
+        try {
+          resolve(execute(book, name, params, where, arrival));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
+  const pushLine = {
+    open: (): DelayLine => {
+      const line = new DelayLine(venueNow, timer, wallSpeed);
+      pushLines.add(line);
+      return line;
+    },
+    close: (line: DelayLine): void => {
+      line.clear();
+      pushLines.delete(line);
+    },
   };
 
   if (options.dataDir !== undefined) {
@@ -172,7 +268,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
           if (entry.at !== at || !book) continue;
           journal.push(entry);
           try {
-            run(book, entry.command, entry.params, entry.where);
+            run(book, entry);
           } catch {
             // The command was refused the first time too; replaying it keeps the sim's counters equal.
           }
@@ -215,7 +311,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       faults,
       wallNow: () => timer.now(),
       virtualNow: () => virtualNow,
-      execute,
+      execute: executeLater,
       extensions,
     }),
   );
@@ -236,6 +332,8 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
           timer,
           idleMs: options.idleTimeoutMs ?? 30_000,
           execute,
+          afterOrderEntry,
+          pushLine,
           lockstepAck: (seq) => feed.ack(seq),
         });
         privateSessions.add(session);
@@ -277,8 +375,11 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     faults,
     feed,
     now: () => virtualNow,
+    inFlight: () => orderEntry.pending,
     async close(): Promise<void> {
       await feed.stop();
+      // Commands already on their way reach the matching engine before the venue saves and closes.
+      orderEntry.flush();
       writer?.flush();
       for (const s of privateSessions) {
         s.dispose();

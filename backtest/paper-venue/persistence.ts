@@ -7,6 +7,11 @@ import type { Params } from './request-fields.ts';
 /** One state-changing command as it ran: after `at` market events, on one portfolio. */
 export interface JournalEntry {
   readonly at: number;
+  /**
+   * When the command reached the matching engine, venue ms: set when the venue applies an
+   * order-entry latency (the sim's time moves to it before the command runs).
+   */
+  readonly arrival?: number;
   readonly portfolioId: string;
   readonly command: CommandName;
   readonly params: Params;

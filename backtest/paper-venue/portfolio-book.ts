@@ -18,6 +18,7 @@ import type { MarginLoanOrderWire, PositionHistoryWire } from '../../core/venue/
 import {
   createSimVenue,
   type FillModelName,
+  type LatencyOptions,
   type LoanOptions,
   type SimVenue,
   ZERO_LATENCY,
@@ -42,8 +43,13 @@ export interface PaperPortfolioOptions {
 export interface PortfolioMarket {
   readonly instruments: readonly InstrumentSpec[];
   readonly fillModel: FillModelName;
-  /** Seed of the sim's random source (latency is zero, so it only matters to models that draw). */
+  /** Seed of the sim's random source (the User Data leg's jitter). */
   readonly seed: number;
+  /**
+   * The configured latency. The sims apply only its User Data leg (stamping each event's receive
+   * time); the venue delays order entry itself, so a command's reply waits for its processing.
+   */
+  readonly latency?: LatencyOptions;
   /** Margin-loan terms, shared by every portfolio (the per-user quota is shared, spec). */
   readonly loans?: LoanOptions;
 }
@@ -51,7 +57,8 @@ export interface PortfolioMarket {
 /**
  * One paper portfolio: a simulated venue plus the records the REST queries serve (order history,
  * executions, position history, algo orders, loan orders), folded from the sim's User Data events.
- * The sim runs with zero latency: real sockets add the real latency.
+ * The sim runs with zero order-entry latency (the venue holds a command back for its order-entry
+ * delay before `run`) and the configured User Data leg, which stamps each event's `recvTs`.
  */
 export class PortfolioBook {
   readonly portfolioId: string;
@@ -90,7 +97,14 @@ export class PortfolioBook {
     this.sim = createSimVenue({
       instruments: market.instruments,
       fillModel: market.fillModel,
-      latency: ZERO_LATENCY,
+      latency:
+        market.latency === undefined
+          ? ZERO_LATENCY
+          : {
+              orderEntry: ZERO_LATENCY.orderEntry,
+              marketData: market.latency.marketData,
+              ...(market.latency.userData === undefined ? {} : { userData: market.latency.userData }),
+            },
       startingBalances: options.startingBalances,
       positionMode: this.positionMode,
       random: seededRandom(market.seed),
@@ -121,6 +135,15 @@ export class PortfolioBook {
       this.positionMode = intent.positionMode;
     }
     return captured;
+  }
+
+  /**
+   * Moves the sim's time to the moment a delayed command reaches it (never backwards), so the
+   * command's events carry its arrival time, as in a backtest.
+   * @param ts - the arrival, venue ms
+   */
+  advanceTo(ts: number): void {
+    if (ts > this.sim.now()) this.sim.advanceTo(ts);
   }
 
   /**

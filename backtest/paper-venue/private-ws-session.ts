@@ -13,6 +13,7 @@ import {
   wsRequestSchema,
 } from '../../core/venue/index.ts';
 import type { CommandName } from './command-table.ts';
+import type { DelayLine } from './delay-line.ts';
 import { PaperApiError } from './envelope.ts';
 import type { PaperFaults } from './faults.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
@@ -39,7 +40,15 @@ export interface PrivateSessionDeps {
   readonly timer: TimerPort;
   /** Idle connections are closed after this long without a message (per public venue docs: 30 s). */
   readonly idleMs: number;
-  execute(book: PortfolioBook, name: CommandName, params: Params, where: string): unknown;
+  /**
+   * Runs a state-changing command through the journal.
+   * @param arrival - when it reached the matching engine (with an order-entry latency)
+   */
+  execute(book: PortfolioBook, name: CommandName, params: Params, where: string, arrival?: number): unknown;
+  /** Calls `work` when a command sent now reaches the matching engine (after the order-entry delay). */
+  afterOrderEntry(name: CommandName, work: (arrival: number | undefined) => void): void;
+  /** The connection's User Data pushes wait on a line of their own until their receive time. */
+  readonly pushLine: { open(): DelayLine; close(line: DelayLine): void };
   /** Keel's paper-venue extension: the client processed market events up to seq. */
   lockstepAck(seq: number): void;
 }
@@ -95,7 +104,9 @@ export class PrivateSession {
   private readonly pipe: PushPipe;
   private cancelIdle: (() => void) | undefined;
   /** Pushes produced while a command runs wait for its reply (ack first, then the order's life). */
-  private held: string[] | undefined;
+  private held: { readonly frame: string; readonly due: number }[] | undefined;
+  /** Holds each push until its event's receive time (the User Data latency). */
+  private readonly pushes: DelayLine;
 
   /**
    * @param ws - the socket
@@ -106,9 +117,13 @@ export class PrivateSession {
     private readonly deps: PrivateSessionDeps,
   ) {
     this.pipe = new PushPipe(ws, deps.faults, deps.timer);
+    this.pushes = deps.pushLine.open();
     this.armIdle();
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)));
-    ws.on('close', () => this.dispose());
+    ws.on('close', () => {
+      this.dispose();
+      deps.pushLine.close(this.pushes);
+    });
   }
 
   /** Stops listening and timers (on close). */
@@ -126,7 +141,8 @@ export class PrivateSession {
   }
 
   private reply(body: Record<string, unknown>): void {
-    this.ws.send(JSON.stringify(body));
+    // A delayed command may finish after its connection closed: the command ran, its reply is lost.
+    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(body));
   }
 
   private onMessage(text: string): void {
@@ -191,18 +207,28 @@ export class PrivateSession {
     this.book = book;
     this.reply({ id: null, event: 'login', code: 0, msg: '', message: 'success', data: null });
     if (!book || args.onlyTrade === true) return;
-    this.stops.push(book.listen((event) => this.push(frameOf(event, false))));
+    this.stops.push(book.listen((event) => this.push(frameOf(event, false), event.recvTs)));
     if (book.isMain) {
       for (const sub of this.deps.books.values()) {
-        if (sub !== book) this.stops.push(sub.listen((event) => this.push(frameOf(event, true))));
+        if (sub !== book)
+          this.stops.push(sub.listen((event) => this.push(frameOf(event, true), event.recvTs)));
       }
     }
   }
 
-  private push(frame: string | undefined): void {
+  /**
+   * Sends or holds one push.
+   * @param frame - the frame, undefined for an event without a channel
+   * @param due - the event's receive time: its venue time plus the User Data latency
+   */
+  private push(frame: string | undefined, due: number): void {
     if (frame === undefined) return;
-    if (this.held) this.held.push(frame);
-    else this.pipe.send(frame);
+    if (this.held) this.held.push({ frame, due });
+    else this.send(frame, due);
+  }
+
+  private send(frame: string, due: number): void {
+    this.pushes.enter(due, () => this.pipe.send(frame));
   }
 
   private lockstep(message: unknown): void {
@@ -241,24 +267,34 @@ export class PrivateSession {
       this.reply({ event, id, code: 60009, message: 'log in before sending order actions', data: null });
       return;
     }
-    this.held = [];
-    let body: Record<string, unknown>;
-    try {
-      if (action === PLACE_ORDER_ACTION || action === 'place_order') {
-        this.deps.limits.take(this.book.portfolioId, 'wsPlaceOrder', this.deps.timer.now());
-      }
-      const data = this.deps.execute(this.book, command, args, `WebSocket ${action}`);
-      body = { event, id, code: 0, message: 'success', data };
-    } catch (error) {
+    const book = this.book;
+    const failed = (error: unknown): Record<string, unknown> =>
       // A fault of the venue itself must not take the server down: it answers 40000 (system error).
-      body =
-        error instanceof PaperApiError
-          ? { event, id, code: error.code, message: error.message, data: null }
-          : { event, id, code: 40000, message: `system error: ${String(error)}`, data: null };
+      error instanceof PaperApiError
+        ? { event, id, code: error.code, message: error.message, data: null }
+        : { event, id, code: 40000, message: `system error: ${String(error)}`, data: null };
+    try {
+      // The gateway counts the request when it comes in, before it travels to the matching engine.
+      if (action === PLACE_ORDER_ACTION || action === 'place_order') {
+        this.deps.limits.take(book.portfolioId, 'wsPlaceOrder', this.deps.timer.now());
+      }
+    } catch (error) {
+      this.reply(failed(error));
+      return;
     }
-    const held = this.held;
-    this.held = undefined;
-    if (!this.deps.faults.takeWithheldAck()) this.reply(body);
-    for (const frame of held) this.pipe.send(frame);
+    this.deps.afterOrderEntry(command, (arrival) => {
+      this.held = [];
+      let body: Record<string, unknown>;
+      try {
+        const data = this.deps.execute(book, command, args, `WebSocket ${action}`, arrival);
+        body = { event, id, code: 0, message: 'success', data };
+      } catch (error) {
+        body = failed(error);
+      }
+      const held = this.held;
+      this.held = undefined;
+      if (!this.deps.faults.takeWithheldAck()) this.reply(body);
+      for (const push of held) this.send(push.frame, push.due);
+    });
   }
 }

@@ -36,8 +36,11 @@ export interface RestRouterDeps {
   wallNow(): number;
   /** The venue's virtual time. */
   virtualNow(): number;
-  /** Runs a state-changing command through the journal. */
-  execute(book: PortfolioBook, name: CommandName, params: Params, where: string): unknown;
+  /**
+   * Runs a state-changing command through the journal, once it reached the matching engine (after
+   * the order-entry latency): the reply waits for it.
+   */
+  execute(book: PortfolioBook, name: CommandName, params: Params, where: string): Promise<unknown>;
   /** Keel's extension routes by `METHOD path`. */
   readonly extensions: ReadonlyMap<string, ExtensionRoute>;
 }

@@ -18,11 +18,11 @@ export interface RouteContext {
   /** The venue's virtual time (the replayed events' time). */
   now(): number;
   /**
-   * Runs a state-changing command through the journal.
+   * Runs a state-changing command through the journal, after the order-entry latency.
    * @param name - the command
-   * @returns its reply data
+   * @returns its reply data, once the command ran
    */
-  execute(name: CommandName): unknown;
+  execute(name: CommandName): Promise<unknown>;
 }
 
 /** One REST route: returns the reply's `data` (or throws a PaperApiError). */
