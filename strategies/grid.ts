@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
-import { D, type Dec, type Intent, type Order, type OrderSide } from '../core/model/index.ts';
+import { asNumber, D, type Dec, type Intent, type Order, type OrderSide } from '../core/model/index.ts';
 
 const params = z
   .object({
@@ -46,7 +46,7 @@ function layLadder(ctx: Ctx, reference: number): Intent[] {
 
 /** A filled rung is replaced one step away on the other side, taking the step as profit. */
 function replaceRung(ctx: Ctx, order: Order): Intent {
-  const ticks = Math.round(order.limitPrice.toNumber() / ctx.state.tickN);
+  const ticks = Math.round(asNumber(order.limitPrice) / ctx.state.tickN);
   const step = ctx.params.stepTicks;
   return order.side === 'BUY'
     ? rung(ctx, 'SELL', ticks + step, order.orderQty)

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
 import {
+  asNumber,
   D,
   type Dec,
   isFinalOrderState,
@@ -76,7 +77,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     return;
   }
   if (live !== undefined) {
-    const moved = Math.abs(Math.round(live.limitPrice.toNumber() / ctx.state.tickN) - wanted.ticks);
+    const moved = Math.abs(Math.round(asNumber(live.limitPrice) / ctx.state.tickN) - wanted.ticks);
     if (moved >= ctx.params.requoteTicks)
       ctx.submit(ctx.order.modify(live, { price: ctx.state.tick.mul(wanted.ticks) }));
     return;
@@ -105,7 +106,7 @@ function lotsFor(ctx: Ctx, room: number, ticks: number): number {
 function requote(ctx: Ctx, quote: QuoteEvent): void {
   const { halfSpreadTicks, skewTicksPerUnit, maxPosition } = ctx.params;
   const tick = ctx.state.tickN;
-  const inventory = ctx.netQty(quote.sym).toNumber();
+  const inventory = asNumber(ctx.netQty(quote.sym));
   // Whole-tick arithmetic: prices built from float division would fall off the tick grid.
   const bidTicks = Math.round(quote.bid / tick);
   const askTicks = Math.round(quote.ask / tick);

@@ -1,4 +1,5 @@
 import type { Dec, MarketEvent } from '../../core/model/index.ts';
+import { asNumber } from '../../core/model/index.ts';
 import {
   type DrawdownFigures,
   DrawdownTracker,
@@ -163,7 +164,7 @@ export class EquitySampler {
    */
   start(ts: number): void {
     this.first = { ts, equity: this.equity() };
-    this.measure(ts, this.first.equity.toNumber());
+    this.measure(ts, asNumber(this.first.equity));
     this.built = undefined;
   }
 
@@ -174,7 +175,7 @@ export class EquitySampler {
   sample(ts: number): void {
     if (this.current !== undefined) this.closeBucket();
     this.final = { ts, equity: this.equity() };
-    this.measure(ts, this.final.equity.toNumber());
+    this.measure(ts, asNumber(this.final.equity));
     this.built = undefined;
   }
 
@@ -216,7 +217,7 @@ export class EquitySampler {
     if (this.estimate === undefined) {
       const equity = this.equity();
       const sample = { ts, equity: () => equity };
-      const n = equity.toNumber();
+      const n = asNumber(equity);
       this.measure(ts, n);
       if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
       if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];

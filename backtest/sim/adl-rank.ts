@@ -1,3 +1,4 @@
+import { asNumber, ONE } from '../../core/model/index.ts';
 import { markOf, unrealizedPnl } from './margin.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
@@ -14,11 +15,11 @@ import type { SimState } from './sim-state.ts';
  */
 export function adlRankOf(state: SimState, position: SimPosition, equity: number): number {
   if (position.qty.isZero()) return 0;
-  const contractSize = state.opts.instruments.get(position.sym)?.contractSize.toNumber() ?? 1;
+  const contractSize = asNumber(state.opts.instruments.get(position.sym)?.contractSize ?? ONE);
   const entry = Math.abs(position.qtyN) * contractSize * position.avgN;
-  const notional = Math.abs(position.qtyN) * contractSize * markOf(state, position).toNumber();
-  const pnlPct = entry > 0 ? unrealizedPnl(state, position).toNumber() / entry : 0;
-  const leverage = equity > 0 ? notional / equity : position.leverage.toNumber();
+  const notional = Math.abs(position.qtyN) * contractSize * asNumber(markOf(state, position));
+  const pnlPct = entry > 0 ? asNumber(unrealizedPnl(state, position)) / entry : 0;
+  const leverage = equity > 0 ? notional / equity : asNumber(position.leverage);
   const score = pnlPct >= 0 ? pnlPct * leverage : pnlPct / Math.max(leverage, 1e-12);
   const thresholds = state.opts.adlScoreThresholds;
   let rank = 1;

@@ -4,6 +4,7 @@ import type {
   PlaceAlgoOrderIntent,
   ReplaceAlgoOrderIntent,
 } from '../../core/model/index.ts';
+import { asNumber } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { publishAlgo } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -28,7 +29,7 @@ function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
   const algo: SimAlgo = {
     ...fields,
     algoOrderId: nextId(state, 'A'),
-    triggerN: fields.triggerPrice.toNumber(),
+    triggerN: asNumber(fields.triggerPrice),
     state: 'NEW',
     createAt: state.now,
     updateAt: state.now,
@@ -104,7 +105,7 @@ export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent
   }
   if (intent.triggerPrice) {
     algo.triggerPrice = intent.triggerPrice;
-    algo.triggerN = intent.triggerPrice.toNumber();
+    algo.triggerN = asNumber(intent.triggerPrice);
   }
   if (intent.price) algo.price = intent.price;
   if (intent.qty) algo.qty = intent.qty;

@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
 import { coinValue } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
@@ -15,7 +15,7 @@ import type { SimState } from './sim-state.ts';
 export function equityEstimateOf(state: SimState): number {
   let equity = 0;
   for (const [coin, balance] of state.balancesN) {
-    equity += state.opts.valuationCoins.has(coin) ? balance : balance * coinValue(state, coin).toNumber();
+    equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
   }
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;
@@ -24,10 +24,10 @@ export function equityEstimateOf(state: SimState): number {
     if (Number.isNaN(mark)) continue;
     const settle = state.opts.instruments.get(position.sym)?.settleAsset ?? 'USDT';
     const pnl = position.qtyN * position.contractSizeN * (mark - position.avgN);
-    equity += state.opts.valuationCoins.has(settle) ? pnl : pnl * coinValue(state, settle).toNumber();
+    equity += state.opts.valuationCoins.has(settle) ? pnl : pnl * asNumber(coinValue(state, settle));
   }
   for (const loan of state.loans.values()) {
-    equity -= loan.principal.toNumber() * coinValue(state, loan.coin).toNumber();
+    equity -= asNumber(loan.principal) * asNumber(coinValue(state, loan.coin));
   }
   return equity;
 }
@@ -183,14 +183,14 @@ export function marginHeadroomOf(state: SimState): MarginHeadroom {
     const market = state.markets.get(position.sym);
     const mark = market ? markPriceOf(market) : Number.NaN;
     const settle = settleValueN(state, position.sym);
-    floor -=
-      (Math.abs(position.qtyN) * position.contractSizeN * mark * settle) / position.leverage.toNumber();
+    floor -= (Math.abs(position.qtyN) * position.contractSizeN * mark * settle) / asNumber(position.leverage);
   }
   for (const order of state.liveOrders) {
     if (order.reduceOnly || order.remainingN === 0) continue;
     const market = state.markets.get(order.sym);
     const price = order.priceN > 0 ? order.priceN : market ? markPriceOf(market) : Number.NaN;
-    const size = state.opts.instruments.get(order.sym)?.contractSize.toNumber() ?? 1;
+    const contractSize = state.opts.instruments.get(order.sym)?.contractSize;
+    const size = contractSize === undefined ? 1 : asNumber(contractSize);
     floor -= (order.remainingN * size * price * settleValueN(state, order.sym)) / leverageN(state, order.sym);
   }
   return { equity, floor };
@@ -201,5 +201,5 @@ function settleValueN(state: SimState, sym: string): number {
 }
 
 function leverageN(state: SimState, sym: string): number {
-  return state.opts.leverageOf(sym).toNumber();
+  return asNumber(state.opts.leverageOf(sym));
 }

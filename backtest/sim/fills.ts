@@ -1,5 +1,5 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
-import { D, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, ONE, ZERO } from '../../core/model/index.ts';
 import { fillFee } from './fee-model.ts';
 import { equityOf, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
@@ -38,8 +38,8 @@ export function positionFor(state: SimState, order: Pick<SimOrder, 'sym' | 'posi
   if (!position) {
     const side = state.positionMode === 'NET' ? 'NONE' : order.positionSide;
     position = flatPosition(order.sym, side, state.opts.leverageOf(order.sym), state.now, {
-      contractSizeN: state.opts.instruments.get(order.sym)?.contractSize.toNumber() ?? 1,
-      mmrN: state.opts.mmrOf(order.sym).toNumber(),
+      contractSizeN: asNumber(state.opts.instruments.get(order.sym)?.contractSize ?? ONE),
+      mmrN: asNumber(state.opts.mmrOf(order.sym)),
     });
     state.positions.set(key, position);
   }
@@ -135,7 +135,7 @@ export function executeFill(
   }
 
   order.filled = order.filled.plus(quantity);
-  order.remainingN = order.qty.minus(order.filled).toNumber();
+  order.remainingN = asNumber(order.qty.minus(order.filled));
   order.amount = order.amount.plus(quantity.mul(price));
   order.fee = order.fee.plus(fee).minus(rebate);
   order.feeCoin = spec.settleAsset;

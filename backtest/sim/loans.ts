@@ -1,5 +1,5 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
-import { D, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { accountView, availableMargin, coinValue, equityOf } from './margin.ts';
 import { publishBalances } from './publish.ts';
@@ -139,7 +139,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     updateAt: state.now,
   };
   loan.principal = loan.principal.plus(intent.amount);
-  loan.principalN = loan.principal.toNumber();
+  loan.principalN = asNumber(loan.principal);
   state.loans.set(key, loan);
   credit(state, intent.coin, intent.amount);
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
@@ -182,7 +182,7 @@ export function repay(state: SimState, intent: RepayIntent): void {
     return;
   }
   loan.principal = loan.principal.minus(intent.amount);
-  loan.principalN = loan.principal.toNumber();
+  loan.principalN = asNumber(loan.principal);
   credit(state, intent.coin, intent.amount.neg());
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);

@@ -1,3 +1,4 @@
+import { asNumber } from '../../core/model/index.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { accountView, coinValue } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -32,14 +33,14 @@ export function estimateRisk(state: SimState): RiskEstimate {
   if (!open && state.loans.size === 0) return { equity: Number.NaN, maintenance: 0 };
   // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
   for (const [coin, balance] of state.balancesN) {
-    equity += state.opts.valuationCoins.has(coin) ? balance : balance * coinValue(state, coin).toNumber();
+    equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
   }
   if (state.loans.size > 0) {
-    const loanMmr = state.opts.loans.maintenanceMarginRate.toNumber();
+    const loanMmr = asNumber(state.opts.loans.maintenanceMarginRate);
     for (const loan of state.loans.values()) {
       const value =
         loan.principalN *
-        (state.opts.valuationCoins.has(loan.coin) ? 1 : coinValue(state, loan.coin).toNumber());
+        (state.opts.valuationCoins.has(loan.coin) ? 1 : asNumber(coinValue(state, loan.coin)));
       equity -= value;
       mm += value * loanMmr;
     }

@@ -1,5 +1,5 @@
 import type { BookLevel, Dec, MarketEvent } from '../../core/model/index.ts';
-import { D, decimalOf, floorToStep } from '../../core/model/index.ts';
+import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
 import { initialQueue, restingCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { emptySymMarket, type SymMarket } from './market-state.ts';
@@ -265,7 +265,7 @@ function matchSide(state: SimState, side: SimOrder[], event: MarketEvent): void 
     const filled = order.crossed
       ? executeFill(state, order, wanted, crossedPrice(order, event), 'TAKER')
       : executeFill(state, order, wanted, order.price, 'MAKER');
-    consumed += filled.toNumber();
+    consumed += asNumber(filled);
     if (side[0] === order) break;
   }
   // The head was updated while matching; the orders behind it see the same market.

@@ -1,5 +1,5 @@
 import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
-import { isOnStep } from '../../core/model/index.ts';
+import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
 import { requeue } from './matching.ts';
@@ -71,11 +71,11 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   const qtyChanged = intent.qty !== undefined && !intent.qty.eq(order.qty);
   if (intent.price) {
     order.price = intent.price;
-    order.priceN = intent.price.toNumber();
+    order.priceN = asNumber(intent.price);
   }
   if (intent.qty) {
     order.qty = intent.qty;
-    order.remainingN = intent.qty.minus(order.filled).toNumber();
+    order.remainingN = asNumber(intent.qty.minus(order.filled));
   }
   order.amendType = priceChanged && qtyChanged ? 'PRICE_QTY' : priceChanged ? 'PRICE' : 'QTY';
   publishOrder(state, order, 'AMEND_COMPLETED');

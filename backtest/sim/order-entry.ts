@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { isOnStep, ZERO } from '../../core/model/index.ts';
+import { asNumber, isOnStep, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { marginHeadroomOf } from './equity-estimate.ts';
 import { onlyReduces, positionFor } from './fills.ts';
@@ -145,7 +145,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     }
     if (order.qty.gt(reducible)) {
       order.qty = reducible;
-      order.remainingN = reducible.toNumber();
+      order.remainingN = asNumber(reducible);
       order.actionMsg = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
     }
   }

@@ -7,7 +7,7 @@ import type {
   TimeInForce,
   TpSl,
 } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
+import { asNumber, ZERO } from '../../core/model/index.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
 import { nextId, type SimState } from './sim-state.ts';
@@ -53,9 +53,9 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     reduceOnly: fields.reduceOnly,
     qty: fields.qty,
     price: fields.price,
-    priceN: fields.orderType === 'MARKET' ? Number.NaN : fields.price.toNumber(),
+    priceN: fields.orderType === 'MARKET' ? Number.NaN : asNumber(fields.price),
     filled: ZERO,
-    remainingN: fields.qty.toNumber(),
+    remainingN: asNumber(fields.qty),
     amount: ZERO,
     fee: ZERO,
     feeCoin: state.opts.instruments.get(fields.sym)?.settleAsset ?? '',

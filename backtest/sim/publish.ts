@@ -1,4 +1,5 @@
 import type { AlgoOrder, Dec, OrderAction } from '../../core/model/index.ts';
+import { asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
 import { accountView, assetView, equityOf, initialMargin, positionView } from './margin.ts';
 import { orderView, type SimOrder } from './sim-order.ts';
@@ -26,7 +27,7 @@ export function publishOrder(state: SimState, order: SimOrder, action: OrderActi
  */
 export function publishPosition(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): void {
   position.updateAt = state.now;
-  const rank = adlRankOf(state, position, equity.toNumber());
+  const rank = adlRankOf(state, position, asNumber(equity));
   const view = positionView(state, position, equity, rank);
   emit(state, { kind: 'position', position: view });
   if (rank !== position.adlRank) {

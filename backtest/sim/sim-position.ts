@@ -1,5 +1,5 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
+import { asNumber, ZERO } from '../../core/model/index.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
@@ -86,8 +86,8 @@ export function bookFill(
   }
   position.qty = before.plus(signed);
   if (position.qty.isZero()) position.avgPrice = ZERO;
-  position.qtyN = position.qty.toNumber();
-  position.avgN = position.avgPrice.toNumber();
+  position.qtyN = asNumber(position.qty);
+  position.avgN = asNumber(position.avgPrice);
   return realized;
 }
 

@@ -11,7 +11,7 @@ import type {
   TriggerPriceType,
   UserEvent,
 } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
+import { asNumber, ZERO } from '../../core/model/index.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { SymMarket } from './market-state.ts';
 import type { RestingBook } from './resting-book.ts';
@@ -180,7 +180,7 @@ export function createSimState(
     positions: new Map(),
     balances: new Map(Object.entries(opts.startingBalances)),
     balancesN: new Map(
-      Object.entries(opts.startingBalances).map(([coin, amount]) => [coin, amount.toNumber()]),
+      Object.entries(opts.startingBalances).map(([coin, amount]) => [coin, asNumber(amount)]),
     ),
     algos: new Map(),
     algosByRef: new Map(),
@@ -234,7 +234,7 @@ export function nextId(state: SimState, prefix: string): string {
 export function credit(state: SimState, coin: string, amount: Dec): void {
   const balance = (state.balances.get(coin) ?? ZERO).plus(amount);
   state.balances.set(coin, balance);
-  state.balancesN.set(coin, balance.toNumber());
+  state.balancesN.set(coin, asNumber(balance));
 }
 
 /**

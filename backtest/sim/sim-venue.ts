@@ -9,6 +9,7 @@ import type {
   Order,
   UserEvent,
 } from '../../core/model/index.ts';
+import { asNumber } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { adlRankOf } from './adl-rank.ts';
 import {
@@ -255,7 +256,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
           return Promise.reject(new SimVenueError('ADL_SYM_NOT_SUPPORTED', sym));
         }
       }
-      const equity = equityOf(state).toNumber();
+      const equity = asNumber(equityOf(state));
       const ranks = [...state.positions.values()]
         .filter((p) => !p.qty.isZero() && (sym === undefined || p.sym === sym))
         .map(

@@ -1,4 +1,4 @@
-import { ZERO } from '../../core/model/index.ts';
+import { asNumber, ZERO } from '../../core/model/index.ts';
 import { markPriceOf } from './market-state.ts';
 import { marketOf, workOrder } from './matching.ts';
 import { createOrder } from './order-factory.ts';
@@ -37,7 +37,8 @@ function reachedAt(level: Level, from: number, to: number): number {
  */
 function levelsOf(order: SimOrder): readonly Level[] {
   const condition = order.condition;
-  const trigger = condition?.triggerPrice?.toNumber() ?? Number.NaN;
+  const triggerPrice = condition?.triggerPrice;
+  const trigger = triggerPrice === undefined ? Number.NaN : asNumber(triggerPrice);
   switch (condition?.code) {
     case 'UT':
       return [{ up: true, price: trigger }];
@@ -46,7 +47,7 @@ function levelsOf(order: SimOrder): readonly Level[] {
     case 'SL':
       return [{ up: order.side === 'BUY', price: trigger }];
     case 'OCO': {
-      const stop = condition.stopPrice?.toNumber() ?? Number.NaN;
+      const stop = condition.stopPrice === undefined ? Number.NaN : asNumber(condition.stopPrice);
       return [
         { up: order.side === 'SELL', price: trigger },
         { up: order.side === 'BUY', price: stop },

@@ -60,6 +60,34 @@ export function decimalOf(value: number): Dec {
   return new MoneyDecimal(value.toString());
 }
 
+/** Powers of ten as doubles, index = exponent: 10^22 is the largest one a double holds exactly. */
+const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * The same double as `value.toNumber()`, without its round trip through a string: a hot path
+ * reads money as numbers several times per event (estimates, indicators, sizing) and decimal.js
+ * prints and re-parses each time. When the digits form an integer below 2^53 and the decimal
+ * exponent is within 22, one IEEE multiplication or division of two exact doubles gives the
+ * correctly rounded result, which is what parsing the string gives (Clinger's fast path); every
+ * other value (more digits, huge or tiny exponents, NaN, infinities) goes through `toNumber()`.
+ * @param value - a Decimal
+ * @returns the nearest double, -0 for negative zero
+ */
+export function asNumber(value: Dec): number {
+  // decimal.js keeps the digits in base-1e7 words (`d`, null for NaN and infinities), the decimal
+  // exponent (`e`) and the sign (`s`). The words are aligned to the decimal point: the first one
+  // counts units of 10^(7k) for k = floor(e / 7), each next one units 10^7 times smaller.
+  const { d, e, s } = value;
+  if (d === null || d.length > 3) return value.toNumber();
+  let mantissa = 0;
+  for (const word of d) mantissa = mantissa * 1e7 + word;
+  if (mantissa > Number.MAX_SAFE_INTEGER) return value.toNumber();
+  const scale = Math.floor(e / 7) * 7 - 7 * (d.length - 1);
+  if (scale >= 0 && scale <= 22) return s * (mantissa * (EXACT_POWERS_OF_TEN[scale] as number));
+  if (scale < 0 && scale >= -22) return s * (mantissa / (EXACT_POWERS_OF_TEN[-scale] as number));
+  return value.toNumber();
+}
+
 /**
  * Parses a venue decimal string into a number for the per-event hot path (comparisons,
  * indicators). Use {@link decimalOf} to come back to money.

@@ -6,6 +6,7 @@ export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts
 export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
 export type { Dec } from './decimal.ts';
 export {
+  asNumber,
   D,
   decimalOf,
   floorToStep,

@@ -1,3 +1,4 @@
+import { asNumber } from '../model/index.ts';
 import { termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
@@ -30,7 +31,7 @@ export const priceBandCheck: RiskCheck = {
     if (terms?.price === undefined) return undefined;
     const reference = view.referencePrice(terms.sym);
     if (reference === undefined || reference <= 0) return undefined;
-    const distance = Math.abs(terms.price.toNumber() - reference) / reference;
+    const distance = Math.abs(asNumber(terms.price) - reference) / reference;
     if (distance <= band) return undefined;
     return deny(
       'priceBand',

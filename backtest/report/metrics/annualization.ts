@@ -1,3 +1,4 @@
+import { asNumber } from '../../../core/model/index.ts';
 import type { EquitySample } from '../equity-sample.ts';
 
 /** Milliseconds in a day. */
@@ -97,8 +98,8 @@ function lastOfEachUtcDay(curve: readonly EquitySample[]): number[] {
   let day = Number.NaN;
   for (const sample of curve) {
     const d = Math.floor(sample.ts / DAY_MS);
-    if (d === day) out[out.length - 1] = sample.equity.toNumber();
-    else out.push(sample.equity.toNumber());
+    if (d === day) out[out.length - 1] = asNumber(sample.equity);
+    else out.push(asNumber(sample.equity));
     day = d;
   }
   return out;
@@ -113,7 +114,7 @@ function onRegularGrid(curve: readonly EquitySample[], step: number): number[] {
   const end = (curve[curve.length - 1] as EquitySample).ts;
   for (let t = first.ts; t <= end; t += step) {
     while (i + 1 < curve.length && (curve[i + 1] as EquitySample).ts <= t) i++;
-    out.push((curve[i] as EquitySample).equity.toNumber());
+    out.push(asNumber((curve[i] as EquitySample).equity));
   }
   return out;
 }

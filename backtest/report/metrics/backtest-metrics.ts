@@ -1,4 +1,5 @@
 import type { Dec, Execution } from '../../../core/model/index.ts';
+import { asNumber } from '../../../core/model/index.ts';
 import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
@@ -116,8 +117,8 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   const start = first.ts;
   const end = last.ts;
   const durationMs = end - start;
-  const startValue = first.equity.toNumber();
-  const finalValue = last.equity.toNumber();
+  const startValue = asNumber(first.equity);
+  const finalValue = asNumber(last.equity);
   let equityPeak = first.equity;
   for (const s of curve) if (s.equity.gt(equityPeak)) equityPeak = s.equity;
 
@@ -150,7 +151,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     avgDrawdownDurationMs: drawdowns.avgDrawdownDurationMs,
     ...(input.tradeTally === undefined ? tradeStats(input.trades) : input.tradeTally.stats(input.trades)),
     ...(input.costTally ?? tallyOf(input.fills, input.contractSizeOf)).stats(
-      input.meanEquity ?? mean(curve.map((s) => s.equity.toNumber())),
+      input.meanEquity ?? mean(curve.map((s) => asNumber(s.equity))),
     ),
     annualization: {
       period,

@@ -1,5 +1,5 @@
 import type { Dec, Execution } from '../../../core/model/index.ts';
-import { ONE, ZERO } from '../../../core/model/index.ts';
+import { asNumber, ONE, ZERO } from '../../../core/model/index.ts';
 
 /** What trading cost and how much it traded. */
 export interface CostStats {
@@ -47,7 +47,7 @@ export class CostTally {
     return {
       feesPaid: this.fees,
       turnover: this.traded,
-      turnoverRatio: meanEquity === null || meanEquity <= 0 ? null : this.traded.toNumber() / meanEquity,
+      turnoverRatio: meanEquity === null || meanEquity <= 0 ? null : asNumber(this.traded) / meanEquity,
     };
   }
 }

@@ -1,3 +1,4 @@
+import { asNumber } from '../../../core/model/index.ts';
 import type { EquitySample } from '../equity-sample.ts';
 
 /** One point of the drawdown series: how far equity is below its running peak. */
@@ -42,7 +43,7 @@ export function drawdownSeries(curve: readonly EquitySample[]): DrawdownPoint[] 
   const out: DrawdownPoint[] = [];
   let peak = Number.NEGATIVE_INFINITY;
   for (const sample of curve) {
-    const equity = sample.equity.toNumber();
+    const equity = asNumber(sample.equity);
     if (equity > peak) peak = equity;
     out.push({ ts: sample.ts, drawdown: peak > 0 ? Math.min(1, Math.max(0, 1 - equity / peak)) : 0 });
   }
@@ -141,6 +142,6 @@ export class DrawdownTracker {
  */
 export function drawdownStats(curve: readonly EquitySample[]): DrawdownStats {
   const tracker = new DrawdownTracker(true);
-  for (const sample of curve) tracker.add(sample.ts, sample.equity.toNumber());
+  for (const sample of curve) tracker.add(sample.ts, asNumber(sample.equity));
   return { ...tracker.figures(), periods: tracker.periods() };
 }

@@ -1,3 +1,4 @@
+import { asNumber } from '../../../core/model/index.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { finiteOrNull } from './sample-statistics.ts';
@@ -66,7 +67,7 @@ export class TradeTally {
    */
   add(t: RoundTripTrade): void {
     const r = t.returnFraction;
-    const pnl = t.pnl.toNumber();
+    const pnl = asNumber(t.pnl);
     this.n++;
     this.returnSum += r;
     if (r <= -1) this.totalLoss = true;
@@ -101,7 +102,7 @@ export class TradeTally {
     if (pnlMean !== null && n >= 2) {
       let squares = 0;
       for (const t of trades) {
-        const d = t.pnl.toNumber() - pnlMean;
+        const d = asNumber(t.pnl) - pnlMean;
         squares += d * d;
       }
       pnlStd = Math.sqrt(squares / (n - 1));

@@ -1,5 +1,5 @@
 import type { Dec, Execution, PositionSide } from '../../../core/model/index.ts';
-import { D, ONE, positionKey } from '../../../core/model/index.ts';
+import { asNumber, D, ONE, positionKey } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
 
@@ -175,7 +175,7 @@ function closeLot(lot: Lot, fill: Execution, qty: Dec, fees: Dec, contractSize: 
     grossPnl,
     fees,
     pnl,
-    returnFraction: entryNotional.isZero() ? 0 : pnl.div(entryNotional).toNumber(),
+    returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl.div(entryNotional)),
     durationMs: fill.timestamp - lot.entryTs,
   };
 }

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D, decimalOf, formatDecimal, isOnStep, numberOf, parseDecimal } from '../../../core/model/index.ts';
+import {
+  asNumber,
+  D,
+  decimalOf,
+  formatDecimal,
+  isOnStep,
+  numberOf,
+  parseDecimal,
+} from '../../../core/model/index.ts';
 
 /** Decimal strings as the venue writes them: optional minus, no leading zeros, optional fraction. */
 const venueDecimal = fc
@@ -56,6 +64,45 @@ describe('decimal parsing and formatting', () => {
       expect(() => parseDecimal(text, 'limitPrice')).toThrow(/limitPrice must be a decimal string/);
     },
   );
+});
+
+describe('asNumber', () => {
+  /** Any digits at any exponent, from tiny to huge, and results of arithmetic (40-digit quotients). */
+  const anyDecimal = fc.oneof(
+    fc
+      .record({
+        digits: fc.stringMatching(/^[1-9]\d{0,24}$/),
+        exp: fc.integer({ min: -60, max: 60 }),
+        neg: fc.boolean(),
+      })
+      .map(({ digits, exp, neg }) => D(`${neg ? '-' : ''}${digits}e${exp}`)),
+    fc.tuple(venueDecimal, venueDecimal).map(([a, b]) => D(a).mul(b)),
+    fc
+      .tuple(
+        venueDecimal,
+        venueDecimal.filter((b) => !D(b).isZero()),
+      )
+      .map(([a, b]) => D(a).div(b)),
+  );
+
+  it('gives exactly the double toNumber gives, for any digits, exponent and sign', () => {
+    fc.assert(
+      fc.property(anyDecimal, (value) => {
+        expect(Object.is(asNumber(value), value.toNumber())).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('keeps negative zero, the nearest double of 0.1 and the limits of its fast path', () => {
+    expect(Object.is(asNumber(D('-0')), -0)).toBe(true);
+    expect(asNumber(D('0.1'))).toBe(0.1);
+    expect(asNumber(D('9007199254740993'))).toBe(9007199254740992);
+    expect(asNumber(D('1e-30'))).toBe(1e-30);
+    expect(asNumber(D('123456.7e20'))).toBe(1.234567e25);
+    expect(Number.isNaN(asNumber(D(Number.NaN)))).toBe(true);
+    expect(asNumber(D(Number.POSITIVE_INFINITY))).toBe(Number.POSITIVE_INFINITY);
+  });
 });
 
 describe('isOnStep', () => {
