@@ -70,15 +70,14 @@ function lineOf(value: unknown, parent: string, key: string | number | undefined
         }
         return `${out}]`;
       }
-      let out = '{';
-      let first = true;
+      // Fields are joined once rather than concatenated one by one: a record of twenty fields
+      // otherwise leaves some eighty intermediate strings behind for the collector.
+      const fields: string[] = [];
       for (const k of sortedKeys(value)) {
         const v = (value as Record<string, unknown>)[k];
-        if (v === undefined) continue;
-        out += `${first ? '' : ','}${quotedKey(k)}:${lineOf(v, path, k)}`;
-        first = false;
+        if (v !== undefined) fields.push(`${quotedKey(k)}:${lineOf(v, path, k)}`);
       }
-      return `${out}}`;
+      return `{${fields.join(',')}}`;
     }
     default:
       throw new TypeError(`stableJson: ${pathOf(parent, key)} is a ${typeof value}, which JSON cannot hold`);
@@ -101,26 +100,41 @@ function quotedKey(key: string): string {
   return quoted;
 }
 
-/** Sorted key lists by the object's own key order, for the same reason. */
-const SORTED_KEYS = new Map<string, string[]>();
+/** An object shape seen before: its own keys in their order, and the same keys sorted. */
+interface KnownShape {
+  readonly own: readonly string[];
+  readonly sorted: string[];
+}
+
+/** Shapes seen, by key count: records repeat the same few shapes millions of times. */
+const SHAPES = new Map<number, KnownShape[]>();
+/** Shapes remembered per key count at most (Keel's choice): more are sorted each time. */
+const SHAPES_PER_COUNT = 16;
 
 const INDEX_KEY = /^(0|[1-9]\d{0,8})$/;
 
 /**
  * Keys sorted as `normalize` leaves them: sorted, except that an object lists array-index keys
- * ("0", "12") first, in numeric order, whatever order they were added in.
+ * ("0", "12") first, in numeric order, whatever order they were added in. A shape seen before is
+ * found by comparing its own keys one by one, which is cheap (property names are interned) and
+ * builds no string.
  */
 function sortedKeys(value: object): string[] {
   const own = Object.keys(value);
-  // The shape names the keys unambiguously: their count, and no key holding the separator.
-  if (own.some((k) => k.includes('\u0000'))) return sortKeys(own);
-  const shape = `${own.length}:${own.join('\u0000')}`;
-  let sorted = SORTED_KEYS.get(shape);
-  if (sorted === undefined) {
-    sorted = sortKeys(own);
-    if (SORTED_KEYS.size < 4096) SORTED_KEYS.set(shape, sorted);
+  let known = SHAPES.get(own.length);
+  if (known === undefined) {
+    known = [];
+    SHAPES.set(own.length, known);
   }
+  for (const shape of known) if (sameKeys(shape.own, own)) return shape.sorted;
+  const sorted = sortKeys(own);
+  if (known.length < SHAPES_PER_COUNT) known.push({ own, sorted });
   return sorted;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function sortKeys(own: readonly string[]): string[] {
