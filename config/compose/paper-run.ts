@@ -11,6 +11,7 @@ import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
+import { latencyOf } from './sim-models.ts';
 
 /** The paper venue a paper run started, and what the session needs to know of it. */
 export interface EmbeddedPaperVenue {
@@ -50,8 +51,8 @@ export function paperFeedOf(
 
 /**
  * Starts the embedded paper venue of a paper run on 127.0.0.1: the config's instruments,
- * starting cash, fill model, source and pacing (lockstep, or real time at the configured speed),
- * and a key and secret made for this run.
+ * starting cash, fill model, latency (with its seed), source and pacing (lockstep, or real time
+ * at the configured speed), and a key and secret made for this run.
  * @param loaded - a validated config of mode paper
  * @param instruments - the run's instrument specs
  * @param startTime - venue time of a synthetic session's first event
@@ -84,6 +85,7 @@ export async function startEmbeddedPaperVenue(
       },
     ],
     fillModel,
+    ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },
   });

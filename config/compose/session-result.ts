@@ -5,9 +5,16 @@ import {
   roundTripsFromFills,
 } from '../../backtest/report/index.ts';
 import type { EquitySampler } from '../../backtest/runner/index.ts';
+import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
+
+/** The latency a paper venue applied: its legs and the seed of their jitter. */
+export interface SessionLatency {
+  readonly legs: LatencyOptions;
+  readonly seed: number;
+}
 
 /** What a live or paper session leaves for its report. */
 export interface SessionRecord {
@@ -22,7 +29,35 @@ export interface SessionRecord {
   readonly fills: readonly Execution[];
   readonly sampler: EquitySampler;
   readonly fillModel: string;
+  /** The paper venue's configured latency; absent = none beyond the sockets'. */
+  readonly latency?: SessionLatency;
   readonly runConfig: { readonly [key: string]: JsonValue };
+}
+
+function legText(leg: LatencySpec): string {
+  return leg.jitterMs > 0 ? `${leg.fixedMs} ms + U[0,${leg.jitterMs}) ms` : `${leg.fixedMs} ms`;
+}
+
+/**
+ * The report's latency model of a session: the paper venue's configured legs when it had some.
+ * @param session - the session
+ * @returns name and description
+ */
+function latencyModelOf(session: SessionRecord): { name: string; description: string } {
+  if (session.mode === 'live') {
+    return { name: 'network', description: 'Real sockets: whatever latency the session had.' };
+  }
+  if (session.latency === undefined) {
+    return { name: 'loopback', description: 'Loopback sockets only: the paper venue added no latency.' };
+  }
+  const { legs, seed } = session.latency;
+  return {
+    name: 'configured',
+    description:
+      `The paper venue's configured latency on venue time: order entry ${legText(legs.orderEntry)}, ` +
+      `user data ${legText(legs.userData ?? legs.marketData)} (jitter seed ${seed}); ` +
+      'market data not delayed; plus the loopback sockets’ own.',
+  };
 }
 
 /**
@@ -54,10 +89,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
             ? `The paper venue's simulated matching (${session.fillModel}) over loopback.`
             : 'Fills as the venue reported them.',
       },
-      latencyModel: {
-        name: session.mode === 'paper' ? 'loopback' : 'network',
-        description: 'Real sockets: whatever latency the session had.',
-      },
+      latencyModel: latencyModelOf(session),
       feeModel: { name: 'venue', description: 'Fees as the venue charged them on each fill.' },
       synthetic: session.synthetic,
       runConfig: session.runConfig,

@@ -4,7 +4,7 @@ import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
-import { specsWithFees } from './sim-models.ts';
+import { latencyOf, specsWithFees } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
@@ -61,9 +61,9 @@ export async function runConfiguredSession(
   };
   if (config.mode === 'paper') {
     const paper = config.paper;
-    if (paper?.latency !== undefined)
+    if (paper?.latency?.marketData !== undefined)
       logger.warn(
-        'paper.latency is not applied: the paper venue matches at once, the sockets add real latency',
+        'paper.latency.marketData delays no market-data push in paper runs (it is the User Data leg when paper.latency.userData is absent, as in a backtest)',
       );
     const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now());
     const { venue } = embedded;
@@ -86,6 +86,9 @@ export async function runConfiguredSession(
         ...(paper === undefined ? {} : { lockstepSpeed: paper.speed }),
         ended: embedded.ended,
         fillModel: embedded.fillModel,
+        ...(paper?.latency === undefined
+          ? {}
+          : { latency: { legs: latencyOf(paper.latency), seed: paper.latency.seed } }),
       });
       return { ok: true, ...outcome };
     } finally {

@@ -11,6 +11,7 @@ import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { SessionRecorder } from './session-recorder.ts';
+import type { SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 
@@ -53,6 +54,8 @@ export interface VenueSessionOptions {
   readonly handleSignals?: boolean;
   /** The fill model behind the venue, for the report. */
   readonly fillModel: string;
+  /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */
+  readonly latency?: SessionLatency;
 }
 
 /** What a session ends with. */
@@ -278,6 +281,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     fills,
     sampler,
     fillModel: options.fillModel,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
     runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason },
   });
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);

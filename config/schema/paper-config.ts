@@ -42,7 +42,7 @@ export const paperConfigSchema = z.strictObject({
   latency: latencyModelSchema
     .optional()
     .describe(
-      'Not applied in paper runs (a warning says so): the paper venue matches at once and the real sockets add the latency.',
+      'Latency the paper venue applies on its own time: each order command reaches the matching engine fixedMs + jitter later (its reply follows), User Data pushes are delayed by userData (default: marketData); market-data pushes are not delayed. Absent = none.',
     ),
 });
 

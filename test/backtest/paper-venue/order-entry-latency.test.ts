@@ -208,6 +208,20 @@ describe('paper venue order-entry latency', () => {
     expect(venue.feed.released).toBe(1);
   });
 
+  it('lets a command still on its way arrive when the feed ends (venue time stops there)', async () => {
+    const venue = await started({ latency: orderEntry(5_000) });
+    const socket = await privateSocket(venue);
+    socket.send({ action: 'place_order', id: 'last', args: marketBuy('last') });
+    await settled(socket);
+    await step(venue, 3); // the last event is at T0+1000, before the arrival
+    await settled(socket);
+    expect(socket.frames.some((f) => f.includes('"id":"last"'))).toBe(false);
+    venue.feed.step(1); // nothing left: the feed ends
+    expect(await socket.waitFor((f) => f?.id === 'last')).toMatchObject({ code: 0 });
+    const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'last' });
+    expect(order.body.data).toMatchObject({ orderState: 'FILLED', createAt: T0 + 5_000 });
+  });
+
   it('replays a delayed command at its arrival after a restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'paper-latency-'));
     dirs.push(dataDir);

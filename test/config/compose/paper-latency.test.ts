@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { EquitySampler } from '../../../backtest/runner/index.ts';
+import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
+import { startEmbeddedPaperVenue } from '../../../config/compose/paper-run.ts';
+import { type SessionRecord, sessionResult } from '../../../config/compose/session-result.ts';
+import { loadValidConfig } from '../../../config/loader/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { signedRest } from '../../kit/paper-venue-client.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+/** A lockstep paper config: its venue releases nothing until acknowledged, so venue time stays put. */
+function paperConfig(latency: string): string {
+  return `mode: paper
+instruments: [${BTC}]
+strategies:
+  - { id: mm, use: market-maker }
+paper:
+  lockstep: true
+  source: { kind: synthetic, seed: 1 }
+${latency}`;
+}
+
+const dirs: string[] = [];
+let venue: PaperVenue | undefined;
+afterEach(async () => {
+  await venue?.close();
+  venue = undefined;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function embedded(text: string): Promise<PaperVenue> {
+  const dir = mkdtempSync(join(tmpdir(), 'keel-paper-latency-'));
+  dirs.push(dir);
+  const file = join(dir, 'paper.yaml');
+  writeFileSync(file, text);
+  const loaded = loadValidConfig(file);
+  const started = await startEmbeddedPaperVenue(
+    loaded,
+    instrumentSpecsOf(loaded.config.instruments),
+    Date.now(),
+  );
+  venue = started.venue;
+  return started.venue;
+}
+
+const bid = {
+  sym: BTC,
+  side: 'BUY',
+  orderType: 'LIMIT',
+  orderQty: '0.01',
+  limitPrice: '1000',
+  clientOrderId: 'b1',
+};
+
+describe('a paper run with paper.latency', () => {
+  it('passes the latency to the embedded paper venue: an order waits on its way to the matching engine', async () => {
+    const v = await embedded(paperConfig('  latency: { fixedMs: 200, seed: 3 }\n'));
+    let replied = false;
+    void signedRest(v, 'POST', '/api/v1/trading/order', bid)
+      .then(() => {
+        replied = true;
+      })
+      .catch(() => undefined);
+    await vi.waitFor(() => expect(v.inFlight()).toBe(1));
+    expect(replied).toBe(false);
+  });
+
+  it('without paper.latency the venue runs the order at once', async () => {
+    const v = await embedded(paperConfig(''));
+    const reply = await signedRest(v, 'POST', '/api/v1/trading/order', bid);
+    expect(reply.body.code).toBe(0);
+    expect(v.inFlight()).toBe(0);
+  });
+});
+
+describe("a session result's latency model", () => {
+  const sampled = (): EquitySampler => {
+    const sampler = new EquitySampler(60_000, () => D(100_000));
+    sampler.start(0);
+    sampler.sample(60_000);
+    return sampler;
+  };
+  const record = (over: Partial<SessionRecord>): SessionRecord => ({
+    title: 'Paper session',
+    mode: 'paper',
+    venue: 'Keel paper venue',
+    synthetic: true,
+    recording: undefined,
+    instruments: [],
+    slots: [],
+    orders: [],
+    fills: [],
+    sampler: sampled(),
+    fillModel: 'touch',
+    runConfig: {},
+    ...over,
+  });
+
+  it('states the configured latency of a paper run', () => {
+    const legs = {
+      orderEntry: { fixedMs: 200, jitterMs: 50 },
+      marketData: { fixedMs: 0, jitterMs: 0 },
+      userData: { fixedMs: 30, jitterMs: 0 },
+    };
+    const meta = sessionResult(record({ latency: { legs, seed: 7 } })).meta;
+    expect(meta.latencyModel.name).toBe('configured');
+    expect(meta.latencyModel.description).toContain('order entry 200 ms + U[0,50) ms');
+    expect(meta.latencyModel.description).toContain('user data 30 ms');
+    expect(meta.latencyModel.description).toContain('seed 7');
+  });
+
+  it('says a paper run without one added none, and a live run had the network’s', () => {
+    expect(sessionResult(record({})).meta.latencyModel).toMatchObject({ name: 'loopback' });
+    expect(sessionResult(record({})).meta.latencyModel.description).toContain('added no latency');
+    expect(sessionResult(record({ mode: 'live' })).meta.latencyModel.name).toBe('network');
+  });
+});
