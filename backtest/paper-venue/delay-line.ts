@@ -15,12 +15,13 @@ interface Entry {
  * never reorders. Work runs:
  * - when the venue is about to release a market event at or after its due time (`advance`), so
  *   that event is processed after it and every earlier one before it, as in a backtest;
- * - in realtime pacing, at the latest after `(due - venue time) / speed` of wall time (the
- *   injected timer), so a quiet market does not hold a command back longer than its latency;
+ * - at the latest at its wall-clock deadline (the injected timer), when the pacing gives one:
+ *   in realtime `(due - venue time) / speed`, so a quiet market does not hold a command back
+ *   longer than its latency; in lockstep a generous stall deadline, for a client that stopped
+ *   acknowledging events;
  * - when the feed ends or the venue closes (`flush`).
  *
- * Lockstep and manual pacing have no wall-clock deadline: the venue's time moves only with the
- * events, which keeps those runs deterministic.
+ * Manual pacing has no wall-clock deadline: the venue's time moves only with the events.
  */
 export class DelayLine {
   private readonly queue: Entry[] = [];
@@ -28,13 +29,14 @@ export class DelayLine {
 
   /**
    * @param now - the venue's current time (virtual ms)
-   * @param timer - wall-clock timers for the realtime deadline
-   * @param speed - realtime pacing's speed (venue ms per wall ms); undefined = no wall deadline
+   * @param timer - wall-clock timers for the deadlines
+   * @param wallWait - the wall-clock deadline (ms) of an entry due this many venue ms from now;
+   *   undefined = none
    */
   constructor(
     private readonly now: () => number,
     private readonly timer: TimerPort,
-    private readonly speed: number | undefined,
+    private readonly wallWait: ((venueMs: number) => number) | undefined,
   ) {}
 
   /** @returns how many entries wait */
@@ -57,8 +59,8 @@ export class DelayLine {
     }
     const entry: Entry = { due: at, work, cancelTimer: undefined };
     this.queue.push(entry);
-    if (this.speed !== undefined) {
-      const wait = Math.max(0, (at - this.now()) / this.speed);
+    if (this.wallWait !== undefined) {
+      const wait = Math.max(0, this.wallWait(Math.max(0, at - this.now())));
       entry.cancelTimer = this.timer.setTimer(() => this.runThrough(entry), wait);
     }
   }

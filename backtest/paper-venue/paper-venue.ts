@@ -67,6 +67,13 @@ export interface PaperVenueOptions {
   readonly persistDebounceMs?: number;
   /** The server's wall clock and timers (nonce window, rate limits, idle close, pacing). */
   readonly timer?: TimerPort;
+  /**
+   * Lockstep with a latency: a command or push still waiting this long (wall ms) beyond its delay
+   * runs anyway, for a client that stopped acknowledging events (e.g. the cancels of its
+   * shutdown). Default 2000 (Keel's choice); a client that keeps acknowledging moves the venue's
+   * time past the arrival long before.
+   */
+  readonly lockstepStallMs?: number;
   /** Idle private connections are closed after this long (default 30 s, per public venue docs). */
   readonly idleTimeoutMs?: number;
   /** Rolling window of the derived TICKER's high, low and volume, ms (default 24 h). */
@@ -149,10 +156,17 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   let seen = 0;
   let writer: SnapshotWriter | undefined;
 
-  // Realtime pacing gives delays a wall-clock deadline too; lockstep and manual stay on venue time.
-  const wallSpeed = pacing.mode === 'realtime' ? (pacing.speed ?? 1) : undefined;
+  // Realtime pacing gives delays a wall-clock deadline at the pace of the feed; lockstep one for a
+  // stalled client only; manual and asap none (the feed's end flushes them).
+  const stallMs = options.lockstepStallMs ?? 2000;
+  const wallWait =
+    pacing.mode === 'realtime'
+      ? (venueMs: number) => venueMs / (pacing.speed ?? 1)
+      : pacing.mode === 'lockstep'
+        ? (venueMs: number) => venueMs + stallMs
+        : undefined;
   const venueNow = () => virtualNow;
-  const orderEntry = new DelayLine(venueNow, timer, wallSpeed);
+  const orderEntry = new DelayLine(venueNow, timer, wallWait);
   const pushLines = new Set<DelayLine>();
   // A stream of its own (not the sims' User Data draws), still from the configured seed.
   const nextOrderEntryDelay =
@@ -195,8 +209,8 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       writer?.changed();
     },
     () => {
-      // The venue's time stops with the feed: without a wall-clock deadline nothing else would come due.
-      if (wallSpeed !== undefined) return;
+      // The venue's time stops with the feed; in realtime the wall-clock deadlines keep the latency.
+      if (pacing.mode === 'realtime') return;
       orderEntry.flush();
       for (const line of pushLines) line.flush();
     },
@@ -249,7 +263,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     );
   const pushLine = {
     open: (): DelayLine => {
-      const line = new DelayLine(venueNow, timer, wallSpeed);
+      const line = new DelayLine(venueNow, timer, wallWait);
       pushLines.add(line);
       return line;
     },

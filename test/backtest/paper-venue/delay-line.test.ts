@@ -7,7 +7,11 @@ import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 function aLine(speed?: number) {
   const timer = fakeTimer(0);
   const clock = { now: 0 };
-  const line = new DelayLine(() => clock.now, timer, speed);
+  const line = new DelayLine(
+    () => clock.now,
+    timer,
+    speed === undefined ? undefined : (venueMs) => venueMs / speed,
+  );
   const ran: { readonly name: string; readonly due: number }[] = [];
   const enter = (name: string, due: number) => line.enter(due, (at) => ran.push({ name, due: at }));
   return { timer, clock, line, ran, enter };
@@ -100,7 +104,7 @@ describe('paper venue delay line', () => {
     expect(ran.map((r) => r.name)).toEqual(['first', 'second']);
   });
 
-  it('has no wall-clock deadline without realtime pacing (lockstep and manual stay on venue time)', async () => {
+  it('has no wall-clock deadline without one (manual pacing stays on venue time)', async () => {
     const { timer, line, ran, enter } = aLine(undefined);
     enter('order', 300);
     await timer.advance(10_000);

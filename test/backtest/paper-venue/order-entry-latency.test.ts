@@ -208,6 +208,28 @@ describe('paper venue order-entry latency', () => {
     expect(venue.feed.released).toBe(1);
   });
 
+  it('in lockstep runs a command anyway once the client stalled past its delay plus lockstepStallMs', async () => {
+    const timer = fakeTimer(Date.now());
+    const venue = await aPaperVenue({
+      feed: listFeed(MOVING_ASK),
+      pacing: { mode: 'lockstep' },
+      timer,
+      latency: orderEntry(200),
+      lockstepStallMs: 1_000,
+    });
+    venues.push(venue);
+    const socket = await privateSocket(venue);
+    // No lockstep ack ever comes: the venue's time never moves.
+    socket.send({ action: 'place_order', id: 'stalled', args: marketBuy('stalled') });
+    await settled(socket);
+    await timer.advance(1_199);
+    await settled(socket);
+    expect(venue.inFlight()).toBe(1);
+    await timer.advance(1);
+    expect(await socket.waitFor((f) => f?.id === 'stalled')).toMatchObject({ code: 0 });
+    expect(venue.feed.released).toBe(0);
+  });
+
   it('lets a command still on its way arrive when the feed ends (venue time stops there)', async () => {
     const venue = await started({ latency: orderEntry(5_000) });
     const socket = await privateSocket(venue);
