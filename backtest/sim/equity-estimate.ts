@@ -1,6 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
-import { coinValue } from './margin.ts';
+import { coinValue, valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -63,6 +63,29 @@ interface EquityParts {
 
 const partsOf = new WeakMap<SimState, EquityParts>();
 
+/** What every snapshot of the same parts computes alike: the balances' sum, each position's qty x size. */
+interface PartsDecimals {
+  readonly balances: Dec;
+  readonly sized: readonly Dec[];
+}
+
+const decimalsByParts = new WeakMap<EquityParts, PartsDecimals>();
+
+/**
+ * The sums a snapshot of these parts starts from, computed for the first snapshot that is read
+ * and shared by the rest (the parts stay the same between fills, so most curve points share them).
+ */
+function decimalsOf(parts: EquityParts): PartsDecimals {
+  let decimals = decimalsByParts.get(parts);
+  if (decimals === undefined) {
+    let balances = ZERO;
+    for (const balance of parts.balances) balances = balances.plus(balance);
+    decimals = { balances, sized: parts.positions.map((part) => part.qty.mul(part.size)) };
+    decimalsByParts.set(parts, decimals);
+  }
+  return decimals;
+}
+
 /** The cached parts when they still hold the same (immutable) Decimals, else fresh ones; undefined when another case applies. */
 function commonParts(state: SimState): EquityParts | undefined {
   if (state.loans.size > 0) return undefined;
@@ -115,12 +138,12 @@ export function equitySnapshotOf(state: SimState): () => Dec {
     return market ? markPriceOf(market) : Number.NaN;
   });
   return () => {
-    let equity = ZERO;
-    for (const balance of parts.balances) equity = equity.plus(balance.mul(ONE));
+    const { balances, sized } = decimalsOf(parts);
+    let equity = balances;
     parts.positions.forEach((part, i) => {
       const mark = marks[i] as number;
       const markDec = Number.isNaN(mark) ? part.avg : decimalOf(mark);
-      equity = equity.plus(part.qty.mul(part.size).mul(markDec.minus(part.avg)).mul(ONE));
+      equity = equity.plus((sized[i] as Dec).mul(markDec.minus(part.avg)));
     });
     return equity;
   };
@@ -146,12 +169,12 @@ function generalSnapshotOf(state: SimState): () => Dec {
   for (const loan of state.loans.values()) loans.push([loan.principal, coinValueN(state, loan.coin)]);
   return () => {
     let equity = ZERO;
-    for (const [balance, value] of balances) equity = equity.plus(balance.mul(coinDec(value)));
+    for (const [balance, value] of balances) equity = equity.plus(valued(balance, coinDec(value)));
     for (const [qty, size, avg, mark, settle] of positions) {
       const markDec = Number.isNaN(mark) ? avg : decimalOf(mark);
-      equity = equity.plus(qty.mul(size).mul(markDec.minus(avg)).mul(coinDec(settle)));
+      equity = equity.plus(valued(qty.mul(size).mul(markDec.minus(avg)), coinDec(settle)));
     }
-    for (const [principal, value] of loans) equity = equity.minus(principal.mul(coinDec(value)));
+    for (const [principal, value] of loans) equity = equity.minus(valued(principal, coinDec(value)));
     return equity;
   };
 }

@@ -45,6 +45,18 @@ export function markOf(state: SimState, position: SimPosition): Dec {
   return (market ? markDecimalOf(market) : undefined) ?? position.avgPrice;
 }
 
+/**
+ * An amount in the account currency: multiplied by its coin's value, or itself when the coin is a
+ * valuation coin (`coinValue` gives ONE): multiplying by one changes no amount here (none has
+ * more digits than the precision), and each fill's views did it for every balance and position.
+ * @param amount - amount in its coin
+ * @param value - the coin's value ({@link coinValue})
+ * @returns the amount in the account currency
+ */
+export function valued(amount: Dec, value: Dec): Dec {
+  return value === ONE ? amount : amount.mul(value);
+}
+
 function contractSizeOf(state: SimState, sym: string): Dec {
   return state.opts.instruments.get(sym)?.contractSize ?? D(1);
 }
@@ -80,13 +92,13 @@ function positionMM(state: SimState, position: SimPosition): Dec {
  */
 export function equityOf(state: SimState): Dec {
   let equity = ZERO;
-  for (const [coin, balance] of state.balances) equity = equity.plus(balance.mul(coinValue(state, coin)));
+  for (const [coin, balance] of state.balances) equity = equity.plus(valued(balance, coinValue(state, coin)));
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      equity = equity.plus(unrealizedPnl(state, position).mul(settleValue(state, position.sym)));
+      equity = equity.plus(valued(unrealizedPnl(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values())
-    equity = equity.minus(loan.principal.mul(coinValue(state, loan.coin)));
+    equity = equity.minus(valued(loan.principal, coinValue(state, loan.coin)));
   return equity;
 }
 
@@ -100,10 +112,12 @@ export function maintenanceMargin(state: SimState, except?: SimPosition): Dec {
   let mm = ZERO;
   for (const position of state.positions.values()) {
     if (position === except || position.qty.isZero()) continue;
-    mm = mm.plus(positionMM(state, position).mul(settleValue(state, position.sym)));
+    mm = mm.plus(valued(positionMM(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values()) {
-    mm = mm.plus(loan.principal.mul(coinValue(state, loan.coin)).mul(state.opts.loans.maintenanceMarginRate));
+    mm = mm.plus(
+      valued(loan.principal, coinValue(state, loan.coin)).mul(state.opts.loans.maintenanceMarginRate),
+    );
   }
   return mm;
 }
@@ -139,11 +153,10 @@ export function orderMargin(state: SimState, order: SimOrder): Dec {
     const mark = market ? markPriceOf(market) : Number.NaN;
     price = Number.isNaN(mark) ? ZERO : decimalOf(mark);
   }
-  return increasing
-    .mul(contractSizeOf(state, order.sym))
-    .mul(price)
-    .div(state.opts.leverageOf(order.sym))
-    .mul(settleValue(state, order.sym));
+  return valued(
+    increasing.mul(contractSizeOf(state, order.sym)).mul(price).div(state.opts.leverageOf(order.sym)),
+    settleValue(state, order.sym),
+  );
 }
 
 /**
@@ -155,7 +168,9 @@ export function initialMargin(state: SimState): Dec {
   let im = ZERO;
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      im = im.plus(notional(state, position).div(position.leverage).mul(settleValue(state, position.sym)));
+      im = im.plus(
+        valued(notional(state, position).div(position.leverage), settleValue(state, position.sym)),
+      );
   }
   for (const order of state.liveOrders) im = im.plus(orderMargin(state, order));
   return im;
@@ -180,7 +195,7 @@ export function availableMargin(state: SimState): Dec {
  */
 export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): Dec {
   if (position.qty.isZero()) return ZERO;
-  const q = position.qty.mul(contractSizeOf(state, position.sym)).mul(settleValue(state, position.sym));
+  const q = valued(position.qty.mul(contractSizeOf(state, position.sym)), settleValue(state, position.sym));
   const denominator = q.minus(q.abs().mul(state.opts.mmrOf(position.sym)));
   if (denominator.isZero()) return ZERO;
   const price = maintenanceMargin(state, position)

@@ -77,11 +77,8 @@ export function bookFill(
     position.avgPrice = position.avgPrice.mul(before.abs()).plus(price.mul(quantity)).div(total);
   } else {
     const closing = minDec(before.abs(), quantity);
-    realized = price
-      .minus(position.avgPrice)
-      .mul(closing)
-      .mul(contractSize)
-      .mul(before.gt(0) ? 1 : -1);
+    const long = price.minus(position.avgPrice).mul(closing).mul(contractSize);
+    realized = before.gt(0) ? long : long.neg();
     if (quantity.gt(before.abs())) position.avgPrice = price;
   }
   position.qty = before.plus(signed);
