@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../../backtest/paper-venue/index.ts';
-import { createSimVenue } from '../../../backtest/sim/index.ts';
+import { createSimVenue, type LatencyOptions, ZERO_LATENCY } from '../../../backtest/sim/index.ts';
 import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS } from '../../../backtest/synthetic/index.ts';
 import { seededRandom } from '../../../core/kernel/index.ts';
 import { D, type MarketEvent, parseDecimal } from '../../../core/model/index.ts';
@@ -32,11 +32,11 @@ function decide(n: number, bid: string, ask: string) {
 
 type Fill = string;
 
-async function backtestFills(): Promise<Fill[]> {
+async function backtestFills(latency: LatencyOptions): Promise<Fill[]> {
   const sim = createSimVenue({
     instruments: [SYNTHETIC_BTC_PERP],
     fillModel: 'touch',
-    latency: { orderEntry: { fixedMs: 0, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
+    latency,
     startingBalances: { USDT: D(100_000) },
     random: seededRandom(1),
     portfolioId: 'PAPER-MAIN',
@@ -84,13 +84,20 @@ function opened(url: string): Promise<WebSocket> {
   });
 }
 
-async function paperFills(): Promise<Fill[]> {
+/**
+ * The same strategy against the paper venue in lockstep. Without latency it waits for each reply
+ * before acknowledging the event; with one the reply comes only once the venue's time reached the
+ * arrival, so it acknowledges on the private socket right after the command (same socket: the
+ * command is in before the ack) and never waits for the reply.
+ */
+async function paperFills(latency?: LatencyOptions): Promise<Fill[]> {
   const v = await startPaperVenue({
     instruments: [SYNTHETIC_BTC_PERP],
     startingBalances: { USDT: D(100_000) },
     fillModel: 'touch',
     feed: syntheticFeed(FEED),
     pacing: { mode: 'lockstep' },
+    ...(latency === undefined ? {} : { latency }),
   });
   venue = v;
   const fills: Fill[] = [];
@@ -140,6 +147,10 @@ async function paperFills(): Promise<Fill[]> {
             },
           }),
         );
+        if (latency !== undefined) {
+          priv.send(JSON.stringify({ action: 'lockstep_ack', args: { seq: frame.seq } }));
+          return;
+        }
         await replied;
       }
       md.send(JSON.stringify({ event: 'lockstep_ack', seq: frame.seq }));
@@ -159,9 +170,32 @@ async function paperFills(): Promise<Fill[]> {
   return fills;
 }
 
+function diffOf(expected: readonly Fill[], actual: readonly Fill[]): string[] {
+  return expected
+    .map((line, i) =>
+      line === actual[i] ? undefined : `#${i}: backtest ${line} | paper ${actual[i] ?? '(none)'}`,
+    )
+    .filter((line) => line !== undefined);
+}
+
 describe('paper venue lockstep parity', () => {
+  it('with a 200 ms order-entry latency gives the same fills as a backtest with that latency', async () => {
+    const latency: LatencyOptions = {
+      orderEntry: { fixedMs: 200, jitterMs: 0 },
+      marketData: ZERO_LATENCY.marketData,
+    };
+    const expected = await backtestFills(latency);
+    const actual = await paperFills(latency);
+    expect(expected.length).toBeGreaterThan(3);
+    // The latency shows: a backtest without it fills differently.
+    expect(diffOf(await backtestFills(ZERO_LATENCY), actual)).not.toEqual([]);
+    const diff = diffOf(expected, actual);
+    expect(diff, diff.join('\n')).toEqual([]);
+    expect(actual).toHaveLength(expected.length);
+  }, 30_000);
+
   it('gives the same fills, in the same order, as a backtest of the same SYNTHETIC session and strategy', async () => {
-    const expected = await backtestFills();
+    const expected = await backtestFills(ZERO_LATENCY);
     const actual = await paperFills();
     expect(expected.length).toBeGreaterThan(3);
     const diff = expected
