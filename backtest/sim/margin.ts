@@ -2,7 +2,7 @@ import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/mo
 import { D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
 import { markDecimalOf, markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
-import { reducibleQty, type SimPosition } from './sim-position.ts';
+import { type PositionValuation, reducibleQty, type SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -72,13 +72,28 @@ function settleValue(state: SimState, sym: string): Dec {
  * @returns qty x contractSize x (mark - avgPrice)
  */
 export function unrealizedPnl(state: SimState, position: SimPosition): Dec {
-  return position.qty
-    .mul(contractSizeOf(state, position.sym))
-    .mul(markOf(state, position).minus(position.avgPrice));
+  return valuationOf(state, position).unrealizedPnl;
 }
 
 function notional(state: SimState, position: SimPosition): Dec {
-  return position.qty.abs().mul(contractSizeOf(state, position.sym)).mul(markOf(state, position));
+  return valuationOf(state, position).notional;
+}
+
+/** The position's PnL and notional at its mark, computed again only when qty, price or mark changed. */
+function valuationOf(state: SimState, position: SimPosition): PositionValuation {
+  const mark = markOf(state, position);
+  const last = position.valuation;
+  if (last?.qty === position.qty && last.avgPrice === position.avgPrice && last.mark === mark) return last;
+  const contracts = position.qty.mul(contractSizeOf(state, position.sym));
+  const valuation: PositionValuation = {
+    qty: position.qty,
+    avgPrice: position.avgPrice,
+    mark,
+    unrealizedPnl: contracts.mul(mark.minus(position.avgPrice)),
+    notional: position.qty.abs().mul(contractSizeOf(state, position.sym)).mul(mark),
+  };
+  position.valuation = valuation;
+  return valuation;
 }
 
 function positionMM(state: SimState, position: SimPosition): Dec {
@@ -219,9 +234,7 @@ export function positionView(
   equity?: Dec,
   adlRank: number = position.adlRank,
 ): Position {
-  const mark = markOf(state, position);
-  // One notional serves positionValue, positionMargin and positionMM (as notional x mmr).
-  const value = position.qty.abs().mul(contractSizeOf(state, position.sym)).mul(mark);
+  const { mark, notional: value, unrealizedPnl: pnl } = valuationOf(state, position);
   return {
     positionId: `${position.sym}|${position.positionSide}`,
     portfolioId: state.opts.portfolioId,
@@ -233,7 +246,7 @@ export function positionView(
     positionValue: value,
     positionMargin: value.div(position.leverage),
     positionMM: value.mul(state.opts.mmrOf(position.sym)),
-    unrealizedPNL: position.qty.mul(contractSizeOf(state, position.sym)).mul(mark.minus(position.avgPrice)),
+    unrealizedPNL: pnl,
     leverage: position.leverage,
     liqPrice: liqPriceOf(state, position, equity ?? equityOf(state)),
     adlRank,

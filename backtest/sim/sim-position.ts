@@ -19,6 +19,20 @@ export interface SimPosition {
   adlRank: number;
   createAt: number;
   updateAt: number;
+  /**
+   * The last unrealized PnL and notional computed, with the (immutable) qty, average price and
+   * mark they were computed from: one fill's views ask for both several times over.
+   */
+  valuation?: PositionValuation;
+}
+
+/** A position's unrealized PnL and notional at one qty, average price and mark. */
+export interface PositionValuation {
+  readonly qty: Dec;
+  readonly avgPrice: Dec;
+  readonly mark: Dec;
+  readonly unrealizedPnl: Dec;
+  readonly notional: Dec;
 }
 
 /**
