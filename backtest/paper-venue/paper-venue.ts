@@ -1,18 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
-import { seededRandom } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { orderToWire, realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type { FillModelName, LatencyOptions, LoanOptions } from '../sim/index.ts';
-import { COMMANDS, type CommandName, IMMEDIATE_COMMANDS } from './command-table.ts';
-import { DelayLine } from './delay-line.ts';
+import { COMMANDS, type CommandName } from './command-table.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { broadcast, MarketDataSession } from './market-data-ws.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
-import { orderEntryDelay } from './order-entry-delay.ts';
 import { type JournalEntry, loadSnapshot, type PaperSnapshot, SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
 import { PrivateSession } from './private-ws-session.ts';
@@ -20,6 +17,7 @@ import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.t
 import type { Params } from './request-fields.ts';
 import type { ApiCredential } from './rest-auth.ts';
 import { type ExtensionRoute, restHandler } from './rest-router.ts';
+import { VenueLatency } from './venue-latency.ts';
 import { decimalsAsText, executionToWire, positionToWire } from './wire-views.ts';
 
 /** Path of the private WebSocket (per public venue docs). */
@@ -156,23 +154,14 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   let seen = 0;
   let writer: SnapshotWriter | undefined;
 
-  // Realtime pacing gives delays a wall-clock deadline at the pace of the feed; lockstep one for a
-  // stalled client only; manual and asap none (the feed's end flushes them).
-  const stallMs = options.lockstepStallMs ?? 2000;
-  const wallWait =
-    pacing.mode === 'realtime'
-      ? (venueMs: number) => venueMs / (pacing.speed ?? 1)
-      : pacing.mode === 'lockstep'
-        ? (venueMs: number) => venueMs + stallMs
-        : undefined;
-  const venueNow = () => virtualNow;
-  const orderEntry = new DelayLine(venueNow, timer, wallWait);
-  const pushLines = new Set<DelayLine>();
-  // A stream of its own (not the sims' User Data draws), still from the configured seed.
-  const nextOrderEntryDelay =
-    latency === undefined
-      ? () => 0
-      : orderEntryDelay(latency.orderEntry, seededRandom((seed ^ 0x5bd1e995) >>> 0));
+  const delays = new VenueLatency({
+    latency,
+    seed,
+    pacing,
+    lockstepStallMs: options.lockstepStallMs ?? 2000,
+    timer,
+    now: () => virtualNow,
+  });
 
   const derived = new DerivedMarketData(
     options.instruments,
@@ -193,8 +182,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     timer,
     (item, seq, replaying) => {
       // Commands and pushes due by this event's time come first, as in a backtest.
-      orderEntry.advance(item.event.recvTs);
-      for (const line of pushLines) line.advance(item.event.recvTs);
+      delays.beforeEvent(item.event.recvTs);
       virtualNow = Math.max(virtualNow, item.event.recvTs);
       for (const book of books.values()) book.onMarket(item.event);
       seen = seq;
@@ -208,12 +196,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       if (pacing.mode === 'lockstep' && delivered === 0) feed.ack(seq);
       writer?.changed();
     },
-    () => {
-      // The venue's time stops with the feed; in realtime the wall-clock deadlines keep the latency.
-      if (pacing.mode === 'realtime') return;
-      orderEntry.flush();
-      for (const line of pushLines) line.flush();
-    },
+    () => delays.feedEnded(),
   );
 
   /** Runs a command; a delayed one first moves its portfolio's sim (and the venue) to its arrival. */
@@ -243,17 +226,9 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     writer?.changed();
     return run(book, entry);
   };
-  /**
-   * Runs `work` once a command sent now reaches the matching engine: at once without a latency
-   * (or for a broker setting), else after a drawn order-entry delay, in the order commands came.
-   */
-  const afterOrderEntry = (name: CommandName, work: (arrival: number | undefined) => void): void => {
-    if (latency === undefined || IMMEDIATE_COMMANDS.has(name)) work(undefined);
-    else orderEntry.enter(virtualNow + nextOrderEntryDelay(), work);
-  };
   const executeLater = (book: PortfolioBook, name: CommandName, params: Params, where: string) =>
     new Promise<unknown>((resolve, reject) =>
-      afterOrderEntry(name, (arrival) => {
+      delays.afterOrderEntry(name, (arrival) => {
         try {
           resolve(execute(book, name, params, where, arrival));
         } catch (error) {
@@ -261,18 +236,6 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
         }
       }),
     );
-  const pushLine = {
-    open: (): DelayLine => {
-      const line = new DelayLine(venueNow, timer, wallWait);
-      pushLines.add(line);
-      return line;
-    },
-    close: (line: DelayLine): void => {
-      line.clear();
-      pushLines.delete(line);
-    },
-  };
-
   if (options.dataDir !== undefined) {
     const saved = loadSnapshot(options.dataDir);
     if (saved) {
@@ -346,8 +309,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
           timer,
           idleMs: options.idleTimeoutMs ?? 30_000,
           execute,
-          afterOrderEntry,
-          pushLine,
+          delays,
           lockstepAck: (seq) => feed.ack(seq),
         });
         privateSessions.add(session);
@@ -389,11 +351,11 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     faults,
     feed,
     now: () => virtualNow,
-    inFlight: () => orderEntry.pending,
+    inFlight: () => delays.inFlight,
     async close(): Promise<void> {
       await feed.stop();
       // Commands already on their way reach the matching engine before the venue saves and closes.
-      orderEntry.flush();
+      delays.closing();
       writer?.flush();
       for (const s of privateSessions) {
         s.dispose();

@@ -21,6 +21,7 @@ import { PushPipe } from './push-pipe.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { Params } from './request-fields.ts';
 import { type ApiCredential, NONCE_TOLERANCE_SECONDS } from './rest-auth.ts';
+import type { VenueLatency } from './venue-latency.ts';
 import {
   accountToWire,
   assetToWire,
@@ -45,10 +46,11 @@ export interface PrivateSessionDeps {
    * @param arrival - when it reached the matching engine (with an order-entry latency)
    */
   execute(book: PortfolioBook, name: CommandName, params: Params, where: string, arrival?: number): unknown;
-  /** Calls `work` when a command sent now reaches the matching engine (after the order-entry delay). */
-  afterOrderEntry(name: CommandName, work: (arrival: number | undefined) => void): void;
-  /** The connection's User Data pushes wait on a line of their own until their receive time. */
-  readonly pushLine: { open(): DelayLine; close(line: DelayLine): void };
+  /**
+   * The venue's latency: commands wait for their order-entry delay, and the connection's User
+   * Data pushes wait on a line of their own until their receive time.
+   */
+  readonly delays: Pick<VenueLatency, 'afterOrderEntry' | 'openPushLine' | 'closePushLine'>;
   /** Keel's paper-venue extension: the client processed market events up to seq. */
   lockstepAck(seq: number): void;
 }
@@ -117,12 +119,12 @@ export class PrivateSession {
     private readonly deps: PrivateSessionDeps,
   ) {
     this.pipe = new PushPipe(ws, deps.faults, deps.timer);
-    this.pushes = deps.pushLine.open();
+    this.pushes = deps.delays.openPushLine();
     this.armIdle();
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)));
     ws.on('close', () => {
       this.dispose();
-      deps.pushLine.close(this.pushes);
+      deps.delays.closePushLine(this.pushes);
     });
   }
 
@@ -282,7 +284,7 @@ export class PrivateSession {
       this.reply(failed(error));
       return;
     }
-    this.deps.afterOrderEntry(command, (arrival) => {
+    this.deps.delays.afterOrderEntry(command, (arrival) => {
       this.held = [];
       let body: Record<string, unknown>;
       try {

@@ -1,0 +1,107 @@
+import { seededRandom } from '../../core/kernel/index.ts';
+import type { TimerPort } from '../../core/venue/index.ts';
+import type { LatencyOptions } from '../sim/index.ts';
+import { type CommandName, IMMEDIATE_COMMANDS } from './command-table.ts';
+import { DelayLine } from './delay-line.ts';
+import type { FeedPacing } from './market-feed.ts';
+import { orderEntryDelay } from './order-entry-delay.ts';
+
+/** What the venue's latency needs to know. */
+export interface VenueLatencyOptions {
+  /** The configured latency; undefined = none (commands run at once, pushes leave at once). */
+  readonly latency: LatencyOptions | undefined;
+  /** Seeds the order-entry jitter. */
+  readonly seed: number;
+  readonly pacing: FeedPacing;
+  /** Lockstep: wall ms beyond its delay after which a waiting entry runs anyway. */
+  readonly lockstepStallMs: number;
+  readonly timer: TimerPort;
+  /** The venue's time, ms. */
+  now(): number;
+}
+
+/**
+ * The paper venue's latency: the order-entry line every command waits on, and one User Data line
+ * per private connection (see {@link DelayLine} for when their entries run).
+ */
+export class VenueLatency {
+  private readonly orderEntry: DelayLine;
+  private readonly pushLines = new Set<DelayLine>();
+  private readonly nextDelay: () => number;
+  private readonly wallWait: ((venueMs: number) => number) | undefined;
+
+  /**
+   * @param options - latency, seed, pacing, clocks
+   * @throws RangeError when the order-entry leg is negative
+   */
+  constructor(private readonly options: VenueLatencyOptions) {
+    const { pacing, latency } = options;
+    // Realtime pacing gives delays a wall-clock deadline at the pace of the feed; lockstep one for
+    // a stalled client only; manual and asap none (the feed's end flushes them).
+    this.wallWait =
+      pacing.mode === 'realtime'
+        ? (venueMs) => venueMs / (pacing.speed ?? 1)
+        : pacing.mode === 'lockstep'
+          ? (venueMs) => venueMs + options.lockstepStallMs
+          : undefined;
+    this.orderEntry = new DelayLine(options.now, options.timer, this.wallWait);
+    // A stream of its own (not the sims' User Data draws), still from the configured seed.
+    this.nextDelay =
+      latency === undefined
+        ? () => 0
+        : orderEntryDelay(latency.orderEntry, seededRandom((options.seed ^ 0x5bd1e995) >>> 0));
+  }
+
+  /** @returns how many commands are on their way to the matching engine */
+  get inFlight(): number {
+    return this.orderEntry.pending;
+  }
+
+  /**
+   * Runs `work` once a command sent now reaches the matching engine: at once without a latency
+   * (or for a broker setting), else after a drawn order-entry delay, in the order commands came.
+   * @param name - the command
+   * @param work - called with the arrival (venue ms), or undefined when the command was not delayed
+   */
+  afterOrderEntry(name: CommandName, work: (arrival: number | undefined) => void): void {
+    if (this.options.latency === undefined || IMMEDIATE_COMMANDS.has(name)) work(undefined);
+    else this.orderEntry.enter(this.options.now() + this.nextDelay(), work);
+  }
+
+  /** @returns a new line for one connection's User Data pushes */
+  openPushLine(): DelayLine {
+    const line = new DelayLine(this.options.now, this.options.timer, this.wallWait);
+    this.pushLines.add(line);
+    return line;
+  }
+
+  /**
+   * Drops a closed connection's line and whatever still waits on it.
+   * @param line - the line
+   */
+  closePushLine(line: DelayLine): void {
+    line.clear();
+    this.pushLines.delete(line);
+  }
+
+  /**
+   * Runs the commands and pushes due by a market event's time, before the venue releases it.
+   * @param ts - the event's time
+   */
+  beforeEvent(ts: number): void {
+    this.orderEntry.advance(ts);
+    for (const line of this.pushLines) line.advance(ts);
+  }
+
+  /** The feed ended: the venue's time stops, so everything waiting comes due (realtime keeps its wall deadlines). */
+  feedEnded(): void {
+    if (this.options.pacing.mode === 'realtime') return;
+    this.orderEntry.flush();
+    for (const line of this.pushLines) line.flush();
+  }
+
+  /** The venue closes: commands already on their way reach the matching engine first. */
+  closing(): void {
+    this.orderEntry.flush();
+  }
+}
