@@ -51,7 +51,7 @@ function lineOf(value: unknown, parent: string, key: string | number | undefined
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quoted(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
@@ -72,10 +72,12 @@ function lineOf(value: unknown, parent: string, key: string | number | undefined
       }
       // Fields are joined once rather than concatenated one by one: a record of twenty fields
       // otherwise leaves some eighty intermediate strings behind for the collector.
+      const { sorted, prefixes } = shapeOf(value);
       const fields: string[] = [];
-      for (const k of sortedKeys(value)) {
+      for (let i = 0; i < sorted.length; i++) {
+        const k = sorted[i] as string;
         const v = (value as Record<string, unknown>)[k];
-        if (v !== undefined) fields.push(`${quotedKey(k)}:${lineOf(v, path, k)}`);
+        if (v !== undefined) fields.push(`${prefixes[i]}${lineOf(v, path, k)}`);
       }
       return `{${fields.join(',')}}`;
     }
@@ -88,22 +90,24 @@ function pathOf(parent: string, key: string | number | undefined): string {
   return key === undefined ? parent : typeof key === 'number' ? `${parent}[${key}]` : `${parent}.${key}`;
 }
 
-/** Object keys as JSON strings: records repeat the same few dozen keys millions of times. */
-const QUOTED_KEYS = new Map<string, string>();
-
-function quotedKey(key: string): string {
-  let quoted = QUOTED_KEYS.get(key);
-  if (quoted === undefined) {
-    quoted = JSON.stringify(key);
-    if (QUOTED_KEYS.size < 4096) QUOTED_KEYS.set(key, quoted);
+/**
+ * A string as JSON: most are ids and enum words, quoted as they are without the serializer. Any
+ * character JSON.stringify escapes (quote, backslash, controls, surrogates, which it escapes when
+ * lone) sends the string to it.
+ */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(text);
   }
-  return quoted;
+  return `"${text}"`;
 }
 
-/** An object shape seen before: its own keys in their order, and the same keys sorted. */
+/** An object shape: its own keys in their order, the same keys sorted, and each sorted key as JSON with its colon. */
 interface KnownShape {
   readonly own: readonly string[];
-  readonly sorted: string[];
+  readonly sorted: readonly string[];
+  readonly prefixes: readonly string[];
 }
 
 /** Shapes seen, by key count: records repeat the same few shapes millions of times. */
@@ -114,22 +118,23 @@ const SHAPES_PER_COUNT = 16;
 const INDEX_KEY = /^(0|[1-9]\d{0,8})$/;
 
 /**
- * Keys sorted as `normalize` leaves them: sorted, except that an object lists array-index keys
- * ("0", "12") first, in numeric order, whatever order they were added in. A shape seen before is
- * found by comparing its own keys one by one, which is cheap (property names are interned) and
- * builds no string.
+ * The object's keys sorted as `normalize` leaves them: sorted, except that an object lists
+ * array-index keys ("0", "12") first, in numeric order, whatever order they were added in. A
+ * shape seen before is found by comparing its own keys one by one, which is cheap (property
+ * names are interned) and builds no string.
  */
-function sortedKeys(value: object): string[] {
+function shapeOf(value: object): KnownShape {
   const own = Object.keys(value);
   let known = SHAPES.get(own.length);
   if (known === undefined) {
     known = [];
     SHAPES.set(own.length, known);
   }
-  for (const shape of known) if (sameKeys(shape.own, own)) return shape.sorted;
+  for (const shape of known) if (sameKeys(shape.own, own)) return shape;
   const sorted = sortKeys(own);
-  if (known.length < SHAPES_PER_COUNT) known.push({ own, sorted });
-  return sorted;
+  const shape = { own, sorted, prefixes: sorted.map((k) => `${JSON.stringify(k)}:`) };
+  if (known.length < SHAPES_PER_COUNT) known.push(shape);
+  return shape;
 }
 
 function sameKeys(a: readonly string[], b: readonly string[]): boolean {

@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { stableJsonLine } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
+
+/** The same value with every object's keys inserted sorted (JS itself lists integer keys first, ascending). */
+function sortedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedCopy);
+  if (value === null || typeof value !== 'object') return value;
+  // fromEntries keeps a "__proto__" key as an own property, as JSON.parse does.
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((key) => [key, sortedCopy((value as Record<string, unknown>)[key])]),
+  );
+}
+
+describe('stable JSON lines', () => {
+  it('are JSON.stringify of the key-sorted value, for any JSON value and any string (escapes, lone surrogates)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue({ stringUnit: 'binary' }), (value) => {
+        expect(stableJsonLine(value)).toBe(JSON.stringify(sortedCopy(value)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('sort each shape on its own, however many objects with the same number of keys came before', () => {
+    const keys = fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', '0', '10', '2'), {
+      minLength: 3,
+      maxLength: 3,
+    });
+    fc.assert(
+      fc.property(fc.array(keys, { minLength: 1, maxLength: 40 }), (shapes) => {
+        for (const shape of shapes) {
+          const value = Object.fromEntries(shape.map((k, i) => [k, i]));
+          expect(stableJsonLine(value)).toBe(JSON.stringify(sortedCopy(value)));
+        }
+      }),
+    );
+  });
+
+  it('quote ids as they are and escape what JSON must escape', () => {
+    expect(stableJsonLine({ id: 'SIM-O-1', note: 'say "hi"\\\n\u0001', dec: D('-0.50') })).toBe(
+      '{"dec":"-0.5","id":"SIM-O-1","note":"say \\"hi\\"\\\\\\n\\u0001"}',
+    );
+    expect(stableJsonLine(['\ud83d', 'a\udc00b', '\ud83d\ude00'])).toBe(
+      '["\\ud83d","a\\udc00b","\ud83d\ude00"]',
+    );
+  });
+});
