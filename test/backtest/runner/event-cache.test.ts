@@ -1,21 +1,17 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type RecordedMessage, readEventBatches } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { cachedMarketEvents, eventCachePaths } from '../../../backtest/runner/event-cache.ts';
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
-import {
-  SYNTHETIC_INSTRUMENTS,
-  SYNTHETIC_MARKETS,
-  writeSyntheticSession,
-} from '../../../backtest/synthetic/index.ts';
+import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D, type MarketEvent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
 import { marketMaker } from '../../../strategies/market-maker.ts';
+import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
@@ -30,32 +26,18 @@ async function collect(source: AsyncIterable<readonly MarketEvent[]>): Promise<M
 }
 
 describe('event cache of a recording', () => {
-  let dir = '';
-  let recording = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'keel-event-cache-'));
-    recording = join(dir, 'session.jsonl');
-    await writeSyntheticSession(recording, {
-      seed: 5,
-      startTime: Date.UTC(2024, 0, 1),
-      durationMs: 4 * 60_000,
-      markets: SYNTHETIC_MARKETS.filter((m) => m.sym === BTC),
-    });
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = syntheticSessionFile({ seed: 5, minutes: 4 });
 
-  const fresh = () => readEventBatches(recording, decode) as AsyncIterable<readonly MarketEvent[]>;
+  const fresh = () => readEventBatches(session.path, decode) as AsyncIterable<readonly MarketEvent[]>;
 
   it('gives back exactly the decoded quotes, trades and bars, field for field, from the second read on', async () => {
     const decoded = await collect(fresh());
     expect(new Set(decoded.map((e) => e.kind))).toEqual(new Set(['quote', 'trade', 'bar']));
-    const first = await collect(cachedMarketEvents(recording, 'test-v1', fresh));
-    expect(existsSync(eventCachePaths(recording).data)).toBe(true);
+    const first = await collect(cachedMarketEvents(session.path, 'test-v1', fresh));
+    expect(existsSync(eventCachePaths(session.path).data)).toBe(true);
     let freshReads = 0;
     const second = await collect(
-      cachedMarketEvents(recording, 'test-v1', () => {
+      cachedMarketEvents(session.path, 'test-v1', () => {
         freshReads++;
         return fresh();
       }),
@@ -67,19 +49,19 @@ describe('event cache of a recording', () => {
   });
 
   it('is rebuilt when the source or the decoder changes, and kept when the file is only touched', async () => {
-    await collect(cachedMarketEvents(recording, 'test-v1', fresh));
+    await collect(cachedMarketEvents(session.path, 'test-v1', fresh));
     let freshReads = 0;
     const counting = () => {
       freshReads++;
       return fresh();
     };
-    await collect(cachedMarketEvents(recording, 'test-v2', counting));
+    await collect(cachedMarketEvents(session.path, 'test-v2', counting));
     expect(freshReads).toBe(1);
     const later = new Date(Date.UTC(2030, 0, 1));
-    await utimes(recording, later, later);
-    await collect(cachedMarketEvents(recording, 'test-v2', counting));
+    await utimes(session.path, later, later);
+    await collect(cachedMarketEvents(session.path, 'test-v2', counting));
     expect(freshReads).toBe(1);
-    const text = await readFile(recording, 'utf8');
+    const text = await readFile(session.path, 'utf8');
     const lines = text.trimEnd().split('\n');
     // Same size, different content: the hash tells.
     const last = lines[lines.length - 1] as string;
@@ -87,16 +69,16 @@ describe('event cache of a recording', () => {
       /"recvTs":(\d)/,
       (_, d: string) => `"recvTs":${(Number(d) + 1) % 10}`,
     );
-    await writeFile(recording, `${lines.join('\n')}\n`);
-    await utimes(recording, later, later);
-    await collect(cachedMarketEvents(recording, 'test-v2', counting));
+    await writeFile(session.path, `${lines.join('\n')}\n`);
+    await utimes(session.path, later, later);
+    await collect(cachedMarketEvents(session.path, 'test-v2', counting));
     expect(freshReads).toBe(2);
-    await writeFile(recording, text);
+    await writeFile(session.path, text);
   });
 
   it('is not written when a recording holds events it cannot hold', async () => {
-    const other = join(dir, 'with-book.jsonl');
-    await writeFile(other, await readFile(recording, 'utf8'));
+    const other = join(session.dir, 'with-book.jsonl');
+    await writeFile(other, await readFile(session.path, 'utf8'));
     const withBook = () =>
       (async function* () {
         yield [{ kind: 'book', sym: BTC, ts: 1, recvTs: 1, bids: [], asks: [] } as MarketEvent];
@@ -108,7 +90,7 @@ describe('event cache of a recording', () => {
 
   it('leaves the backtest result byte-identical', async () => {
     const options: BacktestRunOptions = {
-      recordings: [recording],
+      recordings: [session.path],
       decode,
       instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
       strategies: [

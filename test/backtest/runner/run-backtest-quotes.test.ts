@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import {
@@ -9,15 +6,12 @@ import {
   createProgressReporter,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
-import {
-  SYNTHETIC_INSTRUMENTS,
-  SYNTHETIC_MARKETS,
-  writeSyntheticSession,
-} from '../../../backtest/synthetic/index.ts';
+import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D, type MarketEvent, ZERO } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
 import { marketMaker } from '../../../strategies/market-maker.ts';
+import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
@@ -31,24 +25,10 @@ function decode(record: RecordedMessage): MarketEvent | null | Error {
 }
 
 describe('backtest runner on a quote session', () => {
-  let dir = '';
-  let recording = '';
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'keel-runner-quotes-'));
-    recording = join(dir, 'session.jsonl.gz');
-    await writeSyntheticSession(recording, {
-      seed: 11,
-      startTime: Date.UTC(2024, 0, 1),
-      durationMs: 8 * 60_000,
-      markets: SYNTHETIC_MARKETS.filter((m) => m.sym === BTC),
-    });
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  const session = syntheticSessionFile({ seed: 11, minutes: 8, file: 'session.jsonl.gz' });
 
   const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions => ({
-    recordings: [recording],
+    recordings: [session.path],
     decode,
     instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
     strategies: [

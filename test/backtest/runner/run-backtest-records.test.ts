@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import {
   type BacktestResult,
@@ -12,15 +12,12 @@ import {
   writeResultFiles,
 } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
-import {
-  SYNTHETIC_INSTRUMENTS,
-  SYNTHETIC_MARKETS,
-  writeSyntheticSession,
-} from '../../../backtest/synthetic/index.ts';
+import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D, type MarketEvent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
 import { marketMaker } from '../../../strategies/market-maker.ts';
+import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
@@ -57,21 +54,10 @@ afterAll(async () => {
 });
 
 describe('backtest records kept out of memory', () => {
-  let recording = '';
-  beforeAll(async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'keel-runner-records-'));
-    dirs.push(dir);
-    recording = join(dir, 'session.jsonl');
-    await writeSyntheticSession(recording, {
-      seed: 5,
-      startTime: T0,
-      durationMs: 6 * 60_000,
-      markets: SYNTHETIC_MARKETS.filter((m) => m.sym === BTC),
-    });
-  });
+  const session = syntheticSessionFile({ seed: 5, minutes: 6 });
 
   const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions => ({
-    recordings: [recording],
+    recordings: [session.path],
     decode,
     instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
     strategies: [
@@ -173,7 +159,7 @@ describe('backtest records kept out of memory', () => {
       record.recvTs < from || record.recvTs >= to ? null : decode(record);
     const plain = await run({ decode: windowed });
     const cached = await run({ eventCache: { decoderId: 'records-test-v1' }, window: { from, to } });
-    expect(existsSync(eventCachePaths(recording).data)).toBe(true);
+    expect(existsSync(eventCachePaths(session.path).data)).toBe(true);
     const fromCache = await run({ eventCache: { decoderId: 'records-test-v1' }, window: { from, to } });
     const unwindowed = await run();
     expect(resultToJson(cached)).toBe(resultToJson(plain));
