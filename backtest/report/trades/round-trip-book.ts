@@ -175,7 +175,8 @@ function closeLot(lot: Lot, fill: Execution, qty: Dec, fees: Dec, contractSize: 
     grossPnl,
     fees,
     pnl,
-    returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl.div(entryNotional)),
+    // A number metric, divided as numbers: the 40-digit Decimal quotient cost more than the rest of closing the trade.
+    returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional),
     durationMs: fill.timestamp - lot.entryTs,
   };
 }
