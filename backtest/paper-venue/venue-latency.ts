@@ -16,19 +16,26 @@ export interface VenueLatencyOptions {
   /** Lockstep: wall ms beyond its delay after which a waiting entry runs anyway. */
   readonly lockstepStallMs: number;
   readonly timer: TimerPort;
-  /** The venue's time, ms. */
+  /** The venue's time, ms: the last released event's, or a delayed command's arrival when later. */
   now(): number;
 }
 
 /**
  * The paper venue's latency: the order-entry line every command waits on, and one User Data line
  * per private connection (see {@link DelayLine} for when their entries run).
+ *
+ * Delays count from the venue's time. In realtime pacing that time also runs between events, at
+ * the feed's speed from the last release: a command that comes in 150 ms after the last event
+ * arrives 150 ms + its delay after that event, not its delay alone.
  */
 export class VenueLatency {
   private readonly orderEntry: DelayLine;
   private readonly pushLines = new Set<DelayLine>();
   private readonly nextDelay: () => number;
   private readonly wallWait: ((venueMs: number) => number) | undefined;
+  /** The last released event's time and the wall time of its release (realtime clock). */
+  private lastRelease: { readonly ts: number; readonly wall: number } | undefined;
+  private readonly clock: () => number;
 
   /**
    * @param options - latency, seed, pacing, clocks
@@ -44,7 +51,18 @@ export class VenueLatency {
         : pacing.mode === 'lockstep'
           ? (venueMs) => venueMs + options.lockstepStallMs
           : undefined;
-    this.orderEntry = new DelayLine(options.now, options.timer, this.wallWait);
+    const speed = pacing.mode === 'realtime' ? (pacing.speed ?? 1) : undefined;
+    this.clock =
+      speed === undefined
+        ? options.now
+        : () => {
+            const last = this.lastRelease;
+            if (last === undefined) return options.now();
+            // Whole milliseconds keep venue times integral, like the sim's.
+            const running = last.ts + Math.floor((options.timer.now() - last.wall) * speed);
+            return Math.max(options.now(), running);
+          };
+    this.orderEntry = new DelayLine(this.clock, options.timer, this.wallWait);
     // A stream of its own (not the sims' User Data draws), still from the configured seed.
     this.nextDelay =
       latency === undefined
@@ -65,12 +83,12 @@ export class VenueLatency {
    */
   afterOrderEntry(name: CommandName, work: (arrival: number | undefined) => void): void {
     if (this.options.latency === undefined || IMMEDIATE_COMMANDS.has(name)) work(undefined);
-    else this.orderEntry.enter(this.options.now() + this.nextDelay(), work);
+    else this.orderEntry.enter(this.clock() + this.nextDelay(), work);
   }
 
   /** @returns a new line for one connection's User Data pushes */
   openPushLine(): DelayLine {
-    const line = new DelayLine(this.options.now, this.options.timer, this.wallWait);
+    const line = new DelayLine(this.clock, this.options.timer, this.wallWait);
     this.pushLines.add(line);
     return line;
   }
@@ -89,6 +107,7 @@ export class VenueLatency {
    * @param ts - the event's time
    */
   beforeEvent(ts: number): void {
+    this.lastRelease = { ts, wall: this.options.timer.now() };
     this.orderEntry.advance(ts);
     for (const line of this.pushLines) line.advance(ts);
   }

@@ -208,6 +208,29 @@ describe('paper venue order-entry latency', () => {
     expect(venue.feed.released).toBe(1);
   });
 
+  it('in realtime pacing counts the delay from the venue time running since the last event', async () => {
+    const timer = fakeTimer(Date.now());
+    const venue = await aPaperVenue({
+      feed: listFeed([bboPush(BTC, '100.0', '100.1', T0), bboPush(BTC, '99.5', '99.6', T0 + 60_000)]),
+      pacing: { mode: 'realtime', speed: 1 },
+      timer,
+      latency: orderEntry(200),
+    });
+    venues.push(venue);
+    await venue.feed.until(1);
+    const socket = await privateSocket(venue);
+    await timer.advance(150);
+    socket.send({ action: 'place_order', id: 'later', args: marketBuy('later') });
+    await settled(socket);
+    await timer.advance(199);
+    await settled(socket);
+    expect(venue.inFlight()).toBe(1);
+    await timer.advance(1);
+    expect(await socket.waitFor((f) => f?.id === 'later')).toMatchObject({ code: 0 });
+    const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'later' });
+    expect(order.body.data).toMatchObject({ createAt: T0 + 350 });
+  });
+
   it('in lockstep runs a command anyway once the client stalled past its delay plus lockstepStallMs', async () => {
     const timer = fakeTimer(Date.now());
     const venue = await aPaperVenue({
