@@ -1,10 +1,9 @@
 import { seededRandom } from '../../core/kernel/index.ts';
 import type { TimerPort } from '../../core/venue/index.ts';
-import type { LatencyOptions } from '../sim/index.ts';
+import { type LatencyOptions, latencyLegSampler } from '../sim/index.ts';
 import { type CommandName, IMMEDIATE_COMMANDS } from './command-table.ts';
 import { DelayLine } from './delay-line.ts';
 import type { FeedPacing } from './market-feed.ts';
-import { orderEntryDelay } from './order-entry-delay.ts';
 
 /** What the venue's latency needs to know. */
 export interface VenueLatencyOptions {
@@ -67,7 +66,11 @@ export class VenueLatency {
     this.nextDelay =
       latency === undefined
         ? () => 0
-        : orderEntryDelay(latency.orderEntry, seededRandom((options.seed ^ 0x5bd1e995) >>> 0));
+        : latencyLegSampler(
+            latency.orderEntry,
+            seededRandom((options.seed ^ 0x5bd1e995) >>> 0),
+            'paper venue latency.orderEntry',
+          );
   }
 
   /** @returns how many commands are on their way to the matching engine */

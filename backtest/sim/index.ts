@@ -6,7 +6,7 @@
 export type { FillModelName, FillModelOptions } from './fill-model.ts';
 export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
-export { ZERO_LATENCY } from './latency-model.ts';
+export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
 export type { SimErrorName } from './sim-errors.ts';
 export { SIM_ERRORS, SimVenueError } from './sim-errors.ts';
 export type { LoanAssetTerms, LoanOptions, SimVenueOptions } from './sim-options.ts';

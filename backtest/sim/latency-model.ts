@@ -38,9 +38,20 @@ function describeLeg(spec: LatencySpec): string {
   return spec.jitterMs > 0 ? `${spec.fixedMs}ms + U[0,${spec.jitterMs})ms` : `${spec.fixedMs}ms`;
 }
 
-function sampler(spec: LatencySpec, random: RandomSource, leg: string): () => number {
+/**
+ * Draws one leg's delays: `fixedMs` plus uniform jitter in whole milliseconds in [0, jitterMs).
+ * The paper venue draws its order-entry leg with it too, so both venues delay alike.
+ * @param spec - the leg
+ * @param random - seeded randomness (never Math.random)
+ * @param leg - the leg's name in errors, e.g. `sim latency.orderEntry`
+ * @returns a function giving the next delay, ms
+ * @throws RangeError when a delay is negative or not a number
+ */
+export function latencyLegSampler(spec: LatencySpec, random: RandomSource, leg: string): () => number {
   if (!(spec.fixedMs >= 0) || !(spec.jitterMs >= 0)) {
-    throw new RangeError(`sim latency.${leg} must have fixedMs >= 0 and jitterMs >= 0`);
+    throw new RangeError(
+      `${leg} must have fixedMs >= 0 and jitterMs >= 0, got ${spec.fixedMs} and ${spec.jitterMs}`,
+    );
   }
   // Whole milliseconds keep virtual timestamps integral like the venue's.
   return spec.jitterMs > 0
@@ -59,8 +70,8 @@ export function createLatencyModel(options: LatencyOptions, random: RandomSource
   const userSpec = options.userData ?? options.marketData;
   return {
     description: `order entry ${describeLeg(options.orderEntry)}, market data ${describeLeg(options.marketData)}, user data ${describeLeg(userSpec)}`,
-    orderEntry: sampler(options.orderEntry, random, 'orderEntry'),
-    marketData: sampler(options.marketData, random, 'marketData'),
-    userData: sampler(userSpec, random, 'userData'),
+    orderEntry: latencyLegSampler(options.orderEntry, random, 'sim latency.orderEntry'),
+    marketData: latencyLegSampler(options.marketData, random, 'sim latency.marketData'),
+    userData: latencyLegSampler(userSpec, random, 'sim latency.userData'),
   };
 }

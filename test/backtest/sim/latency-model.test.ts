@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLatencyModel } from '../../../backtest/sim/latency-model.ts';
+import { createLatencyModel, latencyLegSampler } from '../../../backtest/sim/latency-model.ts';
 import { seededRandom } from '../../../core/kernel/index.ts';
 
 describe('sim latency model', () => {
@@ -29,5 +30,32 @@ describe('sim latency model', () => {
         seededRandom(1),
       ),
     ).toThrow(/latency.orderEntry must have fixedMs >= 0/);
+  });
+
+  it('draws one leg in whole milliseconds in [fixedMs, fixedMs + jitterMs), the same sequence for the same seed (property)', () => {
+    const draws = (seed: number, fixedMs: number, jitterMs: number): number[] => {
+      const next = latencyLegSampler({ fixedMs, jitterMs }, seededRandom(seed), 'leg');
+      return Array.from({ length: 20 }, () => next());
+    };
+    fc.assert(
+      fc.property(
+        fc.integer(),
+        fc.integer({ min: 0, max: 1_000 }),
+        fc.integer({ min: 1, max: 1_000 }),
+        (seed, fixedMs, jitterMs) => {
+          const a = draws(seed, fixedMs, jitterMs);
+          expect(draws(seed, fixedMs, jitterMs)).toEqual(a);
+          for (const d of a) {
+            expect(Number.isInteger(d)).toBe(true);
+            expect(d).toBeGreaterThanOrEqual(fixedMs);
+            expect(d).toBeLessThan(fixedMs + jitterMs);
+          }
+        },
+      ),
+    );
+    expect(draws(1, 0, 1_000)).not.toEqual(draws(2, 0, 1_000));
+    expect(() =>
+      latencyLegSampler({ fixedMs: 0, jitterMs: -5 }, seededRandom(1), 'paper venue latency.orderEntry'),
+    ).toThrow(/paper venue latency\.orderEntry must have fixedMs >= 0 and jitterMs >= 0, got 0 and -5/);
   });
 });
