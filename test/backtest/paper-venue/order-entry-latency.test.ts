@@ -184,7 +184,24 @@ describe('paper venue order-entry latency', () => {
     for (const a of first) expect(a).toBeLessThan(400);
   });
 
-  it('in realtime pacing runs a command after its delay on the injected clock when no market event comes', async () => {
+  /** Command `id` is still on its way `ms - 1` ms of the injected clock from now, and answered at `ms`. */
+  const answeredAfter = async (
+    timer: ReturnType<typeof fakeTimer>,
+    venue: PaperVenue,
+    socket: CollectingSocket,
+    ms: number,
+    id: string,
+  ): Promise<void> => {
+    await timer.advance(ms - 1);
+    await settled(socket);
+    expect(venue.inFlight()).toBe(1);
+    expect(socket.frames.some((f) => f.includes(`"id":"${id}"`))).toBe(false);
+    await timer.advance(1);
+    expect(await socket.waitFor((f) => f?.id === id)).toMatchObject({ code: 0 });
+  };
+
+  /** A realtime-paced venue with a 200 ms order-entry delay, its first event out, and a private socket. */
+  const realtimeVenue = async () => {
     const timer = fakeTimer(Date.now());
     const venue = await aPaperVenue({
       feed: listFeed([bboPush(BTC, '100.0', '100.1', T0), bboPush(BTC, '99.5', '99.6', T0 + 60_000)]),
@@ -194,39 +211,25 @@ describe('paper venue order-entry latency', () => {
     });
     venues.push(venue);
     await venue.feed.until(1);
-    const socket = await privateSocket(venue);
+    return { timer, venue, socket: await privateSocket(venue) };
+  };
+
+  it('in realtime pacing runs a command after its delay on the injected clock when no market event comes', async () => {
+    const { timer, venue, socket } = await realtimeVenue();
     socket.send({ action: 'place_order', id: 'rt', args: marketBuy('rt') });
     await settled(socket);
-    await timer.advance(199);
-    await settled(socket);
-    expect(venue.inFlight()).toBe(1);
-    expect(socket.frames.some((f) => f.includes('"id":"rt"'))).toBe(false);
-    await timer.advance(1);
-    expect(await socket.waitFor((f) => f?.id === 'rt')).toMatchObject({ code: 0 });
+    await answeredAfter(timer, venue, socket, 200, 'rt');
     const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'rt' });
     expect(order.body.data).toMatchObject({ orderState: 'FILLED', createAt: T0 + 200 });
     expect(venue.feed.released).toBe(1);
   });
 
   it('in realtime pacing counts the delay from the venue time running since the last event', async () => {
-    const timer = fakeTimer(Date.now());
-    const venue = await aPaperVenue({
-      feed: listFeed([bboPush(BTC, '100.0', '100.1', T0), bboPush(BTC, '99.5', '99.6', T0 + 60_000)]),
-      pacing: { mode: 'realtime', speed: 1 },
-      timer,
-      latency: orderEntry(200),
-    });
-    venues.push(venue);
-    await venue.feed.until(1);
-    const socket = await privateSocket(venue);
+    const { timer, venue, socket } = await realtimeVenue();
     await timer.advance(150);
     socket.send({ action: 'place_order', id: 'later', args: marketBuy('later') });
     await settled(socket);
-    await timer.advance(199);
-    await settled(socket);
-    expect(venue.inFlight()).toBe(1);
-    await timer.advance(1);
-    expect(await socket.waitFor((f) => f?.id === 'later')).toMatchObject({ code: 0 });
+    await answeredAfter(timer, venue, socket, 200, 'later');
     const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'later' });
     expect(order.body.data).toMatchObject({ createAt: T0 + 350 });
   });
@@ -245,11 +248,7 @@ describe('paper venue order-entry latency', () => {
     // No lockstep ack ever comes: the venue's time never moves.
     socket.send({ action: 'place_order', id: 'stalled', args: marketBuy('stalled') });
     await settled(socket);
-    await timer.advance(1_199);
-    await settled(socket);
-    expect(venue.inFlight()).toBe(1);
-    await timer.advance(1);
-    expect(await socket.waitFor((f) => f?.id === 'stalled')).toMatchObject({ code: 0 });
+    await answeredAfter(timer, venue, socket, 1_200, 'stalled');
     expect(venue.feed.released).toBe(0);
   });
 
