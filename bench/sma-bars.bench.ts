@@ -17,8 +17,9 @@ import { anInstrument } from '../test/kit/instrument-builders.ts';
 // A 100k-bar kline backtest of an SMA crossover (fast 10, slow 30, bar fill model) through the
 // full runner: recording reader + venue decoder + simulated venue + kernel + risk gate + metrics.
 // Prints bars/s from the file and from the derived event cache (backtest/runner/event-cache.ts),
-// next to the bare read-and-decode rate of the same file, and RSS at 25/50/75/100 % of a run in a
-// fresh process. Target: >= 500k bars/s, RSS flat. The bars are SYNTHETIC (a seeded random walk).
+// next to the bare read-and-decode rate of the same file, a never-trading floor of the same path
+// (so the cost per fill shows), and RSS at 25/50/75/100 % of a run in a fresh process.
+// Target: >= 500k bars/s, RSS flat. The bars are SYNTHETIC (a seeded random walk).
 
 const BARS = 100_000;
 const ROUNDS = 3;
@@ -76,12 +77,16 @@ interface RunSummary {
   readonly equityPoints: number;
 }
 
-async function backtest(eventCache: boolean, progress?: ProgressReporter): Promise<RunSummary> {
+async function backtest(
+  eventCache: boolean,
+  progress?: ProgressReporter,
+  fraction = 0.5,
+): Promise<RunSummary> {
   const result = await runBacktest({
     recordings: [path],
     decode: decodeSessionRecord,
     instruments: [instrument],
-    strategies: [{ id: 'sma', strategy: smaCross, params: { sym: SYM, fast: 10, slow: 30, fraction: 0.5 } }],
+    strategies: [{ id: 'sma', strategy: smaCross, params: { sym: SYM, fast: 10, slow: 30, fraction } }],
     gate: new RiskGate(),
     startingCash: D(100_000),
     fillModel: 'bar',
@@ -155,6 +160,8 @@ if (process.argv.includes('--rss-probe')) {
   const plain = await best(1, () => backtest(false));
   await backtest(true); // builds the event cache if it is missing or stale
   const cached = await best(ROUNDS, () => backtest(true));
+  // The same path with every signal sized below one lot, so it never trades: what the bars cost.
+  const floor = await best(ROUNDS, () => backtest(true, undefined, 1e-9));
   const summary = cached.value;
   const perCpu = (t: { cpu: number }): number => BARS / t.cpu;
   const perWall = (t: { wall: number }): number => BARS / t.wall;
@@ -164,6 +171,8 @@ if (process.argv.includes('--rss-probe')) {
     `  bare read + decode        : ${fmt(perCpu(bare))} bars/s  [${fmt(perWall(bare))}]`,
     `  backtest from the file    : ${fmt(perCpu(plain))} bars/s  [${fmt(perWall(plain))}]  (reader + decoders)`,
     `  backtest from event cache : ${fmt(perCpu(cached))} bars/s  [${fmt(perWall(cached))}]  best of ${ROUNDS}; target >= 500,000`,
+    `  floor, never trading      : ${fmt(perCpu(floor))} bars/s  [${fmt(perWall(floor))}]  the same SMA signals sized below one lot (${floor.value.fills} fills)`,
+    `  so each fill costs ${(((cached.cpu - floor.cpu) / summary.fills) * 1e6).toFixed(0)} us of CPU (order, risk, sim, User Data, records), the bars ${((floor.cpu / BARS) * 1e6).toFixed(2)} us each`,
   ];
   const self = fileURLToPath(import.meta.url);
   const child = spawnSync(process.execPath, ['--import', 'tsx', self, '--rss-probe'], { encoding: 'utf8' });
