@@ -4,7 +4,7 @@ import { WebSocketServer } from 'ws';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { orderToWire, realTimer, type TimerPort } from '../../core/venue/index.ts';
-import type { FillModelName, LatencyOptions, LoanOptions } from '../sim/index.ts';
+import type { FillModelName, FillModelOptions, LatencyOptions, LoanOptions } from '../sim/index.ts';
 import { COMMANDS, type CommandName } from './command-table.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
@@ -43,8 +43,8 @@ export interface PaperVenueOptions {
   readonly apiKey?: string;
   readonly apiSecret?: string;
   readonly startingBalances?: Readonly<Record<string, Dec>>;
-  /** Default `queue`, as the sim's. */
-  readonly fillModel?: FillModelName;
+  /** The sims' fill model: a name or a name with settings. Default `queue`, as the sim's. */
+  readonly fillModel?: FillModelName | FillModelOptions;
   /** Seeds the latency jitter (default 1). */
   readonly seed?: number;
   /**
@@ -99,6 +99,8 @@ export interface PaperVenue {
   now(): number;
   /** @returns how many commands are on their way to the matching engine (order-entry latency) */
   inFlight(): number;
+  /** The fill model the sims match with, settings included, as reports state it. */
+  readonly fillModel: string;
   /** Writes the snapshot (with a data dir), closes every connection and the server. */
   close(): Promise<void>;
 }
@@ -352,6 +354,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     feed,
     now: () => virtualNow,
     inFlight: () => delays.inFlight,
+    fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     async close(): Promise<void> {
       await feed.stop();
       // Commands already on their way reach the matching engine before the venue saves and closes.

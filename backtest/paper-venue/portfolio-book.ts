@@ -18,6 +18,7 @@ import type { MarginLoanOrderWire, PositionHistoryWire } from '../../core/venue/
 import {
   createSimVenue,
   type FillModelName,
+  type FillModelOptions,
   type LatencyOptions,
   type LoanOptions,
   type SimVenue,
@@ -42,7 +43,7 @@ export interface PaperPortfolioOptions {
 /** What every portfolio of one venue shares. */
 export interface PortfolioMarket {
   readonly instruments: readonly InstrumentSpec[];
-  readonly fillModel: FillModelName;
+  readonly fillModel: FillModelName | FillModelOptions;
   /** Seed of the sim's random source (the User Data leg's jitter). */
   readonly seed: number;
   /**

@@ -11,7 +11,8 @@ import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
-import { latencyOf } from './sim-models.ts';
+import type { SessionFillModel } from './session-result.ts';
+import { fillModelOf, latencyOf } from './sim-models.ts';
 
 /** The paper venue a paper run started, and what the session needs to know of it. */
 export interface EmbeddedPaperVenue {
@@ -19,7 +20,8 @@ export interface EmbeddedPaperVenue {
   readonly synthetic: boolean;
   /** Resolves once the feed is exhausted. */
   readonly ended: Promise<void>;
-  readonly fillModel: string;
+  /** The fill model the venue matches with: its name, and its settings as reports state them. */
+  readonly fillModel: SessionFillModel;
 }
 
 /**
@@ -67,12 +69,7 @@ export async function startEmbeddedPaperVenue(
   const paper = loaded.config.paper;
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
   const { feed, synthetic } = paperFeedOf(paper, loaded, startTime);
-  const fillModel =
-    paper.fillModel === undefined
-      ? 'queue'
-      : typeof paper.fillModel === 'string'
-        ? paper.fillModel
-        : paper.fillModel.name;
+  const fillModel = paper.fillModel === undefined ? 'queue' : fillModelOf(paper.fillModel);
   const venue = await startPaperVenue({
     instruments,
     port: paper.venuePort,
@@ -98,5 +95,13 @@ export async function startEmbeddedPaperVenue(
     }, 50);
     poll.unref();
   });
-  return { venue, synthetic, ended, fillModel };
+  return {
+    venue,
+    synthetic,
+    ended,
+    fillModel: {
+      name: typeof fillModel === 'string' ? fillModel : fillModel.name,
+      description: `The paper venue's simulated matching over loopback: ${venue.fillModel}.`,
+    },
+  };
 }

@@ -16,6 +16,14 @@ export interface SessionLatency {
   readonly seed: number;
 }
 
+/** How a session's fills came about, as the report names and describes them. */
+export interface SessionFillModel {
+  /** `venue` for a live run, else the paper venue's fill model name. */
+  readonly name: string;
+  /** One sentence for the report. */
+  readonly description: string;
+}
+
 /** What a live or paper session leaves for its report. */
 export interface SessionRecord {
   readonly title: string;
@@ -28,7 +36,7 @@ export interface SessionRecord {
   readonly orders: readonly Order[];
   readonly fills: readonly Execution[];
   readonly sampler: EquitySampler;
-  readonly fillModel: string;
+  readonly fillModel: SessionFillModel;
   /** The paper venue's configured latency; absent = none beyond the sockets'. */
   readonly latency?: SessionLatency;
   readonly runConfig: { readonly [key: string]: JsonValue };
@@ -82,13 +90,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       })),
       recordings:
         session.recording === undefined ? [] : [{ path: session.recording, synthetic: session.synthetic }],
-      fillModel: {
-        name: session.fillModel,
-        description:
-          session.mode === 'paper'
-            ? `The paper venue's simulated matching (${session.fillModel}) over loopback.`
-            : 'Fills as the venue reported them.',
-      },
+      fillModel: session.fillModel,
       latencyModel: latencyModelOf(session),
       feeModel: { name: 'venue', description: 'Fees as the venue charged them on each fill.' },
       synthetic: session.synthetic,

@@ -124,7 +124,7 @@ export async function runConfiguredSession(
     synthetic: false,
     sessionClock: () => Date.now(),
     lockstep: false,
-    fillModel: 'venue',
+    fillModel: { name: 'venue', description: 'Fills as the venue reported them.' },
   });
   return { ok: true, ...outcome };
 }

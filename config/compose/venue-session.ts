@@ -11,7 +11,7 @@ import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { SessionRecorder } from './session-recorder.ts';
-import type { SessionLatency } from './session-result.ts';
+import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 
@@ -53,7 +53,7 @@ export interface VenueSessionOptions {
   /** Install SIGINT / SIGTERM handlers for a graceful stop (default true). */
   readonly handleSignals?: boolean;
   /** The fill model behind the venue, for the report. */
-  readonly fillModel: string;
+  readonly fillModel: SessionFillModel;
   /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */
   readonly latency?: SessionLatency;
 }

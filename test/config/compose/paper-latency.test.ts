@@ -96,7 +96,7 @@ describe("a session result's latency model", () => {
     orders: [],
     fills: [],
     sampler: sampled(),
-    fillModel: 'touch',
+    fillModel: { name: 'touch', description: 'The paper venue matches at the touch.' },
     runConfig: {},
     ...over,
   });
