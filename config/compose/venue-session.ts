@@ -164,11 +164,21 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     metrics.equity.set(equity.toNumber());
     return equity;
   });
+  // The curve starts at the session clock, except that a paper venue's clock reads 0 until it
+  // releases its first event: then it starts at that event (a start at 0 made a 56-year curve).
+  let samplerStarted = false;
+  const startSampler = (ts: number): void => {
+    if (samplerStarted || ts <= 0) return;
+    sampler.start(ts);
+    samplerStarted = true;
+  };
   let events = 0;
   live.marketData.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
-    sampler.observe({ ...event, recvTs: options.sessionClock() });
+    const ts = options.sessionClock();
+    startSampler(ts);
+    sampler.observe({ ...event, recvTs: ts });
   });
   live.execution.events.subscribe((event) => {
     events++;
@@ -202,7 +212,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   if (snapshot.account !== undefined)
     kernel.push({ kind: 'account', ts: now, recvTs: now, account: snapshot.account });
   const startEquity = kernel.state.equity();
-  sampler.start(options.sessionClock());
+  startSampler(options.sessionClock());
   for (const sub of subscriptions) live.marketData.subscribe(sub);
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const startedAt = Date.now();
@@ -263,7 +273,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     );
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
-  sampler.sample(options.sessionClock());
+  const endTs = options.sessionClock();
+  startSampler(endTs);
+  sampler.sample(endTs);
   const endEquity = kernel.state.equity();
   await live.stop();
   recorder?.close();

@@ -58,6 +58,17 @@ describe('npm start, then a backtest of its recording', () => {
     expect(existsSync(join(dir, 'out/paper-report.html'))).toBe(true);
   });
 
+  it('starts the equity curve at the first event, not at the 0 the venue clock reads before it', () => {
+    const result = JSON.parse(readFileSync(join(dir, 'out/paper-result.json'), 'utf8')) as {
+      equityCurve: { ts: number }[];
+      metrics: { durationMs: number; annualizedReturn: number | null };
+    };
+    expect(result.equityCurve[0]?.ts).toBeGreaterThan(Date.UTC(2020, 0, 1));
+    // A few seconds of SYNTHETIC venue time: far under a day, so nothing is annualized.
+    expect(result.metrics.durationMs).toBeLessThan(86_400_000);
+    expect(result.metrics.annualizedReturn).toBeNull();
+  });
+
   it('backtesting the recording reproduces the paper fills in order (parity)', () => {
     const run = keel(['backtest', 'config/examples/replay-paper-session.yaml', '--no-progress'], dir);
     expect(run.stderr).toBe('');
