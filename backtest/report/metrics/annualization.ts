@@ -17,7 +17,9 @@ export const YEAR_MS = 365 * DAY_MS;
  *   forces per-sample returns whatever the span.
  * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute): the
  *   equity at each grid time is the last sample at or before it. The curve itself is not regular
- *   (it keeps each bucket's low, high and close), so its own gaps cannot serve as periods.
+ *   (it keeps each bucket's low, high and close), so its own gaps cannot serve as periods. A span
+ *   of more than a million steps is gridded at the smallest whole multiple of the step that
+ *   keeps it to a million, and a given `periodsPerYear` is divided by that multiple.
  * - `periodsPerYear`: overrides the derived figure. Derived: tradingDaysPerYear for daily
  *   returns; tradingDaysPerYear x (1 day / sampleStepMs) for per-sample returns, which assumes
  *   trading round the clock: for intraday equities pass it (e.g. 252 x 390 for a one-minute step
@@ -36,6 +38,12 @@ export interface AnnualizationBasis {
 /** What the report says when a run's returns are not annualized. */
 export const NOT_ANNUALIZED =
   'not annualized: the run is shorter than a day or has a single sample (annualization period "sample" forces it)';
+
+/**
+ * Most points of the per-sample grid (Keel's choice): over a longer span the step is widened to a
+ * whole multiple, so a curve whose first sample is decades early costs a bounded array.
+ */
+const MAX_GRID_POINTS = 1_000_000;
 
 /** Default grid step of per-sample returns: one minute. */
 export const DEFAULT_SAMPLE_STEP_MS = 60_000;
@@ -78,8 +86,10 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
   if (basis.period === 'auto' && period === 'sample' && span < DAY_MS)
     return { returns: [], period, periodsPerYear: null };
-  const step = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;
-  if (!(step > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${step}`);
+  const asked = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;
+  if (!(asked > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${asked}`);
+  // A span of more than MAX_GRID_POINTS steps is gridded at a whole multiple of the step.
+  const step = asked * Math.max(1, Math.ceil(span / asked / MAX_GRID_POINTS));
   const series = period === 'day' ? days : onRegularGrid(curve, step);
   const returns: number[] = [];
   for (let i = 1; i < series.length; i++) {
@@ -88,8 +98,11 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   }
   if (returns.length === 0) return { returns, period, periodsPerYear: null };
   const periodsPerYear =
-    basis.periodsPerYear ??
-    (period === 'day' ? basis.tradingDaysPerYear : (basis.tradingDaysPerYear * DAY_MS) / step);
+    period === 'day'
+      ? (basis.periodsPerYear ?? basis.tradingDaysPerYear)
+      : basis.periodsPerYear === undefined
+        ? (basis.tradingDaysPerYear * DAY_MS) / step
+        : (basis.periodsPerYear * asked) / step;
   return { returns, period, periodsPerYear };
 }
 

@@ -145,6 +145,26 @@ describe('annualization basis', () => {
     expect(r.periodsPerYear).toBe(98_280);
   });
 
+  it('grids a curve whose first sample is decades early at a wider step, in bounded memory', () => {
+    // A session whose clock read 0 before its first event gave such a curve: 56 years in minutes.
+    const now = Date.UTC(2026, 10, 21);
+    const curve = [
+      { ts: 0, equity: D(100_000) },
+      { ts: now, equity: D(100_000) },
+      { ts: now + 60_000, equity: D(100_100) },
+    ];
+    const r = periodReturns(curve, { ...CRYPTO_ANNUALIZATION, period: 'sample' });
+    const multiple = Math.ceil((now + 60_000) / 60_000 / 1_000_000);
+    expect(r.returns.length).toBeLessThanOrEqual(1_000_000);
+    expect(r.periodsPerYear).toBe((365 * 1_440) / multiple);
+    const fixed = periodReturns(curve, {
+      ...CRYPTO_ANNUALIZATION,
+      period: 'sample',
+      periodsPerYear: 525_600,
+    });
+    expect(fixed.periodsPerYear).toBe(525_600 / multiple);
+  });
+
   it('has no returns and no periods per year for a single sample', () => {
     expect(periodReturns(equityCurveOf([100]), CRYPTO_ANNUALIZATION)).toEqual({
       returns: [],
