@@ -70,6 +70,16 @@ const marketBuy = (clientOrderId: string) => ({
   clientOrderId,
 });
 
+/** A bid far below the market, which rests. */
+const restingBid = (clientOrderId: string) => ({
+  sym: BTC,
+  side: 'BUY',
+  orderType: 'LIMIT',
+  orderQty: '1',
+  limitPrice: '50.0',
+  clientOrderId,
+});
+
 describe('paper venue order-entry latency', () => {
   it('matches a REST order only once it reached the matching engine 200 ms later, and replies only then', async () => {
     const venue = await started({ latency: orderEntry(200) });
@@ -147,14 +157,7 @@ describe('paper venue order-entry latency', () => {
         socket.send({
           action: 'place_order',
           id: ref,
-          args: {
-            sym: BTC,
-            side: 'BUY',
-            orderType: 'LIMIT',
-            orderQty: '1',
-            limitPrice: '50.0',
-            clientOrderId: ref,
-          },
+          args: restingBid(ref),
         });
       }
       await settled(socket);
@@ -295,14 +298,7 @@ describe('paper venue User Data latency', () => {
     socket.send({
       action: 'place_order',
       id: 'ud',
-      args: {
-        sym: BTC,
-        side: 'BUY',
-        orderType: 'LIMIT',
-        orderQty: '1',
-        limitPrice: '50.0',
-        clientOrderId: 'ud',
-      },
+      args: restingBid('ud'),
     });
     expect(await socket.waitFor((f) => f?.id === 'ud')).toMatchObject({ code: 0 });
     const isOrders = (f: string) => f.includes('"channel":"Orders"');
@@ -323,14 +319,7 @@ describe('paper venue User Data latency', () => {
     socket.send({
       action: 'place_order',
       id: 'now',
-      args: {
-        sym: BTC,
-        side: 'BUY',
-        orderType: 'LIMIT',
-        orderQty: '1',
-        limitPrice: '50.0',
-        clientOrderId: 'now',
-      },
+      args: restingBid('now'),
     });
     await socket.waitFor((f) => f?.channel === 'Orders');
     expect(venue.feed.released).toBe(1);

@@ -1,51 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { EquitySampler } from '../../../backtest/runner/index.ts';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { startEmbeddedPaperVenue } from '../../../config/compose/paper-run.ts';
 import { type SessionRecord, sessionResult } from '../../../config/compose/session-result.ts';
-import { loadValidConfig } from '../../../config/loader/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { embeddedPaperVenues, lockstepPaperConfig } from '../../kit/embedded-paper-runs.ts';
 import { signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
-/** A lockstep paper config: its venue releases nothing until acknowledged, so venue time stays put. */
-function paperConfig(latency: string): string {
-  return `mode: paper
-instruments: [${BTC}]
-strategies:
-  - { id: mm, use: market-maker }
-paper:
-  lockstep: true
-  source: { kind: synthetic, seed: 1 }
-${latency}`;
-}
-
-const dirs: string[] = [];
-let venue: PaperVenue | undefined;
-afterEach(async () => {
-  await venue?.close();
-  venue = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const start = embeddedPaperVenues();
 
 async function embedded(text: string): Promise<PaperVenue> {
-  const dir = mkdtempSync(join(tmpdir(), 'keel-paper-latency-'));
-  dirs.push(dir);
-  const file = join(dir, 'paper.yaml');
-  writeFileSync(file, text);
-  const loaded = loadValidConfig(file);
-  const started = await startEmbeddedPaperVenue(
-    loaded,
-    instrumentSpecsOf(loaded.config.instruments),
-    Date.now(),
-  );
-  venue = started.venue;
-  return started.venue;
+  return (await start(text)).venue;
 }
 
 const bid = {
@@ -59,7 +25,7 @@ const bid = {
 
 describe('a paper run with paper.latency', () => {
   it('passes the latency to the embedded paper venue: an order waits on its way to the matching engine', async () => {
-    const v = await embedded(paperConfig('  latency: { fixedMs: 200, seed: 3 }\n'));
+    const v = await embedded(lockstepPaperConfig('  latency: { fixedMs: 200, seed: 3 }\n'));
     let replied = false;
     void signedRest(v, 'POST', '/api/v1/trading/order', bid)
       .then(() => {
@@ -71,7 +37,7 @@ describe('a paper run with paper.latency', () => {
   });
 
   it('without paper.latency the venue runs the order at once', async () => {
-    const v = await embedded(paperConfig(''));
+    const v = await embedded(lockstepPaperConfig());
     const reply = await signedRest(v, 'POST', '/api/v1/trading/order', bid);
     expect(reply.body.code).toBe(0);
     expect(v.inFlight()).toBe(0);
