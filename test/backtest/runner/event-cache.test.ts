@@ -5,12 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { type RecordedMessage, readEventBatches } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { cachedMarketEvents, eventCachePaths } from '../../../backtest/runner/event-cache.ts';
-import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
-import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
-import { D, type MarketEvent } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
+import { runBacktest } from '../../../backtest/runner/index.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
-import { marketMaker } from '../../../strategies/market-maker.ts';
+import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -89,21 +87,7 @@ describe('event cache of a recording', () => {
   });
 
   it('leaves the backtest result byte-identical', async () => {
-    const options: BacktestRunOptions = {
-      recordings: [session.path],
-      decode,
-      instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
-      strategies: [
-        {
-          id: 'mm',
-          strategy: marketMaker,
-          params: { sym: BTC, qty: 0.01, halfSpreadTicks: 2, maxPosition: 0.05 },
-        },
-      ],
-      gate: new RiskGate(),
-      startingCash: D(10_000),
-      seed: 3,
-    };
+    const options = quotingBacktestOptions(session.path, decode);
     const plain = await runBacktest(options);
     const cached = await runBacktest({ ...options, eventCache: { decoderId: 'test-mm' } });
     const fromCache = await runBacktest({ ...options, eventCache: { decoderId: 'test-mm' } });

@@ -6,14 +6,12 @@ import {
   createProgressReporter,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
-import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D, type MarketEvent, ZERO } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
-import { marketMaker } from '../../../strategies/market-maker.ts';
+import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
-const BTC = 'BINANCE_PERP_BTC_USDT';
+const _BTC = 'BINANCE_PERP_BTC_USDT';
 
 function decode(record: RecordedMessage): MarketEvent | null | Error {
   if (record.source !== 'market-data') return null;
@@ -27,23 +25,8 @@ function decode(record: RecordedMessage): MarketEvent | null | Error {
 describe('backtest runner on a quote session', () => {
   const session = syntheticSessionFile({ seed: 11, minutes: 8, file: 'session.jsonl.gz' });
 
-  const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions => ({
-    recordings: [session.path],
-    decode,
-    instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
-    strategies: [
-      {
-        id: 'mm',
-        strategy: marketMaker,
-        params: { sym: BTC, qty: 0.01, halfSpreadTicks: 2, maxPosition: 0.05 },
-      },
-    ],
-    gate: new RiskGate(),
-    startingCash: D(10_000),
-    batchSize: 1000,
-    seed: 3,
-    ...overrides,
-  });
+  const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions =>
+    quotingBacktestOptions(session.path, decode, { batchSize: 1000, ...overrides });
 
   it('quotes through the queue fill model, labels the data synthetic and closes everything at the end', async () => {
     const result = await runBacktest(options());

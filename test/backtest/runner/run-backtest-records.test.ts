@@ -13,10 +13,9 @@ import {
 } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
-import { D, type MarketEvent } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
-import { marketMaker } from '../../../strategies/market-maker.ts';
+import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -56,23 +55,8 @@ afterAll(async () => {
 describe('backtest records kept out of memory', () => {
   const session = syntheticSessionFile({ seed: 5, minutes: 6 });
 
-  const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions => ({
-    recordings: [session.path],
-    decode,
-    instruments: [SYNTHETIC_INSTRUMENTS[BTC]!],
-    strategies: [
-      {
-        id: 'mm',
-        strategy: marketMaker,
-        params: { sym: BTC, qty: 0.01, halfSpreadTicks: 2, maxPosition: 0.05 },
-      },
-    ],
-    gate: new RiskGate(),
-    startingCash: D(10_000),
-    batchSize: 500,
-    seed: 3,
-    ...overrides,
-  });
+  const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions =>
+    quotingBacktestOptions(session.path, decode, { batchSize: 500, ...overrides });
   const run = async (overrides: Partial<BacktestRunOptions> = {}): Promise<BacktestResult> => {
     const result = await runBacktest(options(overrides));
     results.push(result);
