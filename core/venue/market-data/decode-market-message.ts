@@ -9,7 +9,7 @@ import { openInterestMapper } from './open-interest-mapper.ts';
 import { orderBookMapper } from './order-book-mapper.ts';
 import { tickerMapper } from './ticker-mapper.ts';
 import { tradeMapper } from './trade-mapper.ts';
-import { describeValue, type UntrustedPush } from './wire-field-readers.ts';
+import { type UntrustedPush, wrongField } from './wire-field-readers.ts';
 
 /** Every market-data mapper, one per channel. */
 export const MARKET_DATA_MAPPERS: readonly MarketDataMapper[] = [
@@ -53,17 +53,12 @@ export function decodeMarketMessage(
   recvTs: number,
 ): MarketEvent | MarketDataDecodeError | null {
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-    return new MarketDataDecodeError('?', '?', 'message', `must be a JSON object, got ${describeValue(msg)}`);
+    return wrongField('?', '?', 'message', 'must be a JSON object', msg);
   }
   const arg = (msg as { arg?: unknown }).arg;
   if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) {
     if (isControlMessage(msg)) return null;
-    return new MarketDataDecodeError(
-      '?',
-      '?',
-      'arg',
-      `must be an object with channel and sym, got ${describeValue(arg)}`,
-    );
+    return wrongField('?', '?', 'arg', 'must be an object with channel and sym', arg);
   }
   const push = msg as UntrustedPush;
   try {

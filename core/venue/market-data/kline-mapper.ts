@@ -1,13 +1,12 @@
 import { BAR_INTERVAL_MS, type BarEvent, type BarInterval } from '../../model/index.ts';
-import { MarketDataDecodeError } from './decode-error.ts';
 import { channelMapper } from './market-data-mapper.ts';
 import {
-  describeValue,
   readData,
   readDecimal,
   readEpochMs,
   readSym,
   type UntrustedPush,
+  wrongField,
 } from './wire-field-readers.ts';
 
 /** Decodes KLINE pushes (shape Keel's choice, see wire-types.ts) into bar events. */
@@ -15,22 +14,18 @@ export const klineMapper = channelMapper('KLINE', (msg: UntrustedPush, recvTs: n
   const sym = readSym(msg, 'KLINE');
   const interval = msg.arg.interval;
   if (typeof interval !== 'string' || !Object.hasOwn(BAR_INTERVAL_MS, interval)) {
-    throw new MarketDataDecodeError(
+    throw wrongField(
       'KLINE',
       sym,
       'arg.interval',
-      `must be one of ${Object.keys(BAR_INTERVAL_MS).join(', ')}, got ${describeValue(interval)}`,
+      `must be one of ${Object.keys(BAR_INTERVAL_MS).join(', ')}`,
+      interval,
     );
   }
   const data = readData(msg, 'KLINE', sym);
   const closed = data.closed;
   if (typeof closed !== 'boolean') {
-    throw new MarketDataDecodeError(
-      'KLINE',
-      sym,
-      'data.closed',
-      `must be true or false, got ${describeValue(closed)}`,
-    );
+    throw wrongField('KLINE', sym, 'data.closed', 'must be true or false', closed);
   }
   return {
     kind: 'bar',

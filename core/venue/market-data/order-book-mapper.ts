@@ -1,34 +1,23 @@
 import type { BookEvent, BookLevel } from '../../model/index.ts';
-import { MarketDataDecodeError } from './decode-error.ts';
 import { channelMapper } from './market-data-mapper.ts';
 import {
   decimalText,
-  describeValue,
   readData,
   readEpochMs,
   readSym,
   type UntrustedPush,
+  wrongField,
 } from './wire-field-readers.ts';
 
 function readLevels(value: unknown, side: 'bids' | 'asks', sym: string): BookLevel[] {
   if (!Array.isArray(value)) {
-    throw new MarketDataDecodeError(
-      'ORDER_BOOK',
-      sym,
-      `data.${side}`,
-      `must be an array of [price, size], got ${describeValue(value)}`,
-    );
+    throw wrongField('ORDER_BOOK', sym, `data.${side}`, 'must be an array of [price, size]', value);
   }
   const levels: BookLevel[] = new Array(value.length);
   for (let i = 0; i < value.length; i++) {
     const level: unknown = value[i];
     if (!Array.isArray(level) || level.length < 2) {
-      throw new MarketDataDecodeError(
-        'ORDER_BOOK',
-        sym,
-        `data.${side}[${i}]`,
-        `must be [price, size], got ${describeValue(level)}`,
-      );
+      throw wrongField('ORDER_BOOK', sym, `data.${side}[${i}]`, 'must be [price, size]', level);
     }
     levels[i] = [
       decimalText(level[0], `data.${side}[${i}][0]`, 'ORDER_BOOK', sym),

@@ -1,13 +1,12 @@
 import type { MarketTradeEvent } from '../../model/index.ts';
-import { MarketDataDecodeError } from './decode-error.ts';
 import { channelMapper } from './market-data-mapper.ts';
 import {
-  describeValue,
   readData,
   readDecimal,
   readEpochMs,
   readSym,
   type UntrustedPush,
+  wrongField,
 } from './wire-field-readers.ts';
 
 /** Decodes TRADE pushes (shape Keel's choice, see wire-types.ts) into market trade events. */
@@ -16,21 +15,11 @@ export const tradeMapper = channelMapper('TRADE', (msg: UntrustedPush, recvTs: n
   const data = readData(msg, 'TRADE', sym);
   const tradeId = data.tradeId;
   if (typeof tradeId !== 'string' || tradeId.length === 0) {
-    throw new MarketDataDecodeError(
-      'TRADE',
-      sym,
-      'data.tradeId',
-      `must be a string, got ${describeValue(tradeId)}`,
-    );
+    throw wrongField('TRADE', sym, 'data.tradeId', 'must be a string', tradeId);
   }
   const side = data.side;
   if (side !== 'BUY' && side !== 'SELL') {
-    throw new MarketDataDecodeError(
-      'TRADE',
-      sym,
-      'data.side',
-      `must be BUY or SELL, got ${describeValue(side)}`,
-    );
+    throw wrongField('TRADE', sym, 'data.side', 'must be BUY or SELL', side);
   }
   return {
     kind: 'trade',

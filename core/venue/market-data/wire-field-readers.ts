@@ -18,9 +18,29 @@ export interface UntrustedPush {
  * @param value - the value found
  * @returns its JSON text, at most 60 characters
  */
-export function describeValue(value: unknown): string {
+function describeValue(value: unknown): string {
   const text = value === undefined ? 'nothing' : JSON.stringify(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * The error for a field that is wrong: what it must be, then the value found (described by
+ * {@link describeValue}). Every reader and decoder words its errors this way.
+ * @param channel - channel of the message ("?" when unknown)
+ * @param sym - sym of the message ("?" when unknown)
+ * @param field - path of the offending field, e.g. "data.side"
+ * @param expected - what the field must be, e.g. "must be BUY or SELL"
+ * @param value - the value found
+ * @returns the error, for the caller to throw or return
+ */
+export function wrongField(
+  channel: string,
+  sym: string,
+  field: string,
+  expected: string,
+  value: unknown,
+): MarketDataDecodeError {
+  return new MarketDataDecodeError(channel, sym, field, `${expected}, got ${describeValue(value)}`);
 }
 
 /**
@@ -33,12 +53,7 @@ export function describeValue(value: unknown): string {
 export function readSym(push: UntrustedPush, channel: string): string {
   const sym = push.arg.sym;
   if (typeof sym === 'string' && sym.length !== 0) return sym;
-  throw new MarketDataDecodeError(
-    channel,
-    '?',
-    'arg.sym',
-    `must be a symbol string, got ${describeValue(sym)}`,
-  );
+  throw wrongField(channel, '?', 'arg.sym', 'must be a symbol string', sym);
 }
 
 /**
@@ -58,7 +73,7 @@ export function readData(
   if (typeof data === 'object' && data !== null && !Array.isArray(data)) {
     return data as Readonly<Record<string, unknown>>;
   }
-  throw new MarketDataDecodeError(channel, sym, 'data', `must be an object, got ${describeValue(data)}`);
+  throw wrongField(channel, sym, 'data', 'must be an object', data);
 }
 
 /**
@@ -78,12 +93,7 @@ export function decimalText(value: unknown, field: string, channel: string, sym:
     // n - n is 0 for every finite number and NaN for NaN and ±Infinity.
     if (n - n === 0) return n;
   }
-  throw new MarketDataDecodeError(
-    channel,
-    sym,
-    field,
-    `must be a decimal string like "123.45", got ${describeValue(value)}`,
-  );
+  throw wrongField(channel, sym, field, 'must be a decimal string like "123.45"', value);
 }
 
 /**
@@ -126,10 +136,5 @@ export function readEpochMs(
 ): number {
   const value = data[key];
   if (typeof value === 'number' && value >= 0 && value - value === 0) return value;
-  throw new MarketDataDecodeError(
-    channel,
-    sym,
-    `data.${key}`,
-    `must be epoch milliseconds (a number), got ${describeValue(value)}`,
-  );
+  throw wrongField(channel, sym, `data.${key}`, 'must be epoch milliseconds (a number)', value);
 }
