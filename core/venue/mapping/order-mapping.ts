@@ -86,6 +86,35 @@ export function orderFromWire(wire: OrderWire): Order {
   };
 }
 
+/** The wire fields of the take-profit and stop-loss attachments. */
+type TpSlWireFields = Pick<
+  PlaceOrderBody,
+  'tpTriggerPrice' | 'tpTriggerType' | 'tpPrice' | 'slTriggerPrice' | 'slTriggerType' | 'slPrice'
+>;
+
+/**
+ * The wire fields of an order's or intent's attachments: the three tp fields when tp is set, the
+ * three sl fields when sl is set, none for an absent one.
+ */
+function tpSlToWire(tp: TpSl | undefined, sl: TpSl | undefined): TpSlWireFields {
+  return {
+    ...(tp === undefined
+      ? {}
+      : {
+          tpTriggerPrice: formatDecimal(tp.triggerPrice),
+          tpTriggerType: tp.triggerType,
+          tpPrice: formatDecimal(tp.price),
+        }),
+    ...(sl === undefined
+      ? {}
+      : {
+          slTriggerPrice: formatDecimal(sl.triggerPrice),
+          slTriggerType: sl.triggerType,
+          slPrice: formatDecimal(sl.price),
+        }),
+  };
+}
+
 /**
  * Maps Keel's Order back to the wire (server side: paper venue replies and pushes).
  * @param order - the model order
@@ -116,20 +145,7 @@ export function orderToWire(order: Order): OrderWire {
     feeCoin: order.feeCoin,
     reduceOnly: order.reduceOnly,
     positionSide: order.positionSide,
-    ...(order.tp === undefined
-      ? {}
-      : {
-          tpTriggerPrice: formatDecimal(order.tp.triggerPrice),
-          tpTriggerType: order.tp.triggerType,
-          tpPrice: formatDecimal(order.tp.price),
-        }),
-    ...(order.sl === undefined
-      ? {}
-      : {
-          slTriggerPrice: formatDecimal(order.sl.triggerPrice),
-          slTriggerType: order.sl.triggerType,
-          slPrice: formatDecimal(order.sl.price),
-        }),
+    ...tpSlToWire(order.tp, order.sl),
     ...(order.action === undefined ? {} : { action: order.action }),
     ...(order.actionMsg === undefined ? {} : { actionMsg: order.actionMsg }),
     ...(order.amendType === undefined ? {} : { amendType: order.amendType }),
@@ -161,19 +177,6 @@ export function placeOrderBodyFromIntent(intent: PlaceOrderIntent): PlaceOrderBo
     ...(intent.quoteOrderQty === undefined ? {} : { quoteOrderQty: formatDecimal(intent.quoteOrderQty) }),
     reduceOnly: intent.reduceOnly,
     positionSide: intent.positionSide,
-    ...(intent.tp === undefined
-      ? {}
-      : {
-          tpTriggerPrice: formatDecimal(intent.tp.triggerPrice),
-          tpTriggerType: intent.tp.triggerType,
-          tpPrice: formatDecimal(intent.tp.price),
-        }),
-    ...(intent.sl === undefined
-      ? {}
-      : {
-          slTriggerPrice: formatDecimal(intent.sl.triggerPrice),
-          slTriggerType: intent.sl.triggerType,
-          slPrice: formatDecimal(intent.sl.price),
-        }),
+    ...tpSlToWire(intent.tp, intent.sl),
   };
 }

@@ -4,6 +4,16 @@ import { decimalText, epochMs, type PageRequest, positionSideText, sideText } fr
 /** Trigger price type of a tp/sl attachment (per public venue docs). */
 export const triggerTypeText = z.enum(['MarkPrice', 'LastPrice']);
 
+/** The take-profit and stop-loss attachment fields, alike in an order and a place-order body. */
+const tpSlFields = {
+  tpTriggerPrice: decimalText.optional(),
+  tpTriggerType: triggerTypeText.optional(),
+  tpPrice: decimalText.optional(),
+  slTriggerPrice: decimalText.optional(),
+  slTriggerType: triggerTypeText.optional(),
+  slPrice: decimalText.optional(),
+};
+
 /**
  * An order as the REST order endpoints and the Orders channel report it. Field names per public
  * venue docs; the spec adds positionSide, tp and sl fields, action, actionMsg, amendType and
@@ -34,12 +44,7 @@ export const orderWireSchema = z.looseObject({
   leverage: decimalText.optional(),
   positionSide: positionSideText.optional(),
   algoOrderId: z.string().optional(),
-  tpTriggerPrice: decimalText.optional(),
-  tpTriggerType: triggerTypeText.optional(),
-  tpPrice: decimalText.optional(),
-  slTriggerPrice: decimalText.optional(),
-  slTriggerType: triggerTypeText.optional(),
-  slPrice: decimalText.optional(),
+  ...tpSlFields,
   action: z.string().optional(),
   actionMsg: z.string().optional(),
   amendType: z.string().optional(),
@@ -86,12 +91,7 @@ export const placeOrderBodySchema = z.looseObject({
   quoteOrderQty: decimalText.optional(),
   reduceOnly: z.boolean().optional(),
   positionSide: positionSideText.optional(),
-  tpTriggerPrice: decimalText.optional(),
-  tpTriggerType: triggerTypeText.optional(),
-  tpPrice: decimalText.optional(),
-  slTriggerPrice: decimalText.optional(),
-  slTriggerType: triggerTypeText.optional(),
-  slPrice: decimalText.optional(),
+  ...tpSlFields,
 });
 
 /**
