@@ -1,29 +1,23 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { WebSocketServer } from 'ws';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
-import { orderToWire, realTimer, type TimerPort } from '../../core/venue/index.ts';
+import { realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, LoanOptions } from '../sim/index.ts';
-import { COMMANDS, type CommandName } from './command-table.ts';
+import { CommandJournal } from './command-journal.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
-import { broadcast, MarketDataSession } from './market-data-ws.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
-import { type JournalEntry, loadSnapshot, type PaperSnapshot, SnapshotWriter } from './persistence.ts';
+import { marketRelease } from './market-release.ts';
+import { loadSnapshot, SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
-import { PrivateSession } from './private-ws-session.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
-import type { Params } from './request-fields.ts';
 import type { ApiCredential } from './rest-auth.ts';
-import { type ExtensionRoute, restHandler } from './rest-router.ts';
+import type { ExtensionRoute } from './rest-router.ts';
+import { VenueClock } from './venue-clock.ts';
+import { VenueConnections } from './venue-connections.ts';
 import { VenueLatency } from './venue-latency.ts';
-import { decimalsAsText, executionToWire, positionToWire } from './wire-views.ts';
+import { startVenueServer } from './venue-server.ts';
+import { restoreSnapshot, snapshotOf, type VenueState } from './venue-snapshot.ts';
 
-/** Path of the private WebSocket (per public venue docs). */
-export const PRIVATE_WS_PATH = '/v1/private';
-/** Path of the public market-data WebSocket (per public venue docs). */
-export const MARKET_DATA_WS_PATH = '/marketdata/v2/public';
 /** Keel's paper-venue extension: REST lockstep ack, body `{ "seq": n }`, signed like any request. */
 export const LOCKSTEP_ACK_PATH = '/api/v1/paper/lockstep/ack';
 
@@ -148,12 +142,8 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   );
   const faults = new PaperFaults();
   const limits = new RateLimits(options.rateLimits ?? PAPER_RATE_LIMITS);
-  const privateSessions = new Set<PrivateSession>();
-  const mdSessions = new Set<MarketDataSession>();
-  const journal: JournalEntry[] = [];
-  let virtualNow = 0;
-  /** Market events the portfolios have processed (journal entries replay after that many). */
-  let seen = 0;
+  const connections = new VenueConnections();
+  const clock = new VenueClock();
   let writer: SnapshotWriter | undefined;
 
   const delays = new VenueLatency({
@@ -162,9 +152,9 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     pacing,
     lockstepStallMs: options.lockstepStallMs ?? 2000,
     timer,
-    now: () => virtualNow,
+    now: () => clock.now(),
   });
-
+  const journal = new CommandJournal(books, clock, delays, () => writer?.changed());
   const derived = new DerivedMarketData(
     options.instruments,
     function* () {
@@ -172,102 +162,30 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     },
     options.tickerWindowMs,
   );
-  const wanted = (channel: string, sym: string): boolean => {
-    for (const session of mdSessions) if (session.wants(channel, sym)) return true;
-    return false;
-  };
-  const nobody = (): boolean => false;
-
-  const feed = new MarketFeed(
+  const feed: MarketFeed = new MarketFeed(
     options.feed ?? listFeed([]),
     pacing,
     timer,
-    (item, seq, replaying) => {
-      // Commands and pushes due by this event's time come first, as in a backtest.
-      delays.beforeEvent(item.event.recvTs);
-      virtualNow = Math.max(virtualNow, item.event.recvTs);
-      for (const book of books.values()) book.onMarket(item.event);
-      seen = seq;
-      // After the portfolios saw the event, so open interest includes the fills it caused.
-      const extra = derived.onFeed(item.event, replaying ? nobody : wanted);
-      if (replaying) return;
-      let delivered = broadcast(mdSessions, item, seq, pacing.mode === 'lockstep');
-      // Derived pushes carry the seq of the event they come from: acknowledging it covers them.
-      for (const push of extra) delivered += broadcast(mdSessions, push, seq, pacing.mode === 'lockstep');
-      // Nobody subscribed to this event, so nobody can acknowledge it: it counts as processed.
-      if (pacing.mode === 'lockstep' && delivered === 0) feed.ack(seq);
-      writer?.changed();
-    },
+    marketRelease({
+      delays,
+      clock,
+      books,
+      journal,
+      derived,
+      connections,
+      pacing,
+      ack: (seq) => feed.ack(seq),
+      changed: () => writer?.changed(),
+    }),
     () => delays.feedEnded(),
   );
 
-  /** Runs a command; a delayed one first moves its portfolio's sim (and the venue) to its arrival. */
-  const run = (book: PortfolioBook, entry: JournalEntry): unknown => {
-    if (entry.arrival !== undefined) {
-      virtualNow = Math.max(virtualNow, entry.arrival);
-      book.advanceTo(entry.arrival);
-    }
-    return COMMANDS[entry.command](books, book, entry.params, entry.where);
-  };
-  const execute = (
-    book: PortfolioBook,
-    name: CommandName,
-    params: Params,
-    where: string,
-    arrival?: number,
-  ): unknown => {
-    const entry: JournalEntry = {
-      at: seen,
-      ...(arrival === undefined ? {} : { arrival }),
-      portfolioId: book.portfolioId,
-      command: name,
-      params,
-      where,
-    };
-    journal.push(entry);
-    writer?.changed();
-    return run(book, entry);
-  };
-  const executeLater = (book: PortfolioBook, name: CommandName, params: Params, where: string) =>
-    new Promise<unknown>((resolve, reject) =>
-      delays.afterOrderEntry(name, (arrival) => {
-        try {
-          resolve(execute(book, name, params, where, arrival));
-        } catch (error) {
-          reject(error);
-        }
-      }),
-    );
   if (options.dataDir !== undefined) {
+    const state: VenueState = { books, journal, feed, clock };
     const saved = loadSnapshot(options.dataDir);
-    if (saved) {
-      const replay = (at: number) => {
-        for (const entry of saved.journal) {
-          const book = books.get(entry.portfolioId);
-          if (entry.at !== at || !book) continue;
-          journal.push(entry);
-          try {
-            run(book, entry);
-          } catch {
-            // The command was refused the first time too; replaying it keeps the sim's counters equal.
-          }
-        }
-      };
-      replay(0);
-      await feed.catchUp(saved.released, replay);
-      if (feed.released !== saved.released || virtualNow !== saved.virtualNow) {
-        throw new Error(
-          `${options.dataDir}: the snapshot was taken after ${saved.released} market events at venue time ${saved.virtualNow}, ` +
-            `but this feed replays to ${feed.released} events at ${virtualNow}: start the venue with the feed it was saved with`,
-        );
-      }
-      for (const [id, bps] of Object.entries(saved.markups)) {
-        const book = books.get(id);
-        book?.setMarkup(D(bps).div(10_000));
-      }
-    }
+    if (saved) await restoreSnapshot(state, saved, options.dataDir);
     writer = new SnapshotWriter(options.dataDir, timer, options.persistDebounceMs ?? 1000, () =>
-      snapshotOf(books, journal, feed.released, virtualNow),
+      snapshotOf(state),
     );
   }
 
@@ -280,8 +198,11 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       },
     ],
   ]);
-  const server: Server = createServer(
-    restHandler({
+  const server = await startVenueServer({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    connections,
+    rest: {
       credentials,
       books,
       instruments: options.instruments,
@@ -289,70 +210,41 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       limits,
       faults,
       wallNow: () => timer.now(),
-      virtualNow: () => virtualNow,
-      execute: executeLater,
+      virtualNow: () => clock.now(),
+      execute: (book, name, params, where) => journal.executeLater(book, name, params, where),
       extensions,
-    }),
-  );
-  const wss = new WebSocketServer({ noServer: true });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== PRIVATE_WS_PATH && url.pathname !== MARKET_DATA_WS_PATH) {
-      socket.destroy();
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      if (url.pathname === PRIVATE_WS_PATH) {
-        const session = new PrivateSession(ws, {
-          credentials,
-          books,
-          faults,
-          limits,
-          timer,
-          idleMs: options.idleTimeoutMs ?? 30_000,
-          execute,
-          delays,
-          lockstepAck: (seq) => feed.ack(seq),
-        });
-        privateSessions.add(session);
-        ws.on('close', () => privateSessions.delete(session));
-      } else {
-        const syms = new Set(options.instruments.map((s) => s.sym));
-        const session = new MarketDataSession(ws, url.searchParams.get('binary') !== 'false', {
-          syms,
-          timer,
-          lockstepAck: (seq) => feed.ack(seq),
-        });
-        mdSessions.add(session);
-        ws.on('close', () => mdSessions.delete(session));
-      }
-    });
+    },
+    privateSession: {
+      credentials,
+      books,
+      faults,
+      limits,
+      timer,
+      idleMs: options.idleTimeoutMs ?? 30_000,
+      execute: (book, name, params, where, arrival) => journal.execute(book, name, params, where, arrival),
+      delays,
+      lockstepAck: (seq) => feed.ack(seq),
+    },
+    marketData: {
+      syms: new Set(options.instruments.map((s) => s.sym)),
+      timer,
+      lockstepAck: (seq) => feed.ack(seq),
+    },
   });
-  faults.bindDropper((which) => {
-    if (which !== 'market-data') for (const s of privateSessions) s.ws.terminate();
-    if (which !== 'private') for (const s of mdSessions) s.ws.terminate();
-  });
-
-  const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const base = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  faults.bindDropper((which) => connections.drop(which));
   feed.start();
   const main = portfolios[0] as PaperPortfolioOptions;
   return {
-    restUrl: `http://${base}`,
-    privateWsUrl: `ws://${base}${PRIVATE_WS_PATH}`,
-    marketDataWsUrl: `ws://${base}${MARKET_DATA_WS_PATH}`,
+    restUrl: server.restUrl,
+    privateWsUrl: server.privateWsUrl,
+    marketDataWsUrl: server.marketDataWsUrl,
     apiKey: main.apiKey,
     apiSecret: main.apiSecret,
     portfolioId: main.portfolioId,
     portfolios,
     faults,
     feed,
-    now: () => virtualNow,
+    now: () => clock.now(),
     inFlight: () => delays.inFlight,
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     async close(): Promise<void> {
@@ -360,42 +252,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       // Commands already on their way reach the matching engine before the venue saves and closes.
       delays.closing();
       writer?.flush();
-      for (const s of privateSessions) {
-        s.dispose();
-        s.ws.terminate();
-      }
-      for (const s of mdSessions) s.ws.terminate();
-      wss.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
     },
-  };
-}
-
-function snapshotOf(
-  books: ReadonlyMap<string, PortfolioBook>,
-  journal: readonly JournalEntry[],
-  released: number,
-  virtualNow: number,
-): PaperSnapshot {
-  const markups: Record<string, string> = {};
-  for (const book of books.values())
-    if (book.markup) markups[book.portfolioId] = book.markup.mul(10_000).toFixed();
-  return {
-    format: 'keel-paper-venue',
-    version: 1,
-    released,
-    virtualNow,
-    journal,
-    markups,
-    view: [...books.values()].map((book) => ({
-      portfolioId: book.portfolioId,
-      main: book.isMain,
-      positionMode: book.positionMode,
-      orders: [...book.orders.values()].map(orderToWire),
-      executions: book.executions.map(executionToWire),
-      positions: [...book.positions.values()].map(positionToWire),
-      loans: [...book.loans.values()].map(decimalsAsText),
-    })),
   };
 }

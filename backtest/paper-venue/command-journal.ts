@@ -1,0 +1,111 @@
+import type { CommandName } from './command-table.ts';
+import { COMMANDS } from './command-table.ts';
+import type { JournalEntry } from './persistence.ts';
+import type { PortfolioBook } from './portfolio-book.ts';
+import type { Params } from './request-fields.ts';
+import type { VenueClock } from './venue-clock.ts';
+import type { VenueLatency } from './venue-latency.ts';
+
+/**
+ * The venue's state-changing commands in the order they ran, each after how many market events
+ * it ran: the sims are deterministic, so replaying the journal against the same feed rebuilds
+ * every portfolio (what the paper-venue snapshot keeps).
+ */
+export class CommandJournal {
+  /** Every command run so far, in order. */
+  readonly entries: JournalEntry[] = [];
+  /** Market events the portfolios have processed (an entry made now replays after that many). */
+  private seen = 0;
+
+  /**
+   * @param books - every portfolio by id
+   * @param clock - the venue's time, moved to a delayed command's arrival
+   * @param delays - the order-entry latency commands from REST wait on
+   * @param changed - called after each new entry (the snapshot writer's debounce)
+   */
+  constructor(
+    private readonly books: ReadonlyMap<string, PortfolioBook>,
+    private readonly clock: VenueClock,
+    private readonly delays: Pick<VenueLatency, 'afterOrderEntry'>,
+    private readonly changed: () => void,
+  ) {}
+
+  /**
+   * Notes that the portfolios processed market events up to `seq`.
+   * @param seq - the seq of the last event they processed
+   */
+  marketEventSeen(seq: number): void {
+    this.seen = seq;
+  }
+
+  /**
+   * Journals a command and runs it.
+   * @param book - the portfolio it runs on
+   * @param name - the command
+   * @param params - the request parameters
+   * @param where - the request, for errors
+   * @param arrival - when it reached the matching engine (venue ms), with an order-entry latency
+   * @returns the command's reply data
+   * @throws PaperApiError when the command is refused (it stays journaled: a replay refuses it too)
+   */
+  execute(book: PortfolioBook, name: CommandName, params: Params, where: string, arrival?: number): unknown {
+    const entry: JournalEntry = {
+      at: this.seen,
+      ...(arrival === undefined ? {} : { arrival }),
+      portfolioId: book.portfolioId,
+      command: name,
+      params,
+      where,
+    };
+    this.entries.push(entry);
+    this.changed();
+    return this.run(book, entry);
+  }
+
+  /**
+   * Journals and runs a command once it reached the matching engine (after the order-entry latency).
+   * @param book - the portfolio it runs on
+   * @param name - the command
+   * @param params - the request parameters
+   * @param where - the request, for errors
+   * @returns the command's reply data, once it ran; rejects with the PaperApiError of a refusal
+   */
+  executeLater(book: PortfolioBook, name: CommandName, params: Params, where: string): Promise<unknown> {
+    return new Promise<unknown>((resolve, reject) =>
+      this.delays.afterOrderEntry(name, (arrival) => {
+        try {
+          resolve(this.execute(book, name, params, where, arrival));
+        } catch (error) {
+          reject(error);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Runs again the saved entries due after `at` market events, journaling them anew (a restart).
+   * @param saved - the saved journal
+   * @param at - how many market events the portfolios have processed
+   */
+  replay(saved: readonly JournalEntry[], at: number): void {
+    for (const entry of saved) {
+      const book = this.books.get(entry.portfolioId);
+      if (entry.at !== at || !book) continue;
+      this.entries.push(entry);
+      try {
+        this.run(book, entry);
+      } catch {
+        // The command was refused the first time too; replaying it keeps the sim's counters equal.
+      }
+    }
+  }
+
+  /** Runs a command; a delayed one first moves its portfolio's sim (and the venue) to its arrival. */
+  private run(book: PortfolioBook, entry: JournalEntry): unknown {
+    if (entry.arrival !== undefined) {
+      this.clock.reach(entry.arrival);
+      book.advanceTo(entry.arrival);
+    }
+    return COMMANDS[entry.command](this.books, book, entry.params, entry.where);
+  }
+}

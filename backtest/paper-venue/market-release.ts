@@ -1,0 +1,56 @@
+import type { CommandJournal } from './command-journal.ts';
+import type { DerivedMarketData } from './derived-market-data.ts';
+import type { FeedPacing, FeedRelease } from './market-feed.ts';
+import type { PortfolioBook } from './portfolio-book.ts';
+import type { VenueClock } from './venue-clock.ts';
+import type { VenueConnections } from './venue-connections.ts';
+import type { VenueLatency } from './venue-latency.ts';
+
+/** What releasing a market event touches. */
+export interface MarketReleaseDeps {
+  readonly delays: Pick<VenueLatency, 'beforeEvent'>;
+  readonly clock: VenueClock;
+  /** Every portfolio by id. */
+  readonly books: ReadonlyMap<string, PortfolioBook>;
+  readonly journal: Pick<CommandJournal, 'marketEventSeen'>;
+  readonly derived: DerivedMarketData;
+  readonly connections: Pick<VenueConnections, 'wants' | 'broadcast'>;
+  readonly pacing: FeedPacing;
+  /**
+   * Lockstep: counts the event as processed by the client.
+   * @param seq - the event's seq
+   */
+  ack(seq: number): void;
+  /** The venue's state changed (the snapshot writer's debounce). */
+  changed(): void;
+}
+
+/**
+ * How the venue releases a market event from its feed: commands and pushes due by then first,
+ * then the portfolios' sims, then the derived channels, then the pushes to subscribers. In
+ * lockstep an event nobody subscribed to is acknowledged at once, since no client can.
+ * @param deps - the venue's latency, clock, portfolios, journal, derived data and connections
+ * @returns the feed's release callback
+ */
+export function marketRelease(deps: MarketReleaseDeps): FeedRelease {
+  const { delays, clock, books, journal, derived, connections } = deps;
+  const lockstep = deps.pacing.mode === 'lockstep';
+  const wanted = (channel: string, sym: string): boolean => connections.wants(channel, sym);
+  const nobody = (): boolean => false;
+  return (item, seq, replaying) => {
+    // Commands and pushes due by this event's time come first, as in a backtest.
+    delays.beforeEvent(item.event.recvTs);
+    clock.reach(item.event.recvTs);
+    for (const book of books.values()) book.onMarket(item.event);
+    journal.marketEventSeen(seq);
+    // After the portfolios saw the event, so open interest includes the fills it caused.
+    const extra = derived.onFeed(item.event, replaying ? nobody : wanted);
+    if (replaying) return;
+    let delivered = connections.broadcast(item, seq, lockstep);
+    // Derived pushes carry the seq of the event they come from: acknowledging it covers them.
+    for (const push of extra) delivered += connections.broadcast(push, seq, lockstep);
+    // Nobody subscribed to this event, so nobody can acknowledge it: it counts as processed.
+    if (lockstep && delivered === 0) deps.ack(seq);
+    deps.changed();
+  };
+}

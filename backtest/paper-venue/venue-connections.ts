@@ -1,0 +1,67 @@
+import { broadcast, type MarketDataSession } from './market-data-ws.ts';
+import type { FeedItem } from './market-feed.ts';
+import type { PrivateSession } from './private-ws-session.ts';
+
+/** The venue's open WebSocket connections: private sessions and market-data sessions. */
+export class VenueConnections {
+  private readonly privateSessions = new Set<PrivateSession>();
+  private readonly marketDataSessions = new Set<MarketDataSession>();
+
+  /**
+   * Keeps a private session until its socket closes.
+   * @param session - the new session
+   */
+  addPrivate(session: PrivateSession): void {
+    this.privateSessions.add(session);
+    session.ws.on('close', () => this.privateSessions.delete(session));
+  }
+
+  /**
+   * Keeps a market-data session until its socket closes.
+   * @param session - the new session
+   */
+  addMarketData(session: MarketDataSession): void {
+    this.marketDataSessions.add(session);
+    session.ws.on('close', () => this.marketDataSessions.delete(session));
+  }
+
+  /**
+   * Whether any market-data connection subscribed to a channel of a sym.
+   * @param channel - e.g. TICKER
+   * @param sym - the symbol
+   * @returns true when at least one did
+   */
+  wants(channel: string, sym: string): boolean {
+    for (const session of this.marketDataSessions) if (session.wants(channel, sym)) return true;
+    return false;
+  }
+
+  /**
+   * Sends a market push to every market-data connection subscribed to it.
+   * @param item - the event and its wire push
+   * @param seq - the seq of the event it comes from
+   * @param withSeq - true in lockstep mode: the push carries `seq`
+   * @returns how many connections received it
+   */
+  broadcast(item: FeedItem, seq: number, withSeq: boolean): number {
+    return broadcast(this.marketDataSessions, item, seq, withSeq);
+  }
+
+  /**
+   * Drops connections abruptly (no close frame), as a network failure would.
+   * @param which - private, market-data or all
+   */
+  drop(which: 'private' | 'market-data' | 'all'): void {
+    if (which !== 'market-data') for (const s of this.privateSessions) s.ws.terminate();
+    if (which !== 'private') for (const s of this.marketDataSessions) s.ws.terminate();
+  }
+
+  /** Stops every private session's timers and drops every connection (the venue closes). */
+  closeAll(): void {
+    for (const s of this.privateSessions) {
+      s.dispose();
+      s.ws.terminate();
+    }
+    for (const s of this.marketDataSessions) s.ws.terminate();
+  }
+}

@@ -1,0 +1,76 @@
+import { D } from '../../core/model/index.ts';
+import { orderToWire } from '../../core/venue/index.ts';
+import type { CommandJournal } from './command-journal.ts';
+import type { MarketFeed } from './market-feed.ts';
+import type { PaperSnapshot } from './persistence.ts';
+import type { PortfolioBook } from './portfolio-book.ts';
+import type { VenueClock } from './venue-clock.ts';
+import { decimalsAsText, executionToWire, positionToWire } from './wire-views.ts';
+
+/** The venue state a snapshot is taken from and restored into. */
+export interface VenueState {
+  /** Every portfolio by id. */
+  readonly books: ReadonlyMap<string, PortfolioBook>;
+  readonly journal: CommandJournal;
+  readonly feed: MarketFeed;
+  readonly clock: VenueClock;
+}
+
+/**
+ * The snapshot of the venue as it stands: the journal and the feed's position (what a restart
+ * reads back), markups, and every portfolio written out for people.
+ * @param state - the venue's portfolios, journal, feed and clock
+ * @returns the snapshot to write
+ */
+export function snapshotOf(state: VenueState): PaperSnapshot {
+  const { books } = state;
+  const markups: Record<string, string> = {};
+  for (const book of books.values())
+    if (book.markup) markups[book.portfolioId] = book.markup.mul(10_000).toFixed();
+  return {
+    format: 'keel-paper-venue',
+    version: 1,
+    released: state.feed.released,
+    virtualNow: state.clock.now(),
+    journal: state.journal.entries,
+    markups,
+    view: [...books.values()].map((book) => ({
+      portfolioId: book.portfolioId,
+      main: book.isMain,
+      positionMode: book.positionMode,
+      orders: [...book.orders.values()].map(orderToWire),
+      executions: book.executions.map(executionToWire),
+      positions: [...book.positions.values()].map(positionToWire),
+      loans: [...book.loans.values()].map(decimalsAsText),
+    })),
+  };
+}
+
+/**
+ * Rebuilds the venue from a snapshot: replays the feed silently up to where it was saved, running
+ * each journaled command after the market events it followed, then sets the markups.
+ * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
+ * @param saved - the snapshot read from the data dir
+ * @param dataDir - the data dir, for the error
+ * @throws Error when the feed does not replay to the snapshot's event count and venue time
+ */
+export async function restoreSnapshot(
+  state: VenueState,
+  saved: PaperSnapshot,
+  dataDir: string,
+): Promise<void> {
+  const { books, journal, feed, clock } = state;
+  const replay = (at: number) => journal.replay(saved.journal, at);
+  replay(0);
+  await feed.catchUp(saved.released, replay);
+  if (feed.released !== saved.released || clock.now() !== saved.virtualNow) {
+    throw new Error(
+      `${dataDir}: the snapshot was taken after ${saved.released} market events at venue time ${saved.virtualNow}, ` +
+        `but this feed replays to ${feed.released} events at ${clock.now()}: start the venue with the feed it was saved with`,
+    );
+  }
+  for (const [id, bps] of Object.entries(saved.markups)) {
+    const book = books.get(id);
+    book?.setMarkup(D(bps).div(10_000));
+  }
+}
