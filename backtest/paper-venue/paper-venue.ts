@@ -35,7 +35,9 @@ export interface PaperVenueOptions {
   readonly portfolios?: readonly PaperPortfolioOptions[];
   /** Key of the default main portfolio (Keel's choice of default; loopback only, not a secret). */
   readonly apiKey?: string;
+  /** Secret of the default main portfolio's key (Keel's choice of default, as the key). */
   readonly apiSecret?: string;
+  /** Balances of the default main portfolio by asset (default 100000 USDT). */
   readonly startingBalances?: Readonly<Record<string, Dec>>;
   /** The sims' fill model: a name or a name with settings. Default `queue`, as the sim's. */
   readonly fillModel?: FillModelName | FillModelOptions;
@@ -48,6 +50,7 @@ export interface PaperVenueOptions {
    * The market-data leg itself delays no market-data push. Absent = none: commands run at once.
    */
   readonly latency?: LatencyOptions;
+  /** Margin-loan terms of the sims (borrowable assets, rates, quotas, LTV levels). */
   readonly loans?: LoanOptions;
   /** Market data; default none (an empty feed). */
   readonly feed?: FeedSource;
@@ -76,15 +79,21 @@ export interface PaperVenueOptions {
 
 /** A running paper venue. */
 export interface PaperVenue {
+  /** Base URL of the REST interface, e.g. `http://127.0.0.1:41234`. */
   readonly restUrl: string;
+  /** URL of the private WebSocket. */
   readonly privateWsUrl: string;
+  /** URL of the market-data WebSocket (gzip frames unless `?binary=false` is added). */
   readonly marketDataWsUrl: string;
   /** Key, secret and id of the main portfolio. */
   readonly apiKey: string;
   readonly apiSecret: string;
   readonly portfolioId: string;
+  /** Every portfolio of the account, the main one first. */
   readonly portfolios: readonly PaperPortfolioOptions[];
+  /** Faults a test can inject: failing REST requests, late, doubled or withheld pushes, dropped connections. */
   readonly faults: PaperFaults;
+  /** The market feed: its pacing, what it released, the lockstep ack. */
   readonly feed: MarketFeed;
   /**
    * @returns the venue's virtual time: the last released event's time, or a delayed command's

@@ -24,8 +24,11 @@ export interface VenueServerDeps {
 
 /** The venue's listening HTTP server: its addresses, and how to close it. */
 export interface VenueServer {
+  /** Base URL of the REST interface. */
   readonly restUrl: string;
+  /** URL of the private WebSocket. */
   readonly privateWsUrl: string;
+  /** URL of the market-data WebSocket. */
   readonly marketDataWsUrl: string;
   /** Drops every connection and closes the server. */
   close(): Promise<void>;
