@@ -1,14 +1,11 @@
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   DecodeError,
-  hmacSigner,
   RequestRuleError,
   VENUE_ERROR_MEANINGS,
   VenueError,
-  VenueRestClient,
 } from '../../../../core/venue/index.ts';
-import { type FakeVenueHttp, startFakeVenueHttp } from '../../../kit/venue-http-server.ts';
+import { venueRestRig } from '../../../kit/venue-rest-rig.ts';
 import { ok, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const SPEC_CODES = [
@@ -20,28 +17,13 @@ const PUBLIC_CODES = [
 ];
 
 describe('venue REST client: errors', () => {
-  let server: FakeVenueHttp;
-  let client: VenueRestClient;
-
-  beforeAll(async () => {
-    server = await startFakeVenueHttp();
-    client = new VenueRestClient({
-      baseUrl: server.url,
-      signer: hmacSigner('k', 's'),
-      retry: { maxRetries: 2, baseMs: 1, capMs: 2 },
-      logger: pino({ level: 'silent' }),
-    });
-  });
-  afterAll(async () => {
-    await client.close();
-    await server.close();
-  });
+  const venue = venueRestRig({ retry: { maxRetries: 2, baseMs: 1, capMs: 2 } });
 
   it.each([...SPEC_CODES, ...PUBLIC_CODES])(
     'maps venue code %i to a VenueError with its meaning, method and path',
     async (code) => {
-      server.handler = () => ({ body: { code, message: `venue says ${code}`, data: null } });
-      const error = await client
+      venue.server.handler = () => ({ body: { code, message: `venue says ${code}`, data: null } });
+      const error = await venue.client
         .marginBorrow({ exchange: 'BINANCE', coin: 'USDT', amount: '1' })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(VenueError);
@@ -62,32 +44,32 @@ describe('venue REST client: errors', () => {
   });
 
   it('accepts the public venue success code 200000 with msg instead of message', async () => {
-    server.handler = () => ({ body: { code: 200000, msg: 'Success', data: WIRE_ORDER } });
-    const order = await client.getOrder({ orderId: 'o-1' });
+    venue.server.handler = () => ({ body: { code: 200000, msg: 'Success', data: WIRE_ORDER } });
+    const order = await venue.client.getOrder({ orderId: 'o-1' });
     expect(order.orderId).toBe('o-1');
   });
 
   it('raises a DecodeError naming the field path when a required field is missing', async () => {
     const { orderQty: _dropped, ...broken } = WIRE_ORDER;
-    server.handler = () => ({ body: ok([WIRE_ORDER, broken]) });
-    const error = await client.getOpenOrders().catch((e: unknown) => e);
+    venue.server.handler = () => ({ body: ok([WIRE_ORDER, broken]) });
+    const error = await venue.client.getOpenOrders().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DecodeError);
     expect((error as DecodeError).path).toBe('data[1].orderQty');
-    expect(client.counters.malformed).toBe(1);
+    expect(venue.client.counters.malformed).toBe(1);
     expect((error as DecodeError).message).toContain('GET /api/v1/trading/orders');
   });
 
   it('raises a DecodeError naming the field when a required field has the wrong type', async () => {
-    server.handler = () => ({ body: ok({ ...WIRE_ORDER, orderQty: 1 }) });
-    const error = await client.getOrder({ orderId: 'o-1' }).catch((e: unknown) => e);
+    venue.server.handler = () => ({ body: ok({ ...WIRE_ORDER, orderQty: 1 }) });
+    const error = await venue.client.getOrder({ orderId: 'o-1' }).catch((e: unknown) => e);
     expect((error as DecodeError).path).toBe('data.orderQty');
   });
 
   it('refuses more than 20 syms in close positions before sending (the venue would answer 401129)', () => {
-    const before = server.requests.length;
+    const before = venue.server.requests.length;
     const symList = Array.from({ length: 21 }, (_, i) => `S${i}`);
-    expect(() => client.closePositions({ symList })).toThrow(RequestRuleError);
-    expect(server.requests.length).toBe(before);
+    expect(() => venue.client.closePositions({ symList })).toThrow(RequestRuleError);
+    expect(venue.server.requests.length).toBe(before);
   });
 
   it('refuses fields the spec says algo endpoints do not accept', () => {
@@ -102,57 +84,43 @@ describe('venue REST client: errors', () => {
       qty: '1',
       timeInForce: 'GTC',
     } as const;
-    expect(() => client.placeAlgoOrder(body)).toThrow(/timeInForce/);
-    expect(() => client.cancelAlgoOrder({ algoOrderId: 'a', attachedOrderId: 'x' } as never)).toThrow(
+    expect(() => venue.client.placeAlgoOrder(body)).toThrow(/timeInForce/);
+    expect(() => venue.client.cancelAlgoOrder({ algoOrderId: 'a', attachedOrderId: 'x' } as never)).toThrow(
       /attachedOrderId/,
     );
   });
 
   it('refuses a markup finer than 0.01 bps', () => {
-    expect(() => client.setSubFeeRate({ subPortfolioId: 'sp', markup: '0.125' })).toThrow(/0.01 bps/);
+    expect(() => venue.client.setSubFeeRate({ subPortfolioId: 'sp', markup: '0.125' })).toThrow(/0.01 bps/);
   });
 });
 
 describe('venue REST client: retries', () => {
-  let server: FakeVenueHttp;
-  let client: VenueRestClient;
-
-  beforeAll(async () => {
-    server = await startFakeVenueHttp();
-    client = new VenueRestClient({
-      baseUrl: server.url,
-      signer: hmacSigner('k', 's'),
-      retry: { maxRetries: 3, baseMs: 1, capMs: 4 },
-      logger: pino({ level: 'silent' }),
-    });
-  });
-  afterAll(async () => {
-    await client.close();
-    await server.close();
-  });
+  const venue = venueRestRig({ retry: { maxRetries: 3, baseMs: 1, capMs: 4 } });
 
   it('retries a GET answered 503 and returns the later success', async () => {
     let calls = 0;
-    server.handler = () => (++calls < 3 ? { status: 503, body: 'unavailable' } : { body: ok(WIRE_ORDER) });
-    const order = await client.getOrder({ clientOrderId: 'c-1' });
+    venue.server.handler = () =>
+      ++calls < 3 ? { status: 503, body: 'unavailable' } : { body: ok(WIRE_ORDER) };
+    const order = await venue.client.getOrder({ clientOrderId: 'c-1' });
     expect(order.clientOrderId).toBe('c-1');
     expect(calls).toBe(3);
   });
 
   it('retries a GET answered 429', async () => {
     let calls = 0;
-    server.handler = () => (++calls < 2 ? { status: 429, body: '' } : { body: ok([]) });
-    await client.getOpenOrders();
+    venue.server.handler = () => (++calls < 2 ? { status: 429, body: '' } : { body: ok([]) });
+    await venue.client.getOpenOrders();
     expect(calls).toBe(2);
   });
 
   it('never retries a POST answered 503: one request, then a VenueError with the HTTP status', async () => {
     let calls = 0;
-    server.handler = () => {
+    venue.server.handler = () => {
       calls++;
       return { status: 503, body: 'unavailable' };
     };
-    const error = await client
+    const error = await venue.client
       .placeOrder({ sym: 'S', side: 'BUY', orderType: 'LIMIT', orderQty: '1', limitPrice: '1' })
       .catch((e: unknown) => e);
     expect(calls).toBe(1);
@@ -162,21 +130,21 @@ describe('venue REST client: retries', () => {
 
   it('gives up on a GET after the configured retries', async () => {
     let calls = 0;
-    server.handler = () => {
+    venue.server.handler = () => {
       calls++;
       return { status: 500, body: '' };
     };
-    await expect(client.getOpenOrders()).rejects.toBeInstanceOf(VenueError);
+    await expect(venue.client.getOpenOrders()).rejects.toBeInstanceOf(VenueError);
     expect(calls).toBe(4);
   });
 
   it('does not retry a GET the venue refused with an error code', async () => {
     let calls = 0;
-    server.handler = () => {
+    venue.server.handler = () => {
       calls++;
       return { body: { code: 401018, message: 'order not found' } };
     };
-    await expect(client.getOrder({ clientOrderId: 'x' })).rejects.toMatchObject({ code: 401018 });
+    await expect(venue.client.getOrder({ clientOrderId: 'x' })).rejects.toMatchObject({ code: 401018 });
     expect(calls).toBe(1);
   });
 });
