@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hmacSigner, VenueRestClient } from '../../../../core/venue/index.ts';
 import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
-import { type FakeVenueHttp, startFakeVenueHttp } from '../../../kit/venue-http-server.ts';
+import { venueRestRig } from '../../../kit/venue-rest-rig.ts';
 import {
   ok,
   page,
@@ -51,6 +51,39 @@ const loanOrder = {
   state: 'SUCCESS',
 };
 
+/** Place-order args with a take-profit attachment: the JSON body must be exactly these. */
+const placeOrderArgs = {
+  sym: 'BINANCE_PERP_BTC_USDT',
+  side: 'BUY',
+  orderType: 'LIMIT',
+  orderQty: '0.01',
+  limitPrice: '60000',
+  clientOrderId: 'c-1',
+  positionSide: 'NONE',
+  tpTriggerPrice: '65000',
+  tpTriggerType: 'MarkPrice',
+  tpPrice: '0',
+} as const;
+/** Place-algo-order args of a trigger order: the JSON body must be exactly these. */
+const placeAlgoOrderArgs = {
+  sym: 'S',
+  side: 'SELL',
+  algoOrderType: 'TRIGGER',
+  conditionType: 'LTE',
+  triggerType: 'MarkPrice',
+  triggerPrice: '55000',
+  price: '0',
+  qty: '1',
+} as const;
+/** Cancel-all-algo-orders args with every filter: the JSON body must be exactly these. */
+const cancelAllAlgoOrdersArgs = {
+  sym: 'S',
+  exchangeType: 'BINANCE',
+  businessType: 'PERP',
+  algoOrderType: 'TRIGGER',
+  conditionType: 'GTE',
+} as const;
+
 const listFirst = (field: string, value: unknown) => (reply: unknown) =>
   expect((reply as Array<Record<string, unknown>>)[0]?.[field]).toEqual(value);
 const pageFirst = (field: string, value: unknown) => (reply: unknown) => {
@@ -64,33 +97,10 @@ const field = (name: string, value: unknown) => (reply: unknown) =>
 const CASES: Case[] = [
   {
     name: 'place order',
-    call: (c) =>
-      c.placeOrder({
-        sym: 'BINANCE_PERP_BTC_USDT',
-        side: 'BUY',
-        orderType: 'LIMIT',
-        orderQty: '0.01',
-        limitPrice: '60000',
-        clientOrderId: 'c-1',
-        positionSide: 'NONE',
-        tpTriggerPrice: '65000',
-        tpTriggerType: 'MarkPrice',
-        tpPrice: '0',
-      }),
+    call: (c) => c.placeOrder(placeOrderArgs),
     method: 'POST',
     path: '/api/v1/trading/order',
-    params: {
-      sym: 'BINANCE_PERP_BTC_USDT',
-      side: 'BUY',
-      orderType: 'LIMIT',
-      orderQty: '0.01',
-      limitPrice: '60000',
-      clientOrderId: 'c-1',
-      positionSide: 'NONE',
-      tpTriggerPrice: '65000',
-      tpTriggerType: 'MarkPrice',
-      tpPrice: '0',
-    },
+    params: placeOrderArgs,
     signed:
       'clientOrderId=c-1&limitPrice=60000&orderQty=0.01&orderType=LIMIT&positionSide=NONE&side=BUY&sym=BINANCE_PERP_BTC_USDT&tpPrice=0&tpTriggerPrice=65000&tpTriggerType=MarkPrice',
     data: { orderId: 'o-1', clientOrderId: 'c-1' },
@@ -381,29 +391,10 @@ const CASES: Case[] = [
   },
   {
     name: 'place algo order',
-    call: (c) =>
-      c.placeAlgoOrder({
-        sym: 'S',
-        side: 'SELL',
-        algoOrderType: 'TRIGGER',
-        conditionType: 'LTE',
-        triggerType: 'MarkPrice',
-        triggerPrice: '55000',
-        price: '0',
-        qty: '1',
-      }),
+    call: (c) => c.placeAlgoOrder(placeAlgoOrderArgs),
     method: 'POST',
     path: '/api/v1/algo/order',
-    params: {
-      sym: 'S',
-      side: 'SELL',
-      algoOrderType: 'TRIGGER',
-      conditionType: 'LTE',
-      triggerType: 'MarkPrice',
-      triggerPrice: '55000',
-      price: '0',
-      qty: '1',
-    },
+    params: placeAlgoOrderArgs,
     signed:
       'algoOrderType=TRIGGER&conditionType=LTE&price=0&qty=1&side=SELL&sym=S&triggerPrice=55000&triggerType=MarkPrice',
     data: WIRE_ALGO_ORDER,
@@ -461,23 +452,10 @@ const CASES: Case[] = [
   },
   {
     name: 'cancel all algo orders with filters',
-    call: (c) =>
-      c.cancelAllAlgoOrders({
-        sym: 'S',
-        exchangeType: 'BINANCE',
-        businessType: 'PERP',
-        algoOrderType: 'TRIGGER',
-        conditionType: 'GTE',
-      }),
+    call: (c) => c.cancelAllAlgoOrders(cancelAllAlgoOrdersArgs),
     method: 'DELETE',
     path: '/api/v1/algo/cancelAll',
-    params: {
-      sym: 'S',
-      exchangeType: 'BINANCE',
-      businessType: 'PERP',
-      algoOrderType: 'TRIGGER',
-      conditionType: 'GTE',
-    },
+    params: cancelAllAlgoOrdersArgs,
     signed: 'algoOrderType=TRIGGER&businessType=PERP&conditionType=GTE&exchangeType=BINANCE&sym=S',
     data: null,
     expectReply: (r) => expect(r).toBeNull(),
@@ -512,56 +490,45 @@ const CASES: Case[] = [
     data: { exchange: 'BINANCE', asset: 'USDT', maxLoanable: '1000000' },
     expectReply: field('maxLoanable', '1000000'),
   },
+  // Each loan detail endpoint is called twice: by its own method and by the deprecated legacy
+  // method, which by default is routed to the same `_detail` path.
   ...(
     [
       [
-        'loan info detail',
+        'loan info',
         (c: VenueRestClient) => c.getLoanInfo(),
-        '/api/v1/trading/loan/info_detail',
-        { coin: 'USDT', loan: '10' },
-      ],
-      [
-        'legacy loan info routed to _detail',
         (c: VenueRestClient) => c.getLoanInfoLegacy(),
         '/api/v1/trading/loan/info_detail',
         { coin: 'USDT', loan: '10' },
       ],
       [
-        'coin discount detail',
+        'coin discount',
         (c: VenueRestClient) => c.getCoinDiscount(),
-        '/api/v1/trading/coin/discount_detail',
-        { coin: 'BTC', discountRate: '0.95' },
-      ],
-      [
-        'legacy coin discount routed to _detail',
         (c: VenueRestClient) => c.getCoinDiscountLegacy(),
         '/api/v1/trading/coin/discount_detail',
         { coin: 'BTC', discountRate: '0.95' },
       ],
       [
-        'user interest detail',
+        'user interest',
         (c: VenueRestClient) => c.getUserInterest(),
-        '/api/v1/interest/user_detail',
-        { coin: 'USDT', interest: '0.1' },
-      ],
-      [
-        'legacy user interest routed to _detail',
         (c: VenueRestClient) => c.getUserInterestLegacy(),
         '/api/v1/interest/user_detail',
         { coin: 'USDT', interest: '0.1' },
       ],
     ] as const
-  ).map(
-    ([name, call, path, entry]): Case => ({
-      name,
-      call,
+  ).flatMap(([what, call, legacyCall, path, entry]): Case[] =>
+    [
+      { name: `${what} detail`, call },
+      { name: `legacy ${what} routed to _detail`, call: legacyCall },
+    ].map((endpoint) => ({
+      ...endpoint,
       method: 'GET',
       path,
       params: {},
       signed: '',
       data: [entry],
       expectReply: listFirst('coin', entry.coin),
-    }),
+    })),
   ),
   {
     name: 'margin loan info',
@@ -636,31 +603,19 @@ const CASES: Case[] = [
 ];
 
 describe('venue REST client: signed requests and reply decoding', () => {
-  let server: FakeVenueHttp;
-  let client: VenueRestClient;
   let reply: unknown = null;
-
-  beforeAll(async () => {
-    server = await startFakeVenueHttp(() => ({ body: ok(reply) }));
-    client = new VenueRestClient({
-      baseUrl: server.url,
-      signer: hmacSigner(KEY, SECRET),
-      timer: fakeTimer(1_700_000_000_123),
-      logger: pino({ level: 'silent' }),
-    });
-  });
-  afterAll(async () => {
-    await client.close();
-    await server.close();
-  });
+  const venue = venueRestRig(
+    { signer: hmacSigner(KEY, SECRET), timer: fakeTimer(1_700_000_000_123) },
+    () => ({ body: ok(reply) }),
+  );
 
   it.each(CASES.map((c) => [c.name, c] as const))(
     '%s: exact method, path, parameters, headers and HMAC',
     async (_, c) => {
       reply = c.data;
-      const before = server.requests.length;
-      const result = await c.call(client);
-      const request = server.requests[before];
+      const before = venue.server.requests.length;
+      const result = await c.call(venue.client);
+      const request = venue.server.requests[before];
       expect(request?.method).toBe(c.method);
       expect(request?.path).toBe(c.path);
       if (c.method === 'GET') {
@@ -689,7 +644,7 @@ describe('venue REST client: signed requests and reply decoding', () => {
 
   it('calls the legacy loan paths only when configured to', async () => {
     const legacy = new VenueRestClient({
-      baseUrl: server.url,
+      baseUrl: venue.server.url,
       signer: hmacSigner(KEY, SECRET),
       legacyLoanEndpoints: 'legacy',
       logger: pino({ level: 'silent' }),
@@ -699,7 +654,7 @@ describe('venue REST client: signed requests and reply decoding', () => {
     await legacy.getCoinDiscountLegacy();
     await legacy.getUserInterestLegacy();
     await legacy.close();
-    expect(server.requests.slice(-3).map((r) => r.path)).toEqual([
+    expect(venue.server.requests.slice(-3).map((r) => r.path)).toEqual([
       '/api/v1/trading/loan/info',
       '/api/v1/trading/coin/discount',
       '/api/v1/interest/user',
