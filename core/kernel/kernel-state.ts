@@ -20,7 +20,7 @@ import type {
 } from '../model/index.ts';
 import { positionKey, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
-import type { RiskView } from '../risk/index.ts';
+import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import type { Clock } from './clock.ts';
 import { OrderRegistry } from './order-registry.ts';
 
@@ -168,6 +168,47 @@ export class KernelState implements RiskView {
         result.push(order);
     }
     return result;
+  }
+
+  /**
+   * How many orders are open, from the registry's indices (no walk over the open orders).
+   * @param filter - only one strategy's, only one sym's, or both
+   * @returns the count
+   */
+  countOpenOrders(filter: OpenOrderFilter = {}): number {
+    const { strategyId, sym } = filter;
+    if (sym === undefined) {
+      return strategyId === undefined
+        ? this.orders.open.size
+        : (this.orders.openByOwner.get(strategyId)?.size ?? 0);
+    }
+    const onSym = this.orders.openBySym.get(sym);
+    if (onSym === undefined || strategyId === undefined) return onSym?.size ?? 0;
+    let count = 0;
+    for (const ref of onSym.keys()) if (this.orders.ownerOf(ref) === strategyId) count++;
+    return count;
+  }
+
+  /**
+   * The open orders on one sym, in the order first seen, walking only that sym's orders.
+   * @param sym - the symbol
+   * @param strategyId - only this strategy's, when given
+   * @returns the orders
+   */
+  *openOrdersOn(sym: string, strategyId?: string): Iterable<Order> {
+    const onSym = this.orders.openBySym.get(sym);
+    if (onSym === undefined) return;
+    for (const order of onSym.values()) {
+      if (strategyId === undefined || this.orders.ownerOf(order.clientOrderId) === strategyId) yield order;
+    }
+  }
+
+  /**
+   * @param clientOrderId - the caller reference
+   * @returns the strategy that placed it, or undefined for an order placed outside this run
+   */
+  ownerOf(clientOrderId: string): string | undefined {
+    return this.orders.ownerOf(clientOrderId);
   }
 
   /**

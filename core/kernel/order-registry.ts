@@ -18,6 +18,10 @@ export class OrderRegistry {
   readonly byId = new Map<string, Order>();
   /** Orders not in a final state, by clientOrderId, in the order they were first seen. */
   readonly open = new Map<string, Order>();
+  /** The same open orders grouped by sym, so a per-sym question does not walk every open order. */
+  readonly openBySym = new Map<string, Map<string, Order>>();
+  /** The same open orders grouped by the strategy owning them. */
+  readonly openByOwner = new Map<string, Map<string, Order>>();
   /** Algo orders by clientAlgoOrderId. */
   readonly algoByRef = new Map<string, AlgoOrder>();
   /** Open algo orders by clientAlgoOrderId. */
@@ -37,7 +41,12 @@ export class OrderRegistry {
    * @param strategyId - the owner
    */
   own(ref: string, strategyId: string): void {
+    const previous = this.owners.get(ref);
     this.owners.set(ref, strategyId);
+    const order = this.open.get(ref);
+    if (order === undefined || previous === strategyId) return;
+    if (previous !== undefined) leave(this.openByOwner, previous, ref);
+    groupOf(this.openByOwner, strategyId).set(ref, order);
   }
 
   /**
@@ -98,9 +107,14 @@ export class OrderRegistry {
     if (order.orderId !== '') this.byId.set(order.orderId, order);
     if (!isFinalOrderState(order.orderState)) {
       this.open.set(ref, order);
+      this.index(order);
       return;
     }
-    this.open.delete(ref);
+    const wasOpen = this.open.get(ref);
+    if (wasOpen !== undefined) {
+      this.open.delete(ref);
+      this.unindex(wasOpen);
+    }
     this.finals.push(ref);
     if (this.finals.length - this.finalsHead > this.retainFinal)
       this.forget(this.finals[this.finalsHead++] as string);
@@ -108,6 +122,20 @@ export class OrderRegistry {
       this.finals.splice(0, this.finalsHead);
       this.finalsHead = 0;
     }
+  }
+
+  /** Files an open order (its latest state) under its sym and its owner. */
+  private index(order: Order): void {
+    groupOf(this.openBySym, order.sym).set(order.clientOrderId, order);
+    const owner = this.owners.get(order.clientOrderId);
+    if (owner !== undefined) groupOf(this.openByOwner, owner).set(order.clientOrderId, order);
+  }
+
+  /** Takes an order out of the sym and owner groups, dropping groups left empty. */
+  private unindex(order: Order): void {
+    leave(this.openBySym, order.sym, order.clientOrderId);
+    const owner = this.owners.get(order.clientOrderId);
+    if (owner !== undefined) leave(this.openByOwner, owner, order.clientOrderId);
   }
 
   private forget(ref: string): void {
@@ -118,4 +146,20 @@ export class OrderRegistry {
     this.lastVenue.delete(ref);
     this.owners.delete(ref);
   }
+}
+
+function groupOf(groups: Map<string, Map<string, Order>>, key: string): Map<string, Order> {
+  let group = groups.get(key);
+  if (group === undefined) {
+    group = new Map();
+    groups.set(key, group);
+  }
+  return group;
+}
+
+function leave(groups: Map<string, Map<string, Order>>, key: string, ref: string): void {
+  const group = groups.get(key);
+  if (group === undefined) return;
+  group.delete(ref);
+  if (group.size === 0) groups.delete(key);
 }

@@ -60,9 +60,8 @@ export const maxPositionCheck: RiskCheck = {
       );
     }
     let pending = ZERO;
-    for (const order of view.openOrders(scope === 'strategy' ? strategyId : undefined)) {
+    for (const order of view.openOrdersOn(terms.sym, scope === 'strategy' ? strategyId : undefined)) {
       if (
-        order.sym === terms.sym &&
         order.positionSide === terms.positionSide &&
         order.side === terms.side &&
         order.clientOrderId !== terms.replaces

@@ -44,7 +44,7 @@ export type {
   RiskLimitsInput,
 } from './risk-limits.ts';
 export { killSwitchSchema, rateLimitSchema, riskGateConfigSchema, riskLimitsSchema } from './risk-limits.ts';
-export type { RiskView } from './risk-view.ts';
+export type { OpenOrderFilter, RiskView } from './risk-view.ts';
 export { TokenBucket } from './token-bucket.ts';
 export type { TradingState, TradingStatus } from './trading-state.ts';
 export { isRiskReducing, stricterStatus } from './trading-state.ts';

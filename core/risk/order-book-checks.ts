@@ -1,3 +1,4 @@
+import { isFinalOrderState } from '../model/index.ts';
 import { reducesPosition, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
@@ -9,7 +10,7 @@ export const maxOrdersPerSymCheck: RiskCheck = {
     if (intent.kind !== 'placeOrder') return undefined;
     const spec = view.instrument(intent.sym);
     if (spec === undefined) return undefined;
-    const open = view.openOrders().filter((order) => order.sym === intent.sym).length;
+    const open = view.countOpenOrders({ sym: intent.sym });
     if (open < spec.maxNumOrders) return undefined;
     return deny(
       'maxOrdersPerSym',
@@ -24,7 +25,11 @@ export const modifyTargetCheck: RiskCheck = {
   kind: 'rule',
   run({ intent, view, strategyId }) {
     if (intent.kind !== 'modifyOrder') return undefined;
-    const own = view.openOrders(strategyId).some((order) => order.clientOrderId === intent.target);
+    const target = view.orderByRef(intent.target);
+    const own =
+      target !== undefined &&
+      !isFinalOrderState(target.orderState) &&
+      view.ownerOf(intent.target) === strategyId;
     if (own) return undefined;
     return deny(
       'modifyTarget',

@@ -9,7 +9,7 @@ export const maxOpenOrdersCheck: RiskCheck = {
   run({ intent, view, limits, scope, strategyId }) {
     const max = limits.maxOpenOrders;
     if (max === undefined || intent.kind !== 'placeOrder') return undefined;
-    const open = view.openOrders(scope === 'strategy' ? strategyId : undefined).length;
+    const open = view.countOpenOrders(scope === 'strategy' ? { strategyId } : {});
     if (open < max) return undefined;
     const owner = scope === 'portfolio' ? 'the portfolio has' : `strategy ${strategyId} has`;
     return deny('maxOpenOrders', `order ${intent.ref}: ${owner} ${open} open orders, the limit is ${max}`);

@@ -1,5 +1,13 @@
 import type { Dec, InstrumentSpec, Order, PositionMode, PositionSide } from '../model/index.ts';
 
+/** Which open orders to count: every field given must match. */
+export interface OpenOrderFilter {
+  /** Only this strategy's orders. */
+  readonly strategyId?: string;
+  /** Only orders on this sym. */
+  readonly sym?: string;
+}
+
 /**
  * The read-only state the risk checks need. The kernel's state implements it; the checks never
  * see anything else, so each one can be tested on a hand-made view.
@@ -17,6 +25,16 @@ export interface RiskView {
   positionMode(): PositionMode;
   /** Open (non-final) orders, all strategies' or one strategy's. */
   openOrders(strategyId?: string): readonly Order[];
+  /**
+   * How many orders are open, all or only those matching the filter. The order checks run on
+   * every intent, so a view should answer without walking every open order (the kernel keeps
+   * indices by sym and by owner).
+   */
+  countOpenOrders(filter?: OpenOrderFilter): number;
+  /** The open orders on one sym, all strategies' or one strategy's, without walking the others. */
+  openOrdersOn(sym: string, strategyId?: string): Iterable<Order>;
+  /** The strategy that placed an order (its clientOrderId), or undefined for orders placed outside the run. */
+  ownerOf(clientOrderId: string): string | undefined;
   /** An order by its clientOrderId (the caller reference), final or not. */
   orderByRef(clientOrderId: string): Order | undefined;
   /** Portfolio equity in the settlement currency. */

@@ -2,13 +2,14 @@ import {
   D,
   type Dec,
   type InstrumentSpec,
+  isFinalOrderState,
   type Order,
   type PositionMode,
   type PositionSide,
   positionKey,
   ZERO,
 } from '../../core/model/index.ts';
-import type { RiskView } from '../../core/risk/index.ts';
+import type { OpenOrderFilter, RiskView } from '../../core/risk/index.ts';
 import { anInstrument } from './instrument-builders.ts';
 
 /** An open order with the strategy that owns it. */
@@ -26,6 +27,7 @@ export interface FakeRiskView extends RiskView {
   readonly instruments: Map<string, InstrumentSpec>;
   readonly references: Map<string, number>;
   readonly positions: Map<string, Dec>;
+  /** The orders the view knows, final or not; the open-order questions see the non-final ones. */
   orders: OwnedOrder[];
   /**
    * Sets a position.
@@ -34,6 +36,17 @@ export interface FakeRiskView extends RiskView {
    * @param side - position side, NONE by default
    */
   setPosition(sym: string, qty: string, side?: PositionSide): void;
+}
+
+function openOf(view: FakeRiskView, { strategyId, sym }: OpenOrderFilter): Order[] {
+  return view.orders
+    .filter(
+      (o) =>
+        !isFinalOrderState(o.order.orderState) &&
+        (strategyId === undefined || o.strategyId === strategyId) &&
+        (sym === undefined || o.order.sym === sym),
+    )
+    .map((o) => o.order);
 }
 
 /**
@@ -55,8 +68,11 @@ export function aRiskView(): FakeRiskView {
     referencePrice: (sym) => view.references.get(sym),
     positionQty: (sym, side) => view.positions.get(positionKey(sym, side)) ?? ZERO,
     positionMode: () => view.mode,
-    openOrders: (strategyId) =>
-      view.orders.filter((o) => strategyId === undefined || o.strategyId === strategyId).map((o) => o.order),
+    openOrders: (strategyId) => openOf(view, { ...(strategyId === undefined ? {} : { strategyId }) }),
+    countOpenOrders: (filter = {}) => openOf(view, filter).length,
+    openOrdersOn: (sym, strategyId) =>
+      openOf(view, { sym, ...(strategyId === undefined ? {} : { strategyId }) }),
+    ownerOf: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.strategyId,
     orderByRef: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.order,
     equity: () => view.equityValue,
     grossExposure: () => view.gross,

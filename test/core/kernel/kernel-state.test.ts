@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
 import type { MarketEvent, OrderState, QuoteEvent } from '../../../core/model/index.ts';
-import { D } from '../../../core/model/index.ts';
+import { D, IN_FLIGHT_ORDER_STATES, VENUE_ORDER_STATES } from '../../../core/model/index.ts';
 import { Portfolio } from '../../../core/portfolio/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
@@ -253,5 +253,64 @@ describe('kernel state on bar-only data', () => {
     kernel.stop();
     expect(seen).toEqual(['100 100 10000', '110 110 10020']);
     expect(kernel.state.equity().toFixed()).toBe('10020');
+  });
+});
+
+describe('kernel state: open-order questions the risk gate asks on every intent', () => {
+  const refs = ['r0', 'r1', 'r2', 'r3', 'r4', 'r5'];
+  const symOfRef = (ref: string): string => (Number(ref.slice(1)) % 2 === 0 ? BTC : ETH);
+  const states: readonly OrderState[] = [...VENUE_ORDER_STATES, ...IN_FLIGHT_ORDER_STATES];
+  const step = fc.oneof(
+    fc.record({
+      kind: fc.constant('own' as const),
+      ref: fc.constantFrom(...refs),
+      owner: fc.constantFrom('s1', 's2'),
+    }),
+    fc.record({
+      kind: fc.constantFrom('venue' as const, 'local' as const),
+      ref: fc.constantFrom(...refs),
+      state: fc.constantFrom(...states),
+      updateAt: fc.integer({ min: 0, max: 20 }),
+    }),
+  );
+
+  it('answers counts, per-sym orders and owners as a walk over every open order would, whatever the updates', () => {
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 60 }), (steps) => {
+        const { kernel } = aKernelRig([]);
+        const state = kernel.state;
+        for (const s of steps) {
+          if (s.kind === 'own') {
+            state.orders.own(s.ref, s.owner);
+            continue;
+          }
+          const order = anOrder({
+            clientOrderId: s.ref,
+            orderId: s.kind === 'venue' ? `o-${s.ref}` : '',
+            sym: symOfRef(s.ref),
+            orderState: s.state,
+            updateAt: s.updateAt,
+          });
+          if (s.kind === 'venue') state.orders.applyVenue(order);
+          else state.orders.applyLocal(order);
+        }
+        const walk = state.openOrders();
+        for (const strategyId of [undefined, 's1', 's2', 'nobody']) {
+          const mine = walk.filter(
+            (o) => strategyId === undefined || state.ownerOf(o.clientOrderId) === strategyId,
+          );
+          expect(state.countOpenOrders(strategyId === undefined ? {} : { strategyId })).toBe(mine.length);
+          expect(state.openOrders(strategyId)).toEqual(mine);
+          for (const sym of [BTC, ETH, 'OKX_SPOT_SOL_USDT']) {
+            const onSym = mine.filter((o) => o.sym === sym);
+            expect(state.countOpenOrders({ sym, ...(strategyId === undefined ? {} : { strategyId }) })).toBe(
+              onSym.length,
+            );
+            expect([...state.openOrdersOn(sym, strategyId)]).toEqual(onSym);
+          }
+        }
+        for (const ref of refs) expect(state.ownerOf(ref)).toBe(state.orders.ownerOf(ref));
+      }),
+    );
   });
 });

@@ -19,6 +19,16 @@ describe('order book checks', () => {
       ];
       expectDenied('maxOrdersPerSym', aLimitOrder(), view);
     });
+    it("counts only the sym's open orders: other syms' and finished ones leave room", () => {
+      const view = aRiskView();
+      view.instruments.set(BTC, anInstrument(BTC, { maxNumOrders: 2 }));
+      view.orders = [
+        { strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) },
+        { strategyId: 'other', order: anOrder({ clientOrderId: 'b', sym: 'BINANCE_PERP_ETH_USDT' }) },
+        { strategyId: 'other', order: anOrder({ clientOrderId: 'c', orderState: 'FILLED' }) },
+      ];
+      expectApproved(aLimitOrder(), view);
+    });
     it('passes below maxNumOrders', () => {
       const view = aRiskView();
       view.instruments.set(BTC, anInstrument(BTC, { maxNumOrders: 2 }));
@@ -34,6 +44,20 @@ describe('order book checks', () => {
       expectDenied(
         'modifyTarget',
         { kind: 'modifyOrder', ref: 'm', target: 'theirs', sym: BTC, price: D('99') },
+        view,
+      );
+    });
+    it('denies modifying its own order once it is final, and one nobody placed', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'done', orderState: 'FILLED' }) }];
+      expectDenied(
+        'modifyTarget',
+        { kind: 'modifyOrder', ref: 'm', target: 'done', sym: BTC, price: D('99') },
+        view,
+      );
+      expectDenied(
+        'modifyTarget',
+        { kind: 'modifyOrder', ref: 'm2', target: 'unknown', sym: BTC, price: D('99') },
         view,
       );
     });
