@@ -3,20 +3,15 @@ import { describe, expect, it } from 'vitest';
 import {
   bboMapper,
   decodeMarketMessage,
+  MARKET_DATA_CHANNELS,
   MARKET_DATA_MAPPERS,
   MarketDataDecodeError,
 } from '../../../../core/venue/index.ts';
+import { decodeError } from '../../../kit/market-data-decode-errors.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const bbo = (data: Record<string, unknown>) => ({ arg: { channel: 'BBO', sym: SYM }, data });
 const goodBbo = { bid: '95000.1', bidqty: '1.5', ask: '95000.3', askqty: '0.25', ts: 1_700_000_000_000 };
-
-function decodeError(msg: unknown): MarketDataDecodeError {
-  const result = decodeMarketMessage(msg, 1);
-  if (!(result instanceof MarketDataDecodeError))
-    throw new Error(`expected a decode error, got ${JSON.stringify(result)}`);
-  return result;
-}
 
 describe('market-data decoding', () => {
   it('decodes a BBO push into a quote with numbers from the strings and both timestamps', () => {
@@ -187,16 +182,7 @@ describe('market-data decoding', () => {
     const pushLike = fc.record({
       arg: fc.oneof(
         fc.record({
-          channel: fc.constantFrom(
-            'BBO',
-            'TRADE',
-            'KLINE',
-            'ORDER_BOOK',
-            'MARK_PRICE',
-            'TICKER',
-            'INDEX_PRICE',
-            'OPEN_INTEREST',
-          ),
+          channel: fc.constantFrom(...MARKET_DATA_CHANNELS),
           sym: fc.jsonValue(),
         }),
         fc.jsonValue(),

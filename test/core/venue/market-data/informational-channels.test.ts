@@ -4,10 +4,10 @@ import type { IndexPriceEvent, OpenInterestEvent, TickerEvent } from '../../../.
 import {
   decodeMarketMessage,
   indexPricePush,
-  MarketDataDecodeError,
   openInterestPush,
   tickerPush,
 } from '../../../../core/venue/index.ts';
+import { decodeError } from '../../../kit/market-data-decode-errors.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const ticker = (data: Record<string, unknown>) => ({ arg: { channel: 'TICKER', sym: SYM }, data });
@@ -20,13 +20,6 @@ const goodTicker = {
   volume24h: '1234.567',
   ts: 1_700_000_000_000,
 };
-
-function decodeError(msg: unknown): MarketDataDecodeError {
-  const result = decodeMarketMessage(msg, 1);
-  if (!(result instanceof MarketDataDecodeError))
-    throw new Error(`expected a decode error, got ${JSON.stringify(result)}`);
-  return result;
-}
 
 /** Prices and sizes as the venue sends them: decimal strings of at most 15 significant digits. */
 const venueNumber = fc
