@@ -1,6 +1,13 @@
 import type { Dec } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
-import { notionalOf, type OrderTerms, reducesPosition, sizeKnown, termsOf } from './order-terms.ts';
+import {
+  notionalOf,
+  type OrderTerms,
+  reducesPosition,
+  sizeKnown,
+  termsOf,
+  termsWithSpecOf,
+} from './order-terms.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -17,12 +24,12 @@ export const maxNotionalCheck: RiskCheck = {
   name: 'maxNotional',
   kind: 'limit',
   run(input) {
-    const { intent, view, limits } = input;
+    const { intent, limits } = input;
     const max = limits.maxNotionalPerOrder;
     if (max === undefined) return undefined;
-    const terms = termsOf(input);
-    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
-    if (terms === undefined || spec === undefined) return undefined;
+    const found = termsWithSpecOf(input);
+    if (found === undefined) return undefined;
+    const { terms, spec } = found;
     const notional = notionalOf(input, terms, spec);
     if (notional === undefined) {
       return deny(
@@ -92,9 +99,9 @@ export const maxGrossExposureCheck: RiskCheck = {
     const { intent, view, limits } = input;
     const max = limits.maxGrossExposure;
     if (max === undefined) return undefined;
-    const terms = termsOf(input);
-    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
-    if (terms === undefined || spec === undefined || isReducing(terms, view)) return undefined;
+    const found = termsWithSpecOf(input);
+    if (found === undefined || isReducing(found.terms, view)) return undefined;
+    const { terms, spec } = found;
     const current = view.grossExposure?.();
     const notional = notionalOf(input, terms, spec);
     if (current === undefined || notional === undefined) {

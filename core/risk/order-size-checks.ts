@@ -1,6 +1,6 @@
 import type { Dec, Intent } from '../model/index.ts';
 import { isOnStep } from '../model/index.ts';
-import { notionalOf, type OrderTerms, sizeKnown, termsOf } from './order-terms.ts';
+import { notionalOf, type OrderTerms, sizeKnown, termsWithSpecOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** Every price an intent carries, with its field name; zero prices ("market") are left out. */
@@ -100,11 +100,11 @@ export const minSizeCheck: RiskCheck = {
   name: 'minSize',
   kind: 'rule',
   run(input) {
-    const { intent, view } = input;
-    const terms = termsOf(input);
-    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
+    const { intent } = input;
+    const found = termsWithSpecOf(input);
     // A quote-sized order with no reference price has no size to compare yet: the venue judges.
-    if (terms === undefined || spec === undefined || !sizeKnown(terms)) return undefined;
+    if (found === undefined || !sizeKnown(found.terms)) return undefined;
+    const { terms, spec } = found;
     if (terms.qty.gt(0) && terms.qty.greaterThanOrEqualTo(spec.minSize)) return undefined;
     return deny(
       'minSize',
@@ -118,10 +118,10 @@ export const maxSizeCheck: RiskCheck = {
   name: 'maxSize',
   kind: 'rule',
   run(input) {
-    const { intent, view } = input;
-    const terms = termsOf(input);
-    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
-    if (terms === undefined || spec === undefined) return undefined;
+    const { intent } = input;
+    const found = termsWithSpecOf(input);
+    if (found === undefined) return undefined;
+    const { terms, spec } = found;
     const [field, max] =
       terms.orderType === 'MARKET'
         ? ['maxMarketSize', spec.maxMarketSize]
@@ -143,10 +143,10 @@ export const minNotionalCheck: RiskCheck = {
   name: 'minNotional',
   kind: 'rule',
   run(input) {
-    const { intent, view } = input;
-    const terms = termsOf(input);
-    const spec = terms === undefined ? undefined : view.instrument(terms.sym);
-    if (terms === undefined || spec === undefined) return undefined;
+    const { intent } = input;
+    const found = termsWithSpecOf(input);
+    if (found === undefined) return undefined;
+    const { terms, spec } = found;
     const notional = notionalOf(input, terms, spec);
     if (notional === undefined || notional.greaterThanOrEqualTo(spec.minNotional)) return undefined;
     return deny(

@@ -173,6 +173,24 @@ export function termsOf(input: TermsInput): OrderTerms | undefined {
   return shared.terms;
 }
 
+/** A check's order terms with their instrument's spec. */
+export interface TermsWithSpec {
+  readonly terms: OrderTerms;
+  readonly spec: InstrumentSpec;
+}
+
+/**
+ * The order terms of a check's intent ({@link termsOf}) with their instrument: what the size,
+ * notional and exposure checks start from.
+ * @param input - the check's input
+ * @returns both, or undefined when the intent places no order or its sym is unknown
+ */
+export function termsWithSpecOf(input: TermsInput): TermsWithSpec | undefined {
+  const terms = termsOf(input);
+  const spec = terms === undefined ? undefined : input.view.instrument(terms.sym);
+  return terms === undefined || spec === undefined ? undefined : { terms, spec };
+}
+
 /**
  * The notional of a check's order terms ({@link orderNotional}), computed once per evaluation.
  * @param input - the check's input
