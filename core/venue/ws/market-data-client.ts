@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import type { GapEvent, MarketEvent } from '../../model/index.ts';
 import type { MarketDataChannel } from '../market-data/index.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
+import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
 import type { ReconnectPolicy } from './private-ws-client.ts';
@@ -112,12 +113,7 @@ export class MarketDataClient {
     this.cancelHeartbeat();
     const socket = this.socket;
     this.socket = undefined;
-    if (socket !== undefined && socket.readyState !== WebSocket.CLOSED) {
-      await new Promise<void>((resolve) => {
-        socket.once('close', () => resolve());
-        socket.close();
-      });
-    }
+    await closeSocket(socket);
   }
 
   private url(): string {

@@ -7,6 +7,7 @@ import { type RateLimit, RateLimiter } from '../rest/rate-limiter.ts';
 import { loginSignaturePayload, type Signer } from '../signing.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
+import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyPrivateFrame } from './private-frame.ts';
 import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
@@ -175,12 +176,7 @@ export class PrivateWsClient {
     this.socket = undefined;
     this.loggedIn = false;
     this.failPending();
-    if (socket !== undefined && socket.readyState !== WebSocket.CLOSED) {
-      await new Promise<void>((resolve) => {
-        socket.once('close', () => resolve());
-        socket.close();
-      });
-    }
+    await closeSocket(socket);
   }
 
   private send(
