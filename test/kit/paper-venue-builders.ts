@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import {
   listFeed,
   type PaperVenue,
@@ -7,7 +8,7 @@ import {
 import { SYNTHETIC_AAPL } from '../../backtest/synthetic/index.ts';
 import { D, type Dec } from '../../core/model/index.ts';
 import { anInstrument } from './instrument-builders.ts';
-import { bboPush, type PaperEndpoint } from './paper-venue-client.ts';
+import { bboPush, type CollectingSocket, type PaperEndpoint } from './paper-venue-client.ts';
 
 /** Venue time of the scripted feed's first event: 2026-01-01T00:00:00Z. */
 export const T0 = Date.UTC(2026, 0, 1);
@@ -41,6 +42,18 @@ export function aPaperVenue(overrides: Partial<PaperVenueOptions> = {}): Promise
     },
     ...overrides,
   });
+}
+
+/**
+ * Releases the scripted feed's first two quotes (BTC, then AAPL) and waits until the venue
+ * processed them, so that orders on either sym can be placed and priced.
+ * @param venue - a venue on {@link SCRIPTED_PUSHES} under manual pacing, e.g. {@link aPaperVenue}'s
+ * @returns the same venue
+ */
+export async function withFirstQuotes(venue: PaperVenue): Promise<PaperVenue> {
+  venue.feed.step(2);
+  await venue.feed.until(2);
+  return venue;
 }
 
 /** A paper venue with a main portfolio and one sub-portfolio, and the signed endpoint of each. */
@@ -84,4 +97,26 @@ export async function aMainAndSubVenue(
     main: { restUrl: venue.restUrl, apiKey: 'main-key', apiSecret: 'main-secret' },
     sub: { restUrl: venue.restUrl, apiKey: 'sub-key', apiSecret: 'sub-secret' },
   };
+}
+
+/** What one test opened: its venue and sockets, closed after it by {@link closedAfterEachTest}. */
+export interface OpenedByTest {
+  /** The venue the test started, if any. */
+  venue: PaperVenue | undefined;
+  /** The sockets the test opened. */
+  readonly sockets: CollectingSocket[];
+}
+
+/**
+ * After each test of the file this is called in, closes the sockets the test opened, then its venue.
+ * @returns where each test puts its venue and sockets
+ */
+export function closedAfterEachTest(): OpenedByTest {
+  const opened: OpenedByTest = { venue: undefined, sockets: [] };
+  afterEach(async () => {
+    for (const socket of opened.sockets.splice(0)) await socket.close();
+    await opened.venue?.close();
+    opened.venue = undefined;
+  });
+  return opened;
 }

@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listFeed, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/index.ts';
-import { aPaperVenue, T0 } from '../../kit/paper-venue-builders.ts';
+import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
 import { bboPush, type CollectingSocket, openCollecting, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const AAPL = 'US_EQUITY_AAPL';
-let venue: PaperVenue | undefined;
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await s.close();
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 const trade = (sym: string, id: string, price: string, qty: string, ts: number) => ({
   recvTs: ts,
@@ -35,8 +28,8 @@ const PUSHES = [
 ];
 
 async function started(): Promise<PaperVenue> {
-  venue = await aPaperVenue({ feed: listFeed(PUSHES), tickerWindowMs: 10_000 });
-  return venue;
+  opened.venue = await aPaperVenue({ feed: listFeed(PUSHES), tickerWindowMs: 10_000 });
+  return opened.venue;
 }
 
 async function subscribedTo(
@@ -45,7 +38,7 @@ async function subscribedTo(
   args: { channel: string; sym: string }[],
 ): Promise<CollectingSocket> {
   const socket = await openCollecting(`${v.marketDataWsUrl}${query}`);
-  sockets.push(socket);
+  opened.sockets.push(socket);
   socket.send({ event: 'subscribe', arg: args });
   expect(await socket.waitFor((f) => f?.event === 'subscribe')).toMatchObject({ code: 0 });
   return socket;
@@ -167,7 +160,7 @@ describe('paper venue derived market data (TICKER, INDEX_PRICE, OPEN_INTEREST; K
     const v = await aPaperVenue({
       feed: listFeed([PUSHES[0], fed, PUSHES[1]].filter((p) => p !== undefined)),
     });
-    venue = v;
+    opened.venue = v;
     const socket = await subscribedTo(v, '?binary=false', [{ channel: 'TICKER', sym: BTC }]);
     v.feed.step(3);
     await v.feed.until(3);
@@ -178,7 +171,7 @@ describe('paper venue derived market data (TICKER, INDEX_PRICE, OPEN_INTEREST; K
 
   it('in lockstep mode gives a derived push the seq of its event and waits for its acknowledgement', async () => {
     const v = await aPaperVenue({ feed: listFeed(PUSHES), pacing: { mode: 'lockstep' } });
-    venue = v;
+    opened.venue = v;
     const socket = await subscribedTo(v, '?binary=false', [{ channel: 'TICKER', sym: BTC }]);
     socket.send({ event: 'lockstep_ack', seq: 0 });
     // Event 1 (BBO) has no subscriber and counts as processed; event 2's trade gives a TICKER.

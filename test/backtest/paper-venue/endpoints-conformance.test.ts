@@ -1,16 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type PaperVenue, REST_ROUTES } from '../../../backtest/paper-venue/index.ts';
 import { ENDPOINTS, type EndpointName } from '../../../core/venue/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import {
+  aMainAndSubVenue,
+  aPaperVenue,
+  closedAfterEachTest,
+  withFirstQuotes,
+} from '../../kit/paper-venue-builders.ts';
 import { signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-let venue: PaperVenue | undefined;
-
-afterEach(async () => {
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 /** Parameters that make each endpoint succeed on a fresh venue with one resting order and one algo order. */
 const HAPPY: Partial<Record<EndpointName, Record<string, unknown>>> = {
@@ -62,30 +62,13 @@ const REFUSED_PARAMS: Partial<Record<EndpointName, Record<string, unknown>>> = {
 };
 
 function live(): PaperVenue {
-  if (!venue) throw new Error('the test started no venue');
-  return venue;
+  if (!opened.venue) throw new Error('the test started no venue');
+  return opened.venue;
 }
 
 async function freshVenue(): Promise<void> {
-  const { D } = await import('../../../core/model/index.ts');
-  venue = await aPaperVenue({
-    portfolios: [
-      {
-        portfolioId: 'PAPER-MAIN',
-        apiKey: 'main-key',
-        apiSecret: 'main-secret',
-        startingBalances: { USDT: D(100_000) },
-      },
-      {
-        portfolioId: 'PAPER-SUB',
-        apiKey: 'sub-key',
-        apiSecret: 'sub-secret',
-        startingBalances: { USDT: D(10_000) },
-      },
-    ],
-  });
-  live().feed.step(2);
-  await live().feed.until(2);
+  opened.venue = (await aMainAndSubVenue({ usdt: 10_000 })).venue;
+  await withFirstQuotes(opened.venue);
   await signedRest(live(), 'POST', '/api/v1/trading/order', { ...HAPPY.placeOrder, clientOrderId: 'e-1' });
   await signedRest(live(), 'POST', '/api/v1/algo/order', {
     ...HAPPY.placeAlgoOrder,
@@ -139,7 +122,7 @@ describe('paper venue endpoints', () => {
 
 describe('paper venue authentication', () => {
   it('refuses a bad signature with 2000, an unknown key with 2002 and a nonce outside ±60 s with 7000', async () => {
-    venue = await aPaperVenue();
+    opened.venue = await aPaperVenue();
     const path = '/api/v1/trading/account';
     expect((await signedRest(live(), 'GET', path, {}, { secret: 'wrong' })).body.code).toBe(2000);
     expect((await signedRest(live(), 'GET', path, {}, { apiKey: 'who' })).body.code).toBe(2002);
@@ -151,7 +134,7 @@ describe('paper venue authentication', () => {
 
   it('checks the nonce against its injected clock, not the host clock', async () => {
     const clock = 5_000_000_000;
-    venue = await aPaperVenue({ timer: { now: () => clock, setTimer: () => () => undefined } });
+    opened.venue = await aPaperVenue({ timer: { now: () => clock, setTimer: () => () => undefined } });
     const path = '/api/v1/system/status';
     expect((await signedRest(live(), 'GET', path)).body.code).toBe(7000);
     expect((await signedRest(live(), 'GET', path, {}, { nonceSeconds: clock / 1000 })).body.code).toBe(0);

@@ -1,24 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
-import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
+import { loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-let venue: PaperVenue | undefined;
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await s.close();
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 async function started(): Promise<PaperVenue> {
-  const v = await aPaperVenue();
-  venue = v;
-  v.feed.step(2);
-  await v.feed.until(2);
-  return v;
+  opened.venue = await aPaperVenue();
+  return withFirstQuotes(opened.venue);
 }
 
 const EQUITY = {
@@ -43,7 +33,7 @@ describe('PLACE_ORDER argument rules', () => {
   ])('refuses %j with 400001 naming %s', async (change, field, rule) => {
     const v = await started();
     const socket = await loggedIn(v.privateWsUrl, v);
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.send({ action: 'PLACE_ORDER', id: 'bad', args: { ...EQUITY, ...change } });
     const ack = await socket.waitFor((f) => f?.event === 'PLACE_ORDER_ACK');
     expect(ack).toMatchObject({ id: 'bad', code: 400001, data: null });
@@ -54,7 +44,7 @@ describe('PLACE_ORDER argument rules', () => {
   it('accepts a UT order with its triggerPrice and holds it until the trigger', async () => {
     const v = await started();
     const socket = await loggedIn(v.privateWsUrl, v);
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.send({
       action: 'PLACE_ORDER',
       id: 'ut',
@@ -138,7 +128,7 @@ describe('paper venue limits and error codes', () => {
   it('refuses a borrow that would push the loan-to-value ratio over the limit with 406019', async () => {
     const { D } = await import('../../../core/model/index.ts');
     const v = await aPaperVenue({ startingBalances: { USDT: D(10_000) } });
-    venue = v;
+    opened.venue = v;
     const reply = await signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
       exchange: 'BINANCE',
       coin: 'USDT',
@@ -159,7 +149,7 @@ describe('paper venue limits and error codes', () => {
         ltvWarningLevel: D('0.05'),
       },
     });
-    venue = v;
+    opened.venue = v;
     const borrow = (amount: string) =>
       signedRest(v, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
         exchange: 'BINANCE',

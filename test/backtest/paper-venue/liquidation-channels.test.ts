@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { listFeed, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { aMainAndSubVenue, T0 } from '../../kit/paper-venue-builders.ts';
-import { bboPush, type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { describe, expect, it } from 'vitest';
+import { listFeed } from '../../../backtest/paper-venue/index.ts';
+import { aMainAndSubVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
+import { bboPush, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-let venue: PaperVenue | undefined;
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await s.close();
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 describe('paper venue liquidation channels', () => {
   it('pushes LiquidationEvent and LiquidationPosition to the liquidated sub-portfolio and LiquidationPositionByUser to the main connection', async () => {
@@ -28,12 +21,12 @@ describe('paper venue liquidation channels', () => {
         ]),
       },
     );
-    venue = v;
+    opened.venue = v;
     v.feed.step(1);
     await v.feed.until(1);
     const mainSocket = await loggedIn(v.privateWsUrl, main);
     const subSocket = await loggedIn(v.privateWsUrl, sub);
-    sockets.push(mainSocket, subSocket);
+    opened.sockets.push(mainSocket, subSocket);
     const buy = await signedRest(sub, 'POST', '/api/v1/trading/order', {
       sym: BTC,
       side: 'BUY',

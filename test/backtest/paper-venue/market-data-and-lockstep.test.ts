@@ -1,21 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { aPaperVenue, closedAfterEachTest } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, openCollecting, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-let venue: PaperVenue | undefined;
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await s.close();
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 async function subscribed(v: PaperVenue, query = ''): Promise<CollectingSocket> {
   const socket = await openCollecting(`${v.marketDataWsUrl}${query}`);
-  sockets.push(socket);
+  opened.sockets.push(socket);
   socket.send({ event: 'subscribe', arg: [{ channel: 'BBO', sym: BTC }] });
   expect(await socket.waitFor((f) => f?.event === 'subscribe')).toMatchObject({ code: 0 });
   return socket;
@@ -24,7 +17,7 @@ async function subscribed(v: PaperVenue, query = ''): Promise<CollectingSocket> 
 describe('paper venue market-data WebSocket', () => {
   it('sends gzip frames by default with the BBO pushes of the subscribed sym only', async () => {
     const v = await aPaperVenue();
-    venue = v;
+    opened.venue = v;
     const socket = await subscribed(v);
     v.feed.step(3);
     const push = await socket.waitFor((f) => f?.arg?.channel === 'BBO' && f.data.bid === '98.9');
@@ -35,7 +28,7 @@ describe('paper venue market-data WebSocket', () => {
 
   it('sends plain JSON text with ?binary=false and answers {"ping"} with {"pong"}', async () => {
     const v = await aPaperVenue();
-    venue = v;
+    opened.venue = v;
     const socket = await subscribed(v, '?binary=false');
     socket.send({ ping: 42 });
     expect(await socket.waitFor((f) => f?.pong !== undefined)).toEqual({ pong: 42 });
@@ -46,7 +39,7 @@ describe('paper venue market-data WebSocket', () => {
 
   it('refuses an unknown sym with 11100 and stops pushing after unsubscribe', async () => {
     const v = await aPaperVenue();
-    venue = v;
+    opened.venue = v;
     const socket = await subscribed(v, '?binary=false');
     socket.send({ event: 'subscribe', arg: [{ channel: 'BBO', sym: 'NOPE' }] });
     expect(await socket.waitFor((f) => f?.event === 'error')).toMatchObject({ code: 11100 });
@@ -61,7 +54,7 @@ describe('paper venue market-data WebSocket', () => {
 describe('paper venue lockstep mode (Keel extension)', () => {
   it('releases the next market event only after the client acknowledged the previous one', async () => {
     const v = await aPaperVenue({ pacing: { mode: 'lockstep' } });
-    venue = v;
+    opened.venue = v;
     const socket = await subscribed(v, '?binary=false');
     await new Promise((resolve) => setTimeout(resolve, 30));
     expect(v.feed.released).toBe(0);
@@ -86,7 +79,7 @@ describe('paper venue lockstep mode (Keel extension)', () => {
     expect(order.body.data).toMatchObject({ orderState: 'FILLED' });
     expect(v.feed.released).toBe(3);
     const priv = await loggedIn(v.privateWsUrl, v, true);
-    sockets.push(priv);
+    opened.sockets.push(priv);
     priv.send({ action: 'lockstep_ack', args: { seq: 3 } });
     await socket.waitFor((f) => f?.seq === 4);
   });

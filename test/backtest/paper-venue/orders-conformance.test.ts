@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PAPER_RATE_LIMITS, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
-import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
+import { loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-let venue: PaperVenue;
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await s.close();
-  await venue.close();
-});
+const opened = closedAfterEachTest();
 
 async function started(): Promise<PaperVenue> {
-  venue = await aPaperVenue();
-  venue.feed.step(2);
-  await venue.feed.until(2);
-  return venue;
+  opened.venue = await aPaperVenue();
+  return withFirstQuotes(opened.venue);
 }
 
 describe('paper venue REST orders', () => {
   it('places a limit order, reports it open, fills it when the market crosses, and lists the execution', async () => {
-    await started();
+    const venue = await started();
     const placed = await signedRest(venue, 'POST', '/api/v1/trading/order', {
       sym: BTC,
       side: 'BUY',
@@ -55,7 +47,7 @@ describe('paper venue REST orders', () => {
   });
 
   it('answers 401018 for an unknown order, 406010 for a reused clientOrderId and 401058 for cancelling a final order', async () => {
-    await started();
+    const venue = await started();
     const unknown = await signedRest(venue, 'GET', '/api/v1/trading/order', { orderId: 'nope' });
     expect(unknown.body.code).toBe(401018);
     const body = {
@@ -76,7 +68,7 @@ describe('paper venue REST orders', () => {
   });
 
   it('answers 400009 for an unknown sym and 400001 naming the field for a malformed body', async () => {
-    await started();
+    const venue = await started();
     const badSym = await signedRest(venue, 'POST', '/api/v1/trading/order', {
       sym: 'BINANCE_PERP_NOPE_USDT',
       side: 'BUY',
@@ -97,9 +89,9 @@ describe('paper venue REST orders', () => {
 
 describe('paper venue private WebSocket', () => {
   it('acks PLACE_ORDER with orderNo and NEW, then pushes the order on the Orders channel after login', async () => {
-    await started();
+    const venue = await started();
     const socket = await loggedIn(venue.privateWsUrl, venue);
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.send({
       action: 'PLACE_ORDER',
       id: 'r1',
@@ -126,12 +118,12 @@ describe('paper venue private WebSocket', () => {
 
   it('pushes nothing on a connection logged in with onlyTrade, but still answers its order actions', async () => {
     const { wsLogin: _oncePerSecond, ...limits } = PAPER_RATE_LIMITS;
-    venue = await aPaperVenue({ rateLimits: limits });
-    venue.feed.step(2);
-    await venue.feed.until(2);
+    const venue = await aPaperVenue({ rateLimits: limits });
+    opened.venue = venue;
+    await withFirstQuotes(venue);
     const quiet = await loggedIn(venue.privateWsUrl, venue, true);
     const loud = await loggedIn(venue.privateWsUrl, venue, false);
-    sockets.push(quiet, loud);
+    opened.sockets.push(quiet, loud);
     quiet.send({
       action: 'place_order',
       id: 'p1',
@@ -151,9 +143,9 @@ describe('paper venue private WebSocket', () => {
   });
 
   it('modifies and batch-cancels with replace_order and cancel_orders, the results arriving on Orders', async () => {
-    await started();
+    const venue = await started();
     const socket = await loggedIn(venue.privateWsUrl, venue);
-    sockets.push(socket);
+    opened.sockets.push(socket);
     for (const ref of ['m-1', 'm-2']) {
       socket.send({
         action: 'place_order',
@@ -191,14 +183,14 @@ describe('paper venue private WebSocket', () => {
   });
 
   it('answers text ping with pong, refuses order actions before login, and refuses a bad login signature with 60009', async () => {
-    await started();
+    const venue = await started();
     const socket = await loggedIn(venue.privateWsUrl, { ...venue });
-    sockets.push(socket);
+    opened.sockets.push(socket);
     socket.send('ping');
     await socket.waitFor((f) => f === 'pong');
     const { openCollecting } = await import('../../kit/paper-venue-client.ts');
     const anonymous = await openCollecting(venue.privateWsUrl);
-    sockets.push(anonymous);
+    opened.sockets.push(anonymous);
     anonymous.send({ action: 'place_order', id: 'x', args: { sym: BTC } });
     expect(await anonymous.waitFor((f) => f?.event === 'place_order')).toMatchObject({ code: 60009 });
     anonymous.send({
@@ -214,15 +206,16 @@ describe('paper venue private WebSocket', () => {
   });
 
   it('refuses a second login of the same key within a second with 60009 (per public venue docs: 1 login per second)', async () => {
-    await started();
-    sockets.push(await loggedIn(venue.privateWsUrl, venue));
+    const venue = await started();
+    opened.sockets.push(await loggedIn(venue.privateWsUrl, venue));
     await expect(loggedIn(venue.privateWsUrl, venue)).rejects.toThrow(/60009/);
   });
 
   it('closes a connection that stays idle longer than the idle timeout', async () => {
-    venue = await aPaperVenue({ idleTimeoutMs: 100 });
+    const venue = await aPaperVenue({ idleTimeoutMs: 100 });
+    opened.venue = venue;
     const socket = await loggedIn(venue.privateWsUrl, venue);
-    sockets.push(socket);
+    opened.sockets.push(socket);
     const code = await new Promise<number>((resolve) => socket.ws.once('close', (c) => resolve(c)));
     expect(code).toBe(4000);
   });

@@ -1,29 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { aMainAndSubVenue } from '../../kit/paper-venue-builders.ts';
-import {
-  type CollectingSocket,
-  loggedIn,
-  type PaperEndpoint,
-  signedRest,
-} from '../../kit/paper-venue-client.ts';
+import { aMainAndSubVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
+import { loggedIn, type PaperEndpoint, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-let venue: PaperVenue | undefined;
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const s of sockets.splice(0)) await s.close();
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 async function twoPortfolios(): Promise<{ main: PaperEndpoint; sub: PaperEndpoint; v: PaperVenue }> {
   const { venue: v, main, sub } = await aMainAndSubVenue({ usdt: 10_000, feeMarkup: D('0.0001') });
-  venue = v;
-  v.feed.step(2);
-  await v.feed.until(2);
+  opened.venue = v;
+  await withFirstQuotes(v);
   return { main, sub, v };
 }
 
@@ -90,7 +77,7 @@ describe('paper venue sub-portfolios', () => {
     const { main, sub, v } = await twoPortfolios();
     const mainSocket = await loggedIn(v.privateWsUrl, main);
     const subSocket = await loggedIn(v.privateWsUrl, sub);
-    sockets.push(mainSocket, subSocket);
+    opened.sockets.push(mainSocket, subSocket);
     const order = { sym: BTC, side: 'BUY', orderType: 'MARKET', orderQty: '2', clientOrderId: 'sub-mkt' };
     expect((await signedRest(sub, 'POST', '/api/v1/trading/order', order)).body.code).toBe(0);
     await subSocket.waitFor((f) => f?.channel === 'Trades');

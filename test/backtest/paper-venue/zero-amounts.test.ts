@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
 import { ENDPOINTS, type EndpointName } from '../../../core/venue/index.ts';
-import { aMainAndSubVenue, aPaperVenue } from '../../kit/paper-venue-builders.ts';
 import {
-  type CollectingSocket,
-  loggedIn,
-  type PlainReply,
-  signedRest,
-} from '../../kit/paper-venue-client.ts';
+  aMainAndSubVenue,
+  aPaperVenue,
+  closedAfterEachTest,
+  withFirstQuotes,
+} from '../../kit/paper-venue-builders.ts';
+import { loggedIn, type PlainReply, signedRest } from '../../kit/paper-venue-client.ts';
 
 // decimal.js isPositive() is true for zero: these replies must treat zero as "none".
-let venue: PaperVenue | undefined;
-
-const sockets: CollectingSocket[] = [];
-
-afterEach(async () => {
-  for (const socket of sockets.splice(0)) await socket.close();
-  await venue?.close();
-  venue = undefined;
-});
+const opened = closedAfterEachTest();
 
 async function call(name: EndpointName, params: Record<string, unknown> = {}): Promise<PlainReply['body']> {
+  const venue = opened.venue;
   if (!venue) throw new Error('the test started no venue');
   const { method, path } = ENDPOINTS[name];
   const reply = await signedRest(venue, method, path, params);
@@ -31,17 +23,15 @@ async function call(name: EndpointName, params: Record<string, unknown> = {}): P
 
 async function twoPortfolios() {
   const { venue: v, main, sub } = await aMainAndSubVenue({ usdt: 10_000, feeMarkup: D('0') });
-  venue = v;
-  v.feed.step(2);
-  await v.feed.until(2);
+  opened.venue = v;
+  await withFirstQuotes(v);
   return { main, sub, v };
 }
 
 describe('paper venue replies with zero amounts', () => {
   it('leaves an order with nothing executed out of the history filtered by filterExecuted', async () => {
-    venue = await aPaperVenue();
-    venue.feed.step(2);
-    await venue.feed.until(2);
+    opened.venue = await aPaperVenue();
+    await withFirstQuotes(opened.venue);
     await call('placeOrder', {
       sym: 'BINANCE_PERP_BTC_USDT',
       side: 'BUY',
@@ -57,9 +47,8 @@ describe('paper venue replies with zero amounts', () => {
   });
 
   it('lists no loan once it is repaid in full', async () => {
-    venue = await aPaperVenue();
-    venue.feed.step(2);
-    await venue.feed.until(2);
+    opened.venue = await aPaperVenue();
+    await withFirstQuotes(opened.venue);
     await call('marginBorrow', { exchange: 'BINANCE', coin: 'USDT', amount: '100' });
     const borrowed = (await call('getMarginLoanInfo')).data as { loans: unknown[]; totalLoanValue: string };
     expect(borrowed.loans).toHaveLength(1);
@@ -72,7 +61,7 @@ describe('paper venue replies with zero amounts', () => {
   it('records no collection for a sub-portfolio whose markup is zero', async () => {
     const { main, sub, v } = await twoPortfolios();
     const subSocket = await loggedIn(v.privateWsUrl, sub);
-    sockets.push(subSocket);
+    opened.sockets.push(subSocket);
     const order = {
       sym: 'BINANCE_PERP_BTC_USDT',
       side: 'BUY',
