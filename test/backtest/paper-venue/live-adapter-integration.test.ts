@@ -8,7 +8,7 @@ import {
   VenueRestClient,
 } from '../../../core/venue/index.ts';
 import { approved } from '../../kit/approved-intents.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import { aPaperVenue, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
 import { signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -67,8 +67,7 @@ describe('live venue adapter against the paper venue', () => {
   it('places, modifies and cancels an order, and receives a fill', async () => {
     const v = await aPaperVenue();
     venue = v;
-    v.feed.step(2);
-    await v.feed.until(2);
+    await withFirstQuotes(v);
     const { events, live } = await connected(v);
     live.submit(buy('it-1', '95.0'));
     await until(
@@ -106,8 +105,7 @@ describe('live venue adapter against the paper venue', () => {
   it('never duplicates an order when its ack is withheld', async () => {
     const v = await aPaperVenue();
     venue = v;
-    v.feed.step(2);
-    await v.feed.until(2);
+    await withFirstQuotes(v);
     const { events, live } = await connected(v);
     v.faults.withholdNextAck();
     live.submit(buy('lost-ack', '95.0'));
@@ -131,8 +129,7 @@ describe('live venue adapter against the paper venue', () => {
   it('survives a dropped connection: the fill it missed comes back through reconciliation', async () => {
     const v = await aPaperVenue();
     venue = v;
-    v.feed.step(2);
-    await v.feed.until(2);
+    await withFirstQuotes(v);
     const { events } = await connected(v);
     client?.submit(buy('rc-1', '99.0'));
     await until(

@@ -85,6 +85,15 @@ describe('paper venue persistence', () => {
   });
 });
 
+/** A fresh venue and one logged-in private socket, both closed after the test. */
+async function aVenueWithPrivateSocket(): Promise<{ v: PaperVenue; socket: CollectingSocket }> {
+  const v = await aPaperVenue();
+  venue = v;
+  const socket = await loggedIn(v.privateWsUrl, v);
+  sockets.push(socket);
+  return { v, socket };
+}
+
 describe('paper venue fault injection', () => {
   it('fails the next REST call with a 5xx, then answers normally', async () => {
     const v = await aPaperVenue();
@@ -111,10 +120,7 @@ describe('paper venue fault injection', () => {
   });
 
   it('withholds the next ack but still places the order', async () => {
-    const v = await aPaperVenue();
-    venue = v;
-    const socket = await loggedIn(v.privateWsUrl, v);
-    sockets.push(socket);
+    const { v, socket } = await aVenueWithPrivateSocket();
     v.faults.withholdNextAck();
     socket.send({ action: 'place_order', id: 'w1', args: order('withheld', '90.0') });
     await socket.waitFor((f) => f?.channel === 'Orders');
@@ -125,10 +131,7 @@ describe('paper venue fault injection', () => {
   });
 
   it('duplicates and reorders pushes when told to', async () => {
-    const v = await aPaperVenue();
-    venue = v;
-    const socket = await loggedIn(v.privateWsUrl, v);
-    sockets.push(socket);
+    const { v, socket } = await aVenueWithPrivateSocket();
     v.faults.duplicateNextPushes(1);
     socket.send({ action: 'place_order', id: 'd1', args: order('dup-push', '90.0') });
     await socket.waitFor((f) => f?.event === 'place_order');
@@ -151,20 +154,14 @@ describe('paper venue fault injection', () => {
   });
 
   it('drops connections abruptly', async () => {
-    const v = await aPaperVenue();
-    venue = v;
-    const socket = await loggedIn(v.privateWsUrl, v);
-    sockets.push(socket);
+    const { v, socket } = await aVenueWithPrivateSocket();
     const closed = new Promise<number>((resolve) => socket.ws.once('close', (code) => resolve(code)));
     v.faults.dropConnections('private');
     expect(await closed).toBe(1006);
   });
 
   it('delays pushes by the configured time', async () => {
-    const v = await aPaperVenue();
-    venue = v;
-    const socket = await loggedIn(v.privateWsUrl, v);
-    sockets.push(socket);
+    const { v, socket } = await aVenueWithPrivateSocket();
     v.faults.delayPushes(150);
     socket.send({ action: 'place_order', id: 'l1', args: order('late', '90.0') });
     await socket.waitFor((f) => f?.event === 'place_order');
