@@ -64,16 +64,19 @@ const placeOrderArgs = {
   tpTriggerType: 'MarkPrice',
   tpPrice: '0',
 } as const;
-/** Place-algo-order args of a trigger order: the JSON body must be exactly these. */
+/**
+ * Place-algo-order args of a trigger order, not in sorted order (the signature must sort them):
+ * the JSON body must be exactly these.
+ */
 const placeAlgoOrderArgs = {
   sym: 'S',
   side: 'SELL',
+  qty: '1',
+  price: '0',
   algoOrderType: 'TRIGGER',
   conditionType: 'LTE',
   triggerType: 'MarkPrice',
   triggerPrice: '55000',
-  price: '0',
-  qty: '1',
 } as const;
 /** Cancel-all-algo-orders args with every filter: the JSON body must be exactly these. */
 const cancelAllAlgoOrdersArgs = {
