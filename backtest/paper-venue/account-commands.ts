@@ -8,6 +8,7 @@ import {
   optionalText,
   type Params,
   positionSideOf,
+  requiredChoice,
   requiredDecimal,
   requiredText,
 } from './request-fields.ts';
@@ -65,8 +66,7 @@ export function setPositionMode(
   params: Params,
   where: string,
 ): { positionMode: string } {
-  const mode = requiredText(params, 'positionMode', where);
-  if (mode !== 'NET' && mode !== 'BOTH') throw badParameter(`${where} positionMode`, 'must be NET or BOTH');
+  const mode = requiredChoice(params, 'positionMode', ['NET', 'BOTH'], where);
   const ref = book.newRef('mode');
   throwIfRefused(ref, book.run({ kind: 'setPositionMode', ref, positionMode: mode }));
   return { positionMode: mode };

@@ -1,4 +1,4 @@
-import type { AlgoConditionType, AlgoOrder, AlgoOrderType } from '../../core/model/index.ts';
+import type { AlgoOrder } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { ALGO_PLACE_REFUSED_FIELDS, ALGO_QUERY_REFUSED_FIELDS } from '../../core/venue/index.ts';
 import { badParameter, simError, throwIfRefused } from './envelope.ts';
@@ -9,6 +9,7 @@ import {
   optionalText,
   type Params,
   positionSideOf,
+  requiredChoice,
   requiredDecimal,
   requiredText,
 } from './request-fields.ts';
@@ -29,22 +30,17 @@ function refuseFields(params: Params, fields: readonly string[], where: string):
  */
 export function placeAlgoOrder(book: PortfolioBook, params: Params, where: string): unknown {
   refuseFields(params, ALGO_PLACE_REFUSED_FIELDS, where);
-  const side = requiredText(params, 'side', where);
-  if (side !== 'BUY' && side !== 'SELL') throw badParameter(`${where} side`, 'must be BUY or SELL');
-  const algoOrderType = requiredText(params, 'algoOrderType', where);
-  if (algoOrderType !== 'TRIGGER' && algoOrderType !== 'TP_SL')
-    throw badParameter(`${where} algoOrderType`, 'must be TRIGGER or TP_SL');
-  const conditionType = requiredText(params, 'conditionType', where);
-  if (conditionType !== 'GTE' && conditionType !== 'LTE')
-    throw badParameter(`${where} conditionType`, 'must be GTE or LTE');
+  const side = requiredChoice(params, 'side', ['BUY', 'SELL'], where);
+  const algoOrderType = requiredChoice(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
+  const conditionType = requiredChoice(params, 'conditionType', ['GTE', 'LTE'], where);
   const ref = optionalText(params, 'clientAlgoOrderId', where) ?? book.newRef('algo');
   const events = book.run({
     kind: 'placeAlgoOrder',
     ref,
     sym: requiredText(params, 'sym', where),
     side,
-    algoOrderType: algoOrderType as AlgoOrderType,
-    conditionType: conditionType as AlgoConditionType,
+    algoOrderType,
+    conditionType,
     triggerType: optionalText(params, 'triggerType', where) === 'LastPrice' ? 'LastPrice' : 'MarkPrice',
     triggerPrice: requiredDecimal(params, 'triggerPrice', where),
     price: optionalDecimal(params, 'price', where) ?? D(0),

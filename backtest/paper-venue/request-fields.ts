@@ -19,6 +19,30 @@ export function requiredText(params: Params, field: string, where: string): stri
 }
 
 /**
+ * A required text field that must be one of a few values.
+ * @param params - the request parameters
+ * @param field - the field name
+ * @param choices - the values accepted
+ * @param where - the request, for the error
+ * @returns the value
+ * @throws PaperApiError 400001 when missing, or when not one of `choices` ("must be BUY or SELL")
+ */
+export function requiredChoice<const C extends string>(
+  params: Params,
+  field: string,
+  choices: readonly C[],
+  where: string,
+): C {
+  return oneOf(requiredText(params, field, where), choices, field, where);
+}
+
+function oneOf<C extends string>(value: string, choices: readonly C[], field: string, where: string): C {
+  if ((choices as readonly string[]).includes(value)) return value as C;
+  const listed = `${choices.slice(0, -1).join(', ')} or ${choices.at(-1)}`;
+  throw badParameter(`${where} ${field}`, `must be ${listed}`);
+}
+
+/**
  * An optional text field.
  * @param params - the request parameters
  * @param field - the field name
@@ -124,8 +148,5 @@ export function optionalInteger(params: Params, field: string, where: string): n
  */
 export function positionSideOf(params: Params, where: string): 'NONE' | 'LONG' | 'SHORT' {
   const side = optionalText(params, 'positionSide', where) ?? 'NONE';
-  if (side !== 'NONE' && side !== 'LONG' && side !== 'SHORT') {
-    throw badParameter(`${where} positionSide`, 'must be NONE, LONG or SHORT');
-  }
-  return side;
+  return oneOf(side, ['NONE', 'LONG', 'SHORT'], 'positionSide', where);
 }
