@@ -23,6 +23,7 @@ export const LOCKSTEP_ACK_PATH = '/api/v1/paper/lockstep/ack';
 
 /** Settings of a paper venue. */
 export interface PaperVenueOptions {
+  /** The instruments the venue lists, quotes and trades. */
   readonly instruments: readonly InstrumentSpec[];
   /** Address to listen on; default 127.0.0.1 (loopback only). */
   readonly host?: string;
