@@ -41,6 +41,27 @@ function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
 }
 
 /**
+ * Refuses a command whose quantity or trigger price is not positive or whose price is negative; a
+ * field a replace leaves out keeps its value and passes.
+ * @param state - the venue
+ * @param intent - the place or replace command
+ * @returns true when the command was refused
+ */
+function refusedParameters(state: SimState, intent: PlaceAlgoOrderIntent | ReplaceAlgoOrderIntent): boolean {
+  if (intent.qty?.gt(0) === false || intent.triggerPrice?.gt(0) === false || intent.price?.lt(0)) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      'qty and triggerPrice must be positive, price >= 0',
+    );
+    return true;
+  }
+  return false;
+}
+
+/**
  * Places a venue algo order (trigger on mark or last price, GTE / LTE).
  * @param state - the venue
  * @param intent - the command
@@ -54,16 +75,7 @@ export function placeAlgoOrder(state: SimState, intent: PlaceAlgoOrderIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }
-  if (!intent.qty.gt(0) || !intent.triggerPrice.gt(0) || intent.price.lt(0)) {
-    rejectCommand(
-      state,
-      intent.ref,
-      intent.kind,
-      'BAD_PARAMETERS',
-      'qty and triggerPrice must be positive, price >= 0',
-    );
-    return;
-  }
+  if (refusedParameters(state, intent)) return;
   openAlgo(state, { ...intent, clientAlgoOrderId: intent.ref });
 }
 
@@ -93,16 +105,7 @@ function findOpen(
 export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (!algo) return;
-  if (intent.qty?.gt(0) === false || intent.triggerPrice?.gt(0) === false || intent.price?.lt(0)) {
-    rejectCommand(
-      state,
-      intent.ref,
-      intent.kind,
-      'BAD_PARAMETERS',
-      'qty and triggerPrice must be positive, price >= 0',
-    );
-    return;
-  }
+  if (refusedParameters(state, intent)) return;
   if (intent.triggerPrice) {
     algo.triggerPrice = intent.triggerPrice;
     algo.triggerN = asNumber(intent.triggerPrice);

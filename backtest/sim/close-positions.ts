@@ -46,8 +46,30 @@ function closeAll(
   });
 }
 
-function tooManyReduceOnly(state: SimState, syms: ReadonlySet<string>): boolean {
-  return reduceOnlyOrdersOn(state, syms).length > state.opts.maxReduceOnlyOrdersOnClose;
+/**
+ * Refuses (401129) a close while the reduce-only open orders on the syms exceed the limit.
+ * @param state - the venue
+ * @param intent - the close command
+ * @param syms - the syms it closes
+ * @param where - the syms as the refusal names them
+ * @returns true when the command was refused
+ */
+function refusedForReduceOnly(
+  state: SimState,
+  intent: ClosePositionIntent | ClosePositionsIntent,
+  syms: ReadonlySet<string>,
+  where: string,
+): boolean {
+  const limit = state.opts.maxReduceOnlyOrdersOnClose;
+  if (reduceOnlyOrdersOn(state, syms).length <= limit) return false;
+  rejectCommand(
+    state,
+    intent.ref,
+    intent.kind,
+    'CLOSE_POSITION_REJECTED',
+    `more than ${limit} reduce-only open orders ${where}`,
+  );
+  return true;
 }
 
 /**
@@ -61,16 +83,7 @@ export function closePosition(state: SimState, intent: ClosePositionIntent): voi
     return;
   }
   const syms = new Set([intent.sym]);
-  if (tooManyReduceOnly(state, syms)) {
-    rejectCommand(
-      state,
-      intent.ref,
-      intent.kind,
-      'CLOSE_POSITION_REJECTED',
-      `more than ${state.opts.maxReduceOnlyOrdersOnClose} reduce-only open orders on ${intent.sym}`,
-    );
-    return;
-  }
+  if (refusedForReduceOnly(state, intent, syms, `on ${intent.sym}`)) return;
   const positions = openPositionsOn(state, intent.sym, intent.positionSide);
   if (positions.length === 0) {
     rejectCommand(state, intent.ref, intent.kind, 'POSITION_QTY_ZERO', `no open position on ${intent.sym}`);
@@ -102,16 +115,7 @@ export function closePositions(state: SimState, intent: ClosePositionsIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', unknown);
     return;
   }
-  if (tooManyReduceOnly(state, syms)) {
-    rejectCommand(
-      state,
-      intent.ref,
-      intent.kind,
-      'CLOSE_POSITION_REJECTED',
-      `more than ${state.opts.maxReduceOnlyOrdersOnClose} reduce-only open orders across the syms`,
-    );
-    return;
-  }
+  if (refusedForReduceOnly(state, intent, syms, 'across the syms')) return;
   const positions = [...syms].flatMap((sym) => openPositionsOn(state, sym));
   if (positions.length === 0) {
     rejectCommand(state, intent.ref, intent.kind, 'POSITION_QTY_ZERO', 'no open position on the listed syms');

@@ -75,6 +75,25 @@ function totalLoanValue(state: SimState): Dec {
 }
 
 /**
+ * The checks borrow and repay share, in the venue's order: a positive amount (406015), then no
+ * liquidation in progress (406021).
+ * @param state - the venue
+ * @param intent - the borrow or repay command
+ * @returns true when the command was refused
+ */
+function refusedLoanChange(state: SimState, intent: BorrowIntent | RepayIntent): boolean {
+  if (!intent.amount.gt(0)) {
+    rejectCommand(state, intent.ref, intent.kind, 'LOAN_AMOUNT_INVALID', intent.amount.toFixed());
+    return true;
+  }
+  if (state.liquidating) {
+    rejectCommand(state, intent.ref, intent.kind, 'LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
+    return true;
+  }
+  return false;
+}
+
+/**
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
  * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406021),
  * account NORMAL and LTV below the warning level (406020),
@@ -91,14 +110,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     fail('LOAN_ASSET_NOT_BORROWABLE', `${intent.coin} on ${intent.exchange}`);
     return;
   }
-  if (!intent.amount.gt(0)) {
-    fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
-    return;
-  }
-  if (state.liquidating) {
-    fail('LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
-    return;
-  }
+  if (refusedLoanChange(state, intent)) return;
   const status = accountView(state).accountStatus;
   if (status !== 'NORMAL' || loanRiskOf(state).ltv.gte(state.opts.loans.ltvWarningLevel)) {
     fail('LOAN_LTV_WARNING', `account ${status}, LTV ${loanRiskOf(state).ltv.toFixed(4)}`);
@@ -158,14 +170,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
 export function repay(state: SimState, intent: RepayIntent): void {
   const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
     rejectCommand(state, intent.ref, intent.kind, name, detail);
-  if (!intent.amount.gt(0)) {
-    fail('LOAN_AMOUNT_INVALID', intent.amount.toFixed());
-    return;
-  }
-  if (state.liquidating) {
-    fail('LOAN_FROZEN_IN_LIQUIDATION', 'liquidation in progress');
-    return;
-  }
+  if (refusedLoanChange(state, intent)) return;
   const key = keyOf(intent.exchange, intent.coin);
   const loan = state.loans.get(key);
   if (!loan) {
