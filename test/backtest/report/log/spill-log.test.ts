@@ -195,20 +195,31 @@ describe('spill directory', () => {
 });
 
 describe('spill directory at process exit', () => {
-  it('is removed when the process exits without disposing it', () => {
+  /**
+   * Runs a script in a Node process of its own, with SpillDirectory imported from the report module.
+   * @param script - the module code that follows the import
+   * @param env - the process environment (default this one's)
+   * @returns how the process ended and what it wrote
+   */
+  function runWithSpillDirectory(script: string, env: NodeJS.ProcessEnv = process.env) {
     const module = new URL('../../../../backtest/report/index.ts', import.meta.url).href;
-    const child = spawnSync(
+    return spawnSync(
       process.execPath,
       [
         '--import',
         'tsx',
         '--input-type=module',
         '-e',
-        `const { SpillDirectory } = await import(${JSON.stringify(module)});
-         const dir = new SpillDirectory('keel-test-exit-');
-         process.stdout.write(dir.file('fills.jsonl'));`,
+        `const { SpillDirectory } = await import(${JSON.stringify(module)});\n${script}`,
       ],
-      { encoding: 'utf8' },
+      { encoding: 'utf8', env },
+    );
+  }
+
+  it('is removed when the process exits without disposing it', () => {
+    const child = runWithSpillDirectory(
+      `const dir = new SpillDirectory('keel-test-exit-');
+       process.stdout.write(dir.file('fills.jsonl'));`,
     );
     expect(child.status).toBe(0);
     const file = child.stdout.trim();
@@ -217,21 +228,12 @@ describe('spill directory at process exit', () => {
   }, 30_000);
 
   it('is removed by the next process making one when its own process was killed without an exit hook', () => {
-    const module = new URL('../../../../backtest/report/index.ts', import.meta.url).href;
     const tmp = mkdtempSync(join(tmpdir(), 'keel-own-tmp-'));
-    const killed = spawnSync(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        '--input-type=module',
-        '-e',
-        `const { SpillDirectory } = await import(${JSON.stringify(module)});
-         const dir = new SpillDirectory('keel-test-killed-');
-         process.stdout.write(dir.path);
-         process.kill(process.pid, 'SIGKILL');`,
-      ],
-      { encoding: 'utf8', env: { ...process.env, TMPDIR: tmp } },
+    const killed = runWithSpillDirectory(
+      `const dir = new SpillDirectory('keel-test-killed-');
+       process.stdout.write(dir.path);
+       process.kill(process.pid, 'SIGKILL');`,
+      { ...process.env, TMPDIR: tmp },
     );
     expect(killed.signal).toBe('SIGKILL');
     const left = killed.stdout.trim();
