@@ -1,32 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import {
   type BacktestRunOptions,
   createProgressReporter,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
-import { D, type MarketEvent, ZERO } from '../../../core/model/index.ts';
-import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { D, ZERO } from '../../../core/model/index.ts';
+import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
-
-const _BTC = 'BINANCE_PERP_BTC_USDT';
-
-function decode(record: RecordedMessage): MarketEvent | null | Error {
-  if (record.source !== 'market-data') return null;
-  const event = decodeMarketMessage(record.msg, record.recvTs);
-  // Quotes and trades only: the queue fill model works on them, bars would only be noise here.
-  return event === null || event instanceof Error || event.kind === 'quote' || event.kind === 'trade'
-    ? event
-    : null;
-}
 
 describe('backtest runner on a quote session', () => {
   const session = syntheticSessionFile({ seed: 11, minutes: 8, file: 'session.jsonl.gz' });
 
   const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions =>
-    quotingBacktestOptions(session.path, decode, { batchSize: 1000, ...overrides });
+    quotingBacktestOptions(session.path, decodeQuotesAndTrades, { batchSize: 1000, ...overrides });
 
   it('quotes through the queue fill model, labels the data synthetic and closes everything at the end', async () => {
     const result = await runBacktest(options());

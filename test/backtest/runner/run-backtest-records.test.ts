@@ -13,21 +13,12 @@ import {
 } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
-import type { MarketEvent } from '../../../core/model/index.ts';
-import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
-
-function decode(record: RecordedMessage): MarketEvent | null | Error {
-  if (record.source !== 'market-data') return null;
-  const event = decodeMarketMessage(record.msg, record.recvTs);
-  return event === null || event instanceof Error || event.kind === 'quote' || event.kind === 'trade'
-    ? event
-    : null;
-}
 
 /** Runs with os.tmpdir() pointing at a fresh directory, so the run's spill directory can be seen. */
 async function withOwnTmp<T>(run: (tmp: string) => Promise<T>): Promise<T> {
@@ -56,7 +47,7 @@ describe('backtest records kept out of memory', () => {
   const session = syntheticSessionFile({ seed: 5, minutes: 6 });
 
   const options = (overrides: Partial<BacktestRunOptions> = {}): BacktestRunOptions =>
-    quotingBacktestOptions(session.path, decode, { batchSize: 500, ...overrides });
+    quotingBacktestOptions(session.path, decodeQuotesAndTrades, { batchSize: 500, ...overrides });
   const run = async (overrides: Partial<BacktestRunOptions> = {}): Promise<BacktestResult> => {
     const result = await runBacktest(options(overrides));
     results.push(result);
@@ -140,7 +131,7 @@ describe('backtest records kept out of memory', () => {
     const from = T0 + 60_000;
     const to = T0 + 4 * 60_000;
     const windowed = (record: RecordedMessage) =>
-      record.recvTs < from || record.recvTs >= to ? null : decode(record);
+      record.recvTs < from || record.recvTs >= to ? null : decodeQuotesAndTrades(record);
     const plain = await run({ decode: windowed });
     const cached = await run({ eventCache: { decoderId: 'records-test-v1' }, window: { from, to } });
     expect(existsSync(eventCachePaths(session.path).data)).toBe(true);
