@@ -1,16 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecordingFormatError, readEventBatches } from '../../../backtest/recording/index.ts';
-import { bboRecord, readAll, tempDir, writeRecording } from '../../kit/recording-files.ts';
+import { bboRecord, readAll, tempDirsRemovedAfterEach, writeRecording } from '../../kit/recording-files.ts';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function dir(): string {
-  const t = tempDir();
-  cleanup = t.remove;
-  return t.dir;
-}
+const dir = tempDirsRemovedAfterEach();
 
 async function fileWithBadLine3(name: string): Promise<string> {
   const d = dir();

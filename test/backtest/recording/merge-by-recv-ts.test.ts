@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   keepRecord,
   mergeByRecvTs,
@@ -8,7 +8,7 @@ import {
   type RecordedMessage,
   readRecordBatches,
 } from '../../../backtest/recording/index.ts';
-import { bboRecord, tempDir, writeRecording } from '../../kit/recording-files.ts';
+import { bboRecord, tempDirsRemovedAfterEach, writeRecording } from '../../kit/recording-files.ts';
 
 interface Item {
   readonly recvTs: number;
@@ -56,14 +56,12 @@ describe('k-way merge by receive time', () => {
     );
   });
 
-  let cleanup: (() => void) | undefined;
-  afterEach(() => cleanup?.());
+  const dir = tempDirsRemovedAfterEach();
 
   it('merges recording files, the file listed first winning ties', async () => {
-    const t = tempDir();
-    cleanup = t.remove;
-    const a = join(t.dir, 'a.jsonl');
-    const b = join(t.dir, 'b.jsonl.gz');
+    const d = dir();
+    const a = join(d, 'a.jsonl');
+    const b = join(d, 'b.jsonl.gz');
     await writeRecording(a, [0, 2, 4, 6].map(bboRecord));
     await writeRecording(
       b,

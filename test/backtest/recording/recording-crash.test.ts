@@ -1,17 +1,17 @@
 import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RecordingFormatError, RecordingWriter } from '../../../backtest/recording/index.ts';
-import { bboRecord, readAll, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
+import {
+  bboRecord,
+  readAll,
+  TEST_HEADER,
+  tempDirsRemovedAfterEach,
+  writeRecording,
+} from '../../kit/recording-files.ts';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function dir(): string {
-  const t = tempDir();
-  cleanup = t.remove;
-  return t.dir;
-}
+const dir = tempDirsRemovedAfterEach();
 
 const RECORDS = Array.from({ length: 40 }, (_, i) => bboRecord(i));
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { firstValueFrom, take, toArray } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   keepRecord,
   type RecordedMessage,
@@ -16,17 +16,11 @@ import {
   readAll,
   recordedMessageArb,
   TEST_HEADER,
-  tempDir,
+  tempDirsRemovedAfterEach,
   writeRecording,
 } from '../../kit/recording-files.ts';
 
-let cleanup: (() => void) | undefined;
-afterEach(() => cleanup?.());
-function dir(): string {
-  const t = tempDir();
-  cleanup = t.remove;
-  return t.dir;
-}
+const dir = tempDirsRemovedAfterEach();
 
 describe('recording write -> read', () => {
   it.each(['s.jsonl', 's.jsonl.gz'])('gives back identical messages in order (%s)', async (name) => {
