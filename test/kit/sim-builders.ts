@@ -17,6 +17,7 @@ import type {
 import { D } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { anInstrument } from './instrument-builders.ts';
+import { aFeedBar } from './kernel-events.ts';
 
 /** The sym most sim tests trade. */
 export const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -29,6 +30,32 @@ export const BTC = 'BINANCE_PERP_BTC_USDT';
  */
 export function asApproved(intent: Intent, strategyId = 'test'): ApprovedIntent {
   return { strategyId, intent } as ApprovedIntent;
+}
+
+/**
+ * A BTC order intent in NET mode (positionSide NONE), not reduce-only, with the type's fields.
+ * @param ref - caller reference (clientOrderId)
+ * @param side - BUY or SELL
+ * @param qty - quantity as a decimal string
+ * @param fields - order type, time in force and any overrides
+ * @returns the intent
+ */
+function aBtcOrder(
+  ref: string,
+  side: 'BUY' | 'SELL',
+  qty: string,
+  fields: Pick<PlaceOrderIntent, 'orderType' | 'timeInForce'> & Partial<PlaceOrderIntent>,
+): PlaceOrderIntent {
+  return {
+    kind: 'placeOrder',
+    ref,
+    sym: BTC,
+    side,
+    qty: D(qty),
+    reduceOnly: false,
+    positionSide: 'NONE',
+    ...fields,
+  };
 }
 
 /**
@@ -47,23 +74,11 @@ export function aLimit(
   price: string,
   more: Partial<PlaceOrderIntent> = {},
 ): PlaceOrderIntent {
-  return {
-    kind: 'placeOrder',
-    ref,
-    sym: BTC,
-    side,
-    orderType: 'LIMIT',
-    qty: D(qty),
-    price: D(price),
-    timeInForce: 'GTC',
-    reduceOnly: false,
-    positionSide: 'NONE',
-    ...more,
-  };
+  return aBtcOrder(ref, side, qty, { orderType: 'LIMIT', price: D(price), timeInForce: 'GTC', ...more });
 }
 
 /**
- * A market order intent.
+ * A market order intent on BTC (IOC, NET, not reduce-only) unless told otherwise.
  * @param ref - caller reference
  * @param side - BUY or SELL
  * @param qty - quantity
@@ -76,18 +91,7 @@ export function aMarket(
   qty: string,
   more: Partial<PlaceOrderIntent> = {},
 ): PlaceOrderIntent {
-  return {
-    kind: 'placeOrder',
-    ref,
-    sym: BTC,
-    side,
-    orderType: 'MARKET',
-    qty: D(qty),
-    timeInForce: 'IOC',
-    reduceOnly: false,
-    positionSide: 'NONE',
-    ...more,
-  };
+  return aBtcOrder(ref, side, qty, { orderType: 'MARKET', timeInForce: 'IOC', ...more });
 }
 
 /**
@@ -120,7 +124,7 @@ export function aTrade(
 }
 
 /**
- * A closed 1m bar ending at `ts`.
+ * A closed 1m bar ending at `ts`, volume 100.
  * @returns the event
  */
 export function aBar(
@@ -131,20 +135,7 @@ export function aBar(
   close: number,
   sym = BTC,
 ): BarEvent {
-  return {
-    kind: 'bar',
-    sym,
-    ts,
-    recvTs: ts,
-    interval: '1m',
-    openTime: ts - 60_000,
-    open,
-    high,
-    low,
-    close,
-    volume: 100,
-    closed: true,
-  };
+  return aFeedBar(ts - 60_000, [open, high, low, close, 100], sym);
 }
 
 /**
