@@ -14,6 +14,7 @@ import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
 import { marketMaker } from '../strategies/market-maker.ts';
 import { bareJsonLoop } from './kit/bare-json-loop.ts';
+import { timed } from './kit/cpu-timing.ts';
 
 // A 1M-message SYNTHETIC BBO session (BTC perpetual: quotes, trades at or inside the quote and
 // 1m klines from the seeded generator, not market data) backtested with the market maker through
@@ -109,18 +110,6 @@ async function backtest(eventCache: boolean): Promise<RunSummary> {
   // Orders, fills and trades sit in the run's temporary spill files: removed here.
   result.dispose?.();
   return summary;
-}
-
-function cpuSeconds(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
-
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; wall: number; cpu: number }> {
-  const wall = performance.now();
-  const cpu = cpuSeconds();
-  const value = await run();
-  return { value, wall: (performance.now() - wall) / 1000, cpu: cpuSeconds() - cpu };
 }
 
 /**

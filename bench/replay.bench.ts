@@ -7,6 +7,7 @@ import { readEventBatches } from '../backtest/recording/index.ts';
 import { EXAMPLE_SESSION_OPTIONS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
 import { decodeSessionRecord } from '../config/session-decoder.ts';
 import { bareJsonLoop } from './kit/bare-json-loop.ts';
+import { bestOf } from './kit/cpu-timing.ts';
 
 // Replay throughput of a 1M-message synthetic session: the recording reader decoding into model
 // events (the same path as `npm start`) against a bare loop that only reads, splits lines by hand
@@ -68,25 +69,6 @@ function rssLine(what: 'replay' | 'bare', label: string, nodeFlags: readonly str
   return `  ${name} peak ${r.peak} MiB (${r.before} before reading); every 250k: ${r.checkpoints.join(' ')}`;
 }
 
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-async function best(run: () => Promise<number>): Promise<{ count: number; wall: number; cpu: number }> {
-  let wall = Number.POSITIVE_INFINITY;
-  let cpu = Number.POSITIVE_INFINITY;
-  let count = 0;
-  for (let i = 0; i < ROUNDS; i++) {
-    const w = performance.now();
-    const c = cpuMs();
-    count = await run();
-    cpu = Math.min(cpu, (cpuMs() - c) / 1000);
-    wall = Math.min(wall, (performance.now() - w) / 1000);
-  }
-  return { count, wall, cpu };
-}
-
 if (!existsSync(path)) {
   const started = performance.now();
   const partial = `${path}.partial`;
@@ -104,19 +86,19 @@ if (probe !== undefined) {
   await probeRss(probe.endsWith('bare') ? 'bare' : 'replay');
 } else {
   const mb = statSync(path).size / 1e6;
-  const bare = await best(bareLoop);
-  const read = await best(() => replay(() => {}));
-  console.log(`session      ${path} (${mb.toFixed(1)} MB, ${fmt(bare.count)} lines incl. header, SYNTHETIC)`);
+  const bare = await bestOf(ROUNDS, bareLoop);
+  const read = await bestOf(ROUNDS, () => replay(() => {}));
+  console.log(`session      ${path} (${mb.toFixed(1)} MB, ${fmt(bare.value)} lines incl. header, SYNTHETIC)`);
   console.log(
     `             rates on CPU time (the machine is shared), best of ${ROUNDS}; wall-clock rate in brackets`,
   );
   console.log(
-    `bare loop    ${fmt(bare.count / bare.cpu)} lines/s   ${(mb / bare.cpu).toFixed(1)} MB/s  [${fmt(bare.count / bare.wall)} lines/s]  read + split + JSON.parse`,
+    `bare loop    ${fmt(bare.value / bare.cpu)} lines/s   ${(mb / bare.cpu).toFixed(1)} MB/s  [${fmt(bare.value / bare.wall)} lines/s]  read + split + JSON.parse`,
   );
   console.log(
-    `replay       ${fmt(read.count / read.cpu)} events/s  ${(mb / read.cpu).toFixed(1)} MB/s  [${fmt(read.count / read.wall)} events/s]  reader + venue decoders -> model events`,
+    `replay       ${fmt(read.value / read.cpu)} events/s  ${(mb / read.cpu).toFixed(1)} MB/s  [${fmt(read.value / read.wall)} events/s]  reader + venue decoders -> model events`,
   );
-  const ratio = (read.count / read.cpu / (bare.count / bare.cpu)) * 100;
+  const ratio = (read.value / read.cpu / (bare.value / bare.cpu)) * 100;
   console.log(`ratio        ${ratio.toFixed(1)} % of the bare loop (target >= 70 %)`);
   console.log(
     'peak RSS     fresh process per line, 2 passes over the file (2M messages), MiB; target flat, < 150',

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { createSimVenue, ZERO_LATENCY } from '../backtest/sim/index.ts';
 import { seededRandom } from '../core/kernel/index.ts';
-import { D, type Intent, type QuoteEvent } from '../core/model/index.ts';
+import { D, type Intent, type OrderSide, type QuoteEvent } from '../core/model/index.ts';
 import type { ApprovedIntent } from '../core/risk/index.ts';
 import { anInstrument } from '../test/kit/instrument-builders.ts';
 
@@ -40,27 +40,60 @@ let checksum = 0;
 for (const e of data) checksum += e.bid;
 const bareMs = performance.now() - bareStart;
 
-const sim = createSimVenue({
-  instruments: [instrument],
-  startingBalances: { USDT: D('1000000') },
-  random: seededRandom(2),
-  latency: ZERO_LATENCY,
-  fillModel: 'queue',
-});
+/**
+ * A queue-fill venue holding a long of 1 BTC (bought at market), and a way to send it intents.
+ * @param seed - the venue's random seed
+ * @param onUserEvent - counts the venue's User Data events from the first one on, when given
+ * @returns the venue and its sender
+ */
+function venueHoldingALong(seed: number, onUserEvent?: () => void) {
+  const venue = createSimVenue({
+    instruments: [instrument],
+    startingBalances: { USDT: D('1000000') },
+    random: seededRandom(seed),
+    latency: ZERO_LATENCY,
+    fillModel: 'queue',
+  });
+  if (onUserEvent !== undefined) venue.events.subscribe(onUserEvent);
+  const send = (intent: Intent) => venue.submit({ strategyId: 'bench', intent } as ApprovedIntent);
+  send({
+    kind: 'placeOrder',
+    ref: 'pos',
+    sym: SYM,
+    side: 'BUY',
+    orderType: 'MARKET',
+    qty: D('1'),
+    timeInForce: 'IOC',
+    reduceOnly: false,
+    positionSide: 'NONE',
+  });
+  return { venue, send };
+}
+
+/**
+ * A resting GTC limit order of 0.01 BTC.
+ * @param ref - its reference
+ * @param side - BUY or SELL
+ * @param price - its price, as the venue's decimal text
+ * @returns the intent
+ */
+function restingLimit(ref: string, side: OrderSide, price: string): Intent {
+  return {
+    kind: 'placeOrder',
+    ref,
+    sym: SYM,
+    side,
+    orderType: 'LIMIT',
+    qty: D('0.01'),
+    price: D(price),
+    timeInForce: 'GTC',
+    reduceOnly: false,
+    positionSide: 'NONE',
+  };
+}
+
 let userEvents = 0;
-sim.events.subscribe(() => userEvents++);
-const send = (intent: Intent) => sim.submit({ strategyId: 'bench', intent } as ApprovedIntent);
-send({
-  kind: 'placeOrder',
-  ref: 'pos',
-  sym: SYM,
-  side: 'BUY',
-  orderType: 'MARKET',
-  qty: D('1'),
-  timeInForce: 'IOC',
-  reduceOnly: false,
-  positionSide: 'NONE',
-});
+const { venue: sim, send } = venueHoldingALong(2, () => userEvents++);
 const start = performance.now();
 let n = 0;
 for (const e of data) {
@@ -71,18 +104,7 @@ for (const e of data) {
       ['BUY', e.bid - 0.5],
       ['SELL', e.ask + 0.5],
     ] as const) {
-      send({
-        kind: 'placeOrder',
-        ref: `${side}${k}`,
-        sym: SYM,
-        side,
-        orderType: 'LIMIT',
-        qty: D('0.01'),
-        price: D(px.toFixed(1)),
-        timeInForce: 'GTC',
-        reduceOnly: false,
-        positionSide: 'NONE',
-      });
+      send(restingLimit(`${side}${k}`, side, px.toFixed(1)));
     }
   }
   sim.onMarket(e);
@@ -91,41 +113,12 @@ for (const e of data) {
 const ms = performance.now() - start;
 
 // The per-event path alone: one open position and two resting orders far from the market, no fills.
-const quiet = createSimVenue({
-  instruments: [instrument],
-  startingBalances: { USDT: D('1000000') },
-  random: seededRandom(3),
-  latency: ZERO_LATENCY,
-  fillModel: 'queue',
-});
-const sendQuiet = (intent: Intent) => quiet.submit({ strategyId: 'bench', intent } as ApprovedIntent);
-sendQuiet({
-  kind: 'placeOrder',
-  ref: 'pos',
-  sym: SYM,
-  side: 'BUY',
-  orderType: 'MARKET',
-  qty: D('1'),
-  timeInForce: 'IOC',
-  reduceOnly: false,
-  positionSide: 'NONE',
-});
+const { venue: quiet, send: sendQuiet } = venueHoldingALong(3);
 for (const [side, px] of [
   ['BUY', '1000'],
   ['SELL', '90000'],
 ] as const) {
-  sendQuiet({
-    kind: 'placeOrder',
-    ref: side,
-    sym: SYM,
-    side,
-    orderType: 'LIMIT',
-    qty: D('0.01'),
-    price: D(px),
-    timeInForce: 'GTC',
-    reduceOnly: false,
-    positionSide: 'NONE',
-  });
+  sendQuiet(restingLimit(side, side, px));
 }
 const quietStart = performance.now();
 for (const e of data) quiet.onMarket(e);

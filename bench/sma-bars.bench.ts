@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { klineMessage } from '../backtest/csv/index.ts';
 import { RecordingWriter, readEventBatches } from '../backtest/recording/index.ts';
@@ -13,6 +12,7 @@ import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
 import { smaCross } from '../strategies/sma-cross.ts';
 import { anInstrument } from '../test/kit/instrument-builders.ts';
+import { bestOf } from './kit/cpu-timing.ts';
 
 // A 100k-bar kline backtest of an SMA crossover (fast 10, slow 30, bar fill model) through the
 // full runner: recording reader + venue decoder + simulated venue + kernel + risk gate + metrics.
@@ -106,29 +106,6 @@ async function backtest(
   return summary;
 }
 
-function cpuSeconds(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
-
-/** Best (lowest) wall and CPU seconds of `rounds` runs. */
-async function best<T>(
-  rounds: number,
-  run: () => Promise<T>,
-): Promise<{ value: T; wall: number; cpu: number }> {
-  let wall = Number.POSITIVE_INFINITY;
-  let cpu = Number.POSITIVE_INFINITY;
-  let value: T | undefined;
-  for (let i = 0; i < rounds; i++) {
-    const w = performance.now();
-    const c = cpuSeconds();
-    value = await run();
-    cpu = Math.min(cpu, cpuSeconds() - c);
-    wall = Math.min(wall, (performance.now() - w) / 1000);
-  }
-  return { value: value as T, wall, cpu };
-}
-
 /** Child mode: one cached backtest, RSS noted when the runner reports 25, 50, 75 and 100 % done. */
 async function probeRss(): Promise<void> {
   const marks: number[] = [];
@@ -156,12 +133,12 @@ if (!existsSync(path)) await writeSyntheticBars();
 if (process.argv.includes('--rss-probe')) {
   await probeRss();
 } else {
-  const bare = await best(ROUNDS, bareDecode);
-  const plain = await best(1, () => backtest(false));
+  const bare = await bestOf(ROUNDS, bareDecode);
+  const plain = await bestOf(1, () => backtest(false));
   await backtest(true); // builds the event cache if it is missing or stale
-  const cached = await best(ROUNDS, () => backtest(true));
+  const cached = await bestOf(ROUNDS, () => backtest(true));
   // The same path with every signal sized below one lot, so it never trades: what the bars cost.
-  const floor = await best(ROUNDS, () => backtest(true, undefined, 1e-9));
+  const floor = await bestOf(ROUNDS, () => backtest(true, undefined, 1e-9));
   const summary = cached.value;
   const perCpu = (t: { cpu: number }): number => BARS / t.cpu;
   const perWall = (t: { wall: number }): number => BARS / t.wall;
