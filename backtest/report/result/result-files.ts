@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BacktestResult } from './backtest-result.ts';
 import { equityCsvLines, fillsCsvLines, ordersCsvLines, tradesCsvLines } from './result-csv.ts';
 import { readResultStreaming } from './result-reader.ts';
-import { backtestResultSchema } from './result-schema.ts';
+import { backtestResultOf } from './result-schema.ts';
 import { stableJson, stableJsonChunks } from './stable-json.ts';
 import { writeTextFile } from './write-text-file.ts';
 
@@ -60,15 +60,7 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
   } catch (cause) {
     throw new Error(`${source} is not JSON: ${(cause as Error).message}`, { cause });
   }
-  const parsed = backtestResultSchema.safeParse(data);
-  if (!parsed.success) {
-    const issues = parsed.error.issues
-      .slice(0, 5)
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
-    throw new Error(`${source} is not a Keel backtest result: ${issues}`);
-  }
-  return parsed.data;
+  return backtestResultOf(data, source);
 }
 
 /**

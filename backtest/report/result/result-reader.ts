@@ -4,7 +4,7 @@ import { SpillDirectory } from '../log/spill-directory.ts';
 import { SpillLog } from '../log/spill-log.ts';
 import type { BacktestResult } from './backtest-result.ts';
 import { EXECUTION_CODEC, ORDER_CODEC, ROUND_TRIP_CODEC } from './record-codecs.ts';
-import { backtestResultSchema } from './result-schema.ts';
+import { backtestResultOf } from './result-schema.ts';
 
 /** The arrays of a result file that can be long, and how their records read. */
 const LOGGED: Readonly<Record<string, RecordCodec<unknown>>> = {
@@ -64,18 +64,11 @@ export function readResultStreaming(path: string): BacktestResult | undefined {
         if (codec !== undefined) logs.set(name, new SpillLog(dir, name, codec).seal());
       }
     }
-    const parsed = backtestResultSchema.safeParse(JSON.parse(`{${rest.join(',\n')}}`));
-    if (!parsed.success) {
-      const issues = parsed.error.issues
-        .slice(0, 5)
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ');
-      throw new Error(`${path} is not a Keel backtest result: ${issues}`);
-    }
+    const parsed = backtestResultOf(JSON.parse(`{${rest.join(',\n')}}`), path);
     const log = (name: string) =>
       logs.get(name) ?? new SpillLog(dir, name, LOGGED[name] as RecordCodec<unknown>).seal();
     return {
-      ...parsed.data,
+      ...parsed,
       orders: log('orders') as BacktestResult['orders'],
       fills: log('fills') as BacktestResult['fills'],
       trades: log('trades') as BacktestResult['trades'],

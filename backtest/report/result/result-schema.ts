@@ -198,3 +198,22 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   prices: z.array(z.object({ sym: z.string(), points: z.array(pricePoint) })),
   metrics,
 });
+
+/**
+ * Checks parsed JSON against {@link backtestResultSchema}.
+ * @param data - the parsed JSON
+ * @param source - where it came from, for the error message
+ * @returns the result with Decimals
+ * @throws Error naming the source and the first five wrong fields when the data is not a result
+ */
+export function backtestResultOf(data: unknown, source: string): BacktestResult {
+  const parsed = backtestResultSchema.safeParse(data);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+      .join('; ');
+    throw new Error(`${source} is not a Keel backtest result: ${issues}`);
+  }
+  return parsed.data;
+}
