@@ -23,6 +23,7 @@ export type {
   ConditionalInput,
   GtdInput,
   LimitInput,
+  LoanInput,
   MarketInput,
   OrderInputBase,
   TpSlInput,

@@ -30,6 +30,7 @@ import type {
   ConditionalInput,
   GtdInput,
   LimitInput,
+  LoanInput,
   MarketInput,
   OrderInputBase,
   TpSlInput,
@@ -301,15 +302,8 @@ export class OrderFactory {
    * @param input - exchange, coin, amount
    * @returns the intent
    */
-  borrow(input: { exchange: string; coin: string; amount: Amount; ref?: string }): BorrowIntent {
-    const { exchange, coin } = input;
-    return {
-      kind: 'borrow',
-      ref: input.ref ?? this.state.nextRef(),
-      exchange,
-      coin,
-      amount: toDecimal(input.amount, 'amount'),
-    };
+  borrow(input: LoanInput): BorrowIntent {
+    return { kind: 'borrow', ...this.loan(input) };
   }
 
   /**
@@ -317,15 +311,8 @@ export class OrderFactory {
    * @param input - exchange, coin, amount
    * @returns the intent
    */
-  repay(input: { exchange: string; coin: string; amount: Amount; ref?: string }): RepayIntent {
-    const { exchange, coin } = input;
-    return {
-      kind: 'repay',
-      ref: input.ref ?? this.state.nextRef(),
-      exchange,
-      coin,
-      amount: toDecimal(input.amount, 'amount'),
-    };
+  repay(input: LoanInput): RepayIntent {
+    return { kind: 'repay', ...this.loan(input) };
   }
 
   /**
@@ -335,6 +322,17 @@ export class OrderFactory {
    */
   setPositionMode(positionMode: PositionMode): SetPositionModeIntent {
     return { kind: 'setPositionMode', ref: this.state.nextRef(), positionMode };
+  }
+
+  /** The fields a borrow and a repay share, with the amount as an exact Decimal. */
+  private loan(input: LoanInput): Omit<BorrowIntent | RepayIntent, 'kind'> {
+    const { exchange, coin } = input;
+    return {
+      ref: input.ref ?? this.state.nextRef(),
+      exchange,
+      coin,
+      amount: toDecimal(input.amount, 'amount'),
+    };
   }
 
   private place(

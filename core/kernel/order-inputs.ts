@@ -94,3 +94,12 @@ export interface AlgoInput {
   readonly ref?: string;
   readonly round?: boolean;
 }
+
+/** A margin loan movement (borrow or repay) in one exchange account of the portfolio. */
+export interface LoanInput {
+  readonly exchange: string;
+  readonly coin: string;
+  readonly amount: Amount;
+  /** Caller reference; generated from the strategy id when omitted. */
+  readonly ref?: string;
+}
