@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
+import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-backtest-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,21 +14,12 @@ const keelLeftovers = (tmp: string): string[] => readdirSync(tmp).filter((name) 
 /** Runs the CLI with its temporary directory (os.tmpdir()) in a fresh folder, to see what it leaves there. */
 function keel(args: string[], tmp: string) {
   mkdirSync(tmp, { recursive: true });
-  const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', TMPDIR: tmp },
-  });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+  return keelChild(args, { env: { TMPDIR: tmp } });
 }
 
 const EXAMPLE = 'config/examples/sma-cross-backtest.yaml';
 const SESSION = 'backtest/sessions/example-synthetic.jsonl.gz';
-const outputs = (name: string) => [
-  '--set',
-  `report.json=${join(dir, `${name}-result.json`)}`,
-  '--set',
-  `report.html=${join(dir, `${name}-report.html`)}`,
-];
+const outputs = (name: string) => reportOutputFlags(dir, name);
 
 describe('keel backtest and sweep files', () => {
   it('keeps an event cache next to the recording by default, says where, and gives the same result from it', () => {

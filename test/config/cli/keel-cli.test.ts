@@ -1,19 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runKeel } from '../../../config/cli/index.ts';
 import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
-
-/** Runs bin/keel.js as a user would, in a child process with a clean environment. */
-function keel(args: string[], env: Record<string, string> = {}) {
-  const child = spawnSync(process.execPath, ['bin/keel.js', ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
+import { keelChild } from '../../kit/keel-child-process.ts';
 
 /** Runs the CLI in this process, capturing its output. */
 async function keelInProcess(args: string[]) {
@@ -42,7 +33,7 @@ describe('keel command line', () => {
   });
 
   it('prints help listing every command, exit 0', () => {
-    const { code, stdout } = keel(['--help']);
+    const { code, stdout } = keelChild(['--help']);
     expect(code).toBe(EXIT.OK);
     for (const command of [
       'run',
@@ -60,7 +51,7 @@ describe('keel command line', () => {
 
   it('validates a good config, exit 0', () => {
     const file = join(dir, 'bt.yaml');
-    const { code, stdout } = keel([
+    const { code, stdout } = keelChild([
       'validate',
       file,
       '--set',
@@ -72,7 +63,7 @@ describe('keel command line', () => {
 
   it('prints one located line for a broken config, exit 2', () => {
     const file = join(dir, 'bad.yaml');
-    const { code, stdout, stderr } = keel(['validate', file]);
+    const { code, stdout, stderr } = keelChild(['validate', file]);
     expect(stdout).toBe('');
     expect(stderr).toBe(
       `✖ backtest.recordings must be a list (lines starting with "- "), not the string "a.jsonl" → at backtest.recordings (${file}:12:15)\n`,
@@ -82,12 +73,12 @@ describe('keel command line', () => {
 
   it('names a missing secret and never prints the ones it has', () => {
     const file = join(dir, 'live.yaml');
-    const missing = keel(['validate', file], { T_KEY: LIVE_ENV.T_KEY });
+    const missing = keelChild(['validate', file], { env: { T_KEY: LIVE_ENV.T_KEY } });
     expect(missing.stderr).toBe(
       `✖ venue.apiSecret refers to \${T_SECRET}, which is not set (environment or .env) → at venue.apiSecret (${file}:5:14)\n`,
     );
     expect(missing.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    const printed = keel(
+    const printed = keelChild(
       [
         'validate',
         file,
@@ -97,7 +88,7 @@ describe('keel command line', () => {
           `strategies.0.params.${p}`,
         ]),
       ],
-      LIVE_ENV,
+      { env: LIVE_ENV },
     );
     expect(printed.code).toBe(EXIT.OK);
     expect(printed.stdout).toContain('apiSecret: "[redacted]"');
@@ -106,7 +97,7 @@ describe('keel command line', () => {
   });
 
   it('fails a backtest whose recording is missing with one sentence naming it, exit 1', () => {
-    const { code, stdout, stderr } = keel([
+    const { code, stdout, stderr } = keelChild([
       'backtest',
       join(dir, 'bt.yaml'),
       '--from',

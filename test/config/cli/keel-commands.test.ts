@@ -1,33 +1,21 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
+import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-commands-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function keel(args: string[]) {
-  const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '' },
-  });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
-
 const EXAMPLE = 'config/examples/sma-cross-backtest.yaml';
-const outputs = (name: string) => [
-  '--set',
-  `report.json=${join(dir, `${name}-result.json`)}`,
-  '--set',
-  `report.html=${join(dir, `${name}-report.html`)}`,
-];
+const outputs = (name: string) => reportOutputFlags(dir, name);
 
 describe('keel backtest, report, sweep and venue as a user runs them', () => {
   it('backtests the example into result.json and report.html, byte-identical when run twice', () => {
-    const first = keel(['backtest', EXAMPLE, '--no-progress', ...outputs('a')]);
-    const second = keel(['backtest', EXAMPLE, '--no-progress', ...outputs('b')]);
+    const first = keelChild(['backtest', EXAMPLE, '--no-progress', ...outputs('a')]);
+    const second = keelChild(['backtest', EXAMPLE, '--no-progress', ...outputs('b')]);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(EXIT.OK);
     expect(second.code).toBe(EXIT.OK);
@@ -38,7 +26,7 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
   }, 60_000);
 
   it("--recording replaces the config's recordings (how a recorded paper session is backtested)", () => {
-    const run = keel([
+    const run = keelChild([
       'backtest',
       'config/examples/replay-paper-session.yaml',
       '--no-progress',
@@ -67,24 +55,31 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
         }),
       ].join('\n'),
     );
-    const imported = keel(['import-csv', csv, '--sym', 'BINANCE_PERP_BTC_USDT', '--out', recording]);
+    const imported = keelChild(['import-csv', csv, '--sym', 'BINANCE_PERP_BTC_USDT', '--out', recording]);
     expect(imported.code).toBe(EXIT.OK);
     expect(imported.stdout).toMatch(/^✔ 40 1m bars of BINANCE_PERP_BTC_USDT/);
-    const run = keel(['backtest', EXAMPLE, '--no-progress', '--recording', recording, ...outputs('csv')]);
+    const run = keelChild([
+      'backtest',
+      EXAMPLE,
+      '--no-progress',
+      '--recording',
+      recording,
+      ...outputs('csv'),
+    ]);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
   }, 60_000);
 
   it('keel report rebuilds the HTML from the result alone', () => {
     const out = join(dir, 'rebuilt.html');
-    const run = keel(['report', join(dir, 'a-result.json'), '--out', out]);
+    const run = keelChild(['report', join(dir, 'a-result.json'), '--out', out]);
     expect(run.code).toBe(EXIT.OK);
     expect(readFileSync(out, 'utf8')).toContain('sma-cross');
   }, 60_000);
 
   it('keel sweep gives one row per combination, sorted by the metric, and a CSV', () => {
     const csv = join(dir, 'sweep.csv');
-    const run = keel([
+    const run = keelChild([
       'sweep',
       EXAMPLE,
       '--grid',
@@ -113,7 +108,7 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
       file,
       readFileSync(EXAMPLE, 'utf8').replace('      fast: 3', '      fast: 3\n      fats: 4'),
     );
-    const run = keel(['backtest', file, '--no-progress']);
+    const run = keelChild(['backtest', file, '--no-progress']);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     const lines = run.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -4,18 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runStart } from '../../../config/start-run.ts';
+import { keelChild } from '../../kit/keel-child-process.ts';
 
 const PAPER = resolve('config/examples/market-maker-paper.yaml');
 const REPLAY = resolve('config/examples/replay-paper-session.yaml');
-
-function keel(args: string[], cwd: string) {
-  const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '' },
-  });
-  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
-}
 
 type FillRow = { clientOrderId: string; side: string; price: string; quantity: string; timestamp: number };
 const fillsOf = (file: string) =>
@@ -70,7 +62,9 @@ describe('npm start, then a backtest of its recording', () => {
   });
 
   it('backtesting the recording reproduces the paper fills in order (parity)', () => {
-    const run = keel(['backtest', 'config/examples/replay-paper-session.yaml', '--no-progress'], dir);
+    const run = keelChild(['backtest', 'config/examples/replay-paper-session.yaml', '--no-progress'], {
+      cwd: dir,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const paper = fillsOf(join(dir, 'out/paper-result.json'));
@@ -87,7 +81,7 @@ describe('npm start, then a backtest of its recording', () => {
 
   it('keel report rebuilds the HTML from the result alone', () => {
     rmSync(join(dir, 'out/paper-report.html'));
-    const run = keel(['report', 'out/paper-result.json'], dir);
+    const run = keelChild(['report', 'out/paper-result.json'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, 'out/paper-report.html'), 'utf8')).toContain('SYNTHETIC');
   }, 30_000);

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+
+/** How a keel child process ended: its exit code and what it wrote. */
+export interface KeelChildRun {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Where a keel child process runs and what it finds in its environment. */
+export interface KeelChildOptions {
+  /** Its working directory; default this process's. */
+  readonly cwd?: string;
+  /** Variables added to its environment, which otherwise holds PATH alone. */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+/**
+ * Runs `bin/keel.js` as a user would, in a child process with a clean environment (PATH and
+ * `options.env`, nothing else of the test's), and waits for it to end.
+ * @param args - the command line after `keel`
+ * @param options - working directory and extra environment variables
+ * @returns its exit code, stdout and stderr
+ */
+export function keelChild(args: readonly string[], options: KeelChildOptions = {}): KeelChildRun {
+  const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
+    ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+  });
+  return { code: child.status, stdout: child.stdout, stderr: child.stderr };
+}
+
+/**
+ * The `--set` flags that write a run's result and HTML report to `<dir>/<name>-result.json` and
+ * `<dir>/<name>-report.html`, so several runs of one test keep their files apart.
+ * @param dir - the folder of the files
+ * @param name - what the files' names start with
+ * @returns the flags, to spread into a command line
+ */
+export function reportOutputFlags(dir: string, name: string): string[] {
+  return [
+    '--set',
+    `report.json=${join(dir, `${name}-result.json`)}`,
+    '--set',
+    `report.html=${join(dir, `${name}-report.html`)}`,
+  ];
+}
