@@ -40,6 +40,14 @@ function outputsIn(name: string, env: Record<string, string> = {}) {
   return { loaded: rest, base };
 }
 
+/** Runs a paper or live example for three seconds: it must end with exit code 0, having seen events. */
+async function expectThreeSecondsOfEvents(loaded: ReturnType<typeof outputsIn>['loaded']): Promise<void> {
+  const outcome = await runConfiguredSession(loaded, { durationSec: 3, handleSignals: false });
+  if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
+  expect(outcome.exitCode).toBe(0);
+  expect(outcome.events).toBeGreaterThan(0);
+}
+
 describe('every example config runs in its mode', () => {
   it('has backtest, paper and live examples', () => {
     expect(byMode('backtest').length).toBeGreaterThanOrEqual(4);
@@ -65,10 +73,7 @@ describe('every example config runs in its mode', () => {
     '%s paper-trades for a few seconds and writes recording and report',
     async (name) => {
       const { loaded, base } = outputsIn(name);
-      const outcome = await runConfiguredSession(loaded, { durationSec: 3, handleSignals: false });
-      if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
-      expect(outcome.exitCode).toBe(0);
-      expect(outcome.events).toBeGreaterThan(0);
+      await expectThreeSecondsOfEvents(loaded);
       expect(existsSync(`${base}.jsonl.gz`) && existsSync(`${base}-report.html`)).toBe(true);
     },
     60_000,
@@ -89,10 +94,7 @@ describe('every example config runs in its mode', () => {
         KEEL_API_KEY: v.apiKey,
         KEEL_API_SECRET: v.apiSecret,
       });
-      const outcome = await runConfiguredSession(loaded, { durationSec: 3, handleSignals: false });
-      if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
-      expect(outcome.exitCode).toBe(0);
-      expect(outcome.events).toBeGreaterThan(0);
+      await expectThreeSecondsOfEvents(loaded);
       expect(existsSync(`${base}.jsonl.gz`) && existsSync(`${base}-result.json`)).toBe(true);
     },
     60_000,

@@ -1,8 +1,8 @@
 import { filter, map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, sma } from '../../../core/kernel/index.ts';
-import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { defineStrategy, type StrategySlot, sma } from '../../../core/kernel/index.ts';
+import { aKernelRig, type KernelRig } from '../../kit/kernel-builders.ts';
 import { aTrade, BTC } from '../../kit/kernel-events.ts';
 
 // The two @example blocks of defineStrategy, verbatim but for the periods (3 and 5 instead of
@@ -41,13 +41,19 @@ const reactiveStyle = defineStrategy({
 /** One trade per minute: falling for six minutes, then rising. */
 const closes = [110, 108, 106, 104, 102, 100, 103, 107, 112, 118];
 
+/** Runs one strategy through those trades, then on to the close of the last minute's bar. */
+function runOnCloses(slot: StrategySlot): KernelRig {
+  const rig = aKernelRig([slot]);
+  closes.forEach((price, minute) => {
+    rig.kernel.push(aTrade(minute * 60_000 + 1_000, price));
+  });
+  rig.kernel.advanceTime(closes.length * 60_000);
+  return rig;
+}
+
 describe('defineStrategy documentation examples', () => {
   it('hook style: buys once the fast SMA of 1m closes is above the slow one, not before warm-up', () => {
-    const rig = aKernelRig([{ id: 'hook', strategy: hookStyle, params: { sym: BTC } }]);
-    closes.forEach((price, minute) => {
-      rig.kernel.push(aTrade(minute * 60_000 + 1_000, price));
-    });
-    rig.kernel.advanceTime(closes.length * 60_000);
+    const rig = runOnCloses({ id: 'hook', strategy: hookStyle, params: { sym: BTC } });
     expect(
       rig.venue.submitted.map((c) => [
         c.intent.kind,
@@ -57,11 +63,7 @@ describe('defineStrategy documentation examples', () => {
   });
 
   it('reactive style: the same signal as a stream of intents', () => {
-    const rig = aKernelRig([{ id: 'rx', strategy: reactiveStyle, params: { sym: BTC } }]);
-    closes.forEach((price, minute) => {
-      rig.kernel.push(aTrade(minute * 60_000 + 1_000, price));
-    });
-    rig.kernel.advanceTime(closes.length * 60_000);
+    const rig = runOnCloses({ id: 'rx', strategy: reactiveStyle, params: { sym: BTC } });
     expect(
       rig.venue.submitted.map(
         (c) => `${c.intent.kind} ${c.intent.kind === 'placeOrder' && c.intent.orderType}`,
