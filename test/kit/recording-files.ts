@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach } from 'vitest';
 import {
   type MessageSource,
   type RecordedMessage,
@@ -27,23 +26,6 @@ export const TEST_HEADER: SessionHeaderInit = {
 export function tempDir(): { readonly dir: string; readonly remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'keel-test-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/**
- * Fresh temporary directories for a suite's tests, each removed after the test that made it.
- * Registers an afterEach, so call it at the top of a test file or describe block.
- * @returns a function giving a new directory on each call
- */
-export function tempDirsRemovedAfterEach(): () => string {
-  const removers: (() => void)[] = [];
-  afterEach(() => {
-    for (const remove of removers.splice(0)) remove();
-  });
-  return () => {
-    const made = tempDir();
-    removers.push(made.remove);
-    return made.dir;
-  };
 }
 
 /**

@@ -1,27 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CsvImportError, importOhlcvCsv, klineMessage } from '../../../backtest/csv/index.ts';
 import { readRecords, readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { BarEvent } from '../../../core/model/index.ts';
 import { decodeMarketMessage, klineMapper } from '../../../core/venue/market-data/index.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures/csv');
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-async function anOutputDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'keel-csv-'));
-  dirs.push(dir);
-  return dir;
-}
+const anOutputDir = tempDirsRemovedAfterAll('keel-csv-');
 
 describe('OHLCV CSV import into a recording', () => {
   it('writes one closed KLINE push per bar, received at the bar close, that the venue decoder reads', async () => {
-    const output = join(await anOutputDir(), 'btc-1m.jsonl.gz');
+    const output = join(anOutputDir(), 'btc-1m.jsonl.gz');
     const summary = await importOhlcvCsv({
       input: join(FIXTURES, 'binance-1m.csv'),
       output,
@@ -67,7 +57,7 @@ describe('OHLCV CSV import into a recording', () => {
   });
 
   it('imports daily equity bars in the exchange zone and reports the rows it skipped', async () => {
-    const output = join(await anOutputDir(), 'aapl.jsonl');
+    const output = join(anOutputDir(), 'aapl.jsonl');
     const summary = await importOhlcvCsv({
       input: join(FIXTURES, 'yahoo-daily.csv'),
       output,
@@ -83,7 +73,7 @@ describe('OHLCV CSV import into a recording', () => {
   });
 
   it('writes the same bytes for the same CSV', async () => {
-    const dir = await anOutputDir();
+    const dir = anOutputDir();
     const options = { input: join(FIXTURES, 'metatrader-5m.csv'), sym: 'OKX_SPOT_ETH_USDT' };
     await importOhlcvCsv({ ...options, output: join(dir, 'a.jsonl') });
     await importOhlcvCsv({ ...options, output: join(dir, 'b.jsonl') });
@@ -92,7 +82,7 @@ describe('OHLCV CSV import into a recording', () => {
   });
 
   it('says which file cannot be read and refuses a sym Keel does not know', async () => {
-    const output = join(await anOutputDir(), 'x.jsonl');
+    const output = join(anOutputDir(), 'x.jsonl');
     await expect(
       importOhlcvCsv({ input: '/no/such/file.csv', output, sym: 'OKX_SPOT_ETH_USDT' }),
     ).rejects.toThrow(CsvImportError);

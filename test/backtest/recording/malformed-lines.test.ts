@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingFormatError, readEventBatches } from '../../../backtest/recording/index.ts';
-import { bboRecord, readAll, tempDirsRemovedAfterEach, writeRecording } from '../../kit/recording-files.ts';
+import { bboRecord, readAll, writeRecording } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterEach();
 

@@ -8,7 +8,8 @@ import {
   type RecordedMessage,
   readRecordBatches,
 } from '../../../backtest/recording/index.ts';
-import { bboRecord, tempDirsRemovedAfterEach, writeRecording } from '../../kit/recording-files.ts';
+import { bboRecord, writeRecording } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 interface Item {
   readonly recvTs: number;

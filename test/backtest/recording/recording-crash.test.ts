@@ -3,13 +3,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordingFormatError, RecordingWriter } from '../../../backtest/recording/index.ts';
-import {
-  bboRecord,
-  readAll,
-  TEST_HEADER,
-  tempDirsRemovedAfterEach,
-  writeRecording,
-} from '../../kit/recording-files.ts';
+import { bboRecord, readAll, TEST_HEADER, writeRecording } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterEach();
 

@@ -16,9 +16,9 @@ import {
   readAll,
   recordedMessageArb,
   TEST_HEADER,
-  tempDirsRemovedAfterEach,
   writeRecording,
 } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterEach();
 

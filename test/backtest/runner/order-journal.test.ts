@@ -1,20 +1,16 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
-import { ORDER_CODEC, SpillDirectory } from '../../../backtest/report/index.ts';
+import { describe, expect, it } from 'vitest';
+import { ORDER_CODEC } from '../../../backtest/report/index.ts';
 import { OrderJournal } from '../../../backtest/runner/index.ts';
 import { D, type Order } from '../../../core/model/index.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { arbitraryOrderLifecycle } from '../../kit/order-update-arbitraries.ts';
+import { spillDirectoriesDisposedAfterEach } from '../../kit/temp-dirs.ts';
 
-const dirs: SpillDirectory[] = [];
+const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-journal-');
 function aJournal(options: { window?: number; runLines?: number } = {}): OrderJournal {
-  const dir = new SpillDirectory('keel-test-journal-');
-  dirs.push(dir);
-  return new OrderJournal(dir, options);
+  return new OrderJournal(aSpillDirectory(), options);
 }
-afterEach(() => {
-  for (const dir of dirs.splice(0)) dir.dispose();
-});
 
 /** What the runner kept before the journal: a Map of each order's latest update, in creation order. */
 function latestByCreation(updates: readonly Order[]): Order[] {

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countRecords, createProgressReporter, withCommission } from '../../../backtest/runner/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 function aStream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: string): boolean } {
   return {
@@ -58,14 +58,10 @@ describe('progress output', () => {
 });
 
 describe('record counting', () => {
-  const dirs: string[] = [];
-  afterAll(async () => {
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  });
+  const aTempDir = tempDirsRemovedAfterAll('keel-count-');
 
   it('counts record lines after the header, plain or gzip, with or without a final newline', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'keel-count-'));
-    dirs.push(dir);
+    const dir = aTempDir();
     await writeFile(join(dir, 'a.jsonl'), '{"h":1}\n{"r":1}\n{"r":2}\n');
     await writeFile(join(dir, 'b.jsonl.gz'), gzipSync('{"h":1}\n{"r":1}\n{"r":2}\n{"r":3}'));
     expect(await countRecords(join(dir, 'a.jsonl'))).toBe(2);

@@ -1,8 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import {
   type BacktestResult,
@@ -16,6 +15,7 @@ import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
@@ -23,8 +23,7 @@ const T0 = Date.UTC(2024, 0, 1);
 /** Runs with os.tmpdir() pointing at a fresh directory, so the run's spill directory can be seen. */
 async function withOwnTmp<T>(run: (tmp: string) => Promise<T>): Promise<T> {
   const saved = process.env.TMPDIR;
-  const tmp = mkdtempSync(join(tmpdir(), 'keel-own-tmp-'));
-  dirs.push(tmp);
+  const tmp = anOwnTmp();
   process.env.TMPDIR = tmp;
   try {
     return await run(tmp);
@@ -34,13 +33,11 @@ async function withOwnTmp<T>(run: (tmp: string) => Promise<T>): Promise<T> {
   }
 }
 
-const dirs: string[] = [];
+const anOwnTmp = tempDirsRemovedAfterAll('keel-own-tmp-');
+const aResultDir = tempDirsRemovedAfterAll('keel-records-');
 const results: BacktestResult[] = [];
 afterEach(() => {
   for (const r of results.splice(0)) r.dispose?.();
-});
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 
 describe('backtest records kept out of memory', () => {
@@ -81,9 +78,7 @@ describe('backtest records kept out of memory', () => {
 
   it('writes byte-identical result files when run twice', async () => {
     const write = async (name: string): Promise<string[]> => {
-      const dir = await mkdtemp(join(tmpdir(), `keel-records-${name}-`));
-      dirs.push(dir);
-      const paths = await writeResultFiles(await run(), dir);
+      const paths = await writeResultFiles(await run(), join(aResultDir(), name));
       return Promise.all(Object.values(paths).map((p) => readFile(p, 'utf8')));
     };
     const [a, b] = [await write('a'), await write('b')];

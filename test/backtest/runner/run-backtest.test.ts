@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
@@ -13,21 +12,18 @@ import { RiskGate } from '../../../core/risk/index.ts';
 import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
 import { smaCross } from '../../../strategies/sma-cross.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
+const aTempDir = tempDirsRemovedAfterAll('keel-runner-');
 
 function decode(record: RecordedMessage): MarketEvent | null | Error {
   return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
 }
 
 async function barsRecording(rows: readonly (readonly number[])[]): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'keel-runner-'));
-  dirs.push(dir);
+  const dir = aTempDir();
   const csv = [
     'timestamp,open,high,low,close,volume',
     ...rows.map((r, i) => [T0 + i * 60_000, ...r, 10].join(',')),

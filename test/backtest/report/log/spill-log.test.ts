@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   EXECUTION_CODEC,
   firstRecords,
@@ -17,16 +17,9 @@ import {
 import { D, type Execution, type Order } from '../../../../core/model/index.ts';
 import { decimalOnGrid } from '../../../kit/fill-arbitraries.ts';
 import { anOrder } from '../../../kit/order-builders.ts';
+import { spillDirectoriesDisposedAfterEach } from '../../../kit/temp-dirs.ts';
 
-const dirs: SpillDirectory[] = [];
-function aSpillDirectory(): SpillDirectory {
-  const dir = new SpillDirectory('keel-test-spill-');
-  dirs.push(dir);
-  return dir;
-}
-afterEach(() => {
-  for (const dir of dirs.splice(0)) dir.dispose();
-});
+const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-spill-');
 
 const signedDecimal = fc
   .tuple(fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }), fc.integer({ min: 0, max: 12 }))

@@ -1,7 +1,6 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   csvField,
   readResult,
@@ -13,17 +12,9 @@ import {
 } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-
-async function aTempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'keel-result-'));
-  dirs.push(dir);
-  return dir;
-}
+const aTempDir = tempDirsRemovedAfterAll('keel-result-');
 
 describe('result files', () => {
   it('give byte-identical JSON for the same result, whatever order its keys were built in', () => {
@@ -63,7 +54,7 @@ describe('result files', () => {
   });
 
   it('write result.json and trades, fills, orders and equity CSVs that read back', async () => {
-    const dir = await aTempDir();
+    const dir = aTempDir();
     const result = aBacktestResult();
     const paths = await writeResultFiles(result, join(dir, 'out'));
     expect(resultToJson(await readResult(paths.json))).toBe(resultToJson(result));
@@ -83,7 +74,7 @@ describe('result files', () => {
   });
 
   it('rebuild the HTML report from a result file alone', async () => {
-    const dir = await aTempDir();
+    const dir = aTempDir();
     const result = aBacktestResult(60, { title: 'Rebuilt from JSON' });
     const paths = await writeResultFiles(result, dir);
     const html = await readFile(await writeHtmlReportFromFile(paths.json), 'utf8');
@@ -100,7 +91,7 @@ describe('result files', () => {
   });
 
   it('name the file when it is missing or not a result', async () => {
-    const dir = await aTempDir();
+    const dir = aTempDir();
     await expect(readResult(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json/);
     await writeFile(join(dir, 'list.json'), '[]');
     await expect(readResult(join(dir, 'list.json'))).rejects.toThrow(

@@ -1,9 +1,8 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type BacktestResult,
   EXECUTION_CODEC,
@@ -13,7 +12,7 @@ import {
   readResult,
   resultJsonChunks,
   resultToJson,
-  SpillDirectory,
+  type SpillDirectory,
   SpillLog,
   stableJson,
   stableJsonChunks,
@@ -21,20 +20,10 @@ import {
   writeResultFiles,
 } from '../../../../backtest/report/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { spillDirectoriesDisposedAfterEach, tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
-const dirs: string[] = [];
-const spills: SpillDirectory[] = [];
-afterEach(() => {
-  for (const spill of spills.splice(0)) spill.dispose();
-});
-afterAll(async () => {
-  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-});
-async function aTempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'keel-spilled-result-'));
-  dirs.push(dir);
-  return dir;
-}
+const aTempDir = tempDirsRemovedAfterAll('keel-spilled-result-');
+const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-result-');
 
 function spilled<T>(
   dir: SpillDirectory,
@@ -49,8 +38,7 @@ function spilled<T>(
 
 /** The same result with its orders, fills and trades in spill files, as a backtest run gives it. */
 function spilledCopy(result: BacktestResult): BacktestResult {
-  const dir = new SpillDirectory('keel-test-result-');
-  spills.push(dir);
+  const dir = aSpillDirectory();
   return {
     ...result,
     orders: spilled(dir, 'orders', ORDER_CODEC, result.orders),
@@ -73,9 +61,9 @@ describe('a result with its records in spill files', () => {
     expect(copy.fills.length).toBe(result.fills.length);
     expect(resultToJson(copy)).toBe(resultToJson(result));
     expect([...resultJsonChunks(copy)].join('')).toBe(resultToJson(result));
-    const a = await filesOf(await writeResultFiles(result, join(await aTempDir(), 'arrays')));
-    const b = await filesOf(await writeResultFiles(copy, join(await aTempDir(), 'spilled')));
-    const c = await filesOf(await writeResultFiles(copy, join(await aTempDir(), 'again')));
+    const a = await filesOf(await writeResultFiles(result, join(aTempDir(), 'arrays')));
+    const b = await filesOf(await writeResultFiles(copy, join(aTempDir(), 'spilled')));
+    const c = await filesOf(await writeResultFiles(copy, join(aTempDir(), 'again')));
     expect(b).toEqual(a);
     expect(c).toEqual(a);
   });
@@ -101,7 +89,7 @@ describe('a result with its records in spill files', () => {
 
 describe('reading a large result file', () => {
   it('streams the records of a file in Keel layout into spill files and gives the same result', async () => {
-    const dir = await aTempDir();
+    const dir = aTempDir();
     const result = aBacktestResult(300);
     const paths = await writeResultFiles(result, dir);
     const streamed = await readResult(paths.json, { streamAboveBytes: 0 });
@@ -118,7 +106,7 @@ describe('reading a large result file', () => {
   });
 
   it('names the record and field of a damaged file while streaming', async () => {
-    const dir = await aTempDir();
+    const dir = aTempDir();
     const paths = await writeResultFiles(aBacktestResult(), dir);
     const text = await readFile(paths.json, 'utf8');
     const damaged = text.replace(/("fills": \[\n {4}\{.*?"price":)"[0-9.]+"/, '$1"12e3"');
@@ -130,7 +118,7 @@ describe('reading a large result file', () => {
   });
 
   it('reads a file in another layout (reformatted by a tool) whole, the same result', async () => {
-    const dir = await aTempDir();
+    const dir = aTempDir();
     const result = aBacktestResult(80);
     const file = join(dir, 'minified.json');
     await writeFile(file, JSON.stringify(JSON.parse(resultToJson(result))));
