@@ -2,13 +2,34 @@ import { readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecordingFormatError, RecordingWriter } from '../../../backtest/recording/index.ts';
+import {
+  type RecordedMessage,
+  RecordingFormatError,
+  RecordingWriter,
+} from '../../../backtest/recording/index.ts';
 import { bboRecord, readAll, TEST_HEADER, writeRecording } from '../../kit/recording-files.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterEach();
 
 const RECORDS = Array.from({ length: 40 }, (_, i) => bboRecord(i));
+
+/**
+ * Reopens a recording for appending, appends one record and closes it.
+ * @param path - the recording
+ * @param record - what to append
+ * @returns the writer's warnings' messages
+ */
+async function appendOne(path: string, record: RecordedMessage): Promise<string[]> {
+  const warnings: string[] = [];
+  const writer = await RecordingWriter.open(path, TEST_HEADER, {
+    append: true,
+    onWarning: (w) => warnings.push(w.message),
+  });
+  writer.append(record.recvTs, record.source, record.msg);
+  writer.close();
+  return warnings;
+}
 
 describe('a recording cut by a crash', () => {
   it('reads back every complete line before the cut, at any byte', async () => {
@@ -79,13 +100,7 @@ describe('a recording cut by a crash', () => {
     const path = join(dir(), 'a.jsonl');
     await writeRecording(path, RECORDS.slice(0, 3));
     truncateSync(path, readFileSync(path).length - 10);
-    const warnings: string[] = [];
-    const writer = await RecordingWriter.open(path, TEST_HEADER, {
-      append: true,
-      onWarning: (w) => warnings.push(w.message),
-    });
-    writer.append(RECORDS[3]!.recvTs, 'market-data', RECORDS[3]!.msg);
-    writer.close();
+    const warnings = await appendOne(path, RECORDS[3]!);
     expect(warnings[0]).toMatch(/cut \d+ bytes of a torn last line/);
     const back = await readAll(path);
     expect(back.records).toEqual([RECORDS[0], RECORDS[1], RECORDS[3]]);
@@ -96,13 +111,7 @@ describe('a recording cut by a crash', () => {
     const path = join(dir(), 'a.jsonl.gz');
     await writeRecording(path, RECORDS.slice(0, 10), 300);
     truncateSync(path, readFileSync(path).length - 5);
-    const warnings: string[] = [];
-    const writer = await RecordingWriter.open(path, TEST_HEADER, {
-      append: true,
-      onWarning: (w) => warnings.push(w.message),
-    });
-    writer.append(RECORDS[10]!.recvTs, 'market-data', RECORDS[10]!.msg);
-    writer.close();
+    const warnings = await appendOne(path, RECORDS[10]!);
     expect(warnings[0]).toMatch(/rewrote the readable lines/);
     const back = await readAll(path);
     expect(back.warnings).toEqual([]);
