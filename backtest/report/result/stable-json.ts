@@ -171,7 +171,8 @@ function normalize(value: unknown, path: string): Plain {
   if (Array.isArray(value)) return value.map((v, i) => normalize(v, `${path}[${i}]`));
   if (isRecordLog(value)) return Array.from(value, (v, i) => normalize(v, `${path}[${i}]`));
   if (typeof value === 'object') {
-    const out: { [key: string]: Plain } = {};
+    // No prototype: a "__proto__" key (JSON.parse makes it an own property) stays a plain key.
+    const out: { [key: string]: Plain } = Object.create(null);
     for (const key of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[key];
       if (v !== undefined) out[key] = normalize(v, `${path}.${key}`);

@@ -80,6 +80,12 @@ describe('a result with its records in spill files', () => {
     expect(stableJsonLine({ b: 1, 10: 'x', 2: 'y', a: [true], c: undefined })).toBe(
       '{"2":"y","10":"x","a":[true],"b":1}',
     );
+    // A "__proto__" key (JSON.parse makes it an own property) is a plain key in every form.
+    const proto = JSON.parse('[{"__proto__":false},{"a":{"__proto__":{"x":1}}}]');
+    const protoLine = '[{"__proto__":false},{"a":{"__proto__":{"x":1}}}]';
+    expect(stableJsonLine(proto)).toBe(protoLine);
+    expect(JSON.stringify(JSON.parse(stableJson(proto)))).toBe(protoLine);
+    expect(stableJson({ deep: { deeper: proto } })).toContain(protoLine);
     // Objects whose keys could be confused by a cache of key orders keep their own keys.
     expect(stableJsonLine([{}, { '': null }, { 'a\u0000b': 1, c: 2 }, { a: 1, 'b\u0000c': 2 }])).toBe(
       '[{},{"":null},{"a\\u0000b":1,"c":2},{"a":1,"b\\u0000c":2}]',
