@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { readEventBatches } from '../backtest/recording/index.ts';
 import { eventCachePaths } from '../backtest/runner/event-cache.ts';
 import { runBacktest } from '../backtest/runner/index.ts';
 import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
@@ -15,6 +14,7 @@ import { RiskGate } from '../core/risk/index.ts';
 import { marketMaker } from '../strategies/market-maker.ts';
 import { bareJsonLoop } from './kit/bare-json-loop.ts';
 import { timed } from './kit/cpu-timing.ts';
+import { decodedEventCount } from './kit/decoded-event-count.ts';
 
 // A 1M-message SYNTHETIC BBO session (BTC perpetual: quotes, trades at or inside the quote and
 // 1m klines from the seeded generator, not market data) backtested with the market maker through
@@ -54,11 +54,7 @@ const QUOTING = QUIET
 
 const bareLoop = (): Promise<number> => bareJsonLoop(path);
 
-async function replayOnly(): Promise<number> {
-  let events = 0;
-  for await (const batch of readEventBatches(path, decodeSessionRecord)) events += batch.length;
-  return events;
-}
+const replayOnly = (): Promise<number> => decodedEventCount(path);
 
 interface RunSummary {
   readonly fills: number;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { klineMessage } from '../backtest/csv/index.ts';
-import { RecordingWriter, readEventBatches } from '../backtest/recording/index.ts';
+import { RecordingWriter } from '../backtest/recording/index.ts';
 import { type ProgressReporter, runBacktest } from '../backtest/runner/index.ts';
 import { decodeSessionRecord } from '../config/session-decoder.ts';
 import { seededRandom } from '../core/kernel/index.ts';
@@ -13,6 +13,7 @@ import { RiskGate } from '../core/risk/index.ts';
 import { smaCross } from '../strategies/sma-cross.ts';
 import { anInstrument } from '../test/kit/instrument-builders.ts';
 import { bestOf } from './kit/cpu-timing.ts';
+import { decodedEventCount } from './kit/decoded-event-count.ts';
 
 // A 100k-bar kline backtest of an SMA crossover (fast 10, slow 30, bar fill model) through the
 // full runner: recording reader + venue decoder + simulated venue + kernel + risk gate + metrics.
@@ -63,11 +64,7 @@ async function writeSyntheticBars(): Promise<void> {
 
 const instrument = anInstrument(SYM);
 
-async function bareDecode(): Promise<number> {
-  let n = 0;
-  for await (const batch of readEventBatches(path, decodeSessionRecord)) n += batch.length;
-  return n;
-}
+const bareDecode = (): Promise<number> => decodedEventCount(path);
 
 interface RunSummary {
   readonly trades: number;
