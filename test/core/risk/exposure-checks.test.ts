@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
+import { maxPositionCheck, type RiskLimits } from '../../../core/risk/index.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
@@ -65,6 +67,62 @@ describe('exposure limits', () => {
       expectDenied('maxPosition', aLimitOrder({ qty: D('2') }), aRiskView(), {
         limits: { maxPositionQty: '5', maxPositionQtyBySym: { [BTC]: '1' } },
       });
+    });
+    it('decides in exact decimals at the limit, where a float sum would round the wrong way', () => {
+      // As doubles 0.7 + 0.1 is 0.7999999999999999, below 0.8, which is the double nearest to the limit.
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ orderQty: D('0.7'), clientOrderId: 'x' }) }];
+      const intent = aLimitOrder({ qty: D('0.1') });
+      expectDenied('maxPosition', intent, view, { limits: { maxPositionQty: '0.79999999999999999999' } });
+      expectApproved(intent, view, { limits: { maxPositionQty: '0.8' } });
+    });
+    it('matches the exact rule |position + same-side open orders + order| <= limit for any book', () => {
+      const qty = fc.integer({ min: 1, max: 5_000 }).map((lots) => D(lots).div(1000));
+      const open = fc.record({
+        qty,
+        filledShare: fc.constantFrom(0, 0.5),
+        side: fc.constantFrom('BUY' as const, 'SELL' as const),
+        mine: fc.boolean(),
+      });
+      fc.assert(
+        fc.property(
+          fc.integer({ min: -5_000, max: 5_000 }),
+          fc.array(open, { maxLength: 12 }),
+          qty,
+          fc.constantFrom('BUY' as const, 'SELL' as const),
+          fc.integer({ min: 1, max: 20_000 }),
+          fc.constantFrom('portfolio' as const, 'strategy' as const),
+          (positionLots, book, orderQty, side, maxLots, scope) => {
+            const view = aRiskView();
+            view.setPosition(BTC, D(positionLots).div(1000).toFixed());
+            view.orders = book.map((o, i) => ({
+              strategyId: o.mine ? 's1' : 'other',
+              order: anOrder({
+                clientOrderId: `o${i}`,
+                side: o.side,
+                orderQty: o.qty,
+                executedQty: o.qty.mul(o.filledShare).toDecimalPlaces(3),
+              }),
+            }));
+            const max = D(maxLots).div(1000);
+            const intent = aLimitOrder({ side, qty: orderQty });
+            const limits: RiskLimits = { maxPositionQty: max };
+            const denial = maxPositionCheck.run({ strategyId: 's1', intent, view, limits, scope });
+            const position = view.positionQty(BTC, 'NONE');
+            const reducing =
+              !position.isZero() && (side === 'BUY') !== position.gt(0) && orderQty.lte(position.abs());
+            let pending = D(0);
+            for (const { strategyId, order } of view.orders) {
+              if (order.side === side && (scope === 'portfolio' || strategyId === 's1'))
+                pending = pending.add(order.orderQty.sub(order.executedQty));
+            }
+            const added = pending.add(orderQty);
+            const projected = (side === 'BUY' ? position.add(added) : position.sub(added)).abs();
+            expect(denial === undefined).toBe(reducing || projected.lte(max));
+          },
+        ),
+        { numRuns: 500 },
+      );
     });
     it('passes an order within the limit and any reducing order', () => {
       const view = aRiskView();
