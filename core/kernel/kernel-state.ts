@@ -190,7 +190,7 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * The open orders on one sym, in the order first seen, walking only that sym's orders.
+   * The open orders on one sym, in the order first seen on that sym, walking only that sym's orders.
    * @param sym - the symbol
    * @param strategyId - only this strategy's, when given
    * @returns the orders
@@ -204,8 +204,9 @@ export class KernelState implements RiskView {
   }
 
   /**
+   * The strategy that placed an order.
    * @param clientOrderId - the caller reference
-   * @returns the strategy that placed it, or undefined for an order placed outside this run
+   * @returns the strategy id, or undefined for an order placed outside this run
    */
   ownerOf(clientOrderId: string): string | undefined {
     return this.orders.ownerOf(clientOrderId);

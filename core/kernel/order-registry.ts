@@ -106,6 +106,9 @@ export class OrderRegistry {
     this.byRef.set(ref, order);
     if (order.orderId !== '') this.byId.set(order.orderId, order);
     if (!isFinalOrderState(order.orderState)) {
+      const previous = this.open.get(ref);
+      // An update naming another sym moves the order; the old sym must not keep counting it.
+      if (previous !== undefined && previous.sym !== order.sym) this.unindex(previous);
       this.open.set(ref, order);
       this.index(order);
       return;

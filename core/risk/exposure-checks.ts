@@ -109,15 +109,20 @@ const ESTIMATE_MARGIN = 1e-9;
  * by at most n * 2^-53 of its magnitude, far inside ESTIMATE_MARGIN for any realistic n.
  */
 function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefined, max: Dec): boolean {
-  let pending = 0;
+  const qty = asNumber(terms.qty);
+  let added = qty;
+  // The rounding bound scales with the terms' sizes, not their sum (terms of either sign may cancel).
+  let magnitude = Math.abs(qty);
   for (const order of view.openOrdersOn(terms.sym, owner)) {
-    if (isPendingSameSide(order, terms)) pending += asNumber(order.orderQty) - asNumber(order.executedQty);
+    if (!isPendingSameSide(order, terms)) continue;
+    const remaining = asNumber(order.orderQty) - asNumber(order.executedQty);
+    added += remaining;
+    magnitude += Math.abs(remaining);
   }
   const position = asNumber(view.positionQty(terms.sym, terms.positionSide));
-  const added = pending + asNumber(terms.qty);
   const projected = Math.abs(terms.side === 'BUY' ? position + added : position - added);
   const limit = asNumber(max);
-  return projected < limit - (Math.abs(position) + added + limit) * ESTIMATE_MARGIN;
+  return projected < limit - (Math.abs(position) + magnitude + limit) * ESTIMATE_MARGIN;
 }
 
 /** Gross exposure after the order (current gross exposure + the order's notional) stays within maxGrossExposure. */

@@ -76,6 +76,17 @@ describe('exposure limits', () => {
       expectDenied('maxPosition', intent, view, { limits: { maxPositionQty: '0.79999999999999999999' } });
       expectApproved(intent, view, { limits: { maxPositionQty: '0.8' } });
     });
+    it('bounds the rounding by the sizes of the terms, so terms that cancel out are still decided exactly', () => {
+      // Reachable only with minSize disabled: a negative qty against an enormous open order.
+      const view = aRiskView();
+      view.orders = [
+        { strategyId: 's1', order: anOrder({ orderQty: D('100000000000000000'), clientOrderId: 'x' }) },
+      ];
+      const intent = aLimitOrder({ qty: D('-99999999999999998.5') });
+      const limits: RiskLimits = { maxPositionQty: D('1') };
+      const denial = maxPositionCheck.run({ strategyId: 's1', intent, view, limits, scope: 'portfolio' });
+      expect(denial?.reason).toContain('position would reach 1.5');
+    });
     it('matches the exact rule |position + same-side open orders + order| <= limit for any book', () => {
       const qty = fc.integer({ min: 1, max: 5_000 }).map((lots) => D(lots).div(1000));
       const open = fc.record({
