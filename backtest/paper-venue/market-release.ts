@@ -8,13 +8,19 @@ import type { VenueLatency } from './venue-latency.ts';
 
 /** What releasing a market event touches. */
 export interface MarketReleaseDeps {
+  /** The latency legs: commands and pushes due before the event go first. */
   readonly delays: Pick<VenueLatency, 'beforeEvent'>;
+  /** The venue's time, moved to the event's. */
   readonly clock: VenueClock;
   /** Every portfolio by id. */
   readonly books: ReadonlyMap<string, PortfolioBook>;
+  /** The command journal, which notes the event for replays. */
   readonly journal: Pick<CommandJournal, 'marketEventSeen'>;
+  /** The channels derived from the feed when it does not carry them (ticker, index price, open interest). */
   readonly derived: DerivedMarketData;
+  /** The market-data subscribers the event is pushed to. */
   readonly connections: Pick<VenueConnections, 'wants' | 'broadcast'>;
+  /** How the feed is paced (lockstep acks the event itself when nobody is subscribed). */
   readonly pacing: FeedPacing;
   /**
    * Lockstep: counts the event as processed by the client.

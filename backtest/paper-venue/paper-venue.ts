@@ -86,9 +86,11 @@ export interface PaperVenue {
   readonly privateWsUrl: string;
   /** URL of the market-data WebSocket (gzip frames unless `?binary=false` is added). */
   readonly marketDataWsUrl: string;
-  /** Key, secret and id of the main portfolio. */
+  /** API key of the main portfolio. */
   readonly apiKey: string;
+  /** Secret of that key (loopback only, not a secret worth keeping). */
   readonly apiSecret: string;
+  /** Id of the main portfolio. */
   readonly portfolioId: string;
   /** Every portfolio of the account, the main one first. */
   readonly portfolios: readonly PaperPortfolioOptions[];

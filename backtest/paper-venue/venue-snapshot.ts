@@ -11,8 +11,11 @@ import { decimalsAsText, executionToWire, positionToWire } from './wire-views.ts
 export interface VenueState {
   /** Every portfolio by id. */
   readonly books: ReadonlyMap<string, PortfolioBook>;
+  /** The commands run so far, replayed on restore. */
   readonly journal: CommandJournal;
+  /** The market feed, whose position the snapshot keeps. */
   readonly feed: MarketFeed;
+  /** The venue's time. */
   readonly clock: VenueClock;
 }
 
