@@ -51,8 +51,11 @@ const loanOrder = {
   state: 'SUCCESS',
 };
 
-/** Place-order args with a take-profit attachment: the JSON body must be exactly these. */
-const placeOrderArgs = {
+/**
+ * Place-order args with a take-profit attachment: the JSON body must be exactly these. The args
+ * objects are frozen, so a client that changed its arguments in place would throw, not pass.
+ */
+const placeOrderArgs = Object.freeze({
   sym: 'BINANCE_PERP_BTC_USDT',
   side: 'BUY',
   orderType: 'LIMIT',
@@ -63,12 +66,12 @@ const placeOrderArgs = {
   tpTriggerPrice: '65000',
   tpTriggerType: 'MarkPrice',
   tpPrice: '0',
-} as const;
+} as const);
 /**
  * Place-algo-order args of a trigger order, not in sorted order (the signature must sort them):
  * the JSON body must be exactly these.
  */
-const placeAlgoOrderArgs = {
+const placeAlgoOrderArgs = Object.freeze({
   sym: 'S',
   side: 'SELL',
   qty: '1',
@@ -77,15 +80,15 @@ const placeAlgoOrderArgs = {
   conditionType: 'LTE',
   triggerType: 'MarkPrice',
   triggerPrice: '55000',
-} as const;
+} as const);
 /** Cancel-all-algo-orders args with every filter: the JSON body must be exactly these. */
-const cancelAllAlgoOrdersArgs = {
+const cancelAllAlgoOrdersArgs = Object.freeze({
   sym: 'S',
   exchangeType: 'BINANCE',
   businessType: 'PERP',
   algoOrderType: 'TRIGGER',
   conditionType: 'GTE',
-} as const;
+} as const);
 
 const listFirst = (field: string, value: unknown) => (reply: unknown) =>
   expect((reply as Array<Record<string, unknown>>)[0]?.[field]).toEqual(value);
