@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { Info } from 'luxon';
 
 /**
  * Collects a repeatable option (`--set a=1 --set b=2`).
@@ -38,4 +39,16 @@ export function positiveNumber(value: string): number {
   if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
     throw new InvalidArgumentError('must be a number above 0.');
   return n;
+}
+
+/**
+ * Parses an IANA time zone option (`America/New_York`, `UTC`).
+ * @param value - the option text
+ * @returns the zone name
+ * @throws InvalidArgumentError when luxon does not know the zone
+ */
+export function ianaZone(value: string): string {
+  if (!Info.isValidIANAZone(value))
+    throw new InvalidArgumentError('must be an IANA time zone like America/New_York or UTC.');
+  return value;
 }

@@ -1,7 +1,13 @@
 import { relative } from 'node:path';
-import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
+import { importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+
+/** How many skipped rows the summary lists, each with its line and reason. */
+const SKIPPED_SHOWN = 10;
+
+/** How to read the CSV: the importer's own options (zone, epoch unit, time format, interval...). */
+export type CsvReading = Omit<OhlcvImportOptions, 'input' | 'output' | 'sym'>;
 
 /** Options of `keel import-csv`. */
 export interface ImportCsvOptions {
@@ -11,24 +17,35 @@ export interface ImportCsvOptions {
   readonly sym: string;
   /** The recording to write. */
   readonly out: string;
+  /** How to read it; the importer's defaults for whatever is left out. */
+  readonly reading?: CsvReading;
 }
 
 /**
- * `keel import-csv <csv> --sym S --out R`: turns an OHLCV CSV into a recording of KLINE pushes a
- * backtest replays.
- * @param options - input, sym and output
+ * `keel import-csv <csv> --sym S --out R [reading options]`: turns an OHLCV CSV into a recording
+ * of KLINE pushes a backtest replays.
+ * @param options - input, sym, output and how to read the CSV
  * @param io - output streams
  * @returns EXIT.OK, or EXIT.RUNTIME_FAILURE with the importer's located sentence
  */
 export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Promise<ExitCode> {
   try {
-    const summary = await importOhlcvCsv({ input: options.csv, output: options.out, sym: options.sym });
+    const summary = await importOhlcvCsv({
+      ...options.reading,
+      input: options.csv,
+      output: options.out,
+      sym: options.sym,
+    });
     io.stdout.write(
       `✔ ${summary.bars} ${summary.interval} bars of ${options.sym} from ${new Date(summary.firstOpenTime).toISOString()} ` +
         `to ${new Date(summary.lastCloseTime).toISOString()} -> ${relative(process.cwd(), summary.output)}` +
         (summary.skipped.length > 0 ? ` (${summary.skipped.length} rows skipped)` : '') +
         '\n',
     );
+    for (const row of summary.skipped.slice(0, SKIPPED_SHOWN))
+      io.stdout.write(`  line ${row.line}: ${row.reason}\n`);
+    if (summary.skipped.length > SKIPPED_SHOWN)
+      io.stdout.write(`  ... and ${summary.skipped.length - SKIPPED_SHOWN} more\n`);
     return EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel import-csv: ${(error as Error).message}\n`);

@@ -1,0 +1,135 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT, runKeel } from '../../../../config/cli/index.ts';
+import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
+
+const aDir = tempDirsRemovedAfterEach('keel-import-csv-');
+
+/** Runs `keel import-csv` in this process, capturing its output. */
+async function importCsv(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runKeel(['import-csv', ...args], {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Writes a CSV and returns its path and the path of the recording to write. */
+function files(lines: readonly string[]): { csv: string; out: string } {
+  const dir = aDir();
+  const csv = join(dir, 'bars.csv');
+  writeFileSync(csv, `${lines.join('\n')}\n`);
+  return { csv, out: join(dir, 'bars.jsonl') };
+}
+
+/** The recording's header and the data of its KLINE pushes. */
+function recordingOf(path: string) {
+  const [header, ...records] = readFileSync(path, 'utf8').trim().split('\n');
+  return {
+    header: JSON.parse(header as string) as { synthetic: boolean; description: string },
+    bars: records.map(
+      (line) => (JSON.parse(line) as { msg: { data: Record<string, string | number> } }).msg.data,
+    ),
+  };
+}
+
+const YAHOO = [
+  'Date,Open,High,Low,Close,Adj Close,Volume',
+  '2024-03-07,100,104,98,102,51,1000',
+  '2024-03-08,102,106,100,104,52,1000',
+  '2024-03-11,104,108,102,106,53,1000',
+];
+
+describe('keel import-csv', () => {
+  it('reads dates in --zone (daylight saving included) and scales prices by Adj Close with --adjust', async () => {
+    const { csv, out } = files(YAHOO);
+    const run = await importCsv([
+      csv,
+      '--sym',
+      'US_EQUITY_SPY',
+      '--out',
+      out,
+      '--zone',
+      'America/New_York',
+      '--adjust',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toMatch(/^✔ 3 1d bars of US_EQUITY_SPY from 2024-03-07T05:00:00.000Z/);
+    const { header, bars } = recordingOf(out);
+    expect(header.synthetic).toBe(false);
+    expect(header.description).toContain('times read in America/New_York, adjusted by Adj Close');
+    // New York midnight is 05:00Z before the switch to daylight saving on 10 March, 04:00Z after.
+    expect(bars.map((bar) => new Date(bar.openTime as number).toISOString())).toEqual([
+      '2024-03-07T05:00:00.000Z',
+      '2024-03-08T05:00:00.000Z',
+      '2024-03-11T04:00:00.000Z',
+    ]);
+    expect([bars[0]?.open, bars[0]?.high, bars[0]?.low, bars[0]?.close]).toEqual(['50', '52', '49', '51']);
+  });
+
+  it('reads UTC and unadjusted prices by default, and labels generated data with --synthetic', async () => {
+    const { csv, out } = files(YAHOO);
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, '--synthetic']);
+    expect(run.code).toBe(EXIT.OK);
+    const { header, bars } = recordingOf(out);
+    expect(header.synthetic).toBe(true);
+    expect(new Date(bars[0]?.openTime as number).toISOString()).toBe('2024-03-07T00:00:00.000Z');
+    expect(bars[0]?.open).toBe('100');
+  });
+
+  it('takes epoch seconds stamped at the close of a given interval', async () => {
+    const close = Date.UTC(2025, 0, 6, 15) / 1000;
+    const { csv, out } = files([`${close},10,12,9,11,5`, `${close + 3600},11,13,10,12,5`]);
+    const run = await importCsv([
+      csv,
+      '--sym',
+      'BINANCE_SPOT_BTC_USDT',
+      '--out',
+      out,
+      '--epoch-unit',
+      's',
+      '--timestamp-is',
+      'close',
+      '--interval',
+      '1h',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    const { header, bars } = recordingOf(out);
+    expect(header.description).toContain('(1h, times read in UTC, stamped at close)');
+    expect(bars.map((bar) => new Date(bar.openTime as number).toISOString())).toEqual([
+      '2025-01-06T14:00:00.000Z',
+      '2025-01-06T15:00:00.000Z',
+    ]);
+  });
+
+  it('stops at an invalid bar naming its line, or with --skip-invalid lists the rows it left out', async () => {
+    const lines = [...YAHOO.slice(0, 3), '2024-03-09,104,101,102,103,52,1000', YAHOO[3] as string];
+    const bad = files(lines);
+    const stopped = await importCsv([bad.csv, '--sym', 'US_EQUITY_SPY', '--out', bad.out]);
+    expect(stopped.code).toBe(EXIT.RUNTIME_FAILURE);
+    expect(stopped.stderr).toMatch(
+      /^✖ keel import-csv: .*bars\.csv:4: bar 104\/101\/102\/103 .* is not consistent/,
+    );
+    const { csv, out } = files(lines);
+    const skipped = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, '--skip-invalid']);
+    expect(skipped.code).toBe(EXIT.OK);
+    expect(skipped.stdout).toMatch(/^✔ 3 1d bars .*\(1 rows skipped\)\n {2}line 4: /);
+    expect(recordingOf(out).bars).toHaveLength(3);
+  });
+
+  it.each([
+    [['--zone', 'Mars/Olympus'], 'must be an IANA time zone'],
+    [['--timestamp-is', 'middle'], 'Allowed choices are open, close'],
+    [['--interval', '7m'], 'Allowed choices are'],
+  ])('refuses %j as a usage error, exit 2', async (flags, message) => {
+    const { csv, out } = files(YAHOO);
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, ...flags]);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).toContain(message);
+  });
+});
