@@ -9,7 +9,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
-import { instrumentSpecsOf } from './instrument-specs.ts';
+import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { fillModelOf, latencyOf, specsWithFees } from './sim-models.ts';
 
@@ -129,6 +129,7 @@ export async function runConfiguredBacktest(
       : { latency: latencyOf(backtest.latency), seed: backtest.latency.seed }),
     closeAtEnd: backtest.closeAtEnd,
     annualization: annualizationOf(backtest, instruments),
+    assumptions: defaultedSpecNotes(config.instruments, instruments),
     ...(options.progress === undefined
       ? {}
       : { progress: createProgressReporter({ stream: options.progress, clock: wallClock }) }),

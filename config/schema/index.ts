@@ -15,7 +15,12 @@ export {
 } from './config-reference.ts';
 export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 export type { InstrumentConfig, InstrumentOverrides } from './instrument-config.ts';
-export { instrumentConfigSchema, instrumentOverridesSchema, symSchema } from './instrument-config.ts';
+export {
+  instrumentConfigSchema,
+  instrumentOverridesSchema,
+  missingSpecFields,
+  symSchema,
+} from './instrument-config.ts';
 export { JSON_SCHEMA_FILE, keelJsonSchemaText } from './json-schema.ts';
 export type { KeelConfig, KeelConfigInput, RunMode } from './keel-config.ts';
 export { keelConfigSchema, RUN_MODES } from './keel-config.ts';

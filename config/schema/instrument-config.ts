@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
 import { parseSym } from '../../core/model/index.ts';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 
@@ -63,3 +64,31 @@ export const instrumentConfigSchema = z
 export type InstrumentConfig = z.output<typeof instrumentConfigSchema>;
 /** Spec overrides of an instrument, validated. */
 export type InstrumentOverrides = z.output<typeof instrumentOverridesSchema>;
+
+/**
+ * What an instrument entry must add before a backtest or paper run can make its spec: nothing for
+ * a sym with a built-in spec or a US equity (Keel's defaults cover them), a tick and a lot size
+ * for any other crypto sym, since those differ by orders of magnitude between coins.
+ * @param instrument - the config's entry
+ * @returns the sentence saying what to add, or undefined when the entry is enough (or malformed,
+ *   which its own schema reports)
+ */
+export function missingSpecFields(instrument: InstrumentConfig): string | undefined {
+  const { sym, overrides } = instrument;
+  // A malformed entry is reported by its own schema; zod runs this refinement on it all the same.
+  if (typeof sym !== 'string' || !isCryptoSym(sym) || SYNTHETIC_INSTRUMENTS[sym] !== undefined)
+    return undefined;
+  if (overrides?.tickSize !== undefined && overrides.lotSize !== undefined) return undefined;
+  return (
+    `${sym} has no built-in spec (built-in: ${Object.keys(SYNTHETIC_INSTRUMENTS).join(', ')}), so give its tickSize and lotSize, ` +
+    `e.g. { sym: ${sym}, overrides: { tickSize: 0.01, lotSize: 0.001, makerFee: 0.0002, takerFee: 0.0005 } }`
+  );
+}
+
+function isCryptoSym(sym: string): boolean {
+  try {
+    return parseSym(sym).kind === 'crypto';
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { backtestConfigSchema } from './backtest-config.ts';
-import { instrumentConfigSchema } from './instrument-config.ts';
+import { instrumentConfigSchema, missingSpecFields } from './instrument-config.ts';
 import {
   loggingConfigSchema,
   metricsConfigSchema,
@@ -78,6 +78,19 @@ export const keelConfigSchema = z
       'portfolios.subs',
       'id',
     );
+    // Live runs take specs from the venue; backtests and paper runs build them here.
+    if (config.mode !== 'live') {
+      config.instruments.forEach((instrument, index) => {
+        const missing = missingSpecFields(instrument);
+        if (missing !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['instruments', index],
+            message: missing,
+            input: instrument.sym,
+          });
+      });
+    }
     const portfolios = new Set([config.portfolios.main, ...config.portfolios.subs.map((p) => p.id)]);
     config.strategies.forEach((strategy, index) => {
       if (strategy.portfolio !== undefined && !portfolios.has(strategy.portfolio)) {

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { defaultedSpecNotes, instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
+import { parseConfigText } from '../../../config/loader/index.ts';
+import type { KeelConfig } from '../../../config/schema/index.ts';
+import { BACKTEST_YAML, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
+
+/** The validated config of a backtest trading these instrument entries (YAML list items). */
+function parsed(instruments: string, base = BACKTEST_YAML) {
+  const text = replaceLine(base, '  - BINANCE_PERP_BTC_USDT', instruments);
+  return parseConfigText(text, { file: 'bt.yaml', env: { T_KEY: 'k', T_SECRET: 's' } });
+}
+
+function instrumentsOf(instruments: string): KeelConfig['instruments'] {
+  const result = parsed(instruments);
+  if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('; '));
+  return result.config.instruments;
+}
+
+describe('instrument specs of a backtest or paper run', () => {
+  it("keeps a built-in sym's spec, with the config's overrides", () => {
+    const [btc] = instrumentSpecsOf(
+      instrumentsOf('  - { sym: BINANCE_PERP_BTC_USDT, overrides: { takerFee: 0.0004 } }'),
+    );
+    expect(btc?.tickSize.toFixed()).toBe('0.1');
+    expect(btc?.fees.taker.toFixed()).toBe('0.0004');
+    expect(btc?.fees.maker.toFixed()).toBe('0.0002');
+  });
+
+  it('gives any US equity whole shares on a cent tick in USD without leverage or fees, unless overridden', () => {
+    const instruments = instrumentsOf(
+      '  - US_EQUITY_SPY\n  - { sym: US_EQUITY_MSFT, overrides: { fixedFeePerFill: 0.35 } }',
+    );
+    const [spy, msft] = instrumentSpecsOf(instruments);
+    expect(spy).toMatchObject({
+      sym: 'US_EQUITY_SPY',
+      settleAsset: 'USD',
+      pricePrecision: 2,
+      qtyPrecision: 0,
+    });
+    expect(
+      [spy?.tickSize, spy?.lotSize, spy?.minSize, spy?.defaultLeverage].map((d) => d?.toFixed()),
+    ).toEqual(['0.01', '1', '1', '1']);
+    expect([spy?.fees.maker, spy?.fees.taker, spy?.fees.fixedPerFill].map((d) => d?.toFixed())).toEqual([
+      '0',
+      '0',
+      '0',
+    ]);
+    expect(msft?.fees.fixedPerFill.toFixed()).toBe('0.35');
+  });
+
+  it("builds a crypto sym's spec around the tick and lot the config gives: settled in the quote, perpetuals leveraged", () => {
+    const [sol, doge] = instrumentSpecsOf(
+      instrumentsOf(
+        '  - { sym: BINANCE_PERP_SOL_USDT, overrides: { tickSize: 0.01, lotSize: 0.1 } }\n' +
+          '  - { sym: OKX_SPOT_DOGE_USDC, overrides: { tickSize: 0.00001, lotSize: 1, makerFee: 0.0008 } }',
+      ),
+    );
+    expect(sol).toMatchObject({ settleAsset: 'USDT', pricePrecision: 2, qtyPrecision: 1 });
+    expect([sol?.minSize, sol?.defaultLeverage, sol?.liquidationFee].map((d) => d?.toFixed())).toEqual([
+      '0.1',
+      '20',
+      '0.0125',
+    ]);
+    expect(doge).toMatchObject({ settleAsset: 'USDC', pricePrecision: 5, qtyPrecision: 0 });
+    expect([doge?.defaultLeverage, doge?.fees.maker].map((d) => d?.toFixed())).toEqual(['1', '0.0008']);
+  });
+
+  it('refuses a crypto sym with neither a built-in spec nor a tick and lot, naming the entry and its line', () => {
+    const result = parsed('  - { sym: BINANCE_SPOT_SOL_USDT, overrides: { tickSize: 0.01 } }');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems[0]).toMatchObject({ path: ['instruments', 0], line: 3 });
+      expect(result.problems[0]?.message).toContain('BINANCE_SPOT_SOL_USDT has no built-in spec');
+      expect(result.problems[0]?.message).toContain('give its tickSize and lotSize');
+    }
+    const live = parsed(
+      '  - BINANCE_SPOT_SOL_USDT',
+      LIVE_YAML.replace('instruments: [BINANCE_PERP_BTC_USDT]', 'instruments:\n  - BINANCE_PERP_BTC_USDT'),
+    );
+    expect(live.ok).toBe(true);
+    expect(() => instrumentSpecsOf([{ sym: 'BINANCE_SPOT_SOL_USDT', overrides: {} }])).toThrow(
+      /instrument BINANCE_SPOT_SOL_USDT has no built-in spec .* give its tickSize and lotSize/,
+    );
+  });
+
+  it("states every defaulted spec in the report's assumptions, and nothing for built-in syms", () => {
+    const instruments = instrumentsOf('  - BINANCE_PERP_BTC_USDT\n  - US_EQUITY_SPY');
+    expect(defaultedSpecNotes(instruments, instrumentSpecsOf(instruments))).toEqual([
+      "US_EQUITY_SPY has no built-in spec: Keel's defaults for its kind with the config's overrides, " +
+        'tick 0.01, lot 1, minimum 1, settled in USD, leverage 1, fees maker 0 / taker 0 of notional plus 0 per fill.',
+    ]);
+  });
+});
