@@ -40,6 +40,8 @@ export interface SessionRecord {
   /** The paper venue's configured latency; absent = none beyond the sockets'. */
   readonly latency?: SessionLatency;
   readonly runConfig: { readonly [key: string]: JsonValue };
+  /** Further assumptions to state in the report (e.g. instrument specs Keel defaulted). */
+  readonly assumptions?: readonly string[];
 }
 
 function legText(leg: LatencySpec): string {
@@ -98,6 +100,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       assumptions: [
         `A ${session.mode} session against ${session.venue}; positions still open at the end stay open.`,
         'Equity is the kernel’s view (the venue’s account and assets), sampled as market events arrive.',
+        ...(session.assumptions ?? []),
       ],
     },
     orders: session.orders,

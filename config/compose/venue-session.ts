@@ -8,6 +8,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import { EXIT, type ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
+import { defaultedSpecNotes } from './instrument-specs.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { SessionRecorder } from './session-recorder.ts';
@@ -295,6 +296,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     fillModel: options.fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
     runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason },
+    // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
+    assumptions: options.mode === 'paper' ? defaultedSpecNotes(config.instruments, options.instruments) : [],
   });
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   const exitCode =

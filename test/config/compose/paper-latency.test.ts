@@ -1,10 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { EquitySampler } from '../../../backtest/runner/index.ts';
-import { type SessionRecord, sessionResult } from '../../../config/compose/session-result.ts';
-import { D } from '../../../core/model/index.ts';
+import { sessionResult } from '../../../config/compose/session-result.ts';
 import { embeddedPaperVenues, lockstepPaperConfig } from '../../kit/embedded-paper-runs.ts';
 import { signedRest } from '../../kit/paper-venue-client.ts';
+import { aSessionRecord } from '../../kit/session-records.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
@@ -45,35 +44,13 @@ describe('a paper run with paper.latency', () => {
 });
 
 describe("a session result's latency model", () => {
-  const sampled = (): EquitySampler => {
-    const sampler = new EquitySampler(60_000, () => D(100_000));
-    sampler.start(0);
-    sampler.sample(60_000);
-    return sampler;
-  };
-  const record = (over: Partial<SessionRecord>): SessionRecord => ({
-    title: 'Paper session',
-    mode: 'paper',
-    venue: 'Keel paper venue',
-    synthetic: true,
-    recording: undefined,
-    instruments: [],
-    slots: [],
-    orders: [],
-    fills: [],
-    sampler: sampled(),
-    fillModel: { name: 'touch', description: 'The paper venue matches at the touch.' },
-    runConfig: {},
-    ...over,
-  });
-
   it('states the configured latency of a paper run', () => {
     const legs = {
       orderEntry: { fixedMs: 200, jitterMs: 50 },
       marketData: { fixedMs: 0, jitterMs: 0 },
       userData: { fixedMs: 30, jitterMs: 0 },
     };
-    const meta = sessionResult(record({ latency: { legs, seed: 7 } })).meta;
+    const meta = sessionResult(aSessionRecord({ latency: { legs, seed: 7 } })).meta;
     expect(meta.latencyModel.name).toBe('configured');
     expect(meta.latencyModel.description).toContain('order entry 200 ms + U[0,50) ms');
     expect(meta.latencyModel.description).toContain('user data 30 ms');
@@ -81,8 +58,8 @@ describe("a session result's latency model", () => {
   });
 
   it('says a paper run without one added none, and a live run had the network’s', () => {
-    expect(sessionResult(record({})).meta.latencyModel).toMatchObject({ name: 'loopback' });
-    expect(sessionResult(record({})).meta.latencyModel.description).toContain('added no latency');
-    expect(sessionResult(record({ mode: 'live' })).meta.latencyModel.name).toBe('network');
+    expect(sessionResult(aSessionRecord({})).meta.latencyModel).toMatchObject({ name: 'loopback' });
+    expect(sessionResult(aSessionRecord({})).meta.latencyModel.description).toContain('added no latency');
+    expect(sessionResult(aSessionRecord({ mode: 'live' })).meta.latencyModel.name).toBe('network');
   });
 });
