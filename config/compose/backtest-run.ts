@@ -129,7 +129,7 @@ export async function runConfiguredBacktest(
       : { latency: latencyOf(backtest.latency), seed: backtest.latency.seed }),
     closeAtEnd: backtest.closeAtEnd,
     annualization: annualizationOf(backtest, instruments),
-    assumptions: defaultedSpecNotes(config.instruments, instruments),
+    assumptions: defaultedSpecNotes(instruments),
     ...(options.progress === undefined
       ? {}
       : { progress: createProgressReporter({ stream: options.progress, clock: wallClock }) }),

@@ -102,16 +102,12 @@ export function instrumentSpecsOf(instruments: readonly InstrumentConfig[]): Ins
  * One sentence per instrument that took Keel's defaults rather than a built-in spec, for the
  * report's assumptions: the spec it ended with (tick, lot, minimum size, settle asset, leverage
  * and fees), so a backtest of a user's own data says what it assumed about the market.
- * @param instruments - the config's instruments
- * @param specs - their specs, as {@link instrumentSpecsOf} made them
- * @returns the sentences, in config order; empty when every sym has a built-in spec
+ * @param specs - a run's specs, as {@link instrumentSpecsOf} made them
+ * @returns the sentences, in spec order; empty when every sym has a built-in spec
  */
-export function defaultedSpecNotes(
-  instruments: readonly InstrumentConfig[],
-  specs: readonly InstrumentSpec[],
-): string[] {
+export function defaultedSpecNotes(specs: readonly InstrumentSpec[]): string[] {
   return specs
-    .filter((spec, i) => SYNTHETIC_INSTRUMENTS[instruments[i]?.sym ?? spec.sym] === undefined)
+    .filter((spec) => SYNTHETIC_INSTRUMENTS[spec.sym] === undefined)
     .map(
       (spec) =>
         `${spec.sym} has no built-in spec: Keel's defaults for its kind with the config's overrides, ` +

@@ -297,7 +297,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     ...(options.latency === undefined ? {} : { latency: options.latency }),
     runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason },
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
-    assumptions: options.mode === 'paper' ? defaultedSpecNotes(config.instruments, options.instruments) : [],
+    assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
   });
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   const exitCode =

@@ -85,7 +85,7 @@ describe('instrument specs of a backtest or paper run', () => {
 
   it("states every defaulted spec in the report's assumptions, and nothing for built-in syms", () => {
     const instruments = instrumentsOf('  - BINANCE_PERP_BTC_USDT\n  - US_EQUITY_SPY');
-    expect(defaultedSpecNotes(instruments, instrumentSpecsOf(instruments))).toEqual([
+    expect(defaultedSpecNotes(instrumentSpecsOf(instruments))).toEqual([
       "US_EQUITY_SPY has no built-in spec: Keel's defaults for its kind with the config's overrides, " +
         'tick 0.01, lot 1, minimum 1, settled in USD, leverage 1, fees maker 0 / taker 0 of notional plus 0 per fill.',
     ]);
