@@ -291,12 +291,12 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     return this.host.state.positionMode();
   }
   openOrders(sym?: string): readonly Order[] {
-    const mine = this.host.state.openOrders(this.id);
-    return sym === undefined ? mine : mine.filter((o) => o.sym === sym);
+    const { state } = this.host;
+    return sym === undefined ? state.openOrders(this.id) : [...state.openOrdersOn(sym, this.id)];
   }
   allOpenOrders(sym?: string): readonly Order[] {
-    const all = this.host.state.openOrders();
-    return sym === undefined ? all : all.filter((o) => o.sym === sym);
+    const { state } = this.host;
+    return sym === undefined ? state.openOrders() : [...state.openOrdersOn(sym)];
   }
   openAlgoOrders(sym?: string): readonly AlgoOrder[] {
     const mine = this.host.state.openAlgoOrders(this.id);

@@ -132,6 +132,37 @@ describe('kernel: several strategies, each owning only its own orders', () => {
     expect(views).toEqual(['0 mine, 1 on BTC']);
   });
 
+  it('lists open orders per sym from the sym index: its own with openOrders, everyone’s with allOpenOrders', () => {
+    const views: string[] = [];
+    const refsOf = (orders: readonly { clientOrderId: string }[]): string =>
+      orders.map((o) => o.clientOrderId).join(',') || '-';
+    const rig = aKernelRig([
+      {
+        id: 'alpha',
+        strategy: scripted((ctx) => {
+          views.push(`alpha BTC ${refsOf(ctx.openOrders(BTC))} ETH ${refsOf(ctx.openOrders(ETH))}`);
+          return undefined;
+        }),
+      },
+      {
+        id: 'beta',
+        strategy: scripted((ctx) => {
+          views.push(
+            `beta BTC ${refsOf(ctx.openOrders(BTC))} all BTC ${refsOf(ctx.allOpenOrders(BTC))} all SOL ${refsOf(ctx.allOpenOrders('OKX_SPOT_SOL_USDT'))}`,
+          );
+          return ctx.order.cancel('beta-1');
+        }),
+      },
+    ]);
+    rig.market.next(aQuote(1, 100));
+    rig.market.next(aQuote(2, 100));
+    expect(views).toEqual([
+      'alpha BTC alpha-1 ETH alpha-2',
+      'beta BTC beta-1 all BTC alpha-1,beta-1 all SOL -',
+    ]);
+    expect(rig.kernel.state.openOrders().map((o) => o.clientOrderId)).toEqual(['alpha-1', 'alpha-2', 'beta-2']);
+  });
+
   it('denies a reference used twice and one longer than 40 characters', () => {
     const rig = aKernelRig([
       {
