@@ -160,7 +160,11 @@ describe('kernel: several strategies, each owning only its own orders', () => {
       'alpha BTC alpha-1 ETH alpha-2',
       'beta BTC beta-1 all BTC alpha-1,beta-1 all SOL -',
     ]);
-    expect(rig.kernel.state.openOrders().map((o) => o.clientOrderId)).toEqual(['alpha-1', 'alpha-2', 'beta-2']);
+    expect(rig.kernel.state.openOrders().map((o) => o.clientOrderId)).toEqual([
+      'alpha-1',
+      'alpha-2',
+      'beta-2',
+    ]);
   });
 
   it('denies a reference used twice and one longer than 40 characters', () => {
