@@ -69,7 +69,7 @@ export interface BacktestRunOptions {
    * replace narrower ones beyond it, so memory stays flat. Default 4096.
    */
   readonly equityBuckets?: number;
-  /** Annualization basis of the metrics; crypto (365 days) by default. */
+  /** Annualization basis of the metrics; by default 252 days when every instrument is a US equity, else 365. */
   readonly annualization?: AnnualizationBasis;
   /** Strategy parameters as they should appear in the report (default: each slot's params). */
   readonly reportParams?: Readonly<Record<string, { readonly [key: string]: JsonValue }>>;

@@ -7,6 +7,7 @@
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export { withCommission } from './commission.ts';
 export { countRecords } from './count-records.ts';
+export { defaultAnnualizationOf } from './default-annualization.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';

@@ -20,7 +20,6 @@ import {
 import {
   type BacktestResult,
   CostTally,
-  CRYPTO_ANNUALIZATION,
   computeMetrics,
   EXECUTION_CODEC,
   type JsonValue,
@@ -37,6 +36,7 @@ import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenu
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { withCommission } from './commission.ts';
 import { countRecords } from './count-records.ts';
+import { defaultAnnualizationOf } from './default-annualization.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -402,7 +402,10 @@ function assemble(
       meanEquity: sampler.meanEquity(),
       ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
       // Per-sample returns step by the curve's bucket width: one close per grid interval.
-      annualization: { sampleStepMs: sampler.bucketMs, ...(options.annualization ?? CRYPTO_ANNUALIZATION) },
+      annualization: {
+        sampleStepMs: sampler.bucketMs,
+        ...(options.annualization ?? defaultAnnualizationOf(instruments)),
+      },
       contractSizeOf,
     }),
   };

@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordDecoder } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
-import { createProgressReporter, eventCachePaths, runBacktest } from '../../backtest/runner/index.ts';
+import {
+  createProgressReporter,
+  defaultAnnualizationOf,
+  eventCachePaths,
+  runBacktest,
+} from '../../backtest/runner/index.ts';
 import { type StrategySlot, wallClock } from '../../core/kernel/index.ts';
 import type { InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -148,9 +153,8 @@ export function annualizationOf(
   instruments: readonly InstrumentSpec[],
 ): AnnualizationBasis {
   const { tradingDaysPerYear, period, periodsPerYear, sampleStepMs, riskFreeRate } = backtest.annualization;
-  const equitiesOnly = instruments.length > 0 && instruments.every((spec) => spec.id.kind === 'equity');
   return {
-    tradingDaysPerYear: tradingDaysPerYear ?? (equitiesOnly ? 252 : 365),
+    tradingDaysPerYear: tradingDaysPerYear ?? defaultAnnualizationOf(instruments).tradingDaysPerYear,
     period,
     riskFreeRate,
     ...(periodsPerYear === undefined ? {} : { periodsPerYear }),

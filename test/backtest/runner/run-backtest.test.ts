@@ -22,14 +22,14 @@ function decode(record: RecordedMessage): MarketEvent | null | Error {
   return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
 }
 
-async function barsRecording(rows: readonly (readonly number[])[]): Promise<string> {
+async function barsRecording(rows: readonly (readonly number[])[], sym = BTC): Promise<string> {
   const dir = aTempDir();
   const csv = [
     'timestamp,open,high,low,close,volume',
     ...rows.map((r, i) => [T0 + i * 60_000, ...r, 10].join(',')),
   ];
   await writeFile(join(dir, 'bars.csv'), `${csv.join('\n')}\n`);
-  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym: BTC });
+  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym });
   return join(dir, 'bars.jsonl');
 }
 
@@ -189,5 +189,24 @@ describe('backtest runner', () => {
       expect(result.equityCurve).toHaveLength(600);
       expect(result.prices[0]!.points).toHaveLength(600);
     });
+  });
+
+  it('annualizes over 252 trading days when every instrument is a US equity, 365 otherwise, unless told', async () => {
+    const AAPL = 'US_EQUITY_AAPL';
+    const aapl = await barsRecording(SIX_BARS, AAPL);
+    const idle = { id: 's1', strategy: smaCross, params: { sym: AAPL, fast: 2, slow: 3 } };
+    const daysOf = async (overrides: Partial<BacktestRunOptions>): Promise<number> => {
+      const result = await runBacktest(baseOptions(aapl, { strategies: [idle], ...overrides }));
+      result.dispose?.();
+      return result.metrics.annualization.tradingDaysPerYear;
+    };
+    expect(await daysOf({ instruments: [anInstrument(AAPL)] })).toBe(252);
+    expect(await daysOf({ instruments: [anInstrument(AAPL), anInstrument(BTC)] })).toBe(365);
+    expect(
+      await daysOf({
+        instruments: [anInstrument(AAPL)],
+        annualization: { tradingDaysPerYear: 260, period: 'auto', riskFreeRate: 0 },
+      }),
+    ).toBe(260);
   });
 });

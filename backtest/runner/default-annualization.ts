@@ -1,0 +1,14 @@
+import type { InstrumentSpec } from '../../core/model/index.ts';
+import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, EQUITY_ANNUALIZATION } from '../report/index.ts';
+
+/**
+ * The annualization basis a run takes when none is given: 252 trading days a year when every
+ * instrument is a US equity (their venue trades on weekdays only), 365 otherwise (crypto trades
+ * every day).
+ * @param instruments - the run's instruments
+ * @returns the equity basis or the crypto basis
+ */
+export function defaultAnnualizationOf(instruments: readonly InstrumentSpec[]): AnnualizationBasis {
+  const equitiesOnly = instruments.length > 0 && instruments.every((spec) => spec.id.kind === 'equity');
+  return equitiesOnly ? EQUITY_ANNUALIZATION : CRYPTO_ANNUALIZATION;
+}
