@@ -3,6 +3,7 @@ import type { Dec, InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
 import type { RecordDecoder } from '../recording/index.ts';
 import type { AnnualizationBasis, JsonValue } from '../report/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, SimVenueOptions } from '../sim/index.ts';
+import type { FlatCommission } from './commission.ts';
 import type { ProgressReporter } from './progress-reporter.ts';
 
 /** Everything a backtest run is made of. */
@@ -27,9 +28,9 @@ export interface BacktestRunOptions {
   readonly settleAsset?: string;
   /**
    * A flat commission replacing every instrument's maker/taker schedule: a rate of notional,
-   * a fixed amount per fill, or both (equities). Omitted: the instruments' own schedules.
+   * a fixed amount per fill or per order, or a mix (equities). Omitted: the instruments' own schedules.
    */
-  readonly commission?: { readonly rate?: Dec; readonly fixedPerFill?: Dec };
+  readonly commission?: FlatCommission;
   /** Fill model; default `bar` when every recording holds only bars, else `queue`. */
   readonly fillModel?: FillModelOptions | FillModelName;
   /** Latency legs; the simulated venue's default when omitted. */

@@ -5,7 +5,8 @@
  * @packageDocumentation
  */
 export type { BacktestRunOptions } from './backtest-run-options.ts';
-export { withCommission } from './commission.ts';
+export type { FlatCommission } from './commission.ts';
+export { fixedCommissionText, withCommission } from './commission.ts';
 export { countRecords } from './count-records.ts';
 export { defaultAnnualizationOf } from './default-annualization.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';

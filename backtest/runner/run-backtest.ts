@@ -34,7 +34,7 @@ import {
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
-import { withCommission } from './commission.ts';
+import { fixedCommissionText, withCommission } from './commission.ts';
 import { countRecords } from './count-records.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
 import { EquitySampler } from './equity-sampler.ts';
@@ -298,14 +298,13 @@ async function closeEverything(
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
   if (options.commission !== undefined) {
     const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
-    const fixed = options.commission.fixedPerFill?.toFixed() ?? '0';
-    return `Flat commission of ${rate} bps of notional plus ${fixed} per fill, for makers and takers alike.`;
+    return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.`;
   }
   const parts = instruments.map(
     (s) =>
       `${s.sym}: maker ${s.fees.maker.mul(10_000).toFixed()} bps, taker ${s.fees.taker.mul(10_000).toFixed()} bps` +
       (s.fees.markup.isZero() ? '' : `, markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
-      (s.fees.fixedPerFill.isZero() ? '' : `, ${s.fees.fixedPerFill.toFixed()} per fill`),
+      fixedCommissionText(s.fees),
   );
   return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.`;
 }
@@ -349,6 +348,9 @@ function assemble(
           commission: {
             rate: options.commission.rate?.toFixed() ?? '0',
             fixedPerFill: options.commission.fixedPerFill?.toFixed() ?? '0',
+            ...(options.commission.fixedPerOrder === undefined
+              ? {}
+              : { fixedPerOrder: options.commission.fixedPerOrder.toFixed() }),
           },
         }),
   };

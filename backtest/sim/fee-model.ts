@@ -27,17 +27,26 @@ export function checkMarkup(markup: Dec, where: string): void {
 
 /**
  * Computes the fee of one fill: (maker or taker rate + sub-portfolio markup) x notional, plus the
- * fixed commission per fill (equities). A negative total is paid back as a rebate.
+ * fixed commission per fill, plus on an order's first fill the fixed commission per order
+ * (equities). A negative total is paid back as a rebate.
  * @param schedule - the instrument's fee schedule
  * @param execType - MAKER for a resting order, TAKER for one that took liquidity
  * @param notional - quantity x price x contract size, in the quote asset
  * @param extraMarkup - the sub-portfolio markup of the simulated portfolio, added to both rates
+ * @param firstOfOrder - this is the order's first fill (it pays the per-order commission)
  * @returns fee and rebate, both >= 0
  */
-export function fillFee(schedule: FeeSchedule, execType: ExecType, notional: Dec, extraMarkup: Dec): FillFee {
+export function fillFee(
+  schedule: FeeSchedule,
+  execType: ExecType,
+  notional: Dec,
+  extraMarkup: Dec,
+  firstOfOrder: boolean,
+): FillFee {
   const rate = (execType === 'MAKER' ? schedule.maker : schedule.taker)
     .plus(schedule.markup)
     .plus(extraMarkup);
-  const total = notional.mul(rate).plus(schedule.fixedPerFill);
+  let total = notional.mul(rate).plus(schedule.fixedPerFill);
+  if (firstOfOrder && schedule.fixedPerOrder !== undefined) total = total.plus(schedule.fixedPerOrder);
   return total.isNegative() ? { fee: ZERO, rebate: total.neg() } : { fee: total, rebate: ZERO };
 }

@@ -113,11 +113,12 @@ export function executeFill(
     return ZERO;
   }
   if (position.qty.isZero()) position.createAt = state.now;
+  const firstOfOrder = order.filled.isZero();
   const rpnl = bookFill(position, order.side, quantity, price, spec.contractSize);
   const notional = quantity.mul(price).mul(spec.contractSize);
   const { fee, rebate } = order.liquidation
     ? { fee: notional.mul(spec.liquidationFee), rebate: ZERO }
-    : fillFee(spec.fees, execType, notional, state.feeMarkup);
+    : fillFee(spec.fees, execType, notional, state.feeMarkup, firstOfOrder);
   credit(state, spec.settleAsset, rpnl.minus(fee).plus(rebate));
   state.ledger.realizedPnl = state.ledger.realizedPnl.plus(rpnl);
   if (order.liquidation) {

@@ -66,7 +66,13 @@ export const SYNTHETIC_AAPL: InstrumentSpec = {
   defaultLeverage: new D('1'),
   liquidationFee: new D('0'),
   settleAsset: 'USD',
-  fees: { maker: new D('0'), taker: new D('0'), markup: new D('0'), fixedPerFill: new D('0.35') },
+  fees: {
+    maker: new D('0'),
+    taker: new D('0'),
+    markup: new D('0'),
+    fixedPerFill: new D('0'),
+    fixedPerOrder: new D('0.35'),
+  },
 };
 
 /** The SYNTHETIC specs of every instrument the generator knows, by sym. */

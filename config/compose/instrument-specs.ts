@@ -1,3 +1,4 @@
+import { fixedCommissionText } from '../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
 import { D, type Dec, type InstrumentSpec, parseSym, ZERO } from '../../core/model/index.ts';
 import { type InstrumentConfig, type InstrumentOverrides, missingSpecFields } from '../schema/index.ts';
@@ -9,7 +10,7 @@ import { type InstrumentConfig, type InstrumentOverrides, missingSpecFields } fr
  * @returns the spec with the overrides
  */
 export function withOverrides(base: InstrumentSpec, overrides: InstrumentOverrides): InstrumentSpec {
-  const { makerFee, takerFee, fixedFeePerFill, ...fields } = overrides;
+  const { makerFee, takerFee, fixedFeePerFill, fixedFeePerOrder, ...fields } = overrides;
   return {
     ...base,
     ...fields,
@@ -18,6 +19,7 @@ export function withOverrides(base: InstrumentSpec, overrides: InstrumentOverrid
       ...(makerFee === undefined ? {} : { maker: makerFee }),
       ...(takerFee === undefined ? {} : { taker: takerFee }),
       ...(fixedFeePerFill === undefined ? {} : { fixedPerFill: fixedFeePerFill }),
+      ...(fixedFeePerOrder === undefined ? {} : { fixedPerOrder: fixedFeePerOrder }),
     },
   };
 }
@@ -113,6 +115,6 @@ export function defaultedSpecNotes(specs: readonly InstrumentSpec[]): string[] {
         `${spec.sym} has no built-in spec: Keel's defaults for its kind with the config's overrides, ` +
         `tick ${spec.tickSize.toFixed()}, lot ${spec.lotSize.toFixed()}, minimum ${spec.minSize.toFixed()}, ` +
         `settled in ${spec.settleAsset}, leverage ${spec.defaultLeverage.toFixed()}, ` +
-        `fees maker ${spec.fees.maker.toFixed()} / taker ${spec.fees.taker.toFixed()} of notional plus ${spec.fees.fixedPerFill.toFixed()} per fill.`,
+        `fees maker ${spec.fees.maker.toFixed()} / taker ${spec.fees.taker.toFixed()} of notional${fixedCommissionText(spec.fees)}.`,
     );
 }

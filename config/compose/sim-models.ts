@@ -58,6 +58,7 @@ export function specsWithFees(
         taker: D(fees.takerBps).div(10_000),
         markup: schedule.markup,
         fixedPerFill: fees.fixedPerFill,
+        ...(fees.fixedPerOrder === undefined ? {} : { fixedPerOrder: fees.fixedPerOrder }),
       };
     }
     if (markupBps !== undefined) schedule = { ...schedule, markup: markupBps.div(10_000) };

@@ -23,7 +23,12 @@ export const feeModelSchema = z.discriminatedUnion(
       model: z.literal('flat'),
       makerBps: z.number().min(-100).max(1000),
       takerBps: z.number().min(-100).max(1000),
-      fixedPerFill: nonNegativeDecimal.prefault(0),
+      fixedPerFill: nonNegativeDecimal
+        .prefault(0)
+        .describe('Fixed commission on every fill, in the quote asset.'),
+      fixedPerOrder: nonNegativeDecimal
+        .optional()
+        .describe('Fixed commission once per order (on its first fill), in the quote asset.'),
     }),
   ],
   { error: 'must be "instrument" or "flat"' },

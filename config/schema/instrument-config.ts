@@ -38,6 +38,9 @@ export const instrumentOverridesSchema = z.strictObject({
   fixedFeePerFill: nonNegativeDecimal
     .optional()
     .describe('Fixed commission per fill in the quote asset (equities).'),
+  fixedFeePerOrder: nonNegativeDecimal
+    .optional()
+    .describe('Fixed commission once per order, on its first fill, in the quote asset (equities).'),
 });
 
 function decimalRate() {

@@ -96,6 +96,11 @@ export interface FeeSchedule {
   readonly markup: Dec;
   /** Fixed commission per order fill, in the quote asset (equities). */
   readonly fixedPerFill: Dec;
+  /**
+   * Fixed commission per order, charged once on its first fill however many fills it takes, in the
+   * quote asset (equities; the way most brokers and backtesting.py charge). Absent = none.
+   */
+  readonly fixedPerOrder?: Dec;
 }
 
 /** Instrument specification: the fields of the venue's symbol info plus Keel's fee schedule. */

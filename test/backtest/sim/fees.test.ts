@@ -2,26 +2,42 @@ import { describe, expect, it } from 'vitest';
 import { checkMarkup, fillFee } from '../../../backtest/sim/fee-model.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+import { aLimit, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
 
 const schedule = { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') };
 
 describe('sim venue: fees', () => {
   it('charges maker or taker rate plus the sub-portfolio markup on notional', () => {
-    expect(fillFee(schedule, 'MAKER', D('1000'), D('0')).fee.toFixed()).toBe('0.2');
+    expect(fillFee(schedule, 'MAKER', D('1000'), D('0'), true).fee.toFixed()).toBe('0.2');
     // (5 bps + 0.37 bps markup) x 1000 = 0.537
-    expect(fillFee(schedule, 'TAKER', D('1000'), D('0.000037')).fee.toFixed()).toBe('0.537');
+    expect(fillFee(schedule, 'TAKER', D('1000'), D('0.000037'), true).fee.toFixed()).toBe('0.537');
   });
 
   it('pays a negative maker rate back as a rebate', () => {
-    const rebate = fillFee({ ...schedule, maker: D('-0.0001') }, 'MAKER', D('1000'), D('0'));
+    const rebate = fillFee({ ...schedule, maker: D('-0.0001') }, 'MAKER', D('1000'), D('0'), true);
     expect([rebate.fee.toFixed(), rebate.rebate.toFixed()]).toEqual(['0', '0.1']);
   });
 
   it('adds a fixed commission per fill, alone or with a rate (equities)', () => {
     const fixed = { maker: D('0'), taker: D('0'), markup: D('0'), fixedPerFill: D('1') };
-    expect(fillFee(fixed, 'TAKER', D('5000'), D('0')).fee.toFixed()).toBe('1');
-    expect(fillFee({ ...fixed, taker: D('0.0001') }, 'TAKER', D('5000'), D('0')).fee.toFixed()).toBe('1.5');
+    expect(fillFee(fixed, 'TAKER', D('5000'), D('0'), true).fee.toFixed()).toBe('1');
+    expect(fillFee(fixed, 'TAKER', D('5000'), D('0'), false).fee.toFixed()).toBe('1');
+    expect(fillFee({ ...fixed, taker: D('0.0001') }, 'TAKER', D('5000'), D('0'), true).fee.toFixed()).toBe(
+      '1.5',
+    );
+  });
+
+  it('adds a fixed commission per order on its first fill only', () => {
+    const perOrder = {
+      maker: D('0'),
+      taker: D('0.0001'),
+      markup: D('0'),
+      fixedPerFill: D('0'),
+      fixedPerOrder: D('0.35'),
+    };
+    // 5000 x 1 bp = 0.5, + 0.35 on the first fill
+    expect(fillFee(perOrder, 'TAKER', D('5000'), D('0'), true).fee.toFixed()).toBe('0.85');
+    expect(fillFee(perOrder, 'TAKER', D('5000'), D('0'), false).fee.toFixed()).toBe('0.5');
   });
 
   it('accepts markups to 0.01 bps and refuses finer ones', () => {
@@ -53,6 +69,38 @@ describe('sim venue: fees', () => {
     // 10 x 190 = 1900 notional: 0.19 + 0.99
     expect([fill?.fee.toFixed(), fill?.feeCoin]).toEqual(['1.18', 'USD']);
     expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('9998.82');
+  });
+
+  it('charges the fixed commission per order once, on the first of its fills', () => {
+    const sym = 'US_EQUITY_AAPL';
+    const fees = { maker: D('0.0001'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0') };
+    const t = aSim({
+      instruments: [
+        anInstrument(sym, {
+          tickSize: D('0.01'),
+          lotSize: D('1'),
+          minSize: D('1'),
+          settleAsset: 'USD',
+          fees: { ...fees, fixedPerOrder: D('1') },
+        }),
+      ],
+      startingBalances: { USD: D('10000') },
+    });
+    t.sim.onMarket(aQuote(0, 189.99, 500, 190.5, 500, sym));
+    t.send(aLimit('b', 'BUY', '10', '190', { sym }));
+    t.sim.advanceTo(1);
+    t.sim.onMarket(aTrade(2, 189.9, 4, 'SELL', sym));
+    t.sim.onMarket(aTrade(3, 189.9, 6, 'SELL', sym));
+    const fills = t
+      .of('execution')
+      .map(
+        (e) =>
+          `${e.execution.quantity.toFixed()}@${e.execution.price.toFixed()} fee ${e.execution.fee.toFixed()}`,
+      );
+    // 4 x 190 = 760 x 1 bp = 0.076, + 1 per order on the first fill; 6 x 190 = 1140 x 1 bp = 0.114
+    expect(fills).toEqual(['4@190 fee 1.076', '6@190 fee 0.114']);
+    // 10000 - 1.076 - 0.114
+    expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('9998.81');
   });
 
   it('adds the sub-portfolio markup to every fill of the sim', () => {

@@ -28,7 +28,7 @@ describe('instrument specs of a backtest or paper run', () => {
 
   it('gives any US equity whole shares on a cent tick in USD without leverage or fees, unless overridden', () => {
     const instruments = instrumentsOf(
-      '  - US_EQUITY_SPY\n  - { sym: US_EQUITY_MSFT, overrides: { fixedFeePerFill: 0.35 } }',
+      '  - US_EQUITY_SPY\n  - { sym: US_EQUITY_MSFT, overrides: { fixedFeePerFill: 0.35, fixedFeePerOrder: 1 } }',
     );
     const [spy, msft] = instrumentSpecsOf(instruments);
     expect(spy).toMatchObject({
@@ -46,6 +46,8 @@ describe('instrument specs of a backtest or paper run', () => {
       '0',
     ]);
     expect(msft?.fees.fixedPerFill.toFixed()).toBe('0.35');
+    expect(msft?.fees.fixedPerOrder?.toFixed()).toBe('1');
+    expect(spy?.fees.fixedPerOrder).toBeUndefined();
   });
 
   it("builds a crypto sym's spec around the tick and lot the config gives: settled in the quote, perpetuals leveraged", () => {
@@ -87,7 +89,7 @@ describe('instrument specs of a backtest or paper run', () => {
     const instruments = instrumentsOf('  - BINANCE_PERP_BTC_USDT\n  - US_EQUITY_SPY');
     expect(defaultedSpecNotes(instrumentSpecsOf(instruments))).toEqual([
       "US_EQUITY_SPY has no built-in spec: Keel's defaults for its kind with the config's overrides, " +
-        'tick 0.01, lot 1, minimum 1, settled in USD, leverage 1, fees maker 0 / taker 0 of notional plus 0 per fill.',
+        'tick 0.01, lot 1, minimum 1, settled in USD, leverage 1, fees maker 0 / taker 0 of notional.',
     ]);
   });
 });
