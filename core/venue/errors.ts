@@ -55,12 +55,18 @@ export class VenueError extends Error {
   readonly meaning: string | undefined;
   readonly httpStatus: number | undefined;
 
-  /** @param init - code, message, method, path and optional HTTP status */
+  /**
+   * @param init - code, message, method, path and optional HTTP status; code 0 without an HTTP
+   *   status means no answer came at all (a network failure), which the message says
+   */
   constructor(init: VenueErrorInit) {
-    const meaning = venueErrorMeaning(init.code);
+    const unreachable = init.code === 0 && init.httpStatus === undefined;
+    const meaning = unreachable ? undefined : venueErrorMeaning(init.code);
     super(
-      `${init.method} ${init.path} failed with venue code ${init.code}` +
-        `${meaning === undefined ? '' : ` (${meaning})`}: ${init.message}`,
+      unreachable
+        ? `${init.method} ${init.path} could not reach the venue: ${init.message}`
+        : `${init.method} ${init.path} failed with venue code ${init.code}` +
+            `${meaning === undefined ? '' : ` (${meaning})`}: ${init.message}`,
     );
     this.code = init.code;
     this.venueMessage = init.message;

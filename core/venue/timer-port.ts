@@ -15,7 +15,10 @@ export interface TimerPort {
 }
 
 /**
- * The wall-clock timer port (live-only I/O code may use real time, ARCHITECTURE.md).
+ * The wall-clock timer port (live-only I/O code may use real time, ARCHITECTURE.md). Its timers
+ * keep the process alive: a retry backoff, a rate-limit wait or a reconnect delay is often the only
+ * thing pending, and an unreferenced timer let Node exit mid-wait (code 13, no message). Clients
+ * cancel their heartbeat, ping and reconnect timers when closed.
  * @returns a port backed by Date.now and setTimeout
  */
 export function realTimer(): TimerPort {
@@ -23,7 +26,6 @@ export function realTimer(): TimerPort {
     now: () => Date.now(),
     setTimer(fn, ms) {
       const handle = setTimeout(fn, ms);
-      handle.unref?.();
       return () => clearTimeout(handle);
     },
   };

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -7,6 +8,17 @@ import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../../backte
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { EXIT } from '../../../config/cli/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { keelChild } from '../../kit/keel-child-process.ts';
+
+/** A local port nothing listens on: one the system just handed out and took back. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-live-'));
 let venue: PaperVenue | undefined;
@@ -66,5 +78,16 @@ describe('keel run in live mode', () => {
     expect(output).not.toContain('live-secret-4b8f0a63e1');
     expect(output).not.toContain('live-key-7d1c9e2a');
     expect(existsSync(join(dir, 'live.jsonl.gz')) && existsSync(join(dir, 'live-report.html'))).toBe(true);
+  }, 60_000);
+
+  it('says it could not reach the venue and exits 1 after its retries, instead of exiting mid-backoff', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const run = keelChild(['run', 'config/examples/market-maker-live.yaml', '--duration', '3'], {
+      env: { KEEL_REST_URL: url, KEEL_API_KEY: 'k', KEEL_API_SECRET: 's' },
+    });
+    const output = run.stdout + run.stderr;
+    expect(output).toContain('retrying venue GET');
+    expect(output).toMatch(/could not reach the venue: .*ECONNREFUSED.*\(after \d+ attempts\)/);
+    expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
   }, 60_000);
 });
