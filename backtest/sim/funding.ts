@@ -25,7 +25,7 @@ export function settleFunding(state: SimState, sym: string, market: SymMarket): 
     const amount = position.qty.mul(spec.contractSize).mul(mark).mul(rate).neg();
     credit(state, spec.settleAsset, amount);
     state.ledger.funding = state.ledger.funding.plus(amount);
-    state.cashFlows.push({ type: 'FUNDING_FEE', coin: spec.settleAsset, amount, sym, ts: state.now });
+    state.cashFlows.push({ type: 'FUNDING_FEE', coin: spec.settleAsset, amount, sym, ts: due });
     publishPosition(state, position);
     paidAny = true;
   }

@@ -77,7 +77,7 @@ function hasClearHeadroom(state: SimState): boolean {
 }
 
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
-  if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now);
+  if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now, intent.sym);
   if (intent.timeInForce === 'GTD') {
     const [, y, m, d] = DATE.exec(intent.expiryDate ?? '') ?? [];
     // GTD lives through the whole expiry date, UTC (Keel's choice).

@@ -1,4 +1,4 @@
-import type { RandomSource } from '../../core/kernel/index.ts';
+import { nextUsEquitySessionClose, type RandomSource } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec, PositionMode } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { checkMarkup } from './fee-model.ts';
@@ -66,8 +66,12 @@ export interface SimVenueOptions {
   readonly valuationCoins?: readonly string[];
   /** Virtual time before the first event. Default 0. */
   readonly startTime?: number;
-  /** When a DAY order expires, given its creation time. Default: the next 00:00 UTC. */
-  readonly dayEnd?: (createdAt: number) => number;
+  /**
+   * When a DAY order expires, given its creation time and sym. Default: a US equity's at the
+   * 16:00 New York close of its trading day (the next trading day's when placed after the close;
+   * weekends skipped, no holiday calendar), any other's at the next 00:00 UTC.
+   */
+  readonly dayEnd?: (createdAt: number, sym: string) => number;
 }
 
 /** Options with every default filled in. */
@@ -89,7 +93,7 @@ export interface ResolvedSimOptions {
   readonly adlScoreThresholds: readonly [number, number, number, number];
   readonly valuationCoins: ReadonlySet<string>;
   readonly startTime: number;
-  readonly dayEnd: (createdAt: number) => number;
+  readonly dayEnd: (createdAt: number, sym: string) => number;
 }
 
 const DAY_MS = 86_400_000;
@@ -148,6 +152,11 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     adlScoreThresholds: options.adlScoreThresholds ?? [0, 0.5, 1, 2],
     valuationCoins: new Set(options.valuationCoins ?? ['USDT', 'USDC', 'USD']),
     startTime: options.startTime ?? 0,
-    dayEnd: options.dayEnd ?? ((createdAt) => (Math.floor(createdAt / DAY_MS) + 1) * DAY_MS),
+    dayEnd:
+      options.dayEnd ??
+      ((createdAt, sym) =>
+        instruments.get(sym)?.id.kind === 'equity'
+          ? nextUsEquitySessionClose(createdAt)
+          : (Math.floor(createdAt / DAY_MS) + 1) * DAY_MS),
   };
 }

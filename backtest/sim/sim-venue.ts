@@ -176,13 +176,22 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   let head = 0;
   let lastArrival = Number.NEGATIVE_INFINITY;
 
-  const runDue = (ts: number) => {
-    while (head < queue.length) {
-      const next = queue[head] as PendingCommand;
-      if (next.arrival > ts) break;
+  /**
+   * Moves virtual time to `ts`, delivering the commands that arrive by then and firing each timer
+   * (expiry, TIME order, funding, interest) at its own time between them, up to `timersUntil`.
+   */
+  const runDue = (ts: number, timersUntil = ts) => {
+    for (;;) {
+      const next = head < queue.length ? (queue[head] as PendingCommand) : undefined;
+      const arrival = next !== undefined && next.arrival <= ts ? next.arrival : Number.POSITIVE_INFINITY;
+      if (state.deadline <= Math.min(arrival, timersUntil)) {
+        state.now = Math.max(state.now, state.deadline);
+        runTimers(state);
+        continue;
+      }
+      if (next === undefined || arrival === Number.POSITIVE_INFINITY) break;
       head++;
-      state.now = Math.max(state.now, next.arrival);
-      if (state.now >= state.deadline) runTimers(state);
+      state.now = Math.max(state.now, arrival);
       dispatch(state, next.intent);
     }
     if (head > 1024 && head * 2 > queue.length) {
@@ -190,11 +199,14 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       head = 0;
     }
     state.now = Math.max(state.now, ts);
-    if (state.now >= state.deadline) runTimers(state);
   };
 
   const onMarket = (event: MarketEvent) => {
-    runDue(event.recvTs);
+    // A bar's prices happened over its whole span: an order live at its open is matched against
+    // all of it, so timers inside the span (a DAY order ending at 16:00 within a daily bar) fire
+    // after the bar is matched (Keel's choice; bar data cannot say when inside the bar a price came).
+    const bar = opts.fillModel.name === 'bar' && event.kind === 'bar' && event.closed ? event : undefined;
+    runDue(event.recvTs, bar === undefined ? event.recvTs : Math.min(bar.openTime, event.recvTs));
     // Informational channels move no price the sim matches or marks against (Keel's choice).
     if (event.kind === 'ticker' || event.kind === 'indexPrice' || event.kind === 'openInterest') return;
     const market = marketOf(state, event.sym);
@@ -207,9 +219,17 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       settleFunding(state, event.sym, market);
     }
     foldMarket(market, event);
-    if (!Number.isNaN(market.nextFundingTime)) settleFunding(state, event.sym, market);
+    if (!Number.isNaN(market.nextFundingTime)) {
+      settleFunding(state, event.sym, market);
+      // Still ahead: a timer settles it on the positions held then, whatever arrives before the next event.
+      if (market.fundingSettledAt !== market.nextFundingTime)
+        state.deadline = Math.min(state.deadline, market.nextFundingTime + 1);
+    }
     if (opts.fillModel.name === 'bar') {
-      if (event.kind === 'bar') matchBar(state, event, checkTriggers);
+      if (bar !== undefined) {
+        matchBar(state, bar, checkTriggers);
+        runDue(event.recvTs);
+      }
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
       fillWaiting(state, event.sym);
       const last = lastPriceOf(market);

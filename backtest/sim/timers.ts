@@ -1,4 +1,5 @@
 import { finishOrder } from './fills.ts';
+import { settleFunding } from './funding.ts';
 import { accrueInterest, nextAccrual } from './loans.ts';
 import { isLive } from './order-factory.ts';
 import type { SimState } from './sim-state.ts';
@@ -7,7 +8,8 @@ import { releaseHeld } from './triggers.ts';
 
 /**
  * Fires what is due at the current virtual time: DAY / GTD expiries (CANCELLED with action EXPIRE),
- * TIME orders whose timeToSend has come, hourly loan interest; then finds the next deadline.
+ * TIME orders whose timeToSend has come, perpetual funding (on the positions held at the funding
+ * time, at the last mark before it), hourly loan interest; then finds the next deadline.
  * Called only when `state.now >= state.deadline`, so the per-event cost is one comparison.
  * @param state - the venue
  */
@@ -27,6 +29,14 @@ export function runTimers(state: SimState): void {
     const due = parseTimeToSend(order.condition.timeToSend ?? '');
     if (due <= state.now) releaseHeld(state, order, `TIME order sent at ${order.condition.timeToSend}`);
     else next = Math.min(next, due);
+  }
+  for (const [sym, market] of state.markets) {
+    const due = market.nextFundingTime;
+    if (Number.isNaN(due) || market.fundingSettledAt === due) continue;
+    // Just after the funding time, so a mark stamped at it is folded first and counts (onMarket
+    // settles a funding time its own event reaches).
+    if (due < state.now) settleFunding(state, sym, market);
+    else next = Math.min(next, due + 1);
   }
   accrueInterest(state);
   state.deadline = Math.min(state.deadline, next, nextAccrual(state));

@@ -39,6 +39,7 @@ export type { UsEquitySessionOptions } from './us-equity-session.ts';
 export {
   formatNewYorkTime,
   isUsEquitySessionOpen,
+  nextUsEquitySessionClose,
   nextUsEquitySessionOpen,
   US_EQUITY_ZONE,
 } from './us-equity-session.ts';

@@ -44,17 +44,41 @@ export function isUsEquitySessionOpen(ts: number, options: UsEquitySessionOption
  * @param ts - epoch ms
  * @param options - holidays (extended hours are ignored: this is the regular open)
  * @returns epoch ms of the next 09:30 open; `ts` itself's day when before 09:30 on a trading day
+ * @throws RangeError when no trading day comes within 30 days (a holiday list closing a month)
  */
 export function nextUsEquitySessionOpen(ts: number, options: UsEquitySessionOptions = {}): number {
+  return nextOnTradingDay(ts, REGULAR_OPEN_MIN, false, options, 'open');
+}
+
+/**
+ * The regular session close a US equity DAY order placed at a time lives until: 16:00 New York on
+ * that trading day, or on the next trading day when placed at or after the close (or on a
+ * weekend or holiday), as brokers queue such orders for the next session.
+ * @param ts - epoch ms
+ * @param options - holidays (extended hours are ignored: DAY orders are regular-session orders)
+ * @returns epoch ms of that 16:00 close, always after `ts`
+ * @throws RangeError when no trading day comes within 30 days
+ */
+export function nextUsEquitySessionClose(ts: number, options: UsEquitySessionOptions = {}): number {
+  return nextOnTradingDay(ts, REGULAR_CLOSE_MIN, true, options, 'close');
+}
+
+function nextOnTradingDay(
+  ts: number,
+  minuteOfDay: number,
+  strictlyAfter: boolean,
+  options: UsEquitySessionOptions,
+  what: string,
+): number {
   let day = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).startOf('day');
   for (let i = 0; i < 30; i++) {
-    const open = day.set({ hour: 9, minute: 30 });
+    const at = day.set({ hour: Math.floor(minuteOfDay / 60), minute: minuteOfDay % 60 }).toMillis();
     const tradingDay = day.weekday <= 5 && options.holidays?.has(day.toISODate() ?? '') !== true;
-    if (tradingDay && open.toMillis() >= ts) return open.toMillis();
+    if (tradingDay && (strictlyAfter ? at > ts : at >= ts)) return at;
     day = day.plus({ days: 1 });
   }
   throw new RangeError(
-    `no US equity session open within 30 days after ${DateTime.fromMillis(ts, { zone: 'utc' }).toISO()}`,
+    `no US equity session ${what} within 30 days after ${DateTime.fromMillis(ts, { zone: 'utc' }).toISO()}`,
   );
 }
 

@@ -59,6 +59,28 @@ describe('sim venue: perpetual funding', () => {
     expect(t.sim.ledger().funding.toFixed()).toBe('-0.022');
   });
 
+  it('charges the position held at the funding time, whatever the next event is', () => {
+    // Long 2 through funding time 5000, closed by a command arriving at 5499: pays 2 x 100 x 0.0001.
+    const held = aSim();
+    held.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    held.send(aMarket('open', 'BUY', '2'));
+    held.sim.onMarket(aMark(1, 100, { rate: 0.0001, next: 5000 }));
+    held.sim.advanceTo(5499);
+    held.send(aMarket('close', 'SELL', '2'));
+    held.sim.onMarket(aMark(5500, 100, { rate: 0.0001, next: 5000 }));
+    expect(held.sim.statement().map((f) => [f.type, f.amount.toFixed(), f.ts])).toEqual([
+      ['FUNDING_FEE', '-0.02', 5000],
+    ]);
+    // Flat at 5000, long 2 from 5499: pays nothing.
+    const late = aSim();
+    late.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    late.sim.onMarket(aMark(1, 100, { rate: 0.0001, next: 5000 }));
+    late.sim.advanceTo(5499);
+    late.send(aMarket('open', 'BUY', '2'));
+    late.sim.onMarket(aMark(5500, 100, { rate: 0.0001, next: 5000 }));
+    expect(late.sim.statement()).toEqual([]);
+  });
+
   it('pays shorts when the rate is positive', () => {
     const t = aSim();
     t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));

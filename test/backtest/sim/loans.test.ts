@@ -35,7 +35,12 @@ describe('sim venue: margin loans', () => {
     t.sim.onMarket(aTrade(3.5 * HOUR, 100, 1, 'BUY'));
     expect(t.sim.ledger().interest.toFixed()).toBe('0.03');
     expect(t.of('loan').at(-1)?.loan.interest.toFixed()).toBe('0.03');
-    expect(t.sim.statement().map((f) => f.type)).toEqual(['DEDUCT_INTEREST']);
+    // Charged at each whole hour as it passes, not in one lump when the next event comes.
+    expect(t.sim.statement().map((f) => `${f.type} ${f.ts / HOUR}h ${f.amount.toFixed()}`)).toEqual([
+      'DEDUCT_INTEREST 1h -0.01',
+      'DEDUCT_INTEREST 2h -0.01',
+      'DEDUCT_INTEREST 3h -0.01',
+    ]);
     t.sim.advanceTo(4 * HOUR);
     expect(t.sim.ledger().interest.toFixed()).toBe('0.04');
     t.send(repay('r1', '1000'));

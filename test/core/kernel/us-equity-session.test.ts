@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatNewYorkTime,
   isUsEquitySessionOpen,
+  nextUsEquitySessionClose,
   nextUsEquitySessionOpen,
 } from '../../../core/kernel/index.ts';
 
@@ -37,6 +38,17 @@ describe('US equity session (America/New_York)', () => {
     const holidays = new Set(['2026-03-09']);
     expect(nextUsEquitySessionOpen(at('2026-03-06T22:00:00Z'), { holidays })).toBe(
       at('2026-03-10T13:30:00Z'),
+    );
+  });
+
+  it('ends a DAY order at the 16:00 close of its trading day, or of the next one after the close', () => {
+    // Friday 6 March 2026 is EST (UTC-5): 16:00 New York = 21:00Z.
+    expect(nextUsEquitySessionClose(at('2026-03-06T05:00:00Z'))).toBe(at('2026-03-06T21:00:00Z'));
+    // At the close itself, and on the weekend: Monday 9 March is EDT (UTC-4) after the DST switch.
+    expect(nextUsEquitySessionClose(at('2026-03-06T21:00:00Z'))).toBe(at('2026-03-09T20:00:00Z'));
+    expect(nextUsEquitySessionClose(at('2026-03-08T12:00:00Z'))).toBe(at('2026-03-09T20:00:00Z'));
+    expect(nextUsEquitySessionClose(at('2026-03-06T22:00:00Z'), { holidays: new Set(['2026-03-09']) })).toBe(
+      at('2026-03-10T20:00:00Z'),
     );
   });
 
