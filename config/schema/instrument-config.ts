@@ -88,6 +88,25 @@ export function missingSpecFields(instrument: InstrumentConfig): string | undefi
   );
 }
 
+/**
+ * The asset an instrument entry's spec settles in: its `settleAsset` override, else the built-in
+ * spec's, else Keel's default for its kind (USD for a US equity, the quote asset for crypto).
+ * @param instrument - the config's entry
+ * @returns the asset, or undefined for a malformed sym (which its own schema reports)
+ */
+export function settleAssetOf(instrument: InstrumentConfig): string | undefined {
+  const { sym, overrides } = instrument;
+  if (overrides?.settleAsset !== undefined) return overrides.settleAsset;
+  const builtIn = SYNTHETIC_INSTRUMENTS[sym];
+  if (builtIn !== undefined) return builtIn.settleAsset;
+  try {
+    const id = parseSym(sym);
+    return id.kind === 'equity' ? 'USD' : id.quote;
+  } catch {
+    return undefined;
+  }
+}
+
 function isCryptoSym(sym: string): boolean {
   try {
     return parseSym(sym).kind === 'crypto';

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { backtestConfigSchema } from './backtest-config.ts';
-import { instrumentConfigSchema, missingSpecFields } from './instrument-config.ts';
+import {
+  type InstrumentConfig,
+  instrumentConfigSchema,
+  missingSpecFields,
+  settleAssetOf,
+} from './instrument-config.ts';
 import {
   loggingConfigSchema,
   metricsConfigSchema,
@@ -91,6 +96,8 @@ export const keelConfigSchema = z
           });
       });
     }
+    if (config.mode === 'backtest' && config.backtest !== undefined)
+      checkAccountCurrency(ctx, config.backtest.startingCash, config.instruments);
     const portfolios = new Set([config.portfolios.main, ...config.portfolios.subs.map((p) => p.id)]);
     config.strategies.forEach((strategy, index) => {
       if (strategy.portfolio !== undefined && !portfolios.has(strategy.portfolio)) {
@@ -103,6 +110,40 @@ export const keelConfigSchema = z
       }
     });
   });
+
+/**
+ * A backtest keeps one account in one currency: its starting cash names one asset, and every
+ * instrument settles in it (Keel values no asset in another, so USD PnL added to a USDT account,
+ * or cash left out, would be wrong without a word).
+ */
+function checkAccountCurrency(
+  ctx: z.RefinementCtx,
+  startingCash: Readonly<Record<string, unknown>>,
+  instruments: readonly InstrumentConfig[],
+): void {
+  const coins = Object.keys(startingCash);
+  if (coins.length > 1) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['backtest', 'startingCash'],
+      message: `names ${coins.length} assets (${coins.join(', ')}), but a backtest account has one currency: keep the one the instruments settle in`,
+      input: startingCash,
+    });
+    return;
+  }
+  const [coin] = coins;
+  if (coin === undefined) return;
+  instruments.forEach((instrument, index) => {
+    const settle = settleAssetOf(instrument);
+    if (settle === undefined || settle === coin) return;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['instruments', index],
+      message: `${instrument.sym} settles in ${settle}, but backtest.startingCash is in ${coin}: give the cash in ${settle}, or set overrides.settleAsset: ${coin} to count ${settle} as ${coin} one for one`,
+      input: instrument.sym,
+    });
+  });
+}
 
 function flagDuplicates(
   ctx: z.RefinementCtx,

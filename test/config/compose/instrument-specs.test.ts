@@ -10,8 +10,14 @@ function parsed(instruments: string, base = BACKTEST_YAML) {
   return parseConfigText(text, { file: 'bt.yaml', env: { T_KEY: 'k', T_SECRET: 's' } });
 }
 
+/** A live config listing its instruments one per line, so entries of any settle asset parse. */
+const LIVE_LIST_YAML = LIVE_YAML.replace(
+  'instruments: [BINANCE_PERP_BTC_USDT]',
+  'instruments:\n  - BINANCE_PERP_BTC_USDT',
+);
+
 function instrumentsOf(instruments: string): KeelConfig['instruments'] {
-  const result = parsed(instruments);
+  const result = parsed(instruments, LIVE_LIST_YAML);
   if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('; '));
   return result.config.instruments;
 }
@@ -75,14 +81,32 @@ describe('instrument specs of a backtest or paper run', () => {
       expect(result.problems[0]?.message).toContain('BINANCE_SPOT_SOL_USDT has no built-in spec');
       expect(result.problems[0]?.message).toContain('give its tickSize and lotSize');
     }
-    const live = parsed(
-      '  - BINANCE_SPOT_SOL_USDT',
-      LIVE_YAML.replace('instruments: [BINANCE_PERP_BTC_USDT]', 'instruments:\n  - BINANCE_PERP_BTC_USDT'),
-    );
+    const live = parsed('  - BINANCE_SPOT_SOL_USDT', LIVE_LIST_YAML);
     expect(live.ok).toBe(true);
     expect(() => instrumentSpecsOf([{ sym: 'BINANCE_SPOT_SOL_USDT', overrides: {} }])).toThrow(
       /instrument BINANCE_SPOT_SOL_USDT has no built-in spec .* give its tickSize and lotSize/,
     );
+  });
+
+  it('refuses a backtest whose cash is in several assets, or in another asset than an instrument settles in', () => {
+    const twoCoins = parseConfigText(BACKTEST_YAML.replace('{ USDT: 1000 }', '{ USDT: 1000, USD: 500 }'), {
+      file: 'bt.yaml',
+      env: {},
+    });
+    expect(twoCoins.ok).toBe(false);
+    if (!twoCoins.ok) {
+      expect(twoCoins.problems[0]).toMatchObject({ path: ['backtest', 'startingCash'], line: 13 });
+      expect(twoCoins.problems[0]?.message).toContain('names 2 assets (USDT, USD)');
+    }
+    const equity = parsed('  - BINANCE_PERP_BTC_USDT\n  - US_EQUITY_SPY');
+    expect(equity.ok).toBe(false);
+    if (!equity.ok) {
+      expect(equity.problems.map((p) => [p.path, p.line])).toEqual([[['instruments', 1], 4]]);
+      expect(equity.problems[0]?.message).toContain(
+        'US_EQUITY_SPY settles in USD, but backtest.startingCash is in USDT: give the cash in USD, or set overrides.settleAsset: USDT',
+      );
+    }
+    expect(parsed('  - { sym: US_EQUITY_SPY, overrides: { settleAsset: USDT } }').ok).toBe(true);
   });
 
   it("states every defaulted spec in the report's assumptions, and nothing for built-in syms", () => {
