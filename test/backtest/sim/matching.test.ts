@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BookEvent, BookLevel } from '../../../core/model/index.ts';
 import { aLimit, aMarket, aQuote, aSim, aTrade, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
@@ -127,6 +128,31 @@ describe('matching: displayed size is offered once until it changes', () => {
     // bids change, asks do not: the ask 100 x1 is the one already taken
     t.sim.onMarket(aBook(3, [[99.8, 4]], [[100, 1]]));
     expect(fillsOf(t)).toEqual(['l BUY 1@100 TAKER']);
+  });
+});
+
+describe('matching: displayed size as a cap (property)', () => {
+  it('fills resting orders with min(displayed, their total) however often an unchanged ask repeats', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom('touch', 'through', 'queue' as const),
+        fc.integer({ min: 1, max: 10 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 3 }),
+        fc.integer({ min: 1, max: 6 }),
+        (model, shown, orderQtys, repeats) => {
+          const t = aSim({ fillModel: model });
+          t.sim.onMarket(aQuote(1, 99.8, 3, 100.1, 3));
+          t.send(...orderQtys.map((qty, i) => aLimit(`b${i}`, 'BUY', String(qty), '100')));
+          t.sim.onMarket(aQuote(2, 99.8, 3, 100.1, 3));
+          // an ask of 99.9 goes through every order's 100 under all three models (queue 0: bid below)
+          for (let i = 0; i < repeats; i++) t.sim.onMarket(aQuote(3 + i, 99.8, 3, 99.9, shown));
+          const filled = t.of('execution').reduce((sum, e) => sum + Number(e.execution.quantity), 0);
+          const wanted = orderQtys.reduce((sum, qty) => sum + qty, 0);
+          expect(filled).toBe(Math.min(shown, wanted));
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });
 
