@@ -1,12 +1,15 @@
-import type { MarketEvent } from '../../core/model/index.ts';
+import type { MarketEvent, MarketTradeEvent } from '../../core/model/index.ts';
 import type { SimOrder } from './sim-order.ts';
 
 /**
  * Names of the fill models, printed in reports.
  * - `touch`: a resting order fills when the opposite quote or a trade reaches its price.
  * - `through`: it fills only when the market trades or quotes strictly through its price.
- * - `queue`: it waits behind the quantity displayed at its price when it arrived; trades at its
- *   price eat the queue first, trades or quotes through its price fill it.
+ * - `queue`: it waits behind the quantity displayed at its price when it arrived (price-time
+ *   priority: only orders at its price are ahead); trades at its price eat the queue first, trades
+ *   through its price or quotes at or through it fill it.
+ * With partial fills, a displayed level is offered once: what the sim took of it is not offered
+ * again until its displayed size changes (Keel's choice; see `TakenLevel`).
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops inside the bar's
  *   range, the adverse extreme first.
  */
@@ -17,7 +20,10 @@ export type FillModelName = (typeof FILL_MODEL_NAMES)[number];
 /** Fill model settings. */
 export interface FillModelOptions {
   readonly name: FillModelName;
-  /** Limit each fill to the displayed (quotes) or traded (trades) size. Default true. */
+  /**
+   * Limit fills to the displayed (quotes, books) or traded (trades) size. Default true. Displayed
+   * size the sim took is not offered again until the level's size changes.
+   */
   readonly partialFills?: boolean;
   /** Extra adverse ticks added to every market-order fill price. Default 0. */
   readonly slippageTicks?: number;
@@ -61,52 +67,45 @@ export function describeFillModel(model: ResolvedFillModel): string {
   return `${model.name} (${partial}, market slippage ${model.slippageTicks} ticks + ${model.beyondBookTicks} beyond the book)`;
 }
 
+/**
+ * Whether a resting order's limit meets a market price under the fill model: at or through it
+ * (`touch`, `queue`), strictly through it (`through`).
+ * @param model - resolved fill model (not `bar`)
+ * @param order - a working limit order
+ * @param marketPrice - an opposite level's price or a trade price
+ * @returns true when the price can fill the order
+ */
+export function restingCrosses(model: ResolvedFillModel, order: SimOrder, marketPrice: number): boolean {
+  return crosses(model.name === 'through', order.sign > 0, marketPrice, order.priceN);
+}
+
 function crosses(strict: boolean, buy: boolean, marketPrice: number, limit: number): boolean {
   if (strict) return buy ? marketPrice < limit : marketPrice > limit;
   return buy ? marketPrice <= limit : marketPrice >= limit;
 }
 
 /**
- * How much of a resting limit order a quote, book or trade event could fill, before sharing the
- * event's size with other resting orders. Updates the order's queue position (queue model).
- * Allocation-free: it runs for the head of the book on every market event of its sym.
+ * How much of a resting limit order a printed trade could fill, before sharing the trade's size
+ * with other resting orders. Each print is liquidity of its own. Updates the order's queue position
+ * (queue model: a trade at its price by an aggressor on the other side eats the queue first).
+ * Quotes and books are matched level by level in `matching.ts` instead.
+ * Allocation-free: it runs for the head of the book on every trade of its sym.
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
- * @param event - the market event
- * @returns the quantity the event offers this order (Infinity when sizes are not limiting), 0 = none
+ * @param event - the trade
+ * @returns the quantity the trade offers this order (Infinity when sizes are not limiting), 0 = none
  */
-export function restingCapacity(model: ResolvedFillModel, order: SimOrder, event: MarketEvent): number {
+export function tradeCapacity(model: ResolvedFillModel, order: SimOrder, event: MarketTradeEvent): number {
   const buy = order.sign > 0;
   const limit = order.priceN;
-  const strict = model.name === 'through';
   let size = 0;
-  switch (event.kind) {
-    case 'quote': {
-      if (model.name === 'queue') trimQueue(order, event);
-      if (crosses(strict, buy, buy ? event.ask : event.bid, limit)) size = buy ? event.askQty : event.bidQty;
-      break;
-    }
-    case 'book': {
-      if (model.name === 'queue') trimQueue(order, event);
-      for (const [price, qty] of buy ? event.asks : event.bids) {
-        if (!crosses(strict, buy, price, limit)) break;
-        size += qty;
-      }
-      break;
-    }
-    case 'trade': {
-      if (model.name === 'queue' && event.price === limit) {
-        if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
-        const beyondQueue = event.qty - order.queueAhead;
-        order.queueAhead = Math.max(0, order.queueAhead - event.qty);
-        size = Math.max(0, beyondQueue);
-      } else if (crosses(strict || model.name === 'queue', buy, event.price, limit)) {
-        size = event.qty;
-      }
-      break;
-    }
-    default:
-      return 0;
+  if (model.name === 'queue' && event.price === limit) {
+    if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
+    const beyondQueue = event.qty - order.queueAhead;
+    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
+    size = Math.max(0, beyondQueue);
+  } else if (crosses(model.name !== 'touch', buy, event.price, limit)) {
+    size = event.qty;
   }
   if (!(size > 0)) return 0;
   return model.partialFills ? size : Number.POSITIVE_INFINITY;
@@ -115,29 +114,50 @@ export function restingCapacity(model: ResolvedFillModel, order: SimOrder, event
 /**
  * The queue ahead of an order can never exceed what the venue displays at its price: shrink it
  * when the displayed size at the order's price drops (cancellations ahead count in our favour only
- * down to the displayed size; Keel's choice, the usual risk-averse queue model).
+ * down to the displayed size; Keel's choice, the usual risk-averse queue model). When the event
+ * shows the order's price level empty (the side's displayed levels reach the price or go past it,
+ * but none is at it), nobody is ahead any more: the queue is 0. A price beyond the displayed depth
+ * tells nothing, and neither does an empty side.
  * @param order - a resting order (queue model)
  * @param event - a quote or book event of its sym
  */
 export function trimQueue(order: SimOrder, event: MarketEvent): void {
   const buy = order.sign > 0;
   if (event.kind === 'quote') {
-    if ((buy ? event.bid : event.ask) === order.priceN)
+    const best = buy ? event.bid : event.ask;
+    if (best === order.priceN)
       order.queueAhead = Math.min(order.queueAhead, buy ? event.bidQty : event.askQty);
+    else if (buy ? best < order.priceN : best > order.priceN) order.queueAhead = 0;
     return;
   }
   if (event.kind !== 'book') return;
-  for (const [price, qty] of buy ? event.bids : event.asks) {
-    if (price === order.priceN) {
-      order.queueAhead = Math.min(order.queueAhead, qty);
-      return;
-    }
-  }
+  const displayed = displayedAtPrice(buy ? event.bids : event.asks, order);
+  if (displayed < order.queueAhead) order.queueAhead = displayed;
 }
 
 /**
- * The queue ahead of a new resting order: the size displayed at its price on its own side, 0 when
- * it improves on the best price (queue model; 0 for the others).
+ * What the displayed levels of an order's own side show at its price: the level's size, 0 when the
+ * levels show the price empty (it improves on the best, or falls between two displayed levels),
+ * Infinity when it lies beyond the displayed depth or the side is empty (unknown).
+ */
+function displayedAtPrice(sameSide: readonly (readonly [number, number])[], order: SimOrder): number {
+  const buy = order.sign > 0;
+  for (const [price, qty] of sameSide) {
+    if (price === order.priceN) return qty;
+    // Levels run best first: once one is worse than ours, our price was passed without a level.
+    if (buy ? price < order.priceN : price > order.priceN) return 0;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The queue ahead of a new resting order, in price-time priority only the orders already at its
+ * price (queue model; 0 for the others): the size displayed at its price on its own side; 0 when
+ * nothing is displayed there although the displayed levels reach it (it improves on the best
+ * price, or lies between two levels), or when nothing at all is displayed on its side. Beyond the
+ * displayed depth the size at its price is unknown: Infinity (no trade at its price reaches it)
+ * until a quote or book shows the level, which trims the queue to the displayed size, all of it
+ * assumed ahead (Keel's choice, risk-averse).
  * @param model - resolved fill model
  * @param order - the order about to rest
  * @param sameSide - the displayed levels on the order's side, best first
@@ -148,13 +168,6 @@ export function initialQueue(
   order: SimOrder,
   sameSide: readonly (readonly [number, number])[],
 ): number {
-  if (model.name !== 'queue') return 0;
-  for (const [price, qty] of sameSide) {
-    if (price === order.priceN) return qty;
-  }
-  const best = sameSide[0];
-  if (best === undefined) return 0;
-  const improves = order.sign > 0 ? order.priceN > best[0] : order.priceN < best[0];
-  // Behind the displayed levels the depth is unknown: assume everything displayed is ahead.
-  return improves ? 0 : sameSide.reduce((sum, [, qty]) => sum + qty, 0);
+  if (model.name !== 'queue' || sameSide.length === 0) return 0;
+  return displayedAtPrice(sameSide, order);
 }

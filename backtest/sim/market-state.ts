@@ -9,6 +9,14 @@ export interface SymMarket {
   asks: readonly BookLevel[];
   /** Latest traded price (trade event, or bar close); NaN until one is seen. */
   last: number;
+  /** Size of the latest trade (Infinity after a bar close: a bar has no size at one price). */
+  lastQty: number;
+  /** What the sim's orders took of the latest trade's size (trades-only recordings). */
+  lastTaken: number;
+  /** Displayed bid liquidity the sim took, per level, until that level's size changes. */
+  bidsTaken: TakenLevel[];
+  /** Displayed ask liquidity the sim took, per level, until that level's size changes. */
+  asksTaken: TakenLevel[];
   /** Latest mark price; NaN until a MARK_PRICE event is seen. */
   mark: number;
   /** Latest funding rate and the time it is settled, when the venue sent them. */
@@ -22,6 +30,19 @@ export interface SymMarket {
 }
 
 /**
+ * Displayed size the sim's orders already took at one price level. The recording cannot show our
+ * own fills, so while the level keeps displaying the same size, only `shown - taken` is offered
+ * again; a changed size, or a level that went away and came back, is new liquidity (Keel's choice).
+ */
+export interface TakenLevel {
+  readonly price: number;
+  /** The displayed size the taking happened against. */
+  readonly shown: number;
+  /** How much of it the sim took. */
+  taken: number;
+}
+
+/**
  * A fresh, empty market state.
  * @returns the state with nothing known
  */
@@ -30,6 +51,10 @@ export function emptySymMarket(): SymMarket {
     bids: [],
     asks: [],
     last: Number.NaN,
+    lastQty: Number.POSITIVE_INFINITY,
+    lastTaken: 0,
+    bidsTaken: [],
+    asksTaken: [],
     mark: Number.NaN,
     fundingRate: 0,
     nextFundingTime: Number.NaN,
@@ -48,16 +73,24 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
     case 'quote':
       market.bids = [[event.bid, event.bidQty]];
       market.asks = [[event.ask, event.askQty]];
+      forgetChangedLevels(market);
       return;
     case 'book':
       market.bids = event.bids;
       market.asks = event.asks;
+      forgetChangedLevels(market);
       return;
     case 'trade':
       market.last = event.price;
+      market.lastQty = event.qty;
+      market.lastTaken = 0;
       return;
     case 'bar':
-      if (event.closed) market.last = event.close;
+      if (event.closed) {
+        market.last = event.close;
+        market.lastQty = Number.POSITIVE_INFINITY;
+        market.lastTaken = 0;
+      }
       return;
     case 'markPrice':
       market.mark = event.markPrice;
@@ -69,6 +102,59 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
     case 'gap':
       return;
   }
+}
+
+function forgetChangedLevels(market: SymMarket): void {
+  // Nearly always empty: the common event costs two length checks.
+  if (market.bidsTaken.length > 0) keepUnchanged(market.bidsTaken, market.bids);
+  if (market.asksTaken.length > 0) keepUnchanged(market.asksTaken, market.asks);
+}
+
+/** Drops, in place, the taken records whose level is gone or displays another size. */
+function keepUnchanged(taken: TakenLevel[], levels: readonly BookLevel[]): void {
+  let kept = 0;
+  for (const record of taken) {
+    if (displayedAt(levels, record.price) === record.shown) taken[kept++] = record;
+  }
+  taken.length = kept;
+}
+
+function displayedAt(levels: readonly BookLevel[], price: number): number {
+  for (const [p, qty] of levels) if (p === price) return qty;
+  return Number.NaN;
+}
+
+/**
+ * The displayed size at a level still on offer to the sim's orders: the size minus what they took
+ * of that same display.
+ * @param taken - the side's taken records (`bidsTaken` or `asksTaken`)
+ * @param price - the level's price
+ * @param shown - the size the level displays now
+ * @returns the size on offer, possibly 0
+ */
+export function offeredAt(taken: readonly TakenLevel[], price: number, shown: number): number {
+  for (const record of taken) {
+    if (record.price === price) return record.shown === shown ? Math.max(0, shown - record.taken) : shown;
+  }
+  return shown;
+}
+
+/**
+ * Remembers that the sim's orders took some of a displayed level.
+ * @param taken - the side's taken records, mutated
+ * @param price - the level's price
+ * @param shown - the size the level displays
+ * @param qty - the quantity taken
+ */
+export function noteTaken(taken: TakenLevel[], price: number, shown: number, qty: number): void {
+  for (let i = 0; i < taken.length; i++) {
+    const record = taken[i] as TakenLevel;
+    if (record.price !== price) continue;
+    if (record.shown === shown) record.taken += qty;
+    else taken[i] = { price, shown, taken: qty };
+    return;
+  }
+  taken.push({ price, shown, taken: qty });
 }
 
 /**

@@ -1,8 +1,15 @@
-import type { BookLevel, Dec, MarketEvent } from '../../core/model/index.ts';
+import type {
+  BookEvent,
+  BookLevel,
+  Dec,
+  MarketEvent,
+  MarketTradeEvent,
+  QuoteEvent,
+} from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
-import { initialQueue, restingCapacity, trimQueue } from './fill-model.ts';
+import { initialQueue, restingCrosses, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
-import { emptySymMarket, type SymMarket } from './market-state.ts';
+import { emptySymMarket, noteTaken, offeredAt, type SymMarket, type TakenLevel } from './market-state.ts';
 import { RestingBook } from './resting-book.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -32,13 +39,16 @@ function bookOf(state: SimState, sym: string): RestingBook {
 }
 
 /**
- * The liquidity an arriving order can take: the displayed opposite levels, or inside a bar's path
- * (and when a recording has no quotes) the last price with unlimited size.
+ * The liquidity an arriving order can take: the displayed opposite levels; when a recording has no
+ * quotes, the last trade's price with its size less what the sim took of it (a trade is one
+ * level of liquidity, as an L1 book built from trades would show); inside a bar's path, the last
+ * price with unlimited size.
  */
 function takeableLevels(state: SimState, order: SimOrder, market: SymMarket): readonly BookLevel[] {
   const levels = order.sign > 0 ? market.asks : market.bids;
   if (!state.inBar && levels.length > 0) return levels;
-  return Number.isNaN(market.last) ? [] : [[market.last, Number.POSITIVE_INFINITY]];
+  if (Number.isNaN(market.last)) return [];
+  return [[market.last, state.inBar ? Number.POSITIVE_INFINITY : market.lastQty - market.lastTaken]];
 }
 
 /**
@@ -77,7 +87,8 @@ function tickShift(state: SimState, order: SimOrder, price: number, ticks: numbe
 
 /**
  * Takes liquidity for an arriving (or triggered) order: walks the displayed opposite levels within
- * its limit; a market order's remainder beyond the displayed size fills `beyondBookTicks` past the
+ * its limit, each at its own price, offered only what the sim has not taken of the same display
+ * already; a market order's remainder beyond the displayed size fills `beyondBookTicks` past the
  * last level, and every market fill pays `slippageTicks` extra. FOK fills all or nothing.
  * @param state - the venue
  * @param order - a working order
@@ -89,12 +100,16 @@ function take(state: SimState, order: SimOrder): boolean {
   const levels = takeableLevels(state, order, market);
   if (levels.length === 0) return false;
   const isMarket = order.orderType === 'MARKET';
+  // Displayed levels remember what was taken; the last-trade level counts it in lastTaken.
+  const taken =
+    levels === market.asks ? market.asksTaken : levels === market.bids ? market.bidsTaken : undefined;
+  const onTrade = taken === undefined && !state.inBar;
   // No closures here: this runs for every taking order, and tsx names each closure it creates.
   if (order.timeInForce === 'FOK') {
     let available = 0;
     for (const [price, qty] of levels) {
       if (!crosses(order, isMarket, price)) break;
-      available += model.partialFills ? qty : Number.POSITIVE_INFINITY;
+      available += offered(model.partialFills, taken, price, qty);
     }
     if (!isMarket && available < order.remainingN) return true;
   }
@@ -102,22 +117,37 @@ function take(state: SimState, order: SimOrder): boolean {
   for (const [price, qty] of levels) {
     if (order.remainingN <= 0 || !isLiveWorking(order) || !crosses(order, isMarket, price)) break;
     last = price;
-    const size = model.partialFills ? qty : Number.POSITIVE_INFINITY;
+    const size = offered(model.partialFills, taken, price, qty);
+    if (!(size > 0)) continue;
     const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
     if (!wanted.gt(0)) continue;
-    executeFill(
+    const filled = executeFill(
       state,
       order,
       wanted,
       isMarket ? tickShift(state, order, price, model.slippageTicks) : decimalOf(price),
       'TAKER',
     );
+    if (!model.partialFills) continue;
+    if (taken !== undefined) noteTaken(taken, price, qty, asNumber(filled));
+    else if (onTrade) market.lastTaken += asNumber(filled);
   }
   if (isMarket && last !== undefined && order.remainingN > 0 && isLiveWorking(order)) {
     const beyond = tickShift(state, order, last, model.beyondBookTicks + model.slippageTicks);
     executeFill(state, order, order.qty.minus(order.filled), beyond, 'TAKER');
   }
   return true;
+}
+
+/** The size a level offers: what the sim has not taken of it yet, Infinity without partial fills. */
+function offered(
+  partialFills: boolean,
+  taken: readonly TakenLevel[] | undefined,
+  price: number,
+  qty: number,
+): number {
+  if (!partialFills) return Number.POSITIVE_INFINITY;
+  return taken === undefined ? qty : offeredAt(taken, price, qty);
 }
 
 /** Whether a taking order's limit reaches a price (a market order's always does). */
@@ -209,65 +239,98 @@ export function fillWaiting(state: SimState, sym: string): void {
 
 /**
  * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
- * other side eats the queue ahead of it; a quote or book trims the queue to the displayed size.
+ * other side eats the queue ahead of it.
  */
-function advanceQueue(order: SimOrder, event: MarketEvent): void {
-  if (event.kind !== 'trade') {
-    trimQueue(order, event);
-    return;
-  }
+function advanceQueue(order: SimOrder, event: MarketTradeEvent): void {
   if (event.price === order.priceN && event.side === (order.sign > 0 ? 'SELL' : 'BUY')) {
     order.queueAhead = Math.max(0, order.queueAhead - event.qty);
   }
 }
 
 /**
- * The price a crossed resting order fills at: the market's (trade price, or best opposite quote),
- * never worse than its limit.
+ * The price a crossed resting order fills at from a trade: the trade's price, never worse than its
+ * limit.
  */
-function crossedPrice(order: SimOrder, event: MarketEvent): Dec {
-  let market = order.priceN;
-  if (event.kind === 'trade') market = event.price;
-  else if (event.kind === 'quote') market = order.sign > 0 ? event.ask : event.bid;
-  else if (event.kind === 'book')
-    market = (order.sign > 0 ? event.asks[0]?.[0] : event.bids[0]?.[0]) ?? order.priceN;
-  const better = order.sign > 0 ? market < order.priceN : market > order.priceN;
-  return better ? decimalOf(market) : order.price;
+function crossedTradePrice(order: SimOrder, event: MarketTradeEvent): Dec {
+  const better = order.sign > 0 ? event.price < order.priceN : event.price > order.priceN;
+  return better ? decimalOf(event.price) : order.price;
 }
 
 /**
  * Matches the resting orders of a sym against a quote, book or trade event with the configured fill
- * model. Orders fill at their own limit price as makers; an event's size is shared by the orders
- * in price-time priority.
+ * model. Orders fill at their own limit price as makers, or, while crossed, at the market's price as
+ * takers; an event's size is shared by the orders in price-time priority, and displayed size the
+ * sim took is not offered again until the level's size changes.
  * @param state - the venue
  * @param event - the market event (its sym's market already folded)
  */
 export function matchResting(state: SimState, event: MarketEvent): void {
   const book = state.books.get(event.sym);
   if (book === undefined || book.size === 0) return;
-  if (book.buys.length > 0) matchSide(state, book.buys, event);
-  if (book.sells.length > 0) matchSide(state, book.sells, event);
+  if (event.kind === 'trade') {
+    if (book.buys.length > 0) matchTrade(state, book.buys, event);
+    if (book.sells.length > 0) matchTrade(state, book.sells, event);
+  } else if (event.kind === 'quote' || event.kind === 'book') {
+    const market = marketOf(state, event.sym);
+    if (book.buys.length > 0) matchDisplayed(state, book.buys, event, market.asks, market.asksTaken);
+    if (book.sells.length > 0) matchDisplayed(state, book.sells, event, market.bids, market.bidsTaken);
+  }
 }
 
-function matchSide(state: SimState, side: SimOrder[], event: MarketEvent): void {
+function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent): void {
   const model = state.opts.fillModel;
   let consumed = 0;
   while (side.length > 0) {
     const order = side[0] as SimOrder;
-    const offered = restingCapacity(model, order, event) - consumed;
-    if (!(offered > 0)) {
-      if ((event.kind === 'quote' || event.kind === 'book') && consumed === 0) order.crossed = false;
-      break;
-    }
+    const offered = tradeCapacity(model, order, event) - consumed;
+    if (!(offered > 0)) break;
     const wanted =
       offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
     if (!wanted.gt(0)) break;
     const filled = order.crossed
-      ? executeFill(state, order, wanted, crossedPrice(order, event), 'TAKER')
+      ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
       : executeFill(state, order, wanted, order.price, 'MAKER');
     consumed += asNumber(filled);
     if (side[0] === order) break;
   }
   // The head was updated while matching; the orders behind it see the same market.
   if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
+}
+
+/**
+ * Matches one side of the resting book against the displayed opposite levels, best first, each
+ * level at most once for its size not yet taken. A crossed order takes each level at the level's
+ * own price as a taker (as on arrival); the others fill at their limit as makers when the model's
+ * rule lets the level reach them.
+ */
+function matchDisplayed(
+  state: SimState,
+  side: SimOrder[],
+  event: QuoteEvent | BookEvent,
+  opposite: readonly BookLevel[],
+  taken: TakenLevel[],
+): void {
+  const model = state.opts.fillModel;
+  if (model.name === 'queue') for (const order of side) trimQueue(order, event);
+  while (side.length > 0) {
+    const order = side[0] as SimOrder;
+    const best = opposite[0];
+    // Still crossed while the best opposite level reaches its limit, even if the sim took it all.
+    if (order.crossed && (best === undefined || !crosses(order, false, best[0]))) order.crossed = false;
+    for (const [price, shown] of opposite) {
+      if (!(order.crossed ? crosses(order, false, price) : restingCrosses(model, order, price))) break;
+      const size = offered(model.partialFills, taken, price, shown);
+      if (!(size > 0)) continue;
+      const wanted =
+        size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
+      if (!wanted.gt(0)) continue;
+      const filled = order.crossed
+        ? executeFill(state, order, wanted, decimalOf(price), 'TAKER')
+        : executeFill(state, order, wanted, order.price, 'MAKER');
+      if (model.partialFills) noteTaken(taken, price, shown, asNumber(filled));
+      if (order.remainingN <= 0 || !isLiveWorking(order)) break;
+    }
+    // A head still on the book has taken every level it reaches: the orders behind reach no more.
+    if (side[0] === order) break;
+  }
 }

@@ -102,7 +102,8 @@ describe('sim venue: algo orders', () => {
 
   it('attaches tp and sl to a filled parent as a linked reduce-only pair; the tp fires and the sl is cancelled', () => {
     const t = aSim();
-    t.sim.onMarket(aTrade(1, 100, 1, 'BUY'));
+    // the last trade's size (2) is what a limit can take on a trades-only recording
+    t.sim.onMarket(aTrade(1, 100, 2, 'BUY'));
     t.send(
       aLimit('p1', 'BUY', '2', '100.5', {
         tp: { triggerPrice: D('110'), triggerType: 'LastPrice', price: D('0') },
@@ -117,7 +118,7 @@ describe('sim venue: algo orders', () => {
       ['p1-tp', 'SELL', 'GTE', '2', true],
       ['p1-sl', 'SELL', 'LTE', '2', true],
     ]);
-    t.sim.onMarket(aTrade(3, 110, 1, 'BUY'));
+    t.sim.onMarket(aTrade(3, 110, 2, 'BUY'));
     const close = t.of('execution').at(-1)?.execution;
     // bought 2 at 100 (the last trade, taker), sold 2 at 110: +20
     expect([close?.side, close?.price.toFixed(), close?.rpnl.toFixed()]).toEqual(['SELL', '110', '20']);
@@ -129,7 +130,7 @@ describe('sim venue: algo orders', () => {
 
   it('mirrors the attachments of a filled SELL parent: a BUY tp falling to its trigger (LTE) and a BUY sl rising (GTE)', () => {
     const t = aSim();
-    t.sim.onMarket(aTrade(1, 100, 1, 'SELL'));
+    t.sim.onMarket(aTrade(1, 100, 2, 'SELL'));
     t.send(
       aLimit('p2', 'SELL', '2', '99.5', {
         tp: { triggerPrice: D('90'), triggerType: 'LastPrice', price: D('0') },

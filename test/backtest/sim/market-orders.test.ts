@@ -44,7 +44,13 @@ describe('sim venue: market orders', () => {
     t.sim.advanceTo(5);
     expect(t.of('execution')).toHaveLength(0);
     t.sim.onMarket(aTrade(6, 101.3, 0.1, 'BUY'));
-    expect(t.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['101.3']);
+    // the trade's 0.1 @101.3, the other 0.9 one tick (0.1) beyond: 101.4
+    expect(
+      t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()]),
+    ).toEqual([
+      ['0.1', '101.3'],
+      ['0.9', '101.4'],
+    ]);
   });
 
   it('keeps one waiting entry when an order waiting for its first price is modified', () => {
