@@ -209,11 +209,11 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     foldMarket(market, event);
     if (!Number.isNaN(market.nextFundingTime)) settleFunding(state, event.sym, market);
     if (opts.fillModel.name === 'bar') {
-      if (event.kind === 'bar') matchBar(state, event, checkTriggers);
+      if (event.kind === 'bar') matchBar(state, event);
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
       fillWaiting(state, event.sym);
       const last = lastPriceOf(market);
-      checkTriggers(state, event.sym, last, last);
+      checkTriggers(state, event.sym, last);
       matchResting(state, event);
     }
     if (state.positions.size > 0) watchMargin(state);

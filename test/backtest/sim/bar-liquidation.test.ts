@@ -18,7 +18,14 @@ function aSmallAccount(side: 'BUY' | 'SELL'): SimUnderTest {
 
 function liquidationFill(t: SimUnderTest): string[] | undefined {
   const record = t.of('liquidationPosition')[0]?.record;
-  return record && [record.side, record.quantity.toFixed(), record.price.toFixed(), record.liquidationFee.toFixed()];
+  return (
+    record && [
+      record.side,
+      record.quantity.toFixed(),
+      record.price.toFixed(),
+      record.liquidationFee.toFixed(),
+    ]
+  );
 }
 
 function usdt(t: SimUnderTest): string | undefined {
