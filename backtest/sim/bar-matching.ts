@@ -66,7 +66,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
       state,
       market,
       bar,
-      atRisk: mayLiquidateWithin(state, market, bar.low, bar.high),
+      atRisk: mayLiquidateWithin(state, market, bar.sym, bar.low, bar.high),
     };
     walkSegment(walk, bar.open, bar.open);
     endArrivalCrossing(state, bar.sym);
@@ -107,6 +107,20 @@ const LIQUIDATION = 4;
  * resting fill, then a liquidation.
  */
 function walkSegment(walk: BarWalk, from: number, to: number): void {
+  const state = walk.state;
+  // The common case (no trigger, no resting order, no liquidation in reach) costs four reads.
+  if (!walk.atRisk && state.held.length === 0 && state.algos.size === 0 && !hasResting(state, walk.bar.sym)) {
+    return;
+  }
+  walkEvents(walk, from, to);
+}
+
+function hasResting(state: SimState, sym: string): boolean {
+  const book = state.books.get(sym);
+  return book !== undefined && book.size > 0;
+}
+
+function walkEvents(walk: BarWalk, from: number, to: number): void {
   const { state, market } = walk;
   const sym = walk.bar.sym;
   let at = from;
@@ -168,7 +182,7 @@ function walkSegment(walk: BarWalk, from: number, to: number): void {
       if (book?.sells[0] === order) stuckSell = order;
     }
     // A fill or a trigger may have changed the positions: the screen and the crossing start afresh.
-    walk.atRisk = mayLiquidateWithin(state, market, walk.bar.low, walk.bar.high);
+    walk.atRisk = mayLiquidateWithin(state, market, sym, walk.bar.low, walk.bar.high);
     liquidationTries = 0;
   }
 }
