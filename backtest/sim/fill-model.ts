@@ -7,8 +7,8 @@ import type { SimOrder } from './sim-order.ts';
  * - `through`: it fills only when the market trades or quotes strictly through its price.
  * - `queue`: it waits behind the quantity displayed at its price when it arrived; trades at its
  *   price eat the queue first, trades or quotes through its price fill it.
- * - `bar`: bars only; market orders fill at the next bar's open, limits and stops inside the bar's
- *   range, the adverse extreme first.
+ * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
+ *   path reaches them, the extreme adverse to the position after the open's fills first.
  */
 export const FILL_MODEL_NAMES = ['touch', 'through', 'queue', 'bar'] as const;
 /** One fill model name. */
