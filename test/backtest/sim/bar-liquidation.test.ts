@@ -107,6 +107,28 @@ describe('sim venue: liquidation inside a bar', () => {
     expect(usdt(t)).toBe('-0.052');
   });
 
+  it('counts a margin loan in the liquidation level it finds along the path', () => {
+    const t = aSim({
+      fillModel: 'bar',
+      startingBalances: { USDT: D('20') },
+      loans: {
+        assets: { 'BINANCE:USDT': { annualRate: D('0.0876'), userQuota: D('100'), pool: D('100') } },
+        maxBorrowLtv: D('0.5'),
+        maintenanceMarginRate: D('0.05'),
+      },
+    });
+    t.sim.onMarket(aBar(60_000, 100, 100, 100, 100));
+    t.send({ kind: 'borrow', ref: 'loan', exchange: 'BINANCE', coin: 'USDT', amount: D('10') });
+    t.send(aMarket('a', 'BUY', '1'));
+    t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
+    // balance 30 - 0.05, loan 10: equity 19.95 + (p - 100) = maintenance 0.005 p + 10 x 5 % at
+    // p = 80.55 / 0.995 = 80.9548: the first tick below is 80.9
+    t.sim.onMarket(aBar(180_000, 100, 101, 75, 99));
+    // rpnl 80.9 - 100 = -19.1, fee 80.9 x 0.5 % = 0.4045; balance 29.95 - 19.1 - 0.4045
+    expect(liquidationFill(t)).toEqual(['SELL', '1', '80.9', '0.4045']);
+    expect(usdt(t)).toBe('10.4455');
+  });
+
   it('leaves liquidation to the mark price when the recording has one (the bar path moves the last price only)', () => {
     const t = aSmallAccount('BUY');
     t.sim.onMarket(aMark(150_000, 100));
