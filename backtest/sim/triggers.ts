@@ -138,33 +138,45 @@ function isStop(level: Level, side: 'BUY' | 'SELL'): boolean {
  * @returns the first trigger reached, or undefined when none is
  */
 export function firstTrigger(state: SimState, sym: string, from: number, to: number): DueTrigger | undefined {
+  // Plain loops, no closure: with tp / sl pairs open this runs for every stretch of every bar.
   let best: DueTrigger | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   let bestStop = false;
-  const consider = (
-    level: Level,
-    side: 'BUY' | 'SELL',
-    held: SimOrder | undefined,
-    algo: SimAlgo | undefined,
-  ) => {
-    const at = reachedAt(level, from, to);
-    if (Number.isNaN(at)) return;
-    const distance = Math.abs(at - from);
-    const stop = isStop(level, side);
-    if (distance < bestDistance || (distance === bestDistance && stop && !bestStop)) {
-      best = { at, held, algo };
-      bestDistance = distance;
-      bestStop = stop;
-    }
-  };
   for (const order of state.held) {
     if (order.sym !== sym) continue;
-    for (const level of levelsOf(order)) consider(level, order.side, order, undefined);
+    for (const level of levelsOf(order)) {
+      const at = reachedAt(level, from, to);
+      const stop = isStop(level, order.side);
+      if (!comesFirst(at, from, stop, bestDistance, bestStop)) continue;
+      best = { at, held: order, algo: undefined };
+      bestDistance = Math.abs(at - from);
+      bestStop = stop;
+    }
   }
   for (const algo of state.algos.values()) {
-    if (algo.sym === sym) consider(algoLevel(algo), algo.side, undefined, algo);
+    if (algo.sym !== sym) continue;
+    const level = algoLevel(algo);
+    const at = reachedAt(level, from, to);
+    const stop = isStop(level, algo.side);
+    if (!comesFirst(at, from, stop, bestDistance, bestStop)) continue;
+    best = { at, held: undefined, algo };
+    bestDistance = Math.abs(at - from);
+    bestStop = stop;
   }
   return best;
+}
+
+/** Whether a level reached at `at` (NaN = not reached) comes before the best one found so far. */
+function comesFirst(
+  at: number,
+  from: number,
+  stop: boolean,
+  bestDistance: number,
+  bestStop: boolean,
+): boolean {
+  if (Number.isNaN(at)) return false;
+  const distance = Math.abs(at - from);
+  return distance < bestDistance || (distance === bestDistance && stop && !bestStop);
 }
 
 /**

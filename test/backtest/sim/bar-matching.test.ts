@@ -118,6 +118,16 @@ describe('sim venue: bar segments walked in price order', () => {
     ]);
   });
 
+  it('fires the stop first when a tp and an sl are reached at the same point', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    // A mis-set bracket: when the entry fills at the open 100, both legs are already passed.
+    t.send(aMarket('m', 'BUY', '1', bracket('99', '101')));
+    t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
+    // both reached at 100: the stop sells at 100, rpnl 0, fee 100 x 5 bps = 0.05
+    expect(fillsOf(t).at(-1)).toEqual(['m-sl-trig', 'SELL', '1', '100', 'TAKER', '0.05', '0']);
+  });
+
   it('fires the trigger the price reaches first, whatever order they were placed in', () => {
     const t = aSim({ fillModel: 'bar' });
     t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
