@@ -1,20 +1,21 @@
 import type { BarEvent } from '../../core/model/index.ts';
 import { decimalOf } from '../../core/model/index.ts';
+import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from './bar-liquidation.ts';
 import { executeFill } from './fills.ts';
+import type { SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
-
-/** Checks the triggers of a sym over one price segment of a bar (wired by the composition root). */
-export type SegmentTriggers = (state: SimState, sym: string, from: number, to: number) => void;
+import { type DueTrigger, fireTrigger, firstTrigger } from './triggers.ts';
 
 /**
  * The assumed path of prices inside a bar: open, then the extreme ADVERSE to the account's net
- * position on the sym (low first when long, high first when short), then the other extreme, then
- * close. So when a stop and a take-profit could both trigger within one bar, the stop is assumed
- * first: the conservative order. When flat, the extreme nearer the open comes first (low on a tie).
+ * position on the sym once the open's fills are done (low first when long, high first when
+ * short), then the other extreme, then close. So when a stop and a take-profit could both trigger
+ * within one bar, the stop is assumed first: the conservative order. When flat, the extreme nearer
+ * the open comes first (low on a tie).
  * @param bar - a closed bar
- * @param netQty - the account's net position on the sym (sign only)
+ * @param netQty - the account's net position on the sym after the fills at the open (sign only)
  * @returns four prices
  */
 export function barPath(bar: BarEvent, netQty: number): readonly [number, number, number, number] {
@@ -31,53 +32,166 @@ function netQtyOf(state: SimState, sym: string): number {
   return net;
 }
 
+/** One bar being replayed: its sym's market and whether its range may reach a liquidation. */
+interface BarWalk {
+  readonly state: SimState;
+  readonly market: SymMarket;
+  readonly bar: BarEvent;
+  /** The number screen of {@link mayLiquidateWithin}, refreshed whenever a fill changes positions. */
+  atRisk: boolean;
+}
+
 /**
- * Replays a closed bar along {@link barPath}: parked market orders fill at the open; then, segment
- * by segment, triggers fire (their orders fill at the trigger price, or at the segment start when
- * the price gapped past it) and resting limits inside the segment's range fill at their limit price
- * (at the open when the bar opened through them).
+ * Replays a closed bar. Parked market orders fill at the open; then the open itself is walked (a
+ * trigger or limit the bar opened through fills there, at the open); only then is the path chosen
+ * ({@link barPath}), from the position those fills left, and its three segments are walked.
+ *
+ * Inside a segment the price moves monotonically, and everything it reaches happens in the order
+ * it is reached ({@link walkSegment}). The path is not chosen again when a fill inside the bar
+ * changes the position: a resting limit fills while the price moves against the position it
+ * opens, and the segment carries on against it, so a stop it attaches is reached before any
+ * reversal; a stop entry fills moving its own way, and the model invents no reversal the bar's
+ * four prices do not show.
  * @param state - the venue
  * @param bar - the bar event
- * @param triggers - checks the sym's triggers over a segment
  */
-export function matchBar(state: SimState, bar: BarEvent, triggers: SegmentTriggers): void {
+export function matchBar(state: SimState, bar: BarEvent): void {
   if (!bar.closed) return;
   const market = marketOf(state, bar.sym);
-  const path = barPath(bar, netQtyOf(state, bar.sym));
   state.inBar = true;
   try {
     market.last = bar.open;
     fillWaiting(state, bar.sym);
-    let from = bar.open;
-    for (const to of path) {
-      market.last = from;
-      triggers(state, bar.sym, from, to);
-      fillRestingInSegment(state, bar.sym, from, to);
-      from = to;
-    }
+    const walk: BarWalk = {
+      state,
+      market,
+      bar,
+      atRisk: mayLiquidateWithin(state, market, bar.sym, bar.low, bar.high),
+    };
+    walkSegment(walk, bar.open, bar.open);
+    endArrivalCrossing(state, bar.sym);
+    const path = barPath(bar, netQtyOf(state, bar.sym));
+    walkSegment(walk, path[0], path[1]);
+    walkSegment(walk, path[1], path[2]);
+    walkSegment(walk, path[2], path[3]);
   } finally {
     state.inBar = false;
     market.last = bar.close;
   }
 }
 
-function fillRestingInSegment(state: SimState, sym: string, from: number, to: number): void {
+/**
+ * A limit marketable when it arrived between bars is marked `crossed` and fills as a taker if the
+ * next open reaches it; one the open did not reach rests from then on, and fills as a maker.
+ */
+function endArrivalCrossing(state: SimState, sym: string): void {
   const book = state.books.get(sym);
-  if (book === undefined) return;
-  const low = Math.min(from, to);
-  const high = Math.max(from, to);
-  while (book.buys.length > 0) {
-    const order = book.buys[0] as SimOrder;
-    if (order.priceN < low) break;
-    const price = from <= order.priceN ? decimalOf(from) : order.price;
-    executeFill(state, order, order.qty.minus(order.filled), price, 'MAKER');
-    if (book.buys[0] === order) break;
+  if (book === undefined || book.size === 0) return;
+  for (const order of book.buys) order.crossed = false;
+  for (const order of book.sells) order.crossed = false;
+}
+
+const NOTHING = 0;
+const TRIGGER = 1;
+const BUY = 2;
+const SELL = 3;
+const LIQUIDATION = 4;
+
+/**
+ * Walks the price from `from` to `to`, handling what it reaches in the order it reaches it: a
+ * trigger fires (its order takes at the trigger price, or at the current price when it was already
+ * past it), the best resting buy or sell fills at its limit (at the current price when already
+ * through it), or the account is liquidated ({@link liquidationPointOn}). After each of them the
+ * rest of the segment is looked at again from that price, so the tp / sl attached by a fill, or a
+ * limit placed by a trigger, meets the rest of the segment. On a tie a trigger comes first, then a
+ * resting fill, then a liquidation.
+ */
+function walkSegment(walk: BarWalk, from: number, to: number): void {
+  const state = walk.state;
+  // The common case (no trigger, no resting order, no liquidation in reach) costs four reads.
+  if (!walk.atRisk && state.held.length === 0 && state.algos.size === 0 && !hasResting(state, walk.bar.sym)) {
+    return;
   }
-  while (book.sells.length > 0) {
-    const order = book.sells[0] as SimOrder;
-    if (order.priceN > high) break;
-    const price = from >= order.priceN ? decimalOf(from) : order.price;
-    executeFill(state, order, order.qty.minus(order.filled), price, 'MAKER');
-    if (book.sells[0] === order) break;
+  walkEvents(walk, from, to);
+}
+
+function hasResting(state: SimState, sym: string): boolean {
+  const book = state.books.get(sym);
+  return book !== undefined && book.size > 0;
+}
+
+function walkEvents(walk: BarWalk, from: number, to: number): void {
+  const { state, market } = walk;
+  const sym = walk.bar.sym;
+  let at = from;
+  let stuckBuy: SimOrder | undefined;
+  let stuckSell: SimOrder | undefined;
+  let liquidationTries = 0;
+  for (;;) {
+    let next = NOTHING;
+    let nextAt = Number.NaN;
+    let distance = Number.POSITIVE_INFINITY;
+    let trigger: DueTrigger | undefined;
+    let order: SimOrder | undefined;
+    if (state.held.length > 0 || state.algos.size > 0) {
+      trigger = firstTrigger(state, sym, at, to);
+      if (trigger !== undefined) {
+        next = TRIGGER;
+        nextAt = trigger.at;
+        distance = Math.abs(nextAt - at);
+      }
+    }
+    const book = state.books.get(sym);
+    if (book !== undefined && book.size > 0) {
+      const buy = book.buys[0];
+      if (buy !== undefined && buy !== stuckBuy && Math.min(at, to) <= buy.priceN) {
+        const price = Math.min(at, buy.priceN);
+        if (Math.abs(price - at) < distance) {
+          [next, nextAt, distance, order] = [BUY, price, Math.abs(price - at), buy];
+        }
+      }
+      const sell = book.sells[0];
+      if (sell !== undefined && sell !== stuckSell && Math.max(at, to) >= sell.priceN) {
+        const price = Math.max(at, sell.priceN);
+        if (Math.abs(price - at) < distance) {
+          [next, nextAt, distance, order] = [SELL, price, Math.abs(price - at), sell];
+        }
+      }
+    }
+    if (walk.atRisk && liquidationTries < 2) {
+      // When the Decimal check did not confirm a point (float noise at the crossing), the next tick.
+      const point =
+        liquidationTries === 0
+          ? liquidationPointOn(state, market, sym, at, to)
+          : tickPast(state, sym, at, to);
+      if (!Number.isNaN(point) && Math.abs(point - at) < distance) [next, nextAt] = [LIQUIDATION, point];
+    }
+    if (next === NOTHING) return;
+    market.last = nextAt;
+    at = nextAt;
+    if (next === LIQUIDATION) {
+      if (!liquidateInBar(state)) {
+        liquidationTries++;
+        continue;
+      }
+    } else if (next === TRIGGER && trigger !== undefined) {
+      fireTrigger(state, trigger);
+    } else if (order !== undefined) {
+      fillResting(state, order, nextAt);
+      if (book?.buys[0] === order) stuckBuy = order;
+      if (book?.sells[0] === order) stuckSell = order;
+    }
+    // A fill or a trigger may have changed the positions: the screen and the crossing start afresh.
+    walk.atRisk = mayLiquidateWithin(state, market, sym, walk.bar.low, walk.bar.high);
+    liquidationTries = 0;
   }
+}
+
+/**
+ * Fills a resting limit reached on the path: at its limit, or at the current price when the price
+ * was already through it (the bar opened through it). A limit marketable on arrival takes.
+ */
+function fillResting(state: SimState, order: SimOrder, price: number): void {
+  const fillPrice = price === order.priceN ? order.price : decimalOf(price);
+  executeFill(state, order, order.qty.minus(order.filled), fillPrice, order.crossed ? 'TAKER' : 'MAKER');
 }

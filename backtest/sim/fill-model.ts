@@ -10,8 +10,8 @@ import type { SimOrder } from './sim-order.ts';
  *   through its price or quotes at or through it fill it.
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
  * again until its displayed size changes (Keel's choice; see `TakenLevel`).
- * - `bar`: bars only; market orders fill at the next bar's open, limits and stops inside the bar's
- *   range, the adverse extreme first.
+ * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
+ *   path reaches them, the extreme adverse to the position after the open's fills first.
  */
 export const FILL_MODEL_NAMES = ['touch', 'through', 'queue', 'bar'] as const;
 /** One fill model name. */

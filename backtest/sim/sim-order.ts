@@ -52,7 +52,9 @@ export interface SimOrder {
   queueAhead: number;
   /**
    * True while a resting limit crosses the displayed opposite side (it took all the displayed size
-   * and still crosses): its next fills are priced at the market, as a taker.
+   * and still crosses): its next fills are priced at the market, as a taker. On bars: the limit
+   * was marketable at the last close when it arrived, and fills as a taker if the next open
+   * reaches it (cleared after that open).
    */
   crossed: boolean;
   /** False while a conditional order is held by the venue, not yet working on the book. */

@@ -227,13 +227,13 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     }
     if (opts.fillModel.name === 'bar') {
       if (bar !== undefined) {
-        matchBar(state, bar, checkTriggers);
+        matchBar(state, bar);
         runDue(event.recvTs);
       }
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
       fillWaiting(state, event.sym);
       const last = lastPriceOf(market);
-      checkTriggers(state, event.sym, last, last);
+      checkTriggers(state, event.sym, last);
       matchResting(state, event);
     }
     if (state.positions.size > 0) watchMargin(state);

@@ -111,45 +111,117 @@ export function fireAlgo(state: SimState, algo: SimAlgo): void {
   workOrder(state, order);
 }
 
+/** A trigger a segment of a bar's path reaches: a held conditional order or an open algo order. */
+export interface DueTrigger {
+  /** Where along the segment it is reached: its level, or the current price when already past it. */
+  readonly at: number;
+  /** The held order it releases, when it is one. */
+  readonly held: SimOrder | undefined;
+  /** The algo order it fires, when it is one. */
+  readonly algo: SimAlgo | undefined;
+}
+
+/** Whether a level stops a loss: a SELL sent as the price falls, a BUY as it rises. */
+function isStop(level: Level, side: 'BUY' | 'SELL'): boolean {
+  return level.up === (side === 'BUY');
+}
+
 /**
- * Checks the held conditional orders and open algo orders of a sym over a price segment (on quotes
- * a single point): last-price triggers against [from, to]; mark-price triggers against the mark
- * when the venue sends one, else the same path (Keel's choice for bars and mark-less recordings).
+ * The trigger of a sym that the price, moving from `from` to `to` along a bar's path, reaches
+ * first. On a tie (two levels at one price, or several already passed) a stop comes before a
+ * take-profit, the conservative order; then held orders before algo orders, each in creation order.
+ * Triggers on the mark price use this path too (bars carry no mark; Keel's choice).
+ * @param state - the venue
+ * @param sym - the symbol
+ * @param from - the current price on the path
+ * @param to - the end of the segment
+ * @returns the first trigger reached, or undefined when none is
+ */
+export function firstTrigger(state: SimState, sym: string, from: number, to: number): DueTrigger | undefined {
+  // Plain loops, no closure: with tp / sl pairs open this runs for every stretch of every bar.
+  let best: DueTrigger | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  let bestStop = false;
+  for (const order of state.held) {
+    if (order.sym !== sym) continue;
+    for (const level of levelsOf(order)) {
+      const at = reachedAt(level, from, to);
+      const stop = isStop(level, order.side);
+      if (!comesFirst(at, from, stop, bestDistance, bestStop)) continue;
+      best = { at, held: order, algo: undefined };
+      bestDistance = Math.abs(at - from);
+      bestStop = stop;
+    }
+  }
+  for (const algo of state.algos.values()) {
+    if (algo.sym !== sym) continue;
+    const level = algoLevel(algo);
+    const at = reachedAt(level, from, to);
+    const stop = isStop(level, algo.side);
+    if (!comesFirst(at, from, stop, bestDistance, bestStop)) continue;
+    best = { at, held: undefined, algo };
+    bestDistance = Math.abs(at - from);
+    bestStop = stop;
+  }
+  return best;
+}
+
+/** Whether a level reached at `at` (NaN = not reached) comes before the best one found so far. */
+function comesFirst(
+  at: number,
+  from: number,
+  stop: boolean,
+  bestDistance: number,
+  bestStop: boolean,
+): boolean {
+  if (Number.isNaN(at)) return false;
+  const distance = Math.abs(at - from);
+  return distance < bestDistance || (distance === bestDistance && stop && !bestStop);
+}
+
+/**
+ * Fires a trigger found by {@link firstTrigger}: releases its held order or fires its algo order
+ * (the caller has moved the last price to where it was reached).
+ * @param state - the venue
+ * @param due - the trigger
+ */
+export function fireTrigger(state: SimState, due: DueTrigger): void {
+  if (due.held) releaseHeld(state, due.held, `condition ${due.held.condition?.code} triggered at ${due.at}`);
+  else if (due.algo) fireAlgo(state, due.algo);
+}
+
+/**
+ * Checks the held conditional orders and open algo orders of a sym at the last price (quote, book
+ * and trade fill models; bars walk their path with {@link firstTrigger}): last-price triggers
+ * against it; mark-price triggers against the mark when the venue sends one, else the last price
+ * (Keel's choice for mark-less recordings).
  * @param state - the venue
  * @param sym - the symbol whose price moved
- * @param from - segment start (last price)
- * @param to - segment end
+ * @param last - its last price
  */
-export function checkTriggers(state: SimState, sym: string, from: number, to: number): void {
+export function checkTriggers(state: SimState, sym: string, last: number): void {
   if (state.held.length === 0 && state.algos.size === 0) return;
-  const market = marketOf(state, sym);
-  const restore = market.last;
   if (state.held.length > 0) {
     for (const order of state.held.filter((o) => o.sym === sym)) {
       for (const level of levelsOf(order)) {
-        const at = reachedAt(level, from, to);
+        const at = reachedAt(level, last, last);
         if (Number.isNaN(at)) continue;
-        if (state.inBar) market.last = at;
         releaseHeld(state, order, `condition ${order.condition?.code} triggered at ${at}`);
         break;
       }
     }
   }
   if (state.algos.size > 0) {
-    const mark = state.inBar ? Number.NaN : markPriceOf(market);
-    const due: [SimAlgo, number][] = [];
+    const mark = markPriceOf(marketOf(state, sym));
+    const due: SimAlgo[] = [];
     for (const algo of state.algos.values()) {
       if (algo.sym !== sym) continue;
-      const onMark = algo.triggerType === 'MarkPrice' && !Number.isNaN(mark);
-      const at = onMark ? reachedAt(algoLevel(algo), mark, mark) : reachedAt(algoLevel(algo), from, to);
-      if (!Number.isNaN(at)) due.push([algo, at]);
+      const price = algo.triggerType === 'MarkPrice' && !Number.isNaN(mark) ? mark : last;
+      if (!Number.isNaN(reachedAt(algoLevel(algo), price, price))) due.push(algo);
     }
-    for (const [algo, at] of due) {
+    for (const algo of due) {
       // A tp / sl sibling fired earlier in this loop cancels this one.
-      if (algo.state !== 'NEW') continue;
-      if (state.inBar) market.last = at;
-      fireAlgo(state, algo);
+      if (algo.state === 'NEW') fireAlgo(state, algo);
     }
   }
-  if (state.inBar) market.last = restore;
 }

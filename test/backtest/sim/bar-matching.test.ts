@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import type { ExecutionEvent, PlaceAlgoOrderIntent, PlaceOrderIntent } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { aBar, aLimit, aMarket, aSim, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
+
+// The builders' instrument: maker 2 bps, taker 5 bps, tick 0.1; 10 000 USDT, zero latency.
+
+/** A last-price tp / sl pair that sends market orders. */
+function bracket(tp: string, sl: string): Pick<PlaceOrderIntent, 'tp' | 'sl'> {
+  return {
+    tp: { triggerPrice: D(tp), triggerType: 'LastPrice', price: D('0') },
+    sl: { triggerPrice: D(sl), triggerType: 'LastPrice', price: D('0') },
+  };
+}
+
+/** A reduce-only SELL stop (last price falling to `trigger`) sending a market order. */
+function aSellStop(ref: string, trigger: string, qty: string): PlaceAlgoOrderIntent {
+  return {
+    kind: 'placeAlgoOrder',
+    ref,
+    sym: BTC,
+    side: 'SELL',
+    algoOrderType: 'TRIGGER',
+    conditionType: 'LTE',
+    triggerType: 'LastPrice',
+    triggerPrice: D(trigger),
+    price: D('0'),
+    qty: D(qty),
+    reduceOnly: true,
+    positionSide: 'NONE',
+  };
+}
+
+function fillsOf(t: SimUnderTest): string[][] {
+  return t
+    .of('execution')
+    .map(({ execution: e }: ExecutionEvent) => [
+      e.clientOrderId,
+      e.side,
+      e.quantity.toFixed(),
+      e.price.toFixed(),
+      e.execType,
+      e.fee.toFixed(),
+      e.rpnl.toFixed(),
+    ]);
+}
+
+function usdt(t: SimUnderTest): string | undefined {
+  return t
+    .of('asset')
+    .filter((e) => e.asset.coin === 'USDT')
+    .at(-1)
+    ?.asset.balance.toFixed();
+}
+
+describe('sim venue: bar path after the open', () => {
+  it('takes the stop first when a long entered at the open meets both its tp and sl in that bar', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aMarket('m', 'BUY', '10', bracket('103', '97')));
+    // Filled at the open 100 -> long, so the path is 100 -> low 96 -> high 103.5 -> 100: sl 97 first.
+    t.sim.onMarket(aBar(120_000, 100, 103.5, 96, 100));
+    // entry fee 10 x 100 x 5 bps = 0.5; exit 10 x 97: rpnl -30, fee 10 x 97 x 5 bps = 0.485
+    expect(fillsOf(t)).toEqual([
+      ['m', 'BUY', '10', '100', 'TAKER', '0.5', '0'],
+      ['m-sl-trig', 'SELL', '10', '97', 'TAKER', '0.485', '-30'],
+    ]);
+    // 10000 - 0.5 - 30 - 0.485
+    expect(usdt(t)).toBe('9969.015');
+  });
+
+  it('takes the stop first when a short entered at the open meets both its tp and sl in that bar', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aMarket('m', 'SELL', '10', bracket('97', '103')));
+    // Short from the open 100: path 100 -> high 104 -> low 96.5 -> 100: sl 103 first.
+    t.sim.onMarket(aBar(120_000, 100, 104, 96.5, 100));
+    // entry fee 0.5; exit BUY 10 x 103: rpnl 10 x (100 - 103) = -30, fee 10 x 103 x 5 bps = 0.515
+    expect(fillsOf(t)).toEqual([
+      ['m', 'SELL', '10', '100', 'TAKER', '0.5', '0'],
+      ['m-sl-trig', 'BUY', '10', '103', 'TAKER', '0.515', '-30'],
+    ]);
+    expect(usdt(t)).toBe('9968.985');
+  });
+});
+
+describe('sim venue: bar segments walked in price order', () => {
+  it('checks the stop of a limit entry filled mid-bar against the rest of the segment', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aLimit('b', 'BUY', '1', '95', bracket('105', '92')));
+    // Flat, extremes equally far: path 100 -> 90 -> 110 -> 100. The buy fills at 95 on the way down
+    // and the price goes on to 90, through the sl 92.
+    t.sim.onMarket(aBar(120_000, 100, 110, 90, 100));
+    // entry 1 x 95 maker 2 bps = 0.019; exit 1 x 92: rpnl -3, taker fee 92 x 5 bps = 0.046
+    expect(fillsOf(t)).toEqual([
+      ['b', 'BUY', '1', '95', 'MAKER', '0.019', '0'],
+      ['b-sl-trig', 'SELL', '1', '92', 'TAKER', '0.046', '-3'],
+    ]);
+    expect(t.of('algoOrder').map((e) => [e.algoOrder.clientAlgoOrderId, e.algoOrder.state])).toContainEqual([
+      'b-tp',
+      'CANCELLED',
+    ]);
+    // 10000 - 0.019 - 3 - 0.046
+    expect(usdt(t)).toBe('9996.935');
+  });
+
+  it('fills a stop that a mid-bar entry meets at its trigger, not at the segment end', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aLimit('b', 'BUY', '1', '95', bracket('120', '92')));
+    // High nearer the open: path 100 -> 103 -> 90 -> 100; the buy fills at 95 going down to 90.
+    t.sim.onMarket(aBar(120_000, 100, 103, 90, 100));
+    // exit at the sl 92 (not at the low 90): rpnl 92 - 95 = -3
+    expect(fillsOf(t).map((f) => [f[0], f[3], f[6]])).toEqual([
+      ['b', '95', '0'],
+      ['b-sl-trig', '92', '-3'],
+    ]);
+  });
+
+  it('fires the stop first when a tp and an sl are reached at the same point', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    // A mis-set bracket: when the entry fills at the open 100, both legs are already passed.
+    t.send(aMarket('m', 'BUY', '1', bracket('99', '101')));
+    t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
+    // both reached at 100: the stop sells at 100, rpnl 0, fee 100 x 5 bps = 0.05
+    expect(fillsOf(t).at(-1)).toEqual(['m-sl-trig', 'SELL', '1', '100', 'TAKER', '0.05', '0']);
+  });
+
+  it('fires the trigger the price reaches first, whatever order they were placed in', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aMarket('m', 'BUY', '1'));
+    t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
+    t.send(aSellStop('far', '92', '1'), aSellStop('near', '96', '1'));
+    t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
+    // Long: path 100 -> 90 -> 100.5 -> 95. Going down, 96 comes before 92.
+    t.sim.onMarket(aBar(240_000, 100, 100.5, 90, 95));
+    // near sells 1 at 96: rpnl -4, fee 96 x 5 bps = 0.048; far then has nothing to reduce
+    expect(fillsOf(t).slice(1)).toEqual([['near-trig', 'SELL', '1', '96', 'TAKER', '0.048', '-4']]);
+    expect(
+      t.of('order').find((e) => e.order.clientOrderId === 'far-trig' && e.order.orderState === 'CANCELLED')
+        ?.order.cancelType,
+    ).toBe('REDUCE_ONLY');
+  });
+});
+
+describe('sim venue: bar fills, maker or taker', () => {
+  it('fills a limit that was marketable on arrival as a taker at the next open', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    // buy 105 after a close of 100: it would take on arrival
+    t.send(aLimit('b', 'BUY', '1', '105'));
+    t.sim.onMarket(aBar(120_000, 101, 102, 100, 101));
+    // 1 x 101 x 5 bps = 0.0505
+    expect(fillsOf(t)).toEqual([['b', 'BUY', '1', '101', 'TAKER', '0.0505', '0']]);
+  });
+
+  it('fills a resting limit that a later bar opens through as a maker at that open', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aLimit('b', 'BUY', '1', '98'));
+    t.sim.onMarket(aBar(120_000, 100, 101, 99, 100));
+    t.sim.onMarket(aBar(180_000, 97, 98, 96, 97));
+    // 1 x 97 x 2 bps = 0.0194
+    expect(fillsOf(t)).toEqual([['b', 'BUY', '1', '97', 'MAKER', '0.0194', '0']]);
+  });
+
+  it('fills a limit that was marketable on arrival but met no open as a maker later in the path', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aLimit('b', 'BUY', '1', '101'));
+    // Opens above the limit at 102: it rests from then on and fills at 101 on the way down.
+    t.sim.onMarket(aBar(120_000, 102, 103, 100, 102));
+    // 1 x 101 x 2 bps = 0.0202
+    expect(fillsOf(t)).toEqual([['b', 'BUY', '1', '101', 'MAKER', '0.0202', '0']]);
+  });
+});
