@@ -23,6 +23,7 @@ import {
   computeMetrics,
   EXECUTION_CODEC,
   type JsonValue,
+  type OpenTrade,
   type RecordingDescription,
   type RecordLog,
   ROUND_TRIP_CODEC,
@@ -358,6 +359,7 @@ function assemble(
     closeAtEnd
       ? 'Positions still open at the end are closed by a market order sent before the last event; strategies do not see that event.'
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
+    ...(closeAtEnd ? unclosedNotes(open) : []),
     'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
     `Equity is sampled at most every ${(options.equitySampleMs ?? 60_000) / 1000} s of event time and at the end; ` +
       `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
@@ -411,6 +413,18 @@ function assemble(
       contractSizeOf,
     }),
   };
+}
+
+/**
+ * Says which positions the end-of-run close could not close: a market order needs a later event
+ * of its sym, and a recording that ends before the others leaves none.
+ */
+function unclosedNotes(open: readonly OpenTrade[]): string[] {
+  const syms = [...new Set(open.map((trade) => trade.sym))];
+  return syms.map(
+    (sym) =>
+      `${sym} stayed open at the end: no market data for it came after the closing order (its data ends before the run's last event); it is valued at its last price and left out of the trade statistics.`,
+  );
 }
 
 function formatBucket(ms: number): string {

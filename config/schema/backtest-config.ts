@@ -88,7 +88,9 @@ export const backtestConfigSchema = z
     closeAtEnd: z
       .boolean()
       .default(true)
-      .describe('Close every position at the last price when the replay ends, so PnL is realised.'),
+      .describe(
+        "Close every position when the replay ends, so PnL is realised: market orders sent before the last event fill on it (on bars, at the last bar's open).",
+      ),
     annualization: annualizationConfigSchema.prefault({}),
     eventCache: z
       .boolean()

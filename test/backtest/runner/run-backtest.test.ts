@@ -209,4 +209,31 @@ describe('backtest runner', () => {
       }),
     ).toBe(260);
   });
+
+  it('says which position the end-of-run close could not close, when its data ends before the run', async () => {
+    const ETH = 'OKX_PERP_ETH_USDT';
+    const eth = await barsRecording([...SIX_BARS, ...SIX_BARS], ETH);
+    const result = await runBacktest(
+      baseOptions(sixBars, {
+        recordings: [sixBars, eth],
+        instruments: [anInstrument(BTC), anInstrument(ETH)],
+        strategies: [{ id: 's1', strategy: scripted, params: { buyAt: 1, sellAt: 99, qty: '10' } }],
+        closeAtEnd: true,
+      }),
+    );
+    result.dispose?.();
+    expect(result.openTrades.map((t) => t.sym)).toEqual([BTC]);
+    expect(result.meta.assumptions.filter((a) => a.includes('stayed open'))).toEqual([
+      `${BTC} stayed open at the end: no market data for it came after the closing order (its data ends before the run's last event); it is valued at its last price and left out of the trade statistics.`,
+    ]);
+    const single = await runBacktest(
+      baseOptions(sixBars, {
+        strategies: [{ id: 's1', strategy: scripted, params: { buyAt: 1, sellAt: 99, qty: '10' } }],
+        closeAtEnd: true,
+      }),
+    );
+    single.dispose?.();
+    expect(single.openTrades).toEqual([]);
+    expect(single.meta.assumptions.some((a) => a.includes('stayed open'))).toBe(false);
+  });
 });
