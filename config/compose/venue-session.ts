@@ -117,8 +117,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const speed = options.lockstepSpeed ?? Number.POSITIVE_INFINITY;
   const sendAck = (seq: number) => live.privateWs.notify('lockstep_ack', { seq });
   const tap = (raw: RawVenueMessage): void => {
+    // Market data that arrives once stopping reaches no strategy (the kernel has unsubscribed):
+    // left out of the recording, so its backtest sees the market the session saw and values the
+    // open positions at the same last price.
+    if (stopping && raw.source === 'market') return;
     recorder?.tap(raw);
-    if (!options.lockstep || stopping || raw.source !== 'market') return;
+    if (!options.lockstep || raw.source !== 'market') return;
     const frame = JSON.parse(raw.text) as { seq?: unknown; event?: unknown };
     if (frame.event === 'subscribe' && ++subscribed === subscriptions.length) sendAck(0);
     if (typeof frame.seq !== 'number') return;
@@ -175,6 +179,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   };
   let events = 0;
   live.marketData.events.subscribe((event) => {
+    if (stopping) return;
     events++;
     metrics.events.inc({ kind: event.kind });
     const ts = options.sessionClock();

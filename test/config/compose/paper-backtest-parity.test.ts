@@ -15,6 +15,20 @@ const fillsOf = (file: string) =>
     (f) => `${f.clientOrderId} ${f.side} ${f.quantity} @ ${f.price} t=${f.timestamp}`,
   );
 
+type CurveResult = {
+  equityCurve: { ts: number; equity: string }[];
+  metrics: { equityFinal: number | string };
+  fills: { timestamp: number }[];
+};
+const curveOf = (file: string) => {
+  const result = JSON.parse(readFileSync(file, 'utf8')) as CurveResult;
+  return {
+    curve: result.equityCurve,
+    final: result.metrics.equityFinal,
+    fillTimes: result.fills.map((f) => f.timestamp),
+  };
+};
+
 describe('npm start, then a backtest of its recording', () => {
   let dir: string;
   let cwd: string;
@@ -78,6 +92,27 @@ describe('npm start, then a backtest of its recording', () => {
     expect(diff, diff.join('\n')).toEqual([]);
     expect(backtest).toHaveLength(paper.length);
   }, 60_000);
+
+  it('values the session as its backtest does: same final equity, same equity at the instants both sampled', () => {
+    // Paper equity used to be the venue's last report, which changes only on fills, so an open
+    // position stayed at its fill price: final equity and the curve differed from the backtest's.
+    const paper = curveOf(join(dir, 'out/paper-result.json'));
+    const backtest = curveOf(join(dir, 'out/replay-paper-session-result.json'));
+    expect(paper.final).toBe(backtest.final);
+    const atSameTs = new Map(backtest.curve.map((s) => [s.ts, s.equity]));
+    const shared = paper.curve.filter((s) => atSameTs.has(s.ts));
+    expect(shared.length).toBeGreaterThan(0);
+    const diff = shared
+      .filter((s) => atSameTs.get(s.ts) !== s.equity)
+      .map((s) => `t=${s.ts}: paper ${s.equity} | backtest ${atSameTs.get(s.ts)}`);
+    expect(diff, diff.join('\n')).toEqual([]);
+    // An open position moves the curve between fills: some step of the curve has no fill in it.
+    const movesWithoutFill = paper.curve.filter((b, i) => {
+      const a = paper.curve[i - 1];
+      return a !== undefined && a.equity !== b.equity && !paper.fillTimes.some((t) => t > a.ts && t <= b.ts);
+    });
+    expect(movesWithoutFill.length).toBeGreaterThan(0);
+  });
 
   it('keel report rebuilds the HTML from the result alone', () => {
     rmSync(join(dir, 'out/paper-report.html'));
