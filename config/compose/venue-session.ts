@@ -178,14 +178,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     samplerStarted = true;
   };
   let events = 0;
-  live.marketData.events.subscribe((event) => {
-    if (stopping) return;
-    events++;
-    metrics.events.inc({ kind: event.kind });
-    const ts = options.sessionClock();
-    startSampler(ts);
-    sampler.observe({ ...event, recvTs: ts });
-  });
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
@@ -202,6 +194,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   kernel.faults.subscribe((fault) => logger.error({ fault: String(fault.error) }, 'strategy halted'));
 
   const finished = kernel.start();
+  // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
+  // a backtest samples after the venue and the strategies saw it.
+  live.marketData.events.subscribe((event) => {
+    if (stopping) return;
+    events++;
+    metrics.events.inc({ kind: event.kind });
+    const ts = options.sessionClock();
+    startSampler(ts);
+    sampler.observe({ ...event, recvTs: ts });
+  });
   try {
     await live.start();
   } catch (error) {
