@@ -33,6 +33,8 @@ export interface MarkSource {
 export class VenueEquityMarks {
   #included: Dec = ZERO;
   readonly #reported = new Set<string>();
+  /** Each sym's last price as money and the number it came from: converted once per new price. */
+  readonly #prices = new Map<string, { n: number; d: Dec }>();
 
   /**
    * Notes that the venue reported a position leg, so the next account report valued it at the
@@ -52,7 +54,7 @@ export class VenueEquityMarks {
     for (const [key, position] of source.positions) {
       if (position.positionQty.isZero()) continue;
       included = included.add(
-        this.#reported.has(key) ? position.unrealizedPNL : unrealizedAtMark(source, position),
+        this.#reported.has(key) ? position.unrealizedPNL : this.#unrealizedAtMark(source, position),
       );
     }
     this.#included = included;
@@ -67,21 +69,26 @@ export class VenueEquityMarks {
   marked(reported: Dec, source: MarkSource): Dec {
     let equity = reported.sub(this.#included);
     for (const position of source.positions.values()) {
-      if (!position.positionQty.isZero()) equity = equity.add(unrealizedAtMark(source, position));
+      if (!position.positionQty.isZero()) equity = equity.add(this.#unrealizedAtMark(source, position));
     }
     return equity;
   }
-}
 
-/**
- * One leg's unrealized PnL at the latest price: signed qty x contract size x (price - avgPrice);
- * the venue's own figure when Keel has seen no price for the sym.
- */
-function unrealizedAtMark(source: MarkSource, position: Position): Dec {
-  const price = source.venueMarkPrice(position.sym);
-  if (price === undefined) return position.unrealizedPNL;
-  // A SHORT leg may be reported with a positive size (two-way mode): it is short all the same.
-  const qty = position.positionSide === 'SHORT' ? position.positionQty.abs().neg() : position.positionQty;
-  const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
-  return qty.mul(contractSize).mul(decimalOf(price).sub(position.avgPrice));
+  /**
+   * One leg's unrealized PnL at the latest price: signed qty x contract size x (price - avgPrice);
+   * the venue's own figure when Keel has seen no price for the sym.
+   */
+  #unrealizedAtMark(source: MarkSource, position: Position): Dec {
+    const price = source.venueMarkPrice(position.sym);
+    if (price === undefined) return position.unrealizedPNL;
+    let cached = this.#prices.get(position.sym);
+    if (cached?.n !== price) {
+      cached = { n: price, d: decimalOf(price) };
+      this.#prices.set(position.sym, cached);
+    }
+    // A SHORT leg may be reported with a positive size (two-way mode): it is short all the same.
+    const qty = position.positionSide === 'SHORT' ? position.positionQty.abs().neg() : position.positionQty;
+    const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
+    return qty.mul(contractSize).mul(cached.d.sub(position.avgPrice));
+  }
 }
