@@ -9,6 +9,7 @@ export { mergeByRecvTs } from './merge-by-recv-ts.ts';
 export { mergeRecordings } from './merge-recordings.ts';
 export type { MessageSource, RecordDecoder, RecordedMessage } from './recorded-message.ts';
 export { keepRecord, MESSAGE_SOURCES } from './recorded-message.ts';
+export { readLastRecvTs } from './recording-end-time.ts';
 export type { RecordingWarning } from './recording-errors.ts';
 export { RecordingFormatError } from './recording-errors.ts';
 export { recordingObservable } from './recording-observable.ts';

@@ -63,7 +63,10 @@ export interface BacktestRunOptions {
   readonly window?: { readonly from?: number; readonly to?: number };
   /** Events pushed between two yields to the event loop; default 8192. */
   readonly batchSize?: number;
-  /** Smallest event-time distance between equity samples, ms; default 60 000. */
+  /**
+   * Smallest event-time distance between equity samples, ms; by default from the recordings' span
+   * of event time (1 s up to 2.8 hours, up to 60 000 for a week or more or an unknown span).
+   */
   readonly equitySampleMs?: number;
   /**
    * Most time buckets the equity curve keeps (each: low, high and last equity); wider buckets

@@ -81,7 +81,7 @@ export class EquitySampler {
    * @throws RangeError when everyMs or maxBuckets is not positive
    */
   constructor(
-    private readonly everyMs: number,
+    readonly everyMs: number,
     private readonly equity: () => Dec,
     options: EquitySamplerOptions = {},
   ) {

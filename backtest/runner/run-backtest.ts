@@ -14,6 +14,7 @@ import { ONE } from '../../core/model/index.ts';
 import {
   mergeByRecvTs,
   readEventBatches,
+  readLastRecvTs,
   readSessionHeader,
   type SessionHeader,
 } from '../recording/index.ts';
@@ -38,6 +39,7 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
 import { countRecords } from './count-records.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
+import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
@@ -79,6 +81,20 @@ async function* within(
         : batch.filter((e) => e.recvTs >= from && e.recvTs < to);
     if (kept.length > 0) yield kept;
   }
+}
+
+/**
+ * Event-time span of the replay: from its first event to the last record of the recordings (read
+ * from their tails), cut at the window's end; undefined when a recording's end is not found.
+ */
+async function spanOf(options: BacktestRunOptions, startTime: number): Promise<number | undefined> {
+  const ends = await Promise.all(options.recordings.map((path) => readLastRecvTs(path)));
+  let end = Number.NEGATIVE_INFINITY;
+  for (const ts of ends) {
+    if (ts === undefined) return undefined;
+    end = Math.max(end, ts);
+  }
+  return Math.min(end, options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
 }
 
 /** Time after the last event during which commands sent at the end may still arrive, ms. */
@@ -138,6 +154,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const first = await iterator.next();
   const firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
+  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(await spanOf(options, startTime));
 
   const settleAsset = options.settleAsset ?? 'USDT';
   const instruments =
@@ -188,7 +205,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     scheduler,
     strategies: options.strategies,
   });
-  const sampler = new EquitySampler(options.equitySampleMs ?? 60_000, () => sim.equity(), {
+  const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
     estimate: () => sim.equityEstimate(),
     snapshot: () => sim.equitySnapshot(),
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
@@ -342,7 +359,7 @@ function assemble(
     settleAsset,
     closeAtEnd,
     seed: options.seed ?? 1,
-    equitySampleMs: options.equitySampleMs ?? 60_000,
+    equitySampleMs: sampler.everyMs,
     ...(options.commission === undefined
       ? {}
       : {
@@ -361,7 +378,7 @@ function assemble(
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
     ...(closeAtEnd ? unclosedNotes(open) : []),
     'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
-    `Equity is sampled at most every ${(options.equitySampleMs ?? 60_000) / 1000} s of event time and at the end; ` +
+    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? ' (the default step for this span of recorded time)' : ''} and at the end; ` +
       `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',

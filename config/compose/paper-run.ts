@@ -7,6 +7,7 @@ import {
   startPaperVenue,
   syntheticFeed,
 } from '../../backtest/paper-venue/index.ts';
+import { readSessionHeader } from '../../backtest/recording/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
@@ -25,20 +26,30 @@ export interface EmbeddedPaperVenue {
 }
 
 /**
- * The market source of a paper run: a recorded session (relative to the config file) or the
- * SYNTHETIC generator live, limited to the configured syms.
+ * The market source of a paper run: a recorded session (relative to the config file), SYNTHETIC
+ * when its header says so, or the SYNTHETIC generator live, limited to the configured syms.
  * @param paper - the paper settings
  * @param loaded - the config (for its directory and instruments)
  * @param startTime - venue time of a synthetic session's first event
  * @returns the source and whether it is synthetic
+ * @throws Error when the recording cannot be read or has no valid header line
  */
-export function paperFeedOf(
+export async function paperFeedOf(
   paper: PaperConfig,
   loaded: LoadedConfig,
   startTime: number,
-): { readonly feed: FeedSource; readonly synthetic: boolean } {
-  if (paper.source.kind === 'recording')
-    return { feed: recordingFeed(resolve(loaded.dir, paper.source.path)), synthetic: false };
+): Promise<{ readonly feed: FeedSource; readonly synthetic: boolean }> {
+  if (paper.source.kind === 'recording') {
+    const path = resolve(loaded.dir, paper.source.path);
+    // A generated session (or a CSV imported with --synthetic) stays SYNTHETIC when replayed on
+    // paper: the session's summary, its own recording and every report of it say so.
+    const header = await readSessionHeader(path).catch((error: unknown) => {
+      throw new Error(
+        `${loaded.file}: paper.source.path: cannot read the recording ${path}: ${(error as Error).message}`,
+      );
+    });
+    return { feed: recordingFeed(path), synthetic: header.synthetic };
+  }
   const syms = new Set(loaded.config.instruments.map((i) => i.sym));
   const markets = SYNTHETIC_MARKETS.filter((m) => syms.has(m.sym));
   return {
@@ -68,7 +79,7 @@ export async function startEmbeddedPaperVenue(
 ): Promise<EmbeddedPaperVenue> {
   const paper = loaded.config.paper;
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
-  const { feed, synthetic } = paperFeedOf(paper, loaded, startTime);
+  const { feed, synthetic } = await paperFeedOf(paper, loaded, startTime);
   const fillModel = paper.fillModel === undefined ? 'queue' : fillModelOf(paper.fillModel);
   const venue = await startPaperVenue({
     instruments,

@@ -117,8 +117,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const speed = options.lockstepSpeed ?? Number.POSITIVE_INFINITY;
   const sendAck = (seq: number) => live.privateWs.notify('lockstep_ack', { seq });
   const tap = (raw: RawVenueMessage): void => {
+    // Market data that arrives once stopping reaches no strategy (the kernel has unsubscribed):
+    // left out of the recording, so its backtest sees the market the session saw and values the
+    // open positions at the same last price.
+    if (stopping && raw.source === 'market') return;
     recorder?.tap(raw);
-    if (!options.lockstep || stopping || raw.source !== 'market') return;
+    if (!options.lockstep || raw.source !== 'market') return;
     const frame = JSON.parse(raw.text) as { seq?: unknown; event?: unknown };
     if (frame.event === 'subscribe' && ++subscribed === subscriptions.length) sendAck(0);
     if (typeof frame.seq !== 'number') return;
@@ -174,13 +178,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     samplerStarted = true;
   };
   let events = 0;
-  live.marketData.events.subscribe((event) => {
-    events++;
-    metrics.events.inc({ kind: event.kind });
-    const ts = options.sessionClock();
-    startSampler(ts);
-    sampler.observe({ ...event, recvTs: ts });
-  });
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
@@ -197,6 +194,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   kernel.faults.subscribe((fault) => logger.error({ fault: String(fault.error) }, 'strategy halted'));
 
   const finished = kernel.start();
+  // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
+  // a backtest samples after the venue and the strategies saw it.
+  live.marketData.events.subscribe((event) => {
+    if (stopping) return;
+    events++;
+    metrics.events.inc({ kind: event.kind });
+    const ts = options.sessionClock();
+    startSampler(ts);
+    sampler.observe({ ...event, recvTs: ts });
+  });
   try {
     await live.start();
   } catch (error) {

@@ -19,16 +19,15 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
       return true;
     case 'position': {
       const p = event.position;
-      const key = positionKey(p.sym, p.positionSide);
-      state.positions.set(key, p);
-      if (p.adlRank > 0) state.adlRanks.set(key, p.adlRank);
+      state.applyPosition(p);
+      if (p.adlRank > 0) state.adlRanks.set(positionKey(p.sym, p.positionSide), p.adlRank);
       return true;
     }
     case 'asset':
-      state.assets.set(event.asset.coin, event.asset);
+      state.applyAsset(event.asset);
       return true;
     case 'account':
-      state.account = event.account;
+      state.applyAccount(event.account);
       return true;
     case 'liquidationEvent':
       if (state.liquidation?.liquidationEventId !== event.record.liquidationEventId) {

@@ -23,6 +23,7 @@ import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import type { Clock } from './clock.ts';
 import { OrderRegistry } from './order-registry.ts';
+import { VenueEquityMarks } from './venue-equity-marks.ts';
 
 const RECENT_FILLS = 100_000;
 
@@ -62,6 +63,7 @@ export class KernelState implements RiskView {
   /** The latest liquidation node reached, if a liquidation ever started. */
   liquidation: LiquidationEventRecord | undefined;
   private readonly instruments: ReadonlyMap<string, InstrumentSpec>;
+  readonly #venueMarks = new VenueEquityMarks();
 
   /**
    * @param clock - the run's clock
@@ -237,7 +239,8 @@ export class KernelState implements RiskView {
 
   /**
    * Portfolio equity: Keel's ledger marked at the latest prices when the kernel has one, else
-   * the account's as the venue reports it, else the sum of asset equity. Computed on demand
+   * the venue's latest account report (else the sum of its asset equity) with open positions
+   * marked to the latest price since that report ({@link VenueEquityMarks}). Computed on demand
    * (per intent, not per market event).
    * @returns equity in the settlement currency
    */
@@ -246,10 +249,60 @@ export class KernelState implements RiskView {
       this.markPortfolio(this.portfolio);
       return this.portfolio.equity();
     }
-    if (this.account !== undefined) return this.account.equity;
+    if (this.account !== undefined) return this.#venueMarks.marked(this.account.equity, this);
+    if (this.assets.size === 0) return ZERO;
     let total = ZERO;
     for (const asset of this.assets.values()) total = total.add(asset.equity);
-    return total;
+    return this.#venueMarks.marked(total, this);
+  }
+
+  /**
+   * Folds a position report of the venue.
+   * @param position - the leg as the venue reports it
+   */
+  applyPosition(position: Position): void {
+    const key = positionKey(position.sym, position.positionSide);
+    this.positions.set(key, position);
+    this.#venueMarks.positionReported(key);
+  }
+
+  /**
+   * Folds an account report of the venue: its equity valued open positions at the venue's mark now.
+   * @param account - the account as the venue reports it
+   */
+  applyAccount(account: Account): void {
+    this.account = account;
+    this.#venueMarks.rebase(this);
+  }
+
+  /**
+   * Folds an asset report of the venue; its equity is the account's only while no account
+   * report came.
+   * @param asset - the asset as the venue reports it
+   */
+  applyAsset(asset: Asset): void {
+    this.assets.set(asset.coin, asset);
+    if (this.account === undefined) this.#venueMarks.rebase(this);
+  }
+
+  /**
+   * The price the venue values positions at, as far as Keel has seen, by the simulated venue's
+   * rule: the mark price, else the last price (the latest trade or closed bar, whichever came
+   * later), else the quote mid. Keel's choice where the venue publishes no mark, so the paper
+   * session's equity matches a backtest of its recording.
+   * @param sym - the symbol
+   * @returns the price, or undefined before any market data
+   */
+  venueMarkPrice(sym: string): number | undefined {
+    const mark = this.marks.get(sym);
+    if (mark !== undefined) return mark.markPrice;
+    const trade = this.trades.get(sym);
+    const bar = this.closedBars.get(sym);
+    if (trade !== undefined && (bar === undefined || trade.recvTs >= bar.recvTs)) return trade.price;
+    if (bar !== undefined) return bar.close;
+    const quote = this.quotes.get(sym);
+    if (quote !== undefined && quote.bid > 0 && quote.ask > 0) return (quote.bid + quote.ask) / 2;
+    return undefined;
   }
 
   /**

@@ -44,3 +44,27 @@ describe('backtest runner on a quote session', () => {
     expect(lines.at(-1)).toMatch(/^backtest: (\d+)\/\1 events \(100\.0 %\), \d+ ev\/s/);
   });
 });
+
+describe('backtest runner on a one-minute session (the length of a short paper session)', () => {
+  const session = syntheticSessionFile({ seed: 5, minutes: 1, file: 'short.jsonl.gz' });
+
+  it('samples equity every second by default, so the report gets a curve, and says so', async () => {
+    const result = await runBacktest(quotingBacktestOptions(session.path, decodeQuotesAndTrades));
+    // 60 s of events / 10 000 samples = 6 ms wanted: the finest default step, 1 s.
+    expect(result.meta.runConfig['equitySampleMs']).toBe(1_000);
+    expect(result.meta.assumptions.join('\n')).toContain(
+      'Equity is sampled at most every 1 s of event time (the default step',
+    );
+    // At most one sample a second, and the start and end: far more than a minute step's 2 or 3 points.
+    expect(result.equityCurve.length).toBeGreaterThan(30);
+    expect(result.prices[0]?.points.length).toBeGreaterThan(30);
+  });
+
+  it('keeps an explicit step', async () => {
+    const result = await runBacktest(
+      quotingBacktestOptions(session.path, decodeQuotesAndTrades, { equitySampleMs: 60_000 }),
+    );
+    expect(result.meta.runConfig['equitySampleMs']).toBe(60_000);
+    expect(result.equityCurve.length).toBeLessThan(10);
+  });
+});

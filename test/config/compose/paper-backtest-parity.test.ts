@@ -15,6 +15,21 @@ const fillsOf = (file: string) =>
     (f) => `${f.clientOrderId} ${f.side} ${f.quantity} @ ${f.price} t=${f.timestamp}`,
   );
 
+type CurveResult = {
+  equityCurve: { ts: number; equity: string }[];
+  metrics: { equityFinal: number | string; maxDrawdown: number };
+  fills: { timestamp: number }[];
+};
+const curveOf = (file: string) => {
+  const result = JSON.parse(readFileSync(file, 'utf8')) as CurveResult;
+  return {
+    curve: result.equityCurve,
+    final: result.metrics.equityFinal,
+    maxDrawdown: result.metrics.maxDrawdown,
+    fillTimes: result.fills.map((f) => f.timestamp),
+  };
+};
+
 describe('npm start, then a backtest of its recording', () => {
   let dir: string;
   let cwd: string;
@@ -79,10 +94,109 @@ describe('npm start, then a backtest of its recording', () => {
     expect(backtest).toHaveLength(paper.length);
   }, 60_000);
 
+  it('values the session as its backtest does: same final equity, same equity at the instants both sampled', () => {
+    // Paper equity used to be the venue's last report, which changes only on fills, so an open
+    // position stayed at its fill price: final equity and the curve differed from the backtest's.
+    const paper = curveOf(join(dir, 'out/paper-result.json'));
+    const backtest = curveOf(join(dir, 'out/replay-paper-session-result.json'));
+    expect(paper.final).toBe(backtest.final);
+    // The backtest measures drawdown on float estimates between exact samples: equal to 1e-12.
+    expect(paper.maxDrawdown).toBeCloseTo(backtest.maxDrawdown, 12);
+    const atSameTs = new Map(backtest.curve.map((s) => [s.ts, s.equity]));
+    const shared = paper.curve.filter((s) => atSameTs.has(s.ts));
+    expect(shared.length).toBeGreaterThan(0);
+    const diff = shared
+      .filter((s) => atSameTs.get(s.ts) !== s.equity)
+      .map((s) => `t=${s.ts}: paper ${s.equity} | backtest ${atSameTs.get(s.ts)}`);
+    expect(diff, diff.join('\n')).toEqual([]);
+    // An open position moves the curve between fills: some step of the curve has no fill in it.
+    const movesWithoutFill = paper.curve.filter((b, i) => {
+      const a = paper.curve[i - 1];
+      return a !== undefined && a.equity !== b.equity && !paper.fillTimes.some((t) => t > a.ts && t <= b.ts);
+    });
+    expect(movesWithoutFill.length).toBeGreaterThan(0);
+  });
+
   it('keel report rebuilds the HTML from the result alone', () => {
     rmSync(join(dir, 'out/paper-report.html'));
     const run = keelChild(['report', 'out/paper-result.json'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(readFileSync(join(dir, 'out/paper-report.html'), 'utf8')).toContain('SYNTHETIC');
   }, 30_000);
+});
+
+/** Paper session of the SMA crossover on SYNTHETIC 1m bars: it holds a position sized from equity for bars on end. */
+const SMA_PAPER = `mode: paper
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: sma
+    use: sma-cross
+    params: { sym: BINANCE_PERP_BTC_USDT, interval: 1m, fast: 2, slow: 4, fraction: 0.5 }
+    risk: { maxPositionQty: 5 }
+risk: { maxNotionalPerOrder: 1000000, maxOpenOrders: 20 }
+paper:
+  lockstep: true
+  speed: 200
+  source: { kind: synthetic, seed: 7 }
+  durationSec: 8
+  fillModel: touch
+  startingCash: { USDT: 100000 }
+recording: { path: out/sma-paper.jsonl.gz }
+report: { html: out/sma-paper.html, json: out/sma-paper.json }
+logging: { level: warn }
+metrics: { enabled: false }
+shutdown: { cancelAllOrders: true }
+`;
+
+/** Its backtest with the paper venue's models: touch fills, no latency, positions left open. */
+const SMA_REPLAY = `mode: backtest
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: sma
+    use: sma-cross
+    params: { sym: BINANCE_PERP_BTC_USDT, interval: 1m, fast: 2, slow: 4, fraction: 0.5 }
+    risk: { maxPositionQty: 5 }
+risk: { maxNotionalPerOrder: 1000000, maxOpenOrders: 20 }
+backtest:
+  recordings: [out/sma-paper.jsonl.gz]
+  startingCash: { USDT: 100000 }
+  fillModel: touch
+  latency: { fixedMs: 0, jitterMs: 0 }
+  closeAtEnd: false
+report: { html: out/sma-replay.html, json: out/sma-replay.json }
+`;
+
+describe('a paper session holding a position for minutes, then a backtest of its recording', () => {
+  let dir: string;
+  let paperRun: { code: number | null; stderr: string };
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-sma-parity-'));
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    writeFileSync(join(dir, 'sma-paper.yaml'), SMA_PAPER);
+    writeFileSync(join(dir, 'sma-replay.yaml'), SMA_REPLAY);
+    paperRun = keelChild(['run', 'sma-paper.yaml'], { cwd: dir });
+  }, 90_000);
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the same fills (sized from ctx.equity()), final equity, drawdown and curve', () => {
+    expect(paperRun.code, paperRun.stderr).toBe(0);
+    const replay = keelChild(['backtest', 'sma-replay.yaml', '--no-progress'], { cwd: dir });
+    expect(replay.code).toBe(0);
+    const paperFills = fillsOf(join(dir, 'out/sma-paper.json'));
+    expect(paperFills.length).toBeGreaterThan(1);
+    expect(fillsOf(join(dir, 'out/sma-replay.json'))).toEqual(paperFills);
+    const paper = curveOf(join(dir, 'out/sma-paper.json'));
+    const backtest = curveOf(join(dir, 'out/sma-replay.json'));
+    expect(paper.final).toBe(backtest.final);
+    // The backtest measures drawdown on float estimates between exact samples: equal to 1e-12.
+    expect(paper.maxDrawdown).toBeCloseTo(backtest.maxDrawdown, 12);
+    // Both sampled every second (the backtest's default step for a short span): the same instants.
+    const atSameTs = new Map(backtest.curve.map((s) => [s.ts, s.equity]));
+    const shared = paper.curve.filter((s) => atSameTs.has(s.ts));
+    expect(shared.length).toBeGreaterThan(paper.curve.length / 2);
+    const diff = shared
+      .filter((s) => atSameTs.get(s.ts) !== s.equity)
+      .map((s) => `t=${s.ts}: paper ${s.equity} | backtest ${atSameTs.get(s.ts)}`);
+    expect(diff, diff.slice(0, 5).join('\n')).toEqual([]);
+  }, 90_000);
 });

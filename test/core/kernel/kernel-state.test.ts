@@ -318,3 +318,101 @@ describe('kernel state: open-order questions the risk gate asks on every intent'
     );
   });
 });
+
+describe('kernel state: equity the venue reports, marked to market between its reports', () => {
+  /** An account report: the venue valued every position at its own mark when it sent this. */
+  const anAccount = (ts: number, equity: string) => ({
+    kind: 'account' as const,
+    ts,
+    recvTs: ts,
+    account: {
+      portfolioId: 'p-1',
+      equity: D(equity),
+      availableMargin: D(equity),
+      maintainMargin: D('0'),
+      riskRatio: D('0'),
+      accountStatus: 'NORMAL' as const,
+      positionMode: 'NET' as const,
+    },
+  });
+
+  it('adds the change of unrealized PnL since the report, so an open long gains as the price rises', () => {
+    const seen: string[] = [];
+    const watcher = defineStrategy({
+      name: 'equity-watcher',
+      params: z.object({}),
+      onTrade: (ctx, trade) => {
+        seen.push(`${trade.price} ${ctx.equity().toFixed()}`);
+      },
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher, params: {} }]);
+    // Long 2 @ 100, the venue's mark 100: equity 10 000 includes 0 unrealized PnL.
+    kernel.push(aPositionUpdate(2, '2'));
+    kernel.push(anAccount(2, '10000'));
+    expect(kernel.state.equity().toFixed()).toBe('10000');
+    // 2 x (110 - 100) = +20, then 2 x (95 - 100) = -10; the venue sent nothing new.
+    kernel.push(aTrade(3, 110));
+    kernel.push(aTrade(4, 95));
+    expect(seen).toEqual(['110 10020', '95 9990']);
+    expect(kernel.state.equity().toFixed()).toBe('9990');
+  });
+
+  it('starts from the unrealized PnL the venue reported at its own mark (a fill inside a bar)', () => {
+    const { kernel } = aKernelRig([]);
+    // Filled inside a bar: the venue marked long 2 @ 100 at 105 (uPnL 10) and reported 10 010.
+    kernel.push(
+      aPositionUpdate(1, '2', { markPrice: D('105'), unrealizedPNL: D('10'), positionValue: D('210') }),
+    );
+    kernel.push(anAccount(1, '10010'));
+    // The bar closes at 103: 10 010 - 10 + 2 x (103 - 100) = 10 006.
+    kernel.push(aFeedBar(0, [104, 106, 102, 103, 5]));
+    expect(kernel.state.equity().toFixed()).toBe('10006');
+  });
+
+  it('values positions at the venue price rule (mark, else last trade or bar close, else quote mid)', () => {
+    const { kernel } = aKernelRig([]);
+    kernel.push(aPositionUpdate(1, '2'));
+    kernel.push(anAccount(1, '10000'));
+    kernel.push(aQuote(2, 119, 121)); // no last price yet: mid 120 -> 2 x 20 = +40
+    expect(kernel.state.equity().toFixed()).toBe('10040');
+    kernel.push(aTrade(3, 110)); // the last trade outranks the mid: +20
+    kernel.push(aQuote(4, 129, 131));
+    expect(kernel.state.equity().toFixed()).toBe('10020');
+    kernel.push({ kind: 'markPrice', ts: 5, recvTs: 5, sym: BTC, markPrice: 101, indexPrice: 101 });
+    expect(kernel.state.equity().toFixed()).toBe('10002'); // the mark outranks both: +2
+  });
+
+  it('re-bases on an account report that came without positions (funding), at the price then', () => {
+    const { kernel } = aKernelRig([]);
+    kernel.push(aPositionUpdate(1, '2'));
+    kernel.push(anAccount(1, '10000'));
+    kernel.push(aTrade(2, 110));
+    // Funding of -5 at 110: the venue reports 10 000 + 20 - 5 = 10 015 and no position.
+    kernel.push(anAccount(3, '10015'));
+    expect(kernel.state.equity().toFixed()).toBe('10015');
+    // 10 015 + 2 x (120 - 110) = 10 035
+    kernel.push(aTrade(4, 120));
+    expect(kernel.state.equity().toFixed()).toBe('10035');
+  });
+
+  it('marks short legs and contract sizes: short 3 SHORT-leg contracts of 0.01 gain as the price falls', () => {
+    const instruments = [{ ...anInstrument(BTC), contractSize: D('0.01') }];
+    const scheduler = virtualScheduler();
+    const kernel = new Kernel({
+      instruments,
+      market: new Subject<MarketEvent>(),
+      execution: inMemoryVenue(scheduler.clock, () => 100),
+      gate: new RiskGate(),
+      scheduler,
+      strategies: [],
+    });
+    void kernel.start();
+    // A SHORT leg reported with a positive size (two-way mode): -3 contracts of 0.01 @ 100.
+    kernel.push(aPositionUpdate(1, '3', { positionSide: 'SHORT' }));
+    kernel.push(anAccount(1, '1000'));
+    // -3 x 0.01 x (90 - 100) = +0.3
+    kernel.push(aTrade(2, 90));
+    expect(kernel.state.equity().toFixed()).toBe('1000.3');
+    kernel.stop();
+  });
+});
