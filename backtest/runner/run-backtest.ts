@@ -30,6 +30,8 @@ import {
   type RoundTripTrade,
   SpillDirectory,
   SpillLog,
+  type StrategyFaultRecord,
+  strategyFaultRecord,
   TradeTally,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
@@ -187,6 +189,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     scheduler,
     strategies: options.strategies,
   });
+  const faults: StrategyFaultRecord[] = [];
+  kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   const sampler = new EquitySampler(options.equitySampleMs ?? 60_000, () => sim.equity(), {
     estimate: () => sim.equityEstimate(),
     snapshot: () => sim.equitySnapshot(),
@@ -244,7 +248,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   options.progress?.stop();
 
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
-  return { ...result, dispose: () => dir.dispose() };
+  return { ...result, faults, dispose: () => dir.dispose() };
 }
 
 async function countAll(paths: readonly string[]): Promise<number> {

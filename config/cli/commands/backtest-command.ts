@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { formatMoney, formatPercent } from '../../../backtest/report/index.ts';
+import { formatMoney, formatPercent, formatStrategyFault } from '../../../backtest/report/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
@@ -30,7 +30,8 @@ function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
  * @param loaded - the validated config, `--from/--to/--set` applied
  * @param options - progress and recordings override
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, EXIT.RUNTIME_FAILURE when the run fails
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, EXIT.RUNTIME_FAILURE when the run
+ *   fails, EXIT.STRATEGY_FAULT when a strategy threw and was halted (after the files are written)
  */
 export async function backtestCommand(
   loaded: LoadedConfig,
@@ -58,9 +59,15 @@ export async function backtestCommand(
   const { result, paths, eventCaches } = outcome;
   const m = result.metrics;
   const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
+  const faults = result.faults ?? [];
   io.stdout.write(
     [
-      `✔ ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}`,
+      `${faults.length > 0 ? '✖' : '✔'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
+        (faults.length > 0
+          ? `: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} threw`
+          : ''),
+      ...faults.map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
+      ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
       `  result: ${relative(process.cwd(), paths.json)}`,
@@ -70,5 +77,5 @@ export async function backtestCommand(
     ].join('\n'),
   );
   result.dispose?.();
-  return EXIT.OK;
+  return faults.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
 }
