@@ -398,6 +398,20 @@ export class Kernel {
     this.aggregator.watch(sym, interval);
   }
 
+  /**
+   * The (sym, interval) bars each strategy watches, for a run's end-of-run checks (a watched sym
+   * the data never had). Not for the per-event path.
+   * @returns one entry per strategy and (sym, interval), in the order they were first watched
+   */
+  watchedBars(): { readonly strategyId: string; readonly sym: string; readonly interval: BarInterval }[] {
+    const out: { strategyId: string; sym: string; interval: BarInterval }[] = [];
+    for (const [key, runners] of this.barWatchers) {
+      const [sym, interval] = key.split('|') as [string, BarInterval];
+      for (const runner of runners) out.push({ strategyId: runner.id, sym, interval });
+    }
+    return out;
+  }
+
   /** Halts a strategy whose hook threw and reports it. */
   fault(runner: StrategyRunner, where: string, error: unknown): void {
     runner.halt();
