@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { formatMoney, formatPercent, formatStrategyFault } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
+import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -61,8 +62,8 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  * @param loaded - the validated config, `--from/--to/--set` applied
  * @param options - progress and recordings override
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params or a replay window outside the
- *   recordings, EXIT.RUNTIME_FAILURE when the run
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording or a replay
+ *   window outside the recordings, EXIT.RUNTIME_FAILURE when the run
  *   fails, EXIT.STRATEGY_FAULT when a strategy threw and was halted (after the files are written)
  */
 export async function backtestCommand(
@@ -70,6 +71,14 @@ export async function backtestCommand(
   options: BacktestOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const overridden = options.recordings !== undefined && options.recordings.length > 0;
+  const missing = overridden
+    ? missingRecordingOptions(options.recordings ?? [])
+    : missingRecordingProblems(loaded).map(formatConfigProblem);
+  if (missing.length > 0) {
+    for (const line of missing) io.stderr.write(`${line}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   const slots = await strategySlots(loaded);
   if (!slots.ok) {
     for (const problem of slots.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
