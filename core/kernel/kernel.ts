@@ -12,6 +12,7 @@ import { mergeByTime } from './merge-by-time.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import { StrategyRunner } from './strategy-runner.ts';
+import { strictParams } from './strict-params.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
 
 /**
@@ -121,7 +122,7 @@ export class Kernel {
         );
       }
       if (this.byId.has(slot.id)) throw new TypeError(`kernel: strategy id ${slot.id} is used twice`);
-      const parsed = slot.strategy.params.safeParse(slot.params ?? {});
+      const parsed = strictParams(slot.strategy.params).safeParse(slot.params ?? {});
       if (!parsed.success) {
         const issues = parsed.error.issues
           .map((i) => `${i.message} → at params.${i.path.join('.')}`)

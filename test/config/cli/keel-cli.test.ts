@@ -119,6 +119,19 @@ describe('keel command line', () => {
     expect(sweep.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
+  it("refuses a misspelled param of the README's plain z.object plugin, with a did-you-mean, exit 2", () => {
+    const run = keelChild([
+      'validate',
+      'config/examples/first-strategy-backtest.yaml',
+      '--set',
+      'strategies.0.params.perod=3',
+    ]);
+    expect(run.stderr).toBe(
+      '✖ params.perod is not a known key (did you mean period?) → at strategies[0].params.perod (--set strategies.0.params.perod=3)\n',
+    );
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
   it('refuses a missing --recording by name, exit 2', () => {
     const missing = join(dir, 'gone.jsonl');
     const run = keelChild(['backtest', join(dir, 'bt.yaml'), '--no-progress', '--recording', missing]);
