@@ -71,17 +71,17 @@ export async function backtestCommand(
   options: BacktestOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const slots = await strategySlots(loaded);
+  if (!slots.ok) {
+    for (const problem of slots.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   const overridden = options.recordings !== undefined && options.recordings.length > 0;
   const missing = overridden
     ? missingRecordingOptions(options.recordings ?? [])
     : missingRecordingProblems(loaded).map(formatConfigProblem);
   if (missing.length > 0) {
     for (const line of missing) io.stderr.write(`${line}\n`);
-    return EXIT.BAD_CONFIG_OR_USAGE;
-  }
-  const slots = await strategySlots(loaded);
-  if (!slots.ok) {
-    for (const problem of slots.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
   let outcome: Awaited<ReturnType<typeof backtestToFiles>>;

@@ -37,11 +37,6 @@ export async function validateCommand(
 ): Promise<ExitCode> {
   const loaded = loadForCommand(file, options.overrides, io);
   if (loaded === undefined) return EXIT.BAD_CONFIG_OR_USAGE;
-  const missing = missingRecordingProblems(loaded);
-  if (missing.length > 0) {
-    for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
-    return EXIT.BAD_CONFIG_OR_USAGE;
-  }
   if (registry !== undefined) {
     const plugins = await registryFor(loaded);
     if (!plugins.ok) {
@@ -57,6 +52,11 @@ export async function validateCommand(
       for (const problem of params.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
+  }
+  const missing = missingRecordingProblems(loaded);
+  if (missing.length > 0) {
+    for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
   }
   const { mode, strategies } = loaded.config;
   const count = `${strategies.length} ${strategies.length === 1 ? 'strategy' : 'strategies'}`;

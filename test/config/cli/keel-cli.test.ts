@@ -134,7 +134,15 @@ describe('keel command line', () => {
 
   it('refuses a missing --recording by name, exit 2', () => {
     const missing = join(dir, 'gone.jsonl');
-    const run = keelChild(['backtest', join(dir, 'bt.yaml'), '--no-progress', '--recording', missing]);
+    const run = keelChild([
+      'backtest',
+      join(dir, 'bt.yaml'),
+      '--no-progress',
+      '--recording',
+      missing,
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
+    ]);
     expect(run.stderr).toBe(`✖ --recording ${missing}: no such file\n`);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
