@@ -65,6 +65,7 @@ export type {
   PriceSeries,
   RecordingDescription,
   StrategyDescription,
+  StrategyFaultRecord,
 } from './result/backtest-result.ts';
 export { EXECUTION_CODEC, ORDER_CODEC, ROUND_TRIP_CODEC } from './result/record-codecs.ts';
 export {
@@ -93,6 +94,7 @@ export {
   roundTripTradeSchema,
 } from './result/result-schema.ts';
 export { stableJson, stableJsonChunks, stableJsonLine } from './result/stable-json.ts';
+export { formatStrategyFault, strategyFaultRecord, userFrameOf } from './result/strategy-fault-record.ts';
 export { writeTextFile } from './result/write-text-file.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';

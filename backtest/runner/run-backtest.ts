@@ -32,6 +32,8 @@ import {
   type RoundTripTrade,
   SpillDirectory,
   SpillLog,
+  type StrategyFaultRecord,
+  strategyFaultRecord,
   TradeTally,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
@@ -39,10 +41,12 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
 import { countRecords } from './count-records.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
+import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
+import { setupWarnings } from './setup-warnings.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
 const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
@@ -59,10 +63,17 @@ function marketOnly(
   return MARKET_KINDS.has(event.kind) ? (event as MarketEvent) : null;
 }
 
+/** Receive times of the first and last event read from the recordings, window or not. */
+interface RecordedSpan {
+  first: number | undefined;
+  last: number | undefined;
+}
+
 /** The events of a source received inside the window (all of them without one). */
 async function* within(
   source: AsyncIterable<readonly MarketEvent[]>,
   window: BacktestRunOptions['window'],
+  span: RecordedSpan,
 ): AsyncGenerator<readonly MarketEvent[]> {
   if (window === undefined) {
     yield* source;
@@ -73,6 +84,9 @@ async function* within(
   for await (const batch of source) {
     const first = batch[0];
     const last = batch[batch.length - 1];
+    if (first !== undefined && (span.first === undefined || first.recvTs < span.first))
+      span.first = first.recvTs;
+    if (last !== undefined && (span.last === undefined || last.recvTs > span.last)) span.last = last.recvTs;
     // Read to the end even past the window: an event cache is only kept once its source was read whole.
     if (first === undefined || last === undefined || last.recvTs < from || first.recvTs >= to) continue;
     const kept =
@@ -111,7 +125,8 @@ const END_SETTLE_MS = 60_000;
  * removes the directory (so does the process's exit; a failed run removes it at once).
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
- * @throws Error when a recording cannot be read or a strategy's parameters are invalid
+ * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
+ *   EmptyReplayWindowError when the window holds no event of the recordings
  */
 export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
   if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
@@ -141,11 +156,13 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const fresh = (path: string) => () =>
     readEventBatches(path, (record) => marketOnly(record, options.decode));
   const cache = options.eventCache;
+  const span: RecordedSpan = { first: undefined, last: undefined };
   const sources = mergeByRecvTs(
     options.recordings.map((path) =>
       within(
         cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
         options.window,
+        span,
       ),
     ),
     batchSize,
@@ -153,6 +170,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const iterator = sources[Symbol.asyncIterator]();
   const first = await iterator.next();
   const firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
+  // An empty window read every recording to its end: the span is whole.
+  if (first.done && options.window !== undefined)
+    throw new EmptyReplayWindowError(options.window, span.first, span.last);
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   const sampleMs = options.equitySampleMs ?? equitySampleStepFor(await spanOf(options, startTime));
 
@@ -205,6 +225,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     scheduler,
     strategies: options.strategies,
   });
+  const faults: StrategyFaultRecord[] = [];
+  kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
     estimate: () => sim.equityEstimate(),
     snapshot: () => sim.equitySnapshot(),
@@ -261,8 +283,13 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   if (held !== undefined) sampler.sample(held.recvTs);
   options.progress?.stop();
 
+  const warnings = setupWarnings(
+    kernel,
+    options.strategies,
+    instruments.map((spec) => spec.sym),
+  );
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
-  return { ...result, dispose: () => dir.dispose() };
+  return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }
 
 async function countAll(paths: readonly string[]): Promise<number> {

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { RecordDecoder } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
 import {
   createProgressReporter,
@@ -9,7 +8,7 @@ import {
   runBacktest,
 } from '../../backtest/runner/index.ts';
 import { type StrategySlot, wallClock } from '../../core/kernel/index.ts';
-import type { InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
+import type { InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
@@ -26,19 +25,6 @@ export interface ConfiguredBacktestOptions {
   readonly progress?: NodeJS.WritableStream & { readonly isTTY?: boolean };
   /** Replaces the config's recordings (e.g. `keel backtest --recording out/paper-session.jsonl.gz`). */
   readonly recordings?: readonly string[];
-}
-
-/**
- * The venue decoder limited to the config's replay window: records received before `from` or
- * at / after `to` are skipped before decoding.
- * @param backtest - the backtest settings
- * @returns the record decoder
- */
-export function windowedDecoder(backtest: BacktestConfig): RecordDecoder<KeelEvent> {
-  const from = backtest.from ?? Number.NEGATIVE_INFINITY;
-  const to = backtest.to ?? Number.POSITIVE_INFINITY;
-  if (from === Number.NEGATIVE_INFINITY && to === Number.POSITIVE_INFINITY) return decodeSessionRecord;
-  return (record) => (record.recvTs < from || record.recvTs >= to ? null : decodeSessionRecord(record));
 }
 
 /** Where a recording's event cache is, and whether it is there after the run. */
@@ -109,20 +95,18 @@ export async function runConfiguredBacktest(
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => s.use).join(', ')}`,
     recordings,
-    ...(cached
-      ? {
-          decode: decodeSessionRecord,
-          eventCache: { decoderId: SESSION_DECODER_ID },
-          ...(backtest.from === undefined && backtest.to === undefined
-            ? {}
-            : {
-                window: {
-                  ...(backtest.from === undefined ? {} : { from: backtest.from }),
-                  ...(backtest.to === undefined ? {} : { to: backtest.to }),
-                },
-              }),
-        }
-      : { decode: windowedDecoder(backtest) }),
+    decode: decodeSessionRecord,
+    ...(cached ? { eventCache: { decoderId: SESSION_DECODER_ID } } : {}),
+    // The window applies after decoding (and after the cache), so the run sees the recordings'
+    // whole span and can say so when the window misses it.
+    ...(backtest.from === undefined && backtest.to === undefined
+      ? {}
+      : {
+          window: {
+            ...(backtest.from === undefined ? {} : { from: backtest.from }),
+            ...(backtest.to === undefined ? {} : { to: backtest.to }),
+          },
+        }),
     instruments,
     strategies: options.slots,
     gate: new RiskGate(riskGateConfigOf(config)),

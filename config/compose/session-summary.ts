@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { formatStrategyFault } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import type { VenueSessionOutcome } from './venue-session.ts';
 
@@ -12,8 +13,8 @@ export function formatFill(fill: Execution): string {
 }
 
 /**
- * The closing summary of a live or paper session: fills, PnL, and where the recording, result
- * and report were written.
+ * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), and
+ * where the recording, result and report were written.
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
  * @returns the text, lines ending in newlines
@@ -23,6 +24,7 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
   const here = (path: string) => relative(process.cwd(), path);
   return [
     `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
+    ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
     ...(outcome.recording === undefined ? [] : [`  recording: ${here(outcome.recording)}`]),
     `  result:    ${here(outcome.outputs.json)}`,

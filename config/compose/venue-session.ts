@@ -1,6 +1,11 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import type { BacktestResult } from '../../backtest/report/index.ts';
+import {
+  type BacktestResult,
+  formatStrategyFault,
+  type StrategyFaultRecord,
+  strategyFaultRecord,
+} from '../../backtest/report/index.ts';
 import { EquitySampler } from '../../backtest/runner/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec, Intent, Order } from '../../core/model/index.ts';
@@ -191,7 +196,14 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     }
   });
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
-  kernel.faults.subscribe((fault) => logger.error({ fault: String(fault.error) }, 'strategy halted'));
+  const faults: StrategyFaultRecord[] = [];
+  kernel.faults.subscribe((fault) => {
+    // The session's clock is the paper venue's event time (wall time live); it reads 0 before the first event.
+    const now = options.sessionClock();
+    const record = { ...strategyFaultRecord(fault), ...(now > 0 ? { ts: now } : {}) };
+    faults.push(record);
+    logger.error({ fault: record }, formatStrategyFault(record));
+  });
 
   const finished = kernel.start();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
@@ -289,7 +301,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   recorder?.close();
   await metrics.close();
 
-  const result = sessionResult({
+  const sessionOnly = sessionResult({
     title: `${options.mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? options.slots.map((s) => s.strategy.name).join(', ')}`,
     mode: options.mode,
     venue: options.venue.label,
@@ -306,9 +318,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
     assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
   });
+  const result: BacktestResult = { ...sessionOnly, faults };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   const exitCode =
-    stopReason === 'SIGINT' ? EXIT.INTERRUPTED : stopReason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.OK;
+    stopReason === 'SIGINT'
+      ? EXIT.INTERRUPTED
+      : stopReason === 'SIGTERM'
+        ? EXIT.TERMINATED
+        : faults.length > 0
+          ? EXIT.STRATEGY_FAULT
+          : EXIT.OK;
   return {
     exitCode,
     fills,

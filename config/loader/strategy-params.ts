@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { strictParams } from '../../core/kernel/index.ts';
 import type { ConfigProblem } from './config-problem.ts';
 import { issueSentences } from './issue-sentence.ts';
 import { knownKeysOf } from './known-keys.ts';
@@ -24,7 +25,8 @@ export type StrategyParamsResult =
   | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
 
 /**
- * Checks each strategy entry's `params` against the zod schema of the strategy it uses. This
+ * Checks each strategy entry's `params` against the zod schema of the strategy it uses (a plain
+ * `z.object` strictly: unknown keys are errors with a did-you-mean, see `strictParams`). This
  * is the second validation step: the config schema cannot know strategy params, the registry
  * does. Problems carry the same `file:line:col` as the first step's.
  * @param loaded - a config that passed the first step
@@ -49,7 +51,7 @@ export function validateStrategyParams(
       );
       return;
     }
-    const parsed = definition.params.safeParse(strategy.params, { reportInput: true });
+    const parsed = strictParams(definition.params).safeParse(strategy.params, { reportInput: true });
     if (!parsed.success) {
       const keys = knownKeysOf(definition.params);
       for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'], keys)) {

@@ -11,6 +11,7 @@ import type {
 } from '../model/index.ts';
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+import { strictParams } from './strict-params.ts';
 
 /**
  * Hook style: each hook receives the context (and the event) and may return intents (one, an
@@ -120,5 +121,5 @@ export function defineStrategy<P, S = undefined>(spec: StrategySpec<P, S>): Stra
       `defineStrategy: name ${JSON.stringify(spec.name)} must be kebab-case (a-z, 0-9, -), at most 64 characters`,
     );
   }
-  return Object.freeze({ ...spec, kind: 'strategy' as const });
+  return Object.freeze({ ...spec, params: strictParams(spec.params), kind: 'strategy' as const });
 }

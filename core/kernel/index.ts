@@ -35,6 +35,7 @@ export { seededRandom } from './random.ts';
 export type { Scheduler } from './scheduler.ts';
 export type { StrategyContext } from './strategy-context.ts';
 export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+export { strictParams } from './strict-params.ts';
 export type { UsEquitySessionOptions } from './us-equity-session.ts';
 export {
   formatNewYorkTime,

@@ -12,6 +12,7 @@ import { mergeByTime } from './merge-by-time.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import { StrategyRunner } from './strategy-runner.ts';
+import { strictParams } from './strict-params.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
 
 /**
@@ -121,7 +122,7 @@ export class Kernel {
         );
       }
       if (this.byId.has(slot.id)) throw new TypeError(`kernel: strategy id ${slot.id} is used twice`);
-      const parsed = slot.strategy.params.safeParse(slot.params ?? {});
+      const parsed = strictParams(slot.strategy.params).safeParse(slot.params ?? {});
       if (!parsed.success) {
         const issues = parsed.error.issues
           .map((i) => `${i.message} → at params.${i.path.join('.')}`)
@@ -396,6 +397,20 @@ export class Kernel {
     if (!watchers.includes(runner)) watchers.push(runner);
     this.barWatchers.set(key, watchers);
     this.aggregator.watch(sym, interval);
+  }
+
+  /**
+   * The (sym, interval) bars each strategy watches, for a run's end-of-run checks (a watched sym
+   * the data never had). Not for the per-event path.
+   * @returns one entry per strategy and (sym, interval), in the order they were first watched
+   */
+  watchedBars(): { readonly strategyId: string; readonly sym: string; readonly interval: BarInterval }[] {
+    const out: { strategyId: string; sym: string; interval: BarInterval }[] = [];
+    for (const [key, runners] of this.barWatchers) {
+      const [sym, interval] = key.split('|') as [string, BarInterval];
+      for (const runner of runners) out.push({ strategyId: runner.id, sym, interval });
+    }
+    return out;
   }
 
   /** Halts a strategy whose hook threw and reports it. */

@@ -5,6 +5,7 @@ import { firstRecords } from '../log/record-log.ts';
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { readResult } from '../result/result-files.ts';
+import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type ChartData, chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
@@ -66,10 +67,26 @@ function assumptionsSection(result: BacktestResult): string {
       ),
     ],
     ...meta.assumptions.map((a): [string, string] => ['Also', e(a)]),
+    ...(meta.warnings ?? []).map((w): [string, string] => ['Warning', e(w)]),
   ];
   return `<section id="assumptions"><h2>Assumptions</h2><dl class="assumptions">${rows
     .map(([k, v]) => `<dt>${e(k)}</dt><dd>${v}</dd>`)
     .join('')}</dl></section>`;
+}
+
+/** Strategy faults and setup warnings, on top where nobody can miss them. */
+function problemBanners(result: BacktestResult): string {
+  const faults = result.faults ?? [];
+  const warnings = result.meta.warnings ?? [];
+  const list = (items: readonly string[]) => `<ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul>`;
+  return [
+    faults.length === 0
+      ? ''
+      : `<div class="banner fault" id="strategy-faults">STRATEGY FAULTS: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} threw and ${faults.length === 1 ? 'was' : 'were'} halted; the figures below cover a run in which ${faults.length === 1 ? 'it' : 'they'} stopped trading.${list(faults.map(formatStrategyFault))}</div>`,
+    warnings.length === 0
+      ? ''
+      : `<div class="banner warning" id="run-warnings">WARNINGS: the run's setup looks wrong.${list(warnings)}</div>`,
+  ].join('');
 }
 
 function signClass(value: Dec | number): string {
@@ -158,6 +175,7 @@ export function renderHtmlReport(result: BacktestResult, options: HtmlReportOpti
 <script>${ERROR_CAPTURE_SCRIPT}</script>
 <header><h1>${e(meta.title)}</h1><p class="sub">${e(`${formatTime(metrics.start)} to ${formatTime(metrics.end)} (${formatDuration(metrics.durationMs)})`)}</p></header>
 ${synthetic}
+${problemBanners(result)}
 <div class="errors" id="keel-errors" hidden></div>
 ${assumptionsSection(result)}
 ${chartsSection(result, charts)}

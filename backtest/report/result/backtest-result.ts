@@ -54,6 +54,31 @@ export interface BacktestMeta {
   readonly runConfig: { readonly [key: string]: JsonValue };
   /** Further assumptions stated in the report, one sentence each. */
   readonly assumptions: readonly string[];
+  /**
+   * Things that look like mistakes in the run's setup (a watched sym the recordings lack, bars of
+   * an interval they do not hold), one sentence each; the report and the CLI show them.
+   */
+  readonly warnings?: readonly string[];
+}
+
+/**
+ * A strategy hook that threw (or returned something that made the kernel throw): the strategy
+ * was halted there and did nothing more for the rest of the run.
+ */
+export interface StrategyFaultRecord {
+  /** The strategy's id; `kernel` when the kernel's own work failed. */
+  readonly strategyId: string;
+  /** The hook or stream that threw, e.g. `onBar`, `onStart`, `setup stream`. */
+  readonly hook: string;
+  /** Event time when it threw, epoch ms. */
+  readonly ts: number;
+  /** The error's name and message, e.g. `Error: boom`. */
+  readonly error: string;
+  /**
+   * The first stack frame outside Keel's own code (the user's plugin file), as
+   * `path:line:column`; absent when the error has no stack or none of its frames is outside Keel.
+   */
+  readonly at?: string;
 }
 
 /** The price series of one sym, for the price chart and its fill markers. */
@@ -83,6 +108,11 @@ export interface BacktestResult {
   /** Prices of the traded syms (e.g. bar closes or quote mids). */
   readonly prices: readonly PriceSeries[];
   readonly metrics: BacktestMetrics;
+  /**
+   * Strategies halted because a hook threw, in the order it happened. Absent (or empty) when none
+   * did; a run with faults ends with its own exit code (see the README's exit codes).
+   */
+  readonly faults?: readonly StrategyFaultRecord[];
   /**
    * Removes the temporary files behind the record logs; iterating them afterwards throws.
    * Absent when the logs are plain arrays. Calling it twice does nothing.

@@ -141,6 +141,15 @@ const meta: z.ZodType<BacktestMeta, unknown> = z.object({
   synthetic: z.boolean(),
   runConfig: jsonRecord,
   assumptions: z.array(z.string()),
+  warnings: z.array(z.string()).optional(),
+});
+
+const faultRecord = z.object({
+  strategyId: z.string(),
+  hook: z.string(),
+  ts: z.number(),
+  error: z.string(),
+  at: z.string().optional(),
 });
 
 const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
@@ -197,6 +206,7 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   equityCurve: z.array(z.object({ ts: z.number(), equity: decimal })),
   prices: z.array(z.object({ sym: z.string(), points: z.array(pricePoint) })),
   metrics,
+  faults: z.array(faultRecord).optional(),
 });
 
 /**

@@ -1,8 +1,10 @@
 import { relative } from 'node:path';
-import { formatMoney, formatPercent } from '../../../backtest/report/index.ts';
+import { formatMoney, formatPercent, formatStrategyFault } from '../../../backtest/report/index.ts';
+import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
+import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
-import { formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
+import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -23,6 +25,36 @@ function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
   );
 }
 
+/** `2024-03-01` at midnight UTC, else the full time. */
+function day(ts: number): string {
+  const iso = new Date(ts).toISOString();
+  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
+}
+
+/** A replay window that misses the recordings, as a config problem located at `--from`/`--to` or its YAML line. */
+function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): ConfigProblem {
+  const { from, to } = error.window;
+  const first = error.recordedFrom;
+  const last = error.recordedTo;
+  const nothing = 'nothing was replayed';
+  if (first === undefined || last === undefined)
+    return loaded.source.problem(['backtest', 'recordings'], `hold no market events: ${nothing}`);
+  if (from !== undefined && from > last)
+    return loaded.source.problem(
+      ['backtest', 'from'],
+      `${day(from)} is after the recordings end (${day(last)}): ${nothing}`,
+    );
+  if (to !== undefined && to <= first)
+    return loaded.source.problem(
+      ['backtest', 'to'],
+      `${day(to)} is before the recordings start (${day(first)}): ${nothing}`,
+    );
+  return loaded.source.problem(
+    ['backtest', from === undefined ? 'to' : 'from'],
+    `leaves a window with no recorded event (the recordings run from ${day(first)} to ${day(last)}): ${nothing}`,
+  );
+}
+
 /**
  * `keel backtest <config>`: replays the config's recordings through the simulated venue and
  * writes the result JSON, CSVs and HTML report, then says where they and the recordings' event
@@ -30,7 +62,9 @@ function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
  * @param loaded - the validated config, `--from/--to/--set` applied
  * @param options - progress and recordings override
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, EXIT.RUNTIME_FAILURE when the run fails
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording or a replay
+ *   window outside the recordings, EXIT.RUNTIME_FAILURE when the run
+ *   fails, EXIT.STRATEGY_FAULT when a strategy threw and was halted (after the files are written)
  */
 export async function backtestCommand(
   loaded: LoadedConfig,
@@ -40,6 +74,14 @@ export async function backtestCommand(
   const slots = await strategySlots(loaded);
   if (!slots.ok) {
     for (const problem of slots.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
+  const overridden = options.recordings !== undefined && options.recordings.length > 0;
+  const missing = overridden
+    ? missingRecordingOptions(options.recordings ?? [])
+    : missingRecordingProblems(loaded).map(formatConfigProblem);
+  if (missing.length > 0) {
+    for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
   let outcome: Awaited<ReturnType<typeof backtestToFiles>>;
@@ -52,15 +94,25 @@ export async function backtestCommand(
         : { recordings: options.recordings }),
     });
   } catch (error) {
+    if (error instanceof EmptyReplayWindowError) {
+      io.stderr.write(`${formatConfigProblem(windowProblem(loaded, error))}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
     io.stderr.write(`✖ keel backtest ${relative(process.cwd(), loaded.file)}: ${(error as Error).message}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
   const { result, paths, eventCaches } = outcome;
   const m = result.metrics;
   const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
+  const faults = result.faults ?? [];
   io.stdout.write(
     [
-      `✔ ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}`,
+      `${faults.length > 0 ? '✖' : '✔'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
+        (faults.length > 0
+          ? `: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} threw`
+          : ''),
+      ...faults.map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
+      ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
       `  result: ${relative(process.cwd(), paths.json)}`,
@@ -70,5 +122,5 @@ export async function backtestCommand(
     ].join('\n'),
   );
   result.dispose?.();
-  return EXIT.OK;
+  return faults.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
 }

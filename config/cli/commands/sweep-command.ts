@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { csvField } from '../../../backtest/report/index.ts';
+import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
-import { formatSetPath } from '../../loader/index.ts';
+import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
 import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
 import type { SweepRow } from '../../sweep/sweep-task.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -40,13 +41,18 @@ function cell(value: number | null | undefined): string {
  * @param loaded - the validated base config (mode backtest)
  * @param options - grid, workers, metric and output
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric, EXIT.RUNTIME_FAILURE when a backtest fails
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric or a missing recording, EXIT.RUNTIME_FAILURE when a backtest fails
  */
 export async function sweepCommand(
   loaded: LoadedConfig,
   options: SweepOptions,
   io: CliIo,
 ): Promise<ExitCode> {
+  const missing = missingRecordingProblems(loaded);
+  if (missing.length > 0) {
+    for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   const combinations = gridCombinations(options.grid);
   const paths = options.grid.map((axis) => formatSetPath(axis.path));
   const started = performance.now();

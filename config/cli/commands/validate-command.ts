@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   formatConfigProblem,
@@ -19,8 +20,9 @@ export interface ValidateOptions {
 }
 
 /**
- * `keel validate <config>`: checks a config without running it, strategy params included when
- * a strategy registry is given (plugin modules the config names are imported and added to it).
+ * `keel validate <config>`: checks a config without running it: that a backtest's recordings
+ * exist, and strategy params when a strategy registry is given (plugin modules the config names
+ * are imported and added to it).
  * @param file - the config path as typed
  * @param options - overrides and --print
  * @param io - output streams
@@ -50,6 +52,11 @@ export async function validateCommand(
       for (const problem of params.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
+  }
+  const missing = missingRecordingProblems(loaded);
+  if (missing.length > 0) {
+    for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
   }
   const { mode, strategies } = loaded.config;
   const count = `${strategies.length} ${strategies.length === 1 ? 'strategy' : 'strategies'}`;

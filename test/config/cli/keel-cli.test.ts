@@ -27,6 +27,12 @@ describe('keel command line', () => {
       replaceLine(BACKTEST_YAML, '  recordings: [a.jsonl]', '  recordings: a.jsonl'),
     );
     writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
+    // bt.yaml's recording: validate checks that it exists, not what it holds.
+    writeFileSync(join(dir, 'a.jsonl'), '');
+    writeFileSync(
+      join(dir, 'missing.yaml'),
+      replaceLine(BACKTEST_YAML, '  recordings: [a.jsonl]', '  recordings: [nope.jsonl]'),
+    );
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -96,20 +102,49 @@ describe('keel command line', () => {
     expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_KEY);
   });
 
-  it('fails a backtest whose recording is missing with one sentence naming it, exit 1', () => {
-    const { code, stdout, stderr } = keelChild([
+  it('refuses a missing recording at its line, in validate and backtest alike, exit 2', () => {
+    const file = join(dir, 'missing.yaml');
+    const line = `✖ backtest.recordings[0] names no such file: ${join(dir, 'nope.jsonl')} → at backtest.recordings[0] (${file}:12:16)\n`;
+    const params = ['--set', 'strategies.0.params.sym=BINANCE_PERP_BTC_USDT'];
+    const validate = keelChild(['validate', file, ...params]);
+    expect(validate.stdout).toBe('');
+    expect(validate.stderr).toBe(line);
+    expect(validate.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    const backtest = keelChild(['backtest', file, '--no-progress', ...params]);
+    expect(backtest.stdout).toBe('');
+    expect(backtest.stderr).toBe(line);
+    expect(backtest.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    const sweep = keelChild(['sweep', file, '--grid', 'strategies.0.params.fast=2,3', ...params]);
+    expect(sweep.stderr).toBe(line);
+    expect(sweep.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it("refuses a misspelled param of the README's plain z.object plugin, with a did-you-mean, exit 2", () => {
+    const run = keelChild([
+      'validate',
+      'config/examples/first-strategy-backtest.yaml',
+      '--set',
+      'strategies.0.params.perod=3',
+    ]);
+    expect(run.stderr).toBe(
+      '✖ params.perod is not a known key (did you mean period?) → at strategies[0].params.perod (--set strategies.0.params.perod=3)\n',
+    );
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('refuses a missing --recording by name, exit 2', () => {
+    const missing = join(dir, 'gone.jsonl');
+    const run = keelChild([
       'backtest',
       join(dir, 'bt.yaml'),
-      '--from',
-      '2026-11-20T00:00:00Z',
       '--no-progress',
+      '--recording',
+      missing,
       '--set',
       'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
     ]);
-    expect(stdout).toBe('');
-    expect(stderr).toMatch(/^✖ keel backtest .*bt\.yaml: .*a\.jsonl/);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(code).toBe(EXIT.RUNTIME_FAILURE);
+    expect(run.stderr).toBe(`✖ --recording ${missing}: no such file\n`);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
   it.each(['run', 'backtest', 'record', 'venue', 'import-csv', 'report', 'validate', 'sweep'])(

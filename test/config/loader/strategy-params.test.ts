@@ -43,3 +43,30 @@ describe("strategy params, checked by the strategy's own schema", () => {
     ]);
   });
 });
+
+describe('strategy params of a plain z.object schema', () => {
+  // A user's plugin, written as the README writes it: z.object, no .strict().
+  const plain = new Map([
+    ['sma-cross', { params: z.object({ fast: z.number(), period: z.number().default(3) }) }],
+  ]);
+
+  it('are parsed strictly: a misspelled name is a located error with a did-you-mean', () => {
+    const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fast: 10\n      perod: 3');
+    const result = validateStrategyParams(loaded(text), plain);
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      '✖ params.perod is not a known key (did you mean period?) → at strategies[0].params.perod (bt.yaml:9:7)',
+    ]);
+  });
+
+  it('still parse when every name is known', () => {
+    const result = validateStrategyParams(loaded(BACKTEST_YAML), plain);
+    expect(result.ok && result.params.get('sma')).toEqual({ fast: 10, period: 3 });
+  });
+
+  it('keep extra keys when the schema asks for them with .loose()', () => {
+    const loose = new Map([['sma-cross', { params: z.looseObject({ fast: z.number() }) }]]);
+    const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fast: 10\n      note: x');
+    const result = validateStrategyParams(loaded(text), loose);
+    expect(result.ok && result.params.get('sma')).toEqual({ fast: 10, note: 'x' });
+  });
+});

@@ -162,3 +162,39 @@ describe('chart data', () => {
     expect(data.drawdown.every(([, v]) => v <= 0)).toBe(true);
   });
 });
+
+describe('HTML report: strategy faults and setup warnings', () => {
+  it('shows each fault (strategy, hook, event time, error, user frame) and each warning on top, escaped', () => {
+    const base = aBacktestResult(10, {});
+    const html = renderHtmlReport(
+      {
+        ...base,
+        meta: { ...base.meta, warnings: [`strategy s1 watched X 4h bars ${HOSTILE}`] },
+        faults: [
+          {
+            strategyId: 'bad',
+            hook: 'onBar',
+            ts: Date.UTC(2024, 0, 1, 2),
+            error: `Error: boom ${HOSTILE}`,
+            at: '/u/s.ts:17:3',
+          },
+        ],
+      },
+      { settleAsset: 'USDT' },
+    );
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain(
+      'strategy bad: onBar threw at 2024-01-01 02:00:00 UTC: Error: boom &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;&#39; (at /u/s.ts:17:3)',
+    );
+    expect(html).toContain('strategy s1 watched X 4h bars &lt;img');
+    expect(html.indexOf('id="strategy-faults"')).toBeGreaterThan(0);
+    expect(html.indexOf('id="strategy-faults"')).toBeLessThan(html.indexOf('id="charts"'));
+    expect(html.indexOf('id="run-warnings"')).toBeLessThan(html.indexOf('id="charts"'));
+  });
+
+  it('shows no fault or warning banner for a clean run', () => {
+    const html = renderHtmlReport(aBacktestResult(10, {}), { settleAsset: 'USDT' });
+    expect(html).not.toContain('id="strategy-faults"');
+    expect(html).not.toContain('id="run-warnings"');
+  });
+});

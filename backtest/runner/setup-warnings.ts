@@ -1,0 +1,72 @@
+import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
+import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
+
+/** Whether the replayed data held anything of a sym, read from the kernel's state after the run. */
+function hasData(kernel: Kernel, sym: string): boolean {
+  const s = kernel.state;
+  if (s.quotes.has(sym) || s.trades.has(sym) || s.marks.has(sym) || s.books.has(sym)) return true;
+  return s.closedBars.has(sym) || barIntervalsOf(kernel, sym).length > 0;
+}
+
+/** The bar intervals of a sym the replay delivered, shortest first. */
+function barIntervalsOf(kernel: Kernel, sym: string): BarInterval[] {
+  const out: BarInterval[] = [];
+  for (const key of kernel.state.bars.keys()) {
+    const [barSym, interval] = key.split('|') as [string, BarInterval];
+    if (barSym === sym) out.push(interval);
+  }
+  return out.sort((a, b) => BAR_INTERVAL_MS[a] - BAR_INTERVAL_MS[b]);
+}
+
+/** Every string in a params value, nested ones included. */
+function stringsIn(value: unknown, out: Set<string>): Set<string> {
+  if (typeof value === 'string') out.add(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
+  else if (value !== null && typeof value === 'object')
+    for (const item of Object.values(value)) stringsIn(item, out);
+  return out;
+}
+
+function watchWarning(kernel: Kernel, strategyId: string, sym: string, interval: BarInterval): string {
+  const head = `strategy ${strategyId} watched ${sym} ${interval} bars, but`;
+  if (!hasData(kernel, sym)) return `${head} the recordings hold no data for that sym`;
+  if (kernel.state.trades.has(sym)) return `${head} no such bar closed in the replayed data`;
+  const intervals = barIntervalsOf(kernel, sym);
+  const held = intervals.length === 0 ? `no ${sym} bars` : `${sym} bars of ${intervals.join(', ')} only`;
+  return `${head} no such bar closed: the recordings hold ${held} and no trades to build ${interval} bars from`;
+}
+
+/**
+ * Mistakes in a backtest's setup that would otherwise show only as a run with no trades: a
+ * strategy watching bars no data delivered (a sym the recordings lack, an interval they have no
+ * bars or trades for), or naming in its params an instrument the recordings hold nothing of.
+ * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
+ * @param kernel - the run's kernel, after the replay
+ * @param strategies - the run's strategy slots
+ * @param syms - the run's instruments
+ * @returns one sentence per mistake, in strategy order
+ */
+export function setupWarnings(
+  kernel: Kernel,
+  strategies: readonly StrategySlot[],
+  syms: readonly string[],
+): string[] {
+  const watched = kernel.watchedBars();
+  const delivered = kernel.state.bars;
+  const warnings: string[] = [];
+  for (const slot of strategies) {
+    const warnedSyms = new Set<string>();
+    for (const w of watched) {
+      if (w.strategyId !== slot.id || delivered.has(`${w.sym}|${w.interval}`)) continue;
+      warnings.push(watchWarning(kernel, slot.id, w.sym, w.interval));
+      warnedSyms.add(w.sym);
+    }
+    for (const value of stringsIn(slot.params, new Set())) {
+      if (!syms.includes(value) || warnedSyms.has(value) || hasData(kernel, value)) continue;
+      warnings.push(
+        `strategy ${slot.id} names ${value} in its params, but the recordings hold no data for that sym`,
+      );
+    }
+  }
+  return warnings;
+}

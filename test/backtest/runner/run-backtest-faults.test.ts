@@ -1,0 +1,124 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import { resultFromJson, resultToJson } from '../../../backtest/report/index.ts';
+import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D, type MarketEvent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+const T0 = Date.UTC(2024, 0, 1);
+const THIS_FILE = fileURLToPath(import.meta.url);
+const aTempDir = tempDirsRemovedAfterAll('keel-runner-faults-');
+
+function decode(record: RecordedMessage): MarketEvent | null | Error {
+  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
+}
+
+/** Four 1m bars opening at T0, T0+1m, T0+2m, T0+3m. */
+async function fourBars(): Promise<string> {
+  const dir = aTempDir();
+  const rows = [0, 1, 2, 3].map((i) => [T0 + i * 60_000, 100, 101, 99, 100, 10].join(','));
+  await writeFile(join(dir, 'bars.csv'), `timestamp,open,high,low,close,volume\n${rows.join('\n')}\n`);
+  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym: BTC });
+  return join(dir, 'bars.jsonl');
+}
+
+/** Throws in the hook its params name, on the second bar it sees; counts the bars it saw. */
+const faulty = defineStrategy({
+  name: 'faulty',
+  params: z.object({ what: z.enum(['throwOnBar', 'nanQty', 'throwOnStart']) }),
+  state: () => ({ bars: 0 }),
+  onStart: (ctx) => {
+    if (ctx.params.what === 'throwOnStart') throw new Error('start boom');
+    ctx.watchBars(BTC, '1m');
+  },
+  onBar: (ctx, bar) => {
+    ctx.state.bars++;
+    if (ctx.state.bars < 2) return undefined;
+    if (ctx.params.what === 'nanQty')
+      return ctx.order.limit({ sym: BTC, side: 'BUY', qty: Number.NaN, price: bar.close });
+    throw new Error(`boom on bar ${ctx.state.bars}`);
+  },
+});
+
+function options(recording: string, what: string): BacktestRunOptions {
+  return {
+    recordings: [recording],
+    decode,
+    instruments: [anInstrument(BTC)],
+    strategies: [{ id: 'bad', strategy: faulty, params: { what } }],
+    gate: new RiskGate(),
+    startingCash: D(10_000),
+    closeAtEnd: false,
+  };
+}
+
+describe('backtest runner: strategy faults', () => {
+  let bars = '';
+  beforeAll(async () => {
+    bars = await fourBars();
+  });
+
+  it('records a hook that threw: strategy, hook, event time, error and the line in the strategy file', async () => {
+    const result = await runBacktest(options(bars, 'throwOnBar'));
+    try {
+      const faults = result.faults ?? [];
+      expect(faults).toHaveLength(1);
+      const [fault] = faults;
+      expect(fault?.strategyId).toBe('bad');
+      expect(fault?.hook).toBe('onBar');
+      expect(fault?.error).toBe('Error: boom on bar 2');
+      // The second 1m bar (opening T0+1m) closes at T0+2m: the fault happens at that event time.
+      expect(fault?.ts).toBe(T0 + 2 * 60_000);
+      expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
+      // The fault is in the result file and reads back.
+      const back = resultFromJson(resultToJson(result));
+      expect(back.faults).toEqual(faults);
+    } finally {
+      result.dispose?.();
+    }
+  });
+
+  it('points a NaN quantity at the strategy line that passed it, not at Keel', async () => {
+    const result = await runBacktest(options(bars, 'nanQty'));
+    try {
+      const [fault] = result.faults ?? [];
+      expect(fault?.hook).toBe('onBar');
+      expect(fault?.error).toMatch(/NaN/);
+      expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
+    } finally {
+      result.dispose?.();
+    }
+  });
+
+  it('records a throw in onStart at the run start', async () => {
+    const result = await runBacktest(options(bars, 'throwOnStart'));
+    try {
+      expect(result.faults?.map((f) => [f.hook, f.error])).toEqual([['onStart', 'Error: start boom']]);
+    } finally {
+      result.dispose?.();
+    }
+  });
+
+  it('has no faults when nothing threw', async () => {
+    const calm = defineStrategy({ name: 'calm', params: z.object({}), onBar: () => undefined });
+    const result = await runBacktest({
+      ...options(bars, 'nanQty'),
+      strategies: [{ id: 'ok', strategy: calm }],
+    });
+    try {
+      expect(result.faults).toEqual([]);
+    } finally {
+      result.dispose?.();
+    }
+  });
+});

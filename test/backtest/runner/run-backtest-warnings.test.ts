@@ -1,0 +1,108 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import {
+  type BacktestRunOptions,
+  EmptyReplayWindowError,
+  runBacktest,
+} from '../../../backtest/runner/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D, type MarketEvent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+const SOL = 'BINANCE_PERP_SOL_USDT';
+const T0 = Date.UTC(2024, 0, 1);
+const aTempDir = tempDirsRemovedAfterAll('keel-runner-warnings-');
+
+function decode(record: RecordedMessage): MarketEvent | null | Error {
+  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
+}
+
+/** Four BTC 1m klines (no trades) opening at T0 .. T0+3m. */
+async function fourBars(): Promise<string> {
+  const dir = aTempDir();
+  const rows = [0, 1, 2, 3].map((i) => [T0 + i * 60_000, 100, 101, 99, 100, 10].join(','));
+  await writeFile(join(dir, 'bars.csv'), `timestamp,open,high,low,close,volume\n${rows.join('\n')}\n`);
+  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym: BTC });
+  return join(dir, 'bars.jsonl');
+}
+
+/** Watches `watch` bars of `interval` (none when `watch` is empty); names `sym` in its params. */
+const watcher = defineStrategy({
+  name: 'watcher',
+  params: z.object({
+    sym: z.string(),
+    watch: z.string(),
+    interval: z.enum(['1m', '5m', '15m', '1h', '4h', '1d']),
+  }),
+  onStart: (ctx) => {
+    if (ctx.params.watch !== '') ctx.watchBars(ctx.params.watch, ctx.params.interval);
+  },
+});
+
+function options(recording: string, params: Record<string, string>, extra: Partial<BacktestRunOptions> = {}) {
+  return {
+    recordings: [recording],
+    decode,
+    instruments: [anInstrument(BTC), anInstrument(SOL)],
+    strategies: [{ id: 's1', strategy: watcher, params }],
+    gate: new RiskGate(),
+    startingCash: D(10_000),
+    closeAtEnd: false,
+    ...extra,
+  } satisfies BacktestRunOptions;
+}
+
+async function warningsOf(opts: BacktestRunOptions): Promise<readonly string[] | undefined> {
+  const result = await runBacktest(opts);
+  result.dispose?.();
+  return result.meta.warnings;
+}
+
+describe('backtest runner: setup warnings', () => {
+  let bars = '';
+  beforeAll(async () => {
+    bars = await fourBars();
+  });
+
+  it('warns when a strategy watches bars of a sym the recordings hold nothing of', async () => {
+    expect(await warningsOf(options(bars, { sym: SOL, watch: SOL, interval: '1m' }))).toEqual([
+      `strategy s1 watched ${SOL} 1m bars, but the recordings hold no data for that sym`,
+    ]);
+  });
+
+  it('warns when a strategy watches an interval the recordings have no bars of and no trades to build from', async () => {
+    expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1h' }))).toEqual([
+      `strategy s1 watched ${BTC} 1h bars, but no such bar closed: the recordings hold ${BTC} bars of 1m only and no trades to build 1h bars from`,
+    ]);
+  });
+
+  it('warns when a strategy names a sym in its params that the recordings hold nothing of', async () => {
+    expect(await warningsOf(options(bars, { sym: SOL, watch: '', interval: '1m' }))).toEqual([
+      `strategy s1 names ${SOL} in its params, but the recordings hold no data for that sym`,
+    ]);
+  });
+
+  it('has no warnings when the watched bars are there', async () => {
+    expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }))).toEqual([]);
+  });
+
+  it('refuses a replay window that starts after the recordings end, naming both times', async () => {
+    const from = T0 + 86_400_000;
+    const run = runBacktest(options(bars, { sym: BTC, watch: BTC, interval: '1m' }, { window: { from } }));
+    await expect(run).rejects.toBeInstanceOf(EmptyReplayWindowError);
+    await expect(run).rejects.toMatchObject({
+      // The last kline opens at T0+3m and is received at its close, T0+4m.
+      recordedTo: T0 + 4 * 60_000,
+      message:
+        'the replay window starts at 2024-01-02 00:00:00 UTC, after the recordings end (2024-01-01 00:04:00 UTC): nothing was replayed',
+    });
+  });
+});

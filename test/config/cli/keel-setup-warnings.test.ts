@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../config/cli/index.ts';
+import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'keel-setup-warnings-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PLUGIN = resolve('test/config/fixtures/faulty-plugin.ts');
+/** SYNTHETIC BTC, ETH and AAPL from 2025-01-06 14:30 to 15:00 UTC: BBO, trades and 1m klines. */
+const SESSION = resolve('backtest/sessions/example-synthetic.jsonl.gz');
+const CONFIG = join(dir, 'watch.yaml');
+writeFileSync(
+  CONFIG,
+  `mode: backtest
+name: watch
+instruments: [BINANCE_PERP_BTC_USDT, US_EQUITY_MSFT]
+strategies:
+  - id: s1
+    use: ${PLUGIN}
+    params: { sym: BINANCE_PERP_BTC_USDT }
+backtest:
+  recordings: [${SESSION}]
+  startingCash: { USDT: 100000 }
+  eventCache: false
+`,
+);
+
+function backtest(name: string, args: string[]) {
+  return keelChild(['backtest', CONFIG, '--no-progress', ...args, ...reportOutputFlags(dir, name)]);
+}
+
+describe('keel backtest: setups that can only end in zero trades', () => {
+  it('warns in the summary, the result and the report when a watched sym has no data', () => {
+    const run = backtest('no-sym', ['--set', 'strategies.0.params.sym=US_EQUITY_MSFT']);
+    const warning =
+      'strategy s1 watched US_EQUITY_MSFT 1m bars, but the recordings hold no data for that sym';
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toContain(`  ⚠ ${warning}\n`);
+    const result = JSON.parse(readFileSync(join(dir, 'no-sym-result.json'), 'utf8'));
+    expect(result.meta.warnings).toEqual([warning]);
+    expect(readFileSync(join(dir, 'no-sym-report.html'), 'utf8')).toContain(warning);
+  }, 60_000);
+
+  it('warns when no bar of the watched interval closed in the replayed data', () => {
+    const run = backtest('no-4h', ['--set', 'strategies.0.params.interval=4h']);
+    expect(run.stdout).toContain(
+      '  ⚠ strategy s1 watched BINANCE_PERP_BTC_USDT 4h bars, but no such bar closed in the replayed data\n',
+    );
+  }, 60_000);
+
+  it('refuses --from after the recordings end, at the option, exit 2', () => {
+    const run = backtest('late', ['--from', '2025-02-01T00:00:00Z']);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stdout).toBe('');
+    // The session's last event is received 6 ms after 15:00:00.
+    expect(run.stderr).toBe(
+      '✖ backtest.from 2025-02-01 is after the recordings end (2025-01-06T15:00:00.006Z): nothing was replayed → at backtest.from (--from 2025-02-01T00:00:00Z)\n',
+    );
+  }, 60_000);
+
+  it('refuses a backtest.to before the recordings start, at its line, exit 2', () => {
+    const run = backtest('early', ['--to', '2024-12-01T00:00:00Z']);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).toContain(
+      '✖ backtest.to 2024-12-01 is before the recordings start (2025-01-06T14:30:00.001Z): nothing was replayed',
+    );
+  }, 60_000);
+});

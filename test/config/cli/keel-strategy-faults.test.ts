@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EXIT } from '../../../config/cli/index.ts';
+import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'keel-faults-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const PLUGIN = resolve('test/config/fixtures/faulty-plugin.ts');
+const SESSION = resolve('backtest/sessions/example-synthetic.jsonl.gz');
+const CONFIG = join(dir, 'faulty.yaml');
+writeFileSync(
+  CONFIG,
+  `mode: backtest
+name: faulty
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: bad
+    use: ${PLUGIN}
+    params: { sym: BINANCE_PERP_BTC_USDT }
+backtest:
+  recordings: [${SESSION}]
+  startingCash: { USDT: 100000 }
+  eventCache: false
+`,
+);
+
+function backtest(name: string, ...sets: string[]) {
+  const flags = sets.flatMap((s) => ['--set', s]);
+  return keelChild(['backtest', CONFIG, '--no-progress', ...flags, ...reportOutputFlags(dir, name)]);
+}
+
+describe('keel backtest: a strategy that throws', () => {
+  it('names strategy, hook, event time, error and plugin line, writes them to the result and report, then exits 3', () => {
+    const run = backtest('on-bar', 'strategies.0.params.throwIn=onBar');
+    expect(run.code).toBe(EXIT.STRATEGY_FAULT);
+    expect(EXIT.STRATEGY_FAULT).toBe(3);
+    expect(run.stdout).toMatch(/^✖ Backtest of faulty \(SYNTHETIC data\): a strategy threw\n/);
+    // The session starts 2025-01-06 14:30 UTC; its first 1m kline closes a minute later.
+    expect(run.stdout).toContain(
+      '  ✖ strategy bad: onBar threw at 2025-01-06 14:31:00 UTC: Error: bad bar at ',
+    );
+    expect(run.stdout).toContain(`(at ${PLUGIN}:`);
+    const result = JSON.parse(readFileSync(join(dir, 'on-bar-result.json'), 'utf8'));
+    expect(result.faults).toHaveLength(1);
+    expect(result.faults[0]).toMatchObject({
+      strategyId: 'bad',
+      hook: 'onBar',
+      ts: Date.UTC(2025, 0, 6, 14, 31),
+    });
+    expect(result.faults[0].at.startsWith(`${PLUGIN}:`)).toBe(true);
+    const html = readFileSync(join(dir, 'on-bar-report.html'), 'utf8');
+    expect(html).toContain('id="strategy-faults"');
+    expect(html).toContain('strategy bad: onBar threw at 2025-01-06 14:31:00 UTC');
+  }, 60_000);
+
+  it('reports a throw in onStart the same way', () => {
+    const run = backtest('on-start', 'strategies.0.params.throwIn=onStart');
+    expect(run.code).toBe(EXIT.STRATEGY_FAULT);
+    // A backtest starts at its first event, received 1 ms after the session's start.
+    expect(run.stdout).toContain(
+      '  ✖ strategy bad: onStart threw at 2025-01-06 14:30:00.001 UTC: Error: cannot start',
+    );
+  }, 60_000);
+
+  it('exits 0 with a ✔ summary when nothing threw', () => {
+    const run = backtest('calm');
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toMatch(/^✔ Backtest of faulty/);
+    expect(JSON.parse(readFileSync(join(dir, 'calm-result.json'), 'utf8')).faults).toEqual([]);
+  }, 60_000);
+});
+
+describe('keel run (paper): a strategy that throws', () => {
+  it('puts the fault in the closing summary, the result and the report, then exits 3', () => {
+    const config = join(dir, 'faulty-paper.yaml');
+    writeFileSync(
+      config,
+      `mode: paper
+name: faulty-paper
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: bad
+    use: ${PLUGIN}
+    params: { sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }
+paper:
+  lockstep: true
+  durationSec: 2
+  source: { kind: synthetic, seed: 1 }
+`,
+    );
+    const run = keelChild(['run', config, ...reportOutputFlags(dir, 'paper')]);
+    expect(run.code).toBe(EXIT.STRATEGY_FAULT);
+    expect(run.stdout).toMatch(
+      /\n {2}✖ strategy bad: onStart threw at [0-9:. -]+ UTC: Error: cannot start \(at [^)]*faulty-plugin\.ts:\d+:\d+\)/,
+    );
+    const result = JSON.parse(readFileSync(join(dir, 'paper-result.json'), 'utf8'));
+    expect(result.faults).toMatchObject([
+      { strategyId: 'bad', hook: 'onStart', error: 'Error: cannot start' },
+    ]);
+    expect(readFileSync(join(dir, 'paper-report.html'), 'utf8')).toContain('id="strategy-faults"');
+  }, 60_000);
+});
