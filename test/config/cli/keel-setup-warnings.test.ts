@@ -16,7 +16,7 @@ writeFileSync(
   CONFIG,
   `mode: backtest
 name: watch
-instruments: [BINANCE_PERP_BTC_USDT, US_EQUITY_MSFT]
+instruments: [BINANCE_PERP_BTC_USDT, { sym: US_EQUITY_MSFT, overrides: { settleAsset: USDT } }]
 strategies:
   - id: s1
     use: ${PLUGIN}
