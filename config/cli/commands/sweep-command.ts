@@ -1,5 +1,7 @@
 import { writeFileSync } from 'node:fs';
+import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
+import { backtestRecordings } from '../../compose/backtest-run.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
@@ -86,9 +88,15 @@ export async function sweepCommand(
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
+  const headers = await Promise.all(backtestRecordings(loaded).map(readSessionHeader));
+  const synthetic = headers.some((h) => h.synthetic) ? ' (SYNTHETIC data)' : '';
   io.stdout.write(
-    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length} combinations on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}\n`,
+    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}\n`,
   );
+  if (rows.every((row) => row.metrics[options.metric] === null))
+    io.stdout.write(
+      `⚠ ${options.metric} is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)\n`,
+    );
   if (options.out !== undefined) {
     const csv = [header, ...table].map((r) => r.map(csvField).join(',')).join('\n');
     writeFileSync(options.out, `${csv}\n`);

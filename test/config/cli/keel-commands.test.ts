@@ -100,6 +100,16 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(rows).toHaveLength(5);
     const returns = rows.slice(1).map((row) => Number(row.split(',')[2]));
     expect(returns).toEqual([...returns].sort((x, y) => y - x));
+    expect(run.stdout).toContain('4 combinations (SYNTHETIC data) on 2 worker(s)');
+    expect(run.stdout).not.toContain('n/a in every row');
+  }, 120_000);
+
+  it('keel sweep says when the chosen metric is n/a in every row', () => {
+    const run = keelChild(['sweep', EXAMPLE, '--grid', 'strategies.0.params.fast=2,3', '--metric', 'sharpe']);
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toContain(
+      "⚠ sharpe is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)",
+    );
   }, 120_000);
 
   it('a broken config gives one line with file:line:col, exit 2', () => {
