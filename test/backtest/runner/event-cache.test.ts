@@ -2,20 +2,18 @@ import { existsSync } from 'node:fs';
 import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type RecordedMessage, readEventBatches } from '../../../backtest/recording/index.ts';
+import { readEventBatches } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { cachedMarketEvents, eventCachePaths } from '../../../backtest/runner/event-cache.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
-import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { decodeMarketRecord } from '../../kit/bar-recordings.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
-function decode(record: RecordedMessage): MarketEvent | null | Error {
-  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
-}
+const decode = decodeMarketRecord;
 
 async function collect(source: AsyncIterable<readonly MarketEvent[]>): Promise<MarketEvent[]> {
   const out: MarketEvent[] = [];

@@ -1,18 +1,14 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
-import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import {
   type BacktestRunOptions,
   EmptyReplayWindowError,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D, type MarketEvent } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
-import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
+import { barsRecordingIn, decodeMarketRecord } from '../../kit/bar-recordings.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
@@ -21,17 +17,16 @@ const SOL = 'BINANCE_PERP_SOL_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-warnings-');
 
-function decode(record: RecordedMessage): MarketEvent | null | Error {
-  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
-}
+const decode = decodeMarketRecord;
 
 /** Four BTC 1m klines (no trades) opening at T0 .. T0+3m. */
-async function fourBars(): Promise<string> {
-  const dir = aTempDir();
-  const rows = [0, 1, 2, 3].map((i) => [T0 + i * 60_000, 100, 101, 99, 100, 10].join(','));
-  await writeFile(join(dir, 'bars.csv'), `timestamp,open,high,low,close,volume\n${rows.join('\n')}\n`);
-  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym: BTC });
-  return join(dir, 'bars.jsonl');
+function fourBars(): Promise<string> {
+  return barsRecordingIn(
+    aTempDir(),
+    [0, 1, 2, 3].map(() => [100, 101, 99, 100]),
+    T0,
+    BTC,
+  );
 }
 
 /** Watches `watch` bars of `interval` (none when `watch` is empty); names `sym` in its params. */

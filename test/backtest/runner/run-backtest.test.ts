@@ -1,16 +1,13 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D, type MarketEvent, ZERO } from '../../../core/model/index.ts';
+import { D, ZERO } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
-import { decodeMarketMessage } from '../../../core/venue/market-data/index.ts';
 import { smaCross } from '../../../strategies/sma-cross.ts';
+import { barsRecordingIn, decodeMarketRecord } from '../../kit/bar-recordings.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
@@ -18,19 +15,10 @@ const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-');
 
-function decode(record: RecordedMessage): MarketEvent | null | Error {
-  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
-}
+const decode = decodeMarketRecord;
 
-async function barsRecording(rows: readonly (readonly number[])[], sym = BTC): Promise<string> {
-  const dir = aTempDir();
-  const csv = [
-    'timestamp,open,high,low,close,volume',
-    ...rows.map((r, i) => [T0 + i * 60_000, ...r, 10].join(',')),
-  ];
-  await writeFile(join(dir, 'bars.csv'), `${csv.join('\n')}\n`);
-  await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym });
-  return join(dir, 'bars.jsonl');
+function barsRecording(rows: readonly (readonly number[])[], sym = BTC): Promise<string> {
+  return barsRecordingIn(aTempDir(), rows, T0, sym);
 }
 
 /** Buys `qty` at market after the close of bar `buyAt`, sells after bar `sellAt` (0-based). */
