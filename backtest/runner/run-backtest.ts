@@ -193,23 +193,25 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     startTime,
   });
   const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
+  const trades = new SpillLog(dir, 'trades', ROUND_TRIP_CODEC);
+  const tally = new TradeTally();
+  const closeTrade = (trade: RoundTripTrade): void => {
+    trades.append(trade);
+    tally.add(trade);
+  };
   const records: RunRecords = {
     journal: new OrderJournal(dir),
     fills: new SpillLog(dir, 'fills', EXECUTION_CODEC),
-    trades: new SpillLog(dir, 'trades', ROUND_TRIP_CODEC),
-    book: new RoundTripBook((sym) => contractSizes.get(sym)),
+    trades,
+    book: new RoundTripBook(closeTrade, (sym) => contractSizes.get(sym)),
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
-    tally: new TradeTally(),
-  };
-  const closeTrade = (trade: RoundTripTrade): void => {
-    records.trades.append(trade);
-    records.tally.add(trade);
+    tally,
   };
   sim.events.subscribe((event) => {
     if (event.kind === 'execution') {
       records.fills.append(event.execution);
       records.costs.add(event.execution);
-      records.book.add(event.execution, closeTrade);
+      records.book.add(event.execution);
     } else if (event.kind === 'order') {
       records.journal.update(event.order);
     }
@@ -375,6 +377,7 @@ function assemble(
   const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
   const orders: RecordLog<Order> = records.journal.finish();
   const fills: RecordLog<Execution> = records.fills.seal();
+  records.book.flush();
   const closed: RecordLog<RoundTripTrade> = records.trades.seal();
   const open = records.book.openTrades();
   const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;

@@ -6,9 +6,10 @@ import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-tra
 interface Lot {
   readonly direction: TradeDirection;
   readonly entryTs: number;
-  readonly entryPrice: Dec;
   readonly entryOrderId: string;
   qty: Dec;
+  /** Entry price x quantity summed over the lot's fills; shrinks pro rata with qty. */
+  cost: Dec;
   /** Entry fees not yet assigned to a closed trade; shrinks pro rata with qty. */
   fees: Dec;
 }
@@ -20,6 +21,20 @@ interface LotBook {
   readonly lots: Lot[];
 }
 
+/** What one exit order has closed of one lot so far: a trade still growing while that order fills. */
+interface ClosingTrade {
+  readonly lot: Lot;
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly exitOrderId: string;
+  readonly contractSize: Dec;
+  qty: Dec;
+  entryCost: Dec;
+  exitCost: Dec;
+  fees: Dec;
+  exitTs: number;
+}
+
 /** Flat-to-flat stretches kept as they are; older ones are folded (see `fold`). */
 const KEPT_STRETCHES = 64;
 
@@ -27,12 +42,17 @@ const KEPT_STRETCHES = 64;
  * Pairs fills into round-trip trades as they come, first in first out, per sym and
  * positionSide: a fill against the open lots' direction closes them oldest first; what it has
  * left opens a new lot (in NET mode a BUY larger than the short position closes it and opens a
- * long). Fees minus rebates are split pro rata to quantity, so the trades' fees always add up to
- * the fills' fees. It holds only the open lots, so a run of any length pairs its fills in
- * bounded memory; closed trades go to the caller as they close.
+ * long). A trade is what one order opened and one order closed: consecutive partial fills of
+ * the entry order grow one lot (at their volume-weighted price), and consecutive partial fills of
+ * the exit order against that lot grow one trade, as backtesting.py and NautilusTrader count one
+ * order's fills as one trade. Fees minus rebates are split pro rata to quantity, so the trades'
+ * fees always add up to the fills' fees. It holds only the open lots and the trades the latest
+ * order is closing, so a run of any length pairs its fills in bounded memory; a trade goes to
+ * `onClosed` once a fill of another order arrives, or at {@link RoundTripBook.flush}.
  */
 export class RoundTripBook {
   private readonly books = new Map<string, LotBook>();
+  private closing: ClosingTrade[] = [];
   private openLots = 0;
   private exposedSince: number | undefined;
   private readonly exposed: TimeInterval[] = [];
@@ -40,16 +60,20 @@ export class RoundTripBook {
   private folded: { readonly from: number; readonly ms: number } | undefined;
 
   /**
+   * @param onClosed - receives each round trip once it can grow no more, in the order its first fill closed
    * @param contractSizeOf - units of base per contract for a sym (PnL multiplier); 1 when undefined
    */
-  constructor(private readonly contractSizeOf: (sym: string) => Dec | undefined = () => undefined) {}
+  constructor(
+    private readonly onClosed: (trade: RoundTripTrade) => void,
+    private readonly contractSizeOf: (sym: string) => Dec | undefined = () => undefined,
+  ) {}
 
   /**
    * Books one fill.
    * @param fill - the next execution, in the order they happened
-   * @param onClosed - receives each round trip the fill closes, in closing order
    */
-  add(fill: Execution, onClosed: (trade: RoundTripTrade) => void): void {
+  add(fill: Execution): void {
+    if (this.closing[0] !== undefined && this.closing[0].exitOrderId !== fill.orderId) this.flush();
     const key = positionKey(fill.sym, fill.positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
@@ -58,16 +82,18 @@ export class RoundTripBook {
     }
     const lots = book.lots;
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
-    const contractSize = this.contractSizeOf(fill.sym) ?? ONE;
     let qtyLeft = fill.quantity;
     let feeLeft = fill.fee.minus(fill.rebate);
     while (qtyLeft.gt(0) && lots.length > 0 && lots[0]?.direction !== direction) {
       const lot = lots[0] as Lot;
       const qty = D.min(lot.qty, qtyLeft);
-      const entryFees = qty.eq(lot.qty) ? lot.fees : lot.fees.mul(qty).div(lot.qty);
+      const whole = qty.eq(lot.qty);
+      const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
+      const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
       const exitFees = qty.eq(qtyLeft) ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
-      onClosed(closeLot(lot, fill, qty, entryFees.plus(exitFees), contractSize));
+      this.closePart(lot, book, fill, qty, entryCost, entryFees.plus(exitFees));
       lot.qty = lot.qty.minus(qty);
+      lot.cost = lot.cost.minus(entryCost);
       lot.fees = lot.fees.minus(entryFees);
       qtyLeft = qtyLeft.minus(qty);
       feeLeft = feeLeft.minus(exitFees);
@@ -77,16 +103,30 @@ export class RoundTripBook {
       }
     }
     if (qtyLeft.gt(0)) {
+      const last = lots[lots.length - 1];
+      if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
+        last.qty = last.qty.plus(qtyLeft);
+        last.cost = last.cost.plus(fill.price.mul(qtyLeft));
+        last.fees = last.fees.plus(feeLeft);
+        return;
+      }
       lots.push({
         direction,
         entryTs: fill.timestamp,
-        entryPrice: fill.price,
         entryOrderId: fill.orderId,
         qty: qtyLeft,
+        cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
       });
       this.lotOpened(fill.timestamp);
     }
+  }
+
+  /** Hands every trade still growing to `onClosed`; call it once the fills are over. */
+  flush(): void {
+    const done = this.closing;
+    this.closing = [];
+    for (const trade of done) this.onClosed(closedTrade(trade));
   }
 
   /**
@@ -103,7 +143,7 @@ export class RoundTripBook {
           direction: lot.direction,
           qty: lot.qty,
           entryTs: lot.entryTs,
-          entryPrice: lot.entryPrice,
+          entryPrice: lot.cost.div(lot.qty),
           entryOrderId: lot.entryOrderId,
           entryFees: lot.fees,
         });
@@ -127,6 +167,31 @@ export class RoundTripBook {
     return this.exposedSince === undefined
       ? [...folded, ...this.exposed]
       : [...folded, ...this.exposed, { from: this.exposedSince, to: end }];
+  }
+
+  private closePart(lot: Lot, book: LotBook, fill: Execution, qty: Dec, entryCost: Dec, fees: Dec): void {
+    const exitCost = fill.price.mul(qty);
+    const growing = this.closing.find((t) => t.lot === lot);
+    if (growing === undefined) {
+      this.closing.push({
+        lot,
+        sym: book.sym,
+        positionSide: book.positionSide,
+        exitOrderId: fill.orderId,
+        contractSize: this.contractSizeOf(fill.sym) ?? ONE,
+        qty,
+        entryCost,
+        exitCost,
+        fees,
+        exitTs: fill.timestamp,
+      });
+      return;
+    }
+    growing.qty = growing.qty.plus(qty);
+    growing.entryCost = growing.entryCost.plus(entryCost);
+    growing.exitCost = growing.exitCost.plus(exitCost);
+    growing.fees = growing.fees.plus(fees);
+    growing.exitTs = fill.timestamp;
   }
 
   private lotOpened(ts: number): void {
@@ -156,27 +221,27 @@ export class RoundTripBook {
   }
 }
 
-function closeLot(lot: Lot, fill: Execution, qty: Dec, fees: Dec, contractSize: Dec): RoundTripTrade {
-  const sign = lot.direction === 'LONG' ? 1 : -1;
-  const grossPnl = fill.price.minus(lot.entryPrice).mul(qty).mul(contractSize).mul(sign);
-  const pnl = grossPnl.minus(fees);
-  const entryNotional = lot.entryPrice.mul(qty).mul(contractSize);
+function closedTrade(t: ClosingTrade): RoundTripTrade {
+  const sign = t.lot.direction === 'LONG' ? 1 : -1;
+  const grossPnl = t.exitCost.minus(t.entryCost).mul(t.contractSize).mul(sign);
+  const pnl = grossPnl.minus(t.fees);
+  const entryNotional = t.entryCost.mul(t.contractSize);
   return {
-    sym: fill.sym,
-    positionSide: fill.positionSide,
-    direction: lot.direction,
-    qty,
-    entryTs: lot.entryTs,
-    exitTs: fill.timestamp,
-    entryPrice: lot.entryPrice,
-    exitPrice: fill.price,
-    entryOrderId: lot.entryOrderId,
-    exitOrderId: fill.orderId,
+    sym: t.sym,
+    positionSide: t.positionSide,
+    direction: t.lot.direction,
+    qty: t.qty,
+    entryTs: t.lot.entryTs,
+    exitTs: t.exitTs,
+    entryPrice: t.entryCost.div(t.qty),
+    exitPrice: t.exitCost.div(t.qty),
+    entryOrderId: t.lot.entryOrderId,
+    exitOrderId: t.exitOrderId,
     grossPnl,
-    fees,
+    fees: t.fees,
     pnl,
     // A number metric, divided as numbers: the 40-digit Decimal quotient cost more than the rest of closing the trade.
     returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional),
-    durationMs: fill.timestamp - lot.entryTs,
+    durationMs: t.exitTs - t.lot.entryTs,
   };
 }

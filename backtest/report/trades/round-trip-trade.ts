@@ -4,8 +4,9 @@ import type { Dec, PositionSide } from '../../../core/model/index.ts';
 export type TradeDirection = 'LONG' | 'SHORT';
 
 /**
- * A closed round-trip trade: a quantity opened by one fill and closed by a later one (FIFO).
- * A fill that closes several lots, or part of one, yields one trade per lot portion.
+ * A closed round-trip trade: a quantity opened by one order and closed by a later one (FIFO).
+ * Consecutive partial fills of one order count as one fill, at their volume-weighted price; an
+ * order that closes several lots, or part of one, yields one trade per lot portion.
  */
 export interface RoundTripTrade {
   readonly sym: string;
@@ -13,15 +14,19 @@ export interface RoundTripTrade {
   readonly direction: TradeDirection;
   /** Quantity closed, in contracts (or units), always positive. */
   readonly qty: Dec;
+  /** The entry order's first fill in this trade. */
   readonly entryTs: number;
+  /** The exit order's last fill in this trade. */
   readonly exitTs: number;
+  /** Volume-weighted over the entry order's fills in this trade. */
   readonly entryPrice: Dec;
+  /** Volume-weighted over the exit order's fills in this trade. */
   readonly exitPrice: Dec;
   readonly entryOrderId: string;
   readonly exitOrderId: string;
   /** (exit - entry) x qty x contract size, sign flipped for SHORT; before fees. */
   readonly grossPnl: Dec;
-  /** Fees minus rebates of both fills, pro rata to the quantity of this trade. */
+  /** Fees minus rebates of the entry and exit fills, pro rata to the quantity of this trade. */
   readonly fees: Dec;
   /** grossPnl - fees. */
   readonly pnl: Dec;

@@ -17,8 +17,9 @@ export interface RoundTrips {
 /**
  * Pairs fills into round-trip trades, first in first out, per sym and positionSide. A fill
  * against the open lots' direction closes them oldest first; what it has left opens a new lot
- * (in NET mode a BUY larger than the short position closes it and opens a long). Fees minus
- * rebates are split pro rata to quantity, so the trades' fees always add up to the fills' fees.
+ * (in NET mode a BUY larger than the short position closes it and opens a long). Consecutive
+ * partial fills of one order count as one fill, so an order filled in pieces makes one trade, not
+ * one per piece. Fees minus rebates are split pro rata to quantity, so the trades' fees always add up to the fills' fees.
  * Holds every closed trade: a long run pairs its fills with a {@link RoundTripBook} instead.
  * @param fills - executions in the order they happened
  * @param options - contract sizes for PnL
@@ -27,8 +28,9 @@ export interface RoundTrips {
  * const { closed } = roundTripsFromFills([buy(1, '100'), sell(1, '110')]); // one LONG trade, +10
  */
 export function roundTripsFromFills(fills: Iterable<Execution>, options: RoundTripOptions = {}): RoundTrips {
-  const book = new RoundTripBook(options.contractSizeOf);
   const closed: RoundTripTrade[] = [];
-  for (const fill of fills) book.add(fill, (trade) => closed.push(trade));
+  const book = new RoundTripBook((trade) => closed.push(trade), options.contractSizeOf);
+  for (const fill of fills) book.add(fill);
+  book.flush();
   return { closed, open: book.openTrades() };
 }

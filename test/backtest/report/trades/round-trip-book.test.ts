@@ -37,9 +37,10 @@ describe('round-trip book', () => {
   it('closes the same trades, one fill at a time, as pairing the whole list', () => {
     fc.assert(
       fc.property(timedFills(['NONE']), (fills) => {
-        const book = new RoundTripBook();
         const closed: RoundTripTrade[] = [];
-        for (const fill of fills) book.add(fill, (t) => closed.push(t));
+        const book = new RoundTripBook((t) => closed.push(t));
+        for (const fill of fills) book.add(fill);
+        book.flush();
         const whole = roundTripsFromFills(fills);
         expect(closed).toEqual(whole.closed);
         expect(book.openTrades()).toEqual(whole.open);
@@ -50,9 +51,10 @@ describe('round-trip book', () => {
   it("exposes a position exactly when the trades' entry-to-exit spans and the open lots do", () => {
     fc.assert(
       fc.property(timedFills(['NONE', 'LONG', 'SHORT']), fc.integer({ min: 0, max: 400 }), (fills, after) => {
-        const book = new RoundTripBook();
         const closed: RoundTripTrade[] = [];
-        for (const fill of fills) book.add(fill, (t) => closed.push(t));
+        const book = new RoundTripBook((t) => closed.push(t));
+        for (const fill of fills) book.add(fill);
+        book.flush();
         const start = 1_000;
         const end = (fills.at(-1)?.timestamp ?? start) + after - 100;
         const perTrade = [
@@ -68,17 +70,18 @@ describe('round-trip book', () => {
   });
 
   it('keeps a bounded number of exposure intervals however often the position goes flat, with the same exposure', () => {
-    const book = new RoundTripBook();
     const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
     // 1000 round trips: long at 10 i + 1 ms, flat again 5 ms later.
     for (let i = 0; i < 1_000; i++) {
       for (const [side, ts] of [
         ['BUY', 10 * i + 1],
         ['SELL', 10 * i + 6],
       ] as const) {
-        book.add(anExecution({ side, quantity: '1', price: '100', timestamp: ts }), (t) => closed.push(t));
+        book.add(anExecution({ side, quantity: '1', price: '100', timestamp: ts }));
       }
     }
+    book.flush();
     const end = 10_000;
     const intervals = book.exposureIntervals(end);
     expect(intervals.length).toBeLessThanOrEqual(130);

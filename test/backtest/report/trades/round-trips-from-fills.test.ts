@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { roundTripsFromFills } from '../../../../backtest/report/index.ts';
+import { type RoundTripTrade, roundTripsFromFills } from '../../../../backtest/report/index.ts';
 import { D, type Execution, ZERO } from '../../../../core/model/index.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
 
@@ -79,6 +79,60 @@ describe('round-trip trades from fills (FIFO per sym and positionSide)', () => {
     expect(closed[0]!.returnFraction).toBeCloseTo(0.017, 12); // 0.17 / (50 x 2 x 0.1)
   });
 
+  it('counts an entry order filled in three pieces and an exit order filled in two as one trade', () => {
+    const { closed, open } = roundTripsFromFills([
+      anExecution({ orderId: 'in', side: 'BUY', quantity: '1', price: '100', fee: '0.1', timestamp: 1 }),
+      anExecution({ orderId: 'in', side: 'BUY', quantity: '2', price: '101', fee: '0.2', timestamp: 2 }),
+      anExecution({ orderId: 'in', side: 'BUY', quantity: '1', price: '103', fee: '0.1', timestamp: 3 }),
+      anExecution({ orderId: 'out', side: 'SELL', quantity: '3', price: '110', fee: '0.33', timestamp: 5 }),
+      anExecution({ orderId: 'out', side: 'SELL', quantity: '1', price: '108', fee: '0.11', timestamp: 6 }),
+    ]);
+    expect(open).toEqual([]);
+    expect(closed).toHaveLength(1);
+    const t = closed[0]!;
+    // entry 100 + 202 + 103 = 405 for 4 (101.25); exit 330 + 108 = 438 (109.5); gross 33
+    expect([t.qty.toFixed(), t.entryPrice.toFixed(), t.exitPrice.toFixed()]).toEqual([
+      '4',
+      '101.25',
+      '109.5',
+    ]);
+    expect([t.grossPnl.toFixed(), t.fees.toFixed(), t.pnl.toFixed()]).toEqual(['33', '0.84', '32.16']);
+    expect([t.entryTs, t.exitTs, t.durationMs]).toEqual([1, 6, 5]);
+    expect([t.entryOrderId, t.exitOrderId]).toEqual(['in', 'out']);
+    expect(t.returnFraction).toBeCloseTo(32.16 / 405, 12);
+  });
+
+  it("makes one trade per lot an exit order closes, each growing with the order's later fills", () => {
+    const { closed } = roundTripsFromFills([
+      anExecution({ orderId: 'a', side: 'BUY', quantity: '1', price: '100', timestamp: 1 }),
+      anExecution({ orderId: 'b', side: 'BUY', quantity: '1', price: '102', timestamp: 2 }),
+      anExecution({ orderId: 'c', side: 'SELL', quantity: '0.5', price: '110', timestamp: 3 }),
+      anExecution({ orderId: 'c', side: 'SELL', quantity: '1.5', price: '111', timestamp: 4 }),
+    ]);
+    // lot a: 0.5 at 110 + 0.5 at 111 = 110.5, gross 10.5; lot b: 1 at 111, gross 9
+    expect(
+      closed.map((t) => [t.entryOrderId, t.exitPrice.toFixed(), t.grossPnl.toFixed(), t.exitTs]),
+    ).toEqual([
+      ['a', '110.5', '10.5', 4],
+      ['b', '111', '9', 4],
+    ]);
+  });
+
+  it("splits an order's trade where another order's fill comes between its fills, and keeps a partial close", () => {
+    const { closed, open } = roundTripsFromFills([
+      anExecution({ orderId: 'a', side: 'BUY', quantity: '3', price: '100', timestamp: 1 }),
+      anExecution({ orderId: 'x', side: 'SELL', quantity: '1', price: '104', timestamp: 2 }),
+      anExecution({ orderId: 'y', side: 'SELL', quantity: '1', price: '106', timestamp: 3 }),
+      anExecution({ orderId: 'x', side: 'SELL', quantity: '0.5', price: '108', timestamp: 4 }),
+    ]);
+    expect(closed.map((t) => [t.exitOrderId, t.qty.toFixed(), t.grossPnl.toFixed()])).toEqual([
+      ['x', '1', '4'],
+      ['y', '1', '6'],
+      ['x', '0.5', '4'],
+    ]);
+    expect(open.map((o) => [o.qty.toFixed(), o.entryPrice.toFixed()])).toEqual([['0.5', '100']]);
+  });
+
   it('makes no trades from no fills', () => {
     expect(roundTripsFromFills([])).toEqual({ closed: [], open: [] });
   });
@@ -143,6 +197,65 @@ describe('round-trip trades from fills (FIFO per sym and positionSide)', () => {
         const openQty = open.reduce((s, o) => s.plus(o.qty), ZERO);
         expect(closedQty.mul(2).plus(openQty).toFixed()).toBe(traded.toFixed());
         for (const t of closed) expect(t.exitTs).toBeGreaterThanOrEqual(t.entryTs);
+      }),
+    );
+  });
+
+  /** Fills that close every position the given fills leave open, at 50. */
+  const flattening = (fills: readonly Execution[]): Execution[] => {
+    const net = new Map<string, { fill: Execution; qty: ReturnType<typeof D> }>();
+    for (const f of fills) {
+      const key = `${f.sym}|${f.positionSide}`;
+      const qty = (net.get(key)?.qty ?? ZERO).plus(f.side === 'BUY' ? f.quantity : f.quantity.neg());
+      net.set(key, { fill: f, qty });
+    }
+    return [...net.values()]
+      .filter(({ qty }) => !qty.isZero())
+      .map(({ fill, qty }) =>
+        anExecution({
+          sym: fill.sym,
+          positionSide: fill.positionSide,
+          side: qty.gt(0) ? 'SELL' : 'BUY',
+          quantity: qty.abs().toFixed(),
+          price: '50',
+          timestamp: fills.length,
+        }),
+      );
+  };
+
+  it('gives the same total PnL, fees and closed quantity, once flat, whether an order fills in one piece or many', () => {
+    const pieces = fc.array(
+      fc.tuple(
+        fc.boolean(),
+        arbitraryFills.map((rows) => rows[0]),
+      ),
+      { maxLength: 40 },
+    );
+    fc.assert(
+      fc.property(pieces, (drawn) => {
+        let order = 0;
+        const rows = drawn.flatMap(([continues, row]) => (row === undefined ? [] : [{ continues, row }]));
+        const separate = toExecutions(rows.map(({ row }) => row));
+        const grouped = separate.map((fill, i) => {
+          const previous = separate[i - 1];
+          const same =
+            rows[i]!.continues &&
+            previous !== undefined &&
+            previous.side === fill.side &&
+            previous.sym === fill.sym &&
+            previous.positionSide === fill.positionSide;
+          if (!same) order += 1;
+          return { ...fill, orderId: `g${order}` };
+        });
+        const one = roundTripsFromFills([...separate, ...flattening(separate)]);
+        const many = roundTripsFromFills([...grouped, ...flattening(grouped)]);
+        expect([one.open, many.open]).toEqual([[], []]);
+        const total = (trades: readonly RoundTripTrade[], field: 'pnl' | 'fees' | 'qty') =>
+          trades.reduce((sum, t) => sum.plus(t[field]), ZERO);
+        for (const field of ['pnl', 'fees', 'qty'] as const) {
+          expect(total(many.closed, field).minus(total(one.closed, field)).abs().lt('1e-30')).toBe(true);
+        }
+        expect(many.closed.length).toBeLessThanOrEqual(one.closed.length);
       }),
     );
   });
