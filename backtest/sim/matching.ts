@@ -9,8 +9,10 @@ import type {
 import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
 import { initialQueue, restingCrosses, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
+import { marginShortfall } from './margin-check.ts';
 import { emptySymMarket, noteTaken, offeredAt, type SymMarket, type TakenLevel } from './market-state.ts';
 import { RestingBook } from './resting-book.ts';
+import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -214,7 +216,9 @@ export function requeue(state: SimState, order: SimOrder): void {
 
 /**
  * Gives the orders waiting for a price on a sym their chance at the current one. A post-only order
- * that would take at that first price is cancelled instead (cancelType GTX).
+ * that would take at that first price is cancelled instead (cancelType GTX); an order placed
+ * before its sym had any price has its margin checked at that first price, and is rejected (401023)
+ * when it does not fit.
  * @param state - the venue
  * @param sym - the symbol that just got a price
  */
@@ -228,6 +232,7 @@ export function fillWaiting(state: SimState, sym: string): void {
       state.waitingMarket.push(order);
       continue;
     }
+    if (order.marginUnpriced && lacksMarginAtFirstPrice(state, order)) continue;
     if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
       finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
       continue;
@@ -235,6 +240,19 @@ export function fillWaiting(state: SimState, sym: string): void {
     if (order.timeInForce !== 'GTX') take(state, order);
     afterTake(state, order);
   }
+}
+
+/** Checks the margin of an order placed before its sym had a price; rejects it when short. */
+function lacksMarginAtFirstPrice(state: SimState, order: SimOrder): boolean {
+  order.marginUnpriced = false;
+  const shortfall = marginShortfall(state, order);
+  if (shortfall === undefined) return false;
+  order.reason = rejectionReason(
+    'INSUFFICIENT_MARGIN',
+    `needs ${shortfall.toFixed(2)} at the first price of ${order.sym}`,
+  );
+  finishOrder(state, order, 'REJECTED', 'REJECT');
+  return true;
 }
 
 /**

@@ -1,9 +1,8 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { asNumber, isOnStep, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { marginHeadroomOf } from './equity-estimate.ts';
 import { onlyReduces, positionFor } from './fills.ts';
-import { availableMargin, orderMargin } from './margin.ts';
+import { marginShortfall, marginUnpriced } from './margin-check.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
@@ -64,16 +63,6 @@ function badParameter(state: SimState, intent: PlaceOrderIntent, spec: Instrumen
     }
   }
   return undefined;
-}
-
-/**
- * Whether the available margin is certainly not negative, from its number floor with room for
- * float rounding (a millionth of the amounts involved): then no order can fail the margin check
- * and the exact Decimal figures are not needed.
- */
-function hasClearHeadroom(state: SimState): boolean {
-  const { equity, floor } = marginHeadroomOf(state);
-  return floor > 1e-6 * (Math.abs(equity) + 1);
 }
 
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
@@ -149,17 +138,12 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
       order.actionMsg = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
     }
   }
-  if (!hasClearHeadroom(state)) {
-    const required = orderMargin(state, order);
-    if (required.gt(0)) {
-      // orderMargin already counts this order inside initialMargin (it is registered): compare with equity.
-      const available = availableMargin(state);
-      if (available.isNegative()) {
-        reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${required.toFixed(2)}`);
-        return;
-      }
-    }
+  const shortfall = marginShortfall(state, order);
+  if (shortfall !== undefined) {
+    reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${shortfall.toFixed(2)}`);
+    return;
   }
+  order.marginUnpriced = !order.condition && marginUnpriced(state, order);
   if (order.timeInForce === 'GTX' && !order.condition && wouldTake(state, order)) {
     reject(state, order, 'BAD_PARAMETERS', 'post-only (GTX) order would take liquidity');
     return;

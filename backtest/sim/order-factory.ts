@@ -69,6 +69,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     queueAhead: 0,
     crossed: false,
     working: false,
+    marginUnpriced: false,
     seq,
     liquidation: fields.liquidation ?? false,
     createAt: state.now,

@@ -59,6 +59,8 @@ export interface SimOrder {
   crossed: boolean;
   /** False while a conditional order is held by the venue, not yet working on the book. */
   working: boolean;
+  /** True while the order's margin check waits for its sym's first price (see `marginUnpriced`). */
+  marginUnpriced: boolean;
   /** Arrival order, breaking price ties on the book (time priority). */
   readonly seq: number;
   /** The algo order that placed this order, if any. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+import { aBar, aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
 
 describe('sim venue: margin', () => {
   it('reports equity, initial and maintenance margin, available margin and liqPrice by hand', async () => {
@@ -61,5 +61,40 @@ describe('sim venue: margin', () => {
     );
     t.sim.advanceTo(1);
     expect(t.of('execution').map((e) => e.execution.quantity.toFixed())).toEqual(['1', '1']);
+  });
+
+  describe('a market order placed before its sym has any price', () => {
+    const fates = (t: ReturnType<typeof aSim>) =>
+      Object.fromEntries(
+        t.of('order').map(({ order }) => [order.clientOrderId, [order.orderState, order.reason ?? '']]),
+      );
+
+    it('has its margin checked at the first quote: 200 USDT at 10x carries 1 BTC at 100, not 100 BTC', () => {
+      const t = aSim({ startingBalances: { USDT: D('200') } });
+      t.send(aMarket('big', 'BUY', '100'), aMarket('small', 'BUY', '1'));
+      expect(t.of('execution')).toEqual([]);
+      t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500));
+      // at the mark (no mark price yet: the mid, 99.95): big IM 100 x 99.95 / 10 = 999.5 > 200; small 9.995
+      expect(fates(t)).toEqual({
+        big: [
+          'REJECTED',
+          '401023 insufficient margin: needs 999.50 at the first price of BINANCE_PERP_BTC_USDT',
+        ],
+        small: ['FILLED', ''],
+      });
+      expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.price.toFixed()])).toEqual([
+        ['small', '100'],
+      ]);
+    });
+
+    it("has its margin checked at the first bar's open on the bar model", () => {
+      const t = aSim({ startingBalances: { USDT: D('200') }, fillModel: 'bar' });
+      t.send(aMarket('big', 'BUY', '100'), aMarket('small', 'BUY', '1'));
+      t.sim.onMarket(aBar(60_000, 100, 101, 99, 100));
+      expect(fates(t).big?.[0]).toBe('REJECTED');
+      expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.price.toFixed()])).toEqual([
+        ['small', '100'],
+      ]);
+    });
   });
 });
