@@ -43,7 +43,9 @@ interface BarWalk {
 
 /**
  * Replays a closed bar. Parked market orders fill at the open; then the open itself is walked (a
- * trigger or limit the bar opened through fills there, at the open); only then is the path chosen
+ * trigger or limit the bar opened through fills there, at the open). These fills are stamped at
+ * the bar's open time ({@link openMoment}); fills inside the bar at its close, as bar data cannot
+ * say when inside the bar a price came. Only then is the path chosen
  * ({@link barPath}), from the position those fills left, and its three segments are walked.
  *
  * Inside a segment the price moves monotonically, and everything it reaches happens in the order
@@ -58,9 +60,11 @@ interface BarWalk {
 export function matchBar(state: SimState, bar: BarEvent): void {
   if (!bar.closed) return;
   const market = marketOf(state, bar.sym);
+  const close = state.now;
   state.inBar = true;
   try {
     market.last = bar.open;
+    state.now = openMoment(state, bar.sym, bar.openTime, close);
     fillWaiting(state, bar.sym);
     const walk: BarWalk = {
       state,
@@ -70,14 +74,29 @@ export function matchBar(state: SimState, bar: BarEvent): void {
     };
     walkSegment(walk, bar.open, bar.open);
     endArrivalCrossing(state, bar.sym);
+    state.now = close;
     const path = barPath(bar, netQtyOf(state, bar.sym));
     walkSegment(walk, path[0], path[1]);
     walkSegment(walk, path[1], path[2]);
     walkSegment(walk, path[2], path[3]);
   } finally {
     state.inBar = false;
+    state.now = close;
     market.last = bar.close;
   }
+}
+
+/**
+ * When the open's fills happen: at the bar's open time, or when the latest order on the sym
+ * arrived if that was later (an order sent at the previous close that arrived after the open,
+ * with latency, fills at the open price but not before it existed), never after the close.
+ */
+function openMoment(state: SimState, sym: string, openTime: number, close: number): number {
+  let moment = openTime;
+  for (const order of state.liveOrders) {
+    if (order.sym === sym && order.createAt > moment) moment = order.createAt;
+  }
+  return Math.min(moment, close);
 }
 
 /**

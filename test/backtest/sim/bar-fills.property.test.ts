@@ -10,20 +10,25 @@ describe('sim venue: bar fill model (property)', () => {
     await fc.assert(
       fc.asyncProperty(arbitraryBarSession(), async (steps) => {
         const t = aSim({ fillModel: 'bar', startingBalances: { USDT: D('1000000') } });
-        const bars = new Map<number, BarEvent>();
+        /** The bar whose replay emitted each fill, by fill index. */
+        const barOfFill: BarEvent[] = [];
         for (const step of steps) {
           if ('event' in step) {
-            bars.set(step.event.ts, step.event as BarEvent);
             t.sim.onMarket(step.event);
+            const emitted = t.of('execution').length;
+            while (barOfFill.length < emitted) barOfFill.push(step.event as BarEvent);
           } else {
             t.send(step.intent);
           }
         }
         const fills = t.of('execution').map((e) => e.execution);
-        for (const fill of fills) {
-          const bar = bars.get(fill.timestamp);
-          expect(bar, `fill at ${fill.timestamp} outside any bar`).toBeDefined();
-          if (!bar) continue;
+        expect(barOfFill).toHaveLength(fills.length);
+        fills.forEach((fill, i) => {
+          const bar = barOfFill[i] as BarEvent;
+          expect(fill.timestamp, `${fill.clientOrderId} stamped outside its bar`).toBeGreaterThanOrEqual(
+            bar.openTime,
+          );
+          expect(fill.timestamp, `${fill.clientOrderId} stamped outside its bar`).toBeLessThanOrEqual(bar.ts);
           const price = fill.price.toNumber();
           expect(
             price >= bar.low - 1e-9 && price <= bar.high + 1e-9,
@@ -36,7 +41,7 @@ describe('sim venue: bar fill model (property)', () => {
           ) {
             expect(price).toBe(bar.open);
           }
-        }
+        });
         const snapshot = await t.sim.snapshot();
         const realized = fills.reduce((sum, f) => sum.plus(f.rpnl), ZERO);
         const fees = fills.reduce((sum, f) => sum.plus(f.fee).minus(f.rebate), ZERO);

@@ -14,6 +14,30 @@ describe('sim venue: bar fill model', () => {
     ]);
   });
 
+  it("stamps fills at the open at the bar's open time, or at the order's arrival when latency made it later, and fills inside the bar at its close", () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    t.send(aMarket('m1', 'BUY', '1'), aLimit('b1', 'BUY', '1', '98.5'));
+    t.sim.onMarket(aBar(120_000, 100.5, 103, 98, 102));
+    const late = aSim({
+      fillModel: 'bar',
+      latency: { orderEntry: { fixedMs: 250, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
+    });
+    late.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    late.send(aMarket('m2', 'BUY', '1'));
+    late.sim.onMarket(aBar(120_000, 100.5, 103, 98, 102));
+    const stamps = [...t.of('execution'), ...late.of('execution')].map((e) => [
+      e.execution.clientOrderId,
+      e.execution.price.toFixed(),
+      e.execution.timestamp,
+    ]);
+    expect(stamps).toEqual([
+      ['m1', '100.5', 60_000],
+      ['b1', '98.5', 120_000],
+      ['m2', '100.5', 60_250],
+    ]);
+  });
+
   it('fills a limit inside the bar range at its price, and at the open when the bar opens through it', () => {
     const t = aSim({ fillModel: 'bar' });
     t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
