@@ -32,6 +32,8 @@ export type MarketMakerParams = z.infer<typeof params>;
 
 interface QuoteSlot {
   ref: string | undefined;
+  /** The price, in ticks, last sent for the slot's order (placed or modified to). */
+  sentTicks: number;
 }
 
 interface MarketMakerState {
@@ -78,8 +80,10 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   }
   if (live !== undefined) {
     const moved = Math.abs(Math.round(asNumber(live.limitPrice) / ctx.state.tickN) - wanted.ticks);
-    if (moved >= ctx.params.requoteTicks)
+    if (moved >= ctx.params.requoteTicks) {
+      slot.sentTicks = wanted.ticks;
       ctx.submit(ctx.order.modify(live, { price: ctx.state.tick.mul(wanted.ticks) }));
+    }
     return;
   }
   const intent = ctx.order.postOnly({
@@ -89,7 +93,18 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     price: ctx.state.tick.mul(wanted.ticks),
   });
   slot.ref = intent.ref;
+  slot.sentTicks = wanted.ticks;
   ctx.submit(intent);
+}
+
+/**
+ * The prices, in ticks, the slot's order may rest at on the venue: its known price and, while a
+ * modify is in flight, the price sent; empty when the slot has no order.
+ */
+function restingTicks(ctx: Ctx, slot: QuoteSlot): number[] {
+  const live = slotOrder(ctx, slot);
+  if (live === undefined) return [];
+  return [Math.round(asNumber(live.limitPrice) / ctx.state.tickN), slot.sentTicks];
 }
 
 /**
@@ -112,9 +127,18 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
   const askTicks = Math.round(quote.ask / tick);
   const mid = (bidTicks + askTicks) / 2;
   const skew = -inventory * skewTicksPerUnit;
-  // Never cross the touch: a post-only quote that would take is rejected by the venue anyway.
-  const bid = Math.min(Math.floor(mid - halfSpreadTicks + skew + 1e-9), bidTicks);
-  const ask = Math.max(Math.ceil(mid + halfSpreadTicks + skew - 1e-9), askTicks);
+  // Never cross the touch: a post-only quote that would take is rejected by the venue anyway. Nor
+  // our own other quote, wherever it may rest while a request for it is in flight.
+  const bid = Math.min(
+    Math.floor(mid - halfSpreadTicks + skew + 1e-9),
+    bidTicks,
+    ...restingTicks(ctx, ctx.state.ask).map((t) => t - 1),
+  );
+  const ask = Math.max(
+    Math.ceil(mid + halfSpreadTicks + skew - 1e-9),
+    askTicks,
+    ...restingTicks(ctx, ctx.state.bid).map((t) => t + 1),
+  );
   const bidLots = lotsFor(ctx, maxPosition - inventory, bid);
   const askLots = lotsFor(ctx, maxPosition + inventory, ask);
   quoteSide(ctx, 'BUY', bidLots > 0 ? { ticks: bid, lots: bidLots } : undefined);
@@ -124,7 +148,8 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
 /**
  * A two-sided market maker. On every BBO of `sym` it wants a post-only bid `halfSpreadTicks`
  * below the mid and an ask as far above, both shifted `skewTicksPerUnit` ticks per unit of
- * inventory against it (down when long, up when short) and never through the touch. A quote is
+ * inventory against it (down when long, up when short), never through the touch nor through its
+ * own other quote (where that one rests or is being moved to). A quote is
  * modified in place when its wanted price moved by `requoteTicks` or more. Each quote offers at
  * most the room left before `maxPosition`, so a fill never takes the position past it, and a
  * side with no room is withdrawn. One request per side is in flight at a time. Cancels its
@@ -137,8 +162,8 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
   description: 'Two-sided post-only quotes around the mid with inventory skew and a position cap.',
   params,
   state: () => ({
-    bid: { ref: undefined },
-    ask: { ref: undefined },
+    bid: { ref: undefined, sentTicks: 0 },
+    ask: { ref: undefined, sentTicks: 0 },
     tick: D(0),
     lot: D(0),
     tickN: 0,

@@ -173,7 +173,25 @@ describe('market-maker strategy', () => {
           expect(rig.faults).toEqual([]);
         },
       ),
-      { numRuns: 40 },
+      {
+        numRuns: 40,
+        examples: [
+          // An ask being modified up and a bid moving up under it: the bid once joined the ask's old price.
+          [
+            [
+              { move: 0, spread: 1, bidQty: 0.01, askQty: 0.01 },
+              { move: 0, spread: 1, bidQty: 0.01, askQty: 0.01 },
+              { move: 0, spread: 2, bidQty: 0.01, askQty: 0.01 },
+              { move: -1, spread: 1, bidQty: 0.01, askQty: 0.01 },
+              { move: 3, spread: 4, bidQty: 0.01, askQty: 0.01 },
+              { move: 0, spread: 1, bidQty: 0.01, askQty: 0.01 },
+              { move: 0, spread: 1, bidQty: 0.01, askQty: 0.01 },
+            ],
+            0,
+            3,
+          ],
+        ],
+      },
     );
   });
 
