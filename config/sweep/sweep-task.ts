@@ -1,3 +1,4 @@
+import { formatStrategyFault } from '../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../compose/backtest-run.ts';
 import { strategySlots } from '../compose/strategy-plugins.ts';
 import { formatConfigProblem, loadConfig } from '../loader/index.ts';
@@ -15,6 +16,8 @@ export interface SweepRow {
   readonly sets: readonly string[];
   readonly metrics: Readonly<Record<string, number | null>>;
   readonly fills: number;
+  /** The strategy faults of its backtest, formatted (empty when no strategy threw). */
+  readonly faults: readonly string[];
 }
 
 function isDecimal(value: unknown): value is { toNumber(): number } {
@@ -59,7 +62,12 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
   if (!slots.ok) throw new Error(slots.problems.map(formatConfigProblem).join('\n'));
   const result = await runConfiguredBacktest(loaded, { slots: slots.slots });
   try {
-    return { sets: task.sets, metrics: numericMetrics(result.metrics), fills: result.fills.length };
+    return {
+      sets: task.sets,
+      metrics: numericMetrics(result.metrics),
+      fills: result.fills.length,
+      faults: (result.faults ?? []).map(formatStrategyFault),
+    };
   } finally {
     // The row is all a sweep keeps: the run's spill files go now, not when the worker exits.
     result.dispose?.();

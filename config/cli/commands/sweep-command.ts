@@ -39,11 +39,14 @@ function cell(value: number | null | undefined): string {
 
 /**
  * `keel sweep <config> --grid ...`: backtests every combination of the grid on worker threads,
- * one result row per combination, sorted by the chosen metric, printed as a table (and CSV).
+ * one result row per combination, sorted by the chosen metric, printed as a table (and CSV). A
+ * combination whose strategy threw is named below the table with its first fault.
  * @param loaded - the validated base config (mode backtest)
  * @param options - grid, workers, metric and output
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric or a missing recording, EXIT.RUNTIME_FAILURE when a backtest fails
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric or a missing recording,
+ *   EXIT.RUNTIME_FAILURE when a backtest fails, EXIT.STRATEGY_FAULT when a strategy threw in some
+ *   combination (after the table, with a `faults` column and the first fault of each such row)
  */
 export async function sweepCommand(
   loaded: LoadedConfig,
@@ -80,11 +83,13 @@ export async function sweepCommand(
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
   const metrics = [options.metric, ...SHOWN.filter((m) => m !== options.metric)];
-  const header = [...paths, ...metrics, 'fills'];
+  const faulted = sorted.filter((row) => row.faults.length > 0);
+  const header = [...paths, ...metrics, 'fills', ...(faulted.length > 0 ? ['faults'] : [])];
   const table = sorted.map((row) => [
     ...paths.map((path) => axisValue(row.sets, path)),
     ...metrics.map((m) => cell(row.metrics[m])),
     String(row.fills),
+    ...(faulted.length > 0 ? [String(row.faults.length)] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
@@ -97,10 +102,16 @@ export async function sweepCommand(
     io.stdout.write(
       `⚠ ${options.metric} is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)\n`,
     );
+  for (const row of faulted) {
+    const where = paths.map((path) => `${path}=${axisValue(row.sets, path)}`).join(' ');
+    io.stdout.write(
+      `✖ ${where}: ${row.faults[0]}${row.faults.length > 1 ? ` (and ${row.faults.length - 1} more)` : ''}\n`,
+    );
+  }
   if (options.out !== undefined) {
     const csv = [header, ...table].map((r) => r.map(csvField).join(',')).join('\n');
     writeFileSync(options.out, `${csv}\n`);
     io.stdout.write(`table: ${options.out}\n`);
   }
-  return EXIT.OK;
+  return faulted.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
 }
