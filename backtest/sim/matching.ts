@@ -113,7 +113,11 @@ function take(state: SimState, order: SimOrder): boolean {
       if (!crosses(order, isMarket, price)) break;
       available += offered(model.partialFills, taken, price, qty);
     }
-    if (!isMarket && available < order.remainingN) return true;
+    if (available < order.remainingN) {
+      // A market order's remainder would fill beyond the book: FOK refuses that too.
+      if (isMarket) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'FOK');
+      return true;
+    }
   }
   let last: number | undefined;
   for (const [price, qty] of levels) {

@@ -17,6 +17,24 @@ describe('sim venue: market orders', () => {
     expect(t.of('position').at(-1)?.position.avgPrice.toFixed()).toBe('100.06');
   });
 
+  it('kills a market FOK order the displayed size cannot fill entirely, and fills one it can', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 99.9, 5, 100, 0.4));
+    t.send(aMarket('f1', 'BUY', '1', { timeInForce: 'FOK' }));
+    t.sim.advanceTo(2);
+    expect(t.of('execution')).toHaveLength(0);
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      clientOrderId: 'f1',
+      orderState: 'CANCELLED',
+      cancelType: 'FOK',
+    });
+    t.send(aMarket('f2', 'BUY', '0.4', { timeInForce: 'FOK' }));
+    t.sim.advanceTo(3);
+    expect(
+      t.of('execution').map((e) => [e.execution.quantity.toFixed(), e.execution.price.toFixed()]),
+    ).toEqual([['0.4', '100']]);
+  });
+
   it('adds the configured slippage ticks to every market fill', () => {
     const t = aSim({ fillModel: { name: 'through', slippageTicks: 2 } });
     t.sim.onMarket(aQuote(1, 99.9, 5, 100, 0.4));
