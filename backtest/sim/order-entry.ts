@@ -69,8 +69,10 @@ function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
   if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now, intent.sym);
   if (intent.timeInForce === 'GTD') {
     const [, y, m, d] = DATE.exec(intent.expiryDate ?? '') ?? [];
-    // GTD lives through the whole expiry date, UTC (Keel's choice).
-    return Date.UTC(Number(y), Number(m) - 1, Number(d)) + DAY_MS;
+    // GTD lives through the whole expiry date, UTC (Keel's choice). Without a date the order is
+    // rejected (badParameter); its expiry must still be a number, or it would poison the timers' deadline.
+    const end = Date.UTC(Number(y), Number(m) - 1, Number(d)) + DAY_MS;
+    return Number.isNaN(end) ? Number.POSITIVE_INFINITY : end;
   }
   return Number.POSITIVE_INFINITY;
 }

@@ -101,6 +101,21 @@ describe('sim venue: limit orders', () => {
     expect(p2?.orderState).toBe('NEW');
   });
 
+  it('still expires a DAY order after a GTD order without expiryDate was rejected', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1000, 99, 5, 101, 5));
+    t.send(
+      aLimit('bad', 'BUY', '1', '100', { timeInForce: 'GTD' }),
+      aLimit('d1', 'BUY', '1', '100', { timeInForce: 'DAY' }),
+    );
+    t.sim.onMarket(aQuote(DAY + 5, 99, 5, 101, 5));
+    expect(t.of('order').map((e) => [e.order.clientOrderId, e.order.orderState, e.order.action])).toEqual([
+      ['bad', 'REJECTED', 'REJECT'],
+      ['d1', 'NEW', 'PLACE'],
+      ['d1', 'CANCELLED', 'EXPIRE'],
+    ]);
+  });
+
   it('expires a DAY order at the next 00:00 UTC and a GTD order after its expiry date', () => {
     const t = aSim();
     t.sim.onMarket(aQuote(1000, 99, 5, 101, 5));
