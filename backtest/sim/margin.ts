@@ -12,8 +12,15 @@ import type { SimState } from './sim-state.ts';
  *   would increase a position, the same at its limit price (mark for market orders);
  * - maintenance margin = |qty| x contractSize x mark x maintenance rate, plus loan value x the
  *   loan maintenance rate; available margin = equity - initial margin;
- * - liquidation starts when equity < maintenance margin; riskRatio = maintenance margin / equity.
+ * - liquidation starts when equity < maintenance margin; riskRatio = maintenance margin / equity,
+ *   reported as {@link UNBOUNDED_RISK_RATIO} when equity is not positive and some margin is due.
  */
+
+/**
+ * riskRatio of a portfolio with no positive equity and margin due: the ratio has no bound, and the
+ * Accounts channel carries a decimal string, so a large finite value stands for it (Keel's choice).
+ */
+export const UNBOUNDED_RISK_RATIO = D('1e9');
 
 /**
  * The value of one unit of a coin in the account currency: 1 for valuation coins, else the mark of
@@ -264,7 +271,7 @@ export function positionView(
  */
 export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
   const mm = maintenanceMargin(state);
-  const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : D(Number.POSITIVE_INFINITY);
+  const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
   let accountStatus: AccountStatus = 'NORMAL';
   if (state.liquidating) accountStatus = 'LIQUIDATION';
   else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';

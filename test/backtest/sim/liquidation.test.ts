@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UNBOUNDED_RISK_RATIO } from '../../../backtest/sim/margin.ts';
 import { D, LIQUIDATION_NODE_TYPES } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
@@ -60,6 +61,15 @@ describe('sim venue: liquidation', () => {
     ]);
     expect(t.of('account').some((e) => e.account.accountStatus === 'LIQUIDATION')).toBe(true);
     expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
+  });
+
+  it('reports a finite riskRatio, the cap for an unbounded one, when a gap takes equity below zero', () => {
+    const t = aLeveragedLong();
+    t.sim.onMarket(aMark(2, 70)); // equity 199.5 - 300 = -100.5 with MM 3.5 due: no bound
+    const accounts = t.of('account').map((e) => e.account);
+    const liquidating = accounts.find((a) => a.accountStatus === 'LIQUIDATION');
+    expect(liquidating?.riskRatio.toFixed()).toBe(UNBOUNDED_RISK_RATIO.toFixed());
+    expect(accounts.every((a) => a.riskRatio.isFinite())).toBe(true);
   });
 
   it('liquidates only the largest position when that restores the margin (partial liquidation)', () => {
