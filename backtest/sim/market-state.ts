@@ -9,6 +9,8 @@ export interface SymMarket {
   asks: readonly BookLevel[];
   /** Latest traded price (trade event, or bar close); NaN until one is seen. */
   last: number;
+  /** Mid of the best bid and ask, worked out when first asked for; NaN until then. */
+  mid: number;
   /** Size of the latest trade (Infinity after a bar close: a bar has no size at one price). */
   lastQty: number;
   /** What the sim's orders took of the latest trade's size (trades-only recordings). */
@@ -51,6 +53,7 @@ export function emptySymMarket(): SymMarket {
     bids: [],
     asks: [],
     last: Number.NaN,
+    mid: Number.NaN,
     lastQty: Number.POSITIVE_INFINITY,
     lastTaken: 0,
     bidsTaken: [],
@@ -73,11 +76,13 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
     case 'quote':
       market.bids = [[event.bid, event.bidQty]];
       market.asks = [[event.ask, event.askQty]];
+      market.mid = Number.NaN;
       forgetChangedLevels(market);
       return;
     case 'book':
       market.bids = event.bids;
       market.asks = event.asks;
+      market.mid = Number.NaN;
       forgetChangedLevels(market);
       return;
     case 'trade':
@@ -159,15 +164,20 @@ export function noteTaken(taken: TakenLevel[], price: number, shown: number, qty
 
 /**
  * The last price a LastPrice trigger compares with: last trade, else the quote mid (Keel's choice
- * when a recording has no trades).
+ * when a recording has no trades), worked out once per quote.
  * @param market - the sym's state
  * @returns the price, NaN when nothing is known
  */
 export function lastPriceOf(market: SymMarket): number {
   if (!Number.isNaN(market.last)) return market.last;
-  const bid = market.bids[0];
-  const ask = market.asks[0];
-  return bid && ask ? (bid[0] + ask[0]) / 2 : Number.NaN;
+  if (Number.isNaN(market.mid)) {
+    const bid = market.bids[0];
+    const ask = market.asks[0];
+    // The float sum carries noise (9.99 + 10 = 19.990000000000002) that would become money where
+    // the mid is turned into a Decimal: 15 significant digits hold the exact mid of two venue prices.
+    if (bid && ask) market.mid = Number(((bid[0] + ask[0]) / 2).toPrecision(15));
+  }
+  return market.mid;
 }
 
 /**

@@ -72,6 +72,17 @@ describe('sim venue: liquidation', () => {
     expect(accounts.every((a) => a.riskRatio.isFinite())).toBe(true);
   });
 
+  it('liquidates at the exact quote mid on a recording without trades or marks, with no float noise in the money', () => {
+    const t = aSim({ startingBalances: { USDT: D('20') } });
+    t.sim.onMarket(aQuote(1000, 99.9, 50, 100, 50));
+    t.send(aMarket('b', 'BUY', '2')); // 2 at 100
+    t.sim.onMarket(aQuote(2000, 9.99, 50, 10, 50)); // mid 9.995 (9.99 + 10 is 19.990000000000002 in floats)
+    const record = t.of('liquidationPosition')[0]?.record;
+    // 2 x 9.995 x 0.5 % = 0.09995 of liquidation fee; rpnl 2 x (9.995 - 100) = -180.01
+    expect([record?.price.toFixed(), record?.liquidationFee.toFixed()]).toEqual(['9.995', '0.09995']);
+    expect(t.of('execution').map((e) => e.execution.rpnl.toFixed())).toEqual(['0', '-180.01']);
+  });
+
   it('liquidates only the largest position when that restores the margin (partial liquidation)', () => {
     const eth = 'BINANCE_PERP_ETH_USDT';
     const t = aSim({
