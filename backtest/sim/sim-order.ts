@@ -109,6 +109,7 @@ export function orderView(order: SimOrder, portfolioId: string): Order {
   if (order.amendType) view.amendType = order.amendType;
   if (order.cancelType) view.cancelType = order.cancelType;
   if (order.reason) view.reason = order.reason;
+  if (order.algoOrderId) view.algoOrderId = order.algoOrderId;
   view.createAt = order.createAt;
   view.updateAt = order.updateAt;
   return view as Order;

@@ -110,6 +110,8 @@ export interface Order {
   readonly amendType?: string;
   readonly cancelType?: string;
   readonly reason?: string;
+  /** The algo order whose trigger placed this order (per public venue docs). */
+  readonly algoOrderId?: string;
   readonly createAt: number;
   readonly updateAt: number;
 }

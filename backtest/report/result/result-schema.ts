@@ -70,6 +70,7 @@ export const orderRecordSchema: z.ZodType<Order, unknown> = z.object({
   amendType: z.string().optional(),
   cancelType: z.string().optional(),
   reason: z.string().optional(),
+  algoOrderId: z.string().optional(),
   createAt: z.number(),
   updateAt: z.number(),
 });

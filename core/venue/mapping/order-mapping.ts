@@ -81,6 +81,7 @@ export function orderFromWire(wire: OrderWire): Order {
     ...(wire.amendType === undefined ? {} : { amendType: wire.amendType }),
     ...(wire.cancelType === undefined ? {} : { cancelType: wire.cancelType }),
     ...(wire.reason === undefined ? {} : { reason: wire.reason }),
+    ...(wire.algoOrderId === undefined ? {} : { algoOrderId: wire.algoOrderId }),
     createAt: wire.createAt,
     updateAt: wire.updateAt ?? wire.createAt,
   };
@@ -151,6 +152,7 @@ export function orderToWire(order: Order): OrderWire {
     ...(order.amendType === undefined ? {} : { amendType: order.amendType }),
     ...(order.cancelType === undefined ? {} : { cancelType: order.cancelType }),
     ...(order.reason === undefined ? {} : { reason: order.reason }),
+    ...(order.algoOrderId === undefined ? {} : { algoOrderId: order.algoOrderId }),
     createAt: order.createAt,
     updateAt: order.updateAt,
   };

@@ -163,4 +163,14 @@ describe('sim venue: algo orders', () => {
     t.sim.advanceTo(1);
     expect(t.of('commandRejected').map((e) => e.code)).toEqual([400009, 406010]);
   });
+
+  it("names the algo order on its triggered order's updates, as the Orders channel does", () => {
+    const t = aSim();
+    t.send(anAlgo('a1', {}));
+    t.sim.onMarket(aTrade(1, 105.2, 1, 'BUY'));
+    const algoOrderId = t.of('algoOrder').at(-1)?.algoOrder.algoOrderId;
+    const child = t.of('order').map((e) => e.order);
+    expect(child.length).toBeGreaterThan(0);
+    expect(child.every((order) => order.algoOrderId === algoOrderId)).toBe(true);
+  });
 });

@@ -52,6 +52,13 @@ describe('wire <-> model mapping', () => {
     );
   });
 
+  it("keeps the algo order id of an order an algo order's trigger placed", () => {
+    const wire = decodeWire(orderWireSchema, { ...WIRE_ORDER, algoOrderId: 'a-7' }, 'test');
+    expect(orderFromWire(wire).algoOrderId).toBe('a-7');
+    expect(orderToWire(orderFromWire(wire)).algoOrderId).toBe('a-7');
+    expect(orderFromWire(decodeWire(orderWireSchema, WIRE_ORDER, 'test'))).not.toHaveProperty('algoOrderId');
+  });
+
   it('keeps unknown extra fields on the wire value (loose schemas)', () => {
     expect(decodeWire(orderWireSchema, WIRE_ORDER, 'test').venueExtra).toBe('kept');
   });
