@@ -32,6 +32,16 @@ export function formatMoney(value: Dec): string {
 }
 
 /**
+ * Formats a price for people: at most 12 significant digits. A trade's price is volume-weighted
+ * over its order's fills and may repeat forever (304 / 3); the CSV and JSON keep every digit.
+ * @param value - the price
+ * @returns e.g. `101.333333333`
+ */
+export function formatPrice(value: Dec): string {
+  return value.toSignificantDigits(12).toFixed();
+}
+
+/**
  * Formats a duration like backtesting.py prints a timedelta: `3d 04:05:06`, with
  * milliseconds when there are any.
  * @param ms - milliseconds, or null

@@ -10,7 +10,7 @@ import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type ChartData, chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
-import { formatDuration, formatMoney, formatPercent, formatTime } from './format-values.ts';
+import { formatDuration, formatMoney, formatPercent, formatPrice, formatTime } from './format-values.ts';
 import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
@@ -95,7 +95,7 @@ function signClass(value: Dec | number): string {
 }
 
 function tradeRow(t: RoundTripTrade, i: number): string {
-  return `<tr><td class="num">${i + 1}</td><td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(t.entryPrice.toFixed())}</td><td class="num">${e(t.exitPrice.toFixed())}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
+  return `<tr><td class="num">${i + 1}</td><td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(formatPrice(t.entryPrice))}</td><td class="num">${e(formatPrice(t.exitPrice))}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
 }
 
 function tradesSection(result: BacktestResult): string {

@@ -10,6 +10,7 @@ import {
   scriptSafe,
   toChartPoints,
 } from '../../../../backtest/report/index.ts';
+import { D } from '../../../../core/model/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 
 const HOSTILE = `<img src=x onerror="alert(1)">&'`;
@@ -69,6 +70,14 @@ describe('HTML report page', () => {
     }
     const tradeRows = html.slice(html.indexOf('<table class="trades">')).match(/<tr><td class="num">/g) ?? [];
     expect(tradeRows).toHaveLength(result.trades.length);
+  });
+
+  it("shows a trade's volume-weighted price to 12 significant digits, not decimal.js's forty", () => {
+    const [first, ...rest] = result.trades;
+    const vwap = { ...first!, entryPrice: D(304).div(3) };
+    const page = renderHtmlReport({ ...result, trades: [vwap, ...rest] }, { settleAsset: 'USDT' });
+    expect(page).toContain('<td class="num">101.333333333</td>');
+    expect(page).not.toContain('101.3333333333333');
   });
 
   it('renders a run without trades with n/a instead of numbers it cannot define', () => {
