@@ -36,3 +36,21 @@ export async function barsRecordingIn(
   await importOhlcvCsv({ input: join(dir, 'bars.csv'), output: join(dir, 'bars.jsonl'), sym });
   return join(dir, 'bars.jsonl');
 }
+
+/**
+ * Writes `count` quiet 1m bars (open and close 100, high 101, low 99) and imports them into
+ * `dir/bars.jsonl`, as {@link barsRecordingIn} does.
+ * @param dir - a temporary folder
+ * @param count - how many bars
+ * @param t0 - open time of the first bar, epoch ms
+ * @param sym - the sym the bars are of
+ * @returns the recording's path
+ */
+export function flatBarsRecordingIn(dir: string, count: number, t0: number, sym: string): Promise<string> {
+  return barsRecordingIn(
+    dir,
+    Array.from({ length: count }, () => [100, 101, 99, 100]),
+    t0,
+    sym,
+  );
+}

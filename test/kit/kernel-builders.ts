@@ -1,7 +1,8 @@
 import { Subject } from 'rxjs';
 import type { IntentDenied, IntentGate, StrategySlot, VirtualScheduler } from '../../core/kernel/index.ts';
 import { Kernel, virtualScheduler } from '../../core/kernel/index.ts';
-import type { MarketEvent } from '../../core/model/index.ts';
+import type { InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
+import type { Portfolio } from '../../core/portfolio/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { type InMemoryVenue, inMemoryVenue } from './in-memory-venue.ts';
 import { anInstrument } from './instrument-builders.ts';
@@ -20,18 +21,30 @@ export interface KernelRig {
   readonly faults: string[];
 }
 
+/** What a test may change about the kernel {@link aKernelRig} builds. */
+export interface KernelRigOptions {
+  /** The risk gate; default the real gate with default limits. */
+  readonly gate?: IntentGate;
+  /** Virtual start time, epoch ms; default 0. */
+  readonly start?: number;
+  /** The run id the kernel stamps. */
+  readonly runId?: string;
+  /** The instruments; default BTC and ETH perpetuals (tick 0.1, lot 0.001). */
+  readonly instruments?: readonly InstrumentSpec[];
+  /** A portfolio for the kernel to keep (and mark) as it folds fills; default none. */
+  readonly portfolio?: Portfolio;
+}
+
 /**
- * Builds and starts a kernel on virtual time over BTC and ETH perpetuals (tick 0.1, lot 0.001),
- * with the in-memory venue filling market orders at the last BTC/ETH price pushed, and the real
- * risk gate (default limits unless a gate is given).
+ * Builds and starts a kernel on virtual time over BTC and ETH perpetuals (tick 0.1, lot 0.001)
+ * unless other instruments are given, with the in-memory venue filling market orders at the last
+ * price pushed for the sym (100 before any), and the real risk gate (default limits unless a gate
+ * is given).
  * @param strategies - the strategies to run
- * @param options - gate, start time, run id
+ * @param options - gate, start time, run id, instruments, portfolio
  * @returns the rig
  */
-export function aKernelRig(
-  strategies: readonly StrategySlot[],
-  options: { gate?: IntentGate; start?: number; runId?: string } = {},
-): KernelRig {
+export function aKernelRig(strategies: readonly StrategySlot[], options: KernelRigOptions = {}): KernelRig {
   const scheduler = virtualScheduler(options.start ?? 0);
   const market = new Subject<MarketEvent>();
   const lastPrice = new Map<string, number>();
@@ -41,13 +54,14 @@ export function aKernelRig(
   });
   const venue = inMemoryVenue(scheduler.clock, (sym) => lastPrice.get(sym) ?? 100);
   const kernel = new Kernel({
-    instruments: [anInstrument(BTC), anInstrument(ETH)],
+    instruments: options.instruments ?? [anInstrument(BTC), anInstrument(ETH)],
     market: market.asObservable(),
     execution: venue,
     gate: options.gate ?? new RiskGate(),
     scheduler,
     strategies,
     ...(options.runId === undefined ? {} : { runId: options.runId }),
+    ...(options.portfolio === undefined ? {} : { portfolio: options.portfolio }),
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];

@@ -1,4 +1,5 @@
 import type {
+  AccountUpdateEvent,
   BarEvent,
   MarketTradeEvent,
   Order,
@@ -110,4 +111,28 @@ export function aPositionUpdate(
     ...overrides,
   };
   return { kind: 'position', ts, recvTs: ts, position };
+}
+
+/**
+ * An account report of a NET-mode portfolio in good standing: all of its equity available, no
+ * maintenance margin.
+ * @param ts - event time (also the receive time)
+ * @param equity - the equity the venue reports, as a decimal string
+ * @returns the event
+ */
+export function anAccountUpdate(ts: number, equity: string): AccountUpdateEvent {
+  return {
+    kind: 'account',
+    ts,
+    recvTs: ts,
+    account: {
+      portfolioId: 'p-1',
+      equity: D(equity),
+      availableMargin: D(equity),
+      maintainMargin: D('0'),
+      riskRatio: D('0'),
+      accountStatus: 'NORMAL',
+      positionMode: 'NET',
+    },
+  };
 }

@@ -7,6 +7,8 @@ import {
 import { seededRandom } from '../../core/kernel/index.ts';
 import type {
   BarEvent,
+  BookEvent,
+  BookLevel,
   Intent,
   MarketTradeEvent,
   MarkPriceEvent,
@@ -124,6 +126,18 @@ export function aTrade(
 }
 
 /**
+ * A recorded book snapshot at time `ts` (recvTs = ts).
+ * @param ts - event time
+ * @param bids - bid levels, best first, as [price, size]
+ * @param asks - ask levels, best first, as [price, size]
+ * @param sym - the sym (default BTC)
+ * @returns the event
+ */
+export function aBook(ts: number, bids: BookLevel[], asks: BookLevel[], sym = BTC): BookEvent {
+  return { kind: 'book', sym, ts, recvTs: ts, bids, asks };
+}
+
+/**
  * A closed 1m bar ending at `ts`, volume 100.
  * @returns the event
  */
@@ -194,4 +208,18 @@ export function aSim(overrides: Partial<SimVenueOptions> = {}): SimUnderTest {
     of: <K extends UserEvent['kind']>(kind: K) =>
       events.filter((e): e is Extract<UserEvent, { kind: K }> => e.kind === kind),
   };
+}
+
+/**
+ * Each fill the sim emitted, in order, as `ref side qty@price execType` (e.g. `b BUY 3@100 MAKER`).
+ * @param t - the sim under test
+ * @returns one line a fill
+ */
+export function fillLines(t: SimUnderTest): string[] {
+  return t
+    .of('execution')
+    .map(
+      ({ execution: e }) =>
+        `${e.clientOrderId} ${e.side} ${e.quantity.toFixed()}@${e.price.toFixed()} ${e.execType}`,
+    );
 }

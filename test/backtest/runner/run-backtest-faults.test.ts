@@ -4,9 +4,8 @@ import { z } from 'zod';
 import { resultFromJson, resultToJson } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { barsRecordingIn, decodeMarketRecord } from '../../kit/bar-recordings.ts';
+import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
@@ -14,18 +13,6 @@ const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const THIS_FILE = fileURLToPath(import.meta.url);
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-faults-');
-
-const decode = decodeMarketRecord;
-
-/** Four 1m bars opening at T0, T0+1m, T0+2m, T0+3m. */
-function fourBars(): Promise<string> {
-  return barsRecordingIn(
-    aTempDir(),
-    [0, 1, 2, 3].map(() => [100, 101, 99, 100]),
-    T0,
-    BTC,
-  );
-}
 
 /** Throws in the hook its params name, on the second bar it sees; counts the bars it saw. */
 const faulty = defineStrategy({
@@ -46,21 +33,14 @@ const faulty = defineStrategy({
 });
 
 function options(recording: string, what: string): BacktestRunOptions {
-  return {
-    recordings: [recording],
-    decode,
-    instruments: [anInstrument(BTC)],
-    strategies: [{ id: 'bad', strategy: faulty, params: { what } }],
-    gate: new RiskGate(),
-    startingCash: D(10_000),
-    closeAtEnd: false,
-  };
+  return barRunOptions(recording, [anInstrument(BTC)], [{ id: 'bad', strategy: faulty, params: { what } }]);
 }
 
 describe('backtest runner: strategy faults', () => {
   let bars = '';
   beforeAll(async () => {
-    bars = await fourBars();
+    // Four 1m bars opening at T0, T0+1m, T0+2m, T0+3m.
+    bars = await flatBarsRecordingIn(aTempDir(), 4, T0, BTC);
   });
 
   it('records a hook that threw: strategy, hook, event time, error and the line in the strategy file', async () => {

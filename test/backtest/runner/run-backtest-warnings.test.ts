@@ -6,9 +6,8 @@ import {
   runBacktest,
 } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { barsRecordingIn, decodeMarketRecord } from '../../kit/bar-recordings.ts';
+import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
@@ -16,18 +15,6 @@ const BTC = 'BINANCE_PERP_BTC_USDT';
 const SOL = 'BINANCE_PERP_SOL_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-warnings-');
-
-const decode = decodeMarketRecord;
-
-/** Four BTC 1m klines (no trades) opening at T0 .. T0+3m. */
-function fourBars(): Promise<string> {
-  return barsRecordingIn(
-    aTempDir(),
-    [0, 1, 2, 3].map(() => [100, 101, 99, 100]),
-    T0,
-    BTC,
-  );
-}
 
 /** Watches `watch` bars of `interval` (none when `watch` is empty); names `sym` in its params. */
 const watcher = defineStrategy({
@@ -42,17 +29,19 @@ const watcher = defineStrategy({
   },
 });
 
-function options(recording: string, params: Record<string, string>, extra: Partial<BacktestRunOptions> = {}) {
+function options(
+  recording: string,
+  params: Record<string, string>,
+  extra: Partial<BacktestRunOptions> = {},
+): BacktestRunOptions {
   return {
-    recordings: [recording],
-    decode,
-    instruments: [anInstrument(BTC), anInstrument(SOL)],
-    strategies: [{ id: 's1', strategy: watcher, params }],
-    gate: new RiskGate(),
-    startingCash: D(10_000),
-    closeAtEnd: false,
+    ...barRunOptions(
+      recording,
+      [anInstrument(BTC), anInstrument(SOL)],
+      [{ id: 's1', strategy: watcher, params }],
+    ),
     ...extra,
-  } satisfies BacktestRunOptions;
+  };
 }
 
 async function warningsOf(opts: BacktestRunOptions): Promise<readonly string[] | undefined> {
@@ -64,7 +53,8 @@ async function warningsOf(opts: BacktestRunOptions): Promise<readonly string[] |
 describe('backtest runner: setup warnings', () => {
   let bars = '';
   beforeAll(async () => {
-    bars = await fourBars();
+    // Four BTC 1m klines (no trades) opening at T0 .. T0+3m.
+    bars = await flatBarsRecordingIn(aTempDir(), 4, T0, BTC);
   });
 
   it('warns when a strategy watches bars of a sym the recordings hold nothing of', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { PlaceAlgoOrderIntent } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { aBar, aMark, aMarket, aSim, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
+import { aSellStop } from '../../kit/intent-builders.ts';
+import { aBar, aMark, aMarket, aSim, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 // The builders' instrument: taker 5 bps, tick 0.1, leverage 10, maintenance rate 0.5 %, liquidation
 // fee 0.5 %. 20 USDT; one BTC bought or sold at 100 at a bar's open (fee 0.05): balance 19.95.
@@ -30,23 +30,6 @@ function liquidationFill(t: SimUnderTest): string[] | undefined {
 
 function usdt(t: SimUnderTest): string | undefined {
   return t.of('asset').at(-1)?.asset.balance.toFixed();
-}
-
-function aSellStop(trigger: string): PlaceAlgoOrderIntent {
-  return {
-    kind: 'placeAlgoOrder',
-    ref: 'sl',
-    sym: BTC,
-    side: 'SELL',
-    algoOrderType: 'TRIGGER',
-    conditionType: 'LTE',
-    triggerType: 'LastPrice',
-    triggerPrice: D(trigger),
-    price: D('0'),
-    qty: D('1'),
-    reduceOnly: true,
-    positionSide: 'NONE',
-  };
 }
 
 describe('sim venue: liquidation inside a bar', () => {
@@ -89,7 +72,7 @@ describe('sim venue: liquidation inside a bar', () => {
 
   it('lets a stop above the liquidation price close the position first', () => {
     const t = aSmallAccount('BUY');
-    t.send(aSellStop('85'));
+    t.send(aSellStop({ triggerPrice: D('85') }));
     t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
     t.sim.onMarket(aBar(240_000, 100, 101, 75, 99));
     expect(t.of('liquidationEvent')).toHaveLength(0);
@@ -99,7 +82,7 @@ describe('sim venue: liquidation inside a bar', () => {
 
   it('liquidates before a stop placed below the liquidation price, and cancels that stop', () => {
     const t = aSmallAccount('BUY');
-    t.send(aSellStop('78'));
+    t.send(aSellStop({ triggerPrice: D('78') }));
     t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
     t.sim.onMarket(aBar(240_000, 100, 101, 75, 99));
     expect(liquidationFill(t)).toEqual(['SELL', '1', '80.4', '0.402']);

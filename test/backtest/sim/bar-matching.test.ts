@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ExecutionEvent, PlaceAlgoOrderIntent, PlaceOrderIntent } from '../../../core/model/index.ts';
+import type { ExecutionEvent, PlaceOrderIntent } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { aBar, aLimit, aMarket, aSim, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
+import { aSellStop } from '../../kit/intent-builders.ts';
+import { aBar, aLimit, aMarket, aSim, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 // The builders' instrument: maker 2 bps, taker 5 bps, tick 0.1; 10 000 USDT, zero latency.
 
@@ -10,24 +11,6 @@ function bracket(tp: string, sl: string): Pick<PlaceOrderIntent, 'tp' | 'sl'> {
   return {
     tp: { triggerPrice: D(tp), triggerType: 'LastPrice', price: D('0') },
     sl: { triggerPrice: D(sl), triggerType: 'LastPrice', price: D('0') },
-  };
-}
-
-/** A reduce-only SELL stop (last price falling to `trigger`) sending a market order. */
-function aSellStop(ref: string, trigger: string, qty: string): PlaceAlgoOrderIntent {
-  return {
-    kind: 'placeAlgoOrder',
-    ref,
-    sym: BTC,
-    side: 'SELL',
-    algoOrderType: 'TRIGGER',
-    conditionType: 'LTE',
-    triggerType: 'LastPrice',
-    triggerPrice: D(trigger),
-    price: D('0'),
-    qty: D(qty),
-    reduceOnly: true,
-    positionSide: 'NONE',
   };
 }
 
@@ -53,41 +36,55 @@ function usdt(t: SimUnderTest): string | undefined {
     ?.asset.balance.toFixed();
 }
 
-describe('sim venue: bar path after the open', () => {
-  it('takes the stop first when a long entered at the open meets both its tp and sl in that bar', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
-    t.send(aMarket('m', 'BUY', '10', bracket('103', '97')));
-    // Filled at the open 100 -> long, so the path is 100 -> low 96 -> high 103.5 -> 100: sl 97 first.
-    t.sim.onMarket(aBar(120_000, 100, 103.5, 96, 100));
-    // entry fee 10 x 100 x 5 bps = 0.5; exit 10 x 97: rpnl -30, fee 10 x 97 x 5 bps = 0.485
-    expect(fillsOf(t)).toEqual([
-      ['m', 'BUY', '10', '100', 'TAKER', '0.5', '0'],
-      ['m-sl-trig', 'SELL', '10', '97', 'TAKER', '0.485', '-30'],
-    ]);
-    // 10000 - 0.5 - 30 - 0.485
-    expect(usdt(t)).toBe('9969.015');
-  });
+/** A sim on the bar fill model that has seen one bar (closing at 100 at 60 000): ready for orders. */
+function aBarSim(): SimUnderTest {
+  const t = aSim({ fillModel: 'bar' });
+  t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+  return t;
+}
 
-  it('takes the stop first when a short entered at the open meets both its tp and sl in that bar', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
-    t.send(aMarket('m', 'SELL', '10', bracket('97', '103')));
-    // Short from the open 100: path 100 -> high 104 -> low 96.5 -> 100: sl 103 first.
-    t.sim.onMarket(aBar(120_000, 100, 104, 96.5, 100));
-    // entry fee 0.5; exit BUY 10 x 103: rpnl 10 x (100 - 103) = -30, fee 10 x 103 x 5 bps = 0.515
-    expect(fillsOf(t)).toEqual([
-      ['m', 'SELL', '10', '100', 'TAKER', '0.5', '0'],
-      ['m-sl-trig', 'BUY', '10', '103', 'TAKER', '0.515', '-30'],
-    ]);
-    expect(usdt(t)).toBe('9968.985');
-  });
+describe('sim venue: bar path after the open', () => {
+  const cases = [
+    {
+      position: 'long',
+      entry: aMarket('m', 'BUY', '10', bracket('103', '97')),
+      // Filled at the open 100 -> long, so the path is 100 -> low 96 -> high 103.5 -> 100: sl 97 first.
+      bar: aBar(120_000, 100, 103.5, 96, 100),
+      // entry fee 10 x 100 x 5 bps = 0.5; exit 10 x 97: rpnl -30, fee 10 x 97 x 5 bps = 0.485
+      fills: [
+        ['m', 'BUY', '10', '100', 'TAKER', '0.5', '0'],
+        ['m-sl-trig', 'SELL', '10', '97', 'TAKER', '0.485', '-30'],
+      ],
+      // 10000 - 0.5 - 30 - 0.485
+      usdt: '9969.015',
+    },
+    {
+      position: 'short',
+      entry: aMarket('m', 'SELL', '10', bracket('97', '103')),
+      // Short from the open 100: path 100 -> high 104 -> low 96.5 -> 100: sl 103 first.
+      bar: aBar(120_000, 100, 104, 96.5, 100),
+      // entry fee 0.5; exit BUY 10 x 103: rpnl 10 x (100 - 103) = -30, fee 10 x 103 x 5 bps = 0.515
+      fills: [
+        ['m', 'SELL', '10', '100', 'TAKER', '0.5', '0'],
+        ['m-sl-trig', 'BUY', '10', '103', 'TAKER', '0.515', '-30'],
+      ],
+      usdt: '9968.985',
+    },
+  ];
+  for (const c of cases) {
+    it(`takes the stop first when a ${c.position} entered at the open meets both its tp and sl in that bar`, () => {
+      const t = aBarSim();
+      t.send(c.entry);
+      t.sim.onMarket(c.bar);
+      expect(fillsOf(t)).toEqual(c.fills);
+      expect(usdt(t)).toBe(c.usdt);
+    });
+  }
 });
 
 describe('sim venue: bar segments walked in price order', () => {
   it('checks the stop of a limit entry filled mid-bar against the rest of the segment', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     t.send(aLimit('b', 'BUY', '1', '95', bracket('105', '92')));
     // Flat, extremes equally far: path 100 -> 90 -> 110 -> 100. The buy fills at 95 on the way down
     // and the price goes on to 90, through the sl 92.
@@ -106,8 +103,7 @@ describe('sim venue: bar segments walked in price order', () => {
   });
 
   it('fills a stop that a mid-bar entry meets at its trigger, not at the segment end', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     t.send(aLimit('b', 'BUY', '1', '95', bracket('120', '92')));
     // High nearer the open: path 100 -> 103 -> 90 -> 100; the buy fills at 95 going down to 90.
     t.sim.onMarket(aBar(120_000, 100, 103, 90, 100));
@@ -119,8 +115,7 @@ describe('sim venue: bar segments walked in price order', () => {
   });
 
   it('fires the stop first when a tp and an sl are reached at the same point', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     // A mis-set bracket: when the entry fills at the open 100, both legs are already passed.
     t.send(aMarket('m', 'BUY', '1', bracket('99', '101')));
     t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
@@ -129,11 +124,13 @@ describe('sim venue: bar segments walked in price order', () => {
   });
 
   it('fires the trigger the price reaches first, whatever order they were placed in', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     t.send(aMarket('m', 'BUY', '1'));
     t.sim.onMarket(aBar(120_000, 100, 100.5, 99.5, 100));
-    t.send(aSellStop('far', '92', '1'), aSellStop('near', '96', '1'));
+    t.send(
+      aSellStop({ ref: 'far', triggerPrice: D('92') }),
+      aSellStop({ ref: 'near', triggerPrice: D('96') }),
+    );
     t.sim.onMarket(aBar(180_000, 100, 100.5, 99.5, 100));
     // Long: path 100 -> 90 -> 100.5 -> 95. Going down, 96 comes before 92.
     t.sim.onMarket(aBar(240_000, 100, 100.5, 90, 95));
@@ -148,8 +145,7 @@ describe('sim venue: bar segments walked in price order', () => {
 
 describe('sim venue: bar fills, maker or taker', () => {
   it('fills a limit that was marketable on arrival as a taker at the next open', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     // buy 105 after a close of 100: it would take on arrival
     t.send(aLimit('b', 'BUY', '1', '105'));
     t.sim.onMarket(aBar(120_000, 101, 102, 100, 101));
@@ -158,8 +154,7 @@ describe('sim venue: bar fills, maker or taker', () => {
   });
 
   it('fills a resting limit that a later bar opens through as a maker at that open', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     t.send(aLimit('b', 'BUY', '1', '98'));
     t.sim.onMarket(aBar(120_000, 100, 101, 99, 100));
     t.sim.onMarket(aBar(180_000, 97, 98, 96, 97));
@@ -168,8 +163,7 @@ describe('sim venue: bar fills, maker or taker', () => {
   });
 
   it('fills a limit that was marketable on arrival but met no open as a maker later in the path', () => {
-    const t = aSim({ fillModel: 'bar' });
-    t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+    const t = aBarSim();
     t.send(aLimit('b', 'BUY', '1', '101'));
     // Opens above the limit at 102: it rests from then on and fills at 101 on the way down.
     t.sim.onMarket(aBar(120_000, 102, 103, 100, 102));

@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { checkMarkup, fillFee } from '../../../backtest/sim/fee-model.ts';
-import { D } from '../../../core/model/index.ts';
+import { D, type FeeSchedule } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimit, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
+import { aLimit, aMarket, aQuote, aSim, aTrade, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 const schedule = { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') };
+
+const AAPL = 'US_EQUITY_AAPL';
+
+/**
+ * A sim on one US equity settled in USD (tick 0.01, whole shares) with the given fee schedule,
+ * holding 10 000 USD.
+ */
+function anEquitySim(fees: FeeSchedule): SimUnderTest {
+  return aSim({
+    instruments: [
+      anInstrument(AAPL, { tickSize: D('0.01'), lotSize: D('1'), minSize: D('1'), settleAsset: 'USD', fees }),
+    ],
+    startingBalances: { USD: D('10000') },
+  });
+}
 
 describe('sim venue: fees', () => {
   it('charges maker or taker rate plus the sub-portfolio markup on notional', () => {
@@ -49,21 +64,9 @@ describe('sim venue: fees', () => {
   });
 
   it('charges an equity order its rate plus fixed commission in the quote asset', () => {
-    const sym = 'US_EQUITY_AAPL';
-    const t = aSim({
-      instruments: [
-        anInstrument(sym, {
-          tickSize: D('0.01'),
-          lotSize: D('1'),
-          minSize: D('1'),
-          settleAsset: 'USD',
-          fees: { maker: D('0'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0.99') },
-        }),
-      ],
-      startingBalances: { USD: D('10000') },
-    });
-    t.sim.onMarket(aQuote(0, 189.99, 500, 190, 500, sym));
-    t.send(aMarket('m', 'BUY', '10', { sym }));
+    const t = anEquitySim({ maker: D('0'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0.99') });
+    t.sim.onMarket(aQuote(0, 189.99, 500, 190, 500, AAPL));
+    t.send(aMarket('m', 'BUY', '10', { sym: AAPL }));
     t.sim.advanceTo(1);
     const fill = t.of('execution')[0]?.execution;
     // 10 x 190 = 1900 notional: 0.19 + 0.99
@@ -72,25 +75,13 @@ describe('sim venue: fees', () => {
   });
 
   it('charges the fixed commission per order once, on the first of its fills', () => {
-    const sym = 'US_EQUITY_AAPL';
     const fees = { maker: D('0.0001'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0') };
-    const t = aSim({
-      instruments: [
-        anInstrument(sym, {
-          tickSize: D('0.01'),
-          lotSize: D('1'),
-          minSize: D('1'),
-          settleAsset: 'USD',
-          fees: { ...fees, fixedPerOrder: D('1') },
-        }),
-      ],
-      startingBalances: { USD: D('10000') },
-    });
-    t.sim.onMarket(aQuote(0, 189.99, 500, 190.5, 500, sym));
-    t.send(aLimit('b', 'BUY', '10', '190', { sym }));
+    const t = anEquitySim({ ...fees, fixedPerOrder: D('1') });
+    t.sim.onMarket(aQuote(0, 189.99, 500, 190.5, 500, AAPL));
+    t.send(aLimit('b', 'BUY', '10', '190', { sym: AAPL }));
     t.sim.advanceTo(1);
-    t.sim.onMarket(aTrade(2, 189.9, 4, 'SELL', sym));
-    t.sim.onMarket(aTrade(3, 189.9, 6, 'SELL', sym));
+    t.sim.onMarket(aTrade(2, 189.9, 4, 'SELL', AAPL));
+    t.sim.onMarket(aTrade(3, 189.9, 6, 'SELL', AAPL));
     const fills = t
       .of('execution')
       .map(

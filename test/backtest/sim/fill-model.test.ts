@@ -1,21 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BookEvent, BookLevel } from '../../../core/model/index.ts';
-import { aLimit, aQuote, aSim, aTrade, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
-
-/** A recorded book snapshot at `ts` (recvTs = ts). */
-function aBook(ts: number, bids: BookLevel[], asks: BookLevel[]): BookEvent {
-  return { kind: 'book', sym: BTC, ts, recvTs: ts, bids, asks };
-}
-
-/** Each fill as `ref side qty@price execType`. */
-function fillsOf(t: SimUnderTest): string[] {
-  return t
-    .of('execution')
-    .map(
-      ({ execution: e }) =>
-        `${e.clientOrderId} ${e.side} ${e.quantity.toFixed()}@${e.price.toFixed()} ${e.execType}`,
-    );
-}
+import { aBook, aLimit, aQuote, aSim, aTrade, fillLines } from '../../kit/sim-builders.ts';
 
 describe('queue fill model: the queue ahead of a resting order', () => {
   it('empties when a quote shows the level gone (our bid is now the best): a sell at our price fills us', () => {
@@ -28,7 +12,7 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     t.sim.onMarket(aQuote(3, 99.9, 4, 100.1, 3));
     // a SELL of 3 at 100: all 3 reach us (queue 0, 5 wanted) -> 3 @100 as maker
     t.sim.onMarket(aTrade(4, 100, 3, 'SELL'));
-    expect(fillsOf(t)).toEqual(['b BUY 3@100 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 3@100 MAKER']);
   });
 
   it('empties when a book shows no size at our price inside its displayed range', () => {
@@ -67,7 +51,7 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     );
     // SELL 3 @100 -> 3 of our 5
     t.sim.onMarket(aTrade(4, 100, 3, 'SELL'));
-    expect(fillsOf(t)).toEqual(['b BUY 3@100 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 3@100 MAKER']);
   });
 
   it('starts at zero for a price between displayed levels: only orders at the same price are ahead', () => {
@@ -86,7 +70,7 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     t.send(aLimit('b', 'BUY', '2', '99.9'));
     // SELL 3 @99.9 offers 3; our order wants 2 -> fills 2 @99.9, the whole order
     t.sim.onMarket(aTrade(2, 99.9, 3, 'SELL'));
-    expect(fillsOf(t)).toEqual(['b BUY 2@99.9 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 2@99.9 MAKER']);
   });
 
   it('is unknown beyond the displayed depth until a quote shows the level, then it is the displayed size', () => {
@@ -96,12 +80,12 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     t.send(aLimit('b', 'BUY', '5', '99.8'));
     // a SELL print at our price cannot be shown to reach us: no fill
     t.sim.onMarket(aTrade(2, 99.8, 3, 'SELL'));
-    expect(fillsOf(t)).toEqual([]);
+    expect(fillLines(t)).toEqual([]);
     // the level shows up with 4: all 4 assumed ahead of us (risk-averse)
     t.sim.onMarket(aQuote(3, 99.8, 4, 99.9, 3));
     // SELL 6 @99.8: 4 eat the queue, 2 reach us
     t.sim.onMarket(aTrade(4, 99.8, 6, 'SELL'));
-    expect(fillsOf(t)).toEqual(['b BUY 2@99.8 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 2@99.8 MAKER']);
   });
 
   it('keeps a sell order queue too: the ask level gone from a book above our price empties it', () => {
@@ -121,6 +105,6 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     t.sim.onMarket(aBook(2, [[99.9, 3]], [[100.1, 6]]));
     // BUY 1 @100: queue 0, 1 of our 3
     t.sim.onMarket(aTrade(3, 100, 1, 'BUY'));
-    expect(fillsOf(t)).toEqual(['s SELL 1@100 MAKER']);
+    expect(fillLines(t)).toEqual(['s SELL 1@100 MAKER']);
   });
 });

@@ -1,22 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { BookEvent, BookLevel } from '../../../core/model/index.ts';
-import { aLimit, aMarket, aQuote, aSim, aTrade, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
-
-/** A recorded book snapshot at `ts` (recvTs = ts). */
-function aBook(ts: number, bids: BookLevel[], asks: BookLevel[]): BookEvent {
-  return { kind: 'book', sym: BTC, ts, recvTs: ts, bids, asks };
-}
-
-/** Each fill as `ref side qty@price execType`. */
-function fillsOf(t: SimUnderTest): string[] {
-  return t
-    .of('execution')
-    .map(
-      ({ execution: e }) =>
-        `${e.clientOrderId} ${e.side} ${e.quantity.toFixed()}@${e.price.toFixed()} ${e.execType}`,
-    );
-}
+import type { BookLevel } from '../../../core/model/index.ts';
+import { aBook, aLimit, aMarket, aQuote, aSim, aTrade, fillLines } from '../../kit/sim-builders.ts';
 
 const ASKS: BookLevel[] = [
   [100, 1],
@@ -32,10 +17,10 @@ describe('matching: a crossed limit remainder', () => {
       t.send(aLimit('l', 'BUY', '5', '100.1'));
       // arrival takes 1 @100 and 2 @100.1 (within the limit); 2 rest, crossing the book
       t.sim.onMarket(aBook(2, [[99.9, 5]], ASKS));
-      expect(fillsOf(t)).toEqual(['l BUY 1@100 TAKER', 'l BUY 2@100.1 TAKER']);
+      expect(fillLines(t)).toEqual(['l BUY 1@100 TAKER', 'l BUY 2@100.1 TAKER']);
       // the same book again: its 1 @100 and 2 @100.1 were taken already, nothing new to take
       t.sim.onMarket(aBook(3, [[99.9, 5]], ASKS));
-      expect(fillsOf(t)).toHaveLength(2);
+      expect(fillLines(t)).toHaveLength(2);
       // new sizes are new liquidity: 0.5 @100, then 1.5 of the 3 @100.1 (2 wanted = 0.5 + 1.5);
       // 100.2 is beyond the limit. Average (1x100 + 2x100.1 + 0.5x100 + 1.5x100.1) / 5 = 100.07
       t.sim.onMarket(
@@ -49,7 +34,7 @@ describe('matching: a crossed limit remainder', () => {
           ],
         ),
       );
-      expect(fillsOf(t)).toEqual([
+      expect(fillLines(t)).toEqual([
         'l BUY 1@100 TAKER',
         'l BUY 2@100.1 TAKER',
         'l BUY 0.5@100 TAKER',
@@ -68,7 +53,7 @@ describe('matching: a crossed limit remainder', () => {
     // a printed trade of 1.5 @100 is liquidity of its own: 1.5 @100; a second one of 1 gives the last 0.5
     t.sim.onMarket(aTrade(3, 100, 1.5, 'BUY'));
     t.sim.onMarket(aTrade(4, 100, 1, 'BUY'));
-    expect(fillsOf(t)).toEqual(['l BUY 1@100 TAKER', 'l BUY 1.5@100 TAKER', 'l BUY 0.5@100 TAKER']);
+    expect(fillLines(t)).toEqual(['l BUY 1@100 TAKER', 'l BUY 1.5@100 TAKER', 'l BUY 0.5@100 TAKER']);
   });
 });
 
@@ -83,10 +68,10 @@ describe('matching: displayed size is offered once until it changes', () => {
     // the same 2 displayed again (the bid side moves): already taken, nothing more
     t.sim.onMarket(aQuote(4, 99.8, 3, 100, 2));
     t.sim.onMarket(aQuote(5, 99.7, 3, 100, 2));
-    expect(fillsOf(t)).toEqual(['b BUY 2@100 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 2@100 MAKER']);
     // a changed size is new liquidity: 3 more @100 completes the 5
     t.sim.onMarket(aQuote(6, 99.7, 3, 100, 3));
-    expect(fillsOf(t)).toEqual(['b BUY 2@100 MAKER', 'b BUY 3@100 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 2@100 MAKER', 'b BUY 3@100 MAKER']);
   });
 
   it('offers a level again after it went away and came back with the same size', () => {
@@ -97,7 +82,7 @@ describe('matching: displayed size is offered once until it changes', () => {
     t.sim.onMarket(aQuote(3, 99.9, 3, 100.1, 3));
     // 100 x2 is back after a quote without it: new liquidity, 2 more
     t.sim.onMarket(aQuote(4, 99.9, 3, 100, 2));
-    expect(fillsOf(t)).toEqual(['b BUY 2@100 MAKER', 'b BUY 2@100 MAKER']);
+    expect(fillLines(t)).toEqual(['b BUY 2@100 MAKER', 'b BUY 2@100 MAKER']);
   });
 
   it('shares one display between two resting orders and does not offer it again', () => {
@@ -107,7 +92,7 @@ describe('matching: displayed size is offered once until it changes', () => {
     // ask 99.9 x2 goes through both: a takes 1, b the other 1
     t.sim.onMarket(aQuote(2, 99.8, 3, 99.9, 2));
     t.sim.onMarket(aQuote(3, 99.8, 3, 99.9, 2));
-    expect(fillsOf(t)).toEqual(['a BUY 1@100 MAKER', 'b BUY 1@100 MAKER']);
+    expect(fillLines(t)).toEqual(['a BUY 1@100 MAKER', 'b BUY 1@100 MAKER']);
   });
 
   it('does not let a second market order take the size the first one took', () => {
@@ -116,7 +101,7 @@ describe('matching: displayed size is offered once until it changes', () => {
     t.send(aMarket('m1', 'BUY', '1'), aMarket('m2', 'BUY', '1'));
     // m1 takes the 1 @100; for m2 the level is empty, so it fills one tick (0.1) beyond: 100.1
     t.sim.onMarket(aQuote(2, 99.9, 3, 100, 1));
-    expect(fillsOf(t)).toEqual(['m1 BUY 1@100 TAKER', 'm2 BUY 1@100.1 TAKER']);
+    expect(fillLines(t)).toEqual(['m1 BUY 1@100 TAKER', 'm2 BUY 1@100.1 TAKER']);
   });
 
   it('leaves the taken size of one side alone when only the other side changes', () => {
@@ -127,7 +112,7 @@ describe('matching: displayed size is offered once until it changes', () => {
     t.sim.onMarket(aBook(2, [[99.9, 3]], [[100, 1]]));
     // bids change, asks do not: the ask 100 x1 is the one already taken
     t.sim.onMarket(aBook(3, [[99.8, 4]], [[100, 1]]));
-    expect(fillsOf(t)).toEqual(['l BUY 1@100 TAKER']);
+    expect(fillLines(t)).toEqual(['l BUY 1@100 TAKER']);
   });
 });
 
@@ -163,7 +148,7 @@ describe('matching: a recording with trades only', () => {
     t.send(aMarket('m', 'BUY', '5'));
     // the last trade shows 2 @100: 2 @100, the other 3 at 100 + 1 tick (0.1) = 100.1
     t.sim.onMarket(aTrade(2, 100, 2, 'BUY'));
-    expect(fillsOf(t)).toEqual(['m BUY 2@100 TAKER', 'm BUY 3@100.1 TAKER']);
+    expect(fillLines(t)).toEqual(['m BUY 2@100 TAKER', 'm BUY 3@100.1 TAKER']);
   });
 
   it("takes up to the last trade's size with a marketable limit, and the rest waits for later trades", () => {
@@ -173,6 +158,6 @@ describe('matching: a recording with trades only', () => {
     // arrival: 2 @100 from the last trade; 3 rest crossed
     t.sim.onMarket(aTrade(2, 100.2, 1, 'BUY'));
     // the trade at ts 2 is then met by the resting remainder: 1 @100.2
-    expect(fillsOf(t)).toEqual(['l BUY 2@100 TAKER', 'l BUY 1@100.2 TAKER']);
+    expect(fillLines(t)).toEqual(['l BUY 2@100 TAKER', 'l BUY 1@100.2 TAKER']);
   });
 });

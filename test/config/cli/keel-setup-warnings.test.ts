@@ -1,36 +1,16 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
-import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { faultyPluginBacktestIn } from '../../kit/faulty-plugin-backtests.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'keel-setup-warnings-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const PLUGIN = resolve('test/config/fixtures/faulty-plugin.ts');
-/** SYNTHETIC BTC, ETH and AAPL from 2025-01-06 14:30 to 15:00 UTC: BBO, trades and 1m klines. */
-const SESSION = resolve('backtest/sessions/example-synthetic.jsonl.gz');
-const CONFIG = join(dir, 'watch.yaml');
-writeFileSync(
-  CONFIG,
-  `mode: backtest
-name: watch
-instruments: [BINANCE_PERP_BTC_USDT, { sym: US_EQUITY_MSFT, overrides: { settleAsset: USDT } }]
-strategies:
-  - id: s1
-    use: ${PLUGIN}
-    params: { sym: BINANCE_PERP_BTC_USDT }
-backtest:
-  recordings: [${SESSION}]
-  startingCash: { USDT: 100000 }
-  eventCache: false
-`,
-);
-
-function backtest(name: string, args: string[]) {
-  return keelChild(['backtest', CONFIG, '--no-progress', ...args, ...reportOutputFlags(dir, name)]);
-}
+const dir = tempDirsRemovedAfterAll('keel-setup-warnings-')();
+const backtest = faultyPluginBacktestIn(dir, {
+  name: 'watch',
+  instruments: '[BINANCE_PERP_BTC_USDT, { sym: US_EQUITY_MSFT, overrides: { settleAsset: USDT } }]',
+  strategyId: 's1',
+});
 
 describe('keel backtest: setups that can only end in zero trades', () => {
   it('warns in the summary, the result and the report when a watched sym has no data', () => {

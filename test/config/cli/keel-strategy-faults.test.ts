@@ -1,35 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
+import { FAULTY_PLUGIN, faultyPluginBacktestIn } from '../../kit/faulty-plugin-backtests.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'keel-faults-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const PLUGIN = resolve('test/config/fixtures/faulty-plugin.ts');
-const SESSION = resolve('backtest/sessions/example-synthetic.jsonl.gz');
-const CONFIG = join(dir, 'faulty.yaml');
-writeFileSync(
-  CONFIG,
-  `mode: backtest
-name: faulty
-instruments: [BINANCE_PERP_BTC_USDT]
-strategies:
-  - id: bad
-    use: ${PLUGIN}
-    params: { sym: BINANCE_PERP_BTC_USDT }
-backtest:
-  recordings: [${SESSION}]
-  startingCash: { USDT: 100000 }
-  eventCache: false
-`,
-);
+const dir = tempDirsRemovedAfterAll('keel-faults-')();
+const runBacktest = faultyPluginBacktestIn(dir, {
+  name: 'faulty',
+  instruments: '[BINANCE_PERP_BTC_USDT]',
+  strategyId: 'bad',
+});
 
 function backtest(name: string, ...sets: string[]) {
-  const flags = sets.flatMap((s) => ['--set', s]);
-  return keelChild(['backtest', CONFIG, '--no-progress', ...flags, ...reportOutputFlags(dir, name)]);
+  return runBacktest(
+    name,
+    sets.flatMap((s) => ['--set', s]),
+  );
 }
 
 describe('keel backtest: a strategy that throws', () => {
@@ -42,7 +30,7 @@ describe('keel backtest: a strategy that throws', () => {
     expect(run.stdout).toContain(
       '  ✖ strategy bad: onBar threw at 2025-01-06 14:31:00 UTC: Error: bad bar at ',
     );
-    expect(run.stdout).toContain(`(at ${PLUGIN}:`);
+    expect(run.stdout).toContain(`(at ${FAULTY_PLUGIN}:`);
     const result = JSON.parse(readFileSync(join(dir, 'on-bar-result.json'), 'utf8'));
     expect(result.faults).toHaveLength(1);
     expect(result.faults[0]).toMatchObject({
@@ -50,7 +38,7 @@ describe('keel backtest: a strategy that throws', () => {
       hook: 'onBar',
       ts: Date.UTC(2025, 0, 6, 14, 31),
     });
-    expect(result.faults[0].at.startsWith(`${PLUGIN}:`)).toBe(true);
+    expect(result.faults[0].at.startsWith(`${FAULTY_PLUGIN}:`)).toBe(true);
     const html = readFileSync(join(dir, 'on-bar-report.html'), 'utf8');
     expect(html).toContain('id="strategy-faults"');
     expect(html).toContain('strategy bad: onBar threw at 2025-01-06 14:31:00 UTC');
@@ -84,7 +72,7 @@ name: faulty-paper
 instruments: [BINANCE_PERP_BTC_USDT]
 strategies:
   - id: bad
-    use: ${PLUGIN}
+    use: ${FAULTY_PLUGIN}
     params: { sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }
 paper:
   lockstep: true

@@ -30,6 +30,23 @@ const curveOf = (file: string) => {
   };
 };
 
+/**
+ * Compares two equity curves at the instants both sampled.
+ * @returns how many of the paper curve's samples the backtest sampled too, and one line for each
+ *   of those where the two equities differ
+ */
+function curvesAtSameTs(
+  paper: CurveResult['equityCurve'],
+  backtest: CurveResult['equityCurve'],
+): { shared: number; diff: string[] } {
+  const atSameTs = new Map(backtest.map((s) => [s.ts, s.equity]));
+  const shared = paper.filter((s) => atSameTs.has(s.ts));
+  const diff = shared
+    .filter((s) => atSameTs.get(s.ts) !== s.equity)
+    .map((s) => `t=${s.ts}: paper ${s.equity} | backtest ${atSameTs.get(s.ts)}`);
+  return { shared: shared.length, diff };
+}
+
 describe('npm start, then a backtest of its recording', () => {
   let dir: string;
   let cwd: string;
@@ -102,12 +119,8 @@ describe('npm start, then a backtest of its recording', () => {
     expect(paper.final).toBe(backtest.final);
     // The backtest measures drawdown on float estimates between exact samples: equal to 1e-12.
     expect(paper.maxDrawdown).toBeCloseTo(backtest.maxDrawdown, 12);
-    const atSameTs = new Map(backtest.curve.map((s) => [s.ts, s.equity]));
-    const shared = paper.curve.filter((s) => atSameTs.has(s.ts));
-    expect(shared.length).toBeGreaterThan(0);
-    const diff = shared
-      .filter((s) => atSameTs.get(s.ts) !== s.equity)
-      .map((s) => `t=${s.ts}: paper ${s.equity} | backtest ${atSameTs.get(s.ts)}`);
+    const { shared, diff } = curvesAtSameTs(paper.curve, backtest.curve);
+    expect(shared).toBeGreaterThan(0);
     expect(diff, diff.join('\n')).toEqual([]);
     // An open position moves the curve between fills: some step of the curve has no fill in it.
     const movesWithoutFill = paper.curve.filter((b, i) => {
@@ -125,16 +138,19 @@ describe('npm start, then a backtest of its recording', () => {
   }, 30_000);
 });
 
-/** Paper session of the SMA crossover on SYNTHETIC 1m bars: it holds a position sized from equity for bars on end. */
-const SMA_PAPER = `mode: paper
-instruments: [BINANCE_PERP_BTC_USDT]
+/** The SMA crossover on BTC and its risk limits, the same in the paper session and its backtest. */
+const SMA_SETUP = `instruments: [BINANCE_PERP_BTC_USDT]
 strategies:
   - id: sma
     use: sma-cross
     params: { sym: BINANCE_PERP_BTC_USDT, interval: 1m, fast: 2, slow: 4, fraction: 0.5 }
     risk: { maxPositionQty: 5 }
 risk: { maxNotionalPerOrder: 1000000, maxOpenOrders: 20 }
-paper:
+`;
+
+/** Paper session of the SMA crossover on SYNTHETIC 1m bars: it holds a position sized from equity for bars on end. */
+const SMA_PAPER = `mode: paper
+${SMA_SETUP}paper:
   lockstep: true
   speed: 200
   source: { kind: synthetic, seed: 7 }
@@ -150,14 +166,7 @@ shutdown: { cancelAllOrders: true }
 
 /** Its backtest with the paper venue's models: touch fills, no latency, positions left open. */
 const SMA_REPLAY = `mode: backtest
-instruments: [BINANCE_PERP_BTC_USDT]
-strategies:
-  - id: sma
-    use: sma-cross
-    params: { sym: BINANCE_PERP_BTC_USDT, interval: 1m, fast: 2, slow: 4, fraction: 0.5 }
-    risk: { maxPositionQty: 5 }
-risk: { maxNotionalPerOrder: 1000000, maxOpenOrders: 20 }
-backtest:
+${SMA_SETUP}backtest:
   recordings: [out/sma-paper.jsonl.gz]
   startingCash: { USDT: 100000 }
   fillModel: touch
@@ -191,12 +200,8 @@ describe('a paper session holding a position for minutes, then a backtest of its
     // The backtest measures drawdown on float estimates between exact samples: equal to 1e-12.
     expect(paper.maxDrawdown).toBeCloseTo(backtest.maxDrawdown, 12);
     // Both sampled every second (the backtest's default step for a short span): the same instants.
-    const atSameTs = new Map(backtest.curve.map((s) => [s.ts, s.equity]));
-    const shared = paper.curve.filter((s) => atSameTs.has(s.ts));
-    expect(shared.length).toBeGreaterThan(paper.curve.length / 2);
-    const diff = shared
-      .filter((s) => atSameTs.get(s.ts) !== s.equity)
-      .map((s) => `t=${s.ts}: paper ${s.equity} | backtest ${atSameTs.get(s.ts)}`);
+    const { shared, diff } = curvesAtSameTs(paper.curve, backtest.curve);
+    expect(shared).toBeGreaterThan(paper.curve.length / 2);
     expect(diff, diff.slice(0, 5).join('\n')).toEqual([]);
   }, 90_000);
 });

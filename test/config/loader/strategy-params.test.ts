@@ -4,6 +4,7 @@ import {
   formatConfigProblem,
   type LoadedConfig,
   parseConfigText,
+  type StrategyParamsRegistry,
   validateStrategyParams,
 } from '../../../config/loader/index.ts';
 import { BACKTEST_YAML, replaceLine } from '../../kit/config-texts.ts';
@@ -21,6 +22,12 @@ function loaded(text: string): LoadedConfig {
   return { config: result.config, source: result.source, file: '/x/bt.yaml', dir: '/x' };
 }
 
+/** The params problems of a config text, formatted as the CLI prints them; none when it passes. */
+function problemsOf(text: string, schemas: StrategyParamsRegistry): string[] {
+  const result = validateStrategyParams(loaded(text), schemas);
+  return result.ok ? [] : result.problems.map(formatConfigProblem);
+}
+
 describe("strategy params, checked by the strategy's own schema", () => {
   it('parses params with the defaults of the schema', () => {
     const result = validateStrategyParams(loaded(BACKTEST_YAML), registry);
@@ -29,16 +36,14 @@ describe("strategy params, checked by the strategy's own schema", () => {
 
   it('reports a bad param with the same file:line:col as the config schema', () => {
     const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fast: ten');
-    const result = validateStrategyParams(loaded(text), registry);
-    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+    expect(problemsOf(text, registry)).toEqual([
       '✖ params.fast must be a number, not the string "ten" → at strategies[0].params.fast (bt.yaml:8:13)',
     ]);
   });
 
   it('reports an unknown strategy name with the known ones', () => {
     const text = replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: sma-crosss');
-    const result = validateStrategyParams(loaded(text), registry);
-    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+    expect(problemsOf(text, registry)).toEqual([
       '✖ strategies[0].use names "sma-crosss", which is not a known strategy (built-in: sma-cross) → at strategies[0].use (bt.yaml:6:10)',
     ]);
   });
@@ -52,8 +57,7 @@ describe('strategy params of a plain z.object schema', () => {
 
   it('are parsed strictly: a misspelled name is a located error with a did-you-mean', () => {
     const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fast: 10\n      perod: 3');
-    const result = validateStrategyParams(loaded(text), plain);
-    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+    expect(problemsOf(text, plain)).toEqual([
       '✖ params.perod is not a known key (did you mean period?) → at strategies[0].params.perod (bt.yaml:9:7)',
     ]);
   });

@@ -2,10 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { IntentDenied, StrategyContext } from '../../../core/kernel/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anAccountUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 
 const bigOrder = (ctx: StrategyContext<unknown, unknown>) =>
   ctx.order.limit({ sym: BTC, side: 'BUY', qty: 10, price: 100 });
@@ -92,24 +91,10 @@ describe('kernel: denials are events, never exceptions', () => {
   it('shows equity to the kill switch on account updates, so a loss trips it before the next intent', () => {
     const gate = new RiskGate({ killSwitch: { dailyLossLimit: '100' } });
     const rig = aKernelRig([], { gate, start: Date.parse('2026-01-05T10:00:00Z') });
-    const account = (equity: string, ts: number) => ({
-      kind: 'account' as const,
-      ts,
-      recvTs: ts,
-      account: {
-        portfolioId: 'p-1',
-        equity: D(equity),
-        availableMargin: D(equity),
-        maintainMargin: D('0'),
-        riskRatio: D('0'),
-        accountStatus: 'NORMAL' as const,
-        positionMode: 'NET' as const,
-      },
-    });
     const t0 = Date.parse('2026-01-05T10:00:01Z');
-    rig.kernel.push(account('1000', t0));
+    rig.kernel.push(anAccountUpdate(t0, '1000'));
     expect(gate.status().state).toBe('ACTIVE');
-    rig.kernel.push(account('850', t0 + 1_000));
+    rig.kernel.push(anAccountUpdate(t0 + 1_000, '850'));
     expect(gate.status().state).toBe('HALTED');
   });
 

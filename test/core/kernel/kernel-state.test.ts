@@ -1,18 +1,16 @@
 import fc from 'fast-check';
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
-import type { MarketEvent, OrderState, QuoteEvent } from '../../../core/model/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import type { OrderState, QuoteEvent } from '../../../core/model/index.ts';
 import { D, IN_FLIGHT_ORDER_STATES, VENUE_ORDER_STATES } from '../../../core/model/index.ts';
 import { Portfolio } from '../../../core/portfolio/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
-import { inMemoryVenue } from '../../kit/in-memory-venue.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
 import {
   aFeedBar,
+  anAccountUpdate,
   anOrderUpdate,
   aPositionUpdate,
   aQuote,
@@ -235,17 +233,7 @@ describe('kernel state on bar-only data', () => {
       instrument: (sym) => instruments.find((i) => i.sym === sym),
       initialCash: { USDT: D('10000') },
     });
-    const scheduler = virtualScheduler();
-    const kernel = new Kernel({
-      instruments,
-      market: new Subject<MarketEvent>(),
-      execution: inMemoryVenue(scheduler.clock, () => 100),
-      gate: new RiskGate(),
-      scheduler,
-      strategies: [{ id: 'w', strategy: watcher, params: {} }],
-      portfolio,
-    });
-    void kernel.start();
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher, params: {} }], { instruments, portfolio });
     kernel.push(aFeedBar(0, [100, 100, 100, 100, 1]));
     const fill = anExecution({ side: 'BUY', quantity: '2', price: '100', timestamp: 60_000 });
     kernel.push({ kind: 'execution', ts: 60_000, recvTs: 60_000, execution: fill });
@@ -320,22 +308,6 @@ describe('kernel state: open-order questions the risk gate asks on every intent'
 });
 
 describe('kernel state: equity the venue reports, marked to market between its reports', () => {
-  /** An account report: the venue valued every position at its own mark when it sent this. */
-  const anAccount = (ts: number, equity: string) => ({
-    kind: 'account' as const,
-    ts,
-    recvTs: ts,
-    account: {
-      portfolioId: 'p-1',
-      equity: D(equity),
-      availableMargin: D(equity),
-      maintainMargin: D('0'),
-      riskRatio: D('0'),
-      accountStatus: 'NORMAL' as const,
-      positionMode: 'NET' as const,
-    },
-  });
-
   it('adds the change of unrealized PnL since the report, so an open long gains as the price rises', () => {
     const seen: string[] = [];
     const watcher = defineStrategy({
@@ -348,7 +320,7 @@ describe('kernel state: equity the venue reports, marked to market between its r
     const { kernel } = aKernelRig([{ id: 'w', strategy: watcher, params: {} }]);
     // Long 2 @ 100, the venue's mark 100: equity 10 000 includes 0 unrealized PnL.
     kernel.push(aPositionUpdate(2, '2'));
-    kernel.push(anAccount(2, '10000'));
+    kernel.push(anAccountUpdate(2, '10000'));
     expect(kernel.state.equity().toFixed()).toBe('10000');
     // 2 x (110 - 100) = +20, then 2 x (95 - 100) = -10; the venue sent nothing new.
     kernel.push(aTrade(3, 110));
@@ -363,7 +335,7 @@ describe('kernel state: equity the venue reports, marked to market between its r
     kernel.push(
       aPositionUpdate(1, '2', { markPrice: D('105'), unrealizedPNL: D('10'), positionValue: D('210') }),
     );
-    kernel.push(anAccount(1, '10010'));
+    kernel.push(anAccountUpdate(1, '10010'));
     // The bar closes at 103: 10 010 - 10 + 2 x (103 - 100) = 10 006.
     kernel.push(aFeedBar(0, [104, 106, 102, 103, 5]));
     expect(kernel.state.equity().toFixed()).toBe('10006');
@@ -372,7 +344,7 @@ describe('kernel state: equity the venue reports, marked to market between its r
   it('values positions at the venue price rule (mark, else last trade or bar close, else quote mid)', () => {
     const { kernel } = aKernelRig([]);
     kernel.push(aPositionUpdate(1, '2'));
-    kernel.push(anAccount(1, '10000'));
+    kernel.push(anAccountUpdate(1, '10000'));
     kernel.push(aQuote(2, 119, 121)); // no last price yet: mid 120 -> 2 x 20 = +40
     expect(kernel.state.equity().toFixed()).toBe('10040');
     kernel.push(aTrade(3, 110)); // the last trade outranks the mid: +20
@@ -385,10 +357,10 @@ describe('kernel state: equity the venue reports, marked to market between its r
   it('re-bases on an account report that came without positions (funding), at the price then', () => {
     const { kernel } = aKernelRig([]);
     kernel.push(aPositionUpdate(1, '2'));
-    kernel.push(anAccount(1, '10000'));
+    kernel.push(anAccountUpdate(1, '10000'));
     kernel.push(aTrade(2, 110));
     // Funding of -5 at 110: the venue reports 10 000 + 20 - 5 = 10 015 and no position.
-    kernel.push(anAccount(3, '10015'));
+    kernel.push(anAccountUpdate(3, '10015'));
     expect(kernel.state.equity().toFixed()).toBe('10015');
     // 10 015 + 2 x (120 - 110) = 10 035
     kernel.push(aTrade(4, 120));
@@ -397,19 +369,10 @@ describe('kernel state: equity the venue reports, marked to market between its r
 
   it('marks short legs and contract sizes: short 3 SHORT-leg contracts of 0.01 gain as the price falls', () => {
     const instruments = [{ ...anInstrument(BTC), contractSize: D('0.01') }];
-    const scheduler = virtualScheduler();
-    const kernel = new Kernel({
-      instruments,
-      market: new Subject<MarketEvent>(),
-      execution: inMemoryVenue(scheduler.clock, () => 100),
-      gate: new RiskGate(),
-      scheduler,
-      strategies: [],
-    });
-    void kernel.start();
+    const { kernel } = aKernelRig([], { instruments });
     // A SHORT leg reported with a positive size (two-way mode): -3 contracts of 0.01 @ 100.
     kernel.push(aPositionUpdate(1, '3', { positionSide: 'SHORT' }));
-    kernel.push(anAccount(1, '1000'));
+    kernel.push(anAccountUpdate(1, '1000'));
     // -3 x 0.01 x (90 - 100) = +0.3
     kernel.push(aTrade(2, 90));
     expect(kernel.state.equity().toFixed()).toBe('1000.3');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimitOrder } from '../../kit/intent-builders.ts';
+import { aLimitOrder, aSellStop } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
@@ -91,20 +91,7 @@ describe('order book checks', () => {
       expectApproved(aLimitOrder({ side: 'SELL', positionSide: 'LONG', reduceOnly: true }), both);
     });
     it('leaves reduce-only algo orders to the venue: they act when triggered', () => {
-      const stop = {
-        kind: 'placeAlgoOrder',
-        ref: 'sl',
-        sym: BTC,
-        side: 'SELL',
-        algoOrderType: 'TRIGGER',
-        conditionType: 'LTE',
-        triggerType: 'MarkPrice',
-        triggerPrice: D('90'),
-        price: D('0'),
-        qty: D('1'),
-        reduceOnly: true,
-        positionSide: 'NONE',
-      } as const;
+      const stop = aSellStop({ triggerType: 'MarkPrice' });
       expectApproved(stop, aRiskView());
     });
     it('denies closing a position that is flat and passes closing an open one', () => {

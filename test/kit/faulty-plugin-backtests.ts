@@ -1,0 +1,55 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { type KeelChildRun, keelChild, reportOutputFlags } from './keel-child-process.ts';
+
+/**
+ * The CLI suites' plugin strategy of mistakes: watches `sym` bars of `interval` and throws in the
+ * hook its `throwIn` param names.
+ */
+export const FAULTY_PLUGIN = resolve('test/config/fixtures/faulty-plugin.ts');
+
+/** SYNTHETIC BTC, ETH and AAPL from 2025-01-06 14:30 to 15:00 UTC: BBO, trades and 1m klines. */
+const SESSION = resolve('backtest/sessions/example-synthetic.jsonl.gz');
+
+/** What differs between the faulty plugin's backtest configs. */
+export interface FaultyPluginBacktestConfig {
+  /** The config's `name`, and its file's: `<dir>/<name>.yaml`. */
+  readonly name: string;
+  /** The `instruments` line's value, as YAML. */
+  readonly instruments: string;
+  /** The id the plugin runs under. */
+  readonly strategyId: string;
+}
+
+/**
+ * Writes a backtest config running {@link FAULTY_PLUGIN} alone (params `sym: BINANCE_PERP_BTC_USDT`)
+ * over the SYNTHETIC example session, 100 000 USDT, no event cache.
+ * @param dir - the folder of the config and of every run's result and report
+ * @param config - its name, instruments and strategy id
+ * @returns a function that runs `keel backtest` on it without progress output, with more
+ *   command-line `args` (e.g. `--set`, `--from`), writing `<dir>/<runName>-result.json` and
+ *   `<dir>/<runName>-report.html`
+ */
+export function faultyPluginBacktestIn(
+  dir: string,
+  config: FaultyPluginBacktestConfig,
+): (runName: string, args: readonly string[]) => KeelChildRun {
+  const file = join(dir, `${config.name}.yaml`);
+  writeFileSync(
+    file,
+    `mode: backtest
+name: ${config.name}
+instruments: ${config.instruments}
+strategies:
+  - id: ${config.strategyId}
+    use: ${FAULTY_PLUGIN}
+    params: { sym: BINANCE_PERP_BTC_USDT }
+backtest:
+  recordings: [${SESSION}]
+  startingCash: { USDT: 100000 }
+  eventCache: false
+`,
+  );
+  return (runName, args) =>
+    keelChild(['backtest', file, '--no-progress', ...args, ...reportOutputFlags(dir, runName)]);
+}
