@@ -92,3 +92,34 @@ paper:
     expect(readFileSync(join(dir, 'paper-report.html'), 'utf8')).toContain('id="strategy-faults"');
   }, 60_000);
 });
+
+describe('keel sweep: a combination whose strategy throws', () => {
+  it('marks the row with its fault count, names the combination and its first fault, then exits 3', () => {
+    const csv = join(dir, 'sweep-faults.csv');
+    const run = keelChild([
+      'sweep',
+      join(dir, 'faulty.yaml'),
+      '--grid',
+      'strategies.0.params.throwIn=none,onBar',
+      '--workers',
+      '1',
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code).toBe(EXIT.STRATEGY_FAULT);
+    expect(run.stdout).toContain(
+      '✖ strategies.0.params.throwIn=onBar: strategy bad: onBar threw at 2025-01-06 14:31:00 UTC: Error: bad bar at ',
+    );
+    expect(run.stdout).not.toContain('throwIn=none:');
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows[0]).toMatch(/,fills,faults$/);
+    expect(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').at(-1)])).toEqual(
+      expect.arrayContaining([
+        ['none', '0'],
+        ['onBar', '1'],
+      ]),
+    );
+  }, 120_000);
+});
