@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D, type PlaceAlgoOrderIntent } from '../../../core/model/index.ts';
-import { aLimit, aMark, aMarket, aSim, aTrade } from '../../kit/sim-builders.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aLimit, aMark, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
@@ -162,5 +163,66 @@ describe('sim venue: algo orders', () => {
     t.send(aMarket('m', 'BUY', '1'));
     t.sim.advanceTo(1);
     expect(t.of('commandRejected').map((e) => e.code)).toEqual([400009, 406010]);
+  });
+});
+
+describe('sim venue: algo order parameters and margin', () => {
+  it('refuses with 400001 an algo order a plain order with the same parameters could not be', () => {
+    // BTC: lot 0.001, tick 0.1, minNotional 5, maxLimitSize 1000, maxMarketSize 100 (anInstrument)
+    const t = aSim();
+    t.send(
+      anAlgo('lot', { qty: D('0.0005'), price: D('101') }),
+      anAlgo('tick', { price: D('101.05') }),
+      anAlgo('notional', { qty: D('0.01'), price: D('101') }), // 0.01 x 101 = 1.01 < 5
+      anAlgo('maxLimit', { qty: D('1001'), price: D('101') }),
+      anAlgo('maxMarket', { qty: D('101'), price: D('0') }),
+      anAlgo('side', { positionSide: 'LONG' }), // NET mode takes NONE
+      anAlgo('fine', { qty: D('100'), price: D('0') }),
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['lot', 400001, '400001 bad parameters: qty must be a positive multiple of 0.001'],
+      ['tick', 400001, '400001 bad parameters: a limit order needs a positive price on the tick 0.1'],
+      ['notional', 400001, '400001 bad parameters: notional is below minNotional 5'],
+      ['maxLimit', 400001, '400001 bad parameters: qty exceeds maxLimitSize 1000'],
+      ['maxMarket', 400001, '400001 bad parameters: qty exceeds maxMarketSize 100'],
+      ['side', 400001, '400001 bad parameters: positionSide must be NONE in NET mode'],
+    ]);
+    expect(t.of('algoOrder').map((e) => e.algoOrder.clientAlgoOrderId)).toEqual(['fine']);
+  });
+
+  it('refuses an algo order below the minimum size, and one without LONG / SHORT in BOTH mode', () => {
+    const t = aSim({ instruments: [anInstrument(BTC, { minSize: D('0.01') })], positionMode: 'BOTH' });
+    t.send(
+      anAlgo('small', { qty: D('0.005'), positionSide: 'LONG' }),
+      anAlgo('none', { positionSide: 'NONE' }),
+      anAlgo('long', { positionSide: 'LONG' }),
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['small', 400001, '400001 bad parameters: qty is below the minimum size 0.01'],
+      ['none', 400001, '400001 bad parameters: positionSide LONG or SHORT is required in BOTH mode'],
+    ]);
+    expect(t.of('algoOrder').map((e) => e.algoOrder.clientAlgoOrderId)).toEqual(['long']);
+  });
+
+  it('refuses a replace that would leave the algo order off the lot or the tick, and keeps it as it was', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', { price: D('104') }));
+    t.send(
+      { kind: 'replaceAlgoOrder', ref: 'r1', target: 'a1', sym: BTC, qty: D('1.0005') },
+      { kind: 'replaceAlgoOrder', ref: 'r2', target: 'a1', sym: BTC, price: D('104.05') },
+      // a market algo (price 0) may carry up to maxMarketSize 100, a limit one up to 1000
+      { kind: 'replaceAlgoOrder', ref: 'r3', target: 'a1', sym: BTC, price: D('0'), qty: D('200') },
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
+      ['r1', 400001],
+      ['r2', 400001],
+      ['r3', 400001],
+    ]);
+    expect(t.of('algoOrder').map((e) => [e.algoOrder.qty.toFixed(), e.algoOrder.price.toFixed()])).toEqual([
+      ['1', '104'],
+    ]);
   });
 });
