@@ -1,8 +1,12 @@
 import { asNumber, ZERO } from '../../core/model/index.ts';
+import { childOrderKind } from './algo-orders.ts';
+import { finishOrder } from './fills.ts';
+import { marginShortfall } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
 import { marketOf, workOrder } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishAlgo, publishOrder } from './publish.ts';
+import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
 
@@ -79,27 +83,36 @@ function algoLevel(algo: SimAlgo): Level {
 
 /**
  * Fires an algo order: it becomes a market order (price 0) or a GTC limit order, and its tp / sl
- * sibling is cancelled.
+ * sibling is cancelled. The child passes the margin check a new order passes (a reduce-only one
+ * needs no margin): when the margin cannot carry it, the child is rejected with 401023 and the algo
+ * order ends FAILED (its sibling stays open: it still protects the position).
  * @param state - the venue
  * @param algo - an open algo order whose trigger was reached
  */
 export function fireAlgo(state: SimState, algo: SimAlgo): void {
   state.algos.delete(algo.algoOrderId);
-  const market = algo.price.isZero();
+  const kind = childOrderKind(algo.price);
   const order = createOrder(state, {
     clientOrderId: `${algo.clientAlgoOrderId}-trig`,
     sym: algo.sym,
     side: algo.side,
-    orderType: market ? 'MARKET' : 'LIMIT',
-    timeInForce: market ? 'IOC' : 'GTC',
+    ...kind,
     qty: algo.qty,
-    price: market ? ZERO : algo.price,
+    price: kind.orderType === 'MARKET' ? ZERO : algo.price,
     reduceOnly: algo.reduceOnly,
     positionSide: algo.positionSide,
     algoOrderId: algo.algoOrderId,
   });
-  algo.state = 'TRIGGERED';
   algo.orderId = order.orderId;
+  const shortfall = algo.reduceOnly ? undefined : marginShortfall(state, order);
+  if (shortfall !== undefined) {
+    algo.state = 'FAILED';
+    publishAlgo(state, algo);
+    order.reason = rejectionReason('INSUFFICIENT_MARGIN', `needs ${shortfall.toFixed(2)}`);
+    finishOrder(state, order, 'REJECTED', 'REJECT');
+    return;
+  }
+  algo.state = 'TRIGGERED';
   publishAlgo(state, algo);
   const sibling = algo.sibling === undefined ? undefined : state.algos.get(algo.sibling);
   if (sibling) {

@@ -225,4 +225,53 @@ describe('sim venue: algo order parameters and margin', () => {
       ['1', '104'],
     ]);
   });
+
+  it('fails an algo order whose child the margin cannot carry: the child is rejected with 401023 and nothing fills', () => {
+    // leverage 1, 10 000 USDT: a BUY of 300 at limit 102 needs 300 x 102 / 1 = 30 600 of margin
+    const t = aSim({ leverage: { [BTC]: D(1) } });
+    t.sim.onMarket(aQuote(1, 99.9, 500, 100, 500));
+    t.send(anAlgo('big', { qty: D('300'), triggerPrice: D('101'), price: D('102') }));
+    t.sim.onMarket(aQuote(2, 100.9, 500, 101, 500));
+    t.sim.onMarket(aTrade(3, 101, 1, 'BUY'));
+    const algos = t.of('algoOrder').map((e) => e.algoOrder);
+    expect(algos.map((a) => a.state)).toEqual(['NEW', 'FAILED']);
+    const child = t.of('order').map((e) => e.order);
+    expect(child.map((o) => [o.orderId, o.orderState, o.action])).toEqual([
+      [algos[1]?.orderId, 'REJECTED', 'REJECT'],
+    ]);
+    expect(child[0]?.reason).toBe('401023 insufficient margin: needs 30600.00');
+    expect(t.of('execution')).toEqual([]);
+    expect(t.sim.equity().toFixed()).toBe('10000');
+  });
+
+  it('fires a reduce-only algo order even when the margin is short: its child needs none', () => {
+    // leverage 10: BUY 990 at the ask 100 needs 9 900 of margin and pays 990 x 100 x 0.0005 = 49.5
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 99.9, 1000, 100, 1000));
+    t.send(aLimit('long', 'BUY', '990', '100'));
+    t.send(
+      anAlgo('stop', {
+        side: 'SELL',
+        conditionType: 'LTE',
+        triggerType: 'MarkPrice',
+        triggerPrice: D('99.5'),
+        qty: D('990'),
+        price: D('99.8'),
+        reduceOnly: true,
+      }),
+    );
+    // mark 99.9: equity 10 000 - 49.5 - 990 x 0.1 = 9 851.5 < IM 990 x 99.9 / 10 = 9 890.1
+    t.sim.onMarket(aMark(2, 99.9));
+    expect(t.sim.availableMarginFloor()).toBeLessThan(0);
+    // mark 99.5: equity 9 455.5 < IM 9 850.5, above MM 990 x 99.5 x 0.005 = 492.5 (no liquidation)
+    t.sim.onMarket(aMark(3, 99.5));
+    expect(t.of('algoOrder').at(-1)?.algoOrder.state).toBe('TRIGGERED');
+    // the child SELL 990 at limit 99.8 takes the bid 99.9 and closes the position
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.quantity.toFixed()])).toEqual(
+      [
+        ['long', '990'],
+        ['stop-trig', '990'],
+      ],
+    );
+  });
 });
