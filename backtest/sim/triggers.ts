@@ -3,7 +3,7 @@ import { childOrderKind } from './algo-orders.ts';
 import { finishOrder } from './fills.ts';
 import { marginShortfall } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
-import { marketOf, workOrder } from './matching.ts';
+import { marketOf, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishAlgo, publishOrder } from './publish.ts';
 import { rejectionReason } from './sim-errors.ts';
@@ -63,7 +63,8 @@ function levelsOf(order: SimOrder): readonly Level[] {
 }
 
 /**
- * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified).
+ * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified); a
+ * post-only (GTX) one that would take liquidity there is cancelled instead (cancelType GTX).
  * @param state - the venue
  * @param order - a held order
  * @param message - why it was released, reported in actionMsg
@@ -71,6 +72,13 @@ function levelsOf(order: SimOrder): readonly Level[] {
 export function releaseHeld(state: SimState, order: SimOrder, message: string): void {
   const index = state.held.indexOf(order);
   if (index >= 0) state.held.splice(index, 1);
+  if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
+    // A post-only order never takes: released where it would, it is cancelled, as one meeting its
+    // sym's first price is (fillWaiting). Order entry could not check it while it was held.
+    order.actionMsg = `${message}; post-only (GTX) order would take liquidity`;
+    finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
+    return;
+  }
   order.state = 'OPEN';
   order.actionMsg = message;
   publishOrder(state, order, 'PLACE');
