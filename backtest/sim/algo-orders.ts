@@ -7,6 +7,7 @@ import type {
 } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { freeAlgoRef } from './generated-refs.ts';
 import { badParameter, type OrderParameters } from './order-parameters.ts';
 import { publishAlgo } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -212,7 +213,7 @@ function openAttachedLeg(state: SimState, parent: SimOrder, leg: 'tp' | 'sl'): S
     qty: parent.filled,
     reduceOnly: true,
     positionSide: parent.positionSide,
-    clientAlgoOrderId: `${parent.clientOrderId}-${leg}`,
+    clientAlgoOrderId: freeAlgoRef(state, `${parent.clientOrderId}-${leg}`, () => `${parent.orderId}-${leg}`),
     conditionType: rising ? 'GTE' : 'LTE',
     triggerType: spec.triggerType,
     triggerPrice: spec.triggerPrice,

@@ -1,6 +1,7 @@
 import { asNumber, ZERO } from '../../core/model/index.ts';
 import { childOrderKind } from './algo-orders.ts';
 import { finishOrder } from './fills.ts';
+import { freeOrderRef } from './generated-refs.ts';
 import { marginShortfall } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
 import { marketOf, workOrder, wouldTake } from './matching.ts';
@@ -101,7 +102,7 @@ export function fireAlgo(state: SimState, algo: SimAlgo): void {
   state.algos.delete(algo.algoOrderId);
   const kind = childOrderKind(algo.price);
   const order = createOrder(state, {
-    clientOrderId: `${algo.clientAlgoOrderId}-trig`,
+    clientOrderId: freeOrderRef(state, `${algo.clientAlgoOrderId}-trig`, () => `${algo.algoOrderId}-trig`),
     sym: algo.sym,
     side: algo.side,
     ...kind,
