@@ -1,11 +1,14 @@
 import type {
   CancelAlgoOrderIntent,
   CancelAllAlgoOrdersIntent,
+  Dec,
   PlaceAlgoOrderIntent,
   ReplaceAlgoOrderIntent,
 } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { freeAlgoRef } from './generated-refs.ts';
+import { badParameter, type OrderParameters } from './order-parameters.ts';
 import { publishAlgo } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { nextId, type SimAlgo, type SimState } from './sim-state.ts';
@@ -41,24 +44,38 @@ function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
 }
 
 /**
- * Refuses a command whose quantity or trigger price is not positive or whose price is negative; a
- * field a replace leaves out keeps its value and passes.
+ * The kind of order an algo order sends when it fires: a market order (IOC) at price 0, else a GTC
+ * limit order at its price.
+ * @param price - the algo order's price
+ * @returns the child's order type and time in force
+ */
+export function childOrderKind(price: Dec): Pick<OrderParameters, 'orderType' | 'timeInForce'> {
+  return price.isZero()
+    ? { orderType: 'MARKET', timeInForce: 'IOC' }
+    : { orderType: 'LIMIT', timeInForce: 'GTC' };
+}
+
+/**
+ * Refuses (400001) an algo order, as placed or as a replace would leave it, whose trigger price is
+ * not positive or whose child order would fail order entry's parameter checks (lot, minimum size,
+ * tick of a non-zero price, max sizes, minNotional, positionSide against the position mode).
  * @param state - the venue
  * @param intent - the place or replace command
+ * @param algo - the algo order as it would be (a replace's fields over the open one)
  * @returns true when the command was refused
  */
-function refusedParameters(state: SimState, intent: PlaceAlgoOrderIntent | ReplaceAlgoOrderIntent): boolean {
-  if (intent.qty?.gt(0) === false || intent.triggerPrice?.gt(0) === false || intent.price?.lt(0)) {
-    rejectCommand(
-      state,
-      intent.ref,
-      intent.kind,
-      'BAD_PARAMETERS',
-      'qty and triggerPrice must be positive, price >= 0',
-    );
-    return true;
-  }
-  return false;
+function refusedParameters(
+  state: SimState,
+  intent: PlaceAlgoOrderIntent | ReplaceAlgoOrderIntent,
+  algo: Pick<SimAlgo, 'sym' | 'qty' | 'price' | 'triggerPrice' | 'positionSide'>,
+): boolean {
+  const spec = state.opts.instruments.get(algo.sym);
+  const bad = !algo.triggerPrice.gt(0)
+    ? 'triggerPrice must be positive'
+    : spec && badParameter(state, { ...algo, ...childOrderKind(algo.price) }, spec);
+  if (!bad) return false;
+  rejectCommand(state, intent.ref, intent.kind, 'BAD_PARAMETERS', bad);
+  return true;
 }
 
 /**
@@ -75,7 +92,7 @@ export function placeAlgoOrder(state: SimState, intent: PlaceAlgoOrderIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }
-  if (refusedParameters(state, intent)) return;
+  if (refusedParameters(state, intent, intent)) return;
   openAlgo(state, { ...intent, clientAlgoOrderId: intent.ref });
 }
 
@@ -105,7 +122,14 @@ function findOpen(
 export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (!algo) return;
-  if (refusedParameters(state, intent)) return;
+  const replaced = {
+    sym: algo.sym,
+    positionSide: algo.positionSide,
+    triggerPrice: intent.triggerPrice ?? algo.triggerPrice,
+    price: intent.price ?? algo.price,
+    qty: intent.qty ?? algo.qty,
+  };
+  if (refusedParameters(state, intent, replaced)) return;
   if (intent.triggerPrice) {
     algo.triggerPrice = intent.triggerPrice;
     algo.triggerN = asNumber(intent.triggerPrice);
@@ -189,7 +213,7 @@ function openAttachedLeg(state: SimState, parent: SimOrder, leg: 'tp' | 'sl'): S
     qty: parent.filled,
     reduceOnly: true,
     positionSide: parent.positionSide,
-    clientAlgoOrderId: `${parent.clientOrderId}-${leg}`,
+    clientAlgoOrderId: freeAlgoRef(state, `${parent.clientOrderId}-${leg}`, () => `${parent.orderId}-${leg}`),
     conditionType: rising ? 'GTE' : 'LTE',
     triggerType: spec.triggerType,
     triggerPrice: spec.triggerPrice,

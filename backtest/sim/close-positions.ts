@@ -1,11 +1,12 @@
 import type { ClosePositionIntent, ClosePositionsIntent, PositionSide } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
+import { freeOrderRef } from './generated-refs.ts';
 import { workOrder } from './matching.ts';
 import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import type { SimPosition } from './sim-position.ts';
-import type { SimState } from './sim-state.ts';
+import { nextId, type SimState } from './sim-state.ts';
 
 /** The spec's limit on symList of DELETE /api/v1/trading/positions. */
 export const MAX_CLOSE_SYMS = 20;
@@ -26,7 +27,8 @@ function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSi
 /**
  * Cancels the reduce-only orders on the syms (the spec: "cancelled automatically first"), then sends
  * one reduce-only market order per open position. Reference of each close order: the command's ref,
- * suffixed `-1`, `-2`... when it closes more than one position.
+ * suffixed `-1`, `-2`... when it closes more than one position; a venue id (`SIM-C-<n>`) instead
+ * when that reference is over 40 characters or an order holds it already.
  */
 function closeAll(
   state: SimState,
@@ -37,9 +39,13 @@ function closeAll(
   for (const order of reduceOnlyOrdersOn(state, syms))
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
   positions.forEach((position, index) => {
+    const preferred = positions.length === 1 ? ref : `${ref}-${index + 1}`;
     const order = createOrder(
       state,
-      marketCloseOf(position, positions.length === 1 ? ref : `${ref}-${index + 1}`),
+      marketCloseOf(
+        position,
+        freeOrderRef(state, preferred, () => nextId(state, 'C')),
+      ),
     );
     publishOrder(state, order, 'PLACE');
     workOrder(state, order);

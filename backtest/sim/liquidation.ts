@@ -7,6 +7,7 @@ import type {
 import { ZERO } from '../../core/model/index.ts';
 import { cancelAlgo } from './algo-orders.ts';
 import { executeFill, finishOrder } from './fills.ts';
+import { freeOrderRef } from './generated-refs.ts';
 import { equityOf, liqPriceOf, maintenanceMargin, markOf, unrealizedPnl } from './margin.ts';
 import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishBalances, publishOrder } from './publish.ts';
@@ -108,10 +109,14 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
   node('ALGO_ORDERS_CANCELLED', positions);
   node('LOANS_FROZEN', positions);
   node('POSITIONS_TAKEN_OVER', victims);
-  const orders: [SimPosition, SimOrder, LiquidationPositionSnapshot][] = victims.map((position) => {
+  const orders: [SimPosition, SimOrder, LiquidationPositionSnapshot][] = victims.map((position, index) => {
     const snapshot = snapshotOf(state, position);
+    const ref = `${liquidationEventId}-${position.sym}-${position.positionSide}`;
     const order = createOrder(state, {
-      ...marketCloseOf(position, `${liquidationEventId}-${position.sym}-${position.positionSide}`),
+      ...marketCloseOf(
+        position,
+        freeOrderRef(state, ref, () => `${liquidationEventId}-${index + 1}`),
+      ),
       liquidation: true,
     });
     publishOrder(state, order, 'PLACE');

@@ -1,8 +1,13 @@
-import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
+import type {
+  CancelOrderIntent,
+  CancelOrdersIntent,
+  Dec,
+  ModifyOrderIntent,
+} from '../../core/model/index.ts';
 import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
-import { requeue } from './matching.ts';
+import { requeue, wouldTake } from './matching.ts';
 import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -34,8 +39,20 @@ function findLive(
 }
 
 /**
+ * Whether an amendment would make a post-only (GTX) order take liquidity: it goes back to work at
+ * once (a working order is re-entered, a HOLD order released) at a price the other side reaches.
+ */
+function takesAsPostOnly(state: SimState, order: SimOrder, price: Dec): boolean {
+  if (order.timeInForce !== 'GTX' || !(order.working || order.condition?.code === 'HOLD')) return false;
+  return wouldTake(state, { ...order, priceN: asNumber(price) });
+}
+
+/**
  * Modifies an open order's quantity and / or price. A resting order loses its queue place; a HOLD
- * order is released to the market by its modification (Keel's reading of HOLD).
+ * order is released to the market by its modification (Keel's reading of HOLD). An amendment that
+ * would make a post-only (GTX) order take is refused with 400001 and the order stays as it was
+ * (Keel's choice, as placement refuses one: the public venue docs do not say; Binance, for one,
+ * cancels such an order instead).
  * @param state - the venue
  * @param intent - the command
  */
@@ -64,6 +81,16 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
       intent.kind,
       'BAD_PARAMETERS',
       'price must be a positive multiple of the tick on a limit order',
+    );
+    return;
+  }
+  if (takesAsPostOnly(state, order, intent.price ?? order.price)) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      `post-only (GTX) order would take liquidity at ${(intent.price ?? order.price).toFixed()}`,
     );
     return;
   }

@@ -1,10 +1,11 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { asNumber, isOnStep, ZERO } from '../../core/model/index.ts';
+import { asNumber, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { onlyReduces, positionFor } from './fills.ts';
 import { marginShortfall, marginUnpriced } from './margin-check.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
+import { badParameter, EXPIRY_DATE } from './order-parameters.ts';
 import { publishOrder } from './publish.ts';
 import { rejectionReason, type SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -13,62 +14,24 @@ import { retireFinalOrder, type SimState } from './sim-state.ts';
 import { parseTimeToSend } from './time-to-send.ts';
 
 const DAY_MS = 86_400_000;
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** The first thing wrong with a new order's parameters (400001), or undefined. */
-function badParameter(state: SimState, intent: PlaceOrderIntent, spec: InstrumentSpec): string | undefined {
-  if (spec.state !== 'TRADING') return `${intent.sym} is ${spec.state}`;
-  if (!intent.qty.gt(0) || !isOnStep(intent.qty, spec.lotSize))
-    return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
-  if (intent.qty.lt(spec.minSize)) return `qty is below the minimum size ${spec.minSize.toFixed()}`;
-  const limit = intent.orderType === 'LIMIT';
-  if (limit) {
-    const price = intent.price;
-    if (!price?.gt(0) || !isOnStep(price, spec.tickSize))
-      return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
-    if (intent.qty.gt(spec.maxLimitSize)) return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
-    if (intent.qty.mul(price).mul(spec.contractSize).lt(spec.minNotional))
-      return `notional is below minNotional ${spec.minNotional.toFixed()}`;
-  } else {
-    if (intent.price && !intent.price.isZero()) return 'a market order has price 0';
-    if (intent.qty.gt(spec.maxMarketSize)) return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
-    if (intent.timeInForce === 'GTX') return 'a market order cannot be post-only';
-  }
-  if (intent.timeInForce === 'GTD' && !DATE.test(intent.expiryDate ?? ''))
-    return 'GTD needs expiryDate YYYY-MM-DD';
-  if (state.liveOrders.size > spec.maxNumOrders) {
-    let open = 0;
-    for (const order of state.liveOrders) if (order.sym === intent.sym) open++;
-    // The new order is registered already: more than maxNumOrders live means one too many.
-    if (open > spec.maxNumOrders)
-      return `${intent.sym} already has maxNumOrders ${spec.maxNumOrders} open orders`;
-  }
-  if (state.positionMode === 'BOTH' && intent.positionSide === 'NONE')
-    return 'positionSide LONG or SHORT is required in BOTH mode';
-  if (state.positionMode === 'NET' && intent.positionSide !== 'NONE')
-    return 'positionSide must be NONE in NET mode';
-  const condition = intent.condition;
-  if (condition) {
-    const needsTrigger =
-      condition.code === 'UT' ||
-      condition.code === 'DT' ||
-      condition.code === 'SL' ||
-      condition.code === 'OCO';
-    if (needsTrigger && !condition.triggerPrice?.gt(0))
-      return `conditionCode ${condition.code} needs a positive triggerPrice`;
-    if (condition.code === 'OCO' && !condition.stopPrice?.gt(0))
-      return 'conditionCode OCO needs a positive stopPrice';
-    if (condition.code === 'TIME' && Number.isNaN(parseTimeToSend(condition.timeToSend ?? ''))) {
-      return 'conditionCode TIME needs timeToSend as yyyy-MM-dd HH:mm:ss';
-    }
-  }
-  return undefined;
+/**
+ * Refuses an order beyond its sym's maxNumOrders (400001). The new order is registered already:
+ * more than maxNumOrders live on the sym means one too many.
+ */
+function tooManyOrders(state: SimState, sym: string, spec: InstrumentSpec): string | undefined {
+  if (state.liveOrders.size <= spec.maxNumOrders) return undefined;
+  let open = 0;
+  for (const order of state.liveOrders) if (order.sym === sym) open++;
+  return open > spec.maxNumOrders
+    ? `${sym} already has maxNumOrders ${spec.maxNumOrders} open orders`
+    : undefined;
 }
 
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
   if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now, intent.sym);
   if (intent.timeInForce === 'GTD') {
-    const [, y, m, d] = DATE.exec(intent.expiryDate ?? '') ?? [];
+    const [, y, m, d] = EXPIRY_DATE.exec(intent.expiryDate ?? '') ?? [];
     // GTD lives through the whole expiry date, UTC (Keel's choice). Without a date the order is
     // rejected (badParameter); its expiry must still be a number, or it would poison the timers' deadline.
     const end = Date.UTC(Number(y), Number(m) - 1, Number(d)) + DAY_MS;
@@ -119,7 +82,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     reject(state, order, 'BAD_SYMBOL', intent.sym);
     return;
   }
-  const bad = badParameter(state, intent, spec);
+  const bad = badParameter(state, intent, spec) ?? tooManyOrders(state, intent.sym, spec);
   if (bad !== undefined) {
     reject(state, order, 'BAD_PARAMETERS', bad);
     return;

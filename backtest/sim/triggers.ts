@@ -1,8 +1,13 @@
 import { asNumber, ZERO } from '../../core/model/index.ts';
+import { childOrderKind } from './algo-orders.ts';
+import { finishOrder } from './fills.ts';
+import { freeOrderRef } from './generated-refs.ts';
+import { marginShortfall } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
-import { marketOf, workOrder } from './matching.ts';
+import { marketOf, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishAlgo, publishOrder } from './publish.ts';
+import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
 
@@ -59,7 +64,8 @@ function levelsOf(order: SimOrder): readonly Level[] {
 }
 
 /**
- * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified).
+ * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified); a
+ * post-only (GTX) one that would take liquidity there is cancelled instead (cancelType GTX).
  * @param state - the venue
  * @param order - a held order
  * @param message - why it was released, reported in actionMsg
@@ -67,6 +73,13 @@ function levelsOf(order: SimOrder): readonly Level[] {
 export function releaseHeld(state: SimState, order: SimOrder, message: string): void {
   const index = state.held.indexOf(order);
   if (index >= 0) state.held.splice(index, 1);
+  if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
+    // A post-only order never takes: released where it would, it is cancelled, as one meeting its
+    // sym's first price is (fillWaiting). Order entry could not check it while it was held.
+    order.actionMsg = `${message}; post-only (GTX) order would take liquidity`;
+    finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
+    return;
+  }
   order.state = 'OPEN';
   order.actionMsg = message;
   publishOrder(state, order, 'PLACE');
@@ -79,27 +92,36 @@ function algoLevel(algo: SimAlgo): Level {
 
 /**
  * Fires an algo order: it becomes a market order (price 0) or a GTC limit order, and its tp / sl
- * sibling is cancelled.
+ * sibling is cancelled. The child passes the margin check a new order passes (a reduce-only one
+ * needs no margin): when the margin cannot carry it, the child is rejected with 401023 and the algo
+ * order ends FAILED (its sibling stays open: it still protects the position).
  * @param state - the venue
  * @param algo - an open algo order whose trigger was reached
  */
 export function fireAlgo(state: SimState, algo: SimAlgo): void {
   state.algos.delete(algo.algoOrderId);
-  const market = algo.price.isZero();
+  const kind = childOrderKind(algo.price);
   const order = createOrder(state, {
-    clientOrderId: `${algo.clientAlgoOrderId}-trig`,
+    clientOrderId: freeOrderRef(state, `${algo.clientAlgoOrderId}-trig`, () => `${algo.algoOrderId}-trig`),
     sym: algo.sym,
     side: algo.side,
-    orderType: market ? 'MARKET' : 'LIMIT',
-    timeInForce: market ? 'IOC' : 'GTC',
+    ...kind,
     qty: algo.qty,
-    price: market ? ZERO : algo.price,
+    price: kind.orderType === 'MARKET' ? ZERO : algo.price,
     reduceOnly: algo.reduceOnly,
     positionSide: algo.positionSide,
     algoOrderId: algo.algoOrderId,
   });
-  algo.state = 'TRIGGERED';
   algo.orderId = order.orderId;
+  const shortfall = algo.reduceOnly ? undefined : marginShortfall(state, order);
+  if (shortfall !== undefined) {
+    algo.state = 'FAILED';
+    publishAlgo(state, algo);
+    order.reason = rejectionReason('INSUFFICIENT_MARGIN', `needs ${shortfall.toFixed(2)}`);
+    finishOrder(state, order, 'REJECTED', 'REJECT');
+    return;
+  }
+  algo.state = 'TRIGGERED';
   publishAlgo(state, algo);
   const sibling = algo.sibling === undefined ? undefined : state.algos.get(algo.sibling);
   if (sibling) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D, type PlaceAlgoOrderIntent } from '../../../core/model/index.ts';
-import { aLimit, aMark, aMarket, aSim, aTrade } from '../../kit/sim-builders.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aLimit, aMark, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
@@ -172,5 +173,115 @@ describe('sim venue: algo orders', () => {
     const child = t.of('order').map((e) => e.order);
     expect(child.length).toBeGreaterThan(0);
     expect(child.every((order) => order.algoOrderId === algoOrderId)).toBe(true);
+  });
+});
+
+describe('sim venue: algo order parameters and margin', () => {
+  it('refuses with 400001 an algo order a plain order with the same parameters could not be', () => {
+    // BTC: lot 0.001, tick 0.1, minNotional 5, maxLimitSize 1000, maxMarketSize 100 (anInstrument)
+    const t = aSim();
+    t.send(
+      anAlgo('lot', { qty: D('0.0005'), price: D('101') }),
+      anAlgo('tick', { price: D('101.05') }),
+      anAlgo('notional', { qty: D('0.01'), price: D('101') }), // 0.01 x 101 = 1.01 < 5
+      anAlgo('maxLimit', { qty: D('1001'), price: D('101') }),
+      anAlgo('maxMarket', { qty: D('101'), price: D('0') }),
+      anAlgo('side', { positionSide: 'LONG' }), // NET mode takes NONE
+      anAlgo('fine', { qty: D('100'), price: D('0') }),
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['lot', 400001, '400001 bad parameters: qty must be a positive multiple of 0.001'],
+      ['tick', 400001, '400001 bad parameters: a limit order needs a positive price on the tick 0.1'],
+      ['notional', 400001, '400001 bad parameters: notional is below minNotional 5'],
+      ['maxLimit', 400001, '400001 bad parameters: qty exceeds maxLimitSize 1000'],
+      ['maxMarket', 400001, '400001 bad parameters: qty exceeds maxMarketSize 100'],
+      ['side', 400001, '400001 bad parameters: positionSide must be NONE in NET mode'],
+    ]);
+    expect(t.of('algoOrder').map((e) => e.algoOrder.clientAlgoOrderId)).toEqual(['fine']);
+  });
+
+  it('refuses an algo order below the minimum size, and one without LONG / SHORT in BOTH mode', () => {
+    const t = aSim({ instruments: [anInstrument(BTC, { minSize: D('0.01') })], positionMode: 'BOTH' });
+    t.send(
+      anAlgo('small', { qty: D('0.005'), positionSide: 'LONG' }),
+      anAlgo('none', { positionSide: 'NONE' }),
+      anAlgo('long', { positionSide: 'LONG' }),
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['small', 400001, '400001 bad parameters: qty is below the minimum size 0.01'],
+      ['none', 400001, '400001 bad parameters: positionSide LONG or SHORT is required in BOTH mode'],
+    ]);
+    expect(t.of('algoOrder').map((e) => e.algoOrder.clientAlgoOrderId)).toEqual(['long']);
+  });
+
+  it('refuses a replace that would leave the algo order off the lot or the tick, and keeps it as it was', () => {
+    const t = aSim();
+    t.send(anAlgo('a1', { price: D('104') }));
+    t.send(
+      { kind: 'replaceAlgoOrder', ref: 'r1', target: 'a1', sym: BTC, qty: D('1.0005') },
+      { kind: 'replaceAlgoOrder', ref: 'r2', target: 'a1', sym: BTC, price: D('104.05') },
+      // a market algo (price 0) may carry up to maxMarketSize 100, a limit one up to 1000
+      { kind: 'replaceAlgoOrder', ref: 'r3', target: 'a1', sym: BTC, price: D('0'), qty: D('200') },
+    );
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
+      ['r1', 400001],
+      ['r2', 400001],
+      ['r3', 400001],
+    ]);
+    expect(t.of('algoOrder').map((e) => [e.algoOrder.qty.toFixed(), e.algoOrder.price.toFixed()])).toEqual([
+      ['1', '104'],
+    ]);
+  });
+
+  it('fails an algo order whose child the margin cannot carry: the child is rejected with 401023 and nothing fills', () => {
+    // leverage 1, 10 000 USDT: a BUY of 300 at limit 102 needs 300 x 102 / 1 = 30 600 of margin
+    const t = aSim({ leverage: { [BTC]: D(1) } });
+    t.sim.onMarket(aQuote(1, 99.9, 500, 100, 500));
+    t.send(anAlgo('big', { qty: D('300'), triggerPrice: D('101'), price: D('102') }));
+    t.sim.onMarket(aQuote(2, 100.9, 500, 101, 500));
+    t.sim.onMarket(aTrade(3, 101, 1, 'BUY'));
+    const algos = t.of('algoOrder').map((e) => e.algoOrder);
+    expect(algos.map((a) => a.state)).toEqual(['NEW', 'FAILED']);
+    const child = t.of('order').map((e) => e.order);
+    expect(child.map((o) => [o.orderId, o.orderState, o.action])).toEqual([
+      [algos[1]?.orderId, 'REJECTED', 'REJECT'],
+    ]);
+    expect(child[0]?.reason).toBe('401023 insufficient margin: needs 30600.00');
+    expect(t.of('execution')).toEqual([]);
+    expect(t.sim.equity().toFixed()).toBe('10000');
+  });
+
+  it('fires a reduce-only algo order even when the margin is short: its child needs none', () => {
+    // leverage 10: BUY 990 at the ask 100 needs 9 900 of margin and pays 990 x 100 x 0.0005 = 49.5
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 99.9, 1000, 100, 1000));
+    t.send(aLimit('long', 'BUY', '990', '100'));
+    t.send(
+      anAlgo('stop', {
+        side: 'SELL',
+        conditionType: 'LTE',
+        triggerType: 'MarkPrice',
+        triggerPrice: D('99.5'),
+        qty: D('990'),
+        price: D('99.8'),
+        reduceOnly: true,
+      }),
+    );
+    // mark 99.9: equity 10 000 - 49.5 - 990 x 0.1 = 9 851.5 < IM 990 x 99.9 / 10 = 9 890.1
+    t.sim.onMarket(aMark(2, 99.9));
+    expect(t.sim.availableMarginFloor()).toBeLessThan(0);
+    // mark 99.5: equity 9 455.5 < IM 9 850.5, above MM 990 x 99.5 x 0.005 = 492.5 (no liquidation)
+    t.sim.onMarket(aMark(3, 99.5));
+    expect(t.of('algoOrder').at(-1)?.algoOrder.state).toBe('TRIGGERED');
+    // the child SELL 990 at limit 99.8 takes the bid 99.9 and closes the position
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.quantity.toFixed()])).toEqual(
+      [
+        ['long', '990'],
+        ['stop-trig', '990'],
+      ],
+    );
   });
 });

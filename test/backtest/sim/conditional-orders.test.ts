@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { aLimit, aMarket, aSim, aTrade } from '../../kit/sim-builders.ts';
+import { aLimit, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
@@ -95,5 +95,41 @@ describe('sim venue: conditional orders (PLACE_ORDER conditionCode)', () => {
     t.send(aMarket('x2', 'SELL', '1', { condition: { code: 'TIME', timeToSend: '2026-13-01 00:00:00' } }));
     t.sim.advanceTo(1);
     expect(t.of('order').map((e) => e.order.reason?.slice(0, 6))).toEqual(['400001', '400001']);
+  });
+
+  it('cancels (cancelType GTX) a post-only conditional order released at a price where it would take', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 98.9, 50, 100, 50));
+    t.send(
+      aLimit('g', 'BUY', '1', '101', {
+        timeInForce: 'GTX',
+        condition: { code: 'UT', triggerPrice: D('100.5') },
+      }),
+    );
+    // the last trade rises to 100.5 and releases it while the ask is still 100, below its 101
+    t.sim.onMarket(aTrade(2, 100.5, 1, 'BUY'));
+    expect(t.of('execution')).toEqual([]);
+    expect(t.of('order').map((e) => [e.order.action, e.order.orderState, e.order.cancelType])).toEqual([
+      ['PLACE', 'NEW', undefined],
+      ['CANCEL_COMPLETED', 'CANCELLED', 'GTX'],
+    ]);
+  });
+
+  it('releases a post-only HOLD order modified to a price where it would not take, and refuses one that would', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 98.9, 50, 100, 50));
+    t.send(aLimit('h1', 'BUY', '1', '99', { timeInForce: 'GTX', condition: { code: 'HOLD' } }));
+    t.send({ kind: 'modifyOrder', ref: 'm1', target: 'h1', sym: BTC, price: D('100') });
+    t.send({ kind: 'modifyOrder', ref: 'm2', target: 'h1', sym: BTC, price: D('99.5') });
+    t.sim.onMarket(aQuote(2, 98.9, 50, 100, 50));
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['m1', 400001]]);
+    expect(t.of('execution')).toEqual([]);
+    expect(
+      t.of('order').map((e) => [e.order.action, e.order.limitPrice.toFixed(), e.order.orderState]),
+    ).toEqual([
+      ['PLACE', '99', 'NEW'],
+      ['AMEND_COMPLETED', '99.5', 'NEW'],
+      ['PLACE', '99.5', 'OPEN'],
+    ]);
   });
 });

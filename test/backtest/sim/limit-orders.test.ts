@@ -148,4 +148,25 @@ describe('sim venue: limit orders', () => {
     expect(t.of('order').map((e) => e.order.action)).toEqual(['PLACE', 'AMEND_COMPLETED', 'FILL']);
     expect(t.of('execution')[0]?.execution.price.toFixed()).toBe('101');
   });
+
+  it('refuses (400001) to move a post-only (GTX) order to a price that would take, and keeps it as it was', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 98.9, 50, 100, 50));
+    t.send(aLimit('g', 'BUY', '1', '99', { timeInForce: 'GTX' }));
+    // ask 100: a BUY at 101 would take it; a BUY at 99.5 still rests below it
+    t.send({ kind: 'modifyOrder', ref: 'm1', target: 'g', sym: 'BINANCE_PERP_BTC_USDT', price: D('101') });
+    t.sim.onMarket(aQuote(2, 98.9, 50, 100, 50));
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code, e.message])).toEqual([
+      ['m1', 400001, '400001 bad parameters: post-only (GTX) order would take liquidity at 101'],
+    ]);
+    t.send({ kind: 'modifyOrder', ref: 'm2', target: 'g', sym: 'BINANCE_PERP_BTC_USDT', price: D('99.5') });
+    t.sim.onMarket(aQuote(3, 98.9, 50, 100, 50));
+    expect(t.of('execution')).toEqual([]);
+    expect(
+      t.of('order').map((e) => [e.order.action, e.order.limitPrice.toFixed(), e.order.orderState]),
+    ).toEqual([
+      ['PLACE', '99', 'NEW'],
+      ['AMEND_COMPLETED', '99.5', 'NEW'],
+    ]);
+  });
 });

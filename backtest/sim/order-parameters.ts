@@ -1,0 +1,72 @@
+import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
+import { isOnStep } from '../../core/model/index.ts';
+import type { SimState } from './sim-state.ts';
+import { parseTimeToSend } from './time-to-send.ts';
+
+/** `YYYY-MM-DD`, the form of a GTD order's expiryDate. */
+export const EXPIRY_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * What order entry checks of an order's own parameters: a plain order's, or the order an algo
+ * order will send when it fires (checked when the algo order is placed or replaced).
+ */
+export type OrderParameters = Pick<
+  PlaceOrderIntent,
+  'sym' | 'qty' | 'orderType' | 'price' | 'timeInForce' | 'positionSide' | 'expiryDate' | 'condition'
+>;
+
+/**
+ * The first thing wrong with an order's parameters (400001, per public venue docs): the sym not
+ * trading, qty off the lot or below the minimum size, a limit price off the tick, sizes over
+ * maxLimitSize / maxMarketSize, notional under minNotional, a post-only market order, GTD without
+ * its date, positionSide against the position mode (LONG / SHORT in BOTH mode, NONE in NET
+ * mode), a conditional order without its trigger fields.
+ * @param state - the venue (its position mode)
+ * @param params - the order's parameters
+ * @param spec - the sym's instrument
+ * @returns the reason in words, or undefined when the parameters are fine
+ */
+export function badParameter(
+  state: SimState,
+  params: OrderParameters,
+  spec: InstrumentSpec,
+): string | undefined {
+  if (spec.state !== 'TRADING') return `${params.sym} is ${spec.state}`;
+  if (!params.qty.gt(0) || !isOnStep(params.qty, spec.lotSize))
+    return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
+  if (params.qty.lt(spec.minSize)) return `qty is below the minimum size ${spec.minSize.toFixed()}`;
+  if (params.orderType === 'LIMIT') {
+    const price = params.price;
+    if (!price?.gt(0) || !isOnStep(price, spec.tickSize))
+      return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
+    if (params.qty.gt(spec.maxLimitSize)) return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
+    if (params.qty.mul(price).mul(spec.contractSize).lt(spec.minNotional))
+      return `notional is below minNotional ${spec.minNotional.toFixed()}`;
+  } else {
+    if (params.price && !params.price.isZero()) return 'a market order has price 0';
+    if (params.qty.gt(spec.maxMarketSize)) return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
+    if (params.timeInForce === 'GTX') return 'a market order cannot be post-only';
+  }
+  if (params.timeInForce === 'GTD' && !EXPIRY_DATE.test(params.expiryDate ?? ''))
+    return 'GTD needs expiryDate YYYY-MM-DD';
+  if (state.positionMode === 'BOTH' && params.positionSide === 'NONE')
+    return 'positionSide LONG or SHORT is required in BOTH mode';
+  if (state.positionMode === 'NET' && params.positionSide !== 'NONE')
+    return 'positionSide must be NONE in NET mode';
+  return badCondition(params);
+}
+
+/** What a conditional order lacks of its trigger fields, or undefined. */
+function badCondition(params: OrderParameters): string | undefined {
+  const condition = params.condition;
+  if (!condition) return undefined;
+  const needsTrigger =
+    condition.code === 'UT' || condition.code === 'DT' || condition.code === 'SL' || condition.code === 'OCO';
+  if (needsTrigger && !condition.triggerPrice?.gt(0))
+    return `conditionCode ${condition.code} needs a positive triggerPrice`;
+  if (condition.code === 'OCO' && !condition.stopPrice?.gt(0))
+    return 'conditionCode OCO needs a positive stopPrice';
+  if (condition.code === 'TIME' && Number.isNaN(parseTimeToSend(condition.timeToSend ?? '')))
+    return 'conditionCode TIME needs timeToSend as yyyy-MM-dd HH:mm:ss';
+  return undefined;
+}
