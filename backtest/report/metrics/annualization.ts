@@ -14,12 +14,19 @@ export const YEAR_MS = 365 * DAY_MS;
  *   when the curve spans at least 3 UTC days; a shorter run spanning at least one day takes
  *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
  *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
- *   forces per-sample returns whatever the span.
- * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute): the
- *   equity at each grid time is the last sample at or before it. The curve itself is not regular
- *   (it keeps each bucket's low, high and close), so its own gaps cannot serve as periods. A span
- *   of more than a million steps is gridded at the smallest whole multiple of the step that
- *   keeps it to a million, and a given `periodsPerYear` is divided by that multiple.
+ *   forces per-sample returns whatever the span. A day without a sample is no period.
+ * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute), its
+ *   intervals whole multiples of the step from the epoch, as the equity sampler's buckets are:
+ *   the equity of each interval is its last sample (with the runner's step, its bucket width,
+ *   that is the bucket's close, never its low or high); an interval without a sample repeats the
+ *   previous equity. The curve itself is not regular (it keeps each bucket's low, high and
+ *   close), so its own gaps cannot serve as periods. A span of more than a million steps is
+ *   gridded at the smallest whole multiple of the step that keeps it to a million, and a given
+ *   `periodsPerYear` is divided by that multiple.
+ * - Either way the first period runs from the starting equity (the first sample) to the end of
+ *   its day or grid interval, so its P&L counts (backtesting.py starts from the first day's last
+ *   equity instead, dropping it), and the last period ends at the last sample: the first and
+ *   last periods may be partial.
  * - `periodsPerYear`: overrides the derived figure. Derived: tradingDaysPerYear for daily
  *   returns; tradingDaysPerYear x (1 day / sampleStepMs) for per-sample returns, which assumes
  *   trading round the clock: for intraday equities pass it (e.g. 252 x 390 for a one-minute step
@@ -79,8 +86,7 @@ export interface PeriodReturns {
  * @returns the returns, which period was used, and periods per year
  */
 export function periodReturns(curve: readonly EquitySample[], basis: AnnualizationBasis): PeriodReturns {
-  const days = lastOfEachUtcDay(curve);
-  const period = basis.period === 'auto' ? (days.length >= 3 ? 'day' : 'sample') : basis.period;
+  const period = basis.period === 'auto' ? (utcDaysOf(curve) >= 3 ? 'day' : 'sample') : basis.period;
   const first = curve[0];
   const last = curve[curve.length - 1];
   const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
@@ -90,7 +96,7 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   if (!(asked > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${asked}`);
   // A span of more than MAX_GRID_POINTS steps is gridded at a whole multiple of the step.
   const step = asked * Math.max(1, Math.ceil(span / asked / MAX_GRID_POINTS));
-  const series = period === 'day' ? days : onRegularGrid(curve, step);
+  const series = lastOfEachInterval(curve, period === 'day' ? DAY_MS : step, period === 'sample');
   const returns: number[] = [];
   for (let i = 1; i < series.length; i++) {
     const prev = series[i - 1] as number;
@@ -106,28 +112,44 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   return { returns, period, periodsPerYear };
 }
 
-function lastOfEachUtcDay(curve: readonly EquitySample[]): number[] {
-  const out: number[] = [];
+/** How many UTC days hold a sample. */
+function utcDaysOf(curve: readonly EquitySample[]): number {
+  let days = 0;
   let day = Number.NaN;
   for (const sample of curve) {
     const d = Math.floor(sample.ts / DAY_MS);
-    if (d === day) out[out.length - 1] = asNumber(sample.equity);
-    else out.push(asNumber(sample.equity));
+    if (d !== day) days++;
     day = d;
   }
-  return out;
+  return days;
 }
 
-/** The equity at the first sample's time and every `step` after it: the last sample at or before each. */
-function onRegularGrid(curve: readonly EquitySample[], step: number): number[] {
+/**
+ * The starting equity, then the last equity of each `width`-wide interval of epoch time (whole
+ * multiples of `width`, as UTC days and the equity sampler's buckets are). The starting equity
+ * is the base of the first period, which runs to the end of its interval, so that interval's
+ * change counts; when the start is alone in its interval it is that interval's last equity, not
+ * a period of its own. An interval without a sample repeats the previous equity when `fill`
+ * (a regular grid), else it is skipped (a day without data is no period).
+ */
+function lastOfEachInterval(curve: readonly EquitySample[], width: number, fill: boolean): number[] {
   const first = curve[0];
   if (first === undefined) return [];
-  const out: number[] = [];
-  let i = 0;
-  const end = (curve[curve.length - 1] as EquitySample).ts;
-  for (let t = first.ts; t <= end; t += step) {
-    while (i + 1 < curve.length && (curve[i + 1] as EquitySample).ts <= t) i++;
-    out.push(asNumber((curve[i] as EquitySample).equity));
+  const out = [asNumber(first.equity)];
+  let key = Math.floor(first.ts / width);
+  let startAlone = true;
+  for (let i = 1; i < curve.length; i++) {
+    const sample = curve[i] as EquitySample;
+    const k = Math.floor(sample.ts / width);
+    const equity = asNumber(sample.equity);
+    if (k === key && !startAlone) out[out.length - 1] = equity;
+    else {
+      const previous = out[out.length - 1] as number;
+      if (fill) for (let gap = key + 1; gap < k; gap++) out.push(previous);
+      out.push(equity);
+    }
+    key = k;
+    startAlone = false;
   }
   return out;
 }

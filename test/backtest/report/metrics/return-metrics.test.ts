@@ -6,6 +6,7 @@ import {
   CRYPTO_ANNUALIZATION,
   cagr,
   calmarRatio,
+  computeMetrics,
   EQUITY_ANNUALIZATION,
   periodReturns,
   sharpeRatio,
@@ -82,7 +83,23 @@ describe('annualization basis', () => {
     const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
     expect(r.period).toBe('day');
     expect(r.periodsPerYear).toBe(365);
-    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([-0.1, 0.1]); // days end 110, 99, 108.9
+    // From the start, 100, days end 110, 99, 108.9: +10 %, -10 %, +10 %.
+    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1, 0.1]);
+  });
+
+  it("bases the first daily return on the starting equity, so the first day's P&L counts", () => {
+    // 12-hourly 100, 200, 200, ... to 72 h: day 0 goes 100 -> 200, days 1-3 stay at 200.
+    // Daily series 100 (start), 200, 200, 200, 200: returns 1, 0, 0, 0 (the old series began at
+    // day 0's last equity, 200, and gave 0, 0, 0: no return, no Sharpe).
+    const curve = equityCurveOf([100, 200, 200, 200, 200, 200, 200], 12 * 3_600_000);
+    const r = periodReturns(curve, CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('day');
+    expect(r.returns).toEqual([1, 0, 0, 0]);
+    const m = computeMetrics({ equityCurve: curve, trades: [], fills: [] });
+    // gmean = 2^(1/4) - 1, so (1 + gmean)^365 - 1 = 2^91.25 - 1
+    expect((m.annualizedReturn ?? 0) / (2 ** 91.25 - 1)).toBeCloseTo(1, 10);
+    // mean 0.25; std (ddof 1) = sqrt((0.75^2 + 3 x 0.25^2) / 3) = 0.5; 0.25 / 0.5 x sqrt(365)
+    expect(m.sharpe).toBeCloseTo(0.5 * Math.sqrt(365), 10);
   });
 
   it('uses 252 periods per year for equities', () => {
@@ -105,12 +122,14 @@ describe('annualization basis', () => {
   });
 
   it('annualizes per-sample returns by the grid step, not by the gaps of the curve, which keeps lows and highs milliseconds apart', () => {
-    // Each minute's bucket keeps its low, high and close a few ms apart: the old median-gap rule
-    // took 10 ms as the period and annualized by 3.15 billion periods a year.
+    // Each minute's bucket keeps its low, high and close a few ms apart, the close at the
+    // bucket's last millisecond as the sampler keeps it: the old median-gap rule took 10 ms as
+    // the period and annualized by 3.15 billion periods a year. The run starts alone in the
+    // minute before the first bucket.
     const day = Date.UTC(2024, 0, 1, 1);
-    const curve = [];
-    for (let minute = 0; minute <= 1_440; minute++) {
-      const ts = day + minute * 60_000;
+    const curve = [{ ts: day - 1, equity: D(100_010) }];
+    for (let minute = 1; minute <= 1_440; minute++) {
+      const ts = day + minute * 60_000 - 1;
       const equity = 100_000 + (minute % 2 === 0 ? 10 : -10);
       curve.push(
         { ts: ts - 20, equity: D(equity - 50) },
@@ -124,6 +143,28 @@ describe('annualization basis', () => {
     expect(r.returns.length).toBe(1_440);
     // Grid times fall on the closes: each return is between two closes, +-20 on 100 000.
     for (const x of r.returns) expect(Math.abs(Math.abs(x) - 20 / 100_000)).toBeLessThan(1e-6);
+  });
+
+  it("steps per-sample returns from close to close of the sampler's buckets, never through a bucket's low or high", () => {
+    // The run starts 30 s into minute 0; minutes 1 and 2 each keep a low, a high and a close at
+    // their last event, as the sampler does. Grid on whole minutes: 1000 (start), 1001, 1000, so
+    // returns 1001 / 1000 - 1 = 0.001 and 1000 / 1001 - 1 = -0.000999001. The old grid, from the
+    // start every 60 s (30 s, 90 s, 150 s), read the highs 1010 and 1020 instead.
+    const t = Date.UTC(2024, 0, 1);
+    const at = (s: number, equity: number) => ({ ts: t + s * 1000, equity: D(equity) });
+    const curve = [
+      at(30, 1000),
+      at(70, 990),
+      at(80, 1010),
+      at(119, 1001),
+      at(130, 980),
+      at(140, 1020),
+      at(179, 1000),
+    ];
+    const r = periodReturns(curve, { ...CRYPTO_ANNUALIZATION, period: 'sample', sampleStepMs: 60_000 });
+    expect(r.returns).toHaveLength(2);
+    expect(r.returns[0]).toBeCloseTo(0.001, 15);
+    expect(r.returns[1]).toBeCloseTo(1000 / 1001 - 1, 15);
   });
 
   it('does not annualize a run shorter than a day unless the period is forced', () => {
