@@ -75,7 +75,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     {
       label: 'Sortino Ratio',
       value: formatRatio(m.sortino),
-      definition: 'mean(r) / sqrt(mean(min(r, 0)^2)) x sqrt(P)',
+      definition: `mean(x) / sqrt(mean(min(x, 0)^2)) x sqrt(P), x = r - rf / P, rf = ${formatPercent(ann.riskFreeRate)}`,
     },
     { label: 'Calmar Ratio', value: formatRatio(m.calmar), definition: 'CAGR / max drawdown' },
     {

@@ -31,7 +31,7 @@ export const YEAR_MS = 365 * DAY_MS;
  *   returns; tradingDaysPerYear x (1 day / sampleStepMs) for per-sample returns, which assumes
  *   trading round the clock: for intraday equities pass it (e.g. 252 x 390 for a one-minute step
  *   over a 6.5 h session).
- * - `riskFreeRate`: annual risk-free rate for Sharpe (fraction, default 0).
+ * - `riskFreeRate`: annual risk-free rate for Sharpe and Sortino (fraction, default 0).
  */
 export interface AnnualizationBasis {
   readonly tradingDaysPerYear: number;

@@ -143,7 +143,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     annualizedVolatility: annualizedVolatility(returns, periodsPerYear),
     cagr: growth,
     sharpe: sharpeRatio(returns, periodsPerYear, basis.riskFreeRate),
-    sortino: sortinoRatio(returns, periodsPerYear),
+    sortino: sortinoRatio(returns, periodsPerYear, basis.riskFreeRate),
     calmar: calmarRatio(growth, drawdowns.maxDrawdown),
     maxDrawdown: drawdowns.maxDrawdown,
     avgDrawdown: drawdowns.avgDrawdown,

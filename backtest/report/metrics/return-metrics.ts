@@ -85,19 +85,32 @@ export function sharpeRatio(
 }
 
 /**
- * Sortino ratio (QuantStats' `sortino`): mean return over the downside deviation, which counts
- * every period (a gain contributes 0), annualized by sqrt(P).
+ * Sortino ratio (QuantStats' `sortino`): mean excess return over the downside deviation of the
+ * excess returns, which counts every period (one at or above the risk-free rate contributes 0),
+ * annualized by sqrt(P). As in QuantStats the risk-free rate comes off every return before both.
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns mean(r) / sqrt(Σ min(r, 0)² / n) x sqrt(P), or null without losing periods
+ * @param riskFreeRate - annual risk-free rate, spread evenly over the periods as for
+ *   {@link sharpeRatio} (rf / P each)
+ * @returns mean(x) / sqrt(Σ min(x, 0)² / n) x sqrt(P) with x = r - rf / P, or null without a
+ *   period below the risk-free rate
  */
-export function sortinoRatio(returns: readonly number[], periodsPerYear: number | null): number | null {
+export function sortinoRatio(
+  returns: readonly number[],
+  periodsPerYear: number | null,
+  riskFreeRate = 0,
+): number | null {
+  if (periodsPerYear === null) return null;
+  const perPeriod = riskFreeRate / periodsPerYear;
   const m = mean(returns);
-  if (m === null || periodsPerYear === null) return null;
+  if (m === null) return null;
   let downside = 0;
-  for (const r of returns) if (r < 0) downside += r * r;
+  for (const r of returns) {
+    const x = r - perPeriod;
+    if (x < 0) downside += x * x;
+  }
   if (downside === 0) return null;
-  return finiteOrNull((m / Math.sqrt(downside / returns.length)) * Math.sqrt(periodsPerYear));
+  return finiteOrNull(((m - perPeriod) / Math.sqrt(downside / returns.length)) * Math.sqrt(periodsPerYear));
 }
 
 /**

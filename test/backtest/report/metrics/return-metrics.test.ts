@@ -11,6 +11,7 @@ import {
   periodReturns,
   sharpeRatio,
   sortinoRatio,
+  statsRows,
   totalReturn,
   YEAR_MS,
 } from '../../../../backtest/report/index.ts';
@@ -68,6 +69,27 @@ describe('return metrics', () => {
     // downside = sqrt(0.01 / 3) = 0.0577350; (1/30) / 0.0577350 x sqrt(365) = 11.0302614
     expect(sortinoRatio(RETURNS, 365)).toBeCloseTo(11.030261406, 8);
     expect(sortinoRatio([0.1, 0.2], 365)).toBeNull();
+  });
+
+  it('Sortino subtracts the risk-free rate per period from every return, as QuantStats does', () => {
+    // rf 3.65 % a year = 0.0001 a day: excess returns 0.0999, -0.1001, 0.0999; mean 0.0997 / 3,
+    // downside sqrt(0.1001^2 / 3) = 0.1001 / sqrt(3); (0.0997 / 3) / (0.1001 / sqrt(3)) x sqrt(365)
+    // = 10.98616... (11.03026 without rf).
+    const expected = (0.0997 / 3 / (0.1001 / Math.sqrt(3))) * Math.sqrt(365);
+    expect(sortinoRatio(RETURNS, 365, 0.0365)).toBeCloseTo(expected, 10);
+    expect(expected).toBeCloseTo(10.986, 3);
+    // A gain below the risk-free rate is a shortfall: 0.00005 a day against 0.0001 has no upside.
+    expect(sortinoRatio([0.00005, 0.00005], 365, 0.0365)).toBeCloseTo(-Math.sqrt(365), 10);
+    const curve = equityCurveOf([100, 110, 99, 108.9]);
+    const withRf = computeMetrics({
+      equityCurve: curve,
+      trades: [],
+      fills: [],
+      annualization: { ...CRYPTO_ANNUALIZATION, riskFreeRate: 0.0365 },
+    });
+    expect(withRf.sortino).toBeCloseTo(expected, 8);
+    const row = statsRows(withRf).find((r) => r.label === 'Sortino Ratio');
+    expect(row?.definition).toContain('rf = 3.65 %');
   });
 
   it('Calmar is CAGR over max drawdown', () => {
