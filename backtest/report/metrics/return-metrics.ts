@@ -1,6 +1,13 @@
 import type { PricePoint } from '../equity-sample.ts';
 import { DAY_MS, YEAR_MS } from './annualization.ts';
-import { finiteOrNull, geometricMeanReturn, mean, sampleStdDev } from './sample-statistics.ts';
+import {
+  finiteOrNull,
+  geometricMeanReturn,
+  isNegligibleSpread,
+  maxAbs,
+  mean,
+  sampleStdDev,
+} from './sample-statistics.ts';
 
 /**
  * Total return over the run.
@@ -40,7 +47,8 @@ export function annualizedReturn(returns: readonly number[], periodsPerYear: num
  * Annualized volatility (QuantStats' `volatility`).
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns
+ * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns; 0 when the std is
+ *   only float noise ({@link isNegligibleSpread} against the largest |r|)
  */
 export function annualizedVolatility(
   returns: readonly number[],
@@ -48,6 +56,7 @@ export function annualizedVolatility(
 ): number | null {
   const sd = sampleStdDev(returns);
   if (sd === null || periodsPerYear === null) return null;
+  if (isNegligibleSpread(sd, maxAbs(returns))) return 0;
   return sd * Math.sqrt(periodsPerYear);
 }
 
@@ -71,7 +80,8 @@ export function cagr(startEquity: number, finalEquity: number, durationMs: numbe
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods (rf / P each)
- * @returns (mean(r) - rf / P) / std(r, ddof 1) x sqrt(P), or null when std is 0 or undefined
+ * @returns (mean(r) - rf / P) / std(r, ddof 1) x sqrt(P), or null when the std is undefined, 0
+ *   or only float noise ({@link isNegligibleSpread} against the largest |r|)
  */
 export function sharpeRatio(
   returns: readonly number[],
@@ -80,7 +90,8 @@ export function sharpeRatio(
 ): number | null {
   const m = mean(returns);
   const sd = sampleStdDev(returns);
-  if (m === null || sd === null || sd === 0 || periodsPerYear === null) return null;
+  if (m === null || sd === null || periodsPerYear === null || isNegligibleSpread(sd, maxAbs(returns)))
+    return null;
   return finiteOrNull(((m - riskFreeRate / periodsPerYear) / sd) * Math.sqrt(periodsPerYear));
 }
 
@@ -93,7 +104,8 @@ export function sharpeRatio(
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods as for
  *   {@link sharpeRatio} (rf / P each)
  * @returns mean(x) / sqrt(Σ min(x, 0)² / n) x sqrt(P) with x = r - rf / P, or null without a
- *   period below the risk-free rate
+ *   period below the risk-free rate or when the downside deviation is only float noise
+ *   ({@link isNegligibleSpread} against the largest |r| and rf / P)
  */
 export function sortinoRatio(
   returns: readonly number[],
@@ -109,8 +121,9 @@ export function sortinoRatio(
     const x = r - perPeriod;
     if (x < 0) downside += x * x;
   }
-  if (downside === 0) return null;
-  return finiteOrNull(((m - perPeriod) / Math.sqrt(downside / returns.length)) * Math.sqrt(periodsPerYear));
+  const deviation = Math.sqrt(downside / returns.length);
+  if (isNegligibleSpread(deviation, Math.max(maxAbs(returns), Math.abs(perPeriod)))) return null;
+  return finiteOrNull(((m - perPeriod) / deviation) * Math.sqrt(periodsPerYear));
 }
 
 /**

@@ -92,6 +92,21 @@ describe('return metrics', () => {
     expect(row?.definition).toContain('rf = 3.65 %');
   });
 
+  it('treats a spread that is only float noise as zero: no Sharpe or Sortino, volatility 0', () => {
+    // Equity 100 x 1.01^k for k = 0..5: every daily return is 0.01, but the floats give
+    // 0.010000000000000009, ..., 0.009999999999999787: std 1.6e-16, so Sharpe was 1.2e15.
+    const curve = equityCurveOf([0, 1, 2, 3, 4, 5].map((k) => 100 * 1.01 ** k));
+    const m = computeMetrics({ equityCurve: curve, trades: [], fills: [] });
+    expect(m.sharpe).toBeNull();
+    expect(m.annualizedVolatility).toBe(0);
+    expect(m.annualizedReturn).toBeCloseTo(1.01 ** 365 - 1, 8);
+    // A loss of 1e-17 next to gains of 1 % and 2 % is rounding, not downside: Sortino was 3.6e15.
+    expect(sortinoRatio([0.01, 0.02, -1e-17], 365)).toBeNull();
+    // A real, small spread still counts: std 1e-9 around 0.01.
+    const small = sharpeRatio([0.01 - 1e-9, 0.01 + 1e-9], 365) ?? 0;
+    expect(small / ((0.01 / Math.SQRT2 / 1e-9) * Math.sqrt(365))).toBeCloseTo(1, 5);
+  });
+
   it('Calmar is CAGR over max drawdown', () => {
     expect(calmarRatio(0.3, 0.1)).toBeCloseTo(3, 12);
     expect(calmarRatio(0.3, 0)).toBeNull();

@@ -62,6 +62,12 @@ describe('trade statistics', () => {
     expect(stats.sqn).toBeCloseTo(0.8164965809, 10);
   });
 
+  it('has no SQN when the PnL spread is only float noise', () => {
+    // Three trades of PnL 0.1: mean = 0.30000000000000004 / 3 = 0.10000000000000002, so the std
+    // is 1.7e-17 instead of 0 and SQN was sqrt(3) x 0.1 / 1.7e-17 = 1e16.
+    expect(tradeStats([aTrade(0.1, 0.001, 1), aTrade(0.1, 0.001, 1), aTrade(0.1, 0.001, 1)]).sqn).toBeNull();
+  });
+
   it('Kelly is W - (1 - W) / (avgWin / avgLoss): 0.5 - 0.5 / (15 / 5)', () => {
     expect(stats.kelly).toBeCloseTo(1 / 3, 12);
   });
