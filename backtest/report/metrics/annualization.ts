@@ -77,6 +77,12 @@ export interface PeriodReturns {
   readonly period: 'day' | 'sample';
   /** Periods per year used to annualize (null when there are no returns to annualize). */
   readonly periodsPerYear: number | null;
+  /**
+   * Time of the first period equity at or below zero, absent while equity stays positive: the
+   * returns stop there, the return into it counting as -1 (a total loss), since a return off a
+   * zero or negative equity means nothing.
+   */
+  readonly ruinTs?: number;
 }
 
 /**
@@ -98,18 +104,31 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   const step = asked * Math.max(1, Math.ceil(span / asked / MAX_GRID_POINTS));
   const series = lastOfEachInterval(curve, period === 'day' ? DAY_MS : step, period === 'sample');
   const returns: number[] = [];
-  for (let i = 1; i < series.length; i++) {
-    const prev = series[i - 1] as number;
-    returns.push(prev === 0 ? 0 : (series[i] as number) / prev - 1);
+  let ruinTs: number | undefined;
+  for (const [i, point] of series.entries()) {
+    const previous = series[i - 1];
+    if (point.equity <= 0) {
+      ruinTs = point.ts;
+      if (previous !== undefined) returns.push(-1);
+      break;
+    }
+    if (previous !== undefined) returns.push(point.equity / previous.equity - 1);
   }
-  if (returns.length === 0) return { returns, period, periodsPerYear: null };
+  const ruin = ruinTs === undefined ? {} : { ruinTs };
+  if (returns.length === 0) return { returns, period, periodsPerYear: null, ...ruin };
   const periodsPerYear =
     period === 'day'
       ? (basis.periodsPerYear ?? basis.tradingDaysPerYear)
       : basis.periodsPerYear === undefined
         ? (basis.tradingDaysPerYear * DAY_MS) / step
         : (basis.periodsPerYear * asked) / step;
-  return { returns, period, periodsPerYear };
+  return { returns, period, periodsPerYear, ...ruin };
+}
+
+/** The equity ending a period, and the time of the sample it was read from. */
+interface PeriodEquity {
+  readonly ts: number;
+  readonly equity: number;
 }
 
 /** How many UTC days hold a sample. */
@@ -132,21 +151,21 @@ function utcDaysOf(curve: readonly EquitySample[]): number {
  * a period of its own. An interval without a sample repeats the previous equity when `fill`
  * (a regular grid), else it is skipped (a day without data is no period).
  */
-function lastOfEachInterval(curve: readonly EquitySample[], width: number, fill: boolean): number[] {
+function lastOfEachInterval(curve: readonly EquitySample[], width: number, fill: boolean): PeriodEquity[] {
   const first = curve[0];
   if (first === undefined) return [];
-  const out = [asNumber(first.equity)];
+  const out: PeriodEquity[] = [{ ts: first.ts, equity: asNumber(first.equity) }];
   let key = Math.floor(first.ts / width);
   let startAlone = true;
   for (let i = 1; i < curve.length; i++) {
     const sample = curve[i] as EquitySample;
     const k = Math.floor(sample.ts / width);
-    const equity = asNumber(sample.equity);
-    if (k === key && !startAlone) out[out.length - 1] = equity;
+    const point = { ts: sample.ts, equity: asNumber(sample.equity) };
+    if (k === key && !startAlone) out[out.length - 1] = point;
     else {
-      const previous = out[out.length - 1] as number;
+      const previous = out[out.length - 1] as PeriodEquity;
       if (fill) for (let gap = key + 1; gap < k; gap++) out.push(previous);
-      out.push(equity);
+      out.push(point);
     }
     key = k;
     startAlone = false;

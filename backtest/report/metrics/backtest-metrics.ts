@@ -97,6 +97,11 @@ export interface BacktestMetrics extends TradeStats {
     readonly periodsPerYear: number | null;
     readonly tradingDaysPerYear: number;
     readonly riskFreeRate: number;
+    /**
+     * Time of the first period equity at or below zero, absent while equity stays positive:
+     * the period returns stop there (annualized return -1; volatility, Sharpe and Sortino null).
+     */
+    readonly ruinTs?: number;
   };
 }
 
@@ -122,7 +127,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   let equityPeak = first.equity;
   for (const s of curve) if (s.equity.gt(equityPeak)) equityPeak = s.equity;
 
-  const { returns, period, periodsPerYear } = periodReturns(curve, basis);
+  const { returns, period, periodsPerYear, ruinTs } = periodReturns(curve, basis);
   const drawdowns = input.drawdown ?? drawdownStats(curve);
   const growth = cagr(startValue, finalValue, durationMs);
   const intervals = input.exposureIntervals ?? [
@@ -158,6 +163,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
       periodsPerYear,
       tradingDaysPerYear: basis.tradingDaysPerYear,
       riskFreeRate: basis.riskFreeRate,
+      ...(ruinTs === undefined ? {} : { ruinTs }),
     },
   };
 }

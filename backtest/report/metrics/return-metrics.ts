@@ -35,27 +35,39 @@ export function buyAndHoldReturn(prices: readonly PricePoint[]): number | null {
  * Annualized return from period returns, compounding the geometric mean (backtesting.py).
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns (1 + gmean(r))^P - 1, or null without returns
+ * @returns (1 + gmean(r))^P - 1; -1 when some r <= -1 (equity reached zero: a total loss, as
+ *   CAGR has it); null without returns
  */
 export function annualizedReturn(returns: readonly number[], periodsPerYear: number | null): number | null {
+  if (returns.length === 0 || periodsPerYear === null) return null;
+  if (hasTotalLoss(returns)) return -1;
   const g = geometricMeanReturn(returns);
-  if (g === null || periodsPerYear === null) return null;
+  if (g === null) return null;
   return finiteOrNull((1 + g) ** periodsPerYear - 1);
+}
+
+/**
+ * Whether a period lost everything (r <= -1: equity reached zero or below). Returns off such an
+ * equity mean nothing, so volatility, Sharpe and Sortino are not defined once one is there.
+ */
+function hasTotalLoss(returns: readonly number[]): boolean {
+  return returns.some((r) => r <= -1);
 }
 
 /**
  * Annualized volatility (QuantStats' `volatility`).
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns; 0 when the std is
- *   only float noise ({@link isNegligibleSpread} against the largest |r|)
+ * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns or a return <= -1
+ *   (equity reached zero); 0 when the std is only float noise ({@link isNegligibleSpread}
+ *   against the largest |r|)
  */
 export function annualizedVolatility(
   returns: readonly number[],
   periodsPerYear: number | null,
 ): number | null {
   const sd = sampleStdDev(returns);
-  if (sd === null || periodsPerYear === null) return null;
+  if (sd === null || periodsPerYear === null || hasTotalLoss(returns)) return null;
   if (isNegligibleSpread(sd, maxAbs(returns))) return 0;
   return sd * Math.sqrt(periodsPerYear);
 }
@@ -81,7 +93,8 @@ export function cagr(startEquity: number, finalEquity: number, durationMs: numbe
  * @param periodsPerYear - periods per year
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods (rf / P each)
  * @returns (mean(r) - rf / P) / std(r, ddof 1) x sqrt(P), or null when the std is undefined, 0
- *   or only float noise ({@link isNegligibleSpread} against the largest |r|)
+ *   or only float noise ({@link isNegligibleSpread} against the largest |r|), or when a return
+ *   is <= -1 (equity reached zero)
  */
 export function sharpeRatio(
   returns: readonly number[],
@@ -90,8 +103,8 @@ export function sharpeRatio(
 ): number | null {
   const m = mean(returns);
   const sd = sampleStdDev(returns);
-  if (m === null || sd === null || periodsPerYear === null || isNegligibleSpread(sd, maxAbs(returns)))
-    return null;
+  if (m === null || sd === null || periodsPerYear === null || hasTotalLoss(returns)) return null;
+  if (isNegligibleSpread(sd, maxAbs(returns))) return null;
   return finiteOrNull(((m - riskFreeRate / periodsPerYear) / sd) * Math.sqrt(periodsPerYear));
 }
 
@@ -104,15 +117,16 @@ export function sharpeRatio(
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods as for
  *   {@link sharpeRatio} (rf / P each)
  * @returns mean(x) / sqrt(Σ min(x, 0)² / n) x sqrt(P) with x = r - rf / P, or null without a
- *   period below the risk-free rate or when the downside deviation is only float noise
- *   ({@link isNegligibleSpread} against the largest |r| and rf / P)
+ *   period below the risk-free rate, when the downside deviation is only float noise
+ *   ({@link isNegligibleSpread} against the largest |r| and rf / P), or when a return is <= -1
+ *   (equity reached zero)
  */
 export function sortinoRatio(
   returns: readonly number[],
   periodsPerYear: number | null,
   riskFreeRate = 0,
 ): number | null {
-  if (periodsPerYear === null) return null;
+  if (periodsPerYear === null || hasTotalLoss(returns)) return null;
   const perPeriod = riskFreeRate / periodsPerYear;
   const m = mean(returns);
   if (m === null) return null;

@@ -191,6 +191,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
     periodsPerYear: nullableNumber,
     tradingDaysPerYear: z.number(),
     riskFreeRate: z.number(),
+    ruinTs: z.number().optional(),
   }),
 });
 

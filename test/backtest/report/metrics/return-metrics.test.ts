@@ -18,6 +18,8 @@ import {
 import { D } from '../../../../core/model/index.ts';
 import { equityCurveOf } from '../../../kit/equity-curve-builders.ts';
 
+const DAY = 86_400_000;
+
 // Daily returns +10 %, -10 %, +10 %: mean 1/30, std (ddof 1) = sqrt(0.04/3) = 0.115470...
 const RETURNS = [0.1, -0.1, 0.1];
 
@@ -241,6 +243,43 @@ describe('annualization basis', () => {
       periodsPerYear: 525_600,
     });
     expect(fixed.periodsPerYear).toBe(525_600 / multiple);
+  });
+
+  it('stops the returns where equity reaches zero: a total loss, after which no ratio is defined', () => {
+    // Daily 100, 50, 0, 0: returns -0.5, then 0 / 50 - 1 = -1, and nothing after (the old
+    // series went on with a 0 return off 0 equity and gave Sharpe -19.1, annualized return null).
+    const toZero = equityCurveOf([100, 50, 0, 0]);
+    const r = periodReturns(toZero, CRYPTO_ANNUALIZATION);
+    expect(r.returns).toEqual([-0.5, -1]);
+    expect(r.ruinTs).toBe(2 * DAY);
+    const m = computeMetrics({ equityCurve: toZero, trades: [], fills: [] });
+    expect(m.annualizedReturn).toBe(-1);
+    expect([m.annualizedVolatility, m.sharpe, m.sortino]).toEqual([null, null, null]);
+    expect([m.cagr, m.calmar]).toEqual([-1, -1]);
+    expect(m.annualization.ruinTs).toBe(2 * DAY);
+  });
+
+  it('counts equity below zero as a total loss too: no ratio off a negative equity', () => {
+    // Daily 100, -50, -100, -10: -50 / 100 - 1 = -1.5 means nothing; the old returns -1.5, 1,
+    // -0.9 gave Sharpe -6.83. Now one return, -1, and the annualized return is -1.
+    const negative = equityCurveOf([100, -50, -100, -10]);
+    expect(periodReturns(negative, CRYPTO_ANNUALIZATION).returns).toEqual([-1]);
+    const m = computeMetrics({ equityCurve: negative, trades: [], fills: [] });
+    expect(m.annualizedReturn).toBe(-1);
+    expect([m.annualizedVolatility, m.sharpe, m.sortino]).toEqual([null, null, null]);
+    expect(m.annualization.ruinTs).toBe(DAY);
+    // Standing alone, the ratios refuse a return of -1 or below as well.
+    expect(sharpeRatio([0.1, -1, 0.2], 365)).toBeNull();
+    expect(sortinoRatio([0.1, -1, 0.2], 365)).toBeNull();
+    expect(annualizedVolatility([0.1, -1.5], 365)).toBeNull();
+    expect(annualizedReturn([0.1, -1], 365)).toBe(-1);
+  });
+
+  it('has no ruin time while equity stays positive', () => {
+    expect(periodReturns(equityCurveOf([100, 1, 100, 120]), CRYPTO_ANNUALIZATION).ruinTs).toBeUndefined();
+    expect(
+      computeMetrics({ equityCurve: equityCurveOf([100, 1]), trades: [], fills: [] }).annualization,
+    ).not.toHaveProperty('ruinTs');
   });
 
   it('has no returns and no periods per year for a single sample', () => {
