@@ -1,13 +1,6 @@
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
-import {
-  formatDuration,
-  formatMoney,
-  formatPercent,
-  formatRatio,
-  formatTime,
-  NOT_DEFINED,
-} from './format-values.ts';
+import { formatDuration, formatMoney, formatPercent, formatRatio, formatTime } from './format-values.ts';
 
 /** One row of the stats table: backtesting.py's label, the value, and how it was computed. */
 export interface StatsRow {
@@ -105,7 +98,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     },
     {
       label: 'Win Rate [%]',
-      value: m.tradeCount === 0 ? NOT_DEFINED : formatPercent(m.winRate),
+      value: formatPercent(m.winRate),
       definition: 'trades with PnL > 0 / trades',
     },
     {

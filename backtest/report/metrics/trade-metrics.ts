@@ -10,8 +10,8 @@ import { finiteOrNull, isNegligibleSpread } from './sample-statistics.ts';
 export interface TradeStats {
   /** Number of closed round-trip trades. */
   readonly tradeCount: number;
-  /** Trades with pnl > 0 divided by all trades, in [0, 1]; 0 without trades (QuantStats). */
-  readonly winRate: number;
+  /** Trades with pnl > 0 divided by all trades, in [0, 1]; null without trades (0 / 0). */
+  readonly winRate: number | null;
   /** Highest trade return fraction. */
   readonly bestTrade: number | null;
   /** Lowest trade return fraction. */
@@ -115,7 +115,7 @@ export class TradeTally {
       // Equal PnLs give a std of float noise, not 0: SQN is then not defined.
       pnlStd = isNegligibleSpread(std, largest) ? 0 : std;
     }
-    const winRate = n === 0 ? 0 : this.winCount / n;
+    const winRate = n === 0 ? null : this.winCount / n;
     const grossLoss = -this.lossSum;
     const avgWin = this.winCount === 0 ? null : this.grossWin / this.winCount;
     const avgLoss = this.lossCount === 0 ? null : grossLoss / this.lossCount;
@@ -134,7 +134,7 @@ export class TradeTally {
           ? null
           : finiteOrNull((Math.sqrt(n) * pnlMean) / pnlStd),
       kelly:
-        avgWin === null || avgLoss === null
+        winRate === null || avgWin === null || avgLoss === null
           ? null
           : finiteOrNull(winRate - (1 - winRate) / (avgWin / avgLoss)),
     };

@@ -173,7 +173,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   maxDrawdownDurationMs: z.number(),
   avgDrawdownDurationMs: z.number(),
   tradeCount: z.number(),
-  winRate: z.number(),
+  winRate: nullableNumber,
   bestTrade: nullableNumber,
   worstTrade: nullableNumber,
   avgTrade: nullableNumber,

@@ -77,6 +77,7 @@ describe('HTML report page', () => {
     const page = renderHtmlReport(none);
     expect(page).toContain('No closed trades.');
     expect(page).toMatch(/Profit Factor<\/th><td class="num">n\/a/);
+    expect(page).toMatch(/Win Rate \[%\]<\/th><td class="num">n\/a/);
     const beforeLibrary = page.slice(0, page.indexOf('TradingView Lightweight Charts'));
     expect(beforeLibrary).not.toContain('NaN');
   });

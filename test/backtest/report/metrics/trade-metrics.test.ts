@@ -72,10 +72,11 @@ describe('trade statistics', () => {
     expect(stats.kelly).toBeCloseTo(1 / 3, 12);
   });
 
-  it('gives defined values without trades: zero counts and nulls, no NaN', () => {
+  it('gives defined values without trades: a zero count and nulls, no NaN', () => {
+    // The win rate of no trades is 0 / 0: not defined, so null like every other ratio.
     expect(tradeStats([])).toEqual({
       tradeCount: 0,
-      winRate: 0,
+      winRate: null,
       bestTrade: null,
       worstTrade: null,
       avgTrade: null,
@@ -108,8 +109,11 @@ describe('trade statistics', () => {
         ),
         (rows) => {
           const s = tradeStats(rows.map(([pnl, r, d]) => aTrade(pnl, r, d)));
-          expect(s.winRate).toBeGreaterThanOrEqual(0);
-          expect(s.winRate).toBeLessThanOrEqual(1);
+          if (rows.length === 0) expect(s.winRate).toBeNull();
+          else {
+            expect(s.winRate).toBeGreaterThanOrEqual(0);
+            expect(s.winRate).toBeLessThanOrEqual(1);
+          }
           for (const value of Object.values(s)) {
             if (value !== null) expect(Number.isFinite(value)).toBe(true);
           }
