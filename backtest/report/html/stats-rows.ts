@@ -121,7 +121,8 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     {
       label: 'Profit Factor',
       value: formatRatio(m.profitFactor),
-      definition: 'gross profit / gross loss of trades',
+      definition:
+        'gross profit / gross loss of trades, in money net of fees (backtesting.py: of trade returns)',
     },
     {
       label: 'Expectancy [%]',

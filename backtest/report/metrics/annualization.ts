@@ -4,7 +4,10 @@ import type { EquitySample } from '../equity-sample.ts';
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
 
-/** Calendar year used for CAGR: 365 days (QuantStats' `cagr` default). */
+/**
+ * Calendar year used for CAGR: 365 days (Keel's choice; QuantStats' current `cagr` counts years
+ * as return observations / periods per year instead).
+ */
 export const YEAR_MS = 365 * DAY_MS;
 
 /**

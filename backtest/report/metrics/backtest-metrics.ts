@@ -74,8 +74,8 @@ export interface BacktestMetrics extends TradeStats {
   readonly equityFinal: Dec;
   /** Highest equity sample. */
   readonly equityPeak: Dec;
-  /** final / start - 1. */
-  readonly totalReturn: number;
+  /** final / start - 1; null when the start equity is 0. */
+  readonly totalReturn: number | null;
   /** Benchmark last / first - 1; null without a benchmark. */
   readonly buyAndHoldReturn: number | null;
   readonly annualizedReturn: number | null;

@@ -13,10 +13,10 @@ import {
  * Total return over the run.
  * @param startEquity - equity of the first sample
  * @param finalEquity - equity of the last sample
- * @returns final / start - 1 (0.1 = +10 %); 0 when the start equity is 0
+ * @returns final / start - 1 (0.1 = +10 %); null when the start equity is 0 (not defined)
  */
-export function totalReturn(startEquity: number, finalEquity: number): number {
-  return startEquity === 0 ? 0 : finalEquity / startEquity - 1;
+export function totalReturn(startEquity: number, finalEquity: number): number | null {
+  return startEquity === 0 ? null : finiteOrNull(finalEquity / startEquity - 1);
 }
 
 /**
@@ -73,13 +73,15 @@ export function annualizedVolatility(
 }
 
 /**
- * Compound annual growth rate over calendar time (QuantStats' `cagr`, 365-day years).
+ * Compound annual growth rate over calendar time, in 365-day years (Keel's choice). QuantStats'
+ * current `cagr` counts years as the number of return observations / periods per year instead,
+ * so the two differ when the curve has gaps or partial periods.
  * @param startEquity - equity of the first sample
  * @param finalEquity - equity of the last sample
  * @param durationMs - end - start
- * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days, or null for a run
- *   shorter than a day (compounding minutes into a year says nothing) or a non-positive start or
- *   final equity
+ * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days; -1 when the final
+ *   equity is 0; null for a run shorter than a day (compounding minutes into a year says
+ *   nothing), a non-positive start or a negative final equity
  */
 export function cagr(startEquity: number, finalEquity: number, durationMs: number): number | null {
   if (durationMs < DAY_MS || startEquity <= 0 || finalEquity < 0) return null;
@@ -88,7 +90,8 @@ export function cagr(startEquity: number, finalEquity: number, durationMs: numbe
 
 /**
  * Sharpe ratio (QuantStats' `sharpe`): excess mean return over its standard deviation,
- * annualized by sqrt(P).
+ * annualized by sqrt(P). The risk-free rate per period is rf / P (Keel's choice); QuantStats
+ * de-annualizes it geometrically, (1 + rf)^(1/P) - 1, so with rf != 0 the two differ slightly.
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods (rf / P each)

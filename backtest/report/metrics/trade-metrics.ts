@@ -22,7 +22,11 @@ export interface TradeStats {
   readonly maxTradeDurationMs: number | null;
   /** Mean exitTs - entryTs, milliseconds. */
   readonly avgTradeDurationMs: number | null;
-  /** Σ pnl of winners / |Σ pnl of losers|, on money PnL net of fees; null without losers. */
+  /**
+   * Σ pnl of winners / |Σ pnl of losers|, on money PnL net of fees; null without losers.
+   * backtesting.py divides the sums of trade returns instead, so the two differ when trades
+   * differ in size.
+   */
   readonly profitFactor: number | null;
   /** Arithmetic mean trade return: Σ r / n (backtesting.py "Expectancy [%]"). */
   readonly expectancy: number | null;

@@ -160,7 +160,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   equityStart: decimal,
   equityFinal: decimal,
   equityPeak: decimal,
-  totalReturn: z.number(),
+  totalReturn: nullableNumber,
   buyAndHoldReturn: nullableNumber,
   annualizedReturn: nullableNumber,
   annualizedVolatility: nullableNumber,

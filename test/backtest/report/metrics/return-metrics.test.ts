@@ -24,9 +24,13 @@ const DAY = 86_400_000;
 const RETURNS = [0.1, -0.1, 0.1];
 
 describe('return metrics', () => {
-  it('total return is final / start - 1', () => {
+  it('total return is final / start - 1, not defined from a start of 0', () => {
     expect(totalReturn(100, 120)).toBeCloseTo(0.2, 12);
-    expect(totalReturn(0, 5)).toBe(0);
+    // 5 / 0 - 1 is not a number: null, not the 0 it used to be (nothing was not gained).
+    expect(totalReturn(0, 5)).toBeNull();
+    expect(
+      computeMetrics({ equityCurve: equityCurveOf([0, 5]), trades: [], fills: [] }).totalReturn,
+    ).toBeNull();
   });
 
   it('buy & hold compares the last benchmark price with the first', () => {
