@@ -4,6 +4,7 @@ import {
   type DrawdownFigures,
   DrawdownTracker,
   type EquitySample,
+  type PricePoint,
   type PriceSeries,
 } from '../report/index.ts';
 import { widerBucket } from './bucket-width.ts';
@@ -67,6 +68,8 @@ export class EquitySampler {
   private readonly estimate: (() => number) | undefined;
   private readonly snapshot: () => () => Dec;
   private readonly last = new Map<string, number>();
+  /** Each sym's first price and its time, kept whatever the bucketing (buy & hold starts there). */
+  private readonly firstSeen = new Map<string, PricePoint>();
   private nextAt = Number.NEGATIVE_INFINITY;
   private lastTs = Number.NEGATIVE_INFINITY;
   private built: EquitySample[] | undefined;
@@ -144,13 +147,13 @@ export class EquitySampler {
     }
     switch (event.kind) {
       case 'bar':
-        this.last.set(event.sym, event.close);
+        this.notePrice(event.sym, ts, event.close);
         break;
       case 'trade':
-        this.last.set(event.sym, event.price);
+        this.notePrice(event.sym, ts, event.price);
         break;
       case 'quote':
-        if (event.bid > 0 && event.ask > 0) this.last.set(event.sym, (event.bid + event.ask) / 2);
+        if (event.bid > 0 && event.ask > 0) this.notePrice(event.sym, ts, (event.bid + event.ask) / 2);
         break;
       default:
         return;
@@ -179,9 +182,14 @@ export class EquitySampler {
     this.built = undefined;
   }
 
-  /** @returns the price series of every sym seen, in the order they first appeared */
+  /**
+   * @returns the price series of every sym seen, in the order they first appeared: its first
+   *   price exactly, its price at each bucket's close, and its last price at the end, so buy &
+   *   hold compares the true first and last price however the buckets merged
+   */
   priceSeries(): PriceSeries[] {
     const series = new Map<string, { ts: number; price: number }[]>();
+    for (const [sym, point] of this.firstSeen) series.set(sym, [{ ...point }]);
     const add = (ts: number, prices: readonly (readonly [string, number])[]): void => {
       for (const [sym, price] of prices) {
         let points = series.get(sym);
@@ -190,13 +198,20 @@ export class EquitySampler {
           series.set(sym, points);
         }
         const lastPoint = points[points.length - 1];
-        if (lastPoint !== undefined && lastPoint.ts === ts) lastPoint.price = price;
-        else points.push({ ts, price });
+        // The first point stays: a later price at the same time does not replace it.
+        if (lastPoint !== undefined && lastPoint.ts === ts) {
+          if (points.length > 1) lastPoint.price = price;
+        } else if (lastPoint === undefined || lastPoint.ts < ts) points.push({ ts, price });
       }
     };
     for (const bucket of this.buckets) if (bucket.close) add(bucket.close.ts, bucket.prices);
     if (this.final !== undefined) add(this.final.ts, [...this.last]);
     return [...series].map(([sym, points]) => ({ sym, points }));
+  }
+
+  private notePrice(sym: string, ts: number, price: number): void {
+    this.last.set(sym, price);
+    if (!this.firstSeen.has(sym)) this.firstSeen.set(sym, { ts, price });
   }
 
   private open(ts: number): void {

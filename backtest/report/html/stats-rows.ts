@@ -1,13 +1,6 @@
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
-import {
-  formatDuration,
-  formatMoney,
-  formatPercent,
-  formatRatio,
-  formatTime,
-  NOT_DEFINED,
-} from './format-values.ts';
+import { formatDuration, formatMoney, formatPercent, formatRatio, formatTime } from './format-values.ts';
 
 /** One row of the stats table: backtesting.py's label, the value, and how it was computed. */
 export interface StatsRow {
@@ -75,7 +68,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     {
       label: 'Sortino Ratio',
       value: formatRatio(m.sortino),
-      definition: 'mean(r) / sqrt(mean(min(r, 0)^2)) x sqrt(P)',
+      definition: `mean(x) / sqrt(mean(min(x, 0)^2)) x sqrt(P), x = r - rf / P, rf = ${formatPercent(ann.riskFreeRate)}`,
     },
     { label: 'Calmar Ratio', value: formatRatio(m.calmar), definition: 'CAGR / max drawdown' },
     {
@@ -105,7 +98,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     },
     {
       label: 'Win Rate [%]',
-      value: m.tradeCount === 0 ? NOT_DEFINED : formatPercent(m.winRate),
+      value: formatPercent(m.winRate),
       definition: 'trades with PnL > 0 / trades',
     },
     {
@@ -128,7 +121,8 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     {
       label: 'Profit Factor',
       value: formatRatio(m.profitFactor),
-      definition: 'gross profit / gross loss of trades',
+      definition:
+        'gross profit / gross loss of trades, in money net of fees (backtesting.py: of trade returns)',
     },
     {
       label: 'Expectancy [%]',

@@ -4,7 +4,10 @@ import type { EquitySample } from '../equity-sample.ts';
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
 
-/** Calendar year used for CAGR: 365 days (QuantStats' `cagr` default). */
+/**
+ * Calendar year used for CAGR: 365 days (Keel's choice; QuantStats' current `cagr` counts years
+ * as return observations / periods per year instead).
+ */
 export const YEAR_MS = 365 * DAY_MS;
 
 /**
@@ -14,17 +17,24 @@ export const YEAR_MS = 365 * DAY_MS;
  *   when the curve spans at least 3 UTC days; a shorter run spanning at least one day takes
  *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
  *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
- *   forces per-sample returns whatever the span.
- * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute): the
- *   equity at each grid time is the last sample at or before it. The curve itself is not regular
- *   (it keeps each bucket's low, high and close), so its own gaps cannot serve as periods. A span
- *   of more than a million steps is gridded at the smallest whole multiple of the step that
- *   keeps it to a million, and a given `periodsPerYear` is divided by that multiple.
+ *   forces per-sample returns whatever the span. A day without a sample is no period.
+ * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute), its
+ *   intervals whole multiples of the step from the epoch, as the equity sampler's buckets are:
+ *   the equity of each interval is its last sample (with the runner's step, its bucket width,
+ *   that is the bucket's close, never its low or high); an interval without a sample repeats the
+ *   previous equity. The curve itself is not regular (it keeps each bucket's low, high and
+ *   close), so its own gaps cannot serve as periods. A span of more than a million steps is
+ *   gridded at the smallest whole multiple of the step that keeps it to a million, and a given
+ *   `periodsPerYear` is divided by that multiple.
+ * - Either way the first period runs from the starting equity (the first sample) to the end of
+ *   its day or grid interval, so its P&L counts (backtesting.py starts from the first day's last
+ *   equity instead, dropping it), and the last period ends at the last sample: the first and
+ *   last periods may be partial.
  * - `periodsPerYear`: overrides the derived figure. Derived: tradingDaysPerYear for daily
  *   returns; tradingDaysPerYear x (1 day / sampleStepMs) for per-sample returns, which assumes
  *   trading round the clock: for intraday equities pass it (e.g. 252 x 390 for a one-minute step
  *   over a 6.5 h session).
- * - `riskFreeRate`: annual risk-free rate for Sharpe (fraction, default 0).
+ * - `riskFreeRate`: annual risk-free rate for Sharpe and Sortino (fraction, default 0).
  */
 export interface AnnualizationBasis {
   readonly tradingDaysPerYear: number;
@@ -70,6 +80,12 @@ export interface PeriodReturns {
   readonly period: 'day' | 'sample';
   /** Periods per year used to annualize (null when there are no returns to annualize). */
   readonly periodsPerYear: number | null;
+  /**
+   * Time of the first period equity at or below zero, absent while equity stays positive: the
+   * returns stop there, the return into it counting as -1 (a total loss), since a return off a
+   * zero or negative equity means nothing.
+   */
+  readonly ruinTs?: number;
 }
 
 /**
@@ -79,8 +95,7 @@ export interface PeriodReturns {
  * @returns the returns, which period was used, and periods per year
  */
 export function periodReturns(curve: readonly EquitySample[], basis: AnnualizationBasis): PeriodReturns {
-  const days = lastOfEachUtcDay(curve);
-  const period = basis.period === 'auto' ? (days.length >= 3 ? 'day' : 'sample') : basis.period;
+  const period = basis.period === 'auto' ? (utcDaysOf(curve) >= 3 ? 'day' : 'sample') : basis.period;
   const first = curve[0];
   const last = curve[curve.length - 1];
   const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
@@ -90,44 +105,73 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   if (!(asked > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${asked}`);
   // A span of more than MAX_GRID_POINTS steps is gridded at a whole multiple of the step.
   const step = asked * Math.max(1, Math.ceil(span / asked / MAX_GRID_POINTS));
-  const series = period === 'day' ? days : onRegularGrid(curve, step);
+  const series = lastOfEachInterval(curve, period === 'day' ? DAY_MS : step, period === 'sample');
   const returns: number[] = [];
-  for (let i = 1; i < series.length; i++) {
-    const prev = series[i - 1] as number;
-    returns.push(prev === 0 ? 0 : (series[i] as number) / prev - 1);
+  let ruinTs: number | undefined;
+  for (const [i, point] of series.entries()) {
+    const previous = series[i - 1];
+    if (point.equity <= 0) {
+      ruinTs = point.ts;
+      if (previous !== undefined) returns.push(-1);
+      break;
+    }
+    if (previous !== undefined) returns.push(point.equity / previous.equity - 1);
   }
-  if (returns.length === 0) return { returns, period, periodsPerYear: null };
+  const ruin = ruinTs === undefined ? {} : { ruinTs };
+  if (returns.length === 0) return { returns, period, periodsPerYear: null, ...ruin };
   const periodsPerYear =
     period === 'day'
       ? (basis.periodsPerYear ?? basis.tradingDaysPerYear)
       : basis.periodsPerYear === undefined
         ? (basis.tradingDaysPerYear * DAY_MS) / step
         : (basis.periodsPerYear * asked) / step;
-  return { returns, period, periodsPerYear };
+  return { returns, period, periodsPerYear, ...ruin };
 }
 
-function lastOfEachUtcDay(curve: readonly EquitySample[]): number[] {
-  const out: number[] = [];
+/** The equity ending a period, and the time of the sample it was read from. */
+interface PeriodEquity {
+  readonly ts: number;
+  readonly equity: number;
+}
+
+/** How many UTC days hold a sample. */
+function utcDaysOf(curve: readonly EquitySample[]): number {
+  let days = 0;
   let day = Number.NaN;
   for (const sample of curve) {
     const d = Math.floor(sample.ts / DAY_MS);
-    if (d === day) out[out.length - 1] = asNumber(sample.equity);
-    else out.push(asNumber(sample.equity));
+    if (d !== day) days++;
     day = d;
   }
-  return out;
+  return days;
 }
 
-/** The equity at the first sample's time and every `step` after it: the last sample at or before each. */
-function onRegularGrid(curve: readonly EquitySample[], step: number): number[] {
+/**
+ * The starting equity, then the last equity of each `width`-wide interval of epoch time (whole
+ * multiples of `width`, as UTC days and the equity sampler's buckets are). The starting equity
+ * is the base of the first period, which runs to the end of its interval, so that interval's
+ * change counts; when the start is alone in its interval it is that interval's last equity, not
+ * a period of its own. An interval without a sample repeats the previous equity when `fill`
+ * (a regular grid), else it is skipped (a day without data is no period).
+ */
+function lastOfEachInterval(curve: readonly EquitySample[], width: number, fill: boolean): PeriodEquity[] {
   const first = curve[0];
   if (first === undefined) return [];
-  const out: number[] = [];
-  let i = 0;
-  const end = (curve[curve.length - 1] as EquitySample).ts;
-  for (let t = first.ts; t <= end; t += step) {
-    while (i + 1 < curve.length && (curve[i + 1] as EquitySample).ts <= t) i++;
-    out.push(asNumber((curve[i] as EquitySample).equity));
+  const out: PeriodEquity[] = [{ ts: first.ts, equity: asNumber(first.equity) }];
+  let key = Math.floor(first.ts / width);
+  let startAlone = true;
+  for (let i = 1; i < curve.length; i++) {
+    const sample = curve[i] as EquitySample;
+    const k = Math.floor(sample.ts / width);
+    const point = { ts: sample.ts, equity: asNumber(sample.equity) };
+    if (k === key && !startAlone) out[out.length - 1] = point;
+    else {
+      const previous = out[out.length - 1] as PeriodEquity;
+      if (fill) for (let gap = key + 1; gap < k; gap++) out.push(previous);
+      out.push(point);
+    }
+    key = k;
+    startAlone = false;
   }
   return out;
 }

@@ -74,8 +74,8 @@ export interface BacktestMetrics extends TradeStats {
   readonly equityFinal: Dec;
   /** Highest equity sample. */
   readonly equityPeak: Dec;
-  /** final / start - 1. */
-  readonly totalReturn: number;
+  /** final / start - 1; null when the start equity is 0. */
+  readonly totalReturn: number | null;
   /** Benchmark last / first - 1; null without a benchmark. */
   readonly buyAndHoldReturn: number | null;
   readonly annualizedReturn: number | null;
@@ -97,6 +97,11 @@ export interface BacktestMetrics extends TradeStats {
     readonly periodsPerYear: number | null;
     readonly tradingDaysPerYear: number;
     readonly riskFreeRate: number;
+    /**
+     * Time of the first period equity at or below zero, absent while equity stays positive:
+     * the period returns stop there (annualized return -1; volatility, Sharpe and Sortino null).
+     */
+    readonly ruinTs?: number;
   };
 }
 
@@ -122,7 +127,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   let equityPeak = first.equity;
   for (const s of curve) if (s.equity.gt(equityPeak)) equityPeak = s.equity;
 
-  const { returns, period, periodsPerYear } = periodReturns(curve, basis);
+  const { returns, period, periodsPerYear, ruinTs } = periodReturns(curve, basis);
   const drawdowns = input.drawdown ?? drawdownStats(curve);
   const growth = cagr(startValue, finalValue, durationMs);
   const intervals = input.exposureIntervals ?? [
@@ -143,7 +148,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     annualizedVolatility: annualizedVolatility(returns, periodsPerYear),
     cagr: growth,
     sharpe: sharpeRatio(returns, periodsPerYear, basis.riskFreeRate),
-    sortino: sortinoRatio(returns, periodsPerYear),
+    sortino: sortinoRatio(returns, periodsPerYear, basis.riskFreeRate),
     calmar: calmarRatio(growth, drawdowns.maxDrawdown),
     maxDrawdown: drawdowns.maxDrawdown,
     avgDrawdown: drawdowns.avgDrawdown,
@@ -158,6 +163,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
       periodsPerYear,
       tradingDaysPerYear: basis.tradingDaysPerYear,
       riskFreeRate: basis.riskFreeRate,
+      ...(ruinTs === undefined ? {} : { ruinTs }),
     },
   };
 }

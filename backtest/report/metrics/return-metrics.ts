@@ -1,15 +1,22 @@
 import type { PricePoint } from '../equity-sample.ts';
 import { DAY_MS, YEAR_MS } from './annualization.ts';
-import { finiteOrNull, geometricMeanReturn, mean, sampleStdDev } from './sample-statistics.ts';
+import {
+  finiteOrNull,
+  geometricMeanReturn,
+  isNegligibleSpread,
+  maxAbs,
+  mean,
+  sampleStdDev,
+} from './sample-statistics.ts';
 
 /**
  * Total return over the run.
  * @param startEquity - equity of the first sample
  * @param finalEquity - equity of the last sample
- * @returns final / start - 1 (0.1 = +10 %); 0 when the start equity is 0
+ * @returns final / start - 1 (0.1 = +10 %); null when the start equity is 0 (not defined)
  */
-export function totalReturn(startEquity: number, finalEquity: number): number {
-  return startEquity === 0 ? 0 : finalEquity / startEquity - 1;
+export function totalReturn(startEquity: number, finalEquity: number): number | null {
+  return startEquity === 0 ? null : finiteOrNull(finalEquity / startEquity - 1);
 }
 
 /**
@@ -28,37 +35,53 @@ export function buyAndHoldReturn(prices: readonly PricePoint[]): number | null {
  * Annualized return from period returns, compounding the geometric mean (backtesting.py).
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns (1 + gmean(r))^P - 1, or null without returns
+ * @returns (1 + gmean(r))^P - 1; -1 when some r <= -1 (equity reached zero: a total loss, as
+ *   CAGR has it); null without returns
  */
 export function annualizedReturn(returns: readonly number[], periodsPerYear: number | null): number | null {
+  if (returns.length === 0 || periodsPerYear === null) return null;
+  if (hasTotalLoss(returns)) return -1;
   const g = geometricMeanReturn(returns);
-  if (g === null || periodsPerYear === null) return null;
+  if (g === null) return null;
   return finiteOrNull((1 + g) ** periodsPerYear - 1);
+}
+
+/**
+ * Whether a period lost everything (r <= -1: equity reached zero or below). Returns off such an
+ * equity mean nothing, so volatility, Sharpe and Sortino are not defined once one is there.
+ */
+function hasTotalLoss(returns: readonly number[]): boolean {
+  return returns.some((r) => r <= -1);
 }
 
 /**
  * Annualized volatility (QuantStats' `volatility`).
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns
+ * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns or a return <= -1
+ *   (equity reached zero); 0 when the std is only float noise ({@link isNegligibleSpread}
+ *   against the largest |r|)
  */
 export function annualizedVolatility(
   returns: readonly number[],
   periodsPerYear: number | null,
 ): number | null {
   const sd = sampleStdDev(returns);
-  if (sd === null || periodsPerYear === null) return null;
+  if (sd === null || periodsPerYear === null || hasTotalLoss(returns)) return null;
+  if (isNegligibleSpread(sd, maxAbs(returns))) return 0;
   return sd * Math.sqrt(periodsPerYear);
 }
 
 /**
- * Compound annual growth rate over calendar time (QuantStats' `cagr`, 365-day years).
+ * Compound annual growth rate over calendar time, in 365-day years (Keel's choice). QuantStats'
+ * current `cagr` counts years as the number of return observations / periods per year instead,
+ * so the two differ when the curve has gaps or partial periods.
  * @param startEquity - equity of the first sample
  * @param finalEquity - equity of the last sample
  * @param durationMs - end - start
- * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days, or null for a run
- *   shorter than a day (compounding minutes into a year says nothing) or a non-positive start or
- *   final equity
+ * @returns (final / start)^(1 / years) - 1 with years = duration / 365 days; -1 when the final
+ *   equity is 0; null for a run shorter than a day (compounding minutes into a year says
+ *   nothing), a non-positive start or a negative final equity
  */
 export function cagr(startEquity: number, finalEquity: number, durationMs: number): number | null {
   if (durationMs < DAY_MS || startEquity <= 0 || finalEquity < 0) return null;
@@ -67,11 +90,14 @@ export function cagr(startEquity: number, finalEquity: number, durationMs: numbe
 
 /**
  * Sharpe ratio (QuantStats' `sharpe`): excess mean return over its standard deviation,
- * annualized by sqrt(P).
+ * annualized by sqrt(P). The risk-free rate per period is rf / P (Keel's choice); QuantStats
+ * de-annualizes it geometrically, (1 + rf)^(1/P) - 1, so with rf != 0 the two differ slightly.
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods (rf / P each)
- * @returns (mean(r) - rf / P) / std(r, ddof 1) x sqrt(P), or null when std is 0 or undefined
+ * @returns (mean(r) - rf / P) / std(r, ddof 1) x sqrt(P), or null when the std is undefined, 0
+ *   or only float noise ({@link isNegligibleSpread} against the largest |r|), or when a return
+ *   is <= -1 (equity reached zero)
  */
 export function sharpeRatio(
   returns: readonly number[],
@@ -80,24 +106,41 @@ export function sharpeRatio(
 ): number | null {
   const m = mean(returns);
   const sd = sampleStdDev(returns);
-  if (m === null || sd === null || sd === 0 || periodsPerYear === null) return null;
+  if (m === null || sd === null || periodsPerYear === null || hasTotalLoss(returns)) return null;
+  if (isNegligibleSpread(sd, maxAbs(returns))) return null;
   return finiteOrNull(((m - riskFreeRate / periodsPerYear) / sd) * Math.sqrt(periodsPerYear));
 }
 
 /**
- * Sortino ratio (QuantStats' `sortino`): mean return over the downside deviation, which counts
- * every period (a gain contributes 0), annualized by sqrt(P).
+ * Sortino ratio (QuantStats' `sortino`): mean excess return over the downside deviation of the
+ * excess returns, which counts every period (one at or above the risk-free rate contributes 0),
+ * annualized by sqrt(P). As in QuantStats the risk-free rate comes off every return before both.
  * @param returns - period returns
  * @param periodsPerYear - periods per year
- * @returns mean(r) / sqrt(Σ min(r, 0)² / n) x sqrt(P), or null without losing periods
+ * @param riskFreeRate - annual risk-free rate, spread evenly over the periods as for
+ *   {@link sharpeRatio} (rf / P each)
+ * @returns mean(x) / sqrt(Σ min(x, 0)² / n) x sqrt(P) with x = r - rf / P, or null without a
+ *   period below the risk-free rate, when the downside deviation is only float noise
+ *   ({@link isNegligibleSpread} against the largest |r| and rf / P), or when a return is <= -1
+ *   (equity reached zero)
  */
-export function sortinoRatio(returns: readonly number[], periodsPerYear: number | null): number | null {
+export function sortinoRatio(
+  returns: readonly number[],
+  periodsPerYear: number | null,
+  riskFreeRate = 0,
+): number | null {
+  if (periodsPerYear === null || hasTotalLoss(returns)) return null;
+  const perPeriod = riskFreeRate / periodsPerYear;
   const m = mean(returns);
-  if (m === null || periodsPerYear === null) return null;
+  if (m === null) return null;
   let downside = 0;
-  for (const r of returns) if (r < 0) downside += r * r;
-  if (downside === 0) return null;
-  return finiteOrNull((m / Math.sqrt(downside / returns.length)) * Math.sqrt(periodsPerYear));
+  for (const r of returns) {
+    const x = r - perPeriod;
+    if (x < 0) downside += x * x;
+  }
+  const deviation = Math.sqrt(downside / returns.length);
+  if (isNegligibleSpread(deviation, Math.max(maxAbs(returns), Math.abs(perPeriod)))) return null;
+  return finiteOrNull(((m - perPeriod) / deviation) * Math.sqrt(periodsPerYear));
 }
 
 /**

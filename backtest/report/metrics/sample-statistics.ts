@@ -52,3 +52,29 @@ export function geometricMeanReturn(returns: readonly number[]): number | null {
 export function finiteOrNull(value: number | null): number | null {
   return value === null || !Number.isFinite(value) ? null : value;
 }
+
+/** Relative size under which a spread is float noise, see {@link isNegligibleSpread}. */
+const NEGLIGIBLE_SPREAD = 1e-12;
+
+/**
+ * Whether a spread (a standard or downside deviation) is float noise rather than variation
+ * (Keel's choice): returns that are all equal in exact arithmetic, e.g. 100 x 1.01^k, come out
+ * of floats with a std near 1e-16 of their size, and a ratio over it is a meaningless 1e15.
+ * @param spread - the deviation
+ * @param scale - the largest magnitude among the values it was taken from
+ * @returns spread <= 1e-12 x max(scale, 1e-12)
+ */
+export function isNegligibleSpread(spread: number, scale: number): boolean {
+  return spread <= NEGLIGIBLE_SPREAD * Math.max(scale, NEGLIGIBLE_SPREAD);
+}
+
+/**
+ * Largest magnitude of a sample.
+ * @param values - the sample
+ * @returns max |x|, 0 for an empty sample
+ */
+export function maxAbs(values: readonly number[]): number {
+  let most = 0;
+  for (const v of values) most = Math.max(most, Math.abs(v));
+  return most;
+}

@@ -1,7 +1,7 @@
 import { asNumber } from '../../../core/model/index.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
-import { finiteOrNull } from './sample-statistics.ts';
+import { finiteOrNull, isNegligibleSpread } from './sample-statistics.ts';
 
 /**
  * Statistics of the closed round-trip trades (backtesting.py's names). Where a figure needs
@@ -10,8 +10,8 @@ import { finiteOrNull } from './sample-statistics.ts';
 export interface TradeStats {
   /** Number of closed round-trip trades. */
   readonly tradeCount: number;
-  /** Trades with pnl > 0 divided by all trades, in [0, 1]; 0 without trades (QuantStats). */
-  readonly winRate: number;
+  /** Trades with pnl > 0 divided by all trades, in [0, 1]; null without trades (0 / 0). */
+  readonly winRate: number | null;
   /** Highest trade return fraction. */
   readonly bestTrade: number | null;
   /** Lowest trade return fraction. */
@@ -22,11 +22,19 @@ export interface TradeStats {
   readonly maxTradeDurationMs: number | null;
   /** Mean exitTs - entryTs, milliseconds. */
   readonly avgTradeDurationMs: number | null;
-  /** Σ pnl of winners / |Σ pnl of losers|, on money PnL net of fees; null without losers. */
+  /**
+   * Σ pnl of winners / |Σ pnl of losers|, on money PnL net of fees; null without losers.
+   * backtesting.py divides the sums of trade returns instead, so the two differ when trades
+   * differ in size.
+   */
   readonly profitFactor: number | null;
   /** Arithmetic mean trade return: Σ r / n (backtesting.py "Expectancy [%]"). */
   readonly expectancy: number | null;
-  /** System Quality Number: sqrt(n) x mean(pnl) / std(pnl, ddof 1) (Van Tharp, backtesting.py). */
+  /**
+   * System Quality Number: sqrt(n) x mean(pnl) / std(pnl, ddof 1) (Van Tharp, backtesting.py);
+   * null with fewer than two trades or when the std is 0 or only float noise (see
+   * `isNegligibleSpread`).
+   */
   readonly sqn: number | null;
   /**
    * Kelly criterion: W - (1 - W) / (avgWin / avgLoss), with W the win rate, avgWin the mean pnl
@@ -101,13 +109,17 @@ export class TradeTally {
     let pnlStd: number | null = null;
     if (pnlMean !== null && n >= 2) {
       let squares = 0;
+      let largest = 0;
       for (const t of trades) {
-        const d = asNumber(t.pnl) - pnlMean;
-        squares += d * d;
+        const pnl = asNumber(t.pnl);
+        squares += (pnl - pnlMean) * (pnl - pnlMean);
+        largest = Math.max(largest, Math.abs(pnl));
       }
-      pnlStd = Math.sqrt(squares / (n - 1));
+      const std = Math.sqrt(squares / (n - 1));
+      // Equal PnLs give a std of float noise, not 0: SQN is then not defined.
+      pnlStd = isNegligibleSpread(std, largest) ? 0 : std;
     }
-    const winRate = n === 0 ? 0 : this.winCount / n;
+    const winRate = n === 0 ? null : this.winCount / n;
     const grossLoss = -this.lossSum;
     const avgWin = this.winCount === 0 ? null : this.grossWin / this.winCount;
     const avgLoss = this.lossCount === 0 ? null : grossLoss / this.lossCount;
@@ -126,7 +138,7 @@ export class TradeTally {
           ? null
           : finiteOrNull((Math.sqrt(n) * pnlMean) / pnlStd),
       kelly:
-        avgWin === null || avgLoss === null
+        winRate === null || avgWin === null || avgLoss === null
           ? null
           : finiteOrNull(winRate - (1 - winRate) / (avgWin / avgLoss)),
     };

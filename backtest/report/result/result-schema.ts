@@ -161,7 +161,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   equityStart: decimal,
   equityFinal: decimal,
   equityPeak: decimal,
-  totalReturn: z.number(),
+  totalReturn: nullableNumber,
   buyAndHoldReturn: nullableNumber,
   annualizedReturn: nullableNumber,
   annualizedVolatility: nullableNumber,
@@ -174,7 +174,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   maxDrawdownDurationMs: z.number(),
   avgDrawdownDurationMs: z.number(),
   tradeCount: z.number(),
-  winRate: z.number(),
+  winRate: nullableNumber,
   bestTrade: nullableNumber,
   worstTrade: nullableNumber,
   avgTrade: nullableNumber,
@@ -192,6 +192,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
     periodsPerYear: nullableNumber,
     tradingDaysPerYear: z.number(),
     riskFreeRate: z.number(),
+    ruinTs: z.number().optional(),
   }),
 });
 

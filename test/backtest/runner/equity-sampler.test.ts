@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { drawdownStats, type EquitySample } from '../../../backtest/report/index.ts';
+import { buyAndHoldReturn, drawdownStats, type EquitySample } from '../../../backtest/report/index.ts';
 import { widerBucket } from '../../../backtest/runner/bucket-width.ts';
 import { EquitySampler } from '../../../backtest/runner/index.ts';
 import { type BarEvent, D, type Dec } from '../../../core/model/index.ts';
@@ -124,6 +124,19 @@ describe('equity sampler', () => {
     const exact = replay(values, 256, false);
     expect(estimated.exactCalls).toBeLessThanOrEqual(3 * 257 + 2);
     expect(exact.exactCalls).toBeGreaterThanOrEqual(values.length);
+  });
+
+  it("keeps each sym's first and last price exactly when buckets merge, so buy & hold compares them", () => {
+    // Closes 100, 101, ..., 109 one a minute into at most 2 buckets: merged buckets keep their
+    // last close, so the first point used to be a later price; buy & hold is 109 / 100 - 1 = 0.09.
+    const values = Array.from({ length: 10 }, (_, i) => 100 + i);
+    for (const withEstimate of [false, true]) {
+      const { sampler } = replay(values, 2, withEstimate);
+      const points = sampler.priceSeries()[0]?.points ?? [];
+      expect(points[0]).toEqual({ ts: 0, price: 100 });
+      expect(points.at(-1)).toEqual({ ts: 9 * MINUTE, price: 109 });
+      expect(buyAndHoldReturn(points)).toBeCloseTo(0.09, 12);
+    }
   });
 
   it('widens buckets by whole multiples that divide a day, then by doubling', () => {

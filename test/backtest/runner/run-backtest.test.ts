@@ -186,6 +186,15 @@ describe('backtest runner', () => {
     });
   });
 
+  it('takes buy & hold from the first and last close however few buckets the equity curve keeps', async () => {
+    // 40 one-minute bars closing 100, 101, ..., 139; 4 buckets merge them to 16 min wide, whose
+    // first close used to be 118 (0.178); buy & hold is 139 / 100 - 1 = 0.39.
+    const rows = Array.from({ length: 40 }, (_, i) => [100 + i - 0.5, 100 + i + 1, 100 + i - 1, 100 + i]);
+    const result = await runBacktest(baseOptions(await barsRecording(rows), { equityBuckets: 4 }));
+    result.dispose?.();
+    expect(result.metrics.buyAndHoldReturn).toBeCloseTo(0.39, 12);
+  });
+
   it('annualizes over 252 trading days when every instrument is a US equity, 365 otherwise, unless told', async () => {
     const AAPL = 'US_EQUITY_AAPL';
     const aapl = await barsRecording(SIX_BARS, AAPL);

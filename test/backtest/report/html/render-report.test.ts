@@ -86,8 +86,25 @@ describe('HTML report page', () => {
     const page = renderHtmlReport(none);
     expect(page).toContain('No closed trades.');
     expect(page).toMatch(/Profit Factor<\/th><td class="num">n\/a/);
+    expect(page).toMatch(/Win Rate \[%\]<\/th><td class="num">n\/a/);
     const beforeLibrary = page.slice(0, page.indexOf('TradingView Lightweight Charts'));
     expect(beforeLibrary).not.toContain('NaN');
+  });
+
+  it('says in the assumptions when equity reached zero, and why the return ratios are n/a', () => {
+    const base = aBacktestResult(4);
+    const ruined = {
+      ...base,
+      metrics: {
+        ...base.metrics,
+        annualization: { ...base.metrics.annualization, ruinTs: Date.UTC(2024, 0, 2) },
+      },
+    };
+    const assumptionsOf = (html: string): string => html.slice(html.indexOf('<section id="assumptions">'));
+    expect(assumptionsOf(renderHtmlReport(ruined))).toMatch(
+      /equity reached zero or below at 2024-01-02 00:00:00 UTC: the returns stop there, counted as a total loss \(annualized return -100 %\); volatility, Sharpe and Sortino are not defined/,
+    );
+    expect(assumptionsOf(renderHtmlReport(base))).not.toMatch(/equity reached zero/);
   });
 
   it('says how many trades of how many it shows, and where the full list is, when it caps the list', () => {

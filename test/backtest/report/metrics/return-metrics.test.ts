@@ -6,23 +6,31 @@ import {
   CRYPTO_ANNUALIZATION,
   cagr,
   calmarRatio,
+  computeMetrics,
   EQUITY_ANNUALIZATION,
   periodReturns,
   sharpeRatio,
   sortinoRatio,
+  statsRows,
   totalReturn,
   YEAR_MS,
 } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
 import { equityCurveOf } from '../../../kit/equity-curve-builders.ts';
 
+const DAY = 86_400_000;
+
 // Daily returns +10 %, -10 %, +10 %: mean 1/30, std (ddof 1) = sqrt(0.04/3) = 0.115470...
 const RETURNS = [0.1, -0.1, 0.1];
 
 describe('return metrics', () => {
-  it('total return is final / start - 1', () => {
+  it('total return is final / start - 1, not defined from a start of 0', () => {
     expect(totalReturn(100, 120)).toBeCloseTo(0.2, 12);
-    expect(totalReturn(0, 5)).toBe(0);
+    // 5 / 0 - 1 is not a number: null, not the 0 it used to be (nothing was not gained).
+    expect(totalReturn(0, 5)).toBeNull();
+    expect(
+      computeMetrics({ equityCurve: equityCurveOf([0, 5]), trades: [], fills: [] }).totalReturn,
+    ).toBeNull();
   });
 
   it('buy & hold compares the last benchmark price with the first', () => {
@@ -69,6 +77,42 @@ describe('return metrics', () => {
     expect(sortinoRatio([0.1, 0.2], 365)).toBeNull();
   });
 
+  it('Sortino subtracts the risk-free rate per period from every return, as QuantStats does', () => {
+    // rf 3.65 % a year = 0.0001 a day: excess returns 0.0999, -0.1001, 0.0999; mean 0.0997 / 3,
+    // downside sqrt(0.1001^2 / 3) = 0.1001 / sqrt(3); (0.0997 / 3) / (0.1001 / sqrt(3)) x sqrt(365)
+    // = 10.98616... (11.03026 without rf).
+    const expected = (0.0997 / 3 / (0.1001 / Math.sqrt(3))) * Math.sqrt(365);
+    expect(sortinoRatio(RETURNS, 365, 0.0365)).toBeCloseTo(expected, 10);
+    expect(expected).toBeCloseTo(10.986, 3);
+    // A gain below the risk-free rate is a shortfall: 0.00005 a day against 0.0001 has no upside.
+    expect(sortinoRatio([0.00005, 0.00005], 365, 0.0365)).toBeCloseTo(-Math.sqrt(365), 10);
+    const curve = equityCurveOf([100, 110, 99, 108.9]);
+    const withRf = computeMetrics({
+      equityCurve: curve,
+      trades: [],
+      fills: [],
+      annualization: { ...CRYPTO_ANNUALIZATION, riskFreeRate: 0.0365 },
+    });
+    expect(withRf.sortino).toBeCloseTo(expected, 8);
+    const row = statsRows(withRf).find((r) => r.label === 'Sortino Ratio');
+    expect(row?.definition).toContain('rf = 3.65 %');
+  });
+
+  it('treats a spread that is only float noise as zero: no Sharpe or Sortino, volatility 0', () => {
+    // Equity 100 x 1.01^k for k = 0..5: every daily return is 0.01, but the floats give
+    // 0.010000000000000009, ..., 0.009999999999999787: std 1.6e-16, so Sharpe was 1.2e15.
+    const curve = equityCurveOf([0, 1, 2, 3, 4, 5].map((k) => 100 * 1.01 ** k));
+    const m = computeMetrics({ equityCurve: curve, trades: [], fills: [] });
+    expect(m.sharpe).toBeNull();
+    expect(m.annualizedVolatility).toBe(0);
+    expect(m.annualizedReturn).toBeCloseTo(1.01 ** 365 - 1, 8);
+    // A loss of 1e-17 next to gains of 1 % and 2 % is rounding, not downside: Sortino was 3.6e15.
+    expect(sortinoRatio([0.01, 0.02, -1e-17], 365)).toBeNull();
+    // A real, small spread still counts: std 1e-9 around 0.01.
+    const small = sharpeRatio([0.01 - 1e-9, 0.01 + 1e-9], 365) ?? 0;
+    expect(small / ((0.01 / Math.SQRT2 / 1e-9) * Math.sqrt(365))).toBeCloseTo(1, 5);
+  });
+
   it('Calmar is CAGR over max drawdown', () => {
     expect(calmarRatio(0.3, 0.1)).toBeCloseTo(3, 12);
     expect(calmarRatio(0.3, 0)).toBeNull();
@@ -82,7 +126,23 @@ describe('annualization basis', () => {
     const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
     expect(r.period).toBe('day');
     expect(r.periodsPerYear).toBe(365);
-    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([-0.1, 0.1]); // days end 110, 99, 108.9
+    // From the start, 100, days end 110, 99, 108.9: +10 %, -10 %, +10 %.
+    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1, 0.1]);
+  });
+
+  it("bases the first daily return on the starting equity, so the first day's P&L counts", () => {
+    // 12-hourly 100, 200, 200, ... to 72 h: day 0 goes 100 -> 200, days 1-3 stay at 200.
+    // Daily series 100 (start), 200, 200, 200, 200: returns 1, 0, 0, 0 (the old series began at
+    // day 0's last equity, 200, and gave 0, 0, 0: no return, no Sharpe).
+    const curve = equityCurveOf([100, 200, 200, 200, 200, 200, 200], 12 * 3_600_000);
+    const r = periodReturns(curve, CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('day');
+    expect(r.returns).toEqual([1, 0, 0, 0]);
+    const m = computeMetrics({ equityCurve: curve, trades: [], fills: [] });
+    // gmean = 2^(1/4) - 1, so (1 + gmean)^365 - 1 = 2^91.25 - 1
+    expect((m.annualizedReturn ?? 0) / (2 ** 91.25 - 1)).toBeCloseTo(1, 10);
+    // mean 0.25; std (ddof 1) = sqrt((0.75^2 + 3 x 0.25^2) / 3) = 0.5; 0.25 / 0.5 x sqrt(365)
+    expect(m.sharpe).toBeCloseTo(0.5 * Math.sqrt(365), 10);
   });
 
   it('uses 252 periods per year for equities', () => {
@@ -105,12 +165,14 @@ describe('annualization basis', () => {
   });
 
   it('annualizes per-sample returns by the grid step, not by the gaps of the curve, which keeps lows and highs milliseconds apart', () => {
-    // Each minute's bucket keeps its low, high and close a few ms apart: the old median-gap rule
-    // took 10 ms as the period and annualized by 3.15 billion periods a year.
+    // Each minute's bucket keeps its low, high and close a few ms apart, the close at the
+    // bucket's last millisecond as the sampler keeps it: the old median-gap rule took 10 ms as
+    // the period and annualized by 3.15 billion periods a year. The run starts alone in the
+    // minute before the first bucket.
     const day = Date.UTC(2024, 0, 1, 1);
-    const curve = [];
-    for (let minute = 0; minute <= 1_440; minute++) {
-      const ts = day + minute * 60_000;
+    const curve = [{ ts: day - 1, equity: D(100_010) }];
+    for (let minute = 1; minute <= 1_440; minute++) {
+      const ts = day + minute * 60_000 - 1;
       const equity = 100_000 + (minute % 2 === 0 ? 10 : -10);
       curve.push(
         { ts: ts - 20, equity: D(equity - 50) },
@@ -124,6 +186,28 @@ describe('annualization basis', () => {
     expect(r.returns.length).toBe(1_440);
     // Grid times fall on the closes: each return is between two closes, +-20 on 100 000.
     for (const x of r.returns) expect(Math.abs(Math.abs(x) - 20 / 100_000)).toBeLessThan(1e-6);
+  });
+
+  it("steps per-sample returns from close to close of the sampler's buckets, never through a bucket's low or high", () => {
+    // The run starts 30 s into minute 0; minutes 1 and 2 each keep a low, a high and a close at
+    // their last event, as the sampler does. Grid on whole minutes: 1000 (start), 1001, 1000, so
+    // returns 1001 / 1000 - 1 = 0.001 and 1000 / 1001 - 1 = -0.000999001. The old grid, from the
+    // start every 60 s (30 s, 90 s, 150 s), read the highs 1010 and 1020 instead.
+    const t = Date.UTC(2024, 0, 1);
+    const at = (s: number, equity: number) => ({ ts: t + s * 1000, equity: D(equity) });
+    const curve = [
+      at(30, 1000),
+      at(70, 990),
+      at(80, 1010),
+      at(119, 1001),
+      at(130, 980),
+      at(140, 1020),
+      at(179, 1000),
+    ];
+    const r = periodReturns(curve, { ...CRYPTO_ANNUALIZATION, period: 'sample', sampleStepMs: 60_000 });
+    expect(r.returns).toHaveLength(2);
+    expect(r.returns[0]).toBeCloseTo(0.001, 15);
+    expect(r.returns[1]).toBeCloseTo(1000 / 1001 - 1, 15);
   });
 
   it('does not annualize a run shorter than a day unless the period is forced', () => {
@@ -163,6 +247,43 @@ describe('annualization basis', () => {
       periodsPerYear: 525_600,
     });
     expect(fixed.periodsPerYear).toBe(525_600 / multiple);
+  });
+
+  it('stops the returns where equity reaches zero: a total loss, after which no ratio is defined', () => {
+    // Daily 100, 50, 0, 0: returns -0.5, then 0 / 50 - 1 = -1, and nothing after (the old
+    // series went on with a 0 return off 0 equity and gave Sharpe -19.1, annualized return null).
+    const toZero = equityCurveOf([100, 50, 0, 0]);
+    const r = periodReturns(toZero, CRYPTO_ANNUALIZATION);
+    expect(r.returns).toEqual([-0.5, -1]);
+    expect(r.ruinTs).toBe(2 * DAY);
+    const m = computeMetrics({ equityCurve: toZero, trades: [], fills: [] });
+    expect(m.annualizedReturn).toBe(-1);
+    expect([m.annualizedVolatility, m.sharpe, m.sortino]).toEqual([null, null, null]);
+    expect([m.cagr, m.calmar]).toEqual([-1, -1]);
+    expect(m.annualization.ruinTs).toBe(2 * DAY);
+  });
+
+  it('counts equity below zero as a total loss too: no ratio off a negative equity', () => {
+    // Daily 100, -50, -100, -10: -50 / 100 - 1 = -1.5 means nothing; the old returns -1.5, 1,
+    // -0.9 gave Sharpe -6.83. Now one return, -1, and the annualized return is -1.
+    const negative = equityCurveOf([100, -50, -100, -10]);
+    expect(periodReturns(negative, CRYPTO_ANNUALIZATION).returns).toEqual([-1]);
+    const m = computeMetrics({ equityCurve: negative, trades: [], fills: [] });
+    expect(m.annualizedReturn).toBe(-1);
+    expect([m.annualizedVolatility, m.sharpe, m.sortino]).toEqual([null, null, null]);
+    expect(m.annualization.ruinTs).toBe(DAY);
+    // Standing alone, the ratios refuse a return of -1 or below as well.
+    expect(sharpeRatio([0.1, -1, 0.2], 365)).toBeNull();
+    expect(sortinoRatio([0.1, -1, 0.2], 365)).toBeNull();
+    expect(annualizedVolatility([0.1, -1.5], 365)).toBeNull();
+    expect(annualizedReturn([0.1, -1], 365)).toBe(-1);
+  });
+
+  it('has no ruin time while equity stays positive', () => {
+    expect(periodReturns(equityCurveOf([100, 1, 100, 120]), CRYPTO_ANNUALIZATION).ruinTs).toBeUndefined();
+    expect(
+      computeMetrics({ equityCurve: equityCurveOf([100, 1]), trades: [], fills: [] }).annualization,
+    ).not.toHaveProperty('ruinTs');
   });
 
   it('has no returns and no periods per year for a single sample', () => {

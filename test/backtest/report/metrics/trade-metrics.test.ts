@@ -62,14 +62,21 @@ describe('trade statistics', () => {
     expect(stats.sqn).toBeCloseTo(0.8164965809, 10);
   });
 
+  it('has no SQN when the PnL spread is only float noise', () => {
+    // Three trades of PnL 0.1: mean = 0.30000000000000004 / 3 = 0.10000000000000002, so the std
+    // is 1.7e-17 instead of 0 and SQN was sqrt(3) x 0.1 / 1.7e-17 = 1e16.
+    expect(tradeStats([aTrade(0.1, 0.001, 1), aTrade(0.1, 0.001, 1), aTrade(0.1, 0.001, 1)]).sqn).toBeNull();
+  });
+
   it('Kelly is W - (1 - W) / (avgWin / avgLoss): 0.5 - 0.5 / (15 / 5)', () => {
     expect(stats.kelly).toBeCloseTo(1 / 3, 12);
   });
 
-  it('gives defined values without trades: zero counts and nulls, no NaN', () => {
+  it('gives defined values without trades: a zero count and nulls, no NaN', () => {
+    // The win rate of no trades is 0 / 0: not defined, so null like every other ratio.
     expect(tradeStats([])).toEqual({
       tradeCount: 0,
-      winRate: 0,
+      winRate: null,
       bestTrade: null,
       worstTrade: null,
       avgTrade: null,
@@ -102,8 +109,11 @@ describe('trade statistics', () => {
         ),
         (rows) => {
           const s = tradeStats(rows.map(([pnl, r, d]) => aTrade(pnl, r, d)));
-          expect(s.winRate).toBeGreaterThanOrEqual(0);
-          expect(s.winRate).toBeLessThanOrEqual(1);
+          if (rows.length === 0) expect(s.winRate).toBeNull();
+          else {
+            expect(s.winRate).toBeGreaterThanOrEqual(0);
+            expect(s.winRate).toBeLessThanOrEqual(1);
+          }
           for (const value of Object.values(s)) {
             if (value !== null) expect(Number.isFinite(value)).toBe(true);
           }

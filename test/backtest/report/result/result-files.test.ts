@@ -44,6 +44,19 @@ describe('result files', () => {
     expect(back.metrics.sharpe).toBe(result.metrics.sharpe);
   });
 
+  it('round-trip a run without trades, whose undefined win rate is null, and a run whose equity reached zero', () => {
+    const none = aBacktestResult(4);
+    expect(none.metrics.tradeCount).toBe(0);
+    expect(none.metrics.winRate).toBeNull();
+    expect(JSON.parse(resultToJson(none)).metrics.winRate).toBeNull();
+    expect(resultFromJson(resultToJson(none)).metrics.winRate).toBeNull();
+    const ruined = {
+      ...none,
+      metrics: { ...none.metrics, annualization: { ...none.metrics.annualization, ruinTs: 1_000 } },
+    };
+    expect(resultFromJson(resultToJson(ruined)).metrics.annualization.ruinTs).toBe(1_000);
+  });
+
   it('say which field is wrong when a result file is damaged', () => {
     const data = JSON.parse(resultToJson(aBacktestResult()));
     data.fills[0].price = '12e3';
