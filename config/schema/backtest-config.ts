@@ -65,7 +65,7 @@ export const annualizationConfigSchema = z.strictObject({
     .min(-1)
     .max(1)
     .default(0)
-    .describe('Annual risk-free rate for Sharpe (0.04 = 4 %).'),
+    .describe('Annual risk-free rate for Sharpe and Sortino (0.04 = 4 %).'),
 });
 
 /** A backtest: which recordings to replay, over which window, with which simulated venue. */
