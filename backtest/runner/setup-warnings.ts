@@ -30,10 +30,14 @@ function stringsIn(value: unknown, out: Set<string>): Set<string> {
 function watchWarning(kernel: Kernel, strategyId: string, sym: string, interval: BarInterval): string {
   const head = `strategy ${strategyId} watched ${sym} ${interval} bars, but`;
   if (!hasData(kernel, sym)) return `${head} the recordings hold no data for that sym`;
-  if (kernel.state.trades.has(sym)) return `${head} no such bar closed in the replayed data`;
   const intervals = barIntervalsOf(kernel, sym);
+  const wanted = BAR_INTERVAL_MS[interval];
+  const finer = intervals.find((i) => BAR_INTERVAL_MS[i] < wanted && wanted % BAR_INTERVAL_MS[i] === 0);
+  if (finer !== undefined)
+    return `${head} no such bar closed: the recordings' ${finer} bars of ${sym} never complete one ${interval} bar`;
+  if (kernel.state.trades.has(sym)) return `${head} no such bar closed in the replayed data`;
   const held = intervals.length === 0 ? `no ${sym} bars` : `${sym} bars of ${intervals.join(', ')} only`;
-  return `${head} no such bar closed: the recordings hold ${held} and no trades to build ${interval} bars from`;
+  return `${head} no such bar closed: the recordings hold ${held} and no trades or finer bars to build ${interval} bars from`;
 }
 
 /**

@@ -1,13 +1,15 @@
 import type { BarEvent, BarInterval, MarketTradeEvent } from '../model/index.ts';
 import { BAR_INTERVAL_MS } from '../model/index.ts';
 
-/** One bar being built from trades. */
+/** One bar being built from trades or from finer feed bars. */
 interface BarBuilder {
   readonly sym: string;
   readonly interval: BarInterval;
   readonly ms: number;
   /** True once the feed delivered a bar of this sym and interval: aggregation stops for good. */
   fed: boolean;
+  /** Length of the feed bars this bar is built from; 0 while it is built from trades. */
+  fromBarsMs: number;
   openTime: number;
   open: number;
   high: number;
@@ -19,11 +21,14 @@ interface BarBuilder {
 }
 
 /**
- * Builds bars from trades for every (sym, interval) a strategy watches, unless the feed has
- * bars of its own (KLINE): the first feed bar of a (sym, interval) switches aggregation off for
- * it, so `ctx.bars(sym, '1m')` works on either feed and never sees both. Bars are aligned to
- * the epoch (a 1m bar opens on a whole minute) and close when an event at or past their end
- * arrives; an interval with no trade yields no bar (Keel's choice).
+ * Builds bars for every (sym, interval) a strategy watches, unless the feed has bars of its own
+ * (KLINE): the first feed bar of a (sym, interval) switches aggregation off for it, so
+ * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar is built from the feed's
+ * closed bars of a finer interval that divides it (the first such interval seen; 1m klines make
+ * 5m, 1h or 1d bars, as backtesting.py's resample does), else from trades. Bars are aligned to
+ * the epoch (a 1m bar opens on a whole minute); one built from bars closes with the finer bar
+ * that ends it, or when an event past its end arrives; one built from trades when an event at or
+ * past its end arrives. An interval with no trade or finer bar yields no bar (Keel's choice).
  */
 export class BarAggregator {
   private readonly bySym = new Map<string, BarBuilder[]>();
@@ -44,6 +49,7 @@ export class BarAggregator {
       interval,
       ms: BAR_INTERVAL_MS[interval],
       fed: false,
+      fromBarsMs: 0,
       openTime: 0,
       open: 0,
       high: 0,
@@ -66,7 +72,7 @@ export class BarAggregator {
     const list = this.bySym.get(trade.sym);
     if (list === undefined) return;
     for (const b of list) {
-      if (b.fed) continue;
+      if (b.fed || b.fromBarsMs > 0) continue;
       const openTime = trade.ts - (trade.ts % b.ms);
       if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
       if (!b.active) {
@@ -102,7 +108,45 @@ export class BarAggregator {
   }
 
   /**
-   * Closes every bar whose end is at or before `ts`, earliest first.
+   * Adds a closed feed bar to the coarser bars of its sym it divides (a 1m bar to 5m and 1h bars),
+   * closing a coarser bar it lies beyond and the one it ends. The first finer interval seen feeds a
+   * coarser bar from then on; a bar half built from trades then is dropped (its trades are in the
+   * finer bars too), and trades no longer feed it.
+   * @param bar - the feed's closed bar
+   * @param emit - receives each coarser bar that closes
+   */
+  onFinerBar(bar: BarEvent, emit: (bar: BarEvent) => void): void {
+    const list = this.bySym.get(bar.sym);
+    if (list === undefined || !bar.closed) return;
+    const ms = BAR_INTERVAL_MS[bar.interval];
+    for (const b of list) {
+      if (b.fed || b.ms <= ms || b.ms % ms !== 0) continue;
+      if (b.fromBarsMs === 0) {
+        b.fromBarsMs = ms;
+        b.active = false;
+      } else if (b.fromBarsMs !== ms) continue;
+      const openTime = bar.openTime - (bar.openTime % b.ms);
+      if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
+      if (!b.active) {
+        b.active = true;
+        b.openTime = openTime;
+        b.open = bar.open;
+        b.high = bar.high;
+        b.low = bar.low;
+        b.volume = 0;
+      }
+      if (bar.high > b.high) b.high = bar.high;
+      if (bar.low < b.low) b.low = bar.low;
+      b.close = bar.close;
+      b.volume += bar.volume;
+      if (bar.openTime + ms >= b.openTime + b.ms) emit(this.closeBar(b));
+    }
+    this.refreshNextClose();
+  }
+
+  /**
+   * Closes every bar whose end is at or before `ts` (before it, for a bar built from finer bars:
+   * the finer bar ending it arrives at its end), earliest first.
    * @param ts - the time that has been reached, epoch ms
    * @param emit - receives each bar that closes
    */
@@ -110,10 +154,11 @@ export class BarAggregator {
     while (this.nextClose <= ts) {
       let due: BarBuilder | undefined;
       for (const b of this.builders) {
+        const end = b.openTime + b.ms;
         if (
           b.active &&
-          b.openTime + b.ms <= ts &&
-          (due === undefined || b.openTime + b.ms < due.openTime + due.ms)
+          (b.fromBarsMs > 0 ? end < ts : end <= ts) &&
+          (due === undefined || end < due.openTime + due.ms)
         ) {
           due = b;
         }

@@ -41,7 +41,7 @@ export class KernelState implements RiskView {
   readonly trades = new Map<string, MarketTradeEvent>();
   readonly marks = new Map<string, MarkPriceEvent>();
   readonly books = new Map<string, BookEvent>();
-  /** Latest bar per `sym|interval`, from the feed or aggregated from trades. */
+  /** Latest bar per `sym|interval`, from the feed or built from finer feed bars or trades. */
   readonly bars = new Map<string, BarEvent>();
   /** Latest closed feed bar per sym (any interval): the price of last resort on bar-only data. */
   readonly closedBars = new Map<string, BarEvent>();

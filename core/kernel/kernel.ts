@@ -293,6 +293,7 @@ export class Kernel {
         } else {
           state.bars.set(`${job.sym}|${job.interval}`, job);
         }
+        if (job.closed) this.aggregator.onFinerBar(job, this.emitBar);
         return;
       case 'book':
         state.books.set(job.sym, job);

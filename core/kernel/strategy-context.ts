@@ -126,8 +126,8 @@ export interface StrategyContext<P = unknown, S = unknown> {
   /** Cancels a timer. @returns true when it was pending */
   cancelTimer(id: number): boolean;
   /**
-   * Delivers closed bars of a sym and interval to `onBar` (from the feed's KLINE, or
-   * aggregated from trades when the feed has none).
+   * Delivers closed bars of a sym and interval to `onBar` (from the feed's KLINE, or built from
+   * its finer klines or its trades when it has none of that interval).
    */
   watchBars(sym: string, interval: BarInterval): void;
 

@@ -63,10 +63,15 @@ describe('backtest runner: setup warnings', () => {
     ]);
   });
 
-  it('warns when a strategy watches an interval the recordings have no bars of and no trades to build from', async () => {
+  it('warns when a strategy watches an interval the recordings have too few finer bars to build', async () => {
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1h' }))).toEqual([
-      `strategy s1 watched ${BTC} 1h bars, but no such bar closed: the recordings hold ${BTC} bars of 1m only and no trades to build 1h bars from`,
+      `strategy s1 watched ${BTC} 1h bars, but no such bar closed: the recordings' 1m bars of ${BTC} never complete one 1h bar`,
     ]);
+  });
+
+  it('builds watched 5m bars from the 1m klines instead of warning, once they complete one', async () => {
+    const fiveMinutes = await flatBarsRecordingIn(aTempDir(), 6, T0, BTC);
+    expect(await warningsOf(options(fiveMinutes, { sym: BTC, watch: BTC, interval: '5m' }))).toEqual([]);
   });
 
   it('warns when a strategy names a sym in its params that the recordings hold nothing of', async () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import type { BarEvent } from '../../../core/model/index.ts';
+import type { BarEvent, BarInterval } from '../../../core/model/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
 import { aFeedBar, aQuote, aTrade, BTC, ETH } from '../../kit/kernel-events.ts';
 
@@ -126,5 +126,132 @@ describe('bars aggregated from trades', () => {
       [0, 105, 7],
       [60_000, 102, 3],
     ]);
+  });
+});
+
+/** A strategy collecting the bars of BTC of one interval. */
+function intervalCollector(bars: BarEvent[], interval: BarInterval) {
+  return defineStrategy({
+    name: 'interval-collector',
+    params: z.object({}),
+    onStart: (ctx) => ctx.watchBars(BTC, interval),
+    onBar: (_ctx, bar) => {
+      bars.push(bar);
+    },
+  });
+}
+
+/** A closed 5m feed bar opening at `openTime`. */
+function aFiveMinuteFeedBar(openTime: number, ohlcv: readonly [number, number, number, number, number]) {
+  return {
+    ...aFeedBar(openTime, ohlcv),
+    ts: openTime + 300_000,
+    recvTs: openTime + 300_000,
+    interval: '5m' as const,
+  };
+}
+
+describe('bars aggregated from finer feed bars', () => {
+  it('builds 5m bars from 1m klines and closes each with the 1m bar that ends it', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    const minutes: [number, number, number, number, number][] = [
+      [100, 102, 99, 101, 1],
+      [101, 104, 100, 103, 2],
+      [103, 103, 97, 98, 3],
+      [98, 100, 98, 99, 4],
+      [99, 101, 99, 100, 5],
+      [100, 100, 96, 97, 6],
+    ];
+    minutes.slice(0, 4).forEach((ohlcv, i) => kernel.push(aFeedBar(i * 60_000, ohlcv)));
+    expect(bars).toEqual([]);
+    kernel.push(aFeedBar(240_000, minutes[4]!));
+    // [0, 5m): open 100, high 104, low 97, close 100, volume 1 + 2 + 3 + 4 + 5
+    expect(bars).toEqual([
+      {
+        kind: 'bar',
+        sym: BTC,
+        ts: 300_000,
+        recvTs: 300_000,
+        interval: '5m',
+        openTime: 0,
+        open: 100,
+        high: 104,
+        low: 97,
+        close: 100,
+        volume: 15,
+        closed: true,
+      },
+    ]);
+    kernel.push(aFeedBar(300_000, minutes[5]!));
+    expect(bars).toHaveLength(1);
+    expect(kernel.state.bar(BTC, '5m')?.close).toBe(100);
+  });
+
+  it('closes a coarser bar whose last finer bar is missing when a later one arrives, and ignores trades', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    kernel.push(aFeedBar(0, [100, 101, 99, 100, 1]));
+    kernel.push(aTrade(70_000, 500, 9));
+    kernel.push(aFeedBar(60_000, [100, 103, 100, 102, 2]));
+    kernel.push(aFeedBar(360_000, [90, 91, 89, 90, 3]));
+    expect(bars.map((b) => [b.openTime, b.open, b.high, b.low, b.close, b.volume])).toEqual([
+      [0, 100, 103, 99, 102, 3],
+    ]);
+  });
+
+  it("uses the feed's own 5m bars when it has them, never both", () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    for (let i = 0; i < 10; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteFeedBar(600_000, [7, 8, 6, 7, 50]));
+    for (let i = 10; i < 20; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteFeedBar(900_000, [9, 9, 9, 9, 50]));
+    expect(bars.map((b) => [b.openTime, b.volume])).toEqual([
+      [0, 5],
+      [300_000, 5],
+      [600_000, 50],
+      [900_000, 50],
+    ]);
+  });
+
+  it('property: 15m bars from 1m klines equal a per-quarter-hour grouping of them', () => {
+    const minute = fc.tuple(
+      fc.integer({ min: 1, max: 200 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 0, max: 20 }),
+      fc.integer({ min: 1, max: 9 }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.boolean(), minute), { minLength: 1, maxLength: 80 }), (drawn) => {
+        const bars: BarEvent[] = [];
+        const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '15m') }]);
+        const fed: BarEvent[] = [];
+        drawn.forEach(([present, [base, up, down, toClose, volume]], i) => {
+          if (!present) return;
+          const low = base;
+          const high = base + up + down;
+          const bar = aFeedBar(i * 60_000, [low + up, high, low, Math.min(high, low + toClose), volume]);
+          fed.push(bar);
+          kernel.push(bar);
+        });
+        kernel.advanceTime(drawn.length * 60_000 + 15 * 60_000);
+        const groups = new Map<number, BarEvent[]>();
+        for (const bar of fed) {
+          const key = bar.openTime - (bar.openTime % 900_000);
+          groups.set(key, [...(groups.get(key) ?? []), bar]);
+        }
+        const expected = [...groups].map(([openTime, group]) => [
+          openTime,
+          group[0]!.open,
+          Math.max(...group.map((b) => b.high)),
+          Math.min(...group.map((b) => b.low)),
+          group.at(-1)!.close,
+          group.reduce((sum, b) => sum + b.volume, 0),
+        ]);
+        expect(bars.map((b) => [b.openTime, b.open, b.high, b.low, b.close, b.volume])).toEqual(expected);
+      }),
+    );
   });
 });
