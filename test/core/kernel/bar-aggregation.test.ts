@@ -163,7 +163,7 @@ describe('bars aggregated from finer feed bars', () => {
       [99, 101, 99, 100, 5],
       [100, 100, 96, 97, 6],
     ];
-    minutes.slice(0, 4).forEach((ohlcv, i) => kernel.push(aFeedBar(i * 60_000, ohlcv)));
+    for (const [i, ohlcv] of minutes.slice(0, 4).entries()) kernel.push(aFeedBar(i * 60_000, ohlcv));
     expect(bars).toEqual([]);
     kernel.push(aFeedBar(240_000, minutes[4]!));
     // [0, 5m): open 100, high 104, low 97, close 100, volume 1 + 2 + 3 + 4 + 5
