@@ -27,33 +27,42 @@ function stringsIn(value: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
-function watchWarning(kernel: Kernel, strategyId: string, sym: string, interval: BarInterval): string {
+function watchWarning(
+  kernel: Kernel,
+  strategyId: string,
+  sym: string,
+  interval: BarInterval,
+  source: string,
+): string {
   const head = `strategy ${strategyId} watched ${sym} ${interval} bars, but`;
-  if (!hasData(kernel, sym)) return `${head} the recordings hold no data for that sym`;
+  if (!hasData(kernel, sym)) return `${head} ${source} held no data for that sym`;
   const intervals = barIntervalsOf(kernel, sym);
   const wanted = BAR_INTERVAL_MS[interval];
   const finer = intervals.find((i) => BAR_INTERVAL_MS[i] < wanted && wanted % BAR_INTERVAL_MS[i] === 0);
   if (finer !== undefined)
-    return `${head} no such bar closed: the recordings' ${finer} bars of ${sym} never complete one ${interval} bar`;
-  if (kernel.state.trades.has(sym)) return `${head} no such bar closed in the replayed data`;
+    return `${head} no such bar closed: the ${finer} bars of ${sym} in ${source} never completed one ${interval} bar`;
+  if (kernel.state.trades.has(sym)) return `${head} no such bar closed in ${source}`;
   const held = intervals.length === 0 ? `no ${sym} bars` : `${sym} bars of ${intervals.join(', ')} only`;
-  return `${head} no such bar closed: the recordings hold ${held} and no trades or finer bars to build ${interval} bars from`;
+  return `${head} no such bar closed: ${source} held ${held} and no trades or finer bars to build ${interval} bars from`;
 }
 
 /**
- * Mistakes in a backtest's setup that would otherwise show only as a run with no trades: a
+ * Mistakes in a run's setup that would otherwise show only as a run with no trades: a
  * strategy watching bars no data delivered (a sym the recordings lack, an interval they have no
  * bars or trades for), or naming in its params an instrument the recordings hold nothing of.
  * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
  * @param kernel - the run's kernel, after the replay
  * @param strategies - the run's strategy slots
  * @param syms - the run's instruments
+ * @param source - what the market data came from, as the sentences name it (`the feed` for a
+ *   paper or live session)
  * @returns one sentence per mistake, in strategy order
  */
 export function setupWarnings(
   kernel: Kernel,
   strategies: readonly StrategySlot[],
   syms: readonly string[],
+  source = 'the recordings',
 ): string[] {
   const watched = kernel.watchedBars();
   const delivered = kernel.state.bars;
@@ -62,13 +71,13 @@ export function setupWarnings(
     const warnedSyms = new Set<string>();
     for (const w of watched) {
       if (w.strategyId !== slot.id || delivered.has(`${w.sym}|${w.interval}`)) continue;
-      warnings.push(watchWarning(kernel, slot.id, w.sym, w.interval));
+      warnings.push(watchWarning(kernel, slot.id, w.sym, w.interval, source));
       warnedSyms.add(w.sym);
     }
     for (const value of stringsIn(slot.params, new Set())) {
       if (!syms.includes(value) || warnedSyms.has(value) || hasData(kernel, value)) continue;
       warnings.push(
-        `strategy ${slot.id} names ${value} in its params, but the recordings hold no data for that sym`,
+        `strategy ${slot.id} names ${value} in its params, but ${source} held no data for that sym`,
       );
     }
   }

@@ -13,7 +13,8 @@ export function formatFill(fill: Execution): string {
 }
 
 /**
- * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), and
+ * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), setup
+ * mistakes that leave a strategy idle (⚠, e.g. bars of a sym the feed never had), and
  * where the recording, result and report were written.
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
@@ -25,6 +26,7 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
   return [
     `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
+    ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
     ...(outcome.recording === undefined ? [] : [`  recording: ${here(outcome.recording)}`]),
     `  result:    ${here(outcome.outputs.json)}`,

@@ -6,7 +6,7 @@ import {
   type StrategyFaultRecord,
   strategyFaultRecord,
 } from '../../backtest/report/index.ts';
-import { EquitySampler } from '../../backtest/runner/index.ts';
+import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec, Intent, Order } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -318,7 +318,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
     assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
   });
-  const result: BacktestResult = { ...sessionOnly, faults };
+  const warnings = setupWarnings(
+    kernel,
+    options.slots,
+    options.instruments.map((spec) => spec.sym),
+    'the feed',
+  );
+  const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   const exitCode =
     stopReason === 'SIGINT'

@@ -53,3 +53,31 @@ backtest:
   return (runName, args) =>
     keelChild(['backtest', file, '--no-progress', ...args, ...reportOutputFlags(dir, runName)]);
 }
+
+/**
+ * Runs `keel run` on a 2-second lockstep paper session of {@link FAULTY_PLUGIN} alone (id `bad`,
+ * on BINANCE_PERP_BTC_USDT) over the SYNTHETIC feed, seed 1.
+ * @param dir - the folder of the config (`<dir>/<name>.yaml`), result and report (`<dir>/<name>-result.json`)
+ * @param name - the config's and the run's name
+ * @param params - the plugin's params as a YAML flow mapping, e.g. `{ sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }`
+ * @returns the finished child process
+ */
+export function faultyPluginPaperRunIn(dir: string, name: string, params: string): KeelChildRun {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `mode: paper
+name: ${name}
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: bad
+    use: ${FAULTY_PLUGIN}
+    params: ${params}
+paper:
+  lockstep: true
+  durationSec: 2
+  source: { kind: synthetic, seed: 1 }
+`,
+  );
+  return keelChild(['run', file, ...reportOutputFlags(dir, name)]);
+}

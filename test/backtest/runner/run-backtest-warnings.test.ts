@@ -59,13 +59,13 @@ describe('backtest runner: setup warnings', () => {
 
   it('warns when a strategy watches bars of a sym the recordings hold nothing of', async () => {
     expect(await warningsOf(options(bars, { sym: SOL, watch: SOL, interval: '1m' }))).toEqual([
-      `strategy s1 watched ${SOL} 1m bars, but the recordings hold no data for that sym`,
+      `strategy s1 watched ${SOL} 1m bars, but the recordings held no data for that sym`,
     ]);
   });
 
   it('warns when a strategy watches an interval the recordings have too few finer bars to build', async () => {
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1h' }))).toEqual([
-      `strategy s1 watched ${BTC} 1h bars, but no such bar closed: the recordings' 1m bars of ${BTC} never complete one 1h bar`,
+      `strategy s1 watched ${BTC} 1h bars, but no such bar closed: the 1m bars of ${BTC} in the recordings never completed one 1h bar`,
     ]);
   });
 
@@ -76,7 +76,7 @@ describe('backtest runner: setup warnings', () => {
 
   it('warns when a strategy names a sym in its params that the recordings hold nothing of', async () => {
     expect(await warningsOf(options(bars, { sym: SOL, watch: '', interval: '1m' }))).toEqual([
-      `strategy s1 names ${SOL} in its params, but the recordings hold no data for that sym`,
+      `strategy s1 names ${SOL} in its params, but the recordings held no data for that sym`,
     ]);
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
-import { faultyPluginBacktestIn } from '../../kit/faulty-plugin-backtests.ts';
+import { faultyPluginBacktestIn, faultyPluginPaperRunIn } from '../../kit/faulty-plugin-backtests.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-setup-warnings-')();
@@ -16,7 +16,7 @@ describe('keel backtest: setups that can only end in zero trades', () => {
   it('warns in the summary, the result and the report when a watched sym has no data', () => {
     const run = backtest('no-sym', ['--set', 'strategies.0.params.sym=US_EQUITY_MSFT']);
     const warning =
-      'strategy s1 watched US_EQUITY_MSFT 1m bars, but the recordings hold no data for that sym';
+      'strategy s1 watched US_EQUITY_MSFT 1m bars, but the recordings held no data for that sym';
     expect(run.code).toBe(EXIT.OK);
     expect(run.stdout).toContain(`  ⚠ ${warning}\n`);
     const result = JSON.parse(readFileSync(join(dir, 'no-sym-result.json'), 'utf8'));
@@ -24,10 +24,10 @@ describe('keel backtest: setups that can only end in zero trades', () => {
     expect(readFileSync(join(dir, 'no-sym-report.html'), 'utf8')).toContain(warning);
   }, 60_000);
 
-  it('warns when no bar of the watched interval closed in the replayed data', () => {
+  it('warns when no bar of the watched interval closed in the 30-minute session', () => {
     const run = backtest('no-4h', ['--set', 'strategies.0.params.interval=4h']);
     expect(run.stdout).toContain(
-      '  ⚠ strategy s1 watched BINANCE_PERP_BTC_USDT 4h bars, but no such bar closed in the replayed data\n',
+      '  ⚠ strategy s1 watched BINANCE_PERP_BTC_USDT 4h bars, but no such bar closed: the 1m bars of BINANCE_PERP_BTC_USDT in the recordings never completed one 4h bar\n',
     );
   }, 60_000);
 
@@ -47,5 +47,16 @@ describe('keel backtest: setups that can only end in zero trades', () => {
     expect(run.stderr).toContain(
       '✖ backtest.to 2024-12-01 is before the recordings start (2025-01-06T14:30:00.001Z): nothing was replayed',
     );
+  }, 60_000);
+});
+
+describe('keel run (paper): setups that leave a strategy idle', () => {
+  it('warns in the closing summary and the result of a session whose feed never closed a watched bar', () => {
+    const run = faultyPluginPaperRunIn(dir, 'paper-4h', '{ sym: BINANCE_PERP_BTC_USDT, interval: 4h }');
+    expect(run.code).toBe(EXIT.OK);
+    const warning = 'strategy bad watched BINANCE_PERP_BTC_USDT 4h bars, but no such bar closed in the feed';
+    expect(run.stdout).toContain(`  ⚠ ${warning}\n`);
+    const result = JSON.parse(readFileSync(join(dir, 'paper-4h-result.json'), 'utf8'));
+    expect(result.meta.warnings).toEqual([warning]);
   }, 60_000);
 });

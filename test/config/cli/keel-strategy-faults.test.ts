@@ -1,9 +1,13 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
-import { FAULTY_PLUGIN, faultyPluginBacktestIn } from '../../kit/faulty-plugin-backtests.ts';
-import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import {
+  FAULTY_PLUGIN,
+  faultyPluginBacktestIn,
+  faultyPluginPaperRunIn,
+} from '../../kit/faulty-plugin-backtests.ts';
+import { keelChild } from '../../kit/keel-child-process.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-faults-')();
@@ -64,23 +68,7 @@ describe('keel backtest: a strategy that throws', () => {
 
 describe('keel run (paper): a strategy that throws', () => {
   it('puts the fault in the closing summary, the result and the report, then exits 3', () => {
-    const config = join(dir, 'faulty-paper.yaml');
-    writeFileSync(
-      config,
-      `mode: paper
-name: faulty-paper
-instruments: [BINANCE_PERP_BTC_USDT]
-strategies:
-  - id: bad
-    use: ${FAULTY_PLUGIN}
-    params: { sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }
-paper:
-  lockstep: true
-  durationSec: 2
-  source: { kind: synthetic, seed: 1 }
-`,
-    );
-    const run = keelChild(['run', config, ...reportOutputFlags(dir, 'paper')]);
+    const run = faultyPluginPaperRunIn(dir, 'paper', '{ sym: BINANCE_PERP_BTC_USDT, throwIn: onStart }');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toMatch(
       /\n {2}✖ strategy bad: onStart threw at [0-9:. -]+ UTC: Error: cannot start \(at [^)]*faulty-plugin\.ts:\d+:\d+\)/,
