@@ -15,7 +15,7 @@ import { loadForCommand } from '../load-for-command.ts';
 export interface ValidateOptions {
   /** `--set path=value` arguments. */
   readonly overrides: readonly string[];
-  /** Print the resolved config (defaults applied, secrets redacted) as YAML. */
+  /** Print the resolved config (defaults applied, strategy params' too; secrets redacted) as YAML. */
   readonly print: boolean;
 }
 
@@ -37,6 +37,7 @@ export async function validateCommand(
 ): Promise<ExitCode> {
   const loaded = loadForCommand(file, options.overrides, io);
   if (loaded === undefined) return EXIT.BAD_CONFIG_OR_USAGE;
+  let resolvedParams: ReadonlyMap<string, unknown> = new Map();
   if (registry !== undefined) {
     const plugins = await registryFor(loaded);
     if (!plugins.ok) {
@@ -52,6 +53,7 @@ export async function validateCommand(
       for (const problem of params.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
+    resolvedParams = params.params;
   }
   const missing = missingRecordingProblems(loaded);
   if (missing.length > 0) {
@@ -64,6 +66,13 @@ export async function validateCommand(
   if (registry === undefined) {
     io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
   }
-  if (options.print) io.stdout.write(stringify(redactConfig(loaded.config)));
+  if (options.print) {
+    // Each strategy's params as it will run them: the plugin's defaults filled in.
+    const strategies = loaded.config.strategies.map((strategy) => ({
+      ...strategy,
+      params: resolvedParams.get(strategy.id) ?? strategy.params,
+    }));
+    io.stdout.write(stringify(redactConfig({ ...loaded.config, strategies })));
+  }
   return EXIT.OK;
 }

@@ -98,6 +98,18 @@ describe('keel command line', () => {
     );
     expect(printed.code).toBe(EXIT.OK);
     expect(printed.stdout).toContain('apiSecret: "[redacted]"');
+    // The market maker's params as it will run them: its defaults are filled in.
+    expect(printed.stdout).toContain(
+      [
+        'sym: BINANCE_PERP_BTC_USDT',
+        'qty: 0.01',
+        'halfSpreadTicks: 2',
+        'skewTicksPerUnit: 1',
+        'maxPosition: 0.1',
+      ]
+        .map((line) => `      ${line}\n`)
+        .join(''),
+    );
     expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_SECRET);
     expect(printed.stdout + printed.stderr).not.toContain(LIVE_ENV.T_KEY);
   });
