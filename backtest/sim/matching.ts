@@ -10,7 +10,14 @@ import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
 import { initialQueue, restingCrosses, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { marginShortfall } from './margin-check.ts';
-import { emptySymMarket, noteTaken, offeredAt, type SymMarket, type TakenLevel } from './market-state.ts';
+import {
+  emptySymMarket,
+  markPriceOf,
+  noteTaken,
+  offeredAt,
+  type SymMarket,
+  type TakenLevel,
+} from './market-state.ts';
 import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -221,8 +228,8 @@ export function requeue(state: SimState, order: SimOrder): void {
 /**
  * Gives the orders waiting for a price on a sym their chance at the current one. A post-only order
  * that would take at that first price is cancelled instead (cancelType GTX); an order placed
- * before its sym had any price has its margin checked at that first price, and is rejected (401023)
- * when it does not fit.
+ * before its sym had any price, or a market order on bars, has its margin checked at the price it
+ * fills at, and is rejected (401023) when it does not fit.
  * @param state - the venue
  * @param sym - the symbol that just got a price
  */
@@ -236,7 +243,7 @@ export function fillWaiting(state: SimState, sym: string): void {
       state.waitingMarket.push(order);
       continue;
     }
-    if (order.marginUnpriced && lacksMarginAtFirstPrice(state, order)) continue;
+    if (order.marginAtFill && lacksMarginAtFillPrice(state, order)) continue;
     if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
       finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
       continue;
@@ -246,14 +253,19 @@ export function fillWaiting(state: SimState, sym: string): void {
   }
 }
 
-/** Checks the margin of an order placed before its sym had a price; rejects it when short. */
-function lacksMarginAtFirstPrice(state: SimState, order: SimOrder): boolean {
-  order.marginUnpriced = false;
+/**
+ * Checks the margin of an order at the price it is about to fill at (placed before its sym had a
+ * price, or a market order on bars, checked at the last close and filling at the next open);
+ * rejects it when short, as backtesting.py cancels an order the cash cannot pay for.
+ */
+function lacksMarginAtFillPrice(state: SimState, order: SimOrder): boolean {
+  order.marginAtFill = false;
   const shortfall = marginShortfall(state, order);
   if (shortfall === undefined) return false;
+  const price = markPriceOf(marketOf(state, order.sym));
   order.reason = rejectionReason(
     'INSUFFICIENT_MARGIN',
-    `needs ${shortfall.toFixed(2)} at the first price of ${order.sym}`,
+    `needs ${shortfall.toFixed(2)} at ${price}, the price of ${order.sym} when it came to fill`,
   );
   finishOrder(state, order, 'REJECTED', 'REJECT');
   return true;

@@ -108,7 +108,10 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${shortfall.toFixed(2)}`);
     return;
   }
-  order.marginUnpriced = !order.condition && marginUnpriced(state, order);
+  order.marginAtFill =
+    !order.condition &&
+    (marginUnpriced(state, order) ||
+      (state.opts.fillModel.name === 'bar' && order.orderType === 'MARKET' && !order.reduceOnly));
   if (order.timeInForce === 'GTX' && !order.condition && wouldTake(state, order)) {
     reject(state, order, 'BAD_PARAMETERS', 'post-only (GTX) order would take liquidity');
     return;

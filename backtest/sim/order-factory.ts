@@ -69,7 +69,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     queueAhead: 0,
     crossed: false,
     working: false,
-    marginUnpriced: false,
+    marginAtFill: false,
     seq,
     liquidation: fields.liquidation ?? false,
     createAt: state.now,

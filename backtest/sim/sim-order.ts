@@ -59,8 +59,12 @@ export interface SimOrder {
   crossed: boolean;
   /** False while a conditional order is held by the venue, not yet working on the book. */
   working: boolean;
-  /** True while the order's margin check waits for its sym's first price (see `marginUnpriced`). */
-  marginUnpriced: boolean;
+  /**
+   * True while the order's margin check waits for the price it fills at: it was placed before its
+   * sym had a price (`marginUnpriced`), or it is a market order on bars, which fills at the next
+   * bar's open rather than at the last close it was checked against.
+   */
+  marginAtFill: boolean;
   /** Arrival order, breaking price ties on the book (time priority). */
   readonly seq: number;
   /** The algo order that placed this order, if any. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { aBar, aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+import { aBar, aMark, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
 
 describe('sim venue: margin', () => {
   it('reports equity, initial and maintenance margin, available margin and liqPrice by hand', async () => {
@@ -78,7 +78,7 @@ describe('sim venue: margin', () => {
       expect(fates(t)).toEqual({
         big: [
           'REJECTED',
-          '401023 insufficient margin: needs 999.50 at the first price of BINANCE_PERP_BTC_USDT',
+          '401023 insufficient margin: needs 999.50 at 99.95, the price of BINANCE_PERP_BTC_USDT when it came to fill',
         ],
         small: ['FILLED', ''],
       });
@@ -96,5 +96,28 @@ describe('sim venue: margin', () => {
         ['small', '100'],
       ]);
     });
+  });
+});
+
+describe('sim venue: a market order on bars', () => {
+  it('has its margin checked at the open it fills at, not at the close it was sized on: 10000 at 1x buys 96 at 104, not 97', () => {
+    const t = aSim({ startingBalances: { USDT: D('10000') }, fillModel: 'bar', leverage: { [BTC]: D(1) } });
+    t.sim.onMarket(aBar(60_000, 100, 103, 99, 103));
+    // 97 x 103 = 9991 fits at the last close; at the next open, 97 x 104 = 10088 does not
+    t.send(aMarket('all-in', 'BUY', '97'));
+    t.sim.onMarket(aBar(120_000, 104, 105, 103, 104));
+    t.send(aMarket('fits', 'BUY', '96'));
+    t.sim.onMarket(aBar(180_000, 104, 105, 103, 104));
+    const fates = t
+      .of('order')
+      .map(({ order }) => [order.clientOrderId, order.orderState, order.reason ?? '']);
+    expect(fates.filter(([, state]) => state === 'REJECTED' || state === 'FILLED')).toEqual([
+      [
+        'all-in',
+        'REJECTED',
+        '401023 insufficient margin: needs 10088.00 at 104, the price of BINANCE_PERP_BTC_USDT when it came to fill',
+      ],
+      ['fits', 'FILLED', ''],
+    ]);
   });
 });
