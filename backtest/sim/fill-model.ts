@@ -63,6 +63,9 @@ export function resolveFillModel(options: FillModelOptions | FillModelName): Res
  * @returns e.g. `queue (partial fills, market slippage 0 ticks + 1 tick beyond the book)`
  */
 export function describeFillModel(model: ResolvedFillModel): string {
+  if (model.name === 'bar') {
+    return `bar (market orders at the next bar's open, limits and stops inside the bar's range, the stop first when both could trigger; whole fills: a bar's volume is no size limit; market slippage ${model.slippageTicks} ticks)`;
+  }
   const partial = model.partialFills ? 'partial fills limited by displayed/traded size' : 'full fills';
   return `${model.name} (${partial}, market slippage ${model.slippageTicks} ticks + ${model.beyondBookTicks} beyond the book)`;
 }

@@ -67,6 +67,7 @@ describe('backtest runner', () => {
   it('fills bar-model market orders at the next open, charges the commission and books the trade', async () => {
     const result = await runBacktest(baseOptions(sixBars));
     expect(result.meta.fillModel.name).toBe('bar');
+    expect(result.meta.fillModel.description).toContain("whole fills: a bar's volume is no size limit");
     expect(
       [...result.fills].map((f) => [f.side, f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()]),
     ).toEqual([
