@@ -34,7 +34,16 @@ const BAR_KEYS = 12;
 interface CacheMeta {
   readonly format: number;
   readonly decoderId: string;
-  readonly source: { readonly size: number; readonly mtimeMs: number; readonly sha256: string };
+  /**
+   * The recording it was built from. ctimeMs is set by the system on any write or `touch`, and no
+   * copy keeps it, so an edit whose mtime was put back still shows.
+   */
+  readonly source: {
+    readonly size: number;
+    readonly mtimeMs: number;
+    readonly ctimeMs: number;
+    readonly sha256: string;
+  };
   readonly syms: readonly string[];
   readonly intervals: readonly string[];
   /** Per chunk: rows and the trade ids it refers to. */
@@ -58,8 +67,8 @@ async function sha256Of(path: string): Promise<string> {
 }
 
 /**
- * The cache's meta when it is valid for this source and decoder: same size and mtime, or same
- * size and SHA-256 (a copied or touched file).
+ * The cache's meta when it is valid for this source and decoder: same size, mtime and ctime, or
+ * same size and SHA-256 (a copied, touched or restored file).
  */
 async function validMeta(recording: string, decoderId: string): Promise<CacheMeta | undefined> {
   const paths = eventCachePaths(recording);
@@ -74,8 +83,12 @@ async function validMeta(recording: string, decoderId: string): Promise<CacheMet
   if (meta.format !== FORMAT || meta.decoderId !== decoderId) return undefined;
   const source = await stat(recording);
   if (source.size !== meta.source.size) return undefined;
-  if (source.mtimeMs === meta.source.mtimeMs) return meta;
-  return (await sha256Of(recording)) === meta.source.sha256 ? meta : undefined;
+  if (source.mtimeMs === meta.source.mtimeMs && source.ctimeMs === meta.source.ctimeMs) return meta;
+  if ((await sha256Of(recording)) !== meta.source.sha256) return undefined;
+  // The same bytes: note the new times, so the next run needs no hash (best effort).
+  const renewed = { ...meta, source: { ...meta.source, mtimeMs: source.mtimeMs, ctimeMs: source.ctimeMs } };
+  await writeFile(paths.meta, JSON.stringify(renewed)).catch(() => undefined);
+  return renewed;
 }
 
 /** Turns cached rows back into the events the decoders made (same fields, same order). */
@@ -297,11 +310,15 @@ export async function* cachedMarketEvents(
     if (writer !== undefined) {
       const after = await stat(recording);
       // A recording still being written (or replaced) while it was read is not cached.
-      if (complete && after.size === before.size && after.mtimeMs === before.mtimeMs) {
+      if (
+        complete &&
+        after.size === before.size &&
+        after.mtimeMs === before.mtimeMs &&
+        after.ctimeMs === before.ctimeMs
+      ) {
         const sha256 = await sha256Of(recording);
-        await writer
-          .finish(recording, decoderId, { size: before.size, mtimeMs: before.mtimeMs, sha256 })
-          .catch(() => writer.abandon());
+        const source = { size: before.size, mtimeMs: before.mtimeMs, ctimeMs: before.ctimeMs, sha256 };
+        await writer.finish(recording, decoderId, source).catch(() => writer.abandon());
       } else {
         await writer.abandon();
       }

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, utimes, writeFile } from 'node:fs/promises';
+import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readEventBatches } from '../../../backtest/recording/index.ts';
@@ -69,6 +69,28 @@ describe('event cache of a recording', () => {
     await utimes(session.path, later, later);
     await collect(cachedMarketEvents(session.path, 'test-v2', counting));
     expect(freshReads).toBe(2);
+    await writeFile(session.path, text);
+  });
+
+  it('is rebuilt after an edit that kept the size and put the old mtime back', async () => {
+    const text = await readFile(session.path, 'utf8');
+    // A whole-second mtime, so putting it back restores it exactly (as `touch -d` or `cp -p` can).
+    const mtime = new Date(Date.UTC(2031, 0, 1));
+    await utimes(session.path, mtime, mtime);
+    await collect(cachedMarketEvents(session.path, 'test-v3', fresh));
+    expect((await stat(session.path)).mtimeMs).toBe(mtime.getTime());
+    const edited = text.replace(/"recvTs":(\d)/, (_, d: string) => `"recvTs":${(Number(d) + 1) % 10}`);
+    expect(edited.length).toBe(text.length);
+    await writeFile(session.path, edited);
+    await utimes(session.path, mtime, mtime);
+    let freshReads = 0;
+    await collect(
+      cachedMarketEvents(session.path, 'test-v3', () => {
+        freshReads++;
+        return fresh();
+      }),
+    );
+    expect(freshReads).toBe(1);
     await writeFile(session.path, text);
   });
 
