@@ -10,6 +10,7 @@ import type { SweepRow } from '../../sweep/sweep-task.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { type GridAxis, gridCombinations } from '../grid-spec.ts';
+import { sweepProgress } from '../sweep-progress.ts';
 
 /** Options of `keel sweep`. */
 export interface SweepOptions {
@@ -62,17 +63,19 @@ export async function sweepCommand(
   const paths = options.grid.map((axis) => formatSetPath(axis.path));
   const started = performance.now();
   let rows: SweepRow[];
+  const progress = sweepProgress(io.stderr, combinations.length);
   try {
     rows = await runSweep({
       file: loaded.file,
       sets: options.sets ?? [],
       combinations,
       workers: options.workers,
-      onRow: (_row, done) => io.stderr.write(`\r  ${done}/${combinations.length} backtests done`),
+      onRow: (_row, done) => progress.update(done),
     });
-    io.stderr.write('\n');
+    progress.stop();
   } catch (error) {
-    io.stderr.write(`\n✖ keel sweep: ${(error as Error).message}\n`);
+    progress.stop();
+    io.stderr.write(`✖ keel sweep: ${(error as Error).message}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
   let sorted: SweepRow[];

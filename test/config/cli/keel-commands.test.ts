@@ -101,6 +101,9 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     const returns = rows.slice(1).map((row) => Number(row.split(',')[2]));
     expect(returns).toEqual([...returns].sort((x, y) => y - x));
     expect(run.stdout).toContain('4 combinations (SYNTHETIC data) on 2 worker(s)');
+    // Not a terminal: one plain progress line per finished backtest, no carriage returns.
+    expect(run.stderr).toContain('sweep: 4/4 backtests done\n');
+    expect(run.stderr).not.toContain('\r');
     expect(run.stdout).not.toContain('n/a in every row');
   }, 120_000);
 
