@@ -143,6 +143,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
   const ordered = orderBars(raw, file);
   const interval = options.interval ?? detectInterval(ordered, file);
+  refuseOverlaps(ordered, interval, file);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
   return { bars, interval, layout, delimiter, skipped };
@@ -202,6 +203,30 @@ function orderBars(raw: RawBar[], file: string): RawBar[] {
     }
   }
   return ordered;
+}
+
+/** Slack for daily bars in a zone with daylight saving: a day can be 23 hours long. */
+const DST_SLACK_MS = 3_600_000;
+
+/**
+ * Refuses a bar that starts inside the one before it: bars closer together than the interval
+ * (5m data imported as 1h) or a row off the file's grid. Daily bars may be an hour short (DST).
+ */
+function refuseOverlaps(bars: readonly RawBar[], interval: BarInterval, file: string): void {
+  const ms = BAR_INTERVAL_MS[interval];
+  const least = ms >= BAR_INTERVAL_MS['1d'] ? ms - DST_SLACK_MS : ms;
+  for (let i = 1; i < bars.length; i++) {
+    const prev = bars[i - 1] as RawBar;
+    const cur = bars[i] as RawBar;
+    const gap = cur.ts - prev.ts;
+    if (gap < least) {
+      throw new CsvImportError(
+        file,
+        cur.bar.line,
+        `bar starts ${gap} ms after the bar on line ${prev.bar.line}, inside that ${interval} bar: the rows are not ${interval} bars (pass the right interval) or this row is off the file's grid`,
+      );
+    }
+  }
 }
 
 /**

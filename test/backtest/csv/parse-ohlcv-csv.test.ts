@@ -106,6 +106,15 @@ describe('OHLCV CSV reading', () => {
     expect(() => parseOhlcvCsv('t,o,h,l,c\n1704067200000,1,1,1,1\n1704067207000,1,1,1,1\n')).toThrow(
       /7000 ms apart.*pass interval/,
     );
+    // Epoch ms from 2024-01-01 00:00 UTC: rows 5 minutes apart read as 1h bars, and a 1m row off the grid.
+    const rows = (...offsets: number[]) =>
+      `t,o,h,l,c\n${offsets.map((ms) => `${1_704_067_200_000 + ms},1,1,1,1`).join('\n')}\n`;
+    expect(() => parseOhlcvCsv(rows(0, 300_000, 600_000), { file: 'i.csv', interval: '1h' })).toThrow(
+      /i\.csv:3: bar starts 300000 ms after the bar on line 2, inside that 1h bar/,
+    );
+    expect(() =>
+      parseOhlcvCsv(rows(0, 60_000, 120_000, 180_000, 210_000, 240_000), { file: 'g.csv' }),
+    ).toThrow(/g\.csv:6: bar starts 30000 ms after the bar on line 5, inside that 1m bar/);
     expect(() => parseOhlcvCsv('0,1,1,1,1\n', { zone: 'Mars/Olympus' })).toThrow(/not an IANA zone/);
     expect(() => parseOhlcvCsv('time,open,high,low,close\nyesterday,1,1,1,1\n', { interval: '1m' })).toThrow(
       /:2: time "yesterday" is not a time Keel reads/,
