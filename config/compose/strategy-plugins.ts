@@ -37,7 +37,14 @@ export async function importStrategyModule(path: string): Promise<AnyStrategy> {
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new Error(`strategy module ${path} failed to load: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    // Node reads a .ts file outside a "type": "module" package as CommonJS, and says so obscurely.
+    const hint = /require\(\) ES Module|ERR_REQUIRE_ESM|Cannot use import statement outside a module/.test(
+      message,
+    )
+      ? ' (hint: the plugin is ESM; name it .mts, or put "type": "module" in the package.json next to it)'
+      : '';
+    throw new Error(`strategy module ${path} failed to load: ${message}${hint}`);
   }
   if (isStrategyDefinition(module.default)) return module.default;
   const named = Object.entries(module).filter(([, value]) => isStrategyDefinition(value));

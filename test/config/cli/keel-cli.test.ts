@@ -144,6 +144,25 @@ describe('keel command line', () => {
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
+  it('says how to load a .ts plugin that Node reads as CommonJS (no "type": "module" package beside it)', () => {
+    // tmpdir has no package.json, so Node takes plugin.ts for CommonJS, as in a user's loose folder.
+    const loose = mkdtempSync(join(tmpdir(), 'keel-loose-plugin-'));
+    writeFileSync(
+      join(loose, 'plugin.ts'),
+      "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n",
+    );
+    writeFileSync(
+      join(loose, 'loose.yaml'),
+      replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: ./plugin.ts'),
+    );
+    const run = keelChild(['validate', join(loose, 'loose.yaml')]);
+    rmSync(loose, { recursive: true, force: true });
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).toContain(
+      '(hint: the plugin is ESM; name it .mts, or put "type": "module" in the package.json next to it)',
+    );
+  });
+
   it('refuses a missing --recording by name, exit 2', () => {
     const missing = join(dir, 'gone.jsonl');
     const run = keelChild([
