@@ -141,7 +141,8 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     else raw.push({ ts, bar: { ...bar, line } });
   }
   if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
-  const ordered = orderBars(raw, file);
+  const ordered = orderBars(raw, reject, skipped);
+  skipped.sort((a, b) => a.line - b.line);
   const interval = options.interval ?? detectInterval(ordered, file);
   refuseOverlaps(ordered, interval, file);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
@@ -185,24 +186,49 @@ function barFrom(
   return { open, high, low, close, volume };
 }
 
-function orderBars(raw: RawBar[], file: string): RawBar[] {
-  const descending = raw.length > 1 && raw.every((r, i) => i === 0 || r.ts < (raw[i - 1] as RawBar).ts);
+/**
+ * The bars oldest first (a newest-first file is reversed). A row that repeats the bar before it
+ * exactly is dropped (and listed); a different bar at the same time, or a time going back, is a
+ * problem (`reject` throws, or skips it under --skip-invalid).
+ */
+function orderBars(
+  raw: readonly RawBar[],
+  reject: (line: number, reason: string) => void,
+  skipped: SkippedRow[],
+): RawBar[] {
+  const descending =
+    raw.some((r, i) => i > 0 && r.ts < (raw[i - 1] as RawBar).ts) &&
+    raw.every((r, i) => i === 0 || r.ts <= (raw[i - 1] as RawBar).ts);
   const ordered = descending ? [...raw].reverse() : raw;
-  for (let i = 1; i < ordered.length; i++) {
-    const prev = ordered[i - 1] as RawBar;
-    const cur = ordered[i] as RawBar;
-    if (cur.ts === prev.ts) {
-      throw new CsvImportError(file, cur.bar.line, `duplicate bar time (same as line ${prev.bar.line})`);
+  const kept: RawBar[] = [];
+  for (const cur of ordered) {
+    const prev = kept[kept.length - 1];
+    if (prev === undefined || cur.ts > prev.ts) {
+      kept.push(cur);
+      continue;
     }
-    if (cur.ts < prev.ts) {
-      throw new CsvImportError(
-        file,
-        cur.bar.line,
-        `bar time goes back in time from line ${prev.bar.line}; sort the file`,
-      );
+    if (cur.ts === prev.ts && sameValues(cur, prev)) {
+      skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
+      continue;
     }
+    reject(
+      cur.bar.line,
+      cur.ts === prev.ts
+        ? `duplicate bar time with other prices (same as line ${prev.bar.line})`
+        : `bar time goes back in time from line ${prev.bar.line}; sort the file`,
+    );
   }
-  return ordered;
+  return kept;
+}
+
+function sameValues(a: RawBar, b: RawBar): boolean {
+  return (
+    a.bar.open === b.bar.open &&
+    a.bar.high === b.bar.high &&
+    a.bar.low === b.bar.low &&
+    a.bar.close === b.bar.close &&
+    a.bar.volume === b.bar.volume
+  );
 }
 
 /** Slack for daily bars in a zone with daylight saving: a day can be 23 hours long. */

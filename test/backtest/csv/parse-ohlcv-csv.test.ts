@@ -100,8 +100,8 @@ describe('OHLCV CSV reading', () => {
     expect(() =>
       parseOhlcvCsv('t,o,h,l,c\n0,1,1,1,1\n120000,1,1,1,1\n60000,1,1,1,1\n', { file: 'u.csv' }),
     ).toThrow(/u\.csv:4: bar time goes back in time from line 3/);
-    expect(() => parseOhlcvCsv('t,o,h,l,c\n0,1,1,1,1\n0,1,1,1,1\n', { file: 'd.csv' })).toThrow(
-      /d\.csv:3: duplicate/,
+    expect(() => parseOhlcvCsv('t,o,h,l,c\n0,1,1,1,1\n0,1,2,1,1\n', { file: 'd.csv' })).toThrow(
+      /d\.csv:3: duplicate bar time with other prices \(same as line 2\)/,
     );
     expect(() => parseOhlcvCsv('t,o,h,l,c\n1704067200000,1,1,1,1\n1704067207000,1,1,1,1\n')).toThrow(
       /7000 ms apart.*pass interval/,
@@ -121,6 +121,30 @@ describe('OHLCV CSV reading', () => {
     );
     expect(() => parseOhlcvCsv('time,open,high,close\n0,1,1,1\n')).toThrow(/has no low column/);
     expect(() => parseOhlcvCsv('\n\n')).toThrow(/the file is empty/);
+  });
+
+  it('drops a row that repeats the bar before it exactly, and lists it', () => {
+    const T = 1_704_067_200_000;
+    const { bars, skipped } = parseOhlcvCsv(
+      `t,o,h,l,c,v\n${T},1,2,1,2,5\n${T},1,2,1,2,5\n${T + 60_000},2,3,2,3,5\n`,
+    );
+    expect(bars.map((b) => b.openTime)).toEqual([T, T + 60_000]);
+    expect(skipped).toEqual([{ line: 3, reason: 'an exact copy of line 2' }]);
+  });
+
+  it('skips a duplicate time with other prices and a time going back when told to, listing both', () => {
+    const T = 1_704_067_200_000;
+    const text = `t,o,h,l,c\n${T},1,2,1,2\n${T + 60_000},2,3,2,3\n${T + 60_000},9,9,9,9\n${T},5,5,5,5\n${T + 120_000},3,4,3,4\n`;
+    const { bars, skipped } = parseOhlcvCsv(text, { onInvalidRow: 'skip' });
+    expect(bars.map((b) => [b.openTime - T, b.close])).toEqual([
+      [0, '2'],
+      [60_000, '3'],
+      [120_000, '4'],
+    ]);
+    expect(skipped).toEqual([
+      { line: 4, reason: 'duplicate bar time with other prices (same as line 3)' },
+      { line: 5, reason: 'bar time goes back in time from line 3; sort the file' },
+    ]);
   });
 
   it('reads day-first dates with an explicit luxon format', () => {
