@@ -5,6 +5,11 @@
 export interface ColumnLayout {
   /** True when the first line is a header (and is skipped). */
   readonly hasHeader: boolean;
+  /**
+   * True for yfinance's three-row header (`Price,Close,...` / `Ticker,AAPL,...` / `Date,,,...`):
+   * the `Ticker` and `Date` rows after the first are skipped too.
+   */
+  readonly yfinanceHeader?: boolean;
   readonly time: number;
   /** A separate time-of-day column (`date,time,...` files), when there is one. */
   readonly timeOfDay?: number;
@@ -61,7 +66,7 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
 
 /**
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
- * `<OPEN>`, `open_time` all match).
+ * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column).
  * @param header - the header fields
  * @returns the layout, or a sentence saying which column is missing
  */
@@ -74,7 +79,9 @@ export function layoutFromHeader(header: readonly string[]): ColumnLayout | stri
   const dateIndex = names.indexOf('date');
   const timeIndex = names.indexOf('time');
   const combined = dateIndex !== -1 && timeIndex !== -1;
-  const time = combined ? dateIndex : find(TIME_NAMES);
+  // yfinance's first header row names its time column "Price" (the field names' own header).
+  const yfinance = names[0] === 'price' && find(TIME_NAMES) === undefined;
+  const time = combined ? dateIndex : yfinance ? 0 : find(TIME_NAMES);
   const open = find(NAMES.open);
   const high = find(NAMES.high);
   const low = find(NAMES.low);
@@ -87,6 +94,7 @@ export function layoutFromHeader(header: readonly string[]): ColumnLayout | stri
   }
   return {
     hasHeader: true,
+    ...(yfinance ? { yfinanceHeader: true } : {}),
     time: time as number,
     ...(combined ? { timeOfDay: timeIndex } : {}),
     open: open as number,

@@ -77,9 +77,10 @@ interface RawBar {
 /**
  * Reads an OHLCV CSV: detects the separator, the header (or its absence) and the column layout
  * (`timestamp,open,high,low,close,volume`, Yahoo's `Date,Open,High,Low,Close,Adj Close,Volume`,
- * MetaTrader's `date,time,open,...`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and
- * common date forms) in the given zone, checks each bar (low <= open, close <= high, no negative
- * values), and orders the bars oldest first (a newest-first file is reversed).
+ * yfinance's three-row `Price,Close,High,Low,Open,Volume` header, MetaTrader's
+ * `date,time,open,...`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date
+ * forms) in the given zone, checks each bar (low <= open, close <= high, no negative values),
+ * and orders the bars oldest first (a newest-first file is reversed).
  * @param text - the file's text
  * @param options - zone, epoch unit, time format, what the time means, interval, adjustment
  * @returns the bars, the interval, the layout found and the rows skipped
@@ -115,6 +116,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     if (lineText === '') continue;
     const line = i + 1;
     const fields = splitCsvLine(lineText, delimiter);
+    if (layout.yfinanceHeader === true && isYfinanceHeaderRow(fields)) continue;
     const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
     const prices = [at(layout.open), at(layout.high), at(layout.low), at(layout.close)];
     if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase()))) {
@@ -148,6 +150,15 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
   return { bars, interval, layout, delimiter, skipped };
+}
+
+/** yfinance's second and third header rows: `Ticker,AAPL,AAPL,...` and `Date,,,,,`. */
+function isYfinanceHeaderRow(fields: readonly string[]): boolean {
+  const first = (fields[0] ?? '').trim().toLowerCase();
+  return (
+    first === 'ticker' ||
+    ((first === 'date' || first === 'datetime') && fields.slice(1).every((f) => f.trim() === ''))
+  );
 }
 
 function barFrom(

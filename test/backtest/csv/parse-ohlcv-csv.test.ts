@@ -36,6 +36,30 @@ describe('OHLCV CSV reading', () => {
     expect(skipped).toEqual([{ line: 4, reason: 'no prices (empty or null row)' }]);
   });
 
+  it("reads yfinance's three-row header (Price / Ticker / Date) with its columns in any order", () => {
+    const text = [
+      'Price,Close,High,Low,Open,Volume',
+      'Ticker,SPY,SPY,SPY,SPY,SPY',
+      'Date,,,,,',
+      '2024-01-02,472.65,473.67,470.49,472.16,123623700',
+      '2024-01-03,468.79,471.19,468.17,470.43,103585900',
+      '2024-01-04,467.28,470.96,466.43,468.3,84232200',
+    ].join('\n');
+    const { bars, interval, skipped } = parseOhlcvCsv(text, { zone: 'America/New_York' });
+    expect(interval).toBe('1d');
+    expect(skipped).toEqual([]);
+    expect(bars[0]).toEqual({
+      openTime: Date.UTC(2024, 0, 2, 5),
+      open: '472.16',
+      high: '473.67',
+      low: '470.49',
+      close: '472.65',
+      volume: '123623700',
+      line: 4,
+    });
+    expect(bars).toHaveLength(3);
+  });
+
   it('scales prices by Adj Close / Close when asked', () => {
     const { bars } = parseOhlcvCsv(fixture('yahoo-daily.csv'), { adjust: true });
     expect(bars[0]!.close).toBe('184.938217');
