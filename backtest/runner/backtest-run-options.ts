@@ -41,8 +41,9 @@ export interface BacktestRunOptions {
     'instruments' | 'fillModel' | 'latency' | 'startingBalances' | 'random'
   >;
   /**
-   * Close what is still open at the end: a market order per position goes out before the last
-   * event, which the venue still sees and the strategies do not, so it fills on real data.
+   * Close what is still open at the end: once the strategies have seen every event, a market
+   * order per position fills at its sym's last known price (on bars the last close, as
+   * backtesting.py does; on quotes and trades the last quote or trade), fees included.
    * Default true.
    */
   readonly closeAtEnd?: boolean;
