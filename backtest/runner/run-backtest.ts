@@ -70,7 +70,16 @@ interface RecordedSpan {
   last: number | undefined;
 }
 
-/** The events of a source received inside the window (all of them without one). */
+/**
+ * The time an event is placed in the window by: a bar's open time (a bar is in [from, to) when it
+ * opened in it, so `from` is the open of the first bar replayed and a bar opening at `to` is the
+ * first one left out, whatever its interval), any other event's receive time.
+ */
+function windowTimeOf(event: MarketEvent): number {
+  return event.kind === 'bar' ? event.openTime : event.recvTs;
+}
+
+/** The events of a source inside the window ({@link windowTimeOf}); all of them without one. */
 async function* within(
   source: AsyncIterable<readonly MarketEvent[]>,
   window: BacktestRunOptions['window'],
@@ -82,6 +91,10 @@ async function* within(
   }
   const from = window.from ?? Number.NEGATIVE_INFINITY;
   const to = window.to ?? Number.POSITIVE_INFINITY;
+  const inside = (e: MarketEvent): boolean => {
+    const t = windowTimeOf(e);
+    return t >= from && t < to;
+  };
   for await (const batch of source) {
     const first = batch[0];
     const last = batch[batch.length - 1];
@@ -89,11 +102,9 @@ async function* within(
       span.first = first.recvTs;
     if (last !== undefined && (span.last === undefined || last.recvTs > span.last)) span.last = last.recvTs;
     // Read to the end even past the window: an event cache is only kept once its source was read whole.
-    if (first === undefined || last === undefined || last.recvTs < from || first.recvTs >= to) continue;
-    const kept =
-      first.recvTs >= from && last.recvTs < to
-        ? batch
-        : batch.filter((e) => e.recvTs >= from && e.recvTs < to);
+    // A bar opens before it is received, so only a batch received wholly before `from` is skipped unread.
+    if (first === undefined || last === undefined || last.recvTs < from) continue;
+    const kept = batch.every(inside) ? batch : batch.filter(inside);
     if (kept.length > 0) yield kept;
   }
 }
