@@ -39,7 +39,6 @@ import {
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
-import { countRecords } from './count-records.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { closeEverything, closingBar } from './end-of-run-close.ts';
@@ -191,7 +190,6 @@ interface RunRecords {
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
-  const total = options.progress === undefined ? undefined : await countAll(options.recordings);
   const batchSize = options.batchSize ?? 8192;
   const fresh = (path: string) => () =>
     readEventBatches(path, (record) => marketOnly(record, options.decode));
@@ -214,7 +212,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   if (first.done && options.window !== undefined)
     throw new EmptyReplayWindowError(options.window, span.first, span.last);
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
-  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(await spanOf(options, startTime));
+  const spanMs = await spanOf(options, startTime);
+  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
 
   const settleAsset = options.settleAsset ?? 'USDT';
   const instruments =
@@ -278,7 +277,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   await seedKernelWithBalances(kernel, sim, startTime);
   sampler.start(startTime);
 
-  options.progress?.start(total);
+  options.progress?.start(spanMs);
   let handled = 0;
   let last: MarketEvent | undefined;
   // Each sym's last closed bar: the price the end-of-run close fills at on the bar fill model.
@@ -294,12 +293,11 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     }
     last = batch[batch.length - 1] ?? last;
     handled += batch.length;
-    options.progress?.update(handled);
+    options.progress?.update(handled, (last?.recvTs ?? startTime) - startTime);
     await yieldToEventLoop();
     const next = await iterator.next();
     batch = next.done ? undefined : next.value;
   }
-  options.progress?.update(total ?? handled);
   // Strategies stop before the venue settles, so nothing they do reacts to the closing fills.
   market.complete();
   await finished;
@@ -323,12 +321,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   );
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
-}
-
-async function countAll(paths: readonly string[]): Promise<number> {
-  let total = 0;
-  for (const path of paths) total += await countRecords(path);
-  return total;
 }
 
 /** The venue publishes balances only when they change: the kernel learns the starting ones here. */

@@ -1,6 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
+import {
+  type BacktestRunOptions,
+  type ProgressReporter,
+  runBacktest,
+} from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
@@ -31,11 +35,15 @@ describe('backtest runner: the replay window on bars', () => {
     bars = await flatBarsRecordingIn(aTempDir(), 6, T0, BTC);
   });
 
-  const run = async (window: BacktestRunOptions['window']): Promise<number[]> => {
+  const run = async (
+    window: BacktestRunOptions['window'],
+    progress?: ProgressReporter,
+  ): Promise<number[]> => {
     const seen: number[] = [];
     const result = await runBacktest({
       ...barRunOptions(bars, [anInstrument(BTC)], [{ id: 's', strategy: opensSeenBy(seen), params: {} }]),
       window,
+      ...(progress === undefined ? {} : { progress }),
     });
     result.dispose?.();
     return seen;
@@ -46,5 +54,21 @@ describe('backtest runner: the replay window on bars', () => {
     expect(await run({ from: T0 + 2 * MIN, to: T0 + 4 * MIN })).toEqual([2, 3]);
     expect(await run({ from: T0 + 5 * MIN })).toEqual([5]);
     expect(await run({ to: T0 + MIN })).toEqual([0]);
+  });
+
+  it("reports progress on what it replays: the window's events and event time, no jump at the end", async () => {
+    const starts: (number | undefined)[] = [];
+    const updates: [number, number][] = [];
+    const progress: ProgressReporter = {
+      start: (spanMs) => starts.push(spanMs),
+      update: (events, doneMs) => updates.push([events, doneMs]),
+      stop: () => undefined,
+    };
+    expect(await run({ from: T0 + 2 * MIN, to: T0 + 4 * MIN }, progress)).toEqual([2, 3]);
+    // Two bars replayed, received at T0 + 3 and 4 min: 1 min of event time from the first to
+    // the window's end, all of it done. The old count was the recording's 6 lines, reached at once.
+    expect(starts).toEqual([MIN]);
+    expect(updates.at(-1)).toEqual([2, MIN]);
+    expect(Math.max(...updates.map(([events]) => events))).toBe(2);
   });
 });

@@ -223,7 +223,7 @@ describe('backtest runner', () => {
     ).toBe(260);
   });
 
-  it('closes a position whose data ends before the run at that data\'s last close', async () => {
+  it("closes a position whose data ends before the run at that data's last close", async () => {
     const ETH = 'OKX_PERP_ETH_USDT';
     const eth = await barsRecording([...SIX_BARS, ...SIX_BARS], ETH);
     const result = await runBacktest(
