@@ -106,14 +106,15 @@ async function backtest(
 /** Child mode: one cached backtest, RSS noted when the runner reports 25, 50, 75 and 100 % done. */
 async function probeRss(): Promise<void> {
   const marks: number[] = [];
-  let total = BARS;
+  // Progress is reported in event time (ms replayed of the run's span).
+  let span = Number.POSITIVE_INFINITY;
   let next = 0.25;
   const progress: ProgressReporter = {
-    start: (t) => {
-      total = t ?? BARS;
+    start: (spanMs) => {
+      span = spanMs ?? Number.POSITIVE_INFINITY;
     },
-    update: (events) => {
-      while (next <= 1 && events >= total * next) {
+    update: (_events, doneMs) => {
+      while (next <= 1 && doneMs >= span * next) {
         marks.push(Math.round(process.memoryUsage.rss() / MIB));
         next += 0.25;
       }

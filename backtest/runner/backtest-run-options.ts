@@ -41,8 +41,9 @@ export interface BacktestRunOptions {
     'instruments' | 'fillModel' | 'latency' | 'startingBalances' | 'random'
   >;
   /**
-   * Close what is still open at the end: a market order per position goes out before the last
-   * event, which the venue still sees and the strategies do not, so it fills on real data.
+   * Close what is still open at the end: once the strategies have seen every event, a market
+   * order per position fills at its sym's last known price (on bars the last close, as
+   * backtesting.py does; on quotes and trades the last quote or trade), fees included.
    * Default true.
    */
   readonly closeAtEnd?: boolean;
@@ -56,9 +57,12 @@ export interface BacktestRunOptions {
    */
   readonly eventCache?: { readonly decoderId: string };
   /**
-   * Replay only the events received in [from, to) (epoch ms; either end open when omitted),
-   * picked after decoding and after the event cache, which so holds the whole recording and
-   * serves every window. The same events as a decoder skipping the records outside the window.
+   * Replay only the events in [from, to) (epoch ms; either end open when omitted): a bar by its
+   * open time (openTime >= from and openTime < to, so daily bars from 2024-01-05 start with the
+   * bar that opened on 01-05, and the bar opening at `to` is left out), any other event by its
+   * receive time. Picked after decoding and after the event cache, which so holds the whole
+   * recording and serves every window: for quotes and trades, the same events as a decoder
+   * skipping the records received outside the window.
    */
   readonly window?: { readonly from?: number; readonly to?: number };
   /** Events pushed between two yields to the event loop; default 8192. */

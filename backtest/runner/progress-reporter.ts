@@ -1,12 +1,19 @@
 import cliProgress from 'cli-progress';
 import type { Clock } from '../../core/kernel/index.ts';
 
-/** Receives the progress of a run. */
+/**
+ * Receives the progress of a run, measured in event time: how many events a run will replay is
+ * only known once it has read them (records that are not market data and events outside the
+ * window are skipped), while the event time it spans is read from the recordings' tails.
+ */
 export interface ProgressReporter {
-  /** @param total - events expected, when known */
-  start(total: number | undefined): void;
-  /** @param events - events handled so far */
-  update(events: number): void;
+  /** @param spanMs - event time the run replays (first event to the recordings' end, cut at the window's end), when known */
+  start(spanMs: number | undefined): void;
+  /**
+   * @param events - events replayed so far
+   * @param doneMs - event time replayed so far: the latest event's time minus the first one's
+   */
+  update(events: number, doneMs: number): void;
   stop(): void;
 }
 
@@ -35,8 +42,9 @@ function formatEta(seconds: number): string {
 }
 
 /**
- * A progress bar (cli-progress) with events/s and ETA on a terminal; plain lines
- * (`backtest: 120000/1000000 events (12.0 %), 830000 ev/s, ETA 1s`) when the stream is not one.
+ * A progress bar (cli-progress) of the event time replayed, with events/s and ETA, on a terminal;
+ * plain lines (`backtest: 120000 events, 12.0 % of event time, 830000 ev/s, ETA 7s`) when the
+ * stream is not one. The ETA assumes the events are spread evenly over event time.
  * @param options - stream, wall clock, line interval
  * @returns the reporter
  */
@@ -48,7 +56,8 @@ function barReporter(options: ProgressOptions): ProgressReporter {
   const bar = new cliProgress.SingleBar(
     {
       stream: options.stream,
-      format: 'backtest [{bar}] {percentage}% | {value}/{total} events | {speed} ev/s | ETA {eta_formatted}',
+      format:
+        'backtest [{bar}] {percentage}% of event time | {events} events | {speed} ev/s | ETA {eta_formatted}',
       hideCursor: true,
       etaBuffer: 50,
       fps: 5,
@@ -57,12 +66,12 @@ function barReporter(options: ProgressOptions): ProgressReporter {
   );
   let started = 0;
   return {
-    start(total) {
+    start(spanMs) {
       started = options.clock.now();
-      bar.start(total ?? 0, 0, { speed: 0 });
+      bar.start(spanMs ?? 0, 0, { speed: 0, events: 0 });
     },
-    update(events) {
-      bar.update(events, { speed: rate(events, options.clock.now() - started) });
+    update(events, doneMs) {
+      bar.update(doneMs, { speed: rate(events, options.clock.now() - started), events });
     },
     stop() {
       bar.stop();
@@ -74,33 +83,36 @@ function lineReporter(options: ProgressOptions): ProgressReporter {
   const every = options.lineEveryMs ?? 2000;
   let started = 0;
   let lastLine = 0;
-  let total: number | undefined;
+  let span: number | undefined;
   let latest = 0;
-  const line = (events: number): void => {
+  let latestMs = 0;
+  const line = (events: number, doneMs: number): void => {
     const elapsed = options.clock.now() - started;
     const speed = rate(events, elapsed);
-    const share = total === undefined || total === 0 ? '' : ` (${((events * 100) / total).toFixed(1)} %)`;
-    const eta = total === undefined || speed === 0 ? '' : `, ETA ${formatEta((total - events) / speed)}`;
-    options.stream.write(
-      `backtest: ${events}${total === undefined ? '' : `/${total}`} events${share}, ${speed} ev/s${eta}\n`,
-    );
+    const known = span !== undefined && span > 0;
+    const share = known ? Math.min(1, doneMs / (span as number)) : undefined;
+    const shareText = share === undefined ? '' : `, ${(share * 100).toFixed(1)} % of event time`;
+    const eta =
+      share === undefined || share === 0 ? '' : `, ETA ${formatEta(((1 - share) * elapsed) / share / 1000)}`;
+    options.stream.write(`backtest: ${events} events${shareText}, ${speed} ev/s${eta}\n`);
   };
   return {
-    start(t) {
-      total = t;
+    start(spanMs) {
+      span = spanMs;
       started = options.clock.now();
       lastLine = started;
     },
-    update(events) {
+    update(events, doneMs) {
       latest = events;
+      latestMs = doneMs;
       const now = options.clock.now();
       if (now - lastLine >= every) {
         lastLine = now;
-        line(events);
+        line(events, doneMs);
       }
     },
     stop() {
-      line(latest);
+      line(latest, latestMs);
     },
   };
 }

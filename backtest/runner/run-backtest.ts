@@ -2,10 +2,10 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Subject } from 'rxjs';
 import { type IntentGate, Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
 import type {
+  BarEvent,
   Dec,
   Execution,
   InstrumentSpec,
-  Intent,
   KeelEvent,
   MarketEvent,
   Order,
@@ -39,9 +39,9 @@ import {
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
-import { countRecords } from './count-records.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
+import { closeEverything, closingBar } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
@@ -69,7 +69,16 @@ interface RecordedSpan {
   last: number | undefined;
 }
 
-/** The events of a source received inside the window (all of them without one). */
+/**
+ * The time an event is placed in the window by: a bar's open time (a bar is in [from, to) when it
+ * opened in it, so `from` is the open of the first bar replayed and a bar opening at `to` is the
+ * first one left out, whatever its interval), any other event's receive time.
+ */
+function windowTimeOf(event: MarketEvent): number {
+  return event.kind === 'bar' ? event.openTime : event.recvTs;
+}
+
+/** The events of a source inside the window ({@link windowTimeOf}); all of them without one. */
 async function* within(
   source: AsyncIterable<readonly MarketEvent[]>,
   window: BacktestRunOptions['window'],
@@ -81,6 +90,10 @@ async function* within(
   }
   const from = window.from ?? Number.NEGATIVE_INFINITY;
   const to = window.to ?? Number.POSITIVE_INFINITY;
+  const inside = (e: MarketEvent): boolean => {
+    const t = windowTimeOf(e);
+    return t >= from && t < to;
+  };
   for await (const batch of source) {
     const first = batch[0];
     const last = batch[batch.length - 1];
@@ -88,11 +101,9 @@ async function* within(
       span.first = first.recvTs;
     if (last !== undefined && (span.last === undefined || last.recvTs > span.last)) span.last = last.recvTs;
     // Read to the end even past the window: an event cache is only kept once its source was read whole.
-    if (first === undefined || last === undefined || last.recvTs < from || first.recvTs >= to) continue;
-    const kept =
-      first.recvTs >= from && last.recvTs < to
-        ? batch
-        : batch.filter((e) => e.recvTs >= from && e.recvTs < to);
+    // A bar opens before it is received, so only a batch received wholly before `from` is skipped unread.
+    if (first === undefined || last === undefined || last.recvTs < from) continue;
+    const kept = batch.every(inside) ? batch : batch.filter(inside);
     if (kept.length > 0) yield kept;
   }
 }
@@ -113,6 +124,34 @@ async function spanOf(options: BacktestRunOptions, startTime: number): Promise<n
 
 /** Time after the last event during which commands sent at the end may still arrive, ms. */
 const END_SETTLE_MS = 60_000;
+
+/**
+ * Closes what is open once every event was delivered: the closing orders arrive after the last
+ * event and fill at each sym's last known price, through the venue with its fees. On the bar fill
+ * model a market order waits for a bar, so the venue is given {@link closingBar} at the sym's last
+ * close; on quotes and trades the orders take the last quote or trade, as any order arriving then.
+ * A second round closes a position reopened by a resting order whose cancel lost the race with a fill.
+ */
+async function closeAfterLastEvent(
+  kernel: Kernel,
+  sim: SimVenue,
+  gate: IntentGate,
+  end: number,
+  lastBars: ReadonlyMap<string, BarEvent>,
+): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    const closed = await closeEverything(kernel, sim, gate, round);
+    if (closed === undefined && round > 0) return;
+    const settled = end + (round + 1) * END_SETTLE_MS;
+    if (sim.fillModelName === 'bar') {
+      for (const sym of closed ?? []) {
+        const bar = lastBars.get(sym);
+        if (bar !== undefined) sim.onMarket(closingBar(bar, end + round * END_SETTLE_MS, settled));
+      }
+    }
+    sim.advanceTo(settled);
+  }
+}
 
 /**
  * Runs a backtest: replays the recordings through the simulated venue and the kernel (with its
@@ -151,7 +190,6 @@ interface RunRecords {
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
-  const total = options.progress === undefined ? undefined : await countAll(options.recordings);
   const batchSize = options.batchSize ?? 8192;
   const fresh = (path: string) => () =>
     readEventBatches(path, (record) => marketOnly(record, options.decode));
@@ -174,7 +212,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   if (first.done && options.window !== undefined)
     throw new EmptyReplayWindowError(options.window, span.first, span.last);
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
-  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(await spanOf(options, startTime));
+  const spanMs = await spanOf(options, startTime);
+  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
 
   const settleAsset = options.settleAsset ?? 'USDT';
   const instruments =
@@ -238,51 +277,41 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   await seedKernelWithBalances(kernel, sim, startTime);
   sampler.start(startTime);
 
-  options.progress?.start(total);
+  options.progress?.start(spanMs);
   let handled = 0;
-  let held: MarketEvent | undefined;
-  const replay = (event: MarketEvent): void => {
-    sampler.beforeEvent(event.recvTs);
-    sim.onMarket(event);
-    market.next(event);
-    sampler.observe(event);
-  };
+  let last: MarketEvent | undefined;
+  // Each sym's last closed bar: the price the end-of-run close fills at on the bar fill model.
+  const lastBars = new Map<string, BarEvent>();
   let batch: readonly MarketEvent[] | undefined = firstBatch;
   while (batch !== undefined) {
     for (const event of batch) {
-      if (held !== undefined) replay(held);
-      held = event;
+      sampler.beforeEvent(event.recvTs);
+      sim.onMarket(event);
+      market.next(event);
+      sampler.observe(event);
+      if (event.kind === 'bar' && event.closed) lastBars.set(event.sym, event);
     }
+    last = batch[batch.length - 1] ?? last;
     handled += batch.length;
-    options.progress?.update(handled);
+    options.progress?.update(handled, (last?.recvTs ?? startTime) - startTime);
     await yieldToEventLoop();
     const next = await iterator.next();
     batch = next.done ? undefined : next.value;
   }
-  options.progress?.update(total ?? handled);
-  const closeAtEnd = options.closeAtEnd ?? true;
-  if (held !== undefined && !closeAtEnd) replay(held);
   // Strategies stop before the venue settles, so nothing they do reacts to the closing fills.
   market.complete();
   await finished;
   kernel.stop();
-  if (held !== undefined) {
-    if (closeAtEnd) {
-      let round = 0;
-      sampler.beforeEvent(held.recvTs);
-      await closeEverything(kernel, sim, options.gate, round++);
-      sim.onMarket(held);
-      sampler.observe(held);
-      sim.advanceTo(held.recvTs + END_SETTLE_MS);
-      // A resting order whose cancel lost the race with a fill reopened a position: close again.
-      if (await closeEverything(kernel, sim, options.gate, round++))
-        sim.advanceTo(held.recvTs + 2 * END_SETTLE_MS);
+  if (last !== undefined) {
+    const end = last.recvTs;
+    if (options.closeAtEnd ?? true) {
+      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars);
     } else {
-      sim.advanceTo(held.recvTs + END_SETTLE_MS);
+      sim.advanceTo(end + END_SETTLE_MS);
     }
+    // The last sample is taken after the venue settled, so the closing fills and fees are in it.
+    sampler.sample(end);
   }
-  // The last sample is taken after the venue settled, so the closing fills and fees are in it.
-  if (held !== undefined) sampler.sample(held.recvTs);
   options.progress?.stop();
 
   const warnings = setupWarnings(
@@ -294,52 +323,12 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }
 
-async function countAll(paths: readonly string[]): Promise<number> {
-  let total = 0;
-  for (const path of paths) total += await countRecords(path);
-  return total;
-}
-
 /** The venue publishes balances only when they change: the kernel learns the starting ones here. */
 async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number): Promise<void> {
   const snapshot = await sim.snapshot();
   for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts, recvTs: ts, asset });
   if (snapshot.account !== undefined)
     kernel.push({ kind: 'account', ts, recvTs: ts, account: snapshot.account });
-}
-
-/**
- * Cancels every open order and algo order and closes every position, through the risk gate
- * (all risk-reducing, so approved unless the gate says otherwise) and the venue's latency.
- * @returns whether anything was sent
- */
-async function closeEverything(
-  kernel: Kernel,
-  sim: SimVenue,
-  gate: IntentGate,
-  round: number,
-): Promise<boolean> {
-  const snapshot = await sim.snapshot();
-  const intents: Intent[] = [];
-  const syms = new Set([...snapshot.openOrders.map((o) => o.sym)]);
-  for (const sym of syms) intents.push({ kind: 'cancelOrders', ref: `bt-end${round}-cancel-${sym}`, sym });
-  const algoSyms = new Set(snapshot.openAlgoOrders.map((a) => a.sym));
-  for (const sym of algoSyms)
-    intents.push({ kind: 'cancelAllAlgoOrders', ref: `bt-end${round}-algo-${sym}`, sym });
-  for (const p of snapshot.positions) {
-    if (p.positionQty.isZero()) continue;
-    intents.push({
-      kind: 'closePosition',
-      ref: `bt-end${round}-close-${p.sym}-${p.positionSide}`,
-      sym: p.sym,
-      positionSide: p.positionSide,
-    });
-  }
-  for (const intent of intents) {
-    const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
-    if (decision.kind === 'approved') sim.submit(decision.command);
-  }
-  return intents.length > 0;
 }
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
@@ -404,7 +393,7 @@ function assemble(
   };
   const assumptions = [
     closeAtEnd
-      ? 'Positions still open at the end are closed by a market order sent before the last event; strategies do not see that event.'
+      ? "Strategies see every event; positions still open after the last one are then closed by market orders at each instrument's last known price (on bars the last close, as backtesting.py does; on quotes and trades the last quote or trade), paying the usual fees."
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
     ...(closeAtEnd ? unclosedNotes(open) : []),
     'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
@@ -463,14 +452,14 @@ function assemble(
 }
 
 /**
- * Says which positions the end-of-run close could not close: a market order needs a later event
- * of its sym, and a recording that ends before the others leaves none.
+ * Says which positions the end-of-run close could not close: the gate refused it, or the last
+ * known price of the sym lacked a price or the liquidity to fill it.
  */
 function unclosedNotes(open: readonly OpenTrade[]): string[] {
   const syms = [...new Set(open.map((trade) => trade.sym))];
   return syms.map(
     (sym) =>
-      `${sym} stayed open at the end: no market data for it came after the closing order (its data ends before the run's last event); it is valued at its last price and left out of the trade statistics.`,
+      `${sym} stayed open at the end: its closing order did not fill (refused by the risk gate, or no price or not enough liquidity at its last known price); it is valued at its last price and left out of the trade statistics.`,
   );
 }
 

@@ -19,7 +19,7 @@ function aStream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: s
 }
 
 describe('progress output', () => {
-  it('prints plain lines with events/s and ETA when not on a terminal', () => {
+  it('prints plain lines with the share of event time replayed, events/s and ETA when not on a terminal', () => {
     let now = 0;
     const stream = aStream(false);
     const progress = createProgressReporter({
@@ -27,16 +27,17 @@ describe('progress output', () => {
       clock: { now: () => now },
       lineEveryMs: 1000,
     });
-    progress.start(1_000_000);
+    progress.start(3_600_000); // an hour of event time
     now = 500;
-    progress.update(100_000); // too soon for a line
+    progress.update(100_000, 600_000); // too soon for a line
     now = 1000;
-    progress.update(250_000);
+    progress.update(250_000, 900_000);
     now = 2000;
     progress.stop();
+    // A quarter of the hour in 1 s of wall time: 3 s to go; then a quarter in 2 s: 6 s to go.
     expect(stream.text.trimEnd().split('\n')).toEqual([
-      'backtest: 250000/1000000 events (25.0 %), 250000 ev/s, ETA 3s',
-      'backtest: 250000/1000000 events (25.0 %), 125000 ev/s, ETA 6s',
+      'backtest: 250000 events, 25.0 % of event time, 250000 ev/s, ETA 3s',
+      'backtest: 250000 events, 25.0 % of event time, 125000 ev/s, ETA 6s',
     ]);
   });
 
@@ -50,9 +51,9 @@ describe('progress output', () => {
     });
     const progress = createProgressReporter({ stream, clock: { now: () => 0 } });
     progress.start(10);
-    progress.update(5);
+    progress.update(7, 5);
     progress.stop();
-    expect(stream.text).toContain('5/10 events');
+    expect(stream.text).toContain('50% of event time | 7 events');
     expect(stream.text).toContain('ev/s');
   });
 });

@@ -84,7 +84,7 @@ describe('backtest runner', () => {
     expect(result.meta.feeModel.description).toContain('10 bps');
   });
 
-  it('closes what is open before the last bar, which the strategies do not see', async () => {
+  it('shows the strategies every bar, then closes what is open at the last close', async () => {
     let barsSeen = 0;
     const holder = defineStrategy({
       name: 'holder',
@@ -98,12 +98,21 @@ describe('backtest runner', () => {
     const result = await runBacktest(
       baseOptions(sixBars, { strategies: [{ id: 'h', strategy: holder }], closeAtEnd: true }),
     );
-    expect(barsSeen).toBe(5);
+    expect(barsSeen).toBe(6);
     expect(result.openTrades).toEqual([]);
+    // Bought at bar 1's open (100), sold at bar 5's close (109), as backtesting.py's finalize_trades.
     expect([...result.trades].map((t) => [t.entryPrice.toFixed(), t.exitPrice.toFixed()])).toEqual([
-      ['100', '107'],
+      ['100', '109'],
     ]);
-    expect(result.meta.assumptions[0]).toContain('closed by a market order sent before the last event');
+    // A real fill of the venue: 2 x 109 x 0.001 = 0.218 fee; PnL 2 x 9 - 0.2 - 0.218 = 17.582.
+    expect([...result.fills].map((f) => [f.side, f.price.toFixed(), f.fee.toFixed()])).toEqual([
+      ['BUY', '100', '0.2'],
+      ['SELL', '109', '0.218'],
+    ]);
+    expect([...result.trades][0]!.pnl.toFixed()).toBe('17.582');
+    expect(result.metrics.equityFinal.toFixed()).toBe('10017.582');
+    expect(result.meta.assumptions[0]).toContain('Strategies see every event');
+    expect(result.meta.assumptions[0]).toContain('on bars the last close');
   });
 
   it('leaves positions open when asked, counting them in equity but not in the trades', async () => {
@@ -215,7 +224,7 @@ describe('backtest runner', () => {
     ).toBe(260);
   });
 
-  it('says which position the end-of-run close could not close, when its data ends before the run', async () => {
+  it("closes a position whose data ends before the run at that data's last close", async () => {
     const ETH = 'OKX_PERP_ETH_USDT';
     const eth = await barsRecording([...SIX_BARS, ...SIX_BARS], ETH);
     const result = await runBacktest(
@@ -226,19 +235,12 @@ describe('backtest runner', () => {
         closeAtEnd: true,
       }),
     );
-    result.dispose?.();
-    expect(result.openTrades.map((t) => t.sym)).toEqual([BTC]);
-    expect(result.meta.assumptions.filter((a) => a.includes('stayed open'))).toEqual([
-      `${BTC} stayed open at the end: no market data for it came after the closing order (its data ends before the run's last event); it is valued at its last price and left out of the trade statistics.`,
+    // BTC's bars end at t0 + 6 min, ETH's at t0 + 12 min: BTC is closed after the run at 109.
+    expect(result.openTrades).toEqual([]);
+    expect([...result.trades].map((t) => [t.sym, t.entryPrice.toFixed(), t.exitPrice.toFixed()])).toEqual([
+      [BTC, '101', '109'],
     ]);
-    const single = await runBacktest(
-      baseOptions(sixBars, {
-        strategies: [{ id: 's1', strategy: scripted, params: { buyAt: 1, sellAt: 99, qty: '10' } }],
-        closeAtEnd: true,
-      }),
-    );
-    single.dispose?.();
-    expect(single.openTrades).toEqual([]);
-    expect(single.meta.assumptions.some((a) => a.includes('stayed open'))).toBe(false);
+    expect(result.meta.assumptions.some((a) => a.includes('stayed open'))).toBe(false);
+    result.dispose?.();
   });
 });

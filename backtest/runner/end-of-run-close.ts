@@ -1,0 +1,70 @@
+import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
+import type { BarEvent, Intent } from '../../core/model/index.ts';
+import type { SimVenue } from '../sim/index.ts';
+
+/**
+ * Cancels every open order and algo order and closes every position, through the risk gate
+ * (all risk-reducing, so approved unless the gate says otherwise) and the venue's latency.
+ * @param kernel - the stopped kernel (its state is what the gate judges)
+ * @param sim - the simulated venue
+ * @param gate - the run's risk gate
+ * @param round - which closing round this is, to keep the references apart
+ * @returns the syms of the positions it sent a close for (none when it only cancelled orders);
+ *   undefined when it sent nothing
+ */
+export async function closeEverything(
+  kernel: Kernel,
+  sim: SimVenue,
+  gate: IntentGate,
+  round: number,
+): Promise<ReadonlySet<string> | undefined> {
+  const snapshot = await sim.snapshot();
+  const intents: Intent[] = [];
+  const syms = new Set([...snapshot.openOrders.map((o) => o.sym)]);
+  for (const sym of syms) intents.push({ kind: 'cancelOrders', ref: `bt-end${round}-cancel-${sym}`, sym });
+  const algoSyms = new Set(snapshot.openAlgoOrders.map((a) => a.sym));
+  for (const sym of algoSyms)
+    intents.push({ kind: 'cancelAllAlgoOrders', ref: `bt-end${round}-algo-${sym}`, sym });
+  const closed = new Set<string>();
+  for (const p of snapshot.positions) {
+    if (p.positionQty.isZero()) continue;
+    closed.add(p.sym);
+    intents.push({
+      kind: 'closePosition',
+      ref: `bt-end${round}-close-${p.sym}-${p.positionSide}`,
+      sym: p.sym,
+      positionSide: p.positionSide,
+    });
+  }
+  for (const intent of intents) {
+    const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
+    if (decision.kind === 'approved') sim.submit(decision.command);
+  }
+  return intents.length > 0 ? closed : undefined;
+}
+
+/**
+ * The bar on which the bar fill model fills the end-of-run closing orders: no market data, but a
+ * bar of no range at the sym's last close, opening when the replay ended, so the market orders
+ * fill at that close (as backtesting.py closes its open trades at the last close) as real fills
+ * of the simulated venue, fees included. Only the venue sees it, never the strategies or the
+ * equity curve's prices.
+ * @param last - the sym's last closed bar of the recordings
+ * @param openTime - when the replay ended (before the closing orders arrive)
+ * @param recvTs - when the venue is given it (after the closing orders arrived)
+ * @returns the closing bar
+ */
+export function closingBar(last: BarEvent, openTime: number, recvTs: number): BarEvent {
+  return {
+    ...last,
+    ts: recvTs,
+    recvTs,
+    openTime,
+    open: last.close,
+    high: last.close,
+    low: last.close,
+    close: last.close,
+    volume: 0,
+    closed: true,
+  };
+}
