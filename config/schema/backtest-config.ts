@@ -89,7 +89,7 @@ export const backtestConfigSchema = z
       .boolean()
       .default(true)
       .describe(
-        "Close every position when the replay ends, so PnL is realised: market orders sent before the last event fill on it (on bars, at the last bar's open).",
+        "Close every position when the replay ends, so PnL is realised: after the strategies saw every event, market orders fill at each instrument's last known price (on bars, the last close), with fees.",
       ),
     annualization: annualizationConfigSchema.prefault({}),
     eventCache: z
