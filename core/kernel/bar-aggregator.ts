@@ -73,20 +73,8 @@ export class BarAggregator {
     if (list === undefined) return;
     for (const b of list) {
       if (b.fed || b.fromBarsMs > 0) continue;
-      const openTime = trade.ts - (trade.ts % b.ms);
-      if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
-      if (!b.active) {
-        b.active = true;
-        b.openTime = openTime;
-        b.open = trade.price;
-        b.high = trade.price;
-        b.low = trade.price;
-        b.volume = 0;
-      }
-      if (trade.price > b.high) b.high = trade.price;
-      if (trade.price < b.low) b.low = trade.price;
-      b.close = trade.price;
-      b.volume += trade.qty;
+      const p = trade.price;
+      this.fold(b, trade.ts - (trade.ts % b.ms), p, p, p, p, trade.qty, emit);
     }
     this.refreshNextClose();
   }
@@ -126,19 +114,7 @@ export class BarAggregator {
         b.active = false;
       } else if (b.fromBarsMs !== ms) continue;
       const openTime = bar.openTime - (bar.openTime % b.ms);
-      if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
-      if (!b.active) {
-        b.active = true;
-        b.openTime = openTime;
-        b.open = bar.open;
-        b.high = bar.high;
-        b.low = bar.low;
-        b.volume = 0;
-      }
-      if (bar.high > b.high) b.high = bar.high;
-      if (bar.low < b.low) b.low = bar.low;
-      b.close = bar.close;
-      b.volume += bar.volume;
+      this.fold(b, openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       if (bar.openTime + ms >= b.openTime + b.ms) emit(this.closeBar(b));
     }
     this.refreshNextClose();
@@ -167,6 +143,35 @@ export class BarAggregator {
       emit(this.closeBar(due));
       this.refreshNextClose();
     }
+  }
+
+  /**
+   * Adds a trade (one price) or a finer bar to the bar it falls in: closes the forming bar when
+   * this one opens a later bar, starts a bar at `openTime` when none is forming.
+   */
+  private fold(
+    b: BarBuilder,
+    openTime: number,
+    open: number,
+    high: number,
+    low: number,
+    close: number,
+    volume: number,
+    emit: (bar: BarEvent) => void,
+  ): void {
+    if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
+    if (!b.active) {
+      b.active = true;
+      b.openTime = openTime;
+      b.open = open;
+      b.high = high;
+      b.low = low;
+      b.volume = 0;
+    }
+    if (high > b.high) b.high = high;
+    if (low < b.low) b.low = low;
+    b.close = close;
+    b.volume += volume;
   }
 
   private closeBar(b: BarBuilder): BarEvent {

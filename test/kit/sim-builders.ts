@@ -12,6 +12,7 @@ import type {
   Intent,
   MarketTradeEvent,
   MarkPriceEvent,
+  PlaceAlgoOrderIntent,
   PlaceOrderIntent,
   QuoteEvent,
   UserEvent,
@@ -94,6 +95,30 @@ export function aMarket(
   more: Partial<PlaceOrderIntent> = {},
 ): PlaceOrderIntent {
   return aBtcOrder(ref, side, qty, { orderType: 'MARKET', timeInForce: 'IOC', ...more });
+}
+
+/**
+ * A BUY 1 BTC algo order that fires into a market order when the last price reaches 105 or more.
+ * @param ref - clientAlgoOrderId
+ * @param fields - overrides
+ * @returns the intent
+ */
+export function anAlgo(ref: string, fields: Partial<PlaceAlgoOrderIntent> = {}): PlaceAlgoOrderIntent {
+  return {
+    kind: 'placeAlgoOrder',
+    ref,
+    sym: BTC,
+    side: 'BUY',
+    algoOrderType: 'TRIGGER',
+    conditionType: 'GTE',
+    triggerType: 'LastPrice',
+    triggerPrice: D('105'),
+    price: D('0'),
+    qty: D('1'),
+    reduceOnly: false,
+    positionSide: 'NONE',
+    ...fields,
+  };
 }
 
 /**

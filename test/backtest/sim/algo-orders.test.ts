@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { D, type PlaceAlgoOrderIntent } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimit, aMark, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
+import { aLimit, aMark, aMarket, anAlgo, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
-
-function anAlgo(ref: string, fields: Partial<PlaceAlgoOrderIntent>): PlaceAlgoOrderIntent {
-  return {
-    kind: 'placeAlgoOrder',
-    ref,
-    sym: BTC,
-    side: 'BUY',
-    algoOrderType: 'TRIGGER',
-    conditionType: 'GTE',
-    triggerType: 'LastPrice',
-    triggerPrice: D('105'),
-    price: D('0'),
-    qty: D('1'),
-    reduceOnly: false,
-    positionSide: 'NONE',
-    ...fields,
-  };
-}
 
 describe('sim venue: algo orders', () => {
   it('fires a GTE last-price trigger into a market order', () => {

@@ -1,28 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { D, type PlaceAlgoOrderIntent } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimit, aMark, aMarket, aQuote, aSim, aTrade, BTC } from '../../kit/sim-builders.ts';
+import {
+  anAlgo as aBtcAlgo,
+  aLimit,
+  aMark,
+  aMarket,
+  aQuote,
+  aSim,
+  aTrade,
+  BTC,
+} from '../../kit/sim-builders.ts';
 
 /** The venue's limit on clientOrderId (per public venue docs). */
 const MAX_REF = 40;
 const LONG_REF = 'r'.repeat(MAX_REF);
 
+/** An algo order of the kit's, triggering at 101. */
 function anAlgo(ref: string, fields: Partial<PlaceAlgoOrderIntent> = {}): PlaceAlgoOrderIntent {
-  return {
-    kind: 'placeAlgoOrder',
-    ref,
-    sym: BTC,
-    side: 'BUY',
-    algoOrderType: 'TRIGGER',
-    conditionType: 'GTE',
-    triggerType: 'LastPrice',
-    triggerPrice: D('101'),
-    price: D('0'),
-    qty: D('1'),
-    reduceOnly: false,
-    positionSide: 'NONE',
-    ...fields,
-  };
+  return aBtcAlgo(ref, { triggerPrice: D('101'), ...fields });
 }
 
 const takeProfit = { triggerPrice: D('110'), triggerType: 'LastPrice' as const, price: D('0') };
