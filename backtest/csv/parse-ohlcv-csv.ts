@@ -62,6 +62,28 @@ export interface OhlcvCsvContents {
 const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
 const EMPTY_VALUES = new Set(['', 'null', 'nan', 'na', 'n/a', '-']);
 
+const DECIMAL_COMMA_NUMBER = /^[-+]?\d[\d.]*,\d+$/;
+const GROUPED_NUMBER = /^[-+]?\d{1,3}(\.\d{3})*(,\d+)?$/;
+
+/**
+ * Whether a file not separated by commas writes its numbers with a decimal comma (European
+ * exports: `1,5`, `1.234,56`), seen in its first thousand rows. Then a dot only groups thousands.
+ */
+function usesDecimalComma(lines: readonly string[], firstIndex: number, delimiter: string): boolean {
+  if (delimiter === ',') return false;
+  const end = Math.min(lines.length, firstIndex + 1001);
+  for (let i = firstIndex + 1; i < end; i++) {
+    const fields = splitCsvLine(lines[i] as string, delimiter);
+    if (fields.slice(1).some((f) => DECIMAL_COMMA_NUMBER.test(f))) return true;
+  }
+  return false;
+}
+
+/** In a decimal-comma file, `1,5` and `1.234,56` as `1.5` and `1234.56`; other text as it is. */
+function pointDecimal(text: string): string {
+  return GROUPED_NUMBER.test(text) ? text.replace(/\./g, '').replace(',', '.') : text;
+}
+
 function decimalText(text: string): string | null {
   const t = text.startsWith('+') ? text.slice(1) : text;
   if (PLAIN_DECIMAL.test(t)) return t;
@@ -101,6 +123,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
   const delimiter = detectDelimiter(lines[firstIndex] as string);
+  const decimalComma = usesDecimalComma(lines, firstIndex, delimiter);
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
   const layout = looksLikeHeader(first) ? layoutFromHeader(first) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
@@ -118,7 +141,8 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     const fields = splitCsvLine(lineText, delimiter);
     if (layout.yfinanceHeader === true && isYfinanceHeaderRow(fields)) continue;
     const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
-    const prices = [at(layout.open), at(layout.high), at(layout.low), at(layout.close)];
+    const num = (index: number | undefined): string => (decimalComma ? pointDecimal(at(index)) : at(index));
+    const prices = [num(layout.open), num(layout.high), num(layout.low), num(layout.close)];
     if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase()))) {
       skipped.push({ line, reason: 'no prices (empty or null row)' });
       continue;
@@ -135,8 +159,8 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     }
     const bar = barFrom(
       prices,
-      at(layout.volume),
-      layout.adjClose === undefined ? undefined : at(layout.adjClose),
+      num(layout.volume),
+      layout.adjClose === undefined ? undefined : num(layout.adjClose),
       options.adjust === true,
     );
     if (typeof bar === 'string') reject(line, bar);

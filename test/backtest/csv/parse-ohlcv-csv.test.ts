@@ -171,6 +171,20 @@ describe('OHLCV CSV reading', () => {
     ]);
   });
 
+  it('reads decimal commas in a semicolon file, dots grouping thousands, and leaves a point-decimal one alone', () => {
+    const european =
+      'Date;Open;High;Low;Close;Volume\n2024-01-02;1.234,5;1.240,25;1.230;1.238,75;1.000\n2024-01-03;1.238,75;1.250;1.235;1.249,5;2.000\n';
+    expect(
+      parseOhlcvCsv(european, { interval: '1d' }).bars.map((b) => [b.open, b.high, b.low, b.close, b.volume]),
+    ).toEqual([
+      ['1234.5', '1240.25', '1230', '1238.75', '1000'],
+      ['1238.75', '1250', '1235', '1249.5', '2000'],
+    ]);
+    const points =
+      'time;open;high;low;close\n2024-01-02;1.230;1.240;1.225;1.235\n2024-01-03;1.235;1.250;1.230;1.245\n';
+    expect(parseOhlcvCsv(points, { interval: '1d' }).bars[0]?.low).toBe('1.225');
+  });
+
   it('reads day-first dates with an explicit luxon format', () => {
     const { bars } = parseOhlcvCsv('Date,Open,High,Low,Close\n02/01/2024,1,2,1,2\n03/01/2024,2,3,2,3\n', {
       timeFormat: 'dd/MM/yyyy',
