@@ -1,6 +1,6 @@
 import { Info } from 'luxon';
 import { BAR_INTERVAL_MS, type BarInterval, D } from '../../core/model/index.ts';
-import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
+import { earlierOccurrence, type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
 import {
   type ColumnLayout,
   layoutFromHeader,
@@ -167,7 +167,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     else raw.push({ ts, bar: { ...bar, line } });
   }
   if (raw.length === 0) throw new CsvImportError(file, 0, 'the file holds no bars');
-  const ordered = orderBars(raw, reject, skipped);
+  const ordered = orderBars(raw, reject, skipped, zone);
   skipped.sort((a, b) => a.line - b.line);
   const interval = options.interval ?? detectInterval(ordered, file);
   refuseOverlaps(ordered, interval, file);
@@ -223,13 +223,15 @@ function barFrom(
 
 /**
  * The bars oldest first (a newest-first file is reversed). A row that repeats the bar before it
- * exactly is dropped (and listed); a different bar at the same time, or a time going back, is a
- * problem (`reject` throws, or skips it under --skip-invalid).
+ * exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
+ * without an offset, is read as its two occurrences; any other bar at the same time, or a time
+ * going back, is a problem (`reject` throws, or skips it under --skip-invalid).
  */
 function orderBars(
   raw: readonly RawBar[],
   reject: (line: number, reason: string) => void,
   skipped: SkippedRow[],
+  zone: string,
 ): RawBar[] {
   const descending =
     raw.some((r, i) => i > 0 && r.ts < (raw[i - 1] as RawBar).ts) &&
@@ -244,6 +246,14 @@ function orderBars(
     }
     if (cur.ts === prev.ts && sameValues(cur, prev)) {
       skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
+      continue;
+    }
+    // The hour daylight saving repeats: read at the later offset both times, the first is the earlier.
+    const earlier = cur.ts === prev.ts ? earlierOccurrence(prev.ts, zone) : undefined;
+    const beforePrev = kept[kept.length - 2];
+    if (earlier !== undefined && (beforePrev === undefined || earlier > beforePrev.ts)) {
+      kept[kept.length - 1] = { ...prev, ts: earlier };
+      kept.push(cur);
       continue;
     }
     reject(

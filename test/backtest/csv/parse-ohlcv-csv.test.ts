@@ -185,6 +185,24 @@ describe('OHLCV CSV reading', () => {
     expect(parseOhlcvCsv(points, { interval: '1d' }).bars[0]?.low).toBe('1.225');
   });
 
+  it('reads the hour daylight saving repeats, written twice without an offset, as its two occurrences', () => {
+    const text = [
+      'time,open,high,low,close',
+      '2024-11-03 00:00:00,1,2,1,2',
+      '2024-11-03 01:00:00,2,3,2,3', // EDT (UTC-4): 05:00 UTC
+      '2024-11-03 01:00:00,3,4,3,4', // EST (UTC-5): 06:00 UTC
+      '2024-11-03 02:00:00,4,5,4,5',
+    ].join('\n');
+    const { bars, interval } = parseOhlcvCsv(text, { zone: 'America/New_York' });
+    expect(interval).toBe('1h');
+    expect(bars.map((b) => [new Date(b.openTime).toISOString().slice(11, 16), b.close])).toEqual([
+      ['04:00', '2'],
+      ['05:00', '3'],
+      ['06:00', '4'],
+      ['07:00', '5'],
+    ]);
+  });
+
   it('reads day-first dates with an explicit luxon format', () => {
     const { bars } = parseOhlcvCsv('Date,Open,High,Low,Close\n02/01/2024,1,2,1,2\n03/01/2024,2,3,2,3\n', {
       timeFormat: 'dd/MM/yyyy',
