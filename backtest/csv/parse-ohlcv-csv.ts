@@ -1,6 +1,6 @@
 import { Info } from 'luxon';
 import { BAR_INTERVAL_MS, type BarInterval, D } from '../../core/model/index.ts';
-import { earlierOccurrence, type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
+import { type EpochUnit, earlierOccurrence, parseBarTime, type TimeParsing } from './bar-time.ts';
 import {
   type ColumnLayout,
   layoutFromHeader,
