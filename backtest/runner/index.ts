@@ -7,7 +7,6 @@
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
-export { countRecords } from './count-records.ts';
 export { defaultAnnualizationOf } from './default-annualization.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';

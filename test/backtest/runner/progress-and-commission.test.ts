@@ -1,11 +1,7 @@
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { countRecords, createProgressReporter, withCommission } from '../../../backtest/runner/index.ts';
+import { createProgressReporter, withCommission } from '../../../backtest/runner/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 function aStream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: string): boolean } {
   return {
@@ -55,18 +51,6 @@ describe('progress output', () => {
     progress.stop();
     expect(stream.text).toContain('50% of event time | 7 events');
     expect(stream.text).toContain('ev/s');
-  });
-});
-
-describe('record counting', () => {
-  const aTempDir = tempDirsRemovedAfterAll('keel-count-');
-
-  it('counts record lines after the header, plain or gzip, with or without a final newline', async () => {
-    const dir = aTempDir();
-    await writeFile(join(dir, 'a.jsonl'), '{"h":1}\n{"r":1}\n{"r":2}\n');
-    await writeFile(join(dir, 'b.jsonl.gz'), gzipSync('{"h":1}\n{"r":1}\n{"r":2}\n{"r":3}'));
-    expect(await countRecords(join(dir, 'a.jsonl'))).toBe(2);
-    expect(await countRecords(join(dir, 'b.jsonl.gz'))).toBe(3);
   });
 });
 
