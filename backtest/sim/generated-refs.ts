@@ -1,7 +1,7 @@
 import type { SimState } from './sim-state.ts';
 
 /** The venue's limit on a clientOrderId / clientAlgoOrderId: 40 characters (per public venue docs). */
-export const MAX_CLIENT_REF_LENGTH = 40;
+const MAX_CLIENT_REF_LENGTH = 40;
 
 /**
  * The first of `preferred`, `fallback()`, `fallback()-2`, `-3`... that is free and fits the limit.
