@@ -15,6 +15,7 @@ import { type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import { shownPath } from './shown-path.ts';
 import { fillModelOf, latencyOf, specsWithFees } from './sim-models.ts';
 
 /** Inputs of a configured backtest beyond the config. */
@@ -40,14 +41,15 @@ export interface EventCacheFile {
 }
 
 /**
- * The recordings a config's backtest replays, as absolute paths.
+ * The recordings a config's backtest replays, as `shownPath` gives them (relative to the working
+ * directory when under it), so the result file names them the same wherever the project lies.
  * @param loaded - a validated config of mode backtest
- * @param override - recordings replacing the config's
- * @returns absolute paths
+ * @param override - recordings replacing the config's (relative to the working directory)
+ * @returns paths that open the recordings from the working directory
  */
 export function backtestRecordings(loaded: LoadedConfig, override?: readonly string[]): string[] {
   return (override ?? loaded.config.backtest?.recordings.map((path) => resolve(loaded.dir, path)) ?? []).map(
-    (path) => resolve(path),
+    (path) => shownPath(path),
   );
 }
 

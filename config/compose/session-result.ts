@@ -9,6 +9,7 @@ import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
+import { shownPath } from './shown-path.ts';
 
 /** The latency a paper venue applied: its legs and the seed of their jitter. */
 export interface SessionLatency {
@@ -91,7 +92,9 @@ export function sessionResult(session: SessionRecord): BacktestResult {
         params: JSON.parse(JSON.stringify(slot.params ?? {})) as { [key: string]: JsonValue },
       })),
       recordings:
-        session.recording === undefined ? [] : [{ path: session.recording, synthetic: session.synthetic }],
+        session.recording === undefined
+          ? []
+          : [{ path: shownPath(session.recording), synthetic: session.synthetic }],
       fillModel: session.fillModel,
       latencyModel: latencyModelOf(session),
       feeModel: { name: 'venue', description: 'Fees as the venue charged them on each fill.' },

@@ -1,6 +1,6 @@
-import { relative } from 'node:path';
 import { formatStrategyFault } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
+import { shownPath } from './shown-path.ts';
 import type { VenueSessionOutcome } from './venue-session.ts';
 
 /**
@@ -22,15 +22,14 @@ export function formatFill(fill: Execution): string {
  */
 export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: boolean): string {
   const pnl = outcome.endEquity.sub(outcome.startEquity);
-  const here = (path: string) => relative(process.cwd(), path);
   return [
     `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
     ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
-    ...(outcome.recording === undefined ? [] : [`  recording: ${here(outcome.recording)}`]),
-    `  result:    ${here(outcome.outputs.json)}`,
-    `  report:    ${here(outcome.outputs.html)}`,
+    ...(outcome.recording === undefined ? [] : [`  recording: ${shownPath(outcome.recording)}`]),
+    `  result:    ${shownPath(outcome.outputs.json)}`,
+    `  report:    ${shownPath(outcome.outputs.html)}`,
     '',
   ].join('\n');
 }

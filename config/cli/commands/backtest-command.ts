@@ -1,8 +1,8 @@
-import { relative } from 'node:path';
 import { formatMoney, formatPercent, formatStrategyFault } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { shownPath } from '../../compose/shown-path.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -20,8 +20,8 @@ function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
   if (caches.length === 0) return ['  event cache: off (backtest.eventCache: false)'];
   return caches.map((c) =>
     c.present
-      ? `  event cache: ${relative(process.cwd(), c.data)} (+ .json; delete it any time, it is rebuilt)`
-      : `  event cache: none kept for ${relative(process.cwd(), c.recording)} (events it cannot hold, or the directory is read-only)`,
+      ? `  event cache: ${shownPath(c.data)} (+ .json; delete it any time, it is rebuilt)`
+      : `  event cache: none kept for ${shownPath(c.recording)} (events it cannot hold, or the directory is read-only)`,
   );
 }
 
@@ -98,7 +98,7 @@ export async function backtestCommand(
       io.stderr.write(`${formatConfigProblem(windowProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
-    io.stderr.write(`✖ keel backtest ${relative(process.cwd(), loaded.file)}: ${(error as Error).message}\n`);
+    io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: ${(error as Error).message}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
   const { result, paths, eventCaches } = outcome;
@@ -115,8 +115,8 @@ export async function backtestCommand(
       ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
-      `  result: ${relative(process.cwd(), paths.json)}`,
-      `  report: ${relative(process.cwd(), paths.html)}`,
+      `  result: ${shownPath(paths.json)}`,
+      `  report: ${shownPath(paths.html)}`,
       ...eventCacheLines(eventCaches),
       '',
     ].join('\n'),

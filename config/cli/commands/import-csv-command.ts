@@ -1,5 +1,5 @@
-import { relative } from 'node:path';
 import { importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
+import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -38,7 +38,7 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
     });
     io.stdout.write(
       `✔ ${summary.bars} ${summary.interval} bars of ${options.sym} from ${new Date(summary.firstOpenTime).toISOString()} ` +
-        `to ${new Date(summary.lastCloseTime).toISOString()} -> ${relative(process.cwd(), summary.output)}` +
+        `to ${new Date(summary.lastCloseTime).toISOString()} -> ${shownPath(summary.output)}` +
         (summary.skipped.length > 0 ? ` (${summary.skipped.length} rows skipped)` : '') +
         '\n',
     );

@@ -1,5 +1,5 @@
-import { relative } from 'node:path';
 import { recordMarketData } from '../../compose/record-run.ts';
+import { shownPath } from '../../compose/shown-path.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -30,9 +30,7 @@ export async function recordCommand(
       ...(options.out === undefined ? {} : { out: options.out }),
       ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
     });
-    io.stdout.write(
-      `✔ ${outcome.frames} market-data frames recorded to ${relative(process.cwd(), outcome.path)}\n`,
-    );
+    io.stdout.write(`✔ ${outcome.frames} market-data frames recorded to ${shownPath(outcome.path)}\n`);
     return outcome.stoppedBy === 'SIGINT'
       ? EXIT.INTERRUPTED
       : outcome.stoppedBy === 'SIGTERM'

@@ -1,5 +1,6 @@
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { writeHtmlReportFromFile } from '../../../backtest/report/index.ts';
+import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -36,6 +37,6 @@ export async function reportCommand(options: ReportOptions, io: CliIo): Promise<
     io.stderr.write(`✖ keel report ${options.result}: ${(error as Error).message}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
-  io.stdout.write(`✔ report: ${relative(process.cwd(), out)}\n`);
+  io.stdout.write(`✔ report: ${shownPath(out)}\n`);
   return EXIT.OK;
 }

@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
@@ -31,7 +31,8 @@ describe('keel backtest and sweep files', () => {
     const first = keel([...args, ...outputs('first')], tmp);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(EXIT.OK);
-    expect(first.stdout).toContain(`event cache: ${relative(process.cwd(), `${recording}.events.bin`)}`);
+    // The recording lies outside the working directory (a temp dir), so the line names it in full.
+    expect(first.stdout).toContain(`event cache: ${recording}.events.bin`);
     expect(existsSync(`${recording}.events.bin`)).toBe(true);
     expect(existsSync(`${recording}.events.json`)).toBe(true);
     const second = keel([...args, ...outputs('second')], tmp);

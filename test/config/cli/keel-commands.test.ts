@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,8 +38,29 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(run.code).toBe(EXIT.OK);
     const result = JSON.parse(readFileSync(join(dir, 'replayed-result.json'), 'utf8'));
     expect(result.meta.recordings.map((r: { path: string }) => r.path)).toEqual([
-      resolve('backtest/sessions/example-synthetic.jsonl.gz'),
+      'backtest/sessions/example-synthetic.jsonl.gz',
     ]);
+  }, 60_000);
+
+  it('writes the same result.json for the same project wherever it lies (recordings named from the working directory)', () => {
+    const copies = ['one', 'elsewhere/two'].map((name) => {
+      const root = join(dir, name);
+      mkdirSync(join(root, 'config/examples'), { recursive: true });
+      mkdirSync(join(root, 'backtest/sessions'), { recursive: true });
+      copyFileSync(EXAMPLE, join(root, EXAMPLE));
+      copyFileSync(
+        'backtest/sessions/example-synthetic.jsonl.gz',
+        join(root, 'backtest/sessions/example-synthetic.jsonl.gz'),
+      );
+      const run = keelChild(['backtest', EXAMPLE, '--no-progress'], { cwd: root });
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(EXIT.OK);
+      return readFileSync(join(root, 'out/sma-cross-backtest-result.json'));
+    });
+    expect(JSON.parse(copies[0]!.toString()).meta.recordings[0].path).toBe(
+      'backtest/sessions/example-synthetic.jsonl.gz',
+    );
+    expect(copies[0]!.equals(copies[1]!)).toBe(true);
   }, 60_000);
 
   it('keel import-csv turns OHLCV rows into a recording a backtest replays', () => {
