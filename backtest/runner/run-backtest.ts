@@ -285,6 +285,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let batch: readonly MarketEvent[] | undefined = firstBatch;
   while (batch !== undefined) {
     for (const event of batch) {
+      if (kernel.nextTimerAt <= event.recvTs) fireTimersUpTo(kernel, sim, event.recvTs);
       sampler.beforeEvent(event.recvTs);
       sim.onMarket(event);
       market.next(event);
@@ -321,6 +322,18 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   );
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
+}
+
+/**
+ * Fires the strategies' timers due by `ts` at their own times, before the venue sees the event at
+ * `ts`: the venue is moved to each timer's time first, so what a timer sends arrives at that time
+ * plus order-entry latency and meets the market as it was then.
+ */
+function fireTimersUpTo(kernel: Kernel, sim: SimVenue, ts: number): void {
+  for (let at = kernel.nextTimerAt; at <= ts; at = kernel.nextTimerAt) {
+    sim.advanceTo(at);
+    kernel.advanceTime(at);
+  }
 }
 
 /** The venue publishes balances only when they change: the kernel learns the starting ones here. */

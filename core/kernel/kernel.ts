@@ -202,6 +202,16 @@ export class Kernel {
   }
 
   /**
+   * When the earliest armed timer (a strategy's or the kernel's own) is due. A backtest runner
+   * reads it to fire timers at their own time, with the simulated venue moved there first, so an
+   * order sent from a timer reaches the venue at that time plus latency, not at the next event.
+   * @returns epoch ms; `Infinity` when no timer is armed
+   */
+  get nextTimerAt(): number {
+    return this.timers.nextAt;
+  }
+
+  /**
    * Moves virtual time to `ts`, firing the timers it passes (e.g. at the end of a backtest).
    * @param ts - epoch ms
    */
