@@ -9,6 +9,7 @@ import type {
   KeelEvent,
   MarketEvent,
   Order,
+  UserEvent,
 } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import {
@@ -47,6 +48,7 @@ import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
 import { setupWarnings } from './setup-warnings.ts';
+import { StrategyDelivery } from './strategy-delivery.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
 const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
@@ -258,14 +260,19 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
 
   const scheduler = virtualScheduler(startTime);
   const market = new Subject<MarketEvent>();
+  const user = new Subject<UserEvent>();
   const kernel = new Kernel({
     instruments,
     market,
+    user,
     execution: sim,
     gate: options.gate,
     scheduler,
     strategies: options.strategies,
   });
+  const delivery = new StrategyDelivery(kernel, sim, market, user);
+  const barModel = sim.fillModelName === 'bar';
+  sim.events.subscribe((event) => delivery.fromVenue(event));
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
@@ -285,10 +292,16 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let batch: readonly MarketEvent[] | undefined = firstBatch;
   while (batch !== undefined) {
     for (const event of batch) {
-      if (kernel.nextTimerAt <= event.recvTs) fireTimersUpTo(kernel, sim, event.recvTs);
+      // The venue matches a closed bar against its whole span: its timers inside it wait for the bar.
+      delivery.catchUp(
+        event.recvTs,
+        barModel && event.kind === 'bar' && event.closed
+          ? Math.min(event.openTime, event.recvTs)
+          : event.recvTs,
+      );
       sampler.beforeEvent(event.recvTs);
       sim.onMarket(event);
-      market.next(event);
+      delivery.afterVenue(event);
       sampler.observe(event);
       if (event.kind === 'bar' && event.closed) lastBars.set(event.sym, event);
     }
@@ -299,6 +312,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     const next = await iterator.next();
     batch = next.done ? undefined : next.value;
   }
+  delivery.flush();
   // Strategies stop before the venue settles, so nothing they do reacts to the closing fills.
   market.complete();
   await finished;
@@ -322,18 +336,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   );
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
-}
-
-/**
- * Fires the strategies' timers due by `ts` at their own times, before the venue sees the event at
- * `ts`: the venue is moved to each timer's time first, so what a timer sends arrives at that time
- * plus order-entry latency and meets the market as it was then.
- */
-function fireTimersUpTo(kernel: Kernel, sim: SimVenue, ts: number): void {
-  for (let at = kernel.nextTimerAt; at <= ts; at = kernel.nextTimerAt) {
-    sim.advanceTo(at);
-    kernel.advanceTime(at);
-  }
 }
 
 /** The venue publishes balances only when they change: the kernel learns the starting ones here. */

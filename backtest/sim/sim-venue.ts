@@ -58,10 +58,26 @@ export interface SimVenue extends ExecutionPort {
    * Advances virtual time without market data (e.g. at the end of a replay), running commands and
    * timers that are due.
    * @param ts - the new virtual time; earlier times are ignored
+   * @param timersUntil - fire timers only up to here (default `ts`): a runner stepping to a time
+   *   inside the span of the bar it has yet to pass on leaves that span's timers for after the bar
    */
-  advanceTo(ts: number): void;
+  advanceTo(ts: number, timersUntil?: number): void;
   /** @returns the current virtual time */
   now(): number;
+  /**
+   * When the venue next has work of its own: the next command to arrive or timer to fire. A
+   * runner that delays what strategies see moves the venue there first, so the venue's answers
+   * are stamped in time order with what it delivers.
+   * @param timersUntil - timers later than this do not count (default: every timer)
+   * @returns epoch ms; `Infinity` when nothing is pending
+   */
+  nextDueAt(timersUntil?: number): number;
+  /**
+   * Draws the next market-data delay of the latency model (venue -> strategy), for the runner
+   * that delivers recorded events to the strategies.
+   * @returns ms
+   */
+  marketDataDelay(): number;
   /**
    * ADL rank of open positions, as GET /api/v1/adl/rank answers.
    * @param sym - only this pair; omitted = every position with non-zero size
@@ -252,6 +268,12 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     onMarket,
     advanceTo: runDue,
     now: () => state.now,
+    nextDueAt: (timersUntil = Number.POSITIVE_INFINITY) =>
+      Math.min(
+        head < queue.length ? (queue[head] as PendingCommand).arrival : Number.POSITIVE_INFINITY,
+        state.deadline <= timersUntil ? state.deadline : Number.POSITIVE_INFINITY,
+      ),
+    marketDataDelay: () => latency.marketData(),
     lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined> {
       const order = state.ordersByRef.get(clientOrderId);
       return Promise.resolve(order && order.sym === sym ? orderView(order, opts.portfolioId) : undefined);

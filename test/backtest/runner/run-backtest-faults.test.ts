@@ -52,8 +52,9 @@ describe('backtest runner: strategy faults', () => {
       expect(fault?.strategyId).toBe('bad');
       expect(fault?.hook).toBe('onBar');
       expect(fault?.error).toBe('Error: boom on bar 2');
-      // The second 1m bar (opening T0+1m) closes at T0+2m: the fault happens at that event time.
-      expect(fault?.ts).toBe(T0 + 2 * 60_000);
+      // The second 1m bar (opening T0+1m) closes at T0+2m; the strategy sees it 5 ms later (the
+      // default market-data latency), and that is when the fault happens.
+      expect(fault?.ts).toBe(T0 + 2 * 60_000 + 5);
       expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
       // The fault is in the result file and reads back.
       const back = resultFromJson(resultToJson(result));

@@ -30,9 +30,10 @@ describe('keel backtest: a strategy that throws', () => {
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(EXIT.STRATEGY_FAULT).toBe(3);
     expect(run.stdout).toMatch(/^✖ Backtest of faulty \(SYNTHETIC data\): a strategy threw\n/);
-    // The session starts 2025-01-06 14:30 UTC; its first 1m kline closes a minute later.
+    // The session starts 2025-01-06 14:30 UTC; its first 1m kline closes a minute later, is
+    // received 1 ms after that and reaches the strategy 5 ms later still (the default market-data latency).
     expect(run.stdout).toContain(
-      '  ✖ strategy bad: onBar threw at 2025-01-06 14:31:00 UTC: Error: bad bar at ',
+      '  ✖ strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC: Error: bad bar at ',
     );
     expect(run.stdout).toContain(`(at ${FAULTY_PLUGIN}:`);
     const result = JSON.parse(readFileSync(join(dir, 'on-bar-result.json'), 'utf8'));
@@ -40,12 +41,12 @@ describe('keel backtest: a strategy that throws', () => {
     expect(result.faults[0]).toMatchObject({
       strategyId: 'bad',
       hook: 'onBar',
-      ts: Date.UTC(2025, 0, 6, 14, 31),
+      ts: Date.UTC(2025, 0, 6, 14, 31) + 6,
     });
     expect(result.faults[0].at.startsWith(`${FAULTY_PLUGIN}:`)).toBe(true);
     const html = readFileSync(join(dir, 'on-bar-report.html'), 'utf8');
     expect(html).toContain('id="strategy-faults"');
-    expect(html).toContain('strategy bad: onBar threw at 2025-01-06 14:31:00 UTC');
+    expect(html).toContain('strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC');
   }, 60_000);
 
   it('reports a throw in onStart the same way', () => {
@@ -98,7 +99,7 @@ describe('keel sweep: a combination whose strategy throws', () => {
     ]);
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toContain(
-      '✖ strategies.0.params.throwIn=onBar: strategy bad: onBar threw at 2025-01-06 14:31:00 UTC: Error: bad bar at ',
+      '✖ strategies.0.params.throwIn=onBar: strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC: Error: bad bar at ',
     );
     expect(run.stdout).not.toContain('throwIn=none:');
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
