@@ -58,7 +58,9 @@ describe('paper venue: order states on the wire, as the live venue reports them'
     const detail = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'rest-1' });
     expect(detail.body.data).toMatchObject({ orderState: 'OPEN', action: 'PLACE', executedQty: '0' });
     const open = await signedRest(venue, 'GET', '/api/v1/trading/orders', { sym: BTC });
-    expect(open.body.data.map((o: { orderState: string }) => o.orderState)).toEqual(['OPEN']);
+    expect(open.body.data).toEqual([
+      expect.objectContaining({ clientOrderId: 'rest-1', orderState: 'OPEN' }),
+    ]);
 
     const cancel = await signedRest(venue, 'DELETE', '/api/v1/trading/order', { clientOrderId: 'rest-1' });
     expect(cancel.body.data).toMatchObject({ orderState: 'OPEN', action: 'CANCEL_PENDING' });
