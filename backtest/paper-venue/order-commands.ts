@@ -201,7 +201,10 @@ export function replaceOrder(book: PortfolioBook, params: Params, where: string)
 
 /**
  * Cancels one order (REST DELETE and `cancel_order`). Per public venue docs the reply only says
- * the request was accepted (OPEN, CANCEL_PENDING); the final state comes on the Orders channel.
+ * the request was accepted, with the order still in the state it was in (OPEN for an order resting
+ * on the book) and action CANCEL_PENDING; the final state comes on the Orders channel. An order not
+ * resting yet (held by a condition, waiting for a first price) answers NEW, one filled in part
+ * PARTIALLY_FILLED (Keel's reading: the docs show only the resting case).
  * @param book - the portfolio
  * @param params - orderId or clientOrderId
  * @param where - the request, for errors
@@ -219,7 +222,7 @@ export function cancelOrder(book: PortfolioBook, params: Params, where: string):
   return {
     orderId: target.orderId,
     clientOrderId: target.clientOrderId,
-    orderState: 'OPEN',
+    orderState: target.orderState,
     action: 'CANCEL_PENDING',
     actionMsg: 'cancel accepted; the final state follows on the Orders channel',
   };

@@ -18,6 +18,7 @@ import {
   type SymMarket,
   type TakenLevel,
 } from './market-state.ts';
+import { publishOrder } from './publish.ts';
 import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -206,11 +207,25 @@ function afterTake(state: SimState, order: SimOrder): void {
   else rest(state, order);
 }
 
+/**
+ * Puts a working limit order on its sym's book. An order that rests with nothing filled moves from
+ * NEW to OPEN and says so on the Orders channel, per public venue docs: NEW is the acceptance (the
+ * state PLACE_ORDER_ACK carries), an order resting on the book is OPEN (a cancel of one is
+ * answered OPEN, CANCEL_PENDING), and the Orders channel pushes each change of an order, so the move
+ * is an update of its own, sent when the order rests (with action PLACE: the placement is complete;
+ * the docs name no action for it, Keel's choice). An order that fills wholly, is rejected or is
+ * cancelled (IOC / FOK remainders) on arrival never rests, so it never shows OPEN; one that filled
+ * in part on arrival rests PARTIALLY_FILLED; one re-queued by an amendment keeps its state.
+ */
 function rest(state: SimState, order: SimOrder): void {
   const market = marketOf(state, order.sym);
   order.crossed = !state.inBar && wouldTake(state, order);
   order.queueAhead = initialQueue(state.opts.fillModel, order, order.sign > 0 ? market.bids : market.asks);
   bookOf(state, order.sym).add(order);
+  if (order.state === 'NEW') {
+    order.state = 'OPEN';
+    publishOrder(state, order, 'PLACE');
+  }
 }
 
 /**

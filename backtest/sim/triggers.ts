@@ -65,7 +65,9 @@ function levelsOf(order: SimOrder): readonly Level[] {
 
 /**
  * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified); a
- * post-only (GTX) one that would take liquidity there is cancelled instead (cancelType GTX).
+ * post-only (GTX) one that would take liquidity there is cancelled instead (cancelType GTX). It
+ * stays NEW until it rests on the book (OPEN), as a newly placed order does: one that fills at
+ * once never shows OPEN.
  * @param state - the venue
  * @param order - a held order
  * @param message - why it was released, reported in actionMsg
@@ -80,10 +82,11 @@ export function releaseHeld(state: SimState, order: SimOrder, message: string): 
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
     return;
   }
-  order.state = 'OPEN';
   order.actionMsg = message;
-  publishOrder(state, order, 'PLACE');
   workOrder(state, order);
+  // Its work reported the release (OPEN when it rests, its fills, or its cancel), each update with
+  // the message. One waiting for a first price is still NEW: say it was released all the same.
+  if (order.state === 'NEW') publishOrder(state, order, 'PLACE');
 }
 
 function algoLevel(algo: SimAlgo): Level {

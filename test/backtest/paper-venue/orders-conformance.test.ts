@@ -28,7 +28,9 @@ describe('paper venue REST orders', () => {
       data: { clientOrderId: 'buy-1', orderState: 'NEW' },
     });
     const open = await signedRest(venue, 'GET', '/api/v1/trading/orders', { sym: BTC });
-    expect(open.body.data).toEqual([expect.objectContaining({ clientOrderId: 'buy-1', executedQty: '0' })]);
+    expect(open.body.data).toEqual([
+      expect.objectContaining({ clientOrderId: 'buy-1', orderState: 'OPEN', executedQty: '0' }),
+    ]);
     venue.feed.step(1);
     await venue.feed.until(3);
     const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'buy-1' });

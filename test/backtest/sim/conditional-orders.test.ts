@@ -72,7 +72,11 @@ describe('sim venue: conditional orders (PLACE_ORDER conditionCode)', () => {
     expect(t.of('execution')).toHaveLength(0);
     t.sim.onMarket(aTrade(60_000, 100.2, 1, 'BUY'));
     expect(t.of('execution')).toHaveLength(1);
-    expect(t.of('order').find((e) => e.order.orderState === 'OPEN')?.ts).toBe(60_000);
+    // a market order released into a price fills at once: NEW until it fills, never OPEN
+    expect(t.of('order').map((e) => [e.ts, e.order.orderState, e.order.actionMsg])).toEqual([
+      [0, 'NEW', undefined],
+      [60_000, 'FILLED', 'TIME order sent at 1970-01-01 00:01:00'],
+    ]);
   });
 
   it('holds a HOLD order whatever the price, and releases it when it is modified', () => {

@@ -167,6 +167,6 @@ describe('sim venue: references the venue generates', () => {
     expect(closes).not.toContain('x');
     expect(closes.filter((ref) => ref.length > MAX_REF)).toEqual([]);
     const user = await t.sim.lookupOrder(BTC, 'x');
-    expect([user?.orderType, user?.limitPrice.toFixed(), user?.orderState]).toEqual(['LIMIT', '90', 'NEW']);
+    expect([user?.orderType, user?.limitPrice.toFixed(), user?.orderState]).toEqual(['LIMIT', '90', 'OPEN']);
   });
 });

@@ -95,10 +95,11 @@ describe('sim venue: limit orders', () => {
       aLimit('p2', 'BUY', '1', '100.4', { timeInForce: 'GTX' }),
     );
     t.sim.advanceTo(2);
-    const [p1, p2] = t.of('order').map((e) => e.order);
+    const [p1, p2, p2rests] = t.of('order').map((e) => e.order);
     expect(p1?.orderState).toBe('REJECTED');
     expect(p1?.reason).toMatch(/^400001 /);
     expect(p2?.orderState).toBe('NEW');
+    expect([p2rests?.clientOrderId, p2rests?.orderState]).toEqual(['p2', 'OPEN']);
   });
 
   it('still expires a DAY order after a GTD order without expiryDate was rejected', () => {
@@ -112,6 +113,7 @@ describe('sim venue: limit orders', () => {
     expect(t.of('order').map((e) => [e.order.clientOrderId, e.order.orderState, e.order.action])).toEqual([
       ['bad', 'REJECTED', 'REJECT'],
       ['d1', 'NEW', 'PLACE'],
+      ['d1', 'OPEN', 'PLACE'],
       ['d1', 'CANCELLED', 'EXPIRE'],
     ]);
   });
@@ -145,7 +147,12 @@ describe('sim venue: limit orders', () => {
     t.send(aLimit('b1', 'BUY', '1', '100'));
     t.send({ kind: 'modifyOrder', ref: 'm1', target: 'b1', sym: 'BINANCE_PERP_BTC_USDT', price: D('101') });
     t.sim.advanceTo(2);
-    expect(t.of('order').map((e) => e.order.action)).toEqual(['PLACE', 'AMEND_COMPLETED', 'FILL']);
+    expect(t.of('order').map((e) => [e.order.action, e.order.orderState])).toEqual([
+      ['PLACE', 'NEW'],
+      ['PLACE', 'OPEN'],
+      ['AMEND_COMPLETED', 'OPEN'],
+      ['FILL', 'FILLED'],
+    ]);
     expect(t.of('execution')[0]?.execution.price.toFixed()).toBe('101');
   });
 
@@ -166,7 +173,8 @@ describe('sim venue: limit orders', () => {
       t.of('order').map((e) => [e.order.action, e.order.limitPrice.toFixed(), e.order.orderState]),
     ).toEqual([
       ['PLACE', '99', 'NEW'],
-      ['AMEND_COMPLETED', '99.5', 'NEW'],
+      ['PLACE', '99', 'OPEN'],
+      ['AMEND_COMPLETED', '99.5', 'OPEN'],
     ]);
   });
 });

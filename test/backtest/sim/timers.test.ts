@@ -48,7 +48,7 @@ describe('sim venue: timers', () => {
     t.sim.onMarket(aQuote(at('2026-03-06T15:00:00Z'), 189.99, 500, 190, 500, AAPL));
     t.send(aLimit('day', 'BUY', '10', '180', { sym: AAPL, timeInForce: 'DAY' }));
     t.sim.advanceTo(at('2026-03-06T20:59:59Z'));
-    expect(t.of('order').at(-1)?.order.orderState).toBe('NEW');
+    expect(t.of('order').at(-1)?.order.orderState).toBe('OPEN');
     t.sim.advanceTo(at('2026-03-06T21:00:00Z'));
     expect(t.of('order').at(-1)?.order).toMatchObject({
       orderState: 'CANCELLED',
@@ -61,7 +61,7 @@ describe('sim venue: timers', () => {
     t.sim.onMarket(aQuote(at('2026-03-06T15:00:00Z'), 99.9, 100, 100, 100));
     t.send(aLimit('day', 'BUY', '1', '90', { timeInForce: 'DAY' }));
     t.sim.advanceTo(at('2026-03-06T23:59:59Z'));
-    expect(t.of('order').at(-1)?.order.orderState).toBe('NEW');
+    expect(t.of('order').at(-1)?.order.orderState).toBe('OPEN');
     t.sim.advanceTo(at('2026-03-07T00:00:00Z'));
     expect(t.of('order').at(-1)?.order.orderState).toBe('CANCELLED');
   });
