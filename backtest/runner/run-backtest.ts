@@ -41,6 +41,7 @@ import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenu
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
+import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { closeEverything, closingBar } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
@@ -222,8 +223,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     options.commission === undefined
       ? options.instruments
       : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
-  const fillModel: FillModelOptions | FillModelName =
-    options.fillModel ?? (firstBatch[0]?.kind === 'bar' ? 'bar' : 'queue');
+  const fillModel: FillModelOptions | FillModelName = options.fillModel ?? defaultFillModelFor(firstBatch);
   const sim = createSimVenue({
     ...options.sim,
     instruments,
@@ -248,6 +248,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
     tally,
   };
+  const orderedSyms = new Set<string>();
   sim.events.subscribe((event) => {
     if (event.kind === 'execution') {
       records.fills.append(event.execution);
@@ -255,6 +256,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       records.book.add(event.execution);
     } else if (event.kind === 'order') {
       records.journal.update(event.order);
+      orderedSyms.add(event.order.sym);
     }
   });
 
@@ -329,11 +331,16 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   }
   options.progress?.stop();
 
-  const warnings = setupWarnings(
-    kernel,
-    options.strategies,
-    instruments.map((spec) => spec.sym),
-  );
+  const warnings = [
+    ...setupWarnings(
+      kernel,
+      options.strategies,
+      instruments.map((spec) => spec.sym),
+    ),
+    ...(options.fillModel === undefined
+      ? defaultFillModelWarnings(sim.fillModelName, kernel.state, orderedSyms)
+      : []),
+  ];
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

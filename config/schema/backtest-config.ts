@@ -80,10 +80,14 @@ export const backtestConfigSchema = z
     startingCash: startingCashSchema.describe('Starting balances per asset, e.g. { USDT: 100000 }.'),
     fillModel: fillModelConfigSchema
       .optional()
-      .describe("Fill model of the simulated venue; absent = the simulated venue's default."),
+      .describe(
+        'Fill model of the simulated venue; absent = `bar` when the recordings begin with bars and nothing an order trades against (no quote, trade or book), else `queue`; the run warns when the data it then meets does not fit the one it chose.',
+      ),
     latency: latencyModelSchema
       .optional()
-      .describe("Simulated latency; absent = the simulated venue's default."),
+      .describe(
+        "Simulated latency; absent = the simulated venue's default (order entry 10 ms + U[0,5) ms, market data and User Data 5 ms).",
+      ),
     fees: feeModelSchema.prefault({ model: 'instrument' }),
     closeAtEnd: z
       .boolean()

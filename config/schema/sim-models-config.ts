@@ -37,12 +37,20 @@ export const latencyLegSchema = z.strictObject({
 /**
  * Simulated latency. `fixedMs` / `jitterMs` are the order-entry leg (strategy -> matching
  * engine); market data and User Data legs are optional; `seed` seeds the jitter. Absent = the
- * simulated venue's default latency.
+ * simulated venue's default latency (order entry 10 ms + U[0,5) ms, market data and User Data 5 ms).
  */
 export const latencyModelSchema = z.strictObject({
   fixedMs: z.number().nonnegative().default(0),
   jitterMs: z.number().nonnegative().default(0),
   seed: z.int().default(1),
-  marketData: latencyLegSchema.optional(),
-  userData: latencyLegSchema.optional(),
+  marketData: latencyLegSchema
+    .optional()
+    .describe(
+      "Venue -> strategy delay of market data: a backtest shows strategies each recorded event this long after the venue matched it (paper runs ignore it); absent = 0, as a recording's receive times already hold the feed's delay.",
+    ),
+  userData: latencyLegSchema
+    .optional()
+    .describe(
+      'Venue -> strategy delay of User Data (order updates, fills, balances), in backtests and paper runs; absent = the marketData leg.',
+    ),
 });

@@ -1,0 +1,61 @@
+import type { KernelState } from '../../core/kernel/index.ts';
+import type { MarketEvent } from '../../core/model/index.ts';
+import type { FillModelName } from '../sim/index.ts';
+
+/** Events that say nothing about the price an order could get: they do not decide the fill model. */
+const INFORMATIONAL = new Set<MarketEvent['kind']>([
+  'ticker',
+  'indexPrice',
+  'openInterest',
+  'gap',
+  'markPrice',
+]);
+
+/**
+ * The fill model a run gets when none is chosen: `bar` when the recordings' first events hold
+ * bars and nothing an order could trade against (no quote, trade or book), else `queue`. The
+ * first batch stands for the whole run; {@link defaultFillModelWarnings} says when it did not.
+ * @param first - the first events of the replay (its first batch)
+ * @returns the fill model's name
+ */
+export function defaultFillModelFor(first: readonly MarketEvent[]): FillModelName {
+  let bars = false;
+  for (const event of first) {
+    if (event.kind === 'bar') bars = true;
+    else if (!INFORMATIONAL.has(event.kind)) return 'queue';
+  }
+  return bars ? 'bar' : 'queue';
+}
+
+/**
+ * Warnings about a fill model the run chose by itself that did not fit the data it met: `bar`
+ * chosen from bars-only first events on recordings that then held quotes, trades or books
+ * (those are matched as bars are: against the next bar), or `queue` on a sym the strategies
+ * ordered that had bars only (a resting limit there never fills, a market order takes the last
+ * close).
+ * @param chosen - the fill model the run defaulted to
+ * @param state - the kernel's state after the replay (what each sym had)
+ * @param orderedSyms - syms the strategies placed orders on
+ * @returns one sentence per mismatch, empty when the default fit
+ */
+export function defaultFillModelWarnings(
+  chosen: FillModelName,
+  state: Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>,
+  orderedSyms: ReadonlySet<string>,
+): string[] {
+  const priced = (sym: string) => state.quotes.has(sym) || state.trades.has(sym) || state.books.has(sym);
+  if (chosen === 'bar') {
+    const syms = [...new Set([...state.quotes.keys(), ...state.trades.keys(), ...state.books.keys()])].sort();
+    return syms.length === 0
+      ? []
+      : [
+          `the run chose the bar fill model because the recordings began with bars only, but they also hold quotes, trades or books of ${syms.join(', ')}, which the bar model does not match against: set backtest.fillModel (queue, touch or through for them, bar for bars)`,
+        ];
+  }
+  const barsOnly = [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !priced(sym)).sort();
+  return barsOnly.length === 0
+    ? []
+    : [
+        `the run chose the ${chosen} fill model because the recordings began with quotes or trades, but ${barsOnly.join(', ')} had bars only, which that model does not match resting orders against: set backtest.fillModel: bar`,
+      ];
+}
