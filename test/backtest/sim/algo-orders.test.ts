@@ -231,7 +231,7 @@ describe('sim venue: algo order parameters and margin', () => {
     expect(child.map((o) => [o.orderId, o.orderState, o.action])).toEqual([
       [algos[1]?.orderId, 'REJECTED', 'REJECT'],
     ]);
-    expect(child[0]?.reason).toBe('401023 insufficient margin: needs 30600.00');
+    expect(child[0]?.reason).toBe('401023 insufficient margin: needs 30600.00, available 10000.00');
     expect(t.of('execution')).toEqual([]);
     expect(t.sim.equity().toFixed()).toBe('10000');
   });

@@ -74,11 +74,12 @@ describe('sim venue: margin', () => {
       t.send(aMarket('big', 'BUY', '100'), aMarket('small', 'BUY', '1'));
       expect(t.of('execution')).toEqual([]);
       t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500));
-      // at the mark (no mark price yet: the mid, 99.95): big IM 100 x 99.95 / 10 = 999.5 > 200; small 9.995
+      // at the mark (no mark price yet: the mid, 99.95): big IM 100 x 99.95 / 10 = 999.5 > 200; small 9.995,
+      // so 200 - 9.995 = 190.005 was available to big (190.00, rounded half to even)
       expect(fates(t)).toEqual({
         big: [
           'REJECTED',
-          '401023 insufficient margin: needs 999.50 at 99.95, the price of BINANCE_PERP_BTC_USDT when it came to fill',
+          '401023 insufficient margin: needs 999.50 at 99.95 (the price of BINANCE_PERP_BTC_USDT when it came to fill), available 190.00',
         ],
         small: ['FILLED', ''],
       });
@@ -115,7 +116,7 @@ describe('sim venue: a market order on bars', () => {
       [
         'all-in',
         'REJECTED',
-        '401023 insufficient margin: needs 10088.00 at 104, the price of BINANCE_PERP_BTC_USDT when it came to fill',
+        '401023 insufficient margin: needs 10088.00 at 104 (the price of BINANCE_PERP_BTC_USDT when it came to fill), available 10000.00',
       ],
       ['fits', 'FILLED', ''],
     ]);

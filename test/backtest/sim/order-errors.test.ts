@@ -82,7 +82,7 @@ describe('sim venue: order error codes', () => {
     // 10 x 100 / leverage 10 = 100 of initial margin: fits; 11 does not
     t.send(aLimit('ok', 'BUY', '10', '99'), aLimit('no', 'BUY', '1', '99'));
     t.sim.advanceTo(1);
-    expect(rejectedReasons(t)).toEqual(['401023 insufficient margin: needs 9.90']);
+    expect(rejectedReasons(t)).toEqual(['401023 insufficient margin: needs 9.90, available 1.00']);
   });
 
   it('blocks a position-mode switch while orders or positions exist (406012) and allows it when flat', () => {
