@@ -1,30 +1,11 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
 import { asNumber, D, ONE, ZERO } from '../../core/model/index.ts';
 import { fillFee } from './fee-model.ts';
-import { equityOf, positionKeyFor } from './margin.ts';
+import { equityOf, onlyReduces, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
 import { credit, emit, nextId, retireFinalOrder, type SimState } from './sim-state.ts';
-
-/**
- * Whether an order may only reduce its position: reduce-only, or in BOTH mode a SELL on the LONG
- * leg or a BUY on the SHORT leg (closing a hedge leg never opens the other side).
- * @param state - the venue
- * @param order - the order
- * @returns true when fills must not increase the position
- */
-export function onlyReduces(
-  state: SimState,
-  order: Pick<SimOrder, 'reduceOnly' | 'side' | 'positionSide'>,
-): boolean {
-  if (order.reduceOnly) return true;
-  if (state.positionMode !== 'BOTH') return false;
-  return (
-    (order.positionSide === 'LONG' && order.side === 'SELL') ||
-    (order.positionSide === 'SHORT' && order.side === 'BUY')
-  );
-}
 
 /**
  * The position an order trades, created flat when missing.

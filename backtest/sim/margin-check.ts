@@ -1,32 +1,108 @@
 import type { Dec } from '../../core/model/index.ts';
+import { asNumber, ZERO } from '../../core/model/index.ts';
 import { marginHeadroomOf } from './equity-estimate.ts';
-import { availableMargin, orderMargin } from './margin.ts';
+import { fillFee } from './fee-model.ts';
+import { availableMargin, coinValue, orderCommitment, valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
- * Whether the available margin is certainly not negative, from its number floor with room for
- * float rounding (a millionth of the amounts involved): then no order can fail the margin check
- * and the exact Decimal figures are not needed.
+ * A number bound of the taker fee of an order's whole remainder (its opening part is at most that):
+ * rate incl. markups x remainder x contract size x price, plus the fixed commissions, in the
+ * account currency. NaN when its price or settle coin's value is unknown.
  */
-function hasClearHeadroom(state: SimState): boolean {
-  const { equity, floor } = marginHeadroomOf(state);
-  return floor > 1e-6 * (Math.abs(equity) + 1);
+function feeBoundOf(state: SimState, order: SimOrder): number {
+  const spec = state.opts.instruments.get(order.sym);
+  if (spec === undefined) return Number.NaN;
+  const { fees } = spec;
+  const market = state.markets.get(order.sym);
+  const price = order.priceN > 0 ? order.priceN : market ? markPriceOf(market) : Number.NaN;
+  const rate = Math.abs(asNumber(fees.taker) + asNumber(fees.markup) + asNumber(state.feeMarkup));
+  const fixed = asNumber(fees.fixedPerFill) + (fees.fixedPerOrder ? asNumber(fees.fixedPerOrder) : 0);
+  const fee = order.remainingN * asNumber(spec.contractSize) * price * rate + Math.abs(fixed);
+  const settle = state.opts.valuationCoins.has(spec.settleAsset)
+    ? 1
+    : asNumber(coinValue(state, spec.settleAsset));
+  return fee * settle;
 }
 
 /**
- * The margin check of an order the venue holds (registered among its live orders): what the
- * order needs when the available margin, counting it, is negative.
+ * Whether the available margin certainly covers the order's fee, from the margin's number floor
+ * with room for float rounding (a millionth of the amounts involved): then the order cannot fail
+ * the margin check and the exact Decimal figures are not needed.
+ */
+function hasClearHeadroom(state: SimState, order: SimOrder): boolean {
+  const { equity, floor } = marginHeadroomOf(state);
+  return floor - feeBoundOf(state, order) > 1e-6 * (Math.abs(equity) + 1);
+}
+
+/**
+ * The taker fee of an order's opening part, at the instrument's rate with its markup and the
+ * sub-portfolio markup, plus the fixed commission per fill and, before its first fill, per order:
+ * what the venue reserves with the order's margin (Keel's choice: taker, as the order may take).
+ */
+function openingFeeOf(state: SimState, order: SimOrder, openingNotional: Dec): Dec {
+  const spec = state.opts.instruments.get(order.sym);
+  if (spec === undefined) return ZERO;
+  const { fee } = fillFee(spec.fees, 'TAKER', openingNotional, state.feeMarkup, order.filled.isZero());
+  return valued(fee, coinValue(state, spec.settleAsset));
+}
+
+/** Why an order failed the margin check, in the account currency. */
+export interface MarginRefusal {
+  /** What the order needs: the initial margin it adds plus the fee of its opening part. */
+  readonly needed: Dec;
+  /** The fee part of `needed`. */
+  readonly fee: Dec;
+  /** The available margin before the order (equity - initial margin of positions and other orders). */
+  readonly available: Dec;
+}
+
+/**
+ * The margin check of an order the venue holds (registered among its live orders). An order that
+ * opens or adds to a position (in part: a reversal's opening part) needs the increase of its
+ * position's margin requirement with it (`orderCommitment`: the closing part adds nothing and a
+ * reversal is credited the margin it frees) plus the taker fee of its opening part, so that
+ * paying the fee cannot take a leverage-1 account below zero. It fails when the available margin
+ * before it is less than that. An order that only reduces never fails. So an account whose
+ * positions already need more than its equity can only reduce, as on venues that block opening
+ * orders while the available margin is negative (Keel's choice).
  * @param state - the venue
  * @param order - a registered order
- * @returns the order's initial margin when it does not fit, undefined when it does
+ * @returns what it needed and what was available when it does not fit, undefined when it does
+ */
+export function marginRefusal(state: SimState, order: SimOrder): MarginRefusal | undefined {
+  if (hasClearHeadroom(state, order)) return undefined;
+  const { margin, openingNotional } = orderCommitment(state, order);
+  if (!openingNotional.gt(0)) return undefined;
+  const fee = openingFeeOf(state, order, openingNotional);
+  const available = availableMargin(state).plus(margin);
+  const needed = margin.plus(fee);
+  return available.lt(needed) ? { needed, fee, available } : undefined;
+}
+
+/**
+ * The margin check of an order the venue holds, as {@link marginRefusal}.
+ * @param state - the venue
+ * @param order - a registered order
+ * @returns what the order needs when it does not fit, undefined when it does
  */
 export function marginShortfall(state: SimState, order: SimOrder): Dec | undefined {
-  if (hasClearHeadroom(state)) return undefined;
-  const required = orderMargin(state, order);
-  if (!required.gt(0)) return undefined;
-  return availableMargin(state).isNegative() ? required : undefined;
+  return marginRefusal(state, order)?.needed;
+}
+
+/**
+ * The 401023 detail of a refused order: what it needed and what was available.
+ * @param refusal - the refusal
+ * @param at - where the price came from, when that needs saying (e.g. `at 104 (...)`)
+ * @returns e.g. `needs 10000.99 (margin 9990.00 + fee 10.99), available 10000.00`
+ */
+export function refusalDetail(refusal: MarginRefusal, at?: string): string {
+  const { needed, fee, available } = refusal;
+  const parts = fee.gt(0) ? ` (margin ${needed.minus(fee).toFixed(2)} + fee ${fee.toFixed(2)})` : '';
+  const where = at === undefined ? '' : ` ${at}`;
+  return `needs ${needed.toFixed(2)}${parts}${where}, available ${available.toFixed(2)}`;
 }
 
 /**

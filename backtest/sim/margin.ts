@@ -8,8 +8,10 @@ import type { SimState } from './sim-state.ts';
 /**
  * Margin model (portfolio / cross margin, Keel's choice of formulas where the venue shows none):
  * - equity = sum of coin balances x coin value + unrealized PnL - loan principal x coin value;
- * - initial margin of a position = |qty| x contractSize x mark / leverage; of an open order that
- *   would increase a position, the same at its limit price (mark for market orders);
+ * - initial margin of a position = |qty| x contractSize x mark / leverage; open orders add, per
+ *   position and side, the increase of that margin for the position they would leave all filled
+ *   (at their limit prices, the mark for market orders): the part that closes adds nothing, and a
+ *   reversal frees the margin of the position it closes (`sideCommitment`);
  * - maintenance margin = |qty| x contractSize x mark x maintenance rate, plus loan value x the
  *   loan maintenance rate; available margin = equity - initial margin;
  * - liquidation starts when equity < maintenance margin; riskRatio = maintenance margin / equity,
@@ -156,33 +158,137 @@ export function positionKeyFor(state: SimState, sym: string, positionSide: strin
 }
 
 /**
- * Initial margin an order would lock: nothing for the part that reduces a position.
+ * Whether an order may only reduce its position: reduce-only, or in BOTH mode a SELL on the LONG
+ * leg or a BUY on the SHORT leg (closing a hedge leg never opens the other side).
+ * @param state - the venue
+ * @param order - the order
+ * @returns true when fills must not increase the position
+ */
+export function onlyReduces(
+  state: SimState,
+  order: Pick<SimOrder, 'reduceOnly' | 'side' | 'positionSide'>,
+): boolean {
+  if (order.reduceOnly) return true;
+  if (state.positionMode !== 'BOTH') return false;
+  return (
+    (order.positionSide === 'LONG' && order.side === 'SELL') ||
+    (order.positionSide === 'SHORT' && order.side === 'BUY')
+  );
+}
+
+/** What an order commits beyond what the position and the other open orders commit already. */
+export interface OrderCommitment {
+  /** The initial margin it adds, in the account currency (0 when it adds none). */
+  readonly margin: Dec;
+  /**
+   * Notional of its opening part (qty x contract size x price, in the settle asset): the part
+   * that opens or adds to a position after its own and earlier orders' closing parts.
+   */
+  readonly openingNotional: Dec;
+}
+
+const NO_COMMITMENT: OrderCommitment = { margin: ZERO, openingNotional: ZERO };
+
+/** Limit price, or the mark for a market order (0 while its sym has no price). */
+function orderPriceOf(state: SimState, order: SimOrder): Dec {
+  if (!order.price.isZero()) return order.price;
+  const market = state.markets.get(order.sym);
+  const mark = market ? markPriceOf(market) : Number.NaN;
+  return Number.isNaN(mark) ? ZERO : decimalOf(mark);
+}
+
+/**
+ * Initial margin locked by the open orders of one position on one side (in placement order, none
+ * of them only reducing), beyond the position's own margin, in the settle asset. The orders fill
+ * in placement order: their first parts close what the position holds on the other side, the rest
+ * opens. They lock the increase of the margin of the position they would leave, all filled, over
+ * the margin of the position now: on a flat position or one on their side, all of their notional
+ * / leverage; against one on the other side, what the opening part needs beyond the margin the
+ * closing part frees (a reversal needs the margin of the position it leaves, not that plus the
+ * margin of the one it closes), never less than 0.
+ * @param state - the venue
+ * @param orders - the open orders of one position key and side, placement order
+ * @param target - an order among them whose opening notional to report
+ * @returns the margin (settle asset) and the target's opening notional
+ */
+function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: SimOrder): OrderCommitment {
+  const first = orders[0];
+  if (first === undefined) return NO_COMMITMENT;
+  const position = state.positions.get(positionKeyFor(state, first.sym, first.positionSide));
+  const closable = position ? reducibleQty(position.qty, first.side) : ZERO;
+  const size = contractSizeOf(state, first.sym);
+  let left = closable;
+  let openingValue = ZERO;
+  let targetOpening = ZERO;
+  for (const order of orders) {
+    const remaining = order.qty.minus(order.filled);
+    const closing = D.min(left, remaining);
+    left = left.minus(closing);
+    const opening = remaining.minus(closing);
+    if (!opening.gt(0)) continue;
+    const value = opening.mul(size).mul(orderPriceOf(state, order));
+    openingValue = openingValue.plus(value);
+    if (order === target) targetOpening = value;
+  }
+  let margin = openingValue.div(state.opts.leverageOf(first.sym));
+  if (position && closable.gt(0))
+    margin = D.max(ZERO, margin.minus(notional(state, position).div(position.leverage)));
+  return { margin, openingNotional: targetOpening };
+}
+
+/** Groups the live orders that may open a position by position key and side, in placement order. */
+function openingOrdersBySide(state: SimState): Map<string, SimOrder[]> {
+  const groups = new Map<string, SimOrder[]>();
+  for (const order of state.liveOrders) {
+    if (onlyReduces(state, order) || !order.qty.gt(order.filled)) continue;
+    const key = `${positionKeyFor(state, order.sym, order.positionSide)}|${order.side}`;
+    const group = groups.get(key);
+    if (group) group.push(order);
+    else groups.set(key, [order]);
+  }
+  return groups;
+}
+
+/**
+ * What an order commits on top of its position and the other open orders: the increase of the
+ * initial margin of its position and side with it (see `sideCommitment`: nothing for the part
+ * that closes, and a reversal is credited the margin it frees), and the notional of its opening
+ * part. Orders that only reduce commit nothing. The order need not be registered: one with the
+ * same orderId among the live orders stands for it.
+ * @param state - the venue
+ * @param order - the order
+ * @returns its margin in the account currency and its opening notional in the settle asset
+ */
+export function orderCommitment(state: SimState, order: SimOrder): OrderCommitment {
+  if (onlyReduces(state, order) || !order.qty.gt(order.filled)) return NO_COMMITMENT;
+  const key = positionKeyFor(state, order.sym, order.positionSide);
+  const others: SimOrder[] = [];
+  for (const other of state.liveOrders) {
+    if (other.orderId === order.orderId || other.side !== order.side || other.sym !== order.sym) continue;
+    if (positionKeyFor(state, other.sym, other.positionSide) !== key) continue;
+    if (!onlyReduces(state, other) && other.qty.gt(other.filled)) others.push(other);
+  }
+  const at = others.findIndex((other) => other.seq > order.seq);
+  const withOrder = at < 0 ? [...others, order] : [...others.slice(0, at), order, ...others.slice(at)];
+  const { margin, openingNotional } = sideCommitment(state, withOrder, order);
+  const added = margin.minus(sideCommitment(state, others).margin);
+  return { margin: valued(D.max(ZERO, added), settleValue(state, order.sym)), openingNotional };
+}
+
+/**
+ * Initial margin an order would lock: the increase of its position's margin requirement with it
+ * (`orderCommitment`).
  * @param state - the venue
  * @param order - the order
  * @returns the margin in the account currency
  */
 export function orderMargin(state: SimState, order: SimOrder): Dec {
-  if (order.reduceOnly) return ZERO;
-  const position = state.positions.get(positionKeyFor(state, order.sym, order.positionSide));
-  const remaining = order.qty.minus(order.filled);
-  const increasing = position
-    ? D.max(ZERO, remaining.minus(reducibleQty(position.qty, order.side)))
-    : remaining;
-  if (increasing.isZero()) return ZERO;
-  let price = order.price;
-  if (price.isZero()) {
-    const market = state.markets.get(order.sym);
-    const mark = market ? markPriceOf(market) : Number.NaN;
-    price = Number.isNaN(mark) ? ZERO : decimalOf(mark);
-  }
-  return valued(
-    increasing.mul(contractSizeOf(state, order.sym)).mul(price).div(state.opts.leverageOf(order.sym)),
-    settleValue(state, order.sym),
-  );
+  return orderCommitment(state, order).margin;
 }
 
 /**
- * Initial margin locked by positions and open orders.
+ * Initial margin locked by positions and open orders (orders per position and side, as
+ * `sideCommitment` counts them).
  * @param state - the venue
  * @returns the margin in the account currency
  */
@@ -194,7 +300,10 @@ export function initialMargin(state: SimState): Dec {
         valued(notional(state, position).div(position.leverage), settleValue(state, position.sym)),
       );
   }
-  for (const order of state.liveOrders) im = im.plus(orderMargin(state, order));
+  for (const orders of openingOrdersBySide(state).values()) {
+    const sym = (orders[0] as SimOrder).sym;
+    im = im.plus(valued(sideCommitment(state, orders).margin, settleValue(state, sym)));
+  }
   return im;
 }
 

@@ -9,7 +9,7 @@ import type {
 import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
 import { initialQueue, restingCrosses, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
-import { marginShortfall } from './margin-check.ts';
+import { marginRefusal, refusalDetail } from './margin-check.ts';
 import {
   emptySymMarket,
   markPriceOf,
@@ -275,12 +275,12 @@ export function fillWaiting(state: SimState, sym: string): void {
  */
 function lacksMarginAtFillPrice(state: SimState, order: SimOrder): boolean {
   order.marginAtFill = false;
-  const shortfall = marginShortfall(state, order);
-  if (shortfall === undefined) return false;
+  const refusal = marginRefusal(state, order);
+  if (refusal === undefined) return false;
   const price = markPriceOf(marketOf(state, order.sym));
   order.reason = rejectionReason(
     'INSUFFICIENT_MARGIN',
-    `needs ${shortfall.toFixed(2)} at ${price}, the price of ${order.sym} when it came to fill`,
+    refusalDetail(refusal, `at ${price} (the price of ${order.sym} when it came to fill)`),
   );
   finishOrder(state, order, 'REJECTED', 'REJECT');
   return true;

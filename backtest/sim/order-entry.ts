@@ -1,8 +1,9 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { asNumber, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { onlyReduces, positionFor } from './fills.ts';
-import { marginShortfall, marginUnpriced } from './margin-check.ts';
+import { positionFor } from './fills.ts';
+import { onlyReduces } from './margin.ts';
+import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { badParameter, EXPIRY_DATE } from './order-parameters.ts';
@@ -103,9 +104,9 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
       order.actionMsg = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
     }
   }
-  const shortfall = marginShortfall(state, order);
-  if (shortfall !== undefined) {
-    reject(state, order, 'INSUFFICIENT_MARGIN', `needs ${shortfall.toFixed(2)}`);
+  const refusal = marginRefusal(state, order);
+  if (refusal !== undefined) {
+    reject(state, order, 'INSUFFICIENT_MARGIN', refusalDetail(refusal));
     return;
   }
   order.marginAtFill =

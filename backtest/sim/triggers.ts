@@ -2,7 +2,7 @@ import { asNumber, ZERO } from '../../core/model/index.ts';
 import { childOrderKind } from './algo-orders.ts';
 import { finishOrder } from './fills.ts';
 import { freeOrderRef } from './generated-refs.ts';
-import { marginShortfall } from './margin-check.ts';
+import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
 import { marketOf, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
@@ -116,11 +116,11 @@ export function fireAlgo(state: SimState, algo: SimAlgo): void {
     algoOrderId: algo.algoOrderId,
   });
   algo.orderId = order.orderId;
-  const shortfall = algo.reduceOnly ? undefined : marginShortfall(state, order);
-  if (shortfall !== undefined) {
+  const refusal = algo.reduceOnly ? undefined : marginRefusal(state, order);
+  if (refusal !== undefined) {
     algo.state = 'FAILED';
     publishAlgo(state, algo);
-    order.reason = rejectionReason('INSUFFICIENT_MARGIN', `needs ${shortfall.toFixed(2)}`);
+    order.reason = rejectionReason('INSUFFICIENT_MARGIN', refusalDetail(refusal));
     finishOrder(state, order, 'REJECTED', 'REJECT');
     return;
   }

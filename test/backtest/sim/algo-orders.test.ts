@@ -220,6 +220,7 @@ describe('sim venue: algo order parameters and margin', () => {
 
   it('fails an algo order whose child the margin cannot carry: the child is rejected with 401023 and nothing fills', () => {
     // leverage 1, 10 000 USDT: a BUY of 300 at limit 102 needs 300 x 102 / 1 = 30 600 of margin
+    // and its taker fee, 30 600 x 0.0005 = 15.30
     const t = aSim({ leverage: { [BTC]: D(1) } });
     t.sim.onMarket(aQuote(1, 99.9, 500, 100, 500));
     t.send(anAlgo('big', { qty: D('300'), triggerPrice: D('101'), price: D('102') }));
@@ -231,7 +232,9 @@ describe('sim venue: algo order parameters and margin', () => {
     expect(child.map((o) => [o.orderId, o.orderState, o.action])).toEqual([
       [algos[1]?.orderId, 'REJECTED', 'REJECT'],
     ]);
-    expect(child[0]?.reason).toBe('401023 insufficient margin: needs 30600.00');
+    expect(child[0]?.reason).toBe(
+      '401023 insufficient margin: needs 30615.30 (margin 30600.00 + fee 15.30), available 10000.00',
+    );
     expect(t.of('execution')).toEqual([]);
     expect(t.sim.equity().toFixed()).toBe('10000');
   });

@@ -73,7 +73,8 @@ describe('sim venue: liquidation', () => {
   });
 
   it('liquidates at the exact quote mid on a recording without trades or marks, with no float noise in the money', () => {
-    const t = aSim({ startingBalances: { USDT: D('20') } });
+    // 2 at the mid 99.95 at 10x locks 19.99 and pays 0.09995 of taker fee: 21 carries it, 20 did not
+    const t = aSim({ startingBalances: { USDT: D('21') } });
     t.sim.onMarket(aQuote(1000, 99.9, 50, 100, 50));
     t.send(aMarket('b', 'BUY', '2')); // 2 at 100
     t.sim.onMarket(aQuote(2000, 9.99, 50, 10, 50)); // mid 9.995 (9.99 + 10 is 19.990000000000002 in floats)

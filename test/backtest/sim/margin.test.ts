@@ -74,11 +74,13 @@ describe('sim venue: margin', () => {
       t.send(aMarket('big', 'BUY', '100'), aMarket('small', 'BUY', '1'));
       expect(t.of('execution')).toEqual([]);
       t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500));
-      // at the mark (no mark price yet: the mid, 99.95): big IM 100 x 99.95 / 10 = 999.5 > 200; small 9.995
+      // at the mark (no mark price yet: the mid, 99.95): big IM 100 x 99.95 / 10 = 999.5 + taker fee
+      // 9 995 x 0.0005 = 4.9975 > 200; small 9.995, so 200 - 9.995 = 190.005 was available to big
+      // (190.00, rounded half to even)
       expect(fates(t)).toEqual({
         big: [
           'REJECTED',
-          '401023 insufficient margin: needs 999.50 at 99.95, the price of BINANCE_PERP_BTC_USDT when it came to fill',
+          '401023 insufficient margin: needs 1004.50 (margin 999.50 + fee 5.00) at 99.95 (the price of BINANCE_PERP_BTC_USDT when it came to fill), available 190.00',
         ],
         small: ['FILLED', ''],
       });
@@ -103,7 +105,8 @@ describe('sim venue: a market order on bars', () => {
   it('has its margin checked at the open it fills at, not at the close it was sized on: 10000 at 1x buys 96 at 104, not 97', () => {
     const t = aSim({ startingBalances: { USDT: D('10000') }, fillModel: 'bar', leverage: { [BTC]: D(1) } });
     t.sim.onMarket(aBar(60_000, 100, 103, 99, 103));
-    // 97 x 103 = 9991 fits at the last close; at the next open, 97 x 104 = 10088 does not
+    // 97 x 103 = 9991 (+ fee 4.9955) fits at the last close; at the next open, 97 x 104 = 10088
+    // (+ fee 5.044) does not; 96 x 104 = 9984 + fee 4.992 = 9988.992 does
     t.send(aMarket('all-in', 'BUY', '97'));
     t.sim.onMarket(aBar(120_000, 104, 105, 103, 104));
     t.send(aMarket('fits', 'BUY', '96'));
@@ -115,7 +118,7 @@ describe('sim venue: a market order on bars', () => {
       [
         'all-in',
         'REJECTED',
-        '401023 insufficient margin: needs 10088.00 at 104, the price of BINANCE_PERP_BTC_USDT when it came to fill',
+        '401023 insufficient margin: needs 10093.04 (margin 10088.00 + fee 5.04) at 104 (the price of BINANCE_PERP_BTC_USDT when it came to fill), available 10000.00',
       ],
       ['fits', 'FILLED', ''],
     ]);

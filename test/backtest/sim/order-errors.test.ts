@@ -79,10 +79,13 @@ describe('sim venue: order error codes', () => {
   it('rejects an order the margin cannot carry with 401023', () => {
     const t = aSim({ startingBalances: { USDT: D('100') } });
     t.sim.onMarket(aQuote(0, 99, 50, 100, 50));
-    // 10 x 100 / leverage 10 = 100 of initial margin: fits; 11 does not
+    // 10 x 99 / leverage 10 = 99 of initial margin + taker fee 990 x 0.0005 = 0.495: fits in 100;
+    // one more needs 9.90 + 0.0495 of the 1 left
     t.send(aLimit('ok', 'BUY', '10', '99'), aLimit('no', 'BUY', '1', '99'));
     t.sim.advanceTo(1);
-    expect(rejectedReasons(t)).toEqual(['401023 insufficient margin: needs 9.90']);
+    expect(rejectedReasons(t)).toEqual([
+      '401023 insufficient margin: needs 9.95 (margin 9.90 + fee 0.05), available 1.00',
+    ]);
   });
 
   it('blocks a position-mode switch while orders or positions exist (406012) and allows it when flat', () => {
