@@ -46,6 +46,7 @@ export { strategyConfigSchema, strategySource, strategyUseSchema } from './strat
 export { timeValue } from './time-value.ts';
 export type { VenueConfig } from './venue-config.ts';
 export {
+  brokerClientIdOf,
   deriveWsUrl,
   MARKET_DATA_WS_PATH,
   PRIVATE_WS_PATH,
