@@ -13,7 +13,7 @@ import { runCommand } from './commands/run-command.ts';
 import { sweepCommand } from './commands/sweep-command.ts';
 import { validateCommand } from './commands/validate-command.ts';
 import { venueCommand } from './commands/venue-command.ts';
-import { EXIT, type ExitCode } from './exit-codes.ts';
+import { EXIT, type ExitCode, exitCodesHelp } from './exit-codes.ts';
 import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
 import { loadForCommand } from './load-for-command.ts';
 import { collect, ianaZone, intInRange, positiveNumber } from './option-parsers.ts';
@@ -49,10 +49,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(keel <command> --help shows the usage)')
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 ok, 1 runtime failure, 2 bad config or usage, 69 not available in this build,\n130 interrupted (SIGINT), 143 terminated (SIGTERM).',
-    );
+    .addHelpText('after', `\n${exitCodesHelp()}`);
 
   /** Loads a config and checks its mode for a command; prints why not and returns undefined. */
   const configFor = (

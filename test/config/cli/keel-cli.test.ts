@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, runKeel } from '../../../config/cli/index.ts';
+import { EXIT, EXIT_CODE_MEANINGS, runKeel } from '../../../config/cli/index.ts';
 import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
 
@@ -53,6 +53,21 @@ describe('keel command line', () => {
     ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
+  });
+
+  it('ends its help with every exit code and its meaning, the same list as the README', () => {
+    const { stdout } = keelChild(['--help']);
+    const listed = (text: string, item: RegExp) =>
+      text
+        .slice(text.indexOf('Exit codes'))
+        .split('\n')
+        .flatMap((line) => item.exec(line)?.slice(1, 3).join(' ') ?? []);
+    const expected = Object.entries(EXIT_CODE_MEANINGS).map(([code, meaning]) => `${code} ${meaning}`);
+    expect(expected.map((line) => line.split(' ')[0])).toEqual(['0', '1', '2', '3', '130', '143']);
+    expect(listed(stdout, /^ {2}(\d+) +(.+)$/)).toEqual(expected);
+    const readme = readFileSync('README.md', 'utf8');
+    const list = readme.slice(readme.indexOf('Exit codes'), readme.indexOf('\n\n', readme.indexOf('\n- 0 ')));
+    expect(listed(list, /^- (\d+) (.+)$/)).toEqual(expected);
   });
 
   it('validates a good config, exit 0', () => {
