@@ -4,6 +4,7 @@ import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
+import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
 import { backtestCommand } from './commands/backtest-command.ts';
 import { importCsvCommand } from './commands/import-csv-command.ts';
@@ -244,6 +245,12 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
         file: string,
         opts: { grid: string[]; workers: number; metric: string; out?: string; set: string[] },
       ) => {
+        const metricProblem = sweepMetricProblem(opts.metric);
+        if (metricProblem !== undefined) {
+          io.stderr.write(`✖ ${metricProblem}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
         let grid: GridAxis[];
         let combinations: string[][];
         try {

@@ -238,6 +238,24 @@ describe('keel command line', () => {
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
+  it('refuses a misspelled sweep --metric before any backtest runs, with a did-you-mean, exit 2', async () => {
+    const file = join(dir, 'bt.yaml');
+    const { code, stdout, stderr } = await keelInProcess([
+      'sweep',
+      file,
+      '--grid',
+      'backtest.latency.fixedMs=5,10',
+      '--metric',
+      'sharp',
+    ]);
+    expect(stderr).toMatch(
+      /^✖ --metric sharp is not a result metric \(did you mean sharpe\?\); the metrics: start, .*\btotalReturn\b.*\n$/,
+    );
+    expect(stderr.match(/✖/g)).toHaveLength(1);
+    expect(stdout).toBe('');
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
   it('checks every sweep combination before any would run', async () => {
     const file = join(dir, 'bt.yaml');
     const bad = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,-1']);
@@ -247,7 +265,8 @@ describe('keel command line', () => {
     expect(bad.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     const good = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,10']);
     // Valid combinations reach the workers, whose backtest then names the missing strategy param.
-    expect(good.stderr).toContain('✖ keel sweep: ✖ params.sym is required');
+    expect(good.stderr).toMatch(/^✖ params\.sym is required/m);
+    expect(good.stderr).not.toContain('✖ keel sweep: ✖');
     expect(good.code).toBe(EXIT.RUNTIME_FAILURE);
   });
 
