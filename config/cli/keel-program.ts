@@ -17,7 +17,7 @@ import { venueCommand } from './commands/venue-command.ts';
 import { EXIT, type ExitCode, exitCodesHelp } from './exit-codes.ts';
 import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
 import { loadForCommand } from './load-for-command.ts';
-import { collect, ianaZone, intInRange, positiveNumber } from './option-parsers.ts';
+import { collect, ianaZone, intInRange, positiveNumber, symOption } from './option-parsers.ts';
 import { builtInStrategyRegistry } from './strategy-registry.ts';
 
 /** The flags of `keel import-csv` as commander parses them. */
@@ -150,7 +150,11 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       '<csv>',
       'the CSV file (header row and column order detected; Yahoo, exchange and plain layouts)',
     )
-    .requiredOption('--sym <sym>', 'the sym the rows belong to, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL')
+    .requiredOption(
+      '--sym <sym>',
+      'the sym the rows belong to, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL',
+      symOption,
+    )
     .requiredOption('--out <file>', 'recording to write (.jsonl or .jsonl.gz)')
     .option(
       '--zone <iana>',

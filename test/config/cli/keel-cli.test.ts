@@ -271,11 +271,14 @@ describe('keel command line', () => {
   });
 
   it.each([
-    ['import-csv', 'missing.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
-    ['report', 'missing-result.json'],
-  ])('%s of a missing file says so in one line, exit 1', async (...args) => {
+    [
+      ['import-csv', 'missing.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
+      EXIT.BAD_CONFIG_OR_USAGE,
+    ],
+    [['report', 'missing-result.json'], EXIT.RUNTIME_FAILURE],
+  ])('%j of a missing file says so in one line, exit %i', async (args, exitCode) => {
     const { code, stderr } = await keelInProcess(args);
     expect(stderr).toMatch(new RegExp(`^✖ keel ${args[0]}.*missing`));
-    expect(code).toBe(EXIT.RUNTIME_FAILURE);
+    expect(code).toBe(exitCode);
   });
 });
