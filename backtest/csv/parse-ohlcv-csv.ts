@@ -9,6 +9,7 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
+import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 
 /** One OHLCV bar as imported: prices and volume as exact decimal strings. */
 export interface OhlcvBar {
@@ -118,7 +119,6 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       `time zone ${JSON.stringify(zone)} is not an IANA zone like "America/New_York"`,
     );
   }
-  const parsing: TimeParsing = { zone, epochUnit: options.epochUnit ?? 'auto', format: options.timeFormat };
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
@@ -129,13 +129,28 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
 
   const columns = columnCount(first);
+  const firstRow = firstIndex + (layout.hasHeader ? 1 : 0);
+  const timeOf = (fields: readonly string[]): string =>
+    layout.timeOfDay === undefined
+      ? (fields[layout.time] ?? '')
+      : `${fields[layout.time] ?? ''} ${fields[layout.timeOfDay] ?? ''}`;
+  const slashOrder =
+    options.timeFormat === undefined
+      ? slashDateOrder(timeTexts(lines, firstRow, delimiter, timeOf), file)
+      : undefined;
+  const parsing: TimeParsing = {
+    zone,
+    epochUnit: options.epochUnit ?? 'auto',
+    format: options.timeFormat,
+    ...(slashOrder === undefined ? {} : { slashOrder }),
+  };
   const skipped: SkippedRow[] = [];
   const raw: RawBar[] = [];
   const reject = (line: number, reason: string): void => {
     if (options.onInvalidRow === 'skip') skipped.push({ line, reason });
     else throw new CsvImportError(file, line, reason);
   };
-  for (let i = firstIndex + (layout.hasHeader ? 1 : 0); i < lines.length; i++) {
+  for (let i = firstRow; i < lines.length; i++) {
     const lineText = (lines[i] as string).trim();
     if (lineText === '') continue;
     const line = i + 1;
@@ -156,8 +171,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       skipped.push({ line, reason: 'no prices (empty or null row)' });
       continue;
     }
-    const timeText =
-      layout.timeOfDay === undefined ? at(layout.time) : `${at(layout.time)} ${at(layout.timeOfDay)}`;
+    const timeText = timeOf(fields);
     const ts = parseBarTime(timeText, parsing);
     if (ts === null) {
       reject(
@@ -183,6 +197,19 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
   return { bars, interval, layout, delimiter, skipped };
+}
+
+/** The time text of every non-empty row from `firstRow` on, with its line. */
+function* timeTexts(
+  lines: readonly string[],
+  firstRow: number,
+  delimiter: string,
+  timeOf: (fields: readonly string[]) => string,
+): Generator<TimeText> {
+  for (let i = firstRow; i < lines.length; i++) {
+    const lineText = (lines[i] as string).trim();
+    if (lineText !== '') yield { text: timeOf(splitCsvLine(lineText, delimiter)), line: i + 1 };
+  }
 }
 
 /** Fields a row must have: the first row's, up to its last non-empty one (a header may end in a separator). */

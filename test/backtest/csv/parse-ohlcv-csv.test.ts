@@ -247,6 +247,73 @@ describe('OHLCV CSV reading', () => {
     ]);
   });
 
+  it('refuses slash dates that fit both day-first and month-first, naming both readings and --time-format', () => {
+    const text = 'Date;Open;High;Low;Close\n05/03/2024 09:30;1;2;1;2\n05/03/2024 09:31;2;3;2;3\n';
+    expect(() => parseOhlcvCsv(text, { file: 's.csv' })).toThrow(
+      new CsvImportError(
+        's.csv',
+        2,
+        'date "05/03/2024 09:30" reads as 5 March 2024 (day first: --time-format "d/M/yyyy H:mm") or as 3 May 2024 (month first: --time-format "M/d/yyyy H:mm"), and no date in the file has a day above 12 to tell which: pass --time-format',
+      ),
+    );
+    expect(parseOhlcvCsv(text, { timeFormat: 'd/M/yyyy H:mm' }).bars[0]!.openTime).toBe(
+      Date.UTC(2024, 2, 5, 9, 30),
+    );
+  });
+
+  it('reads every slash date in the order the file shows: day-first once a first field is above 12, else month-first once a second is', () => {
+    const openTimes = (...dates: string[]) =>
+      parseOhlcvCsv(`Date,Open,High,Low,Close\n${dates.map((d) => `${d},1,2,1,2`).join('\n')}\n`).bars.map(
+        (b) => new Date(b.openTime).toISOString().slice(0, 10),
+      );
+    expect(openTimes('12/02/2024', '13/02/2024', '14/02/2024')).toEqual([
+      '2024-02-12',
+      '2024-02-13',
+      '2024-02-14',
+    ]);
+    expect(openTimes('02/11/2024', '02/12/2024', '02/13/2024')).toEqual([
+      '2024-02-11',
+      '2024-02-12',
+      '2024-02-13',
+    ]);
+    expect(() =>
+      parseOhlcvCsv('Date,Open,High,Low,Close\n13/02/2024,1,2,1,2\n02/14/2024,1,2,1,2\n', { file: 'm.csv' }),
+    ).toThrow(
+      'm.csv:2: date "13/02/2024" is day-first, but "02/14/2024" on line 3 is month-first: the file mixes both; pass its layout with --time-format',
+    );
+  });
+
+  it('gives back daily slash dates written day-first or month-first, when the file spans more than 12 days', () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date(Date.UTC(2000, 0, 1)),
+          max: new Date(Date.UTC(2030, 0, 1)),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: 13, max: 40 }),
+        fc.boolean(),
+        (start, days, dayFirst) => {
+          const t0 = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+          const times = Array.from({ length: days }, (_, i) => t0 + i * 86_400_000);
+          const text = times.map((t) => {
+            const d = new Date(t);
+            const [day, month] = [d.getUTCDate(), d.getUTCMonth() + 1];
+            return `${dayFirst ? `${day}/${month}` : `${month}/${day}`}/${d.getUTCFullYear()},1,2,1,2`;
+          });
+          expect(
+            parseOhlcvCsv(`Date,Open,High,Low,Close\n${text.join('\n')}\n`).bars.map((b) => b.openTime),
+          ).toEqual(times);
+        },
+      ),
+    );
+  });
+
+  it('reads dotted dates day-first, as the locales writing them do', () => {
+    const { bars } = parseOhlcvCsv('Date;Open;High;Low;Close\n02.01.2024;1;2;1;2\n03.01.2024;2;3;2;3\n');
+    expect(bars.map((b) => b.openTime)).toEqual([Date.UTC(2024, 0, 2), Date.UTC(2024, 0, 3)]);
+  });
+
   it('reads day-first dates with an explicit luxon format', () => {
     const { bars } = parseOhlcvCsv('Date,Open,High,Low,Close\n02/01/2024,1,2,1,2\n03/01/2024,2,3,2,3\n', {
       timeFormat: 'dd/MM/yyyy',
