@@ -12,6 +12,7 @@ export {
   CONFIG_REFERENCE_FILE,
   configReferenceMarkdown,
   normalizeMarkdownTables,
+  referenceTable,
 } from './config-reference.ts';
 export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 export type { InstrumentConfig, InstrumentOverrides } from './instrument-config.ts';
