@@ -4,6 +4,7 @@ import type { StrategyDefinition, StrategySlot } from '../../core/kernel/index.t
 import { builtInStrategyRegistry } from '../cli/strategy-registry.ts';
 import { type ConfigProblem, type LoadedConfig, validateStrategyParams } from '../loader/index.ts';
 import { strategySource } from '../schema/index.ts';
+import { resolvePluginImportsFromKeel } from './plugin-imports.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: plugins of any parameter and state types
 type AnyStrategy = StrategyDefinition<any, any>;
@@ -34,6 +35,7 @@ function isStrategyDefinition(value: unknown): value is AnyStrategy {
 export async function importStrategyModule(path: string): Promise<AnyStrategy> {
   if (!existsSync(path)) throw new Error(`strategy module ${path} does not exist`);
   let module: Record<string, unknown>;
+  resolvePluginImportsFromKeel();
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
