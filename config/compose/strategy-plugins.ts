@@ -40,11 +40,12 @@ export async function importStrategyModule(path: string): Promise<AnyStrategy> {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
     const message = (error as Error).message;
-    // Node reads a .ts file outside a "type": "module" package as CommonJS, and says so obscurely.
+    // Node reads a .js file outside a "type": "module" package as CommonJS, and says so obscurely
+    // (a .ts plugin is read as ESM wherever it is: see plugin-imports.ts).
     const hint = /require\(\) ES Module|ERR_REQUIRE_ESM|Cannot use import statement outside a module/.test(
       message,
     )
-      ? ' (hint: the plugin is ESM; name it .mts, or put "type": "module" in the package.json next to it)'
+      ? ' (hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)'
       : '';
     throw new Error(`strategy module ${path} failed to load: ${message}${hint}`);
   }

@@ -159,22 +159,30 @@ describe('keel command line', () => {
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
-  it('says how to load a .ts plugin that Node reads as CommonJS (no "type": "module" package beside it)', () => {
-    // tmpdir has no package.json, so Node takes plugin.ts for CommonJS, as in a user's loose folder.
-    const loose = mkdtempSync(join(tmpdir(), 'keel-loose-plugin-'));
-    writeFileSync(
-      join(loose, 'plugin.ts'),
-      "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n",
-    );
-    writeFileSync(
-      join(loose, 'loose.yaml'),
-      replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: ./plugin.ts'),
-    );
-    const run = keelChild(['validate', join(loose, 'loose.yaml')]);
-    rmSync(loose, { recursive: true, force: true });
-    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    expect(run.stderr).toContain(
-      '(hint: the plugin is ESM; name it .mts, or put "type": "module" in the package.json next to it)',
+  it('reads a .ts plugin in a folder without a "type": "module" package as ESM, and says how to load such a .js one', () => {
+    // tmpdir has no package.json, so Node takes plugin.js for CommonJS, as in a user's loose folder.
+    const validate = (file: string) => {
+      // Each in its own folder: tsx would take ./plugin.js for a plugin.ts beside it.
+      const loose = mkdtempSync(join(tmpdir(), 'keel-loose-plugin-'));
+      writeFileSync(
+        join(loose, file),
+        "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n",
+      );
+      writeFileSync(
+        join(loose, 'loose.yaml'),
+        replaceLine(BACKTEST_YAML, '    use: sma-cross', `    use: ./${file}`),
+      );
+      const run = keelChild(['validate', join(loose, 'loose.yaml')]);
+      rmSync(loose, { recursive: true, force: true });
+      return run;
+    };
+    const ts = validate('plugin.ts');
+    const js = validate('plugin.js');
+    // Loaded: its default export is just not a strategy.
+    expect(ts.stderr).toContain('plugin.ts exports no strategy: export default defineStrategy({...})');
+    expect(js.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(js.stderr).toContain(
+      '(hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)',
     );
   });
 
