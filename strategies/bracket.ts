@@ -12,17 +12,33 @@ const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]
 
 const params = z
   .object({
-    sym: z.string().min(1),
-    interval: z.enum(INTERVALS).default('1m'),
-    qty: z.number().positive(),
-    /** Entry filter: go long when a bar closes above its SMA of this many bars. */
-    trendBars: z.number().int().min(2).default(20),
-    /** Take profit this far above the entry, as a fraction (0.01 = 1 %). */
-    takeProfit: z.number().positive().max(1),
-    /** Stop loss this far below the entry, as a fraction (below 1: a stop at or under zero never triggers). */
-    stopLoss: z.number().positive().lt(1),
-    /** `attached`: tp/sl fields on the entry order; `algo`: two reduce-only algo orders after the fill. */
-    exits: z.enum(['attached', 'algo']).default('attached'),
+    sym: z.string().min(1).describe('The sym to trade.'),
+    interval: z.enum(INTERVALS).default('1m').describe('Interval of the bars the trend filter reads.'),
+    qty: z.number().positive().describe('Quantity of each entry, in base units (or contracts).'),
+    trendBars: z
+      .number()
+      .int()
+      .min(2)
+      .default(20)
+      .describe('Entry filter: go long when a bar closes above its SMA of this many bars.'),
+    takeProfit: z
+      .number()
+      .positive()
+      .max(1)
+      .describe('Take profit this far above the entry, as a fraction (0.01 = 1 %).'),
+    stopLoss: z
+      .number()
+      .positive()
+      .lt(1)
+      .describe(
+        'Stop loss this far below the entry, as a fraction (below 1: a stop at or under zero never triggers).',
+      ),
+    exits: z
+      .enum(['attached', 'algo'])
+      .default('attached')
+      .describe(
+        '`attached`: tp/sl fields on the entry order; `algo`: two reduce-only algo orders after the fill.',
+      ),
   })
   .strict();
 

@@ -4,15 +4,22 @@ import { asNumber, D, type Dec, type Intent, type Order, type OrderSide } from '
 
 const params = z
   .object({
-    sym: z.string().min(1),
-    /** Levels on each side of the reference price. */
-    levels: z.number().int().min(1).max(50).default(5),
-    /** Distance between levels, in ticks. */
-    stepTicks: z.number().int().min(1).default(10),
-    /** Quantity of each level's order. */
-    qtyPerLevel: z.number().positive(),
-    /** Re-centre the ladder when the mid leaves it by this many steps beyond its outermost level. */
-    recenterSteps: z.number().int().min(1).default(2),
+    sym: z.string().min(1).describe('The sym to lay the ladder on.'),
+    levels: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(5)
+      .describe('Levels on each side of the reference price.'),
+    stepTicks: z.number().int().min(1).default(10).describe('Distance between levels, in ticks.'),
+    qtyPerLevel: z.number().positive().describe("Quantity of each level's order."),
+    recenterSteps: z
+      .number()
+      .int()
+      .min(1)
+      .default(2)
+      .describe('Re-centre the ladder when the mid leaves it by this many steps beyond its outermost level.'),
   })
   .strict();
 

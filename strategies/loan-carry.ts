@@ -4,20 +4,32 @@ import { D, type Dec, ZERO } from '../core/model/index.ts';
 
 const params = z
   .object({
-    /** Exchange account the loan is taken on, e.g. BINANCE. */
-    exchange: z.string().min(1),
-    /** The coin borrowed, e.g. USDT. */
-    coin: z.string().min(1),
-    /** LTV (loan value / portfolio equity) the strategy steers to. */
-    targetLtv: z.number().positive().max(0.9),
-    /** Borrow below targetLtv - band, repay above targetLtv + band. */
-    band: z.number().positive().max(0.5).default(0.05),
-    /** Price of one coin in the settlement currency when it cannot be derived (1 for stablecoins). */
-    coinPrice: z.number().positive().default(1),
-    /** Smallest borrow or repay worth a request, in coin units. */
-    minAmount: z.number().positive().default(1),
-    /** How often the LTV is checked, ms. */
-    checkEveryMs: z.number().int().positive().default(60_000),
+    exchange: z.string().min(1).describe('Exchange account the loan is taken on, e.g. BINANCE.'),
+    coin: z.string().min(1).describe('The coin borrowed, e.g. USDT.'),
+    targetLtv: z
+      .number()
+      .positive()
+      .max(0.9)
+      .describe('LTV (loan value / portfolio equity) the strategy steers to.'),
+    band: z
+      .number()
+      .positive()
+      .max(0.5)
+      .default(0.05)
+      .describe('Borrow below targetLtv - band, repay above targetLtv + band.'),
+    coinPrice: z
+      .number()
+      .positive()
+      .default(1)
+      .describe(
+        'Price of one coin in the settlement currency when it cannot be derived (1 for stablecoins).',
+      ),
+    minAmount: z
+      .number()
+      .positive()
+      .default(1)
+      .describe('Smallest borrow or repay worth a request, in coin units.'),
+    checkEveryMs: z.number().int().positive().default(60_000).describe('How often the LTV is checked, ms.'),
   })
   .strict()
   .refine((p) => p.targetLtv - p.band > 0, {

@@ -12,18 +12,29 @@ import {
 
 const params = z
   .object({
-    /** The symbol to quote. */
-    sym: z.string().min(1),
-    /** Size of each quote, in base units (or contracts). */
-    qty: z.number().positive(),
-    /** Distance of each quote from the mid, in ticks. */
-    halfSpreadTicks: z.number().int().min(1).default(2),
-    /** Ticks both quotes move against the inventory per unit of position held. */
-    skewTicksPerUnit: z.number().min(0).default(1),
-    /** Largest absolute position: a quote never offers more than the room left to it. */
-    maxPosition: z.number().positive(),
-    /** Requote only when the wanted price moved at least this many ticks. */
-    requoteTicks: z.number().int().min(1).default(1),
+    sym: z.string().min(1).describe('The symbol to quote.'),
+    qty: z.number().positive().describe('Size of each quote, in base units (or contracts).'),
+    halfSpreadTicks: z
+      .number()
+      .int()
+      .min(1)
+      .default(2)
+      .describe('Distance of each quote from the mid, in ticks.'),
+    skewTicksPerUnit: z
+      .number()
+      .min(0)
+      .default(1)
+      .describe('Ticks both quotes move against the inventory per unit of position held.'),
+    maxPosition: z
+      .number()
+      .positive()
+      .describe('Largest absolute position: a quote never offers more than the room left to it.'),
+    requoteTicks: z
+      .number()
+      .int()
+      .min(1)
+      .default(1)
+      .describe('Requote only when the wanted price moved at least this many ticks.'),
   })
   .strict();
 

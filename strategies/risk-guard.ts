@@ -7,16 +7,35 @@ const MAX_CLOSE_SYMS = 20;
 
 const params = z
   .object({
-    /** Reduce a position once its ADL rank (1-5) reaches this. */
-    adlRankThreshold: z.number().int().min(1).max(5).default(4),
-    /** Fraction of the position cut on an ADL warning (0-1]. */
-    reduceFraction: z.number().positive().max(1).default(0.5),
-    /** Wait this long before cutting the same position again, ms. */
-    cooldownMs: z.number().int().min(0).default(60_000),
-    /** Close every position when a liquidation starts or the account enters MARGIN_CALL. */
-    closeAllOnLiquidation: z.boolean().default(true),
-    /** How often positions and the account are checked, ms. */
-    checkEveryMs: z.number().int().positive().default(1_000),
+    adlRankThreshold: z
+      .number()
+      .int()
+      .min(1)
+      .max(5)
+      .default(4)
+      .describe('Reduce a position once its ADL rank (1-5) reaches this.'),
+    reduceFraction: z
+      .number()
+      .positive()
+      .max(1)
+      .default(0.5)
+      .describe('Fraction of the position cut on an ADL warning (0-1].'),
+    cooldownMs: z
+      .number()
+      .int()
+      .min(0)
+      .default(60_000)
+      .describe('Wait this long before cutting the same position again, ms.'),
+    closeAllOnLiquidation: z
+      .boolean()
+      .default(true)
+      .describe('Close every position when a liquidation starts or the account enters MARGIN_CALL.'),
+    checkEveryMs: z
+      .number()
+      .int()
+      .positive()
+      .default(1_000)
+      .describe('How often positions and the account are checked, ms.'),
   })
   .strict();
 

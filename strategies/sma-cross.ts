@@ -12,14 +12,20 @@ const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]
 
 const params = z
   .object({
-    sym: z.string().min(1),
-    interval: z.enum(INTERVALS).default('1m'),
-    fast: z.number().int().min(1).default(10),
-    slow: z.number().int().min(2).default(30),
-    /** Fraction of equity put into the position on each signal (0-1]. */
-    fraction: z.number().positive().max(1).default(0.5),
-    /** Reverse into a short on a cross down; when false, only go flat. */
-    allowShort: z.boolean().default(true),
+    sym: z.string().min(1).describe('The sym to trade, e.g. BINANCE_PERP_BTC_USDT.'),
+    interval: z.enum(INTERVALS).default('1m').describe('Interval of the bars the averages are taken over.'),
+    fast: z.number().int().min(1).default(10).describe('Bars in the fast SMA (shorter than slow).'),
+    slow: z.number().int().min(2).default(30).describe('Bars in the slow SMA.'),
+    fraction: z
+      .number()
+      .positive()
+      .max(1)
+      .default(0.5)
+      .describe('Fraction of equity put into the position on each signal (0-1].'),
+    allowShort: z
+      .boolean()
+      .default(true)
+      .describe('Reverse into a short on a cross down; when false, only go flat.'),
   })
   .strict()
   .refine((p) => p.fast < p.slow, { message: 'fast must be shorter than slow', path: ['fast'] });

@@ -4,16 +4,17 @@ import { D, type Dec, floorToStep, type Intent, ZERO } from '../core/model/index
 
 const params = z
   .object({
-    sym: z.string().min(1),
-    side: z.enum(['BUY', 'SELL']),
-    /** The parent quantity to execute. */
-    totalQty: z.number().positive(),
-    /** How long the execution may take, ms. */
-    durationMs: z.number().int().positive(),
-    /** Number of child orders. */
-    slices: z.number().int().min(1).max(10_000),
-    /** Child limit price: this many ticks through the touch (0 = at the touch). */
-    aggressionTicks: z.number().int().min(0).default(1),
+    sym: z.string().min(1).describe('The sym to execute.'),
+    side: z.enum(['BUY', 'SELL']).describe('Buy or sell the parent quantity.'),
+    totalQty: z.number().positive().describe('The parent quantity to execute.'),
+    durationMs: z.number().int().positive().describe('How long the execution may take, ms.'),
+    slices: z.number().int().min(1).max(10_000).describe('Number of child orders.'),
+    aggressionTicks: z
+      .number()
+      .int()
+      .min(0)
+      .default(1)
+      .describe('Child limit price: this many ticks through the touch (0 = at the touch).'),
   })
   .strict()
   .refine((p) => p.durationMs >= p.slices, {

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import type { SlashDateOrder } from './slash-date-order.ts';
 
 /** Unit of numeric timestamps; `auto` decides by magnitude. */
 export type EpochUnit = 'auto' | 's' | 'ms' | 'us' | 'ns';
@@ -11,11 +12,16 @@ export interface TimeParsing {
   readonly epochUnit: EpochUnit;
   /** A luxon format (e.g. `dd/MM/yyyy HH:mm`) for date strings the defaults do not cover. */
   readonly format?: string;
+  /**
+   * How `a/b/yyyy` dates are read: day first or month first. The CSV importer decides it from
+   * the whole file (`slashDateOrder`); month first when absent.
+   */
+  readonly slashOrder?: SlashDateOrder;
 }
 
 /**
- * Date-time layouts tried, in order, after ISO 8601 and SQL forms; year-first and US
- * month-first forms (Keel's choice: day-first files need `format`).
+ * Date-time layouts tried, in order, after ISO 8601 and SQL forms: year-first forms, and dotted
+ * dates day-first (`31.12.2024`, as every locale writing them does).
  */
 const FALLBACK_FORMATS = [
   'yyyy.MM.dd HH:mm:ss',
@@ -28,10 +34,16 @@ const FALLBACK_FORMATS = [
   'yyyyMMdd HH:mm:ss',
   'yyyyMMdd HH:mm',
   'yyyyMMdd',
-  'M/d/yyyy H:mm:ss',
-  'M/d/yyyy H:mm',
-  'M/d/yyyy',
+  'd.M.yyyy H:mm:ss',
+  'd.M.yyyy H:mm',
+  'd.M.yyyy',
 ] as const;
+
+/** The fallback layouts, then those of `a/b/yyyy` dates in the order the file uses. */
+const FORMATS_BY_SLASH_ORDER: Readonly<Record<SlashDateOrder, readonly string[]>> = {
+  'day-first': [...FALLBACK_FORMATS, 'd/M/yyyy H:mm:ss', 'd/M/yyyy H:mm', 'd/M/yyyy'],
+  'month-first': [...FALLBACK_FORMATS, 'M/d/yyyy H:mm:ss', 'M/d/yyyy H:mm', 'M/d/yyyy'],
+};
 
 const EPOCH = /^\d+(\.\d+)?$/;
 
@@ -51,7 +63,7 @@ export function epochToMs(value: number, unit: EpochUnit): number {
 
 /**
  * Parses a bar time: epoch numbers, ISO 8601 (`2024-01-02T09:30:00Z`, `2024-01-02`), SQL
- * (`2024-01-02 09:30:00`), or the fallback layouts. Times without an offset are read in
+ * (`2024-01-02 09:30:00`), or the fallback layouts (slash dates in `parsing.slashOrder`). Times without an offset are read in
  * `parsing.zone`; an explicit offset wins.
  * @param text - the time text (date and time joined by a space for two-column files)
  * @param parsing - zone, epoch unit, optional format
@@ -70,7 +82,7 @@ export function parseBarTime(text: string, parsing: TimeParsing): number | null 
   if (iso.isValid) return iso.toMillis();
   const sql = DateTime.fromSQL(text, zone);
   if (sql.isValid) return sql.toMillis();
-  for (const format of FALLBACK_FORMATS) {
+  for (const format of FORMATS_BY_SLASH_ORDER[parsing.slashOrder ?? 'month-first']) {
     const t = DateTime.fromFormat(text, format, zone);
     if (t.isValid) return t.toMillis();
   }

@@ -68,9 +68,10 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
  * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column).
  * @param header - the header fields
+ * @param delimiter - the file's field separator, to echo the header as the file writes it
  * @returns the layout, or a sentence saying which column is missing
  */
-export function layoutFromHeader(header: readonly string[]): ColumnLayout | string {
+export function layoutFromHeader(header: readonly string[], delimiter = ','): ColumnLayout | string {
   const names = header.map(normalise);
   const find = (candidates: readonly string[]): number | undefined => {
     const i = names.findIndex((n) => candidates.includes(n));
@@ -90,7 +91,7 @@ export function layoutFromHeader(header: readonly string[]): ColumnLayout | stri
     .filter(([, v]) => v === undefined)
     .map(([k]) => k);
   if (missing.length > 0) {
-    return `header ${JSON.stringify(header.join(','))} has no ${missing.join(', ')} column (expected e.g. timestamp,open,high,low,close,volume)`;
+    return `header ${JSON.stringify(header.join(delimiter))} has no ${missing.join(', ')} column (expected e.g. timestamp,open,high,low,close,volume)`;
   }
   return {
     hasHeader: true,

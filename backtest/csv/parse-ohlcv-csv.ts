@@ -9,6 +9,7 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
+import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 
 /** One OHLCV bar as imported: prices and volume as exact decimal strings. */
 export interface OhlcvBar {
@@ -118,28 +119,51 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       `time zone ${JSON.stringify(zone)} is not an IANA zone like "America/New_York"`,
     );
   }
-  const parsing: TimeParsing = { zone, epochUnit: options.epochUnit ?? 'auto', format: options.timeFormat };
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
   const delimiter = detectDelimiter(lines[firstIndex] as string);
   const decimalComma = usesDecimalComma(lines, firstIndex, delimiter);
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
-  const layout = looksLikeHeader(first) ? layoutFromHeader(first) : layoutWithoutHeader(first);
+  const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
 
+  const columns = columnCount(first);
+  const firstRow = firstIndex + (layout.hasHeader ? 1 : 0);
+  const timeOf = (fields: readonly string[]): string =>
+    layout.timeOfDay === undefined
+      ? (fields[layout.time] ?? '')
+      : `${fields[layout.time] ?? ''} ${fields[layout.timeOfDay] ?? ''}`;
+  const slashOrder =
+    options.timeFormat === undefined
+      ? slashDateOrder(timeTexts(lines, firstRow, delimiter, timeOf), file)
+      : undefined;
+  const parsing: TimeParsing = {
+    zone,
+    epochUnit: options.epochUnit ?? 'auto',
+    format: options.timeFormat,
+    ...(slashOrder === undefined ? {} : { slashOrder }),
+  };
   const skipped: SkippedRow[] = [];
   const raw: RawBar[] = [];
   const reject = (line: number, reason: string): void => {
     if (options.onInvalidRow === 'skip') skipped.push({ line, reason });
     else throw new CsvImportError(file, line, reason);
   };
-  for (let i = firstIndex + (layout.hasHeader ? 1 : 0); i < lines.length; i++) {
+  for (let i = firstRow; i < lines.length; i++) {
     const lineText = (lines[i] as string).trim();
     if (lineText === '') continue;
     const line = i + 1;
     const fields = splitCsvLine(lineText, delimiter);
     if (layout.yfinanceHeader === true && isYfinanceHeaderRow(fields)) continue;
+    // A row cut short (a truncated download) would otherwise read its missing volume as 0.
+    if (fields.length < columns) {
+      reject(
+        line,
+        `has ${fields.length} field(s) but the ${layout.hasHeader ? 'header names' : 'first row has'} ${columns}: the row is cut short`,
+      );
+      continue;
+    }
     const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
     const num = (index: number | undefined): string => (decimalComma ? pointDecimal(at(index)) : at(index));
     const prices = [num(layout.open), num(layout.high), num(layout.low), num(layout.close)];
@@ -147,13 +171,12 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       skipped.push({ line, reason: 'no prices (empty or null row)' });
       continue;
     }
-    const timeText =
-      layout.timeOfDay === undefined ? at(layout.time) : `${at(layout.time)} ${at(layout.timeOfDay)}`;
+    const timeText = timeOf(fields);
     const ts = parseBarTime(timeText, parsing);
     if (ts === null) {
       reject(
         line,
-        `time ${JSON.stringify(timeText)} is not a time Keel reads (epoch, ISO 8601 or a date; set timeFormat)`,
+        `time ${JSON.stringify(timeText)} is not a time Keel reads (epoch, ISO 8601 or a date): pass its layout with --time-format, e.g. --time-format "dd.MM.yyyy HH:mm" for 31.12.2024 23:59`,
       );
       continue;
     }
@@ -174,6 +197,26 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
   return { bars, interval, layout, delimiter, skipped };
+}
+
+/** The time text of every non-empty row from `firstRow` on, with its line. */
+function* timeTexts(
+  lines: readonly string[],
+  firstRow: number,
+  delimiter: string,
+  timeOf: (fields: readonly string[]) => string,
+): Generator<TimeText> {
+  for (let i = firstRow; i < lines.length; i++) {
+    const lineText = (lines[i] as string).trim();
+    if (lineText !== '') yield { text: timeOf(splitCsvLine(lineText, delimiter)), line: i + 1 };
+  }
+}
+
+/** Fields a row must have: the first row's, up to its last non-empty one (a header may end in a separator). */
+function columnCount(first: readonly string[]): number {
+  let count = first.length;
+  while (count > 0 && first[count - 1] === '') count--;
+  return count;
 }
 
 /** yfinance's second and third header rows: `Ticker,AAPL,AAPL,...` and `Date,,,,,`. */
@@ -204,9 +247,17 @@ function barFrom(
   if (volume === null || volume.startsWith('-'))
     return `volume ${JSON.stringify(volumeText)} is not a non-negative number`;
   const [o, h, l, c] = [D(open), D(high), D(low), D(close)];
-  if (l.gt(h) || o.gt(h) || c.gt(h) || o.lt(l) || c.lt(l)) {
-    return `bar ${open}/${high}/${low}/${close} (open/high/low/close) is not consistent: low <= open, close <= high`;
-  }
+  // High below low says it all (open and close cannot be between them); else name each price outside.
+  const broken = l.gt(h)
+    ? [`high ${high} is below low ${low}`]
+    : [
+        ...(o.gt(h) ? [`open ${open} is above high ${high}`] : []),
+        ...(o.lt(l) ? [`open ${open} is below low ${low}`] : []),
+        ...(c.gt(h) ? [`close ${close} is above high ${high}`] : []),
+        ...(c.lt(l) ? [`close ${close} is below low ${low}`] : []),
+      ];
+  if (broken.length > 0)
+    return `bar ${open}/${high}/${low}/${close} (open/high/low/close) is not consistent: ${broken.join(', ')}`;
   if (adjust && adjCloseText !== undefined && !c.isZero()) {
     const adjClose = decimalText(adjCloseText);
     if (adjClose === null) return `adj close ${JSON.stringify(adjCloseText)} is not a number`;
@@ -294,7 +345,7 @@ function refuseOverlaps(bars: readonly RawBar[], interval: BarInterval, file: st
       throw new CsvImportError(
         file,
         cur.bar.line,
-        `bar starts ${gap} ms after the bar on line ${prev.bar.line}, inside that ${interval} bar: the rows are not ${interval} bars (pass the right interval) or this row is off the file's grid`,
+        `bar starts ${gap} ms after the bar on line ${prev.bar.line}, inside that ${interval} bar: the rows are not ${interval} bars (pass the right --interval) or this row is off the file's grid`,
       );
     }
   }
@@ -307,7 +358,7 @@ function refuseOverlaps(bars: readonly RawBar[], interval: BarInterval, file: st
  */
 function detectInterval(bars: readonly RawBar[], file: string): BarInterval {
   if (bars.length < 2) {
-    throw new CsvImportError(file, 0, 'one bar is not enough to tell the interval; pass interval');
+    throw new CsvImportError(file, 0, 'one bar is not enough to tell the interval; pass --interval');
   }
   const counts = new Map<number, number>();
   for (let i = 1; i < bars.length; i++) {
@@ -327,7 +378,7 @@ function detectInterval(bars: readonly RawBar[], file: string): BarInterval {
     throw new CsvImportError(
       file,
       0,
-      `bars are mostly ${best} ms apart, which is none of Keel's intervals (${Object.keys(BAR_INTERVAL_MS).join(', ')}); pass interval`,
+      `bars are mostly ${best} ms apart, which is none of Keel's intervals (${Object.keys(BAR_INTERVAL_MS).join(', ')}); pass --interval`,
     );
   }
   return interval;

@@ -1,25 +1,43 @@
 /**
- * Exit codes of the `keel` command, in one place. Scripts and CI can rely on them.
+ * Exit codes of the `keel` command, in one place. Scripts and CI can rely on them; `keel --help`
+ * lists them from {@link EXIT_CODE_MEANINGS}, and the README the same.
  *
  * | code | meaning |
  * |---|---|
  * | 0 | success |
- * | 1 | runtime failure (venue unreachable, strategy crashed, I/O error) |
- * | 2 | bad config or bad usage (invalid YAML, unknown key, missing secret, bad option) |
- * | 3 | the run finished and wrote its result and report, but a strategy threw and was halted |
- * | 69 | command not available in this build (sysexits EX_UNAVAILABLE) |
- * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown |
- * | 143 | terminated by SIGTERM, after a graceful shutdown |
+ * | 1 | runtime failure (venue unreachable, I/O error, an unexpected error) |
+ * | 2 | bad config, bad usage or a bad input file (invalid YAML, unknown key, missing secret, bad option, a CSV that is not bars) |
+ * | 3 | the run finished and wrote its result and report, but a strategy threw and was halted (run, backtest, sweep) |
+ * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown (run, record) |
+ * | 143 | terminated by SIGTERM, after a graceful shutdown (run, record) |
  */
 export const EXIT = {
   OK: 0,
   RUNTIME_FAILURE: 1,
   BAD_CONFIG_OR_USAGE: 2,
   STRATEGY_FAULT: 3,
-  NOT_AVAILABLE: 69,
   INTERRUPTED: 130,
   TERMINATED: 143,
 } as const;
 
 /** One of the documented exit codes. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What each exit code means, in the words `keel --help` and the README use. */
+export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
+  0: 'ok',
+  1: 'runtime failure',
+  2: 'bad config, usage or input file',
+  3: 'a strategy threw and was halted (the run finished and wrote its result and report)',
+  130: 'interrupted (SIGINT, after a graceful stop)',
+  143: 'terminated (SIGTERM, after a graceful stop)',
+};
+
+/**
+ * The exit codes as `keel --help` ends with them (the README lists the same, a test checks it).
+ * @returns `Exit codes:` and one indented line per code
+ */
+export function exitCodesHelp(): string {
+  const lines = Object.entries(EXIT_CODE_MEANINGS).map(([code, meaning]) => `  ${code.padEnd(4)} ${meaning}`);
+  return ['Exit codes:', ...lines].join('\n');
+}

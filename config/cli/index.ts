@@ -4,9 +4,8 @@
  */
 export type { CliIo } from './cli-io.ts';
 export { processIo } from './cli-io.ts';
-export { CommandNotAvailableError } from './command-not-available.ts';
 export type { ExitCode } from './exit-codes.ts';
-export { EXIT } from './exit-codes.ts';
+export { EXIT, EXIT_CODE_MEANINGS, exitCodesHelp } from './exit-codes.ts';
 export type { GridAxis } from './grid-spec.ts';
 export { gridCombinations, MAX_GRID_COMBINATIONS, parseGridAxis } from './grid-spec.ts';
 export { buildKeelProgram } from './keel-program.ts';

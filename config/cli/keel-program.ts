@@ -4,6 +4,7 @@ import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
 import packageJson from '../../package.json' with { type: 'json' };
 import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
+import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
 import { backtestCommand } from './commands/backtest-command.ts';
 import { importCsvCommand } from './commands/import-csv-command.ts';
@@ -13,10 +14,10 @@ import { runCommand } from './commands/run-command.ts';
 import { sweepCommand } from './commands/sweep-command.ts';
 import { validateCommand } from './commands/validate-command.ts';
 import { venueCommand } from './commands/venue-command.ts';
-import { EXIT, type ExitCode } from './exit-codes.ts';
+import { EXIT, type ExitCode, exitCodesHelp } from './exit-codes.ts';
 import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
 import { loadForCommand } from './load-for-command.ts';
-import { collect, ianaZone, intInRange, positiveNumber } from './option-parsers.ts';
+import { collect, ianaZone, intInRange, positiveNumber, symOption } from './option-parsers.ts';
 import { builtInStrategyRegistry } from './strategy-registry.ts';
 
 /** The flags of `keel import-csv` as commander parses them. */
@@ -49,10 +50,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(keel <command> --help shows the usage)')
-    .addHelpText(
-      'after',
-      '\nExit codes: 0 ok, 1 runtime failure, 2 bad config or usage, 69 not available in this build,\n130 interrupted (SIGINT), 143 terminated (SIGTERM).',
-    );
+    .addHelpText('after', `\n${exitCodesHelp()}`);
 
   /** Loads a config and checks its mode for a command; prints why not and returns undefined. */
   const configFor = (
@@ -152,7 +150,11 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       '<csv>',
       'the CSV file (header row and column order detected; Yahoo, exchange and plain layouts)',
     )
-    .requiredOption('--sym <sym>', 'the sym the rows belong to, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL')
+    .requiredOption(
+      '--sym <sym>',
+      'the sym the rows belong to, e.g. BINANCE_PERP_BTC_USDT or US_EQUITY_AAPL',
+      symOption,
+    )
     .requiredOption('--out <file>', 'recording to write (.jsonl or .jsonl.gz)')
     .option(
       '--zone <iana>',
@@ -247,6 +249,12 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
         file: string,
         opts: { grid: string[]; workers: number; metric: string; out?: string; set: string[] },
       ) => {
+        const metricProblem = sweepMetricProblem(opts.metric);
+        if (metricProblem !== undefined) {
+          io.stderr.write(`✖ ${metricProblem}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
         let grid: GridAxis[];
         let combinations: string[][];
         try {

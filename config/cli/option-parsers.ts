@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { Info } from 'luxon';
+import { parseSym } from '../../core/model/index.ts';
 
 /**
  * Collects a repeatable option (`--set a=1 --set b=2`).
@@ -50,5 +51,20 @@ export function positiveNumber(value: string): number {
 export function ianaZone(value: string): string {
   if (!Info.isValidIANAZone(value))
     throw new InvalidArgumentError('must be an IANA time zone like America/New_York or UTC.');
+  return value;
+}
+
+/**
+ * Parses a sym option (`BINANCE_PERP_BTC_USDT`, `US_EQUITY_AAPL`) before anything is read.
+ * @param value - the option text
+ * @returns the sym
+ * @throws InvalidArgumentError saying which forms a sym takes
+ */
+export function symOption(value: string): string {
+  try {
+    parseSym(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`${(error as Error).message}.`);
+  }
   return value;
 }

@@ -1,12 +1,11 @@
 import { CommanderError } from 'commander';
 import type { CliIo } from './cli-io.ts';
-import { CommandNotAvailableError } from './command-not-available.ts';
 import { EXIT } from './exit-codes.ts';
 import { buildKeelProgram } from './keel-program.ts';
 
 /**
  * Runs the `keel` command line and maps every outcome to a documented exit code: help and
- * version 0, usage errors 2, commands not in this build 69, unexpected errors 1.
+ * version 0, usage errors 2, unexpected errors 1.
  * @param argv - the arguments after `keel`
  * @param io - output streams
  * @returns the exit code
@@ -20,10 +19,6 @@ export async function runKeel(argv: readonly string[], io: CliIo): Promise<numbe
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.OK : EXIT.BAD_CONFIG_OR_USAGE;
-    if (error instanceof CommandNotAvailableError) {
-      io.stderr.write(`${error.message}\n`);
-      return EXIT.NOT_AVAILABLE;
-    }
     io.stderr.write(
       `✖ keel failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
     );

@@ -1,6 +1,7 @@
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
+import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
@@ -78,6 +79,7 @@ export async function runConfiguredSession(
           marketDataWsUrl: venue.marketDataWsUrl,
           apiKey: venue.apiKey,
           apiSecret: venue.apiSecret,
+          brokerClientId: brokerClientIdOf(config),
           label: `Keel paper venue ${venue.restUrl}${embedded.synthetic ? ' (SYNTHETIC feed)' : ''}`,
         },
         synthetic: embedded.synthetic,
@@ -119,6 +121,7 @@ export async function runConfiguredSession(
       marketDataWsUrl: venue.marketDataWsUrl,
       apiKey: venue.apiKey.reveal(),
       apiSecret: venue.apiSecret.reveal(),
+      brokerClientId: brokerClientIdOf(config),
       label: venue.restUrl,
     },
     synthetic: false,

@@ -4,6 +4,7 @@ import type { StrategyDefinition, StrategySlot } from '../../core/kernel/index.t
 import { builtInStrategyRegistry } from '../cli/strategy-registry.ts';
 import { type ConfigProblem, type LoadedConfig, validateStrategyParams } from '../loader/index.ts';
 import { strategySource } from '../schema/index.ts';
+import { resolvePluginImportsFromKeel } from './plugin-imports.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: plugins of any parameter and state types
 type AnyStrategy = StrategyDefinition<any, any>;
@@ -34,15 +35,17 @@ function isStrategyDefinition(value: unknown): value is AnyStrategy {
 export async function importStrategyModule(path: string): Promise<AnyStrategy> {
   if (!existsSync(path)) throw new Error(`strategy module ${path} does not exist`);
   let module: Record<string, unknown>;
+  resolvePluginImportsFromKeel();
   try {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
     const message = (error as Error).message;
-    // Node reads a .ts file outside a "type": "module" package as CommonJS, and says so obscurely.
+    // Node reads a .js file outside a "type": "module" package as CommonJS, and says so obscurely
+    // (a .ts plugin is read as ESM wherever it is: see plugin-imports.ts).
     const hint = /require\(\) ES Module|ERR_REQUIRE_ESM|Cannot use import statement outside a module/.test(
       message,
     )
-      ? ' (hint: the plugin is ESM; name it .mts, or put "type": "module" in the package.json next to it)'
+      ? ' (hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)'
       : '';
     throw new Error(`strategy module ${path} failed to load: ${message}${hint}`);
   }

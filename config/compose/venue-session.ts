@@ -14,6 +14,7 @@ import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/ve
 import { EXIT, type ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { defaultedSpecNotes } from './instrument-specs.ts';
+import { OrderRejections } from './order-rejections.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { SessionRecorder } from './session-recorder.ts';
@@ -33,6 +34,8 @@ export interface VenueSessionOptions {
     readonly marketDataWsUrl: string;
     readonly apiKey: string;
     readonly apiSecret: string;
+    /** brokerClientId of US-equity orders (the spec's PLACE_ORDER refuses an order without one). */
+    readonly brokerClientId: string;
     /** How the venue is named in logs, the recording header and the report. */
     readonly label: string;
   };
@@ -153,6 +156,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     privateWsUrl: options.venue.privateWsUrl,
     marketDataUrl: options.venue.marketDataWsUrl,
     signer: hmacSigner(options.venue.apiKey, options.venue.apiSecret),
+    brokerClientId: options.venue.brokerClientId,
     logger,
     onRaw: tap,
     ...(options.lockstep ? { binaryMarketData: false } : {}),
@@ -182,6 +186,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     sampler.start(ts);
     samplerStarted = true;
   };
+  const rejections = new OrderRejections();
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
@@ -192,6 +197,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       options.onFill?.(event.execution);
     } else if (event.kind === 'order') {
       orders.set(event.order.orderId || event.order.clientOrderId, event.order);
+      rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') metrics.acknowledged(event.order.clientOrderId);
     }
   });
@@ -318,12 +324,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
     assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
   });
-  const warnings = setupWarnings(
-    kernel,
-    options.slots,
-    options.instruments.map((spec) => spec.sym),
-    'the feed',
-  );
+  const rejected = rejections.warning();
+  const warnings = [
+    ...setupWarnings(
+      kernel,
+      options.slots,
+      options.instruments.map((spec) => spec.sym),
+      'the feed',
+    ),
+    ...(rejected === undefined ? [] : [rejected]),
+  ];
   const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   const exitCode =

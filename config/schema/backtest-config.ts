@@ -74,7 +74,9 @@ export const backtestConfigSchema = z
     recordings: z
       .array(z.string().min(1))
       .min(1)
-      .describe('Recording files (JSON lines, gzip allowed), relative to the config file.'),
+      .describe(
+        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), relative to the folder of the config file.',
+      ),
     from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
     to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),
     startingCash: startingCashSchema.describe('Starting balances per asset, e.g. { USDT: 100000 }.'),

@@ -56,9 +56,6 @@ export function normalizeMarkdownTables(markdown: string): string {
  * @returns the Markdown text, ending with a newline
  */
 export function configReferenceMarkdown(): string {
-  const root = JSON.parse(keelJsonSchemaText()) as SchemaNode;
-  const rows = new Map<string, Row>();
-  walk(root, '', false, rows);
   const lines = [
     '# Keel configuration reference',
     '',
@@ -66,6 +63,21 @@ export function configReferenceMarkdown(): string {
     'strict: a key not listed here is an error. `decimal` is a YAML number or a decimal string',
     `(\`0.5\` or \`"0.5"\`); credentials are \`\${ENV_VAR}\` references, never literal values.`,
     '',
+    ...referenceTable(JSON.parse(keelJsonSchemaText()) as object),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * A Markdown table of every key of a JSON Schema (as `z.toJSONSchema` writes one): dotted path,
+ * type, whether it is required, default and description.
+ * @param jsonSchema - the schema of an object
+ * @returns the table's lines, header first
+ */
+export function referenceTable(jsonSchema: object): string[] {
+  const rows = new Map<string, Row>();
+  walk(jsonSchema as SchemaNode, '', false, rows);
+  return [
     '| Key | Type | Required | Default | Description |',
     '|---|---|---|---|---|',
     ...[...rows.values()].map(
@@ -73,7 +85,6 @@ export function configReferenceMarkdown(): string {
         `| \`${row.key}\` | ${cell(row.types.join(' or '))} | ${row.required ? 'yes' : ''} | ${row.defaultValue} | ${cell(row.description)} |`,
     ),
   ];
-  return `${lines.join('\n')}\n`;
 }
 
 function walk(node: SchemaNode, key: string, required: boolean, rows: Map<string, Row>): void {

@@ -12,6 +12,7 @@ export {
   CONFIG_REFERENCE_FILE,
   configReferenceMarkdown,
   normalizeMarkdownTables,
+  referenceTable,
 } from './config-reference.ts';
 export { decimalValue, nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 export type { InstrumentConfig, InstrumentOverrides } from './instrument-config.ts';
@@ -46,6 +47,7 @@ export { strategyConfigSchema, strategySource, strategyUseSchema } from './strat
 export { timeValue } from './time-value.ts';
 export type { VenueConfig } from './venue-config.ts';
 export {
+  brokerClientIdOf,
   deriveWsUrl,
   MARKET_DATA_WS_PATH,
   PRIVATE_WS_PATH,

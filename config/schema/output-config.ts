@@ -8,14 +8,25 @@ export const recordingConfigSchema = z.strictObject({
     .describe('Output file (`.jsonl` or `.jsonl.gz`), relative to the working directory.'),
 });
 
-/** Where the run writes its report. */
+/**
+ * Where the run writes its report. Both paths are relative to the working directory (where
+ * `keel` runs), not to the config file, as `recording.path` is.
+ */
 export const reportConfigSchema = z.strictObject({
-  html: z.string().min(1).optional().describe('The HTML report.'),
+  html: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "The HTML report, relative to the working directory; default `out/<name>-report.html` (`<name>`: the config's name, else `<mode>-<first strategy>`).",
+    ),
   json: z
     .string()
     .min(1)
     .optional()
-    .describe('The machine-readable result (`keel report` rebuilds the HTML from it).'),
+    .describe(
+      'The machine-readable result (`keel report` rebuilds the HTML from it), relative to the working directory, with its CSVs of trades, fills, orders and equity next to it; default `out/<name>-result.json`.',
+    ),
 });
 
 /** Log level names of pino. */

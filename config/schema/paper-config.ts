@@ -6,8 +6,19 @@ import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.t
 export const paperSourceSchema = z.discriminatedUnion(
   'kind',
   [
-    z.strictObject({ kind: z.literal('recording'), path: z.string().min(1) }),
-    z.strictObject({ kind: z.literal('synthetic'), seed: z.int().default(1) }),
+    z.strictObject({
+      kind: z.literal('recording'),
+      path: z
+        .string()
+        .min(1)
+        .describe(
+          'The recording to replay (a session recording, or what `keel import-csv` wrote), relative to the folder of the config file.',
+        ),
+    }),
+    z.strictObject({
+      kind: z.literal('synthetic'),
+      seed: z.int().default(1).describe('Seed of the SYNTHETIC market generator.'),
+    }),
   ],
   { error: 'must be "recording" or "synthetic"' },
 );
@@ -29,13 +40,17 @@ export const paperConfigSchema = z.strictObject({
     .boolean()
     .default(false)
     .describe('Wait for the strategies to settle each event before the next (deterministic, slower).'),
-  source: paperSourceSchema.prefault({ kind: 'synthetic' }),
+  source: paperSourceSchema
+    .prefault({ kind: 'synthetic' })
+    .describe('What the paper venue replays: kind recording (a path) or synthetic (a seed).'),
   durationSec: z
     .number()
     .positive()
     .optional()
     .describe('Stop after this many seconds; absent = until the source ends or SIGINT.'),
-  startingCash: startingCashSchema.prefault({ USDT: 100000 }),
+  startingCash: startingCashSchema
+    .prefault({ USDT: 100000 })
+    .describe("Starting balances of the paper venue's account per asset, e.g. { USD: 10000 }."),
   fillModel: fillModelConfigSchema
     .optional()
     .describe("The simulated venue's fill model behind the paper venue; absent = its default."),

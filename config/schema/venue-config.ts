@@ -45,6 +45,13 @@ export const venueConfigSchema = z
     apiSecret: secret.describe(
       `API secret as an \${ENV_VAR} reference (environment or .env), never the secret itself.`,
     ),
+    brokerClientId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "brokerClientId sent with every US-equity order (the spec's PLACE_ORDER: the client account the order is for). Keel's choice: absent = portfolios.main, which is also the embedded paper venue's account.",
+      ),
     restRatePerSec: z
       .number()
       .positive()
@@ -56,6 +63,20 @@ export const venueConfigSchema = z
     privateWsUrl: venue.privateWsUrl ?? deriveWsUrl(venue.restUrl, PRIVATE_WS_PATH),
     marketDataWsUrl: venue.marketDataWsUrl ?? deriveWsUrl(venue.restUrl, MARKET_DATA_WS_PATH),
   }));
+
+/**
+ * The brokerClientId of a run's US-equity orders: `venue.brokerClientId`, else the main portfolio
+ * id (Keel's choice: the spec calls it the account id of the client, and the embedded paper venue
+ * names its one account after `portfolios.main`). Without it every PLACE_ORDER is refused.
+ * @param config - the run's venue section (absent in paper mode) and portfolios
+ * @returns the id to send
+ */
+export function brokerClientIdOf(config: {
+  readonly venue?: { readonly brokerClientId?: string | undefined } | undefined;
+  readonly portfolios: { readonly main: string };
+}): string {
+  return config.venue?.brokerClientId ?? config.portfolios.main;
+}
 
 /** The venue connection of a run, validated. */
 export type VenueConfig = z.output<typeof venueConfigSchema>;

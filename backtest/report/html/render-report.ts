@@ -74,6 +74,15 @@ function assumptionsSection(result: BacktestResult): string {
     .join('')}</dl></section>`;
 }
 
+/**
+ * What kind of run a result is of, in the report's words: paper and live sessions state their
+ * mode in `runConfig.mode`; a backtest's result has none.
+ */
+function runKindOf(meta: BacktestResult['meta']): string {
+  const mode = meta.runConfig.mode;
+  return mode === 'paper' ? 'paper session' : mode === 'live' ? 'live session' : 'backtest';
+}
+
 /** Strategy faults and setup warnings, on top where nobody can miss them. */
 function problemBanners(result: BacktestResult): string {
   const faults = result.faults ?? [];
@@ -160,15 +169,16 @@ export function renderHtmlReport(result: BacktestResult, options: HtmlReportOpti
   const charts = chartData(result);
   const settleAsset = options.settleAsset ?? '';
   const library = options.chartLibrarySource ?? lightweightChartsSource();
+  const run = runKindOf(meta);
   const synthetic = meta.synthetic
-    ? '<div class="banner synthetic" id="synthetic-banner">SYNTHETIC DATA: this backtest ran on generated market data, not on a recording of a real market. Its figures say nothing about real performance.</div>'
+    ? `<div class="banner synthetic" id="synthetic-banner">SYNTHETIC DATA: this ${run} ran on generated market data, not on data from a real market. Its figures say nothing about real performance.</div>`
     : '';
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${e(`${meta.synthetic ? '[SYNTHETIC] ' : ''}${meta.title}`)} - Keel backtest</title>
+<title>${e(`${meta.synthetic ? '[SYNTHETIC] ' : ''}${meta.title}`)} - Keel ${run}</title>
 <style>${REPORT_CSS}</style>
 </head>
 <body data-ready="false">

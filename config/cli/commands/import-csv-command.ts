@@ -1,4 +1,4 @@
-import { importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
+import { CsvImportError, importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
 import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -26,7 +26,8 @@ export interface ImportCsvOptions {
  * of KLINE pushes a backtest replays.
  * @param options - input, sym, output and how to read the CSV
  * @param io - output streams
- * @returns EXIT.OK, or EXIT.RUNTIME_FAILURE with the importer's located sentence
+ * @returns EXIT.OK; EXIT.BAD_CONFIG_OR_USAGE with the importer's located sentence when the CSV
+ *   cannot be read as bars (or not at all); EXIT.RUNTIME_FAILURE when the recording cannot be written
  */
 export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Promise<ExitCode> {
   try {
@@ -49,6 +50,7 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
     return EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel import-csv: ${(error as Error).message}\n`);
-    return EXIT.RUNTIME_FAILURE;
+    // A file that cannot be read as bars is bad input, as a bad config is: 2. Writing failed: 1.
+    return error instanceof CsvImportError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
 }

@@ -45,7 +45,8 @@ function cell(value: number | null | undefined): string {
  * @param loaded - the validated base config (mode backtest)
  * @param options - grid, workers, metric and output
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric or a missing recording,
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric (`keel sweep` checks it before
+ *   calling this) or a missing recording,
  *   EXIT.RUNTIME_FAILURE when a backtest fails, EXIT.STRATEGY_FAULT when a strategy threw in some
  *   combination (after the table, with a `faults` column and the first fault of each such row)
  */
@@ -75,7 +76,9 @@ export async function sweepCommand(
     progress.stop();
   } catch (error) {
     progress.stop();
-    io.stderr.write(`✖ keel sweep: ${(error as Error).message}\n`);
+    // A combination's config problems are located sentences that carry their own ✖ already.
+    const message = (error as Error).message;
+    io.stderr.write(`${message.startsWith('✖ ') ? message : `✖ keel sweep: ${message}`}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
   let sorted: SweepRow[];

@@ -112,12 +112,56 @@ describe('OHLCV CSV reading', () => {
       new CsvImportError(
         'x.csv',
         3,
-        'bar 10/9/8/10 (open/high/low/close) is not consistent: low <= open, close <= high',
+        'bar 10/9/8/10 (open/high/low/close) is not consistent: open 10 is above high 9, close 10 is above high 9',
       ),
     );
     const { bars, skipped } = parseOhlcvCsv(text, { file: 'x.csv', onInvalidRow: 'skip', interval: '1m' });
     expect(bars).toHaveLength(1);
     expect(skipped[0]!.line).toBe(3);
+  });
+
+  it('says what is wrong with an inconsistent bar: high below low, or each price outside high and low', () => {
+    const problem = (row: string) => {
+      try {
+        parseOhlcvCsv(`timestamp,open,high,low,close\n${row}\n60000,10,11,9,10\n`, { epochUnit: 'ms' });
+      } catch (error) {
+        return (error as Error).message.replace(/^.*is not consistent: /, '');
+      }
+      return 'accepted';
+    };
+    expect(problem('0,100,99,101,100')).toBe('high 99 is below low 101');
+    expect(problem('0,104,101,100,103')).toBe('open 104 is above high 101, close 103 is above high 101');
+    expect(problem('0,8,11,9,10')).toBe('open 8 is below low 9');
+    expect(problem('0,10,11,9,12')).toBe('close 12 is above high 11');
+    expect(problem('0,9,11,9,11')).toBe('accepted');
+  });
+
+  it('refuses a row with fewer fields than the header names (a truncated file), or skips it when told to', () => {
+    const header = 'Date,Open,High,Low,Close,Adj Close,Volume';
+    const rows = ['2024-01-02,100,101,99,100,100,1000', '2024-01-03,100,101,99,100,100,1000'];
+    const cut = [header, ...rows, '2024-01-04,100,111,99,110.0'].join('\n');
+    const reason = 'has 5 field(s) but the header names 7: the row is cut short';
+    expect(() => parseOhlcvCsv(cut, { file: 'cut.csv' })).toThrow(new CsvImportError('cut.csv', 4, reason));
+    const { bars, skipped } = parseOhlcvCsv(cut, { onInvalidRow: 'skip' });
+    expect(bars.map((b) => b.volume)).toEqual(['1000', '1000']);
+    expect(skipped).toEqual([{ line: 4, reason }]);
+    // A header ending in a separator names no column there; a headerless file's first row sets the count.
+    expect(parseOhlcvCsv([`${header},`, ...rows].join('\n')).bars).toHaveLength(2);
+    expect(() => parseOhlcvCsv('0,1,1,1,1,5\n60000,1,1,1,1\n', { file: 'n.csv' })).toThrow(
+      'n.csv:2: has 5 field(s) but the first row has 6: the row is cut short',
+    );
+  });
+
+  it('echoes a header it cannot use with the separator the file writes', () => {
+    expect(() => parseOhlcvCsv('Datum;Eroeffnung;Hoch;Tief;Schluss\n02.01.2024;1;2;0,5;1,5\n')).toThrow(
+      'header "Datum;Eroeffnung;Hoch;Tief;Schluss" has no time, open, high, low, close column',
+    );
+  });
+
+  it('names the --time-format option for a time it cannot read', () => {
+    expect(() => parseOhlcvCsv('time,open,high,low,close\nyesterday,1,1,1,1\n', { interval: '1m' })).toThrow(
+      /is not a time Keel reads \(epoch, ISO 8601 or a date\): pass its layout with --time-format, e\.g\./,
+    );
   });
 
   it('refuses unsorted and duplicate times, odd intervals, unknown zones, bad times and missing columns', () => {
@@ -128,7 +172,7 @@ describe('OHLCV CSV reading', () => {
       /d\.csv:3: duplicate bar time with other prices \(same as line 2\)/,
     );
     expect(() => parseOhlcvCsv('t,o,h,l,c\n1704067200000,1,1,1,1\n1704067207000,1,1,1,1\n')).toThrow(
-      /7000 ms apart.*pass interval/,
+      /7000 ms apart.*pass --interval/,
     );
     // Epoch ms from 2024-01-01 00:00 UTC: rows 5 minutes apart read as 1h bars, and a 1m row off the grid.
     const rows = (...offsets: number[]) =>
@@ -201,6 +245,73 @@ describe('OHLCV CSV reading', () => {
       ['06:00', '4'],
       ['07:00', '5'],
     ]);
+  });
+
+  it('refuses slash dates that fit both day-first and month-first, naming both readings and --time-format', () => {
+    const text = 'Date;Open;High;Low;Close\n05/03/2024 09:30;1;2;1;2\n05/03/2024 09:31;2;3;2;3\n';
+    expect(() => parseOhlcvCsv(text, { file: 's.csv' })).toThrow(
+      new CsvImportError(
+        's.csv',
+        2,
+        'date "05/03/2024 09:30" reads as 5 March 2024 (day first: --time-format "d/M/yyyy H:mm") or as 3 May 2024 (month first: --time-format "M/d/yyyy H:mm"), and no date in the file has a day above 12 to tell which: pass --time-format',
+      ),
+    );
+    expect(parseOhlcvCsv(text, { timeFormat: 'd/M/yyyy H:mm' }).bars[0]!.openTime).toBe(
+      Date.UTC(2024, 2, 5, 9, 30),
+    );
+  });
+
+  it('reads every slash date in the order the file shows: day-first once a first field is above 12, else month-first once a second is', () => {
+    const openTimes = (...dates: string[]) =>
+      parseOhlcvCsv(`Date,Open,High,Low,Close\n${dates.map((d) => `${d},1,2,1,2`).join('\n')}\n`).bars.map(
+        (b) => new Date(b.openTime).toISOString().slice(0, 10),
+      );
+    expect(openTimes('12/02/2024', '13/02/2024', '14/02/2024')).toEqual([
+      '2024-02-12',
+      '2024-02-13',
+      '2024-02-14',
+    ]);
+    expect(openTimes('02/11/2024', '02/12/2024', '02/13/2024')).toEqual([
+      '2024-02-11',
+      '2024-02-12',
+      '2024-02-13',
+    ]);
+    expect(() =>
+      parseOhlcvCsv('Date,Open,High,Low,Close\n13/02/2024,1,2,1,2\n02/14/2024,1,2,1,2\n', { file: 'm.csv' }),
+    ).toThrow(
+      'm.csv:2: date "13/02/2024" is day-first, but "02/14/2024" on line 3 is month-first: the file mixes both; pass its layout with --time-format',
+    );
+  });
+
+  it('gives back daily slash dates written day-first or month-first, when the file spans more than 12 days', () => {
+    fc.assert(
+      fc.property(
+        fc.date({
+          min: new Date(Date.UTC(2000, 0, 1)),
+          max: new Date(Date.UTC(2030, 0, 1)),
+          noInvalidDate: true,
+        }),
+        fc.integer({ min: 13, max: 40 }),
+        fc.boolean(),
+        (start, days, dayFirst) => {
+          const t0 = Date.UTC(start.getUTCFullYear(), start.getUTCMonth(), start.getUTCDate());
+          const times = Array.from({ length: days }, (_, i) => t0 + i * 86_400_000);
+          const text = times.map((t) => {
+            const d = new Date(t);
+            const [day, month] = [d.getUTCDate(), d.getUTCMonth() + 1];
+            return `${dayFirst ? `${day}/${month}` : `${month}/${day}`}/${d.getUTCFullYear()},1,2,1,2`;
+          });
+          expect(
+            parseOhlcvCsv(`Date,Open,High,Low,Close\n${text.join('\n')}\n`).bars.map((b) => b.openTime),
+          ).toEqual(times);
+        },
+      ),
+    );
+  });
+
+  it('reads dotted dates day-first, as the locales writing them do', () => {
+    const { bars } = parseOhlcvCsv('Date;Open;High;Low;Close\n02.01.2024;1;2;1;2\n03.01.2024;2;3;2;3\n');
+    expect(bars.map((b) => b.openTime)).toEqual([Date.UTC(2024, 0, 2), Date.UTC(2024, 0, 3)]);
   });
 
   it('reads day-first dates with an explicit luxon format', () => {

@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, runKeel } from '../../../config/cli/index.ts';
+import { EXIT, EXIT_CODE_MEANINGS, runKeel } from '../../../config/cli/index.ts';
 import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
 
@@ -53,6 +53,21 @@ describe('keel command line', () => {
     ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command} `, 'm'));
     }
+  });
+
+  it('ends its help with every exit code and its meaning, the same list as the README', () => {
+    const { stdout } = keelChild(['--help']);
+    const listed = (text: string, item: RegExp) =>
+      text
+        .slice(text.indexOf('Exit codes'))
+        .split('\n')
+        .flatMap((line) => item.exec(line)?.slice(1, 3).join(' ') ?? []);
+    const expected = Object.entries(EXIT_CODE_MEANINGS).map(([code, meaning]) => `${code} ${meaning}`);
+    expect(expected.map((line) => line.split(' ')[0])).toEqual(['0', '1', '2', '3', '130', '143']);
+    expect(listed(stdout, /^ {2}(\d+) +(.+)$/)).toEqual(expected);
+    const readme = readFileSync('README.md', 'utf8');
+    const list = readme.slice(readme.indexOf('Exit codes'), readme.indexOf('\n\n', readme.indexOf('\n- 0 ')));
+    expect(listed(list, /^- (\d+) (.+)$/)).toEqual(expected);
   });
 
   it('validates a good config, exit 0', () => {
@@ -144,22 +159,30 @@ describe('keel command line', () => {
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
-  it('says how to load a .ts plugin that Node reads as CommonJS (no "type": "module" package beside it)', () => {
-    // tmpdir has no package.json, so Node takes plugin.ts for CommonJS, as in a user's loose folder.
-    const loose = mkdtempSync(join(tmpdir(), 'keel-loose-plugin-'));
-    writeFileSync(
-      join(loose, 'plugin.ts'),
-      "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n",
-    );
-    writeFileSync(
-      join(loose, 'loose.yaml'),
-      replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: ./plugin.ts'),
-    );
-    const run = keelChild(['validate', join(loose, 'loose.yaml')]);
-    rmSync(loose, { recursive: true, force: true });
-    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
-    expect(run.stderr).toContain(
-      '(hint: the plugin is ESM; name it .mts, or put "type": "module" in the package.json next to it)',
+  it('reads a .ts plugin in a folder without a "type": "module" package as ESM, and says how to load such a .js one', () => {
+    // tmpdir has no package.json, so Node takes plugin.js for CommonJS, as in a user's loose folder.
+    const validate = (file: string) => {
+      // Each in its own folder: tsx would take ./plugin.js for a plugin.ts beside it.
+      const loose = mkdtempSync(join(tmpdir(), 'keel-loose-plugin-'));
+      writeFileSync(
+        join(loose, file),
+        "import { readFileSync } from 'node:fs';\nexport default readFileSync;\n",
+      );
+      writeFileSync(
+        join(loose, 'loose.yaml'),
+        replaceLine(BACKTEST_YAML, '    use: sma-cross', `    use: ./${file}`),
+      );
+      const run = keelChild(['validate', join(loose, 'loose.yaml')]);
+      rmSync(loose, { recursive: true, force: true });
+      return run;
+    };
+    const ts = validate('plugin.ts');
+    const js = validate('plugin.js');
+    // Loaded: its default export is just not a strategy.
+    expect(ts.stderr).toContain('plugin.ts exports no strategy: export default defineStrategy({...})');
+    expect(js.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(js.stderr).toContain(
+      '(hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)',
     );
   });
 
@@ -223,6 +246,24 @@ describe('keel command line', () => {
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
+  it('refuses a misspelled sweep --metric before any backtest runs, with a did-you-mean, exit 2', async () => {
+    const file = join(dir, 'bt.yaml');
+    const { code, stdout, stderr } = await keelInProcess([
+      'sweep',
+      file,
+      '--grid',
+      'backtest.latency.fixedMs=5,10',
+      '--metric',
+      'sharp',
+    ]);
+    expect(stderr).toMatch(
+      /^✖ --metric sharp is not a result metric \(did you mean sharpe\?\); the metrics: start, .*\btotalReturn\b.*\n$/,
+    );
+    expect(stderr.match(/✖/g)).toHaveLength(1);
+    expect(stdout).toBe('');
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
   it('checks every sweep combination before any would run', async () => {
     const file = join(dir, 'bt.yaml');
     const bad = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,-1']);
@@ -232,16 +273,20 @@ describe('keel command line', () => {
     expect(bad.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     const good = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,10']);
     // Valid combinations reach the workers, whose backtest then names the missing strategy param.
-    expect(good.stderr).toContain('✖ keel sweep: ✖ params.sym is required');
+    expect(good.stderr).toMatch(/^✖ params\.sym is required/m);
+    expect(good.stderr).not.toContain('✖ keel sweep: ✖');
     expect(good.code).toBe(EXIT.RUNTIME_FAILURE);
   });
 
   it.each([
-    ['import-csv', 'missing.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
-    ['report', 'missing-result.json'],
-  ])('%s of a missing file says so in one line, exit 1', async (...args) => {
+    [
+      ['import-csv', 'missing.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
+      EXIT.BAD_CONFIG_OR_USAGE,
+    ],
+    [['report', 'missing-result.json'], EXIT.RUNTIME_FAILURE],
+  ])('%j of a missing file says so in one line, exit %i', async (args, exitCode) => {
     const { code, stderr } = await keelInProcess(args);
     expect(stderr).toMatch(new RegExp(`^✖ keel ${args[0]}.*missing`));
-    expect(code).toBe(EXIT.RUNTIME_FAILURE);
+    expect(code).toBe(exitCode);
   });
 });

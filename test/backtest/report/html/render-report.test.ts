@@ -39,6 +39,17 @@ describe('HTML report page', () => {
     expect(html.indexOf('synthetic-banner')).toBeLessThan(html.indexOf('id="charts"'));
   });
 
+  it('says a backtest ran on generated data, and a paper or live session, by its mode, that it did', () => {
+    expect(html).toContain('SYNTHETIC DATA: this backtest ran on generated market data');
+    expect(html).toContain(' - Keel backtest</title>');
+    for (const mode of ['paper', 'live']) {
+      const session = renderHtmlReport(aBacktestResult(20, { runConfig: { mode, lockstep: true } }));
+      expect(session).toContain(`SYNTHETIC DATA: this ${mode} session ran on generated market data`);
+      expect(session).not.toContain('backtest ran');
+      expect(session).toContain(` - Keel ${mode} session</title>`);
+    }
+  });
+
   it('shows no synthetic banner for recorded data', () => {
     const recorded = renderHtmlReport(
       aBacktestResult(50, {

@@ -107,19 +107,35 @@ describe('keel import-csv', () => {
     ]);
   });
 
-  it('stops at an invalid bar naming its line, or with --skip-invalid lists the rows it left out', async () => {
+  it('stops at an invalid bar naming its line, exit 2 (bad input), or with --skip-invalid lists the rows it left out', async () => {
     const lines = [...YAHOO.slice(0, 3), '2024-03-09,104,101,102,103,52,1000', YAHOO[3] as string];
     const bad = files(lines);
     const stopped = await importCsv([bad.csv, '--sym', 'US_EQUITY_SPY', '--out', bad.out]);
-    expect(stopped.code).toBe(EXIT.RUNTIME_FAILURE);
+    expect(stopped.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(stopped.stderr).toMatch(
-      /^✖ keel import-csv: .*bars\.csv:4: bar 104\/101\/102\/103 .* is not consistent/,
+      /^✖ keel import-csv: .*bars\.csv:4: bar 104\/101\/102\/103 .* is not consistent: high 101 is below low 102\n$/,
     );
     const { csv, out } = files(lines);
     const skipped = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out, '--skip-invalid']);
     expect(skipped.code).toBe(EXIT.OK);
     expect(skipped.stdout).toMatch(/^✔ 3 1d bars .*\(1 rows skipped\)\n {2}line 4: /);
     expect(recordingOf(out).bars).toHaveLength(3);
+  });
+
+  it('refuses a truncated last row naming its line, exit 2, instead of importing it with volume 0', async () => {
+    const { csv, out } = files([...YAHOO, '2024-03-12,106,110,104,108.0']);
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(run.stderr).toMatch(
+      /bars\.csv:5: has 5 field\(s\) but the header names 7: the row is cut short\n$/,
+    );
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('refuses an unknown sym before reading the file, exit 2', async () => {
+    const { csv, out } = files(YAHOO);
+    const run = await importCsv([csv, '--sym', 'SPY', '--out', out]);
+    expect(run.stderr).toContain(`option '--sym <sym>' argument 'SPY' is invalid. sym "SPY" is not`);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
   it.each([

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { computeMetrics } from '../../../backtest/report/index.ts';
+import { sweepMetricNames, sweepMetricProblem } from '../../../config/sweep/sweep-metrics.ts';
+import { numericMetrics } from '../../../config/sweep/sweep-task.ts';
+import { D } from '../../../core/model/index.ts';
+
+describe('sweep metrics', () => {
+  it('are the names a sweep row of a real run carries', () => {
+    const metrics = computeMetrics({
+      equityCurve: [
+        { ts: 0, equity: D(100) },
+        { ts: 86_400_000 * 5, equity: D(120) },
+      ],
+      trades: [],
+      fills: [],
+    });
+    expect(sweepMetricNames()).toEqual(Object.keys(numericMetrics(metrics)));
+    expect(sweepMetricNames()).toEqual(
+      expect.arrayContaining(['totalReturn', 'sharpe', 'maxDrawdown', 'winRate']),
+    );
+  });
+
+  it('accept a metric, suggest the one meant for a typo or a wrong case, and list them all otherwise', () => {
+    expect(sweepMetricProblem('sharpe')).toBeUndefined();
+    expect(sweepMetricProblem('totalreturn')).toMatch(
+      /^--metric totalreturn is not a result metric \(did you mean totalReturn\?\)/,
+    );
+    expect(sweepMetricProblem('xyzzy')).toMatch(
+      /^--metric xyzzy is not a result metric; the metrics: start, end, /,
+    );
+  });
+});
