@@ -16,7 +16,9 @@ import { strictParams } from './strict-params.ts';
 /**
  * Hook style: each hook receives the context (and the event) and may return intents (one, an
  * array, or nothing) or call `ctx.submit`. Order and fill hooks see only the strategy's own
- * orders; position hooks see every position.
+ * orders; position hooks see every position. Hooks are synchronous: a hook that throws, returns
+ * a Promise (an `async` hook) or returns anything else that is not intents halts its strategy
+ * for the rest of the run, and the kernel reports it as a fault.
  */
 export interface StrategyHooks<P, S> {
   readonly onStart?: (ctx: StrategyContext<P, S>) => IntentOutput;
