@@ -56,7 +56,10 @@ export interface StrategySpec<P, S> extends StrategyHooks<P, S> {
   readonly description?: string;
   /** zod schema of the parameters; the kernel parses the run's parameters with it. */
   readonly params: ZodType<P>;
-  /** Makes the strategy's own mutable state (`ctx.state`) once per run. */
+  /**
+   * Makes the strategy's own mutable state (`ctx.state`) once per run, synchronously. If it
+   * throws, the strategy never starts: the kernel reports a fault of `state` at the run's start.
+   */
   readonly state?: (params: P) => S;
   /**
    * Reactive style: build and return the stream of intents from `ctx` streams. Called once at

@@ -69,6 +69,8 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly timer$ = new Subject<TimerEvent>();
   private setupSubscription: Subscription | undefined;
+  /** Set when the state factory failed: reported by {@link StrategyRunner.start}. */
+  private stateError: { readonly error: unknown } | undefined;
 
   /**
    * @param id - the strategy id
@@ -91,7 +93,24 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     this.onQuote = definition.onQuote as Hook<QuoteEvent>;
     this.onTrade = definition.onTrade as Hook<MarketTradeEvent>;
     this.refPrefix = runId === '' ? `${id}-` : `${id}-${runId}-`;
-    this.state = definition.state === undefined ? undefined : definition.state(params);
+    // A state factory that fails is the strategy's fault, reported at start like a throw in
+    // onStart (strategy, `state`, the line of the plugin), not a crash of the whole run.
+    let state: unknown;
+    try {
+      state = definition.state === undefined ? undefined : definition.state(params);
+    } catch (error) {
+      this.stateError = { error };
+    }
+    if (this.stateError === undefined && isThenable(state)) {
+      this.stateError = {
+        error: new TypeError(
+          'state returned a Promise (an async function?): the state factory must return the state itself, synchronously',
+        ),
+      };
+      ignoreOutcome(state);
+    }
+    if (this.stateError !== undefined) this.live = false;
+    this.state = state;
     const s = host.state;
     this.order = new OrderFactory({
       instrument: (sym) => s.instrument(sym),
@@ -121,8 +140,12 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     return this.issued.delete(ref);
   }
 
-  /** Runs `setup` (subscribing to its intents) then `onStart`. */
+  /** Runs `setup` (subscribing to its intents) then `onStart`; reports a failed state factory instead. */
   start(): void {
+    if (this.stateError !== undefined) {
+      this.host.fault(this, 'state', this.stateError.error);
+      return;
+    }
     const setup = this.definition.setup;
     if (setup !== undefined) {
       let intents: Observable<Intent> | undefined;

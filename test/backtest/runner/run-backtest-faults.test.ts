@@ -16,15 +16,19 @@ const THIS_FILE = fileURLToPath(import.meta.url);
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-faults-');
 
 /**
- * Throws in the hook its params name, on the second bar it sees, or returns what is not an intent
- * there (a Promise, as an async hook does; an array holding undefined); counts the bars it saw.
+ * Throws in the hook its params name (or in its state factory), on the second bar it sees, or
+ * returns what is not an intent there (a Promise, as an async hook does; an array holding
+ * undefined); counts the bars it saw.
  */
 const faulty = defineStrategy({
   name: 'faulty',
   params: z.object({
-    what: z.enum(['throwOnBar', 'nanQty', 'throwOnStart', 'asyncOnBar', 'undefinedInArray']),
+    what: z.enum(['throwOnBar', 'nanQty', 'throwOnStart', 'asyncOnBar', 'undefinedInArray', 'throwInState']),
   }),
-  state: () => ({ bars: 0 }),
+  state: (p) => {
+    if (p.what === 'throwInState') throw new Error('state boom');
+    return { bars: 0 };
+  },
   onStart: (ctx) => {
     if (ctx.params.what === 'throwOnStart') throw new Error('start boom');
     ctx.watchBars(BTC, '1m');
@@ -88,6 +92,21 @@ describe('backtest runner: strategy faults', () => {
     const result = await runBacktest(options(bars, 'throwOnStart'));
     try {
       expect(result.faults?.map((f) => [f.hook, f.error])).toEqual([['onStart', 'Error: start boom']]);
+    } finally {
+      result.dispose?.();
+    }
+  });
+
+  it('records a state factory that threw like a hook: strategy, `state`, run start, error and its line', async () => {
+    const result = await runBacktest(options(bars, 'throwInState'));
+    try {
+      const [fault, ...more] = result.faults ?? [];
+      expect(more).toEqual([]);
+      expect(fault).toMatchObject({ strategyId: 'bad', hook: 'state', error: 'Error: state boom' });
+      // The run starts at its first event: the first bar closes at T0 + 1m.
+      expect(fault?.ts).toBe(T0 + 60_000);
+      expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
+      expect(result.orders.length).toBe(0);
     } finally {
       result.dispose?.();
     }

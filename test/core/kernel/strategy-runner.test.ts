@@ -172,4 +172,51 @@ describe('strategy runner: what a hook may return', () => {
       'r:setup stream:TypeError: setup stream emitted null, not an intent: return one intent, an array of intents, or nothing (undefined); none of them was sent',
     ]);
   });
+
+  it('reports a state factory that throws as a fault of `state` at start, and keeps the others running', () => {
+    let calls = 0;
+    const strategy = defineStrategy({
+      name: 'bad-state',
+      params: z.object({}),
+      state: (): { n: number } => {
+        throw new Error('state boom');
+      },
+      onStart: () => {
+        throw new Error('never called: the strategy has no state');
+      },
+      onQuote: () => {
+        calls++;
+      },
+    });
+    let healthyCalls = 0;
+    const healthy = defineStrategy({
+      name: 'healthy',
+      params: z.object({}),
+      onQuote: () => {
+        healthyCalls++;
+      },
+    });
+    const rig = aKernelRig([
+      { id: 's', strategy },
+      { id: 'h', strategy: healthy },
+    ]);
+    rig.market.next(aQuote(1, 100));
+    expect(rig.faults).toEqual(['s:state:Error: state boom']);
+    expect([calls, healthyCalls]).toEqual([0, 1]);
+  });
+
+  it('reports a state factory that returned a Promise as a fault of `state`', async () => {
+    const strategy = defineStrategy({
+      name: 'async-state',
+      params: z.object({}),
+      state: (async () => {
+        throw new Error('async state boom');
+      }) as unknown as () => undefined,
+    });
+    const rig = aKernelRig([{ id: 'a', strategy }]);
+    await settle();
+    expect(rig.faults).toEqual([
+      'a:state:TypeError: state returned a Promise (an async function?): the state factory must return the state itself, synchronously',
+    ]);
+  });
 });
