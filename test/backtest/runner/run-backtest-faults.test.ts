@@ -97,14 +97,21 @@ describe('backtest runner: strategy faults', () => {
     }
   });
 
+  /** The event time of the fault of a run whose strategy throws in `what`. */
+  async function faultTimeOf(what: 'throwOnBar' | 'throwOnStart'): Promise<number | undefined> {
+    const result = await runBacktest(options(bars, what));
+    result.dispose?.();
+    return result.faults?.[0]?.ts;
+  }
+
   it('records a state factory that threw like a hook: strategy, `state`, run start, error and its line', async () => {
     const result = await runBacktest(options(bars, 'throwInState'));
     try {
       const [fault, ...more] = result.faults ?? [];
       expect(more).toEqual([]);
       expect(fault).toMatchObject({ strategyId: 'bad', hook: 'state', error: 'Error: state boom' });
-      // The run starts at its first event: the first bar closes at T0 + 1m.
-      expect(fault?.ts).toBe(T0 + 60_000);
+      // At the run's start, when a throw in onStart is reported.
+      expect(fault?.ts).toBe(await faultTimeOf('throwOnStart'));
       expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
       expect(result.orders.length).toBe(0);
     } finally {
@@ -132,7 +139,8 @@ describe('backtest runner: strategy faults', () => {
         expect(more).toEqual([]);
         expect(fault?.strategyId).toBe('bad');
         expect(fault?.hook).toBe('onBar');
-        expect(fault?.ts).toBe(T0 + 2 * 60_000);
+        // At the event of the second bar, when a throw there is reported.
+        expect(fault?.ts).toBe(await faultTimeOf('throwOnBar'));
         expect(fault?.error).toMatch(error);
         expect(result.orders.length).toBe(0);
       } finally {
