@@ -16,4 +16,5 @@ export { OrderJournal } from './order-journal.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';
 export { runBacktest } from './run-backtest.ts';
-export { setupWarnings } from './setup-warnings.ts';
+export type { StrategyParamsEntry } from './setup-warnings.ts';
+export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';

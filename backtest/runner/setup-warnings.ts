@@ -1,5 +1,5 @@
 import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
-import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
+import { BAR_INTERVAL_MS, type BarInterval, parseSym } from '../../core/model/index.ts';
 
 /** Whether the replayed data held anything of a sym, read from the kernel's state after the run. */
 function hasData(kernel: Kernel, sym: string): boolean {
@@ -27,6 +27,48 @@ function stringsIn(value: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
+/** Whether a text has the form of a venue sym (`BINANCE_PERP_BTC_USDT`, `US_EQUITY_SPY`). */
+function isSym(text: string): boolean {
+  try {
+    parseSym(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A strategy as far as {@link unlistedSymWarnings} reads it: its id and its params. */
+export interface StrategyParamsEntry {
+  readonly id: string;
+  readonly params?: unknown;
+}
+
+/**
+ * Syms a strategy names in its params that are not among the run's instruments: the risk gate
+ * denies every order on them (`instrumentKnown`), so such a run trades nothing there whatever the
+ * data holds. Only texts of the venue's sym form count (`{EXCHANGE}_{BUSINESS}_{BASE}_{QUOTE}`,
+ * `US_EQUITY_{CODE}`). Needs no data: `keel validate` says the same before a run.
+ * @param strategies - each strategy's id and params
+ * @param syms - the run's instruments
+ * @returns one sentence per (strategy, sym), in strategy order
+ */
+export function unlistedSymWarnings(
+  strategies: readonly StrategyParamsEntry[],
+  syms: readonly string[],
+): string[] {
+  const listed = syms.length === 0 ? 'none' : syms.join(', ');
+  const warnings: string[] = [];
+  for (const strategy of strategies) {
+    for (const value of stringsIn(strategy.params, new Set())) {
+      if (syms.includes(value) || !isSym(value)) continue;
+      warnings.push(
+        `strategy ${strategy.id} names ${value} in its params, but it is not one of the run's instruments (${listed}): the risk gate denies every order on it (instrumentKnown); list it under instruments`,
+      );
+    }
+  }
+  return warnings;
+}
+
 function watchWarning(
   kernel: Kernel,
   strategyId: string,
@@ -49,7 +91,8 @@ function watchWarning(
 /**
  * Mistakes in a run's setup that would otherwise show only as a run with no trades: a
  * strategy watching bars no data delivered (a sym the recordings lack, an interval they have no
- * bars or trades for), or naming in its params an instrument the recordings hold nothing of.
+ * bars or trades for), naming in its params an instrument the recordings hold nothing of, or
+ * naming a sym that is not one of the run's instruments ({@link unlistedSymWarnings}).
  * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
  * @param kernel - the run's kernel, after the replay
  * @param strategies - the run's strategy slots
@@ -80,6 +123,7 @@ export function setupWarnings(
         `strategy ${slot.id} names ${value} in its params, but ${source} held no data for that sym`,
       );
     }
+    warnings.push(...unlistedSymWarnings([slot], syms));
   }
   return warnings;
 }

@@ -58,8 +58,9 @@ function nodesAt(nodes: readonly SchemaNode[], path: YamlPath): SchemaNode[] {
 }
 
 /**
- * The known key closest to a mistyped one, if it is close enough to be a typo (edit distance
- * at most a third of its length, and at least 1 allowed) or differs only in case.
+ * The known key closest to a mistyped one, if it is close enough to be a typo (edit distance,
+ * a swap of two adjacent letters counting as one edit, at most a third of its length, and at
+ * least 1 allowed) or differs only in case.
  * @param key - the unknown key
  * @param known - the allowed keys
  * @returns the suggestion, or undefined
@@ -75,14 +76,24 @@ export function closestKey(key: string, known: readonly string[]): string | unde
     : undefined;
 }
 
+/**
+ * Optimal string alignment distance: Levenshtein's insertions, deletions and substitutions, plus
+ * the swap of two adjacent letters as one edit, so `fats` is 1 from `fast` (plain Levenshtein
+ * counts 2, more than a short key's threshold allows), the commonest typing slip.
+ */
 function editDistance(a: string, b: string): number {
+  let before: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const row = [i];
     for (let j = 1; j <= b.length; j += 1) {
       const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      row.push(Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, substitution));
+      let best = Math.min((previous[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, (before[j - 2] ?? 0) + 1);
+      row.push(best);
     }
+    before = previous;
     previous = row;
   }
   return previous[b.length] ?? 0;

@@ -16,7 +16,9 @@ import { strictParams } from './strict-params.ts';
 /**
  * Hook style: each hook receives the context (and the event) and may return intents (one, an
  * array, or nothing) or call `ctx.submit`. Order and fill hooks see only the strategy's own
- * orders; position hooks see every position.
+ * orders; position hooks see every position. Hooks are synchronous: a hook that throws, returns
+ * a Promise (an `async` hook) or returns anything else that is not intents halts its strategy
+ * for the rest of the run, and the kernel reports it as a fault.
  */
 export interface StrategyHooks<P, S> {
   readonly onStart?: (ctx: StrategyContext<P, S>) => IntentOutput;
@@ -54,7 +56,10 @@ export interface StrategySpec<P, S> extends StrategyHooks<P, S> {
   readonly description?: string;
   /** zod schema of the parameters; the kernel parses the run's parameters with it. */
   readonly params: ZodType<P>;
-  /** Makes the strategy's own mutable state (`ctx.state`) once per run. */
+  /**
+   * Makes the strategy's own mutable state (`ctx.state`) once per run, synchronously. If it
+   * throws, the strategy never starts: the kernel reports a fault of `state` at the run's start.
+   */
   readonly state?: (params: P) => S;
   /**
    * Reactive style: build and return the stream of intents from `ctx` streams. Called once at

@@ -29,7 +29,7 @@ export type {
   TpSlInput,
 } from './order-inputs.ts';
 export type { PositionSizer } from './position-sizer.ts';
-export { qtyForCash, qtyForEquityFraction, wholeUnits } from './position-sizer.ts';
+export { qtyForCash, qtyForEquityFraction, qtyOnLotGrid, wholeUnits } from './position-sizer.ts';
 export type { RandomSource } from './random.ts';
 export { seededRandom } from './random.ts';
 export type { Scheduler } from './scheduler.ts';

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec } from '../model/index.ts';
-import { D, floorToStep, ZERO } from '../model/index.ts';
+import { decimalOf, floorToStep, ZERO } from '../model/index.ts';
 
 /**
  * The quantity worth a fraction of equity at a price, rounded down to the instrument's lot
@@ -46,10 +46,41 @@ export function wholeUnits(qty: Dec): Dec {
 }
 
 /**
+ * Rounds a quantity toward zero to an instrument's lot grid (whole lots), keeping its sign.
+ * @param qty - the quantity, in the instrument's quantity unit (shares, contracts, coins)
+ * @param spec - the instrument (lot and minimum size)
+ * @returns a multiple of the lot size, or zero when less than one lot or below the minimum size
+ */
+export function qtyOnLotGrid(qty: Dec, spec: InstrumentSpec): Dec {
+  const size = floorToStep(qty.abs(), spec.lotSize);
+  if (size.isZero() || size.lt(spec.minSize)) return ZERO;
+  return qty.isNegative() ? size.neg() : size;
+}
+
+/**
+ * A sizing amount as a Decimal: a finite number or a finite Decimal.
+ * @throws TypeError when it is neither, RangeError when it is not finite
+ */
+function amountOf(value: Dec | number, what: string): Dec {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      throw new RangeError(`position sizing: ${what} must be a finite number, got ${value}`);
+    return decimalOf(value);
+  }
+  if (typeof (value as { isFinite?: unknown } | null)?.isFinite !== 'function')
+    throw new TypeError(`position sizing: ${what} must be a number or a Decimal, got ${String(value)}`);
+  if (!value.isFinite())
+    throw new RangeError(`position sizing: ${what} must be finite, got ${value.toString()}`);
+  return value;
+}
+
+/**
  * Position sizing for strategies, on the strategy's own view of the run (its equity, the
  * instrument and the reference price): what bar-backtest users know as `size` in
  * backtesting.py. Every quantity is on the instrument's lot grid and zero when it would be below
- * the minimum size, so it can go straight into an order.
+ * one lot or the minimum size, so it can go straight into an order (an order of zero is denied by
+ * the risk gate's `minSize` check: test `.isZero()` first to send nothing). Amounts are numbers
+ * or Decimals.
  * @example
  * onBar: (ctx, bar) => ctx.order.market({ sym: bar.sym, side: 'BUY', qty: ctx.size.equityFraction(bar.sym, 0.5, bar.close) })
  */
@@ -64,16 +95,29 @@ export interface PositionSizer {
   equityFraction(sym: string, fraction: number, price?: number): Dec;
   /**
    * @param sym - the instrument
-   * @param cash - the amount to spend, in the settle asset
+   * @param cash - the amount to spend, in the settle asset (zero or less buys nothing)
    * @param price - as in {@link PositionSizer.equityFraction}
    * @returns the quantity it buys, zero when the instrument or a price is unknown
+   * @throws RangeError when the cash is not finite or the given price is not positive
    */
   cash(sym: string, cash: Dec | number, price?: number): Dec;
   /**
-   * @param qty - a quantity
-   * @returns it rounded toward zero to whole units (shares, contracts)
+   * A quantity on the instrument's lot grid: `units(sym, 200)` is 200 shares of a whole-share
+   * equity, `units(sym, 0.0125)` is 0.012 of a coin traded in lots of 0.001.
+   * @param sym - the instrument
+   * @param qty - the quantity (shares, contracts, coins), a number or a Decimal
+   * @returns it rounded toward zero to whole lots; zero when less than one lot, below the
+   *   minimum size, or when the instrument is unknown
+   * @throws RangeError when the quantity is not finite
    */
-  units(qty: Dec): Dec;
+  units(sym: string, qty: Dec | number): Dec;
+  /**
+   * Without a sym: whole units (backtesting.py's `size >= 1`), not the lot grid.
+   * @param qty - the quantity, a number or a Decimal
+   * @returns it rounded toward zero to a whole number
+   * @throws RangeError when the quantity is not finite
+   */
+  units(qty: Dec | number): Dec;
 }
 
 /** What the sizer reads of the strategy's view. */
@@ -101,7 +145,16 @@ export function positionSizer(view: SizerView): PositionSizer {
         throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
       return sized(sym, view.equity().mul(fraction), price);
     },
-    cash: (sym, cash, price) => sized(sym, D(cash), price),
-    units: wholeUnits,
+    cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), price),
+    units: (symOrQty: string | Dec | number, qty?: Dec | number): Dec => {
+      if (typeof symOrQty !== 'string') return wholeUnits(amountOf(symOrQty, 'qty'));
+      if (qty === undefined)
+        throw new TypeError(
+          `position sizing: units(${JSON.stringify(symOrQty)}) has no qty: call units(sym, qty)`,
+        );
+      const amount = amountOf(qty, 'qty');
+      const spec = view.instrument(symOrQty);
+      return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec);
+    },
   };
 }

@@ -100,6 +100,8 @@ export interface StrategyContext<P = unknown, S = unknown> {
    * Sends intents through the risk gate to execution. A denial comes back as an event
    * (`onDenied`, `denials()`), never as an exception.
    * @param intents - one intent or several
+   * @throws TypeError when given something that is not intents (e.g. an array holding undefined,
+   *   or a Promise); thrown inside a hook, it halts the strategy as a fault of that hook
    */
   submit(intents: Intent | readonly Intent[]): void;
   /**

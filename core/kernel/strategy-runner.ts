@@ -21,6 +21,7 @@ import type {
 } from '../model/index.ts';
 import { positionKey, ZERO } from '../model/index.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
+import { describeValue, intentOutputError, intentOutputProblem, isThenable } from './hook-output.ts';
 import type { KernelState } from './kernel-state.ts';
 import { OrderFactory } from './order-factory.ts';
 import { type PositionSizer, positionSizer } from './position-sizer.ts';
@@ -68,6 +69,8 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly timer$ = new Subject<TimerEvent>();
   private setupSubscription: Subscription | undefined;
+  /** Set when the state factory failed: reported by {@link StrategyRunner.start}. */
+  private stateError: { readonly error: unknown } | undefined;
 
   /**
    * @param id - the strategy id
@@ -90,7 +93,24 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     this.onQuote = definition.onQuote as Hook<QuoteEvent>;
     this.onTrade = definition.onTrade as Hook<MarketTradeEvent>;
     this.refPrefix = runId === '' ? `${id}-` : `${id}-${runId}-`;
-    this.state = definition.state === undefined ? undefined : definition.state(params);
+    // A state factory that fails is the strategy's fault, reported at start like a throw in
+    // onStart (strategy, `state`, the line of the plugin), not a crash of the whole run.
+    let state: unknown;
+    try {
+      state = definition.state === undefined ? undefined : definition.state(params);
+    } catch (error) {
+      this.stateError = { error };
+    }
+    if (this.stateError === undefined && isThenable(state)) {
+      this.stateError = {
+        error: new TypeError(
+          'state returned a Promise (an async function?): the state factory must return the state itself, synchronously',
+        ),
+      };
+      ignoreOutcome(state);
+    }
+    if (this.stateError !== undefined) this.live = false;
+    this.state = state;
     const s = host.state;
     this.order = new OrderFactory({
       instrument: (sym) => s.instrument(sym),
@@ -120,8 +140,12 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     return this.issued.delete(ref);
   }
 
-  /** Runs `setup` (subscribing to its intents) then `onStart`. */
+  /** Runs `setup` (subscribing to its intents) then `onStart`; reports a failed state factory instead. */
   start(): void {
+    if (this.stateError !== undefined) {
+      this.host.fault(this, 'state', this.stateError.error);
+      return;
+    }
     const setup = this.definition.setup;
     if (setup !== undefined) {
       let intents: Observable<Intent> | undefined;
@@ -131,10 +155,18 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
         this.host.fault(this, 'setup', error);
         return;
       }
+      if (intents !== undefined && typeof (intents as { subscribe?: unknown }).subscribe !== 'function') {
+        this.notIntents('setup', intents, 'an Observable of intents or nothing');
+        return;
+      }
       this.setupSubscription = intents?.subscribe({
-        next: (intent) => this.submit(intent),
+        next: (intent) => {
+          if (this.live) this.accept(intent, 'setup stream', 'emitted');
+        },
         error: (error: unknown) => this.host.fault(this, 'setup stream', error),
       });
+      // A stream that emits while it is subscribed can halt the strategy before it is assigned.
+      if (!this.live) this.setupSubscription?.unsubscribe();
     }
     this.call('onStart', this.hooks.onStart, undefined);
   }
@@ -169,7 +201,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
         this.host.fault(this, 'onQuote', error);
         return;
       }
-      if (out !== undefined) this.accept(out);
+      if (out !== undefined) this.accept(out, 'onQuote', 'returned');
     }
     if (this.quoteSubjects !== undefined) this.quoteSubjects.get(event.sym)?.next(event);
   }
@@ -186,7 +218,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
         this.host.fault(this, 'onTrade', error);
         return;
       }
-      if (out !== undefined) this.accept(out);
+      if (out !== undefined) this.accept(out, 'onTrade', 'returned');
     }
     if (this.tradeSubjects !== undefined) this.tradeSubjects.get(event.sym)?.next(event);
   }
@@ -236,15 +268,42 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
       this.host.fault(this, where, error);
       return;
     }
-    if (out !== undefined) this.accept(out);
+    if (out !== undefined) this.accept(out, where, 'returned');
   }
 
-  private accept(out: Intent | readonly Intent[]): void {
+  /**
+   * Sends what a hook returned or the setup stream emitted, or halts the strategy when it is not
+   * intents: a fault like a throw (the kernel's checks would otherwise crash on it), and nothing
+   * of it is sent.
+   */
+  private accept(out: unknown, where: string, verb: string): void {
+    const problem = intentOutputProblem(out);
+    if (problem !== undefined) {
+      this.host.fault(this, where, intentOutputError(where, verb, out, problem));
+      ignoreOutcome(out);
+      return;
+    }
+    this.send(out as Intent | readonly Intent[] | undefined);
+  }
+
+  private send(out: Intent | readonly Intent[] | undefined): void {
+    if (out === undefined) return;
     if (Array.isArray(out)) {
       for (const intent of out as readonly Intent[]) this.host.submit(this, intent);
     } else {
       this.host.submit(this, out as Intent);
     }
+  }
+
+  /** Halts the strategy because `where` gave something that is not what it must give. */
+  private notIntents(where: string, value: unknown, expected: string): void {
+    const what = isThenable(value) ? 'a Promise (an async function?)' : describeValue(value);
+    this.host.fault(
+      this,
+      where,
+      new TypeError(`${where} returned ${what}: it must return ${expected}, synchronously`),
+    );
+    ignoreOutcome(value);
   }
 
   // The StrategyContext methods: read the kernel state, never write it.
@@ -324,7 +383,14 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     return this.host.state.adlRanks.get(positionKey(sym, positionSide)) ?? 0;
   }
   submit(intents: Intent | readonly Intent[]): void {
-    if (this.live) this.accept(intents);
+    if (!this.live) return;
+    const problem = intentOutputProblem(intents);
+    if (problem !== undefined) {
+      ignoreOutcome(intents);
+      // Thrown inside the hook that called it, so the fault names that hook and the caller's line.
+      throw intentOutputError('ctx.submit', 'was given', intents, problem);
+    }
+    this.send(intents);
   }
   setTimer(delayMs: number, tag = ''): number {
     return this.host.setTimer(this, this.now() + delayMs, 0, tag);
@@ -370,6 +436,14 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   timers(): Observable<TimerEvent> {
     return this.timer$.asObservable();
   }
+}
+
+/**
+ * A strategy's Promise is not awaited: its rejection (an async hook that threw) must not become an
+ * unhandled rejection that ends the process; the strategy is already halted and reported.
+ */
+function ignoreOutcome(value: unknown): void {
+  if (isThenable(value)) Promise.resolve(value).catch(() => undefined);
 }
 
 function subjectFor<T>(map: Map<string, Subject<T>>, key: string): Subject<T> {

@@ -1,4 +1,5 @@
 import { stringify } from 'yaml';
+import { unlistedSymWarnings } from '../../../backtest/runner/index.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
@@ -22,7 +23,8 @@ export interface ValidateOptions {
 /**
  * `keel validate <config>`: checks a config without running it: that a backtest's recordings
  * exist, and strategy params when a strategy registry is given (plugin modules the config names
- * are imported and added to it).
+ * are imported and added to it). A valid config may still get warnings (⚠, exit 0): a sym in a
+ * strategy's params that is not one of the instruments.
  * @param file - the config path as typed
  * @param options - overrides and --print
  * @param io - output streams
@@ -63,6 +65,10 @@ export async function validateCommand(
   const { mode, strategies } = loaded.config;
   const count = `${strategies.length} ${strategies.length === 1 ? 'strategy' : 'strategies'}`;
   io.stdout.write(`✔ ${file} is valid (mode ${mode}, ${count})\n`);
+  // What a run would warn of without any data: a sym in a strategy's params that no run can trade.
+  const entries = strategies.map((s) => ({ id: s.id, params: resolvedParams.get(s.id) ?? s.params }));
+  const syms = loaded.config.instruments.map((instrument) => instrument.sym);
+  for (const warning of unlistedSymWarnings(entries, syms)) io.stdout.write(`  ⚠ ${warning}\n`);
   if (registry === undefined) {
     io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
   }

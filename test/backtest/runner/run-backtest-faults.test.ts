@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { resultFromJson, resultToJson } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
+import type { Intent } from '../../../core/model/index.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
@@ -14,11 +15,20 @@ const T0 = Date.UTC(2024, 0, 1);
 const THIS_FILE = fileURLToPath(import.meta.url);
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-faults-');
 
-/** Throws in the hook its params name, on the second bar it sees; counts the bars it saw. */
+/**
+ * Throws in the hook its params name (or in its state factory), on the second bar it sees, or
+ * returns what is not an intent there (a Promise, as an async hook does; an array holding
+ * undefined); counts the bars it saw.
+ */
 const faulty = defineStrategy({
   name: 'faulty',
-  params: z.object({ what: z.enum(['throwOnBar', 'nanQty', 'throwOnStart']) }),
-  state: () => ({ bars: 0 }),
+  params: z.object({
+    what: z.enum(['throwOnBar', 'nanQty', 'throwOnStart', 'asyncOnBar', 'undefinedInArray', 'throwInState']),
+  }),
+  state: (p) => {
+    if (p.what === 'throwInState') throw new Error('state boom');
+    return { bars: 0 };
+  },
   onStart: (ctx) => {
     if (ctx.params.what === 'throwOnStart') throw new Error('start boom');
     ctx.watchBars(BTC, '1m');
@@ -28,6 +38,9 @@ const faulty = defineStrategy({
     if (ctx.state.bars < 2) return undefined;
     if (ctx.params.what === 'nanQty')
       return ctx.order.limit({ sym: BTC, side: 'BUY', qty: Number.NaN, price: bar.close });
+    const buy = (): Intent => ctx.order.market({ sym: BTC, side: 'BUY', qty: 0.1 });
+    if (ctx.params.what === 'asyncOnBar') return (async () => buy())() as unknown as Intent;
+    if (ctx.params.what === 'undefinedInArray') return [undefined, buy()] as unknown as Intent[];
     throw new Error(`boom on bar ${ctx.state.bars}`);
   },
 });
@@ -84,6 +97,58 @@ describe('backtest runner: strategy faults', () => {
       result.dispose?.();
     }
   });
+
+  /** The event time of the fault of a run whose strategy throws in `what`. */
+  async function faultTimeOf(what: 'throwOnBar' | 'throwOnStart'): Promise<number | undefined> {
+    const result = await runBacktest(options(bars, what));
+    result.dispose?.();
+    return result.faults?.[0]?.ts;
+  }
+
+  it('records a state factory that threw like a hook: strategy, `state`, run start, error and its line', async () => {
+    const result = await runBacktest(options(bars, 'throwInState'));
+    try {
+      const [fault, ...more] = result.faults ?? [];
+      expect(more).toEqual([]);
+      expect(fault).toMatchObject({ strategyId: 'bad', hook: 'state', error: 'Error: state boom' });
+      // At the run's start, when a throw in onStart is reported.
+      expect(fault?.ts).toBe(await faultTimeOf('throwOnStart'));
+      expect(fault?.at?.startsWith(`${THIS_FILE}:`)).toBe(true);
+      expect(result.orders.length).toBe(0);
+    } finally {
+      result.dispose?.();
+    }
+  });
+
+  it.each([
+    [
+      'an async hook (a Promise)',
+      'asyncOnBar',
+      /^TypeError: onBar returned a Promise .*strategy hooks are synchronous/,
+    ],
+    [
+      'an array holding undefined',
+      'undefinedInArray',
+      /^TypeError: onBar returned an array whose element 0 is undefined, not an intent/,
+    ],
+  ])(
+    'records a hook that returned %s as a fault at its event, sending nothing, and the run finishes',
+    async (_, what, error) => {
+      const result = await runBacktest(options(bars, what));
+      try {
+        const [fault, ...more] = result.faults ?? [];
+        expect(more).toEqual([]);
+        expect(fault?.strategyId).toBe('bad');
+        expect(fault?.hook).toBe('onBar');
+        // At the event of the second bar, when a throw there is reported.
+        expect(fault?.ts).toBe(await faultTimeOf('throwOnBar'));
+        expect(fault?.error).toMatch(error);
+        expect(result.orders.length).toBe(0);
+      } finally {
+        result.dispose?.();
+      }
+    },
+  );
 
   it('has no faults when nothing threw', async () => {
     const calm = defineStrategy({ name: 'calm', params: z.object({}), onBar: () => undefined });

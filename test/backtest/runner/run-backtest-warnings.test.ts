@@ -80,6 +80,13 @@ describe('backtest runner: setup warnings', () => {
     ]);
   });
 
+  it('warns when a strategy names a sym in its params that is not one of the run instruments, though the recordings hold it', async () => {
+    const onlySol = { instruments: [anInstrument(SOL)] };
+    expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }, onlySol))).toEqual([
+      `strategy s1 names ${BTC} in its params, but it is not one of the run's instruments (${SOL}): the risk gate denies every order on it (instrumentKnown); list it under instruments`,
+    ]);
+  });
+
   it('has no warnings when the watched bars are there', async () => {
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }))).toEqual([]);
   });

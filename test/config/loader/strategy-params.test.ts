@@ -62,6 +62,13 @@ describe('strategy params of a plain z.object schema', () => {
     ]);
   });
 
+  it('suggest the name whose letters were swapped (fats for fast)', () => {
+    const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fats: 10');
+    expect(problemsOf(text, plain).filter((p) => p.includes('fats'))).toEqual([
+      '✖ params.fats is not a known key (did you mean fast?) → at strategies[0].params.fats (bt.yaml:8:7)',
+    ]);
+  });
+
   it('still parse when every name is known', () => {
     const result = validateStrategyParams(loaded(BACKTEST_YAML), plain);
     expect(result.ok && result.params.get('sma')).toEqual({ fast: 10, period: 3 });

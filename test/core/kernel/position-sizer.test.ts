@@ -6,6 +6,7 @@ import {
   type PositionSizer,
   qtyForCash,
   qtyForEquityFraction,
+  qtyOnLotGrid,
   wholeUnits,
 } from '../../../core/kernel/index.ts';
 import { D, type Dec } from '../../../core/model/index.ts';
@@ -52,6 +53,25 @@ describe('position sizing', () => {
     expect(wholeUnits(D('-16.9')).toFixed()).toBe('-16');
   });
 
+  it('rounds a quantity toward zero to whole lots, zero below one lot or the minimum size', () => {
+    expect(qtyOnLotGrid(D('0.0125'), btc).toFixed()).toBe('0.012');
+    expect(qtyOnLotGrid(D('-0.0125'), btc).toFixed()).toBe('-0.012');
+    expect(qtyOnLotGrid(D('0.0009'), btc).toFixed()).toBe('0');
+    expect(qtyOnLotGrid(D('16.9'), aapl).toFixed()).toBe('16');
+    const lots = anInstrument(BTC, { lotSize: D('0.001'), minSize: D('0.01') });
+    expect(qtyOnLotGrid(D('0.0099'), lots).toFixed()).toBe('0');
+    fc.assert(
+      fc.property(fc.integer({ min: -10_000_000, max: 10_000_000 }), (tenThousandths) => {
+        const qty = D(tenThousandths).div(10_000);
+        const lot = qtyOnLotGrid(qty, btc);
+        expect(lot.mod(btc.lotSize).isZero()).toBe(true);
+        expect(lot.abs().lte(qty.abs())).toBe(true);
+        expect(qty.abs().sub(lot.abs()).lt(btc.lotSize)).toBe(true);
+        expect(lot.isZero() || lot.isNegative() === qty.isNegative()).toBe(true);
+      }),
+    );
+  });
+
   it('refuses a non-positive fraction or price', () => {
     expect(() => qtyForEquityFraction(D(1), 0, 1, btc)).toThrow(/fraction must be positive/);
     expect(() => qtyForEquityFraction(D(1), 1, 0, btc)).toThrow(/price must be positive/);
@@ -78,5 +98,53 @@ describe('position sizing', () => {
     // Mid 20 000.5: 5 000 / 20 000.5 = 0.24999... -> 0.249 on the 0.001 lot.
     rig.push(aQuote(1_000, 20_000, 20_001));
     expect(seen).toEqual({ half: '0.249', atPrice: '0.125', cash: '0.049', unknown: '0', units: '2' });
+  });
+
+  it('takes units as the README writes them: a number or a Decimal, on the lot grid of the sym', async () => {
+    const seen: Record<string, string> = {};
+    const errors: string[] = [];
+    const probe = defineStrategy({
+      name: 'units-probe',
+      params: z.object({}),
+      onQuote: (ctx) => {
+        if (seen.shares !== undefined) return;
+        const text = (qty: Dec): string => qty.toFixed();
+        seen.shares = text(ctx.size.units(200));
+        seen.decimal = text(ctx.size.units(D('2.7')));
+        seen.lots = text(ctx.size.units(BTC, 0.0125));
+        seen.lotsOfDecimal = text(ctx.size.units(BTC, D('-0.0125')));
+        seen.belowOneLot = text(ctx.size.units(BTC, 0.0004));
+        seen.unknown = text(ctx.size.units('BINANCE_PERP_XRP_USDT', 5));
+        seen.cashOfNumber = text(ctx.size.cash(BTC, 1_000, 40_000));
+        for (const bad of [
+          () => ctx.size.units(Number.NaN),
+          () => ctx.size.units(BTC, Infinity),
+          () => ctx.size.cash(BTC, Number.NaN),
+        ]) {
+          try {
+            bad();
+          } catch (error) {
+            errors.push(String(error));
+          }
+        }
+      },
+    });
+    const rig = await aStrategyRig([{ id: 'probe', strategy: probe, params: {} }]);
+    rig.push(aQuote(1_000, 20_000, 20_001));
+    expect(rig.faults).toEqual([]);
+    expect(seen).toEqual({
+      shares: '200',
+      decimal: '2',
+      lots: '0.012',
+      lotsOfDecimal: '-0.012',
+      belowOneLot: '0',
+      unknown: '0',
+      cashOfNumber: '0.025',
+    });
+    expect(errors).toEqual([
+      'RangeError: position sizing: qty must be a finite number, got NaN',
+      'RangeError: position sizing: qty must be a finite number, got Infinity',
+      'RangeError: position sizing: cash must be a finite number, got NaN',
+    ]);
   });
 });

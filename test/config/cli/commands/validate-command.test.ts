@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, runKeel } from '../../../../config/cli/index.ts';
+import { BACKTEST_YAML } from '../../../kit/config-texts.ts';
+
+/** Runs the CLI in this process, capturing its output. */
+async function keelInProcess(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runKeel(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('keel validate: warnings of a valid config', () => {
+  let dir: string;
+  let file: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-validate-'));
+    file = join(dir, 'bt.yaml');
+    writeFileSync(file, BACKTEST_YAML);
+    writeFileSync(join(dir, 'a.jsonl'), '');
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('warns of a sym in the params that is not one of the instruments, and still exits 0', async () => {
+    const run = await keelInProcess([
+      'validate',
+      file,
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_ETH_USDT',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(
+      `✔ ${file} is valid (mode backtest, 1 strategy)\n` +
+        "  ⚠ strategy sma names BINANCE_PERP_ETH_USDT in its params, but it is not one of the run's instruments (BINANCE_PERP_BTC_USDT): the risk gate denies every order on it (instrumentKnown); list it under instruments\n",
+    );
+    expect(run.code).toBe(EXIT.OK);
+  });
+
+  it('says nothing more when the params name a listed instrument', async () => {
+    const run = await keelInProcess([
+      'validate',
+      file,
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
+    ]);
+    expect(run.stdout).toBe(`✔ ${file} is valid (mode backtest, 1 strategy)\n`);
+    expect(run.code).toBe(EXIT.OK);
+  });
+});
