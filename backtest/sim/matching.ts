@@ -327,6 +327,9 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     consumed += asNumber(filled);
     if (side[0] === order) break;
   }
+  // On a trades-only recording the print is also the level an arriving order takes: what the
+  // resting orders took of it is gone, as what arriving orders take is (see takeableLevels).
+  if (model.partialFills && consumed > 0) marketOf(state, event.sym).lastTaken += consumed;
   // The head was updated while matching; the orders behind it see the same market.
   if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
 }
