@@ -243,16 +243,12 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
  * The Positions-channel view of a position.
  * @param state - the venue
  * @param position - the position
- * @param equity - the portfolio equity when the caller has it already
- * @param adlRank - the ADL rank to report (default: the position's own)
+ * @param equity - the portfolio equity now
+ * @param adlRank - the ADL rank now (`adlRankOf`): the caller computes it when the view is made,
+ *   as the rank moves with every mark and the position's last published rank goes stale
  * @returns the Position
  */
-export function positionView(
-  state: SimState,
-  position: SimPosition,
-  equity?: Dec,
-  adlRank: number = position.adlRank,
-): Position {
+export function positionView(state: SimState, position: SimPosition, equity: Dec, adlRank: number): Position {
   const { mark, notional: value, unrealizedPnl: pnl } = valuationOf(state, position);
   return {
     positionId: `${position.sym}|${position.positionSide}`,
@@ -267,7 +263,7 @@ export function positionView(
     positionMM: value.mul(state.opts.mmrOf(position.sym)),
     unrealizedPNL: pnl,
     leverage: position.leverage,
-    liqPrice: liqPriceOf(state, position, equity ?? equityOf(state)),
+    liqPrice: liqPriceOf(state, position, equity),
     adlRank,
     createAt: position.createAt,
     updateAt: position.updateAt,

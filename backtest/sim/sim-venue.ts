@@ -258,15 +258,18 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     },
     snapshot(): Promise<VenueSnapshot> {
       const coins = new Set([...state.balances.keys()]);
+      const equity = equityOf(state);
+      const equityN = asNumber(equity);
       return Promise.resolve({
         ts: state.now,
         openOrders: [...state.liveOrders].map((o) => orderView(o, opts.portfolioId)),
         openAlgoOrders: [...state.algos.values()].map((a) => algoView(state, a)),
+        // The ADL rank moves with every mark: it is computed when read, not kept up to date per event.
         positions: [...state.positions.values()]
           .filter((p) => !p.qty.isZero())
-          .map((p) => positionView(state, p)),
+          .map((p) => positionView(state, p, equity, adlRankOf(state, p, equityN))),
         assets: [...coins].map((coin) => assetView(state, coin)),
-        account: accountView(state),
+        account: accountView(state, equity),
       });
     },
     adlRanks(sym?: string): Promise<AdlRankEvent[]> {
