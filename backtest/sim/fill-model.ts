@@ -7,7 +7,10 @@ import type { SimOrder } from './sim-order.ts';
  * - `through`: it fills only when the market trades or quotes strictly through its price.
  * - `queue`: it waits behind the quantity displayed at its price when it arrived (price-time
  *   priority: only orders at its price are ahead); trades at its price eat the queue first, trades
- *   through its price or quotes at or through it fill it. With nothing displayed on its side (a
+ *   through its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
+ *   opposite side reaches its price: by then the queue ahead is normally used up (the opposite
+ *   side reaches a bid only when the levels at and above it are gone, which empties the queue),
+ *   and the queue is not checked again (a locked quote still showing size at its price fills it). With nothing displayed on its side (a
  *   trades-only recording) the queue is unknown, so only trades through its price fill it.
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
  * again until its displayed size changes (Keel's choice; see `TakenLevel`).
@@ -73,7 +76,8 @@ export function describeFillModel(model: ResolvedFillModel): string {
 
 /**
  * Whether a resting order's limit meets a market price under the fill model: at or through it
- * (`touch`, `queue`), strictly through it (`through`).
+ * (`touch`, `queue`: on quotes and books the queue model fills at the touch, its queue ahead not
+ * checked), strictly through it (`through`).
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
  * @param marketPrice - an opposite level's price or a trade price

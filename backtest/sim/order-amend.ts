@@ -53,8 +53,12 @@ function takesAsPostOnly(state: SimState, order: SimOrder, price: Dec): boolean 
 type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
 
 /**
- * Modifies an open order's quantity and / or price. A resting order loses its queue place; a HOLD
- * order is released to the market by its modification (Keel's reading of HOLD). An amendment that would make a post-only
+ * Modifies an open order's quantity and / or price. Every accepted modification re-queues a
+ * resting order, whatever it changed (a lower qty, the same values): it goes to the back of its
+ * price level, behind the size displayed there, as Binance futures' modify docs say the modified
+ * order is "re-sorted in the matching queue" (the public venue docs do not say; some venues keep
+ * the place of a qty decrease). A HOLD order is released to the market by its modification
+ * (Keel's reading of HOLD). An amendment that would make a post-only
  * (GTX) order take is refused with 400001 and the order stays as it was (Keel's choice, as
  * placement refuses one: the public venue docs do not say; Binance, for one, cancels such an
  * order instead). An amendment that needs more initial margin than the order locked before, when
