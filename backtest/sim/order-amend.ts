@@ -124,7 +124,9 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
     order.remainingN = asNumber(intent.qty.minus(order.filled));
   }
   const shortfall = marginShortfall(state, order);
-  if (shortfall?.gt(orderMargin(state, { ...order, ...before }))) {
+  // Only an amendment locking more margin than the order did is refused: one lowering it is
+  // accepted even on an over-committed portfolio.
+  if (shortfall !== undefined && orderMargin(state, order).gt(orderMargin(state, { ...order, ...before }))) {
     Object.assign(order, before);
     rejectCommand(
       state,
