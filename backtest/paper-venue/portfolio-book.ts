@@ -34,7 +34,11 @@ export interface PaperPortfolioOptions {
   readonly apiSecret: string;
   /** Starting balances per coin. */
   readonly startingBalances: Readonly<Record<string, Dec>>;
-  /** Sub-portfolio fee markup (a fraction of notional, precision 0.01 bps). Default 0. */
+  /**
+   * This portfolio's sub-portfolio fee markup (a fraction of notional, precision 0.01 bps, not
+   * negative): the sim's `subPortfolioMarkup`, charged on top of each instrument's own
+   * `fees.markup`, so a markup given here must not be in the instrument specs too. Default 0.
+   */
   readonly feeMarkup?: Dec;
   /** Default NET. */
   readonly positionMode?: PositionMode;

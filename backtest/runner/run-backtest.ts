@@ -354,17 +354,22 @@ async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number)
 }
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
+  const sub = options.sim?.subPortfolioMarkup;
+  const subText =
+    sub === undefined || sub.isZero()
+      ? ''
+      : ` Sub-portfolio markup ${sub.mul(10_000).toFixed()} bps on every rate, on top of any instrument markup.`;
   if (options.commission !== undefined) {
     const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
-    return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.`;
+    return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.${subText}`;
   }
   const parts = instruments.map(
     (s) =>
       `${s.sym}: maker ${s.fees.maker.mul(10_000).toFixed()} bps, taker ${s.fees.taker.mul(10_000).toFixed()} bps` +
-      (s.fees.markup.isZero() ? '' : `, markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
+      (s.fees.markup.isZero() ? '' : `, instrument markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
       fixedCommissionText(s.fees),
   );
-  return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.`;
+  return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.${subText}`;
 }
 
 function recordingDescription(path: string, header: SessionHeader): RecordingDescription {

@@ -1,6 +1,6 @@
 import { D, type Dec, type ExecType, type FeeSchedule, isOnStep, ZERO } from '../../core/model/index.ts';
 
-/** Sub-portfolio fee markups accept a precision of 0.01 bps (spec "Limits"). */
+/** Fee markups (instrument and sub-portfolio) accept a precision of 0.01 bps (spec "Limits"). */
 export const MARKUP_STEP: Dec = D('0.000001');
 
 /** The fee of one fill, paid in the instrument's quote (settle) asset. */
@@ -26,10 +26,24 @@ export function checkMarkup(markup: Dec, where: string): void {
 }
 
 /**
- * Computes the fee of one fill: (maker or taker rate + sub-portfolio markup) x notional, plus the
- * fixed commission per fill, plus on an order's first fill the fixed commission per order
- * (equities). A negative total is paid back as a rebate.
- * @param schedule - the instrument's fee schedule
+ * Checks a sub-portfolio markup (the portfolio's own, as the broker endpoint sets it): not
+ * negative, on the venue's precision of 0.01 bps.
+ * @param markup - markup as a rate (0.000001 = 0.01 bps)
+ * @param where - where the value came from, for the error
+ * @throws RangeError when the markup is negative or finer than 0.01 bps
+ */
+export function checkSubPortfolioMarkup(markup: Dec, where: string): void {
+  if (markup.lt(0)) throw new RangeError(`${where}: markup ${markup.toFixed()} must not be negative`);
+  checkMarkup(markup, where);
+}
+
+/**
+ * Computes the fee of one fill: (maker or taker rate + the instrument's markup + the portfolio's
+ * sub-portfolio markup) x notional, plus the fixed commission per fill, plus on an order's first
+ * fill the fixed commission per order (equities). A negative total is paid back as a rebate. The
+ * two markups are different things, each charged once: the instrument's belongs to its fee
+ * schedule (every portfolio pays it), the sub-portfolio markup to the portfolio trading.
+ * @param schedule - the instrument's fee schedule, its own markup included
  * @param execType - MAKER for a resting order, TAKER for one that took liquidity
  * @param notional - quantity x price x contract size, in the quote asset
  * @param extraMarkup - the sub-portfolio markup of the simulated portfolio, added to both rates

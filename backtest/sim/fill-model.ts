@@ -7,7 +7,11 @@ import type { SimOrder } from './sim-order.ts';
  * - `through`: it fills only when the market trades or quotes strictly through its price.
  * - `queue`: it waits behind the quantity displayed at its price when it arrived (price-time
  *   priority: only orders at its price are ahead); trades at its price eat the queue first, trades
- *   through its price or quotes at or through it fill it.
+ *   through its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
+ *   opposite side reaches its price: by then the queue ahead is normally used up (the opposite
+ *   side reaches a bid only when the levels at and above it are gone, which empties the queue),
+ *   and the queue is not checked again (a locked quote still showing size at its price fills it). With nothing displayed on its side (a
+ *   trades-only recording) the queue is unknown, so only trades through its price fill it.
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
  * again until its displayed size changes (Keel's choice; see `TakenLevel`).
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
@@ -72,7 +76,8 @@ export function describeFillModel(model: ResolvedFillModel): string {
 
 /**
  * Whether a resting order's limit meets a market price under the fill model: at or through it
- * (`touch`, `queue`), strictly through it (`through`).
+ * (`touch`, `queue`: on quotes and books the queue model fills at the touch, its queue ahead not
+ * checked), strictly through it (`through`).
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
  * @param marketPrice - an opposite level's price or a trade price
@@ -157,10 +162,11 @@ function displayedAtPrice(sameSide: readonly (readonly [number, number])[], orde
  * The queue ahead of a new resting order, in price-time priority only the orders already at its
  * price (queue model; 0 for the others): the size displayed at its price on its own side; 0 when
  * nothing is displayed there although the displayed levels reach it (it improves on the best
- * price, or lies between two levels), or when nothing at all is displayed on its side. Beyond the
- * displayed depth the size at its price is unknown: Infinity (no trade at its price reaches it)
- * until a quote or book shows the level, which trims the queue to the displayed size, all of it
- * assumed ahead (Keel's choice, risk-averse).
+ * price, or lies between two levels). Beyond the displayed depth, and when nothing at all is
+ * displayed on its side (a trades-only recording, before the first quote), the size at its price
+ * is unknown: Infinity, so no trade at its price reaches it and only trades strictly through its
+ * price fill it, as under `through`, until a quote or book shows the level, which trims the queue
+ * to the displayed size, all of it assumed ahead (Keel's choice, risk-averse).
  * @param model - resolved fill model
  * @param order - the order about to rest
  * @param sameSide - the displayed levels on the order's side, best first
@@ -171,6 +177,6 @@ export function initialQueue(
   order: SimOrder,
   sameSide: readonly (readonly [number, number])[],
 ): number {
-  if (model.name !== 'queue' || sameSide.length === 0) return 0;
+  if (model.name !== 'queue') return 0;
   return displayedAtPrice(sameSide, order);
 }

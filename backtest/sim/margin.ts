@@ -127,15 +127,16 @@ export function equityOf(state: SimState): Dec {
 }
 
 /**
- * Maintenance margin of the portfolio, optionally without one position (for its liqPrice).
+ * Maintenance margin of the portfolio, optionally without the positions of one sym (for their
+ * liqPrice).
  * @param state - the venue
- * @param except - a position to leave out
+ * @param exceptSym - a sym whose positions (both legs in BOTH mode) to leave out
  * @returns the maintenance margin in the account currency
  */
-export function maintenanceMargin(state: SimState, except?: SimPosition): Dec {
+export function maintenanceMargin(state: SimState, exceptSym?: string): Dec {
   let mm = ZERO;
   for (const position of state.positions.values()) {
-    if (position === except || position.qty.isZero()) continue;
+    if (position.sym === exceptSym || position.qty.isZero()) continue;
     mm = mm.plus(valued(positionMM(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values()) {
@@ -317,22 +318,33 @@ export function availableMargin(state: SimState): Dec {
 }
 
 /**
- * Estimated liquidation price of a position, other positions' marks held still: the price p at
- * which equity + Q(p - mark) = MM_others + |Q| p mmr, Q = signed qty x contract size.
+ * Estimated liquidation price of a position: the mark p of its sym at which equity equals
+ * maintenance margin, other syms' marks held still. Every position on the sym moves with p, so in
+ * BOTH mode the LONG and SHORT legs are solved in one equation and report the same price (as
+ * Binance's hedge-mode formula does): equity + sum Q_i (p - mark) = MM_other syms + sum |Q_i| p
+ * mmr, Q_i = signed qty x contract size of each position on the sym.
  * @param state - the venue
  * @param position - the position
  * @param equity - the portfolio equity when the caller has it already
- * @returns the price, 0 when the position cannot be liquidated by its own price move
+ * @returns the price, 0 when the positions cannot be liquidated by their sym's price move
  */
 export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): Dec {
   if (position.qty.isZero()) return ZERO;
-  const q = valued(position.qty.mul(contractSizeOf(state, position.sym)), settleValue(state, position.sym));
-  const denominator = q.minus(q.abs().mul(state.opts.mmrOf(position.sym)));
+  const size = contractSizeOf(state, position.sym);
+  const settle = settleValue(state, position.sym);
+  let q = ZERO;
+  let absQ = ZERO;
+  let atMark = ZERO;
+  for (const leg of state.positions.values()) {
+    if (leg.sym !== position.sym || leg.qty.isZero()) continue;
+    const signed = valued(leg.qty.mul(size), settle);
+    q = q.plus(signed);
+    absQ = absQ.plus(signed.abs());
+    atMark = atMark.plus(signed.mul(markOf(state, leg)));
+  }
+  const denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
   if (denominator.isZero()) return ZERO;
-  const price = maintenanceMargin(state, position)
-    .minus(equity)
-    .plus(q.mul(markOf(state, position)))
-    .div(denominator);
+  const price = maintenanceMargin(state, position.sym).minus(equity).plus(atMark).div(denominator);
   return price.gt(0) ? price : ZERO;
 }
 
@@ -340,16 +352,12 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
  * The Positions-channel view of a position.
  * @param state - the venue
  * @param position - the position
- * @param equity - the portfolio equity when the caller has it already
- * @param adlRank - the ADL rank to report (default: the position's own)
+ * @param equity - the portfolio equity now
+ * @param adlRank - the ADL rank now (`adlRankOf`): the caller computes it when the view is made,
+ *   as the rank moves with every mark and the position's last published rank goes stale
  * @returns the Position
  */
-export function positionView(
-  state: SimState,
-  position: SimPosition,
-  equity?: Dec,
-  adlRank: number = position.adlRank,
-): Position {
+export function positionView(state: SimState, position: SimPosition, equity: Dec, adlRank: number): Position {
   const { mark, notional: value, unrealizedPnl: pnl } = valuationOf(state, position);
   return {
     positionId: `${position.sym}|${position.positionSide}`,
@@ -364,7 +372,7 @@ export function positionView(
     positionMM: value.mul(state.opts.mmrOf(position.sym)),
     unrealizedPNL: pnl,
     leverage: position.leverage,
-    liqPrice: liqPriceOf(state, position, equity ?? equityOf(state)),
+    liqPrice: liqPriceOf(state, position, equity),
     adlRank,
     createAt: position.createAt,
     updateAt: position.updateAt,

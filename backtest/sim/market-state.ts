@@ -34,7 +34,10 @@ export interface SymMarket {
 /**
  * Displayed size the sim's orders already took at one price level. The recording cannot show our
  * own fills, so while the level keeps displaying the same size, only `shown - taken` is offered
- * again; a changed size, or a level that went away and came back, is new liquidity (Keel's choice).
+ * again; a changed size, or a level that went away and came back, is new liquidity offered again
+ * in full, however small the change (5 shown, 5 taken, then 4.9 shown: 4.9 on offer; Keel's
+ * choice: the recording cannot say whether what it shows now is what the sim took or others' new
+ * orders).
  */
 export interface TakenLevel {
   readonly price: number;
@@ -131,7 +134,7 @@ function displayedAt(levels: readonly BookLevel[], price: number): number {
 
 /**
  * The displayed size at a level still on offer to the sim's orders: the size minus what they took
- * of that same display.
+ * of that same display; all of it when the level shows another size than the one taken from.
  * @param taken - the side's taken records (`bidsTaken` or `asksTaken`)
  * @param price - the level's price
  * @param shown - the size the level displays now

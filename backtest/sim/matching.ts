@@ -99,7 +99,10 @@ function tickShift(state: SimState, order: SimOrder, price: number, ticks: numbe
  * Takes liquidity for an arriving (or triggered) order: walks the displayed opposite levels within
  * its limit, each at its own price, offered only what the sim has not taken of the same display
  * already; a market order's remainder beyond the displayed size fills `beyondBookTicks` past the
- * last level, and every market fill pays `slippageTicks` extra. FOK fills all or nothing.
+ * last level, and every market fill pays `slippageTicks` extra. FOK fills all or nothing. Self-trades
+ * are not modelled: the levels are the recorded ones, without our own resting orders, so an order
+ * may pass our own resting order on the other side and fill against the recorded book (no match
+ * with it, no self-trade prevention).
  * @param state - the venue
  * @param order - a working order
  * @returns false when no price is known yet (the order must wait)
@@ -229,7 +232,9 @@ function rest(state: SimState, order: SimOrder): void {
 }
 
 /**
- * Re-prices an order on the book after an amendment (it loses its time priority and queue place).
+ * Re-prices an order on the book after an amendment: whatever changed, it loses its time priority
+ * and queue place and rests behind the size displayed at its price, as a new order would
+ * ("re-sorted in the matching queue", per Binance futures' modify docs).
  * @param state - the venue
  * @param order - a resting order whose price or quantity changed
  */
@@ -342,6 +347,9 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     consumed += asNumber(filled);
     if (side[0] === order) break;
   }
+  // On a trades-only recording the print is also the level an arriving order takes: what the
+  // resting orders took of it is gone, as what arriving orders take is (see takeableLevels).
+  if (model.partialFills && consumed > 0) marketOf(state, event.sym).lastTaken += consumed;
   // The head was updated while matching; the orders behind it see the same market.
   if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
 }

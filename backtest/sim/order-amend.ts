@@ -7,6 +7,8 @@ import type {
 import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
+import { orderMargin } from './margin.ts';
+import { marginShortfall } from './margin-check.ts';
 import { requeue, wouldTake } from './matching.ts';
 import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
@@ -47,12 +49,23 @@ function takesAsPostOnly(state: SimState, order: SimOrder, price: Dec): boolean 
   return wouldTake(state, { ...order, priceN: asNumber(price) });
 }
 
+/** The fields a modification changes, kept to put the order back when the amendment is refused. */
+type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
+
 /**
- * Modifies an open order's quantity and / or price. A resting order loses its queue place; a HOLD
- * order is released to the market by its modification (Keel's reading of HOLD). An amendment that
- * would make a post-only (GTX) order take is refused with 400001 and the order stays as it was
- * (Keel's choice, as placement refuses one: the public venue docs do not say; Binance, for one,
- * cancels such an order instead).
+ * Modifies an open order's quantity and / or price. Every accepted modification re-queues a
+ * resting order, whatever it changed (a lower qty, the same values): it goes to the back of its
+ * price level, behind the size displayed there, as Binance futures' modify docs say the modified
+ * order is "re-sorted in the matching queue" (the public venue docs do not say; some venues keep
+ * the place of a qty decrease). A HOLD order is released to the market by its modification
+ * (Keel's reading of HOLD). An amendment that would make a post-only
+ * (GTX) order take is refused with 400001 and the order stays as it was (Keel's choice, as
+ * placement refuses one: the public venue docs do not say; Binance, for one, cancels such an
+ * order instead). An amendment that needs more initial margin than the order locked before, when
+ * the available margin counting it would be negative, is refused with 401023 and the order stays
+ * as it was: the same check as placement, so an order placed small and enlarged cannot carry
+ * more than the same order placed whole. One that needs no more margin is accepted even on an
+ * over-committed portfolio, as it only lowers the commitment.
  * @param state - the venue
  * @param intent - the command
  */
@@ -96,6 +109,12 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   }
   const priceChanged = intent.price !== undefined && !intent.price.eq(order.price);
   const qtyChanged = intent.qty !== undefined && !intent.qty.eq(order.qty);
+  const before: Amendable = {
+    price: order.price,
+    priceN: order.priceN,
+    qty: order.qty,
+    remainingN: order.remainingN,
+  };
   if (intent.price) {
     order.price = intent.price;
     order.priceN = asNumber(intent.price);
@@ -103,6 +122,20 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   if (intent.qty) {
     order.qty = intent.qty;
     order.remainingN = asNumber(intent.qty.minus(order.filled));
+  }
+  const shortfall = marginShortfall(state, order);
+  // Only an amendment locking more margin than the order did is refused: one lowering it is
+  // accepted even on an over-committed portfolio.
+  if (shortfall !== undefined && orderMargin(state, order).gt(orderMargin(state, { ...order, ...before }))) {
+    Object.assign(order, before);
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'INSUFFICIENT_MARGIN',
+      `order ${intent.target} as modified needs ${shortfall.toFixed(2)}`,
+    );
+    return;
   }
   order.amendType = priceChanged && qtyChanged ? 'PRICE_QTY' : priceChanged ? 'PRICE' : 'QTY';
   publishOrder(state, order, 'AMEND_COMPLETED');

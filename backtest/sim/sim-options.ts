@@ -1,7 +1,7 @@
 import { nextUsEquitySessionClose, type RandomSource } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec, PositionMode } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
-import { checkMarkup } from './fee-model.ts';
+import { checkMarkup, checkSubPortfolioMarkup } from './fee-model.ts';
 import type { FillModelName, FillModelOptions, ResolvedFillModel } from './fill-model.ts';
 import { resolveFillModel } from './fill-model.ts';
 import type { LatencyOptions } from './latency-model.ts';
@@ -43,7 +43,11 @@ export interface SimVenueOptions {
   readonly leverage?: Readonly<Record<string, Dec>>;
   /** Maintenance margin rate per sym, or one for all. Default 0.005 (Keel's choice). */
   readonly maintenanceMarginRate?: Dec | Readonly<Record<string, Dec>>;
-  /** The sub-portfolio fee markup added to every rate (precision 0.01 bps). Default 0. */
+  /**
+   * The simulated portfolio's sub-portfolio fee markup (what the broker's sub-portfolio fee-rate
+   * endpoint sets), added to every rate on top of each instrument's own `fees.markup`; both are
+   * charged, so give a markup in one place only. Not negative, precision 0.01 bps. Default 0.
+   */
   readonly subPortfolioMarkup?: Dec;
   readonly loans?: LoanOptions;
   /** Seeded randomness for latency jitter. */
@@ -108,13 +112,14 @@ export const DEFAULT_LATENCY: LatencyOptions = {
  * Fills in defaults and checks the options.
  * @param options - the caller's options
  * @returns resolved options
- * @throws RangeError naming the bad field (unknown fill model, markup finer than 0.01 bps, bad leverage)
+ * @throws RangeError naming the bad field (unknown fill model, markup finer than 0.01 bps, a
+ *   negative sub-portfolio markup, bad leverage)
  */
 export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions {
   const instruments = new Map(options.instruments.map((spec) => [spec.sym, spec]));
   for (const spec of options.instruments) checkMarkup(spec.fees.markup, `sim instrument ${spec.sym} fees`);
   const subPortfolioMarkup = options.subPortfolioMarkup ?? D(0);
-  checkMarkup(subPortfolioMarkup, 'sim subPortfolioMarkup');
+  checkSubPortfolioMarkup(subPortfolioMarkup, 'sim subPortfolioMarkup');
   const leverageOf = (sym: string): Dec => {
     const given = options.leverage?.[sym];
     if (given) return given;

@@ -16,6 +16,10 @@ export interface SimPosition {
   /** Contract size and maintenance margin rate as numbers, for the per-event margin check. */
   readonly contractSizeN: number;
   readonly mmrN: number;
+  /**
+   * The ADL rank last published (an adlRank event goes out when a publication changes it); views
+   * compute the current one when read.
+   */
   adlRank: number;
   createAt: number;
   updateAt: number;

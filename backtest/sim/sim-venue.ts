@@ -22,7 +22,7 @@ import {
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
 import { equityEstimateOf, equitySnapshotOf, marginHeadroomOf } from './equity-estimate.ts';
-import { checkMarkup } from './fee-model.ts';
+import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
@@ -113,7 +113,8 @@ export interface SimVenue extends ExecutionPort {
   loanRisk(): LoanRisk;
   /**
    * Changes the portfolio's sub-portfolio fee markup (as the broker endpoint does on the venue):
-   * every fill from now on pays the instrument's rate plus this markup; earlier fills keep theirs.
+   * every fill from now on pays the instrument's rate and own markup plus this markup (it
+   * replaces `subPortfolioMarkup`, not the instrument's markup); earlier fills keep theirs.
    * @param markup - the markup as a rate added to maker and taker rates (0.000001 = 0.01 bps)
    * @throws RangeError when the markup is negative or finer than the venue's precision of 0.01 bps
    */
@@ -280,15 +281,18 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     },
     snapshot(): Promise<VenueSnapshot> {
       const coins = new Set([...state.balances.keys()]);
+      const equity = equityOf(state);
+      const equityN = asNumber(equity);
       return Promise.resolve({
         ts: state.now,
         openOrders: [...state.liveOrders].map((o) => orderView(o, opts.portfolioId)),
         openAlgoOrders: [...state.algos.values()].map((a) => algoView(state, a)),
+        // The ADL rank moves with every mark: it is computed when read, not kept up to date per event.
         positions: [...state.positions.values()]
           .filter((p) => !p.qty.isZero())
-          .map((p) => positionView(state, p)),
+          .map((p) => positionView(state, p, equity, adlRankOf(state, p, equityN))),
         assets: [...coins].map((coin) => assetView(state, coin)),
-        account: accountView(state),
+        account: accountView(state, equity),
       });
     },
     adlRanks(sym?: string): Promise<AdlRankEvent[]> {
@@ -322,10 +326,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     availableMarginFloor: () => marginHeadroomOf(state).floor,
     loanRisk: () => loanRiskOf(state),
     setFeeMarkup(markup: Dec): void {
-      if (markup.lt(0)) {
-        throw new RangeError(`sim setFeeMarkup: markup ${markup.toFixed()} must not be negative`);
-      }
-      checkMarkup(markup, 'sim setFeeMarkup');
+      checkSubPortfolioMarkup(markup, 'sim setFeeMarkup');
       state.feeMarkup = markup;
     },
   };

@@ -16,7 +16,7 @@ import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { shownPath } from './shown-path.ts';
-import { fillModelOf, latencyOf, specsWithFees } from './sim-models.ts';
+import { fillModelOf, latencyOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
 
 /** Inputs of a configured backtest beyond the config. */
 export interface ConfiguredBacktestOptions {
@@ -93,7 +93,8 @@ export async function runConfiguredBacktest(
     throw new Error(`${loaded.file}: backtest.startingCash names no asset`);
   const recordings = backtestRecordings(loaded, options.recordings);
   const cached = backtest.eventCache;
-  const instruments = specsWithFees(instrumentSpecsOf(config.instruments), config, backtest.fees);
+  const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
+  const subPortfolioMarkup = subPortfolioMarkupOf(config);
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => s.use).join(', ')}`,
     recordings,
@@ -115,6 +116,7 @@ export async function runConfiguredBacktest(
     startingCash,
     settleAsset,
     ...(backtest.fillModel === undefined ? {} : { fillModel: fillModelOf(backtest.fillModel) }),
+    ...(subPortfolioMarkup === undefined ? {} : { sim: { subPortfolioMarkup } }),
     ...(backtest.latency === undefined
       ? {}
       : { latency: latencyOf(backtest.latency), seed: backtest.latency.seed }),

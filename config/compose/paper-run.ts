@@ -13,7 +13,7 @@ import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
 import type { SessionFillModel } from './session-result.ts';
-import { fillModelOf, latencyOf } from './sim-models.ts';
+import { fillModelOf, latencyOf, subPortfolioMarkupOf } from './sim-models.ts';
 
 /** The paper venue a paper run started, and what the session needs to know of it. */
 export interface EmbeddedPaperVenue {
@@ -81,6 +81,7 @@ export async function startEmbeddedPaperVenue(
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
   const { feed, synthetic } = await paperFeedOf(paper, loaded, startTime);
   const fillModel = paper.fillModel === undefined ? 'queue' : fillModelOf(paper.fillModel);
+  const feeMarkup = subPortfolioMarkupOf(loaded.config);
   const venue = await startPaperVenue({
     instruments,
     port: paper.venuePort,
@@ -90,6 +91,9 @@ export async function startEmbeddedPaperVenue(
         apiKey: `paper-${randomBytes(6).toString('hex')}`,
         apiSecret: randomBytes(24).toString('hex'),
         startingBalances: paper.startingCash,
+        // The sub-portfolio the strategies trade in pays its markup here, once, on top of each
+        // instrument's own (the specs carry only the latter).
+        ...(feeMarkup === undefined ? {} : { feeMarkup }),
       },
     ],
     fillModel,

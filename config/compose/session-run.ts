@@ -5,7 +5,7 @@ import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
-import { latencyOf, specsWithFees } from './sim-models.ts';
+import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
@@ -47,8 +47,7 @@ export async function runConfiguredSession(
   }
   const logger = runLogger(config.name ?? config.mode, config.logging.level);
   // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
-  const instruments =
-    config.mode === 'paper' ? specsWithFees(instrumentSpecsOf(config.instruments), config, undefined) : [];
+  const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   const common = {
     config,

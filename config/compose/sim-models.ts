@@ -1,5 +1,5 @@
 import type { FillModelName, FillModelOptions, LatencyOptions } from '../../backtest/sim/index.ts';
-import type { InstrumentSpec } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import type { BacktestConfig, KeelConfig } from '../schema/index.ts';
 
@@ -36,32 +36,38 @@ export function latencyOf(config: LatencyConfig): LatencyOptions {
 }
 
 /**
- * Applies the config's fee model and the fee markup of the portfolio the strategies trade in
- * to the instrument specs: `instrument` keeps each schedule, `flat` replaces them.
+ * Applies the config's fee model to the instrument specs: `instrument` keeps each schedule, `flat`
+ * replaces the rates. Each instrument keeps its own markup; the sub-portfolio markup is not
+ * written into the specs ({@link subPortfolioMarkupOf}), so that no fill pays it twice.
  * @param specs - the instrument specs
- * @param config - the validated config
  * @param fees - the fee model (backtest's; paper runs keep the schedules)
  * @returns the specs the simulated venue charges by
  */
 export function specsWithFees(
   specs: readonly InstrumentSpec[],
-  config: KeelConfig,
   fees: BacktestConfig['fees'] | undefined,
 ): InstrumentSpec[] {
+  if (fees?.model !== 'flat') return [...specs];
+  return specs.map((spec) => ({
+    ...spec,
+    fees: {
+      maker: D(fees.makerBps).div(10_000),
+      taker: D(fees.takerBps).div(10_000),
+      markup: spec.fees.markup,
+      fixedPerFill: fees.fixedPerFill,
+      ...(fees.fixedPerOrder === undefined ? {} : { fixedPerOrder: fees.fixedPerOrder }),
+    },
+  }));
+}
+
+/**
+ * The sub-portfolio fee markup of the portfolio the strategies trade in (`feeMarkupBps` of that
+ * sub-portfolio), as a rate: the simulated venue's `subPortfolioMarkup`, charged on top of each
+ * instrument's own markup. The main portfolio pays none.
+ * @param config - the validated config
+ * @returns the markup (0.000001 = 0.01 bps), undefined when the strategies trade in the main portfolio
+ */
+export function subPortfolioMarkupOf(config: KeelConfig): Dec | undefined {
   const portfolio = config.strategies[0]?.portfolio;
-  const markupBps = config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps;
-  return specs.map((spec) => {
-    let schedule = spec.fees;
-    if (fees?.model === 'flat') {
-      schedule = {
-        maker: D(fees.makerBps).div(10_000),
-        taker: D(fees.takerBps).div(10_000),
-        markup: schedule.markup,
-        fixedPerFill: fees.fixedPerFill,
-        ...(fees.fixedPerOrder === undefined ? {} : { fixedPerOrder: fees.fixedPerOrder }),
-      };
-    }
-    if (markupBps !== undefined) schedule = { ...schedule, markup: markupBps.div(10_000) };
-    return { ...spec, fees: schedule };
-  });
+  return config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps.div(10_000);
 }

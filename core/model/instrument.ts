@@ -92,7 +92,12 @@ export type SymState = 'TRADING' | 'HALTED' | 'CLOSED';
 export interface FeeSchedule {
   readonly maker: Dec;
   readonly taker: Dec;
-  /** Sub-portfolio markup added to both rates (precision 0.01 bps = 0.000001). */
+  /**
+   * The instrument's own markup, added to both rates for every portfolio trading it (part of its
+   * fee schedule; precision 0.01 bps = 0.000001). Not the sub-portfolio markup: that one belongs
+   * to a portfolio (the broker's sub-portfolio fee rate; the simulated venue's
+   * `subPortfolioMarkup`) and is charged on top of this one.
+   */
   readonly markup: Dec;
   /** Fixed commission per order fill, in the quote asset (equities). */
   readonly fixedPerFill: Dec;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAPER_RATE_LIMITS, type PaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { D } from '../../../core/model/index.ts';
 import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
 import { loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
@@ -67,6 +68,24 @@ describe('paper venue REST orders', () => {
     expect(cancel.body.data).toMatchObject({ orderState: 'OPEN', action: 'CANCEL_PENDING' });
     const twice = await signedRest(venue, 'DELETE', '/api/v1/trading/order', { clientOrderId: 'dup' });
     expect(twice.body.code).toBe(401058);
+  });
+
+  it('answers 401023 to a modify the margin cannot carry and keeps the order as it was', async () => {
+    opened.venue = await aPaperVenue({ startingBalances: { USDT: D(1000) } });
+    const venue = await withFirstQuotes(opened.venue);
+    const body = { sym: BTC, side: 'BUY', orderType: 'LIMIT', orderQty: '1', limitPrice: '95.0' };
+    expect(
+      (await signedRest(venue, 'POST', '/api/v1/trading/order', { ...body, clientOrderId: 'grow' })).body
+        .code,
+    ).toBe(0);
+    // 106 x 95 / leverage 10 = 1007 of initial margin on 1000 USDT
+    const grown = await signedRest(venue, 'PUT', '/api/v1/trading/order', {
+      clientOrderId: 'grow',
+      orderQty: '106',
+    });
+    expect(grown.body).toMatchObject({ code: 401023 });
+    const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'grow' });
+    expect(order.body.data).toMatchObject({ orderQty: '1', limitPrice: '95' });
   });
 
   it('answers 400009 for an unknown sym and 400001 naming the field for a malformed body', async () => {

@@ -27,6 +27,19 @@ describe('sim venue: ADL rank', () => {
     expect((await t.sim.adlRanks()).map((r) => r.rank)).toEqual([4]);
   });
 
+  it('shows the current rank in the snapshot position view, not the one of the last fill', async () => {
+    const t = aSim({ startingBalances: { USDT: D('1000') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.send(aMarket('m', 'BUY', '50'));
+    t.sim.onMarket(aMark(1, 100));
+    // at the fill: flat PnL, score 0 -> rank 1
+    expect((await t.sim.snapshot()).positions.map((p) => p.adlRank)).toEqual([1]);
+    // mark 150 moves no money: upnl 2500, PnL% 2500 / 5000 = 0.5; equity 1000 - 2.5 + 2500 = 3497.5;
+    // leverage 7500 / 3497.5 = 2.1444; score 1.0722 -> rank 4
+    t.sim.onMarket(aMark(2, 150));
+    expect((await t.sim.snapshot()).positions.map((p) => p.adlRank)).toEqual([4]);
+  });
+
   it('answers 401011 for a sym that is unknown or not ADL-monitored', async () => {
     const spot = 'BINANCE_SPOT_BTC_USDT';
     const t = aSim({ instruments: [anInstrument(BTC), anInstrument(spot)] });

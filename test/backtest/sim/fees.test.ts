@@ -22,6 +22,12 @@ function anEquitySim(fees: FeeSchedule): SimUnderTest {
 }
 
 describe('sim venue: fees', () => {
+  it('charges maker or taker rate plus the instrument markup plus the sub-portfolio markup, each once', () => {
+    // (5 bps + instrument 0.5 bps + sub-portfolio 0.01 bps) x 1000 = 0.551
+    const marked = { ...schedule, markup: D('0.00005') };
+    expect(fillFee(marked, 'TAKER', D('1000'), D('0.000001'), true).fee.toFixed()).toBe('0.551');
+  });
+
   it('charges maker or taker rate plus the sub-portfolio markup on notional', () => {
     expect(fillFee(schedule, 'MAKER', D('1000'), D('0'), true).fee.toFixed()).toBe('0.2');
     // (5 bps + 0.37 bps markup) x 1000 = 0.537
@@ -61,6 +67,12 @@ describe('sim venue: fees', () => {
       /finer than the venue's precision of 0.01 bps/,
     );
     expect(() => aSim({ subPortfolioMarkup: D('0.00000001') })).toThrow(RangeError);
+  });
+
+  it('refuses a negative sub-portfolio markup at construction, as setFeeMarkup does', () => {
+    expect(() => aSim({ subPortfolioMarkup: D('-0.00001') })).toThrow(
+      'sim subPortfolioMarkup: markup -0.00001 must not be negative',
+    );
   });
 
   it('charges an equity order its rate plus fixed commission in the quote asset', () => {

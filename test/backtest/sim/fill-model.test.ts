@@ -88,6 +88,19 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     expect(fillLines(t)).toEqual(['b BUY 2@99.8 MAKER']);
   });
 
+  it('is unknown on a recording with trades only: prints at our price never fill, prints through it do', () => {
+    const t = aSim({ fillModel: 'queue' });
+    t.sim.onMarket(aTrade(1, 100.1, 1, 'BUY'));
+    // nothing is displayed on the bid side: the size resting at 100 ahead of us is unknown
+    t.send(aLimit('b', 'BUY', '1', '100'));
+    // a SELL 0.3 @100 (our price) cannot be shown to reach us: no fill (touch would fill 0.3)
+    t.sim.onMarket(aTrade(2, 100, 0.3, 'SELL'));
+    expect(fillLines(t)).toEqual([]);
+    // a SELL 0.4 @99.9, through our price, fills 0.4 of our 1 @100 as maker, as under `through`
+    t.sim.onMarket(aTrade(3, 99.9, 0.4, 'SELL'));
+    expect(fillLines(t)).toEqual(['b BUY 0.4@100 MAKER']);
+  });
+
   it('keeps a sell order queue too: the ask level gone from a book above our price empties it', () => {
     const t = aSim({ fillModel: 'queue' });
     t.sim.onMarket(

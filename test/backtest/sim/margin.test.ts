@@ -52,6 +52,31 @@ describe('sim venue: margin', () => {
     expect(positions).toEqual([['SHORT', '-1']]);
   });
 
+  it('reports one liqPrice for both legs of a sym in BOTH mode, where the account is liquidated', async () => {
+    const t = aSim({ startingBalances: { USDT: D('300') }, positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(0, 1000, 50, 1000, 50));
+    t.sim.onMarket(aMark(0, 1000));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '0.5', { positionSide: 'SHORT' }),
+    );
+    t.sim.advanceTo(1);
+    // fees 1000 x 5 bps + 500 x 5 bps = 0.75 -> balance 299.25; both legs move with the mark P:
+    // equity(P) = 299.25 + (P - 1000) - 0.5 (P - 1000) = 0.5 P - 200.75, MM(P) = 1.5 x 0.005 P
+    // -> P = 200.75 / 0.4925 = 407.614213...
+    const liq = D('200.75').div('0.4925').toFixed(6);
+    const positions = (await t.sim.snapshot()).positions;
+    expect(positions.map((p) => [p.positionSide, p.liqPrice.toFixed(6)])).toEqual([
+      ['LONG', liq],
+      ['SHORT', liq],
+    ]);
+    // at 407.7 equity 3.1 > MM 3.05775; at 407.5 equity 3 < MM 3.05625
+    t.sim.onMarket(aMark(2, 407.7));
+    expect(t.of('liquidationEvent')).toEqual([]);
+    t.sim.onMarket(aMark(3, 407.5));
+    expect(t.of('liquidationEvent').length).toBeGreaterThan(0);
+  });
+
   it('never lets a closing order on a hedge leg open the other side', () => {
     const t = aSim({ positionMode: 'BOTH' });
     t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));

@@ -160,4 +160,28 @@ describe('matching: a recording with trades only', () => {
     // the trade at ts 2 is then met by the resting remainder: 1 @100.2
     expect(fillLines(t)).toEqual(['l BUY 2@100 TAKER', 'l BUY 1@100.2 TAKER']);
   });
+
+  it('does not offer an arriving order the part of a print a resting order already filled from', () => {
+    const t = aSim({ fillModel: 'touch' });
+    t.sim.onMarket(aTrade(1, 100.2, 1, 'BUY'));
+    t.send(aLimit('s', 'SELL', '1', '100.3'));
+    // the print 1 @100.3 fills the resting SELL 1 @100.3 and leaves 1 - 1 = 0 of that level, so
+    // the market SELL 1 arriving before the next print fills one tick beyond: 100.3 - 0.1 = 100.2
+    t.sim.onMarket(aTrade(2, 100.3, 1, 'BUY'));
+    t.send(aMarket('m', 'SELL', '1'));
+    t.sim.advanceTo(2);
+    expect(fillLines(t)).toEqual(['s SELL 1@100.3 MAKER', 'm SELL 1@100.2 TAKER']);
+  });
+
+  it('offers an arriving order the rest of a print a resting order took part of', () => {
+    const t = aSim({ fillModel: 'touch' });
+    t.sim.onMarket(aTrade(1, 100.2, 1, 'BUY'));
+    t.send(aLimit('s', 'SELL', '1', '100.3'));
+    // print 3 @100.3: the resting SELL takes 1, 3 - 1 = 2 are left; a market SELL 3 takes those
+    // 2 @100.3 and its last 1 one tick beyond @100.2
+    t.sim.onMarket(aTrade(2, 100.3, 3, 'BUY'));
+    t.send(aMarket('m', 'SELL', '3'));
+    t.sim.advanceTo(2);
+    expect(fillLines(t)).toEqual(['s SELL 1@100.3 MAKER', 'm SELL 2@100.3 TAKER', 'm SELL 1@100.2 TAKER']);
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SIM_ERRORS } from '../../../backtest/sim/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimit, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
+import { aLimit, aMark, aMarket, aQuote, aSim, BTC, fillLines } from '../../kit/sim-builders.ts';
 
 function rejectedReasons(t: ReturnType<typeof aSim>): string[] {
   return t
@@ -86,6 +86,53 @@ describe('sim venue: order error codes', () => {
     expect(rejectedReasons(t)).toEqual([
       '401023 insufficient margin: needs 9.95 (margin 9.90 + fee 0.05), available 1.00',
     ]);
+  });
+
+  it('refuses with 401023 a modify the margin cannot carry, as placement would, and leaves the order as it was', () => {
+    const t = aSim({ startingBalances: { USDT: D('1000') } });
+    t.sim.onMarket(aQuote(0, 99.9, 5, 100, 5));
+    t.send(aLimit('b', 'BUY', '1', '99'));
+    t.sim.advanceTo(1);
+    // initial margin = qty x price / leverage 10 on equity 1000 (no fill yet):
+    // qty 102 @99 needs 1009.80 > 1000: refused; qty 90 @99 needs 891: accepted
+    t.send({ kind: 'modifyOrder', ref: 'big', target: 'b', sym: BTC, qty: D('102') });
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['big', 401023]]);
+    expect(t.of('commandRejected')[0]?.message).toMatch(
+      /^401023 insufficient margin: order b as modified needs /,
+    );
+    t.send({ kind: 'modifyOrder', ref: 'ok', target: 'b', sym: BTC, qty: D('90') });
+    t.sim.advanceTo(3);
+    // then a price raise to 112 needs 90 x 112 / 10 = 1008 > 1000: refused, the price stays 99
+    t.send({ kind: 'modifyOrder', ref: 'up', target: 'b', sym: BTC, price: D('112') });
+    t.sim.advanceTo(4);
+    expect(t.of('commandRejected').map((e) => e.ref)).toEqual(['big', 'up']);
+    const amended = t.of('order').filter((e) => e.order.action === 'AMEND_COMPLETED');
+    expect(amended.map((e) => [e.order.orderQty.toFixed(), e.order.limitPrice.toFixed()])).toEqual([
+      ['90', '99'],
+    ]);
+    expect(t.of('order').at(-1)?.order.limitPrice.toFixed()).toBe('99');
+    expect(fillLines(t)).toEqual([]);
+  });
+
+  it('accepts a modify needing less margin on an over-committed portfolio, and refuses one needing more', async () => {
+    const t = aSim({ startingBalances: { USDT: D('1000') } });
+    t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500));
+    // initial margin 100 x 99 / 10 = 990 and 0.2 x 40 / 10 = 0.80: 990.80 <= 1000
+    t.send(aLimit('b', 'BUY', '100', '99'), aLimit('s', 'BUY', '0.2', '40'));
+    t.sim.onMarket(aQuote(10, 98.4, 500, 98.5, 500));
+    t.sim.onMarket(aMark(20, 98.5));
+    // b filled 100 @99 (maker fee 9900 x 2 bps = 1.98); at mark 98.5 equity = 1000 - 1.98 - 50 =
+    // 948.02, initial margin 9850 / 10 + 0.80 = 985.80: available -37.78 (maintenance 49.25, no liquidation)
+    expect(fillLines(t)).toEqual(['b BUY 100@99 MAKER']);
+    expect((await t.sim.snapshot()).account?.availableMargin.toFixed()).toBe('-37.78');
+    // qty 0.1 locks 0.40 instead of 0.80: accepted; qty 0.3 would lock 1.20: refused
+    t.send({ kind: 'modifyOrder', ref: 'down', target: 's', sym: BTC, qty: D('0.1') });
+    t.send({ kind: 'modifyOrder', ref: 'up', target: 's', sym: BTC, qty: D('0.3') });
+    t.sim.advanceTo(21);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['up', 401023]]);
+    const amended = t.of('order').filter((e) => e.order.action === 'AMEND_COMPLETED');
+    expect(amended.map((e) => [e.order.clientOrderId, e.order.orderQty.toFixed()])).toEqual([['s', '0.1']]);
   });
 
   it('blocks a position-mode switch while orders or positions exist (406012) and allows it when flat', () => {
