@@ -89,3 +89,22 @@ export function bboRecord(i: number): RecordedMessage {
     },
   };
 }
+
+/**
+ * A recorded BTC BBO quote, 5 on each side, `dt` ms after {@link TEST_HEADER}'s start, received when sent.
+ * @param dt - ms after the start
+ * @param bid - bid price as the venue writes it
+ * @param ask - ask price as the venue writes it
+ * @returns the record
+ */
+export function quoteRecordAt(dt: number, bid: string, ask: string): RecordedMessage {
+  const ts = TEST_HEADER.startTime + dt;
+  return {
+    recvTs: ts,
+    source: 'market-data',
+    msg: {
+      arg: { channel: 'BBO', sym: 'BINANCE_PERP_BTC_USDT' },
+      data: { bid, bidqty: '5', ask, askqty: '5', ts },
+    },
+  };
+}

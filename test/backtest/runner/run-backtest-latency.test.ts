@@ -9,15 +9,10 @@ import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
-import { TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
+import { quoteRecordAt, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const T0 = TEST_HEADER.startTime;
-const quoteAt = (dt: number, bid: string, ask: string) => ({
-  recvTs: T0 + dt,
-  source: 'market-data' as const,
-  msg: { arg: { channel: 'BBO', sym: SYM }, data: { bid, bidqty: '5', ask, askqty: '5', ts: T0 + dt } },
-});
 const leg = (fixedMs: number, jitterMs = 0) => ({ fixedMs, jitterMs });
 
 /** Buys 0.1 at market on the first quote it sees, sells it at market when the buy's fill arrives; notes when it saw what. */
@@ -49,7 +44,7 @@ describe('backtest runner: market-data and User Data latency reach the strategie
     await writeRecording(
       path,
       Array.from({ length: 20 }, (_, i) =>
-        quoteAt(3 * i, i === 0 ? '100' : String(99.9 + i), i === 0 ? '100.1' : String(100 + i)),
+        quoteRecordAt(3 * i, i === 0 ? '100' : String(99.9 + i), i === 0 ? '100.1' : String(100 + i)),
       ),
     );
   });

@@ -7,15 +7,10 @@ import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
-import { TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
+import { quoteRecordAt, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const T0 = TEST_HEADER.startTime;
-const quoteAt = (dt: number, bid: string, ask: string) => ({
-  recvTs: T0 + dt,
-  source: 'market-data' as const,
-  msg: { arg: { channel: 'BBO', sym: SYM }, data: { bid, bidqty: '5', ask, askqty: '5', ts: T0 + dt } },
-});
 
 /** Buys 0.1 at market from a timer set `delayMs` after the first quote. */
 const timerBuyer = defineStrategy<{ delayMs: number }, { armed: boolean }>({
@@ -40,9 +35,9 @@ describe('backtest runner: strategy timers between recorded events', () => {
     const path = join(temp.dir, `timer-${delayMs}.jsonl`);
     // Ask 100.1 from T0 until the next quote at T0+1000 (ask 105).
     await writeRecording(path, [
-      quoteAt(0, '100', '100.1'),
-      quoteAt(1000, '104.9', '105'),
-      quoteAt(2000, '104.9', '105'),
+      quoteRecordAt(0, '100', '100.1'),
+      quoteRecordAt(1000, '104.9', '105'),
+      quoteRecordAt(2000, '104.9', '105'),
     ]);
     const result = await runBacktest({
       recordings: [path],
