@@ -48,6 +48,7 @@ import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
+import { rejectedOrderText, rejectionWarning } from './rejection-warning.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 
@@ -249,6 +250,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     tally,
   };
   const orderedSyms = new Set<string>();
+  // The sim reports an order REJECTED once, as its final state.
+  let rejected = 0;
+  let firstRejected: string | undefined;
   sim.events.subscribe((event) => {
     if (event.kind === 'execution') {
       records.fills.append(event.execution);
@@ -257,6 +261,10 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     } else if (event.kind === 'order') {
       records.journal.update(event.order);
       orderedSyms.add(event.order.sym);
+      if (event.order.orderState === 'REJECTED') {
+        rejected += 1;
+        firstRejected ??= rejectedOrderText(event.order);
+      }
     }
   });
 
@@ -331,6 +339,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   }
   options.progress?.stop();
 
+  const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
+  const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
   const warnings = [
     ...setupWarnings(
       kernel,
@@ -340,8 +350,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...(options.fillModel === undefined
       ? defaultFillModelWarnings(sim.fillModelName, kernel.state, orderedSyms)
       : []),
+    ...(rejections === undefined ? [] : [rejections]),
   ];
-  const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }
 

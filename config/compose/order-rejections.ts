@@ -1,3 +1,4 @@
+import { rejectedOrderText, rejectionWarning } from '../../backtest/runner/index.ts';
 import type { Order } from '../../core/model/index.ts';
 
 /**
@@ -18,7 +19,7 @@ export class OrderRejections {
     this.placed.add(order.clientOrderId);
     if (order.orderState !== 'REJECTED' || this.rejected.has(order.clientOrderId)) return;
     this.rejected.add(order.clientOrderId);
-    this.firstReason ??= `${order.sym} ${order.side} ${order.clientOrderId}: ${order.reason ?? 'no reason given'}`;
+    this.firstReason ??= rejectedOrderText(order);
   }
 
   /**
@@ -26,12 +27,6 @@ export class OrderRejections {
    * @returns a sentence counting the rejections with the first one's reason, or undefined when none was rejected
    */
   warning(): string | undefined {
-    const rejected = this.rejected.size;
-    if (rejected === 0) return undefined;
-    const placed = this.placed.size;
-    const first = `the first: ${this.firstReason}`;
-    if (rejected === placed)
-      return `the venue rejected every order placed (${rejected} of ${placed}), so nothing could fill; ${first}`;
-    return `the venue rejected ${rejected} of the ${placed} orders placed; ${first}`;
+    return rejectionWarning(this.rejected.size, this.placed.size, this.firstReason);
   }
 }

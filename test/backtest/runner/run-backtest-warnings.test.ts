@@ -6,6 +6,7 @@ import {
   runBacktest,
 } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D } from '../../../core/model/index.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
@@ -85,6 +86,26 @@ describe('backtest runner: setup warnings', () => {
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }, onlySol))).toEqual([
       `strategy s1 names ${BTC} in its params, but it is not one of the run's instruments (${SOL}): the risk gate denies every order on it (instrumentKnown); list it under instruments`,
     ]);
+  });
+
+  it('counts the orders the venue rejected and names the first one with its reason', async () => {
+    // The bars trade at 100: 1000 BTC (the largest limit order) is 100 000 USDT, 10 000 of margin
+    // at the default 10x plus the fee, more than the 10 000 USDT of cash.
+    const bigBuyer = defineStrategy({
+      name: 'big-buyer',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+      onBar: (ctx) => ctx.order.limit({ sym: BTC, side: 'BUY', qty: D(1000), price: D(100) }),
+    });
+    const run = {
+      ...options(bars, { sym: BTC, watch: BTC, interval: '1m' }),
+      strategies: [{ id: 'big', strategy: bigBuyer, params: {} }],
+    };
+    const [warning, ...rest] = (await warningsOf(run)) ?? [];
+    expect(rest).toEqual([]);
+    expect(warning).toMatch(
+      /^the venue rejected every order placed \((\d+) of \1\), so nothing could fill; the first: BINANCE_PERP_BTC_USDT BUY big-1: 401023 insufficient margin/,
+    );
   });
 
   it('has no warnings when the watched bars are there', async () => {

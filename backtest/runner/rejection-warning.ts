@@ -1,0 +1,30 @@
+import type { Order } from '../../core/model/index.ts';
+
+/**
+ * How a warning names a rejected order: sym, side, reference and the venue's reason.
+ * @param order - the rejected order
+ * @returns e.g. `US_EQUITY_SPY BUY sc-3: 401023 insufficient margin: needs 4851.00, available 4843.25`
+ */
+export function rejectedOrderText(order: Order): string {
+  return `${order.sym} ${order.side} ${order.clientOrderId}: ${order.reason ?? 'no reason given'}`;
+}
+
+/**
+ * The warning of a run (backtest, paper or live session) whose orders the venue rejected: a run
+ * whose orders were refused otherwise ends with fewer fills, or none, and nothing said.
+ * @param rejected - how many orders were rejected
+ * @param placed - how many orders were placed
+ * @param first - the first rejection, as {@link rejectedOrderText} gives it
+ * @returns a sentence counting the rejections with the first one's reason, or undefined when none was rejected
+ */
+export function rejectionWarning(
+  rejected: number,
+  placed: number,
+  first: string | undefined,
+): string | undefined {
+  if (rejected === 0) return undefined;
+  const firstText = `the first: ${first ?? 'not recorded'}`;
+  if (rejected >= placed)
+    return `the venue rejected every order placed (${rejected} of ${placed}), so nothing could fill; ${firstText}`;
+  return `the venue rejected ${rejected} of the ${placed} orders placed; ${firstText}`;
+}
