@@ -83,16 +83,6 @@ export function marginRefusal(state: SimState, order: SimOrder): MarginRefusal |
 }
 
 /**
- * The margin check of an order the venue holds, as {@link marginRefusal}.
- * @param state - the venue
- * @param order - a registered order
- * @returns what the order needs when it does not fit, undefined when it does
- */
-export function marginShortfall(state: SimState, order: SimOrder): Dec | undefined {
-  return marginRefusal(state, order)?.needed;
-}
-
-/**
  * The 401023 detail of a refused order: what it needed and what was available.
  * @param refusal - the refusal
  * @param at - where the price came from, when that needs saying (e.g. `at 104 (...)`)

@@ -8,7 +8,7 @@ import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
 import { orderMargin } from './margin.ts';
-import { marginShortfall } from './margin-check.ts';
+import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { requeue, wouldTake } from './matching.ts';
 import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
@@ -123,17 +123,17 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
     order.qty = intent.qty;
     order.remainingN = asNumber(intent.qty.minus(order.filled));
   }
-  const shortfall = marginShortfall(state, order);
+  const refusal = marginRefusal(state, order);
   // Only an amendment locking more margin than the order did is refused: one lowering it is
   // accepted even on an over-committed portfolio.
-  if (shortfall !== undefined && orderMargin(state, order).gt(orderMargin(state, { ...order, ...before }))) {
+  if (refusal !== undefined && orderMargin(state, order).gt(orderMargin(state, { ...order, ...before }))) {
     Object.assign(order, before);
     rejectCommand(
       state,
       intent.ref,
       intent.kind,
       'INSUFFICIENT_MARGIN',
-      `order ${intent.target} as modified needs ${shortfall.toFixed(2)}`,
+      `order ${intent.target} as modified ${refusalDetail(refusal)}`,
     );
     return;
   }
