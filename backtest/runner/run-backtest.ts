@@ -253,20 +253,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   // The sim reports an order REJECTED once, as its final state.
   let rejected = 0;
   let firstRejected: string | undefined;
-  sim.events.subscribe((event) => {
-    if (event.kind === 'execution') {
-      records.fills.append(event.execution);
-      records.costs.add(event.execution);
-      records.book.add(event.execution);
-    } else if (event.kind === 'order') {
-      records.journal.update(event.order);
-      orderedSyms.add(event.order.sym);
-      if (event.order.orderState === 'REJECTED') {
-        rejected += 1;
-        firstRejected ??= rejectedOrderText(event.order);
-      }
-    }
-  });
 
   const scheduler = virtualScheduler(startTime);
   const market = new Subject<MarketEvent>();
@@ -282,7 +268,22 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const delivery = new StrategyDelivery(kernel, sim, market, user);
   const barModel = sim.fillModelName === 'bar';
-  sim.events.subscribe((event) => delivery.fromVenue(event));
+  // One subscription: the run's records first, then the strategies' delivery (which may react at once).
+  sim.events.subscribe((event) => {
+    if (event.kind === 'execution') {
+      records.fills.append(event.execution);
+      records.costs.add(event.execution);
+      records.book.add(event.execution);
+    } else if (event.kind === 'order') {
+      records.journal.update(event.order);
+      orderedSyms.add(event.order.sym);
+      if (event.order.orderState === 'REJECTED') {
+        rejected += 1;
+        firstRejected ??= rejectedOrderText(event.order);
+      }
+    }
+    delivery.fromVenue(event);
+  });
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
