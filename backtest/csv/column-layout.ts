@@ -35,15 +35,24 @@ const TIME_NAMES = [
   'localtime',
   'day',
   't',
+  'datum',
 ];
+/**
+ * Names of the date and time-of-day columns of `date,time,...` files. German broker exports
+ * (onvista, ariva, comdirect) write `Datum` and `Zeit`.
+ */
+const DATE_NAMES = ['date', 'datum'];
+const TIME_OF_DAY_NAMES = ['time', 'zeit', 'uhrzeit'];
 const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'volume', readonly string[]>> =
   {
-    open: ['open', 'o', 'opening'],
-    high: ['high', 'h', 'max'],
-    low: ['low', 'l', 'min'],
-    close: ['close', 'c', 'last', 'closing'],
+    open: ['open', 'o', 'opening', 'eröffnung', 'eroeffnung', 'erster', 'eröffnungskurs'],
+    high: ['high', 'h', 'max', 'hoch', 'höchst', 'hoechst', 'tageshoch', 'höchstkurs'],
+    low: ['low', 'l', 'min', 'tief', 'tiefst', 'tagestief', 'tiefstkurs'],
+    close: ['close', 'c', 'last', 'closing', 'schluss', 'schluß', 'schlusskurs', 'letzter'],
     adjClose: ['adjclose', 'adj_close', 'adjustedclose', 'adj'],
-    volume: ['volume', 'vol', 'v', 'basevolume', 'volume_base', 'tickvol'],
+    // German exports: `Stücke` is the share count; ariva's `Volumen` after it is the turnover in
+    // money, so a file holding both takes the count (the first matching column).
+    volume: ['volume', 'vol', 'v', 'basevolume', 'volume_base', 'tickvol', 'stücke', 'stuecke', 'volumen'],
   };
 
 function normalise(name: string): string {
@@ -66,7 +75,8 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
 
 /**
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
- * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column).
+ * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column; German exports' `Datum`,
+ * `Eröffnung`, `Hoch`, `Tief`, `Schluss`, `Stücke` or `Volumen` are read too).
  * @param header - the header fields
  * @param delimiter - the file's field separator, to echo the header as the file writes it
  * @returns the layout, or a sentence saying which column is missing
@@ -77,8 +87,8 @@ export function layoutFromHeader(header: readonly string[], delimiter = ','): Co
     const i = names.findIndex((n) => candidates.includes(n));
     return i === -1 ? undefined : i;
   };
-  const dateIndex = names.indexOf('date');
-  const timeIndex = names.indexOf('time');
+  const dateIndex = names.findIndex((n) => DATE_NAMES.includes(n));
+  const timeIndex = names.findIndex((n) => TIME_OF_DAY_NAMES.includes(n));
   const combined = dateIndex !== -1 && timeIndex !== -1;
   // yfinance's first header row names its time column "Price" (the field names' own header).
   const yfinance = names[0] === 'price' && find(TIME_NAMES) === undefined;

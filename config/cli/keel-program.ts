@@ -148,7 +148,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .description('turn a CSV of OHLCV bars into a recording a backtest can replay')
     .argument(
       '<csv>',
-      'the CSV file (header row and column order detected; Yahoo, exchange and plain layouts)',
+      'the CSV file (header row and column order detected; Yahoo, exchange, MetaTrader, German broker and plain layouts)',
     )
     .requiredOption(
       '--sym <sym>',

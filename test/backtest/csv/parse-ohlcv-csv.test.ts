@@ -153,8 +153,8 @@ describe('OHLCV CSV reading', () => {
   });
 
   it('echoes a header it cannot use with the separator the file writes', () => {
-    expect(() => parseOhlcvCsv('Datum;Eroeffnung;Hoch;Tief;Schluss\n02.01.2024;1;2;0,5;1,5\n')).toThrow(
-      'header "Datum;Eroeffnung;Hoch;Tief;Schluss" has no time, open, high, low, close column',
+    expect(() => parseOhlcvCsv('Fecha;Apertura;Maximo;Minimo;Cierre\n02/01/2024;1;2;0,5;1,5\n')).toThrow(
+      'header "Fecha;Apertura;Maximo;Minimo;Cierre" has no time, open, high, low, close column',
     );
   });
 
@@ -229,6 +229,28 @@ describe('OHLCV CSV reading', () => {
     expect(parseOhlcvCsv(points, { interval: '1d' }).bars[0]?.low).toBe('1.225');
   });
 
+  it("reads German broker exports: onvista's Datum;Eröffnung;Hoch;Tief;Schluss;Volumen and ariva's share count before its turnover", () => {
+    const onvista =
+      'Datum;Eröffnung;Hoch;Tief;Schluss;Volumen\n02.01.2024;100,5;101,2;99,8;100,9;12.345\n03.01.2024;100,9;102,0;100,1;101,5;23.456\n';
+    const read = parseOhlcvCsv(onvista);
+    expect(read.interval).toBe('1d');
+    expect(read.bars.map((b) => [b.openTime, b.open, b.high, b.low, b.close, b.volume])).toEqual([
+      [Date.UTC(2024, 0, 2), '100.5', '101.2', '99.8', '100.9', '12345'],
+      [Date.UTC(2024, 0, 3), '100.9', '102.0', '100.1', '101.5', '23456'],
+    ]);
+    // ariva writes the shares traded (Stuecke) and then the turnover in euros (Volumen).
+    const ariva =
+      'Datum;Erster;Hoch;Tief;Schlusskurs;Stuecke;Volumen\n02.01.2024;1.100,50;1.101,20;1.099,80;1.100,90;12.345;13.580.000,00\n03.01.2024;1.100,90;1.102,00;1.100,10;1.101,50;23.456;25.800.000,00\n';
+    expect(parseOhlcvCsv(ariva).bars.map((b) => [b.open, b.close, b.volume])).toEqual([
+      ['1100.50', '1100.90', '12345'],
+      ['1100.90', '1101.50', '23456'],
+    ]);
+    const intraday =
+      'Datum;Zeit;Eröffnung;Hoch;Tief;Schluss\n02.01.2024;09:00;10;11;9;10,5\n02.01.2024;09:05;10,5;11;10;10\n';
+    const { bars, layout } = parseOhlcvCsv(intraday, { zone: 'Europe/Berlin' });
+    expect(layout).toMatchObject({ time: 0, timeOfDay: 1, open: 2 });
+    expect(bars.map((b) => b.openTime)).toEqual([Date.UTC(2024, 0, 2, 8, 0), Date.UTC(2024, 0, 2, 8, 5)]);
+  });
   it('reads the hour daylight saving repeats, written twice without an offset, as its two occurrences', () => {
     const text = [
       'time,open,high,low,close',
