@@ -62,7 +62,7 @@ export function unlistedSymWarnings(
     for (const value of stringsIn(strategy.params, new Set())) {
       if (syms.includes(value) || !isSym(value)) continue;
       warnings.push(
-        `strategy ${strategy.id} names ${value} in its params, but it is not one of the run's instruments (${listed}): the risk gate denies every order on it (instrumentKnown); list it under instruments`,
+        `strategy ${strategy.id} names ${value} in its params, but it is not one of the run's instruments (${listed}): the risk gate denies every order on it (instrumentKnown); list it under instruments, unless the strategy only reads its data`,
       );
     }
   }

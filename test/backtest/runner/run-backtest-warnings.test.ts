@@ -84,7 +84,7 @@ describe('backtest runner: setup warnings', () => {
   it('warns when a strategy names a sym in its params that is not one of the run instruments, though the recordings hold it', async () => {
     const onlySol = { instruments: [anInstrument(SOL)] };
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }, onlySol))).toEqual([
-      `strategy s1 names ${BTC} in its params, but it is not one of the run's instruments (${SOL}): the risk gate denies every order on it (instrumentKnown); list it under instruments`,
+      `strategy s1 names ${BTC} in its params, but it is not one of the run's instruments (${SOL}): the risk gate denies every order on it (instrumentKnown); list it under instruments, unless the strategy only reads its data`,
     ]);
   });
 
