@@ -1,4 +1,5 @@
 import { parse } from 'yaml';
+import { D } from '../../core/model/index.ts';
 import { formatSetPath, parseSetPath, type YamlPath } from '../loader/index.ts';
 
 /** One axis of a parameter sweep: a config path and the values it takes. */
@@ -11,17 +12,47 @@ export interface GridAxis {
 /** Most combinations one sweep may have (Keel's choice: a typo like 1,2,...,1000 x 3 axes stops early). */
 export const MAX_GRID_COMBINATIONS = 10_000;
 
+/** `from..to` or `from..to:step` (decimal numbers; the step positive, 1 when left out). */
+const RANGE = /^(-?\d+(?:\.\d+)?)\.\.(-?\d+(?:\.\d+)?)(?::(\d+(?:\.\d+)?))?$/;
+
 /**
- * Parses a `--grid` argument: `strategies.0.params.fast=5,10,20`.
+ * The values of a range token, `from` to `to` inclusive, `step` apart, computed in decimal so
+ * `0.1..0.3:0.1` gives 0.1, 0.2, 0.3 (not 0.30000000000000004); undefined when the token is not a range.
+ */
+function rangeValues(arg: string, token: string): string[] | undefined {
+  const match = RANGE.exec(token);
+  if (match === null) return undefined;
+  const [, fromText, toText, stepText] = match as unknown as [string, string, string, string | undefined];
+  const from = D(fromText);
+  const to = D(toText);
+  const step = D(stepText ?? '1');
+  if (step.isZero()) throw new TypeError(`--grid ${arg}: the range ${token} has a step of 0`);
+  if (to.lt(from)) throw new TypeError(`--grid ${arg}: the range ${token} ends below where it starts`);
+  const count = to.minus(from).div(step).floor().toNumber() + 1;
+  if (count > MAX_GRID_COMBINATIONS) {
+    throw new TypeError(
+      `--grid ${arg}: the range ${token} has ${count} values, more than the ${MAX_GRID_COMBINATIONS} allowed`,
+    );
+  }
+  return Array.from({ length: count }, (_, k) => from.plus(step.mul(k)).toFixed());
+}
+
+/**
+ * Parses a `--grid` argument: `strategies.0.params.fast=5,10,20`, where a value may also be a
+ * range `from..to[:step]` (inclusive, step 1 when left out), as in `fast=5..30:5` or `fast=2,5..7`.
  * @param arg - the argument as typed
- * @returns the axis
- * @throws TypeError naming what is wrong (no `=`, bad path, empty or non-scalar value)
+ * @returns the axis, ranges expanded
+ * @throws TypeError naming what is wrong (no `=`, bad path, empty or non-scalar value, a range
+ *   with a step of 0, ending below its start or holding too many values)
  */
 export function parseGridAxis(arg: string): GridAxis {
   const eq = arg.indexOf('=');
   if (eq < 0) throw new TypeError(`--grid ${arg} must look like path=v1,v2,... (no "=" found)`);
   const path = parseSetPath(arg.slice(0, eq));
-  const values = arg.slice(eq + 1).split(',');
+  const values = arg
+    .slice(eq + 1)
+    .split(',')
+    .flatMap((token) => rangeValues(arg, token.trim()) ?? [token]);
   for (const value of values) {
     if (value.trim() === '') throw new TypeError(`--grid ${arg} has an empty value`);
     let parsed: unknown;

@@ -2,8 +2,9 @@ import { Command, Option } from 'commander';
 import type { EpochUnit } from '../../backtest/csv/index.ts';
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
 import packageJson from '../../package.json' with { type: 'json' };
-import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
+import { formatConfigProblem, type LoadedConfig, type OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
+import { screenCombinations } from '../sweep/screen-combinations.ts';
 import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
 import { backtestCommand } from './commands/backtest-command.ts';
@@ -236,7 +237,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .argument('<config>', 'the base backtest config (YAML, mode backtest)')
     .requiredOption(
       '--grid <path=v1,v2,...>',
-      'an axis of the grid, e.g. strategies.0.params.fast=5,10,20 (repeatable)',
+      'an axis of the grid, e.g. strategies.0.params.fast=5,10,20 or fast=5..30:5 (from..to:step, inclusive); repeatable',
       collect,
       [],
     )
@@ -265,17 +266,31 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
-        // Every combination must validate before any worker starts, so a bad value fails in a second, not at row 9.
-        for (const combination of [[], ...combinations]) {
-          if (configFor('sweep', file, [...opts.set, ...combination], ['backtest']) === undefined) {
-            exit(EXIT.BAD_CONFIG_OR_USAGE);
-            return;
-          }
+        const base = configFor('sweep', file, opts.set, ['backtest']);
+        if (base === undefined) {
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
         }
-        await withConfig(configFor('sweep', file, opts.set, ['backtest']), (loaded) =>
+        // Every combination is checked before any worker starts, so a bad value fails in a second, not at row 9.
+        const screened = await screenCombinations(file, opts.set, combinations);
+        if (!screened.ok) {
+          for (const problem of screened.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        const { runnable, refused } = screened;
+        await withConfig(base, (loaded) =>
           sweepCommand(
             loaded,
-            { grid, workers: opts.workers, metric: opts.metric, out: opts.out, sets: opts.set },
+            {
+              grid,
+              combinations: runnable,
+              refused,
+              workers: opts.workers,
+              metric: opts.metric,
+              out: opts.out,
+              sets: opts.set,
+            },
             io,
           ),
         );

@@ -9,10 +9,14 @@ import { resolvePluginImportsFromKeel } from './plugin-imports.ts';
 // biome-ignore lint/suspicious/noExplicitAny: plugins of any parameter and state types
 type AnyStrategy = StrategyDefinition<any, any>;
 
-/** The strategies of a config, ready for a kernel, or the located problems that stop the run. */
+/**
+ * The strategies of a config, ready for a kernel, or the located problems that stop the run
+ * (`constraintsOnly` as in `StrategyParamsResult`: only a strategy's check across its params
+ * failed; absent for problems before params, such as a plugin module that does not load).
+ */
 export type StrategySlotsResult =
   | { readonly ok: true; readonly slots: readonly StrategySlot[] }
-  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[]; readonly constraintsOnly?: boolean };
 
 function isStrategyDefinition(value: unknown): value is AnyStrategy {
   const candidate = value as Partial<AnyStrategy> | null;

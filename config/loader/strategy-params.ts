@@ -19,10 +19,16 @@ export interface StrategyParamsRegistry {
   keys(): Iterable<string>;
 }
 
-/** Params of every strategy entry, parsed by its own schema (defaults applied), by strategy id. */
+/**
+ * Params of every strategy entry, parsed by its own schema (defaults applied), by strategy id; or
+ * the problems, with `constraintsOnly` true when each of them comes from a strategy's own check
+ * across its params (a zod `refine`, e.g. `fast must be shorter than slow`) rather than from a
+ * value's type or range, a missing or unknown key, or an unknown strategy: every value is fine
+ * alone and only their combination is refused, which a parameter sweep skips.
+ */
 export type StrategyParamsResult =
   | { readonly ok: true; readonly params: ReadonlyMap<string, unknown> }
-  | { readonly ok: false; readonly problems: readonly ConfigProblem[] };
+  | { readonly ok: false; readonly problems: readonly ConfigProblem[]; readonly constraintsOnly: boolean };
 
 /**
  * Checks each strategy entry's `params` against the zod schema of the strategy it uses (a plain
@@ -39,6 +45,7 @@ export function validateStrategyParams(
 ): StrategyParamsResult {
   const problems: ConfigProblem[] = [];
   const params = new Map<string, unknown>();
+  let constraintsOnly = true;
   loaded.config.strategies.forEach((strategy, index) => {
     const definition = registry.get(strategy.use);
     if (definition === undefined) {
@@ -49,10 +56,12 @@ export function validateStrategyParams(
           `names "${strategy.use}", which is not a known strategy (built-in: ${known.join(', ') || 'none'})`,
         ),
       );
+      constraintsOnly = false;
       return;
     }
     const parsed = strictParams(definition.params).safeParse(strategy.params, { reportInput: true });
     if (!parsed.success) {
+      if (parsed.error.issues.some((issue) => issue.code !== 'custom')) constraintsOnly = false;
       const keys = knownKeysOf(definition.params);
       for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'], keys)) {
         problems.push(loaded.source.problem(issue.path, issue.message, issue.at));
@@ -61,5 +70,5 @@ export function validateStrategyParams(
     }
     params.set(strategy.id, parsed.data);
   });
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, params };
+  return problems.length > 0 ? { ok: false, problems, constraintsOnly } : { ok: true, params };
 }

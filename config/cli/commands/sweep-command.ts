@@ -6,6 +6,7 @@ import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
 import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
+import type { RefusedCombination } from '../../sweep/screen-combinations.ts';
 import type { SweepRow } from '../../sweep/sweep-task.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -14,8 +15,12 @@ import { sweepProgress } from '../sweep-progress.ts';
 
 /** Options of `keel sweep`. */
 export interface SweepOptions {
-  /** The axes; the sweep runs every combination (checked to validate before this is called). */
+  /** The axes (their paths head the table's columns). */
   readonly grid: readonly GridAxis[];
+  /** The combinations to backtest (checked to validate before this is called); default: every one of the grid. */
+  readonly combinations?: readonly (readonly string[])[];
+  /** Combinations a strategy's check across its params refused (`screenCombinations`): listed, not run. */
+  readonly refused?: readonly RefusedCombination[];
   /** Worker threads (piscina). */
   readonly workers: number;
   /** The result metric rows are sorted by, best first. */
@@ -33,6 +38,11 @@ function axisValue(combination: readonly string[], path: string): string {
   return set === undefined ? '' : set.slice(path.length + 1);
 }
 
+/** `fast=10 slow=8` of a combination: each axis's value under its path. */
+function describeCombination(combination: readonly string[], paths: readonly string[]): string {
+  return paths.map((path) => `${path}=${axisValue(combination, path)}`).join(' ');
+}
+
 function cell(value: number | null | undefined): string {
   if (value === null || value === undefined) return 'n/a';
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
@@ -41,12 +51,13 @@ function cell(value: number | null | undefined): string {
 /**
  * `keel sweep <config> --grid ...`: backtests every combination of the grid on worker threads,
  * one result row per combination, sorted by the chosen metric, printed as a table (and CSV). A
- * combination whose strategy threw is named below the table with its first fault.
+ * combination whose strategy threw is named below the table with its first fault; combinations
+ * a strategy's own check refused are listed below it too, with the strategy's reason.
  * @param loaded - the validated base config (mode backtest)
  * @param options - grid, workers, metric and output
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric (`keel sweep` checks it before
- *   calling this) or a missing recording,
+ *   calling this), a missing recording or a grid whose every combination was refused,
  *   EXIT.RUNTIME_FAILURE when a backtest fails, EXIT.STRATEGY_FAULT when a strategy threw in some
  *   combination (after the table, with a `faults` column and the first fault of each such row)
  */
@@ -60,8 +71,18 @@ export async function sweepCommand(
     for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
-  const combinations = gridCombinations(options.grid);
+  const combinations = options.combinations ?? gridCombinations(options.grid);
+  const refused = options.refused ?? [];
   const paths = options.grid.map((axis) => formatSetPath(axis.path));
+  if (combinations.length === 0) {
+    const first = refused[0];
+    const example =
+      first === undefined
+        ? ''
+        : `, e.g. ${describeCombination(first.combination, paths)}: ${first.reasons.join('; ')}`;
+    io.stderr.write(`✖ keel sweep: the strategy refuses every combination of the grid${example}\n`);
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   const started = performance.now();
   let rows: SweepRow[];
   const progress = sweepProgress(io.stderr, combinations.length);
@@ -102,14 +123,21 @@ export async function sweepCommand(
   const headers = await Promise.all(backtestRecordings(loaded).map(readSessionHeader));
   const synthetic = headers.some((h) => h.synthetic) ? ' (SYNTHETIC data)' : '';
   io.stdout.write(
-    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}\n`,
+    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length}${refused.length > 0 ? ` of ${rows.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}\n`,
   );
   if (rows.every((row) => row.metrics[options.metric] === null))
     io.stdout.write(
       `⚠ ${options.metric} is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)\n`,
     );
+  if (refused.length > 0) {
+    io.stdout.write(
+      `⚠ ${refused.length} of ${refused.length + rows.length} combinations not run, refused by the strategy's own check of its params:\n`,
+    );
+    for (const { combination, reasons } of refused)
+      io.stdout.write(`  ${describeCombination(combination, paths)}: ${reasons.join('; ')}\n`);
+  }
   for (const row of faulted) {
-    const where = paths.map((path) => `${path}=${axisValue(row.sets, path)}`).join(' ');
+    const where = describeCombination(row.sets, paths);
     io.stdout.write(
       `✖ ${where}: ${row.faults[0]}${row.faults.length > 1 ? ` (and ${row.faults.length - 1} more)` : ''}\n`,
     );

@@ -10,6 +10,47 @@ describe('sweep grid', () => {
     });
   });
 
+  it('expands from..to[:step] ranges, inclusive and in decimal, next to plain values', () => {
+    expect(parseGridAxis('strategies.0.params.fast=5..30:5').values).toEqual([
+      '5',
+      '10',
+      '15',
+      '20',
+      '25',
+      '30',
+    ]);
+    expect(parseGridAxis('a=2,5..7').values).toEqual(['2', '5', '6', '7']);
+    expect(parseGridAxis('a=0.1..0.3:0.1').values).toEqual(['0.1', '0.2', '0.3']);
+    // The end is included only when a step lands on it.
+    expect(parseGridAxis('a=1..10:4').values).toEqual(['1', '5', '9']);
+    expect(parseGridAxis('a=-2..-1:0.5').values).toEqual(['-2', '-1.5', '-1']);
+  });
+
+  it('refuses a range with a step of 0, one ending below its start, or one too long', () => {
+    expect(() => parseGridAxis('a=1..5:0')).toThrow('--grid a=1..5:0: the range 1..5:0 has a step of 0');
+    expect(() => parseGridAxis('a=5..1')).toThrow('the range 5..1 ends below where it starts');
+    expect(() => parseGridAxis('a=1..1000000')).toThrow('has 1000000 values, more than the 10000 allowed');
+  });
+
+  it('gives every decimal step of a range exactly: from, from + step, ... up to to', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -500, max: 500 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 1, max: 25 }),
+        fc.integer({ min: 0, max: 3 }),
+        (from, span, step, places) => {
+          const scale = 10 ** places;
+          const text = (n: number): string => (n / scale).toFixed(places);
+          const values = parseGridAxis(`a=${text(from)}..${text(from + span)}:${text(step)}`).values;
+          const expected = Array.from({ length: Math.floor(span / step) + 1 }, (_, k) => from + k * step);
+          expect(values.map(Number)).toEqual(expected.map((n) => n / scale));
+          expect(values.every((v) => !/e|0{6,}\d/.test(v))).toBe(true);
+        },
+      ),
+    );
+  });
+
   it('refuses axes without values, with empty values, or with lists', () => {
     expect(() => parseGridAxis('a.b')).toThrow('no "=" found');
     expect(() => parseGridAxis('a.b=1,,2')).toThrow('has an empty value');

@@ -98,15 +98,15 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(readFileSync(out, 'utf8')).toContain('sma-cross');
   }, 60_000);
 
-  it('keel sweep gives one row per combination, sorted by the metric, and a CSV', () => {
+  it('keel sweep gives one row per combination, sorted by the metric, and a CSV; lists the combinations the strategy refuses', () => {
     const csv = join(dir, 'sweep.csv');
     const run = keelChild([
       'sweep',
       EXAMPLE,
       '--grid',
-      'strategies.0.params.fast=2,3',
+      'strategies.0.params.fast=2,3,7',
       '--grid',
-      'strategies.0.params.slow=6,8',
+      'strategies.0.params.slow=6..8:2',
       '--workers',
       '2',
       '--metric',
@@ -118,12 +118,17 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(run.code).toBe(EXIT.OK);
     const rows = readFileSync(csv, 'utf8').trim().split('\n');
     expect(rows[0]).toMatch(/^strategies\.0\.params\.fast,strategies\.0\.params\.slow,totalReturn,/);
-    expect(rows).toHaveLength(5);
+    // fast 7 with slow 6 breaks sma-cross's own rule (fast < slow): listed, not run, not in the CSV.
+    expect(rows).toHaveLength(6);
+    expect(rows.map((row) => row.split(',').slice(0, 2).join(' '))).not.toContain('7 6');
     const returns = rows.slice(1).map((row) => Number(row.split(',')[2]));
     expect(returns).toEqual([...returns].sort((x, y) => y - x));
-    expect(run.stdout).toContain('4 combinations (SYNTHETIC data) on 2 worker(s)');
+    expect(run.stdout).toContain('5 of 6 combinations (SYNTHETIC data) on 2 worker(s)');
+    expect(run.stdout).toContain(
+      "⚠ 1 of 6 combinations not run, refused by the strategy's own check of its params:\n  strategies.0.params.fast=7 strategies.0.params.slow=6: fast must be shorter than slow\n",
+    );
     // Not a terminal: one plain progress line per finished backtest, no carriage returns.
-    expect(run.stderr).toContain('sweep: 4/4 backtests done\n');
+    expect(run.stderr).toContain('sweep: 5/5 backtests done\n');
     expect(run.stderr).not.toContain('\r');
     expect(run.stdout).not.toContain('n/a in every row');
   }, 120_000);

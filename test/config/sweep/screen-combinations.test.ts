@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { screenCombinations } from '../../../config/sweep/screen-combinations.ts';
+
+const EXAMPLE = 'config/examples/sma-cross-backtest.yaml';
+const FAST = 'strategies.0.params.fast';
+const SLOW = 'strategies.0.params.slow';
+
+describe('screening a sweep grid before it runs', () => {
+  it("sets aside a combination only the strategy's own rule refuses (fast must be shorter than slow), keeping grid order", async () => {
+    const grid = [
+      [`${FAST}=5`, `${SLOW}=8`],
+      [`${FAST}=5`, `${SLOW}=20`],
+      [`${FAST}=10`, `${SLOW}=8`],
+      [`${FAST}=10`, `${SLOW}=20`],
+    ];
+    const screened = await screenCombinations(EXAMPLE, [], grid);
+    expect(screened).toEqual({
+      ok: true,
+      runnable: [grid[0], grid[1], grid[3]],
+      refused: [{ combination: grid[2], reasons: ['fast must be shorter than slow'] }],
+    });
+  });
+
+  it('stops at a mistake in a value, a key or the config, naming it where it was set', async () => {
+    const typo = await screenCombinations(EXAMPLE, [], [[`${FAST}=5`], ['strategies.0.params.fsat=5']]);
+    expect(typo.ok).toBe(false);
+    expect(!typo.ok && typo.problems.map((p) => `${p.subject} ${p.message} (${p.where})`)).toEqual([
+      'params.fsat is not a known key (did you mean fast?) (--set strategies.0.params.fsat=5)',
+    ]);
+    const badValue = await screenCombinations(EXAMPLE, [], [[`${FAST}=abc`]]);
+    expect(!badValue.ok && badValue.problems[0]?.message).toBe('must be a number, not the string "abc"');
+    // A value outside its range is a mistake too, though slow=1 would also break fast < slow.
+    const outOfRange = await screenCombinations(EXAMPLE, [], [[`${SLOW}=1`]]);
+    expect(outOfRange.ok).toBe(false);
+    const config = await screenCombinations(EXAMPLE, [], [['backtest.latency.fixedMs=-1']]);
+    expect(!config.ok && config.problems[0]?.where).toBe('--set backtest.latency.fixedMs=-1');
+  });
+
+  it("applies the sweep's own --set before each combination", async () => {
+    const screened = await screenCombinations(EXAMPLE, [`${SLOW}=4`], [[`${FAST}=3`], [`${FAST}=4`]]);
+    expect(screened.ok && screened.refused.map((r) => r.combination)).toEqual([[`${FAST}=4`]]);
+  });
+});
