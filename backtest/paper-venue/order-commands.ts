@@ -171,8 +171,9 @@ function targetOf(book: PortfolioBook, params: Params, where: string): Order {
  * @param params - orderId or clientOrderId, orderQty, limitPrice
  * @param where - the request, for errors
  * @returns the ack data with action AMEND_COMPLETED
- * @throws PaperApiError 401018 when unknown, 401058 when final, 400001 when nothing changes,
- *   401023 when the margin cannot carry the amended order (it stays as it was)
+ * @throws PaperApiError 401018 when unknown, 401058 when final, 400001 when nothing changes or
+ *   the amended order fails placement's size checks (maxLimitSize, minNotional...), 401023 when
+ *   the margin cannot carry the amended order (it stays as it was)
  */
 export function replaceOrder(book: PortfolioBook, params: Params, where: string): OrderAckWire {
   const target = targetOf(book, params, where);

@@ -94,7 +94,12 @@ export {
   roundTripTradeSchema,
 } from './result/result-schema.ts';
 export { stableJson, stableJsonChunks, stableJsonLine } from './result/stable-json.ts';
-export { formatStrategyFault, strategyFaultRecord, userFrameOf } from './result/strategy-fault-record.ts';
+export {
+  formatStrategyFault,
+  formatStrategyRejection,
+  strategyFaultRecord,
+  userFrameOf,
+} from './result/strategy-fault-record.ts';
 export { writeTextFile } from './result/write-text-file.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';

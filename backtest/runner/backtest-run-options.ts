@@ -1,4 +1,4 @@
-import type { IntentGate, StrategySlot } from '../../core/kernel/index.ts';
+import type { IntentGate, StrategyRejection, StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
 import type { RecordDecoder } from '../recording/index.ts';
 import type { AnnualizationBasis, JsonValue } from '../report/index.ts';
@@ -85,4 +85,10 @@ export interface BacktestRunOptions {
   readonly assumptions?: readonly string[];
   /** Shows progress; silent when omitted. */
   readonly progress?: ProgressReporter;
+  /**
+   * Told what a halted async strategy's Promise rejected with (the user's own error behind an
+   * "async hook" fault), e.g. to print it. Never part of the result: it comes at a time the
+   * run's events do not fix.
+   */
+  readonly onStrategyRejection?: (rejection: StrategyRejection) => void;
 }

@@ -286,6 +286,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
+  if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
   const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
     estimate: () => sim.equityEstimate(),
     snapshot: () => sim.equitySnapshot(),

@@ -1,4 +1,5 @@
-import type { MarketEvent, MarketTradeEvent } from '../../core/model/index.ts';
+import type { BookLevel, MarketEvent, MarketTradeEvent } from '../../core/model/index.ts';
+import { offeredAt, type TakenLevel } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 
 /**
@@ -8,10 +9,11 @@ import type { SimOrder } from './sim-order.ts';
  * - `queue`: it waits behind the quantity displayed at its price when it arrived (price-time
  *   priority: only orders at its price are ahead); trades at its price eat the queue first, trades
  *   through its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
- *   opposite side reaches its price: by then the queue ahead is normally used up (the opposite
- *   side reaches a bid only when the levels at and above it are gone, which empties the queue),
- *   and the queue is not checked again (a locked quote still showing size at its price fills it). With nothing displayed on its side (a
- *   trades-only recording) the queue is unknown, so only trades through its price fill it.
+ *   opposite side reaches its price: on an ordinary book the queue ahead is used up by then (the
+ *   opposite side reaches a bid only when the levels at and above it are gone, which empties the
+ *   queue). On a locked or crossed book, whose own side still shows size at or above its price,
+ *   the opposite size goes to that size first (`sizesAhead`). With nothing displayed on its
+ *   side (a trades-only recording) the queue is unknown, so only trades through its price fill it.
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
  * again until its displayed size changes (Keel's choice; see `TakenLevel`).
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
@@ -76,8 +78,8 @@ export function describeFillModel(model: ResolvedFillModel): string {
 
 /**
  * Whether a resting order's limit meets a market price under the fill model: at or through it
- * (`touch`, `queue`: on quotes and books the queue model fills at the touch, its queue ahead not
- * checked), strictly through it (`through`).
+ * (`touch`, `queue`: on quotes and books the queue model fills at the touch, after what
+ * `sizesAhead` gives the size ahead of it), strictly through it (`through`).
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
  * @param marketPrice - an opposite level's price or a trade price
@@ -117,6 +119,80 @@ export function tradeCapacity(model: ResolvedFillModel, order: SimOrder, event: 
   }
   if (!(size > 0)) return 0;
   return model.partialFills ? size : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Queue model, quotes and books: how much of the displayed opposite size reaching a resting order's
+ * price goes first to the size displayed ahead of it, and moves its queue up by what reaches its
+ * own price level. Ahead of it are the displayed levels of its own side at better prices, then its
+ * queue at its price. On an ordinary book both are empty whenever the opposite side reaches its
+ * price (`trimQueue` empties the queue of a level shown gone), so this is 0 and it fills at the
+ * touch. On a locked book (the ask at our bid while our level still shows size) or a crossed one,
+ * an arriving seller would meet those bids first in price-time priority, so the opposite size
+ * serves them first (Keel's choice, the risk-averse one: a recording cannot say which side of a
+ * locked book is stale, and on a consolidated equity feed both may be live on different venues).
+ * A displayed level through its price is not taken as a trade through it: a print through our
+ * price shows our level was emptied first, a displayed one does not.
+ * Allocation-free; it runs for each reached resting order on quote and book events.
+ * @param order - a resting, not crossed limit order
+ * @param sameSide - the displayed levels of its side, best first
+ * @param opposite - the displayed opposite levels, best first
+ * @param taken - what the sim's orders (and the size ahead of them) already took of `opposite`
+ * @returns the size the opposite side gives the displayed size ahead of the order, before it
+ */
+function displayedAhead(
+  order: SimOrder,
+  sameSide: readonly BookLevel[],
+  opposite: readonly BookLevel[],
+  taken: readonly TakenLevel[],
+): number {
+  const buy = order.sign > 0;
+  let better = 0;
+  for (const [price, qty] of sameSide) {
+    if (buy ? price <= order.priceN : price >= order.priceN) break;
+    better += qty;
+  }
+  const queue = order.queueAhead;
+  if (better === 0 && queue === 0) return 0;
+  let reach = 0;
+  for (const [price, shown] of opposite) {
+    if (buy ? price > order.priceN : price < order.priceN) break;
+    reach += offeredAt(taken, price, shown);
+  }
+  if (!(reach > 0)) return 0;
+  order.queueAhead = queue - Math.min(queue, Math.max(0, reach - better));
+  return Math.min(reach, better + queue);
+}
+
+/**
+ * Queue model: what the displayed opposite size gives first to the size displayed ahead of each
+ * resting order it reaches (`displayedAhead`, 0 on an ordinary book), worked out for every order
+ * before any fill, as a trade moves every order at its price up its queue. Undefined when nothing
+ * is ahead of any of them: the common case allocates nothing.
+ * @param side - one side of the resting book, in priority order
+ * @param sameSide - the displayed levels of that side, best first
+ * @param opposite - the displayed opposite levels, best first
+ * @param taken - what the sim's orders already took of `opposite`
+ * @returns the size ahead of each reached order, or undefined when none has any
+ */
+export function sizesAhead(
+  side: readonly SimOrder[],
+  sameSide: readonly BookLevel[],
+  opposite: readonly BookLevel[],
+  taken: readonly TakenLevel[],
+): Map<SimOrder, number> | undefined {
+  const best = opposite[0];
+  let ahead: Map<SimOrder, number> | undefined;
+  for (const order of side) {
+    // Best priority first: once the opposite side misses one, it misses the rest.
+    if (best === undefined || !crosses(false, order.sign > 0, best[0], order.priceN)) break;
+    if (order.crossed) continue;
+    const size = displayedAhead(order, sameSide, opposite, taken);
+    if (!(size > 0)) continue;
+    ahead ??= new Map();
+    ahead.set(order, size);
+  }
+  return ahead;
 }
 
 /**

@@ -7,7 +7,7 @@ import type {
   QuoteEvent,
 } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
-import { initialQueue, restingCrosses, tradeCapacity, trimQueue } from './fill-model.ts';
+import { initialQueue, restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
 import {
@@ -326,8 +326,10 @@ export function matchResting(state: SimState, event: MarketEvent): void {
     if (book.sells.length > 0) matchTrade(state, book.sells, event);
   } else if (event.kind === 'quote' || event.kind === 'book') {
     const market = marketOf(state, event.sym);
-    if (book.buys.length > 0) matchDisplayed(state, book.buys, event, market.asks, market.asksTaken);
-    if (book.sells.length > 0) matchDisplayed(state, book.sells, event, market.bids, market.bidsTaken);
+    if (book.buys.length > 0)
+      matchDisplayed(state, book.buys, event, market.bids, market.asks, market.asksTaken);
+    if (book.sells.length > 0)
+      matchDisplayed(state, book.sells, event, market.asks, market.bids, market.bidsTaken);
   }
 }
 
@@ -358,25 +360,45 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
  * Matches one side of the resting book against the displayed opposite levels, best first, each
  * level at most once for its size not yet taken. A crossed order takes each level at the level's
  * own price as a taker (as on arrival); the others fill at their limit as makers when the model's
- * rule lets the level reach them.
+ * rule lets the level reach them, under the queue model after the size displayed ahead of them on
+ * a locked or crossed book (`sizesAhead`), which is noted as taken too, so the same display does
+ * not serve it twice.
  */
 function matchDisplayed(
   state: SimState,
   side: SimOrder[],
   event: QuoteEvent | BookEvent,
+  sameSide: readonly BookLevel[],
   opposite: readonly BookLevel[],
   taken: TakenLevel[],
 ): void {
   const model = state.opts.fillModel;
-  if (model.name === 'queue') for (const order of side) trimQueue(order, event);
+  let ahead: Map<SimOrder, number> | undefined;
+  if (model.name === 'queue') {
+    for (const order of side) trimQueue(order, event);
+    ahead = sizesAhead(side, sameSide, opposite, taken);
+  }
+  // What this event's opposite size already gave the size ahead of an earlier order of ours: the
+  // same recorded size is ahead of the orders behind it.
+  let served = 0;
   while (side.length > 0) {
     const order = side[0] as SimOrder;
     const best = opposite[0];
     // Still crossed while the best opposite level reaches its limit, even if the sim took it all.
     if (order.crossed && (best === undefined || !crosses(order, false, best[0]))) order.crossed = false;
+    let skip = Math.max(0, (ahead?.get(order) ?? 0) - served);
     for (const [price, shown] of opposite) {
       if (!(order.crossed ? crosses(order, false, price) : restingCrosses(model, order, price))) break;
-      const size = offered(model.partialFills, taken, price, shown);
+      let size = offered(model.partialFills, taken, price, shown);
+      if (skip > 0) {
+        const left = offeredAt(taken, price, shown);
+        const first = Math.min(skip, left);
+        skip -= first;
+        served += first;
+        noteTaken(taken, price, shown, first);
+        if (skip > 0 || first >= left) continue;
+        size -= first;
+      }
       if (!(size > 0)) continue;
       const wanted =
         size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);

@@ -11,6 +11,7 @@ import { orderMargin } from './margin.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { requeue, wouldTake } from './matching.ts';
 import { isLive } from './order-factory.ts';
+import { badQtyOrPrice } from './order-parameters.ts';
 import { publishOrder } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -58,7 +59,11 @@ type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
  * price level, behind the size displayed there, as Binance futures' modify docs say the modified
  * order is "re-sorted in the matching queue" (the public venue docs do not say; some venues keep
  * the place of a qty decrease). A HOLD order is released to the market by its modification
- * (Keel's reading of HOLD). An amendment that would make a post-only
+ * (Keel's reading of HOLD). The order as amended must pass placement's qty and price checks
+ * (`badQtyOrPrice`: minimum size, maxLimitSize / maxMarketSize, minNotional), or the amendment is
+ * refused with 400001 and the order stays as it was: an order placed small and grown past
+ * maxLimitSize, or shrunk under minNotional, is refused as the same order placed whole would be.
+ * An amendment that would make a post-only
  * (GTX) order take is refused with 400001 and the order stays as it was (Keel's choice, as
  * placement refuses one: the public venue docs do not say; Binance, for one, cancels such an
  * order instead). An amendment that needs more initial margin than the order locked before, when
@@ -94,6 +99,20 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
       intent.kind,
       'BAD_PARAMETERS',
       'price must be a positive multiple of the tick on a limit order',
+    );
+    return;
+  }
+  const badSize = badQtyOrPrice(
+    { orderType: order.orderType, qty: intent.qty ?? order.qty, price: intent.price ?? order.price },
+    spec,
+  );
+  if (badSize !== undefined) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      `order ${intent.target} as modified: ${badSize}`,
     );
     return;
   }

@@ -41,6 +41,18 @@ function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
   return Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Refuses a GTD order whose expiry date had already ended when it arrived (400001), rather than
+ * letting it rest (or fill) and expire at the same instant. Keel's choice, after Binance USD-M
+ * futures, which rejects a GTD order whose goodTillDate is not far enough ahead; the public venue
+ * docs do not say. The default end of a DAY order always lies after its arrival, so only GTD is
+ * checked.
+ */
+function expiredOnArrival(state: SimState, order: SimOrder): string | undefined {
+  if (order.timeInForce !== 'GTD' || order.expireAt > state.now) return undefined;
+  return `GTD expiryDate ${order.expiryDate} ended at ${new Date(order.expireAt).toISOString()}, before the order arrived`;
+}
+
 function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: string): void {
   order.state = 'REJECTED';
   if (state.liveOrders.delete(order)) retireFinalOrder(state, order);
@@ -53,7 +65,8 @@ function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: s
  * Accepts or rejects a new order. Rejections come back as a REJECTED order whose `reason` is
  * `"<code> <message>"`; a duplicate clientOrderId is a CommandRejectedEvent (406010), so it cannot
  * overwrite the live order that owns that reference. Reduce-only orders larger than the position
- * are trimmed to it; with no position to reduce they are rejected with 401097.
+ * are trimmed to it; with no position to reduce they are rejected with 401097. A GTD order whose
+ * expiry date has passed when it arrives is rejected with 400001 (Keel's choice).
  * @param state - the venue
  * @param intent - the command
  */
@@ -83,7 +96,10 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     reject(state, order, 'BAD_SYMBOL', intent.sym);
     return;
   }
-  const bad = badParameter(state, intent, spec) ?? tooManyOrders(state, intent.sym, spec);
+  const bad =
+    badParameter(state, intent, spec) ??
+    expiredOnArrival(state, order) ??
+    tooManyOrders(state, intent.sym, spec);
   if (bad !== undefined) {
     reject(state, order, 'BAD_PARAMETERS', bad);
     return;

@@ -32,6 +32,33 @@ export function badParameter(
   spec: InstrumentSpec,
 ): string | undefined {
   if (spec.state !== 'TRADING') return `${params.sym} is ${spec.state}`;
+  const badSize = badQtyOrPrice(params, spec);
+  if (badSize !== undefined) return badSize;
+  if (params.orderType === 'MARKET' && params.timeInForce === 'GTX')
+    return 'a market order cannot be post-only';
+  if (params.timeInForce === 'GTD' && !EXPIRY_DATE.test(params.expiryDate ?? ''))
+    return 'GTD needs expiryDate YYYY-MM-DD';
+  if (state.positionMode === 'BOTH' && params.positionSide === 'NONE')
+    return 'positionSide LONG or SHORT is required in BOTH mode';
+  if (state.positionMode === 'NET' && params.positionSide !== 'NONE')
+    return 'positionSide must be NONE in NET mode';
+  return badCondition(params);
+}
+
+/**
+ * The first thing wrong with an order's quantity and price (400001, per public venue docs): qty off
+ * the lot or below the minimum size, a limit price off the tick, qty over maxLimitSize /
+ * maxMarketSize, a limit order's notional under minNotional, a market order with a price. Placement
+ * checks it of a new order and modification of the order as amended, so an order cannot be grown
+ * or shrunk into a size it could not have been placed with.
+ * @param params - the order's type, (total) qty and price
+ * @param spec - the sym's instrument
+ * @returns the reason in words, or undefined when qty and price are fine
+ */
+export function badQtyOrPrice(
+  params: Pick<OrderParameters, 'qty' | 'orderType' | 'price'>,
+  spec: InstrumentSpec,
+): string | undefined {
   if (!params.qty.gt(0) || !isOnStep(params.qty, spec.lotSize))
     return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
   if (params.qty.lt(spec.minSize)) return `qty is below the minimum size ${spec.minSize.toFixed()}`;
@@ -42,18 +69,11 @@ export function badParameter(
     if (params.qty.gt(spec.maxLimitSize)) return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
     if (params.qty.mul(price).mul(spec.contractSize).lt(spec.minNotional))
       return `notional is below minNotional ${spec.minNotional.toFixed()}`;
-  } else {
-    if (params.price && !params.price.isZero()) return 'a market order has price 0';
-    if (params.qty.gt(spec.maxMarketSize)) return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
-    if (params.timeInForce === 'GTX') return 'a market order cannot be post-only';
+    return undefined;
   }
-  if (params.timeInForce === 'GTD' && !EXPIRY_DATE.test(params.expiryDate ?? ''))
-    return 'GTD needs expiryDate YYYY-MM-DD';
-  if (state.positionMode === 'BOTH' && params.positionSide === 'NONE')
-    return 'positionSide LONG or SHORT is required in BOTH mode';
-  if (state.positionMode === 'NET' && params.positionSide !== 'NONE')
-    return 'positionSide must be NONE in NET mode';
-  return badCondition(params);
+  if (params.price && !params.price.isZero()) return 'a market order has price 0';
+  if (params.qty.gt(spec.maxMarketSize)) return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
+  return undefined;
 }
 
 /** What a conditional order lacks of its trigger fields, or undefined. */

@@ -7,7 +7,7 @@ import {
   eventCachePaths,
   runBacktest,
 } from '../../backtest/runner/index.ts';
-import { type StrategySlot, wallClock } from '../../core/kernel/index.ts';
+import { type StrategyRejection, type StrategySlot, wallClock } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
@@ -26,6 +26,8 @@ export interface ConfiguredBacktestOptions {
   readonly progress?: NodeJS.WritableStream & { readonly isTTY?: boolean };
   /** Replaces the config's recordings (e.g. `keel backtest --recording out/paper-session.jsonl.gz`). */
   readonly recordings?: readonly string[];
+  /** Told what a halted async strategy's Promise rejected with, e.g. to print it (never in the result). */
+  readonly onStrategyRejection?: (rejection: StrategyRejection) => void;
 }
 
 /** Where a recording's event cache is, and whether it is there after the run. */
@@ -126,6 +128,9 @@ export async function runConfiguredBacktest(
     ...(options.progress === undefined
       ? {}
       : { progress: createProgressReporter({ stream: options.progress, clock: wallClock }) }),
+    ...(options.onStrategyRejection === undefined
+      ? {}
+      : { onStrategyRejection: options.onStrategyRejection }),
   });
 }
 

@@ -91,7 +91,8 @@ export async function registryFor(
 
 /**
  * Resolves every strategy entry of a config to a kernel slot: its definition (built-in or
- * plugin module) and its params parsed by the strategy's own schema.
+ * plugin module), its params parsed by the strategy's own schema, and for a plugin its module's
+ * file (`source`), which faults name when no stack frame places them.
  * @param loaded - the validated config
  * @returns the slots, or located problems (unknown strategy, bad params, unloadable module)
  */
@@ -102,10 +103,14 @@ export async function strategySlots(loaded: LoadedConfig): Promise<StrategySlots
   if (!params.ok) return params;
   return {
     ok: true,
-    slots: loaded.config.strategies.map((entry) => ({
-      id: entry.id,
-      strategy: resolved.registry.get(entry.use) as AnyStrategy,
-      params: params.params.get(entry.id),
-    })),
+    slots: loaded.config.strategies.map((entry) => {
+      const source = strategySource(entry.use, loaded.dir);
+      return {
+        id: entry.id,
+        strategy: resolved.registry.get(entry.use) as AnyStrategy,
+        params: params.params.get(entry.id),
+        ...(source.kind === 'module' ? { source: source.path } : {}),
+      };
+    }),
   };
 }

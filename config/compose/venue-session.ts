@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import {
   type BacktestResult,
   formatStrategyFault,
+  formatStrategyRejection,
   type StrategyFaultRecord,
   strategyFaultRecord,
 } from '../../backtest/report/index.ts';
@@ -210,6 +211,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     faults.push(record);
     logger.error({ fault: record }, formatStrategyFault(record));
   });
+  // The user's own error behind an async hook's fault; logged only, as it comes untimed.
+  kernel.rejections.subscribe((rejection) =>
+    logger.error(
+      { rejection: { strategyId: rejection.strategyId, where: rejection.where } },
+      formatStrategyRejection(rejection),
+    ),
+  );
 
   const finished = kernel.start();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as

@@ -10,7 +10,7 @@ export { defineStrategy } from './define-strategy.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
 export { MAX_REF_LENGTH } from './intent-ownership.ts';
-export type { StrategyFault } from './kernel.ts';
+export type { StrategyFault, StrategyRejection } from './kernel.ts';
 export { Kernel } from './kernel.ts';
 export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.ts';
 export type { KernelState } from './kernel-state.ts';

@@ -31,6 +31,11 @@ export interface StrategySlot {
   readonly strategy: StrategyDefinition<any, any>;
   /** Raw parameters, parsed by the plugin's zod schema at construction. */
   readonly params?: unknown;
+  /**
+   * The plugin module's file, when the strategy came from one: faults name it where no stack
+   * frame can (a hook that returned a value that is not intents).
+   */
+  readonly source?: string;
 }
 
 /** Everything a kernel is built from; the composition root (config/) fills it per mode. */

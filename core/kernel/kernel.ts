@@ -25,6 +25,33 @@ export interface StrategyFault {
   readonly where: string;
   readonly error: unknown;
   readonly ts: number;
+  /**
+   * Set when nothing threw: the hook `returned` (the setup stream `emitted`) a value that is not
+   * intents, e.g. `[undefined]` or an async hook's Promise. Absent for a throw.
+   */
+  readonly how?: 'returned' | 'emitted';
+  /**
+   * The strategy's plugin file ({@link StrategySlot.source}) when the composition root knows it:
+   * the place to name when no stack frame can (a hook that returned a bad value is no longer on
+   * the stack when the kernel checks it).
+   */
+  readonly source?: string;
+}
+
+/**
+ * A Promise the kernel did not wait for (an async hook, setup or state factory, already reported
+ * as a {@link StrategyFault}) rejected: the error the strategy's own async code raised. It comes a
+ * microtask or more after the fault, at a time the run's events do not fix, so it is for logs and
+ * consoles, never for result files.
+ */
+export interface StrategyRejection {
+  readonly strategyId: string;
+  /** What returned the Promise, e.g. `onBar`, `state`, or `ctx.submit` when it was given one. */
+  readonly where: string;
+  /** What the Promise rejected with. */
+  readonly reason: unknown;
+  /** The strategy's plugin file, when known (see {@link StrategyFault.source}). */
+  readonly source?: string;
 }
 
 /** Work that arrived while the kernel was busy: an event, a denial to deliver, or a timer wake-up. */
@@ -59,6 +86,11 @@ export class Kernel {
   readonly denials: Observable<IntentDenied>;
   /** Strategies that threw and were halted. */
   readonly faults: Observable<StrategyFault>;
+  /**
+   * Rejections of the Promises of halted async strategies (see {@link StrategyRejection}): the
+   * user's own error behind an "async hook" fault. Late and untimed: log them, do not record them.
+   */
+  readonly rejections: Observable<StrategyRejection>;
   private readonly runners: StrategyRunner[];
   private readonly byId = new Map<string, StrategyRunner>();
   private readonly scheduler: Scheduler;
@@ -76,6 +108,7 @@ export class Kernel {
   private readonly backlog: Job[] = [];
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly fault$ = new Subject<StrategyFault>();
+  private readonly rejection$ = new Subject<StrategyRejection>();
   private readonly market: Observable<MarketEvent>;
   private readonly user: Observable<UserEvent>;
   private subscriptions: Subscription[] = [];
@@ -112,6 +145,7 @@ export class Kernel {
     this.user = options.user ?? options.execution.events;
     this.denials = this.denial$.asObservable();
     this.faults = this.fault$.asObservable();
+    this.rejections = this.rejection$.asObservable();
     const runId = options.runId ?? '';
     if (!RUN_ID.test(runId))
       throw new TypeError(`kernel: runId ${JSON.stringify(runId)} must be 0-8 letters or digits`);
@@ -129,7 +163,7 @@ export class Kernel {
           .join('; ');
         throw new TypeError(`kernel: strategy ${slot.id} (${slot.strategy.name}): ${issues}`);
       }
-      const runner = new StrategyRunner(slot.id, index, slot.strategy, parsed.data, runId, this);
+      const runner = new StrategyRunner(slot.id, index, slot.strategy, parsed.data, runId, this, slot.source);
       this.byId.set(slot.id, runner);
       return runner;
     });
@@ -424,10 +458,38 @@ export class Kernel {
     return out;
   }
 
-  /** Halts a strategy whose hook threw and reports it. */
-  fault(runner: StrategyRunner, where: string, error: unknown): void {
+  /**
+   * Halts a strategy whose hook threw (or returned a bad value) and reports it.
+   * @param runner - the strategy
+   * @param where - the hook or stream
+   * @param error - what it threw, or the error describing what it returned
+   * @param how - `returned` / `emitted` when it did not throw
+   */
+  fault(runner: StrategyRunner, where: string, error: unknown, how?: 'returned' | 'emitted'): void {
     runner.halt();
-    this.fault$.next({ strategyId: runner.id, where, error, ts: this.state.now() });
+    this.fault$.next({
+      strategyId: runner.id,
+      where,
+      error,
+      ts: this.state.now(),
+      ...(how === undefined ? {} : { how }),
+      ...(runner.source === undefined ? {} : { source: runner.source }),
+    });
+  }
+
+  /**
+   * Reports what a halted strategy's unawaited Promise rejected with (see {@link Kernel.rejections}).
+   * @param runner - the strategy
+   * @param where - what returned the Promise
+   * @param reason - the rejection reason
+   */
+  rejected(runner: StrategyRunner, where: string, reason: unknown): void {
+    this.rejection$.next({
+      strategyId: runner.id,
+      where,
+      reason,
+      ...(runner.source === undefined ? {} : { source: runner.source }),
+    });
   }
 
   private fireTimers(upTo: number): void {

@@ -35,7 +35,8 @@ export interface RunnerHost {
   setTimer(runner: StrategyRunner, at: number, every: number, tag: string): number;
   cancelTimer(runner: StrategyRunner, id: number): boolean;
   watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void;
-  fault(runner: StrategyRunner, where: string, error: unknown): void;
+  fault(runner: StrategyRunner, where: string, error: unknown, how?: 'returned' | 'emitted'): void;
+  rejected(runner: StrategyRunner, where: string, reason: unknown): void;
 }
 
 type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => IntentOutput) | undefined;
@@ -70,7 +71,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   private readonly timer$ = new Subject<TimerEvent>();
   private setupSubscription: Subscription | undefined;
   /** Set when the state factory failed: reported by {@link StrategyRunner.start}. */
-  private stateError: { readonly error: unknown } | undefined;
+  private stateError: { readonly error: unknown; readonly how?: 'returned' } | undefined;
 
   /**
    * @param id - the strategy id
@@ -79,6 +80,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
    * @param params - parsed parameters
    * @param runId - optional run tag put into generated references
    * @param host - the kernel
+   * @param source - the plugin's file, named in faults no stack frame places
    */
   constructor(
     readonly id: string,
@@ -87,6 +89,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     readonly params: unknown,
     runId: string,
     private readonly host: RunnerHost,
+    readonly source?: string,
   ) {
     this.index = index;
     this.hooks = definition;
@@ -106,8 +109,9 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
         error: new TypeError(
           'state returned a Promise (an async function?): the state factory must return the state itself, synchronously',
         ),
+        how: 'returned',
       };
-      ignoreOutcome(state);
+      this.reportRejection('state', state);
     }
     if (this.stateError !== undefined) this.live = false;
     this.state = state;
@@ -143,7 +147,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   /** Runs `setup` (subscribing to its intents) then `onStart`; reports a failed state factory instead. */
   start(): void {
     if (this.stateError !== undefined) {
-      this.host.fault(this, 'state', this.stateError.error);
+      this.host.fault(this, 'state', this.stateError.error, this.stateError.how);
       return;
     }
     const setup = this.definition.setup;
@@ -276,11 +280,11 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
    * intents: a fault like a throw (the kernel's checks would otherwise crash on it), and nothing
    * of it is sent.
    */
-  private accept(out: unknown, where: string, verb: string): void {
+  private accept(out: unknown, where: string, verb: 'returned' | 'emitted'): void {
     const problem = intentOutputProblem(out);
     if (problem !== undefined) {
-      this.host.fault(this, where, intentOutputError(where, verb, out, problem));
-      ignoreOutcome(out);
+      this.host.fault(this, where, intentOutputError(where, verb, out, problem), verb);
+      this.reportRejection(where, out);
       return;
     }
     this.send(out as Intent | readonly Intent[] | undefined);
@@ -302,8 +306,19 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
       this,
       where,
       new TypeError(`${where} returned ${what}: it must return ${expected}, synchronously`),
+      'returned',
     );
-    ignoreOutcome(value);
+    this.reportRejection(where, value);
+  }
+
+  /**
+   * A strategy's Promise is not awaited (the strategy is already halted and reported), but what it
+   * rejects with is the user's own error: it goes to the kernel's rejection channel, to be logged,
+   * instead of becoming an unhandled rejection that ends the process, or vanishing.
+   */
+  private reportRejection(where: string, value: unknown): void {
+    if (!isThenable(value)) return;
+    Promise.resolve(value).then(undefined, (reason: unknown) => this.host.rejected(this, where, reason));
   }
 
   // The StrategyContext methods: read the kernel state, never write it.
@@ -386,7 +401,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     if (!this.live) return;
     const problem = intentOutputProblem(intents);
     if (problem !== undefined) {
-      ignoreOutcome(intents);
+      this.reportRejection('ctx.submit', intents);
       // Thrown inside the hook that called it, so the fault names that hook and the caller's line.
       throw intentOutputError('ctx.submit', 'was given', intents, problem);
     }
@@ -436,14 +451,6 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   timers(): Observable<TimerEvent> {
     return this.timer$.asObservable();
   }
-}
-
-/**
- * A strategy's Promise is not awaited: its rejection (an async hook that threw) must not become an
- * unhandled rejection that ends the process; the strategy is already halted and reported.
- */
-function ignoreOutcome(value: unknown): void {
-  if (isThenable(value)) Promise.resolve(value).catch(() => undefined);
 }
 
 function subjectFor<T>(map: Map<string, Subject<T>>, key: string): Subject<T> {

@@ -1,5 +1,12 @@
 import { Subject } from 'rxjs';
-import type { IntentDenied, IntentGate, StrategySlot, VirtualScheduler } from '../../core/kernel/index.ts';
+import type {
+  IntentDenied,
+  IntentGate,
+  StrategyFault,
+  StrategyRejection,
+  StrategySlot,
+  VirtualScheduler,
+} from '../../core/kernel/index.ts';
 import { Kernel, virtualScheduler } from '../../core/kernel/index.ts';
 import type { InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
 import type { Portfolio } from '../../core/portfolio/index.ts';
@@ -19,6 +26,10 @@ export interface KernelRig {
   readonly denials: IntentDenied[];
   /** Every strategy fault, as `id:where:message`. */
   readonly faults: string[];
+  /** Every strategy fault as the kernel reported it. */
+  readonly faultRecords: StrategyFault[];
+  /** Every rejection of a halted strategy's unawaited Promise, as the kernel reported it. */
+  readonly rejections: StrategyRejection[];
 }
 
 /** What a test may change about the kernel {@link aKernelRig} builds. */
@@ -65,8 +76,14 @@ export function aKernelRig(strategies: readonly StrategySlot[], options: KernelR
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];
+  const faultRecords: StrategyFault[] = [];
+  const rejections: StrategyRejection[] = [];
   kernel.denials.subscribe((d) => denials.push(d));
-  kernel.faults.subscribe((f) => faults.push(`${f.strategyId}:${f.where}:${String(f.error)}`));
+  kernel.faults.subscribe((f) => {
+    faults.push(`${f.strategyId}:${f.where}:${String(f.error)}`);
+    faultRecords.push(f);
+  });
+  kernel.rejections.subscribe((r) => rejections.push(r));
   void kernel.start();
-  return { kernel, venue, scheduler, market, denials, faults };
+  return { kernel, venue, scheduler, market, denials, faults, faultRecords, rejections };
 }

@@ -79,6 +79,16 @@ export interface StrategyFaultRecord {
    * `path:line:column`; absent when the error has no stack or none of its frames is outside Keel.
    */
   readonly at?: string;
+  /**
+   * Set when nothing threw: the hook `returned` (the setup stream `emitted`) a value that is not
+   * intents, e.g. `[undefined]` or an async hook's Promise. Absent for a throw.
+   */
+  readonly how?: 'returned' | 'emitted';
+  /**
+   * The strategy's plugin file, when `at` cannot place the fault (a returned value leaves no
+   * stack frame of the plugin) and the strategy came from a plugin module.
+   */
+  readonly file?: string;
 }
 
 /** The price series of one sym, for the price chart and its fill markers. */

@@ -151,6 +151,8 @@ const faultRecord = z.object({
   ts: z.number(),
   error: z.string(),
   at: z.string().optional(),
+  how: z.enum(['returned', 'emitted']).optional(),
+  file: z.string().optional(),
 });
 
 const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({

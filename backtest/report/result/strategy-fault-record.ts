@@ -1,6 +1,6 @@
 import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { StrategyFault } from '../../../core/kernel/index.ts';
+import type { StrategyFault, StrategyRejection } from '../../../core/kernel/index.ts';
 import { formatTime } from '../html/format-values.ts';
 import type { StrategyFaultRecord } from './backtest-result.ts';
 
@@ -51,17 +51,41 @@ export function strategyFaultRecord(fault: StrategyFault): StrategyFaultRecord {
     ts: fault.ts,
     error: text,
     ...(at === undefined ? {} : { at }),
+    ...(fault.how === undefined ? {} : { how: fault.how }),
+    ...(at !== undefined || fault.source === undefined ? {} : { file: fault.source }),
   };
 }
 
+/** ` (at path:line:column)`, else ` (in path)`, else nothing. */
+function placeOf(at: string | undefined, file: string | undefined): string {
+  if (at !== undefined) return ` (at ${at})`;
+  return file === undefined ? '' : ` (in ${file})`;
+}
+
 /**
- * One line saying what a fault did, for the CLI and the report.
+ * One line saying what a fault did, for the CLI and the report: the hook `threw`, or `returned a
+ * bad value` (the setup stream `emitted` one) when it gave the kernel something that is not intents.
  * @param fault - the record
- * @returns e.g. `strategy bad halted: onBar threw at 2024-01-01 01:00:00 UTC: Error: boom (at /my/strat.ts:17:38); it did nothing more in this run`
+ * @returns e.g. `strategy bad: onBar threw at 2024-01-01 01:00:00 UTC: Error: boom (at /my/strat.ts:17:38); it was halted and did nothing more in this run`,
+ *   or `strategy bad: onBar returned a bad value at ...: TypeError: onBar returned an array whose element 0 is undefined, ... (in /my/strat.ts); ...`
  */
 export function formatStrategyFault(fault: StrategyFaultRecord): string {
-  const where = fault.at === undefined ? '' : ` (at ${fault.at})`;
   const who = fault.strategyId === 'kernel' ? 'the kernel' : `strategy ${fault.strategyId}`;
+  const what = fault.how === undefined ? 'threw' : `${fault.how} a bad value`;
   const after = fault.strategyId === 'kernel' ? '' : '; it was halted and did nothing more in this run';
-  return `${who}: ${fault.hook} threw at ${formatTime(fault.ts)}: ${fault.error}${where}${after}`;
+  return `${who}: ${fault.hook} ${what} at ${formatTime(fault.ts)}: ${fault.error}${placeOf(fault.at, fault.file)}${after}`;
+}
+
+/**
+ * One line for a log or console saying what a halted strategy's unawaited Promise rejected with:
+ * the user's own error, which the fault ("returned a Promise") cannot show. Not for result files:
+ * when it comes is not fixed by the run's events.
+ * @param rejection - the kernel's report
+ * @returns e.g. `strategy bad: the Promise its onBar returned rejected with Error: boom (at /my/strat.ts:12:11); hooks must be synchronous, so Keel did not wait for it`
+ */
+export function formatStrategyRejection(rejection: StrategyRejection): string {
+  const reason = rejection.reason;
+  const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : `the value ${String(reason)}`;
+  const at = reason instanceof Error ? userFrameOf(reason.stack) : undefined;
+  return `strategy ${rejection.strategyId}: the Promise its ${rejection.where} returned rejected with ${text}${placeOf(at, rejection.source)}; hooks must be synchronous, so Keel did not wait for it`;
 }

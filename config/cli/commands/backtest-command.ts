@@ -1,4 +1,9 @@
-import { formatMoney, formatPercent, formatStrategyFault } from '../../../backtest/report/index.ts';
+import {
+  formatMoney,
+  formatPercent,
+  formatStrategyFault,
+  formatStrategyRejection,
+} from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
@@ -88,6 +93,8 @@ export async function backtestCommand(
   try {
     outcome = await backtestToFiles(loaded, {
       slots: slots.slots,
+      // What an async hook's Promise rejected with: the user's own error, said as it comes.
+      onStrategyRejection: (rejection) => io.stderr.write(`✖ ${formatStrategyRejection(rejection)}\n`),
       ...(options.progress ? { progress: process.stderr } : {}),
       ...(options.recordings === undefined || options.recordings.length === 0
         ? {}

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { writeHtmlReportFromFile } from '../../../backtest/report/index.ts';
+import { type BacktestResult, readResult, writeHtmlReport } from '../../../backtest/report/index.ts';
 import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -24,18 +24,50 @@ export function defaultReportPath(result: string): string {
 }
 
 /**
+ * Why a result could not be read, as one sentence naming the path, and whether that is bad input:
+ * no file there, a directory, or a file that is not a Keel result (not JSON, wrong fields: the
+ * reader's errors carry no system code). Other system errors (permissions, I/O) are failures.
+ */
+function unreadable(path: string, error: unknown): { readonly sentence: string; readonly badInput: boolean } {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR')
+    return {
+      sentence: `there is no file ${path}; give the result JSON a run or backtest wrote (e.g. out/<name>-result.json)`,
+      badInput: true,
+    };
+  if (code === 'EISDIR') return { sentence: `${path} is a directory, not a result file`, badInput: true };
+  // One line: a JSON parser's message may quote the file's text, newlines and all.
+  const message = (error as Error).message.replace(/\s*\n\s*/g, ' ');
+  return { sentence: message, badInput: code === undefined };
+}
+
+/**
  * `keel report <result.json>`: rebuilds the HTML report from a saved result alone.
  * @param options - input and output
  * @param io - output streams
- * @returns EXIT.OK, or EXIT.RUNTIME_FAILURE when the result cannot be read
+ * @returns EXIT.OK; EXIT.BAD_CONFIG_OR_USAGE when the path holds no readable result (no file, a
+ *   directory, not a Keel result), said in one sentence naming it; EXIT.RUNTIME_FAILURE when the
+ *   file cannot be read for another reason (permissions, I/O) or the report cannot be written
  */
 export async function reportCommand(options: ReportOptions, io: CliIo): Promise<ExitCode> {
   const out = resolve(options.out ?? defaultReportPath(options.result));
+  let result: BacktestResult;
   try {
-    await writeHtmlReportFromFile(resolve(options.result), out);
+    result = await readResult(resolve(options.result));
   } catch (error) {
-    io.stderr.write(`✖ keel report ${options.result}: ${(error as Error).message}\n`);
+    const { sentence, badInput } = unreadable(options.result, error);
+    io.stderr.write(`✖ keel report ${options.result}: ${sentence}\n`);
+    return badInput ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+  }
+  try {
+    await writeHtmlReport(result, out);
+  } catch (error) {
+    io.stderr.write(
+      `✖ keel report ${options.result}: cannot write ${shownPath(out)}: ${(error as Error).message}\n`,
+    );
     return EXIT.RUNTIME_FAILURE;
+  } finally {
+    result.dispose?.();
   }
   io.stdout.write(`✔ report: ${shownPath(out)}\n`);
   return EXIT.OK;

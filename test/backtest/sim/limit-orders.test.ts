@@ -141,6 +141,29 @@ describe('sim venue: limit orders', () => {
     });
   });
 
+  it('rejects with 400001 a GTD order whose expiry date has passed when it arrives: it never shows NEW, OPEN or a fill', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(DAY + 1000, 99, 5, 101, 5));
+    // 1970-01-01 ended at DAY; 1970-01-02 is still running at DAY + 1000
+    t.send(
+      aLimit('late-take', 'BUY', '1', '101', { timeInForce: 'GTD', expiryDate: '1970-01-01' }),
+      aLimit('late-rest', 'BUY', '1', '99', { timeInForce: 'GTD', expiryDate: '1970-01-01' }),
+      aLimit('live', 'BUY', '1', '100', { timeInForce: 'GTD', expiryDate: '1970-01-02' }),
+    );
+    t.sim.advanceTo(DAY + 1001);
+    const expired =
+      '400001 bad parameters: GTD expiryDate 1970-01-01 ended at 1970-01-02T00:00:00.000Z, before the order arrived';
+    expect(
+      t.of('order').map((e) => [e.order.clientOrderId, e.order.orderState, e.order.action, e.order.reason]),
+    ).toEqual([
+      ['late-take', 'REJECTED', 'REJECT', expired],
+      ['late-rest', 'REJECTED', 'REJECT', expired],
+      ['live', 'NEW', 'PLACE', undefined],
+      ['live', 'OPEN', 'PLACE', undefined],
+    ]);
+    expect(t.of('execution')).toEqual([]);
+  });
+
   it('modifies a resting order: a new price that crosses takes liquidity at once', () => {
     const t = aSim();
     t.sim.onMarket(aQuote(1, 99, 5, 101, 5));

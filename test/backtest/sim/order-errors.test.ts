@@ -115,6 +115,35 @@ describe('sim venue: order error codes', () => {
     expect(fillLines(t)).toEqual([]);
   });
 
+  it('refuses with 400001 a modify that grows qty past maxLimitSize or shrinks the notional under minNotional, as placement would', () => {
+    const t = aSim({
+      instruments: [anInstrument(BTC, { maxLimitSize: D('10') })],
+      startingBalances: { USDT: D('100000') },
+    });
+    t.sim.onMarket(aQuote(0, 99.9, 5, 100, 5));
+    t.send(aLimit('b', 'BUY', '1', '99'));
+    t.sim.advanceTo(1);
+    // qty 10.001 > maxLimitSize 10; qty 0.05 x 99 = 4.95 < minNotional 5; price 4.9 x 1 = 4.9 < 5
+    t.send(
+      { kind: 'modifyOrder', ref: 'grow', target: 'b', sym: BTC, qty: D('10.001') },
+      { kind: 'modifyOrder', ref: 'shrink', target: 'b', sym: BTC, qty: D('0.05') },
+      { kind: 'modifyOrder', ref: 'cheap', target: 'b', sym: BTC, price: D('4.9') },
+      { kind: 'modifyOrder', ref: 'edge', target: 'b', sym: BTC, qty: D('10') },
+    );
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.message])).toEqual([
+      ['grow', '400001 bad parameters: order b as modified: qty exceeds maxLimitSize 10'],
+      ['shrink', '400001 bad parameters: order b as modified: notional is below minNotional 5'],
+      ['cheap', '400001 bad parameters: order b as modified: notional is below minNotional 5'],
+    ]);
+    expect(t.of('commandRejected').map((e) => e.code)).toEqual([400001, 400001, 400001]);
+    // the refused amendments left it as it was; the one at exactly maxLimitSize went through
+    const amended = t.of('order').filter((e) => e.order.action === 'AMEND_COMPLETED');
+    expect(amended.map((e) => [e.order.orderQty.toFixed(), e.order.limitPrice.toFixed()])).toEqual([
+      ['10', '99'],
+    ]);
+  });
+
   it('accepts a modify needing less margin on an over-committed portfolio, and refuses one needing more', async () => {
     const t = aSim({ startingBalances: { USDT: D('1000') } });
     t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500));
@@ -126,13 +155,13 @@ describe('sim venue: order error codes', () => {
     // 948.02, initial margin 9850 / 10 + 0.80 = 985.80: available -37.78 (maintenance 49.25, no liquidation)
     expect(fillLines(t)).toEqual(['b BUY 100@99 MAKER']);
     expect((await t.sim.snapshot()).account?.availableMargin.toFixed()).toBe('-37.78');
-    // qty 0.1 locks 0.40 instead of 0.80: accepted; qty 0.3 would lock 1.20: refused
-    t.send({ kind: 'modifyOrder', ref: 'down', target: 's', sym: BTC, qty: D('0.1') });
+    // qty 0.15 locks 0.60 instead of 0.80: accepted; qty 0.3 would lock 1.20: refused
+    t.send({ kind: 'modifyOrder', ref: 'down', target: 's', sym: BTC, qty: D('0.15') });
     t.send({ kind: 'modifyOrder', ref: 'up', target: 's', sym: BTC, qty: D('0.3') });
     t.sim.advanceTo(21);
     expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['up', 401023]]);
     const amended = t.of('order').filter((e) => e.order.action === 'AMEND_COMPLETED');
-    expect(amended.map((e) => [e.order.clientOrderId, e.order.orderQty.toFixed()])).toEqual([['s', '0.1']]);
+    expect(amended.map((e) => [e.order.clientOrderId, e.order.orderQty.toFixed()])).toEqual([['s', '0.15']]);
   });
 
   it('blocks a position-mode switch while orders or positions exist (406012) and allows it when flat', () => {

@@ -282,7 +282,7 @@ describe('keel command line', () => {
       ['import-csv', 'missing.csv', '--sym', 'BINANCE_PERP_BTC_USDT', '--out', 'a.jsonl'],
       EXIT.BAD_CONFIG_OR_USAGE,
     ],
-    [['report', 'missing-result.json'], EXIT.RUNTIME_FAILURE],
+    [['report', 'missing-result.json'], EXIT.BAD_CONFIG_OR_USAGE],
   ])('%j of a missing file says so in one line, exit %i', async (args, exitCode) => {
     const { code, stderr } = await keelInProcess(args);
     expect(stderr).toMatch(new RegExp(`^✖ keel ${args[0]}.*missing`));

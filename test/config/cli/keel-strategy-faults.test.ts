@@ -58,6 +58,34 @@ describe('keel backtest: a strategy that throws', () => {
     );
   }, 60_000);
 
+  it('says a hook returned (not threw) a value that is not intents, and names the plugin file', () => {
+    const run = backtest('returned', 'strategies.0.params.badReturn=undefinedInArray');
+    expect(run.code).toBe(EXIT.STRATEGY_FAULT);
+    expect(run.stdout).toContain(
+      `  ✖ strategy bad: onBar returned a bad value at 2025-01-06 14:31:00.006 UTC: TypeError: onBar returned an array whose element 0 is undefined, not an intent: return one intent, an array of intents, or nothing (undefined); none of them was sent (in ${FAULTY_PLUGIN}); it was halted and did nothing more in this run`,
+    );
+    expect(run.stdout).not.toContain('onBar threw');
+    const result = JSON.parse(readFileSync(join(dir, 'returned-result.json'), 'utf8'));
+    expect(result.faults).toEqual([
+      expect.objectContaining({ hook: 'onBar', how: 'returned', file: FAULTY_PLUGIN }),
+    ]);
+    expect(result.faults[0].at).toBeUndefined();
+  }, 60_000);
+
+  it('prints what an async hook rejected with, at its plugin line, on stderr, and keeps it out of the result file', () => {
+    const run = backtest('async', 'strategies.0.params.badReturn=rejectingPromise');
+    expect(run.code).toBe(EXIT.STRATEGY_FAULT);
+    expect(run.stdout).toContain(
+      '  ✖ strategy bad: onBar returned a bad value at 2025-01-06 14:31:00.006 UTC: TypeError: onBar returned a Promise (an async function?): strategy hooks are synchronous',
+    );
+    expect(run.stderr).toContain(
+      '✖ strategy bad: the Promise its onBar returned rejected with Error: async bad bar at ',
+    );
+    expect(run.stderr).toContain(`(at ${FAULTY_PLUGIN}:`);
+    expect(run.stderr).toContain('hooks must be synchronous, so Keel did not wait for it');
+    expect(readFileSync(join(dir, 'async-result.json'), 'utf8')).not.toContain('async bad bar');
+  }, 60_000);
+
   it('exits 0 with a ✔ summary when nothing threw', () => {
     const run = backtest('calm');
     expect(run.stderr).toBe('');

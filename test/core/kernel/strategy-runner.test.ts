@@ -11,8 +11,11 @@ type Ctx = StrategyContext<Record<string, never>, undefined>;
 /** A market buy of 0.1 BTC from the strategy's own factory (10 USDT at 100: the gate lets it through). */
 const buy = (ctx: Ctx): Intent => ctx.order.market({ sym: BTC, side: 'BUY', qty: 0.1 });
 
-/** Runs one strategy whose onQuote returns what `out` makes of its context, next to a healthy one. */
-function runQuoteHook(out: (ctx: Ctx) => unknown) {
+/**
+ * Runs one strategy whose onQuote returns what `out` makes of its context, next to a healthy one;
+ * `source` is the plugin file its slot names, if any.
+ */
+function runQuoteHook(out: (ctx: Ctx) => unknown, source?: string) {
   let healthyCalls = 0;
   let calls = 0;
   const strategy = defineStrategy({
@@ -31,7 +34,7 @@ function runQuoteHook(out: (ctx: Ctx) => unknown) {
     },
   });
   const rig = aKernelRig([
-    { id: 'x', strategy },
+    { id: 'x', strategy, ...(source === undefined ? {} : { source }) },
     { id: 'y', strategy: healthy },
   ]);
   rig.market.next(aQuote(1, 100));
@@ -66,6 +69,38 @@ describe('strategy runner: what a hook may return', () => {
     await settle();
     await settle();
     expect(rig.faults).toHaveLength(1);
+  });
+
+  it('passes what an async hook rejected with to the rejection channel, after its fault, so the user sees their own error', async () => {
+    const { rig } = runQuoteHook(async () => {
+      throw new Error('async boom');
+    }, '/plugins/async.ts');
+    expect(rig.rejections).toEqual([]);
+    await settle();
+    expect(rig.rejections).toEqual([
+      { strategyId: 'x', where: 'onQuote', reason: new Error('async boom'), source: '/plugins/async.ts' },
+    ]);
+    expect(rig.faultRecords).toMatchObject([{ strategyId: 'x', where: 'onQuote', how: 'returned' }]);
+  });
+
+  it('reports no rejection for an async hook whose Promise resolves', async () => {
+    const { rig } = runQuoteHook(async () => undefined);
+    await settle();
+    expect(rig.faults).toHaveLength(1);
+    expect(rig.rejections).toEqual([]);
+  });
+
+  it('says a hook returned (not threw) a bad value, and names the plugin file its slot came from', () => {
+    const { rig } = runQuoteHook(() => [undefined], '/plugins/bad-return.ts');
+    expect(rig.faultRecords).toMatchObject([
+      { strategyId: 'x', where: 'onQuote', how: 'returned', source: '/plugins/bad-return.ts', ts: 1 },
+    ]);
+    const thrown = runQuoteHook(() => {
+      throw new Error('boom');
+    }, '/plugins/throws.ts').rig.faultRecords;
+    expect(thrown).toHaveLength(1);
+    expect(thrown[0]?.how).toBeUndefined();
+    expect(thrown[0]?.source).toBe('/plugins/throws.ts');
   });
 
   it('halts a strategy whose hook returned an array holding undefined, and sends none of it', () => {
@@ -217,6 +252,10 @@ describe('strategy runner: what a hook may return', () => {
     await settle();
     expect(rig.faults).toEqual([
       'a:state:TypeError: state returned a Promise (an async function?): the state factory must return the state itself, synchronously',
+    ]);
+    expect(rig.faultRecords[0]?.how).toBe('returned');
+    expect(rig.rejections).toEqual([
+      { strategyId: 'a', where: 'state', reason: new Error('async state boom') },
     ]);
   });
 });

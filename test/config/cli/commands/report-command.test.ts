@@ -1,0 +1,46 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeResultFiles } from '../../../../backtest/report/index.ts';
+import { EXIT } from '../../../../config/cli/index.ts';
+import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { keelChild } from '../../../kit/keel-child-process.ts';
+import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
+
+const dir = tempDirsRemovedAfterAll('keel-report-')();
+
+describe('keel report: a result it cannot read is bad input (exit 2), named in one sentence', () => {
+  it('says there is no file at a path that does not exist', () => {
+    const missing = join(dir, 'no-such-result.json');
+    const run = keelChild(['report', missing]);
+    expect(run.stderr).toBe(
+      `✖ keel report ${missing}: there is no file ${missing}; give the result JSON a run or backtest wrote (e.g. out/<name>-result.json)\n`,
+    );
+    expect(run.stdout).toBe('');
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  }, 60_000);
+
+  it('says a directory is not a result file', () => {
+    const folder = join(dir, 'a-folder');
+    mkdirSync(folder);
+    const run = keelChild(['report', folder]);
+    expect(run.stderr).toBe(`✖ keel report ${folder}: ${folder} is a directory, not a result file\n`);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  }, 60_000);
+
+  it('says a file that is not JSON is not a result', () => {
+    const text = join(dir, 'notes.json');
+    writeFileSync(text, 'fills: 3\n');
+    const run = keelChild(['report', text]);
+    expect(run.stderr).toMatch(new RegExp(`^✖ keel report ${text}: ${text} is not JSON: .+\\n$`));
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  }, 60_000);
+
+  it('keeps exit 1 for a report it cannot write from a good result', async () => {
+    const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'good'));
+    writeFileSync(join(dir, 'a-file'), '');
+    const run = keelChild(['report', json, '--out', join(dir, 'a-file', 'report.html')]);
+    expect(run.stderr).toMatch(/^✖ keel report .+\n$/);
+    expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
+  }, 60_000);
+});
