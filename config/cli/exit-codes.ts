@@ -7,7 +7,7 @@
  * | 0 | success |
  * | 1 | runtime failure (venue unreachable, I/O error, an unexpected error) |
  * | 2 | bad config, bad usage or a bad input file (invalid YAML, unknown key, missing secret, bad option, a CSV that is not bars) |
- * | 3 | the run finished and wrote its result and report, but a strategy threw and was halted (run, backtest, sweep) |
+ * | 3 | the run finished and wrote its result and report, but a strategy failed (threw, or returned something that is not intents) and was halted (run, backtest, sweep) |
  * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown (run, record) |
  * | 143 | terminated by SIGTERM, after a graceful shutdown (run, record) |
  */
@@ -28,7 +28,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   0: 'ok',
   1: 'runtime failure',
   2: 'bad config, usage or input file',
-  3: 'a strategy threw and was halted (the run finished and wrote its result and report)',
+  3: 'a strategy failed (threw, or returned something that is not intents) and was halted (the run finished and wrote its result and report)',
   130: 'interrupted (SIGINT, after a graceful stop)',
   143: 'terminated (SIGTERM, after a graceful stop)',
 };

@@ -91,7 +91,7 @@ function problemBanners(result: BacktestResult): string {
   return [
     faults.length === 0
       ? ''
-      : `<div class="banner fault" id="strategy-faults">STRATEGY FAULTS: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} threw and ${faults.length === 1 ? 'was' : 'were'} halted; the figures below cover a run in which ${faults.length === 1 ? 'it' : 'they'} stopped trading.${list(faults.map(formatStrategyFault))}</div>`,
+      : `<div class="banner fault" id="strategy-faults">STRATEGY FAULTS: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} failed and ${faults.length === 1 ? 'was' : 'were'} halted; the figures below cover a run in which ${faults.length === 1 ? 'it' : 'they'} stopped trading.${list(faults.map(formatStrategyFault))}</div>`,
     warnings.length === 0
       ? ''
       : `<div class="banner warning" id="run-warnings">WARNINGS: the run's setup looks wrong.${list(warnings)}</div>`,

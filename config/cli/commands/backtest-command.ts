@@ -69,7 +69,7 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording or a replay
  *   window outside the recordings, EXIT.RUNTIME_FAILURE when the run
- *   fails, EXIT.STRATEGY_FAULT when a strategy threw and was halted (after the files are written)
+ *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written)
  */
 export async function backtestCommand(
   loaded: LoadedConfig,
@@ -116,7 +116,7 @@ export async function backtestCommand(
     [
       `${faults.length > 0 ? '✖' : '✔'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
         (faults.length > 0
-          ? `: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} threw`
+          ? `: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} failed and ${faults.length === 1 ? 'was' : 'were'} halted`
           : ''),
       ...faults.map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
       ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),

@@ -19,7 +19,7 @@ export interface RunOptions {
  * @param io - output streams
  * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal, EXIT.BAD_CONFIG_OR_USAGE
  *   for bad strategy params, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
- *   EXIT.STRATEGY_FAULT when a strategy threw and was halted (after the result and report are written)
+ *   EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the result and report are written)
  */
 export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: CliIo): Promise<ExitCode> {
   let synthetic = false;
