@@ -25,6 +25,7 @@ import {
   computeMetrics,
   EXECUTION_CODEC,
   type JsonValue,
+  LiquidationJournal,
   type OpenTrade,
   type RecordingDescription,
   type RecordLog,
@@ -39,6 +40,7 @@ import {
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
@@ -190,6 +192,7 @@ interface RunRecords {
   readonly book: RoundTripBook;
   readonly costs: CostTally;
   readonly tally: TradeTally;
+  readonly liquidations: LiquidationJournal;
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
@@ -248,6 +251,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     book: new RoundTripBook(closeTrade, (sym) => contractSizes.get(sym)),
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
     tally,
+    liquidations: new LiquidationJournal(),
   };
   const orderedSyms = new Set<string>();
   // The sim reports an order REJECTED once, as its final state.
@@ -281,6 +285,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
         rejected += 1;
         firstRejected ??= rejectedOrderText(event.order);
       }
+    } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
+      records.liquidations.observe(event);
     }
     delivery.fromVenue(event);
   });
@@ -410,6 +416,8 @@ function assemble(
   const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;
   const prices = sampler.priceSeries();
   const synthetic = headers.some((h) => h.synthetic);
+  const cashFlows = cashFlowRecordsOf(sim.statement());
+  const liquidations = records.liquidations.records();
   const closeAtEnd = options.closeAtEnd ?? true;
   const runConfig: { [key: string]: JsonValue } = {
     startingCash: options.startingCash.toFixed(),
@@ -468,6 +476,8 @@ function assemble(
     openTrades: open,
     equityCurve: sampler.curve,
     prices,
+    cashFlows,
+    liquidations,
     metrics: computeMetrics({
       equityCurve: sampler.curve,
       trades: closed,
@@ -485,6 +495,9 @@ function assemble(
         ...(options.annualization ?? defaultAnnualizationOf(instruments)),
       },
       contractSizeOf,
+      cashFlows,
+      liquidations,
+      accountCurrency: settleAsset,
     }),
   };
 }
