@@ -6,6 +6,7 @@ import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { liquidationNotice } from '../result/liquidation-notice.ts';
 import { readResult } from '../result/result-files.ts';
+import { stableJsonLine } from '../result/stable-json.ts';
 import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type ChartData, chartData } from './chart-data.ts';
@@ -29,8 +30,9 @@ export interface HtmlReportOptions {
 
 const e = escapeHtml;
 
+/** Settings as JSON with sorted keys, as the result file holds them: a rebuilt report reads the same. */
 function jsonText(value: JsonValue | undefined): string {
-  return value === undefined ? '' : JSON.stringify(value);
+  return value === undefined ? '' : stableJsonLine(value);
 }
 
 function modelLine(model: ModelDescription): string {
