@@ -87,8 +87,13 @@ const stepSchema = z
   })
   .strict();
 
-/** Sends the scripted steps of its params, bar by bar, on the 1m or 1h bars of {@link PERP}. */
-function scriptedSteps(interval: '1m' | '1h') {
+/**
+ * A strategy sending the scripted steps of its params (`steps`), bar by bar, on the 1m or 1h bars
+ * of {@link PERP}.
+ * @param interval - the bars it counts
+ * @returns the strategy
+ */
+export function scriptedSteps(interval: '1m' | '1h') {
   return defineStrategy<{ steps: ScriptedStep[] }, { bars: number }>({
     name: 'scripted-steps',
     params: z.object({ steps: z.array(stepSchema) }).strict(),
