@@ -128,6 +128,15 @@ async function spanOf(options: BacktestRunOptions, startTime: number): Promise<n
   return Math.min(end, options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
 }
 
+/**
+ * Why the equity curve on bars shows no dip of an entry fee at the open (Keel's choice, as
+ * backtesting.py's bar-close equity): a bar is known only once it closed, and the venue matches it
+ * whole, so the sample after it is marked at its close. A sample between the fills at its open and
+ * the rest of the bar would need the venue to stop mid-bar; it would still miss the bar's lows.
+ */
+const BAR_SAMPLING_NOTE =
+  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
+
 /** Time after the last event during which commands sent at the end may still arrive, ms. */
 const END_SETTLE_MS = 60_000;
 
@@ -447,6 +456,7 @@ function assemble(
       `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
+    ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
     ...(options.assumptions ?? []),
   ];
   return {

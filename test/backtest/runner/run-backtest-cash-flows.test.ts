@@ -159,9 +159,17 @@ describe('backtest runner: funding, loan interest and liquidations in the result
         steps: [{ bar: 0, qty: 1 }],
         startingCash: '10000',
       }),
-      (r) => ({ flows: r.cashFlows, liquidations: r.liquidations, count: r.metrics.liquidationCount }),
+      (r) => ({
+        flows: r.cashFlows,
+        liquidations: r.liquidations,
+        count: r.metrics.liquidationCount,
+        barNote: r.meta.assumptions.some((a) =>
+          a.startsWith('On bars, equity is sampled once each bar has been matched'),
+        ),
+      }),
     );
-    expect(seen).toEqual({ flows: [], liquidations: [], count: 0 });
+    // The bar model's equity is marked at each bar's close: the report says so (the audit's c14).
+    expect(seen).toEqual({ flows: [], liquidations: [], count: 0, barNote: true });
   });
 
   it('closes the account: equity change = gross trade PnL - fees - funding - interest, whatever is traded and funded (property)', async () => {
