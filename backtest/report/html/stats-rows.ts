@@ -1,13 +1,6 @@
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
-import {
-  formatDuration,
-  formatMoney,
-  formatPercent,
-  formatRatio,
-  formatTime,
-  NOT_DEFINED,
-} from './format-values.ts';
+import { formatDuration, formatMoney, formatPercent, formatRatio, formatTime } from './format-values.ts';
 
 /** One row of the stats table: backtesting.py's label, the value, and how it was computed. */
 export interface StatsRow {
@@ -184,9 +177,9 @@ function cashFlowRows(m: BacktestMetrics, money: string): StatsRow[] {
     rows.push({
       label: `Liquidation Fees${money}`,
       value:
-        m.liquidationCount === 0
+        m.liquidationCount === 0 || m.liquidationFills === undefined
           ? formatMoney(m.liquidationFees)
-          : `${formatMoney(m.liquidationFees)} (${m.liquidationFills ?? NOT_DEFINED} fills)`,
+          : `${formatMoney(m.liquidationFees)} (${m.liquidationFills} fill${m.liquidationFills === 1 ? '' : 's'})`,
       definition: 'liquidation fees of the liquidation fills (also in Fees Paid)',
     });
   return rows;

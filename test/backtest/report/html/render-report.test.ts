@@ -248,7 +248,7 @@ describe('HTML report: funding, interest and liquidations', () => {
     expect(row('Funding Paid [USDT]')).toBe('0.52');
     expect(row('Interest Paid [USDT]')).toBe('0.10');
     expect(row('# Liquidations')).toBe('1 (first 2024-01-02 06:00:00 UTC)');
-    expect(row('Liquidation Fees [USDT]')).toBe('12.50 (1 fills)');
+    expect(row('Liquidation Fees [USDT]')).toBe('12.50 (1 fill)');
   });
 
   it('warns on top, before the charts, that the account was liquidated, when and what it cost', () => {
