@@ -39,6 +39,8 @@ export {
 } from './metrics/annualization.ts';
 export type { BacktestMetrics, MetricsInput } from './metrics/backtest-metrics.ts';
 export { computeMetrics } from './metrics/backtest-metrics.ts';
+export type { CashFlowStats, LiquidationStats } from './metrics/cash-flow-metrics.ts';
+export { cashFlowStats, liquidationStats } from './metrics/cash-flow-metrics.ts';
 export type { CostStats } from './metrics/cost-metrics.ts';
 export { CostTally, costStats } from './metrics/cost-metrics.ts';
 export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';
@@ -67,12 +69,23 @@ export type {
   StrategyDescription,
   StrategyFaultRecord,
 } from './result/backtest-result.ts';
+export type {
+  CashFlowKind,
+  CashFlowRecord,
+  LiquidationFillRecord,
+  LiquidationRecord,
+} from './result/cash-flow-record.ts';
+export { CASH_FLOW_KINDS } from './result/cash-flow-record.ts';
+export { LiquidationJournal } from './result/liquidation-journal.ts';
+export { liquidationNotice } from './result/liquidation-notice.ts';
 export { EXECUTION_CODEC, ORDER_CODEC, ROUND_TRIP_CODEC } from './result/record-codecs.ts';
 export {
+  cashFlowsCsvLines,
   csvField,
   equityCsvLines,
   fillsCsvLines,
   isoTime,
+  liquidationsCsvLines,
   ordersCsvLines,
   tradesCsvLines,
 } from './result/result-csv.ts';

@@ -25,6 +25,7 @@ import {
   computeMetrics,
   EXECUTION_CODEC,
   type JsonValue,
+  LiquidationJournal,
   type OpenTrade,
   type RecordingDescription,
   type RecordLog,
@@ -39,6 +40,7 @@ import {
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
@@ -126,6 +128,15 @@ async function spanOf(options: BacktestRunOptions, startTime: number): Promise<n
   return Math.min(end, options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
 }
 
+/**
+ * Why the equity curve on bars shows no dip of an entry fee at the open (Keel's choice, as
+ * backtesting.py's bar-close equity): a bar is known only once it closed, and the venue matches it
+ * whole, so the sample after it is marked at its close. A sample between the fills at its open and
+ * the rest of the bar would need the venue to stop mid-bar; it would still miss the bar's lows.
+ */
+const BAR_SAMPLING_NOTE =
+  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
+
 /** Time after the last event during which commands sent at the end may still arrive, ms. */
 const END_SETTLE_MS = 60_000;
 
@@ -190,6 +201,7 @@ interface RunRecords {
   readonly book: RoundTripBook;
   readonly costs: CostTally;
   readonly tally: TradeTally;
+  readonly liquidations: LiquidationJournal;
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
@@ -248,6 +260,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     book: new RoundTripBook(closeTrade, (sym) => contractSizes.get(sym)),
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
     tally,
+    liquidations: new LiquidationJournal(),
   };
   const orderedSyms = new Set<string>();
   // The sim reports an order REJECTED once, as its final state.
@@ -281,6 +294,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
         rejected += 1;
         firstRejected ??= rejectedOrderText(event.order);
       }
+    } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
+      records.liquidations.observe(event);
     }
     delivery.fromVenue(event);
   });
@@ -411,6 +426,8 @@ function assemble(
   const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;
   const prices = sampler.priceSeries();
   const synthetic = headers.some((h) => h.synthetic);
+  const cashFlows = cashFlowRecordsOf(sim.statement());
+  const liquidations = records.liquidations.records();
   const closeAtEnd = options.closeAtEnd ?? true;
   const runConfig: { [key: string]: JsonValue } = {
     startingCash: options.startingCash.toFixed(),
@@ -440,6 +457,7 @@ function assemble(
       `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
+    ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
     ...(options.assumptions ?? []),
   ];
   return {
@@ -469,6 +487,8 @@ function assemble(
     openTrades: open,
     equityCurve: sampler.curve,
     prices,
+    cashFlows,
+    liquidations,
     metrics: computeMetrics({
       equityCurve: sampler.curve,
       trades: closed,
@@ -486,6 +506,9 @@ function assemble(
         ...(options.annualization ?? defaultAnnualizationOf(instruments)),
       },
       contractSizeOf,
+      cashFlows,
+      liquidations,
+      accountCurrency: settleAsset,
     }),
   };
 }

@@ -2,8 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
   type BacktestResult,
+  cashFlowsCsvLines,
   equityCsvLines,
   fillsCsvLines,
+  liquidationsCsvLines,
   ordersCsvLines,
   resultJsonChunks,
   tradesCsvLines,
@@ -37,7 +39,8 @@ export function reportPathsOf(config: KeelConfig): { readonly json: string; read
 
 /**
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
- * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`) and the HTML report. The
+ * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
+ * `.liquidations.csv`) and the HTML report. The
  * JSON and CSV files stream to disk, record by record, from the result's logs.
  * @param result - the run's result
  * @param paths - JSON and HTML paths
@@ -58,6 +61,8 @@ export async function writeRunOutputs(
     [`${base}.fills.csv`, fillsCsvLines],
     [`${base}.orders.csv`, ordersCsvLines],
     [`${base}.equity.csv`, equityCsvLines],
+    [`${base}.cash-flows.csv`, cashFlowsCsvLines],
+    [`${base}.liquidations.csv`, liquidationsCsvLines],
   ] as const;
   for (const [path, lines] of csv) await writeTextFile(path, lines(result));
   await writeHtmlReport(result, paths.html, { settleAsset });

@@ -2,6 +2,7 @@ import {
   type BacktestResult,
   computeMetrics,
   type JsonValue,
+  type LiquidationRecord,
   roundTripsFromFills,
 } from '../../backtest/report/index.ts';
 import type { EquitySampler } from '../../backtest/runner/index.ts';
@@ -36,6 +37,8 @@ export interface SessionRecord {
   readonly slots: readonly StrategySlot[];
   readonly orders: readonly Order[];
   readonly fills: readonly Execution[];
+  /** The liquidations the venue reported on its User Data channels (empty when none). */
+  readonly liquidations?: readonly LiquidationRecord[];
   readonly sampler: EquitySampler;
   readonly fillModel: SessionFillModel;
   /** The paper venue's configured latency; absent = none beyond the sockets'. */
@@ -112,6 +115,8 @@ export function sessionResult(session: SessionRecord): BacktestResult {
     openTrades: open,
     equityCurve: curve,
     prices,
+    // Funding and interest reach a session only as balance changes, not as cash flows: left out, not claimed zero.
+    ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
     metrics: computeMetrics({
       equityCurve: curve,
       trades: closed,
@@ -119,6 +124,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       fills: session.fills,
       ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
       contractSizeOf,
+      ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
     }),
   };
 }

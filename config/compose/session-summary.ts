@@ -1,4 +1,4 @@
-import { formatStrategyFault } from '../../backtest/report/index.ts';
+import { formatStrategyFault, liquidationNotice } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { shownPath } from './shown-path.ts';
 import type { VenueSessionOutcome } from './venue-session.ts';
@@ -13,8 +13,9 @@ export function formatFill(fill: Execution): string {
 }
 
 /**
- * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), setup
- * mistakes that leave a strategy idle (⚠, e.g. bars of a sym the feed never had), and
+ * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), a
+ * liquidation of the account (⚠), setup mistakes that leave a strategy idle (⚠, e.g. bars of a
+ * sym the feed never had), and
  * where the recording, result and report were written.
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
@@ -22,9 +23,12 @@ export function formatFill(fill: Execution): string {
  */
 export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: boolean): string {
   const pnl = outcome.endEquity.sub(outcome.startEquity);
+  const settle = outcome.result.meta.runConfig.settleAsset;
+  const liquidated = liquidationNotice(outcome.result, typeof settle === 'string' ? settle : '');
   return [
     `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
+    ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
     ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
     ...(outcome.recording === undefined ? [] : [`  recording: ${shownPath(outcome.recording)}`]),

@@ -4,6 +4,7 @@ import {
   type BacktestResult,
   formatStrategyFault,
   formatStrategyRejection,
+  LiquidationJournal,
   type StrategyFaultRecord,
   strategyFaultRecord,
 } from '../../backtest/report/index.ts';
@@ -188,6 +189,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     samplerStarted = true;
   };
   const rejections = new OrderRejections();
+  const liquidations = new LiquidationJournal();
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
@@ -200,6 +202,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       orders.set(event.order.orderId || event.order.clientOrderId, event.order);
       rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') metrics.acknowledged(event.order.clientOrderId);
+    } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
+      liquidations.observe(event);
     }
   });
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
@@ -325,10 +329,11 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     slots: options.slots,
     orders: [...orders.values()],
     fills,
+    liquidations: liquidations.records(),
     sampler,
     fillModel: options.fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
-    runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason },
+    runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason, settleAsset },
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
     assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
   });

@@ -1,4 +1,11 @@
-import type { BacktestMeta, BacktestResult, EquitySample, PricePoint } from '../../backtest/report/index.ts';
+import type {
+  BacktestMeta,
+  BacktestResult,
+  CashFlowRecord,
+  EquitySample,
+  LiquidationRecord,
+  PricePoint,
+} from '../../backtest/report/index.ts';
 import { computeMetrics, roundTripsFromFills } from '../../backtest/report/index.ts';
 import { D, type Execution, type Order, ZERO } from '../../core/model/index.ts';
 
@@ -104,5 +111,52 @@ export function aBacktestResult(bars = 200, meta: Partial<BacktestMeta> = {}): B
     equityCurve,
     prices: [{ sym: SYM, points }],
     metrics: computeMetrics({ equityCurve, trades: closed, openTrades: open, fills, benchmark: points }),
+  };
+}
+
+/**
+ * {@link aBacktestResult} of a perpetual that paid funding (1.02 at hour 8, received 0.5 at hour
+ * 16), paid loan interest (0.1 at hour 9) and was liquidated once at hour 30 (one fill, fee 12.5),
+ * with its metrics recomputed from them and the settle asset in its run config.
+ * @param bars - number of hourly prices (at least 31 for the liquidation to fall inside)
+ * @returns the result
+ */
+export function aBacktestResultWithCashFlows(bars = 60): BacktestResult {
+  const base = aBacktestResult(bars, {
+    runConfig: { startingCash: '10000', settleAsset: 'USDT', closeAtEnd: true },
+  });
+  const start = Date.UTC(2024, 0, 1);
+  const cashFlows: CashFlowRecord[] = [
+    { ts: start + 8 * HOUR, kind: 'FUNDING_FEE', asset: 'USDT', amount: D('-1.02'), sym: SYM },
+    { ts: start + 9 * HOUR, kind: 'DEDUCT_INTEREST', asset: 'USDT', amount: D('-0.1') },
+    { ts: start + 16 * HOUR, kind: 'FUNDING_FEE', asset: 'USDT', amount: D('0.5'), sym: SYM },
+  ];
+  const liquidations: LiquidationRecord[] = [
+    {
+      liquidationEventId: 'SIM-L-9',
+      eventType: 'FULL_LIQUIDATION',
+      ts: start + 30 * HOUR,
+      equityBefore: D('4.5'),
+      maintenanceMargin: D('4.6'),
+      equityAfter: D('-6.83125'),
+      fills: [
+        { orderId: 'SIM-O-10', sym: SYM, side: 'SELL', quantity: D(1), price: D('1000'), fee: D('12.5') },
+      ],
+    },
+  ];
+  return {
+    ...base,
+    cashFlows,
+    liquidations,
+    metrics: computeMetrics({
+      equityCurve: base.equityCurve,
+      trades: base.trades,
+      openTrades: base.openTrades,
+      fills: base.fills,
+      benchmark: base.prices[0]?.points ?? [],
+      cashFlows,
+      liquidations,
+      accountCurrency: 'USDT',
+    }),
   };
 }

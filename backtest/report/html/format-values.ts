@@ -23,12 +23,15 @@ export function formatRatio(value: number | null): string {
 }
 
 /**
- * Formats money: two decimals from 100 up, six significant digits below (fees can be tiny).
+ * Formats money: two decimals from 100 up; below, six significant digits (fees can be tiny) but
+ * never fewer than two decimals, so 2 reads `2.00` like every other amount.
  * @param value - the amount
  * @returns the amount as text, exact digits from the Decimal
  */
 export function formatMoney(value: Dec): string {
-  return value.abs().gte(100) ? value.toFixed(2) : value.toSignificantDigits(6).toFixed();
+  if (value.abs().gte(100)) return value.toFixed(2);
+  const significant = value.toSignificantDigits(6);
+  return significant.decimalPlaces() < 2 ? significant.toFixed(2) : significant.toFixed();
 }
 
 /**

@@ -4,7 +4,9 @@ import type { Dec } from '../../../core/model/index.ts';
 import { firstRecords } from '../log/record-log.ts';
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
+import { liquidationNotice } from '../result/liquidation-notice.ts';
 import { readResult } from '../result/result-files.ts';
+import { stableJsonLine } from '../result/stable-json.ts';
 import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type ChartData, chartData } from './chart-data.ts';
@@ -20,7 +22,7 @@ export const MAX_TRADE_ROWS = 2000;
 
 /** Options of {@link renderHtmlReport}. */
 export interface HtmlReportOptions {
-  /** The currency equity and fees are in, shown in labels (e.g. USDT). */
+  /** The currency equity and fees are in, shown in labels (e.g. USDT); the result's `runConfig.settleAsset` by default. */
   readonly settleAsset?: string;
   /** Source of the lightweight-charts standalone build; the installed package by default. */
   readonly chartLibrarySource?: string;
@@ -28,8 +30,9 @@ export interface HtmlReportOptions {
 
 const e = escapeHtml;
 
+/** Settings as JSON with sorted keys, as the result file holds them: a rebuilt report reads the same. */
 function jsonText(value: JsonValue | undefined): string {
-  return value === undefined ? '' : JSON.stringify(value);
+  return value === undefined ? '' : stableJsonLine(value);
 }
 
 function modelLine(model: ModelDescription): string {
@@ -83,12 +86,16 @@ function runKindOf(meta: BacktestResult['meta']): string {
   return mode === 'paper' ? 'paper session' : mode === 'live' ? 'live session' : 'backtest';
 }
 
-/** Strategy faults and setup warnings, on top where nobody can miss them. */
-function problemBanners(result: BacktestResult): string {
+/** Strategy faults, a liquidation and setup warnings, on top where nobody can miss them. */
+function problemBanners(result: BacktestResult, settleAsset: string): string {
   const faults = result.faults ?? [];
   const warnings = result.meta.warnings ?? [];
+  const liquidated = liquidationNotice(result, settleAsset);
   const list = (items: readonly string[]) => `<ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul>`;
   return [
+    liquidated === undefined
+      ? ''
+      : `<div class="banner fault" id="liquidation-warning">⚠ ${e(liquidated)}</div>`,
     faults.length === 0
       ? ''
       : `<div class="banner fault" id="strategy-faults">STRATEGY FAULTS: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} failed and ${faults.length === 1 ? 'was' : 'were'} halted; the figures below cover a run in which ${faults.length === 1 ? 'it' : 'they'} stopped trading.${list(faults.map(formatStrategyFault))}</div>`,
@@ -96,6 +103,15 @@ function problemBanners(result: BacktestResult): string {
       ? ''
       : `<div class="banner warning" id="run-warnings">WARNINGS: the run's setup looks wrong.${list(warnings)}</div>`,
   ].join('');
+}
+
+/**
+ * The currency a result's money is in, as its run recorded it (`runConfig.settleAsset`), so a
+ * report rebuilt from the result file alone labels money as the original did.
+ */
+function settleAssetOf(result: BacktestResult): string {
+  const asset = result.meta.runConfig.settleAsset;
+  return typeof asset === 'string' ? asset : '';
 }
 
 function signClass(value: Dec | number): string {
@@ -167,7 +183,7 @@ function chartsSection(result: BacktestResult, charts: ChartData): string {
 export function renderHtmlReport(result: BacktestResult, options: HtmlReportOptions = {}): string {
   const { meta, metrics } = result;
   const charts = chartData(result);
-  const settleAsset = options.settleAsset ?? '';
+  const settleAsset = options.settleAsset ?? settleAssetOf(result);
   const library = options.chartLibrarySource ?? lightweightChartsSource();
   const run = runKindOf(meta);
   const synthetic = meta.synthetic
@@ -185,7 +201,7 @@ export function renderHtmlReport(result: BacktestResult, options: HtmlReportOpti
 <script>${ERROR_CAPTURE_SCRIPT}</script>
 <header><h1>${e(meta.title)}</h1><p class="sub">${e(`${formatTime(metrics.start)} to ${formatTime(metrics.end)} (${formatDuration(metrics.durationMs)})`)}</p></header>
 ${synthetic}
-${problemBanners(result)}
+${problemBanners(result, settleAsset)}
 <div class="errors" id="keel-errors" hidden></div>
 ${assumptionsSection(result)}
 ${chartsSection(result, charts)}

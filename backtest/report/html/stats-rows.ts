@@ -136,6 +136,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
       definition: 'W - (1 - W) / (avg win / avg loss)',
     },
     { label: `Fees Paid${money}`, value: formatMoney(m.feesPaid), definition: 'fees - rebates of all fills' },
+    ...cashFlowRows(m, money),
     { label: `Turnover${money}`, value: formatMoney(m.turnover), definition: 'traded notional of all fills' },
     {
       label: 'Turnover / Mean Equity',
@@ -143,4 +144,43 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
       definition: 'turnover / mean equity',
     },
   ];
+}
+
+/**
+ * Funding, interest and liquidation rows, each shown when the result has the figure (result
+ * files written before Keel recorded them do not).
+ */
+function cashFlowRows(m: BacktestMetrics, money: string): StatsRow[] {
+  const rows: StatsRow[] = [];
+  if (m.fundingPaid !== undefined)
+    rows.push({
+      label: `Funding Paid${money}`,
+      value: formatMoney(m.fundingPaid),
+      definition: 'perpetual funding paid - received (negative = net received)',
+    });
+  if (m.interestPaid !== undefined)
+    rows.push({
+      label: `Interest Paid${money}`,
+      value: formatMoney(m.interestPaid),
+      definition: 'margin-loan interest charged',
+    });
+  if (m.liquidationCount !== undefined)
+    rows.push({
+      label: '# Liquidations',
+      value:
+        m.liquidationCount === 0 || m.firstLiquidationTs === null || m.firstLiquidationTs === undefined
+          ? String(m.liquidationCount)
+          : `${m.liquidationCount} (first ${formatTime(m.firstLiquidationTs)})`,
+      definition: 'times equity fell below maintenance margin and the venue closed positions',
+    });
+  if (m.liquidationFees !== undefined)
+    rows.push({
+      label: `Liquidation Fees${money}`,
+      value:
+        m.liquidationCount === 0 || m.liquidationFills === undefined
+          ? formatMoney(m.liquidationFees)
+          : `${formatMoney(m.liquidationFees)} (${m.liquidationFills} fill${m.liquidationFills === 1 ? '' : 's'})`,
+      definition: 'liquidation fees of the liquidation fills (also in Fees Paid)',
+    });
+  return rows;
 }

@@ -2,8 +2,15 @@ import type { Dec, Execution } from '../../../core/model/index.ts';
 import { asNumber } from '../../../core/model/index.ts';
 import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
+import type { CashFlowRecord, LiquidationRecord } from '../result/cash-flow-record.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, periodReturns } from './annualization.ts';
+import {
+  type CashFlowStats,
+  cashFlowStats,
+  type LiquidationStats,
+  liquidationStats,
+} from './cash-flow-metrics.ts';
 import { CostTally } from './cost-metrics.ts';
 import { type DrawdownFigures, drawdownStats } from './drawdown.ts';
 import { exposureTime } from './exposure.ts';
@@ -52,6 +59,15 @@ export interface MetricsInput {
   readonly meanEquity?: number;
   /** Units of base per contract of a sym, for turnover; 1 when undefined. */
   readonly contractSizeOf?: (sym: string) => Dec | undefined;
+  /**
+   * Funding and interest cash flows of the run; when omitted (a session whose venue does not
+   * report them) `fundingPaid` and `interestPaid` are left out, not claimed zero.
+   */
+  readonly cashFlows?: readonly CashFlowRecord[];
+  /** The run's liquidations; when omitted the liquidation figures are left out. */
+  readonly liquidations?: readonly LiquidationRecord[];
+  /** The currency equity is in: cash flows in other coins are not summed ({@link cashFlowStats}). */
+  readonly accountCurrency?: string;
 }
 
 /**
@@ -59,9 +75,11 @@ export interface MetricsInput {
  * durations are milliseconds. A figure that is not defined for the run (a ratio without
  * variance, trade statistics without trades) is null, never NaN or Infinity. Each formula is
  * stated once, on the function computing it (`return-metrics.ts`, `drawdown.ts`,
- * `trade-metrics.ts`, `exposure.ts`, `cost-metrics.ts`).
+ * `trade-metrics.ts`, `exposure.ts`, `cost-metrics.ts`, `cash-flow-metrics.ts`). The funding,
+ * interest and liquidation figures are absent from result files written before Keel recorded
+ * them, and from sessions whose venue does not report them.
  */
-export interface BacktestMetrics extends TradeStats {
+export interface BacktestMetrics extends TradeStats, Partial<CashFlowStats>, Partial<LiquidationStats> {
   /** Time of the first equity sample. */
   readonly start: number;
   /** Time of the last equity sample. */
@@ -158,6 +176,8 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     ...(input.costTally ?? tallyOf(input.fills, input.contractSizeOf)).stats(
       input.meanEquity ?? mean(curve.map((s) => asNumber(s.equity))),
     ),
+    ...(input.cashFlows === undefined ? {} : cashFlowStats(input.cashFlows, input.accountCurrency)),
+    ...(input.liquidations === undefined ? {} : liquidationStats(input.liquidations)),
     annualization: {
       period,
       periodsPerYear,

@@ -3,6 +3,7 @@ import type { EquitySample, PricePoint } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
+import type { CashFlowRecord, LiquidationRecord } from './cash-flow-record.ts';
 
 /** A JSON value: what parameters and run configuration are written as. */
 export type JsonValue =
@@ -118,6 +119,17 @@ export interface BacktestResult {
   /** Prices of the traded syms (e.g. bar closes or quote mids). */
   readonly prices: readonly PriceSeries[];
   readonly metrics: BacktestMetrics;
+  /**
+   * Funding settlements and loan interest charges, in booking order: the balance changes that
+   * are not fills. Absent in result files written before Keel recorded them and in sessions
+   * whose venue does not report them.
+   */
+  readonly cashFlows?: readonly CashFlowRecord[];
+  /**
+   * The account's liquidations, in the order they were triggered (empty when there was none).
+   * Absent in result files written before Keel recorded them.
+   */
+  readonly liquidations?: readonly LiquidationRecord[];
   /**
    * Strategies halted because a hook threw, in the order it happened. Absent (or empty) when none
    * did; a run with faults ends with its own exit code (see the README's exit codes).

@@ -206,3 +206,57 @@ export function equityCsvLines(result: BacktestResult): Generator<string> {
     result.equityCurve.map((s, i) => [isoTime(s.ts), s.ts, s.equity, (drawdowns[i]?.drawdown ?? 0) * 100]),
   );
 }
+
+/**
+ * The funding and interest cash flows as CSV, in booking order (empty but for the header when the
+ * result has none, e.g. a session whose venue does not report them).
+ * @param result - the backtest result
+ * @returns the lines of `cash-flows.csv`: time, ts, kind, asset, amount (signed, negative = paid), sym
+ */
+export function cashFlowsCsvLines(result: BacktestResult): Generator<string> {
+  return csv(
+    ['time', 'ts', 'kind', 'asset', 'amount', 'sym'],
+    (result.cashFlows ?? []).map((f) => [isoTime(f.ts), f.ts, f.kind, f.asset, f.amount, f.sym]),
+  );
+}
+
+/**
+ * The liquidations as CSV, one row per liquidation fill (a liquidation without fills has one row
+ * with empty fill columns).
+ * @param result - the backtest result
+ * @returns the lines of `liquidations.csv`
+ */
+export function liquidationsCsvLines(result: BacktestResult): Generator<string> {
+  const rows = (result.liquidations ?? []).flatMap((l) => {
+    const head = [
+      isoTime(l.ts),
+      l.ts,
+      l.liquidationEventId,
+      l.eventType,
+      l.equityBefore,
+      l.maintenanceMargin,
+      l.equityAfter,
+    ];
+    return l.fills.length === 0
+      ? [head]
+      : l.fills.map((f) => [...head, f.orderId, f.sym, f.side, f.quantity, f.price, f.fee]);
+  });
+  return csv(
+    [
+      'time',
+      'ts',
+      'liquidationEventId',
+      'eventType',
+      'equityBefore',
+      'maintenanceMargin',
+      'equityAfter',
+      'orderId',
+      'sym',
+      'side',
+      'quantity',
+      'price',
+      'liquidationFee',
+    ],
+    rows,
+  );
+}

@@ -1,7 +1,14 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BacktestResult } from './backtest-result.ts';
-import { equityCsvLines, fillsCsvLines, ordersCsvLines, tradesCsvLines } from './result-csv.ts';
+import {
+  cashFlowsCsvLines,
+  equityCsvLines,
+  fillsCsvLines,
+  liquidationsCsvLines,
+  ordersCsvLines,
+  tradesCsvLines,
+} from './result-csv.ts';
 import { readResultStreaming } from './result-reader.ts';
 import { backtestResultOf } from './result-schema.ts';
 import { stableJson, stableJsonChunks } from './stable-json.ts';
@@ -17,6 +24,8 @@ export const RESULT_FILES = {
   fills: 'fills.csv',
   orders: 'orders.csv',
   equity: 'equity.csv',
+  cashFlows: 'cash-flows.csv',
+  liquidations: 'liquidations.csv',
 } as const;
 
 /** The result's data: everything but its `dispose`. */
@@ -64,7 +73,8 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
 }
 
 /**
- * Writes `result.json` and the CSV files (trades, fills, orders, equity) into a directory,
+ * Writes `result.json` and the CSV files (trades, fills, orders, equity, cash flows,
+ * liquidations) into a directory,
  * creating it when missing. Each file streams to disk: records are read from the result's logs
  * as they are written.
  * @param result - the backtest result
@@ -82,12 +92,16 @@ export async function writeResultFiles(
     fills: join(dir, RESULT_FILES.fills),
     orders: join(dir, RESULT_FILES.orders),
     equity: join(dir, RESULT_FILES.equity),
+    cashFlows: join(dir, RESULT_FILES.cashFlows),
+    liquidations: join(dir, RESULT_FILES.liquidations),
   };
   await writeTextFile(paths.json, resultJsonChunks(result));
   await writeTextFile(paths.trades, tradesCsvLines(result));
   await writeTextFile(paths.fills, fillsCsvLines(result));
   await writeTextFile(paths.orders, ordersCsvLines(result));
   await writeTextFile(paths.equity, equityCsvLines(result));
+  await writeTextFile(paths.cashFlows, cashFlowsCsvLines(result));
+  await writeTextFile(paths.liquidations, liquidationsCsvLines(result));
   return paths;
 }
 

@@ -10,6 +10,7 @@ import {
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import type { BacktestMeta, BacktestResult, JsonValue } from './backtest-result.ts';
+import { CASH_FLOW_KINDS, type CashFlowRecord, type LiquidationRecord } from './cash-flow-record.ts';
 
 /**
  * Zod schemas of the result file, so `readResult` rebuilds Decimals from their strings and
@@ -155,6 +156,33 @@ const faultRecord = z.object({
   file: z.string().optional(),
 });
 
+const cashFlow: z.ZodType<CashFlowRecord, unknown> = z.object({
+  ts: z.number(),
+  kind: z.enum(CASH_FLOW_KINDS),
+  asset: z.string(),
+  amount: decimal,
+  sym: z.string().optional(),
+});
+
+const liquidation: z.ZodType<LiquidationRecord, unknown> = z.object({
+  liquidationEventId: z.string(),
+  eventType: z.string(),
+  ts: z.number(),
+  equityBefore: decimal.optional(),
+  maintenanceMargin: decimal.optional(),
+  equityAfter: decimal.optional(),
+  fills: z.array(
+    z.object({
+      orderId: z.string(),
+      sym: z.string(),
+      side,
+      quantity: decimal,
+      price: decimal,
+      fee: decimal,
+    }),
+  ),
+});
+
 const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   start: z.number(),
   end: z.number(),
@@ -189,6 +217,13 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   feesPaid: decimal,
   turnover: decimal,
   turnoverRatio: nullableNumber,
+  // Absent in result files written before Keel recorded cash flows and liquidations.
+  fundingPaid: decimal.optional(),
+  interestPaid: decimal.optional(),
+  liquidationCount: z.number().optional(),
+  liquidationFills: z.number().optional(),
+  liquidationFees: decimal.optional(),
+  firstLiquidationTs: nullableNumber.optional(),
   annualization: z.object({
     period: z.enum(['day', 'sample']),
     periodsPerYear: nullableNumber,
@@ -210,6 +245,8 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   equityCurve: z.array(z.object({ ts: z.number(), equity: decimal })),
   prices: z.array(z.object({ sym: z.string(), points: z.array(pricePoint) })),
   metrics,
+  cashFlows: z.array(cashFlow).optional(),
+  liquidations: z.array(liquidation).optional(),
   faults: z.array(faultRecord).optional(),
 });
 

@@ -1,8 +1,10 @@
 import {
+  type BacktestMetrics,
   formatMoney,
   formatPercent,
   formatStrategyFault,
   formatStrategyRejection,
+  liquidationNotice,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
@@ -34,6 +36,22 @@ function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
 function day(ts: number): string {
   const iso = new Date(ts).toISOString();
   return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.replace('.000Z', 'Z');
+}
+
+/**
+ * What the run paid besides its trades' prices: fees, and funding and interest when the result has them.
+ * @returns e.g. `  paid: fees 8.00 USDT, funding 3.10 USDT, interest 0.00 USDT`
+ */
+function paidLine(m: BacktestMetrics, settle: string): string {
+  const money = (amount: BacktestMetrics['feesPaid']) =>
+    `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
+  return [
+    `  paid: fees ${money(m.feesPaid)}`,
+    m.fundingPaid === undefined
+      ? ''
+      : `, funding ${money(m.fundingPaid)}${m.fundingPaid.isNegative() ? ' (net received)' : ''}`,
+    m.interestPaid === undefined ? '' : `, interest ${money(m.interestPaid)}`,
+  ].join('');
 }
 
 /** A replay window that misses the recordings, as a config problem located at `--from`/`--to` or its YAML line. */
@@ -112,16 +130,19 @@ export async function backtestCommand(
   const m = result.metrics;
   const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
   const faults = result.faults ?? [];
+  const liquidated = liquidationNotice(result, settle);
   io.stdout.write(
     [
-      `${faults.length > 0 ? '✖' : '✔'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
+      `${faults.length > 0 ? '✖' : liquidated === undefined ? '✔' : '⚠'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
         (faults.length > 0
           ? `: ${faults.length === 1 ? 'a strategy' : `${faults.length} strategies`} failed and ${faults.length === 1 ? 'was' : 'were'} halted`
           : ''),
       ...faults.map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
+      ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
       ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
+      paidLine(m, settle),
       `  result: ${shownPath(paths.json)}`,
       `  report: ${shownPath(paths.html)}`,
       ...eventCacheLines(eventCaches),

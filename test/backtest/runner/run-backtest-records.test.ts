@@ -106,6 +106,9 @@ describe('backtest records kept out of memory', () => {
       fills: [...result.fills],
       benchmark: result.prices[0]!.points,
       contractSizeOf,
+      cashFlows: result.cashFlows ?? [],
+      liquidations: result.liquidations ?? [],
+      accountCurrency: 'USDT',
     });
     const { maxDrawdown, avgDrawdown, maxDrawdownDurationMs, avgDrawdownDurationMs, turnoverRatio, ...rest } =
       result.metrics;

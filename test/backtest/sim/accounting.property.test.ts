@@ -46,6 +46,19 @@ function replay(steps: readonly SimStep[], fillModel: FillModelName, balance: st
   return { t, outOfRange };
 }
 
+/**
+ * The session with funding: every mark carries a funding rate (between -0.5 % and +0.5 %) and a
+ * funding time two steps ahead, so positions held across it pay or receive funding.
+ */
+function withFunding(steps: readonly SimStep[], rates: readonly number[]): SimStep[] {
+  let marks = 0;
+  return steps.map((step) => {
+    if (!('event' in step) || step.event.kind !== 'markPrice') return step;
+    const rate = rates[marks++ % rates.length] ?? 0;
+    return { event: { ...step.event, fundingRate: rate, nextFundingTime: step.event.ts + 2 } };
+  });
+}
+
 async function identityHolds(
   steps: readonly SimStep[],
   fillModel: FillModelName,
@@ -66,10 +79,13 @@ async function identityHolds(
   // prices are 40-digit roundings of a division, hence a 1e-20 tolerance wherever they enter)
   const close = (a: Dec, b: Dec) =>
     expect(a.minus(b).abs().lte('1e-20'), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
-  close(cash.plus(unrealized), D(balance).plus(realized).plus(unrealized).minus(fees));
+  // Funding (received - paid) is the one balance change outside the fills: every FUNDING_FEE of the statement.
+  const funding = sum(t.sim.statement().flatMap((f) => (f.type === 'FUNDING_FEE' ? [f.amount] : [])));
+  close(cash.plus(unrealized), D(balance).plus(realized).plus(unrealized).minus(fees).plus(funding));
   close(t.sim.equity(), cash.plus(unrealized));
   expect(ledger.realizedPnl.toFixed()).toBe(realized.toFixed());
   expect(ledger.tradingFees.plus(ledger.liquidationFees).toFixed()).toBe(fees.toFixed());
+  expect(ledger.funding.toFixed()).toBe(funding.toFixed());
   // Independent of the position bookkeeping: realized + unrealized == -(signed cash of every fill) + qty x mark
   const tradeCash = sum(fills.map((f) => f.quantity.mul(f.price).mul(f.side === 'BUY' ? -1 : 1)));
   close(realized.plus(unrealized), tradeCash.plus(marked));
@@ -79,10 +95,14 @@ async function identityHolds(
 
 describe('sim venue: accounting identity (property)', () => {
   for (const model of ['touch', 'through', 'queue'] as const) {
-    it(`keeps cash + marked positions = start + realized + unrealized - fees, fills inside the data's range (${model})`, async () => {
+    it(`keeps cash + marked positions = start + realized + unrealized - fees + funding, fills inside the data's range (${model})`, async () => {
+      const rates = fc.array(
+        fc.integer({ min: -50, max: 50 }).map((r) => r / 10_000),
+        { minLength: 1, maxLength: 4 },
+      );
       await fc.assert(
-        fc.asyncProperty(arbitrarySession(), fc.constantFrom('1000', '1000000'), (steps, balance) =>
-          identityHolds(steps, model, balance),
+        fc.asyncProperty(arbitrarySession(), rates, fc.constantFrom('1000', '1000000'), (steps, r, balance) =>
+          identityHolds(withFunding(steps, r), model, balance),
         ),
         { numRuns: 150 },
       );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   chartData,
   escapeHtml,
+  formatMoney,
   jsonForScript,
   MAX_FILL_MARKERS,
   MAX_TRADE_ROWS,
@@ -11,7 +12,7 @@ import {
   toChartPoints,
 } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
-import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { aBacktestResult, aBacktestResultWithCashFlows } from '../../../kit/backtest-result-builders.ts';
 
 const HOSTILE = `<img src=x onerror="alert(1)">&'`;
 
@@ -233,5 +234,35 @@ describe('HTML report: strategy faults and setup warnings', () => {
     const html = renderHtmlReport(aBacktestResult(10, {}), { settleAsset: 'USDT' });
     expect(html).not.toContain('id="strategy-faults"');
     expect(html).not.toContain('id="run-warnings"');
+  });
+});
+
+describe('HTML report: funding, interest and liquidations', () => {
+  const html = renderHtmlReport(aBacktestResultWithCashFlows(), { settleAsset: 'USDT' });
+  const row = (label: string) =>
+    new RegExp(`<th scope="row">${label.replace(/[[\]#.]/g, '\\$&')}</th><td class="num">([^<]*)</td>`).exec(
+      html,
+    )?.[1];
+
+  it('shows funding and interest paid and the liquidations in the stats table, money with its currency', () => {
+    expect(row('Funding Paid [USDT]')).toBe('0.52');
+    expect(row('Interest Paid [USDT]')).toBe('0.10');
+    expect(row('# Liquidations')).toBe('1 (first 2024-01-02 06:00:00 UTC)');
+    expect(row('Liquidation Fees [USDT]')).toBe('12.50 (1 fill)');
+  });
+
+  it('warns on top, before the charts, that the account was liquidated, when and what it cost', () => {
+    const banner = /<div class="banner fault" id="liquidation-warning">([^<]*)<\/div>/.exec(html)?.[1];
+    expect(banner).toBe(
+      '⚠ The account was LIQUIDATED once (first at 2024-01-02 06:00:00 UTC): equity fell below maintenance margin and the venue closed positions with 1 liquidation order, paying 12.50 USDT in liquidation fees; equity after it -6.83125 USDT (below zero: the account owes more than it holds). The figures below include the forced closes.',
+    );
+    expect(html.indexOf('id="liquidation-warning"')).toBeLessThan(html.indexOf('id="charts"'));
+  });
+
+  it('prints every amount under 100 with at least two decimals, as the larger ones', () => {
+    expect(formatMoney(D(2))).toBe('2.00');
+    expect(formatMoney(D('-3.1'))).toBe('-3.10');
+    expect(formatMoney(D('0.000123456789'))).toBe('0.000123457');
+    expect(formatMoney(D('12345.678'))).toBe('12345.68');
   });
 });

@@ -1,0 +1,77 @@
+import type { Dec } from '../../../core/model/index.ts';
+import { ZERO } from '../../../core/model/index.ts';
+import type { CashFlowRecord, LiquidationRecord } from '../result/cash-flow-record.ts';
+
+/**
+ * What moved the account's balance besides its fills' PnL and fees. Together with the trade and
+ * cost figures they close the account (Keel's accounting identity, checked by the tests):
+ *
+ *     equityFinal - equityStart
+ *       = Σ closed trades' grossPnl + Σ open lots' unrealized PnL
+ *         - feesPaid - fundingPaid - interestPaid
+ *
+ * where `feesPaid` already holds the liquidation fees (a liquidation order's fee is its fill's
+ * fee) and Σ trades' `pnl` = Σ `grossPnl` - the fees of their fills.
+ */
+export interface CashFlowStats {
+  /**
+   * Net funding paid, signed: -Σ amount of the FUNDING_FEE cash flows in the account currency
+   * (positive = the account paid more funding than it received, negative = it received more).
+   */
+  readonly fundingPaid: Dec;
+  /** Margin-loan interest paid: -Σ amount of the DEDUCT_INTEREST cash flows in the account currency (>= 0). */
+  readonly interestPaid: Dec;
+}
+
+/** Liquidations the account went through. */
+export interface LiquidationStats {
+  /** Number of liquidation events (each may close several positions). */
+  readonly liquidationCount: number;
+  /** Number of liquidation orders filled, over every liquidation event. */
+  readonly liquidationFills: number;
+  /** Σ liquidation fee of every liquidation fill (part of `feesPaid` too). */
+  readonly liquidationFees: Dec;
+  /** When the first liquidation was triggered, epoch ms; null when there was none. */
+  readonly firstLiquidationTs: number | null;
+}
+
+/**
+ * Funding and interest paid, from the run's cash flows. Flows in another coin than the account
+ * currency (a loan of BTC paying BTC interest) are listed in the result but not summed here:
+ * they are not money of the account currency.
+ * @param cashFlows - every funding and interest cash flow of the run
+ * @param accountCurrency - the currency equity is in (e.g. USDT); every flow counts when undefined
+ * @returns fundingPaid and interestPaid
+ */
+export function cashFlowStats(cashFlows: readonly CashFlowRecord[], accountCurrency?: string): CashFlowStats {
+  let funding = ZERO;
+  let interest = ZERO;
+  for (const flow of cashFlows) {
+    if (accountCurrency !== undefined && flow.asset !== accountCurrency) continue;
+    if (flow.kind === 'FUNDING_FEE') funding = funding.minus(flow.amount);
+    else interest = interest.minus(flow.amount);
+  }
+  return { fundingPaid: funding, interestPaid: interest };
+}
+
+/**
+ * Count, fills, fees and first time of the account's liquidations.
+ * @param liquidations - the run's liquidation records
+ * @returns the liquidation figures (zero and null without liquidations)
+ */
+export function liquidationStats(liquidations: readonly LiquidationRecord[]): LiquidationStats {
+  let fills = 0;
+  let fees = ZERO;
+  let first: number | null = null;
+  for (const liquidation of liquidations) {
+    fills += liquidation.fills.length;
+    for (const fill of liquidation.fills) fees = fees.plus(fill.fee);
+    if (first === null || liquidation.ts < first) first = liquidation.ts;
+  }
+  return {
+    liquidationCount: liquidations.length,
+    liquidationFills: fills,
+    liquidationFees: fees,
+    firstLiquidationTs: first,
+  };
+}

@@ -1,0 +1,99 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import { EXIT, runKeel } from '../../../config/cli/index.ts';
+import { barRecord, fundingCase, type ScriptedStep } from '../../kit/perp-cash-flow-runs.ts';
+import { writeRecording } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const aTempDir = tempDirsRemovedAfterAll('keel-cli-cash-flows-');
+const PLUGIN = resolve('test/config/fixtures/scripted-steps-plugin.ts');
+
+async function keel(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runKeel(args, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** Writes the recording and a backtest config of the scripted plugin; returns the config's path. */
+async function backtestConfig(
+  dir: string,
+  records: readonly RecordedMessage[],
+  steps: readonly ScriptedStep[],
+  cash: number,
+): Promise<string> {
+  await writeRecording(
+    join(dir, 'rec.jsonl'),
+    [...records].sort((a, b) => a.recvTs - b.recvTs),
+  );
+  const file = join(dir, 'config.yaml');
+  writeFileSync(
+    file,
+    `mode: backtest
+name: cash-flows
+instruments:
+  - sym: BINANCE_PERP_TST_USDT
+    overrides: { tickSize: 0.01, lotSize: 1, makerFee: 0.001, takerFee: 0.002 }
+strategies:
+  - id: s
+    use: ${PLUGIN}
+    params: { steps: ${JSON.stringify(steps)} }
+backtest:
+  recordings: [./rec.jsonl]
+  startingCash: { USDT: ${cash} }
+  latency: { fixedMs: 0, jitterMs: 0 }
+  eventCache: false
+report:
+  json: ${join(dir, 'result.json')}
+  html: ${join(dir, 'report.html')}
+`,
+  );
+  return file;
+}
+
+describe('keel backtest: funding, interest and liquidation in the summary', () => {
+  it('says what was paid in fees, funding and interest (the audit case c7: 8 + 3.10 explain the 11.10 lost)', async () => {
+    const { records, steps } = fundingCase();
+    const run = await keel([
+      'backtest',
+      await backtestConfig(aTempDir(), records, steps, 10_000),
+      '--no-progress',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(run.stdout).toMatch(/^✔ /);
+    expect(run.stdout).toContain('final equity 9988.90 USDT');
+    expect(run.stdout).toContain('\n  paid: fees 8.00 USDT, funding 3.10 USDT, interest 0.00 USDT\n');
+  }, 60_000);
+
+  it('ends a liquidated run with ⚠ and says when, at what cost and with what equity (the audit case c8)', async () => {
+    const flat = ['100', '101', '99', '100'];
+    const crash = ['100', '100.5', '85', '88'];
+    const after = ['88', '89', '87', '88'];
+    const dir = aTempDir();
+    const config = await backtestConfig(
+      dir,
+      [flat, flat, flat, crash, after, after].map((ohlc, i) => barRecord(i, ohlc)),
+      [{ bar: 0, qty: 10 }],
+      100,
+    );
+    const run = await keel(['backtest', config, '--no-progress']);
+    expect(run.code).toBe(EXIT.OK);
+    const lines = run.stdout.split('\n');
+    expect(lines[0]).toMatch(/^⚠ /);
+    expect(lines[1]).toBe(
+      '  ⚠ The account was LIQUIDATED once (first at 2025-01-06 00:04:00 UTC): equity fell below maintenance margin and the venue closed positions with 1 liquidation order, paying 11.3312 USDT in liquidation fees; equity after it -6.83125 USDT (below zero: the account owes more than it holds). The figures below include the forced closes.',
+    );
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('id="liquidation-warning"');
+    // keel report rebuilds the very same page from result.json alone.
+    const rebuilt = await keel(['report', join(dir, 'result.json'), '--out', join(dir, 'rebuilt.html')]);
+    expect(rebuilt.code).toBe(EXIT.OK);
+    expect(readFileSync(join(dir, 'rebuilt.html'), 'utf8')).toBe(html);
+  }, 60_000);
+});

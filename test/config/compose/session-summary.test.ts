@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { sessionResult } from '../../../config/compose/session-result.ts';
+import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
+import type { VenueSessionOutcome } from '../../../config/compose/venue-session.ts';
+import { D } from '../../../core/model/index.ts';
+import { aBacktestResultWithCashFlows } from '../../kit/backtest-result-builders.ts';
+import { aSessionRecord } from '../../kit/session-records.ts';
+
+function outcomeOf(result: VenueSessionOutcome['result']): VenueSessionOutcome {
+  return {
+    exitCode: 0,
+    fills: [],
+    intents: 1,
+    events: 10,
+    startEquity: D(100),
+    endEquity: D('-6.83'),
+    recording: undefined,
+    outputs: { json: '/tmp/r.json', html: '/tmp/r.html', csv: [] },
+    result,
+  };
+}
+
+describe('paper and live sessions: liquidations', () => {
+  it('warn in the closing summary when the venue liquidated the account', () => {
+    const text = formatSessionSummary(outcomeOf(aBacktestResultWithCashFlows()), false);
+    expect(text.split('\n')[1]).toBe(
+      '  ⚠ The account was LIQUIDATED once (first at 2024-01-02 06:00:00 UTC): equity fell below maintenance margin and the venue closed positions with 1 liquidation order, paying 12.50 USDT in liquidation fees; equity after it -6.83125 USDT (below zero: the account owes more than it holds). The figures below include the forced closes.',
+    );
+  });
+
+  it('count the liquidations the venue reported in the result, and leave funding and interest out rather than claim zero', () => {
+    const liquidations = aBacktestResultWithCashFlows().liquidations ?? [];
+    const result = sessionResult(aSessionRecord({ liquidations }));
+    expect(result.liquidations).toEqual(liquidations);
+    expect(result.metrics.liquidationCount).toBe(1);
+    expect(result.metrics.fundingPaid).toBeUndefined();
+    expect(result.cashFlows).toBeUndefined();
+    expect(formatSessionSummary(outcomeOf(sessionResult(aSessionRecord())), false)).not.toContain(
+      'LIQUIDATED',
+    );
+  });
+});
