@@ -119,6 +119,34 @@ describe('sim venue on bars: an order meets only bars that opened before it arri
     expect(fillLines(t)).toEqual(['m BUY 1@100 TAKER', 'stop-trig SELL 1@97 TAKER']);
   });
 
+  it('fires an algo order replaced inside a bar on its new trigger from the next bar on', () => {
+    const t = aBarSim();
+    t.send(aMarket('m', 'BUY', '1'));
+    t.sim.onMarket(aBar(120_000, 100, 101, 99, 100));
+    t.send(
+      anAlgo('stop', {
+        side: 'SELL',
+        qty: D('1'),
+        conditionType: 'LTE',
+        triggerPrice: D('90'),
+        reduceOnly: true,
+      }),
+    );
+    t.sim.advanceTo(150_000);
+    t.send({
+      kind: 'replaceAlgoOrder',
+      ref: 'move',
+      target: 'stop',
+      sym: 'BINANCE_PERP_BTC_USDT',
+      triggerPrice: D('97'),
+    });
+    // The bar falls to 96: the stop at 97 exists only from 150 000, inside it; at 90 it never fired.
+    t.sim.onMarket(aBar(180_000, 100, 101, 96, 100));
+    expect(fillLines(t)).toEqual(['m BUY 1@100 TAKER']);
+    t.sim.onMarket(aBar(240_000, 100, 101, 96, 100));
+    expect(fillLines(t)).toEqual(['m BUY 1@100 TAKER', 'stop-trig SELL 1@97 TAKER']);
+  });
+
   it('matches an order amended inside a bar on its new terms from the next bar on', () => {
     const t = aBarSim();
     t.send(aLimit('l', 'BUY', '1', '95'));
