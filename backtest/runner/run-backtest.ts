@@ -40,6 +40,7 @@ import {
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText, withCommission } from './commission.ts';
 import { defaultAnnualizationOf } from './default-annualization.ts';
@@ -155,13 +156,15 @@ async function closeAfterLastEvent(
   lastBars: ReadonlyMap<string, BarEvent>,
 ): Promise<void> {
   for (let round = 0; round < 2; round++) {
+    // The closing bar opens when the closes are sent, so they arrive in time for its open.
+    const sentAt = Math.max(end + round * END_SETTLE_MS, sim.now());
     const closed = await closeEverything(kernel, sim, gate, round);
     if (closed === undefined && round > 0) return;
     const settled = end + (round + 1) * END_SETTLE_MS;
     if (sim.fillModelName === 'bar') {
       for (const sym of closed ?? []) {
         const bar = lastBars.get(sym);
-        if (bar !== undefined) sim.onMarket(closingBar(bar, end + round * END_SETTLE_MS, settled));
+        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, settled));
       }
     }
     sim.advanceTo(settled);
@@ -368,6 +371,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       ? defaultFillModelWarnings(sim.fillModelName, kernel.state, orderedSyms)
       : []),
     ...(rejections === undefined ? [] : [rejections]),
+    ...barOverlapWarnings(sim.barOverlaps()),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

@@ -90,6 +90,9 @@ export class StrategyDelivery {
   /**
    * Delivers everything due by `ts`, fires the strategies' timers due by then and lets the venue
    * do its own work due by then, all in time order, before the venue sees the recorded event of `ts`.
+   * The strategies' timers are not held back: one inside the span of a bar the venue has yet to
+   * match fires at its time, the strategy seeing only the bars closed by then, and an order it
+   * sends reaches the venue inside that bar, so the venue keeps it for the sym's next bar.
    * @param ts - the receive time of the next recorded event, epoch ms
    * @param venueTimersUntil - the venue's timers fire only up to here: the open of a bar the venue
    *   has yet to match, whose span's timers fire after it (see the simulated venue's bar rules)

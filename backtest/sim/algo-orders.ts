@@ -35,6 +35,7 @@ function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
     triggerN: asNumber(fields.triggerPrice),
     state: 'NEW',
     createAt: state.now,
+    receivedAt: state.now,
     updateAt: state.now,
   };
   state.algos.set(algo.algoOrderId, algo);
@@ -136,6 +137,7 @@ export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent
   }
   if (intent.price) algo.price = intent.price;
   if (intent.qty) algo.qty = intent.qty;
+  algo.receivedAt = state.now;
   publishAlgo(state, algo);
 }
 

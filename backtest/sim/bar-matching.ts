@@ -1,5 +1,7 @@
 import type { BarEvent } from '../../core/model/index.ts';
 import { decimalOf } from '../../core/model/index.ts';
+import { arrivalCutoff, type LateArrivals, restoreLate, setLateAside } from './bar-arrivals.ts';
+import { takeBar } from './bar-coverage.ts';
 import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from './bar-liquidation.ts';
 import { executeFill } from './fills.ts';
 import type { SymMarket } from './market-state.ts';
@@ -37,15 +39,20 @@ interface BarWalk {
   readonly state: SimState;
   readonly market: SymMarket;
   readonly bar: BarEvent;
+  /** What the venue received after the bar's cutoff: it sits this bar out. */
+  readonly late: LateArrivals;
   /** The number screen of {@link mayLiquidateWithin}, refreshed whenever a fill changes positions. */
   atRisk: boolean;
 }
 
 /**
- * Replays a closed bar. Parked market orders fill at the open; then the open itself is walked (a
- * trigger or limit the bar opened through fills there, at the open). These fills are stamped at
- * the bar's open time ({@link openMoment}); fills inside the bar at its close, as bar data cannot
- * say when inside the bar a price came. Only then is the path chosen
+ * Replays a closed bar. Only what the venue received by the bar's cutoff takes part
+ * ({@link arrivalCutoff}): an order, algo order or amendment received later was not there when the
+ * bar opened and waits for the sym's next bar. A bar coarser than bars of the sym already matched
+ * is passed over ({@link takeBar}). Parked market orders fill at the open; then the open itself is
+ * walked (a trigger or limit the bar opened through fills there, at the open). These fills are
+ * stamped at the bar's open time ({@link openMoment}); fills inside the bar at its close, as bar
+ * data cannot say when inside the bar a price came. Only then is the path chosen
  * ({@link barPath}), from the position those fills left, and its three segments are walked.
  *
  * Inside a segment the price moves monotonically, and everything it reaches happens in the order
@@ -53,23 +60,28 @@ interface BarWalk {
  * changes the position: a resting limit fills while the price moves against the position it
  * opens, and the segment carries on against it, so a stop it attaches is reached before any
  * reversal; a stop entry fills moving its own way, and the model invents no reversal the bar's
- * four prices do not show.
+ * four prices do not show. Orders and algo orders the bar itself creates (triggered orders, tp /
+ * sl attachments) take part in the rest of it.
  * @param state - the venue
  * @param bar - the bar event
  */
 export function matchBar(state: SimState, bar: BarEvent): void {
   if (!bar.closed) return;
+  const previousRecvTs = takeBar(state, bar);
+  if (previousRecvTs === undefined) return;
   const market = marketOf(state, bar.sym);
   const close = state.now;
+  const late = setLateAside(state, bar.sym, arrivalCutoff(state, bar, previousRecvTs));
   state.inBar = true;
   try {
     market.last = bar.open;
-    state.now = openMoment(state, bar.sym, bar.openTime, close);
-    fillWaiting(state, bar.sym);
+    state.now = openMoment(state, bar, close, late);
+    fillWaiting(state, bar.sym, late.items);
     const walk: BarWalk = {
       state,
       market,
       bar,
+      late,
       atRisk: mayLiquidateWithin(state, market, bar.sym, bar.low, bar.high),
     };
     walkSegment(walk, bar.open, bar.open);
@@ -83,18 +95,21 @@ export function matchBar(state: SimState, bar: BarEvent): void {
     state.inBar = false;
     state.now = close;
     market.last = bar.close;
+    restoreLate(state, late);
   }
 }
 
 /**
- * When the open's fills happen: at the bar's open time, or when the latest order on the sym
- * arrived if that was later (an order sent at the previous close that arrived after the open,
- * with latency, fills at the open price but not before it existed), never after the close.
+ * When the open's fills happen: at the bar's open time, or when the latest order on the sym that
+ * takes part in the bar was received if that was later (an order sent at the previous close that
+ * arrived after the open, with latency, fills at the open price but not before it existed), never
+ * after the close.
  */
-function openMoment(state: SimState, sym: string, openTime: number, close: number): number {
-  let moment = openTime;
+function openMoment(state: SimState, bar: BarEvent, close: number, late: LateArrivals): number {
+  let moment = bar.openTime;
   for (const order of state.liveOrders) {
-    if (order.sym === sym && order.createAt > moment) moment = order.createAt;
+    if (order.sym === bar.sym && order.receivedAt > moment && !late.items.has(order))
+      moment = order.receivedAt;
   }
   return Math.min(moment, close);
 }
@@ -153,7 +168,7 @@ function walkEvents(walk: BarWalk, from: number, to: number): void {
     let trigger: DueTrigger | undefined;
     let order: SimOrder | undefined;
     if (state.held.length > 0 || state.algos.size > 0) {
-      trigger = firstTrigger(state, sym, at, to);
+      trigger = firstTrigger(state, sym, at, to, walk.late.items);
       if (trigger !== undefined) {
         next = TRIGGER;
         nextAt = trigger.at;

@@ -17,7 +17,9 @@ import type { SimOrder } from './sim-order.ts';
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
  * again until its displayed size changes (Keel's choice; see `TakenLevel`).
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
- *   path reaches them, the extreme adverse to the position after the open's fills first.
+ *   path reaches them, the extreme adverse to the position after the open's fills first. An order
+ *   meets only bars that opened after it arrived (see `bar-arrivals.ts`), and with bars of several
+ *   intervals the finest (see `bar-coverage.ts`).
  */
 export const FILL_MODEL_NAMES = ['touch', 'through', 'queue', 'bar'] as const;
 /** One fill model name. */
@@ -70,7 +72,7 @@ export function resolveFillModel(options: FillModelOptions | FillModelName): Res
  */
 export function describeFillModel(model: ResolvedFillModel): string {
   if (model.name === 'bar') {
-    return `bar (market orders at the next bar's open, limits and stops inside the bar's range, the stop first when both could trigger; whole fills: a bar's volume is no size limit; market slippage ${model.slippageTicks} ticks)`;
+    return `bar (market orders at the next bar's open, limits and stops inside the bar's range, the stop first when both could trigger; an order received inside a bar waits for the next one; with bars of several intervals the finest decide; whole fills: a bar's volume is no size limit; market slippage ${model.slippageTicks} ticks)`;
   }
   const partial = model.partialFills ? 'partial fills limited by displayed/traded size' : 'full fills';
   return `${model.name} (${partial}, market slippage ${model.slippageTicks} ticks + ${model.beyondBookTicks} beyond the book)`;

@@ -3,6 +3,8 @@
  * through the same User Data events as the live venue.
  * @packageDocumentation
  */
+
+export type { BarOverlap } from './bar-coverage.ts';
 export type { FillModelName, FillModelOptions } from './fill-model.ts';
 export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';

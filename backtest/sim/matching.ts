@@ -252,10 +252,11 @@ export function requeue(state: SimState, order: SimOrder): void {
  * fills at, and is rejected (401023) when it does not fit.
  * @param state - the venue
  * @param sym - the symbol that just got a price
+ * @param late - orders that keep waiting: on bars, those received after the bar opened
  */
-export function fillWaiting(state: SimState, sym: string): void {
+export function fillWaiting(state: SimState, sym: string, late?: ReadonlySet<unknown>): void {
   if (state.waitingMarket.length === 0) return;
-  for (const order of state.waitingMarket.filter((o) => o.sym === sym)) {
+  for (const order of state.waitingMarket.filter((o) => o.sym === sym && !late?.has(o))) {
     const index = state.waitingMarket.indexOf(order);
     state.waitingMarket.splice(index, 1);
     if (!isLiveWorking(order)) continue;

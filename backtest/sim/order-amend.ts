@@ -157,6 +157,8 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
     return;
   }
   order.amendType = priceChanged && qtyChanged ? 'PRICE_QTY' : priceChanged ? 'PRICE' : 'QTY';
+  // Its new terms exist from now: on bars they meet only the bars that open after (bar-arrivals.ts).
+  order.receivedAt = state.now;
   publishOrder(state, order, 'AMEND_COMPLETED');
   if (!order.working) {
     if (order.condition?.code === 'HOLD') releaseHeld(state, order, 'HOLD order released by modification');

@@ -73,6 +73,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     seq,
     liquidation: fields.liquidation ?? false,
     createAt: state.now,
+    receivedAt: state.now,
     updateAt: state.now,
   };
   state.ordersById.set(order.orderId, order);

@@ -72,6 +72,11 @@ export interface SimOrder {
   /** True for orders the liquidation process placed. */
   readonly liquidation: boolean;
   readonly createAt: number;
+  /**
+   * When the venue received the order as it stands: its arrival, or the arrival of its latest
+   * accepted modification. On bars it meets only bars that opened by then (see `bar-arrivals.ts`).
+   */
+  receivedAt: number;
   updateAt: number;
 }
 

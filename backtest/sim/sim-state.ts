@@ -3,6 +3,7 @@ import type {
   AlgoConditionType,
   AlgoOrderState,
   AlgoOrderType,
+  BarInterval,
   Dec,
   OrderSide,
   OrderState,
@@ -46,7 +47,29 @@ export interface SimAlgo {
   /** The other leg of a take-profit / stop-loss pair, cancelled when this one fires. */
   sibling?: string;
   readonly createAt: number;
+  /**
+   * When the venue received the algo order as it stands: its placement, or its latest accepted
+   * replace. On bars its trigger meets only bars that opened by then (see `bar-arrivals.ts`).
+   */
+  receivedAt: number;
   updateAt: number;
+}
+
+/**
+ * Which bars of one sym the bar fill model matched: the finest interval so far, how far in time
+ * the matched bars reach, when the last one was received, and the intervals matched and passed
+ * over (for the run's warnings).
+ */
+export interface BarCoverage {
+  /** Length of the finest interval matched so far, ms (Infinity before the first bar). */
+  finestMs: number;
+  /** The latest end (open time + interval) of a matched bar, epoch ms. */
+  until: number;
+  /** Receive time of the last matched bar: the venue's view of the sym before the next one. */
+  lastRecvTs: number;
+  readonly matched: Set<BarInterval>;
+  /** Bars not matched because finer bars already covered their span, counted per interval. */
+  readonly passedOver: Map<BarInterval, number>;
 }
 
 /** An outstanding margin loan. */
@@ -143,6 +166,8 @@ export interface SimState {
   readonly attached: Set<string>;
   /** True while a bar's intra-bar path is replayed: triggered orders fill at the path price. */
   inBar: boolean;
+  /** The bars matched per sym, on the bar fill model (see `bar-coverage.ts`). */
+  readonly barCoverage: Map<string, BarCoverage>;
   lastRecvTs: number;
   hooks: SimHooks;
   readonly sink: (event: UserEvent) => void;
@@ -192,6 +217,7 @@ export function createSimState(
     deadline: Number.POSITIVE_INFINITY,
     attached: new Set(),
     inBar: false,
+    barCoverage: new Map(),
     lastRecvTs: Number.NEGATIVE_INFINITY,
     hooks: { attachTpSl: () => undefined, workOrder: () => undefined },
     sink,

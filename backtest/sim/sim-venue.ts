@@ -19,6 +19,7 @@ import {
   placeAlgoOrder,
   replaceAlgoOrder,
 } from './algo-orders.ts';
+import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
 import { closePosition, closePositions } from './close-positions.ts';
 import { equityEstimateOf, equitySnapshotOf, marginHeadroomOf } from './equity-estimate.ts';
@@ -40,7 +41,7 @@ import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type SimLedger, type SimState } from './sim-state.ts';
 import { runTimers } from './timers.ts';
-import { checkTriggers } from './triggers.ts';
+import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 
 /** The simulated venue: an execution port on virtual time, fed by recorded market events. */
 export interface SimVenue extends ExecutionPort {
@@ -85,6 +86,12 @@ export interface SimVenue extends ExecutionPort {
    * @throws SimVenueError 401011 when sym is unknown or not a perpetual (not ADL-monitored)
    */
   adlRanks(sym?: string): Promise<AdlRankEvent[]>;
+  /**
+   * The syms whose recordings held bars of several intervals, where the bar fill model passed
+   * over coarser bars that finer ones already covered (it matches the finest), for a warning.
+   * @returns one entry per such sym, in sym order; empty on other fill models
+   */
+  barOverlaps(): BarOverlap[];
   /** @returns funding, interest and liquidation-fee cash flows so far */
   statement(): readonly CashFlow[];
   /** @returns running totals: realized PnL, fees, funding, interest */
@@ -220,8 +227,9 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
 
   const onMarket = (event: MarketEvent) => {
     // A bar's prices happened over its whole span: an order live at its open is matched against
-    // all of it, so timers inside the span (a DAY order ending at 16:00 within a daily bar) fire
-    // after the bar is matched (Keel's choice; bar data cannot say when inside the bar a price came).
+    // all of it, so the venue's timers inside the span (a DAY order ending at 16:00 within a daily
+    // bar) fire after the bar is matched (Keel's choice; bar data cannot say when inside the bar a
+    // price came). Commands arriving inside the span run at their time, and sit the bar out.
     const bar = opts.fillModel.name === 'bar' && event.kind === 'bar' && event.closed ? event : undefined;
     runDue(event.recvTs, bar === undefined ? event.recvTs : Math.min(bar.openTime, event.recvTs));
     // Informational channels move no price the sim matches or marks against (Keel's choice).
@@ -246,6 +254,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       if (bar !== undefined) {
         matchBar(state, bar);
         runDue(event.recvTs);
+      } else if (event.kind === 'markPrice') {
+        checkMarkTriggers(state, event.sym, event.markPrice);
       }
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
       fillWaiting(state, event.sym);
@@ -318,6 +328,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
         );
       return Promise.resolve(ranks);
     },
+    barOverlaps: () => barOverlapsOf(state),
     statement: () => [...state.cashFlows],
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),

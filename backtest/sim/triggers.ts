@@ -155,20 +155,30 @@ function isStop(level: Level, side: 'BUY' | 'SELL'): boolean {
  * The trigger of a sym that the price, moving from `from` to `to` along a bar's path, reaches
  * first. On a tie (two levels at one price, or several already passed) a stop comes before a
  * take-profit, the conservative order; then held orders before algo orders, each in creation order.
- * Triggers on the mark price use this path too (bars carry no mark; Keel's choice).
+ * An algo order triggered by the mark price follows the marks once the recording has given one
+ * for the sym ({@link checkMarkTriggers}); before that it uses this path (Keel's choice: bars carry
+ * no mark, and the last price is the mark of a recording without one).
  * @param state - the venue
  * @param sym - the symbol
  * @param from - the current price on the path
  * @param to - the end of the segment
+ * @param late - held orders and algo orders received after the bar's cutoff: not reached
  * @returns the first trigger reached, or undefined when none is
  */
-export function firstTrigger(state: SimState, sym: string, from: number, to: number): DueTrigger | undefined {
+export function firstTrigger(
+  state: SimState,
+  sym: string,
+  from: number,
+  to: number,
+  late: ReadonlySet<unknown>,
+): DueTrigger | undefined {
   // Plain loops, no closure: with tp / sl pairs open this runs for every stretch of every bar.
   let best: DueTrigger | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   let bestStop = false;
+  const marked = !Number.isNaN(marketOf(state, sym).mark);
   for (const order of state.held) {
-    if (order.sym !== sym) continue;
+    if (order.sym !== sym || late.has(order)) continue;
     for (const level of levelsOf(order)) {
       const at = reachedAt(level, from, to);
       const stop = isStop(level, order.side);
@@ -179,7 +189,7 @@ export function firstTrigger(state: SimState, sym: string, from: number, to: num
     }
   }
   for (const algo of state.algos.values()) {
-    if (algo.sym !== sym) continue;
+    if (algo.sym !== sym || late.has(algo) || (marked && algo.triggerType === 'MarkPrice')) continue;
     const level = algoLevel(algo);
     const at = reachedAt(level, from, to);
     const stop = isStop(level, algo.side);
@@ -248,5 +258,27 @@ export function checkTriggers(state: SimState, sym: string, last: number): void 
       // A tp / sl sibling fired earlier in this loop cancels this one.
       if (algo.state === 'NEW') fireAlgo(state, algo);
     }
+  }
+}
+
+/**
+ * Fires the mark-price algo orders of a sym that a new mark reached, on the bar fill model (bar
+ * paths carry last prices, not marks): "with a mark channel, the marks decide", as for
+ * liquidation. The order an algo order sends then arrives inside a bar, so it meets the sym's
+ * next bar (a market order at its open).
+ * @param state - the venue
+ * @param sym - the symbol whose mark moved
+ * @param mark - the new mark
+ */
+export function checkMarkTriggers(state: SimState, sym: string, mark: number): void {
+  if (state.algos.size === 0) return;
+  const due: SimAlgo[] = [];
+  for (const algo of state.algos.values()) {
+    if (algo.sym !== sym || algo.triggerType !== 'MarkPrice') continue;
+    if (!Number.isNaN(reachedAt(algoLevel(algo), mark, mark))) due.push(algo);
+  }
+  for (const algo of due) {
+    // A tp / sl sibling fired earlier in this loop cancels this one.
+    if (algo.state === 'NEW') fireAlgo(state, algo);
   }
 }
