@@ -107,7 +107,12 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
     rejectCommand(state, intent.ref, intent.kind, name, detail);
   if (!terms) {
-    fail('LOAN_ASSET_NOT_BORROWABLE', `${intent.coin} on ${intent.exchange}`);
+    const key = keyOf(intent.exchange, intent.coin);
+    // The sim serves backtests and the paper venue: it knows only the terms its config gave it.
+    fail(
+      'LOAN_ASSET_NOT_BORROWABLE',
+      `this simulated (backtest or paper) venue has no loan terms for ${key}; give them in the config under backtest.loans.assets (paper: paper.loans.assets), e.g. "${key}": { annualRate: 0.08, userQuota: 50000 }`,
+    );
     return;
   }
   if (refusedLoanChange(state, intent)) return;
@@ -135,9 +140,15 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     return;
   }
   const loans = totalLoanValue(state).plus(addedValue);
-  const gross = equityOf(state).plus(loans);
-  if (!gross.gt(0) || loans.div(gross).gt(state.opts.loans.maxBorrowLtv)) {
-    fail('LOAN_LTV_EXCEEDED', `limit ${state.opts.loans.maxBorrowLtv.toFixed()}`);
+  const equity = equityOf(state);
+  const gross = equity.plus(loans);
+  const limit = state.opts.loans.maxBorrowLtv;
+  if (!gross.gt(0) || loans.div(gross).gt(limit)) {
+    const left = gross.gt(0) ? loans.div(gross).toFixed(4) : 'unbounded (no equity backs it)';
+    fail(
+      'LOAN_LTV_EXCEEDED',
+      `the borrow would leave LTV ${left} (loan value ${loans.toFixed(2)} / (equity ${equity.toFixed(2)} + loan value ${loans.toFixed(2)})), above the limit ${limit.toFixed()} (maxBorrowLtv)`,
+    );
     return;
   }
   const loan = existing ?? {
