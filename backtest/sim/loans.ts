@@ -1,6 +1,7 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { accountView, availableMargin, coinValue, equityOf } from './margin.ts';
 import { publishBalances } from './publish.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
@@ -31,16 +32,19 @@ function publishLoan(state: SimState, loan: SimLoan): void {
 
 /**
  * Charges the interest of every whole hour elapsed since each loan's last accrual: principal x
- * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow).
+ * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow);
+ * positions whose liqPrice the charges moved are republished.
  * @param state - the venue
  */
 export function accrueInterest(state: SimState): void {
+  let charged = false;
   for (const loan of state.loans.values()) {
     const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
     if (hours <= 0) continue;
     loan.accruedUntil += hours * HOUR_MS;
     const charge = loan.principal.mul(loan.annualRate).mul(hours).div(HOURS_PER_YEAR);
     if (charge.isZero()) continue;
+    charged = true;
     loan.interest = loan.interest.plus(charge);
     credit(state, loan.coin, charge.neg());
     state.ledger.interest = state.ledger.interest.plus(charge);
@@ -48,6 +52,7 @@ export function accrueInterest(state: SimState): void {
     publishLoan(state, loan);
     publishBalances(state, [loan.coin]);
   }
+  if (charged) republishMovedLiqPrices(state, equityOf(state));
 }
 
 /**
@@ -167,7 +172,9 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   credit(state, intent.coin, intent.amount);
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
   publishLoan(state, loan);
-  publishBalances(state, [intent.coin]);
+  const equityAfter = equityOf(state);
+  republishMovedLiqPrices(state, equityAfter);
+  publishBalances(state, [intent.coin], equityAfter);
 }
 
 /**
@@ -202,7 +209,9 @@ export function repay(state: SimState, intent: RepayIntent): void {
   credit(state, intent.coin, intent.amount.neg());
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);
-  publishBalances(state, [intent.coin]);
+  const equityAfter = equityOf(state);
+  republishMovedLiqPrices(state, equityAfter);
+  publishBalances(state, [intent.coin], equityAfter);
 }
 
 /**
