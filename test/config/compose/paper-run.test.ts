@@ -68,10 +68,7 @@ describe('a paper run with paper.loans', () => {
       });
     expect((await borrow('USDT', '1000')).body.code).toBe(0);
     const pool = await borrow('USDT', '501');
-    expect([pool.body.code, pool.body.message]).toEqual([
-      406018,
-      expect.stringContaining('pool 1500 USDT'),
-    ]);
+    expect([pool.body.code, pool.body.message]).toEqual([406018, expect.stringContaining('pool 1500 USDT')]);
     const other = await borrow('USDC', '1');
     expect(other.body.code).toBe(406014);
     expect(other.body.message).toContain('paper.loans.assets');
