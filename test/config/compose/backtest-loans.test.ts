@@ -82,10 +82,15 @@ describe('backtest loans from YAML', () => {
     }
   });
 
-  it('lends nothing without backtest.loans: equity stays whole', async () => {
+  it('lends nothing without backtest.loans, and warns that the borrow was refused and which key gives terms', async () => {
     const result = await run(writeConfig('none', ''));
     try {
       expect(result.metrics.equityFinal.toFixed()).toBe('10000');
+      expect(result.meta.warnings).toEqual([
+        expect.stringMatching(
+          /^the venue refused 1 borrow or repay command; the first: borrow b-\d+: 406014 .*no loan terms for BINANCE:USDT; give them in the config under backtest\.loans\.assets/,
+        ),
+      ]);
     } finally {
       result.dispose?.();
     }
