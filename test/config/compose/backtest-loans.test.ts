@@ -96,6 +96,16 @@ describe('backtest loans from YAML', () => {
     }
   });
 
+  it('lets the loan-carry example borrow on the example session: no borrow is refused', async () => {
+    const result = await run('config/examples/loan-carry-backtest.yaml');
+    try {
+      expect((result.meta.warnings ?? []).filter((w) => w.includes('borrow or repay'))).toEqual([]);
+      expect(result.orders.length).toBeGreaterThan(0);
+    } finally {
+      result.dispose?.();
+    }
+  }, 60_000);
+
   it('names the YAML path of bad loan terms', () => {
     const file = writeConfig(
       'bad',
