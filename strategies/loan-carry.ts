@@ -10,7 +10,9 @@ const params = z
       .number()
       .positive()
       .max(0.9)
-      .describe('LTV (loan value / portfolio equity) the strategy steers to.'),
+      .describe(
+        'LTV the strategy steers to, as the venue measures it: loan value / (equity + loan value), equity net of loans (0.2: borrow a quarter of equity).',
+      ),
     band: z
       .number()
       .positive()
@@ -55,13 +57,15 @@ function coinPrice(ctx: Ctx, loan: Dec, loanValue: Dec): Dec {
 }
 
 /**
- * Keeps a margin loan at a target loan-to-value. LTV here is the coin's loan value divided by
- * `ctx.equity()` (equity net of loans, in the settlement currency). Every `checkEveryMs` it
- * borrows (LTV below `targetLtv - band`) or repays (above `targetLtv + band`) the amount that
- * brings LTV back to the target, floored to 8 decimals and never more than the loan when
- * repaying; amounts under `minAmount` are not worth a request. One request is in flight at a
- * time: the next waits until the loan has changed (the venue acted) or the request was refused
- * (a denial, after which the next check asks again).
+ * Keeps a margin loan at a target loan-to-value. LTV is the venue's: the coin's loan value L
+ * divided by (E + L), E = `ctx.equity()` (equity net of loans, in the settlement currency), so
+ * `targetLtv` means what the venue's LTV limits (406019, 406020) mean. Borrowing or repaying
+ * leaves E unchanged (the coin and the loan move together), so the target loan value is
+ * targetLtv x E / (1 - targetLtv). Every `checkEveryMs` it borrows (LTV below `targetLtv - band`)
+ * or repays (above `targetLtv + band`) the amount that brings LTV back to the target, floored to
+ * 8 decimals and never more than the loan when repaying; amounts under `minAmount` are not worth
+ * a request. One request is in flight at a time: the next waits until the loan has changed (the
+ * venue acted) or the request was refused (a denial, after which the next check asks again).
  * @example
  * { id: 'carry', strategy: loanCarry, params: { exchange: 'BINANCE', coin: 'USDT', targetLtv: 0.3 } }
  */
@@ -84,10 +88,11 @@ export const loanCarry = defineStrategy<LoanCarryParams, LoanCarryState>({
     if (ctx.state.pending !== undefined && !loan.eq(ctx.state.loanAtRequest)) ctx.state.pending = undefined;
     const equity = ctx.equity();
     if (!equity.gt(0) || ctx.state.pending !== undefined) return;
-    const ltv = loanValue.div(equity).toNumber();
+    const ltv = loanValue.div(equity.plus(loanValue)).toNumber();
     if (Math.abs(ltv - targetLtv) <= band) return;
     const amount = D(targetLtv)
       .mul(equity)
+      .div(D(1).sub(targetLtv))
       .sub(loanValue)
       .div(coinPrice(ctx, loan, loanValue))
       .abs()

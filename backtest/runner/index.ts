@@ -15,7 +15,13 @@ export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
 export { OrderJournal } from './order-journal.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';
-export { rejectedOrderText, rejectionWarning } from './rejection-warning.ts';
+export {
+  isLoanRefusal,
+  loanRefusalWarning,
+  refusedLoanText,
+  rejectedOrderText,
+  rejectionWarning,
+} from './rejection-warning.ts';
 export { runBacktest } from './run-backtest.ts';
 export type { StrategyParamsEntry } from './setup-warnings.ts';
 export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';

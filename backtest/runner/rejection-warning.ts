@@ -1,4 +1,4 @@
-import type { Order } from '../../core/model/index.ts';
+import type { CommandRejectedEvent, Order } from '../../core/model/index.ts';
 
 /**
  * How a warning names a rejected order: sym, side, reference and the venue's reason.
@@ -27,4 +27,36 @@ export function rejectionWarning(
   if (rejected >= placed)
     return `the venue rejected every order placed (${rejected} of ${placed}), so nothing could fill; ${firstText}`;
   return `the venue rejected ${rejected} of the ${placed} orders placed; ${firstText}`;
+}
+
+/**
+ * Whether a refused command is a loan movement (borrow or repay).
+ * @param event - a commandRejected event
+ * @returns true for a refused borrow or repay
+ */
+export function isLoanRefusal(event: CommandRejectedEvent): boolean {
+  return event.intentKind === 'borrow' || event.intentKind === 'repay';
+}
+
+/**
+ * How a warning names a refused borrow or repay: the command, its reference and the venue's reason.
+ * @param event - the refusal
+ * @returns e.g. `borrow carry-1: 406014 the asset cannot be borrowed on this exchange: ...`
+ */
+export function refusedLoanText(event: CommandRejectedEvent): string {
+  return `${event.intentKind} ${event.ref}: ${event.message}`;
+}
+
+/**
+ * The warning of a run whose borrow or repay commands the venue refused: a loan strategy whose
+ * every borrow is refused (406014 when a simulated venue has no loan terms) otherwise ends with
+ * no loan, no fill and nothing said.
+ * @param refused - how many borrow or repay commands were refused
+ * @param first - the first refusal, as {@link refusedLoanText} gives it
+ * @returns a sentence counting the refusals with the first one's reason, or undefined when none was refused
+ */
+export function loanRefusalWarning(refused: number, first: string | undefined): string | undefined {
+  if (refused === 0) return undefined;
+  const commands = refused === 1 ? 'command' : 'commands';
+  return `the venue refused ${refused} borrow or repay ${commands}; the first: ${first ?? 'not recorded'}`;
 }

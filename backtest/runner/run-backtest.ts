@@ -51,7 +51,13 @@ import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { OrderJournal } from './order-journal.ts';
-import { rejectedOrderText, rejectionWarning } from './rejection-warning.ts';
+import {
+  isLoanRefusal,
+  loanRefusalWarning,
+  refusedLoanText,
+  rejectedOrderText,
+  rejectionWarning,
+} from './rejection-warning.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 
@@ -269,6 +275,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   // The sim reports an order REJECTED once, as its final state.
   let rejected = 0;
   let firstRejected: string | undefined;
+  let loanRefusals = 0;
+  let firstLoanRefusal: string | undefined;
 
   const scheduler = virtualScheduler(startTime);
   const market = new Subject<MarketEvent>();
@@ -299,6 +307,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       }
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       records.liquidations.observe(event);
+    } else if (event.kind === 'commandRejected' && isLoanRefusal(event)) {
+      loanRefusals += 1;
+      firstLoanRefusal ??= refusedLoanText(event);
     }
     delivery.fromVenue(event);
   });
@@ -361,6 +372,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
 
   const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
   const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
+  const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
   const warnings = [
     ...setupWarnings(
       kernel,
@@ -372,6 +384,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       : []),
     ...(rejections === undefined ? [] : [rejections]),
     ...barOverlapWarnings(sim.barOverlaps()),
+    ...(loanRefused === undefined ? [] : [loanRefused]),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

@@ -1,6 +1,7 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
 import { asNumber, D, ONE, ZERO } from '../../core/model/index.ts';
 import { fillFee } from './fee-model.ts';
+import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { equityOf, onlyReduces, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -68,7 +69,8 @@ export function finishOrder(
 
 /**
  * Executes part of an order: books the position, realized PnL and fee in the settle asset, and
- * reports execution, order, position, asset and account. A reduce-only order is trimmed to what
+ * reports execution, order, position (and every other position whose liqPrice moved), asset and
+ * account. A reduce-only order is trimmed to what
  * still reduces; when nothing does, its remainder is cancelled.
  * @param state - the venue
  * @param order - the order being filled
@@ -150,6 +152,9 @@ export function executeFill(
   // and the balances are reported at one equity.
   const equity = equityOf(state);
   publishPosition(state, position, equity);
+  // The fill moved equity and margin: the other positions' liqPrices (the other leg of a BOTH-mode
+  // sym included) moved with them.
+  republishMovedLiqPrices(state, equity, position);
   publishBalances(state, [spec.settleAsset], equity);
   if (done) state.hooks.attachTpSl(order);
   return quantity;

@@ -1,4 +1,6 @@
 import { decimalOf } from '../../core/model/index.ts';
+import { republishMovedLiqPrices } from './liq-price-watch.ts';
+import { equityOf } from './margin.ts';
 import type { SymMarket } from './market-state.ts';
 import { publishBalances, publishPosition } from './publish.ts';
 import { credit, type SimState } from './sim-state.ts';
@@ -6,7 +8,8 @@ import { credit, type SimState } from './sim-state.ts';
 /**
  * Settles perpetual funding when virtual time reaches the venue's nextFundingTime (from recorded
  * MARK_PRICE events): each position on the sym pays qty x contractSize x mark x fundingRate (longs
- * pay a positive rate, shorts receive it), a FUNDING_FEE cash flow in the settle asset.
+ * pay a positive rate, shorts receive it), a FUNDING_FEE cash flow in the settle asset. Every
+ * position whose liqPrice the payments moved is republished.
  * @param state - the venue
  * @param sym - the sym whose event just arrived
  * @param market - its market state
@@ -29,5 +32,8 @@ export function settleFunding(state: SimState, sym: string, market: SymMarket): 
     publishPosition(state, position);
     paidAny = true;
   }
-  if (paidAny) publishBalances(state, [spec.settleAsset]);
+  if (!paidAny) return;
+  const equity = equityOf(state);
+  republishMovedLiqPrices(state, equity);
+  publishBalances(state, [spec.settleAsset], equity);
 }

@@ -1,6 +1,7 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { accountView, availableMargin, coinValue, equityOf } from './margin.ts';
 import { publishBalances } from './publish.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
@@ -31,16 +32,19 @@ function publishLoan(state: SimState, loan: SimLoan): void {
 
 /**
  * Charges the interest of every whole hour elapsed since each loan's last accrual: principal x
- * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow).
+ * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow);
+ * positions whose liqPrice the charges moved are republished.
  * @param state - the venue
  */
 export function accrueInterest(state: SimState): void {
+  let charged = false;
   for (const loan of state.loans.values()) {
     const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
     if (hours <= 0) continue;
     loan.accruedUntil += hours * HOUR_MS;
     const charge = loan.principal.mul(loan.annualRate).mul(hours).div(HOURS_PER_YEAR);
     if (charge.isZero()) continue;
+    charged = true;
     loan.interest = loan.interest.plus(charge);
     credit(state, loan.coin, charge.neg());
     state.ledger.interest = state.ledger.interest.plus(charge);
@@ -48,6 +52,7 @@ export function accrueInterest(state: SimState): void {
     publishLoan(state, loan);
     publishBalances(state, [loan.coin]);
   }
+  if (charged) republishMovedLiqPrices(state, equityOf(state));
 }
 
 /**
@@ -107,7 +112,12 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   const fail = (name: Parameters<typeof rejectCommand>[3], detail: string) =>
     rejectCommand(state, intent.ref, intent.kind, name, detail);
   if (!terms) {
-    fail('LOAN_ASSET_NOT_BORROWABLE', `${intent.coin} on ${intent.exchange}`);
+    const key = keyOf(intent.exchange, intent.coin);
+    // The sim serves backtests and the paper venue: it knows only the terms its config gave it.
+    fail(
+      'LOAN_ASSET_NOT_BORROWABLE',
+      `this simulated (backtest or paper) venue has no loan terms for ${key}; give them in the config under backtest.loans.assets (paper: paper.loans.assets), e.g. "${key}": { annualRate: 0.08, userQuota: 50000 }`,
+    );
     return;
   }
   if (refusedLoanChange(state, intent)) return;
@@ -135,9 +145,15 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     return;
   }
   const loans = totalLoanValue(state).plus(addedValue);
-  const gross = equityOf(state).plus(loans);
-  if (!gross.gt(0) || loans.div(gross).gt(state.opts.loans.maxBorrowLtv)) {
-    fail('LOAN_LTV_EXCEEDED', `limit ${state.opts.loans.maxBorrowLtv.toFixed()}`);
+  const equity = equityOf(state);
+  const gross = equity.plus(loans);
+  const limit = state.opts.loans.maxBorrowLtv;
+  if (!gross.gt(0) || loans.div(gross).gt(limit)) {
+    const left = gross.gt(0) ? loans.div(gross).toFixed(4) : 'unbounded (no equity backs it)';
+    fail(
+      'LOAN_LTV_EXCEEDED',
+      `the borrow would leave LTV ${left} (loan value ${loans.toFixed(2)} / (equity ${equity.toFixed(2)} + loan value ${loans.toFixed(2)})), above the limit ${limit.toFixed()} (maxBorrowLtv)`,
+    );
     return;
   }
   const loan = existing ?? {
@@ -156,7 +172,9 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   credit(state, intent.coin, intent.amount);
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
   publishLoan(state, loan);
-  publishBalances(state, [intent.coin]);
+  const equityAfter = equityOf(state);
+  republishMovedLiqPrices(state, equityAfter);
+  publishBalances(state, [intent.coin], equityAfter);
 }
 
 /**
@@ -191,7 +209,9 @@ export function repay(state: SimState, intent: RepayIntent): void {
   credit(state, intent.coin, intent.amount.neg());
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);
-  publishBalances(state, [intent.coin]);
+  const equityAfter = equityOf(state);
+  republishMovedLiqPrices(state, equityAfter);
+  publishBalances(state, [intent.coin], equityAfter);
 }
 
 /**

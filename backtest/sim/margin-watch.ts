@@ -1,4 +1,5 @@
 import { asNumber } from '../../core/model/index.ts';
+import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { accountView, coinValue } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -58,8 +59,9 @@ export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
 }
 
 /**
- * After each market event: liquidates when equity falls below maintenance margin, and reports the
- * account when it enters or leaves MARGIN_CALL (the estimate on numbers decides when to look).
+ * After each market event: liquidates when equity falls below maintenance margin, republishes
+ * positions whose liqPrice other syms' marks moved (`watchLiqPrices`), and reports the account
+ * when it enters or leaves MARGIN_CALL (the estimate on numbers decides when to look).
  * @param state - the venue
  */
 export function watchMargin(state: SimState): void {
@@ -69,6 +71,7 @@ export function watchMargin(state: SimState): void {
     state.reportedStatus = 'NORMAL';
     return;
   }
+  watchLiqPrices(state, risk.equity, risk.maintenance);
   const ratio = state.opts.marginCallRatioN;
   const nearCall = risk.equity <= 0 || Math.abs(risk.maintenance / risk.equity - ratio) < ratio * 1e-6;
   const estimated = risk.equity <= 0 || risk.maintenance / risk.equity >= ratio ? 'MARGIN_CALL' : 'NORMAL';

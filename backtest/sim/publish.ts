@@ -29,6 +29,8 @@ export function publishPosition(state: SimState, position: SimPosition, equity: 
   position.updateAt = state.now;
   const rank = adlRankOf(state, position, asNumber(equity));
   const view = positionView(state, position, equity, rank);
+  position.publishedLiq = view.liqPrice;
+  position.publishedLiqN = asNumber(view.liqPrice);
   emit(state, { kind: 'position', position: view });
   if (rank !== position.adlRank) {
     position.adlRank = rank;

@@ -62,6 +62,13 @@ export interface SimVenueOptions {
   /** Risk ratio (maintenance margin / equity) at which the account reports MARGIN_CALL. Default 0.8. */
   readonly marginCallRatio?: Dec;
   /**
+   * How far (relative) a position's liqPrice may drift with other syms' marks before the venue
+   * republishes it (`liq-price-watch.ts`); fills, funding, interest and loans republish any
+   * change. Default 0.001 = 0.1 % (Keel's choice: exact after every money movement, within 0.1 %
+   * between them, and no Decimal work per market event).
+   */
+  readonly liqPriceTolerance?: number;
+  /**
    * ADL score thresholds between ranks 1..5 (score = PnL% x effective leverage). Default
    * [0, 0.5, 1, 2] (Keel's choice).
    */
@@ -94,6 +101,7 @@ export interface ResolvedSimOptions {
   readonly maxReduceOnlyOrdersOnClose: number;
   readonly marginCallRatio: Dec;
   readonly marginCallRatioN: number;
+  readonly liqPriceTolerance: number;
   readonly adlScoreThresholds: readonly [number, number, number, number];
   readonly valuationCoins: ReadonlySet<string>;
   readonly startTime: number;
@@ -113,7 +121,7 @@ export const DEFAULT_LATENCY: LatencyOptions = {
  * @param options - the caller's options
  * @returns resolved options
  * @throws RangeError naming the bad field (unknown fill model, markup finer than 0.01 bps, a
- *   negative sub-portfolio markup, bad leverage)
+ *   negative sub-portfolio markup, bad leverage, a negative liqPriceTolerance)
  */
 export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions {
   const instruments = new Map(options.instruments.map((spec) => [spec.sym, spec]));
@@ -130,6 +138,8 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
   for (const [sym, leverage] of Object.entries(options.leverage ?? {})) {
     if (!leverage.gt(0)) throw new RangeError(`sim leverage.${sym} must be positive`);
   }
+  if (!((options.liqPriceTolerance ?? 0) >= 0))
+    throw new RangeError(`sim liqPriceTolerance must be 0 or more, not ${options.liqPriceTolerance}`);
   const mmr = options.maintenanceMarginRate ?? D('0.005');
   const mmrOf = D.isDecimal(mmr)
     ? () => mmr as Dec
@@ -154,6 +164,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     maxReduceOnlyOrdersOnClose: options.maxReduceOnlyOrdersOnClose ?? 50,
     marginCallRatio: options.marginCallRatio ?? D('0.8'),
     marginCallRatioN: (options.marginCallRatio ?? D('0.8')).toNumber(),
+    liqPriceTolerance: options.liqPriceTolerance ?? 0.001,
     adlScoreThresholds: options.adlScoreThresholds ?? [0, 0.5, 1, 2],
     valuationCoins: new Set(options.valuationCoins ?? ['USDT', 'USDC', 'USD']),
     startTime: options.startTime ?? 0,

@@ -21,6 +21,12 @@ export interface SimPosition {
    * compute the current one when read.
    */
   adlRank: number;
+  /**
+   * The liqPrice last published, and as a number (NaN before the first publication): the venue
+   * republishes a position when its liqPrice moved (`liq-price-watch.ts`).
+   */
+  publishedLiq?: Dec;
+  publishedLiqN: number;
   createAt: number;
   updateAt: number;
   /**
@@ -65,6 +71,7 @@ export function flatPosition(
     leverage,
     ...numbers,
     adlRank: 0,
+    publishedLiqN: Number.NaN,
     createAt: now,
     updateAt: now,
   };

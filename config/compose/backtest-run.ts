@@ -16,7 +16,7 @@ import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { shownPath } from './shown-path.ts';
-import { fillModelOf, latencyOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
+import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
 
 /** Inputs of a configured backtest beyond the config. */
 export interface ConfiguredBacktestOptions {
@@ -97,6 +97,7 @@ export async function runConfiguredBacktest(
   const cached = backtest.eventCache;
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
   const subPortfolioMarkup = subPortfolioMarkupOf(config);
+  const loans = loanOptionsOf(backtest.loans);
   return runBacktest({
     title: `Backtest of ${config.name ?? config.strategies.map((s) => s.use).join(', ')}`,
     recordings,
@@ -118,7 +119,10 @@ export async function runConfiguredBacktest(
     startingCash,
     settleAsset,
     ...(backtest.fillModel === undefined ? {} : { fillModel: fillModelOf(backtest.fillModel) }),
-    ...(subPortfolioMarkup === undefined ? {} : { sim: { subPortfolioMarkup } }),
+    sim: {
+      ...(subPortfolioMarkup === undefined ? {} : { subPortfolioMarkup }),
+      ...(loans === undefined ? {} : { loans }),
+    },
     ...(backtest.latency === undefined
       ? {}
       : { latency: latencyOf(backtest.latency), seed: backtest.latency.seed }),

@@ -13,7 +13,7 @@ import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
 import type { SessionFillModel } from './session-result.ts';
-import { fillModelOf, latencyOf, subPortfolioMarkupOf } from './sim-models.ts';
+import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
 
 /** The paper venue a paper run started, and what the session needs to know of it. */
 export interface EmbeddedPaperVenue {
@@ -82,6 +82,7 @@ export async function startEmbeddedPaperVenue(
   const { feed, synthetic } = await paperFeedOf(paper, loaded, startTime);
   const fillModel = paper.fillModel === undefined ? 'queue' : fillModelOf(paper.fillModel);
   const feeMarkup = subPortfolioMarkupOf(loaded.config);
+  const loans = loanOptionsOf(paper.loans);
   const venue = await startPaperVenue({
     instruments,
     port: paper.venuePort,
@@ -97,6 +98,7 @@ export async function startEmbeddedPaperVenue(
       },
     ],
     fillModel,
+    ...(loans === undefined ? {} : { loans }),
     ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },

@@ -1,7 +1,12 @@
-import type { FillModelName, FillModelOptions, LatencyOptions } from '../../backtest/sim/index.ts';
+import type {
+  FillModelName,
+  FillModelOptions,
+  LatencyOptions,
+  LoanOptions,
+} from '../../backtest/sim/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
-import type { BacktestConfig, KeelConfig } from '../schema/index.ts';
+import type { BacktestConfig, KeelConfig, LoanTermsConfig } from '../schema/index.ts';
 
 type FillModelConfig = NonNullable<BacktestConfig['fillModel']>;
 type LatencyConfig = NonNullable<BacktestConfig['latency']>;
@@ -70,4 +75,20 @@ export function specsWithFees(
 export function subPortfolioMarkupOf(config: KeelConfig): Dec | undefined {
   const portfolio = config.strategies[0]?.portfolio;
   return config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps.div(10_000);
+}
+
+/**
+ * The simulated venue's margin-loan terms from the config's `backtest.loans` or `paper.loans`
+ * (already in its form: annual rates, quota, pool, LTV limits).
+ * @param config - the config's loan terms
+ * @returns the loan options, undefined when the config gives none (nothing can be borrowed)
+ */
+export function loanOptionsOf(config: LoanTermsConfig | undefined): LoanOptions | undefined {
+  if (config === undefined) return undefined;
+  return {
+    assets: config.assets,
+    maxBorrowLtv: config.maxBorrowLtv,
+    ltvWarningLevel: config.ltvWarningLevel,
+    maintenanceMarginRate: config.maintenanceMarginRate,
+  };
 }

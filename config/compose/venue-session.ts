@@ -204,6 +204,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       if (event.order.orderState !== 'REJECTED') metrics.acknowledged(event.order.clientOrderId);
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       liquidations.observe(event);
+    } else if (event.kind === 'commandRejected') {
+      rejections.observeCommand(event);
     }
   });
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
@@ -337,7 +339,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
     assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
   });
-  const rejected = rejections.warning();
   const warnings = [
     ...setupWarnings(
       kernel,
@@ -345,7 +346,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       options.instruments.map((spec) => spec.sym),
       'the feed',
     ),
-    ...(rejected === undefined ? [] : [rejected]),
+    ...[rejections.warning(), rejections.loanWarning()].filter((w): w is string => w !== undefined),
   ];
   const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
+import { loanTermsConfigSchema } from './loan-terms-config.ts';
 import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
 import { timeValue } from './time-value.ts';
 
@@ -91,6 +92,11 @@ export const backtestConfigSchema = z
         "Simulated latency; absent = the simulated venue's default (order entry 10 ms + U[0,5) ms, market data and User Data 5 ms).",
       ),
     fees: feeModelSchema.prefault({ model: 'instrument' }),
+    loans: loanTermsConfigSchema
+      .optional()
+      .describe(
+        'Margin-loan terms of the simulated venue (borrowable assets, rates, quotas, LTV limits); absent = nothing can be borrowed (406014).',
+      ),
     closeAtEnd: z
       .boolean()
       .default(true)

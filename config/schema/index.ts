@@ -25,6 +25,8 @@ export {
 export { JSON_SCHEMA_FILE, keelJsonSchemaText } from './json-schema.ts';
 export type { KeelConfig, KeelConfigInput, RunMode } from './keel-config.ts';
 export { keelConfigSchema, RUN_MODES } from './keel-config.ts';
+export type { LoanTermsConfig } from './loan-terms-config.ts';
+export { loanAssetTermsSchema, loanTermsConfigSchema } from './loan-terms-config.ts';
 export {
   LOG_LEVELS,
   loggingConfigSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { startingCashSchema } from './backtest-config.ts';
+import { loanTermsConfigSchema } from './loan-terms-config.ts';
 import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
 
 /** What the paper venue replays: a recorded session or synthetic data (labelled synthetic). */
@@ -54,6 +55,11 @@ export const paperConfigSchema = z.strictObject({
   fillModel: fillModelConfigSchema
     .optional()
     .describe("The simulated venue's fill model behind the paper venue; absent = its default."),
+  loans: loanTermsConfigSchema
+    .optional()
+    .describe(
+      'Margin-loan terms of the paper venue (borrowable assets, rates, quotas, LTV limits); absent = nothing can be borrowed (406014).',
+    ),
   latency: latencyModelSchema
     .optional()
     .describe(

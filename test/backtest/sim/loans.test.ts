@@ -87,6 +87,22 @@ describe('sim venue: margin loans', () => {
     ]);
   });
 
+  it('says which config key gives loan terms (406014) and what LTV a refused borrow would leave (406019)', () => {
+    const t = aSim({ startingBalances: { USDT: D('1000') } });
+    const u = aSim({ loans: LOANS, startingBalances: { USDT: D('1000') } });
+    t.send(borrow('none', '10'));
+    t.sim.advanceTo(1);
+    // 1001 / (1000 + 1001) = 0.50025 > 0.5
+    u.send(borrow('ltv', '1001'));
+    u.sim.advanceTo(1);
+    expect(t.of('commandRejected')[0]?.message).toBe(
+      '406014 the asset cannot be borrowed on this exchange: this simulated (backtest or paper) venue has no loan terms for BINANCE:USDT; give them in the config under backtest.loans.assets (paper: paper.loans.assets), e.g. "BINANCE:USDT": { annualRate: 0.08, userQuota: 50000 }',
+    );
+    expect(u.of('commandRejected')[0]?.message).toBe(
+      '406019 the loan-to-value ratio after borrowing would exceed the limit: the borrow would leave LTV 0.5002 (loan value 1001.00 / (equity 1000.00 + loan value 1001.00)), above the limit 0.5 (maxBorrowLtv)',
+    );
+  });
+
   it('refuses a borrow the available margin cannot carry (406016) and a repay the balance cannot pay (406023)', () => {
     const t = aSim({ loans: { ...LOANS, maxBorrowLtv: D('0.99') }, startingBalances: { USDT: D('100') } });
     t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));

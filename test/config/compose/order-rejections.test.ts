@@ -32,4 +32,27 @@ describe('order rejections of a session', () => {
       'the venue rejected 1 of the 3 orders placed; the first: BINANCE_PERP_BTC_USDT BUY c: 401023: insufficient margin',
     );
   });
+
+  it('count refused borrows and repays apart from orders, with the first reason', () => {
+    const rejections = new OrderRejections();
+    const refused = (ref: string, intentKind: 'borrow' | 'repay' | 'cancelOrder', message: string) =>
+      rejections.observeCommand({
+        kind: 'commandRejected',
+        ts: 1,
+        recvTs: 1,
+        ref,
+        intentKind,
+        code: 406014,
+        message,
+      });
+    expect(rejections.loanWarning()).toBeUndefined();
+    refused('x', 'cancelOrder', '401018 order not found');
+    expect(rejections.loanWarning()).toBeUndefined();
+    refused('c-1', 'borrow', '406014 the asset cannot be borrowed on this exchange');
+    refused('c-2', 'repay', '406022 the repay amount exceeds the outstanding principal');
+    expect(rejections.loanWarning()).toBe(
+      'the venue refused 2 borrow or repay commands; the first: borrow c-1: 406014 the asset cannot be borrowed on this exchange',
+    );
+    expect(rejections.warning()).toBeUndefined();
+  });
 });

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RecordingWriter } from '../../../backtest/recording/index.ts';
-import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
+import { embeddedPaperVenues, lockstepPaperConfig } from '../../kit/embedded-paper-runs.ts';
+import { signedRest } from '../../kit/paper-venue-client.ts';
 import { bboRecord, TEST_HEADER, tempDir } from '../../kit/recording-files.ts';
 
 const start = embeddedPaperVenues();
@@ -48,5 +49,33 @@ describe('a paper run fed from a recording', () => {
     await expect(start(paperOn('/nonexistent/keel-session.jsonl'))).rejects.toThrow(
       /paper\.yaml: paper\.source\.path: cannot read the recording \/nonexistent\/keel-session\.jsonl: ENOENT/,
     );
+  });
+});
+
+describe('a paper run with paper.loans', () => {
+  it('lends on the configured terms, and refuses any other asset naming the key that gives terms', async () => {
+    const run = await start(
+      lockstepPaperConfig(`  loans:
+    assets:
+      BINANCE:USDT: { hourlyRate: 0.00001, userQuota: 2000, pool: 1500 }
+`),
+    );
+    const borrow = (coin: string, amount: string) =>
+      signedRest(run.venue, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
+        exchange: 'BINANCE',
+        coin,
+        amount,
+      });
+    expect((await borrow('USDT', '1000')).body.code).toBe(0);
+    const pool = await borrow('USDT', '501');
+    expect([pool.body.code, pool.body.message]).toEqual([406018, expect.stringContaining('pool 1500 USDT')]);
+    const other = await borrow('USDC', '1');
+    expect(other.body.code).toBe(406014);
+    expect(other.body.message).toContain('paper.loans.assets');
+    const terms = await signedRest(run.venue, 'GET', '/api/v1/trading/marginLoan/loan/config');
+    // hourly 0.00001 = 0.0876 a year
+    expect(terms.body.data).toEqual([
+      { coin: 'USDT', maxBorrowQuota: '2000', maintenanceMarginRate: '0.05', annualInterestRate: '0.0876' },
+    ]);
   });
 });
