@@ -273,7 +273,9 @@ describe('keel command line', () => {
     expect(bad.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     // The strategy params of each combination are checked too, before a worker starts.
     const params = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,10']);
-    expect(params.stderr).toMatch(/^✖ params\.sym is required → at strategies\[0\]\.params\.sym \(.*bt\.yaml:\d+:\d+\)\n$/);
+    expect(params.stderr).toMatch(
+      /^✖ params\.sym is required → at strategies\[0\]\.params\.sym \(.*bt\.yaml:\d+:\d+\)\n$/,
+    );
     expect(params.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 

@@ -29,7 +29,9 @@ describe('keel backtest: a strategy that throws', () => {
     const run = backtest('on-bar', 'strategies.0.params.throwIn=onBar');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(EXIT.STRATEGY_FAULT).toBe(3);
-    expect(run.stdout).toMatch(/^✖ Backtest of faulty \(SYNTHETIC data\): a strategy failed and was halted\n/);
+    expect(run.stdout).toMatch(
+      /^✖ Backtest of faulty \(SYNTHETIC data\): a strategy failed and was halted\n/,
+    );
     // The session starts 2025-01-06 14:30 UTC; its first 1m kline closes a minute later, is
     // received 1 ms after that and reaches the strategy 5 ms later still (the default market-data latency).
     expect(run.stdout).toContain(
