@@ -7,6 +7,7 @@ import {
   inheritedOwner,
   type LineageLookups,
 } from './order-lineage.ts';
+import { RetentionQueue } from './retention-queue.ts';
 
 const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 
@@ -17,9 +18,9 @@ const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
  * places on a strategy's behalf (a take-profit / stop-loss attachment, the order a fired algo
  * order sends) belongs to its parent's owner: recorded when it is first seen, from the parent
  * link the venue sends or the parent its reference names ({@link inheritedOrderOwner}), so it
- * stays the strategy's after the parent is forgotten. Final orders are kept for
- * lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's memory
- * stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
+ * stays the strategy's after the parent is forgotten. Final orders (and finished algo orders) are
+ * kept for lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's
+ * memory stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
  */
 export class OrderRegistry implements LineageLookups {
   /** Latest state of each order, by clientOrderId. */
@@ -41,11 +42,17 @@ export class OrderRegistry implements LineageLookups {
   private readonly owners = new Map<string, string>();
   /** The venue's last word per clientOrderId, which updates are compared with (never Keel's placeholders). */
   private readonly lastVenue = new Map<string, Order>();
-  private readonly finals: string[] = [];
-  private finalsHead = 0;
+  private readonly finals: RetentionQueue;
+  private readonly finalAlgos: RetentionQueue;
 
-  /** @param retainFinal - how many finished orders stay available to lookups (default 10 000) */
-  constructor(private readonly retainFinal = 10_000) {}
+  /**
+   * @param retainFinal - how many finished orders, and how many finished algo orders, stay
+   *   available to lookups (default 10 000 each)
+   */
+  constructor(retainFinal = 10_000) {
+    this.finals = new RetentionQueue(retainFinal);
+    this.finalAlgos = new RetentionQueue(retainFinal);
+  }
 
   /**
    * Records which strategy owns a caller reference.
@@ -138,8 +145,13 @@ export class OrderRegistry implements LineageLookups {
       this.adopt(algo.clientAlgoOrderId, inheritedAlgoOwner(algo, this));
     this.algoByRef.set(algo.clientAlgoOrderId, algo);
     if (algo.algoOrderId !== '') this.algoByVenueId.set(algo.algoOrderId, algo);
-    if (ALGO_FINAL.has(algo.state)) this.openAlgo.delete(algo.clientAlgoOrderId);
-    else this.openAlgo.set(algo.clientAlgoOrderId, algo);
+    if (!ALGO_FINAL.has(algo.state)) {
+      this.openAlgo.set(algo.clientAlgoOrderId, algo);
+      return true;
+    }
+    this.openAlgo.delete(algo.clientAlgoOrderId);
+    const evicted = this.finalAlgos.push(algo.clientAlgoOrderId);
+    if (evicted !== undefined) this.forgetAlgo(evicted);
     return true;
   }
 
@@ -165,13 +177,8 @@ export class OrderRegistry implements LineageLookups {
       this.open.delete(ref);
       this.unindex(wasOpen);
     }
-    this.finals.push(ref);
-    if (this.finals.length - this.finalsHead > this.retainFinal)
-      this.forget(this.finals[this.finalsHead++] as string);
-    if (this.finalsHead > this.retainFinal) {
-      this.finals.splice(0, this.finalsHead);
-      this.finalsHead = 0;
-    }
+    const evicted = this.finals.push(ref);
+    if (evicted !== undefined) this.forget(evicted);
   }
 
   /** Files an open order (its latest state) under its sym and its owner. */
@@ -186,6 +193,15 @@ export class OrderRegistry implements LineageLookups {
     leave(this.openBySym, order.sym, order.clientOrderId);
     const owner = this.owners.get(order.clientOrderId);
     if (owner !== undefined) leave(this.openByOwner, owner, order.clientOrderId);
+  }
+
+  /** Forgets a finished algo order (its child orders already hold their own owner). */
+  private forgetAlgo(ref: string): void {
+    const algo = this.algoByRef.get(ref);
+    if (algo === undefined || !ALGO_FINAL.has(algo.state)) return;
+    this.algoByRef.delete(ref);
+    if (this.algoByVenueId.get(algo.algoOrderId) === algo) this.algoByVenueId.delete(algo.algoOrderId);
+    this.owners.delete(ref);
   }
 
   private forget(ref: string): void {

@@ -20,6 +20,23 @@ describe('order registry', () => {
     expect([...registry.open.keys()]).toEqual(['open']);
   });
 
+  it('forgets the oldest finished algo orders beyond its retention, keeping open ones', () => {
+    const registry = new OrderRegistry(1);
+    registry.own('open', 's');
+    registry.applyAlgo(anAlgoOrder({ algoOrderId: 'A0', clientAlgoOrderId: 'open' }));
+    for (let i = 1; i <= 3; i++) {
+      registry.own(`a${i}`, 's');
+      registry.applyAlgo(
+        anAlgoOrder({ algoOrderId: `A${i}`, clientAlgoOrderId: `a${i}`, state: 'CANCELLED' }),
+      );
+    }
+    expect([...registry.algoByRef.keys()]).toEqual(['open', 'a3']);
+    expect([...registry.algoByVenueId.keys()]).toEqual(['A0', 'A3']);
+    expect(registry.ownerOf('a1')).toBeUndefined();
+    expect(registry.ownerOf('a3')).toBe('s');
+    expect([...registry.openAlgo.keys()]).toEqual(['open']);
+  });
+
   it("takes an amendment confirmed in the same millisecond through the state machine's rule", () => {
     const registry = new OrderRegistry();
     const open = anOrder({ clientOrderId: 'c1', orderState: 'OPEN', action: 'PLACE', updateAt: 10 });
