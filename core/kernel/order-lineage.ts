@@ -6,9 +6,13 @@ import type { AlgoOrder, Order } from '../model/index.ts';
  * an algo order sends when it fires (`<algo ref>-trig`). When the parent's reference does not leave
  * room (40 characters) or is taken, the venue puts its own id of the parent in front instead
  * (`<orderId>-tp`, `<algoOrderId>-trig`). Keel's simulated and paper venues name them so; the
- * spec shows no names (Keel's choice, read only when the venue sends no parent link).
+ * spec shows no names (Keel's choice, read only when the venue sends no parent link). A position
+ * close that closes several positions names its orders `<close ref>-1`, `-2`...: read only for the
+ * references of close commands.
  */
 export const VENUE_CHILD_SUFFIXES = ['-tp', '-sl', '-trig'] as const;
+
+const NUMBERED = /^(.+)-\d+$/;
 
 /** A chain of venue-made orders is short (an attachment's fired order is two steps from its entry). */
 const MAX_DEPTH = 4;
@@ -21,6 +25,8 @@ export interface LineageLookups {
   orderById(orderId: string): Order | undefined;
   /** @returns the algo order the venue numbered so, while it is remembered */
   algoById(algoOrderId: string): AlgoOrder | undefined;
+  /** @returns whether a reference is a position close command's (its orders are numbered) */
+  isCloseRef(ref: string): boolean;
 }
 
 /**
@@ -73,7 +79,7 @@ export function inheritedOwner(ref: string, lookups: LineageLookups): string | u
 
 function inherited(ref: string, lookups: LineageLookups, depth: number): string | undefined {
   if (depth >= MAX_DEPTH) return undefined;
-  const parent = parentRef(ref);
+  const parent = parentRef(ref, lookups);
   if (parent === undefined) return undefined;
   return ownerOrInherited(parent, lookups, depth + 1) ?? ownerOfVenueId(parent, lookups, depth + 1);
 }
@@ -92,11 +98,13 @@ function ownerOfVenueId(id: string, lookups: LineageLookups, depth: number): str
 
 /**
  * @param ref - a reference
+ * @param lookups - which references are close commands'
  * @returns the reference without its venue-child suffix, or undefined when it has none
  */
-function parentRef(ref: string): string | undefined {
+function parentRef(ref: string, lookups: LineageLookups): string | undefined {
   for (const suffix of VENUE_CHILD_SUFFIXES) {
     if (ref.length > suffix.length && ref.endsWith(suffix)) return ref.slice(0, -suffix.length);
   }
-  return undefined;
+  const close = NUMBERED.exec(ref)?.[1];
+  return close !== undefined && lookups.isCloseRef(close) ? close : undefined;
 }

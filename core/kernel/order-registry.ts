@@ -44,6 +44,9 @@ export class OrderRegistry implements LineageLookups {
   private readonly lastVenue = new Map<string, Order>();
   private readonly finals: RetentionQueue;
   private readonly finalAlgos: RetentionQueue;
+  /** References of recent position close commands, whose orders the venue numbers `<ref>-1`... */
+  private readonly closeRefs = new Set<string>();
+  private readonly recentCloses: RetentionQueue;
 
   /**
    * @param retainFinal - how many finished orders, and how many finished algo orders, stay
@@ -52,6 +55,7 @@ export class OrderRegistry implements LineageLookups {
   constructor(retainFinal = 10_000) {
     this.finals = new RetentionQueue(retainFinal);
     this.finalAlgos = new RetentionQueue(retainFinal);
+    this.recentCloses = new RetentionQueue(retainFinal);
   }
 
   /**
@@ -66,6 +70,28 @@ export class OrderRegistry implements LineageLookups {
     if (order === undefined || previous === strategyId) return;
     if (previous !== undefined) leave(this.openByOwner, previous, ref);
     groupOf(this.openByOwner, strategyId).set(ref, order);
+  }
+
+  /**
+   * Records which strategy sent a position close command, whose close orders the venue names
+   * after it (`<ref>` or, closing several positions, `<ref>-1`, `<ref>-2`...). The last
+   * `retainFinal` close commands are remembered.
+   * @param ref - the command's reference
+   * @param strategyId - the owner
+   */
+  ownClose(ref: string, strategyId: string): void {
+    this.own(ref, strategyId);
+    this.closeRefs.add(ref);
+    const evicted = this.recentCloses.push(ref);
+    if (evicted !== undefined) this.closeRefs.delete(evicted);
+  }
+
+  /**
+   * @param ref - a reference
+   * @returns whether it is a recent position close command's
+   */
+  isCloseRef(ref: string): boolean {
+    return this.closeRefs.has(ref);
   }
 
   /**

@@ -7,7 +7,7 @@ import { D } from '../../../core/model/index.ts';
 import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
 import { aKernelRig, type KernelRig } from '../../kit/kernel-builders.ts';
-import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrderUpdate, aQuote, BTC, ETH } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 
 type Act = (ctx: StrategyContext<unknown, unknown>) => Intent | readonly Intent[] | undefined;
@@ -214,5 +214,49 @@ describe('kernel: orders the venue places on a strategy’s behalf belong to tha
       'alpha cancelAlgoOrder',
     );
     expect(log).toEqual(['alpha order alpha-1-sl-trig NEW']);
+  });
+
+  it('tells the strategy of the orders its close of several positions became (`<close ref>-1`, `-2`), and not of a look-alike', () => {
+    const log: string[] = [];
+    const closer = defineStrategy({
+      name: 'closer',
+      params: z.object({}),
+      onQuote: (ctx, quote) => {
+        if (quote.ts === 1) {
+          return [
+            ctx.order.market({ sym: BTC, side: 'BUY', qty: 1 }),
+            ctx.order.market({ sym: ETH, side: 'BUY', qty: 1 }),
+          ];
+        }
+        if (quote.ts === 2) return ctx.order.closePositions([BTC, ETH]);
+      },
+      onOrder: (ctx, order) => {
+        log.push(`${ctx.id} order ${order.clientOrderId} ${order.orderState}`);
+      },
+    });
+    const rig = aKernelRig([
+      { id: 'alpha', strategy: closer },
+      { id: 'beta', strategy: entryWithStop(log) },
+    ]);
+    rig.market.next(aQuote(1, 100));
+    rig.market.next(aQuote(2, 100));
+    log.length = 0;
+    const close = {
+      side: 'SELL' as const,
+      orderType: 'MARKET' as const,
+      reduceOnly: true,
+      orderState: 'NEW' as const,
+    };
+    rig.kernel.push(
+      anOrderUpdate(anOrder({ ...close, orderId: 'v20', clientOrderId: 'alpha-3-1', updateAt: 3 })),
+    );
+    rig.kernel.push(
+      anOrderUpdate(anOrder({ ...close, orderId: 'v21', clientOrderId: 'alpha-3-2', sym: ETH, updateAt: 3 })),
+    );
+    rig.kernel.push(
+      anOrderUpdate(anOrder({ ...close, orderId: 'v22', clientOrderId: 'alpha-1-1', updateAt: 3 })),
+    );
+    expect(rig.denials).toEqual([]);
+    expect(log).toEqual(['alpha order alpha-3-1 NEW', 'alpha order alpha-3-2 NEW']);
   });
 });
