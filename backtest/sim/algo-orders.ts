@@ -26,6 +26,7 @@ type NewAlgo = Pick<
   | 'qty'
   | 'reduceOnly'
   | 'positionSide'
+  | 'attachedOrderId'
 >;
 
 function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
@@ -216,6 +217,7 @@ function openAttachedLeg(state: SimState, parent: SimOrder, leg: 'tp' | 'sl'): S
     reduceOnly: true,
     positionSide: parent.positionSide,
     clientAlgoOrderId: freeAlgoRef(state, `${parent.clientOrderId}-${leg}`, () => `${parent.orderId}-${leg}`),
+    attachedOrderId: parent.orderId,
     conditionType: rising ? 'GTE' : 'LTE',
     triggerType: spec.triggerType,
     triggerPrice: spec.triggerPrice,

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { asNumber, ZERO } from '../../core/model/index.ts';
+import { asNumber, parseTimeToSend, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { positionFor } from './fills.ts';
 import { onlyReduces } from './margin.ts';
@@ -12,7 +12,6 @@ import { rejectionReason, type SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
 import { retireFinalOrder, type SimState } from './sim-state.ts';
-import { parseTimeToSend } from './time-to-send.ts';
 
 const DAY_MS = 86_400_000;
 

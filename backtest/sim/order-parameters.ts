@@ -1,7 +1,6 @@
 import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { isOnStep } from '../../core/model/index.ts';
+import { isOnStep, parseTimeToSend } from '../../core/model/index.ts';
 import type { SimState } from './sim-state.ts';
-import { parseTimeToSend } from './time-to-send.ts';
 
 /** `YYYY-MM-DD`, the form of a GTD order's expiryDate. */
 export const EXPIRY_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

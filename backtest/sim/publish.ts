@@ -87,6 +87,7 @@ export function algoView(state: SimState, algo: SimAlgo): AlgoOrder {
     positionSide: algo.positionSide,
     state: algo.state,
     ...(algo.orderId ? { orderId: algo.orderId } : {}),
+    ...(algo.attachedOrderId ? { attachedOrderId: algo.attachedOrderId } : {}),
     createAt: algo.createAt,
     updateAt: algo.updateAt,
   };

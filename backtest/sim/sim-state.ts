@@ -46,6 +46,8 @@ export interface SimAlgo {
   orderId?: string;
   /** The other leg of a take-profit / stop-loss pair, cancelled when this one fires. */
   sibling?: string;
+  /** The parent order of a take-profit / stop-loss attachment (its orderId). */
+  readonly attachedOrderId?: string;
   readonly createAt: number;
   /**
    * When the venue received the algo order as it stands: its placement, or its latest accepted

@@ -1,9 +1,9 @@
+import { parseTimeToSend } from '../../core/model/index.ts';
 import { finishOrder } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { accrueInterest, nextAccrual } from './loans.ts';
 import { isLive } from './order-factory.ts';
 import type { SimState } from './sim-state.ts';
-import { parseTimeToSend } from './time-to-send.ts';
 import { releaseHeld } from './triggers.ts';
 
 /**

@@ -134,8 +134,12 @@ export class IntentPipeline {
       case 'cancelAllAlgoOrders':
       case 'replaceAlgoOrder':
         return;
+      case 'closePosition':
+      case 'closePositions':
+        orders.ownClose(intent.ref, runner.id);
+        return;
       default:
-        // algo orders, closes, borrow, repay, position mode: the owner answers for a venue refusal
+        // algo orders, borrow, repay, position mode: the owner answers for a venue refusal
         orders.own(intent.ref, runner.id);
         return;
     }

@@ -206,7 +206,8 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * The strategy that placed an order.
+   * The strategy that placed an order, or the order the venue placed on its behalf (a tp/sl
+   * attachment, a fired algo order's order).
    * @param clientOrderId - the caller reference
    * @returns the strategy id, or undefined for an order placed outside this run
    */

@@ -23,7 +23,7 @@ import type {
   TimeInForce,
   TpSl,
 } from '../model/index.ts';
-import { decimalOf, parseDecimal, ZERO } from '../model/index.ts';
+import { decimalOf, formatTimeToSend, parseDecimal, ZERO } from '../model/index.ts';
 import type {
   AlgoInput,
   Amount,
@@ -35,7 +35,7 @@ import type {
   OrderInputBase,
   TpSlInput,
 } from './order-inputs.ts';
-import { formatNewYorkTime, US_EQUITY_ZONE } from './us-equity-session.ts';
+import { US_EQUITY_ZONE } from './us-equity-session.ts';
 
 /** What the factory reads to fill defaults; the strategy's context provides it. */
 export interface OrderFactoryState {
@@ -156,7 +156,7 @@ export class OrderFactory {
       ...(input.stopPrice === undefined ? {} : { stopPrice: this.trigger(input.stopPrice, round) }),
       ...(input.sendAt === undefined
         ? {}
-        : { timeToSend: typeof input.sendAt === 'number' ? formatNewYorkTime(input.sendAt) : input.sendAt }),
+        : { timeToSend: typeof input.sendAt === 'number' ? formatTimeToSend(input.sendAt) : input.sendAt }),
     };
     const orderType = input.price === undefined ? 'MARKET' : 'LIMIT';
     const tif = input.timeInForce ?? this.defaultTif(input.sym);

@@ -70,7 +70,10 @@ export interface ConditionalInput extends OrderInputBase {
   readonly price?: Amount;
   readonly triggerPrice?: Amount;
   readonly stopPrice?: Amount;
-  /** TIME orders: when to send, epoch ms (written in New York time) or the spec's text form. */
+  /**
+   * TIME orders: when to send, epoch ms (written as New York time, the zone the venue reads it
+   * in) or the spec's text form `yyyy-MM-dd HH:mm:ss`, New York time.
+   */
   readonly sendAt?: number | string;
   readonly timeInForce?: TimeInForce;
 }

@@ -1,17 +1,28 @@
 import { isNewerOrderUpdate } from '../execution/index.ts';
 import type { AlgoOrder, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
+import {
+  inheritedAlgoOwner,
+  inheritedOrderOwner,
+  inheritedOwner,
+  type LineageLookups,
+} from './order-lineage.ts';
+import { RetentionQueue } from './retention-queue.ts';
 
 const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 
 /**
  * Orders and algo orders by venue id and by caller reference (clientOrderId), with the strategy
  * that owns each reference. Ownership is recorded when the kernel submits an intent, before the
- * venue answers, so even a synchronous answer finds its owner. Final orders are kept for
- * lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's memory
- * stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
+ * venue answers, so even a synchronous answer finds its owner. An order or algo order the venue
+ * places on a strategy's behalf (a take-profit / stop-loss attachment, the order a fired algo
+ * order sends) belongs to its parent's owner: recorded when it is first seen, from the parent
+ * link the venue sends or the parent its reference names ({@link inheritedOrderOwner}), so it
+ * stays the strategy's after the parent is forgotten. Final orders (and finished algo orders) are
+ * kept for lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's
+ * memory stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
  */
-export class OrderRegistry {
+export class OrderRegistry implements LineageLookups {
   /** Latest state of each order, by clientOrderId. */
   readonly byRef = new Map<string, Order>();
   /** Latest state of each order the venue has numbered, by orderId. */
@@ -26,14 +37,26 @@ export class OrderRegistry {
   readonly algoByRef = new Map<string, AlgoOrder>();
   /** Open algo orders by clientAlgoOrderId. */
   readonly openAlgo = new Map<string, AlgoOrder>();
+  /** Algo orders by algoOrderId: the parent a fired order names. */
+  readonly algoByVenueId = new Map<string, AlgoOrder>();
   private readonly owners = new Map<string, string>();
   /** The venue's last word per clientOrderId, which updates are compared with (never Keel's placeholders). */
   private readonly lastVenue = new Map<string, Order>();
-  private readonly finals: string[] = [];
-  private finalsHead = 0;
+  private readonly finals: RetentionQueue;
+  private readonly finalAlgos: RetentionQueue;
+  /** References of recent position close commands, whose orders the venue numbers `<ref>-1`... */
+  private readonly closeRefs = new Set<string>();
+  private readonly recentCloses: RetentionQueue;
 
-  /** @param retainFinal - how many finished orders stay available to lookups (default 10 000) */
-  constructor(private readonly retainFinal = 10_000) {}
+  /**
+   * @param retainFinal - how many finished orders, and how many finished algo orders, stay
+   *   available to lookups (default 10 000 each)
+   */
+  constructor(retainFinal = 10_000) {
+    this.finals = new RetentionQueue(retainFinal);
+    this.finalAlgos = new RetentionQueue(retainFinal);
+    this.recentCloses = new RetentionQueue(retainFinal);
+  }
 
   /**
    * Records which strategy owns a caller reference.
@@ -50,12 +73,60 @@ export class OrderRegistry {
   }
 
   /**
-   * The strategy owning a caller reference.
+   * Records which strategy sent a position close command, whose close orders the venue names
+   * after it (`<ref>` or, closing several positions, `<ref>-1`, `<ref>-2`...). The last
+   * `retainFinal` close commands are remembered.
+   * @param ref - the command's reference
+   * @param strategyId - the owner
+   */
+  ownClose(ref: string, strategyId: string): void {
+    this.own(ref, strategyId);
+    this.closeRefs.add(ref);
+    const evicted = this.recentCloses.push(ref);
+    if (evicted !== undefined) this.closeRefs.delete(evicted);
+  }
+
+  /**
+   * @param ref - a reference
+   * @returns whether it is a recent position close command's
+   */
+  isCloseRef(ref: string): boolean {
+    return this.closeRefs.has(ref);
+  }
+
+  /**
+   * The strategy owning a caller reference: the one that placed it, else (for a reference the
+   * venue made for a child not seen yet, e.g. a stop-loss attachment a strategy cancels on a
+   * venue that does not report attachments) the owner of the parent the reference names.
    * @param ref - clientOrderId or clientAlgoOrderId
    * @returns the strategy id, or undefined for orders placed outside this kernel
    */
   ownerOf(ref: string): string | undefined {
+    return this.owners.get(ref) ?? inheritedOwner(ref, this);
+  }
+
+  /**
+   * @param ref - clientOrderId or clientAlgoOrderId
+   * @returns the strategy recorded as its owner, without inheritance
+   */
+  recordedOwner(ref: string): string | undefined {
     return this.owners.get(ref);
+  }
+
+  /**
+   * @param orderId - the venue's order id
+   * @returns the order, while remembered
+   */
+  orderById(orderId: string): Order | undefined {
+    return this.byId.get(orderId);
+  }
+
+  /**
+   * @param algoOrderId - the venue's algo order id
+   * @returns the algo order, while remembered
+   */
+  algoById(algoOrderId: string): AlgoOrder | undefined {
+    return this.algoByVenueId.get(algoOrderId);
   }
 
   /**
@@ -73,6 +144,7 @@ export class OrderRegistry {
     const last = this.lastVenue.get(ref);
     if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
     this.lastVenue.set(ref, order);
+    if (!this.owners.has(ref)) this.adopt(ref, inheritedOrderOwner(order, this));
     this.store(order);
     return true;
   }
@@ -95,10 +167,23 @@ export class OrderRegistry {
     if (previous !== undefined && (ALGO_FINAL.has(previous.state) || algo.updateAt < previous.updateAt)) {
       return false;
     }
+    if (!this.owners.has(algo.clientAlgoOrderId))
+      this.adopt(algo.clientAlgoOrderId, inheritedAlgoOwner(algo, this));
     this.algoByRef.set(algo.clientAlgoOrderId, algo);
-    if (ALGO_FINAL.has(algo.state)) this.openAlgo.delete(algo.clientAlgoOrderId);
-    else this.openAlgo.set(algo.clientAlgoOrderId, algo);
+    if (algo.algoOrderId !== '') this.algoByVenueId.set(algo.algoOrderId, algo);
+    if (!ALGO_FINAL.has(algo.state)) {
+      this.openAlgo.set(algo.clientAlgoOrderId, algo);
+      return true;
+    }
+    this.openAlgo.delete(algo.clientAlgoOrderId);
+    const evicted = this.finalAlgos.push(algo.clientAlgoOrderId);
+    if (evicted !== undefined) this.forgetAlgo(evicted);
     return true;
+  }
+
+  /** Records the owner a venue-made order inherits, before it is filed under its owner. */
+  private adopt(ref: string, owner: string | undefined): void {
+    if (owner !== undefined) this.owners.set(ref, owner);
   }
 
   private store(order: Order): void {
@@ -118,13 +203,8 @@ export class OrderRegistry {
       this.open.delete(ref);
       this.unindex(wasOpen);
     }
-    this.finals.push(ref);
-    if (this.finals.length - this.finalsHead > this.retainFinal)
-      this.forget(this.finals[this.finalsHead++] as string);
-    if (this.finalsHead > this.retainFinal) {
-      this.finals.splice(0, this.finalsHead);
-      this.finalsHead = 0;
-    }
+    const evicted = this.finals.push(ref);
+    if (evicted !== undefined) this.forget(evicted);
   }
 
   /** Files an open order (its latest state) under its sym and its owner. */
@@ -139,6 +219,15 @@ export class OrderRegistry {
     leave(this.openBySym, order.sym, order.clientOrderId);
     const owner = this.owners.get(order.clientOrderId);
     if (owner !== undefined) leave(this.openByOwner, owner, order.clientOrderId);
+  }
+
+  /** Forgets a finished algo order (its child orders already hold their own owner). */
+  private forgetAlgo(ref: string): void {
+    const algo = this.algoByRef.get(ref);
+    if (algo === undefined || !ALGO_FINAL.has(algo.state)) return;
+    this.algoByRef.delete(ref);
+    if (this.algoByVenueId.get(algo.algoOrderId) === algo) this.algoByVenueId.delete(algo.algoOrderId);
+    this.owners.delete(ref);
   }
 
   private forget(ref: string): void {

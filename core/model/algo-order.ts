@@ -33,6 +33,11 @@ export interface AlgoOrder {
   readonly state: AlgoOrderState;
   /** The order placed when the trigger fired. */
   readonly orderId?: string;
+  /**
+   * The order this algo order is attached to (its take-profit or stop-loss), as the spec's algo
+   * endpoints name it; absent for an algo order placed on its own.
+   */
+  readonly attachedOrderId?: string;
   readonly createAt: number;
   readonly updateAt: number;
 }

@@ -93,6 +93,12 @@ export {
 } from './order.ts';
 export type { Position, PositionMode, PositionSide } from './position.ts';
 export { positionKey } from './position.ts';
+export {
+  formatTimeToSend,
+  parseTimeToSend,
+  TIME_TO_SEND_FORMAT,
+  TIME_TO_SEND_ZONE,
+} from './time-to-send.ts';
 export type {
   AccountUpdateEvent,
   AdlRankEvent,

@@ -78,7 +78,7 @@ export interface OrderCondition {
   readonly code: ConditionCode;
   readonly triggerPrice?: Dec;
   readonly stopPrice?: Dec;
-  /** `yyyy-MM-dd HH:mm:ss`, as the spec writes it. */
+  /** `yyyy-MM-dd HH:mm:ss`, as the spec writes it, New York time (see `parseTimeToSend`). */
   readonly timeToSend?: string;
 }
 

@@ -33,7 +33,10 @@ export interface RiskView {
   countOpenOrders(filter?: OpenOrderFilter): number;
   /** The open orders on one sym, all strategies' or one strategy's, without walking the others. */
   openOrdersOn(sym: string, strategyId?: string): Iterable<Order>;
-  /** The strategy that placed an order (its clientOrderId), or undefined for orders placed outside the run. */
+  /**
+   * The strategy that placed an order (its clientOrderId), or whose order the venue placed it for
+   * (a tp/sl attachment, a fired algo order's order); undefined for orders placed outside the run.
+   */
   ownerOf(clientOrderId: string): string | undefined;
   /** An order by its clientOrderId (the caller reference), final or not. */
   orderByRef(clientOrderId: string): Order | undefined;

@@ -140,6 +140,7 @@ export function algoOrderFromWire(wire: AlgoOrderWire): AlgoOrder {
     positionSide: wire.positionSide ?? 'NONE',
     state: (ALGO_STATES.has(wire.algoOrderState) ? wire.algoOrderState : 'NEW') as AlgoOrderState,
     ...(wire.orderId === undefined ? {} : { orderId: wire.orderId }),
+    ...(wire.attachedOrderId === undefined ? {} : { attachedOrderId: wire.attachedOrderId }),
     createAt: wire.createAt ?? 0,
     updateAt: wire.updateAt ?? wire.createAt ?? 0,
   };

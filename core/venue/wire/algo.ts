@@ -19,6 +19,8 @@ export const algoOrderWireSchema = z.looseObject({
   positionSide: positionSideText.optional(),
   algoOrderState: z.string(),
   orderId: z.string().optional(),
+  /** The order a take-profit / stop-loss attachment belongs to (spec: named by the algo endpoints). */
+  attachedOrderId: z.string().optional(),
   createAt: epochMs.optional(),
   updateAt: epochMs.optional(),
 });

@@ -101,6 +101,9 @@ describe('sim venue: algo orders', () => {
       ['p1-tp', 'SELL', 'GTE', '2', true],
       ['p1-sl', 'SELL', 'LTE', '2', true],
     ]);
+    // each names its parent, so the kernel gives it to the parent's strategy
+    const parentId = t.of('order').find((e) => e.order.clientOrderId === 'p1')?.order.orderId;
+    expect(attached.map((a) => a.attachedOrderId)).toEqual([parentId, parentId]);
     t.sim.onMarket(aTrade(3, 110, 2, 'BUY'));
     const close = t.of('execution').at(-1)?.execution;
     // bought 2 at 100 (the last trade, taker), sold 2 at 110: +20

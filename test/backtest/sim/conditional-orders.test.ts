@@ -65,9 +65,10 @@ describe('sim venue: conditional orders (PLACE_ORDER conditionCode)', () => {
     expect(down.of('execution').map((e) => e.execution.price.toFixed())).toEqual(['94']);
   });
 
-  it('sends a TIME order at its timeToSend (UTC)', () => {
+  it('sends a TIME order at its timeToSend, read as New York time', () => {
     const t = aSim();
-    t.send(aMarket('t1', 'BUY', '1', { condition: { code: 'TIME', timeToSend: '1970-01-01 00:01:00' } }));
+    // 19:01 EST on 31 December 1969 is 00:01 UTC on 1 January 1970
+    t.send(aMarket('t1', 'BUY', '1', { condition: { code: 'TIME', timeToSend: '1969-12-31 19:01:00' } }));
     t.sim.onMarket(aTrade(59_999, 100, 1, 'BUY'));
     expect(t.of('execution')).toHaveLength(0);
     t.sim.onMarket(aTrade(60_000, 100.2, 1, 'BUY'));
@@ -75,7 +76,25 @@ describe('sim venue: conditional orders (PLACE_ORDER conditionCode)', () => {
     // a market order released into a price fills at once: NEW until it fills, never OPEN
     expect(t.of('order').map((e) => [e.ts, e.order.orderState, e.order.actionMsg])).toEqual([
       [0, 'NEW', undefined],
-      [60_000, 'FILLED', 'TIME order sent at 1970-01-01 00:01:00'],
+      [60_000, 'FILLED', 'TIME order sent at 1969-12-31 19:01:00'],
+    ]);
+  });
+
+  it('reads timeToSend in New York daylight time after the spring change and standard time after the autumn one', () => {
+    const springForward = Date.UTC(2026, 2, 8, 7); // 03:00 EDT, the moment clocks jump from 02:00 EST
+    const fallBack = Date.UTC(2026, 10, 1, 6); // 01:00 EST, the second time New York reads 01:00
+    const t = aSim({ startTime: springForward - 120_000 });
+    t.send(aMarket('before', 'BUY', '1', { condition: { code: 'TIME', timeToSend: '2026-03-08 01:59:00' } }));
+    t.send(aMarket('after', 'BUY', '1', { condition: { code: 'TIME', timeToSend: '2026-03-08 03:01:00' } }));
+    t.send(aMarket('autumn', 'BUY', '1', { condition: { code: 'TIME', timeToSend: '2026-11-01 02:00:00' } }));
+    for (const ts of [springForward - 60_000, springForward + 60_000, fallBack + 3_600_000]) {
+      t.sim.onMarket(aTrade(ts - 1, 100, 5, 'BUY'));
+      t.sim.onMarket(aTrade(ts, 100, 5, 'BUY'));
+    }
+    expect(t.of('execution').map((e) => [e.execution.clientOrderId, e.execution.timestamp])).toEqual([
+      ['before', springForward - 60_000],
+      ['after', springForward + 60_000],
+      ['autumn', fallBack + 3_600_000],
     ]);
   });
 

@@ -109,11 +109,11 @@ describe('sim venue: order states, as the live venue reports them', () => {
 
   it('keeps a released conditional order NEW while it waits for a first price, says it was released, then rests it OPEN', () => {
     const t = aSim();
-    t.send(aLimit('t', 'BUY', '1', '99', { condition: { code: 'TIME', timeToSend: '1970-01-01 00:00:01' } }));
+    t.send(aLimit('t', 'BUY', '1', '99', { condition: { code: 'TIME', timeToSend: '1969-12-31 19:00:01' } }));
     t.sim.advanceTo(1_500);
     expect(t.of('order').map((e) => [e.order.orderState, e.order.updateAt, e.order.actionMsg])).toEqual([
       ['NEW', 0, undefined],
-      ['NEW', 1_000, 'TIME order sent at 1970-01-01 00:00:01'],
+      ['NEW', 1_000, 'TIME order sent at 1969-12-31 19:00:01'],
     ]);
     t.sim.onMarket(aQuote(2_000, 99.9, 5, 100, 5));
     expect(updatesOf(t, 't')).toEqual(['PLACE NEW', 'PLACE NEW', 'PLACE OPEN']);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OrderRegistry } from '../../../core/kernel/order-registry.ts';
 import { D } from '../../../core/model/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 
 describe('order registry', () => {
@@ -19,6 +20,23 @@ describe('order registry', () => {
     expect([...registry.open.keys()]).toEqual(['open']);
   });
 
+  it('forgets the oldest finished algo orders beyond its retention, keeping open ones', () => {
+    const registry = new OrderRegistry(1);
+    registry.own('open', 's');
+    registry.applyAlgo(anAlgoOrder({ algoOrderId: 'A0', clientAlgoOrderId: 'open' }));
+    for (let i = 1; i <= 3; i++) {
+      registry.own(`a${i}`, 's');
+      registry.applyAlgo(
+        anAlgoOrder({ algoOrderId: `A${i}`, clientAlgoOrderId: `a${i}`, state: 'CANCELLED' }),
+      );
+    }
+    expect([...registry.algoByRef.keys()]).toEqual(['open', 'a3']);
+    expect([...registry.algoByVenueId.keys()]).toEqual(['A0', 'A3']);
+    expect(registry.ownerOf('a1')).toBeUndefined();
+    expect(registry.ownerOf('a3')).toBe('s');
+    expect([...registry.openAlgo.keys()]).toEqual(['open']);
+  });
+
   it("takes an amendment confirmed in the same millisecond through the state machine's rule", () => {
     const registry = new OrderRegistry();
     const open = anOrder({ clientOrderId: 'c1', orderState: 'OPEN', action: 'PLACE', updateAt: 10 });
@@ -27,5 +45,71 @@ describe('order registry', () => {
     expect(registry.applyVenue(amended)).toBe(true);
     expect(registry.applyVenue(open)).toBe(false);
     expect(registry.byRef.get('c1')?.limitPrice.toFixed()).toBe('101');
+  });
+
+  describe('orders the venue places on a strategy’s behalf', () => {
+    /** A registry holding strategy s's filled entry `entry` (order o1). */
+    function withFilledEntry(retainFinal?: number): OrderRegistry {
+      const registry = new OrderRegistry(retainFinal);
+      registry.own('entry', 's');
+      registry.applyVenue(anOrder({ clientOrderId: 'entry', orderId: 'o1', orderState: 'FILLED' }));
+      return registry;
+    }
+
+    it('gives an attachment the owner of the order its attachedOrderId names, whatever its reference', () => {
+      const registry = withFilledEntry();
+      registry.own('entry-sl', 't');
+      registry.applyAlgo(
+        anAlgoOrder({ clientAlgoOrderId: 'o1-sl', attachedOrderId: 'o1', algoOrderType: 'TP_SL' }),
+      );
+      expect(registry.ownerOf('o1-sl')).toBe('s');
+      expect(registry.ownerOf('entry-sl')).toBe('t');
+    });
+
+    it('gives a fired order the owner of the algo order its algoOrderId names, through an attachment to the entry', () => {
+      const registry = withFilledEntry();
+      registry.applyAlgo(
+        anAlgoOrder({ algoOrderId: 'A-2', clientAlgoOrderId: 'entry-sl', algoOrderType: 'TP_SL' }),
+      );
+      registry.applyVenue(anOrder({ clientOrderId: 'A-2-trig', orderId: 'o2', algoOrderId: 'A-2' }));
+      expect(registry.ownerOf('A-2-trig')).toBe('s');
+      expect([...(registry.openByOwner.get('s')?.keys() ?? [])]).toEqual(['A-2-trig']);
+    });
+
+    it('reads the parent from the venue’s reference (`<ref>-tp`, `<orderId>-sl`, `<algo ref>-trig`) when no link is sent', () => {
+      const registry = withFilledEntry();
+      expect(registry.ownerOf('entry-tp')).toBe('s');
+      expect(registry.ownerOf('o1-sl')).toBe('s');
+      expect(registry.ownerOf('entry-sl-trig')).toBe('s');
+      expect(registry.ownerOf('other-sl')).toBeUndefined();
+      expect(registry.ownerOf('-trig')).toBeUndefined();
+    });
+
+    it('keeps a venue-made order its owner’s after the parent is forgotten', () => {
+      const registry = withFilledEntry(1);
+      registry.applyAlgo(
+        anAlgoOrder({ algoOrderId: 'A-2', clientAlgoOrderId: 'entry-sl', attachedOrderId: 'o1' }),
+      );
+      registry.applyVenue(anOrder({ clientOrderId: 'entry-sl-trig', orderId: 'o2', algoOrderId: 'A-2' }));
+      registry.own('later', 's');
+      registry.applyVenue(anOrder({ clientOrderId: 'later', orderId: 'o3', orderState: 'FILLED' }));
+      expect(registry.byRef.has('entry')).toBe(false);
+      registry.applyVenue(
+        anOrder({ clientOrderId: 'entry-sl-trig', orderId: 'o2', orderState: 'FILLED', updateAt: 2_000 }),
+      );
+      expect(registry.ownerOf('entry-sl')).toBe('s');
+      expect(registry.ownerOf('entry-sl-trig')).toBe('s');
+    });
+
+    it('leaves a venue-made order without an owner when its parent was forgotten before it came (Keel’s choice)', () => {
+      const registry = withFilledEntry(1);
+      registry.own('later', 's');
+      registry.applyVenue(anOrder({ clientOrderId: 'later', orderId: 'o3', orderState: 'FILLED' }));
+      registry.applyAlgo(
+        anAlgoOrder({ algoOrderId: 'A-2', clientAlgoOrderId: 'entry-sl', attachedOrderId: 'o1' }),
+      );
+      expect(registry.ownerOf('entry-sl')).toBeUndefined();
+      expect(registry.openByOwner.size).toBe(0);
+    });
   });
 });

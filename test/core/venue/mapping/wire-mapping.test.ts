@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../../core/model/index.ts';
 import {
+  algoOrderFromWire,
+  algoOrderWireSchema,
   assetFromWire,
   assetWireSchema,
   classifyPrivateFrame,
@@ -57,6 +59,25 @@ describe('wire <-> model mapping', () => {
     expect(orderFromWire(wire).algoOrderId).toBe('a-7');
     expect(orderToWire(orderFromWire(wire)).algoOrderId).toBe('a-7');
     expect(orderFromWire(decodeWire(orderWireSchema, WIRE_ORDER, 'test'))).not.toHaveProperty('algoOrderId');
+  });
+
+  it('keeps the order a tp/sl algo order is attached to, so the kernel gives it to that order’s strategy', () => {
+    const wire = {
+      algoOrderId: 'a-8',
+      clientAlgoOrderId: 'c-1-sl',
+      sym: 'BINANCE_PERP_BTC_USDT',
+      side: 'SELL',
+      algoOrderType: 'TP_SL',
+      conditionType: 'LTE',
+      triggerPrice: '90',
+      qty: '1',
+      algoOrderState: 'NEW',
+    };
+    const attached = decodeWire(algoOrderWireSchema, { ...wire, attachedOrderId: 'o-1' }, 'test');
+    expect(algoOrderFromWire(attached).attachedOrderId).toBe('o-1');
+    expect(algoOrderFromWire(decodeWire(algoOrderWireSchema, wire, 'test'))).not.toHaveProperty(
+      'attachedOrderId',
+    );
   });
 
   it('keeps unknown extra fields on the wire value (loose schemas)', () => {
