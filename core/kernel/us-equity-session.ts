@@ -83,9 +83,10 @@ function nextOnTradingDay(
 }
 
 /**
- * Formats a time as a New York wall-clock string, e.g. for PLACE_ORDER's `timeToSend`.
+ * Formats a time as a New York wall-clock string, for a strategy's own logs or labels (orders
+ * write PLACE_ORDER's `timeToSend` through the model's `formatTimeToSend`).
  * @param ts - epoch ms
- * @param format - a luxon format (default `yyyy-MM-dd HH:mm:ss`, the spec's timeToSend format)
+ * @param format - a luxon format (default `yyyy-MM-dd HH:mm:ss`)
  * @returns the formatted New York local time
  */
 export function formatNewYorkTime(ts: number, format = 'yyyy-MM-dd HH:mm:ss'): string {

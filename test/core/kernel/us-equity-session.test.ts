@@ -52,7 +52,7 @@ describe('US equity session (America/New_York)', () => {
     );
   });
 
-  it('writes New York wall time in the spec’s timeToSend format', () => {
+  it('writes New York wall time, yyyy-MM-dd HH:mm:ss by default', () => {
     expect(formatNewYorkTime(at('2026-01-02T14:30:00Z'))).toBe('2026-01-02 09:30:00');
   });
 });
