@@ -68,3 +68,41 @@ export function closingBar(last: BarEvent, openTime: number, recvTs: number): Ba
     closed: true,
   };
 }
+
+/** Time after the last event during which commands sent at the end may still arrive, ms. */
+export const END_SETTLE_MS = 60_000;
+
+/**
+ * Closes what is open once every event was delivered: the closing orders arrive after the last
+ * event and fill at each sym's last known price, through the venue with its fees. On the bar fill
+ * model a market order waits for a bar, so the venue is given {@link closingBar} at the sym's last
+ * close; on quotes and trades the orders take the last quote or trade, as any order arriving then.
+ * A second round closes a position reopened by a resting order whose cancel lost the race with a fill.
+ * @param kernel - the stopped kernel
+ * @param sim - the simulated venue
+ * @param gate - the run's risk gate
+ * @param end - receive time of the last event
+ * @param lastBars - each sym's last bar, for the closing bar on the bar fill model
+ */
+export async function closeAfterLastEvent(
+  kernel: Kernel,
+  sim: SimVenue,
+  gate: IntentGate,
+  end: number,
+  lastBars: ReadonlyMap<string, BarEvent>,
+): Promise<void> {
+  for (let round = 0; round < 2; round++) {
+    // The closing bar opens when the closes are sent, so they arrive in time for its open.
+    const sentAt = Math.max(end + round * END_SETTLE_MS, sim.now());
+    const closed = await closeEverything(kernel, sim, gate, round);
+    if (closed === undefined && round > 0) return;
+    const settled = end + (round + 1) * END_SETTLE_MS;
+    if (sim.fillModelName === 'bar') {
+      for (const sym of closed ?? []) {
+        const bar = lastBars.get(sym);
+        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, settled));
+      }
+    }
+    sim.advanceTo(settled);
+  }
+}

@@ -1,34 +1,14 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Subject } from 'rxjs';
-import { type IntentGate, Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
-import type {
-  BarEvent,
-  Dec,
-  Execution,
-  InstrumentSpec,
-  KeelEvent,
-  MarketEvent,
-  Order,
-  UserEvent,
-} from '../../core/model/index.ts';
+import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
+import type { BarEvent, Dec, MarketEvent, UserEvent } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
-import {
-  mergeByRecvTs,
-  readEventBatches,
-  readLastRecvTs,
-  readSessionHeader,
-  type SessionHeader,
-} from '../recording/index.ts';
+import { mergeByRecvTs, readEventBatches, readSessionHeader } from '../recording/index.ts';
 import {
   type BacktestResult,
   CostTally,
-  computeMetrics,
   EXECUTION_CODEC,
-  type JsonValue,
   LiquidationJournal,
-  type OpenTrade,
-  type RecordingDescription,
-  type RecordLog,
   ROUND_TRIP_CODEC,
   RoundTripBook,
   type RoundTripTrade,
@@ -39,14 +19,13 @@ import {
   TradeTally,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
+import { assembleResult, type RunRecords } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
-import { cashFlowRecordsOf } from './cash-flow-records.ts';
-import { fixedCommissionText, withCommission } from './commission.ts';
-import { defaultAnnualizationOf } from './default-annualization.ts';
+import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
-import { closeEverything, closingBar } from './end-of-run-close.ts';
+import { closeAfterLastEvent, END_SETTLE_MS } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
@@ -58,124 +37,9 @@ import {
   rejectedOrderText,
   rejectionWarning,
 } from './rejection-warning.ts';
+import { marketOnly, type RecordedSpan, spanOf, within } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
-
-/** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
-const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
-
-function marketOnly(
-  record: Parameters<BacktestRunOptions['decode']>[0],
-  decode: BacktestRunOptions['decode'],
-): MarketEvent | readonly MarketEvent[] | null | Error {
-  const decoded = decode(record);
-  if (decoded === null || decoded instanceof Error) return decoded;
-  if (Array.isArray(decoded))
-    return (decoded as readonly KeelEvent[]).filter((e): e is MarketEvent => MARKET_KINDS.has(e.kind));
-  const event = decoded as KeelEvent;
-  return MARKET_KINDS.has(event.kind) ? (event as MarketEvent) : null;
-}
-
-/** Receive times of the first and last event read from the recordings, window or not. */
-interface RecordedSpan {
-  first: number | undefined;
-  last: number | undefined;
-}
-
-/**
- * The time an event is placed in the window by: a bar's open time (a bar is in [from, to) when it
- * opened in it, so `from` is the open of the first bar replayed and a bar opening at `to` is the
- * first one left out, whatever its interval), any other event's receive time.
- */
-function windowTimeOf(event: MarketEvent): number {
-  return event.kind === 'bar' ? event.openTime : event.recvTs;
-}
-
-/** The events of a source inside the window ({@link windowTimeOf}); all of them without one. */
-async function* within(
-  source: AsyncIterable<readonly MarketEvent[]>,
-  window: BacktestRunOptions['window'],
-  span: RecordedSpan,
-): AsyncGenerator<readonly MarketEvent[]> {
-  if (window === undefined) {
-    yield* source;
-    return;
-  }
-  const from = window.from ?? Number.NEGATIVE_INFINITY;
-  const to = window.to ?? Number.POSITIVE_INFINITY;
-  const inside = (e: MarketEvent): boolean => {
-    const t = windowTimeOf(e);
-    return t >= from && t < to;
-  };
-  for await (const batch of source) {
-    const first = batch[0];
-    const last = batch[batch.length - 1];
-    if (first !== undefined && (span.first === undefined || first.recvTs < span.first))
-      span.first = first.recvTs;
-    if (last !== undefined && (span.last === undefined || last.recvTs > span.last)) span.last = last.recvTs;
-    // Read to the end even past the window: an event cache is only kept once its source was read whole.
-    // A bar opens before it is received, so only a batch received wholly before `from` is skipped unread.
-    if (first === undefined || last === undefined || last.recvTs < from) continue;
-    const kept = batch.every(inside) ? batch : batch.filter(inside);
-    if (kept.length > 0) yield kept;
-  }
-}
-
-/**
- * Event-time span of the replay: from its first event to the last record of the recordings (read
- * from their tails), cut at the window's end; undefined when a recording's end is not found.
- */
-async function spanOf(options: BacktestRunOptions, startTime: number): Promise<number | undefined> {
-  const ends = await Promise.all(options.recordings.map((path) => readLastRecvTs(path)));
-  let end = Number.NEGATIVE_INFINITY;
-  for (const ts of ends) {
-    if (ts === undefined) return undefined;
-    end = Math.max(end, ts);
-  }
-  return Math.min(end, options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
-}
-
-/**
- * Why the equity curve on bars shows no dip of an entry fee at the open (Keel's choice, as
- * backtesting.py's bar-close equity): a bar is known only once it closed, and the venue matches it
- * whole, so the sample after it is marked at its close. A sample between the fills at its open and
- * the rest of the bar would need the venue to stop mid-bar; it would still miss the bar's lows.
- */
-const BAR_SAMPLING_NOTE =
-  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
-
-/** Time after the last event during which commands sent at the end may still arrive, ms. */
-const END_SETTLE_MS = 60_000;
-
-/**
- * Closes what is open once every event was delivered: the closing orders arrive after the last
- * event and fill at each sym's last known price, through the venue with its fees. On the bar fill
- * model a market order waits for a bar, so the venue is given {@link closingBar} at the sym's last
- * close; on quotes and trades the orders take the last quote or trade, as any order arriving then.
- * A second round closes a position reopened by a resting order whose cancel lost the race with a fill.
- */
-async function closeAfterLastEvent(
-  kernel: Kernel,
-  sim: SimVenue,
-  gate: IntentGate,
-  end: number,
-  lastBars: ReadonlyMap<string, BarEvent>,
-): Promise<void> {
-  for (let round = 0; round < 2; round++) {
-    // The closing bar opens when the closes are sent, so they arrive in time for its open.
-    const sentAt = Math.max(end + round * END_SETTLE_MS, sim.now());
-    const closed = await closeEverything(kernel, sim, gate, round);
-    if (closed === undefined && round > 0) return;
-    const settled = end + (round + 1) * END_SETTLE_MS;
-    if (sim.fillModelName === 'bar') {
-      for (const sym of closed ?? []) {
-        const bar = lastBars.get(sym);
-        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, settled));
-      }
-    }
-    sim.advanceTo(settled);
-  }
-}
 
 /**
  * Runs a backtest: replays the recordings through the simulated venue and the kernel (with its
@@ -200,17 +64,6 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
     dir.dispose();
     throw error;
   }
-}
-
-/** What a run writes as it goes, in its spill directory. */
-interface RunRecords {
-  readonly journal: OrderJournal;
-  readonly fills: SpillLog<Execution>;
-  readonly trades: SpillLog<RoundTripTrade>;
-  readonly book: RoundTripBook;
-  readonly costs: CostTally;
-  readonly tally: TradeTally;
-  readonly liquidations: LiquidationJournal;
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
@@ -370,7 +223,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   }
   options.progress?.stop();
 
-  const result = assemble(options, headers, instruments, sim, records, sampler, settleAsset);
+  const result = assembleResult(options, headers, instruments, sim, records, sampler, settleAsset);
   const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
   const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
   const warnings = [
@@ -395,162 +248,4 @@ async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number)
   for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts, recvTs: ts, asset });
   if (snapshot.account !== undefined)
     kernel.push({ kind: 'account', ts, recvTs: ts, account: snapshot.account });
-}
-
-function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
-  const sub = options.sim?.subPortfolioMarkup;
-  const subText =
-    sub === undefined || sub.isZero()
-      ? ''
-      : ` Sub-portfolio markup ${sub.mul(10_000).toFixed()} bps on every rate, on top of any instrument markup.`;
-  if (options.commission !== undefined) {
-    const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
-    return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.${subText}`;
-  }
-  const parts = instruments.map(
-    (s) =>
-      `${s.sym}: maker ${s.fees.maker.mul(10_000).toFixed()} bps, taker ${s.fees.taker.mul(10_000).toFixed()} bps` +
-      (s.fees.markup.isZero() ? '' : `, instrument markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
-      fixedCommissionText(s.fees),
-  );
-  return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.${subText}`;
-}
-
-function recordingDescription(path: string, header: SessionHeader): RecordingDescription {
-  return {
-    path,
-    synthetic: header.synthetic,
-    ...(header.description === undefined ? {} : { description: header.description }),
-  };
-}
-
-function assemble(
-  options: BacktestRunOptions,
-  headers: readonly SessionHeader[],
-  instruments: readonly InstrumentSpec[],
-  sim: SimVenue,
-  records: RunRecords,
-  sampler: EquitySampler,
-  settleAsset: string,
-): BacktestResult {
-  const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
-  const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
-  const orders: RecordLog<Order> = records.journal.finish();
-  const fills: RecordLog<Execution> = records.fills.seal();
-  records.book.flush();
-  const closed: RecordLog<RoundTripTrade> = records.trades.seal();
-  const open = records.book.openTrades();
-  const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;
-  const prices = sampler.priceSeries();
-  const synthetic = headers.some((h) => h.synthetic);
-  const cashFlows = cashFlowRecordsOf(sim.statement());
-  const liquidations = records.liquidations.records();
-  const closeAtEnd = options.closeAtEnd ?? true;
-  const runConfig: { [key: string]: JsonValue } = {
-    startingCash: options.startingCash.toFixed(),
-    settleAsset,
-    closeAtEnd,
-    seed: options.seed ?? 1,
-    equitySampleMs: sampler.everyMs,
-    ...(options.commission === undefined
-      ? {}
-      : {
-          commission: {
-            rate: options.commission.rate?.toFixed() ?? '0',
-            fixedPerFill: options.commission.fixedPerFill?.toFixed() ?? '0',
-            ...(options.commission.fixedPerOrder === undefined
-              ? {}
-              : { fixedPerOrder: options.commission.fixedPerOrder.toFixed() }),
-          },
-        }),
-  };
-  const assumptions = [
-    closeAtEnd
-      ? "Strategies see every event; positions still open after the last one are then closed by market orders at each instrument's last known price (on bars the last close, as backtesting.py does; on quotes and trades the last quote or trade), paying the usual fees."
-      : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
-    ...(closeAtEnd ? unclosedNotes(open) : []),
-    'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
-    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? ' (the default step for this span of recorded time)' : ''} and at the end; ` +
-      `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
-      `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while daily returns see each day's last equity; ` +
-      'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
-    ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
-    ...(options.assumptions ?? []),
-  ];
-  return {
-    meta: {
-      title: options.title ?? `Backtest of ${options.strategies.map((s) => s.strategy.name).join(', ')}`,
-      strategies: options.strategies.map((slot) => ({
-        id: slot.id,
-        name: slot.strategy.name,
-        params: options.reportParams?.[slot.id] ?? toJsonRecord(slot.params),
-      })),
-      recordings: options.recordings.map((path, i) =>
-        recordingDescription(path, headers[i] as SessionHeader),
-      ),
-      fillModel: { name: sim.fillModelName, description: sim.assumptions.fillModel },
-      latencyModel: { name: 'fixed + seeded jitter', description: sim.assumptions.latency },
-      feeModel: {
-        name: options.commission === undefined ? 'maker-taker' : 'commission',
-        description: describeFees(instruments, options),
-      },
-      synthetic,
-      runConfig,
-      assumptions,
-    },
-    orders,
-    fills,
-    trades: closed,
-    openTrades: open,
-    equityCurve: sampler.curve,
-    prices,
-    cashFlows,
-    liquidations,
-    metrics: computeMetrics({
-      equityCurve: sampler.curve,
-      trades: closed,
-      openTrades: open,
-      fills,
-      exposureIntervals: records.book.exposureIntervals(end),
-      costTally: records.costs,
-      tradeTally: records.tally,
-      drawdown: sampler.drawdownFigures(),
-      meanEquity: sampler.meanEquity(),
-      ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
-      // Per-sample returns step by the curve's bucket width: one close per grid interval.
-      annualization: {
-        sampleStepMs: sampler.bucketMs,
-        ...(options.annualization ?? defaultAnnualizationOf(instruments)),
-      },
-      contractSizeOf,
-      cashFlows,
-      liquidations,
-      accountCurrency: settleAsset,
-    }),
-  };
-}
-
-/**
- * Says which positions the end-of-run close could not close: the gate refused it, or the last
- * known price of the sym lacked a price or the liquidity to fill it.
- */
-function unclosedNotes(open: readonly OpenTrade[]): string[] {
-  const syms = [...new Set(open.map((trade) => trade.sym))];
-  return syms.map(
-    (sym) =>
-      `${sym} stayed open at the end: its closing order did not fill (refused by the risk gate, or no price or not enough liquidity at its last known price); it is valued at its last price and left out of the trade statistics.`,
-  );
-}
-
-function formatBucket(ms: number): string {
-  return ms % 3_600_000 === 0
-    ? `${ms / 3_600_000} h`
-    : ms % 60_000 === 0
-      ? `${ms / 60_000} min`
-      : `${ms / 1000} s`;
-}
-
-function toJsonRecord(value: unknown): { [key: string]: JsonValue } {
-  if (value === undefined || value === null || typeof value !== 'object') return {};
-  return JSON.parse(JSON.stringify(value)) as { [key: string]: JsonValue };
 }

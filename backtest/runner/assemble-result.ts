@@ -1,0 +1,214 @@
+import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
+import { ONE } from '../../core/model/index.ts';
+import type { SessionHeader } from '../recording/index.ts';
+import {
+  type BacktestResult,
+  type CostTally,
+  computeMetrics,
+  type JsonValue,
+  type LiquidationJournal,
+  type OpenTrade,
+  type RecordingDescription,
+  type RecordLog,
+  type RoundTripBook,
+  type RoundTripTrade,
+  type SpillLog,
+  type TradeTally,
+} from '../report/index.ts';
+import type { SimVenue } from '../sim/index.ts';
+import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { cashFlowRecordsOf } from './cash-flow-records.ts';
+import { fixedCommissionText } from './commission.ts';
+import { defaultAnnualizationOf } from './default-annualization.ts';
+import type { EquitySampler } from './equity-sampler.ts';
+import type { OrderJournal } from './order-journal.ts';
+
+/** What a run writes as it goes, in its spill directory. */
+export interface RunRecords {
+  readonly journal: OrderJournal;
+  readonly fills: SpillLog<Execution>;
+  readonly trades: SpillLog<RoundTripTrade>;
+  readonly book: RoundTripBook;
+  readonly costs: CostTally;
+  readonly tally: TradeTally;
+  readonly liquidations: LiquidationJournal;
+}
+
+/**
+ * Why the equity curve on bars shows no dip of an entry fee at the open (Keel's choice, as
+ * backtesting.py's bar-close equity): a bar is known only once it closed, and the venue matches it
+ * whole, so the sample after it is marked at its close. A sample between the fills at its open and
+ * the rest of the bar would need the venue to stop mid-bar; it would still miss the bar's lows.
+ */
+const BAR_SAMPLING_NOTE =
+  "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
+
+function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
+  const sub = options.sim?.subPortfolioMarkup;
+  const subText =
+    sub === undefined || sub.isZero()
+      ? ''
+      : ` Sub-portfolio markup ${sub.mul(10_000).toFixed()} bps on every rate, on top of any instrument markup.`;
+  if (options.commission !== undefined) {
+    const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
+    return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.${subText}`;
+  }
+  const parts = instruments.map(
+    (s) =>
+      `${s.sym}: maker ${s.fees.maker.mul(10_000).toFixed()} bps, taker ${s.fees.taker.mul(10_000).toFixed()} bps` +
+      (s.fees.markup.isZero() ? '' : `, instrument markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
+      fixedCommissionText(s.fees),
+  );
+  return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.${subText}`;
+}
+
+function recordingDescription(path: string, header: SessionHeader): RecordingDescription {
+  return {
+    path,
+    synthetic: header.synthetic,
+    ...(header.description === undefined ? {} : { description: header.description }),
+  };
+}
+
+/**
+ * Builds a run's result once every event was replayed: seals its records, notes the models and
+ * assumptions it ran under, and computes the metrics.
+ * @param options - the run's options
+ * @param headers - each recording's header, in `options.recordings` order
+ * @param instruments - the run's instruments
+ * @param sim - the simulated venue after the run
+ * @param records - what the run wrote as it went
+ * @param sampler - the run's equity sampler
+ * @param settleAsset - the account currency
+ * @returns the result
+ */
+export function assembleResult(
+  options: BacktestRunOptions,
+  headers: readonly SessionHeader[],
+  instruments: readonly InstrumentSpec[],
+  sim: SimVenue,
+  records: RunRecords,
+  sampler: EquitySampler,
+  settleAsset: string,
+): BacktestResult {
+  const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
+  const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
+  const orders: RecordLog<Order> = records.journal.finish();
+  const fills: RecordLog<Execution> = records.fills.seal();
+  records.book.flush();
+  const closed: RecordLog<RoundTripTrade> = records.trades.seal();
+  const open = records.book.openTrades();
+  const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;
+  const prices = sampler.priceSeries();
+  const synthetic = headers.some((h) => h.synthetic);
+  const cashFlows = cashFlowRecordsOf(sim.statement());
+  const liquidations = records.liquidations.records();
+  const closeAtEnd = options.closeAtEnd ?? true;
+  const runConfig: { [key: string]: JsonValue } = {
+    startingCash: options.startingCash.toFixed(),
+    settleAsset,
+    closeAtEnd,
+    seed: options.seed ?? 1,
+    equitySampleMs: sampler.everyMs,
+    ...(options.commission === undefined
+      ? {}
+      : {
+          commission: {
+            rate: options.commission.rate?.toFixed() ?? '0',
+            fixedPerFill: options.commission.fixedPerFill?.toFixed() ?? '0',
+            ...(options.commission.fixedPerOrder === undefined
+              ? {}
+              : { fixedPerOrder: options.commission.fixedPerOrder.toFixed() }),
+          },
+        }),
+  };
+  const assumptions = [
+    closeAtEnd
+      ? "Strategies see every event; positions still open after the last one are then closed by market orders at each instrument's last known price (on bars the last close, as backtesting.py does; on quotes and trades the last quote or trade), paying the usual fees."
+      : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
+    ...(closeAtEnd ? unclosedNotes(open) : []),
+    'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
+    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? ' (the default step for this span of recorded time)' : ''} and at the end; ` +
+      `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
+      `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets) while daily returns see each day's last equity; ` +
+      'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
+    ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
+    ...(options.assumptions ?? []),
+  ];
+  return {
+    meta: {
+      title: options.title ?? `Backtest of ${options.strategies.map((s) => s.strategy.name).join(', ')}`,
+      strategies: options.strategies.map((slot) => ({
+        id: slot.id,
+        name: slot.strategy.name,
+        params: options.reportParams?.[slot.id] ?? toJsonRecord(slot.params),
+      })),
+      recordings: options.recordings.map((path, i) =>
+        recordingDescription(path, headers[i] as SessionHeader),
+      ),
+      fillModel: { name: sim.fillModelName, description: sim.assumptions.fillModel },
+      latencyModel: { name: 'fixed + seeded jitter', description: sim.assumptions.latency },
+      feeModel: {
+        name: options.commission === undefined ? 'maker-taker' : 'commission',
+        description: describeFees(instruments, options),
+      },
+      synthetic,
+      runConfig,
+      assumptions,
+    },
+    orders,
+    fills,
+    trades: closed,
+    openTrades: open,
+    equityCurve: sampler.curve,
+    prices,
+    cashFlows,
+    liquidations,
+    metrics: computeMetrics({
+      equityCurve: sampler.curve,
+      trades: closed,
+      openTrades: open,
+      fills,
+      exposureIntervals: records.book.exposureIntervals(end),
+      costTally: records.costs,
+      tradeTally: records.tally,
+      drawdown: sampler.drawdownFigures(),
+      meanEquity: sampler.meanEquity(),
+      ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
+      // Per-sample returns step by the curve's bucket width: one close per grid interval.
+      annualization: {
+        sampleStepMs: sampler.bucketMs,
+        ...(options.annualization ?? defaultAnnualizationOf(instruments)),
+      },
+      contractSizeOf,
+      cashFlows,
+      liquidations,
+      accountCurrency: settleAsset,
+    }),
+  };
+}
+
+/**
+ * Says which positions the end-of-run close could not close: the gate refused it, or the last
+ * known price of the sym lacked a price or the liquidity to fill it.
+ */
+function unclosedNotes(open: readonly OpenTrade[]): string[] {
+  const syms = [...new Set(open.map((trade) => trade.sym))];
+  return syms.map(
+    (sym) =>
+      `${sym} stayed open at the end: its closing order did not fill (refused by the risk gate, or no price or not enough liquidity at its last known price); it is valued at its last price and left out of the trade statistics.`,
+  );
+}
+
+function formatBucket(ms: number): string {
+  return ms % 3_600_000 === 0
+    ? `${ms / 3_600_000} h`
+    : ms % 60_000 === 0
+      ? `${ms / 60_000} min`
+      : `${ms / 1000} s`;
+}
+
+function toJsonRecord(value: unknown): { [key: string]: JsonValue } {
+  if (value === undefined || value === null || typeof value !== 'object') return {};
+  return JSON.parse(JSON.stringify(value)) as { [key: string]: JsonValue };
+}

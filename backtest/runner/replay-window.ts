@@ -1,0 +1,92 @@
+import type { KeelEvent, MarketEvent } from '../../core/model/index.ts';
+import { readLastRecvTs } from '../recording/index.ts';
+import type { BacktestRunOptions } from './backtest-run-options.ts';
+
+/** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
+const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
+
+/**
+ * Decodes a recorded record and keeps its market events only.
+ * @param record - a record of a recording
+ * @param decode - the run's decoder
+ * @returns the market event(s), null when there is none, or the decoder's Error
+ */
+export function marketOnly(
+  record: Parameters<BacktestRunOptions['decode']>[0],
+  decode: BacktestRunOptions['decode'],
+): MarketEvent | readonly MarketEvent[] | null | Error {
+  const decoded = decode(record);
+  if (decoded === null || decoded instanceof Error) return decoded;
+  if (Array.isArray(decoded))
+    return (decoded as readonly KeelEvent[]).filter((e): e is MarketEvent => MARKET_KINDS.has(e.kind));
+  const event = decoded as KeelEvent;
+  return MARKET_KINDS.has(event.kind) ? (event as MarketEvent) : null;
+}
+
+/** Receive times of the first and last event read from the recordings, window or not. */
+export interface RecordedSpan {
+  first: number | undefined;
+  last: number | undefined;
+}
+
+/**
+ * The time an event is placed in the window by: a bar's open time (a bar is in [from, to) when it
+ * opened in it, so `from` is the open of the first bar replayed and a bar opening at `to` is the
+ * first one left out, whatever its interval), any other event's receive time.
+ */
+function windowTimeOf(event: MarketEvent): number {
+  return event.kind === 'bar' ? event.openTime : event.recvTs;
+}
+
+/**
+ * The events of a source inside the window ({@link windowTimeOf}); all of them without one.
+ * @param source - batches of market events in receive-time order
+ * @param window - the replay window, if any
+ * @param span - updated with the receive times of the first and last event read
+ * @returns the batches, cut to the window
+ */
+export async function* within(
+  source: AsyncIterable<readonly MarketEvent[]>,
+  window: BacktestRunOptions['window'],
+  span: RecordedSpan,
+): AsyncGenerator<readonly MarketEvent[]> {
+  if (window === undefined) {
+    yield* source;
+    return;
+  }
+  const from = window.from ?? Number.NEGATIVE_INFINITY;
+  const to = window.to ?? Number.POSITIVE_INFINITY;
+  const inside = (e: MarketEvent): boolean => {
+    const t = windowTimeOf(e);
+    return t >= from && t < to;
+  };
+  for await (const batch of source) {
+    const first = batch[0];
+    const last = batch[batch.length - 1];
+    if (first !== undefined && (span.first === undefined || first.recvTs < span.first))
+      span.first = first.recvTs;
+    if (last !== undefined && (span.last === undefined || last.recvTs > span.last)) span.last = last.recvTs;
+    // Read to the end even past the window: an event cache is only kept once its source was read whole.
+    // A bar opens before it is received, so only a batch received wholly before `from` is skipped unread.
+    if (first === undefined || last === undefined || last.recvTs < from) continue;
+    const kept = batch.every(inside) ? batch : batch.filter(inside);
+    if (kept.length > 0) yield kept;
+  }
+}
+
+/**
+ * Event-time span of the replay: from its first event to the last record of the recordings (read
+ * from their tails), cut at the window's end; undefined when a recording's end is not found.
+ * @param options - the run's recordings and window
+ * @param startTime - receive time of the first event replayed
+ * @returns the span in ms, or undefined
+ */
+export async function spanOf(options: BacktestRunOptions, startTime: number): Promise<number | undefined> {
+  const ends = await Promise.all(options.recordings.map((path) => readLastRecvTs(path)));
+  let end = Number.NEGATIVE_INFINITY;
+  for (const ts of ends) {
+    if (ts === undefined) return undefined;
+    end = Math.max(end, ts);
+  }
+  return Math.min(end, options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
+}
