@@ -73,6 +73,10 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   const close = state.now;
   const late = setLateAside(state, bar.sym, arrivalCutoff(state, bar, previousRecvTs));
   state.inBar = true;
+  // The venue learns of the bar's fills when the bar arrives: a fill stamped at the open is pushed
+  // then, not at the open plus latency, which would put it before the events the strategies have
+  // already seen inside the bar.
+  state.lastRecvTs = Math.max(state.lastRecvTs, close);
   try {
     market.last = bar.open;
     state.now = openMoment(state, bar, close, late);

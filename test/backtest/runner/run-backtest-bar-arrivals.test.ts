@@ -49,6 +49,9 @@ function dailyKline(i: number, ohlc: readonly number[]): RecordedMessage {
 /** What the strategy saw when its timer fired: the time and the open time of the latest daily bar. */
 const seen: { at: number; lastBarOpen: number | undefined }[] = [];
 
+/** When the strategy was told of each fill, and the fill's own time. */
+const told: { at: number; filledAt: number }[] = [];
+
 /** After the first daily bar, sets a timer for 20:00 of the next day and buys 1 at market then. */
 const eveningBuyer = defineStrategy<Record<string, never>, { armed: boolean }>({
   name: 'evening-buyer',
@@ -65,6 +68,10 @@ const eveningBuyer = defineStrategy<Record<string, never>, { armed: boolean }>({
   onTimer: (ctx) => {
     seen.push({ at: ctx.now(), lastBarOpen: ctx.bar(SYM, '1d')?.openTime });
     return ctx.order.market({ sym: SYM, side: 'BUY', qty: D('1') });
+  },
+  onFill: (ctx, fill) => {
+    told.push({ at: ctx.now(), filledAt: fill.timestamp });
+    return undefined;
   },
 });
 
@@ -142,5 +149,8 @@ describe('backtest runner on daily bars: a strategy timer inside a bar', () => {
     expect(seen).toEqual([{ at: D0 + DAY + 20 * 3_600_000, lastBarOpen: D0 }]);
     // Not day 1's open 102 from 20 hours before the order existed: day 2's open 120, at its open.
     expect(fills).toEqual([`${2 * DAY} BUY 1@120`]);
+    // The venue learns of that fill when day 2's bar arrives at its close: the strategy is told
+    // then, its clock at that time, not at 20:00 of day 1 (where its clock stood before it).
+    expect(told).toEqual([{ at: D0 + 3 * DAY, filledAt: D0 + 2 * DAY }]);
   });
 });
