@@ -122,8 +122,15 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   }
   if (refusedLoanChange(state, intent)) return;
   const status = accountView(state).accountStatus;
-  if (status !== 'NORMAL' || loanRiskOf(state).ltv.gte(state.opts.loans.ltvWarningLevel)) {
-    fail('LOAN_LTV_WARNING', `account ${status}, LTV ${loanRiskOf(state).ltv.toFixed(4)}`);
+  const ltv = loanRiskOf(state).ltv;
+  const level = state.opts.loans.ltvWarningLevel;
+  if (status !== 'NORMAL' || ltv.gte(level)) {
+    fail(
+      'LOAN_LTV_WARNING',
+      status !== 'NORMAL'
+        ? `account ${status}, not NORMAL`
+        : `LTV ${ltv.toFixed(4)} is at or above the warning level ${level.toFixed()} (ltvWarningLevel)`,
+    );
     return;
   }
   accrueInterest(state);

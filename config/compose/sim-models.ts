@@ -77,9 +77,13 @@ export function subPortfolioMarkupOf(config: KeelConfig): Dec | undefined {
   return config.portfolios.subs.find((sub) => sub.id === portfolio)?.feeMarkupBps.div(10_000);
 }
 
+/** The default warning level as a share of maxBorrowLtv (0.45 of the default 0.5; Keel's choice). */
+const LTV_WARNING_SHARE = 0.9;
+
 /**
  * The simulated venue's margin-loan terms from the config's `backtest.loans` or `paper.loans`
- * (already in its form: annual rates, quota, pool, LTV limits).
+ * (already in its form: annual rates, quota, pool, LTV limits); the warning level defaults to
+ * 0.9 x maxBorrowLtv, so a lower maxBorrowLtv alone is a valid set of terms.
  * @param config - the config's loan terms
  * @returns the loan options, undefined when the config gives none (nothing can be borrowed)
  */
@@ -88,7 +92,7 @@ export function loanOptionsOf(config: LoanTermsConfig | undefined): LoanOptions 
   return {
     assets: config.assets,
     maxBorrowLtv: config.maxBorrowLtv,
-    ltvWarningLevel: config.ltvWarningLevel,
+    ltvWarningLevel: config.ltvWarningLevel ?? config.maxBorrowLtv.mul(LTV_WARNING_SHARE),
     maintenanceMarginRate: config.maintenanceMarginRate,
   };
 }

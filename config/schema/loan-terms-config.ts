@@ -76,18 +76,20 @@ export const loanTermsConfigSchema = z
       .prefault(0.5)
       .describe("Largest LTV a borrow may leave; beyond it 406019. Default 0.5 (Keel's choice)."),
     ltvWarningLevel: ratio
-      .prefault(0.45)
-      .describe("LTV at or above which new borrowing is refused with 406020. Default 0.45 (Keel's choice)."),
+      .optional()
+      .describe(
+        "LTV at or above which new borrowing is refused with 406020; at most maxBorrowLtv. Default 0.9 x maxBorrowLtv, 0.45 with its default (Keel's choice).",
+      ),
     maintenanceMarginRate: rate
       .prefault(0.05)
       .describe("Maintenance margin charged on loan value. Default 0.05 (Keel's choice)."),
   })
   .superRefine((loans, ctx) => {
-    if (loans.ltvWarningLevel.gt(loans.maxBorrowLtv)) {
+    if (loans.ltvWarningLevel?.gt(loans.maxBorrowLtv)) {
       ctx.addIssue({
         code: 'custom',
         path: ['ltvWarningLevel'],
-        message: `is ${loans.ltvWarningLevel.toFixed()}, above maxBorrowLtv ${loans.maxBorrowLtv.toFixed()}: it must not be higher`,
+        message: `is ${loans.ltvWarningLevel?.toFixed()}, above maxBorrowLtv ${loans.maxBorrowLtv.toFixed()}: it must not be higher`,
         input: loans.ltvWarningLevel,
       });
     }

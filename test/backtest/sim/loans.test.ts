@@ -85,6 +85,10 @@ describe('sim venue: margin loans', () => {
       ['warn', 406020],
       ['too-much', 406022],
     ]);
+    // 880 / 1880 = 0.46809
+    expect(t.of('commandRejected').find((e) => e.ref === 'warn')?.message).toContain(
+      ': LTV 0.4681 is at or above the warning level 0.45 (ltvWarningLevel)',
+    );
   });
 
   it('says which config key gives loan terms (406014) and what LTV a refused borrow would leave (406019)', () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
+import { loanOptionsOf } from '../../../config/compose/sim-models.ts';
 import { strategySlots } from '../../../config/compose/strategy-plugins.ts';
 import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
 
@@ -127,10 +128,18 @@ describe('backtest loans from YAML', () => {
       '✖ OKX:USDT.userQuota must be positive → at backtest.loans.assets.OKX:USDT.userQuota',
       '✖ assets.usdt is not a valid key: it must be EXCHANGE:COIN in upper case, e.g. BINANCE:USDT → at backtest.loans.assets.usdt',
     ]);
+    // A lower maxBorrowLtv alone is valid: the warning level follows it (0.9 x 0.4).
+    const lower = loadConfig(
+      writeConfig(
+        'lower',
+        '  loans: { assets: { BINANCE:USDT: { annualRate: 0.08, userQuota: 1 } }, maxBorrowLtv: 0.4 }\n',
+      ),
+    );
+    expect(lower.ok && loanOptionsOf(lower.config.backtest?.loans)?.ltvWarningLevel?.toFixed()).toBe('0.36');
     const ltv = loadConfig(
       writeConfig(
         'ltv',
-        '  loans: { assets: { BINANCE:USDT: { annualRate: 0.08, userQuota: 1 } }, maxBorrowLtv: 0.4 }\n',
+        '  loans: { assets: { BINANCE:USDT: { annualRate: 0.08, userQuota: 1 } }, maxBorrowLtv: 0.4, ltvWarningLevel: 0.45 }\n',
       ),
     );
     expect(
