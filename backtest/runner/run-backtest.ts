@@ -40,6 +40,7 @@ import {
 import { marketOnly, type RecordedSpan, spanOf, within } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
+import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 
 /**
  * Runs a backtest: replays the recordings through the simulated venue and the kernel (with its
@@ -211,8 +212,10 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   market.complete();
   await finished;
   kernel.stop();
+  let unsent: string[] = [];
   if (last !== undefined) {
     const end = last.recvTs;
+    unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     if (options.closeAtEnd ?? true) {
       await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars);
     } else {
@@ -238,6 +241,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...(rejections === undefined ? [] : [rejections]),
     ...barOverlapWarnings(sim.barOverlaps()),
     ...(loanRefused === undefined ? [] : [loanRefused]),
+    ...unsent,
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

@@ -71,4 +71,25 @@ describe('backtest: a TIME order is sent at its send time', () => {
     );
     expect(fills).toEqual(['2025-01-06T14:34:00.000Z 105']);
   });
+
+  it('says so when a send time written as UTC is read as New York time and falls after the data', async () => {
+    const fills: string[] = [];
+    const t0 = Date.UTC(2025, 0, 6, 14, 30);
+    const recording = await barsRecordingIn(aTempDir(), OPENS_105_AT_FOURTH, t0, BTC);
+    const result = await runBacktest(
+      barRunOptions(
+        recording,
+        [anInstrument(BTC)],
+        [{ id: 't', strategy: timedBuyer('2025-01-06 14:33:30', fills) }],
+      ),
+    );
+    const warnings = result.meta.warnings ?? [];
+    result.dispose?.();
+    expect(fills).toEqual([]);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        /^TIME order \S+ was never sent: its timeToSend 2025-01-06 14:33:30 \(New York time\) is 2025-01-06 19:33:30 UTC, after the last event at 2025-01-06 14:36:00 UTC$/,
+      ),
+    );
+  });
 });
