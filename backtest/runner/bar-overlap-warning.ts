@@ -9,7 +9,10 @@ import type { BarOverlap } from '../sim/index.ts';
  */
 export function barOverlapWarnings(overlaps: readonly BarOverlap[]): string[] {
   return overlaps.map((overlap) => {
-    const passed = overlap.passedOver.map(([interval, count]) => `${count} ${interval}`).join(', ');
-    return `the recordings held ${overlap.sym} bars of several intervals: orders were matched against the ${overlap.matched.join(', ')} bars, and ${passed} bars that finer bars already covered were passed over (the finest bars tell best when a price came; strategies still saw every bar)`;
+    const passed = overlap.passedOver
+      .map(([interval, count]) => `${count} ${interval} bar${count === 1 ? '' : 's'}`)
+      .join(', ');
+    const total = overlap.passedOver.reduce((sum, [, count]) => sum + count, 0);
+    return `the recordings held ${overlap.sym} bars of several intervals: orders were matched against the ${overlap.matched.join(', ')} bars, and ${passed} that finer bars already covered ${total === 1 ? 'was' : 'were'} passed over (the finest bars tell best when a price came; strategies still saw every bar)`;
   });
 }

@@ -4,13 +4,19 @@ import type { Dec } from '../../../core/model/index.ts';
 export const NOT_DEFINED = 'n/a';
 
 /**
- * Formats a fraction as a percentage.
+ * Formats a fraction as a percentage. A value that is not zero but rounds to zero at `digits`
+ * decimals keeps two significant digits, so a small loss does not read `-0.00 %`.
  * @param fraction - 0.1234 for 12.34 %, or null
  * @param digits - decimals shown
- * @returns e.g. `12.34 %`, or n/a
+ * @returns e.g. `12.34 %`, `-0.0016 %`, or n/a
  */
 export function formatPercent(fraction: number | null, digits = 2): string {
-  return fraction === null ? NOT_DEFINED : `${(fraction * 100).toFixed(digits)} %`;
+  if (fraction === null) return NOT_DEFINED;
+  const percent = fraction * 100;
+  const fixed = percent.toFixed(digits);
+  if (Number(fixed) !== 0 || percent === 0) return `${fixed} %`;
+  const decimals = Math.min(20, 1 - Math.floor(Math.log10(Math.abs(percent))));
+  return `${percent.toFixed(decimals)} %`;
 }
 
 /**

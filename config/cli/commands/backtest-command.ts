@@ -39,18 +39,27 @@ function day(ts: number): string {
 }
 
 /**
- * What the run paid besides its trades' prices: fees, and funding and interest when the result has them.
+ * What the run paid besides its trades' prices: fees, and funding and interest when the result has
+ * them and the run could pay them (funding with a perpetual among its instruments, interest with
+ * loan terms) or did.
+ * @param m - the result's metrics
+ * @param settle - the account currency
+ * @param config - the run's config, for its instruments and loan terms
  * @returns e.g. `  paid: fees 8.00 USDT, funding 3.10 USDT, interest 0.00 USDT`
  */
-function paidLine(m: BacktestMetrics, settle: string): string {
+function paidLine(m: BacktestMetrics, settle: string, config: LoadedConfig['config']): string {
   const money = (amount: BacktestMetrics['feesPaid']) =>
     `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
+  const perpetuals = config.instruments.some((instrument) => instrument.sym.includes('_PERP_'));
+  const loans = config.backtest?.loans !== undefined;
   return [
     `  paid: fees ${money(m.feesPaid)}`,
-    m.fundingPaid === undefined
+    m.fundingPaid === undefined || (!perpetuals && m.fundingPaid.isZero())
       ? ''
       : `, funding ${money(m.fundingPaid)}${m.fundingPaid.isNegative() ? ' (net received)' : ''}`,
-    m.interestPaid === undefined ? '' : `, interest ${money(m.interestPaid)}`,
+    m.interestPaid === undefined || (!loans && m.interestPaid.isZero())
+      ? ''
+      : `, interest ${money(m.interestPaid)}`,
   ].join('');
 }
 
@@ -142,7 +151,7 @@ export async function backtestCommand(
       ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
-      paidLine(m, settle),
+      paidLine(m, settle, loaded.config),
       `  result: ${shownPath(paths.json)}`,
       `  report: ${shownPath(paths.html)}`,
       ...eventCacheLines(eventCaches),

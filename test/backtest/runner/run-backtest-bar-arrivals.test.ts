@@ -118,7 +118,7 @@ describe('backtest runner on 1m and 5m bars of one sym', () => {
     expect(fills).toEqual([]);
     expect(warnings).toContainEqual(expect.stringContaining(`${SYM} bars of several intervals`));
     expect(warnings).toContainEqual(
-      expect.stringContaining('1 5m bars that finer bars already covered were passed over'),
+      expect.stringContaining('and 1 5m bar that finer bars already covered was passed over'),
     );
   });
 });
