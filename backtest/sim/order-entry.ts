@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { asNumber, parseTimeToSend, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
@@ -13,8 +14,6 @@ import type { SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
 import { retireFinalOrder, type SimState } from './sim-state.ts';
 
-const DAY_MS = 86_400_000;
-
 /**
  * Refuses an order beyond its sym's maxNumOrders (400001). The new order is registered already:
  * more than maxNumOrders live on the sym means one too many.
@@ -28,14 +27,19 @@ function tooManyOrders(state: SimState, sym: string, spec: InstrumentSpec): stri
     : undefined;
 }
 
+/** The zone of a US equity's GTD date: its market's, as the kernel writes it (Keel's choice). */
+const US_EQUITY_DATE_ZONE = 'America/New_York';
+
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
   if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now, intent.sym);
   if (intent.timeInForce === 'GTD') {
-    const [, y, m, d] = EXPIRY_DATE.exec(intent.expiryDate ?? '') ?? [];
-    // GTD lives through the whole expiry date, UTC (Keel's choice). Without a date the order is
-    // rejected (badParameter); its expiry must still be a number, or it would poison the timers' deadline.
-    const end = Date.UTC(Number(y), Number(m) - 1, Number(d)) + DAY_MS;
-    return Number.isNaN(end) ? Number.POSITIVE_INFINITY : end;
+    // GTD lives through the whole expiry date (Keel's choice): a US equity's date in New York, any
+    // other in UTC. Without a date the order is rejected (badParameter); its expiry must still be
+    // a number, or it would poison the timers' deadline.
+    const date = EXPIRY_DATE.test(intent.expiryDate ?? '') ? (intent.expiryDate as string) : '';
+    const zone = intent.sym.startsWith('US_EQUITY_') ? US_EQUITY_DATE_ZONE : 'utc';
+    const end = DateTime.fromISO(date, { zone }).plus({ days: 1 });
+    return end.isValid ? end.toMillis() : Number.POSITIVE_INFINITY;
   }
   return Number.POSITIVE_INFINITY;
 }

@@ -56,6 +56,21 @@ describe('sim venue: timers', () => {
     });
   });
 
+  it('ends a US equity GTD order at the end of its expiry date in New York, as the kernel writes the date', () => {
+    const t = anEquitySim('through');
+    t.sim.onMarket(aQuote(at('2026-03-06T15:00:00Z'), 189.99, 500, 190, 500, AAPL));
+    t.send(aLimit('gtd', 'BUY', '10', '180', { sym: AAPL, timeInForce: 'GTD', expiryDate: '2026-03-06' }));
+    // Midnight UTC is 19:00 EST on the 6th: still that date in New York.
+    t.sim.advanceTo(at('2026-03-07T04:59:59Z'));
+    expect(t.of('order').at(-1)?.order.orderState).toBe('OPEN');
+    t.sim.advanceTo(at('2026-03-07T05:00:00Z'));
+    expect(t.of('order').at(-1)?.order).toMatchObject({
+      orderState: 'CANCELLED',
+      action: 'EXPIRE',
+      updateAt: at('2026-03-07T05:00:00Z'),
+    });
+  });
+
   it('ends a crypto DAY order at the next 00:00 UTC', () => {
     const t = aSim();
     t.sim.onMarket(aQuote(at('2026-03-06T15:00:00Z'), 99.9, 100, 100, 100));
