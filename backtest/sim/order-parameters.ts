@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { isOnStep, parseTimeToSend } from '../../core/model/index.ts';
 import type { SimState } from './sim-state.ts';
@@ -35,8 +36,11 @@ export function badParameter(
   if (badSize !== undefined) return badSize;
   if (params.orderType === 'MARKET' && params.timeInForce === 'GTX')
     return 'a market order cannot be post-only';
-  if (params.timeInForce === 'GTD' && !EXPIRY_DATE.test(params.expiryDate ?? ''))
-    return 'GTD needs expiryDate YYYY-MM-DD';
+  if (
+    params.timeInForce === 'GTD' &&
+    !(EXPIRY_DATE.test(params.expiryDate ?? '') && DateTime.fromISO(params.expiryDate ?? '').isValid)
+  )
+    return 'GTD needs expiryDate YYYY-MM-DD, a calendar date';
   if (state.positionMode === 'BOTH' && params.positionSide === 'NONE')
     return 'positionSide LONG or SHORT is required in BOTH mode';
   if (state.positionMode === 'NET' && params.positionSide !== 'NONE')

@@ -26,6 +26,7 @@ describe('sim venue: order error codes', () => {
       aLimit('b', 'BUY', '1', '100.05'),
       aLimit('c', 'BUY', '0.01', '100'),
       aLimit('d', 'BUY', '1', '100', { timeInForce: 'GTD' }),
+      aLimit('d2', 'BUY', '1', '100', { timeInForce: 'GTD', expiryDate: '2025-02-30' }),
       aLimit('e', 'BUY', '1', '100', { positionSide: 'LONG' }),
       aMarket('f', 'BUY', '101'),
     );
@@ -34,7 +35,8 @@ describe('sim venue: order error codes', () => {
       '400001 bad parameters: qty must be a positive multiple of 0.001',
       '400001 bad parameters: a limit order needs a positive price on the tick 0.1',
       '400001 bad parameters: notional is below minNotional 5',
-      '400001 bad parameters: GTD needs expiryDate YYYY-MM-DD',
+      '400001 bad parameters: GTD needs expiryDate YYYY-MM-DD, a calendar date',
+      '400001 bad parameters: GTD needs expiryDate YYYY-MM-DD, a calendar date',
       '400001 bad parameters: positionSide must be NONE in NET mode',
       '400001 bad parameters: qty exceeds maxMarketSize 100',
     ]);
