@@ -187,8 +187,11 @@ describe('sim venue on bars of several intervals of one sym', () => {
 });
 
 describe('sim venue on bars: mark-price triggers with recorded marks', () => {
-  /** Long 1 from the open 100 of [60 000, 120 000), a MarkPrice stop at 96, marks at 99.5. */
-  function longWithMarkStop(): SimUnderTest {
+  /**
+   * Long 1 from the open 100 of [60 000, 120 000) and a MarkPrice stop at 96; with `mark`, the
+   * recording gives a mark of 99.5 at 60 001.
+   */
+  function longWithMarkStop(mark = true): SimUnderTest {
     const t = aBarSim();
     t.send(aMarket('m', 'BUY', '1'));
     t.send(
@@ -201,7 +204,7 @@ describe('sim venue on bars: mark-price triggers with recorded marks', () => {
         reduceOnly: true,
       }),
     );
-    t.sim.onMarket(aMark(60_001, 99.5));
+    if (mark) t.sim.onMarket(aMark(60_001, 99.5));
     return t;
   }
 
@@ -225,18 +228,7 @@ describe('sim venue on bars: mark-price triggers with recorded marks', () => {
   });
 
   it('falls back to the bar path while the recording has given no mark for the sym', () => {
-    const t = aBarSim();
-    t.send(aMarket('m', 'BUY', '1'));
-    t.send(
-      anAlgo('stop', {
-        side: 'SELL',
-        qty: D('1'),
-        conditionType: 'LTE',
-        triggerType: 'MarkPrice',
-        triggerPrice: D('96'),
-        reduceOnly: true,
-      }),
-    );
+    const t = longWithMarkStop(false);
     t.sim.onMarket(aBar(120_000, 100, 101, 95, 100));
     expect(fillLines(t)).toEqual(['m BUY 1@100 TAKER', 'stop-trig SELL 1@96 TAKER']);
   });
