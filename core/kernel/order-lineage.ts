@@ -38,13 +38,8 @@ export interface LineageLookups {
  * @returns the parent's owner, or undefined when the order has no known parent
  */
 export function inheritedOrderOwner(order: Order, lookups: LineageLookups): string | undefined {
-  const algoOrderId = order.algoOrderId;
-  if (algoOrderId !== undefined && algoOrderId !== '') {
-    const algo = lookups.algoById(algoOrderId);
-    const owner = algo === undefined ? undefined : ownerOrInherited(algo.clientAlgoOrderId, lookups, 0);
-    if (owner !== undefined) return owner;
-  }
-  return inheritedOwner(order.clientOrderId, lookups);
+  const algo = order.algoOrderId ? lookups.algoById(order.algoOrderId) : undefined;
+  return linkedOrNamedOwner(algo?.clientAlgoOrderId, order.clientOrderId, lookups);
 }
 
 /**
@@ -56,13 +51,18 @@ export function inheritedOrderOwner(order: Order, lookups: LineageLookups): stri
  * @returns the parent's owner, or undefined when the algo order has no known parent
  */
 export function inheritedAlgoOwner(algo: AlgoOrder, lookups: LineageLookups): string | undefined {
-  const attachedOrderId = algo.attachedOrderId;
-  if (attachedOrderId !== undefined && attachedOrderId !== '') {
-    const parent = lookups.orderById(attachedOrderId);
-    const owner = parent === undefined ? undefined : ownerOrInherited(parent.clientOrderId, lookups, 0);
-    if (owner !== undefined) return owner;
-  }
-  return inheritedOwner(algo.clientAlgoOrderId, lookups);
+  const parent = algo.attachedOrderId ? lookups.orderById(algo.attachedOrderId) : undefined;
+  return linkedOrNamedOwner(parent?.clientOrderId, algo.clientAlgoOrderId, lookups);
+}
+
+/** The owner of the parent the venue's link names (its reference), else of the one `ref` names. */
+function linkedOrNamedOwner(
+  parentRef: string | undefined,
+  ref: string,
+  lookups: LineageLookups,
+): string | undefined {
+  const owner = parentRef === undefined ? undefined : ownerOrInherited(parentRef, lookups, 0);
+  return owner ?? inheritedOwner(ref, lookups);
 }
 
 /**
