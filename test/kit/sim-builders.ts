@@ -236,6 +236,23 @@ export function aSim(overrides: Partial<SimVenueOptions> = {}): SimUnderTest {
 }
 
 /**
+ * A BOTH-mode account of 300 USDT holding LONG 1 and SHORT 0.5 BTC, both opened at 1000 by
+ * market orders (taker fees 0.5 + 0.25), the mark at 1000, the sim at time 1.
+ * @returns the sim and the events it emits
+ */
+export function aHedgedBtcAccount(): SimUnderTest {
+  const t = aSim({ startingBalances: { USDT: D('300') }, positionMode: 'BOTH' });
+  t.sim.onMarket(aQuote(0, 1000, 50, 1000, 50));
+  t.sim.onMarket(aMark(0, 1000));
+  t.send(
+    aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+    aMarket('s', 'SELL', '0.5', { positionSide: 'SHORT' }),
+  );
+  t.sim.advanceTo(1);
+  return t;
+}
+
+/**
  * Each fill the sim emitted, in order, as `ref side qty@price execType` (e.g. `b BUY 3@100 MAKER`).
  * @param t - the sim under test
  * @returns one line a fill

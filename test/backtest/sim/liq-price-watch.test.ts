@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aMark, aMarket, aQuote, aSim, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
+import {
+  aHedgedBtcAccount,
+  aMark,
+  aMarket,
+  aQuote,
+  aSim,
+  BTC,
+  type SimUnderTest,
+} from '../../kit/sim-builders.ts';
 
 const ETH = 'BINANCE_PERP_ETH_USDT';
 const HOUR = 3_600_000;
@@ -38,14 +46,7 @@ function twoLongs(): SimUnderTest {
 
 describe('sim venue: liqPrice the strategy hears stays current', () => {
   it('republishes the other leg of a BOTH-mode sym with the price both legs share', () => {
-    const t = aSim({ startingBalances: { USDT: D('300') }, positionMode: 'BOTH' });
-    t.sim.onMarket(aQuote(0, 1000, 50, 1000, 50));
-    t.sim.onMarket(aMark(0, 1000));
-    t.send(
-      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
-      aMarket('s', 'SELL', '0.5', { positionSide: 'SHORT' }),
-    );
-    t.sim.advanceTo(1);
+    const t = aHedgedBtcAccount();
     // Long alone: 299.5 + (P - 1000) = 0.005 P -> P = 700.5 / 0.995. With the short (fees 0.75):
     // 299.25 + (P - 1000) - 0.5 (P - 1000) = 1.5 x 0.005 P -> P = 200.75 / 0.4925 for both legs.
     const both = D('200.75').div('0.4925').toFixed(6);

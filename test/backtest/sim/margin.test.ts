@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { aBar, aMark, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
+import { aBar, aHedgedBtcAccount, aMark, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
 
 describe('sim venue: margin', () => {
   it('reports equity, initial and maintenance margin, available margin and liqPrice by hand', async () => {
@@ -53,14 +53,7 @@ describe('sim venue: margin', () => {
   });
 
   it('reports one liqPrice for both legs of a sym in BOTH mode, where the account is liquidated', async () => {
-    const t = aSim({ startingBalances: { USDT: D('300') }, positionMode: 'BOTH' });
-    t.sim.onMarket(aQuote(0, 1000, 50, 1000, 50));
-    t.sim.onMarket(aMark(0, 1000));
-    t.send(
-      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
-      aMarket('s', 'SELL', '0.5', { positionSide: 'SHORT' }),
-    );
-    t.sim.advanceTo(1);
+    const t = aHedgedBtcAccount();
     // fees 1000 x 5 bps + 500 x 5 bps = 0.75 -> balance 299.25; both legs move with the mark P:
     // equity(P) = 299.25 + (P - 1000) - 0.5 (P - 1000) = 0.5 P - 200.75, MM(P) = 1.5 x 0.005 P
     // -> P = 200.75 / 0.4925 = 407.614213...
