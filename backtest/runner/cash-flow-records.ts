@@ -2,8 +2,8 @@ import type { CashFlowRecord } from '../report/index.ts';
 import type { CashFlow } from '../sim/index.ts';
 
 /**
- * The simulated venue's statement as the result's cash flows: funding settlements and interest
- * charges. Its LIQUIDATION_FEE entries are left out: each is the fee of a liquidation fill, already
+ * The simulated venue's statement as the result's cash flows: funding settlements, interest
+ * charges, borrows and repays. Its LIQUIDATION_FEE entries are left out: each is the fee of a liquidation fill, already
  * in the fills (and `feesPaid`) and in the result's liquidation records; listing it again would
  * count it twice in any sum of fills and cash flows.
  * @param statement - the venue's cash flows, in booking order

@@ -177,6 +177,7 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   loan.principalN = asNumber(loan.principal);
   state.loans.set(key, loan);
   credit(state, intent.coin, intent.amount);
+  state.cashFlows.push({ type: 'BORROW', coin: intent.coin, amount: intent.amount, ts: state.now });
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
   publishLoan(state, loan);
   const equityAfter = equityOf(state);
@@ -214,6 +215,7 @@ export function repay(state: SimState, intent: RepayIntent): void {
   loan.principal = loan.principal.minus(intent.amount);
   loan.principalN = asNumber(loan.principal);
   credit(state, intent.coin, intent.amount.neg());
+  state.cashFlows.push({ type: 'REPAY', coin: intent.coin, amount: intent.amount.neg(), ts: state.now });
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);
   const equityAfter = equityOf(state);

@@ -89,11 +89,16 @@ export interface SimLoan {
   updateAt: number;
 }
 
-/** A non-trade cash flow, in the venue's statement types (per public venue docs). */
+/**
+ * A non-trade cash flow, in the venue's statement types (per public venue docs: its statement
+ * lists borrows, repays, interest and liquidation fees; funding is the perpetuals' own). BORROW
+ * and REPAY move a loan's principal in and out of the balance: no income or expense, as the loan
+ * is owed back.
+ */
 export interface CashFlow {
-  readonly type: 'FUNDING_FEE' | 'DEDUCT_INTEREST' | 'LIQUIDATION_FEE';
+  readonly type: 'FUNDING_FEE' | 'DEDUCT_INTEREST' | 'LIQUIDATION_FEE' | 'BORROW' | 'REPAY';
   readonly coin: string;
-  /** Signed: negative = paid by the portfolio. */
+  /** Signed: negative = paid by the portfolio (a repay is negative, a borrow positive). */
   readonly amount: Dec;
   readonly sym?: string;
   readonly ts: number;

@@ -92,7 +92,7 @@ export interface SimVenue extends ExecutionPort {
    * @returns one entry per such sym, in sym order; empty on other fill models
    */
   barOverlaps(): BarOverlap[];
-  /** @returns funding, interest and liquidation-fee cash flows so far */
+  /** @returns funding, interest, liquidation-fee, borrow and repay cash flows so far */
   statement(): readonly CashFlow[];
   /** @returns running totals: realized PnL, fees, funding, interest */
   ledger(): Readonly<SimLedger>;

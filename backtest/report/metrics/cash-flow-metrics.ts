@@ -39,7 +39,7 @@ export interface LiquidationStats {
  * Funding and interest paid, from the run's cash flows. Flows in another coin than the account
  * currency (a loan of BTC paying BTC interest) are listed in the result but not summed here:
  * they are not money of the account currency.
- * @param cashFlows - every funding and interest cash flow of the run
+ * @param cashFlows - every cash flow of the run (a loan's borrows and repays count in neither figure)
  * @param accountCurrency - the currency equity is in (e.g. USDT); every flow counts when undefined
  * @returns fundingPaid and interestPaid
  */
@@ -49,7 +49,7 @@ export function cashFlowStats(cashFlows: readonly CashFlowRecord[], accountCurre
   for (const flow of cashFlows) {
     if (accountCurrency !== undefined && flow.asset !== accountCurrency) continue;
     if (flow.kind === 'FUNDING_FEE') funding = funding.minus(flow.amount);
-    else interest = interest.minus(flow.amount);
+    else if (flow.kind === 'DEDUCT_INTEREST') interest = interest.minus(flow.amount);
   }
   return { fundingPaid: funding, interestPaid: interest };
 }

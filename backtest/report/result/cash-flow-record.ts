@@ -2,16 +2,18 @@ import type { Dec } from '../../../core/model/index.ts';
 
 /**
  * The kinds of cash flow that move an account's balance outside its fills, in the venue's
- * statement types (per public venue docs): perpetual funding and margin-loan interest. A
- * liquidation's fee is a fill's fee (it is in the fills and in `feesPaid`), so it is a
- * {@link LiquidationRecord}, not a cash flow here.
+ * statement types (per public venue docs): perpetual funding, margin-loan interest, and the
+ * loans' principal (BORROW credits the balance, REPAY debits it; neither is income or expense,
+ * as the loan is owed back, so no metric sums them with the others). A liquidation's fee is a
+ * fill's fee (it is in the fills and in `feesPaid`), so it is a {@link LiquidationRecord}, not a
+ * cash flow here.
  */
-export const CASH_FLOW_KINDS = ['FUNDING_FEE', 'DEDUCT_INTEREST'] as const;
+export const CASH_FLOW_KINDS = ['FUNDING_FEE', 'DEDUCT_INTEREST', 'BORROW', 'REPAY'] as const;
 
 /** A kind of {@link CashFlowRecord}. */
 export type CashFlowKind = (typeof CASH_FLOW_KINDS)[number];
 
-/** One balance change that is not a fill: a funding settlement or an interest charge. */
+/** One balance change that is not a fill: a funding settlement, an interest charge, a borrow or a repay. */
 export interface CashFlowRecord {
   /** When it was booked, epoch ms (a funding settlement at its funding time). */
   readonly ts: number;
@@ -20,7 +22,7 @@ export interface CashFlowRecord {
   readonly asset: string;
   /** Signed: negative = paid by the account, positive = received. */
   readonly amount: Dec;
-  /** The perpetual funding was settled on; absent for interest. */
+  /** The perpetual funding was settled on; absent for loan flows. */
   readonly sym?: string;
 }
 

@@ -1,5 +1,6 @@
 import {
   type BacktestMetrics,
+  type BacktestResult,
   formatMoney,
   formatPercent,
   formatStrategyFault,
@@ -7,6 +8,7 @@ import {
   liquidationNotice,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
+import { type Dec, ZERO } from '../../../core/model/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { shownPath } from '../../compose/shown-path.ts';
@@ -61,6 +63,28 @@ function paidLine(m: BacktestMetrics, settle: string, config: LoadedConfig['conf
       ? ''
       : `, interest ${money(m.interestPaid)}`,
   ].join('');
+}
+
+/**
+ * What the run borrowed and repaid, per coin, when it used margin loans.
+ * @param result - the result, with its cash flows
+ * @returns e.g. `  loans: borrowed 25000.00 USDT, repaid 0.00 USDT, 25000.00 USDT owed at the end`; undefined without loans
+ */
+function loanLine(result: BacktestResult): string | undefined {
+  const byCoin = new Map<string, { borrowed: Dec; repaid: Dec }>();
+  for (const flow of result.cashFlows ?? []) {
+    if (flow.kind !== 'BORROW' && flow.kind !== 'REPAY') continue;
+    const totals = byCoin.get(flow.asset) ?? { borrowed: ZERO, repaid: ZERO };
+    if (flow.kind === 'BORROW') totals.borrowed = totals.borrowed.plus(flow.amount);
+    else totals.repaid = totals.repaid.minus(flow.amount);
+    byCoin.set(flow.asset, totals);
+  }
+  if (byCoin.size === 0) return undefined;
+  const parts = [...byCoin].map(
+    ([coin, { borrowed, repaid }]) =>
+      `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(borrowed.minus(repaid))} ${coin} owed at the end`,
+  );
+  return `  loans: ${parts.join('; ')}`;
 }
 
 /** A replay window that misses the recordings, as a config problem located at `--from`/`--to` or its YAML line. */
@@ -140,6 +164,7 @@ export async function backtestCommand(
   const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
   const faults = result.faults ?? [];
   const liquidated = liquidationNotice(result, settle);
+  const loans = loanLine(result);
   io.stdout.write(
     [
       `${faults.length > 0 ? '✖' : liquidated === undefined ? '✔' : '⚠'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
@@ -152,6 +177,7 @@ export async function backtestCommand(
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
       paidLine(m, settle, loaded.config),
+      ...(loans === undefined ? [] : [loans]),
       `  result: ${shownPath(paths.json)}`,
       `  report: ${shownPath(paths.html)}`,
       ...eventCacheLines(eventCaches),

@@ -99,10 +99,13 @@ describe('backtest runner: funding, loan interest and liquidations in the result
       }),
     );
     // Borrowed at 01:00 (bar 0 closes), repaid at 04:00: three whole hours of 0.1.
+    // The principal's way in and out is listed too; it is owed back, so no metric counts it.
     expect(seen.flows).toEqual([
+      'BORROW 10000 USDT',
       'DEDUCT_INTEREST -0.1 USDT',
       'DEDUCT_INTEREST -0.1 USDT',
       'DEDUCT_INTEREST -0.1 USDT',
+      'REPAY -10000 USDT',
     ]);
     expect(seen).toMatchObject({ interestPaid: '0.3', fundingPaid: '0', change: '-0.3', explained: '-0.3' });
   });

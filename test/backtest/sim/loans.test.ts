@@ -37,6 +37,7 @@ describe('sim venue: margin loans', () => {
     expect(t.of('loan').at(-1)?.loan.interest.toFixed()).toBe('0.03');
     // Charged at each whole hour as it passes, not in one lump when the next event comes.
     expect(t.sim.statement().map((f) => `${f.type} ${f.ts / HOUR}h ${f.amount.toFixed()}`)).toEqual([
+      'BORROW 0h 1000',
       'DEDUCT_INTEREST 1h -0.01',
       'DEDUCT_INTEREST 2h -0.01',
       'DEDUCT_INTEREST 3h -0.01',
@@ -48,6 +49,8 @@ describe('sim venue: margin loans', () => {
     expect(t.of('asset').at(-1)?.asset.balance.toFixed()).toBe('9999.96');
     expect(t.of('asset').at(-1)?.asset.loan).toBeUndefined();
     expect(t.sim.ledger().interest.toFixed()).toBe('0.04');
+    expect(t.sim.statement().at(-1)).toMatchObject({ type: 'REPAY', coin: 'USDT', ts: 4 * HOUR });
+    expect(t.sim.statement().at(-1)?.amount.toFixed()).toBe('-1000');
   });
 
   it('answers each loan error with its code (406014–406023, as the live adapter reads them)', () => {

@@ -26,6 +26,7 @@ async function backtestConfig(
   records: readonly RecordedMessage[],
   steps: readonly ScriptedStep[],
   cash: number,
+  backtestExtra = '',
 ): Promise<string> {
   await writeRecording(
     join(dir, 'rec.jsonl'),
@@ -48,7 +49,7 @@ backtest:
   startingCash: { USDT: ${cash} }
   latency: { fixedMs: 0, jitterMs: 0 }
   eventCache: false
-report:
+${backtestExtra}report:
   json: ${join(dir, 'result.json')}
   html: ${join(dir, 'report.html')}
 `,
@@ -70,6 +71,28 @@ describe('keel backtest: funding, interest and liquidation in the summary', () =
     expect(run.stdout).toContain('final equity 9988.90 USDT');
     // No loan terms, so no interest could be paid and the line leaves it out.
     expect(run.stdout).toContain('\n  paid: fees 8.00 USDT, funding 3.10 USDT\n');
+  }, 60_000);
+
+  it('says what a run borrowed, repaid and still owed, and counts neither in the interest paid', async () => {
+    const flat = ['100', '101', '99', '100'];
+    const config = await backtestConfig(
+      aTempDir(),
+      Array.from({ length: 4 }, (_, i) => barRecord(i, flat)),
+      [
+        { bar: 0, borrow: 1000 },
+        { bar: 1, repay: 400 },
+      ],
+      10_000,
+      "  loans: { assets: { 'BINANCE:USDT': { annualRate: 0.0876, userQuota: 5000 } } }\n",
+    );
+    const run = await keel(['backtest', config, '--no-progress']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    // Bars a minute apart: no whole hour passes, so no interest is charged.
+    expect(run.stdout).toContain('\n  paid: fees 0.00 USDT, funding 0.00 USDT, interest 0.00 USDT\n');
+    expect(run.stdout).toContain(
+      '\n  loans: borrowed 1000.00 USDT, repaid 400.00 USDT, 600.00 USDT owed at the end\n',
+    );
   }, 60_000);
 
   it('ends a liquidated run with ⚠ and says when, at what cost and with what equity (the audit case c8)', async () => {

@@ -31,6 +31,14 @@ describe('cash-flow metrics', () => {
     expect(stats.fundingPaid.toFixed()).toBe('0');
   });
 
+  it("counts a loan's borrows and repays in neither figure: the principal is owed back", () => {
+    const stats = cashFlowStats(
+      [flow('BORROW', '25000'), flow('DEDUCT_INTEREST', '-0.1'), flow('REPAY', '-10000')],
+      'USDT',
+    );
+    expect([stats.interestPaid.toFixed(), stats.fundingPaid.toFixed()]).toEqual(['0.1', '0']);
+  });
+
   it('leaves out flows in another coin than the account currency, and sums every coin without one', () => {
     const flows = [flow('DEDUCT_INTEREST', '-0.1'), flow('DEDUCT_INTEREST', '-0.001', 'BTC')];
     expect(cashFlowStats(flows, 'USDT').interestPaid.toFixed()).toBe('0.1');
