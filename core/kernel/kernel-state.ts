@@ -23,6 +23,7 @@ import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import type { Clock } from './clock.ts';
 import { OrderRegistry } from './order-registry.ts';
+import { RetentionQueue } from './retention-queue.ts';
 import { VenueEquityMarks } from './venue-equity-marks.ts';
 
 const RECENT_FILLS = 100_000;
@@ -55,8 +56,7 @@ export class KernelState implements RiskView {
   readonly adlRanks = new Map<string, number>();
   /** transactionIds of the most recent fills, so a fill delivered twice (reconnect, replay) counts once. */
   private readonly bookedFills = new Set<string>();
-  private readonly bookedOrder: string[] = [];
-  private bookedHead = 0;
+  private readonly bookedOrder = new RetentionQueue(RECENT_FILLS);
   /** Liquidation positions reported for the current (latest) liquidation event. */
   readonly liquidationPositions: LiquidationPositionRecord[] = [];
   account: Account | undefined;
@@ -101,14 +101,8 @@ export class KernelState implements RiskView {
   bookFill(transactionId: string): boolean {
     if (this.bookedFills.has(transactionId)) return false;
     this.bookedFills.add(transactionId);
-    this.bookedOrder.push(transactionId);
-    if (this.bookedOrder.length - this.bookedHead > RECENT_FILLS) {
-      this.bookedFills.delete(this.bookedOrder[this.bookedHead++] as string);
-      if (this.bookedHead >= RECENT_FILLS) {
-        this.bookedOrder.splice(0, this.bookedHead);
-        this.bookedHead = 0;
-      }
-    }
+    const forgotten = this.bookedOrder.push(transactionId);
+    if (forgotten !== undefined) this.bookedFills.delete(forgotten);
     return true;
   }
 
