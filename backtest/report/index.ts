@@ -39,8 +39,8 @@ export {
 } from './metrics/annualization.ts';
 export type { BacktestMetrics, MetricsInput } from './metrics/backtest-metrics.ts';
 export { computeMetrics } from './metrics/backtest-metrics.ts';
-export type { CashFlowStats, LiquidationStats } from './metrics/cash-flow-metrics.ts';
-export { cashFlowStats, liquidationStats } from './metrics/cash-flow-metrics.ts';
+export type { CashFlowStats, LiquidationStats, LoanTotals } from './metrics/cash-flow-metrics.ts';
+export { cashFlowStats, liquidationStats, loanTotals } from './metrics/cash-flow-metrics.ts';
 export type { CostStats } from './metrics/cost-metrics.ts';
 export { CostTally, costStats } from './metrics/cost-metrics.ts';
 export type { DrawdownFigures, DrawdownPeriod, DrawdownPoint, DrawdownStats } from './metrics/drawdown.ts';

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import type { Dec } from '../../../core/model/index.ts';
 import { firstRecords } from '../log/record-log.ts';
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
+import { loanTotals } from '../metrics/cash-flow-metrics.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { liquidationNotice } from '../result/liquidation-notice.ts';
 import { readResult } from '../result/result-files.ts';
@@ -144,7 +145,7 @@ function tradesSection(result: BacktestResult): string {
 }
 
 function statsSection(result: BacktestResult, settleAsset: string): string {
-  const rows = statsRows(result.metrics, settleAsset)
+  const rows = statsRows(result.metrics, settleAsset, loanTotals(result.cashFlows ?? []))
     .map(
       (r) =>
         `<tr><th scope="row">${e(r.label)}</th><td class="num">${e(r.value)}</td><td class="def">${e(r.definition)}</td></tr>`,

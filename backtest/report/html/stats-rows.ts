@@ -1,5 +1,6 @@
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import type { LoanTotals } from '../metrics/cash-flow-metrics.ts';
 import { formatDuration, formatMoney, formatPercent, formatRatio, formatTime } from './format-values.ts';
 
 /** One row of the stats table: backtesting.py's label, the value, and how it was computed. */
@@ -14,9 +15,14 @@ export interface StatsRow {
  * it was computed (the formulas live on the metric functions; this is their one-line summary).
  * @param m - the metrics
  * @param settleAsset - the currency money is shown in (for labels)
+ * @param loans - the run's loan principal per coin (from `loanTotals`); a row each, after Interest Paid
  * @returns the rows
  */
-export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
+export function statsRows(
+  m: BacktestMetrics,
+  settleAsset = '',
+  loans: readonly LoanTotals[] = [],
+): StatsRow[] {
   const money = settleAsset === '' ? '' : ` [${settleAsset}]`;
   const ann = m.annualization;
   const basis =
@@ -137,6 +143,7 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
     },
     { label: `Fees Paid${money}`, value: formatMoney(m.feesPaid), definition: 'fees - rebates of all fills' },
     ...cashFlowRows(m, money),
+    ...loans.map(loanRow),
     { label: `Turnover${money}`, value: formatMoney(m.turnover), definition: 'traded notional of all fills' },
     {
       label: 'Turnover / Mean Equity',
@@ -144,6 +151,15 @@ export function statsRows(m: BacktestMetrics, settleAsset = ''): StatsRow[] {
       definition: 'turnover / mean equity',
     },
   ];
+}
+
+/** One coin's loan principal: what the run borrowed, repaid and still owed at the end. */
+function loanRow(loan: LoanTotals): StatsRow {
+  return {
+    label: `Loans [${loan.coin}]`,
+    value: `borrowed ${formatMoney(loan.borrowed)}, repaid ${formatMoney(loan.repaid)}, owed ${formatMoney(loan.owed)}`,
+    definition: 'margin-loan principal: BORROW and REPAY cash flows (interest is in Interest Paid)',
+  };
 }
 
 /**

@@ -54,6 +54,39 @@ export function cashFlowStats(cashFlows: readonly CashFlowRecord[], accountCurre
   return { fundingPaid: funding, interestPaid: interest };
 }
 
+/** What a run borrowed and repaid of one coin, from its BORROW and REPAY cash flows. */
+export interface LoanTotals {
+  readonly coin: string;
+  /** Σ amount of the BORROW flows (>= 0). */
+  readonly borrowed: Dec;
+  /** -Σ amount of the REPAY flows (>= 0). */
+  readonly repaid: Dec;
+  /** borrowed - repaid: the principal still owed at the end (interest is charged as it accrues). */
+  readonly owed: Dec;
+}
+
+/**
+ * Loan principal borrowed, repaid and still owed, per coin, in the order the coins were first borrowed.
+ * @param cashFlows - every cash flow of the run
+ * @returns one entry per coin with a BORROW or REPAY flow; empty when the run used no loans
+ */
+export function loanTotals(cashFlows: readonly CashFlowRecord[]): LoanTotals[] {
+  const byCoin = new Map<string, { borrowed: Dec; repaid: Dec }>();
+  for (const flow of cashFlows) {
+    if (flow.kind !== 'BORROW' && flow.kind !== 'REPAY') continue;
+    const totals = byCoin.get(flow.asset) ?? { borrowed: ZERO, repaid: ZERO };
+    if (flow.kind === 'BORROW') totals.borrowed = totals.borrowed.plus(flow.amount);
+    else totals.repaid = totals.repaid.minus(flow.amount);
+    byCoin.set(flow.asset, totals);
+  }
+  return [...byCoin].map(([coin, { borrowed, repaid }]) => ({
+    coin,
+    borrowed,
+    repaid,
+    owed: borrowed.minus(repaid),
+  }));
+}
+
 /**
  * Count, fills, fees and first time of the account's liquidations.
  * @param liquidations - the run's liquidation records

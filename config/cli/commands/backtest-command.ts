@@ -6,9 +6,9 @@ import {
   formatStrategyFault,
   formatStrategyRejection,
   liquidationNotice,
+  loanTotals,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
-import { type Dec, ZERO } from '../../../core/model/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { shownPath } from '../../compose/shown-path.ts';
@@ -71,18 +71,11 @@ function paidLine(m: BacktestMetrics, settle: string, config: LoadedConfig['conf
  * @returns e.g. `  loans: borrowed 25000.00 USDT, repaid 0.00 USDT, 25000.00 USDT owed at the end`; undefined without loans
  */
 function loanLine(result: BacktestResult): string | undefined {
-  const byCoin = new Map<string, { borrowed: Dec; repaid: Dec }>();
-  for (const flow of result.cashFlows ?? []) {
-    if (flow.kind !== 'BORROW' && flow.kind !== 'REPAY') continue;
-    const totals = byCoin.get(flow.asset) ?? { borrowed: ZERO, repaid: ZERO };
-    if (flow.kind === 'BORROW') totals.borrowed = totals.borrowed.plus(flow.amount);
-    else totals.repaid = totals.repaid.minus(flow.amount);
-    byCoin.set(flow.asset, totals);
-  }
-  if (byCoin.size === 0) return undefined;
-  const parts = [...byCoin].map(
-    ([coin, { borrowed, repaid }]) =>
-      `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(borrowed.minus(repaid))} ${coin} owed at the end`,
+  const loans = loanTotals(result.cashFlows ?? []);
+  if (loans.length === 0) return undefined;
+  const parts = loans.map(
+    ({ coin, borrowed, repaid, owed }) =>
+      `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(owed)} ${coin} owed at the end`,
   );
   return `  loans: ${parts.join('; ')}`;
 }

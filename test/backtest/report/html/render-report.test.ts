@@ -251,6 +251,40 @@ describe('HTML report: funding, interest and liquidations', () => {
     expect(row('Liquidation Fees [USDT]')).toBe('12.50 (1 fill)');
   });
 
+  it('shows no loan row for a run that borrowed nothing', () => {
+    expect(html).not.toContain('Loans [');
+  });
+
+  it("shows each coin's loan principal borrowed, repaid and still owed, apart from the interest it cost", () => {
+    const base = aBacktestResultWithCashFlows();
+    const loanFlow = (hour: number, kind: 'BORROW' | 'REPAY', asset: string, amount: string) => ({
+      ts: Date.UTC(2024, 0, 1, hour),
+      kind,
+      asset,
+      amount: D(amount),
+    });
+    const withLoans = renderHtmlReport(
+      {
+        ...base,
+        cashFlows: [
+          loanFlow(7, 'BORROW', 'USDT', '2500'),
+          ...(base.cashFlows ?? []),
+          loanFlow(12, 'BORROW', 'BTC', '0.01'),
+          loanFlow(20, 'REPAY', 'USDT', '-1000'),
+          loanFlow(21, 'BORROW', 'USDT', '500'),
+        ],
+      },
+      { settleAsset: 'USDT' },
+    );
+    const loanRow = (label: string) =>
+      new RegExp(`<th scope="row">${label.replace(/[[\]]/g, '\\$&')}</th><td class="num">([^<]*)</td>`).exec(
+        withLoans,
+      )?.[1];
+    expect(loanRow('Loans [USDT]')).toBe('borrowed 3000.00, repaid 1000.00, owed 2000.00');
+    expect(loanRow('Loans [BTC]')).toBe('borrowed 0.01, repaid 0.00, owed 0.01');
+    expect(withLoans.indexOf('Loans [USDT]')).toBeGreaterThan(withLoans.indexOf('Interest Paid [USDT]'));
+  });
+
   it('warns on top, before the charts, that the account was liquidated, when and what it cost', () => {
     const banner = /<div class="banner fault" id="liquidation-warning">([^<]*)<\/div>/.exec(html)?.[1];
     expect(banner).toBe(

@@ -4,6 +4,7 @@ import {
   cashFlowStats,
   type LiquidationRecord,
   liquidationStats,
+  loanTotals,
 } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
 
@@ -37,6 +38,23 @@ describe('cash-flow metrics', () => {
       'USDT',
     );
     expect([stats.interestPaid.toFixed(), stats.fundingPaid.toFixed()]).toEqual(['0.1', '0']);
+  });
+
+  it('totals loan principal per coin, in the order first borrowed: borrowed, repaid and still owed', () => {
+    const totals = loanTotals([
+      flow('FUNDING_FEE', '-1'),
+      flow('BORROW', '0.5', 'BTC'),
+      flow('BORROW', '25000'),
+      flow('DEDUCT_INTEREST', '-0.1'),
+      flow('REPAY', '-10000'),
+      flow('BORROW', '1000'),
+      flow('REPAY', '-0.5', 'BTC'),
+    ]);
+    expect(totals.map((t) => [t.coin, t.borrowed.toFixed(), t.repaid.toFixed(), t.owed.toFixed()])).toEqual([
+      ['BTC', '0.5', '0.5', '0'],
+      ['USDT', '26000', '10000', '16000'],
+    ]);
+    expect(loanTotals([flow('FUNDING_FEE', '-1'), flow('DEDUCT_INTEREST', '-0.1')])).toEqual([]);
   });
 
   it('leaves out flows in another coin than the account currency, and sums every coin without one', () => {
