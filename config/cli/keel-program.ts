@@ -242,7 +242,11 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       [],
     )
     .addOption(new Option('--workers <n>', 'worker threads').argParser(intInRange(1, 64)).default(2))
-    .option('--metric <name>', 'result metric to sort by, best first', 'sharpe')
+    .option(
+      '--metric <name>',
+      'result metric to sort by, best first (lowest first for drawdowns, volatility and costs)',
+      'sharpe',
+    )
     .option('--out <file>', 'write the result table as CSV')
     .option('--set <path=value>', SET_HELP, collect, [])
     .action(

@@ -1,4 +1,5 @@
 import { Piscina } from 'piscina';
+import { lowerIsBetter } from './sweep-metrics.ts';
 import type { SweepRow } from './sweep-task.ts';
 
 /** Inputs of a sweep. */
@@ -47,7 +48,8 @@ export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
 }
 
 /**
- * Sorts rows by a metric, best (highest) first; rows without the metric's value go last.
+ * Sorts rows by a metric, best first: the highest first, the lowest for a metric where less is
+ * better ({@link lowerIsBetter}: drawdowns, volatility, costs); rows without the metric's value go last.
  * @param rows - the rows
  * @param metric - a metric name, e.g. `sharpe` or `totalReturn`
  * @returns a new sorted array
@@ -59,6 +61,10 @@ export function sortRows(rows: readonly SweepRow[], metric: string): SweepRow[] 
     throw new Error(
       `--metric ${metric} is not a result metric (metrics: ${Object.keys(first.metrics).join(', ')})`,
     );
-  const value = (row: SweepRow) => row.metrics[metric] ?? Number.NEGATIVE_INFINITY;
+  const sign = lowerIsBetter(metric) ? -1 : 1;
+  const value = (row: SweepRow) => {
+    const v = row.metrics[metric];
+    return v === null || v === undefined ? Number.NEGATIVE_INFINITY : sign * v;
+  };
   return [...rows].sort((a, b) => value(b) - value(a));
 }

@@ -6,14 +6,51 @@ import { numericMetrics } from './sweep-task.ts';
 let names: readonly string[] | undefined;
 
 /**
+ * Metrics where less is better: drawdowns, volatility and what the run paid. A sweep sorted by one
+ * of them lists the lowest first. Every other metric lists the highest first (for the neutral ones,
+ * such as tradeCount or turnover, that is simply descending).
+ */
+const LOWER_IS_BETTER: ReadonlySet<string> = new Set([
+  'maxDrawdown',
+  'avgDrawdown',
+  'maxDrawdownDurationMs',
+  'avgDrawdownDurationMs',
+  'annualizedVolatility',
+  'feesPaid',
+  'fundingPaid',
+  'interestPaid',
+  'liquidationCount',
+  'liquidationFills',
+  'liquidationFees',
+]);
+
+/**
+ * Whether a sweep sorted by a metric lists its lowest value first.
+ * @param metric - a name from {@link sweepMetricNames}
+ * @returns true for drawdowns (depths are positive fractions), volatility and costs
+ */
+export function lowerIsBetter(metric: string): boolean {
+  return LOWER_IS_BETTER.has(metric);
+}
+
+/**
  * The metrics a sweep can sort by: every numeric metric of a backtest result, nested groups as
- * `group.key`, the names a sweep row carries. Taken from the metrics of a one-sample run, so the
- * list follows `computeMetrics` without a copy to keep in step.
+ * `group.key`, the names a sweep row carries. Taken from the metrics of a one-sample run with no
+ * cash flows and no liquidation (a backtest always reports both), so the list follows
+ * `computeMetrics` without a copy to keep in step.
  * @returns the names, in the result's order
  */
 export function sweepMetricNames(): readonly string[] {
   names ??= Object.keys(
-    numericMetrics(computeMetrics({ equityCurve: [{ ts: 0, equity: D(1) }], trades: [], fills: [] })),
+    numericMetrics(
+      computeMetrics({
+        equityCurve: [{ ts: 0, equity: D(1) }],
+        trades: [],
+        fills: [],
+        cashFlows: [],
+        liquidations: [],
+      }),
+    ),
   );
   return names;
 }

@@ -7,6 +7,7 @@ import type { LoadedConfig } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
 import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
 import type { RefusedCombination } from '../../sweep/screen-combinations.ts';
+import { lowerIsBetter } from '../../sweep/sweep-metrics.ts';
 import type { SweepRow } from '../../sweep/sweep-task.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -23,7 +24,7 @@ export interface SweepOptions {
   readonly refused?: readonly RefusedCombination[];
   /** Worker threads (piscina). */
   readonly workers: number;
-  /** The result metric rows are sorted by, best first. */
+  /** The result metric rows are sorted by, best first (lowest first where less is better). */
   readonly metric: string;
   /** Where to write the result table (CSV); absent = stdout only. */
   readonly out: string | undefined;
@@ -123,7 +124,7 @@ export async function sweepCommand(
   const headers = await Promise.all(backtestRecordings(loaded).map(readSessionHeader));
   const synthetic = headers.some((h) => h.synthetic) ? ' (SYNTHETIC data)' : '';
   io.stdout.write(
-    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length}${refused.length > 0 ? ` of ${rows.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}\n`,
+    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length}${refused.length > 0 ? ` of ${rows.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
   );
   if (rows.every((row) => row.metrics[options.metric] === null))
     io.stdout.write(

@@ -124,6 +124,7 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     const returns = rows.slice(1).map((row) => Number(row.split(',')[2]));
     expect(returns).toEqual([...returns].sort((x, y) => y - x));
     expect(run.stdout).toContain('5 of 6 combinations (SYNTHETIC data) on 2 worker(s)');
+    expect(run.stdout).toMatch(/ s, sorted by totalReturn, highest first\n/);
     expect(run.stdout).toContain(
       "⚠ 1 of 6 combinations not run, refused by the strategy's own check of its params:\n  strategies.0.params.fast=7 strategies.0.params.slow=6: fast must be shorter than slow\n",
     );

@@ -5,7 +5,8 @@ import { numericMetrics } from '../../../config/sweep/sweep-task.ts';
 import { D } from '../../../core/model/index.ts';
 
 describe('sweep metrics', () => {
-  it('are the names a sweep row of a real run carries', () => {
+  it('are the names a sweep row of a real run carries, its cash flows and liquidations included', () => {
+    // A backtest always passes its cash flows and liquidations (backtest/runner/assemble-result.ts).
     const metrics = computeMetrics({
       equityCurve: [
         { ts: 0, equity: D(100) },
@@ -13,11 +14,21 @@ describe('sweep metrics', () => {
       ],
       trades: [],
       fills: [],
+      cashFlows: [{ ts: 1, kind: 'FUNDING_FEE', asset: 'USDT', amount: D('-1'), sym: 'X' }],
+      liquidations: [],
     });
     expect(sweepMetricNames()).toEqual(Object.keys(numericMetrics(metrics)));
     expect(sweepMetricNames()).toEqual(
-      expect.arrayContaining(['totalReturn', 'sharpe', 'maxDrawdown', 'winRate']),
+      expect.arrayContaining([
+        'totalReturn',
+        'sharpe',
+        'maxDrawdown',
+        'winRate',
+        'fundingPaid',
+        'interestPaid',
+      ]),
     );
+    expect(sweepMetricProblem('liquidationCount')).toBeUndefined();
   });
 
   it('accept a metric, suggest the one meant for a typo or a wrong case, and list them all otherwise', () => {

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { sortRows } from '../../../config/sweep/run-sweep.ts';
+import { lowerIsBetter } from '../../../config/sweep/sweep-metrics.ts';
+import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
+
+describe('sweep rows', () => {
+  it('sort a drawdown, volatility or cost lowest first, and every other metric highest first', () => {
+    const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
+      sets: [name],
+      metrics,
+      fills: 0,
+      faults: [],
+    });
+    const rows = [
+      row('deep', { maxDrawdown: 0.4, totalReturn: 0.2, feesPaid: 9 }),
+      row('none', { maxDrawdown: null, totalReturn: null, feesPaid: null }),
+      row('shallow', { maxDrawdown: 0.05, totalReturn: -0.1, feesPaid: 1 }),
+      row('mid', { maxDrawdown: 0.2, totalReturn: 0.5, feesPaid: 4 }),
+    ];
+    const order = (metric: string) => sortRows(rows, metric).map((r) => r.sets[0]);
+    expect(order('maxDrawdown')).toEqual(['shallow', 'mid', 'deep', 'none']);
+    expect(order('feesPaid')).toEqual(['shallow', 'mid', 'deep', 'none']);
+    expect(order('totalReturn')).toEqual(['mid', 'deep', 'shallow', 'none']);
+    expect([lowerIsBetter('maxDrawdown'), lowerIsBetter('fundingPaid'), lowerIsBetter('sharpe')]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+  });
+});
