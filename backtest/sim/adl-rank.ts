@@ -1,5 +1,7 @@
+import type { AdlRankEvent } from '../../core/model/index.ts';
 import { asNumber, ONE } from '../../core/model/index.ts';
-import { markOf, unrealizedPnl } from './margin.ts';
+import { equityOf, markOf, unrealizedPnl } from './margin.ts';
+import { SimVenueError } from './sim-errors.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -25,4 +27,35 @@ export function adlRankOf(state: SimState, position: SimPosition, equity: number
   let rank = 1;
   for (const threshold of thresholds) if (score > threshold) rank++;
   return rank;
+}
+
+/**
+ * ADL rank of open positions, as GET /api/v1/adl/rank answers.
+ * @param state - the venue
+ * @param sym - only this pair; omitted = every position with non-zero size
+ * @returns one event per position, rejected with SimVenueError 401011 when sym is unknown or not
+ *   a perpetual (not ADL-monitored)
+ */
+export function adlRanksOf(state: SimState, sym?: string): Promise<AdlRankEvent[]> {
+  if (sym !== undefined) {
+    const spec = state.opts.instruments.get(sym);
+    if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP') {
+      return Promise.reject(new SimVenueError('ADL_SYM_NOT_SUPPORTED', sym));
+    }
+  }
+  const equity = asNumber(equityOf(state));
+  const ranks = [...state.positions.values()]
+    .filter((p) => !p.qty.isZero() && (sym === undefined || p.sym === sym))
+    .map(
+      (p): AdlRankEvent => ({
+        kind: 'adlRank',
+        ts: state.now,
+        recvTs: state.now,
+        sym: p.sym,
+        positionId: `${p.sym}|${p.positionSide}`,
+        positionSide: p.positionSide,
+        rank: adlRankOf(state, p, equity),
+      }),
+    );
+  return Promise.resolve(ranks);
 }

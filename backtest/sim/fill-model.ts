@@ -100,7 +100,7 @@ function crosses(strict: boolean, buy: boolean, marketPrice: number, limit: numb
  * How much of a resting limit order a printed trade could fill, before sharing the trade's size
  * with other resting orders. Each print is liquidity of its own. Updates the order's queue position
  * (queue model: a trade at its price by an aggressor on the other side eats the queue first).
- * Quotes and books are matched level by level in `matching.ts` instead.
+ * Quotes and books are matched level by level in `resting-matching.ts` instead.
  * Allocation-free: it runs for the head of the book on every trade of its sym.
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order

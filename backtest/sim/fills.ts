@@ -1,12 +1,13 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
 import { asNumber, D, ONE, ZERO } from '../../core/model/index.ts';
 import { fillFee } from './fee-model.ts';
+import { retireFinalOrder } from './final-order-retention.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { equityOf, onlyReduces, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
-import { credit, emit, nextId, retireFinalOrder, type SimState } from './sim-state.ts';
+import { credit, emit, nextId, type SimState } from './sim-state.ts';
 
 /**
  * The position an order trades, created flat when missing.

@@ -1,8 +1,9 @@
 import { asNumber } from '../../core/model/index.ts';
 import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
-import { accountView, coinValue } from './margin.ts';
+import { coinValue } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
+import { accountView } from './portfolio-views.ts';
 import { emit, type SimState } from './sim-state.ts';
 
 /** Equity and maintenance margin estimated on numbers (per market event); NaN equity = nothing at risk. */

@@ -1,23 +1,11 @@
-import type {
-  BookEvent,
-  BookLevel,
-  Dec,
-  MarketEvent,
-  MarketTradeEvent,
-  QuoteEvent,
-} from '../../core/model/index.ts';
-import { asNumber, D, decimalOf, floorToStep } from '../../core/model/index.ts';
-import { initialQueue, restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
+import type { BookLevel, Dec } from '../../core/model/index.ts';
+import { asNumber, D, decimalOf } from '../../core/model/index.ts';
+import { initialQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
+import { crosses, lotQty, offered } from './level-fill.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
-import {
-  emptySymMarket,
-  markPriceOf,
-  noteTaken,
-  offeredAt,
-  type SymMarket,
-  type TakenLevel,
-} from './market-state.ts';
+import { emptySymMarket, markPriceOf, noteTaken, type SymMarket } from './market-state.ts';
+import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
@@ -74,20 +62,6 @@ export function wouldTake(state: SimState, order: SimOrder): boolean {
   return order.sign > 0 ? best[0] <= order.priceN : best[0] >= order.priceN;
 }
 
-/**
- * A hot-path quantity (possibly the result of float arithmetic: sizes minus queue, minus what other
- * orders took) as money: float noise removed at 12 significant digits, floored to the lot size.
- * @param state - the venue
- * @param sym - the symbol (its lot size)
- * @param qty - the number
- * @returns the Decimal quantity, possibly zero
- */
-export function lotQty(state: SimState, sym: string, qty: number): Dec {
-  const clean = D(Number(qty.toPrecision(12)).toString());
-  const lot = state.opts.instruments.get(sym)?.lotSize;
-  return lot ? floorToStep(clean, lot) : clean;
-}
-
 function tickShift(state: SimState, order: SimOrder, price: number, ticks: number): Dec {
   const base = decimalOf(price);
   if (ticks === 0) return base;
@@ -132,7 +106,7 @@ function take(state: SimState, order: SimOrder): boolean {
   }
   let last: number | undefined;
   for (const [price, qty] of levels) {
-    if (order.remainingN <= 0 || !isLiveWorking(order) || !crosses(order, isMarket, price)) break;
+    if (order.remainingN <= 0 || !isLive(order) || !crosses(order, isMarket, price)) break;
     last = price;
     const size = offered(model.partialFills, taken, price, qty);
     if (!(size > 0)) continue;
@@ -149,31 +123,11 @@ function take(state: SimState, order: SimOrder): boolean {
     if (taken !== undefined) noteTaken(taken, price, qty, asNumber(filled));
     else if (onTrade) market.lastTaken += asNumber(filled);
   }
-  if (isMarket && last !== undefined && order.remainingN > 0 && isLiveWorking(order)) {
+  if (isMarket && last !== undefined && order.remainingN > 0 && isLive(order)) {
     const beyond = tickShift(state, order, last, model.beyondBookTicks + model.slippageTicks);
     executeFill(state, order, order.qty.minus(order.filled), beyond, 'TAKER');
   }
   return true;
-}
-
-/** The size a level offers: what the sim has not taken of it yet, Infinity without partial fills. */
-function offered(
-  partialFills: boolean,
-  taken: readonly TakenLevel[] | undefined,
-  price: number,
-  qty: number,
-): number {
-  if (!partialFills) return Number.POSITIVE_INFINITY;
-  return taken === undefined ? qty : offeredAt(taken, price, qty);
-}
-
-/** Whether a taking order's limit reaches a price (a market order's always does). */
-function crosses(order: SimOrder, isMarket: boolean, price: number): boolean {
-  return isMarket || (order.sign > 0 ? price <= order.priceN : price >= order.priceN);
-}
-
-function isLiveWorking(order: SimOrder): boolean {
-  return order.state === 'NEW' || order.state === 'OPEN' || order.state === 'PARTIALLY_FILLED';
 }
 
 /**
@@ -205,7 +159,7 @@ function isImmediate(order: SimOrder): boolean {
 
 /** What is left of an order after it took liquidity: cancelled (IOC / FAK / FOK) or resting. */
 function afterTake(state: SimState, order: SimOrder): void {
-  if (!isLiveWorking(order) || order.orderType === 'MARKET') return;
+  if (!isLive(order) || order.orderType === 'MARKET') return;
   if (isImmediate(order)) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', order.timeInForce);
   else rest(state, order);
 }
@@ -259,7 +213,7 @@ export function fillWaiting(state: SimState, sym: string, late?: ReadonlySet<unk
   for (const order of state.waitingMarket.filter((o) => o.sym === sym && !late?.has(o))) {
     const index = state.waitingMarket.indexOf(order);
     state.waitingMarket.splice(index, 1);
-    if (!isLiveWorking(order)) continue;
+    if (!isLive(order)) continue;
     if (takeableLevels(state, order, marketOf(state, sym)).length === 0) {
       state.waitingMarket.push(order);
       continue;
@@ -290,127 +244,4 @@ function lacksMarginAtFillPrice(state: SimState, order: SimOrder): boolean {
   );
   finishOrder(state, order, 'REJECTED', 'REJECT');
   return true;
-}
-
-/**
- * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
- * other side eats the queue ahead of it.
- */
-function advanceQueue(order: SimOrder, event: MarketTradeEvent): void {
-  if (event.price === order.priceN && event.side === (order.sign > 0 ? 'SELL' : 'BUY')) {
-    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
-  }
-}
-
-/**
- * The price a crossed resting order fills at from a trade: the trade's price, never worse than its
- * limit.
- */
-function crossedTradePrice(order: SimOrder, event: MarketTradeEvent): Dec {
-  const better = order.sign > 0 ? event.price < order.priceN : event.price > order.priceN;
-  return better ? decimalOf(event.price) : order.price;
-}
-
-/**
- * Matches the resting orders of a sym against a quote, book or trade event with the configured fill
- * model. Orders fill at their own limit price as makers, or, while crossed, at the market's price as
- * takers; an event's size is shared by the orders in price-time priority, and displayed size the
- * sim took is not offered again until the level's size changes.
- * @param state - the venue
- * @param event - the market event (its sym's market already folded)
- */
-export function matchResting(state: SimState, event: MarketEvent): void {
-  const book = state.books.get(event.sym);
-  if (book === undefined || book.size === 0) return;
-  if (event.kind === 'trade') {
-    if (book.buys.length > 0) matchTrade(state, book.buys, event);
-    if (book.sells.length > 0) matchTrade(state, book.sells, event);
-  } else if (event.kind === 'quote' || event.kind === 'book') {
-    const market = marketOf(state, event.sym);
-    if (book.buys.length > 0)
-      matchDisplayed(state, book.buys, event, market.bids, market.asks, market.asksTaken);
-    if (book.sells.length > 0)
-      matchDisplayed(state, book.sells, event, market.asks, market.bids, market.bidsTaken);
-  }
-}
-
-function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent): void {
-  const model = state.opts.fillModel;
-  let consumed = 0;
-  while (side.length > 0) {
-    const order = side[0] as SimOrder;
-    const offered = tradeCapacity(model, order, event) - consumed;
-    if (!(offered > 0)) break;
-    const wanted =
-      offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
-    if (!wanted.gt(0)) break;
-    const filled = order.crossed
-      ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
-      : executeFill(state, order, wanted, order.price, 'MAKER');
-    consumed += asNumber(filled);
-    if (side[0] === order) break;
-  }
-  // On a trades-only recording the print is also the level an arriving order takes: what the
-  // resting orders took of it is gone, as what arriving orders take is (see takeableLevels).
-  if (model.partialFills && consumed > 0) marketOf(state, event.sym).lastTaken += consumed;
-  // The head was updated while matching; the orders behind it see the same market.
-  if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
-}
-
-/**
- * Matches one side of the resting book against the displayed opposite levels, best first, each
- * level at most once for its size not yet taken. A crossed order takes each level at the level's
- * own price as a taker (as on arrival); the others fill at their limit as makers when the model's
- * rule lets the level reach them, under the queue model after the size displayed ahead of them on
- * a locked or crossed book (`sizesAhead`), which is noted as taken too, so the same display does
- * not serve it twice.
- */
-function matchDisplayed(
-  state: SimState,
-  side: SimOrder[],
-  event: QuoteEvent | BookEvent,
-  sameSide: readonly BookLevel[],
-  opposite: readonly BookLevel[],
-  taken: TakenLevel[],
-): void {
-  const model = state.opts.fillModel;
-  let ahead: Map<SimOrder, number> | undefined;
-  if (model.name === 'queue') {
-    for (const order of side) trimQueue(order, event);
-    ahead = sizesAhead(side, sameSide, opposite, taken);
-  }
-  // What this event's opposite size already gave the size ahead of an earlier order of ours: the
-  // same recorded size is ahead of the orders behind it.
-  let served = 0;
-  while (side.length > 0) {
-    const order = side[0] as SimOrder;
-    const best = opposite[0];
-    // Still crossed while the best opposite level reaches its limit, even if the sim took it all.
-    if (order.crossed && (best === undefined || !crosses(order, false, best[0]))) order.crossed = false;
-    let skip = Math.max(0, (ahead?.get(order) ?? 0) - served);
-    for (const [price, shown] of opposite) {
-      if (!(order.crossed ? crosses(order, false, price) : restingCrosses(model, order, price))) break;
-      let size = offered(model.partialFills, taken, price, shown);
-      if (skip > 0) {
-        const left = offeredAt(taken, price, shown);
-        const first = Math.min(skip, left);
-        skip -= first;
-        served += first;
-        noteTaken(taken, price, shown, first);
-        if (skip > 0 || first >= left) continue;
-        size -= first;
-      }
-      if (!(size > 0)) continue;
-      const wanted =
-        size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
-      if (!wanted.gt(0)) continue;
-      const filled = order.crossed
-        ? executeFill(state, order, wanted, decimalOf(price), 'TAKER')
-        : executeFill(state, order, wanted, order.price, 'MAKER');
-      if (model.partialFills) noteTaken(taken, price, shown, asNumber(filled));
-      if (order.remainingN <= 0 || !isLiveWorking(order)) break;
-    }
-    // A head still on the book has taken every level it reaches: the orders behind reach no more.
-    if (side[0] === order) break;
-  }
 }

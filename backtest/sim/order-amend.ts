@@ -7,7 +7,7 @@ import type {
 import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
-import { orderMargin } from './margin.ts';
+import { orderMargin } from './initial-margin.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { requeue, wouldTake } from './matching.ts';
 import { isLive } from './order-factory.ts';

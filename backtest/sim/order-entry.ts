@@ -3,6 +3,7 @@ import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/ind
 import { asNumber, parseTimeToSend, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { positionFor } from './fills.ts';
+import { retireFinalOrder } from './final-order-retention.ts';
 import { onlyReduces } from './margin.ts';
 import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
 import { workOrder, wouldTake } from './matching.ts';
@@ -12,7 +13,7 @@ import { publishOrder } from './publish.ts';
 import { rejectionReason, type SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
-import { retireFinalOrder, type SimState } from './sim-state.ts';
+import type { SimState } from './sim-state.ts';
 
 /**
  * Refuses an order beyond its sym's maxNumOrders (400001). The new order is registered already:

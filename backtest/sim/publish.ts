@@ -1,7 +1,9 @@
 import type { AlgoOrder, Dec, OrderAction } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
-import { accountView, assetView, equityOf, initialMargin, positionView } from './margin.ts';
+import { initialMargin } from './initial-margin.ts';
+import { equityOf } from './margin.ts';
+import { accountView, assetView, positionView } from './portfolio-views.ts';
 import { orderView, type SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';

@@ -136,8 +136,9 @@ export interface SimState {
   nextId: number;
   positionMode: PositionMode;
   /**
-   * Orders by id and by clientOrderId: every live order and the latest {@link RETAIN_FINAL_ORDERS}
-   * final ones (older final orders are forgotten, see {@link retireFinalOrder}).
+   * Orders by id and by clientOrderId: every live order and the latest `RETAIN_FINAL_ORDERS`
+   * final ones (older final orders are forgotten, see `retireFinalOrder` in
+   * `final-order-retention.ts`).
    */
   readonly ordersById: Map<string, SimOrder>;
   readonly ordersByRef: Map<string, SimOrder>;
@@ -268,33 +269,4 @@ export function credit(state: SimState, coin: string, amount: Dec): void {
   const balance = (state.balances.get(coin) ?? ZERO).plus(amount);
   state.balances.set(coin, balance);
   state.balancesN.set(coin, asNumber(balance));
-}
-
-/**
- * How many final orders the venue keeps whole (Keel's choice, like the kernel's order registry):
- * beyond it the oldest are forgotten, so a long run's memory does not grow with every order.
- */
-export const RETAIN_FINAL_ORDERS = 10_000;
-
-/**
- * Records that an order became final; forgets the oldest final order once more than
- * {@link RETAIN_FINAL_ORDERS} are kept. A forgotten order keeps only its clientOrderId and final
- * state: a new order reusing the reference is still a duplicate and a modify or cancel of it still
- * finds it final, but lookupOrder answers unknown for it.
- * @param state - the venue
- * @param order - the order, just final
- */
-export function retireFinalOrder(state: SimState, order: SimOrder): void {
-  state.finalOrders.push(order);
-  if (state.finalOrders.length - state.finalHead <= RETAIN_FINAL_ORDERS) return;
-  const old = state.finalOrders[state.finalHead++] as SimOrder;
-  if (state.ordersById.get(old.orderId) === old) state.ordersById.delete(old.orderId);
-  if (state.ordersByRef.get(old.clientOrderId) === old) {
-    state.ordersByRef.delete(old.clientOrderId);
-    state.forgottenStates.set(old.clientOrderId, old.state);
-  }
-  if (state.finalHead >= RETAIN_FINAL_ORDERS) {
-    state.finalOrders.splice(0, state.finalHead);
-    state.finalHead = 0;
-  }
 }

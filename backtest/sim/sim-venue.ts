@@ -9,39 +9,29 @@ import type {
   Order,
   UserEvent,
 } from '../../core/model/index.ts';
-import { asNumber } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
-import { adlRankOf } from './adl-rank.ts';
-import {
-  attachTpSl,
-  cancelAlgoOrder,
-  cancelAllAlgoOrders,
-  placeAlgoOrder,
-  replaceAlgoOrder,
-} from './algo-orders.ts';
+import { adlRanksOf } from './adl-rank.ts';
+import { attachTpSl } from './algo-orders.ts';
 import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
-import { closePosition, closePositions } from './close-positions.ts';
+import { dispatch } from './command-dispatch.ts';
 import { equityEstimateOf, equitySnapshotOf, marginHeadroomOf } from './equity-estimate.ts';
 import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
-import { borrow, loanRiskOf, repay } from './loans.ts';
-import { accountView, assetView, equityOf, positionView } from './margin.ts';
+import { loanRiskOf } from './loans.ts';
+import { equityOf } from './margin.ts';
 import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
-import { fillWaiting, marketOf, matchResting, workOrder } from './matching.ts';
-import { cancelOrder, cancelOrders, modifyOrder } from './order-amend.ts';
-import { placeOrder } from './order-entry.ts';
-import { setPositionMode } from './position-mode.ts';
-import { algoView } from './publish.ts';
-import { SimVenueError } from './sim-errors.ts';
+import { fillWaiting, marketOf, workOrder } from './matching.ts';
+import { matchResting } from './resting-matching.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
-import { type CashFlow, createSimState, type SimLedger, type SimState } from './sim-state.ts';
+import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
+import { snapshotOf } from './venue-snapshot.ts';
 
 /** The simulated venue: an execution port on virtual time, fed by recorded market events. */
 export interface SimVenue extends ExecutionPort {
@@ -131,50 +121,6 @@ export interface SimVenue extends ExecutionPort {
 interface PendingCommand {
   readonly arrival: number;
   readonly intent: Intent;
-}
-
-function dispatch(state: SimState, intent: Intent): void {
-  switch (intent.kind) {
-    case 'placeOrder':
-      placeOrder(state, intent);
-      return;
-    case 'modifyOrder':
-      modifyOrder(state, intent);
-      return;
-    case 'cancelOrder':
-      cancelOrder(state, intent);
-      return;
-    case 'cancelOrders':
-      cancelOrders(state, intent);
-      return;
-    case 'closePosition':
-      closePosition(state, intent);
-      return;
-    case 'closePositions':
-      closePositions(state, intent);
-      return;
-    case 'placeAlgoOrder':
-      placeAlgoOrder(state, intent);
-      return;
-    case 'replaceAlgoOrder':
-      replaceAlgoOrder(state, intent);
-      return;
-    case 'cancelAlgoOrder':
-      cancelAlgoOrder(state, intent);
-      return;
-    case 'cancelAllAlgoOrders':
-      cancelAllAlgoOrders(state, intent);
-      return;
-    case 'borrow':
-      borrow(state, intent);
-      return;
-    case 'repay':
-      repay(state, intent);
-      return;
-    case 'setPositionMode':
-      setPositionMode(state, intent.ref, intent.positionMode);
-      return;
-  }
 }
 
 /**
@@ -289,45 +235,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       const order = state.ordersByRef.get(clientOrderId);
       return Promise.resolve(order && order.sym === sym ? orderView(order, opts.portfolioId) : undefined);
     },
-    snapshot(): Promise<VenueSnapshot> {
-      const coins = new Set([...state.balances.keys()]);
-      const equity = equityOf(state);
-      const equityN = asNumber(equity);
-      return Promise.resolve({
-        ts: state.now,
-        openOrders: [...state.liveOrders].map((o) => orderView(o, opts.portfolioId)),
-        openAlgoOrders: [...state.algos.values()].map((a) => algoView(state, a)),
-        // The ADL rank moves with every mark: it is computed when read, not kept up to date per event.
-        positions: [...state.positions.values()]
-          .filter((p) => !p.qty.isZero())
-          .map((p) => positionView(state, p, equity, adlRankOf(state, p, equityN))),
-        assets: [...coins].map((coin) => assetView(state, coin)),
-        account: accountView(state, equity),
-      });
-    },
-    adlRanks(sym?: string): Promise<AdlRankEvent[]> {
-      if (sym !== undefined) {
-        const spec = opts.instruments.get(sym);
-        if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP') {
-          return Promise.reject(new SimVenueError('ADL_SYM_NOT_SUPPORTED', sym));
-        }
-      }
-      const equity = asNumber(equityOf(state));
-      const ranks = [...state.positions.values()]
-        .filter((p) => !p.qty.isZero() && (sym === undefined || p.sym === sym))
-        .map(
-          (p): AdlRankEvent => ({
-            kind: 'adlRank',
-            ts: state.now,
-            recvTs: state.now,
-            sym: p.sym,
-            positionId: `${p.sym}|${p.positionSide}`,
-            positionSide: p.positionSide,
-            rank: adlRankOf(state, p, equity),
-          }),
-        );
-      return Promise.resolve(ranks);
-    },
+    snapshot: (): Promise<VenueSnapshot> => Promise.resolve(snapshotOf(state)),
+    adlRanks: (sym?: string): Promise<AdlRankEvent[]> => adlRanksOf(state, sym),
     barOverlaps: () => barOverlapsOf(state),
     statement: () => [...state.cashFlows],
     ledger: () => ({ ...state.ledger }),

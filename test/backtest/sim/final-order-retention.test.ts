@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { aLimit, aSim, BTC } from '../../kit/sim-builders.ts';
 
-/** The sim keeps this many final orders whole (RETAIN_FINAL_ORDERS in backtest/sim/sim-state.ts). */
+/** The sim keeps this many final orders whole (RETAIN_FINAL_ORDERS in backtest/sim/final-order-retention.ts). */
 const RETAINED = 10_000;
 
 describe('sim venue: final orders beyond the retention bound', () => {

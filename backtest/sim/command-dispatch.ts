@@ -1,0 +1,57 @@
+import type { Intent } from '../../core/model/index.ts';
+import { cancelAlgoOrder, cancelAllAlgoOrders, placeAlgoOrder, replaceAlgoOrder } from './algo-orders.ts';
+import { closePosition, closePositions } from './close-positions.ts';
+import { borrow, repay } from './loans.ts';
+import { cancelOrder, cancelOrders, modifyOrder } from './order-amend.ts';
+import { placeOrder } from './order-entry.ts';
+import { setPositionMode } from './position-mode.ts';
+import type { SimState } from './sim-state.ts';
+
+/**
+ * Carries out a command that has arrived at the venue: hands it to the handler of its kind.
+ * @param state - the venue
+ * @param intent - the command's intent
+ */
+export function dispatch(state: SimState, intent: Intent): void {
+  switch (intent.kind) {
+    case 'placeOrder':
+      placeOrder(state, intent);
+      return;
+    case 'modifyOrder':
+      modifyOrder(state, intent);
+      return;
+    case 'cancelOrder':
+      cancelOrder(state, intent);
+      return;
+    case 'cancelOrders':
+      cancelOrders(state, intent);
+      return;
+    case 'closePosition':
+      closePosition(state, intent);
+      return;
+    case 'closePositions':
+      closePositions(state, intent);
+      return;
+    case 'placeAlgoOrder':
+      placeAlgoOrder(state, intent);
+      return;
+    case 'replaceAlgoOrder':
+      replaceAlgoOrder(state, intent);
+      return;
+    case 'cancelAlgoOrder':
+      cancelAlgoOrder(state, intent);
+      return;
+    case 'cancelAllAlgoOrders':
+      cancelAllAlgoOrders(state, intent);
+      return;
+    case 'borrow':
+      borrow(state, intent);
+      return;
+    case 'repay':
+      repay(state, intent);
+      return;
+    case 'setPositionMode':
+      setPositionMode(state, intent.ref, intent.positionMode);
+      return;
+  }
+}

@@ -1,0 +1,117 @@
+import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
+import { D, ZERO } from '../../core/model/index.ts';
+import { initialMargin } from './initial-margin.ts';
+import {
+  coinValue,
+  equityOf,
+  liqPriceOf,
+  maintenanceMargin,
+  UNBOUNDED_RISK_RATIO,
+  unrealizedPnl,
+  valuationOf,
+} from './margin.ts';
+import type { SimPosition } from './sim-position.ts';
+import type { SimState } from './sim-state.ts';
+
+/*
+ * The Positions, Accounts and Assets channel views of the portfolio, valued by the margin model
+ * (`margin.ts`, `initial-margin.ts`).
+ */
+
+/**
+ * The Positions-channel view of a position.
+ * @param state - the venue
+ * @param position - the position
+ * @param equity - the portfolio equity now
+ * @param adlRank - the ADL rank now (`adlRankOf`): the caller computes it when the view is made,
+ *   as the rank moves with every mark and the position's last published rank goes stale
+ * @returns the Position
+ */
+export function positionView(state: SimState, position: SimPosition, equity: Dec, adlRank: number): Position {
+  const { mark, notional: value, unrealizedPnl: pnl } = valuationOf(state, position);
+  return {
+    positionId: `${position.sym}|${position.positionSide}`,
+    portfolioId: state.opts.portfolioId,
+    sym: position.sym,
+    positionSide: position.positionSide,
+    positionQty: position.qty,
+    avgPrice: position.avgPrice,
+    markPrice: mark,
+    positionValue: value,
+    positionMargin: value.div(position.leverage),
+    positionMM: value.mul(state.opts.mmrOf(position.sym)),
+    unrealizedPNL: pnl,
+    leverage: position.leverage,
+    liqPrice: liqPriceOf(state, position, equity),
+    adlRank,
+    createAt: position.createAt,
+    updateAt: position.updateAt,
+  };
+}
+
+/**
+ * The Accounts-channel view of the portfolio.
+ * @param state - the venue
+ * @param equity - the portfolio equity when the caller has it already (same state)
+ * @param im - the initial margin when the caller has it already (same state)
+ * @returns the Account
+ */
+export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
+  const mm = maintenanceMargin(state);
+  const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
+  let accountStatus: AccountStatus = 'NORMAL';
+  if (state.liquidating) accountStatus = 'LIQUIDATION';
+  else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';
+  return {
+    portfolioId: state.opts.portfolioId,
+    equity,
+    availableMargin: equity.minus(im ?? initialMargin(state)),
+    maintainMargin: mm,
+    riskRatio,
+    accountStatus,
+    positionMode: state.positionMode,
+  };
+}
+
+/**
+ * The Assets-channel view of one coin; loan fields only when a loan of it is outstanding.
+ * @param state - the venue
+ * @param coin - the coin
+ * @param im - the initial margin when the caller has it already (same state)
+ * @returns the Asset
+ */
+export function assetView(state: SimState, coin: string, im?: Dec): Asset {
+  const balance = state.balances.get(coin) ?? ZERO;
+  let upnl = ZERO;
+  for (const position of state.positions.values()) {
+    if (!position.qty.isZero() && state.opts.instruments.get(position.sym)?.settleAsset === coin) {
+      upnl = upnl.plus(unrealizedPnl(state, position));
+    }
+  }
+  let loan = ZERO;
+  for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
+  const frozen = state.opts.valuationCoins.has(coin)
+    ? D.min(D.max(im ?? initialMargin(state), ZERO), D.max(balance, ZERO))
+    : ZERO;
+  const equity = balance.plus(upnl);
+  const asset: Asset = {
+    coin,
+    balance,
+    available: balance.minus(frozen),
+    frozen,
+    equity,
+    borrow: loan,
+    upnl,
+  };
+  if (!loan.gt(0)) return asset;
+  const value = coinValue(state, coin);
+  const netEquity = equity.minus(loan);
+  return {
+    ...asset,
+    loan,
+    loanValue: loan.mul(value),
+    netEquity,
+    netEquityValue: netEquity.mul(value),
+    netMarginValue: netEquity.mul(value),
+  };
+}

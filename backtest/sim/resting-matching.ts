@@ -1,0 +1,141 @@
+import type {
+  BookEvent,
+  BookLevel,
+  Dec,
+  MarketEvent,
+  MarketTradeEvent,
+  QuoteEvent,
+} from '../../core/model/index.ts';
+import { asNumber, decimalOf } from '../../core/model/index.ts';
+import { restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
+import { executeFill } from './fills.ts';
+import { crosses, lotQty, offered } from './level-fill.ts';
+import { noteTaken, offeredAt, type TakenLevel } from './market-state.ts';
+import { marketOf } from './matching.ts';
+import { isLive } from './order-factory.ts';
+import type { SimOrder } from './sim-order.ts';
+import type { SimState } from './sim-state.ts';
+
+/**
+ * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
+ * other side eats the queue ahead of it.
+ */
+function advanceQueue(order: SimOrder, event: MarketTradeEvent): void {
+  if (event.price === order.priceN && event.side === (order.sign > 0 ? 'SELL' : 'BUY')) {
+    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
+  }
+}
+
+/**
+ * The price a crossed resting order fills at from a trade: the trade's price, never worse than its
+ * limit.
+ */
+function crossedTradePrice(order: SimOrder, event: MarketTradeEvent): Dec {
+  const better = order.sign > 0 ? event.price < order.priceN : event.price > order.priceN;
+  return better ? decimalOf(event.price) : order.price;
+}
+
+/**
+ * Matches the resting orders of a sym against a quote, book or trade event with the configured fill
+ * model. Orders fill at their own limit price as makers, or, while crossed, at the market's price as
+ * takers; an event's size is shared by the orders in price-time priority, and displayed size the
+ * sim took is not offered again until the level's size changes.
+ * @param state - the venue
+ * @param event - the market event (its sym's market already folded)
+ */
+export function matchResting(state: SimState, event: MarketEvent): void {
+  const book = state.books.get(event.sym);
+  if (book === undefined || book.size === 0) return;
+  if (event.kind === 'trade') {
+    if (book.buys.length > 0) matchTrade(state, book.buys, event);
+    if (book.sells.length > 0) matchTrade(state, book.sells, event);
+  } else if (event.kind === 'quote' || event.kind === 'book') {
+    const market = marketOf(state, event.sym);
+    if (book.buys.length > 0)
+      matchDisplayed(state, book.buys, event, market.bids, market.asks, market.asksTaken);
+    if (book.sells.length > 0)
+      matchDisplayed(state, book.sells, event, market.asks, market.bids, market.bidsTaken);
+  }
+}
+
+function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent): void {
+  const model = state.opts.fillModel;
+  let consumed = 0;
+  while (side.length > 0) {
+    const order = side[0] as SimOrder;
+    const offered = tradeCapacity(model, order, event) - consumed;
+    if (!(offered > 0)) break;
+    const wanted =
+      offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
+    if (!wanted.gt(0)) break;
+    const filled = order.crossed
+      ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
+      : executeFill(state, order, wanted, order.price, 'MAKER');
+    consumed += asNumber(filled);
+    if (side[0] === order) break;
+  }
+  // On a trades-only recording the print is also the level an arriving order takes: what the
+  // resting orders took of it is gone, as what arriving orders take is (see takeableLevels in
+  // matching.ts).
+  if (model.partialFills && consumed > 0) marketOf(state, event.sym).lastTaken += consumed;
+  // The head was updated while matching; the orders behind it see the same market.
+  if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
+}
+
+/**
+ * Matches one side of the resting book against the displayed opposite levels, best first, each
+ * level at most once for its size not yet taken. A crossed order takes each level at the level's
+ * own price as a taker (as on arrival); the others fill at their limit as makers when the model's
+ * rule lets the level reach them, under the queue model after the size displayed ahead of them on
+ * a locked or crossed book (`sizesAhead`), which is noted as taken too, so the same display does
+ * not serve it twice.
+ */
+function matchDisplayed(
+  state: SimState,
+  side: SimOrder[],
+  event: QuoteEvent | BookEvent,
+  sameSide: readonly BookLevel[],
+  opposite: readonly BookLevel[],
+  taken: TakenLevel[],
+): void {
+  const model = state.opts.fillModel;
+  let ahead: Map<SimOrder, number> | undefined;
+  if (model.name === 'queue') {
+    for (const order of side) trimQueue(order, event);
+    ahead = sizesAhead(side, sameSide, opposite, taken);
+  }
+  // What this event's opposite size already gave the size ahead of an earlier order of ours: the
+  // same recorded size is ahead of the orders behind it.
+  let served = 0;
+  while (side.length > 0) {
+    const order = side[0] as SimOrder;
+    const best = opposite[0];
+    // Still crossed while the best opposite level reaches its limit, even if the sim took it all.
+    if (order.crossed && (best === undefined || !crosses(order, false, best[0]))) order.crossed = false;
+    let skip = Math.max(0, (ahead?.get(order) ?? 0) - served);
+    for (const [price, shown] of opposite) {
+      if (!(order.crossed ? crosses(order, false, price) : restingCrosses(model, order, price))) break;
+      let size = offered(model.partialFills, taken, price, shown);
+      if (skip > 0) {
+        const left = offeredAt(taken, price, shown);
+        const first = Math.min(skip, left);
+        skip -= first;
+        served += first;
+        noteTaken(taken, price, shown, first);
+        if (skip > 0 || first >= left) continue;
+        size -= first;
+      }
+      if (!(size > 0)) continue;
+      const wanted =
+        size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
+      if (!wanted.gt(0)) continue;
+      const filled = order.crossed
+        ? executeFill(state, order, wanted, decimalOf(price), 'TAKER')
+        : executeFill(state, order, wanted, order.price, 'MAKER');
+      if (model.partialFills) noteTaken(taken, price, shown, asNumber(filled));
+      if (order.remainingN <= 0 || !isLive(order)) break;
+    }
+    // A head still on the book has taken every level it reaches: the orders behind reach no more.
+    if (side[0] === order) break;
+  }
+}
