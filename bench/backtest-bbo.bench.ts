@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { eventCachePaths } from '../backtest/runner/event-cache.ts';
 import { runBacktest } from '../backtest/runner/index.ts';
 import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
-import { decodeSessionRecord } from '../config/session-decoder.ts';
+import { decodeSessionRecord, SESSION_DECODER_ID } from '../config/session-decoder.ts';
 import type { IntentGate } from '../core/kernel/index.ts';
 import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
@@ -94,7 +94,7 @@ async function backtest(eventCache: boolean): Promise<RunSummary> {
     startingCash: D(100_000),
     fillModel: 'queue',
     closeAtEnd: true,
-    ...(eventCache ? { eventCache: { decoderId: 'session-decoder-v1' } } : {}),
+    ...(eventCache ? { eventCache: { decoderId: SESSION_DECODER_ID } } : {}),
   });
   const summary = {
     fills: result.fills.length,

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { klineMessage } from '../backtest/csv/index.ts';
 import { RecordingWriter } from '../backtest/recording/index.ts';
 import { type ProgressReporter, runBacktest } from '../backtest/runner/index.ts';
-import { decodeSessionRecord } from '../config/session-decoder.ts';
+import { decodeSessionRecord, SESSION_DECODER_ID } from '../config/session-decoder.ts';
 import { seededRandom } from '../core/kernel/index.ts';
 import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
@@ -88,7 +88,7 @@ async function backtest(
     startingCash: D(100_000),
     fillModel: 'bar',
     closeAtEnd: true,
-    ...(eventCache ? { eventCache: { decoderId: 'session-decoder-v1' } } : {}),
+    ...(eventCache ? { eventCache: { decoderId: SESSION_DECODER_ID } } : {}),
     ...(progress === undefined ? {} : { progress }),
   });
   const summary = {

@@ -6,7 +6,7 @@ import { classifyPrivateFrame, decodeMarketMessage } from '../core/venue/index.t
  * Names {@link decodeSessionRecord} in event caches (`backtest.eventCache`): a cache made by
  * another decoder id is stale and rebuilt. Bump the version when decoding changes what it yields.
  */
-export const SESSION_DECODER_ID = 'session-decoder-v1';
+export const SESSION_DECODER_ID = 'session-decoder-v2';
 
 /**
  * The record decoder that wires the venue's wire -> model mapping into the recording reader, so a

@@ -1,10 +1,36 @@
-/** A REST failure to inject: answer 5xx, or never answer (the client's timeout fires). */
+/**
+ * A REST failure to inject. `status` answers 5xx and `timeout` never answers, both before the
+ * request runs: the venue does nothing. `lostReply` runs the request on the venue (an order is
+ * placed, a cancel done, a loan taken) and then loses the reply: it never answers (the client's
+ * timeout fires), or with `close` it closes the connection (the client sees a network error),
+ * while the venue holds the result, as when a reply is lost on the way back.
+ */
 export interface RestFault {
-  readonly kind: 'status' | 'timeout';
+  readonly kind: 'status' | 'timeout' | 'lostReply';
   /** HTTP status of a `status` fault, default 503. */
   readonly status?: number;
   /** Only requests to this path fail; default any. */
   readonly path?: string;
+  /**
+   * Only requests of this HTTP method fail (`POST` places an order, `GET` on the same path looks
+   * it up); default any.
+   */
+  readonly method?: string;
+  /**
+   * Of a `lostReply` fault: true closes the connection once the request ran (a network error,
+   * e.g. a reset); false (default) leaves it open and unanswered (a timeout).
+   */
+  readonly close?: boolean;
+}
+
+/** Which request's reply {@link PaperFaults.loseNextRestReply} loses, and how. */
+export interface LostReplyOptions {
+  /** Only a request to this path; default the next request of any path. */
+  readonly path?: string;
+  /** Only a request of this HTTP method (e.g. `POST`, not the `GET` lookup on the same path); default any. */
+  readonly method?: string;
+  /** Close the connection (network error) instead of never answering (timeout). Default false. */
+  readonly close?: boolean;
 }
 
 /**
@@ -64,11 +90,24 @@ export class PaperFaults {
   }
 
   /**
-   * Fails the next REST request (to `path` when given) with a 5xx or by never answering.
-   * @param fault - status (default 503) or timeout
+   * Fails the next REST request (to `path` when given) with a 5xx or by never answering, before
+   * it runs; or, with kind `lostReply`, after it ran (see {@link PaperFaults.loseNextRestReply}).
+   * @param fault - status (default 503), timeout or lostReply
    */
   failNextRest(fault: RestFault = { kind: 'status' }): void {
     this.restFaults.push(fault);
+  }
+
+  /**
+   * Loses the reply of the next REST request (to `path` when given): the venue runs it and holds
+   * its result (the order is placed, the cancel done), but the client never hears of it. It gets
+   * no answer and its timeout fires, or with `close` the connection closes under it (a network
+   * error). Tests use it to check that a lost reply is looked up rather than blindly re-sent.
+   * Same as `failNextRest({ kind: 'lostReply', path, method, close })`.
+   * @param options - the path to match, and whether to close the connection
+   */
+  loseNextRestReply(options: LostReplyOptions = {}): void {
+    this.restFaults.push({ kind: 'lostReply', ...options });
   }
 
   /**
@@ -82,10 +121,15 @@ export class PaperFaults {
   /**
    * Takes the REST fault that applies to a request, if any.
    * @param path - the request path
+   * @param method - the request's HTTP method; a fault naming another method does not apply
    * @returns the fault, consumed
    */
-  takeRestFault(path: string): RestFault | undefined {
-    const index = this.restFaults.findIndex((f) => f.path === undefined || f.path === path);
+  takeRestFault(path: string, method?: string): RestFault | undefined {
+    const index = this.restFaults.findIndex(
+      (f) =>
+        (f.path === undefined || f.path === path) &&
+        (f.method === undefined || method === undefined || f.method.toUpperCase() === method.toUpperCase()),
+    );
     if (index < 0) return undefined;
     const [fault] = this.restFaults.splice(index, 1);
     return fault;

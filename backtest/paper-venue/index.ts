@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { PaperApiError } from './envelope.ts';
-export type { RestFault } from './faults.ts';
+export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';
 export type { FeedItem, FeedPacing, FeedSource, SyntheticFeedOptions } from './market-feed.ts';
 export { listFeed, MarketFeed, recordingFeed, syntheticFeed } from './market-feed.ts';

@@ -4,7 +4,7 @@ import { ENDPOINTS, type EndpointName } from '../../core/venue/index.ts';
 import type { LoanOptions } from '../sim/index.ts';
 import type { CommandName } from './command-table.ts';
 import { badParameter, PaperApiError, success } from './envelope.ts';
-import type { PaperFaults } from './faults.ts';
+import type { PaperFaults, RestFault } from './faults.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { Params } from './request-fields.ts';
@@ -76,6 +76,19 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+type Reply = (status: number, body: unknown) => void;
+
+/**
+ * How the request's answer goes out: normally, or lost after the request ran (a `lostReply`
+ * fault): left unanswered, or with `close` the connection is destroyed without a reply.
+ */
+function replyOf(res: ServerResponse, fault: RestFault | undefined): Reply {
+  if (fault?.kind !== 'lostReply') return (status, body) => send(res, status, body);
+  return () => {
+    if (fault.close === true) res.socket?.destroy();
+  };
+}
+
 /**
  * Builds the node:http request handler of the paper venue's REST interface: injected faults,
  * then authentication, rate limits and the route; every answer is the spec's envelope.
@@ -95,9 +108,9 @@ async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerRes
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const where = `${method} ${url.pathname}`;
   const body = await readBody(req);
-  const fault = deps.faults.takeRestFault(url.pathname);
+  const fault = deps.faults.takeRestFault(url.pathname, method);
   if (fault?.kind === 'timeout') return;
-  if (fault) {
+  if (fault?.kind === 'status') {
     send(res, fault.status ?? 503, {
       code: 50001,
       message: 'the service is unavailable (injected fault)',
@@ -105,6 +118,7 @@ async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerRes
     });
     return;
   }
+  const reply = replyOf(res, fault);
   try {
     const name = ROUTE_BY_KEY.get(`${method} ${url.pathname}`);
     const extension = deps.extensions.get(`${method} ${url.pathname}`);
@@ -116,7 +130,7 @@ async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerRes
     if (!book)
       throw new PaperApiError(2002, `the API key's portfolio ${credential.portfolioId} does not exist`, 401);
     if (extension) {
-      send(res, 200, success(extension(book, params) ?? null));
+      reply(200, success(extension(book, params) ?? null));
       return;
     }
     deps.limits.take(book.portfolioId, ENDPOINTS[name as EndpointName].limit, deps.wallNow());
@@ -130,10 +144,10 @@ async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerRes
       now: deps.virtualNow,
       execute: (command) => deps.execute(book, command, params, where),
     });
-    send(res, 200, success(data ?? null));
+    reply(200, success(data ?? null));
   } catch (error) {
     if (error instanceof PaperApiError) {
-      send(res, error.httpStatus, error.envelope());
+      reply(error.httpStatus, error.envelope());
       return;
     }
     throw error;

@@ -22,5 +22,10 @@ export interface Execution {
   /** Realized PnL of this fill, as the venue reports it. */
   readonly rpnl: Dec;
   readonly execType: ExecType;
+  /**
+   * The venue's own execType text when it is neither MAKER nor TAKER (e.g. a liquidation or ADL
+   * fill the public venue docs do not list); `execType` is then TAKER. Absent otherwise.
+   */
+  readonly venueExecType?: string;
   readonly timestamp: number;
 }

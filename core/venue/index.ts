@@ -17,7 +17,8 @@ export { createLiveVenue } from './live/live-venue.ts';
 // Wire <-> model mapping.
 export { orderFromWire, orderToWire, placeOrderBodyFromIntent } from './mapping/order-mapping.ts';
 export { placeOrderArgsFromIntent } from './mapping/place-order-args-mapping.ts';
-export { userEventsFromFrame } from './mapping/user-data-decoder.ts';
+export type { UserDataBatch } from './mapping/user-data-decoder.ts';
+export { decodeUserDataBatch, userEventsFromFrame } from './mapping/user-data-decoder.ts';
 export {
   accountFromWire,
   algoOrderFromWire,
@@ -253,7 +254,7 @@ export {
   replaceOrderRequest,
 } from './ws/order-entry.ts';
 export type { PrivateFrame } from './ws/private-frame.ts';
-export { classifyPrivateFrame } from './ws/private-frame.ts';
+export { classifyPrivateFrame, reportBadEntries } from './ws/private-frame.ts';
 export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-client.ts';
 export { PrivateWsClient } from './ws/private-ws-client.ts';
 export { ConnectionLostError, NotConnectedError } from './ws/ws-errors.ts';

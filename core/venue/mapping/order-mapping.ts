@@ -3,6 +3,7 @@ import {
   formatDecimal,
   type Order,
   type OrderAction,
+  type OrderType,
   type PlaceOrderIntent,
   parseDecimal,
   type TimeInForce,
@@ -46,6 +47,22 @@ function tpSl(
 }
 
 /**
+ * The model's order type of a wire order. LIMIT / MARKET per public venue docs; any other text (a
+ * liquidation or ADL order the docs do not list) is Keel's choice: LIMIT when the order carries a
+ * non-zero limit price, MARKET otherwise, so the order's update is kept rather than dropped.
+ * @param text - the wire orderType
+ * @param limitPrice - the wire limitPrice, maybe absent
+ * @returns LIMIT or MARKET
+ */
+function orderTypeFromWire(text: string, limitPrice: string | undefined): OrderType {
+  const upper = text.toUpperCase();
+  if (upper === 'LIMIT' || upper === 'MARKET') return upper;
+  return limitPrice !== undefined && limitPrice !== '' && !decOrZero(limitPrice, 'limitPrice').isZero()
+    ? 'LIMIT'
+    : 'MARKET';
+}
+
+/**
  * Maps a decoded wire order to Keel's Order.
  * @param wire - the order from REST or the Orders channel
  * @returns the model order
@@ -62,7 +79,7 @@ export function orderFromWire(wire: OrderWire): Order {
     portfolioId: wire.portfolioId ?? '',
     sym: wire.sym,
     side: wire.side,
-    orderType: wire.orderType,
+    orderType: orderTypeFromWire(wire.orderType, wire.limitPrice),
     timeInForce,
     orderState: wire.orderState,
     orderQty: parseDecimal(wire.orderQty, 'orderQty'),

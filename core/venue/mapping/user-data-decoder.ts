@@ -73,8 +73,44 @@ function one(channel: string, item: unknown, index: number, ts: number, recvTs: 
   }
 }
 
+/** A User Data frame decoded entry by entry: the entries that decoded, and why the others did not. */
+export interface UserDataBatch {
+  /** The events of the entries that decoded, in payload order. */
+  readonly events: UserEvent[];
+  /** One sentence per entry that did not decode (it names the channel, the index and the field). */
+  readonly problems: string[];
+}
+
 /**
- * Decodes a User Data frame into model events, one per payload entry.
+ * Decodes a User Data frame entry by entry, so one bad entry costs only itself: the good entries
+ * of the same frame (a valid fill next to a mistyped one) are still delivered. Never throws.
+ * @param frame - the decoded frame envelope
+ * @param recvTs - local receive time, epoch ms
+ * @returns the good entries' events and one problem per bad entry
+ */
+export function decodeUserDataBatch(frame: UserDataFrameWire, recvTs: number): UserDataBatch {
+  const items = Array.isArray(frame.data) ? frame.data : [frame.data];
+  const ts = frame.ts ?? 0;
+  const events: UserEvent[] = [];
+  const problems: string[] = [];
+  items.forEach((item, index) => {
+    try {
+      events.push(one(frame.channel, item, index, ts, recvTs));
+    } catch (error) {
+      problems.push(
+        error instanceof Error
+          ? error.message
+          : `${frame.channel} channel data[${index}] could not be decoded: ${String(error)}`,
+      );
+    }
+  });
+  return { events, problems };
+}
+
+/**
+ * Decodes a User Data frame into model events, one per payload entry, all or nothing (a replay
+ * or test that wants every entry). The live client uses {@link decodeUserDataBatch}, which keeps
+ * the good entries of a frame with a bad one.
  * @param frame - the decoded frame envelope
  * @param recvTs - local receive time, epoch ms
  * @returns the events in payload order

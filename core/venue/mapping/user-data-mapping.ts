@@ -3,6 +3,7 @@ import {
   type AlgoOrder,
   type AlgoOrderState,
   type Asset,
+  type ExecType,
   type Execution,
   LIQUIDATION_NODE_TYPES,
   type LiquidationEventRecord,
@@ -18,6 +19,19 @@ import type { ExecutionWire } from '../wire/execution.ts';
 import type { LiquidationEventWire, LiquidationPositionWire } from '../wire/liquidation.ts';
 import type { PositionWire } from '../wire/position.ts';
 import { decOrZero } from './order-mapping.ts';
+
+/**
+ * The model's execType of a wire execution. TAKER / MAKER per public venue docs (any case); any
+ * other text is Keel's choice: TAKER (a liquidation or ADL fill is forced, it rests on no book),
+ * with the venue's text kept in `venueExecType` so nothing is lost.
+ * @param text - the wire execType
+ * @returns execType, and venueExecType when the text is not MAKER or TAKER
+ */
+function execTypeFromWire(text: string): { execType: ExecType; venueExecType?: string } {
+  const upper = text.toUpperCase();
+  if (upper === 'MAKER' || upper === 'TAKER') return { execType: upper };
+  return { execType: 'TAKER', venueExecType: text };
+}
 
 /**
  * Maps a wire execution to the model.
@@ -39,7 +53,7 @@ export function executionFromWire(wire: ExecutionWire): Execution {
     feeCoin: wire.feeCoin ?? wire.tradingFeeCoin ?? '',
     rebate: decOrZero(wire.rebate, 'rebate'),
     rpnl: decOrZero(wire.rpnl, 'rpnl'),
-    execType: wire.execType,
+    ...execTypeFromWire(wire.execType),
     timestamp: wire.timestamp ?? wire.createAt ?? 0,
   };
 }

@@ -24,7 +24,11 @@ export const executionWireSchema = z.looseObject({
   feeCoin: z.string().optional(),
   rebate: decimalText.optional(),
   rpnl: decimalText.optional(),
-  execType: z.enum(['MAKER', 'TAKER']),
+  /**
+   * TAKER / MAKER per public venue docs; any other text (a liquidation or ADL fill the docs do not
+   * list) is kept, so such a fill is never dropped: the mapping decides what it means.
+   */
+  execType: z.string(),
   timestamp: epochMs.optional(),
   createAt: epochMs.optional(),
 });

@@ -25,7 +25,11 @@ export const orderWireSchema = z.looseObject({
   portfolioId: z.string().optional(),
   sym: z.string(),
   side: sideText,
-  orderType: z.enum(['LIMIT', 'MARKET']),
+  /**
+   * LIMIT / MARKET per public venue docs; other text (a liquidation or ADL order) is kept rather
+   * than dropping the order's update: the mapping decides what it means.
+   */
+  orderType: z.string(),
   orderState: z.enum(['NEW', 'OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELLED', 'REJECTED', 'FAIL']),
   orderQty: decimalText,
   limitPrice: decimalText.optional(),
@@ -45,6 +49,9 @@ export const orderWireSchema = z.looseObject({
   positionSide: positionSideText.optional(),
   algoOrderId: z.string().optional(),
   ...tpSlFields,
+  // A trigger type the docs do not list must not drop the whole order: the mapping falls back.
+  tpTriggerType: z.string().optional(),
+  slTriggerType: z.string().optional(),
   action: z.string().optional(),
   actionMsg: z.string().optional(),
   amendType: z.string().optional(),

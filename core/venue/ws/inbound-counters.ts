@@ -1,6 +1,8 @@
 /**
  * Counts of inbound messages by outcome, exposed so a run can report (and alert on) malformed
- * or unexpected venue traffic. Every inbound frame increments `frames` and exactly one outcome.
+ * or unexpected venue traffic. Every inbound frame increments `frames` and exactly one outcome,
+ * with one exception: a User Data batch with good and bad entries counts once under `pushes`
+ * (its good entries are delivered) and once more under `malformed` per bad entry.
  */
 export interface InboundCounters {
   frames: number;
@@ -14,7 +16,10 @@ export interface InboundCounters {
   pushes: number;
   /** Control messages that carry no event (subscribe acks, login reply). */
   control: number;
-  /** Frames that are not JSON or miss / mistype a field. */
+  /**
+   * Frames that are not JSON or miss / mistype a field, plus each bad entry of a User Data batch
+   * whose other entries were delivered.
+   */
   malformed: number;
   /** Well-formed frames of a kind Keel does not expect (unknown channel or event). */
   unexpected: number;

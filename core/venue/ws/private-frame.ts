@@ -1,15 +1,26 @@
+import type { Logger } from 'pino';
 import type { UserEvent } from '../../model/index.ts';
 import { DecodeError } from '../errors.ts';
-import { userEventsFromFrame } from '../mapping/user-data-decoder.ts';
+import { decodeUserDataBatch } from '../mapping/user-data-decoder.ts';
 import { decodeWire, parseJson } from '../wire/decode.ts';
 import { USER_DATA_CHANNELS, userDataFrameSchema } from '../wire/user-data.ts';
 import { PRIVATE_PONG, type WsReplyWire, wsReplySchema } from '../wire/ws-envelope.ts';
+import type { InboundCounters } from './inbound-counters.ts';
 
-/** What an inbound private-WebSocket frame turned out to be. */
+/**
+ * What an inbound private-WebSocket frame turned out to be. A User Data batch whose entries all
+ * fail to decode is `malformed`; one with at least one good entry is `events`, and `badEntries`
+ * says why each other entry was dropped.
+ */
 export type PrivateFrame =
   | { readonly kind: 'pong' }
   | { readonly kind: 'reply'; readonly reply: WsReplyWire }
-  | { readonly kind: 'events'; readonly events: readonly UserEvent[] }
+  | {
+      readonly kind: 'events';
+      readonly events: readonly UserEvent[];
+      /** One problem per entry of the batch that did not decode; empty when all did. */
+      readonly badEntries: readonly string[];
+    }
   | { readonly kind: 'malformed'; readonly problem: string }
   | { readonly kind: 'unexpected'; readonly problem: string };
 
@@ -61,7 +72,11 @@ export function classifyPrivateFrame(text: string, recvTs: number): PrivateFrame
           problem: `User Data channel ${JSON.stringify(frame.channel)} is not one Keel knows`,
         };
       }
-      return { kind: 'events', events: userEventsFromFrame(frame, recvTs) };
+      const batch = decodeUserDataBatch(frame, recvTs);
+      if (batch.events.length === 0 && batch.problems.length > 0) {
+        return { kind: 'malformed', problem: batch.problems.join('; ') };
+      }
+      return { kind: 'events', events: batch.events, badEntries: batch.problems };
     }
     return { kind: 'unexpected', problem: 'private WebSocket frame has neither event nor channel' };
   } catch (error) {
@@ -69,5 +84,27 @@ export function classifyPrivateFrame(text: string, recvTs: number): PrivateFrame
       return { kind: 'malformed', problem: error.message };
     }
     return { kind: 'malformed', problem: `private WebSocket frame could not be decoded: ${String(error)}` };
+  }
+}
+
+/**
+ * Logs and counts the bad entries of a User Data batch whose other entries were delivered: each
+ * one is a malformed message (`counters.malformed`, a warning naming the entry and field), the
+ * same contract as a malformed frame. The batch itself counts once under `pushes`.
+ * @param badEntries - the `badEntries` of an `events` frame
+ * @param counters - the client's inbound counters, mutated
+ * @param logger - where the warnings go
+ */
+export function reportBadEntries(
+  badEntries: readonly string[],
+  counters: InboundCounters,
+  logger: Logger,
+): void {
+  for (const problem of badEntries) {
+    counters.malformed++;
+    logger.warn(
+      { problem },
+      'malformed User Data entry dropped; the good entries of its frame were delivered',
+    );
   }
 }

@@ -9,7 +9,7 @@ import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../t
 import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
-import { classifyPrivateFrame } from './private-frame.ts';
+import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 
 /** Reconnect policy: capped exponential backoff with jitter. */
@@ -305,6 +305,7 @@ export class PrivateWsClient {
       case 'events':
         this.counters.pushes++;
         for (const event of frame.events) this.userEventsSubject.next(event);
+        reportBadEntries(frame.badEntries, this.counters, this.logger);
         return;
       case 'malformed':
         this.counters.malformed++;

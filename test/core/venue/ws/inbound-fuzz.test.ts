@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
+  classifyPrivateFrame,
   hmacSigner,
   type InboundCounters,
   MarketDataClient,
@@ -19,7 +20,7 @@ const outcomes = (c: InboundCounters) =>
   c.heartbeats + c.replies + c.unmatchedReplies + c.pushes + c.control + c.malformed + c.unexpected;
 
 describe('inbound frame fuzzing (100k frames in all)', () => {
-  it('survives 70k arbitrary and mutated private frames, counting every one exactly once', () => {
+  it('survives 70k arbitrary and mutated private frames, counting every one exactly once (and each bad entry of a delivered batch once more)', () => {
     const client = new PrivateWsClient({
       url: 'ws://127.0.0.1:1/unused',
       signer: hmacSigner('k', 's'),
@@ -29,13 +30,18 @@ describe('inbound frame fuzzing (100k frames in all)', () => {
     let events = 0;
     client.userEvents.subscribe(() => events++);
     let sent = 0;
+    let badEntries = 0;
     fc.assert(
       fc.property(
         fc.array(mutatedFrame(VALID_PRIVATE_FRAMES), { minLength: 100, maxLength: 100 }),
         (frames) => {
-          for (const frame of frames) client.receive(frame);
+          for (const frame of frames) {
+            const classified = classifyPrivateFrame(frame, 0);
+            if (classified.kind === 'events') badEntries += classified.badEntries.length;
+            client.receive(frame);
+          }
           sent += frames.length;
-          return client.counters.frames === sent && outcomes(client.counters) === sent;
+          return client.counters.frames === sent && outcomes(client.counters) === sent + badEntries;
         },
       ),
       { numRuns: 700, seed: 5 },
