@@ -14,8 +14,9 @@ export { Kernel } from './kernel.ts';
 export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.ts';
 export type { KernelState } from './kernel-state.ts';
 export { mergeByTime } from './merge-by-time.ts';
-export type { OrderFactoryState } from './order-factory.ts';
-export { OrderFactory, toDecimal } from './order-factory.ts';
+export { toDecimal } from './order-amounts.ts';
+export type { OrderFactoryState } from './order-defaults.ts';
+export { OrderFactory } from './order-factory.ts';
 export type {
   AlgoInput,
   Amount,
