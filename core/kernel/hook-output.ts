@@ -1,4 +1,4 @@
-import type { IntentKind } from '../model/index.ts';
+import type { Intent, IntentKind } from '../model/index.ts';
 
 /** Every intent kind of the model; `satisfies` makes the compiler flag a kind added there and missed here. */
 const INTENT_KINDS: ReadonlySet<string> = new Set(
@@ -102,4 +102,94 @@ export function intentOutputError(where: string, verb: string, out: unknown, pro
   return new TypeError(
     `${where} ${verb} ${problem}, not an intent: return one intent, an array of intents, or nothing (undefined); none of them was sent`,
   );
+}
+
+/** Where a strategy's output goes once checked: the kernel, on that strategy's behalf. */
+export interface OutputSink {
+  /**
+   * Passes one intent on to the kernel's checks.
+   * @param intent - the intent
+   */
+  submit(intent: Intent): void;
+  /**
+   * Halts the strategy and reports a fault.
+   * @param where - the hook or stream
+   * @param error - what it threw, or the error describing what it gave
+   * @param how - `returned` / `emitted` when it did not throw
+   */
+  fault(where: string, error: unknown, how?: 'returned' | 'emitted'): void;
+  /**
+   * Reports what an unawaited Promise of the strategy rejected with.
+   * @param where - what gave the Promise
+   * @param reason - the rejection reason
+   */
+  rejected(where: string, reason: unknown): void;
+}
+
+/**
+ * Sends what a hook returned or the setup stream emitted, or halts the strategy when it is not
+ * intents: a fault like a throw (the kernel's checks would otherwise crash on it), and nothing
+ * of it is sent.
+ * @param sink - the strategy's way to the kernel
+ * @param out - what the hook returned or the stream emitted
+ * @param where - the hook or stream
+ * @param verb - `returned` or `emitted`
+ */
+export function acceptOutput(
+  sink: OutputSink,
+  out: unknown,
+  where: string,
+  verb: 'returned' | 'emitted',
+): void {
+  const problem = intentOutputProblem(out);
+  if (problem !== undefined) {
+    sink.fault(where, intentOutputError(where, verb, out, problem), verb);
+    reportRejection(sink, where, out);
+    return;
+  }
+  sendIntents(sink, out as Intent | readonly Intent[] | undefined);
+}
+
+/**
+ * Submits checked intents, one by one, in order.
+ * @param sink - the strategy's way to the kernel
+ * @param out - one intent, several, or nothing
+ */
+export function sendIntents(sink: OutputSink, out: Intent | readonly Intent[] | undefined): void {
+  if (out === undefined) return;
+  if (Array.isArray(out)) {
+    for (const intent of out as readonly Intent[]) sink.submit(intent);
+  } else {
+    sink.submit(out as Intent);
+  }
+}
+
+/**
+ * Halts the strategy because `where` gave something that is not what it must give.
+ * @param sink - the strategy's way to the kernel
+ * @param where - what gave it, e.g. `setup`
+ * @param value - what it gave
+ * @param expected - what it must give, e.g. `an Observable of intents or nothing`
+ */
+export function refuseOutput(sink: OutputSink, where: string, value: unknown, expected: string): void {
+  const what = isThenable(value) ? 'a Promise (an async function?)' : describeValue(value);
+  sink.fault(
+    where,
+    new TypeError(`${where} returned ${what}: it must return ${expected}, synchronously`),
+    'returned',
+  );
+  reportRejection(sink, where, value);
+}
+
+/**
+ * A strategy's Promise is not awaited (the strategy is already halted and reported), but what it
+ * rejects with is the user's own error: it goes to the kernel's rejection channel, to be logged,
+ * instead of becoming an unhandled rejection that ends the process, or vanishing.
+ * @param sink - the strategy's way to the kernel
+ * @param where - what gave the value
+ * @param value - anything; only a thenable is watched
+ */
+export function reportRejection(sink: OutputSink, where: string, value: unknown): void {
+  if (!isThenable(value)) return;
+  Promise.resolve(value).then(undefined, (reason: unknown) => sink.rejected(where, reason));
 }

@@ -10,13 +10,13 @@ export { defineStrategy } from './define-strategy.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
 export { MAX_REF_LENGTH } from './intent-ownership.ts';
-export type { StrategyFault, StrategyRejection } from './kernel.ts';
 export { Kernel } from './kernel.ts';
 export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.ts';
 export type { KernelState } from './kernel-state.ts';
 export { mergeByTime } from './merge-by-time.ts';
-export type { OrderFactoryState } from './order-factory.ts';
-export { OrderFactory, toDecimal } from './order-factory.ts';
+export { toDecimal } from './order-amounts.ts';
+export type { OrderFactoryState } from './order-defaults.ts';
+export { OrderFactory } from './order-factory.ts';
 export type {
   AlgoInput,
   Amount,
@@ -35,6 +35,7 @@ export { seededRandom } from './random.ts';
 export type { Scheduler } from './scheduler.ts';
 export type { StrategyContext } from './strategy-context.ts';
 export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+export type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
 export { strictParams } from './strict-params.ts';
 export type { UsEquitySessionOptions } from './us-equity-session.ts';
 export {

@@ -21,12 +21,13 @@ import type {
 import { positionKey, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
+import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
+import { referencePriceOf, venueMarkPriceOf } from './market-prices.ts';
+import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
 import { OrderRegistry } from './order-registry.ts';
-import { RetentionQueue } from './retention-queue.ts';
+import { PositionLegKeys } from './position-leg-keys.ts';
 import { VenueEquityMarks } from './venue-equity-marks.ts';
-
-const RECENT_FILLS = 100_000;
 
 /** A flat SHORT leg's quantity (-0, as 0 negated): one shared immutable value instead of one per call. */
 const NEGATIVE_ZERO = ZERO.neg();
@@ -48,15 +49,14 @@ export class KernelState implements RiskView {
   readonly closedBars = new Map<string, BarEvent>();
   /** Positions by `sym|positionSide`. */
   readonly positions = new Map<string, Position>();
-  readonly #legKeys = new Map<string, Readonly<Record<PositionSide, string>>>();
+  readonly #legKeys = new PositionLegKeys();
   readonly assets = new Map<string, Asset>();
   /** Loans by `exchange|coin`. */
   readonly loans = new Map<string, Loan>();
   /** ADL rank by `sym|positionSide` (1 lowest to 5 highest). */
   readonly adlRanks = new Map<string, number>();
   /** transactionIds of the most recent fills, so a fill delivered twice (reconnect, replay) counts once. */
-  private readonly bookedFills = new Set<string>();
-  private readonly bookedOrder = new RetentionQueue(RECENT_FILLS);
+  private readonly bookedFills = new BookedFills();
   /** Liquidation positions reported for the current (latest) liquidation event. */
   readonly liquidationPositions: LiquidationPositionRecord[] = [];
   account: Account | undefined;
@@ -93,31 +93,23 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * Books a fill's transactionId unless already booked. The last 100 000 are remembered (a
-   * duplicate arrives soon after the original), so memory stays bounded in long runs.
+   * Books a fill's transactionId unless already booked (the most recent are remembered, see
+   * {@link BookedFills}).
    * @param transactionId - the execution's id
    * @returns true the first time, false for a duplicate
    */
   bookFill(transactionId: string): boolean {
-    if (this.bookedFills.has(transactionId)) return false;
-    this.bookedFills.add(transactionId);
-    const forgotten = this.bookedOrder.push(transactionId);
-    if (forgotten !== undefined) this.bookedFills.delete(forgotten);
-    return true;
+    return this.bookedFills.book(transactionId);
   }
 
   /**
-   * The price orders are judged and positions valued at, in this order: mid of the last quote
-   * (both sides present), else the last trade price, else the mark price, else the close of the
-   * latest closed bar. Keel's choice: tradable prices first, the venue's mark next, and a bar
-   * close last because it is the oldest (it is the only price on bar-only data).
+   * The price orders are judged and positions valued at: quote mid, else last trade, else mark,
+   * else the latest closed bar's close (Keel's choice, see {@link referencePriceOf}).
    * @param sym - the symbol
    * @returns the reference price, or undefined before any market data
    */
   referencePrice(sym: string): number | undefined {
-    const quote = this.quotes.get(sym);
-    if (quote !== undefined && quote.bid > 0 && quote.ask > 0) return (quote.bid + quote.ask) / 2;
-    return this.trades.get(sym)?.price ?? this.marks.get(sym)?.markPrice ?? this.closedBars.get(sym)?.close;
+    return referencePriceOf(this, sym);
   }
 
   /**
@@ -128,23 +120,9 @@ export class KernelState implements RiskView {
    * @returns the signed quantity
    */
   positionQty(sym: string, positionSide: PositionSide): Dec {
-    const qty = this.positions.get(this.#legKey(sym, positionSide))?.positionQty ?? ZERO;
+    const qty = this.positions.get(this.#legKeys.of(sym, positionSide))?.positionQty ?? ZERO;
     if (positionSide !== 'SHORT') return qty;
     return qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
-  }
-
-  /** The positions key of a leg, built once per sym: netQty runs on every quote, and a fresh key string would be hashed each time. */
-  #legKey(sym: string, positionSide: PositionSide): string {
-    let keys = this.#legKeys.get(sym);
-    if (keys === undefined) {
-      keys = {
-        NONE: positionKey(sym, 'NONE'),
-        LONG: positionKey(sym, 'LONG'),
-        SHORT: positionKey(sym, 'SHORT'),
-      };
-      this.#legKeys.set(sym, keys);
-    }
-    return keys[positionSide];
   }
 
   /** @returns the account's position mode; NET until the venue says otherwise */
@@ -158,12 +136,7 @@ export class KernelState implements RiskView {
    * @returns the orders
    */
   openOrders(strategyId?: string): readonly Order[] {
-    const result: Order[] = [];
-    for (const order of this.orders.open.values()) {
-      if (strategyId === undefined || this.orders.ownerOf(order.clientOrderId) === strategyId)
-        result.push(order);
-    }
-    return result;
+    return openOrdersOf(this.orders, strategyId);
   }
 
   /**
@@ -172,17 +145,7 @@ export class KernelState implements RiskView {
    * @returns the count
    */
   countOpenOrders(filter: OpenOrderFilter = {}): number {
-    const { strategyId, sym } = filter;
-    if (sym === undefined) {
-      return strategyId === undefined
-        ? this.orders.open.size
-        : (this.orders.openByOwner.get(strategyId)?.size ?? 0);
-    }
-    const onSym = this.orders.openBySym.get(sym);
-    if (onSym === undefined || strategyId === undefined) return onSym?.size ?? 0;
-    let count = 0;
-    for (const ref of onSym.keys()) if (this.orders.ownerOf(ref) === strategyId) count++;
-    return count;
+    return countOpenOrdersOf(this.orders, filter);
   }
 
   /**
@@ -191,12 +154,8 @@ export class KernelState implements RiskView {
    * @param strategyId - only this strategy's, when given
    * @returns the orders
    */
-  *openOrdersOn(sym: string, strategyId?: string): Iterable<Order> {
-    const onSym = this.orders.openBySym.get(sym);
-    if (onSym === undefined) return;
-    for (const order of onSym.values()) {
-      if (strategyId === undefined || this.orders.ownerOf(order.clientOrderId) === strategyId) yield order;
-    }
+  openOrdersOn(sym: string, strategyId?: string): Iterable<Order> {
+    return openOrdersOnSym(this.orders, sym, strategyId);
   }
 
   /**
@@ -215,13 +174,7 @@ export class KernelState implements RiskView {
    * @returns the algo orders
    */
   openAlgoOrders(strategyId?: string): readonly AlgoOrder[] {
-    const result: AlgoOrder[] = [];
-    for (const algo of this.orders.openAlgo.values()) {
-      if (strategyId === undefined || this.orders.ownerOf(algo.clientAlgoOrderId) === strategyId) {
-        result.push(algo);
-      }
-    }
-    return result;
+    return openAlgoOrdersOf(this.orders, strategyId);
   }
 
   /**
@@ -281,23 +234,13 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * The price the venue values positions at, as far as Keel has seen, by the simulated venue's
-   * rule: the mark price, else the last price (the latest trade or closed bar, whichever came
-   * later), else the quote mid. Keel's choice where the venue publishes no mark, so the paper
-   * session's equity matches a backtest of its recording.
+   * The price the venue values positions at, as far as Keel has seen: mark, else the latest
+   * trade or closed bar, else quote mid (Keel's choice, see {@link venueMarkPriceOf}).
    * @param sym - the symbol
    * @returns the price, or undefined before any market data
    */
   venueMarkPrice(sym: string): number | undefined {
-    const mark = this.marks.get(sym);
-    if (mark !== undefined) return mark.markPrice;
-    const trade = this.trades.get(sym);
-    const bar = this.closedBars.get(sym);
-    if (trade !== undefined && (bar === undefined || trade.recvTs >= bar.recvTs)) return trade.price;
-    if (bar !== undefined) return bar.close;
-    const quote = this.quotes.get(sym);
-    if (quote !== undefined && quote.bid > 0 && quote.ask > 0) return (quote.bid + quote.ask) / 2;
-    return undefined;
+    return venueMarkPriceOf(this, sym);
   }
 
   /**

@@ -1,58 +1,22 @@
 import type { Observable, Subscription } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
-import type { BarEvent, BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
-import { BarAggregator } from './bar-aggregator.ts';
-import { foldUserEvent } from './fold-user-event.ts';
+import type { BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
+import { InFlightCheck } from './in-flight-check.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
-import type { IntentGate, KernelOptions } from './kernel-options.ts';
+import type { KernelOptions } from './kernel-options.ts';
 import { KernelState } from './kernel-state.ts';
 import { KERNEL_OWNER, KernelTimers } from './kernel-timers.ts';
+import { MarketRouting } from './market-routing.ts';
 import { mergeByTime } from './merge-by-time.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { IntentDenied } from './strategy-events.ts';
-import { StrategyRunner } from './strategy-runner.ts';
-import { strictParams } from './strict-params.ts';
+import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
+import { StrategyFaultReports } from './strategy-faults.ts';
+import type { StrategyRunner } from './strategy-runner.ts';
+import { createRunners } from './strategy-slots.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
-
-/**
- * A strategy hook or stream threw: the strategy is halted (no more hooks or intents), the run goes
- * on. `strategyId` is `kernel` when the kernel's own work failed (an in-flight lookup).
- */
-export interface StrategyFault {
-  readonly strategyId: string;
-  /** The hook or stream that threw, e.g. `onQuote`. */
-  readonly where: string;
-  readonly error: unknown;
-  readonly ts: number;
-  /**
-   * Set when nothing threw: the hook `returned` (the setup stream `emitted`) a value that is not
-   * intents, e.g. `[undefined]` or an async hook's Promise. Absent for a throw.
-   */
-  readonly how?: 'returned' | 'emitted';
-  /**
-   * The strategy's plugin file ({@link StrategySlot.source}) when the composition root knows it:
-   * the place to name when no stack frame can (a hook that returned a bad value is no longer on
-   * the stack when the kernel checks it).
-   */
-  readonly source?: string;
-}
-
-/**
- * A Promise the kernel did not wait for (an async hook, setup or state factory, already reported
- * as a {@link StrategyFault}) rejected: the error the strategy's own async code raised. It comes a
- * microtask or more after the fault, at a time the run's events do not fix, so it is for logs and
- * consoles, never for result files.
- */
-export interface StrategyRejection {
-  readonly strategyId: string;
-  /** What returned the Promise, e.g. `onBar`, `state`, or `ctx.submit` when it was given one. */
-  readonly where: string;
-  /** What the Promise rejected with. */
-  readonly reason: unknown;
-  /** The strategy's plugin file, when known (see {@link StrategyFault.source}). */
-  readonly source?: string;
-}
+import { UserDataRouting } from './user-data-routing.ts';
+import { WorkQueue } from './work-queue.ts';
 
 /** Work that arrived while the kernel was busy: an event, a denial to deliver, or a timer wake-up. */
 type Job =
@@ -61,8 +25,6 @@ type Job =
   | { readonly kind: 'wake' };
 
 const WAKE: Job = { kind: 'wake' };
-const STRATEGY_ID = /^[A-Za-z0-9_]{1,24}$/;
-const RUN_ID = /^[A-Za-z0-9]{0,8}$/;
 
 /**
  * The kernel: one single-threaded loop that folds market and User Data events into one
@@ -92,38 +54,29 @@ export class Kernel {
    */
   readonly rejections: Observable<StrategyRejection>;
   private readonly runners: StrategyRunner[];
-  private readonly byId = new Map<string, StrategyRunner>();
   private readonly scheduler: Scheduler;
   private readonly followsEventTime: boolean;
-  private readonly execution: ExecutionPort;
-  private readonly gate: IntentGate;
   private readonly timers: KernelTimers;
-  private readonly aggregator = new BarAggregator();
-  private readonly barWatchers = new Map<string, StrategyRunner[]>();
+  private readonly marketRouting: MarketRouting;
+  private readonly userRouting: UserDataRouting;
   private readonly pipeline: IntentPipeline;
-  private readonly tracker: OrderTracker | undefined;
-  private readonly inFlightCheckMs: number;
-  private lookupRunning = false;
+  private readonly inFlight: InFlightCheck | undefined;
   private started = false;
-  private readonly backlog: Job[] = [];
+  private readonly work = new WorkQueue<Job>((job) => this.handle(job));
   private readonly denial$ = new Subject<IntentDenied>();
-  private readonly fault$ = new Subject<StrategyFault>();
-  private readonly rejection$ = new Subject<StrategyRejection>();
+  private readonly reports = new StrategyFaultReports();
   private readonly market: Observable<MarketEvent>;
   private readonly user: Observable<UserEvent>;
   private subscriptions: Subscription[] = [];
-  private backlogHead = 0;
-  private busy = false;
-  private readonly emitBar = (bar: BarEvent): void => this.onBar(bar);
-  private readonly wake = (): void => this.enqueue(WAKE);
+  private readonly wake = (): void => this.work.enqueue(WAKE);
   private readonly fireTimer = (timer: ScheduledTimer): boolean => {
     if (timer.owner === KERNEL_OWNER) {
-      this.checkInFlight();
+      this.inFlight?.check(this.state.now());
       return true;
     }
     const runner = this.runners[timer.owner] as StrategyRunner;
     runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
-    if (this.backlog.length > 0) this.drain();
+    this.work.drainPending();
     return runner.live;
   };
 
@@ -136,45 +89,34 @@ export class Kernel {
     this.scheduler = options.scheduler;
     this.timers = new KernelTimers(options.scheduler, this.wake);
     this.followsEventTime = options.scheduler.followsEventTime;
-    this.execution = options.execution;
-    this.gate = options.gate;
     this.state = new KernelState(options.scheduler.clock, options.instruments, options.portfolio);
     this.market = Array.isArray(options.market)
       ? mergeByTime(options.market as readonly Observable<MarketEvent>[])
       : (options.market as Observable<MarketEvent>);
     this.user = options.user ?? options.execution.events;
     this.denials = this.denial$.asObservable();
-    this.faults = this.fault$.asObservable();
-    this.rejections = this.rejection$.asObservable();
-    const runId = options.runId ?? '';
-    if (!RUN_ID.test(runId))
-      throw new TypeError(`kernel: runId ${JSON.stringify(runId)} must be 0-8 letters or digits`);
-    this.runners = options.strategies.map((slot, index) => {
-      if (!STRATEGY_ID.test(slot.id)) {
-        throw new TypeError(
-          `kernel: strategy id ${JSON.stringify(slot.id)} must be 1-24 of A-Z, a-z, 0-9, _`,
-        );
-      }
-      if (this.byId.has(slot.id)) throw new TypeError(`kernel: strategy id ${slot.id} is used twice`);
-      const parsed = strictParams(slot.strategy.params).safeParse(slot.params ?? {});
-      if (!parsed.success) {
-        const issues = parsed.error.issues
-          .map((i) => `${i.message} → at params.${i.path.join('.')}`)
-          .join('; ');
-        throw new TypeError(`kernel: strategy ${slot.id} (${slot.strategy.name}): ${issues}`);
-      }
-      const runner = new StrategyRunner(slot.id, index, slot.strategy, parsed.data, runId, this, slot.source);
-      this.byId.set(slot.id, runner);
-      return runner;
-    });
-    this.tracker = options.tracker;
-    this.inFlightCheckMs = options.inFlightCheckMs ?? 1_000;
+    this.faults = this.reports.faults;
+    this.rejections = this.reports.rejections;
+    this.runners = createRunners(options.strategies, options.runId ?? '', this);
+    const deny = (runner: StrategyRunner, denial: IntentDenied): void => this.deny(runner, denial);
+    this.marketRouting = new MarketRouting(this.state, this.runners);
+    this.userRouting = new UserDataRouting(this.state, this.runners, options.gate, options.tracker, deny);
+    this.inFlight =
+      options.tracker === undefined
+        ? undefined
+        : new InFlightCheck(
+            options.tracker,
+            options.execution,
+            options.inFlightCheckMs ?? 1_000,
+            (event) => this.push(event),
+            (error) => this.reports.kernelFault('in-flight lookup', error, this.state.now()),
+          );
     this.pipeline = new IntentPipeline(
       this.state,
       options.gate,
       options.execution,
       this.runners,
-      (runner, denial) => this.deny(runner, denial),
+      deny,
       options.tracker,
     );
   }
@@ -190,7 +132,7 @@ export class Kernel {
       return Promise.reject(new Error('kernel: start() was called twice; build a new Kernel per run'));
     this.started = true;
     return new Promise<void>((resolve, reject) => {
-      this.run(() => {
+      this.work.run(() => {
         // User Data first: a venue that answers inside submit (a synchronous sim) answers the
         // intents of onStart before start returns. Its events wait in the backlog until every
         // strategy has started.
@@ -202,10 +144,7 @@ export class Kernel {
         );
         for (const runner of this.runners) runner.start();
       });
-      if (this.tracker !== undefined) {
-        const every = this.inFlightCheckMs;
-        this.timers.set(KERNEL_OWNER, this.state.now() + every, every, 'in-flight');
-      }
+      this.inFlight?.arm(this.timers, this.state.now());
       this.subscriptions.push(
         this.market.subscribe({
           next: (event) => this.push(event),
@@ -218,7 +157,7 @@ export class Kernel {
 
   /** Calls every strategy's `onStop` (intents returned there are still sent), then unsubscribes. */
   stop(): void {
-    this.run(() => {
+    this.work.run(() => {
       for (const runner of this.runners) runner.stop();
     });
     for (const subscription of this.subscriptions) subscription.unsubscribe();
@@ -232,7 +171,7 @@ export class Kernel {
    * @param event - a market or User Data event
    */
   push(event: KeelEvent): void {
-    this.enqueue(event);
+    this.work.enqueue(event);
   }
 
   /**
@@ -250,52 +189,13 @@ export class Kernel {
    * @param ts - epoch ms
    */
   advanceTime(ts: number): void {
-    this.run(() => {
+    this.work.run(() => {
       if (this.followsEventTime) {
         this.fireTimers(ts);
         this.scheduler.advanceTo(ts);
       }
-      this.aggregator.closeDue(ts, this.emitBar);
+      this.marketRouting.closeDue(ts);
     });
-  }
-
-  private enqueue(job: Job): void {
-    if (this.busy) {
-      this.backlog.push(job);
-      return;
-    }
-    this.busy = true;
-    try {
-      this.handle(job);
-      if (this.backlog.length > 0) this.drain();
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  private run(work: () => void): void {
-    if (this.busy) {
-      work();
-      return;
-    }
-    this.busy = true;
-    try {
-      work();
-      if (this.backlog.length > 0) this.drain();
-    } finally {
-      this.busy = false;
-    }
-  }
-
-  /** FIFO over the backlog; re-entrant (a timer fired while draining drains too) through the shared head. */
-  private drain(): void {
-    const backlog = this.backlog;
-    while (this.backlogHead < backlog.length) {
-      const job = backlog[this.backlogHead++] as Job;
-      this.handle(job);
-    }
-    backlog.length = 0;
-    this.backlogHead = 0;
   }
 
   private handle(job: Job): void {
@@ -312,96 +212,8 @@ export class Kernel {
       if (this.timers.nextAt <= ts) this.fireTimers(ts);
       this.scheduler.advanceTo(ts);
     }
-    if (this.aggregator.nextClose <= ts) {
-      // A feed bar switches aggregation off before it could close a bar of its own (sym, interval).
-      if (job.kind === 'bar') this.aggregator.onFeedBar(job);
-      this.aggregator.closeDue(ts, this.emitBar);
-    }
-    const runners = this.runners;
-    const state = this.state;
-    switch (job.kind) {
-      case 'quote':
-        state.quotes.set(job.sym, job);
-        for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverQuote(job);
-        return;
-      case 'trade':
-        state.trades.set(job.sym, job);
-        this.aggregator.onTrade(job, this.emitBar);
-        for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverTrade(job);
-        return;
-      case 'bar':
-        if (job.closed) state.closedBars.set(job.sym, job);
-        if (this.aggregator.onFeedBar(job)) {
-          state.bars.set(`${job.sym}|${job.interval}`, job);
-          if (job.closed) this.deliverBar(job);
-        } else {
-          state.bars.set(`${job.sym}|${job.interval}`, job);
-        }
-        if (job.closed) this.aggregator.onFinerBar(job, this.emitBar);
-        return;
-      case 'book':
-        state.books.set(job.sym, job);
-        return;
-      case 'markPrice':
-        state.marks.set(job.sym, job);
-        return;
-      case 'ticker':
-      case 'indexPrice':
-      case 'openInterest':
-        // Informational channels: nothing in the kernel's state or a strategy's callbacks reads them yet.
-        return;
-      case 'gap':
-        return;
-      default:
-        this.foldUser(job);
-    }
-  }
-
-  private foldUser(event: UserEvent): void {
-    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
-    if (!foldUserEvent(this.state, event)) return;
-    switch (event.kind) {
-      case 'order':
-        this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
-        return;
-      case 'execution':
-        this.observeEquity();
-        this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
-        return;
-      case 'account':
-        this.observeEquity();
-        return;
-      case 'position':
-        for (const runner of this.runners) runner.deliverPosition(event.position);
-        return;
-      case 'commandRejected': {
-        const runner = this.ownerOf(event.ref);
-        if (runner === undefined) return;
-        this.deny(runner, {
-          kind: 'denied',
-          strategyId: runner.id,
-          ref: event.ref,
-          intentKind: event.intentKind,
-          source: 'venue',
-          check: `venue.${event.code}`,
-          reason: `the venue refused ${event.intentKind} ${event.ref}: ${event.message} (code ${event.code})`,
-          ts: this.state.now(),
-        });
-        return;
-      }
-      default:
-        return;
-    }
-  }
-
-  /** Money changed hands: let the kill switch see equity now rather than at the next intent. */
-  private observeEquity(): void {
-    if (this.gate.observeEquity !== undefined) this.gate.observeEquity(this.state.now(), this.state.equity());
-  }
-
-  private ownerOf(ref: string): StrategyRunner | undefined {
-    const id = this.state.orders.ownerOf(ref);
-    return id === undefined ? undefined : this.byId.get(id);
+    this.marketRouting.closeDueAt(job);
+    if (!this.marketRouting.route(job)) this.userRouting.route(job);
   }
 
   // RunnerHost: what strategies call.
@@ -412,8 +224,8 @@ export class Kernel {
    * @param intent - the intent
    */
   submit(runner: StrategyRunner, intent: Intent): void {
-    if (!this.busy) {
-      this.run(() => this.submit(runner, intent));
+    if (!this.work.busy) {
+      this.work.run(() => this.submit(runner, intent));
       return;
     }
     this.pipeline.submit(runner, intent);
@@ -437,11 +249,7 @@ export class Kernel {
 
   /** Registers a strategy for closed bars of a (sym, interval). */
   watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void {
-    const key = `${sym}|${interval}`;
-    const watchers = this.barWatchers.get(key) ?? [];
-    if (!watchers.includes(runner)) watchers.push(runner);
-    this.barWatchers.set(key, watchers);
-    this.aggregator.watch(sym, interval);
+    this.marketRouting.watch(runner, sym, interval);
   }
 
   /**
@@ -450,12 +258,7 @@ export class Kernel {
    * @returns one entry per strategy and (sym, interval), in the order they were first watched
    */
   watchedBars(): { readonly strategyId: string; readonly sym: string; readonly interval: BarInterval }[] {
-    const out: { strategyId: string; sym: string; interval: BarInterval }[] = [];
-    for (const [key, runners] of this.barWatchers) {
-      const [sym, interval] = key.split('|') as [string, BarInterval];
-      for (const runner of runners) out.push({ strategyId: runner.id, sym, interval });
-    }
-    return out;
+    return this.marketRouting.watched();
   }
 
   /**
@@ -467,14 +270,7 @@ export class Kernel {
    */
   fault(runner: StrategyRunner, where: string, error: unknown, how?: 'returned' | 'emitted'): void {
     runner.halt();
-    this.fault$.next({
-      strategyId: runner.id,
-      where,
-      error,
-      ts: this.state.now(),
-      ...(how === undefined ? {} : { how }),
-      ...(runner.source === undefined ? {} : { source: runner.source }),
-    });
+    this.reports.fault(runner, where, error, this.state.now(), how);
   }
 
   /**
@@ -484,49 +280,15 @@ export class Kernel {
    * @param reason - the rejection reason
    */
   rejected(runner: StrategyRunner, where: string, reason: unknown): void {
-    this.rejection$.next({
-      strategyId: runner.id,
-      where,
-      reason,
-      ...(runner.source === undefined ? {} : { source: runner.source }),
-    });
+    this.reports.rejected(runner, where, reason);
   }
 
   private fireTimers(upTo: number): void {
     this.timers.fireDue(upTo, this.fireTimer);
   }
 
-  /** Looks up overdue requests; the answers come back as order updates through {@link Kernel.push}. */
-  private checkInFlight(): void {
-    const tracker = this.tracker;
-    if (tracker === undefined || this.lookupRunning) return;
-    const now = this.state.now();
-    const deadline = tracker.nextDeadline();
-    if (deadline === undefined || deadline > now) return;
-    this.lookupRunning = true;
-    tracker.checkTimeouts(this.execution, now).then(
-      (events) => {
-        this.lookupRunning = false;
-        for (const event of events) this.push(event);
-      },
-      (error: unknown) => {
-        this.lookupRunning = false;
-        this.fault$.next({ strategyId: 'kernel', where: 'in-flight lookup', error, ts: this.state.now() });
-      },
-    );
-  }
-
-  private onBar(bar: BarEvent): void {
-    this.state.bars.set(`${bar.sym}|${bar.interval}`, bar);
-    this.deliverBar(bar);
-  }
-
-  private deliverBar(bar: BarEvent): void {
-    for (const runner of this.barWatchers.get(`${bar.sym}|${bar.interval}`) ?? []) runner.deliverBar(bar);
-  }
-
   private deny(runner: StrategyRunner, denial: IntentDenied): void {
     this.denial$.next(denial);
-    this.backlog.push({ kind: 'deliverDenial', runner, denial });
+    this.work.defer({ kind: 'deliverDenial', runner, denial });
   }
 }

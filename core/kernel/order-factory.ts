@@ -7,12 +7,8 @@ import type {
   CancelOrdersIntent,
   ClosePositionIntent,
   ClosePositionsIntent,
-  Dec,
-  InstrumentSpec,
   ModifyOrderIntent,
   Order,
-  OrderCondition,
-  OrderSide,
   PlaceAlgoOrderIntent,
   PlaceOrderIntent,
   PositionMode,
@@ -20,10 +16,11 @@ import type {
   RepayIntent,
   ReplaceAlgoOrderIntent,
   SetPositionModeIntent,
-  TimeInForce,
-  TpSl,
 } from '../model/index.ts';
-import { decimalOf, formatTimeToSend, parseDecimal, ZERO } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
+import { toDecimal } from './order-amounts.ts';
+import type { OrderFactoryState } from './order-defaults.ts';
+import { defaultTimeInForce, isEquity } from './order-defaults.ts';
 import type {
   AlgoInput,
   Amount,
@@ -32,37 +29,9 @@ import type {
   LimitInput,
   LoanInput,
   MarketInput,
-  OrderInputBase,
-  TpSlInput,
 } from './order-inputs.ts';
+import { orderCondition, placeAlgoOrderIntent, placeOrderIntent } from './placement-intents.ts';
 import { US_EQUITY_ZONE } from './us-equity-session.ts';
-
-/** What the factory reads to fill defaults; the strategy's context provides it. */
-export interface OrderFactoryState {
-  instrument(sym: string): InstrumentSpec | undefined;
-  positionMode(): PositionMode;
-  positionQty(sym: string, positionSide: PositionSide): Dec;
-  orderByRef(ref: string): Order | undefined;
-  algoSymByRef(ref: string): string | undefined;
-  /** The next generated caller reference of this strategy. */
-  nextRef(): string;
-}
-
-/**
- * Turns an amount into a Decimal exactly.
- * @param value - Decimal, number or decimal string
- * @param field - the field name for the error message
- * @returns the Decimal
- * @throws TypeError when a number is not finite or a string is not a decimal
- */
-export function toDecimal(value: Amount, field: string): Dec {
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value))
-      throw new TypeError(`order factory: ${field} must be a finite number, got ${value}`);
-    return decimalOf(value);
-  }
-  return typeof value === 'string' ? parseDecimal(value, field) : value;
-}
 
 /**
  * The order factory a strategy gets as `ctx.order`: one method per intent kind of the model.
@@ -81,7 +50,13 @@ export class OrderFactory {
    * ctx.submit(ctx.order.limit({ sym, side: 'BUY', qty: '0.01', price: quote.bid, round: true }));
    */
   limit(input: LimitInput): PlaceOrderIntent {
-    return this.place(input, 'LIMIT', input.price, input.timeInForce ?? this.defaultTif(input.sym));
+    return placeOrderIntent(
+      this.state,
+      input,
+      'LIMIT',
+      input.price,
+      input.timeInForce ?? defaultTimeInForce(this.state, input.sym),
+    );
   }
 
   /**
@@ -90,7 +65,8 @@ export class OrderFactory {
    * @returns the intent
    */
   market(input: MarketInput): PlaceOrderIntent {
-    const intent = this.place(
+    const intent = placeOrderIntent(
+      this.state,
       { ...input, qty: input.qty ?? ZERO },
       'MARKET',
       undefined,
@@ -107,7 +83,7 @@ export class OrderFactory {
    * @returns the intent
    */
   postOnly(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
-    return this.place(input, 'LIMIT', input.price, 'GTX');
+    return placeOrderIntent(this.state, input, 'LIMIT', input.price, 'GTX');
   }
 
   /**
@@ -116,7 +92,13 @@ export class OrderFactory {
    * @returns the intent
    */
   ioc(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
-    return this.place(input, 'LIMIT', input.price, this.isEquity(input.sym) ? 'FAK' : 'IOC');
+    return placeOrderIntent(
+      this.state,
+      input,
+      'LIMIT',
+      input.price,
+      isEquity(this.state, input.sym) ? 'FAK' : 'IOC',
+    );
   }
 
   /**
@@ -125,7 +107,7 @@ export class OrderFactory {
    * @returns the intent
    */
   fok(input: Omit<LimitInput, 'timeInForce'>): PlaceOrderIntent {
-    return this.place(input, 'LIMIT', input.price, 'FOK');
+    return placeOrderIntent(this.state, input, 'LIMIT', input.price, 'FOK');
   }
 
   /**
@@ -134,12 +116,12 @@ export class OrderFactory {
    * @returns the intent, with `expiryDate` as `YYYY-MM-DD`
    */
   gtd(input: GtdInput): PlaceOrderIntent {
-    const zone = this.isEquity(input.sym) ? US_EQUITY_ZONE : 'utc';
+    const zone = isEquity(this.state, input.sym) ? US_EQUITY_ZONE : 'utc';
     const expiryDate =
       typeof input.expiry === 'number'
         ? (DateTime.fromMillis(input.expiry, { zone }).toISODate() ?? '')
         : input.expiry;
-    return { ...this.place(input, 'LIMIT', input.price, 'GTD'), expiryDate };
+    return { ...placeOrderIntent(this.state, input, 'LIMIT', input.price, 'GTD'), expiryDate };
   }
 
   /**
@@ -149,18 +131,13 @@ export class OrderFactory {
    * @returns the intent
    */
   conditional(input: ConditionalInput): PlaceOrderIntent {
-    const round = input.round === true ? this.instrumentOf(input.sym) : undefined;
-    const condition: OrderCondition = {
-      code: input.code,
-      ...(input.triggerPrice === undefined ? {} : { triggerPrice: this.trigger(input.triggerPrice, round) }),
-      ...(input.stopPrice === undefined ? {} : { stopPrice: this.trigger(input.stopPrice, round) }),
-      ...(input.sendAt === undefined
-        ? {}
-        : { timeToSend: typeof input.sendAt === 'number' ? formatTimeToSend(input.sendAt) : input.sendAt }),
-    };
+    const condition = orderCondition(
+      input,
+      input.round === true ? this.state.instrument(input.sym) : undefined,
+    );
     const orderType = input.price === undefined ? 'MARKET' : 'LIMIT';
-    const tif = input.timeInForce ?? this.defaultTif(input.sym);
-    return { ...this.place(input, orderType, input.price, tif), condition };
+    const tif = input.timeInForce ?? defaultTimeInForce(this.state, input.sym);
+    return { ...placeOrderIntent(this.state, input, orderType, input.price, tif), condition };
   }
 
   /**
@@ -171,22 +148,7 @@ export class OrderFactory {
    * ctx.order.algo({ sym, side: 'SELL', qty: 1, triggerPrice: 58_000, condition: 'LTE', reduceOnly: true });
    */
   algo(input: AlgoInput): PlaceAlgoOrderIntent {
-    const spec = input.round === true ? this.instrumentOf(input.sym) : undefined;
-    const reduceOnly = input.reduceOnly ?? false;
-    return {
-      kind: 'placeAlgoOrder',
-      ref: input.ref ?? this.state.nextRef(),
-      sym: input.sym,
-      side: input.side,
-      algoOrderType: input.algoOrderType ?? 'TRIGGER',
-      conditionType: input.condition,
-      triggerType: input.triggerType ?? 'LastPrice',
-      triggerPrice: this.trigger(input.triggerPrice, spec),
-      price: input.price === undefined ? ZERO : this.price(input.price, input.side, spec),
-      qty: this.qty(input.qty, spec),
-      reduceOnly,
-      positionSide: input.positionSide ?? this.defaultPositionSide(input.side, reduceOnly),
-    };
+    return placeAlgoOrderIntent(this.state, input);
   }
 
   /**
@@ -332,75 +294,6 @@ export class OrderFactory {
       exchange,
       coin,
       amount: toDecimal(input.amount, 'amount'),
-    };
-  }
-
-  private place(
-    input: OrderInputBase,
-    orderType: 'LIMIT' | 'MARKET',
-    price: Amount | undefined,
-    timeInForce: TimeInForce,
-  ): PlaceOrderIntent {
-    const spec = input.round === true ? this.instrumentOf(input.sym) : undefined;
-    const reduceOnly = input.reduceOnly ?? false;
-    return {
-      kind: 'placeOrder',
-      ref: input.ref ?? this.state.nextRef(),
-      sym: input.sym,
-      side: input.side,
-      orderType,
-      qty: this.qty(input.qty, spec),
-      ...(price === undefined ? {} : { price: this.price(price, input.side, spec) }),
-      timeInForce,
-      reduceOnly,
-      positionSide: input.positionSide ?? this.defaultPositionSide(input.side, reduceOnly),
-      ...(input.tp === undefined ? {} : { tp: this.tpSl(input.tp, spec) }),
-      ...(input.sl === undefined ? {} : { sl: this.tpSl(input.sl, spec) }),
-      ...(input.extendedTrading === undefined ? {} : { extendedTrading: input.extendedTrading }),
-    };
-  }
-
-  private instrumentOf(sym: string): InstrumentSpec | undefined {
-    return this.state.instrument(sym);
-  }
-
-  private isEquity(sym: string): boolean {
-    return this.state.instrument(sym)?.id.kind === 'equity' || sym.startsWith('US_EQUITY_');
-  }
-
-  private defaultTif(sym: string): TimeInForce {
-    return this.isEquity(sym) ? 'DAY' : 'GTC';
-  }
-
-  /** BOTH mode: an opening BUY is the LONG leg, a reducing BUY the SHORT leg, and vice versa. */
-  private defaultPositionSide(side: OrderSide, reduceOnly: boolean): PositionSide {
-    if (this.state.positionMode() === 'NET') return 'NONE';
-    return (side === 'BUY') !== reduceOnly ? 'LONG' : 'SHORT';
-  }
-
-  private qty(value: Amount, spec: InstrumentSpec | undefined): Dec {
-    const qty = toDecimal(value, 'qty');
-    return spec === undefined ? qty : qty.div(spec.lotSize).floor().mul(spec.lotSize);
-  }
-
-  /** Limit prices round passively (buys down, sells up), so rounding never makes an order more aggressive. */
-  private price(value: Amount, side: OrderSide, spec: InstrumentSpec | undefined): Dec {
-    const price = toDecimal(value, 'price');
-    if (spec === undefined) return price;
-    const steps = price.div(spec.tickSize);
-    return (side === 'BUY' ? steps.floor() : steps.ceil()).mul(spec.tickSize);
-  }
-
-  private trigger(value: Amount, spec: InstrumentSpec | undefined, field = 'triggerPrice'): Dec {
-    const price = toDecimal(value, field);
-    return spec === undefined ? price : price.toNearest(spec.tickSize);
-  }
-
-  private tpSl(input: TpSlInput, spec: InstrumentSpec | undefined): TpSl {
-    return {
-      triggerPrice: this.trigger(input.triggerPrice, spec),
-      triggerType: input.triggerType ?? 'LastPrice',
-      price: input.price === undefined ? ZERO : this.trigger(input.price, spec, 'tp/sl price'),
     };
   }
 }

@@ -1,32 +1,34 @@
 import type { Observable, Subscription } from 'rxjs';
-import { Subject } from 'rxjs';
 import type {
-  Account,
-  AlgoOrder,
-  Asset,
   BarEvent,
   BarInterval,
-  BookEvent,
-  Dec,
   Execution,
-  InstrumentSpec,
   Intent,
-  LiquidationEventRecord,
   MarketTradeEvent,
   Order,
   Position,
-  PositionMode,
-  PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
-import { positionKey, ZERO } from '../model/index.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
-import { describeValue, intentOutputError, intentOutputProblem, isThenable } from './hook-output.ts';
+import type { OutputSink } from './hook-output.ts';
+import {
+  acceptOutput,
+  intentOutputError,
+  intentOutputProblem,
+  reportRejection,
+  sendIntents,
+} from './hook-output.ts';
 import type { KernelState } from './kernel-state.ts';
 import { OrderFactory } from './order-factory.ts';
 import { type PositionSizer, positionSizer } from './position-sizer.ts';
+import { subscribeSetup } from './setup-stream.ts';
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+import { StrategyRefs } from './strategy-refs.ts';
+import type { StateFactoryFailure } from './strategy-state-factory.ts';
+import { createStrategyState } from './strategy-state-factory.ts';
+import { StrategyStateReads } from './strategy-state-reads.ts';
+import { StrategyStreams } from './strategy-streams.ts';
 
 /** What a runner needs from its kernel. */
 export interface RunnerHost {
@@ -45,7 +47,7 @@ type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => IntentOutp
  * One strategy inside a kernel: implements its {@link StrategyContext}, calls its hooks,
  * feeds its streams and turns what it returns into submissions. Internal to the kernel.
  */
-export class StrategyRunner implements StrategyContext<unknown, unknown> {
+export class StrategyRunner extends StrategyStateReads implements StrategyContext<unknown, unknown> {
   readonly order: OrderFactory;
   readonly size: PositionSizer;
   readonly state: unknown;
@@ -53,25 +55,18 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   readonly index: number;
   /** False after stop or a fault: no more hooks, no more intents. */
   live = true;
-  private refCounter = 0;
-  /** Generated references not yet submitted: a generated reference may be submitted once. */
-  private readonly issued = new Set<string>();
+  private readonly refs: StrategyRefs;
   /** `{id}-` or `{id}-{runId}-`: the prefix of every reference this strategy generates. */
   readonly refPrefix: string;
   private readonly hooks: StrategyHooks<unknown, unknown>;
   private readonly onQuote: Hook<QuoteEvent>;
   private readonly onTrade: Hook<MarketTradeEvent>;
-  private quoteSubjects: Map<string, Subject<QuoteEvent>> | undefined;
-  private tradeSubjects: Map<string, Subject<MarketTradeEvent>> | undefined;
-  private readonly barSubjects = new Map<string, Subject<BarEvent>>();
-  private readonly fill$ = new Subject<Execution>();
-  private readonly order$ = new Subject<Order>();
-  private readonly position$ = new Subject<Position>();
-  private readonly denial$ = new Subject<IntentDenied>();
-  private readonly timer$ = new Subject<TimerEvent>();
+  private readonly streams = new StrategyStreams();
+  /** How what the strategy gives (hook returns, setup emissions, `ctx.submit`) reaches the kernel. */
+  private readonly sink: OutputSink;
   private setupSubscription: Subscription | undefined;
   /** Set when the state factory failed: reported by {@link StrategyRunner.start}. */
-  private stateError: { readonly error: unknown; readonly how?: 'returned' } | undefined;
+  private stateError: StateFactoryFailure | undefined;
 
   /**
    * @param id - the strategy id
@@ -83,7 +78,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
    * @param source - the plugin's file, named in faults no stack frame places
    */
   constructor(
-    readonly id: string,
+    id: string,
     index: number,
     private readonly definition: StrategyDefinition<unknown, unknown>,
     readonly params: unknown,
@@ -91,30 +86,25 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     private readonly host: RunnerHost,
     readonly source?: string,
   ) {
+    super(id, host.state);
+    this.sink = {
+      submit: (intent) => host.submit(this, intent),
+      fault: (where, error, how) => host.fault(this, where, error, how),
+      rejected: (where, reason) => host.rejected(this, where, reason),
+    };
     this.index = index;
     this.hooks = definition;
     this.onQuote = definition.onQuote as Hook<QuoteEvent>;
     this.onTrade = definition.onTrade as Hook<MarketTradeEvent>;
-    this.refPrefix = runId === '' ? `${id}-` : `${id}-${runId}-`;
-    // A state factory that fails is the strategy's fault, reported at start like a throw in
-    // onStart (strategy, `state`, the line of the plugin), not a crash of the whole run.
-    let state: unknown;
-    try {
-      state = definition.state === undefined ? undefined : definition.state(params);
-    } catch (error) {
-      this.stateError = { error };
+    this.refs = new StrategyRefs(id, runId);
+    this.refPrefix = this.refs.prefix;
+    const made = createStrategyState(definition, params);
+    if (made.failure !== undefined) {
+      this.stateError = made.failure;
+      reportRejection(this.sink, 'state', made.state);
+      this.live = false;
     }
-    if (this.stateError === undefined && isThenable(state)) {
-      this.stateError = {
-        error: new TypeError(
-          'state returned a Promise (an async function?): the state factory must return the state itself, synchronously',
-        ),
-        how: 'returned',
-      };
-      this.reportRejection('state', state);
-    }
-    if (this.stateError !== undefined) this.live = false;
-    this.state = state;
+    this.state = made.state;
     const s = host.state;
     this.order = new OrderFactory({
       instrument: (sym) => s.instrument(sym),
@@ -129,10 +119,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
 
   /** @returns the next generated caller reference: `{id}-{runId-}{counter in base 36}` */
   nextRef(): string {
-    this.refCounter++;
-    const ref = this.refPrefix + this.refCounter.toString(36);
-    this.issued.add(ref);
-    return ref;
+    return this.refs.next();
   }
 
   /**
@@ -141,7 +128,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
    * @returns true when this strategy generated it and it was not submitted before
    */
   redeem(ref: string): boolean {
-    return this.issued.delete(ref);
+    return this.refs.redeem(ref);
   }
 
   /** Runs `setup` (subscribing to its intents) then `onStart`; reports a failed state factory instead. */
@@ -152,25 +139,9 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     }
     const setup = this.definition.setup;
     if (setup !== undefined) {
-      let intents: Observable<Intent> | undefined;
-      try {
-        intents = setup(this);
-      } catch (error) {
-        this.host.fault(this, 'setup', error);
-        return;
-      }
-      if (intents !== undefined && typeof (intents as { subscribe?: unknown }).subscribe !== 'function') {
-        this.notIntents('setup', intents, 'an Observable of intents or nothing');
-        return;
-      }
-      this.setupSubscription = intents?.subscribe({
-        next: (intent) => {
-          if (this.live) this.accept(intent, 'setup stream', 'emitted');
-        },
-        error: (error: unknown) => this.host.fault(this, 'setup stream', error),
-      });
-      // A stream that emits while it is subscribed can halt the strategy before it is assigned.
-      if (!this.live) this.setupSubscription?.unsubscribe();
+      const subscription = subscribeSetup(setup, this, this.sink, () => this.live);
+      if (subscription === false) return;
+      this.setupSubscription = subscription;
     }
     this.call('onStart', this.hooks.onStart, undefined);
   }
@@ -186,11 +157,7 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
   halt(): void {
     this.live = false;
     this.setupSubscription?.unsubscribe();
-    for (const subject of [this.fill$, this.order$, this.position$, this.denial$, this.timer$])
-      subject.complete();
-    for (const subject of this.barSubjects.values()) subject.complete();
-    for (const subject of this.quoteSubjects?.values() ?? []) subject.complete();
-    for (const subject of this.tradeSubjects?.values() ?? []) subject.complete();
+    this.streams.complete();
   }
 
   /** Hot path: one BBO update. */
@@ -205,9 +172,9 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
         this.host.fault(this, 'onQuote', error);
         return;
       }
-      if (out !== undefined) this.accept(out, 'onQuote', 'returned');
+      if (out !== undefined) acceptOutput(this.sink, out, 'onQuote', 'returned');
     }
-    if (this.quoteSubjects !== undefined) this.quoteSubjects.get(event.sym)?.next(event);
+    this.streams.nextQuote(event);
   }
 
   /** Hot path: one public trade. */
@@ -222,45 +189,45 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
         this.host.fault(this, 'onTrade', error);
         return;
       }
-      if (out !== undefined) this.accept(out, 'onTrade', 'returned');
+      if (out !== undefined) acceptOutput(this.sink, out, 'onTrade', 'returned');
     }
-    if (this.tradeSubjects !== undefined) this.tradeSubjects.get(event.sym)?.next(event);
+    this.streams.nextTrade(event);
   }
 
   /** A closed bar of a watched (sym, interval). */
   deliverBar(event: BarEvent): void {
     this.call('onBar', this.hooks.onBar, event);
-    this.barSubjects.get(`${event.sym}|${event.interval}`)?.next(event);
+    this.streams.nextBar(event);
   }
 
   /** An update of one of this strategy's orders. */
   deliverOrder(order: Order): void {
     this.call('onOrder', this.hooks.onOrder, order);
-    if (this.live) this.order$.next(order);
+    if (this.live) this.streams.order$.next(order);
   }
 
   /** A fill of one of this strategy's orders. */
   deliverFill(fill: Execution): void {
     this.call('onFill', this.hooks.onFill, fill);
-    if (this.live) this.fill$.next(fill);
+    if (this.live) this.streams.fill$.next(fill);
   }
 
   /** A position update (any position). */
   deliverPosition(position: Position): void {
     this.call('onPosition', this.hooks.onPosition, position);
-    if (this.live) this.position$.next(position);
+    if (this.live) this.streams.position$.next(position);
   }
 
   /** One of this strategy's timers fired. */
   deliverTimer(event: TimerEvent): void {
     this.call('onTimer', this.hooks.onTimer, event);
-    if (this.live) this.timer$.next(event);
+    if (this.live) this.streams.timer$.next(event);
   }
 
   /** One of this strategy's intents was denied. */
   deliverDenial(denial: IntentDenied): void {
     this.call('onDenied', this.hooks.onDenied, denial);
-    if (this.live) this.denial$.next(denial);
+    if (this.live) this.streams.denial$.next(denial);
   }
 
   private call<E>(where: string, hook: Hook<E>, event: E): void {
@@ -272,140 +239,20 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
       this.host.fault(this, where, error);
       return;
     }
-    if (out !== undefined) this.accept(out, where, 'returned');
+    if (out !== undefined) acceptOutput(this.sink, out, where, 'returned');
   }
 
-  /**
-   * Sends what a hook returned or the setup stream emitted, or halts the strategy when it is not
-   * intents: a fault like a throw (the kernel's checks would otherwise crash on it), and nothing
-   * of it is sent.
-   */
-  private accept(out: unknown, where: string, verb: 'returned' | 'emitted'): void {
-    const problem = intentOutputProblem(out);
-    if (problem !== undefined) {
-      this.host.fault(this, where, intentOutputError(where, verb, out, problem), verb);
-      this.reportRejection(where, out);
-      return;
-    }
-    this.send(out as Intent | readonly Intent[] | undefined);
-  }
+  // The rest of the StrategyContext methods (the reads are StrategyStateReads').
 
-  private send(out: Intent | readonly Intent[] | undefined): void {
-    if (out === undefined) return;
-    if (Array.isArray(out)) {
-      for (const intent of out as readonly Intent[]) this.host.submit(this, intent);
-    } else {
-      this.host.submit(this, out as Intent);
-    }
-  }
-
-  /** Halts the strategy because `where` gave something that is not what it must give. */
-  private notIntents(where: string, value: unknown, expected: string): void {
-    const what = isThenable(value) ? 'a Promise (an async function?)' : describeValue(value);
-    this.host.fault(
-      this,
-      where,
-      new TypeError(`${where} returned ${what}: it must return ${expected}, synchronously`),
-      'returned',
-    );
-    this.reportRejection(where, value);
-  }
-
-  /**
-   * A strategy's Promise is not awaited (the strategy is already halted and reported), but what it
-   * rejects with is the user's own error: it goes to the kernel's rejection channel, to be logged,
-   * instead of becoming an unhandled rejection that ends the process, or vanishing.
-   */
-  private reportRejection(where: string, value: unknown): void {
-    if (!isThenable(value)) return;
-    Promise.resolve(value).then(undefined, (reason: unknown) => this.host.rejected(this, where, reason));
-  }
-
-  // The StrategyContext methods: read the kernel state, never write it.
-
-  now(): number {
-    return this.host.state.now();
-  }
-  instrument(sym: string): InstrumentSpec | undefined {
-    return this.host.state.instrument(sym);
-  }
-  quote(sym: string): QuoteEvent | undefined {
-    return this.host.state.quotes.get(sym);
-  }
-  lastTrade(sym: string): MarketTradeEvent | undefined {
-    return this.host.state.trades.get(sym);
-  }
-  book(sym: string): BookEvent | undefined {
-    return this.host.state.books.get(sym);
-  }
-  markPrice(sym: string): number | undefined {
-    return this.host.state.marks.get(sym)?.markPrice;
-  }
-  bar(sym: string, interval: BarInterval): BarEvent | undefined {
-    return this.host.state.bar(sym, interval);
-  }
-  referencePrice(sym: string): number | undefined {
-    return this.host.state.referencePrice(sym);
-  }
-  position(sym: string, positionSide: PositionSide = 'NONE'): Position | undefined {
-    return this.host.state.positions.get(positionKey(sym, positionSide));
-  }
-  netQty(sym: string): Dec {
-    const s = this.host.state;
-    const net = s.positionQty(sym, 'NONE');
-    const long = s.positionQty(sym, 'LONG');
-    const short = s.positionQty(sym, 'SHORT');
-    // NET mode (the usual case) has no LONG/SHORT legs: skip two Decimal additions per call.
-    return long.isZero() && short.isZero() ? net : net.add(long).add(short);
-  }
-  positionList(): readonly Position[] {
-    return [...this.host.state.positions.values()];
-  }
-  positionMode(): PositionMode {
-    return this.host.state.positionMode();
-  }
-  openOrders(sym?: string): readonly Order[] {
-    const { state } = this.host;
-    return sym === undefined ? state.openOrders(this.id) : [...state.openOrdersOn(sym, this.id)];
-  }
-  allOpenOrders(sym?: string): readonly Order[] {
-    const { state } = this.host;
-    return sym === undefined ? state.openOrders() : [...state.openOrdersOn(sym)];
-  }
-  openAlgoOrders(sym?: string): readonly AlgoOrder[] {
-    const mine = this.host.state.openAlgoOrders(this.id);
-    return sym === undefined ? mine : mine.filter((o) => o.sym === sym);
-  }
-  orderByRef(ref: string): Order | undefined {
-    return this.host.state.orderByRef(ref);
-  }
-  balance(coin: string): Dec {
-    return this.host.state.assets.get(coin)?.balance ?? ZERO;
-  }
-  asset(coin: string): Asset | undefined {
-    return this.host.state.assets.get(coin);
-  }
-  account(): Account | undefined {
-    return this.host.state.account;
-  }
-  equity(): Dec {
-    return this.host.state.equity();
-  }
-  liquidation(): LiquidationEventRecord | undefined {
-    return this.host.state.liquidation;
-  }
-  adlRank(sym: string, positionSide: PositionSide = 'NONE'): number {
-    return this.host.state.adlRanks.get(positionKey(sym, positionSide)) ?? 0;
-  }
   submit(intents: Intent | readonly Intent[]): void {
     if (!this.live) return;
     const problem = intentOutputProblem(intents);
     if (problem !== undefined) {
-      this.reportRejection('ctx.submit', intents);
+      reportRejection(this.sink, 'ctx.submit', intents);
       // Thrown inside the hook that called it, so the fault names that hook and the caller's line.
       throw intentOutputError('ctx.submit', 'was given', intents, problem);
     }
-    this.send(intents);
+    sendIntents(this.sink, intents);
   }
   setTimer(delayMs: number, tag = ''): number {
     return this.host.setTimer(this, this.now() + delayMs, 0, tag);
@@ -425,39 +272,28 @@ export class StrategyRunner implements StrategyContext<unknown, unknown> {
     this.host.watchBars(this, sym, interval);
   }
   quotes(sym: string): Observable<QuoteEvent> {
-    this.quoteSubjects ??= new Map();
-    return subjectFor(this.quoteSubjects, sym).asObservable();
+    return this.streams.quotes(sym);
   }
   trades(sym: string): Observable<MarketTradeEvent> {
-    this.tradeSubjects ??= new Map();
-    return subjectFor(this.tradeSubjects, sym).asObservable();
+    return this.streams.trades(sym);
   }
   bars(sym: string, interval: BarInterval): Observable<BarEvent> {
     this.watchBars(sym, interval);
-    return subjectFor(this.barSubjects, `${sym}|${interval}`).asObservable();
+    return this.streams.bars(`${sym}|${interval}`);
   }
   fills(): Observable<Execution> {
-    return this.fill$.asObservable();
+    return this.streams.fill$.asObservable();
   }
   orders(): Observable<Order> {
-    return this.order$.asObservable();
+    return this.streams.order$.asObservable();
   }
   positions(): Observable<Position> {
-    return this.position$.asObservable();
+    return this.streams.position$.asObservable();
   }
   denials(): Observable<IntentDenied> {
-    return this.denial$.asObservable();
+    return this.streams.denial$.asObservable();
   }
   timers(): Observable<TimerEvent> {
-    return this.timer$.asObservable();
+    return this.streams.timer$.asObservable();
   }
-}
-
-function subjectFor<T>(map: Map<string, Subject<T>>, key: string): Subject<T> {
-  let subject = map.get(key);
-  if (subject === undefined) {
-    subject = new Subject<T>();
-    map.set(key, subject);
-  }
-  return subject;
 }

@@ -1,0 +1,64 @@
+import type { AlgoOrder, Order } from '../model/index.ts';
+import type { OpenOrderFilter } from '../risk/index.ts';
+import type { OrderRegistry } from './order-registry.ts';
+
+/**
+ * Open (non-final) orders, in the order first seen.
+ * @param orders - the order registry
+ * @param strategyId - only this strategy's, when given
+ * @returns the orders
+ */
+export function openOrdersOf(orders: OrderRegistry, strategyId?: string): Order[] {
+  const result: Order[] = [];
+  for (const order of orders.open.values()) {
+    if (strategyId === undefined || orders.ownerOf(order.clientOrderId) === strategyId) result.push(order);
+  }
+  return result;
+}
+
+/**
+ * How many orders are open, from the registry's indices (no walk over the open orders).
+ * @param orders - the order registry
+ * @param filter - only one strategy's, only one sym's, or both
+ * @returns the count
+ */
+export function countOpenOrdersOf(orders: OrderRegistry, filter: OpenOrderFilter): number {
+  const { strategyId, sym } = filter;
+  if (sym === undefined) {
+    return strategyId === undefined ? orders.open.size : (orders.openByOwner.get(strategyId)?.size ?? 0);
+  }
+  const onSym = orders.openBySym.get(sym);
+  if (onSym === undefined || strategyId === undefined) return onSym?.size ?? 0;
+  let count = 0;
+  for (const ref of onSym.keys()) if (orders.ownerOf(ref) === strategyId) count++;
+  return count;
+}
+
+/**
+ * The open orders on one sym, in the order first seen on that sym, walking only that sym's orders.
+ * @param orders - the order registry
+ * @param sym - the symbol
+ * @param strategyId - only this strategy's, when given
+ * @returns the orders
+ */
+export function* openOrdersOnSym(orders: OrderRegistry, sym: string, strategyId?: string): Iterable<Order> {
+  const onSym = orders.openBySym.get(sym);
+  if (onSym === undefined) return;
+  for (const order of onSym.values()) {
+    if (strategyId === undefined || orders.ownerOf(order.clientOrderId) === strategyId) yield order;
+  }
+}
+
+/**
+ * Open algo orders, in the order first seen.
+ * @param orders - the order registry
+ * @param strategyId - only this strategy's, when given
+ * @returns the algo orders
+ */
+export function openAlgoOrdersOf(orders: OrderRegistry, strategyId?: string): AlgoOrder[] {
+  const result: AlgoOrder[] = [];
+  for (const algo of orders.openAlgo.values()) {
+    if (strategyId === undefined || orders.ownerOf(algo.clientAlgoOrderId) === strategyId) result.push(algo);
+  }
+  return result;
+}

@@ -1,0 +1,76 @@
+import type { Dec, InstrumentSpec, OrderSide, TpSl } from '../model/index.ts';
+import { decimalOf, parseDecimal, ZERO } from '../model/index.ts';
+import type { Amount, TpSlInput } from './order-inputs.ts';
+
+/**
+ * Turns an amount into a Decimal exactly.
+ * @param value - Decimal, number or decimal string
+ * @param field - the field name for the error message
+ * @returns the Decimal
+ * @throws TypeError when a number is not finite or a string is not a decimal
+ */
+export function toDecimal(value: Amount, field: string): Dec {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value))
+      throw new TypeError(`order factory: ${field} must be a finite number, got ${value}`);
+    return decimalOf(value);
+  }
+  return typeof value === 'string' ? parseDecimal(value, field) : value;
+}
+
+/**
+ * An order quantity, rounded down to the lot when an instrument is given (`round: true`).
+ * @param value - the quantity as the strategy wrote it
+ * @param spec - the instrument to round to, or undefined to keep the value as it is
+ * @returns the quantity
+ * @throws TypeError when the amount is not a finite number or a decimal
+ */
+export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
+  const qty = toDecimal(value, 'qty');
+  return spec === undefined ? qty : qty.div(spec.lotSize).floor().mul(spec.lotSize);
+}
+
+/**
+ * A limit price, rounded to the tick when an instrument is given. Limit prices round passively
+ * (buys down, sells up), so rounding never makes an order more aggressive.
+ * @param value - the price as the strategy wrote it
+ * @param side - the order's side
+ * @param spec - the instrument to round to, or undefined to keep the value as it is
+ * @returns the price
+ * @throws TypeError when the amount is not a finite number or a decimal
+ */
+export function limitPrice(value: Amount, side: OrderSide, spec: InstrumentSpec | undefined): Dec {
+  const price = toDecimal(value, 'price');
+  if (spec === undefined) return price;
+  const steps = price.div(spec.tickSize);
+  return (side === 'BUY' ? steps.floor() : steps.ceil()).mul(spec.tickSize);
+}
+
+/**
+ * A trigger (or stop) price, rounded to the nearest tick when an instrument is given.
+ * @param value - the price as the strategy wrote it
+ * @param spec - the instrument to round to, or undefined to keep the value as it is
+ * @param field - the field name for the error message
+ * @returns the price
+ * @throws TypeError when the amount is not a finite number or a decimal
+ */
+export function triggerPrice(value: Amount, spec: InstrumentSpec | undefined, field = 'triggerPrice'): Dec {
+  const price = toDecimal(value, field);
+  return spec === undefined ? price : price.toNearest(spec.tickSize);
+}
+
+/**
+ * A take-profit or stop-loss attachment, prices rounded to the nearest tick when an instrument
+ * is given; no price means market when triggered.
+ * @param input - the attachment as the strategy wrote it
+ * @param spec - the instrument to round to, or undefined
+ * @returns the attachment
+ * @throws TypeError when an amount is not a finite number or a decimal
+ */
+export function tpSlOf(input: TpSlInput, spec: InstrumentSpec | undefined): TpSl {
+  return {
+    triggerPrice: triggerPrice(input.triggerPrice, spec),
+    triggerType: input.triggerType ?? 'LastPrice',
+    price: input.price === undefined ? ZERO : triggerPrice(input.price, spec, 'tp/sl price'),
+  };
+}

@@ -1,0 +1,95 @@
+import type {
+  InstrumentSpec,
+  OrderCondition,
+  PlaceAlgoOrderIntent,
+  PlaceOrderIntent,
+  TimeInForce,
+} from '../model/index.ts';
+import { formatTimeToSend, ZERO } from '../model/index.ts';
+import { limitPrice, orderQty, tpSlOf, triggerPrice } from './order-amounts.ts';
+import type { OrderFactoryState } from './order-defaults.ts';
+import { defaultPositionSide } from './order-defaults.ts';
+import type { AlgoInput, Amount, ConditionalInput, OrderInputBase } from './order-inputs.ts';
+
+/**
+ * The placement intent every order method of the factory builds on: the strategy's fields, with
+ * the reference and position side filled when absent and amounts rounded when asked.
+ * @param state - what defaults are computed from
+ * @param input - the order fields as the strategy wrote them
+ * @param orderType - LIMIT or MARKET
+ * @param price - the limit price, undefined for a market order
+ * @param timeInForce - the time in force
+ * @returns the intent
+ * @throws TypeError when an amount is not a finite number or a decimal
+ */
+export function placeOrderIntent(
+  state: OrderFactoryState,
+  input: OrderInputBase,
+  orderType: 'LIMIT' | 'MARKET',
+  price: Amount | undefined,
+  timeInForce: TimeInForce,
+): PlaceOrderIntent {
+  const spec = input.round === true ? state.instrument(input.sym) : undefined;
+  const reduceOnly = input.reduceOnly ?? false;
+  return {
+    kind: 'placeOrder',
+    ref: input.ref ?? state.nextRef(),
+    sym: input.sym,
+    side: input.side,
+    orderType,
+    qty: orderQty(input.qty, spec),
+    ...(price === undefined ? {} : { price: limitPrice(price, input.side, spec) }),
+    timeInForce,
+    reduceOnly,
+    positionSide: input.positionSide ?? defaultPositionSide(state, input.side, reduceOnly),
+    ...(input.tp === undefined ? {} : { tp: tpSlOf(input.tp, spec) }),
+    ...(input.sl === undefined ? {} : { sl: tpSlOf(input.sl, spec) }),
+    ...(input.extendedTrading === undefined ? {} : { extendedTrading: input.extendedTrading }),
+  };
+}
+
+/**
+ * The condition of a conditional order: its code, trigger and stop prices (rounded to the tick
+ * when an instrument is given) and send time.
+ * @param input - the conditional order as the strategy wrote it
+ * @param spec - the instrument to round to, or undefined
+ * @returns the condition
+ * @throws TypeError when a price is not a finite number or a decimal
+ */
+export function orderCondition(input: ConditionalInput, spec: InstrumentSpec | undefined): OrderCondition {
+  return {
+    code: input.code,
+    ...(input.triggerPrice === undefined ? {} : { triggerPrice: triggerPrice(input.triggerPrice, spec) }),
+    ...(input.stopPrice === undefined ? {} : { stopPrice: triggerPrice(input.stopPrice, spec) }),
+    ...(input.sendAt === undefined
+      ? {}
+      : { timeToSend: typeof input.sendAt === 'number' ? formatTimeToSend(input.sendAt) : input.sendAt }),
+  };
+}
+
+/**
+ * An algo (trigger) order intent, defaults filled (TRIGGER, LastPrice, market price when none)
+ * and amounts rounded when asked.
+ * @param state - what defaults are computed from
+ * @param input - sym, side, qty, trigger and options
+ * @returns the intent
+ * @throws TypeError when an amount is not a finite number or a decimal
+ */
+export function placeAlgoOrderIntent(state: OrderFactoryState, input: AlgoInput): PlaceAlgoOrderIntent {
+  const spec = input.round === true ? state.instrument(input.sym) : undefined;
+  const reduceOnly = input.reduceOnly ?? false;
+  return {
+    kind: 'placeAlgoOrder',
+    ref: input.ref ?? state.nextRef(),
+    sym: input.sym,
+    side: input.side,
+    algoOrderType: input.algoOrderType ?? 'TRIGGER',
+    conditionType: input.condition,
+    triggerType: input.triggerType ?? 'LastPrice',
+    triggerPrice: triggerPrice(input.triggerPrice, spec),
+    price: input.price === undefined ? ZERO : limitPrice(input.price, input.side, spec),
+    qty: orderQty(input.qty, spec),
+    reduceOnly,
+    positionSide: input.positionSide ?? defaultPositionSide(state, input.side, reduceOnly),
+  };
+}

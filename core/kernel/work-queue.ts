@@ -1,0 +1,79 @@
+/**
+ * The kernel's strictly sequential work: a job (an event, a denial, a timer wake-up) that arrives
+ * while another is being handled - e.g. a venue answer emitted synchronously from `submit` - waits
+ * in a backlog and is handled right after, so hooks never run re-entrantly and the order of work
+ * is deterministic.
+ */
+export class WorkQueue<J> {
+  private readonly backlog: J[] = [];
+  private backlogHead = 0;
+  private running = false;
+
+  /** @param handle - handles one job */
+  constructor(private readonly handle: (job: J) => void) {}
+
+  /** @returns true while a job or a piece of work is being handled */
+  get busy(): boolean {
+    return this.running;
+  }
+
+  /**
+   * Handles a job now, or after the current work when busy.
+   * @param job - the job
+   */
+  enqueue(job: J): void {
+    if (this.running) {
+      this.backlog.push(job);
+      return;
+    }
+    this.running = true;
+    try {
+      this.handle(job);
+      if (this.backlog.length > 0) this.drain();
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * Runs a piece of work as a job (then the backlog it left), or inline when already busy.
+   * @param work - the work
+   */
+  run(work: () => void): void {
+    if (this.running) {
+      work();
+      return;
+    }
+    this.running = true;
+    try {
+      work();
+      if (this.backlog.length > 0) this.drain();
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /**
+   * Puts a job at the end of the backlog, to be handled once the current work is done.
+   * @param job - the job
+   */
+  defer(job: J): void {
+    this.backlog.push(job);
+  }
+
+  /** Handles the backlog now, from inside the current work (a timer's intents are answered before the next timer). */
+  drainPending(): void {
+    if (this.backlog.length > 0) this.drain();
+  }
+
+  /** FIFO over the backlog; re-entrant (a timer fired while draining drains too) through the shared head. */
+  private drain(): void {
+    const backlog = this.backlog;
+    while (this.backlogHead < backlog.length) {
+      const job = backlog[this.backlogHead++] as J;
+      this.handle(job);
+    }
+    backlog.length = 0;
+    this.backlogHead = 0;
+  }
+}
