@@ -87,8 +87,9 @@ export { paginate } from './rest/paginate.ts';
 export type { RateLimit } from './rest/rate-limiter.ts';
 export { RateLimiter } from './rest/rate-limiter.ts';
 export type { RawRestReply, RetryPolicy } from './rest/rest-call.ts';
-export type { RestClientOptions } from './rest/rest-client.ts';
-export { DEFAULT_RATE_LIMITS, VenueRestClient } from './rest/rest-client.ts';
+export { VenueRestClient } from './rest/rest-client.ts';
+export type { RestClientOptions } from './rest/rest-client-options.ts';
+export { DEFAULT_RATE_LIMITS } from './rest/rest-client-options.ts';
 export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
 export {
   hmacSigner,
