@@ -255,6 +255,6 @@ export {
 } from './ws/order-entry.ts';
 export type { PrivateFrame } from './ws/private-frame.ts';
 export { classifyPrivateFrame } from './ws/private-frame.ts';
-export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-client.ts';
 export { PrivateWsClient } from './ws/private-ws-client.ts';
+export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-options.ts';
 export { ConnectionLostError, NotConnectedError } from './ws/ws-errors.ts';
