@@ -1,28 +1,25 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import {
-  type BacktestResult,
-  formatStrategyFault,
-  formatStrategyRejection,
-  LiquidationJournal,
-  type StrategyFaultRecord,
-  strategyFaultRecord,
-} from '../../backtest/report/index.ts';
+import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
-import type { Dec, Execution, InstrumentSpec, Intent, Order } from '../../core/model/index.ts';
+import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
-import { EXIT, type ExitCode } from '../cli/exit-codes.ts';
+import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
+import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { defaultedSpecNotes } from './instrument-specs.ts';
-import { OrderRejections } from './order-rejections.ts';
+import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
+import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
+import { recordStrategyFaults } from './strategy-fault-log.ts';
+import { UserDataJournal } from './user-data-journal.ts';
 
 /** Everything a live or paper session needs; paper mode passes the embedded venue's addresses. */
 export interface VenueSessionOptions {
@@ -118,40 +115,23 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
         );
 
   const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
-  let subscribed = 0;
-  let highestSeq = 0;
-  let ackQueued = false;
   // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
   let stopping = false;
-  let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
-  const speed = options.lockstepSpeed ?? Number.POSITIVE_INFINITY;
-  const sendAck = (seq: number) => live.privateWs.notify('lockstep_ack', { seq });
+  const acks = options.lockstep
+    ? lockstepAcks({
+        subscriptions: subscriptions.length,
+        speed: options.lockstepSpeed ?? Number.POSITIVE_INFINITY,
+        sessionClock: options.sessionClock,
+        send: (seq) => live.privateWs.notify('lockstep_ack', { seq }),
+      })
+    : undefined;
   const tap = (raw: RawVenueMessage): void => {
     // Market data that arrives once stopping reaches no strategy (the kernel has unsubscribed):
     // left out of the recording, so its backtest sees the market the session saw and values the
     // open positions at the same last price.
     if (stopping && raw.source === 'market') return;
     recorder?.tap(raw);
-    if (!options.lockstep || raw.source !== 'market') return;
-    const frame = JSON.parse(raw.text) as { seq?: unknown; event?: unknown };
-    if (frame.event === 'subscribe' && ++subscribed === subscriptions.length) sendAck(0);
-    if (typeof frame.seq !== 'number') return;
-    highestSeq = Math.max(highestSeq, frame.seq);
-    if (ackQueued) return;
-    ackQueued = true;
-    // The kernel handles the event synchronously after this tap, orders included: acknowledge after it.
-    const venueTime = options.sessionClock();
-    pacedFrom ??= { wall: Date.now(), venue: venueTime };
-    queueMicrotask(() => {
-      const due = pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / speed;
-      const wait = due - Date.now();
-      const send = () => {
-        ackQueued = false;
-        sendAck(highestSeq);
-      };
-      if (wait > 1) setTimeout(send, wait);
-      else send();
-    });
+    if (acks !== undefined && raw.source === 'market') acks(raw.text);
   };
   const live = createLiveVenue({
     restUrl: options.venue.restUrl,
@@ -173,8 +153,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     scheduler: wallScheduler(),
     strategies: options.slots,
   });
-  const fills: Execution[] = [];
-  const orders = new Map<string, Order>();
   const sampler = new EquitySampler(1000, () => {
     const equity = kernel.state.equity();
     metrics.equity.set(equity.toNumber());
@@ -188,42 +166,15 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     sampler.start(ts);
     samplerStarted = true;
   };
-  const rejections = new OrderRejections();
-  const liquidations = new LiquidationJournal();
+  const journal = new UserDataJournal(metrics, options.onFill);
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
-    if (event.kind === 'execution') {
-      fills.push(event.execution);
-      metrics.fills.inc();
-      options.onFill?.(event.execution);
-    } else if (event.kind === 'order') {
-      orders.set(event.order.orderId || event.order.clientOrderId, event.order);
-      rejections.observe(event.order);
-      if (event.order.orderState !== 'REJECTED') metrics.acknowledged(event.order.clientOrderId);
-    } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
-      liquidations.observe(event);
-    } else if (event.kind === 'commandRejected') {
-      rejections.observeCommand(event);
-    }
+    journal.observe(event);
   });
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
-  const faults: StrategyFaultRecord[] = [];
-  kernel.faults.subscribe((fault) => {
-    // The session's clock is the paper venue's event time (wall time live); it reads 0 before the first event.
-    const now = options.sessionClock();
-    const record = { ...strategyFaultRecord(fault), ...(now > 0 ? { ts: now } : {}) };
-    faults.push(record);
-    logger.error({ fault: record }, formatStrategyFault(record));
-  });
-  // The user's own error behind an async hook's fault; logged only, as it comes untimed.
-  kernel.rejections.subscribe((rejection) =>
-    logger.error(
-      { rejection: { strategyId: rejection.strategyId, where: rejection.where } },
-      formatStrategyRejection(rejection),
-    ),
-  );
+  const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
   const finished = kernel.start();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
@@ -266,7 +217,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
             elapsedMs: Date.now() - startedAt,
             events,
             intents: intentCount(metrics),
-            fills: fills.length,
+            fills: journal.fills.length,
             equity,
             pnl: equity.sub(startEquity),
             settleAsset,
@@ -277,38 +228,22 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     `${options.mode} session started`,
   );
 
-  const stopReason = await new Promise<'duration' | 'ended' | 'SIGINT' | 'SIGTERM' | 'feed'>((done) => {
-    const timers: NodeJS.Timeout[] = [];
-    const finish = (reason: 'duration' | 'ended' | 'SIGINT' | 'SIGTERM' | 'feed') => {
-      for (const t of timers) clearTimeout(t);
-      process.off('SIGINT', onInt);
-      process.off('SIGTERM', onTerm);
-      done(reason);
-    };
-    const onInt = () => finish('SIGINT');
-    const onTerm = () => finish('SIGTERM');
-    if (options.handleSignals !== false) {
-      process.once('SIGINT', onInt);
-      process.once('SIGTERM', onTerm);
-    }
-    if (options.durationMs !== undefined)
-      timers.push(setTimeout(() => finish('duration'), options.durationMs));
-    options.ended?.then(() => finish('ended'));
-    finished.then(
-      () => finish('feed'),
-      () => finish('feed'),
-    );
+  const stopReason = await waitForStop({
+    handleSignals: options.handleSignals,
+    durationMs: options.durationMs,
+    ended: options.ended,
+    finished,
   });
   stopping = true;
   logger.info({ reason: stopReason }, `${options.mode} session stopping`);
   stopStatus();
   kernel.stop();
   if (config.shutdown.cancelAllOrders)
-    await cancelEverything(
+    await cancelOpenOrdersOnStop(
       kernel,
       gate,
       live.execution,
-      () => openOrderCount(orders),
+      () => journal.openOrderCount(),
       config.shutdown.timeoutMs,
     );
   // Give replies and the last User Data a moment to arrive before the books close.
@@ -329,9 +264,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     recording: recordingPath,
     instruments: options.instruments,
     slots: options.slots,
-    orders: [...orders.values()],
-    fills,
-    liquidations: liquidations.records(),
+    orders: journal.orderList(),
+    fills: journal.fills,
+    liquidations: journal.liquidations.records(),
     sampler,
     fillModel: options.fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
@@ -346,21 +281,15 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       options.instruments.map((spec) => spec.sym),
       'the feed',
     ),
-    ...[rejections.warning(), rejections.loanWarning()].filter((w): w is string => w !== undefined),
+    ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
+      (w): w is string => w !== undefined,
+    ),
   ];
   const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
-  const exitCode =
-    stopReason === 'SIGINT'
-      ? EXIT.INTERRUPTED
-      : stopReason === 'SIGTERM'
-        ? EXIT.TERMINATED
-        : faults.length > 0
-          ? EXIT.STRATEGY_FAULT
-          : EXIT.OK;
   return {
-    exitCode,
-    fills,
+    exitCode: sessionExitCode(stopReason, faults.length),
+    fills: journal.fills,
     intents: intentCount(metrics),
     events,
     startEquity,
@@ -371,31 +300,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   };
 }
 
-/** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). */
-function openOrderCount(orders: ReadonlyMap<string, Order>): number {
-  let open = 0;
-  for (const order of orders.values())
-    if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState)) open++;
-  return open;
-}
-
 function intentCount(metrics: RunMetrics): number {
   return metrics.intentTotal;
-}
-
-async function cancelEverything(
-  kernel: Kernel,
-  gate: ReturnType<RunMetrics['countingGate']>,
-  execution: { submit(command: never): void },
-  openCount: () => number,
-  timeoutMs: number,
-): Promise<void> {
-  const syms = new Set(kernel.state.openOrders().map((o) => o.sym));
-  const intents: Intent[] = [...syms].map((sym) => ({ kind: 'cancelOrders', ref: `keel-stop-${sym}`, sym }));
-  for (const intent of intents) {
-    const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
-    if (decision.kind === 'approved') execution.submit(decision.command as never);
-  }
-  const deadline = Date.now() + timeoutMs;
-  while (openCount() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }

@@ -1,38 +1,11 @@
-import type { Order, OrderState, OrderUpdateEvent } from '../model/index.ts';
+import type { Order, OrderUpdateEvent } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
 import type { ApprovedIntent } from '../risk/index.ts';
 import type { ExecutionPort } from './execution-port.ts';
+import { type LookupRules, nextLookupDeadline, orderAfterLookup } from './in-flight-lookups.ts';
 import { orderFromPlaceIntent } from './order-from-place-intent.ts';
 import { isNewerOrderUpdate } from './order-state-machine.ts';
-
-/** A request the venue has not confirmed yet. */
-export interface InFlightRequest {
-  readonly kind: 'new' | 'cancel' | 'replace';
-  /** The ref of the intent that sent the request (for a new order, its clientOrderId). */
-  readonly requestRef: string;
-  readonly sentAt: number;
-  /** When to look the order up if the venue has still not answered. */
-  readonly deadline: number;
-  /** Lookups done so far for this request. */
-  readonly lookups: number;
-}
-
-const IN_FLIGHT_STATE: Readonly<Record<InFlightRequest['kind'], OrderState>> = {
-  new: 'PENDING_NEW',
-  cancel: 'PENDING_CANCEL',
-  replace: 'PENDING_REPLACE',
-};
-
-interface Entry {
-  /** The clientOrderId the entry is filed under. */
-  readonly ref: string;
-  readonly strategyId: string;
-  /** The latest word of the venue, or Keel's placeholder before the first one. */
-  order: Order;
-  fromVenue: boolean;
-  pending: InFlightRequest | undefined;
-  lookupRunning: boolean;
-}
+import { effectiveOrder, type InFlightRequest, type TrackedOrder, TrackedOrders } from './tracked-orders.ts';
 
 /** How the tracker is set up. */
 export interface OrderTrackerOptions {
@@ -70,16 +43,8 @@ export class OrderTracker {
   readonly #timeoutMs: number;
   readonly #maxLookups: number;
   readonly #portfolioId: string;
-  readonly #retainFinal: number;
-  /** Orders not in a final state, by clientOrderId, in first-seen order. */
-  readonly #live = new Map<string, Entry>();
-  /** Entries with a request in flight (a subset of the live ones), by clientOrderId. */
-  readonly #inFlight = new Map<string, Entry>();
-  /** The most recent final orders, oldest first (Map insertion order), bounded by retainFinal. */
-  readonly #final = new Map<string, Entry>();
-  readonly #refById = new Map<string, string>();
-  /** Request ref (cancel or modify intent) -> clientOrderId it acts on. */
-  readonly #requests = new Map<string, string>();
+  readonly #orders: TrackedOrders;
+  readonly #lookupRules: LookupRules;
 
   /**
    * @param options - ack timeout, lookup count and placeholder portfolioId
@@ -88,7 +53,13 @@ export class OrderTracker {
     this.#timeoutMs = options.ackTimeoutMs ?? 5000;
     this.#maxLookups = options.maxLookups ?? 3;
     this.#portfolioId = options.portfolioId ?? '';
-    this.#retainFinal = options.retainFinal ?? 10_000;
+    this.#orders = new TrackedOrders(options.retainFinal ?? 10_000);
+    this.#lookupRules = {
+      orders: this.#orders,
+      timeoutMs: this.#timeoutMs,
+      maxLookups: this.#maxLookups,
+      onOrderUpdate: (update) => this.onOrderUpdate(update),
+    };
   }
 
   /**
@@ -103,7 +74,7 @@ export class OrderTracker {
     switch (intent.kind) {
       case 'placeOrder': {
         const order = orderFromPlaceIntent(intent, { portfolioId: this.#portfolioId, at: now });
-        const entry: Entry = {
+        const entry: TrackedOrder = {
           ref: intent.ref,
           strategyId,
           order,
@@ -111,9 +82,9 @@ export class OrderTracker {
           pending: undefined,
           lookupRunning: false,
         };
-        this.#file(entry);
-        this.#setPending(entry, this.#request('new', intent.ref, now));
-        return [this.#effective(entry)];
+        this.#orders.file(entry);
+        this.#orders.setPending(entry, this.#request('new', intent.ref, now));
+        return [effectiveOrder(entry)];
       }
       case 'cancelOrder':
         return this.#markPending([intent.target], 'cancel', intent.ref, now);
@@ -139,8 +110,8 @@ export class OrderTracker {
    *   duplicate or stale and changed nothing
    */
   onOrderUpdate(update: Order): Order | undefined {
-    const ref = this.#refById.get(update.orderId) ?? update.clientOrderId;
-    let entry = this.#entry(ref);
+    const ref = this.#orders.refById.get(update.orderId) ?? update.clientOrderId;
+    let entry = this.#orders.entry(ref);
     if (entry === undefined) {
       entry = {
         ref,
@@ -156,10 +127,10 @@ export class OrderTracker {
     } else {
       return undefined;
     }
-    if (update.orderId !== '') this.#refById.set(update.orderId, ref);
+    if (update.orderId !== '') this.#orders.refById.set(update.orderId, ref);
     this.#settle(entry, update);
-    this.#file(entry);
-    return this.#effective(entry);
+    this.#orders.file(entry);
+    return effectiveOrder(entry);
   }
 
   /**
@@ -169,16 +140,16 @@ export class OrderTracker {
    * @returns the order as it should now be seen, or undefined when the ref is not a pending request
    */
   onRequestRejected(requestRef: string): Order | undefined {
-    const ref = this.#requests.get(requestRef) ?? requestRef;
-    const entry = this.#inFlight.get(ref);
+    const ref = this.#orders.requests.get(requestRef) ?? requestRef;
+    const entry = this.#orders.inFlight.get(ref);
     if (entry?.pending === undefined || entry.pending.requestRef !== requestRef) return undefined;
-    this.#requests.delete(requestRef);
+    this.#orders.requests.delete(requestRef);
     if (entry.pending.kind === 'new') {
       entry.order = { ...entry.order, orderState: 'REJECTED', reason: 'the venue refused the request' };
     }
-    this.#setPending(entry, undefined);
-    this.#file(entry);
-    return this.#effective(entry);
+    this.#orders.setPending(entry, undefined);
+    this.#orders.file(entry);
+    return effectiveOrder(entry);
   }
 
   /**
@@ -187,8 +158,8 @@ export class OrderTracker {
    * @returns the order as the strategy should see it (in-flight state included)
    */
   byClientOrderId(clientOrderId: string): Order | undefined {
-    const entry = this.#entry(clientOrderId);
-    return entry === undefined ? undefined : this.#effective(entry);
+    const entry = this.#orders.entry(clientOrderId);
+    return entry === undefined ? undefined : effectiveOrder(entry);
   }
 
   /**
@@ -197,7 +168,7 @@ export class OrderTracker {
    * @returns the order, or undefined when the venue never numbered it for us
    */
   byOrderId(orderId: string): Order | undefined {
-    const ref = this.#refById.get(orderId);
+    const ref = this.#orders.refById.get(orderId);
     return ref === undefined ? undefined : this.byClientOrderId(ref);
   }
 
@@ -207,7 +178,7 @@ export class OrderTracker {
    * @returns the strategy id; undefined for orders placed outside this tracker (adopted)
    */
   ownerOf(clientOrderId: string): string | undefined {
-    const owner = this.#entry(clientOrderId)?.strategyId;
+    const owner = this.#orders.entry(clientOrderId)?.strategyId;
     return owner === '' ? undefined : owner;
   }
 
@@ -218,8 +189,8 @@ export class OrderTracker {
    */
   openOrders(strategyId?: string): readonly Order[] {
     const open: Order[] = [];
-    for (const entry of this.#live.values()) {
-      if (strategyId === undefined || entry.strategyId === strategyId) open.push(this.#effective(entry));
+    for (const entry of this.#orders.live.values()) {
+      if (strategyId === undefined || entry.strategyId === strategyId) open.push(effectiveOrder(entry));
     }
     return open;
   }
@@ -230,7 +201,7 @@ export class OrderTracker {
    * @returns the request, or undefined when nothing is in flight
    */
   inFlight(clientOrderId: string): InFlightRequest | undefined {
-    return this.#inFlight.get(clientOrderId)?.pending;
+    return this.#orders.inFlight.get(clientOrderId)?.pending;
   }
 
   /**
@@ -238,17 +209,7 @@ export class OrderTracker {
    * @returns epoch ms, or undefined when nothing is in flight
    */
   nextDeadline(): number | undefined {
-    let next: number | undefined;
-    for (const entry of this.#inFlight.values()) {
-      if (
-        entry.pending !== undefined &&
-        !entry.lookupRunning &&
-        (next === undefined || entry.pending.deadline < next)
-      ) {
-        next = entry.pending.deadline;
-      }
-    }
-    return next;
+    return nextLookupDeadline(this.#orders.inFlight.values());
   }
 
   /**
@@ -266,7 +227,7 @@ export class OrderTracker {
     port: Pick<ExecutionPort, 'lookupOrder'>,
     now: number,
   ): Promise<readonly OrderUpdateEvent[]> {
-    const due = [...this.#inFlight.values()].filter(
+    const due = [...this.#orders.inFlight.values()].filter(
       (entry) => entry.pending !== undefined && !entry.lookupRunning && entry.pending.deadline <= now,
     );
     const events: OrderUpdateEvent[] = [];
@@ -278,42 +239,14 @@ export class OrderTracker {
       } finally {
         entry.lookupRunning = false;
       }
-      const order = this.#afterLookup(entry, found, now);
+      const order = orderAfterLookup(this.#lookupRules, entry, found, now);
       if (order !== undefined) events.push({ kind: 'order', ts: now, recvTs: now, order });
     }
     return events;
   }
 
-  #afterLookup(entry: Entry, found: Order | undefined, now: number): Order | undefined {
-    const pending = entry.pending;
-    if (pending === undefined) return undefined;
-    if (found !== undefined) {
-      const changed = this.onOrderUpdate(found);
-      if (entry.pending === undefined) return changed;
-      if (pending.kind === 'cancel' && pending.lookups + 1 < this.#maxLookups) {
-        entry.pending = { ...pending, deadline: now + this.#timeoutMs, lookups: pending.lookups + 1 };
-        return changed;
-      }
-      // The venue's answer stands: the amendment (or, after maxLookups, the cancel) did not happen.
-      this.#requests.delete(pending.requestRef);
-      this.#setPending(entry, undefined);
-      return this.#effective(entry);
-    }
-    this.#requests.delete(pending.requestRef);
-    this.#setPending(entry, undefined);
-    if (pending.kind === 'replace') return this.#effective(entry);
-    const orderState: OrderState = pending.kind === 'new' ? 'REJECTED' : 'CANCELLED';
-    const reason =
-      pending.kind === 'new'
-        ? `no answer within ${this.#timeoutMs} ms and the venue does not know the order: it never arrived`
-        : `cancel unanswered within ${this.#timeoutMs} ms and the venue no longer knows the order`;
-    entry.order = { ...entry.order, orderState, reason, updateAt: now };
-    this.#file(entry);
-    return entry.order;
-  }
-
   /** Clears the in-flight request the venue's update completes. */
-  #settle(entry: Entry, update: Order): void {
+  #settle(entry: TrackedOrder, update: Order): void {
     const pending = entry.pending;
     if (pending === undefined) return;
     const done =
@@ -321,40 +254,9 @@ export class OrderTracker {
       pending.kind === 'new' ||
       (pending.kind === 'replace' && update.action === 'AMEND_COMPLETED');
     if (done) {
-      this.#requests.delete(pending.requestRef);
-      this.#setPending(entry, undefined);
+      this.#orders.requests.delete(pending.requestRef);
+      this.#orders.setPending(entry, undefined);
     }
-  }
-
-  /** The entry of a clientOrderId, live or final. */
-  #entry(ref: string): Entry | undefined {
-    return this.#live.get(ref) ?? this.#final.get(ref);
-  }
-
-  /**
-   * Files an entry with the live or the final orders, by its order's state, and forgets the
-   * oldest final orders beyond `retainFinal`.
-   */
-  #file(entry: Entry): void {
-    if (!isFinalOrderState(entry.order.orderState)) {
-      this.#final.delete(entry.ref);
-      this.#live.set(entry.ref, entry);
-      return;
-    }
-    this.#live.delete(entry.ref);
-    this.#setPending(entry, undefined);
-    this.#final.set(entry.ref, entry);
-    while (this.#final.size > this.#retainFinal) {
-      const oldest = this.#final.values().next().value as Entry;
-      this.#final.delete(oldest.ref);
-      if (this.#refById.get(oldest.order.orderId) === oldest.ref) this.#refById.delete(oldest.order.orderId);
-    }
-  }
-
-  #setPending(entry: Entry, pending: InFlightRequest | undefined): void {
-    entry.pending = pending;
-    if (pending === undefined) this.#inFlight.delete(entry.ref);
-    else this.#inFlight.set(entry.ref, entry);
   }
 
   #markPending(
@@ -365,21 +267,16 @@ export class OrderTracker {
   ): Order[] {
     const changed: Order[] = [];
     for (const target of targets) {
-      const entry = this.#live.get(target);
+      const entry = this.#orders.live.get(target);
       if (entry === undefined) continue;
-      this.#setPending(entry, this.#request(kind, requestRef, now));
-      this.#requests.set(requestRef, target);
-      changed.push(this.#effective(entry));
+      this.#orders.setPending(entry, this.#request(kind, requestRef, now));
+      this.#orders.requests.set(requestRef, target);
+      changed.push(effectiveOrder(entry));
     }
     return changed;
   }
 
   #request(kind: InFlightRequest['kind'], requestRef: string, now: number): InFlightRequest {
     return { kind, requestRef, sentAt: now, deadline: now + this.#timeoutMs, lookups: 0 };
-  }
-
-  #effective(entry: Entry): Order {
-    if (entry.pending === undefined || isFinalOrderState(entry.order.orderState)) return entry.order;
-    return { ...entry.order, orderState: IN_FLIGHT_STATE[entry.pending.kind] };
   }
 }

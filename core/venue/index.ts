@@ -88,8 +88,9 @@ export { paginate } from './rest/paginate.ts';
 export type { RateLimit } from './rest/rate-limiter.ts';
 export { RateLimiter } from './rest/rate-limiter.ts';
 export type { RawRestReply, RetryPolicy } from './rest/rest-call.ts';
-export type { RestClientOptions } from './rest/rest-client.ts';
-export { DEFAULT_RATE_LIMITS, VenueRestClient } from './rest/rest-client.ts';
+export { VenueRestClient } from './rest/rest-client.ts';
+export type { RestClientOptions } from './rest/rest-client-options.ts';
+export { DEFAULT_RATE_LIMITS } from './rest/rest-client-options.ts';
 export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
 export {
   hmacSigner,
@@ -255,6 +256,6 @@ export {
 } from './ws/order-entry.ts';
 export type { PrivateFrame } from './ws/private-frame.ts';
 export { classifyPrivateFrame, reportBadEntries } from './ws/private-frame.ts';
-export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-client.ts';
 export { PrivateWsClient } from './ws/private-ws-client.ts';
+export type { ConnectionEvent, PrivateWsOptions, ReconnectPolicy } from './ws/private-ws-options.ts';
 export { ConnectionLostError, NotConnectedError } from './ws/ws-errors.ts';

@@ -2,17 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { type ExecutionPort, reconcile, type VenueSnapshot } from '../../execution/index.ts';
-import {
-  type AlgoOrder,
-  type Asset,
-  isFinalOrderState,
-  type Order,
-  type PlaceOrderIntent,
-  type Position,
-  positionKey,
-  type StrategyIntent,
-  type UserEvent,
-} from '../../model/index.ts';
+import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
@@ -24,20 +14,16 @@ import {
 } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
-import { decodeWire } from '../wire/decode.ts';
-import { orderAckWireSchema } from '../wire/order.ts';
-import { placeOrderAckDataSchema } from '../wire/place-order-message.ts';
-import { PLACE_ORDER_ACK_EVENT, type WsReplyWire } from '../wire/ws-envelope.ts';
 import {
   cancelOrderRequest,
   cancelOrdersRequest,
   type OrderEntryRequest,
-  placeOrderRequest,
   replaceOrderRequest,
 } from '../ws/order-entry.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
-import { orderFromIntent } from './order-from-intent.ts';
+import { LocalTradingView } from './local-trading-view.ts';
+import { OrderPlacement } from './order-placement.ts';
 import { runRestCommand } from './rest-commands.ts';
 
 /** Options of the live execution client. */
@@ -64,22 +50,27 @@ export interface LiveExecutionOptions {
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
-  private readonly believedOpen = new Map<string, Order>();
-  private readonly positions = new Map<string, Position>();
-  private readonly assets = new Map<string, Asset>();
-  private readonly openAlgoOrders = new Map<string, AlgoOrder>();
-  /** Place orders sent whose outcome is unknown (ack lost), by clientOrderId. */
-  private readonly unresolved = new Map<string, PlaceOrderIntent>();
+  private readonly localView = new LocalTradingView();
+  private readonly placement: OrderPlacement;
   private readonly timer: TimerPort;
   private readonly logger: Logger;
-  private readonly newReference: () => string;
   private readonly subscriptions: Subscription[] = [];
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
-    this.newReference = options.newReference ?? (() => randomUUID());
+    this.placement = new OrderPlacement({
+      ws: options.ws,
+      brokerClientId: options.brokerClientId ?? '',
+      newReference: options.newReference ?? (() => randomUUID()),
+      timer: this.timer,
+      logger: this.logger,
+      lookupAttempts: options.lookupAttempts ?? 3,
+      lookupSpacingMs: options.lookupSpacingMs ?? 500,
+      lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
+      emitOrder: (order) => this.emitOrder(order),
+    });
     this.subscriptions.push(
       options.ws.userEvents.subscribe((event) => this.emit(event)),
       options.ws.connection.subscribe((event) => {
@@ -113,7 +104,7 @@ export class LiveExecutionClient implements ExecutionPort {
     const intent = command.intent;
     switch (intent.kind) {
       case 'placeOrder':
-        this.place(intent);
+        this.placement.place(intent);
         return;
       case 'modifyOrder':
         this.orderAction(
@@ -179,7 +170,6 @@ export class LiveExecutionClient implements ExecutionPort {
     };
   }
 
-  /** Keeps the local view reconciliation compares with the venue's, then passes the event on. */
   /**
    * Polls the ADL rank signals (GET /api/v1/adl/rank; the venue pushes none) and reports one
    * event per position.
@@ -203,110 +193,16 @@ export class LiveExecutionClient implements ExecutionPort {
     }
   }
 
+  /** Keeps the local view reconciliation compares with the venue's, then passes the event on. */
   private emit(event: UserEvent): void {
-    switch (event.kind) {
-      case 'order': {
-        const order = event.order;
-        this.unresolved.delete(order.clientOrderId);
-        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
-        else this.believedOpen.set(order.clientOrderId, order);
-        break;
-      }
-      case 'position':
-        this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
-        break;
-      case 'asset':
-        this.assets.set(event.asset.coin, event.asset);
-        break;
-      case 'algoOrder':
-        if (event.algoOrder.state === 'NEW')
-          this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
-        else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
-        break;
-    }
+    if (event.kind === 'order') this.placement.settle(event.order.clientOrderId);
+    this.localView.observe(event);
     this.subject.next(event);
   }
 
   private emitOrder(order: Order): void {
     const now = this.timer.now();
     this.emit({ kind: 'order', ts: now, recvTs: now, order });
-  }
-
-  private place(intent: PlaceOrderIntent): void {
-    let request: OrderEntryRequest;
-    try {
-      request = placeOrderRequest(intent, this.options.brokerClientId ?? '', this.newReference);
-    } catch (error) {
-      this.emitOrder(
-        orderFromIntent(intent, '', 'REJECTED', this.timer.now(), String((error as Error).message)),
-      );
-      return;
-    }
-    const sent = { ...intent, ref: request.clientOrderId };
-    this.unresolved.set(sent.ref, sent);
-    this.options.ws.request(request.action, request.args).then(
-      (reply) => this.onPlaceAck(sent, reply),
-      (error: unknown) => this.onPlaceFailure(sent, error),
-    );
-  }
-
-  private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {
-    if (!this.unresolved.has(intent.ref)) return;
-    const now = this.timer.now();
-    if (reply.event === PLACE_ORDER_ACK_EVENT) {
-      const data = decodeWire(placeOrderAckDataSchema, reply.data, 'PLACE_ORDER_ACK', ['data']);
-      this.emitOrder(orderFromIntent(intent, data.orderNo, data.orderStatus, now));
-      return;
-    }
-    const data = decodeWire(orderAckWireSchema, reply.data, `${reply.event} reply`, ['data']);
-    this.emitOrder(orderFromIntent(intent, data.orderId, data.orderState ?? 'NEW', now));
-  }
-
-  private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
-    const now = this.timer.now();
-    if (error instanceof VenueError || error instanceof NotConnectedError) {
-      const reason = error instanceof VenueError ? `${error.code}: ${error.venueMessage}` : error.message;
-      this.unresolved.delete(intent.ref);
-      this.emitOrder(orderFromIntent(intent, '', 'REJECTED', now, reason));
-      return;
-    }
-    this.logger.warn({ ref: intent.ref, err: String(error) }, 'no ack for a placed order: looking it up');
-    void this.resolveUnacked(intent);
-  }
-
-  /** Looks an unacked order up by clientOrderId until found or declared never received. */
-  private async resolveUnacked(intent: PlaceOrderIntent): Promise<void> {
-    const attempts = this.options.lookupAttempts ?? 3;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) {
-        await new Promise<void>((resolve) =>
-          this.timer.setTimer(resolve, this.options.lookupSpacingMs ?? 500),
-        );
-      }
-      if (!this.unresolved.has(intent.ref)) return;
-      try {
-        const order = await this.lookupOrder(intent.sym, intent.ref);
-        if (!this.unresolved.has(intent.ref)) return;
-        if (order !== undefined) {
-          this.emitOrder(order);
-          return;
-        }
-      } catch (error) {
-        this.logger.warn({ ref: intent.ref, err: String(error) }, 'order lookup failed; will retry');
-        if (attempt === attempts - 1) return; // stays unresolved: the next reconciliation retries it
-      }
-    }
-    if (!this.unresolved.has(intent.ref)) return;
-    this.unresolved.delete(intent.ref);
-    this.emitOrder(
-      orderFromIntent(
-        intent,
-        '',
-        'REJECTED',
-        this.timer.now(),
-        'no ack, and the venue has no order with this clientOrderId; not re-sent',
-      ),
-    );
   }
 
   private orderAction(
@@ -355,14 +251,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private async reconcile(): Promise<void> {
     try {
       const snapshot = await this.snapshot();
-      const local = {
-        openOrders: [...this.believedOpen.values()],
-        positions: [...this.positions.values()],
-        assets: [...this.assets.values()],
-        openAlgoOrders: [...this.openAlgoOrders.values()],
-      };
-      for (const event of await reconcile(local, snapshot, this)) this.emit(event);
-      for (const intent of [...this.unresolved.values()]) void this.resolveUnacked(intent);
+      for (const event of await reconcile(this.localView.state(), snapshot, this)) this.emit(event);
+      this.placement.resolveAllUnacked();
     } catch (error) {
       this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');
     }

@@ -7,7 +7,8 @@ import type { Signer } from '../signing.ts';
 import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from '../ws/inbound-counters.ts';
 import { MarketDataClient } from '../ws/market-data-client.ts';
-import { PrivateWsClient, type ReconnectPolicy } from '../ws/private-ws-client.ts';
+import { PrivateWsClient } from '../ws/private-ws-client.ts';
+import type { ReconnectPolicy } from '../ws/private-ws-options.ts';
 import { LiveExecutionClient } from './live-execution-client.ts';
 
 /** A raw inbound venue message for a session recording: a WebSocket frame or a REST reply body. */

@@ -7,7 +7,7 @@ import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../t
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
-import type { ReconnectPolicy } from './private-ws-client.ts';
+import type { ReconnectPolicy } from './private-ws-options.ts';
 
 /** One market-data subscription: a channel of a sym (KLINE also takes an interval). */
 export interface MarketSubscription {

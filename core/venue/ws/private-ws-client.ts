@@ -2,65 +2,17 @@ import { type Logger, pino } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
-import { VenueError, VenueTimeoutError } from '../errors.ts';
-import { type RateLimit, RateLimiter } from '../rest/rate-limiter.ts';
-import { loginSignaturePayload, type Signer } from '../signing.ts';
+import { VenueError } from '../errors.ts';
+import { RateLimiter } from '../rest/rate-limiter.ts';
+import { loginSignaturePayload } from '../signing.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
-import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
+import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
+import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
+import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
 import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
-
-/** Reconnect policy: capped exponential backoff with jitter. */
-export interface ReconnectPolicy {
-  readonly baseMs: number;
-  readonly capMs: number;
-  /** Shortest wait before a reconnect (login is limited to 1 per second per public venue docs). Default 1 000 ms. */
-  readonly minMs?: number;
-}
-
-/** Options of the private WebSocket client. */
-export interface PrivateWsOptions {
-  /** e.g. `wss://host/v1/private` (path per public venue docs). */
-  readonly url: string;
-  readonly signer: Signer;
-  /** true: order actions only, no pushed channels. Default false. */
-  readonly onlyTrade?: boolean;
-  readonly timer?: TimerPort;
-  readonly random?: JitterSource;
-  /** Text `ping` interval; the venue closes connections idle for 30 s. Default 20 000 ms. */
-  readonly pingIntervalMs?: number;
-  /** Reply timeout of requests (and login). Default 5 000 ms. */
-  readonly requestTimeoutMs?: number;
-  /** Default 1 s doubling to 30 s, never under `minMs`. */
-  readonly reconnect?: ReconnectPolicy;
-  /**
-   * Limit of order requests on this socket, queued when exceeded (1200 per 60 s per public venue
-   * docs); null = none.
-   */
-  readonly orderRateLimit?: RateLimit | null;
-  /** Request ids; default a counter. */
-  readonly requestIds?: () => string;
-  readonly logger?: Logger;
-  readonly counters?: InboundCounters;
-  /** Recorder tap: every inbound frame, raw. The login frame is outbound and never passed. */
-  readonly onRaw?: (raw: RawInboundFrame) => void;
-}
-
-/** A (re)connection reached the logged-in state, or the connection dropped. */
-export type ConnectionEvent =
-  | { readonly kind: 'loggedIn'; readonly reconnect: boolean; readonly ts: number }
-  | { readonly kind: 'dropped'; readonly reason: string; readonly ts: number };
-
-interface Pending {
-  readonly what: string;
-  /** The request's action: a reply with a non-success code rejects with VenueError; undefined for login. */
-  readonly action: string | undefined;
-  readonly resolve: (reply: WsReplyWire) => void;
-  readonly reject: (error: Error) => void;
-  readonly cancelTimer: () => void;
-}
 
 /**
  * The private WebSocket: login, keep-alive, request / reply correlation by id with timeouts,
@@ -71,7 +23,7 @@ export class PrivateWsClient {
   readonly counters: InboundCounters;
   private readonly userEventsSubject = new Subject<UserEvent>();
   private readonly connectionSubject = new Subject<ConnectionEvent>();
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending: PendingRequests;
   private readonly timer: TimerPort;
   private readonly random: JitterSource;
   private readonly logger: Logger;
@@ -92,6 +44,7 @@ export class PrivateWsClient {
     this.random = options.random ?? { next: () => 0.5 };
     this.logger = options.logger ?? pino({ name: 'keel.venue.private-ws', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
+    this.pending = new PendingRequests(this.timer);
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
     const rate =
@@ -175,7 +128,7 @@ export class PrivateWsClient {
     const socket = this.socket;
     this.socket = undefined;
     this.loggedIn = false;
-    this.failPending();
+    this.pending.failAll();
     await closeSocket(socket);
   }
 
@@ -186,14 +139,7 @@ export class PrivateWsClient {
     timeoutMs: number,
     action?: string,
   ): Promise<WsReplyWire> {
-    return new Promise((resolve, reject) => {
-      const cancelTimer = this.timer.setTimer(() => {
-        this.pending.delete(id);
-        reject(new VenueTimeoutError(what, timeoutMs));
-      }, timeoutMs);
-      this.pending.set(id, { what, action, resolve, reject, cancelTimer });
-      this.socket?.send(frame);
-    });
+    return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame));
   }
 
   private open(): Promise<void> {
@@ -273,35 +219,17 @@ export class PrivateWsClient {
       case 'pong':
         this.counters.heartbeats++;
         return;
-      case 'reply': {
-        const id = frame.reply.id ?? (frame.reply.event === 'login' ? 'login' : undefined);
-        const waiting = id === undefined ? undefined : this.pending.get(id);
-        if (waiting === undefined || id === undefined) {
-          this.counters.unmatchedReplies++;
-          this.logger.warn(
-            { event: frame.reply.event, id: frame.reply.id },
-            'reply matches no pending request',
-          );
+      case 'reply':
+        if (this.pending.answer(frame.reply)) {
+          this.counters.replies++;
           return;
         }
-        this.counters.replies++;
-        this.pending.delete(id);
-        waiting.cancelTimer();
-        const reply = frame.reply;
-        if (waiting.action !== undefined && reply.code !== 0 && reply.code !== 200000) {
-          waiting.reject(
-            new VenueError({
-              code: reply.code,
-              message: reply.message ?? reply.msg ?? '',
-              method: 'WS',
-              path: waiting.action,
-            }),
-          );
-        } else {
-          waiting.resolve(reply);
-        }
+        this.counters.unmatchedReplies++;
+        this.logger.warn(
+          { event: frame.reply.event, id: frame.reply.id },
+          'reply matches no pending request',
+        );
         return;
-      }
       case 'events':
         this.counters.pushes++;
         for (const event of frame.events) this.userEventsSubject.next(event);
@@ -317,20 +245,12 @@ export class PrivateWsClient {
     }
   }
 
-  private failPending(): void {
-    for (const [id, waiting] of this.pending) {
-      this.pending.delete(id);
-      waiting.cancelTimer();
-      waiting.reject(new ConnectionLostError(waiting.what));
-    }
-  }
-
   private onDropped(reason: string): void {
     const wasLoggedIn = this.loggedIn;
     this.loggedIn = false;
     this.socket = undefined;
     this.cancelPing();
-    this.failPending();
+    this.pending.failAll();
     if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.timer.now() });
     if (this.closing) return;
     const policy = this.options.reconnect ?? { baseMs: 1_000, capMs: 30_000 };

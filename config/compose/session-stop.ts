@@ -1,0 +1,63 @@
+import { EXIT, type ExitCode } from '../cli/exit-codes.ts';
+
+/** Why a live or paper session stopped. */
+export type SessionStopReason = 'duration' | 'ended' | 'SIGINT' | 'SIGTERM' | 'feed';
+
+/** What may stop a live or paper session. */
+export interface SessionStopTriggers {
+  /** Install SIGINT / SIGTERM handlers for a graceful stop (default true). */
+  readonly handleSignals?: boolean;
+  /** Stop after this long; absent = until a signal or `ended`. */
+  readonly durationMs?: number;
+  /** Resolves when the market source is exhausted (paper mode). */
+  readonly ended?: Promise<void>;
+  /** The kernel's run: settles when its feed ends (or fails). */
+  readonly finished: Promise<void>;
+}
+
+/**
+ * Waits for the first of the session's stop triggers, then removes the signal handlers and timer
+ * it installed.
+ * @param triggers - signals, duration, end of the market source and the kernel's run
+ * @returns why the session stops
+ */
+export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopReason> {
+  return new Promise<SessionStopReason>((done) => {
+    const timers: NodeJS.Timeout[] = [];
+    const finish = (reason: SessionStopReason) => {
+      for (const t of timers) clearTimeout(t);
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      done(reason);
+    };
+    const onInt = () => finish('SIGINT');
+    const onTerm = () => finish('SIGTERM');
+    if (triggers.handleSignals !== false) {
+      process.once('SIGINT', onInt);
+      process.once('SIGTERM', onTerm);
+    }
+    if (triggers.durationMs !== undefined)
+      timers.push(setTimeout(() => finish('duration'), triggers.durationMs));
+    triggers.ended?.then(() => finish('ended'));
+    triggers.finished.then(
+      () => finish('feed'),
+      () => finish('feed'),
+    );
+  });
+}
+
+/**
+ * The exit code of a session: a signal's own code, else a strategy fault's, else success.
+ * @param stopReason - why the session stopped
+ * @param faults - how many strategy faults it recorded
+ * @returns the exit code
+ */
+export function sessionExitCode(stopReason: SessionStopReason, faults: number): ExitCode {
+  return stopReason === 'SIGINT'
+    ? EXIT.INTERRUPTED
+    : stopReason === 'SIGTERM'
+      ? EXIT.TERMINATED
+      : faults > 0
+        ? EXIT.STRATEGY_FAULT
+        : EXIT.OK;
+}

@@ -1,0 +1,61 @@
+import { LiquidationJournal } from '../../backtest/report/index.ts';
+import type { Execution, Order, UserEvent } from '../../core/model/index.ts';
+import { OrderRejections } from './order-rejections.ts';
+import type { RunMetrics } from './run-metrics.ts';
+
+/**
+ * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
+ * the latest state of every order, the rejections and the liquidations; fills and acks are also
+ * counted in the session's metrics.
+ */
+export class UserDataJournal {
+  /** Every fill, in arrival order. */
+  readonly fills: Execution[] = [];
+  /** Orders placed and refused, for the session's warnings. */
+  readonly rejections = new OrderRejections();
+  /** Liquidation events and positions, for the result. */
+  readonly liquidations = new LiquidationJournal();
+  private readonly orders = new Map<string, Order>();
+
+  /**
+   * @param metrics - the session's metrics (fills, acknowledged orders)
+   * @param onFill - called on every fill (e.g. to print it)
+   */
+  constructor(
+    private readonly metrics: RunMetrics,
+    private readonly onFill: ((fill: Execution) => void) | undefined,
+  ) {}
+
+  /**
+   * Takes one User Data event.
+   * @param event - the event as the execution client emitted it
+   */
+  observe(event: UserEvent): void {
+    if (event.kind === 'execution') {
+      this.fills.push(event.execution);
+      this.metrics.fills.inc();
+      this.onFill?.(event.execution);
+    } else if (event.kind === 'order') {
+      this.orders.set(event.order.orderId || event.order.clientOrderId, event.order);
+      this.rejections.observe(event.order);
+      if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
+    } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
+      this.liquidations.observe(event);
+    } else if (event.kind === 'commandRejected') {
+      this.rejections.observeCommand(event);
+    }
+  }
+
+  /** The latest state of every order, in first-seen order. @returns the orders */
+  orderList(): Order[] {
+    return [...this.orders.values()];
+  }
+
+  /** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). @returns how many */
+  openOrderCount(): number {
+    let open = 0;
+    for (const order of this.orders.values())
+      if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState)) open++;
+    return open;
+  }
+}

@@ -1,0 +1,97 @@
+import { pino } from 'pino';
+import type { RequestParams } from '../signing.ts';
+import { realTimer } from '../timer-port.ts';
+import type { PageWire } from '../wire/common.ts';
+import { createInboundCounters, type InboundCounters } from '../ws/inbound-counters.ts';
+import {
+  ENDPOINTS,
+  type EndpointName,
+  type EndpointReply,
+  type PagedEndpointName,
+  type RateLimitGroup,
+} from './endpoints.ts';
+import { undiciTransport } from './http-transport.ts';
+import { paginate } from './paginate.ts';
+import { type RateLimit, RateLimiter } from './rate-limiter.ts';
+import { type RestCallContext, restCall } from './rest-call.ts';
+import { DEFAULT_RATE_LIMITS, type RestClientOptions } from './rest-client-options.ts';
+
+type Query = object;
+
+/**
+ * Calls the venue's endpoints by name: signed requests, envelope decoding, typed errors, queued
+ * rate limits, GET retries and paginated iterators. The REST client adds one typed method per
+ * endpoint on top.
+ */
+export class RestEndpointCaller {
+  private readonly ctx: RestCallContext;
+  private readonly limiters = new Map<RateLimitGroup, RateLimiter>();
+  private readonly pageSize: number;
+
+  /** @param options - base address, signer and policies */
+  constructor(options: RestClientOptions) {
+    const timer = options.timer ?? realTimer();
+    this.ctx = {
+      transport: options.transport ?? undiciTransport(options.baseUrl),
+      signer: options.signer,
+      timer,
+      random: options.random ?? { next: () => 0.5 },
+      timeoutMs: options.timeoutMs ?? 10_000,
+      retry: options.retry ?? { maxRetries: 3, baseMs: 200, capMs: 3_000 },
+      logger: options.logger ?? pino({ name: 'keel.venue.rest', level: 'warn' }),
+      counters: options.counters ?? createInboundCounters(),
+      ...(options.onRaw === undefined ? {} : { onRaw: options.onRaw }),
+    };
+    const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+    for (const [group, rate] of Object.entries(limits) as Array<[RateLimitGroup, RateLimit | null]>) {
+      if (rate !== null) this.limiters.set(group, new RateLimiter(rate, timer));
+    }
+    this.pageSize = options.defaultPageSize ?? 100;
+  }
+
+  /**
+   * Calls an endpoint of {@link ENDPOINTS} by name, after its rate limiter lets it through.
+   * @param name - the endpoint
+   * @param params - query (GET) or body
+   * @returns the decoded reply data
+   * @throws VenueError, DecodeError or VenueTimeoutError (see restCall)
+   */
+  async call<N extends EndpointName>(name: N, params: Query = {}): Promise<EndpointReply<N>> {
+    const def = ENDPOINTS[name];
+    const limiter = this.limiters.get(def.limit);
+    if (limiter !== undefined) await limiter.acquire();
+    return (await restCall(this.ctx, def, params as RequestParams)) as EndpointReply<N>;
+  }
+
+  /**
+   * Iterates every entry of a paginated endpoint.
+   * @param name - a paged endpoint
+   * @param query - filters; page and pageSize are managed by the iterator
+   * @param pageSize - entries per page; default the client's
+   * @returns an async iterator over the list entries
+   * @example
+   * for await (const order of rest.pages('getOrderHistory', { filterExecuted: true })) { ... }
+   */
+  pages<N extends PagedEndpointName>(
+    name: N,
+    query: Query = {},
+    pageSize = this.pageSize,
+  ): AsyncGenerator<EndpointReply<N> extends PageWire<infer T> ? T : never> {
+    return paginate((page) => this.call(name, { ...query, page, pageSize }) as Promise<never>);
+  }
+
+  /** Reply outcomes: `frames` replies read, `replies` decoded, `control` venue error codes, `malformed` undecodable. */
+  get counters(): InboundCounters {
+    return this.ctx.counters;
+  }
+
+  /** Requests waiting in a rate limiter, by group. @returns the queue length per group */
+  queuedByGroup(): Readonly<Partial<Record<RateLimitGroup, number>>> {
+    return Object.fromEntries([...this.limiters].map(([group, limiter]) => [group, limiter.queued]));
+  }
+
+  /** Closes the connection pool. @returns when closed */
+  close(): Promise<void> {
+    return this.ctx.transport.close();
+  }
+}

@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { RateLimit } from '../rest/rate-limiter.ts';
+import type { Signer } from '../signing.ts';
+import type { JitterSource, TimerPort } from '../timer-port.ts';
+import type { InboundCounters, RawInboundFrame } from './inbound-counters.ts';
+
+/** Reconnect policy: capped exponential backoff with jitter. */
+export interface ReconnectPolicy {
+  readonly baseMs: number;
+  readonly capMs: number;
+  /** Shortest wait before a reconnect (login is limited to 1 per second per public venue docs). Default 1 000 ms. */
+  readonly minMs?: number;
+}
+
+/** Options of the private WebSocket client. */
+export interface PrivateWsOptions {
+  /** e.g. `wss://host/v1/private` (path per public venue docs). */
+  readonly url: string;
+  readonly signer: Signer;
+  /** true: order actions only, no pushed channels. Default false. */
+  readonly onlyTrade?: boolean;
+  readonly timer?: TimerPort;
+  readonly random?: JitterSource;
+  /** Text `ping` interval; the venue closes connections idle for 30 s. Default 20 000 ms. */
+  readonly pingIntervalMs?: number;
+  /** Reply timeout of requests (and login). Default 5 000 ms. */
+  readonly requestTimeoutMs?: number;
+  /** Default 1 s doubling to 30 s, never under `minMs`. */
+  readonly reconnect?: ReconnectPolicy;
+  /**
+   * Limit of order requests on this socket, queued when exceeded (1200 per 60 s per public venue
+   * docs); null = none.
+   */
+  readonly orderRateLimit?: RateLimit | null;
+  /** Request ids; default a counter. */
+  readonly requestIds?: () => string;
+  readonly logger?: Logger;
+  readonly counters?: InboundCounters;
+  /** Recorder tap: every inbound frame, raw. The login frame is outbound and never passed. */
+  readonly onRaw?: (raw: RawInboundFrame) => void;
+}
+
+/** A (re)connection reached the logged-in state, or the connection dropped. */
+export type ConnectionEvent =
+  | { readonly kind: 'loggedIn'; readonly reconnect: boolean; readonly ts: number }
+  | { readonly kind: 'dropped'; readonly reason: string; readonly ts: number };
