@@ -12,3 +12,21 @@ export function defaultAnnualizationOf(instruments: readonly InstrumentSpec[]): 
   const equitiesOnly = instruments.length > 0 && instruments.every((spec) => spec.id.kind === 'equity');
   return equitiesOnly ? EQUITY_ANNUALIZATION : CRYPTO_ANNUALIZATION;
 }
+
+/**
+ * The annualization basis a run's metrics take, the same for a backtest and a live or paper
+ * session: the given basis, else {@link defaultAnnualizationOf} the instruments, with per-sample
+ * returns stepping by the equity curve's bucket width (one close per grid interval) unless the
+ * basis names its own step.
+ * @param instruments - the run's instruments
+ * @param bucketMs - the width of the equity curve's buckets (`EquitySampler.bucketMs`)
+ * @param configured - the basis the run was given, if any
+ * @returns the basis
+ */
+export function runAnnualizationOf(
+  instruments: readonly InstrumentSpec[],
+  bucketMs: number,
+  configured?: AnnualizationBasis,
+): AnnualizationBasis {
+  return { sampleStepMs: bucketMs, ...(configured ?? defaultAnnualizationOf(instruments)) };
+}

@@ -193,6 +193,13 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   equityPeak: decimal,
   totalReturn: nullableNumber,
   buyAndHoldReturn: nullableNumber,
+  // Absent in result files written before Keel named the buy & hold benchmark.
+  buyAndHoldBenchmark: z
+    .object({
+      syms: z.array(z.string()),
+      basis: z.enum(['traded', 'named', 'instruments', 'recording']),
+    })
+    .optional(),
   annualizedReturn: nullableNumber,
   annualizedVolatility: nullableNumber,
   cagr: nullableNumber,
