@@ -66,6 +66,8 @@ export {
 export { geometricMeanReturn, mean, sampleStdDev } from './metrics/sample-statistics.ts';
 export type { TradeStats } from './metrics/trade-metrics.ts';
 export { TradeTally, tradeStats } from './metrics/trade-metrics.ts';
+export type { TradingHours } from './metrics/trading-time.ts';
+export { tradingClock, tradingDayMs } from './metrics/trading-time.ts';
 export type {
   BacktestMeta,
   BacktestResult,

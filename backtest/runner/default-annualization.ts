@@ -2,9 +2,9 @@ import type { InstrumentSpec } from '../../core/model/index.ts';
 import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, EQUITY_ANNUALIZATION } from '../report/index.ts';
 
 /**
- * The annualization basis a run takes when none is given: 252 trading days a year when every
- * instrument is a US equity (their venue trades on weekdays only), 365 otherwise (crypto trades
- * every day).
+ * The annualization basis a run takes when none is given: 252 trading days a year of the regular
+ * US equity session when every instrument is a US equity (their venue trades on weekdays, 09:30 to
+ * 16:00 New York time), 365 days round the clock otherwise (crypto trades all the time).
  * @param instruments - the run's instruments
  * @returns the equity basis or the crypto basis
  */

@@ -29,7 +29,7 @@ export function statsRows(
   const basis =
     ann.periodsPerYear === null
       ? NOT_ANNUALIZED
-      : `${ann.period === 'day' ? 'daily' : 'per-sample'} returns, ${ann.periodsPerYear.toFixed(1)} periods a year (${ann.tradingDaysPerYear} trading days)`;
+      : `${ann.period === 'day' ? 'daily' : 'per-sample'} returns, ${ann.periodsPerYear.toFixed(1)} periods a year (${ann.tradingDaysPerYear} trading days${ann.period === 'sample' && ann.tradingHours === 'us-equity' ? ' of the 6.5 h US equity session: nights and weekends are no periods' : ''})`;
   return [
     { label: 'Start', value: formatTime(m.start), definition: 'first equity sample' },
     { label: 'End', value: formatTime(m.end), definition: 'last equity sample' },

@@ -26,6 +26,7 @@ import {
 } from './return-metrics.ts';
 import { mean } from './sample-statistics.ts';
 import { type TradeStats, type TradeTally, tradeStats } from './trade-metrics.ts';
+import type { TradingHours } from './trading-time.ts';
 
 /** What the metrics are computed from. */
 export interface MetricsInput {
@@ -125,6 +126,8 @@ export interface BacktestMetrics extends TradeStats, Partial<CashFlowStats>, Par
     readonly periodsPerYear: number | null;
     readonly tradingDaysPerYear: number;
     readonly riskFreeRate: number;
+    /** `us-equity` when per-sample returns step through the US equity session only; absent for `24/7`. */
+    readonly tradingHours?: TradingHours;
     /**
      * Time of the first period equity at or below zero, absent while equity stays positive:
      * the period returns stop there (annualized return -1; volatility, Sharpe and Sortino null).
@@ -195,6 +198,9 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
       periodsPerYear,
       tradingDaysPerYear: basis.tradingDaysPerYear,
       riskFreeRate: basis.riskFreeRate,
+      ...(basis.tradingHours === undefined || basis.tradingHours === '24/7'
+        ? {}
+        : { tradingHours: basis.tradingHours }),
       ...(ruinTs === undefined ? {} : { ruinTs }),
     },
   };

@@ -236,6 +236,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
     periodsPerYear: nullableNumber,
     tradingDaysPerYear: z.number(),
     riskFreeRate: z.number(),
+    tradingHours: z.enum(['24/7', 'us-equity']).optional(),
     ruinTs: z.number().optional(),
   }),
 });
