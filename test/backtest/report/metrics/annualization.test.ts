@@ -37,7 +37,7 @@ describe('per-sample annualization of US equities', () => {
     expect(r.periodsPerYear).toBe(252 * 390);
     expect(r.returns).toHaveLength(780);
     // Tuesday's first minute holds the overnight move: the returns are the trading-minute returns.
-    r.returns.forEach((x, i) => expect(x).toBeCloseTo(minuteReturns[i] as number, 12));
+    for (const [i, x] of r.returns.entries()) expect(x).toBeCloseTo(minuteReturns[i] as number, 12);
     expect(annualizedVolatility(r.returns, r.periodsPerYear)).toBeCloseTo(
       annualizedVolatility(minuteReturns, 252 * 390) as number,
       12,
