@@ -26,7 +26,10 @@ export const YEAR_MS = 365 * DAY_MS;
  *   without a sample repeats the previous equity (a market open without a move). Trading time is
  *   the time the market is open (`tradingHours`): all of it for crypto, so the grid is epoch
  *   time; for US equities only the regular session, so nights, weekends (and moves then, which
- *   count in the next session's first interval) are no periods of their own. The curve itself is
+ *   count in the next session's first interval) are no periods of their own (the equity sampler's
+ *   buckets are whole steps of epoch time, so they line up with the session's intervals when the
+ *   step divides 30 min, as the runner's steps for runs of 1-3 days do; a wider step may end an
+ *   interval on a bucket's low or high). The curve itself is
  *   not regular (it keeps each bucket's low, high and close), so its own gaps cannot serve as
  *   periods. A span of more than a million steps is gridded at the smallest whole multiple of the
  *   step that keeps it to a million, and a given `periodsPerYear` is divided by that multiple.
