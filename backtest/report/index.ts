@@ -39,6 +39,14 @@ export {
 } from './metrics/annualization.ts';
 export type { BacktestMetrics, MetricsInput } from './metrics/backtest-metrics.ts';
 export { computeMetrics } from './metrics/backtest-metrics.ts';
+export type {
+  BuyAndHold,
+  BuyAndHoldBasis,
+  BuyAndHoldBenchmark,
+  BuyAndHoldSources,
+  SymPrices,
+} from './metrics/buy-and-hold.ts';
+export { buyAndHoldOf, buyAndHoldReturn } from './metrics/buy-and-hold.ts';
 export type { CashFlowStats, LiquidationStats, LoanTotals } from './metrics/cash-flow-metrics.ts';
 export { cashFlowStats, liquidationStats, loanTotals } from './metrics/cash-flow-metrics.ts';
 export type { CostStats } from './metrics/cost-metrics.ts';
@@ -49,7 +57,6 @@ export { exposureTime } from './metrics/exposure.ts';
 export {
   annualizedReturn,
   annualizedVolatility,
-  buyAndHoldReturn,
   cagr,
   calmarRatio,
   sharpeRatio,
@@ -59,6 +66,8 @@ export {
 export { geometricMeanReturn, mean, sampleStdDev } from './metrics/sample-statistics.ts';
 export type { TradeStats } from './metrics/trade-metrics.ts';
 export { TradeTally, tradeStats } from './metrics/trade-metrics.ts';
+export type { TradingHours } from './metrics/trading-time.ts';
+export { tradingClock, tradingDayMs } from './metrics/trading-time.ts';
 export type {
   BacktestMeta,
   BacktestResult,

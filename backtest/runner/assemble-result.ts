@@ -19,9 +19,10 @@ import type { SimVenue } from '../sim/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText } from './commission.ts';
-import { defaultAnnualizationOf } from './default-annualization.ts';
+import { runAnnualizationOf } from './default-annualization.ts';
 import type { EquitySampler } from './equity-sampler.ts';
 import type { OrderJournal } from './order-journal.ts';
+import { symsNamedBy } from './strategy-syms.ts';
 
 /** What a run writes as it goes, in its spill directory. */
 export interface RunRecords {
@@ -91,6 +92,7 @@ export function assembleResult(
   sampler: EquitySampler,
   settleAsset: string,
 ): BacktestResult {
+  const instrumentSyms = instruments.map((s) => s.sym);
   const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
   const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
   const orders: RecordLog<Order> = records.journal.finish();
@@ -174,12 +176,12 @@ export function assembleResult(
       tradeTally: records.tally,
       drawdown: sampler.drawdownFigures(),
       meanEquity: sampler.meanEquity(),
-      ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
-      // Per-sample returns step by the curve's bucket width: one close per grid interval.
-      annualization: {
-        sampleStepMs: sampler.bucketMs,
-        ...(options.annualization ?? defaultAnnualizationOf(instruments)),
+      buyAndHold: {
+        prices,
+        namedSyms: symsNamedBy(options.strategies, instrumentSyms),
+        instrumentSyms,
       },
+      annualization: runAnnualizationOf(instruments, sampler.bucketMs, options.annualization),
       contractSizeOf,
       cashFlows,
       liquidations,

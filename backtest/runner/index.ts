@@ -7,7 +7,7 @@
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
-export { defaultAnnualizationOf } from './default-annualization.ts';
+export { defaultAnnualizationOf, runAnnualizationOf } from './default-annualization.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
@@ -25,3 +25,4 @@ export {
 export { runBacktest } from './run-backtest.ts';
 export type { StrategyParamsEntry } from './setup-warnings.ts';
 export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';
+export { symsNamedBy } from './strategy-syms.ts';

@@ -1,5 +1,6 @@
 import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
 import { BAR_INTERVAL_MS, type BarInterval, parseSym } from '../../core/model/index.ts';
+import { stringsIn } from './strategy-syms.ts';
 
 /** Whether the replayed data held anything of a sym, read from the kernel's state after the run. */
 function hasData(kernel: Kernel, sym: string): boolean {
@@ -16,15 +17,6 @@ function barIntervalsOf(kernel: Kernel, sym: string): BarInterval[] {
     if (barSym === sym) out.push(interval);
   }
   return out.sort((a, b) => BAR_INTERVAL_MS[a] - BAR_INTERVAL_MS[b]);
-}
-
-/** Every string in a params value, nested ones included. */
-function stringsIn(value: unknown, out: Set<string>): Set<string> {
-  if (typeof value === 'string') out.add(value);
-  else if (Array.isArray(value)) for (const item of value) stringsIn(item, out);
-  else if (value !== null && typeof value === 'object')
-    for (const item of Object.values(value)) stringsIn(item, out);
-  return out;
 }
 
 /** Whether a text has the form of a venue sym (`BINANCE_PERP_BTC_USDT`, `US_EQUITY_SPY`). */

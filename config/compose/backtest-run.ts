@@ -140,7 +140,8 @@ export async function runConfiguredBacktest(
 
 /**
  * The annualization basis of a configured backtest: the config's, with 252 trading days a year
- * when every instrument is a US equity and the config names none.
+ * when every instrument is a US equity and the config names none, and then the per-sample grid on
+ * the US equity session's hours.
  * @param backtest - the backtest settings
  * @param instruments - the run's instruments
  * @returns the basis
@@ -150,10 +151,12 @@ export function annualizationOf(
   instruments: readonly InstrumentSpec[],
 ): AnnualizationBasis {
   const { tradingDaysPerYear, period, periodsPerYear, sampleStepMs, riskFreeRate } = backtest.annualization;
+  const byInstruments = defaultAnnualizationOf(instruments);
   return {
-    tradingDaysPerYear: tradingDaysPerYear ?? defaultAnnualizationOf(instruments).tradingDaysPerYear,
+    tradingDaysPerYear: tradingDaysPerYear ?? byInstruments.tradingDaysPerYear,
     period,
     riskFreeRate,
+    ...(byInstruments.tradingHours === undefined ? {} : { tradingHours: byInstruments.tradingHours }),
     ...(periodsPerYear === undefined ? {} : { periodsPerYear }),
     ...(sampleStepMs === undefined ? {} : { sampleStepMs }),
   };

@@ -5,7 +5,7 @@ import {
   type LiquidationRecord,
   roundTripsFromFills,
 } from '../../backtest/report/index.ts';
-import type { EquitySampler } from '../../backtest/runner/index.ts';
+import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
 import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
@@ -85,6 +85,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
   const contractSizeOf = (sym: string): Dec => sizes.get(sym) ?? ONE;
   const { closed, open } = roundTripsFromFills(session.fills, { contractSizeOf });
   const prices = session.sampler.priceSeries();
+  const instrumentSyms = session.instruments.map((s) => s.sym);
   const curve = session.sampler.curve;
   return {
     meta: {
@@ -122,7 +123,13 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       trades: closed,
       openTrades: open,
       fills: session.fills,
-      ...(prices[0] === undefined ? {} : { benchmark: prices[0].points }),
+      buyAndHold: {
+        prices,
+        namedSyms: symsNamedBy(session.slots, instrumentSyms),
+        instrumentSyms,
+      },
+      // The basis its backtest takes: 252 trading days for US equities, not crypto's 365.
+      annualization: runAnnualizationOf(session.instruments, session.sampler.bucketMs),
       contractSizeOf,
       ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
     }),

@@ -110,7 +110,13 @@ export function aBacktestResult(bars = 200, meta: Partial<BacktestMeta> = {}): B
     openTrades: open,
     equityCurve,
     prices: [{ sym: SYM, points }],
-    metrics: computeMetrics({ equityCurve, trades: closed, openTrades: open, fills, benchmark: points }),
+    metrics: computeMetrics({
+      equityCurve,
+      trades: closed,
+      openTrades: open,
+      fills,
+      buyAndHold: { prices: [{ sym: SYM, points }] },
+    }),
   };
 }
 
@@ -153,7 +159,7 @@ export function aBacktestResultWithCashFlows(bars = 60): BacktestResult {
       trades: base.trades,
       openTrades: base.openTrades,
       fills: base.fills,
-      benchmark: base.prices[0]?.points ?? [],
+      buyAndHold: { prices: base.prices },
       cashFlows,
       liquidations,
       accountCurrency: 'USDT',

@@ -1,5 +1,6 @@
 import { NOT_ANNUALIZED } from '../metrics/annualization.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
+import type { BuyAndHoldBasis, BuyAndHoldBenchmark } from '../metrics/buy-and-hold.ts';
 import type { LoanTotals } from '../metrics/cash-flow-metrics.ts';
 import { formatDuration, formatMoney, formatPercent, formatRatio, formatTime } from './format-values.ts';
 
@@ -28,7 +29,7 @@ export function statsRows(
   const basis =
     ann.periodsPerYear === null
       ? NOT_ANNUALIZED
-      : `${ann.period === 'day' ? 'daily' : 'per-sample'} returns, ${ann.periodsPerYear.toFixed(1)} periods a year (${ann.tradingDaysPerYear} trading days)`;
+      : `${ann.period === 'day' ? 'daily' : 'per-sample'} returns, ${ann.periodsPerYear.toFixed(1)} periods a year (${ann.tradingDaysPerYear} trading days${ann.period === 'sample' && ann.tradingHours === 'us-equity' ? ' of the 6.5 h US equity session: nights and weekends are no periods' : ''})`;
   return [
     { label: 'Start', value: formatTime(m.start), definition: 'first equity sample' },
     { label: 'End', value: formatTime(m.end), definition: 'last equity sample' },
@@ -49,7 +50,7 @@ export function statsRows(
     {
       label: 'Buy & Hold Return [%]',
       value: formatPercent(m.buyAndHoldReturn),
-      definition: 'last price / first price - 1',
+      definition: buyAndHoldDefinition(m.buyAndHoldBenchmark),
     },
     {
       label: 'Return (Ann.) [%]',
@@ -199,4 +200,33 @@ function cashFlowRows(m: BacktestMetrics, money: string): StatsRow[] {
       definition: 'liquidation fees of the liquidation fills (also in Fees Paid)',
     });
   return rows;
+}
+
+/** Why the benchmark holds its syms, as the stats row says it. */
+const BASIS_TEXT: Readonly<Record<BuyAndHoldBasis, readonly [one: string, several: string]>> = {
+  traded: ['the sym the strategies traded', 'the syms the strategies traded'],
+  named: [
+    'the instrument the strategies name; they traded none',
+    'the instruments the strategies name; they traded none',
+  ],
+  instruments: [
+    "the run's instrument; the strategies traded and named none",
+    "the run's instruments; the strategies traded and named none",
+  ],
+  recording: ["the data's first sym; the strategies traded and named none", ''],
+};
+
+/**
+ * The buy & hold row's definition, naming the syms it was taken on (results written before Keel
+ * named them have no benchmark: the row then says the formula only).
+ * @param benchmark - the benchmark of the metrics
+ * @returns e.g. `last / first price - 1 of BINANCE_PERP_BTC_USDT, the sym the strategies traded`
+ */
+function buyAndHoldDefinition(benchmark: BuyAndHoldBenchmark | undefined): string {
+  if (benchmark === undefined) return 'last price / first price - 1';
+  const [one, several] = BASIS_TEXT[benchmark.basis];
+  const syms = benchmark.syms.join(', ');
+  return benchmark.syms.length === 1
+    ? `last / first price - 1 of ${syms}, ${one}`
+    : `equal-weight basket: mean of last / first price - 1 over ${syms}, ${several}`;
 }

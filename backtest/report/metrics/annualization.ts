@@ -1,5 +1,6 @@
 import { asNumber } from '../../../core/model/index.ts';
 import type { EquitySample } from '../equity-sample.ts';
+import { type TradingHours, tradingClock, tradingDayMs } from './trading-time.ts';
 
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
@@ -18,30 +19,40 @@ export const YEAR_MS = 365 * DAY_MS;
  *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
  *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
  *   forces per-sample returns whatever the span. A day without a sample is no period.
- * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute), its
- *   intervals whole multiples of the step from the epoch, as the equity sampler's buckets are:
- *   the equity of each interval is its last sample (with the runner's step, its bucket width,
- *   that is the bucket's close, never its low or high); an interval without a sample repeats the
- *   previous equity. The curve itself is not regular (it keeps each bucket's low, high and
- *   close), so its own gaps cannot serve as periods. A span of more than a million steps is
- *   gridded at the smallest whole multiple of the step that keeps it to a million, and a given
- *   `periodsPerYear` is divided by that multiple.
+ * - Per-sample returns are taken on a regular grid of `sampleStepMs` (default one minute) of
+ *   trading time, its intervals whole multiples of the step from the origin, as the equity
+ *   sampler's buckets are: the equity of each interval is its last sample (with the runner's
+ *   step, its bucket width, that is the bucket's close, never its low or high); an interval
+ *   without a sample repeats the previous equity (a market open without a move). Trading time is
+ *   the time the market is open (`tradingHours`): all of it for crypto, so the grid is epoch
+ *   time; for US equities only the regular session, so nights, weekends (and moves then, which
+ *   count in the next session's first interval) are no periods of their own (the equity sampler's
+ *   buckets are whole steps of epoch time, so they line up with the session's intervals when the
+ *   step divides 30 min, as the runner's steps for runs of 1-3 days do; a wider step may end an
+ *   interval on a bucket's low or high). The curve itself is
+ *   not regular (it keeps each bucket's low, high and close), so its own gaps cannot serve as
+ *   periods. A span of more than a million steps is gridded at the smallest whole multiple of the
+ *   step that keeps it to a million, and a given `periodsPerYear` is divided by that multiple.
  * - Either way the first period runs from the starting equity (the first sample) to the end of
  *   its day or grid interval, so its P&L counts (backtesting.py starts from the first day's last
  *   equity instead, dropping it), and the last period ends at the last sample: the first and
  *   last periods may be partial.
  * - `periodsPerYear`: overrides the derived figure. Derived: tradingDaysPerYear for daily
- *   returns; tradingDaysPerYear x (1 day / sampleStepMs) for per-sample returns, which assumes
- *   trading round the clock: for intraday equities pass it (e.g. 252 x 390 for a one-minute step
- *   over a 6.5 h session).
+ *   returns; tradingDaysPerYear x (the trading day / sampleStepMs) for per-sample returns, the
+ *   trading day being 24 h for crypto and the 6.5 h session for US equities (252 x 390 for a
+ *   one-minute step), as the grid counts trading time only.
+ * - `tradingHours`: `24/7` (the default) or `us-equity` ({@link TradingHours}); the runner takes
+ *   `us-equity` when every instrument is a US equity.
  * - `riskFreeRate`: annual risk-free rate for Sharpe and Sortino (fraction, default 0).
  */
 export interface AnnualizationBasis {
   readonly tradingDaysPerYear: number;
   readonly period: 'auto' | 'day' | 'sample';
   readonly periodsPerYear?: number;
-  /** Grid step of per-sample returns, ms; default {@link DEFAULT_SAMPLE_STEP_MS}. */
+  /** Grid step of per-sample returns, ms of trading time; default {@link DEFAULT_SAMPLE_STEP_MS}. */
   readonly sampleStepMs?: number;
+  /** The hours the market trades, for the per-sample grid; `24/7` when omitted. */
+  readonly tradingHours?: TradingHours;
   readonly riskFreeRate: number;
 }
 
@@ -65,10 +76,11 @@ export const CRYPTO_ANNUALIZATION: AnnualizationBasis = {
   riskFreeRate: 0,
 };
 
-/** Equity defaults: 252 trading days, automatic period, risk-free rate 0. */
+/** US equity defaults: 252 trading days of the regular session, automatic period, risk-free rate 0. */
 export const EQUITY_ANNUALIZATION: AnnualizationBasis = {
   tradingDaysPerYear: 252,
   period: 'auto',
+  tradingHours: 'us-equity',
   riskFreeRate: 0,
 };
 
@@ -103,9 +115,12 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
     return { returns: [], period, periodsPerYear: null };
   const asked = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;
   if (!(asked > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${asked}`);
+  const hours = basis.tradingHours ?? '24/7';
+  const clock = period === 'day' ? (ts: number) => ts : tradingClock(hours);
+  const tradingSpan = first === undefined || last === undefined ? 0 : clock(last.ts) - clock(first.ts);
   // A span of more than MAX_GRID_POINTS steps is gridded at a whole multiple of the step.
-  const step = asked * Math.max(1, Math.ceil(span / asked / MAX_GRID_POINTS));
-  const series = lastOfEachInterval(curve, period === 'day' ? DAY_MS : step, period === 'sample');
+  const step = asked * Math.max(1, Math.ceil(tradingSpan / asked / MAX_GRID_POINTS));
+  const series = lastOfEachInterval(curve, period === 'day' ? DAY_MS : step, period === 'sample', clock);
   const returns: number[] = [];
   let ruinTs: number | undefined;
   for (const [i, point] of series.entries()) {
@@ -123,7 +138,7 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
     period === 'day'
       ? (basis.periodsPerYear ?? basis.tradingDaysPerYear)
       : basis.periodsPerYear === undefined
-        ? (basis.tradingDaysPerYear * DAY_MS) / step
+        ? (basis.tradingDaysPerYear * tradingDayMs(hours)) / step
         : (basis.periodsPerYear * asked) / step;
   return { returns, period, periodsPerYear, ...ruin };
 }
@@ -147,22 +162,27 @@ function utcDaysOf(curve: readonly EquitySample[]): number {
 }
 
 /**
- * The starting equity, then the last equity of each `width`-wide interval of epoch time (whole
+ * The starting equity, then the last equity of each `width`-wide interval of `clock` time (whole
  * multiples of `width`, as UTC days and the equity sampler's buckets are). The starting equity
  * is the base of the first period, which runs to the end of its interval, so that interval's
  * change counts; when the start is alone in its interval it is that interval's last equity, not
  * a period of its own. An interval without a sample repeats the previous equity when `fill`
  * (a regular grid), else it is skipped (a day without data is no period).
  */
-function lastOfEachInterval(curve: readonly EquitySample[], width: number, fill: boolean): PeriodEquity[] {
+function lastOfEachInterval(
+  curve: readonly EquitySample[],
+  width: number,
+  fill: boolean,
+  clock: (ts: number) => number,
+): PeriodEquity[] {
   const first = curve[0];
   if (first === undefined) return [];
   const out: PeriodEquity[] = [{ ts: first.ts, equity: asNumber(first.equity) }];
-  let key = Math.floor(first.ts / width);
+  let key = Math.floor(clock(first.ts) / width);
   let startAlone = true;
   for (let i = 1; i < curve.length; i++) {
     const sample = curve[i] as EquitySample;
-    const k = Math.floor(sample.ts / width);
+    const k = Math.floor(clock(sample.ts) / width);
     const point = { ts: sample.ts, equity: asNumber(sample.equity) };
     if (k === key && !startAlone) out[out.length - 1] = point;
     else {

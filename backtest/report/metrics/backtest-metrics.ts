@@ -1,10 +1,11 @@
 import type { Dec, Execution } from '../../../core/model/index.ts';
 import { asNumber } from '../../../core/model/index.ts';
-import type { EquitySample, PricePoint, TimeInterval } from '../equity-sample.ts';
+import type { EquitySample, TimeInterval } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { CashFlowRecord, LiquidationRecord } from '../result/cash-flow-record.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { type AnnualizationBasis, CRYPTO_ANNUALIZATION, periodReturns } from './annualization.ts';
+import { type BuyAndHoldBenchmark, type BuyAndHoldSources, buyAndHoldOf } from './buy-and-hold.ts';
 import {
   type CashFlowStats,
   cashFlowStats,
@@ -17,7 +18,6 @@ import { exposureTime } from './exposure.ts';
 import {
   annualizedReturn,
   annualizedVolatility,
-  buyAndHoldReturn,
   cagr,
   calmarRatio,
   sharpeRatio,
@@ -26,6 +26,7 @@ import {
 } from './return-metrics.ts';
 import { mean } from './sample-statistics.ts';
 import { type TradeStats, type TradeTally, tradeStats } from './trade-metrics.ts';
+import type { TradingHours } from './trading-time.ts';
 
 /** What the metrics are computed from. */
 export interface MetricsInput {
@@ -41,8 +42,11 @@ export interface MetricsInput {
   readonly costTally?: CostTally;
   /** The trades' running sums taken while the run went; the trades are then read once, not twice. */
   readonly tradeTally?: TradeTally;
-  /** Benchmark prices for buy & hold (e.g. the traded sym's closes). */
-  readonly benchmark?: readonly PricePoint[];
+  /**
+   * The run's price series and the syms its strategies name, for the buy & hold benchmark
+   * ({@link buyAndHoldOf}: the traded syms come from the fills); no buy & hold when omitted.
+   */
+  readonly buyAndHold?: BuyAndHoldSources;
   /**
    * When a position was open; derived from the trades when omitted (one interval per trade: a
    * long run passes its `RoundTripBook`'s exposure intervals, one per flat-to-flat stretch).
@@ -94,8 +98,15 @@ export interface BacktestMetrics extends TradeStats, Partial<CashFlowStats>, Par
   readonly equityPeak: Dec;
   /** final / start - 1; null when the start equity is 0. */
   readonly totalReturn: number | null;
-  /** Benchmark last / first - 1; null without a benchmark. */
+  /**
+   * Buy & hold return of what the run traded ({@link buyAndHoldOf}): last / first price - 1 of
+   * the sym the strategies traded; with several traded syms, of an equal-weight basket of them
+   * (the mean of each sym's last / first - 1); with no trades, of the instruments the strategies
+   * name, else the run's instruments, else the data's first sym. Null without a price series.
+   */
   readonly buyAndHoldReturn: number | null;
+  /** The syms {@link buyAndHoldReturn} was taken on and why those; absent without one (and in older results). */
+  readonly buyAndHoldBenchmark?: BuyAndHoldBenchmark;
   readonly annualizedReturn: number | null;
   readonly annualizedVolatility: number | null;
   readonly cagr: number | null;
@@ -115,6 +126,8 @@ export interface BacktestMetrics extends TradeStats, Partial<CashFlowStats>, Par
     readonly periodsPerYear: number | null;
     readonly tradingDaysPerYear: number;
     readonly riskFreeRate: number;
+    /** `us-equity` when per-sample returns step through the US equity session only; absent for `24/7`. */
+    readonly tradingHours?: TradingHours;
     /**
      * Time of the first period equity at or below zero, absent while equity stays positive:
      * the period returns stop there (annualized return -1; volatility, Sharpe and Sortino null).
@@ -125,7 +138,7 @@ export interface BacktestMetrics extends TradeStats, Partial<CashFlowStats>, Par
 
 /**
  * Computes every metric of a backtest result.
- * @param input - equity curve, trades, fills, benchmark and annualization basis
+ * @param input - equity curve, trades, fills, price series and annualization basis
  * @returns the metrics
  * @throws RangeError when the equity curve is empty (a run has at least its starting equity)
  */
@@ -148,6 +161,9 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   const { returns, period, periodsPerYear, ruinTs } = periodReturns(curve, basis);
   const drawdowns = input.drawdown ?? drawdownStats(curve);
   const growth = cagr(startValue, finalValue, durationMs);
+  const costs = input.costTally ?? tallyOf(input.fills, input.contractSizeOf);
+  const buyAndHold =
+    input.buyAndHold === undefined ? undefined : buyAndHoldOf(input.buyAndHold, costs.tradedSyms());
   const intervals = input.exposureIntervals ?? [
     ...Array.from(input.trades, (t) => ({ from: t.entryTs, to: t.exitTs })),
     ...(input.openTrades ?? []).map((t) => ({ from: t.entryTs, to: end })),
@@ -161,7 +177,8 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     equityFinal: last.equity,
     equityPeak,
     totalReturn: totalReturn(startValue, finalValue),
-    buyAndHoldReturn: buyAndHoldReturn(input.benchmark ?? []),
+    buyAndHoldReturn: buyAndHold?.value ?? null,
+    ...(buyAndHold === undefined ? {} : { buyAndHoldBenchmark: buyAndHold.benchmark }),
     annualizedReturn: annualizedReturn(returns, periodsPerYear),
     annualizedVolatility: annualizedVolatility(returns, periodsPerYear),
     cagr: growth,
@@ -173,9 +190,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
     maxDrawdownDurationMs: drawdowns.maxDrawdownDurationMs,
     avgDrawdownDurationMs: drawdowns.avgDrawdownDurationMs,
     ...(input.tradeTally === undefined ? tradeStats(input.trades) : input.tradeTally.stats(input.trades)),
-    ...(input.costTally ?? tallyOf(input.fills, input.contractSizeOf)).stats(
-      input.meanEquity ?? mean(curve.map((s) => asNumber(s.equity))),
-    ),
+    ...costs.stats(input.meanEquity ?? mean(curve.map((s) => asNumber(s.equity)))),
     ...(input.cashFlows === undefined ? {} : cashFlowStats(input.cashFlows, input.accountCurrency)),
     ...(input.liquidations === undefined ? {} : liquidationStats(input.liquidations)),
     annualization: {
@@ -183,6 +198,9 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
       periodsPerYear,
       tradingDaysPerYear: basis.tradingDaysPerYear,
       riskFreeRate: basis.riskFreeRate,
+      ...(basis.tradingHours === undefined || basis.tradingHours === '24/7'
+        ? {}
+        : { tradingHours: basis.tradingHours }),
       ...(ruinTs === undefined ? {} : { ruinTs }),
     },
   };

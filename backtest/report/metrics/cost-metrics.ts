@@ -18,6 +18,7 @@ export interface CostStats {
 export class CostTally {
   private fees = ZERO;
   private traded = ZERO;
+  private readonly syms = new Set<string>();
 
   /**
    * @param contractSizeOf - units of base per contract of a sym; 1 when undefined
@@ -29,6 +30,7 @@ export class CostTally {
    * @param fill - the execution
    */
   add(fill: Execution): void {
+    this.syms.add(fill.sym);
     this.fees = this.fees.plus(fill.fee).minus(fill.rebate);
     this.traded = this.traded.plus(
       fill.price
@@ -36,6 +38,14 @@ export class CostTally {
         .mul(this.contractSizeOf?.(fill.sym) ?? ONE)
         .abs(),
     );
+  }
+
+  /**
+   * The syms of the fills added (what the run traded, for its buy & hold benchmark).
+   * @returns the syms, in order of first fill
+   */
+  tradedSyms(): string[] {
+    return [...this.syms];
   }
 
   /**

@@ -1,4 +1,3 @@
-import type { PricePoint } from '../equity-sample.ts';
 import { DAY_MS, YEAR_MS } from './annualization.ts';
 import {
   finiteOrNull,
@@ -17,18 +16,6 @@ import {
  */
 export function totalReturn(startEquity: number, finalEquity: number): number | null {
   return startEquity === 0 ? null : finiteOrNull(finalEquity / startEquity - 1);
-}
-
-/**
- * Buy & hold return of the benchmark price series (backtesting.py's "Buy & Hold Return").
- * @param prices - prices in time order
- * @returns last / first - 1, or null without two prices or when the first is 0
- */
-export function buyAndHoldReturn(prices: readonly PricePoint[]): number | null {
-  const first = prices[0];
-  const last = prices[prices.length - 1];
-  if (first === undefined || last === undefined || prices.length < 2 || first.price === 0) return null;
-  return last.price / first.price - 1;
 }
 
 /**

@@ -193,6 +193,13 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
   equityPeak: decimal,
   totalReturn: nullableNumber,
   buyAndHoldReturn: nullableNumber,
+  // Absent in result files written before Keel named the buy & hold benchmark.
+  buyAndHoldBenchmark: z
+    .object({
+      syms: z.array(z.string()),
+      basis: z.enum(['traded', 'named', 'instruments', 'recording']),
+    })
+    .optional(),
   annualizedReturn: nullableNumber,
   annualizedVolatility: nullableNumber,
   cagr: nullableNumber,
@@ -229,6 +236,7 @@ const metrics: z.ZodType<BacktestMetrics, unknown> = z.object({
     periodsPerYear: nullableNumber,
     tradingDaysPerYear: z.number(),
     riskFreeRate: z.number(),
+    tradingHours: z.enum(['24/7', 'us-equity']).optional(),
     ruinTs: z.number().optional(),
   }),
 });

@@ -12,6 +12,8 @@ interface Lot {
   cost: Dec;
   /** Entry fees not yet assigned to a closed trade; shrinks pro rata with qty. */
   fees: Dec;
+  /** The trades exit orders are growing from this lot, by exit order id (absent while none). */
+  closing?: Map<string, ClosingTrade>;
 }
 
 /** The open lots of one sym and positionSide, oldest first. */
@@ -33,26 +35,38 @@ interface ClosingTrade {
   exitCost: Dec;
   fees: Dec;
   exitTs: number;
+  /** Set once the trade can grow no more: its lot closed, or {@link RoundTripBook.flush}. */
+  done: boolean;
 }
 
 /** Flat-to-flat stretches kept as they are; older ones are folded (see `fold`). */
 const KEPT_STRETCHES = 64;
 
 /**
+ * Most trades held back (growing, or done but behind an older growing one) before the oldest is
+ * handed on as it is (Keel's choice): it bounds memory when a lot stays partly open for long. An
+ * exit order still filling after this many later trades began would then count twice.
+ */
+const MAX_HELD_TRADES = 1024;
+
+/**
  * Pairs fills into round-trip trades as they come, first in first out, per sym and
  * positionSide: a fill against the open lots' direction closes them oldest first; what it has
  * left opens a new lot (in NET mode a BUY larger than the short position closes it and opens a
- * long). A trade is what one order opened and one order closed: consecutive partial fills of
- * the entry order grow one lot (at their volume-weighted price), and consecutive partial fills of
- * the exit order against that lot grow one trade, as backtesting.py and NautilusTrader count one
- * order's fills as one trade. Fees minus rebates are split pro rata to quantity, so the trades'
- * fees always add up to the fills' fees. It holds only the open lots and the trades the latest
- * order is closing, so a run of any length pairs its fills in bounded memory; a trade goes to
- * `onClosed` once a fill of another order arrives, or at {@link RoundTripBook.flush}.
+ * long). A trade is what one order opened and one order closed: the partial fills of the entry
+ * order grow one lot (at their volume-weighted price) while no other order opened a lot of that
+ * sym and side after it, and every fill of one exit order against one lot grows one trade,
+ * whatever other fills (of other syms, or of other orders closing the same lot) come between, as
+ * backtesting.py and NautilusTrader count one order's fills as one trade. Fees minus rebates are
+ * split pro rata to quantity, so the trades' fees always add up to the fills' fees. It holds only
+ * the open lots and the trades not yet handed on, at most {@link MAX_HELD_TRADES}, so a run of any
+ * length pairs its fills in bounded memory. A trade is done once its lot is closed (or at
+ * {@link RoundTripBook.flush}), and trades go to `onClosed` in the order their first fill closed.
  */
 export class RoundTripBook {
   private readonly books = new Map<string, LotBook>();
-  private closing: ClosingTrade[] = [];
+  /** Trades not yet handed on, in the order their first fill closed: growing or done. */
+  private held: ClosingTrade[] = [];
   private openLots = 0;
   private exposedSince: number | undefined;
   private readonly exposed: TimeInterval[] = [];
@@ -60,7 +74,8 @@ export class RoundTripBook {
   private folded: { readonly from: number; readonly ms: number } | undefined;
 
   /**
-   * @param onClosed - receives each round trip once it can grow no more, in the order its first fill closed
+   * @param onClosed - receives each round trip once it can grow no more, in the order its first
+   *   fill closed (a done trade waits for the older ones still growing)
    * @param contractSizeOf - units of base per contract for a sym (PnL multiplier); 1 when undefined
    */
   constructor(
@@ -73,7 +88,6 @@ export class RoundTripBook {
    * @param fill - the next execution, in the order they happened
    */
   add(fill: Execution): void {
-    if (this.closing[0] !== undefined && this.closing[0].exitOrderId !== fill.orderId) this.flush();
     const key = positionKey(fill.sym, fill.positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
@@ -100,8 +114,11 @@ export class RoundTripBook {
       if (lot.qty.isZero()) {
         lots.shift();
         this.lotClosed(fill.timestamp);
+        for (const trade of lot.closing?.values() ?? []) trade.done = true;
+        lot.closing = undefined;
       }
     }
+    this.handOn();
     if (qtyLeft.gt(0)) {
       const last = lots[lots.length - 1];
       if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
@@ -124,9 +141,12 @@ export class RoundTripBook {
 
   /** Hands every trade still growing to `onClosed`; call it once the fills are over. */
   flush(): void {
-    const done = this.closing;
-    this.closing = [];
-    for (const trade of done) this.onClosed(closedTrade(trade));
+    const held = this.held;
+    this.held = [];
+    for (const trade of held) {
+      trade.lot.closing = undefined;
+      this.onClosed(closedTrade(trade));
+    }
   }
 
   /**
@@ -171,9 +191,9 @@ export class RoundTripBook {
 
   private closePart(lot: Lot, book: LotBook, fill: Execution, qty: Dec, entryCost: Dec, fees: Dec): void {
     const exitCost = fill.price.mul(qty);
-    const growing = this.closing.find((t) => t.lot === lot);
+    const growing = lot.closing?.get(fill.orderId);
     if (growing === undefined) {
-      this.closing.push({
+      const trade: ClosingTrade = {
         lot,
         sym: book.sym,
         positionSide: book.positionSide,
@@ -184,7 +204,11 @@ export class RoundTripBook {
         exitCost,
         fees,
         exitTs: fill.timestamp,
-      });
+        done: false,
+      };
+      lot.closing ??= new Map();
+      lot.closing.set(fill.orderId, trade);
+      this.held.push(trade);
       return;
     }
     growing.qty = growing.qty.plus(qty);
@@ -192,6 +216,22 @@ export class RoundTripBook {
     growing.exitCost = growing.exitCost.plus(exitCost);
     growing.fees = growing.fees.plus(fees);
     growing.exitTs = fill.timestamp;
+  }
+
+  /**
+   * Hands on the done trades at the head of the held ones, and the oldest beyond
+   * {@link MAX_HELD_TRADES} even while growing (a later fill of its order starts a new trade).
+   */
+  private handOn(): void {
+    let n = 0;
+    while (n < this.held.length) {
+      const trade = this.held[n] as ClosingTrade;
+      if (!trade.done && this.held.length - n <= MAX_HELD_TRADES) break;
+      if (!trade.done) trade.lot.closing?.delete(trade.exitOrderId);
+      this.onClosed(closedTrade(trade));
+      n++;
+    }
+    if (n > 0) this.held.splice(0, n);
   }
 
   private lotOpened(ts: number): void {

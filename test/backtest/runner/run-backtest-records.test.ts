@@ -104,7 +104,7 @@ describe('backtest records kept out of memory', () => {
       trades: [...result.trades],
       openTrades: result.openTrades,
       fills: [...result.fills],
-      benchmark: result.prices[0]!.points,
+      buyAndHold: { prices: result.prices },
       contractSizeOf,
       cashFlows: result.cashFlows ?? [],
       liquidations: result.liquidations ?? [],

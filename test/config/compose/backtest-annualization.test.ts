@@ -24,8 +24,12 @@ describe('backtest annualization from the config', () => {
       period: 'auto',
       riskFreeRate: 0,
     });
-    expect(annualizationOf(backtest, [aapl]).tradingDaysPerYear).toBe(252);
+    expect(annualizationOf(backtest, [aapl])).toMatchObject({
+      tradingDaysPerYear: 252,
+      tradingHours: 'us-equity',
+    });
     expect(annualizationOf(backtest, [aapl, btc]).tradingDaysPerYear).toBe(365);
+    expect(annualizationOf(backtest, [aapl, btc]).tradingHours).toBeUndefined();
   });
 
   it('passes what the config sets', () => {
@@ -37,6 +41,7 @@ describe('backtest annualization from the config', () => {
       period: 'sample',
       sampleStepMs: 300_000,
       riskFreeRate: 0.04,
+      tradingHours: 'us-equity',
     });
   });
 

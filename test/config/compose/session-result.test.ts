@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { EquitySampler } from '../../../backtest/runner/index.ts';
 import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
 import { sessionResult } from '../../../config/compose/session-result.ts';
+import { D } from '../../../core/model/index.ts';
+import { anExecution } from '../../kit/execution-builders.ts';
+import { aTrade } from '../../kit/kernel-events.ts';
 import { aSessionRecord } from '../../kit/session-records.ts';
 
 describe("a session result's assumptions", () => {
@@ -11,5 +15,48 @@ describe("a session result's assumptions", () => {
     expect(assumptions[0]).toContain('A paper session against Keel paper venue');
     expect(assumptions.at(-1)).toBe(note);
     expect(sessionResult(aSessionRecord()).meta.assumptions).toHaveLength(2);
+  });
+});
+
+describe("a session result's metrics", () => {
+  const BTC = 'BINANCE_PERP_BTC_USDT';
+  const ETH = 'OKX_SPOT_ETH_USDT';
+
+  it('take buy & hold of the sym the session traded, not of the first sym the feed held', () => {
+    const sampler = new EquitySampler(60_000, () => D(100_000));
+    sampler.start(0);
+    sampler.observe(aTrade(1_000, 100, 1, BTC));
+    sampler.observe(aTrade(1_000, 50, 1, ETH));
+    sampler.observe(aTrade(120_000, 90, 1, BTC));
+    sampler.observe(aTrade(120_000, 60, 1, ETH));
+    sampler.sample(120_000);
+    const fills = [anExecution({ sym: ETH, side: 'BUY', quantity: '1', price: '50', timestamp: 2_000 })];
+    const instruments = instrumentSpecsOf([
+      { sym: BTC, overrides: {} },
+      { sym: ETH, overrides: {} },
+    ]);
+    const { metrics } = sessionResult(aSessionRecord({ sampler, fills, instruments }));
+    expect(metrics.buyAndHoldReturn).toBeCloseTo(0.2, 12);
+    expect(metrics.buyAndHoldBenchmark).toEqual({ syms: [ETH], basis: 'traded' });
+  });
+
+  it('annualize a US equity session on 252 trading days, as its backtest does', () => {
+    const SPY = 'US_EQUITY_SPY';
+    let equity = 100_000;
+    const sampler = new EquitySampler(60_000, () => D(equity));
+    const t0 = Date.UTC(2024, 0, 8, 15);
+    sampler.start(t0);
+    for (let day = 0; day < 4; day++) {
+      equity *= day % 2 === 0 ? 1.01 : 0.995;
+      sampler.observe(aTrade(t0 + day * 86_400_000 + 60_000, 400 + day, 1, SPY));
+    }
+    sampler.sample(t0 + 3 * 86_400_000 + 120_000);
+    const instruments = instrumentSpecsOf([{ sym: SPY, overrides: {} }]);
+    const { metrics } = sessionResult(aSessionRecord({ sampler, instruments }));
+    expect(metrics.annualization).toMatchObject({
+      period: 'day',
+      tradingDaysPerYear: 252,
+      periodsPerYear: 252,
+    });
   });
 });

@@ -18,10 +18,25 @@ describe('computeMetrics', () => {
     trades: closed,
     openTrades: open,
     fills,
-    benchmark: [
-      { ts: 0, price: 100 },
-      { ts: 3 * DAY, price: 90 },
-    ],
+    // The fills are of BINANCE_PERP_BTC_USDT: buy & hold is its, not the first series'.
+    buyAndHold: {
+      prices: [
+        {
+          sym: 'OKX_SPOT_ETH_USDT',
+          points: [
+            { ts: 0, price: 10 },
+            { ts: 3 * DAY, price: 20 },
+          ],
+        },
+        {
+          sym: 'BINANCE_PERP_BTC_USDT',
+          points: [
+            { ts: 0, price: 100 },
+            { ts: 3 * DAY, price: 90 },
+          ],
+        },
+      ],
+    },
   });
 
   it('states the run: start, end, duration, equity start, final and peak', () => {
@@ -34,6 +49,7 @@ describe('computeMetrics', () => {
   it('computes returns against buy & hold, annualized on 365 daily periods', () => {
     expect(metrics.totalReturn).toBeCloseTo(0.089, 12);
     expect(metrics.buyAndHoldReturn).toBeCloseTo(-0.1, 12);
+    expect(metrics.buyAndHoldBenchmark).toEqual({ syms: ['BINANCE_PERP_BTC_USDT'], basis: 'traded' });
     expect(metrics.annualization).toEqual({
       period: 'day',
       periodsPerYear: 365,

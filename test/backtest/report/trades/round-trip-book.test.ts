@@ -89,4 +89,28 @@ describe('round-trip book', () => {
     expect(exposureTime(intervals, 0, end)).toBe(exposureTime(perTrade, 0, end));
     expect(exposureTime(intervals, 0, end)).toBe(0.5);
   });
+
+  it('hands on a done trade behind a partly closed lot once 1024 trades are held, so memory stays bounded', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    const fill = (orderId: string, sym: string, side: 'BUY' | 'SELL', quantity: string, timestamp: number) =>
+      anExecution({ orderId, sym, side, quantity, price: '100', timestamp });
+    book.add(fill('in', 'AAA', 'BUY', '2', 0));
+    book.add(fill('out', 'AAA', 'SELL', '1', 1));
+    const roundTrip = (i: number) => {
+      book.add(fill(`b${i}`, 'BBB', 'BUY', '1', 2 + 2 * i));
+      book.add(fill(`s${i}`, 'BBB', 'SELL', '1', 3 + 2 * i));
+    };
+    // The partial close of AAA may still grow (its order may fill again), so the BBB trades wait behind it...
+    for (let i = 0; i < 1023; i++) roundTrip(i);
+    expect(closed).toEqual([]);
+    // ...until 1025 are held: then it goes first, as it closed first, and every done trade follows.
+    roundTrip(1023);
+    expect(closed.length).toBe(1025);
+    expect([closed[0]?.sym, closed[0]?.qty.toFixed(), closed[1]?.exitOrderId]).toEqual(['AAA', '1', 's0']);
+    roundTrip(1024);
+    expect(closed.length).toBe(1026);
+    book.flush();
+    expect(closed.length).toBe(1026);
+  });
 });

@@ -118,19 +118,46 @@ describe('round-trip trades from fills (FIFO per sym and positionSide)', () => {
     ]);
   });
 
-  it("splits an order's trade where another order's fill comes between its fills, and keeps a partial close", () => {
+  it("keeps one trade per exit order and lot when another order's fill on that lot comes between its fills, and keeps a partial close", () => {
     const { closed, open } = roundTripsFromFills([
       anExecution({ orderId: 'a', side: 'BUY', quantity: '3', price: '100', timestamp: 1 }),
       anExecution({ orderId: 'x', side: 'SELL', quantity: '1', price: '104', timestamp: 2 }),
       anExecution({ orderId: 'y', side: 'SELL', quantity: '1', price: '106', timestamp: 3 }),
       anExecution({ orderId: 'x', side: 'SELL', quantity: '0.5', price: '108', timestamp: 4 }),
     ]);
-    expect(closed.map((t) => [t.exitOrderId, t.qty.toFixed(), t.grossPnl.toFixed()])).toEqual([
-      ['x', '1', '4'],
-      ['y', '1', '6'],
-      ['x', '0.5', '4'],
+    // x: 1 at 104 + 0.5 at 108 = 1.5 at 105.333..., gross 8; y: 1 at 106, gross 6.
+    expect(closed.map((t) => [t.exitOrderId, t.qty.toFixed(), t.grossPnl.toFixed(), t.exitTs])).toEqual([
+      ['x', '1.5', '8', 4],
+      ['y', '1', '6', 3],
     ]);
     expect(open.map((o) => [o.qty.toFixed(), o.entryPrice.toFixed()])).toEqual([['0.5', '100']]);
+  });
+
+  it('counts an exit order filled in two pieces once while another sym fills between them (audit: interleaved partial fills)', () => {
+    const fill = (
+      orderId: string,
+      sym: string,
+      side: 'BUY' | 'SELL',
+      quantity: string,
+      price: string,
+      timestamp: number,
+    ) => anExecution({ orderId, sym, side, quantity, price, timestamp });
+    const s1 = 'BINANCE_PERP_BTC_USDT';
+    const s2 = 'OKX_SPOT_ETH_USDT';
+    const { closed } = roundTripsFromFills([
+      fill('a1', s1, 'BUY', '1', '100', 0),
+      fill('b1', s2, 'BUY', '1', '100', 0),
+      fill('a2', s1, 'SELL', '0.5', '110', 5),
+      fill('b2', s2, 'SELL', '0.5', '110', 5),
+      fill('a2', s1, 'SELL', '0.5', '112', 6),
+      fill('b2', s2, 'SELL', '0.5', '112', 6),
+    ]);
+    expect(
+      closed.map((t) => [t.sym, t.exitOrderId, t.qty.toFixed(), t.exitPrice.toFixed(), t.pnl.toFixed()]),
+    ).toEqual([
+      [s1, 'a2', '1', '111', '11'],
+      [s2, 'b2', '1', '111', '11'],
+    ]);
   });
 
   it('makes no trades from no fills', () => {
@@ -256,6 +283,64 @@ describe('round-trip trades from fills (FIFO per sym and positionSide)', () => {
           expect(total(many.closed, field).minus(total(one.closed, field)).abs().lt('1e-30')).toBe(true);
         }
         expect(many.closed.length).toBeLessThanOrEqual(one.closed.length);
+      }),
+    );
+  });
+
+  it("gives each sym the same trades whatever another sym's fills come between its own", () => {
+    const syms = ['BINANCE_PERP_BTC_USDT', 'OKX_SPOT_ETH_USDT'] as const;
+    const orderRows = fc.array(
+      fc.record({
+        side: fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+        pieces: fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 3 }),
+        price: fc.integer({ min: 1, max: 5000 }),
+      }),
+      { maxLength: 8 },
+    );
+    /** One sym's fills: each drawn order fills in its pieces, one after another. */
+    const fillsOf = (sym: string, rows: { side: 'BUY' | 'SELL'; pieces: number[]; price: number }[]) =>
+      rows.flatMap((row, order) =>
+        row.pieces.map((qty, piece) =>
+          anExecution({
+            orderId: `${sym}-${order}`,
+            sym,
+            side: row.side,
+            quantity: String(qty / 100),
+            price: String((row.price + piece) / 10),
+            fee: String(qty / 1000),
+            timestamp: 0,
+          }),
+        ),
+      );
+    fc.assert(
+      fc.property(orderRows, orderRows, fc.array(fc.boolean(), { maxLength: 60 }), (rowsA, rowsB, picks) => {
+        const a = fillsOf(syms[0], rowsA);
+        const b = fillsOf(syms[1], rowsB);
+        const merged: Execution[] = [];
+        let i = 0;
+        let j = 0;
+        for (const pickA of picks) {
+          if (pickA && i < a.length) merged.push(a[i++] as Execution);
+          else if (j < b.length) merged.push(b[j++] as Execution);
+        }
+        merged.push(...a.slice(i), ...b.slice(j));
+        const stamped = merged.map((fill, k) => ({ ...fill, timestamp: k }));
+        const shape = (trades: readonly RoundTripTrade[], sym: string) =>
+          trades
+            .filter((t) => t.sym === sym)
+            .map((t) => [
+              t.entryOrderId,
+              t.exitOrderId,
+              t.qty.toFixed(),
+              t.entryPrice.toFixed(),
+              t.exitPrice.toFixed(),
+              t.fees.toFixed(),
+            ]);
+        const together = roundTripsFromFills(stamped).closed;
+        for (const sym of syms) {
+          const alone = roundTripsFromFills(stamped.filter((f) => f.sym === sym)).closed;
+          expect(shape(together, sym)).toEqual(shape(alone, sym));
+        }
       }),
     );
   });
