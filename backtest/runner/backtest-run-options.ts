@@ -74,7 +74,8 @@ export interface BacktestRunOptions {
   readonly equitySampleMs?: number;
   /**
    * Most time buckets the equity curve keeps (each: low, high and last equity); wider buckets
-   * replace narrower ones beyond it, so memory stays flat. Default 4096.
+   * replace narrower ones beyond it, up to a day wide (so daily returns stay daily): memory stays
+   * flat up to that many days holding samples, then grows by one bucket a day. Default 4096.
    */
   readonly equityBuckets?: number;
   /** Annualization basis of the metrics; by default 252 days when every instrument is a US equity, else 365. */

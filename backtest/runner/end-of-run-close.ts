@@ -1,6 +1,6 @@
 import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
 import type { BarEvent, Intent } from '../../core/model/index.ts';
-import type { SimVenue } from '../sim/index.ts';
+import type { CashFlow, SimVenue } from '../sim/index.ts';
 
 /**
  * Cancels every open order and algo order and closes every position, through the risk gate
@@ -105,4 +105,24 @@ export async function closeAfterLastEvent(
     }
     sim.advanceTo(settled);
   }
+}
+
+/**
+ * When a run ends: at its last event, or at the last fill or cash flow the venue booked after it
+ * (the end-of-run close fills a latency after the last event; an order in flight, a funding
+ * settlement or loan interest may come in while the venue settles), so the final equity, which
+ * holds them, is stamped after them and the trades and exposure end within the run.
+ * @param lastEventTs - receive time of the last event
+ * @param lastFillTs - time of the run's last fill (-Infinity without any)
+ * @param statement - the venue's cash flows, in booking order
+ * @returns the run's end, epoch ms
+ */
+export function runEndOf(lastEventTs: number, lastFillTs: number, statement: readonly CashFlow[]): number {
+  let end = Math.max(lastEventTs, lastFillTs);
+  for (let i = statement.length - 1; i >= 0; i--) {
+    const ts = (statement[i] as CashFlow).ts;
+    if (ts <= lastEventTs) break;
+    end = Math.max(end, ts);
+  }
+  return end;
 }

@@ -8,28 +8,14 @@ import {
   type PriceSeries,
 } from '../report/index.ts';
 import { widerBucket } from './bucket-width.ts';
-
-/** A sample whose exact equity is computed only when the curve is read. */
-interface DeferredSample {
-  readonly ts: number;
-  readonly equity: () => Dec;
-}
-
-/**
- * One time bucket of the curve: its lowest and highest sample (chosen on the numbers `lowN` and
- * `highN`) and its equity at the last event, all deferred until the curve is read, so samples
- * dropped when buckets merge never cost Decimal work.
- */
-interface Bucket {
-  key: number;
-  low: DeferredSample | undefined;
-  lowN: number;
-  high: DeferredSample | undefined;
-  highN: number;
-  close: DeferredSample | undefined;
-  /** Last price of each sym at the close. */
-  prices: readonly (readonly [string, number])[];
-}
+import {
+  curveOf,
+  type DeferredSample,
+  type EquityBucket,
+  emptyBucket,
+  mergedBuckets,
+  offerExtreme,
+} from './equity-buckets.ts';
 
 /** How the sampler keeps its curve bounded. */
 export interface EquitySamplerOptions {
@@ -51,16 +37,19 @@ export interface EquitySamplerOptions {
 
 /**
  * Samples equity and prices while events pass, in bounded memory. Equity is sampled at most once
- * per `everyMs` of event time. Samples fall into time buckets (first `everyMs` wide; when there
- * are more than `maxBuckets`, neighbours merge into wider buckets that still never straddle a UTC
- * day while a day is wider), and each bucket keeps three samples: its lowest, its highest and
- * its equity at its last event, exact (Decimal) but computed only when the curve is read. So drawdowns see every bucket's extremes, daily returns see
- * each day's last equity, and the curve holds at most 3 x maxBuckets points however long the run
- * (Keel's choice). Prices are the last bar close, trade price or quote mid of each sym.
+ * per `everyMs` of event time, once every event of the sample's time has been applied (so several
+ * syms' bars or quotes of one time are all marked in it). Samples fall into time buckets (first
+ * `everyMs` wide; when there are more than `maxBuckets`, neighbours merge into wider buckets that
+ * never straddle a UTC day, up to a day wide), and each bucket keeps three samples: its lowest,
+ * its highest and its equity at its last event, exact (Decimal) but computed only when the curve
+ * is read. So drawdowns see every bucket's extremes, daily returns see each day's last equity,
+ * and the curve holds at most 3 x max(maxBuckets, UTC days holding samples) + 2 points however
+ * long the run (Keel's choice: past maxBuckets days the curve grows by one bucket a day rather
+ * than lose the daily closes). Prices are the last bar close, trade price or quote mid of each sym.
  */
 export class EquitySampler {
-  private readonly buckets: Bucket[] = [];
-  private current: Bucket | undefined;
+  private readonly buckets: EquityBucket[] = [];
+  private current: EquityBucket | undefined;
   private first: EquitySample | undefined;
   private final: EquitySample | undefined;
   private width: number;
@@ -72,6 +61,12 @@ export class EquitySampler {
   private readonly firstSeen = new Map<string, PricePoint>();
   private nextAt = Number.NEGATIVE_INFINITY;
   private lastTs = Number.NEGATIVE_INFINITY;
+  /** Time of the due sample not taken yet (+Infinity when none): taken once its time is over. */
+  private pendingTs = Number.POSITIVE_INFINITY;
+  /** Without an estimate: the exact equity after the latest event of the pending sample's time. */
+  private pendingEquity: Dec | undefined;
+  /** Time of the last due sample taken. */
+  private takenTs = Number.NEGATIVE_INFINITY;
   private built: EquitySample[] | undefined;
   private readonly drawdowns = new DrawdownTracker();
   private equitySum = 0;
@@ -104,7 +99,7 @@ export class EquitySampler {
 
   /** The equity curve so far: the start, each bucket's low, high and close in time order, the end. */
   get curve(): readonly EquitySample[] {
-    this.built ??= this.build();
+    this.built ??= curveOf(this.first, this.buckets, this.final);
     return this.built;
   }
 
@@ -124,27 +119,37 @@ export class EquitySampler {
   }
 
   /**
-   * Closes the current bucket when the next event starts a new one, before that event changes
-   * anything: the close is the equity at the bucket's last event. Needed with an estimate.
+   * Takes the due sample once the next event comes at a later time, and closes the current bucket
+   * when that event starts a new one, before that event (or anything the venue and the strategies
+   * do up to its time) changes anything: the sample and the close are the equity once every event
+   * of their time was applied. Needed with an estimate; without one, `observe` does it too.
    * @param recvTs - the next event's time
    */
   beforeEvent(recvTs: number): void {
+    if (recvTs > this.pendingTs) this.takePending();
     const current = this.current;
     if (current !== undefined && Math.floor(recvTs / this.width) !== current.key) this.closeBucket();
   }
 
   /**
-   * Notes an event's price and samples when due.
+   * Notes an event's price and marks a sample due, taken once every event of its time was applied
+   * (at the next `beforeEvent` of a later time, `endOfEvents`, or without an estimate from the
+   * equity after the last event of its time).
    * @param event - a market event the venue and the strategies have just seen
    */
   observe(event: MarketEvent): void {
     const ts = event.recvTs;
+    // Without beforeEvent (a paper or live session), the pending sample is taken here, from the
+    // equity read after the last event of its time.
+    if (ts > this.pendingTs) this.takePending();
     this.lastTs = ts;
-    if (this.current === undefined) this.open(ts);
+    if (this.current === undefined) this.openBucket(ts);
     else if (this.estimate === undefined && Math.floor(ts / this.width) !== this.current.key) {
       this.closeBucket();
-      this.open(ts);
+      this.openBucket(ts);
     }
+    // Only price events make a sample due (as before any event of the other kinds).
+    let priced = true;
     switch (event.kind) {
       case 'bar':
         this.notePrice(event.sym, ts, event.close);
@@ -156,9 +161,22 @@ export class EquitySampler {
         if (event.bid > 0 && event.ask > 0) this.notePrice(event.sym, ts, (event.bid + event.ask) / 2);
         break;
       default:
-        return;
+        priced = false;
     }
-    if (ts >= this.nextAt) this.due(ts);
+    if (priced && ts >= this.nextAt) {
+      this.pendingTs = ts;
+      this.nextAt = ts + this.everyMs;
+    }
+    if (ts === this.pendingTs && this.estimate === undefined) this.pendingEquity = this.equity();
+  }
+
+  /**
+   * Takes the due sample and closes the current bucket once every event was applied, before the
+   * venue settles what is left (the end-of-run close), so the last bucket's close is the equity
+   * at the last event; `sample` then takes the final equity.
+   */
+  endOfEvents(): void {
+    if (this.current !== undefined) this.closeBucket();
   }
 
   /**
@@ -173,7 +191,7 @@ export class EquitySampler {
 
   /**
    * Takes the final sample now (after the venue settled) and closes the curve with it.
-   * @param ts - virtual time of the sample
+   * @param ts - virtual time of the sample: not before the last event
    */
   sample(ts: number): void {
     if (this.current !== undefined) this.closeBucket();
@@ -181,7 +199,6 @@ export class EquitySampler {
     this.measure(ts, asNumber(this.final.equity));
     this.built = undefined;
   }
-
   /**
    * @returns the price series of every sym seen, in the order they first appeared: its first
    *   price exactly, its price at each bucket's close, and its last price at the end, so buy &
@@ -214,37 +231,39 @@ export class EquitySampler {
     if (!this.firstSeen.has(sym)) this.firstSeen.set(sym, { ts, price });
   }
 
-  private open(ts: number): void {
-    this.current = {
-      key: Math.floor(ts / this.width),
-      low: undefined,
-      lowN: Number.POSITIVE_INFINITY,
-      high: undefined,
-      highN: Number.NEGATIVE_INFINITY,
-      close: undefined,
-      prices: [],
-    };
+  /**
+   * Opens the bucket of `ts`; after buckets widened it may be the last closed one (the event that
+   * closed it was in another bucket only at the narrower width): that one goes on.
+   */
+  private openBucket(ts: number): void {
+    const key = Math.floor(ts / this.width);
+    const last = this.buckets[this.buckets.length - 1];
+    if (last?.key === key) {
+      this.buckets.pop();
+      this.current = last;
+      this.built = undefined;
+    } else this.current = emptyBucket(key);
   }
 
-  private due(ts: number): void {
-    this.nextAt = ts + this.everyMs;
-    const bucket = this.current as Bucket;
+  /** Takes the due sample: the equity now, once every event of its time was applied. */
+  private takePending(): void {
+    const ts = this.pendingTs;
+    this.pendingTs = Number.POSITIVE_INFINITY;
+    this.takenTs = ts;
+    const bucket = this.current as EquityBucket;
     if (this.estimate === undefined) {
-      const equity = this.equity();
+      const equity = this.pendingEquity as Dec;
+      this.pendingEquity = undefined;
       const sample = { ts, equity: () => equity };
       const n = asNumber(equity);
       this.measure(ts, n);
-      if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
-      if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];
+      offerExtreme(bucket, n, () => sample);
       bucket.close = sample;
       return;
     }
     const n = this.estimate();
     this.measure(ts, n);
-    if (n >= bucket.lowN && n <= bucket.highN) return;
-    const sample = { ts, equity: this.snapshot() };
-    if (n < bucket.lowN) [bucket.low, bucket.lowN] = [sample, n];
-    if (n > bucket.highN) [bucket.high, bucket.highN] = [sample, n];
+    offerExtreme(bucket, n, () => ({ ts, equity: this.snapshot() }));
   }
 
   /** Every sample counts towards the drawdown figures and the mean, kept or not. */
@@ -254,60 +273,44 @@ export class EquitySampler {
     this.samples++;
   }
 
+  /**
+   * Ends the current bucket: with an estimate its close is the equity now (at its last event), a
+   * sample like the others (the drawdowns see it, and it may be the bucket's low or high);
+   * without one, its last sample.
+   */
   private closeBucket(): void {
-    const bucket = this.current as Bucket;
+    if (this.pendingTs !== Number.POSITIVE_INFINITY) this.takePending();
+    const bucket = this.current as EquityBucket;
     this.current = undefined;
-    if (this.estimate !== undefined) bucket.close = { ts: this.lastTs, equity: this.snapshot() };
+    if (this.estimate !== undefined) {
+      const close: DeferredSample = { ts: this.lastTs, equity: this.snapshot() };
+      bucket.close = close;
+      // A sample just taken at the same time saw the same equity: measured once.
+      if (this.lastTs !== this.takenTs) {
+        const n = this.estimate();
+        this.measure(this.lastTs, n);
+        offerExtreme(bucket, n, () => close);
+      }
+    }
     bucket.prices = [...this.last];
     this.buckets.push(bucket);
     this.built = undefined;
     if (this.buckets.length > this.maxBuckets) this.widen();
   }
 
-  /** Merges neighbouring buckets into the next wider width until the budget holds again. */
+  /**
+   * Merges neighbouring buckets into the next wider width until the budget holds again, or the
+   * buckets are a day wide: wider ones would drop days' closes, so from there on the curve keeps
+   * one bucket per UTC day holding samples.
+   */
   private widen(): void {
     while (this.buckets.length > this.maxBuckets) {
       const wider = widerBucket(this.width);
-      const ratio = wider / this.width;
-      const merged: Bucket[] = [];
-      for (const bucket of this.buckets) {
-        const key = Math.floor(bucket.key / ratio);
-        const into = merged[merged.length - 1];
-        if (into === undefined || into.key !== key) {
-          merged.push({ ...bucket, key });
-          continue;
-        }
-        if (bucket.lowN < into.lowN) [into.low, into.lowN] = [bucket.low, bucket.lowN];
-        if (bucket.highN > into.highN) [into.high, into.highN] = [bucket.high, bucket.highN];
-        if (bucket.close !== undefined) {
-          into.close = bucket.close;
-          into.prices = bucket.prices;
-        }
-      }
+      if (wider === undefined) return;
+      const merged = mergedBuckets(this.buckets, wider / this.width);
       this.buckets.length = 0;
       for (const bucket of merged) this.buckets.push(bucket);
       this.width = wider;
     }
-  }
-
-  private build(): EquitySample[] {
-    const out: EquitySample[] = [];
-    const push = (sample: EquitySample | undefined): void => {
-      if (sample === undefined) return;
-      const previous = out[out.length - 1];
-      if (previous !== undefined && previous.ts === sample.ts) out[out.length - 1] = sample;
-      else if (previous === undefined || previous.ts < sample.ts) out.push(sample);
-    };
-    const materialize = (d: DeferredSample | undefined): EquitySample | undefined =>
-      d === undefined ? undefined : { ts: d.ts, equity: d.equity() };
-    push(this.first);
-    for (const bucket of this.buckets) {
-      const points = [bucket.low, bucket.high].filter((s): s is DeferredSample => s !== undefined);
-      points.sort((a, b) => a.ts - b.ts);
-      for (const point of points) push(materialize(point));
-      push(materialize(bucket.close));
-    }
-    push(this.final);
-    return out;
   }
 }

@@ -25,7 +25,7 @@ import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
-import { closeAfterLastEvent, END_SETTLE_MS } from './end-of-run-close.ts';
+import { closeAfterLastEvent, END_SETTLE_MS, runEndOf } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
@@ -131,6 +131,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let firstRejected: string | undefined;
   let loanRefusals = 0;
   let firstLoanRefusal: string | undefined;
+  let lastFillTs = Number.NEGATIVE_INFINITY;
 
   const scheduler = virtualScheduler(startTime);
   const market = new Subject<MarketEvent>();
@@ -152,6 +153,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       records.fills.append(event.execution);
       records.costs.add(event.execution);
       records.book.add(event.execution);
+      lastFillTs = Math.max(lastFillTs, event.execution.timestamp);
     } else if (event.kind === 'order') {
       records.journal.update(event.order);
       orderedSyms.add(event.order.sym);
@@ -187,6 +189,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let batch: readonly MarketEvent[] | undefined = firstBatch;
   while (batch !== undefined) {
     for (const event of batch) {
+      // Before anything of the event's time happens: the sample due at the previous time sees
+      // every event of that time (several syms' bars or quotes), and nothing after it.
+      sampler.beforeEvent(event.recvTs);
       // The venue matches a closed bar against its whole span: its timers inside it wait for the bar.
       delivery.catchUp(
         event.recvTs,
@@ -194,7 +199,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
           ? Math.min(event.openTime, event.recvTs)
           : event.recvTs,
       );
-      sampler.beforeEvent(event.recvTs);
       sim.onMarket(event);
       delivery.afterVenue(event);
       sampler.observe(event);
@@ -207,6 +211,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     const next = await iterator.next();
     batch = next.done ? undefined : next.value;
   }
+  // The last sample and bucket close are the equity at the last event, before what arrives later.
+  sampler.endOfEvents();
   delivery.flush();
   // Strategies stop before the venue settles, so nothing they do reacts to the closing fills.
   market.complete();
@@ -221,8 +227,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     } else {
       sim.advanceTo(end + END_SETTLE_MS);
     }
-    // The last sample is taken after the venue settled, so the closing fills and fees are in it.
-    sampler.sample(end);
+    // The last sample is taken after the venue settled, so the closing fills and fees are in it,
+    // and stamped when they were booked, so the run's end covers them.
+    sampler.sample(runEndOf(end, lastFillTs, sim.statement()));
   }
   options.progress?.stop();
 

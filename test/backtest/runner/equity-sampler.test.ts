@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buyAndHoldReturn, drawdownStats, type EquitySample } from '../../../backtest/report/index.ts';
+import {
+  buyAndHoldReturn,
+  CRYPTO_ANNUALIZATION,
+  drawdownStats,
+  type EquitySample,
+  periodReturns,
+} from '../../../backtest/report/index.ts';
 import { widerBucket } from '../../../backtest/runner/bucket-width.ts';
 import { EquitySampler } from '../../../backtest/runner/index.ts';
-import { type BarEvent, D, type Dec } from '../../../core/model/index.ts';
+import { type BarEvent, D, type Dec, type QuoteEvent } from '../../../core/model/index.ts';
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;
@@ -59,6 +65,27 @@ function replay(values: readonly number[], maxBuckets: number, withEstimate: boo
   return { sampler, exactCalls: exactCalls.n };
 }
 
+/** Replays equity values one event every `stepMs` through a sampler with an estimate, as the runner does. */
+function replayEvery(values: readonly number[], stepMs: number, everyMs: number) {
+  let now = 0;
+  const sampler = new EquitySampler(everyMs, () => D(values[now] as number), {
+    estimate: () => values[now] as number,
+  });
+  sampler.start(0);
+  values.forEach((value, i) => {
+    sampler.beforeEvent(i * stepMs);
+    now = i;
+    sampler.observe(bar(i * stepMs, value));
+  });
+  sampler.endOfEvents();
+  sampler.sample((values.length - 1) * stepMs);
+  return { sampler };
+}
+
+function quote(ts: number, sym: string, mid: number): QuoteEvent {
+  return { kind: 'quote', sym, ts, recvTs: ts, bid: mid - 0.05, bidQty: 1, ask: mid + 0.05, askQty: 1 };
+}
+
 describe('equity sampler', () => {
   it('keeps the curve bounded while the lowest, highest and final equity stay exact', () => {
     fc.assert(
@@ -69,7 +96,8 @@ describe('equity sampler', () => {
         (values, maxBuckets, withEstimate) => {
           const { sampler } = replay(values, maxBuckets, withEstimate);
           const curve = sampler.curve.map((s) => s.equity.toNumber());
-          expect(sampler.curve.length).toBeLessThanOrEqual(3 * (maxBuckets + 1) + 2);
+          // At most maxBuckets buckets, or one a UTC day once they are a day wide (3000 min: 3 days).
+          expect(sampler.curve.length).toBeLessThanOrEqual(3 * Math.max(maxBuckets, 3) + 2);
           expect(Math.min(...curve)).toBe(Math.min(...values));
           expect(Math.max(...curve)).toBe(Math.max(...values));
           expect(curve.at(-1)).toBe(values.at(-1));
@@ -139,14 +167,88 @@ describe('equity sampler', () => {
     }
   });
 
-  it('widens buckets by whole multiples that divide a day, then by doubling', () => {
+  it('widens buckets by whole multiples that divide a day, up to a day and no further', () => {
     let width = MINUTE;
-    while (width < 8 * DAY) {
+    for (;;) {
       const next = widerBucket(width);
+      if (next === undefined) break;
       expect(next).toBeGreaterThanOrEqual(2 * width);
       expect(next % width).toBe(0);
-      if (next <= DAY) expect(DAY % next).toBe(0);
+      expect(DAY % next).toBe(0);
       width = next;
     }
+    expect(width).toBe(DAY);
+    expect(widerBucket(7 * DAY)).toBeUndefined();
+  });
+
+  it("keeps every UTC day's last equity past maxBuckets days, so daily returns stay daily", () => {
+    // 4 buckets at most, 10 days of hourly samples: the buckets stop at a day wide.
+    const HOUR = 3_600_000;
+    let equity = 1000;
+    const sampler = new EquitySampler(MINUTE, () => D(equity), { maxBuckets: 4 });
+    sampler.start(0);
+    const lastOfDay = new Map<number, number>([[0, 1000]]);
+    for (let h = 1; h <= 10 * 24; h++) {
+      const ts = h * HOUR - 1;
+      equity = 1000 + ((h * 7919) % 97);
+      sampler.beforeEvent(ts);
+      sampler.observe(bar(ts, 1));
+      lastOfDay.set(Math.floor(ts / DAY), equity);
+    }
+    sampler.sample(10 * DAY - 1);
+    expect(sampler.bucketMs).toBe(DAY);
+    expect(sampler.curve.length).toBeLessThanOrEqual(3 * 10 + 2);
+    const curveLastOfDay = new Map<number, number>();
+    for (const s of sampler.curve) curveLastOfDay.set(Math.floor(s.ts / DAY), s.equity.toNumber());
+    expect(curveLastOfDay).toEqual(lastOfDay);
+    const daily = periodReturns(sampler.curve, { ...CRYPTO_ANNUALIZATION, sampleStepMs: sampler.bucketMs });
+    expect(daily.returns).toHaveLength(10);
+  });
+
+  it("samples once every event of a time was applied: two syms' bars or quotes of one time, as the runner feeds them", () => {
+    // Long 100 A, short 100 B: when both move together the equity does not change.
+    for (const kind of ['bar', 'quote'] as const) {
+      for (const withEstimate of [true, false]) {
+        const mark = new Map([
+          ['A', 100],
+          ['B', 100],
+        ]);
+        const value = (): number => 100_000 + 100 * ((mark.get('A') as number) - (mark.get('B') as number));
+        const sampler = new EquitySampler(1000, () => D(value()), withEstimate ? { estimate: value } : {});
+        sampler.start(0);
+        for (let i = 1; i <= 50; i++) {
+          const price = i % 2 === 0 ? 100 : 110;
+          for (const sym of ['A', 'B']) {
+            // A paper session calls observe only (after the kernel folded the event).
+            if (withEstimate) sampler.beforeEvent(i * MINUTE);
+            mark.set(sym, price);
+            sampler.observe(
+              kind === 'bar' ? { ...bar(i * MINUTE, price), sym } : quote(i * MINUTE, sym, price),
+            );
+          }
+        }
+        if (withEstimate) sampler.endOfEvents();
+        sampler.sample(50 * MINUTE);
+        expect(sampler.drawdownFigures()).toEqual({
+          maxDrawdown: 0,
+          avgDrawdown: 0,
+          maxDrawdownDurationMs: 0,
+          avgDrawdownDurationMs: 0,
+        });
+        expect(sampler.meanEquity()).toBe(100_000);
+        for (const s of sampler.curve) expect(s.equity.toNumber()).toBe(100_000);
+      }
+    }
+  });
+
+  it("measures each bucket's close: a drawdown ends when the last event of a bucket regains the peak", () => {
+    // One sample a minute at most, an event every 10 s: the sample at 60 s is 10 % down, and
+    // equity is back at its peak at 110 s, the minute's last event: no due sample, the bucket's
+    // close. The peak before it is the close at 50 s, so the drawdown lasts 60 s, not 120 s.
+    const path = [100, 100, 100, 100, 100, 100, 90, 95, 95, 95, 95, 100, 100];
+    const { sampler } = replayEvery(path, 10_000, MINUTE);
+    expect(drawdownStats(sampler.curve).maxDrawdownDurationMs).toBe(60_000);
+    expect(sampler.drawdownFigures().maxDrawdownDurationMs).toBe(60_000);
+    expect(sampler.drawdownFigures().maxDrawdown).toBeCloseTo(0.1, 12);
   });
 });

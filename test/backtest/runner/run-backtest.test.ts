@@ -192,8 +192,12 @@ describe('backtest runner', () => {
       expect(result.openTrades).toEqual([]);
       const net = [...result.trades].reduce((sum, t) => sum.plus(t.pnl), ZERO);
       expect(result.metrics.equityFinal.minus(D(10_000).plus(net)).abs().lt('1e-20')).toBe(true);
-      expect(result.equityCurve).toHaveLength(600);
-      expect(result.prices[0]!.points).toHaveLength(600);
+      // One point a bar, and the end: after the last bar, when the closing fill was booked.
+      const lastFill = Math.max(...[...result.fills].map((f) => f.timestamp));
+      expect(result.equityCurve).toHaveLength(601);
+      expect(result.equityCurve.at(-1)?.ts).toBe(lastFill);
+      expect(result.equityCurve.at(-2)?.ts).toBeLessThan(lastFill);
+      expect(result.prices[0]!.points).toHaveLength(601);
     });
   });
 
