@@ -179,7 +179,8 @@ function cashFlowRows(m: BacktestMetrics, money: string): StatsRow[] {
     rows.push({
       label: `Interest Paid${money}`,
       value: formatMoney(m.interestPaid),
-      definition: 'margin-loan interest charged',
+      definition:
+        'margin-loan interest charged in the account currency (a loan of another coin pays interest in that coin: see cash-flows.csv)',
     });
   if (m.liquidationCount !== undefined)
     rows.push({
