@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { type ExecutionPort, reconcile, type VenueSnapshot } from '../../execution/index.ts';
-import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
+import type { Execution, Order, StrategyIntent, UserEvent } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
@@ -23,6 +23,12 @@ import {
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { LocalTradingView } from './local-trading-view.ts';
+import {
+  DEFAULT_EXECUTION_CATCH_UP,
+  type ExecutionCatchUpPolicy,
+  fetchExecutionsSince,
+  newestExecutionTime,
+} from './missed-executions.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { runRestCommand } from './rest-commands.ts';
 
@@ -39,6 +45,8 @@ export interface LiveExecutionOptions {
   readonly lookupAttempts?: number;
   /** Wait between those lookups, ms. Default 500. */
   readonly lookupSpacingMs?: number;
+  /** How executions missed while the socket was down are fetched after a reconnect. */
+  readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
   readonly logger?: Logger;
 }
 
@@ -46,7 +54,9 @@ export interface LiveExecutionOptions {
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
  * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
  * mode, the User Data stream as events, and reconciliation after every (re)connect. An order
- * whose ack never came is looked up by its clientOrderId, never re-sent.
+ * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
+ * socket was down are fetched after the reconnect and reported once each, before the order states
+ * that depend on them; an execution is never reported twice (a duplicate push is dropped).
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
@@ -55,11 +65,17 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly timer: TimerPort;
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
+  private readonly catchUp: ExecutionCatchUpPolicy;
+  /** False until the executions already on the venue at the first login are noted (not reported). */
+  private executionsPrimed = false;
+  /** Start of a catch-up that failed, so the next one still covers its window. */
+  private failedCatchUpFrom: number | undefined;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
+    this.catchUp = { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp };
     this.placement = new OrderPlacement({
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
@@ -85,11 +101,13 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
-   * Connects the private WebSocket; reconciliation runs after this and every later login.
+   * Notes the executions already on the venue (they predate the session and are never reported),
+   * then connects the private WebSocket; reconciliation runs after this and every later login.
    * @returns when logged in
    */
-  start(): Promise<void> {
-    return this.options.ws.connect();
+  async start(): Promise<void> {
+    await this.primeExecutions();
+    await this.options.ws.connect();
   }
 
   /** Stops: closes the WebSocket and completes the event stream. @returns when closed */
@@ -193,8 +211,16 @@ export class LiveExecutionClient implements ExecutionPort {
     }
   }
 
-  /** Keeps the local view reconciliation compares with the venue's, then passes the event on. */
+  /**
+   * Keeps the local view reconciliation compares with the venue's, then passes the event on; an
+   * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
+   * is dropped.
+   */
   private emit(event: UserEvent): void {
+    if (event.kind === 'execution' && this.localView.hasExecution(event.execution.transactionId)) {
+      this.logger.debug({ transactionId: event.execution.transactionId }, 'execution already reported');
+      return;
+    }
     if (event.kind === 'order') this.placement.settle(event.order.clientOrderId);
     this.localView.observe(event);
     this.subject.next(event);
@@ -245,16 +271,69 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
-   * After a (re)connect: the execution folder's reconciliation (snapshot vs. local view ->
-   * corrective events, vanished orders looked up), then the orders whose ack never came.
+   * After a (re)connect: the execution folder's reconciliation (snapshot and the executions since
+   * the newest one seen vs. local view -> missed fills first, then corrective events, then vanished
+   * orders looked up), then the orders whose ack never came. The executions are fetched after the
+   * snapshot, so every fill its order states depend on is among them.
    */
   private async reconcile(): Promise<void> {
     try {
       const snapshot = await this.snapshot();
-      for (const event of await reconcile(this.localView.state(), snapshot, this)) this.emit(event);
+      const executions = await this.recentExecutions();
+      const full = executions === undefined ? snapshot : { ...snapshot, executions };
+      for (const event of await reconcile(this.localView.state(), full, this)) this.emit(event);
       this.placement.resolveAllUnacked();
     } catch (error) {
       this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');
+    }
+  }
+
+  /**
+   * Notes the recent executions already on the venue, from the newest one minus the margin, as
+   * seen: done before the first login, so no order of this session can have filled yet. A failure
+   * is logged and priming is tried again at the next reconciliation.
+   */
+  private async primeExecutions(): Promise<void> {
+    const { marginMs, pageSize } = this.catchUp;
+    const rest = this.options.rest;
+    try {
+      const venueNewest = await newestExecutionTime(rest, pageSize);
+      if (venueNewest !== undefined) {
+        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize))
+          this.localView.noteExecution(execution.transactionId, execution.timestamp);
+      }
+      this.executionsPrimed = true;
+    } catch (error) {
+      this.logger.error({ err: String(error) }, 'could not list the executions already on the venue');
+    }
+  }
+
+  /**
+   * The executions reconciliation compares with the ones seen: every execution from the newest
+   * one seen minus the margin (the whole recent window when none was seen yet).
+   * @returns the executions, or undefined when none are to be compared (not primed, or failure)
+   */
+  private async recentExecutions(): Promise<readonly Execution[] | undefined> {
+    if (!this.executionsPrimed) {
+      await this.primeExecutions();
+      return undefined;
+    }
+    const { marginMs, pageSize } = this.catchUp;
+    const newest = this.localView.newestExecutionTs();
+    const from = newest === undefined ? undefined : newest - marginMs;
+    const begin = from === undefined ? undefined : Math.min(from, this.failedCatchUpFrom ?? from);
+    try {
+      const executions = await fetchExecutionsSince(this.options.rest, begin, pageSize);
+      this.failedCatchUpFrom = undefined;
+      if (begin !== undefined) this.localView.forgetExecutionsBefore(begin - marginMs);
+      return executions;
+    } catch (error) {
+      this.failedCatchUpFrom = begin;
+      this.logger.error(
+        { err: String(error) },
+        'could not fetch the executions since the last one seen: fills made while the socket was down are reported after the next reconnect',
+      );
+      return undefined;
     }
   }
 }

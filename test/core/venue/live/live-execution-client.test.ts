@@ -38,6 +38,8 @@ function restVenue(book: Book, extra: (r: ReceivedRequest) => object | undefined
         return { body: ok([...book.values()].filter((o) => o.orderState === 'OPEN')) };
       case 'GET /api/v1/algo/openOrders':
         return { body: ok([]) };
+      case 'GET /api/v1/trading/executions/pageable':
+        return { body: ok({ page: 1, pageSize: 100, totalSize: 0, list: [] }) };
       case 'GET /api/v1/trading/position':
         return { body: ok([WIRE_POSITION]) };
       case 'GET /api/v1/trading/account':
