@@ -89,7 +89,8 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
  * Reconciles local state with a venue snapshot: the plan's events, then each vanished order
  * looked up by its caller reference. The venue's answer is emitted as it is (usually a final
  * state); an order the venue does not know is emitted REJECTED when it was never acknowledged
- * (PENDING_NEW) and CANCELLED otherwise. Nothing is re-sent.
+ * (PENDING_NEW) and CANCELLED otherwise, marked `synthesized` so a later venue update supersedes
+ * it. Nothing is re-sent.
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
  * @param port - where to look vanished orders up
@@ -108,6 +109,7 @@ export async function reconcile(
       ...order,
       orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
       reason: 'reconciliation: the venue neither lists nor knows this order',
+      synthesized: true,
       updateAt: snapshot.ts,
     };
     events.push({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order: resolved });

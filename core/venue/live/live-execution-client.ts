@@ -41,10 +41,23 @@ export interface LiveExecutionOptions {
   readonly timer?: TimerPort;
   /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
   readonly newReference?: () => string;
-  /** How often an order whose ack never came is looked up before it is declared unknown. Default 3. */
+  /**
+   * Fewest "no such order" lookups before an order whose ack never came is declared REJECTED.
+   * Default 3.
+   */
   readonly lookupAttempts?: number;
-  /** Wait between those lookups, ms. Default 500. */
+  /** Wait before the second such lookup, ms; it doubles after each, up to `lookupBackoffCapMs`. Default 500. */
   readonly lookupSpacingMs?: number;
+  /** Longest wait between such lookups, ms. Default 5 000. */
+  readonly lookupBackoffCapMs?: number;
+  /**
+   * How long, after its ack was due, an order the venue does not know stays pending (looked up
+   * again and again) before it is declared REJECTED, ms. Keel's choice, default 30 000: a real
+   * venue's order entry can lag seconds behind the ack timeout under load (gateway queues, a busy
+   * matching engine), and an order declared rejected too early is an orphan live order; 30 s is
+   * far beyond such lags yet short enough that a strategy is not left waiting for minutes.
+   */
+  readonly unackedGiveUpMs?: number;
   /** How executions missed while the socket was down are fetched after a reconnect. */
   readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
   readonly logger?: Logger;
@@ -82,8 +95,12 @@ export class LiveExecutionClient implements ExecutionPort {
       newReference: options.newReference ?? (() => randomUUID()),
       timer: this.timer,
       logger: this.logger,
-      lookupAttempts: options.lookupAttempts ?? 3,
-      lookupSpacingMs: options.lookupSpacingMs ?? 500,
+      lookups: {
+        minNotFound: options.lookupAttempts ?? 3,
+        spacingMs: options.lookupSpacingMs ?? 500,
+        capMs: options.lookupBackoffCapMs ?? 5_000,
+        giveUpMs: options.unackedGiveUpMs ?? 30_000,
+      },
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
@@ -113,6 +130,7 @@ export class LiveExecutionClient implements ExecutionPort {
   /** Stops: closes the WebSocket and completes the event stream. @returns when closed */
   async stop(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.placement.stop();
     await this.options.ws.close();
     this.subject.complete();
   }
