@@ -23,6 +23,12 @@ import {
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { LocalTradingView } from './local-trading-view.ts';
+import { isOutcomeUnknown } from './lost-reply-lookups.ts';
+import {
+  DEFAULT_LOST_REPLY_LOOKUPS,
+  type LostReplyPolicy,
+  resolveLostReply,
+} from './lost-reply-resolution.ts';
 import {
   DEFAULT_EXECUTION_CATCH_UP,
   type ExecutionCatchUpPolicy,
@@ -58,6 +64,8 @@ export interface LiveExecutionOptions {
    * far beyond such lags yet short enough that a strategy is not left waiting for minutes.
    */
   readonly unackedGiveUpMs?: number;
+  /** How a REST command whose reply was lost (timeout, network error) is looked up. */
+  readonly lostReplyLookups?: Partial<LostReplyPolicy>;
   /** How executions missed while the socket was down are fetched after a reconnect. */
   readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
   readonly logger?: Logger;
@@ -169,7 +177,11 @@ export class LiveExecutionClient implements ExecutionPort {
           command,
           (event) => this.emit(event),
           () => this.timer.now(),
-        ).catch((error: unknown) => this.rejectCommand(command, error));
+        ).catch((error: unknown) =>
+          isOutcomeUnknown(error)
+            ? this.resolveLostReply(command, error)
+            : this.rejectCommand(command, error),
+        );
     }
   }
 
@@ -266,6 +278,20 @@ export class LiveExecutionClient implements ExecutionPort {
       if (error instanceof NotConnectedError)
         return viaRest().catch((restError: unknown) => this.rejectCommand(command, restError));
       this.rejectCommand(command, error);
+    });
+  }
+
+  /** A REST command's reply was lost: the venue may have run it, so it is looked up, never re-sent. */
+  private resolveLostReply(command: StrategyIntent, failure: unknown): Promise<void> {
+    return resolveLostReply(command, failure, {
+      rest: this.options.rest,
+      now: () => this.timer.now(),
+      openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
+      policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
+      wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
+      emit: (event) => this.emit(event),
+      refuse: (rejected, message) => this.rejectCommand(rejected, new Error(message)),
+      logger: this.logger,
     });
   }
 
