@@ -2,16 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { type ExecutionPort, reconcile, type VenueSnapshot } from '../../execution/index.ts';
-import type { Execution, Order, StrategyIntent, UserEvent } from '../../model/index.ts';
+import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
-import {
-  accountFromWire,
-  algoOrderFromWire,
-  assetFromWire,
-  positionFromWire,
-} from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import {
@@ -29,14 +23,11 @@ import {
   type LostReplyPolicy,
   resolveLostReply,
 } from './lost-reply-resolution.ts';
-import {
-  DEFAULT_EXECUTION_CATCH_UP,
-  type ExecutionCatchUpPolicy,
-  fetchExecutionsSince,
-  newestExecutionTime,
-} from './missed-executions.ts';
+import type { ExecutionCatchUpPolicy } from './missed-executions.ts';
+import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { venueSnapshot } from './venue-snapshot.ts';
 
 /** Options of the live execution client. */
 export interface LiveExecutionOptions {
@@ -86,17 +77,18 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly timer: TimerPort;
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
-  private readonly catchUp: ExecutionCatchUpPolicy;
-  /** False until the executions already on the venue at the first login are noted (not reported). */
-  private executionsPrimed = false;
-  /** Start of a catch-up that failed, so the next one still covers its window. */
-  private failedCatchUpFrom: number | undefined;
+  private readonly catchUp: ExecutionCatchUp;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
-    this.catchUp = { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp };
+    this.catchUp = new ExecutionCatchUp(
+      options.rest,
+      this.localView,
+      { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp },
+      this.logger,
+    );
     this.placement = new OrderPlacement({
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
@@ -131,7 +123,7 @@ export class LiveExecutionClient implements ExecutionPort {
    * @returns when logged in
    */
   async start(): Promise<void> {
-    await this.primeExecutions();
+    await this.catchUp.prime();
     await this.options.ws.connect();
   }
 
@@ -200,22 +192,8 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /** @returns open orders, open algo orders, non-zero positions, assets and the account */
-  async snapshot(): Promise<VenueSnapshot> {
-    const rest = this.options.rest;
-    const [orders, algoOrders, positions, account] = await Promise.all([
-      rest.getOpenOrders(),
-      rest.getOpenAlgoOrders(),
-      rest.getPositions({ ignoreZero: true }),
-      rest.getTradingAccount(),
-    ]);
-    return {
-      ts: this.timer.now(),
-      openOrders: orders.map(orderFromWire),
-      openAlgoOrders: algoOrders.map(algoOrderFromWire),
-      positions: positions.map(positionFromWire),
-      assets: (account.assets ?? []).map(assetFromWire),
-      account: accountFromWire(account),
-    };
+  snapshot(): Promise<VenueSnapshot> {
+    return venueSnapshot(this.options.rest, () => this.timer.now());
   }
 
   /**
@@ -323,61 +301,12 @@ export class LiveExecutionClient implements ExecutionPort {
   private async reconcile(): Promise<void> {
     try {
       const snapshot = await this.snapshot();
-      const executions = await this.recentExecutions();
+      const executions = await this.catchUp.recent();
       const full = executions === undefined ? snapshot : { ...snapshot, executions };
       for (const event of await reconcile(this.localView.state(), full, this)) this.emit(event);
       this.placement.resolveAllUnacked();
     } catch (error) {
       this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');
-    }
-  }
-
-  /**
-   * Notes the recent executions already on the venue, from the newest one minus the margin, as
-   * seen: done before the first login, so no order of this session can have filled yet. A failure
-   * is logged and priming is tried again at the next reconciliation.
-   */
-  private async primeExecutions(): Promise<void> {
-    const { marginMs, pageSize } = this.catchUp;
-    const rest = this.options.rest;
-    try {
-      const venueNewest = await newestExecutionTime(rest, pageSize);
-      if (venueNewest !== undefined) {
-        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize))
-          this.localView.noteExecution(execution.transactionId, execution.timestamp);
-      }
-      this.executionsPrimed = true;
-    } catch (error) {
-      this.logger.error({ err: String(error) }, 'could not list the executions already on the venue');
-    }
-  }
-
-  /**
-   * The executions reconciliation compares with the ones seen: every execution from the newest
-   * one seen minus the margin (the whole recent window when none was seen yet).
-   * @returns the executions, or undefined when none are to be compared (not primed, or failure)
-   */
-  private async recentExecutions(): Promise<readonly Execution[] | undefined> {
-    if (!this.executionsPrimed) {
-      await this.primeExecutions();
-      return undefined;
-    }
-    const { marginMs, pageSize } = this.catchUp;
-    const newest = this.localView.newestExecutionTs();
-    const from = newest === undefined ? undefined : newest - marginMs;
-    const begin = from === undefined ? undefined : Math.min(from, this.failedCatchUpFrom ?? from);
-    try {
-      const executions = await fetchExecutionsSince(this.options.rest, begin, pageSize);
-      this.failedCatchUpFrom = undefined;
-      if (begin !== undefined) this.localView.forgetExecutionsBefore(begin - marginMs);
-      return executions;
-    } catch (error) {
-      this.failedCatchUpFrom = begin;
-      this.logger.error(
-        { err: String(error) },
-        'could not fetch the executions since the last one seen: fills made while the socket was down are reported after the next reconnect',
-      );
-      return undefined;
     }
   }
 }

@@ -1,7 +1,9 @@
+import type { Logger } from 'pino';
 import type { Execution } from '../../model/index.ts';
 import { executionFromWire } from '../mapping/user-data-mapping.ts';
 import { paginate } from '../rest/paginate.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
+import type { LocalTradingView } from './local-trading-view.ts';
 
 /** How the live client catches up on executions it may have missed while its socket was down. */
 export interface ExecutionCatchUpPolicy {
@@ -62,4 +64,84 @@ export async function newestExecutionTime(
     times.push(...last.list.map((wire) => executionFromWire(wire).timestamp));
   }
   return times.length === 0 ? undefined : Math.max(...times);
+}
+
+/**
+ * Catches up on executions after a reconnect: at the start it notes the executions already on the
+ * venue as seen (they predate the session and are never reported); after a reconnect it lists
+ * every execution from the newest one seen minus the margin, for reconciliation to report the
+ * ones missed. A failed catch-up is widened into the next one.
+ */
+export class ExecutionCatchUp {
+  /** False until the executions already on the venue at the start are noted. */
+  private executionsPrimed = false;
+  /**
+   * Start of a catch-up that failed, so the next one still covers its window (null: the whole
+   * recent window; undefined: none failed).
+   */
+  private failedCatchUpFrom: number | null | undefined;
+
+  /**
+   * @param rest - the REST client
+   * @param view - the client's local view (seen executions)
+   * @param policy - margin and page size
+   * @param logger - where failures are logged
+   */
+  constructor(
+    private readonly rest: VenueRestClient,
+    private readonly view: LocalTradingView,
+    private readonly policy: ExecutionCatchUpPolicy,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Notes the recent executions already on the venue, from the newest one minus the margin, as
+   * seen: done before the first login, so no order of this session can have filled yet. A failure
+   * is logged and priming is tried again at the next reconciliation.
+   * @returns when noted (or the failure logged)
+   */
+  async prime(): Promise<void> {
+    const { marginMs, pageSize } = this.policy;
+    const rest = this.rest;
+    try {
+      const venueNewest = await newestExecutionTime(rest, pageSize);
+      if (venueNewest !== undefined) {
+        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize))
+          this.view.noteExecution(execution.transactionId, execution.timestamp);
+      }
+      this.executionsPrimed = true;
+    } catch (error) {
+      this.logger.error({ err: String(error) }, 'could not list the executions already on the venue');
+    }
+  }
+
+  /**
+   * The executions reconciliation compares with the ones seen: every execution from the newest
+   * one seen minus the margin (the whole recent window when none was seen yet).
+   * @returns the executions, or undefined when none are to be compared (not primed, or failure)
+   */
+  async recent(): Promise<readonly Execution[] | undefined> {
+    if (!this.executionsPrimed) {
+      await this.prime();
+      return undefined;
+    }
+    const { marginMs, pageSize } = this.policy;
+    const newest = this.view.newestExecutionTs();
+    const from = newest === undefined ? undefined : newest - marginMs;
+    const failed = this.failedCatchUpFrom;
+    const begin = from === undefined || failed === null ? undefined : Math.min(from, failed ?? from);
+    try {
+      const executions = await fetchExecutionsSince(this.rest, begin, pageSize);
+      this.failedCatchUpFrom = undefined;
+      if (begin !== undefined) this.view.forgetExecutionsBefore(begin - marginMs);
+      return executions;
+    } catch (error) {
+      this.failedCatchUpFrom = begin ?? null;
+      this.logger.error(
+        { err: String(error) },
+        'could not fetch the executions since the last one seen: fills made while the socket was down are reported after the next reconnect',
+      );
+      return undefined;
+    }
+  }
 }
