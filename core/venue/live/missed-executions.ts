@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Execution } from '../../model/index.ts';
+import { VenueError } from '../errors.ts';
 import { executionFromWire } from '../mapping/user-data-mapping.ts';
 import { paginate } from '../rest/paginate.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
@@ -116,6 +117,19 @@ export class ExecutionCatchUp {
   }
 
   /**
+   * Executions from `begin` on; when the venue refuses `begin` as outside its recent window
+   * (400001: no fill seen for about 7 days), the whole recent window instead.
+   */
+  private async fetchWithin(begin: number | undefined): Promise<Execution[]> {
+    try {
+      return await fetchExecutionsSince(this.rest, begin, this.policy.pageSize);
+    } catch (error) {
+      if (begin === undefined || !(error instanceof VenueError) || error.code !== 400001) throw error;
+      return fetchExecutionsSince(this.rest, undefined, this.policy.pageSize);
+    }
+  }
+
+  /**
    * The executions reconciliation compares with the ones seen: every execution from the newest
    * one seen minus the margin (the whole recent window when none was seen yet).
    * @returns the executions, or undefined when none are to be compared (not primed, or failure)
@@ -125,13 +139,13 @@ export class ExecutionCatchUp {
       await this.prime();
       return undefined;
     }
-    const { marginMs, pageSize } = this.policy;
+    const { marginMs } = this.policy;
     const newest = this.view.newestExecutionTs();
     const from = newest === undefined ? undefined : newest - marginMs;
     const failed = this.failedCatchUpFrom;
     const begin = from === undefined || failed === null ? undefined : Math.min(from, failed ?? from);
     try {
-      const executions = await fetchExecutionsSince(this.rest, begin, pageSize);
+      const executions = await this.fetchWithin(begin);
       this.failedCatchUpFrom = undefined;
       if (begin !== undefined) this.view.forgetExecutionsBefore(begin - marginMs);
       return executions;
