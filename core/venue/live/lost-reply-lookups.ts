@@ -20,6 +20,8 @@ export interface LostReplyVerdict {
   readonly applied: boolean;
   /** What the venue shows, as a sentence part, for the strategy when it did not. */
   readonly detail: string;
+  /** True when the venue's state cannot tell whether the command took effect. */
+  readonly unknown?: boolean;
 }
 
 /**
@@ -95,12 +97,23 @@ export async function lookUpLostCommand(
     case 'repay': {
       const page = await ctx.rest.getMarginLoanOrders({ coin: intent.coin, pageSize: 100 });
       const order = page.list.find((entry) => entry.clientId === intent.ref);
-      if (order === undefined)
+      if (order === undefined) {
+        // A venue that does not echo clientId cannot say: the loans are reported as they are and
+        // the outcome is called unknown, rather than claiming the command did not take effect.
+        if (page.list.length > 0 && page.list.every((entry) => entry.clientId === undefined)) {
+          return {
+            events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now()),
+            applied: false,
+            unknown: true,
+            detail: "the venue's loan orders carry no clientId (see the loans reported)",
+          };
+        }
         return {
           events: [],
           applied: false,
           detail: `the venue lists no loan order with clientId ${intent.ref}`,
         };
+      }
       return { events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now()), applied: true, detail: '' };
     }
     case 'closePosition':

@@ -76,8 +76,10 @@ export async function resolveLostReply(
   const tries = deps.policy.attempts;
   deps.refuse(
     command,
-    verdict !== undefined && lookupError === undefined
-      ? `${what}; looked up ${tries} times: ${verdict.detail}, so it did not take effect (not re-sent)`
-      : `${what}; its outcome is unknown: the venue could not be reached to look it up (${String(lookupError)}); not re-sent`,
+    verdict === undefined || lookupError !== undefined
+      ? `${what}; its outcome is unknown: the venue could not be reached to look it up (${String(lookupError)}); not re-sent`
+      : verdict.unknown === true
+        ? `${what}; its outcome is unknown: ${verdict.detail}; not re-sent`
+        : `${what}; looked up ${tries} times: ${verdict.detail}, so it did not take effect (not re-sent)`,
   );
 }
