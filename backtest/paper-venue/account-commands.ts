@@ -90,7 +90,8 @@ export function loanCommand(
   const exchange = requiredText(params, 'exchange', where);
   const coin = requiredText(params, 'coin', where);
   const amount: Dec = requiredDecimal(params, 'amount', where);
-  const ref = optionalText(params, 'clientId', where) ?? book.newRef(kind);
+  const clientId = optionalText(params, 'clientId', where);
+  const ref = clientId ?? book.newRef(kind);
   throwIfRefused(ref, book.run({ kind, ref, exchange, coin, amount }));
   const order: MarginLoanOrderWire = {
     loanOrderId: `${book.portfolioId}-L-${book.loanOrders.length + 1}`,
@@ -99,6 +100,8 @@ export function loanCommand(
     coin,
     amount: amount.toFixed(),
     state: 'SUCCESS',
+    // Echoed so a client whose reply was lost can find its loan order (Keel's choice).
+    ...(clientId === undefined ? {} : { clientId }),
     createAt: book.sim.now(),
   };
   book.loanOrders.push(order);

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { Account, AlgoOrder, Asset, Order, Position, UserEvent } from '../model/index.ts';
+import type { Account, AlgoOrder, Asset, Execution, Order, Position, UserEvent } from '../model/index.ts';
 import type { ApprovedIntent } from '../risk/index.ts';
 
 /** What the venue holds right now: the input of reconciliation. */
@@ -10,6 +10,12 @@ export interface VenueSnapshot {
   readonly positions: readonly Position[];
   readonly assets: readonly Asset[];
   readonly account?: Account;
+  /**
+   * Executions (fills) the venue lists for the window the port asked about, any order: the fills
+   * reconciliation compares with those Keel has seen, so a fill made while the User Data stream
+   * was down is not lost. Absent when the port did not fetch them.
+   */
+  readonly executions?: readonly Execution[];
 }
 
 /**

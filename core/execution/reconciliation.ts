@@ -1,4 +1,4 @@
-import type { AlgoOrder, Asset, Order, Position, UserEvent } from '../model/index.ts';
+import type { AlgoOrder, Asset, Execution, Order, Position, UserEvent } from '../model/index.ts';
 import { positionKey, ZERO } from '../model/index.ts';
 import type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
 import { isNewerOrderUpdate } from './order-state-machine.ts';
@@ -10,6 +10,8 @@ export interface LocalTradingState {
   readonly positions: readonly Position[];
   readonly assets: readonly Asset[];
   readonly openAlgoOrders?: readonly AlgoOrder[];
+  /** transactionIds of the executions Keel has already reported (at least those of the snapshot's window). */
+  readonly seenExecutionIds?: ReadonlySet<string>;
 }
 
 /** The part of reconciliation that needs no I/O: corrective events, and orders to look up. */
@@ -21,7 +23,9 @@ export interface ReconciliationPlan {
 }
 
 /**
- * Compares local state with a venue snapshot. Venue open orders unknown locally are adopted,
+ * Compares local state with a venue snapshot. Executions the snapshot lists that Keel has not
+ * seen come first, oldest first, each once (so a strategy hears of a fill before the FILLED order
+ * that depends on it). Venue open orders unknown locally are adopted,
  * known ones are emitted when the venue's is newer (per the order state machine); positions,
  * assets and account are replaced by the venue's (local ones the venue does not list come
  * back flat / zero); algo orders are adopted, and local ones the venue no longer lists are
@@ -32,7 +36,11 @@ export interface ReconciliationPlan {
  */
 export function planReconciliation(local: LocalTradingState, snapshot: VenueSnapshot): ReconciliationPlan {
   const stamp = { ts: snapshot.ts, recvTs: snapshot.ts };
-  const events: UserEvent[] = [];
+  const events: UserEvent[] = missedExecutions(local, snapshot).map((execution) => ({
+    kind: 'execution' as const,
+    ...stamp,
+    execution,
+  }));
   const localByRef = new Map(local.openOrders.map((order) => [order.clientOrderId, order]));
   const localById = new Map(local.openOrders.filter((o) => o.orderId !== '').map((o) => [o.orderId, o]));
   const seen = new Set<Order>();
@@ -81,7 +89,8 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
  * Reconciles local state with a venue snapshot: the plan's events, then each vanished order
  * looked up by its caller reference. The venue's answer is emitted as it is (usually a final
  * state); an order the venue does not know is emitted REJECTED when it was never acknowledged
- * (PENDING_NEW) and CANCELLED otherwise. Nothing is re-sent.
+ * (PENDING_NEW) and CANCELLED otherwise, marked `synthesized` so a later venue update supersedes
+ * it. Nothing is re-sent.
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
  * @param port - where to look vanished orders up
@@ -100,11 +109,28 @@ export async function reconcile(
       ...order,
       orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
       reason: 'reconciliation: the venue neither lists nor knows this order',
+      synthesized: true,
       updateAt: snapshot.ts,
     };
     events.push({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order: resolved });
   }
   return events;
+}
+
+/**
+ * The snapshot's executions Keel has not seen, without duplicates, oldest first. Executions of the
+ * same millisecond keep the reverse of the venue's list order (Keel's choice: venues list newest
+ * first, as the paper venue does).
+ */
+function missedExecutions(local: LocalTradingState, snapshot: VenueSnapshot): Execution[] {
+  const seen = new Set(local.seenExecutionIds);
+  const missed: Execution[] = [];
+  for (const execution of [...(snapshot.executions ?? [])].reverse()) {
+    if (seen.has(execution.transactionId)) continue;
+    seen.add(execution.transactionId);
+    missed.push(execution);
+  }
+  return missed.sort((a, b) => a.timestamp - b.timestamp);
 }
 
 function flatPosition(position: Position, ts: number): Position {

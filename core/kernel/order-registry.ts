@@ -133,14 +133,23 @@ export class OrderRegistry implements LineageLookups {
    * Folds a venue order update through the execution layer's order state machine: a final order
    * never changes again, and an update that is not newer than the venue's last word on the same
    * order (duplicate, late arrival) is absorbed. Keel's in-flight placeholders always give way
-   * to the venue.
-   * @param order - the order as the venue reports it
+   * to the venue, and so does a final state Keel synthesized (`synthesized`, e.g. REJECTED for an
+   * order the venue had not booked yet): the venue's later word on that order wins. A synthesized
+   * update is never taken as the venue's last word.
+   * @param order - the order as the venue reports it, or as Keel synthesized it
    * @returns true when the update changed the state
    */
   applyVenue(order: Order): boolean {
     const ref = order.clientOrderId;
     const previous = this.byRef.get(ref);
-    if (previous !== undefined && isFinalOrderState(previous.orderState)) return false;
+    if (previous !== undefined && isFinalOrderState(previous.orderState)) {
+      if (previous.synthesized !== true || order.synthesized === true) return false;
+    }
+    if (order.synthesized === true) {
+      if (!this.owners.has(ref)) this.adopt(ref, inheritedOrderOwner(order, this));
+      this.store(order);
+      return true;
+    }
     const last = this.lastVenue.get(ref);
     if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
     this.lastVenue.set(ref, order);

@@ -110,6 +110,12 @@ export interface Order {
   readonly amendType?: string;
   readonly cancelType?: string;
   readonly reason?: string;
+  /**
+   * True when Keel made this state up instead of hearing it from the venue (e.g. REJECTED for an
+   * order the venue never acknowledged nor listed): a later update from the venue supersedes it.
+   * Absent on the venue's own updates.
+   */
+  readonly synthesized?: boolean;
   /** The algo order whose trigger placed this order (per public venue docs). */
   readonly algoOrderId?: string;
   readonly createAt: number;

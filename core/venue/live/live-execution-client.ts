@@ -6,12 +6,6 @@ import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
-import {
-  accountFromWire,
-  algoOrderFromWire,
-  assetFromWire,
-  positionFromWire,
-} from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import {
@@ -23,8 +17,17 @@ import {
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { LocalTradingView } from './local-trading-view.ts';
+import { isOutcomeUnknown } from './lost-reply-lookups.ts';
+import {
+  DEFAULT_LOST_REPLY_LOOKUPS,
+  type LostReplyPolicy,
+  resolveLostReply,
+} from './lost-reply-resolution.ts';
+import type { ExecutionCatchUpPolicy } from './missed-executions.ts';
+import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { venueSnapshot } from './venue-snapshot.ts';
 
 /** Options of the live execution client. */
 export interface LiveExecutionOptions {
@@ -35,10 +38,27 @@ export interface LiveExecutionOptions {
   readonly timer?: TimerPort;
   /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
   readonly newReference?: () => string;
-  /** How often an order whose ack never came is looked up before it is declared unknown. Default 3. */
+  /**
+   * Fewest "no such order" lookups before an order whose ack never came is declared REJECTED.
+   * Default 3.
+   */
   readonly lookupAttempts?: number;
-  /** Wait between those lookups, ms. Default 500. */
+  /** Wait before the second such lookup, ms; it doubles after each, up to `lookupBackoffCapMs`. Default 500. */
   readonly lookupSpacingMs?: number;
+  /** Longest wait between such lookups, ms. Default 5 000. */
+  readonly lookupBackoffCapMs?: number;
+  /**
+   * How long, after its ack was due, an order the venue does not know stays pending (looked up
+   * again and again) before it is declared REJECTED, ms. Keel's choice, default 30 000: a real
+   * venue's order entry can lag seconds behind the ack timeout under load (gateway queues, a busy
+   * matching engine), and an order declared rejected too early is an orphan live order; 30 s is
+   * far beyond such lags yet short enough that a strategy is not left waiting for minutes.
+   */
+  readonly unackedGiveUpMs?: number;
+  /** How a REST command whose reply was lost (timeout, network error) is looked up. */
+  readonly lostReplyLookups?: Partial<LostReplyPolicy>;
+  /** How executions missed while the socket was down are fetched after a reconnect. */
+  readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
   readonly logger?: Logger;
 }
 
@@ -46,7 +66,9 @@ export interface LiveExecutionOptions {
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
  * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
  * mode, the User Data stream as events, and reconciliation after every (re)connect. An order
- * whose ack never came is looked up by its clientOrderId, never re-sent.
+ * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
+ * socket was down are fetched after the reconnect and reported once each, before the order states
+ * that depend on them; an execution is never reported twice (a duplicate push is dropped).
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
@@ -55,19 +77,30 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly timer: TimerPort;
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
+  private readonly catchUp: ExecutionCatchUp;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
+    this.catchUp = new ExecutionCatchUp(
+      options.rest,
+      this.localView,
+      { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp },
+      this.logger,
+    );
     this.placement = new OrderPlacement({
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
       newReference: options.newReference ?? (() => randomUUID()),
       timer: this.timer,
       logger: this.logger,
-      lookupAttempts: options.lookupAttempts ?? 3,
-      lookupSpacingMs: options.lookupSpacingMs ?? 500,
+      lookups: {
+        minNotFound: options.lookupAttempts ?? 3,
+        spacingMs: options.lookupSpacingMs ?? 500,
+        capMs: options.lookupBackoffCapMs ?? 5_000,
+        giveUpMs: options.unackedGiveUpMs ?? 30_000,
+      },
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
@@ -85,16 +118,19 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
-   * Connects the private WebSocket; reconciliation runs after this and every later login.
+   * Notes the executions already on the venue (they predate the session and are never reported),
+   * then connects the private WebSocket; reconciliation runs after this and every later login.
    * @returns when logged in
    */
-  start(): Promise<void> {
-    return this.options.ws.connect();
+  async start(): Promise<void> {
+    await this.catchUp.prime();
+    await this.options.ws.connect();
   }
 
   /** Stops: closes the WebSocket and completes the event stream. @returns when closed */
   async stop(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.placement.stop();
     await this.options.ws.close();
     this.subject.complete();
   }
@@ -133,7 +169,11 @@ export class LiveExecutionClient implements ExecutionPort {
           command,
           (event) => this.emit(event),
           () => this.timer.now(),
-        ).catch((error: unknown) => this.rejectCommand(command, error));
+        ).catch((error: unknown) =>
+          isOutcomeUnknown(error)
+            ? this.resolveLostReply(command, error)
+            : this.rejectCommand(command, error),
+        );
     }
   }
 
@@ -152,22 +192,8 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /** @returns open orders, open algo orders, non-zero positions, assets and the account */
-  async snapshot(): Promise<VenueSnapshot> {
-    const rest = this.options.rest;
-    const [orders, algoOrders, positions, account] = await Promise.all([
-      rest.getOpenOrders(),
-      rest.getOpenAlgoOrders(),
-      rest.getPositions({ ignoreZero: true }),
-      rest.getTradingAccount(),
-    ]);
-    return {
-      ts: this.timer.now(),
-      openOrders: orders.map(orderFromWire),
-      openAlgoOrders: algoOrders.map(algoOrderFromWire),
-      positions: positions.map(positionFromWire),
-      assets: (account.assets ?? []).map(assetFromWire),
-      account: accountFromWire(account),
-    };
+  snapshot(): Promise<VenueSnapshot> {
+    return venueSnapshot(this.options.rest, () => this.timer.now());
   }
 
   /**
@@ -193,8 +219,16 @@ export class LiveExecutionClient implements ExecutionPort {
     }
   }
 
-  /** Keeps the local view reconciliation compares with the venue's, then passes the event on. */
+  /**
+   * Keeps the local view reconciliation compares with the venue's, then passes the event on; an
+   * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
+   * is dropped.
+   */
   private emit(event: UserEvent): void {
+    if (event.kind === 'execution' && this.localView.hasExecution(event.execution.transactionId)) {
+      this.logger.debug({ transactionId: event.execution.transactionId }, 'execution already reported');
+      return;
+    }
     if (event.kind === 'order') this.placement.settle(event.order.clientOrderId);
     this.localView.observe(event);
     this.subject.next(event);
@@ -225,6 +259,20 @@ export class LiveExecutionClient implements ExecutionPort {
     });
   }
 
+  /** A REST command's reply was lost: the venue may have run it, so it is looked up, never re-sent. */
+  private resolveLostReply(command: StrategyIntent, failure: unknown): Promise<void> {
+    return resolveLostReply(command, failure, {
+      rest: this.options.rest,
+      now: () => this.timer.now(),
+      openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
+      policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
+      wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
+      emit: (event) => this.emit(event),
+      refuse: (rejected, message) => this.rejectCommand(rejected, new Error(message)),
+      logger: this.logger,
+    });
+  }
+
   private rejectCommand(command: StrategyIntent, error: unknown): void {
     const now = this.timer.now();
     const code = error instanceof VenueError ? error.code : error instanceof RequestRuleError ? 400001 : -1;
@@ -245,13 +293,17 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
-   * After a (re)connect: the execution folder's reconciliation (snapshot vs. local view ->
-   * corrective events, vanished orders looked up), then the orders whose ack never came.
+   * After a (re)connect: the execution folder's reconciliation (snapshot and the executions since
+   * the newest one seen vs. local view -> missed fills first, then corrective events, then vanished
+   * orders looked up), then the orders whose ack never came. The executions are fetched after the
+   * snapshot, so every fill its order states depend on is among them.
    */
   private async reconcile(): Promise<void> {
     try {
       const snapshot = await this.snapshot();
-      for (const event of await reconcile(this.localView.state(), snapshot, this)) this.emit(event);
+      const executions = await this.catchUp.recent();
+      const full = executions === undefined ? snapshot : { ...snapshot, executions };
+      for (const event of await reconcile(this.localView.state(), full, this)) this.emit(event);
       this.placement.resolveAllUnacked();
     } catch (error) {
       this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');

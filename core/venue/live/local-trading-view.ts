@@ -11,14 +11,17 @@ import {
 
 /**
  * What the live execution client believes the venue holds (open orders and algo orders,
- * positions, assets), kept from the events it emits: the local view reconciliation compares with
- * the venue's snapshot after every (re)connect.
+ * positions, assets) and the executions it has reported, kept from the events it emits: the
+ * local view reconciliation compares with the venue's snapshot after every (re)connect.
  */
 export class LocalTradingView {
   private readonly believedOpen = new Map<string, Order>();
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
   private readonly openAlgoOrders = new Map<string, AlgoOrder>();
+  /** Reported executions: transactionId -> venue time, epoch ms. */
+  private readonly executions = new Map<string, number>();
+  private newestExecution: number | undefined;
 
   /**
    * Keeps the local view up to date with one event the client passes on.
@@ -38,6 +41,9 @@ export class LocalTradingView {
       case 'asset':
         this.assets.set(event.asset.coin, event.asset);
         break;
+      case 'execution':
+        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
+        break;
       case 'algoOrder':
         if (event.algoOrder.state === 'NEW')
           this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
@@ -46,13 +52,47 @@ export class LocalTradingView {
     }
   }
 
-  /** The view as reconciliation takes it. @returns copies of the open orders, positions, assets and open algo orders */
+  /**
+   * Records an execution as known without it being reported (one that happened before the
+   * session, seen when the client primes its view).
+   * @param transactionId - the execution's id
+   * @param ts - its venue time, epoch ms
+   */
+  noteExecution(transactionId: string, ts: number): void {
+    this.executions.set(transactionId, ts);
+    if (this.newestExecution === undefined || ts > this.newestExecution) this.newestExecution = ts;
+  }
+
+  /**
+   * @param transactionId - an execution's id
+   * @returns whether it was reported (or noted) already
+   */
+  hasExecution(transactionId: string): boolean {
+    return this.executions.has(transactionId);
+  }
+
+  /** @returns the venue time of the newest execution known, epoch ms; undefined before any */
+  newestExecutionTs(): number | undefined {
+    return this.newestExecution;
+  }
+
+  /**
+   * Forgets executions older than a time, so a long run's memory stays bounded; the caller keeps
+   * every execution a later catch-up window can list.
+   * @param ts - venue time, epoch ms
+   */
+  forgetExecutionsBefore(ts: number): void {
+    for (const [id, at] of this.executions) if (at < ts) this.executions.delete(id);
+  }
+
+  /** The view as reconciliation takes it. @returns copies of the open orders, positions, assets, open algo orders and seen execution ids */
   state(): LocalTradingState {
     return {
       openOrders: [...this.believedOpen.values()],
       positions: [...this.positions.values()],
       assets: [...this.assets.values()],
       openAlgoOrders: [...this.openAlgoOrders.values()],
+      seenExecutionIds: new Set(this.executions.keys()),
     };
   }
 }

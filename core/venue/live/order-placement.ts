@@ -11,6 +11,23 @@ import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { orderFromIntent } from './order-from-intent.ts';
 
+/**
+ * How an order whose ack never came is looked up by clientOrderId. It stays unresolved (the
+ * strategy sees it pending) and is declared REJECTED only when the venue said "no such order" on
+ * at least `minNotFound` lookups and `giveUpMs` after the ack was due. A lookup that fails (the
+ * venue unreachable) never counts: such an order is looked up until an answer comes.
+ */
+export interface UnackedLookupPolicy {
+  /** Wait before the second lookup, ms; it doubles after each lookup up to `capMs`. */
+  readonly spacingMs: number;
+  /** Longest wait between lookups, ms. */
+  readonly capMs: number;
+  /** Fewest "not found" answers before a verdict. */
+  readonly minNotFound: number;
+  /** How long the venue may take to book the order before Keel declares it never received, ms. */
+  readonly giveUpMs: number;
+}
+
 /** What placing orders over the private WebSocket needs from the live execution client. */
 export interface OrderPlacementOptions {
   readonly ws: PrivateWsClient;
@@ -20,10 +37,8 @@ export interface OrderPlacementOptions {
   readonly newReference: () => string;
   readonly timer: TimerPort;
   readonly logger: Logger;
-  /** How often an order whose ack never came is looked up before it is declared unknown. */
-  readonly lookupAttempts: number;
-  /** Wait between those lookups, ms. */
-  readonly lookupSpacingMs: number;
+  /** How unacked orders are looked up before Keel declares them never received. */
+  readonly lookups: UnackedLookupPolicy;
   /** Looks an order up at the venue by clientOrderId (undefined when the venue does not know it). */
   readonly lookupOrder: (sym: string, clientOrderId: string) => Promise<Order | undefined>;
   /** Reports an order update, stamped with the client's time. */
@@ -32,12 +47,17 @@ export interface OrderPlacementOptions {
 
 /**
  * Places orders over the private WebSocket and turns their acks into order updates. An order whose
- * ack never came stays unresolved and is looked up by its clientOrderId, never re-sent; when the
- * venue has no such order it is reported REJECTED.
+ * ack never came stays unresolved and is looked up by its clientOrderId with a growing backoff,
+ * never re-sent; only when the venue still has no such order after the policy's time is it
+ * reported REJECTED, marked `synthesized` so a later venue update of it supersedes the verdict.
  */
 export class OrderPlacement {
   /** Place orders sent whose outcome is unknown (ack lost), by clientOrderId. */
   private readonly unresolved = new Map<string, PlaceOrderIntent>();
+  /** Lookups under way: clientOrderId -> wakes the lookup from its backoff wait. */
+  private readonly lookingUp = new Map<string, () => void>();
+  private readonly cancelWaits = new Set<() => void>();
+  private stopped = false;
 
   /** @param options - the WebSocket, references, lookups and where order updates go */
   constructor(private readonly options: OrderPlacementOptions) {}
@@ -72,9 +92,20 @@ export class OrderPlacement {
     this.unresolved.delete(clientOrderId);
   }
 
-  /** Looks up again every order whose ack never came (after a reconnect). */
+  /** Looks up again, at once, every order whose ack never came (after a reconnect). */
   resolveAllUnacked(): void {
-    for (const intent of [...this.unresolved.values()]) void this.resolveUnacked(intent);
+    for (const intent of [...this.unresolved.values()]) {
+      const wake = this.lookingUp.get(intent.ref);
+      if (wake === undefined) void this.resolveUnacked(intent);
+      else wake();
+    }
+  }
+
+  /** Stops every lookup under way (the client is stopping). */
+  stop(): void {
+    this.stopped = true;
+    for (const cancel of this.cancelWaits) cancel();
+    for (const wake of this.lookingUp.values()) wake();
   }
 
   private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {
@@ -104,38 +135,74 @@ export class OrderPlacement {
     void this.resolveUnacked(intent);
   }
 
-  /** Looks an unacked order up by clientOrderId until found or declared never received. */
+  /**
+   * Looks an unacked order up by clientOrderId, with a growing backoff, until the venue reports it
+   * or the policy declares it never received. One lookup loop runs per order.
+   */
   private async resolveUnacked(intent: PlaceOrderIntent): Promise<void> {
-    const attempts = this.options.lookupAttempts;
-    for (let attempt = 0; attempt < attempts; attempt++) {
-      if (attempt > 0) {
-        await new Promise<void>((resolve) =>
-          this.options.timer.setTimer(resolve, this.options.lookupSpacingMs),
-        );
-      }
-      if (!this.unresolved.has(intent.ref)) return;
-      try {
-        const order = await this.options.lookupOrder(intent.sym, intent.ref);
+    if (this.lookingUp.has(intent.ref)) return;
+    const policy = this.options.lookups;
+    const timer = this.options.timer;
+    const since = timer.now();
+    let spacing = policy.spacingMs;
+    let notFound = 0;
+    let wake: () => void = () => undefined;
+    this.lookingUp.set(intent.ref, () => wake());
+    try {
+      for (let attempt = 0; ; attempt++) {
+        if (attempt > 0) {
+          await new Promise<void>((resolve) => {
+            const cancel = timer.setTimer(() => {
+              this.cancelWaits.delete(cancel);
+              resolve();
+            }, spacing);
+            this.cancelWaits.add(cancel);
+            wake = () => {
+              cancel();
+              this.cancelWaits.delete(cancel);
+              resolve();
+            };
+          });
+          spacing = Math.min(spacing * 2, policy.capMs);
+        }
+        if (this.stopped || !this.unresolved.has(intent.ref)) return;
+        let order: Order | undefined;
+        try {
+          order = await this.options.lookupOrder(intent.sym, intent.ref);
+        } catch (error) {
+          this.options.logger.warn(
+            { ref: intent.ref, err: String(error) },
+            'order lookup failed; will retry',
+          );
+          continue;
+        }
         if (!this.unresolved.has(intent.ref)) return;
         if (order !== undefined) {
           this.options.emitOrder(order);
           return;
         }
-      } catch (error) {
-        this.options.logger.warn({ ref: intent.ref, err: String(error) }, 'order lookup failed; will retry');
-        if (attempt === attempts - 1) return; // stays unresolved: the next reconciliation retries it
+        notFound++;
+        const waited = timer.now() - since;
+        if (notFound >= policy.minNotFound && waited >= policy.giveUpMs) {
+          this.declareNeverReceived(intent, notFound, waited);
+          return;
+        }
       }
+    } finally {
+      this.lookingUp.delete(intent.ref);
     }
-    if (!this.unresolved.has(intent.ref)) return;
+  }
+
+  private declareNeverReceived(intent: PlaceOrderIntent, lookups: number, waitedMs: number): void {
     this.unresolved.delete(intent.ref);
-    this.options.emitOrder(
-      orderFromIntent(
-        intent,
-        '',
-        'REJECTED',
-        this.options.timer.now(),
-        'no ack, and the venue has no order with this clientOrderId; not re-sent',
-      ),
-    );
+    const reason =
+      `no ack, and the venue still had no order with clientOrderId ${intent.ref} after ` +
+      `${lookups} lookups over ${Math.round(waitedMs / 1000)} s; not re-sent (synthesized by Keel: ` +
+      'a later venue update of this order supersedes it)';
+    this.options.logger.warn({ ref: intent.ref, lookups, waitedMs }, 'unacked order declared never received');
+    this.options.emitOrder({
+      ...orderFromIntent(intent, '', 'REJECTED', this.options.timer.now(), reason),
+      synthesized: true,
+    });
   }
 }

@@ -1,31 +1,10 @@
-import {
-  type Dec,
-  formatDecimal,
-  type IntentKind,
-  type Loan,
-  parseDecimal,
-  type StrategyIntent,
-  type UserEvent,
-  ZERO,
-} from '../../model/index.ts';
+import { formatDecimal, type IntentKind, type StrategyIntent, type UserEvent } from '../../model/index.ts';
 import { accountFromWire, algoOrderFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { AlgoOrderWire } from '../wire/algo.ts';
-import type { MarginLoanInfoWire } from '../wire/loan.ts';
+import { loanEvents } from './loan-events.ts';
 
 type Emit = (event: UserEvent) => void;
-
-function loansFromInfo(info: MarginLoanInfoWire, ts: number): Loan[] {
-  return (info.loans ?? []).map((balance) => ({
-    exchange: balance.exchange,
-    coin: balance.coin,
-    principal: parseDecimal(balance.principal, 'principal'),
-    interest: balance.interest === undefined ? ZERO : parseDecimal(balance.interest, 'interest'),
-    // The info endpoint carries no rate; GET .../config has it per coin (annualInterestRate).
-    annualRate: ZERO as Dec,
-    updateAt: ts,
-  }));
-}
 
 /**
  * Runs the intents that go over REST (algo orders, close position(s), loans, position mode) and
@@ -99,9 +78,7 @@ export async function runRestCommand(
         clientId: intent.ref,
       };
       await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
-      for (const loan of loansFromInfo(await rest.getMarginLoanInfo(), now())) {
-        emit({ kind: 'loan', ts: now(), recvTs: now(), loan });
-      }
+      for (const event of loanEvents(await rest.getMarginLoanInfo(), now())) emit(event);
       return;
     }
     case 'setPositionMode': {

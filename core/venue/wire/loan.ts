@@ -101,6 +101,8 @@ export const marginLoanOrderWireSchema = z.looseObject({
   coin: z.string(),
   amount: decimalText,
   state: z.string().optional(),
+  /** The caller reference sent with borrow / repay, when the venue echoes it (Keel's choice to read it). */
+  clientId: z.string().optional(),
   createAt: epochMs.optional(),
 });
 /** A decoded loan order. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planReconciliation, reconcile, type VenueSnapshot } from '../../../core/execution/index.ts';
 import { D, type Position, ZERO } from '../../../core/model/index.ts';
+import { anExecution } from '../../kit/execution-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
@@ -73,6 +74,42 @@ describe('reconciliation', () => {
     ).toEqual(['filled:FILLED', 'gone:CANCELLED', 'lost:REJECTED']);
     expect(port.lookups).toHaveLength(3);
     expect(port.submitted).toEqual([]);
+  });
+
+  it('reports the executions Keel has not seen first, oldest first and once each, before the orders', () => {
+    const fill = (transactionId: string, timestamp: number) =>
+      anExecution({ transactionId, side: 'BUY', quantity: '1', price: '100', timestamp });
+    const partly = anOrder({
+      clientOrderId: 'p',
+      orderId: 'o-p',
+      orderState: 'PARTIALLY_FILLED',
+      updateAt: 40,
+    });
+    const plan = planReconciliation(
+      { openOrders: [], positions: [], assets: [], seenExecutionIds: new Set(['T-1']) },
+      // Listed newest first, with a duplicate entry.
+      snapshot({
+        openOrders: [partly],
+        executions: [fill('T-4', 40), fill('T-3', 30), fill('T-3', 30), fill('T-2', 20), fill('T-1', 10)],
+      }),
+    );
+    expect(
+      plan.events.map((e) =>
+        e.kind === 'execution'
+          ? e.execution.transactionId
+          : `${e.kind}:${e.kind === 'order' ? e.order.orderState : ''}`,
+      ),
+    ).toEqual(['T-2', 'T-3', 'T-4', 'order:PARTIALLY_FILLED']);
+  });
+
+  it('marks the REJECTED / CANCELLED it makes up for an order the venue does not know as synthesized', async () => {
+    const gone = anOrder({ clientOrderId: 'gone', orderId: 'o-g' });
+    const events = await reconcile(
+      { openOrders: [gone], positions: [], assets: [] },
+      snapshot({}),
+      aRecordingPort(),
+    );
+    expect(events[0]).toMatchObject({ kind: 'order', order: { orderState: 'CANCELLED', synthesized: true } });
   });
 
   it('replaces positions and assets with the venue’s, flattening local ones the venue does not list', () => {

@@ -47,6 +47,40 @@ describe('order registry', () => {
     expect(registry.byRef.get('c1')?.limitPrice.toFixed()).toBe('101');
   });
 
+  describe('states Keel synthesized', () => {
+    it('lets the venue’s later word supersede a REJECTED that Keel synthesized, and files the order open again', () => {
+      const registry = new OrderRegistry();
+      registry.own('late-1', 's');
+      const verdict = anOrder({
+        clientOrderId: 'late-1',
+        orderId: '',
+        orderState: 'REJECTED',
+        synthesized: true,
+      });
+      expect(registry.applyVenue(verdict)).toBe(true);
+      expect(
+        registry.applyVenue(anOrder({ clientOrderId: 'late-1', orderId: 'o9', orderState: 'NEW' })),
+      ).toBe(true);
+      expect(
+        registry.applyVenue(anOrder({ clientOrderId: 'late-1', orderId: 'o9', orderState: 'OPEN' })),
+      ).toBe(true);
+      expect(registry.byRef.get('late-1')?.orderState).toBe('OPEN');
+      expect([...(registry.openByOwner.get('s')?.keys() ?? [])]).toEqual(['late-1']);
+    });
+
+    it('keeps a REJECTED the venue itself sent final, and never lets a synthesized state undo a venue final', () => {
+      const registry = new OrderRegistry();
+      expect(registry.applyVenue(anOrder({ clientOrderId: 'r-1', orderState: 'REJECTED' }))).toBe(true);
+      expect(registry.applyVenue(anOrder({ clientOrderId: 'r-1', orderState: 'NEW' }))).toBe(false);
+      registry.applyVenue(anOrder({ clientOrderId: 'f-1', orderState: 'FILLED' }));
+      expect(
+        registry.applyVenue(anOrder({ clientOrderId: 'f-1', orderState: 'CANCELLED', synthesized: true })),
+      ).toBe(false);
+      expect(registry.byRef.get('r-1')?.orderState).toBe('REJECTED');
+      expect(registry.byRef.get('f-1')?.orderState).toBe('FILLED');
+    });
+  });
+
   describe('orders the venue places on a strategy’s behalf', () => {
     /** A registry holding strategy s's filled entry `entry` (order o1). */
     function withFilledEntry(retainFinal?: number): OrderRegistry {

@@ -38,6 +38,8 @@ function restVenue(book: Book, extra: (r: ReceivedRequest) => object | undefined
         return { body: ok([...book.values()].filter((o) => o.orderState === 'OPEN')) };
       case 'GET /api/v1/algo/openOrders':
         return { body: ok([]) };
+      case 'GET /api/v1/trading/executions/pageable':
+        return { body: ok({ page: 1, pageSize: 100, totalSize: 0, list: [] }) };
       case 'GET /api/v1/trading/position':
         return { body: ok([WIRE_POSITION]) };
       case 'GET /api/v1/trading/account':
@@ -181,14 +183,33 @@ describe('live execution client', () => {
     expect(placeRequests()).toHaveLength(1);
   });
 
-  it('declares an unacked order REJECTED only after the venue says, on every lookup, it never got it', async () => {
+  it('declares an unacked order REJECTED (synthesized) only when the venue still has no such order after the give-up time', async () => {
     ws.onRequest = () => undefined;
     live.submit(approved(aLimitOrder({ ref: 'c-void' })));
     await waitFor(() => placeRequests().length === 1, 'order sent');
-    await advanceUntil(timer, () => orderEvents('c-void').length === 1, 'verdict after three lookups');
-    expect(orderEvents('c-void')[0]).toMatchObject({ orderState: 'REJECTED' });
-    expect(orderEvents('c-void')[0]?.reason).toMatch(/not re-sent/);
-    expect(restCalls('/api/v1/trading/order')).toHaveLength(3);
+    const sentAt = timer.now();
+    await advanceUntil(timer, () => orderEvents('c-void').length === 1, 'verdict', 500, 200);
+    const verdict = orderEvents('c-void')[0];
+    expect(verdict).toMatchObject({ orderState: 'REJECTED', synthesized: true });
+    expect(verdict?.reason).toMatch(/no order with clientOrderId c-void .*not re-sent/);
+    expect(verdict?.updateAt).toBeGreaterThanOrEqual(sentAt + 30_000);
+    expect(restCalls('/api/v1/trading/order').length).toBeGreaterThan(3);
+    expect(placeRequests()).toHaveLength(1);
+  });
+
+  it('keeps an order the venue books seconds late pending, looks it up again with backoff, and reports it OPEN', async () => {
+    ws.onRequest = () => undefined;
+    live.submit(approved(aLimitOrder({ ref: 'c-late' })));
+    await waitFor(() => placeRequests().length === 1, 'order sent');
+    await advanceUntil(timer, () => restCalls('/api/v1/trading/order').length >= 4, 'four lookups', 100, 400);
+    expect(orderEvents('c-late')).toEqual([]);
+    book.set('c-late', { ...WIRE_ORDER, orderId: 'o-late', clientOrderId: 'c-late' });
+    await advanceUntil(timer, () => orderEvents('c-late').length === 1, 'the late order', 500, 100);
+    expect(orderEvents('c-late')).toHaveLength(1);
+    expect(orderEvents('c-late')[0]).toMatchObject({ orderId: 'o-late', orderState: 'OPEN' });
+    const lookups = restCalls('/api/v1/trading/order').length;
+    await timer.advance(60_000);
+    expect(restCalls('/api/v1/trading/order')).toHaveLength(lookups);
     expect(placeRequests()).toHaveLength(1);
   });
 

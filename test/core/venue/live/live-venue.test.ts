@@ -28,7 +28,11 @@ describe('live venue wiring and the recorder tap', () => {
 
   beforeEach(async () => {
     http = await startFakeVenueHttp((r) =>
-      r.path === '/api/v1/trading/account' ? { body: ok(WIRE_ACCOUNT) } : { body: ok([]) },
+      r.path === '/api/v1/trading/account'
+        ? { body: ok(WIRE_ACCOUNT) }
+        : r.path === '/api/v1/trading/executions/pageable'
+          ? { body: ok({ page: 1, pageSize: 100, totalSize: 0, list: [] }) }
+          : { body: ok([]) },
     );
     privateWs = await startFakeVenueWs();
     market = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -87,7 +91,9 @@ describe('live venue wiring and the recorder tap', () => {
     );
     expect(venue.counters.private.pushes).toBe(1);
     expect(venue.counters.market.pushes).toBe(1);
-    expect(venue.counters.rest.replies).toBe(4);
+    // The executions already on the venue (one page), then reconciliation's four snapshot
+    // queries and its executions page.
+    expect(venue.counters.rest.replies).toBe(6);
     expect(venue.counters.rest.malformed).toBe(0);
   });
 });

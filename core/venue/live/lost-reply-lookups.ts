@@ -1,0 +1,157 @@
+import type { AlgoOrder, Intent, UserEvent } from '../../model/index.ts';
+import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
+import { accountFromWire, algoOrderFromWire, positionFromWire } from '../mapping/user-data-mapping.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import { loanEvents } from './loan-events.ts';
+
+/** What looking up a REST command whose reply was lost needs. */
+export interface LostReplyLookupContext {
+  readonly rest: VenueRestClient;
+  /** Event time, epoch ms. */
+  readonly now: () => number;
+  /** Algo orders Keel believes open (for a lost cancelAllAlgoOrders). */
+  readonly openAlgoOrders: () => readonly AlgoOrder[];
+}
+
+/** What one lookup found: the venue's state as events, and whether the command took effect. */
+export interface LostReplyVerdict {
+  readonly events: readonly UserEvent[];
+  /** True when the venue's state shows the command took effect. */
+  readonly applied: boolean;
+  /** What the venue shows, as a sentence part, for the strategy when it did not. */
+  readonly detail: string;
+  /** True when the venue's state cannot tell whether the command took effect. */
+  readonly unknown?: boolean;
+}
+
+/**
+ * Whether a failed REST command may have run on the venue: no reply came in time, the connection
+ * failed, the venue answered 5xx without a venue code, or its success reply could not be read.
+ * Only a reply carrying a venue error code is a refusal.
+ * @param error - what the REST client threw
+ * @returns true when the outcome is unknown and must be looked up
+ */
+export function isOutcomeUnknown(error: unknown): boolean {
+  if (error instanceof VenueTimeoutError || error instanceof DecodeError) return true;
+  if (!(error instanceof VenueError)) return false;
+  if (error.httpStatus === undefined) return error.code === 0;
+  return error.httpStatus >= 500 && error.code === error.httpStatus;
+}
+
+/**
+ * Looks up, once, what the venue holds after a REST command whose reply was lost: the algo order
+ * by clientAlgoOrderId, the loan order by clientId (then the loans), the position after a close,
+ * the account's position mode.
+ * @param intent - the command
+ * @param ctx - the REST client, the clock and the local open algo orders
+ * @returns the venue's state as events and whether the command took effect
+ * @throws whatever the REST client throws, except "order not found" (a verdict)
+ */
+export async function lookUpLostCommand(
+  intent: Intent,
+  ctx: LostReplyLookupContext,
+): Promise<LostReplyVerdict> {
+  const stamp = { ts: ctx.now(), recvTs: ctx.now() };
+  const algoEvent = (algoOrder: AlgoOrder): UserEvent => ({ kind: 'algoOrder', ...stamp, algoOrder });
+  switch (intent.kind) {
+    case 'placeAlgoOrder': {
+      const algo = await findAlgo(ctx.rest, intent.ref);
+      return algo === undefined
+        ? { events: [], applied: false, detail: `the venue has no algo order ${intent.ref}` }
+        : { events: [algoEvent(algo)], applied: true, detail: '' };
+    }
+    case 'replaceAlgoOrder': {
+      const algo = await findAlgo(ctx.rest, intent.target);
+      if (algo === undefined)
+        return { events: [], applied: false, detail: `the venue has no algo order ${intent.target}` };
+      const applied =
+        (intent.triggerPrice === undefined || algo.triggerPrice.eq(intent.triggerPrice)) &&
+        (intent.price === undefined || algo.price.eq(intent.price)) &&
+        (intent.qty === undefined || algo.qty.eq(intent.qty));
+      return { events: [algoEvent(algo)], applied, detail: `algo order ${intent.target} shows no change` };
+    }
+    case 'cancelAlgoOrder': {
+      const algo = await findAlgo(ctx.rest, intent.target);
+      if (algo === undefined)
+        return { events: [], applied: false, detail: `the venue has no algo order ${intent.target}` };
+      return {
+        events: [algoEvent(algo)],
+        applied: algo.state !== 'NEW',
+        detail: `algo order ${intent.target} is still open`,
+      };
+    }
+    case 'cancelAllAlgoOrders': {
+      const events: UserEvent[] = [];
+      let open = 0;
+      for (const local of ctx.openAlgoOrders()) {
+        if (intent.sym !== undefined && local.sym !== intent.sym) continue;
+        if (intent.algoOrderType !== undefined && local.algoOrderType !== intent.algoOrderType) continue;
+        const algo = await findAlgo(ctx.rest, local.clientAlgoOrderId);
+        if (algo === undefined) continue;
+        events.push(algoEvent(algo));
+        if (algo.state === 'NEW') open++;
+      }
+      return { events, applied: open === 0, detail: `${open} of the algo orders are still open` };
+    }
+    case 'borrow':
+    case 'repay': {
+      const page = await ctx.rest.getMarginLoanOrders({ coin: intent.coin, pageSize: 100 });
+      const order = page.list.find((entry) => entry.clientId === intent.ref);
+      if (order === undefined) {
+        // A venue that does not echo clientId cannot say: the loans are reported as they are and
+        // the outcome is called unknown, rather than claiming the command did not take effect.
+        if (page.list.length > 0 && page.list.every((entry) => entry.clientId === undefined)) {
+          return {
+            events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now()),
+            applied: false,
+            unknown: true,
+            detail: "the venue's loan orders carry no clientId (see the loans reported)",
+          };
+        }
+        return {
+          events: [],
+          applied: false,
+          detail: `the venue lists no loan order with clientId ${intent.ref}`,
+        };
+      }
+      return { events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now()), applied: true, detail: '' };
+    }
+    case 'closePosition':
+    case 'closePositions': {
+      const syms = intent.kind === 'closePosition' ? [intent.sym] : intent.symList;
+      const positions = (await ctx.rest.getPositions())
+        .map(positionFromWire)
+        .filter(
+          (p) =>
+            syms.includes(p.sym) &&
+            (intent.kind === 'closePositions' || p.positionSide === intent.positionSide),
+        );
+      const held = positions.filter((p) => !p.positionQty.isZero());
+      return {
+        events: positions.map((position) => ({ kind: 'position', ...stamp, position })),
+        applied: held.length === 0,
+        detail: `the venue still holds ${held.map((p) => `${p.positionQty.toFixed()} ${p.sym}`).join(', ')}`,
+      };
+    }
+    case 'setPositionMode': {
+      const account = accountFromWire(await ctx.rest.getTradingAccount());
+      return {
+        events: [{ kind: 'account', ...stamp, account }],
+        applied: account.positionMode === intent.positionMode,
+        detail: `the account's position mode is still ${account.positionMode}`,
+      };
+    }
+    default:
+      return { events: [], applied: false, detail: `Keel cannot look up a ${intent.kind} command` };
+  }
+}
+
+/** The algo order with this clientAlgoOrderId, or undefined when the venue answers 401018. */
+async function findAlgo(rest: VenueRestClient, clientAlgoOrderId: string): Promise<AlgoOrder | undefined> {
+  try {
+    return algoOrderFromWire(await rest.getAlgoOrder({ clientAlgoOrderId }));
+  } catch (error) {
+    if (error instanceof VenueError && error.code === 401018) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,161 @@
+import type { Logger } from 'pino';
+import type { Execution } from '../../model/index.ts';
+import { VenueError } from '../errors.ts';
+import { executionFromWire } from '../mapping/user-data-mapping.ts';
+import { paginate } from '../rest/paginate.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import type { LocalTradingView } from './local-trading-view.ts';
+
+/** How the live client catches up on executions it may have missed while its socket was down. */
+export interface ExecutionCatchUpPolicy {
+  /**
+   * How far before the newest execution seen the catch-up starts, ms. Keel's choice, default
+   * 60 000: a fill stamped before the newest one seen may still be unseen (fills on another sym,
+   * pushes delivered out of order, the socket dropping mid-batch); executions fetched twice are
+   * dropped by transactionId, so a wider margin costs only bandwidth.
+   */
+  readonly marginMs: number;
+  /** Page size of `GET /api/v1/trading/executions/pageable`; default 100. */
+  readonly pageSize: number;
+}
+
+/** The default catch-up policy. */
+export const DEFAULT_EXECUTION_CATCH_UP: ExecutionCatchUpPolicy = { marginMs: 60_000, pageSize: 100 };
+
+/**
+ * Every recent execution from `begin` on, page by page (`GET /api/v1/trading/executions/pageable`,
+ * the venue's recent window of up to 7 days).
+ * @param rest - the REST client
+ * @param begin - venue time to start at, epoch ms; the whole recent window when undefined
+ * @param pageSize - entries per page
+ * @returns the executions, in the venue's order
+ * @throws whatever the REST client throws
+ */
+export async function fetchExecutionsSince(
+  rest: VenueRestClient,
+  begin: number | undefined,
+  pageSize: number,
+): Promise<Execution[]> {
+  const executions: Execution[] = [];
+  const pages = paginate((page) =>
+    rest.getExecutionsPage({ page, pageSize, ...(begin === undefined ? {} : { begin }) }),
+  );
+  for await (const wire of pages) executions.push(executionFromWire(wire));
+  return executions;
+}
+
+/**
+ * The venue time of the newest recent execution, from at most two pages: the first, and the last
+ * when the venue lists oldest first (the spec does not say which way it sorts).
+ * @param rest - the REST client
+ * @param pageSize - entries per page
+ * @returns epoch ms, or undefined when the venue lists no recent execution
+ * @throws whatever the REST client throws
+ */
+export async function newestExecutionTime(
+  rest: VenueRestClient,
+  pageSize: number,
+): Promise<number | undefined> {
+  const first = await rest.getExecutionsPage({ page: 1, pageSize });
+  const times = first.list.map((wire) => executionFromWire(wire).timestamp);
+  const lastPage = Math.ceil(first.totalSize / Math.max(first.pageSize, 1));
+  const newestFirst = times.length < 2 || (times[0] ?? 0) >= (times[times.length - 1] ?? 0);
+  if (!newestFirst && lastPage > 1) {
+    const last = await rest.getExecutionsPage({ page: lastPage, pageSize });
+    times.push(...last.list.map((wire) => executionFromWire(wire).timestamp));
+  }
+  return times.length === 0 ? undefined : Math.max(...times);
+}
+
+/**
+ * Catches up on executions after a reconnect: at the start it notes the executions already on the
+ * venue as seen (they predate the session and are never reported); after a reconnect it lists
+ * every execution from the newest one seen minus the margin, for reconciliation to report the
+ * ones missed. A failed catch-up is widened into the next one.
+ */
+export class ExecutionCatchUp {
+  /** False until the executions already on the venue at the start are noted. */
+  private executionsPrimed = false;
+  /**
+   * Start of a catch-up that failed, so the next one still covers its window (null: the whole
+   * recent window; undefined: none failed).
+   */
+  private failedCatchUpFrom: number | null | undefined;
+
+  /**
+   * @param rest - the REST client
+   * @param view - the client's local view (seen executions)
+   * @param policy - margin and page size
+   * @param logger - where failures are logged
+   */
+  constructor(
+    private readonly rest: VenueRestClient,
+    private readonly view: LocalTradingView,
+    private readonly policy: ExecutionCatchUpPolicy,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Notes the recent executions already on the venue, from the newest one minus the margin, as
+   * seen: done before the first login, so no order of this session can have filled yet. A failure
+   * is logged and priming is tried again at the next reconciliation.
+   * @returns when noted (or the failure logged)
+   */
+  async prime(): Promise<void> {
+    const { marginMs, pageSize } = this.policy;
+    const rest = this.rest;
+    try {
+      const venueNewest = await newestExecutionTime(rest, pageSize);
+      if (venueNewest !== undefined) {
+        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize))
+          this.view.noteExecution(execution.transactionId, execution.timestamp);
+      }
+      this.executionsPrimed = true;
+    } catch (error) {
+      this.logger.error({ err: String(error) }, 'could not list the executions already on the venue');
+    }
+  }
+
+  /**
+   * Executions from `begin` on; when the venue refuses `begin` as outside its recent window
+   * (400001: no fill seen for about 7 days), the whole recent window instead.
+   */
+  private async fetchWithin(begin: number | undefined): Promise<Execution[]> {
+    try {
+      return await fetchExecutionsSince(this.rest, begin, this.policy.pageSize);
+    } catch (error) {
+      if (begin === undefined || !(error instanceof VenueError) || error.code !== 400001) throw error;
+      return fetchExecutionsSince(this.rest, undefined, this.policy.pageSize);
+    }
+  }
+
+  /**
+   * The executions reconciliation compares with the ones seen: every execution from the newest
+   * one seen minus the margin (the whole recent window when none was seen yet).
+   * @returns the executions, or undefined when none are to be compared (not primed, or failure)
+   */
+  async recent(): Promise<readonly Execution[] | undefined> {
+    if (!this.executionsPrimed) {
+      await this.prime();
+      return undefined;
+    }
+    const { marginMs } = this.policy;
+    const newest = this.view.newestExecutionTs();
+    const from = newest === undefined ? undefined : newest - marginMs;
+    const failed = this.failedCatchUpFrom;
+    const begin = from === undefined || failed === null ? undefined : Math.min(from, failed ?? from);
+    try {
+      const executions = await this.fetchWithin(begin);
+      this.failedCatchUpFrom = undefined;
+      if (begin !== undefined) this.view.forgetExecutionsBefore(begin - marginMs);
+      return executions;
+    } catch (error) {
+      this.failedCatchUpFrom = begin ?? null;
+      this.logger.error(
+        { err: String(error) },
+        'could not fetch the executions since the last one seen: fills made while the socket was down are reported after the next reconnect',
+      );
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,143 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
+import { D, type Intent, type UserEvent } from '../../../../core/model/index.ts';
+import { approved } from '../../../kit/approved-intents.ts';
+import { aRigBuy, eventually, type LivePaperRig, liveOnPaper, RIG_BTC } from '../../../kit/live-paper-rig.ts';
+import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
+import { signedRest } from '../../../kit/paper-venue-client.ts';
+
+let venue: PaperVenue | undefined;
+let rig: LivePaperRig | undefined;
+
+afterEach(async () => {
+  await rig?.live.stop();
+  await rig?.rest.close();
+  rig = undefined;
+  await venue?.close();
+  venue = undefined;
+});
+
+/** A paper venue and a live client whose REST replies time out after 300 ms; lookups 50 ms apart. */
+async function started(): Promise<{ v: PaperVenue; r: LivePaperRig }> {
+  const v = await withFirstQuotes(await aPaperVenue());
+  venue = v;
+  const r = await liveOnPaper(v, { lostReplyLookups: { spacingMs: 50 } }, 300);
+  rig = r;
+  await eventually(() => r.events.some((e) => e.kind === 'account'), 'first reconciliation');
+  r.events.length = 0;
+  return { v, r };
+}
+
+const stopAlgo = (ref: string): Intent => ({
+  kind: 'placeAlgoOrder',
+  ref,
+  sym: RIG_BTC,
+  side: 'SELL',
+  algoOrderType: 'TRIGGER',
+  conditionType: 'LTE',
+  triggerType: 'LastPrice',
+  triggerPrice: D('90'),
+  price: D('0'),
+  qty: D('1'),
+  reduceOnly: false,
+  positionSide: 'NONE',
+});
+
+/** Lets the REST timeout (300 ms, undici checks it about once a second) pass, and the lookups after it run. */
+const pastTheTimeout = () => new Promise((resolve) => setTimeout(resolve, 2_500));
+
+const rejections = (events: UserEvent[]) => events.filter((e) => e.kind === 'commandRejected');
+const venueData = async (v: PaperVenue, path: string, params: Record<string, unknown> = {}) =>
+  (await signedRest(v, 'GET', path, params)).body.data as never;
+
+describe('live execution client: REST commands whose reply is lost', () => {
+  it('finds an algo order whose placement reply timed out, reports it NEW, and never re-sends it', async () => {
+    const { v, r } = await started();
+    v.faults.loseNextRestReply({ path: '/api/v1/algo/order', method: 'POST' });
+    r.live.submit(approved(stopAlgo('algo-1')));
+    await eventually(() => r.events.some((e) => e.kind === 'algoOrder'), 'the algo order');
+    expect(r.events.find((e) => e.kind === 'algoOrder')).toMatchObject({
+      algoOrder: { clientAlgoOrderId: 'algo-1', state: 'NEW' },
+    });
+    expect(rejections(r.events)).toEqual([]);
+    expect(await venueData(v, '/api/v1/algo/openOrders')).toHaveLength(1);
+  });
+
+  it('finds a borrow whose connection failed after the venue lent, and reports the loan', async () => {
+    const { v, r } = await started();
+    v.faults.loseNextRestReply({ path: '/api/v1/trading/marginLoan/loan/borrow', close: true });
+    r.live.submit(
+      approved({ kind: 'borrow', ref: 'borrow-1', exchange: 'BINANCE', coin: 'USDT', amount: D('1000') }),
+    );
+    await eventually(() => r.events.some((e) => e.kind === 'loan'), 'the loan');
+    expect(r.events.find((e) => e.kind === 'loan')).toMatchObject({ loan: { coin: 'USDT' } });
+    expect(r.events.find((e) => e.kind === 'loan' && e.loan.principal.eq(1000))).toBeDefined();
+    expect(rejections(r.events)).toEqual([]);
+    const orders: { list: unknown[] } = await venueData(v, '/api/v1/trading/marginLoan/loan/orders');
+    expect(orders.list).toHaveLength(1);
+  });
+
+  it('reports the cancel of an algo order whose reply was lost as the venue shows it: CANCELLED', async () => {
+    const { v, r } = await started();
+    r.live.submit(approved(stopAlgo('algo-2')));
+    await eventually(() => r.events.some((e) => e.kind === 'algoOrder'), 'the algo order');
+    v.faults.loseNextRestReply({ path: '/api/v1/algo/order', method: 'DELETE' });
+    r.live.submit(approved({ kind: 'cancelAlgoOrder', ref: 'x-1', target: 'algo-2', sym: RIG_BTC }));
+    await eventually(
+      () => r.events.some((e) => e.kind === 'algoOrder' && e.algoOrder.state === 'CANCELLED'),
+      'the cancelled algo order',
+    );
+    expect(rejections(r.events)).toEqual([]);
+  });
+
+  it('reports the position mode the account shows after a lost setPositionMode reply', async () => {
+    const { v, r } = await started();
+    v.faults.loseNextRestReply({ path: '/api/v1/trading/account', method: 'POST' });
+    r.live.submit(approved({ kind: 'setPositionMode', ref: 'pm-1', positionMode: 'BOTH' }));
+    await eventually(
+      () => r.events.some((e) => e.kind === 'account' && e.account.positionMode === 'BOTH'),
+      'the account in BOTH mode',
+    );
+    await pastTheTimeout();
+    expect(rejections(r.events)).toEqual([]);
+  });
+
+  it('reports the flat position after a close whose reply was lost', async () => {
+    const { v, r } = await started();
+    r.live.submit(aRigBuy('long-1', '99.0'));
+    await eventually(() => r.events.some((e) => e.kind === 'order' && e.order.orderState === 'OPEN'), 'bid');
+    v.feed.step(1);
+    await v.feed.until(3);
+    await eventually(() => r.events.some((e) => e.kind === 'execution'), 'the fill');
+    v.faults.loseNextRestReply({ path: '/api/v1/trading/position', method: 'DELETE' });
+    r.live.submit(approved({ kind: 'closePosition', ref: 'close-1', sym: RIG_BTC, positionSide: 'NONE' }));
+    await eventually(
+      () => r.events.some((e) => e.kind === 'position' && e.position.positionQty.isZero()),
+      'the flat position',
+    );
+    await pastTheTimeout();
+    expect(rejections(r.events)).toEqual([]);
+  });
+
+  it('tells the strategy a command whose reply was lost did not take effect when the venue never ran it', async () => {
+    const { v, r } = await started();
+    v.faults.failNextRest({ kind: 'timeout', path: '/api/v1/algo/order', method: 'POST' });
+    r.live.submit(approved(stopAlgo('algo-3')));
+    await eventually(() => rejections(r.events).length === 1, 'the verdict');
+    expect(rejections(r.events)[0]).toMatchObject({ ref: 'algo-3', intentKind: 'placeAlgoOrder' });
+    const message = (rejections(r.events)[0] as { message: string }).message;
+    expect(message).toMatch(/the venue has no algo order algo-3, so it did not take effect \(not re-sent\)/);
+    expect(await venueData(v, '/api/v1/algo/openOrders')).toHaveLength(0);
+  });
+
+  it('still reports a real venue refusal with its code, without a lookup', async () => {
+    const { r } = await started();
+    r.live.submit(
+      approved({ kind: 'borrow', ref: 'b-big', exchange: 'BINANCE', coin: 'USDT', amount: D('1e9') }),
+    );
+    await eventually(() => rejections(r.events).length === 1, 'the refusal');
+    const code = (rejections(r.events)[0] as { code: number }).code;
+    expect(code).toBeGreaterThan(0);
+    expect(r.events.filter((e) => e.kind === 'loan')).toEqual([]);
+  });
+});

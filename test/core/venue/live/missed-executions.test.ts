@@ -1,0 +1,102 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
+import type { UserEvent } from '../../../../core/model/index.ts';
+import { aRigBuy, eventually, type LivePaperRig, liveOnPaper } from '../../../kit/live-paper-rig.ts';
+import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
+
+let venue: PaperVenue | undefined;
+const rigs: LivePaperRig[] = [];
+
+afterEach(async () => {
+  for (const rig of rigs.splice(0)) {
+    await rig.live.stop();
+    await rig.rest.close();
+  }
+  await venue?.close();
+  venue = undefined;
+});
+
+async function rigOn(v: PaperVenue): Promise<LivePaperRig> {
+  const rig = await liveOnPaper(v);
+  rigs.push(rig);
+  return rig;
+}
+
+const executionsOf = (events: UserEvent[], ref: string) =>
+  events.filter((e) => e.kind === 'execution' && e.execution.clientOrderId === ref);
+const indexOfState = (events: UserEvent[], ref: string, state: string) =>
+  events.findIndex(
+    (e) => e.kind === 'order' && e.order.clientOrderId === ref && e.order.orderState === state,
+  );
+
+async function restingBid(rig: LivePaperRig, ref: string): Promise<void> {
+  rig.live.submit(aRigBuy(ref, '99.0'));
+  await eventually(() => indexOfState(rig.events, ref, 'OPEN') >= 0, `${ref} OPEN`);
+}
+
+/** Releases the scripted quote 98.9 / 99.0, which fills a resting 99.0 bid. */
+async function crossTheBid(v: PaperVenue): Promise<void> {
+  v.feed.step(1);
+  await v.feed.until(3);
+}
+
+describe('live execution client: fills made while the private socket was down', () => {
+  it('reports a fill made during the gap once after the reconnect, before the FILLED order', async () => {
+    const v = await withFirstQuotes(await aPaperVenue());
+    venue = v;
+    const rig = await rigOn(v);
+    await restingBid(rig, 'gap-1');
+    v.faults.dropConnections('private');
+    await crossTheBid(v);
+    await eventually(() => indexOfState(rig.events, 'gap-1', 'FILLED') >= 0, 'FILLED after the reconnect');
+    await eventually(() => executionsOf(rig.events, 'gap-1').length > 0, 'the missed fill');
+    const fills = executionsOf(rig.events, 'gap-1');
+    expect(fills).toHaveLength(1);
+    expect(fills[0]).toMatchObject({
+      execution: { price: expect.anything(), transactionId: expect.any(String) },
+    });
+    expect(rig.events.indexOf(fills[0] as UserEvent)).toBeLessThan(
+      indexOfState(rig.events, 'gap-1', 'FILLED'),
+    );
+  });
+
+  it('never reports a fill twice: not for a duplicate push, nor again after later reconnects', async () => {
+    const v = await withFirstQuotes(await aPaperVenue());
+    venue = v;
+    const rig = await rigOn(v);
+    await restingBid(rig, 'dup-1');
+    v.faults.duplicateNextPushes(10);
+    await crossTheBid(v);
+    await eventually(() => indexOfState(rig.events, 'dup-1', 'FILLED') >= 0, 'FILLED pushed');
+    for (let drop = 0; drop < 2; drop++) {
+      const accounts = rig.events.filter((e) => e.kind === 'account').length;
+      v.faults.dropConnections('private');
+      // Each reconnect's reconciliation ends with an account event.
+      await eventually(
+        () => rig.events.filter((e) => e.kind === 'account').length > accounts,
+        `reconciliation after drop ${drop + 1}`,
+      );
+    }
+    expect(executionsOf(rig.events, 'dup-1')).toHaveLength(1);
+  });
+
+  it('does not report fills that predate the session as new after a reconnect', async () => {
+    const v = await withFirstQuotes(await aPaperVenue());
+    venue = v;
+    const first = await rigOn(v);
+    await restingBid(first, 'old-1');
+    await crossTheBid(v);
+    await eventually(() => executionsOf(first.events, 'old-1').length === 1, 'the first session fill');
+    await first.live.stop();
+    // The venue allows one login per second per portfolio.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const second = await rigOn(v);
+    await eventually(() => second.events.some((e) => e.kind === 'account'), 'first reconciliation');
+    v.faults.dropConnections('private');
+    await eventually(
+      () => second.events.filter((e) => e.kind === 'account').length >= 2,
+      'reconciliation after the drop',
+    );
+    expect(second.events.filter((e) => e.kind === 'execution')).toEqual([]);
+  });
+});
