@@ -2,12 +2,14 @@ import type { Observable, Subscription } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
 import { InFlightCheck } from './in-flight-check.ts';
+import { InFlightRequests } from './in-flight-requests.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { KernelState } from './kernel-state.ts';
 import { KERNEL_OWNER, KernelTimers } from './kernel-timers.ts';
 import { MarketRouting } from './market-routing.ts';
 import { mergeByTime } from './merge-by-time.ts';
+import { lookUpOrders } from './order-lookups.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
@@ -99,8 +101,22 @@ export class Kernel {
     this.rejections = this.reports.rejections;
     this.runners = createRunners(options.strategies, options.runId ?? '', this);
     const deny = (runner: StrategyRunner, denial: IntentDenied): void => this.deny(runner, denial);
+    const requests = new InFlightRequests(this.state.orders);
     this.marketRouting = new MarketRouting(this.state, this.runners);
-    this.userRouting = new UserDataRouting(this.state, this.runners, options.gate, options.tracker, deny);
+    this.userRouting = new UserDataRouting(
+      this.state,
+      this.runners,
+      options.gate,
+      options.tracker,
+      deny,
+      requests,
+      (orders) =>
+        lookUpOrders(options.execution, orders, {
+          now: () => this.state.now(),
+          push: (event) => this.push(event),
+          fail: (error) => this.reports.kernelFault('order lookup', error, this.state.now()),
+        }),
+    );
     this.inFlight =
       options.tracker === undefined
         ? undefined
@@ -118,6 +134,7 @@ export class Kernel {
       this.runners,
       deny,
       options.tracker,
+      requests,
     );
   }
 
