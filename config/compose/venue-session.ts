@@ -13,6 +13,7 @@ import { defaultedSpecNotes } from './instrument-specs.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import { newRunTag } from './run-tag.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
@@ -64,6 +65,11 @@ export interface VenueSessionOptions {
   readonly fillModel: SessionFillModel;
   /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */
   readonly latency?: SessionLatency;
+  /**
+   * The run tag put into generated references (see {@link newRunTag}); default a fresh one from
+   * the wall clock and `Math.random`, so a restarted session never reuses a clientOrderId.
+   */
+  readonly runTag?: string;
 }
 
 /** What a session ends with. */
@@ -152,6 +158,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     gate,
     scheduler: wallScheduler(),
     strategies: options.slots,
+    runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
   });
   const sampler = new EquitySampler(1000, () => {
     const equity = kernel.state.equity();
