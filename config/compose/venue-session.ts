@@ -137,7 +137,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // open positions at the same last price.
     if (stopping && raw.source === 'market') return;
     recorder?.tap(raw);
-    if (acks !== undefined && raw.source === 'market') acks(raw.text);
+    if (acks !== undefined && raw.source === 'market') acks.onMarketFrame(raw.text);
   };
   const live = createLiveVenue({
     restUrl: options.venue.restUrl,
@@ -149,6 +149,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     onRaw: tap,
     ...(options.lockstep ? { binaryMarketData: false } : {}),
   });
+
+  // The venue releases nothing until it has the ack sent while the private socket was down.
+  if (acks !== undefined)
+    live.privateWs.connection.subscribe((event) => {
+      if (event.kind === 'loggedIn' && event.reconnect && !stopping) acks.resend();
+    });
 
   const gate = metrics.countingGate(new RiskGate(riskGateConfigOf(config)));
   const kernel = new Kernel({
