@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
+import { type LocalTradingState, planReconciliation } from '../../core/execution/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -84,6 +85,9 @@ export interface VenueSessionOutcome {
   readonly outputs: RunOutputPaths;
   readonly result: BacktestResult;
 }
+
+/** What Keel holds before its first reconciliation: nothing. */
+const NOTHING_HELD: LocalTradingState = { openOrders: [], positions: [], assets: [] };
 
 const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
 
@@ -189,17 +193,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
-  const finished = kernel.start();
-  // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
-  // a backtest samples after the venue and the strategies saw it.
-  live.marketData.events.subscribe((event) => {
-    if (stopping) return;
-    events++;
-    metrics.events.inc({ kind: event.kind });
-    const ts = options.sessionClock();
-    startSampler(ts);
-    sampler.observe({ ...event, recvTs: ts });
-  });
+  // The strategies start once the venue's state found at startup is folded (see below).
+  let reconciled: () => void = () => {};
+  const reconciliation = new Promise<void>((r) => (reconciled = r));
+  const finished = kernel.start(reconciliation);
+  // Reactions run in the order they were registered: this one after the kernel's, which starts
+  // the strategies and subscribes the kernel to market data.
+  const strategiesStarted = reconciliation.then(() => undefined);
   try {
     await live.start();
   } catch (error) {
@@ -210,11 +210,22 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     await metrics.close();
     throw error;
   }
+  // The first reconciliation, before onStart (as NautilusTrader does): a strategy starting on an
+  // account that already holds positions, orders or algo orders sees them.
   const snapshot = await live.execution.snapshot();
-  const now = Date.now();
-  for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts: now, recvTs: now, asset });
-  if (snapshot.account !== undefined)
-    kernel.push({ kind: 'account', ts: now, recvTs: now, account: snapshot.account });
+  for (const event of planReconciliation(NOTHING_HELD, snapshot).events) kernel.push(event);
+  reconciled();
+  await strategiesStarted;
+  // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
+  // a backtest samples after the venue and the strategies saw it.
+  live.marketData.events.subscribe((event) => {
+    if (stopping) return;
+    events++;
+    metrics.events.inc({ kind: event.kind });
+    const ts = options.sessionClock();
+    startSampler(ts);
+    sampler.observe({ ...event, recvTs: ts });
+  });
   const startEquity = kernel.state.equity();
   startSampler(options.sessionClock());
   for (const sub of subscriptions) live.marketData.subscribe(sub);

@@ -64,6 +64,9 @@ export class Kernel {
   private readonly pipeline: IntentPipeline;
   private readonly inFlight: InFlightCheck | undefined;
   private started = false;
+  /** False until the strategies start: User Data is then folded, not delivered. */
+  private strategiesStarted = false;
+  private stopped = false;
   private readonly work = new WorkQueue<Job>((job) => this.handle(job));
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
@@ -141,41 +144,62 @@ export class Kernel {
   /**
    * Starts the strategies (`setup`, then `onStart`) and subscribes to User Data, then market
    * data. With a synchronous (recorded) feed the whole run happens inside this call.
+   * @param strategiesAfter - when given, User Data is subscribed to at once but the strategies
+   *   start only once this settles, then market data is subscribed to: what arrives meanwhile
+   *   (a live session's first reconciliation) is folded into the state, not delivered, so
+   *   `onStart` sees the venue's book as it is rather than a flat one
    * @returns a promise that resolves when the market feed completes and rejects if a source
-   *   errors (or when the kernel was already started)
+   *   errors, if `strategiesAfter` rejects, or when the kernel was already started
    */
-  start(): Promise<void> {
+  start(strategiesAfter?: Promise<unknown>): Promise<void> {
     if (this.started)
       return Promise.reject(new Error('kernel: start() was called twice; build a new Kernel per run'));
     this.started = true;
     return new Promise<void>((resolve, reject) => {
-      this.work.run(() => {
-        // User Data first: a venue that answers inside submit (a synchronous sim) answers the
-        // intents of onStart before start returns. Its events wait in the backlog until every
-        // strategy has started.
+      const subscribeUser = () =>
         this.subscriptions.push(
           this.user.subscribe({
             next: (event) => this.push(event),
             error: (error: unknown) => reject(error),
           }),
         );
-        for (const runner of this.runners) runner.start();
-      });
-      this.inFlight?.arm(this.timers, this.state.now());
-      this.subscriptions.push(
-        this.market.subscribe({
-          next: (event) => this.push(event),
-          error: (error: unknown) => reject(error),
-          complete: () => resolve(),
-        }),
-      );
+      const begin = (): void => {
+        this.work.run(() => {
+          // User Data first: a venue that answers inside submit (a synchronous sim) answers the
+          // intents of onStart before start returns. Its events wait in the backlog until every
+          // strategy has started.
+          this.strategiesStarted = true;
+          if (strategiesAfter === undefined) subscribeUser();
+          for (const runner of this.runners) runner.start();
+        });
+        this.inFlight?.arm(this.timers, this.state.now());
+        this.subscriptions.push(
+          this.market.subscribe({
+            next: (event) => this.push(event),
+            error: (error: unknown) => reject(error),
+            complete: () => resolve(),
+          }),
+        );
+      };
+      if (strategiesAfter === undefined) {
+        begin();
+        return;
+      }
+      this.work.run(subscribeUser);
+      strategiesAfter.then(() => {
+        if (!this.stopped) begin();
+      }, reject);
     });
   }
 
-  /** Calls every strategy's `onStop` (intents returned there are still sent), then unsubscribes. */
+  /**
+   * Calls every started strategy's `onStop` (intents returned there are still sent), then
+   * unsubscribes.
+   */
   stop(): void {
+    this.stopped = true;
     this.work.run(() => {
-      for (const runner of this.runners) runner.stop();
+      if (this.strategiesStarted) for (const runner of this.runners) runner.stop();
     });
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions = [];
@@ -230,7 +254,9 @@ export class Kernel {
       this.scheduler.advanceTo(ts);
     }
     this.marketRouting.closeDueAt(job);
-    if (!this.marketRouting.route(job)) this.userRouting.route(job);
+    if (this.marketRouting.route(job)) return;
+    if (this.strategiesStarted) this.userRouting.route(job);
+    else this.userRouting.fold(job);
   }
 
   // RunnerHost: what strategies call.

@@ -47,18 +47,13 @@ export class UserDataRouting {
    * @param event - the event
    */
   route(event: UserEvent): void {
-    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
-    if (!foldUserEvent(this.state, event)) return;
+    if (!this.fold(event)) return;
     switch (event.kind) {
       case 'order':
         this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
         return;
       case 'execution':
-        this.observeEquity();
         this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
-        return;
-      case 'account':
-        this.observeEquity();
         return;
       case 'position':
         for (const runner of this.runners) runner.deliverPosition(event.position);
@@ -69,6 +64,19 @@ export class UserDataRouting {
       default:
         return;
     }
+  }
+
+  /**
+   * Folds one User Data event into the state without delivering it: what the venue holds before
+   * the strategies start, which they read through their context in `onStart`.
+   * @param event - the event
+   * @returns false when the event changed nothing (stale, duplicate, a fill already booked)
+   */
+  fold(event: UserEvent): boolean {
+    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
+    if (!foldUserEvent(this.state, event)) return false;
+    if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
+    return true;
   }
 
   /** Tells the sender, undoes Keel's PENDING_* marks, and looks up what may have happened anyway. */
