@@ -42,7 +42,8 @@ export class UserDataJournal {
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
-      const key = event.order.orderId || event.order.clientOrderId;
+      // By reference: the adapter's own REJECTED of an order carries no orderId, the venue's does.
+      const key = event.order.clientOrderId || event.order.orderId;
       const known = this.orders.get(key);
       if (known === undefined || isNewerOrderUpdate(known, event.order)) this.orders.set(key, event.order);
       this.rejections.observe(event.order);

@@ -41,4 +41,13 @@ describe("a session's User Data journal", () => {
     expect(journal.orderList().map((o) => o.orderState)).toEqual(['FILLED']);
     expect(journal.openOrderCount()).toBe(0);
   });
+
+  it('keeps one record of an order the adapter and the venue both report rejected', () => {
+    const journal = new UserDataJournal(new RunMetrics(() => 0), undefined);
+    const byAdapter: Order = anOrder({ orderId: '', orderState: 'REJECTED', reason: 'post-only' });
+    const byVenue: Order = { ...byAdapter, orderId: 'SIM-7', updateAt: 1_001 };
+    for (const order of [byAdapter, byVenue]) journal.observe(anOrderUpdate(order));
+    expect(journal.orderList()).toHaveLength(1);
+    expect(journal.rejections.warning()).toMatch(/1 of the 1 orders|every order placed \(1 of 1\)/);
+  });
 });
