@@ -1,15 +1,14 @@
 import type { Observable, Subscription } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
-import { InFlightCheck } from './in-flight-check.ts';
-import { InFlightRequests } from './in-flight-requests.ts';
-import { IntentPipeline } from './intent-pipeline.ts';
+import type { InFlightCheck } from './in-flight-check.ts';
+import type { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
+import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KERNEL_OWNER, KernelTimers } from './kernel-timers.ts';
 import { MarketRouting } from './market-routing.ts';
 import { mergeByTime } from './merge-by-time.ts';
-import { lookUpOrders } from './order-lookups.ts';
 import type { Scheduler } from './scheduler.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
@@ -17,7 +16,7 @@ import { StrategyFaultReports } from './strategy-faults.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import { createRunners } from './strategy-slots.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
-import { UserDataRouting } from './user-data-routing.ts';
+import type { UserDataRouting } from './user-data-routing.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /** Work that arrived while the kernel was busy: an event, a denial to deliver, or a timer wake-up. */
@@ -103,42 +102,17 @@ export class Kernel {
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
     this.runners = createRunners(options.strategies, options.runId ?? '', this);
-    const deny = (runner: StrategyRunner, denial: IntentDenied): void => this.deny(runner, denial);
-    const requests = new InFlightRequests(this.state.orders);
+    const paths = kernelPaths(options, {
+      state: this.state,
+      runners: this.runners,
+      deny: (runner, denial) => this.deny(runner, denial),
+      push: (event) => this.push(event),
+      fail: (where, error) => this.reports.kernelFault(where, error, this.state.now()),
+    });
     this.marketRouting = new MarketRouting(this.state, this.runners);
-    this.userRouting = new UserDataRouting(
-      this.state,
-      this.runners,
-      options.gate,
-      options.tracker,
-      deny,
-      requests,
-      (orders) =>
-        lookUpOrders(options.execution, orders, {
-          now: () => this.state.now(),
-          push: (event) => this.push(event),
-          fail: (error) => this.reports.kernelFault('order lookup', error, this.state.now()),
-        }),
-    );
-    this.inFlight =
-      options.tracker === undefined
-        ? undefined
-        : new InFlightCheck(
-            options.tracker,
-            options.execution,
-            options.inFlightCheckMs ?? 1_000,
-            (event) => this.push(event),
-            (error) => this.reports.kernelFault('in-flight lookup', error, this.state.now()),
-          );
-    this.pipeline = new IntentPipeline(
-      this.state,
-      options.gate,
-      options.execution,
-      this.runners,
-      deny,
-      options.tracker,
-      requests,
-    );
+    this.userRouting = paths.userRouting;
+    this.pipeline = paths.pipeline;
+    this.inFlight = paths.inFlight;
   }
 
   /**
