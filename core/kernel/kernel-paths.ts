@@ -17,7 +17,7 @@ export interface KernelPathHost {
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
-  /** Reports a failed look-up. */
+  /** Reports a failed look-up of the order tracker's periodic check. */
   readonly fail: (where: string, error: unknown) => void;
 }
 
@@ -41,11 +41,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   const { state, runners, deny, push, fail } = host;
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
-    lookUpOrders(options.execution, orders, {
-      now: () => state.now(),
-      push,
-      fail: (error) => fail('order lookup', error),
-    });
+    lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   return {
     pipeline: new IntentPipeline(
       state,

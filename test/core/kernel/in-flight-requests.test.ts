@@ -144,6 +144,18 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     expect(rig.denials[0]?.reason).toMatch(/no answer from the venue to cancelOrders s-2.*looked up/);
   });
 
+  it('leaves the order at the venue word, and reports no fault, when the look-up itself fails', async () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    const faults: string[] = [];
+    rig.kernel.faults.subscribe((fault) => faults.push(fault.where));
+    rig.port.lookupOrder = () => Promise.reject(new Error('connection refused'));
+    rig.market.next(aQuote(2_000, 100));
+    rig.refuse('s-2', 'cancelOrder', -1, 'the connection was lost before the venue answered');
+    await flushPromises();
+    expect(rig.stateOf()).toBe('OPEN');
+    expect(faults).toEqual([]);
+  });
+
   it('does not look orders up after a definite refusal', async () => {
     const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
     rig.market.next(aQuote(2_000, 100));
