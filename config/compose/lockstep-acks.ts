@@ -9,8 +9,20 @@ export interface LockstepAckOptions {
   readonly speed: number;
   /** The session clock: the venue time of the latest event. */
   readonly sessionClock: () => number;
-  /** Sends `lockstep_ack` with the highest seq handled. */
+  /** Sends `lockstep_ack` with the highest seq handled (lost while the socket is down). */
   readonly send: (seq: number) => void;
+}
+
+/** The acknowledgements of one session. */
+export interface LockstepAcks {
+  /** Takes the text of each raw market frame the session receives. */
+  readonly onMarketFrame: (text: string) => void;
+  /**
+   * Sends the latest ack again, e.g. after the socket it goes over logged in again: an ack sent
+   * while it was down is lost, and the venue, waiting for it, would release nothing more. The
+   * venue takes the highest seq acknowledged, so a repeat is harmless.
+   */
+  readonly resend: () => void;
 }
 
 /**
@@ -18,16 +30,25 @@ export interface LockstepAckOptions {
  * every subscription is confirmed, then, after each handled event, one ack of the highest seq
  * seen, paced to at most `speed` times real time.
  * @param options - subscriptions, pace, session clock and how to send an ack
- * @returns a function taking the text of each raw market frame the session receives
+ * @returns what takes each raw market frame, and the re-send of the latest ack
  */
-export function lockstepAcks(options: LockstepAckOptions): (text: string) => void {
+export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let subscribed = 0;
   let highestSeq = 0;
   let ackQueued = false;
   let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
-  return (text) => {
+  /** The latest ack due (sent or not); undefined until the first is. */
+  let latest: number | undefined;
+  const send = (seq: number): void => {
+    latest = seq;
+    options.send(seq);
+  };
+  const resend = (): void => {
+    if (latest !== undefined) options.send(latest);
+  };
+  const onMarketFrame = (text: string): void => {
     const frame = JSON.parse(text) as { seq?: unknown; event?: unknown };
-    if (frame.event === 'subscribe' && ++subscribed === options.subscriptions) options.send(0);
+    if (frame.event === 'subscribe' && ++subscribed === options.subscriptions) send(0);
     if (typeof frame.seq !== 'number') return;
     highestSeq = Math.max(highestSeq, frame.seq);
     if (ackQueued) return;
@@ -39,12 +60,13 @@ export function lockstepAcks(options: LockstepAckOptions): (text: string) => voi
       const due =
         pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / options.speed;
       const wait = due - Date.now();
-      const send = () => {
+      const sendHighest = () => {
         ackQueued = false;
-        options.send(highestSeq);
+        send(highestSeq);
       };
-      if (wait > 1) setTimeout(send, wait);
-      else send();
+      if (wait > 1) setTimeout(sendHighest, wait);
+      else sendHighest();
     });
   };
+  return { onMarketFrame, resend };
 }

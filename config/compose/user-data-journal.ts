@@ -1,4 +1,5 @@
 import { LiquidationJournal } from '../../backtest/report/index.ts';
+import { isNewerOrderUpdate } from '../../core/execution/index.ts';
 import type { Execution, Order, UserEvent } from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
@@ -6,7 +7,9 @@ import type { RunMetrics } from './run-metrics.ts';
 /**
  * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
  * the latest state of every order, the rejections and the liquidations; fills and acks are also
- * counted in the session's metrics.
+ * counted in the session's metrics. A fill the venue pushed twice (a duplicate push, a replay
+ * after a reconnect) counts once, by transactionId, as in the kernel; an order update goes
+ * through the order state machine, so a stale or duplicate one never overwrites a newer state.
  */
 export class UserDataJournal {
   /** Every fill, in arrival order. */
@@ -16,6 +19,7 @@ export class UserDataJournal {
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
   private readonly orders = new Map<string, Order>();
+  private readonly transactionIds = new Set<string>();
 
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
@@ -32,11 +36,16 @@ export class UserDataJournal {
    */
   observe(event: UserEvent): void {
     if (event.kind === 'execution') {
+      if (this.transactionIds.has(event.execution.transactionId)) return;
+      this.transactionIds.add(event.execution.transactionId);
       this.fills.push(event.execution);
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
-      this.orders.set(event.order.orderId || event.order.clientOrderId, event.order);
+      // By reference: the adapter's own REJECTED of an order carries no orderId, the venue's does.
+      const key = event.order.clientOrderId || event.order.orderId;
+      const known = this.orders.get(key);
+      if (known === undefined || isNewerOrderUpdate(known, event.order)) this.orders.set(key, event.order);
       this.rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {

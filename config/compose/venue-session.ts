@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
+import { type LocalTradingState, planReconciliation } from '../../core/execution/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -13,6 +14,7 @@ import { defaultedSpecNotes } from './instrument-specs.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import { newRunTag } from './run-tag.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
@@ -64,6 +66,11 @@ export interface VenueSessionOptions {
   readonly fillModel: SessionFillModel;
   /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */
   readonly latency?: SessionLatency;
+  /**
+   * The run tag put into generated references (see {@link newRunTag}); default a fresh one from
+   * the wall clock and `Math.random`, so a restarted session never reuses a clientOrderId.
+   */
+  readonly runTag?: string;
 }
 
 /** What a session ends with. */
@@ -78,6 +85,9 @@ export interface VenueSessionOutcome {
   readonly outputs: RunOutputPaths;
   readonly result: BacktestResult;
 }
+
+/** What Keel holds before its first reconciliation: nothing. */
+const NOTHING_HELD: LocalTradingState = { openOrders: [], positions: [], assets: [] };
 
 const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
 
@@ -131,7 +141,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // open positions at the same last price.
     if (stopping && raw.source === 'market') return;
     recorder?.tap(raw);
-    if (acks !== undefined && raw.source === 'market') acks(raw.text);
+    if (acks !== undefined && raw.source === 'market') acks.onMarketFrame(raw.text);
   };
   const live = createLiveVenue({
     restUrl: options.venue.restUrl,
@@ -144,6 +154,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     ...(options.lockstep ? { binaryMarketData: false } : {}),
   });
 
+  // The venue releases nothing until it has the ack sent while the private socket was down.
+  if (acks !== undefined)
+    live.privateWs.connection.subscribe((event) => {
+      if (event.kind === 'loggedIn' && event.reconnect && !stopping) acks.resend();
+    });
+
   const gate = metrics.countingGate(new RiskGate(riskGateConfigOf(config)));
   const kernel = new Kernel({
     instruments: options.instruments,
@@ -152,6 +168,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     gate,
     scheduler: wallScheduler(),
     strategies: options.slots,
+    runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
   });
   const sampler = new EquitySampler(1000, () => {
     const equity = kernel.state.equity();
@@ -176,17 +193,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
-  const finished = kernel.start();
-  // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
-  // a backtest samples after the venue and the strategies saw it.
-  live.marketData.events.subscribe((event) => {
-    if (stopping) return;
-    events++;
-    metrics.events.inc({ kind: event.kind });
-    const ts = options.sessionClock();
-    startSampler(ts);
-    sampler.observe({ ...event, recvTs: ts });
-  });
+  // The strategies start once the venue's state found at startup is folded (see below).
+  let reconciled: () => void = () => {};
+  const reconciliation = new Promise<void>((r) => (reconciled = r));
+  const finished = kernel.start(reconciliation);
+  // Reactions run in the order they were registered: this one after the kernel's, which starts
+  // the strategies and subscribes the kernel to market data.
+  const strategiesStarted = reconciliation.then(() => undefined);
   try {
     await live.start();
   } catch (error) {
@@ -197,11 +210,22 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     await metrics.close();
     throw error;
   }
+  // The first reconciliation, before onStart (as NautilusTrader does): a strategy starting on an
+  // account that already holds positions, orders or algo orders sees them.
   const snapshot = await live.execution.snapshot();
-  const now = Date.now();
-  for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts: now, recvTs: now, asset });
-  if (snapshot.account !== undefined)
-    kernel.push({ kind: 'account', ts: now, recvTs: now, account: snapshot.account });
+  for (const event of planReconciliation(NOTHING_HELD, snapshot).events) kernel.push(event);
+  reconciled();
+  await strategiesStarted;
+  // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
+  // a backtest samples after the venue and the strategies saw it.
+  live.marketData.events.subscribe((event) => {
+    if (stopping) return;
+    events++;
+    metrics.events.inc({ kind: event.kind });
+    const ts = options.sessionClock();
+    startSampler(ts);
+    sampler.observe({ ...event, recvTs: ts });
+  });
   const startEquity = kernel.state.equity();
   startSampler(options.sessionClock());
   for (const sub of subscriptions) live.marketData.subscribe(sub);

@@ -46,7 +46,12 @@ export const metricsConfigSchema = z.strictObject({
 
 /** What happens on SIGINT / SIGTERM in live and paper runs. */
 export const shutdownConfigSchema = z.strictObject({
-  cancelAllOrders: z.boolean().default(false).describe('Cancel every open order before exiting.'),
+  cancelAllOrders: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Cancel every open order and algo order before exiting: the strategies' own and those the session found on the venue at startup.",
+    ),
   timeoutMs: z
     .int()
     .positive()

@@ -4,7 +4,7 @@ import type { KernelTimers } from './kernel-timers.ts';
 import { KERNEL_OWNER } from './kernel-timers.ts';
 
 /**
- * The kernel's periodic look-up of overdue requests (live and paper): on its own timer it asks the
+ * The kernel's periodic look-up of overdue requests (when given an order tracker): on its own timer it asks the
  * order tracker to look up, by caller reference, the orders whose acknowledgement is overdue; the
  * corrective order updates come back through the kernel like any other event.
  */

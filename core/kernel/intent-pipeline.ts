@@ -1,7 +1,7 @@
 import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
 import { orderFromPlaceIntent } from '../execution/index.ts';
 import type { Intent } from '../model/index.ts';
-import { isFinalOrderState } from '../model/index.ts';
+import type { InFlightRequests } from './in-flight-requests.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
 import type { IntentGate } from './kernel-options.ts';
@@ -25,6 +25,7 @@ export class IntentPipeline {
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
    * @param tracker - in-flight tracking, told of every command sent
+   * @param requests - Keel's book of modify and cancel requests in flight
    */
   constructor(
     private readonly state: KernelState,
@@ -33,6 +34,7 @@ export class IntentPipeline {
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly tracker: OrderTracker | undefined,
+    private readonly requests: InFlightRequests,
   ) {}
 
   /**
@@ -121,18 +123,32 @@ export class IntentPipeline {
           orderFromPlaceIntent(intent, { portfolioId: this.state.account?.portfolioId ?? '', at: now }),
         );
         return;
+      // The request's ref is owned too: a refusal must reach the strategy and undo PENDING_*.
       case 'modifyOrder':
-        this.markInFlight(intent.target, 'PENDING_REPLACE', now);
+        this.requests.sent(intent.ref, runner.id, {
+          targets: [intent.target],
+          orderState: 'PENDING_REPLACE',
+          now,
+        });
         return;
       case 'cancelOrder':
-        this.markInFlight(intent.target, 'PENDING_CANCEL', now);
+        this.requests.sent(intent.ref, runner.id, {
+          targets: [intent.target],
+          orderState: 'PENDING_CANCEL',
+          now,
+        });
         return;
       case 'cancelOrders':
-        for (const target of intent.targets ?? []) this.markInFlight(target, 'PENDING_CANCEL', now);
+        this.requests.sent(intent.ref, runner.id, {
+          targets: intent.targets ?? [],
+          orderState: 'PENDING_CANCEL',
+          now,
+        });
         return;
       case 'cancelAlgoOrder':
       case 'cancelAllAlgoOrders':
       case 'replaceAlgoOrder':
+        this.requests.sent(intent.ref, runner.id);
         return;
       case 'closePosition':
       case 'closePositions':
@@ -143,13 +159,6 @@ export class IntentPipeline {
         orders.own(intent.ref, runner.id);
         return;
     }
-  }
-
-  private markInFlight(ref: string, orderState: 'PENDING_CANCEL' | 'PENDING_REPLACE', now: number): void {
-    const order = this.state.orders.byRef.get(ref);
-    if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
-      return;
-    this.state.orders.applyLocal({ ...order, orderState, updateAt: now });
   }
 
   private denial(

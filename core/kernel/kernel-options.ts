@@ -62,11 +62,15 @@ export interface KernelOptions {
    */
   readonly portfolio?: Portfolio;
   /**
-   * In-flight tracking (live and paper): every approved command and venue order update is shown
-   * to the tracker, and every `inFlightCheckMs` the kernel asks it to look up, by caller
-   * reference, the orders whose acknowledgement is overdue (never re-sending them); the
-   * corrective order updates come back through the kernel like any other event. Backtests leave
-   * it out: the simulated venue answers within the same event.
+   * In-flight tracking, for an execution port that does not resolve overdue requests itself:
+   * every approved command and venue order update is shown to the tracker, and every
+   * `inFlightCheckMs` the kernel asks it to look up, by caller reference, the orders whose
+   * acknowledgement is overdue (never re-sending them); the corrective order updates come back
+   * through the kernel like any other event. Live and paper sessions leave it out: the live
+   * venue adapter looks up a new order whose ack never came itself, and reports a modify or
+   * cancel whose answer never came as a `commandRejected` with code -1, after which the kernel
+   * puts the order back to the venue's last word and looks it up. Backtests leave it out too:
+   * the simulated venue answers within the same event.
    */
   readonly tracker?: OrderTracker;
   /** How often overdue requests are looked for, in ms of the run's clock. Default 1000. */

@@ -1,9 +1,10 @@
 import type { Observable, Subscription } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
-import { InFlightCheck } from './in-flight-check.ts';
-import { IntentPipeline } from './intent-pipeline.ts';
+import type { InFlightCheck } from './in-flight-check.ts';
+import type { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
+import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KERNEL_OWNER, KernelTimers } from './kernel-timers.ts';
 import { MarketRouting } from './market-routing.ts';
@@ -15,7 +16,7 @@ import { StrategyFaultReports } from './strategy-faults.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import { createRunners } from './strategy-slots.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
-import { UserDataRouting } from './user-data-routing.ts';
+import type { UserDataRouting } from './user-data-routing.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /** Work that arrived while the kernel was busy: an event, a denial to deliver, or a timer wake-up. */
@@ -62,6 +63,9 @@ export class Kernel {
   private readonly pipeline: IntentPipeline;
   private readonly inFlight: InFlightCheck | undefined;
   private started = false;
+  /** False until the strategies start: User Data is then folded, not delivered. */
+  private strategiesStarted = false;
+  private stopped = false;
   private readonly work = new WorkQueue<Job>((job) => this.handle(job));
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
@@ -98,67 +102,78 @@ export class Kernel {
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
     this.runners = createRunners(options.strategies, options.runId ?? '', this);
-    const deny = (runner: StrategyRunner, denial: IntentDenied): void => this.deny(runner, denial);
+    const paths = kernelPaths(options, {
+      state: this.state,
+      runners: this.runners,
+      deny: (runner, denial) => this.deny(runner, denial),
+      push: (event) => this.push(event),
+      fail: (where, error) => this.reports.kernelFault(where, error, this.state.now()),
+    });
     this.marketRouting = new MarketRouting(this.state, this.runners);
-    this.userRouting = new UserDataRouting(this.state, this.runners, options.gate, options.tracker, deny);
-    this.inFlight =
-      options.tracker === undefined
-        ? undefined
-        : new InFlightCheck(
-            options.tracker,
-            options.execution,
-            options.inFlightCheckMs ?? 1_000,
-            (event) => this.push(event),
-            (error) => this.reports.kernelFault('in-flight lookup', error, this.state.now()),
-          );
-    this.pipeline = new IntentPipeline(
-      this.state,
-      options.gate,
-      options.execution,
-      this.runners,
-      deny,
-      options.tracker,
-    );
+    this.userRouting = paths.userRouting;
+    this.pipeline = paths.pipeline;
+    this.inFlight = paths.inFlight;
   }
 
   /**
    * Starts the strategies (`setup`, then `onStart`) and subscribes to User Data, then market
    * data. With a synchronous (recorded) feed the whole run happens inside this call.
+   * @param strategiesAfter - when given, User Data is subscribed to at once but the strategies
+   *   start only once this settles, then market data is subscribed to: what arrives meanwhile
+   *   (a live session's first reconciliation) is folded into the state, not delivered, so
+   *   `onStart` sees the venue's book as it is rather than a flat one
    * @returns a promise that resolves when the market feed completes and rejects if a source
-   *   errors (or when the kernel was already started)
+   *   errors, if `strategiesAfter` rejects, or when the kernel was already started
    */
-  start(): Promise<void> {
+  start(strategiesAfter?: Promise<unknown>): Promise<void> {
     if (this.started)
       return Promise.reject(new Error('kernel: start() was called twice; build a new Kernel per run'));
     this.started = true;
     return new Promise<void>((resolve, reject) => {
-      this.work.run(() => {
-        // User Data first: a venue that answers inside submit (a synchronous sim) answers the
-        // intents of onStart before start returns. Its events wait in the backlog until every
-        // strategy has started.
+      const subscribeUser = () =>
         this.subscriptions.push(
           this.user.subscribe({
             next: (event) => this.push(event),
             error: (error: unknown) => reject(error),
           }),
         );
-        for (const runner of this.runners) runner.start();
-      });
-      this.inFlight?.arm(this.timers, this.state.now());
-      this.subscriptions.push(
-        this.market.subscribe({
-          next: (event) => this.push(event),
-          error: (error: unknown) => reject(error),
-          complete: () => resolve(),
-        }),
-      );
+      const begin = (): void => {
+        this.work.run(() => {
+          // User Data first: a venue that answers inside submit (a synchronous sim) answers the
+          // intents of onStart before start returns. Its events wait in the backlog until every
+          // strategy has started.
+          this.strategiesStarted = true;
+          if (strategiesAfter === undefined) subscribeUser();
+          for (const runner of this.runners) runner.start();
+        });
+        this.inFlight?.arm(this.timers, this.state.now());
+        this.subscriptions.push(
+          this.market.subscribe({
+            next: (event) => this.push(event),
+            error: (error: unknown) => reject(error),
+            complete: () => resolve(),
+          }),
+        );
+      };
+      if (strategiesAfter === undefined) {
+        begin();
+        return;
+      }
+      this.work.run(subscribeUser);
+      strategiesAfter.then(() => {
+        if (!this.stopped) begin();
+      }, reject);
     });
   }
 
-  /** Calls every strategy's `onStop` (intents returned there are still sent), then unsubscribes. */
+  /**
+   * Calls every started strategy's `onStop` (intents returned there are still sent), then
+   * unsubscribes.
+   */
   stop(): void {
+    this.stopped = true;
     this.work.run(() => {
-      for (const runner of this.runners) runner.stop();
+      if (this.strategiesStarted) for (const runner of this.runners) runner.stop();
     });
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.subscriptions = [];
@@ -213,7 +228,9 @@ export class Kernel {
       this.scheduler.advanceTo(ts);
     }
     this.marketRouting.closeDueAt(job);
-    if (!this.marketRouting.route(job)) this.userRouting.route(job);
+    if (this.marketRouting.route(job)) return;
+    if (this.strategiesStarted) this.userRouting.route(job);
+    else this.userRouting.fold(job);
   }
 
   // RunnerHost: what strategies call.

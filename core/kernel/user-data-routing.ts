@@ -1,16 +1,21 @@
 import type { OrderTracker } from '../execution/index.ts';
-import type { UserEvent } from '../model/index.ts';
+import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
+import type { InFlightRequests } from './in-flight-requests.ts';
 import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
+/** The code a venue adapter gives a command whose answer never came (timeout, connection lost). */
+const UNKNOWN_OUTCOME = -1;
+
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
  * update stops there), then delivered to the strategy that owns the order, to every strategy for
  * positions, to the kill switch when money changed hands, and as a denial for a command the
- * venue refused.
+ * venue refused. A refused modify or cancel puts its orders back to the venue's last word; when
+ * its answer never came (code -1), its orders are also looked up, since it may have happened.
  */
 export class UserDataRouting {
   private readonly byId: ReadonlyMap<string, StrategyRunner>;
@@ -21,6 +26,9 @@ export class UserDataRouting {
    * @param gate - the risk gate, shown equity after fills and account updates
    * @param tracker - in-flight tracking, shown every order update
    * @param deny - delivers a denial to its strategy
+   * @param requests - Keel's book of modify and cancel requests in flight
+   * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
+   *   back as order updates
    */
   constructor(
     private readonly state: KernelState,
@@ -28,6 +36,8 @@ export class UserDataRouting {
     private readonly gate: IntentGate,
     private readonly tracker: OrderTracker | undefined,
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
+    private readonly requests: InFlightRequests,
+    private readonly lookUp: (orders: readonly Order[]) => void,
   ) {
     this.byId = new Map(runners.map((runner) => [runner.id, runner]));
   }
@@ -37,40 +47,59 @@ export class UserDataRouting {
    * @param event - the event
    */
   route(event: UserEvent): void {
-    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
-    if (!foldUserEvent(this.state, event)) return;
+    if (!this.fold(event)) return;
     switch (event.kind) {
       case 'order':
         this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
         return;
       case 'execution':
-        this.observeEquity();
         this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
-        return;
-      case 'account':
-        this.observeEquity();
         return;
       case 'position':
         for (const runner of this.runners) runner.deliverPosition(event.position);
         return;
-      case 'commandRejected': {
-        const runner = this.ownerOf(event.ref);
-        if (runner === undefined) return;
-        this.deny(runner, {
-          kind: 'denied',
-          strategyId: runner.id,
-          ref: event.ref,
-          intentKind: event.intentKind,
-          source: 'venue',
-          check: `venue.${event.code}`,
-          reason: `the venue refused ${event.intentKind} ${event.ref}: ${event.message} (code ${event.code})`,
-          ts: this.state.now(),
-        });
+      case 'commandRejected':
+        this.refused(event);
         return;
-      }
       default:
         return;
     }
+  }
+
+  /**
+   * Folds one User Data event into the state without delivering it: what the venue holds before
+   * the strategies start, which they read through their context in `onStart`.
+   * @param event - the event
+   * @returns false when the event changed nothing (stale, duplicate, a fill already booked)
+   */
+  fold(event: UserEvent): boolean {
+    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
+    if (!foldUserEvent(this.state, event)) return false;
+    if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
+    return true;
+  }
+
+  /** Tells the sender, undoes Keel's PENDING_* marks, and looks up what may have happened anyway. */
+  private refused(event: CommandRejectedEvent): void {
+    this.tracker?.onRequestRejected(event.ref);
+    const request = this.requests.refused(event.ref);
+    const ownerId = request?.owner ?? this.state.orders.ownerOf(event.ref);
+    const runner = ownerId === undefined ? undefined : this.byId.get(ownerId);
+    const unknown = event.code === UNKNOWN_OUTCOME;
+    if (request !== undefined && unknown && request.targets.length > 0) this.lookUp(request.targets);
+    if (runner === undefined) return;
+    this.deny(runner, {
+      kind: 'denied',
+      strategyId: runner.id,
+      ref: event.ref,
+      intentKind: event.intentKind,
+      source: 'venue',
+      check: `venue.${event.code}`,
+      reason: unknown
+        ? `no answer from the venue to ${event.intentKind} ${event.ref}: ${event.message}${request !== undefined && request.targets.length > 0 ? '; its orders are looked up' : ''}`
+        : `the venue refused ${event.intentKind} ${event.ref}: ${event.message} (code ${event.code})`,
+      ts: this.state.now(),
+    });
   }
 
   /** Money changed hands: let the kill switch see equity now rather than at the next intent. */

@@ -10,9 +10,11 @@ const PAPER = resolve('config/examples/market-maker-paper.yaml');
 const REPLAY = resolve('config/examples/replay-paper-session.yaml');
 
 type FillRow = { clientOrderId: string; side: string; price: string; quantity: string; timestamp: number };
+/** A paper run tags its generated references (`mm_btc-tk3x9a4f-2`), its backtest does not (`mm_btc-2`). */
+const untagged = (ref: string) => ref.replace(/^(\w+)-[0-9a-z]{8}-([0-9a-z]+)$/, '$1-$2');
 const fillsOf = (file: string) =>
   (JSON.parse(readFileSync(file, 'utf8')) as { fills: FillRow[] }).fills.map(
-    (f) => `${f.clientOrderId} ${f.side} ${f.quantity} @ ${f.price} t=${f.timestamp}`,
+    (f) => `${untagged(f.clientOrderId)} ${f.side} ${f.quantity} @ ${f.price} t=${f.timestamp}`,
   );
 
 type CurveResult = {
@@ -75,7 +77,7 @@ describe('npm start, then a backtest of its recording', () => {
   it('exits 0, prints SYNTHETIC, the fills and where recording and report went', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('SYNTHETIC');
-    expect(stdout).toMatch(/ fill mm_btc-\w+ (BUY|SELL) 0\.01 BINANCE_PERP_BTC_USDT @/);
+    expect(stdout).toMatch(/ fill mm_btc-[0-9a-z]{8}-\w+ (BUY|SELL) 0\.01 BINANCE_PERP_BTC_USDT @/);
     expect(stdout).toContain('recording: out/paper-session.jsonl.gz');
     expect(stdout).toContain('report:    out/paper-report.html');
     expect(existsSync(join(dir, 'out/paper-session.jsonl.gz'))).toBe(true);

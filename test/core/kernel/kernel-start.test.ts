@@ -1,8 +1,13 @@
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { BTC } from '../../kit/kernel-events.ts';
+import { aPositionUpdate, BTC } from '../../kit/kernel-events.ts';
+import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
 describe('kernel start', () => {
   it('hears a venue that answers synchronously the intents of onStart', () => {
@@ -14,5 +19,62 @@ describe('kernel start', () => {
     const { kernel } = aKernelRig([{ id: 's', strategy, params: {} }]);
     expect(kernel.state.orderByRef('s-1')?.orderState).toBe('OPEN');
     kernel.stop();
+  });
+});
+
+describe('kernel start after a first reconciliation', () => {
+  it('folds the User Data that arrives before the strategies start, so onStart sees the book, and delivers none of it', async () => {
+    const seen: string[] = [];
+    const strategy = defineStrategy({
+      name: 'starter',
+      params: z.object({}),
+      onStart: (ctx) => {
+        seen.push(`onStart netQty=${ctx.netQty(BTC).toFixed()}`);
+      },
+      onPosition: (_ctx, position) => {
+        seen.push(`onPosition ${position.positionQty.toFixed()}`);
+      },
+    });
+    const port = aRecordingPort();
+    const market = new Subject<MarketEvent>();
+    const kernel = new Kernel({
+      instruments: [anInstrument(BTC)],
+      market,
+      execution: port,
+      gate: new RiskGate(),
+      scheduler: virtualScheduler(),
+      strategies: [{ id: 's', strategy }],
+    });
+    let reconciled: () => void = () => {};
+    void kernel.start(new Promise<void>((resolve) => (reconciled = resolve)));
+    port.emit(aPositionUpdate(1, '0.02'));
+    expect(kernel.state.positionQty(BTC, 'NONE').toFixed()).toBe('0.02');
+    expect(seen).toEqual([]);
+    reconciled();
+    await Promise.resolve();
+    port.emit(aPositionUpdate(2, '0.03'));
+    expect(seen).toEqual(['onStart netQty=0.02', 'onPosition 0.03']);
+  });
+
+  it('never calls onStop of strategies that did not start', () => {
+    const seen: string[] = [];
+    const strategy = defineStrategy({
+      name: 'starter',
+      params: z.object({}),
+      onStop: () => {
+        seen.push('onStop');
+      },
+    });
+    const kernel = new Kernel({
+      instruments: [anInstrument(BTC)],
+      market: new Subject<MarketEvent>(),
+      execution: aRecordingPort(),
+      gate: new RiskGate(),
+      scheduler: virtualScheduler(),
+      strategies: [{ id: 's', strategy }],
+    });
+    void kernel.start(new Promise<void>(() => {}));
+    kernel.stop();
+    expect(seen).toEqual([]);
   });
 });

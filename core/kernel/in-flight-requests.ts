@@ -1,0 +1,144 @@
+import type { Order } from '../model/index.ts';
+import { isFinalOrderState } from '../model/index.ts';
+import type { OrderRegistry } from './order-registry.ts';
+import { RetentionQueue } from './retention-queue.ts';
+
+/** A modify or cancel request the venue has not answered yet. */
+interface SentRequest {
+  /** The strategy that sent it: a refusal is its to hear. */
+  readonly owner: string;
+  /** The clientOrderIds it acts on. */
+  readonly targets: readonly string[];
+}
+
+/** An order Keel shows in flight (PENDING_CANCEL / PENDING_REPLACE) while requests on it are unanswered. */
+interface MarkedOrder {
+  /** The venue's last word before the first request: what a refusal puts back. */
+  readonly venueWord: Order;
+  /** Keel's placeholder, as stored; a venue update replaces it and then the venue's word stands. */
+  placeholder: Order;
+  /** Requests on the order not answered yet. */
+  readonly pending: Set<string>;
+}
+
+/** The orders a request acts on and how they show while it is in flight. */
+export interface InFlightMarking {
+  /** The clientOrderIds the request acts on. */
+  readonly targets: readonly string[];
+  readonly orderState: 'PENDING_CANCEL' | 'PENDING_REPLACE';
+  /** The run's time, epoch ms. */
+  readonly now: number;
+}
+
+/** What a refusal of a modify or cancel request undoes. */
+export interface RefusedRequest {
+  /** The strategy that sent the request. */
+  readonly owner: string;
+  /** Orders put back to the venue's last word (no other request on them still in flight). */
+  readonly restored: readonly Order[];
+  /** Every order the request acted on, as it now stands (for a look-up when the outcome is unknown). */
+  readonly targets: readonly Order[];
+}
+
+/**
+ * Keel's book of modify and cancel requests in flight. Sending one marks its target orders
+ * PENDING_REPLACE / PENDING_CANCEL; a venue update of the order ends that (the venue's word
+ * stands); a refusal (or an answer that never came) puts the order back to the venue's last word
+ * once no other request on it is in flight, so a strategy waiting for its order to leave
+ * PENDING_* is not stuck for good, and tells who sent it. The last `retain` requests and marked
+ * orders are remembered (Keel's choice), so memory stays bounded on long runs.
+ */
+export class InFlightRequests {
+  private readonly requests = new Map<string, SentRequest>();
+  private readonly recentRequests: RetentionQueue;
+  private readonly marked = new Map<string, MarkedOrder>();
+  private readonly recentMarked: RetentionQueue;
+
+  /**
+   * @param orders - the kernel's order registry (where placeholders are stored)
+   * @param retain - how many requests, and how many marked orders, are remembered (default 10 000)
+   */
+  constructor(
+    private readonly orders: OrderRegistry,
+    retain = 10_000,
+  ) {
+    this.recentRequests = new RetentionQueue(retain);
+    this.recentMarked = new RetentionQueue(retain);
+  }
+
+  /**
+   * Records a request about to be sent and marks the orders it acts on in flight. An order that
+   * is final, or not acknowledged yet (PENDING_NEW), is left as it is.
+   * @param requestRef - the request's reference
+   * @param owner - the strategy sending it
+   * @param marking - the clientOrderIds it acts on, the in-flight state to show and the run's
+   *   time (epoch ms); none for a request on algo orders
+   */
+  sent(requestRef: string, owner: string, marking?: InFlightMarking): void {
+    this.requests.set(requestRef, { owner, targets: marking?.targets ?? [] });
+    const evicted = this.recentRequests.push(requestRef);
+    if (evicted !== undefined) this.requests.delete(evicted);
+    for (const target of marking?.targets ?? []) this.mark(target, requestRef, marking as InFlightMarking);
+  }
+
+  /**
+   * @param requestRef - a request's reference
+   * @returns the strategy that sent it, while remembered
+   */
+  ownerOf(requestRef: string): string | undefined {
+    return this.requests.get(requestRef)?.owner;
+  }
+
+  /**
+   * The venue refused the request, or its answer never came: each target still showing Keel's
+   * placeholder, with no other request on it in flight, is put back to the venue's last word.
+   * @param requestRef - the refused request's reference
+   * @returns who sent it and what was put back, or undefined for a request not remembered
+   */
+  refused(requestRef: string): RefusedRequest | undefined {
+    const request = this.requests.get(requestRef);
+    if (request === undefined) return undefined;
+    this.requests.delete(requestRef);
+    const restored: Order[] = [];
+    const targets: Order[] = [];
+    for (const target of request.targets) {
+      const marked = this.marked.get(target);
+      if (marked !== undefined) {
+        marked.pending.delete(requestRef);
+        if (this.orders.byRef.get(target) !== marked.placeholder) this.marked.delete(target);
+        else if (marked.pending.size === 0) {
+          this.orders.applyLocal(marked.venueWord);
+          this.marked.delete(target);
+          restored.push(marked.venueWord);
+        }
+      }
+      const current = this.orders.byRef.get(target);
+      if (current !== undefined) targets.push(current);
+    }
+    return { owner: request.owner, restored, targets };
+  }
+
+  private mark(target: string, requestRef: string, { orderState, now }: InFlightMarking): void {
+    const order = this.orders.byRef.get(target);
+    if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
+      return;
+    let marked = this.marked.get(target);
+    // A placeholder the venue has not replaced yet: earlier requests are still in flight.
+    if (marked === undefined || marked.placeholder !== order) {
+      marked = { venueWord: order, placeholder: order, pending: new Set() };
+      this.marked.set(target, marked);
+      const evicted = this.recentMarked.push(target);
+      if (evicted !== undefined && evicted !== target) this.forgetMarked(evicted);
+    }
+    marked.pending.add(requestRef);
+    marked.placeholder = { ...order, orderState, updateAt: now };
+    this.orders.applyLocal(marked.placeholder);
+  }
+
+  /** Forgets a marked order that left the retention window, unless it was marked again since. */
+  private forgetMarked(target: string): void {
+    const marked = this.marked.get(target);
+    if (marked !== undefined && this.orders.byRef.get(target) !== marked.placeholder)
+      this.marked.delete(target);
+  }
+}

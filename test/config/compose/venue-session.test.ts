@@ -1,0 +1,75 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
+
+const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
+const STARTUP_PROBE = resolve('test/config/fixtures/startup-probe-plugin.ts');
+const newRig = liveSessionRigs();
+
+describe('a live session against the venue', () => {
+  it('uses fresh clientOrderIds after a restart, so the venue does not refuse them as duplicates', async () => {
+    const rig = await newRig();
+    const session = {
+      strategies: `  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${SESSION_SYM}, qty: 0.01 } }`,
+      durationSec: 1.5,
+    };
+    const first = await rig.run(session);
+    const second = await rig.run(session);
+    const refsOf = (outcome: typeof first) => [...outcome.result.orders].map((o) => o.clientOrderId);
+    expect([...second.result.orders].map((o) => `${o.orderState} ${o.reason ?? ''}`.trim())).toEqual([
+      'FILLED',
+    ]);
+    expect(refsOf(first)).toHaveLength(1);
+    expect(refsOf(first)[0]).toMatch(/^buy-[0-9a-z]{8}-1$/);
+    expect(refsOf(second)[0]).not.toBe(refsOf(first)[0]);
+  }, 30_000);
+
+  it('starts its strategies on the book the venue holds, and cancels every order and algo order at shutdown', async () => {
+    const rig = await newRig();
+    await new Promise((r) => setTimeout(r, 300));
+    const pre = [
+      await rig.rest('POST', '/api/v1/trading/order', {
+        sym: SESSION_SYM,
+        side: 'BUY',
+        orderType: 'MARKET',
+        orderQty: '0.02',
+        clientOrderId: 'old-mkt',
+      }),
+      await rig.rest('POST', '/api/v1/trading/order', {
+        sym: SESSION_SYM,
+        side: 'BUY',
+        orderType: 'LIMIT',
+        orderQty: '0.01',
+        limitPrice: '1000',
+        timeInForce: 'GTC',
+        clientOrderId: 'old-rest',
+      }),
+      await rig.rest('POST', '/api/v1/algo/order', {
+        sym: SESSION_SYM,
+        side: 'SELL',
+        clientAlgoOrderId: 'old-stop',
+        algoOrderType: 'TRIGGER',
+        conditionType: 'LTE',
+        triggerType: 'LastPrice',
+        triggerPrice: '1000',
+        price: '0',
+        qty: '0.02',
+        reduceOnly: true,
+        positionSide: 'NONE',
+      }),
+    ];
+    expect(pre.map((reply) => reply.body.code)).toEqual([0, 0, 0]);
+    const probe = globalThis as { startupProbe?: string[] };
+    probe.startupProbe = [];
+    await rig.run({
+      strategies: `  - { id: probe, use: ${JSON.stringify(STARTUP_PROBE)}, params: { sym: ${SESSION_SYM} } }`,
+      durationSec: 1.5,
+      extra: 'shutdown: { cancelAllOrders: true }\n',
+    });
+    expect(probe.startupProbe).toEqual(['onStart netQty=0.02']);
+    const openOrders = await rig.rest('GET', '/api/v1/trading/orders', {});
+    const openAlgos = await rig.rest('GET', '/api/v1/algo/openOrders', {});
+    expect(openOrders.body.data).toEqual([]);
+    expect(openAlgos.body.data).toEqual([]);
+  }, 30_000);
+});

@@ -1,0 +1,181 @@
+import { Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { IntentDenied, StrategyContext } from '../../../core/kernel/index.ts';
+import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
+import type { Intent, MarketEvent, Order } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { aRecordingPort } from '../../kit/recording-execution-port.ts';
+
+type Ctx = StrategyContext<unknown, unknown>;
+
+const flushPromises = async (): Promise<void> => {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+};
+
+/**
+ * A kernel whose strategy `s` rests a bid `s-1` at the first quote (the venue acknowledges it
+ * OPEN) and, at each later quote, sends what `act` returns.
+ */
+function aRestingBid(act: (ctx: Ctx, quoteTs: number) => Intent | readonly Intent[] | undefined) {
+  const denials: IntentDenied[] = [];
+  const seen: string[] = [];
+  const strategy = defineStrategy({
+    name: 'resting-bid',
+    params: z.object({}),
+    onQuote: (ctx, quote) =>
+      quote.ts === 1_000
+        ? ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 100 })
+        : act(ctx, quote.ts),
+    onDenied: (_ctx, denial) => {
+      denials.push(denial);
+    },
+    onOrder: (_ctx, order) => {
+      seen.push(`${order.clientOrderId} ${order.orderState}`);
+    },
+  });
+  const port = aRecordingPort();
+  const market = new Subject<MarketEvent>();
+  const kernel = new Kernel({
+    instruments: [anInstrument(BTC)],
+    market,
+    execution: port,
+    gate: new RiskGate(),
+    scheduler: virtualScheduler(),
+    strategies: [{ id: 's', strategy }],
+  });
+  void kernel.start();
+  market.next(aQuote(1_000, 100));
+  const open = anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 });
+  port.emit(anOrderUpdate(open));
+  const stateOf = (ref = 's-1') => kernel.state.orders.byRef.get(ref)?.orderState;
+  const refuse = (ref: string, intentKind: Intent['kind'], code: number, message: string) =>
+    port.emit({ kind: 'commandRejected', ts: 3_000, recvTs: 3_000, ref, intentKind, code, message });
+  return { kernel, port, market, denials, seen, open, stateOf, refuse };
+}
+
+describe('kernel: modify and cancel requests the venue refuses or never answers', () => {
+  it('puts a refused modify back to the venue word (OPEN) and tells the strategy why', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000 ? ctx.order.modify('s-1', { price: 101 }) : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    expect(rig.stateOf()).toBe('PENDING_REPLACE');
+    rig.refuse('s-2', 'modifyOrder', 400001, 'post-only order would take liquidity');
+    expect(rig.stateOf()).toBe('OPEN');
+    expect(rig.kernel.state.orders.byRef.get('s-1')?.limitPrice.toString()).toBe('100');
+    expect(rig.denials).toHaveLength(1);
+    expect(rig.denials[0]).toMatchObject({
+      strategyId: 's',
+      ref: 's-2',
+      intentKind: 'modifyOrder',
+      source: 'venue',
+    });
+    expect(rig.denials[0]?.check).toBe('venue.400001');
+    expect(rig.denials[0]?.reason).toMatch(/post-only order would take liquidity/);
+  });
+
+  it('puts a refused cancel back to PARTIALLY_FILLED when that was the venue word', () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    const partly = {
+      ...rig.open,
+      orderState: 'PARTIALLY_FILLED',
+      executedQty: D('0.4'),
+      updateAt: 1_500,
+    } as Order;
+    rig.port.emit(anOrderUpdate(partly));
+    rig.market.next(aQuote(2_000, 100));
+    expect(rig.stateOf()).toBe('PENDING_CANCEL');
+    rig.refuse('s-2', 'cancelOrder', 401018, 'order not found');
+    expect(rig.stateOf()).toBe('PARTIALLY_FILLED');
+    expect(rig.denials.map((d) => d.check)).toEqual(['venue.401018']);
+  });
+
+  it('lets a venue update that came before the refusal stand', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000 ? ctx.order.modify('s-1', { price: 101 }) : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    const partly = {
+      ...rig.open,
+      orderState: 'PARTIALLY_FILLED',
+      executedQty: D('0.4'),
+      updateAt: 2_500,
+    } as Order;
+    rig.port.emit(anOrderUpdate(partly));
+    rig.refuse('s-2', 'modifyOrder', 400001, 'bad parameters');
+    expect(rig.stateOf()).toBe('PARTIALLY_FILLED');
+    expect(rig.kernel.state.orders.byRef.get('s-1')?.executedQty.toString()).toBe('0.4');
+  });
+
+  it('keeps the order in flight while another request on it is unanswered', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000
+        ? ctx.order.modify('s-1', { price: 101 })
+        : ts === 2_100
+          ? ctx.order.cancel('s-1')
+          : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    rig.market.next(aQuote(2_100, 100));
+    rig.refuse('s-2', 'modifyOrder', 400001, 'bad parameters');
+    expect(rig.stateOf()).toBe('PENDING_CANCEL');
+    rig.refuse('s-3', 'cancelOrder', 400001, 'bad parameters');
+    expect(rig.stateOf()).toBe('OPEN');
+    expect(rig.denials.map((d) => d.ref)).toEqual(['s-2', 's-3']);
+  });
+
+  it('looks up the orders of a cancel whose answer never came, and shows what the venue says', async () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancelMany({ sym: BTC }) : undefined));
+    rig.market.next(aQuote(2_000, 100));
+    expect(rig.stateOf()).toBe('PENDING_CANCEL');
+    rig.port.venueOrders.set('s-1', { ...rig.open, orderState: 'CANCELLED', updateAt: 2_200 });
+    rig.refuse('s-2', 'cancelOrders', -1, 'the connection was lost before the venue answered');
+    expect(rig.stateOf()).toBe('OPEN');
+    await flushPromises();
+    expect(rig.port.lookups).toEqual([`${BTC}|s-1`]);
+    expect(rig.stateOf()).toBe('CANCELLED');
+    expect(rig.seen).toEqual(['s-1 OPEN', 's-1 CANCELLED']);
+    expect(rig.denials[0]?.reason).toMatch(/no answer from the venue to cancelOrders s-2.*looked up/);
+  });
+
+  it('leaves the order at the venue word, and reports no fault, when the look-up itself fails', async () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    const faults: string[] = [];
+    rig.kernel.faults.subscribe((fault) => faults.push(fault.where));
+    rig.port.lookupOrder = () => Promise.reject(new Error('connection refused'));
+    rig.market.next(aQuote(2_000, 100));
+    rig.refuse('s-2', 'cancelOrder', -1, 'the connection was lost before the venue answered');
+    await flushPromises();
+    expect(rig.stateOf()).toBe('OPEN');
+    expect(faults).toEqual([]);
+  });
+
+  it('does not look orders up after a definite refusal', async () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    rig.market.next(aQuote(2_000, 100));
+    rig.refuse('s-2', 'cancelOrder', 400001, 'bad parameters');
+    await flushPromises();
+    expect(rig.port.lookups).toEqual([]);
+  });
+
+  it('tells the strategy when the venue refuses a cancel of its algo order', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000
+        ? ctx.order.algo({ sym: BTC, side: 'SELL', qty: 1, triggerPrice: 90, condition: 'LTE' })
+        : ts === 2_100
+          ? ctx.order.cancelAlgo('s-2')
+          : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    rig.port.emit(anAlgoOrderUpdate(anAlgoOrder({ clientAlgoOrderId: 's-2', updateAt: 2_000 })));
+    rig.market.next(aQuote(2_100, 100));
+    rig.refuse('s-3', 'cancelAlgoOrder', 401018, 'no algo order s-2');
+    expect(rig.denials.map((d) => `${d.ref} ${d.check}`)).toEqual(['s-3 venue.401018']);
+  });
+});

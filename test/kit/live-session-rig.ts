@@ -1,0 +1,108 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach } from 'vitest';
+import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../backtest/paper-venue/index.ts';
+import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
+import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
+import { runConfiguredSession } from '../../config/compose/session-run.ts';
+import { formatConfigProblem, loadConfig } from '../../config/loader/index.ts';
+import { D } from '../../core/model/index.ts';
+import { type PaperEndpoint, type PlainReply, signedRest } from './paper-venue-client.ts';
+import { tempDirsRemovedAfterEach } from './temp-dirs.ts';
+
+/** The sym live-session tests trade. */
+export const SESSION_SYM = 'BINANCE_PERP_BTC_USDT';
+
+const KEY_VAR = 'KEEL_TEST_SESSION_KEY';
+const SECRET_VAR = 'KEEL_TEST_SESSION_SECRET';
+
+/** What one live session of {@link liveSessionRig} is run with. */
+export interface LiveSessionRun {
+  /** The `strategies:` list, each line indented by two spaces. */
+  readonly strategies: string;
+  /** How long the session runs, s. */
+  readonly durationSec: number;
+  /** More top-level config lines. */
+  readonly extra?: string;
+}
+
+/** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
+export interface LiveSessionRig {
+  readonly venue: PaperVenue;
+  /** The venue's REST endpoint, signed as the session's account. */
+  readonly endpoint: PaperEndpoint;
+  /**
+   * Runs Keel's real live session path (`runConfiguredSession`, mode live) on the venue.
+   * @returns the session's outcome (throws when the config or session fails)
+   */
+  run(
+    session: LiveSessionRun,
+  ): Promise<Extract<Awaited<ReturnType<typeof runConfiguredSession>>, { ok: true }>>;
+  /** A signed REST call as the session's account. */
+  rest(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, unknown>): Promise<PlainReply>;
+}
+
+/**
+ * A live-session rig per test: the venue is closed and the config files removed after each test
+ * of the file this is called in.
+ * @returns a function starting one rig
+ */
+export function liveSessionRigs(): () => Promise<LiveSessionRig> {
+  const newDir = tempDirsRemovedAfterEach('keel-live-session-');
+  const venues: PaperVenue[] = [];
+  afterEach(async () => {
+    for (const venue of venues.splice(0)) await venue.close();
+  });
+  return async () => {
+    process.env[KEY_VAR] = 'k';
+    process.env[SECRET_VAR] = 's';
+    const venue = await startPaperVenue({
+      instruments: instrumentSpecsOf([{ sym: SESSION_SYM, overrides: {} }] as never),
+      portfolios: [
+        { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
+      ],
+      fillModel: 'touch',
+      feed: syntheticFeed({
+        seed: 42,
+        startTime: Date.now(),
+        markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SESSION_SYM),
+      }),
+      pacing: { mode: 'realtime', speed: 5 },
+    });
+    venues.push(venue);
+    const endpoint: PaperEndpoint = { restUrl: venue.restUrl, apiKey: 'k', apiSecret: 's' };
+    let runs = 0;
+    return {
+      venue,
+      endpoint,
+      rest: (method, path, params) => signedRest(endpoint, method, path, params),
+      async run(session) {
+        const dir = newDir();
+        const file = join(dir, `session-${++runs}.yaml`);
+        writeFileSync(
+          file,
+          `mode: live
+venue:
+  restUrl: ${venue.restUrl}
+  apiKey: \${${KEY_VAR}}
+  apiSecret: \${${SECRET_VAR}}
+portfolios: { main: main }
+instruments: [${SESSION_SYM}]
+strategies:
+${session.strategies}
+logging: { level: error }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
+${session.extra ?? ''}`,
+        );
+        const loaded = loadConfig(file);
+        if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+        const outcome = await runConfiguredSession(loaded, {
+          durationSec: session.durationSec,
+          handleSignals: false,
+        });
+        if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
+        return outcome;
+      },
+    };
+  };
+}
