@@ -22,8 +22,9 @@ const STATE_RANK: Readonly<Record<OrderState, number>> = {
 /**
  * Whether `update` is newer than `current` for the same order. Fills only ever add to
  * executedQty, so it decides first; then updateAt (amendments change neither qty executed nor
- * state); then the state's progress rank. A final state beats any live one, and the venue's
- * word beats Keel's in-flight placeholders (whose times are local). Equal on all three means a
+ * state); then the state's progress rank. A final state beats any live one and never changes
+ * again, except one Keel synthesized (`synthesized`), which the venue's own update replaces; and
+ * the venue's word beats Keel's in-flight placeholders (whose times are local). Equal on all three means a
  * duplicate, except for an amendment confirmed in the same millisecond as the update before
  * it: an AMEND_COMPLETED update whose price or quantity differs is newer (see
  * {@link isSameMillisecondAmend}).
@@ -32,7 +33,10 @@ const STATE_RANK: Readonly<Record<OrderState, number>> = {
  * @returns true when the update should replace `current`
  */
 export function isNewerOrderUpdate(current: Order, update: Order): boolean {
-  if (isFinalOrderState(current.orderState)) return false;
+  // A final state Keel made up (REJECTED for an order the venue had not booked yet) is not the
+  // venue's word: the venue's own later update on that order wins.
+  if (isFinalOrderState(current.orderState))
+    return current.synthesized === true && update.synthesized !== true;
   if (isFinalOrderState(update.orderState)) return true;
   const currentInFlight = STATE_RANK[current.orderState] < 0;
   const updateInFlight = STATE_RANK[update.orderState] < 0;

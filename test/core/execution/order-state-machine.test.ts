@@ -44,6 +44,15 @@ describe('order state machine', () => {
     expect(applyOrderUpdate(open, samePriceAmend)).toBe(open);
   });
 
+  it("lets the venue's own update replace a final state Keel synthesized, and nothing replace the venue's final word", () => {
+    const madeUp = anOrder({ orderState: 'REJECTED', orderId: '', updateAt: 30_000, synthesized: true });
+    const bookedLate = anOrder({ orderState: 'NEW', updateAt: 31_000 });
+    expect(applyOrderUpdate(madeUp, bookedLate)).toBe(bookedLate);
+    expect(applyOrderUpdate(madeUp, { ...madeUp, orderState: 'CANCELLED' })).toBe(madeUp);
+    const rejected = anOrder({ orderState: 'REJECTED', updateAt: 30_000 });
+    expect(applyOrderUpdate(rejected, bookedLate)).toBe(rejected);
+  });
+
   it('replaces an in-flight placeholder with the venue word', () => {
     const pending = anOrder({ orderState: 'PENDING_NEW', orderId: '', updateAt: 50 });
     const acked = anOrder({ orderState: 'NEW', updateAt: 10 });
