@@ -111,13 +111,25 @@ export class OrderPlacement {
   private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {
     if (!this.unresolved.has(intent.ref)) return;
     const now = this.options.timer.now();
-    if (reply.event === PLACE_ORDER_ACK_EVENT) {
-      const data = decodeWire(placeOrderAckDataSchema, reply.data, 'PLACE_ORDER_ACK', ['data']);
-      this.options.emitOrder(orderFromIntent(intent, data.orderNo, data.orderStatus, now));
+    let order: Order;
+    try {
+      if (reply.event === PLACE_ORDER_ACK_EVENT) {
+        const data = decodeWire(placeOrderAckDataSchema, reply.data, 'PLACE_ORDER_ACK', ['data']);
+        order = orderFromIntent(intent, data.orderNo, data.orderStatus, now);
+      } else {
+        const data = decodeWire(orderAckWireSchema, reply.data, `${reply.event} reply`, ['data']);
+        order = orderFromIntent(intent, data.orderId, data.orderState ?? 'NEW', now);
+      }
+    } catch (error) {
+      // The venue answered, so the order is probably live: an ack Keel cannot read is a lost ack.
+      this.options.logger.warn(
+        { ref: intent.ref, err: String(error) },
+        'unreadable ack for a placed order: looking it up',
+      );
+      void this.resolveUnacked(intent);
       return;
     }
-    const data = decodeWire(orderAckWireSchema, reply.data, `${reply.event} reply`, ['data']);
-    this.options.emitOrder(orderFromIntent(intent, data.orderId, data.orderState ?? 'NEW', now));
+    this.options.emitOrder(order);
   }
 
   private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
@@ -151,6 +163,7 @@ export class OrderPlacement {
     try {
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) {
+          if (this.stopped) return;
           await new Promise<void>((resolve) => {
             const cancel = timer.setTimer(() => {
               this.cancelWaits.delete(cancel);
