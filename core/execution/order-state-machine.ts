@@ -68,7 +68,8 @@ function isSameMillisecondAmend(current: Order, update: Order): boolean {
 }
 
 /**
- * Folds one update into an order: final states never change, and stale or duplicate updates
+ * Folds one update into an order: final states never change (except one Keel synthesized, which
+ * the venue's own update replaces), and stale or duplicate updates
  * are absorbed, so any reordering or duplication of a valid update sequence ends in the same
  * order.
  * @param current - the order as last known, or undefined for a first sighting

@@ -34,8 +34,6 @@ export interface InFlightMarking {
 export interface RefusedRequest {
   /** The strategy that sent the request. */
   readonly owner: string;
-  /** Orders put back to the venue's last word (no other request on them still in flight). */
-  readonly restored: readonly Order[];
   /** Every order the request acted on, as it now stands (for a look-up when the outcome is unknown). */
   readonly targets: readonly Order[];
 }
@@ -93,13 +91,12 @@ export class InFlightRequests {
    * The venue refused the request, or its answer never came: each target still showing Keel's
    * placeholder, with no other request on it in flight, is put back to the venue's last word.
    * @param requestRef - the refused request's reference
-   * @returns who sent it and what was put back, or undefined for a request not remembered
+   * @returns who sent it and its target orders as they now stand, or undefined for a request not remembered
    */
   refused(requestRef: string): RefusedRequest | undefined {
     const request = this.requests.get(requestRef);
     if (request === undefined) return undefined;
     this.requests.delete(requestRef);
-    const restored: Order[] = [];
     const targets: Order[] = [];
     for (const target of request.targets) {
       const marked = this.marked.get(target);
@@ -109,13 +106,12 @@ export class InFlightRequests {
         else if (marked.pending.size === 0) {
           this.orders.applyLocal(marked.venueWord);
           this.marked.delete(target);
-          restored.push(marked.venueWord);
         }
       }
       const current = this.orders.byRef.get(target);
       if (current !== undefined) targets.push(current);
     }
-    return { owner: request.owner, restored, targets };
+    return { owner: request.owner, targets };
   }
 
   private mark(target: string, requestRef: string, { orderState, now }: InFlightMarking): void {

@@ -39,7 +39,7 @@ export type InFlightOrderState = (typeof IN_FLIGHT_ORDER_STATES)[number];
 /** Every state an order can be in. */
 export type OrderState = VenueOrderState | InFlightOrderState;
 
-/** States an order never leaves. */
+/** States an order never leaves (except one Keel synthesized, which the venue's own update replaces: `Order.synthesized`). */
 export const FINAL_ORDER_STATES: ReadonlySet<OrderState> = new Set([
   'FILLED',
   'CANCELLED',
