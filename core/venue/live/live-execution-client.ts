@@ -78,6 +78,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
   private readonly catchUp: ExecutionCatchUp;
+  /** References of the orders placed while the executions on the venue were not yet noted. */
+  private readonly placedBeforePrimed = new Set<string>();
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
@@ -88,6 +90,7 @@ export class LiveExecutionClient implements ExecutionPort {
       this.localView,
       { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp },
       this.logger,
+      (clientOrderId) => this.placedBeforePrimed.has(clientOrderId),
     );
     this.placement = new OrderPlacement({
       ws: options.ws,
@@ -140,6 +143,7 @@ export class LiveExecutionClient implements ExecutionPort {
     const intent = command.intent;
     switch (intent.kind) {
       case 'placeOrder':
+        if (!this.catchUp.primed) this.placedBeforePrimed.add(intent.ref);
         this.placement.place(intent);
         return;
       case 'modifyOrder':

@@ -81,37 +81,51 @@ export class ExecutionCatchUp {
    * recent window; undefined: none failed).
    */
   private failedCatchUpFrom: number | null | undefined;
+  /** Whether priming was tried and failed: a later priming may find this session's own fills. */
+  private primingFailed = false;
 
   /**
    * @param rest - the REST client
    * @param view - the client's local view (seen executions)
    * @param policy - margin and page size
    * @param logger - where failures are logged
+   * @param placedThisSession - whether this session placed the order with a clientOrderId
    */
   constructor(
     private readonly rest: VenueRestClient,
     private readonly view: LocalTradingView,
     private readonly policy: ExecutionCatchUpPolicy,
     private readonly logger: Logger,
+    private readonly placedThisSession: (clientOrderId: string) => boolean,
   ) {}
+
+  /** @returns whether the executions already on the venue at the start are noted */
+  get primed(): boolean {
+    return this.executionsPrimed;
+  }
 
   /**
    * Notes the recent executions already on the venue, from the newest one minus the margin, as
    * seen: done before the first login, so no order of this session can have filled yet. A failure
-   * is logged and priming is tried again at the next reconciliation.
+   * is logged and priming is tried again at the next reconciliation; such a late priming skips the
+   * fills of orders this session placed (made while its socket was down, they are to be reported).
    * @returns when noted (or the failure logged)
    */
   async prime(): Promise<void> {
     const { marginMs, pageSize } = this.policy;
     const rest = this.rest;
+    const late = this.primingFailed;
     try {
       const venueNewest = await newestExecutionTime(rest, pageSize);
       if (venueNewest !== undefined) {
-        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize))
+        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize)) {
+          if (late && this.placedThisSession(execution.clientOrderId)) continue;
           this.view.noteExecution(execution.transactionId, execution.timestamp);
+        }
       }
       this.executionsPrimed = true;
     } catch (error) {
+      this.primingFailed = true;
       this.logger.error({ err: String(error) }, 'could not list the executions already on the venue');
     }
   }
@@ -132,12 +146,12 @@ export class ExecutionCatchUp {
   /**
    * The executions reconciliation compares with the ones seen: every execution from the newest
    * one seen minus the margin (the whole recent window when none was seen yet).
-   * @returns the executions, or undefined when none are to be compared (not primed, or failure)
+   * @returns the executions, or undefined when none are to be compared (priming or the fetch failed)
    */
   async recent(): Promise<readonly Execution[] | undefined> {
     if (!this.executionsPrimed) {
       await this.prime();
-      return undefined;
+      if (!this.executionsPrimed) return undefined;
     }
     const { marginMs } = this.policy;
     const newest = this.view.newestExecutionTs();

@@ -80,6 +80,25 @@ describe('live execution client: fills made while the private socket was down', 
     expect(executionsOf(rig.events, 'dup-1')).toHaveLength(1);
   });
 
+  it('reports a gap fill even when the executions on the venue could be listed only after it (priming failed twice)', async () => {
+    const v = await withFirstQuotes(await aPaperVenue());
+    venue = v;
+    // Listing the executions fails at the start and at the first login's reconciliation (a 4xx: not retried).
+    v.faults.failNextRest({ kind: 'status', status: 400, path: '/api/v1/trading/executions/pageable' });
+    v.faults.failNextRest({ kind: 'status', status: 400, path: '/api/v1/trading/executions/pageable' });
+    const rig = await rigOn(v);
+    await eventually(() => rig.events.some((e) => e.kind === 'account'), 'first reconciliation');
+    await restingBid(rig, 'late-prime-1');
+    v.faults.dropConnections('private');
+    await crossTheBid(v);
+    await eventually(
+      () => indexOfState(rig.events, 'late-prime-1', 'FILLED') >= 0,
+      'FILLED after the reconnect',
+    );
+    await eventually(() => executionsOf(rig.events, 'late-prime-1').length > 0, 'the missed fill');
+    expect(executionsOf(rig.events, 'late-prime-1')).toHaveLength(1);
+  });
+
   it('does not report fills that predate the session as new after a reconnect', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
     venue = v;
