@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { Order, PlaceOrderIntent } from '../../../../core/model/index.ts';
-import { VenueTimeoutError } from '../../../../core/venue/errors.ts';
+import { VenueError, VenueTimeoutError } from '../../../../core/venue/errors.ts';
 import { OrderPlacement, type OrderPlacementOptions } from '../../../../core/venue/live/order-placement.ts';
 import type { PrivateWsClient } from '../../../../core/venue/ws/private-ws-client.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
@@ -102,6 +102,36 @@ describe('order placement: acks', () => {
     placement.stop();
     failLookup(new Error('socket closed'));
     await settle();
+    expect(timer.live()).toBe(0);
+  });
+
+  it('ends the lookups with the verdict when the venue refuses them with an error code, instead of looking up all session', async () => {
+    const timer = aManualTimer();
+    let lookups = 0;
+    const { placement, emitted } = aPlacement(
+      () => Promise.reject(new VenueTimeoutError('place_order', 300)),
+      () => {
+        lookups++;
+        return Promise.reject(
+          new VenueError({
+            code: 400001,
+            message: 'bad parameter',
+            method: 'GET',
+            path: '/api/v1/trading/order',
+            httpStatus: 400,
+          }),
+        );
+      },
+      timer,
+    );
+    placement.place(intent);
+    for (let step = 0; step < 12; step++) {
+      await settle();
+      timer.advance(5_000);
+    }
+    await settle();
+    expect(emitted.map((o) => [o.orderState, o.synthesized])).toEqual([['REJECTED', true]]);
+    expect(lookups).toBeGreaterThanOrEqual(3);
     expect(timer.live()).toBe(0);
   });
 });
