@@ -68,7 +68,8 @@ export interface LiveExecutionOptions {
  * mode, the User Data stream as events, and reconciliation after every (re)connect. An order
  * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
- * that depend on them; an execution is never reported twice (a duplicate push is dropped).
+ * that depend on them; a duplicate push is dropped while the execution is remembered (the
+ * catch-up window), and the kernel's own de-duplication catches an older one.
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
