@@ -1,5 +1,6 @@
 import { LiquidationJournal } from '../../backtest/report/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
+import { BookedFills } from '../../core/kernel/index.ts';
 import type { Execution, Order, UserEvent } from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
@@ -8,7 +9,7 @@ import type { RunMetrics } from './run-metrics.ts';
  * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
  * the latest state of every order, the rejections and the liquidations; fills and acks are also
  * counted in the session's metrics. A fill the venue pushed twice (a duplicate push, a replay
- * after a reconnect) counts once, by transactionId, as in the kernel; an order update goes
+ * after a reconnect) counts once, by transactionId, with the kernel's own {@link BookedFills}; an order update goes
  * through the order state machine, so a stale or duplicate one never overwrites a newer state.
  */
 export class UserDataJournal {
@@ -19,7 +20,7 @@ export class UserDataJournal {
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
   private readonly orders = new Map<string, Order>();
-  private readonly transactionIds = new Set<string>();
+  private readonly bookedFills = new BookedFills();
 
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
@@ -36,8 +37,7 @@ export class UserDataJournal {
    */
   observe(event: UserEvent): void {
     if (event.kind === 'execution') {
-      if (this.transactionIds.has(event.execution.transactionId)) return;
-      this.transactionIds.add(event.execution.transactionId);
+      if (!this.bookedFills.book(event.execution.transactionId)) return;
       this.fills.push(event.execution);
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
