@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Execution } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import { executionFromWire } from '../mapping/user-data-mapping.ts';
-import { paginate } from '../rest/paginate.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { LocalTradingView } from './local-trading-view.ts';
 
@@ -37,10 +36,9 @@ export async function fetchExecutionsSince(
   pageSize: number,
 ): Promise<Execution[]> {
   const executions: Execution[] = [];
-  const pages = paginate((page) =>
-    rest.getExecutionsPage({ page, pageSize, ...(begin === undefined ? {} : { begin }) }),
-  );
-  for await (const wire of pages) executions.push(executionFromWire(wire));
+  const query = begin === undefined ? {} : { begin };
+  for await (const wire of rest.pages('getExecutionsPage', query, pageSize))
+    executions.push(executionFromWire(wire));
   return executions;
 }
 
