@@ -18,6 +18,8 @@ interface BarBuilder {
   volume: number;
   /** False until the first trade of the current bar. */
   active: boolean;
+  /** Open time of the last bar this builder closed; -Infinity before any. */
+  lastClosedOpenTime: number;
 }
 
 /**
@@ -26,14 +28,19 @@ interface BarBuilder {
  * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar is built from the feed's
  * closed bars of a finer interval that divides it (the first such interval seen; 1m klines make
  * 5m, 1h or 1d bars, as backtesting.py's resample does), else from trades. Bars are aligned to
- * the epoch (a 1m bar opens on a whole minute); one built from bars closes with the finer bar
- * that ends it, or when an event past its end arrives; one built from trades when an event at or
- * past its end arrives. An interval with no trade or finer bar yields no bar (Keel's choice).
+ * the epoch (a 1m bar opens on a whole minute). One built from bars closes with the finer bar
+ * that ends it, with a finer bar of a later period, or once time is a whole finer interval past
+ * its end (its last finer bar is missing): a feed stamps a kline when it receives it, after its
+ * close, so other events of that moment must not close the coarser bar without it. One built
+ * from trades closes when an event at or past its end arrives. An interval with no trade or finer
+ * bar yields no bar (Keel's choice). When the feed's first bar of a (sym, interval) covers a
+ * period an aggregated bar was already delivered for, {@link BarAggregator.covered} says so, so a
+ * strategy gets one bar per period.
  */
 export class BarAggregator {
   private readonly bySym = new Map<string, BarBuilder[]>();
   private readonly builders: BarBuilder[] = [];
-  /** End time of the earliest forming bar; +Infinity when none. */
+  /** When the earliest forming bar is due to close; +Infinity when none. */
   nextClose = Number.POSITIVE_INFINITY;
 
   /**
@@ -57,6 +64,7 @@ export class BarAggregator {
       close: 0,
       volume: 0,
       active: false,
+      lastClosedOpenTime: Number.NEGATIVE_INFINITY,
     };
     list.push(builder);
     this.bySym.set(sym, list);
@@ -96,6 +104,15 @@ export class BarAggregator {
   }
 
   /**
+   * @param bar - a feed bar of a watched (sym, interval)
+   * @returns true when an aggregated bar of the same or a later period was delivered already
+   */
+  covered(bar: BarEvent): boolean {
+    const builder = this.bySym.get(bar.sym)?.find((b) => b.interval === bar.interval);
+    return builder !== undefined && builder.lastClosedOpenTime >= bar.openTime;
+  }
+
+  /**
    * Adds a closed feed bar to the coarser bars of its sym it divides (a 1m bar to 5m and 1h bars),
    * closing a coarser bar it lies beyond and the one it ends. The first finer interval seen feeds a
    * coarser bar from then on; a bar half built from trades then is dropped (its trades are in the
@@ -121,8 +138,8 @@ export class BarAggregator {
   }
 
   /**
-   * Closes every bar whose end is at or before `ts` (before it, for a bar built from finer bars:
-   * the finer bar ending it arrives at its end), earliest first.
+   * Closes every bar that is due at `ts`, earliest first: one built from trades whose end is at or
+   * before `ts`; one built from finer bars whose end is a whole finer interval or more before it.
    * @param ts - the time that has been reached, epoch ms
    * @param emit - receives each bar that closes
    */
@@ -130,14 +147,7 @@ export class BarAggregator {
     while (this.nextClose <= ts) {
       let due: BarBuilder | undefined;
       for (const b of this.builders) {
-        const end = b.openTime + b.ms;
-        if (
-          b.active &&
-          (b.fromBarsMs > 0 ? end < ts : end <= ts) &&
-          (due === undefined || end < due.openTime + due.ms)
-        ) {
-          due = b;
-        }
+        if (b.active && dueAt(b) <= ts && (due === undefined || dueAt(b) < dueAt(due))) due = b;
       }
       if (due === undefined) break;
       emit(this.closeBar(due));
@@ -176,6 +186,7 @@ export class BarAggregator {
 
   private closeBar(b: BarBuilder): BarEvent {
     b.active = false;
+    b.lastClosedOpenTime = b.openTime;
     const end = b.openTime + b.ms;
     return {
       kind: 'bar',
@@ -195,7 +206,12 @@ export class BarAggregator {
 
   private refreshNextClose(): void {
     let next = Number.POSITIVE_INFINITY;
-    for (const b of this.builders) if (b.active && b.openTime + b.ms < next) next = b.openTime + b.ms;
+    for (const b of this.builders) if (b.active && dueAt(b) < next) next = dueAt(b);
     this.nextClose = next;
   }
+}
+
+/** When a forming bar closes without a later event of its own: see {@link BarAggregator.closeDue}. */
+function dueAt(b: BarBuilder): number {
+  return b.openTime + b.ms + b.fromBarsMs;
 }

@@ -66,7 +66,7 @@ export class MarketRouting {
         if (event.closed) state.closedBars.set(event.sym, event);
         if (this.aggregator.onFeedBar(event)) {
           state.bars.set(`${event.sym}|${event.interval}`, event);
-          if (event.closed) this.deliverBar(event);
+          if (event.closed && !this.aggregator.covered(event)) this.deliverBar(event);
         } else {
           state.bars.set(`${event.sym}|${event.interval}`, event);
         }

@@ -200,6 +200,39 @@ describe('bars aggregated from finer feed bars', () => {
     ]);
   });
 
+  it('builds whole 5m bars from 1m klines that arrive after their close, with other events in between', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    const minutes: [number, number, number, number, number][] = [
+      [100, 102, 99, 101, 1],
+      [101, 104, 100, 103, 2],
+      [103, 103, 97, 98, 3],
+      [98, 100, 98, 99, 4],
+      [99, 101, 99, 100, 5],
+      [100, 100, 96, 97, 6],
+    ];
+    for (const [i, ohlcv] of minutes.entries()) {
+      const end = (i + 1) * 60_000;
+      // A quote just past the minute's end, then the kline received 6 ms after its close.
+      kernel.push(aQuote(end + 3, 100));
+      kernel.push({ ...aFeedBar(i * 60_000, ohlcv), ts: end + 6, recvTs: end + 6 });
+    }
+    expect(bars.map((b) => [b.openTime, b.open, b.high, b.low, b.close, b.volume])).toEqual([
+      [0, 100, 104, 97, 100, 15],
+    ]);
+  });
+
+  it('delivers one bar per period when the first feed bar comes after trades closed an aggregated one', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '1m') }]);
+    kernel.push(aTrade(1_000, 100));
+    kernel.push(aTrade(59_000, 101));
+    kernel.push(aTrade(60_002, 102));
+    kernel.push({ ...aFeedBar(0, [100, 101, 100, 101, 2]), ts: 60_006, recvTs: 60_006 });
+    kernel.push({ ...aFeedBar(60_000, [102, 103, 102, 103, 1]), ts: 120_006, recvTs: 120_006 });
+    expect(bars.map((b) => b.openTime)).toEqual([0, 60_000]);
+  });
+
   it("uses the feed's own 5m bars when it has them, never both", () => {
     const bars: BarEvent[] = [];
     const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
