@@ -1,12 +1,21 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { listFeed } from '../../../backtest/paper-venue/index.ts';
 import {
+  restStatementPages,
   SessionStatement,
   type StatementPages,
   type StatementWindow,
 } from '../../../config/compose/session-statement.ts';
 import { D, ZERO } from '../../../core/model/index.ts';
-import type { MarginLoanStatementWire, StatementWire } from '../../../core/venue/index.ts';
+import {
+  hmacSigner,
+  type MarginLoanStatementWire,
+  type StatementWire,
+  VenueRestClient,
+} from '../../../core/venue/index.ts';
+import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
+import { bboPush, signedRest } from '../../kit/paper-venue-client.ts';
 
 const logger = pino({ level: 'silent' });
 const T = Date.UTC(2026, 0, 5);
@@ -160,5 +169,65 @@ describe('a session’s statement', () => {
     expect(statement.warnings(ZERO, 'USDT')).toEqual([
       '1 statement entry could not be read and is left out of the cash flows: statement entry z (FUNDING_FEE) has no amount.',
     ]);
+  });
+});
+
+const opened = closedAfterEachTest();
+
+describe('a session’s statement on the paper venue', () => {
+  it('pages through the trading statement with the REST client and keeps every funding entry once', async () => {
+    const btc = 'BINANCE_PERP_BTC_USDT';
+    const mark = (ts: number, next: number) => ({
+      recvTs: ts,
+      msg: {
+        arg: { channel: 'MARK_PRICE', sym: btc },
+        data: { markPrice: '100', ts, fundingRate: '0.001', nextFundingTime: next },
+      },
+    });
+    const HOUR = 3_600_000;
+    opened.venue = await aPaperVenue({
+      feed: listFeed([
+        bboPush(btc, '100.0', '100.1', T0),
+        mark(T0 + 1000, T0 + HOUR),
+        mark(T0 + HOUR + 1000, T0 + 2 * HOUR),
+        mark(T0 + 2 * HOUR + 1000, T0 + 3 * HOUR),
+        mark(T0 + 3 * HOUR + 1000, T0 + 4 * HOUR),
+      ]),
+    });
+    const venue = opened.venue;
+    venue.feed.step(2);
+    await venue.feed.until(2);
+    const order = await signedRest(venue, 'POST', '/api/v1/trading/order', {
+      sym: btc,
+      side: 'BUY',
+      orderType: 'MARKET',
+      orderQty: '1',
+      clientOrderId: 'long',
+    });
+    expect(order.body.code).toBe(0);
+    venue.feed.step(3);
+    await venue.feed.until(5);
+    // One entry a page: three funding times held, so three pages (and one more fetch overlapping them).
+    const rest = new VenueRestClient({
+      baseUrl: venue.restUrl,
+      signer: hmacSigner(venue.apiKey, venue.apiSecret),
+      defaultPageSize: 1,
+      logger,
+    });
+    try {
+      const statement = new SessionStatement({ pages: restStatementPages(rest), begin: T0, logger });
+      await statement.refresh(T0 + 3 * HOUR + 1000);
+      await statement.refresh(T0 + 3 * HOUR + 1000);
+      expect(
+        statement.cashFlows()?.map((f) => `${f.ts - T0} ${f.kind} ${f.amount.toFixed()} ${f.sym}`),
+      ).toEqual([
+        `${HOUR} FUNDING_FEE -0.1 ${btc}`,
+        `${2 * HOUR} FUNDING_FEE -0.1 ${btc}`,
+        `${3 * HOUR} FUNDING_FEE -0.1 ${btc}`,
+      ]);
+      expect(statement.warnings(ZERO, 'USDT')).toEqual([]);
+    } finally {
+      await rest.close();
+    }
   });
 });
