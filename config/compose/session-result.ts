@@ -1,5 +1,6 @@
 import {
   type BacktestResult,
+  type CashFlowRecord,
   computeMetrics,
   type JsonValue,
   type LiquidationRecord,
@@ -37,6 +38,13 @@ export interface SessionRecord {
   readonly slots: readonly StrategySlot[];
   readonly orders: readonly Order[];
   readonly fills: readonly Execution[];
+  /**
+   * Funding, interest, borrows and repays from the venue's statements; absent when they could
+   * not be fetched (the figures are then left out, not claimed zero).
+   */
+  readonly cashFlows?: readonly CashFlowRecord[];
+  /** The currency equity is in: cash flows in other coins are listed, not summed. */
+  readonly accountCurrency?: string;
   /** The liquidations the venue reported on its User Data channels (empty when none). */
   readonly liquidations?: readonly LiquidationRecord[];
   readonly sampler: EquitySampler;
@@ -116,7 +124,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
     openTrades: open,
     equityCurve: curve,
     prices,
-    // Funding and interest reach a session only as balance changes, not as cash flows: left out, not claimed zero.
+    ...(session.cashFlows === undefined ? {} : { cashFlows: session.cashFlows }),
     ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
     metrics: computeMetrics({
       equityCurve: curve,
@@ -132,6 +140,8 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       annualization: runAnnualizationOf(session.instruments, session.sampler.bucketMs),
       contractSizeOf,
       ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
+      ...(session.cashFlows === undefined ? {} : { cashFlows: session.cashFlows }),
+      ...(session.accountCurrency === undefined ? {} : { accountCurrency: session.accountCurrency }),
     }),
   };
 }

@@ -1,4 +1,10 @@
-import { formatStrategyFault, liquidationNotice } from '../../backtest/report/index.ts';
+import {
+  type BacktestResult,
+  formatMoney,
+  formatStrategyFault,
+  liquidationNotice,
+  loanTotals,
+} from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { shownPath } from './shown-path.ts';
 import type { VenueSessionOutcome } from './venue-session.ts';
@@ -15,8 +21,9 @@ export function formatFill(fill: Execution): string {
 /**
  * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), a
  * liquidation of the account (⚠), setup mistakes that leave a strategy idle (⚠, e.g. bars of a
- * sym the feed never had), and
- * where the recording, result and report were written.
+ * sym the feed never had, a statement that could not be fetched), what was paid in fees, funding
+ * and interest and what was borrowed (from the venue's statement), and where the recording,
+ * result and report were written.
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
  * @returns the text, lines ending in newlines
@@ -31,9 +38,40 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
     ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
+    ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : ''),
     ...(outcome.recording === undefined ? [] : [`  recording: ${shownPath(outcome.recording)}`]),
     `  result:    ${shownPath(outcome.outputs.json)}`,
     `  report:    ${shownPath(outcome.outputs.html)}`,
     '',
   ].join('\n');
+}
+
+/**
+ * What the session paid besides its fills' PnL, and what it borrowed, as a backtest's summary
+ * says it: only when the venue's statement was read (otherwise a warning says why not).
+ * Funding is shown when the session traded perpetuals or paid any; interest when it used loans or paid any.
+ */
+function cashFlowLines(result: BacktestResult, settle: string): string[] {
+  const m = result.metrics;
+  if (result.cashFlows === undefined) return [];
+  const money = (amount: NonNullable<typeof m.fundingPaid>) =>
+    `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
+  const loans = loanTotals(result.cashFlows);
+  const perpetuals =
+    result.cashFlows.some((f) => f.kind === 'FUNDING_FEE') ||
+    [...result.fills].some((f) => f.sym.includes('_PERP_'));
+  const paid = [
+    `  paid: fees ${money(m.feesPaid)}`,
+    m.fundingPaid === undefined || (!perpetuals && m.fundingPaid.isZero())
+      ? ''
+      : `, funding ${money(m.fundingPaid)}${m.fundingPaid.isNegative() ? ' (net received)' : ''}`,
+    m.interestPaid === undefined || (loans.length === 0 && m.interestPaid.isZero())
+      ? ''
+      : `, interest ${money(m.interestPaid)}`,
+  ].join('');
+  const loanParts = loans.map(
+    ({ coin, borrowed, repaid, owed }) =>
+      `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(owed)} ${coin} owed at the end`,
+  );
+  return [paid, ...(loanParts.length === 0 ? [] : [`  loans: ${loanParts.join('; ')}`])];
 }

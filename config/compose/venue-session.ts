@@ -4,7 +4,7 @@ import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
 import { type LocalTradingState, planReconciliation } from '../../core/execution/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
-import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
+import { type Dec, type Execution, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
@@ -18,6 +18,7 @@ import { newRunTag } from './run-tag.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
+import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
@@ -228,6 +229,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   const startEquity = kernel.state.equity();
   startSampler(options.sessionClock());
+  // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement).
+  const statement = new SessionStatement({
+    pages: restStatementPages(live.rest),
+    begin: options.sessionClock(),
+    logger,
+  });
+  const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
   for (const sub of subscriptions) live.marketData.subscribe(sub);
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const startedAt = Date.now();
@@ -276,10 +284,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   startSampler(endTs);
   sampler.sample(endTs);
   const endEquity = kernel.state.equity();
+  stopStatementRefresh();
+  await statement.refresh(endTs);
   await live.stop();
   recorder?.close();
   await metrics.close();
 
+  const cashFlows = statement.cashFlows();
   const sessionOnly = sessionResult({
     title: `${options.mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? options.slots.map((s) => s.strategy.name).join(', ')}`,
     mode: options.mode,
@@ -291,6 +302,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     orders: journal.orderList(),
     fills: journal.fills,
     liquidations: journal.liquidations.records(),
+    ...(cashFlows === undefined ? {} : { cashFlows }),
+    accountCurrency: settleAsset,
     sampler,
     fillModel: options.fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
@@ -308,6 +321,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
       (w): w is string => w !== undefined,
     ),
+    ...statement.warnings(sessionOnly.metrics.liquidationFees ?? ZERO, settleAsset),
   ];
   const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);

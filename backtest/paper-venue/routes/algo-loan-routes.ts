@@ -5,6 +5,7 @@ import { algoTarget } from '../algo-commands.ts';
 import { badParameter, PaperApiError } from '../envelope.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
 import { optionalText, requiredText } from '../request-fields.ts';
+import { statementEntries } from '../statement-entries.ts';
 import { algoOrderToWire, decimalsAsText, liquidationEventToWire } from '../wire-views.ts';
 import type { RouteContext, RouteHandler } from './route-context.ts';
 
@@ -94,6 +95,7 @@ function loanStatement(context: RouteContext): unknown {
   const coin = optionalText(context.params, 'coin', context.where);
   const flows = context.book.loanOrders
     .map((o) => ({
+      id: o.loanOrderId,
       type: o.type,
       coin: o.coin,
       amount: o.amount,
@@ -101,10 +103,11 @@ function loanStatement(context: RouteContext): unknown {
       createAt: Number(o.createAt ?? 0),
     }))
     .concat(
-      context.book.sim
-        .statement()
-        .filter((f) => f.type !== 'FUNDING_FEE')
+      // The sim books each borrow and repay too: listed above as their loan orders, not twice.
+      statementEntries(context.book.sim.statement())
+        .filter((f) => f.type === 'DEDUCT_INTEREST' || f.type === 'LIQUIDATION_FEE')
         .map((f) => ({
+          id: f.id,
           type: f.type,
           coin: f.coin,
           amount: formatDecimal(f.amount),

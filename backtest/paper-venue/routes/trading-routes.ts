@@ -3,6 +3,7 @@ import { type EndpointName, orderToWire } from '../../../core/venue/index.ts';
 import { queryOrder } from '../order-commands.ts';
 import { ARCHIVE_WINDOW, NINETY_DAYS, pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
 import { optionalBoolean, optionalText } from '../request-fields.ts';
+import { statementEntries } from '../statement-entries.ts';
 import { decimalsAsText, executionToWire, positionToWire } from '../wire-views.ts';
 import type { RouteContext, RouteHandler } from './route-context.ts';
 
@@ -84,15 +85,16 @@ export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   getStatement: (c) => {
     const type = optionalText(c.params, 'type', c.where);
     const coin = optionalText(c.params, 'coin', c.where);
-    const flows = c.book.sim
-      .statement()
-      .filter((f) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin));
+    const flows = statementEntries(c.book.sim.statement()).filter(
+      (f) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin),
+    );
     const rows = windowed(flows, (f) => f.ts, c.params, NINETY_DAYS, c.now(), c.where).map((f) => {
       const borrowed = [...c.book.loans.values()]
         .filter((l) => l.coin === f.coin)
         .reduce((sum, l) => sum.plus(l.principal), f.amount.mul(0));
       // Funding, interest and liquidation fees move the balance, not the loan: before = after.
       return decimalsAsText({
+        id: f.id,
         type: f.type,
         coin: f.coin,
         ...(f.sym === undefined ? {} : { sym: f.sym }),

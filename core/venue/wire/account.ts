@@ -108,6 +108,11 @@ export const STATEMENT_TYPES = ['FUNDING_FEE', 'DEDUCT_INTEREST', 'LIQUIDATION_F
 
 /** A statement entry (`GET /api/v1/trading/statement`): beforeBorrow, afterBorrow, deltaAmount per the spec. */
 export const statementWireSchema = z.looseObject({
+  /**
+   * The entry's id, which a client dedupes repeated fetches by (Keel's choice of field name: the
+   * spec and the public docs name none; a number is read as its digits).
+   */
+  id: z.union([z.string(), z.number().transform(String)]).optional(),
   type: z.string(),
   coin: z.string().optional(),
   sym: z.string().optional(),

@@ -110,6 +110,8 @@ export type MarginLoanOrderWire = z.output<typeof marginLoanOrderWireSchema>;
 
 /** `GET .../marginLoan/loan/statement` entry: borrow, repay, interest and liquidation-fee settlement. */
 export const marginLoanStatementWireSchema = z.looseObject({
+  /** The entry's id, for deduping repeated fetches (Keel's choice of field name, as on the trading statement). */
+  id: z.union([z.string(), z.number().transform(String)]).optional(),
   type: z.string(),
   coin: z.string(),
   amount: decimalText,
