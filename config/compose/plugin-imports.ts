@@ -4,8 +4,9 @@ let registered = false;
 
 /**
  * Lets strategy plugins outside this repository import Keel as `keel` (the strategy API,
- * `core/kernel/index.ts`) and `keel/model` (`core/model/index.ts`), and `zod` as Keel's own copy
- * (Keel's choice: one zod for Keel and its plugins, and no install in the plugin's folder). Installs
+ * `core/kernel/index.ts`) and `keel/model` (`core/model/index.ts`), and zod, trading-signals, rxjs
+ * and decimal.js as Keel's own copies (Keel's choice: one copy for Keel and its plugins, and no
+ * install in the plugin's folder). Installs
  * the resolution hooks of `plugin-import-hooks.js` once per process, before the first plugin loads.
  */
 export function resolvePluginImportsFromKeel(): void {

@@ -10,21 +10,26 @@ const SESSION = resolve('backtest/sessions/example-synthetic.jsonl.gz');
 const newDir = tempDirsRemovedAfterAll('keel-outside-plugin-');
 
 describe('a strategy plugin kept outside the Keel repository', () => {
-  it("imports 'keel', 'keel/model' and 'zod' with no package.json or node_modules of its own", () => {
+  it("imports 'keel', 'keel/model', zod, trading-signals and rxjs with no package.json or node_modules of its own", () => {
     const dir = newDir();
     writeFileSync(
       join(dir, 'buy-first-bar.ts'),
       `import { z } from 'zod';
-import { defineStrategy } from 'keel';
+import { filter } from 'rxjs';
+import { MACD, EMA } from 'trading-signals';
+import { defineStrategy, warmUp } from 'keel';
 import { D } from 'keel/model';
 
 export default defineStrategy({
   name: 'buy-first-bar',
   params: z.object({ sym: z.string(), qty: z.string() }),
-  state: () => ({ done: false }),
-  onStart: (ctx) => ctx.watchBars(ctx.params.sym, '1m'),
+  state: () => ({ done: false, macd: warmUp(new MACD(new EMA(3), new EMA(5), new EMA(2))) }),
+  setup: (ctx) => {
+    ctx.bars(ctx.params.sym, '1m').pipe(filter((bar) => bar.closed)).subscribe((bar) => ctx.state.macd.update(bar.close));
+    return undefined;
+  },
   onBar: (ctx, bar) => {
-    if (ctx.state.done) return;
+    if (ctx.state.done || !ctx.state.macd.warm) return;
     ctx.state.done = true;
     return ctx.order.market({ sym: bar.sym, side: 'BUY', qty: D(ctx.params.qty) });
   },
