@@ -2,7 +2,6 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
-import { type LocalTradingState, planReconciliation } from '../../core/execution/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -85,9 +84,6 @@ export interface VenueSessionOutcome {
   readonly outputs: RunOutputPaths;
   readonly result: BacktestResult;
 }
-
-/** What Keel holds before its first reconciliation: nothing. */
-const NOTHING_HELD: LocalTradingState = { openOrders: [], positions: [], assets: [] };
 
 const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
 
@@ -193,7 +189,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
-  // The strategies start once the venue's state found at startup is folded (see below).
+  // The strategies start once the venue's state found at startup is folded: the execution client's
+  // start reconciles (once) and emits that state to the kernel, subscribed to User Data at once.
   let reconciled: () => void = () => {};
   const reconciliation = new Promise<void>((r) => (reconciled = r));
   const finished = kernel.start(reconciliation);
@@ -210,10 +207,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     await metrics.close();
     throw error;
   }
-  // The first reconciliation, before onStart (as NautilusTrader does): a strategy starting on an
-  // account that already holds positions, orders or algo orders sees them.
-  const snapshot = await live.execution.snapshot();
-  for (const event of planReconciliation(NOTHING_HELD, snapshot).events) kernel.push(event);
+  // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
+  // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
