@@ -1,7 +1,6 @@
-import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
-import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
+import { EquitySampler } from '../../backtest/runner/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -9,18 +8,17 @@ import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/ve
 import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
-import { defaultedSpecNotes } from './instrument-specs.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
-import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import type { RunOutputPaths } from './run-outputs.ts';
 import { newRunTag } from './run-tag.ts';
-import { SessionRecorder } from './session-recorder.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
-import { sessionResult } from './session-result.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { UserDataJournal } from './user-data-journal.ts';
+import { openVenueSessionRecording } from './venue-session-recording.ts';
+import { writeVenueSessionReport } from './venue-session-report.ts';
 
 /** Everything a live or paper session needs; paper mode passes the embedded venue's addresses. */
 export interface VenueSessionOptions {
@@ -104,21 +102,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
     logger.info({ url: metricsUrl }, 'Prometheus metrics served');
   }
-  const recordingPath = config.recording === undefined ? undefined : resolve(config.recording.path);
-  const recorder =
-    recordingPath === undefined
-      ? undefined
-      : await SessionRecorder.open(
-          recordingPath,
-          {
-            venue: options.venue.label,
-            symbols: options.instruments.map((s) => s.sym),
-            startTime: options.sessionClock() || Date.now(),
-            synthetic: options.synthetic,
-            description: `${options.mode} session of ${options.slots.map((s) => s.strategy.name).join(', ')}${options.synthetic ? ' on SYNTHETIC market data (generated, not a real market)' : ''}`,
-          },
-          options.sessionClock,
-        );
+  const { path: recordingPath, recorder } = await openVenueSessionRecording({
+    ...options,
+    venueLabel: options.venue.label,
+  });
 
   const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
   // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
@@ -275,37 +262,18 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   recorder?.close();
   await metrics.close();
 
-  const sessionOnly = sessionResult({
-    title: `${options.mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? options.slots.map((s) => s.strategy.name).join(', ')}`,
-    mode: options.mode,
-    venue: options.venue.label,
-    synthetic: options.synthetic,
-    recording: recordingPath,
-    instruments: options.instruments,
-    slots: options.slots,
-    orders: journal.orderList(),
-    fills: journal.fills,
-    liquidations: journal.liquidations.records(),
+  const { result, outputs } = await writeVenueSessionReport({
+    ...options,
+    venueLabel: options.venue.label,
+    recordingPath,
+    kernel,
+    journal,
     sampler,
-    fillModel: options.fillModel,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-    runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason, settleAsset },
-    // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
-    assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
+    faults,
+    latency: options.latency,
+    stopReason,
+    settleAsset,
   });
-  const warnings = [
-    ...setupWarnings(
-      kernel,
-      options.slots,
-      options.instruments.map((spec) => spec.sym),
-      'the feed',
-    ),
-    ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
-      (w): w is string => w !== undefined,
-    ),
-  ];
-  const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
-  const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   return {
     exitCode: sessionExitCode(stopReason, faults.length),
     fills: journal.fills,

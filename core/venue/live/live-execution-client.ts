@@ -4,7 +4,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
-import { RequestRuleError, VenueError } from '../errors.ts';
+import { VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import {
@@ -14,6 +14,7 @@ import {
   replaceOrderRequest,
 } from '../ws/order-entry.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
+import { commandRejection } from './command-rejection.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { isOutcomeUnknown } from './lost-reply-lookups.ts';
@@ -268,21 +269,9 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   private rejectCommand(command: StrategyIntent, error: unknown): void {
-    const now = this.timer.now();
-    const code = error instanceof VenueError ? error.code : error instanceof RequestRuleError ? 400001 : -1;
-    const message = error instanceof Error ? error.message : String(error);
-    this.logger.warn(
-      { ref: command.intent.ref, kind: command.intent.kind, code, message },
-      'venue refused a command',
-    );
-    this.emit({
-      kind: 'commandRejected',
-      ts: now,
-      recvTs: now,
-      ref: command.intent.ref,
-      intentKind: command.intent.kind,
-      code,
-      message,
-    });
+    const rejection = commandRejection(command, error, this.timer.now());
+    const { ref, intentKind: kind, code, message } = rejection;
+    this.logger.warn({ ref, kind, code, message }, 'venue refused a command');
+    this.emit(rejection);
   }
 }

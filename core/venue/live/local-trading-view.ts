@@ -67,31 +67,6 @@ export class LocalTradingView {
     return this.changes.updatedSince(event, mark);
   }
 
-  private fold(event: UserEvent): void {
-    switch (event.kind) {
-      case 'order': {
-        const order = event.order;
-        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
-        else this.believedOpen.set(order.clientOrderId, order);
-        break;
-      }
-      case 'position':
-        this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
-        break;
-      case 'asset':
-        this.assets.set(event.asset.coin, event.asset);
-        break;
-      case 'execution':
-        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
-        break;
-      case 'algoOrder':
-        if (event.algoOrder.state === 'NEW')
-          this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
-        else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
-        break;
-    }
-  }
-
   /**
    * Records an execution as known without it being reported (one that happened before the
    * session, seen when the client primes its view).
@@ -134,5 +109,30 @@ export class LocalTradingView {
       openAlgoOrders: [...this.openAlgoOrders.values()],
       seenExecutionIds: new Set(this.executions.keys()),
     };
+  }
+
+  private fold(event: UserEvent): void {
+    switch (event.kind) {
+      case 'order': {
+        const order = event.order;
+        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
+        else this.believedOpen.set(order.clientOrderId, order);
+        break;
+      }
+      case 'position':
+        this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
+        break;
+      case 'asset':
+        this.assets.set(event.asset.coin, event.asset);
+        break;
+      case 'execution':
+        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
+        break;
+      case 'algoOrder':
+        if (event.algoOrder.state === 'NEW')
+          this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
+        else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
+        break;
+    }
   }
 }
