@@ -96,7 +96,7 @@ export class ReconciliationRuns {
           complete = await this.runOnce();
           for (const waiter of waiters) waiter.resolve();
         } catch (error) {
-          this.options.logger.error({ err: String(error) }, 'reconciliation failed: it is tried again');
+          this.options.logger.error({ err: String(error) }, 'reconciliation failed; it will be tried again');
           for (const waiter of waiters) waiter.reject(error);
         }
         if (complete) this.failures = 0;
@@ -137,6 +137,10 @@ export class ReconciliationRuns {
     const { baseMs, capMs } = this.options.retry;
     const delay = Math.min(capMs, baseMs * 2 ** Math.min(this.failures, 30));
     this.failures++;
+    this.options.logger.warn(
+      { delayMs: delay, failures: this.failures },
+      'reconciliation incomplete: retrying',
+    );
     this.cancelRetry = this.options.timer.setTimer(() => {
       this.cancelRetry = () => undefined;
       this.request().catch(() => undefined);
