@@ -1,28 +1,25 @@
-import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
-import { EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
-import { type LocalTradingState, planReconciliation } from '../../core/execution/index.ts';
+import { EquitySampler } from '../../backtest/runner/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
-import { type Dec, type Execution, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
+import { type Dec, type Execution, type InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
-import { defaultedSpecNotes } from './instrument-specs.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
-import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import type { RunOutputPaths } from './run-outputs.ts';
 import { newRunTag } from './run-tag.ts';
-import { SessionRecorder } from './session-recorder.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
-import { sessionResult } from './session-result.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { UserDataJournal } from './user-data-journal.ts';
+import { openVenueSessionRecording } from './venue-session-recording.ts';
+import { writeVenueSessionReport } from './venue-session-report.ts';
 
 /** Everything a live or paper session needs; paper mode passes the embedded venue's addresses. */
 export interface VenueSessionOptions {
@@ -87,9 +84,6 @@ export interface VenueSessionOutcome {
   readonly result: BacktestResult;
 }
 
-/** What Keel holds before its first reconciliation: nothing. */
-const NOTHING_HELD: LocalTradingState = { openOrders: [], positions: [], assets: [] };
-
 const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
 
 /**
@@ -109,21 +103,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
     logger.info({ url: metricsUrl }, 'Prometheus metrics served');
   }
-  const recordingPath = config.recording === undefined ? undefined : resolve(config.recording.path);
-  const recorder =
-    recordingPath === undefined
-      ? undefined
-      : await SessionRecorder.open(
-          recordingPath,
-          {
-            venue: options.venue.label,
-            symbols: options.instruments.map((s) => s.sym),
-            startTime: options.sessionClock() || Date.now(),
-            synthetic: options.synthetic,
-            description: `${options.mode} session of ${options.slots.map((s) => s.strategy.name).join(', ')}${options.synthetic ? ' on SYNTHETIC market data (generated, not a real market)' : ''}`,
-          },
-          options.sessionClock,
-        );
+  const { path: recordingPath, recorder } = await openVenueSessionRecording({
+    ...options,
+    venueLabel: options.venue.label,
+  });
 
   const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
   // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
@@ -194,7 +177,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
-  // The strategies start once the venue's state found at startup is folded (see below).
+  // The strategies start once the venue's state found at startup is folded: the execution client's
+  // start reconciles (once) and emits that state to the kernel, subscribed to User Data at once.
   let reconciled: () => void = () => {};
   const reconciliation = new Promise<void>((r) => (reconciled = r));
   const finished = kernel.start(reconciliation);
@@ -211,10 +195,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     await metrics.close();
     throw error;
   }
-  // The first reconciliation, before onStart (as NautilusTrader does): a strategy starting on an
-  // account that already holds positions, orders or algo orders sees them.
-  const snapshot = await live.execution.snapshot();
-  for (const event of planReconciliation(NOTHING_HELD, snapshot).events) kernel.push(event);
+  // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
+  // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
@@ -290,41 +272,19 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   recorder?.close();
   await metrics.close();
 
-  const cashFlows = statement.cashFlows();
-  const sessionOnly = sessionResult({
-    title: `${options.mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? options.slots.map((s) => s.strategy.name).join(', ')}`,
-    mode: options.mode,
-    venue: options.venue.label,
-    synthetic: options.synthetic,
-    recording: recordingPath,
-    instruments: options.instruments,
-    slots: options.slots,
-    orders: journal.orderList(),
-    fills: journal.fills,
-    liquidations: journal.liquidations.records(),
-    ...(cashFlows === undefined ? {} : { cashFlows }),
-    accountCurrency: settleAsset,
+  const { result, outputs } = await writeVenueSessionReport({
+    ...options,
+    venueLabel: options.venue.label,
+    recordingPath,
+    kernel,
+    journal,
+    statement,
     sampler,
-    fillModel: options.fillModel,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-    runConfig: { mode: options.mode, lockstep: options.lockstep, stoppedBy: stopReason, settleAsset },
-    // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
-    assumptions: options.mode === 'paper' ? defaultedSpecNotes(options.instruments) : [],
+    faults,
+    latency: options.latency,
+    stopReason,
+    settleAsset,
   });
-  const warnings = [
-    ...setupWarnings(
-      kernel,
-      options.slots,
-      options.instruments.map((spec) => spec.sym),
-      'the feed',
-    ),
-    ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
-      (w): w is string => w !== undefined,
-    ),
-    ...statement.warnings(sessionOnly.metrics.liquidationFees ?? ZERO, settleAsset),
-  ];
-  const result: BacktestResult = { ...sessionOnly, meta: { ...sessionOnly.meta, warnings }, faults };
-  const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   return {
     exitCode: sessionExitCode(stopReason, faults.length),
     fills: journal.fills,

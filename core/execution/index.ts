@@ -8,6 +8,6 @@ export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
 export type { OrderTrackerOptions } from './order-tracker.ts';
 export { OrderTracker } from './order-tracker.ts';
-export type { LocalTradingState, ReconciliationPlan } from './reconciliation.ts';
+export type { LocalTradingState, ReconcileOptions, ReconciliationPlan } from './reconciliation.ts';
 export { planReconciliation, reconcile } from './reconciliation.ts';
 export type { InFlightRequest } from './tracked-orders.ts';

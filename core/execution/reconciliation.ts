@@ -22,6 +22,18 @@ export interface ReconciliationPlan {
   readonly vanished: readonly Order[];
 }
 
+/** How {@link reconcile} treats what changed while its snapshot was being taken. */
+export interface ReconcileOptions {
+  /**
+   * Whether an update newer than the snapshot (a push that came after the snapshot was begun)
+   * already settled what this corrective event is about: such an event is dropped rather than
+   * let an older value overwrite the newer one, and a vanished order it concerns is not looked up.
+   * Asked once more for every event just before the list is returned (after the lookups' waits).
+   * Default: nothing is superseded.
+   */
+  readonly superseded?: (event: UserEvent) => boolean;
+}
+
 /**
  * Compares local state with a venue snapshot. Executions the snapshot lists that Keel has not
  * seen come first, oldest first, each once (so a strategy hears of a fill before the FILLED order
@@ -90,20 +102,26 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
  * looked up by its caller reference. The venue's answer is emitted as it is (usually a final
  * state); an order the venue does not know is emitted REJECTED when it was never acknowledged
  * (PENDING_NEW) and CANCELLED otherwise, marked `synthesized` so a later venue update supersedes
- * it. Nothing is re-sent.
+ * it. Nothing is re-sent. Events an update newer than the snapshot superseded are left out (see
+ * {@link ReconcileOptions.superseded}).
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
  * @param port - where to look vanished orders up
+ * @param options - what counts as superseded by a newer update
  * @returns the corrective User Data events, in a deterministic order
+ * @throws whatever the port's lookup throws
  */
 export async function reconcile(
   local: LocalTradingState,
   snapshot: VenueSnapshot,
   port: Pick<ExecutionPort, 'lookupOrder'>,
+  options: ReconcileOptions = {},
 ): Promise<readonly UserEvent[]> {
+  const superseded = options.superseded ?? (() => false);
   const plan = planReconciliation(local, snapshot);
   const events = [...plan.events];
   for (const order of plan.vanished) {
+    if (superseded({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order })) continue;
     const found = await port.lookupOrder(order.sym, order.clientOrderId);
     const resolved: Order = found ?? {
       ...order,
@@ -114,7 +132,7 @@ export async function reconcile(
     };
     events.push({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order: resolved });
   }
-  return events;
+  return events.filter((event) => !superseded(event));
 }
 
 /**

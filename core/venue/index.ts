@@ -10,8 +10,8 @@ export { SUCCESS_CODES, VENUE_ERROR_MEANINGS, venueErrorMeaning } from './error-
 export type { DecodeIssue, VenueErrorInit } from './errors.ts';
 export { DecodeError, RequestRuleError, VenueError, VenueTimeoutError } from './errors.ts';
 // Live execution client: the execution port on the venue.
-export type { LiveExecutionOptions } from './live/live-execution-client.ts';
 export { LiveExecutionClient } from './live/live-execution-client.ts';
+export type { LiveExecutionOptions } from './live/live-execution-options.ts';
 export type { LiveVenue, LiveVenueOptions, RawVenueMessage } from './live/live-venue.ts';
 export { createLiveVenue } from './live/live-venue.ts';
 // Wire <-> model mapping.

@@ -24,6 +24,11 @@ export interface LiveSessionRun {
   readonly durationSec: number;
   /** More top-level config lines. */
   readonly extra?: string;
+  /**
+   * The REST base URL the session is given instead of the venue's (e.g. a counting proxy in front
+   * of it); the WebSocket URLs stay the venue's.
+   */
+  readonly restUrl?: string;
 }
 
 /** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
@@ -83,7 +88,9 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
           file,
           `mode: live
 venue:
-  restUrl: ${venue.restUrl}
+  restUrl: ${session.restUrl ?? venue.restUrl}
+  privateWsUrl: ${venue.privateWsUrl}
+  marketDataWsUrl: ${venue.marketDataWsUrl}
   apiKey: \${${KEY_VAR}}
   apiSecret: \${${SECRET_VAR}}
 portfolios: { main: main }

@@ -16,6 +16,8 @@ export interface ScriptedReply {
   readonly body: unknown;
   /** Answer only after this many ms (to provoke client timeouts). */
   readonly delayMs?: number;
+  /** Answer only once this settles (to hold a reply until the test has done something else). */
+  readonly heldUntil?: Promise<unknown>;
 }
 
 /** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
@@ -58,7 +60,8 @@ export async function startFakeVenueHttp(
         res.setHeader('content-type', 'application/json');
         res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
       };
-      if (reply.delayMs === undefined) answer();
+      if (reply.heldUntil !== undefined) reply.heldUntil.then(answer, answer);
+      else if (reply.delayMs === undefined) answer();
       else setTimeout(answer, reply.delayMs).unref();
     });
   });

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
-import { type ExecutionPort, reconcile, type VenueSnapshot } from '../../execution/index.ts';
+import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
-import { RequestRuleError, VenueError } from '../errors.ts';
+import { VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
-import type { VenueRestClient } from '../rest/rest-client.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import {
   cancelOrderRequest,
@@ -14,58 +13,23 @@ import {
   type OrderEntryRequest,
   replaceOrderRequest,
 } from '../ws/order-entry.ts';
-import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
+import { commandRejection } from './command-rejection.ts';
+import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { isOutcomeUnknown } from './lost-reply-lookups.ts';
-import {
-  DEFAULT_LOST_REPLY_LOOKUPS,
-  type LostReplyPolicy,
-  resolveLostReply,
-} from './lost-reply-resolution.ts';
-import type { ExecutionCatchUpPolicy } from './missed-executions.ts';
+import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { OrderPlacement } from './order-placement.ts';
+import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { runRestCommand } from './rest-commands.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
-
-/** Options of the live execution client. */
-export interface LiveExecutionOptions {
-  readonly rest: VenueRestClient;
-  readonly ws: PrivateWsClient;
-  /** brokerClientId of the spec's PLACE_ORDER (US equities). */
-  readonly brokerClientId?: string;
-  readonly timer?: TimerPort;
-  /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
-  readonly newReference?: () => string;
-  /**
-   * Fewest "no such order" lookups before an order whose ack never came is declared REJECTED.
-   * Default 3.
-   */
-  readonly lookupAttempts?: number;
-  /** Wait before the second such lookup, ms; it doubles after each, up to `lookupBackoffCapMs`. Default 500. */
-  readonly lookupSpacingMs?: number;
-  /** Longest wait between such lookups, ms. Default 5 000. */
-  readonly lookupBackoffCapMs?: number;
-  /**
-   * How long, after its ack was due, an order the venue does not know stays pending (looked up
-   * again and again) before it is declared REJECTED, ms. Keel's choice, default 30 000: a real
-   * venue's order entry can lag seconds behind the ack timeout under load (gateway queues, a busy
-   * matching engine), and an order declared rejected too early is an orphan live order; 30 s is
-   * far beyond such lags yet short enough that a strategy is not left waiting for minutes.
-   */
-  readonly unackedGiveUpMs?: number;
-  /** How a REST command whose reply was lost (timeout, network error) is looked up. */
-  readonly lostReplyLookups?: Partial<LostReplyPolicy>;
-  /** How executions missed while the socket was down are fetched after a reconnect. */
-  readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
-  readonly logger?: Logger;
-}
 
 /**
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
  * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
- * mode, the User Data stream as events, and reconciliation after every (re)connect. An order
+ * mode, the User Data stream as events, and reconciliation after every (re)connect (retried
+ * with backoff when it fails; a push newer than its snapshot is never overwritten). An order
  * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
@@ -79,6 +43,9 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
   private readonly catchUp: ExecutionCatchUp;
+  private readonly reconciliations: ReconciliationRuns;
+  /** The reconciliation after the first login, which {@link LiveExecutionClient.start} awaits. */
+  private firstReconciliation: Promise<void> | undefined;
   /** References of the orders placed while the executions on the venue were not yet noted. */
   private readonly placedBeforePrimed = new Set<string>();
 
@@ -108,10 +75,25 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
+    this.reconciliations = new ReconciliationRuns({
+      view: this.localView,
+      catchUp: this.catchUp,
+      snapshot: () => this.snapshot(),
+      lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
+      emitCorrection: (event) => this.emit(event, 'correction'),
+      afterReconciliation: () => this.placement.resolveAllUnacked(),
+      timer: this.timer,
+      retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
+      logger: this.logger,
+    });
     this.subscriptions.push(
       options.ws.userEvents.subscribe((event) => this.emit(event)),
       options.ws.connection.subscribe((event) => {
-        if (event.kind === 'loggedIn') void this.reconcile();
+        if (event.kind !== 'loggedIn') return;
+        const reconciliation = this.reconciliations.request();
+        // A failure is logged and retried by the runs; only start() waits on the first one.
+        reconciliation.catch(() => undefined);
+        this.firstReconciliation ??= reconciliation;
       }),
     );
   }
@@ -123,17 +105,23 @@ export class LiveExecutionClient implements ExecutionPort {
 
   /**
    * Notes the executions already on the venue (they predate the session and are never reported),
-   * then connects the private WebSocket; reconciliation runs after this and every later login.
-   * @returns when logged in
+   * connects the private WebSocket, and reconciles: the venue's open orders, algo orders,
+   * positions, assets and account are emitted as events before this resolves, so a caller that
+   * subscribed to {@link LiveExecutionClient.events} first holds the venue's state (this is the
+   * session's one startup reconciliation). Reconciliation runs again after every later login.
+   * @returns when logged in and reconciled
+   * @throws the login's error, or the first reconciliation's (its snapshot failed; it is retried)
    */
   async start(): Promise<void> {
     await this.catchUp.prime();
     await this.options.ws.connect();
+    await (this.firstReconciliation ?? this.reconciliations.request());
   }
 
   /** Stops: closes the WebSocket and completes the event stream. @returns when closed */
   async stop(): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.reconciliations.stop();
     this.placement.stop();
     await this.options.ws.close();
     this.subject.complete();
@@ -227,15 +215,17 @@ export class LiveExecutionClient implements ExecutionPort {
   /**
    * Keeps the local view reconciliation compares with the venue's, then passes the event on; an
    * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
-   * is dropped.
+   * is dropped. An update from the venue is noted as newer than a snapshot being taken; a
+   * reconciliation's correction is as old as its snapshot.
    */
-  private emit(event: UserEvent): void {
+  private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
     if (event.kind === 'execution' && this.localView.hasExecution(event.execution.transactionId)) {
       this.logger.debug({ transactionId: event.execution.transactionId }, 'execution already reported');
       return;
     }
     if (event.kind === 'order') this.placement.settle(event.order.clientOrderId);
-    this.localView.observe(event);
+    if (origin === 'venue') this.localView.observe(event);
+    else this.localView.observeCorrection(event);
     this.subject.next(event);
   }
 
@@ -279,39 +269,9 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   private rejectCommand(command: StrategyIntent, error: unknown): void {
-    const now = this.timer.now();
-    const code = error instanceof VenueError ? error.code : error instanceof RequestRuleError ? 400001 : -1;
-    const message = error instanceof Error ? error.message : String(error);
-    this.logger.warn(
-      { ref: command.intent.ref, kind: command.intent.kind, code, message },
-      'venue refused a command',
-    );
-    this.emit({
-      kind: 'commandRejected',
-      ts: now,
-      recvTs: now,
-      ref: command.intent.ref,
-      intentKind: command.intent.kind,
-      code,
-      message,
-    });
-  }
-
-  /**
-   * After a (re)connect: the execution folder's reconciliation (snapshot and the executions since
-   * the newest one seen vs. local view -> missed fills first, then corrective events, then vanished
-   * orders looked up), then the orders whose ack never came. The executions are fetched after the
-   * snapshot, so every fill its order states depend on is among them.
-   */
-  private async reconcile(): Promise<void> {
-    try {
-      const snapshot = await this.snapshot();
-      const executions = await this.catchUp.recent();
-      const full = executions === undefined ? snapshot : { ...snapshot, executions };
-      for (const event of await reconcile(this.localView.state(), full, this)) this.emit(event);
-      this.placement.resolveAllUnacked();
-    } catch (error) {
-      this.logger.error({ err: String(error) }, 'reconciliation after (re)connect failed');
-    }
+    const rejection = commandRejection(command, error, this.timer.now());
+    const { ref, intentKind: kind, code, message } = rejection;
+    this.logger.warn({ ref, kind, code, message }, 'venue refused a command');
+    this.emit(rejection);
   }
 }

@@ -54,7 +54,10 @@ export interface LiveVenue {
     readonly market: InboundCounters;
     readonly rest: InboundCounters;
   };
-  /** Connects market data and the private socket (which reconciles after login). @returns when both are up */
+  /**
+   * Connects market data and the private socket, and reconciles (the venue's state is emitted on
+   * `execution.events`). @returns when both are up and the first reconciliation is emitted
+   */
   start(): Promise<void>;
   /** Closes everything. @returns when closed */
   stop(): Promise<void>;

@@ -8,13 +8,16 @@ import {
   positionKey,
   type UserEvent,
 } from '../../model/index.ts';
+import { ChangesSinceSnapshot } from './changes-since-snapshot.ts';
 
 /**
  * What the live execution client believes the venue holds (open orders and algo orders,
  * positions, assets) and the executions it has reported, kept from the events it emits: the
- * local view reconciliation compares with the venue's snapshot after every (re)connect.
+ * local view reconciliation compares with the venue's snapshot after every (re)connect. It also
+ * knows what the venue updated after a snapshot was begun, so reconciliation leaves those alone.
  */
 export class LocalTradingView {
+  private readonly changes = new ChangesSinceSnapshot();
   private readonly believedOpen = new Map<string, Order>();
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
@@ -24,32 +27,44 @@ export class LocalTradingView {
   private newestExecution: number | undefined;
 
   /**
-   * Keeps the local view up to date with one event the client passes on.
+   * Keeps the local view up to date with one update from the venue the client passes on (a push,
+   * an ack, a lookup's answer): newer than any snapshot being taken now.
    * @param event - the User Data event
    */
   observe(event: UserEvent): void {
-    switch (event.kind) {
-      case 'order': {
-        const order = event.order;
-        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
-        else this.believedOpen.set(order.clientOrderId, order);
-        break;
-      }
-      case 'position':
-        this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
-        break;
-      case 'asset':
-        this.assets.set(event.asset.coin, event.asset);
-        break;
-      case 'execution':
-        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
-        break;
-      case 'algoOrder':
-        if (event.algoOrder.state === 'NEW')
-          this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
-        else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
-        break;
-    }
+    this.changes.note(event);
+    this.fold(event);
+  }
+
+  /**
+   * Keeps the local view up to date with one of reconciliation's corrective events (as old as its
+   * snapshot, so not noted as newer than another snapshot being taken).
+   * @param event - the corrective User Data event
+   */
+  observeCorrection(event: UserEvent): void {
+    this.fold(event);
+  }
+
+  /**
+   * Starts noting what the venue updates from now on: call it before asking for a snapshot.
+   * @returns the snapshot's mark, for {@link LocalTradingView.updatedSince}
+   */
+  beginSnapshot(): number {
+    return this.changes.begin();
+  }
+
+  /** Stops noting updates for a snapshot whose corrections were emitted (or given up). */
+  endSnapshot(): void {
+    this.changes.end();
+  }
+
+  /**
+   * @param event - a corrective event of a snapshot begun at `mark`
+   * @param mark - what {@link LocalTradingView.beginSnapshot} returned
+   * @returns whether the venue updated what the event is about after the snapshot was begun
+   */
+  updatedSince(event: UserEvent, mark: number): boolean {
+    return this.changes.updatedSince(event, mark);
   }
 
   /**
@@ -94,5 +109,30 @@ export class LocalTradingView {
       openAlgoOrders: [...this.openAlgoOrders.values()],
       seenExecutionIds: new Set(this.executions.keys()),
     };
+  }
+
+  private fold(event: UserEvent): void {
+    switch (event.kind) {
+      case 'order': {
+        const order = event.order;
+        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
+        else this.believedOpen.set(order.clientOrderId, order);
+        break;
+      }
+      case 'position':
+        this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
+        break;
+      case 'asset':
+        this.assets.set(event.asset.coin, event.asset);
+        break;
+      case 'execution':
+        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
+        break;
+      case 'algoOrder':
+        if (event.algoOrder.state === 'NEW')
+          this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
+        else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
+        break;
+    }
   }
 }

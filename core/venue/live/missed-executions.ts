@@ -69,7 +69,7 @@ export async function newestExecutionTime(
  * Catches up on executions after a reconnect: at the start it notes the executions already on the
  * venue as seen (they predate the session and are never reported); after a reconnect it lists
  * every execution from the newest one seen minus the margin, for reconciliation to report the
- * ones missed. A failed catch-up is widened into the next one.
+ * ones missed. A failed catch-up is widened into the next one (the reconciliation's retry).
  */
 export class ExecutionCatchUp {
   /** False until the executions already on the venue at the start are noted. */
@@ -165,7 +165,7 @@ export class ExecutionCatchUp {
       this.failedCatchUpFrom = begin ?? null;
       this.logger.error(
         { err: String(error) },
-        'could not fetch the executions since the last one seen: fills made while the socket was down are reported after the next reconnect',
+        'could not fetch the executions since the last one seen: fills made while the socket was down are reported when the reconciliation is retried',
       );
       return undefined;
     }

@@ -1,10 +1,15 @@
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CountingRestProxy, startCountingRestProxy } from '../../kit/counting-rest-proxy.ts';
 import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 
 const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const STARTUP_PROBE = resolve('test/config/fixtures/startup-probe-plugin.ts');
 const newRig = liveSessionRigs();
+const proxies: CountingRestProxy[] = [];
+afterEach(async () => {
+  for (const proxy of proxies.splice(0)) await proxy.close();
+});
 
 describe('a live session against the venue', () => {
   it('uses fresh clientOrderIds after a restart, so the venue does not refuse them as duplicates', async () => {
@@ -71,5 +76,34 @@ describe('a live session against the venue', () => {
     const openAlgos = await rig.rest('GET', '/api/v1/algo/openOrders', {});
     expect(openOrders.body.data).toEqual([]);
     expect(openAlgos.body.data).toEqual([]);
+  }, 30_000);
+
+  it('reconciles once at startup: one snapshot of orders, algo orders, positions and account, folded before onStart', async () => {
+    const rig = await newRig();
+    await new Promise((r) => setTimeout(r, 300));
+    const bought = await rig.rest('POST', '/api/v1/trading/order', {
+      sym: SESSION_SYM,
+      side: 'BUY',
+      orderType: 'MARKET',
+      orderQty: '0.03',
+      clientOrderId: 'old-buy',
+    });
+    expect(bought.body.code).toBe(0);
+    const proxy = await startCountingRestProxy(rig.endpoint.restUrl);
+    proxies.push(proxy);
+    const probe = globalThis as { startupProbe?: string[] };
+    probe.startupProbe = [];
+    await rig.run({
+      strategies: `  - { id: probe, use: ${JSON.stringify(STARTUP_PROBE)}, params: { sym: ${SESSION_SYM} } }`,
+      durationSec: 1,
+      restUrl: proxy.url,
+    });
+    expect(probe.startupProbe).toEqual(['onStart netQty=0.03']);
+    expect({
+      orders: proxy.count('GET', '/api/v1/trading/orders'),
+      algoOrders: proxy.count('GET', '/api/v1/algo/openOrders'),
+      positions: proxy.count('GET', '/api/v1/trading/position'),
+      account: proxy.count('GET', '/api/v1/trading/account'),
+    }).toEqual({ orders: 1, algoOrders: 1, positions: 1, account: 1 });
   }, 30_000);
 });

@@ -164,4 +164,26 @@ describe('reconciliation', () => {
       ),
     ).toEqual(['ca-1:NEW', 'old:CANCELLED']);
   });
+
+  it('leaves out what a newer update superseded, and does not look up an order a newer update settled', async () => {
+    const placedMeanwhile = anOrder({ clientOrderId: 'new', orderId: 'o-n' });
+    const vanished = anOrder({ clientOrderId: 'gone', orderId: 'o-g' });
+    const listed = anOrder({ clientOrderId: 'listed', orderId: 'o-l' });
+    const port = aRecordingPort();
+    const pushedSince = new Set(['new', 'listed', 'USDT']);
+    const events = await reconcile(
+      { openOrders: [placedMeanwhile, vanished], positions: [], assets: [] },
+      snapshot({ openOrders: [listed], positions: [aPosition()], assets: [usdt] }),
+      port,
+      {
+        superseded: (e) =>
+          (e.kind === 'order' && pushedSince.has(e.order.clientOrderId)) ||
+          (e.kind === 'asset' && pushedSince.has(e.asset.coin)),
+      },
+    );
+    expect(
+      events.map((e) => (e.kind === 'order' ? `${e.order.clientOrderId}:${e.order.orderState}` : e.kind)),
+    ).toEqual(['position', 'gone:CANCELLED']);
+    expect(port.lookups).toEqual(['BINANCE_PERP_BTC_USDT|gone']);
+  });
 });

@@ -341,3 +341,32 @@ describe('live execution client', () => {
     expect(restCalls('/api/v1/adl/rank')[0]?.query).toEqual({ sym: 'BINANCE_PERP_BTC_USDT' });
   });
 });
+
+describe('live execution client start', () => {
+  it('resolves only once the venue state found at login is emitted, so a subscriber holds it before going on', async () => {
+    const http = await startFakeVenueHttp(restVenue(new Map()));
+    const ws = await startFakeVenueWs();
+    const timer = fakeTimer(1_700_000_000_000);
+    const logger = pino({ level: 'silent' });
+    const signer = hmacSigner('k', 's');
+    const rest = new VenueRestClient({ baseUrl: http.url, signer, timer, logger });
+    const live = new LiveExecutionClient({
+      rest,
+      ws: new PrivateWsClient({ url: ws.url, signer, timer, random: { next: () => 0 }, logger }),
+      timer,
+      logger,
+    });
+    const kinds: string[] = [];
+    live.events.subscribe((e) => kinds.push(e.kind));
+    try {
+      await live.start();
+      expect(kinds).toEqual(['position', 'asset', 'account']);
+      expect(http.requests.filter((r) => r.path === '/api/v1/trading/position')).toHaveLength(1);
+    } finally {
+      await live.stop();
+      await rest.close();
+      await ws.close();
+      await http.close();
+    }
+  });
+});

@@ -1,0 +1,46 @@
+import { resolve } from 'node:path';
+import type { StrategySlot } from '../../core/kernel/index.ts';
+import type { InstrumentSpec } from '../../core/model/index.ts';
+import type { KeelConfig } from '../schema/index.ts';
+import { SessionRecorder } from './session-recorder.ts';
+
+/** What a live or paper session's recording is opened with. */
+export interface VenueSessionRecordingInput {
+  readonly config: KeelConfig;
+  readonly mode: 'live' | 'paper';
+  /** How the venue is named in the recording header. */
+  readonly venueLabel: string;
+  readonly instruments: readonly InstrumentSpec[];
+  readonly slots: readonly StrategySlot[];
+  /** True when the market data is generated: the header says SYNTHETIC. */
+  readonly synthetic: boolean;
+  /** Receive time of recorded frames (see SessionRecorder.open). */
+  readonly sessionClock: () => number;
+}
+
+/**
+ * Opens the recording the config asks for (`recording.path`), its header naming the venue, the
+ * syms, the start time and the strategies, and labelling SYNTHETIC market data as such.
+ * @param input - config, venue label, instruments, strategies and the session clock
+ * @returns the absolute path and the recorder; both undefined when the config records nothing
+ */
+export async function openVenueSessionRecording(
+  input: VenueSessionRecordingInput,
+): Promise<{ readonly path: string | undefined; readonly recorder: SessionRecorder | undefined }> {
+  if (input.config.recording === undefined) return { path: undefined, recorder: undefined };
+  const path = resolve(input.config.recording.path);
+  const strategies = input.slots.map((s) => s.strategy.name).join(', ');
+  const recorder = await SessionRecorder.open(
+    path,
+    {
+      venue: input.venueLabel,
+      symbols: input.instruments.map((s) => s.sym),
+      // A paper venue's clock reads 0 until it releases its first event.
+      startTime: input.sessionClock() || Date.now(),
+      synthetic: input.synthetic,
+      description: `${input.mode} session of ${strategies}${input.synthetic ? ' on SYNTHETIC market data (generated, not a real market)' : ''}`,
+    },
+    input.sessionClock,
+  );
+  return { path, recorder };
+}

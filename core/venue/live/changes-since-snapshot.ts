@@ -1,0 +1,81 @@
+import { positionKey, type UserEvent } from '../../model/index.ts';
+
+/**
+ * What a reconciliation would correct that an event is about: its order (by clientOrderId and by
+ * orderId), position, asset, the account or its algo order. Other kinds (executions, loans,
+ * liquidations...) are not folded last-write-wins, so no snapshot value can overwrite them.
+ */
+function keysOf(event: UserEvent): readonly string[] {
+  switch (event.kind) {
+    case 'order': {
+      const { clientOrderId, orderId } = event.order;
+      const keys: string[] = [];
+      if (clientOrderId !== '') keys.push(`order ref ${clientOrderId}`);
+      if (orderId !== '') keys.push(`order id ${orderId}`);
+      return keys;
+    }
+    case 'position':
+      return [`position ${positionKey(event.position.sym, event.position.positionSide)}`];
+    case 'asset':
+      return [`asset ${event.asset.coin}`];
+    case 'account':
+      return ['account'];
+    case 'algoOrder':
+      return [`algo ${event.algoOrder.clientAlgoOrderId}`];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Which orders, positions, assets, account and algo orders the venue updated after a snapshot was
+ * begun. A REST snapshot is older than every push that arrives while it is taken (and while the
+ * executions are caught up on and vanished orders looked up), so reconciliation must not let the
+ * snapshot's value overwrite such a push. Updates are numbered; a snapshot notes the number it
+ * began at and asks whether a key was updated after it. Keys are remembered only while a snapshot
+ * is open, so a long session's memory stays bounded.
+ */
+export class ChangesSinceSnapshot {
+  private sequence = 0;
+  private open = 0;
+  /** Key -> number of the newest update of it, while a snapshot is open. */
+  private readonly updated = new Map<string, number>();
+
+  /**
+   * Starts watching for updates newer than a snapshot about to be taken.
+   * @returns the mark to ask {@link ChangesSinceSnapshot.updatedSince} with and to end with
+   */
+  begin(): number {
+    this.open++;
+    return this.sequence;
+  }
+
+  /**
+   * Stops watching for one snapshot (its corrections are emitted or dropped); with none left open,
+   * every remembered key is forgotten.
+   */
+  end(): void {
+    this.open = Math.max(0, this.open - 1);
+    if (this.open === 0) this.updated.clear();
+  }
+
+  /**
+   * Notes an update from the venue (a push, an ack, a lookup's answer): newer than any snapshot
+   * open now.
+   * @param event - the User Data event
+   */
+  note(event: UserEvent): void {
+    if (this.open === 0) return;
+    this.sequence++;
+    for (const key of keysOf(event)) this.updated.set(key, this.sequence);
+  }
+
+  /**
+   * @param event - a corrective event a snapshot begun at `mark` would emit
+   * @param mark - the snapshot's mark
+   * @returns whether the venue updated what the event is about after the snapshot was begun
+   */
+  updatedSince(event: UserEvent, mark: number): boolean {
+    return keysOf(event).some((key) => (this.updated.get(key) ?? 0) > mark);
+  }
+}

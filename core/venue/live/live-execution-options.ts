@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import type { TimerPort } from '../timer-port.ts';
+import type { PrivateWsClient } from '../ws/private-ws-client.ts';
+import type { LostReplyPolicy } from './lost-reply-resolution.ts';
+import type { ExecutionCatchUpPolicy } from './missed-executions.ts';
+import type { ReconciliationRetryPolicy } from './reconciliation-runs.ts';
+
+/** Options of the live execution client. */
+export interface LiveExecutionOptions {
+  readonly rest: VenueRestClient;
+  readonly ws: PrivateWsClient;
+  /** brokerClientId of the spec's PLACE_ORDER (US equities). */
+  readonly brokerClientId?: string;
+  readonly timer?: TimerPort;
+  /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
+  readonly newReference?: () => string;
+  /**
+   * Fewest "no such order" lookups before an order whose ack never came is declared REJECTED.
+   * Default 3.
+   */
+  readonly lookupAttempts?: number;
+  /** Wait before the second such lookup, ms; it doubles after each, up to `lookupBackoffCapMs`. Default 500. */
+  readonly lookupSpacingMs?: number;
+  /** Longest wait between such lookups, ms. Default 5 000. */
+  readonly lookupBackoffCapMs?: number;
+  /**
+   * How long, after its ack was due, an order the venue does not know stays pending (looked up
+   * again and again) before it is declared REJECTED, ms. Keel's choice, default 30 000: a real
+   * venue's order entry can lag seconds behind the ack timeout under load (gateway queues, a busy
+   * matching engine), and an order declared rejected too early is an orphan live order; 30 s is
+   * far beyond such lags yet short enough that a strategy is not left waiting for minutes.
+   */
+  readonly unackedGiveUpMs?: number;
+  /** How a REST command whose reply was lost (timeout, network error) is looked up. */
+  readonly lostReplyLookups?: Partial<LostReplyPolicy>;
+  /** How executions missed while the socket was down are fetched after a reconnect. */
+  readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
+  /** How a failed reconciliation (snapshot, order lookup or execution catch-up) is tried again. */
+  readonly reconciliationRetry?: Partial<ReconciliationRetryPolicy>;
+  readonly logger?: Logger;
+}

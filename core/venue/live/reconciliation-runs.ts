@@ -1,0 +1,149 @@
+import type { Logger } from 'pino';
+import { reconcile, type VenueSnapshot } from '../../execution/index.ts';
+import type { Order, UserEvent } from '../../model/index.ts';
+import type { TimerPort } from '../timer-port.ts';
+import type { LocalTradingView } from './local-trading-view.ts';
+import type { ExecutionCatchUp } from './missed-executions.ts';
+
+/** How a reconciliation that failed is tried again. */
+export interface ReconciliationRetryPolicy {
+  /** Wait before the first retry, ms; it doubles after each failure, up to `capMs`. */
+  readonly baseMs: number;
+  /** Longest wait between retries, ms. */
+  readonly capMs: number;
+}
+
+/**
+ * The default retry policy. Keel's choice: 1 s, then 2, 4... up to 30 s. A failed snapshot,
+ * order lookup or execution catch-up would otherwise leave the local view wrong until the next
+ * reconnect, which may be hours away; a venue that answers again within a second or two is
+ * caught up at once, and one that stays down costs only two REST calls a minute.
+ */
+export const DEFAULT_RECONCILIATION_RETRY: ReconciliationRetryPolicy = { baseMs: 1_000, capMs: 30_000 };
+
+/** What reconciliation runs need from the live execution client. */
+export interface ReconciliationRunsOptions {
+  /** The client's local view. */
+  readonly view: LocalTradingView;
+  /** Missed executions. */
+  readonly catchUp: ExecutionCatchUp;
+  /** The venue's open orders, algo orders, positions, assets and account, over REST. */
+  readonly snapshot: () => Promise<VenueSnapshot>;
+  /** Looks a vanished order up by clientOrderId (undefined when the venue does not know it). */
+  readonly lookupOrder: (sym: string, clientOrderId: string) => Promise<Order | undefined>;
+  /** Passes a corrective event on (and folds it into the view as a correction). */
+  readonly emitCorrection: (event: UserEvent) => void;
+  /** Runs after each reconciliation that got its snapshot (the unacked orders are looked up again). */
+  readonly afterReconciliation: () => void;
+  readonly timer: TimerPort;
+  readonly retry: ReconciliationRetryPolicy;
+  readonly logger: Logger;
+}
+
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * Runs reconciliations one at a time: the snapshot (begun with the view noting newer updates),
+ * the executions missed, the corrections (minus those a newer update superseded), then the
+ * unacked orders looked up. A reconciliation asked for while one runs follows it (the running one's
+ * snapshot may predate the reconnect). One that failed (snapshot, lookup or execution catch-up) is
+ * tried again with a growing backoff on the injected timer, not only at the next reconnect.
+ */
+export class ReconciliationRuns {
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private failures = 0;
+  private cancelRetry: () => void = () => undefined;
+  private waiters: Waiter[] = [];
+
+  /** @param options - the view, REST calls, where corrections go, timer and retry policy */
+  constructor(private readonly options: ReconciliationRunsOptions) {}
+
+  /**
+   * Asks for a reconciliation (after a login, or a retry): one starts now, or after the one
+   * running. A retry waiting is replaced by it.
+   * @returns when a reconciliation begun after this call emitted its corrections; a rejection
+   *   when its snapshot or an order lookup failed (a retry is then scheduled); the execution
+   *   catch-up failing does not reject, the corrections being out, but is retried too
+   */
+  request(): Promise<void> {
+    this.cancelRetry();
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (this.running) this.again = true;
+    else void this.runUntilCurrent();
+    return done;
+  }
+
+  /** Stops: no retry is scheduled any more and no correction is emitted. */
+  stop(): void {
+    this.stopped = true;
+    this.cancelRetry();
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+  }
+
+  private async runUntilCurrent(): Promise<void> {
+    this.running = true;
+    try {
+      do {
+        this.again = false;
+        const waiters = this.waiters.splice(0);
+        let complete = false;
+        try {
+          complete = await this.runOnce();
+          for (const waiter of waiters) waiter.resolve();
+        } catch (error) {
+          this.options.logger.error({ err: String(error) }, 'reconciliation failed; it will be tried again');
+          for (const waiter of waiters) waiter.reject(error);
+        }
+        if (complete) this.failures = 0;
+        else if (!this.again) this.scheduleRetry();
+      } while (this.again && !this.stopped);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  /** @returns false when the executions missed could not be fetched (the corrections are out) */
+  private async runOnce(): Promise<boolean> {
+    if (this.stopped) return true;
+    const { view, catchUp } = this.options;
+    const mark = view.beginSnapshot();
+    try {
+      const snapshot = await this.options.snapshot();
+      // Fetched after the snapshot, so every fill its order states depend on is among them.
+      const executions = await catchUp.recent();
+      const full = executions === undefined ? snapshot : { ...snapshot, executions };
+      const corrections = await reconcile(
+        view.state(),
+        full,
+        { lookupOrder: this.options.lookupOrder },
+        { superseded: (event) => view.updatedSince(event, mark) },
+      );
+      if (this.stopped) return true;
+      for (const event of corrections) this.options.emitCorrection(event);
+      this.options.afterReconciliation();
+      return executions !== undefined;
+    } finally {
+      view.endSnapshot();
+    }
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped) return;
+    const { baseMs, capMs } = this.options.retry;
+    const delay = Math.min(capMs, baseMs * 2 ** Math.min(this.failures, 30));
+    this.failures++;
+    this.options.logger.warn(
+      { delayMs: delay, failures: this.failures },
+      'reconciliation incomplete: retrying',
+    );
+    this.cancelRetry = this.options.timer.setTimer(() => {
+      this.cancelRetry = () => undefined;
+      this.request().catch(() => undefined);
+    }, delay);
+  }
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { UserEvent } from '../../../../core/model/index.ts';
+import { LocalTradingView } from '../../../../core/venue/live/local-trading-view.ts';
+import { anOrder } from '../../../kit/order-builders.ts';
+
+const orderEvent = (clientOrderId: string, orderId = `o-${clientOrderId}`): UserEvent => ({
+  kind: 'order',
+  ts: 1,
+  recvTs: 1,
+  order: anOrder({ clientOrderId, orderId }),
+});
+
+describe('local trading view: what the venue updated after a snapshot was begun', () => {
+  it('tells an update that came after the snapshot began from one that came before', () => {
+    const view = new LocalTradingView();
+    const earlier = view.beginSnapshot();
+    view.observe(orderEvent('before'));
+    const mark = view.beginSnapshot();
+    view.observe(orderEvent('after'));
+    expect(view.updatedSince(orderEvent('after'), mark)).toBe(true);
+    expect(view.updatedSince(orderEvent('before'), mark)).toBe(false);
+    expect(view.updatedSince(orderEvent('before'), earlier)).toBe(true);
+  });
+
+  it('knows an order by its orderId too, and does not count a correction as an update', () => {
+    const view = new LocalTradingView();
+    const mark = view.beginSnapshot();
+    view.observe(orderEvent('', 'o-web'));
+    view.observeCorrection(orderEvent('corrected'));
+    expect(view.updatedSince(orderEvent('other-ref', 'o-web'), mark)).toBe(true);
+    expect(view.updatedSince(orderEvent('corrected'), mark)).toBe(false);
+  });
+
+  it('forgets the updates once no snapshot is open, so a long session keeps no key for ever', () => {
+    const view = new LocalTradingView();
+    const mark = view.beginSnapshot();
+    view.observe(orderEvent('a'));
+    view.endSnapshot();
+    expect(view.updatedSince(orderEvent('a'), mark)).toBe(false);
+    view.observe(orderEvent('b'));
+    expect(view.updatedSince(orderEvent('b'), mark)).toBe(false);
+  });
+});

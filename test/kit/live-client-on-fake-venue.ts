@@ -1,0 +1,144 @@
+import { pino } from 'pino';
+import type { UserEvent } from '../../core/model/index.ts';
+import {
+  hmacSigner,
+  LiveExecutionClient,
+  type LiveExecutionOptions,
+  PrivateWsClient,
+  VenueRestClient,
+} from '../../core/venue/index.ts';
+import { type FakeTimer, fakeTimer } from './venue-fake-timer.ts';
+import type { FakeVenueHttp } from './venue-http-server.ts';
+import { type ReceivedRequest, type ScriptedReply, startFakeVenueHttp } from './venue-http-server.ts';
+import { waitFor } from './venue-wait.ts';
+import { ok, page, WIRE_ACCOUNT, WIRE_ASSET, WIRE_POSITION } from './venue-wire-samples.ts';
+import { type FakeVenueWs, startFakeVenueWs } from './venue-ws-server.ts';
+
+/** The REST paths of a reconciliation's snapshot. */
+export const SNAPSHOT_PATHS = [
+  '/api/v1/trading/orders',
+  '/api/v1/algo/openOrders',
+  '/api/v1/trading/position',
+  '/api/v1/trading/account',
+] as const;
+
+/** What the fake venue's REST side holds: it answers the snapshot and order lookups from it. */
+export interface FakeVenueHoldings {
+  /** Open orders, wire shape. */
+  orders: Record<string, unknown>[];
+  algoOrders: Record<string, unknown>[];
+  positions: Record<string, unknown>[];
+  /** The trading account, assets included. */
+  account: Record<string, unknown>;
+}
+
+/** A live execution client on a fake REST and private-WebSocket venue, under a fake timer. */
+export interface LiveClientOnFakeVenue {
+  readonly http: FakeVenueHttp;
+  readonly ws: FakeVenueWs;
+  readonly timer: FakeTimer;
+  readonly live: LiveExecutionClient;
+  /** Every event the client emitted. */
+  readonly events: UserEvent[];
+  readonly holdings: FakeVenueHoldings;
+  /** Answers a request before the holdings do (return undefined to let them answer). */
+  special: (request: ReceivedRequest) => ScriptedReply | undefined;
+  /** @returns the requests received on a path */
+  calls(path: string): ReceivedRequest[];
+  /** Stops the client and both servers. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake venue holding one BTC position, USDT and the account, and a live execution client
+ * logged in to it (reconnects after 100 ms of fake time, no REST retries). The first
+ * reconciliation is done when this resolves.
+ * @param options - execution client options to change
+ * @returns the rig; close it in afterEach
+ */
+export async function liveClientOnFakeVenue(
+  options: Partial<LiveExecutionOptions> = {},
+): Promise<LiveClientOnFakeVenue> {
+  const holdings: FakeVenueHoldings = {
+    orders: [],
+    algoOrders: [],
+    positions: [WIRE_POSITION],
+    account: { ...WIRE_ACCOUNT, assets: [WIRE_ASSET] },
+  };
+  const state = { special: (_request: ReceivedRequest): ScriptedReply | undefined => undefined };
+  const http = await startFakeVenueHttp((request) => state.special(request) ?? answer(holdings, request));
+  const ws = await startFakeVenueWs();
+  const timer = fakeTimer(1_700_000_000_000);
+  const logger = pino({ level: 'silent' });
+  const signer = hmacSigner('k', 's');
+  const rest = new VenueRestClient({
+    baseUrl: http.url,
+    signer,
+    timer,
+    logger,
+    retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
+  });
+  const live = new LiveExecutionClient({
+    rest,
+    ws: new PrivateWsClient({
+      url: ws.url,
+      signer,
+      timer,
+      random: { next: () => 0 },
+      requestTimeoutMs: 1_000,
+      reconnect: { baseMs: 100, capMs: 1_000, minMs: 0 },
+      logger,
+    }),
+    timer,
+    logger,
+    ...options,
+  });
+  const events: UserEvent[] = [];
+  live.events.subscribe((event) => events.push(event));
+  await live.start();
+  // start() reconciles before it resolves; waiting for the account event too keeps the rig's
+  // promise (the first reconciliation is done) with a client whose start() does not.
+  await waitFor(() => events.some((event) => event.kind === 'account'), 'the first reconciliation');
+  return {
+    http,
+    ws,
+    timer,
+    live,
+    events,
+    holdings,
+    get special() {
+      return state.special;
+    },
+    set special(next) {
+      state.special = next;
+    },
+    calls: (path) => http.requests.filter((r) => r.path === path),
+    async close() {
+      await live.stop();
+      await rest.close();
+      await ws.close();
+      await http.close();
+    },
+  };
+}
+
+function answer(holdings: FakeVenueHoldings, request: ReceivedRequest): ScriptedReply {
+  switch (`${request.method} ${request.path}`) {
+    case 'GET /api/v1/trading/order': {
+      const order = holdings.orders.find((o) => o.clientOrderId === request.query.clientOrderId);
+      return { body: order === undefined ? { code: 401018, message: 'order not found' } : ok(order) };
+    }
+    case 'GET /api/v1/trading/orders':
+      return { body: ok(holdings.orders) };
+    case 'GET /api/v1/algo/openOrders':
+      return { body: ok(holdings.algoOrders) };
+    case 'GET /api/v1/trading/executions/pageable':
+      return { body: ok(page([])) };
+    case 'GET /api/v1/trading/position':
+      return { body: ok(holdings.positions) };
+    case 'GET /api/v1/trading/account':
+      return { body: ok(holdings.account) };
+    default:
+      return { body: ok(null) };
+  }
+}
