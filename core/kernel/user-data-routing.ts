@@ -1,4 +1,3 @@
-import type { OrderTracker } from '../execution/index.ts';
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
@@ -24,7 +23,6 @@ export class UserDataRouting {
    * @param state - the kernel state User Data is folded into
    * @param runners - every strategy of the kernel
    * @param gate - the risk gate, shown equity after fills and account updates
-   * @param tracker - in-flight tracking, shown every order update
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
@@ -34,7 +32,6 @@ export class UserDataRouting {
     private readonly state: KernelState,
     private readonly runners: readonly StrategyRunner[],
     private readonly gate: IntentGate,
-    private readonly tracker: OrderTracker | undefined,
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly lookUp: (orders: readonly Order[]) => void,
@@ -73,15 +70,23 @@ export class UserDataRouting {
    * @returns false when the event changed nothing (stale, duplicate, a fill already booked)
    */
   fold(event: UserEvent): boolean {
-    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
     if (!foldUserEvent(this.state, event)) return false;
     if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
     return true;
   }
 
+  /**
+   * Folds one User Data event that arrived after the kernel stopped: the state learns what the
+   * venue settled, and a refused modify or cancel puts its orders back to the venue's last word,
+   * but no strategy is told and nothing is looked up.
+   * @param event - the event
+   */
+  settle(event: UserEvent): void {
+    if (this.fold(event) && event.kind === 'commandRejected') this.requests.refused(event.ref);
+  }
+
   /** Tells the sender, undoes Keel's PENDING_* marks, and looks up what may have happened anyway. */
   private refused(event: CommandRejectedEvent): void {
-    this.tracker?.onRequestRejected(event.ref);
     const request = this.requests.refused(event.ref);
     const ownerId = request?.owner ?? this.state.orders.ownerOf(event.ref);
     const runner = ownerId === undefined ? undefined : this.byId.get(ownerId);

@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import type { ExecutionPort } from '../../core/execution/index.ts';
 import type {
   IntentDenied,
   IntentGate,
@@ -14,6 +15,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import { type InMemoryVenue, inMemoryVenue } from './in-memory-venue.ts';
 import { anInstrument } from './instrument-builders.ts';
 import { BTC, ETH } from './kernel-events.ts';
+import { aRecordingPort, type RecordingExecutionPort } from './recording-execution-port.ts';
 
 /** A kernel wired for tests, with handles on its inputs and outputs. */
 export interface KernelRig {
@@ -30,6 +32,12 @@ export interface KernelRig {
   readonly faultRecords: StrategyFault[];
   /** Every rejection of a halted strategy's unawaited Promise, as the kernel reported it. */
   readonly rejections: StrategyRejection[];
+}
+
+/** A kernel rig on a port that records commands and answers only what the test emits. */
+export interface RecordingKernelRig extends Omit<KernelRig, 'venue'> {
+  /** The port: `port.emit(event)` is the venue speaking, `port.submitted` what was sent. */
+  readonly port: RecordingExecutionPort;
 }
 
 /** What a test may change about the kernel {@link aKernelRig} builds. */
@@ -64,10 +72,37 @@ export function aKernelRig(strategies: readonly StrategySlot[], options: KernelR
     if (event.kind === 'trade') lastPrice.set(event.sym, event.price);
   });
   const venue = inMemoryVenue(scheduler.clock, (sym) => lastPrice.get(sym) ?? 100);
+  return { ...startedRig(strategies, options, scheduler, market, venue), venue };
+}
+
+/**
+ * Builds and starts a kernel like {@link aKernelRig}, but on a recording port that answers
+ * nothing by itself: a test sees the kernel's in-flight states (PENDING_NEW...) and plays the
+ * venue with `port.emit`.
+ * @param strategies - the strategies to run
+ * @param options - gate, start time, run id, instruments, portfolio
+ * @returns the rig
+ */
+export function aRecordingKernelRig(
+  strategies: readonly StrategySlot[],
+  options: KernelRigOptions = {},
+): RecordingKernelRig {
+  const port = aRecordingPort();
+  const scheduler = virtualScheduler(options.start ?? 0);
+  return { ...startedRig(strategies, options, scheduler, new Subject<MarketEvent>(), port), port };
+}
+
+function startedRig(
+  strategies: readonly StrategySlot[],
+  options: KernelRigOptions,
+  scheduler: VirtualScheduler,
+  market: Subject<MarketEvent>,
+  execution: ExecutionPort,
+): Omit<KernelRig, 'venue'> {
   const kernel = new Kernel({
     instruments: options.instruments ?? [anInstrument(BTC), anInstrument(ETH)],
     market: market.asObservable(),
-    execution: venue,
+    execution,
     gate: options.gate ?? new RiskGate(),
     scheduler,
     strategies,
@@ -85,5 +120,5 @@ export function aKernelRig(strategies: readonly StrategySlot[], options: KernelR
   });
   kernel.rejections.subscribe((r) => rejections.push(r));
   void kernel.start();
-  return { kernel, venue, scheduler, market, denials, faults, faultRecords, rejections };
+  return { kernel, scheduler, market, denials, faults, faultRecords, rejections };
 }

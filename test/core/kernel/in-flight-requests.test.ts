@@ -139,6 +139,7 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     expect(rig.stateOf()).toBe('OPEN');
     await flushPromises();
     expect(rig.port.lookups).toEqual([`${BTC}|s-1`]);
+    expect(rig.port.submitted.map((c) => c.intent.kind)).toEqual(['placeOrder', 'cancelOrders']);
     expect(rig.stateOf()).toBe('CANCELLED');
     expect(rig.seen).toEqual(['s-1 OPEN', 's-1 CANCELLED']);
     expect(rig.denials[0]?.reason).toMatch(/no answer from the venue to cancelOrders s-2.*looked up/);
