@@ -1,4 +1,5 @@
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
+import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { IntentGate } from './kernel-options.ts';
@@ -6,15 +7,14 @@ import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
-/** The code a venue adapter gives a command whose answer never came (timeout, connection lost). */
-const UNKNOWN_OUTCOME = -1;
-
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
  * update stops there), then delivered to the strategy that owns the order, to every strategy for
  * positions, to the kill switch when money changed hands, and as a denial for a command the
  * venue refused. A refused modify or cancel puts its orders back to the venue's last word; when
- * its answer never came (code -1), its orders are also looked up, since it may have happened.
+ * its outcome is unknown ({@link COMMAND_OUTCOME_UNKNOWN}, -1: no answer came), its orders are also
+ * looked up, since it may have happened. The strategy's denial carries the code as its check
+ * (`venue.-1`, `venue.-2` for {@link COMMAND_NOT_APPLIED}, `venue.<venue code>`).
  */
 export class UserDataRouting {
   private readonly byId: ReadonlyMap<string, StrategyRunner>;
@@ -90,8 +90,9 @@ export class UserDataRouting {
     const request = this.requests.refused(event.ref);
     const ownerId = request?.owner ?? this.state.orders.ownerOf(event.ref);
     const runner = ownerId === undefined ? undefined : this.byId.get(ownerId);
-    const unknown = event.code === UNKNOWN_OUTCOME;
-    if (request !== undefined && unknown && request.targets.length > 0) this.lookUp(request.targets);
+    const lookUp =
+      request !== undefined && event.code === COMMAND_OUTCOME_UNKNOWN && request.targets.length > 0;
+    if (lookUp) this.lookUp(request.targets);
     if (runner === undefined) return;
     this.deny(runner, {
       kind: 'denied',
@@ -100,9 +101,7 @@ export class UserDataRouting {
       intentKind: event.intentKind,
       source: 'venue',
       check: `venue.${event.code}`,
-      reason: unknown
-        ? `no answer from the venue to ${event.intentKind} ${event.ref}: ${event.message}${request !== undefined && request.targets.length > 0 ? '; its orders are looked up' : ''}`
-        : `the venue refused ${event.intentKind} ${event.ref}: ${event.message} (code ${event.code})`,
+      reason: refusalReason(event, lookUp),
       ts: this.state.now(),
     });
   }
@@ -115,5 +114,18 @@ export class UserDataRouting {
   private ownerOf(ref: string): StrategyRunner | undefined {
     const id = this.state.orders.ownerOf(ref);
     return id === undefined ? undefined : this.byId.get(id);
+  }
+}
+
+/** The sentence a strategy reads for a refusal, saying whether it may send the command again. */
+function refusalReason(event: CommandRejectedEvent, lookedUp: boolean): string {
+  const what = `${event.intentKind} ${event.ref}`;
+  switch (event.code) {
+    case COMMAND_OUTCOME_UNKNOWN:
+      return `no answer from the venue to ${what}, which may have taken effect: ${event.message}${lookedUp ? '; its orders are looked up' : ''}`;
+    case COMMAND_NOT_APPLIED:
+      return `${what} did not take effect (safe to send again): ${event.message}`;
+    default:
+      return `the venue refused ${what}: ${event.message} (code ${event.code})`;
   }
 }

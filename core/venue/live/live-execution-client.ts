@@ -3,6 +3,7 @@ import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import { type ExecutionPort, reconcile, type VenueSnapshot } from '../../execution/index.ts';
 import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
+import { COMMAND_OUTCOME_UNKNOWN } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
@@ -273,14 +274,21 @@ export class LiveExecutionClient implements ExecutionPort {
       policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
       wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
       emit: (event) => this.emit(event),
-      refuse: (rejected, message) => this.rejectCommand(rejected, new Error(message)),
+      refuse: (rejected, message, code) => this.rejectCommand(rejected, new Error(message), code),
       logger: this.logger,
     });
   }
 
-  private rejectCommand(command: StrategyIntent, error: unknown): void {
+  private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {
     const now = this.timer.now();
-    const code = error instanceof VenueError ? error.code : error instanceof RequestRuleError ? 400001 : -1;
+    // Without a venue code: the lost-reply verdict's Keel-local code, else "outcome unknown".
+    const code =
+      keelCode ??
+      (error instanceof VenueError
+        ? error.code
+        : error instanceof RequestRuleError
+          ? 400001
+          : COMMAND_OUTCOME_UNKNOWN);
     const message = error instanceof Error ? error.message : String(error);
     this.logger.warn(
       { ref: command.intent.ref, kind: command.intent.kind, code, message },
