@@ -52,6 +52,11 @@ export interface KernelRigOptions {
   readonly instruments?: readonly InstrumentSpec[];
   /** A portfolio for the kernel to keep (and mark) as it folds fills; default none. */
   readonly portfolio?: Portfolio;
+  /**
+   * Passed to `kernel.start`: the strategies start once it settles, User Data meanwhile is only
+   * folded (a live session's first reconciliation). Default: they start at once.
+   */
+  readonly strategiesAfter?: Promise<unknown>;
 }
 
 /**
@@ -60,7 +65,7 @@ export interface KernelRigOptions {
  * price pushed for the sym (100 before any), and the real risk gate (default limits unless a gate
  * is given).
  * @param strategies - the strategies to run
- * @param options - gate, start time, run id, instruments, portfolio
+ * @param options - gate, start time, run id, instruments, portfolio, what the strategies wait for
  * @returns the rig
  */
 export function aKernelRig(strategies: readonly StrategySlot[], options: KernelRigOptions = {}): KernelRig {
@@ -80,7 +85,7 @@ export function aKernelRig(strategies: readonly StrategySlot[], options: KernelR
  * nothing by itself: a test sees the kernel's in-flight states (PENDING_NEW...) and plays the
  * venue with `port.emit`.
  * @param strategies - the strategies to run
- * @param options - gate, start time, run id, instruments, portfolio
+ * @param options - gate, start time, run id, instruments, portfolio, what the strategies wait for
  * @returns the rig
  */
 export function aRecordingKernelRig(
@@ -119,6 +124,6 @@ function startedRig(
     faultRecords.push(f);
   });
   kernel.rejections.subscribe((r) => rejections.push(r));
-  void kernel.start();
+  void kernel.start(options.strategiesAfter);
   return { kernel, scheduler, market, denials, faults, faultRecords, rejections };
 }

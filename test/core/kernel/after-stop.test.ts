@@ -6,7 +6,7 @@ import type { MarketEvent } from '../../../core/model/index.ts';
 import { COMMAND_OUTCOME_UNKNOWN } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { aKernelRig, aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
@@ -45,22 +45,10 @@ function aLoggingBidder(seen: string[]) {
 
 /** A kernel on a recording port whose bid `s-1` the venue acknowledged OPEN. */
 function aStartedBidder(seen: string[]) {
-  const port = aRecordingPort();
-  const market = new Subject<MarketEvent>();
-  const kernel = new Kernel({
-    instruments: [anInstrument(BTC)],
-    market,
-    execution: port,
-    gate: new RiskGate(),
-    scheduler: virtualScheduler(),
-    strategies: [{ id: 's', strategy: aLoggingBidder(seen) }],
-  });
-  const denials: string[] = [];
-  kernel.denials.subscribe((d) => denials.push(d.check));
-  void kernel.start();
-  market.next(aQuote(1_000, 100));
-  port.emit(anOrderUpdate(anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 })));
-  return { kernel, port, market, denials };
+  const rig = aRecordingKernelRig([{ id: 's', strategy: aLoggingBidder(seen) }]);
+  rig.market.next(aQuote(1_000, 100));
+  rig.port.emit(anOrderUpdate(anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 })));
+  return rig;
 }
 
 describe('kernel: events after stop', () => {
