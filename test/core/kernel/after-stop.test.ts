@@ -150,9 +150,10 @@ describe('kernel: events after stop', () => {
       },
     });
     const rig = aKernelRig([{ id: 't', strategy: timed }]);
+    expect(rig.kernel.nextTimerAt).toBe(1_000);
     rig.kernel.stop();
+    expect(rig.kernel.nextTimerAt).toBe(Number.POSITIVE_INFINITY);
     rig.kernel.advanceTime(5_000);
     expect(seen).toEqual([]);
-    expect(rig.kernel.nextTimerAt).toBe(Number.POSITIVE_INFINITY);
   });
 });
