@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler } from '../../backtest/runner/index.ts';
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
-import { type Dec, type Execution, type InstrumentSpec } from '../../core/model/index.ts';
+import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';

@@ -1,13 +1,11 @@
 /**
- * Execution: the execution port, order state machine, in-flight tracking and reconciliation.
+ * Execution: the execution port, the order state machine and reconciliation. Keel's in-flight
+ * bookkeeping (PENDING_* placeholders, refused and unanswered requests) is the kernel's.
  * @packageDocumentation
  */
 export type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
 export type { PlaceIntentOrderFacts } from './order-from-place-intent.ts';
 export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
-export type { OrderTrackerOptions } from './order-tracker.ts';
-export { OrderTracker } from './order-tracker.ts';
 export type { LocalTradingState, ReconcileOptions, ReconciliationPlan } from './reconciliation.ts';
 export { planReconciliation, reconcile } from './reconciliation.ts';
-export type { InFlightRequest } from './tracked-orders.ts';

@@ -17,7 +17,7 @@ export interface PlaceIntentOrderFacts {
 
 /**
  * The order a place-order intent stands for before (or without) the venue's full order: nothing
- * executed, no fee, the intent's own fields. The kernel and the order tracker hold it as the
+ * executed, no fee, the intent's own fields. The kernel holds it as the
  * placeholder of an order in flight; the live adapter reports it for an ack or a refusal that
  * carried no order. Optional fields the intent leaves out stay absent on the order.
  * @param intent - the place-order intent

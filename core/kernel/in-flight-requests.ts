@@ -45,6 +45,12 @@ export interface RefusedRequest {
  * once no other request on it is in flight, so a strategy waiting for its order to leave
  * PENDING_* is not stuck for good, and tells who sent it. The last `retain` requests and marked
  * orders are remembered (Keel's choice), so memory stays bounded on long runs.
+ *
+ * The kernel keeps no clock on a request: every execution port answers or gives up itself. The
+ * simulated venue answers within the same event; the live venue adapter looks up a new order
+ * whose ack never came, and reports a modify or cancel whose answer never came as a
+ * `commandRejected` with code `COMMAND_OUTCOME_UNKNOWN` (-1), after which the kernel looks its
+ * orders up.
  */
 export class InFlightRequests {
   private readonly requests = new Map<string, SentRequest>();

@@ -1,4 +1,4 @@
-import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
+import type { ExecutionPort } from '../execution/index.ts';
 import { orderFromPlaceIntent } from '../execution/index.ts';
 import type { Intent } from '../model/index.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
@@ -24,7 +24,6 @@ export class IntentPipeline {
    * @param execution - where approved commands go
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
-   * @param tracker - in-flight tracking, told of every command sent
    * @param requests - Keel's book of modify and cancel requests in flight
    */
   constructor(
@@ -33,7 +32,6 @@ export class IntentPipeline {
     private readonly execution: ExecutionPort,
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
-    private readonly tracker: OrderTracker | undefined,
     private readonly requests: InFlightRequests,
   ) {}
 
@@ -59,7 +57,6 @@ export class IntentPipeline {
         continue;
       }
       this.record(runner, one);
-      this.tracker?.onSubmitted(decision.command, this.state.now());
       this.execution.submit(decision.command);
     }
   }

@@ -1,5 +1,5 @@
 import type { Observable } from 'rxjs';
-import type { ExecutionPort, OrderTracker } from '../execution/index.ts';
+import type { ExecutionPort } from '../execution/index.ts';
 import type { Dec, InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskDecision, RiskView } from '../risk/index.ts';
@@ -61,20 +61,6 @@ export interface KernelOptions {
    * risk gate and `ctx.equity()`) come from it; otherwise from the venue's account and positions.
    */
   readonly portfolio?: Portfolio;
-  /**
-   * In-flight tracking, for an execution port that does not resolve overdue requests itself:
-   * every approved command and venue order update is shown to the tracker, and every
-   * `inFlightCheckMs` the kernel asks it to look up, by caller reference, the orders whose
-   * acknowledgement is overdue (never re-sending them); the corrective order updates come back
-   * through the kernel like any other event. Live and paper sessions leave it out: the live
-   * venue adapter looks up a new order whose ack never came itself, and reports a modify or
-   * cancel whose answer never came as a `commandRejected` with code -1, after which the kernel
-   * puts the order back to the venue's last word and looks it up. Backtests leave it out too:
-   * the simulated venue answers within the same event.
-   */
-  readonly tracker?: OrderTracker;
-  /** How often overdue requests are looked for, in ms of the run's clock. Default 1000. */
-  readonly inFlightCheckMs?: number;
   /**
    * A short run tag (0-8 of A-Z, a-z, 0-9) put into generated references, so a restarted live
    * run does not reuse the previous run's clientOrderIds. Empty (default) in backtests.

@@ -1,5 +1,4 @@
 import type { KeelEvent } from '../model/index.ts';
-import { InFlightCheck } from './in-flight-check.ts';
 import { InFlightRequests } from './in-flight-requests.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
@@ -17,51 +16,29 @@ export interface KernelPathHost {
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
-  /** Reports a failed look-up of the order tracker's periodic check. */
-  readonly fail: (where: string, error: unknown) => void;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
 export interface KernelPaths {
   readonly pipeline: IntentPipeline;
   readonly userRouting: UserDataRouting;
-  /** The periodic look-up of overdue requests; only with an order tracker. */
-  readonly inFlight: InFlightCheck | undefined;
 }
 
 /**
  * Builds the intent pipeline and the User Data routing around one book of modify and cancel
- * requests in flight (so a refusal finds its sender and undoes PENDING_*), the look-ups of
- * orders whose request got no answer, and the tracker's periodic check when one is given.
- * @param options - the kernel's options (gate, execution port, tracker)
+ * requests in flight (so a refusal finds its sender and undoes PENDING_*), and the look-ups of
+ * orders whose request got no answer.
+ * @param options - the kernel's options (gate, execution port)
  * @param host - the kernel's state, strategies and callbacks
  * @returns the paths
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
-  const { state, runners, deny, push, fail } = host;
+  const { state, runners, deny, push } = host;
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   return {
-    pipeline: new IntentPipeline(
-      state,
-      options.gate,
-      options.execution,
-      runners,
-      deny,
-      options.tracker,
-      requests,
-    ),
-    userRouting: new UserDataRouting(state, runners, options.gate, options.tracker, deny, requests, lookUp),
-    inFlight:
-      options.tracker === undefined
-        ? undefined
-        : new InFlightCheck(
-            options.tracker,
-            options.execution,
-            options.inFlightCheckMs ?? 1_000,
-            push,
-            (error) => fail('in-flight lookup', error),
-          ),
+    pipeline: new IntentPipeline(state, options.gate, options.execution, runners, deny, requests),
+    userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, lookUp),
   };
 }

@@ -2,16 +2,13 @@ import type { Scheduler } from './scheduler.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
 import { TimerQueue } from './timer-queue.ts';
 
-/** Owner index of the kernel's own timers (in-flight checks), as opposed to a strategy's. */
-export const KERNEL_OWNER = -1;
-
 /**
- * Every timer of a kernel: strategies' (`ctx.setTimer`, `ctx.every`) and the kernel's own. On
+ * Every timer of a kernel: its strategies' (`ctx.setTimer`, `ctx.every`). On
  * virtual time the kernel fires them as events pass; on wall time they arm the scheduler's
  * wake-up for the earliest one.
  */
 export class KernelTimers {
-  private readonly queue = new TimerQueue();
+  private queue = new TimerQueue();
   private nextId = 1;
   /** The timer being delivered: a repeating timer may cancel itself from its own hook. */
   private firing: ScheduledTimer | undefined;
@@ -33,7 +30,7 @@ export class KernelTimers {
 
   /**
    * Sets a timer.
-   * @param owner - the strategy's index, or {@link KERNEL_OWNER}
+   * @param owner - the strategy's index
    * @param at - first firing time, epoch ms
    * @param every - repeat period in ms; 0 = once
    * @param tag - given back when it fires
@@ -83,8 +80,30 @@ export class KernelTimers {
     this.arm();
   }
 
-  /** Cancels the scheduler's pending wake-up (on stop). */
+  /**
+   * Time passes to `ts` (an event's time, or the end of a backtest): on virtual time, fires the
+   * timers due by then and moves the clock there; on wall time, nothing (the scheduler wakes the
+   * kernel itself).
+   * @param ts - epoch ms
+   * @param fire - delivers one timer; returns false when its owner is gone (no repeat)
+   */
+  passTo(ts: number, fire: (timer: ScheduledTimer) => boolean): void {
+    if (!this.scheduler.followsEventTime) return;
+    if (this.queue.nextAt <= ts) this.fireDue(ts, fire);
+    this.scheduler.advanceTo(ts);
+  }
+
+  /**
+   * The scheduler woke the kernel (wall time): fires the timers due now.
+   * @param fire - delivers one timer; returns false when its owner is gone (no repeat)
+   */
+  fireDueNow(fire: (timer: ScheduledTimer) => boolean): void {
+    this.fireDue(this.scheduler.clock.now(), fire);
+  }
+
+  /** Drops every timer and cancels the scheduler's pending wake-up (on stop: no timer fires after). */
   disarm(): void {
+    this.queue = new TimerQueue();
     this.scheduler.cancelWake();
     this.armedAt = Number.POSITIVE_INFINITY;
   }

@@ -1,15 +1,13 @@
-import type { Observable, Subscription } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
-import type { InFlightCheck } from './in-flight-check.ts';
+import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
+import { KernelFeeds } from './kernel-feeds.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
-import { KERNEL_OWNER, KernelTimers } from './kernel-timers.ts';
-import { MarketRouting } from './market-routing.ts';
-import { mergeByTime } from './merge-by-time.ts';
-import type { Scheduler } from './scheduler.ts';
+import { KernelTimers } from './kernel-timers.ts';
+import { isMarketEvent, MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
 import { StrategyFaultReports } from './strategy-faults.ts';
@@ -37,6 +35,13 @@ const WAKE: Job = { kind: 'wake' };
  * Work is strictly sequential: an event (or a denial, or a timer) that arrives while another is
  * being handled - e.g. a venue answer emitted synchronously from `submit` - is queued and
  * handled right after, so hooks never run re-entrantly and the order of work is deterministic.
+ *
+ * After {@link Kernel.stop} (Keel's choice): no strategy hook runs and no timer fires. User Data
+ * that still arrives (a look-up answered late, the venue's answer to an `onStop` intent) is folded
+ * into the state, so the run's final orders, fills and positions are the venue's, and a refused
+ * modify or cancel puts its orders back to the venue's last word; but it is delivered to no
+ * strategy, reported as no denial, and looks nothing up. Market data pushed after stop is dropped.
+ * A stopped kernel cannot be started.
  * @example
  * const kernel = new Kernel({ instruments, market, execution: sim, gate, scheduler: virtualScheduler(), strategies: [{ id: 'mm1', strategy: marketMaker, params: { sym } }] });
  * await kernel.start();   // resolves when the market feed completes
@@ -55,13 +60,10 @@ export class Kernel {
    */
   readonly rejections: Observable<StrategyRejection>;
   private readonly runners: StrategyRunner[];
-  private readonly scheduler: Scheduler;
-  private readonly followsEventTime: boolean;
   private readonly timers: KernelTimers;
   private readonly marketRouting: MarketRouting;
   private readonly userRouting: UserDataRouting;
   private readonly pipeline: IntentPipeline;
-  private readonly inFlight: InFlightCheck | undefined;
   private started = false;
   /** False until the strategies start: User Data is then folded, not delivered. */
   private strategiesStarted = false;
@@ -69,15 +71,9 @@ export class Kernel {
   private readonly work = new WorkQueue<Job>((job) => this.handle(job));
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
-  private readonly market: Observable<MarketEvent>;
-  private readonly user: Observable<UserEvent>;
-  private subscriptions: Subscription[] = [];
+  private readonly feeds: KernelFeeds;
   private readonly wake = (): void => this.work.enqueue(WAKE);
   private readonly fireTimer = (timer: ScheduledTimer): boolean => {
-    if (timer.owner === KERNEL_OWNER) {
-      this.inFlight?.check(this.state.now());
-      return true;
-    }
     const runner = this.runners[timer.owner] as StrategyRunner;
     runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
     this.work.drainPending();
@@ -90,14 +86,9 @@ export class Kernel {
    *   strategy's parameters do not match its schema (the message names the strategy and field)
    */
   constructor(options: KernelOptions) {
-    this.scheduler = options.scheduler;
     this.timers = new KernelTimers(options.scheduler, this.wake);
-    this.followsEventTime = options.scheduler.followsEventTime;
     this.state = new KernelState(options.scheduler.clock, options.instruments, options.portfolio);
-    this.market = Array.isArray(options.market)
-      ? mergeByTime(options.market as readonly Observable<MarketEvent>[])
-      : (options.market as Observable<MarketEvent>);
-    this.user = options.user ?? options.execution.events;
+    this.feeds = new KernelFeeds(options, (event) => this.push(event));
     this.denials = this.denial$.asObservable();
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
@@ -107,12 +98,10 @@ export class Kernel {
       runners: this.runners,
       deny: (runner, denial) => this.deny(runner, denial),
       push: (event) => this.push(event),
-      fail: (where, error) => this.reports.kernelFault(where, error, this.state.now()),
     });
     this.marketRouting = new MarketRouting(this.state, this.runners);
     this.userRouting = paths.userRouting;
     this.pipeline = paths.pipeline;
-    this.inFlight = paths.inFlight;
   }
 
   /**
@@ -123,20 +112,18 @@ export class Kernel {
    *   (a live session's first reconciliation) is folded into the state, not delivered, so
    *   `onStart` sees the venue's book as it is rather than a flat one
    * @returns a promise that resolves when the market feed completes and rejects if a source
-   *   errors, if `strategiesAfter` rejects, or when the kernel was already started
+   *   errors, if `strategiesAfter` rejects, or when the kernel was already started or stopped
    */
   start(strategiesAfter?: Promise<unknown>): Promise<void> {
-    if (this.started)
-      return Promise.reject(new Error('kernel: start() was called twice; build a new Kernel per run'));
+    if (this.started || this.stopped) {
+      const was = this.stopped ? 'stopped' : 'started';
+      return Promise.reject(
+        new Error(`kernel: start() was called on a ${was} kernel; build a new Kernel per run`),
+      );
+    }
     this.started = true;
     return new Promise<void>((resolve, reject) => {
-      const subscribeUser = () =>
-        this.subscriptions.push(
-          this.user.subscribe({
-            next: (event) => this.push(event),
-            error: (error: unknown) => reject(error),
-          }),
-        );
+      const subscribeUser = () => this.feeds.subscribeUser(reject);
       const begin = (): void => {
         this.work.run(() => {
           // User Data first: a venue that answers inside submit (a synchronous sim) answers the
@@ -146,14 +133,9 @@ export class Kernel {
           if (strategiesAfter === undefined) subscribeUser();
           for (const runner of this.runners) runner.start();
         });
-        this.inFlight?.arm(this.timers, this.state.now());
-        this.subscriptions.push(
-          this.market.subscribe({
-            next: (event) => this.push(event),
-            error: (error: unknown) => reject(error),
-            complete: () => resolve(),
-          }),
-        );
+        // A strategy may have stopped the kernel from its onStart.
+        if (this.stopped) return;
+        this.feeds.subscribeMarket(resolve, reject);
       };
       if (strategiesAfter === undefined) {
         begin();
@@ -168,21 +150,22 @@ export class Kernel {
 
   /**
    * Calls every started strategy's `onStop` (intents returned there are still sent), then
-   * unsubscribes.
+   * unsubscribes. What arrives afterwards is only folded (see {@link Kernel}).
    */
   stop(): void {
+    if (this.stopped) return;
     this.stopped = true;
     this.work.run(() => {
       if (this.strategiesStarted) for (const runner of this.runners) runner.stop();
     });
-    for (const subscription of this.subscriptions) subscription.unsubscribe();
-    this.subscriptions = [];
+    this.feeds.close();
     this.timers.disarm();
   }
 
   /**
    * Handles one event: fires timers it passes (virtual time), folds it into the state and
-   * delivers it to the strategies. The per-event hot path: no allocation, no Decimal work.
+   * delivers it to the strategies. The per-event hot path: no allocation, no Decimal work. After
+   * stop, User Data is only folded and market data dropped (see {@link Kernel}).
    * @param event - a market or User Data event
    */
   push(event: KeelEvent): void {
@@ -190,7 +173,7 @@ export class Kernel {
   }
 
   /**
-   * When the earliest armed timer (a strategy's or the kernel's own) is due. A backtest runner
+   * When the earliest armed timer of a strategy is due. A backtest runner
    * reads it to fire timers at their own time, with the simulated venue moved there first, so an
    * order sent from a timer reaches the venue at that time plus latency, not at the next event.
    * @returns epoch ms; `Infinity` when no timer is armed
@@ -204,11 +187,9 @@ export class Kernel {
    * @param ts - epoch ms
    */
   advanceTime(ts: number): void {
+    if (this.stopped) return;
     this.work.run(() => {
-      if (this.followsEventTime) {
-        this.fireTimers(ts);
-        this.scheduler.advanceTo(ts);
-      }
+      this.timers.passTo(ts, this.fireTimer);
       this.marketRouting.closeDue(ts);
     });
   }
@@ -219,14 +200,14 @@ export class Kernel {
         job.runner.deliverDenial(job.denial);
         return;
       case 'wake':
-        this.fireTimers(this.scheduler.clock.now());
+        if (!this.stopped) this.timers.fireDueNow(this.fireTimer);
         return;
     }
-    const ts = job.ts;
-    if (this.followsEventTime) {
-      if (this.timers.nextAt <= ts) this.fireTimers(ts);
-      this.scheduler.advanceTo(ts);
+    if (this.stopped) {
+      if (!isMarketEvent(job)) this.userRouting.settle(job);
+      return;
     }
+    this.timers.passTo(job.ts, this.fireTimer);
     this.marketRouting.closeDueAt(job);
     if (this.marketRouting.route(job)) return;
     if (this.strategiesStarted) this.userRouting.route(job);
@@ -298,10 +279,6 @@ export class Kernel {
    */
   rejected(runner: StrategyRunner, where: string, reason: unknown): void {
     this.reports.rejected(runner, where, reason);
-  }
-
-  private fireTimers(upTo: number): void {
-    this.timers.fireDue(upTo, this.fireTimer);
   }
 
   private deny(runner: StrategyRunner, denial: IntentDenied): void {

@@ -3,6 +3,27 @@ import { BarAggregator } from './bar-aggregator.ts';
 import type { KernelState } from './kernel-state.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
+/** Every market event kind (a Record, so a new kind in the model fails to compile here until listed). */
+const MARKET_KINDS: Readonly<Record<MarketEvent['kind'], true>> = {
+  quote: true,
+  trade: true,
+  bar: true,
+  book: true,
+  markPrice: true,
+  ticker: true,
+  indexPrice: true,
+  openInterest: true,
+  gap: true,
+};
+
+/**
+ * @param event - a market or User Data event
+ * @returns true for a market event
+ */
+export function isMarketEvent(event: KeelEvent): event is MarketEvent {
+  return Object.hasOwn(MARKET_KINDS, event.kind);
+}
+
 /**
  * How market data reaches the kernel state and the strategies: quotes and trades go to every
  * strategy, closed bars to the strategies that watch their (sym, interval), whether the feed

@@ -4,7 +4,7 @@ import type { StrategyRunner } from './strategy-runner.ts';
 
 /**
  * A strategy hook or stream threw: the strategy is halted (no more hooks or intents), the run goes
- * on. `strategyId` is `kernel` when the kernel's own work failed (an in-flight lookup).
+ * on.
  */
 export interface StrategyFault {
   readonly strategyId: string;
@@ -45,7 +45,7 @@ export interface StrategyRejection {
 export class StrategyFaultReports {
   private readonly fault$ = new Subject<StrategyFault>();
   private readonly rejection$ = new Subject<StrategyRejection>();
-  /** Strategies that threw and were halted, and failures of the kernel's own work. */
+  /** Strategies that threw and were halted. */
   readonly faults: Observable<StrategyFault> = this.fault$.asObservable();
   /** Rejections of the Promises of halted async strategies. */
   readonly rejections: Observable<StrategyRejection> = this.rejection$.asObservable();
@@ -73,16 +73,6 @@ export class StrategyFaultReports {
       ...(how === undefined ? {} : { how }),
       ...(runner.source === undefined ? {} : { source: runner.source }),
     });
-  }
-
-  /**
-   * Reports a failure of the kernel's own work, as a fault of strategy `kernel`.
-   * @param where - the work, e.g. `in-flight lookup`
-   * @param error - what it failed with
-   * @param ts - when, epoch ms
-   */
-  kernelFault(where: string, error: unknown, ts: number): void {
-    this.fault$.next({ strategyId: 'kernel', where, error, ts });
   }
 
   /**

@@ -1,5 +1,5 @@
-import type { OrderTracker } from '../execution/index.ts';
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
+import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { IntentGate } from './kernel-options.ts';
@@ -7,15 +7,14 @@ import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
-/** The code a venue adapter gives a command whose answer never came (timeout, connection lost). */
-const UNKNOWN_OUTCOME = -1;
-
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
  * update stops there), then delivered to the strategy that owns the order, to every strategy for
  * positions, to the kill switch when money changed hands, and as a denial for a command the
  * venue refused. A refused modify or cancel puts its orders back to the venue's last word; when
- * its answer never came (code -1), its orders are also looked up, since it may have happened.
+ * its outcome is unknown ({@link COMMAND_OUTCOME_UNKNOWN}, -1: no answer came), its orders are also
+ * looked up, since it may have happened. The strategy's denial carries the code as its check
+ * (`venue.-1`, `venue.-2` for {@link COMMAND_NOT_APPLIED}, `venue.<venue code>`).
  */
 export class UserDataRouting {
   private readonly byId: ReadonlyMap<string, StrategyRunner>;
@@ -24,7 +23,6 @@ export class UserDataRouting {
    * @param state - the kernel state User Data is folded into
    * @param runners - every strategy of the kernel
    * @param gate - the risk gate, shown equity after fills and account updates
-   * @param tracker - in-flight tracking, shown every order update
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
@@ -34,7 +32,6 @@ export class UserDataRouting {
     private readonly state: KernelState,
     private readonly runners: readonly StrategyRunner[],
     private readonly gate: IntentGate,
-    private readonly tracker: OrderTracker | undefined,
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly lookUp: (orders: readonly Order[]) => void,
@@ -73,20 +70,29 @@ export class UserDataRouting {
    * @returns false when the event changed nothing (stale, duplicate, a fill already booked)
    */
   fold(event: UserEvent): boolean {
-    if (event.kind === 'order') this.tracker?.onOrderUpdate(event.order);
     if (!foldUserEvent(this.state, event)) return false;
     if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
     return true;
   }
 
+  /**
+   * Folds one User Data event that arrived after the kernel stopped: the state learns what the
+   * venue settled, and a refused modify or cancel puts its orders back to the venue's last word,
+   * but no strategy is told and nothing is looked up.
+   * @param event - the event
+   */
+  settle(event: UserEvent): void {
+    if (this.fold(event) && event.kind === 'commandRejected') this.requests.refused(event.ref);
+  }
+
   /** Tells the sender, undoes Keel's PENDING_* marks, and looks up what may have happened anyway. */
   private refused(event: CommandRejectedEvent): void {
-    this.tracker?.onRequestRejected(event.ref);
     const request = this.requests.refused(event.ref);
     const ownerId = request?.owner ?? this.state.orders.ownerOf(event.ref);
     const runner = ownerId === undefined ? undefined : this.byId.get(ownerId);
-    const unknown = event.code === UNKNOWN_OUTCOME;
-    if (request !== undefined && unknown && request.targets.length > 0) this.lookUp(request.targets);
+    const lookUp =
+      request !== undefined && event.code === COMMAND_OUTCOME_UNKNOWN && request.targets.length > 0;
+    if (lookUp) this.lookUp(request.targets);
     if (runner === undefined) return;
     this.deny(runner, {
       kind: 'denied',
@@ -95,9 +101,7 @@ export class UserDataRouting {
       intentKind: event.intentKind,
       source: 'venue',
       check: `venue.${event.code}`,
-      reason: unknown
-        ? `no answer from the venue to ${event.intentKind} ${event.ref}: ${event.message}${request !== undefined && request.targets.length > 0 ? '; its orders are looked up' : ''}`
-        : `the venue refused ${event.intentKind} ${event.ref}: ${event.message} (code ${event.code})`,
+      reason: refusalReason(event, lookUp),
       ts: this.state.now(),
     });
   }
@@ -110,5 +114,18 @@ export class UserDataRouting {
   private ownerOf(ref: string): StrategyRunner | undefined {
     const id = this.state.orders.ownerOf(ref);
     return id === undefined ? undefined : this.byId.get(id);
+  }
+}
+
+/** The sentence a strategy reads for a refusal, saying whether it may send the command again. */
+function refusalReason(event: CommandRejectedEvent, lookedUp: boolean): string {
+  const what = `${event.intentKind} ${event.ref}`;
+  switch (event.code) {
+    case COMMAND_OUTCOME_UNKNOWN:
+      return `no answer from the venue to ${what}, which may have taken effect: ${event.message}${lookedUp ? '; its orders are looked up' : ''}`;
+    case COMMAND_NOT_APPLIED:
+      return `${what} did not take effect (safe to send again): ${event.message}`;
+    default:
+      return `the venue refused ${what}: ${event.message} (code ${event.code})`;
   }
 }

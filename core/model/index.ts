@@ -4,6 +4,7 @@
  */
 export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts';
 export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
+export { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN } from './command-rejection-codes.ts';
 export type { Dec } from './decimal.ts';
 export {
   asNumber,

@@ -1,4 +1,5 @@
 import { Subject } from 'rxjs';
+import type { ExecutionPort } from '../../core/execution/index.ts';
 import type {
   IntentDenied,
   IntentGate,
@@ -14,6 +15,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import { type InMemoryVenue, inMemoryVenue } from './in-memory-venue.ts';
 import { anInstrument } from './instrument-builders.ts';
 import { BTC, ETH } from './kernel-events.ts';
+import { aRecordingPort, type RecordingExecutionPort } from './recording-execution-port.ts';
 
 /** A kernel wired for tests, with handles on its inputs and outputs. */
 export interface KernelRig {
@@ -32,6 +34,12 @@ export interface KernelRig {
   readonly rejections: StrategyRejection[];
 }
 
+/** A kernel rig on a port that records commands and answers only what the test emits. */
+export interface RecordingKernelRig extends Omit<KernelRig, 'venue'> {
+  /** The port: `port.emit(event)` is the venue speaking, `port.submitted` what was sent. */
+  readonly port: RecordingExecutionPort;
+}
+
 /** What a test may change about the kernel {@link aKernelRig} builds. */
 export interface KernelRigOptions {
   /** The risk gate; default the real gate with default limits. */
@@ -44,6 +52,11 @@ export interface KernelRigOptions {
   readonly instruments?: readonly InstrumentSpec[];
   /** A portfolio for the kernel to keep (and mark) as it folds fills; default none. */
   readonly portfolio?: Portfolio;
+  /**
+   * Passed to `kernel.start`: the strategies start once it settles, User Data meanwhile is only
+   * folded (a live session's first reconciliation). Default: they start at once.
+   */
+  readonly strategiesAfter?: Promise<unknown>;
 }
 
 /**
@@ -52,7 +65,7 @@ export interface KernelRigOptions {
  * price pushed for the sym (100 before any), and the real risk gate (default limits unless a gate
  * is given).
  * @param strategies - the strategies to run
- * @param options - gate, start time, run id, instruments, portfolio
+ * @param options - gate, start time, run id, instruments, portfolio, what the strategies wait for
  * @returns the rig
  */
 export function aKernelRig(strategies: readonly StrategySlot[], options: KernelRigOptions = {}): KernelRig {
@@ -64,10 +77,37 @@ export function aKernelRig(strategies: readonly StrategySlot[], options: KernelR
     if (event.kind === 'trade') lastPrice.set(event.sym, event.price);
   });
   const venue = inMemoryVenue(scheduler.clock, (sym) => lastPrice.get(sym) ?? 100);
+  return { ...startedRig(strategies, options, scheduler, market, venue), venue };
+}
+
+/**
+ * Builds and starts a kernel like {@link aKernelRig}, but on a recording port that answers
+ * nothing by itself: a test sees the kernel's in-flight states (PENDING_NEW...) and plays the
+ * venue with `port.emit`.
+ * @param strategies - the strategies to run
+ * @param options - gate, start time, run id, instruments, portfolio, what the strategies wait for
+ * @returns the rig
+ */
+export function aRecordingKernelRig(
+  strategies: readonly StrategySlot[],
+  options: KernelRigOptions = {},
+): RecordingKernelRig {
+  const port = aRecordingPort();
+  const scheduler = virtualScheduler(options.start ?? 0);
+  return { ...startedRig(strategies, options, scheduler, new Subject<MarketEvent>(), port), port };
+}
+
+function startedRig(
+  strategies: readonly StrategySlot[],
+  options: KernelRigOptions,
+  scheduler: VirtualScheduler,
+  market: Subject<MarketEvent>,
+  execution: ExecutionPort,
+): Omit<KernelRig, 'venue'> {
   const kernel = new Kernel({
     instruments: options.instruments ?? [anInstrument(BTC), anInstrument(ETH)],
     market: market.asObservable(),
-    execution: venue,
+    execution,
     gate: options.gate ?? new RiskGate(),
     scheduler,
     strategies,
@@ -84,6 +124,6 @@ export function aKernelRig(strategies: readonly StrategySlot[], options: KernelR
     faultRecords.push(f);
   });
   kernel.rejections.subscribe((r) => rejections.push(r));
-  void kernel.start();
-  return { kernel, venue, scheduler, market, denials, faults, faultRecords, rejections };
+  void kernel.start(options.strategiesAfter);
+  return { kernel, scheduler, market, denials, faults, faultRecords, rejections };
 }

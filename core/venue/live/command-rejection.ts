@@ -1,21 +1,30 @@
-import type { StrategyIntent, UserEvent } from '../../model/index.ts';
+import { COMMAND_OUTCOME_UNKNOWN, type StrategyIntent, type UserEvent } from '../../model/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
 
 /**
  * The `commandRejected` event telling a strategy that a command failed: the venue's code when the
- * venue refused it, 400001 when it broke a request rule of the spec before being sent, -1 for any
- * other failure (the socket or the venue unreachable, an outcome that could not be looked up).
+ * venue refused it, 400001 when it broke a request rule of the spec before being sent, else the
+ * Keel-local code the caller found (the lost-reply verdict: `COMMAND_NOT_APPLIED` -2 or
+ * `COMMAND_OUTCOME_UNKNOWN` -1), else -1 (the socket or the venue unreachable).
  * @param command - the command that failed
  * @param error - why
  * @param now - the client's time, epoch ms
+ * @param keelCode - a Keel-local code for a failure without a venue code
  * @returns the event
  */
 export function commandRejection(
   command: StrategyIntent,
   error: unknown,
   now: number,
+  keelCode?: number,
 ): Extract<UserEvent, { kind: 'commandRejected' }> {
-  const code = error instanceof VenueError ? error.code : error instanceof RequestRuleError ? 400001 : -1;
+  const code =
+    keelCode ??
+    (error instanceof VenueError
+      ? error.code
+      : error instanceof RequestRuleError
+        ? 400001
+        : COMMAND_OUTCOME_UNKNOWN);
   return {
     kind: 'commandRejected',
     ts: now,

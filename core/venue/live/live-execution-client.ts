@@ -263,13 +263,13 @@ export class LiveExecutionClient implements ExecutionPort {
       policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
       wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
       emit: (event) => this.emit(event),
-      refuse: (rejected, message) => this.rejectCommand(rejected, new Error(message)),
+      refuse: (rejected, message, code) => this.rejectCommand(rejected, new Error(message), code),
       logger: this.logger,
     });
   }
 
-  private rejectCommand(command: StrategyIntent, error: unknown): void {
-    const rejection = commandRejection(command, error, this.timer.now());
+  private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {
+    const rejection = commandRejection(command, error, this.timer.now(), keelCode);
     const { ref, intentKind: kind, code, message } = rejection;
     this.logger.warn({ ref, kind, code, message }, 'venue refused a command');
     this.emit(rejection);

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { StrategyIntent, UserEvent } from '../../model/index.ts';
+import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN } from '../../model/index.ts';
 import {
   type LostReplyLookupContext,
   type LostReplyVerdict,
@@ -28,16 +29,22 @@ export interface LostReplyResolution extends LostReplyLookupContext {
   /** Waits, on the injected timer. */
   readonly wait: (ms: number) => Promise<void>;
   readonly emit: (event: UserEvent) => void;
-  /** Reports that the command did not take effect (or could not be checked), as a sentence. */
-  readonly refuse: (command: StrategyIntent, message: string) => void;
+  /**
+   * Reports that the command did not take effect, or that its outcome stays unknown: a sentence,
+   * and the Keel-local code that tells the two apart ({@link COMMAND_NOT_APPLIED}: safe to send
+   * again; {@link COMMAND_OUTCOME_UNKNOWN}: it may have run, do not send it again blindly).
+   */
+  readonly refuse: (command: StrategyIntent, message: string, code: number) => void;
   readonly logger: Logger;
 }
 
 /**
  * Resolves a REST command whose reply was lost (timeout, network error): looks up what the venue
  * holds until it shows the command took effect or the policy's lookups are spent, and emits the
- * venue's state. Only when the venue shows it did not take effect (or cannot be reached) is the
- * strategy told so, with the reason; the command is never re-sent.
+ * venue's state. The command is never re-sent. When the venue shows it did not take effect, the
+ * strategy is told so with code {@link COMMAND_NOT_APPLIED} (-2: safe to send again); when the
+ * lookups failed, or the venue's state cannot show the outcome, with
+ * {@link COMMAND_OUTCOME_UNKNOWN} (-1: it may have run).
  * @param command - the command
  * @param failure - what the REST client threw
  * @param deps - lookups, policy, timer and where events go
@@ -74,12 +81,23 @@ export async function resolveLostReply(
   for (const event of verdict?.events ?? []) deps.emit(event);
   if (verdict?.applied === true) return;
   const tries = deps.policy.attempts;
-  deps.refuse(
-    command,
-    verdict === undefined || lookupError !== undefined
-      ? `${what}; its outcome is unknown: the venue could not be reached to look it up (${String(lookupError)}); not re-sent`
-      : verdict.unknown === true
-        ? `${what}; its outcome is unknown: ${verdict.detail}; not re-sent`
-        : `${what}; looked up ${tries} times: ${verdict.detail}, so it did not take effect (not re-sent)`,
-  );
+  if (verdict === undefined || lookupError !== undefined) {
+    deps.refuse(
+      command,
+      `${what}; its outcome is unknown: the venue could not be reached to look it up (${String(lookupError)}); not re-sent`,
+      COMMAND_OUTCOME_UNKNOWN,
+    );
+  } else if (verdict.unknown === true) {
+    deps.refuse(
+      command,
+      `${what}; its outcome is unknown: ${verdict.detail}; not re-sent`,
+      COMMAND_OUTCOME_UNKNOWN,
+    );
+  } else {
+    deps.refuse(
+      command,
+      `${what}; looked up ${tries} times: ${verdict.detail}, so it did not take effect (not re-sent)`,
+      COMMAND_NOT_APPLIED,
+    );
+  }
 }

@@ -1,16 +1,13 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { IntentDenied, StrategyContext } from '../../../core/kernel/index.ts';
-import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
-import type { Intent, MarketEvent, Order } from '../../../core/model/index.ts';
-import { D } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import type { Intent, Order } from '../../../core/model/index.ts';
+import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, D } from '../../../core/model/index.ts';
 import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
-import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
 type Ctx = StrategyContext<unknown, unknown>;
 
@@ -39,17 +36,7 @@ function aRestingBid(act: (ctx: Ctx, quoteTs: number) => Intent | readonly Inten
       seen.push(`${order.clientOrderId} ${order.orderState}`);
     },
   });
-  const port = aRecordingPort();
-  const market = new Subject<MarketEvent>();
-  const kernel = new Kernel({
-    instruments: [anInstrument(BTC)],
-    market,
-    execution: port,
-    gate: new RiskGate(),
-    scheduler: virtualScheduler(),
-    strategies: [{ id: 's', strategy }],
-  });
-  void kernel.start();
+  const { kernel, port, market } = aRecordingKernelRig([{ id: 's', strategy }]);
   market.next(aQuote(1_000, 100));
   const open = anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 });
   port.emit(anOrderUpdate(open));
@@ -139,6 +126,7 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     expect(rig.stateOf()).toBe('OPEN');
     await flushPromises();
     expect(rig.port.lookups).toEqual([`${BTC}|s-1`]);
+    expect(rig.port.submitted.map((c) => c.intent.kind)).toEqual(['placeOrder', 'cancelOrders']);
     expect(rig.stateOf()).toBe('CANCELLED');
     expect(rig.seen).toEqual(['s-1 OPEN', 's-1 CANCELLED']);
     expect(rig.denials[0]?.reason).toMatch(/no answer from the venue to cancelOrders s-2.*looked up/);
@@ -162,6 +150,31 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     rig.refuse('s-2', 'cancelOrder', 400001, 'bad parameters');
     await flushPromises();
     expect(rig.port.lookups).toEqual([]);
+  });
+
+  it('tells the strategy a command that did not take effect (code -2) is safe to send again, and looks nothing up', async () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    rig.market.next(aQuote(2_000, 100));
+    rig.refuse('s-2', 'cancelOrder', COMMAND_NOT_APPLIED, 'looked up 4 times: the order is still open');
+    await flushPromises();
+    expect(rig.port.lookups).toEqual([]);
+    expect(rig.stateOf()).toBe('OPEN');
+    expect(rig.denials.map((d) => d.check)).toEqual(['venue.-2']);
+    expect(rig.denials[0]?.reason).toMatch(/cancelOrder s-2 did not take effect \(safe to send again\)/);
+  });
+
+  it('tells the strategy a command whose outcome is unknown (code -1) may have taken effect', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000
+        ? ctx.order.algo({ sym: BTC, side: 'SELL', qty: 1, triggerPrice: 90, condition: 'LTE' })
+        : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    rig.refuse('s-2', 'placeAlgoOrder', COMMAND_OUTCOME_UNKNOWN, 'its outcome is unknown');
+    expect(rig.denials.map((d) => d.check)).toEqual(['venue.-1']);
+    expect(rig.denials[0]?.reason).toMatch(
+      /no answer from the venue to placeAlgoOrder s-2, which may have taken effect/,
+    );
   });
 
   it('tells the strategy when the venue refuses a cancel of its algo order', () => {

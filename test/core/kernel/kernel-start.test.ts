@@ -1,13 +1,8 @@
-import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, Kernel, virtualScheduler } from '../../../core/kernel/index.ts';
-import type { MarketEvent } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { aKernelRig, aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { aPositionUpdate, BTC } from '../../kit/kernel-events.ts';
-import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
 describe('kernel start', () => {
   it('hears a venue that answers synchronously the intents of onStart', () => {
@@ -35,18 +30,9 @@ describe('kernel start after a first reconciliation', () => {
         seen.push(`onPosition ${position.positionQty.toFixed()}`);
       },
     });
-    const port = aRecordingPort();
-    const market = new Subject<MarketEvent>();
-    const kernel = new Kernel({
-      instruments: [anInstrument(BTC)],
-      market,
-      execution: port,
-      gate: new RiskGate(),
-      scheduler: virtualScheduler(),
-      strategies: [{ id: 's', strategy }],
-    });
     let reconciled: () => void = () => {};
-    void kernel.start(new Promise<void>((resolve) => (reconciled = resolve)));
+    const strategiesAfter = new Promise<void>((resolve) => (reconciled = resolve));
+    const { kernel, port } = aRecordingKernelRig([{ id: 's', strategy }], { strategiesAfter });
     port.emit(aPositionUpdate(1, '0.02'));
     expect(kernel.state.positionQty(BTC, 'NONE').toFixed()).toBe('0.02');
     expect(seen).toEqual([]);
@@ -65,15 +51,9 @@ describe('kernel start after a first reconciliation', () => {
         seen.push('onStop');
       },
     });
-    const kernel = new Kernel({
-      instruments: [anInstrument(BTC)],
-      market: new Subject<MarketEvent>(),
-      execution: aRecordingPort(),
-      gate: new RiskGate(),
-      scheduler: virtualScheduler(),
-      strategies: [{ id: 's', strategy }],
+    const { kernel } = aRecordingKernelRig([{ id: 's', strategy }], {
+      strategiesAfter: new Promise(() => {}),
     });
-    void kernel.start(new Promise<void>(() => {}));
     kernel.stop();
     expect(seen).toEqual([]);
   });

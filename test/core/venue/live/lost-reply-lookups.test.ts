@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
-import { D, type Intent, type UserEvent } from '../../../../core/model/index.ts';
+import {
+  COMMAND_NOT_APPLIED,
+  COMMAND_OUTCOME_UNKNOWN,
+  D,
+  type Intent,
+  type UserEvent,
+} from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
 import { aRigBuy, eventually, type LivePaperRig, liveOnPaper, RIG_BTC } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
@@ -17,21 +23,25 @@ afterEach(async () => {
   venue = undefined;
 });
 
-/** A paper venue and a live client whose REST replies time out after 300 ms; lookups 50 ms apart. */
-async function started(): Promise<{ v: PaperVenue; r: LivePaperRig }> {
+/**
+ * A paper venue and a live client whose REST replies time out after 300 ms; lookups 50 ms apart.
+ * @param attempts - lookups of a lost reply (default the client's)
+ */
+async function started(attempts?: number): Promise<{ v: PaperVenue; r: LivePaperRig }> {
   const v = await withFirstQuotes(await aPaperVenue());
   venue = v;
-  const r = await liveOnPaper(v, { lostReplyLookups: { spacingMs: 50 } }, 300);
+  const lostReplyLookups = attempts === undefined ? { spacingMs: 50 } : { spacingMs: 50, attempts };
+  const r = await liveOnPaper(v, { lostReplyLookups }, 300);
   rig = r;
   await eventually(() => r.events.some((e) => e.kind === 'account'), 'first reconciliation');
   r.events.length = 0;
   return { v, r };
 }
 
-const stopAlgo = (ref: string): Intent => ({
+const stopAlgo = (ref: string, sym = RIG_BTC): Intent => ({
   kind: 'placeAlgoOrder',
   ref,
-  sym: RIG_BTC,
+  sym,
   side: 'SELL',
   algoOrderType: 'TRIGGER',
   conditionType: 'LTE',
@@ -124,10 +134,37 @@ describe('live execution client: REST commands whose reply is lost', () => {
     v.faults.failNextRest({ kind: 'timeout', path: '/api/v1/algo/order', method: 'POST' });
     r.live.submit(approved(stopAlgo('algo-3')));
     await eventually(() => rejections(r.events).length === 1, 'the verdict');
-    expect(rejections(r.events)[0]).toMatchObject({ ref: 'algo-3', intentKind: 'placeAlgoOrder' });
+    expect(rejections(r.events)[0]).toMatchObject({
+      ref: 'algo-3',
+      intentKind: 'placeAlgoOrder',
+      code: COMMAND_NOT_APPLIED,
+    });
     const message = (rejections(r.events)[0] as { message: string }).message;
     expect(message).toMatch(/the venue has no algo order algo-3, so it did not take effect \(not re-sent\)/);
     expect(await venueData(v, '/api/v1/algo/openOrders')).toHaveLength(0);
+  });
+
+  it('tells the strategy a command the venue ran and refused, whose reply was lost, did not take effect (code -2)', async () => {
+    const { v, r } = await started();
+    v.faults.loseNextRestReply({ path: '/api/v1/algo/order', method: 'POST' });
+    r.live.submit(approved(stopAlgo('algo-4', 'BINANCE_PERP_NOPE_USDT')));
+    await eventually(() => rejections(r.events).length === 1, 'the verdict');
+    expect(rejections(r.events)[0]).toMatchObject({ ref: 'algo-4', code: COMMAND_NOT_APPLIED });
+    expect(await venueData(v, '/api/v1/algo/openOrders')).toHaveLength(0);
+  });
+
+  it('calls the outcome unknown (code -1), not "did not take effect", when the lookups of a lost reply fail', async () => {
+    const { v, r } = await started(1);
+    v.faults.loseNextRestReply({ path: '/api/v1/algo/order', method: 'POST' });
+    // The one lookup and every retry of it get a 503.
+    for (let i = 0; i < 4; i++)
+      v.faults.failNextRest({ kind: 'status', path: '/api/v1/algo/order', method: 'GET' });
+    r.live.submit(approved(stopAlgo('algo-5')));
+    await eventually(() => rejections(r.events).length === 1, 'the verdict', 10_000);
+    expect(rejections(r.events)[0]).toMatchObject({ ref: 'algo-5', code: COMMAND_OUTCOME_UNKNOWN });
+    expect((rejections(r.events)[0] as { message: string }).message).toMatch(/its outcome is unknown/);
+    // It did run: a strategy that sent it again blindly would hold two.
+    expect(await venueData(v, '/api/v1/algo/openOrders')).toHaveLength(1);
   });
 
   it('still reports a real venue refusal with its code, without a lookup', async () => {

@@ -1,0 +1,57 @@
+import type { Observable, Subscription } from 'rxjs';
+import type { KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
+import type { KernelOptions } from './kernel-options.ts';
+import { mergeByTime } from './merge-by-time.ts';
+
+/**
+ * The kernel's two inputs, User Data and market data: each subscribed at most once, both closed
+ * together at stop. Once closed, nothing subscribes again (a strategy that stops the kernel from
+ * its `onStart` leaves the market feed unsubscribed).
+ */
+export class KernelFeeds {
+  private readonly market: Observable<MarketEvent>;
+  private readonly user: Observable<UserEvent>;
+  private subscriptions: Subscription[] = [];
+  private closed = false;
+
+  /**
+   * @param options - the kernel's sources: market data (one feed, or recorded feeds merged by
+   *   time) and User Data (default: the execution port's events)
+   * @param push - hands each event to the kernel
+   */
+  constructor(
+    options: Pick<KernelOptions, 'market' | 'user' | 'execution'>,
+    private readonly push: (event: KeelEvent) => void,
+  ) {
+    this.market = Array.isArray(options.market)
+      ? mergeByTime(options.market as readonly Observable<MarketEvent>[])
+      : (options.market as Observable<MarketEvent>);
+    this.user = options.user ?? options.execution.events;
+  }
+
+  /**
+   * Subscribes to User Data, unless closed.
+   * @param fail - called when the source errors
+   */
+  subscribeUser(fail: (error: unknown) => void): void {
+    if (this.closed) return;
+    this.subscriptions.push(this.user.subscribe({ next: this.push, error: fail }));
+  }
+
+  /**
+   * Subscribes to market data, unless closed.
+   * @param done - called when the feed completes
+   * @param fail - called when the feed errors
+   */
+  subscribeMarket(done: () => void, fail: (error: unknown) => void): void {
+    if (this.closed) return;
+    this.subscriptions.push(this.market.subscribe({ next: this.push, error: fail, complete: done }));
+  }
+
+  /** Unsubscribes from both inputs, for good. */
+  close(): void {
+    this.closed = true;
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.subscriptions = [];
+  }
+}

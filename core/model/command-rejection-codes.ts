@@ -1,0 +1,20 @@
+/**
+ * Keel-local codes of a `commandRejected` event that carries no venue code: Keel's choice,
+ * negative so they never collide with the venue's codes (all positive). A strategy sees them in
+ * `onDenied` as the check `venue.<code>`, e.g. `venue.-1`.
+ */
+
+/**
+ * The command's outcome is unknown: no answer came (timeout, connection lost, 5xx without a venue
+ * code) and the venue could not tell whether it ran (its look-ups failed, or the venue's state
+ * cannot show it). The command may have taken effect: do not send it again blindly; look at the
+ * venue's state first (orders acted on are looked up by the kernel and come back as updates).
+ */
+export const COMMAND_OUTCOME_UNKNOWN = -1;
+
+/**
+ * The command's answer was lost, but Keel looked the command up and the venue's state shows it
+ * did not take effect (e.g. no algo order with its reference). Nothing ran: sending it again
+ * (with a new reference) is safe.
+ */
+export const COMMAND_NOT_APPLIED = -2;
