@@ -76,6 +76,29 @@ describe('sim venue: a spot order needs the asset it pays with', () => {
     expect((await t.sim.snapshot()).openOrders.map((o) => o.orderQty.toFixed())).toEqual(['0.6']);
   });
 
+  it('sells short on spot by borrowing ETH first: the loan carries the short and its interest', async () => {
+    const loans = {
+      assets: { 'OKX:ETH': { annualRate: D('0.0876'), userQuota: D('10'), pool: D('10') } },
+      maxBorrowLtv: D('0.5'),
+      maintenanceMarginRate: D('0.05'),
+    };
+    const t = aSim({ instruments: [ethSpot], startingBalances: { USDT: D('10000') }, loans });
+    t.sim.onMarket(aQuote(0, 2000, 5, 2001, 5, ETH));
+    t.send({ kind: 'borrow', ref: 'b', exchange: 'OKX', coin: 'ETH', amount: D('1') });
+    t.send(aMarket('s', 'SELL', '1', { sym: ETH }));
+    t.sim.advanceTo(1);
+    expect(statesOf(t, 's')).toEqual(['NEW', 'FILLED']);
+    const { assets } = await t.sim.snapshot();
+    // sold the borrowed ETH at 2000 (fee 2): USDT 11998, ETH 0, 1 ETH owed
+    expect(assets.map((a) => [a.coin, a.balance.toFixed(), a.borrow.toFixed()])).toEqual([
+      ['USDT', '11998', '0'],
+      ['ETH', '0', '1'],
+    ]);
+    // the price rises to a mid of 2200.5: the short loses 200 against the mid 2000.5 it was valued at
+    t.sim.onMarket(aQuote(2, 2200, 5, 2201, 5, ETH));
+    expect(t.sim.equity().toFixed()).toBe('9797.5');
+  });
+
   it('refuses a spot buy the USDT cannot pay for, fee included, counting what open buys freeze', () => {
     const t = aSpotSim({ USDT: '3000' });
     t.send(aLimit('a', 'BUY', '1', '1500', { sym: ETH }));
