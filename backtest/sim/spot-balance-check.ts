@@ -1,7 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { decimalOf, ZERO } from '../../core/model/index.ts';
 import { fillFee } from './fee-model.ts';
-import type { MarginRefusal } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -19,6 +18,20 @@ import { isAssetSettled, tradedCoins, tradesSpot } from './spot-holdings.ts';
  * an algo order fires and when a modify would make it pay more. The fee of a resting order is not
  * frozen, and a market BUY filling beyond the mark may overrun the quote balance by its slippage.
  */
+
+/** Why a spot order failed the balance check, in the coin it pays with (a `MarginRefusal` of `margin-check.ts`). */
+export interface BalanceRefusal {
+  /** What the order pays, plus for a BUY the taker fee of its remainder. */
+  readonly needed: Dec;
+  /** The fee part of `needed`. */
+  readonly fee: Dec;
+  /** The coin's balance less what the other open spot orders freeze. */
+  readonly available: Dec;
+  /** The coin it pays with. */
+  readonly coin: string;
+  /** What the user should know, appended to the refusal's detail. */
+  readonly note: string;
+}
 
 /** What a live spot order freezes now: the coin it pays with and how much of it. */
 function frozenBy(
@@ -78,7 +91,7 @@ export function spotReservation(state: SimState, order: SimOrder): Dec {
  * @returns what it needed and what was available, in the coin it pays with, when it does not fit;
  *   undefined when it does or the sym is not asset-settled
  */
-export function spotRefusal(state: SimState, order: SimOrder): MarginRefusal | undefined {
+export function spotRefusal(state: SimState, order: SimOrder): BalanceRefusal | undefined {
   const spec = state.opts.instruments.get(order.sym);
   const pays = frozenBy(state, order);
   if (spec === undefined || pays === undefined || !pays.amount.gt(0)) return undefined;
