@@ -92,4 +92,40 @@ describe('sim venue: spot trades move asset balances', () => {
         .map((e) => e.order.orderState),
     ).toEqual(['NEW', 'FILLED']);
   });
+
+  it("republishes a perpetual's liqPrice when the price of the spot coin held moves", () => {
+    const btc = anInstrument(BTC, { maxMarketSize: D('1000') });
+    const t = aSim({ instruments: [ethSpot, btc], startingBalances: { USDT: D('10000') } });
+    t.sim.onMarket(aQuote(0, 2000, 5, 2001, 5, ETH));
+    t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500, BTC));
+    // long 200 BTC at 100 on about 10 000 of equity: liquidated near 50
+    t.send(spot('b', 'BUY', '4'), aMarket('p', 'BUY', '200'));
+    t.sim.advanceTo(1);
+    const btcPositions = () => t.of('position').filter((e) => e.position.sym === BTC);
+    const before = btcPositions().length;
+    const liqBefore = btcPositions().at(-1)?.position.liqPrice;
+    // ETH halves: equity falls by ~4000, so BTC may fall less (to about 70) before liquidation
+    t.sim.onMarket(aQuote(2, 1000, 5, 1001, 5, ETH));
+    expect(btcPositions().length).toBe(before + 1);
+    expect(
+      btcPositions()
+        .at(-1)
+        ?.position.liqPrice.gt(liqBefore ?? D(0)),
+    ).toBe(true);
+  });
+
+  it('settles MARGIN instruments in assets too, with no automatic borrowing', async () => {
+    const MARGIN = 'BINANCE_MARGIN_ETH_USDT';
+    const t = aSim({ instruments: [anInstrument(MARGIN, { defaultLeverage: D(1) })] });
+    t.sim.onMarket(aQuote(0, 2000, 5, 2001, 5, MARGIN));
+    t.send(aMarket('s', 'SELL', '1', { sym: MARGIN }), aMarket('b', 'BUY', '1', { sym: MARGIN }));
+    t.sim.advanceTo(1);
+    expect(t.of('order').map((e) => `${e.order.clientOrderId} ${e.order.orderState}`)).toEqual([
+      's REJECTED',
+      'b NEW',
+      'b FILLED',
+    ]);
+    // bought at 2001 with the taker fee of 5 bps (1.0005)
+    expect(await balances(t)).toEqual({ USDT: '7997.9995', ETH: '1' });
+  });
 });
