@@ -4,6 +4,7 @@ import { equityOf, markOf, unrealizedPnl } from './margin.ts';
 import { SimVenueError } from './sim-errors.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
+import { isAssetSettledSym } from './spot-holdings.ts';
 
 /**
  * ADL rank of a position, 1 (last to be deleveraged) to 5 (first). The venue does not publish its
@@ -13,10 +14,10 @@ import type { SimState } from './sim-state.ts';
  * @param state - the venue
  * @param position - an open position
  * @param equity - the portfolio equity (number)
- * @returns the rank 1..5, 0 for a flat position
+ * @returns the rank 1..5, 0 for a flat position and a spot holding (nothing to deleverage)
  */
 export function adlRankOf(state: SimState, position: SimPosition, equity: number): number {
-  if (position.qty.isZero()) return 0;
+  if (position.qty.isZero() || isAssetSettledSym(state, position.sym)) return 0;
   const contractSize = asNumber(state.opts.instruments.get(position.sym)?.contractSize ?? ONE);
   const entry = Math.abs(position.qtyN) * contractSize * position.avgN;
   const notional = Math.abs(position.qtyN) * contractSize * asNumber(markOf(state, position));

@@ -8,6 +8,7 @@ import type { SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { positionsOf } from './spot-holdings.ts';
 import { type DueTrigger, fireTrigger, firstTrigger } from './triggers.ts';
 
 /**
@@ -30,7 +31,7 @@ export function barPath(bar: BarEvent, netQty: number): readonly [number, number
 
 function netQtyOf(state: SimState, sym: string): number {
   let net = 0;
-  for (const position of state.positions.values()) if (position.sym === sym) net += position.qtyN;
+  for (const position of positionsOf(state, sym).values()) if (position.sym === sym) net += position.qtyN;
   return net;
 }
 

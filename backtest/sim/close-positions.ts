@@ -7,6 +7,7 @@ import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import type { SimPosition } from './sim-position.ts';
 import { nextId, type SimState } from './sim-state.ts';
+import { everyPosition } from './spot-holdings.ts';
 
 /** The spec's limit on symList of DELETE /api/v1/trading/positions. */
 export const MAX_CLOSE_SYMS = 20;
@@ -16,7 +17,7 @@ function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>) {
 }
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
-  return [...state.positions.values()].filter(
+  return everyPosition(state).filter(
     (p) =>
       p.sym === sym &&
       !p.qty.isZero() &&

@@ -8,23 +8,26 @@ import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
 import { credit, emit, nextId, type SimState } from './sim-state.ts';
+import { isAssetSettled, positionsOf, settleSpotFill } from './spot-holdings.ts';
 
 /**
- * The position an order trades, created flat when missing.
+ * The position an order trades, created flat when missing: a margin position, or the holding of an
+ * asset-settled (spot) sym (`spot-holdings.ts`).
  * @param state - the venue
  * @param order - the order
  * @returns the position record
  */
 export function positionFor(state: SimState, order: Pick<SimOrder, 'sym' | 'positionSide'>): SimPosition {
   const key = positionKeyFor(state, order.sym, order.positionSide);
-  let position = state.positions.get(key);
+  const positions = positionsOf(state, order.sym);
+  let position = positions.get(key);
   if (!position) {
     const side = state.positionMode === 'NET' ? 'NONE' : order.positionSide;
     position = flatPosition(order.sym, side, state.opts.leverageOf(order.sym), state.now, {
       contractSizeN: asNumber(state.opts.instruments.get(order.sym)?.contractSize ?? ONE),
       mmrN: asNumber(state.opts.mmrOf(order.sym)),
     });
-    state.positions.set(key, position);
+    positions.set(key, position);
   }
   return position;
 }
@@ -71,7 +74,9 @@ export function finishOrder(
 /**
  * Executes part of an order: books the position, realized PnL and fee in the settle asset, and
  * reports execution, order, position (and every other position whose liqPrice moved), asset and
- * account. A reduce-only order is trimmed to what
+ * account. On an asset-settled (spot) sym the fill moves the base and quote balances instead of
+ * crediting the realized PnL (`spot-holdings.ts`); the realized PnL is still reported and kept in
+ * the ledger. A reduce-only order is trimmed to what
  * still reduces; when nothing does, its remainder is cancelled.
  * @param state - the venue
  * @param order - the order being filled
@@ -103,7 +108,9 @@ export function executeFill(
   const { fee, rebate } = order.liquidation
     ? { fee: notional.mul(spec.liquidationFee), rebate: ZERO }
     : fillFee(spec.fees, execType, notional, state.feeMarkup, firstOfOrder);
-  credit(state, spec.settleAsset, rpnl.minus(fee).plus(rebate));
+  const spot = isAssetSettled(spec);
+  const moved = spot ? settleSpotFill(state, spec, order.side, quantity, price) : [];
+  credit(state, spec.settleAsset, (spot ? ZERO : rpnl).minus(fee).plus(rebate));
   state.ledger.realizedPnl = state.ledger.realizedPnl.plus(rpnl);
   if (order.liquidation) {
     // The venue charges a liquidation fee instead of the trading fee (Keel's choice of model).
@@ -156,7 +163,7 @@ export function executeFill(
   // The fill moved equity and margin: the other positions' liqPrices (the other leg of a BOTH-mode
   // sym included) moved with them.
   republishMovedLiqPrices(state, equity, position);
-  publishBalances(state, [spec.settleAsset], equity);
+  publishBalances(state, spot ? [...new Set([...moved, spec.settleAsset])] : [spec.settleAsset], equity);
   if (done) state.hooks.attachTpSl(order);
   return quantity;
 }

@@ -13,6 +13,8 @@ import { markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
+import { spotReservation } from './spot-balance-check.ts';
+import { isAssetSettledSym } from './spot-holdings.ts';
 
 /*
  * Initial margin (see the margin model in `margin.ts`): what positions and open orders lock, what
@@ -79,11 +81,15 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
   return { margin, openingNotional: targetOpening };
 }
 
-/** Groups the live orders that may open a position by position key and side, in placement order. */
+/**
+ * Groups the live orders that may open a position by position key and side, in placement order.
+ * Spot orders open none: they freeze assets instead (`spot-balance-check.ts`).
+ */
 function openingOrdersBySide(state: SimState): Map<string, SimOrder[]> {
   const groups = new Map<string, SimOrder[]>();
   for (const order of state.liveOrders) {
-    if (onlyReduces(state, order) || !order.qty.gt(order.filled)) continue;
+    if (onlyReduces(state, order) || !order.qty.gt(order.filled) || isAssetSettledSym(state, order.sym))
+      continue;
     const key = `${positionKeyFor(state, order.sym, order.positionSide)}|${order.side}`;
     const group = groups.get(key);
     if (group) group.push(order);
@@ -120,12 +126,14 @@ export function orderCommitment(state: SimState, order: SimOrder): OrderCommitme
 
 /**
  * Initial margin an order would lock: the increase of its position's margin requirement with it
- * (`orderCommitment`).
+ * (`orderCommitment`); for a spot order what it freezes of the coin it pays with
+ * (`spotReservation`), as spot orders lock no margin.
  * @param state - the venue
  * @param order - the order
- * @returns the margin in the account currency
+ * @returns the margin in the account currency, or a spot order's frozen amount in its coin
  */
 export function orderMargin(state: SimState, order: SimOrder): Dec {
+  if (isAssetSettledSym(state, order.sym)) return spotReservation(state, order);
   return orderCommitment(state, order).margin;
 }
 

@@ -13,8 +13,8 @@ import type { SimState } from './sim-state.ts';
  * - after money changes hands or margin changes (a fill, funding, interest, a borrow or a repay),
  *   every open position whose exact liqPrice differs from the one last published is republished
  *   ({@link republishMovedLiqPrices}): the other leg of a BOTH-mode sym, positions on other syms;
- * - after a market event, when positions are open on more than one sym (or a loan is valued at
- *   a mark), a number estimate decides per sym ({@link watchLiqPrices}): its positions are
+ * - after a market event, when positions are open on more than one sym (or a loan or a coin held
+ *   is valued at a mark), a number estimate decides per sym ({@link watchLiqPrices}): its positions are
  *   republished, exactly, when the estimate left the last published value by more than the
  *   tolerance (`liqPriceTolerance`, default 0.1 %), so Decimal work is done only then.
  */
@@ -34,9 +34,14 @@ export function republishMovedLiqPrices(state: SimState, equity: Dec, except?: S
   }
 }
 
-/** Whether another sym's mark or a coin's mark can move a position's liqPrice. */
+/**
+ * Whether another sym's mark or a coin's mark can move a position's liqPrice: positions on two
+ * syms, a loan of a coin valued at a mark, or such a coin held (spot holdings, `spot-holdings.ts`).
+ */
 function marksMoveLiqPrices(state: SimState): boolean {
   for (const loan of state.loans.values()) if (!state.opts.valuationCoins.has(loan.coin)) return true;
+  for (const [coin, balance] of state.balancesN)
+    if (balance !== 0 && !state.opts.valuationCoins.has(coin)) return true;
   let first: string | undefined;
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;

@@ -7,6 +7,8 @@ import { coinValue, valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { spotRefusal } from './spot-balance-check.ts';
+import { isAssetSettledSym } from './spot-holdings.ts';
 
 /**
  * A number bound of the taker fee of an order's whole remainder (its opening part is at most that):
@@ -50,14 +52,24 @@ function openingFeeOf(state: SimState, order: SimOrder, openingNotional: Dec): D
   return valued(fee, coinValue(state, spec.settleAsset));
 }
 
-/** Why an order failed the margin check, in the account currency. */
+/**
+ * Why an order failed the margin check, in the account currency; or, for a spot order, the balance
+ * check (`spot-balance-check.ts`), in the coin it pays with.
+ */
 export interface MarginRefusal {
-  /** What the order needs: the initial margin it adds plus the fee of its opening part. */
+  /** What the order needs: the initial margin it adds (a spot order: what it pays) plus the fee of its opening part. */
   readonly needed: Dec;
   /** The fee part of `needed`. */
   readonly fee: Dec;
-  /** The available margin before the order (equity - initial margin of positions and other orders). */
+  /**
+   * The available margin before the order (equity - initial margin of positions and other
+   * orders); for a spot order the coin's balance less what the other open spot orders freeze.
+   */
   readonly available: Dec;
+  /** The coin of a spot order's figures (absent: margin, in the account currency). */
+  readonly coin?: string;
+  /** What the user should know of a spot refusal, appended to the detail. */
+  readonly note?: string;
 }
 
 /**
@@ -68,12 +80,14 @@ export interface MarginRefusal {
  * paying the fee cannot take a leverage-1 account below zero. It fails when the available margin
  * before it is less than that. An order that only reduces never fails. So an account whose
  * positions already need more than its equity can only reduce, as on venues that block opening
- * orders while the available margin is negative (Keel's choice).
+ * orders while the available margin is negative (Keel's choice). An order on an asset-settled (spot)
+ * sym takes the balance check instead (`spotRefusal`), reduce-only or not: it pays with an asset.
  * @param state - the venue
  * @param order - a registered order
  * @returns what it needed and what was available when it does not fit, undefined when it does
  */
 export function marginRefusal(state: SimState, order: SimOrder): MarginRefusal | undefined {
+  if (isAssetSettledSym(state, order.sym)) return spotRefusal(state, order);
   if (hasClearHeadroom(state, order)) return undefined;
   const { margin, openingNotional } = orderCommitment(state, order);
   if (!openingNotional.gt(0)) return undefined;
@@ -87,10 +101,17 @@ export function marginRefusal(state: SimState, order: SimOrder): MarginRefusal |
  * The 401023 detail of a refused order: what it needed and what was available.
  * @param refusal - the refusal
  * @param at - where the price came from, when that needs saying (e.g. `at 104 (...)`)
- * @returns e.g. `needs 10000.99 (margin 9990.00 + fee 10.99), available 10000.00`
+ * @returns e.g. `needs 10000.99 (margin 9990.00 + fee 10.99), available 10000.00`; for a spot
+ *   order exact amounts in its coin, e.g. `needs 1 ETH, available 0 ETH; a spot SELL pays with ...`
  */
 export function refusalDetail(refusal: MarginRefusal, at?: string): string {
-  const { needed, fee, available } = refusal;
+  const { needed, fee, available, coin } = refusal;
+  if (coin !== undefined) {
+    const parts = fee.gt(0) ? ` (cost ${needed.minus(fee).toFixed()} + fee ${fee.toFixed()})` : '';
+    const where = at === undefined ? '' : ` ${at}`;
+    const note = refusal.note === undefined ? '' : `; ${refusal.note}`;
+    return `needs ${needed.toFixed()} ${coin}${parts}${where}, available ${available.toFixed()} ${coin}${note}`;
+  }
   const parts = fee.gt(0) ? ` (margin ${needed.minus(fee).toFixed(2)} + fee ${fee.toFixed(2)})` : '';
   const where = at === undefined ? '' : ` ${at}`;
   return `needs ${needed.toFixed(2)}${parts}${where}, available ${available.toFixed(2)}`;

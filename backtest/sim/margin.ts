@@ -18,6 +18,9 @@ import type { SimState } from './sim-state.ts';
  *   reported as {@link UNBOUNDED_RISK_RATIO} when equity is not positive and some margin is due.
  * This file holds equity, maintenance margin and liqPrice; `initial-margin.ts` what positions and
  * open orders lock, and `portfolio-views.ts` the Positions, Accounts and Assets channel views.
+ * Spot and margin instruments open no margin position (`spot-holdings.ts`): their trades move coin
+ * balances, so a spot holding enters equity as its base coin's balance x coin value, and locks and
+ * needs no margin (`state.positions` holds the margin positions only).
  */
 
 /**

@@ -12,6 +12,8 @@ import {
 } from './margin.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
+import { frozenBySpotOrders } from './spot-balance-check.ts';
+import { isAssetSettledSym } from './spot-holdings.ts';
 
 /*
  * The Positions, Accounts and Assets channel views of the portfolio, valued by the margin model
@@ -19,7 +21,8 @@ import type { SimState } from './sim-state.ts';
  */
 
 /**
- * The Positions-channel view of a position.
+ * The Positions-channel view of a position. A spot holding (`spot-holdings.ts`) carries no margin,
+ * maintenance margin or liqPrice: its value is in the balances.
  * @param state - the venue
  * @param position - the position
  * @param equity - the portfolio equity now
@@ -29,6 +32,7 @@ import type { SimState } from './sim-state.ts';
  */
 export function positionView(state: SimState, position: SimPosition, equity: Dec, adlRank: number): Position {
   const { mark, notional: value, unrealizedPnl: pnl } = valuationOf(state, position);
+  const margined = !isAssetSettledSym(state, position.sym);
   return {
     positionId: `${position.sym}|${position.positionSide}`,
     portfolioId: state.opts.portfolioId,
@@ -38,11 +42,11 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
     avgPrice: position.avgPrice,
     markPrice: mark,
     positionValue: value,
-    positionMargin: value.div(position.leverage),
-    positionMM: value.mul(state.opts.mmrOf(position.sym)),
+    positionMargin: margined ? value.div(position.leverage) : ZERO,
+    positionMM: margined ? value.mul(state.opts.mmrOf(position.sym)) : ZERO,
     unrealizedPNL: pnl,
     leverage: position.leverage,
-    liqPrice: liqPriceOf(state, position, equity),
+    liqPrice: margined ? liqPriceOf(state, position, equity) : ZERO,
     adlRank,
     createAt: position.createAt,
     updateAt: position.updateAt,
@@ -74,7 +78,10 @@ export function accountView(state: SimState, equity: Dec = equityOf(state), im?:
 }
 
 /**
- * The Assets-channel view of one coin; loan fields only when a loan of it is outstanding.
+ * The Assets-channel view of one coin; loan fields only when a loan of it is outstanding. Frozen:
+ * for a valuation coin the initial margin it covers, plus what open spot orders freeze of the coin
+ * (`frozenBySpotOrders`), never more than a positive balance. The unrealized PnL is the margin
+ * positions' (a spot holding's value is in the balances already).
  * @param state - the venue
  * @param coin - the coin
  * @param im - the initial margin when the caller has it already (same state)
@@ -90,9 +97,8 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   }
   let loan = ZERO;
   for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
-  const frozen = state.opts.valuationCoins.has(coin)
-    ? D.min(D.max(im ?? initialMargin(state), ZERO), D.max(balance, ZERO))
-    : ZERO;
+  const margin = state.opts.valuationCoins.has(coin) ? D.max(im ?? initialMargin(state), ZERO) : ZERO;
+  const frozen = D.min(margin.plus(frozenBySpotOrders(state, coin)), D.max(balance, ZERO));
   const equity = balance.plus(upnl);
   const asset: Asset = {
     coin,

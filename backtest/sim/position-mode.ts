@@ -1,6 +1,7 @@
 import { rejectCommand } from './command-rejection.ts';
 import { publishBalances } from './publish.ts';
 import type { SimState } from './sim-state.ts';
+import { everyPosition } from './spot-holdings.ts';
 
 /**
  * Switches the portfolio between NET and BOTH position modes (Change Account PositionMode). Refused
@@ -11,14 +12,13 @@ import type { SimState } from './sim-state.ts';
  */
 export function setPositionMode(state: SimState, ref: string, mode: 'NET' | 'BOTH'): void {
   const busy =
-    [...state.positions.values()].some((p) => !p.qty.isZero()) ||
-    state.liveOrders.size > 0 ||
-    state.algos.size > 0;
+    everyPosition(state).some((p) => !p.qty.isZero()) || state.liveOrders.size > 0 || state.algos.size > 0;
   if (busy) {
     rejectCommand(state, ref, 'setPositionMode', 'POSITION_MODE_SWITCH_BLOCKED', `cannot switch to ${mode}`);
     return;
   }
   state.positionMode = mode;
   state.positions.clear();
+  state.holdings.clear();
   publishBalances(state, []);
 }

@@ -157,6 +157,13 @@ export interface SimState {
   readonly waitingMarket: SimOrder[];
   readonly markets: Map<string, SymMarket>;
   readonly positions: Map<string, SimPosition>;
+  /**
+   * Holdings of asset-settled instruments (crypto SPOT and MARGIN, see `spot-holdings.ts`), keyed
+   * as positions are: the net quantity their trades bought, at its average price, reported on the
+   * Positions channel. Their value is in the balances their trades moved, so they are kept apart
+   * from `positions`, outside the margin model (no margin, maintenance, liqPrice or liquidation).
+   */
+  readonly holdings: Map<string, SimPosition>;
   readonly balances: Map<string, Dec>;
   /** Number mirror of balances for the per-event margin check. */
   readonly balancesN: Map<string, number>;
@@ -211,6 +218,7 @@ export function createSimState(
     waitingMarket: [],
     markets: new Map(),
     positions: new Map(),
+    holdings: new Map(),
     balances: new Map(Object.entries(opts.startingBalances)),
     balancesN: new Map(
       Object.entries(opts.startingBalances).map(([coin, amount]) => [coin, asNumber(amount)]),

@@ -6,10 +6,11 @@ import { accountView, assetView, positionView } from './portfolio-views.ts';
 import { algoView } from './publish.ts';
 import { orderView } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { everyPosition } from './spot-holdings.ts';
 
 /**
  * Everything the venue holds now, as a reconnecting client would fetch it: open orders and algo
- * orders, open positions, assets and the account.
+ * orders, open positions (spot holdings included), assets and the account.
  * @param state - the venue
  * @returns the snapshot at the current virtual time
  */
@@ -22,7 +23,7 @@ export function snapshotOf(state: SimState): VenueSnapshot {
     openOrders: [...state.liveOrders].map((o) => orderView(o, state.opts.portfolioId)),
     openAlgoOrders: [...state.algos.values()].map((a) => algoView(state, a)),
     // The ADL rank moves with every mark: it is computed when read, not kept up to date per event.
-    positions: [...state.positions.values()]
+    positions: everyPosition(state)
       .filter((p) => !p.qty.isZero())
       .map((p) => positionView(state, p, equity, adlRankOf(state, p, equityN))),
     assets: [...coins].map((coin) => assetView(state, coin)),

@@ -1,12 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { FillModelName } from '../../../backtest/sim/index.ts';
-import { D, type Dec, ZERO } from '../../../core/model/index.ts';
+import { D, type Dec, type InstrumentSpec, ZERO } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { arbitrarySession, type SimStep } from '../../kit/sim-arbitraries.ts';
-import { aSim } from '../../kit/sim-builders.ts';
+import { aSim, BTC } from '../../kit/sim-builders.ts';
 
-function replay(steps: readonly SimStep[], fillModel: FillModelName, balance: string) {
-  const t = aSim({ fillModel, startingBalances: { USDT: D(balance) } });
+const ETH = 'OKX_SPOT_ETH_USDT';
+
+function replay(
+  steps: readonly SimStep[],
+  fillModel: FillModelName,
+  balance: string,
+  instruments?: InstrumentSpec[],
+) {
+  const t = aSim({
+    fillModel,
+    startingBalances: { USDT: D(balance) },
+    ...(instruments ? { instruments } : {}),
+  });
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
   const outOfRange: string[] = [];
@@ -103,6 +115,59 @@ describe('sim venue: accounting identity (property)', () => {
       await fc.assert(
         fc.asyncProperty(arbitrarySession(), rates, fc.constantFrom('1000', '1000000'), (steps, r, balance) =>
           identityHolds(withFunding(steps, r), model, balance),
+        ),
+        { numRuns: 150 },
+      );
+    });
+  }
+});
+
+/** The session on ETH/USDT spot instead of the BTC perpetual: every event and command moved to ETH. */
+function onSpot(steps: readonly SimStep[]): SimStep[] {
+  return steps.map((step) => {
+    if ('event' in step) return { event: { ...step.event, sym: ETH } };
+    const intent = step.intent;
+    return 'sym' in intent && intent.sym === BTC ? { intent: { ...intent, sym: ETH } } : step;
+  });
+}
+
+async function spotIdentityHolds(steps: readonly SimStep[], fillModel: FillModelName, balance: string) {
+  const { t, outOfRange } = replay(onSpot(steps), fillModel, balance, [
+    anInstrument(ETH, { defaultLeverage: D(1) }),
+  ]);
+  expect(outOfRange).toEqual([]);
+  const fills = t.of('execution').map((e) => e.execution);
+  const snapshot = await t.sim.snapshot();
+  const sum = (values: Dec[]) => values.reduce((a, b) => a.plus(b), ZERO);
+  const realized = sum(fills.map((f) => f.rpnl));
+  const fees = sum(fills.map((f) => f.fee.minus(f.rebate)));
+  const unrealized = sum(snapshot.positions.map((p) => p.unrealizedPNL));
+  const coin = (name: string) => snapshot.assets.find((a) => a.coin === name)?.balance ?? ZERO;
+  const held = sum(snapshot.positions.map((p) => p.positionQty));
+  const marked = sum(snapshot.positions.map((p) => p.positionQty.mul(p.markPrice)));
+  const close = (a: Dec, b: Dec) =>
+    expect(a.minus(b).abs().lte('1e-20'), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  // the ETH balance is what the fills bought, never sold short; the holding reports it
+  expect(coin('ETH').toFixed()).toBe(held.toFixed());
+  expect(coin('ETH').gte(0)).toBe(true);
+  // no margin on spot: no liquidation price, nothing locked
+  for (const p of snapshot.positions) expect(p.liqPrice.isZero() && p.positionMargin.isZero()).toBe(true);
+  // USDT + ETH at the mark == starting USDT + realized + unrealized - fees, and that is the equity
+  close(coin('USDT').plus(marked), D(balance).plus(realized).plus(unrealized).minus(fees));
+  close(t.sim.equity(), coin('USDT').plus(marked));
+  expect(t.sim.ledger().realizedPnl.toFixed()).toBe(realized.toFixed());
+  // the USDT moved by the fills alone: -(signed cost of every fill) - fees
+  const tradeCash = sum(fills.map((f) => f.quantity.mul(f.price).mul(f.side === 'BUY' ? -1 : 1)));
+  close(coin('USDT'), D(balance).plus(tradeCash).minus(fees));
+  for (const { order } of t.of('order')) expect(order.executedQty.lte(order.orderQty)).toBe(true);
+}
+
+describe('sim venue: accounting identity on spot holdings (property)', () => {
+  for (const model of ['touch', 'queue'] as const) {
+    it(`keeps USDT + ETH held at the mark = start + realized + unrealized - fees, never short ETH (${model})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(arbitrarySession(), fc.constantFrom('1000', '1000000'), (steps, balance) =>
+          spotIdentityHolds(steps, model, balance),
         ),
         { numRuns: 150 },
       );

@@ -1,0 +1,111 @@
+import type { Dec } from '../../core/model/index.ts';
+import { decimalOf, ZERO } from '../../core/model/index.ts';
+import { fillFee } from './fee-model.ts';
+import { markPriceOf } from './market-state.ts';
+import type { SimOrder } from './sim-order.ts';
+import type { SimState } from './sim-state.ts';
+import { isAssetSettled, tradedCoins, tradesSpot } from './spot-holdings.ts';
+
+/*
+ * The balance check of spot orders (asset-settled instruments, see `spot-holdings.ts`), which
+ * replaces the margin check for them. Keel's choice, as cash accounts and the exchanges' spot
+ * wallets do: an open spot order freezes what it pays with, a SELL the base quantity it sells, a
+ * BUY the quote it costs (qty x its limit price, a market order at the mark); an order is refused
+ * (401023, the venue's code for an order the portfolio cannot fund, per public venue docs) when
+ * the coin's balance less what the other open spot orders freeze is smaller than what it pays,
+ * plus for a BUY the taker fee of its remainder (at placement, as the margin check counts it).
+ * Checked where the margin check is: at placement, at the fill price when the order had none, when
+ * an algo order fires and when a modify would make it pay more. The fee of a resting order is not
+ * frozen, and a market BUY filling beyond the mark may overrun the quote balance by its slippage.
+ */
+
+/** Why a spot order failed the balance check, in the coin it pays with (a `MarginRefusal` of `margin-check.ts`). */
+export interface BalanceRefusal {
+  /** What the order pays, plus for a BUY the taker fee of its remainder. */
+  readonly needed: Dec;
+  /** The fee part of `needed`. */
+  readonly fee: Dec;
+  /** The coin's balance less what the other open spot orders freeze. */
+  readonly available: Dec;
+  /** The coin it pays with. */
+  readonly coin: string;
+  /** What the user should know, appended to the refusal's detail. */
+  readonly note: string;
+}
+
+/** What a live spot order freezes now: the coin it pays with and how much of it. */
+function frozenBy(
+  state: SimState,
+  order: SimOrder,
+): { readonly coin: string; readonly amount: Dec } | undefined {
+  const spec = state.opts.instruments.get(order.sym);
+  if (spec === undefined || !isAssetSettled(spec)) return undefined;
+  const { base, quote } = tradedCoins(spec);
+  const units = order.qty.minus(order.filled).mul(spec.contractSize);
+  if (order.side === 'SELL') return { coin: base, amount: units };
+  return { coin: quote, amount: units.mul(priceOf(state, order)) };
+}
+
+/** Limit price, or the mark for a market order (0 while its sym has no price). */
+function priceOf(state: SimState, order: SimOrder): Dec {
+  if (!order.price.isZero()) return order.price;
+  const market = state.markets.get(order.sym);
+  const mark = market ? markPriceOf(market) : Number.NaN;
+  return Number.isNaN(mark) ? ZERO : decimalOf(mark);
+}
+
+/**
+ * How much of a coin the open spot orders freeze: the base quantity of their SELL orders, the quote
+ * cost of their BUY orders (see the model above).
+ * @param state - the venue
+ * @param coin - the coin
+ * @param exceptOrderId - an order to leave out (the one being checked)
+ * @returns the frozen amount of the coin, 0 when no spot order pays with it
+ */
+export function frozenBySpotOrders(state: SimState, coin: string, exceptOrderId?: string): Dec {
+  let frozen = ZERO;
+  if (!tradesSpot(state)) return frozen;
+  for (const order of state.liveOrders) {
+    if (order.orderId === exceptOrderId) continue;
+    const part = frozenBy(state, order);
+    if (part !== undefined && part.coin === coin) frozen = frozen.plus(part.amount);
+  }
+  return frozen;
+}
+
+/**
+ * What a spot order freezes of the coin it pays with (its base quantity for a SELL, its quote cost
+ * for a BUY), for comparing an order before and after a modify.
+ * @param state - the venue
+ * @param order - an order on an asset-settled sym
+ * @returns the amount, in that coin
+ */
+export function spotReservation(state: SimState, order: SimOrder): Dec {
+  return frozenBy(state, order)?.amount ?? ZERO;
+}
+
+/**
+ * The balance check of an order on an asset-settled sym (see the model above).
+ * @param state - the venue
+ * @param order - the order (registered or not: one with its orderId among the live orders is left out)
+ * @returns what it needed and what was available, in the coin it pays with, when it does not fit;
+ *   undefined when it does or the sym is not asset-settled
+ */
+export function spotRefusal(state: SimState, order: SimOrder): BalanceRefusal | undefined {
+  const spec = state.opts.instruments.get(order.sym);
+  const pays = frozenBy(state, order);
+  if (spec === undefined || pays === undefined || !pays.amount.gt(0)) return undefined;
+  const fee =
+    order.side === 'BUY' && spec.settleAsset === pays.coin
+      ? fillFee(spec.fees, 'TAKER', pays.amount, state.feeMarkup, order.filled.isZero()).fee
+      : ZERO;
+  const needed = pays.amount.plus(fee);
+  const balance = state.balances.get(pays.coin) ?? ZERO;
+  const available = balance.minus(frozenBySpotOrders(state, pays.coin, order.orderId));
+  if (!available.lt(needed)) return undefined;
+  const note =
+    order.side === 'SELL'
+      ? `a spot SELL pays with the ${pays.coin} it sells (to sell short, borrow ${pays.coin} first)`
+      : `a spot BUY pays with ${pays.coin}`;
+  return { needed, fee, available, coin: pays.coin, note };
+}
