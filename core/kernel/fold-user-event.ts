@@ -15,6 +15,7 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
       return state.orders.applyVenue(event.order);
     case 'execution':
       if (!state.bookFill(event.execution.transactionId)) return false;
+      state.noteFill(event.execution);
       state.portfolio?.applyFill(event.execution);
       return true;
     case 'position': {

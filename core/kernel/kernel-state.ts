@@ -6,6 +6,7 @@ import type {
   BarInterval,
   BookEvent,
   Dec,
+  Execution,
   InstrumentSpec,
   LiquidationEventRecord,
   LiquidationPositionRecord,
@@ -27,6 +28,7 @@ import { referencePriceOf, venueMarkPriceOf } from './market-prices.ts';
 import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { PositionLegKeys } from './position-leg-keys.ts';
+import { UnreportedFills } from './unreported-fills.ts';
 import { VenueEquityMarks } from './venue-equity-marks.ts';
 
 /** A flat SHORT leg's quantity (-0, as 0 negated): one shared immutable value instead of one per call. */
@@ -50,6 +52,7 @@ export class KernelState implements RiskView {
   /** Positions by `sym|positionSide`. */
   readonly positions = new Map<string, Position>();
   readonly #legKeys = new PositionLegKeys();
+  readonly #unreported = new UnreportedFills();
   readonly assets = new Map<string, Asset>();
   /** Loans by `exchange|coin`. */
   readonly loans = new Map<string, Loan>();
@@ -114,15 +117,26 @@ export class KernelState implements RiskView {
 
   /**
    * Signed quantity of one position leg: long > 0, short < 0 (a SHORT leg reported with a
-   * positive size is negated), zero when flat.
+   * positive size is negated), zero when flat. It is the venue's latest position update plus the
+   * fills booked since that the venue has not reported in one yet (see {@link UnreportedFills}).
    * @param sym - the symbol
    * @param positionSide - NONE, LONG or SHORT
    * @returns the signed quantity
    */
   positionQty(sym: string, positionSide: PositionSide): Dec {
-    const qty = this.positions.get(this.#legKeys.of(sym, positionSide))?.positionQty ?? ZERO;
-    if (positionSide !== 'SHORT') return qty;
-    return qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
+    const key = this.#legKeys.of(sym, positionSide);
+    const qty = this.positions.get(key)?.positionQty ?? ZERO;
+    const unreported = this.#unreported.qty(key);
+    const reported = positionSide !== 'SHORT' ? qty : qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
+    return unreported === ZERO ? reported : reported.add(unreported);
+  }
+
+  /**
+   * Counts a booked fill in its leg's quantity until the venue reports the leg.
+   * @param execution - the fill, booked once
+   */
+  noteFill(execution: Execution): void {
+    this.#unreported.add(execution);
   }
 
   /** @returns the account's position mode; NET until the venue says otherwise */
@@ -211,6 +225,7 @@ export class KernelState implements RiskView {
   applyPosition(position: Position): void {
     const key = positionKey(position.sym, position.positionSide);
     this.positions.set(key, position);
+    this.#unreported.reported(key, position.updateAt);
     this.#venueMarks.positionReported(key);
   }
 
