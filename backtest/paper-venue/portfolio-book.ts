@@ -114,6 +114,8 @@ export class PortfolioBook {
       positionMode: this.positionMode,
       random: seededRandom(market.seed),
       portfolioId: options.portfolioId,
+      // A refused place is the reply's error envelope, as live: no order, no push, id reusable.
+      placementRefusals: 'commandRejected',
       ...(market.loans === undefined ? {} : { loans: market.loans }),
       ...(options.feeMarkup === undefined ? {} : { subPortfolioMarkup: options.feeMarkup }),
     });
