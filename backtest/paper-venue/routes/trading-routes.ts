@@ -1,5 +1,7 @@
-import type { Order, Position } from '../../../core/model/index.ts';
+import type { Dec, Order, Position } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
 import { type EndpointName, orderToWire } from '../../../core/venue/index.ts';
+import type { CashFlow } from '../../sim/index.ts';
 import { queryOrder } from '../order-commands.ts';
 import { ARCHIVE_WINDOW, NINETY_DAYS, pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
 import { optionalBoolean, optionalText } from '../request-fields.ts';
@@ -49,6 +51,25 @@ async function positions(context: RouteContext): Promise<unknown> {
     .map(positionToWire);
 }
 
+/**
+ * Each statement flow with its coin's borrowed amount just before and just after it, replayed
+ * from the start of the statement: a borrow raises it by its amount, a repay (negative amount)
+ * lowers it; funding, interest and liquidation fees move the balance, not the loan (before =
+ * after). The loan principal changes only through borrows and repays in the sim.
+ */
+function withBorrowAround(
+  flows: readonly CashFlow[],
+): { readonly flow: CashFlow; readonly beforeBorrow: Dec; readonly afterBorrow: Dec }[] {
+  const borrowed = new Map<string, Dec>();
+  return flows.map((flow) => {
+    const beforeBorrow = borrowed.get(flow.coin) ?? D(0);
+    const afterBorrow =
+      flow.type === 'BORROW' || flow.type === 'REPAY' ? beforeBorrow.plus(flow.amount) : beforeBorrow;
+    borrowed.set(flow.coin, afterBorrow);
+    return { flow, beforeBorrow, afterBorrow };
+  });
+}
+
 /** REST routes of orders, executions, positions and the statement (position history and statement: last 90 days, Keel's choice). */
 export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   placeOrder: (c) => c.execute('placeOrder'),
@@ -84,25 +105,22 @@ export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   getStatement: (c) => {
     const type = optionalText(c.params, 'type', c.where);
     const coin = optionalText(c.params, 'coin', c.where);
-    const flows = c.book.sim
-      .statement()
-      .filter((f) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin));
-    const rows = windowed(flows, (f) => f.ts, c.params, NINETY_DAYS, c.now(), c.where).map((f) => {
-      const borrowed = [...c.book.loans.values()]
-        .filter((l) => l.coin === f.coin)
-        .reduce((sum, l) => sum.plus(l.principal), f.amount.mul(0));
-      // Funding, interest and liquidation fees move the balance, not the loan: before = after.
-      return decimalsAsText({
-        type: f.type,
-        coin: f.coin,
-        ...(f.sym === undefined ? {} : { sym: f.sym }),
-        amount: f.amount,
-        deltaAmount: f.amount,
-        beforeBorrow: borrowed,
-        afterBorrow: borrowed,
-        createAt: f.ts,
-      });
-    });
+    const flows = withBorrowAround(c.book.sim.statement()).filter(
+      ({ flow: f }) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin),
+    );
+    const rows = windowed(flows, (r) => r.flow.ts, c.params, NINETY_DAYS, c.now(), c.where).map(
+      ({ flow: f, beforeBorrow, afterBorrow }) =>
+        decimalsAsText({
+          type: f.type,
+          coin: f.coin,
+          ...(f.sym === undefined ? {} : { sym: f.sym }),
+          amount: f.amount,
+          deltaAmount: f.amount,
+          beforeBorrow,
+          afterBorrow,
+          createAt: f.ts,
+        }),
+    );
     return pageOf(rows, c.params, c.where);
   },
 };
