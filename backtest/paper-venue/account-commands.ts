@@ -17,7 +17,7 @@ import {
  * Closes one position with a market close; reduce-only orders on the sym are cancelled first (spec).
  * Without a positionSide (or with NONE) every open position on the sym is closed: in BOTH mode
  * both legs, as `DELETE /api/v1/trading/positions` does for the sym (Keel's choice: the spec does
- * not say; Keel's own client sends no positionSide when the intent names none).
+ * not say; see the sim's closePosition).
  * @param book - the portfolio
  * @param params - sym, positionSide (optional: NONE, LONG or SHORT)
  * @param where - the request, for errors
@@ -26,11 +26,10 @@ import {
  */
 export function closePosition(book: PortfolioBook, params: Params, where: string): { sym: string } {
   const sym = requiredText(params, 'sym', where);
-  const side = positionSideOf(params, where);
   const ref = book.newRef('close');
   throwIfRefused(
     ref,
-    book.run({ kind: 'closePosition', ref, sym, ...(side === 'NONE' ? {} : { positionSide: side }) }),
+    book.run({ kind: 'closePosition', ref, sym, positionSide: positionSideOf(params, where) }),
   );
   return { sym };
 }

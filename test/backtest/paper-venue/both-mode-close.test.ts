@@ -25,9 +25,8 @@ async function hedged(): Promise<PaperVenue> {
 
 async function sides(venue: PaperVenue): Promise<string[]> {
   const reply = await signedRest(venue, 'GET', '/api/v1/trading/position', { ignoreZero: true });
-  return reply.body.data.map(
-    (p: { positionSide: string; positionQty: string }) => `${p.positionSide} ${p.positionQty}`,
-  );
+  const data = reply.body.data as { positionSide: string; positionQty: string }[];
+  return data.map((p) => `${p.positionSide} ${p.positionQty}`);
 }
 
 describe('closing a position in BOTH mode', () => {

@@ -29,9 +29,9 @@ describe('paper venue statements after borrows and repays', () => {
   it('lists each borrow and repay once in the margin-loan statement, in time order', async () => {
     const venue = await afterBorrowRepayBorrow();
     const statement = await signedRest(venue, 'GET', `${LOAN}/statement`);
-    expect(statement.body.data.totalSize).toBe(3);
+    expect((statement.body.data as { totalSize: number }).totalSize).toBe(3);
     expect(
-      statement.body.data.list.map((r: { type: string; amount: string; exchange?: string }) =>
+      (statement.body.data as { list: { type: string; amount: string; exchange?: string }[] }).list.map((r) =>
         [r.type, r.amount, r.exchange].join(' '),
       ),
     ).toEqual(['BORROW 100 BINANCE', 'REPAY 50 BINANCE', 'BORROW 30 BINANCE']);
@@ -41,10 +41,11 @@ describe('paper venue statements after borrows and repays', () => {
     const venue = await afterBorrowRepayBorrow();
     const statement = await signedRest(venue, 'GET', '/api/v1/trading/statement');
     expect(
-      statement.body.data.list.map(
-        (r: { type: string; deltaAmount: string; beforeBorrow: string; afterBorrow: string }) =>
-          `${r.type} ${r.beforeBorrow} ${r.deltaAmount} -> ${r.afterBorrow}`,
-      ),
+      (
+        statement.body.data as {
+          list: { type: string; deltaAmount: string; beforeBorrow: string; afterBorrow: string }[];
+        }
+      ).list.map((r) => `${r.type} ${r.beforeBorrow} ${r.deltaAmount} -> ${r.afterBorrow}`),
     ).toEqual(['BORROW 0 100 -> 100', 'REPAY 100 -50 -> 50', 'BORROW 50 30 -> 80']);
   });
 });
