@@ -1,8 +1,9 @@
 import type { Dec, Order, Position } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { type EndpointName, orderToWire } from '../../../core/venue/index.ts';
+import type { EndpointName } from '../../../core/venue/index.ts';
 import type { CashFlow } from '../../sim/index.ts';
 import { queryOrder } from '../order-commands.ts';
+import { paperOrderToWire } from '../order-wire.ts';
 import { ARCHIVE_WINDOW, NINETY_DAYS, pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
 import { optionalBoolean, optionalText } from '../request-fields.ts';
 import { decimalsAsText, executionToWire, positionToWire } from '../wire-views.ts';
@@ -20,7 +21,11 @@ function orderHistory(context: RouteContext, archive: boolean): unknown {
   const orders = ordersOf(context).filter((o) => !executedOnly || o.executedQty.gt(0));
   const window = archive ? ARCHIVE_WINDOW : RECENT_WINDOW;
   const inWindow = windowed(orders, (o) => o.updateAt, context.params, window, context.now(), context.where);
-  return pageOf(inWindow.map(orderToWire), context.params, context.where);
+  return pageOf(
+    inWindow.map((o) => paperOrderToWire(context.book, o)),
+    context.params,
+    context.where,
+  );
 }
 
 function executions(context: RouteContext, archive: boolean) {
@@ -76,11 +81,11 @@ export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   replaceOrder: (c) => c.execute('replaceOrder'),
   cancelOrder: (c) => c.execute('cancelOrder'),
   cancelAllOrders: (c) => c.execute('cancelOrders'),
-  getOrder: (c) => orderToWire(queryOrder(c.book, c.params, c.where)),
+  getOrder: (c) => paperOrderToWire(c.book, queryOrder(c.book, c.params, c.where)),
   getOpenOrders: (c) =>
     ordersOf(c)
       .filter((o) => LIVE.has(o.orderState))
-      .map(orderToWire),
+      .map((o) => paperOrderToWire(c.book, o)),
   getOrderHistory: (c) => orderHistory(c, false),
   getArchivedOrderHistory: (c) => orderHistory(c, true),
   getExecutions: (c) => executions(c, false),
