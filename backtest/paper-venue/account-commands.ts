@@ -15,8 +15,11 @@ import {
 
 /**
  * Closes one position with a market close; reduce-only orders on the sym are cancelled first (spec).
+ * Without a positionSide (or with NONE) every open position on the sym is closed: in BOTH mode
+ * both legs, as `DELETE /api/v1/trading/positions` does for the sym (Keel's choice: the spec does
+ * not say; see the sim's closePosition).
  * @param book - the portfolio
- * @param params - sym, positionSide
+ * @param params - sym, positionSide (optional: NONE, LONG or SHORT)
  * @param where - the request, for errors
  * @returns the sym closed
  * @throws PaperApiError 401129 (too many reduce-only orders), 401097 (nothing to close), 400009

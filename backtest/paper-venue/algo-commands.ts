@@ -21,7 +21,8 @@ function refuseFields(params: Params, fields: readonly string[], where: string):
 }
 
 /**
- * Places an algo order. orderType, timeInForce and quoteOrderQty are refused (spec).
+ * Places an algo order. orderType, timeInForce and quoteOrderQty are refused (spec); triggerType
+ * is MarkPrice or LastPrice (per public venue docs), MarkPrice when absent.
  * @param book - the portfolio
  * @param params - sym, side, algoOrderType, conditionType, triggerType, triggerPrice, price, qty...
  * @param where - the request, for errors
@@ -41,7 +42,11 @@ export function placeAlgoOrder(book: PortfolioBook, params: Params, where: strin
     side,
     algoOrderType,
     conditionType,
-    triggerType: optionalText(params, 'triggerType', where) === 'LastPrice' ? 'LastPrice' : 'MarkPrice',
+    // MarkPrice unless told (Keel's choice); any other value than the two is refused, as on tp / sl.
+    triggerType:
+      optionalText(params, 'triggerType', where) === undefined
+        ? 'MarkPrice'
+        : requiredChoice(params, 'triggerType', ['MarkPrice', 'LastPrice'], where),
     triggerPrice: requiredDecimal(params, 'triggerPrice', where),
     price: optionalDecimal(params, 'price', where) ?? D(0),
     qty: requiredDecimal(params, 'qty', where),

@@ -15,18 +15,31 @@ export const PUBLIC_CHANNELS: ReadonlySet<string> = new Set([
   'OPEN_INTEREST',
 ]);
 
+/** Channels only a perpetual has (per public venue docs: "for perpetuals MARK_PRICE, INDEX_PRICE, OPEN_INTEREST"). */
+export const PERPETUAL_CHANNELS: ReadonlySet<string> = new Set([
+  'MARK_PRICE',
+  'INDEX_PRICE',
+  'OPEN_INTEREST',
+]);
+
 /** Subscribe messages a connection may send per second before 11260 (Keel's choice: the docs name the code, not the rate). */
 export const SUBSCRIBE_MESSAGES_PER_SECOND = 20;
 
 /** What a market-data session needs from the venue. */
 export interface MarketDataDeps {
   readonly syms: ReadonlySet<string>;
+  /** The perpetuals among them: only they have the {@link PERPETUAL_CHANNELS}. */
+  readonly perpetuals: ReadonlySet<string>;
   readonly timer: TimerPort;
   /** Keel's paper-venue extension: the client processed market events up to seq. */
   lockstepAck(seq: number): void;
 }
 
-/** One connection at `/marketdata/v2/public`: subscriptions, gzip or plain frames, `{"ping"}` heartbeat. */
+/**
+ * One connection at `/marketdata/v2/public`: subscriptions, gzip or plain frames, `{"ping"}`
+ * heartbeat. An unknown sym or channel, or a perpetual-only channel of another sym, is refused with
+ * 11100 (per public venue docs: "11100 invalid symbol"), so no ack promises a stream that never comes.
+ */
 export class MarketDataSession {
   private readonly subscriptions = new Set<string>();
   private recent: number[] = [];
@@ -108,7 +121,8 @@ export class MarketDataSession {
         typeof a.channel !== 'string' ||
         !PUBLIC_CHANNELS.has(a.channel) ||
         typeof a.sym !== 'string' ||
-        !this.deps.syms.has(a.sym),
+        !this.deps.syms.has(a.sym) ||
+        (PERPETUAL_CHANNELS.has(a.channel) && !this.deps.perpetuals.has(a.sym)),
     );
     if (args.length === 0 || bad) {
       const what = bad ? `${String(bad.channel)} ${String(bad.sym)}` : 'an empty arg list';

@@ -19,6 +19,7 @@ import {
   placeOrderBodySchema,
 } from '../../core/venue/index.ts';
 import { badParameter, errorFromReason, refusalOf, simError } from './envelope.ts';
+import { equityPositionSide } from './equity-position-side.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import { optionalDecimal, optionalList, optionalText, type Params } from './request-fields.ts';
 
@@ -113,7 +114,9 @@ const VALIDITY: Readonly<Record<string, TimeInForce>> = {
 /**
  * Places an order from the spec's PLACE_ORDER args (US equities: sym `US_EQUITY_{productCode}`).
  * Every rule of the spec's args table is checked first (missing triggerPrice for UT, GTD without
- * orderExpiryDate, a market order with a price other than "0"...).
+ * orderExpiryDate, a market order with a price other than "0"...). In BOTH mode the order trades
+ * the LONG side unless an optional positionSide arg says otherwise (Keel's choice, see
+ * {@link equityPositionSide}).
  * @param book - the portfolio
  * @param params - the PLACE_ORDER args
  * @returns PLACE_ORDER_ACK data {orderNo, orderStatus: NEW}
@@ -136,7 +139,7 @@ export function placeEquityOrder(book: PortfolioBook, params: Params): PlaceOrde
     timeInForce: VALIDITY[args.orderValidity ?? 'Day'] ?? 'DAY',
     ...(args.orderExpiryDate === undefined ? {} : { expiryDate: args.orderExpiryDate }),
     reduceOnly: false,
-    positionSide: 'NONE',
+    positionSide: equityPositionSide(params, book.positionMode),
     ...(code === ''
       ? {}
       : {

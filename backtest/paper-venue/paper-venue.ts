@@ -239,6 +239,11 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     },
     marketData: {
       syms: new Set(options.instruments.map((s) => s.sym)),
+      perpetuals: new Set(
+        options.instruments
+          .filter((s) => s.id.kind === 'crypto' && s.id.businessType === 'PERP')
+          .map((s) => s.sym),
+      ),
       timer,
       lockstepAck: (seq) => feed.ack(seq),
     },

@@ -70,11 +70,15 @@ export class PortfolioBook {
   readonly isMain: boolean;
   readonly options: PaperPortfolioOptions;
   readonly sim: SimVenue;
+  /** The venue's instruments by sym. */
+  readonly instruments: ReadonlyMap<string, InstrumentSpec>;
   /** Sub-portfolio fee markup (a rate): the configured one, or the last set through the broker endpoint. */
   markup: Dec | undefined;
   readonly orders = new Map<string, Order>();
   readonly orderIdByRef = new Map<string, string>();
   readonly executions: Execution[] = [];
+  /** Each order's latest execution, by orderId (lastExecutedQty / lastExecutedPrice on the wire). */
+  readonly lastExecutions = new Map<string, Execution>();
   /** The markup in force when each execution happened, by transactionId (collection records). */
   readonly markupAtExecution = new Map<string, Dec>();
   readonly positions = new Map<string, Position>();
@@ -98,6 +102,7 @@ export class PortfolioBook {
     this.options = options;
     this.isMain = isMain;
     this.markup = options.feeMarkup;
+    this.instruments = new Map(market.instruments.map((spec) => [spec.sym, spec]));
     this.positionMode = options.positionMode ?? 'NET';
     this.sim = createSimVenue({
       instruments: market.instruments,
@@ -114,6 +119,8 @@ export class PortfolioBook {
       positionMode: this.positionMode,
       random: seededRandom(market.seed),
       portfolioId: options.portfolioId,
+      // A refused place is the reply's error envelope, as live: no order, no push, id reusable.
+      placementRefusals: 'commandRejected',
       ...(market.loans === undefined ? {} : { loans: market.loans }),
       ...(options.feeMarkup === undefined ? {} : { subPortfolioMarkup: options.feeMarkup }),
     });
@@ -209,6 +216,7 @@ export class PortfolioBook {
         break;
       case 'execution':
         this.executions.push(event.execution);
+        this.lastExecutions.set(event.execution.orderId, event.execution);
         if (this.markup) this.markupAtExecution.set(event.execution.transactionId, this.markup);
         break;
       case 'position':

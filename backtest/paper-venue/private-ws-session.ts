@@ -3,7 +3,6 @@ import type { UserEvent } from '../../core/model/index.ts';
 import type { TimerPort } from '../../core/venue/index.ts';
 import {
   loginRequestSchema,
-  orderToWire,
   PLACE_ORDER_ACK_EVENT,
   PLACE_ORDER_ACTION,
   PRIVATE_PING,
@@ -16,6 +15,7 @@ import type { CommandName } from './command-table.ts';
 import type { DelayLine } from './delay-line.ts';
 import { PaperApiError } from './envelope.ts';
 import type { PaperFaults } from './faults.ts';
+import { paperOrderToWire } from './order-wire.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import { PushPipe } from './push-pipe.ts';
 import type { RateLimits } from './rate-limits.ts';
@@ -65,22 +65,28 @@ const ORDER_ACTIONS: Readonly<Record<string, CommandName>> = {
 };
 
 /**
- * The User Data frame of an event, or undefined for events without a channel.
+ * The User Data frame of an event, or undefined for events without a channel on this connection.
+ * The sim reports each liquidation order twice (`byUser` false, then true); per the spec the
+ * LiquidationPosition copy goes to the liquidated portfolio's own connection and the
+ * LiquidationPositionByUser copy to the main account's connection (which covers the main
+ * portfolio and every sub-portfolio), each once.
+ * @param book - the event's portfolio
  * @param event - a sim event
- * @param byUserOnly - true on the main account's connection for a sub-portfolio's event
+ * @param own - true when the event is of the connection's own portfolio
+ * @param onMain - true on the main account's connection
  * @returns the frame text
  */
-function frameOf(event: UserEvent, byUserOnly: boolean): string | undefined {
+function frameOf(book: PortfolioBook, event: UserEvent, own: boolean, onMain: boolean): string | undefined {
   const frame = (channel: string, data: unknown) => JSON.stringify(userDataFrame(channel, [data], event.ts));
   if (event.kind === 'liquidationPosition') {
     const data = liquidationPositionToWire(event.record);
-    if (byUserOnly || event.byUser) return frame('LiquidationPositionByUser', data);
-    return frame('LiquidationPosition', data);
+    if (event.byUser) return onMain ? frame('LiquidationPositionByUser', data) : undefined;
+    return own ? frame('LiquidationPosition', data) : undefined;
   }
-  if (byUserOnly) return undefined;
+  if (!own) return undefined;
   switch (event.kind) {
     case 'order':
-      return frame('Orders', orderToWire(event.order));
+      return frame('Orders', paperOrderToWire(book, event.order));
     case 'execution':
       return frame('Trades', executionToWire(event.execution));
     case 'position':
@@ -209,11 +215,11 @@ export class PrivateSession {
     this.book = book;
     this.reply({ id: null, event: 'login', code: 0, msg: '', message: 'success', data: null });
     if (!book || args.onlyTrade === true) return;
-    this.stops.push(book.listen((event) => this.push(frameOf(event, false), event.recvTs)));
+    this.stops.push(book.listen((event) => this.push(frameOf(book, event, true, book.isMain), event.recvTs)));
     if (book.isMain) {
       for (const sub of this.deps.books.values()) {
         if (sub !== book)
-          this.stops.push(sub.listen((event) => this.push(frameOf(event, true), event.recvTs)));
+          this.stops.push(sub.listen((event) => this.push(frameOf(sub, event, false, true), event.recvTs)));
       }
     }
   }

@@ -8,6 +8,7 @@ import {
   formatDecimal,
   type LiquidationEventRecord,
   type LiquidationPositionRecord,
+  type LiquidationPositionSnapshot,
   type Position,
 } from '../../core/model/index.ts';
 import type {
@@ -40,6 +41,21 @@ export function decimalsAsText(value: unknown): unknown {
 }
 
 /**
+ * Decimal places of the derived figures the venue computes rather than books: riskRatio and
+ * liqPrice (Keel's choice: the spec shows no precision; the sim's exact quotients run to 40
+ * digits, which no venue writes and a fixed-precision consumer would trip on).
+ */
+export const DERIVED_FIGURE_DECIMALS = 8;
+
+function derived(value: Dec): Dec {
+  return value.toDecimalPlaces(DERIVED_FIGURE_DECIMALS);
+}
+
+function snapshotWithRoundedLiq(snapshot: LiquidationPositionSnapshot): LiquidationPositionSnapshot {
+  return { ...snapshot, liqPrice: derived(snapshot.liqPrice) };
+}
+
+/**
  * An execution as the Trades channel and the executions endpoints write it (per public venue docs:
  * `createAt`; the spec: `timestamp`, both written).
  * @param execution - the model execution
@@ -55,13 +71,14 @@ export function executionToWire(execution: Execution): ExecutionWire {
 }
 
 /**
- * A position as `GET /api/v1/trading/position` and the Positions channel write it.
+ * A position as `GET /api/v1/trading/position` and the Positions channel write it (liqPrice to
+ * {@link DERIVED_FIGURE_DECIMALS} places).
  * @param position - the model position
  * @returns the wire position (the ADL rank is served by `GET /api/v1/adl/rank`, not here)
  */
 export function positionToWire(position: Position): PositionWire {
   const { adlRank: _rank, ...rest } = position;
-  return decimalsAsText(rest) as PositionWire;
+  return decimalsAsText({ ...rest, liqPrice: derived(position.liqPrice) }) as PositionWire;
 }
 
 /**
@@ -78,13 +95,14 @@ export function assetToWire(asset: Asset): AssetWire {
 }
 
 /**
- * The trading account as `GET /api/v1/trading/account` and the Accounts channel write it.
+ * The trading account as `GET /api/v1/trading/account` and the Accounts channel write it
+ * (riskRatio to {@link DERIVED_FIGURE_DECIMALS} places).
  * @param account - the model account
  * @param assets - the portfolio's assets, carried in the REST account reply (Keel's choice); omitted on the Accounts channel
  * @returns the wire account
  */
 export function accountToWire(account: Account, assets?: readonly Asset[]): AccountWire {
-  const wire = decimalsAsText(account) as AccountWire;
+  const wire = decimalsAsText({ ...account, riskRatio: derived(account.riskRatio) }) as AccountWire;
   return assets === undefined ? wire : { ...wire, assets: assets.map(assetToWire) };
 }
 
@@ -104,7 +122,10 @@ export function algoOrderToWire(algo: AlgoOrder): AlgoOrderWire {
  * @returns the wire record
  */
 export function liquidationEventToWire(record: LiquidationEventRecord): LiquidationEventWire {
-  return decimalsAsText(record) as LiquidationEventWire;
+  return decimalsAsText({
+    ...record,
+    positions: record.positions.map(snapshotWithRoundedLiq),
+  }) as LiquidationEventWire;
 }
 
 /**
@@ -113,5 +134,8 @@ export function liquidationEventToWire(record: LiquidationEventRecord): Liquidat
  * @returns the wire record
  */
 export function liquidationPositionToWire(record: LiquidationPositionRecord): LiquidationPositionWire {
-  return decimalsAsText(record) as LiquidationPositionWire;
+  return decimalsAsText({
+    ...record,
+    position: snapshotWithRoundedLiq(record.position),
+  }) as LiquidationPositionWire;
 }

@@ -21,7 +21,10 @@ function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSi
     (p) =>
       p.sym === sym &&
       !p.qty.isZero() &&
-      (positionSide === undefined || state.positionMode === 'NET' || p.positionSide === positionSide),
+      (positionSide === undefined ||
+        positionSide === 'NONE' ||
+        state.positionMode === 'NET' ||
+        p.positionSide === positionSide),
   );
 }
 
@@ -80,7 +83,10 @@ function refusedForReduceOnly(
 }
 
 /**
- * Closes one position with a market close (DELETE /api/v1/trading/position).
+ * Closes one position with a market close (DELETE /api/v1/trading/position). In BOTH mode a
+ * positionSide of NONE names no leg, so every open position on the sym is closed, as
+ * closePositions does for it (Keel's choice: the spec does not say; refusing with 401097 would
+ * claim there is nothing to close).
  * @param state - the venue
  * @param intent - the command
  */

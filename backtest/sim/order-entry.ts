@@ -3,7 +3,6 @@ import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/ind
 import { asNumber, parseTimeToSend, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { positionFor } from './fills.ts';
-import { retireFinalOrder } from './final-order-retention.ts';
 import { onlyReduces } from './margin.ts';
 import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
 import { workOrder, wouldTake } from './matching.ts';
@@ -57,9 +56,22 @@ function expiredOnArrival(state: SimState, order: SimOrder): string | undefined 
   return `GTD expiryDate ${order.expiryDate} ended at ${new Date(order.expireAt).toISOString()}, before the order arrived`;
 }
 
+/**
+ * Refuses an order on arrival. Live, such a refusal is the reply's error envelope: the venue hands
+ * out no order id and keeps no order, so the refused order is unregistered (its clientOrderId is
+ * free for a corrected retry, lookups do not find it) and reported as the options say: a REJECTED
+ * order (backtests: the kernel tells the strategy, orders.csv lists it) or a CommandRejectedEvent
+ * only (the paper venue answers it as the reply's error).
+ */
 function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: string): void {
+  state.liveOrders.delete(order);
+  state.ordersById.delete(order.orderId);
+  state.ordersByRef.delete(order.clientOrderId);
+  if (state.opts.placementRefusals === 'commandRejected') {
+    rejectCommand(state, order.clientOrderId, 'placeOrder', name, detail);
+    return;
+  }
   order.state = 'REJECTED';
-  if (state.liveOrders.delete(order)) retireFinalOrder(state, order);
   order.remainingN = 0;
   order.reason = rejectionReason(name, detail);
   publishOrder(state, order, 'REJECT');
@@ -67,7 +79,8 @@ function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: s
 
 /**
  * Accepts or rejects a new order. Rejections come back as a REJECTED order whose `reason` is
- * `"<code> <message>"`; a duplicate clientOrderId is a CommandRejectedEvent (406010), so it cannot
+ * `"<code> <message>"` (or, with `placementRefusals: 'commandRejected'`, a CommandRejectedEvent
+ * with that code and message), and leave no order behind; a duplicate clientOrderId is a CommandRejectedEvent (406010), so it cannot
  * overwrite the live order that owns that reference. Reduce-only orders larger than the position
  * are trimmed to it; with no position to reduce they are rejected with 401097. A GTD order whose
  * expiry date has passed when it arrives is rejected with 400001 (Keel's choice).

@@ -83,7 +83,18 @@ export interface SimVenueOptions {
    * weekends skipped, no holiday calendar), any other's at the next 00:00 UTC.
    */
   readonly dayEnd?: (createdAt: number, sym: string) => number;
+  /**
+   * How an order refused on arrival (bad parameters, unknown sym, margin, GTX that would take...)
+   * is reported. `rejectedOrder` (default, backtests): a REJECTED order event, so the kernel tells
+   * the strategy and orders.csv lists it. `commandRejected` (the paper venue): a
+   * CommandRejectedEvent only, because live such a refusal is the reply's error envelope and no
+   * order exists. Either way the refused order is not kept: its clientOrderId stays free.
+   */
+  readonly placementRefusals?: PlacementRefusals;
 }
+
+/** How the sim reports an order refused on arrival (see {@link SimVenueOptions.placementRefusals}). */
+export type PlacementRefusals = 'rejectedOrder' | 'commandRejected';
 
 /** Options with every default filled in. */
 export interface ResolvedSimOptions {
@@ -106,6 +117,7 @@ export interface ResolvedSimOptions {
   readonly valuationCoins: ReadonlySet<string>;
   readonly startTime: number;
   readonly dayEnd: (createdAt: number, sym: string) => number;
+  readonly placementRefusals: PlacementRefusals;
 }
 
 const DAY_MS = 86_400_000;
@@ -174,5 +186,6 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
         instruments.get(sym)?.id.kind === 'equity'
           ? nextUsEquitySessionClose(createdAt)
           : (Math.floor(createdAt / DAY_MS) + 1) * DAY_MS),
+    placementRefusals: options.placementRefusals ?? 'rejectedOrder',
   };
 }

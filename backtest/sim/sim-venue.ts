@@ -116,6 +116,12 @@ export interface SimVenue extends ExecutionPort {
    * @throws RangeError when the markup is negative or finer than the venue's precision of 0.01 bps
    */
   setFeeMarkup(markup: Dec): void;
+  /**
+   * The leverage the venue applies to a sym (the configured one, or its default).
+   * @param sym - the symbol
+   * @returns the leverage
+   */
+  leverageOf(sym: string): Dec;
 }
 
 interface PendingCommand {
@@ -245,6 +251,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     equitySnapshot: () => equitySnapshotOf(state),
     availableMarginFloor: () => marginHeadroomOf(state).floor,
     loanRisk: () => loanRiskOf(state),
+    leverageOf: (sym: string) => opts.leverageOf(sym),
     setFeeMarkup(markup: Dec): void {
       checkSubPortfolioMarkup(markup, 'sim setFeeMarkup');
       state.feeMarkup = markup;

@@ -91,6 +91,11 @@ async function marginLoanInfo(context: RouteContext): Promise<unknown> {
   });
 }
 
+/**
+ * Borrow and repay rows come from the loan orders (with their exchange and amount), interest and
+ * liquidation-fee rows from the sim's statement (signed: negative = charged); the sim's own
+ * BORROW / REPAY flows are the same events again, so they are left out. Rows are in time order.
+ */
 function loanStatement(context: RouteContext): unknown {
   const coin = optionalText(context.params, 'coin', context.where);
   const flows = context.book.loanOrders
@@ -115,7 +120,8 @@ function loanStatement(context: RouteContext): unknown {
           createAt: f.ts,
         })),
     )
-    .filter((row) => coin === undefined || row.coin === coin);
+    .filter((row) => coin === undefined || row.coin === coin)
+    .sort((a, b) => a.createAt - b.createAt);
   return pageOf(
     windowed(flows, (r) => r.createAt, context.params, NINETY_DAYS, context.now(), context.where),
     context.params,

@@ -1,6 +1,9 @@
-import type { Order, Position } from '../../../core/model/index.ts';
-import { type EndpointName, orderToWire } from '../../../core/venue/index.ts';
+import type { Dec, Order, Position } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import type { EndpointName } from '../../../core/venue/index.ts';
+import type { CashFlow } from '../../sim/index.ts';
 import { queryOrder } from '../order-commands.ts';
+import { paperOrderToWire } from '../order-wire.ts';
 import { ARCHIVE_WINDOW, NINETY_DAYS, pageOf, RECENT_WINDOW, windowed } from '../paging.ts';
 import { optionalBoolean, optionalText } from '../request-fields.ts';
 import { statementEntries } from '../statement-entries.ts';
@@ -19,7 +22,11 @@ function orderHistory(context: RouteContext, archive: boolean): unknown {
   const orders = ordersOf(context).filter((o) => !executedOnly || o.executedQty.gt(0));
   const window = archive ? ARCHIVE_WINDOW : RECENT_WINDOW;
   const inWindow = windowed(orders, (o) => o.updateAt, context.params, window, context.now(), context.where);
-  return pageOf(inWindow.map(orderToWire), context.params, context.where);
+  return pageOf(
+    inWindow.map((o) => paperOrderToWire(context.book, o)),
+    context.params,
+    context.where,
+  );
 }
 
 function executions(context: RouteContext, archive: boolean) {
@@ -50,17 +57,36 @@ async function positions(context: RouteContext): Promise<unknown> {
     .map(positionToWire);
 }
 
+/**
+ * Each statement flow with its coin's borrowed amount just before and just after it, replayed
+ * from the start of the statement: a borrow raises it by its amount, a repay (negative amount)
+ * lowers it; funding, interest and liquidation fees move the balance, not the loan (before =
+ * after). The loan principal changes only through borrows and repays in the sim.
+ */
+function withBorrowAround<F extends CashFlow>(
+  flows: readonly F[],
+): { readonly flow: F; readonly beforeBorrow: Dec; readonly afterBorrow: Dec }[] {
+  const borrowed = new Map<string, Dec>();
+  return flows.map((flow) => {
+    const beforeBorrow = borrowed.get(flow.coin) ?? D(0);
+    const afterBorrow =
+      flow.type === 'BORROW' || flow.type === 'REPAY' ? beforeBorrow.plus(flow.amount) : beforeBorrow;
+    borrowed.set(flow.coin, afterBorrow);
+    return { flow, beforeBorrow, afterBorrow };
+  });
+}
+
 /** REST routes of orders, executions, positions and the statement (position history and statement: last 90 days, Keel's choice). */
 export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   placeOrder: (c) => c.execute('placeOrder'),
   replaceOrder: (c) => c.execute('replaceOrder'),
   cancelOrder: (c) => c.execute('cancelOrder'),
   cancelAllOrders: (c) => c.execute('cancelOrders'),
-  getOrder: (c) => orderToWire(queryOrder(c.book, c.params, c.where)),
+  getOrder: (c) => paperOrderToWire(c.book, queryOrder(c.book, c.params, c.where)),
   getOpenOrders: (c) =>
     ordersOf(c)
       .filter((o) => LIVE.has(o.orderState))
-      .map(orderToWire),
+      .map((o) => paperOrderToWire(c.book, o)),
   getOrderHistory: (c) => orderHistory(c, false),
   getArchivedOrderHistory: (c) => orderHistory(c, true),
   getExecutions: (c) => executions(c, false),
@@ -85,26 +111,23 @@ export const TRADING_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   getStatement: (c) => {
     const type = optionalText(c.params, 'type', c.where);
     const coin = optionalText(c.params, 'coin', c.where);
-    const flows = statementEntries(c.book.sim.statement()).filter(
-      (f) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin),
+    const flows = withBorrowAround(statementEntries(c.book.sim.statement())).filter(
+      ({ flow: f }) => (type === undefined || f.type === type) && (coin === undefined || f.coin === coin),
     );
-    const rows = windowed(flows, (f) => f.ts, c.params, NINETY_DAYS, c.now(), c.where).map((f) => {
-      const borrowed = [...c.book.loans.values()]
-        .filter((l) => l.coin === f.coin)
-        .reduce((sum, l) => sum.plus(l.principal), f.amount.mul(0));
-      // Funding, interest and liquidation fees move the balance, not the loan: before = after.
-      return decimalsAsText({
-        id: f.id,
-        type: f.type,
-        coin: f.coin,
-        ...(f.sym === undefined ? {} : { sym: f.sym }),
-        amount: f.amount,
-        deltaAmount: f.amount,
-        beforeBorrow: borrowed,
-        afterBorrow: borrowed,
-        createAt: f.ts,
-      });
-    });
+    const rows = windowed(flows, (r) => r.flow.ts, c.params, NINETY_DAYS, c.now(), c.where).map(
+      ({ flow: f, beforeBorrow, afterBorrow }) =>
+        decimalsAsText({
+          id: f.id,
+          type: f.type,
+          coin: f.coin,
+          ...(f.sym === undefined ? {} : { sym: f.sym }),
+          amount: f.amount,
+          deltaAmount: f.amount,
+          beforeBorrow,
+          afterBorrow,
+          createAt: f.ts,
+        }),
+    );
     return pageOf(rows, c.params, c.where);
   },
 };

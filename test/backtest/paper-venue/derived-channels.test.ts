@@ -107,7 +107,6 @@ describe('paper venue derived market data (TICKER, INDEX_PRICE, OPEN_INTEREST; K
     const socket = await subscribedTo(v, '', [
       { channel: 'INDEX_PRICE', sym: BTC },
       { channel: 'OPEN_INTEREST', sym: BTC },
-      { channel: 'INDEX_PRICE', sym: AAPL },
     ]);
     v.feed.step(1);
     await v.feed.until(1);

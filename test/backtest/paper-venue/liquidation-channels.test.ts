@@ -45,4 +45,52 @@ describe('paper venue liquidation channels', () => {
     });
     expect(detail.body.data).toMatchObject({ liquidationEventId: id });
   });
+
+  it('delivers each liquidation order once per channel: LiquidationPosition to the sub, LiquidationPositionByUser to the main only', async () => {
+    const {
+      venue: v,
+      main,
+      sub,
+    } = await aMainAndSubVenue(
+      { usdt: 1_000 },
+      {
+        feed: listFeed([
+          bboPush(BTC, '100.0', '100.1', T0, '100'),
+          bboPush(BTC, '80.0', '80.1', T0 + 1000, '100'),
+        ]),
+      },
+    );
+    opened.venue = v;
+    v.feed.step(1);
+    await v.feed.until(1);
+    const mainSocket = await loggedIn(v.privateWsUrl, main);
+    const subSocket = await loggedIn(v.privateWsUrl, sub);
+    opened.sockets.push(mainSocket, subSocket);
+    const buy = { sym: BTC, side: 'BUY', orderType: 'MARKET', orderQty: '90' };
+    expect((await signedRest(sub, 'POST', '/api/v1/trading/order', buy)).body.code).toBe(0);
+    v.feed.step(1);
+    await subSocket.waitFor((f) => f?.channel === 'LiquidationEvent' && f.data[0].nodeType === 'FINISHED');
+    // A marker after the liquidation: every push before it on the main connection has arrived.
+    const marker = {
+      sym: BTC,
+      side: 'BUY',
+      orderType: 'LIMIT',
+      orderQty: '1',
+      limitPrice: '50.0',
+      clientOrderId: 'marker',
+    };
+    expect((await signedRest(main, 'POST', '/api/v1/trading/order', marker)).body.code).toBe(0);
+    await mainSocket.waitFor((f) => f?.channel === 'Orders' && f.data[0].clientOrderId === 'marker');
+    const liquidationFrames = (socket: typeof mainSocket) =>
+      socket.frames
+        .map((text) => JSON.parse(text))
+        .filter((f) => String(f?.channel).startsWith('LiquidationPosition'))
+        .map((f) => `${f.channel} ${f.data[0].portfolioId} ${f.data[0].orderId}`);
+    const subLines = liquidationFrames(subSocket);
+    expect(subLines).toHaveLength(1);
+    expect(subLines[0]).toMatch(/^LiquidationPosition PAPER-SUB \S+$/);
+    expect(liquidationFrames(mainSocket)).toEqual([
+      subLines[0]?.replace('LiquidationPosition', 'LiquidationPositionByUser'),
+    ]);
+  });
 });

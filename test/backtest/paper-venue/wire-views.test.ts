@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assetToWire } from '../../../backtest/paper-venue/wire-views.ts';
+import {
+  accountToWire,
+  assetToWire,
+  liquidationPositionToWire,
+  positionToWire,
+} from '../../../backtest/paper-venue/wire-views.ts';
 import { type Asset, D } from '../../../core/model/index.ts';
+import { anAccountUpdate, aPositionUpdate } from '../../kit/kernel-events.ts';
 
 const usdt = (loan: string): Asset => ({
   coin: 'USDT',
@@ -24,5 +30,34 @@ describe('paper venue wire views', () => {
     expect(repaid).not.toHaveProperty('loan');
     expect(repaid).not.toHaveProperty('netMarginValue');
     expect(repaid).toMatchObject({ coin: 'USDT', balance: '1000' });
+  });
+
+  it('writes riskRatio and liqPrice to 8 decimal places, not the sim\u2019s 40-digit quotients', () => {
+    const ratio = D('0.00004750260688086548194733438150235838030636');
+    const liq = D('89.48637074260189838079285315466219988833');
+    const { account } = anAccountUpdate(1, '1000');
+    expect(accountToWire({ ...account, riskRatio: ratio }).riskRatio).toBe('0.0000475');
+    const { position } = aPositionUpdate(1, '90', { liqPrice: liq });
+    expect(positionToWire(position).liqPrice).toBe('89.48637074');
+    const record = liquidationPositionToWire({
+      liquidationEventId: 'L-1',
+      portfolioId: 'p-1',
+      orderId: 'O-1',
+      sym: position.sym,
+      side: 'SELL',
+      quantity: D(90),
+      price: D(80),
+      liquidationFee: D(1),
+      position: {
+        sym: position.sym,
+        positionSide: 'NONE',
+        positionQty: D(90),
+        avgPrice: D(100),
+        markPrice: D(80),
+        liqPrice: liq,
+      },
+      timestamp: 1,
+    });
+    expect(record.position).toMatchObject({ liqPrice: '89.48637074' });
   });
 });

@@ -90,4 +90,26 @@ describe('sim venue: close position(s)', () => {
       ['c-2', 'BUY', 'SHORT', '3'],
     ]);
   });
+
+  it('closes both legs of the sym in BOTH mode when closePosition names positionSide NONE, and one leg when it names it', () => {
+    const t = aSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(0, 99.9, 10, 100, 10));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '3', { positionSide: 'SHORT' }),
+      aMarket('l2', 'BUY', '2', { positionSide: 'LONG' }),
+    );
+    t.send({ kind: 'closePosition', ref: 'short', sym: BTC, positionSide: 'SHORT' });
+    t.send({ kind: 'closePosition', ref: 'all', sym: BTC, positionSide: 'NONE' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected')).toEqual([]);
+    const closes = t
+      .of('execution')
+      .slice(3)
+      .map(
+        (e) =>
+          `${e.execution.clientOrderId} ${e.execution.side} ${e.execution.positionSide} ${e.execution.quantity.toFixed()}`,
+      );
+    expect(closes).toEqual(['short BUY SHORT 3', 'all SELL LONG 3']);
+  });
 });
