@@ -36,12 +36,14 @@ export function defaultFillModelFor(first: readonly MarketEvent[]): FillModelNam
  * @param chosen - the fill model the run defaulted to
  * @param state - the kernel's state after the replay (what each sym had)
  * @param orderedSyms - syms the strategies placed orders on
+ * @param setting - the config key that chooses the model (a paper run's is `paper.fillModel`)
  * @returns one sentence per mismatch, empty when the default fit
  */
 export function defaultFillModelWarnings(
   chosen: FillModelName,
   state: Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>,
   orderedSyms: ReadonlySet<string>,
+  setting = 'backtest.fillModel',
 ): string[] {
   const priced = (sym: string) => state.quotes.has(sym) || state.trades.has(sym) || state.books.has(sym);
   if (chosen === 'bar') {
@@ -49,13 +51,13 @@ export function defaultFillModelWarnings(
     return syms.length === 0
       ? []
       : [
-          `the run chose the bar fill model because the recordings began with bars only, but they also hold quotes, trades or books of ${syms.join(', ')}, which the bar model does not match against: set backtest.fillModel (queue, touch or through for them, bar for bars)`,
+          `the run chose the bar fill model because the recordings began with bars only, but they also hold quotes, trades or books of ${syms.join(', ')}, which the bar model does not match against: set ${setting} (queue, touch or through for them, bar for bars)`,
         ];
   }
   const barsOnly = [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !priced(sym)).sort();
   return barsOnly.length === 0
     ? []
     : [
-        `the run chose the ${chosen} fill model because the recordings began with quotes or trades, but ${barsOnly.join(', ')} had bars only, which that model does not match resting orders against: set backtest.fillModel: bar`,
+        `the run chose the ${chosen} fill model because the recordings began with quotes or trades, but ${barsOnly.join(', ')} had bars only, which that model does not match resting orders against: set ${setting}: bar`,
       ];
 }
