@@ -7,10 +7,15 @@ import type { FeedSource } from './market-feed.ts';
  * the fill model that fits the data (as a backtest decides from its first batch).
  * @param source - the market source
  * @param count - how many events at most
+ * @param last - the preview ends after the first event this accepts (it decided what was asked)
  * @returns up to `count` events, in the source's order
  * @throws Error when the source fails to read (a bad recording)
  */
-export async function previewFeed(source: FeedSource, count: number): Promise<MarketEvent[]> {
+export async function previewFeed(
+  source: FeedSource,
+  count: number,
+  last: (event: MarketEvent) => boolean = () => false,
+): Promise<MarketEvent[]> {
   const iterator = source();
   const events: MarketEvent[] = [];
   try {
@@ -18,6 +23,7 @@ export async function previewFeed(source: FeedSource, count: number): Promise<Ma
       const next = await iterator.next();
       if (next.done) break;
       events.push(next.value.event);
+      if (last(next.value.event)) break;
     }
   } finally {
     await iterator.return?.();

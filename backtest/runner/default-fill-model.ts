@@ -12,6 +12,16 @@ const INFORMATIONAL = new Set<MarketEvent['kind']>([
 ]);
 
 /**
+ * Whether an event is something an order could trade against (a quote, trade or book): the first
+ * one decides {@link defaultFillModelFor} for `queue`.
+ * @param event - a market event
+ * @returns true for a quote, trade or book
+ */
+export function tradableMarketEvent(event: MarketEvent): boolean {
+  return event.kind !== 'bar' && !INFORMATIONAL.has(event.kind);
+}
+
+/**
  * The fill model a run gets when none is chosen: `bar` when the recordings' first events hold
  * bars and nothing an order could trade against (no quote, trade or book), else `queue`. The
  * first batch stands for the whole run; {@link defaultFillModelWarnings} says when it did not.
@@ -22,7 +32,7 @@ export function defaultFillModelFor(first: readonly MarketEvent[]): FillModelNam
   let bars = false;
   for (const event of first) {
     if (event.kind === 'bar') bars = true;
-    else if (!INFORMATIONAL.has(event.kind)) return 'queue';
+    else if (tradableMarketEvent(event)) return 'queue';
   }
   return bars ? 'bar' : 'queue';
 }

@@ -9,7 +9,7 @@ import {
   syntheticFeed,
 } from '../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../backtest/recording/index.ts';
-import { defaultFillModelFor } from '../../backtest/runner/index.ts';
+import { defaultFillModelFor, tradableMarketEvent } from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import type { Scheduler } from '../../core/kernel/index.ts';
@@ -97,7 +97,8 @@ export async function startEmbeddedPaperVenue(
   const paper = loaded.config.paper;
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
   const { feed, synthetic } = await paperFeedOf(paper, loaded, startTime);
-  const preview = await previewFeed(feed, PREVIEW_EVENTS).catch((error: unknown) => {
+  // Up to the first event that decides queue: a synthetic source stops at its first quote.
+  const preview = await previewFeed(feed, PREVIEW_EVENTS, tradableMarketEvent).catch((error: unknown) => {
     throw new Error(`${loaded.file}: paper.source: cannot read the market data: ${(error as Error).message}`);
   });
   // As a backtest: bars only (e.g. a recording from keel import-csv) match on the bar model, where
