@@ -6,7 +6,16 @@
 export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';
-export type { FeedItem, FeedPacing, FeedSource, SyntheticFeedOptions } from './market-feed.ts';
+export { previewFeed } from './feed-preview.ts';
+export { LOCKSTEP_TIME_EVENT, lockstepTickFrame } from './lockstep-tick.ts';
+export type {
+  FeedItem,
+  FeedPacing,
+  FeedSource,
+  FeedTick,
+  LockstepAckExtras,
+  SyntheticFeedOptions,
+} from './market-feed.ts';
 export { listFeed, MarketFeed, recordingFeed, syntheticFeed } from './market-feed.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 export type { PaperVenue, PaperVenueOptions } from './paper-venue.ts';

@@ -116,12 +116,34 @@ export type FeedPacing =
 /** Where released events go: `replaying` is true while a restart catches up with the journal. */
 export type FeedRelease = (item: FeedItem, seq: number, replaying: boolean) => void;
 
+/**
+ * Lockstep: moves the venue to a client's wake-up time (before the next event) and tells the
+ * client, which fires its timers due by then and acknowledges the tick (Keel's extension).
+ * @param at - the wake-up time, epoch ms (venue time)
+ * @param tick - the tick's number, acknowledged with the ack's `tick`
+ * @returns how many connections were told (0: nobody can acknowledge it)
+ */
+export type FeedTick = (at: number, tick: number) => number;
+
+/** What a lockstep client says with an ack besides its seq (Keel's extension). */
+export interface LockstepAckExtras {
+  /** The client's earliest timer, epoch ms (venue time); null = none. Absent = unchanged. */
+  readonly wakeAt?: number | null;
+  /** The last tick the client handled. */
+  readonly tick?: number;
+}
+
 /** Releases a source's events to the venue at the chosen pace; `released` counts them (seq 1, 2, ...). */
 export class MarketFeed {
   /** Events released so far; the seq of the last one. */
   released = 0;
   /** Highest seq the client acknowledged (lockstep). */
   acked = -1;
+  /** Lockstep ticks sent so far, and the last one the client handled. */
+  private ticks = 0;
+  private ackedTick = 0;
+  /** The client's earliest timer as of its last ack (lockstep): a tick comes before any later event. */
+  private wakeAt = Number.POSITIVE_INFINITY;
   /** True once the source is exhausted (or failed). */
   ended = false;
   /** Why the source stopped early: a bad recording, an unreadable file. */
@@ -140,6 +162,8 @@ export class MarketFeed {
    * @param timer - wall-clock timers (pacing only; virtual time is the events' time)
    * @param release - receives each event
    * @param onEnd - called once when the source is exhausted or fails after `start`
+   * @param tick - lockstep: moves the venue to a client's wake-up time and tells the client; none
+   *   = no ticks (a client's timers then fire at the next event it sees)
    */
   constructor(
     source: FeedSource,
@@ -147,6 +171,7 @@ export class MarketFeed {
     private readonly timer: TimerPort,
     private readonly release: FeedRelease,
     private readonly onEnd: () => void = () => undefined,
+    private readonly tick?: FeedTick,
   ) {
     this.iterator = source();
   }
@@ -182,9 +207,12 @@ export class MarketFeed {
   /**
    * Lockstep: the client has processed every event up to `seq`; `0` says it is ready for the first.
    * @param seq - the last event processed
+   * @param extras - the client's earliest timer and the last tick it handled (Keel's extension)
    */
-  ack(seq: number): void {
+  ack(seq: number, extras?: LockstepAckExtras): void {
     this.acked = Math.max(this.acked, seq);
+    if (extras?.wakeAt !== undefined) this.wakeAt = extras.wakeAt ?? Number.POSITIVE_INFINITY;
+    if (extras?.tick !== undefined) this.ackedTick = Math.max(this.ackedTick, extras.tick);
     this.poke();
   }
 
@@ -252,6 +280,23 @@ export class MarketFeed {
     });
   }
 
+  /**
+   * Lockstep: while the client's earliest timer is due by the next event's time, moves the venue
+   * there, tells the client and waits for its ack, as a backtest fires a timer before the venue
+   * sees the next event: what the timer sends reaches the venue before that event, at the
+   * timer's time.
+   */
+  private async ticksBefore(ts: number): Promise<void> {
+    while (this.tick !== undefined && this.wakeAt <= ts && !this.stopped) {
+      const at = this.wakeAt;
+      // Consumed: the tick's ack says when the client wakes next.
+      this.wakeAt = Number.POSITIVE_INFINITY;
+      const tick = ++this.ticks;
+      if (this.tick(at, tick) === 0) this.ackedTick = tick;
+      while (this.ackedTick < tick && !this.stopped) await this.waitForPoke();
+    }
+  }
+
   private async run(): Promise<void> {
     // Pace against the first event's anchor, not event to event: timer granularity then never adds up to drift.
     let anchor: { readonly wall: number; readonly ts: number } | undefined;
@@ -272,6 +317,8 @@ export class MarketFeed {
       }
       if (this.stopped) return;
       const ts = next.value.event.recvTs;
+      if (this.pacing.mode === 'lockstep') await this.ticksBefore(ts);
+      if (this.stopped) return;
       if (this.pacing.mode === 'realtime') {
         anchor ??= { wall: this.timer.now(), ts };
         const wait = anchor.wall + (ts - anchor.ts) / (this.pacing.speed ?? 1) - this.timer.now();

@@ -1,6 +1,7 @@
 import type { CommandJournal } from './command-journal.ts';
 import type { DerivedMarketData } from './derived-market-data.ts';
-import type { FeedPacing, FeedRelease } from './market-feed.ts';
+import { lockstepTickFrame } from './lockstep-tick.ts';
+import type { FeedPacing, FeedRelease, FeedTick } from './market-feed.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { VenueClock } from './venue-clock.ts';
 import type { VenueConnections } from './venue-connections.ts';
@@ -58,5 +59,33 @@ export function marketRelease(deps: MarketReleaseDeps): FeedRelease {
     // Nobody subscribed to this event, so nobody can acknowledge it: it counts as processed.
     if (lockstep && delivered === 0) deps.ack(seq);
     deps.changed();
+  };
+}
+
+/** What moving the venue to a lockstep client's wake-up time touches. */
+export interface LockstepTickDeps {
+  /** The latency legs: commands and pushes due by then go first. */
+  readonly delays: Pick<VenueLatency, 'beforeEvent'>;
+  /** The venue's time, moved to the wake-up. */
+  readonly clock: VenueClock;
+  /** Every portfolio by id: each sim moves there too. */
+  readonly books: ReadonlyMap<string, PortfolioBook>;
+  /** The market-data connections the tick frame goes to. */
+  readonly connections: Pick<VenueConnections, 'sendToAll'>;
+}
+
+/**
+ * How the venue ticks in lockstep: commands and pushes due by the client's wake-up time first,
+ * then the venue and its sims move there, then every market-data connection is told (Keel's
+ * extension), so the client fires its timers at the time a backtest would, before the next event.
+ * @param deps - the venue's latency, clock, portfolios and connections
+ * @returns the feed's tick callback
+ */
+export function lockstepTick(deps: LockstepTickDeps): FeedTick {
+  return (at, tick) => {
+    deps.delays.beforeEvent(at);
+    deps.clock.reach(at);
+    for (const book of deps.books.values()) book.advanceTo(at);
+    return deps.connections.sendToAll(lockstepTickFrame(deps.clock.now(), tick));
   };
 }

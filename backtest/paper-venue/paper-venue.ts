@@ -6,7 +6,7 @@ import { CommandJournal } from './command-journal.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
-import { marketRelease } from './market-release.ts';
+import { lockstepTick, marketRelease } from './market-release.ts';
 import { loadSnapshot, SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
@@ -103,6 +103,12 @@ export interface PaperVenue {
    * arrival when that is later
    */
   now(): number;
+  /**
+   * @returns the replay's time: in realtime pacing the last released event's time plus the wall
+   * time since, times the speed (the time a command sent now arrives at, before its latency);
+   * otherwise {@link PaperVenue.now}. Not monotonic when the feed runs behind its pace.
+   */
+  replayNow(): number;
   /** @returns how many commands are on their way to the matching engine (order-entry latency) */
   inFlight(): number;
   /** The fill model the sims match with, settings included, as reports state it. */
@@ -190,6 +196,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       changed: () => writer?.changed(),
     }),
     () => delays.feedEnded(),
+    lockstepTick({ delays, clock, books, connections }),
   );
 
   if (options.dataDir !== undefined) {
@@ -235,7 +242,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       idleMs: options.idleTimeoutMs ?? 30_000,
       execute: (book, name, params, where, arrival) => journal.execute(book, name, params, where, arrival),
       delays,
-      lockstepAck: (seq) => feed.ack(seq),
+      lockstepAck: (seq, extras) => feed.ack(seq, extras),
     },
     marketData: {
       syms: new Set(options.instruments.map((s) => s.sym)),
@@ -262,6 +269,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     faults,
     feed,
     now: () => clock.now(),
+    replayNow: () => delays.now(),
     inFlight: () => delays.inFlight,
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     async close(): Promise<void> {

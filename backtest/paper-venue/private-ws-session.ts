@@ -15,6 +15,8 @@ import type { CommandName } from './command-table.ts';
 import type { DelayLine } from './delay-line.ts';
 import { PaperApiError } from './envelope.ts';
 import type { PaperFaults } from './faults.ts';
+import { lockstepAckExtrasOf } from './lockstep-tick.ts';
+import type { LockstepAckExtras } from './market-feed.ts';
 import { paperOrderToWire } from './order-wire.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import { PushPipe } from './push-pipe.ts';
@@ -51,8 +53,11 @@ export interface PrivateSessionDeps {
    * Data pushes wait on a line of their own until their receive time.
    */
   readonly delays: Pick<VenueLatency, 'afterOrderEntry' | 'openPushLine' | 'closePushLine'>;
-  /** Keel's paper-venue extension: the client processed market events up to seq. */
-  lockstepAck(seq: number): void;
+  /**
+   * Keel's paper-venue extension: the client processed market events up to seq (and, with
+   * extras, its earliest timer and the last lockstep tick it handled).
+   */
+  lockstepAck(seq: number, extras: LockstepAckExtras): void;
 }
 
 /** Order actions and the command each runs: the spec's PLACE_ORDER and the public lower-case ones. */
@@ -240,8 +245,9 @@ export class PrivateSession {
   }
 
   private lockstep(message: unknown): void {
-    const seq = Number((message as { args?: { seq?: unknown } }).args?.seq);
-    if (Number.isSafeInteger(seq) && seq >= 0) this.deps.lockstepAck(seq);
+    const args = (message as { args?: { seq?: unknown; wakeAt?: unknown; tick?: unknown } }).args ?? {};
+    const seq = Number(args.seq);
+    if (Number.isSafeInteger(seq) && seq >= 0) this.deps.lockstepAck(seq, lockstepAckExtrasOf(args));
   }
 
   private order(message: unknown): void {

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { broadcast, type MarketDataSession } from './market-data-ws.ts';
 import type { FeedItem } from './market-feed.ts';
 import type { PrivateSession } from './private-ws-session.ts';
@@ -45,6 +46,21 @@ export class VenueConnections {
    */
   broadcast(item: FeedItem, seq: number, withSeq: boolean): number {
     return broadcast(this.marketDataSessions, item, seq, withSeq);
+  }
+
+  /**
+   * Sends a frame of the venue's own (e.g. a lockstep tick) to every market-data connection.
+   * @param text - the frame's JSON text
+   * @returns how many connections received it
+   */
+  sendToAll(text: string): number {
+    let gzipped: Buffer | undefined;
+    for (const session of this.marketDataSessions)
+      session.sendFrame(text, () => {
+        gzipped ??= gzipSync(text);
+        return gzipped;
+      });
+    return this.marketDataSessions.size;
   }
 
   /**

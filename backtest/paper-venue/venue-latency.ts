@@ -73,6 +73,16 @@ export class VenueLatency {
           );
   }
 
+  /**
+   * The venue's time as its delays count it: in realtime pacing the last released event's time
+   * plus the wall time since its release times the speed (never before the venue's clock); else
+   * the venue's clock.
+   * @returns epoch ms, venue time
+   */
+  now(): number {
+    return this.clock();
+  }
+
   /** @returns how many commands are on their way to the matching engine */
   get inFlight(): number {
     return this.orderEntry.pending;

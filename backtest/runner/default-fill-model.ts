@@ -12,6 +12,16 @@ const INFORMATIONAL = new Set<MarketEvent['kind']>([
 ]);
 
 /**
+ * Whether an event is something an order could trade against (a quote, trade or book): the first
+ * one decides {@link defaultFillModelFor} for `queue`.
+ * @param event - a market event
+ * @returns true for a quote, trade or book
+ */
+export function tradableMarketEvent(event: MarketEvent): boolean {
+  return event.kind !== 'bar' && !INFORMATIONAL.has(event.kind);
+}
+
+/**
  * The fill model a run gets when none is chosen: `bar` when the recordings' first events hold
  * bars and nothing an order could trade against (no quote, trade or book), else `queue`. The
  * first batch stands for the whole run; {@link defaultFillModelWarnings} says when it did not.
@@ -22,7 +32,7 @@ export function defaultFillModelFor(first: readonly MarketEvent[]): FillModelNam
   let bars = false;
   for (const event of first) {
     if (event.kind === 'bar') bars = true;
-    else if (!INFORMATIONAL.has(event.kind)) return 'queue';
+    else if (tradableMarketEvent(event)) return 'queue';
   }
   return bars ? 'bar' : 'queue';
 }
@@ -36,12 +46,14 @@ export function defaultFillModelFor(first: readonly MarketEvent[]): FillModelNam
  * @param chosen - the fill model the run defaulted to
  * @param state - the kernel's state after the replay (what each sym had)
  * @param orderedSyms - syms the strategies placed orders on
+ * @param setting - the config key that chooses the model (a paper run's is `paper.fillModel`)
  * @returns one sentence per mismatch, empty when the default fit
  */
 export function defaultFillModelWarnings(
   chosen: FillModelName,
   state: Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>,
   orderedSyms: ReadonlySet<string>,
+  setting = 'backtest.fillModel',
 ): string[] {
   const priced = (sym: string) => state.quotes.has(sym) || state.trades.has(sym) || state.books.has(sym);
   if (chosen === 'bar') {
@@ -49,13 +61,13 @@ export function defaultFillModelWarnings(
     return syms.length === 0
       ? []
       : [
-          `the run chose the bar fill model because the recordings began with bars only, but they also hold quotes, trades or books of ${syms.join(', ')}, which the bar model does not match against: set backtest.fillModel (queue, touch or through for them, bar for bars)`,
+          `the run chose the bar fill model because the recordings began with bars only, but they also hold quotes, trades or books of ${syms.join(', ')}, which the bar model does not match against: set ${setting} (queue, touch or through for them, bar for bars)`,
         ];
   }
   const barsOnly = [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !priced(sym)).sort();
   return barsOnly.length === 0
     ? []
     : [
-        `the run chose the ${chosen} fill model because the recordings began with quotes or trades, but ${barsOnly.join(', ')} had bars only, which that model does not match resting orders against: set backtest.fillModel: bar`,
+        `the run chose the ${chosen} fill model because the recordings began with quotes or trades, but ${barsOnly.join(', ')} had bars only, which that model does not match resting orders against: set ${setting}: bar`,
       ];
 }

@@ -8,6 +8,7 @@ export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
 export { defaultAnnualizationOf, runAnnualizationOf } from './default-annualization.ts';
+export { defaultFillModelFor, defaultFillModelWarnings, tradableMarketEvent } from './default-fill-model.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';

@@ -1,3 +1,4 @@
+import { LOCKSTEP_TIME_EVENT } from '../../backtest/paper-venue/index.ts';
 /** What acknowledging market events to the paper venue needs. */
 export interface LockstepAckOptions {
   /** How many market subscriptions the session makes: the first ack goes once all are confirmed. */
@@ -9,14 +10,39 @@ export interface LockstepAckOptions {
   readonly speed: number;
   /** The session clock: the venue time of the latest event. */
   readonly sessionClock: () => number;
-  /** Sends `lockstep_ack` with the highest seq handled (lost while the socket is down). */
-  readonly send: (seq: number) => void;
+  /**
+   * Sends `lockstep_ack` with the highest seq handled (lost while the socket is down), and with
+   * `extras` when the session follows the venue's clock (see `wakeAt`).
+   */
+  readonly send: (seq: number, extras: LockstepAckExtras) => void;
+  /**
+   * The session's earliest timer, epoch ms (`Infinity` = none), read when an ack is sent: the
+   * venue then ticks to it before releasing a later event (see `onTick`). Absent = the session
+   * does not take ticks (its acks carry no extras).
+   */
+  readonly wakeAt?: () => number;
+  /**
+   * The venue ticked to `time` before its next event: move the session's clock there, firing
+   * the timers due by then, before the tick is acknowledged.
+   */
+  readonly onTick?: (time: number) => void;
+}
+
+/** What an ack says besides its seq when the session takes ticks (Keel's paper-venue extension). */
+export interface LockstepAckExtras {
+  /** The session's earliest timer, epoch ms; null = none. */
+  readonly wakeAt?: number | null;
+  /** The last tick the session handled. */
+  readonly tick?: number;
 }
 
 /** The acknowledgements of one session. */
 export interface LockstepAcks {
-  /** Takes the text of each raw market frame the session receives. */
-  readonly onMarketFrame: (text: string) => void;
+  /**
+   * Takes the text of each raw market frame the session receives.
+   * @returns true for a lockstep tick (a frame of the venue's, not market data)
+   */
+  readonly onMarketFrame: (text: string) => boolean;
   /**
    * Sends the latest ack again, e.g. after the socket it goes over logged in again: an ack sent
    * while it was down is lost, and the venue, waiting for it, would release nothing more. The
@@ -28,30 +54,44 @@ export interface LockstepAcks {
 /**
  * Acknowledges market events to the paper venue in its lockstep mode: a first ack (seq 0) once
  * every subscription is confirmed, then, after each handled event, one ack of the highest seq
- * seen, paced to at most `speed` times real time.
+ * seen, paced to at most `speed` times real time. With `wakeAt`, each ack also says when the
+ * session's earliest timer is due, and a tick of the venue to that time (before its next event)
+ * goes to `onTick` and is acknowledged like an event: the session's timers fire at their time,
+ * in the same order with the market as in a backtest.
  * @param options - subscriptions, pace, session clock and how to send an ack
  * @returns what takes each raw market frame, and the re-send of the latest ack
  */
 export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let subscribed = 0;
   let highestSeq = 0;
+  let lastTick = 0;
   let ackQueued = false;
   let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
   /** The latest ack due (sent or not); undefined until the first is. */
   let latest: number | undefined;
+  const extras = (): LockstepAckExtras => {
+    if (options.wakeAt === undefined) return {};
+    const wakeAt = options.wakeAt();
+    return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : null, tick: lastTick };
+  };
   const send = (seq: number): void => {
     latest = seq;
-    options.send(seq);
+    options.send(seq, extras());
   };
   const resend = (): void => {
-    if (latest !== undefined) options.send(latest);
+    if (latest !== undefined) options.send(latest, extras());
   };
-  const onMarketFrame = (text: string): void => {
-    const frame = JSON.parse(text) as { seq?: unknown; event?: unknown };
+  const onMarketFrame = (text: string): boolean => {
+    const frame = JSON.parse(text) as { seq?: unknown; event?: unknown; time?: unknown; tick?: unknown };
     if (frame.event === 'subscribe' && ++subscribed === options.subscriptions) send(0);
-    if (typeof frame.seq !== 'number') return;
-    highestSeq = Math.max(highestSeq, frame.seq);
-    if (ackQueued) return;
+    const tick = frame.event === LOCKSTEP_TIME_EVENT && typeof frame.tick === 'number';
+    if (tick) {
+      options.onTick?.(Number(frame.time));
+      lastTick = Math.max(lastTick, Number(frame.tick));
+    } else if (typeof frame.seq === 'number') {
+      highestSeq = Math.max(highestSeq, frame.seq);
+    } else return false;
+    if (ackQueued) return tick;
     ackQueued = true;
     // The kernel handles the event synchronously after this tap, orders included: acknowledge after it.
     const venueTime = options.sessionClock();
@@ -67,6 +107,7 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       if (wait > 1) setTimeout(sendHighest, wait);
       else sendHighest();
     });
+    return tick;
   };
   return { onMarketFrame, resend };
 }

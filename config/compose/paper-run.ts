@@ -3,15 +3,20 @@ import { resolve } from 'node:path';
 import {
   type FeedSource,
   type PaperVenue,
+  previewFeed,
   recordingFeed,
   startPaperVenue,
   syntheticFeed,
 } from '../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../backtest/recording/index.ts';
+import { defaultFillModelFor, tradableMarketEvent } from '../../backtest/runner/index.ts';
+import type { FillModelName } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
+import type { Scheduler } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
+import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
 
@@ -23,7 +28,18 @@ export interface EmbeddedPaperVenue {
   readonly ended: Promise<void>;
   /** The fill model the venue matches with: its name, and its settings as reports state them. */
   readonly fillModel: SessionFillModel;
+  /**
+   * The fill model's name when the config chose none and the run picked it from the data, as a
+   * backtest does (`bar` for a source that begins with bars only, else `queue`); undefined when
+   * the config chose one.
+   */
+  readonly defaultedFillModel: FillModelName | undefined;
+  /** Venue time of the source's first event: the session's time before the venue released any; undefined for an empty source. */
+  readonly firstEventTime: number | undefined;
 }
+
+/** How many of the source's first events decide the default fill model: a backtest's first batch. */
+const PREVIEW_EVENTS = 8192;
 
 /**
  * The market source of a paper run: a recorded session (relative to the config file), SYNTHETIC
@@ -64,8 +80,9 @@ export async function paperFeedOf(
 
 /**
  * Starts the embedded paper venue of a paper run on 127.0.0.1: the config's instruments,
- * starting cash, fill model, latency (with its seed), source and pacing (lockstep, or real time
- * at the configured speed), and a key and secret made for this run.
+ * starting cash, fill model (without one, the one a backtest of the source would default to),
+ * latency (with its seed), source and pacing (lockstep, or real time at the configured speed),
+ * and a key and secret made for this run.
  * @param loaded - a validated config of mode paper
  * @param instruments - the run's instrument specs
  * @param startTime - venue time of a synthetic session's first event
@@ -80,7 +97,15 @@ export async function startEmbeddedPaperVenue(
   const paper = loaded.config.paper;
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
   const { feed, synthetic } = await paperFeedOf(paper, loaded, startTime);
-  const fillModel = paper.fillModel === undefined ? 'queue' : fillModelOf(paper.fillModel);
+  // Up to the first event that decides queue: a synthetic source stops at its first quote.
+  const preview = await previewFeed(feed, PREVIEW_EVENTS, tradableMarketEvent).catch((error: unknown) => {
+    throw new Error(`${loaded.file}: paper.source: cannot read the market data: ${(error as Error).message}`);
+  });
+  // As a backtest: bars only (e.g. a recording from keel import-csv) match on the bar model, where
+  // attached stop-losses and take-profits fire; the queue model would never fill against bars.
+  const defaultedFillModel = paper.fillModel === undefined ? defaultFillModelFor(preview) : undefined;
+  const fillModel =
+    paper.fillModel === undefined ? (defaultedFillModel ?? 'queue') : fillModelOf(paper.fillModel);
   const feeMarkup = subPortfolioMarkupOf(loaded.config);
   const loans = loanOptionsOf(paper.loans);
   const venue = await startPaperVenue({
@@ -120,5 +145,28 @@ export async function startEmbeddedPaperVenue(
       name: typeof fillModel === 'string' ? fillModel : fillModel.name,
       description: `The paper venue's simulated matching over loopback: ${venue.fillModel}.`,
     },
+    defaultedFillModel,
+    firstEventTime: preview[0]?.recvTs,
   };
+}
+
+/**
+ * The clock and timers of a paper session on the embedded venue: the replay's time, never the
+ * wall clock. Lockstep: event time, the venue ticking to the session's timers before later
+ * events (as a backtest fires them); realtime pacing: the venue's running replay time, timers
+ * woken at `paper.speed` times the wall rate. Either starts at the source's first event.
+ * @param paper - the paper settings (absent = realtime at speed 1)
+ * @param embedded - the started venue and what its source begins with
+ * @param venue - the venue whose clock the session follows
+ * @returns the session's scheduler
+ */
+export function paperScheduler(
+  paper: PaperConfig | undefined,
+  embedded: Pick<EmbeddedPaperVenue, 'firstEventTime'>,
+  venue: Pick<PaperVenue, 'now' | 'replayNow'>,
+): Scheduler {
+  const start = embedded.firstEventTime ?? 0;
+  return paper?.lockstep === true
+    ? lockstepReplayScheduler(start, () => venue.now())
+    : pacedReplayScheduler(start, () => venue.replayNow(), paper?.speed ?? 1);
 }

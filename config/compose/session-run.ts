@@ -3,7 +3,7 @@ import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
-import { startEmbeddedPaperVenue } from './paper-run.ts';
+import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
@@ -83,6 +83,11 @@ export async function runConfiguredSession(
         },
         synthetic: embedded.synthetic,
         sessionClock: () => venue.now(),
+        // The strategies' clock and timers follow the replay, as in a backtest of the same data.
+        scheduler: paperScheduler(paper, embedded, venue),
+        ...(embedded.defaultedFillModel === undefined
+          ? {}
+          : { defaultedFillModel: embedded.defaultedFillModel }),
         lockstep: paper?.lockstep ?? false,
         ...(paper === undefined ? {} : { lockstepSpeed: paper.speed }),
         ended: embedded.ended,

@@ -1,5 +1,6 @@
 import type { BacktestResult, StrategyFaultRecord } from '../../backtest/report/index.ts';
-import { type EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
+import { defaultFillModelWarnings, type EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
+import type { FillModelName } from '../../backtest/sim/index.ts';
 import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
 import { type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -30,6 +31,8 @@ export interface VenueSessionReportInput {
   readonly sampler: EquitySampler;
   readonly faults: readonly StrategyFaultRecord[];
   readonly fillModel: SessionFillModel;
+  /** The paper venue's fill model when the run picked it: warned about when it did not fit the data. */
+  readonly defaultedFillModel?: FillModelName;
   readonly latency: SessionLatency | undefined;
   readonly stopReason: SessionStopReason;
   readonly settleAsset: string;
@@ -75,6 +78,14 @@ export async function writeVenueSessionReport(
       input.instruments.map((spec) => spec.sym),
       'the feed',
     ),
+    ...(input.defaultedFillModel === undefined
+      ? []
+      : defaultFillModelWarnings(
+          input.defaultedFillModel,
+          input.kernel.state,
+          new Set(journal.orderList().map((order) => order.sym)),
+          'paper.fillModel',
+        )),
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
       (w): w is string => w !== undefined,
     ),

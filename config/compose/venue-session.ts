@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import { EquitySampler } from '../../backtest/runner/index.ts';
-import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
+import type { FillModelName } from '../../backtest/sim/index.ts';
+import { Kernel, type Scheduler, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
@@ -62,6 +63,14 @@ export interface VenueSessionOptions {
   readonly handleSignals?: boolean;
   /** The fill model behind the venue, for the report. */
   readonly fillModel: SessionFillModel;
+  /** The paper venue's fill model when the run picked it (no `paper.fillModel`): warned about when it did not fit the data. */
+  readonly defaultedFillModel?: FillModelName;
+  /**
+   * The session's clock and timers: default the wall clock (live). A paper run on the embedded
+   * venue follows the replay's time (see replay-schedulers.ts); in lockstep one that follows
+   * event time also takes the venue's ticks to its timers.
+   */
+  readonly scheduler?: Scheduler;
   /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */
   readonly latency?: SessionLatency;
   /**
@@ -116,7 +125,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
         subscriptions: subscriptions.length,
         speed: options.lockstepSpeed ?? Number.POSITIVE_INFINITY,
         sessionClock: options.sessionClock,
-        send: (seq) => live.privateWs.notify('lockstep_ack', { seq }),
+        send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
+        ...(options.scheduler?.followsEventTime === true
+          ? { wakeAt: () => kernel.nextTimerAt, onTick: (time: number) => kernel.advanceTime(time) }
+          : {}),
       })
     : undefined;
   const tap = (raw: RawVenueMessage): void => {
@@ -124,8 +136,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     // left out of the recording, so its backtest sees the market the session saw and values the
     // open positions at the same last price.
     if (stopping && raw.source === 'market') return;
+    // A lockstep tick is the venue's, not market data: left out of the recording.
+    if (acks !== undefined && raw.source === 'market' && acks.onMarketFrame(raw.text)) return;
     recorder?.tap(raw);
-    if (acks !== undefined && raw.source === 'market') acks.onMarketFrame(raw.text);
   };
   const live = createLiveVenue({
     restUrl: options.venue.restUrl,
@@ -150,7 +163,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     market: live.marketData.events,
     execution: live.execution,
     gate,
-    scheduler: wallScheduler(),
+    scheduler: options.scheduler ?? wallScheduler(),
     strategies: options.slots,
     runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
   });

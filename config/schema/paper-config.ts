@@ -36,11 +36,15 @@ export const paperConfigSchema = z.strictObject({
     .number()
     .positive()
     .default(1)
-    .describe('Replay speed: 1 is real time, 10 is ten times faster; in lockstep, the fastest it may go.'),
+    .describe(
+      "Replay speed: 1 is real time, 10 is ten times faster; in lockstep, the fastest it may go. The strategies' clock (ctx.now()) and timers follow the replay's time, not the wall clock: without lockstep a 60 s timer at speed 20 fires after 3 wall seconds.",
+    ),
   lockstep: z
     .boolean()
     .default(false)
-    .describe('Wait for the strategies to settle each event before the next (deterministic, slower).'),
+    .describe(
+      "Wait for the strategies to settle each event before the next (deterministic, slower). Time then moves with the events, as in a backtest: a strategy timer due before the next event fires before the venue releases it, so the backtest of the session's recording gives the same fills.",
+    ),
   source: paperSourceSchema
     .prefault({ kind: 'synthetic' })
     .describe('What the paper venue replays: kind recording (a path) or synthetic (a seed).'),
@@ -54,7 +58,9 @@ export const paperConfigSchema = z.strictObject({
     .describe("Starting balances of the paper venue's account per asset, e.g. { USD: 10000 }."),
   fillModel: fillModelConfigSchema
     .optional()
-    .describe("The simulated venue's fill model behind the paper venue; absent = its default."),
+    .describe(
+      "The simulated venue's fill model behind the paper venue; absent = the one a backtest of the source would default to: bar when it begins with bars only (e.g. a keel import-csv recording), else queue, with a warning when the data does not fit that choice.",
+    ),
   loans: loanTermsConfigSchema
     .optional()
     .describe(

@@ -3,7 +3,8 @@ import type { Clock } from './clock.ts';
 /**
  * The scheduler port: how time moves for the kernel and how it is woken for strategy timers.
  * A backtest plugs a virtual scheduler (time = event time, timers fire as events pass them);
- * live and paper plug a wall scheduler (time = wall time, a real timer wakes the kernel). The
+ * live plugs a wall scheduler (time = wall time, a real timer wakes the kernel); a paper run on
+ * the embedded venue plugs one on the replay's time (config/compose/replay-schedulers.ts). The
  * kernel never asks which one it has: it follows `followsEventTime` and calls the methods.
  */
 export interface Scheduler {

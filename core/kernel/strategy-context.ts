@@ -39,7 +39,10 @@ export interface StrategyContext<P = unknown, S = unknown> {
   /** Position sizing on the lot grid: a fraction of equity, a cash amount, whole units; see {@link PositionSizer}. */
   readonly size: PositionSizer;
 
-  /** @returns the run's time, epoch ms (virtual in backtests) */
+  /**
+   * @returns the run's time, epoch ms: virtual in backtests, the replay's time in paper runs on
+   *   the embedded paper venue (the time the events carry), the wall clock live
+   */
   now(): number;
   /** @returns the instrument spec, or undefined when unknown */
   instrument(sym: string): InstrumentSpec | undefined;

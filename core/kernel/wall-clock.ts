@@ -3,11 +3,11 @@ import type { Scheduler } from './scheduler.ts';
 
 /*
  * LIVE ONLY. This file is the one place in core/ that reads wall time (Date.now) and arms real
- * timers (setTimeout): live and paper runs inject it through the Scheduler port; backtests never
- * load it into a run (they use virtualScheduler).
+ * timers (setTimeout): live runs inject it through the Scheduler port; backtests never load it
+ * into a run (they use virtualScheduler), paper runs follow the replay's time instead.
  */
 
-/** The wall clock: epoch milliseconds from the host. Live and paper runs only. */
+/** The wall clock: epoch milliseconds from the host. Live runs only (and run bookkeeping). */
 export const wallClock: Clock = {
   now: (): number => Date.now(),
 };

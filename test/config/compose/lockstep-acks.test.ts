@@ -41,4 +41,35 @@ describe('lockstep acknowledgements to the paper venue', () => {
     acks.resend();
     expect(sent).toEqual([]);
   });
+
+  it('names the earliest timer in each ack, and moves the session to a tick before acknowledging it', async () => {
+    const sent: unknown[] = [];
+    let nextTimer = Number.POSITIVE_INFINITY;
+    const ticks: number[] = [];
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push({ seq, ...extras }),
+      wakeAt: () => nextTimer,
+      onTick: (time) => {
+        ticks.push(time);
+        // The timer fired and set the next one.
+        nextTimer = time + 60_000;
+      },
+    });
+    acks.onMarketFrame(subscribed);
+    nextTimer = 1_000;
+    expect(acks.onMarketFrame(marketFrame(1))).toBe(false);
+    await flushMicrotasks();
+    const tick = JSON.stringify({ event: 'lockstep_time', time: 1_000, tick: 1, code: 0 });
+    expect(acks.onMarketFrame(tick)).toBe(true);
+    expect(ticks).toEqual([1_000]);
+    await flushMicrotasks();
+    expect(sent).toEqual([
+      { seq: 0, wakeAt: null, tick: 0 },
+      { seq: 1, wakeAt: 1_000, tick: 0 },
+      { seq: 1, wakeAt: 61_000, tick: 1 },
+    ]);
+  });
 });

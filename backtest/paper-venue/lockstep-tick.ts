@@ -1,0 +1,38 @@
+import type { LockstepAckExtras } from './market-feed.ts';
+
+/**
+ * The event name of a lockstep tick frame, pushed on the market-data WebSocket (Keel's
+ * paper-venue extension): `{ "event": "lockstep_time", "time": ms, "tick": n, "code": 0 }`.
+ */
+export const LOCKSTEP_TIME_EVENT = 'lockstep_time';
+
+/**
+ * The text of a lockstep tick frame: the venue moved to a client's wake-up time before its next
+ * event. `code: 0` lets a client that does not know the extension take it as a control frame.
+ * @param time - the venue's time, epoch ms
+ * @param tick - the tick's number, acknowledged back with `tick`
+ * @returns the JSON text
+ */
+export function lockstepTickFrame(time: number, tick: number): string {
+  return JSON.stringify({ event: LOCKSTEP_TIME_EVENT, time, tick, code: 0 });
+}
+
+/**
+ * The extras of a lockstep ack's arguments: `wakeAt` (the client's earliest timer, epoch ms, or
+ * null for none) and `tick` (the last tick it handled). Malformed values are left out.
+ * @param args - the ack's arguments
+ * @returns the extras found
+ */
+export function lockstepAckExtrasOf(args: {
+  readonly wakeAt?: unknown;
+  readonly tick?: unknown;
+}): LockstepAckExtras {
+  const wakeAt =
+    args.wakeAt === null
+      ? null
+      : typeof args.wakeAt === 'number' && Number.isFinite(args.wakeAt)
+        ? args.wakeAt
+        : undefined;
+  const tick = typeof args.tick === 'number' && Number.isSafeInteger(args.tick) ? args.tick : undefined;
+  return { ...(wakeAt === undefined ? {} : { wakeAt }), ...(tick === undefined ? {} : { tick }) };
+}

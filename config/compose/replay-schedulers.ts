@@ -1,0 +1,69 @@
+import { type Scheduler, VirtualClock } from '../../core/kernel/index.ts';
+
+/*
+ * The clocks of a paper session on the embedded paper venue: the session's time is the replay's
+ * (the time the events carry), not the wall clock's, so `ctx.now()` and strategy timers run as in
+ * a backtest of the same data. Live sessions use the kernel's wall scheduler.
+ */
+
+/**
+ * A paper session's scheduler in lockstep: time follows the events, as in a backtest, and the
+ * kernel fires the timers an event passes before delivering it. The venue ticks to the session's
+ * earliest timer before it releases a later event (see `lockstepAcks`), so those timers fire at
+ * their own time, before the venue sees that event. Time never passes the venue's own: a
+ * timestamp made on the wall clock by the adapter (an order it reports REJECTED itself) cannot
+ * throw the session a year ahead.
+ * @param start - the session's time before the first event: the feed's first event's time
+ * @param venueNow - the venue's time (the last released event's, a tick's, or a command's arrival)
+ * @returns a scheduler whose clock follows event time
+ */
+export function lockstepReplayScheduler(start: number, venueNow: () => number): Scheduler {
+  const clock = new VirtualClock(start);
+  return {
+    clock,
+    followsEventTime: true,
+    advanceTo(ts: number): void {
+      clock.advanceTo(Math.min(ts, Math.max(start, venueNow())));
+    },
+    wakeAt(): void {},
+    cancelWake(): void {},
+  };
+}
+
+/**
+ * A paper session's scheduler in realtime pacing: time is the replay's, running at `speed` times
+ * the wall clock between events (the venue's own running time), never backwards; a timer wakes
+ * the kernel when the replay reaches it, i.e. after (due - now) / speed wall milliseconds, and
+ * sleeps again when the replay ran slower than its pace.
+ * @param start - the session's time before the venue released anything: the feed's first event's time
+ * @param replayNow - the venue's running replay time (see `PaperVenue.replayNow`)
+ * @param speed - the replay's speed (2 = twice real time)
+ * @returns a scheduler on replay time, woken by real timers
+ */
+export function pacedReplayScheduler(start: number, replayNow: () => number, speed: number): Scheduler {
+  let latest = start;
+  const now = (): number => {
+    latest = Math.max(latest, replayNow());
+    return latest;
+  };
+  let pending: ReturnType<typeof setTimeout> | undefined;
+  return {
+    clock: { now },
+    followsEventTime: false,
+    advanceTo(): void {},
+    wakeAt(at: number, wake: () => void): void {
+      if (pending !== undefined) clearTimeout(pending);
+      pending = setTimeout(
+        () => {
+          pending = undefined;
+          wake();
+        },
+        Math.max(0, (at - now()) / speed),
+      );
+    },
+    cancelWake(): void {
+      if (pending !== undefined) clearTimeout(pending);
+      pending = undefined;
+    },
+  };
+}
