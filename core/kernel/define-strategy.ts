@@ -29,16 +29,16 @@ export interface StrategyHooks<P, S> {
   /**
    * Updates of the strategy's own orders, in-flight states included. An update with
    * `orderState` FILLED is the place to react to a completed order: by then the order carries
-   * every fill.
+   * every fill, and `ctx.netQty` counts them even before the venue's position update arrives.
    */
   readonly onOrder?: (ctx: StrategyContext<P, S>, order: Order) => IntentOutput;
   /**
    * Each fill of the strategy's own orders, once (a fill delivered twice is dropped). When it
-   * fires, the order (`ctx.openOrders()`, `onOrder`) and the position (`ctx.position`,
-   * `onPosition`) may not reflect this fill yet: the venue reports the execution before the
-   * order and position updates that include it. Use it for what the fill itself says (price,
-   * quantity, fee); react to a completed order in `onOrder` with the FILLED state, and to the
-   * new position in `onPosition`.
+   * fires, `ctx.netQty` already counts it, but the order (`ctx.openOrders()`, `onOrder`) and the
+   * venue's position report (`ctx.position`, `onPosition`) may not reflect it yet: the venue
+   * reports the execution before the order and position updates that include it. Use it for
+   * what the fill itself says (price, quantity, fee); react to a completed order in `onOrder`
+   * with the FILLED state.
    */
   readonly onFill?: (ctx: StrategyContext<P, S>, fill: Execution) => IntentOutput;
   readonly onPosition?: (ctx: StrategyContext<P, S>, position: Position) => IntentOutput;

@@ -60,14 +60,16 @@ export interface StrategyContext<P = unknown, S = unknown> {
   referencePrice(sym: string): number | undefined;
 
   /**
-   * A position leg as the venue reports it.
+   * A position leg as the venue last reported it (avg price, margin, liqPrice): a fill booked
+   * since is in {@link StrategyContext.netQty} at once, here only with the venue's next report.
    * @param sym - the symbol
    * @param positionSide - default NONE (NET mode); pass LONG or SHORT in BOTH mode
    * @returns the position, or undefined when never reported
    */
   position(sym: string, positionSide?: PositionSide): Position | undefined;
   /**
-   * Signed net quantity of a sym over all legs: long > 0, short < 0, zero when flat.
+   * Signed net quantity of a sym over all legs: long > 0, short < 0, zero when flat. It counts
+   * every fill booked, also one the venue has not reported in a position update yet.
    * @param sym - the symbol
    * @returns the net quantity
    */
