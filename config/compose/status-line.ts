@@ -37,12 +37,13 @@ export interface StatusSink {
 
 /**
  * Shows the status line: every second in place on a TTY, otherwise one line every `everyMs`.
- * @param sink - the stream (stderr, usually)
+ * @param sink - the stream (stderr, usually); none: nothing is shown
  * @param read - reads the current status
  * @param everyMs - line interval when not a TTY (default 5000)
  * @returns a function that stops it and ends the line
  */
-export function showStatus(sink: StatusSink, read: () => RunStatus, everyMs = 5000): () => void {
+export function showStatus(sink: StatusSink | undefined, read: () => RunStatus, everyMs = 5000): () => void {
+  if (sink === undefined) return () => {};
   const tty = sink.isTTY === true;
   const timer = setInterval(
     () => sink.write(tty ? `\r\x1b[2K${formatStatus(read())}` : `${formatStatus(read())}\n`),

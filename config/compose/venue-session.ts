@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
-import { EquitySampler } from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { Kernel, type Scheduler, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
@@ -13,6 +12,7 @@ import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
 import type { RunOutputPaths } from './run-outputs.ts';
 import { newRunTag } from './run-tag.ts';
+import { sessionEquitySampler } from './session-equity-sampler.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
@@ -167,19 +167,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     strategies: options.slots,
     runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
   });
-  const sampler = new EquitySampler(1000, () => {
-    const equity = kernel.state.equity();
-    metrics.equity.set(equity.toNumber());
-    return equity;
-  });
-  // The curve starts at the session clock, except that a paper venue's clock reads 0 until it
-  // releases its first event: then it starts at that event (a start at 0 made a 56-year curve).
-  let samplerStarted = false;
-  const startSampler = (ts: number): void => {
-    if (samplerStarted || ts <= 0) return;
-    sampler.start(ts);
-    samplerStarted = true;
-  };
+  const { sampler, startAt: startSampler } = sessionEquitySampler(
+    () => kernel.state.equity(),
+    (equity) => metrics.equity.set(equity.toNumber()),
+  );
   const journal = new UserDataJournal(metrics, options.onFill);
   let events = 0;
   live.execution.events.subscribe((event) => {
@@ -234,22 +225,21 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   for (const sub of subscriptions) live.marketData.subscribe(sub);
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const startedAt = Date.now();
-  const stopStatus =
-    options.status === undefined
-      ? () => {}
-      : showStatus(options.status, () => {
-          const equity = kernel.state.equity();
-          return {
-            mode: options.mode,
-            elapsedMs: Date.now() - startedAt,
-            events,
-            intents: intentCount(metrics),
-            fills: journal.fills.length,
-            equity,
-            pnl: equity.sub(startEquity),
-            settleAsset,
-          };
-        });
+  const stopStatus = showStatus(options.status, () => {
+    const equity = kernel.state.equity();
+    const elapsedMs = Date.now() - startedAt;
+    const fills = journal.fills.length;
+    return {
+      mode: options.mode,
+      elapsedMs,
+      events,
+      intents: metrics.intentTotal,
+      fills,
+      equity,
+      pnl: equity.sub(startEquity),
+      settleAsset,
+    };
+  });
   logger.info(
     { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
     `${options.mode} session started`,
@@ -301,7 +291,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   return {
     exitCode: sessionExitCode(stopReason, faults.length),
     fills: journal.fills,
-    intents: intentCount(metrics),
+    intents: metrics.intentTotal,
     events,
     startEquity,
     endEquity,
@@ -309,8 +299,4 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     outputs,
     result,
   };
-}
-
-function intentCount(metrics: RunMetrics): number {
-  return metrics.intentTotal;
 }
