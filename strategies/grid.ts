@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
-import { asNumber, D, type Dec, type Intent, type Order, type OrderSide } from '../core/model/index.ts';
+import {
+  asNumber,
+  D,
+  type Dec,
+  type Intent,
+  type Order,
+  type OrderSide,
+  parseSym,
+} from '../core/model/index.ts';
 
 const params = z
   .object({
@@ -31,6 +39,8 @@ interface GridState {
   reference: number | undefined;
   tick: Dec;
   tickN: number;
+  /** The base coin of a spot sym, whose sells need it held; undefined for derivatives. */
+  spotBase: string | undefined;
 }
 
 type Ctx = StrategyContext<GridParams, GridState>;
@@ -43,10 +53,14 @@ function rung(ctx: Ctx, side: OrderSide, ticks: number, qty: Dec | number): Inte
 function layLadder(ctx: Ctx, reference: number): Intent[] {
   const { levels, stepTicks, qtyPerLevel } = ctx.params;
   ctx.state.reference = reference;
+  const base = ctx.state.spotBase;
+  // A spot sell pays with the coin it sells: lay only as many sells as the coin held covers.
+  const sells =
+    base === undefined ? levels : Math.min(levels, Math.floor(asNumber(ctx.balance(base)) / qtyPerLevel));
   const intents: Intent[] = [];
   for (let level = 1; level <= levels; level++) {
     intents.push(rung(ctx, 'BUY', reference - level * stepTicks, qtyPerLevel));
-    intents.push(rung(ctx, 'SELL', reference + level * stepTicks, qtyPerLevel));
+    if (level <= sells) intents.push(rung(ctx, 'SELL', reference + level * stepTicks, qtyPerLevel));
   }
   return intents;
 }
@@ -62,7 +76,8 @@ function replaceRung(ctx: Ctx, order: Order): Intent {
 
 /**
  * A ladder of limit orders around a reference price (the first mid, on the tick): `levels` buys
- * below and as many sells above, `stepTicks` apart. When a rung is completely filled it is
+ * below and as many sells above, `stepTicks` apart (on a spot sym only as many sells as the base
+ * coin held covers: a spot sell pays with the coin it sells). When a rung is completely filled it is
  * replaced one step away on the other side (a filled buy by a sell one step up, a filled sell by
  * a buy one step down). When the mid leaves the ladder by `recenterSteps` steps beyond its
  * outermost level, every order is cancelled and the ladder re-laid around the new mid. Prices are
@@ -74,12 +89,14 @@ export const grid = defineStrategy<GridParams, GridState>({
   name: 'grid',
   description: 'Limit ladder around a reference price, re-laid when the market walks away.',
   params,
-  state: () => ({ reference: undefined, tick: D(0), tickN: 0 }),
+  state: () => ({ reference: undefined, tick: D(0), tickN: 0, spotBase: undefined }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
     if (spec === undefined) throw new Error(`grid: unknown instrument ${ctx.params.sym}`);
     ctx.state.tick = spec.tickSize;
     ctx.state.tickN = spec.tickSize.toNumber();
+    const id = parseSym(ctx.params.sym);
+    ctx.state.spotBase = id.kind === 'crypto' && id.businessType === 'SPOT' ? id.base : undefined;
   },
   onQuote: (ctx, quote) => {
     if (quote.sym !== ctx.params.sym || !(quote.bid > 0 && quote.bid < quote.ask)) return;

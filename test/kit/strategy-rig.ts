@@ -15,7 +15,7 @@ import {
   type VirtualScheduler,
   virtualScheduler,
 } from '../../core/kernel/index.ts';
-import type { Dec, Intent, MarketEvent, Order, UserEvent } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec, Intent, MarketEvent, Order, UserEvent } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { Portfolio } from '../../core/portfolio/index.ts';
 import { RiskGate, type RiskGateConfigInput } from '../../core/risk/index.ts';
@@ -64,6 +64,10 @@ export interface StrategyRigOptions {
   readonly latencyMs?: number;
   /** Default 10 000 USDT. */
   readonly cash?: number;
+  /** Coins held besides the USDT cash (a spot sym's base), e.g. `{ ETH: 0.25 }`; default none. */
+  readonly holdings?: Readonly<Record<string, number>>;
+  /** The instruments; default the BTC and ETH perpetuals. */
+  readonly instruments?: readonly InstrumentSpec[];
   /** Default 0. */
   readonly start?: number;
   /** Risk gate limits; default none beyond the venue's rules. */
@@ -86,15 +90,19 @@ export async function aStrategyRig(
   options: StrategyRigOptions = {},
 ): Promise<StrategyRig> {
   const start = options.start ?? 0;
-  const instruments = [anInstrument(BTC), anInstrument(ETH)];
+  const instruments = options.instruments ?? [anInstrument(BTC), anInstrument(ETH)];
   const cash = D(options.cash ?? 10_000);
+  const balances = {
+    USDT: cash,
+    ...Object.fromEntries(Object.entries(options.holdings ?? {}).map(([c, q]) => [c, D(q)])),
+  };
   const latency =
     options.latencyMs === undefined
       ? ZERO_LATENCY
       : { ...ZERO_LATENCY, orderEntry: { fixedMs: options.latencyMs, jitterMs: 0 } };
   const sim = createSimVenue({
     instruments,
-    startingBalances: { USDT: cash },
+    startingBalances: balances,
     random: seededRandom(7),
     latency,
     fillModel: options.fillModel ?? 'touch',
@@ -115,7 +123,7 @@ export async function aStrategyRig(
   };
   const portfolio = new Portfolio({
     instrument: instrumentLookup(...instruments),
-    initialCash: { USDT: cash },
+    initialCash: balances,
   });
   const scheduler = virtualScheduler(start);
   const market = new Subject<MarketEvent>();

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Order } from '../../core/model/index.ts';
 import { grid } from '../../strategies/index.ts';
+import { anInstrument } from '../kit/instrument-builders.ts';
 import { BTC } from '../kit/kernel-events.ts';
 import { aQuote } from '../kit/sim-builders.ts';
 import { aStrategyRig } from '../kit/strategy-rig.ts';
@@ -129,6 +130,29 @@ describe('grid strategy', () => {
       }),
       { numRuns: 40 },
     );
+  });
+
+  it('on a spot sym lays only the sells the base coin held covers, so none is refused', async () => {
+    const SPOT = 'OKX_SPOT_ETH_USDT';
+    const instruments = [anInstrument(SPOT)];
+    const params = { ...base, sym: SPOT };
+    const none = await aStrategyRig([{ id: 'grid', strategy: grid, params }], { instruments });
+    none.push(aQuote(1000, 100, 5, 100.2, 5, SPOT));
+    expect(ladder(await none.venueOrders())).toEqual(['BUY 97.1', 'BUY 98.1', 'BUY 99.1']);
+    const some = await aStrategyRig([{ id: 'grid', strategy: grid, params }], {
+      instruments,
+      holdings: { ETH: 0.25 },
+    });
+    some.push(aQuote(1000, 100, 5, 100.2, 5, SPOT));
+    expect(ladder(await some.venueOrders())).toEqual([
+      'BUY 97.1',
+      'BUY 98.1',
+      'BUY 99.1',
+      'SELL 101.1',
+      'SELL 102.1',
+    ]);
+    expect([...none.denials, ...some.denials]).toEqual([]);
+    expect(some.userEvents.some((e) => e.kind === 'order' && e.order.orderState === 'REJECTED')).toBe(false);
   });
 
   it('rejects nonsense parameters', () => {
