@@ -80,6 +80,7 @@ function messageOf(issue: z.core.$ZodIssue): string {
         ? issue.message
         : boundText('at most', 'less than', issue.origin, issue.maximum, issue.inclusive);
     case 'invalid_value':
+      if (issue.input === undefined) return `is required: ${choiceText(issue.values)}`;
       return `must be ${choiceText(issue.values)}, not ${describeInput(issue.input)}`;
     case 'invalid_format':
       return own ? issue.message : `must be a valid ${issue.format}, not ${describeInput(issue.input)}`;
