@@ -4,10 +4,15 @@
  * on the strategy API: `ctx.size`).
  * @packageDocumentation
  */
+
+export { AlgoOrderJournal } from './algo-order-journal.ts';
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
+export type { CreationOrderJournalOptions } from './creation-order-journal.ts';
+export { CreationOrderJournal } from './creation-order-journal.ts';
 export { defaultAnnualizationOf, runAnnualizationOf } from './default-annualization.ts';
+export { denialRecordOf } from './denial-records.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';

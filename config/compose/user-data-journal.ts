@@ -1,34 +1,49 @@
-import { LiquidationJournal } from '../../backtest/report/index.ts';
+import {
+  type AlgoOrderRecord,
+  type DenialRecord,
+  type FillRecord,
+  LiquidationJournal,
+  nextAlgoOrderRecord,
+  type OrderRecord,
+} from '../../backtest/report/index.ts';
+import { denialRecordOf } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
-import { BookedFills } from '../../core/kernel/index.ts';
-import type { Execution, Order, UserEvent } from '../../core/model/index.ts';
+import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
+import type { Execution, UserEvent } from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
 /**
  * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
- * the latest state of every order, the rejections and the liquidations; fills and acks are also
- * counted in the session's metrics. A fill the venue pushed twice (a duplicate push, a replay
+ * the latest state of every order and algo order (with the strategy owning it), the rejections,
+ * the liquidations and the intents the kernel denied; fills and acks are also counted in the
+ * session's metrics. A fill the venue pushed twice (a duplicate push, a replay
  * after a reconnect) counts once, by transactionId, with the kernel's own {@link BookedFills}; an order update goes
  * through the order state machine, so a stale or duplicate one never overwrites a newer state.
  */
 export class UserDataJournal {
-  /** Every fill, in arrival order. */
-  readonly fills: Execution[] = [];
+  /** Every fill, in arrival order, with the strategy owning its order when known. */
+  readonly fills: FillRecord[] = [];
+  /** Every denied intent and refused command, in the order the kernel reported them. */
+  readonly denials: DenialRecord[] = [];
   /** Orders placed and refused, for the session's warnings. */
   readonly rejections = new OrderRejections();
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
-  private readonly orders = new Map<string, Order>();
+  private readonly orders = new Map<string, OrderRecord>();
+  private readonly algoOrders = new Map<string, AlgoOrderRecord>();
   private readonly bookedFills = new BookedFills();
 
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
    * @param onFill - called on every fill (e.g. to print it)
+   * @param ownerOf - the strategy owning a clientOrderId or clientAlgoOrderId (the kernel's
+   *   record), undefined for orders nobody in the session placed
    */
   constructor(
     private readonly metrics: RunMetrics,
     private readonly onFill: ((fill: Execution) => void) | undefined,
+    private readonly ownerOf: (ref: string) => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -38,16 +53,28 @@ export class UserDataJournal {
   observe(event: UserEvent): void {
     if (event.kind === 'execution') {
       if (!this.bookedFills.book(event.execution.transactionId)) return;
-      this.fills.push(event.execution);
+      const owner = this.ownerOf(event.execution.clientOrderId);
+      this.fills.push(owner === undefined ? event.execution : { ...event.execution, strategyId: owner });
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
       // By reference: the adapter's own REJECTED of an order carries no orderId, the venue's does.
       const key = event.order.clientOrderId || event.order.orderId;
       const known = this.orders.get(key);
-      if (known === undefined || isNewerOrderUpdate(known, event.order)) this.orders.set(key, event.order);
+      if (known === undefined || isNewerOrderUpdate(known, event.order)) {
+        const owner = this.ownerOf(event.order.clientOrderId) ?? known?.strategyId;
+        this.orders.set(key, owner === undefined ? event.order : { ...event.order, strategyId: owner });
+      }
       this.rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
+    } else if (event.kind === 'algoOrder') {
+      const key = event.algoOrder.clientAlgoOrderId || event.algoOrder.algoOrderId;
+      const next = nextAlgoOrderRecord(
+        this.algoOrders.get(key),
+        event.algoOrder,
+        this.ownerOf(event.algoOrder.clientAlgoOrderId),
+      );
+      if (next !== undefined) this.algoOrders.set(key, next);
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       this.liquidations.observe(event);
     } else if (event.kind === 'commandRejected') {
@@ -55,9 +82,22 @@ export class UserDataJournal {
     }
   }
 
+  /**
+   * Takes an intent the kernel denied (or a command the venue refused), as the strategy was told.
+   * @param denial - the kernel's denial
+   */
+  denied(denial: IntentDenied): void {
+    this.denials.push(denialRecordOf(denial));
+  }
+
   /** The latest state of every order, in first-seen order. @returns the orders */
-  orderList(): Order[] {
+  orderList(): OrderRecord[] {
     return [...this.orders.values()];
+  }
+
+  /** Every algo order in its latest state with its steps, in first-seen order. @returns the algo orders */
+  algoOrderList(): AlgoOrderRecord[] {
+    return [...this.algoOrders.values()];
   }
 
   /** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). @returns how many */

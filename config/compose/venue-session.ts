@@ -184,14 +184,17 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     sampler.start(ts);
     samplerStarted = true;
   };
-  const journal = new UserDataJournal(metrics, options.onFill);
+  const journal = new UserDataJournal(metrics, options.onFill, (ref) => kernel.state.ownerOf(ref));
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
   });
-  kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
+  kernel.denials.subscribe((denial) => {
+    logger.debug({ denial }, 'intent denied');
+    journal.denied(denial);
+  });
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
   // The strategies start once the venue's state found at startup is folded (see below).
@@ -301,6 +304,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     slots: options.slots,
     orders: journal.orderList(),
     fills: journal.fills,
+    algoOrders: journal.algoOrderList(),
+    denials: journal.denials,
     liquidations: journal.liquidations.records(),
     ...(cashFlows === undefined ? {} : { cashFlows }),
     accountCurrency: settleAsset,
