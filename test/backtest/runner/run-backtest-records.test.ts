@@ -60,7 +60,9 @@ describe('backtest records kept out of memory', () => {
       expect(files).toEqual(expect.arrayContaining(['fills.jsonl', 'orders-main.jsonl', 'trades.jsonl']));
       expect(
         files.every((f) =>
-          /^(fills|trades|orders-main|orders-late-\d+|algo-orders-main|algo-orders-late-\d+|denials)\.jsonl$/.test(f),
+          /^(fills|trades|orders-main|orders-late-\d+|algo-orders-main|algo-orders-late-\d+|denials)\.jsonl$/.test(
+            f,
+          ),
         ),
       ).toBe(true);
       expect(result.fills.length).toBeGreaterThan(20);

@@ -103,7 +103,9 @@ describe('result files', () => {
       }
     }
     expect(await readFile(paths.algoOrders, 'utf8')).toMatch(/^createTime,updateTime,algoOrderId,[^\n]*\n$/);
-    expect(await readFile(paths.denials, 'utf8')).toBe('time,ts,strategyId,source,check,intentKind,ref,sym,reason\n');
+    expect(await readFile(paths.denials, 'utf8')).toBe(
+      'time,ts,strategyId,source,check,intentKind,ref,sym,reason\n',
+    );
   });
 
   it('rebuild the HTML report from a result file alone', async () => {
