@@ -2,6 +2,7 @@ import {
   type AlgoOrderRecord,
   type DenialRecord,
   type FillRecord,
+  isFinalAlgoState,
   LiquidationJournal,
   nextAlgoOrderRecord,
   type OrderRecord,
@@ -9,7 +10,7 @@ import {
 import { denialRecordOf } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
 import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
-import type { Execution, UserEvent } from '../../core/model/index.ts';
+import type { AlgoOrder, Execution, Order, UserEvent } from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
@@ -32,6 +33,8 @@ export class UserDataJournal {
   readonly liquidations = new LiquidationJournal();
   private readonly orders = new Map<string, OrderRecord>();
   private readonly algoOrders = new Map<string, AlgoOrderRecord>();
+  /** The key of each algo order in `algoOrders` by the venue's algoOrderId, for the order it sends. */
+  private readonly algoKeys = new Map<string, string>();
   private readonly bookedFills = new BookedFills();
 
   /**
@@ -67,19 +70,41 @@ export class UserDataJournal {
       }
       this.rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
+      if (event.order.algoOrderId) this.fired(event.order.algoOrderId, event.order);
     } else if (event.kind === 'algoOrder') {
-      const key = event.algoOrder.clientAlgoOrderId || event.algoOrder.algoOrderId;
-      const next = nextAlgoOrderRecord(
-        this.algoOrders.get(key),
-        event.algoOrder,
-        this.ownerOf(event.algoOrder.clientAlgoOrderId),
-      );
-      if (next !== undefined) this.algoOrders.set(key, next);
+      this.foldAlgo(event.algoOrder);
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       this.liquidations.observe(event);
     } else if (event.kind === 'commandRejected') {
       this.rejections.observeCommand(event);
     }
+  }
+
+  private foldAlgo(algo: AlgoOrder): void {
+    const key = algo.clientAlgoOrderId || algo.algoOrderId;
+    const next = nextAlgoOrderRecord(this.algoOrders.get(key), algo, this.ownerOf(algo.clientAlgoOrderId));
+    if (next === undefined) return;
+    this.algoOrders.set(key, next);
+    if (next.algoOrderId !== '') this.algoKeys.set(next.algoOrderId, key);
+  }
+
+  /**
+   * The venue pushes no algo order updates (the spec has no such User Data channel: a session
+   * learns of its algo orders from the REST replies), but the order an algo order sends when it
+   * fires names it (`algoOrderId`): the algo order is then marked TRIGGERED at that order's
+   * creation, with that order as the one it sent (Keel's choice).
+   */
+  private fired(algoOrderId: string, order: Order): void {
+    const key = this.algoKeys.get(algoOrderId);
+    const record = key === undefined ? undefined : this.algoOrders.get(key);
+    if (record === undefined || isFinalAlgoState(record.state)) return;
+    const { steps: _steps, strategyId: _owner, ...algo } = record;
+    this.foldAlgo({
+      ...algo,
+      state: 'TRIGGERED',
+      orderId: order.orderId,
+      updateAt: Math.max(record.updateAt, order.createAt),
+    });
   }
 
   /**

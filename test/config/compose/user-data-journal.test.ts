@@ -143,4 +143,26 @@ describe("a session's User Data journal", () => {
       },
     ]);
   });
+
+  it('marks an algo order TRIGGERED when the order it sent arrives naming it, the venue pushing no algo updates', () => {
+    const journal = new UserDataJournal(new RunMetrics(() => 0), undefined, () => 'brk');
+    journal.observe(
+      anAlgoOrderUpdate(anAlgoOrder({ algoOrderId: 'A-7', clientAlgoOrderId: 'stop', updateAt: 1_000 })),
+    );
+    journal.observe(
+      anOrderUpdate(
+        anOrder({ orderId: 'O-8', clientOrderId: 'stop-trig', algoOrderId: 'A-7', createAt: 5_000 }),
+      ),
+    );
+    journal.observe(
+      anOrderUpdate(anOrder({ orderId: 'O-9', clientOrderId: 'other', algoOrderId: 'A-unknown' })),
+    );
+    const [record] = journal.algoOrderList();
+    expect(journal.algoOrderList()).toHaveLength(1);
+    expect(record).toMatchObject({ state: 'TRIGGERED', orderId: 'O-8', updateAt: 5_000, strategyId: 'brk' });
+    expect(record?.steps.map((s) => [s.ts, s.state])).toEqual([
+      [1_000, 'NEW'],
+      [5_000, 'TRIGGERED'],
+    ]);
+  });
 });
