@@ -24,7 +24,13 @@ export class AlgoOrderJournal {
    * @param options - window and run sizes
    */
   constructor(dir: SpillDirectory, options: CreationOrderJournalOptions = {}) {
-    this.journal = new CreationOrderJournal(dir, 'algo-orders', ALGO_ORDER_CODEC, options);
+    this.journal = new CreationOrderJournal(
+      dir,
+      'algo-orders',
+      ALGO_ORDER_CODEC.encode,
+      ALGO_ORDER_CODEC,
+      options,
+    );
   }
 
   /** Algo orders open now (held in memory). */

@@ -47,10 +47,13 @@ export interface CreationOrderJournalOptions {
  * file instead. At the end the late file is sorted (in runs, merged) and the records are read as
  * a merge of the two files: each record is written once in the common case, memory stays
  * bounded, and the log still reads in creation order. An update arriving after a record's final
- * one (within the last 4096 records finished) replaces it.
- * @typeParam T - the record type
+ * one (within the last 4096 records finished) replaces it. What is held may differ from what is
+ * read back (an order and its owner, held apart so an update costs no copy, read back as one
+ * record): `encode` writes what is held, `codec` reads it back.
+ * @typeParam T - what is held per record
+ * @typeParam R - the record read back
  */
-export class CreationOrderJournal<T> {
+export class CreationOrderJournal<T, R = T> {
   private readonly open = new Map<string, Entry<T>>();
   /**
    * The open records in creation order, finished ones dropped from the front as they come up:
@@ -74,13 +77,15 @@ export class CreationOrderJournal<T> {
   /**
    * @param dir - the run's spill directory
    * @param name - what the records are, e.g. `orders`: names the spill files
-   * @param codec - how a record becomes a line and back
+   * @param encode - writes a held record as the line the codec reads
+   * @param codec - how a line reads back as a record
    * @param options - window and run sizes
    */
   constructor(
     private readonly dir: SpillDirectory,
     private readonly name: string,
-    private readonly codec: RecordCodec<T>,
+    private readonly encode: (record: T) => string,
+    private readonly codec: RecordCodec<R>,
     options: CreationOrderJournalOptions = {},
   ) {
     this.main = new SpillLog(dir, `${name}-main`, PLAIN);
@@ -129,7 +134,7 @@ export class CreationOrderJournal<T> {
     if (entry === undefined) {
       const finished = this.recentFinal.get(id);
       if (finished !== undefined) {
-        this.late.append(`${finished}\t${this.codec.encode(record)}`);
+        this.late.append(`${finished}\t${this.encode(record)}`);
         return;
       }
       entry = { seq: this.nextSeq++, id, record, gone: false };
@@ -142,12 +147,12 @@ export class CreationOrderJournal<T> {
     this.remember(id, entry.seq);
     if (aside !== undefined) {
       this.setAside.delete(id);
-      this.late.append(`${entry.seq}\t${this.codec.encode(record)}`);
+      this.late.append(`${entry.seq}\t${this.encode(record)}`);
       return;
     }
     this.open.delete(id);
     entry.gone = true;
-    this.waiting.push({ seq: entry.seq, index: 0, line: this.codec.encode(record) });
+    this.waiting.push({ seq: entry.seq, index: 0, line: this.encode(record) });
     this.drain();
   }
 
@@ -174,15 +179,14 @@ export class CreationOrderJournal<T> {
    * Ends the run: writes the records still open (in their last state) and returns every record.
    * @returns every record in its final state (or its last one for records still open), in creation order
    */
-  finish(): RecordLog<T> {
+  finish(): RecordLog<R> {
     for (const entry of this.open.values()) {
       entry.gone = true;
-      this.waiting.push({ seq: entry.seq, index: 0, line: this.codec.encode(entry.record) });
+      this.waiting.push({ seq: entry.seq, index: 0, line: this.encode(entry.record) });
     }
     this.open.clear();
     this.drain();
-    for (const { seq, record } of this.setAside.values())
-      this.late.append(`${seq}\t${this.codec.encode(record)}`);
+    for (const { seq, record } of this.setAside.values()) this.late.append(`${seq}\t${this.encode(record)}`);
     this.setAside.clear();
     this.recentFinal.clear();
     this.recentRing.fill(undefined);

@@ -1,6 +1,17 @@
-import { isFinalOrderState } from '../../core/model/index.ts';
+import { isFinalOrderState, type Order } from '../../core/model/index.ts';
 import { ORDER_CODEC, type OrderRecord, type RecordLog, type SpillDirectory } from '../report/index.ts';
 import { CreationOrderJournal, type CreationOrderJournalOptions } from './creation-order-journal.ts';
+
+/** An order held with its owner apart: an update then costs no copy of the order (Keel's choice). */
+interface OwnedOrder {
+  readonly order: Order;
+  readonly owner: string | undefined;
+}
+
+/** The order as a result holds it: copied with its owner once, when it is written. */
+function encodeOwned({ order, owner }: OwnedOrder): string {
+  return ORDER_CODEC.encode(owner === undefined ? order : { ...order, strategyId: owner });
+}
 
 /**
  * Every order of a run in its final state, in creation order, without holding them (see
@@ -8,7 +19,7 @@ import { CreationOrderJournal, type CreationOrderJournalOptions } from './creati
  * to the run's spill files, and an update arriving after an order's final one replaces it.
  */
 export class OrderJournal {
-  private readonly journal: CreationOrderJournal<OrderRecord>;
+  private readonly journal: CreationOrderJournal<OwnedOrder, OrderRecord>;
 
   /**
    * @param dir - the run's spill directory
@@ -16,7 +27,7 @@ export class OrderJournal {
    *   several runs are exercised)
    */
   constructor(dir: SpillDirectory, options: CreationOrderJournalOptions = {}) {
-    this.journal = new CreationOrderJournal(dir, 'orders', ORDER_CODEC, options);
+    this.journal = new CreationOrderJournal(dir, 'orders', encodeOwned, ORDER_CODEC, options);
   }
 
   /** Orders open now (held in memory). */
@@ -35,15 +46,16 @@ export class OrderJournal {
    * @returns the strategy id, or undefined
    */
   ownerOf(orderId: string): string | undefined {
-    return this.journal.current(orderId)?.strategyId;
+    return this.journal.current(orderId)?.owner;
   }
 
   /**
    * Takes an order update from the venue.
-   * @param order - the order's latest state, with the strategy owning it when known
+   * @param order - the order's latest state
+   * @param owner - the strategy owning it, when known
    */
-  update(order: OrderRecord): void {
-    this.journal.update(order.orderId, order, isFinalOrderState(order.orderState));
+  update(order: Order, owner?: string): void {
+    this.journal.update(order.orderId, { order, owner }, isFinalOrderState(order.orderState));
   }
 
   /**

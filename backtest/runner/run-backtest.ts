@@ -167,8 +167,10 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       records.book.add(fill);
       lastFillTs = Math.max(lastFillTs, event.execution.timestamp);
     } else if (event.kind === 'order') {
-      const owner = ownerOf(event.order.clientOrderId) ?? records.journal.ownerOf(event.order.orderId);
-      records.journal.update(owner === undefined ? event.order : { ...event.order, strategyId: owner });
+      records.journal.update(
+        event.order,
+        ownerOf(event.order.clientOrderId) ?? records.journal.ownerOf(event.order.orderId),
+      );
       orderedSyms.add(event.order.sym);
       if (event.order.orderState === 'REJECTED') {
         rejected += 1;
