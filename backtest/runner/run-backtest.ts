@@ -51,10 +51,10 @@ import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
  * strategies and risk gate) on virtual time, and returns orders, fills, round-trip trades, the
  * equity curve and the metrics. The same inputs give the same result, byte for byte once
  * written. Events go in batches with a yield to the event loop between batches, so progress
- * output and signals are served during long runs. Orders (once final), fills and round trips
- * go to spill files in a temporary directory of the run's own as they happen, so memory stays
- * flat however long the run: the result reads them back when iterated, and its `dispose()`
- * removes the directory (so does the process's exit; a failed run removes it at once).
+ * output and signals are served during long runs. Orders and algo orders (once final), fills,
+ * round trips and denied intents go to spill files in a temporary directory of the run's own as
+ * they happen, so memory stays flat however long the run: the result reads them back when
+ * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run removes it at once).
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid;

@@ -102,7 +102,7 @@ export interface PriceSeries {
 
 /**
  * Everything a backtest produced: the input of the result files and the HTML report. Orders,
- * fills and trades are record logs: arrays for small results, or (a backtest run, a large result
+ * fills, trades, algo orders and denials are record logs: arrays for small results, or (a backtest run, a large result
  * file read back) temporary files read in chunks on each iteration, so their number does not
  * weigh on memory. Such a result holds temporary files until {@link BacktestResult.dispose}
  * runs (or the process exits); iterate the logs, never index them.

@@ -26,10 +26,10 @@ class LayoutMismatch extends Error {}
 
 /**
  * Reads a result file in Keel's own layout (see `stableJson`: one top-level key per line, each
- * record of a long array on a line of its own) line by line: the orders, fills and trades go,
- * each checked against the result schema, into spill logs in a temporary directory (removed by
- * the result's `dispose` or at exit), and so do its algo orders and denials when it has them; the rest (meta, metrics, equity curve, prices, open
- * trades: bounded in size) is parsed and checked as one small document. Memory stays bounded
+ * record of a long array on a line of its own) line by line: the orders, fills and trades (and
+ * the algo orders and denials, when the file has them) go, each checked against the result
+ * schema, into spill logs in a temporary directory (removed by the result's `dispose` or at
+ * exit); the rest (meta, metrics, equity curve, prices, open trades: bounded in size) is parsed and checked as one small document. Memory stays bounded
  * however many records the file holds.
  * @param path - the result file
  * @returns the result, or undefined when the file is not in Keel's layout (the caller then
