@@ -14,14 +14,13 @@ function shownNote(shown: number, total: number, what: string, csv: string): str
     : '';
 }
 
+/** An algo order's steps, one a line, escaped: each state with its time, and its trigger where a replace changed it. */
 function stepsText(a: AlgoOrderRecord): string {
   return a.steps
     .map((step, i) => {
-      const previous = a.steps[i - 1];
-      const trigger =
-        previous === undefined || !previous.triggerPrice.eq(step.triggerPrice)
-          ? ` @${formatPrice(step.triggerPrice)}`
-          : '';
+      // The Trigger column holds the last trigger: a step says its own only where it differs (a replace).
+      const before = a.steps[i - 1]?.triggerPrice ?? a.triggerPrice;
+      const trigger = before.eq(step.triggerPrice) ? '' : ` @${formatPrice(step.triggerPrice)}`;
       return e(`${step.state} ${formatTime(step.ts)}${trigger}`);
     })
     .join('<br>');
@@ -48,11 +47,11 @@ export function algoOrdersSection(result: BacktestResult): string {
   const shown = firstRecords(result.algoOrders, MAX_ACTIVITY_ROWS);
   const head =
     '<tr><th>Ref</th><th>Strategy</th><th>Sym</th><th>Type</th><th>Side</th><th>Qty</th><th>Trigger</th><th>State</th><th>Steps</th><th>Sent order</th></tr>';
-  return `<section id="algo-orders"><h2>Algo orders (${total})</h2>${shownNote(shown.length, total, 'algo orders', 'algo-orders.csv')}<table class="algo-orders"><thead>${head}</thead><tbody>\n${shown.map(algoRow).join('\n')}\n</tbody></table></section>`;
+  return `<section id="algo-orders"><h2>Algo orders (${total})</h2>${shownNote(shown.length, total, 'algo orders', 'algo-orders.csv')}<table class="algo-orders activity"><thead>${head}</thead><tbody>\n${shown.map(algoRow).join('\n')}\n</tbody></table></section>`;
 }
 
 function denialRow(d: DenialRecord): string {
-  return `<tr><td>${e(formatTime(d.ts))}</td><td>${e(d.strategyId)}</td><td>${e(d.source)}</td><td>${e(d.check)}</td><td>${e(d.intentKind)}</td><td>${e(d.ref)}</td><td>${e(d.sym ?? '')}</td><td>${e(d.reason)}</td></tr>`;
+  return `<tr><td>${e(formatTime(d.ts))}</td><td>${e(d.strategyId)}</td><td>${e(d.source)}</td><td>${e(d.check)}</td><td>${e(d.intentKind)}</td><td>${e(d.ref)}</td><td>${e(d.sym ?? '')}</td><td class="reason">${e(d.reason)}</td></tr>`;
 }
 
 /**
@@ -69,5 +68,5 @@ export function denialsSection(result: BacktestResult): string {
   const shown = firstRecords(result.denials, MAX_ACTIVITY_ROWS);
   const head =
     '<tr><th>Time</th><th>Strategy</th><th>Source</th><th>Check</th><th>Intent</th><th>Ref</th><th>Sym</th><th>Reason</th></tr>';
-  return `<section id="denials"><h2>Denied intents (${total})</h2>${shownNote(shown.length, total, 'denied intents', 'denials.csv')}<table class="denials"><thead>${head}</thead><tbody>\n${shown.map(denialRow).join('\n')}\n</tbody></table></section>`;
+  return `<section id="denials"><h2>Denied intents (${total})</h2>${shownNote(shown.length, total, 'denied intents', 'denials.csv')}<table class="denials activity"><thead>${head}</thead><tbody>\n${shown.map(denialRow).join('\n')}\n</tbody></table></section>`;
 }
