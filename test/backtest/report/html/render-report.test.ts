@@ -315,7 +315,9 @@ describe('HTML report: algo orders and denied intents', () => {
     expect(section).toContain('TP_SL of ');
     expect(section).toContain('LastPrice ≤ 39000');
     expect(section).toContain('O-SL');
-    expect(section).toMatch(/NEW 2024-01-01 05:00:00 UTC @44000<br>NEW [^<]* @45000<br>CANCELLED [^<@]*<\/td>/);
+    expect(section).toMatch(
+      /NEW 2024-01-01 05:00:00 UTC @44000<br>NEW [^<]* @45000<br>CANCELLED [^<@]*<\/td>/,
+    );
     expect(section).not.toContain('<img src=x');
     expect(section).toContain('&lt;img src=x');
   });
