@@ -120,6 +120,19 @@ export class UserDataJournal {
     return [...this.orders.values()];
   }
 
+  /**
+   * The references of the algo orders the session's record still has open (NEW): what it may ask
+   * the venue about at the end, as a cancel-all or a stop's cancel names no algo order.
+   * @returns clientAlgoOrderIds, in first-seen order
+   */
+  openAlgoRefs(): string[] {
+    const refs: string[] = [];
+    for (const record of this.algoOrders.values())
+      if (!isFinalAlgoState(record.state) && record.clientAlgoOrderId !== '')
+        refs.push(record.clientAlgoOrderId);
+    return refs;
+  }
+
   /** Every algo order in its latest state with its steps, in first-seen order. @returns the algo orders */
   algoOrderList(): AlgoOrderRecord[] {
     return [...this.algoOrders.values()];

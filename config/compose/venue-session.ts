@@ -6,7 +6,12 @@ import { type LocalTradingState, planReconciliation } from '../../core/execution
 import { Kernel, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import { type Dec, type Execution, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
-import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
+import {
+  algoOrderFromWire,
+  createLiveVenue,
+  hmacSigner,
+  type RawVenueMessage,
+} from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
@@ -20,6 +25,7 @@ import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
+import { settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { UserDataJournal } from './user-data-journal.ts';
@@ -289,6 +295,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const endEquity = kernel.state.equity();
   stopStatementRefresh();
   await statement.refresh(endTs);
+  await settleOpenAlgoOrders(
+    journal,
+    async (ref) => algoOrderFromWire(await live.rest.getAlgoOrder({ clientAlgoOrderId: ref })),
+    (ref, error) =>
+      logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+  );
   await live.stop();
   recorder?.close();
   await metrics.close();
