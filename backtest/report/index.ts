@@ -68,6 +68,10 @@ export type { TradeStats } from './metrics/trade-metrics.ts';
 export { TradeTally, tradeStats } from './metrics/trade-metrics.ts';
 export type { TradingHours } from './metrics/trading-time.ts';
 export { tradingClock, tradingDayMs } from './metrics/trading-time.ts';
+export { algoLifecycleText, algoOrdersCsvLines, denialsCsvLines } from './result/activity-csv.ts';
+export { algoOrderRecordSchema, denialRecordSchema } from './result/activity-schemas.ts';
+export type { AlgoOrderRecord, AlgoOrderStep } from './result/algo-order-record.ts';
+export { isFinalAlgoState, nextAlgoOrderRecord } from './result/algo-order-record.ts';
 export type {
   BacktestMeta,
   BacktestResult,
@@ -85,12 +89,24 @@ export type {
   LiquidationRecord,
 } from './result/cash-flow-record.ts';
 export { CASH_FLOW_KINDS } from './result/cash-flow-record.ts';
+export type { DenialRecord, DenialRecordSource } from './result/denial-record.ts';
+export { denialSummary } from './result/denial-summary.ts';
 export { LiquidationJournal } from './result/liquidation-journal.ts';
 export { liquidationNotice } from './result/liquidation-notice.ts';
-export { EXECUTION_CODEC, ORDER_CODEC, ROUND_TRIP_CODEC } from './result/record-codecs.ts';
+export type { FillRecord, OrderRecord, StrategyOwned } from './result/owned-records.ts';
+export { KEEL_OWNER } from './result/owned-records.ts';
+export {
+  ALGO_ORDER_CODEC,
+  DENIAL_CODEC,
+  EXECUTION_CODEC,
+  ORDER_CODEC,
+  ROUND_TRIP_CODEC,
+} from './result/record-codecs.ts';
+export type { CsvCell } from './result/result-csv.ts';
 export {
   cashFlowsCsvLines,
   csvField,
+  csvLines,
   equityCsvLines,
   fillsCsvLines,
   isoTime,

@@ -1,13 +1,16 @@
-import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import type { SessionHeader } from '../recording/index.ts';
 import {
   type BacktestResult,
   type CostTally,
   computeMetrics,
+  type DenialRecord,
+  type FillRecord,
   type JsonValue,
   type LiquidationJournal,
   type OpenTrade,
+  type OrderRecord,
   type RecordingDescription,
   type RecordLog,
   type RoundTripBook,
@@ -16,6 +19,7 @@ import {
   type TradeTally,
 } from '../report/index.ts';
 import type { SimVenue } from '../sim/index.ts';
+import type { AlgoOrderJournal } from './algo-order-journal.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText } from './commission.ts';
@@ -27,12 +31,14 @@ import { symsNamedBy } from './strategy-syms.ts';
 /** What a run writes as it goes, in its spill directory. */
 export interface RunRecords {
   readonly journal: OrderJournal;
-  readonly fills: SpillLog<Execution>;
+  readonly fills: SpillLog<FillRecord>;
   readonly trades: SpillLog<RoundTripTrade>;
   readonly book: RoundTripBook;
   readonly costs: CostTally;
   readonly tally: TradeTally;
   readonly liquidations: LiquidationJournal;
+  readonly algoOrders: AlgoOrderJournal;
+  readonly denials: SpillLog<DenialRecord>;
 }
 
 /**
@@ -95,8 +101,8 @@ export function assembleResult(
   const instrumentSyms = instruments.map((s) => s.sym);
   const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
   const contractSizeOf = (sym: string): Dec => contractSizes.get(sym) ?? ONE;
-  const orders: RecordLog<Order> = records.journal.finish();
-  const fills: RecordLog<Execution> = records.fills.seal();
+  const orders: RecordLog<OrderRecord> = records.journal.finish();
+  const fills: RecordLog<FillRecord> = records.fills.seal();
   records.book.flush();
   const closed: RecordLog<RoundTripTrade> = records.trades.seal();
   const open = records.book.openTrades();
@@ -166,6 +172,8 @@ export function assembleResult(
     prices,
     cashFlows,
     liquidations,
+    algoOrders: records.algoOrders.finish(),
+    denials: records.denials.seal(),
     metrics: computeMetrics({
       equityCurve: sampler.curve,
       trades: closed,

@@ -1,6 +1,20 @@
 import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
 import type { BarEvent, Intent } from '../../core/model/index.ts';
+import { type DenialRecord, KEEL_OWNER } from '../report/index.ts';
 import type { CashFlow, SimVenue } from '../sim/index.ts';
+
+/** The references of the end-of-run close's commands, and of the orders the venue names after them. */
+const END_OF_RUN_REF = /^bt-end\d+-/;
+
+/**
+ * Who owns an order for the result: the end-of-run close's orders are Keel's own ({@link KEEL_OWNER}),
+ * as positions belong to the account, not to one strategy.
+ * @param ref - a clientOrderId no strategy owns
+ * @returns `keel` for an end-of-run close order, else undefined
+ */
+export function endOfRunOwner(ref: string): string | undefined {
+  return END_OF_RUN_REF.test(ref) ? KEEL_OWNER : undefined;
+}
 
 /**
  * Cancels every open order and algo order and closes every position, through the risk gate
@@ -9,6 +23,7 @@ import type { CashFlow, SimVenue } from '../sim/index.ts';
  * @param sim - the simulated venue
  * @param gate - the run's risk gate
  * @param round - which closing round this is, to keep the references apart
+ * @param onDenied - told of each command the gate denied (as Keel's own, `keel`)
  * @returns the syms of the positions it sent a close for (none when it only cancelled orders);
  *   undefined when it sent nothing
  */
@@ -17,6 +32,7 @@ export async function closeEverything(
   sim: SimVenue,
   gate: IntentGate,
   round: number,
+  onDenied: (denial: DenialRecord) => void = () => {},
 ): Promise<ReadonlySet<string> | undefined> {
   const snapshot = await sim.snapshot();
   const intents: Intent[] = [];
@@ -39,6 +55,17 @@ export async function closeEverything(
   for (const intent of intents) {
     const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
     if (decision.kind === 'approved') sim.submit(decision.command);
+    else
+      onDenied({
+        ts: sim.now(),
+        strategyId: KEEL_OWNER,
+        intentKind: intent.kind,
+        ref: intent.ref,
+        ...('sym' in intent && intent.sym !== undefined ? { sym: intent.sym } : {}),
+        source: 'risk',
+        check: decision.check,
+        reason: decision.reason,
+      });
   }
   return intents.length > 0 ? closed : undefined;
 }
@@ -83,6 +110,7 @@ export const END_SETTLE_MS = 60_000;
  * @param gate - the run's risk gate
  * @param end - receive time of the last event
  * @param lastBars - each sym's last bar, for the closing bar on the bar fill model
+ * @param onDenied - told of each closing command the gate denied
  */
 export async function closeAfterLastEvent(
   kernel: Kernel,
@@ -90,11 +118,12 @@ export async function closeAfterLastEvent(
   gate: IntentGate,
   end: number,
   lastBars: ReadonlyMap<string, BarEvent>,
+  onDenied: (denial: DenialRecord) => void = () => {},
 ): Promise<void> {
   for (let round = 0; round < 2; round++) {
     // The closing bar opens when the closes are sent, so they arrive in time for its open.
     const sentAt = Math.max(end + round * END_SETTLE_MS, sim.now());
-    const closed = await closeEverything(kernel, sim, gate, round);
+    const closed = await closeEverything(kernel, sim, gate, round, onDenied);
     if (closed === undefined && round > 0) return;
     const settled = end + (round + 1) * END_SETTLE_MS;
     if (sim.fillModelName === 'bar') {

@@ -4,11 +4,16 @@
  * on the strategy API: `ctx.size`).
  * @packageDocumentation
  */
+
+export { AlgoOrderJournal } from './algo-order-journal.ts';
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
+export type { CreationOrderJournalOptions } from './creation-order-journal.ts';
+export { CreationOrderJournal } from './creation-order-journal.ts';
 export { defaultAnnualizationOf, runAnnualizationOf } from './default-annualization.ts';
 export { defaultFillModelFor, defaultFillModelWarnings, tradableMarketEvent } from './default-fill-model.ts';
+export { denialRecordOf } from './denial-records.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';

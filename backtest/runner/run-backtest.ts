@@ -7,7 +7,9 @@ import { mergeByRecvTs, readEventBatches, readSessionHeader } from '../recording
 import {
   type BacktestResult,
   CostTally,
+  DENIAL_CODEC,
   EXECUTION_CODEC,
+  type FillRecord,
   LiquidationJournal,
   ROUND_TRIP_CODEC,
   RoundTripBook,
@@ -19,13 +21,15 @@ import {
   TradeTally,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
+import { AlgoOrderJournal } from './algo-order-journal.ts';
 import { assembleResult, type RunRecords } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
+import { denialRecordOf } from './denial-records.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
-import { closeAfterLastEvent, END_SETTLE_MS, runEndOf } from './end-of-run-close.ts';
+import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
@@ -47,10 +51,10 @@ import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
  * strategies and risk gate) on virtual time, and returns orders, fills, round-trip trades, the
  * equity curve and the metrics. The same inputs give the same result, byte for byte once
  * written. Events go in batches with a yield to the event loop between batches, so progress
- * output and signals are served during long runs. Orders (once final), fills and round trips
- * go to spill files in a temporary directory of the run's own as they happen, so memory stays
- * flat however long the run: the result reads them back when iterated, and its `dispose()`
- * removes the directory (so does the process's exit; a failed run removes it at once).
+ * output and signals are served during long runs. Orders and algo orders (once final), fills,
+ * round trips and denied intents go to spill files in a temporary directory of the run's own as
+ * they happen, so memory stays flat however long the run: the result reads them back when
+ * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run removes it at once).
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
@@ -124,6 +128,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
     tally,
     liquidations: new LiquidationJournal(),
+    algoOrders: new AlgoOrderJournal(dir),
+    denials: new SpillLog(dir, 'denials', DENIAL_CODEC),
   };
   const orderedSyms = new Set<string>();
   // The sim reports an order REJECTED once, as its final state.
@@ -147,20 +153,31 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const delivery = new StrategyDelivery(kernel, sim, market, user);
   const barModel = sim.fillModelName === 'bar';
+  // Ownership is the kernel's (recorded before the venue answers; a venue-made order inherits its
+  // parent's); the end-of-run close is Keel's own.
+  const ownerOf = (ref: string): string | undefined => kernel.state.ownerOf(ref) ?? endOfRunOwner(ref);
   // One subscription: the run's records first, then the strategies' delivery (which may react at once).
   sim.events.subscribe((event) => {
     if (event.kind === 'execution') {
-      records.fills.append(event.execution);
-      records.costs.add(event.execution);
-      records.book.add(event.execution);
+      const owner = ownerOf(event.execution.clientOrderId);
+      const fill: FillRecord =
+        owner === undefined ? event.execution : { ...event.execution, strategyId: owner };
+      records.fills.append(fill);
+      records.costs.add(fill);
+      records.book.add(fill);
       lastFillTs = Math.max(lastFillTs, event.execution.timestamp);
     } else if (event.kind === 'order') {
-      records.journal.update(event.order);
+      records.journal.update(
+        event.order,
+        ownerOf(event.order.clientOrderId) ?? records.journal.ownerOf(event.order.orderId),
+      );
       orderedSyms.add(event.order.sym);
       if (event.order.orderState === 'REJECTED') {
         rejected += 1;
         firstRejected ??= rejectedOrderText(event.order);
       }
+    } else if (event.kind === 'algoOrder') {
+      records.algoOrders.update(event.algoOrder, ownerOf(event.algoOrder.clientAlgoOrderId));
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       records.liquidations.observe(event);
     } else if (event.kind === 'commandRejected' && isLoanRefusal(event)) {
@@ -171,6 +188,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
+  kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
   const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
     estimate: () => sim.equityEstimate(),
@@ -223,7 +241,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     const end = last.recvTs;
     unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     if (options.closeAtEnd ?? true) {
-      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars);
+      await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, (denial) =>
+        records.denials.append(denial),
+      );
     } else {
       sim.advanceTo(end + END_SETTLE_MS);
     }

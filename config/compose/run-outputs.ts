@@ -1,8 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
+  algoOrdersCsvLines,
   type BacktestResult,
   cashFlowsCsvLines,
+  denialsCsvLines,
   equityCsvLines,
   fillsCsvLines,
   liquidationsCsvLines,
@@ -40,7 +42,7 @@ export function reportPathsOf(config: KeelConfig): { readonly json: string; read
 /**
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
  * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
- * `.liquidations.csv`) and the HTML report. The
+ * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`) and the HTML report. The
  * JSON and CSV files stream to disk, record by record, from the result's logs.
  * @param result - the run's result
  * @param paths - JSON and HTML paths
@@ -63,6 +65,8 @@ export async function writeRunOutputs(
     [`${base}.equity.csv`, equityCsvLines],
     [`${base}.cash-flows.csv`, cashFlowsCsvLines],
     [`${base}.liquidations.csv`, liquidationsCsvLines],
+    [`${base}.algo-orders.csv`, algoOrdersCsvLines],
+    [`${base}.denials.csv`, denialsCsvLines],
   ] as const;
   for (const [path, lines] of csv) await writeTextFile(path, lines(result));
   await writeHtmlReport(result, paths.html, { settleAsset });

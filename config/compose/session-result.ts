@@ -1,15 +1,19 @@
 import {
+  type AlgoOrderRecord,
   type BacktestResult,
   type CashFlowRecord,
   computeMetrics,
+  type DenialRecord,
+  type FillRecord,
   type JsonValue,
   type LiquidationRecord,
+  type OrderRecord,
   roundTripsFromFills,
 } from '../../backtest/report/index.ts';
 import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
 import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
-import type { Dec, Execution, InstrumentSpec, Order } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import { shownPath } from './shown-path.ts';
 
@@ -36,8 +40,14 @@ export interface SessionRecord {
   readonly recording: string | undefined;
   readonly instruments: readonly InstrumentSpec[];
   readonly slots: readonly StrategySlot[];
-  readonly orders: readonly Order[];
-  readonly fills: readonly Execution[];
+  /** Every order in its latest state, with the strategy owning it when known. */
+  readonly orders: readonly OrderRecord[];
+  /** Every fill, with the strategy owning its order when known. */
+  readonly fills: readonly FillRecord[];
+  /** Every algo order with its steps; absent = none recorded (the key is then left out). */
+  readonly algoOrders?: readonly AlgoOrderRecord[];
+  /** Every intent the kernel denied and command the venue refused; absent = none recorded. */
+  readonly denials?: readonly DenialRecord[];
   /**
    * Funding, interest, borrows and repays from the venue's statements; absent when they could
    * not be fetched (the figures are then left out, not claimed zero).
@@ -126,6 +136,8 @@ export function sessionResult(session: SessionRecord): BacktestResult {
     prices,
     ...(session.cashFlows === undefined ? {} : { cashFlows: session.cashFlows }),
     ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
+    ...(session.algoOrders === undefined ? {} : { algoOrders: session.algoOrders }),
+    ...(session.denials === undefined ? {} : { denials: session.denials }),
     metrics: computeMetrics({
       equityCurve: curve,
       trades: closed,

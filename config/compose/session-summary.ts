@@ -1,5 +1,6 @@
 import {
   type BacktestResult,
+  denialSummary,
   formatMoney,
   formatStrategyFault,
   liquidationNotice,
@@ -22,7 +23,8 @@ export function formatFill(fill: Execution): string {
  * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), a
  * liquidation of the account (⚠), setup mistakes that leave a strategy idle (⚠, e.g. bars of a
  * sym the feed never had, a statement that could not be fetched), what was paid in fees, funding
- * and interest and what was borrowed (from the venue's statement), and where the recording,
+ * and interest and what was borrowed (from the venue's statement), how many intents were denied
+ * (by source and check), and where the recording,
  * result and report were written.
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
@@ -32,6 +34,8 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
   const pnl = outcome.endEquity.sub(outcome.startEquity);
   const settle = outcome.result.meta.runConfig.settleAsset;
   const liquidated = liquidationNotice(outcome.result, typeof settle === 'string' ? settle : '');
+  const denied = denialSummary(outcome.result);
+  const denialsCsv = outcome.outputs.csv.find((path) => path.endsWith('.denials.csv'));
   return [
     `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
@@ -39,6 +43,9 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
     ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : ''),
+    ...(denied === undefined
+      ? []
+      : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
     ...(outcome.recording === undefined ? [] : [`  recording: ${shownPath(outcome.recording)}`]),
     `  result:    ${shownPath(outcome.outputs.json)}`,
     `  report:    ${shownPath(outcome.outputs.html)}`,

@@ -24,7 +24,7 @@ export interface VenueSessionReportInput {
   readonly instruments: readonly InstrumentSpec[];
   readonly slots: readonly StrategySlot[];
   readonly kernel: Kernel;
-  /** The session's orders, fills, liquidations and refusals. */
+  /** The session's orders, fills, algo orders, denials, liquidations and refusals. */
   readonly journal: UserDataJournal;
   /** Funding, interest and loans read from the venue's statements. */
   readonly statement: SessionStatement;
@@ -61,6 +61,8 @@ export async function writeVenueSessionReport(
     slots: input.slots,
     orders: journal.orderList(),
     fills: journal.fills,
+    algoOrders: journal.algoOrderList(),
+    denials: journal.denials,
     liquidations: journal.liquidations.records(),
     ...(cashFlows === undefined ? {} : { cashFlows }),
     accountCurrency: settleAsset,

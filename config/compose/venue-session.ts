@@ -16,6 +16,7 @@ import { sessionEquitySampler } from './session-equity-sampler.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
+import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { UserDataJournal } from './user-data-journal.ts';
@@ -171,14 +172,17 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     () => kernel.state.equity(),
     (equity) => metrics.equity.set(equity.toNumber()),
   );
-  const journal = new UserDataJournal(metrics, options.onFill);
+  const journal = new UserDataJournal(metrics, options.onFill, (ref) => kernel.state.ownerOf(ref));
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
   });
-  kernel.denials.subscribe((denial) => logger.debug({ denial }, 'intent denied'));
+  kernel.denials.subscribe((denial) => {
+    logger.debug({ denial }, 'intent denied');
+    journal.denied(denial);
+  });
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
   // The strategies start once the venue's state found at startup is folded: the execution client's
@@ -271,6 +275,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const endEquity = kernel.state.equity();
   stopStatementRefresh();
   await statement.refresh(endTs);
+  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
+    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+  );
   await live.stop();
   recorder?.close();
   await metrics.close();

@@ -1,7 +1,8 @@
 /**
  * The name of every risk check, as it appears in denials and in `disabledChecks` of the config.
  * Rule checks (instrument, order arguments, sizes) run once per intent; limit checks run once
- * against the portfolio-wide limits and once against the strategy's own.
+ * against the portfolio-wide limits and once against the strategy's own. A limit check is named
+ * by the config key it enforces: `submitRate` denies what `risk.submitRate` limits.
  */
 export const RISK_CHECK_NAMES = [
   'instrumentKnown',
@@ -26,15 +27,15 @@ export const RISK_CHECK_NAMES = [
   'maxOpenOrders',
   'priceBand',
   'tradingState',
-  'submitThrottle',
-  'modifyThrottle',
+  'submitRate',
+  'modifyRate',
 ] as const;
 
 /** One risk check's name. */
 export type RiskCheckName = (typeof RISK_CHECK_NAMES)[number];
 
 /** The checks that are always on: the trading state and the throttles (configured by their limits). */
-const ALWAYS_ON: ReadonlySet<RiskCheckName> = new Set(['tradingState', 'submitThrottle', 'modifyThrottle']);
+const ALWAYS_ON: ReadonlySet<RiskCheckName> = new Set(['tradingState', 'submitRate', 'modifyRate']);
 
 /** Checks a config may switch off with `disabledChecks`. */
 export const DISABLEABLE_CHECK_NAMES = RISK_CHECK_NAMES.filter((name) => !ALWAYS_ON.has(name)) as [

@@ -316,7 +316,7 @@ export class RiskGate {
       if (!bucket.canTake(now)) {
         const rate = owner === 'the portfolio' ? portfolioRate : strategyRate;
         return {
-          check: kind === 'submit' ? 'submitThrottle' : 'modifyThrottle',
+          check: kind === 'submit' ? 'submitRate' : 'modifyRate',
           reason: `${intent.kind} ${intent.ref} refused: ${owner}'s ${kind} rate of ${rate?.limit} per ${rate?.intervalMs} ms is used up`,
         };
       }

@@ -1,7 +1,9 @@
 import type {
+  AlgoOrderRecord,
   BacktestMeta,
   BacktestResult,
   CashFlowRecord,
+  DenialRecord,
   EquitySample,
   LiquidationRecord,
   PricePoint,
@@ -165,4 +167,83 @@ export function aBacktestResultWithCashFlows(bars = 60): BacktestResult {
       accountCurrency: 'USDT',
     }),
   };
+}
+
+/**
+ * A result with algo orders and denied intents added: a stop-loss leg of the result's first order
+ * that fired, a standalone trigger moved once and then cancelled, and two denials (risk, kernel).
+ * Texts a strategy chose (refs, reasons) may be overridden, e.g. with hostile HTML.
+ * @param result - the result to add them to
+ * @param text - the ref of the cancelled trigger and the reason of the risk denial
+ * @returns the result with `algoOrders` and `denials`
+ */
+export function withAlgoOrdersAndDenials(result: BacktestResult, text = 'moved-stop'): BacktestResult {
+  const entry = [...result.orders][0];
+  const t = entry?.createAt ?? Date.UTC(2024, 0, 1);
+  const base = {
+    portfolioId: 'p1',
+    strategyId: 's1',
+    sym: SYM,
+    side: 'SELL' as const,
+    triggerType: 'LastPrice' as const,
+    price: ZERO,
+    qty: D(1),
+    reduceOnly: true,
+    positionSide: 'NONE' as const,
+  };
+  const leg: AlgoOrderRecord = {
+    ...base,
+    algoOrderId: 'A-1',
+    clientAlgoOrderId: `${entry?.clientOrderId ?? 'o'}-sl`,
+    algoOrderType: 'TP_SL',
+    conditionType: 'LTE',
+    triggerPrice: D(39_000),
+    state: 'TRIGGERED',
+    orderId: 'O-SL',
+    ...(entry === undefined ? {} : { attachedOrderId: entry.orderId }),
+    createAt: t,
+    updateAt: t + HOUR,
+    steps: [
+      { ts: t, state: 'NEW', triggerPrice: D(39_000), price: ZERO, qty: D(1) },
+      { ts: t + HOUR, state: 'TRIGGERED', triggerPrice: D(39_000), price: ZERO, qty: D(1) },
+    ],
+  };
+  const trigger: AlgoOrderRecord = {
+    ...base,
+    algoOrderId: 'A-2',
+    clientAlgoOrderId: text,
+    algoOrderType: 'TRIGGER',
+    conditionType: 'GTE',
+    triggerPrice: D(45_000),
+    state: 'CANCELLED',
+    createAt: t,
+    updateAt: t + 2 * HOUR,
+    steps: [
+      { ts: t, state: 'NEW', triggerPrice: D(44_000), price: ZERO, qty: D(1) },
+      { ts: t + HOUR, state: 'NEW', triggerPrice: D(45_000), price: ZERO, qty: D(1) },
+      { ts: t + 2 * HOUR, state: 'CANCELLED', triggerPrice: D(45_000), price: ZERO, qty: D(1) },
+    ],
+  };
+  const denials: DenialRecord[] = [
+    {
+      ts: t,
+      strategyId: 's1',
+      intentKind: 'placeOrder',
+      ref: 's1-9',
+      sym: SYM,
+      source: 'risk',
+      check: 'submitRate',
+      reason: text,
+    },
+    {
+      ts: t + HOUR,
+      strategyId: 's1',
+      intentKind: 'cancelAlgoOrder',
+      ref: 's1-10',
+      source: 'kernel',
+      check: 'kernel.ownership',
+      reason: 'order x was not placed by strategy s1',
+    },
+  ];
+  return { ...result, algoOrders: [leg, trigger], denials };
 }

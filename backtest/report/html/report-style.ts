@@ -27,5 +27,8 @@ td.pos { color: #1a7f37; }
 td.neg { color: #cf222e; }
 .stats td.def { color: #59636e; font-size: 12px; }
 .two-col { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 32px; }
+table.activity { font-size: 12px; }
+table.activity td { white-space: nowrap; }
+table.activity td.reason { white-space: normal; }
 code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; background: #f6f8fa; padding: 1px 4px; border-radius: 4px; }
 `;

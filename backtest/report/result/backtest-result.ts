@@ -1,9 +1,11 @@
-import type { Execution, Order } from '../../../core/model/index.ts';
 import type { EquitySample, PricePoint } from '../equity-sample.ts';
 import type { RecordLog } from '../log/record-log.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
+import type { AlgoOrderRecord } from './algo-order-record.ts';
 import type { CashFlowRecord, LiquidationRecord } from './cash-flow-record.ts';
+import type { DenialRecord } from './denial-record.ts';
+import type { FillRecord, OrderRecord } from './owned-records.ts';
 
 /** A JSON value: what parameters and run configuration are written as. */
 export type JsonValue =
@@ -100,17 +102,17 @@ export interface PriceSeries {
 
 /**
  * Everything a backtest produced: the input of the result files and the HTML report. Orders,
- * fills and trades are record logs: arrays for small results, or (a backtest run, a large result
+ * fills, trades, algo orders and denials are record logs: arrays for small results, or (a backtest run, a large result
  * file read back) temporary files read in chunks on each iteration, so their number does not
  * weigh on memory. Such a result holds temporary files until {@link BacktestResult.dispose}
  * runs (or the process exits); iterate the logs, never index them.
  */
 export interface BacktestResult {
   readonly meta: BacktestMeta;
-  /** Every order in its final state, in creation order. */
-  readonly orders: RecordLog<Order>;
-  /** Every fill, in execution order. */
-  readonly fills: RecordLog<Execution>;
+  /** Every order in its final state, in creation order, with the strategy owning it. */
+  readonly orders: RecordLog<OrderRecord>;
+  /** Every fill, in execution order, with the strategy owning its order. */
+  readonly fills: RecordLog<FillRecord>;
   /** Closed round-trip trades, in closing order. */
   readonly trades: RecordLog<RoundTripTrade>;
   /** Lots still open at the end of the run. */
@@ -135,6 +137,18 @@ export interface BacktestResult {
    * did; a run with faults ends with its own exit code (see the README's exit codes).
    */
   readonly faults?: readonly StrategyFaultRecord[];
+  /**
+   * Every algo order (standalone trigger orders and attached take-profit / stop-loss legs) in its
+   * last state with its steps, in creation order. Absent in result files written before Keel
+   * recorded them.
+   */
+  readonly algoOrders?: RecordLog<AlgoOrderRecord>;
+  /**
+   * Every intent denied by the kernel or the risk gate, and every command the venue refused
+   * (what `onDenied` was told), in time order. Absent in result files written before Keel
+   * recorded them.
+   */
+  readonly denials?: RecordLog<DenialRecord>;
   /**
    * Removes the temporary files behind the record logs; iterating them afterwards throws.
    * Absent when the logs are plain arrays. Calling it twice does nothing.

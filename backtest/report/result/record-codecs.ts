@@ -1,7 +1,10 @@
 import type { z } from 'zod';
-import type { Execution, Order } from '../../../core/model/index.ts';
 import type { RecordCodec } from '../log/record-log.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
+import { algoOrderRecordSchema, denialRecordSchema } from './activity-schemas.ts';
+import type { AlgoOrderRecord } from './algo-order-record.ts';
+import type { DenialRecord } from './denial-record.ts';
+import type { FillRecord, OrderRecord } from './owned-records.ts';
 import { executionRecordSchema, orderRecordSchema, roundTripTradeSchema } from './result-schema.ts';
 import { stableJsonLine } from './stable-json.ts';
 
@@ -36,11 +39,15 @@ function codecOf<T>(schema: z.ZodType<T, unknown>, what: string): RecordCodec<T>
 }
 
 /** Orders as result-file lines. */
-export const ORDER_CODEC: RecordCodec<Order> = codecOf(orderRecordSchema, 'an order');
+export const ORDER_CODEC: RecordCodec<OrderRecord> = codecOf(orderRecordSchema, 'an order');
 /** Fills as result-file lines. */
-export const EXECUTION_CODEC: RecordCodec<Execution> = codecOf(executionRecordSchema, 'a fill');
+export const EXECUTION_CODEC: RecordCodec<FillRecord> = codecOf(executionRecordSchema, 'a fill');
 /** Closed round-trip trades as result-file lines. */
 export const ROUND_TRIP_CODEC: RecordCodec<RoundTripTrade> = codecOf(
   roundTripTradeSchema,
   'a round-trip trade',
 );
+/** Algo orders as result-file lines. */
+export const ALGO_ORDER_CODEC: RecordCodec<AlgoOrderRecord> = codecOf(algoOrderRecordSchema, 'an algo order');
+/** Denied intents as result-file lines. */
+export const DENIAL_CODEC: RecordCodec<DenialRecord> = codecOf(denialRecordSchema, 'a denied intent');

@@ -15,7 +15,16 @@ export function csvField(cell: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-function* csv(header: readonly string[], rows: Iterable<readonly Cell[]>): Generator<string> {
+/** A CSV cell: Decimals written exactly, null and undefined as empty. */
+export type CsvCell = Cell;
+
+/**
+ * A CSV file's lines: the header, then one line per row, read from the rows as they are taken.
+ * @param header - the column names
+ * @param rows - the rows' cells
+ * @returns the lines, each ending with a line break
+ */
+export function* csvLines(header: readonly string[], rows: Iterable<readonly Cell[]>): Generator<string> {
   yield `${header.join(',')}\n`;
   for (const row of rows) yield `${row.map(csvField).join(',')}\n`;
 }
@@ -39,12 +48,15 @@ export function isoTime(ts: number): string {
 
 /**
  * The round-trip trades as CSV, one row per trade (closed trades first, then open ones with
- * empty exit columns), line by line: the trades are read as the lines are taken.
+ * empty exit columns), line by line: the trades are read as the lines are taken. Units: `returnPct`
+ * is a percent (pnl / entry notional x 100, so 0.28 = +0.28 %), where `returnFraction` in
+ * result.json is the same figure as a fraction (0.0028); money columns are in the quote asset,
+ * `durationMs` in milliseconds, times ISO 8601 UTC.
  * @param result - the backtest result
  * @returns the lines of `trades.csv`, each ending with a line break
  */
 export function tradesCsvLines(result: BacktestResult): Generator<string> {
-  return csv(
+  return csvLines(
     [
       'sym',
       'positionSide',
@@ -62,6 +74,8 @@ export function tradesCsvLines(result: BacktestResult): Generator<string> {
       'durationMs',
       'entryOrderId',
       'exitOrderId',
+      'entryStrategyId',
+      'exitStrategyId',
     ],
     concat(
       mapped(result.trades, (t): Cell[] => [
@@ -81,6 +95,8 @@ export function tradesCsvLines(result: BacktestResult): Generator<string> {
         t.durationMs,
         t.entryOrderId,
         t.exitOrderId,
+        t.entryStrategyId,
+        t.exitStrategyId,
       ]),
       mapped(result.openTrades, (t): Cell[] => [
         t.sym,
@@ -99,18 +115,20 @@ export function tradesCsvLines(result: BacktestResult): Generator<string> {
         '',
         t.entryOrderId,
         '',
+        t.entryStrategyId,
+        '',
       ]),
     ),
   );
 }
 
 /**
- * The fills as CSV, one row per execution.
+ * The fills as CSV, one row per execution, with the strategy owning its order (`strategyId`).
  * @param result - the backtest result
  * @returns the lines of `fills.csv`, read from the fills as they are taken
  */
 export function fillsCsvLines(result: BacktestResult): Generator<string> {
-  return csv(
+  return csvLines(
     [
       'time',
       'transactionId',
@@ -126,6 +144,7 @@ export function fillsCsvLines(result: BacktestResult): Generator<string> {
       'feeCoin',
       'rpnl',
       'execType',
+      'strategyId',
     ],
     mapped(result.fills, (f): Cell[] => [
       isoTime(f.timestamp),
@@ -142,17 +161,18 @@ export function fillsCsvLines(result: BacktestResult): Generator<string> {
       f.feeCoin,
       f.rpnl,
       f.execType,
+      f.strategyId,
     ]),
   );
 }
 
 /**
- * The orders in their final state as CSV.
+ * The orders in their final state as CSV, with the strategy owning each (`strategyId`).
  * @param result - the backtest result
  * @returns the lines of `orders.csv`, read from the orders as they are taken
  */
 export function ordersCsvLines(result: BacktestResult): Generator<string> {
-  return csv(
+  return csvLines(
     [
       'createTime',
       'updateTime',
@@ -171,6 +191,7 @@ export function ordersCsvLines(result: BacktestResult): Generator<string> {
       'reduceOnly',
       'positionSide',
       'reason',
+      'strategyId',
     ],
     mapped(result.orders, (o): Cell[] => [
       isoTime(o.createAt),
@@ -190,6 +211,7 @@ export function ordersCsvLines(result: BacktestResult): Generator<string> {
       o.reduceOnly,
       o.positionSide,
       o.reason,
+      o.strategyId,
     ]),
   );
 }
@@ -201,7 +223,7 @@ export function ordersCsvLines(result: BacktestResult): Generator<string> {
  */
 export function equityCsvLines(result: BacktestResult): Generator<string> {
   const drawdowns = drawdownSeries(result.equityCurve);
-  return csv(
+  return csvLines(
     ['time', 'ts', 'equity', 'drawdownPct'],
     result.equityCurve.map((s, i) => [isoTime(s.ts), s.ts, s.equity, (drawdowns[i]?.drawdown ?? 0) * 100]),
   );
@@ -214,7 +236,7 @@ export function equityCsvLines(result: BacktestResult): Generator<string> {
  * @returns the lines of `cash-flows.csv`: time, ts, kind, asset, amount (signed, negative = paid), sym
  */
 export function cashFlowsCsvLines(result: BacktestResult): Generator<string> {
-  return csv(
+  return csvLines(
     ['time', 'ts', 'kind', 'asset', 'amount', 'sym'],
     (result.cashFlows ?? []).map((f) => [isoTime(f.ts), f.ts, f.kind, f.asset, f.amount, f.sym]),
   );
@@ -241,7 +263,7 @@ export function liquidationsCsvLines(result: BacktestResult): Generator<string> 
       ? [head]
       : l.fills.map((f) => [...head, f.orderId, f.sym, f.side, f.quantity, f.price, f.fee]);
   });
-  return csv(
+  return csvLines(
     [
       'time',
       'ts',

@@ -1,5 +1,6 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { algoOrdersCsvLines, denialsCsvLines } from './activity-csv.ts';
 import type { BacktestResult } from './backtest-result.ts';
 import {
   cashFlowsCsvLines,
@@ -26,6 +27,8 @@ export const RESULT_FILES = {
   equity: 'equity.csv',
   cashFlows: 'cash-flows.csv',
   liquidations: 'liquidations.csv',
+  algoOrders: 'algo-orders.csv',
+  denials: 'denials.csv',
 } as const;
 
 /** The result's data: everything but its `dispose`. */
@@ -46,7 +49,7 @@ export function resultToJson(result: BacktestResult): string {
 }
 
 /**
- * The text of {@link resultToJson} in pieces, reading the orders, fills and trades one at a
+ * The text of {@link resultToJson} in pieces, reading the orders, fills, trades, algo orders and denials one at a
  * time, for writing a large result to a file.
  * @param result - the backtest result
  * @returns pieces whose concatenation is `resultToJson(result)`
@@ -74,7 +77,7 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
 
 /**
  * Writes `result.json` and the CSV files (trades, fills, orders, equity, cash flows,
- * liquidations) into a directory,
+ * liquidations, algo orders, denied intents) into a directory,
  * creating it when missing. Each file streams to disk: records are read from the result's logs
  * as they are written.
  * @param result - the backtest result
@@ -94,6 +97,8 @@ export async function writeResultFiles(
     equity: join(dir, RESULT_FILES.equity),
     cashFlows: join(dir, RESULT_FILES.cashFlows),
     liquidations: join(dir, RESULT_FILES.liquidations),
+    algoOrders: join(dir, RESULT_FILES.algoOrders),
+    denials: join(dir, RESULT_FILES.denials),
   };
   await writeTextFile(paths.json, resultJsonChunks(result));
   await writeTextFile(paths.trades, tradesCsvLines(result));
@@ -102,6 +107,8 @@ export async function writeResultFiles(
   await writeTextFile(paths.equity, equityCsvLines(result));
   await writeTextFile(paths.cashFlows, cashFlowsCsvLines(result));
   await writeTextFile(paths.liquidations, liquidationsCsvLines(result));
+  await writeTextFile(paths.algoOrders, algoOrdersCsvLines(result));
+  await writeTextFile(paths.denials, denialsCsvLines(result));
   return paths;
 }
 

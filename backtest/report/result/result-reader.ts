@@ -3,7 +3,13 @@ import type { RecordCodec } from '../log/record-log.ts';
 import { SpillDirectory } from '../log/spill-directory.ts';
 import { SpillLog } from '../log/spill-log.ts';
 import type { BacktestResult } from './backtest-result.ts';
-import { EXECUTION_CODEC, ORDER_CODEC, ROUND_TRIP_CODEC } from './record-codecs.ts';
+import {
+  ALGO_ORDER_CODEC,
+  DENIAL_CODEC,
+  EXECUTION_CODEC,
+  ORDER_CODEC,
+  ROUND_TRIP_CODEC,
+} from './record-codecs.ts';
 import { backtestResultOf } from './result-schema.ts';
 
 /** The arrays of a result file that can be long, and how their records read. */
@@ -11,6 +17,8 @@ const LOGGED: Readonly<Record<string, RecordCodec<unknown>>> = {
   orders: ORDER_CODEC as RecordCodec<unknown>,
   fills: EXECUTION_CODEC as RecordCodec<unknown>,
   trades: ROUND_TRIP_CODEC as RecordCodec<unknown>,
+  algoOrders: ALGO_ORDER_CODEC as RecordCodec<unknown>,
+  denials: DENIAL_CODEC as RecordCodec<unknown>,
 };
 
 /** A line of the layout did not come: not Keel's own layout (a hand-edited or reformatted file). */
@@ -18,10 +26,10 @@ class LayoutMismatch extends Error {}
 
 /**
  * Reads a result file in Keel's own layout (see `stableJson`: one top-level key per line, each
- * record of a long array on a line of its own) line by line: the orders, fills and trades go,
- * each checked against the result schema, into spill logs in a temporary directory (removed by
- * the result's `dispose` or at exit); the rest (meta, metrics, equity curve, prices, open
- * trades: bounded in size) is parsed and checked as one small document. Memory stays bounded
+ * record of a long array on a line of its own) line by line: the orders, fills and trades (and
+ * the algo orders and denials, when the file has them) go, each checked against the result
+ * schema, into spill logs in a temporary directory (removed by the result's `dispose` or at
+ * exit); the rest (meta, metrics, equity curve, prices, open trades: bounded in size) is parsed and checked as one small document. Memory stays bounded
  * however many records the file holds.
  * @param path - the result file
  * @returns the result, or undefined when the file is not in Keel's layout (the caller then
@@ -72,6 +80,11 @@ export function readResultStreaming(path: string): BacktestResult | undefined {
       orders: log('orders') as BacktestResult['orders'],
       fills: log('fills') as BacktestResult['fills'],
       trades: log('trades') as BacktestResult['trades'],
+      // Only when the file has them: a file written before Keel recorded them reads as it was.
+      ...(logs.has('algoOrders')
+        ? { algoOrders: logs.get('algoOrders') as BacktestResult['algoOrders'] }
+        : {}),
+      ...(logs.has('denials') ? { denials: logs.get('denials') as BacktestResult['denials'] } : {}),
       dispose: () => dir.dispose(),
     };
   } catch (error) {

@@ -1,28 +1,22 @@
 import { z } from 'zod';
-import {
-  D,
-  type Dec,
-  type Execution,
-  IN_FLIGHT_ORDER_STATES,
-  type Order,
-  VENUE_ORDER_STATES,
-} from '../../../core/model/index.ts';
+import { IN_FLIGHT_ORDER_STATES, VENUE_ORDER_STATES } from '../../../core/model/index.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
+import { algoOrderRecordSchema, denialRecordSchema } from './activity-schemas.ts';
 import type { BacktestMeta, BacktestResult, JsonValue } from './backtest-result.ts';
 import { CASH_FLOW_KINDS, type CashFlowRecord, type LiquidationRecord } from './cash-flow-record.ts';
+import {
+  decimalField as decimal,
+  positionSideField as positionSide,
+  sideField as side,
+} from './field-schemas.ts';
+import type { FillRecord, OrderRecord } from './owned-records.ts';
 
 /**
  * Zod schemas of the result file, so `readResult` rebuilds Decimals from their strings and
  * tells exactly which field of a hand-edited or truncated file is wrong.
  */
 
-const decimal = z
-  .string()
-  .regex(/^-?\d+(\.\d+)?$/, 'must be a decimal string like "123.45"')
-  .transform((text): Dec => new D(text));
-const positionSide = z.enum(['NONE', 'LONG', 'SHORT']);
-const side = z.enum(['BUY', 'SELL']);
 const direction = z.enum(['LONG', 'SHORT']);
 const nullableNumber = z.number().nullable();
 const json = z.json() as unknown as z.ZodType<JsonValue>;
@@ -35,10 +29,12 @@ const tpSl = z.object({
 });
 
 /** The schema of one order in a result file (`orders[i]`). */
-export const orderRecordSchema: z.ZodType<Order, unknown> = z.object({
+export const orderRecordSchema: z.ZodType<OrderRecord, unknown> = z.object({
   orderId: z.string(),
   clientOrderId: z.string(),
   portfolioId: z.string(),
+  // Absent in result files written before Keel recorded it, and for orders nobody in the run placed.
+  strategyId: z.string().optional(),
   sym: z.string(),
   side,
   orderType: z.enum(['LIMIT', 'MARKET']),
@@ -77,11 +73,12 @@ export const orderRecordSchema: z.ZodType<Order, unknown> = z.object({
 });
 
 /** The schema of one fill in a result file (`fills[i]`). */
-export const executionRecordSchema: z.ZodType<Execution, unknown> = z.object({
+export const executionRecordSchema: z.ZodType<FillRecord, unknown> = z.object({
   transactionId: z.string(),
   portfolioId: z.string(),
   orderId: z.string(),
   clientOrderId: z.string(),
+  strategyId: z.string().optional(),
   sym: z.string(),
   side,
   positionSide,
@@ -107,6 +104,8 @@ export const roundTripTradeSchema: z.ZodType<RoundTripTrade, unknown> = z.object
   exitPrice: decimal,
   entryOrderId: z.string(),
   exitOrderId: z.string(),
+  entryStrategyId: z.string().optional(),
+  exitStrategyId: z.string().optional(),
   grossPnl: decimal,
   fees: decimal,
   pnl: decimal,
@@ -122,6 +121,7 @@ const openTrade: z.ZodType<OpenTrade, unknown> = z.object({
   entryTs: z.number(),
   entryPrice: decimal,
   entryOrderId: z.string(),
+  entryStrategyId: z.string().optional(),
   entryFees: decimal,
 });
 
@@ -256,6 +256,9 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   cashFlows: z.array(cashFlow).optional(),
   liquidations: z.array(liquidation).optional(),
   faults: z.array(faultRecord).optional(),
+  // Absent in result files written before Keel recorded algo orders and denied intents.
+  algoOrders: z.array(algoOrderRecordSchema).optional(),
+  denials: z.array(denialRecordSchema).optional(),
 });
 
 /**

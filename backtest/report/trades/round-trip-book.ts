@@ -1,12 +1,14 @@
-import type { Dec, Execution, PositionSide } from '../../../core/model/index.ts';
+import type { Dec, PositionSide } from '../../../core/model/index.ts';
 import { asNumber, D, ONE, positionKey } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
+import type { FillRecord } from '../result/owned-records.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
 
 interface Lot {
   readonly direction: TradeDirection;
   readonly entryTs: number;
   readonly entryOrderId: string;
+  readonly entryStrategyId: string | undefined;
   qty: Dec;
   /** Entry price x quantity summed over the lot's fills; shrinks pro rata with qty. */
   cost: Dec;
@@ -29,6 +31,7 @@ interface ClosingTrade {
   readonly sym: string;
   readonly positionSide: PositionSide;
   readonly exitOrderId: string;
+  readonly exitStrategyId: string | undefined;
   readonly contractSize: Dec;
   qty: Dec;
   entryCost: Dec;
@@ -87,7 +90,7 @@ export class RoundTripBook {
    * Books one fill.
    * @param fill - the next execution, in the order they happened
    */
-  add(fill: Execution): void {
+  add(fill: FillRecord): void {
     const key = positionKey(fill.sym, fill.positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
@@ -131,6 +134,7 @@ export class RoundTripBook {
         direction,
         entryTs: fill.timestamp,
         entryOrderId: fill.orderId,
+        entryStrategyId: fill.strategyId,
         qty: qtyLeft,
         cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
@@ -165,6 +169,7 @@ export class RoundTripBook {
           entryTs: lot.entryTs,
           entryPrice: lot.cost.div(lot.qty),
           entryOrderId: lot.entryOrderId,
+          ...(lot.entryStrategyId === undefined ? {} : { entryStrategyId: lot.entryStrategyId }),
           entryFees: lot.fees,
         });
       }
@@ -189,7 +194,7 @@ export class RoundTripBook {
       : [...folded, ...this.exposed, { from: this.exposedSince, to: end }];
   }
 
-  private closePart(lot: Lot, book: LotBook, fill: Execution, qty: Dec, entryCost: Dec, fees: Dec): void {
+  private closePart(lot: Lot, book: LotBook, fill: FillRecord, qty: Dec, entryCost: Dec, fees: Dec): void {
     const exitCost = fill.price.mul(qty);
     const growing = lot.closing?.get(fill.orderId);
     if (growing === undefined) {
@@ -198,6 +203,7 @@ export class RoundTripBook {
         sym: book.sym,
         positionSide: book.positionSide,
         exitOrderId: fill.orderId,
+        exitStrategyId: fill.strategyId,
         contractSize: this.contractSizeOf(fill.sym) ?? ONE,
         qty,
         entryCost,
@@ -277,6 +283,8 @@ function closedTrade(t: ClosingTrade): RoundTripTrade {
     exitPrice: t.exitCost.div(t.qty),
     entryOrderId: t.lot.entryOrderId,
     exitOrderId: t.exitOrderId,
+    ...(t.lot.entryStrategyId === undefined ? {} : { entryStrategyId: t.lot.entryStrategyId }),
+    ...(t.exitStrategyId === undefined ? {} : { exitStrategyId: t.exitStrategyId }),
     grossPnl,
     fees: t.fees,
     pnl,

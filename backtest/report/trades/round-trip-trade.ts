@@ -24,6 +24,10 @@ export interface RoundTripTrade {
   readonly exitPrice: Dec;
   readonly entryOrderId: string;
   readonly exitOrderId: string;
+  /** The strategy owning the entry order, when known. */
+  readonly entryStrategyId?: string;
+  /** The strategy owning the exit order, when known (`keel` for a backtest's end-of-run close). */
+  readonly exitStrategyId?: string;
   /** (exit - entry) x qty x contract size, sign flipped for SHORT; before fees. */
   readonly grossPnl: Dec;
   /** Fees minus rebates of the entry and exit fills, pro rata to the quantity of this trade. */
@@ -45,6 +49,8 @@ export interface OpenTrade {
   readonly entryTs: number;
   readonly entryPrice: Dec;
   readonly entryOrderId: string;
+  /** The strategy owning the entry order, when known. */
+  readonly entryStrategyId?: string;
   /** Entry fees (minus rebates) pro rata to the open quantity. */
   readonly entryFees: Dec;
 }

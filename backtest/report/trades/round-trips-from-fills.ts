@@ -1,4 +1,5 @@
-import type { Dec, Execution } from '../../../core/model/index.ts';
+import type { Dec } from '../../../core/model/index.ts';
+import type { FillRecord } from '../result/owned-records.ts';
 import { RoundTripBook } from './round-trip-book.ts';
 import type { OpenTrade, RoundTripTrade } from './round-trip-trade.ts';
 
@@ -21,13 +22,14 @@ export interface RoundTrips {
  * partial fills of one order count as one fill, so an order filled in pieces makes one trade, not
  * one per piece. Fees minus rebates are split pro rata to quantity, so the trades' fees always add up to the fills' fees.
  * Holds every closed trade: a long run pairs its fills with a {@link RoundTripBook} instead.
- * @param fills - executions in the order they happened
+ * @param fills - executions in the order they happened (a fill's `strategyId`, when set, names
+ *   the trades' entry and exit strategies)
  * @param options - contract sizes for PnL
  * @returns closed trades in closing order, and the open lots in opening order
  * @example
  * const { closed } = roundTripsFromFills([buy(1, '100'), sell(1, '110')]); // one LONG trade, +10
  */
-export function roundTripsFromFills(fills: Iterable<Execution>, options: RoundTripOptions = {}): RoundTrips {
+export function roundTripsFromFills(fills: Iterable<FillRecord>, options: RoundTripOptions = {}): RoundTrips {
   const closed: RoundTripTrade[] = [];
   const book = new RoundTripBook((trade) => closed.push(trade), options.contractSizeOf);
   for (const fill of fills) book.add(fill);

@@ -1,6 +1,7 @@
 import {
   type BacktestMetrics,
   type BacktestResult,
+  denialSummary,
   formatMoney,
   formatPercent,
   formatStrategyFault,
@@ -158,6 +159,8 @@ export async function backtestCommand(
   const faults = result.faults ?? [];
   const liquidated = liquidationNotice(result, settle);
   const loans = loanLine(result);
+  const denied = denialSummary(result);
+  const denialsCsv = paths.csv.find((path) => path.endsWith('.denials.csv'));
   io.stdout.write(
     [
       `${faults.length > 0 ? '✖' : liquidated === undefined ? '✔' : '⚠'} ${result.meta.title}${result.meta.synthetic ? ' (SYNTHETIC data)' : ''}` +
@@ -171,6 +174,9 @@ export async function backtestCommand(
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
       paidLine(m, settle, loaded.config),
       ...(loans === undefined ? [] : [loans]),
+      ...(denied === undefined
+        ? []
+        : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
       `  result: ${shownPath(paths.json)}`,
       `  report: ${shownPath(paths.html)}`,
       ...eventCacheLines(eventCaches),

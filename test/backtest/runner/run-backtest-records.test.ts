@@ -58,7 +58,13 @@ describe('backtest records kept out of memory', () => {
       expect(spill).toHaveLength(1);
       const files = readdirSync(join(tmp, spill[0]!));
       expect(files).toEqual(expect.arrayContaining(['fills.jsonl', 'orders-main.jsonl', 'trades.jsonl']));
-      expect(files.every((f) => /^(fills|trades|orders-main|orders-late-\d+)\.jsonl$/.test(f))).toBe(true);
+      expect(
+        files.every((f) =>
+          /^(fills|trades|orders-main|orders-late-\d+|algo-orders-main|algo-orders-late-\d+|denials)\.jsonl$/.test(
+            f,
+          ),
+        ),
+      ).toBe(true);
       expect(result.fills.length).toBeGreaterThan(20);
       expect([...result.fills]).toHaveLength(result.fills.length);
       expect([...result.orders]).toHaveLength(result.orders.length);

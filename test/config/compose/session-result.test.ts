@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { nextAlgoOrderRecord } from '../../../backtest/report/index.ts';
 import { EquitySampler } from '../../../backtest/runner/index.ts';
 import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
 import { sessionResult } from '../../../config/compose/session-result.ts';
 import { D } from '../../../core/model/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
 import { aTrade } from '../../kit/kernel-events.ts';
 import { aSessionRecord } from '../../kit/session-records.ts';
@@ -58,5 +60,40 @@ describe("a session result's metrics", () => {
       tradingDaysPerYear: 252,
       periodsPerYear: 252,
     });
+  });
+});
+
+describe("a session result's records", () => {
+  const BTC = 'BINANCE_PERP_BTC_USDT';
+
+  it("carry the session's algo orders and denials, and each trade's entry and exit strategies", () => {
+    const fills = [
+      {
+        ...anExecution({ side: 'BUY', quantity: '1', price: '100', timestamp: 1_000, sym: BTC }),
+        strategyId: 'a',
+      },
+      {
+        ...anExecution({ side: 'SELL', quantity: '1', price: '110', timestamp: 2_000, sym: BTC }),
+        strategyId: 'b',
+      },
+    ];
+    const algoOrders = [nextAlgoOrderRecord(undefined, anAlgoOrder(), 'a')].filter((a) => a !== undefined);
+    const denials = [
+      {
+        ts: 1_500,
+        strategyId: 'b',
+        intentKind: 'placeOrder',
+        ref: 'b-1',
+        sym: BTC,
+        source: 'risk' as const,
+        check: 'maxNotional',
+        reason: 'too big',
+      },
+    ];
+    const result = sessionResult(aSessionRecord({ fills, algoOrders, denials }));
+    expect([...(result.algoOrders ?? [])]).toEqual(algoOrders);
+    expect([...(result.denials ?? [])]).toEqual(denials);
+    expect([...result.trades].map((t) => [t.entryStrategyId, t.exitStrategyId])).toEqual([['a', 'b']]);
+    expect(sessionResult(aSessionRecord()).algoOrders).toBeUndefined();
   });
 });

@@ -40,3 +40,32 @@ describe('paper and live sessions: liquidations', () => {
     );
   });
 });
+
+describe('paper and live sessions: denied intents', () => {
+  it('count them by source and check in the closing summary, pointing at denials.csv', () => {
+    const denial = (check: string, source: 'risk' | 'kernel') => ({
+      ts: 1_000,
+      strategyId: 'pairs',
+      intentKind: 'placeOrder',
+      ref: 'r',
+      source,
+      check,
+      reason: 'no',
+    });
+    const denials = [
+      denial('submitRate', 'risk'),
+      denial('submitRate', 'risk'),
+      denial('kernel.ref', 'kernel'),
+    ];
+    const outcome = {
+      ...outcomeOf(sessionResult(aSessionRecord({ denials }))),
+      outputs: { json: '/tmp/r.json', html: '/tmp/r.html', csv: ['/tmp/r.fills.csv', '/tmp/r.denials.csv'] },
+    };
+    const lines = formatSessionSummary(outcome, false).split('\n');
+    expect(lines[0]).toBe('Session done: 10 events, 1 intents, 0 fills');
+    expect(lines).toContain(
+      '  3 intents denied (risk submitRate 2, kernel kernel.ref 1): /tmp/r.denials.csv',
+    );
+    expect(formatSessionSummary(outcomeOf(sessionResult(aSessionRecord())), false)).not.toContain('denied');
+  });
+});

@@ -92,7 +92,7 @@ describe('risk gate', () => {
       expect(verdict(gate, from(aLimitOrder()), view)).toBe('approved');
       expect(verdict(gate, from(aLimitOrder()), view)).toBe('approved');
       expect(verdict(gate, from(aLimitOrder()), view)).toMatch(
-        /^submitThrottle: .*strategy s1's submit rate of 2 per 1000 ms/,
+        /^submitRate: .*strategy s1's submit rate of 2 per 1000 ms/,
       );
       expect(verdict(gate, from(aLimitOrder(), 's2'), view)).toBe('approved');
       view.time += 500;
@@ -109,8 +109,8 @@ describe('risk gate', () => {
       expect(verdict(gate, from(aLimitOrder({ price: D('100.05') })), view)).toMatch(/^priceOnTick/);
       expect(verdict(gate, from(aLimitOrder()), view)).toBe('approved');
       expect(verdict(gate, from(modify), view)).toBe('approved');
-      expect(verdict(gate, from(modify), view)).toMatch(/^modifyThrottle/);
-      expect(verdict(gate, from(aLimitOrder()), view)).toMatch(/^submitThrottle/);
+      expect(verdict(gate, from(modify), view)).toMatch(/^modifyRate/);
+      expect(verdict(gate, from(aLimitOrder()), view)).toMatch(/^submitRate/);
     });
   });
 

@@ -12,7 +12,11 @@ import {
   toChartPoints,
 } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
-import { aBacktestResult, aBacktestResultWithCashFlows } from '../../../kit/backtest-result-builders.ts';
+import {
+  aBacktestResult,
+  aBacktestResultWithCashFlows,
+  withAlgoOrdersAndDenials,
+} from '../../../kit/backtest-result-builders.ts';
 
 const HOSTILE = `<img src=x onerror="alert(1)">&'`;
 
@@ -298,5 +302,37 @@ describe('HTML report: funding, interest and liquidations', () => {
     expect(formatMoney(D('-3.1'))).toBe('-3.10');
     expect(formatMoney(D('0.000123456789'))).toBe('0.000123457');
     expect(formatMoney(D('12345.678'))).toBe('12345.68');
+  });
+});
+
+describe('HTML report: algo orders and denied intents', () => {
+  const result = withAlgoOrdersAndDenials(aBacktestResult(100), HOSTILE);
+  const html = renderHtmlReport(result, { settleAsset: 'USDT' });
+
+  it('lists each algo order with its trigger, steps and the order it sent, escaped', () => {
+    const section = /<section id="algo-orders">.*?<\/section>/s.exec(html)?.[0] ?? '';
+    expect(section).toContain('<h2>Algo orders (2)</h2>');
+    expect(section).toContain('TP_SL of ');
+    expect(section).toContain('LastPrice ≤ 39000');
+    expect(section).toContain('O-SL');
+    expect(section).toMatch(
+      /NEW 2024-01-01 05:00:00 UTC @44000<br>NEW [^<]* @45000<br>CANCELLED [^<@]*<\/td>/,
+    );
+    expect(section).not.toContain('<img src=x');
+    expect(section).toContain('&lt;img src=x');
+  });
+
+  it('counts and lists the denied intents with strategy, check and reason', () => {
+    const section = /<section id="denials">.*?<\/section>/s.exec(html)?.[0] ?? '';
+    expect(section).toContain('<h2>Denied intents (2)</h2>');
+    expect(section).toContain('<td>submitRate</td>');
+    expect(section).toContain('<td>kernel.ownership</td>');
+    expect(section).not.toContain('<img src=x');
+  });
+
+  it('leaves both out of a result written before Keel recorded them', () => {
+    const old = renderHtmlReport(aBacktestResult(100), { settleAsset: 'USDT' });
+    expect(old).not.toContain('id="algo-orders"');
+    expect(old).not.toContain('id="denials"');
   });
 });

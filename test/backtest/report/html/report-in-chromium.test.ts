@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeHtmlReport } from '../../../../backtest/report/index.ts';
-import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { aBacktestResult, withAlgoOrdersAndDenials } from '../../../kit/backtest-result-builders.ts';
 import { CHROMIUM_PATH, hasChromium, openInChromium } from '../../../kit/headless-chromium.ts';
 import { type RgbaImage, readPng } from '../../../kit/png-reader.ts';
 
@@ -52,9 +52,13 @@ describe('HTML report in headless chromium', () => {
   let brokenPath = '';
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'keel-report-'));
-    reportPath = await writeHtmlReport(aBacktestResult(300), join(dir, 'report.html'), {
-      settleAsset: 'USDT',
-    });
+    reportPath = await writeHtmlReport(
+      withAlgoOrdersAndDenials(aBacktestResult(300)),
+      join(dir, 'report.html'),
+      {
+        settleAsset: 'USDT',
+      },
+    );
     brokenPath = await writeHtmlReport(aBacktestResult(50), join(dir, 'broken.html'), {
       chartLibrarySource: 'throw new Error("chart library failed to load");',
     });

@@ -73,7 +73,7 @@ describe('result files', () => {
     expect(resultToJson(await readResult(paths.json))).toBe(resultToJson(result));
     const trades = (await readFile(paths.trades, 'utf8')).trimEnd().split('\n');
     expect(trades[0]).toBe(
-      'sym,positionSide,direction,status,qty,entryTime,exitTime,entryPrice,exitPrice,grossPnl,fees,pnl,returnPct,durationMs,entryOrderId,exitOrderId',
+      'sym,positionSide,direction,status,qty,entryTime,exitTime,entryPrice,exitPrice,grossPnl,fees,pnl,returnPct,durationMs,entryOrderId,exitOrderId,entryStrategyId,exitStrategyId',
     );
     expect(trades).toHaveLength(1 + result.trades.length + result.openTrades.length);
     expect(trades[1]).toContain(`,${[...result.trades][0]!.pnl.toFixed()},`);
@@ -84,6 +84,28 @@ describe('result files', () => {
     expect(equity[1]).toBe('2024-01-01T00:00:00.000Z,1704067200000,10000,0');
     const orders = (await readFile(paths.orders, 'utf8')).trimEnd().split('\n');
     expect(orders).toHaveLength(1 + result.orders.length);
+  });
+
+  it('read a result file written before algo orders, denials and strategy ids back as it was', async () => {
+    const dir = aTempDir();
+    const old = aBacktestResult();
+    const paths = await writeResultFiles(old, join(dir, 'out'));
+    const text = await readFile(paths.json, 'utf8');
+    expect(text).not.toMatch(/algoOrders|denials|strategyId/);
+    for (const streamAboveBytes of [Number.POSITIVE_INFINITY, 0]) {
+      const back = await readResult(paths.json, { streamAboveBytes });
+      try {
+        expect(back.algoOrders).toBeUndefined();
+        expect(back.denials).toBeUndefined();
+        expect(resultToJson(back)).toBe(text);
+      } finally {
+        back.dispose?.();
+      }
+    }
+    expect(await readFile(paths.algoOrders, 'utf8')).toMatch(/^createTime,updateTime,algoOrderId,[^\n]*\n$/);
+    expect(await readFile(paths.denials, 'utf8')).toBe(
+      'time,ts,strategyId,source,check,intentKind,ref,sym,reason\n',
+    );
   });
 
   it('rebuild the HTML report from a result file alone', async () => {

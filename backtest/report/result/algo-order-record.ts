@@ -1,0 +1,116 @@
+import type {
+  AlgoConditionType,
+  AlgoOrder,
+  AlgoOrderState,
+  AlgoOrderType,
+  Dec,
+  OrderSide,
+  PositionSide,
+  TriggerPriceType,
+} from '../../../core/model/index.ts';
+
+/** The states after which an algo order never changes again. */
+const FINAL_ALGO_STATES: ReadonlySet<AlgoOrderState> = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
+
+/**
+ * @param state - an algo order state
+ * @returns whether the algo order is done (fired, cancelled or failed)
+ */
+export function isFinalAlgoState(state: AlgoOrderState): boolean {
+  return FINAL_ALGO_STATES.has(state);
+}
+
+/**
+ * One step of an algo order's life: a state the venue reported, when, and the trigger, price and
+ * quantity it then had. A NEW after a NEW is a replace (new trigger, price or quantity).
+ */
+export interface AlgoOrderStep {
+  /** The venue's update time, epoch ms. */
+  readonly ts: number;
+  readonly state: AlgoOrderState;
+  readonly triggerPrice: Dec;
+  readonly price: Dec;
+  readonly qty: Dec;
+}
+
+/**
+ * An algo (conditional) order as a result holds it: a standalone trigger order or a take-profit /
+ * stop-loss leg the venue attached to an order, in its last reported state, with its steps and
+ * the order it sent when it fired.
+ */
+export interface AlgoOrderRecord {
+  readonly algoOrderId: string;
+  readonly clientAlgoOrderId: string;
+  readonly portfolioId: string;
+  /** The strategy that placed it (an attached leg: the strategy of its parent order). */
+  readonly strategyId?: string;
+  readonly sym: string;
+  readonly side: OrderSide;
+  /** TRIGGER (placed on its own) or TP_SL (a take-profit / stop-loss leg). */
+  readonly algoOrderType: AlgoOrderType;
+  /** GTE: fires when the trigger price rises to the level; LTE: when it falls to it. */
+  readonly conditionType: AlgoConditionType;
+  readonly triggerType: TriggerPriceType;
+  readonly triggerPrice: Dec;
+  /** Zero = a market order on trigger. */
+  readonly price: Dec;
+  readonly qty: Dec;
+  readonly reduceOnly: boolean;
+  readonly positionSide: PositionSide;
+  /** The last state reported. */
+  readonly state: AlgoOrderState;
+  /** The order it sent when it fired (its `orderId` in the orders). */
+  readonly orderId?: string;
+  /** The order it is a take-profit or stop-loss of. */
+  readonly attachedOrderId?: string;
+  readonly createAt: number;
+  readonly updateAt: number;
+  /** Every state reported, in order. */
+  readonly steps: readonly AlgoOrderStep[];
+}
+
+function sameStep(a: AlgoOrderStep, b: AlgoOrderStep): boolean {
+  return a.state === b.state && a.triggerPrice.eq(b.triggerPrice) && a.price.eq(b.price) && a.qty.eq(b.qty);
+}
+
+/**
+ * Folds an algo order update into its record: a new step when the state, trigger, price or
+ * quantity changed; an update older than the last one, or after the record is final, is ignored
+ * (a duplicate push, a late REST echo), as the kernel ignores it.
+ * @param previous - the record so far, undefined for an algo order not seen before
+ * @param algo - the update as the venue reported it
+ * @param strategyId - the strategy owning it, when known (a known owner is kept otherwise)
+ * @returns the new record, or undefined when the update changes nothing
+ */
+export function nextAlgoOrderRecord(
+  previous: AlgoOrderRecord | undefined,
+  algo: AlgoOrder,
+  strategyId: string | undefined,
+): AlgoOrderRecord | undefined {
+  if (previous !== undefined && (isFinalAlgoState(previous.state) || algo.updateAt < previous.updateAt))
+    return undefined;
+  const step: AlgoOrderStep = {
+    ts: algo.updateAt,
+    state: algo.state,
+    triggerPrice: algo.triggerPrice,
+    price: algo.price,
+    qty: algo.qty,
+  };
+  const steps = previous?.steps ?? [];
+  const last = steps[steps.length - 1];
+  if (
+    previous !== undefined &&
+    last !== undefined &&
+    sameStep(last, step) &&
+    previous.orderId === algo.orderId
+  )
+    return undefined;
+  const owner = strategyId ?? previous?.strategyId;
+  return {
+    ...algo,
+    ...(owner === undefined ? {} : { strategyId: owner }),
+    algoOrderId: algo.algoOrderId || (previous?.algoOrderId ?? ''),
+    createAt: previous?.createAt ?? algo.createAt,
+    steps: last !== undefined && sameStep(last, step) ? steps : [...steps, step],
+  };
+}
