@@ -39,6 +39,7 @@ import {
 } from './rejection-warning.ts';
 import { marketOnly, type RecordedSpan, spanOf, within } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
+import { startingCoinValues, startingEquityOf } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 
@@ -93,8 +94,20 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   const spanMs = await spanOf(options, startTime);
   const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
-
+  const readAhead = async (): Promise<readonly MarketEvent[] | undefined> => {
+    const next = await iterator.next();
+    return next.done ? undefined : next.value;
+  };
   const settleAsset = options.settleAsset ?? 'USDT';
+  const coins = await startingCoinValues(
+    options.startingCoins ?? {},
+    options.instruments,
+    settleAsset,
+    firstBatch,
+    readAhead,
+  );
+  const queued = [...coins.batches];
+
   const instruments =
     options.commission === undefined
       ? options.instruments
@@ -105,7 +118,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     instruments,
     fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
-    startingBalances: { [settleAsset]: options.startingCash },
+    startingBalances: { [settleAsset]: options.startingCash, ...options.startingCoins },
     random: seededRandom(options.seed ?? 1),
     startTime,
   });
@@ -179,7 +192,11 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const finished = kernel.start();
   await seedKernelWithBalances(kernel, sim, startTime);
-  sampler.start(startTime);
+  // Starting coins are worth nothing to the venue before their first price: the start counts them at it.
+  sampler.start(
+    startTime,
+    coins.values.length === 0 ? undefined : startingEquityOf(options.startingCash, coins.values),
+  );
 
   options.progress?.start(spanMs);
   let handled = 0;
@@ -208,8 +225,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     handled += batch.length;
     options.progress?.update(handled, (last?.recvTs ?? startTime) - startTime);
     await yieldToEventLoop();
-    const next = await iterator.next();
-    batch = next.done ? undefined : next.value;
+    batch = queued.shift() ?? (await readAhead());
   }
   // The last sample and bucket close are the equity at the last event, before what arrives later.
   sampler.endOfEvents();
@@ -233,7 +249,16 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   }
   options.progress?.stop();
 
-  const result = assembleResult(options, headers, instruments, sim, records, sampler, settleAsset);
+  const result = assembleResult(
+    options,
+    headers,
+    instruments,
+    sim,
+    records,
+    sampler,
+    settleAsset,
+    coins.values,
+  );
   const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
   const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
   const warnings = [
