@@ -182,11 +182,9 @@ export class EquitySampler {
   /**
    * Records the starting equity, before any event; a sample at the same time replaces it.
    * @param ts - start of the run
-   * @param equity - the starting equity when the venue cannot tell it yet (coins held before
-   *   their first price); the venue's equity now when omitted
    */
-  start(ts: number, equity?: Dec): void {
-    this.first = { ts, equity: equity ?? this.equity() };
+  start(ts: number): void {
+    this.first = { ts, equity: this.equity() };
     this.measure(ts, asNumber(this.first.equity));
     this.built = undefined;
   }

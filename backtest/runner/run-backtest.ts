@@ -39,7 +39,7 @@ import {
 } from './rejection-warning.ts';
 import { marketOnly, type RecordedSpan, spanOf, within } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
-import { startingCoinValues, startingEquityOf } from './starting-coins.ts';
+import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 
@@ -185,18 +185,17 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
-  const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
-    estimate: () => sim.equityEstimate(),
-    snapshot: () => sim.equitySnapshot(),
+  // Events the venue has seen: starting coins count at their first price until it has seen it.
+  let seen = 0;
+  const equity = equitySources(sim, coins.values, () => seen);
+  const sampler = new EquitySampler(sampleMs, equity.exact, {
+    estimate: equity.estimate,
+    snapshot: equity.snapshot,
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
   });
   const finished = kernel.start();
   await seedKernelWithBalances(kernel, sim, startTime);
-  // Starting coins are worth nothing to the venue before their first price: the start counts them at it.
-  sampler.start(
-    startTime,
-    coins.values.length === 0 ? undefined : startingEquityOf(options.startingCash, coins.values),
-  );
+  sampler.start(startTime);
 
   options.progress?.start(spanMs);
   let handled = 0;
@@ -217,6 +216,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
           : event.recvTs,
       );
       sim.onMarket(event);
+      seen++;
       delivery.afterVenue(event);
       sampler.observe(event);
       if (event.kind === 'bar' && event.closed) lastBars.set(event.sym, event);

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
-import { decimalOf } from '../../core/model/index.ts';
+import { asNumber, decimalOf, ZERO } from '../../core/model/index.ts';
 
 /** A coin the run starts holding besides its cash, valued at its instrument's first price. */
 export interface StartingCoinValue {
@@ -11,6 +11,8 @@ export interface StartingCoinValue {
   readonly price: Dec;
   /** Receive time of the event that gave it. */
   readonly ts: number;
+  /** Position of that event in the replay (0 for the first): the venue values the coin once it saw it. */
+  readonly event: number;
 }
 
 /** The starting coins' values, and the batches read ahead to find them (replayed first). */
@@ -58,13 +60,22 @@ export async function startingCoinValues(
   const values: StartingCoinValue[] = [];
   const batches: (readonly MarketEvent[])[] = [];
   let batch: readonly MarketEvent[] | undefined = first;
+  let position = -1;
   while (pending.size > 0 && batch !== undefined) {
     for (const event of batch) {
+      position++;
       const price = priceOf(event);
       if (price === undefined) continue;
       for (const [coin, { qty, syms }] of pending) {
         if (!syms.has(event.sym)) continue;
-        values.push({ coin, qty, sym: event.sym, price: decimalOf(price), ts: event.recvTs });
+        values.push({
+          coin,
+          qty,
+          sym: event.sym,
+          price: decimalOf(price),
+          ts: event.recvTs,
+          event: position,
+        });
         pending.delete(coin);
       }
       if (pending.size === 0) break;
@@ -89,6 +100,58 @@ export async function startingCoinValues(
  */
 export function startingEquityOf(cash: Dec, values: readonly StartingCoinValue[]): Dec {
   return values.reduce((sum, value) => sum.plus(value.qty.mul(value.price)), cash);
+}
+
+/**
+ * What the starting coins the venue cannot value yet are worth: those whose first price is not
+ * among the events it has seen, at that first price. Added to the venue's equity, this makes the
+ * starting equity the cash plus every coin at its first price, and keeps it so (rather than the
+ * coins counting zero) while events of other syms come before that price.
+ * @param values - the starting coins' values
+ * @param seen - how many events the venue has seen
+ * @returns the worth in the account currency (zero once every coin has its price)
+ */
+export function unvaluedCoinWorth(values: readonly StartingCoinValue[], seen: number): Dec {
+  let worth = ZERO;
+  for (const value of values) if (value.event >= seen) worth = worth.plus(value.qty.mul(value.price));
+  return worth;
+}
+
+/** Where a run's equity samples are read (the simulated venue's three equity readings). */
+export interface EquitySources {
+  readonly exact: () => Dec;
+  readonly estimate: () => number;
+  readonly snapshot: () => () => Dec;
+}
+
+/**
+ * The venue's equity readings, plus the starting coins it cannot value yet
+ * ({@link unvaluedCoinWorth}); the venue's own readings when the run starts with cash alone.
+ * @param venue - the simulated venue
+ * @param values - the starting coins' values
+ * @param seen - how many events the venue has seen so far
+ * @returns the readings the equity sampler takes
+ */
+export function equitySources(
+  venue: { equity(): Dec; equityEstimate(): number; equitySnapshot(): () => Dec },
+  values: readonly StartingCoinValue[],
+  seen: () => number,
+): EquitySources {
+  if (values.length === 0)
+    return {
+      exact: () => venue.equity(),
+      estimate: () => venue.equityEstimate(),
+      snapshot: () => venue.equitySnapshot(),
+    };
+  return {
+    exact: () => venue.equity().plus(unvaluedCoinWorth(values, seen())),
+    estimate: () => venue.equityEstimate() + asNumber(unvaluedCoinWorth(values, seen())),
+    snapshot: () => {
+      const exact = venue.equitySnapshot();
+      const worth = unvaluedCoinWorth(values, seen());
+      return () => exact().plus(worth);
+    },
+  };
 }
 
 /** The price the venue marks a sym at right after the event (as `market-state.ts` folds it). */
