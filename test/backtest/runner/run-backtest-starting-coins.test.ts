@@ -9,6 +9,7 @@ import { anInstrument } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
+const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const aTempDir = tempDirsRemovedAfterAll('keel-spot-coins-');
 const ethSpot = anInstrument(ETH, {
@@ -80,6 +81,26 @@ describe('backtest runner: starting with coins besides the cash', () => {
     expect(result.metrics.equityFinal.toFixed()).toBe('14050');
     expect(result.equityCurve.map((s) => s.equity.toFixed())).not.toContain('10000');
     expect(result.meta.runConfig).toMatchObject({ startingEquity: '14000' });
+  });
+
+  it("counts starting ETH at its first price while another sym's bars come before ETH's first one", async () => {
+    const btcFirst = await barsRecordingIn(
+      aTempDir(),
+      [[50_000, 50_100, 49_900, 50_000], ...BARS.map(() => [50_000, 50_000, 50_000, 50_000])],
+      T0 - 60_000,
+      BTC,
+    );
+    const idle = defineStrategy({ name: 'idle', params: z.object({}), state: () => ({}) });
+    const result = await runBacktest({
+      ...barRunOptions(recording, [ethSpot, anInstrument(BTC)], [{ id: 'i', strategy: idle }]),
+      recordings: [btcFirst, recording],
+      startingCoins: { ETH: D(1) },
+    });
+    // The BTC bar closes a minute before ETH's first: the venue cannot value ETH yet, the run does (2000).
+    expect(result.equityCurve[0]?.ts).toBeLessThan(T0 + 60_000);
+    expect(result.equityCurve.every((s) => s.equity.gte(12_000))).toBe(true);
+    expect(result.metrics.equityStart.toFixed()).toBe('12000');
+    expect(result.metrics.equityFinal.toFixed()).toBe('12025');
   });
 
   it('refuses a starting coin no instrument of the run values, naming it', async () => {
