@@ -26,6 +26,7 @@ import { fixedCommissionText } from './commission.ts';
 import { runAnnualizationOf } from './default-annualization.ts';
 import type { EquitySampler } from './equity-sampler.ts';
 import type { OrderJournal } from './order-journal.ts';
+import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
 import { symsNamedBy } from './strategy-syms.ts';
 
 /** What a run writes as it goes, in its spill directory. */
@@ -87,6 +88,7 @@ function recordingDescription(path: string, header: SessionHeader): RecordingDes
  * @param records - what the run wrote as it went
  * @param sampler - the run's equity sampler
  * @param settleAsset - the account currency
+ * @param startingCoins - coins held from the start besides the cash, with the price valuing them
  * @returns the result
  */
 export function assembleResult(
@@ -97,6 +99,7 @@ export function assembleResult(
   records: RunRecords,
   sampler: EquitySampler,
   settleAsset: string,
+  startingCoins: readonly StartingCoinValue[] = [],
 ): BacktestResult {
   const instrumentSyms = instruments.map((s) => s.sym);
   const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
@@ -115,6 +118,7 @@ export function assembleResult(
   const runConfig: { [key: string]: JsonValue } = {
     startingCash: options.startingCash.toFixed(),
     settleAsset,
+    ...startingCoinsConfig(options.startingCash, startingCoins),
     closeAtEnd,
     seed: options.seed ?? 1,
     equitySampleMs: sampler.everyMs,
@@ -141,6 +145,7 @@ export function assembleResult(
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets, or one a day on longer runs: buckets never widen beyond a day) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
     ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
+    ...startingCoinsNotes(options.startingCash, startingCoins, settleAsset),
     ...(options.assumptions ?? []),
   ];
   return {

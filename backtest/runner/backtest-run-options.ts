@@ -27,6 +27,12 @@ export interface BacktestRunOptions {
   /** The account currency; default USDT. */
   readonly settleAsset?: string;
   /**
+   * Coins held from the start besides the cash (`{ ETH: D(10) }`): base coins of the run's spot
+   * or margin instruments, each valued at the first price the data gives an instrument trading it
+   * against `settleAsset` (`starting-coins.ts`); the starting equity, and so the return, count them.
+   */
+  readonly startingCoins?: Readonly<Record<string, Dec>>;
+  /**
    * A flat commission replacing every instrument's maker/taker schedule: a rate of notional,
    * a fixed amount per fill or per order, or a mix (equities). Omitted: the instruments' own schedules.
    */

@@ -43,6 +43,7 @@ import {
 } from './rejection-warning.ts';
 import { marketOnly, type RecordedSpan, spanOf, within } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
+import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 
@@ -97,8 +98,20 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   const spanMs = await spanOf(options, startTime);
   const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
-
+  const readAhead = async (): Promise<readonly MarketEvent[] | undefined> => {
+    const next = await iterator.next();
+    return next.done ? undefined : next.value;
+  };
   const settleAsset = options.settleAsset ?? 'USDT';
+  const coins = await startingCoinValues(
+    options.startingCoins ?? {},
+    options.instruments,
+    settleAsset,
+    firstBatch,
+    readAhead,
+  );
+  const queued = [...coins.batches];
+
   const instruments =
     options.commission === undefined
       ? options.instruments
@@ -109,7 +122,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     instruments,
     fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
-    startingBalances: { [settleAsset]: options.startingCash },
+    startingBalances: { [settleAsset]: options.startingCash, ...options.startingCoins },
     random: seededRandom(options.seed ?? 1),
     startTime,
   });
@@ -190,9 +203,12 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
-  const sampler = new EquitySampler(sampleMs, () => sim.equity(), {
-    estimate: () => sim.equityEstimate(),
-    snapshot: () => sim.equitySnapshot(),
+  // Events the venue has seen: starting coins count at their first price until it has seen it.
+  let seen = 0;
+  const equity = equitySources(sim, coins.values, () => seen);
+  const sampler = new EquitySampler(sampleMs, equity.exact, {
+    estimate: equity.estimate,
+    snapshot: equity.snapshot,
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
   });
   const finished = kernel.start();
@@ -218,6 +234,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
           : event.recvTs,
       );
       sim.onMarket(event);
+      seen++;
       delivery.afterVenue(event);
       sampler.observe(event);
       if (event.kind === 'bar' && event.closed) lastBars.set(event.sym, event);
@@ -226,8 +243,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     handled += batch.length;
     options.progress?.update(handled, (last?.recvTs ?? startTime) - startTime);
     await yieldToEventLoop();
-    const next = await iterator.next();
-    batch = next.done ? undefined : next.value;
+    batch = queued.shift() ?? (await readAhead());
   }
   // The last sample and bucket close are the equity at the last event, before what arrives later.
   sampler.endOfEvents();
@@ -253,7 +269,16 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   }
   options.progress?.stop();
 
-  const result = assembleResult(options, headers, instruments, sim, records, sampler, settleAsset);
+  const result = assembleResult(
+    options,
+    headers,
+    instruments,
+    sim,
+    records,
+    sampler,
+    settleAsset,
+    coins.values,
+  );
   const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
   const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
   const warnings = [

@@ -11,7 +11,7 @@ import { type StrategyRejection, type StrategySlot, wallClock } from '../../core
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-import { type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
+import { accountCurrencyOf, type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
@@ -90,9 +90,11 @@ export async function runConfiguredBacktest(
   const { config } = loaded;
   const backtest = config.backtest;
   if (backtest === undefined) throw new Error(`${loaded.file} has no backtest section`);
-  const [settleAsset, startingCash] = Object.entries(backtest.startingCash)[0] ?? [];
+  const settleAsset = accountCurrencyOf(backtest.startingCash, config.instruments);
+  const startingCash = settleAsset === undefined ? undefined : backtest.startingCash[settleAsset];
   if (settleAsset === undefined || startingCash === undefined)
     throw new Error(`${loaded.file}: backtest.startingCash names no asset`);
+  const startingCoins = Object.entries(backtest.startingCash).filter(([coin]) => coin !== settleAsset);
   const recordings = backtestRecordings(loaded, options.recordings);
   const cached = backtest.eventCache;
   const instruments = specsWithFees(instrumentSpecsOf(config.instruments), backtest.fees);
@@ -118,6 +120,7 @@ export async function runConfiguredBacktest(
     gate: new RiskGate(riskGateConfigOf(config)),
     startingCash,
     settleAsset,
+    ...(startingCoins.length === 0 ? {} : { startingCoins: Object.fromEntries(startingCoins) }),
     ...(backtest.fillModel === undefined ? {} : { fillModel: fillModelOf(backtest.fillModel) }),
     sim: {
       ...(subPortfolioMarkup === undefined ? {} : { subPortfolioMarkup }),
@@ -184,7 +187,8 @@ export async function backtestToFiles(
 ): Promise<BacktestFilesOutcome> {
   const result = await runConfiguredBacktest(loaded, options);
   try {
-    const settleAsset = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? 'USDT';
+    const settleAsset =
+      accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
     const paths = await writeRunOutputs(result, reportPathsOf(loaded.config), settleAsset);
     return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings) };
   } catch (error) {

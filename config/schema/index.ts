@@ -44,6 +44,7 @@ export type { RiskConfig } from './risk-config.ts';
 export { riskConfigSchema, riskGateConfigOf, strategyRiskSchema } from './risk-config.ts';
 export { REDACTED, Secret } from './secret.ts';
 export { fillModelConfigSchema, latencyLegSchema, latencyModelSchema } from './sim-models-config.ts';
+export { accountCurrencyOf, spotBaseCoinsOf } from './starting-cash-check.ts';
 export type { StrategyConfig, StrategySource } from './strategy-config.ts';
 export { strategyConfigSchema, strategySource, strategyUseSchema } from './strategy-config.ts';
 export { timeValue } from './time-value.ts';

@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { backtestConfigSchema } from './backtest-config.ts';
-import {
-  type InstrumentConfig,
-  instrumentConfigSchema,
-  missingSpecFields,
-  settleAssetOf,
-} from './instrument-config.ts';
+import { instrumentConfigSchema, missingSpecFields } from './instrument-config.ts';
 import {
   loggingConfigSchema,
   metricsConfigSchema,
@@ -16,6 +11,7 @@ import {
 import { paperConfigSchema } from './paper-config.ts';
 import { portfoliosConfigSchema } from './portfolio-config.ts';
 import { riskConfigSchema } from './risk-config.ts';
+import { checkStartingCash } from './starting-cash-check.ts';
 import { strategyConfigSchema } from './strategy-config.ts';
 import { venueConfigSchema } from './venue-config.ts';
 
@@ -97,7 +93,10 @@ export const keelConfigSchema = z
       });
     }
     if (config.mode === 'backtest' && config.backtest !== undefined)
-      checkAccountCurrency(ctx, config.backtest.startingCash, config.instruments);
+      checkStartingCash(ctx, 'backtest', config.backtest.startingCash, config.instruments);
+    // The paper venue keeps a balance per coin: only the coins it can value are checked there.
+    if (config.mode === 'paper' && config.paper !== undefined)
+      checkStartingCash(ctx, 'paper', config.paper.startingCash, config.instruments, false);
     const portfolios = new Set([config.portfolios.main, ...config.portfolios.subs.map((p) => p.id)]);
     config.strategies.forEach((strategy, index) => {
       if (strategy.portfolio !== undefined && !portfolios.has(strategy.portfolio)) {
@@ -110,40 +109,6 @@ export const keelConfigSchema = z
       }
     });
   });
-
-/**
- * A backtest keeps one account in one currency: its starting cash names one asset, and every
- * instrument settles in it (Keel values no asset in another, so USD PnL added to a USDT account,
- * or cash left out, would be wrong without a word).
- */
-function checkAccountCurrency(
-  ctx: z.RefinementCtx,
-  startingCash: Readonly<Record<string, unknown>>,
-  instruments: readonly InstrumentConfig[],
-): void {
-  const coins = Object.keys(startingCash);
-  if (coins.length > 1) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['backtest', 'startingCash'],
-      message: `names ${coins.length} assets (${coins.join(', ')}), but a backtest account has one currency: keep the one the instruments settle in`,
-      input: startingCash,
-    });
-    return;
-  }
-  const [coin] = coins;
-  if (coin === undefined) return;
-  instruments.forEach((instrument, index) => {
-    const settle = settleAssetOf(instrument);
-    if (settle === undefined || settle === coin) return;
-    ctx.addIssue({
-      code: 'custom',
-      path: ['instruments', index],
-      message: `${instrument.sym} settles in ${settle}, but backtest.startingCash is in ${coin}: give the cash in ${settle}, or set overrides.settleAsset: ${coin} to count ${settle} as ${coin} one for one`,
-      input: instrument.sym,
-    });
-  });
-}
 
 function flagDuplicates(
   ctx: z.RefinementCtx,

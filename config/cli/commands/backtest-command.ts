@@ -15,6 +15,7 @@ import { missingRecordingOptions, missingRecordingProblems } from '../../compose
 import { shownPath } from '../../compose/shown-path.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
+import { accountCurrencyOf } from '../../schema/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -155,7 +156,8 @@ export async function backtestCommand(
   }
   const { result, paths, eventCaches } = outcome;
   const m = result.metrics;
-  const settle = Object.keys(loaded.config.backtest?.startingCash ?? {})[0] ?? '';
+  const settle =
+    accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? '';
   const faults = result.faults ?? [];
   const liquidated = liquidationNotice(result, settle);
   const loans = loanLine(result);

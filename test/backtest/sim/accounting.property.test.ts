@@ -13,10 +13,11 @@ function replay(
   fillModel: FillModelName,
   balance: string,
   instruments?: InstrumentSpec[],
+  startingCoins: Readonly<Record<string, Dec>> = {},
 ) {
   const t = aSim({
     fillModel,
-    startingBalances: { USDT: D(balance) },
+    startingBalances: { USDT: D(balance), ...startingCoins },
     ...(instruments ? { instruments } : {}),
   });
   let lo = Number.POSITIVE_INFINITY;
@@ -168,6 +169,63 @@ describe('sim venue: accounting identity on spot holdings (property)', () => {
       await fc.assert(
         fc.asyncProperty(arbitrarySession(), fc.constantFrom('1000', '1000000'), (steps, balance) =>
           spotIdentityHolds(steps, model, balance),
+        ),
+        { numRuns: 150 },
+      );
+    });
+  }
+});
+
+/** As {@link spotIdentityHolds}, for an account starting with ETH besides its USDT (a run's starting coins). */
+async function spotIdentityWithStartingEth(
+  steps: readonly SimStep[],
+  fillModel: FillModelName,
+  balance: string,
+  startEth: string,
+) {
+  const { t, outOfRange } = replay(
+    onSpot(steps),
+    fillModel,
+    balance,
+    [anInstrument(ETH, { defaultLeverage: D(1) })],
+    { ETH: D(startEth) },
+  );
+  expect(outOfRange).toEqual([]);
+  const fills = t.of('execution').map((e) => e.execution);
+  const snapshot = await t.sim.snapshot();
+  const sum = (values: Dec[]) => values.reduce((a, b) => a.plus(b), ZERO);
+  const realized = sum(fills.map((f) => f.rpnl));
+  const fees = sum(fills.map((f) => f.fee.minus(f.rebate)));
+  const unrealized = sum(snapshot.positions.map((p) => p.unrealizedPNL));
+  const coin = (name: string) => snapshot.assets.find((a) => a.coin === name)?.balance ?? ZERO;
+  const held = sum(snapshot.positions.map((p) => p.positionQty));
+  const close = (a: Dec, b: Dec) =>
+    expect(a.minus(b).abs().lte('1e-20'), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  // the ETH balance is the starting ETH plus what the run's trades bought (the holding may be
+  // short of the start, down to selling every starting coin), never below zero
+  expect(coin('ETH').toFixed()).toBe(D(startEth).plus(held).toFixed());
+  expect(coin('ETH').gte(0)).toBe(true);
+  const mark = snapshot.positions[0]?.markPrice;
+  if (mark !== undefined && !mark.isZero()) {
+    // USDT + ETH at the mark == starting USDT + starting ETH at the mark + realized + unrealized - fees
+    const start = D(balance).plus(D(startEth).mul(mark));
+    close(coin('USDT').plus(coin('ETH').mul(mark)), start.plus(realized).plus(unrealized).minus(fees));
+    close(t.sim.equity(), coin('USDT').plus(coin('ETH').mul(mark)));
+  }
+  const tradeCash = sum(fills.map((f) => f.quantity.mul(f.price).mul(f.side === 'BUY' ? -1 : 1)));
+  close(coin('USDT'), D(balance).plus(tradeCash).minus(fees));
+  for (const { order } of t.of('order')) expect(order.executedQty.lte(order.orderQty)).toBe(true);
+}
+
+describe('sim venue: accounting identity on spot holdings with starting coins (property)', () => {
+  for (const model of ['touch', 'queue'] as const) {
+    it(`keeps USDT + ETH at the mark = start (ETH at the mark) + realized + unrealized - fees, selling starting ETH but never more (${model})`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          arbitrarySession(),
+          fc.constantFrom('1000', '1000000'),
+          fc.constantFrom('0.5', '3', '50'),
+          (steps, balance, startEth) => spotIdentityWithStartingEth(steps, model, balance, startEth),
         ),
         { numRuns: 150 },
       );

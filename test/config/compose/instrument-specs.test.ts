@@ -88,7 +88,7 @@ describe('instrument specs of a backtest or paper run', () => {
     );
   });
 
-  it('refuses a backtest whose cash is in several assets, or in another asset than an instrument settles in', () => {
+  it('refuses a backtest whose cash holds another coin than its currency and spot base coins, or is in another asset than an instrument settles in', () => {
     const twoCoins = parseConfigText(BACKTEST_YAML.replace('{ USDT: 1000 }', '{ USDT: 1000, USD: 500 }'), {
       file: 'bt.yaml',
       env: {},
@@ -96,7 +96,9 @@ describe('instrument specs of a backtest or paper run', () => {
     expect(twoCoins.ok).toBe(false);
     if (!twoCoins.ok) {
       expect(twoCoins.problems[0]).toMatchObject({ path: ['backtest', 'startingCash'], line: 13 });
-      expect(twoCoins.problems[0]?.message).toContain('names 2 assets (USDT, USD)');
+      expect(twoCoins.problems[0]?.message).toContain(
+        'names USD besides USDT, the account currency every instrument settles in',
+      );
     }
     const equity = parsed('  - BINANCE_PERP_BTC_USDT\n  - US_EQUITY_SPY');
     expect(equity.ok).toBe(false);

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../../config/loader/index.ts';
+import { accountCurrencyOf } from '../../../config/schema/index.ts';
+import { BACKTEST_YAML, replaceLine } from '../../kit/config-texts.ts';
+
+/** A backtest config trading these instruments (YAML list items) from this starting cash. */
+function backtestOf(instruments: string, cash: string) {
+  const text = replaceLine(BACKTEST_YAML, '  - BINANCE_PERP_BTC_USDT', instruments).replace(
+    '{ USDT: 1000 }',
+    cash,
+  );
+  return parseConfigText(text, { file: 'bt.yaml', env: {} });
+}
+
+const PAPER_YAML = `mode: paper
+instruments:
+  - OKX_SPOT_ETH_USDT
+strategies:
+  - id: g
+    use: grid
+    params: { sym: OKX_SPOT_ETH_USDT }
+paper:
+  source: { kind: synthetic, seed: 1 }
+  startingCash: { USDT: 1000, BTC: 1 }
+`;
+
+describe('starting cash of a backtest', () => {
+  it('takes the base coin of a spot instrument of the run besides the account currency', () => {
+    const result = backtestOf('  - OKX_SPOT_ETH_USDT', '{ USDT: 100000, ETH: 10 }');
+    expect(result.ok ? [] : result.problems.map((p) => p.message)).toEqual([]);
+    if (result.ok) {
+      expect(result.config.backtest?.startingCash.ETH?.toFixed()).toBe('10');
+      expect(accountCurrencyOf(result.config.backtest?.startingCash ?? {}, result.config.instruments)).toBe(
+        'USDT',
+      );
+    }
+  });
+
+  it('finds the account currency wherever the coins come in the YAML', () => {
+    const result = backtestOf('  - OKX_SPOT_ETH_USDT', '{ ETH: 10, USDT: 100000 }');
+    expect(result.ok).toBe(true);
+    if (result.ok)
+      expect(accountCurrencyOf(result.config.backtest?.startingCash ?? {}, result.config.instruments)).toBe(
+        'USDT',
+      );
+  });
+
+  it('refuses a coin no spot or margin instrument of the run trades, naming backtest.startingCash, its line and the allowed coins', () => {
+    const result = backtestOf('  - OKX_SPOT_ETH_USDT', '{ USDT: 100000, BTC: 1 }');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems).toHaveLength(1);
+      expect(result.problems[0]).toMatchObject({ path: ['backtest', 'startingCash'], line: 13 });
+      expect(result.problems[0]?.message).toContain(
+        'names BTC besides USDT, the account currency every instrument settles in: it may also hold the base coin of a spot or margin instrument of the run (ETH)',
+      );
+    }
+  });
+
+  it('refuses a base coin of a perpetual: a perpetual trades no coin', () => {
+    const result = backtestOf('  - BINANCE_PERP_BTC_USDT', '{ USDT: 1000, BTC: 1 }');
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems[0]).toMatchObject({ path: ['backtest', 'startingCash'], line: 13 });
+      expect(result.problems[0]?.message).toContain(
+        'no instrument of the run is a spot or margin one, so it may hold no other coin',
+      );
+    }
+  });
+});
+
+describe('starting cash of a paper run', () => {
+  it('refuses a coin the paper venue could not value, as a backtest does', () => {
+    const result = parseConfigText(PAPER_YAML, { file: 'paper.yaml', env: {} });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems[0]).toMatchObject({ path: ['paper', 'startingCash'], line: 10 });
+      expect(result.problems[0]?.message).toContain('names BTC besides USDT');
+    }
+    const eth = parseConfigText(PAPER_YAML.replace('BTC: 1', 'ETH: 1'), { file: 'paper.yaml', env: {} });
+    expect(eth.ok ? [] : eth.problems.map((p) => p.message)).toEqual([]);
+  });
+});
