@@ -1,13 +1,4 @@
-import type {
-  AlgoConditionType,
-  AlgoOrder,
-  AlgoOrderState,
-  AlgoOrderType,
-  Dec,
-  OrderSide,
-  PositionSide,
-  TriggerPriceType,
-} from '../../../core/model/index.ts';
+import type { AlgoOrder, AlgoOrderState, Dec } from '../../../core/model/index.ts';
 
 /** The states after which an algo order never changes again. */
 const FINAL_ALGO_STATES: ReadonlySet<AlgoOrderState> = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
@@ -38,33 +29,9 @@ export interface AlgoOrderStep {
  * stop-loss leg the venue attached to an order, in its last reported state, with its steps and
  * the order it sent when it fired.
  */
-export interface AlgoOrderRecord {
-  readonly algoOrderId: string;
-  readonly clientAlgoOrderId: string;
-  readonly portfolioId: string;
+export interface AlgoOrderRecord extends AlgoOrder {
   /** The strategy that placed it (an attached leg: the strategy of its parent order). */
   readonly strategyId?: string;
-  readonly sym: string;
-  readonly side: OrderSide;
-  /** TRIGGER (placed on its own) or TP_SL (a take-profit / stop-loss leg). */
-  readonly algoOrderType: AlgoOrderType;
-  /** GTE: fires when the trigger price rises to the level; LTE: when it falls to it. */
-  readonly conditionType: AlgoConditionType;
-  readonly triggerType: TriggerPriceType;
-  readonly triggerPrice: Dec;
-  /** Zero = a market order on trigger. */
-  readonly price: Dec;
-  readonly qty: Dec;
-  readonly reduceOnly: boolean;
-  readonly positionSide: PositionSide;
-  /** The last state reported. */
-  readonly state: AlgoOrderState;
-  /** The order it sent when it fired (its `orderId` in the orders). */
-  readonly orderId?: string;
-  /** The order it is a take-profit or stop-loss of. */
-  readonly attachedOrderId?: string;
-  readonly createAt: number;
-  readonly updateAt: number;
   /** Every state reported, in order. */
   readonly steps: readonly AlgoOrderStep[];
 }
