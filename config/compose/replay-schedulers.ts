@@ -1,4 +1,4 @@
-import { type Scheduler, VirtualClock } from '../../core/kernel/index.ts';
+import { type Scheduler, timerScheduler, VirtualClock } from '../../core/kernel/index.ts';
 
 /*
  * The clocks of a paper session on the embedded paper venue: the session's time is the replay's
@@ -46,24 +46,5 @@ export function pacedReplayScheduler(start: number, replayNow: () => number, spe
     latest = Math.max(latest, replayNow());
     return latest;
   };
-  let pending: ReturnType<typeof setTimeout> | undefined;
-  return {
-    clock: { now },
-    followsEventTime: false,
-    advanceTo(): void {},
-    wakeAt(at: number, wake: () => void): void {
-      if (pending !== undefined) clearTimeout(pending);
-      pending = setTimeout(
-        () => {
-          pending = undefined;
-          wake();
-        },
-        Math.max(0, (at - now()) / speed),
-      );
-    },
-    cancelWake(): void {
-      if (pending !== undefined) clearTimeout(pending);
-      pending = undefined;
-    },
-  };
+  return timerScheduler({ now }, speed);
 }

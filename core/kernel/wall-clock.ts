@@ -14,13 +14,24 @@ export const wallClock: Clock = {
 
 /**
  * The live scheduler: time is wall time and a real timer wakes the kernel for strategy timers.
- * One pending wake-up at a time (the kernel always asks for its earliest timer).
  * @returns a scheduler on wall time
  */
 export function wallScheduler(): Scheduler {
+  return timerScheduler(wallClock);
+}
+
+/**
+ * A scheduler woken by real timers: time is `clock`'s, taken to run at `speed` times the wall
+ * clock, so a wake-up due at `at` is armed (at - now) / speed wall milliseconds ahead. One pending
+ * wake-up at a time (the kernel always asks for its earliest timer).
+ * @param clock - the scheduler's time (the wall clock, or a paper replay's running time)
+ * @param speed - how much faster than the wall clock that time runs (default 1)
+ * @returns the scheduler
+ */
+export function timerScheduler(clock: Clock, speed = 1): Scheduler {
   let pending: ReturnType<typeof setTimeout> | undefined;
   return {
-    clock: wallClock,
+    clock,
     followsEventTime: false,
     advanceTo(): void {},
     wakeAt(at: number, wake: () => void): void {
@@ -30,7 +41,7 @@ export function wallScheduler(): Scheduler {
           pending = undefined;
           wake();
         },
-        Math.max(0, at - Date.now()),
+        Math.max(0, (at - clock.now()) / speed),
       );
     },
     cancelWake(): void {
