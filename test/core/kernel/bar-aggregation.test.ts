@@ -151,18 +151,20 @@ function aFiveMinuteFeedBar(openTime: number, ohlcv: readonly [number, number, n
   };
 }
 
+/** Six 1m OHLCV bars: the first five make the 5m bar [0, 5m) of open 100, high 104, low 97, close 100, volume 15. */
+const minutes: readonly [number, number, number, number, number][] = [
+  [100, 102, 99, 101, 1],
+  [101, 104, 100, 103, 2],
+  [103, 103, 97, 98, 3],
+  [98, 100, 98, 99, 4],
+  [99, 101, 99, 100, 5],
+  [100, 100, 96, 97, 6],
+];
+
 describe('bars aggregated from finer feed bars', () => {
   it('builds 5m bars from 1m klines and closes each with the 1m bar that ends it', () => {
     const bars: BarEvent[] = [];
     const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
-    const minutes: [number, number, number, number, number][] = [
-      [100, 102, 99, 101, 1],
-      [101, 104, 100, 103, 2],
-      [103, 103, 97, 98, 3],
-      [98, 100, 98, 99, 4],
-      [99, 101, 99, 100, 5],
-      [100, 100, 96, 97, 6],
-    ];
     for (const [i, ohlcv] of minutes.slice(0, 4).entries()) kernel.push(aFeedBar(i * 60_000, ohlcv));
     expect(bars).toEqual([]);
     kernel.push(aFeedBar(240_000, minutes[4]!));
@@ -203,14 +205,6 @@ describe('bars aggregated from finer feed bars', () => {
   it('builds whole 5m bars from 1m klines that arrive after their close, with other events in between', () => {
     const bars: BarEvent[] = [];
     const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
-    const minutes: [number, number, number, number, number][] = [
-      [100, 102, 99, 101, 1],
-      [101, 104, 100, 103, 2],
-      [103, 103, 97, 98, 3],
-      [98, 100, 98, 99, 4],
-      [99, 101, 99, 100, 5],
-      [100, 100, 96, 97, 6],
-    ];
     for (const [i, ohlcv] of minutes.entries()) {
       const end = (i + 1) * 60_000;
       // A quote just past the minute's end, then the kline received 6 ms after its close.
