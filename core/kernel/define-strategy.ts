@@ -43,6 +43,11 @@ export interface StrategyHooks<P, S> {
   readonly onFill?: (ctx: StrategyContext<P, S>, fill: Execution) => IntentOutput;
   readonly onPosition?: (ctx: StrategyContext<P, S>, position: Position) => IntentOutput;
   readonly onTimer?: (ctx: StrategyContext<P, S>, timer: TimerEvent) => IntentOutput;
+  /**
+   * An intent that did not take effect: denied by the kernel or the risk gate, or a modify,
+   * cancel or other command the venue refused (`source: 'venue'`). A new order the venue refuses
+   * comes to `onOrder` as a REJECTED update instead.
+   */
   readonly onDenied?: (ctx: StrategyContext<P, S>, denial: IntentDenied) => IntentOutput;
   /** Last call: intents returned here (e.g. cancels) are still sent. */
   readonly onStop?: (ctx: StrategyContext<P, S>) => IntentOutput;
