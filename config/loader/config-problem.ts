@@ -11,6 +11,8 @@ export interface ConfigProblem {
   readonly subject: string;
   /** The rest of the sentence, e.g. `must be positive`. */
   readonly message: string;
+  /** The message is a sentence of its own (a schema's own rule), set off from the subject by a colon. */
+  readonly standalone?: boolean;
   /** `config.yaml:14:7`, `--set strategies.0.params.fast=x`, or '' when the subject says it all. */
   readonly where: string;
   /** 1-based line, when the problem has a place in the file. */
@@ -26,7 +28,7 @@ export interface ConfigProblem {
  * @returns the sentence, without a trailing newline
  */
 export function formatConfigProblem(problem: ConfigProblem): string {
-  const sentence = `✖ ${problem.subject} ${problem.message}`;
+  const sentence = `✖ ${problem.subject}${problem.standalone === true ? ':' : ''} ${problem.message}`;
   if (problem.where === '') return sentence;
   return problem.path.length === 0
     ? `${sentence} (${problem.where})`

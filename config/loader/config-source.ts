@@ -98,10 +98,17 @@ export class ConfigSource {
    * @param path - the field
    * @param message - the sentence after the subject
    * @param at - point at the key or the value
+   * @param standalone - the message is a sentence of its own, set off by a colon
    * @returns the problem
    */
-  problem(path: YamlPath, message: string, at: 'key' | 'value' = 'value'): ConfigProblem {
-    return { path, subject: subjectOf(path), message, ...this.where(path, at) };
+  problem(path: YamlPath, message: string, at: 'key' | 'value' = 'value', standalone = false): ConfigProblem {
+    return {
+      path,
+      subject: subjectOf(path),
+      message,
+      ...(standalone ? { standalone } : {}),
+      ...this.where(path, at),
+    };
   }
 
   /**

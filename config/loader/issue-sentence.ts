@@ -8,10 +8,18 @@ export interface IssueSentence {
   readonly message: string;
   /** Point at the key (unknown or malformed keys) rather than the value. */
   readonly at: 'key' | 'value';
+  /**
+   * The schema's own message is a sentence of its own ("fast must be shorter than slow"), not
+   * the rest of one that starts with the field's name: shown after a colon.
+   */
+  readonly standalone: boolean;
 }
 
 /** zod's stock messages start like this; a schema's own messages are sentences already. */
 const STOCK_MESSAGE = /^(Invalid|Too (small|big)|Unrecognized|Expected)/;
+
+/** An own message that goes on from the field's name: "must be ...", "names ...", "repeats ...". */
+const GOES_ON = /^(is|are|must|should|has|have|needs?|names?|cannot|can|may|does|gives?|lists?|repeats)\b/;
 
 /**
  * Turns zod issues into sentences a user can act on: "is required", "must be a number, not the
@@ -35,7 +43,12 @@ export function issueSentences(
       for (const key of issue.keys) {
         const suggestion = closestKey(key, known);
         const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
-        out.push({ path: [...path, key], message: `is not a known key${hint}`, at: 'key' });
+        out.push({
+          path: [...path, key],
+          message: `is not a known key${hint}`,
+          at: 'key',
+          standalone: false,
+        });
       }
     } else if (issue.code === 'invalid_union' && enteredBranch(issue) !== undefined) {
       const branch = enteredBranch(issue) ?? [];
@@ -46,9 +59,12 @@ export function issueSentences(
         path,
         message: `is not a valid key: it ${inner ? messageOf(inner) : 'is malformed'}`,
         at: 'key',
+        standalone: false,
       });
     } else {
-      out.push({ path, message: messageOf(issue), at: 'value' });
+      const message = messageOf(issue);
+      const own = !STOCK_MESSAGE.test(issue.message) && message === issue.message;
+      out.push({ path, message, at: 'value', standalone: own && !GOES_ON.test(message) });
     }
   }
   return out;

@@ -54,7 +54,7 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
           (issue) =>
             !early.some((problem) => problem.path.length > 0 && isPathPrefix(problem.path, issue.path)),
         )
-        .map((issue) => source.problem(issue.path, issue.message, issue.at));
+        .map((issue) => source.problem(issue.path, issue.message, issue.at, issue.standalone));
   const problems = [...early, ...late];
   if (problems.length > 0 || !parsed.success) return { ok: false, problems: sortByPlace(problems) };
   return { ok: true, config: parsed.data, source };

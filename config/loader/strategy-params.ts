@@ -64,7 +64,7 @@ export function validateStrategyParams(
       if (parsed.error.issues.some((issue) => issue.code !== 'custom')) constraintsOnly = false;
       const keys = knownKeysOf(definition.params);
       for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'], keys)) {
-        problems.push(loaded.source.problem(issue.path, issue.message, issue.at));
+        problems.push(loaded.source.problem(issue.path, issue.message, issue.at, issue.standalone));
       }
       return;
     }

@@ -5,7 +5,9 @@ import { issueSentences } from '../../../config/loader/index.ts';
 function sentencesOf(schema: z.ZodType, value: unknown): string[] {
   const parsed = schema.safeParse(value, { reportInput: true });
   if (parsed.success) return [];
-  return issueSentences(parsed.error.issues, ['params']).map((s) => `${s.path.join('.')} ${s.message}`);
+  return issueSentences(parsed.error.issues, ['params']).map(
+    (s) => `${s.path.join('.')}${s.standalone ? ':' : ''} ${s.message}`,
+  );
 }
 
 describe('config issue sentences', () => {
@@ -15,5 +17,16 @@ describe('config issue sentences', () => {
     expect(sentencesOf(schema, { side: 'HOLD' })).toEqual([
       'params.side must be "BUY" or "SELL", not the string "HOLD"',
     ]);
+  });
+
+  it("sets a schema's own sentence off from the field, and lets one that goes on from it follow", () => {
+    const schema = z
+      .object({ fast: z.number(), slow: z.number() })
+      .refine((p) => p.fast < p.slow, { message: 'fast must be shorter than slow', path: ['fast'] })
+      .refine((p) => p.slow < 100, { message: 'must be under 100', path: ['slow'] });
+    expect(sentencesOf(schema, { fast: 9, slow: 8 })).toEqual([
+      'params.fast: fast must be shorter than slow',
+    ]);
+    expect(sentencesOf(schema, { fast: 1, slow: 200 })).toEqual(['params.slow must be under 100']);
   });
 });

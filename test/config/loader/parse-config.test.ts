@@ -79,7 +79,7 @@ describe('config parsing', () => {
     const text = replaceLine(BACKTEST_YAML, '  - BINANCE_PERP_BTC_USDT', '  - BINANCE_FUTURES_BTC_USDT');
     const [line, ...rest] = lines(parseBacktest(text));
     expect(rest).toEqual([]);
-    expect(line).toMatch(/^✖ instruments\[0\] sym "BINANCE_FUTURES_BTC_USDT": unknown business FUTURES/);
+    expect(line).toMatch(/^✖ instruments\[0\]: sym "BINANCE_FUTURES_BTC_USDT": unknown business FUTURES/);
     expect(line).toMatch(/→ at instruments\[0\] \(bt\.yaml:3:5\)$/);
   });
 
