@@ -107,7 +107,7 @@ export function mayLiquidateWithin(
   low: number,
   high: number,
 ): boolean {
-  if (state.positions.size === 0 || !Number.isNaN(market.mark)) return false;
+  if ((state.positions.size === 0 && state.loans.size === 0) || !Number.isNaN(market.mark)) return false;
   const line = riskLineOf(state, sym, market.last);
   if (line === undefined) return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
   if (Number.isNaN(line.equity)) return false;

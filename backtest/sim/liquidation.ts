@@ -1,90 +1,65 @@
-import type {
-  Dec,
-  LiquidationEventType,
-  LiquidationNodeType,
-  LiquidationPositionSnapshot,
-} from '../../core/model/index.ts';
+import type { Dec, LiquidationEventType, LiquidationNodeType } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
 import { cancelAlgo } from './algo-orders.ts';
-import { executeFill, finishOrder } from './fills.ts';
-import { freeOrderRef } from './generated-refs.ts';
-import { equityOf, liqPriceOf, maintenanceMargin, markOf, unrealizedPnl } from './margin.ts';
-import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
-import { publishBalances, publishOrder } from './publish.ts';
-import type { SimOrder } from './sim-order.ts';
+import { finishOrder } from './fills.ts';
+import {
+  fillLiquidationOrder,
+  type LiquidationOrder,
+  placeClose,
+  placeLoanTrade,
+  snapshotOf,
+} from './liquidation-orders.ts';
+import { chooseVictims } from './liquidation-victims.ts';
+import { repayInLiquidation } from './loans.ts';
+import { equityOf, maintenanceMargin, unrealizedPnl } from './margin.ts';
+import { isLive } from './order-factory.ts';
+import { publishBalances } from './publish.ts';
 import type { SimPosition } from './sim-position.ts';
 import { emit, nextId, type SimState } from './sim-state.ts';
-
-function snapshotOf(state: SimState, position: SimPosition): LiquidationPositionSnapshot {
-  return {
-    sym: position.sym,
-    positionSide: position.positionSide,
-    positionQty: position.qty,
-    avgPrice: position.avgPrice,
-    markPrice: markOf(state, position),
-    liqPrice: liqPriceOf(state, position),
-  };
-}
 
 function openPositions(state: SimState): SimPosition[] {
   return [...state.positions.values()].filter((p) => !p.qty.isZero());
 }
 
-/**
- * Chooses what to liquidate: positions by maintenance margin, largest first, until the rest is
- * covered by equity after the liquidation fees (closing at mark changes equity only by the fee).
- */
-function chooseVictims(state: SimState, positions: readonly SimPosition[]): SimPosition[] {
-  const ranked = positions
-    .map((position) => {
-      const spec = state.opts.instruments.get(position.sym);
-      const notional = position.qty
-        .abs()
-        .mul(spec?.contractSize ?? 1)
-        .mul(markOf(state, position));
-      return {
-        position,
-        mm: notional.mul(state.opts.mmrOf(position.sym)),
-        fee: notional.mul(spec?.liquidationFee ?? ZERO),
-      };
-    })
-    .sort((a, b) => b.mm.comparedTo(a.mm));
-  let equity = equityOf(state);
-  let mm = maintenanceMargin(state);
-  const victims: SimPosition[] = [];
-  for (const { position, mm: positionMM, fee } of ranked) {
-    if (equity.gte(mm) && victims.length > 0) break;
-    victims.push(position);
-    equity = equity.minus(fee);
-    mm = mm.minus(positionMM);
-  }
-  return victims;
+/** The open spot holdings of the given syms (those the loan repayments trade). */
+function holdingsOn(state: SimState, syms: ReadonlySet<string>): SimPosition[] {
+  if (syms.size === 0) return [];
+  return [...state.holdings.values()].filter((h) => syms.has(h.sym) && !h.qty.isZero());
+}
+
+/** The open margin positions, then the open spot holdings of the given syms. */
+function openPositionsAndHoldings(state: SimState, syms: ReadonlySet<string>): SimPosition[] {
+  return [...openPositions(state), ...holdingsOn(state, syms)];
 }
 
 /**
- * Runs the venue's liquidation process when equity has fallen below maintenance margin. Node by
- * node (Keel's names, core/model LIQUIDATION_NODE_TYPES) it reports a LiquidationEvent snapshot:
- * TRIGGERED, ORDERS_CANCELLED, ALGO_ORDERS_CANCELLED, LOANS_FROZEN, POSITIONS_TAKEN_OVER,
- * LIQUIDATION_ORDERS_PLACED, LIQUIDATION_ORDERS_FILLED, ADL_EXECUTED, FINISHED. Liquidation orders
- * fill at the mark price and pay the instrument's liquidation fee instead of a trading fee; each
- * archived one is a LiquidationPosition record, sent on both the portfolio's and the main
- * account's (byUser) channels. The simulated market has no counterparties to deleverage: the
- * ADL_EXECUTED node reports the ranks but executes nothing, and a negative equity left after
- * liquidation stays on the account (no insurance fund; Keel's choice, the conservative one).
+ * Runs the venue's liquidation process when equity has fallen below maintenance margin (margin
+ * positions' and loans'). Node by node (Keel's names, core/model LIQUIDATION_NODE_TYPES) it
+ * reports a LiquidationEvent snapshot: TRIGGERED, ORDERS_CANCELLED, ALGO_ORDERS_CANCELLED,
+ * LOANS_FROZEN (borrow and repay commands are refused with 406021 until it ends),
+ * POSITIONS_TAKEN_OVER, LIQUIDATION_ORDERS_PLACED, LIQUIDATION_ORDERS_FILLED, ADL_EXECUTED,
+ * FINISHED. It takes over margin positions and loans, largest maintenance margin first, until the
+ * rest is covered (`liquidation-victims.ts`): the positions are closed at their marks, then each
+ * loan is repaid, its coin bought back or raised by selling coins held, at the mark
+ * (`loan-liquidation.ts`). Liquidation orders pay the instrument's liquidation fee instead of a
+ * trading fee; each archived one is a LiquidationPosition record, sent on both the portfolio's and
+ * the main account's (byUser) channels. The simulated market has no counterparties to
+ * deleverage: the ADL_EXECUTED node reports the ranks but executes nothing, and a negative equity
+ * left after liquidation stays on the account (no insurance fund; Keel's choice, the conservative
+ * one).
  * @param state - the venue
  * @returns true when a liquidation ran
  */
 export function liquidateIfBelowMaintenance(state: SimState): boolean {
   if (state.liquidating) return false;
   const positions = openPositions(state);
-  if (positions.length === 0) return false;
-  const equityBefore = equityOf(state);
-  if (equityBefore.gte(maintenanceMargin(state))) return false;
+  if (positions.length === 0 && state.loans.size === 0) return false;
+  if (equityOf(state).gte(maintenanceMargin(state))) return false;
   state.liquidating = true;
   const liquidationEventId = nextId(state, 'L');
   const victims = chooseVictims(state, positions);
-  const eventType: LiquidationEventType =
-    victims.length === positions.length ? 'FULL_LIQUIDATION' : 'PARTIAL_LIQUIDATION';
+  const eventType: LiquidationEventType = victims.full ? 'FULL_LIQUIDATION' : 'PARTIAL_LIQUIDATION';
+  const traded = new Set(victims.repayments.flatMap((r) => r.trades.map((t) => t.spec.sym)));
   const node = (nodeType: LiquidationNodeType, shown: readonly SimPosition[]) =>
     emit(state, {
       kind: 'liquidationEvent',
@@ -99,53 +74,34 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
         timestamp: state.now,
       },
     });
-  node('TRIGGERED', positions);
+  const everything = openPositionsAndHoldings(state, traded);
+  node('TRIGGERED', everything);
   publishBalances(state, []);
   for (const order of [...state.liveOrders]) {
     if (isLive(order)) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'LIQUIDATION');
   }
-  node('ORDERS_CANCELLED', positions);
+  node('ORDERS_CANCELLED', everything);
   for (const algo of [...state.algos.values()]) cancelAlgo(state, algo);
-  node('ALGO_ORDERS_CANCELLED', positions);
-  node('LOANS_FROZEN', positions);
-  node('POSITIONS_TAKEN_OVER', victims);
-  const orders: [SimPosition, SimOrder, LiquidationPositionSnapshot][] = victims.map((position, index) => {
-    const snapshot = snapshotOf(state, position);
-    const ref = `${liquidationEventId}-${position.sym}-${position.positionSide}`;
-    const order = createOrder(state, {
-      ...marketCloseOf(
-        position,
-        freeOrderRef(state, ref, () => `${liquidationEventId}-${index + 1}`),
-      ),
-      liquidation: true,
-    });
-    publishOrder(state, order, 'PLACE');
-    return [position, order, snapshot];
-  });
-  node('LIQUIDATION_ORDERS_PLACED', victims);
-  for (const [position, order, snapshot] of orders) {
-    const price: Dec = markOf(state, position);
-    const feeBefore = order.fee;
-    executeFill(state, order, order.qty, price, 'TAKER');
-    const record = {
-      liquidationEventId,
-      portfolioId: state.opts.portfolioId,
-      orderId: order.orderId,
-      sym: order.sym,
-      side: order.side,
-      quantity: order.filled,
-      price,
-      liquidationFee: order.fee.minus(feeBefore),
-      position: snapshot,
-      timestamp: state.now,
-    };
-    emit(state, { kind: 'liquidationPosition', byUser: false, record });
-    emit(state, { kind: 'liquidationPosition', byUser: true, record });
+  node('ALGO_ORDERS_CANCELLED', everything);
+  node('LOANS_FROZEN', everything);
+  const taken = [...victims.positions, ...holdingsOn(state, traded)];
+  node('POSITIONS_TAKEN_OVER', taken);
+  const orders: LiquidationOrder[] = victims.positions.map((position, index) =>
+    placeClose(state, liquidationEventId, position, index + 1),
+  );
+  for (const { trades } of victims.repayments) {
+    for (const trade of trades)
+      orders.push(...placeLoanTrade(state, liquidationEventId, trade, orders.length + 1));
   }
-  node('LIQUIDATION_ORDERS_FILLED', victims);
-  node('ADL_EXECUTED', openPositions(state));
+  node('LIQUIDATION_ORDERS_PLACED', taken);
+  for (const placed of orders) fillLiquidationOrder(state, liquidationEventId, placed);
+  for (const { loan } of victims.repayments) repayInLiquidation(state, loan);
+  if (victims.repayments.length > 0)
+    publishBalances(state, [...new Set(victims.repayments.map((r) => r.loan.coin))]);
+  node('LIQUIDATION_ORDERS_FILLED', taken);
+  node('ADL_EXECUTED', openPositionsAndHoldings(state, traded));
   state.liquidating = false;
-  node('FINISHED', openPositions(state));
+  node('FINISHED', openPositionsAndHoldings(state, traded));
   publishBalances(state, []);
   return true;
 }

@@ -226,6 +226,24 @@ export function repay(state: SimState, intent: RepayIntent): void {
 }
 
 /**
+ * Repays a loan's whole principal from its coin's balance, as the liquidation does once it has
+ * raised the coin (`loan-liquidation.ts`): a REPAY cash flow, and the loan published with principal
+ * 0 and closed. The balance goes negative when the coin could not be raised in full (no insurance
+ * fund). The liquidation publishes the balances and the account afterwards.
+ * @param state - the venue
+ * @param loan - the loan
+ */
+export function repayInLiquidation(state: SimState, loan: SimLoan): void {
+  const amount = loan.principal;
+  loan.principal = ZERO;
+  loan.principalN = 0;
+  credit(state, loan.coin, amount.neg());
+  state.cashFlows.push({ type: 'REPAY', coin: loan.coin, amount: amount.neg(), ts: state.now });
+  state.loans.delete(keyOf(loan.exchange, loan.coin));
+  publishLoan(state, loan);
+}
+
+/**
  * Loan risk of the portfolio: LTV = loan value / (equity + loan value), the loan value, and the net
  * margin value (equity).
  * @param state - the venue

@@ -215,7 +215,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       checkTriggers(state, event.sym, last);
       matchResting(state, event);
     }
-    if (state.positions.size > 0) watchMargin(state);
+    if (state.positions.size > 0 || state.loans.size > 0) watchMargin(state);
   };
 
   return {

@@ -107,9 +107,24 @@ describe('sim venue: liquidation inside a bar', () => {
     // balance 30 - 0.05, loan 10: equity 19.95 + (p - 100) = maintenance 0.005 p + 10 x 5 % at
     // p = 80.55 / 0.995 = 80.9548: the first tick below is 80.9
     t.sim.onMarket(aBar(180_000, 100, 101, 75, 99));
-    // rpnl 80.9 - 100 = -19.1, fee 80.9 x 0.5 % = 0.4045; balance 29.95 - 19.1 - 0.4045
-    expect(liquidationFill(t)).toEqual(['SELL', '1', '80.9', '0.4045']);
-    expect(usdt(t)).toBe('10.4455');
+    // equity 0.85 < 0.4045 + 0.5: the liquidation starts there and first repays the loan from the
+    // USDT balance (no trade, no fee), which leaves equity 0.85 above the position's 0.4045
+    const first = t.of('liquidationEvent').map((e) => e.record)[0];
+    expect([first?.eventType, first?.equity.toFixed(), first?.maintainMargin.toFixed()]).toEqual([
+      'PARTIAL_LIQUIDATION',
+      '0.85',
+      '0.9045',
+    ]);
+    expect(
+      t.sim
+        .statement()
+        .find((f) => f.type === 'REPAY')
+        ?.amount.toFixed(),
+    ).toBe('-10');
+    // then the long alone: 19.95 + (p - 100) = 0.005 p at p = 80.4523, the first tick below 80.4;
+    // rpnl -19.6, fee 80.4 x 0.5 % = 0.402: balance 19.95 - 19.6 - 0.402
+    expect(liquidationFill(t)).toEqual(['SELL', '1', '80.4', '0.402']);
+    expect(usdt(t)).toBe('-0.052');
   });
 
   it('leaves liquidation to the mark price when the recording has one (the bar path moves the last price only)', () => {
