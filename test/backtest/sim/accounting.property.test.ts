@@ -1,10 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FillModelName } from '../../../backtest/sim/index.ts';
-import { D, type Dec, type InstrumentSpec, ZERO } from '../../../core/model/index.ts';
+import type { FillModelName, LoanOptions } from '../../../backtest/sim/index.ts';
+import {
+  D,
+  type Dec,
+  decimalOf,
+  type InstrumentSpec,
+  type Intent,
+  type MarketEvent,
+  ZERO,
+} from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { arbitrarySession, type SimStep } from '../../kit/sim-arbitraries.ts';
-import { aSim, BTC } from '../../kit/sim-builders.ts';
+import { aMarket, aSim, BTC } from '../../kit/sim-builders.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
 
@@ -226,6 +234,132 @@ describe('sim venue: accounting identity on spot holdings with starting coins (p
           fc.constantFrom('1000', '1000000'),
           fc.constantFrom('0.5', '3', '50'),
           (steps, balance, startEth) => spotIdentityWithStartingEth(steps, model, balance, startEth),
+        ),
+        { numRuns: 150 },
+      );
+    });
+  }
+});
+
+/** Loans of ETH and USDT at a high LTV limit, so that random sessions reach liquidation. */
+const LOANS: LoanOptions = {
+  assets: {
+    'OKX:ETH': { annualRate: D('0.876'), userQuota: D('1000000'), pool: D('1000000') },
+    'OKX:USDT': { annualRate: D('0.0876'), userQuota: D('100000000'), pool: D('100000000') },
+  },
+  maxBorrowLtv: D('0.95'),
+  ltvWarningLevel: D('0.95'),
+  maintenanceMarginRate: D('0.05'),
+};
+
+/** Ten minutes between steps, so the hourly interest is charged inside a session. */
+const STEP_MS = 600_000;
+
+/** The ETH mark as the sim takes it: the last mark price, else the last trade, else the quote mid. */
+function markTracker() {
+  let mark: number | undefined;
+  let trade: number | undefined;
+  let mid: number | undefined;
+  return {
+    see(event: MarketEvent): void {
+      if (event.kind === 'markPrice') mark = event.markPrice;
+      else if (event.kind === 'trade') trade = event.price;
+      else if (event.kind === 'quote') mid = Number(((event.bid + event.ask) / 2).toPrecision(15));
+    },
+    get: (): Dec | undefined => {
+      const price = mark ?? trade ?? mid;
+      return price === undefined ? undefined : decimalOf(price);
+    },
+  };
+}
+
+async function spotLoanIdentityHolds(
+  steps: readonly SimStep[],
+  fillModel: FillModelName,
+  balance: string,
+  opening: readonly Intent[],
+): Promise<void> {
+  const t = aSim({
+    fillModel,
+    startingBalances: { USDT: D(balance) },
+    instruments: [anInstrument(ETH, { defaultLeverage: D(1) })],
+    loans: LOANS,
+  });
+  const marks = markTracker();
+  const sum = (values: Dec[]) => values.reduce((a, b) => a.plus(b), ZERO);
+  const missed: string[] = [];
+  for (const [index, step] of onSpot(steps).entries()) {
+    if ('event' in step) {
+      const event = { ...step.event, ts: step.event.ts * STEP_MS, recvTs: step.event.recvTs * STEP_MS };
+      marks.see(event);
+      t.sim.onMarket(event);
+      // after every market event the account is above the loans' maintenance margin (5 % of their
+      // value), or the liquidation has taken every loan over
+      const risk = t.sim.loanRisk();
+      if (risk.totalLoanValue.gt(0) && risk.netMarginValue.lt(risk.totalLoanValue.mul('0.05')))
+        missed.push(
+          `${event.ts}: equity ${risk.netMarginValue.toFixed()} for loans ${risk.totalLoanValue.toFixed()}`,
+        );
+    } else {
+      t.send(step.intent);
+      t.sim.advanceTo(t.sim.now());
+    }
+    if (index === 0) {
+      t.send(...opening);
+      t.sim.advanceTo(t.sim.now());
+    }
+  }
+  expect(missed).toEqual([]);
+  const fills = t.of('execution').map((e) => e.execution);
+  const snapshot = await t.sim.snapshot();
+  const fees = sum(fills.map((f) => f.fee.minus(f.rebate)));
+  const coin = (name: string) => snapshot.assets.find((a) => a.coin === name)?.balance ?? ZERO;
+  // borrows, repays (the liquidation's too) and interest, per coin; liquidation fees are in the fills
+  const flows = (name: string) =>
+    sum(
+      t.sim.statement().flatMap((f) => (f.coin === name && f.type !== 'LIQUIDATION_FEE' ? [f.amount] : [])),
+    );
+  const close = (a: Dec, b: Dec) =>
+    expect(a.minus(b).abs().lte('1e-20'), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  const tradeCash = sum(fills.map((f) => f.quantity.mul(f.price).mul(f.side === 'BUY' ? -1 : 1)));
+  const tradeEth = sum(fills.map((f) => f.quantity.mul(f.side === 'BUY' ? 1 : -1)));
+  close(coin('USDT'), D(balance).plus(tradeCash).minus(fees).plus(flows('USDT')));
+  close(coin('ETH'), tradeEth.plus(flows('ETH')));
+  // every liquidation fee is a fill's fee and a LIQUIDATION_FEE entry of the statement
+  const liquidationFees = sum(
+    t.sim.statement().flatMap((f) => (f.type === 'LIQUIDATION_FEE' ? [f.amount.neg()] : [])),
+  );
+  expect(t.sim.ledger().liquidationFees.toFixed()).toBe(liquidationFees.toFixed());
+  expect(t.sim.ledger().tradingFees.plus(liquidationFees).toFixed()).toBe(fees.toFixed());
+  // equity = USDT + ETH at the mark - loans at their value
+  const mark = marks.get();
+  if (mark !== undefined) {
+    const loans = sum(snapshot.assets.map((a) => a.borrow.mul(a.coin === 'ETH' ? mark : 1)));
+    close(t.sim.loanRisk().totalLoanValue, loans);
+    close(t.sim.equity(), coin('USDT').plus(coin('ETH').mul(mark)).minus(loans));
+  }
+  for (const { order } of t.of('order')) expect(order.executedQty.lte(order.orderQty)).toBe(true);
+}
+
+describe('sim venue: accounting identity on spot with loans, through liquidation (property)', () => {
+  for (const model of ['touch', 'queue'] as const) {
+    it(`keeps USDT and ETH = start + fills - fees + borrows - repays - interest, equity = coins - loans at the mark, and never leaves the loans' maintenance margin uncovered after an event (${model})`, async () => {
+      // a short sale of 40 borrowed ETH, a purchase of 30 ETH with 4000 borrowed USDT, both or neither
+      const borrow = (coin: string, amount: string): Intent => ({
+        kind: 'borrow',
+        ref: `loan-${coin}`,
+        exchange: 'OKX',
+        coin,
+        amount: D(amount),
+      });
+      const short = [borrow('ETH', '40'), aMarket('short-sale', 'SELL', '40', { sym: ETH })];
+      const long = [borrow('USDT', '4000'), aMarket('long-buy', 'BUY', '30', { sym: ETH })];
+      await fc.assert(
+        fc.asyncProperty(
+          arbitrarySession(),
+          fc.constantFrom('300', '1000'),
+          fc.constantFrom([], short, long, [...short, ...long]),
+          (steps, balance, opening) => spotLoanIdentityHolds(steps, model, balance, opening),
         ),
         { numRuns: 150 },
       );
