@@ -14,7 +14,8 @@ import type { SimState } from './sim-state.ts';
  *   reversal frees the margin of the position it closes (`sideCommitment` in `initial-margin.ts`);
  * - maintenance margin = |qty| x contractSize x mark x maintenance rate, plus loan value x the
  *   loan maintenance rate; available margin = equity - initial margin;
- * - liquidation starts when equity < maintenance margin; riskRatio = maintenance margin / equity,
+ * - liquidation starts when equity < maintenance margin (loans' included: a portfolio of loans and
+ *   spot coins alone is liquidated too, `liquidation.ts`); riskRatio = maintenance margin / equity,
  *   reported as {@link UNBOUNDED_RISK_RATIO} when equity is not positive and some margin is due.
  * This file holds equity, maintenance margin and liqPrice; `initial-margin.ts` what positions and
  * open orders lock, and `portfolio-views.ts` the Positions, Accounts and Assets channel views.

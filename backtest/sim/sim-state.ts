@@ -161,7 +161,8 @@ export interface SimState {
    * Holdings of asset-settled instruments (crypto SPOT and MARGIN, see `spot-holdings.ts`), keyed
    * as positions are: the net quantity their trades bought, at its average price, reported on the
    * Positions channel. Their value is in the balances their trades moved, so they are kept apart
-   * from `positions`, outside the margin model (no margin, maintenance, liqPrice or liquidation).
+   * from `positions`, outside the margin model (no margin, maintenance or liqPrice; the liquidation
+   * trades them only to repay loans).
    */
   readonly holdings: Map<string, SimPosition>;
   readonly balances: Map<string, Dec>;

@@ -10,8 +10,9 @@ import { credit, type SimState } from './sim-state.ts';
  * - a trade of an asset-settled instrument (crypto SPOT and MARGIN) moves assets: a BUY pays
  *   qty x price of the quote asset and receives qty of the base asset, a SELL the other way round;
  *   the fee is paid in the settle (quote) asset, as on every other instrument;
- * - it opens no margin position: no initial or maintenance margin, no liqPrice, no ADL rank, never
- *   liquidated. The base asset held counts in equity at its coin value (the mark of a
+ * - it opens no margin position: no initial or maintenance margin, no liqPrice, no ADL rank, not
+ *   closed by liquidation as a position (the liquidation sells held coins only to repay a loan,
+ *   `loan-liquidation.ts`). The base asset held counts in equity at its coin value (the mark of a
  *   `{base}/{valuation coin}` instrument), as collateral for the rest of the portfolio;
  * - an order must be paid for with what the portfolio holds (`spot-balance-check.ts`): selling
  *   ETH needs ETH, so a short sale is a borrow (the loans of `loans.ts`) and then a sale, paying
