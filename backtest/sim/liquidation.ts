@@ -2,6 +2,7 @@ import type { Dec, LiquidationEventType, LiquidationNodeType } from '../../core/
 import { ZERO } from '../../core/model/index.ts';
 import { cancelAlgo } from './algo-orders.ts';
 import { finishOrder } from './fills.ts';
+import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import {
   fillLiquidationOrder,
   type LiquidationOrder,
@@ -95,9 +96,13 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
   }
   node('LIQUIDATION_ORDERS_PLACED', taken);
   for (const placed of orders) fillLiquidationOrder(state, liquidationEventId, placed);
-  for (const { loan } of victims.repayments) repayInLiquidation(state, loan);
-  if (victims.repayments.length > 0)
-    publishBalances(state, [...new Set(victims.repayments.map((r) => r.loan.coin))]);
+  if (victims.repayments.length > 0) {
+    for (const { loan } of victims.repayments) repayInLiquidation(state, loan);
+    // A repayment moves no equity but frees maintenance margin: the positions left see it in their liqPrice.
+    const equity = equityOf(state);
+    republishMovedLiqPrices(state, equity);
+    publishBalances(state, [...new Set(victims.repayments.map((r) => r.loan.coin))], equity);
+  }
   node('LIQUIDATION_ORDERS_FILLED', taken);
   node('ADL_EXECUTED', openPositionsAndHoldings(state, traded));
   state.liquidating = false;

@@ -121,6 +121,8 @@ describe('sim venue: liquidation inside a bar', () => {
         .find((f) => f.type === 'REPAY')
         ?.amount.toFixed(),
     ).toBe('-10');
+    // the repayment freed 0.5 of maintenance margin: the long is republished with its new liqPrice
+    expect(t.of('position').map((e) => e.position.liqPrice.toFixed(4))).toContain('80.4523');
     // then the long alone: 19.95 + (p - 100) = 0.005 p at p = 80.4523, the first tick below 80.4;
     // rpnl -19.6, fee 80.4 x 0.5 % = 0.402: balance 19.95 - 19.6 - 0.402
     expect(liquidationFill(t)).toEqual(['SELL', '1', '80.4', '0.402']);

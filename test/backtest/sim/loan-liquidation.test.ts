@@ -141,6 +141,26 @@ describe('sim venue: liquidation of loans (spot positions financed by borrowing)
     ).toEqual(['LIQUIDATION_FEE USDT -4.53225', 'REPAY USDT -1000']);
   });
 
+  it('buys back on the SHORT leg it reduces in BOTH mode, and the interest part on the LONG leg', async () => {
+    const t = aLoanSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(ethTrade(0, 100));
+    t.send(borrow('b', '5', 'ETH'), aMarket('s', 'SELL', '5', { sym: ETH, positionSide: 'SHORT' }));
+    t.sim.advanceTo(1);
+    t.sim.onMarket(ethTrade(2 * HOUR, 200));
+    t.sim.onMarket(ethTrade(2 * HOUR + 1, 290));
+    // 5.001 bought as in NET mode: 5 close the SHORT leg, 0.001 (the interest) opens the LONG one
+    const records = t.of('liquidationPosition').filter((e) => !e.byUser);
+    expect(
+      records.map((e) => `${e.record.side} ${e.record.quantity.toFixed()} ${e.record.position.positionSide}`),
+    ).toEqual(['BUY 5 SHORT', 'BUY 0.001 LONG']);
+    expect(records.map((e) => e.record.liquidationFee.toFixed())).toEqual(['7.25', '0.00145']);
+    const legs = (await t.sim.snapshot()).positions.map(
+      (p) => `${p.positionSide} ${p.positionQty.toFixed()}`,
+    );
+    expect(legs).toEqual(['LONG 0.001']);
+    expect(await balances(t)).toEqual({ USDT: '41.95855', ETH: '0' });
+  });
+
   it('refuses a borrow or repay sent while the loans are frozen in liquidation (406021)', () => {
     const t = aLoanFinancedShort();
     t.sim.events.subscribe((event) => {
