@@ -143,6 +143,7 @@ function sellHoldings(state: SimState, loan: SimLoan, short: Dec, projection: Pr
     const held = free(tradedCoins(spec).base).div(spec.contractSize);
     if (!held.gt(0)) continue;
     const net = mark.mul(spec.contractSize).mul(D(1).minus(spec.liquidationFee));
+    if (!net.gt(0)) continue;
     const qty = D.min(upToLot(spec, missing.div(net)), held);
     const trade: LoanTrade = { spec, side: 'SELL', qty, price: mark };
     missing = missing.minus(qty.mul(net));
