@@ -1,6 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
-import { type LoanRepayment, planRepayment, projectionAfter } from './loan-liquidation.ts';
+import { feeOf, type LoanRepayment, planRepayment, projectionAfter } from './loan-liquidation.ts';
 import { coinValue, equityOf, maintenanceMargin, markOf, settleValue, valued } from './margin.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimLoan, SimState } from './sim-state.ts';
@@ -47,10 +47,7 @@ function loanCandidate(state: SimState, loan: SimLoan): Candidate {
   // Each loan's fee is estimated from the balances now; the repayments are planned again, in order.
   const { trades } = planRepayment(state, loan, projectionAfter(state, []));
   let fee = ZERO;
-  for (const trade of trades) {
-    const value = trade.qty.mul(trade.spec.contractSize).mul(trade.price).mul(trade.spec.liquidationFee);
-    fee = fee.plus(valued(value, coinValue(state, trade.spec.settleAsset)));
-  }
+  for (const trade of trades) fee = fee.plus(valued(feeOf(trade), coinValue(state, trade.spec.settleAsset)));
   const mm = valued(loan.principal, coinValue(state, loan.coin)).mul(state.opts.loans.maintenanceMarginRate);
   return { loan, mm, fee, free: trades.length === 0 };
 }
@@ -58,11 +55,10 @@ function loanCandidate(state: SimState, loan: SimLoan): Candidate {
 /**
  * Chooses what to liquidate: first the loans the balances repay as they stand (no trade, no fee),
  * then margin positions and loans by the maintenance margin they carry, largest first (a position
- * before a loan on a tie), until the rest is covered by the equity left
- * after the liquidation fees (closing at the mark, and repaying from coins bought or sold at the
- * mark, change equity only by the fee). The chosen positions are closed first, then the chosen
- * loans repaid, largest first, each planned from the balances the steps before it leave
- * (`loan-liquidation.ts`).
+ * before a loan on a tie), until the rest is covered by the equity left after the liquidation
+ * fees (closing at the mark, and repaying from coins bought or sold at the mark, change equity
+ * only by the fee). The chosen positions are closed first, then the chosen loans repaid in the
+ * order chosen, each planned from the balances the steps before it leave (`loan-liquidation.ts`).
  * @param state - the venue
  * @param positions - the open margin positions
  * @returns what to take over

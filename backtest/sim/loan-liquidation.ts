@@ -30,12 +30,10 @@ export interface LoanTrade {
   readonly price: Dec;
 }
 
-/** How one loan is repaid: the trades that raise its coin first, and their liquidation fees. */
+/** How one loan is repaid: the trades that raise its coin first, then its whole principal. */
 export interface LoanRepayment {
   readonly loan: SimLoan;
   readonly trades: readonly LoanTrade[];
-  /** The trades' liquidation fees, in their quote (valuation) coins. */
-  readonly fee: Dec;
 }
 
 /** Balances as the liquidation leaves them step by step, and the loan principal still owed per coin. */
@@ -101,8 +99,12 @@ function spotMarkets(state: SimState, loan: SimLoan, base: string | undefined, q
   return found.sort((a, b) => home(a.spec) - home(b.spec) || (a.spec.sym < b.spec.sym ? -1 : 1));
 }
 
-/** The liquidation fee of a trade, in its quote coin. */
-function feeOf(trade: LoanTrade): Dec {
+/**
+ * The liquidation fee a loan's trade pays: its notional x the instrument's liquidation fee.
+ * @param trade - the trade
+ * @returns the fee, in the instrument's quote (settle) coin
+ */
+export function feeOf(trade: LoanTrade): Dec {
   return trade.qty.mul(trade.spec.contractSize).mul(trade.price).mul(trade.spec.liquidationFee);
 }
 
@@ -159,7 +161,7 @@ function sellHoldings(state: SimState, loan: SimLoan, short: Dec, projection: Pr
  * @param state - the venue
  * @param loan - the loan to repay
  * @param projection - balances and loans as the liquidation leaves them so far; updated
- * @returns the trades and their liquidation fees
+ * @returns the loan and the trades that raise its coin
  */
 export function planRepayment(state: SimState, loan: SimLoan, projection: Projection): LoanRepayment {
   // A negative balance (interest charged in the coin beyond what is held) is owed too.
@@ -172,5 +174,5 @@ export function planRepayment(state: SimState, loan: SimLoan, projection: Projec
   }
   add(projection.balances, loan.coin, loan.principal.neg());
   add(projection.owed, loan.coin, loan.principal.neg());
-  return { loan, trades, fee: trades.reduce((sum, trade) => sum.plus(feeOf(trade)), ZERO) };
+  return { loan, trades };
 }
