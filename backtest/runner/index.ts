@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export type { AlgoOrderJournalOptions } from './algo-order-journal.ts';
 export { AlgoOrderJournal } from './algo-order-journal.ts';
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';

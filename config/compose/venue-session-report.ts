@@ -50,6 +50,7 @@ export async function writeVenueSessionReport(
   input: VenueSessionReportInput,
 ): Promise<{ readonly result: BacktestResult; readonly outputs: RunOutputPaths }> {
   const { config, mode, journal, settleAsset } = input;
+  const userData = journal.finish();
   const cashFlows = input.statement.cashFlows();
   const sessionOnly = sessionResult({
     title: `${mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? input.slots.map((s) => s.strategy.name).join(', ')}`,
@@ -61,8 +62,8 @@ export async function writeVenueSessionReport(
     slots: input.slots,
     orders: journal.orderList(),
     fills: journal.fills,
-    algoOrders: journal.algoOrderList(),
-    denials: journal.denials,
+    algoOrders: userData.algoOrders,
+    denials: userData.denials,
     liquidations: journal.liquidations.records(),
     ...(cashFlows === undefined ? {} : { cashFlows }),
     accountCurrency: settleAsset,
@@ -97,6 +98,7 @@ export async function writeVenueSessionReport(
     ...sessionOnly,
     meta: { ...sessionOnly.meta, warnings },
     faults: input.faults,
+    dispose: () => journal.dispose(),
   };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   return { result, outputs };

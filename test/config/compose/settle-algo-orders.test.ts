@@ -31,7 +31,7 @@ describe("a session's algo orders at its end", () => {
     );
     expect(asked).toEqual(['cancelled-by-all', 'unreachable']);
     expect(failed).toEqual(['unreachable']);
-    expect(journal.algoOrderList().map((a) => [a.clientAlgoOrderId, a.state, a.updateAt])).toEqual([
+    expect([...journal.finish().algoOrders].map((a) => [a.clientAlgoOrderId, a.state, a.updateAt])).toEqual([
       ['cancelled-by-all', 'CANCELLED', 3_000],
       ['unreachable', 'NEW', 1_000],
       ['fired', 'TRIGGERED', 2_000],
