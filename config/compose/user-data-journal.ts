@@ -17,7 +17,13 @@ import {
 } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
 import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
-import type { AlgoOrder, Execution, Order, UserEvent } from '../../core/model/index.ts';
+import {
+  type AlgoOrder,
+  type Execution,
+  isFinalOrderState,
+  type Order,
+  type UserEvent,
+} from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
@@ -29,7 +35,15 @@ export interface UserDataJournalOptions {
   readonly algoJournal?: CreationOrderJournalOptions;
   /** Denials held as they are before they go to the file (default the spill log's). */
   readonly denialsInMemory?: number;
+  /**
+   * Told once when an order carrying take-profit / stop-loss fields reaches a final state with
+   * fills: its legs may then be asked of the venue (see AttachedLegLookups).
+   */
+  readonly onAttachedParentEnded?: (parent: OrderRecord) => void;
 }
+
+/** How the venue is asked about an open algo order: by the session's reference, else by the venue's id. */
+export type OpenAlgoRef = { readonly clientAlgoOrderId: string } | { readonly algoOrderId: string };
 
 /** What a session's journal hands to its result once the session stopped. */
 export interface FinishedUserData {
@@ -37,6 +51,18 @@ export interface FinishedUserData {
   readonly algoOrders: RecordLog<AlgoOrderRecord>;
   /** Every denied intent and refused command, in the order the kernel reported them. */
   readonly denials: RecordLog<DenialRecord>;
+}
+
+/**
+ * Whether an order update ends an order that carries take-profit / stop-loss fields, with fills.
+ * @param order - the order's new state
+ * @param before - its state before, undefined when first seen
+ * @returns true once per such order
+ */
+function endedWithAttachments(order: Order, before: Order | undefined): boolean {
+  if (order.tp === undefined && order.sl === undefined) return false;
+  if (!isFinalOrderState(order.orderState) || !order.executedQty.gt(0)) return false;
+  return before === undefined || !isFinalOrderState(before.orderState);
 }
 
 /**
@@ -67,6 +93,7 @@ export class UserDataJournal {
   private readonly bookedFills = new BookedFills();
   /** The spill directory the journal made itself, removed by {@link dispose}. */
   private readonly ownDir: SpillDirectory | undefined;
+  private readonly onAttachedParentEnded: ((parent: OrderRecord) => void) | undefined;
 
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
@@ -82,6 +109,7 @@ export class UserDataJournal {
     private readonly ownerOf: (ref: string) => string | undefined = () => undefined,
     options: UserDataJournalOptions = {},
   ) {
+    this.onAttachedParentEnded = options.onAttachedParentEnded;
     this.ownDir = options.dir === undefined ? new SpillDirectory('keel-session-') : undefined;
     const dir = options.dir ?? (this.ownDir as SpillDirectory);
     this.algoOrders = new AlgoOrderJournal(dir, {
@@ -113,7 +141,9 @@ export class UserDataJournal {
       const known = this.orders.get(key);
       if (known === undefined || isNewerOrderUpdate(known, event.order)) {
         const owner = this.ownerOf(event.order.clientOrderId) ?? known?.strategyId;
-        this.orders.set(key, owner === undefined ? event.order : { ...event.order, strategyId: owner });
+        const record = owner === undefined ? event.order : { ...event.order, strategyId: owner };
+        this.orders.set(key, record);
+        if (endedWithAttachments(record, known)) this.onAttachedParentEnded?.(record);
       }
       this.rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
@@ -127,12 +157,22 @@ export class UserDataJournal {
     }
   }
 
-  private foldAlgo(algo: AlgoOrder): void {
-    const key = this.algoOrders.update(algo, this.ownerOf(algo.clientAlgoOrderId));
+  private foldAlgo(algo: AlgoOrder, fallbackOwner?: string): void {
+    const key = this.algoOrders.update(algo, this.ownerOf(algo.clientAlgoOrderId) ?? fallbackOwner);
     const held = this.algoOrders.current(key);
     if (held === undefined) {
       if (algo.algoOrderId) this.algoKeys.delete(algo.algoOrderId);
     } else if (held.algoOrderId !== '') this.algoKeys.set(held.algoOrderId, key);
+  }
+
+  /**
+   * Takes a take-profit / stop-loss leg the venue reported attached to an order (its algo order
+   * history, see AttachedLegLookups), owned by its parent's strategy unless its own reference names one.
+   * @param leg - the algo order as the venue reported it
+   * @param parentOwner - the strategy owning the parent order, when known
+   */
+  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined): void {
+    this.foldAlgo(leg, parentOwner);
   }
 
   /**
@@ -180,13 +220,16 @@ export class UserDataJournal {
   /**
    * The references of the algo orders the session's record still has open (NEW): what it may ask
    * the venue about at the end, as a cancel-all or a stop's cancel names no algo order.
-   * @returns clientAlgoOrderIds, in first-seen order
+   * @returns each one's clientAlgoOrderId, or the venue's algoOrderId when it has none (an
+   *   attached leg the venue named no reference for), in first-seen order
    */
-  openAlgoRefs(): string[] {
-    const refs: string[] = [];
-    for (const record of this.algoOrders.openRecords())
-      if (!isFinalAlgoState(record.state) && record.clientAlgoOrderId !== '')
-        refs.push(record.clientAlgoOrderId);
+  openAlgoRefs(): OpenAlgoRef[] {
+    const refs: OpenAlgoRef[] = [];
+    for (const record of this.algoOrders.openRecords()) {
+      if (isFinalAlgoState(record.state)) continue;
+      if (record.clientAlgoOrderId !== '') refs.push({ clientAlgoOrderId: record.clientAlgoOrderId });
+      else if (record.algoOrderId !== '') refs.push({ algoOrderId: record.algoOrderId });
+    }
     return refs;
   }
 

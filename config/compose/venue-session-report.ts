@@ -12,6 +12,14 @@ import type { SessionStatement } from './session-statement.ts';
 import type { SessionStopReason } from './session-stop.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
 
+/**
+ * How a session knows its algo orders: the venue pushes no algo order updates, so each state
+ * listed is one the venue reported in a reply, its algo order history or a lookup, except
+ * TRIGGERED from the order an algo order sent (Keel's choice).
+ */
+const ALGO_ORDER_NOTE =
+  "Algo orders: the venue pushes no algo order updates. Each state listed is one the venue reported: in its replies to the strategies' algo commands, in its algo order history (read for the take-profit / stop-loss legs attached to an order once that order ended with fills; a leg that had already ended by then shows only its end), or when asked at the session's end about those still open; TRIGGERED is also taken from the order an algo order sent, which names it.";
+
 /** What a stopped live or paper session hands to its report. */
 export interface VenueSessionReportInput {
   readonly config: KeelConfig;
@@ -72,7 +80,10 @@ export async function writeVenueSessionReport(
     ...(input.latency === undefined ? {} : { latency: input.latency }),
     runConfig: { mode, lockstep: input.lockstep, stoppedBy: input.stopReason, settleAsset },
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
-    assumptions: mode === 'paper' ? defaultedSpecNotes(input.instruments) : [],
+    assumptions: [
+      ...(mode === 'paper' ? defaultedSpecNotes(input.instruments) : []),
+      ...(userData.algoOrders.length > 0 ? [ALGO_ORDER_NOTE] : []),
+    ],
   });
   const warnings = [
     ...setupWarnings(

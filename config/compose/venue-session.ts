@@ -7,6 +7,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
+import { AttachedLegLookups, restAlgoOrderHistory } from './attached-legs.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
@@ -172,7 +173,18 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     () => kernel.state.equity(),
     (equity) => metrics.equity.set(equity.toNumber()),
   );
-  const journal = new UserDataJournal(metrics, options.onFill, (ref) => kernel.state.ownerOf(ref));
+  const attachedLegs = new AttachedLegLookups(
+    { attachedLeg: (leg, owner) => journal.attachedLeg(leg, owner) },
+    restAlgoOrderHistory(live.rest),
+    (parent, error) =>
+      logger.warn(
+        { ref: parent.clientOrderId, err: (error as Error).message },
+        'could not read the take-profit / stop-loss legs of an order from the venue',
+      ),
+  );
+  const journal = new UserDataJournal(metrics, options.onFill, (ref) => kernel.state.ownerOf(ref), {
+    onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
+  });
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
@@ -275,6 +287,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const endEquity = kernel.state.equity();
   stopStatementRefresh();
   await statement.refresh(endTs);
+  await attachedLegs.settled();
   await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
     logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
   );
