@@ -10,10 +10,10 @@ interface PendingCoin {
 /**
  * The coins a paper session starts holding besides its cash (`paper.startingCash: { USDT: 100000,
  * ETH: 3 }`), valued as a backtest values them: at the first price the session sees of an
- * instrument trading the coin against the account currency. The paper venue has seen no price
- * when the session reads its account at the start (its feed begins with the session's
- * subscriptions), so the equity it reports then counts the coins as nothing, and it reports the
- * account again only when money changes hands (a fill, funding). Until such a report comes after
+ * instrument trading the coin against the account currency. A paper venue in lockstep has
+ * released no price when the session reads its account at the start, so the equity it reports
+ * then counts the coins as nothing (see {@link SessionStartingCoins.foundAccount} for one that
+ * had), and it reports the account again only when money changes hands (a fill, funding). Until such a report comes after
  * a coin's first price, the coin is added to the session's equity at that price; from then on the
  * venue's equity holds it. The session's start equity (and the first point of its curve) is
  * read once every coin has its price, so the summary's PnL and the return agree with the curve
@@ -46,6 +46,19 @@ export class SessionStartingCoins {
       // The config check refuses such a coin; none here is valued by no instrument.
       if (syms.size > 0) this.pending.set(coin, { qty, syms });
     }
+  }
+
+  /**
+   * Takes the venue's account as the session found it. When its equity exceeds the account
+   * currency's own, the venue valued the coins already (it had seen their prices: a paper venue
+   * replaying without lockstep runs ahead of the session), so its equity holds them and nothing
+   * is added: the session then counts no starting coin of its own.
+   * @param accountEquity - the account's equity as the venue reported it, if it did
+   * @param cashEquity - the account currency's equity as the venue reported it, if it did
+   */
+  foundAccount(accountEquity: Dec | undefined, cashEquity: Dec | undefined): void {
+    if (accountEquity !== undefined && cashEquity !== undefined && accountEquity.gt(cashEquity))
+      this.pending.clear();
   }
 
   /** Whether every starting coin has its first price (true when there are none). */

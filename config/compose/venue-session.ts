@@ -240,6 +240,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     startSampler(ts);
     sampler.observe({ ...event, recvTs: ts });
   });
+  coins.foundAccount(kernel.state.account?.equity, kernel.state.assets.get(settleAsset)?.equity);
   // The start equity once the curve starts (starting coins at their first price); this until then.
   const equityAtStart = sessionEquity.equity();
   startSampler(options.sessionClock());

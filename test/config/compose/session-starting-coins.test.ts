@@ -32,6 +32,19 @@ describe("a paper session's starting coins", () => {
     ]);
   });
 
+  it('adds nothing when the venue valued the coins already in the account the session found', () => {
+    const ahead = new SessionStartingCoins({ USDT: D(100_000), ETH: D(3) }, INSTRUMENTS, 'USDT');
+    // A paper venue replaying without lockstep had seen ETH at 3400 before the session connected.
+    ahead.foundAccount(D(110_200), D(100_000));
+    ahead.observe(aTrade(1, 3_401, 1, ETH));
+    expect([ahead.allPriced, ahead.unreportedWorth().toFixed(), ahead.values]).toEqual([true, '0', []]);
+    const before = new SessionStartingCoins({ USDT: D(100_000), ETH: D(3) }, INSTRUMENTS, 'USDT');
+    // In lockstep it had released no price: its equity is the cash alone.
+    before.foundAccount(D(100_000), D(100_000));
+    before.observe(aTrade(1, 3_401, 1, ETH));
+    expect(before.unreportedWorth().toFixed()).toBe('10203');
+  });
+
   it('has nothing to value with cash alone', () => {
     const coins = new SessionStartingCoins({ USDT: D(100_000) }, INSTRUMENTS, 'USDT');
     expect([coins.allPriced, coins.unreportedWorth().toFixed(), coins.values]).toEqual([true, '0', []]);
