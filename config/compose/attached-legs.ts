@@ -1,6 +1,9 @@
+import type { Logger } from 'pino';
 import type { OrderRecord } from '../../backtest/report/index.ts';
-import type { AlgoOrder } from '../../core/model/index.ts';
+import type { AlgoOrder, Execution } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
+import type { RunMetrics } from './run-metrics.ts';
+import { UserDataJournal } from './user-data-journal.ts';
 
 /**
  * Entries of the venue's algo order history read at most per parent order (Keel's choice: a few
@@ -98,4 +101,36 @@ export function restAlgoOrderHistory(rest: Pick<VenueRestClient, 'pages'>): Algo
   return async function* (sym, begin) {
     for await (const wire of rest.pages('getAlgoOrderHistory', { sym, begin })) yield algoOrderFromWire(wire);
   };
+}
+
+/**
+ * A session's User Data journal with the lookups of its attached legs: each entry carrying tp /
+ * sl that ends with fills has its legs read from the venue's algo order history into the journal.
+ * @param metrics - the session's metrics
+ * @param onFill - called on every fill
+ * @param ownerOf - the strategy owning a reference (the kernel's record)
+ * @param history - the venue's algo order history
+ * @param logger - told of a lookup that failed
+ * @returns the journal, and the lookups to wait for before the session's record ends
+ */
+export function journalWithAttachedLegs(
+  metrics: RunMetrics,
+  onFill: ((fill: Execution) => void) | undefined,
+  ownerOf: (ref: string) => string | undefined,
+  history: AlgoOrderHistory,
+  logger: Logger,
+): { readonly journal: UserDataJournal; readonly attachedLegs: AttachedLegLookups } {
+  const attachedLegs = new AttachedLegLookups(
+    { attachedLeg: (leg, owner) => journal.attachedLeg(leg, owner) },
+    history,
+    (parent, error) =>
+      logger.warn(
+        { ref: parent.clientOrderId, err: (error as Error).message },
+        'could not read the take-profit / stop-loss legs of an order from the venue',
+      ),
+  );
+  const journal = new UserDataJournal(metrics, onFill, ownerOf, {
+    onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
+  });
+  return { journal, attachedLegs };
 }

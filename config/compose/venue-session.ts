@@ -7,7 +7,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
-import { AttachedLegLookups, restAlgoOrderHistory } from './attached-legs.ts';
+import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
@@ -21,7 +21,6 @@ import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
-import { UserDataJournal } from './user-data-journal.ts';
 import { openVenueSessionRecording } from './venue-session-recording.ts';
 import { writeVenueSessionReport } from './venue-session-report.ts';
 
@@ -182,18 +181,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     coins,
   );
   const { sampler, startAt: startSampler } = sessionEquity;
-  const attachedLegs = new AttachedLegLookups(
-    { attachedLeg: (leg, owner) => journal.attachedLeg(leg, owner) },
+  const { journal, attachedLegs } = journalWithAttachedLegs(
+    metrics,
+    options.onFill,
+    (ref) => kernel.state.ownerOf(ref),
     restAlgoOrderHistory(live.rest),
-    (parent, error) =>
-      logger.warn(
-        { ref: parent.clientOrderId, err: (error as Error).message },
-        'could not read the take-profit / stop-loss legs of an order from the venue',
-      ),
+    logger,
   );
-  const journal = new UserDataJournal(metrics, options.onFill, (ref) => kernel.state.ownerOf(ref), {
-    onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
-  });
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
