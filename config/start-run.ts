@@ -31,6 +31,7 @@ export async function runStart(configPath: string, seconds: number, io: CliIo): 
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     io.stdout.write(formatSessionSummary(outcome, true));
+    outcome.result.dispose?.();
     io.stdout.write(
       'Next: npx keel backtest config/examples/replay-paper-session.yaml (reproduces these fills), npx keel report out/paper-result.json\n',
     );

@@ -9,6 +9,18 @@ import {
 } from '../report/index.ts';
 import { CreationOrderJournal, type CreationOrderJournalOptions } from './creation-order-journal.ts';
 
+/** Sizes of an {@link AlgoOrderJournal}, and which updates are one algo order. */
+export interface AlgoOrderJournalOptions extends CreationOrderJournalOptions {
+  /**
+   * The key of the algo order an update belongs to (default: the venue's algoOrderId, else the
+   * clientAlgoOrderId). A session keys by clientAlgoOrderId first: the adapter may report an
+   * algo order before the venue numbered it.
+   */
+  readonly keyOf?: (algo: AlgoOrder) => string;
+}
+
+const byVenueId = (algo: AlgoOrder): string => algo.algoOrderId || algo.clientAlgoOrderId;
+
 /**
  * Every algo order of a run (standalone trigger orders and attached take-profit / stop-loss legs)
  * in its last state with its steps, in creation order, without holding them: an algo order stays
@@ -18,12 +30,14 @@ import { CreationOrderJournal, type CreationOrderJournalOptions } from './creati
  */
 export class AlgoOrderJournal {
   private readonly journal: CreationOrderJournal<AlgoOrderRecord>;
+  private readonly keyOf: (algo: AlgoOrder) => string;
 
   /**
    * @param dir - the run's spill directory
-   * @param options - window and run sizes
+   * @param options - window and run sizes, and the key of an update
    */
-  constructor(dir: SpillDirectory, options: CreationOrderJournalOptions = {}) {
+  constructor(dir: SpillDirectory, options: AlgoOrderJournalOptions = {}) {
+    this.keyOf = options.keyOf ?? byVenueId;
     this.journal = new CreationOrderJournal(
       dir,
       'algo-orders',
@@ -38,17 +52,32 @@ export class AlgoOrderJournal {
     return this.journal.openCount;
   }
 
+  /** @returns the algo orders open now (NEW), in their latest state */
+  openRecords(): Iterable<AlgoOrderRecord> {
+    return this.journal.openRecords();
+  }
+
+  /**
+   * @param key - an algo order's key (see {@link AlgoOrderJournalOptions.keyOf})
+   * @returns its record while it is open, else undefined
+   */
+  current(key: string): AlgoOrderRecord | undefined {
+    return this.journal.current(key);
+  }
+
   /**
    * Takes an algo order update from the venue.
    * @param algo - the algo order's latest state
    * @param strategyId - the strategy owning it, when known
+   * @returns the key the algo order is held under
    */
-  update(algo: AlgoOrder, strategyId: string | undefined): void {
-    const id = algo.algoOrderId || algo.clientAlgoOrderId;
+  update(algo: AlgoOrder, strategyId: string | undefined): string {
+    const id = this.keyOf(algo);
     const previous = this.journal.current(id);
-    if (previous === undefined && this.journal.finishedRecently(id)) return;
+    if (previous === undefined && this.journal.finishedRecently(id)) return id;
     const next = nextAlgoOrderRecord(previous, algo, strategyId);
     if (next !== undefined) this.journal.update(id, next, isFinalAlgoState(next.state));
+    return id;
   }
 
   /**

@@ -114,6 +114,16 @@ export class CreationOrderJournal<T, R = T> {
   }
 
   /**
+   * The records open now (held in memory), oldest first among those not set aside, then those
+   * set aside: what a run may still ask the venue about.
+   * @returns the records' latest states
+   */
+  *openRecords(): Generator<T> {
+    for (const entry of this.open.values()) yield entry.record;
+    for (const entry of this.setAside.values()) yield entry.record;
+  }
+
+  /**
    * @param id - a record's id
    * @returns whether it finished among the last 4096 records that did
    */

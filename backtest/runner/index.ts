@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 
+export type { AlgoOrderJournalOptions } from './algo-order-journal.ts';
 export { AlgoOrderJournal } from './algo-order-journal.ts';
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { FlatCommission } from './commission.ts';
@@ -31,4 +32,7 @@ export {
 export { runBacktest } from './run-backtest.ts';
 export type { StrategyParamsEntry } from './setup-warnings.ts';
 export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';
+export type { StartingCoinValue } from './starting-coin-notes.ts';
+export { startingCoinsConfig } from './starting-coin-notes.ts';
+export { coinPriceOf, startingEquityOf } from './starting-coins.ts';
 export { symsNamedBy } from './strategy-syms.ts';

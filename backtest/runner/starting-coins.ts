@@ -64,7 +64,7 @@ export async function startingCoinValues(
   while (pending.size > 0 && batch !== undefined) {
     for (const event of batch) {
       position++;
-      const price = priceOf(event);
+      const price = coinPriceOf(event);
       if (price === undefined) continue;
       for (const [coin, { qty, syms }] of pending) {
         if (!syms.has(event.sym)) continue;
@@ -154,8 +154,14 @@ export function equitySources(
   };
 }
 
-/** The price the venue marks a sym at right after the event (as `market-state.ts` folds it). */
-function priceOf(event: MarketEvent): number | undefined {
+/**
+ * The price the venue marks a sym at right after the event (as `market-state.ts` folds it): what
+ * values a starting coin, in a backtest and in a paper session alike.
+ * @param event - a market event
+ * @returns its mark price, trade price, mid of a two-sided quote or book, or a closed bar's
+ *   close; undefined for an event that gives no price
+ */
+export function coinPriceOf(event: MarketEvent): number | undefined {
   switch (event.kind) {
     case 'markPrice':
       return event.markPrice;

@@ -8,6 +8,7 @@ import {
   type JsonValue,
   type LiquidationRecord,
   type OrderRecord,
+  type RecordLog,
   roundTripsFromFills,
 } from '../../backtest/report/index.ts';
 import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
@@ -45,9 +46,9 @@ export interface SessionRecord {
   /** Every fill, with the strategy owning its order when known. */
   readonly fills: readonly FillRecord[];
   /** Every algo order with its steps; absent = none recorded (the key is then left out). */
-  readonly algoOrders?: readonly AlgoOrderRecord[];
+  readonly algoOrders?: RecordLog<AlgoOrderRecord>;
   /** Every intent the kernel denied and command the venue refused; absent = none recorded. */
-  readonly denials?: readonly DenialRecord[];
+  readonly denials?: RecordLog<DenialRecord>;
   /**
    * Funding, interest, borrows and repays from the venue's statements; absent when they could
    * not be fetched (the figures are then left out, not claimed zero).

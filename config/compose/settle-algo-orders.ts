@@ -1,6 +1,6 @@
 import type { AlgoOrder } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
-import type { UserDataJournal } from './user-data-journal.ts';
+import type { OpenAlgoRef, UserDataJournal } from './user-data-journal.ts';
 
 /** Algo orders looked up at the end of a session at most (Keel's choice: bounded REST calls at shutdown). */
 export const MAX_ALGO_LOOKUPS = 100;
@@ -11,14 +11,16 @@ export const MAX_ALGO_LOOKUPS = 100;
  * names none, so without this they would stay NEW in the result although the venue cancelled
  * them. The venue's answer is folded like any algo order update (an unchanged NEW adds nothing).
  * @param journal - the session's User Data journal
- * @param lookUp - the venue's current view of an algo order by clientAlgoOrderId
- * @param onError - told of the lookup that failed: the lookups stop there, the records left as they were
+ * @param lookUp - the venue's current view of an algo order by clientAlgoOrderId (by algoOrderId
+ *   for one without)
+ * @param onError - told of the lookup that failed (by the reference or id asked): the lookups
+ *   stop there, the records left as they were
  * @param max - lookups at most (default {@link MAX_ALGO_LOOKUPS})
  */
 export async function settleOpenAlgoOrders(
   journal: UserDataJournal,
-  lookUp: (clientAlgoOrderId: string) => Promise<AlgoOrder>,
-  onError: (clientAlgoOrderId: string, error: unknown) => void,
+  lookUp: (ref: OpenAlgoRef) => Promise<AlgoOrder>,
+  onError: (ref: string, error: unknown) => void,
   max = MAX_ALGO_LOOKUPS,
 ): Promise<void> {
   for (const ref of journal.openAlgoRefs().slice(0, max)) {
@@ -27,7 +29,7 @@ export async function settleOpenAlgoOrders(
       journal.observe({ kind: 'algoOrder', ts: algoOrder.updateAt, recvTs: algoOrder.updateAt, algoOrder });
     } catch (error) {
       // The venue may be unreachable at shutdown: one failure ends the lookups rather than 100 timeouts.
-      onError(ref, error);
+      onError('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId, error);
       return;
     }
   }
@@ -40,6 +42,6 @@ export async function settleOpenAlgoOrders(
  */
 export function restAlgoOrderLookup(
   rest: Pick<VenueRestClient, 'getAlgoOrder'>,
-): (clientAlgoOrderId: string) => Promise<AlgoOrder> {
-  return async (ref) => algoOrderFromWire(await rest.getAlgoOrder({ clientAlgoOrderId: ref }));
+): (ref: OpenAlgoRef) => Promise<AlgoOrder> {
+  return async (ref) => algoOrderFromWire(await rest.getAlgoOrder(ref));
 }

@@ -1,53 +1,128 @@
 import {
   type AlgoOrderRecord,
+  DENIAL_CODEC,
   type DenialRecord,
   type FillRecord,
   isFinalAlgoState,
   LiquidationJournal,
-  nextAlgoOrderRecord,
   type OrderRecord,
+  type RecordLog,
+  SpillDirectory,
+  SpillLog,
 } from '../../backtest/report/index.ts';
-import { denialRecordOf } from '../../backtest/runner/index.ts';
+import {
+  AlgoOrderJournal,
+  type CreationOrderJournalOptions,
+  denialRecordOf,
+} from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
 import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
-import type { AlgoOrder, Execution, Order, UserEvent } from '../../core/model/index.ts';
+import {
+  type AlgoOrder,
+  type Execution,
+  isFinalOrderState,
+  type Order,
+  type UserEvent,
+} from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
+
+/** Where a session's journal keeps its algo orders and denials, and the journal's sizes. */
+export interface UserDataJournalOptions {
+  /** The session's spill directory (default: one of the journal's own, removed by {@link UserDataJournal.dispose}). */
+  readonly dir?: SpillDirectory;
+  /** Window and run sizes of the algo order journal (small in tests). */
+  readonly algoJournal?: CreationOrderJournalOptions;
+  /** Denials held as they are before they go to the file (default the spill log's). */
+  readonly denialsInMemory?: number;
+  /**
+   * Told once when an order carrying take-profit / stop-loss fields reaches a final state with
+   * fills: its legs may then be asked of the venue (see AttachedLegLookups).
+   */
+  readonly onAttachedParentEnded?: (parent: OrderRecord) => void;
+}
+
+/** How the venue is asked about an open algo order: by the session's reference, else by the venue's id. */
+export type OpenAlgoRef = { readonly clientAlgoOrderId: string } | { readonly algoOrderId: string };
+
+/** What a session's journal hands to its result once the session stopped. */
+export interface FinishedUserData {
+  /** Every algo order in its last state with its steps, in creation order. */
+  readonly algoOrders: RecordLog<AlgoOrderRecord>;
+  /** Every denied intent and refused command, in the order the kernel reported them. */
+  readonly denials: RecordLog<DenialRecord>;
+}
+
+/**
+ * Whether an order update ends an order that carries take-profit / stop-loss fields, with fills.
+ * @param order - the order's new state
+ * @param before - its state before, undefined when first seen
+ * @returns true once per such order
+ */
+function endedWithAttachments(order: Order, before: Order | undefined): boolean {
+  if (order.tp === undefined && order.sl === undefined) return false;
+  if (!isFinalOrderState(order.orderState) || !order.executedQty.gt(0)) return false;
+  return before === undefined || !isFinalOrderState(before.orderState);
+}
 
 /**
  * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
  * the latest state of every order and algo order (with the strategy owning it), the rejections,
  * the liquidations and the intents the kernel denied; fills and acks are also counted in the
- * session's metrics. A fill the venue pushed twice (a duplicate push, a replay
+ * session's metrics. Algo orders and denials go to spill files as a backtest's do (the same
+ * {@link AlgoOrderJournal} and {@link SpillLog}): a finished algo order leaves memory, so a
+ * session of weeks holds only the open ones. A fill the venue pushed twice (a duplicate push, a replay
  * after a reconnect) counts once, by transactionId, with the kernel's own {@link BookedFills}; an order update goes
  * through the order state machine, so a stale or duplicate one never overwrites a newer state.
  */
 export class UserDataJournal {
   /** Every fill, in arrival order, with the strategy owning its order when known. */
   readonly fills: FillRecord[] = [];
-  /** Every denied intent and refused command, in the order the kernel reported them. */
-  readonly denials: DenialRecord[] = [];
   /** Orders placed and refused, for the session's warnings. */
   readonly rejections = new OrderRejections();
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
   private readonly orders = new Map<string, OrderRecord>();
-  private readonly algoOrders = new Map<string, AlgoOrderRecord>();
-  /** The key of each algo order in `algoOrders` by the venue's algoOrderId, for the order it sends. */
+  private readonly algoOrders: AlgoOrderJournal;
+  /**
+   * The key of each open algo order by the venue's algoOrderId, for the order it sends when it
+   * fires; dropped when the algo order finishes, so it holds no more than the open ones.
+   */
   private readonly algoKeys = new Map<string, string>();
+  private readonly denials: SpillLog<DenialRecord>;
   private readonly bookedFills = new BookedFills();
+  /** The spill directory the journal made itself, removed by {@link dispose}. */
+  private readonly ownDir: SpillDirectory | undefined;
+  private readonly onAttachedParentEnded: ((parent: OrderRecord) => void) | undefined;
 
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
    * @param onFill - called on every fill (e.g. to print it)
    * @param ownerOf - the strategy owning a clientOrderId or clientAlgoOrderId (the kernel's
    *   record), undefined for orders nobody in the session placed
+   * @param options - the spill directory and sizes
+   * @throws Error (from fs) when the spill files cannot be created
    */
   constructor(
     private readonly metrics: RunMetrics,
     private readonly onFill: ((fill: Execution) => void) | undefined,
     private readonly ownerOf: (ref: string) => string | undefined = () => undefined,
-  ) {}
+    options: UserDataJournalOptions = {},
+  ) {
+    this.onAttachedParentEnded = options.onAttachedParentEnded;
+    this.ownDir = options.dir === undefined ? new SpillDirectory('keel-session-') : undefined;
+    const dir = options.dir ?? (this.ownDir as SpillDirectory);
+    this.algoOrders = new AlgoOrderJournal(dir, {
+      ...options.algoJournal,
+      keyOf: (algo) => algo.clientAlgoOrderId || algo.algoOrderId,
+    });
+    this.denials = new SpillLog(
+      dir,
+      'denials',
+      DENIAL_CODEC,
+      options.denialsInMemory === undefined ? {} : { keepInMemory: options.denialsInMemory },
+    );
+  }
 
   /**
    * Takes one User Data event.
@@ -66,7 +141,9 @@ export class UserDataJournal {
       const known = this.orders.get(key);
       if (known === undefined || isNewerOrderUpdate(known, event.order)) {
         const owner = this.ownerOf(event.order.clientOrderId) ?? known?.strategyId;
-        this.orders.set(key, owner === undefined ? event.order : { ...event.order, strategyId: owner });
+        const record = owner === undefined ? event.order : { ...event.order, strategyId: owner };
+        this.orders.set(key, record);
+        if (endedWithAttachments(record, known)) this.onAttachedParentEnded?.(record);
       }
       this.rejections.observe(event.order);
       if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
@@ -80,12 +157,22 @@ export class UserDataJournal {
     }
   }
 
-  private foldAlgo(algo: AlgoOrder): void {
-    const key = algo.clientAlgoOrderId || algo.algoOrderId;
-    const next = nextAlgoOrderRecord(this.algoOrders.get(key), algo, this.ownerOf(algo.clientAlgoOrderId));
-    if (next === undefined) return;
-    this.algoOrders.set(key, next);
-    if (next.algoOrderId !== '') this.algoKeys.set(next.algoOrderId, key);
+  private foldAlgo(algo: AlgoOrder, fallbackOwner?: string): void {
+    const key = this.algoOrders.update(algo, this.ownerOf(algo.clientAlgoOrderId) ?? fallbackOwner);
+    const held = this.algoOrders.current(key);
+    if (held === undefined) {
+      if (algo.algoOrderId) this.algoKeys.delete(algo.algoOrderId);
+    } else if (held.algoOrderId !== '') this.algoKeys.set(held.algoOrderId, key);
+  }
+
+  /**
+   * Takes a take-profit / stop-loss leg the venue reported attached to an order (its algo order
+   * history, see AttachedLegLookups), owned by its parent's strategy unless its own reference names one.
+   * @param leg - the algo order as the venue reported it
+   * @param parentOwner - the strategy owning the parent order, when known
+   */
+  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined): void {
+    this.foldAlgo(leg, parentOwner);
   }
 
   /**
@@ -96,7 +183,7 @@ export class UserDataJournal {
    */
   private fired(algoOrderId: string, order: Order): void {
     const key = this.algoKeys.get(algoOrderId);
-    const record = key === undefined ? undefined : this.algoOrders.get(key);
+    const record = key === undefined ? undefined : this.algoOrders.current(key);
     if (record === undefined || isFinalAlgoState(record.state)) return;
     const { steps: _steps, strategyId: _owner, ...algo } = record;
     this.foldAlgo({
@@ -112,7 +199,17 @@ export class UserDataJournal {
    * @param denial - the kernel's denial
    */
   denied(denial: IntentDenied): void {
-    this.denials.push(denialRecordOf(denial));
+    this.denials.append(denialRecordOf(denial));
+  }
+
+  /** Denials recorded so far. */
+  get deniedCount(): number {
+    return this.denials.length;
+  }
+
+  /** Algo orders open now: the only ones held in memory. */
+  get openAlgoCount(): number {
+    return this.algoOrders.openCount;
   }
 
   /** The latest state of every order, in first-seen order. @returns the orders */
@@ -123,19 +220,31 @@ export class UserDataJournal {
   /**
    * The references of the algo orders the session's record still has open (NEW): what it may ask
    * the venue about at the end, as a cancel-all or a stop's cancel names no algo order.
-   * @returns clientAlgoOrderIds, in first-seen order
+   * @returns each one's clientAlgoOrderId, or the venue's algoOrderId when it has none (an
+   *   attached leg the venue named no reference for), in first-seen order
    */
-  openAlgoRefs(): string[] {
-    const refs: string[] = [];
-    for (const record of this.algoOrders.values())
-      if (!isFinalAlgoState(record.state) && record.clientAlgoOrderId !== '')
-        refs.push(record.clientAlgoOrderId);
+  openAlgoRefs(): OpenAlgoRef[] {
+    const refs: OpenAlgoRef[] = [];
+    for (const record of this.algoOrders.openRecords()) {
+      if (isFinalAlgoState(record.state)) continue;
+      if (record.clientAlgoOrderId !== '') refs.push({ clientAlgoOrderId: record.clientAlgoOrderId });
+      else if (record.algoOrderId !== '') refs.push({ algoOrderId: record.algoOrderId });
+    }
     return refs;
   }
 
-  /** Every algo order in its latest state with its steps, in first-seen order. @returns the algo orders */
-  algoOrderList(): AlgoOrderRecord[] {
-    return [...this.algoOrders.values()];
+  /**
+   * Ends the record (once the session stopped): the algo orders still open are written in their
+   * last state, and the denials sealed. Nothing may be observed afterwards.
+   * @returns every algo order (in first-seen order) and every denial (in the order reported)
+   */
+  finish(): FinishedUserData {
+    return { algoOrders: this.algoOrders.finish(), denials: this.denials.seal() };
+  }
+
+  /** Removes the spill files when the journal made its own directory (iterating what {@link finish} returned then throws). */
+  dispose(): void {
+    this.ownDir?.dispose();
   }
 
   /** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). @returns how many */

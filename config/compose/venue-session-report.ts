@@ -1,16 +1,56 @@
 import type { BacktestResult, StrategyFaultRecord } from '../../backtest/report/index.ts';
-import { defaultFillModelWarnings, type EquitySampler, setupWarnings } from '../../backtest/runner/index.ts';
+import {
+  defaultFillModelWarnings,
+  type EquitySampler,
+  setupWarnings,
+  startingCoinsConfig,
+} from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
-import { type InstrumentSpec, ZERO } from '../../core/model/index.ts';
+import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { defaultedSpecNotes } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
+import type { SessionStartingCoins } from './session-starting-coins.ts';
 import type { SessionStatement } from './session-statement.ts';
 import type { SessionStopReason } from './session-stop.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
+
+/**
+ * How a session knows its algo orders: the venue pushes no algo order updates, so each state
+ * listed is one the venue reported in a reply, its algo order history or a lookup, except
+ * TRIGGERED from the order an algo order sent (Keel's choice).
+ */
+const ALGO_ORDER_NOTE =
+  "Algo orders: the venue pushes no algo order updates. Each state listed is one the venue reported: in its replies to the strategies' algo commands, in its algo order history (read for the take-profit / stop-loss legs attached to an order once that order ended with fills; a leg that had already ended by then shows only its end), or when asked at the session's end about those still open; TRIGGERED is also taken from the order an algo order sent, which names it.";
+
+/**
+ * How a paper session valued the coins it started with, and which it could not value.
+ * @param coins - the session's starting coins
+ * @param settleAsset - the account currency
+ * @returns the sentences (none without starting coins)
+ */
+function startingCoinNotes(coins: SessionStartingCoins, settleAsset: string): string[] {
+  const parts = coins.values.map(
+    (c) =>
+      `${c.qty.toFixed()} ${c.coin} at ${c.price.toFixed()} (the first price of ${c.sym} the session saw)`,
+  );
+  return [
+    ...(parts.length === 0
+      ? []
+      : [
+          `The session starts holding ${parts.join(', ')}: its starting equity counts them at those prices, as a backtest's does, and so do the return and the PnL; they count at those prices until the venue reports the account (it had seen no price when the session began), then at the venue's valuation.`,
+        ]),
+    ...coins
+      .unpriced()
+      .map(
+        (coin) =>
+          `${coin}: the feed gave no price of an instrument trading it against ${settleAsset}, so the session's equity counts it only as the venue values it.`,
+      ),
+  ];
+}
 
 /** What a stopped live or paper session hands to its report. */
 export interface VenueSessionReportInput {
@@ -36,6 +76,8 @@ export interface VenueSessionReportInput {
   readonly latency: SessionLatency | undefined;
   readonly stopReason: SessionStopReason;
   readonly settleAsset: string;
+  /** A paper session's starting coins besides its cash, and that cash. */
+  readonly startingCoins?: { readonly cash: Dec; readonly coins: SessionStartingCoins };
 }
 
 /**
@@ -50,6 +92,8 @@ export async function writeVenueSessionReport(
   input: VenueSessionReportInput,
 ): Promise<{ readonly result: BacktestResult; readonly outputs: RunOutputPaths }> {
   const { config, mode, journal, settleAsset } = input;
+  const userData = journal.finish();
+  const starting = input.startingCoins;
   const cashFlows = input.statement.cashFlows();
   const sessionOnly = sessionResult({
     title: `${mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? input.slots.map((s) => s.strategy.name).join(', ')}`,
@@ -61,17 +105,27 @@ export async function writeVenueSessionReport(
     slots: input.slots,
     orders: journal.orderList(),
     fills: journal.fills,
-    algoOrders: journal.algoOrderList(),
-    denials: journal.denials,
+    algoOrders: userData.algoOrders,
+    denials: userData.denials,
     liquidations: journal.liquidations.records(),
     ...(cashFlows === undefined ? {} : { cashFlows }),
     accountCurrency: settleAsset,
     sampler: input.sampler,
     fillModel: input.fillModel,
     ...(input.latency === undefined ? {} : { latency: input.latency }),
-    runConfig: { mode, lockstep: input.lockstep, stoppedBy: input.stopReason, settleAsset },
+    runConfig: {
+      mode,
+      lockstep: input.lockstep,
+      stoppedBy: input.stopReason,
+      settleAsset,
+      ...(starting === undefined ? {} : startingCoinsConfig(starting.cash, starting.coins.values)),
+    },
     // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
-    assumptions: mode === 'paper' ? defaultedSpecNotes(input.instruments) : [],
+    assumptions: [
+      ...(mode === 'paper' ? defaultedSpecNotes(input.instruments) : []),
+      ...(userData.algoOrders.length > 0 ? [ALGO_ORDER_NOTE] : []),
+      ...(starting === undefined ? [] : startingCoinNotes(starting.coins, settleAsset)),
+    ],
   });
   const warnings = [
     ...setupWarnings(
@@ -97,6 +151,7 @@ export async function writeVenueSessionReport(
     ...sessionOnly,
     meta: { ...sessionOnly.meta, warnings },
     faults: input.faults,
+    dispose: () => journal.dispose(),
   };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   return { result, outputs };

@@ -2,11 +2,12 @@ import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { Kernel, type Scheduler, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
-import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
+import { type Dec, type Execution, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
+import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
@@ -14,12 +15,12 @@ import type { RunOutputPaths } from './run-outputs.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
+import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
-import { UserDataJournal } from './user-data-journal.ts';
 import { openVenueSessionRecording } from './venue-session-recording.ts';
 import { writeVenueSessionReport } from './venue-session-report.ts';
 
@@ -168,16 +169,31 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     strategies: options.slots,
     runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
   });
-  const { sampler, startAt: startSampler } = sessionEquitySampler(
+  const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
+  const coins = new SessionStartingCoins(
+    (options.mode === 'paper' ? options.config.paper?.startingCash : undefined) ?? {},
+    options.instruments,
+    settleAsset,
+  );
+  const sessionEquity = sessionEquitySampler(
     () => kernel.state.equity(),
     (equity) => metrics.equity.set(equity.toNumber()),
+    coins,
   );
-  const journal = new UserDataJournal(metrics, options.onFill, (ref) => kernel.state.ownerOf(ref));
+  const { sampler, startAt: startSampler } = sessionEquity;
+  const { journal, attachedLegs } = journalWithAttachedLegs(
+    metrics,
+    options.onFill,
+    (ref) => kernel.state.ownerOf(ref),
+    restAlgoOrderHistory(live.rest),
+    logger,
+  );
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
+    if (event.kind === 'account') coins.accountReported();
   });
   kernel.denials.subscribe((denial) => {
     logger.debug({ denial }, 'intent denied');
@@ -214,10 +230,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     events++;
     metrics.events.inc({ kind: event.kind });
     const ts = options.sessionClock();
+    coins.observe(event);
     startSampler(ts);
     sampler.observe({ ...event, recvTs: ts });
   });
-  const startEquity = kernel.state.equity();
+  coins.foundAccount(kernel.state.account?.equity, kernel.state.assets.get(settleAsset)?.equity);
+  // The start equity once the curve starts (starting coins at their first price); this until then.
+  const equityAtStart = sessionEquity.equity();
   startSampler(options.sessionClock());
   // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement).
   const statement = new SessionStatement({
@@ -227,10 +246,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
   for (const sub of subscriptions) live.marketData.subscribe(sub);
-  const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const startedAt = Date.now();
   const stopStatus = showStatus(options.status, () => {
-    const equity = kernel.state.equity();
+    const equity = sessionEquity.equity();
     const elapsedMs = Date.now() - startedAt;
     const fills = journal.fills.length;
     return {
@@ -240,7 +258,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       intents: metrics.intentTotal,
       fills,
       equity,
-      pnl: equity.sub(startEquity),
+      pnl: equity.sub(sessionEquity.startEquity ?? equityAtStart),
       settleAsset,
     };
   });
@@ -270,11 +288,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
   const endTs = options.sessionClock();
-  startSampler(endTs);
+  startSampler(endTs, true);
   sampler.sample(endTs);
-  const endEquity = kernel.state.equity();
+  const endEquity = sessionEquity.equity();
+  const startEquity = sessionEquity.startEquity ?? equityAtStart;
   stopStatementRefresh();
   await statement.refresh(endTs);
+  await attachedLegs.settled();
   await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
     logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
   );
@@ -294,6 +314,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     latency: options.latency,
     stopReason,
     settleAsset,
+    ...(coins.values.length + coins.unpriced().length === 0
+      ? {}
+      : { startingCoins: { cash: options.config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
   });
   return {
     exitCode: sessionExitCode(stopReason, faults.length),

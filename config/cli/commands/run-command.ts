@@ -40,6 +40,8 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     io.stdout.write(formatSessionSummary(outcome, synthetic));
+    // The algo orders and denials were read back from the session's spill files: removed now.
+    outcome.result.dispose?.();
     return outcome.exitCode;
   } catch (error) {
     io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);

@@ -23,15 +23,16 @@ describe("a session's algo orders at its end", () => {
     await settleOpenAlgoOrders(
       journal,
       async (ref) => {
-        asked.push(ref);
-        if (ref === 'unreachable') throw new Error('timeout');
-        return { ...open(ref, 'A-1'), state: 'CANCELLED', updateAt: 3_000 };
+        const name = 'clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId;
+        asked.push(name);
+        if (name === 'unreachable') throw new Error('timeout');
+        return { ...open(name, 'A-1'), state: 'CANCELLED', updateAt: 3_000 };
       },
       (ref) => failed.push(ref),
     );
     expect(asked).toEqual(['cancelled-by-all', 'unreachable']);
     expect(failed).toEqual(['unreachable']);
-    expect(journal.algoOrderList().map((a) => [a.clientAlgoOrderId, a.state, a.updateAt])).toEqual([
+    expect([...journal.finish().algoOrders].map((a) => [a.clientAlgoOrderId, a.state, a.updateAt])).toEqual([
       ['cancelled-by-all', 'CANCELLED', 3_000],
       ['unreachable', 'NEW', 1_000],
       ['fired', 'TRIGGERED', 2_000],
@@ -48,11 +49,30 @@ describe("a session's algo orders at its end", () => {
       journal,
       async (ref) => {
         asked++;
-        return anAlgoOrder({ clientAlgoOrderId: ref });
+        return anAlgoOrder('clientAlgoOrderId' in ref ? ref : {});
       },
       () => {},
       3,
     );
     expect(asked).toBe(3);
+  });
+
+  it("asks about an attached leg the venue gave no reference by the venue's id", async () => {
+    const journal = new UserDataJournal(new RunMetrics(() => 0), undefined);
+    const legOf = anAlgoOrder({ clientAlgoOrderId: '', algoOrderId: 'A-9', attachedOrderId: 'O-1' });
+    journal.attachedLeg(legOf, 'brk');
+    const asked: unknown[] = [];
+    await settleOpenAlgoOrders(
+      journal,
+      async (ref) => {
+        asked.push(ref);
+        return { ...legOf, state: 'CANCELLED', updateAt: 2_000 };
+      },
+      () => {},
+    );
+    expect(asked).toEqual([{ algoOrderId: 'A-9' }]);
+    expect([...journal.finish().algoOrders].map((a) => [a.algoOrderId, a.state, a.strategyId])).toEqual([
+      ['A-9', 'CANCELLED', 'brk'],
+    ]);
   });
 });

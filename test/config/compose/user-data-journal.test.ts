@@ -88,8 +88,9 @@ describe("a session's User Data journal", () => {
     const fired = { ...moved, state: 'TRIGGERED' as const, orderId: 'O-7', updateAt: 3_000 };
     for (const algo of [placed, placed, moved, fired, { ...moved, updateAt: 4_000 }])
       journal.observe(anAlgoOrderUpdate(algo));
-    const [record] = journal.algoOrderList();
-    expect(journal.algoOrderList()).toHaveLength(1);
+    const algoOrders = [...journal.finish().algoOrders];
+    const [record] = algoOrders;
+    expect(algoOrders).toHaveLength(1);
     expect(record).toMatchObject({ state: 'TRIGGERED', orderId: 'O-7', strategyId: 'brk', createAt: 1_000 });
     expect(record?.steps.map((s) => [s.ts, s.state, s.triggerPrice.toFixed()])).toEqual([
       [1_000, 'NEW', '90'],
@@ -121,7 +122,7 @@ describe("a session's User Data journal", () => {
       reason: 'the venue refused borrow loan-1',
       ts: 6_000,
     });
-    expect(journal.denials).toEqual([
+    expect([...journal.finish().denials]).toEqual([
       {
         ts: 5_000,
         strategyId: 'pairs',
@@ -157,8 +158,9 @@ describe("a session's User Data journal", () => {
     journal.observe(
       anOrderUpdate(anOrder({ orderId: 'O-9', clientOrderId: 'other', algoOrderId: 'A-unknown' })),
     );
-    const [record] = journal.algoOrderList();
-    expect(journal.algoOrderList()).toHaveLength(1);
+    const algoOrders = [...journal.finish().algoOrders];
+    const [record] = algoOrders;
+    expect(algoOrders).toHaveLength(1);
     expect(record).toMatchObject({ state: 'TRIGGERED', orderId: 'O-8', updateAt: 5_000, strategyId: 'brk' });
     expect(record?.steps.map((s) => [s.ts, s.state])).toEqual([
       [1_000, 'NEW'],

@@ -1,0 +1,136 @@
+import type { Logger } from 'pino';
+import type { OrderRecord } from '../../backtest/report/index.ts';
+import type { AlgoOrder, Execution } from '../../core/model/index.ts';
+import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
+import type { RunMetrics } from './run-metrics.ts';
+import { UserDataJournal } from './user-data-journal.ts';
+
+/**
+ * Entries of the venue's algo order history read at most per parent order (Keel's choice: a few
+ * pages; the legs of a parent that just ended are among the newest entries of its sym).
+ */
+export const MAX_LEG_SCAN = 500;
+
+/**
+ * The venue's algo order history of a sym from `begin` (epoch ms, venue time), newest first as
+ * the venue pages it.
+ */
+export type AlgoOrderHistory = (sym: string, begin: number) => AsyncIterable<AlgoOrder>;
+
+/** Where the legs the venue reported go: the session's User Data journal. */
+export interface AttachedLegSink {
+  /**
+   * Takes a take-profit / stop-loss leg as the venue reported it.
+   * @param leg - the algo order, naming its parent in `attachedOrderId`
+   * @param parentOwner - the strategy owning the parent order, when known
+   */
+  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined): void;
+}
+
+/**
+ * The take-profit / stop-loss legs a venue attached to a session's orders, asked of the venue.
+ * The venue reports an attached leg only as the parent order's tp* / sl* fields: it pushes no algo
+ * order updates (the spec has no such User Data channel), so the legs would be missing from a
+ * session's algo orders although a backtest of the same data lists them. Once a parent that
+ * carries tp / sl ends with fills, the venue's algo order history of its sym (from the parent's
+ * creation) is read for the algo orders whose `attachedOrderId` names it, and each is taken as
+ * the venue reported it: its ids, trigger, quantity and state. Keel's choice of when to ask: the
+ * paper venue attaches the legs when the parent is final with fills; when a real venue attaches
+ * them is not shown, and a parent's end is the latest moment they can appear. A leg's later
+ * states arrive as for any algo order: TRIGGERED when the order it sends names it, and the
+ * venue's own answer for the legs still open at the session's end. Lookups run one at a time, in
+ * the order parents ended; one that fails is reported and skipped.
+ */
+export class AttachedLegLookups {
+  private queue: Promise<void> = Promise.resolve();
+
+  /**
+   * @param sink - where the legs go
+   * @param history - the venue's algo order history
+   * @param onError - told of a lookup that failed (the parent's legs are then not listed)
+   * @param maxScan - history entries read at most per parent (default {@link MAX_LEG_SCAN})
+   */
+  constructor(
+    private readonly sink: AttachedLegSink,
+    private readonly history: AlgoOrderHistory,
+    private readonly onError: (parent: OrderRecord, error: unknown) => void,
+    private readonly maxScan = MAX_LEG_SCAN,
+  ) {}
+
+  /**
+   * Asks the venue for a parent's legs (after the lookups asked for before).
+   * @param parent - an order carrying tp / sl that ended with fills
+   */
+  parentEnded(parent: OrderRecord): void {
+    this.queue = this.queue.then(() => this.lookUp(parent));
+  }
+
+  /** @returns when every lookup asked for so far has ended */
+  settled(): Promise<void> {
+    return this.queue;
+  }
+
+  private async lookUp(parent: OrderRecord): Promise<void> {
+    const expected = (parent.tp === undefined ? 0 : 1) + (parent.sl === undefined ? 0 : 1);
+    const legs: AlgoOrder[] = [];
+    let read = 0;
+    try {
+      for await (const algo of this.history(parent.sym, parent.createAt)) {
+        if (algo.attachedOrderId === parent.orderId) legs.push(algo);
+        if (legs.length >= expected || ++read >= this.maxScan) break;
+      }
+    } catch (error) {
+      this.onError(parent, error);
+      return;
+    }
+    // The history pages newest first: the legs are listed in the venue's creation order instead.
+    legs.sort(
+      (a, b) =>
+        a.createAt - b.createAt || a.algoOrderId.localeCompare(b.algoOrderId, 'en', { numeric: true }),
+    );
+    for (const leg of legs) this.sink.attachedLeg(leg, parent.strategyId);
+  }
+}
+
+/**
+ * The venue's algo order history over REST, page after page.
+ * @param rest - the session's REST client
+ * @returns the history {@link AttachedLegLookups} reads
+ */
+export function restAlgoOrderHistory(rest: Pick<VenueRestClient, 'pages'>): AlgoOrderHistory {
+  return async function* (sym, begin) {
+    for await (const wire of rest.pages('getAlgoOrderHistory', { sym, begin })) yield algoOrderFromWire(wire);
+  };
+}
+
+/**
+ * A session's User Data journal with the lookups of its attached legs: each entry carrying tp /
+ * sl that ends with fills has its legs read from the venue's algo order history into the journal.
+ * @param metrics - the session's metrics
+ * @param onFill - called on every fill
+ * @param ownerOf - the strategy owning a reference (the kernel's record)
+ * @param history - the venue's algo order history
+ * @param logger - told of a lookup that failed
+ * @returns the journal, and the lookups to wait for before the session's record ends
+ */
+export function journalWithAttachedLegs(
+  metrics: RunMetrics,
+  onFill: ((fill: Execution) => void) | undefined,
+  ownerOf: (ref: string) => string | undefined,
+  history: AlgoOrderHistory,
+  logger: Logger,
+): { readonly journal: UserDataJournal; readonly attachedLegs: AttachedLegLookups } {
+  const attachedLegs = new AttachedLegLookups(
+    { attachedLeg: (leg, owner) => journal.attachedLeg(leg, owner) },
+    history,
+    (parent, error) =>
+      logger.warn(
+        { ref: parent.clientOrderId, err: (error as Error).message },
+        'could not read the take-profit / stop-loss legs of an order from the venue',
+      ),
+  );
+  const journal = new UserDataJournal(metrics, onFill, ownerOf, {
+    onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
+  });
+  return { journal, attachedLegs };
+}

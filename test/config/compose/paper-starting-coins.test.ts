@@ -1,0 +1,59 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runConfiguredSession } from '../../../config/compose/session-run.ts';
+import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
+import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
+
+const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
+const newDir = tempDirsRemovedAfterEach('keel-paper-coins-');
+const ETH = 'OKX_SPOT_ETH_USDT';
+
+describe('a paper session starting with coins besides its cash', () => {
+  it('starts its equity with the coins at their first price, so the summary, the curve and the return agree', async () => {
+    const dir = newDir();
+    const file = join(dir, 'eth-paper.yaml');
+    writeFileSync(
+      file,
+      `mode: paper
+instruments: [${ETH}]
+strategies:
+  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${ETH}, qty: 0.01 } }
+paper:
+  lockstep: true
+  durationSec: 2
+  source: { kind: synthetic, seed: 1 }
+  startingCash: { USDT: 100000, ETH: 3 }
+logging: { level: warn }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
+`,
+    );
+    const loaded = loadConfig(file);
+    if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+    const outcome = await runConfiguredSession(loaded, { handleSignals: false });
+    if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
+    // The buy filled: the venue reported the account after ETH had a price.
+    expect(outcome.fills).toHaveLength(1);
+    // Two seconds of a tiny buy: the PnL is fees and the coins' move, never the coins' worth.
+    const pnl = outcome.endEquity.sub(outcome.startEquity);
+    expect(pnl.abs().toNumber()).toBeLessThan(100);
+    expect(Math.abs(outcome.result.metrics.totalReturn ?? 1)).toBeLessThan(0.001);
+    const config = outcome.result.meta.runConfig as {
+      startingCoins?: { ETH?: { price: string; valuedBy: string } };
+    };
+    const price = D(config.startingCoins?.ETH?.price ?? '0');
+    expect(config.startingCoins?.ETH?.valuedBy).toBe(ETH);
+    // The synthetic ETH trades around 3400: the 3 ETH count in the start, at their first price.
+    expect(price.gt(1_000)).toBe(true);
+    expect(outcome.startEquity.toFixed()).toBe(D(100_000).plus(price.mul(3)).toFixed());
+    const curve = outcome.result.equityCurve;
+    expect(curve[0]?.equity.toFixed()).toBe(outcome.startEquity.toFixed());
+    expect(curve.at(-1)?.equity.toFixed()).toBe(outcome.endEquity.toFixed());
+    expect(formatSessionSummary(outcome, true)).toContain(
+      `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> `,
+    );
+    outcome.result.dispose?.();
+  }, 30_000);
+});
