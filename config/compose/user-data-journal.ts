@@ -6,6 +6,7 @@ import {
   LiquidationJournal,
   nextAlgoOrderRecord,
   type OrderRecord,
+  TrailingStopLog,
 } from '../../backtest/report/index.ts';
 import { denialRecordOf } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
@@ -31,6 +32,8 @@ export class UserDataJournal {
   readonly rejections = new OrderRejections();
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
+  /** The trailing stops the kernel emulated (not venue events: the session feeds the kernel's reports here). */
+  readonly trailingStops = new TrailingStopLog();
   private readonly orders = new Map<string, OrderRecord>();
   private readonly algoOrders = new Map<string, AlgoOrderRecord>();
   /** The key of each algo order in `algoOrders` by the venue's algoOrderId, for the order it sends. */

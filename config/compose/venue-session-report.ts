@@ -63,6 +63,7 @@ export async function writeVenueSessionReport(
     fills: journal.fills,
     algoOrders: journal.algoOrderList(),
     denials: journal.denials,
+    trailingStops: journal.trailingStops.records(),
     liquidations: journal.liquidations.records(),
     ...(cashFlows === undefined ? {} : { cashFlows }),
     accountCurrency: settleAsset,
