@@ -272,6 +272,15 @@ export class Kernel {
     return this.emulator.list(runner.id, sym);
   }
 
+  /**
+   * Every strategy's open emulated trailing stops, for a run's end-of-run checks (a stop whose
+   * price never came). Not for the per-event path.
+   * @returns PENDING and ACTIVE stops, oldest first
+   */
+  openTrailingStops(): TrailingStop[] {
+    return this.emulator.list();
+  }
+
   /** Registers a strategy for closed bars of a (sym, interval). */
   watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void {
     this.marketRouting.watch(runner, sym, interval);

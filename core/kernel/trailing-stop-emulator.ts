@@ -145,14 +145,17 @@ export class TrailingStopEmulator<O> {
 
   /**
    * A strategy's open stops as it sees them (not for the per-event path: it makes Decimals).
-   * @param strategyId - the strategy
+   * @param strategyId - the strategy; every strategy's when undefined
    * @param sym - only on this sym when given
    * @returns the stops, oldest first
    */
-  list(strategyId: string, sym?: string): TrailingStop[] {
+  list(strategyId?: string, sym?: string): TrailingStop[] {
     const out: TrailingStop[] = [];
     for (const held of this.open.values())
-      if (held.strategyId === strategyId && (sym === undefined || held.intent.sym === sym))
+      if (
+        (strategyId === undefined || held.strategyId === strategyId) &&
+        (sym === undefined || held.intent.sym === sym)
+      )
         out.push(this.snapshot(held));
     return out;
   }

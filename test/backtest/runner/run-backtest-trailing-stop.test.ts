@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,6 +8,8 @@ import { runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
+import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
 import { quoteRecordAt, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
@@ -96,6 +99,26 @@ describe('backtest runner: an emulated trailing stop', () => {
     // The result file keeps it, and reads back the same.
     const text = resultToJson(result);
     expect(resultToJson(resultFromJson(text))).toBe(text);
+    result.dispose?.();
+  });
+
+  it('warns when a stop never started trailing because the data had no price of its source (a bar-only recording)', async () => {
+    const dir = join(temp.dir, 'bars');
+    await mkdir(dir);
+    const path = await flatBarsRecordingIn(dir, 3, T0, SYM);
+    const onBars = defineStrategy({
+      name: 'bar-trailer',
+      params: z.object({}).strict(),
+      onStart: (ctx) =>
+        ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 1, offset: { ticks: 5 }, ref: 'bt-1' }),
+    });
+    const result = await runBacktest(
+      barRunOptions(path, [anInstrument(SYM)], [{ id: 'b', strategy: onBars, params: {} }]),
+    );
+    expect(result.meta.warnings).toContain(
+      `strategy b's trailing stop bt-1 on ${SYM} never started trailing: it trails trades (triggerOn: last) and the recordings held none for that sym; bars do not move an emulated trailing stop`,
+    );
+    expect(result.trailingStops?.map((s) => s.status)).toEqual(['PENDING']);
     result.dispose?.();
   });
 });
