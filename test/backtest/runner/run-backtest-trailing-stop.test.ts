@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
-import { resultFromJson, resultToJson, trailingStopsCsvLines } from '../../../backtest/report/index.ts';
+import {
+  renderHtmlReport,
+  resultFromJson,
+  resultToJson,
+  trailingStopsCsvLines,
+} from '../../../backtest/report/index.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
@@ -95,6 +100,13 @@ describe('backtest runner: an emulated trailing stop', () => {
     expect(csv).toMatch(/^createTime,updateTime,clientOrderId,strategyId,sym,side,qty/);
     expect(csv).toContain(
       ',trail-1,tr,BINANCE_PERP_BTC_USDT,SELL,1,true,NONE,TICKS,5,,last,TRIGGERED,101.5,102,101.5,',
+    );
+    const html = renderHtmlReport(result);
+    const section = /<section id="trailing-stops">.*?<\/section>/s.exec(html)?.[0] ?? '';
+    expect(section).toContain('<td>trail-1</td><td>tr</td>');
+    expect(section).toContain('<td>5 ticks on last</td>');
+    expect(section).toMatch(
+      /<td>TRIGGERED<\/td><td>PENDING [^<]+<br>ACTIVE [^<]+ @100\.5<br>TRIGGERED [^<]+ @101\.5<\/td>/,
     );
     // The result file keeps it, and reads back the same.
     const text = resultToJson(result);
