@@ -56,7 +56,8 @@ export interface StrategyHooks<P, S> {
    * crossed it (its MARKET order, under the same reference, then goes through the risk gate:
    * a denial comes to `onDenied`, the order's updates to `onOrder`), CANCELLED. A stop the kernel
    * refuses (unknown sym, offset not > 0) comes to `onDenied` with the check `kernel.trailingStop`.
-   * Moves of the stop price are not delivered: read them with `ctx.trailingStops()`.
+   * Moves of the stop price are not delivered: read them with `ctx.trailingStops()`. A stop of a
+   * strategy halted by a fault still fires (as one held by the venue would), unheard.
    */
   readonly onTrailingStop?: (ctx: StrategyContext<P, S>, stop: TrailingStop) => IntentOutput;
   /** Last call: intents returned here (e.g. cancels) are still sent. */

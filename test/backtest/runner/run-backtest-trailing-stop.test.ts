@@ -65,7 +65,7 @@ describe('backtest runner: an emulated trailing stop', () => {
       tradeRecordAt(4000, '101.5'), // crosses: MARKET SELL sent at T0+4000, arrives T0+4010
       quoteRecordAt(5000, '90', '90.1'),
     ]);
-    const result = await runBacktest({
+    const options = {
       recordings: [path],
       decode: decodeQuotesAndTrades,
       instruments: [anInstrument(SYM)],
@@ -74,7 +74,8 @@ describe('backtest runner: an emulated trailing stop', () => {
       startingCash: D(10_000),
       closeAtEnd: false,
       latency: { orderEntry: { fixedMs: 10, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
-    });
+    };
+    const result = await runBacktest(options);
     const fills = [...result.fills].map(
       (f) =>
         `T0+${f.timestamp - T0} ${f.clientOrderId} ${f.side} ${f.quantity.toFixed()} @ ${f.price.toFixed()}`,
@@ -111,6 +112,10 @@ describe('backtest runner: an emulated trailing stop', () => {
     // The result file keeps it, and reads back the same.
     const text = resultToJson(result);
     expect(resultToJson(resultFromJson(text))).toBe(text);
+    // Deterministic: the same run gives the same bytes.
+    const again = await runBacktest(options);
+    expect(resultToJson(again)).toBe(text);
+    again.dispose?.();
     result.dispose?.();
   });
 
