@@ -10,8 +10,9 @@ const NOTHING_LEFT: EmulationOutcome = { rest: undefined };
 /**
  * Takes out of an intent what the kernel emulates instead of the venue: a trailing stop is held
  * by the emulator; a cancel of an open emulated stop cancels it there (a strategy cancels it with
- * `ctx.order.cancel(ref)` like any order), and "cancel all of mine" cancels the strategy's
- * emulated stops too. A stop that already triggered is an order at the venue under the same
+ * `ctx.order.cancel(ref)` like any order), "cancel all of mine" cancels the strategy's
+ * emulated stops too, and a position close cancels its reduce-only stops on the closed syms
+ * (as the venue cancels reduce-only orders there). A stop that already triggered is an order at the venue under the same
  * reference, so its cancel goes on to the venue.
  * @param emulator - the kernel's trailing stop emulator
  * @param owner - the emitting strategy (as the emulator knows it)
@@ -47,6 +48,13 @@ export function takeEmulated<O>(
       if (targets.length === intent.targets.length) return { rest: intent };
       return targets.length === 0 ? NOTHING_LEFT : { rest: { ...intent, targets } };
     }
+    case 'closePosition':
+    case 'closePositions':
+      // The venue cancels the reduce-only orders of a sym it closes; the emulated ones go too, so a
+      // stop left behind cannot fire on a later position.
+      for (const sym of intent.kind === 'closePosition' ? [intent.sym] : intent.symList)
+        for (const ref of emulator.openRefs(strategyId, sym, true)) emulator.cancel(ref);
+      return { rest: intent };
     default:
       return { rest: intent };
   }

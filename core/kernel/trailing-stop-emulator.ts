@@ -133,12 +133,17 @@ export class TrailingStopEmulator<O> {
    * The references of a strategy's open stops.
    * @param strategyId - the strategy
    * @param sym - only on this sym when given
+   * @param reduceOnly - only the reduce-only ones when true
    * @returns references, oldest first
    */
-  openRefs(strategyId: string, sym?: string): string[] {
+  openRefs(strategyId: string, sym?: string, reduceOnly = false): string[] {
     const refs: string[] = [];
     for (const held of this.open.values())
-      if (held.strategyId === strategyId && (sym === undefined || held.intent.sym === sym))
+      if (
+        held.strategyId === strategyId &&
+        (sym === undefined || held.intent.sym === sym) &&
+        (!reduceOnly || held.intent.reduceOnly)
+      )
         refs.push(held.intent.ref);
     return refs;
   }

@@ -194,6 +194,33 @@ describe('emulated trailing stop', () => {
     expect(placed(rig.venue.submitted)).toHaveLength(1);
   });
 
+  it('closing the position cancels the reduce-only stops on that sym (as the venue cancels reduce-only orders), not the others', () => {
+    const updates: TrailingStop[] = [];
+    const strategy = defineStrategy({
+      name: 'closer',
+      params: z.object({}),
+      onStart: (ctx) => [
+        ctx.order.market({ sym: BTC, side: 'BUY', qty: 1 }),
+        ctx.order.trailingStop({ sym: BTC, side: 'SELL', qty: 1, offset: { ticks: 5 } }),
+        ctx.order.trailingStop({ sym: BTC, side: 'SELL', qty: 1, offset: { ticks: 9 }, reduceOnly: false }),
+      ],
+      onTrade: (ctx, trade) => (trade.ts === 2 ? ctx.order.closePosition(BTC) : undefined),
+      onTrailingStop: (_ctx, u) => {
+        updates.push(u);
+      },
+    });
+    const rig = aKernelRig([{ id: 's', strategy }]);
+    rig.market.next(aTrade(1, 100));
+    rig.market.next(aTrade(2, 100));
+    expect(updates.map((u) => `${u.ref}:${u.status}`)).toEqual([
+      's-2:PENDING',
+      's-3:PENDING',
+      's-2:ACTIVE',
+      's-3:ACTIVE',
+      's-2:CANCELLED',
+    ]);
+  });
+
   it('a triggered stop whose market order the risk gate denies reaches onDenied under the stop’s reference', () => {
     // No position: the reduce-only market order of the stop reduces nothing.
     const t = stopper({ side: 'SELL', qty: 1, offset: { ticks: 5 } });
