@@ -123,21 +123,24 @@ export function setupWarnings(
 }
 
 /** The price each trigger source of an emulated trailing stop trails, as a sentence names it. */
-const TRAILED = { last: 'trades', mark: 'mark prices', bidAsk: 'BBO quotes' } as const;
+const TRAILED = { last: 'trades or closed bars', mark: 'mark prices', bidAsk: 'BBO quotes' } as const;
 
 /**
  * Emulated trailing stops that never started trailing because their price source never came
- * (e.g. `triggerOn: last` on a bar-only recording): such a stop protects nothing, silently.
+ * (e.g. `triggerOn: mark` on a recording without mark prices): such a stop protects nothing, silently.
  */
 function unfedTrailingStopWarnings(kernel: Kernel, strategyId: string, source: string): string[] {
   const s = kernel.state;
   const warnings: string[] = [];
   for (const stop of kernel.openTrailingStops()) {
     if (stop.strategyId !== strategyId || stop.status !== 'PENDING') continue;
-    const map = stop.triggerOn === 'last' ? s.trades : stop.triggerOn === 'mark' ? s.marks : s.quotes;
-    if (map.has(stop.sym)) continue;
+    const fed =
+      stop.triggerOn === 'last'
+        ? s.trades.has(stop.sym) || s.closedBars.has(stop.sym)
+        : (stop.triggerOn === 'mark' ? s.marks : s.quotes).has(stop.sym);
+    if (fed) continue;
     warnings.push(
-      `strategy ${strategyId}'s trailing stop ${stop.ref} on ${stop.sym} never started trailing: it trails ${TRAILED[stop.triggerOn]} (triggerOn: ${stop.triggerOn}) and ${source} held none for that sym; bars do not move an emulated trailing stop`,
+      `strategy ${strategyId}'s trailing stop ${stop.ref} on ${stop.sym} never started trailing: it trails ${TRAILED[stop.triggerOn]} (triggerOn: ${stop.triggerOn}) and ${source} held none for that sym`,
     );
   }
   return warnings;

@@ -90,7 +90,10 @@ export class MarketRouting {
         for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverTrade(event);
         return true;
       case 'bar':
-        if (event.closed) state.closedBars.set(event.sym, event);
+        if (event.closed) {
+          this.emulator.onBar(event, state.trades.has(event.sym));
+          state.closedBars.set(event.sym, event);
+        }
         if (this.aggregator.onFeedBar(event)) {
           state.bars.set(`${event.sym}|${event.interval}`, event);
           if (event.closed && !this.aggregator.covered(event)) this.deliverBar(event);

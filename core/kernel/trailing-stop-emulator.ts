@@ -1,4 +1,5 @@
 import type {
+  BarEvent,
   InstrumentSpec,
   MarketTradeEvent,
   MarkPriceEvent,
@@ -6,9 +7,11 @@ import type {
   QuoteEvent,
   TrailingStopSpec,
 } from '../model/index.ts';
+import { BAR_INTERVAL_MS } from '../model/index.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import { TrailingLevel, type TrailingStep } from './trailing-level.ts';
 import type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';
+import { trailingStopProblem } from './trailing-stop-checks.ts';
 
 /** What the emulator reads of the kernel state: instruments, the latest prices and the time. */
 export interface EmulatorView {
@@ -17,6 +20,8 @@ export interface EmulatorView {
   readonly trades: ReadonlyMap<string, MarketTradeEvent>;
   readonly marks: ReadonlyMap<string, MarkPriceEvent>;
   readonly quotes: ReadonlyMap<string, QuoteEvent>;
+  /** The latest closed bar of each sym (any interval). */
+  readonly closedBars: ReadonlyMap<string, BarEvent>;
 }
 
 /** Where the emulator's work goes: the released order and every change of status. */
@@ -48,6 +53,7 @@ interface Held<O> {
  * intents (risk gate, in-flight bookkeeping, execution port), as NautilusTrader's OrderEmulator
  * releases an emulated TRAILING_STOP_MARKET. No venue order exists until then, so nothing is
  * modified at the venue as the price moves. The same code runs in backtests, paper and live.
+ * On bar-only data, `last` stops trail the closed bars ({@link TrailingStopEmulator.onBar}).
  * State is in memory only: nothing survives a restart.
  * @typeParam O - the owner of a stop (the kernel's strategy runner)
  */
@@ -56,6 +62,8 @@ export class TrailingStopEmulator<O> {
   private readonly open = new Map<string, Held<O>>();
   /** Open stops by sym, for the per-event path. */
   private readonly bySym = new Map<string, Held<O>[]>();
+  /** The finest feed bar interval seen of each sym, ms: only those bars move `last` stops. */
+  private readonly finestBar = new Map<string, number>();
 
   /**
    * @param view - instruments, latest prices and the time
@@ -76,7 +84,10 @@ export class TrailingStopEmulator<O> {
    */
   accept(owner: O, strategyId: string, intent: PlaceOrderIntent): KernelDenial | undefined {
     const spec = intent.trailingStop;
-    const problem = spec === undefined ? 'it has no trailingStop' : this.problem(intent, spec);
+    const problem =
+      spec === undefined
+        ? 'it has no trailingStop'
+        : trailingStopProblem(intent, spec, this.view.instrument(intent.sym), this.open.has(intent.ref));
     if (problem !== undefined || spec === undefined)
       return { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
     const tick = (this.view.instrument(intent.sym) as InstrumentSpec).tickSize;
@@ -204,6 +215,40 @@ export class TrailingStopEmulator<O> {
   }
 
   /** @returns true when the stop triggered (and left the open lists) */
+  /**
+   * A closed feed bar moves the `last` stops of a sym that never had a trade (bar-only data):
+   * the bar is walked adverse extreme first - open, low, high, close for a SELL stop; open, high,
+   * low, close for a BUY stop - as the simulated venue walks a bar for a stop (Keel's choice), and
+   * a stop it crosses triggers at the bar's close time, the first moment the kernel knows the bar.
+   * Only the finest interval of the feed counts, so overlapping bars do not walk twice.
+   * @param bar - a closed bar of the feed
+   * @param hadTrades - whether the sym ever had a trade (its stops then trail the trades only)
+   */
+  onBar(bar: BarEvent, hadTrades: boolean): void {
+    const ms = BAR_INTERVAL_MS[bar.interval];
+    const finest = this.finestBar.get(bar.sym);
+    if (finest !== undefined && ms > finest) return;
+    this.finestBar.set(bar.sym, ms);
+    if (this.open.size === 0 || hadTrades) return;
+    const list = this.bySym.get(bar.sym);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      const held = list[i] as Held<O>;
+      if (held.spec.triggerOn === 'last' && this.walk(held, bar)) i--;
+    }
+  }
+
+  /** @returns true when the stop triggered on the bar's path */
+  private walk(held: Held<O>, bar: BarEvent): boolean {
+    const sell = held.intent.side === 'SELL';
+    return (
+      this.step(held, bar.open) ||
+      this.step(held, sell ? bar.low : bar.high) ||
+      this.step(held, sell ? bar.high : bar.low) ||
+      this.step(held, bar.close)
+    );
+  }
+
   private step(held: Held<O>, price: number): boolean {
     const step: TrailingStep = held.level.next(price);
     if (step === 'activated') {
@@ -234,7 +279,7 @@ export class TrailingStopEmulator<O> {
     const sym = held.intent.sym;
     switch (held.spec.triggerOn) {
       case 'last':
-        return this.view.trades.get(sym)?.price;
+        return this.view.trades.get(sym)?.price ?? this.view.closedBars.get(sym)?.close;
       case 'mark':
         return this.view.marks.get(sym)?.markPrice;
       case 'bidAsk': {
@@ -242,19 +287,6 @@ export class TrailingStopEmulator<O> {
         return quote === undefined ? undefined : held.intent.side === 'SELL' ? quote.bid : quote.ask;
       }
     }
-  }
-
-  private problem(intent: PlaceOrderIntent, spec: TrailingStopSpec): string | undefined {
-    const instrument = this.view.instrument(intent.sym);
-    if (instrument === undefined) return `names ${intent.sym}, which is not an instrument of this run`;
-    if (!instrument.tickSize.gt(0)) return `names ${intent.sym}, whose tick size is not positive`;
-    if (this.open.has(intent.ref)) return 'is already held';
-    if (intent.orderType !== 'MARKET') return 'must be a MARKET order';
-    if (!intent.qty.gt(0)) return `needs qty > 0, got ${intent.qty.toString()}`;
-    if (!spec.offset.gt(0)) return `needs an offset > 0, got ${spec.offset.toString()}`;
-    if (spec.activationPrice !== undefined && !spec.activationPrice.gt(0))
-      return `needs an activationPrice > 0, got ${spec.activationPrice.toString()}`;
-    return undefined;
   }
 
   private snapshot(held: Held<O>): TrailingStop {

@@ -13,7 +13,7 @@ import { runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
-import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { barsRecordingIn, flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
@@ -119,21 +119,77 @@ describe('backtest runner: an emulated trailing stop', () => {
     result.dispose?.();
   });
 
-  it('warns when a stop never started trailing because the data had no price of its source (a bar-only recording)', async () => {
+  it('on a bar-only recording trails the closed bars, adverse extreme first, and its order fills at the next bar open', async () => {
     const dir = join(temp.dir, 'bars');
     await mkdir(dir);
-    const path = await flatBarsRecordingIn(dir, 3, T0, SYM);
+    // SELL stop 2.0 under the highest price, walked open, low, high, close:
+    // bar 0: 100 (active, stop 98), 99, 101 (stop 99), 100; bar 1: 100, 100, 103 (stop 101), 102;
+    // bar 2: 102, 100.5 <= 101: triggered at bar 2's close; its MARKET order fills at bar 3's open, 100.
+    const path = await barsRecordingIn(
+      dir,
+      [
+        [100, 101, 99, 100],
+        [100, 103, 100, 102],
+        [102, 102.5, 100.5, 101],
+        [100, 100, 99, 99.5],
+      ],
+      T0,
+      SYM,
+    );
     const onBars = defineStrategy({
       name: 'bar-trailer',
       params: z.object({}).strict(),
       onStart: (ctx) =>
-        ctx.order.trailingStop({ sym: SYM, side: 'SELL', qty: 1, offset: { ticks: 5 }, ref: 'bt-1' }),
+        ctx.order.trailingStop({
+          sym: SYM,
+          side: 'SELL',
+          qty: 1,
+          offset: { price: 2 },
+          reduceOnly: false,
+          ref: 'bt-1',
+        }),
+    });
+    const result = await runBacktest({
+      ...barRunOptions(path, [anInstrument(SYM)], [{ id: 'b', strategy: onBars, params: {} }]),
+      latency: { orderEntry: { fixedMs: 10, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
+    });
+    const stop = result.trailingStops?.[0];
+    expect(
+      stop?.steps.map((s) => `T0+${(s.ts - T0) / 60_000}m ${s.status} ${s.stopPrice?.toFixed() ?? '-'}`),
+      // The run starts when bar 0 closes (a bar is recorded at its close), with onStart.
+    ).toEqual(['T0+1m PENDING -', 'T0+1m ACTIVE 98', 'T0+3m TRIGGERED 101']);
+    expect(stop?.crossPrice).toBe(100.5);
+    const fills = [...result.fills].map(
+      (f) => `T0+${f.timestamp - T0}ms ${f.clientOrderId} ${f.side} @ ${f.price.toFixed()}`,
+    );
+    // Sent at bar 2's close (T0+3m), at the venue 10 ms later: bar 3's open.
+    expect(fills).toEqual(['T0+180010ms bt-1 SELL @ 100']);
+    expect(result.meta.warnings ?? []).toEqual([]);
+    result.dispose?.();
+  });
+
+  it('warns when a stop never started trailing because the data had no price of its source (mark prices on a bar recording)', async () => {
+    const dir = join(temp.dir, 'marks');
+    await mkdir(dir);
+    const path = await flatBarsRecordingIn(dir, 3, T0, SYM);
+    const onBars = defineStrategy({
+      name: 'mark-trailer',
+      params: z.object({}).strict(),
+      onStart: (ctx) =>
+        ctx.order.trailingStop({
+          sym: SYM,
+          side: 'SELL',
+          qty: 1,
+          offset: { ticks: 5 },
+          triggerOn: 'mark',
+          ref: 'bt-1',
+        }),
     });
     const result = await runBacktest(
       barRunOptions(path, [anInstrument(SYM)], [{ id: 'b', strategy: onBars, params: {} }]),
     );
     expect(result.meta.warnings).toContain(
-      `strategy b's trailing stop bt-1 on ${SYM} never started trailing: it trails trades (triggerOn: last) and the recordings held none for that sym; bars do not move an emulated trailing stop`,
+      `strategy b's trailing stop bt-1 on ${SYM} never started trailing: it trails mark prices (triggerOn: mark) and the recordings held none for that sym`,
     );
     expect(result.trailingStops?.map((s) => s.status)).toEqual(['PENDING']);
     result.dispose?.();

@@ -10,7 +10,7 @@ import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Intent, MarkPriceEvent, PlaceOrderIntent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aQuote, aTrade, BTC } from '../../kit/kernel-events.ts';
+import { aFeedBar, aQuote, aTrade, BTC } from '../../kit/kernel-events.ts';
 
 type Ctx = StrategyContext<unknown, unknown>;
 
@@ -162,6 +162,29 @@ describe('emulated trailing stop', () => {
       'PENDING:-',
       'ACTIVE:99.7',
     ]);
+  });
+
+  it('on bar-only data a BUY stop walks each closed bar open, high, low, close (adverse extreme first)', () => {
+    const t = stopper({ side: 'BUY', qty: 1, offset: { ticks: 10 }, reduceOnly: false });
+    const rig = aKernelRig([{ id: 's', strategy: t.strategy }]);
+    // Bar 1: 100 (active, stop 101), 100.5, 99 (stop 100), 99.5. Low before high would trigger here.
+    rig.market.next(aFeedBar(0, [100, 100.5, 99, 99.5, 1]));
+    expect(statuses(t.updates)).toEqual(['0:PENDING', '60000:ACTIVE']);
+    expect(rig.venue.submitted).toEqual([]);
+    // Bar 2: 99.5, then its high 100.2 reaches the stop of 100: triggered at the bar's close.
+    rig.market.next(aFeedBar(60_000, [99.5, 100.2, 99.4, 100, 1]));
+    expect(statuses(t.updates)).toEqual(['0:PENDING', '60000:ACTIVE', '120000:TRIGGERED']);
+    expect(t.updates[2]).toMatchObject({ crossPrice: 100.2 });
+    expect(t.updates[2]?.stopPrice?.toString()).toBe('100');
+    expect(placed(rig.venue.submitted)).toHaveLength(1);
+  });
+
+  it('ignores bars on a sym that has trades: the trades are the finer path', () => {
+    const t = stopper({ side: 'SELL', qty: 1, offset: { ticks: 5 } }, { entry: 'BUY' });
+    const rig = aKernelRig([{ id: 's', strategy: t.strategy }]);
+    rig.market.next(aTrade(1, 100)); // stop 99.5
+    rig.market.next(aFeedBar(0, [100, 100, 90, 100, 1]));
+    expect(statuses(t.updates)).toEqual(['0:PENDING', '1:ACTIVE']);
   });
 
   it('a stop cancelled before the price crosses it sends nothing', () => {
