@@ -210,8 +210,7 @@ ${assumptionsSection(result)}
 ${chartsSection(result, charts)}
 ${statsSection(result, settleAsset)}
 ${tradesSection(result)}
-${algoOrdersSection(result)}
-${trailingStopsSection(result)}
+${algoOrdersSection(result)}${trailingStopsSection(result)}
 ${denialsSection(result)}
 <script>${scriptSafe(library)}</script>
 <script type="application/json" id="keel-chart-data">${jsonForScript(charts)}</script>
