@@ -68,8 +68,17 @@ export type { TradeStats } from './metrics/trade-metrics.ts';
 export { TradeTally, tradeStats } from './metrics/trade-metrics.ts';
 export type { TradingHours } from './metrics/trading-time.ts';
 export { tradingClock, tradingDayMs } from './metrics/trading-time.ts';
-export { algoLifecycleText, algoOrdersCsvLines, denialsCsvLines } from './result/activity-csv.ts';
-export { algoOrderRecordSchema, denialRecordSchema } from './result/activity-schemas.ts';
+export {
+  algoLifecycleText,
+  algoOrdersCsvLines,
+  denialsCsvLines,
+  trailingStopsCsvLines,
+} from './result/activity-csv.ts';
+export {
+  algoOrderRecordSchema,
+  denialRecordSchema,
+  trailingStopRecordSchema,
+} from './result/activity-schemas.ts';
 export type { AlgoOrderRecord, AlgoOrderStep } from './result/algo-order-record.ts';
 export { isFinalAlgoState, nextAlgoOrderRecord } from './result/algo-order-record.ts';
 export type {
@@ -138,6 +147,8 @@ export {
   strategyFaultRecord,
   userFrameOf,
 } from './result/strategy-fault-record.ts';
+export type { TrailingStopRecord, TrailingStopStep } from './result/trailing-stop-record.ts';
+export { TrailingStopLog } from './result/trailing-stop-record.ts';
 export { writeTextFile } from './result/write-text-file.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';

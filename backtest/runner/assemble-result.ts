@@ -17,6 +17,7 @@ import {
   type RoundTripTrade,
   type SpillLog,
   type TradeTally,
+  type TrailingStopLog,
 } from '../report/index.ts';
 import type { SimVenue } from '../sim/index.ts';
 import type { AlgoOrderJournal } from './algo-order-journal.ts';
@@ -40,6 +41,8 @@ export interface RunRecords {
   readonly liquidations: LiquidationJournal;
   readonly algoOrders: AlgoOrderJournal;
   readonly denials: SpillLog<DenialRecord>;
+  /** The trailing stops the kernel emulated. */
+  readonly trailingStops: TrailingStopLog;
 }
 
 /**
@@ -114,6 +117,7 @@ export function assembleResult(
   const synthetic = headers.some((h) => h.synthetic);
   const cashFlows = cashFlowRecordsOf(sim.statement());
   const liquidations = records.liquidations.records();
+  const trailingStops = records.trailingStops.records();
   const closeAtEnd = options.closeAtEnd ?? true;
   const runConfig: { [key: string]: JsonValue } = {
     startingCash: options.startingCash.toFixed(),
@@ -179,6 +183,8 @@ export function assembleResult(
     liquidations,
     algoOrders: records.algoOrders.finish(),
     denials: records.denials.seal(),
+    // Left out when none, so results of runs without trailing stops stay as they were.
+    ...(trailingStops.length === 0 ? {} : { trailingStops }),
     metrics: computeMetrics({
       equityCurve: sampler.curve,
       trades: closed,

@@ -19,6 +19,7 @@ import {
   type StrategyFaultRecord,
   strategyFaultRecord,
   TradeTally,
+  TrailingStopLog,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
 import { AlgoOrderJournal } from './algo-order-journal.ts';
@@ -143,6 +144,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     liquidations: new LiquidationJournal(),
     algoOrders: new AlgoOrderJournal(dir),
     denials: new SpillLog(dir, 'denials', DENIAL_CODEC),
+    trailingStops: new TrailingStopLog(),
   };
   const orderedSyms = new Set<string>();
   // The sim reports an order REJECTED once, as its final state.
@@ -202,6 +204,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
+  kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
   // Events the venue has seen: starting coins count at their first price until it has seen it.
   let seen = 0;

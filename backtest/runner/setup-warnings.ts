@@ -84,7 +84,8 @@ function watchWarning(
  * Mistakes in a run's setup that would otherwise show only as a run with no trades: a
  * strategy watching bars no data delivered (a sym the recordings lack, an interval they have no
  * bars or trades for), naming in its params an instrument the recordings hold nothing of, or
- * naming a sym that is not one of the run's instruments ({@link unlistedSymWarnings}).
+ * naming a sym that is not one of the run's instruments ({@link unlistedSymWarnings}), or placing
+ * an emulated trailing stop whose price source (trades, marks, quotes) the data never had.
  * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
  * @param kernel - the run's kernel, after the replay
  * @param strategies - the run's strategy slots
@@ -116,6 +117,31 @@ export function setupWarnings(
       );
     }
     warnings.push(...unlistedSymWarnings([slot], syms));
+    warnings.push(...unfedTrailingStopWarnings(kernel, slot.id, source));
+  }
+  return warnings;
+}
+
+/** The price each trigger source of an emulated trailing stop trails, as a sentence names it. */
+const TRAILED = { last: 'trades or closed bars', mark: 'mark prices', bidAsk: 'BBO quotes' } as const;
+
+/**
+ * Emulated trailing stops that never started trailing because their price source never came
+ * (e.g. `triggerOn: mark` on a recording without mark prices): such a stop protects nothing, silently.
+ */
+function unfedTrailingStopWarnings(kernel: Kernel, strategyId: string, source: string): string[] {
+  const s = kernel.state;
+  const warnings: string[] = [];
+  for (const stop of kernel.openTrailingStops()) {
+    if (stop.strategyId !== strategyId || stop.status !== 'PENDING') continue;
+    const fed =
+      stop.triggerOn === 'last'
+        ? s.trades.has(stop.sym) || s.closedBars.has(stop.sym)
+        : (stop.triggerOn === 'mark' ? s.marks : s.quotes).has(stop.sym);
+    if (fed) continue;
+    warnings.push(
+      `strategy ${strategyId}'s trailing stop ${stop.ref} on ${stop.sym} never started trailing: it trails ${TRAILED[stop.triggerOn]} (triggerOn: ${stop.triggerOn}) and ${source} held none for that sym`,
+    );
   }
   return warnings;
 }

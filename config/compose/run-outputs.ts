@@ -11,6 +11,7 @@ import {
   ordersCsvLines,
   resultJsonChunks,
   tradesCsvLines,
+  trailingStopsCsvLines,
   writeHtmlReport,
   writeTextFile,
 } from '../../backtest/report/index.ts';
@@ -42,7 +43,7 @@ export function reportPathsOf(config: KeelConfig): { readonly json: string; read
 /**
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
  * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
- * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`) and the HTML report. The
+ * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`, `.trailing-stops.csv`) and the HTML report. The
  * JSON and CSV files stream to disk, record by record, from the result's logs.
  * @param result - the run's result
  * @param paths - JSON and HTML paths
@@ -67,6 +68,7 @@ export async function writeRunOutputs(
     [`${base}.liquidations.csv`, liquidationsCsvLines],
     [`${base}.algo-orders.csv`, algoOrdersCsvLines],
     [`${base}.denials.csv`, denialsCsvLines],
+    [`${base}.trailing-stops.csv`, trailingStopsCsvLines],
   ] as const;
   for (const [path, lines] of csv) await writeTextFile(path, lines(result));
   await writeHtmlReport(result, paths.html, { settleAsset });

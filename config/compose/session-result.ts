@@ -10,6 +10,7 @@ import {
   type OrderRecord,
   type RecordLog,
   roundTripsFromFills,
+  type TrailingStopRecord,
 } from '../../backtest/report/index.ts';
 import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
 import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
@@ -49,6 +50,8 @@ export interface SessionRecord {
   readonly algoOrders?: RecordLog<AlgoOrderRecord>;
   /** Every intent the kernel denied and command the venue refused; absent = none recorded. */
   readonly denials?: RecordLog<DenialRecord>;
+  /** Every trailing stop the kernel emulated, with its status changes; absent or empty = none. */
+  readonly trailingStops?: readonly TrailingStopRecord[];
   /**
    * Funding, interest, borrows and repays from the venue's statements; absent when they could
    * not be fetched (the figures are then left out, not claimed zero).
@@ -139,6 +142,9 @@ export function sessionResult(session: SessionRecord): BacktestResult {
     ...(session.liquidations === undefined ? {} : { liquidations: session.liquidations }),
     ...(session.algoOrders === undefined ? {} : { algoOrders: session.algoOrders }),
     ...(session.denials === undefined ? {} : { denials: session.denials }),
+    ...(session.trailingStops === undefined || session.trailingStops.length === 0
+      ? {}
+      : { trailingStops: session.trailingStops }),
     metrics: computeMetrics({
       equityCurve: curve,
       trades: closed,

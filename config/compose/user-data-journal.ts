@@ -9,6 +9,7 @@ import {
   type RecordLog,
   SpillDirectory,
   SpillLog,
+  TrailingStopLog,
 } from '../../backtest/report/index.ts';
 import {
   AlgoOrderJournal,
@@ -82,6 +83,8 @@ export class UserDataJournal {
   readonly rejections = new OrderRejections();
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
+  /** The trailing stops the kernel emulated (not venue events: the session feeds the kernel's reports here). */
+  readonly trailingStops = new TrailingStopLog();
   private readonly orders = new Map<string, OrderRecord>();
   private readonly algoOrders: AlgoOrderJournal;
   /**

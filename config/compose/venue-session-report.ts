@@ -107,6 +107,7 @@ export async function writeVenueSessionReport(
     fills: journal.fills,
     algoOrders: userData.algoOrders,
     denials: userData.denials,
+    trailingStops: journal.trailingStops.records(),
     liquidations: journal.liquidations.records(),
     ...(cashFlows === undefined ? {} : { cashFlows }),
     accountCurrency: settleAsset,

@@ -199,6 +199,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
+  kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
 
   // The strategies start once the venue's state found at startup is folded: the execution client's

@@ -12,6 +12,7 @@ import type {
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
 import { strictParams } from './strict-params.ts';
+import type { TrailingStop } from './trailing-stop.ts';
 
 /**
  * Hook style: each hook receives the context (and the event) and may return intents (one, an
@@ -49,6 +50,16 @@ export interface StrategyHooks<P, S> {
    * comes to `onOrder` as a REJECTED update instead.
    */
   readonly onDenied?: (ctx: StrategyContext<P, S>, denial: IntentDenied) => IntentOutput;
+  /**
+   * A status change of one of the strategy's emulated trailing stops (`ctx.order.trailingStop`):
+   * PENDING when the kernel accepted it, ACTIVE when it starts trailing, TRIGGERED when the price
+   * crossed it (its MARKET order, under the same reference, then goes through the risk gate:
+   * a denial comes to `onDenied`, the order's updates to `onOrder`), CANCELLED. A stop the kernel
+   * refuses (unknown sym, offset not > 0) comes to `onDenied` with the check `kernel.trailingStop`.
+   * Moves of the stop price are not delivered: read them with `ctx.trailingStops()`. A stop of a
+   * strategy halted by a fault still fires (as one held by the venue would), unheard.
+   */
+  readonly onTrailingStop?: (ctx: StrategyContext<P, S>, stop: TrailingStop) => IntentOutput;
   /** Last call: intents returned here (e.g. cancels) are still sent. */
   readonly onStop?: (ctx: StrategyContext<P, S>) => IntentOutput;
 }

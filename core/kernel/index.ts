@@ -28,6 +28,8 @@ export type {
   MarketInput,
   OrderInputBase,
   TpSlInput,
+  TrailingOffsetInput,
+  TrailingStopInput,
 } from './order-inputs.ts';
 export type { PositionSizer } from './position-sizer.ts';
 export { qtyForCash, qtyForEquityFraction, qtyOnLotGrid, wholeUnits } from './position-sizer.ts';
@@ -38,6 +40,9 @@ export type { StrategyContext } from './strategy-context.ts';
 export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
 export type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
 export { strictParams } from './strict-params.ts';
+export type { TrailingStep } from './trailing-level.ts';
+export { TrailingLevel } from './trailing-level.ts';
+export type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';
 export type { UsEquitySessionOptions } from './us-equity-session.ts';
 export {
   formatNewYorkTime,

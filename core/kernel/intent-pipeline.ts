@@ -1,6 +1,7 @@
 import type { ExecutionPort } from '../execution/index.ts';
 import { orderFromPlaceIntent } from '../execution/index.ts';
-import type { Intent } from '../model/index.ts';
+import type { Intent, PlaceOrderIntent } from '../model/index.ts';
+import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
@@ -8,6 +9,7 @@ import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
+import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 
 /**
  * The way of every intent: the kernel's own checks (reference, ownership), expansion of
@@ -25,6 +27,7 @@ export class IntentPipeline {
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
+   * @param emulator - holds the trailing stops the kernel emulates
    */
   constructor(
     private readonly state: KernelState,
@@ -33,6 +36,7 @@ export class IntentPipeline {
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
+    private readonly emulator: TrailingStopEmulator<StrategyRunner>,
   ) {}
 
   /**
@@ -41,24 +45,51 @@ export class IntentPipeline {
    * @param intent - the intent
    */
   submit(runner: StrategyRunner, intent: Intent): void {
+    const emulated = this.emulatedPart(runner, intent);
     const failed =
-      refLengthCheck(intent.ref) ??
-      this.claimRef(runner, intent.ref) ??
-      ownershipCheck(runner.id, intent, this.state.orders);
+      'denial' in emulated
+        ? emulated.denial
+        : emulated.rest === undefined
+          ? undefined
+          : ownershipCheck(runner.id, emulated.rest, this.state.orders);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;
     }
-    for (const one of this.expand(runner, intent)) {
-      if (one !== intent) runner.redeem(one.ref);
-      const decision = this.gate.evaluate({ strategyId: runner.id, intent: one }, this.state);
-      if (decision.kind === 'denied') {
-        this.deny(runner, this.denial(runner, one, 'risk', decision.check, decision.reason));
-        continue;
-      }
-      this.record(runner, one);
-      this.execution.submit(decision.command);
+    const rest = 'rest' in emulated ? emulated.rest : undefined;
+    if (rest === undefined) return;
+    for (const one of this.expand(runner, rest)) {
+      if (one !== rest) runner.redeem(one.ref);
+      this.pass(runner, one);
     }
+  }
+
+  /** The reference checks, then what the emulator takes (trailing stops and their cancels). */
+  private emulatedPart(runner: StrategyRunner, intent: Intent): EmulationOutcome {
+    const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref);
+    return denial === undefined ? takeEmulated(this.emulator, runner, runner.id, intent) : { denial };
+  }
+
+  /**
+   * Sends the MARKET order of a triggered emulated stop: its reference was claimed when the stop
+   * was accepted, so it goes straight to the risk gate (a denial reaches the strategy's
+   * `onDenied`) and on to the execution port.
+   * @param runner - the strategy owning the stop
+   * @param intent - the order, without its `trailingStop`
+   */
+  release(runner: StrategyRunner, intent: PlaceOrderIntent): void {
+    this.pass(runner, intent);
+  }
+
+  /** The risk gate, then Keel's bookkeeping and the execution port. */
+  private pass(runner: StrategyRunner, intent: Intent): void {
+    const decision = this.gate.evaluate({ strategyId: runner.id, intent }, this.state);
+    if (decision.kind === 'denied') {
+      this.deny(runner, this.denial(runner, intent, 'risk', decision.check, decision.reason));
+      return;
+    }
+    this.record(runner, intent);
+    this.execution.submit(decision.command);
   }
 
   /**

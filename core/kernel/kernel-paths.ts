@@ -6,6 +6,8 @@ import type { KernelState } from './kernel-state.ts';
 import { lookUpOrders } from './order-lookups.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
+import type { TrailingStop } from './trailing-stop.ts';
+import { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import { UserDataRouting } from './user-data-routing.ts';
 
 /** What the kernel's intent and User Data paths report back to it. */
@@ -16,18 +18,23 @@ export interface KernelPathHost {
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
+  /** Tells a strategy (and the run's outputs) that one of its emulated trailing stops changed status. */
+  readonly trailingStopChanged: (runner: StrategyRunner, stop: TrailingStop) => void;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
 export interface KernelPaths {
   readonly pipeline: IntentPipeline;
   readonly userRouting: UserDataRouting;
+  /** The trailing stops the kernel emulates (market routing feeds it, the pipeline fills it). */
+  readonly emulator: TrailingStopEmulator<StrategyRunner>;
 }
 
 /**
  * Builds the intent pipeline and the User Data routing around one book of modify and cancel
- * requests in flight (so a refusal finds its sender and undoes PENDING_*), and the look-ups of
- * orders whose request got no answer.
+ * requests in flight (so a refusal finds its sender and undoes PENDING_*), the look-ups of
+ * orders whose request got no answer, and the trailing stop emulator, whose triggered orders
+ * go out through the pipeline.
  * @param options - the kernel's options (gate, execution port)
  * @param host - the kernel's state, strategies and callbacks
  * @returns the paths
@@ -37,8 +44,22 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
+  const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(state, {
+    release: (runner, intent) => pipeline.release(runner, intent),
+    changed: host.trailingStopChanged,
+  });
+  const pipeline = new IntentPipeline(
+    state,
+    options.gate,
+    options.execution,
+    runners,
+    deny,
+    requests,
+    emulator,
+  );
   return {
-    pipeline: new IntentPipeline(state, options.gate, options.execution, runners, deny, requests),
+    pipeline,
     userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, lookUp),
+    emulator,
   };
 }

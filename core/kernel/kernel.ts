@@ -14,6 +14,8 @@ import { StrategyFaultReports } from './strategy-faults.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import { createRunners } from './strategy-slots.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
+import type { TrailingStop } from './trailing-stop.ts';
+import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { UserDataRouting } from './user-data-routing.ts';
 import { WorkQueue } from './work-queue.ts';
 
@@ -21,6 +23,7 @@ import { WorkQueue } from './work-queue.ts';
 type Job =
   | KeelEvent
   | { readonly kind: 'deliverDenial'; readonly runner: StrategyRunner; readonly denial: IntentDenied }
+  | { readonly kind: 'deliverTrailingStop'; readonly runner: StrategyRunner; readonly stop: TrailingStop }
   | { readonly kind: 'wake' };
 
 const WAKE: Job = { kind: 'wake' };
@@ -55,6 +58,11 @@ export class Kernel {
   /** Strategies that threw and were halted. */
   readonly faults: Observable<StrategyFault>;
   /**
+   * Every status change of every emulated trailing stop (accepted as PENDING, ACTIVE, TRIGGERED,
+   * CANCELLED), as its strategy is told: for a run's outputs.
+   */
+  readonly trailingStops: Observable<TrailingStop>;
+  /**
    * Rejections of the Promises of halted async strategies (see {@link StrategyRejection}): the
    * user's own error behind an "async hook" fault. Late and untimed: log them, do not record them.
    */
@@ -64,6 +72,8 @@ export class Kernel {
   private readonly marketRouting: MarketRouting;
   private readonly userRouting: UserDataRouting;
   private readonly pipeline: IntentPipeline;
+  private readonly emulator: TrailingStopEmulator<StrategyRunner>;
+  private readonly trailingStop$ = new Subject<TrailingStop>();
   private started = false;
   /** False until the strategies start: User Data is then folded, not delivered. */
   private strategiesStarted = false;
@@ -92,14 +102,20 @@ export class Kernel {
     this.denials = this.denial$.asObservable();
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
+    this.trailingStops = this.trailingStop$.asObservable();
     this.runners = createRunners(options.strategies, options.runId ?? '', this);
     const paths = kernelPaths(options, {
       state: this.state,
       runners: this.runners,
       deny: (runner, denial) => this.deny(runner, denial),
       push: (event) => this.push(event),
+      trailingStopChanged: (runner, stop) => {
+        this.trailingStop$.next(stop);
+        this.work.defer({ kind: 'deliverTrailingStop', runner, stop });
+      },
     });
-    this.marketRouting = new MarketRouting(this.state, this.runners);
+    this.emulator = paths.emulator;
+    this.marketRouting = new MarketRouting(this.state, this.runners, this.emulator);
     this.userRouting = paths.userRouting;
     this.pipeline = paths.pipeline;
   }
@@ -199,6 +215,9 @@ export class Kernel {
       case 'deliverDenial':
         job.runner.deliverDenial(job.denial);
         return;
+      case 'deliverTrailingStop':
+        job.runner.deliverTrailingStop(job.stop);
+        return;
       case 'wake':
         if (!this.stopped) this.timers.fireDueNow(this.fireTimer);
         return;
@@ -243,6 +262,23 @@ export class Kernel {
    */
   cancelTimer(runner: StrategyRunner, id: number): boolean {
     return this.timers.cancel(runner.index, id);
+  }
+
+  /**
+   * A strategy's open emulated trailing stops.
+   * @returns PENDING and ACTIVE stops, oldest first
+   */
+  trailingStopsOf(runner: StrategyRunner, sym?: string): TrailingStop[] {
+    return this.emulator.list(runner.id, sym);
+  }
+
+  /**
+   * Every strategy's open emulated trailing stops, for a run's end-of-run checks (a stop whose
+   * price never came). Not for the per-event path.
+   * @returns PENDING and ACTIVE stops, oldest first
+   */
+  openTrailingStops(): TrailingStop[] {
+    return this.emulator.list();
   }
 
   /** Registers a strategy for closed bars of a (sym, interval). */

@@ -2,6 +2,7 @@ import type { BarEvent, BarInterval, KeelEvent, MarketEvent } from '../model/ind
 import { BarAggregator } from './bar-aggregator.ts';
 import type { KernelState } from './kernel-state.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
+import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 
 /** Every market event kind (a Record, so a new kind in the model fails to compile here until listed). */
 const MARKET_KINDS: Readonly<Record<MarketEvent['kind'], true>> = {
@@ -38,10 +39,13 @@ export class MarketRouting {
   /**
    * @param state - the kernel state market data is folded into
    * @param runners - every strategy of the kernel
+   * @param emulator - the emulated trailing stops, moved by quotes, trades and marks before any
+   *   strategy sees them (as a venue-held stop would fire before the strategy hears the price)
    */
   constructor(
     private readonly state: KernelState,
     private readonly runners: readonly StrategyRunner[],
+    private readonly emulator: TrailingStopEmulator<StrategyRunner>,
   ) {}
 
   /**
@@ -76,15 +80,20 @@ export class MarketRouting {
     switch (event.kind) {
       case 'quote':
         state.quotes.set(event.sym, event);
+        this.emulator.onQuote(event);
         for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverQuote(event);
         return true;
       case 'trade':
         state.trades.set(event.sym, event);
+        this.emulator.onTrade(event);
         this.aggregator.onTrade(event, this.emitBar);
         for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverTrade(event);
         return true;
       case 'bar':
-        if (event.closed) state.closedBars.set(event.sym, event);
+        if (event.closed) {
+          this.emulator.onBar(event, state.trades.has(event.sym));
+          state.closedBars.set(event.sym, event);
+        }
         if (this.aggregator.onFeedBar(event)) {
           state.bars.set(`${event.sym}|${event.interval}`, event);
           if (event.closed && !this.aggregator.covered(event)) this.deliverBar(event);
@@ -98,6 +107,7 @@ export class MarketRouting {
         return true;
       case 'markPrice':
         state.marks.set(event.sym, event);
+        this.emulator.onMark(event);
         return true;
       case 'ticker':
       case 'indexPrice':

@@ -29,8 +29,14 @@ import type {
   LimitInput,
   LoanInput,
   MarketInput,
+  TrailingStopInput,
 } from './order-inputs.ts';
-import { orderCondition, placeAlgoOrderIntent, placeOrderIntent } from './placement-intents.ts';
+import {
+  orderCondition,
+  placeAlgoOrderIntent,
+  placeOrderIntent,
+  trailingStopIntent,
+} from './placement-intents.ts';
 import { US_EQUITY_ZONE } from './us-equity-session.ts';
 
 /**
@@ -149,6 +155,23 @@ export class OrderFactory {
    */
   algo(input: AlgoInput): PlaceAlgoOrderIntent {
     return placeAlgoOrderIntent(this.state, input);
+  }
+
+  /**
+   * A trailing stop (trailing-stop-market), which Keel emulates: the venue has no trailing order
+   * type, so the kernel holds it, trails it on the market data it routes, and when the price
+   * crosses the stop sends a MARKET order (same reference) through the risk gate. Reduce-only by
+   * default. Its life reaches `onTrailingStop`; `ctx.trailingStops()` lists the open ones;
+   * `ctx.order.cancel(ref)` cancels it. Held in memory: a restarted session has none.
+   * @param input - sym, side, qty, offset (price, ticks or bps), activation price, trigger source
+   * @returns the intent (a placeOrder with `trailingStop`)
+   * @throws TypeError when the offset does not have exactly one of price, ticks, bps
+   * @example
+   * // long 1 BTC: sell it if the last price falls 50 ticks below its highest since 60 000
+   * ctx.order.trailingStop({ sym, side: 'SELL', qty: 1, offset: { ticks: 50 }, activationPrice: 60_000 });
+   */
+  trailingStop(input: TrailingStopInput): PlaceOrderIntent {
+    return trailingStopIntent(this.state, input);
   }
 
   /**

@@ -3,6 +3,7 @@ import type {
   AlgoOrderType,
   ConditionCode,
   Dec,
+  EmulationTrigger,
   OrderSide,
   PositionSide,
   TimeInForce,
@@ -95,6 +96,38 @@ export interface AlgoInput {
   readonly reduceOnly?: boolean;
   readonly positionSide?: PositionSide;
   readonly ref?: string;
+  readonly round?: boolean;
+}
+
+/**
+ * A trailing stop's distance from the best price seen: a price, a whole number of ticks, or basis
+ * points of the best price (100 bps = 1%). Exactly one.
+ */
+export type TrailingOffsetInput =
+  | { readonly price: Amount }
+  | { readonly ticks: number }
+  | { readonly bps: Amount };
+
+/**
+ * A trailing stop (trailing-stop-market), emulated by the kernel: a SELL stop trails the highest
+ * price since activation by `offset`, a BUY stop the lowest; when the price crosses the stop the
+ * kernel sends a MARKET order of `qty` through the risk gate.
+ */
+export interface TrailingStopInput {
+  readonly sym: string;
+  readonly side: OrderSide;
+  readonly qty: Amount;
+  readonly offset: TrailingOffsetInput;
+  /** Trail only once the price reaches it (SELL: at or above, BUY: at or below); default at once. */
+  readonly activationPrice?: Amount;
+  /** The price trailed and compared: last trade (default), mark, or bid (SELL) / ask (BUY). */
+  readonly triggerOn?: EmulationTrigger;
+  /** Default true (Keel's choice: a trailing stop is an exit); false lets it open or add to a position. */
+  readonly reduceOnly?: boolean;
+  readonly positionSide?: PositionSide;
+  /** Caller reference; also the clientOrderId of the MARKET order sent when it triggers. */
+  readonly ref?: string;
+  /** Round qty down to the lot. */
   readonly round?: boolean;
 }
 

@@ -4,12 +4,20 @@ import type {
   PlaceAlgoOrderIntent,
   PlaceOrderIntent,
   TimeInForce,
+  TrailingStopSpec,
 } from '../model/index.ts';
 import { formatTimeToSend, ZERO } from '../model/index.ts';
-import { limitPrice, orderQty, tpSlOf, triggerPrice } from './order-amounts.ts';
+import { limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 import { defaultPositionSide } from './order-defaults.ts';
-import type { AlgoInput, Amount, ConditionalInput, OrderInputBase } from './order-inputs.ts';
+import type {
+  AlgoInput,
+  Amount,
+  ConditionalInput,
+  OrderInputBase,
+  TrailingOffsetInput,
+  TrailingStopInput,
+} from './order-inputs.ts';
 
 /**
  * The placement intent every order method of the factory builds on: the strategy's fields, with
@@ -92,4 +100,41 @@ export function placeAlgoOrderIntent(state: OrderFactoryState, input: AlgoInput)
     reduceOnly,
     positionSide: input.positionSide ?? defaultPositionSide(state, input.side, reduceOnly),
   };
+}
+
+/**
+ * A trailing stop intent: a MARKET placeOrder (IOC) with its `trailingStop`, reduce-only unless
+ * told otherwise, which the kernel holds until the price crosses the stop.
+ * @param state - what defaults are computed from
+ * @param input - sym, side, qty, offset and options
+ * @returns the intent
+ * @throws TypeError when the offset does not have exactly one of price, ticks, bps, or an amount
+ *   is not a finite number or a decimal
+ */
+export function trailingStopIntent(state: OrderFactoryState, input: TrailingStopInput): PlaceOrderIntent {
+  const reduceOnly = input.reduceOnly ?? true;
+  const base = placeOrderIntent(state, { ...input, reduceOnly }, 'MARKET', undefined, 'IOC');
+  const trailingStop: TrailingStopSpec = {
+    ...trailingOffset(input.offset),
+    ...(input.activationPrice === undefined
+      ? {}
+      : { activationPrice: toDecimal(input.activationPrice, 'activationPrice') }),
+    triggerOn: input.triggerOn ?? 'last',
+  };
+  return { ...base, trailingStop };
+}
+
+function trailingOffset(offset: TrailingOffsetInput): Pick<TrailingStopSpec, 'offsetType' | 'offset'> {
+  const keys = Object.keys(offset ?? {});
+  if (keys.length !== 1)
+    throw new TypeError(
+      `order factory: a trailing stop's offset needs exactly one of price, ticks or bps, got ${JSON.stringify(offset)}`,
+    );
+  if ('ticks' in offset) {
+    if (!Number.isInteger(offset.ticks))
+      throw new TypeError(`order factory: offset.ticks must be a whole number, got ${offset.ticks}`);
+    return { offsetType: 'TICKS', offset: toDecimal(offset.ticks, 'offset.ticks') };
+  }
+  if ('bps' in offset) return { offsetType: 'BPS', offset: toDecimal(offset.bps, 'offset.bps') };
+  return { offsetType: 'PRICE', offset: toDecimal(offset.price, 'offset.price') };
 }

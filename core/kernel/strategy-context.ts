@@ -21,6 +21,7 @@ import type {
 import type { OrderFactory } from './order-factory.ts';
 import type { PositionSizer } from './position-sizer.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
+import type { TrailingStop } from './trailing-stop.ts';
 
 /**
  * What a strategy sees and can do: read-only state (the whole portfolio, but only its own
@@ -85,6 +86,14 @@ export interface StrategyContext<P = unknown, S = unknown> {
   allOpenOrders(sym?: string): readonly Order[];
   /** @returns this strategy's open algo orders, optionally on one sym */
   openAlgoOrders(sym?: string): readonly AlgoOrder[];
+  /**
+   * This strategy's open trailing stops: PENDING or ACTIVE, held by the kernel (Keel emulates
+   * them; the venue sees nothing until one triggers and its MARKET order is sent). Not in
+   * `openOrders()`; cancel one with `ctx.order.cancel(stop.ref)`.
+   * @param sym - only on this sym when given
+   * @returns the stops with their current stop price, oldest first
+   */
+  trailingStops(sym?: string): readonly TrailingStop[];
   /** @returns an order by its clientOrderId, whoever owns it */
   orderByRef(ref: string): Order | undefined;
 
@@ -157,4 +166,6 @@ export interface StrategyContext<P = unknown, S = unknown> {
   denials(): Observable<IntentDenied>;
   /** @returns this strategy's timer events */
   timers(): Observable<TimerEvent>;
+  /** @returns status changes of this strategy's emulated trailing stops (as `onTrailingStop`) */
+  trailingStopUpdates(): Observable<TrailingStop>;
 }

@@ -29,6 +29,7 @@ import type { StateFactoryFailure } from './strategy-state-factory.ts';
 import { createStrategyState } from './strategy-state-factory.ts';
 import { StrategyStateReads } from './strategy-state-reads.ts';
 import { StrategyStreams } from './strategy-streams.ts';
+import type { TrailingStop } from './trailing-stop.ts';
 
 /** What a runner needs from its kernel. */
 export interface RunnerHost {
@@ -37,6 +38,7 @@ export interface RunnerHost {
   setTimer(runner: StrategyRunner, at: number, every: number, tag: string): number;
   cancelTimer(runner: StrategyRunner, id: number): boolean;
   watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void;
+  trailingStopsOf(runner: StrategyRunner, sym?: string): TrailingStop[];
   fault(runner: StrategyRunner, where: string, error: unknown, how?: 'returned' | 'emitted'): void;
   rejected(runner: StrategyRunner, where: string, reason: unknown): void;
 }
@@ -224,6 +226,12 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
     if (this.live) this.streams.timer$.next(event);
   }
 
+  /** One of this strategy's emulated trailing stops changed status. */
+  deliverTrailingStop(stop: TrailingStop): void {
+    this.call('onTrailingStop', this.hooks.onTrailingStop, stop);
+    if (this.live) this.streams.trailingStop$.next(stop);
+  }
+
   /** One of this strategy's intents was denied. */
   deliverDenial(denial: IntentDenied): void {
     this.call('onDenied', this.hooks.onDenied, denial);
@@ -270,6 +278,12 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   }
   watchBars(sym: string, interval: BarInterval): void {
     this.host.watchBars(this, sym, interval);
+  }
+  trailingStops(sym?: string): readonly TrailingStop[] {
+    return this.host.trailingStopsOf(this, sym);
+  }
+  trailingStopUpdates(): Observable<TrailingStop> {
+    return this.streams.trailingStop$.asObservable();
   }
   quotes(sym: string): Observable<QuoteEvent> {
     return this.streams.quotes(sym);

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarEvent, Execution, MarketTradeEvent, Order, Position, QuoteEvent } from '../model/index.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
+import type { TrailingStop } from './trailing-stop.ts';
 
 /**
  * A strategy's event streams for the reactive style (`ctx.quotes(sym)`, `ctx.fills()`, ...): one
@@ -23,6 +24,8 @@ export class StrategyStreams {
   readonly denial$ = new Subject<IntentDenied>();
   /** The strategy's timer events. */
   readonly timer$ = new Subject<TimerEvent>();
+  /** Status changes of the strategy's emulated trailing stops. */
+  readonly trailingStop$ = new Subject<TrailingStop>();
 
   /**
    * Hot path: feeds a BBO update to its sym's stream, if any.
@@ -78,6 +81,7 @@ export class StrategyStreams {
   complete(): void {
     for (const subject of [this.fill$, this.order$, this.position$, this.denial$, this.timer$])
       subject.complete();
+    this.trailingStop$.complete();
     for (const subject of this.barSubjects.values()) subject.complete();
     for (const subject of this.quoteSubjects?.values() ?? []) subject.complete();
     for (const subject of this.tradeSubjects?.values() ?? []) subject.complete();

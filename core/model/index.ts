@@ -38,6 +38,7 @@ export type {
   CancelOrdersIntent,
   ClosePositionIntent,
   ClosePositionsIntent,
+  EmulationTrigger,
   Intent,
   IntentKind,
   ModifyOrderIntent,
@@ -47,6 +48,8 @@ export type {
   ReplaceAlgoOrderIntent,
   SetPositionModeIntent,
   StrategyIntent,
+  TrailingOffsetType,
+  TrailingStopSpec,
 } from './intents.ts';
 export { CANCEL_INTENT_KINDS } from './intents.ts';
 export type {

@@ -31,6 +31,38 @@ export interface PlaceOrderIntent extends IntentBase {
   readonly condition?: OrderCondition;
   readonly quoteOrderQty?: Dec;
   readonly extendedTrading?: boolean;
+  /**
+   * Present on a trailing stop: the venue has no trailing order type, so the kernel holds the
+   * order (Keel emulates it) and sends it, as the MARKET order this intent otherwise describes,
+   * only when the market crosses the trailing level. Never sent to a venue with this field set.
+   */
+  readonly trailingStop?: TrailingStopSpec;
+}
+
+/** How a trailing stop's offset from the best price seen is measured. */
+export type TrailingOffsetType = 'PRICE' | 'TICKS' | 'BPS';
+
+/**
+ * Which market price an emulated order trails and triggers on: the last public trade, the mark
+ * price (perpetuals), or the touch (a SELL stop on the bid, a BUY stop on the ask).
+ */
+export type EmulationTrigger = 'last' | 'mark' | 'bidAsk';
+
+/**
+ * A Keel-emulated trailing stop (a trailing-stop-market order): a SELL stop trails the highest
+ * price seen since activation by `offset` and fires when the price falls to that level; a BUY
+ * stop trails the lowest price and fires when the price rises to it.
+ */
+export interface TrailingStopSpec {
+  readonly offsetType: TrailingOffsetType;
+  /** The distance from the best price seen: a price, a number of ticks, or basis points of it; > 0. */
+  readonly offset: Dec;
+  /**
+   * The stop starts trailing once the price reaches this level (a SELL stop: at or above it; a
+   * BUY stop: at or below); absent = at once, from the first price seen.
+   */
+  readonly activationPrice?: Dec;
+  readonly triggerOn: EmulationTrigger;
 }
 
 /** Modify an open order's quantity and / or price. */

@@ -2,6 +2,7 @@ import { firstRecords } from '../log/record-log.ts';
 import type { AlgoOrderRecord } from '../result/algo-order-record.ts';
 import type { BacktestResult } from '../result/backtest-result.ts';
 import type { DenialRecord } from '../result/denial-record.ts';
+import type { TrailingStopRecord } from '../result/trailing-stop-record.ts';
 import { escapeHtml as e } from './escape-html.ts';
 import { formatPrice, formatTime } from './format-values.ts';
 
@@ -69,4 +70,40 @@ export function denialsSection(result: BacktestResult): string {
   const head =
     '<tr><th>Time</th><th>Strategy</th><th>Source</th><th>Check</th><th>Intent</th><th>Ref</th><th>Sym</th><th>Reason</th></tr>';
   return `<section id="denials"><h2>Denied intents (${total})</h2>${shownNote(shown.length, total, 'denied intents', 'denials.csv')}<table class="denials activity"><thead>${head}</thead><tbody>\n${shown.map(denialRow).join('\n')}\n</tbody></table></section>`;
+}
+
+function offsetText(t: TrailingStopRecord): string {
+  const unit = t.offsetType === 'TICKS' ? ' ticks' : t.offsetType === 'BPS' ? ' bps' : '';
+  const activation = t.activationPrice === undefined ? '' : `, from ${formatPrice(t.activationPrice)}`;
+  return `${t.offset.toFixed()}${unit} on ${t.triggerOn}${activation}`;
+}
+
+function trailingRow(t: TrailingStopRecord): string {
+  const steps = t.steps
+    .map((step) =>
+      e(
+        `${step.status} ${formatTime(step.ts)}${step.stopPrice === undefined ? '' : ` @${formatPrice(step.stopPrice)}`}`,
+      ),
+    )
+    .join('<br>');
+  const stop = t.stopPrice === undefined ? '' : formatPrice(t.stopPrice);
+  const cross = t.crossPrice === undefined ? '' : String(t.crossPrice);
+  return `<tr><td>${e(t.ref)}</td><td>${e(t.strategyId)}</td><td>${e(t.sym)}</td><td>${e(t.side)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(offsetText(t))}</td><td class="num">${e(stop)}</td><td class="num">${e(cross)}</td><td>${e(t.status)}</td><td>${steps}</td></tr>`;
+}
+
+/**
+ * The trailing stops Keel emulated, as a compact table (absent when the run placed none): each
+ * with its offset and price source, its last stop price, the price that crossed it, its status
+ * and its status changes; its MARKET order, when it triggered, is in the orders under the same
+ * reference. Capped at {@link MAX_ACTIVITY_ROWS} rows.
+ * @param result - the result
+ * @returns the section's HTML, or '' when the result holds no trailing stop
+ */
+export function trailingStopsSection(result: BacktestResult): string {
+  const stops = result.trailingStops ?? [];
+  if (stops.length === 0) return '';
+  const shown = stops.slice(0, MAX_ACTIVITY_ROWS);
+  const head =
+    '<tr><th>Ref</th><th>Strategy</th><th>Sym</th><th>Side</th><th>Qty</th><th>Offset</th><th>Stop</th><th>Crossed at</th><th>Status</th><th>Steps</th></tr>';
+  return `<section id="trailing-stops"><h2>Trailing stops, emulated by Keel (${stops.length})</h2>${shownNote(shown.length, stops.length, 'trailing stops', 'trailing-stops.csv')}<table class="trailing-stops activity"><thead>${head}</thead><tbody>\n${shown.map(trailingRow).join('\n')}\n</tbody></table></section>`;
 }

@@ -10,7 +10,7 @@ import { readResult } from '../result/result-files.ts';
 import { stableJsonLine } from '../result/stable-json.ts';
 import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
-import { algoOrdersSection, denialsSection } from './activity-tables.ts';
+import { algoOrdersSection, denialsSection, trailingStopsSection } from './activity-tables.ts';
 import { type ChartData, chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
@@ -174,8 +174,8 @@ function chartsSection(result: BacktestResult, charts: ChartData): string {
  * Renders a backtest result as one self-contained HTML page that opens offline: the
  * lightweight-charts library and all data are inlined. It shows the assumptions (data, fill,
  * latency and fee models, synthetic data on top), price with fill markers, equity and drawdown
- * charts, the stats table, the trade list, and (for results that hold them) the algo orders and
- * the denied intents. Every text from the result is escaped. The trade
+ * charts, the stats table, the trade list, and (for results that hold them) the algo orders, the
+ * emulated trailing stops and the denied intents. Every text from the result is escaped. The trade
  * list and the fill markers are capped ({@link MAX_TRADE_ROWS}, `MAX_FILL_MARKERS` per sym), and
  * the page then says how many of how many it shows and that the CSV and JSON files hold them all.
  * @param result - the backtest result
@@ -210,7 +210,7 @@ ${assumptionsSection(result)}
 ${chartsSection(result, charts)}
 ${statsSection(result, settleAsset)}
 ${tradesSection(result)}
-${algoOrdersSection(result)}
+${algoOrdersSection(result)}${trailingStopsSection(result)}
 ${denialsSection(result)}
 <script>${scriptSafe(library)}</script>
 <script type="application/json" id="keel-chart-data">${jsonForScript(charts)}</script>

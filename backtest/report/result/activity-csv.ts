@@ -99,3 +99,61 @@ export function denialsCsvLines(result: BacktestResult): Generator<string> {
     ]),
   );
 }
+
+/**
+ * The trailing stops Keel emulated, as CSV, one row per stop in its last state (empty but for the
+ * header when there were none): its offset and trigger source, the stop price it last had, the
+ * price that crossed it (TRIGGERED: its MARKET order is in orders.csv under the same
+ * clientOrderId), and its status changes with times and stop prices in `lifecycle`.
+ * @param result - the result
+ * @returns the lines of `trailing-stops.csv`
+ */
+export function trailingStopsCsvLines(result: BacktestResult): Generator<string> {
+  return csvLines(
+    [
+      'createTime',
+      'updateTime',
+      'clientOrderId',
+      'strategyId',
+      'sym',
+      'side',
+      'qty',
+      'reduceOnly',
+      'positionSide',
+      'offsetType',
+      'offset',
+      'activationPrice',
+      'triggerOn',
+      'status',
+      'stopPrice',
+      'bestPrice',
+      'crossPrice',
+      'lifecycle',
+    ],
+    mapped(result.trailingStops ?? [], (t) => [
+      isoTime(t.createAt),
+      isoTime(t.updateAt),
+      t.ref,
+      t.strategyId,
+      t.sym,
+      t.side,
+      t.qty,
+      t.reduceOnly,
+      t.positionSide,
+      t.offsetType,
+      t.offset,
+      t.activationPrice,
+      t.triggerOn,
+      t.status,
+      t.stopPrice,
+      t.bestPrice,
+      t.crossPrice,
+      t.steps
+        .map(
+          (step) =>
+            `${step.status} ${isoTime(step.ts)}${step.stopPrice === undefined ? '' : ` @${step.stopPrice.toFixed()}`}`,
+        )
+        .join('; '),
+    ]),
+  );
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AlgoOrderRecord } from './algo-order-record.ts';
 import type { DenialRecord } from './denial-record.ts';
 import { decimalField, positionSideField, sideField } from './field-schemas.ts';
+import type { TrailingStopRecord } from './trailing-stop-record.ts';
 
 const algoState = z.enum(['NEW', 'TRIGGERED', 'CANCELLED', 'FAILED']);
 
@@ -47,4 +48,28 @@ export const denialRecordSchema: z.ZodType<DenialRecord, unknown> = z.object({
   source: z.enum(['kernel', 'risk', 'venue']),
   check: z.string(),
   reason: z.string(),
+});
+
+const trailingStatus = z.enum(['PENDING', 'ACTIVE', 'TRIGGERED', 'CANCELLED']);
+
+/** The schema of one emulated trailing stop in a result file (`trailingStops[i]`). */
+export const trailingStopRecordSchema: z.ZodType<TrailingStopRecord, unknown> = z.object({
+  ref: z.string(),
+  strategyId: z.string(),
+  sym: z.string(),
+  side: sideField,
+  qty: decimalField,
+  reduceOnly: z.boolean(),
+  positionSide: positionSideField,
+  offsetType: z.enum(['PRICE', 'TICKS', 'BPS']),
+  offset: decimalField,
+  activationPrice: decimalField.optional(),
+  triggerOn: z.enum(['last', 'mark', 'bidAsk']),
+  status: trailingStatus,
+  stopPrice: decimalField.optional(),
+  bestPrice: z.number().optional(),
+  crossPrice: z.number().optional(),
+  createAt: z.number(),
+  updateAt: z.number(),
+  steps: z.array(z.object({ ts: z.number(), status: trailingStatus, stopPrice: decimalField.optional() })),
 });

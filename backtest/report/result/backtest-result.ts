@@ -6,6 +6,7 @@ import type { AlgoOrderRecord } from './algo-order-record.ts';
 import type { CashFlowRecord, LiquidationRecord } from './cash-flow-record.ts';
 import type { DenialRecord } from './denial-record.ts';
 import type { FillRecord, OrderRecord } from './owned-records.ts';
+import type { TrailingStopRecord } from './trailing-stop-record.ts';
 
 /** A JSON value: what parameters and run configuration are written as. */
 export type JsonValue =
@@ -149,6 +150,11 @@ export interface BacktestResult {
    * recorded them.
    */
   readonly denials?: RecordLog<DenialRecord>;
+  /**
+   * Every trailing stop Keel emulated (`ctx.order.trailingStop`), in its last state with its
+   * status changes, in acceptance order. Absent when the run placed none.
+   */
+  readonly trailingStops?: readonly TrailingStopRecord[];
   /**
    * Removes the temporary files behind the record logs; iterating them afterwards throws.
    * Absent when the logs are plain arrays. Calling it twice does nothing.

@@ -1,6 +1,6 @@
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { algoOrdersCsvLines, denialsCsvLines } from './activity-csv.ts';
+import { algoOrdersCsvLines, denialsCsvLines, trailingStopsCsvLines } from './activity-csv.ts';
 import type { BacktestResult } from './backtest-result.ts';
 import {
   cashFlowsCsvLines,
@@ -29,6 +29,7 @@ export const RESULT_FILES = {
   liquidations: 'liquidations.csv',
   algoOrders: 'algo-orders.csv',
   denials: 'denials.csv',
+  trailingStops: 'trailing-stops.csv',
 } as const;
 
 /** The result's data: everything but its `dispose`. */
@@ -77,7 +78,7 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
 
 /**
  * Writes `result.json` and the CSV files (trades, fills, orders, equity, cash flows,
- * liquidations, algo orders, denied intents) into a directory,
+ * liquidations, algo orders, denied intents, emulated trailing stops) into a directory,
  * creating it when missing. Each file streams to disk: records are read from the result's logs
  * as they are written.
  * @param result - the backtest result
@@ -99,6 +100,7 @@ export async function writeResultFiles(
     liquidations: join(dir, RESULT_FILES.liquidations),
     algoOrders: join(dir, RESULT_FILES.algoOrders),
     denials: join(dir, RESULT_FILES.denials),
+    trailingStops: join(dir, RESULT_FILES.trailingStops),
   };
   await writeTextFile(paths.json, resultJsonChunks(result));
   await writeTextFile(paths.trades, tradesCsvLines(result));
@@ -109,6 +111,7 @@ export async function writeResultFiles(
   await writeTextFile(paths.liquidations, liquidationsCsvLines(result));
   await writeTextFile(paths.algoOrders, algoOrdersCsvLines(result));
   await writeTextFile(paths.denials, denialsCsvLines(result));
+  await writeTextFile(paths.trailingStops, trailingStopsCsvLines(result));
   return paths;
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IN_FLIGHT_ORDER_STATES, VENUE_ORDER_STATES } from '../../../core/model/index.ts';
 import type { BacktestMetrics } from '../metrics/backtest-metrics.ts';
 import type { OpenTrade, RoundTripTrade } from '../trades/round-trip-trade.ts';
-import { algoOrderRecordSchema, denialRecordSchema } from './activity-schemas.ts';
+import { algoOrderRecordSchema, denialRecordSchema, trailingStopRecordSchema } from './activity-schemas.ts';
 import type { BacktestMeta, BacktestResult, JsonValue } from './backtest-result.ts';
 import { CASH_FLOW_KINDS, type CashFlowRecord, type LiquidationRecord } from './cash-flow-record.ts';
 import {
@@ -259,6 +259,8 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   // Absent in result files written before Keel recorded algo orders and denied intents.
   algoOrders: z.array(algoOrderRecordSchema).optional(),
   denials: z.array(denialRecordSchema).optional(),
+  // Absent when the run placed no emulated trailing stop.
+  trailingStops: z.array(trailingStopRecordSchema).optional(),
 });
 
 /**

@@ -11,6 +11,7 @@ import {
   ordersCsvLines,
   RESULT_FILES,
   tradesCsvLines,
+  trailingStopsCsvLines,
 } from '../../../../backtest/report/index.ts';
 import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
 
@@ -23,6 +24,7 @@ const WRITERS: Readonly<Record<string, (result: BacktestResult) => Generator<str
   [RESULT_FILES.liquidations]: liquidationsCsvLines,
   [RESULT_FILES.algoOrders]: algoOrdersCsvLines,
   [RESULT_FILES.denials]: denialsCsvLines,
+  [RESULT_FILES.trailingStops]: trailingStopsCsvLines,
 };
 
 /** The README's "Read the report" section. */

@@ -1,0 +1,315 @@
+import type {
+  BarEvent,
+  InstrumentSpec,
+  MarketTradeEvent,
+  MarkPriceEvent,
+  PlaceOrderIntent,
+  QuoteEvent,
+  TrailingStopSpec,
+} from '../model/index.ts';
+import { BAR_INTERVAL_MS } from '../model/index.ts';
+import type { KernelDenial } from './intent-ownership.ts';
+import { TrailingLevel, type TrailingStep } from './trailing-level.ts';
+import type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';
+import { trailingStopProblem } from './trailing-stop-checks.ts';
+
+/** What the emulator reads of the kernel state: instruments, the latest prices and the time. */
+export interface EmulatorView {
+  now(): number;
+  instrument(sym: string): InstrumentSpec | undefined;
+  readonly trades: ReadonlyMap<string, MarketTradeEvent>;
+  readonly marks: ReadonlyMap<string, MarkPriceEvent>;
+  readonly quotes: ReadonlyMap<string, QuoteEvent>;
+  /** The latest closed bar of each sym (any interval). */
+  readonly closedBars: ReadonlyMap<string, BarEvent>;
+}
+
+/** Where the emulator's work goes: the released order and every change of status. */
+export interface EmulatorOutlet<O> {
+  /** Sends the MARKET order of a triggered stop through the risk gate, for its owner. */
+  release(owner: O, intent: PlaceOrderIntent): void;
+  /** Tells the owner (and the run's outputs) that a stop changed status. */
+  changed(owner: O, stop: TrailingStop): void;
+}
+
+/** One stop the emulator holds. */
+interface Held<O> {
+  readonly owner: O;
+  readonly strategyId: string;
+  readonly intent: PlaceOrderIntent;
+  readonly spec: TrailingStopSpec;
+  readonly level: TrailingLevel;
+  readonly tick: InstrumentSpec['tickSize'];
+  readonly createAt: number;
+  status: TrailingStopStatus;
+  updateAt: number;
+  crossPrice: number;
+}
+
+/**
+ * Keel's emulation of trailing stops (the venue's algo orders have no trailing type): the kernel
+ * holds each stop, trails it on the market events it routes, and when the price crosses the stop
+ * sends the order as a MARKET order under the stop's own reference through the normal way of
+ * intents (risk gate, in-flight bookkeeping, execution port), as NautilusTrader's OrderEmulator
+ * releases an emulated TRAILING_STOP_MARKET. No venue order exists until then, so nothing is
+ * modified at the venue as the price moves. The same code runs in backtests, paper and live.
+ * On bar-only data, `last` stops trail the closed bars ({@link TrailingStopEmulator.onBar}).
+ * State is in memory only: nothing survives a restart.
+ * @typeParam O - the owner of a stop (the kernel's strategy runner)
+ */
+export class TrailingStopEmulator<O> {
+  /** Open stops (PENDING, ACTIVE) by reference. */
+  private readonly open = new Map<string, Held<O>>();
+  /** Open stops by sym, for the per-event path. */
+  private readonly bySym = new Map<string, Held<O>[]>();
+  /** The finest feed bar interval seen of each sym, ms: only those bars move `last` stops. */
+  private readonly finestBar = new Map<string, number>();
+
+  /**
+   * @param view - instruments, latest prices and the time
+   * @param outlet - where released orders and status changes go
+   */
+  constructor(
+    private readonly view: EmulatorView,
+    private readonly outlet: EmulatorOutlet<O>,
+  ) {}
+
+  /**
+   * Takes a new trailing stop (an intent whose `trailingStop` is set) and trails it at once from
+   * the latest price of its source when the kernel has one.
+   * @param owner - the emitting strategy
+   * @param strategyId - its id
+   * @param intent - the placeOrder intent with `trailingStop`
+   * @returns a kernel denial when the stop cannot be emulated, else undefined
+   */
+  accept(owner: O, strategyId: string, intent: PlaceOrderIntent): KernelDenial | undefined {
+    const spec = intent.trailingStop;
+    const problem =
+      spec === undefined
+        ? 'it has no trailingStop'
+        : trailingStopProblem(intent, spec, this.view.instrument(intent.sym), this.open.has(intent.ref));
+    if (problem !== undefined || spec === undefined)
+      return { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
+    const tick = (this.view.instrument(intent.sym) as InstrumentSpec).tickSize;
+    const now = this.view.now();
+    const held: Held<O> = {
+      owner,
+      strategyId,
+      intent,
+      spec,
+      tick,
+      level: new TrailingLevel({
+        side: intent.side,
+        tick: tick.toNumber(),
+        offsetType: spec.offsetType,
+        offset: spec.offset.toNumber(),
+        ...(spec.activationPrice === undefined ? {} : { activationPrice: spec.activationPrice.toNumber() }),
+      }),
+      createAt: now,
+      status: 'PENDING',
+      updateAt: now,
+      crossPrice: Number.NaN,
+    };
+    this.open.set(intent.ref, held);
+    const list = this.bySym.get(intent.sym);
+    if (list === undefined) this.bySym.set(intent.sym, [held]);
+    else list.push(held);
+    this.outlet.changed(owner, this.snapshot(held));
+    const price = this.latestPrice(held);
+    if (price !== undefined) this.step(held, price);
+    return undefined;
+  }
+
+  /**
+   * @param ref - a reference
+   * @returns the id of the strategy owning the open stop of that reference, undefined when none
+   */
+  ownerOf(ref: string): string | undefined {
+    return this.open.get(ref)?.strategyId;
+  }
+
+  /**
+   * Cancels an open stop.
+   * @param ref - its reference
+   * @returns true when it was open (it is CANCELLED now and its owner told)
+   */
+  cancel(ref: string): boolean {
+    const held = this.open.get(ref);
+    if (held === undefined) return false;
+    this.close(held, 'CANCELLED');
+    return true;
+  }
+
+  /**
+   * The references of a strategy's open stops.
+   * @param strategyId - the strategy
+   * @param sym - only on this sym when given
+   * @param reduceOnly - only the reduce-only ones when true
+   * @returns references, oldest first
+   */
+  openRefs(strategyId: string, sym?: string, reduceOnly = false): string[] {
+    const refs: string[] = [];
+    for (const held of this.open.values())
+      if (
+        held.strategyId === strategyId &&
+        (sym === undefined || held.intent.sym === sym) &&
+        (!reduceOnly || held.intent.reduceOnly)
+      )
+        refs.push(held.intent.ref);
+    return refs;
+  }
+
+  /**
+   * A strategy's open stops as it sees them (not for the per-event path: it makes Decimals).
+   * @param strategyId - the strategy; every strategy's when undefined
+   * @param sym - only on this sym when given
+   * @returns the stops, oldest first
+   */
+  list(strategyId?: string, sym?: string): TrailingStop[] {
+    const out: TrailingStop[] = [];
+    for (const held of this.open.values())
+      if (
+        (strategyId === undefined || held.strategyId === strategyId) &&
+        (sym === undefined || held.intent.sym === sym)
+      )
+        out.push(this.snapshot(held));
+    return out;
+  }
+
+  /** Hot path: a public trade moves the `last` stops of its sym. */
+  onTrade(event: MarketTradeEvent): void {
+    if (this.open.size === 0) return;
+    const list = this.bySym.get(event.sym);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      const held = list[i] as Held<O>;
+      // A stop that triggers leaves the list: the next one moved into its place.
+      if (held.spec.triggerOn === 'last' && this.step(held, event.price)) i--;
+    }
+  }
+
+  /** Hot path: a mark price moves the `mark` stops of its sym. */
+  onMark(event: MarkPriceEvent): void {
+    if (this.open.size === 0) return;
+    const list = this.bySym.get(event.sym);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      const held = list[i] as Held<O>;
+      if (held.spec.triggerOn === 'mark' && this.step(held, event.markPrice)) i--;
+    }
+  }
+
+  /** Hot path: a BBO moves the `bidAsk` stops of its sym (SELL on the bid, BUY on the ask). */
+  onQuote(event: QuoteEvent): void {
+    if (this.open.size === 0) return;
+    const list = this.bySym.get(event.sym);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      const held = list[i] as Held<O>;
+      if (
+        held.spec.triggerOn === 'bidAsk' &&
+        this.step(held, held.intent.side === 'SELL' ? event.bid : event.ask)
+      )
+        i--;
+    }
+  }
+
+  /** @returns true when the stop triggered (and left the open lists) */
+  /**
+   * A closed feed bar moves the `last` stops of a sym that never had a trade (bar-only data):
+   * the bar is walked adverse extreme first - open, low, high, close for a SELL stop; open, high,
+   * low, close for a BUY stop - as the simulated venue walks a bar for a stop (Keel's choice), and
+   * a stop it crosses triggers at the bar's close time, the first moment the kernel knows the bar.
+   * Only the finest interval of the feed counts, so overlapping bars do not walk twice.
+   * @param bar - a closed bar of the feed
+   * @param hadTrades - whether the sym ever had a trade (its stops then trail the trades only)
+   */
+  onBar(bar: BarEvent, hadTrades: boolean): void {
+    const ms = BAR_INTERVAL_MS[bar.interval];
+    const finest = this.finestBar.get(bar.sym);
+    if (finest !== undefined && ms > finest) return;
+    this.finestBar.set(bar.sym, ms);
+    if (this.open.size === 0 || hadTrades) return;
+    const list = this.bySym.get(bar.sym);
+    if (list === undefined) return;
+    for (let i = 0; i < list.length; i++) {
+      const held = list[i] as Held<O>;
+      if (held.spec.triggerOn === 'last' && this.walk(held, bar)) i--;
+    }
+  }
+
+  /** @returns true when the stop triggered on the bar's path */
+  private walk(held: Held<O>, bar: BarEvent): boolean {
+    const sell = held.intent.side === 'SELL';
+    return (
+      this.step(held, bar.open) ||
+      this.step(held, sell ? bar.low : bar.high) ||
+      this.step(held, sell ? bar.high : bar.low) ||
+      this.step(held, bar.close)
+    );
+  }
+
+  private step(held: Held<O>, price: number): boolean {
+    const step: TrailingStep = held.level.next(price);
+    if (step === 'activated') {
+      held.status = 'ACTIVE';
+      held.updateAt = this.view.now();
+      this.outlet.changed(held.owner, this.snapshot(held));
+    } else if (step === 'triggered') {
+      held.crossPrice = price;
+      this.close(held, 'TRIGGERED');
+      const { trailingStop: _spec, ...order } = held.intent;
+      this.outlet.release(held.owner, order);
+      return true;
+    }
+    return false;
+  }
+
+  private close(held: Held<O>, status: 'TRIGGERED' | 'CANCELLED'): void {
+    held.status = status;
+    held.updateAt = this.view.now();
+    this.open.delete(held.intent.ref);
+    const list = this.bySym.get(held.intent.sym) ?? [];
+    list.splice(list.indexOf(held), 1);
+    if (list.length === 0) this.bySym.delete(held.intent.sym);
+    this.outlet.changed(held.owner, this.snapshot(held));
+  }
+
+  private latestPrice(held: Held<O>): number | undefined {
+    const sym = held.intent.sym;
+    switch (held.spec.triggerOn) {
+      case 'last':
+        return this.view.trades.get(sym)?.price ?? this.view.closedBars.get(sym)?.close;
+      case 'mark':
+        return this.view.marks.get(sym)?.markPrice;
+      case 'bidAsk': {
+        const quote = this.view.quotes.get(sym);
+        return quote === undefined ? undefined : held.intent.side === 'SELL' ? quote.bid : quote.ask;
+      }
+    }
+  }
+
+  private snapshot(held: Held<O>): TrailingStop {
+    const { intent, spec, level } = held;
+    const active = level.active;
+    return {
+      kind: 'trailingStop',
+      ref: intent.ref,
+      strategyId: held.strategyId,
+      sym: intent.sym,
+      side: intent.side,
+      qty: intent.qty,
+      reduceOnly: intent.reduceOnly,
+      positionSide: intent.positionSide,
+      offsetType: spec.offsetType,
+      offset: spec.offset,
+      ...(spec.activationPrice === undefined ? {} : { activationPrice: spec.activationPrice }),
+      triggerOn: spec.triggerOn,
+      status: held.status,
+      ...(active ? { stopPrice: held.tick.mul(level.stopTicks), bestPrice: level.bestPrice } : {}),
+      ...(held.status === 'TRIGGERED' ? { crossPrice: held.crossPrice } : {}),
+      createAt: held.createAt,
+      updateAt: held.updateAt,
+    };
+  }
+}
