@@ -82,8 +82,9 @@ export class Kernel {
 
   /**
    * @param options - instruments, sources, execution port, risk gate, scheduler and strategies
-   * @throws TypeError when a strategy id or the run id is malformed or repeated, or when a
-   *   strategy's parameters do not match its schema (the message names the strategy and field)
+   * @throws TypeError when a strategy id or the run id is malformed or repeated, when a
+   *   strategy's parameters do not match its schema (the message names the strategy and field),
+   *   or when a strategy's `syms` names a sym that is not one of the run's instruments
    */
   constructor(options: KernelOptions) {
     this.timers = new KernelTimers(options.scheduler, this.wake);
@@ -99,7 +100,8 @@ export class Kernel {
       deny: (runner, denial) => this.deny(runner, denial),
       push: (event) => this.push(event),
     });
-    this.marketRouting = new MarketRouting(this.state, this.runners);
+    const syms = options.instruments.map((spec) => spec.sym);
+    this.marketRouting = new MarketRouting(this.state, options.strategies, this.runners, syms);
     this.userRouting = paths.userRouting;
     this.pipeline = paths.pipeline;
   }
