@@ -80,7 +80,8 @@ export interface StrategySpec<P, S> extends StrategyHooks<P, S> {
    * reach `onQuote`, `onTrade`, `ctx.quotes` and `ctx.trades`, e.g. `syms: (p) => [p.sym]`.
    * Default: every instrument of the run. Bars follow `ctx.watchBars` / `ctx.bars` instead.
    * Orders, fills and positions are not narrowed. The kernel calls it once, with the parsed
-   * parameters, when it is made; a sym not among the run's instruments is a setup error.
+   * parameters, when it is made; a sym not among the run's instruments is a config error
+   * (`keel validate` reports it), and a kernel given one refuses to start.
    */
   readonly syms?: (params: P) => readonly string[];
   /**

@@ -112,7 +112,7 @@ describe('market routing: strategies receive market data of the run instruments 
       });
     expect(build).toThrow(TypeError);
     expect(build).toThrow(
-      `kernel: strategy n (probe): its syms name ${SOL}, which is not one of the run's instruments (${BTC}); list it under instruments`,
+      `kernel: strategy n (probe) listens to ${SOL} (its syms), which is not one of the run's instruments (${BTC}); list it under instruments`,
     );
   });
 });
