@@ -10,6 +10,7 @@ import {
   type LiquidationPositionRecord,
   type LiquidationPositionSnapshot,
   type Position,
+  parseSym,
 } from '../../core/model/index.ts';
 import type {
   AccountWire,
@@ -57,13 +58,16 @@ function snapshotWithRoundedLiq(snapshot: LiquidationPositionSnapshot): Liquidat
 
 /**
  * An execution as the Trades channel and the executions endpoints write it (per public venue docs:
- * `createAt`; the spec: `timestamp`, both written).
+ * `createAt`, and exchangeType / businessType of a crypto sym, read from the sym as orders write
+ * them: an equity has neither; the spec: `timestamp`, both written).
  * @param execution - the model execution
  * @returns the wire execution
  */
 export function executionToWire(execution: Execution): ExecutionWire {
+  const id = parseSym(execution.sym);
   return {
     ...(decimalsAsText(execution) as Record<string, unknown>),
+    ...(id.kind === 'crypto' ? { exchangeType: id.exchangeType, businessType: id.businessType } : {}),
     tradingFee: formatDecimal(execution.fee),
     tradingFeeCoin: execution.feeCoin,
     createAt: execution.timestamp,

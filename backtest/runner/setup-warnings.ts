@@ -36,9 +36,9 @@ export interface StrategyParamsEntry {
 }
 
 /**
- * Syms a strategy names in its params that are not among the run's instruments: the risk gate
- * denies every order on them (`instrumentKnown`), so such a run trades nothing there whatever the
- * data holds. Only texts of the venue's sym form count (`{EXCHANGE}_{BUSINESS}_{BASE}_{QUOTE}`,
+ * Syms a strategy names in its params that are not among the run's instruments: the kernel gives
+ * strategies no market data of them and the risk gate denies every order on them
+ * (`instrumentKnown`), so such a run neither sees nor trades them whatever the data holds. Only texts of the venue's sym form count (`{EXCHANGE}_{BUSINESS}_{BASE}_{QUOTE}`,
  * `US_EQUITY_{CODE}`). Needs no data: `keel validate` says the same before a run.
  * @param strategies - each strategy's id and params
  * @param syms - the run's instruments
@@ -54,11 +54,21 @@ export function unlistedSymWarnings(
     for (const value of stringsIn(strategy.params, new Set())) {
       if (syms.includes(value) || !isSym(value)) continue;
       warnings.push(
-        `strategy ${strategy.id} names ${value} in its params, but it is not one of the run's instruments (${listed}): the risk gate denies every order on it (instrumentKnown); list it under instruments, unless the strategy only reads its data`,
+        `strategy ${strategy.id} names ${value} in its params, but it is not one of the run's instruments (${listed}): the strategy receives none of its market data and the risk gate denies every order on it (instrumentKnown); list it under instruments`,
       );
     }
   }
   return warnings;
+}
+
+function unlistedWatchWarning(
+  strategyId: string,
+  sym: string,
+  interval: BarInterval,
+  syms: readonly string[],
+): string {
+  const listed = syms.length === 0 ? 'none' : syms.join(', ');
+  return `strategy ${strategyId} watched ${sym} ${interval} bars, but ${sym} is not one of the run's instruments (${listed}): strategies receive market data of the run's instruments only; list it under instruments`;
 }
 
 function watchWarning(
@@ -83,9 +93,10 @@ function watchWarning(
 /**
  * Mistakes in a run's setup that would otherwise show only as a run with no trades: a
  * strategy watching bars no data delivered (a sym the recordings lack, an interval they have no
- * bars or trades for), naming in its params an instrument the recordings hold nothing of, or
- * naming a sym that is not one of the run's instruments ({@link unlistedSymWarnings}), or placing
- * an emulated trailing stop whose price source (trades, marks, quotes) the data never had.
+ * bars or trades for, a sym that is not one of the run's instruments), naming in its params an
+ * instrument the recordings hold nothing of, or naming a sym that is not one of the run's
+ * instruments ({@link unlistedSymWarnings}), or placing an emulated trailing stop whose price
+ * source (trades, marks, quotes) the data never had.
  * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
  * @param kernel - the run's kernel, after the replay
  * @param strategies - the run's strategy slots
@@ -105,12 +116,19 @@ export function setupWarnings(
   const warnings: string[] = [];
   for (const slot of strategies) {
     const warnedSyms = new Set<string>();
+    const named = stringsIn(slot.params, new Set());
     for (const w of watched) {
-      if (w.strategyId !== slot.id || delivered.has(`${w.sym}|${w.interval}`)) continue;
+      if (w.strategyId !== slot.id) continue;
+      if (!syms.includes(w.sym)) {
+        // A sym named in the params has its own sentence (unlistedSymWarnings).
+        if (!named.has(w.sym)) warnings.push(unlistedWatchWarning(slot.id, w.sym, w.interval, syms));
+        continue;
+      }
+      if (delivered.has(`${w.sym}|${w.interval}`)) continue;
       warnings.push(watchWarning(kernel, slot.id, w.sym, w.interval, source));
       warnedSyms.add(w.sym);
     }
-    for (const value of stringsIn(slot.params, new Set())) {
+    for (const value of named) {
       if (!syms.includes(value) || warnedSyms.has(value) || hasData(kernel, value)) continue;
       warnings.push(
         `strategy ${slot.id} names ${value} in its params, but ${source} held no data for that sym`,

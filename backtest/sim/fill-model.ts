@@ -19,7 +19,10 @@ import type { SimOrder } from './sim-order.ts';
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
  *   path reaches them, the extreme adverse to the position after the open's fills first. An order
  *   meets only bars that opened after it arrived (see `bar-arrivals.ts`), and with bars of several
- *   intervals the finest (see `bar-coverage.ts`).
+ *   intervals the finest (see `bar-coverage.ts`). Fills at the bar's open carry its open time;
+ *   every fill inside the bar (a limit, an attached stop-loss or take-profit the path reaches)
+ *   carries the bar's close time, not when the price came: the path inside a bar is unknown, and
+ *   the close is the first moment the bar is known.
  */
 export const FILL_MODEL_NAMES = ['touch', 'through', 'queue', 'bar'] as const;
 /** One fill model name. */

@@ -9,7 +9,8 @@ import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
-import { runVenueSession, type VenueSessionOutcome } from './venue-session.ts';
+import { runVenueSession } from './venue-session.ts';
+import type { VenueSessionOutcome } from './venue-session-options.ts';
 
 /** Options of a live or paper run beyond its config. */
 export interface SessionRunOptions {

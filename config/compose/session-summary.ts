@@ -8,7 +8,7 @@ import {
 } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { shownPath } from './shown-path.ts';
-import type { VenueSessionOutcome } from './venue-session.ts';
+import type { VenueSessionOutcome } from './venue-session-options.ts';
 
 /**
  * One line per fill, as a run prints it.

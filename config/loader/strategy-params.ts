@@ -1,12 +1,15 @@
 import type { z } from 'zod';
-import { strictParams } from '../../core/kernel/index.ts';
+import { declaredSymsOf, type SymsDeclaration, strictParams } from '../../core/kernel/index.ts';
 import type { ConfigProblem } from './config-problem.ts';
 import { issueSentences } from './issue-sentence.ts';
 import { knownKeysOf } from './known-keys.ts';
 import type { LoadedConfig } from './load-config.ts';
 
-/** What {@link validateStrategyParams} needs of a strategy definition: its params schema. */
-export interface StrategyParamsDefinition {
+/**
+ * What {@link validateStrategyParams} needs of a strategy definition: its params schema, and the
+ * syms it narrows its market data to, if it does.
+ */
+export interface StrategyParamsDefinition extends SymsDeclaration {
   readonly params: z.ZodType;
 }
 
@@ -32,9 +35,10 @@ export type StrategyParamsResult =
 
 /**
  * Checks each strategy entry's `params` against the zod schema of the strategy it uses (a plain
- * `z.object` strictly: unknown keys are errors with a did-you-mean, see `strictParams`). This
- * is the second validation step: the config schema cannot know strategy params, the registry
- * does. Problems carry the same `file:line:col` as the first step's.
+ * `z.object` strictly: unknown keys are errors with a did-you-mean, see `strictParams`), then the
+ * syms its definition narrows its market data to (`syms`), which must be among the config's
+ * instruments. This is the second validation step: the config schema cannot know strategy
+ * params, the registry does. Problems carry the same `file:line:col` as the first step's.
  * @param loaded - a config that passed the first step
  * @param registry - strategy definitions by `use` text
  * @returns the parsed params by strategy id, or located problems
@@ -66,6 +70,13 @@ export function validateStrategyParams(
       for (const issue of issueSentences(parsed.error.issues, ['strategies', index, 'params'], keys)) {
         problems.push(loaded.source.problem(issue.path, issue.message, issue.at, issue.standalone));
       }
+      return;
+    }
+    const instruments = loaded.config.instruments.map((instrument) => instrument.sym);
+    const declared = declaredSymsOf(definition, parsed.data, instruments);
+    if (!declared.ok) {
+      problems.push(loaded.source.problem(['strategies', index], declared.problem));
+      constraintsOnly = false;
       return;
     }
     params.set(strategy.id, parsed.data);

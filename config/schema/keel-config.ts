@@ -38,7 +38,9 @@ export const keelConfigSchema = z
     instruments: z
       .array(instrumentConfigSchema)
       .min(1)
-      .describe('Syms the run trades or watches, each optionally with spec overrides.'),
+      .describe(
+        'Syms the run trades or watches, each optionally with spec overrides; strategies receive market data of these syms only.',
+      ),
     strategies: z.array(strategyConfigSchema).min(1).describe('The strategy instances of the run.'),
     risk: riskConfigSchema.prefault({}).describe('Global risk limits and the kill switch.'),
     backtest: backtestConfigSchema.optional().describe('Backtest settings; required in backtest mode.'),

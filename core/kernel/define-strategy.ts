@@ -23,9 +23,18 @@ import type { TrailingStop } from './trailing-stop.ts';
  */
 export interface StrategyHooks<P, S> {
   readonly onStart?: (ctx: StrategyContext<P, S>) => IntentOutput;
+  /**
+   * BBO updates of every instrument of the run (the config's `instruments`), or of the syms the
+   * strategy's `syms` names: filter by `quote.sym` when it trades one of several. Syms outside
+   * the run's instruments never come, whatever the data holds.
+   */
   readonly onQuote?: (ctx: StrategyContext<P, S>, quote: QuoteEvent) => IntentOutput;
+  /** Public trades, of the same syms as `onQuote`. */
   readonly onTrade?: (ctx: StrategyContext<P, S>, trade: MarketTradeEvent) => IntentOutput;
-  /** Closed bars of the (sym, interval) pairs the strategy watches (`ctx.watchBars`). */
+  /**
+   * Closed bars of the (sym, interval) pairs the strategy watches (`ctx.watchBars`), for syms
+   * among the run's instruments.
+   */
   readonly onBar?: (ctx: StrategyContext<P, S>, bar: BarEvent) => IntentOutput;
   /**
    * Updates of the strategy's own orders, in-flight states included. An update with
@@ -77,6 +86,15 @@ export interface StrategySpec<P, S> extends StrategyHooks<P, S> {
    * throws, the strategy never starts: the kernel reports a fault of `state` at the run's start.
    */
   readonly state?: (params: P) => S;
+  /**
+   * Narrows the market data the strategy receives: the run's instruments whose quotes and trades
+   * reach `onQuote`, `onTrade`, `ctx.quotes` and `ctx.trades`, e.g. `syms: (p) => [p.sym]`.
+   * Default: every instrument of the run. Bars follow `ctx.watchBars` / `ctx.bars` instead.
+   * Orders, fills and positions are not narrowed. The kernel calls it once, with the parsed
+   * parameters, when it is made; a sym not among the run's instruments is a config error
+   * (`keel validate` reports it), and a kernel given one refuses to start.
+   */
+  readonly syms?: (params: P) => readonly string[];
   /**
    * Reactive style: build and return the stream of intents from `ctx` streams. Called once at
    * start, before `onStart`. Keep it synchronous (no RxJS schedulers, no `interval`): use

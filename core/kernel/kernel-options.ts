@@ -40,7 +40,10 @@ export interface StrategySlot {
 
 /** Everything a kernel is built from; the composition root (config/) fills it per mode. */
 export interface KernelOptions {
-  /** Every instrument the run may trade or see. */
+  /**
+   * Every instrument the run may trade or see. Strategies receive market data (quotes, trades,
+   * bars) of these syms only, whatever else the feed carries; the state still folds the rest.
+   */
   readonly instruments: readonly InstrumentSpec[];
   /**
    * Market data. One observable is consumed as it arrives (live feeds arrive in time order);

@@ -92,8 +92,9 @@ export class Kernel {
 
   /**
    * @param options - instruments, sources, execution port, risk gate, scheduler and strategies
-   * @throws TypeError when a strategy id or the run id is malformed or repeated, or when a
-   *   strategy's parameters do not match its schema (the message names the strategy and field)
+   * @throws TypeError when a strategy id or the run id is malformed or repeated, when a
+   *   strategy's parameters do not match its schema (the message names the strategy and field),
+   *   or when a strategy's `syms` names a sym that is not one of the run's instruments
    */
   constructor(options: KernelOptions) {
     this.timers = new KernelTimers(options.scheduler, this.wake);
@@ -115,7 +116,8 @@ export class Kernel {
       },
     });
     this.emulator = paths.emulator;
-    this.marketRouting = new MarketRouting(this.state, this.runners, this.emulator);
+    const syms = options.instruments.map((spec) => spec.sym);
+    this.marketRouting = new MarketRouting(this.state, options.strategies, this.runners, syms, this.emulator);
     this.userRouting = paths.userRouting;
     this.pipeline = paths.pipeline;
   }

@@ -1,6 +1,8 @@
 import type { BarEvent, BarInterval, KeelEvent, MarketEvent } from '../model/index.ts';
 import { BarAggregator } from './bar-aggregator.ts';
+import type { StrategySlot } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
+import { marketListeners } from './market-listeners.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 
@@ -26,27 +28,40 @@ export function isMarketEvent(event: KeelEvent): event is MarketEvent {
 }
 
 /**
- * How market data reaches the kernel state and the strategies: quotes and trades go to every
- * strategy, closed bars to the strategies that watch their (sym, interval), whether the feed
- * delivered them or the {@link BarAggregator} built them. The per-event hot path: no allocation,
- * no Decimal work.
+ * How market data reaches the kernel state and the strategies. Every event is folded into the
+ * state (so a held position of any sym is marked at its latest price), but strategies receive
+ * only the run's instruments: quotes and trades go to every strategy (or those whose `syms` name
+ * the sym, see {@link marketListeners}), closed bars to the strategies that watch their (sym,
+ * interval), whether the feed delivered them or the {@link BarAggregator} built them. The
+ * per-event hot path: one map look-up, no allocation, no Decimal work.
  */
 export class MarketRouting {
   private readonly aggregator = new BarAggregator();
   private readonly barWatchers = new Map<string, StrategyRunner[]>();
   private readonly emitBar = (bar: BarEvent): void => this.onBar(bar);
+  /** Per instrument sym, the strategies its quotes and trades go to. */
+  private readonly listeners: ReadonlyMap<string, readonly StrategyRunner[]>;
+  private readonly syms: ReadonlySet<string>;
 
   /**
    * @param state - the kernel state market data is folded into
-   * @param runners - every strategy of the kernel
+   * @param slots - every strategy of the kernel, in runner order
+   * @param runners - their runners
+   * @param syms - the run's instruments: the only syms strategies receive market data of
    * @param emulator - the emulated trailing stops, moved by quotes, trades and marks before any
    *   strategy sees them (as a venue-held stop would fire before the strategy hears the price)
+   * @throws TypeError when a strategy's `syms` is malformed (see {@link marketListeners})
    */
   constructor(
     private readonly state: KernelState,
-    private readonly runners: readonly StrategyRunner[],
+    slots: readonly StrategySlot[],
+    runners: readonly StrategyRunner[],
+    syms: readonly string[],
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
-  ) {}
+  ) {
+    this.listeners = marketListeners(slots, runners, syms);
+    this.syms = new Set(syms);
+  }
 
   /**
    * Closes the aggregated bars that end at or before `ts` (time moved without an event).
@@ -75,20 +90,25 @@ export class MarketRouting {
    * @returns false for a User Data event, which is left alone
    */
   route(event: KeelEvent): event is MarketEvent {
-    const runners = this.runners;
     const state = this.state;
     switch (event.kind) {
-      case 'quote':
+      case 'quote': {
         state.quotes.set(event.sym, event);
         this.emulator.onQuote(event);
+        const runners = this.listeners.get(event.sym);
+        if (runners === undefined) return true;
         for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverQuote(event);
         return true;
-      case 'trade':
+      }
+      case 'trade': {
         state.trades.set(event.sym, event);
         this.emulator.onTrade(event);
         this.aggregator.onTrade(event, this.emitBar);
+        const runners = this.listeners.get(event.sym);
+        if (runners === undefined) return true;
         for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverTrade(event);
         return true;
+      }
       case 'bar':
         if (event.closed) {
           this.emulator.onBar(event, state.trades.has(event.sym));
@@ -122,7 +142,9 @@ export class MarketRouting {
   }
 
   /**
-   * Registers a strategy for closed bars of a (sym, interval).
+   * Registers a strategy for closed bars of a (sym, interval). Bars of a sym that is not one of
+   * the run's instruments are never delivered (nor built); the watch is still listed by
+   * {@link MarketRouting.watched}, for the run's end-of-run warnings.
    * @param runner - the strategy
    * @param sym - the symbol
    * @param interval - the bar interval
@@ -132,7 +154,7 @@ export class MarketRouting {
     const watchers = this.barWatchers.get(key) ?? [];
     if (!watchers.includes(runner)) watchers.push(runner);
     this.barWatchers.set(key, watchers);
-    this.aggregator.watch(sym, interval);
+    if (this.syms.has(sym)) this.aggregator.watch(sym, interval);
   }
 
   /**
@@ -154,6 +176,7 @@ export class MarketRouting {
   }
 
   private deliverBar(bar: BarEvent): void {
+    if (!this.syms.has(bar.sym)) return;
     for (const runner of this.barWatchers.get(`${bar.sym}|${bar.interval}`) ?? []) runner.deliverBar(bar);
   }
 }

@@ -29,7 +29,11 @@ export interface IntentDenied {
   /** The intent itself; absent for venue refusals, which only echo the reference. */
   readonly intent?: Intent;
   readonly source: DenialSource;
-  /** The check's name, e.g. `kernel.ownership` or `risk.maxNotional`. */
+  /**
+   * The check's name: a kernel check (`kernel.ownership`, `kernel.ref`), a risk check by its own
+   * name, unprefixed (`maxNotional`, `submitRate`; all are in core/risk's `RISK_CHECK_NAMES`), or
+   * `venue.<code>` for a command the venue refused (`venue.400001`).
+   */
   readonly check: string;
   /** A sentence saying why. */
   readonly reason: string;

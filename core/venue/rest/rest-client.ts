@@ -15,7 +15,6 @@ import type {
   SubFeeRateQuery,
 } from '../wire/broker.ts';
 import type { ExecutionsQuery } from '../wire/execution.ts';
-import type { LoanPoolQuery, MarginLoanBody, MarginLoanHistoryQuery } from '../wire/loan.ts';
 import type {
   CancelOrderBody,
   CancelOrdersBody,
@@ -38,24 +37,16 @@ import {
   checkFeeRatePortfolios,
   refuseFields,
 } from './request-rules.ts';
-import type { RestClientOptions } from './rest-client-options.ts';
-import { RestEndpointCaller } from './rest-endpoint-caller.ts';
+import type { RestEndpointCaller } from './rest-endpoint-caller.ts';
+import { RestLoanCalls } from './rest-loan-calls.ts';
 
 /**
  * The venue's REST interface: one typed method per endpoint, signed requests, envelope decoding,
  * typed errors, queued rate limits, GET retries and paginated iterators (calling by name, limits
- * and pages come from {@link RestEndpointCaller}; the checks made before sending from
- * `request-rules.ts`).
+ * and pages come from {@link RestEndpointCaller}; the loan endpoints from {@link RestLoanCalls};
+ * the checks made before sending from `request-rules.ts`).
  */
-export class VenueRestClient extends RestEndpointCaller {
-  private readonly legacy: 'detail' | 'legacy';
-
-  /** @param options - base address, signer and policies */
-  constructor(options: RestClientOptions) {
-    super(options);
-    this.legacy = options.legacyLoanEndpoints ?? 'detail';
-  }
-
+export class VenueRestClient extends RestLoanCalls {
   // Orders.
   /** Places an order (POST /api/v1/trading/order). @param body - the order @returns orderId and clientOrderId */
   placeOrder(body: PlaceOrderBody) {
@@ -236,75 +227,5 @@ export class VenueRestClient extends RestEndpointCaller {
   /** Complete snapshot of one liquidation event. @param query - its id @returns the event with its nodes */
   getLiquidationEvent(query: { liquidationEventId: string }) {
     return this.call('getLiquidationEvent', query);
-  }
-
-  // Loans.
-  /** Maximum loanable quantity of an asset on an exchange. @param query - exchange and asset (required) @returns the pool */
-  getLoanPool(query: LoanPoolQuery) {
-    return this.call('getLoanPool', query);
-  }
-  /** Loan info (`_detail`). @returns the entries */
-  getLoanInfo() {
-    return this.call('getLoanInfoDetail');
-  }
-  /** Coin discount (`_detail`). @returns the entries */
-  getCoinDiscount() {
-    return this.call('getCoinDiscountDetail');
-  }
-  /** User interest (`_detail`). @returns the entries */
-  getUserInterest() {
-    return this.call('getUserInterestDetail');
-  }
-  /**
-   * Legacy loan info.
-   * @deprecated deprecated by the venue from end of October 2026: use {@link VenueRestClient.getLoanInfo}. Routed to `info_detail` unless `legacyLoanEndpoints: 'legacy'`.
-   * @returns the entries
-   */
-  getLoanInfoLegacy() {
-    return this.legacy === 'legacy' ? this.call('getLoanInfoLegacy') : this.getLoanInfo();
-  }
-  /**
-   * Legacy coin discount.
-   * @deprecated use {@link VenueRestClient.getCoinDiscount}; routed to `discount_detail` by default.
-   * @returns the entries
-   */
-  getCoinDiscountLegacy() {
-    return this.legacy === 'legacy' ? this.call('getCoinDiscountLegacy') : this.getCoinDiscount();
-  }
-  /**
-   * Legacy user interest.
-   * @deprecated use {@link VenueRestClient.getUserInterest}; routed to `user_detail` by default.
-   * @returns the entries
-   */
-  getUserInterestLegacy() {
-    return this.legacy === 'legacy' ? this.call('getUserInterestLegacy') : this.getUserInterest();
-  }
-  /** Margin loan status, LTV and balances. @returns the info */
-  getMarginLoanInfo() {
-    return this.call('getMarginLoanInfo');
-  }
-  /** Margin loan config per coin. @returns the entries */
-  getMarginLoanConfig() {
-    return this.call('getMarginLoanConfig');
-  }
-  /** Max borrowable per coin and exchange. @param query - optional coin @returns the entries */
-  getMarginMaxLoan(query: { coin?: string } = {}) {
-    return this.call('getMarginMaxLoan', query);
-  }
-  /** Borrows an asset. @param body - exchange, coin, amount @returns the loan order */
-  marginBorrow(body: MarginLoanBody) {
-    return this.call('marginBorrow', body);
-  }
-  /** Repays loan principal. @param body - exchange, coin, amount @returns the loan order */
-  marginRepay(body: MarginLoanBody) {
-    return this.call('marginRepay', body);
-  }
-  /** Borrow and repay orders (last 90 days), one page. @param query - filters @returns the page */
-  getMarginLoanOrders(query: MarginLoanHistoryQuery = {}) {
-    return this.call('getMarginLoanOrders', query);
-  }
-  /** Loan settlement statement (last 90 days), one page. @param query - filters @returns the page */
-  getMarginLoanStatement(query: MarginLoanHistoryQuery = {}) {
-    return this.call('getMarginLoanStatement', query);
   }
 }

@@ -31,3 +31,19 @@ describe('paper venue order fields (per public venue docs)', () => {
     expect(first.data[0]).toMatchObject({ lastExecutedQty: '0', lastExecutedPrice: '0', cancelType: '' });
   });
 });
+
+describe('paper venue execution fields (per public venue docs)', () => {
+  it('writes exchangeType and businessType of the sym on Trades pushes and the executions endpoint', async () => {
+    opened.venue = await aPaperVenue();
+    const venue = await withFirstQuotes(opened.venue);
+    const socket = await loggedIn(venue.privateWsUrl, venue);
+    opened.sockets.push(socket);
+    const body = { sym: BTC, side: 'BUY', orderType: 'MARKET', orderQty: '2', clientOrderId: 'm1' };
+    expect((await signedRest(venue, 'POST', '/api/v1/trading/order', body)).body.code).toBe(0);
+    const trade = await socket.waitFor((f) => f?.channel === 'Trades');
+    const expected = { sym: BTC, clientOrderId: 'm1', exchangeType: 'BINANCE', businessType: 'PERP' };
+    expect(trade.data[0]).toMatchObject(expected);
+    const looked = await signedRest(venue, 'GET', '/api/v1/trading/executions', { sym: BTC });
+    expect(looked.body.data).toEqual([expect.objectContaining(expected)]);
+  });
+});

@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   accountToWire,
   assetToWire,
+  executionToWire,
   liquidationPositionToWire,
   positionToWire,
 } from '../../../backtest/paper-venue/wire-views.ts';
-import { type Asset, D } from '../../../core/model/index.ts';
+import { type Asset, D, type Execution } from '../../../core/model/index.ts';
 import { anAccountUpdate, aPositionUpdate } from '../../kit/kernel-events.ts';
 
 const usdt = (loan: string): Asset => ({
@@ -59,5 +60,34 @@ describe('paper venue wire views', () => {
       timestamp: 1,
     });
     expect(record.position).toMatchObject({ liqPrice: '89.48637074' });
+  });
+
+  it('writes exchangeType and businessType of a crypto execution, and neither for an equity (per public venue docs)', () => {
+    const fill = (sym: string): Execution => ({
+      transactionId: 't1',
+      portfolioId: 'p-1',
+      orderId: 'o1',
+      clientOrderId: 'c1',
+      sym,
+      side: 'BUY',
+      positionSide: 'NONE',
+      quantity: D(1),
+      price: D(100),
+      fee: D('0.05'),
+      feeCoin: 'USDT',
+      rebate: D(0),
+      rpnl: D(0),
+      execType: 'TAKER',
+      timestamp: 1,
+    });
+    expect(executionToWire(fill('OKX_SPOT_ETH_USDT'))).toMatchObject({
+      exchangeType: 'OKX',
+      businessType: 'SPOT',
+      tradingFee: '0.05',
+      createAt: 1,
+    });
+    const equity = executionToWire(fill('US_EQUITY_AAPL'));
+    expect(equity).not.toHaveProperty('exchangeType');
+    expect(equity).not.toHaveProperty('businessType');
   });
 });

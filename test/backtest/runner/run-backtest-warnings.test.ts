@@ -84,7 +84,22 @@ describe('backtest runner: setup warnings', () => {
   it('warns when a strategy names a sym in its params that is not one of the run instruments, though the recordings hold it', async () => {
     const onlySol = { instruments: [anInstrument(SOL)] };
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }, onlySol))).toEqual([
-      `strategy s1 names ${BTC} in its params, but it is not one of the run's instruments (${SOL}): the risk gate denies every order on it (instrumentKnown); list it under instruments, unless the strategy only reads its data`,
+      `strategy s1 names ${BTC} in its params, but it is not one of the run's instruments (${SOL}): the strategy receives none of its market data and the risk gate denies every order on it (instrumentKnown); list it under instruments`,
+    ]);
+  });
+
+  it('warns when a strategy watches bars of a sym that is not one of the run instruments, though the recordings hold them', async () => {
+    const btcWatcher = defineStrategy({
+      name: 'btc-watcher',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+    });
+    const run = {
+      ...options(bars, {}, { instruments: [anInstrument(SOL)] }),
+      strategies: [{ id: 's1', strategy: btcWatcher, params: {} }],
+    };
+    expect(await warningsOf(run)).toEqual([
+      `strategy s1 watched ${BTC} 1m bars, but ${BTC} is not one of the run's instruments (${SOL}): strategies receive market data of the run's instruments only; list it under instruments`,
     ]);
   });
 

@@ -6,7 +6,7 @@ const QQQ = 'US_EQUITY_QQQ';
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
 const unlisted = (sym: string, listed: string) =>
-  `strategy sma names ${sym} in its params, but it is not one of the run's instruments (${listed}): the risk gate denies every order on it (instrumentKnown); list it under instruments, unless the strategy only reads its data`;
+  `strategy sma names ${sym} in its params, but it is not one of the run's instruments (${listed}): the strategy receives none of its market data and the risk gate denies every order on it (instrumentKnown); list it under instruments`;
 
 describe('setup warnings: syms in params that are not instruments', () => {
   it('warns of an equity sym in the params when the run lists another (orders on it can only be denied)', () => {

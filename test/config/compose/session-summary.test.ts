@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sessionResult } from '../../../config/compose/session-result.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
-import type { VenueSessionOutcome } from '../../../config/compose/venue-session.ts';
+import type { VenueSessionOutcome } from '../../../config/compose/venue-session-options.ts';
 import { D } from '../../../core/model/index.ts';
 import { aBacktestResultWithCashFlows } from '../../kit/backtest-result-builders.ts';
 import { aSessionRecord } from '../../kit/session-records.ts';

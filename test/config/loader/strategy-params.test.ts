@@ -49,6 +49,40 @@ describe("strategy params, checked by the strategy's own schema", () => {
   });
 });
 
+describe('the syms a strategy narrows its market data to, checked against the instruments', () => {
+  const narrowing = (syms: (p: { fast: number }) => readonly string[]) =>
+    new Map([['sma-cross', { params: z.object({ fast: z.number() }), syms }]]);
+
+  it('passes syms among the instruments', () => {
+    expect(
+      problemsOf(
+        BACKTEST_YAML,
+        narrowing(() => ['BINANCE_PERP_BTC_USDT']),
+      ),
+    ).toEqual([]);
+  });
+
+  it('reports a sym that is not one of the instruments at the strategy entry, before any run', () => {
+    const result = validateStrategyParams(
+      loaded(BACKTEST_YAML),
+      narrowing(() => ['BINANCE_PERP_ETH_USDT']),
+    );
+    expect(result.ok).toBe(false);
+    expect(result.ok ? [] : result.problems.map(formatConfigProblem)).toEqual([
+      "✖ strategies[0] listens to BINANCE_PERP_ETH_USDT (its syms), which is not one of the run's instruments (BINANCE_PERP_BTC_USDT); list it under instruments → at strategies[0] (bt.yaml:5:5)",
+    ]);
+  });
+
+  it('reports a syms that throws, with its message', () => {
+    const throwing = narrowing(() => {
+      throw new Error('no sym param');
+    });
+    expect(problemsOf(BACKTEST_YAML, throwing)).toEqual([
+      '✖ strategies[0] has a syms(params) that threw: no sym param → at strategies[0] (bt.yaml:5:5)',
+    ]);
+  });
+});
+
 describe('strategy params of a plain z.object schema', () => {
   // A user's plugin, written as the README writes it: z.object, no .strict().
   const plain = new Map([

@@ -26,7 +26,8 @@ describe('kernel: denials are events, never exceptions', () => {
     expect(rig.venue.submitted).toEqual([]);
     expect(denials).toHaveLength(1);
     expect(denials[0]).toMatchObject({ kind: 'denied', strategyId: 's', ref: 's-1', source: 'risk', ts: 1 });
-    expect(denials[0]?.check).toMatch(/maxNotional/);
+    // A risk check is named by itself, unprefixed (see IntentDenied.check).
+    expect(denials[0]?.check).toBe('maxNotional');
     expect(denials[0]?.reason).toMatch(/500/);
   });
 

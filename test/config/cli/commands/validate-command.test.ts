@@ -39,7 +39,7 @@ describe('keel validate: warnings of a valid config', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toBe(
       `✔ ${file} is valid (mode backtest, 1 strategy)\n` +
-        "  ⚠ strategy sma names BINANCE_PERP_ETH_USDT in its params, but it is not one of the run's instruments (BINANCE_PERP_BTC_USDT): the risk gate denies every order on it (instrumentKnown); list it under instruments, unless the strategy only reads its data\n",
+        "  ⚠ strategy sma names BINANCE_PERP_ETH_USDT in its params, but it is not one of the run's instruments (BINANCE_PERP_BTC_USDT): the strategy receives none of its market data and the risk gate denies every order on it (instrumentKnown); list it under instruments\n",
     );
     expect(run.code).toBe(EXIT.OK);
   });

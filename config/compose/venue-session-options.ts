@@ -1,0 +1,81 @@
+import type { Logger } from 'pino';
+import type { BacktestResult } from '../../backtest/report/index.ts';
+import type { FillModelName } from '../../backtest/sim/index.ts';
+import type { Scheduler, StrategySlot } from '../../core/kernel/index.ts';
+import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
+import type { ExitCode } from '../cli/exit-codes.ts';
+import type { KeelConfig } from '../schema/index.ts';
+import type { RunOutputPaths } from './run-outputs.ts';
+import type { SessionFillModel, SessionLatency } from './session-result.ts';
+import type { StatusSink } from './status-line.ts';
+
+/** Everything a live or paper session needs; paper mode passes the embedded venue's addresses. */
+export interface VenueSessionOptions {
+  readonly config: KeelConfig;
+  readonly mode: 'live' | 'paper';
+  readonly slots: readonly StrategySlot[];
+  readonly instruments: readonly InstrumentSpec[];
+  readonly venue: {
+    readonly restUrl: string;
+    readonly privateWsUrl: string;
+    readonly marketDataWsUrl: string;
+    readonly apiKey: string;
+    readonly apiSecret: string;
+    /** brokerClientId of US-equity orders (the spec's PLACE_ORDER refuses an order without one). */
+    readonly brokerClientId: string;
+    /** How the venue is named in logs, the recording header and the report. */
+    readonly label: string;
+  };
+  /** True when the market data is generated (labelled SYNTHETIC in the recording and report). */
+  readonly synthetic: boolean;
+  /** Receive time of recorded frames and equity samples (see SessionRecorder.open). */
+  readonly sessionClock: () => number;
+  /** Acknowledge each market event to the paper venue after handling it (its lockstep mode). */
+  readonly lockstep: boolean;
+  /**
+   * In lockstep, acknowledge no faster than this many times real time (by the events' venue
+   * time), so a session lasts long enough to watch and stays under the venue's order rate limit.
+   */
+  readonly lockstepSpeed?: number;
+  /** Stop after this long; absent = until a signal or `ended`. */
+  readonly durationMs?: number;
+  /** Resolves when the market source is exhausted (paper mode). */
+  readonly ended?: Promise<void>;
+  readonly logger: Logger;
+  /** Status line; none when omitted. */
+  readonly status?: StatusSink;
+  /** Called on every fill (e.g. to print it). */
+  readonly onFill?: (fill: Execution) => void;
+  /** Install SIGINT / SIGTERM handlers for a graceful stop (default true). */
+  readonly handleSignals?: boolean;
+  /** The fill model behind the venue, for the report. */
+  readonly fillModel: SessionFillModel;
+  /** The paper venue's fill model when the run picked it (no `paper.fillModel`): warned about when it did not fit the data. */
+  readonly defaultedFillModel?: FillModelName;
+  /**
+   * The session's clock and timers: default the wall clock (live). A paper run on the embedded
+   * venue follows the replay's time (see replay-schedulers.ts); in lockstep one that follows
+   * event time also takes the venue's ticks to its timers.
+   */
+  readonly scheduler?: Scheduler;
+  /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */
+  readonly latency?: SessionLatency;
+  /**
+   * The run tag put into generated references (see `newRunTag` in run-tag.ts); default a fresh one from
+   * the wall clock and `Math.random`, so a restarted session never reuses a clientOrderId.
+   */
+  readonly runTag?: string;
+}
+
+/** What a session ends with. */
+export interface VenueSessionOutcome {
+  readonly exitCode: ExitCode;
+  readonly fills: readonly Execution[];
+  readonly intents: number;
+  readonly events: number;
+  readonly startEquity: Dec;
+  readonly endEquity: Dec;
+  readonly recording: string | undefined;
+  readonly outputs: RunOutputPaths;
+  readonly result: BacktestResult;
+}
