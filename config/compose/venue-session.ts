@@ -13,6 +13,7 @@ import { RunMetrics } from './run-metrics.ts';
 import type { RunOutputPaths } from './run-outputs.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
+import { sessionGuards } from './session-guards.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
@@ -158,7 +159,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       if (event.kind === 'loggedIn' && event.reconnect && !stopping) acks.resend();
     });
 
-  const gate = metrics.countingGate(new RiskGate(riskGateConfigOf(config)));
+  const riskGate = new RiskGate(riskGateConfigOf(config));
+  const gate = metrics.countingGate(riskGate);
   const kernel = new Kernel({
     instruments: options.instruments,
     market: live.marketData.events,
@@ -184,6 +186,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     journal.denied(denial);
   });
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
+  const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });
 
   // The strategies start once the venue's state found at startup is folded: the execution client's
   // start reconciles (once) and emits that state to the kernel, subscribed to User Data at once.
@@ -207,6 +210,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
+  guards.started();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
   // a backtest samples after the venue and the strategies saw it.
   live.marketData.events.subscribe((event) => {
@@ -242,6 +246,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       equity,
       pnl: equity.sub(startEquity),
       settleAsset,
+      ...(guards.trading() === undefined ? {} : { trading: guards.trading() }),
     };
   });
   logger.info(
@@ -259,6 +264,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   logger.info({ reason: stopReason }, `${options.mode} session stopping`);
   stopStatus();
   kernel.stop();
+  guards.stop();
   if (config.shutdown.cancelAllOrders)
     await cancelOpenOrdersOnStop(
       kernel,
