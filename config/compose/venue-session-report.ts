@@ -36,6 +36,8 @@ export interface VenueSessionReportInput {
   readonly latency: SessionLatency | undefined;
   readonly stopReason: SessionStopReason;
   readonly settleAsset: string;
+  /** Warnings of the stop itself (orders its cancels may have missed), shown first. */
+  readonly shutdownWarnings?: readonly string[];
 }
 
 /**
@@ -74,6 +76,7 @@ export async function writeVenueSessionReport(
     assumptions: mode === 'paper' ? defaultedSpecNotes(input.instruments) : [],
   });
   const warnings = [
+    ...(input.shutdownWarnings ?? []),
     ...setupWarnings(
       input.kernel,
       input.slots,

@@ -19,6 +19,7 @@ import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './se
 import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { type StatusSink, showStatus } from './status-line.ts';
+import { stopLeftovers } from './stop-leftovers.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { UserDataJournal } from './user-data-journal.ts';
 import { openVenueSessionRecording } from './venue-session-recording.ts';
@@ -93,6 +94,8 @@ export interface VenueSessionOutcome {
   readonly recording: string | undefined;
   readonly outputs: RunOutputPaths;
   readonly result: BacktestResult;
+  /** Summary lines on what the session left on the venue as configured (orders, positions). */
+  readonly notes?: readonly string[];
 }
 
 const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
@@ -265,16 +268,27 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   stopStatus();
   kernel.stop();
   guards.stop();
-  if (config.shutdown.cancelAllOrders)
-    await cancelOpenOrdersOnStop(
-      kernel,
-      gate,
-      live.execution,
-      () => journal.openOrderCount(),
-      config.shutdown.timeoutMs,
-    );
+  const cancelled = config.shutdown.cancelAllOrders
+    ? await cancelOpenOrdersOnStop(
+        kernel,
+        gate,
+        live.execution,
+        () => journal.openOrders(),
+        config.shutdown.timeoutMs,
+      )
+    : undefined;
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
+  const leftovers = stopLeftovers(
+    cancelled,
+    {
+      orders: journal.openOrders(),
+      algoRefs: journal.openAlgoRefs(),
+      positions: kernel.state.positions.values(),
+    },
+    config.shutdown.timeoutMs,
+    logger,
+  );
   const endTs = options.sessionClock();
   startSampler(endTs);
   sampler.sample(endTs);
@@ -300,9 +314,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     latency: options.latency,
     stopReason,
     settleAsset,
+    shutdownWarnings: leftovers.warnings,
   });
   return {
-    exitCode: sessionExitCode(stopReason, faults.length),
+    exitCode: sessionExitCode(stopReason, faults.length, cancelled?.leftOpen.length ?? 0),
     fills: journal.fills,
     intents: metrics.intentTotal,
     events,
@@ -311,5 +326,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     recording: recordingPath,
     outputs,
     result,
+    notes: leftovers.notes,
   };
 }
