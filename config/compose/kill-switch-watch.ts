@@ -59,8 +59,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
       );
     else if (read.kind === 'restored') {
       gate.restoreKillSwitch(read.state, options.now());
-      const { marks } = gate.killSwitchState();
-      const trip = gate.killSwitchState().trip;
+      const { marks, trip } = gate.killSwitchState();
       logger.info(
         {
           file: path,
@@ -98,7 +97,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
     options.countTrip(trip.state);
     logger.error(
       { trip, equity: equity.toFixed(), marks: gate.killSwitchState().marks },
-      `kill switch tripped: trading is ${trip.state}: ${trip.reason ?? ''}`,
+      `kill switch tripped: trading is ${trip.state} (${(trip.reason ?? 'no reason given').replace(/^kill switch: /, '')})`,
     );
     save();
     // Deferred: the trip happens inside the gate's decision on an intent.

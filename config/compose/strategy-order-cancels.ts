@@ -50,5 +50,8 @@ export function cancelStrategyOrders(
     const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
     if (decision.kind === 'approved') execution.submit(decision.command as never);
   }
-  return [...bySym.values()].reduce((sum, targets) => sum + targets.length, 0) + intents.length - bySym.size;
+  const algoCancels = intents.length - bySym.size;
+  let orders = 0;
+  for (const targets of bySym.values()) orders += targets.length;
+  return orders + algoCancels;
 }

@@ -122,7 +122,7 @@ describe('kill switch state file', () => {
     expect(lines.map((l) => [l.level, l.msg])).toEqual([
       [
         50,
-        'kill switch tripped: trading is HALTED: kill switch: daily loss 6 reached the limit 5 (equity 94, start of UTC day 100)',
+        'kill switch tripped: trading is HALTED (daily loss 6 reached the limit 5 (equity 94, start of UTC day 100))',
       ],
     ]);
     expect(counted).toEqual(['HALTED']);
