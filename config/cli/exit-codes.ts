@@ -8,6 +8,7 @@
  * | 1 | runtime failure (venue unreachable, I/O error, an unexpected error) |
  * | 2 | bad config, bad usage or a bad input file (invalid YAML, unknown key, missing secret, bad option, a CSV that is not bars) |
  * | 3 | the run finished and wrote its result and report, but a strategy failed (threw, or returned something that is not intents) and was halted (run, backtest, sweep) |
+ * | 4 | a live or paper session stopped, but `shutdown.cancelAllOrders` could not cancel every order: some may still be open on the venue (run) |
  * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown (run, record) |
  * | 143 | terminated by SIGTERM, after a graceful shutdown (run, record) |
  */
@@ -16,6 +17,7 @@ export const EXIT = {
   RUNTIME_FAILURE: 1,
   BAD_CONFIG_OR_USAGE: 2,
   STRATEGY_FAULT: 3,
+  ORDERS_LEFT_OPEN: 4,
   INTERRUPTED: 130,
   TERMINATED: 143,
 } as const;
@@ -29,6 +31,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   1: 'runtime failure',
   2: 'bad config, usage or input file',
   3: 'a strategy failed (threw, or returned something that is not intents) and was halted (the run finished and wrote its result and report)',
+  4: 'orders may still be open on the venue: shutdown.cancelAllOrders could not cancel them all (run)',
   130: 'interrupted (SIGINT, after a graceful stop)',
   143: 'terminated (SIGTERM, after a graceful stop)',
 };

@@ -10,54 +10,107 @@ export interface StopExecution {
   readonly events: Observable<UserEvent>;
 }
 
+/** The time a stopping session's cancels are paced by: the wall clock, unless a test gives its own. */
+export interface StopClock {
+  /** @returns epoch ms */
+  now(): number;
+  /** @returns after `ms` */
+  sleep(ms: number): Promise<void>;
+}
+
+const WALL: StopClock = { now: () => Date.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) };
+
+/** How long an attempt waits before the cancels go again, doubling from the first (Keel's choice). */
+const FIRST_RETRY_MS = 250;
+const LONGEST_RETRY_MS = 2_000;
+const POLL_MS = 50;
+
+/** What the cancels at stop achieved. */
+export interface StopCancelOutcome {
+  /** How many times the cancels were sent. */
+  readonly attempts: number;
+  /** References of the orders and algo orders that may still be open on the venue (none: all cancelled). */
+  readonly leftOpen: readonly string[];
+}
+
 /**
  * Cancels every open order and algo order of a stopping session (`shutdown.cancelAllOrders`),
  * the strategies' own and those the session found on the venue at startup: one cancelOrders
  * intent per sym with open orders and one cancelAlgoOrder per open algo order (whose answer
- * says it is gone), through the risk gate, then waits until the session's record shows no order
- * open and every algo cancel is answered, or the timeout passes.
+ * says it is gone), through the risk gate. What is still open is cancelled again, with backoff
+ * (250 ms doubling to 2 s), until nothing is open or `timeoutMs` has passed: a venue that cannot
+ * be reached for a moment does not leave orders working.
  * @param kernel - the stopped kernel (its state lists the open orders and algo orders)
  * @param gate - the session's risk gate
  * @param execution - where approved commands go, and its User Data
- * @param openCount - orders the venue still holds open, by the session's own record
- * @param timeoutMs - how long to wait for the cancels
- * @returns when nothing is open or the timeout passed
+ * @param openOrders - orders the venue still holds open, by the session's own record (the
+ *   stopped kernel no longer follows them)
+ * @param timeoutMs - how long to keep trying
+ * @param clock - the wall clock by default
+ * @returns how many attempts were made and what may still be open
  */
 export async function cancelOpenOrdersOnStop(
   kernel: Kernel,
   gate: ReturnType<RunMetrics['countingGate']>,
   execution: StopExecution,
-  openCount: () => number,
+  openOrders: () => readonly { readonly sym: string; readonly clientOrderId: string }[],
   timeoutMs: number,
-): Promise<void> {
-  const syms = new Set(kernel.state.openOrders().map((o) => o.sym));
-  const algoCancels = kernel.state.openAlgoOrders().map(
-    (algo, i): Intent => ({
-      kind: 'cancelAlgoOrder',
-      ref: `keel-stop-algo-${i + 1}`,
-      target: algo.clientAlgoOrderId,
-      sym: algo.sym,
-    }),
-  );
-  const unanswered = new Map(algoCancels.map((intent) => [intent.ref, intent]));
+  clock: StopClock = WALL,
+): Promise<StopCancelOutcome> {
+  // Algo orders the venue said are gone (an update that is no longer NEW, or its refusal of the cancel).
+  const gone = new Set<string>();
+  const algoTargets = new Map<string, string>();
   const answers = execution.events.subscribe((event) => {
-    if (event.kind === 'commandRejected') unanswered.delete(event.ref);
     if (event.kind === 'algoOrder' && event.algoOrder.state !== 'NEW')
-      for (const [ref, intent] of unanswered)
-        if (intent.kind === 'cancelAlgoOrder' && intent.target === event.algoOrder.clientAlgoOrderId)
-          unanswered.delete(ref);
+      gone.add(event.algoOrder.clientAlgoOrderId);
+    // A venue code is the venue's word (e.g. not found); code 0 or below means it was not reached.
+    const target = event.kind === 'commandRejected' ? algoTargets.get(event.ref) : undefined;
+    if (target !== undefined && event.kind === 'commandRejected' && event.code > 0) gone.add(target);
   });
-  const intents: Intent[] = [
-    ...[...syms].map((sym): Intent => ({ kind: 'cancelOrders', ref: `keel-stop-${sym}`, sym })),
-    ...algoCancels,
-  ];
-  for (const intent of intents) {
-    const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
-    if (decision.kind === 'approved') execution.submit(decision.command as never);
-    else unanswered.delete(intent.ref);
+  const algos = kernel.state.openAlgoOrders();
+  const openAlgos = () => algos.filter((a) => !gone.has(a.clientAlgoOrderId));
+  const done = () => openOrders().length === 0 && openAlgos().length === 0;
+  const deadline = clock.now() + timeoutMs;
+  let attempts = 0;
+  while (!done() && clock.now() < deadline) {
+    attempts++;
+    const suffix = attempts === 1 ? '' : `-${attempts}`;
+    const syms = new Set(openOrders().map((o) => o.sym));
+    const intents: Intent[] = [
+      ...[...syms].map((sym): Intent => ({ kind: 'cancelOrders', ref: `keel-stop-${sym}${suffix}`, sym })),
+      ...openAlgos().map((algo, i): Intent => {
+        const ref = `keel-stop-algo-${i + 1}${suffix}`;
+        algoTargets.set(ref, algo.clientAlgoOrderId);
+        return { kind: 'cancelAlgoOrder', ref, target: algo.clientAlgoOrderId, sym: algo.sym };
+      }),
+    ];
+    for (const intent of intents) {
+      const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
+      if (decision.kind === 'approved') execution.submit(decision.command as never);
+    }
+    const retryAt = Math.min(
+      clock.now() + Math.min(FIRST_RETRY_MS * 2 ** (attempts - 1), LONGEST_RETRY_MS),
+      deadline,
+    );
+    while (!done() && clock.now() < retryAt) await clock.sleep(POLL_MS);
   }
-  const deadline = Date.now() + timeoutMs;
-  while ((openCount() > 0 || unanswered.size > 0) && Date.now() < deadline)
-    await new Promise((r) => setTimeout(r, 50));
   answers.unsubscribe();
+  return {
+    attempts,
+    leftOpen: [...openOrders().map((o) => o.clientOrderId), ...openAlgos().map((a) => a.clientAlgoOrderId)],
+  };
+}
+
+/**
+ * The warning of a stop whose cancels did not all go through, for the log, the summary and
+ * `result.meta.warnings`.
+ * @param outcome - what the cancels at stop achieved
+ * @param timeoutMs - `shutdown.timeoutMs`
+ * @returns the sentence, or undefined when nothing was left open
+ */
+export function stopCancelWarning(outcome: StopCancelOutcome, timeoutMs: number): string | undefined {
+  const n = outcome.leftOpen.length;
+  if (n === 0) return undefined;
+  const shown = outcome.leftOpen.slice(0, 10).join(', ') + (n > 10 ? `, and ${n - 10} more` : '');
+  return `${n} order${n === 1 ? '' : 's'} may still be open on the venue: ${shown} (shutdown.cancelAllOrders could not cancel ${n === 1 ? 'it' : 'them'} in ${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'} within shutdown.timeoutMs ${timeoutMs} ms; check the venue)`;
 }

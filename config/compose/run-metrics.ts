@@ -40,6 +40,18 @@ export class RunMetrics {
     help: 'Portfolio equity in the settlement currency.',
     registers: [this.registry],
   });
+  readonly killSwitchTrips = new Counter({
+    name: 'keel_kill_switch_trips_total',
+    help: 'Kill switch trips, by the trading state they set (HALTED or REDUCING).',
+    labelNames: ['state'],
+    registers: [this.registry],
+  });
+  readonly strategyFaults = new Counter({
+    name: 'keel_strategy_faults_total',
+    help: 'Strategies halted by a fault (a hook threw or returned something that is not intents), by strategy.',
+    labelNames: ['strategy'],
+    registers: [this.registry],
+  });
   /** Intents counted so far (all kinds), for the status line. */
   intentTotal = 0;
   private readonly sentAt = new Map<string, number>();

@@ -47,17 +47,17 @@ export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopR
 }
 
 /**
- * The exit code of a session: a signal's own code, else a strategy fault's, else success.
+ * The exit code of a session, the most urgent first: orders that may still be open on the venue
+ * although `shutdown.cancelAllOrders` asked to cancel them (4), else a strategy fault (3, also
+ * when a signal stopped the session: a live session only ends on one), else the signal's own code
+ * (130 / 143), else success.
  * @param stopReason - why the session stopped
  * @param faults - how many strategy faults it recorded
+ * @param ordersLeftOpen - how many orders the cancels at stop could not cancel
  * @returns the exit code
  */
-export function sessionExitCode(stopReason: SessionStopReason, faults: number): ExitCode {
-  return stopReason === 'SIGINT'
-    ? EXIT.INTERRUPTED
-    : stopReason === 'SIGTERM'
-      ? EXIT.TERMINATED
-      : faults > 0
-        ? EXIT.STRATEGY_FAULT
-        : EXIT.OK;
+export function sessionExitCode(stopReason: SessionStopReason, faults: number, ordersLeftOpen = 0): ExitCode {
+  if (ordersLeftOpen > 0) return EXIT.ORDERS_LEFT_OPEN;
+  if (faults > 0) return EXIT.STRATEGY_FAULT;
+  return stopReason === 'SIGINT' ? EXIT.INTERRUPTED : stopReason === 'SIGTERM' ? EXIT.TERMINATED : EXIT.OK;
 }

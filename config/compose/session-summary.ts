@@ -41,6 +41,7 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
     ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
     ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
+    ...(outcome.notes ?? []).map((note) => `  ${note}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
     ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : ''),
     ...(denied === undefined

@@ -10,6 +10,8 @@ export interface RunStatus {
   readonly equity: Dec;
   readonly pnl: Dec;
   readonly settleAsset: string;
+  /** The portfolio's trading state when not ACTIVE (a kill switch trip), shown last. */
+  readonly trading?: string;
 }
 
 /**
@@ -26,6 +28,7 @@ export function formatStatus(status: RunStatus): string {
     `fills ${status.fills}`,
     `equity ${status.equity.toDecimalPlaces(2).toFixed(2)} ${status.settleAsset}`,
     `PnL ${status.pnl.gte(0) ? '+' : ''}${pnl}`,
+    ...(status.trading === undefined ? [] : [`trading ${status.trading}`]),
   ].join(' | ');
 }
 

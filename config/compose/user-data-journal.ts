@@ -250,6 +250,18 @@ export class UserDataJournal {
     this.ownDir?.dispose();
   }
 
+  /**
+   * Orders the venue still holds open, by the session's own record (the kernel has stopped listening).
+   * @returns their syms and references, in first-seen order
+   */
+  openOrders(): { readonly sym: string; readonly clientOrderId: string }[] {
+    const open: { sym: string; clientOrderId: string }[] = [];
+    for (const order of this.orders.values())
+      if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState))
+        open.push({ sym: order.sym, clientOrderId: order.clientOrderId });
+    return open;
+  }
+
   /** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). @returns how many */
   openOrderCount(): number {
     let open = 0;

@@ -78,4 +78,6 @@ export interface VenueSessionOutcome {
   readonly recording: string | undefined;
   readonly outputs: RunOutputPaths;
   readonly result: BacktestResult;
+  /** Summary lines on what the session left on the venue as configured (orders, positions). */
+  readonly notes?: readonly string[];
 }

@@ -78,6 +78,8 @@ export interface VenueSessionReportInput {
   readonly settleAsset: string;
   /** A paper session's starting coins besides its cash, and that cash. */
   readonly startingCoins?: { readonly cash: Dec; readonly coins: SessionStartingCoins };
+  /** Warnings of the stop itself (orders its cancels may have missed), shown first. */
+  readonly shutdownWarnings?: readonly string[];
 }
 
 /**
@@ -129,6 +131,7 @@ export async function writeVenueSessionReport(
     ],
   });
   const warnings = [
+    ...(input.shutdownWarnings ?? []),
     ...setupWarnings(
       input.kernel,
       input.slots,

@@ -9,11 +9,13 @@ import { lockstepAcks } from './lockstep-acks.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
+import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { sessionExitCode, waitForStop } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { showStatus } from './status-line.ts';
+import { stopLeftovers } from './stop-leftovers.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
 import { openVenueSessionRecording } from './venue-session-recording.ts';
@@ -83,7 +85,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       if (event.kind === 'loggedIn' && event.reconnect && !stopping) acks.resend();
     });
 
-  const gate = metrics.countingGate(new RiskGate(riskGateConfigOf(config)));
+  const riskGate = new RiskGate(riskGateConfigOf(config));
+  const gate = metrics.countingGate(riskGate);
   const kernel = new Kernel({
     instruments: options.instruments,
     market: live.marketData.events,
@@ -125,6 +128,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
+  const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });
 
   // The strategies start once the venue's state found at startup is folded: the execution client's
   // start reconciles (once) and emits that state to the kernel, subscribed to User Data at once.
@@ -148,6 +152,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
+  guards.started();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
   // a backtest samples after the venue and the strategies saw it.
   live.marketData.events.subscribe((event) => {
@@ -185,6 +190,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       equity,
       pnl: equity.sub(sessionEquity.startEquity ?? equityAtStart),
       settleAsset,
+      ...(guards.trading() === undefined ? {} : { trading: guards.trading() }),
     };
   });
   logger.info(
@@ -202,16 +208,30 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   logger.info({ reason: stopReason }, `${options.mode} session stopping`);
   stopStatus();
   kernel.stop();
-  if (config.shutdown.cancelAllOrders)
-    await cancelOpenOrdersOnStop(
-      kernel,
-      gate,
-      live.execution,
-      () => journal.openOrderCount(),
-      config.shutdown.timeoutMs,
-    );
+  guards.stop();
+  const cancelled = config.shutdown.cancelAllOrders
+    ? await cancelOpenOrdersOnStop(
+        kernel,
+        gate,
+        live.execution,
+        () => journal.openOrders(),
+        config.shutdown.timeoutMs,
+      )
+    : undefined;
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
+  const leftovers = stopLeftovers(
+    cancelled,
+    {
+      orders: journal.openOrders(),
+      algoRefs: journal
+        .openAlgoRefs()
+        .map((ref) => ('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId)),
+      positions: kernel.state.positions.values(),
+    },
+    config.shutdown.timeoutMs,
+    logger,
+  );
   const endTs = options.sessionClock();
   startSampler(endTs, true);
   sampler.sample(endTs);
@@ -242,9 +262,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     ...(coins.values.length + coins.unpriced().length === 0
       ? {}
       : { startingCoins: { cash: options.config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
+    shutdownWarnings: leftovers.warnings,
   });
   return {
-    exitCode: sessionExitCode(stopReason, faults.length),
+    exitCode: sessionExitCode(stopReason, faults.length, cancelled?.leftOpen.length ?? 0),
     fills: journal.fills,
     intents: metrics.intentTotal,
     events,
@@ -253,5 +274,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     recording: recordingPath,
     outputs,
     result,
+    notes: leftovers.notes,
   };
 }

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { killSwitchSchema, type RiskGateConfig, riskLimitsSchema } from '../../core/risk/index.ts';
 
 /**
@@ -6,7 +6,22 @@ import { killSwitchSchema, type RiskGateConfig, riskLimitsSchema } from '../../c
  * exactly `riskLimitsSchema`'s (the one the risk gate parses), so config and gate cannot drift.
  */
 export const riskConfigSchema = riskLimitsSchema.extend({
-  killSwitch: killSwitchSchema.prefault({}),
+  killSwitch: killSwitchSchema
+    .extend({
+      cancelOrdersOnHalt: z
+        .boolean()
+        .default(true)
+        .describe(
+          "Live and paper runs: when the kill switch trips to HALTED, cancel the strategies' resting orders and algo orders (Keel's choice; orders no strategy owns are left alone).",
+        ),
+    })
+    .prefault({}),
+  cancelOrdersOnFault: z
+    .boolean()
+    .default(true)
+    .describe(
+      "Live and paper runs: when a strategy is halted by a fault (it threw, or returned something that is not intents), cancel its resting orders and algo orders (Keel's choice).",
+    ),
 });
 
 /** Global risk settings, validated. */
@@ -30,7 +45,8 @@ export function riskGateConfigOf(config: {
     readonly risk?: z.output<typeof riskLimitsSchema> | undefined;
   }[];
 }): RiskGateConfig {
-  const { killSwitch, ...limits } = config.risk;
+  const { killSwitch: withCancel, cancelOrdersOnFault: _onFault, ...limits } = config.risk;
+  const { cancelOrdersOnHalt: _onHalt, ...killSwitch } = withCancel;
   const strategies: Record<string, z.output<typeof riskLimitsSchema>> = {};
   for (const strategy of config.strategies)
     if (strategy.risk !== undefined) strategies[strategy.id] = strategy.risk;

@@ -59,7 +59,7 @@ function ownership(strategyId: string, target: string, registry: OrderRegistry):
     check: 'kernel.ownership',
     reason:
       owner === undefined
-        ? `order ${target} was not placed by strategy ${strategyId}`
+        ? `order ${target} is not owned by strategy ${strategyId} in this run (its reference names no strategy of this run)`
         : `order ${target} belongs to strategy ${owner}, not ${strategyId}`,
   };
 }

@@ -105,6 +105,9 @@ export class Kernel {
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
     this.runners = createRunners(options.strategies, options.runId ?? '', this);
+    // A live or paper run (tagged) takes back its strategies' orders left by earlier runs.
+    if ((options.runId ?? '') !== '')
+      this.state.orders.adoptGeneratedRefsOf(new Set(this.runners.map((r) => r.id)));
     const paths = kernelPaths(options, {
       state: this.state,
       runners: this.runners,

@@ -7,6 +7,7 @@ import {
   inheritedOwner,
   type LineageLookups,
 } from './order-lineage.ts';
+import { generatedRefOwner } from './ref-adoption.ts';
 import { RetentionQueue } from './retention-queue.ts';
 
 const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
@@ -47,6 +48,8 @@ export class OrderRegistry implements LineageLookups {
   /** References of recent position close commands, whose orders the venue numbers `<ref>-1`... */
   private readonly closeRefs = new Set<string>();
   private readonly recentCloses: RetentionQueue;
+  /** Strategies whose earlier runs' orders are adopted by reference (empty: none, as in backtests). */
+  private adoptingIds: ReadonlySet<string> = new Set();
 
   /**
    * @param retainFinal - how many finished orders, and how many finished algo orders, stay
@@ -70,6 +73,17 @@ export class OrderRegistry implements LineageLookups {
     if (order === undefined || previous === strategyId) return;
     if (previous !== undefined) leave(this.openByOwner, previous, ref);
     groupOf(this.openByOwner, strategyId).set(ref, order);
+  }
+
+  /**
+   * From now on, an order or algo order with no owner of this run whose reference has the form of
+   * one of these strategies' generated references (`{id}-{run tag}-{n}`, an earlier run's) becomes
+   * that strategy's own when first seen ({@link generatedRefOwner}): after a restart, the
+   * reconciliation hands each strategy back its resting orders.
+   * @param strategyIds - this run's strategy ids
+   */
+  adoptGeneratedRefsOf(strategyIds: ReadonlySet<string>): void {
+    this.adoptingIds = strategyIds;
   }
 
   /**
@@ -146,14 +160,14 @@ export class OrderRegistry implements LineageLookups {
       if (previous.synthesized !== true || order.synthesized === true) return false;
     }
     if (order.synthesized === true) {
-      if (!this.owners.has(ref)) this.adopt(ref, inheritedOrderOwner(order, this));
+      if (!this.owners.has(ref)) this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
       this.store(order);
       return true;
     }
     const last = this.lastVenue.get(ref);
     if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
     this.lastVenue.set(ref, order);
-    if (!this.owners.has(ref)) this.adopt(ref, inheritedOrderOwner(order, this));
+    if (!this.owners.has(ref)) this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
     this.store(order);
     return true;
   }
@@ -177,7 +191,10 @@ export class OrderRegistry implements LineageLookups {
       return false;
     }
     if (!this.owners.has(algo.clientAlgoOrderId))
-      this.adopt(algo.clientAlgoOrderId, inheritedAlgoOwner(algo, this));
+      this.adopt(
+        algo.clientAlgoOrderId,
+        this.ownerToAdopt(algo.clientAlgoOrderId, inheritedAlgoOwner(algo, this)),
+      );
     this.algoByRef.set(algo.clientAlgoOrderId, algo);
     if (algo.algoOrderId !== '') this.algoByVenueId.set(algo.algoOrderId, algo);
     if (!ALGO_FINAL.has(algo.state)) {
@@ -188,6 +205,11 @@ export class OrderRegistry implements LineageLookups {
     const evicted = this.finalAlgos.push(algo.clientAlgoOrderId);
     if (evicted !== undefined) this.forgetAlgo(evicted);
     return true;
+  }
+
+  /** The inherited owner, else the strategy whose earlier run's generated reference it carries. */
+  private ownerToAdopt(ref: string, inherited: string | undefined): string | undefined {
+    return inherited ?? generatedRefOwner(ref, this.adoptingIds);
   }
 
   /** Records the owner a venue-made order inherits, before it is filed under its owner. */

@@ -5,7 +5,8 @@
 export type { ApprovedIntent } from './approved-intent.ts';
 export { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 export { instrumentKnownCheck, instrumentTradingCheck, symsOf } from './instrument-checks.ts';
-export { KillSwitch } from './kill-switch.ts';
+export type { KillSwitchMarks } from './kill-switch.ts';
+export { KillSwitch, utcDayOf } from './kill-switch.ts';
 export {
   clientOrderIdCheck,
   conditionArgumentsCheck,
@@ -34,6 +35,7 @@ export { deny } from './risk-check.ts';
 export type { RiskCheckName } from './risk-check-names.ts';
 export { DISABLEABLE_CHECK_NAMES, RISK_CHECK_NAMES } from './risk-check-names.ts';
 export type { Denial, RiskDecision } from './risk-decision.ts';
+export type { KillSwitchState } from './risk-gate.ts';
 export { RISK_CHECKS, RiskGate } from './risk-gate.ts';
 export type {
   KillSwitchConfig,

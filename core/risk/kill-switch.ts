@@ -3,6 +3,23 @@ import type { KillSwitchConfig } from './risk-limits.ts';
 
 const DAY_MS = 86_400_000;
 
+/** What the kill switch has observed: the UTC day, its start-of-day equity and the high-water mark. */
+export interface KillSwitchMarks {
+  /** The UTC day of the start-of-day equity, in days since the epoch. */
+  readonly day: number;
+  readonly startOfDay: Dec;
+  readonly highWater: Dec;
+}
+
+/**
+ * The UTC day of a time, as the kill switch counts days.
+ * @param now - epoch ms
+ * @returns days since the epoch
+ */
+export function utcDayOf(now: number): number {
+  return Math.floor(now / DAY_MS);
+}
+
 /**
  * Watches equity for the daily loss and drawdown limits. The start-of-day equity is the first
  * equity observed in each UTC day; the high-water mark is the highest equity observed. Both
@@ -22,6 +39,27 @@ export class KillSwitch {
     this.#config = config;
   }
 
+  /** @returns the day, start-of-day equity and high-water mark observed, or undefined before any observation */
+  marks(): KillSwitchMarks | undefined {
+    if (this.#day === undefined || this.#startOfDay === undefined || this.#highWater === undefined)
+      return undefined;
+    return { day: this.#day, startOfDay: this.#startOfDay, highWater: this.#highWater };
+  }
+
+  /**
+   * Takes back marks an earlier run observed (a restart): the high-water mark always, the
+   * start-of-day equity only when it is of the day `now` falls in (a new UTC day starts from its
+   * first observation, as it does without a restart).
+   * @param marks - the earlier run's marks
+   * @param now - the current time, epoch ms
+   */
+  restore(marks: KillSwitchMarks, now: number): void {
+    this.#highWater = marks.highWater;
+    if (marks.day !== utcDayOf(now)) return;
+    this.#day = marks.day;
+    this.#startOfDay = marks.startOfDay;
+  }
+
   /** Whether any limit is configured (otherwise observing is skipped: it costs Decimal work). */
   get armed(): boolean {
     return this.#config.dailyLossLimit !== undefined || this.#config.maxDrawdown !== undefined;
@@ -34,7 +72,7 @@ export class KillSwitch {
    * @returns a sentence naming the breached limit, or undefined
    */
   observe(now: number, equity: Dec): string | undefined {
-    const day = Math.floor(now / DAY_MS);
+    const day = utcDayOf(now);
     if (this.#day !== day || this.#startOfDay === undefined) {
       this.#day = day;
       this.#startOfDay = equity;

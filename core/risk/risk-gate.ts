@@ -4,7 +4,7 @@ import { CANCEL_INTENT_KINDS, D } from '../model/index.ts';
 import { approve } from './approved-intent.ts';
 import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
-import { KillSwitch } from './kill-switch.ts';
+import { KillSwitch, type KillSwitchMarks, utcDayOf } from './kill-switch.ts';
 import {
   clientOrderIdCheck,
   conditionArgumentsCheck,
@@ -42,6 +42,16 @@ import {
 import type { RiskView } from './risk-view.ts';
 import { TokenBucket } from './token-bucket.ts';
 import { isRiskReducing, stricterStatus, type TradingState, type TradingStatus } from './trading-state.ts';
+
+/**
+ * What a run hands to the next one so its kill switch goes on where it stopped (a restart): the
+ * marks it observed and the trip in force, if any.
+ */
+export interface KillSwitchState {
+  readonly marks?: KillSwitchMarks;
+  /** The status the kill switch tripped the portfolio into, until a resume. */
+  readonly trip?: TradingStatus;
+}
 
 /** Every check of the chain, in the order the gate runs them (rules first, then limits). */
 export const RISK_CHECKS: readonly RiskCheck[] = [
@@ -121,6 +131,9 @@ export class RiskGate {
   readonly #buckets = new Map<string, TokenBucket>();
   readonly #disabledByLimits = new WeakMap<RiskLimits, ReadonlySet<RiskCheckName>>();
   #status: TradingStatus = ACTIVE;
+  /** The kill switch's trip in force (cleared by a portfolio resume). */
+  #trip: TradingStatus | undefined;
+  readonly #tripListeners: ((trip: TradingStatus, equity: Dec) => void)[] = [];
 
   /**
    * @param config - portfolio limits, per-strategy limits and the kill switch (see
@@ -177,10 +190,45 @@ export class RiskGate {
   observeEquity(now: number, equity: Dec): TradingStatus {
     if (!this.#killSwitch.armed) return this.#status;
     const breach = this.#killSwitch.observe(now, equity);
-    if (breach !== undefined) {
-      this.#status = stricterStatus(this.#status, { state: this.#tripTo, reason: breach, since: now });
+    if (breach !== undefined && this.#trip === undefined) {
+      const trip: TradingStatus = { state: this.#tripTo, reason: breach, since: now };
+      this.#trip = trip;
+      this.#status = stricterStatus(this.#status, trip);
+      for (const listener of this.#tripListeners) listener(trip, equity);
     }
     return this.#status;
+  }
+
+  /**
+   * Calls `listener` each time the kill switch trips (once per trip; again only after a resume).
+   * @param listener - told the trip (state, reason, since) and the equity that tripped it
+   */
+  onKillSwitchTrip(listener: (trip: TradingStatus, equity: Dec) => void): void {
+    this.#tripListeners.push(listener);
+  }
+
+  /** @returns the kill switch's marks and the trip in force, for the next run to restore */
+  killSwitchState(): KillSwitchState {
+    const marks = this.#killSwitch.marks();
+    return {
+      ...(marks === undefined ? {} : { marks }),
+      ...(this.#trip === undefined ? {} : { trip: this.#trip }),
+    };
+  }
+
+  /**
+   * Goes on from an earlier run's kill switch (a restart): its high-water mark, its start-of-day
+   * equity when of the current UTC day, and its trip when tripped on the current UTC day (a trip
+   * of an earlier day is not restored: the next observation judges the new day afresh).
+   * @param state - what the earlier run saved
+   * @param now - the current time, epoch ms
+   */
+  restoreKillSwitch(state: KillSwitchState, now: number): void {
+    if (state.marks !== undefined) this.#killSwitch.restore(state.marks, now);
+    const trip = state.trip;
+    if (trip === undefined || trip.since === undefined || utcDayOf(trip.since) !== utcDayOf(now)) return;
+    this.#trip = trip;
+    this.#status = stricterStatus(this.#status, trip);
   }
 
   /**
@@ -210,7 +258,10 @@ export class RiskGate {
    * @param strategyId - one strategy only; omitted = the whole portfolio
    */
   resume(strategyId?: string): void {
-    if (strategyId === undefined) this.#killSwitch.rebase();
+    if (strategyId === undefined) {
+      this.#killSwitch.rebase();
+      this.#trip = undefined;
+    }
     this.#setStatus(ACTIVE, strategyId);
   }
 

@@ -29,6 +29,8 @@ export interface LiveSessionRun {
    * of it); the WebSocket URLs stay the venue's.
    */
   readonly restUrl?: string;
+  /** The directory of the session's config and outputs; default a fresh one (give one to restart a run in place). */
+  readonly dir?: string;
 }
 
 /** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
@@ -43,6 +45,8 @@ export interface LiveSessionRig {
   run(
     session: LiveSessionRun,
   ): Promise<Extract<Awaited<ReturnType<typeof runConfiguredSession>>, { ok: true }>>;
+  /** A fresh directory, removed after the test (for {@link LiveSessionRun.dir}). */
+  newDir(): string;
   /** A signed REST call as the session's account. */
   rest(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, unknown>): Promise<PlainReply>;
 }
@@ -80,9 +84,10 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
     return {
       venue,
       endpoint,
+      newDir,
       rest: (method, path, params) => signedRest(endpoint, method, path, params),
       async run(session) {
-        const dir = newDir();
+        const dir = session.dir ?? newDir();
         const file = join(dir, `session-${++runs}.yaml`);
         writeFileSync(
           file,

@@ -21,6 +21,12 @@ describe('status line', () => {
     expect(formatStatus({ ...status, pnl: D('-3.1') })).toMatch(/PnL -3\.10$/);
   });
 
+  it('shows a trading state other than ACTIVE last, so a kill switch trip is seen', () => {
+    expect(formatStatus({ ...status, trading: 'HALTED' })).toBe(
+      'paper 12s | events 5321 | intents 88 | fills 14 | equity 100012.35 USDT | PnL +12.35 | trading HALTED',
+    );
+  });
+
   it('ends an in-place TTY line with a final status and a newline when stopped', () => {
     let written = '';
     const stop = showStatus({ isTTY: true, write: (text: string) => (written += text) }, () => status);

@@ -27,7 +27,7 @@ describe('config parsing', () => {
     expect(config.backtest?.startingCash.USDT?.equals(D(1000))).toBe(true);
     expect(config.backtest?.fillModel).toBe('touch');
     expect(config.backtest?.latency).toBeUndefined();
-    expect(config.risk.killSwitch).toEqual({ tripTo: 'HALTED' });
+    expect(config.risk.killSwitch).toEqual({ tripTo: 'HALTED', cancelOrdersOnHalt: true });
     expect(config.backtest?.closeAtEnd).toBe(true);
     expect(config.logging.level).toBe('info');
     expect(config.portfolios).toEqual({ main: 'main', subs: [] });

@@ -1,0 +1,113 @@
+import type { Logger } from 'pino';
+import type { Dec } from '../../core/model/index.ts';
+import type { RiskGate, TradingStatus } from '../../core/risk/index.ts';
+import { killSwitchFileText, readKillSwitchFile, writeKillSwitchFile } from './kill-switch-file.ts';
+
+/** What the kill-switch watch of a live or paper session needs. */
+export interface KillSwitchWatchOptions {
+  /** The session's risk gate (not the counting wrapper: the watch reads its kill switch). */
+  readonly gate: RiskGate;
+  /** The state file ({@link killSwitchFileOf}); none: nothing is kept across restarts. */
+  readonly path?: string;
+  /** The account the file belongs to ({@link accountOf}). */
+  readonly account: string;
+  /** The run's name, written into the file for a reader. */
+  readonly run: string;
+  readonly logger: Logger;
+  /** The run's clock (the kernel's), epoch ms. */
+  readonly now: () => number;
+  /** Counts a trip (the run's metric). */
+  readonly countTrip: (state: TradingStatus['state']) => void;
+  /** Called once per trip to HALTED (restored or new), after the trip is logged: pulls the strategies' orders. */
+  readonly onHalted?: () => void;
+}
+
+/** A running watch. */
+export interface KillSwitchWatch {
+  /** Writes the state file if it changed since the last write (call it now and then). */
+  save(): void;
+  /** @returns the trip in force, if any */
+  trip(): TradingStatus | undefined;
+  /** Tells about a restored HALTED trip (once the strategies have started, their orders known). */
+  started(): void;
+}
+
+/**
+ * Watches a session's kill switch: restores the day's baseline and trip an earlier run on the same
+ * account saved (a restart does not hand out a fresh daily loss budget), logs a trip at error with
+ * its reason and figures, counts it, saves it at once, and on a trip to HALTED calls `onHalted`.
+ * A state file that cannot be read or written is a warning, never a crash; one of another account
+ * is ignored.
+ * @param options - gate, file, account, logger, clock, metric and what a halt does
+ * @returns the watch
+ */
+export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatch {
+  const { gate, path, logger } = options;
+  let written = '';
+  let restoredHalt = false;
+  if (path !== undefined) {
+    const read = readKillSwitchFile(path, options.account);
+    if (read.kind === 'unreadable')
+      logger.warn(
+        { file: path, problem: read.problem },
+        `kill switch state file ${path} cannot be read (${read.problem}): the kill switch starts from a fresh baseline`,
+      );
+    else if (read.kind === 'otherAccount')
+      logger.info(
+        { file: path, account: read.account },
+        `kill switch state file ${path} is of another account: ignored, the kill switch starts from a fresh baseline`,
+      );
+    else if (read.kind === 'restored') {
+      gate.restoreKillSwitch(read.state, options.now());
+      const { marks, trip } = gate.killSwitchState();
+      logger.info(
+        {
+          file: path,
+          startOfDay: marks?.startOfDay.toFixed(),
+          highWater: marks?.highWater.toFixed(),
+          trip,
+        },
+        'kill switch restored from the earlier run',
+      );
+      if (trip !== undefined) {
+        logger.error(
+          { trip },
+          `kill switch still tripped from the earlier run: trading is ${trip.state} (${trip.reason ?? 'no reason given'})`,
+        );
+        restoredHalt = trip.state === 'HALTED';
+      }
+    }
+  }
+  const save = (): void => {
+    if (path === undefined) return;
+    const text = killSwitchFileText(gate.killSwitchState(), options.account, options.run);
+    if (text === written) return;
+    try {
+      writeKillSwitchFile(path, text);
+      written = text;
+    } catch (error) {
+      logger.warn(
+        { file: path, err: (error as Error).message },
+        `cannot write the kill switch state file ${path}`,
+      );
+      written = text;
+    }
+  };
+  gate.onKillSwitchTrip((trip: TradingStatus, equity: Dec) => {
+    options.countTrip(trip.state);
+    logger.error(
+      { trip, equity: equity.toFixed(), marks: gate.killSwitchState().marks },
+      `kill switch tripped: trading is ${trip.state} (${(trip.reason ?? 'no reason given').replace(/^kill switch: /, '')})`,
+    );
+    save();
+    // Deferred: the trip happens inside the gate's decision on an intent.
+    if (trip.state === 'HALTED' && options.onHalted !== undefined) queueMicrotask(options.onHalted);
+  });
+  return {
+    save,
+    trip: () => gate.killSwitchState().trip,
+    started: () => {
+      if (restoredHalt && options.onHalted !== undefined) options.onHalted();
+    },
+  };
+}

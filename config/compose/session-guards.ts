@@ -1,0 +1,95 @@
+import type { Logger } from 'pino';
+import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
+import type { RiskGate } from '../../core/risk/index.ts';
+import type { KeelConfig } from '../schema/index.ts';
+import { accountOf, killSwitchFileOf } from './kill-switch-file.ts';
+import { watchKillSwitch } from './kill-switch-watch.ts';
+import type { RunMetrics } from './run-metrics.ts';
+import { reportPathsOf } from './run-outputs.ts';
+import { type CancelSink, cancelStrategyOrders } from './strategy-order-cancels.ts';
+
+/** What a live or paper session's guards watch and act through. */
+export interface SessionGuardsOptions {
+  readonly config: KeelConfig;
+  readonly mode: 'live' | 'paper';
+  readonly venue: { readonly restUrl: string; readonly apiKey: string };
+  /** The session's risk gate itself (its kill switch is read and restored). */
+  readonly riskGate: RiskGate;
+  /** The gate commands go through (the counting wrapper). */
+  readonly gate: IntentGate;
+  readonly kernel: Kernel;
+  readonly execution: CancelSink;
+  readonly metrics: RunMetrics;
+  readonly logger: Logger;
+}
+
+/** The running guards of a session. */
+export interface SessionGuards {
+  /** Call once the strategies have started: a kill switch still HALTED from the earlier run pulls their orders. */
+  started(): void;
+  /** @returns the portfolio's trading state for the status line, when not ACTIVE */
+  trading(): string | undefined;
+  /** Stops the periodic save and saves the kill switch's state a last time. */
+  stop(): void;
+}
+
+/** How often the kill switch's state is saved besides at a trip and at stop (Keel's choice). */
+const SAVE_EVERY_MS = 5_000;
+
+/**
+ * What keeps a live or paper session safe when a strategy stops being managed: the kill switch's
+ * day baseline and trip kept across restarts (live runs: `<result>.kill-switch.json` next to the
+ * result, per account), a trip logged at error, counted in `keel_kill_switch_trips_total` and, on
+ * HALTED, the strategies' resting orders cancelled (`risk.killSwitch.cancelOrdersOnHalt`); a
+ * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
+ * cancelled (`risk.cancelOrdersOnFault`).
+ * @param options - config, gate, kernel, execution port, metrics and logger
+ * @returns the guards
+ */
+export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
+  const { config, kernel, gate, execution, logger } = options;
+  const strategyIds = config.strategies.map((s) => s.id);
+  let sweeps = 0;
+  const pull = (ids: readonly string[], tag: string, why: string): void => {
+    const n = cancelStrategyOrders(kernel, gate, execution, ids, `${tag}${++sweeps}`);
+    if (n > 0)
+      logger.warn(
+        { strategies: ids, orders: n },
+        `${why}: cancelling ${n} resting order(s) of ${ids.join(', ')}`,
+      );
+  };
+  const armed =
+    config.risk.killSwitch.dailyLossLimit !== undefined || config.risk.killSwitch.maxDrawdown !== undefined;
+  const watch = watchKillSwitch({
+    gate: options.riskGate,
+    ...(armed && options.mode === 'live' ? { path: killSwitchFileOf(reportPathsOf(config).json) } : {}),
+    account: accountOf(options.venue.restUrl, options.venue.apiKey),
+    run: config.name ?? reportPathsOf(config).json,
+    logger,
+    now: () => kernel.state.now(),
+    countTrip: (state) => options.metrics.killSwitchTrips.inc({ state }),
+    ...(config.risk.killSwitch.cancelOrdersOnHalt
+      ? { onHalted: () => pull(strategyIds, 'keel-halt-', 'kill switch HALTED trading') }
+      : {}),
+  });
+  kernel.faults.subscribe((fault) => {
+    options.metrics.strategyFaults.inc({ strategy: fault.strategyId });
+    if (config.risk.cancelOrdersOnFault)
+      queueMicrotask(() =>
+        pull([fault.strategyId], 'keel-fault-', `strategy ${fault.strategyId} was halted by a fault`),
+      );
+  });
+  const timer = armed ? setInterval(() => watch.save(), SAVE_EVERY_MS) : undefined;
+  timer?.unref();
+  return {
+    started: () => watch.started(),
+    trading: () => {
+      const status = options.riskGate.status();
+      return status.state === 'ACTIVE' ? undefined : status.state;
+    },
+    stop: () => {
+      if (timer !== undefined) clearInterval(timer);
+      watch.save();
+    },
+  };
+}

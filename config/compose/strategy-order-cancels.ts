@@ -1,0 +1,57 @@
+import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
+import type { Intent } from '../../core/model/index.ts';
+
+/** Where the cancels go: the session's execution port. */
+export interface CancelSink {
+  submit(command: never): void;
+}
+
+/**
+ * Cancels the resting orders and algo orders some strategies own (a strategy halted by a fault,
+ * or every strategy when the kill switch halts trading), so nothing keeps working on the venue
+ * that no strategy manages any more. One cancelOrders per sym listing the orders, one
+ * cancelAlgoOrder per algo order, decided by the risk gate like every command (cancels pass)
+ * under the strategy id `keel`; the venue's answers come back to the kernel as usual. Orders no
+ * strategy owns are left alone.
+ * @param kernel - the session's kernel (its state lists the owners' open orders)
+ * @param gate - the session's risk gate
+ * @param execution - the session's execution port
+ * @param strategyIds - whose orders to cancel
+ * @param refTag - the start of the commands' references, e.g. `keel-halt-3` (unique per sweep)
+ * @returns how many orders and algo orders were asked to be cancelled
+ */
+export function cancelStrategyOrders(
+  kernel: Kernel,
+  gate: IntentGate,
+  execution: CancelSink,
+  strategyIds: readonly string[],
+  refTag: string,
+): number {
+  const bySym = new Map<string, string[]>();
+  const intents: Intent[] = [];
+  for (const id of strategyIds) {
+    for (const order of kernel.state.openOrders(id)) {
+      const targets = bySym.get(order.sym) ?? [];
+      targets.push(order.clientOrderId);
+      bySym.set(order.sym, targets);
+    }
+    for (const algo of kernel.state.openAlgoOrders(id))
+      intents.push({
+        kind: 'cancelAlgoOrder',
+        ref: `${refTag}-a${intents.length + 1}`,
+        target: algo.clientAlgoOrderId,
+        sym: algo.sym,
+      });
+  }
+  let n = 0;
+  for (const [sym, targets] of bySym)
+    intents.push({ kind: 'cancelOrders', ref: `${refTag}-${++n}`, sym, targets });
+  for (const intent of intents) {
+    const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
+    if (decision.kind === 'approved') execution.submit(decision.command as never);
+  }
+  const algoCancels = intents.length - bySym.size;
+  let orders = 0;
+  for (const targets of bySym.values()) orders += targets.length;
+  return orders + algoCancels;
+}

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
+
+const REST_AND_TAKE = resolve('test/config/fixtures/rest-and-take-plugin.ts');
+const newRig = liveSessionRigs();
+
+/** The session account's orders still open on the venue, as `clientOrderId` list. */
+async function venueOpenRefs(rig: Awaited<ReturnType<typeof newRig>>): Promise<string[]> {
+  const reply = await rig.rest('GET', '/api/v1/trading/orders', {});
+  return (reply.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId);
+}
+
+describe('a live session when a strategy stops being managed', () => {
+  it('trips the kill switch to HALTED, pulls the strategies’ resting orders and keeps the trip across a restart', async () => {
+    const rig = await newRig();
+    const dir = rig.newDir();
+    const session = {
+      strategies: `  - { id: rt, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM}, take: true } }`,
+      durationSec: 2,
+      extra: 'risk: { killSwitch: { dailyLossLimit: 0.001 } }\n',
+      dir,
+    };
+    const first = await rig.run(session);
+    expect(await venueOpenRefs(rig)).toEqual([]);
+    const restOrder = [...first.result.orders].find((o) => o.orderType === 'LIMIT');
+    expect(restOrder?.orderState).toBe('CANCELLED');
+    const saved = JSON.parse(readFileSync(join(dir, 'result.kill-switch.json'), 'utf8'));
+    expect(saved.trip.state).toBe('HALTED');
+    expect(saved.trip.reason).toMatch(/^kill switch: daily loss/);
+
+    const second = await rig.run(session);
+    expect([...second.result.orders]).toEqual([]);
+    expect([...(second.result.denials ?? [])].map((d) => d.check)).toContain('tradingState');
+  }, 40_000);
+
+  it('cancels the resting orders of a strategy halted by a fault, and the session exits with the fault code', async () => {
+    const rig = await newRig();
+    const outcome = await rig.run({
+      strategies: `  - { id: rt, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM}, throwOnQuote: 3 } }`,
+      durationSec: 2,
+    });
+    expect((outcome.result.faults ?? []).map((f) => f.strategyId)).toEqual(['rt']);
+    expect(await venueOpenRefs(rig)).toEqual([]);
+    expect([...outcome.result.orders].map((o) => o.orderState)).toEqual(['CANCELLED']);
+    expect(outcome.exitCode).toBe(3);
+  }, 30_000);
+});
