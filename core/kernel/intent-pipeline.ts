@@ -8,9 +8,11 @@ import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
+import type { VenueConnectivity } from './venue-connectivity.ts';
 
 /**
- * The way of every intent: the kernel's own checks (reference, ownership), expansion of
+ * The way of every intent: the kernel's own checks (reference, ownership, the venue's private
+ * stream reconciled for new orders and modifies), expansion of
  * "all of mine" cancels, the risk gate, Keel's in-flight bookkeeping, then the execution port.
  * A failed check or a gate denial is handed to `deny` (an event for the strategy), never thrown.
  */
@@ -25,6 +27,8 @@ export class IntentPipeline {
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
+   * @param connectivity - the venue's stream states; new orders and modifies wait for a
+   *   reconciled private stream
    */
   constructor(
     private readonly state: KernelState,
@@ -33,6 +37,7 @@ export class IntentPipeline {
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
+    private readonly connectivity: VenueConnectivity,
   ) {}
 
   /**
@@ -44,7 +49,8 @@ export class IntentPipeline {
     const failed =
       refLengthCheck(intent.ref) ??
       this.claimRef(runner, intent.ref) ??
-      ownershipCheck(runner.id, intent, this.state.orders);
+      ownershipCheck(runner.id, intent, this.state.orders) ??
+      this.connectivity.check(intent);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;

@@ -7,6 +7,7 @@ import { lookUpOrders } from './order-lookups.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import { UserDataRouting } from './user-data-routing.ts';
+import type { VenueConnectivity } from './venue-connectivity.ts';
 
 /** What the kernel's intent and User Data paths report back to it. */
 export interface KernelPathHost {
@@ -16,6 +17,8 @@ export interface KernelPathHost {
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
+  /** The venue's stream states, which gate new orders and modifies. */
+  readonly connectivity: VenueConnectivity;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -33,12 +36,20 @@ export interface KernelPaths {
  * @returns the paths
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
-  const { state, runners, deny, push } = host;
+  const { state, runners, deny, push, connectivity } = host;
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   return {
-    pipeline: new IntentPipeline(state, options.gate, options.execution, runners, deny, requests),
+    pipeline: new IntentPipeline(
+      state,
+      options.gate,
+      options.execution,
+      runners,
+      deny,
+      requests,
+      connectivity,
+    ),
     userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, lookUp),
   };
 }

@@ -8,6 +8,7 @@ import type {
   Order,
   Position,
   QuoteEvent,
+  VenueStatus,
 } from '../model/index.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
 import type { OutputSink } from './hook-output.ts';
@@ -222,6 +223,11 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   deliverTimer(event: TimerEvent): void {
     this.call('onTimer', this.hooks.onTimer, event);
     if (this.live) this.streams.timer$.next(event);
+  }
+
+  /** A venue stream's connection changed. */
+  deliverVenueStatus(status: VenueStatus): void {
+    this.call('onVenueStatus', this.hooks.onVenueStatus, status);
   }
 
   /** One of this strategy's intents was denied. */
