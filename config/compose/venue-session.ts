@@ -9,6 +9,7 @@ import type { ExitCode } from '../cli/exit-codes.ts';
 import { type KeelConfig, riskGateConfigOf } from '../schema/index.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
+import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
 import { RunMetrics } from './run-metrics.ts';
 import type { RunOutputPaths } from './run-outputs.ts';
 import { newRunTag } from './run-tag.ts';
@@ -150,7 +151,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     logger,
     onRaw: tap,
     ...(options.lockstep ? { binaryMarketData: false } : {}),
+    ...marketDataHeartbeatOf(config),
   });
+  metrics.watchVenue(live.status, live.counters);
 
   // The venue releases nothing until it has the ack sent while the private socket was down.
   if (acks !== undefined)
@@ -163,6 +166,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     instruments: options.instruments,
     market: live.marketData.events,
     execution: live.execution,
+    venueStatus: live.status,
     gate,
     scheduler: options.scheduler ?? wallScheduler(),
     strategies: options.slots,
