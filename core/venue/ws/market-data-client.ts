@@ -160,13 +160,17 @@ export class MarketDataClient {
         this.attempt = 0;
         this.lastInbound = this.timer.now();
         this.sendControl('subscribe', [...this.subscriptions.values()]);
-        if (this.droppedAt !== undefined)
+        const missedMs = this.droppedAt === undefined ? undefined : this.timer.now() - this.droppedAt;
+        if (missedMs !== undefined)
           this.logger.info(
-            { missedMs: this.timer.now() - this.droppedAt, subscriptions: this.subscriptions.size },
+            { missedMs, subscriptions: this.subscriptions.size },
             'market-data WebSocket reconnected and resubscribed',
           );
         this.emitGaps();
-        this.streamStatus.set('up');
+        this.streamStatus.set(
+          'up',
+          missedMs === undefined ? undefined : `reconnected and resubscribed; ${missedMs} ms of data missed`,
+        );
         this.scheduleHeartbeat();
         resolve();
       });

@@ -191,6 +191,7 @@ describe('market-data WebSocket client', () => {
       expect.objectContaining({ kind: 'gap', sym: SYM, fromTs: connectedAt }),
     ]);
     expect(statuses.map((s) => s.state)).toEqual(['up', 'down', 'up']);
+    expect(statuses[2]?.reason).toMatch(/^reconnected and resubscribed; \d+ ms of data missed$/);
   });
 
   it('keeps a quiet socket that answers its pings', async () => {
