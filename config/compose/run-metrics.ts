@@ -1,7 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Observable } from 'rxjs';
 import type { IntentGate } from '../../core/kernel/index.ts';
+import type { VenueStatus } from '../../core/model/index.ts';
+import type { LiveVenue } from '../../core/venue/index.ts';
+
+/** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
+const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
 
 /** A run's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
 export class RunMetrics {
@@ -52,10 +58,34 @@ export class RunMetrics {
     labelNames: ['strategy'],
     registers: [this.registry],
   });
+  readonly venueConnected = new Gauge({
+    name: 'keel_venue_connected',
+    help: 'Whether a venue socket is connected (1) or down (0), by stream (private, market). The private one counts as connected from its login, before its reconciliation.',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  });
+  readonly venueReconciled = new Gauge({
+    name: 'keel_venue_reconciled',
+    help: "Whether Keel's orders and positions are the venue's (1: the reconciliation after the last login finished; 0: down or reconciling, new orders are denied).",
+    registers: [this.registry],
+  });
+  readonly venueReconnects = new Counter({
+    name: 'keel_venue_reconnects_total',
+    help: 'Times a venue socket came back after a drop, by stream (private, market).',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  });
+  readonly venueInbound = new Counter({
+    name: 'keel_venue_inbound_total',
+    help: 'Inbound venue messages by source (private, market, rest) and outcome: frames (all), malformed, unexpected, unmatchedReplies.',
+    labelNames: ['source', 'outcome'],
+    registers: [this.registry],
+  });
   /** Intents counted so far (all kinds), for the status line. */
   intentTotal = 0;
   private readonly sentAt = new Map<string, number>();
   private server: Server | undefined;
+  private readonly scrapeHooks: (() => void)[] = [];
 
   /** @param now - wall clock for the order latency (ms) */
   constructor(private readonly now: () => number) {}
@@ -82,6 +112,45 @@ export class RunMetrics {
   }
 
   /**
+   * Exports a venue's connection changes and its inbound counters (read when scraped).
+   * @param status - the venue's connection changes (`LiveVenue.status`)
+   * @param counters - the venue's inbound counters (`LiveVenue.counters`), mutated by its clients
+   */
+  watchVenue(status: Observable<VenueStatus>, counters: LiveVenue['counters']): void {
+    const wasDown = new Set<string>();
+    status.subscribe((change) => {
+      const connected = change.state === 'down' ? 0 : 1;
+      this.venueConnected.set({ stream: change.stream }, connected);
+      if (change.stream === 'private') this.venueReconciled.set(change.state === 'reconciled' ? 1 : 0);
+      if (change.state === 'down') wasDown.add(change.stream);
+      else if (change.state === 'up' && wasDown.delete(change.stream))
+        this.venueReconnects.inc({ stream: change.stream });
+    });
+    const exported = new Map<string, number>();
+    const sources = Object.entries(counters) as [string, LiveVenue['counters']['rest']][];
+    for (const [source] of sources) {
+      for (const outcome of INBOUND_OUTCOMES) this.venueInbound.inc({ source, outcome }, 0);
+    }
+    this.scrapeHooks.push(() => {
+      for (const [source, counts] of sources) {
+        for (const outcome of INBOUND_OUTCOMES) {
+          const key = `${source}|${outcome}`;
+          const delta = counts[outcome] - (exported.get(key) ?? 0);
+          if (delta <= 0) continue;
+          exported.set(key, counts[outcome]);
+          this.venueInbound.inc({ source, outcome }, delta);
+        }
+      }
+    });
+  }
+
+  /** Brings the metrics read from elsewhere (the venue's counters) up to date. @returns the exposition text */
+  async scrape(): Promise<string> {
+    for (const hook of this.scrapeHooks) hook();
+    return this.registry.metrics();
+  }
+
+  /**
    * Notes that the venue acknowledged an order, observing its latency once.
    * @param clientOrderId - the order's reference
    */
@@ -104,7 +173,7 @@ export class RunMetrics {
         res.writeHead(404).end('only /metrics here\n');
         return;
       }
-      this.registry.metrics().then(
+      this.scrape().then(
         (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
         (error: unknown) => res.writeHead(500).end(String(error)),
       );

@@ -6,6 +6,7 @@ import { riskGateConfigOf } from '../schema/index.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
+import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -77,7 +78,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     logger,
     onRaw: tap,
     ...(options.lockstep ? { binaryMarketData: false } : {}),
+    ...marketDataHeartbeatOf(config),
   });
+  metrics.watchVenue(live.status, live.counters);
 
   // The venue releases nothing until it has the ack sent while the private socket was down.
   if (acks !== undefined)
@@ -91,6 +94,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     instruments: options.instruments,
     market: live.marketData.events,
     execution: live.execution,
+    venueStatus: live.status,
     gate,
     scheduler: options.scheduler ?? wallScheduler(),
     strategies: options.slots,

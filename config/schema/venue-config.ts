@@ -57,6 +57,22 @@ export const venueConfigSchema = z
       .positive()
       .default(10)
       .describe("Requests per second Keel allows itself on REST (Keel's choice: the spec shows no limit)."),
+    marketDataPingMs: z
+      .number()
+      .int()
+      .min(1_000)
+      .default(20_000)
+      .describe(
+        'Interval of the market-data heartbeat ({"ping"} frames), ms; the stall watchdog counts in these intervals.',
+      ),
+    marketDataSilentPings: z
+      .number()
+      .int()
+      .min(1)
+      .default(2)
+      .describe(
+        "Heartbeat intervals without any market-data frame (data or pong) after which the socket is taken for stalled: a warning, a drop and reconnect with resubscription, a gap and a market 'down' status to strategies (Keel's choice).",
+      ),
   })
   .transform((venue) => ({
     ...venue,

@@ -8,6 +8,7 @@ import type {
   Order,
   Position,
   QuoteEvent,
+  VenueStatus,
 } from '../model/index.ts';
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
@@ -69,6 +70,15 @@ export interface StrategyHooks<P, S> {
    * strategy halted by a fault still fires (as one held by the venue would), unheard.
    */
   readonly onTrailingStop?: (ctx: StrategyContext<P, S>, stop: TrailingStop) => IntentOutput;
+  /**
+   * Live and paper sessions: a venue stream's connection changed. `{ stream: 'private', state:
+   * 'down' }` means orders, fills and positions may be stale: from then until `{ stream:
+   * 'private', state: 'reconciled' }` (after `up`, once Keel re-read the venue's orders and
+   * positions) the kernel denies new orders and modifies (`kernel.venueDisconnected`); cancels
+   * still go out. `{ stream: 'market', state: 'down' }` means prices are stale (the socket dropped
+   * or went silent); `up` follows when it is back and resubscribed. Never called in a backtest.
+   */
+  readonly onVenueStatus?: (ctx: StrategyContext<P, S>, status: VenueStatus) => IntentOutput;
   /** Last call: intents returned here (e.g. cancels) are still sent. */
   readonly onStop?: (ctx: StrategyContext<P, S>) => IntentOutput;
 }

@@ -10,9 +10,11 @@ import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
+import type { VenueConnectivity } from './venue-connectivity.ts';
 
 /**
- * The way of every intent: the kernel's own checks (reference, ownership), expansion of
+ * The way of every intent: the kernel's own checks (reference, ownership, the venue's private
+ * stream reconciled for new orders and modifies), expansion of
  * "all of mine" cancels, the risk gate, Keel's in-flight bookkeeping, then the execution port.
  * A failed check or a gate denial is handed to `deny` (an event for the strategy), never thrown.
  */
@@ -28,6 +30,8 @@ export class IntentPipeline {
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param emulator - holds the trailing stops the kernel emulates
+   * @param connectivity - the venue's stream states; new orders and modifies wait for a
+   *   reconciled private stream
    */
   constructor(
     private readonly state: KernelState,
@@ -37,6 +41,7 @@ export class IntentPipeline {
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
+    private readonly connectivity: VenueConnectivity,
   ) {}
 
   /**
@@ -51,7 +56,8 @@ export class IntentPipeline {
         ? emulated.denial
         : emulated.rest === undefined
           ? undefined
-          : ownershipCheck(runner.id, emulated.rest, this.state.orders);
+          : (ownershipCheck(runner.id, emulated.rest, this.state.orders) ??
+            this.connectivity.check(emulated.rest));
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;

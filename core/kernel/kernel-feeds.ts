@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { KeelEvent, MarketEvent, UserEvent } from '../model/index.ts';
+import type { KeelEvent, MarketEvent, UserEvent, VenueStatus } from '../model/index.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { mergeByTime } from './merge-by-time.ts';
 
@@ -11,6 +11,7 @@ import { mergeByTime } from './merge-by-time.ts';
 export class KernelFeeds {
   private readonly market: Observable<MarketEvent>;
   private readonly user: Observable<UserEvent>;
+  private readonly status: Observable<VenueStatus> | undefined;
   private subscriptions: Subscription[] = [];
   private closed = false;
 
@@ -18,11 +19,14 @@ export class KernelFeeds {
    * @param options - the kernel's sources: market data (one feed, or recorded feeds merged by
    *   time) and User Data (default: the execution port's events)
    * @param push - hands each event to the kernel
+   * @param pushStatus - hands each connection change (`options.venueStatus`) to the kernel
    */
   constructor(
-    options: Pick<KernelOptions, 'market' | 'user' | 'execution'>,
+    options: Pick<KernelOptions, 'market' | 'user' | 'execution' | 'venueStatus'>,
     private readonly push: (event: KeelEvent) => void,
+    private readonly pushStatus: (status: VenueStatus) => void = () => undefined,
   ) {
+    this.status = options.venueStatus;
     this.market = Array.isArray(options.market)
       ? mergeByTime(options.market as readonly Observable<MarketEvent>[])
       : (options.market as Observable<MarketEvent>);
@@ -30,11 +34,12 @@ export class KernelFeeds {
   }
 
   /**
-   * Subscribes to User Data, unless closed.
+   * Subscribes to User Data and the venue's connection changes, unless closed.
    * @param fail - called when the source errors
    */
   subscribeUser(fail: (error: unknown) => void): void {
     if (this.closed) return;
+    if (this.status !== undefined) this.subscriptions.push(this.status.subscribe(this.pushStatus));
     this.subscriptions.push(this.user.subscribe({ next: this.push, error: fail }));
   }
 

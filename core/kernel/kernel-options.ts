@@ -1,6 +1,13 @@
 import type { Observable } from 'rxjs';
 import type { ExecutionPort } from '../execution/index.ts';
-import type { Dec, InstrumentSpec, MarketEvent, StrategyIntent, UserEvent } from '../model/index.ts';
+import type {
+  Dec,
+  InstrumentSpec,
+  MarketEvent,
+  StrategyIntent,
+  UserEvent,
+  VenueStatus,
+} from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskDecision, RiskView } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
@@ -52,6 +59,13 @@ export interface KernelOptions {
   readonly market: Observable<MarketEvent> | readonly Observable<MarketEvent>[];
   /** User Data; defaults to `execution.events`. */
   readonly user?: Observable<UserEvent>;
+  /**
+   * Connection changes of the venue's streams (a live or paper session); none in a backtest.
+   * Subscribed to with User Data. While the private stream is down, and until the reconciliation
+   * after it is back has finished, new orders and modifies are denied (`kernel.venueDisconnected`);
+   * every change is delivered to the strategies' `onVenueStatus`.
+   */
+  readonly venueStatus?: Observable<VenueStatus>;
   /** Where approved commands go: the simulated venue or the live venue adapter. */
   readonly execution: ExecutionPort;
   /** The risk gate every intent passes. */

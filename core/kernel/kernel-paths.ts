@@ -9,6 +9,7 @@ import type { StrategyRunner } from './strategy-runner.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 import { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import { UserDataRouting } from './user-data-routing.ts';
+import type { VenueConnectivity } from './venue-connectivity.ts';
 
 /** What the kernel's intent and User Data paths report back to it. */
 export interface KernelPathHost {
@@ -20,6 +21,8 @@ export interface KernelPathHost {
   readonly push: (event: KeelEvent) => void;
   /** Tells a strategy (and the run's outputs) that one of its emulated trailing stops changed status. */
   readonly trailingStopChanged: (runner: StrategyRunner, stop: TrailingStop) => void;
+  /** The venue's stream states, which gate new orders and modifies. */
+  readonly connectivity: VenueConnectivity;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -40,7 +43,7 @@ export interface KernelPaths {
  * @returns the paths
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
-  const { state, runners, deny, push } = host;
+  const { state, runners, deny, push, connectivity } = host;
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
@@ -56,6 +59,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     deny,
     requests,
     emulator,
+    connectivity,
   );
   return {
     pipeline,

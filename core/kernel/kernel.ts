@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
+import type { BarInterval, Intent, KeelEvent, VenueStatus } from '../model/index.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import type { KernelOptions } from './kernel-options.ts';
@@ -17,14 +17,19 @@ import type { ScheduledTimer } from './timer-queue.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { UserDataRouting } from './user-data-routing.ts';
+import { VenueConnectivity } from './venue-connectivity.ts';
 import { WorkQueue } from './work-queue.ts';
 
-/** Work that arrived while the kernel was busy: an event, a denial to deliver, or a timer wake-up. */
+/**
+ * Work that arrived while the kernel was busy: an event, a denial to deliver, a timer wake-up, or
+ * a connection change of the venue.
+ */
 type Job =
   | KeelEvent
   | { readonly kind: 'deliverDenial'; readonly runner: StrategyRunner; readonly denial: IntentDenied }
   | { readonly kind: 'deliverTrailingStop'; readonly runner: StrategyRunner; readonly stop: TrailingStop }
-  | { readonly kind: 'wake' };
+  | { readonly kind: 'wake' }
+  | { readonly kind: 'venueStatus'; readonly status: VenueStatus };
 
 const WAKE: Job = { kind: 'wake' };
 
@@ -53,6 +58,8 @@ const WAKE: Job = { kind: 'wake' };
 export class Kernel {
   /** The folded state; also the risk gate's view. */
   readonly state: KernelState;
+  /** The venue's stream states as the kernel last heard them (always up without `venueStatus`). */
+  readonly connectivity = new VenueConnectivity();
   /** Every denial of every strategy, for logs and reports. */
   readonly denials: Observable<IntentDenied>;
   /** Strategies that threw and were halted. */
@@ -99,7 +106,11 @@ export class Kernel {
   constructor(options: KernelOptions) {
     this.timers = new KernelTimers(options.scheduler, this.wake);
     this.state = new KernelState(options.scheduler.clock, options.instruments, options.portfolio);
-    this.feeds = new KernelFeeds(options, (event) => this.push(event));
+    this.feeds = new KernelFeeds(
+      options,
+      (event) => this.push(event),
+      (status) => this.work.enqueue({ kind: 'venueStatus', status }),
+    );
     this.denials = this.denial$.asObservable();
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
@@ -117,6 +128,7 @@ export class Kernel {
         this.trailingStop$.next(stop);
         this.work.defer({ kind: 'deliverTrailingStop', runner, stop });
       },
+      connectivity: this.connectivity,
     });
     this.emulator = paths.emulator;
     const syms = options.instruments.map((spec) => spec.sym);
@@ -225,6 +237,11 @@ export class Kernel {
         return;
       case 'wake':
         if (!this.stopped) this.timers.fireDueNow(this.fireTimer);
+        return;
+      case 'venueStatus':
+        // Before the strategies start (a live session's first login) it is only noted.
+        if (this.connectivity.observe(job.status) && this.strategiesStarted && !this.stopped)
+          for (const runner of this.runners) runner.deliverVenueStatus(job.status);
         return;
     }
     if (this.stopped) {

@@ -8,6 +8,7 @@ import type {
   Order,
   Position,
   QuoteEvent,
+  VenueStatus,
 } from '../model/index.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
 import type { OutputSink } from './hook-output.ts';
@@ -230,6 +231,11 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   deliverTrailingStop(stop: TrailingStop): void {
     this.call('onTrailingStop', this.hooks.onTrailingStop, stop);
     if (this.live) this.streams.trailingStop$.next(stop);
+  }
+
+  /** A venue stream's connection changed. */
+  deliverVenueStatus(status: VenueStatus): void {
+    this.call('onVenueStatus', this.hooks.onVenueStatus, status);
   }
 
   /** One of this strategy's intents was denied. */

@@ -18,3 +18,11 @@ export const COMMAND_OUTCOME_UNKNOWN = -1;
  * (with a new reference) is safe.
  */
 export const COMMAND_NOT_APPLIED = -2;
+
+/**
+ * The venue's own code (per the spec's error table) for a modify or cancel of an order that is
+ * already final (filled, cancelled): Keel's view of the order is stale, so the kernel looks the
+ * order up rather than leaving it at its last known state, where a strategy would repeat the
+ * command. The simulated venue uses the same code.
+ */
+export const VENUE_ORDER_ALREADY_FINAL = 401058;

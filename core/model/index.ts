@@ -4,7 +4,11 @@
  */
 export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts';
 export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
-export { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN } from './command-rejection-codes.ts';
+export {
+  COMMAND_NOT_APPLIED,
+  COMMAND_OUTCOME_UNKNOWN,
+  VENUE_ORDER_ALREADY_FINAL,
+} from './command-rejection-codes.ts';
 export type { Dec } from './decimal.ts';
 export {
   asNumber,
@@ -117,6 +121,7 @@ export type {
   PositionUpdateEvent,
   UserEvent,
 } from './user-events.ts';
+export type { VenueStatus, VenueStream, VenueStreamState } from './venue-status.ts';
 
 import type { MarketEvent } from './market-events.ts';
 import type { UserEvent } from './user-events.ts';

@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import { type Observable, Subject } from 'rxjs';
 import type { ExecutionPort } from '../../core/execution/index.ts';
 import type {
   IntentDenied,
@@ -9,7 +9,7 @@ import type {
   VirtualScheduler,
 } from '../../core/kernel/index.ts';
 import { Kernel, virtualScheduler } from '../../core/kernel/index.ts';
-import type { InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
+import type { InstrumentSpec, MarketEvent, VenueStatus } from '../../core/model/index.ts';
 import type { Portfolio } from '../../core/portfolio/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { type InMemoryVenue, inMemoryVenue } from './in-memory-venue.ts';
@@ -57,6 +57,8 @@ export interface KernelRigOptions {
    * folded (a live session's first reconciliation). Default: they start at once.
    */
   readonly strategiesAfter?: Promise<unknown>;
+  /** Connection changes of the venue's streams (a live session's); default none. */
+  readonly venueStatus?: Observable<VenueStatus>;
 }
 
 /**
@@ -113,6 +115,7 @@ function startedRig(
     strategies,
     ...(options.runId === undefined ? {} : { runId: options.runId }),
     ...(options.portfolio === undefined ? {} : { portfolio: options.portfolio }),
+    ...(options.venueStatus === undefined ? {} : { venueStatus: options.venueStatus }),
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];

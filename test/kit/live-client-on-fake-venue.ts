@@ -38,6 +38,8 @@ export interface LiveClientOnFakeVenue {
   readonly ws: FakeVenueWs;
   readonly timer: FakeTimer;
   readonly live: LiveExecutionClient;
+  /** The client's private WebSocket. */
+  readonly privateWs: PrivateWsClient;
   /** Every event the client emitted. */
   readonly events: UserEvent[];
   readonly holdings: FakeVenueHoldings;
@@ -78,17 +80,18 @@ export async function liveClientOnFakeVenue(
     logger,
     retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
   });
+  const privateWs = new PrivateWsClient({
+    url: ws.url,
+    signer,
+    timer,
+    random: { next: () => 0 },
+    requestTimeoutMs: 1_000,
+    reconnect: { baseMs: 100, capMs: 1_000, minMs: 0 },
+    logger,
+  });
   const live = new LiveExecutionClient({
     rest,
-    ws: new PrivateWsClient({
-      url: ws.url,
-      signer,
-      timer,
-      random: { next: () => 0 },
-      requestTimeoutMs: 1_000,
-      reconnect: { baseMs: 100, capMs: 1_000, minMs: 0 },
-      logger,
-    }),
+    ws: privateWs,
     timer,
     logger,
     ...options,
@@ -104,6 +107,7 @@ export async function liveClientOnFakeVenue(
     ws,
     timer,
     live,
+    privateWs,
     events,
     holdings,
     get special() {

@@ -18,6 +18,8 @@ export interface ScriptedReply {
   readonly delayMs?: number;
   /** Answer only once this settles (to hold a reply until the test has done something else). */
   readonly heldUntil?: Promise<unknown>;
+  /** Drop the connection instead of answering, after reading the request (a reset). */
+  readonly reset?: boolean;
 }
 
 /** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
@@ -56,6 +58,10 @@ export async function startFakeVenueHttp(
       const reply = state.handler(received);
       const answer = () => {
         if (res.destroyed) return;
+        if (reply.reset === true) {
+          res.socket?.destroy();
+          return;
+        }
         res.statusCode = reply.status ?? 200;
         res.setHeader('content-type', 'application/json');
         res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));

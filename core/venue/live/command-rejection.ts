@@ -1,11 +1,14 @@
 import { COMMAND_OUTCOME_UNKNOWN, type StrategyIntent, type UserEvent } from '../../model/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
+import { isOutcomeUnknown } from './lost-reply-lookups.ts';
 
 /**
  * The `commandRejected` event telling a strategy that a command failed: the venue's code when the
  * venue refused it, 400001 when it broke a request rule of the spec before being sent, else the
  * Keel-local code the caller found (the lost-reply verdict: `COMMAND_NOT_APPLIED` -2 or
- * `COMMAND_OUTCOME_UNKNOWN` -1), else -1 (the socket or the venue unreachable).
+ * `COMMAND_OUTCOME_UNKNOWN` -1), else -1 (the socket or the venue unreachable, a 5xx without a
+ * venue code, a reply that could not be read: the command may have run). Code 0 is the spec's
+ * success code and never denotes a refusal.
  * @param command - the command that failed
  * @param error - why
  * @param now - the client's time, epoch ms
@@ -20,7 +23,7 @@ export function commandRejection(
 ): Extract<UserEvent, { kind: 'commandRejected' }> {
   const code =
     keelCode ??
-    (error instanceof VenueError
+    (error instanceof VenueError && error.code !== 0 && !isOutcomeUnknown(error)
       ? error.code
       : error instanceof RequestRuleError
         ? 400001

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
-import type { Order, StrategyIntent, UserEvent } from '../../model/index.ts';
+import type { Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import { VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
@@ -13,6 +13,7 @@ import {
   type OrderEntryRequest,
   replaceOrderRequest,
 } from '../ws/order-entry.ts';
+import { StreamStatus } from '../ws/stream-status.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { commandRejection } from './command-rejection.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
@@ -21,6 +22,7 @@ import { isOutcomeUnknown } from './lost-reply-lookups.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { OrderPlacement } from './order-placement.ts';
+import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { runRestCommand } from './rest-commands.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
@@ -48,11 +50,13 @@ export class LiveExecutionClient implements ExecutionPort {
   private firstReconciliation: Promise<void> | undefined;
   /** References of the orders placed while the executions on the venue were not yet noted. */
   private readonly placedBeforePrimed = new Set<string>();
+  private readonly privateStatus: StreamStatus;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
+    this.privateStatus = new StreamStatus('private', () => this.timer.now());
     this.catchUp = new ExecutionCatchUp(
       options.rest,
       this.localView,
@@ -82,6 +86,7 @@ export class LiveExecutionClient implements ExecutionPort {
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
+      reconciled: (corrections) => this.reconciled(corrections),
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
       logger: this.logger,
@@ -89,7 +94,11 @@ export class LiveExecutionClient implements ExecutionPort {
     this.subscriptions.push(
       options.ws.userEvents.subscribe((event) => this.emit(event)),
       options.ws.connection.subscribe((event) => {
-        if (event.kind !== 'loggedIn') return;
+        if (event.kind === 'dropped') {
+          this.privateStatus.set('down', event.reason);
+          return;
+        }
+        this.privateStatus.set('up');
         const reconciliation = this.reconciliations.request();
         // A failure is logged and retried by the runs; only start() waits on the first one.
         reconciliation.catch(() => undefined);
@@ -101,6 +110,16 @@ export class LiveExecutionClient implements ExecutionPort {
   /** User Data events: the venue's pushes, acks, refusals and reconciliation corrections. */
   get events(): Observable<UserEvent> {
     return this.subject.asObservable();
+  }
+
+  /**
+   * The private stream's connection changes: `down` when the socket dropped, `up` at each login,
+   * `reconciled` when the reconciliation after it finished with nothing newer asked for (so Keel's
+   * orders and positions are the venue's again). Emitted in order with {@link events}: the
+   * corrections of a reconciliation come before its `reconciled`.
+   */
+  get status(): Observable<VenueStatus> {
+    return this.privateStatus.changes;
   }
 
   /**
@@ -125,6 +144,7 @@ export class LiveExecutionClient implements ExecutionPort {
     this.placement.stop();
     await this.options.ws.close();
     this.subject.complete();
+    this.privateStatus.complete();
   }
 
   /** @param command - an approved intent */
@@ -229,6 +249,18 @@ export class LiveExecutionClient implements ExecutionPort {
     this.subject.next(event);
   }
 
+  /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */
+  private reconciled(corrections: readonly UserEvent[]): void {
+    if (!this.options.ws.isLoggedIn) return;
+    const wasDown = this.privateStatus.current !== 'reconciled';
+    this.privateStatus.set('reconciled');
+    if (wasDown)
+      this.logger.info(
+        { corrected: correctionCounts(corrections) },
+        'reconciliation finished: trading resumes',
+      );
+  }
+
   private emitOrder(order: Order): void {
     const now = this.timer.now();
     this.emit({ kind: 'order', ts: now, recvTs: now, order });
@@ -247,7 +279,9 @@ export class LiveExecutionClient implements ExecutionPort {
       return;
     }
     this.options.ws.request(request.action, request.args).catch((error: unknown) => {
-      // Cancels and amendments are safe to send again over REST when the socket is down.
+      // Cancels and amendments are safe to send again over REST when the socket is down. One
+      // whose REST answer was lost (5xx, connection reset, timeout) may have run: it is reported
+      // with COMMAND_OUTCOME_UNKNOWN (see commandRejection), and the kernel looks its orders up.
       if (error instanceof NotConnectedError)
         return viaRest().catch((restError: unknown) => this.rejectCommand(command, restError));
       this.rejectCommand(command, error);

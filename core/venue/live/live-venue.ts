@@ -1,4 +1,6 @@
 import { type Logger, pino } from 'pino';
+import { merge, type Observable } from 'rxjs';
+import type { VenueStatus } from '../../model/index.ts';
 import type { RateLimitGroup } from '../rest/endpoints.ts';
 import type { RateLimit } from '../rest/rate-limiter.ts';
 import type { RawRestReply } from '../rest/rest-call.ts';
@@ -30,6 +32,11 @@ export interface LiveVenueOptions {
   readonly legacyLoanEndpoints?: 'detail' | 'legacy';
   readonly rateLimits?: Partial<Record<RateLimitGroup, RateLimit | null>>;
   readonly reconnect?: ReconnectPolicy;
+  /**
+   * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 20 000), and the socket
+   * dropped and reconnected when `silentHeartbeats` intervals (default 2) pass without a frame.
+   */
+  readonly marketDataHeartbeat?: { readonly heartbeatMs?: number; readonly silentHeartbeats?: number };
   readonly timer?: TimerPort;
   readonly random?: JitterSource;
   readonly logger?: Logger;
@@ -48,6 +55,11 @@ export interface LiveVenue {
   readonly marketData: MarketDataClient;
   /** The execution port for the kernel. */
   readonly execution: LiveExecutionClient;
+  /**
+   * Connection changes of both sockets (see `VenueStatus`): the private one's `down`, `up` and
+   * `reconciled`, the market-data one's `down` and `up`. For the kernel, logs and metrics.
+   */
+  readonly status: Observable<VenueStatus>;
   /** Inbound counters of the private and market-data sockets and of REST replies. */
   readonly counters: {
     readonly private: InboundCounters;
@@ -111,6 +123,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     counters: counters.market,
     logger: logger.child({ part: 'market-data' }),
     ...(options.binaryMarketData === undefined ? {} : { binary: options.binaryMarketData }),
+    ...options.marketDataHeartbeat,
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
@@ -126,6 +139,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     privateWs,
     marketData,
     execution,
+    status: merge(execution.status, marketData.status),
     counters,
     async start() {
       await Promise.all([marketData.connect(), execution.start()]);

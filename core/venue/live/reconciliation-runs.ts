@@ -35,6 +35,12 @@ export interface ReconciliationRunsOptions {
   readonly emitCorrection: (event: UserEvent) => void;
   /** Runs after each reconciliation that got its snapshot (the unacked orders are looked up again). */
   readonly afterReconciliation: () => void;
+  /**
+   * Runs after a reconciliation that completed (snapshot, corrections and missed executions) with
+   * no other one asked for meanwhile: Keel's view is the venue's again. Given the corrections it
+   * emitted.
+   */
+  readonly reconciled?: (corrections: readonly UserEvent[]) => void;
   readonly timer: TimerPort;
   readonly retry: ReconciliationRetryPolicy;
   readonly logger: Logger;
@@ -126,7 +132,9 @@ export class ReconciliationRuns {
       if (this.stopped) return true;
       for (const event of corrections) this.options.emitCorrection(event);
       this.options.afterReconciliation();
-      return executions !== undefined;
+      if (executions === undefined) return false;
+      if (!this.again) this.options.reconciled?.(corrections);
+      return true;
     } finally {
       view.endSnapshot();
     }

@@ -1,13 +1,14 @@
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
-import type { GapEvent, MarketEvent } from '../../model/index.ts';
+import type { GapEvent, MarketEvent, VenueStatus } from '../../model/index.ts';
 import type { MarketDataChannel } from '../market-data/index.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
 import type { ReconnectPolicy } from './private-ws-options.ts';
+import { StreamStatus } from './stream-status.ts';
 
 /** One market-data subscription: a channel of a sym (KLINE also takes an interval). */
 export interface MarketSubscription {
@@ -26,6 +27,14 @@ export interface MarketDataOptions {
   readonly random?: JitterSource;
   /** Interval of the client's `{"ping": ms}` heartbeat. Default 20 000 ms. */
   readonly heartbeatMs?: number;
+  /**
+   * The stall watchdog: when no frame at all (data, `{"pong"}`, control) came for this many
+   * heartbeat intervals, the socket is taken for dead although it is open: a warning, then it is
+   * dropped and reconnected (resubscribed, with a gap from the last frame). Keel's choice, default
+   * 2 (as the private socket): the venue answers every ping, so a live socket is never silent for
+   * two intervals.
+   */
+  readonly silentHeartbeats?: number;
   /** Default 500 ms doubling to 30 s. */
   readonly reconnect?: ReconnectPolicy;
   readonly logger?: Logger;
@@ -48,8 +57,10 @@ function argOf(sub: MarketSubscription): Record<string, string> {
 
 /**
  * The public market-data WebSocket: subscribe / unsubscribe per channel and sym, gzip or text
- * frames, `{"ping"}` / `{"pong"}` heartbeat, and after a reconnect a resubscription plus one gap
- * event per subscribed sym, so strategies and recordings know data was missed.
+ * frames, `{"ping"}` / `{"pong"}` heartbeat with a watchdog that drops a socket silent for
+ * `silentHeartbeats` intervals, and after a reconnect a resubscription plus one gap event per
+ * subscribed sym, so strategies and recordings know data was missed. {@link status} reports each
+ * drop (`down`) and return (`up`).
  */
 export class MarketDataClient {
   /** Counts of inbound frames by outcome. */
@@ -63,6 +74,8 @@ export class MarketDataClient {
   private closing = false;
   private attempt = 0;
   private droppedAt: number | undefined;
+  private lastInbound = 0;
+  private readonly streamStatus: StreamStatus;
   private cancelHeartbeat: () => void = () => {};
   private cancelReconnect: () => void = () => {};
 
@@ -72,6 +85,12 @@ export class MarketDataClient {
     this.random = options.random ?? { next: () => 0.5 };
     this.logger = options.logger ?? pino({ name: 'keel.venue.market-data', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
+    this.streamStatus = new StreamStatus('market', () => this.timer.now());
+  }
+
+  /** The socket's connection changes: `up` when it (re)opened and resubscribed, `down` when it dropped or stalled. */
+  get status(): Observable<VenueStatus> {
+    return this.streamStatus.changes;
   }
 
   /** Market events of every subscription, plus gap events after reconnects. */
@@ -114,6 +133,7 @@ export class MarketDataClient {
     const socket = this.socket;
     this.socket = undefined;
     await closeSocket(socket);
+    this.streamStatus.complete();
   }
 
   private url(): string {
@@ -138,8 +158,19 @@ export class MarketDataClient {
       });
       socket.on('open', () => {
         this.attempt = 0;
+        this.lastInbound = this.timer.now();
         this.sendControl('subscribe', [...this.subscriptions.values()]);
+        const missedMs = this.droppedAt === undefined ? undefined : this.timer.now() - this.droppedAt;
+        if (missedMs !== undefined)
+          this.logger.info(
+            { missedMs, subscriptions: this.subscriptions.size },
+            'market-data WebSocket reconnected and resubscribed',
+          );
         this.emitGaps();
+        this.streamStatus.set(
+          'up',
+          missedMs === undefined ? undefined : `reconnected and resubscribed; ${missedMs} ms of data missed`,
+        );
         this.scheduleHeartbeat();
         resolve();
       });
@@ -165,11 +196,32 @@ export class MarketDataClient {
   }
 
   private scheduleHeartbeat(): void {
+    const interval = this.options.heartbeatMs ?? 20_000;
     this.cancelHeartbeat = this.timer.setTimer(() => {
-      if (this.socket?.readyState !== WebSocket.OPEN) return;
-      this.socket.send(JSON.stringify({ ping: this.timer.now() }));
+      const socket = this.socket;
+      if (socket?.readyState !== WebSocket.OPEN) return;
+      const silentFor = this.timer.now() - this.lastInbound;
+      const silentHeartbeats = this.options.silentHeartbeats ?? 2;
+      if (silentFor >= silentHeartbeats * interval) {
+        this.stalled(socket, silentFor, silentHeartbeats);
+        return;
+      }
+      socket.send(JSON.stringify({ ping: this.timer.now() }));
       this.scheduleHeartbeat();
-    }, this.options.heartbeatMs ?? 20_000);
+    }, interval);
+  }
+
+  /**
+   * The socket is open but nothing came, not even a pong: the data is stale. The gap runs from
+   * the last frame; the socket is dropped now (not waiting for its close handshake) and the
+   * reconnect follows as after any drop.
+   */
+  private stalled(socket: WebSocket, silentFor: number, silentHeartbeats: number): void {
+    const reason = `silent for ${silentFor} ms (${silentHeartbeats} heartbeat intervals without a frame or pong)`;
+    this.logger.warn({ silentMs: silentFor }, `market-data WebSocket ${reason}: dropping and reconnecting`);
+    this.droppedAt ??= this.lastInbound;
+    this.onDropped(reason);
+    socket.terminate();
   }
 
   /**
@@ -180,6 +232,7 @@ export class MarketDataClient {
    * @param recvTs - local receive time; default now
    */
   receive(data: Buffer | string, isBinary: boolean, recvTs = this.timer.now()): void {
+    this.lastInbound = recvTs;
     this.counters.frames++;
     const text = marketFrameText(data, isBinary);
     if (text === undefined) {
@@ -212,14 +265,15 @@ export class MarketDataClient {
     }
   }
 
-  private onDropped(): void {
+  private onDropped(reason = 'the connection closed'): void {
     this.socket = undefined;
     this.cancelHeartbeat();
     this.droppedAt ??= this.timer.now();
     if (this.closing) return;
+    this.streamStatus.set('down', reason);
     const policy = this.options.reconnect ?? { baseMs: 500, capMs: 30_000 };
     const delay = backoffDelay(this.attempt++, policy.baseMs, policy.capMs, this.random);
-    this.logger.warn({ delay }, 'market-data WebSocket dropped: reconnecting');
+    this.logger.warn({ delay, reason }, 'market-data WebSocket dropped: reconnecting');
     this.cancelReconnect = this.timer.setTimer(() => {
       if (this.closing) return;
       this.open().catch((error: Error) =>

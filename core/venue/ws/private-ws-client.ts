@@ -187,6 +187,7 @@ export class PrivateWsClient {
     const reconnect = this.everLoggedIn;
     this.everLoggedIn = true;
     this.schedulePing();
+    if (reconnect) this.logger.info('private WebSocket reconnected and logged in again');
     this.connectionSubject.next({ kind: 'loggedIn', reconnect, ts: this.timer.now() });
   }
 

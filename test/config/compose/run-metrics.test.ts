@@ -1,7 +1,9 @@
+import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
-import { D } from '../../../core/model/index.ts';
+import { D, type VenueStatus } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
+import { createInboundCounters } from '../../../core/venue/index.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
 
 let metrics: RunMetrics | undefined;
@@ -44,5 +46,41 @@ describe('run metrics', () => {
     expect(text).toContain('keel_order_latency_seconds_bucket{le="0.025"} 1');
     expect(text).toContain('keel_equity 100000');
     expect(metrics.intentTotal).toBe(2);
+  });
+
+  it('serves the venue connection per stream, reconnects, reconciliation and the inbound malformed and unexpected counts', async () => {
+    metrics = new RunMetrics(() => 0);
+    const status = new Subject<VenueStatus>();
+    const counters = {
+      private: createInboundCounters(),
+      market: createInboundCounters(),
+      rest: createInboundCounters(),
+    };
+    metrics.watchVenue(status, counters);
+    status.next({ stream: 'private', state: 'up', ts: 0 });
+    status.next({ stream: 'private', state: 'reconciled', ts: 0 });
+    status.next({ stream: 'market', state: 'up', ts: 0 });
+    status.next({ stream: 'private', state: 'down', ts: 1 });
+    status.next({ stream: 'market', state: 'down', ts: 1 });
+    status.next({ stream: 'market', state: 'up', ts: 2 });
+    counters.private.malformed = 3;
+    counters.market.unexpected = 2;
+    const url = await metrics.listen('127.0.0.1', 0);
+    const text = await (await fetch(url)).text();
+    expect(text).toContain('keel_venue_connected{stream="private"} 0');
+    expect(text).toContain('keel_venue_connected{stream="market"} 1');
+    expect(text).toContain('keel_venue_reconciled 0');
+    expect(text).toContain('keel_venue_reconnects_total{stream="market"} 1');
+    expect(text).not.toContain('keel_venue_reconnects_total{stream="private"} 1');
+    expect(text).toContain('keel_venue_inbound_total{source="private",outcome="malformed"} 3');
+    expect(text).toContain('keel_venue_inbound_total{source="market",outcome="unexpected"} 2');
+    expect(text).toContain('keel_venue_inbound_total{source="rest",outcome="malformed"} 0');
+    counters.private.malformed = 4;
+    status.next({ stream: 'private', state: 'up', ts: 3 });
+    status.next({ stream: 'private', state: 'reconciled', ts: 4 });
+    const again = await (await fetch(url)).text();
+    expect(again).toContain('keel_venue_inbound_total{source="private",outcome="malformed"} 4');
+    expect(again).toContain('keel_venue_reconnects_total{stream="private"} 1');
+    expect(again).toContain('keel_venue_reconciled 1');
   });
 });

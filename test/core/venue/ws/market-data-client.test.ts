@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
-import type { MarketEvent } from '../../../../core/model/index.ts';
+import type { MarketEvent, VenueStatus } from '../../../../core/model/index.ts';
 import { MarketDataClient, type RawInboundFrame } from '../../../../core/venue/index.ts';
 import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
@@ -160,5 +160,73 @@ describe('market-data WebSocket client', () => {
     send(bbo('2', 3), true);
     await waitFor(() => raw.length === 1, 'recorded frame');
     expect(JSON.parse(raw[0]?.text ?? '')).toEqual(bbo('2', 3));
+  });
+
+  it('drops a socket silent for two heartbeat intervals (no frame, no pong), reconnects, resubscribes and reports the gap', async () => {
+    const client = start(true);
+    const events: MarketEvent[] = [];
+    const statuses: VenueStatus[] = [];
+    client.events.subscribe((e) => events.push(e));
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    const connectedAt = timer.now();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    await waitFor(() => received.length === 1, 'subscription');
+    await timer.advance(20_000);
+    await waitFor(() => received.length === 2, 'first ping');
+    expect(sockets).toHaveLength(1);
+    await timer.advance(20_000);
+    await waitFor(() => statuses.length === 2, 'the stall reported');
+    expect(statuses[1]).toMatchObject({ stream: 'market', state: 'down' });
+    expect(statuses[1]?.reason).toContain('silent for 40000 ms');
+    await waitFor(() => sockets.length === 0, 'the stalled socket dropped');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await timer.advance(100);
+    await waitFor(() => received.length === 3, 'resubscription');
+    expect(JSON.parse(received[2]?.text ?? '')).toEqual({
+      event: 'subscribe',
+      arg: [{ channel: 'BBO', sym: SYM }],
+    });
+    expect(events.filter((e) => e.kind === 'gap')).toEqual([
+      expect.objectContaining({ kind: 'gap', sym: SYM, fromTs: connectedAt }),
+    ]);
+    expect(statuses.map((s) => s.state)).toEqual(['up', 'down', 'up']);
+    expect(statuses[2]?.reason).toMatch(/^reconnected and resubscribed; \d+ ms of data missed$/);
+  });
+
+  it('keeps a quiet socket that answers its pings', async () => {
+    const client = start(true);
+    const statuses: VenueStatus[] = [];
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    for (let ping = 1; ping <= 4; ping++) {
+      await timer.advance(20_000);
+      await waitFor(() => received.length === ping, `ping ${ping}`);
+      send({ pong: timer.now() }, true);
+      await waitFor(() => client.counters.heartbeats === ping, `pong ${ping}`);
+    }
+    expect(statuses.map((s) => s.state)).toEqual(['up']);
+    expect(sockets).toHaveLength(1);
+  });
+
+  it('takes the number of silent heartbeat intervals from its options', async () => {
+    const client = new MarketDataClient({
+      url,
+      timer,
+      random: { next: () => 0 },
+      heartbeatMs: 1_000,
+      silentHeartbeats: 5,
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    clients.push(client);
+    const statuses: VenueStatus[] = [];
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    await timer.advance(4_000);
+    expect(statuses.map((s) => s.state)).toEqual(['up']);
+    await timer.advance(1_000);
+    await waitFor(() => statuses.length === 2, 'the stall reported');
+    expect(statuses[1]?.reason).toContain('5 heartbeat intervals');
   });
 });

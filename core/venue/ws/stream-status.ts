@@ -1,0 +1,51 @@
+import { type Observable, Subject } from 'rxjs';
+import type { VenueStatus, VenueStream, VenueStreamState } from '../../model/index.ts';
+
+/**
+ * The connection state of one venue stream, reported once per change (a repeat is dropped), so
+ * the kernel, strategies, logs and metrics hear each drop, return and reconciliation once.
+ */
+export class StreamStatus {
+  private readonly subject = new Subject<VenueStatus>();
+  private state: VenueStreamState | undefined;
+
+  /**
+   * @param stream - which stream
+   * @param now - the client's clock, epoch ms
+   */
+  constructor(
+    private readonly stream: VenueStream,
+    private readonly now: () => number,
+  ) {}
+
+  /** Each change, as it happens. */
+  get changes(): Observable<VenueStatus> {
+    return this.subject.asObservable();
+  }
+
+  /** The last state reported; undefined before the first connection. */
+  get current(): VenueStreamState | undefined {
+    return this.state;
+  }
+
+  /**
+   * Reports a state, unless it is the current one.
+   * @param state - the new state
+   * @param reason - why, as a sentence part
+   */
+  set(state: VenueStreamState, reason?: string): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.subject.next({
+      stream: this.stream,
+      state,
+      ts: this.now(),
+      ...(reason === undefined ? {} : { reason }),
+    });
+  }
+
+  /** Completes the stream of changes (the client closed for good). */
+  complete(): void {
+    this.subject.complete();
+  }
+}
