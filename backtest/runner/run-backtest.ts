@@ -24,6 +24,14 @@ import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenu
 import { AlgoOrderJournal } from './algo-order-journal.ts';
 import { assembleResult, type RunRecords } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import {
+  type BacktestWarmUp,
+  feedWarmUp,
+  warmUpEnd,
+  warmUpShortfall,
+  warmUpTookEverything,
+  windowWithWarmUp,
+} from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
@@ -33,6 +41,7 @@ import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './e
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
+import { LateExecutionPort } from './late-execution-port.ts';
 import { OrderJournal } from './order-journal.ts';
 import {
   isLoanRefusal,
@@ -83,7 +92,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     options.recordings.map((path) =>
       within(
         cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
-        options.window,
+        windowWithWarmUp(options.window, options.warmUp),
         span,
       ),
     ),
@@ -91,42 +100,14 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   );
   const iterator = sources[Symbol.asyncIterator]();
   const first = await iterator.next();
-  const firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
+  let firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
   // An empty window read every recording to its end: the span is whole.
   if (first.done && options.window !== undefined)
     throw new EmptyReplayWindowError(options.window, span.first, span.last);
-  const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
-  const spanMs = await spanOf(options, startTime);
-  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
   const readAhead = async (): Promise<readonly MarketEvent[] | undefined> => {
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  const settleAsset = options.settleAsset ?? 'USDT';
-  const coins = await startingCoinValues(
-    options.startingCoins ?? {},
-    options.instruments,
-    settleAsset,
-    firstBatch,
-    readAhead,
-  );
-  const queued = [...coins.batches];
-
-  const instruments =
-    options.commission === undefined
-      ? options.instruments
-      : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
-  const fillModel: FillModelOptions | FillModelName = options.fillModel ?? defaultFillModelFor(firstBatch);
-  const sim = createSimVenue({
-    ...options.sim,
-    instruments,
-    fillModel,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-    startingBalances: { [settleAsset]: options.startingCash, ...options.startingCoins },
-    random: seededRandom(options.seed ?? 1),
-    startTime,
-  });
-  const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
   const trades = new SpillLog(dir, 'trades', ROUND_TRIP_CODEC);
   const tally = new TradeTally();
   const closeTrade = (trade: RoundTripTrade): void => {
@@ -144,6 +125,66 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     algoOrders: new AlgoOrderJournal(dir),
     denials: new SpillLog(dir, 'denials', DENIAL_CODEC),
   };
+  const instruments =
+    options.commission === undefined
+      ? options.instruments
+      : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
+  const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
+  // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
+  const port = new LateExecutionPort();
+  const scheduler = virtualScheduler(firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime)));
+  const market = new Subject<MarketEvent>();
+  const user = new Subject<UserEvent>();
+  const kernel = new Kernel({
+    instruments,
+    market,
+    user,
+    execution: port,
+    gate: options.gate,
+    scheduler,
+    strategies: options.strategies,
+    ...(options.warmUp === undefined ? {} : { warmUp: { periodMs: options.warmUp.periodMs } }),
+  });
+  const faults: StrategyFaultRecord[] = [];
+  kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
+  kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
+  if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
+  let finished: Promise<void> | undefined;
+  let warmedUp: BacktestWarmUp | undefined;
+  if (options.warmUp !== undefined && firstBatch[0] !== undefined) {
+    const until = warmUpEnd(options.window, options.warmUp, firstBatch[0]);
+    finished = kernel.start();
+    const fed = await feedWarmUp(firstBatch, readAhead, until, (event) => market.next(event));
+    if (fed.rest === undefined) throw warmUpTookEverything(options.warmUp.periodMs, until, fed.events);
+    kernel.advanceTime(until - 1);
+    kernel.endWarmUp();
+    firstBatch = fed.rest;
+    warmedUp = { periodMs: options.warmUp.periodMs, from: fed.first, until, events: fed.events };
+  }
+  const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
+  const spanMs = await spanOf(options, startTime);
+  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
+  const settleAsset = options.settleAsset ?? 'USDT';
+  const coins = await startingCoinValues(
+    options.startingCoins ?? {},
+    options.instruments,
+    settleAsset,
+    firstBatch,
+    readAhead,
+  );
+  const queued = [...coins.batches];
+
+  const fillModel: FillModelOptions | FillModelName = options.fillModel ?? defaultFillModelFor(firstBatch);
+  const sim = createSimVenue({
+    ...options.sim,
+    instruments,
+    fillModel,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+    startingBalances: { [settleAsset]: options.startingCash, ...options.startingCoins },
+    random: seededRandom(options.seed ?? 1),
+    startTime,
+  });
+  port.bind(sim);
   const orderedSyms = new Set<string>();
   // The sim reports an order REJECTED once, as its final state.
   let rejected = 0;
@@ -152,18 +193,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let firstLoanRefusal: string | undefined;
   let lastFillTs = Number.NEGATIVE_INFINITY;
 
-  const scheduler = virtualScheduler(startTime);
-  const market = new Subject<MarketEvent>();
-  const user = new Subject<UserEvent>();
-  const kernel = new Kernel({
-    instruments,
-    market,
-    user,
-    execution: sim,
-    gate: options.gate,
-    scheduler,
-    strategies: options.strategies,
-  });
   const delivery = new StrategyDelivery(kernel, sim, market, user);
   const barModel = sim.fillModelName === 'bar';
   // Ownership is the kernel's (recorded before the venue answers; a venue-made order inherits its
@@ -199,10 +228,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     }
     delivery.fromVenue(event);
   });
-  const faults: StrategyFaultRecord[] = [];
-  kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
-  kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
-  if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
   // Events the venue has seen: starting coins count at their first price until it has seen it.
   let seen = 0;
   const equity = equitySources(sim, coins.values, () => seen);
@@ -211,7 +236,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     snapshot: equity.snapshot,
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
   });
-  const finished = kernel.start();
+  finished ??= kernel.start();
   await seedKernelWithBalances(kernel, sim, startTime);
   sampler.start(startTime);
 
@@ -278,7 +303,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     sampler,
     settleAsset,
     coins.values,
+    warmedUp,
   );
+  const shortWarmUp = warmedUp === undefined ? undefined : warmUpShortfall(warmedUp, options.warmUp?.alignMs);
   const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
   const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
   const warnings = [
@@ -294,6 +321,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...barOverlapWarnings(sim.barOverlaps()),
     ...(loanRefused === undefined ? [] : [loanRefused]),
     ...unsent,
+    ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

@@ -25,6 +25,7 @@ export class IntentPipeline {
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
+   * @param warmingUp - while the strategies warm up, why every intent is denied; else undefined
    */
   constructor(
     private readonly state: KernelState,
@@ -33,6 +34,7 @@ export class IntentPipeline {
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
+    private readonly warmingUp: () => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -44,6 +46,7 @@ export class IntentPipeline {
     const failed =
       refLengthCheck(intent.ref) ??
       this.claimRef(runner, intent.ref) ??
+      this.warmUpCheck() ??
       ownershipCheck(runner.id, intent, this.state.orders);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
@@ -59,6 +62,12 @@ export class IntentPipeline {
       this.record(runner, one);
       this.execution.submit(decision.command);
     }
+  }
+
+  /** During a warm-up nothing goes out: checked after the reference is claimed, so it is used up as any other. */
+  private warmUpCheck(): KernelDenial | undefined {
+    const reason = this.warmingUp();
+    return reason === undefined ? undefined : { check: 'kernel.warmUp', reason };
   }
 
   /**

@@ -16,6 +16,8 @@ export interface KernelPathHost {
   readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void;
   /** Hands an event (a look-up's answer) to the kernel. */
   readonly push: (event: KeelEvent) => void;
+  /** While warming up, the reason every intent is denied; undefined when trading. */
+  readonly warmingUp: () => string | undefined;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -33,12 +35,12 @@ export interface KernelPaths {
  * @returns the paths
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
-  const { state, runners, deny, push } = host;
+  const { state, runners, deny, push, warmingUp } = host;
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   return {
-    pipeline: new IntentPipeline(state, options.gate, options.execution, runners, deny, requests),
+    pipeline: new IntentPipeline(state, options.gate, options.execution, runners, deny, requests, warmingUp),
     userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, lookUp),
   };
 }

@@ -1,12 +1,20 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
+import type { BarInterval, Intent, KeelEvent, MarketEvent } from '../model/index.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KernelTimers } from './kernel-timers.ts';
+import {
+  type KernelWarmUp,
+  replayHistory,
+  type WarmUpCoverage,
+  WarmUpScheduler,
+  warmUpDenialReason,
+  warmUpFrom,
+} from './kernel-warm-up.ts';
 import { isMarketEvent, MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
@@ -72,6 +80,14 @@ export class Kernel {
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
   private readonly feeds: KernelFeeds;
+  /** The warm-up, while it lasts (see {@link KernelWarmUp}); undefined once trading. */
+  private warmUp: KernelWarmUp | undefined;
+  /** On a warm-up from history: virtual time during it, then the run's scheduler. */
+  private readonly warmUpScheduler: WarmUpScheduler | undefined;
+  private tradingNow: (coverage: WarmUpCoverage | undefined) => void = () => {};
+  private readonly trading = new Promise<WarmUpCoverage | undefined>((done) => {
+    this.tradingNow = done;
+  });
   private readonly wake = (): void => this.work.enqueue(WAKE);
   private readonly fireTimer = (timer: ScheduledTimer): boolean => {
     const runner = this.runners[timer.owner] as StrategyRunner;
@@ -86,8 +102,12 @@ export class Kernel {
    *   strategy's parameters do not match its schema (the message names the strategy and field)
    */
   constructor(options: KernelOptions) {
-    this.timers = new KernelTimers(options.scheduler, this.wake);
-    this.state = new KernelState(options.scheduler.clock, options.instruments, options.portfolio);
+    this.warmUp = options.warmUp;
+    this.warmUpScheduler =
+      options.warmUp?.history === undefined ? undefined : new WarmUpScheduler(options.scheduler);
+    const scheduler = this.warmUpScheduler ?? options.scheduler;
+    this.timers = new KernelTimers(scheduler, this.wake);
+    this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);
     this.feeds = new KernelFeeds(options, (event) => this.push(event));
     this.denials = this.denial$.asObservable();
     this.faults = this.reports.faults;
@@ -98,6 +118,7 @@ export class Kernel {
       runners: this.runners,
       deny: (runner, denial) => this.deny(runner, denial),
       push: (event) => this.push(event),
+      warmingUp: () => (this.warmUp === undefined ? undefined : warmUpDenialReason(this.warmUp.periodMs)),
     });
     this.marketRouting = new MarketRouting(this.state, this.runners);
     this.userRouting = paths.userRouting;
@@ -124,7 +145,7 @@ export class Kernel {
     this.started = true;
     return new Promise<void>((resolve, reject) => {
       const subscribeUser = () => this.feeds.subscribeUser(reject);
-      const begin = (): void => {
+      const startStrategies = (): void => {
         this.work.run(() => {
           // User Data first: a venue that answers inside submit (a synchronous sim) answers the
           // intents of onStart before start returns. Its events wait in the backlog until every
@@ -133,9 +154,24 @@ export class Kernel {
           if (strategiesAfter === undefined) subscribeUser();
           for (const runner of this.runners) runner.start();
         });
+      };
+      const subscribeMarket = (): void => {
         // A strategy may have stopped the kernel from its onStart.
         if (this.stopped) return;
         this.feeds.subscribeMarket(resolve, reject);
+      };
+      const history = this.warmUp?.history;
+      const begin = (): void => {
+        if (history === undefined) {
+          startStrategies();
+          subscribeMarket();
+          this.tradingNow(undefined);
+          return;
+        }
+        this.warmUpOnHistory(history, startStrategies).then((coverage) => {
+          subscribeMarket();
+          this.tradingNow(coverage);
+        }, reject);
       };
       if (strategiesAfter === undefined) {
         begin();
@@ -146,6 +182,63 @@ export class Kernel {
         if (!this.stopped) begin();
       }, reject);
     });
+  }
+
+  /**
+   * True while the strategies warm up (see {@link KernelWarmUp}): every intent is denied.
+   * @returns whether warming up
+   */
+  get warmingUp(): boolean {
+    return this.warmUp !== undefined;
+  }
+
+  /**
+   * Resolves once a warm-up on history is over and the market feed is subscribed (at once without
+   * one), with how much of the period the history covered.
+   * @returns the coverage, or undefined when the kernel had no history to warm up on
+   */
+  whenTrading(): Promise<WarmUpCoverage | undefined> {
+    return this.trading;
+  }
+
+  /**
+   * Ends the warm-up: from now on intents go through. A backtest calls it after feeding the
+   * warm-up's events; a warm-up on history ends by itself. Nothing when not warming up.
+   */
+  endWarmUp(): void {
+    this.warmUp = undefined;
+    this.warmUpScheduler?.end();
+    this.timers.rearm();
+  }
+
+  /**
+   * A warm-up on history: the strategies start on virtual time at the warm-up's start and see
+   * the history; the timers due before the run's start fire (their intents denied); then the
+   * run's clock takes over.
+   * @returns how much of the period the history covered
+   */
+  private async warmUpOnHistory(
+    history: AsyncIterable<readonly MarketEvent[]>,
+    startStrategies: () => void,
+  ): Promise<WarmUpCoverage> {
+    const warmUp = this.warmUp as KernelWarmUp;
+    const scheduler = this.warmUpScheduler as WarmUpScheduler;
+    // The run's own clock at the end of the warm-up's virtual time: the live start.
+    const until = scheduler.runNow();
+    const from = warmUpFrom(warmUp, until);
+    scheduler.advanceTo(from);
+    startStrategies();
+    const coverage = await replayHistory(
+      history,
+      warmUp,
+      from,
+      until,
+      (event) => this.push(event),
+      () => this.stopped,
+    );
+    this.advanceTime(until - 1);
+    this.endWarmUp();
+    return coverage;
   }
 
   /**
@@ -207,8 +300,11 @@ export class Kernel {
       if (!isMarketEvent(job)) this.userRouting.settle(job);
       return;
     }
-    this.timers.passTo(job.ts, this.fireTimer);
-    this.marketRouting.closeDueAt(job);
+    // While warming up on history, only its events move the (virtual) time: User Data carries the run's.
+    if (this.warmUpScheduler === undefined || this.warmUp === undefined || isMarketEvent(job)) {
+      this.timers.passTo(job.ts, this.fireTimer);
+      this.marketRouting.closeDueAt(job);
+    }
     if (this.marketRouting.route(job)) return;
     if (this.strategiesStarted) this.userRouting.route(job);
     else this.userRouting.fold(job);
