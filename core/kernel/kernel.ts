@@ -7,14 +7,7 @@ import type { KernelOptions } from './kernel-options.ts';
 import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KernelTimers } from './kernel-timers.ts';
-import {
-  type KernelWarmUp,
-  replayHistory,
-  type WarmUpCoverage,
-  WarmUpScheduler,
-  warmUpDenialReason,
-  warmUpFrom,
-} from './kernel-warm-up.ts';
+import type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
 import { isMarketEvent, MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
@@ -23,6 +16,7 @@ import type { StrategyRunner } from './strategy-runner.ts';
 import { createRunners } from './strategy-slots.ts';
 import type { ScheduledTimer } from './timer-queue.ts';
 import type { UserDataRouting } from './user-data-routing.ts';
+import { WarmUpPhase } from './warm-up-phase.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /** Work that arrived while the kernel was busy: an event, a denial to deliver, or a timer wake-up. */
@@ -80,10 +74,8 @@ export class Kernel {
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
   private readonly feeds: KernelFeeds;
-  /** The warm-up, while it lasts (see {@link KernelWarmUp}); undefined once trading. */
-  private warmUp: KernelWarmUp | undefined;
-  /** On a warm-up from history: virtual time during it, then the run's scheduler. */
-  private readonly warmUpScheduler: WarmUpScheduler | undefined;
+  /** The warm-up, if any (see {@link KernelWarmUp}). */
+  private readonly warmUp: WarmUpPhase;
   private tradingNow: (coverage: WarmUpCoverage | undefined) => void = () => {};
   private readonly trading = new Promise<WarmUpCoverage | undefined>((done) => {
     this.tradingNow = done;
@@ -102,10 +94,8 @@ export class Kernel {
    *   strategy's parameters do not match its schema (the message names the strategy and field)
    */
   constructor(options: KernelOptions) {
-    this.warmUp = options.warmUp;
-    this.warmUpScheduler =
-      options.warmUp?.history === undefined ? undefined : new WarmUpScheduler(options.scheduler);
-    const scheduler = this.warmUpScheduler ?? options.scheduler;
+    this.warmUp = new WarmUpPhase(options.warmUp, options.scheduler);
+    const scheduler = this.warmUp.scheduler;
     this.timers = new KernelTimers(scheduler, this.wake);
     this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);
     this.feeds = new KernelFeeds(options, (event) => this.push(event));
@@ -118,7 +108,7 @@ export class Kernel {
       runners: this.runners,
       deny: (runner, denial) => this.deny(runner, denial),
       push: (event) => this.push(event),
-      warmingUp: () => (this.warmUp === undefined ? undefined : warmUpDenialReason(this.warmUp.periodMs)),
+      warmingUp: () => this.warmUp.denialReason(),
     });
     this.marketRouting = new MarketRouting(this.state, this.runners);
     this.userRouting = paths.userRouting;
@@ -160,7 +150,7 @@ export class Kernel {
         if (this.stopped) return;
         this.feeds.subscribeMarket(resolve, reject);
       };
-      const history = this.warmUp?.history;
+      const history = this.warmUp.history;
       const begin = (): void => {
         if (history === undefined) {
           startStrategies();
@@ -168,7 +158,14 @@ export class Kernel {
           this.tradingNow(undefined);
           return;
         }
-        this.warmUpOnHistory(history, startStrategies).then((coverage) => {
+        const host = {
+          startStrategies,
+          push: (event: MarketEvent) => this.push(event),
+          advanceTime: (ts: number) => this.advanceTime(ts),
+          stopped: () => this.stopped,
+        };
+        this.warmUp.replay(host).then((coverage) => {
+          this.timers.rearm();
           subscribeMarket();
           this.tradingNow(coverage);
         }, reject);
@@ -189,7 +186,7 @@ export class Kernel {
    * @returns whether warming up
    */
   get warmingUp(): boolean {
-    return this.warmUp !== undefined;
+    return this.warmUp.active;
   }
 
   /**
@@ -206,39 +203,8 @@ export class Kernel {
    * warm-up's events; a warm-up on history ends by itself. Nothing when not warming up.
    */
   endWarmUp(): void {
-    this.warmUp = undefined;
-    this.warmUpScheduler?.end();
+    this.warmUp.end();
     this.timers.rearm();
-  }
-
-  /**
-   * A warm-up on history: the strategies start on virtual time at the warm-up's start and see
-   * the history; the timers due before the run's start fire (their intents denied); then the
-   * run's clock takes over.
-   * @returns how much of the period the history covered
-   */
-  private async warmUpOnHistory(
-    history: AsyncIterable<readonly MarketEvent[]>,
-    startStrategies: () => void,
-  ): Promise<WarmUpCoverage> {
-    const warmUp = this.warmUp as KernelWarmUp;
-    const scheduler = this.warmUpScheduler as WarmUpScheduler;
-    // The run's own clock at the end of the warm-up's virtual time: the live start.
-    const until = scheduler.runNow();
-    const from = warmUpFrom(warmUp, until);
-    scheduler.advanceTo(from);
-    startStrategies();
-    const coverage = await replayHistory(
-      history,
-      warmUp,
-      from,
-      until,
-      (event) => this.push(event),
-      () => this.stopped,
-    );
-    this.advanceTime(until - 1);
-    this.endWarmUp();
-    return coverage;
   }
 
   /**
@@ -300,8 +266,7 @@ export class Kernel {
       if (!isMarketEvent(job)) this.userRouting.settle(job);
       return;
     }
-    // While warming up on history, only its events move the (virtual) time: User Data carries the run's.
-    if (this.warmUpScheduler === undefined || this.warmUp === undefined || isMarketEvent(job)) {
+    if (this.warmUp.movesTime(isMarketEvent(job))) {
       this.timers.passTo(job.ts, this.fireTimer);
       this.marketRouting.closeDueAt(job);
     }

@@ -3,6 +3,7 @@ import type { ExecutionPort } from '../../core/execution/index.ts';
 import type {
   IntentDenied,
   IntentGate,
+  KernelWarmUp,
   StrategyFault,
   StrategyRejection,
   StrategySlot,
@@ -57,6 +58,8 @@ export interface KernelRigOptions {
    * folded (a live session's first reconciliation). Default: they start at once.
    */
   readonly strategiesAfter?: Promise<unknown>;
+  /** A warm-up for the kernel; default none. */
+  readonly warmUp?: KernelWarmUp;
 }
 
 /**
@@ -113,6 +116,7 @@ function startedRig(
     strategies,
     ...(options.runId === undefined ? {} : { runId: options.runId }),
     ...(options.portfolio === undefined ? {} : { portfolio: options.portfolio }),
+    ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];
