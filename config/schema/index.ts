@@ -49,6 +49,13 @@ export type { StrategyConfig, StrategySource } from './strategy-config.ts';
 export { strategyConfigSchema, strategySource, strategyUseSchema } from './strategy-config.ts';
 export { timeValue } from './time-value.ts';
 export type { VenueConfig } from './venue-config.ts';
+export type { HistorySource, WarmUpConfig } from './warm-up-config.ts';
+export {
+  durationValue,
+  historySourceSchema,
+  warmUpConfigSchema,
+  warmUpPeriodOf,
+} from './warm-up-config.ts';
 export {
   brokerClientIdOf,
   deriveWsUrl,
