@@ -10,6 +10,7 @@ import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
 import { runVenueSession, type VenueSessionOutcome } from './venue-session.ts';
+import { warmUpOf } from './warm-up-history.ts';
 
 /** Options of a live or paper run beyond its config. */
 export interface SessionRunOptions {
@@ -49,6 +50,8 @@ export async function runConfiguredSession(
   // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
   const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
+  // Read before any venue starts: a missing history file stops the run with its config key.
+  const warmUp = await warmUpOf(loaded);
   const common = {
     config,
     slots: slots.slots,
@@ -58,6 +61,7 @@ export async function runConfiguredSession(
     ...(options.status === undefined ? {} : { status: options.status }),
     ...(options.onFill === undefined ? {} : { onFill: options.onFill }),
     ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+    ...(warmUp === undefined ? {} : { warmUp }),
   };
   if (config.mode === 'paper') {
     const paper = config.paper;

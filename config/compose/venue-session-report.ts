@@ -36,6 +36,8 @@ export interface VenueSessionReportInput {
   readonly latency: SessionLatency | undefined;
   readonly stopReason: SessionStopReason;
   readonly settleAsset: string;
+  /** Further warnings of the session (e.g. a warm-up the history did not cover). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -92,6 +94,7 @@ export async function writeVenueSessionReport(
       (w): w is string => w !== undefined,
     ),
     ...input.statement.warnings(sessionOnly.metrics.liquidationFees ?? ZERO, settleAsset),
+    ...(input.warnings ?? []),
   ];
   const result: BacktestResult = {
     ...sessionOnly,

@@ -1,7 +1,13 @@
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
-import { Kernel, type Scheduler, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
+import {
+  Kernel,
+  type KernelWarmUp,
+  type Scheduler,
+  type StrategySlot,
+  wallScheduler,
+} from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
@@ -22,6 +28,7 @@ import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { UserDataJournal } from './user-data-journal.ts';
 import { openVenueSessionRecording } from './venue-session-recording.ts';
 import { writeVenueSessionReport } from './venue-session-report.ts';
+import { warmUpBeforeTrading } from './warm-up-history.ts';
 
 /** Everything a live or paper session needs; paper mode passes the embedded venue's addresses. */
 export interface VenueSessionOptions {
@@ -79,6 +86,11 @@ export interface VenueSessionOptions {
    * the wall clock and `Math.random`, so a restarted session never reuses a clientOrderId.
    */
   readonly runTag?: string;
+  /**
+   * Warm the strategies up on history before the market feed starts (config `warmUp`): the kernel
+   * replays it on virtual time, every intent denied; the channels are subscribed after it.
+   */
+  readonly warmUp?: KernelWarmUp;
 }
 
 /** What a session ends with. */
@@ -167,6 +179,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     scheduler: options.scheduler ?? wallScheduler(),
     strategies: options.slots,
     runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
+    ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
   });
   const { sampler, startAt: startSampler } = sessionEquitySampler(
     () => kernel.state.equity(),
@@ -207,6 +220,17 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
+  let warmUpWarning: string | undefined;
+  try {
+    warmUpWarning = await warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, 'the warm-up on history failed');
+    kernel.stop();
+    await live.stop().catch(() => {});
+    recorder?.close();
+    await metrics.close();
+    throw error;
+  }
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
   // a backtest samples after the venue and the strategies saw it.
   live.marketData.events.subscribe((event) => {
@@ -294,6 +318,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     latency: options.latency,
     stopReason,
     settleAsset,
+    ...(warmUpWarning === undefined ? {} : { warnings: [warmUpWarning] }),
   });
   return {
     exitCode: sessionExitCode(stopReason, faults.length),
