@@ -49,13 +49,6 @@ export type { StrategyConfig, StrategySource } from './strategy-config.ts';
 export { strategyConfigSchema, strategySource, strategyUseSchema } from './strategy-config.ts';
 export { timeValue } from './time-value.ts';
 export type { VenueConfig } from './venue-config.ts';
-export type { HistorySource, WarmUpConfig } from './warm-up-config.ts';
-export {
-  durationValue,
-  historySourceSchema,
-  warmUpConfigSchema,
-  warmUpPeriodOf,
-} from './warm-up-config.ts';
 export {
   brokerClientIdOf,
   deriveWsUrl,
@@ -64,3 +57,10 @@ export {
   SECRET_PATHS,
   venueConfigSchema,
 } from './venue-config.ts';
+export type { HistorySource, WarmUpConfig } from './warm-up-config.ts';
+export {
+  durationValue,
+  historySourceSchema,
+  warmUpConfigSchema,
+  warmUpPeriodOf,
+} from './warm-up-config.ts';

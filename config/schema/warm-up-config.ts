@@ -64,7 +64,10 @@ export const warmUpConfigSchema = z
       ),
   })
   .superRefine((warmUp, ctx) => {
-    const given = [warmUp.period === undefined ? [] : ['period'], warmUp.bars === undefined ? [] : ['bars']].flat();
+    const given = [
+      warmUp.period === undefined ? [] : ['period'],
+      warmUp.bars === undefined ? [] : ['bars'],
+    ].flat();
     if (given.length !== 1) {
       ctx.addIssue({
         code: 'custom',
@@ -102,7 +105,10 @@ export type HistorySource = z.output<typeof historySourceSchema>;
  * @param warmUp - validated warm-up settings
  * @returns the period in ms, and the interval in ms when counted in bars
  */
-export function warmUpPeriodOf(warmUp: WarmUpConfig): { readonly periodMs: number; readonly alignMs?: number } {
+export function warmUpPeriodOf(warmUp: WarmUpConfig): {
+  readonly periodMs: number;
+  readonly alignMs?: number;
+} {
   if (warmUp.bars !== undefined && warmUp.interval !== undefined) {
     const alignMs = BAR_INTERVAL_MS[warmUp.interval];
     return { periodMs: warmUp.bars * alignMs, alignMs };

@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ConfigParseResult, formatConfigProblem, parseConfigText } from '../../../config/loader/index.ts';
+import {
+  type ConfigParseResult,
+  formatConfigProblem,
+  parseConfigText,
+} from '../../../config/loader/index.ts';
 import { durationValue, warmUpPeriodOf } from '../../../config/schema/index.ts';
 import { BACKTEST_YAML, LIVE_YAML } from '../../kit/config-texts.ts';
 
@@ -20,7 +24,10 @@ describe('config: warmUp', () => {
     expect(warmUpPeriodOf(period.config.warmUp ?? {})).toEqual({ periodMs: 20 * 3_600_000 });
     const bars = backtestWith('  bars: 20\n  interval: 1h\n');
     if (!bars.ok) throw new Error(lines(bars).join('\n'));
-    expect(warmUpPeriodOf(bars.config.warmUp ?? {})).toEqual({ periodMs: 20 * 3_600_000, alignMs: 3_600_000 });
+    expect(warmUpPeriodOf(bars.config.warmUp ?? {})).toEqual({
+      periodMs: 20 * 3_600_000,
+      alignMs: 3_600_000,
+    });
   });
 
   it('turns every duration of a number and a unit into its milliseconds', () => {
@@ -48,7 +55,9 @@ describe('config: warmUp', () => {
     expect(lines(backtestWith('  period: 2h\n  bars: 20\n  interval: 1h\n'))).toEqual([
       '✖ warmUp.bars cannot be given with period: choose one of the two → at warmUp.bars (bt.yaml:17:9)',
     ]);
-    expect(lines(backtestWith('  interval: 1h\n'))[0]).toContain('warmUp needs either period (e.g. 20h) or bars and interval');
+    expect(lines(backtestWith('  interval: 1h\n'))[0]).toContain(
+      'warmUp needs either period (e.g. 20h) or bars and interval',
+    );
   });
 
   it('keeps history for paper and live runs, and asks for it there', () => {
@@ -60,12 +69,17 @@ describe('config: warmUp', () => {
       env: { T_KEY: 'k', T_SECRET: 's' },
       overrides: [],
     });
-    expect(lines(live)[0]).toMatch(/^✖ warmUp needs history in live mode: the recording\(s\) or OHLCV CSV\(s\) to warm up on/);
+    expect(lines(live)[0]).toMatch(
+      /^✖ warmUp needs history in live mode: the recording\(s\) or OHLCV CSV\(s\) to warm up on/,
+    );
     const csv = parseConfigText(
       `${LIVE_YAML}warmUp:\n  period: 2h\n  history:\n    - h.jsonl.gz\n    - { csv: btc.csv, sym: BINANCE_PERP_BTC_USDT }\n`,
       { file: 'live.yaml', env: { T_KEY: 'k', T_SECRET: 's' }, overrides: [] },
     );
     if (!csv.ok) throw new Error(lines(csv).join('\n'));
-    expect(csv.config.warmUp?.history).toEqual(['h.jsonl.gz', { csv: 'btc.csv', sym: 'BINANCE_PERP_BTC_USDT' }]);
+    expect(csv.config.warmUp?.history).toEqual([
+      'h.jsonl.gz',
+      { csv: 'btc.csv', sym: 'BINANCE_PERP_BTC_USDT' },
+    ]);
   });
 });
