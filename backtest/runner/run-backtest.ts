@@ -20,7 +20,7 @@ import {
   strategyFaultRecord,
   TradeTally,
 } from '../report/index.ts';
-import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
+import { createSimVenue, type FillModelName, type FillModelOptions } from '../sim/index.ts';
 import { AlgoOrderJournal } from './algo-order-journal.ts';
 import { assembleResult, type RunRecords } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
@@ -41,6 +41,7 @@ import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './e
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
+import { seedKernelWithBalances } from './kernel-balances.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { OrderJournal } from './order-journal.ts';
 import {
@@ -130,6 +131,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       ? options.instruments
       : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
   const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
+  const settleAsset = options.settleAsset ?? 'USDT';
+  const startingBalances = { [settleAsset]: options.startingCash, ...options.startingCoins };
   // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
   const port = new LateExecutionPort();
   const scheduler = virtualScheduler(firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime)));
@@ -154,6 +157,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   if (options.warmUp !== undefined && firstBatch[0] !== undefined) {
     const until = warmUpEnd(options.window, options.warmUp, firstBatch[0]);
     finished = kernel.start();
+    // Funded as it will trade: sizing on equity during the warm-up gives what it will give after.
+    const funded = createSimVenue({ ...options.sim, instruments, startingBalances, random: seededRandom(1) });
+    await seedKernelWithBalances(kernel, funded, firstBatch[0].recvTs);
     const fed = await feedWarmUp(firstBatch, readAhead, until, (event) => market.next(event));
     if (fed.rest === undefined) throw warmUpTookEverything(options.warmUp.periodMs, until, fed.events);
     kernel.advanceTime(until - 1);
@@ -164,7 +170,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   const spanMs = await spanOf(options, startTime);
   const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
-  const settleAsset = options.settleAsset ?? 'USDT';
   const coins = await startingCoinValues(
     options.startingCoins ?? {},
     options.instruments,
@@ -180,7 +185,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     instruments,
     fillModel,
     ...(options.latency === undefined ? {} : { latency: options.latency }),
-    startingBalances: { [settleAsset]: options.startingCash, ...options.startingCoins },
+    startingBalances,
     random: seededRandom(options.seed ?? 1),
     startTime,
   });
@@ -324,12 +329,4 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
-}
-
-/** The venue publishes balances only when they change: the kernel learns the starting ones here. */
-async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number): Promise<void> {
-  const snapshot = await sim.snapshot();
-  for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts, recvTs: ts, asset });
-  if (snapshot.account !== undefined)
-    kernel.push({ kind: 'account', ts, recvTs: ts, account: snapshot.account });
 }

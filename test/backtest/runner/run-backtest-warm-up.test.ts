@@ -15,6 +15,7 @@ const aTempDir = tempDirsRemovedAfterAll('keel-runner-warm-up-');
 /** What a strategy saw: each bar's open (minutes after T0) and whether it was warming up then. */
 interface Seen {
   bars: { minute: number; warmingUp: boolean }[];
+  equity: string[];
   denied: { minute: number; check: string; reason: string }[];
   entries: number[];
 }
@@ -32,6 +33,7 @@ function donchian(seen: Seen) {
     onBar: (ctx, bar) => {
       const minute = (bar.openTime - T0) / MIN;
       seen.bars.push({ minute, warmingUp: ctx.warmingUp });
+      seen.equity.push(ctx.equity().toFixed());
       const highs = ctx.state.highs;
       const breakout = highs.length === 3 && bar.close > Math.max(...highs);
       highs.push(bar.high);
@@ -51,7 +53,7 @@ const RISING = Array.from({ length: 12 }, (_, i) => [100 + i, 100.5 + i, 99.5 + 
 
 async function run(extra: Partial<BacktestRunOptions>) {
   const recording = await barsRecordingIn(aTempDir(), RISING, T0, BTC);
-  const seen: Seen = { bars: [], denied: [], entries: [] };
+  const seen: Seen = { bars: [], equity: [], denied: [], entries: [] };
   const result = await runBacktest({
     ...barRunOptions(recording, [anInstrument(BTC)], [{ id: 'dc', strategy: donchian(seen), params: {} }]),
     ...extra,
@@ -120,6 +122,11 @@ describe('backtest runner: warm-up', () => {
     expect(short.result.meta.warnings).toContain(
       'warm-up: the recordings cover only 2 min of the 5 min warm-up before 2024-01-01T00:02:00.000Z (2 events); indicators may not be ready when trading starts',
     );
+  });
+
+  it('funds the account from the warm-up on, so sizing on equity gives while warming up what it will give after', async () => {
+    const { seen } = await run({ warmUp: { periodMs: 3 * MIN } });
+    expect(seen.equity.slice(0, 4)).toEqual(['10000', '10000', '10000', '10000']);
   });
 
   it('refuses a warm-up that takes every event, saying so', async () => {
