@@ -130,7 +130,8 @@ export class WarmUpScheduler implements Scheduler {
  */
 export function warmUpFrom(warmUp: Pick<KernelWarmUp, 'periodMs' | 'alignMs'>, until: number): number {
   const align = warmUp.alignMs;
-  const base = align === undefined || align <= 0 ? until : Math.floor(until / align) * align;
+  // The bar closing exactly at `until` is the live feed's: the grid step before it ends the warm-up.
+  const base = align === undefined || align <= 0 ? until : Math.floor((until - 1) / align) * align;
   return base - warmUp.periodMs;
 }
 
