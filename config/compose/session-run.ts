@@ -4,6 +4,7 @@ import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
+import { missingRecordingProblems } from './recording-problems.ts';
 import { runLogger } from './run-logger.ts';
 import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
@@ -46,6 +47,8 @@ export async function runConfiguredSession(
   if (!slots.ok) {
     return { ok: false, problems: slots.problems.map(formatConfigProblem) };
   }
+  const missing = missingRecordingProblems(loaded);
+  if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
   const logger = runLogger(config.name ?? config.mode, config.logging.level);
   // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
   const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { klineMessage } from '../../../backtest/csv/index.ts';
@@ -65,12 +66,21 @@ describe('a live session with a warm-up on a recording', () => {
     expect([...outcome.result.orders].map((o) => o.clientOrderId)).toEqual(['live']);
   }, 30_000);
 
-  it('stops before it starts, naming the key and the file, when a history file cannot be read', async () => {
+  it('stops before it starts, naming the key, its line and the file, when a history file is not there', async () => {
     const rig = await newRig();
     await expect(
       rig.run({ strategies: probe, durationSec: 1, extra: warmUpOn('/nonexistent/history.jsonl') }),
     ).rejects.toThrow(
-      /warmUp\.history\[0\]: cannot read the recording \/nonexistent\/history\.jsonl: ENOENT/,
+      /✖ warmUp\.history\[0\] names no such file: \/nonexistent\/history\.jsonl → at warmUp\.history\[0\] \(.*session-1\.yaml:\d+:\d+\)/,
     );
+  }, 30_000);
+
+  it('stops before it starts, naming the key and the file, when a history file is not a recording', async () => {
+    const rig = await newRig();
+    const notARecording = join(aTempDir(), 'notes.jsonl');
+    writeFileSync(notARecording, 'hello\n');
+    await expect(
+      rig.run({ strategies: probe, durationSec: 1, extra: warmUpOn(notARecording) }),
+    ).rejects.toThrow(/warmUp\.history\[0\]: cannot read the recording .*notes\.jsonl: /);
   }, 30_000);
 });

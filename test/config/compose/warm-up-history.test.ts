@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { missingRecordingProblems } from '../../../config/compose/recording-problems.ts';
 import { warmUpCoverageWarning, warmUpOf } from '../../../config/compose/warm-up-history.ts';
-import { loadValidConfig } from '../../../config/loader/index.ts';
+import { formatConfigProblem, loadValidConfig } from '../../../config/loader/index.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { quoteRecordAt, writeRecording } from '../../kit/recording-files.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
@@ -72,6 +73,18 @@ describe('warm-up history of paper and live runs', () => {
     await expect(warmUpOf(loadValidConfig(file))).rejects.toThrow(
       /paper\.yaml: warmUp\.history\[0\]: \/.*\/bad\.csv:2: high "oops" is not a non-negative number$/,
     );
+  });
+
+  it('locates history files that are not there at their line, for keel validate and keel run', () => {
+    const dir = aTempDir();
+    const file = paperConfigIn(
+      dir,
+      '    - gone.jsonl\n    - { csv: gone.csv, sym: BINANCE_PERP_BTC_USDT }\n',
+    );
+    expect(missingRecordingProblems(loadValidConfig(file)).map(formatConfigProblem)).toEqual([
+      `✖ warmUp.history[0] names no such file: ${join(dir, 'gone.jsonl')} → at warmUp.history[0] (${file}:9:7)`,
+      `✖ history[1].csv names no such file: ${join(dir, 'gone.csv')} → at warmUp.history[1].csv (${file}:10:14)`,
+    ]);
   });
 
   it('says how much of the period a short history covered, or that it covered nothing', () => {
