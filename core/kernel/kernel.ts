@@ -118,6 +118,8 @@ export class Kernel {
   /**
    * Starts the strategies (`setup`, then `onStart`) and subscribes to User Data, then market
    * data. With a synchronous (recorded) feed the whole run happens inside this call.
+   * With a warm-up on history (`KernelOptions.warmUp.history`) the strategies start on its
+   * virtual time and see it before market data is subscribed to (see {@link Kernel.whenTrading}).
    * @param strategiesAfter - when given, User Data is subscribed to at once but the strategies
    *   start only once this settles, then market data is subscribed to: what arrives meanwhile
    *   (a live session's first reconciliation) is folded into the state, not delivered, so
@@ -266,7 +268,7 @@ export class Kernel {
       if (!isMarketEvent(job)) this.userRouting.settle(job);
       return;
     }
-    if (this.warmUp.movesTime(isMarketEvent(job))) {
+    if (!this.warmUp.holdsTime || isMarketEvent(job)) {
       this.timers.passTo(job.ts, this.fireTimer);
       this.marketRouting.closeDueAt(job);
     }

@@ -40,6 +40,7 @@ export class WarmUpPhase {
     this.warmUp = warmUp;
     this.onHistory = warmUp?.history === undefined ? undefined : new WarmUpScheduler(run);
     this.scheduler = this.onHistory ?? run;
+    this.holdsTime = this.onHistory !== undefined;
   }
 
   /** True while warming up. */
@@ -58,17 +59,15 @@ export class WarmUpPhase {
   }
 
   /**
-   * While warming up on history only its events move the (virtual) time: User Data carries the run's.
-   * @param isMarket - whether the event is market data
-   * @returns true when the event may move time
+   * True while warming up on history: only its events move the (virtual) time then, User Data
+   * carries the run's. A field read on the per-event path.
    */
-  movesTime(isMarket: boolean): boolean {
-    return isMarket || this.onHistory === undefined || this.warmUp === undefined;
-  }
+  holdsTime = false;
 
   /** Ends the warm-up: intents go through, and the run's clock takes over. */
   end(): void {
     this.warmUp = undefined;
+    this.holdsTime = false;
     this.onHistory?.end();
   }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { defineStrategy, type Kernel } from '../../../core/kernel/index.ts';
 import type { BarEvent, MarketEvent } from '../../../core/model/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aFeedBar, BTC } from '../../kit/kernel-events.ts';
+import { aFeedBar, anAccountUpdate, BTC } from '../../kit/kernel-events.ts';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
@@ -15,9 +15,13 @@ function bar(minute: number): BarEvent {
   return aFeedBar(T0 + minute * MIN, [p, p + 0.5, p - 0.5, p + 0.4, 10]);
 }
 
-async function* batches(events: readonly MarketEvent[]): AsyncGenerator<readonly MarketEvent[]> {
+async function* batches(
+  events: readonly MarketEvent[],
+  between: () => void = () => {},
+): AsyncGenerator<readonly MarketEvent[]> {
   // Two batches, as a reader gives them.
   yield events.slice(0, 3);
+  between();
   yield events.slice(3);
 }
 
@@ -48,12 +52,14 @@ function watcher(log: Log) {
   });
 }
 
-function rig(history: readonly MarketEvent[], periodMs = 5 * MIN) {
+function rig(history: readonly MarketEvent[], between?: (kernel: Kernel) => void) {
   const log: Log = { bars: [], timers: [] };
+  let kernel: Kernel | undefined;
   const r = aKernelRig([{ id: 'w', strategy: watcher(log), params: {} }], {
     start: LIVE,
-    warmUp: { periodMs, history: batches(history) },
+    warmUp: { periodMs: 5 * MIN, history: batches(history, () => between?.(kernel as Kernel)) },
   });
+  kernel = r.kernel;
   return { ...r, log };
 }
 
@@ -82,6 +88,17 @@ describe('kernel: warm-up on history', () => {
     expect(log.bars.slice(4)).toEqual(['1m@9', '5m@5']);
     expect(venue.submitted.length).toBe(2);
     expect(denials.length).toBe(4);
+  });
+
+  it("keeps the history's time while User Data of the run's time arrives during the warm-up", async () => {
+    const { kernel, log } = rig(
+      Array.from({ length: 10 }, (_, m) => bar(m)),
+      (k) => k.push(anAccountUpdate(LIVE + 3_600_000, '5000')),
+    );
+    await kernel.whenTrading();
+    expect(log.bars).toEqual(['1m@5 warm', '1m@6 warm', '1m@7 warm', '1m@8 warm']);
+    expect(log.timers).toEqual([6, 7, 8, 9]);
+    expect(kernel.state.equity().toFixed()).toBe('5000');
   });
 
   it('says how much of the period history that starts late covered', async () => {
