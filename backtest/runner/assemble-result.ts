@@ -22,6 +22,7 @@ import {
 import type { SimVenue } from '../sim/index.ts';
 import type { AlgoOrderJournal } from './algo-order-journal.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { type BacktestWarmUp, warmUpAssumption } from './backtest-warm-up.ts';
 import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText } from './commission.ts';
 import { runAnnualizationOf } from './default-annualization.ts';
@@ -92,6 +93,7 @@ function recordingDescription(path: string, header: SessionHeader): RecordingDes
  * @param sampler - the run's equity sampler
  * @param settleAsset - the account currency
  * @param startingCoins - coins held from the start besides the cash, with the price valuing them
+ * @param warmUp - what the strategies warmed up on, when the run had a warm-up
  * @returns the result
  */
 export function assembleResult(
@@ -103,6 +105,7 @@ export function assembleResult(
   sampler: EquitySampler,
   settleAsset: string,
   startingCoins: readonly StartingCoinValue[] = [],
+  warmUp?: BacktestWarmUp,
 ): BacktestResult {
   const instrumentSyms = instruments.map((s) => s.sym);
   const contractSizes = new Map<string, Dec>(instruments.map((s) => [s.sym, s.contractSize]));
@@ -126,6 +129,16 @@ export function assembleResult(
     closeAtEnd,
     seed: options.seed ?? 1,
     equitySampleMs: sampler.everyMs,
+    ...(warmUp === undefined
+      ? {}
+      : {
+          warmUp: {
+            periodMs: warmUp.periodMs,
+            from: new Date(warmUp.from).toISOString(),
+            until: new Date(warmUp.until).toISOString(),
+            events: warmUp.events,
+          },
+        }),
     ...(options.commission === undefined
       ? {}
       : {
@@ -150,6 +163,7 @@ export function assembleResult(
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
     ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
     ...startingCoinsNotes(options.startingCash, startingCoins, settleAsset),
+    ...(warmUp === undefined ? [] : [warmUpAssumption(warmUp)]),
     ...(options.assumptions ?? []),
   ];
   return {

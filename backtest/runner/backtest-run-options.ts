@@ -3,6 +3,7 @@ import type { Dec, InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
 import type { RecordDecoder } from '../recording/index.ts';
 import type { AnnualizationBasis, JsonValue } from '../report/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, SimVenueOptions } from '../sim/index.ts';
+import type { BacktestWarmUpOptions } from './backtest-warm-up.ts';
 import type { FlatCommission } from './commission.ts';
 import type { ProgressReporter } from './progress-reporter.ts';
 
@@ -71,6 +72,14 @@ export interface BacktestRunOptions {
    * skipping the records received outside the window.
    */
   readonly window?: { readonly from?: number; readonly to?: number };
+  /**
+   * Warm the strategies up before they trade: the first `periodMs` of the replay (or, with a
+   * window start, the `periodMs` of the recordings before it) goes to the strategies only, with
+   * `ctx.warmingUp` true and every intent denied (`kernel.warmUp`, recorded with the denials);
+   * the venue, the equity curve, the metrics and buy & hold start after it. With `alignMs` (a bar
+   * interval) the end falls on that grid, so the warm-up holds whole bars. Absent: no warm-up.
+   */
+  readonly warmUp?: BacktestWarmUpOptions;
   /** Events pushed between two yields to the event loop; default 8192. */
   readonly batchSize?: number;
   /**

@@ -21,10 +21,18 @@ import {
   TradeTally,
   TrailingStopLog,
 } from '../report/index.ts';
-import { createSimVenue, type FillModelName, type FillModelOptions, type SimVenue } from '../sim/index.ts';
+import { createSimVenue, type FillModelName, type FillModelOptions } from '../sim/index.ts';
 import { AlgoOrderJournal } from './algo-order-journal.ts';
 import { assembleResult, type RunRecords } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import {
+  type BacktestWarmUp,
+  feedWarmUp,
+  warmUpEnd,
+  warmUpShortfall,
+  warmUpTookEverything,
+  windowWithWarmUp,
+} from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
@@ -34,6 +42,8 @@ import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './e
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { cachedMarketEvents } from './event-cache.ts';
+import { seedKernelWithBalances } from './kernel-balances.ts';
+import { LateExecutionPort } from './late-execution-port.ts';
 import { OrderJournal } from './order-journal.ts';
 import {
   isLoanRefusal,
@@ -84,7 +94,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     options.recordings.map((path) =>
       within(
         cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
-        options.window,
+        windowWithWarmUp(options.window, options.warmUp),
         span,
       ),
     ),
@@ -92,42 +102,14 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   );
   const iterator = sources[Symbol.asyncIterator]();
   const first = await iterator.next();
-  const firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
+  let firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
   // An empty window read every recording to its end: the span is whole.
   if (first.done && options.window !== undefined)
     throw new EmptyReplayWindowError(options.window, span.first, span.last);
-  const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
-  const spanMs = await spanOf(options, startTime);
-  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
   const readAhead = async (): Promise<readonly MarketEvent[] | undefined> => {
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  const settleAsset = options.settleAsset ?? 'USDT';
-  const coins = await startingCoinValues(
-    options.startingCoins ?? {},
-    options.instruments,
-    settleAsset,
-    firstBatch,
-    readAhead,
-  );
-  const queued = [...coins.batches];
-
-  const instruments =
-    options.commission === undefined
-      ? options.instruments
-      : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
-  const fillModel: FillModelOptions | FillModelName = options.fillModel ?? defaultFillModelFor(firstBatch);
-  const sim = createSimVenue({
-    ...options.sim,
-    instruments,
-    fillModel,
-    ...(options.latency === undefined ? {} : { latency: options.latency }),
-    startingBalances: { [settleAsset]: options.startingCash, ...options.startingCoins },
-    random: seededRandom(options.seed ?? 1),
-    startTime,
-  });
-  const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
   const trades = new SpillLog(dir, 'trades', ROUND_TRIP_CODEC);
   const tally = new TradeTally();
   const closeTrade = (trade: RoundTripTrade): void => {
@@ -146,6 +128,71 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     denials: new SpillLog(dir, 'denials', DENIAL_CODEC),
     trailingStops: new TrailingStopLog(),
   };
+  const instruments =
+    options.commission === undefined
+      ? options.instruments
+      : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
+  const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
+  const settleAsset = options.settleAsset ?? 'USDT';
+  const startingBalances = { [settleAsset]: options.startingCash, ...options.startingCoins };
+  // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
+  const port = new LateExecutionPort();
+  const scheduler = virtualScheduler(firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime)));
+  const market = new Subject<MarketEvent>();
+  const user = new Subject<UserEvent>();
+  const kernel = new Kernel({
+    instruments,
+    market,
+    user,
+    execution: port,
+    gate: options.gate,
+    scheduler,
+    strategies: options.strategies,
+    ...(options.warmUp === undefined ? {} : { warmUp: { periodMs: options.warmUp.periodMs } }),
+  });
+  const faults: StrategyFaultRecord[] = [];
+  kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
+  kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
+  kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
+  if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
+  let finished: Promise<void> | undefined;
+  let warmedUp: BacktestWarmUp | undefined;
+  if (options.warmUp !== undefined && firstBatch[0] !== undefined) {
+    const until = warmUpEnd(options.window, options.warmUp, firstBatch[0]);
+    finished = kernel.start();
+    // Funded as it will trade: sizing on equity during the warm-up gives what it will give after.
+    const funded = createSimVenue({ ...options.sim, instruments, startingBalances, random: seededRandom(1) });
+    await seedKernelWithBalances(kernel, funded, firstBatch[0].recvTs);
+    const fed = await feedWarmUp(firstBatch, readAhead, until, (event) => market.next(event));
+    if (fed.rest === undefined) throw warmUpTookEverything(options.warmUp.periodMs, until, fed.events);
+    kernel.advanceTime(until - 1);
+    kernel.endWarmUp();
+    firstBatch = fed.rest;
+    warmedUp = { periodMs: options.warmUp.periodMs, from: fed.first, until, events: fed.events };
+  }
+  const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
+  const spanMs = await spanOf(options, startTime);
+  const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
+  const coins = await startingCoinValues(
+    options.startingCoins ?? {},
+    options.instruments,
+    settleAsset,
+    firstBatch,
+    readAhead,
+  );
+  const queued = [...coins.batches];
+
+  const fillModel: FillModelOptions | FillModelName = options.fillModel ?? defaultFillModelFor(firstBatch);
+  const sim = createSimVenue({
+    ...options.sim,
+    instruments,
+    fillModel,
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+    startingBalances,
+    random: seededRandom(options.seed ?? 1),
+    startTime,
+  });
+  port.bind(sim);
   const orderedSyms = new Set<string>();
   // The sim reports an order REJECTED once, as its final state.
   let rejected = 0;
@@ -154,18 +201,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let firstLoanRefusal: string | undefined;
   let lastFillTs = Number.NEGATIVE_INFINITY;
 
-  const scheduler = virtualScheduler(startTime);
-  const market = new Subject<MarketEvent>();
-  const user = new Subject<UserEvent>();
-  const kernel = new Kernel({
-    instruments,
-    market,
-    user,
-    execution: sim,
-    gate: options.gate,
-    scheduler,
-    strategies: options.strategies,
-  });
   const delivery = new StrategyDelivery(kernel, sim, market, user);
   const barModel = sim.fillModelName === 'bar';
   // Ownership is the kernel's (recorded before the venue answers; a venue-made order inherits its
@@ -201,11 +236,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     }
     delivery.fromVenue(event);
   });
-  const faults: StrategyFaultRecord[] = [];
-  kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
-  kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
-  kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
-  if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
   // Events the venue has seen: starting coins count at their first price until it has seen it.
   let seen = 0;
   const equity = equitySources(sim, coins.values, () => seen);
@@ -214,7 +244,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     snapshot: equity.snapshot,
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
   });
-  const finished = kernel.start();
+  finished ??= kernel.start();
   await seedKernelWithBalances(kernel, sim, startTime);
   sampler.start(startTime);
 
@@ -281,7 +311,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     sampler,
     settleAsset,
     coins.values,
+    warmedUp,
   );
+  const shortWarmUp = warmedUp === undefined ? undefined : warmUpShortfall(warmedUp, options.warmUp?.alignMs);
   const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
   const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
   const warnings = [
@@ -297,14 +329,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...barOverlapWarnings(sim.barOverlaps()),
     ...(loanRefused === undefined ? [] : [loanRefused]),
     ...unsent,
+    ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
-}
-
-/** The venue publishes balances only when they change: the kernel learns the starting ones here. */
-async function seedKernelWithBalances(kernel: Kernel, sim: SimVenue, ts: number): Promise<void> {
-  const snapshot = await sim.snapshot();
-  for (const asset of snapshot.assets) kernel.push({ kind: 'asset', ts, recvTs: ts, asset });
-  if (snapshot.account !== undefined)
-    kernel.push({ kind: 'account', ts, recvTs: ts, account: snapshot.account });
 }

@@ -11,7 +11,7 @@ import { type StrategyRejection, type StrategySlot, wallClock } from '../../core
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-import { accountCurrencyOf, type BacktestConfig, riskGateConfigOf } from '../schema/index.ts';
+import { accountCurrencyOf, type BacktestConfig, riskGateConfigOf, warmUpPeriodOf } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
@@ -115,6 +115,7 @@ export async function runConfiguredBacktest(
             ...(backtest.to === undefined ? {} : { to: backtest.to }),
           },
         }),
+    ...(config.warmUp === undefined ? {} : { warmUp: warmUpPeriodOf(config.warmUp) }),
     instruments,
     strategies: options.slots,
     gate: new RiskGate(riskGateConfigOf(config)),

@@ -3,20 +3,28 @@ import { resolve } from 'node:path';
 import type { ConfigProblem, LoadedConfig } from '../loader/index.ts';
 
 /**
- * The recordings a backtest config names that are not there, each as a problem located at its
- * line, so `keel validate` and `keel backtest` refuse them like any other config mistake.
+ * The recordings a backtest config names, and the warm-up history files of any config, that are
+ * not there, each as a problem located at its line, so `keel validate`, `keel backtest` and
+ * `keel run` refuse them like any other config mistake.
  * @param loaded - a validated config
  * @returns one problem per missing file (relative paths start at the config's directory); empty
- *   when every recording exists or the config is not a backtest
+ *   when every file exists
  */
 export function missingRecordingProblems(loaded: LoadedConfig): ConfigProblem[] {
-  if (loaded.config.mode !== 'backtest') return [];
-  return (loaded.config.backtest?.recordings ?? []).flatMap((path, index) => {
+  const missing = (path: string, at: readonly (string | number)[]): ConfigProblem[] => {
     const file = resolve(loaded.dir, path);
-    return existsSync(file)
-      ? []
-      : [loaded.source.problem(['backtest', 'recordings', index], `names no such file: ${file}`)];
-  });
+    return existsSync(file) ? [] : [loaded.source.problem([...at], `names no such file: ${file}`)];
+  };
+  const history = (loaded.config.warmUp?.history ?? []).flatMap((source, index) =>
+    typeof source === 'string'
+      ? missing(source, ['warmUp', 'history', index])
+      : missing(source.csv, ['warmUp', 'history', index, 'csv']),
+  );
+  if (loaded.config.mode !== 'backtest') return history;
+  const recordings = (loaded.config.backtest?.recordings ?? []).flatMap((path, index) =>
+    missing(path, ['backtest', 'recordings', index]),
+  );
+  return [...recordings, ...history];
 }
 
 /**

@@ -4,6 +4,7 @@ import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
+import { missingRecordingProblems } from './recording-problems.ts';
 import { runLogger } from './run-logger.ts';
 import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
@@ -11,6 +12,7 @@ import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
 import { runVenueSession } from './venue-session.ts';
 import type { VenueSessionOutcome } from './venue-session-options.ts';
+import { warmUpOf } from './warm-up-history.ts';
 
 /** Options of a live or paper run beyond its config. */
 export interface SessionRunOptions {
@@ -46,10 +48,14 @@ export async function runConfiguredSession(
   if (!slots.ok) {
     return { ok: false, problems: slots.problems.map(formatConfigProblem) };
   }
+  const missing = missingRecordingProblems(loaded);
+  if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
   const logger = runLogger(config.name ?? config.mode, config.logging.level);
   // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
   const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
+  // Read before any venue starts: a missing history file stops the run with its config key.
+  const warmUp = await warmUpOf(loaded);
   const common = {
     config,
     slots: slots.slots,
@@ -59,6 +65,7 @@ export async function runConfiguredSession(
     ...(options.status === undefined ? {} : { status: options.status }),
     ...(options.onFill === undefined ? {} : { onFill: options.onFill }),
     ...(options.handleSignals === undefined ? {} : { handleSignals: options.handleSignals }),
+    ...(warmUp === undefined ? {} : { warmUp }),
   };
   if (config.mode === 'paper') {
     const paper = config.paper;

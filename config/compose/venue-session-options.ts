@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { BacktestResult } from '../../backtest/report/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
-import type { Scheduler, StrategySlot } from '../../core/kernel/index.ts';
+import type { KernelWarmUp, Scheduler, StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -65,6 +65,11 @@ export interface VenueSessionOptions {
    * the wall clock and `Math.random`, so a restarted session never reuses a clientOrderId.
    */
   readonly runTag?: string;
+  /**
+   * Warm the strategies up on history before the market feed starts (config `warmUp`): the kernel
+   * replays it on virtual time, every intent denied; the channels are subscribed after it.
+   */
+  readonly warmUp?: KernelWarmUp;
 }
 
 /** What a session ends with. */

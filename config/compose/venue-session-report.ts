@@ -80,6 +80,8 @@ export interface VenueSessionReportInput {
   readonly startingCoins?: { readonly cash: Dec; readonly coins: SessionStartingCoins };
   /** Warnings of the stop itself (orders its cancels may have missed), shown first. */
   readonly shutdownWarnings?: readonly string[];
+  /** Further warnings of the session (e.g. a warm-up the history did not cover). */
+  readonly warnings?: readonly string[];
 }
 
 /**
@@ -150,6 +152,7 @@ export async function writeVenueSessionReport(
       (w): w is string => w !== undefined,
     ),
     ...input.statement.warnings(sessionOnly.metrics.liquidationFees ?? ZERO, settleAsset),
+    ...(input.warnings ?? []),
   ];
   const result: BacktestResult = {
     ...sessionOnly,

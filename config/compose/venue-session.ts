@@ -21,6 +21,7 @@ import { recordStrategyFaults } from './strategy-fault-log.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
 import { openVenueSessionRecording } from './venue-session-recording.ts';
 import { writeVenueSessionReport } from './venue-session-report.ts';
+import { warmUpBeforeTrading } from './warm-up-history.ts';
 
 const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
 
@@ -99,6 +100,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     scheduler: options.scheduler ?? wallScheduler(),
     strategies: options.slots,
     runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
+    ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
   });
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const coins = new SessionStartingCoins(
@@ -156,6 +158,17 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
+  let warmUpWarning: string | undefined;
+  try {
+    warmUpWarning = await warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
+  } catch (error) {
+    logger.error({ err: (error as Error).message }, 'the warm-up on history failed');
+    kernel.stop();
+    await live.stop().catch(() => {});
+    recorder?.close();
+    await metrics.close();
+    throw error;
+  }
   guards.started();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
   // a backtest samples after the venue and the strategies saw it.
@@ -267,6 +280,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       ? {}
       : { startingCoins: { cash: options.config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
     shutdownWarnings: leftovers.warnings,
+    ...(warmUpWarning === undefined ? {} : { warnings: [warmUpWarning] }),
   });
   return {
     exitCode: sessionExitCode(stopReason, faults.length, cancelled?.leftOpen.length ?? 0),

@@ -57,3 +57,10 @@ export {
   SECRET_PATHS,
   venueConfigSchema,
 } from './venue-config.ts';
+export type { HistorySource, WarmUpConfig } from './warm-up-config.ts';
+export {
+  durationValue,
+  historySourceSchema,
+  warmUpConfigSchema,
+  warmUpPeriodOf,
+} from './warm-up-config.ts';

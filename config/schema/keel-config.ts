@@ -14,6 +14,7 @@ import { riskConfigSchema } from './risk-config.ts';
 import { checkStartingCash } from './starting-cash-check.ts';
 import { strategyConfigSchema } from './strategy-config.ts';
 import { venueConfigSchema } from './venue-config.ts';
+import { warmUpConfigSchema } from './warm-up-config.ts';
 
 /** The three ways to run: against the venue, against the paper venue, or on a recording. */
 export const RUN_MODES = ['live', 'paper', 'backtest'] as const;
@@ -45,6 +46,11 @@ export const keelConfigSchema = z
     risk: riskConfigSchema.prefault({}).describe('Global risk limits and the kill switch.'),
     backtest: backtestConfigSchema.optional().describe('Backtest settings; required in backtest mode.'),
     paper: paperConfigSchema.optional().describe('Embedded paper venue settings; required in paper mode.'),
+    warmUp: warmUpConfigSchema
+      .optional()
+      .describe(
+        "Warm the strategies' indicators up on history before they trade (ctx.warmingUp true, every intent denied): a backtest's first period, or history files in paper and live runs.",
+      ),
     recording: recordingConfigSchema
       .optional()
       .describe('Record what the venue sent during a live or paper run.'),
@@ -99,6 +105,7 @@ export const keelConfigSchema = z
     // The paper venue keeps a balance per coin: only the coins it can value are checked there.
     if (config.mode === 'paper' && config.paper !== undefined)
       checkStartingCash(ctx, 'paper', config.paper.startingCash, config.instruments, false);
+    checkWarmUpHistory(ctx, config.mode, config.warmUp);
     const portfolios = new Set([config.portfolios.main, ...config.portfolios.subs.map((p) => p.id)]);
     config.strategies.forEach((strategy, index) => {
       if (strategy.portfolio !== undefined && !portfolios.has(strategy.portfolio)) {
@@ -111,6 +118,30 @@ export const keelConfigSchema = z
       }
     });
   });
+
+/** Paper and live runs warm up on history files (the venue has no history endpoint); a backtest on its own replay. */
+function checkWarmUpHistory(
+  ctx: z.RefinementCtx,
+  mode: RunMode,
+  warmUp: z.output<typeof warmUpConfigSchema> | undefined,
+): void {
+  if (warmUp === undefined) return;
+  if (mode === 'backtest' && warmUp.history !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['warmUp', 'history'],
+      message:
+        'is for paper and live runs: a backtest warms up on the first part of its own recordings (the part before backtest.from when it is set)',
+      input: warmUp.history,
+    });
+  if (mode !== 'backtest' && warmUp.history === undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['warmUp'],
+      message: `needs history in ${mode} mode: the recording(s) or OHLCV CSV(s) to warm up on, as the venue has no history endpoint (e.g. history: [data/btc-1h.jsonl.gz])`,
+      input: warmUp,
+    });
+}
 
 function flagDuplicates(
   ctx: z.RefinementCtx,

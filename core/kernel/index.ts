@@ -14,6 +14,8 @@ export { MAX_REF_LENGTH } from './intent-ownership.ts';
 export { Kernel } from './kernel.ts';
 export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.ts';
 export type { KernelState } from './kernel-state.ts';
+export type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
+export { eventStart, formatPeriod, warmUpFrom } from './kernel-warm-up.ts';
 export type { DeclaredSyms, SymsDeclaration } from './market-listeners.ts';
 export { declaredSymsOf } from './market-listeners.ts';
 export { mergeByTime } from './merge-by-time.ts';

@@ -32,6 +32,7 @@ export class IntentPipeline {
    * @param emulator - holds the trailing stops the kernel emulates
    * @param connectivity - the venue's stream states; new orders and modifies wait for a
    *   reconciled private stream
+   * @param warmingUp - while the strategies warm up, why every intent is denied; else undefined
    */
   constructor(
     private readonly state: KernelState,
@@ -42,6 +43,7 @@ export class IntentPipeline {
     private readonly requests: InFlightRequests,
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
     private readonly connectivity: VenueConnectivity,
+    private readonly warmingUp: () => string | undefined = () => undefined,
   ) {}
 
   /**
@@ -72,7 +74,7 @@ export class IntentPipeline {
 
   /** The reference checks, then what the emulator takes (trailing stops and their cancels). */
   private emulatedPart(runner: StrategyRunner, intent: Intent): EmulationOutcome {
-    const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref);
+    const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref) ?? this.warmUpCheck();
     return denial === undefined ? takeEmulated(this.emulator, runner, runner.id, intent) : { denial };
   }
 
@@ -96,6 +98,12 @@ export class IntentPipeline {
     }
     this.record(runner, intent);
     this.execution.submit(decision.command);
+  }
+
+  /** During a warm-up nothing goes out: checked after the reference is claimed, so it is used up as any other. */
+  private warmUpCheck(): KernelDenial | undefined {
+    const reason = this.warmingUp();
+    return reason === undefined ? undefined : { check: 'kernel.warmUp', reason };
   }
 
   /**

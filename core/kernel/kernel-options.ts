@@ -11,6 +11,7 @@ import type {
 import type { Portfolio } from '../portfolio/index.ts';
 import type { RiskDecision, RiskView } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
+import type { KernelWarmUp } from './kernel-warm-up.ts';
 import type { Scheduler } from './scheduler.ts';
 
 /** The risk gate as the kernel uses it: one decision per intent, against the kernel's state. */
@@ -83,4 +84,10 @@ export interface KernelOptions {
    * run does not reuse the previous run's clientOrderIds. Empty (default) in backtests.
    */
   readonly runId?: string;
+  /**
+   * Warm the strategies up before they trade (see {@link KernelWarmUp}): they see market data
+   * through their hooks with `ctx.warmingUp` true and every intent denied (`kernel.warmUp`).
+   * Absent: they trade from the first event.
+   */
+  readonly warmUp?: KernelWarmUp;
 }

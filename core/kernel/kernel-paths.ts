@@ -23,6 +23,8 @@ export interface KernelPathHost {
   readonly trailingStopChanged: (runner: StrategyRunner, stop: TrailingStop) => void;
   /** The venue's stream states, which gate new orders and modifies. */
   readonly connectivity: VenueConnectivity;
+  /** While warming up, the reason every intent is denied; undefined when trading. */
+  readonly warmingUp: () => string | undefined;
 }
 
 /** The kernel's two ways to the venue and back: intents out, User Data in, and look-ups. */
@@ -43,7 +45,7 @@ export interface KernelPaths {
  * @returns the paths
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
-  const { state, runners, deny, push, connectivity } = host;
+  const { state, runners, deny, push, connectivity, warmingUp } = host;
   const requests = new InFlightRequests(state.orders);
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
@@ -60,6 +62,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     requests,
     emulator,
     connectivity,
+    warmingUp,
   );
   return {
     pipeline,

@@ -108,6 +108,12 @@ export class KernelTimers {
     this.armedAt = Number.POSITIVE_INFINITY;
   }
 
+  /** Arms the scheduler's wake-up again, e.g. once it moved from virtual to wall time. */
+  rearm(): void {
+    this.armedAt = Number.POSITIVE_INFINITY;
+    this.arm();
+  }
+
   private arm(): void {
     if (this.scheduler.followsEventTime || this.queue.nextAt >= this.armedAt) return;
     this.armedAt = this.queue.nextAt;

@@ -1,12 +1,13 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent, VenueStatus } from '../model/index.ts';
+import type { BarInterval, Intent, KeelEvent, MarketEvent, VenueStatus } from '../model/index.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KernelTimers } from './kernel-timers.ts';
+import type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
 import { isMarketEvent, MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
@@ -18,6 +19,7 @@ import type { TrailingStop } from './trailing-stop.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { UserDataRouting } from './user-data-routing.ts';
 import { VenueConnectivity } from './venue-connectivity.ts';
+import { WarmUpPhase } from './warm-up-phase.ts';
 import { WorkQueue } from './work-queue.ts';
 
 /**
@@ -89,6 +91,12 @@ export class Kernel {
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
   private readonly feeds: KernelFeeds;
+  /** The warm-up, if any (see {@link KernelWarmUp}). */
+  private readonly warmUp: WarmUpPhase;
+  private tradingNow: (coverage: WarmUpCoverage | undefined) => void = () => {};
+  private readonly trading = new Promise<WarmUpCoverage | undefined>((done) => {
+    this.tradingNow = done;
+  });
   private readonly wake = (): void => this.work.enqueue(WAKE);
   private readonly fireTimer = (timer: ScheduledTimer): boolean => {
     const runner = this.runners[timer.owner] as StrategyRunner;
@@ -104,8 +112,10 @@ export class Kernel {
    *   or when a strategy's `syms` names a sym that is not one of the run's instruments
    */
   constructor(options: KernelOptions) {
-    this.timers = new KernelTimers(options.scheduler, this.wake);
-    this.state = new KernelState(options.scheduler.clock, options.instruments, options.portfolio);
+    this.warmUp = new WarmUpPhase(options.warmUp, options.scheduler);
+    const scheduler = this.warmUp.scheduler;
+    this.timers = new KernelTimers(scheduler, this.wake);
+    this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);
     this.feeds = new KernelFeeds(
       options,
       (event) => this.push(event),
@@ -129,6 +139,7 @@ export class Kernel {
         this.work.defer({ kind: 'deliverTrailingStop', runner, stop });
       },
       connectivity: this.connectivity,
+      warmingUp: () => this.warmUp.denialReason(),
     });
     this.emulator = paths.emulator;
     const syms = options.instruments.map((spec) => spec.sym);
@@ -140,6 +151,8 @@ export class Kernel {
   /**
    * Starts the strategies (`setup`, then `onStart`) and subscribes to User Data, then market
    * data. With a synchronous (recorded) feed the whole run happens inside this call.
+   * With a warm-up on history (`KernelOptions.warmUp.history`) the strategies start on its
+   * virtual time and see it before market data is subscribed to (see {@link Kernel.whenTrading}).
    * @param strategiesAfter - when given, User Data is subscribed to at once but the strategies
    *   start only once this settles, then market data is subscribed to: what arrives meanwhile
    *   (a live session's first reconciliation) is folded into the state, not delivered, so
@@ -157,7 +170,7 @@ export class Kernel {
     this.started = true;
     return new Promise<void>((resolve, reject) => {
       const subscribeUser = () => this.feeds.subscribeUser(reject);
-      const begin = (): void => {
+      const startStrategies = (): void => {
         this.work.run(() => {
           // User Data first: a venue that answers inside submit (a synchronous sim) answers the
           // intents of onStart before start returns. Its events wait in the backlog until every
@@ -166,9 +179,31 @@ export class Kernel {
           if (strategiesAfter === undefined) subscribeUser();
           for (const runner of this.runners) runner.start();
         });
+      };
+      const subscribeMarket = (): void => {
         // A strategy may have stopped the kernel from its onStart.
         if (this.stopped) return;
         this.feeds.subscribeMarket(resolve, reject);
+      };
+      const history = this.warmUp.history;
+      const begin = (): void => {
+        if (history === undefined) {
+          startStrategies();
+          subscribeMarket();
+          this.tradingNow(undefined);
+          return;
+        }
+        const host = {
+          startStrategies,
+          push: (event: MarketEvent) => this.push(event),
+          advanceTime: (ts: number) => this.advanceTime(ts),
+          stopped: () => this.stopped,
+        };
+        this.warmUp.replay(host).then((coverage) => {
+          this.timers.rearm();
+          subscribeMarket();
+          this.tradingNow(coverage);
+        }, reject);
       };
       if (strategiesAfter === undefined) {
         begin();
@@ -179,6 +214,32 @@ export class Kernel {
         if (!this.stopped) begin();
       }, reject);
     });
+  }
+
+  /**
+   * True while the strategies warm up (see {@link KernelWarmUp}): every intent is denied.
+   * @returns whether warming up
+   */
+  get warmingUp(): boolean {
+    return this.warmUp.active;
+  }
+
+  /**
+   * Resolves once a warm-up on history is over and the market feed is subscribed (at once without
+   * one), with how much of the period the history covered.
+   * @returns the coverage, or undefined when the kernel had no history to warm up on
+   */
+  whenTrading(): Promise<WarmUpCoverage | undefined> {
+    return this.trading;
+  }
+
+  /**
+   * Ends the warm-up: from now on intents go through. A backtest calls it after feeding the
+   * warm-up's events; a warm-up on history ends by itself. Nothing when not warming up.
+   */
+  endWarmUp(): void {
+    this.warmUp.end();
+    this.timers.rearm();
   }
 
   /**
@@ -248,8 +309,10 @@ export class Kernel {
       if (!isMarketEvent(job)) this.userRouting.settle(job);
       return;
     }
-    this.timers.passTo(job.ts, this.fireTimer);
-    this.marketRouting.closeDueAt(job);
+    if (!this.warmUp.holdsTime || isMarketEvent(job)) {
+      this.timers.passTo(job.ts, this.fireTimer);
+      this.marketRouting.closeDueAt(job);
+    }
     if (this.marketRouting.route(job)) return;
     if (this.strategiesStarted) this.userRouting.route(job);
     else this.userRouting.fold(job);

@@ -39,6 +39,12 @@ export interface StrategyContext<P = unknown, S = unknown> {
   readonly order: OrderFactory;
   /** Position sizing on the lot grid: a fraction of equity, a cash amount, whole units; see {@link PositionSizer}. */
   readonly size: PositionSizer;
+  /**
+   * True while the run warms the strategies up on history (config `warmUp`): the hooks and
+   * streams see past market data, `now()` is its time, and every intent is denied
+   * (`kernel.warmUp`, to `onDenied`), so indicators fill without trading. False afterwards.
+   */
+  readonly warmingUp: boolean;
 
   /**
    * @returns the run's time, epoch ms: virtual in backtests, the replay's time in paper runs on

@@ -35,6 +35,8 @@ import type { TrailingStop } from './trailing-stop.ts';
 /** What a runner needs from its kernel. */
 export interface RunnerHost {
   readonly state: KernelState;
+  /** True while the strategies warm up: every intent is denied. */
+  readonly warmingUp: boolean;
   submit(runner: StrategyRunner, intent: Intent): void;
   setTimer(runner: StrategyRunner, at: number, every: number, tag: string): number;
   cancelTimer(runner: StrategyRunner, id: number): boolean;
@@ -257,6 +259,10 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   }
 
   // The rest of the StrategyContext methods (the reads are StrategyStateReads').
+
+  get warmingUp(): boolean {
+    return this.host.warmingUp;
+  }
 
   submit(intents: Intent | readonly Intent[]): void {
     if (!this.live) return;

@@ -3,6 +3,7 @@ import type { ExecutionPort } from '../../core/execution/index.ts';
 import type {
   IntentDenied,
   IntentGate,
+  KernelWarmUp,
   StrategyFault,
   StrategyRejection,
   StrategySlot,
@@ -59,6 +60,8 @@ export interface KernelRigOptions {
   readonly strategiesAfter?: Promise<unknown>;
   /** Connection changes of the venue's streams (a live session's); default none. */
   readonly venueStatus?: Observable<VenueStatus>;
+  /** A warm-up for the kernel; default none. */
+  readonly warmUp?: KernelWarmUp;
 }
 
 /**
@@ -116,6 +119,7 @@ function startedRig(
     ...(options.runId === undefined ? {} : { runId: options.runId }),
     ...(options.portfolio === undefined ? {} : { portfolio: options.portfolio }),
     ...(options.venueStatus === undefined ? {} : { venueStatus: options.venueStatus }),
+    ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
   });
   const denials: IntentDenied[] = [];
   const faults: string[] = [];

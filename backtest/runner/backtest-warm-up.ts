@@ -1,0 +1,128 @@
+import { eventStart, formatPeriod } from '../../core/kernel/index.ts';
+import type { MarketEvent } from '../../core/model/index.ts';
+
+/** A replay window, epoch ms (see `BacktestRunOptions.window`). */
+type ReplayWindow = { readonly from?: number; readonly to?: number };
+
+/** A backtest's warm-up: how long, and the bar grid its end is put on. */
+export interface BacktestWarmUpOptions {
+  /** The warm-up's length, ms. */
+  readonly periodMs: number;
+  /** A bar interval the warm-up is counted in: its end falls on that grid (whole bars). */
+  readonly alignMs?: number;
+}
+
+/** What a backtest's warm-up held, for the report. */
+export interface BacktestWarmUp {
+  readonly periodMs: number;
+  /** Start of the first event the strategies warmed up on (a bar's open, else its receive time). */
+  readonly from: number;
+  /** Where trading started: the first event whose start is at or after it is the first traded on. */
+  readonly until: number;
+  /** Events the strategies saw during the warm-up. */
+  readonly events: number;
+}
+
+/**
+ * The window the recordings are read over: with a warm-up and a window start, the window reaches
+ * back by the warm-up's period (the warm-up is the part of the recordings before the start).
+ * @param window - the replay window
+ * @param warmUp - the warm-up, if any
+ * @returns the window to read
+ */
+export function windowWithWarmUp(
+  window: ReplayWindow | undefined,
+  warmUp: BacktestWarmUpOptions | undefined,
+): ReplayWindow | undefined {
+  if (warmUp === undefined || window?.from === undefined) return window;
+  return { ...window, from: window.from - warmUp.periodMs };
+}
+
+/**
+ * Where the warm-up ends: the window's start when one is set, else one period after the first
+ * event's start (moved up to the bar grid first, so the period holds whole bars).
+ * @param window - the replay window
+ * @param warmUp - the warm-up
+ * @param first - the first event read
+ * @returns epoch ms
+ */
+export function warmUpEnd(
+  window: ReplayWindow | undefined,
+  warmUp: BacktestWarmUpOptions,
+  first: MarketEvent,
+): number {
+  if (window?.from !== undefined) return window.from;
+  const start = eventStart(first);
+  const align = warmUp.alignMs;
+  const base = align === undefined || align <= 0 ? start : Math.ceil(start / align) * align;
+  return base + warmUp.periodMs;
+}
+
+/**
+ * Feeds the warm-up: every event starting before `until` goes to `deliver`, in order.
+ * @param firstBatch - the first batch read
+ * @param readAhead - reads the next batch (undefined at the end)
+ * @param until - the warm-up's end ({@link warmUpEnd})
+ * @param deliver - hands one event to the strategies
+ * @returns the events after the warm-up in the batch that held its end (undefined when the
+ *   recordings ended first), the number of events fed and the start of the first
+ */
+export async function feedWarmUp(
+  firstBatch: readonly MarketEvent[],
+  readAhead: () => Promise<readonly MarketEvent[] | undefined>,
+  until: number,
+  deliver: (event: MarketEvent) => void,
+): Promise<{
+  readonly rest: readonly MarketEvent[] | undefined;
+  readonly events: number;
+  readonly first: number;
+}> {
+  let events = 0;
+  const first = firstBatch[0] === undefined ? until : eventStart(firstBatch[0]);
+  let batch: readonly MarketEvent[] | undefined = firstBatch;
+  while (batch !== undefined) {
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i] as MarketEvent;
+      if (eventStart(event) >= until) return { rest: batch.slice(i), events, first };
+      deliver(event);
+      events++;
+    }
+    batch = await readAhead();
+  }
+  return { rest: undefined, events, first };
+}
+
+/**
+ * The report's words on a warm-up.
+ * @param warmUp - what it held
+ * @returns an assumption for the report
+ */
+export function warmUpAssumption(warmUp: BacktestWarmUp): string {
+  return `Warm-up of ${formatPeriod(warmUp.periodMs)}: the strategies saw the ${warmUp.events} events from ${iso(warmUp.from)} to ${iso(warmUp.until)} through their usual hooks with ctx.warmingUp true and every intent denied (kernel.warmUp); trading, the equity curve, the metrics and buy & hold start after it.`;
+}
+
+/**
+ * A warning when the recordings hold less than the warm-up's period before the window's start.
+ * @param warmUp - what the warm-up held
+ * @returns the warning, or undefined when the period was covered
+ */
+export function warmUpShortfall(warmUp: BacktestWarmUp, alignMs: number | undefined): string | undefined {
+  const step = alignMs ?? Math.max(60_000, warmUp.periodMs / 100);
+  const covered = warmUp.events === 0 ? 0 : warmUp.until - warmUp.from;
+  if (covered >= warmUp.periodMs - step) return undefined;
+  return `warm-up: the recordings cover only ${formatPeriod(Math.max(0, covered))} of the ${formatPeriod(warmUp.periodMs)} warm-up before ${iso(warmUp.until)} (${warmUp.events} events); indicators may not be ready when trading starts`;
+}
+
+/**
+ * The error when the warm-up takes every event.
+ * @returns the error
+ */
+export function warmUpTookEverything(periodMs: number, until: number, events: number): Error {
+  return new Error(
+    `backtest: the warm-up of ${formatPeriod(periodMs)} (to ${iso(until)}) takes all ${events} events of the recordings, leaving nothing to trade on; shorten warmUp or replay more data`,
+  );
+}
+
+function iso(ts: number): string {
+  return new Date(ts).toISOString();
+}

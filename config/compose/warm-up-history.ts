@@ -1,0 +1,131 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { klineMessage, parseOhlcvCsv } from '../../backtest/csv/index.ts';
+import {
+  mergeByRecvTs,
+  type RecordedMessage,
+  readEventBatches,
+  readSessionHeader,
+} from '../../backtest/recording/index.ts';
+import {
+  formatPeriod,
+  type Kernel,
+  type KernelWarmUp,
+  type WarmUpCoverage,
+} from '../../core/kernel/index.ts';
+import type { MarketEvent } from '../../core/model/index.ts';
+import { decodeMarketMessage } from '../../core/venue/index.ts';
+import type { LoadedConfig } from '../loader/index.ts';
+import { type HistorySource, warmUpPeriodOf } from '../schema/index.ts';
+
+/** Market data of a recording only: its User Data was another session's. */
+function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
+  return record.source === 'market-data' ? decodeMarketMessage(record.msg, record.recvTs) : null;
+}
+
+/**
+ * The warm-up of a paper or live run: the config's period, and its history files read as one
+ * stream of market events in receive-time order (recordings through the venue's market-data
+ * decoders, as a backtest replays them; OHLCV CSVs read as `keel import-csv` reads them, each bar
+ * received at its close). Every file is opened here, so a missing or unreadable one stops the
+ * run before it starts, naming the config key and the path.
+ * @param loaded - a validated config of mode paper or live
+ * @returns the kernel's warm-up, or undefined when the config has none
+ * @throws Error naming `warmUp.history[i]` and the file when one cannot be read
+ */
+export async function warmUpOf(loaded: LoadedConfig): Promise<KernelWarmUp | undefined> {
+  const warmUp = loaded.config.warmUp;
+  if (warmUp === undefined) return undefined;
+  const sources = await Promise.all(
+    (warmUp.history ?? []).map((source, i) => historySource(loaded, source, i)),
+  );
+  return { ...warmUpPeriodOf(warmUp), history: mergeByRecvTs(sources, 4096) };
+}
+
+async function historySource(
+  loaded: LoadedConfig,
+  source: HistorySource,
+  index: number,
+): Promise<AsyncIterable<readonly MarketEvent[]>> {
+  const where = `${loaded.file}: warmUp.history[${index}]`;
+  if (typeof source === 'string') {
+    const path = resolve(loaded.dir, source);
+    await readSessionHeader(path).catch((error: unknown) => {
+      throw new Error(`${where}: cannot read the recording ${path}: ${(error as Error).message}`);
+    });
+    return readEventBatches(path, decodeMarketData);
+  }
+  const path = resolve(loaded.dir, source.csv);
+  const text = await readFile(path, 'utf8').catch((error: unknown) => {
+    throw new Error(`${where}: cannot read the OHLCV CSV ${path}: ${(error as Error).message}`);
+  });
+  let events: MarketEvent[];
+  try {
+    const contents = parseOhlcvCsv(text, {
+      file: path,
+      ...(source.zone === undefined ? {} : { zone: source.zone }),
+      ...(source.interval === undefined ? {} : { interval: source.interval }),
+      ...(source.timestampIs === undefined ? {} : { timestampIs: source.timestampIs }),
+    });
+    events = contents.bars.map((bar) => {
+      const msg = klineMessage(source.sym, contents.interval, bar);
+      const event = decodeMarketMessage(msg, msg.data.ts);
+      if (event === null || event instanceof Error)
+        throw new Error(`${path}:${bar.line}: not a bar (${String(event)})`);
+      return event;
+    });
+  } catch (error) {
+    // The CSV reader's errors name the file and line themselves.
+    throw new Error(`${where}: ${(error as Error).message}`);
+  }
+  return onceAsBatch(events);
+}
+
+async function* onceAsBatch(events: readonly MarketEvent[]): AsyncGenerator<readonly MarketEvent[]> {
+  if (events.length > 0) yield events;
+}
+
+/**
+ * What a session says of its warm-up: a warning when the history did not cover the period,
+ * saying how much it covered.
+ * @param coverage - what the kernel's warm-up replayed
+ * @param periodMs - the period asked for
+ * @returns the warning, or undefined when the period was covered
+ */
+export function warmUpCoverageWarning(coverage: WarmUpCoverage, periodMs: number): string | undefined {
+  if (coverage.complete) return undefined;
+  const iso = (ts: number) => new Date(ts).toISOString();
+  const want = `the ${formatPeriod(periodMs)} warm-up from ${iso(coverage.from)} to ${iso(coverage.until)}`;
+  if (coverage.first === undefined || coverage.last === undefined)
+    return `warm-up: the history holds no event for ${want}; the strategies start cold (check warmUp.history)`;
+  return `warm-up: the history covers only ${formatPeriod(coverage.last - coverage.first)} of ${want} (${coverage.events} events, ${iso(coverage.first)} to ${iso(coverage.last)}); indicators may not be ready when trading starts`;
+}
+
+/**
+ * Waits for the kernel's warm-up on history (none: at once) and logs how it went.
+ * @param kernel - the session's kernel, started
+ * @param finished - the kernel's start promise: it rejects when reading the history fails
+ * @param warmUp - the session's warm-up, if any
+ * @param logger - where the outcome is logged (a warning when the history fell short)
+ * @returns the warning for the report, or undefined
+ * @throws what reading the history threw
+ */
+export async function warmUpBeforeTrading(
+  kernel: Pick<Kernel, 'whenTrading'>,
+  finished: Promise<void>,
+  warmUp: KernelWarmUp | undefined,
+  logger: Pick<Logger, 'info' | 'warn'>,
+): Promise<string | undefined> {
+  if (warmUp === undefined) return undefined;
+  const coverage = await Promise.race([kernel.whenTrading(), finished.then(() => undefined)]);
+  if (coverage === undefined) return undefined;
+  const warning = warmUpCoverageWarning(coverage, warmUp.periodMs);
+  if (warning !== undefined) logger.warn(warning);
+  else
+    logger.info(
+      { events: coverage.events, from: new Date(coverage.from).toISOString() },
+      `warmed up on ${formatPeriod(warmUp.periodMs)} of history`,
+    );
+  return warning;
+}

@@ -1,0 +1,107 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { missingRecordingProblems } from '../../../config/compose/recording-problems.ts';
+import { warmUpCoverageWarning, warmUpOf } from '../../../config/compose/warm-up-history.ts';
+import { formatConfigProblem, loadValidConfig } from '../../../config/loader/index.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
+import { quoteRecordAt, writeRecording } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const aTempDir = tempDirsRemovedAfterAll('keel-warm-up-files-');
+const T0 = Date.UTC(2025, 0, 6, 14, 30);
+const MIN = 60_000;
+
+function paperConfigIn(dir: string, history: string): string {
+  const file = join(dir, 'paper.yaml');
+  writeFileSync(
+    file,
+    `mode: paper
+paper: { lockstep: true }
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - { id: mm, use: market-maker }
+warmUp:
+  period: 3m
+  history:
+${history}`,
+  );
+  return file;
+}
+
+async function eventsOf(file: string): Promise<MarketEvent[]> {
+  const warmUp = await warmUpOf(loadValidConfig(file));
+  const events: MarketEvent[] = [];
+  for await (const batch of warmUp?.history ?? []) events.push(...batch);
+  return events;
+}
+
+describe('warm-up history of paper and live runs', () => {
+  it('reads an OHLCV CSV as closed bars received at their close, merged with a recording by receive time', async () => {
+    const dir = aTempDir();
+    writeFileSync(
+      join(dir, 'btc.csv'),
+      ['time,open,high,low,close,volume', ...[0, 1, 2].map((m) => `${T0 + m * MIN},100,101,99,100.5,7`)].join(
+        '\n',
+      ),
+    );
+    // quoteRecordAt stamps its quote at the test header's start time plus dt.
+    await writeRecording(join(dir, 'quotes.jsonl'), [quoteRecordAt(0, '99', '101')]);
+    const file = paperConfigIn(
+      dir,
+      '    - { csv: btc.csv, sym: BINANCE_PERP_BTC_USDT }\n    - quotes.jsonl\n',
+    );
+    const events = await eventsOf(file);
+    const bars = events.filter((e) => e.kind === 'bar');
+    expect(bars.map((b) => [b.interval, b.openTime, b.recvTs, b.close])).toEqual([
+      ['1m', T0, T0 + MIN, 100.5],
+      ['1m', T0 + MIN, T0 + 2 * MIN, 100.5],
+      ['1m', T0 + 2 * MIN, T0 + 3 * MIN, 100.5],
+    ]);
+    const times = events.map((e) => e.recvTs);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(events.some((e) => e.kind === 'quote')).toBe(true);
+  });
+
+  it('names the key, the file and the line of a CSV it cannot read', async () => {
+    const dir = aTempDir();
+    writeFileSync(
+      join(dir, 'bad.csv'),
+      'time,open,high,low,close,volume\n2025-01-06T14:30:00Z,100,oops,99,100,1\n',
+    );
+    const file = paperConfigIn(dir, '    - { csv: bad.csv, sym: BINANCE_PERP_BTC_USDT }\n');
+    await expect(warmUpOf(loadValidConfig(file))).rejects.toThrow(
+      /paper\.yaml: warmUp\.history\[0\]: \/.*\/bad\.csv:2: high "oops" is not a non-negative number$/,
+    );
+  });
+
+  it('locates history files that are not there at their line, for keel validate and keel run', () => {
+    const dir = aTempDir();
+    const file = paperConfigIn(
+      dir,
+      '    - gone.jsonl\n    - { csv: gone.csv, sym: BINANCE_PERP_BTC_USDT }\n',
+    );
+    expect(missingRecordingProblems(loadValidConfig(file)).map(formatConfigProblem)).toEqual([
+      `✖ warmUp.history[0] names no such file: ${join(dir, 'gone.jsonl')} → at warmUp.history[0] (${file}:9:7)`,
+      `✖ history[1].csv names no such file: ${join(dir, 'gone.csv')} → at warmUp.history[1].csv (${file}:10:14)`,
+    ]);
+  });
+
+  it('says how much of the period a short history covered, or that it covered nothing', () => {
+    const base = { from: T0, until: T0 + 20 * MIN, complete: false };
+    expect(
+      warmUpCoverageWarning({ ...base, events: 5, first: T0 + 15 * MIN, last: T0 + 20 * MIN }, 20 * MIN),
+    ).toBe(
+      'warm-up: the history covers only 5 min of the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z (5 events, 2025-01-06T14:45:00.000Z to 2025-01-06T14:50:00.000Z); indicators may not be ready when trading starts',
+    );
+    expect(warmUpCoverageWarning({ ...base, events: 0, first: undefined, last: undefined }, 20 * MIN)).toBe(
+      'warm-up: the history holds no event for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; the strategies start cold (check warmUp.history)',
+    );
+    expect(
+      warmUpCoverageWarning(
+        { ...base, complete: true, events: 20, first: T0, last: T0 + 20 * MIN },
+        20 * MIN,
+      ),
+    ).toBeUndefined();
+  });
+});
