@@ -1,4 +1,4 @@
-import type { BacktestResult, StrategyFaultRecord } from '../../backtest/report/index.ts';
+import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../backtest/report/index.ts';
 import {
   defaultFillModelWarnings,
   type EquitySampler,
@@ -52,6 +52,17 @@ function startingCoinNotes(coins: SessionStartingCoins, settleAsset: string): st
   ];
 }
 
+/**
+ * The instruments a session placed orders on, read from its order log (on file for a long run).
+ * @param orders - the session's orders
+ * @returns their syms
+ */
+function symsOf(orders: Iterable<OrderRecord>): Set<string> {
+  const syms = new Set<string>();
+  for (const order of orders) syms.add(order.sym);
+  return syms;
+}
+
 /** What a stopped live or paper session hands to its report. */
 export interface VenueSessionReportInput {
   readonly config: KeelConfig;
@@ -103,8 +114,8 @@ export async function writeVenueSessionReport(
     recording: input.recordingPath,
     instruments: input.instruments,
     slots: input.slots,
-    orders: journal.orderList(),
-    fills: journal.fills,
+    orders: userData.orders,
+    fills: userData.fills,
     algoOrders: userData.algoOrders,
     denials: userData.denials,
     liquidations: journal.liquidations.records(),
@@ -139,7 +150,7 @@ export async function writeVenueSessionReport(
       : defaultFillModelWarnings(
           input.defaultedFillModel,
           input.kernel.state,
-          new Set(journal.orderList().map((order) => order.sym)),
+          symsOf(userData.orders),
           'paper.fillModel',
         )),
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(

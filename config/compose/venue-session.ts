@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BacktestResult } from '../../backtest/report/index.ts';
+import type { BacktestResult, FillRecord, RecordLog } from '../../backtest/report/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { Kernel, type Scheduler, type StrategySlot, wallScheduler } from '../../core/kernel/index.ts';
 import { type Dec, type Execution, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
@@ -85,7 +85,8 @@ export interface VenueSessionOptions {
 /** What a session ends with. */
 export interface VenueSessionOutcome {
   readonly exitCode: ExitCode;
-  readonly fills: readonly Execution[];
+  /** Every fill (the result's, on file for a long run). */
+  readonly fills: RecordLog<FillRecord>;
   readonly intents: number;
   readonly events: number;
   readonly startEquity: Dec;
@@ -250,7 +251,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const stopStatus = showStatus(options.status, () => {
     const equity = sessionEquity.equity();
     const elapsedMs = Date.now() - startedAt;
-    const fills = journal.fills.length;
+    const fills = journal.fillCount;
     return {
       mode: options.mode,
       elapsedMs,
@@ -320,7 +321,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   return {
     exitCode: sessionExitCode(stopReason, faults.length),
-    fills: journal.fills,
+    fills: result.fills,
     intents: metrics.intentTotal,
     events,
     startEquity,
