@@ -161,7 +161,6 @@ export class UserDataJournal {
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
       this.foldOrder(event.order);
-      this.rejections.observe(event.order);
       if (event.order.orderState === 'REJECTED') this.metrics.refused(event.order.clientOrderId);
       else this.metrics.acknowledged(event.order.clientOrderId);
       if (event.order.algoOrderId) this.fired(event.order.algoOrderId, event.order);
@@ -182,6 +181,7 @@ export class UserDataJournal {
     if (!newer) return;
     const owner = this.ownerOf(order.clientOrderId) ?? this.orders.ownerOf(key);
     this.orders.update(order, owner);
+    this.rejections.observe(order, known);
     if (endedWithAttachments(order, known))
       this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
   }
