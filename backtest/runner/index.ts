@@ -20,6 +20,7 @@ export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
+export type { OrderJournalOptions } from './order-journal.ts';
 export { OrderJournal } from './order-journal.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';

@@ -11,23 +11,25 @@ import type { CommandRejectedEvent, Order } from '../../core/model/index.ts';
  * Counts the orders a live or paper session placed and those the venue rejected, keeping the
  * first rejection's reason: a session whose orders were all refused (a missing account id, a
  * sym the venue does not trade) otherwise ends with no fill and nothing said. Refused borrows and
- * repays are counted the same way.
+ * repays are counted the same way. It holds counts only, no reference per order: the session's
+ * journal tells it each order's previous state, so a long run's memory stays flat.
  */
 export class OrderRejections {
-  private readonly placed = new Set<string>();
-  private readonly rejected = new Set<string>();
+  private placed = 0;
+  private rejected = 0;
   private firstReason: string | undefined;
   private loanRefusals = 0;
   private firstLoanRefusal: string | undefined;
 
   /**
-   * Takes one order update of the User Data stream.
+   * Takes one order update the session's journal took (a duplicate or stale one never reaches it).
    * @param order - the order as the venue (or the adapter refusing it) reported it
+   * @param before - the order's state before this update, undefined when first seen
    */
-  observe(order: Order): void {
-    this.placed.add(order.clientOrderId);
-    if (order.orderState !== 'REJECTED' || this.rejected.has(order.clientOrderId)) return;
-    this.rejected.add(order.clientOrderId);
+  observe(order: Order, before: Order | undefined): void {
+    if (before === undefined) this.placed += 1;
+    if (order.orderState !== 'REJECTED' || before?.orderState === 'REJECTED') return;
+    this.rejected += 1;
     this.firstReason ??= rejectedOrderText(order);
   }
 
@@ -46,7 +48,7 @@ export class OrderRejections {
    * @returns a sentence counting the rejections with the first one's reason, or undefined when none was rejected
    */
   warning(): string | undefined {
-    return rejectionWarning(this.rejected.size, this.placed.size, this.firstReason);
+    return rejectionWarning(this.rejected, this.placed, this.firstReason);
   }
 
   /**

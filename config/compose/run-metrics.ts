@@ -162,6 +162,20 @@ export class RunMetrics {
   }
 
   /**
+   * Notes that the venue (or the adapter) refused an order: its send time is forgotten, with no
+   * latency observed, so a long run's refused orders are not kept.
+   * @param clientOrderId - the order's reference
+   */
+  refused(clientOrderId: string): void {
+    this.sentAt.delete(clientOrderId);
+  }
+
+  /** Approved orders sent and not yet acknowledged nor refused: their send times are held. */
+  get awaitingAcks(): number {
+    return this.sentAt.size;
+  }
+
+  /**
    * Serves `/metrics` over HTTP.
    * @param host - address to listen on
    * @param port - port, 0 = any free one

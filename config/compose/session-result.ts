@@ -42,10 +42,10 @@ export interface SessionRecord {
   readonly recording: string | undefined;
   readonly instruments: readonly InstrumentSpec[];
   readonly slots: readonly StrategySlot[];
-  /** Every order in its latest state, with the strategy owning it when known. */
-  readonly orders: readonly OrderRecord[];
-  /** Every fill, with the strategy owning its order when known. */
-  readonly fills: readonly FillRecord[];
+  /** Every order in its latest state, with the strategy owning it when known (on file for a long run). */
+  readonly orders: RecordLog<OrderRecord>;
+  /** Every fill, with the strategy owning its order when known (on file for a long run). */
+  readonly fills: RecordLog<FillRecord>;
   /** Every algo order with its steps; absent = none recorded (the key is then left out). */
   readonly algoOrders?: RecordLog<AlgoOrderRecord>;
   /** Every intent the kernel denied and command the venue refused; absent = none recorded. */

@@ -65,9 +65,7 @@ function cashFlowLines(result: BacktestResult, settle: string): string[] {
   const money = (amount: NonNullable<typeof m.fundingPaid>) =>
     `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
   const loans = loanTotals(result.cashFlows);
-  const perpetuals =
-    result.cashFlows.some((f) => f.kind === 'FUNDING_FEE') ||
-    [...result.fills].some((f) => f.sym.includes('_PERP_'));
+  const perpetuals = result.cashFlows.some((f) => f.kind === 'FUNDING_FEE') || tradedPerpetuals(result.fills);
   const paid = [
     `  paid: fees ${money(m.feesPaid)}`,
     m.fundingPaid === undefined || (!perpetuals && m.fundingPaid.isZero())
@@ -82,4 +80,15 @@ function cashFlowLines(result: BacktestResult, settle: string): string[] {
       `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(owed)} ${coin} owed at the end`,
   );
   return [paid, ...(loanParts.length === 0 ? [] : [`  loans: ${loanParts.join('; ')}`])];
+}
+
+/**
+ * Whether a session traded perpetuals, reading its fill log only as far as the first one (a
+ * long run's fills are on file).
+ * @param fills - the session's fills
+ * @returns true when a fill was on a perpetual
+ */
+function tradedPerpetuals(fills: Iterable<Execution>): boolean {
+  for (const fill of fills) if (fill.sym.includes('_PERP_')) return true;
+  return false;
 }

@@ -2,6 +2,7 @@ import {
   type AlgoOrderRecord,
   DENIAL_CODEC,
   type DenialRecord,
+  EXECUTION_CODEC,
   type FillRecord,
   isFinalAlgoState,
   LiquidationJournal,
@@ -15,6 +16,7 @@ import {
   AlgoOrderJournal,
   type CreationOrderJournalOptions,
   denialRecordOf,
+  OrderJournal,
 } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
 import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
@@ -28,10 +30,14 @@ import {
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
-/** Where a session's journal keeps its algo orders and denials, and the journal's sizes. */
+/** Where a session's journal keeps its orders, fills, algo orders and denials, and the journal's sizes. */
 export interface UserDataJournalOptions {
   /** The session's spill directory (default: one of the journal's own, removed by {@link UserDataJournal.dispose}). */
   readonly dir?: SpillDirectory;
+  /** Window and run sizes of the order journal (small in tests). */
+  readonly orderJournal?: CreationOrderJournalOptions;
+  /** Fills held as they are before they go to the file (default the spill log's). */
+  readonly fillsInMemory?: number;
   /** Window and run sizes of the algo order journal (small in tests). */
   readonly algoJournal?: CreationOrderJournalOptions;
   /** Denials held as they are before they go to the file (default the spill log's). */
@@ -48,6 +54,10 @@ export type OpenAlgoRef = { readonly clientAlgoOrderId: string } | { readonly al
 
 /** What a session's journal hands to its result once the session stopped. */
 export interface FinishedUserData {
+  /** Every order in its latest state, with the strategy owning it when known, in first-seen order. */
+  readonly orders: RecordLog<OrderRecord>;
+  /** Every fill, in arrival order, with the strategy owning its order when known. */
+  readonly fills: RecordLog<FillRecord>;
   /** Every algo order in its last state with its steps, in creation order. */
   readonly algoOrders: RecordLog<AlgoOrderRecord>;
   /** Every denied intent and refused command, in the order the kernel reported them. */
@@ -70,22 +80,25 @@ function endedWithAttachments(order: Order, before: Order | undefined): boolean 
  * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
  * the latest state of every order and algo order (with the strategy owning it), the rejections,
  * the liquidations and the intents the kernel denied; fills and acks are also counted in the
- * session's metrics. Algo orders and denials go to spill files as a backtest's do (the same
- * {@link AlgoOrderJournal} and {@link SpillLog}): a finished algo order leaves memory, so a
- * session of weeks holds only the open ones. A fill the venue pushed twice (a duplicate push, a replay
+ * session's metrics. Orders, fills, algo orders and denials go to spill files as a backtest's do
+ * (the same {@link OrderJournal}, {@link AlgoOrderJournal} and {@link SpillLog}): a finished
+ * order or algo order leaves memory, and fills beyond the first few thousand are on file, so a
+ * session of weeks holds only its open orders. A fill the venue pushed twice (a duplicate push, a replay
  * after a reconnect) counts once, by transactionId, with the kernel's own {@link BookedFills}; an order update goes
  * through the order state machine, so a stale or duplicate one never overwrites a newer state.
+ * An update of an order that finished (the venue's final word) is ignored while the order is
+ * among the last 4096 that finished; one arriving later still would list the order again
+ * (Keel's choice: a late copy that far behind does not occur on the venue's streams).
  */
 export class UserDataJournal {
-  /** Every fill, in arrival order, with the strategy owning its order when known. */
-  readonly fills: FillRecord[] = [];
   /** Orders placed and refused, for the session's warnings. */
   readonly rejections = new OrderRejections();
   /** Liquidation events and positions, for the result. */
   readonly liquidations = new LiquidationJournal();
   /** The trailing stops the kernel emulated (not venue events: the session feeds the kernel's reports here). */
   readonly trailingStops = new TrailingStopLog();
-  private readonly orders = new Map<string, OrderRecord>();
+  private readonly fills: SpillLog<FillRecord>;
+  private readonly orders: OrderJournal;
   private readonly algoOrders: AlgoOrderJournal;
   /**
    * The key of each open algo order by the venue's algoOrderId, for the order it sends when it
@@ -115,6 +128,17 @@ export class UserDataJournal {
     this.onAttachedParentEnded = options.onAttachedParentEnded;
     this.ownDir = options.dir === undefined ? new SpillDirectory('keel-session-') : undefined;
     const dir = options.dir ?? (this.ownDir as SpillDirectory);
+    // By reference: the adapter's own REJECTED of an order carries no orderId, the venue's does.
+    this.orders = new OrderJournal(dir, {
+      ...options.orderJournal,
+      keyOf: (order) => order.clientOrderId || order.orderId,
+    });
+    this.fills = new SpillLog(
+      dir,
+      'fills',
+      EXECUTION_CODEC,
+      options.fillsInMemory === undefined ? {} : { keepInMemory: options.fillsInMemory },
+    );
     this.algoOrders = new AlgoOrderJournal(dir, {
       ...options.algoJournal,
       keyOf: (algo) => algo.clientAlgoOrderId || algo.algoOrderId,
@@ -135,21 +159,13 @@ export class UserDataJournal {
     if (event.kind === 'execution') {
       if (!this.bookedFills.book(event.execution.transactionId)) return;
       const owner = this.ownerOf(event.execution.clientOrderId);
-      this.fills.push(owner === undefined ? event.execution : { ...event.execution, strategyId: owner });
+      this.fills.append(owner === undefined ? event.execution : { ...event.execution, strategyId: owner });
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
-      // By reference: the adapter's own REJECTED of an order carries no orderId, the venue's does.
-      const key = event.order.clientOrderId || event.order.orderId;
-      const known = this.orders.get(key);
-      if (known === undefined || isNewerOrderUpdate(known, event.order)) {
-        const owner = this.ownerOf(event.order.clientOrderId) ?? known?.strategyId;
-        const record = owner === undefined ? event.order : { ...event.order, strategyId: owner };
-        this.orders.set(key, record);
-        if (endedWithAttachments(record, known)) this.onAttachedParentEnded?.(record);
-      }
-      this.rejections.observe(event.order);
-      if (event.order.orderState !== 'REJECTED') this.metrics.acknowledged(event.order.clientOrderId);
+      this.foldOrder(event.order);
+      if (event.order.orderState === 'REJECTED') this.metrics.refused(event.order.clientOrderId);
+      else this.metrics.acknowledged(event.order.clientOrderId);
       if (event.order.algoOrderId) this.fired(event.order.algoOrderId, event.order);
     } else if (event.kind === 'algoOrder') {
       this.foldAlgo(event.algoOrder);
@@ -158,6 +174,19 @@ export class UserDataJournal {
     } else if (event.kind === 'commandRejected') {
       this.rejections.observeCommand(event);
     }
+  }
+
+  /** An order update, unless it is stale: the journal holds the open orders, a finished one is ignored. */
+  private foldOrder(order: Order): void {
+    const key = order.clientOrderId || order.orderId;
+    const known = this.orders.current(key);
+    const newer = known === undefined ? !this.orders.finishedRecently(key) : isNewerOrderUpdate(known, order);
+    if (!newer) return;
+    const owner = this.ownerOf(order.clientOrderId) ?? this.orders.ownerOf(key);
+    this.orders.update(order, owner);
+    this.rejections.observe(order, known);
+    if (endedWithAttachments(order, known))
+      this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
   }
 
   private foldAlgo(algo: AlgoOrder, fallbackOwner?: string): void {
@@ -205,6 +234,16 @@ export class UserDataJournal {
     this.denials.append(denialRecordOf(denial));
   }
 
+  /** Fills recorded so far. */
+  get fillCount(): number {
+    return this.fills.length;
+  }
+
+  /** Orders held in memory now: the open ones (and any a state Keel synthesized ended). */
+  get heldOrderCount(): number {
+    return this.orders.openCount;
+  }
+
   /** Denials recorded so far. */
   get deniedCount(): number {
     return this.denials.length;
@@ -213,11 +252,6 @@ export class UserDataJournal {
   /** Algo orders open now: the only ones held in memory. */
   get openAlgoCount(): number {
     return this.algoOrders.openCount;
-  }
-
-  /** The latest state of every order, in first-seen order. @returns the orders */
-  orderList(): OrderRecord[] {
-    return [...this.orders.values()];
   }
 
   /**
@@ -237,12 +271,18 @@ export class UserDataJournal {
   }
 
   /**
-   * Ends the record (once the session stopped): the algo orders still open are written in their
-   * last state, and the denials sealed. Nothing may be observed afterwards.
-   * @returns every algo order (in first-seen order) and every denial (in the order reported)
+   * Ends the record (once the session stopped): the orders and algo orders still open are
+   * written in their last state, and the fills and denials sealed. Nothing may be observed afterwards.
+   * @returns every order and algo order (in first-seen order), every fill (in arrival order) and
+   *   every denial (in the order reported)
    */
   finish(): FinishedUserData {
-    return { algoOrders: this.algoOrders.finish(), denials: this.denials.seal() };
+    return {
+      orders: this.orders.finish(),
+      fills: this.fills.seal(),
+      algoOrders: this.algoOrders.finish(),
+      denials: this.denials.seal(),
+    };
   }
 
   /** Removes the spill files when the journal made its own directory (iterating what {@link finish} returned then throws). */
@@ -256,17 +296,9 @@ export class UserDataJournal {
    */
   openOrders(): { readonly sym: string; readonly clientOrderId: string }[] {
     const open: { sym: string; clientOrderId: string }[] = [];
-    for (const order of this.orders.values())
+    for (const order of this.orders.openOrders())
       if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState))
         open.push({ sym: order.sym, clientOrderId: order.clientOrderId });
-    return open;
-  }
-
-  /** Orders the venue still holds open, by the session's own record (the kernel has stopped listening). @returns how many */
-  openOrderCount(): number {
-    let open = 0;
-    for (const order of this.orders.values())
-      if (['NEW', 'OPEN', 'PARTIALLY_FILLED'].includes(order.orderState)) open++;
     return open;
   }
 }

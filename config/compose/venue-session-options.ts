@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { BacktestResult } from '../../backtest/report/index.ts';
+import type { BacktestResult, FillRecord, RecordLog } from '../../backtest/report/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import type { KernelWarmUp, Scheduler, StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
@@ -75,7 +75,8 @@ export interface VenueSessionOptions {
 /** What a session ends with. */
 export interface VenueSessionOutcome {
   readonly exitCode: ExitCode;
-  readonly fills: readonly Execution[];
+  /** Every fill (the result's, on file for a long run). */
+  readonly fills: RecordLog<FillRecord>;
   readonly intents: number;
   readonly events: number;
   readonly startEquity: Dec;

@@ -1,4 +1,4 @@
-import type { BacktestResult, StrategyFaultRecord } from '../../backtest/report/index.ts';
+import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../backtest/report/index.ts';
 import {
   defaultFillModelWarnings,
   type EquitySampler,
@@ -50,6 +50,17 @@ function startingCoinNotes(coins: SessionStartingCoins, settleAsset: string): st
           `${coin}: the feed gave no price of an instrument trading it against ${settleAsset}, so the session's equity counts it only as the venue values it.`,
       ),
   ];
+}
+
+/**
+ * The instruments a session placed orders on, read from its order log (on file for a long run).
+ * @param orders - the session's orders
+ * @returns their syms
+ */
+function symsOf(orders: Iterable<OrderRecord>): Set<string> {
+  const syms = new Set<string>();
+  for (const order of orders) syms.add(order.sym);
+  return syms;
 }
 
 /** What a stopped live or paper session hands to its report. */
@@ -107,8 +118,8 @@ export async function writeVenueSessionReport(
     recording: input.recordingPath,
     instruments: input.instruments,
     slots: input.slots,
-    orders: journal.orderList(),
-    fills: journal.fills,
+    orders: userData.orders,
+    fills: userData.fills,
     algoOrders: userData.algoOrders,
     denials: userData.denials,
     trailingStops: journal.trailingStops.records(),
@@ -145,7 +156,7 @@ export async function writeVenueSessionReport(
       : defaultFillModelWarnings(
           input.defaultedFillModel,
           input.kernel.state,
-          new Set(journal.orderList().map((order) => order.sym)),
+          symsOf(userData.orders),
           'paper.fillModel',
         )),
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(

@@ -197,7 +197,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const stopStatus = showStatus(options.status, () => {
     const equity = sessionEquity.equity();
     const elapsedMs = Date.now() - startedAt;
-    const fills = journal.fills.length;
+    const fills = journal.fillCount;
     return {
       mode: options.mode,
       elapsedMs,
@@ -284,7 +284,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   return {
     exitCode: sessionExitCode(stopReason, faults.length, cancelled?.leftOpen.length ?? 0),
-    fills: journal.fills,
+    fills: result.fills,
     intents: metrics.intentTotal,
     events,
     startEquity,

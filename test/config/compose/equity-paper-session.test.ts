@@ -41,7 +41,7 @@ describe('a paper session on a US equity', () => {
     expect([...outcome.result.orders].map((o) => `${o.orderState} ${o.reason ?? ''}`.trim())).toEqual([
       'FILLED',
     ]);
-    expect(outcome.fills.map((f) => `${f.side} ${f.quantity.toFixed()} ${f.sym}`)).toEqual([
+    expect([...outcome.fills].map((f) => `${f.side} ${f.quantity.toFixed()} ${f.sym}`)).toEqual([
       'BUY 1 US_EQUITY_AAPL',
     ]);
     expect(outcome.result.meta.warnings ?? []).toEqual([]);
@@ -50,7 +50,7 @@ describe('a paper session on a US equity', () => {
   it('says in its summary and result that the venue rejected every order, with the first reason', async () => {
     // 100 000 shares of a ~$200 stock on $100 000 of cash: the venue refuses it.
     const outcome = await equityPaperSession(100_000);
-    expect(outcome.fills).toEqual([]);
+    expect([...outcome.fills]).toEqual([]);
     const warning = (outcome.result.meta.warnings ?? []).find((w) => w.includes('rejected'));
     expect(warning).toMatch(
       /^the venue rejected every order placed \(1 of 1\), so nothing could fill; the first: US_EQUITY_AAPL BUY \S+: \S/,

@@ -8,16 +8,19 @@ const rejected = (clientOrderId: string, reason: string) =>
 describe('order rejections of a session', () => {
   it('say nothing when the venue rejected no order', () => {
     const rejections = new OrderRejections();
-    rejections.observe(anOrder({ clientOrderId: 'a', orderState: 'NEW' }));
-    rejections.observe(anOrder({ clientOrderId: 'a', orderState: 'FILLED' }));
+    const placed = anOrder({ clientOrderId: 'a', orderState: 'NEW' });
+    rejections.observe(placed, undefined);
+    rejections.observe(anOrder({ clientOrderId: 'a', orderState: 'FILLED' }), placed);
     expect(rejections.warning()).toBeUndefined();
   });
 
   it('say that every order was rejected, counting each order once, with the first reason', () => {
     const rejections = new OrderRejections();
-    rejections.observe(rejected('a', 'PLACE_ORDER args.brokerClientId: is required'));
-    rejections.observe(rejected('a', 'PLACE_ORDER args.brokerClientId: is required'));
-    rejections.observe(rejected('b', 'something else'));
+    // The adapter's REJECTED, then the venue's own of the same order (a Keel-synthesized one replaced).
+    const byAdapter = rejected('a', 'PLACE_ORDER args.brokerClientId: is required');
+    rejections.observe(byAdapter, undefined);
+    rejections.observe({ ...byAdapter, orderId: 'SIM-1' }, byAdapter);
+    rejections.observe(rejected('b', 'something else'), undefined);
     expect(rejections.warning()).toBe(
       'the venue rejected every order placed (2 of 2), so nothing could fill; the first: BINANCE_PERP_BTC_USDT BUY a: PLACE_ORDER args.brokerClientId: is required',
     );
@@ -25,9 +28,9 @@ describe('order rejections of a session', () => {
 
   it('count the rejected among all orders placed when some went through', () => {
     const rejections = new OrderRejections();
-    rejections.observe(anOrder({ clientOrderId: 'a', orderState: 'NEW' }));
-    rejections.observe(anOrder({ clientOrderId: 'b', orderState: 'NEW' }));
-    rejections.observe(rejected('c', '401023: insufficient margin'));
+    rejections.observe(anOrder({ clientOrderId: 'a', orderState: 'NEW' }), undefined);
+    rejections.observe(anOrder({ clientOrderId: 'b', orderState: 'NEW' }), undefined);
+    rejections.observe(rejected('c', '401023: insufficient margin'), undefined);
     expect(rejections.warning()).toBe(
       'the venue rejected 1 of the 3 orders placed; the first: BINANCE_PERP_BTC_USDT BUY c: 401023: insufficient margin',
     );

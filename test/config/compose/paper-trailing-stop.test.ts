@@ -102,7 +102,9 @@ report: { json: ${JSON.stringify(json)}, html: ${JSON.stringify(join(dir, 'repor
     const triggered = seen[2] as TrailingStop;
     // It fired on a bid at or under the stop it had.
     expect(triggered.crossPrice).toBeLessThanOrEqual(triggered.stopPrice?.toNumber() ?? Number.NaN);
-    expect(outcome.fills.some((f) => f.clientOrderId === 'paper-trail-1' && f.side === 'SELL')).toBe(true);
+    expect([...outcome.fills].some((f) => f.clientOrderId === 'paper-trail-1' && f.side === 'SELL')).toBe(
+      true,
+    );
     const stops = outcome.result.trailingStops ?? [];
     expect(stops.map((s) => `${s.ref} ${s.status} ${s.steps.length}`)).toEqual(['paper-trail-1 TRIGGERED 3']);
     const written = JSON.parse(readFileSync(json, 'utf8')) as { trailingStops?: { ref: string }[] };

@@ -1,10 +1,16 @@
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
+import { UserDataJournal } from '../../../config/compose/user-data-journal.ts';
 import { D, type VenueStatus } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { createInboundCounters } from '../../../core/venue/index.ts';
+import { anOrderUpdate } from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
+import { spillDirectoriesDisposedAfterEach } from '../../kit/temp-dirs.ts';
+
+const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-run-metrics-');
 
 let metrics: RunMetrics | undefined;
 afterEach(async () => {
@@ -12,7 +18,46 @@ afterEach(async () => {
   metrics = undefined;
 });
 
+const aPlaceOrder = (ref: string, qty: string) => ({
+  strategyId: 's',
+  intent: {
+    kind: 'placeOrder' as const,
+    ref,
+    sym: 'BINANCE_PERP_BTC_USDT',
+    side: 'BUY' as const,
+    orderType: 'LIMIT' as const,
+    qty: D(qty),
+    price: D(100),
+    timeInForce: 'GTC' as const,
+    reduceOnly: false,
+    positionSide: 'NONE' as const,
+  },
+});
+
 describe('run metrics', () => {
+  it('forgets the send time of an approved order the venue rejected, so a long run holds only those awaiting an answer', async () => {
+    let now = 1_000;
+    metrics = new RunMetrics(() => now);
+    const gate = metrics.countingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const journal = new UserDataJournal(metrics, undefined, () => 's', { dir: aSpillDirectory() });
+    for (let i = 0; i < 1_000; i++) {
+      expect(gate.evaluate(aPlaceOrder(`r-${i}`, '1'), aRiskView()).kind).toBe('approved');
+      now += 5;
+      // Every other one refused by the venue, the rest acknowledged.
+      const state = i % 2 === 0 ? 'REJECTED' : 'OPEN';
+      journal.observe(
+        anOrderUpdate(
+          anOrder({ orderId: `O-${i}`, clientOrderId: `r-${i}`, orderState: state, updateAt: now }),
+        ),
+      );
+    }
+    expect(gate.evaluate(aPlaceOrder('pending', '1'), aRiskView()).kind).toBe('approved');
+    expect(metrics.awaitingAcks).toBe(1);
+    const url = await metrics.listen('127.0.0.1', 0);
+    // Only the acknowledged ones have a latency.
+    expect(await (await fetch(url)).text()).toContain('keel_order_latency_seconds_count 500');
+  });
+
   it('serves intents, denials by check, order latency and equity on /metrics', async () => {
     let now = 1_000;
     metrics = new RunMetrics(() => now);

@@ -30,7 +30,8 @@ describe("a session's User Data journal", () => {
       transactionId: 'T-2',
     });
     for (const fill of [first, first, second, first, second]) journal.observe(fillEvent(fill));
-    expect(journal.fills.map((f) => f.transactionId)).toEqual(['T-1', 'T-2']);
+    expect(journal.fillCount).toBe(2);
+    expect([...journal.finish().fills].map((f) => f.transactionId)).toEqual(['T-1', 'T-2']);
     expect(printed).toEqual(['T-1', 'T-2']);
     expect((await metrics.fills.get()).values[0]?.value).toBe(2);
   });
@@ -40,8 +41,8 @@ describe("a session's User Data journal", () => {
     const open: Order = anOrder({ updateAt: 1_000 });
     const filled: Order = { ...open, orderState: 'FILLED', executedQty: D(1), updateAt: 2_000 };
     for (const order of [open, filled, open]) journal.observe(anOrderUpdate(order));
-    expect(journal.orderList().map((o) => o.orderState)).toEqual(['FILLED']);
-    expect(journal.openOrderCount()).toBe(0);
+    expect(journal.openOrders().length).toBe(0);
+    expect([...journal.finish().orders].map((o) => o.orderState)).toEqual(['FILLED']);
   });
 
   it('keeps one record of an order the adapter and the venue both report rejected', () => {
@@ -49,8 +50,22 @@ describe("a session's User Data journal", () => {
     const byAdapter: Order = anOrder({ orderId: '', orderState: 'REJECTED', reason: 'post-only' });
     const byVenue: Order = { ...byAdapter, orderId: 'SIM-7', updateAt: 1_001 };
     for (const order of [byAdapter, byVenue]) journal.observe(anOrderUpdate(order));
-    expect(journal.orderList()).toHaveLength(1);
+    expect(journal.finish().orders).toHaveLength(1);
     expect(journal.rejections.warning()).toMatch(/1 of the 1 orders|every order placed \(1 of 1\)/);
+  });
+
+  it("holds an order Keel declared REJECTED itself until the venue's word on it arrives, which replaces it", () => {
+    const journal = new UserDataJournal(new RunMetrics(() => 0), undefined);
+    const open: Order = anOrder({ clientOrderId: 'mm-1', updateAt: 1_000 });
+    const declared: Order = { ...open, orderState: 'REJECTED', synthesized: true, updateAt: 2_000 };
+    const filled: Order = { ...open, orderState: 'FILLED', executedQty: D(1), updateAt: 1_500 };
+    journal.observe(anOrderUpdate(open));
+    journal.observe(anOrderUpdate(declared));
+    expect(journal.heldOrderCount).toBe(1);
+    journal.observe(anOrderUpdate(filled));
+    journal.observe(anOrderUpdate(open));
+    expect(journal.heldOrderCount).toBe(0);
+    expect([...journal.finish().orders].map((o) => o.orderState)).toEqual(['FILLED']);
   });
 
   it("names the strategy owning each order and fill, keeping it when a later update's owner is forgotten", () => {
@@ -74,11 +89,12 @@ describe("a session's User Data journal", () => {
         }),
       ),
     );
-    expect(journal.orderList().map((o) => [o.clientOrderId, o.orderState, o.strategyId])).toEqual([
+    const { orders, fills } = journal.finish();
+    expect([...orders].map((o) => [o.clientOrderId, o.orderState, o.strategyId])).toEqual([
       ['mm-1', 'FILLED', 'mm'],
       ['manual', 'OPEN', undefined],
     ]);
-    expect(journal.fills.map((f) => f.strategyId)).toEqual(['mm']);
+    expect([...fills].map((f) => f.strategyId)).toEqual(['mm']);
   });
 
   it('keeps every algo order with its steps, ignoring a duplicate and a late update after it fired', () => {
