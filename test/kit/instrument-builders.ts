@@ -33,6 +33,20 @@ export function anInstrument(
 }
 
 /**
+ * Builds the ETH/USDT spot instrument the spot and loan tests trade: OKX_SPOT_ETH_USDT, leverage 1,
+ * maker 8 bps, taker 10 bps; override any field.
+ * @param overrides - fields to replace
+ * @returns the spec
+ */
+export function anEthSpot(overrides: Partial<InstrumentSpec> = {}): InstrumentSpec {
+  return anInstrument('OKX_SPOT_ETH_USDT', {
+    defaultLeverage: D(1),
+    fees: { maker: D('0.0008'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
+    ...overrides,
+  });
+}
+
+/**
  * An instrument lookup over a fixed list of specs.
  * @param specs - the known instruments
  * @returns a function from sym to spec (undefined when unknown)

@@ -5,17 +5,14 @@ import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anEthSpot } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const aTempDir = tempDirsRemovedAfterAll('keel-loan-liquidation-run-');
 /** ETH/USDT spot: taker 10 bps, liquidation fee 0.5 %, tick 0.1, lot 0.001. */
-const ethSpot = anInstrument(ETH, {
-  defaultLeverage: D(1),
-  fees: { maker: D('0.0008'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
-});
+const ethSpot = anEthSpot();
 
 /** Flat at 100 for two bars, then a rally through 285.62 to 300, then quiet. */
 const BARS = [

@@ -5,16 +5,13 @@ import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anEthSpot } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const aTempDir = tempDirsRemovedAfterAll('keel-spot-run-');
-const ethSpot = anInstrument(ETH, {
-  defaultLeverage: D(1),
-  fees: { maker: D('0.0008'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
-});
+const ethSpot = anEthSpot();
 
 const BARS = [
   [2000, 2010, 1990, 2000],

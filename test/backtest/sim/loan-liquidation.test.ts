@@ -2,17 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { LoanOptions } from '../../../backtest/sim/index.ts';
 import type { Intent } from '../../../core/model/index.ts';
 import { D, LIQUIDATION_NODE_TYPES } from '../../../core/model/index.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anEthSpot } from '../../kit/instrument-builders.ts';
 import { aBar, aMarket, aSim, aTrade, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 const HOUR = 3_600_000;
 const ETH = 'OKX_SPOT_ETH_USDT';
 /** ETH/USDT spot: taker 10 bps, liquidation fee 0.5 %, tick 0.01, lot 0.001. */
-const ethSpot = anInstrument(ETH, {
-  defaultLeverage: D(1),
-  tickSize: D('0.01'),
-  fees: { maker: D('0.0008'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
-});
+const ethSpot = anEthSpot({ tickSize: D('0.01') });
 
 /** ETH at 87.6 % a year (0.0001 ETH per ETH and hour), USDT at 8.76 % (0.00001 per hour); maintenance 5 % of loan value. */
 const LOANS: LoanOptions = {

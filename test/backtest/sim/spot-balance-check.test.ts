@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anEthSpot } from '../../kit/instrument-builders.ts';
 import { aLimit, aMarket, aQuote, aSim, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
-const ethSpot = anInstrument(ETH, {
-  defaultLeverage: D(1),
-  tickSize: D('0.01'),
-  fees: { maker: D('0.0008'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
-});
+const ethSpot = anEthSpot({ tickSize: D('0.01') });
 
 function aSpotSim(balances: Record<string, string> = { USDT: '10000' }): SimUnderTest {
   const startingBalances = Object.fromEntries(Object.entries(balances).map(([coin, v]) => [coin, D(v)]));

@@ -1,15 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { anInstrument } from '../../kit/instrument-builders.ts';
+import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
 import { aMarket, aQuote, aSim, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
 /** ETH/USDT spot: leverage 1, maker 8 bps, taker 10 bps, tick 0.01. */
-const ethSpot = anInstrument(ETH, {
-  defaultLeverage: D(1),
-  tickSize: D('0.01'),
-  fees: { maker: D('0.0008'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
-});
+const ethSpot = anEthSpot({ tickSize: D('0.01') });
 
 function aSpotSim(usdt = '10000'): SimUnderTest {
   return aSim({ instruments: [ethSpot, anInstrument(BTC)], startingBalances: { USDT: D(usdt) } });
