@@ -2,28 +2,14 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Subject } from 'rxjs';
 import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
 import type { BarEvent, Dec, MarketEvent, UserEvent } from '../../core/model/index.ts';
-import { ONE } from '../../core/model/index.ts';
-import { mergeByRecvTs, readEventBatches, readSessionHeader } from '../recording/index.ts';
 import {
   type BacktestResult,
-  CostTally,
-  DENIAL_CODEC,
-  EXECUTION_CODEC,
-  type FillRecord,
-  LiquidationJournal,
-  ROUND_TRIP_CODEC,
-  RoundTripBook,
-  type RoundTripTrade,
   SpillDirectory,
-  SpillLog,
   type StrategyFaultRecord,
   strategyFaultRecord,
-  TradeTally,
-  TrailingStopLog,
 } from '../report/index.ts';
 import { createSimVenue, type FillModelName, type FillModelOptions } from '../sim/index.ts';
-import { AlgoOrderJournal } from './algo-order-journal.ts';
-import { assembleResult, type RunRecords } from './assemble-result.ts';
+import { assembleResult } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import {
   type BacktestWarmUp,
@@ -31,32 +17,24 @@ import {
   warmUpEnd,
   warmUpShortfall,
   warmUpTookEverything,
-  windowWithWarmUp,
 } from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
 import { denialRecordOf } from './denial-records.ts';
-import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
-import { cachedMarketEvents } from './event-cache.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
-import { OrderJournal } from './order-journal.ts';
-import {
-  isLoanRefusal,
-  loanRefusalWarning,
-  refusedLoanText,
-  rejectedOrderText,
-  rejectionWarning,
-} from './rejection-warning.ts';
-import { marketOnly, type RecordedSpan, spanOf, within } from './replay-window.ts';
+import { openRunRecords } from './open-run-records.ts';
+import { openReplaySources } from './replay-sources.ts';
+import { spanOf } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
+import { VenueEventRecorder } from './venue-event-recorder.ts';
 
 /**
  * Runs a backtest: replays the recordings through the simulated venue and the kernel (with its
@@ -84,55 +62,14 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
-  const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
-  const batchSize = options.batchSize ?? 8192;
-  const fresh = (path: string) => () =>
-    readEventBatches(path, (record) => marketOnly(record, options.decode));
-  const cache = options.eventCache;
-  const span: RecordedSpan = { first: undefined, last: undefined };
-  const sources = mergeByRecvTs(
-    options.recordings.map((path) =>
-      within(
-        cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
-        windowWithWarmUp(options.window, options.warmUp),
-        span,
-      ),
-    ),
-    batchSize,
-  );
-  const iterator = sources[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  let firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
-  // An empty window read every recording to its end: the span is whole.
-  if (first.done && options.window !== undefined)
-    throw new EmptyReplayWindowError(options.window, span.first, span.last);
-  const readAhead = async (): Promise<readonly MarketEvent[] | undefined> => {
-    const next = await iterator.next();
-    return next.done ? undefined : next.value;
-  };
-  const trades = new SpillLog(dir, 'trades', ROUND_TRIP_CODEC);
-  const tally = new TradeTally();
-  const closeTrade = (trade: RoundTripTrade): void => {
-    trades.append(trade);
-    tally.add(trade);
-  };
-  const records: RunRecords = {
-    journal: new OrderJournal(dir),
-    fills: new SpillLog(dir, 'fills', EXECUTION_CODEC),
-    trades,
-    book: new RoundTripBook(closeTrade, (sym) => contractSizes.get(sym)),
-    costs: new CostTally((sym) => contractSizes.get(sym) ?? ONE),
-    tally,
-    liquidations: new LiquidationJournal(),
-    algoOrders: new AlgoOrderJournal(dir),
-    denials: new SpillLog(dir, 'denials', DENIAL_CODEC),
-    trailingStops: new TrailingStopLog(),
-  };
+  const { headers, firstBatch: opened, readAhead } = await openReplaySources(options);
+  let firstBatch = opened;
   const instruments =
     options.commission === undefined
       ? options.instruments
       : options.instruments.map((spec) => withCommission(spec, options.commission ?? {}));
   const contractSizes = new Map<string, Dec>(instruments.map((spec) => [spec.sym, spec.contractSize]));
+  const records = openRunRecords(dir, contractSizes);
   const settleAsset = options.settleAsset ?? 'USDT';
   const startingBalances = { [settleAsset]: options.startingCash, ...options.startingCoins };
   // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
@@ -193,13 +130,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     startTime,
   });
   port.bind(sim);
-  const orderedSyms = new Set<string>();
-  // The sim reports an order REJECTED once, as its final state.
-  let rejected = 0;
-  let firstRejected: string | undefined;
-  let loanRefusals = 0;
-  let firstLoanRefusal: string | undefined;
-  let lastFillTs = Number.NEGATIVE_INFINITY;
 
   const delivery = new StrategyDelivery(kernel, sim, market, user);
   const barModel = sim.fillModelName === 'bar';
@@ -207,33 +137,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   // parent's); the end-of-run close is Keel's own.
   const ownerOf = (ref: string): string | undefined => kernel.state.ownerOf(ref) ?? endOfRunOwner(ref);
   // One subscription: the run's records first, then the strategies' delivery (which may react at once).
+  const recorder = new VenueEventRecorder(records, ownerOf);
   sim.events.subscribe((event) => {
-    if (event.kind === 'execution') {
-      const owner = ownerOf(event.execution.clientOrderId);
-      const fill: FillRecord =
-        owner === undefined ? event.execution : { ...event.execution, strategyId: owner };
-      records.fills.append(fill);
-      records.costs.add(fill);
-      records.book.add(fill);
-      lastFillTs = Math.max(lastFillTs, event.execution.timestamp);
-    } else if (event.kind === 'order') {
-      records.journal.update(
-        event.order,
-        ownerOf(event.order.clientOrderId) ?? records.journal.ownerOf(event.order.orderId),
-      );
-      orderedSyms.add(event.order.sym);
-      if (event.order.orderState === 'REJECTED') {
-        rejected += 1;
-        firstRejected ??= rejectedOrderText(event.order);
-      }
-    } else if (event.kind === 'algoOrder') {
-      records.algoOrders.update(event.algoOrder, ownerOf(event.algoOrder.clientAlgoOrderId));
-    } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
-      records.liquidations.observe(event);
-    } else if (event.kind === 'commandRejected' && isLoanRefusal(event)) {
-      loanRefusals += 1;
-      firstLoanRefusal ??= refusedLoanText(event);
-    }
+    recorder.record(event);
     delivery.fromVenue(event);
   });
   // Events the venue has seen: starting coins count at their first price until it has seen it.
@@ -298,7 +204,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     }
     // The last sample is taken after the venue settled, so the closing fills and fees are in it,
     // and stamped when they were booked, so the run's end covers them.
-    sampler.sample(runEndOf(end, lastFillTs, sim.statement()));
+    sampler.sample(runEndOf(end, recorder.lastFillTs, sim.statement()));
   }
   options.progress?.stop();
 
@@ -314,8 +220,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     warmedUp,
   );
   const shortWarmUp = warmedUp === undefined ? undefined : warmUpShortfall(warmedUp, options.warmUp?.alignMs);
-  const rejections = rejectionWarning(rejected, result.orders.length, firstRejected);
-  const loanRefused = loanRefusalWarning(loanRefusals, firstLoanRefusal);
+  const rejections = recorder.rejectionWarning(result.orders.length);
+  const loanRefused = recorder.loanRefusalWarning();
   const warnings = [
     ...setupWarnings(
       kernel,
@@ -323,7 +229,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       instruments.map((spec) => spec.sym),
     ),
     ...(options.fillModel === undefined
-      ? defaultFillModelWarnings(sim.fillModelName, kernel.state, orderedSyms)
+      ? defaultFillModelWarnings(sim.fillModelName, kernel.state, recorder.orderedSyms)
       : []),
     ...(rejections === undefined ? [] : [rejections]),
     ...barOverlapWarnings(sim.barOverlaps()),

@@ -1,6 +1,7 @@
 import type { AlgoOrder } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
-import type { OpenAlgoRef, UserDataJournal } from './user-data-journal.ts';
+import type { OpenAlgoRef } from './session-algo-orders.ts';
+import type { UserDataJournal } from './user-data-journal.ts';
 
 /** Algo orders looked up at the end of a session at most (Keel's choice: bounded REST calls at shutdown). */
 export const MAX_ALGO_LOOKUPS = 100;

@@ -4,7 +4,6 @@ import {
   type DenialRecord,
   EXECUTION_CODEC,
   type FillRecord,
-  isFinalAlgoState,
   LiquidationJournal,
   type OrderRecord,
   type RecordLog,
@@ -13,7 +12,6 @@ import {
   TrailingStopLog,
 } from '../../backtest/report/index.ts';
 import {
-  AlgoOrderJournal,
   type CreationOrderJournalOptions,
   denialRecordOf,
   OrderJournal,
@@ -29,6 +27,7 @@ import {
 } from '../../core/model/index.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
+import { type OpenAlgoRef, SessionAlgoOrders } from './session-algo-orders.ts';
 
 /** Where a session's journal keeps its orders, fills, algo orders and denials, and the journal's sizes. */
 export interface UserDataJournalOptions {
@@ -48,9 +47,6 @@ export interface UserDataJournalOptions {
    */
   readonly onAttachedParentEnded?: (parent: OrderRecord) => void;
 }
-
-/** How the venue is asked about an open algo order: by the session's reference, else by the venue's id. */
-export type OpenAlgoRef = { readonly clientAlgoOrderId: string } | { readonly algoOrderId: string };
 
 /** What a session's journal hands to its result once the session stopped. */
 export interface FinishedUserData {
@@ -99,12 +95,7 @@ export class UserDataJournal {
   readonly trailingStops = new TrailingStopLog();
   private readonly fills: SpillLog<FillRecord>;
   private readonly orders: OrderJournal;
-  private readonly algoOrders: AlgoOrderJournal;
-  /**
-   * The key of each open algo order by the venue's algoOrderId, for the order it sends when it
-   * fires; dropped when the algo order finishes, so it holds no more than the open ones.
-   */
-  private readonly algoKeys = new Map<string, string>();
+  private readonly algoOrders: SessionAlgoOrders;
   private readonly denials: SpillLog<DenialRecord>;
   private readonly bookedFills = new BookedFills();
   /** The spill directory the journal made itself, removed by {@link dispose}. */
@@ -139,10 +130,7 @@ export class UserDataJournal {
       EXECUTION_CODEC,
       options.fillsInMemory === undefined ? {} : { keepInMemory: options.fillsInMemory },
     );
-    this.algoOrders = new AlgoOrderJournal(dir, {
-      ...options.algoJournal,
-      keyOf: (algo) => algo.clientAlgoOrderId || algo.algoOrderId,
-    });
+    this.algoOrders = new SessionAlgoOrders(dir, ownerOf, options.algoJournal);
     this.denials = new SpillLog(
       dir,
       'denials',
@@ -166,9 +154,9 @@ export class UserDataJournal {
       this.foldOrder(event.order);
       if (event.order.orderState === 'REJECTED') this.metrics.refused(event.order.clientOrderId);
       else this.metrics.acknowledged(event.order.clientOrderId);
-      if (event.order.algoOrderId) this.fired(event.order.algoOrderId, event.order);
+      if (event.order.algoOrderId) this.algoOrders.fired(event.order.algoOrderId, event.order);
     } else if (event.kind === 'algoOrder') {
-      this.foldAlgo(event.algoOrder);
+      this.algoOrders.fold(event.algoOrder);
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       this.liquidations.observe(event);
     } else if (event.kind === 'commandRejected') {
@@ -189,14 +177,6 @@ export class UserDataJournal {
       this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
   }
 
-  private foldAlgo(algo: AlgoOrder, fallbackOwner?: string): void {
-    const key = this.algoOrders.update(algo, this.ownerOf(algo.clientAlgoOrderId) ?? fallbackOwner);
-    const held = this.algoOrders.current(key);
-    if (held === undefined) {
-      if (algo.algoOrderId) this.algoKeys.delete(algo.algoOrderId);
-    } else if (held.algoOrderId !== '') this.algoKeys.set(held.algoOrderId, key);
-  }
-
   /**
    * Takes a take-profit / stop-loss leg the venue reported attached to an order (its algo order
    * history, see AttachedLegLookups), owned by its parent's strategy unless its own reference names one.
@@ -204,26 +184,7 @@ export class UserDataJournal {
    * @param parentOwner - the strategy owning the parent order, when known
    */
   attachedLeg(leg: AlgoOrder, parentOwner: string | undefined): void {
-    this.foldAlgo(leg, parentOwner);
-  }
-
-  /**
-   * The venue pushes no algo order updates (the spec has no such User Data channel: a session
-   * learns of its algo orders from the REST replies), but the order an algo order sends when it
-   * fires names it (`algoOrderId`): the algo order is then marked TRIGGERED at that order's
-   * creation, with that order as the one it sent (Keel's choice).
-   */
-  private fired(algoOrderId: string, order: Order): void {
-    const key = this.algoKeys.get(algoOrderId);
-    const record = key === undefined ? undefined : this.algoOrders.current(key);
-    if (record === undefined || isFinalAlgoState(record.state)) return;
-    const { steps: _steps, strategyId: _owner, ...algo } = record;
-    this.foldAlgo({
-      ...algo,
-      state: 'TRIGGERED',
-      orderId: order.orderId,
-      updateAt: Math.max(record.updateAt, order.createAt),
-    });
+    this.algoOrders.fold(leg, parentOwner);
   }
 
   /**
@@ -261,13 +222,7 @@ export class UserDataJournal {
    *   attached leg the venue named no reference for), in first-seen order
    */
   openAlgoRefs(): OpenAlgoRef[] {
-    const refs: OpenAlgoRef[] = [];
-    for (const record of this.algoOrders.openRecords()) {
-      if (isFinalAlgoState(record.state)) continue;
-      if (record.clientAlgoOrderId !== '') refs.push({ clientAlgoOrderId: record.clientAlgoOrderId });
-      else if (record.algoOrderId !== '') refs.push({ algoOrderId: record.algoOrderId });
-    }
-    return refs;
+    return this.algoOrders.openRefs();
   }
 
   /**

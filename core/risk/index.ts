@@ -32,11 +32,12 @@ export type { OrderTerms } from './order-terms.ts';
 export { notionalPrice, orderNotional, orderTermsOf, reducesPosition, sizeKnown } from './order-terms.ts';
 export type { CheckInput, LimitScope, RiskCheck } from './risk-check.ts';
 export { deny } from './risk-check.ts';
+export { RISK_CHECKS } from './risk-check-chain.ts';
 export type { RiskCheckName } from './risk-check-names.ts';
 export { DISABLEABLE_CHECK_NAMES, RISK_CHECK_NAMES } from './risk-check-names.ts';
 export type { Denial, RiskDecision } from './risk-decision.ts';
 export type { KillSwitchState } from './risk-gate.ts';
-export { RISK_CHECKS, RiskGate } from './risk-gate.ts';
+export { RiskGate } from './risk-gate.ts';
 export type {
   KillSwitchConfig,
   RateLimit,

@@ -1,37 +1,12 @@
-import { z } from 'zod';
 import type { Dec, Intent, StrategyIntent } from '../model/index.ts';
-import { CANCEL_INTENT_KINDS, D } from '../model/index.ts';
+import { CANCEL_INTENT_KINDS } from '../model/index.ts';
 import { approve } from './approved-intent.ts';
-import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
-import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
+import { IntentThrottle } from './intent-throttle.ts';
 import { KillSwitch, type KillSwitchMarks, utcDayOf } from './kill-switch.ts';
-import {
-  clientOrderIdCheck,
-  conditionArgumentsCheck,
-  gtdExpiryDateCheck,
-  orderPriceCheck,
-  positionSideCheck,
-} from './order-argument-checks.ts';
-import {
-  closePositionsSymListCheck,
-  maxOrdersPerSymCheck,
-  modifyTargetCheck,
-  reduceOnlyCheck,
-} from './order-book-checks.ts';
-import { maxOpenOrdersCheck, priceBandCheck } from './order-limit-checks.ts';
-import {
-  maxSizeCheck,
-  minNotionalCheck,
-  minSizeCheck,
-  priceOnTickCheck,
-  qtyOnLotCheck,
-} from './order-size-checks.ts';
-import { sharedTerms } from './order-terms.ts';
-import type { CheckInput, RiskCheck } from './risk-check.ts';
-import type { RiskCheckName } from './risk-check-names.ts';
+import { RiskCheckChain } from './risk-check-chain.ts';
+import { parseOrThrow } from './risk-config-parsing.ts';
 import type { Denial, RiskDecision } from './risk-decision.ts';
 import {
-  type RateLimit,
   type RiskGateConfig,
   type RiskGateConfigInput,
   type RiskLimits,
@@ -40,7 +15,6 @@ import {
   riskLimitsSchema,
 } from './risk-limits.ts';
 import type { RiskView } from './risk-view.ts';
-import { TokenBucket } from './token-bucket.ts';
 import { isRiskReducing, stricterStatus, type TradingState, type TradingStatus } from './trading-state.ts';
 
 /**
@@ -53,60 +27,8 @@ export interface KillSwitchState {
   readonly trip?: TradingStatus;
 }
 
-/** Every check of the chain, in the order the gate runs them (rules first, then limits). */
-export const RISK_CHECKS: readonly RiskCheck[] = [
-  instrumentKnownCheck,
-  instrumentTradingCheck,
-  clientOrderIdCheck,
-  orderPriceCheck,
-  gtdExpiryDateCheck,
-  conditionArgumentsCheck,
-  positionSideCheck,
-  modifyTargetCheck,
-  closePositionsSymListCheck,
-  priceOnTickCheck,
-  qtyOnLotCheck,
-  minSizeCheck,
-  maxSizeCheck,
-  minNotionalCheck,
-  maxOrdersPerSymCheck,
-  reduceOnlyCheck,
-  maxNotionalCheck,
-  maxPositionCheck,
-  maxGrossExposureCheck,
-  maxOpenOrdersCheck,
-  priceBandCheck,
-];
-
-const RULE_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'rule');
-const LIMIT_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'limit');
 const NO_LIMITS: RiskLimits = {};
 const ACTIVE: TradingStatus = { state: 'ACTIVE' };
-
-type ThrottleKind = 'submit' | 'modify';
-
-function throttleKindOf(intent: Intent): ThrottleKind {
-  return intent.kind === 'modifyOrder' || intent.kind === 'replaceAlgoOrder' ? 'modify' : 'submit';
-}
-
-/**
- * Writes Decimals back as their exact text, so an already parsed config (from config/) goes
- * through the same schema as a hand-written one.
- */
-function decimalsAsText(value: unknown): unknown {
-  if (D.isDecimal(value)) return (value as Dec).toFixed();
-  if (Array.isArray(value)) return value.map(decimalsAsText);
-  if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, decimalsAsText(inner)]));
-  }
-  return value;
-}
-
-function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, where: string): T {
-  const result = schema.safeParse(decimalsAsText(input));
-  if (!result.success) throw new RangeError(`${where} is invalid:\n${z.prettifyError(result.error)}`);
-  return result.data;
-}
 
 /**
  * The risk gate: every intent passes through it, and only its approved output reaches an
@@ -123,13 +45,12 @@ function parseOrThrow<T>(schema: z.ZodType<T>, input: unknown, where: string): T
  * if (decision.kind === 'approved') port.submit(decision.command);
  */
 export class RiskGate {
-  readonly #limits: RiskLimits;
   readonly #strategyLimits = new Map<string, RiskLimits>();
   readonly #killSwitch: KillSwitch;
   readonly #tripTo: TradingState;
   readonly #strategyStatus = new Map<string, TradingStatus>();
-  readonly #buckets = new Map<string, TokenBucket>();
-  readonly #disabledByLimits = new WeakMap<RiskLimits, ReadonlySet<RiskCheckName>>();
+  readonly #checks: RiskCheckChain;
+  readonly #throttle: IntentThrottle;
   #status: TradingStatus = ACTIVE;
   /** The kill switch's trip in force (cleared by a portfolio resume). */
   #trip: TradingStatus | undefined;
@@ -142,11 +63,12 @@ export class RiskGate {
    */
   constructor(config: RiskGateConfigInput | RiskGateConfig = {}) {
     const parsed: RiskGateConfig = parseOrThrow(riskGateConfigSchema, config, 'risk config');
-    this.#limits = parsed.limits;
     for (const [strategyId, limits] of Object.entries(parsed.strategies))
       this.#strategyLimits.set(strategyId, limits);
     this.#killSwitch = new KillSwitch(parsed.killSwitch);
     this.#tripTo = parsed.killSwitch.tripTo;
+    this.#checks = new RiskCheckChain(parsed.limits);
+    this.#throttle = new IntentThrottle(parsed.limits);
   }
 
   /**
@@ -160,7 +82,7 @@ export class RiskGate {
       strategyId,
       parseOrThrow(riskLimitsSchema, limits, `risk limits of strategy ${strategyId}`),
     );
-    for (const kind of ['submit', 'modify'] as const) this.#buckets.delete(`strategy|${strategyId}|${kind}`);
+    this.#throttle.forgetStrategy(strategyId);
   }
 
   /**
@@ -293,95 +215,9 @@ export class RiskGate {
 
   #checkDenial(strategyId: string, intent: Intent, view: RiskView, now: number): Denial | undefined {
     const strategyLimits = this.#strategyLimits.get(strategyId) ?? NO_LIMITS;
-    const disabled = this.#disabledRules(strategyLimits);
-    // One shared terms record per intent: the checks read the terms and notional computed once.
-    const shared = sharedTerms();
-    const portfolio: CheckInput = {
-      strategyId,
-      intent,
-      view,
-      limits: this.#limits,
-      scope: 'portfolio',
-      shared,
-    };
-    for (const check of RULE_CHECKS) {
-      if (disabled?.has(check.name)) continue;
-      const denial = check.run(portfolio);
-      if (denial !== undefined) return denial;
-    }
-    const strategy: CheckInput = {
-      strategyId,
-      intent,
-      view,
-      limits: strategyLimits,
-      scope: 'strategy',
-      shared,
-    };
-    for (const input of [portfolio, strategy]) {
-      const off = input.limits.disabledChecks;
-      for (const check of LIMIT_CHECKS) {
-        if (off?.includes(check.name)) continue;
-        const denial = check.run(input);
-        if (denial !== undefined) return denial;
-      }
-    }
-    return this.#throttleDenial(strategyId, intent, strategyLimits, now);
-  }
-
-  /** Rule checks disabled by the portfolio's or the strategy's limits; undefined when none, built once per limits. */
-  #disabledRules(strategyLimits: RiskLimits): ReadonlySet<RiskCheckName> | undefined {
-    if (this.#limits.disabledChecks === undefined && strategyLimits.disabledChecks === undefined)
-      return undefined;
-    let disabled = this.#disabledByLimits.get(strategyLimits);
-    if (disabled === undefined) {
-      disabled = new Set([...(this.#limits.disabledChecks ?? []), ...(strategyLimits.disabledChecks ?? [])]);
-      this.#disabledByLimits.set(strategyLimits, disabled);
-    }
-    return disabled;
-  }
-
-  #throttleDenial(
-    strategyId: string,
-    intent: Intent,
-    strategyLimits: RiskLimits,
-    now: number,
-  ): Denial | undefined {
-    const kind = throttleKindOf(intent);
-    if (
-      kind === 'submit'
-        ? !this.#limits.submitRate && !strategyLimits.submitRate
-        : !this.#limits.modifyRate && !strategyLimits.modifyRate
-    )
-      return undefined;
-    const rateOf = (limits: RiskLimits): RateLimit | undefined =>
-      kind === 'submit' ? limits.submitRate : limits.modifyRate;
-    const buckets: [string, TokenBucket][] = [];
-    const portfolioRate = rateOf(this.#limits);
-    const strategyRate = rateOf(strategyLimits);
-    if (portfolioRate !== undefined)
-      buckets.push(['the portfolio', this.#bucket(`portfolio||${kind}`, portfolioRate)]);
-    if (strategyRate !== undefined) {
-      buckets.push([`strategy ${strategyId}`, this.#bucket(`strategy|${strategyId}|${kind}`, strategyRate)]);
-    }
-    for (const [owner, bucket] of buckets) {
-      if (!bucket.canTake(now)) {
-        const rate = owner === 'the portfolio' ? portfolioRate : strategyRate;
-        return {
-          check: kind === 'submit' ? 'submitRate' : 'modifyRate',
-          reason: `${intent.kind} ${intent.ref} refused: ${owner}'s ${kind} rate of ${rate?.limit} per ${rate?.intervalMs} ms is used up`,
-        };
-      }
-    }
-    for (const [, bucket] of buckets) bucket.take(now);
-    return undefined;
-  }
-
-  #bucket(key: string, rate: RateLimit): TokenBucket {
-    let bucket = this.#buckets.get(key);
-    if (bucket === undefined) {
-      bucket = new TokenBucket(rate);
-      this.#buckets.set(key, bucket);
-    }
-    return bucket;
+    return (
+      this.#checks.denial(strategyId, intent, view, strategyLimits) ??
+      this.#throttle.denial(strategyId, intent, strategyLimits, now)
+    );
   }
 }

@@ -7,20 +7,14 @@ import type { ApprovedIntent } from '../../risk/index.ts';
 import { VenueError } from '../errors.ts';
 import { orderFromWire } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
-import {
-  cancelOrderRequest,
-  cancelOrdersRequest,
-  type OrderEntryRequest,
-  replaceOrderRequest,
-} from '../ws/order-entry.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
-import { NotConnectedError } from '../ws/ws-errors.ts';
 import { commandRejection } from './command-rejection.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { isOutcomeUnknown } from './lost-reply-lookups.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
+import { sendOrderAction } from './order-actions.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
@@ -156,25 +150,13 @@ export class LiveExecutionClient implements ExecutionPort {
         this.placement.place(intent);
         return;
       case 'modifyOrder':
-        this.orderAction(
-          command,
-          () => replaceOrderRequest(intent),
-          () => this.options.rest.replaceOrder(replaceOrderRequest(intent).args),
-        );
-        return;
       case 'cancelOrder':
-        this.orderAction(
-          command,
-          () => cancelOrderRequest(intent),
-          () => this.options.rest.cancelOrder({ clientOrderId: intent.target, sym: intent.sym }),
-        );
-        return;
       case 'cancelOrders':
-        this.orderAction(
-          command,
-          () => cancelOrdersRequest(intent),
-          () => this.options.rest.cancelAllOrders(cancelOrdersRequest(intent).args),
-        );
+        sendOrderAction(intent, {
+          ws: this.options.ws,
+          rest: this.options.rest,
+          refuse: (error) => this.rejectCommand(command, error),
+        });
         return;
       default:
         runRestCommand(
@@ -264,28 +246,6 @@ export class LiveExecutionClient implements ExecutionPort {
   private emitOrder(order: Order): void {
     const now = this.timer.now();
     this.emit({ kind: 'order', ts: now, recvTs: now, order });
-  }
-
-  private orderAction(
-    command: StrategyIntent,
-    build: () => OrderEntryRequest,
-    viaRest: () => Promise<unknown>,
-  ): void {
-    let request: OrderEntryRequest;
-    try {
-      request = build();
-    } catch (error) {
-      this.rejectCommand(command, error);
-      return;
-    }
-    this.options.ws.request(request.action, request.args).catch((error: unknown) => {
-      // Cancels and amendments are safe to send again over REST when the socket is down. One
-      // whose REST answer was lost (5xx, connection reset, timeout) may have run: it is reported
-      // with COMMAND_OUTCOME_UNKNOWN (see commandRejection), and the kernel looks its orders up.
-      if (error instanceof NotConnectedError)
-        return viaRest().catch((restError: unknown) => this.rejectCommand(command, restError));
-      this.rejectCommand(command, error);
-    });
   }
 
   /** A REST command's reply was lost: the venue may have run it, so it is looked up, never re-sent. */

@@ -1,0 +1,61 @@
+import type { MarketEvent } from '../../core/model/index.ts';
+import {
+  mergeByRecvTs,
+  readEventBatches,
+  readSessionHeader,
+  type SessionHeader,
+} from '../recording/index.ts';
+import type { BacktestRunOptions } from './backtest-run-options.ts';
+import { windowWithWarmUp } from './backtest-warm-up.ts';
+import { EmptyReplayWindowError } from './empty-replay-window.ts';
+import { cachedMarketEvents } from './event-cache.ts';
+import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
+
+/** The recordings of a run, opened for replay. */
+export interface ReplaySources {
+  /** Each recording's session header, in the order given. */
+  readonly headers: readonly SessionHeader[];
+  /** The first batch of market events in time order (empty when the recordings hold none). */
+  readonly firstBatch: readonly MarketEvent[];
+  /** Reads the next batch; undefined once every recording is read to its end. */
+  readonly readAhead: () => Promise<readonly MarketEvent[] | undefined>;
+}
+
+/**
+ * Opens the run's recordings: their market events (through the event cache when the options give
+ * one), inside the replay window widened by the warm-up, merged by receive time in batches, the
+ * first batch read.
+ * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
+ * @returns the headers, the first batch and the reader of the next ones
+ * @throws Error when a recording cannot be read; EmptyReplayWindowError when the window holds no
+ *   event of the recordings
+ */
+export async function openReplaySources(options: BacktestRunOptions): Promise<ReplaySources> {
+  const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
+  const batchSize = options.batchSize ?? 8192;
+  const fresh = (path: string) => () =>
+    readEventBatches(path, (record) => marketOnly(record, options.decode));
+  const cache = options.eventCache;
+  const span: RecordedSpan = { first: undefined, last: undefined };
+  const sources = mergeByRecvTs(
+    options.recordings.map((path) =>
+      within(
+        cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
+        windowWithWarmUp(options.window, options.warmUp),
+        span,
+      ),
+    ),
+    batchSize,
+  );
+  const iterator = sources[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const firstBatch: readonly MarketEvent[] = first.done ? [] : first.value;
+  // An empty window read every recording to its end: the span is whole.
+  if (first.done && options.window !== undefined)
+    throw new EmptyReplayWindowError(options.window, span.first, span.last);
+  const readAhead = async (): Promise<readonly MarketEvent[] | undefined> => {
+    const next = await iterator.next();
+    return next.done ? undefined : next.value;
+  };
+  return { headers, firstBatch, readAhead };
+}

@@ -1,0 +1,74 @@
+import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../model/index.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import {
+  cancelOrderRequest,
+  cancelOrdersRequest,
+  type OrderEntryRequest,
+  replaceOrderRequest,
+} from '../ws/order-entry.ts';
+import type { PrivateWsClient } from '../ws/private-ws-client.ts';
+import { NotConnectedError } from '../ws/ws-errors.ts';
+
+/** An intent acting on orders already placed: an amendment or a cancel. */
+export type OrderActionIntent = ModifyOrderIntent | CancelOrderIntent | CancelOrdersIntent;
+
+/** What an order action is sent through, and where its refusal goes. */
+export interface OrderActionChannels {
+  readonly ws: PrivateWsClient;
+  readonly rest: VenueRestClient;
+  /** Told why the action was refused: its request broke a rule, or the venue refused it. */
+  readonly refuse: (error: unknown) => void;
+}
+
+/**
+ * Sends an amendment or a cancel over the WebSocket, and over REST when the socket is down.
+ * @param intent - the amendment or cancel
+ * @param channels - the WebSocket and REST clients, and where a refusal goes
+ */
+export function sendOrderAction(intent: OrderActionIntent, channels: OrderActionChannels): void {
+  const { rest } = channels;
+  switch (intent.kind) {
+    case 'modifyOrder':
+      send(
+        channels,
+        () => replaceOrderRequest(intent),
+        () => rest.replaceOrder(replaceOrderRequest(intent).args),
+      );
+      return;
+    case 'cancelOrder':
+      send(
+        channels,
+        () => cancelOrderRequest(intent),
+        () => rest.cancelOrder({ clientOrderId: intent.target, sym: intent.sym }),
+      );
+      return;
+    case 'cancelOrders':
+      send(
+        channels,
+        () => cancelOrdersRequest(intent),
+        () => rest.cancelAllOrders(cancelOrdersRequest(intent).args),
+      );
+      return;
+  }
+}
+
+function send(
+  { ws, refuse }: OrderActionChannels,
+  build: () => OrderEntryRequest,
+  viaRest: () => Promise<unknown>,
+): void {
+  let request: OrderEntryRequest;
+  try {
+    request = build();
+  } catch (error) {
+    refuse(error);
+    return;
+  }
+  ws.request(request.action, request.args).catch((error: unknown) => {
+    // Cancels and amendments are safe to send again over REST when the socket is down. One
+    // whose REST answer was lost (5xx, connection reset, timeout) may have run: it is reported
+    // with COMMAND_OUTCOME_UNKNOWN (see commandRejection), and the kernel looks its orders up.
+    if (error instanceof NotConnectedError) return viaRest().catch((restError: unknown) => refuse(restError));
+    refuse(error);
+  });
+}
