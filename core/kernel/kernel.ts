@@ -1,39 +1,24 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent, MarketEvent, VenueStatus } from '../model/index.ts';
+import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
+import { KernelLoop } from './kernel-loop.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KernelTimers } from './kernel-timers.ts';
 import type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
-import { isMarketEvent, MarketRouting } from './market-routing.ts';
+import { MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
 import { StrategyFaultReports } from './strategy-faults.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import { createRunners } from './strategy-slots.ts';
-import type { ScheduledTimer } from './timer-queue.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
-import type { UserDataRouting } from './user-data-routing.ts';
 import { VenueConnectivity } from './venue-connectivity.ts';
 import { WarmUpPhase } from './warm-up-phase.ts';
-import { WorkQueue } from './work-queue.ts';
-
-/**
- * Work that arrived while the kernel was busy: an event, a denial to deliver, a timer wake-up, or
- * a connection change of the venue.
- */
-type Job =
-  | KeelEvent
-  | { readonly kind: 'deliverDenial'; readonly runner: StrategyRunner; readonly denial: IntentDenied }
-  | { readonly kind: 'deliverTrailingStop'; readonly runner: StrategyRunner; readonly stop: TrailingStop }
-  | { readonly kind: 'wake' }
-  | { readonly kind: 'venueStatus'; readonly status: VenueStatus };
-
-const WAKE: Job = { kind: 'wake' };
 
 /**
  * The kernel: one single-threaded loop that folds market and User Data events into one
@@ -76,34 +61,17 @@ export class Kernel {
    * user's own error behind an "async hook" fault. Late and untimed: log them, do not record them.
    */
   readonly rejections: Observable<StrategyRejection>;
-  private readonly runners: StrategyRunner[];
   private readonly timers: KernelTimers;
   private readonly marketRouting: MarketRouting;
-  private readonly userRouting: UserDataRouting;
   private readonly pipeline: IntentPipeline;
   private readonly emulator: TrailingStopEmulator<StrategyRunner>;
   private readonly trailingStop$ = new Subject<TrailingStop>();
-  private started = false;
-  /** False until the strategies start: User Data is then folded, not delivered. */
-  private strategiesStarted = false;
-  private stopped = false;
-  private readonly work = new WorkQueue<Job>((job) => this.handle(job));
+  /** The single-threaded loop: the work queue, the start sequence and the stop. */
+  private readonly loop: KernelLoop;
   private readonly denial$ = new Subject<IntentDenied>();
   private readonly reports = new StrategyFaultReports();
-  private readonly feeds: KernelFeeds;
   /** The warm-up, if any (see {@link KernelWarmUp}). */
   private readonly warmUp: WarmUpPhase;
-  private tradingNow: (coverage: WarmUpCoverage | undefined) => void = () => {};
-  private readonly trading = new Promise<WarmUpCoverage | undefined>((done) => {
-    this.tradingNow = done;
-  });
-  private readonly wake = (): void => this.work.enqueue(WAKE);
-  private readonly fireTimer = (timer: ScheduledTimer): boolean => {
-    const runner = this.runners[timer.owner] as StrategyRunner;
-    runner.deliverTimer({ kind: 'timer', id: timer.id, tag: timer.tag, ts: timer.at });
-    this.work.drainPending();
-    return runner.live;
-  };
 
   /**
    * @param options - instruments, sources, execution port, risk gate, scheduler and strategies
@@ -114,38 +82,46 @@ export class Kernel {
   constructor(options: KernelOptions) {
     this.warmUp = new WarmUpPhase(options.warmUp, options.scheduler);
     const scheduler = this.warmUp.scheduler;
-    this.timers = new KernelTimers(scheduler, this.wake);
+    this.timers = new KernelTimers(scheduler, () => this.loop.wake());
     this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);
-    this.feeds = new KernelFeeds(
+    const feeds = new KernelFeeds(
       options,
       (event) => this.push(event),
-      (status) => this.work.enqueue({ kind: 'venueStatus', status }),
+      (status) => this.loop.enqueue({ kind: 'venueStatus', status }),
     );
     this.denials = this.denial$.asObservable();
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
-    this.runners = createRunners(options.strategies, options.runId ?? '', this);
+    const runners = createRunners(options.strategies, options.runId ?? '', this);
     // A live or paper run (tagged) takes back its strategies' orders left by earlier runs.
     if ((options.runId ?? '') !== '')
-      this.state.orders.adoptGeneratedRefsOf(new Set(this.runners.map((r) => r.id)));
+      this.state.orders.adoptGeneratedRefsOf(new Set(runners.map((r) => r.id)));
     const paths = kernelPaths(options, {
       state: this.state,
-      runners: this.runners,
+      runners,
       deny: (runner, denial) => this.deny(runner, denial),
       push: (event) => this.push(event),
       trailingStopChanged: (runner, stop) => {
         this.trailingStop$.next(stop);
-        this.work.defer({ kind: 'deliverTrailingStop', runner, stop });
+        this.loop.defer({ kind: 'deliverTrailingStop', runner, stop });
       },
       connectivity: this.connectivity,
       warmingUp: () => this.warmUp.denialReason(),
     });
     this.emulator = paths.emulator;
     const syms = options.instruments.map((spec) => spec.sym);
-    this.marketRouting = new MarketRouting(this.state, options.strategies, this.runners, syms, this.emulator);
-    this.userRouting = paths.userRouting;
+    this.marketRouting = new MarketRouting(this.state, options.strategies, runners, syms, this.emulator);
     this.pipeline = paths.pipeline;
+    this.loop = new KernelLoop({
+      feeds,
+      runners,
+      timers: this.timers,
+      connectivity: this.connectivity,
+      marketRouting: this.marketRouting,
+      userRouting: paths.userRouting,
+      warmUp: this.warmUp,
+    });
   }
 
   /**
@@ -161,59 +137,7 @@ export class Kernel {
    *   errors, if `strategiesAfter` rejects, or when the kernel was already started or stopped
    */
   start(strategiesAfter?: Promise<unknown>): Promise<void> {
-    if (this.started || this.stopped) {
-      const was = this.stopped ? 'stopped' : 'started';
-      return Promise.reject(
-        new Error(`kernel: start() was called on a ${was} kernel; build a new Kernel per run`),
-      );
-    }
-    this.started = true;
-    return new Promise<void>((resolve, reject) => {
-      const subscribeUser = () => this.feeds.subscribeUser(reject);
-      const startStrategies = (): void => {
-        this.work.run(() => {
-          // User Data first: a venue that answers inside submit (a synchronous sim) answers the
-          // intents of onStart before start returns. Its events wait in the backlog until every
-          // strategy has started.
-          this.strategiesStarted = true;
-          if (strategiesAfter === undefined) subscribeUser();
-          for (const runner of this.runners) runner.start();
-        });
-      };
-      const subscribeMarket = (): void => {
-        // A strategy may have stopped the kernel from its onStart.
-        if (this.stopped) return;
-        this.feeds.subscribeMarket(resolve, reject);
-      };
-      const history = this.warmUp.history;
-      const begin = (): void => {
-        if (history === undefined) {
-          startStrategies();
-          subscribeMarket();
-          this.tradingNow(undefined);
-          return;
-        }
-        const host = {
-          startStrategies,
-          push: (event: MarketEvent) => this.push(event),
-          advanceTime: (ts: number) => this.advanceTime(ts),
-          stopped: () => this.stopped,
-        };
-        this.warmUp.replay(host).then((coverage) => {
-          this.timers.rearm();
-          subscribeMarket();
-          this.tradingNow(coverage);
-        }, reject);
-      };
-      if (strategiesAfter === undefined) {
-        begin();
-        return;
-      }
-      this.work.run(subscribeUser);
-      strategiesAfter.then(() => {
-        if (!this.stopped) begin();
-      }, reject);
-    });
+    return this.loop.start(strategiesAfter);
   }
 
   /**
@@ -230,7 +154,7 @@ export class Kernel {
    * @returns the coverage, or undefined when the kernel had no history to warm up on
    */
   whenTrading(): Promise<WarmUpCoverage | undefined> {
-    return this.trading;
+    return this.loop.trading;
   }
 
   /**
@@ -247,13 +171,7 @@ export class Kernel {
    * unsubscribes. What arrives afterwards is only folded (see {@link Kernel}).
    */
   stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.work.run(() => {
-      if (this.strategiesStarted) for (const runner of this.runners) runner.stop();
-    });
-    this.feeds.close();
-    this.timers.disarm();
+    this.loop.stop();
   }
 
   /**
@@ -263,7 +181,7 @@ export class Kernel {
    * @param event - a market or User Data event
    */
   push(event: KeelEvent): void {
-    this.work.enqueue(event);
+    this.loop.enqueue(event);
   }
 
   /**
@@ -281,41 +199,7 @@ export class Kernel {
    * @param ts - epoch ms
    */
   advanceTime(ts: number): void {
-    if (this.stopped) return;
-    this.work.run(() => {
-      this.timers.passTo(ts, this.fireTimer);
-      this.marketRouting.closeDue(ts);
-    });
-  }
-
-  private handle(job: Job): void {
-    switch (job.kind) {
-      case 'deliverDenial':
-        job.runner.deliverDenial(job.denial);
-        return;
-      case 'deliverTrailingStop':
-        job.runner.deliverTrailingStop(job.stop);
-        return;
-      case 'wake':
-        if (!this.stopped) this.timers.fireDueNow(this.fireTimer);
-        return;
-      case 'venueStatus':
-        // Before the strategies start (a live session's first login) it is only noted.
-        if (this.connectivity.observe(job.status) && this.strategiesStarted && !this.stopped)
-          for (const runner of this.runners) runner.deliverVenueStatus(job.status);
-        return;
-    }
-    if (this.stopped) {
-      if (!isMarketEvent(job)) this.userRouting.settle(job);
-      return;
-    }
-    if (!this.warmUp.holdsTime || isMarketEvent(job)) {
-      this.timers.passTo(job.ts, this.fireTimer);
-      this.marketRouting.closeDueAt(job);
-    }
-    if (this.marketRouting.route(job)) return;
-    if (this.strategiesStarted) this.userRouting.route(job);
-    else this.userRouting.fold(job);
+    this.loop.advanceTime(ts);
   }
 
   // RunnerHost: what strategies call.
@@ -326,8 +210,8 @@ export class Kernel {
    * @param intent - the intent
    */
   submit(runner: StrategyRunner, intent: Intent): void {
-    if (!this.work.busy) {
-      this.work.run(() => this.submit(runner, intent));
+    if (!this.loop.busy) {
+      this.loop.run(() => this.submit(runner, intent));
       return;
     }
     this.pipeline.submit(runner, intent);
@@ -404,6 +288,6 @@ export class Kernel {
 
   private deny(runner: StrategyRunner, denial: IntentDenied): void {
     this.denial$.next(denial);
-    this.work.defer({ kind: 'deliverDenial', runner, denial });
+    this.loop.defer({ kind: 'deliverDenial', runner, denial });
   }
 }

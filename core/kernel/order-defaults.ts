@@ -7,6 +7,7 @@ import type {
   PositionSide,
   TimeInForce,
 } from '../model/index.ts';
+import type { KernelState } from './kernel-state.ts';
 
 /** What the factory reads to fill defaults; the strategy's context provides it. */
 export interface OrderFactoryState {
@@ -17,6 +18,24 @@ export interface OrderFactoryState {
   algoSymByRef(ref: string): string | undefined;
   /** The next generated caller reference of this strategy. */
   nextRef(): string;
+}
+
+/**
+ * A strategy's factory view of the kernel state: instruments, position mode and legs, its orders
+ * and algo orders by reference.
+ * @param state - the kernel state
+ * @param nextRef - the strategy's next generated caller reference
+ * @returns what the factory reads
+ */
+export function orderFactoryStateOf(state: KernelState, nextRef: () => string): OrderFactoryState {
+  return {
+    instrument: (sym) => state.instrument(sym),
+    positionMode: () => state.positionMode(),
+    positionQty: (sym, side) => state.positionQty(sym, side),
+    orderByRef: (ref) => state.orderByRef(ref),
+    algoSymByRef: (ref) => state.orders.algoByRef.get(ref)?.sym,
+    nextRef,
+  };
 }
 
 /**

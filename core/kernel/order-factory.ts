@@ -1,4 +1,3 @@
-import { DateTime } from 'luxon';
 import type {
   BorrowIntent,
   CancelAlgoOrderIntent,
@@ -18,7 +17,14 @@ import type {
   SetPositionModeIntent,
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
+import { closePositionIntent, loanFields } from './account-intents.ts';
 import { toDecimal } from './order-amounts.ts';
+import {
+  cancelAlgoOrderIntent,
+  cancelOrderIntent,
+  modifyOrderIntent,
+  replaceAlgoOrderIntent,
+} from './order-change-intents.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 import { defaultTimeInForce, isEquity } from './order-defaults.ts';
 import type {
@@ -32,12 +38,12 @@ import type {
   TrailingStopInput,
 } from './order-inputs.ts';
 import {
+  gtdIntent,
   orderCondition,
   placeAlgoOrderIntent,
   placeOrderIntent,
   trailingStopIntent,
 } from './placement-intents.ts';
-import { US_EQUITY_ZONE } from './us-equity-session.ts';
 
 /**
  * The order factory a strategy gets as `ctx.order`: one method per intent kind of the model.
@@ -122,12 +128,7 @@ export class OrderFactory {
    * @returns the intent, with `expiryDate` as `YYYY-MM-DD`
    */
   gtd(input: GtdInput): PlaceOrderIntent {
-    const zone = isEquity(this.state, input.sym) ? US_EQUITY_ZONE : 'utc';
-    const expiryDate =
-      typeof input.expiry === 'number'
-        ? (DateTime.fromMillis(input.expiry, { zone }).toISODate() ?? '')
-        : input.expiry;
-    return { ...placeOrderIntent(this.state, input, 'LIMIT', input.price, 'GTD'), expiryDate };
+    return gtdIntent(this.state, input);
   }
 
   /**
@@ -184,17 +185,7 @@ export class OrderFactory {
     target: string,
     changes: { triggerPrice?: Amount; price?: Amount; qty?: Amount; ref?: string },
   ): ReplaceAlgoOrderIntent {
-    return {
-      kind: 'replaceAlgoOrder',
-      ref: changes.ref ?? this.state.nextRef(),
-      target,
-      sym: this.state.algoSymByRef(target) ?? '',
-      ...(changes.triggerPrice === undefined
-        ? {}
-        : { triggerPrice: toDecimal(changes.triggerPrice, 'triggerPrice') }),
-      ...(changes.price === undefined ? {} : { price: toDecimal(changes.price, 'price') }),
-      ...(changes.qty === undefined ? {} : { qty: toDecimal(changes.qty, 'qty') }),
-    };
+    return replaceAlgoOrderIntent(this.state, target, changes);
   }
 
   /**
@@ -203,8 +194,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancelAlgo(target: string): CancelAlgoOrderIntent {
-    const sym = this.state.algoSymByRef(target) ?? '';
-    return { kind: 'cancelAlgoOrder', ref: this.state.nextRef(), target, sym };
+    return cancelAlgoOrderIntent(this.state, target);
   }
 
   /**
@@ -223,15 +213,7 @@ export class OrderFactory {
    * @returns the intent
    */
   modify(target: string | Order, changes: { qty?: Amount; price?: Amount; ref?: string }): ModifyOrderIntent {
-    const ref = typeof target === 'string' ? target : target.clientOrderId;
-    return {
-      kind: 'modifyOrder',
-      ref: changes.ref ?? this.state.nextRef(),
-      target: ref,
-      sym: this.state.orderByRef(ref)?.sym ?? '',
-      ...(changes.qty === undefined ? {} : { qty: toDecimal(changes.qty, 'qty') }),
-      ...(changes.price === undefined ? {} : { price: toDecimal(changes.price, 'price') }),
-    };
+    return modifyOrderIntent(this.state, target, changes);
   }
 
   /**
@@ -240,13 +222,7 @@ export class OrderFactory {
    * @returns the intent
    */
   cancel(target: string | Order): CancelOrderIntent {
-    const ref = typeof target === 'string' ? target : target.clientOrderId;
-    return {
-      kind: 'cancelOrder',
-      ref: this.state.nextRef(),
-      target: ref,
-      sym: this.state.orderByRef(ref)?.sym ?? '',
-    };
+    return cancelOrderIntent(this.state, target);
   }
 
   /**
@@ -266,11 +242,7 @@ export class OrderFactory {
    * @returns the intent
    */
   closePosition(sym: string, positionSide?: PositionSide): ClosePositionIntent {
-    let side: PositionSide = positionSide ?? 'NONE';
-    if (positionSide === undefined && this.state.positionMode() === 'BOTH') {
-      side = this.state.positionQty(sym, 'LONG').isZero() ? 'SHORT' : 'LONG';
-    }
-    return { kind: 'closePosition', ref: this.state.nextRef(), sym, positionSide: side };
+    return closePositionIntent(this.state, sym, positionSide);
   }
 
   /**
@@ -288,7 +260,7 @@ export class OrderFactory {
    * @returns the intent
    */
   borrow(input: LoanInput): BorrowIntent {
-    return { kind: 'borrow', ...this.loan(input) };
+    return { kind: 'borrow', ...loanFields(this.state, input) };
   }
 
   /**
@@ -297,7 +269,7 @@ export class OrderFactory {
    * @returns the intent
    */
   repay(input: LoanInput): RepayIntent {
-    return { kind: 'repay', ...this.loan(input) };
+    return { kind: 'repay', ...loanFields(this.state, input) };
   }
 
   /**
@@ -307,16 +279,5 @@ export class OrderFactory {
    */
   setPositionMode(positionMode: PositionMode): SetPositionModeIntent {
     return { kind: 'setPositionMode', ref: this.state.nextRef(), positionMode };
-  }
-
-  /** The fields a borrow and a repay share, with the amount as an exact Decimal. */
-  private loan(input: LoanInput): Omit<BorrowIntent | RepayIntent, 'kind'> {
-    const { exchange, coin } = input;
-    return {
-      ref: input.ref ?? this.state.nextRef(),
-      exchange,
-      coin,
-      amount: toDecimal(input.amount, 'amount'),
-    };
   }
 }

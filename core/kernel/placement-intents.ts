@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import type {
   InstrumentSpec,
   OrderCondition,
@@ -9,15 +10,17 @@ import type {
 import { formatTimeToSend, ZERO } from '../model/index.ts';
 import { limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
-import { defaultPositionSide } from './order-defaults.ts';
+import { defaultPositionSide, isEquity } from './order-defaults.ts';
 import type {
   AlgoInput,
   Amount,
   ConditionalInput,
+  GtdInput,
   OrderInputBase,
   TrailingOffsetInput,
   TrailingStopInput,
 } from './order-inputs.ts';
+import { US_EQUITY_ZONE } from './us-equity-session.ts';
 
 /**
  * The placement intent every order method of the factory builds on: the strategy's fields, with
@@ -54,6 +57,23 @@ export function placeOrderIntent(
     ...(input.sl === undefined ? {} : { sl: tpSlOf(input.sl, spec) }),
     ...(input.extendedTrading === undefined ? {} : { extendedTrading: input.extendedTrading }),
   };
+}
+
+/**
+ * A good-till-date limit order intent: an epoch ms expiry becomes its date in New York for US
+ * equities and in UTC otherwise.
+ * @param state - what defaults are computed from
+ * @param input - as for a limit order plus `expiry`
+ * @returns the intent, with `expiryDate` as `YYYY-MM-DD`
+ * @throws TypeError when an amount is not a finite number or a decimal
+ */
+export function gtdIntent(state: OrderFactoryState, input: GtdInput): PlaceOrderIntent {
+  const zone = isEquity(state, input.sym) ? US_EQUITY_ZONE : 'utc';
+  const expiryDate =
+    typeof input.expiry === 'number'
+      ? (DateTime.fromMillis(input.expiry, { zone }).toISODate() ?? '')
+      : input.expiry;
+  return { ...placeOrderIntent(state, input, 'LIMIT', input.price, 'GTD'), expiryDate };
 }
 
 /**

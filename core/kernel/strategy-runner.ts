@@ -11,20 +11,16 @@ import type {
   VenueStatus,
 } from '../model/index.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
+import { callHook, type Hook } from './hook-call.ts';
 import type { OutputSink } from './hook-output.ts';
-import {
-  acceptOutput,
-  intentOutputError,
-  intentOutputProblem,
-  reportRejection,
-  sendIntents,
-} from './hook-output.ts';
+import { intentOutputError, intentOutputProblem, reportRejection, sendIntents } from './hook-output.ts';
 import type { KernelState } from './kernel-state.ts';
+import { orderFactoryStateOf } from './order-defaults.ts';
 import { OrderFactory } from './order-factory.ts';
 import { type PositionSizer, positionSizer } from './position-sizer.ts';
 import { subscribeSetup } from './setup-stream.ts';
 import type { StrategyContext } from './strategy-context.ts';
-import type { IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
+import type { IntentDenied, TimerEvent } from './strategy-events.ts';
 import { StrategyRefs } from './strategy-refs.ts';
 import type { StateFactoryFailure } from './strategy-state-factory.ts';
 import { createStrategyState } from './strategy-state-factory.ts';
@@ -45,8 +41,6 @@ export interface RunnerHost {
   fault(runner: StrategyRunner, where: string, error: unknown, how?: 'returned' | 'emitted'): void;
   rejected(runner: StrategyRunner, where: string, reason: unknown): void;
 }
-
-type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => IntentOutput) | undefined;
 
 /**
  * One strategy inside a kernel: implements its {@link StrategyContext}, calls its hooks,
@@ -110,15 +104,7 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
       this.live = false;
     }
     this.state = made.state;
-    const s = host.state;
-    this.order = new OrderFactory({
-      instrument: (sym) => s.instrument(sym),
-      positionMode: () => s.positionMode(),
-      positionQty: (sym, side) => s.positionQty(sym, side),
-      orderByRef: (ref) => s.orderByRef(ref),
-      algoSymByRef: (ref) => s.orders.algoByRef.get(ref)?.sym,
-      nextRef: () => this.nextRef(),
-    });
+    this.order = new OrderFactory(orderFactoryStateOf(host.state, () => this.nextRef()));
     this.size = positionSizer(this);
   }
 
@@ -169,16 +155,7 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   deliverQuote(event: QuoteEvent): void {
     if (!this.live) return;
     const hook = this.onQuote;
-    if (hook !== undefined) {
-      let out: IntentOutput;
-      try {
-        out = hook(this, event);
-      } catch (error) {
-        this.host.fault(this, 'onQuote', error);
-        return;
-      }
-      if (out !== undefined) acceptOutput(this.sink, out, 'onQuote', 'returned');
-    }
+    if (hook !== undefined && !callHook(hook, this, event, this.sink, 'onQuote')) return;
     this.streams.nextQuote(event);
   }
 
@@ -186,16 +163,7 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   deliverTrade(event: MarketTradeEvent): void {
     if (!this.live) return;
     const hook = this.onTrade;
-    if (hook !== undefined) {
-      let out: IntentOutput;
-      try {
-        out = hook(this, event);
-      } catch (error) {
-        this.host.fault(this, 'onTrade', error);
-        return;
-      }
-      if (out !== undefined) acceptOutput(this.sink, out, 'onTrade', 'returned');
-    }
+    if (hook !== undefined && !callHook(hook, this, event, this.sink, 'onTrade')) return;
     this.streams.nextTrade(event);
   }
 
@@ -247,15 +215,7 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   }
 
   private call<E>(where: string, hook: Hook<E>, event: E): void {
-    if (!this.live || hook === undefined) return;
-    let out: IntentOutput;
-    try {
-      out = hook(this, event);
-    } catch (error) {
-      this.host.fault(this, where, error);
-      return;
-    }
-    if (out !== undefined) acceptOutput(this.sink, out, where, 'returned');
+    if (this.live && hook !== undefined) callHook(hook, this, event, this.sink, where);
   }
 
   // The rest of the StrategyContext methods (the reads are StrategyStateReads').

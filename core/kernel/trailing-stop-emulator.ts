@@ -5,12 +5,12 @@ import type {
   MarkPriceEvent,
   PlaceOrderIntent,
   QuoteEvent,
-  TrailingStopSpec,
 } from '../model/index.ts';
 import { BAR_INTERVAL_MS } from '../model/index.ts';
+import { type HeldTrailingStop, holdTrailingStop, trailingStopSnapshot } from './held-trailing-stop.ts';
 import type { KernelDenial } from './intent-ownership.ts';
-import { TrailingLevel, type TrailingStep } from './trailing-level.ts';
-import type { TrailingStop, TrailingStopStatus } from './trailing-stop.ts';
+import type { TrailingStep } from './trailing-level.ts';
+import type { TrailingStop } from './trailing-stop.ts';
 import { trailingStopProblem } from './trailing-stop-checks.ts';
 
 /** What the emulator reads of the kernel state: instruments, the latest prices and the time. */
@@ -32,20 +32,6 @@ export interface EmulatorOutlet<O> {
   changed(owner: O, stop: TrailingStop): void;
 }
 
-/** One stop the emulator holds. */
-interface Held<O> {
-  readonly owner: O;
-  readonly strategyId: string;
-  readonly intent: PlaceOrderIntent;
-  readonly spec: TrailingStopSpec;
-  readonly level: TrailingLevel;
-  readonly tick: InstrumentSpec['tickSize'];
-  readonly createAt: number;
-  status: TrailingStopStatus;
-  updateAt: number;
-  crossPrice: number;
-}
-
 /**
  * Keel's emulation of trailing stops (the venue's algo orders have no trailing type): the kernel
  * holds each stop, trails it on the market events it routes, and when the price crosses the stop
@@ -59,9 +45,9 @@ interface Held<O> {
  */
 export class TrailingStopEmulator<O> {
   /** Open stops (PENDING, ACTIVE) by reference. */
-  private readonly open = new Map<string, Held<O>>();
+  private readonly open = new Map<string, HeldTrailingStop<O>>();
   /** Open stops by sym, for the per-event path. */
-  private readonly bySym = new Map<string, Held<O>[]>();
+  private readonly bySym = new Map<string, HeldTrailingStop<O>[]>();
   /** The finest feed bar interval seen of each sym, ms: only those bars move `last` stops. */
   private readonly finestBar = new Map<string, number>();
 
@@ -91,30 +77,12 @@ export class TrailingStopEmulator<O> {
     if (problem !== undefined || spec === undefined)
       return { check: 'kernel.trailingStop', reason: `trailing stop ${intent.ref} ${problem}` };
     const tick = (this.view.instrument(intent.sym) as InstrumentSpec).tickSize;
-    const now = this.view.now();
-    const held: Held<O> = {
-      owner,
-      strategyId,
-      intent,
-      spec,
-      tick,
-      level: new TrailingLevel({
-        side: intent.side,
-        tick: tick.toNumber(),
-        offsetType: spec.offsetType,
-        offset: spec.offset.toNumber(),
-        ...(spec.activationPrice === undefined ? {} : { activationPrice: spec.activationPrice.toNumber() }),
-      }),
-      createAt: now,
-      status: 'PENDING',
-      updateAt: now,
-      crossPrice: Number.NaN,
-    };
+    const held = holdTrailingStop(owner, strategyId, intent, spec, tick, this.view.now());
     this.open.set(intent.ref, held);
     const list = this.bySym.get(intent.sym);
     if (list === undefined) this.bySym.set(intent.sym, [held]);
     else list.push(held);
-    this.outlet.changed(owner, this.snapshot(held));
+    this.outlet.changed(owner, trailingStopSnapshot(held));
     const price = this.latestPrice(held);
     if (price !== undefined) this.step(held, price);
     return undefined;
@@ -172,7 +140,7 @@ export class TrailingStopEmulator<O> {
         (strategyId === undefined || held.strategyId === strategyId) &&
         (sym === undefined || held.intent.sym === sym)
       )
-        out.push(this.snapshot(held));
+        out.push(trailingStopSnapshot(held));
     return out;
   }
 
@@ -182,7 +150,7 @@ export class TrailingStopEmulator<O> {
     const list = this.bySym.get(event.sym);
     if (list === undefined) return;
     for (let i = 0; i < list.length; i++) {
-      const held = list[i] as Held<O>;
+      const held = list[i] as HeldTrailingStop<O>;
       // A stop that triggers leaves the list: the next one moved into its place.
       if (held.spec.triggerOn === 'last' && this.step(held, event.price)) i--;
     }
@@ -194,7 +162,7 @@ export class TrailingStopEmulator<O> {
     const list = this.bySym.get(event.sym);
     if (list === undefined) return;
     for (let i = 0; i < list.length; i++) {
-      const held = list[i] as Held<O>;
+      const held = list[i] as HeldTrailingStop<O>;
       if (held.spec.triggerOn === 'mark' && this.step(held, event.markPrice)) i--;
     }
   }
@@ -205,7 +173,7 @@ export class TrailingStopEmulator<O> {
     const list = this.bySym.get(event.sym);
     if (list === undefined) return;
     for (let i = 0; i < list.length; i++) {
-      const held = list[i] as Held<O>;
+      const held = list[i] as HeldTrailingStop<O>;
       if (
         held.spec.triggerOn === 'bidAsk' &&
         this.step(held, held.intent.side === 'SELL' ? event.bid : event.ask)
@@ -214,7 +182,6 @@ export class TrailingStopEmulator<O> {
     }
   }
 
-  /** @returns true when the stop triggered (and left the open lists) */
   /**
    * A closed feed bar moves the `last` stops of a sym that never had a trade (bar-only data):
    * the bar is walked adverse extreme first - open, low, high, close for a SELL stop; open, high,
@@ -233,13 +200,13 @@ export class TrailingStopEmulator<O> {
     const list = this.bySym.get(bar.sym);
     if (list === undefined) return;
     for (let i = 0; i < list.length; i++) {
-      const held = list[i] as Held<O>;
+      const held = list[i] as HeldTrailingStop<O>;
       if (held.spec.triggerOn === 'last' && this.walk(held, bar)) i--;
     }
   }
 
   /** @returns true when the stop triggered on the bar's path */
-  private walk(held: Held<O>, bar: BarEvent): boolean {
+  private walk(held: HeldTrailingStop<O>, bar: BarEvent): boolean {
     const sell = held.intent.side === 'SELL';
     return (
       this.step(held, bar.open) ||
@@ -249,12 +216,13 @@ export class TrailingStopEmulator<O> {
     );
   }
 
-  private step(held: Held<O>, price: number): boolean {
+  /** @returns true when the stop triggered (and left the open lists) */
+  private step(held: HeldTrailingStop<O>, price: number): boolean {
     const step: TrailingStep = held.level.next(price);
     if (step === 'activated') {
       held.status = 'ACTIVE';
       held.updateAt = this.view.now();
-      this.outlet.changed(held.owner, this.snapshot(held));
+      this.outlet.changed(held.owner, trailingStopSnapshot(held));
     } else if (step === 'triggered') {
       held.crossPrice = price;
       this.close(held, 'TRIGGERED');
@@ -265,17 +233,17 @@ export class TrailingStopEmulator<O> {
     return false;
   }
 
-  private close(held: Held<O>, status: 'TRIGGERED' | 'CANCELLED'): void {
+  private close(held: HeldTrailingStop<O>, status: 'TRIGGERED' | 'CANCELLED'): void {
     held.status = status;
     held.updateAt = this.view.now();
     this.open.delete(held.intent.ref);
     const list = this.bySym.get(held.intent.sym) ?? [];
     list.splice(list.indexOf(held), 1);
     if (list.length === 0) this.bySym.delete(held.intent.sym);
-    this.outlet.changed(held.owner, this.snapshot(held));
+    this.outlet.changed(held.owner, trailingStopSnapshot(held));
   }
 
-  private latestPrice(held: Held<O>): number | undefined {
+  private latestPrice(held: HeldTrailingStop<O>): number | undefined {
     const sym = held.intent.sym;
     switch (held.spec.triggerOn) {
       case 'last':
@@ -287,29 +255,5 @@ export class TrailingStopEmulator<O> {
         return quote === undefined ? undefined : held.intent.side === 'SELL' ? quote.bid : quote.ask;
       }
     }
-  }
-
-  private snapshot(held: Held<O>): TrailingStop {
-    const { intent, spec, level } = held;
-    const active = level.active;
-    return {
-      kind: 'trailingStop',
-      ref: intent.ref,
-      strategyId: held.strategyId,
-      sym: intent.sym,
-      side: intent.side,
-      qty: intent.qty,
-      reduceOnly: intent.reduceOnly,
-      positionSide: intent.positionSide,
-      offsetType: spec.offsetType,
-      offset: spec.offset,
-      ...(spec.activationPrice === undefined ? {} : { activationPrice: spec.activationPrice }),
-      triggerOn: spec.triggerOn,
-      status: held.status,
-      ...(active ? { stopPrice: held.tick.mul(level.stopTicks), bestPrice: level.bestPrice } : {}),
-      ...(held.status === 'TRIGGERED' ? { crossPrice: held.crossPrice } : {}),
-      createAt: held.createAt,
-      updateAt: held.updateAt,
-    };
   }
 }

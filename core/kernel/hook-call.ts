@@ -1,0 +1,38 @@
+import type { OutputSink } from './hook-output.ts';
+import { acceptOutput } from './hook-output.ts';
+import type { StrategyContext } from './strategy-context.ts';
+import type { IntentOutput } from './strategy-events.ts';
+
+/**
+ * One event hook of a strategy as its runner holds it (undefined when the strategy has none).
+ * @typeParam E - the event the hook is called with
+ */
+export type Hook<E> = ((ctx: StrategyContext<unknown, unknown>, event: E) => IntentOutput) | undefined;
+
+/**
+ * Calls one hook of a strategy and sends what it returned: a throw is a fault of the strategy
+ * (the sink halts it), and a return that is not intents is refused like one.
+ * @param hook - the hook
+ * @param ctx - the strategy's context
+ * @param event - the event
+ * @param sink - the strategy's way to the kernel
+ * @param where - the hook's name, for the fault
+ * @returns false when the hook threw (nothing more of this event reaches the strategy)
+ */
+export function callHook<E>(
+  hook: NonNullable<Hook<E>>,
+  ctx: StrategyContext<unknown, unknown>,
+  event: E,
+  sink: OutputSink,
+  where: string,
+): boolean {
+  let out: IntentOutput;
+  try {
+    out = hook(ctx, event);
+  } catch (error) {
+    sink.fault(where, error);
+    return false;
+  }
+  if (out !== undefined) acceptOutput(sink, out, where, 'returned');
+  return true;
+}

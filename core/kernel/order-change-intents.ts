@@ -1,0 +1,88 @@
+import type {
+  CancelAlgoOrderIntent,
+  CancelOrderIntent,
+  ModifyOrderIntent,
+  Order,
+  ReplaceAlgoOrderIntent,
+} from '../model/index.ts';
+import { toDecimal } from './order-amounts.ts';
+import type { OrderFactoryState } from './order-defaults.ts';
+import type { Amount } from './order-inputs.ts';
+
+/**
+ * A modify of an open order's quantity and / or price, its sym filled from the order when known.
+ * @param state - what defaults are computed from
+ * @param target - clientOrderId (or the order)
+ * @param changes - new qty and / or price, and optionally the modify's own reference
+ * @returns the intent
+ * @throws TypeError when an amount is not a finite number or a decimal
+ */
+export function modifyOrderIntent(
+  state: OrderFactoryState,
+  target: string | Order,
+  changes: { qty?: Amount; price?: Amount; ref?: string },
+): ModifyOrderIntent {
+  const ref = typeof target === 'string' ? target : target.clientOrderId;
+  return {
+    kind: 'modifyOrder',
+    ref: changes.ref ?? state.nextRef(),
+    target: ref,
+    sym: state.orderByRef(ref)?.sym ?? '',
+    ...(changes.qty === undefined ? {} : { qty: toDecimal(changes.qty, 'qty') }),
+    ...(changes.price === undefined ? {} : { price: toDecimal(changes.price, 'price') }),
+  };
+}
+
+/**
+ * A cancel of one order, its sym filled from the order when known.
+ * @param state - what defaults are computed from
+ * @param target - clientOrderId (or the order)
+ * @returns the intent
+ */
+export function cancelOrderIntent(state: OrderFactoryState, target: string | Order): CancelOrderIntent {
+  const ref = typeof target === 'string' ? target : target.clientOrderId;
+  return {
+    kind: 'cancelOrder',
+    ref: state.nextRef(),
+    target: ref,
+    sym: state.orderByRef(ref)?.sym ?? '',
+  };
+}
+
+/**
+ * A replace of an open algo order's trigger, price or quantity, its sym filled from the algo
+ * order when known.
+ * @param state - what defaults are computed from
+ * @param target - clientAlgoOrderId
+ * @param changes - the new values, and optionally the replace's own reference
+ * @returns the intent
+ * @throws TypeError when an amount is not a finite number or a decimal
+ */
+export function replaceAlgoOrderIntent(
+  state: OrderFactoryState,
+  target: string,
+  changes: { triggerPrice?: Amount; price?: Amount; qty?: Amount; ref?: string },
+): ReplaceAlgoOrderIntent {
+  return {
+    kind: 'replaceAlgoOrder',
+    ref: changes.ref ?? state.nextRef(),
+    target,
+    sym: state.algoSymByRef(target) ?? '',
+    ...(changes.triggerPrice === undefined
+      ? {}
+      : { triggerPrice: toDecimal(changes.triggerPrice, 'triggerPrice') }),
+    ...(changes.price === undefined ? {} : { price: toDecimal(changes.price, 'price') }),
+    ...(changes.qty === undefined ? {} : { qty: toDecimal(changes.qty, 'qty') }),
+  };
+}
+
+/**
+ * A cancel of one algo order, its sym filled from the algo order when known.
+ * @param state - what defaults are computed from
+ * @param target - clientAlgoOrderId
+ * @returns the intent
+ */
+export function cancelAlgoOrderIntent(state: OrderFactoryState, target: string): CancelAlgoOrderIntent {
+  const sym = state.algoSymByRef(target) ?? '';
+  return { kind: 'cancelAlgoOrder', ref: state.nextRef(), target, sym };
+}
