@@ -29,19 +29,23 @@ export function cancelStrategyOrders(
 ): number {
   const bySym = new Map<string, string[]>();
   const intents: Intent[] = [];
+  let cancelled = 0;
   for (const id of strategyIds) {
     for (const order of kernel.state.openOrders(id)) {
       const targets = bySym.get(order.sym) ?? [];
       targets.push(order.clientOrderId);
       bySym.set(order.sym, targets);
+      cancelled++;
     }
-    for (const algo of kernel.state.openAlgoOrders(id))
+    for (const algo of kernel.state.openAlgoOrders(id)) {
+      cancelled++;
       intents.push({
         kind: 'cancelAlgoOrder',
         ref: `${refTag}-a${intents.length + 1}`,
         target: algo.clientAlgoOrderId,
         sym: algo.sym,
       });
+    }
   }
   let n = 0;
   for (const [sym, targets] of bySym)
@@ -50,8 +54,5 @@ export function cancelStrategyOrders(
     const decision = gate.evaluate({ strategyId: 'keel', intent }, kernel.state);
     if (decision.kind === 'approved') execution.submit(decision.command as never);
   }
-  const algoCancels = intents.length - bySym.size;
-  let orders = 0;
-  for (const targets of bySym.values()) orders += targets.length;
-  return orders + algoCancels;
+  return cancelled;
 }
