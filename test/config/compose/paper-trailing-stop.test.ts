@@ -1,23 +1,16 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../../backtest/paper-venue/index.ts';
-import { SYNTHETIC_MARKETS } from '../../../backtest/synthetic/index.ts';
 import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { runLogger } from '../../../config/compose/run-logger.ts';
-import { runVenueSession } from '../../../config/compose/venue-session.ts';
 import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy, type TrailingStop } from '../../../core/kernel/index.ts';
-import { D } from '../../../core/model/index.ts';
+import { lockstepSyntheticVenues, runLockstepSession } from '../../kit/lockstep-synthetic-sessions.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const newDir = tempDirsRemovedAfterEach('keel-paper-trailing-');
-const venues: PaperVenue[] = [];
-afterEach(async () => {
-  for (const venue of venues.splice(0)) await venue.close();
-});
+const startVenue = lockstepSyntheticVenues();
 
 describe('a paper session with an emulated trailing stop', () => {
   it('runs the same kernel emulation over the venue protocol: the stop triggers, its MARKET order reaches the venue under its reference, and the session result lists the stop', async () => {
@@ -37,20 +30,7 @@ report: { json: ${JSON.stringify(json)}, html: ${JSON.stringify(join(dir, 'repor
     );
     const loaded = loadValidConfig(file);
     const instruments = instrumentSpecsOf(loaded.config.instruments);
-    const venue = await startPaperVenue({
-      instruments,
-      portfolios: [
-        { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
-      ],
-      fillModel: 'touch',
-      feed: syntheticFeed({
-        seed: 42,
-        startTime: Date.now(),
-        markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SYM),
-      }),
-      pacing: { mode: 'lockstep' },
-    });
-    venues.push(venue);
+    const venue = await startVenue(instruments, SYM);
     const seen: TrailingStop[] = [];
     // A 1-tick SELL stop on the bid, allowed to open a short: the first downtick of the bid fires it.
     const trail = defineStrategy<Record<string, never>, { placed: boolean }>({
@@ -74,28 +54,12 @@ report: { json: ${JSON.stringify(json)}, html: ${JSON.stringify(join(dir, 'repor
         seen.push(stop);
       },
     });
-    const outcome = await runVenueSession({
+    const outcome = await runLockstepSession(venue, {
       config: loaded.config,
-      mode: 'paper',
-      slots: [{ id: 'trail', strategy: trail }],
       instruments,
-      logger: runLogger('trailing-test', 'silent'),
-      venue: {
-        restUrl: venue.restUrl,
-        privateWsUrl: venue.privateWsUrl,
-        marketDataWsUrl: venue.marketDataWsUrl,
-        apiKey: 'k',
-        apiSecret: 's',
-        brokerClientId: 'main',
-        label: 'paper',
-      },
-      synthetic: true,
-      sessionClock: () => venue.now(),
-      lockstep: true,
-      lockstepSpeed: 5,
+      slots: [{ id: 'trail', strategy: trail }],
+      name: 'trailing-test',
       durationMs: 3_000,
-      handleSignals: false,
-      fillModel: { name: 'touch', description: 'touch' },
     });
     expect(outcome.exitCode).toBe(0);
     expect(seen.map((s) => s.status)).toEqual(['PENDING', 'ACTIVE', 'TRIGGERED']);

@@ -1,0 +1,85 @@
+import { afterEach } from 'vitest';
+import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../backtest/paper-venue/index.ts';
+import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
+import { runLogger } from '../../config/compose/run-logger.ts';
+import { runVenueSession } from '../../config/compose/venue-session.ts';
+import type { VenueSessionOutcome } from '../../config/compose/venue-session-options.ts';
+import type { KeelConfig } from '../../config/schema/index.ts';
+import type { StrategySlot } from '../../core/kernel/index.ts';
+import { D, type InstrumentSpec } from '../../core/model/index.ts';
+
+/** What a lockstep session on a SYNTHETIC paper venue runs. */
+export interface LockstepSessionRun {
+  readonly config: KeelConfig;
+  readonly instruments: readonly InstrumentSpec[];
+  readonly slots: readonly StrategySlot[];
+  /** Names the session's (silent) logger. */
+  readonly name: string;
+  readonly durationMs: number;
+}
+
+/**
+ * Paper venues releasing SYNTHETIC market data (seed 42) of one sym in lockstep, portfolio `main`
+ * (keys `k` / `s`, 100 000 USDT), the touch fill model; closed after each test of the file this is
+ * called in.
+ * @returns a function starting one venue for the given instruments and sym
+ */
+export function lockstepSyntheticVenues(): (
+  instruments: readonly InstrumentSpec[],
+  sym: string,
+) => Promise<PaperVenue> {
+  const venues: PaperVenue[] = [];
+  afterEach(async () => {
+    for (const venue of venues.splice(0)) await venue.close();
+  });
+  return async (instruments, sym) => {
+    const venue = await startPaperVenue({
+      instruments: [...instruments],
+      portfolios: [
+        { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
+      ],
+      fillModel: 'touch',
+      feed: syntheticFeed({
+        seed: 42,
+        startTime: Date.now(),
+        markets: SYNTHETIC_MARKETS.filter((m) => m.sym === sym),
+      }),
+      pacing: { mode: 'lockstep' },
+    });
+    venues.push(venue);
+    return venue;
+  };
+}
+
+/**
+ * Runs a paper session against such a venue in lockstep (5x), for a fixed time, without signal
+ * handlers.
+ * @param venue - the venue from {@link lockstepSyntheticVenues}
+ * @param run - the config, instruments, strategies, logger name and duration
+ * @returns the session's outcome
+ */
+export function runLockstepSession(venue: PaperVenue, run: LockstepSessionRun): Promise<VenueSessionOutcome> {
+  return runVenueSession({
+    config: run.config,
+    mode: 'paper',
+    slots: run.slots,
+    instruments: run.instruments,
+    logger: runLogger(run.name, 'silent'),
+    venue: {
+      restUrl: venue.restUrl,
+      privateWsUrl: venue.privateWsUrl,
+      marketDataWsUrl: venue.marketDataWsUrl,
+      apiKey: 'k',
+      apiSecret: 's',
+      brokerClientId: 'main',
+      label: 'paper',
+    },
+    synthetic: true,
+    sessionClock: () => venue.now(),
+    lockstep: true,
+    lockstepSpeed: 5,
+    durationMs: run.durationMs,
+    handleSignals: false,
+    fillModel: { name: 'touch', description: 'touch' },
+  });
+}
