@@ -36,5 +36,5 @@ export type { StrategyParamsEntry } from './setup-warnings.ts';
 export { setupWarnings, unlistedSymWarnings } from './setup-warnings.ts';
 export type { StartingCoinValue } from './starting-coin-notes.ts';
 export { startingCoinsConfig } from './starting-coin-notes.ts';
-export { coinPriceOf, startingEquityOf } from './starting-coins.ts';
+export { coinPriceOf, coinsWorth, coinValuingSyms, startingEquityOf } from './starting-coins.ts';
 export { symsNamedBy } from './strategy-syms.ts';

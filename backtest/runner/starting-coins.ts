@@ -46,11 +46,7 @@ export async function startingCoinValues(
 ): Promise<StartingCoinLookahead> {
   const pending = new Map<string, { qty: Dec; syms: ReadonlySet<string> }>();
   for (const [coin, qty] of Object.entries(coins)) {
-    const syms = new Set(
-      instruments
-        .filter((s) => s.id.kind === 'crypto' && s.id.base === coin && s.id.quote === settleAsset)
-        .map((s) => s.sym),
-    );
+    const syms = coinValuingSyms(coin, instruments, settleAsset);
     if (syms.size === 0)
       throw new Error(
         `backtest: the starting cash holds ${qty.toFixed()} ${coin}, but no instrument of the run trades ${coin} against ${settleAsset} to value it`,
@@ -99,7 +95,35 @@ export async function startingCoinValues(
  * @returns the equity the run starts from
  */
 export function startingEquityOf(cash: Dec, values: readonly StartingCoinValue[]): Dec {
-  return values.reduce((sum, value) => sum.plus(value.qty.mul(value.price)), cash);
+  return cash.plus(coinsWorth(values));
+}
+
+/**
+ * What coins are worth at the prices they were valued at.
+ * @param values - the coins' values
+ * @returns the sum of quantity x price, in the account currency
+ */
+export function coinsWorth(values: readonly StartingCoinValue[]): Dec {
+  return values.reduce((sum, value) => sum.plus(value.qty.mul(value.price)), ZERO);
+}
+
+/**
+ * The instruments a starting coin is valued by: those trading it against the account currency.
+ * @param coin - the coin, e.g. ETH
+ * @param instruments - the run's instruments
+ * @param settleAsset - the account currency
+ * @returns their syms (empty when none trades the coin so)
+ */
+export function coinValuingSyms(
+  coin: string,
+  instruments: readonly InstrumentSpec[],
+  settleAsset: string,
+): Set<string> {
+  return new Set(
+    instruments
+      .filter((s) => s.id.kind === 'crypto' && s.id.base === coin && s.id.quote === settleAsset)
+      .map((s) => s.sym),
+  );
 }
 
 /**

@@ -1,5 +1,10 @@
-import { coinPriceOf, type StartingCoinValue } from '../../backtest/runner/index.ts';
-import { type Dec, decimalOf, type InstrumentSpec, type MarketEvent, ZERO } from '../../core/model/index.ts';
+import {
+  coinPriceOf,
+  coinsWorth,
+  coinValuingSyms,
+  type StartingCoinValue,
+} from '../../backtest/runner/index.ts';
+import { type Dec, decimalOf, type InstrumentSpec, type MarketEvent } from '../../core/model/index.ts';
 
 interface PendingCoin {
   readonly qty: Dec;
@@ -38,11 +43,7 @@ export class SessionStartingCoins {
   ) {
     for (const [coin, qty] of Object.entries(coins)) {
       if (coin === settleAsset || qty.isZero()) continue;
-      const syms = new Set(
-        instruments
-          .filter((s) => s.id.kind === 'crypto' && s.id.base === coin && s.id.quote === settleAsset)
-          .map((s) => s.sym),
-      );
+      const syms = coinValuingSyms(coin, instruments, settleAsset);
       // The config check refuses such a coin; none here is valued by no instrument.
       if (syms.size > 0) this.pending.set(coin, { qty, syms });
     }
@@ -102,8 +103,6 @@ export class SessionStartingCoins {
 
   /** @returns what the priced coins the venue's equity does not hold yet are worth, in the account currency */
   unreportedWorth(): Dec {
-    let worth = ZERO;
-    for (const value of this.unreported) worth = worth.plus(value.qty.mul(value.price));
-    return worth;
+    return coinsWorth(this.unreported);
   }
 }
