@@ -42,6 +42,11 @@ export interface RestCallContext {
 
 class RetryableFailure extends Error {}
 
+/** What made an attempt fail, as the retry warning and the final error say it. */
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 function queryString(params: RequestParams): string {
   const search = new URLSearchParams();
   for (const key of Object.keys(params).sort()) {
@@ -120,7 +125,7 @@ export async function restCall(
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (attempt > 0) {
       const delay = backoffDelay(attempt - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
-      ctx.logger.warn({ path: def.path, attempt, delay }, 'retrying venue GET');
+      ctx.logger.warn({ path: def.path, attempt, delay, reason: reasonOf(lastError) }, 'retrying venue GET');
       await new Promise<void>((resolve) => ctx.timer.setTimer(resolve, delay));
     }
     const headers = {
@@ -161,7 +166,7 @@ export async function restCall(
       if (!(error instanceof RetryableFailure) && !isNetworkFailure(error)) throw error;
     }
   }
-  const message = lastError instanceof Error ? lastError.message : String(lastError);
+  const message = reasonOf(lastError);
   if (/timeout/i.test(message) || (lastError as { code?: string }).code?.includes('TIMEOUT')) {
     throw new VenueTimeoutError(`${def.method} ${def.path}`, ctx.timeoutMs);
   }

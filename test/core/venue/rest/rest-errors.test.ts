@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import {
   DecodeError,
@@ -146,5 +148,28 @@ describe('venue REST client: retries', () => {
     };
     await expect(venue.client.getOrder({ clientOrderId: 'x' })).rejects.toMatchObject({ code: 401018 });
     expect(calls).toBe(1);
+  });
+});
+
+describe('venue REST client: retry warnings', () => {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const venue = venueRestRig({ retry: { maxRetries: 2, baseMs: 1, capMs: 2 }, logger: pino(sink) });
+
+  it('names what made the previous attempt fail, so an operator sees the cause before the retries run out', async () => {
+    let calls = 0;
+    venue.server.handler = () => (++calls < 3 ? { status: 503, body: '' } : { body: ok([]) });
+    await venue.client.getOpenOrders();
+    const retries = lines.filter((line) => line.msg === 'retrying venue GET');
+    expect(retries.map((line) => line.attempt)).toEqual([1, 2]);
+    for (const line of retries) {
+      expect(line.path).toBe('/api/v1/trading/orders');
+      expect(line.reason).toBe('GET /api/v1/trading/orders reply: HTTP 503');
+    }
   });
 });
