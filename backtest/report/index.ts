@@ -103,7 +103,7 @@ export { denialSummary } from './result/denial-summary.ts';
 export { LiquidationJournal } from './result/liquidation-journal.ts';
 export { liquidationNotice } from './result/liquidation-notice.ts';
 export type { FillRecord, OrderRecord, StrategyOwned } from './result/owned-records.ts';
-export { KEEL_OWNER } from './result/owned-records.ts';
+export { KEEL_OWNER, withOwner } from './result/owned-records.ts';
 export {
   ALGO_ORDER_CODEC,
   DENIAL_CODEC,

@@ -26,7 +26,7 @@ import { OrderJournal } from './order-journal.ts';
  */
 export function openRunRecords(dir: SpillDirectory, contractSizes: ReadonlyMap<string, Dec>): RunRecords {
   const trades = new SpillLog(dir, 'trades', ROUND_TRIP_CODEC);
-  const tally = new TradeTally();
+  const tally = new TradeTally(dir);
   const closeTrade = (trade: RoundTripTrade): void => {
     trades.append(trade);
     tally.add(trade);

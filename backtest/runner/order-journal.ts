@@ -1,5 +1,11 @@
 import { isFinalOrderState, type Order } from '../../core/model/index.ts';
-import { ORDER_CODEC, type OrderRecord, type RecordLog, type SpillDirectory } from '../report/index.ts';
+import {
+  ORDER_CODEC,
+  type OrderRecord,
+  type RecordLog,
+  type SpillDirectory,
+  withOwner,
+} from '../report/index.ts';
 import { CreationOrderJournal, type CreationOrderJournalOptions } from './creation-order-journal.ts';
 
 /** An order held with its owner apart: an update then costs no copy of the order (Keel's choice). */
@@ -10,7 +16,7 @@ interface OwnedOrder {
 
 /** The order as a result holds it: copied with its owner once, when it is written. */
 function encodeOwned({ order, owner }: OwnedOrder): string {
-  return ORDER_CODEC.encode(owner === undefined ? order : { ...order, strategyId: owner });
+  return ORDER_CODEC.encode(owner === undefined ? order : withOwner(order, owner));
 }
 
 const byOrderId = (order: Order): string => order.orderId;

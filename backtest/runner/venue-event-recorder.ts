@@ -1,5 +1,5 @@
 import type { UserEvent } from '../../core/model/index.ts';
-import type { FillRecord } from '../report/index.ts';
+import { type FillRecord, withOwner } from '../report/index.ts';
 import type { RunRecords } from './assemble-result.ts';
 import {
   isLoanRefusal,
@@ -42,8 +42,7 @@ export class VenueEventRecorder {
     const records = this.#records;
     if (event.kind === 'execution') {
       const owner = this.#ownerOf(event.execution.clientOrderId);
-      const fill: FillRecord =
-        owner === undefined ? event.execution : { ...event.execution, strategyId: owner };
+      const fill: FillRecord = owner === undefined ? event.execution : withOwner(event.execution, owner);
       records.fills.append(fill);
       records.costs.add(fill);
       records.book.add(fill);

@@ -19,3 +19,16 @@ export type FillRecord = Execution & StrategyOwned;
 
 /** The owner Keel names for the orders it places itself (a backtest's end-of-run close). */
 export const KEEL_OWNER = 'keel';
+
+/**
+ * A venue record copied with the strategy owning it, as a result holds it. The owner goes in
+ * before the record's fields when the record has none of its own: V8 then copies the fields in
+ * one step, where a field added after a spread made every fill and finished order of a run cost
+ * several times more to build and to write.
+ * @param record - the venue's order or execution
+ * @param owner - the strategy owning it
+ * @returns a copy with `strategyId` set to the owner
+ */
+export function withOwner<T extends object>(record: T, owner: string): T & StrategyOwned {
+  return 'strategyId' in record ? { ...record, strategyId: owner } : { strategyId: owner, ...record };
+}

@@ -1,5 +1,5 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
-import { asNumber, D, ONE, positionKey } from '../../../core/model/index.ts';
+import { asNumber, ONE, positionKey } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
@@ -23,6 +23,8 @@ interface LotBook {
   readonly sym: string;
   readonly positionSide: PositionSide;
   readonly lots: Lot[];
+  /** Units of base per contract; undefined for 1, which multiplies nothing. */
+  readonly contractSize: Dec | undefined;
 }
 
 /** What one exit order has closed of one lot so far: a trade still growing while that order fills. */
@@ -32,7 +34,8 @@ interface ClosingTrade {
   readonly positionSide: PositionSide;
   readonly exitOrderId: string;
   readonly exitStrategyId: string | undefined;
-  readonly contractSize: Dec;
+  /** Units of base per contract; undefined for 1. */
+  readonly contractSize: Dec | undefined;
   qty: Dec;
   entryCost: Dec;
   exitCost: Dec;
@@ -79,7 +82,8 @@ export class RoundTripBook {
   /**
    * @param onClosed - receives each round trip once it can grow no more, in the order its first
    *   fill closed (a done trade waits for the older ones still growing)
-   * @param contractSizeOf - units of base per contract for a sym (PnL multiplier); 1 when undefined
+   * @param contractSizeOf - units of base per contract for a sym (PnL multiplier); 1 when
+   *   undefined. Read once per sym and positionSide.
    */
   constructor(
     private readonly onClosed: (trade: RoundTripTrade) => void,
@@ -94,16 +98,22 @@ export class RoundTripBook {
     const key = positionKey(fill.sym, fill.positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
-      book = { sym: fill.sym, positionSide: fill.positionSide, lots: [] };
+      const contractSize = this.contractSizeOf(fill.sym);
+      book = {
+        sym: fill.sym,
+        positionSide: fill.positionSide,
+        lots: [],
+        contractSize: contractSize === undefined || contractSize.eq(ONE) ? undefined : contractSize,
+      };
       this.books.set(key, book);
     }
     const lots = book.lots;
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
     let qtyLeft = fill.quantity;
     let feeLeft = fill.fee.minus(fill.rebate);
-    while (qtyLeft.gt(0) && lots.length > 0 && lots[0]?.direction !== direction) {
+    while (isPositive(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
       const lot = lots[0] as Lot;
-      const qty = D.min(lot.qty, qtyLeft);
+      const qty = lot.qty.lte(qtyLeft) ? lot.qty : qtyLeft;
       const whole = qty.eq(lot.qty);
       const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
       const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
@@ -122,7 +132,7 @@ export class RoundTripBook {
       }
     }
     this.handOn();
-    if (qtyLeft.gt(0)) {
+    if (isPositive(qtyLeft)) {
       const last = lots[lots.length - 1];
       if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
         last.qty = last.qty.plus(qtyLeft);
@@ -204,7 +214,7 @@ export class RoundTripBook {
         positionSide: book.positionSide,
         exitOrderId: fill.orderId,
         exitStrategyId: fill.strategyId,
-        contractSize: this.contractSizeOf(fill.sym) ?? ONE,
+        contractSize: book.contractSize,
         qty,
         entryCost,
         exitCost,
@@ -267,11 +277,18 @@ export class RoundTripBook {
   }
 }
 
+/** Whether a quantity is above zero, without the Decimal `gt(0)` builds to compare with. */
+function isPositive(qty: Dec): boolean {
+  return qty.isPositive() && !qty.isZero();
+}
+
 function closedTrade(t: ClosingTrade): RoundTripTrade {
-  const sign = t.lot.direction === 'LONG' ? 1 : -1;
-  const grossPnl = t.exitCost.minus(t.entryCost).mul(t.contractSize).mul(sign);
+  // Multiplying by a contract size of 1 or a sign of 1 changes no digit: both are skipped.
+  const gross = t.exitCost.minus(t.entryCost);
+  const grossSized = t.contractSize === undefined ? gross : gross.mul(t.contractSize);
+  const grossPnl = t.lot.direction === 'LONG' ? grossSized : grossSized.neg();
   const pnl = grossPnl.minus(t.fees);
-  const entryNotional = t.entryCost.mul(t.contractSize);
+  const entryNotional = t.contractSize === undefined ? t.entryCost : t.entryCost.mul(t.contractSize);
   return {
     sym: t.sym,
     positionSide: t.positionSide,

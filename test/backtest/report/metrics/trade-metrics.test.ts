@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RoundTripTrade, tradeStats } from '../../../../backtest/report/index.ts';
+import { type RoundTripTrade, TradeTally, tradeStats } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
+import { spillDirectoriesDisposedAfterEach } from '../../../kit/temp-dirs.ts';
+
+const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-tally-');
 
 function aTrade(pnl: number, returnFraction: number, durationMs: number): RoundTripTrade {
   return {
@@ -128,5 +131,30 @@ describe('trade statistics', () => {
     expect(big.bestTrade).toBe(0.0999);
     expect(big.worstTrade).toBe(0);
     expect(big.maxTradeDurationMs).toBe(300_000);
+  });
+
+  it('gives the same figures, SQN to the last bit, from PnLs kept in a spill directory as from the trades read again', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: -1_000_000_000, max: 1_000_000_000 }),
+            fc.integer({ min: 0, max: 9 }),
+            fc.double({ min: -0.99, max: 5, noNaN: true }),
+          ),
+          { minLength: 4_090, maxLength: 4_200 },
+        ),
+        (drawn) => {
+          const trades = drawn.map(([units, scale, r], i) => ({
+            ...aTrade(0, r, i + 1),
+            pnl: D(units).div(D(10).pow(scale)),
+          }));
+          const kept = new TradeTally(aSpillDirectory());
+          for (const trade of trades) kept.add(trade);
+          expect(kept.stats(trades)).toEqual(tradeStats(trades));
+        },
+      ),
+      { numRuns: 5 },
+    );
   });
 });

@@ -3,9 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { stableJsonLine } from '../../../../backtest/report/index.ts';
 import { D } from '../../../../core/model/index.ts';
 
-/** The same value with every object's keys inserted sorted (JS itself lists integer keys first, ascending). */
+/**
+ * The same value with every object's keys inserted sorted (JS itself lists integer keys first,
+ * ascending), Decimals as their exact plain strings and -0 as 0.
+ */
 function sortedCopy(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortedCopy);
+  if (D.isDecimal(value)) return (value as InstanceType<typeof D>).toFixed();
+  if (Object.is(value, -0)) return 0;
   if (value === null || typeof value !== 'object') return value;
   // fromEntries keeps a "__proto__" key as an own property, as JSON.parse does.
   return Object.fromEntries(
@@ -22,6 +27,32 @@ describe('stable JSON lines', () => {
         expect(stableJsonLine(value)).toBe(JSON.stringify(sortedCopy(value)));
       }),
       { numRuns: 2000 },
+    );
+  });
+
+  it('write records of Decimals, numbers, nested objects and absent fields as the key-sorted value', () => {
+    const decimal = fc
+      .tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: 0, max: 30 }))
+      .map(([units, scale]) => D(units.toString()).div(D(10).pow(scale)));
+    const scalar = fc.oneof(
+      decimal,
+      fc.double({ noNaN: true, noDefaultInfinity: true }),
+      fc.integer(),
+      fc.string(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+    );
+    const field = fc.oneof(
+      { weight: 5, arbitrary: scalar },
+      { weight: 1, arbitrary: fc.dictionary(fc.string(), scalar) },
+      { weight: 1, arbitrary: fc.array(fc.dictionary(fc.string(), scalar)) },
+    );
+    fc.assert(
+      fc.property(fc.array(fc.dictionary(fc.string(), field), { minLength: 1, maxLength: 5 }), (records) => {
+        for (const record of records) expect(stableJsonLine(record)).toBe(JSON.stringify(sortedCopy(record)));
+      }),
+      { numRuns: 1000 },
     );
   });
 

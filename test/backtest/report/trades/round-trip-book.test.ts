@@ -6,7 +6,7 @@ import {
   type RoundTripTrade,
   roundTripsFromFills,
 } from '../../../../backtest/report/index.ts';
-import type { Execution, PositionSide } from '../../../../core/model/index.ts';
+import { asNumber, D, type Execution, type PositionSide } from '../../../../core/model/index.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
 import { arbitraryFill } from '../../../kit/fill-arbitraries.ts';
 
@@ -34,6 +34,42 @@ const timedFills = (sides: readonly PositionSide[]) =>
     });
 
 describe('round-trip book', () => {
+  it('gives a trade the gross PnL (exit - entry) x qty x contract size x direction, digit for digit and signed zero alike', () => {
+    const price = fc.integer({ min: 1, max: 2_000_000 }).map((units) => D(units).div(100));
+    fc.assert(
+      fc.property(
+        fc.constantFrom('BUY', 'SELL'),
+        price,
+        fc.option(price, { nil: undefined }),
+        fc.integer({ min: 1, max: 5_000 }).map((units) => D(units).div(1000)),
+        fc.constantFrom(undefined, '1', '1.0', '0.001', '10', '25'),
+        (side, entry, exitOrSame, qty, contractSize) => {
+          const exit = exitOrSame ?? entry;
+          const closed: RoundTripTrade[] = [];
+          const book = new RoundTripBook(
+            (t) => closed.push(t),
+            () => (contractSize === undefined ? undefined : D(contractSize)),
+          );
+          const fill = (s: 'BUY' | 'SELL', at: InstanceType<typeof D>, orderId: string): Execution => ({
+            ...anExecution({ side: s, quantity: qty.toFixed(), price: at.toFixed(), timestamp: 1 }),
+            orderId,
+          });
+          book.add(fill(side, entry, 'in'));
+          book.add(fill(side === 'BUY' ? 'SELL' : 'BUY', exit, 'out'));
+          const expected = exit
+            .mul(qty)
+            .minus(entry.mul(qty))
+            .mul(D(contractSize ?? '1'))
+            .mul(side === 'BUY' ? 1 : -1);
+          const trade = closed[0] as RoundTripTrade;
+          expect(trade.grossPnl.toFixed()).toBe(expected.toFixed());
+          expect(Object.is(asNumber(trade.grossPnl), asNumber(expected))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('closes the same trades, one fill at a time, as pairing the whole list', () => {
     fc.assert(
       fc.property(timedFills(['NONE']), (fills) => {
