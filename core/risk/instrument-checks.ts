@@ -1,4 +1,4 @@
-import type { Intent } from '../model/index.ts';
+import type { Intent, IntentKind } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /**
@@ -21,10 +21,21 @@ export function symsOf(intent: Intent): readonly string[] {
   }
 }
 
+/** The intent kinds {@link symsOf} finds syms in. */
+const SYM_INTENTS: readonly IntentKind[] = [
+  'placeOrder',
+  'modifyOrder',
+  'closePosition',
+  'placeAlgoOrder',
+  'replaceAlgoOrder',
+  'closePositions',
+];
+
 /** Denies intents on a sym the instrument list does not know. */
 export const instrumentKnownCheck: RiskCheck = {
   name: 'instrumentKnown',
   kind: 'rule',
+  intents: SYM_INTENTS,
   run({ intent, view }) {
     for (const sym of symsOf(intent)) {
       if (view.instrument(sym) === undefined) {
@@ -42,6 +53,7 @@ export const instrumentKnownCheck: RiskCheck = {
 export const instrumentTradingCheck: RiskCheck = {
   name: 'instrumentTrading',
   kind: 'rule',
+  intents: SYM_INTENTS,
   run({ intent, view }) {
     for (const sym of symsOf(intent)) {
       const spec = view.instrument(sym);
