@@ -67,7 +67,13 @@ describe('minNotional on numbers first', () => {
           const intent = type === 'limit' ? aLimitOrder({ qty, price }) : aMarketOrder({ qty });
           const at = type === 'limit' ? price : D(price.toNumber());
           const expected = qty.mul(spec.contractSize).mul(at).greaterThanOrEqualTo(spec.minNotional);
-          const denial = minNotionalCheck.run({ strategyId: 's', intent, view, limits: {}, scope: 'portfolio' });
+          const denial = minNotionalCheck.run({
+            strategyId: 's',
+            intent,
+            view,
+            limits: {},
+            scope: 'portfolio',
+          });
           expect(denial === undefined).toBe(expected);
         },
       ),
