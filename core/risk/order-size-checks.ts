@@ -9,9 +9,13 @@ import {
   termsWithSpecOf,
 } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
+import type { Denial } from './risk-decision.ts';
 import type { RiskView } from './risk-view.ts';
 
-/** Every price an intent carries, with its field name; zero prices ("market") are left out. */
+/**
+ * Every price a new order, algo order or algo order replacement carries, with its field name
+ * (a modify's one price is read directly: it is the hot path).
+ */
 function pricesOf(intent: Intent): readonly (readonly [string, Dec | undefined])[] {
   switch (intent.kind) {
     case 'placeOrder':
@@ -29,8 +33,6 @@ function pricesOf(intent: Intent): readonly (readonly [string, Dec | undefined])
         ['triggerPrice', intent.triggerPrice],
         ['price', intent.price],
       ];
-    case 'modifyOrder':
-      return [['price', intent.price]];
     case 'replaceAlgoOrder':
       return [
         ['triggerPrice', intent.triggerPrice],
@@ -81,17 +83,28 @@ export const priceOnTickCheck: RiskCheck = {
     const sym = symOf(intent);
     const spec = sym === undefined ? undefined : view.instrument(sym);
     if (spec === undefined) return undefined;
+    if (intent.kind === 'modifyOrder') return offTickDenial(intent, 'price', intent.price, spec);
     for (const [field, price] of pricesOf(intent)) {
-      if (price !== undefined && !price.isZero() && !isOnStep(price, spec.tickSize)) {
-        return deny(
-          'priceOnTick',
-          `${intent.kind} ${intent.ref}: ${field} ${price.toFixed()} is not a multiple of ${spec.sym}'s tick size ${spec.tickSize.toFixed()}`,
-        );
-      }
+      const denial = offTickDenial(intent, field, price, spec);
+      if (denial !== undefined) return denial;
     }
     return undefined;
   },
 };
+
+/** The priceOnTick denial of one price field, when it is set, not zero ("market") and off the tick size. */
+function offTickDenial(
+  intent: Intent,
+  field: string,
+  price: Dec | undefined,
+  spec: InstrumentSpec,
+): Denial | undefined {
+  if (price === undefined || price.isZero() || isOnStep(price, spec.tickSize)) return undefined;
+  return deny(
+    'priceOnTick',
+    `${intent.kind} ${intent.ref}: ${field} ${price.toFixed()} is not a multiple of ${spec.sym}'s tick size ${spec.tickSize.toFixed()}`,
+  );
+}
 
 /** The quantity lies on the instrument's lot size. */
 export const qtyOnLotCheck: RiskCheck = {
