@@ -89,7 +89,7 @@ export class InFlightRequests {
    *   time (epoch ms); none for a request on algo orders
    */
   sent(requestRef: string, owner: string, marking?: InFlightMarking): void {
-    if (this.sentSinceRotation === this.retain) {
+    if (this.sentSinceRotation >= this.retain) {
       this.olderRequests = this.requests;
       this.requests = new Map();
       this.sentSinceRotation = 0;
