@@ -173,19 +173,21 @@ export interface SizerView {
  * @returns the sizer
  */
 export function positionSizer(view: SizerView): PositionSizer {
-  const sized = (sym: string, amount: Dec, price: number | undefined): Dec => {
+  // The fraction goes into qtyForEquityFraction rather than a Decimal multiply first: it gives the
+  // same quantity, and often with no Decimal work at all.
+  const sized = (sym: string, amount: Dec, fraction: number, price: number | undefined): Dec => {
     const spec = view.instrument(sym);
     const at = price ?? view.referencePrice(sym);
     if (spec === undefined || at === undefined) return ZERO;
-    return qtyForEquityFraction(amount, 1, at, spec);
+    return qtyForEquityFraction(amount, fraction, at, spec);
   };
   return {
     equityFraction: (sym, fraction, price) => {
       if (!(fraction > 0))
         throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
-      return sized(sym, view.equity().mul(fraction), price);
+      return sized(sym, view.equity(), fraction, price);
     },
-    cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), price),
+    cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), 1, price),
     units: (symOrQty: string | Dec | number, qty?: Dec | number): Dec => {
       if (typeof symOrQty !== 'string') return wholeUnits(amountOf(symOrQty, 'qty'));
       if (qty === undefined)

@@ -9,6 +9,7 @@ import {
   qtyOnLotGrid,
   wholeUnits,
 } from '../../../core/kernel/index.ts';
+import { positionSizer } from '../../../core/kernel/position-sizer.ts';
 import { D, type Dec } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aQuote, BTC } from '../../kit/kernel-events.ts';
@@ -59,6 +60,28 @@ describe('position sizing', () => {
         },
       ),
       { numRuns: 3000 },
+    );
+  });
+
+  it('sizes ctx.size.equityFraction as the fraction of equity taken first, then sized as cash', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.constantFrom(0.1, 0.3333, 0.5, 1, 2.5, 1e-9),
+        fc.constantFrom(40_000, 185.64, 0.00123),
+        (cents, fraction, price) => {
+          const equity = D(cents).div(100);
+          const sizer = positionSizer({
+            instrument: () => btc,
+            equity: () => equity,
+            referencePrice: () => price,
+          });
+          expect(sizer.equityFraction(BTC, fraction).toString()).toBe(
+            qtyForEquityFraction(equity.mul(fraction), 1, price, btc).toString(),
+          );
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 
