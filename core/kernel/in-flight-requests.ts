@@ -9,7 +9,11 @@ interface SentRequest {
   readonly owner: string;
   /** The clientOrderIds it acts on. */
   readonly targets: readonly string[];
+  /** Its number among the requests sent (1 for the first): it is remembered while among the last `retain`. */
+  readonly seq: number;
 }
+
+const NO_TARGETS: readonly string[] = [];
 
 /** An order Keel shows in flight (PENDING_CANCEL / PENDING_REPLACE) while requests on it are unanswered. */
 interface MarkedOrder {
@@ -17,8 +21,8 @@ interface MarkedOrder {
   readonly venueWord: Order;
   /** Keel's placeholder, as stored; a venue update replaces it and then the venue's word stands. */
   placeholder: Order;
-  /** Requests on the order not answered yet. */
-  readonly pending: Set<string>;
+  /** Requests on the order not answered yet (rarely more than one: a list, not a Set). */
+  readonly pending: string[];
 }
 
 /** The orders a request acts on and how they show while it is in flight. */
@@ -53,8 +57,15 @@ export interface RefusedRequest {
  * orders up.
  */
 export class InFlightRequests {
-  private readonly requests = new Map<string, SentRequest>();
-  private readonly recentRequests: RetentionQueue;
+  /**
+   * The requests sent since the last rotation, and those of the rotation before: once `retain`
+   * more have been sent, the older map holds only forgotten ones and is dropped whole, so a
+   * request costs one map insert rather than an insert and an eviction.
+   */
+  private requests = new Map<string, SentRequest>();
+  private olderRequests = new Map<string, SentRequest>();
+  private sentCount = 0;
+  private sentSinceRotation = 0;
   private readonly marked = new Map<string, MarkedOrder>();
   private readonly recentMarked: RetentionQueue;
 
@@ -64,9 +75,8 @@ export class InFlightRequests {
    */
   constructor(
     private readonly orders: OrderRegistry,
-    retain = 10_000,
+    private readonly retain = 10_000,
   ) {
-    this.recentRequests = new RetentionQueue(retain);
     this.recentMarked = new RetentionQueue(retain);
   }
 
@@ -79,10 +89,22 @@ export class InFlightRequests {
    *   time (epoch ms); none for a request on algo orders
    */
   sent(requestRef: string, owner: string, marking?: InFlightMarking): void {
-    this.requests.set(requestRef, { owner, targets: marking?.targets ?? [] });
-    const evicted = this.recentRequests.push(requestRef);
-    if (evicted !== undefined) this.requests.delete(evicted);
-    for (const target of marking?.targets ?? []) this.mark(target, requestRef, marking as InFlightMarking);
+    if (this.sentSinceRotation >= this.retain) {
+      this.olderRequests = this.requests;
+      this.requests = new Map();
+      this.sentSinceRotation = 0;
+    }
+    this.sentCount++;
+    this.sentSinceRotation++;
+    const targets = marking === undefined ? NO_TARGETS : marking.targets;
+    this.requests.set(requestRef, { owner, targets, seq: this.sentCount });
+    if (marking !== undefined) for (const target of targets) this.mark(target, requestRef, marking);
+  }
+
+  /** A request while it is among the last `retain` sent. */
+  private remembered(requestRef: string): SentRequest | undefined {
+    const request = this.requests.get(requestRef) ?? this.olderRequests.get(requestRef);
+    return request !== undefined && request.seq > this.sentCount - this.retain ? request : undefined;
   }
 
   /**
@@ -90,7 +112,7 @@ export class InFlightRequests {
    * @returns the strategy that sent it, while remembered
    */
   ownerOf(requestRef: string): string | undefined {
-    return this.requests.get(requestRef)?.owner;
+    return this.remembered(requestRef)?.owner;
   }
 
   /**
@@ -100,16 +122,18 @@ export class InFlightRequests {
    * @returns who sent it and its target orders as they now stand, or undefined for a request not remembered
    */
   refused(requestRef: string): RefusedRequest | undefined {
-    const request = this.requests.get(requestRef);
+    const request = this.remembered(requestRef);
     if (request === undefined) return undefined;
     this.requests.delete(requestRef);
+    this.olderRequests.delete(requestRef);
     const targets: Order[] = [];
     for (const target of request.targets) {
       const marked = this.marked.get(target);
       if (marked !== undefined) {
-        marked.pending.delete(requestRef);
+        const at = marked.pending.indexOf(requestRef);
+        if (at !== -1) marked.pending.splice(at, 1);
         if (this.orders.byRef.get(target) !== marked.placeholder) this.marked.delete(target);
-        else if (marked.pending.size === 0) {
+        else if (marked.pending.length === 0) {
           this.orders.applyLocal(marked.venueWord);
           this.marked.delete(target);
         }
@@ -127,12 +151,12 @@ export class InFlightRequests {
     let marked = this.marked.get(target);
     // A placeholder the venue has not replaced yet: earlier requests are still in flight.
     if (marked === undefined || marked.placeholder !== order) {
-      marked = { venueWord: order, placeholder: order, pending: new Set() };
+      marked = { venueWord: order, placeholder: order, pending: [] };
       this.marked.set(target, marked);
       const evicted = this.recentMarked.push(target);
       if (evicted !== undefined && evicted !== target) this.forgetMarked(evicted);
     }
-    marked.pending.add(requestRef);
+    if (!marked.pending.includes(requestRef)) marked.pending.push(requestRef);
     marked.placeholder = { ...order, orderState, updateAt: now };
     this.orders.applyLocal(marked.placeholder);
   }

@@ -29,6 +29,13 @@ export interface IntentGate {
    * @param equity - portfolio equity
    */
   observeEquity?(now: number, equity: Dec): unknown;
+  /**
+   * Optional: whether {@link IntentGate.observeEquity} looks at the equity it is given (a gate
+   * without a kill switch ignores it). When false, the kernel does not compute equity after each
+   * fill and account update just to hand it over; absent counts as true.
+   * @returns false when equity observations are ignored
+   */
+  watchesEquity?(): boolean;
 }
 
 /** One strategy in a kernel: a plugin, its id in the run, and its raw parameters. */

@@ -22,6 +22,7 @@ import type {
 import { positionKey, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
+import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
 import { referencePriceOf, venueMarkPriceOf } from './market-prices.ts';
@@ -291,6 +292,6 @@ export class KernelState implements RiskView {
    * @returns the latest bar (forming or closed), or undefined
    */
   bar(sym: string, interval: BarInterval): BarEvent | undefined {
-    return this.bars.get(`${sym}|${interval}`);
+    return this.bars.get(barKey(sym, interval));
   }
 }

@@ -1,5 +1,6 @@
 import type { BarEvent, BarInterval, KeelEvent, MarketEvent } from '../model/index.ts';
 import { BarAggregator } from './bar-aggregator.ts';
+import { barKey } from './bar-keys.ts';
 import type { StrategySlot } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
 import { marketListeners } from './market-listeners.ts';
@@ -115,11 +116,9 @@ export class MarketRouting {
           state.closedBars.set(event.sym, event);
         }
         if (this.aggregator.onFeedBar(event)) {
-          state.bars.set(`${event.sym}|${event.interval}`, event);
+          state.bars.set(barKey(event.sym, event.interval), event);
           if (event.closed && !this.aggregator.covered(event)) this.deliverBar(event);
-        } else {
-          state.bars.set(`${event.sym}|${event.interval}`, event);
-        }
+        } else state.bars.set(barKey(event.sym, event.interval), event);
         if (event.closed) this.aggregator.onFinerBar(event, this.emitBar);
         return true;
       case 'book':
@@ -150,7 +149,7 @@ export class MarketRouting {
    * @param interval - the bar interval
    */
   watch(runner: StrategyRunner, sym: string, interval: BarInterval): void {
-    const key = `${sym}|${interval}`;
+    const key = barKey(sym, interval);
     const watchers = this.barWatchers.get(key) ?? [];
     if (!watchers.includes(runner)) watchers.push(runner);
     this.barWatchers.set(key, watchers);
@@ -171,12 +170,12 @@ export class MarketRouting {
   }
 
   private onBar(bar: BarEvent): void {
-    this.state.bars.set(`${bar.sym}|${bar.interval}`, bar);
+    this.state.bars.set(barKey(bar.sym, bar.interval), bar);
     this.deliverBar(bar);
   }
 
   private deliverBar(bar: BarEvent): void {
     if (!this.syms.has(bar.sym)) return;
-    for (const runner of this.barWatchers.get(`${bar.sym}|${bar.interval}`) ?? []) runner.deliverBar(bar);
+    for (const runner of this.barWatchers.get(barKey(bar.sym, bar.interval)) ?? []) runner.deliverBar(bar);
   }
 }

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec } from '../model/index.ts';
-import { decimalOf, floorToStep, ZERO } from '../model/index.ts';
+import { asNumber, decimalOf, floorToStep, ZERO } from '../model/index.ts';
 
 /**
  * The quantity worth a fraction of equity at a price, rounded down to the instrument's lot
@@ -20,8 +20,48 @@ export function qtyForEquityFraction(
   if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
   if (!(price > 0)) throw new RangeError(`position sizing: price must be positive, got ${price}`);
   if (!equity.gt(0)) return ZERO;
-  const qty = floorToStep(equity.mul(fraction).div(spec.contractSize.mul(price)), spec.lotSize);
+  const lots = clearLotCount(equity, fraction, price, spec);
+  const qty =
+    lots === undefined
+      ? floorToStep(equity.mul(fraction).div(spec.contractSize.mul(price)), spec.lotSize)
+      : spec.lotSize.mul(lots);
   return qty.lt(spec.minSize) ? ZERO : qty;
+}
+
+/** Relative room left for float rounding when the estimate below decides alone. */
+const ESTIMATE_MARGIN = 1e-9;
+
+/** Doubles this far from 0 and 1 keep their relative precision through the few operations below. */
+function isTame(x: number): boolean {
+  const size = Math.abs(x);
+  return size > 1e-60 && size < 1e60;
+}
+
+/**
+ * The whole lots `equity * fraction / (contractSize * price)` is worth, on numbers, when the
+ * quotient is farther from a whole number of lots than float rounding could move it: then the
+ * Decimal quotient (two multiplies and two divisions at precision 40, ~2 µs) floors to the same
+ * count, and `lotSize * count` is the very value the Decimal path gives. Each input converts to the
+ * nearest double and each of the four operations rounds once, a relative error of a few 2^-53,
+ * far inside ESTIMATE_MARGIN.
+ * @returns the count, or undefined when only the exact path can tell
+ */
+function clearLotCount(
+  equity: Dec,
+  fraction: number,
+  price: number,
+  spec: InstrumentSpec,
+): number | undefined {
+  const amount = asNumber(equity);
+  const contractSize = asNumber(spec.contractSize);
+  const lot = asNumber(spec.lotSize);
+  if (!isTame(amount) || !isTame(fraction) || !isTame(price) || !isTame(contractSize) || !isTame(lot))
+    return undefined;
+  const estimate = (amount * fraction) / (contractSize * price) / lot;
+  if (!(estimate < 2 ** 50)) return undefined;
+  const lots = Math.floor(estimate);
+  const room = estimate * ESTIMATE_MARGIN;
+  return estimate - lots > room && lots + 1 - estimate > room ? lots : undefined;
 }
 
 /**
@@ -133,19 +173,21 @@ export interface SizerView {
  * @returns the sizer
  */
 export function positionSizer(view: SizerView): PositionSizer {
-  const sized = (sym: string, amount: Dec, price: number | undefined): Dec => {
+  // The fraction goes into qtyForEquityFraction rather than a Decimal multiply first: it gives the
+  // same quantity, and often with no Decimal work at all.
+  const sized = (sym: string, amount: Dec, fraction: number, price: number | undefined): Dec => {
     const spec = view.instrument(sym);
     const at = price ?? view.referencePrice(sym);
     if (spec === undefined || at === undefined) return ZERO;
-    return qtyForEquityFraction(amount, 1, at, spec);
+    return qtyForEquityFraction(amount, fraction, at, spec);
   };
   return {
     equityFraction: (sym, fraction, price) => {
       if (!(fraction > 0))
         throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
-      return sized(sym, view.equity().mul(fraction), price);
+      return sized(sym, view.equity(), fraction, price);
     },
-    cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), price),
+    cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), 1, price),
     units: (symOrQty: string | Dec | number, qty?: Dec | number): Dec => {
       if (typeof symOrQty !== 'string') return wholeUnits(amountOf(symOrQty, 'qty'));
       if (qty === undefined)

@@ -10,6 +10,7 @@ import type {
   QuoteEvent,
   VenueStatus,
 } from '../model/index.ts';
+import { barKey } from './bar-keys.ts';
 import type { StrategyDefinition, StrategyHooks } from './define-strategy.ts';
 import { callHook, type Hook } from './hook-call.ts';
 import type { OutputSink } from './hook-output.ts';
@@ -265,7 +266,7 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   }
   bars(sym: string, interval: BarInterval): Observable<BarEvent> {
     this.watchBars(sym, interval);
-    return this.streams.bars(`${sym}|${interval}`);
+    return this.streams.bars(barKey(sym, interval));
   }
   fills(): Observable<Execution> {
     return this.streams.fill$.asObservable();

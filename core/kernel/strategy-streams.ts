@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarEvent, Execution, MarketTradeEvent, Order, Position, QuoteEvent } from '../model/index.ts';
+import { barKey } from './bar-keys.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 
@@ -48,7 +49,7 @@ export class StrategyStreams {
    * @param event - the bar
    */
   nextBar(event: BarEvent): void {
-    this.barSubjects.get(`${event.sym}|${event.interval}`)?.next(event);
+    this.barSubjects.get(barKey(event.sym, event.interval))?.next(event);
   }
 
   /**

@@ -110,9 +110,13 @@ export class UserDataRouting {
     });
   }
 
-  /** Money changed hands: let the kill switch see equity now rather than at the next intent. */
+  /**
+   * Money changed hands: let the kill switch see equity now rather than at the next intent. Not
+   * computed for a gate that ignores it (several Decimal operations per fill).
+   */
   private observeEquity(): void {
-    if (this.gate.observeEquity !== undefined) this.gate.observeEquity(this.state.now(), this.state.equity());
+    if (this.gate.observeEquity === undefined || this.gate.watchesEquity?.() === false) return;
+    this.gate.observeEquity(this.state.now(), this.state.equity());
   }
 
   private ownerOf(ref: string): StrategyRunner | undefined {

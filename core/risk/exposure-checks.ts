@@ -1,7 +1,9 @@
 import type { Dec, Order } from '../model/index.ts';
 import { asNumber, ZERO } from '../model/index.ts';
+import { isAtMost } from './decimal-comparisons.ts';
 import {
   notionalOf,
+  ORDER_TERMS_INTENTS,
   type OrderTerms,
   reducesPosition,
   sizeKnown,
@@ -23,6 +25,8 @@ function scopeLabel({ scope, strategyId }: CheckInput): string {
 export const maxNotionalCheck: RiskCheck = {
   name: 'maxNotional',
   kind: 'limit',
+  intents: ORDER_TERMS_INTENTS,
+  enforces: (limits) => limits.maxNotionalPerOrder !== undefined,
   run(input) {
     const { intent, limits } = input;
     const max = limits.maxNotionalPerOrder;
@@ -37,7 +41,7 @@ export const maxNotionalCheck: RiskCheck = {
         `${intent.kind} ${intent.ref}: no reference price for ${terms.sym}, so its notional cannot be bounded`,
       );
     }
-    if (notional.lessThanOrEqualTo(max)) return undefined;
+    if (isAtMost(notional, max)) return undefined;
     return deny(
       'maxNotional',
       `${intent.kind} ${intent.ref}: notional ${notional.toFixed()} is over ${scopeLabel(input)}'s maxNotionalPerOrder ${max.toFixed()}`,
@@ -54,6 +58,8 @@ export const maxNotionalCheck: RiskCheck = {
 export const maxPositionCheck: RiskCheck = {
   name: 'maxPosition',
   kind: 'limit',
+  intents: ORDER_TERMS_INTENTS,
+  enforces: (limits) => limits.maxPositionQty !== undefined || limits.maxPositionQtyBySym !== undefined,
   run(input) {
     const { intent, view, limits, scope, strategyId } = input;
     const terms = termsOf(input);
@@ -129,6 +135,8 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
 export const maxGrossExposureCheck: RiskCheck = {
   name: 'maxGrossExposure',
   kind: 'limit',
+  intents: ORDER_TERMS_INTENTS,
+  enforces: (limits) => limits.maxGrossExposure !== undefined,
   run(input) {
     const { intent, view, limits } = input;
     const max = limits.maxGrossExposure;

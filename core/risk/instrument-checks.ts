@@ -1,4 +1,4 @@
-import type { Intent } from '../model/index.ts';
+import type { Intent, IntentKind } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /**
@@ -21,20 +21,47 @@ export function symsOf(intent: Intent): readonly string[] {
   }
 }
 
+/** The intent kinds {@link symsOf} finds syms in. */
+const SYM_INTENTS: readonly IntentKind[] = [
+  'placeOrder',
+  'modifyOrder',
+  'closePosition',
+  'placeAlgoOrder',
+  'replaceAlgoOrder',
+  'closePositions',
+];
+
+/**
+ * The first sym of an intent (in {@link symsOf} order) for which `matches` holds, without building
+ * the list: the checks below run on every intent.
+ */
+function firstSymWhere(intent: Intent, matches: (sym: string) => boolean): string | undefined {
+  switch (intent.kind) {
+    case 'placeOrder':
+    case 'modifyOrder':
+    case 'closePosition':
+    case 'placeAlgoOrder':
+    case 'replaceAlgoOrder':
+      return matches(intent.sym) ? intent.sym : undefined;
+    case 'closePositions':
+      return intent.symList.find(matches);
+    default:
+      return undefined;
+  }
+}
+
 /** Denies intents on a sym the instrument list does not know. */
 export const instrumentKnownCheck: RiskCheck = {
   name: 'instrumentKnown',
   kind: 'rule',
+  intents: SYM_INTENTS,
   run({ intent, view }) {
-    for (const sym of symsOf(intent)) {
-      if (view.instrument(sym) === undefined) {
-        return deny(
-          'instrumentKnown',
-          `${sym} is not a known instrument, so ${intent.kind} ${intent.ref} cannot be sent`,
-        );
-      }
-    }
-    return undefined;
+    const sym = firstSymWhere(intent, (one) => view.instrument(one) === undefined);
+    if (sym === undefined) return undefined;
+    return deny(
+      'instrumentKnown',
+      `${sym} is not a known instrument, so ${intent.kind} ${intent.ref} cannot be sent`,
+    );
   },
 };
 
@@ -42,16 +69,17 @@ export const instrumentKnownCheck: RiskCheck = {
 export const instrumentTradingCheck: RiskCheck = {
   name: 'instrumentTrading',
   kind: 'rule',
+  intents: SYM_INTENTS,
   run({ intent, view }) {
-    for (const sym of symsOf(intent)) {
-      const spec = view.instrument(sym);
-      if (spec !== undefined && spec.state !== 'TRADING') {
-        return deny(
-          'instrumentTrading',
-          `${sym} is ${spec.state}, not TRADING, so ${intent.kind} ${intent.ref} cannot be sent`,
-        );
-      }
-    }
-    return undefined;
+    const notTrading = (one: string): boolean => {
+      const spec = view.instrument(one);
+      return spec !== undefined && spec.state !== 'TRADING';
+    };
+    const sym = firstSymWhere(intent, notTrading);
+    if (sym === undefined) return undefined;
+    return deny(
+      'instrumentTrading',
+      `${sym} is ${view.instrument(sym)?.state}, not TRADING, so ${intent.kind} ${intent.ref} cannot be sent`,
+    );
   },
 };

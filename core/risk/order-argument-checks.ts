@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Intent, PositionSide } from '../model/index.ts';
+import { isAboveZero } from './decimal-comparisons.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's clientOrderId length limit (per public venue docs). */
@@ -10,6 +11,7 @@ const CONDITIONS_NEEDING_TRIGGER = new Set(['UT', 'DT', 'SL', 'OCO']);
 export const clientOrderIdCheck: RiskCheck = {
   name: 'clientOrderId',
   kind: 'rule',
+  intents: ['placeOrder', 'placeAlgoOrder'],
   run({ intent }) {
     if (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder') return undefined;
     if (intent.ref.length === 0 || intent.ref.length > MAX_CLIENT_ORDER_ID_LENGTH) {
@@ -29,8 +31,9 @@ export const clientOrderIdCheck: RiskCheck = {
 export const orderPriceCheck: RiskCheck = {
   name: 'orderPrice',
   kind: 'rule',
+  intents: ['placeOrder', 'modifyOrder'],
   run({ intent }) {
-    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !intent.price.gt(0)) {
+    if (intent.kind === 'modifyOrder' && intent.price !== undefined && !isAboveZero(intent.price)) {
       return deny(
         'orderPrice',
         `modifyOrder ${intent.ref} sets price ${intent.price.toFixed()}, which is not positive`,
@@ -43,7 +46,7 @@ export const orderPriceCheck: RiskCheck = {
         `market order ${intent.ref} has price ${intent.price.toFixed()}; a market order's price must be "0" or absent`,
       );
     }
-    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !intent.price.gt(0))) {
+    if (intent.orderType === 'LIMIT' && (intent.price === undefined || !isAboveZero(intent.price))) {
       return deny('orderPrice', `limit order ${intent.ref} needs a positive price`);
     }
     return undefined;
@@ -54,6 +57,7 @@ export const orderPriceCheck: RiskCheck = {
 export const gtdExpiryDateCheck: RiskCheck = {
   name: 'gtdExpiryDate',
   kind: 'rule',
+  intents: ['placeOrder'],
   run({ intent, view }) {
     if (intent.kind !== 'placeOrder') return undefined;
     if (intent.timeInForce !== 'GTD') {
@@ -92,6 +96,7 @@ export const gtdExpiryDateCheck: RiskCheck = {
 export const conditionArgumentsCheck: RiskCheck = {
   name: 'conditionArguments',
   kind: 'rule',
+  intents: ['placeOrder'],
   run({ intent }) {
     if (intent.kind !== 'placeOrder' || intent.condition === undefined) return undefined;
     const { code, triggerPrice, stopPrice, timeToSend } = intent.condition;
@@ -131,6 +136,7 @@ function positionSideOf(intent: Intent): PositionSide | undefined {
 export const positionSideCheck: RiskCheck = {
   name: 'positionSide',
   kind: 'rule',
+  intents: ['placeOrder', 'placeAlgoOrder', 'closePosition'],
   run({ intent, view }) {
     const side = positionSideOf(intent);
     if (side === undefined) return undefined;

@@ -6,6 +6,7 @@ import { deny, type RiskCheck } from './risk-check.ts';
 export const maxOrdersPerSymCheck: RiskCheck = {
   name: 'maxOrdersPerSym',
   kind: 'rule',
+  intents: ['placeOrder'],
   run({ intent, view }) {
     if (intent.kind !== 'placeOrder') return undefined;
     const spec = view.instrument(intent.sym);
@@ -23,6 +24,7 @@ export const maxOrdersPerSymCheck: RiskCheck = {
 export const modifyTargetCheck: RiskCheck = {
   name: 'modifyTarget',
   kind: 'rule',
+  intents: ['modifyOrder'],
   run({ intent, view, strategyId }) {
     if (intent.kind !== 'modifyOrder') return undefined;
     const target = view.orderByRef(intent.target);
@@ -47,6 +49,7 @@ export const modifyTargetCheck: RiskCheck = {
 export const reduceOnlyCheck: RiskCheck = {
   name: 'reduceOnly',
   kind: 'rule',
+  intents: ['placeOrder', 'closePosition'],
   run(input) {
     const { intent, view } = input;
     if (intent.kind === 'closePosition') {
@@ -71,6 +74,7 @@ export const reduceOnlyCheck: RiskCheck = {
 export const closePositionsSymListCheck: RiskCheck = {
   name: 'closePositionsSymList',
   kind: 'rule',
+  intents: ['closePositions'],
   run({ intent }) {
     if (intent.kind !== 'closePositions') return undefined;
     const count = intent.symList.length;

@@ -1,11 +1,13 @@
 import { asNumber } from '../model/index.ts';
-import { termsOf } from './order-terms.ts';
+import { ORDER_TERMS_INTENTS, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** A new order is denied when maxOpenOrders (the portfolio's, or the strategy's own) are already open. */
 export const maxOpenOrdersCheck: RiskCheck = {
   name: 'maxOpenOrders',
   kind: 'limit',
+  intents: ['placeOrder'],
+  enforces: (limits) => limits.maxOpenOrders !== undefined,
   run({ intent, view, limits, scope, strategyId }) {
     const max = limits.maxOpenOrders;
     if (max === undefined || intent.kind !== 'placeOrder') return undefined;
@@ -23,6 +25,8 @@ export const maxOpenOrdersCheck: RiskCheck = {
 export const priceBandCheck: RiskCheck = {
   name: 'priceBand',
   kind: 'limit',
+  intents: ORDER_TERMS_INTENTS,
+  enforces: (limits) => limits.priceBand !== undefined,
   run(input) {
     const { intent, view, limits } = input;
     const band = limits.priceBand;

@@ -1,9 +1,21 @@
-import type { Dec, Intent } from '../model/index.ts';
-import { isOnStep } from '../model/index.ts';
-import { notionalOf, type OrderTerms, sizeKnown, termsWithSpecOf } from './order-terms.ts';
+import type { Dec, InstrumentSpec, Intent, IntentKind } from '../model/index.ts';
+import { asNumber, isOnStep } from '../model/index.ts';
+import { isAboveZero, isAtLeast, isAtMost } from './decimal-comparisons.ts';
+import {
+  notionalOf,
+  ORDER_TERMS_INTENTS,
+  type OrderTerms,
+  sizeKnown,
+  termsWithSpecOf,
+} from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
+import type { Denial } from './risk-decision.ts';
+import type { RiskView } from './risk-view.ts';
 
-/** Every price an intent carries, with its field name; zero prices ("market") are left out. */
+/**
+ * Every price a new order, algo order or algo order replacement carries, with its field name
+ * (a modify's one price is read directly: it is the hot path).
+ */
 function pricesOf(intent: Intent): readonly (readonly [string, Dec | undefined])[] {
   switch (intent.kind) {
     case 'placeOrder':
@@ -21,8 +33,6 @@ function pricesOf(intent: Intent): readonly (readonly [string, Dec | undefined])
         ['triggerPrice', intent.triggerPrice],
         ['price', intent.price],
       ];
-    case 'modifyOrder':
-      return [['price', intent.price]];
     case 'replaceAlgoOrder':
       return [
         ['triggerPrice', intent.triggerPrice],
@@ -56,30 +66,51 @@ function symOf(intent: Intent): string | undefined {
   return 'sym' in intent ? intent.sym : undefined;
 }
 
+/** The intent kinds carrying a price or a quantity ({@link pricesOf}, {@link qtyOf}). */
+const PRICED_INTENTS: readonly IntentKind[] = [
+  'placeOrder',
+  'placeAlgoOrder',
+  'modifyOrder',
+  'replaceAlgoOrder',
+];
+
 /** Every price of the intent lies on the instrument's tick size. */
 export const priceOnTickCheck: RiskCheck = {
   name: 'priceOnTick',
   kind: 'rule',
+  intents: PRICED_INTENTS,
   run({ intent, view }) {
     const sym = symOf(intent);
     const spec = sym === undefined ? undefined : view.instrument(sym);
     if (spec === undefined) return undefined;
+    if (intent.kind === 'modifyOrder') return offTickDenial(intent, 'price', intent.price, spec);
     for (const [field, price] of pricesOf(intent)) {
-      if (price !== undefined && !price.isZero() && !isOnStep(price, spec.tickSize)) {
-        return deny(
-          'priceOnTick',
-          `${intent.kind} ${intent.ref}: ${field} ${price.toFixed()} is not a multiple of ${spec.sym}'s tick size ${spec.tickSize.toFixed()}`,
-        );
-      }
+      const denial = offTickDenial(intent, field, price, spec);
+      if (denial !== undefined) return denial;
     }
     return undefined;
   },
 };
 
+/** The priceOnTick denial of one price field, when it is set, not zero ("market") and off the tick size. */
+function offTickDenial(
+  intent: Intent,
+  field: string,
+  price: Dec | undefined,
+  spec: InstrumentSpec,
+): Denial | undefined {
+  if (price === undefined || price.isZero() || isOnStep(price, spec.tickSize)) return undefined;
+  return deny(
+    'priceOnTick',
+    `${intent.kind} ${intent.ref}: ${field} ${price.toFixed()} is not a multiple of ${spec.sym}'s tick size ${spec.tickSize.toFixed()}`,
+  );
+}
+
 /** The quantity lies on the instrument's lot size. */
 export const qtyOnLotCheck: RiskCheck = {
   name: 'qtyOnLot',
   kind: 'rule',
+  intents: PRICED_INTENTS,
   run({ intent, view }) {
     const sym = symOf(intent);
     const qty = qtyOf(intent);
@@ -99,13 +130,14 @@ export const qtyOnLotCheck: RiskCheck = {
 export const minSizeCheck: RiskCheck = {
   name: 'minSize',
   kind: 'rule',
+  intents: ORDER_TERMS_INTENTS,
   run(input) {
     const { intent } = input;
     const found = termsWithSpecOf(input);
     // A quote-sized order with no reference price has no size to compare yet: the venue judges.
     if (found === undefined || !sizeKnown(found.terms)) return undefined;
     const { terms, spec } = found;
-    if (terms.qty.gt(0) && terms.qty.greaterThanOrEqualTo(spec.minSize)) return undefined;
+    if (isAboveZero(terms.qty) && isAtLeast(terms.qty, spec.minSize)) return undefined;
     return deny(
       'minSize',
       `${intent.kind} ${intent.ref}: ${sizeText(terms)} is below ${spec.sym}'s minSize ${spec.minSize.toFixed()}`,
@@ -117,6 +149,7 @@ export const minSizeCheck: RiskCheck = {
 export const maxSizeCheck: RiskCheck = {
   name: 'maxSize',
   kind: 'rule',
+  intents: ORDER_TERMS_INTENTS,
   run(input) {
     const { intent } = input;
     const found = termsWithSpecOf(input);
@@ -126,7 +159,7 @@ export const maxSizeCheck: RiskCheck = {
       terms.orderType === 'MARKET'
         ? ['maxMarketSize', spec.maxMarketSize]
         : ['maxLimitSize', spec.maxLimitSize];
-    if (terms.qty.lessThanOrEqualTo(max)) return undefined;
+    if (isAtMost(terms.qty, max)) return undefined;
     return deny(
       'maxSize',
       `${intent.kind} ${intent.ref}: ${sizeText(terms)} is above ${spec.sym}'s ${field} ${max.toFixed()}`,
@@ -142,16 +175,47 @@ export const maxSizeCheck: RiskCheck = {
 export const minNotionalCheck: RiskCheck = {
   name: 'minNotional',
   kind: 'rule',
+  intents: ORDER_TERMS_INTENTS,
   run(input) {
     const { intent } = input;
     const found = termsWithSpecOf(input);
     if (found === undefined) return undefined;
     const { terms, spec } = found;
+    if (clearlyOverMinNotional(terms, spec, input.view)) return undefined;
     const notional = notionalOf(input, terms, spec);
-    if (notional === undefined || notional.greaterThanOrEqualTo(spec.minNotional)) return undefined;
+    if (notional === undefined || isAtLeast(notional, spec.minNotional)) return undefined;
     return deny(
       'minNotional',
       `${intent.kind} ${intent.ref}: notional ${notional.toFixed()} is below ${spec.sym}'s minNotional ${spec.minNotional.toFixed()}`,
     );
   },
 };
+
+/** Relative room left for float rounding when the estimate below decides alone. */
+const ESTIMATE_MARGIN = 1e-9;
+
+/** Doubles this far from 0 and 1 keep their relative precision through a product of three. */
+function isTame(x: number): boolean {
+  const size = Math.abs(x);
+  return size > 1e-90 && size < 1e90;
+}
+
+/**
+ * minNotional on numbers: true when qty * contractSize * price is above the minimum by more than
+ * float rounding could account for, so the exact Decimal product (two Decimal multiplies per
+ * intent) is needed only near or below it. Each factor converts to the nearest double and each of
+ * the two products rounds once, a relative error of a few 2^-53, far inside ESTIMATE_MARGIN; a
+ * quote-sized order (its notional is its quote amount) and a market order without a reference
+ * price are left to the exact path.
+ */
+function clearlyOverMinNotional(terms: OrderTerms, spec: InstrumentSpec, view: RiskView): boolean {
+  if (terms.quoteQty !== undefined) return false;
+  const price = terms.price === undefined ? view.referencePrice(terms.sym) : asNumber(terms.price);
+  if (price === undefined) return false;
+  const qty = asNumber(terms.qty);
+  const contractSize = asNumber(spec.contractSize);
+  if (!isTame(price) || !isTame(qty) || !isTame(contractSize)) return false;
+  const estimate = qty * contractSize * price;
+  const min = asNumber(spec.minNotional);
+  return estimate - min > (Math.abs(estimate) + Math.abs(min)) * ESTIMATE_MARGIN;
+}

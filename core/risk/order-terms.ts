@@ -1,4 +1,12 @@
-import type { Dec, InstrumentSpec, Intent, OrderSide, OrderType, PositionSide } from '../model/index.ts';
+import type {
+  Dec,
+  InstrumentSpec,
+  Intent,
+  IntentKind,
+  OrderSide,
+  OrderType,
+  PositionSide,
+} from '../model/index.ts';
 import { decimalOf, ZERO } from '../model/index.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -21,6 +29,9 @@ export interface OrderTerms {
   /** clientOrderId of the order being modified, so projections do not count it twice. */
   readonly replaces?: string;
 }
+
+/** The intent kinds {@link orderTermsOf} finds order terms for. */
+export const ORDER_TERMS_INTENTS: readonly IntentKind[] = ['placeOrder', 'placeAlgoOrder', 'modifyOrder'];
 
 /**
  * The order terms of an intent: a new order, an algo order (as the order its trigger places),

@@ -1,4 +1,4 @@
-import type { Intent } from '../model/index.ts';
+import type { Intent, IntentKind } from '../model/index.ts';
 import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
 import {
@@ -24,7 +24,6 @@ import {
 } from './order-size-checks.ts';
 import { sharedTerms } from './order-terms.ts';
 import type { CheckInput, RiskCheck } from './risk-check.ts';
-import type { RiskCheckName } from './risk-check-names.ts';
 import type { Denial } from './risk-decision.ts';
 import type { RiskLimits } from './risk-limits.ts';
 import type { RiskView } from './risk-view.ts';
@@ -58,13 +57,25 @@ const RULE_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'rule');
 const LIMIT_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'limit');
 
 /**
+ * The checks one intent kind goes through under one strategy's limits, in chain order: each
+ * check that cannot deny the kind, is switched off, or has no limit to enforce is left out, as
+ * it would pass the intent without looking.
+ */
+interface ChainPlan {
+  readonly rules: readonly RiskCheck[];
+  readonly portfolioLimits: readonly RiskCheck[];
+  readonly strategyLimits: readonly RiskCheck[];
+}
+
+/**
  * Runs the check chain on one intent: the rule checks (less those the portfolio's or the
  * strategy's limits disable), then the limit checks against the portfolio limits, then against
  * the strategy's. The first denial wins.
  */
 export class RiskCheckChain {
   readonly #limits: RiskLimits;
-  readonly #disabledByLimits = new WeakMap<RiskLimits, ReadonlySet<RiskCheckName>>();
+  /** Per strategy limits, the plan of each intent kind: built once, as limits never change. */
+  readonly #plans = new WeakMap<RiskLimits, Map<IntentKind, ChainPlan>>();
 
   /**
    * @param limits - the portfolio limits
@@ -82,7 +93,7 @@ export class RiskCheckChain {
    * @returns the first check's denial, or undefined when every check passes
    */
   denial(strategyId: string, intent: Intent, view: RiskView, strategyLimits: RiskLimits): Denial | undefined {
-    const disabled = this.#disabledRules(strategyLimits);
+    const plan = this.#plan(strategyLimits, intent.kind);
     // One shared terms record per intent: the checks read the terms and notional computed once.
     const shared = sharedTerms();
     const portfolio: CheckInput = {
@@ -93,11 +104,15 @@ export class RiskCheckChain {
       scope: 'portfolio',
       shared,
     };
-    for (const check of RULE_CHECKS) {
-      if (disabled?.has(check.name)) continue;
+    for (const check of plan.rules) {
       const denial = check.run(portfolio);
       if (denial !== undefined) return denial;
     }
+    for (const check of plan.portfolioLimits) {
+      const denial = check.run(portfolio);
+      if (denial !== undefined) return denial;
+    }
+    if (plan.strategyLimits.length === 0) return undefined;
     const strategy: CheckInput = {
       strategyId,
       intent,
@@ -106,26 +121,45 @@ export class RiskCheckChain {
       scope: 'strategy',
       shared,
     };
-    for (const input of [portfolio, strategy]) {
-      const off = input.limits.disabledChecks;
-      for (const check of LIMIT_CHECKS) {
-        if (off?.includes(check.name)) continue;
-        const denial = check.run(input);
-        if (denial !== undefined) return denial;
-      }
+    for (const check of plan.strategyLimits) {
+      const denial = check.run(strategy);
+      if (denial !== undefined) return denial;
     }
     return undefined;
   }
 
-  /** Rule checks disabled by the portfolio's or the strategy's limits; undefined when none, built once per limits. */
-  #disabledRules(strategyLimits: RiskLimits): ReadonlySet<RiskCheckName> | undefined {
-    if (this.#limits.disabledChecks === undefined && strategyLimits.disabledChecks === undefined)
-      return undefined;
-    let disabled = this.#disabledByLimits.get(strategyLimits);
-    if (disabled === undefined) {
-      disabled = new Set([...(this.#limits.disabledChecks ?? []), ...(strategyLimits.disabledChecks ?? [])]);
-      this.#disabledByLimits.set(strategyLimits, disabled);
+  #plan(strategyLimits: RiskLimits, kind: IntentKind): ChainPlan {
+    let plans = this.#plans.get(strategyLimits);
+    if (plans === undefined) {
+      plans = new Map();
+      this.#plans.set(strategyLimits, plans);
     }
-    return disabled;
+    let plan = plans.get(kind);
+    if (plan === undefined) {
+      plan = planOf(this.#limits, strategyLimits, kind);
+      plans.set(kind, plan);
+    }
+    return plan;
   }
+}
+
+/**
+ * Builds the plan of one intent kind: a rule check off at either level is off; a limit check is
+ * off only for the limits of its level.
+ */
+function planOf(portfolioLimits: RiskLimits, strategyLimits: RiskLimits, kind: IntentKind): ChainPlan {
+  const applies = (check: RiskCheck): boolean => check.intents.includes(kind);
+  const off = new Set([...(portfolioLimits.disabledChecks ?? []), ...(strategyLimits.disabledChecks ?? [])]);
+  const limitChecks = (limits: RiskLimits): readonly RiskCheck[] =>
+    LIMIT_CHECKS.filter(
+      (check) =>
+        applies(check) &&
+        !limits.disabledChecks?.includes(check.name) &&
+        (check.enforces === undefined || check.enforces(limits)),
+    );
+  return {
+    rules: RULE_CHECKS.filter((check) => applies(check) && !off.has(check.name)),
+    portfolioLimits: limitChecks(portfolioLimits),
+    strategyLimits: limitChecks(strategyLimits),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Intent } from '../model/index.ts';
+import type { Intent, IntentKind } from '../model/index.ts';
 import type { SharedTerms } from './order-terms.ts';
 import type { RiskCheckName } from './risk-check-names.ts';
 import type { Denial } from './risk-decision.ts';
@@ -29,6 +29,18 @@ export interface CheckInput {
 export interface RiskCheck {
   readonly name: RiskCheckName;
   readonly kind: 'rule' | 'limit';
+  /**
+   * The intent kinds the check can deny: it passes every other kind without looking, so the
+   * chain leaves it out for them.
+   */
+  readonly intents: readonly IntentKind[];
+  /**
+   * For a limit check: whether the limits set what it enforces. A check whose limit is absent
+   * passes every intent, so the chain leaves it out for those limits. Absent: always runs.
+   * @param limits - the limits in force
+   * @returns true when the check has something to enforce
+   */
+  enforces?(limits: RiskLimits): boolean;
   /**
    * @param input - intent, state and limits
    * @returns a denial, or undefined when the intent passes

@@ -121,6 +121,11 @@ export class RiskGate {
     return this.#status;
   }
 
+  /** @returns whether {@link RiskGate.observeEquity} looks at equity: only while a kill switch limit is set */
+  watchesEquity(): boolean {
+    return this.#killSwitch.armed;
+  }
+
   /**
    * Calls `listener` each time the kill switch trips (once per trip; again only after a resume).
    * @param listener - told the trip (state, reason, since) and the equity that tripped it

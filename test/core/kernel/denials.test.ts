@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { IntentDenied, StrategyContext } from '../../../core/kernel/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
+import type { Dec } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
 import { anAccountUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
@@ -97,6 +98,23 @@ describe('kernel: denials are events, never exceptions', () => {
     expect(gate.status().state).toBe('ACTIVE');
     rig.kernel.push(anAccountUpdate(t0 + 1_000, '850'));
     expect(gate.status().state).toBe('HALTED');
+  });
+
+  it('hands equity to a gate after account updates unless the gate says it ignores equity', () => {
+    const observed: string[] = [];
+    const gateThat = (watches: boolean | undefined) => ({
+      evaluate: (intent: Parameters<RiskGate['evaluate']>[0], view: Parameters<RiskGate['evaluate']>[1]) =>
+        new RiskGate().evaluate(intent, view),
+      observeEquity: (_now: number, equity: Dec) => observed.push(`${watches}: ${equity.toFixed()}`),
+      ...(watches === undefined ? {} : { watchesEquity: () => watches }),
+    });
+    for (const watches of [true, false, undefined]) {
+      const rig = aKernelRig([], { gate: gateThat(watches) });
+      rig.kernel.push(anAccountUpdate(1, '1000'));
+    }
+    expect(observed).toEqual(['true: 1000', 'undefined: 1000']);
+    expect(new RiskGate().watchesEquity()).toBe(false);
+    expect(new RiskGate({ killSwitch: { maxDrawdown: 0.1 } }).watchesEquity()).toBe(true);
   });
 
   it('turns a venue refusal of a non-order command into a denial of the owning strategy', () => {

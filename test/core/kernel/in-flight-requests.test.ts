@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { InFlightRequests } from '../../../core/kernel/in-flight-requests.ts';
 import type { IntentDenied, StrategyContext } from '../../../core/kernel/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
+import { OrderRegistry } from '../../../core/kernel/order-registry.ts';
 import type { Intent, Order } from '../../../core/model/index.ts';
 import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, D } from '../../../core/model/index.ts';
 import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
@@ -190,5 +193,30 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     rig.market.next(aQuote(2_100, 100));
     rig.refuse('s-3', 'cancelAlgoOrder', 401018, 'no algo order s-2');
     expect(rig.denials.map((d) => `${d.ref} ${d.check}`)).toEqual(['s-3 venue.401018']);
+  });
+});
+
+describe('in-flight requests: what is remembered', () => {
+  it('remembers exactly the last `retain` requests sent, however many were refused or sent since', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5 }),
+        fc.array(fc.oneof(fc.constant('send' as const), fc.integer({ min: 1, max: 40 })), { maxLength: 60 }),
+        (retain, steps) => {
+          const requests = new InFlightRequests(new OrderRegistry(), retain);
+          const refused = new Set<number>();
+          let sent = 0;
+          for (const step of steps) {
+            if (step === 'send') requests.sent(`r-${++sent}`, `s${sent % 3}`);
+            else {
+              const remembered = step <= sent && step > sent - retain && !refused.has(step);
+              expect(requests.ownerOf(`r-${step}`)).toBe(remembered ? `s${step % 3}` : undefined);
+              expect(requests.refused(`r-${step}`)?.owner).toBe(remembered ? `s${step % 3}` : undefined);
+              refused.add(step);
+            }
+          }
+        },
+      ),
+    );
   });
 });

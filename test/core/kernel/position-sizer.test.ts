@@ -9,6 +9,7 @@ import {
   qtyOnLotGrid,
   wholeUnits,
 } from '../../../core/kernel/index.ts';
+import { positionSizer } from '../../../core/kernel/position-sizer.ts';
 import { D, type Dec } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aQuote, BTC } from '../../kit/kernel-events.ts';
@@ -25,6 +26,63 @@ describe('position sizing', () => {
     expect(qtyForEquityFraction(D(10_000), 0.3, 185.64, aapl).toFixed()).toBe('16');
     expect(qtyForCash(D(100), 185.64, aapl).toFixed()).toBe('0');
     expect(qtyForEquityFraction(D(-5), 0.5, 100, btc).toFixed()).toBe('0');
+  });
+
+  it('gives exactly the Decimal floor of equity x fraction / (contractSize x price) to the lot, however close to a lot', () => {
+    const exact = (equity: Dec, fraction: number, price: number, spec: typeof btc): string => {
+      const qty = equity
+        .mul(fraction)
+        .div(spec.contractSize.mul(price))
+        .div(spec.lotSize)
+        .floor()
+        .mul(spec.lotSize);
+      return (qty.lt(spec.minSize) ? D(0) : qty).toString();
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.constantFrom(-2, -1, 0, 1, 2),
+        fc.constantFrom('1e-30', '1e-20', '1e-12', '1e-8', '0.3'),
+        fc.constantFrom(0.1, 0.5, 1, 0.3333, 2.5),
+        fc.constantFrom(40_000, 185.64, 0.00123, 99_999.9),
+        fc.constantFrom(
+          btc,
+          aapl,
+          anInstrument('OKX_PERP_ETH_USDT', { contractSize: D('0.01'), lotSize: D('0.5') }),
+        ),
+        (lots, sign, nudge, fraction, price, spec) => {
+          // Equity worth `lots` whole lots, nudged a hair either side (or not at all).
+          const onLots = D(lots).mul(spec.lotSize).mul(spec.contractSize).mul(price).div(fraction);
+          const equity = onLots.add(onLots.mul(nudge).mul(sign));
+          expect(qtyForEquityFraction(equity, fraction, price, spec).toString()).toBe(
+            exact(equity, fraction, price, spec),
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('sizes ctx.size.equityFraction as the fraction of equity taken first, then sized as cash', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.constantFrom(0.1, 0.3333, 0.5, 1, 2.5, 1e-9),
+        fc.constantFrom(40_000, 185.64, 0.00123),
+        (cents, fraction, price) => {
+          const equity = D(cents).div(100);
+          const sizer = positionSizer({
+            instrument: () => btc,
+            equity: () => equity,
+            referencePrice: () => price,
+          });
+          expect(sizer.equityFraction(BTC, fraction).toString()).toBe(
+            qtyForEquityFraction(equity.mul(fraction), 1, price, btc).toString(),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('never spends more than the fraction, and stays on the lot grid at or above the minimum size', () => {

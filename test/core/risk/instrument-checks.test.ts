@@ -24,12 +24,29 @@ describe('instrument checks', () => {
     expectApproved(aLimitOrder(), aRiskView());
   });
 
-  it('checks every sym of a closePositions list', () => {
+  it('checks every sym of a closePositions list and names the first that fails', () => {
     const view = aRiskView();
-    expectDenied(
+    const reason = expectDenied(
       'instrumentKnown',
-      { kind: 'closePositions', ref: 'c', symList: ['BINANCE_PERP_BTC_USDT', 'X'] },
+      { kind: 'closePositions', ref: 'c', symList: ['BINANCE_PERP_BTC_USDT', 'X', 'Y'] },
       view,
+    );
+    expect(reason).toBe('X is not a known instrument, so closePositions c cannot be sent');
+    view.instruments.set('OKX_PERP_HALT_USDT', anInstrument('OKX_PERP_HALT_USDT', { state: 'CLOSED' }));
+    const closed = expectDenied(
+      'instrumentTrading',
+      { kind: 'closePositions', ref: 'c', symList: ['BINANCE_PERP_BTC_USDT', 'OKX_PERP_HALT_USDT'] },
+      view,
+    );
+    expect(closed).toBe('OKX_PERP_HALT_USDT is CLOSED, not TRADING, so closePositions c cannot be sent');
+  });
+
+  it('names a HALTED sym of a modify', () => {
+    const view = aRiskView();
+    view.instruments.set('BINANCE_PERP_BTC_USDT', anInstrument('BINANCE_PERP_BTC_USDT', { state: 'HALTED' }));
+    const modify = { kind: 'modifyOrder', ref: 'm', target: 'o', sym: 'BINANCE_PERP_BTC_USDT' } as const;
+    expect(expectDenied('instrumentTrading', modify, view)).toBe(
+      'BINANCE_PERP_BTC_USDT is HALTED, not TRADING, so modifyOrder m cannot be sent',
     );
   });
 });

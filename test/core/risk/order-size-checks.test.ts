@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
+import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
 
@@ -9,6 +10,15 @@ describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, 
   it('denies a price off the tick size and says which field', () => {
     const reason = expectDenied('priceOnTick', aLimitOrder({ price: D('100.05') }), aRiskView());
     expect(reason).toContain('price 100.05 is not a multiple');
+  });
+  it('denies a modify to a price off the tick size and says which field', () => {
+    const view = aRiskView();
+    view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'open-1' }) }];
+    const modify = { kind: 'modifyOrder', ref: 'm', target: 'open-1', sym: 'BINANCE_PERP_BTC_USDT' } as const;
+    expect(expectDenied('priceOnTick', { ...modify, price: D('100.05') }, view)).toBe(
+      "modifyOrder m: price 100.05 is not a multiple of BINANCE_PERP_BTC_USDT's tick size 0.1",
+    );
+    expectApproved({ ...modify, price: D('100.1') }, view);
   });
   it('denies a take-profit trigger off the tick size', () => {
     const tp = { triggerPrice: D('110.01'), triggerType: 'MarkPrice', price: D('0') } as const;
