@@ -108,6 +108,7 @@ export class RunMetrics {
       ...(gate.observeEquity === undefined
         ? {}
         : { observeEquity: (now, equity) => gate.observeEquity?.(now, equity) }),
+      ...(gate.watchesEquity === undefined ? {} : { watchesEquity: () => gate.watchesEquity?.() ?? true }),
     };
   }
 

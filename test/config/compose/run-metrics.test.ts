@@ -35,6 +35,13 @@ const aPlaceOrder = (ref: string, qty: string) => ({
 });
 
 describe('run metrics', () => {
+  it('says whether the gate it counts for looks at equity, so the kernel values equity only for a kill switch', () => {
+    metrics = new RunMetrics(() => 0);
+    expect(metrics.countingGate(new RiskGate()).watchesEquity?.()).toBe(false);
+    const armed = new RiskGate({ killSwitch: { dailyLossLimit: '2000' } });
+    expect(metrics.countingGate(armed).watchesEquity?.()).toBe(true);
+  });
+
   it('forgets the send time of an approved order the venue rejected, so a long run holds only those awaiting an answer', async () => {
     let now = 1_000;
     metrics = new RunMetrics(() => now);
