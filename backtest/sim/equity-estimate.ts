@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
+import { instrumentNumbers } from './instrument-numbers.ts';
 import { coinValue, valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
@@ -212,8 +213,8 @@ export function marginHeadroomOf(state: SimState): MarginHeadroom {
     if (order.reduceOnly || order.remainingN === 0) continue;
     const market = state.markets.get(order.sym);
     const price = order.priceN > 0 ? order.priceN : market ? markPriceOf(market) : Number.NaN;
-    const contractSize = state.opts.instruments.get(order.sym)?.contractSize;
-    const size = contractSize === undefined ? 1 : asNumber(contractSize);
+    const spec = state.opts.instruments.get(order.sym);
+    const size = spec === undefined ? 1 : instrumentNumbers(spec).contractSize;
     floor -= (order.remainingN * size * price * settleValueN(state, order.sym)) / leverageN(state, order.sym);
   }
   return { equity, floor };

@@ -47,7 +47,7 @@ function findLive(
  */
 function takesAsPostOnly(state: SimState, order: SimOrder, price: Dec): boolean {
   if (order.timeInForce !== 'GTX' || !(order.working || order.condition?.code === 'HOLD')) return false;
-  return wouldTake(state, { ...order, priceN: asNumber(price) });
+  return wouldTake(state, { sym: order.sym, sign: order.sign, priceN: asNumber(price) });
 }
 
 /** The fields a modification changes, kept to put the order back when the amendment is refused. */

@@ -22,11 +22,13 @@ export interface SimPosition {
    */
   adlRank: number;
   /**
-   * The liqPrice last published, and as a number (NaN before the first publication): the venue
-   * republishes a position when its liqPrice moved (`liq-price-watch.ts`).
+   * The liqPrice last published, and as a number (NaN before the first publication; undefined
+   * until first read after a publication, as only the market-event watch reads it and most runs
+   * never need it): the venue republishes a position when its liqPrice moved
+   * (`liq-price-watch.ts`).
    */
   publishedLiq?: Dec;
-  publishedLiqN: number;
+  publishedLiqN: number | undefined;
   createAt: number;
   updateAt: number;
   /**
