@@ -1,12 +1,14 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, decimalOf, ZERO } from '../../core/model/index.ts';
+import { decimalOf, ZERO } from '../../core/model/index.ts';
+import { atLeastZero, smallerOf } from './decimal-compare.ts';
 import {
   contractSizeOf,
   equityOf,
-  notional,
   onlyReduces,
   positionKeyFor,
+  positionMarginOf,
   settleValue,
+  timesSize,
   valued,
 } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -67,17 +69,16 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
   let targetOpening = ZERO;
   for (const order of orders) {
     const remaining = order.qty.minus(order.filled);
-    const closing = D.min(left, remaining);
+    const closing = smallerOf(left, remaining);
     left = left.minus(closing);
     const opening = remaining.minus(closing);
     if (!opening.gt(0)) continue;
-    const value = opening.mul(size).mul(orderPriceOf(state, order));
+    const value = timesSize(opening, size).mul(orderPriceOf(state, order));
     openingValue = openingValue.plus(value);
     if (order === target) targetOpening = value;
   }
   let margin = openingValue.div(state.opts.leverageOf(first.sym));
-  if (position && closable.gt(0))
-    margin = D.max(ZERO, margin.minus(notional(state, position).div(position.leverage)));
+  if (position && closable.gt(0)) margin = atLeastZero(margin.minus(positionMarginOf(state, position)));
   return { margin, openingNotional: targetOpening };
 }
 
@@ -121,7 +122,7 @@ export function orderCommitment(state: SimState, order: SimOrder): OrderCommitme
   const withOrder = at < 0 ? [...others, order] : [...others.slice(0, at), order, ...others.slice(at)];
   const { margin, openingNotional } = sideCommitment(state, withOrder, order);
   const added = margin.minus(sideCommitment(state, others).margin);
-  return { margin: valued(D.max(ZERO, added), settleValue(state, order.sym)), openingNotional };
+  return { margin: valued(atLeastZero(added), settleValue(state, order.sym)), openingNotional };
 }
 
 /**
@@ -147,9 +148,7 @@ export function initialMargin(state: SimState): Dec {
   let im = ZERO;
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      im = im.plus(
-        valued(notional(state, position).div(position.leverage), settleValue(state, position.sym)),
-      );
+      im = im.plus(valued(positionMarginOf(state, position), settleValue(state, position.sym)));
   }
   for (const orders of openingOrdersBySide(state).values()) {
     const sym = (orders[0] as SimOrder).sym;

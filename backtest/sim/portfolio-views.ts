@@ -1,11 +1,14 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
-import { D, ZERO } from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
+import { notBelowZero, smallerOf } from './decimal-compare.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
   coinValue,
   equityOf,
   liqPriceOf,
   maintenanceMargin,
+  positionMaintenanceOf,
+  positionMarginOf,
   UNBOUNDED_RISK_RATIO,
   unrealizedPnl,
   valuationOf,
@@ -42,8 +45,8 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
     avgPrice: position.avgPrice,
     markPrice: mark,
     positionValue: value,
-    positionMargin: margined ? value.div(position.leverage) : ZERO,
-    positionMM: margined ? value.mul(state.opts.mmrOf(position.sym)) : ZERO,
+    positionMargin: margined ? positionMarginOf(state, position) : ZERO,
+    positionMM: margined ? positionMaintenanceOf(state, position) : ZERO,
     unrealizedPNL: pnl,
     leverage: position.leverage,
     liqPrice: margined ? liqPriceOf(state, position, equity) : ZERO,
@@ -97,8 +100,8 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   }
   let loan = ZERO;
   for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
-  const margin = state.opts.valuationCoins.has(coin) ? D.max(im ?? initialMargin(state), ZERO) : ZERO;
-  const frozen = D.min(margin.plus(frozenBySpotOrders(state, coin)), D.max(balance, ZERO));
+  const margin = state.opts.valuationCoins.has(coin) ? notBelowZero(im ?? initialMargin(state)) : ZERO;
+  const frozen = smallerOf(margin.plus(frozenBySpotOrders(state, coin)), notBelowZero(balance));
   const equity = balance.plus(upnl);
   const asset: Asset = {
     coin,

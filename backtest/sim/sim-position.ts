@@ -1,5 +1,6 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
 import { asNumber, ZERO } from '../../core/model/index.ts';
+import { timesSize } from './margin.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
@@ -38,13 +39,20 @@ export interface SimPosition {
   valuation?: PositionValuation;
 }
 
-/** A position's unrealized PnL and notional at one qty, average price and mark. */
+/**
+ * A position's unrealized PnL and notional at one qty, average price and mark, and what is
+ * derived from the notional once first asked for (each fill's views ask for the margin three times).
+ */
 export interface PositionValuation {
   readonly qty: Dec;
   readonly avgPrice: Dec;
   readonly mark: Dec;
   readonly unrealizedPnl: Dec;
   readonly notional: Dec;
+  /** notional / leverage, and the (immutable) leverage it was divided by. */
+  margin?: { readonly leverage: Dec; readonly value: Dec };
+  /** notional x maintenance margin rate, and the (immutable) rate it was multiplied by. */
+  maintenance?: { readonly rate: Dec; readonly value: Dec };
 }
 
 /**
@@ -104,7 +112,7 @@ export function bookFill(
     position.avgPrice = position.avgPrice.mul(before.abs()).plus(price.mul(quantity)).div(total);
   } else {
     const closing = minDec(before.abs(), quantity);
-    const long = price.minus(position.avgPrice).mul(closing).mul(contractSize);
+    const long = timesSize(price.minus(position.avgPrice).mul(closing), contractSize);
     realized = before.gt(0) ? long : long.neg();
     if (quantity.gt(before.abs())) position.avgPrice = price;
   }
