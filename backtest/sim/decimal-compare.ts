@@ -42,6 +42,18 @@ export function isAbove(a: Dec, aN: number, b: Dec, bN: number): boolean {
 }
 
 /**
+ * a != b, decided on the numbers when they differ.
+ * @param a - a Decimal
+ * @param aN - `asNumber(a)`
+ * @param b - a Decimal
+ * @param bN - `asNumber(b)`
+ * @returns the same as `!a.eq(b)`
+ */
+export function differs(a: Dec, aN: number, b: Dec, bN: number): boolean {
+  return aN !== bN && !Number.isNaN(aN) && !Number.isNaN(bN) ? true : !a.eq(b);
+}
+
+/**
  * The smaller of two Decimals, without the copies `Decimal.min` makes of both.
  * @param a - a Decimal
  * @param b - a Decimal
