@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { D, ONE, ZERO } from '../../core/model/index.ts';
+import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { PositionValuation, SimPosition } from './sim-position.ts';
@@ -187,10 +188,11 @@ export function positionMaintenanceOf(state: SimState, position: SimPosition): D
  */
 export function equityOf(state: SimState): Dec {
   let equity = ZERO;
-  for (const [coin, balance] of state.balances) equity = equity.plus(valued(balance, coinValue(state, coin)));
+  for (const [coin, balance] of state.balances)
+    equity = addTo(equity, valued(balance, coinValue(state, coin)));
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      equity = equity.plus(valued(unrealizedPnl(state, position), settleValue(state, position.sym)));
+      equity = addTo(equity, valued(unrealizedPnl(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values())
     equity = equity.minus(valued(loan.principal, coinValue(state, loan.coin)));
@@ -208,7 +210,7 @@ export function maintenanceMargin(state: SimState, exceptSym?: string): Dec {
   let mm = ZERO;
   for (const position of state.positions.values()) {
     if (position.sym === exceptSym || position.qty.isZero()) continue;
-    mm = mm.plus(valued(positionMaintenanceOf(state, position), settleValue(state, position.sym)));
+    mm = addTo(mm, valued(positionMaintenanceOf(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values()) {
     mm = mm.plus(
@@ -269,9 +271,9 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
   for (const leg of state.positions.values()) {
     if (leg.sym !== position.sym || leg.qty.isZero()) continue;
     const signed = valued(timesSize(leg.qty, size), settle);
-    q = q.plus(signed);
-    absQ = absQ.plus(signed.abs());
-    atMark = atMark.plus(signed.mul(markOf(state, leg)));
+    q = addTo(q, signed);
+    absQ = addTo(absQ, signed.abs());
+    atMark = addTo(atMark, signed.mul(markOf(state, leg)));
   }
   const denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
   if (denominator.isZero()) return ZERO;

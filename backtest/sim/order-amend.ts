@@ -1,8 +1,4 @@
-import type {
-  CancelOrderIntent,
-  CancelOrdersIntent,
-  ModifyOrderIntent,
-} from '../../core/model/index.ts';
+import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
 import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { differs, isAboveZero } from './decimal-compare.ts';

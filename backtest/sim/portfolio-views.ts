@@ -1,6 +1,7 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
 import { notBelowZero, smallerOf } from './decimal-compare.ts';
+import { addTo } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
   coinValue,
@@ -95,13 +96,14 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   let upnl = ZERO;
   for (const position of state.positions.values()) {
     if (!position.qty.isZero() && state.opts.instruments.get(position.sym)?.settleAsset === coin) {
-      upnl = upnl.plus(unrealizedPnl(state, position));
+      upnl = addTo(upnl, unrealizedPnl(state, position));
     }
   }
   let loan = ZERO;
-  for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
+  for (const record of state.loans.values()) if (record.coin === coin) loan = addTo(loan, record.principal);
   const margin = state.opts.valuationCoins.has(coin) ? notBelowZero(im ?? initialMargin(state)) : ZERO;
-  const frozen = smallerOf(margin.plus(frozenBySpotOrders(state, coin)), notBelowZero(balance));
+  // Added in the other order, so that the spot orders' ZERO (no spot trading) costs no addition.
+  const frozen = smallerOf(addTo(frozenBySpotOrders(state, coin), margin), notBelowZero(balance));
   const equity = balance.plus(upnl);
   const asset: Asset = {
     coin,
