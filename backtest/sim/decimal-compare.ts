@@ -18,6 +18,15 @@ export function isAboveZero(value: Dec): boolean {
 }
 
 /**
+ * Whether a Decimal is below zero, without building a Decimal zero to compare with.
+ * @param value - the Decimal
+ * @returns the same as `value.lt(0)`
+ */
+export function isBelowZero(value: Dec): boolean {
+  return value.s < 0 && !value.isZero();
+}
+
+/**
  * a < b, decided on the numbers when they differ.
  * @param a - a Decimal
  * @param aN - `asNumber(a)`

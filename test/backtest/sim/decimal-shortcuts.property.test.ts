@@ -6,6 +6,7 @@ import {
   isAbove,
   isAboveZero,
   isBelow,
+  isBelowZero,
   notBelowZero,
   smallerOf,
 } from '../../../backtest/sim/decimal-compare.ts';
@@ -33,6 +34,7 @@ describe('decimal shortcuts of the sim', () => {
     fc.assert(
       fc.property(decimal, decimal, (a, b) => {
         expect(isAboveZero(a)).toBe(a.gt(0));
+        expect(isBelowZero(a)).toBe(a.lt(0));
         expect(isBelow(a, asNumber(a), b, asNumber(b))).toBe(a.lt(b));
         expect(isAbove(a, asNumber(a), b, asNumber(b))).toBe(a.gt(b));
         expect(differs(a, asNumber(a), b, asNumber(b))).toBe(!a.eq(b));
