@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { D, ONE, ZERO } from '../../core/model/index.ts';
+import { isAboveZero } from './decimal-compare.ts';
 import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -277,6 +278,9 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
   }
   const denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
   if (denominator.isZero()) return ZERO;
-  const price = maintenanceMargin(state, position.sym).minus(equity).plus(atMark).div(denominator);
-  return price.gt(0) ? price : ZERO;
+  const otherMaintenance = maintenanceMargin(state, position.sym);
+  // 0 - equity is -equity: no subtraction when no other sym holds margin (a non-zero equity).
+  const short = otherMaintenance === ZERO && !equity.isZero() ? equity.neg() : otherMaintenance.minus(equity);
+  const price = short.plus(atMark).div(denominator);
+  return isAboveZero(price) ? price : ZERO;
 }

@@ -1,6 +1,6 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
-import { notBelowZero, smallerOf } from './decimal-compare.ts';
+import { isAboveZero, notBelowZero, smallerOf } from './decimal-compare.ts';
 import { addTo } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
@@ -66,7 +66,7 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
  */
 export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
   const mm = maintenanceMargin(state);
-  const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
+  const riskRatio = isAboveZero(equity) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
   let accountStatus: AccountStatus = 'NORMAL';
   if (state.liquidating) accountStatus = 'LIQUIDATION';
   else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';
