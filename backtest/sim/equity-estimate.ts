@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
+import { instrumentNumbers } from './instrument-numbers.ts';
 import { coinValue, valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
@@ -210,19 +211,38 @@ export function marginHeadroomOf(state: SimState): MarginHeadroom {
   }
   for (const order of state.liveOrders) {
     if (order.reduceOnly || order.remainingN === 0) continue;
-    const market = state.markets.get(order.sym);
-    const price = order.priceN > 0 ? order.priceN : market ? markPriceOf(market) : Number.NaN;
-    const contractSize = state.opts.instruments.get(order.sym)?.contractSize;
-    const size = contractSize === undefined ? 1 : asNumber(contractSize);
-    floor -= (order.remainingN * size * price * settleValueN(state, order.sym)) / leverageN(state, order.sym);
+    const spec = state.opts.instruments.get(order.sym);
+    const price = order.priceN > 0 ? order.priceN : markNumberOf(state, order.sym);
+    const size = spec === undefined ? 1 : instrumentNumbers(spec).contractSize;
+    const settle = coinValueN(state, spec?.settleAsset ?? 'USDT');
+    floor -= (order.remainingN * size * price * settle) / leverageN(state, order.sym);
   }
   return { equity, floor };
+}
+
+function markNumberOf(state: SimState, sym: string): number {
+  const market = state.markets.get(sym);
+  return market ? markPriceOf(market) : Number.NaN;
 }
 
 function settleValueN(state: SimState, sym: string): number {
   return coinValueN(state, state.opts.instruments.get(sym)?.settleAsset ?? 'USDT');
 }
 
+// A sym's leverage is fixed for the venue's life (`leverageOf` answers from the options): its
+// number is converted once per sym.
+const leverageNumbers = new WeakMap<SimState, Map<string, number>>();
+
 function leverageN(state: SimState, sym: string): number {
-  return asNumber(state.opts.leverageOf(sym));
+  let numbers = leverageNumbers.get(state);
+  if (numbers === undefined) {
+    numbers = new Map();
+    leverageNumbers.set(state, numbers);
+  }
+  let leverage = numbers.get(sym);
+  if (leverage === undefined) {
+    leverage = asNumber(state.opts.leverageOf(sym));
+    numbers.set(sym, leverage);
+  }
+  return leverage;
 }

@@ -57,10 +57,34 @@ export function fillFee(
   extraMarkup: Dec,
   firstOfOrder: boolean,
 ): FillFee {
+  let total = notional.mul(rateOf(schedule, execType, extraMarkup));
+  // Adding a zero commission to a non-zero amount gives the amount itself.
+  if (total.isZero() || !schedule.fixedPerFill.isZero()) total = total.plus(schedule.fixedPerFill);
+  if (firstOfOrder && schedule.fixedPerOrder !== undefined) total = total.plus(schedule.fixedPerOrder);
+  return total.isNegative() ? { fee: ZERO, rebate: total.neg() } : { fee: total, rebate: ZERO };
+}
+
+/** A summed rate and the (immutable) sub-portfolio markup it includes. */
+interface SummedRate {
+  readonly extraMarkup: Dec;
+  readonly rate: Dec;
+}
+
+// Schedules are immutable: the sum is computed again only when the sub-portfolio markup changes.
+const ratesBySchedule = new WeakMap<FeeSchedule, { MAKER?: SummedRate; TAKER?: SummedRate }>();
+
+/** The maker or taker rate plus the instrument's markup plus the sub-portfolio markup. */
+function rateOf(schedule: FeeSchedule, execType: ExecType, extraMarkup: Dec): Dec {
+  let rates = ratesBySchedule.get(schedule);
+  if (rates === undefined) {
+    rates = {};
+    ratesBySchedule.set(schedule, rates);
+  }
+  const summed = rates[execType];
+  if (summed?.extraMarkup === extraMarkup) return summed.rate;
   const rate = (execType === 'MAKER' ? schedule.maker : schedule.taker)
     .plus(schedule.markup)
     .plus(extraMarkup);
-  let total = notional.mul(rate).plus(schedule.fixedPerFill);
-  if (firstOfOrder && schedule.fixedPerOrder !== undefined) total = total.plus(schedule.fixedPerOrder);
-  return total.isNegative() ? { fee: ZERO, rebate: total.neg() } : { fee: total, rebate: ZERO };
+  rates[execType] = { extraMarkup, rate };
+  return rate;
 }

@@ -1,9 +1,10 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
-import { asNumber, D, ONE, ZERO } from '../../core/model/index.ts';
+import { asNumber, ONE, ZERO } from '../../core/model/index.ts';
+import { smallerOf } from './decimal-compare.ts';
 import { fillFee } from './fee-model.ts';
 import { retireFinalOrder } from './final-order-retention.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
-import { equityOf, onlyReduces, positionKeyFor } from './margin.ts';
+import { equityOf, onlyReduces, positionKeyFor, timesSize } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
@@ -95,8 +96,8 @@ export function executeFill(
   const spec = state.opts.instruments.get(order.sym);
   if (!spec) return ZERO;
   const position = positionFor(state, order);
-  let quantity = D.min(wanted, order.qty.minus(order.filled));
-  if (onlyReduces(state, order)) quantity = D.min(quantity, reducibleQty(position.qty, order.side));
+  let quantity = smallerOf(wanted, order.qty.minus(order.filled));
+  if (onlyReduces(state, order)) quantity = smallerOf(quantity, reducibleQty(position.qty, order.side));
   if (!quantity.gt(0)) {
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'REDUCE_ONLY');
     return ZERO;
@@ -104,7 +105,7 @@ export function executeFill(
   if (position.qty.isZero()) position.createAt = state.now;
   const firstOfOrder = order.filled.isZero();
   const rpnl = bookFill(position, order.side, quantity, price, spec.contractSize);
-  const notional = quantity.mul(price).mul(spec.contractSize);
+  const notional = timesSize(quantity.mul(price), spec.contractSize);
   const { fee, rebate } = order.liquidation
     ? { fee: notional.mul(spec.liquidationFee), rebate: ZERO }
     : fillFee(spec.fees, execType, notional, state.feeMarkup, firstOfOrder);

@@ -1,12 +1,15 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, decimalOf, ZERO } from '../../core/model/index.ts';
+import { decimalOf, ZERO } from '../../core/model/index.ts';
+import { atLeastZero, isAboveZero, smallerOf } from './decimal-compare.ts';
+import { addTo } from './decimal-sums.ts';
 import {
   contractSizeOf,
   equityOf,
-  notional,
   onlyReduces,
   positionKeyFor,
+  positionMarginOf,
   settleValue,
+  timesSize,
   valued,
 } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -66,18 +69,22 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
   let openingValue = ZERO;
   let targetOpening = ZERO;
   for (const order of orders) {
-    const remaining = order.qty.minus(order.filled);
-    const closing = D.min(left, remaining);
-    left = left.minus(closing);
-    const opening = remaining.minus(closing);
-    if (!opening.gt(0)) continue;
-    const value = opening.mul(size).mul(orderPriceOf(state, order));
-    openingValue = openingValue.plus(value);
+    // Subtracting zero (nothing filled, nothing left to close) gives the amount itself.
+    const remaining = order.filled.isZero() ? order.qty : order.qty.minus(order.filled);
+    const closing = smallerOf(left, remaining);
+    let opening = remaining;
+    if (!closing.isZero()) {
+      left = left.minus(closing);
+      opening = remaining.minus(closing);
+    }
+    if (!isAboveZero(opening)) continue;
+    const value = timesSize(opening, size).mul(orderPriceOf(state, order));
+    openingValue = addTo(openingValue, value);
     if (order === target) targetOpening = value;
   }
   let margin = openingValue.div(state.opts.leverageOf(first.sym));
-  if (position && closable.gt(0))
-    margin = D.max(ZERO, margin.minus(notional(state, position).div(position.leverage)));
+  if (position && isAboveZero(closable))
+    margin = atLeastZero(margin.minus(positionMarginOf(state, position)));
   return { margin, openingNotional: targetOpening };
 }
 
@@ -121,7 +128,7 @@ export function orderCommitment(state: SimState, order: SimOrder): OrderCommitme
   const withOrder = at < 0 ? [...others, order] : [...others.slice(0, at), order, ...others.slice(at)];
   const { margin, openingNotional } = sideCommitment(state, withOrder, order);
   const added = margin.minus(sideCommitment(state, others).margin);
-  return { margin: valued(D.max(ZERO, added), settleValue(state, order.sym)), openingNotional };
+  return { margin: valued(atLeastZero(added), settleValue(state, order.sym)), openingNotional };
 }
 
 /**
@@ -147,13 +154,11 @@ export function initialMargin(state: SimState): Dec {
   let im = ZERO;
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      im = im.plus(
-        valued(notional(state, position).div(position.leverage), settleValue(state, position.sym)),
-      );
+      im = addTo(im, valued(positionMarginOf(state, position), settleValue(state, position.sym)));
   }
   for (const orders of openingOrdersBySide(state).values()) {
     const sym = (orders[0] as SimOrder).sym;
-    im = im.plus(valued(sideCommitment(state, orders).margin, settleValue(state, sym)));
+    im = addTo(im, valued(sideCommitment(state, orders).margin, settleValue(state, sym)));
   }
   return im;
 }

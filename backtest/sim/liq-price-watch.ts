@@ -1,4 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
+import { asNumber } from '../../core/model/index.ts';
 import { equityOf, liqPriceOf } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import { publishPosition } from './publish.ts';
@@ -75,6 +76,14 @@ function estimatedLiq(
   return price > 0 ? price : 0;
 }
 
+/** The last published liqPrice as a number (NaN before the first publication), converted once. */
+function publishedLiqNumber(position: SimPosition): number {
+  if (position.publishedLiqN === undefined)
+    position.publishedLiqN =
+      position.publishedLiq === undefined ? Number.NaN : asNumber(position.publishedLiq);
+  return position.publishedLiqN;
+}
+
 /**
  * After a market event: republishes the positions of each sym whose estimated liqPrice moved by
  * more than the tolerance since it was last published. Nothing to do (no work per event) while
@@ -94,7 +103,7 @@ export function watchLiqPrices(state: SimState, equity: number, maintenance: num
     const mark = market ? markPriceOf(market) : Number.NaN;
     if (Number.isNaN(mark)) continue;
     const liq = estimatedLiq(state, position.sym, mark, equity, maintenance);
-    const published = position.publishedLiqN;
+    const published = publishedLiqNumber(position);
     if (Math.abs(liq - published) <= tolerance * Math.max(Math.abs(published), Math.abs(liq))) continue;
     exactEquity ??= equityOf(state);
     for (const leg of state.positions.values()) {

@@ -3,6 +3,7 @@ import { asNumber, ZERO } from '../../core/model/index.ts';
 import { marginHeadroomOf } from './equity-estimate.ts';
 import { fillFee } from './fee-model.ts';
 import { availableMargin, orderCommitment } from './initial-margin.ts';
+import { instrumentNumbers } from './instrument-numbers.ts';
 import { coinValue, valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -18,12 +19,11 @@ import { isAssetSettledSym } from './spot-holdings.ts';
 function feeBoundOf(state: SimState, order: SimOrder): number {
   const spec = state.opts.instruments.get(order.sym);
   if (spec === undefined) return Number.NaN;
-  const { fees } = spec;
+  const numbers = instrumentNumbers(spec);
   const market = state.markets.get(order.sym);
   const price = order.priceN > 0 ? order.priceN : market ? markPriceOf(market) : Number.NaN;
-  const rate = Math.abs(asNumber(fees.taker) + asNumber(fees.markup) + asNumber(state.feeMarkup));
-  const fixed = asNumber(fees.fixedPerFill) + (fees.fixedPerOrder ? asNumber(fees.fixedPerOrder) : 0);
-  const fee = order.remainingN * asNumber(spec.contractSize) * price * rate + Math.abs(fixed);
+  const rate = Math.abs(numbers.taker + numbers.markup + asNumber(state.feeMarkup));
+  const fee = order.remainingN * numbers.contractSize * price * rate + Math.abs(numbers.fixed);
   const settle = state.opts.valuationCoins.has(spec.settleAsset)
     ? 1
     : asNumber(coinValue(state, spec.settleAsset));

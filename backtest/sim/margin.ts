@@ -1,5 +1,7 @@
 import type { Dec } from '../../core/model/index.ts';
 import { D, ONE, ZERO } from '../../core/model/index.ts';
+import { isAboveZero } from './decimal-compare.ts';
+import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { PositionValuation, SimPosition } from './sim-position.ts';
@@ -122,20 +124,62 @@ export function valuationOf(state: SimState, position: SimPosition): PositionVal
   const mark = markOf(state, position);
   const last = position.valuation;
   if (last?.qty === position.qty && last.avgPrice === position.avgPrice && last.mark === mark) return last;
-  const contracts = position.qty.mul(contractSizeOf(state, position.sym));
+  const size = contractSizeOf(state, position.sym);
   const valuation: PositionValuation = {
     qty: position.qty,
     avgPrice: position.avgPrice,
     mark,
-    unrealizedPnl: contracts.mul(mark.minus(position.avgPrice)),
-    notional: position.qty.abs().mul(contractSizeOf(state, position.sym)).mul(mark),
+    unrealizedPnl: timesSize(position.qty, size).mul(mark.minus(position.avgPrice)),
+    notional: timesSize(position.qty.abs(), size).mul(mark),
   };
   position.valuation = valuation;
   return valuation;
 }
 
-function positionMM(state: SimState, position: SimPosition): Dec {
-  return notional(state, position).mul(state.opts.mmrOf(position.sym));
+/**
+ * An amount times a contract size, left as it is when the size is 1 (most instruments): the
+ * product would be the same value, as no amount here has more digits than the precision.
+ * @param amount - an amount in contracts
+ * @param size - the contract size
+ * @returns amount x size
+ */
+export function timesSize(amount: Dec, size: Dec): Dec {
+  return isOne(size) ? amount : amount.mul(size);
+}
+
+/** Whether a Decimal is exactly 1, read off decimal.js's digits (one base-1e7 word, exponent 0). */
+function isOne(value: Dec): boolean {
+  return value.s === 1 && value.e === 0 && value.d?.length === 1 && value.d[0] === 1;
+}
+
+/**
+ * The initial margin of a position at its mark: notional / leverage, computed again only when the
+ * valuation or the leverage changed.
+ * @param state - the venue
+ * @param position - the position
+ * @returns |qty| x contractSize x mark / leverage, in the settle asset
+ */
+export function positionMarginOf(state: SimState, position: SimPosition): Dec {
+  const valuation = valuationOf(state, position);
+  const leverage = position.leverage;
+  if (valuation.margin?.leverage !== leverage)
+    valuation.margin = { leverage, value: valuation.notional.div(leverage) };
+  return valuation.margin.value;
+}
+
+/**
+ * The maintenance margin of a position at its mark: notional x the sym's maintenance margin rate,
+ * computed again only when the valuation or the rate changed.
+ * @param state - the venue
+ * @param position - the position
+ * @returns |qty| x contractSize x mark x mmr, in the settle asset
+ */
+export function positionMaintenanceOf(state: SimState, position: SimPosition): Dec {
+  const valuation = valuationOf(state, position);
+  const rate = state.opts.mmrOf(position.sym);
+  if (valuation.maintenance?.rate !== rate)
+    valuation.maintenance = { rate, value: valuation.notional.mul(rate) };
+  return valuation.maintenance.value;
 }
 
 /**
@@ -145,10 +189,11 @@ function positionMM(state: SimState, position: SimPosition): Dec {
  */
 export function equityOf(state: SimState): Dec {
   let equity = ZERO;
-  for (const [coin, balance] of state.balances) equity = equity.plus(valued(balance, coinValue(state, coin)));
+  for (const [coin, balance] of state.balances)
+    equity = addTo(equity, valued(balance, coinValue(state, coin)));
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      equity = equity.plus(valued(unrealizedPnl(state, position), settleValue(state, position.sym)));
+      equity = addTo(equity, valued(unrealizedPnl(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values())
     equity = equity.minus(valued(loan.principal, coinValue(state, loan.coin)));
@@ -166,7 +211,7 @@ export function maintenanceMargin(state: SimState, exceptSym?: string): Dec {
   let mm = ZERO;
   for (const position of state.positions.values()) {
     if (position.sym === exceptSym || position.qty.isZero()) continue;
-    mm = mm.plus(valued(positionMM(state, position), settleValue(state, position.sym)));
+    mm = addTo(mm, valued(positionMaintenanceOf(state, position), settleValue(state, position.sym)));
   }
   for (const loan of state.loans.values()) {
     mm = mm.plus(
@@ -226,13 +271,16 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
   let atMark = ZERO;
   for (const leg of state.positions.values()) {
     if (leg.sym !== position.sym || leg.qty.isZero()) continue;
-    const signed = valued(leg.qty.mul(size), settle);
-    q = q.plus(signed);
-    absQ = absQ.plus(signed.abs());
-    atMark = atMark.plus(signed.mul(markOf(state, leg)));
+    const signed = valued(timesSize(leg.qty, size), settle);
+    q = addTo(q, signed);
+    absQ = addTo(absQ, signed.abs());
+    atMark = addTo(atMark, signed.mul(markOf(state, leg)));
   }
   const denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
   if (denominator.isZero()) return ZERO;
-  const price = maintenanceMargin(state, position.sym).minus(equity).plus(atMark).div(denominator);
-  return price.gt(0) ? price : ZERO;
+  const otherMaintenance = maintenanceMargin(state, position.sym);
+  // 0 - equity is -equity: no subtraction when no other sym holds margin (a non-zero equity).
+  const short = otherMaintenance === ZERO && !equity.isZero() ? equity.neg() : otherMaintenance.minus(equity);
+  const price = short.plus(atMark).div(denominator);
+  return isAboveZero(price) ? price : ZERO;
 }

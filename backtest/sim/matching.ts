@@ -42,7 +42,11 @@ function bookOf(state: SimState, sym: string): RestingBook {
  * level of liquidity, as an L1 book built from trades would show); inside a bar's path, the last
  * price with unlimited size.
  */
-function takeableLevels(state: SimState, order: SimOrder, market: SymMarket): readonly BookLevel[] {
+function takeableLevels(
+  state: SimState,
+  order: Pick<SimOrder, 'sign'>,
+  market: SymMarket,
+): readonly BookLevel[] {
   const levels = order.sign > 0 ? market.asks : market.bids;
   if (!state.inBar && levels.length > 0) return levels;
   if (Number.isNaN(market.last)) return [];
@@ -52,10 +56,10 @@ function takeableLevels(state: SimState, order: SimOrder, market: SymMarket): re
 /**
  * Whether an order would take liquidity right now (used to reject post-only GTX orders).
  * @param state - the venue
- * @param order - a limit order
+ * @param order - a limit order, or its sym and side with the price it would have
  * @returns true when the opposite side (or, on bars, the last close) is at or through its price
  */
-export function wouldTake(state: SimState, order: SimOrder): boolean {
+export function wouldTake(state: SimState, order: Pick<SimOrder, 'sym' | 'sign' | 'priceN'>): boolean {
   const market = marketOf(state, order.sym);
   const best = takeableLevels(state, order, market)[0];
   if (best === undefined) return false;

@@ -1,11 +1,7 @@
-import type {
-  CancelOrderIntent,
-  CancelOrdersIntent,
-  Dec,
-  ModifyOrderIntent,
-} from '../../core/model/index.ts';
+import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
 import { asNumber, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { differs, isAboveZero } from './decimal-compare.ts';
 import { finishOrder } from './fills.ts';
 import { orderMargin } from './initial-margin.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
@@ -45,9 +41,9 @@ function findLive(
  * Whether an amendment would make a post-only (GTX) order take liquidity: it goes back to work at
  * once (a working order is re-entered, a HOLD order released) at a price the other side reaches.
  */
-function takesAsPostOnly(state: SimState, order: SimOrder, price: Dec): boolean {
+function takesAsPostOnly(state: SimState, order: SimOrder, priceN: number): boolean {
   if (order.timeInForce !== 'GTX' || !(order.working || order.condition?.code === 'HOLD')) return false;
-  return wouldTake(state, { ...order, priceN: asNumber(price) });
+  return wouldTake(state, { sym: order.sym, sign: order.sign, priceN });
 }
 
 /** The fields a modification changes, kept to put the order back when the amendment is refused. */
@@ -79,7 +75,12 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   if (!order) return;
   const spec = state.opts.instruments.get(order.sym);
   if (!spec) return;
-  if (intent.qty && (!intent.qty.gt(order.filled) || !isOnStep(intent.qty, spec.lotSize))) {
+  const filledSome = !order.filled.isZero();
+  if (
+    intent.qty &&
+    (!(filledSome ? intent.qty.gt(order.filled) : isAboveZero(intent.qty)) ||
+      !isOnStep(intent.qty, spec.lotSize))
+  ) {
     rejectCommand(
       state,
       intent.ref,
@@ -91,7 +92,7 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   }
   if (
     intent.price &&
-    (order.orderType === 'MARKET' || !intent.price.gt(0) || !isOnStep(intent.price, spec.tickSize))
+    (order.orderType === 'MARKET' || !isAboveZero(intent.price) || !isOnStep(intent.price, spec.tickSize))
   ) {
     rejectCommand(
       state,
@@ -116,7 +117,8 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
     );
     return;
   }
-  if (takesAsPostOnly(state, order, intent.price ?? order.price)) {
+  const priceN = asNumber(intent.price ?? order.price);
+  if (takesAsPostOnly(state, order, priceN)) {
     rejectCommand(
       state,
       intent.ref,
@@ -126,8 +128,9 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
     );
     return;
   }
-  const priceChanged = intent.price !== undefined && !intent.price.eq(order.price);
-  const qtyChanged = intent.qty !== undefined && !intent.qty.eq(order.qty);
+  const priceChanged = intent.price !== undefined && differs(intent.price, priceN, order.price, order.priceN);
+  const qtyChanged =
+    intent.qty !== undefined && differs(intent.qty, asNumber(intent.qty), order.qty, asNumber(order.qty));
   const before: Amendable = {
     price: order.price,
     priceN: order.priceN,
@@ -136,7 +139,7 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   };
   if (intent.price) {
     order.price = intent.price;
-    order.priceN = asNumber(intent.price);
+    order.priceN = priceN;
   }
   if (intent.qty) {
     order.qty = intent.qty;

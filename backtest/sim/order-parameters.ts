@@ -1,6 +1,8 @@
 import { DateTime } from 'luxon';
-import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { isOnStep, parseTimeToSend } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
+import { asNumber, isOnStep, parseTimeToSend } from '../../core/model/index.ts';
+import { isAbove, isAboveZero, isBelow } from './decimal-compare.ts';
+import { type InstrumentNumbers, instrumentNumbers } from './instrument-numbers.ts';
 import type { SimState } from './sim-state.ts';
 
 /** `YYYY-MM-DD`, the form of a GTD order's expiryDate. */
@@ -62,21 +64,46 @@ export function badQtyOrPrice(
   params: Pick<OrderParameters, 'qty' | 'orderType' | 'price'>,
   spec: InstrumentSpec,
 ): string | undefined {
-  if (!params.qty.gt(0) || !isOnStep(params.qty, spec.lotSize))
+  const { qty, price } = params;
+  if (!isAboveZero(qty) || !isOnStep(qty, spec.lotSize))
     return `qty must be a positive multiple of ${spec.lotSize.toFixed()}`;
-  if (params.qty.lt(spec.minSize)) return `qty is below the minimum size ${spec.minSize.toFixed()}`;
+  const limits = instrumentNumbers(spec);
+  const qtyN = asNumber(qty);
+  if (isBelow(qty, qtyN, spec.minSize, limits.minSize))
+    return `qty is below the minimum size ${spec.minSize.toFixed()}`;
   if (params.orderType === 'LIMIT') {
-    const price = params.price;
-    if (!price?.gt(0) || !isOnStep(price, spec.tickSize))
+    if (price === undefined || !isAboveZero(price) || !isOnStep(price, spec.tickSize))
       return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
-    if (params.qty.gt(spec.maxLimitSize)) return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
-    if (params.qty.mul(price).mul(spec.contractSize).lt(spec.minNotional))
+    if (isAbove(qty, qtyN, spec.maxLimitSize, limits.maxLimitSize))
+      return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
+    if (notionalBelowMinimum(qty, qtyN, price, spec, limits))
       return `notional is below minNotional ${spec.minNotional.toFixed()}`;
     return undefined;
   }
-  if (params.price && !params.price.isZero()) return 'a market order has price 0';
-  if (params.qty.gt(spec.maxMarketSize)) return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
+  if (price && !price.isZero()) return 'a market order has price 0';
+  if (isAbove(qty, qtyN, spec.maxMarketSize, limits.maxMarketSize))
+    return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
   return undefined;
+}
+
+/**
+ * Whether qty x price x contract size is below minNotional. The number product is within a few
+ * units in the last place of the exact one, so it decides alone when it is clear of minNotional by
+ * far more than that (a millionth of a millionth); the exact Decimal product decides otherwise.
+ */
+function notionalBelowMinimum(
+  qty: Dec,
+  qtyN: number,
+  price: Dec,
+  spec: InstrumentSpec,
+  limits: InstrumentNumbers,
+): boolean {
+  const notional = qtyN * asNumber(price) * limits.contractSize;
+  const gap = notional - limits.minNotional;
+  const slack = 1e-12 * (Math.abs(notional) + Math.abs(limits.minNotional));
+  if (gap > slack) return false;
+  if (-gap > slack) return true;
+  return qty.mul(price).mul(spec.contractSize).lt(spec.minNotional);
 }
 
 /** What a conditional order lacks of its trigger fields, or undefined. */

@@ -1,11 +1,15 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
-import { D, ZERO } from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
+import { isAboveZero, notBelowZero, smallerOf } from './decimal-compare.ts';
+import { addTo } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
   coinValue,
   equityOf,
   liqPriceOf,
   maintenanceMargin,
+  positionMaintenanceOf,
+  positionMarginOf,
   UNBOUNDED_RISK_RATIO,
   unrealizedPnl,
   valuationOf,
@@ -42,8 +46,8 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
     avgPrice: position.avgPrice,
     markPrice: mark,
     positionValue: value,
-    positionMargin: margined ? value.div(position.leverage) : ZERO,
-    positionMM: margined ? value.mul(state.opts.mmrOf(position.sym)) : ZERO,
+    positionMargin: margined ? positionMarginOf(state, position) : ZERO,
+    positionMM: margined ? positionMaintenanceOf(state, position) : ZERO,
     unrealizedPNL: pnl,
     leverage: position.leverage,
     liqPrice: margined ? liqPriceOf(state, position, equity) : ZERO,
@@ -62,7 +66,7 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
  */
 export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
   const mm = maintenanceMargin(state);
-  const riskRatio = equity.gt(0) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
+  const riskRatio = isAboveZero(equity) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
   let accountStatus: AccountStatus = 'NORMAL';
   if (state.liquidating) accountStatus = 'LIQUIDATION';
   else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';
@@ -92,13 +96,14 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   let upnl = ZERO;
   for (const position of state.positions.values()) {
     if (!position.qty.isZero() && state.opts.instruments.get(position.sym)?.settleAsset === coin) {
-      upnl = upnl.plus(unrealizedPnl(state, position));
+      upnl = addTo(upnl, unrealizedPnl(state, position));
     }
   }
   let loan = ZERO;
-  for (const record of state.loans.values()) if (record.coin === coin) loan = loan.plus(record.principal);
-  const margin = state.opts.valuationCoins.has(coin) ? D.max(im ?? initialMargin(state), ZERO) : ZERO;
-  const frozen = D.min(margin.plus(frozenBySpotOrders(state, coin)), D.max(balance, ZERO));
+  for (const record of state.loans.values()) if (record.coin === coin) loan = addTo(loan, record.principal);
+  const margin = state.opts.valuationCoins.has(coin) ? notBelowZero(im ?? initialMargin(state)) : ZERO;
+  // Added in the other order, so that the spot orders' ZERO (no spot trading) costs no addition.
+  const frozen = smallerOf(addTo(frozenBySpotOrders(state, coin), margin), notBelowZero(balance));
   const equity = balance.plus(upnl);
   const asset: Asset = {
     coin,

@@ -32,7 +32,7 @@ export function publishPosition(state: SimState, position: SimPosition, equity: 
   const rank = adlRankOf(state, position, asNumber(equity));
   const view = positionView(state, position, equity, rank);
   position.publishedLiq = view.liqPrice;
-  position.publishedLiqN = asNumber(view.liqPrice);
+  position.publishedLiqN = undefined;
   emit(state, { kind: 'position', position: view });
   if (rank !== position.adlRank) {
     position.adlRank = rank;

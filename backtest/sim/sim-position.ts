@@ -1,5 +1,7 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
-import { asNumber, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, ZERO } from '../../core/model/index.ts';
+import { isAboveZero, isBelowZero } from './decimal-compare.ts';
+import { timesSize } from './margin.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
@@ -22,11 +24,13 @@ export interface SimPosition {
    */
   adlRank: number;
   /**
-   * The liqPrice last published, and as a number (NaN before the first publication): the venue
-   * republishes a position when its liqPrice moved (`liq-price-watch.ts`).
+   * The liqPrice last published, and as a number (NaN before the first publication; undefined
+   * until first read after a publication, as only the market-event watch reads it and most runs
+   * never need it): the venue republishes a position when its liqPrice moved
+   * (`liq-price-watch.ts`).
    */
   publishedLiq?: Dec;
-  publishedLiqN: number;
+  publishedLiqN: number | undefined;
   createAt: number;
   updateAt: number;
   /**
@@ -36,13 +40,20 @@ export interface SimPosition {
   valuation?: PositionValuation;
 }
 
-/** A position's unrealized PnL and notional at one qty, average price and mark. */
+/**
+ * A position's unrealized PnL and notional at one qty, average price and mark, and what is
+ * derived from the notional once first asked for (each fill's views ask for the margin three times).
+ */
 export interface PositionValuation {
   readonly qty: Dec;
   readonly avgPrice: Dec;
   readonly mark: Dec;
   readonly unrealizedPnl: Dec;
   readonly notional: Dec;
+  /** notional / leverage, and the (immutable) leverage it was divided by. */
+  margin?: { readonly leverage: Dec; readonly value: Dec };
+  /** notional x maintenance margin rate, and the (immutable) rate it was multiplied by. */
+  maintenance?: { readonly rate: Dec; readonly value: Dec };
 }
 
 /**
@@ -94,24 +105,42 @@ export function bookFill(
   price: Dec,
   contractSize: Dec,
 ): Dec {
-  const signed = side === 'BUY' ? quantity : quantity.neg();
+  const buying = side === 'BUY';
   const before = position.qty;
+  const held = before.abs();
+  // The fill adds to a flat position or one on its side: the signs are read off the Decimals.
+  const adds =
+    before.isZero() || isAboveZero(before) === (buying ? isAboveZero(quantity) : isBelowZero(quantity));
   let realized = ZERO;
-  if (before.isZero() || before.gt(0) === signed.gt(0)) {
-    const total = before.abs().plus(quantity);
-    position.avgPrice = position.avgPrice.mul(before.abs()).plus(price.mul(quantity)).div(total);
+  if (adds) {
+    position.avgPrice = before.isZero()
+      ? openingPrice(position.avgPrice, quantity, price)
+      : position.avgPrice.mul(held).plus(price.mul(quantity)).div(held.plus(quantity));
   } else {
-    const closing = minDec(before.abs(), quantity);
-    const long = price.minus(position.avgPrice).mul(closing).mul(contractSize);
-    realized = before.gt(0) ? long : long.neg();
-    if (quantity.gt(before.abs())) position.avgPrice = price;
+    const closing = minDec(held, quantity);
+    const long = timesSize(price.minus(position.avgPrice).mul(closing), contractSize);
+    realized = isAboveZero(before) ? long : long.neg();
+    if (quantity.gt(held)) position.avgPrice = price;
   }
-  position.qty = before.plus(signed);
+  position.qty = before.plus(buying ? quantity : quantity.neg());
   if (position.qty.isZero()) position.avgPrice = ZERO;
   position.qtyN = asNumber(position.qty);
   position.avgN = asNumber(position.avgPrice);
   return realized;
 }
+
+/**
+ * The average price of a position opened from flat: (avg x 0 + price x qty) / qty, which is the
+ * price itself when the product is exact (their digits fit the precision) and the flat position's
+ * average is zero, as a flat one's is; the Decimal formula otherwise.
+ */
+function openingPrice(flatAvg: Dec, quantity: Dec, price: Dec): Dec {
+  if (flatAvg.isZero() && price.sd() + quantity.sd() <= PRECISION) return price;
+  return flatAvg.mul(ZERO).plus(price.mul(quantity)).div(ZERO.plus(quantity));
+}
+
+/** Significant digits of Keel's Decimals (`core/model/decimal.ts`). */
+const PRECISION = D.precision;
 
 function minDec(a: Dec, b: Dec): Dec {
   return a.lt(b) ? a : b;
@@ -125,5 +154,5 @@ function minDec(a: Dec, b: Dec): Dec {
  */
 export function reducibleQty(positionQty: Dec, side: OrderSide): Dec {
   if (side === 'BUY') return positionQty.isNegative() ? positionQty.abs() : ZERO;
-  return positionQty.gt(0) ? positionQty : ZERO;
+  return isAboveZero(positionQty) ? positionQty : ZERO;
 }

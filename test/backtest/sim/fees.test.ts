@@ -34,6 +34,14 @@ describe('sim venue: fees', () => {
     expect(fillFee(schedule, 'TAKER', D('1000'), D('0.000037'), true).fee.toFixed()).toBe('0.537');
   });
 
+  it('sums the rate again when the sub-portfolio markup changes, on the same schedule', () => {
+    const fees = [D('0.000037'), D('0'), D('0.000037')].map((markup) =>
+      fillFee(schedule, 'TAKER', D('1000'), markup, true).fee.toFixed(),
+    );
+    expect(fees).toEqual(['0.537', '0.5', '0.537']);
+    expect(fillFee(schedule, 'MAKER', D('1000'), D('0'), true).fee.toFixed()).toBe('0.2');
+  });
+
   it('pays a negative maker rate back as a rebate', () => {
     const rebate = fillFee({ ...schedule, maker: D('-0.0001') }, 'MAKER', D('1000'), D('0'), true);
     expect([rebate.fee.toFixed(), rebate.rebate.toFixed()]).toEqual(['0', '0.1']);
