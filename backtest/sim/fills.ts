@@ -1,10 +1,11 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
 import { asNumber, ONE, ZERO } from '../../core/model/index.ts';
+import { timesSize } from './contract-size.ts';
 import { smallerOf } from './decimal-compare.ts';
 import { fillFee } from './fee-model.ts';
 import { retireFinalOrder } from './final-order-retention.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
-import { equityOf, onlyReduces, positionKeyFor, timesSize } from './margin.ts';
+import { equityOf, onlyReduces, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';

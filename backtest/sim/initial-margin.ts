@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { decimalOf, ZERO } from '../../core/model/index.ts';
+import { timesSize } from './contract-size.ts';
 import { atLeastZero, isAboveZero, smallerOf } from './decimal-compare.ts';
 import { addTo } from './decimal-sums.ts';
 import {
@@ -9,7 +10,6 @@ import {
   positionKeyFor,
   positionMarginOf,
   settleValue,
-  timesSize,
   valued,
 } from './margin.ts';
 import { markPriceOf } from './market-state.ts';

@@ -1,7 +1,7 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
+import { timesSize } from './contract-size.ts';
 import { isAboveZero, isBelowZero } from './decimal-compare.ts';
-import { timesSize } from './margin.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
