@@ -1,24 +1,29 @@
 import type { Intent, IntentKind } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
-/**
- * The syms an intent trades or closes.
- * @param intent - any intent
- * @returns the syms, empty for intents without one (borrow, repay, position mode)
- */
-export function symsOf(intent: Intent): readonly string[] {
+/** The one sym of an intent that trades or closes a single sym; undefined for every other kind. */
+function singleSymOf(intent: Intent): string | undefined {
   switch (intent.kind) {
     case 'placeOrder':
     case 'modifyOrder':
     case 'closePosition':
     case 'placeAlgoOrder':
     case 'replaceAlgoOrder':
-      return [intent.sym];
-    case 'closePositions':
-      return intent.symList;
+      return intent.sym;
     default:
-      return [];
+      return undefined;
   }
+}
+
+/**
+ * The syms an intent trades or closes.
+ * @param intent - any intent
+ * @returns the syms, empty for intents without one (borrow, repay, position mode)
+ */
+export function symsOf(intent: Intent): readonly string[] {
+  if (intent.kind === 'closePositions') return intent.symList;
+  const sym = singleSymOf(intent);
+  return sym === undefined ? [] : [sym];
 }
 
 /** The intent kinds {@link symsOf} finds syms in. */
@@ -36,18 +41,9 @@ const SYM_INTENTS: readonly IntentKind[] = [
  * the list: the checks below run on every intent.
  */
 function firstSymWhere(intent: Intent, matches: (sym: string) => boolean): string | undefined {
-  switch (intent.kind) {
-    case 'placeOrder':
-    case 'modifyOrder':
-    case 'closePosition':
-    case 'placeAlgoOrder':
-    case 'replaceAlgoOrder':
-      return matches(intent.sym) ? intent.sym : undefined;
-    case 'closePositions':
-      return intent.symList.find(matches);
-    default:
-      return undefined;
-  }
+  if (intent.kind === 'closePositions') return intent.symList.find(matches);
+  const sym = singleSymOf(intent);
+  return sym !== undefined && matches(sym) ? sym : undefined;
 }
 
 /** Denies intents on a sym the instrument list does not know. */
