@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
+import { isAboveZero, ZERO } from '../../core/model/index.ts';
 
 /*
  * Comparisons of Decimals that decide on their number mirrors when those differ, and compare the
@@ -7,24 +7,6 @@ import { ZERO } from '../../core/model/index.ts';
  * gives round(a) <= round(b)), so differing mirrors order their Decimals the same way. A decimal.js
  * comparison copies its argument first, which made these the costliest checks of the order path.
  */
-
-/**
- * Whether a Decimal is above zero, without building a Decimal zero to compare with.
- * @param value - the Decimal
- * @returns the same as `value.gt(0)`
- */
-export function isAboveZero(value: Dec): boolean {
-  return value.s > 0 && !value.isZero();
-}
-
-/**
- * Whether a Decimal is below zero, without building a Decimal zero to compare with.
- * @param value - the Decimal
- * @returns the same as `value.lt(0)`
- */
-export function isBelowZero(value: Dec): boolean {
-  return value.s < 0 && !value.isZero();
-}
 
 /**
  * a < b, decided on the numbers when they differ.

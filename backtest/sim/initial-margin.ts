@@ -1,7 +1,7 @@
 import type { Dec } from '../../core/model/index.ts';
-import { decimalOf, ZERO } from '../../core/model/index.ts';
+import { decimalOf, isAboveZero, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
-import { atLeastZero, isAboveZero, smallerOf } from './decimal-compare.ts';
+import { atLeastZero, smallerOf } from './decimal-compare.ts';
 import { addTo } from './decimal-sums.ts';
 import {
   contractSizeOf,

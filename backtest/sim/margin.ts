@@ -1,7 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, ONE, ZERO } from '../../core/model/index.ts';
+import { D, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
-import { isAboveZero } from './decimal-compare.ts';
 import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';

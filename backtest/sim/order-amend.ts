@@ -1,7 +1,7 @@
 import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
-import { asNumber, isOnStep } from '../../core/model/index.ts';
+import { asNumber, isAboveZero, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { differs, isAboveZero } from './decimal-compare.ts';
+import { differs } from './decimal-compare.ts';
 import { finishOrder } from './fills.ts';
 import { orderMargin } from './initial-margin.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';

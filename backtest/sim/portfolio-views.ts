@@ -1,6 +1,6 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
-import { isAboveZero, notBelowZero, smallerOf } from './decimal-compare.ts';
+import { isAboveZero, ZERO } from '../../core/model/index.ts';
+import { notBelowZero, smallerOf } from './decimal-compare.ts';
 import { addTo } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {

@@ -1,7 +1,6 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
-import { asNumber, D, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, isAboveZero, isBelowZero, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
-import { isAboveZero, isBelowZero } from './decimal-compare.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in

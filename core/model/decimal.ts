@@ -99,6 +99,26 @@ export function numberOf(text: string): number {
 }
 
 /**
+ * `value > 0` as decimal.js's `gt(0)` decides it (false for zero, negatives and NaN), read off the
+ * sign and digits: `gt(0)` first builds a Decimal zero to compare with, on paths that run per order.
+ * @param value - the value
+ * @returns true when value is above zero
+ */
+export function isAboveZero(value: Dec): boolean {
+  return value.s > 0 && !value.isZero();
+}
+
+/**
+ * `value < 0` as decimal.js's `lt(0)` decides it (false for zero, a negative zero, positives and
+ * NaN), read off the sign and digits.
+ * @param value - the value
+ * @returns true when value is below zero
+ */
+export function isBelowZero(value: Dec): boolean {
+  return value.s < 0 && !value.isZero();
+}
+
+/**
  * Rounds a value down to a multiple of `step` (a tick or lot size).
  * @param value - amount to round
  * @param step - the grid step, positive

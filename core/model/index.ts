@@ -16,6 +16,8 @@ export {
   decimalOf,
   floorToStep,
   formatDecimal,
+  isAboveZero,
+  isBelowZero,
   isOnStep,
   numberOf,
   ONE,

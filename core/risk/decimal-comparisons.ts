@@ -33,13 +33,3 @@ export function isAtMost(value: Dec, bound: Dec): boolean {
   if (x > y) return false;
   return value.lessThanOrEqualTo(bound);
 }
-
-/**
- * `value > 0` as decimal.js's `gt(0)` decides it (false for zero, negatives and NaN), read from
- * the sign and digits: decimal.js `isPositive()` alone is true for zero.
- * @param value - the value
- * @returns true when value is above zero
- */
-export function isAboveZero(value: Dec): boolean {
-  return value.isPositive() && !value.isZero();
-}

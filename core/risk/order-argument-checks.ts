@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Intent, PositionSide } from '../model/index.ts';
-import { isAboveZero } from './decimal-comparisons.ts';
+import { isAboveZero } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's clientOrderId length limit (per public venue docs). */

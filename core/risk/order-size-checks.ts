@@ -1,6 +1,6 @@
 import type { Dec, InstrumentSpec, Intent, IntentKind } from '../model/index.ts';
-import { asNumber, isOnStep } from '../model/index.ts';
-import { isAboveZero, isAtLeast, isAtMost } from './decimal-comparisons.ts';
+import { asNumber, isAboveZero, isOnStep } from '../model/index.ts';
+import { isAtLeast, isAtMost } from './decimal-comparisons.ts';
 import {
   notionalOf,
   ORDER_TERMS_INTENTS,

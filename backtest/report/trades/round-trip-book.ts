@@ -1,5 +1,5 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
-import { asNumber, ONE, positionKey } from '../../../core/model/index.ts';
+import { asNumber, isAboveZero, ONE, positionKey } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
@@ -111,7 +111,7 @@ export class RoundTripBook {
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
     let qtyLeft = fill.quantity;
     let feeLeft = fill.fee.minus(fill.rebate);
-    while (isPositive(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
+    while (isAboveZero(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
       const lot = lots[0] as Lot;
       const qty = lot.qty.lte(qtyLeft) ? lot.qty : qtyLeft;
       const whole = qty.eq(lot.qty);
@@ -132,7 +132,7 @@ export class RoundTripBook {
       }
     }
     this.handOn();
-    if (isPositive(qtyLeft)) {
+    if (isAboveZero(qtyLeft)) {
       const last = lots[lots.length - 1];
       if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
         last.qty = last.qty.plus(qtyLeft);
@@ -275,11 +275,6 @@ export class RoundTripBook {
     for (const stretch of old) ms += stretch.to - stretch.from;
     this.folded = { from: this.folded?.from ?? (old[0] as TimeInterval).from, ms };
   }
-}
-
-/** Whether a quantity is above zero, without the Decimal `gt(0)` builds to compare with. */
-function isPositive(qty: Dec): boolean {
-  return qty.isPositive() && !qty.isZero();
 }
 
 function closedTrade(t: ClosingTrade): RoundTripTrade {

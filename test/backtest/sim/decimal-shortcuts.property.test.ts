@@ -4,14 +4,12 @@ import {
   atLeastZero,
   differs,
   isAbove,
-  isAboveZero,
   isBelow,
-  isBelowZero,
   notBelowZero,
   smallerOf,
 } from '../../../backtest/sim/decimal-compare.ts';
 import { addTo } from '../../../backtest/sim/decimal-sums.ts';
-import { asNumber, D, type Dec, ZERO } from '../../../core/model/index.ts';
+import { asNumber, D, type Dec, isAboveZero, isBelowZero, ZERO } from '../../../core/model/index.ts';
 
 /** Decimals of up to 40 digits, both signs, negative zero included; many equal to each other. */
 const decimal: fc.Arbitrary<Dec> = fc.oneof(

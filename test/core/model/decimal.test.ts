@@ -5,6 +5,8 @@ import {
   D,
   decimalOf,
   formatDecimal,
+  isAboveZero,
+  isBelowZero,
   isOnStep,
   numberOf,
   parseDecimal,
@@ -126,5 +128,16 @@ describe('isOnStep', () => {
     expect(isOnStep(D('1.0500'), D('0.01'))).toBe(true);
     expect(isOnStep(D('-0'), D('0.01'))).toBe(true);
     expect(isOnStep(D(Number.NaN), D('0.01'))).toBe(false);
+  });
+});
+
+describe('isAboveZero and isBelowZero', () => {
+  it('decide > 0 and < 0 as decimal.js gt(0) and lt(0) do, zeros of both signs, infinities and NaN included', () => {
+    const specials = [D(0), D('-0'), D('1e-400'), D('-1e-400'), D(Infinity), D(-Infinity), D(Number.NaN)];
+    const values = [...specials, ...fc.sample(venueDecimal, 200).map((text) => D(text))];
+    for (const value of values) {
+      expect(isAboveZero(value)).toBe(value.gt(0));
+      expect(isBelowZero(value)).toBe(value.lt(0));
+    }
   });
 });

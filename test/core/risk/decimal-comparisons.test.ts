@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { D, type Dec } from '../../../core/model/index.ts';
-import { isAboveZero, isAtLeast, isAtMost } from '../../../core/risk/decimal-comparisons.ts';
+import { D, type Dec, isAboveZero } from '../../../core/model/index.ts';
+import { isAtLeast, isAtMost } from '../../../core/risk/decimal-comparisons.ts';
 import { minNotionalCheck } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
