@@ -1,6 +1,7 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
 import { asNumber, D, isAboveZero, isBelowZero, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
+import { smallerOf } from './decimal-compare.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
@@ -116,7 +117,7 @@ export function bookFill(
       ? openingPrice(position.avgPrice, quantity, price)
       : position.avgPrice.mul(held).plus(price.mul(quantity)).div(held.plus(quantity));
   } else {
-    const closing = minDec(held, quantity);
+    const closing = smallerOf(held, quantity);
     const long = timesSize(price.minus(position.avgPrice).mul(closing), contractSize);
     realized = isAboveZero(before) ? long : long.neg();
     if (quantity.gt(held)) position.avgPrice = price;
@@ -140,10 +141,6 @@ function openingPrice(flatAvg: Dec, quantity: Dec, price: Dec): Dec {
 
 /** Significant digits of Keel's Decimals (`core/model/decimal.ts`). */
 const PRECISION = D.precision;
-
-function minDec(a: Dec, b: Dec): Dec {
-  return a.lt(b) ? a : b;
-}
 
 /**
  * How much of a fill would reduce a position (the part a reduce-only order may execute).
