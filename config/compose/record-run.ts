@@ -69,7 +69,14 @@ export async function recordMarketData(
   try {
     await client.connect();
     for (const spec of instruments) for (const c of CHANNELS) client.subscribe({ ...c, sym: spec.sym });
-    logger.info({ path, syms: instruments.map((s) => s.sym) }, 'recording market data');
+    logger.info(
+      {
+        path,
+        syms: instruments.map((s) => s.sym),
+        ...(recorder.keptPrevious ? { kept: recorder.keptPrevious } : {}),
+      },
+      'recording market data',
+    );
     const stoppedBy = await new Promise<RecordRunOutcome['stoppedBy']>((done) => {
       const onInt = () => finish('SIGINT');
       const onTerm = () => finish('SIGTERM');

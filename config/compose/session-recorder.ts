@@ -2,34 +2,67 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RecordingWriter, type SessionHeaderInit } from '../../backtest/recording/index.ts';
 import type { RawVenueMessage } from '../../core/venue/index.ts';
+import { keepPreviousRecording } from './previous-recording.ts';
+
+/** How often buffered frames are written at the latest (Keel's choice): a crash loses at most this much. */
+export const RECORDING_FLUSH_EVERY_MS = 1_000;
+
+/** Options of {@link SessionRecorder.open}. */
+export interface SessionRecorderOptions {
+  /** How often buffered frames are written at the latest; default {@link RECORDING_FLUSH_EVERY_MS}. */
+  readonly flushEveryMs?: number;
+}
 
 /**
  * Records a live or paper session through the venue adapter's recorder tap: every inbound
  * market-data and private WebSocket frame, one JSON line each. REST reply bodies are not kept
  * (a replay needs the streams only), and outbound messages never reach the tap, so no key or
- * signature is ever recorded.
+ * signature is ever recorded. Frames are written at least every second, so a process killed
+ * without a chance to close the file (kill -9, a second Ctrl-C) loses at most that last second.
  */
 export class SessionRecorder {
   /** Frames recorded so far. */
   recorded = 0;
 
+  private readonly flushTimer: NodeJS.Timeout;
+
   private constructor(
     private readonly writer: RecordingWriter,
     private readonly clock: () => number,
-  ) {}
+    /** Where the recording found at the path was moved to, when there was one. */
+    readonly keptPrevious: string | undefined,
+    flushEveryMs: number,
+  ) {
+    this.flushTimer = setInterval(() => this.writer.flush(), flushEveryMs);
+    // The timer only bounds what a crash loses: it never keeps the process alive.
+    this.flushTimer.unref();
+  }
 
   /**
-   * Opens the recording (replacing a file of the same name).
+   * Opens the recording. A recording already at the path (an earlier session's) is kept under a
+   * dated name next to it (see `keepPreviousRecording`), never overwritten.
    * @param path - `.jsonl` or `.jsonl.gz`
    * @param header - venue, syms, start time, synthetic flag, description
    * @param clock - the receive time each frame is stamped with: the wall clock live; the paper
    *   venue's own clock in paper mode, so a backtest of the recording replays on the time line
    *   the paper venue matched on (Keel's choice, what makes the paper/backtest parity exact)
+   * @param options - how often buffered frames are written at the latest
    * @returns the recorder
    */
-  static async open(path: string, header: SessionHeaderInit, clock: () => number): Promise<SessionRecorder> {
+  static async open(
+    path: string,
+    header: SessionHeaderInit,
+    clock: () => number,
+    options: SessionRecorderOptions = {},
+  ): Promise<SessionRecorder> {
     mkdirSync(dirname(path), { recursive: true });
-    return new SessionRecorder(await RecordingWriter.open(path, header), clock);
+    const kept = keepPreviousRecording(path);
+    return new SessionRecorder(
+      await RecordingWriter.open(path, header),
+      clock,
+      kept,
+      options.flushEveryMs ?? RECORDING_FLUSH_EVERY_MS,
+    );
   }
 
   /**
@@ -49,8 +82,9 @@ export class SessionRecorder {
     this.recorded++;
   };
 
-  /** Writes what is buffered, then closes the file. */
+  /** Writes what is buffered, then closes the file. Closing twice is harmless. */
   close(): void {
+    clearInterval(this.flushTimer);
     this.writer.flush();
     this.writer.close();
   }

@@ -47,6 +47,35 @@ export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopR
 }
 
 /**
+ * While a session shuts down (cancelling orders, reading statements, writing the result), a
+ * second SIGINT or SIGTERM ends the process at once: the user's way out of a shutdown that hangs.
+ * `onForce` runs first, synchronously, to save what can be saved (the recording) and to say what
+ * is lost; then the process exits 130 (SIGINT) or 143 (SIGTERM).
+ * @param onForce - called with the signal before the exit
+ * @param exit - ends the process (injected in tests)
+ * @returns removes the handlers (call when the shutdown is done)
+ */
+export function forceStopOnSecondSignal(
+  onForce: (signal: 'SIGINT' | 'SIGTERM') => void,
+  exit: (code: ExitCode) => void = (code) => process.exit(code),
+): () => void {
+  const force = (signal: 'SIGINT' | 'SIGTERM') => {
+    remove();
+    onForce(signal);
+    exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
+  };
+  const onInt = () => force('SIGINT');
+  const onTerm = () => force('SIGTERM');
+  const remove = () => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  };
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  return remove;
+}
+
+/**
  * The exit code of a session, the most urgent first: orders that may still be open on the venue
  * although `shutdown.cancelAllOrders` asked to cancel them (4), else a strategy fault (3, also
  * when a signal stopped the session: a live session only ends on one), else the signal's own code

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { SessionRecorder } from './session-recorder.ts';
+import { shownPath } from './shown-path.ts';
 
 /** What a live or paper session's recording is opened with. */
 export interface VenueSessionRecordingInput {
@@ -43,4 +45,42 @@ export async function openVenueSessionRecording(
     input.sessionClock,
   );
   return { path, recorder };
+}
+
+/**
+ * What the session summary says of an earlier recording moved out of the way.
+ * @param recorder - the session's recorder, if it records
+ * @param path - the recording's path
+ * @returns one note when an earlier recording was kept, else none
+ */
+export function keptRecordingNotes(
+  recorder: SessionRecorder | undefined,
+  path: string | undefined,
+): string[] {
+  return recorder?.keptPrevious === undefined
+    ? []
+    : [`the earlier recording at ${shownPath(path ?? '')} was kept as ${shownPath(recorder.keptPrevious)}`];
+}
+
+/**
+ * A forced stop (a second signal during the shutdown): saves the recording's last frames and
+ * says what is lost.
+ * @param signal - the second signal
+ * @param mode - live or paper
+ * @param recorder - the session's recorder, if it records
+ * @param path - the recording's path
+ * @param logger - where the error goes
+ */
+export function recordingOnForcedStop(
+  signal: string,
+  mode: 'live' | 'paper',
+  recorder: SessionRecorder | undefined,
+  path: string | undefined,
+  logger: Logger,
+): void {
+  logger.error(
+    { signal, recording: path },
+    `second ${signal}: the ${mode} session ends now, without its shutdown: no result is written and orders may still be open on the venue`,
+  );
+  recorder?.close();
 }

@@ -13,13 +13,17 @@ import { sessionEquitySampler } from './session-equity-sampler.ts';
 import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
-import { sessionExitCode, waitForStop } from './session-stop.ts';
+import { forceStopOnSecondSignal, sessionExitCode, waitForStop } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { showStatus } from './status-line.ts';
 import { stopLeftovers } from './stop-leftovers.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
-import { openVenueSessionRecording } from './venue-session-recording.ts';
+import {
+  keptRecordingNotes,
+  openVenueSessionRecording,
+  recordingOnForcedStop,
+} from './venue-session-recording.ts';
 import { writeVenueSessionReport } from './venue-session-report.ts';
 import { warmUpBeforeTrading } from './warm-up-history.ts';
 
@@ -46,6 +50,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     ...options,
     venueLabel: options.venue.label,
   });
+  for (const note of keptRecordingNotes(recorder, recordingPath)) logger.info(note);
 
   const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
   // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
@@ -223,6 +228,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   stopping = true;
   logger.info({ reason: stopReason }, `${options.mode} session stopping`);
+  const endForcing =
+    options.handleSignals === false
+      ? () => {}
+      : forceStopOnSecondSignal((signal) =>
+          recordingOnForcedStop(signal, options.mode, recorder, recordingPath, logger),
+        );
   stopStatus();
   kernel.stop();
   guards.stop();
@@ -282,6 +293,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     shutdownWarnings: leftovers.warnings,
     ...(warmUpWarning === undefined ? {} : { warnings: [warmUpWarning] }),
   });
+  endForcing();
   return {
     exitCode: sessionExitCode(stopReason, faults.length, cancelled?.leftOpen.length ?? 0),
     fills: result.fills,
@@ -292,6 +304,6 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     recording: recordingPath,
     outputs,
     result,
-    notes: leftovers.notes,
+    notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
   };
 }

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EXIT } from '../../../config/cli/exit-codes.ts';
-import { type SessionStopReason, sessionExitCode } from '../../../config/compose/session-stop.ts';
+import {
+  forceStopOnSecondSignal,
+  type SessionStopReason,
+  sessionExitCode,
+} from '../../../config/compose/session-stop.ts';
 import { stopLeftovers } from '../../../config/compose/stop-leftovers.ts';
 import { D, type Position } from '../../../core/model/index.ts';
 
@@ -72,5 +76,35 @@ describe('what a stopped session left on the venue', () => {
     expect(left.warnings).toEqual([
       '1 order may still be open on the venue: a-1 (shutdown.cancelAllOrders could not cancel it in 6 attempts within shutdown.timeoutMs 10000 ms; check the venue)',
     ]);
+  });
+});
+
+describe('a second signal during the shutdown', () => {
+  // The handlers are called as the process would call them, not by raising a real signal.
+  const newest = (signal: 'SIGINT' | 'SIGTERM') => process.listeners(signal).at(-1) as () => void;
+
+  it.each([
+    ['SIGINT', EXIT.INTERRUPTED],
+    ['SIGTERM', EXIT.TERMINATED],
+  ] as const)('on %s saves first, then exits %i, and removes both handlers', (signal, code) => {
+    const before = [process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')];
+    const calls: string[] = [];
+    const exit = vi.fn((c: number) => calls.push(`exit ${c}`));
+    forceStopOnSecondSignal((s) => calls.push(`save on ${s}`), exit);
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(
+      before.map((n) => n + 1),
+    );
+    newest(signal)();
+    expect(calls).toEqual([`save on ${signal}`, `exit ${code}`]);
+    expect([process.listenerCount('SIGINT'), process.listenerCount('SIGTERM')]).toEqual(before);
+  });
+
+  it('does nothing once the shutdown is done and its handlers are removed', () => {
+    const before = process.listenerCount('SIGINT');
+    const exit = vi.fn();
+    const done = forceStopOnSecondSignal(() => {}, exit);
+    done();
+    expect(process.listenerCount('SIGINT')).toBe(before);
+    expect(exit).not.toHaveBeenCalled();
   });
 });

@@ -1,0 +1,63 @@
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readRecords } from '../../../backtest/recording/index.ts';
+import { SessionRecorder } from '../../../config/compose/session-recorder.ts';
+
+const HEADER = { venue: 'test', symbols: ['BTC'], startTime: 0, synthetic: true };
+
+async function framesIn(path: string): Promise<unknown[]> {
+  const frames: unknown[] = [];
+  for await (const record of readRecords(path)) frames.push(record.msg);
+  return frames;
+}
+
+describe('session recorder', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-recorder-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each(['s.jsonl', 's.jsonl.gz'])(
+    'writes buffered frames on its timer, before any close (%s): a killed process keeps them',
+    async (name) => {
+      const path = join(dir, name);
+      const recorder = await SessionRecorder.open(path, HEADER, () => 5, { flushEveryMs: 10 });
+      recorder.tap({ source: 'market', recvTs: 0, text: '{"n":1}' });
+      recorder.tap({ source: 'private', recvTs: 0, text: 'pong' });
+      await vi.waitFor(async () => expect(await framesIn(path)).toEqual([{ n: 1 }, 'pong']), {
+        timeout: 5_000,
+      });
+      recorder.close();
+      recorder.close();
+      expect(await framesIn(path)).toEqual([{ n: 1 }, 'pong']);
+    },
+  );
+
+  it('keeps the recording an earlier session left at the same path', async () => {
+    const path = join(dir, 'paper-session.jsonl');
+    const first = await SessionRecorder.open(path, HEADER, () => 1);
+    first.tap({ source: 'market', recvTs: 0, text: '{"run":1}' });
+    first.close();
+    expect(first.keptPrevious).toBeUndefined();
+    const second = await SessionRecorder.open(path, HEADER, () => 2);
+    second.tap({ source: 'market', recvTs: 0, text: '{"run":2}' });
+    second.close();
+    expect(second.keptPrevious).toMatch(/paper-session\.\d{8}T\d{6}Z\.jsonl$/);
+    expect(readdirSync(dir)).toHaveLength(2);
+    expect(await framesIn(second.keptPrevious as string)).toEqual([{ run: 1 }]);
+    expect(await framesIn(path)).toEqual([{ run: 2 }]);
+  });
+
+  it('leaves REST replies out', async () => {
+    const path = join(dir, 'r.jsonl');
+    const recorder = await SessionRecorder.open(path, HEADER, () => 1);
+    recorder.tap({ source: 'rest', method: 'GET', path: '/x', status: 200, body: '{"secret":1}', recvTs: 0 });
+    recorder.tap({ source: 'market', recvTs: 0, text: '{"ok":1}' });
+    recorder.close();
+    expect(recorder.recorded).toBe(1);
+    expect(await framesIn(path)).toEqual([{ ok: 1 }]);
+  });
+});
