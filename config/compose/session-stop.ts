@@ -76,6 +76,17 @@ export function forceStopOnSecondSignal(
 }
 
 /**
+ * The warning a session's result carries when it stopped on a view of the venue that may be
+ * stale: its orders, fills and balances since the outage began were never re-read.
+ * @param staleness - the kernel's word on its view when the session stopped (`VenueConnectivity.staleness`)
+ * @returns the warning, or undefined when the view was the venue's
+ */
+export function unreconciledStopWarning(staleness: string | undefined): string | undefined {
+  if (staleness === undefined) return undefined;
+  return `${staleness} when the session stopped: orders, fills and balances since then may be missing from this result (the venue's order and trade history has them)`;
+}
+
+/**
  * The exit code of a session, the most urgent first: orders that may still be open on the venue
  * although `shutdown.cancelAllOrders` asked to cancel them (4), else a strategy fault (3, also
  * when a signal stopped the session: a live session only ends on one), else the signal's own code

@@ -13,7 +13,12 @@ import { sessionEquitySampler } from './session-equity-sampler.ts';
 import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
-import { forceStopOnSecondSignal, sessionExitCode, waitForStop } from './session-stop.ts';
+import {
+  forceStopOnSecondSignal,
+  sessionExitCode,
+  unreconciledStopWarning,
+  waitForStop,
+} from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
 import { showStatus } from './status-line.ts';
 import { stopLeftovers } from './stop-leftovers.ts';
@@ -228,6 +233,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   stopping = true;
   logger.info({ reason: stopReason }, `${options.mode} session stopping`);
+  const unreconciled = unreconciledStopWarning(kernel.connectivity.staleness());
+  if (unreconciled !== undefined) logger.error(unreconciled);
   const endForcing =
     options.handleSignals === false
       ? () => {}
@@ -290,7 +297,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     ...(coins.values.length + coins.unpriced().length === 0
       ? {}
       : { startingCoins: { cash: options.config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
-    shutdownWarnings: leftovers.warnings,
+    shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
     ...(warmUpWarning === undefined ? {} : { warnings: [warmUpWarning] }),
   });
   endForcing();

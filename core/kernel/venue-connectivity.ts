@@ -60,19 +60,28 @@ export class VenueConnectivity {
   }
 
   /**
+   * Why Keel's view of orders and positions may be stale now, e.g. `the venue's private stream
+   * has been down since 2026-11-28T19:40:00.000Z (closed with code 1006)`.
+   * @returns a sentence part, or undefined when the private stream is reconciled
+   */
+  staleness(): string | undefined {
+    if (this.privateState === 'reconciled') return undefined;
+    const since = new Date(this.privateSince).toISOString();
+    const why = this.privateReason === undefined ? '' : ` (${this.privateReason})`;
+    return this.privateState === 'down'
+      ? `the venue's private stream has been down since ${since}${why}`
+      : `the venue's private stream is back after an outage since ${since}${why} but not reconciled yet`;
+  }
+
+  /**
    * Whether an intent may go out on the current view.
    * @param intent - the intent
    * @returns the denial, or undefined when the private stream is reconciled or the intent is
    *   not one that builds on the view
    */
   check(intent: Intent): KernelDenial | undefined {
-    if (this.privateState === 'reconciled' || !GATED_KINDS.has(intent.kind)) return undefined;
-    const since = new Date(this.privateSince).toISOString();
-    const why = this.privateReason === undefined ? '' : ` (${this.privateReason})`;
-    const where =
-      this.privateState === 'down'
-        ? `the venue's private stream has been down since ${since}${why}`
-        : `the venue's private stream is back after an outage since ${since}${why} but not reconciled yet`;
+    const where = this.staleness();
+    if (where === undefined || !GATED_KINDS.has(intent.kind)) return undefined;
     return {
       check: 'kernel.venueDisconnected',
       reason: `${where}: ${intent.kind} ${intent.ref} is not sent on possibly stale orders and positions; cancels still go out`,

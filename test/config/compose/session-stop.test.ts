@@ -6,6 +6,7 @@ import {
   forceStopOnSecondSignal,
   type SessionStopReason,
   sessionExitCode,
+  unreconciledStopWarning,
 } from '../../../config/compose/session-stop.ts';
 import { stopLeftovers } from '../../../config/compose/stop-leftovers.ts';
 import { D, type Position } from '../../../core/model/index.ts';
@@ -106,5 +107,19 @@ describe('a second signal during the shutdown', () => {
     done();
     expect(process.listenerCount('SIGINT')).toBe(before);
     expect(exit).not.toHaveBeenCalled();
+  });
+});
+
+describe('a session stopped on a stale view of the venue', () => {
+  it("warns that the result may miss what happened since the outage began, in the kernel's words", () => {
+    const staleness =
+      "the venue's private stream has been down since 2026-11-28T19:40:00.000Z (closed with code 1006)";
+    expect(unreconciledStopWarning(staleness)).toBe(
+      `${staleness} when the session stopped: orders, fills and balances since then may be missing from this result (the venue's order and trade history has them)`,
+    );
+  });
+
+  it('says nothing when the view was reconciled', () => {
+    expect(unreconciledStopWarning(undefined)).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { IntentDenied, StrategyContext } from '../../../core/kernel/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
+import { VenueConnectivity } from '../../../core/kernel/venue-connectivity.ts';
 import type { Intent, VenueStatus } from '../../../core/model/index.ts';
 import { D, VENUE_ORDER_ALREADY_FINAL } from '../../../core/model/index.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
@@ -150,5 +151,30 @@ describe('kernel: a modify the venue refuses because the order is already final'
     expect(rig.kernel.state.orders.byRef.get('s-1')?.orderState).toBe('FILLED');
     expect(rig.denials[0]).toMatchObject({ check: 'venue.401058', source: 'venue' });
     expect(rig.denials[0]?.reason).toContain('its orders are looked up');
+  });
+});
+
+describe("the kernel's word on a stale view", () => {
+  it('says since when and why from the drop until the reconciliation after the login, and nothing before or after', () => {
+    const connectivity = new VenueConnectivity();
+    const seen = [connectivity.staleness()];
+    for (const status of [down, up, { ...down, ts: 3_000, reason: undefined }, up, reconciled]) {
+      connectivity.observe(status);
+      seen.push(connectivity.staleness());
+    }
+    expect(seen).toEqual([
+      undefined,
+      "the venue's private stream has been down since 1970-01-01T00:00:01.500Z (closed with code 1006)",
+      "the venue's private stream is back after an outage since 1970-01-01T00:00:01.500Z (closed with code 1006) but not reconciled yet",
+      "the venue's private stream has been down since 1970-01-01T00:00:03.000Z",
+      "the venue's private stream is back after an outage since 1970-01-01T00:00:03.000Z but not reconciled yet",
+      undefined,
+    ]);
+  });
+
+  it('ignores the market stream', () => {
+    const connectivity = new VenueConnectivity();
+    connectivity.observe({ stream: 'market', state: 'down', ts: 1 });
+    expect(connectivity.staleness()).toBeUndefined();
   });
 });
