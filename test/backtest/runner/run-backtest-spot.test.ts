@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D } from '../../../core/model/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anEthSpot } from '../../kit/instrument-builders.ts';
