@@ -154,15 +154,19 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // Reactions run in the order they were registered: this one after the kernel's, which starts
   // the strategies and subscribes the kernel to market data.
   const strategiesStarted = reconciliation.then(() => undefined);
-  try {
-    await live.start();
-  } catch (error) {
-    logger.error({ err: (error as Error).message }, `cannot reach the venue at ${options.venue.restUrl}`);
+  /** Ends a session that failed before trading: closes what is open, then rethrows. */
+  const abort = async (error: unknown, what: string): Promise<never> => {
+    logger.error({ err: (error as Error).message }, what);
     kernel.stop();
     await live.stop().catch(() => {});
     recorder?.close();
     await metrics.close();
     throw error;
+  };
+  try {
+    await live.start();
+  } catch (error) {
+    return abort(error, `cannot reach the venue at ${options.venue.restUrl}`);
   }
   // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
   // starting on an account that already holds positions, orders or algo orders sees them.
@@ -172,12 +176,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   try {
     warmUpWarning = await warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
   } catch (error) {
-    logger.error({ err: (error as Error).message }, 'the warm-up on history failed');
-    kernel.stop();
-    await live.stop().catch(() => {});
-    recorder?.close();
-    await metrics.close();
-    throw error;
+    return abort(error, 'the warm-up on history failed');
   }
   guards.started();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
