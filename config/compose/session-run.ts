@@ -1,3 +1,4 @@
+import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
@@ -5,7 +6,9 @@ import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { missingRecordingProblems } from './recording-problems.ts';
+import { acquireRunLock, type RunLock } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
+import { reportPathsOf } from './run-outputs.ts';
 import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
@@ -36,7 +39,8 @@ export type SessionRunResult =
  * the same live venue adapter as live mode, then closed.
  * @param loaded - a validated config of mode live or paper
  * @param options - duration, status sink, fill callback, signal handling
- * @returns the outcome, or the problems (strategy params, unloadable plugin)
+ * @returns the outcome, or the problems (strategy params, unloadable plugin, another run holding
+ *   the lock of the same outputs: see `acquireRunLock`)
  * @throws Error when the venue cannot be reached or the run fails
  */
 export async function runConfiguredSession(
@@ -50,15 +54,37 @@ export async function runConfiguredSession(
   }
   const missing = missingRecordingProblems(loaded);
   if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
+  const locked = acquireRunLock(reportPathsOf(config).json, Date.now());
+  if (!locked.ok) return { ok: false, problems: [locked.problem] };
+  try {
+    return { ok: true, ...(await runLockedSession(loaded, slots.slots, locked.lock, options)) };
+  } finally {
+    locked.lock.release();
+  }
+}
+
+/** A checked config's session, run while its lock is held. */
+async function runLockedSession(
+  loaded: LoadedConfig,
+  slots: readonly StrategySlot[],
+  lock: RunLock,
+  options: SessionRunOptions,
+): Promise<VenueSessionOutcome> {
+  const { config } = loaded;
   const logger = runLogger(config.name ?? config.mode, config.logging.level);
   // Paper runs trade Keel's SYNTHETIC specs (the paper venue serves them); live runs ask the venue.
   const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   // Read before any venue starts: a missing history file stops the run with its config key.
   const warmUp = await warmUpOf(loaded);
+  if (lock.tookOverFrom !== undefined)
+    logger.warn(
+      { lock: lock.path, pid: lock.tookOverFrom },
+      'took over the lock of an earlier run that no longer runs',
+    );
   const common = {
     config,
-    slots: slots.slots,
+    slots,
     instruments,
     logger,
     ...(durationSec === undefined ? {} : { durationMs: durationSec * 1000 }),
@@ -77,7 +103,7 @@ export async function runConfiguredSession(
     const { venue } = embedded;
     options.onVenue?.(venue.restUrl, embedded.synthetic);
     try {
-      const outcome = await runVenueSession({
+      return await runVenueSession({
         ...common,
         mode: 'paper',
         venue: {
@@ -104,7 +130,6 @@ export async function runConfiguredSession(
           ? {}
           : { latency: { legs: latencyOf(paper.latency), seed: paper.latency.seed } }),
       });
-      return { ok: true, ...outcome };
     } finally {
       await venue.close();
     }
@@ -123,7 +148,7 @@ export async function runConfiguredSession(
   } finally {
     await rest.close();
   }
-  const outcome = await runVenueSession({
+  return runVenueSession({
     ...common,
     instruments: liveInstruments,
     mode: 'live',
@@ -141,5 +166,4 @@ export async function runConfiguredSession(
     lockstep: false,
     fillModel: { name: 'venue', description: 'Fills as the venue reported them.' },
   });
-  return { ok: true, ...outcome };
 }

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 
 /** How a keel child process ended: its exit code and what it wrote. */
@@ -46,4 +46,49 @@ export function reportOutputFlags(dir: string, name: string): string[] {
     '--set',
     `report.html=${join(dir, `${name}-report.html`)}`,
   ];
+}
+
+/** A running `keel run` child and what it has written so far. */
+export interface PaperRunChild {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly out: { stdout: string; stderr: string };
+}
+
+/**
+ * Starts `keel run` of the paper example (`config/examples/market-maker-paper.yaml`) with its
+ * recording, result and report at `<dir>/<name>.jsonl.gz`, `-result.json` and `-report.html`,
+ * and waits until it printed its first fill (the session trades).
+ * @param dir - the folder of the files
+ * @param name - what the files' names start with
+ * @returns the running child and its output so far (still growing)
+ */
+export async function paperRunUntilFirstFill(dir: string, name: string): Promise<PaperRunChild> {
+  const child = spawn(
+    process.execPath,
+    [
+      resolve('bin/keel.js'),
+      'run',
+      'config/examples/market-maker-paper.yaml',
+      '--set',
+      `recording.path=${join(dir, `${name}.jsonl.gz`)}`,
+      ...reportOutputFlags(dir, name),
+    ],
+    { env: { PATH: process.env.PATH ?? '' } },
+  );
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (chunk: Buffer) => {
+    out.stdout += String(chunk);
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    out.stderr += String(chunk);
+  });
+  await new Promise<void>((ready) => {
+    const poll = setInterval(() => {
+      if (/^fill /m.test(out.stdout)) {
+        clearInterval(poll);
+        ready();
+      }
+    }, 50);
+  });
+  return { child, out };
 }

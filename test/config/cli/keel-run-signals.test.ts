@@ -1,57 +1,17 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { EXIT } from '../../../config/cli/index.ts';
+import { paperRunUntilFirstFill } from '../../kit/keel-child-process.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface PaperRun {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly out: { stdout: string; stderr: string };
-}
-
-/** `keel run` of the paper example into `dir/<name>.*`, resolved once it printed its first fill. */
-async function paperRunUntilFirstFill(name: string): Promise<PaperRun> {
-  const child = spawn(
-    process.execPath,
-    [
-      resolve('bin/keel.js'),
-      'run',
-      'config/examples/market-maker-paper.yaml',
-      '--set',
-      `recording.path=${join(dir, `${name}.jsonl.gz`)}`,
-      '--set',
-      `report.json=${join(dir, `${name}-result.json`)}`,
-      '--set',
-      `report.html=${join(dir, `${name}-report.html`)}`,
-    ],
-    { env: { PATH: process.env.PATH ?? '' } },
-  );
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (chunk: Buffer) => {
-    out.stdout += String(chunk);
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    out.stderr += String(chunk);
-  });
-  await new Promise<void>((ready) => {
-    const poll = setInterval(() => {
-      if (/^fill /m.test(out.stdout)) {
-        clearInterval(poll);
-        ready();
-      }
-    }, 50);
-  });
-  return { child, out };
-}
-
 describe('keel run on paper', () => {
   it('stops gracefully on SIGINT: exit 130, recording and report written', async () => {
-    const { child, out } = await paperRunUntilFirstFill('graceful');
+    const { child, out } = await paperRunUntilFirstFill(dir, 'graceful');
     const code = await new Promise<number | null>((done) => {
       child.once('exit', (c) => done(c));
       child.kill('SIGINT');
@@ -64,7 +24,7 @@ describe('keel run on paper', () => {
   }, 60_000);
 
   it('ends at once on a second SIGINT during the shutdown: exit 130, the recording saved, no result, and it says so', async () => {
-    const { child, out } = await paperRunUntilFirstFill('forced');
+    const { child, out } = await paperRunUntilFirstFill(dir, 'forced');
     const code = await new Promise<number | null>((done) => {
       child.once('exit', (c) => done(c));
       child.kill('SIGINT');
