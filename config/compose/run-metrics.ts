@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { IntentGate } from '../../core/kernel/index.ts';
 import type { VenueStatus } from '../../core/model/index.ts';
@@ -177,12 +177,17 @@ export class RunMetrics {
   }
 
   /**
-   * Serves `/metrics` over HTTP.
+   * Serves `/metrics` over HTTP, with prom-client's process and Node.js metrics besides Keel's
+   * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`,
+   * `nodejs_heap_size_used_bytes`, GC durations...), under their usual names so stock dashboards
+   * read them.
    * @param host - address to listen on
    * @param port - port, 0 = any free one
    * @returns the endpoint's URL
    */
   async listen(host: string, port: number): Promise<string> {
+    // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
+    collectDefaultMetrics({ register: this.registry });
     const server = createServer((req, res) => {
       if (req.url !== '/metrics') {
         res.writeHead(404).end('only /metrics here\n');

@@ -100,6 +100,19 @@ describe('run metrics', () => {
     expect(metrics.intentTotal).toBe(2);
   });
 
+  it("serves the process's memory, CPU, event-loop lag and heap beside Keel's own metrics", async () => {
+    metrics = new RunMetrics(() => 0);
+    const url = await metrics.listen('127.0.0.1', 0);
+    const text = await (await fetch(url)).text();
+    for (const name of [
+      'process_resident_memory_bytes',
+      'process_cpu_seconds_total',
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_heap_size_used_bytes',
+    ])
+      expect(text).toMatch(new RegExp(`^${name} \\d`, 'm'));
+  });
+
   it('serves the venue connection per stream, reconnects, reconciliation and the inbound malformed and unexpected counts', async () => {
     metrics = new RunMetrics(() => 0);
     const status = new Subject<VenueStatus>();
