@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Dec } from '../../core/model/index.ts';
 
 /** The figures a live or paper run shows while it runs. */
@@ -39,21 +40,54 @@ export interface StatusSink {
 }
 
 /**
- * Shows the status line: every second in place on a TTY, otherwise one line every `everyMs`.
+ * Shows the status line: every second in place on a TTY; otherwise every `everyMs`, as a log
+ * record through `log` when one is given (so a log stream of JSON lines stays JSON), else as a
+ * plain line.
  * @param sink - the stream (stderr, usually); none: nothing is shown
  * @param read - reads the current status
- * @param everyMs - line interval when not a TTY (default 5000)
+ * @param everyMs - interval when not a TTY (default 5000)
+ * @param log - writes the status as a log record when the sink is not a TTY
  * @returns a function that stops it and ends the line
  */
-export function showStatus(sink: StatusSink | undefined, read: () => RunStatus, everyMs = 5000): () => void {
+export function showStatus(
+  sink: StatusSink | undefined,
+  read: () => RunStatus,
+  everyMs = 5000,
+  log?: (status: RunStatus) => void,
+): () => void {
   if (sink === undefined) return () => {};
   const tty = sink.isTTY === true;
-  const timer = setInterval(
-    () => sink.write(tty ? `\r\x1b[2K${formatStatus(read())}` : `${formatStatus(read())}\n`),
-    tty ? 1000 : everyMs,
-  );
+  const show = tty
+    ? () => sink.write(`\r\x1b[2K${formatStatus(read())}`)
+    : log === undefined
+      ? () => sink.write(`${formatStatus(read())}\n`)
+      : () => log(read());
+  const timer = setInterval(show, tty ? 1000 : everyMs);
   return () => {
     clearInterval(timer);
     if (tty) sink.write(`\r\x1b[2K${formatStatus(read())}\n`);
   };
+}
+
+/**
+ * The status as a pino record at info: `{"msg":"status","events":5321,"equity":"100012.30",...}`.
+ * @param logger - the run's logger
+ * @returns the `log` argument of {@link showStatus}
+ */
+export function statusLogTo(logger: Pick<Logger, 'info'>): (status: RunStatus) => void {
+  return (status) =>
+    logger.info(
+      {
+        mode: status.mode,
+        elapsedMs: status.elapsedMs,
+        events: status.events,
+        intents: status.intents,
+        fills: status.fills,
+        equity: status.equity.toDecimalPlaces(2).toFixed(2),
+        pnl: status.pnl.toDecimalPlaces(2).toFixed(2),
+        settleAsset: status.settleAsset,
+        ...(status.trading === undefined ? {} : { trading: status.trading }),
+      },
+      'status',
+    );
 }

@@ -20,7 +20,7 @@ import {
   waitForStop,
 } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
-import { showStatus } from './status-line.ts';
+import { showStatus, statusLogTo } from './status-line.ts';
 import { stopLeftovers } from './stop-leftovers.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
@@ -203,22 +203,27 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
   for (const sub of subscriptions) live.marketData.subscribe(sub);
   const startedAt = Date.now();
-  const stopStatus = showStatus(options.status, () => {
-    const equity = sessionEquity.equity();
-    const elapsedMs = Date.now() - startedAt;
-    const fills = journal.fillCount;
-    return {
-      mode: options.mode,
-      elapsedMs,
-      events,
-      intents: metrics.intentTotal,
-      fills,
-      equity,
-      pnl: equity.sub(sessionEquity.startEquity ?? equityAtStart),
-      settleAsset,
-      ...(guards.trading() === undefined ? {} : { trading: guards.trading() }),
-    };
-  });
+  const stopStatus = showStatus(
+    options.status,
+    () => {
+      const equity = sessionEquity.equity();
+      const elapsedMs = Date.now() - startedAt;
+      const fills = journal.fillCount;
+      return {
+        mode: options.mode,
+        elapsedMs,
+        events,
+        intents: metrics.intentTotal,
+        fills,
+        equity,
+        pnl: equity.sub(sessionEquity.startEquity ?? equityAtStart),
+        settleAsset,
+        ...(guards.trading() === undefined ? {} : { trading: guards.trading() }),
+      };
+    },
+    undefined,
+    statusLogTo(logger),
+  );
   logger.info(
     { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
     `${options.mode} session started`,

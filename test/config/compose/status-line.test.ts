@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { formatStatus, showStatus } from '../../../config/compose/status-line.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatStatus, showStatus, statusLogTo } from '../../../config/compose/status-line.ts';
 import { D } from '../../../core/model/index.ts';
 
 const status = {
@@ -32,5 +32,54 @@ describe('status line', () => {
     const stop = showStatus({ isTTY: true, write: (text: string) => (written += text) }, () => status);
     stop();
     expect(written).toBe(`\r\x1b[2K${formatStatus(status)}\n`);
+  });
+
+  describe('when the sink is not a terminal', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('goes into the log as a record, not as plain text among the JSON lines', () => {
+      vi.useFakeTimers();
+      let written = '';
+      const records: [Record<string, unknown>, string][] = [];
+      const stop = showStatus(
+        { isTTY: false, write: (text: string) => (written += text) },
+        () => ({ ...status, trading: 'REDUCING' }),
+        5_000,
+        statusLogTo({
+          info: (fields: Record<string, unknown>, msg: string) => records.push([fields, msg]),
+        } as never),
+      );
+      vi.advanceTimersByTime(10_000);
+      stop();
+      expect(written).toBe('');
+      const record = {
+        mode: 'paper',
+        elapsedMs: 12_400,
+        events: 5321,
+        intents: 88,
+        fills: 14,
+        equity: '100012.35',
+        pnl: '12.35',
+        settleAsset: 'USDT',
+        trading: 'REDUCING',
+      };
+      expect(records).toEqual([
+        [record, 'status'],
+        [record, 'status'],
+      ]);
+    });
+
+    it('is a plain line every interval without a log', () => {
+      vi.useFakeTimers();
+      let written = '';
+      const stop = showStatus(
+        { isTTY: false, write: (text: string) => (written += text) },
+        () => status,
+        5_000,
+      );
+      vi.advanceTimersByTime(5_000);
+      stop();
+      expect(written).toBe(`${formatStatus(status)}\n`);
+    });
   });
 });
