@@ -18,6 +18,7 @@ import { sendOrderAction } from './order-actions.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
+import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
@@ -265,7 +266,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {
     const rejection = commandRejection(command, error, this.timer.now(), keelCode);
     const { ref, intentKind: kind, code, message } = rejection;
-    this.logger.warn({ ref, kind, code, message }, 'venue refused a command');
+    this.logger[refusalLogLevel(kind, code)]({ ref, kind, code, message }, 'venue refused a command');
     this.emit(rejection);
   }
 }
