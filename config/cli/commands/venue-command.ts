@@ -22,12 +22,18 @@ export interface VenueOptions {
   readonly seed: number;
   /** Replay speed, 1 = real time. */
   readonly speed: number;
+  /**
+   * A fixed API key and secret (from `KEEL_API_KEY` / `KEEL_API_SECRET`), so a restarted venue
+   * takes the same credentials; absent = fresh ones made for this run.
+   */
+  readonly credentials?: { readonly apiKey: string; readonly apiSecret: string };
 }
 
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
  * WebSocket protocol, with the SYNTHETIC instruments and 100000 USDT, until SIGINT / SIGTERM.
- * Prints its base URL, WebSocket URLs, and the API key and secret made for this run.
+ * Prints its base URL, WebSocket URLs, and the API key and secret made for this run, or takes
+ * them from `options.credentials` (then the secret is not printed).
  * @param options - address, data source and speed
  * @param io - output streams
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start
@@ -44,8 +50,8 @@ export async function venueCommand(options: VenueOptions, io: CliIo): Promise<Ex
     venue = await startPaperVenue({
       instruments: Object.values(SYNTHETIC_INSTRUMENTS),
       port: options.port,
-      apiKey: `paper-${randomBytes(6).toString('hex')}`,
-      apiSecret: randomBytes(24).toString('hex'),
+      apiKey: options.credentials?.apiKey ?? `paper-${randomBytes(6).toString('hex')}`,
+      apiSecret: options.credentials?.apiSecret ?? randomBytes(24).toString('hex'),
       startingBalances: { USDT: D(100_000), USD: D(100_000) },
       feed,
       pacing: { mode: 'realtime', speed: options.speed },
@@ -69,8 +75,12 @@ export async function venueCommand(options: VenueOptions, io: CliIo): Promise<Ex
       `  base URL:        ${venue.restUrl}`,
       `  private WS:      ${venue.privateWsUrl}`,
       `  market-data WS:  ${venue.marketDataWsUrl}`,
-      `  API key:         ${venue.apiKey}`,
-      `  API secret:      ${venue.apiSecret}`,
+      ...(options.credentials === undefined
+        ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
+        : [
+            `  API key:         ${venue.apiKey} (KEEL_API_KEY)`,
+            '  API secret:      from KEEL_API_SECRET (not shown)',
+          ]),
       '  Ctrl-C stops it.',
       '',
     ].join('\n'),

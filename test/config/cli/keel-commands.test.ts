@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { signedRest } from '../../kit/paper-venue-client.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'keel-commands-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -177,4 +178,43 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     });
     expect(code).toBe(EXIT.OK);
   }, 60_000);
+
+  it('keel venue takes KEEL_API_KEY and KEEL_API_SECRET as its credentials, so a restart keeps them, and does not print the secret', async () => {
+    const child = spawn(process.execPath, [resolve('bin/keel.js'), 'venue'], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        KEEL_API_KEY: 'rehearsal-key',
+        KEEL_API_SECRET: 'rehearsal-secret',
+      },
+    });
+    let stdout = '';
+    await new Promise<void>((ready, fail) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += String(chunk);
+        if (stdout.includes('API secret:')) ready();
+      });
+      child.once('exit', () => fail(new Error(`keel venue exited early: ${stdout}`)));
+    });
+    expect(stdout).toMatch(/API key: +rehearsal-key \(KEEL_API_KEY\)/);
+    expect(stdout).not.toContain('rehearsal-secret');
+    const restUrl = /base URL: +(\S+)/.exec(stdout)?.[1] ?? '';
+    const reply = await signedRest(
+      { restUrl, apiKey: 'rehearsal-key', apiSecret: 'rehearsal-secret' },
+      'GET',
+      '/api/v1/trading/orders',
+    );
+    expect(reply.body.code).toBe(0);
+    const code = await new Promise<number | null>((done) => {
+      child.removeAllListeners('exit');
+      child.once('exit', (c) => done(c));
+      child.kill('SIGINT');
+    });
+    expect(code).toBe(EXIT.OK);
+  }, 60_000);
+
+  it('keel venue refuses a key without a secret', () => {
+    const run = keelChild(['venue'], { env: { KEEL_API_KEY: 'only-the-key' } });
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).toContain('set both KEEL_API_KEY and KEEL_API_SECRET, or neither');
+  });
 });
