@@ -13,7 +13,7 @@ import {
   valued,
 } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 import { spotReservation } from './spot-balance-check.ts';
@@ -69,8 +69,7 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
   let openingValue = ZERO;
   let targetOpening = ZERO;
   for (const order of orders) {
-    // Subtracting zero (nothing filled, nothing left to close) gives the amount itself.
-    const remaining = order.filled.isZero() ? order.qty : order.qty.minus(order.filled);
+    const remaining = remainderOf(order);
     const closing = smallerOf(left, remaining);
     let opening = remaining;
     if (!closing.isZero()) {

@@ -9,7 +9,7 @@ import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -114,7 +114,7 @@ function take(state: SimState, order: SimOrder): boolean {
     last = price;
     const size = offered(model.partialFills, taken, price, qty);
     if (!(size > 0)) continue;
-    const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
+    const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
     if (!wanted.gt(0)) continue;
     const filled = executeFill(
       state,
@@ -129,7 +129,7 @@ function take(state: SimState, order: SimOrder): boolean {
   }
   if (isMarket && last !== undefined && order.remainingN > 0 && isLive(order)) {
     const beyond = tickShift(state, order, last, model.beyondBookTicks + model.slippageTicks);
-    executeFill(state, order, order.qty.minus(order.filled), beyond, 'TAKER');
+    executeFill(state, order, remainderOf(order), beyond, 'TAKER');
   }
   return true;
 }

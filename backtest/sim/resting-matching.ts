@@ -13,7 +13,7 @@ import { crosses, lotQty, offered } from './level-fill.ts';
 import { noteTaken, offeredAt, type TakenLevel } from './market-state.ts';
 import { marketOf } from './matching.ts';
 import { isLive } from './order-factory.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -65,8 +65,7 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     const order = side[0] as SimOrder;
     const offered = tradeCapacity(model, order, event) - consumed;
     if (!(offered > 0)) break;
-    const wanted =
-      offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
+    const wanted = offered >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, offered);
     if (!wanted.gt(0)) break;
     const filled = order.crossed
       ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
@@ -126,8 +125,7 @@ function matchDisplayed(
         size -= first;
       }
       if (!(size > 0)) continue;
-      const wanted =
-        size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
+      const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
       if (!wanted.gt(0)) continue;
       const filled = order.crossed
         ? executeFill(state, order, wanted, decimalOf(price), 'TAKER')
