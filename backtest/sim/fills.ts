@@ -1,5 +1,5 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
-import { asNumber, ONE, ZERO } from '../../core/model/index.ts';
+import { asNumber, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
 import { smallerOf } from './decimal-compare.ts';
 import { minusAmount, plusAmount } from './decimal-sums.ts';
@@ -71,7 +71,7 @@ export function finishOrder(
   order.remainingN = 0;
   if (cancelType !== undefined) order.cancelType = cancelType;
   publishOrder(state, order, action);
-  if (order.filled.gt(0)) state.hooks.attachTpSl(order);
+  if (isAboveZero(order.filled)) state.hooks.attachTpSl(order);
 }
 
 /**
@@ -100,7 +100,7 @@ export function executeFill(
   const position = positionFor(state, order);
   let quantity = smallerOf(wanted, remainderOf(order));
   if (onlyReduces(state, order)) quantity = smallerOf(quantity, reducibleQty(position.qty, order.side));
-  if (!quantity.gt(0)) {
+  if (!isAboveZero(quantity)) {
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'REDUCE_ONLY');
     return ZERO;
   }

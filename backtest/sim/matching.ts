@@ -1,5 +1,5 @@
 import type { BookLevel, Dec } from '../../core/model/index.ts';
-import { asNumber, D, decimalOf } from '../../core/model/index.ts';
+import { asNumber, D, decimalOf, isAboveZero } from '../../core/model/index.ts';
 import { initialQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
@@ -115,7 +115,7 @@ function take(state: SimState, order: SimOrder): boolean {
     const size = offered(model.partialFills, taken, price, qty);
     if (!(size > 0)) continue;
     const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
-    if (!wanted.gt(0)) continue;
+    if (!isAboveZero(wanted)) continue;
     const filled = executeFill(
       state,
       order,

@@ -114,7 +114,7 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
     borrow: loan,
     upnl,
   };
-  if (!loan.gt(0)) return asset;
+  if (!isAboveZero(loan)) return asset;
   const value = coinValue(state, coin);
   const netEquity = equity.minus(loan);
   return {

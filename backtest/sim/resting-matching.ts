@@ -6,7 +6,7 @@ import type {
   MarketTradeEvent,
   QuoteEvent,
 } from '../../core/model/index.ts';
-import { asNumber, decimalOf } from '../../core/model/index.ts';
+import { asNumber, decimalOf, isAboveZero } from '../../core/model/index.ts';
 import { restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
@@ -66,7 +66,7 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     const offered = tradeCapacity(model, order, event) - consumed;
     if (!(offered > 0)) break;
     const wanted = offered >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, offered);
-    if (!wanted.gt(0)) break;
+    if (!isAboveZero(wanted)) break;
     const filled = order.crossed
       ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
       : executeFill(state, order, wanted, order.price, 'MAKER');
@@ -126,7 +126,7 @@ function matchDisplayed(
       }
       if (!(size > 0)) continue;
       const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
-      if (!wanted.gt(0)) continue;
+      if (!isAboveZero(wanted)) continue;
       const filled = order.crossed
         ? executeFill(state, order, wanted, decimalOf(price), 'TAKER')
         : executeFill(state, order, wanted, order.price, 'MAKER');

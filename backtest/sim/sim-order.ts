@@ -10,6 +10,7 @@ import type {
   TimeInForce,
   TpSl,
 } from '../../core/model/index.ts';
+import { isAboveZero } from '../../core/model/index.ts';
 import { minusAmount } from './decimal-sums.ts';
 
 /**
@@ -89,6 +90,16 @@ export interface SimOrder {
  */
 export function remainderOf(order: Pick<SimOrder, 'qty' | 'filled'>): Dec {
   return minusAmount(order.qty, order.filled);
+}
+
+/**
+ * Whether anything is left of an order to fill (qty > filled), decided on the qty's sign while
+ * nothing is filled: comparing with the filled zero would copy it first.
+ * @param order - the sim's record
+ * @returns the same as `order.qty.gt(order.filled)`
+ */
+export function hasRemainder(order: Pick<SimOrder, 'qty' | 'filled'>): boolean {
+  return order.filled.isZero() ? isAboveZero(order.qty) : order.qty.gt(order.filled);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
   smallerOf,
 } from '../../../backtest/sim/decimal-compare.ts';
 import { addTo, minusAmount, plusAmount } from '../../../backtest/sim/decimal-sums.ts';
-import { remainderOf } from '../../../backtest/sim/sim-order.ts';
+import { hasRemainder, remainderOf } from '../../../backtest/sim/sim-order.ts';
 import { asNumber, D, type Dec, isAboveZero, isBelowZero, ZERO } from '../../../core/model/index.ts';
 
 /** Decimals of up to 40 digits, both signs, negative zero included; many equal to each other. */
@@ -75,6 +75,7 @@ describe('decimal shortcuts of the sim', () => {
         same(plusAmount(value, amount), value.plus(amount));
         same(minusAmount(value, amount), value.minus(amount));
         same(remainderOf({ qty: value, filled: amount }), value.minus(amount));
+        expect(hasRemainder({ qty: value, filled: amount })).toBe(value.gt(amount));
       }),
       { numRuns: 20000 },
     );
