@@ -6,7 +6,7 @@ import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from
 import { executeFill } from './fills.ts';
 import type { SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 import { positionsOf } from './spot-holdings.ts';
 import { type DueTrigger, fireTrigger, firstTrigger } from './triggers.ts';
@@ -232,5 +232,5 @@ function walkEvents(walk: BarWalk, from: number, to: number): void {
  */
 function fillResting(state: SimState, order: SimOrder, price: number): void {
   const fillPrice = price === order.priceN ? order.price : decimalOf(price);
-  executeFill(state, order, order.qty.minus(order.filled), fillPrice, order.crossed ? 'TAKER' : 'MAKER');
+  executeFill(state, order, remainderOf(order), fillPrice, order.crossed ? 'TAKER' : 'MAKER');
 }

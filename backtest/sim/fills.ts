@@ -1,13 +1,14 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
-import { asNumber, ONE, ZERO } from '../../core/model/index.ts';
+import { asNumber, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
 import { smallerOf } from './decimal-compare.ts';
+import { minusAmount, plusAmount } from './decimal-sums.ts';
 import { fillFee } from './fee-model.ts';
 import { retireFinalOrder } from './final-order-retention.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { equityOf, onlyReduces, positionKeyFor } from './margin.ts';
 import { publishBalances, publishOrder, publishPosition } from './publish.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import { bookFill, flatPosition, reducibleQty, type SimPosition } from './sim-position.ts';
 import { credit, emit, nextId, type SimState } from './sim-state.ts';
 import { isAssetSettled, positionsOf, settleSpotFill } from './spot-holdings.ts';
@@ -70,7 +71,7 @@ export function finishOrder(
   order.remainingN = 0;
   if (cancelType !== undefined) order.cancelType = cancelType;
   publishOrder(state, order, action);
-  if (order.filled.gt(0)) state.hooks.attachTpSl(order);
+  if (isAboveZero(order.filled)) state.hooks.attachTpSl(order);
 }
 
 /**
@@ -97,9 +98,9 @@ export function executeFill(
   const spec = state.opts.instruments.get(order.sym);
   if (!spec) return ZERO;
   const position = positionFor(state, order);
-  let quantity = smallerOf(wanted, order.qty.minus(order.filled));
+  let quantity = smallerOf(wanted, remainderOf(order));
   if (onlyReduces(state, order)) quantity = smallerOf(quantity, reducibleQty(position.qty, order.side));
-  if (!quantity.gt(0)) {
+  if (!isAboveZero(quantity)) {
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'REDUCE_ONLY');
     return ZERO;
   }
@@ -112,8 +113,8 @@ export function executeFill(
     : fillFee(spec.fees, execType, notional, state.feeMarkup, firstOfOrder);
   const spot = isAssetSettled(spec);
   const moved = spot ? settleSpotFill(state, spec, order.side, quantity, price) : [];
-  credit(state, spec.settleAsset, (spot ? ZERO : rpnl).minus(fee).plus(rebate));
-  state.ledger.realizedPnl = state.ledger.realizedPnl.plus(rpnl);
+  credit(state, spec.settleAsset, plusAmount((spot ? ZERO : rpnl).minus(fee), rebate));
+  state.ledger.realizedPnl = plusAmount(state.ledger.realizedPnl, rpnl);
   if (order.liquidation) {
     // The venue charges a liquidation fee instead of the trading fee (Keel's choice of model).
     state.ledger.liquidationFees = state.ledger.liquidationFees.plus(fee);
@@ -125,15 +126,17 @@ export function executeFill(
       ts: state.now,
     });
   } else {
-    state.ledger.tradingFees = state.ledger.tradingFees.plus(fee).minus(rebate);
+    state.ledger.tradingFees = minusAmount(state.ledger.tradingFees.plus(fee), rebate);
   }
 
   order.filled = order.filled.plus(quantity);
-  order.remainingN = asNumber(order.qty.minus(order.filled));
+  const fillOrder = order.filled.cmp(order.qty);
+  // Filled up to its qty, nothing remains: qty - filled would be zero.
+  order.remainingN = fillOrder === 0 ? 0 : asNumber(order.qty.minus(order.filled));
   order.amount = order.amount.plus(quantity.mul(price));
-  order.fee = order.fee.plus(fee).minus(rebate);
+  order.fee = minusAmount(order.fee.plus(fee), rebate);
   order.feeCoin = spec.settleAsset;
-  const done = order.filled.gte(order.qty);
+  const done = fillOrder >= 0;
   order.state = done ? 'FILLED' : 'PARTIALLY_FILLED';
 
   emit(state, {

@@ -13,7 +13,7 @@ import {
   valued,
 } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
-import type { SimOrder } from './sim-order.ts';
+import { hasRemainder, remainderOf, type SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 import { spotReservation } from './spot-balance-check.ts';
@@ -69,8 +69,7 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
   let openingValue = ZERO;
   let targetOpening = ZERO;
   for (const order of orders) {
-    // Subtracting zero (nothing filled, nothing left to close) gives the amount itself.
-    const remaining = order.filled.isZero() ? order.qty : order.qty.minus(order.filled);
+    const remaining = remainderOf(order);
     const closing = smallerOf(left, remaining);
     let opening = remaining;
     if (!closing.isZero()) {
@@ -95,8 +94,7 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
 function openingOrdersBySide(state: SimState): Map<string, SimOrder[]> {
   const groups = new Map<string, SimOrder[]>();
   for (const order of state.liveOrders) {
-    if (onlyReduces(state, order) || !order.qty.gt(order.filled) || isAssetSettledSym(state, order.sym))
-      continue;
+    if (onlyReduces(state, order) || !hasRemainder(order) || isAssetSettledSym(state, order.sym)) continue;
     const key = `${positionKeyFor(state, order.sym, order.positionSide)}|${order.side}`;
     const group = groups.get(key);
     if (group) group.push(order);
@@ -116,13 +114,13 @@ function openingOrdersBySide(state: SimState): Map<string, SimOrder[]> {
  * @returns its margin in the account currency and its opening notional in the settle asset
  */
 export function orderCommitment(state: SimState, order: SimOrder): OrderCommitment {
-  if (onlyReduces(state, order) || !order.qty.gt(order.filled)) return NO_COMMITMENT;
+  if (onlyReduces(state, order) || !hasRemainder(order)) return NO_COMMITMENT;
   const key = positionKeyFor(state, order.sym, order.positionSide);
   const others: SimOrder[] = [];
   for (const other of state.liveOrders) {
     if (other.orderId === order.orderId || other.side !== order.side || other.sym !== order.sym) continue;
     if (positionKeyFor(state, other.sym, other.positionSide) !== key) continue;
-    if (!onlyReduces(state, other) && other.qty.gt(other.filled)) others.push(other);
+    if (!onlyReduces(state, other) && hasRemainder(other)) others.push(other);
   }
   const at = others.findIndex((other) => other.seq > order.seq);
   const withOrder = at < 0 ? [...others, order] : [...others.slice(0, at), order, ...others.slice(at)];

@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { asNumber, ZERO } from '../../core/model/index.ts';
+import { asNumber, isAboveZero, ZERO } from '../../core/model/index.ts';
 import { marginHeadroomOf } from './equity-estimate.ts';
 import { fillFee } from './fee-model.ts';
 import { availableMargin, orderCommitment } from './initial-margin.ts';
@@ -90,7 +90,7 @@ export function marginRefusal(state: SimState, order: SimOrder): MarginRefusal |
   if (isAssetSettledSym(state, order.sym)) return spotRefusal(state, order);
   if (hasClearHeadroom(state, order)) return undefined;
   const { margin, openingNotional } = orderCommitment(state, order);
-  if (!openingNotional.gt(0)) return undefined;
+  if (!isAboveZero(openingNotional)) return undefined;
   const fee = openingFeeOf(state, order, openingNotional);
   const available = availableMargin(state).plus(margin);
   const needed = margin.plus(fee);

@@ -1,5 +1,5 @@
 import type { BookLevel, Dec } from '../../core/model/index.ts';
-import { asNumber, D, decimalOf } from '../../core/model/index.ts';
+import { asNumber, D, decimalOf, isAboveZero } from '../../core/model/index.ts';
 import { initialQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
@@ -9,7 +9,7 @@ import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -114,8 +114,8 @@ function take(state: SimState, order: SimOrder): boolean {
     last = price;
     const size = offered(model.partialFills, taken, price, qty);
     if (!(size > 0)) continue;
-    const wanted = size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
-    if (!wanted.gt(0)) continue;
+    const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
+    if (!isAboveZero(wanted)) continue;
     const filled = executeFill(
       state,
       order,
@@ -129,7 +129,7 @@ function take(state: SimState, order: SimOrder): boolean {
   }
   if (isMarket && last !== undefined && order.remainingN > 0 && isLive(order)) {
     const beyond = tickShift(state, order, last, model.beyondBookTicks + model.slippageTicks);
-    executeFill(state, order, order.qty.minus(order.filled), beyond, 'TAKER');
+    executeFill(state, order, remainderOf(order), beyond, 'TAKER');
   }
   return true;
 }

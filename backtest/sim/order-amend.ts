@@ -2,6 +2,7 @@ import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '.
 import { asNumber, isAboveZero, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { differs } from './decimal-compare.ts';
+import { minusAmount } from './decimal-sums.ts';
 import { finishOrder } from './fills.ts';
 import { orderMargin } from './initial-margin.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
@@ -143,7 +144,7 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   }
   if (intent.qty) {
     order.qty = intent.qty;
-    order.remainingN = asNumber(intent.qty.minus(order.filled));
+    order.remainingN = asNumber(minusAmount(intent.qty, order.filled));
   }
   const refusal = marginRefusal(state, order);
   // Only an amendment locking more margin than the order did is refused: one lowering it is

@@ -103,10 +103,11 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     price: intent.orderType === 'MARKET' ? ZERO : (intent.price ?? ZERO),
     reduceOnly: intent.reduceOnly,
     positionSide: intent.positionSide,
-    ...(intent.tp ? { tp: intent.tp } : {}),
-    ...(intent.sl ? { sl: intent.sl } : {}),
-    ...(intent.condition ? { condition: intent.condition } : {}),
-    ...(intent.expiryDate ? { expiryDate: intent.expiryDate } : {}),
+    // createOrder reads an absent optional field as undefined: passed as they are, without spreads.
+    tp: intent.tp,
+    sl: intent.sl,
+    condition: intent.condition,
+    expiryDate: intent.expiryDate,
     expireAt: expiryOf(state, intent),
   });
   if (!spec) {

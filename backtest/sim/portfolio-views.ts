@@ -1,7 +1,7 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
 import { isAboveZero, ZERO } from '../../core/model/index.ts';
 import { notBelowZero, smallerOf } from './decimal-compare.ts';
-import { addTo } from './decimal-sums.ts';
+import { addTo, plusAmount } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
   coinValue,
@@ -104,7 +104,7 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   const margin = state.opts.valuationCoins.has(coin) ? notBelowZero(im ?? initialMargin(state)) : ZERO;
   // Added in the other order, so that the spot orders' ZERO (no spot trading) costs no addition.
   const frozen = smallerOf(addTo(frozenBySpotOrders(state, coin), margin), notBelowZero(balance));
-  const equity = balance.plus(upnl);
+  const equity = plusAmount(balance, upnl);
   const asset: Asset = {
     coin,
     balance,
@@ -114,7 +114,7 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
     borrow: loan,
     upnl,
   };
-  if (!loan.gt(0)) return asset;
+  if (!isAboveZero(loan)) return asset;
   const value = coinValue(state, coin);
   const netEquity = equity.minus(loan);
   return {

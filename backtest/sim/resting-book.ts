@@ -16,14 +16,15 @@ export class RestingBook {
    * @param order - a working limit order
    */
   add(order: SimOrder): void {
-    const side = order.sign > 0 ? this.buys : this.sells;
-    const better =
-      order.sign > 0 ? (a: SimOrder) => a.priceN >= order.priceN : (a: SimOrder) => a.priceN <= order.priceN;
+    const buying = order.sign > 0;
+    const side = buying ? this.buys : this.sells;
+    // No comparator closure: every placement and every amendment adds an order.
     let lo = 0;
     let hi = side.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (better(side[mid] as SimOrder)) lo = mid + 1;
+      const price = (side[mid] as SimOrder).priceN;
+      if (buying ? price >= order.priceN : price <= order.priceN) lo = mid + 1;
       else hi = mid;
     }
     side.splice(lo, 0, order);

@@ -6,14 +6,14 @@ import type {
   MarketTradeEvent,
   QuoteEvent,
 } from '../../core/model/index.ts';
-import { asNumber, decimalOf } from '../../core/model/index.ts';
+import { asNumber, decimalOf, isAboveZero } from '../../core/model/index.ts';
 import { restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
 import { executeFill } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
 import { noteTaken, offeredAt, type TakenLevel } from './market-state.ts';
 import { marketOf } from './matching.ts';
 import { isLive } from './order-factory.ts';
-import type { SimOrder } from './sim-order.ts';
+import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -65,9 +65,8 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     const order = side[0] as SimOrder;
     const offered = tradeCapacity(model, order, event) - consumed;
     if (!(offered > 0)) break;
-    const wanted =
-      offered >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, offered);
-    if (!wanted.gt(0)) break;
+    const wanted = offered >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, offered);
+    if (!isAboveZero(wanted)) break;
     const filled = order.crossed
       ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
       : executeFill(state, order, wanted, order.price, 'MAKER');
@@ -126,9 +125,8 @@ function matchDisplayed(
         size -= first;
       }
       if (!(size > 0)) continue;
-      const wanted =
-        size >= order.remainingN ? order.qty.minus(order.filled) : lotQty(state, order.sym, size);
-      if (!wanted.gt(0)) continue;
+      const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
+      if (!isAboveZero(wanted)) continue;
       const filled = order.crossed
         ? executeFill(state, order, wanted, decimalOf(price), 'TAKER')
         : executeFill(state, order, wanted, order.price, 'MAKER');

@@ -10,6 +10,8 @@ import type {
   TimeInForce,
   TpSl,
 } from '../../core/model/index.ts';
+import { isAboveZero } from '../../core/model/index.ts';
+import { minusAmount } from './decimal-sums.ts';
 
 /**
  * The simulated venue's mutable record of one order. Decimal fields are the money; the `*N`
@@ -78,6 +80,26 @@ export interface SimOrder {
    */
   receivedAt: number;
   updateAt: number;
+}
+
+/**
+ * What is left of an order to fill: qty - filled, the qty itself while nothing is filled (most
+ * fills take a whole order, and decimal.js would copy the qty).
+ * @param order - the sim's record
+ * @returns the same value as `order.qty.minus(order.filled)`
+ */
+export function remainderOf(order: Pick<SimOrder, 'qty' | 'filled'>): Dec {
+  return minusAmount(order.qty, order.filled);
+}
+
+/**
+ * Whether anything is left of an order to fill (qty > filled), decided on the qty's sign while
+ * nothing is filled: comparing with the filled zero would copy it first.
+ * @param order - the sim's record
+ * @returns the same as `order.qty.gt(order.filled)`
+ */
+export function hasRemainder(order: Pick<SimOrder, 'qty' | 'filled'>): boolean {
+  return order.filled.isZero() ? isAboveZero(order.qty) : order.qty.gt(order.filled);
 }
 
 /**

@@ -8,7 +8,8 @@ import {
   notBelowZero,
   smallerOf,
 } from '../../../backtest/sim/decimal-compare.ts';
-import { addTo } from '../../../backtest/sim/decimal-sums.ts';
+import { addTo, minusAmount, plusAmount } from '../../../backtest/sim/decimal-sums.ts';
+import { hasRemainder, remainderOf } from '../../../backtest/sim/sim-order.ts';
 import { asNumber, D, type Dec, isAboveZero, isBelowZero, ZERO } from '../../../core/model/index.ts';
 
 /** Decimals of up to 40 digits, both signs, negative zero included; many equal to each other. */
@@ -20,6 +21,18 @@ const decimal: fc.Arbitrary<Dec> = fc.oneof(
   fc
     .tuple(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: 0, max: 4 }))
     .map(([n, k]) => D(n).div(10 ** k)),
+);
+
+/**
+ * Decimals as above, plus values with more digits than the precision (decimal.js rounds them when
+ * it adds), zeros of both signs and the non-finite values.
+ */
+const wideDecimal: fc.Arbitrary<Dec> = fc.oneof(
+  decimal,
+  fc.constantFrom(D(0), D('-0'), D(Number.NaN), D(Number.POSITIVE_INFINITY), D(Number.NEGATIVE_INFINITY)),
+  fc
+    .tuple(fc.bigInt({ min: -(10n ** 60n), max: 10n ** 60n }), fc.integer({ min: -70, max: 30 }))
+    .map(([digits, exponent]) => D(`${digits}e${exponent}`)),
 );
 
 /** The same Decimal: value and sign (a negative zero prints "-0" in JSON). */
@@ -53,6 +66,18 @@ describe('decimal shortcuts of the sim', () => {
         );
       }),
       { numRuns: 5000 },
+    );
+  });
+
+  it('add and subtract like decimal.js, zero amounts, long values and signed zeros included', () => {
+    fc.assert(
+      fc.property(wideDecimal, fc.oneof(wideDecimal, fc.constantFrom(D(0), D('-0'))), (value, amount) => {
+        same(plusAmount(value, amount), value.plus(amount));
+        same(minusAmount(value, amount), value.minus(amount));
+        same(remainderOf({ qty: value, filled: amount }), value.minus(amount));
+        expect(hasRemainder({ qty: value, filled: amount })).toBe(value.gt(amount));
+      }),
+      { numRuns: 20000 },
     );
   });
 });
