@@ -111,20 +111,29 @@ export class RoundTripBook {
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
     let qtyLeft = fill.quantity;
     let feeLeft = fill.fee.minus(fill.rebate);
-    while (isAboveZero(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
+    let used = false;
+    while (!used && isAboveZero(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
       const lot = lots[0] as Lot;
-      const qty = lot.qty.lte(qtyLeft) ? lot.qty : qtyLeft;
-      const whole = qty.eq(lot.qty);
+      // One comparison decides both: whether the fill closes the whole lot, and whether it is all used.
+      const order = lot.qty.cmp(qtyLeft);
+      const whole = order <= 0;
+      const qty = whole ? lot.qty : qtyLeft;
       const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
       const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
-      const exitFees = qty.eq(qtyLeft) ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
+      const exitFees = order >= 0 ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
       this.closePart(lot, book, fill, qty, entryCost, entryFees.plus(exitFees));
-      lot.qty = lot.qty.minus(qty);
-      lot.cost = lot.cost.minus(entryCost);
-      lot.fees = lot.fees.minus(entryFees);
-      qtyLeft = qtyLeft.minus(qty);
-      feeLeft = feeLeft.minus(exitFees);
-      if (lot.qty.isZero()) {
+      // A fill used up leaves nothing to subtract from: its rest (zero) would never be read.
+      if (order >= 0) used = true;
+      else {
+        qtyLeft = qtyLeft.minus(qty);
+        feeLeft = feeLeft.minus(exitFees);
+      }
+      if (!whole) {
+        lot.qty = lot.qty.minus(qty);
+        lot.cost = lot.cost.minus(entryCost);
+        lot.fees = lot.fees.minus(entryFees);
+      } else {
+        // A closed lot leaves the book: what is left of it (all zero) is never read again.
         lots.shift();
         this.lotClosed(fill.timestamp);
         for (const trade of lot.closing?.values() ?? []) trade.done = true;
@@ -132,7 +141,7 @@ export class RoundTripBook {
       }
     }
     this.handOn();
-    if (isAboveZero(qtyLeft)) {
+    if (!used && isAboveZero(qtyLeft)) {
       const last = lots[lots.length - 1];
       if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
         last.qty = last.qty.plus(qtyLeft);
