@@ -93,8 +93,10 @@ export class RoundTripBook {
   /**
    * Books one fill.
    * @param fill - the next execution, in the order they happened
+   * @param owner - the strategy owning its order (default: the fill's `strategyId`), for a fill
+   *   not copied with its owner
    */
-  add(fill: FillRecord): void {
+  add(fill: FillRecord, owner: string | undefined = fill.strategyId): void {
     const key = positionKey(fill.sym, fill.positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
@@ -121,7 +123,7 @@ export class RoundTripBook {
       const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
       const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
       const exitFees = order >= 0 ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
-      this.closePart(lot, book, fill, qty, entryCost, entryFees.plus(exitFees));
+      this.closePart(lot, book, fill, owner, qty, entryCost, entryFees.plus(exitFees));
       // A fill used up leaves nothing to subtract from: its rest (zero) would never be read.
       if (order >= 0) used = true;
       else {
@@ -153,7 +155,7 @@ export class RoundTripBook {
         direction,
         entryTs: fill.timestamp,
         entryOrderId: fill.orderId,
-        entryStrategyId: fill.strategyId,
+        entryStrategyId: owner,
         qty: qtyLeft,
         cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
@@ -213,7 +215,15 @@ export class RoundTripBook {
       : [...folded, ...this.exposed, { from: this.exposedSince, to: end }];
   }
 
-  private closePart(lot: Lot, book: LotBook, fill: FillRecord, qty: Dec, entryCost: Dec, fees: Dec): void {
+  private closePart(
+    lot: Lot,
+    book: LotBook,
+    fill: FillRecord,
+    owner: string | undefined,
+    qty: Dec,
+    entryCost: Dec,
+    fees: Dec,
+  ): void {
     const exitCost = fill.price.mul(qty);
     const growing = lot.closing?.get(fill.orderId);
     if (growing === undefined) {
@@ -222,7 +232,7 @@ export class RoundTripBook {
         sym: book.sym,
         positionSide: book.positionSide,
         exitOrderId: fill.orderId,
-        exitStrategyId: fill.strategyId,
+        exitStrategyId: owner,
         contractSize: book.contractSize,
         qty,
         entryCost,
