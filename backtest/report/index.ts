@@ -109,6 +109,7 @@ export {
   DENIAL_CODEC,
   EXECUTION_CODEC,
   ORDER_CODEC,
+  ownedRecordLine,
   ROUND_TRIP_CODEC,
 } from './result/record-codecs.ts';
 export type { CsvCell } from './result/result-csv.ts';

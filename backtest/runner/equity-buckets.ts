@@ -53,19 +53,20 @@ export function offerExtreme(bucket: EquityBucket, n: number, sample: () => Defe
 }
 
 /**
- * Merges neighbouring buckets into buckets `ratio` times wider: each keeps the lowest low, the
- * highest high and the last close (with its prices) of the buckets it replaces.
- * @param buckets - the buckets in time order
+ * Merges neighbouring buckets into buckets `ratio` times wider, in place: the first bucket of each
+ * group takes the lowest low, the highest high and the last close (with its prices) of the group,
+ * and the array keeps only those (the sampler owns its buckets: no copy of each is needed).
+ * @param buckets - the buckets in time order; left holding the merged ones, in time order
  * @param ratio - the new width / the old width, a whole number
- * @returns the merged buckets in time order
  */
-export function mergedBuckets(buckets: readonly EquityBucket[], ratio: number): EquityBucket[] {
-  const merged: EquityBucket[] = [];
+export function mergeBuckets(buckets: EquityBucket[], ratio: number): void {
+  let n = 0;
   for (const bucket of buckets) {
     const key = Math.floor(bucket.key / ratio);
-    const into = merged[merged.length - 1];
+    const into = n === 0 ? undefined : (buckets[n - 1] as EquityBucket);
     if (into === undefined || into.key !== key) {
-      merged.push({ ...bucket, key });
+      bucket.key = key;
+      buckets[n++] = bucket;
       continue;
     }
     if (bucket.lowN < into.lowN) [into.low, into.lowN] = [bucket.low, bucket.lowN];
@@ -75,7 +76,7 @@ export function mergedBuckets(buckets: readonly EquityBucket[], ratio: number): 
       into.prices = bucket.prices;
     }
   }
-  return merged;
+  buckets.length = n;
 }
 
 /**
@@ -91,22 +92,38 @@ export function curveOf(
   buckets: readonly EquityBucket[],
   final: EquitySample | undefined,
 ): EquitySample[] {
-  const out: EquitySample[] = [];
-  const push = (sample: EquitySample | undefined): void => {
+  // The points are picked first and computed after: a point replaced by a later one of its time
+  // (on bars a bucket's low, high and close are mostly one sample) costs no Decimal work.
+  const kept: (EquitySample | DeferredSample)[] = [];
+  const push = (sample: EquitySample | DeferredSample | undefined): void => {
     if (sample === undefined) return;
-    const previous = out[out.length - 1];
-    if (previous !== undefined && previous.ts === sample.ts) out[out.length - 1] = sample;
-    else if (previous === undefined || previous.ts < sample.ts) out.push(sample);
+    const previous = kept[kept.length - 1];
+    if (previous !== undefined && previous.ts === sample.ts) kept[kept.length - 1] = sample;
+    else if (previous === undefined || previous.ts < sample.ts) kept.push(sample);
   };
-  const materialize = (d: DeferredSample | undefined): EquitySample | undefined =>
-    d === undefined ? undefined : { ts: d.ts, equity: d.equity() };
   push(first);
-  for (const bucket of buckets) {
-    const points = [bucket.low, bucket.high].filter((s): s is DeferredSample => s !== undefined);
-    points.sort((a, b) => a.ts - b.ts);
-    for (const point of points) push(materialize(point));
-    push(materialize(bucket.close));
+  for (const { low, high, close } of buckets) {
+    // In time order; a low and a high of the same time keep that order.
+    if (low !== undefined && high !== undefined && high.ts < low.ts) {
+      push(high);
+      push(low);
+    } else {
+      push(low);
+      push(high);
+    }
+    push(close);
   }
   push(final);
-  return out;
+  // A close reusing the snapshot of a low or high just before it shares its equity: computed once.
+  let lastDeferred: (() => Dec) | undefined;
+  let lastEquity: Dec | undefined;
+  return kept.map((sample) => {
+    const equity = sample.equity;
+    if (typeof equity !== 'function') return sample as EquitySample;
+    if (equity !== lastDeferred) {
+      lastDeferred = equity;
+      lastEquity = equity();
+    }
+    return { ts: sample.ts, equity: lastEquity as Dec };
+  });
 }

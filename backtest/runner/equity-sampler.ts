@@ -13,7 +13,7 @@ import {
   type DeferredSample,
   type EquityBucket,
   emptyBucket,
-  mergedBuckets,
+  mergeBuckets,
   offerExtreme,
 } from './equity-buckets.ts';
 
@@ -126,9 +126,9 @@ export class EquitySampler {
    * @param recvTs - the next event's time
    */
   beforeEvent(recvTs: number): void {
-    if (recvTs > this.pendingTs) this.takePending();
+    const taken = recvTs > this.pendingTs ? this.takePending() : undefined;
     const current = this.current;
-    if (current !== undefined && Math.floor(recvTs / this.width) !== current.key) this.closeBucket();
+    if (current !== undefined && Math.floor(recvTs / this.width) !== current.key) this.closeBucket(taken);
   }
 
   /**
@@ -245,8 +245,12 @@ export class EquitySampler {
     } else this.current = emptyBucket(key);
   }
 
-  /** Takes the due sample: the equity now, once every event of its time was applied. */
-  private takePending(): void {
+  /**
+   * Takes the due sample: the equity now, once every event of its time was applied.
+   * @returns with an estimate, the snapshot taken when the sample was a new low or high (a close
+   *   of the same moment reuses it); else undefined
+   */
+  private takePending(): DeferredSample | undefined {
     const ts = this.pendingTs;
     this.pendingTs = Number.POSITIVE_INFINITY;
     this.takenTs = ts;
@@ -259,11 +263,16 @@ export class EquitySampler {
       this.measure(ts, n);
       offerExtreme(bucket, n, () => sample);
       bucket.close = sample;
-      return;
+      return undefined;
     }
     const n = this.estimate();
     this.measure(ts, n);
-    offerExtreme(bucket, n, () => ({ ts, equity: this.snapshot() }));
+    let taken: DeferredSample | undefined;
+    offerExtreme(bucket, n, () => {
+      taken = { ts, equity: this.snapshot() };
+      return taken;
+    });
+    return taken;
   }
 
   /** Every sample counts towards the drawdown figures and the mean, kept or not. */
@@ -277,13 +286,17 @@ export class EquitySampler {
    * Ends the current bucket: with an estimate its close is the equity now (at its last event), a
    * sample like the others (the drawdowns see it, and it may be the bucket's low or high);
    * without one, its last sample.
+   * @param taken - a snapshot taken just before, with nothing applied since: the equity now.
+   *   On bars nearly every sample is its bucket's new low or high, and the close so costs no
+   *   second capture of the same state.
    */
-  private closeBucket(): void {
-    if (this.pendingTs !== Number.POSITIVE_INFINITY) this.takePending();
+  private closeBucket(taken?: DeferredSample): void {
+    const now = this.pendingTs === Number.POSITIVE_INFINITY ? taken : this.takePending();
     const bucket = this.current as EquityBucket;
     this.current = undefined;
     if (this.estimate !== undefined) {
-      const close: DeferredSample = { ts: this.lastTs, equity: this.snapshot() };
+      const close: DeferredSample =
+        now?.ts === this.lastTs ? now : { ts: this.lastTs, equity: now?.equity ?? this.snapshot() };
       bucket.close = close;
       // A sample just taken at the same time saw the same equity: measured once.
       if (this.lastTs !== this.takenTs) {
@@ -307,9 +320,7 @@ export class EquitySampler {
     while (this.buckets.length > this.maxBuckets) {
       const wider = widerBucket(this.width);
       if (wider === undefined) return;
-      const merged = mergedBuckets(this.buckets, wider / this.width);
-      this.buckets.length = 0;
-      for (const bucket of merged) this.buckets.push(bucket);
+      mergeBuckets(this.buckets, wider / this.width);
       this.width = wider;
     }
   }

@@ -2,9 +2,9 @@ import { isFinalOrderState, type Order } from '../../core/model/index.ts';
 import {
   ORDER_CODEC,
   type OrderRecord,
+  ownedRecordLine,
   type RecordLog,
   type SpillDirectory,
-  withOwner,
 } from '../report/index.ts';
 import { CreationOrderJournal, type CreationOrderJournalOptions } from './creation-order-journal.ts';
 
@@ -14,9 +14,9 @@ interface OwnedOrder {
   readonly owner: string | undefined;
 }
 
-/** The order as a result holds it: copied with its owner once, when it is written. */
+/** The order as a result holds it: written with its owner, never copied with it. */
 function encodeOwned({ order, owner }: OwnedOrder): string {
-  return ORDER_CODEC.encode(owner === undefined ? order : withOwner(order, owner));
+  return owner === undefined ? ORDER_CODEC.encode(order) : ownedRecordLine(order, owner);
 }
 
 const byOrderId = (order: Order): string => order.orderId;

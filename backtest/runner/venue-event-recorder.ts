@@ -1,5 +1,5 @@
 import type { UserEvent } from '../../core/model/index.ts';
-import { type FillRecord, withOwner } from '../report/index.ts';
+import { ownedRecordLine, withOwner } from '../report/index.ts';
 import type { RunRecords } from './assemble-result.ts';
 import {
   isLoanRefusal,
@@ -41,12 +41,17 @@ export class VenueEventRecorder {
   record(event: UserEvent): void {
     const records = this.#records;
     if (event.kind === 'execution') {
-      const owner = this.#ownerOf(event.execution.clientOrderId);
-      const fill: FillRecord = owner === undefined ? event.execution : withOwner(event.execution, owner);
-      records.fills.append(fill);
-      records.costs.add(fill);
-      records.book.add(fill);
-      this.#lastFillTs = Math.max(this.#lastFillTs, event.execution.timestamp);
+      const execution = event.execution;
+      const owner = this.#ownerOf(execution.clientOrderId);
+      const fills = records.fills;
+      // Once the log writes its records out as they come, a fill is written with its owner
+      // rather than copied with it first.
+      if (owner === undefined) fills.append(execution);
+      else if (fills.holdsNext) fills.append(withOwner(execution, owner));
+      else fills.appendLine(ownedRecordLine(execution, owner));
+      records.costs.add(execution);
+      records.book.add(execution, owner);
+      this.#lastFillTs = Math.max(this.#lastFillTs, execution.timestamp);
     } else if (event.kind === 'order') {
       records.journal.update(
         event.order,

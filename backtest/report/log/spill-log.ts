@@ -59,6 +59,15 @@ export class SpillLog<T> implements RecordLog<T> {
   }
 
   /**
+   * Whether the next record appended is held as it is rather than written as its line: a caller
+   * that would build a record only to have it written (e.g. a copy with one more field) may
+   * append its line instead once this is false.
+   */
+  get holdsNext(): boolean {
+    return this.held !== undefined && this.held.length < this.keep;
+  }
+
+  /**
    * Appends a record.
    * @param record - the record
    * @throws Error when the log is sealed

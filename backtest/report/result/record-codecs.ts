@@ -6,7 +6,7 @@ import type { AlgoOrderRecord } from './algo-order-record.ts';
 import type { DenialRecord } from './denial-record.ts';
 import type { FillRecord, OrderRecord } from './owned-records.ts';
 import { executionRecordSchema, orderRecordSchema, roundTripTradeSchema } from './result-schema.ts';
-import { stableJsonLine } from './stable-json.ts';
+import { stableJsonLine, stableJsonLineWith } from './stable-json.ts';
 
 /**
  * The line codecs of a result's records: a record is written exactly as it stands inside the
@@ -51,3 +51,15 @@ export const ROUND_TRIP_CODEC: RecordCodec<RoundTripTrade> = codecOf(
 export const ALGO_ORDER_CODEC: RecordCodec<AlgoOrderRecord> = codecOf(algoOrderRecordSchema, 'an algo order');
 /** Denied intents as result-file lines. */
 export const DENIAL_CODEC: RecordCodec<DenialRecord> = codecOf(denialRecordSchema, 'a denied intent');
+
+/**
+ * The line {@link ORDER_CODEC} or {@link EXECUTION_CODEC} writes for a venue record owned by a
+ * strategy, i.e. for `withOwner(record, owner)`, without making that copy: a run writes every
+ * finished order this way.
+ * @param record - the venue's order or execution
+ * @param owner - the strategy owning it
+ * @returns the encoded line
+ */
+export function ownedRecordLine(record: OrderRecord | FillRecord, owner: string): string {
+  return stableJsonLineWith(record, 'strategyId', owner);
+}

@@ -93,8 +93,10 @@ export class RoundTripBook {
   /**
    * Books one fill.
    * @param fill - the next execution, in the order they happened
+   * @param owner - the strategy owning its order (default: the fill's `strategyId`), for a fill
+   *   not copied with its owner
    */
-  add(fill: FillRecord): void {
+  add(fill: FillRecord, owner: string | undefined = fill.strategyId): void {
     const key = positionKey(fill.sym, fill.positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
@@ -111,20 +113,29 @@ export class RoundTripBook {
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
     let qtyLeft = fill.quantity;
     let feeLeft = fill.fee.minus(fill.rebate);
-    while (isAboveZero(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
+    let used = false;
+    while (!used && isAboveZero(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
       const lot = lots[0] as Lot;
-      const qty = lot.qty.lte(qtyLeft) ? lot.qty : qtyLeft;
-      const whole = qty.eq(lot.qty);
+      // One comparison decides both: whether the fill closes the whole lot, and whether it is all used.
+      const order = lot.qty.cmp(qtyLeft);
+      const whole = order <= 0;
+      const qty = whole ? lot.qty : qtyLeft;
       const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
       const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
-      const exitFees = qty.eq(qtyLeft) ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
-      this.closePart(lot, book, fill, qty, entryCost, entryFees.plus(exitFees));
-      lot.qty = lot.qty.minus(qty);
-      lot.cost = lot.cost.minus(entryCost);
-      lot.fees = lot.fees.minus(entryFees);
-      qtyLeft = qtyLeft.minus(qty);
-      feeLeft = feeLeft.minus(exitFees);
-      if (lot.qty.isZero()) {
+      const exitFees = order >= 0 ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
+      this.closePart(lot, book, fill, owner, qty, entryCost, entryFees.plus(exitFees));
+      // A fill used up leaves nothing to subtract from: its rest (zero) would never be read.
+      if (order >= 0) used = true;
+      else {
+        qtyLeft = qtyLeft.minus(qty);
+        feeLeft = feeLeft.minus(exitFees);
+      }
+      if (!whole) {
+        lot.qty = lot.qty.minus(qty);
+        lot.cost = lot.cost.minus(entryCost);
+        lot.fees = lot.fees.minus(entryFees);
+      } else {
+        // A closed lot leaves the book: what is left of it (all zero) is never read again.
         lots.shift();
         this.lotClosed(fill.timestamp);
         for (const trade of lot.closing?.values() ?? []) trade.done = true;
@@ -132,7 +143,7 @@ export class RoundTripBook {
       }
     }
     this.handOn();
-    if (isAboveZero(qtyLeft)) {
+    if (!used && isAboveZero(qtyLeft)) {
       const last = lots[lots.length - 1];
       if (last !== undefined && last.entryOrderId === fill.orderId && last.direction === direction) {
         last.qty = last.qty.plus(qtyLeft);
@@ -144,7 +155,7 @@ export class RoundTripBook {
         direction,
         entryTs: fill.timestamp,
         entryOrderId: fill.orderId,
-        entryStrategyId: fill.strategyId,
+        entryStrategyId: owner,
         qty: qtyLeft,
         cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
@@ -204,7 +215,15 @@ export class RoundTripBook {
       : [...folded, ...this.exposed, { from: this.exposedSince, to: end }];
   }
 
-  private closePart(lot: Lot, book: LotBook, fill: FillRecord, qty: Dec, entryCost: Dec, fees: Dec): void {
+  private closePart(
+    lot: Lot,
+    book: LotBook,
+    fill: FillRecord,
+    owner: string | undefined,
+    qty: Dec,
+    entryCost: Dec,
+    fees: Dec,
+  ): void {
     const exitCost = fill.price.mul(qty);
     const growing = lot.closing?.get(fill.orderId);
     if (growing === undefined) {
@@ -213,7 +232,7 @@ export class RoundTripBook {
         sym: book.sym,
         positionSide: book.positionSide,
         exitOrderId: fill.orderId,
-        exitStrategyId: fill.strategyId,
+        exitStrategyId: owner,
         contractSize: book.contractSize,
         qty,
         entryCost,

@@ -154,6 +154,44 @@ describe('equity sampler', () => {
     expect(exact.exactCalls).toBeGreaterThanOrEqual(values.length);
   });
 
+  it('captures the equity once per bar when each bar is its own bucket, and computes each captured equity once', () => {
+    // A 1 s step on 1 min bars, as a long bar run gets: every sample is its bucket's low, high and
+    // close at once, and the close reuses the capture the sample took.
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 400 }),
+        fc.integer({ min: 2, max: 1000 }),
+        (values, maxBuckets) => {
+          let now = 0;
+          const calls = { captured: 0, computed: 0 };
+          const sampler = new EquitySampler(1000, () => D(values[now] as number), {
+            maxBuckets,
+            estimate: () => values[now] as number,
+            snapshot: () => {
+              calls.captured++;
+              const at = now;
+              return () => {
+                calls.computed++;
+                return D(values[at] as number);
+              };
+            },
+          });
+          sampler.start(0);
+          values.forEach((value, i) => {
+            sampler.beforeEvent(i * MINUTE);
+            now = i;
+            sampler.observe(bar(i * MINUTE, value));
+          });
+          sampler.endOfEvents();
+          sampler.sample((values.length - 1) * MINUTE);
+          for (const s of sampler.curve) expect(s.equity.toNumber()).toBe(values[s.ts / MINUTE]);
+          expect(calls.captured).toBeLessThanOrEqual(values.length);
+          expect(calls.computed).toBeLessThanOrEqual(sampler.curve.length);
+        },
+      ),
+    );
+  });
+
   it("keeps each sym's first and last price exactly when buckets merge, so buy & hold compares them", () => {
     // Closes 100, 101, ..., 109 one a minute into at most 2 buckets: merged buckets keep their
     // last close, so the first point used to be a later price; buy & hold is 109 / 100 - 1 = 0.09.

@@ -93,6 +93,22 @@ describe('spill log', () => {
     );
   });
 
+  it('holds the next record exactly while it holds fewer than its memory share, and writes the same lines either way', () => {
+    fc.assert(
+      fc.property(fc.array(anExecutionRecord, { maxLength: 20 }), fc.nat(25), (fills, keepInMemory) => {
+        const log = new SpillLog(aSpillDirectory(), 'fills', EXECUTION_CODEC, { keepInMemory });
+        fills.forEach((fill, i) => {
+          expect(log.holdsNext).toBe(i < keepInMemory);
+          if (log.holdsNext) log.append(fill);
+          else log.appendLine(EXECUTION_CODEC.encode(fill));
+        });
+        log.seal();
+        expect([...log.lines()]).toEqual(encodedAll(EXECUTION_CODEC, fills));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('gives back orders with optional fields and nested tp exactly, and round trips too', () => {
     fc.assert(
       fc.property(fc.array(anOrderRecord, { maxLength: 30 }), (orders) => {

@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stableJsonLine } from '../../../../backtest/report/index.ts';
+import { ownedRecordLine, stableJsonLine, withOwner } from '../../../../backtest/report/index.ts';
+import { stableJsonLineWith } from '../../../../backtest/report/result/stable-json.ts';
 import { D } from '../../../../core/model/index.ts';
+import { anExecution } from '../../../kit/execution-builders.ts';
+import { anOrder } from '../../../kit/order-builders.ts';
 
 /**
  * The same value with every object's keys inserted sorted (JS itself lists integer keys first,
@@ -69,6 +72,31 @@ describe('stable JSON lines', () => {
         }
       }),
     );
+  });
+
+  it('with a field set from outside, are the lines of the copy with that field, whether the object had it or not', () => {
+    const key = fc.constantFrom('a', 'b', 'c', 'd', '0', '10', '2', 'strategyId');
+    const scalar = fc.oneof(
+      fc.integer(),
+      fc.string(),
+      fc.constant(undefined),
+      fc.integer().map((n) => D(n).div(7)),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.dictionary(key, scalar), key, scalar), { minLength: 1, maxLength: 20 }),
+        (cases) => {
+          for (const [value, k, field] of cases)
+            expect(stableJsonLineWith(value, k, field)).toBe(stableJsonLine({ ...value, [k]: field }));
+        },
+      ),
+    );
+  });
+
+  it('write an owned order or fill as the record copied with its owner', () => {
+    const fill = anExecution({ side: 'BUY', quantity: '0.01', price: '94999.8', timestamp: 1, fee: '0.19' });
+    for (const record of [anOrder(), { ...anOrder(), strategyId: 'old' }, fill])
+      expect(ownedRecordLine(record, 'mm')).toBe(stableJsonLine(withOwner(record, 'mm')));
   });
 
   it('quote ids as they are and escape what JSON must escape', () => {

@@ -5,6 +5,7 @@ import {
   RoundTripBook,
   type RoundTripTrade,
   roundTripsFromFills,
+  withOwner,
 } from '../../../../backtest/report/index.ts';
 import { asNumber, D, type Execution, type PositionSide } from '../../../../core/model/index.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
@@ -81,6 +82,30 @@ describe('round-trip book', () => {
         expect(closed).toEqual(whole.closed);
         expect(book.openTrades()).toEqual(whole.open);
       }),
+    );
+  });
+
+  it('books a fill with its owner given apart as the fill copied with that owner', () => {
+    fc.assert(
+      fc.property(
+        timedFills(['NONE', 'LONG']),
+        fc.array(fc.constantFrom(undefined, 'a', 'b'), { minLength: 60, maxLength: 60 }),
+        (fills, owners) => {
+          const apart: RoundTripTrade[] = [];
+          const copied: RoundTripTrade[] = [];
+          const byOwner = new RoundTripBook((t) => apart.push(t));
+          const byCopy = new RoundTripBook((t) => copied.push(t));
+          fills.forEach((fill, i) => {
+            const owner = owners[i];
+            byOwner.add(fill, owner);
+            byCopy.add(owner === undefined ? fill : withOwner(fill, owner));
+          });
+          byOwner.flush();
+          byCopy.flush();
+          expect(apart).toEqual(copied);
+          expect(byOwner.openTrades()).toEqual(byCopy.openTrades());
+        },
+      ),
     );
   });
 
