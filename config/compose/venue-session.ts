@@ -7,6 +7,7 @@ import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.t
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
+import { restRateLimitOf } from './rest-rate-limit.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -90,6 +91,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     onRaw: tap,
     ...(options.lockstep ? { binaryMarketData: false } : {}),
     ...marketDataHeartbeatOf(config),
+    ...restRateLimitOf(config),
   });
   metrics.watchVenue(live.status, live.counters);
 

@@ -56,7 +56,9 @@ export const venueConfigSchema = z
       .number()
       .positive()
       .default(10)
-      .describe("Requests per second Keel allows itself on REST (Keel's choice: the spec shows no limit)."),
+      .describe(
+        "Requests per second Keel allows itself on REST endpoints without a limit of their own (order and position history, statements and order queries keep theirs); calls over it wait their turn (Keel's choice: the spec shows no limit).",
+      ),
     marketDataPingMs: z
       .number()
       .int()
