@@ -98,6 +98,13 @@ export class PrivateWsClient {
     if (this.orderLimiter === undefined || this.orderLimiter.tryAcquire()) {
       return this.send(id, what, frame, timeoutMs, action);
     }
+    // Said once per episode (the first request to wait): a strategy over the venue's order rate
+    // is delayed, not refused, and an operator should know why its orders go out late.
+    if (this.orderLimiter.queued === 0)
+      this.logger.warn(
+        { limit: this.orderLimiter.rate.limit, windowMs: this.orderLimiter.rate.windowMs, action },
+        'order rate limit reached: order requests wait for room in the window',
+      );
     return this.orderLimiter.acquire().then(() => {
       if (!this.loggedIn) throw new NotConnectedError(what);
       return this.send(id, what, frame, timeoutMs, action);

@@ -167,24 +167,27 @@ describe('private WebSocket client', () => {
     await waitFor(() => client.counters.unmatchedReplies === 1, 'late reply counted');
   });
 
-  it('queues order requests over the socket limit instead of failing them', async () => {
+  it('queues order requests over the socket limit instead of failing them, and warns once when they start to wait', async () => {
     await client.close();
+    const warnings: string[] = [];
     client = new PrivateWsClient({
       url: venue.url,
       signer: hmacSigner('ws-key', 'ws-secret'),
       timer,
       orderRateLimit: { limit: 2, windowMs: 60_000 },
-      logger: pino({ level: 'silent' }),
+      logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) }),
     });
     await client.connect();
-    const replies = [1, 2, 3].map((i) => client.request('cancel_order', { clientOrderId: `c${i}` }));
+    const replies = [1, 2, 3, 4].map((i) => client.request('cancel_order', { clientOrderId: `c${i}` }));
+    expect(warnings).toEqual(['order rate limit reached: order requests wait for room in the window']);
     await Promise.all(replies.slice(0, 2));
     expect(venue.requests).toHaveLength(2);
     await timer.advance(59_999);
     expect(venue.requests).toHaveLength(2);
     await timer.advance(1);
-    await replies[2];
-    expect(venue.requests.map((r) => r.args.clientOrderId)).toEqual(['c1', 'c2', 'c3']);
+    await Promise.all(replies.slice(2));
+    expect(venue.requests.map((r) => r.args.clientOrderId)).toEqual(['c1', 'c2', 'c3', 'c4']);
+    expect(warnings).toHaveLength(1);
   });
 
   it('reconnects with backoff after the venue drops the socket, and logs in again', async () => {
