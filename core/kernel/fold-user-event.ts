@@ -1,5 +1,4 @@
 import type { UserEvent } from '../model/index.ts';
-import { positionKey } from '../model/index.ts';
 import type { KernelState } from './kernel-state.ts';
 
 /**
@@ -21,7 +20,7 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
     case 'position': {
       const p = event.position;
       state.applyPosition(p);
-      if (p.adlRank > 0) state.adlRanks.set(positionKey(p.sym, p.positionSide), p.adlRank);
+      if (p.adlRank > 0) state.adlRanks.set(state.legKey(p.sym, p.positionSide), p.adlRank);
       return true;
     }
     case 'asset':
@@ -42,7 +41,7 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
     case 'algoOrder':
       return state.orders.applyAlgo(event.algoOrder);
     case 'adlRank':
-      state.adlRanks.set(positionKey(event.sym, event.positionSide), event.rank);
+      state.adlRanks.set(state.legKey(event.sym, event.positionSide), event.rank);
       return true;
     case 'loan':
       state.loans.set(`${event.loan.exchange}|${event.loan.coin}`, event.loan);

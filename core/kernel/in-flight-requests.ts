@@ -18,7 +18,7 @@ const NO_TARGETS: readonly string[] = [];
 /** An order Keel shows in flight (PENDING_CANCEL / PENDING_REPLACE) while requests on it are unanswered. */
 interface MarkedOrder {
   /** The venue's last word before the first request: what a refusal puts back. */
-  readonly venueWord: Order;
+  venueWord: Order;
   /** Keel's placeholder, as stored; a venue update replaces it and then the venue's word stands. */
   placeholder: Order;
   /** Requests on the order not answered yet (rarely more than one: a list, not a Set). */
@@ -151,8 +151,14 @@ export class InFlightRequests {
     let marked = this.marked.get(target);
     // A placeholder the venue has not replaced yet: earlier requests are still in flight.
     if (marked === undefined || marked.placeholder !== order) {
-      marked = { venueWord: order, placeholder: order, pending: [] };
-      this.marked.set(target, marked);
+      if (marked === undefined) {
+        marked = { venueWord: order, placeholder: order, pending: [] };
+        this.marked.set(target, marked);
+      } else {
+        // The venue's word replaced the placeholder: the order starts over, in the same record.
+        marked.venueWord = order;
+        marked.pending.length = 0;
+      }
       const evicted = this.recentMarked.push(target);
       if (evicted !== undefined && evicted !== target) this.forgetMarked(evicted);
     }

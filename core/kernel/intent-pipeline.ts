@@ -66,7 +66,12 @@ export class IntentPipeline {
     }
     const rest = 'rest' in emulated ? emulated.rest : undefined;
     if (rest === undefined) return;
-    for (const one of this.expand(runner, rest)) {
+    const expanded = this.expand(runner, rest);
+    if (expanded === undefined) {
+      this.pass(runner, rest);
+      return;
+    }
+    for (const one of expanded) {
       if (one !== rest) runner.redeem(one.ref);
       this.pass(runner, one);
     }
@@ -130,8 +135,11 @@ export class IntentPipeline {
     return undefined;
   }
 
-  /** cancelOrders without targets means "all of mine (on sym)"; cancelAllAlgoOrders must not touch others' algo orders. */
-  private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] {
+  /**
+   * cancelOrders without targets means "all of mine (on sym)"; cancelAllAlgoOrders must not touch
+   * others' algo orders. Every other intent goes as it is: undefined, no one-element list per intent.
+   */
+  private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] | undefined {
     if (intent.kind === 'cancelOrders' && intent.targets === undefined) {
       const targets = this.state
         .openOrders(runner.id)
@@ -151,7 +159,7 @@ export class IntentPipeline {
       if (mine.length === matching.length) return mine.length === 0 ? [] : [intent];
       return mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId));
     }
-    return [intent];
+    return undefined;
   }
 
   /** Ownership and Keel's in-flight view are recorded before the port sees the command. */

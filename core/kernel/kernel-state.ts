@@ -19,7 +19,7 @@ import type {
   PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
-import { positionKey, ZERO } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
@@ -125,7 +125,25 @@ export class KernelState implements RiskView {
    * @returns the signed quantity
    */
   positionQty(sym: string, positionSide: PositionSide): Dec {
-    const key = this.#legKeys.of(sym, positionSide);
+    return this.#legQty(this.#legKeys.of(sym, positionSide), positionSide);
+  }
+
+  /**
+   * The net position of a sym: the sum of its three legs' {@link KernelState.positionQty}; in
+   * NET mode (no LONG or SHORT leg) the NONE leg's quantity itself.
+   * @param sym - the symbol
+   * @returns the signed quantity
+   */
+  netQty(sym: string): Dec {
+    const keys = this.#legKeys.legsOf(sym);
+    const net = this.#legQty(keys.NONE, 'NONE');
+    const long = this.#legQty(keys.LONG, 'LONG');
+    const short = this.#legQty(keys.SHORT, 'SHORT');
+    // NET mode (the usual case) has no LONG/SHORT legs: skip two Decimal additions per call.
+    return long.isZero() && short.isZero() ? net : net.add(long).add(short);
+  }
+
+  #legQty(key: string, positionSide: PositionSide): Dec {
     const qty = this.positions.get(key)?.positionQty ?? ZERO;
     const unreported = this.#unreported.qty(key);
     const reported = positionSide !== 'SHORT' ? qty : qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
@@ -133,11 +151,20 @@ export class KernelState implements RiskView {
   }
 
   /**
+   * @param sym - the symbol
+   * @param positionSide - NONE, LONG or SHORT
+   * @returns the leg's key in {@link KernelState.positions} (`sym|positionSide`), built once per sym
+   */
+  legKey(sym: string, positionSide: PositionSide): string {
+    return this.#legKeys.of(sym, positionSide);
+  }
+
+  /**
    * Counts a booked fill in its leg's quantity until the venue reports the leg.
    * @param execution - the fill, booked once
    */
   noteFill(execution: Execution): void {
-    this.#unreported.add(execution);
+    this.#unreported.add(this.#legKeys.of(execution.sym, execution.positionSide), execution);
   }
 
   /** @returns the account's position mode; NET until the venue says otherwise */
@@ -224,7 +251,7 @@ export class KernelState implements RiskView {
    * @param position - the leg as the venue reports it
    */
   applyPosition(position: Position): void {
-    const key = positionKey(position.sym, position.positionSide);
+    const key = this.#legKeys.of(position.sym, position.positionSide);
     this.positions.set(key, position);
     this.#unreported.reported(key, position.updateAt);
     this.#venueMarks.positionReported(key);

@@ -30,7 +30,7 @@ export function countOpenOrdersOf(orders: OrderRegistry, filter: OpenOrderFilter
   const onSym = orders.openBySym.get(sym);
   if (onSym === undefined || strategyId === undefined) return onSym?.size ?? 0;
   let count = 0;
-  for (const ref of onSym.keys()) if (orders.ownerOf(ref) === strategyId) count++;
+  for (const ref of onSym) if (orders.ownerOf(ref) === strategyId) count++;
   return count;
 }
 
@@ -44,8 +44,9 @@ export function countOpenOrdersOf(orders: OrderRegistry, filter: OpenOrderFilter
 export function* openOrdersOnSym(orders: OrderRegistry, sym: string, strategyId?: string): Iterable<Order> {
   const onSym = orders.openBySym.get(sym);
   if (onSym === undefined) return;
-  for (const order of onSym.values()) {
-    if (strategyId === undefined || orders.ownerOf(order.clientOrderId) === strategyId) yield order;
+  for (const ref of onSym) {
+    const order = orders.open.get(ref) as Order;
+    if (strategyId === undefined || orders.ownerOf(ref) === strategyId) yield order;
   }
 }
 

@@ -23,14 +23,17 @@ export function modifyOrderIntent(
   changes: { qty?: Amount; price?: Amount; ref?: string },
 ): ModifyOrderIntent {
   const ref = typeof target === 'string' ? target : target.clientOrderId;
-  return {
+  // The changes are set only when given, in the same key order, without one spread per change:
+  // a market maker modifies on most quotes.
+  const intent: { -readonly [K in keyof ModifyOrderIntent]: ModifyOrderIntent[K] } = {
     kind: 'modifyOrder',
     ref: changes.ref ?? state.nextRef(),
     target: ref,
     sym: state.orderByRef(ref)?.sym ?? '',
-    ...(changes.qty === undefined ? {} : { qty: toDecimal(changes.qty, 'qty') }),
-    ...(changes.price === undefined ? {} : { price: toDecimal(changes.price, 'price') }),
   };
+  if (changes.qty !== undefined) intent.qty = toDecimal(changes.qty, 'qty');
+  if (changes.price !== undefined) intent.price = toDecimal(changes.price, 'price');
+  return intent;
 }
 
 /**

@@ -30,10 +30,14 @@ export class OrderRegistry implements LineageLookups {
   readonly byId = new Map<string, Order>();
   /** Orders not in a final state, by clientOrderId, in the order they were first seen. */
   readonly open = new Map<string, Order>();
-  /** The same open orders grouped by sym, so a per-sym question does not walk every open order. */
-  readonly openBySym = new Map<string, Map<string, Order>>();
-  /** The same open orders grouped by the strategy owning them. */
-  readonly openByOwner = new Map<string, Map<string, Order>>();
+  /**
+   * The clientOrderIds of the same open orders grouped by sym, so a per-sym question does not walk
+   * every open order. References, not orders: an update of an open order (most of them) leaves
+   * its groups as they are.
+   */
+  readonly openBySym = new Map<string, Set<string>>();
+  /** The clientOrderIds of the same open orders grouped by the strategy owning them. */
+  readonly openByOwner = new Map<string, Set<string>>();
   /** Algo orders by clientAlgoOrderId. */
   readonly algoByRef = new Map<string, AlgoOrder>();
   /** Open algo orders by clientAlgoOrderId. */
@@ -69,10 +73,9 @@ export class OrderRegistry implements LineageLookups {
   own(ref: string, strategyId: string): void {
     const previous = this.owners.get(ref);
     this.owners.set(ref, strategyId);
-    const order = this.open.get(ref);
-    if (order === undefined || previous === strategyId) return;
+    if (!this.open.has(ref) || previous === strategyId) return;
     if (previous !== undefined) leave(this.openByOwner, previous, ref);
-    groupOf(this.openByOwner, strategyId).set(ref, order);
+    groupOf(this.openByOwner, strategyId).add(ref);
   }
 
   /**
@@ -212,9 +215,9 @@ export class OrderRegistry implements LineageLookups {
     return inherited ?? generatedRefOwner(ref, this.adoptingIds);
   }
 
-  /** Records the owner a venue-made order inherits, before it is filed under its owner. */
+  /** Records the owner a venue-made order inherits, filing it under that owner if already open. */
   private adopt(ref: string, owner: string | undefined): void {
-    if (owner !== undefined) this.owners.set(ref, owner);
+    if (owner !== undefined) this.own(ref, owner);
   }
 
   private store(order: Order): void {
@@ -223,9 +226,10 @@ export class OrderRegistry implements LineageLookups {
     if (order.orderId !== '') this.byId.set(order.orderId, order);
     if (!isFinalOrderState(order.orderState)) {
       const previous = this.open.get(ref);
-      // An update naming another sym moves the order; the old sym must not keep counting it.
-      if (previous !== undefined && previous.sym !== order.sym) this.unindex(previous);
       this.open.set(ref, order);
+      if (previous !== undefined && previous.sym === order.sym) return;
+      // An update naming another sym moves the order; the old sym must not keep counting it.
+      if (previous !== undefined) this.unindex(previous);
       this.index(order);
       return;
     }
@@ -238,11 +242,11 @@ export class OrderRegistry implements LineageLookups {
     if (evicted !== undefined) this.forget(evicted);
   }
 
-  /** Files an open order (its latest state) under its sym and its owner. */
+  /** Files an open order under its sym and its owner. */
   private index(order: Order): void {
-    groupOf(this.openBySym, order.sym).set(order.clientOrderId, order);
+    groupOf(this.openBySym, order.sym).add(order.clientOrderId);
     const owner = this.owners.get(order.clientOrderId);
-    if (owner !== undefined) groupOf(this.openByOwner, owner).set(order.clientOrderId, order);
+    if (owner !== undefined) groupOf(this.openByOwner, owner).add(order.clientOrderId);
   }
 
   /** Takes an order out of the sym and owner groups, dropping groups left empty. */
@@ -271,16 +275,16 @@ export class OrderRegistry implements LineageLookups {
   }
 }
 
-function groupOf(groups: Map<string, Map<string, Order>>, key: string): Map<string, Order> {
+function groupOf(groups: Map<string, Set<string>>, key: string): Set<string> {
   let group = groups.get(key);
   if (group === undefined) {
-    group = new Map();
+    group = new Set();
     groups.set(key, group);
   }
   return group;
 }
 
-function leave(groups: Map<string, Map<string, Order>>, key: string, ref: string): void {
+function leave(groups: Map<string, Set<string>>, key: string, ref: string): void {
   const group = groups.get(key);
   if (group === undefined) return;
   group.delete(ref);

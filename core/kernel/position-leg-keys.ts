@@ -14,6 +14,14 @@ export class PositionLegKeys {
    * @returns the leg's key in the kernel state's positions
    */
   of(sym: string, positionSide: PositionSide): string {
+    return this.legsOf(sym)[positionSide];
+  }
+
+  /**
+   * @param sym - the symbol
+   * @returns the keys of its three legs, by position side
+   */
+  legsOf(sym: string): Readonly<Record<PositionSide, string>> {
     let keys = this.bySym.get(sym);
     if (keys === undefined) {
       keys = {
@@ -23,6 +31,6 @@ export class PositionLegKeys {
       };
       this.bySym.set(sym, keys);
     }
-    return keys[positionSide];
+    return keys;
   }
 }

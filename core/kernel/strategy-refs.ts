@@ -7,7 +7,12 @@ export class StrategyRefs {
   /** `{id}-` or `{id}-{runId}-`: the prefix of every reference this strategy generates. */
   readonly prefix: string;
   private counter = 0;
-  /** Generated references not yet submitted: a generated reference may be submitted once. */
+  /**
+   * Generated references not yet submitted (a generated reference may be submitted once): the
+   * latest one, which is nearly always submitted next, and the others. The latest is kept apart
+   * so the usual generate-then-submit costs no set insert and delete.
+   */
+  private latest: string | undefined;
   private readonly issued = new Set<string>();
 
   /**
@@ -22,7 +27,8 @@ export class StrategyRefs {
   next(): string {
     this.counter++;
     const ref = this.prefix + this.counter.toString(36);
-    this.issued.add(ref);
+    if (this.latest !== undefined) this.issued.add(this.latest);
+    this.latest = ref;
     return ref;
   }
 
@@ -32,6 +38,10 @@ export class StrategyRefs {
    * @returns true when this strategy generated it and it was not submitted before
    */
   redeem(ref: string): boolean {
+    if (ref === this.latest) {
+      this.latest = undefined;
+      return true;
+    }
     return this.issued.delete(ref);
   }
 }

@@ -15,7 +15,7 @@ import type {
   PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
-import { positionKey, ZERO } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
 import type { KernelState } from './kernel-state.ts';
 
 /**
@@ -60,15 +60,10 @@ export abstract class StrategyStateReads {
     return this.kernelState.referencePrice(sym);
   }
   position(sym: string, positionSide: PositionSide = 'NONE'): Position | undefined {
-    return this.kernelState.positions.get(positionKey(sym, positionSide));
+    return this.kernelState.positions.get(this.kernelState.legKey(sym, positionSide));
   }
   netQty(sym: string): Dec {
-    const s = this.kernelState;
-    const net = s.positionQty(sym, 'NONE');
-    const long = s.positionQty(sym, 'LONG');
-    const short = s.positionQty(sym, 'SHORT');
-    // NET mode (the usual case) has no LONG/SHORT legs: skip two Decimal additions per call.
-    return long.isZero() && short.isZero() ? net : net.add(long).add(short);
+    return this.kernelState.netQty(sym);
   }
   positionList(): readonly Position[] {
     return [...this.kernelState.positions.values()];
@@ -107,6 +102,6 @@ export abstract class StrategyStateReads {
     return this.kernelState.liquidation;
   }
   adlRank(sym: string, positionSide: PositionSide = 'NONE'): number {
-    return this.kernelState.adlRanks.get(positionKey(sym, positionSide)) ?? 0;
+    return this.kernelState.adlRanks.get(this.kernelState.legKey(sym, positionSide)) ?? 0;
   }
 }

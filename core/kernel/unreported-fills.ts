@@ -1,4 +1,4 @@
-import { type Dec, type Execution, positionKey, ZERO } from '../model/index.ts';
+import { type Dec, type Execution, ZERO } from '../model/index.ts';
 
 /** A fill's signed quantity (BUY > 0, SELL < 0) and its venue time. */
 interface UnreportedFill {
@@ -21,10 +21,10 @@ export class UnreportedFills {
 
   /**
    * Books a fill on its leg unless the leg's latest position update already includes it.
+   * @param key - the fill's leg's positions key (`positionKey` of its sym and position side)
    * @param execution - the fill, booked once
    */
-  add(execution: Execution): void {
-    const key = positionKey(execution.sym, execution.positionSide);
+  add(key: string, execution: Execution): void {
     if (execution.timestamp <= (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) return;
     const qty = execution.side === 'BUY' ? execution.quantity : execution.quantity.neg();
     const list = this.#byLeg.get(key);

@@ -1,5 +1,6 @@
 import type { Intent, IntentKind } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
+import type { RiskView } from './risk-view.ts';
 
 /** The one sym of an intent that trades or closes a single sym; undefined for every other kind. */
 function singleSymOf(intent: Intent): string | undefined {
@@ -38,12 +39,26 @@ const SYM_INTENTS: readonly IntentKind[] = [
 
 /**
  * The first sym of an intent (in {@link symsOf} order) for which `matches` holds, without building
- * the list: the checks below run on every intent.
+ * the list: the checks below run on every intent, so their tests take the view as an argument
+ * rather than being closures made per intent.
  */
-function firstSymWhere(intent: Intent, matches: (sym: string) => boolean): string | undefined {
-  if (intent.kind === 'closePositions') return intent.symList.find(matches);
+function firstSymWhere(
+  intent: Intent,
+  view: RiskView,
+  matches: (view: RiskView, sym: string) => boolean,
+): string | undefined {
+  if (intent.kind === 'closePositions') return intent.symList.find((sym) => matches(view, sym));
   const sym = singleSymOf(intent);
-  return sym !== undefined && matches(sym) ? sym : undefined;
+  return sym !== undefined && matches(view, sym) ? sym : undefined;
+}
+
+function isUnknown(view: RiskView, sym: string): boolean {
+  return view.instrument(sym) === undefined;
+}
+
+function isNotTrading(view: RiskView, sym: string): boolean {
+  const spec = view.instrument(sym);
+  return spec !== undefined && spec.state !== 'TRADING';
 }
 
 /** Denies intents on a sym the instrument list does not know. */
@@ -52,7 +67,7 @@ export const instrumentKnownCheck: RiskCheck = {
   kind: 'rule',
   intents: SYM_INTENTS,
   run({ intent, view }) {
-    const sym = firstSymWhere(intent, (one) => view.instrument(one) === undefined);
+    const sym = firstSymWhere(intent, view, isUnknown);
     if (sym === undefined) return undefined;
     return deny(
       'instrumentKnown',
@@ -67,11 +82,7 @@ export const instrumentTradingCheck: RiskCheck = {
   kind: 'rule',
   intents: SYM_INTENTS,
   run({ intent, view }) {
-    const notTrading = (one: string): boolean => {
-      const spec = view.instrument(one);
-      return spec !== undefined && spec.state !== 'TRADING';
-    };
-    const sym = firstSymWhere(intent, notTrading);
+    const sym = firstSymWhere(intent, view, isNotTrading);
     if (sym === undefined) return undefined;
     return deny(
       'instrumentTrading',

@@ -9,6 +9,24 @@ function throttleKindOf(intent: Intent): ThrottleKind {
   return intent.kind === 'modifyOrder' || intent.kind === 'replaceAlgoOrder' ? 'modify' : 'submit';
 }
 
+/** The portfolio's bucket key of each kind. */
+const PORTFOLIO_KEYS: Readonly<Record<ThrottleKind, string>> = {
+  submit: 'portfolio||submit',
+  modify: 'portfolio||modify',
+};
+
+function strategyBucketKey(strategyId: string, kind: ThrottleKind): string {
+  return `strategy|${strategyId}|${kind}`;
+}
+
+/** The denial naming a used-up rate. */
+function rateDenial(intent: Intent, kind: ThrottleKind, owner: string, rate: RateLimit | undefined): Denial {
+  return {
+    check: kind === 'submit' ? 'submitRate' : 'modifyRate',
+    reason: `${intent.kind} ${intent.ref} refused: ${owner}'s ${kind} rate of ${rate?.limit} per ${rate?.intervalMs} ms is used up`,
+  };
+}
+
 /**
  * The risk gate's submit and modify throttle: one token bucket per owner (the portfolio, each
  * strategy) and kind, made on first use from the rate in force. An intent must find a token in
@@ -17,6 +35,7 @@ function throttleKindOf(intent: Intent): ThrottleKind {
 export class IntentThrottle {
   readonly #limits: RiskLimits;
   readonly #buckets = new Map<string, TokenBucket>();
+  readonly #strategyKeys = new Map<string, Readonly<Record<ThrottleKind, string>>>();
 
   /**
    * @param limits - the portfolio limits (their submit and modify rates)
@@ -30,7 +49,8 @@ export class IntentThrottle {
    * @param strategyId - the strategy whose limits changed
    */
   forgetStrategy(strategyId: string): void {
-    for (const kind of ['submit', 'modify'] as const) this.#buckets.delete(`strategy|${strategyId}|${kind}`);
+    for (const kind of ['submit', 'modify'] as const)
+      this.#buckets.delete(strategyBucketKey(strategyId, kind));
   }
 
   /**
@@ -43,33 +63,35 @@ export class IntentThrottle {
    */
   denial(strategyId: string, intent: Intent, strategyLimits: RiskLimits, now: number): Denial | undefined {
     const kind = throttleKindOf(intent);
-    if (
-      kind === 'submit'
-        ? !this.#limits.submitRate && !strategyLimits.submitRate
-        : !this.#limits.modifyRate && !strategyLimits.modifyRate
-    )
-      return undefined;
-    const rateOf = (limits: RiskLimits): RateLimit | undefined =>
-      kind === 'submit' ? limits.submitRate : limits.modifyRate;
-    const buckets: [string, TokenBucket][] = [];
-    const portfolioRate = rateOf(this.#limits);
-    const strategyRate = rateOf(strategyLimits);
-    if (portfolioRate !== undefined)
-      buckets.push(['the portfolio', this.#bucket(`portfolio||${kind}`, portfolioRate)]);
-    if (strategyRate !== undefined) {
-      buckets.push([`strategy ${strategyId}`, this.#bucket(`strategy|${strategyId}|${kind}`, strategyRate)]);
-    }
-    for (const [owner, bucket] of buckets) {
-      if (!bucket.canTake(now)) {
-        const rate = owner === 'the portfolio' ? portfolioRate : strategyRate;
-        return {
-          check: kind === 'submit' ? 'submitRate' : 'modifyRate',
-          reason: `${intent.kind} ${intent.ref} refused: ${owner}'s ${kind} rate of ${rate?.limit} per ${rate?.intervalMs} ms is used up`,
-        };
-      }
-    }
-    for (const [, bucket] of buckets) bucket.take(now);
+    const portfolioRate = kind === 'submit' ? this.#limits.submitRate : this.#limits.modifyRate;
+    const strategyRate = kind === 'submit' ? strategyLimits.submitRate : strategyLimits.modifyRate;
+    if (!portfolioRate && !strategyRate) return undefined;
+    const portfolio =
+      portfolioRate === undefined ? undefined : this.#bucket(PORTFOLIO_KEYS[kind], portfolioRate);
+    const strategy =
+      strategyRate === undefined
+        ? undefined
+        : this.#bucket(this.#strategyKey(strategyId, kind), strategyRate);
+    if (portfolio !== undefined && !portfolio.canTake(now))
+      return rateDenial(intent, kind, 'the portfolio', portfolioRate);
+    if (strategy !== undefined && !strategy.canTake(now))
+      return rateDenial(intent, kind, `strategy ${strategyId}`, strategyRate);
+    portfolio?.take(now);
+    strategy?.take(now);
     return undefined;
+  }
+
+  /** A strategy's bucket key, built once per strategy and kind rather than per intent. */
+  #strategyKey(strategyId: string, kind: ThrottleKind): string {
+    let keys = this.#strategyKeys.get(strategyId);
+    if (keys === undefined) {
+      keys = {
+        submit: strategyBucketKey(strategyId, 'submit'),
+        modify: strategyBucketKey(strategyId, 'modify'),
+      };
+      this.#strategyKeys.set(strategyId, keys);
+    }
+    return keys[kind];
   }
 
   #bucket(key: string, rate: RateLimit): TokenBucket {

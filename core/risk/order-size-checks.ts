@@ -155,11 +155,11 @@ export const maxSizeCheck: RiskCheck = {
     const found = termsWithSpecOf(input);
     if (found === undefined) return undefined;
     const { terms, spec } = found;
-    const [field, max] =
-      terms.orderType === 'MARKET'
-        ? ['maxMarketSize', spec.maxMarketSize]
-        : ['maxLimitSize', spec.maxLimitSize];
+    // No tuple destructuring: it runs the array iterator on every intent.
+    const market = terms.orderType === 'MARKET';
+    const max = market ? spec.maxMarketSize : spec.maxLimitSize;
     if (isAtMost(terms.qty, max)) return undefined;
+    const field = market ? 'maxMarketSize' : 'maxLimitSize';
     return deny(
       'maxSize',
       `${intent.kind} ${intent.ref}: ${sizeText(terms)} is above ${spec.sym}'s ${field} ${max.toFixed()}`,

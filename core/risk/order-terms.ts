@@ -150,6 +150,8 @@ export function orderNotional(terms: OrderTerms, spec: InstrumentSpec, view: Ris
 export interface SharedTerms {
   termsDone: boolean;
   terms: OrderTerms | undefined;
+  withSpecDone: boolean;
+  withSpec: TermsWithSpec | undefined;
   notionalDone: boolean;
   notional: Dec | undefined;
 }
@@ -166,7 +168,14 @@ export interface TermsInput {
  * @returns nothing computed yet
  */
 export function sharedTerms(): SharedTerms {
-  return { termsDone: false, terms: undefined, notionalDone: false, notional: undefined };
+  return {
+    termsDone: false,
+    terms: undefined,
+    withSpecDone: false,
+    withSpec: undefined,
+    notionalDone: false,
+    notional: undefined,
+  };
 }
 
 /**
@@ -192,11 +201,22 @@ export interface TermsWithSpec {
 
 /**
  * The order terms of a check's intent ({@link termsOf}) with their instrument: what the size,
- * notional and exposure checks start from.
+ * notional and exposure checks start from. Found once per evaluation, as the terms are: up to
+ * six checks of one intent ask for them.
  * @param input - the check's input
  * @returns both, or undefined when the intent places no order or its sym is unknown
  */
 export function termsWithSpecOf(input: TermsInput): TermsWithSpec | undefined {
+  const shared = input.shared;
+  if (shared === undefined) return pairWithSpec(input);
+  if (!shared.withSpecDone) {
+    shared.withSpec = pairWithSpec(input);
+    shared.withSpecDone = true;
+  }
+  return shared.withSpec;
+}
+
+function pairWithSpec(input: TermsInput): TermsWithSpec | undefined {
   const terms = termsOf(input);
   const spec = terms === undefined ? undefined : input.view.instrument(terms.sym);
   return terms === undefined || spec === undefined ? undefined : { terms, spec };
