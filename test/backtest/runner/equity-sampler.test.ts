@@ -31,23 +31,34 @@ function bar(ts: number, close: number): BarEvent {
   };
 }
 
-/** Replays equity values one per minute the way the runner does, with or without an estimate. */
-function replay(values: readonly number[], maxBuckets: number, withEstimate: boolean) {
+/**
+ * Replays equity values one per minute the way the runner does, with or without an estimate.
+ * Counts the exact equities taken (`exactCalls`), and of them the captures computed, besides
+ * the captures taken (`captured`).
+ */
+function replay(
+  values: readonly number[],
+  maxBuckets: number,
+  withEstimate: boolean,
+  { stepMs = MINUTE, endOfEvents = false } = {},
+) {
   let now = 0;
-  const exactCalls = { n: 0 };
+  const calls = { exact: 0, captured: 0, computed: 0 };
   const equity = (): Dec => {
-    exactCalls.n++;
+    calls.exact++;
     return D(values[now] as number);
   };
-  const sampler = new EquitySampler(MINUTE, equity, {
+  const sampler = new EquitySampler(stepMs, equity, {
     maxBuckets,
     ...(withEstimate
       ? {
           estimate: () => values[now] as number,
           snapshot: () => {
+            calls.captured++;
             const at = now;
             return () => {
-              exactCalls.n++;
+              calls.exact++;
+              calls.computed++;
               return D(values[at] as number);
             };
           },
@@ -60,9 +71,10 @@ function replay(values: readonly number[], maxBuckets: number, withEstimate: boo
     now = i;
     sampler.observe(bar(i * MINUTE, value));
   });
+  if (endOfEvents) sampler.endOfEvents();
   sampler.sample((values.length - 1) * MINUTE);
   expect(sampler.curve.length).toBeGreaterThan(0);
-  return { sampler, exactCalls: exactCalls.n };
+  return { sampler, exactCalls: calls.exact, captured: calls.captured, computed: calls.computed };
 }
 
 /** Replays equity values one event every `stepMs` through a sampler with an estimate, as the runner does. */
@@ -162,31 +174,13 @@ describe('equity sampler', () => {
         fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 400 }),
         fc.integer({ min: 2, max: 1000 }),
         (values, maxBuckets) => {
-          let now = 0;
-          const calls = { captured: 0, computed: 0 };
-          const sampler = new EquitySampler(1000, () => D(values[now] as number), {
-            maxBuckets,
-            estimate: () => values[now] as number,
-            snapshot: () => {
-              calls.captured++;
-              const at = now;
-              return () => {
-                calls.computed++;
-                return D(values[at] as number);
-              };
-            },
+          const { sampler, captured, computed } = replay(values, maxBuckets, true, {
+            stepMs: 1000,
+            endOfEvents: true,
           });
-          sampler.start(0);
-          values.forEach((value, i) => {
-            sampler.beforeEvent(i * MINUTE);
-            now = i;
-            sampler.observe(bar(i * MINUTE, value));
-          });
-          sampler.endOfEvents();
-          sampler.sample((values.length - 1) * MINUTE);
           for (const s of sampler.curve) expect(s.equity.toNumber()).toBe(values[s.ts / MINUTE]);
-          expect(calls.captured).toBeLessThanOrEqual(values.length);
-          expect(calls.computed).toBeLessThanOrEqual(sampler.curve.length);
+          expect(captured).toBeLessThanOrEqual(values.length);
+          expect(computed).toBeLessThanOrEqual(sampler.curve.length);
         },
       ),
     );

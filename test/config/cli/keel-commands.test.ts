@@ -156,9 +156,10 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(lines[0]).toMatch(/fats.*broken\.yaml:\d+:\d+/);
   }, 60_000);
 
-  it('keel venue prints its URL, key and secret, and exits 0 on SIGINT', async () => {
+  /** Starts `keel venue` with `env` besides PATH; resolves once it printed its credentials. */
+  async function startedVenue(env: Record<string, string> = {}) {
     const child = spawn(process.execPath, [resolve('bin/keel.js'), 'venue'], {
-      env: { PATH: process.env.PATH ?? '' },
+      env: { PATH: process.env.PATH ?? '', ...env },
     });
     let stdout = '';
     await new Promise<void>((ready, fail) => {
@@ -168,32 +169,27 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
       });
       child.once('exit', () => fail(new Error(`keel venue exited early: ${stdout}`)));
     });
+    const stop = () =>
+      new Promise<number | null>((done) => {
+        child.removeAllListeners('exit');
+        child.once('exit', (c) => done(c));
+        child.kill('SIGINT');
+      });
+    return { stdout, stop };
+  }
+
+  it('keel venue prints its URL, key and secret, and exits 0 on SIGINT', async () => {
+    const { stdout, stop } = await startedVenue();
     expect(stdout).toMatch(/base URL: +http:\/\/127\.0\.0\.1:\d+/);
     expect(stdout).toMatch(/API key: +\S+/);
     expect(stdout).toContain('SYNTHETIC');
-    const code = await new Promise<number | null>((done) => {
-      child.removeAllListeners('exit');
-      child.once('exit', (c) => done(c));
-      child.kill('SIGINT');
-    });
-    expect(code).toBe(EXIT.OK);
+    expect(await stop()).toBe(EXIT.OK);
   }, 60_000);
 
   it('keel venue takes KEEL_API_KEY and KEEL_API_SECRET as its credentials, so a restart keeps them, and does not print the secret', async () => {
-    const child = spawn(process.execPath, [resolve('bin/keel.js'), 'venue'], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        KEEL_API_KEY: 'rehearsal-key',
-        KEEL_API_SECRET: 'rehearsal-secret',
-      },
-    });
-    let stdout = '';
-    await new Promise<void>((ready, fail) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += String(chunk);
-        if (stdout.includes('API secret:')) ready();
-      });
-      child.once('exit', () => fail(new Error(`keel venue exited early: ${stdout}`)));
+    const { stdout, stop } = await startedVenue({
+      KEEL_API_KEY: 'rehearsal-key',
+      KEEL_API_SECRET: 'rehearsal-secret',
     });
     expect(stdout).toMatch(/API key: +rehearsal-key \(KEEL_API_KEY\)/);
     expect(stdout).not.toContain('rehearsal-secret');
@@ -204,12 +200,7 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
       '/api/v1/trading/orders',
     );
     expect(reply.body.code).toBe(0);
-    const code = await new Promise<number | null>((done) => {
-      child.removeAllListeners('exit');
-      child.once('exit', (c) => done(c));
-      child.kill('SIGINT');
-    });
-    expect(code).toBe(EXIT.OK);
+    expect(await stop()).toBe(EXIT.OK);
   }, 60_000);
 
   it('keel venue refuses a key without a secret', () => {
