@@ -145,16 +145,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
       '\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them.',
     )
     .action(async (opts: { host: string; port: number; recording?: string; seed: number; speed: number }) => {
-      const apiKey = process.env.KEEL_API_KEY;
-      const apiSecret = process.env.KEEL_API_SECRET;
-      if ((apiKey === undefined) !== (apiSecret === undefined)) {
-        io.stderr.write('✖ keel venue: set both KEEL_API_KEY and KEEL_API_SECRET, or neither\n');
-        exit(EXIT.BAD_CONFIG_OR_USAGE);
-        return;
-      }
-      const credentials =
-        apiKey === undefined || apiSecret === undefined ? {} : { credentials: { apiKey, apiSecret } };
-      exit(await venueCommand({ ...opts, recording: opts.recording, ...credentials }, io));
+      exit(await venueCommand({ ...opts, recording: opts.recording }, io, process.env));
     });
 
   program

@@ -22,23 +22,31 @@ export interface VenueOptions {
   readonly seed: number;
   /** Replay speed, 1 = real time. */
   readonly speed: number;
-  /**
-   * A fixed API key and secret (from `KEEL_API_KEY` / `KEEL_API_SECRET`), so a restarted venue
-   * takes the same credentials; absent = fresh ones made for this run.
-   */
-  readonly credentials?: { readonly apiKey: string; readonly apiSecret: string };
 }
 
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
  * WebSocket protocol, with the SYNTHETIC instruments and 100000 USDT, until SIGINT / SIGTERM.
- * Prints its base URL, WebSocket URLs, and the API key and secret made for this run, or takes
- * them from `options.credentials` (then the secret is not printed).
+ * Prints its base URL, WebSocket URLs, and the API key and secret made for this run; with
+ * `KEEL_API_KEY` and `KEEL_API_SECRET` both set it takes those instead (so a restarted venue
+ * keeps the credentials a live config's `.env` holds) and does not print the secret.
  * @param options - address, data source and speed
  * @param io - output streams
- * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start
+ * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
+ * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
+ *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set
  */
-export async function venueCommand(options: VenueOptions, io: CliIo): Promise<ExitCode> {
+export async function venueCommand(
+  options: VenueOptions,
+  io: CliIo,
+  env: Readonly<Record<string, string | undefined>> = {},
+): Promise<ExitCode> {
+  const { KEEL_API_KEY: apiKey, KEEL_API_SECRET: apiSecret } = env;
+  if ((apiKey === undefined) !== (apiSecret === undefined)) {
+    io.stderr.write('✖ keel venue: set both KEEL_API_KEY and KEEL_API_SECRET, or neither\n');
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
+  const fixed = apiKey === undefined || apiSecret === undefined ? undefined : { apiKey, apiSecret };
   if (options.host !== '127.0.0.1' && options.host !== 'localhost')
     io.stderr.write(`  note: the paper venue listens on 127.0.0.1 only; --host ${options.host} is ignored\n`);
   const feed: FeedSource =
@@ -50,8 +58,8 @@ export async function venueCommand(options: VenueOptions, io: CliIo): Promise<Ex
     venue = await startPaperVenue({
       instruments: Object.values(SYNTHETIC_INSTRUMENTS),
       port: options.port,
-      apiKey: options.credentials?.apiKey ?? `paper-${randomBytes(6).toString('hex')}`,
-      apiSecret: options.credentials?.apiSecret ?? randomBytes(24).toString('hex'),
+      apiKey: fixed?.apiKey ?? `paper-${randomBytes(6).toString('hex')}`,
+      apiSecret: fixed?.apiSecret ?? randomBytes(24).toString('hex'),
       startingBalances: { USDT: D(100_000), USD: D(100_000) },
       feed,
       pacing: { mode: 'realtime', speed: options.speed },
@@ -75,7 +83,7 @@ export async function venueCommand(options: VenueOptions, io: CliIo): Promise<Ex
       `  base URL:        ${venue.restUrl}`,
       `  private WS:      ${venue.privateWsUrl}`,
       `  market-data WS:  ${venue.marketDataWsUrl}`,
-      ...(options.credentials === undefined
+      ...(fixed === undefined
         ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
         : [
             `  API key:         ${venue.apiKey} (KEEL_API_KEY)`,
