@@ -21,13 +21,14 @@ export class CommandJournal {
    * @param books - every portfolio by id
    * @param clock - the venue's time, moved to a delayed command's arrival
    * @param delays - the order-entry latency commands from REST wait on
-   * @param changed - called after each new entry (the snapshot writer's debounce)
+   * @param changed - called with each new entry and its index before it runs (the write-ahead
+   *   log, then the snapshot writer's debounce); not for entries replayed at a restart
    */
   constructor(
     private readonly books: ReadonlyMap<string, PortfolioBook>,
     private readonly clock: VenueClock,
     private readonly delays: Pick<VenueLatency, 'afterOrderEntry'>,
-    private readonly changed: () => void,
+    private readonly changed: (entry: JournalEntry, index: number) => void,
   ) {}
 
   /**
@@ -58,7 +59,7 @@ export class CommandJournal {
       where,
     };
     this.entries.push(entry);
-    this.changed();
+    this.changed(entry, this.entries.length - 1);
     return this.run(book, entry);
   }
 

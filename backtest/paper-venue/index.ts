@@ -3,6 +3,7 @@
  * WebSocket served over loopback, backed by the simulated venue (Keel's embedded default venue).
  * @packageDocumentation
  */
+export { COMMAND_LOG_FILE } from './command-log.ts';
 export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';

@@ -3,6 +3,7 @@ import { D } from '../../core/model/index.ts';
 import { realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, LoanOptions } from '../sim/index.ts';
 import { CommandJournal } from './command-journal.ts';
+import { CommandLog, loggedAfter } from './command-log.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
@@ -57,7 +58,10 @@ export interface PaperVenueOptions {
   readonly feed?: FeedSource;
   /** Default realtime at speed 1. */
   readonly pacing?: FeedPacing;
-  /** State survives restarts in this directory; omitted = memory only. */
+  /**
+   * State survives restarts in this directory, crashes included (each command is logged before it
+   * runs; snapshots are debounced); omitted = memory only.
+   */
   readonly dataDir?: string;
   /** Debounce of snapshot writes, ms (default 1000). */
   readonly persistDebounceMs?: number;
@@ -134,7 +138,8 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
- * @throws Error when the data dir holds a snapshot that is not the paper venue's, or one saved with another feed
+ * @throws Error when the data dir holds a snapshot or command log that is not the paper venue's, or
+ *   one saved with another feed
  * @example
  * const venue = await startPaperVenue({ instruments: Object.values(SYNTHETIC_INSTRUMENTS), feed: recordingFeed(path), pacing: { mode: 'asap' } });
  */
@@ -163,6 +168,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   const connections = new VenueConnections();
   const clock = new VenueClock();
   let writer: SnapshotWriter | undefined;
+  const log = options.dataDir === undefined ? undefined : new CommandLog(options.dataDir);
 
   const delays = new VenueLatency({
     latency,
@@ -172,7 +178,10 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     timer,
     now: () => clock.now(),
   });
-  const journal = new CommandJournal(books, clock, delays, () => writer?.changed());
+  const journal = new CommandJournal(books, clock, delays, (entry, index) => {
+    log?.append(entry, index);
+    writer?.changed();
+  });
   const derived = new DerivedMarketData(
     options.instruments,
     function* () {
@@ -202,9 +211,15 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   if (options.dataDir !== undefined) {
     const state: VenueState = { books, journal, feed, clock };
     const saved = loadSnapshot(options.dataDir);
-    if (saved) await restoreSnapshot(state, saved, options.dataDir);
-    writer = new SnapshotWriter(options.dataDir, timer, options.persistDebounceMs ?? 1000, () =>
-      snapshotOf(state),
+    const logged = loggedAfter(options.dataDir, saved?.journal.length ?? 0);
+    if (saved !== undefined || logged.length > 0)
+      await restoreSnapshot(state, saved, logged, options.dataDir);
+    writer = new SnapshotWriter(
+      options.dataDir,
+      timer,
+      options.persistDebounceMs ?? 1000,
+      () => snapshotOf(state),
+      () => log?.reset(),
     );
   }
 

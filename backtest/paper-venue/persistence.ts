@@ -74,12 +74,14 @@ export class SnapshotWriter {
    * @param timer - the timer port that drives the debounce
    * @param debounceMs - how long changes gather before a write
    * @param build - makes the snapshot to write
+   * @param written - runs after each write (the write-ahead log is emptied)
    */
   constructor(
     private readonly dataDir: string,
     private readonly timer: TimerPort,
     private readonly debounceMs: number,
     private readonly build: () => PaperSnapshot,
+    private readonly written: () => void,
   ) {
     mkdirSync(dataDir, { recursive: true });
   }
@@ -104,5 +106,6 @@ export class SnapshotWriter {
     const temporary = `${path}.tmp`;
     writeFileSync(temporary, JSON.stringify(this.build(), null, 1));
     renameSync(temporary, path);
+    this.written();
   }
 }

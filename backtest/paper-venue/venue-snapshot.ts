@@ -2,7 +2,7 @@ import { D } from '../../core/model/index.ts';
 import { orderToWire } from '../../core/venue/index.ts';
 import type { CommandJournal } from './command-journal.ts';
 import type { MarketFeed } from './market-feed.ts';
-import type { PaperSnapshot } from './persistence.ts';
+import type { JournalEntry, PaperSnapshot } from './persistence.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { VenueClock } from './venue-clock.ts';
 import { decimalsAsText, executionToWire, positionToWire } from './wire-views.ts';
@@ -50,29 +50,43 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
 }
 
 /**
- * Rebuilds the venue from a snapshot: replays the feed silently up to where it was saved, running
- * each journaled command after the market events it followed, then sets the markups.
+ * Rebuilds the venue from a snapshot and the commands logged after it: replays the feed silently
+ * up to where it was saved (or to the last logged command's event, if later), running each
+ * journaled command after the market events it followed, then sets the markups.
  * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
- * @param saved - the snapshot read from the data dir
+ * @param saved - the snapshot read from the data dir, if one was written
+ * @param logged - the write-ahead log's entries after the snapshot's journal
  * @param dataDir - the data dir, for the error
- * @throws Error when the feed does not replay to the snapshot's event count and venue time
+ * @throws Error when the feed does not replay to the snapshot's event count and venue time, or
+ *   not as far as the logged commands
  */
 export async function restoreSnapshot(
   state: VenueState,
-  saved: PaperSnapshot,
+  saved: PaperSnapshot | undefined,
+  logged: readonly JournalEntry[],
   dataDir: string,
 ): Promise<void> {
   const { books, journal, feed, clock } = state;
-  const replay = (at: number) => journal.replay(saved.journal, at);
+  const entries = [...(saved?.journal ?? []), ...logged];
+  const replay = (at: number) => journal.replay(entries, at);
   replay(0);
-  await feed.catchUp(saved.released, replay);
-  if (feed.released !== saved.released || clock.now() !== saved.virtualNow) {
+  const savedReleased = saved?.released ?? 0;
+  await feed.catchUp(savedReleased, replay);
+  if (saved !== undefined && (feed.released !== saved.released || clock.now() !== saved.virtualNow)) {
     throw new Error(
       `${dataDir}: the snapshot was taken after ${saved.released} market events at venue time ${saved.virtualNow}, ` +
         `but this feed replays to ${feed.released} events at ${clock.now()}: start the venue with the feed it was saved with`,
     );
   }
-  for (const [id, bps] of Object.entries(saved.markups)) {
+  const loggedReleased = logged.reduce((most, entry) => Math.max(most, entry.at), savedReleased);
+  await feed.catchUp(loggedReleased, replay);
+  if (feed.released !== loggedReleased) {
+    throw new Error(
+      `${dataDir}: commands were logged after ${loggedReleased} market events, but this feed ends after ` +
+        `${feed.released}: start the venue with the feed it was saved with`,
+    );
+  }
+  for (const [id, bps] of Object.entries(saved?.markups ?? {})) {
     const book = books.get(id);
     book?.setMarkup(D(bps).div(10_000));
   }

@@ -1,9 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listFeed, type PaperVenue, SNAPSHOT_FILE } from '../../../backtest/paper-venue/index.ts';
-import { aPaperVenue } from '../../kit/paper-venue-builders.ts';
+import {
+  COMMAND_LOG_FILE,
+  listFeed,
+  type PaperVenue,
+  SNAPSHOT_FILE,
+} from '../../../backtest/paper-venue/index.ts';
+import { aPaperVenue, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -72,6 +77,65 @@ describe('paper venue persistence', () => {
     await first.feed.until(3);
     await first.close();
     await expect(aPaperVenue({ dataDir, feed: listFeed([]) })).rejects.toThrow(/the feed it was saved with/);
+  });
+
+  it('loses no acknowledged command when it crashes before a snapshot: each is logged before it runs', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
+    const atCrash = mkdtempSync(join(tmpdir(), 'paper-venue-crash-'));
+    dirs.push(dataDir, atCrash);
+    const first = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
+    venue = first;
+    first.feed.step(2);
+    await first.feed.until(2);
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('kept-fill'));
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('kept-open', '90.0'));
+    first.feed.step(1);
+    await first.feed.until(3);
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('kept-late', '91.0'));
+    // What the disk holds when the process dies now: no snapshot yet, only the command log.
+    cpSync(dataDir, atCrash, { recursive: true });
+    await first.close();
+    expect(existsSync(join(atCrash, SNAPSHOT_FILE))).toBe(false);
+
+    const second = await aPaperVenue({ dataDir: atCrash });
+    venue = second;
+    expect(second.feed.released).toBe(3);
+    const open = await signedRest(second, 'GET', '/api/v1/trading/orders');
+    expect(open.body.data.map((o: { clientOrderId: string }) => o.clientOrderId).sort()).toEqual([
+      'kept-late',
+      'kept-open',
+    ]);
+    const fills = await signedRest(second, 'GET', '/api/v1/trading/executions');
+    expect(fills.body.data).toEqual([expect.objectContaining({ clientOrderId: 'kept-fill', price: '99' })]);
+  });
+
+  it('restarts from a snapshot plus the commands logged after it, and empties the log at each snapshot', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
+    const atCrash = mkdtempSync(join(tmpdir(), 'paper-venue-crash-'));
+    dirs.push(dataDir, atCrash);
+    const first = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
+    venue = first;
+    await withFirstQuotes(first);
+    await signedRest(first, 'POST', '/api/v1/trading/order', order('in-snapshot', '90.0'));
+    cpSync(dataDir, atCrash, { recursive: true });
+    await first.close();
+    venue = undefined;
+    expect(readFileSync(join(dataDir, COMMAND_LOG_FILE), 'utf8')).toBe('');
+
+    const second = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
+    venue = second;
+    await signedRest(second, 'POST', '/api/v1/trading/order', order('after-snapshot', '91.0'));
+    rmSync(atCrash, { recursive: true });
+    cpSync(dataDir, atCrash, { recursive: true });
+    await second.close();
+
+    const third = await aPaperVenue({ dataDir: atCrash });
+    venue = third;
+    const open = await signedRest(third, 'GET', '/api/v1/trading/orders');
+    expect(open.body.data.map((o: { clientOrderId: string }) => o.clientOrderId).sort()).toEqual([
+      'after-snapshot',
+      'in-snapshot',
+    ]);
   });
 
   it('keeps nothing without a data dir', async () => {

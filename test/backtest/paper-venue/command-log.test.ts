@@ -1,0 +1,81 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMAND_LOG_FILE, CommandLog, loggedAfter } from '../../../backtest/paper-venue/command-log.ts';
+import type { JournalEntry } from '../../../backtest/paper-venue/index.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function aDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'command-log-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const entry = (ref: string, at = 1): JournalEntry => ({
+  at,
+  portfolioId: 'main',
+  command: 'placeOrder',
+  params: { clientOrderId: ref },
+  where: 'POST /api/v1/trading/order',
+});
+
+describe('paper venue command log', () => {
+  it('gives back the entries appended after the snapshot, in order', () => {
+    const dir = aDataDir();
+    const log = new CommandLog(dir);
+    log.append(entry('a'), 0);
+    log.append(entry('b'), 1);
+    log.append(entry('c', 2), 2);
+    expect(loggedAfter(dir, 0)).toEqual([entry('a'), entry('b'), entry('c', 2)]);
+    expect(loggedAfter(dir, 2)).toEqual([entry('c', 2)]);
+    expect(loggedAfter(dir, 3)).toEqual([]);
+  });
+
+  it('is empty after a reset, and when no log was ever written', () => {
+    const dir = aDataDir();
+    expect(loggedAfter(dir, 0)).toEqual([]);
+    const log = new CommandLog(dir);
+    log.append(entry('a'), 0);
+    log.reset();
+    expect(readFileSync(join(dir, COMMAND_LOG_FILE), 'utf8')).toBe('');
+    expect(loggedAfter(dir, 1)).toEqual([]);
+  });
+
+  it('drops a last line cut short by a crash: its command was written before it ran, so it never ran', () => {
+    const dir = aDataDir();
+    new CommandLog(dir).append(entry('a'), 0);
+    appendFileSync(join(dir, COMMAND_LOG_FILE), '{"index":1,"entry":{"at":1,"portf');
+    expect(loggedAfter(dir, 0)).toEqual([entry('a')]);
+  });
+
+  it('names the file and line of a malformed line before the last', () => {
+    const dir = aDataDir();
+    writeFileSync(
+      join(dir, COMMAND_LOG_FILE),
+      `not json\n${JSON.stringify({ index: 0, entry: entry('a') })}\n`,
+    );
+    expect(() => loggedAfter(dir, 0)).toThrow(
+      `${join(dir, COMMAND_LOG_FILE)}:1: not a paper-venue command log line`,
+    );
+  });
+
+  it('refuses a log that skips entries the snapshot does not hold', () => {
+    const dir = aDataDir();
+    new CommandLog(dir).append(entry('c'), 5);
+    expect(() => loggedAfter(dir, 3)).toThrow(/:1: command 5 follows command 2: the log is missing entries/);
+  });
+
+  it('refuses a line naming a command the venue does not have', () => {
+    const dir = aDataDir();
+    writeFileSync(
+      join(dir, COMMAND_LOG_FILE),
+      `${JSON.stringify({ index: 0, entry: { ...entry('a'), command: 'FLY' } })}\nx\n`,
+    );
+    expect(() => loggedAfter(dir, 0)).toThrow(/:1: not a paper-venue command log line/);
+  });
+});
