@@ -14,7 +14,7 @@ import { reportCommand } from './commands/report-command.ts';
 import { runCommand } from './commands/run-command.ts';
 import { sweepCommand } from './commands/sweep-command.ts';
 import { validateCommand } from './commands/validate-command.ts';
-import { venueCommand } from './commands/venue-command.ts';
+import { type VenueOptions, venueCommand } from './commands/venue-command.ts';
 import { EXIT, type ExitCode, exitCodesHelp } from './exit-codes.ts';
 import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
 import { loadForCommand } from './load-for-command.ts';
@@ -140,12 +140,13 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--recording <file>', 'replay this recording (default: synthetic data)')
     .option('--seed <n>', 'seed of the synthetic data', intInRange(0, 2 ** 31 - 1), 1)
     .option('--speed <x>', 'replay speed, 1 = real time', positiveNumber, 1)
+    .option('--data-dir <dir>', 'keep orders, fills, positions and loans here across restarts and crashes')
     .addHelpText(
       'after',
-      '\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them.',
+      '\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
     )
-    .action(async (opts: { host: string; port: number; recording?: string; seed: number; speed: number }) => {
-      exit(await venueCommand({ ...opts, recording: opts.recording }, io, process.env));
+    .action(async (opts: VenueOptions) => {
+      exit(await venueCommand(opts, io, process.env));
     });
 
   program

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import {
   type FeedSource,
@@ -10,6 +9,7 @@ import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { chooseVenueStart } from './venue-data-dir.ts';
 
 /** Options of `keel venue`. */
 export interface VenueOptions {
@@ -22,6 +22,8 @@ export interface VenueOptions {
   readonly seed: number;
   /** Replay speed, 1 = real time. */
   readonly speed: number;
+  /** Where the venue keeps its state across restarts and crashes; absent = memory only. */
+  readonly dataDir?: string | undefined;
 }
 
 /**
@@ -29,12 +31,16 @@ export interface VenueOptions {
  * WebSocket protocol, with the SYNTHETIC instruments and 100000 USDT, until SIGINT / SIGTERM.
  * Prints its base URL, WebSocket URLs, and the API key and secret made for this run; with
  * `KEEL_API_KEY` and `KEEL_API_SECRET` both set it takes those instead (so a restarted venue
- * keeps the credentials a live config's `.env` holds) and does not print the secret.
+ * keeps the credentials a live config's `.env` holds) and does not print the secret. With a data
+ * dir it keeps its orders, fills, positions and loans there (every command is logged before it
+ * runs, so a crash loses none), and a restart on the same dir replays the same feed (its seed and
+ * start time are kept there) with the same credentials.
  * @param options - address, data source and speed
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
- *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set
+ *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, or the data dir holds a
+ *   venue started with another feed
  */
 export async function venueCommand(
   options: VenueOptions,
@@ -49,20 +55,31 @@ export async function venueCommand(
   const fixed = apiKey === undefined || apiSecret === undefined ? undefined : { apiKey, apiSecret };
   if (options.host !== '127.0.0.1' && options.host !== 'localhost')
     io.stderr.write(`  note: the paper venue listens on 127.0.0.1 only; --host ${options.host} is ignored\n`);
-  const feed: FeedSource =
-    options.recording === undefined
-      ? syntheticFeed({ seed: options.seed, startTime: Date.now() })
-      : recordingFeed(resolve(options.recording));
+  const recording = options.recording === undefined ? undefined : resolve(options.recording);
+  const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;
+  let restarted: boolean;
   try {
+    const choice = chooseVenueStart({ recording, seed: options.seed, fixed }, dataDir, Date.now());
+    if (!choice.ok) {
+      io.stderr.write(`✖ keel venue: ${choice.problem}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+    const { start } = choice;
+    restarted = choice.restarted;
+    const feed: FeedSource =
+      start.recording === undefined
+        ? syntheticFeed({ seed: start.seed, startTime: start.startTime })
+        : recordingFeed(start.recording);
     venue = await startPaperVenue({
       instruments: Object.values(SYNTHETIC_INSTRUMENTS),
       port: options.port,
-      apiKey: fixed?.apiKey ?? `paper-${randomBytes(6).toString('hex')}`,
-      apiSecret: fixed?.apiSecret ?? randomBytes(24).toString('hex'),
+      apiKey: start.apiKey,
+      apiSecret: start.apiSecret,
       startingBalances: { USDT: D(100_000), USD: D(100_000) },
       feed,
       pacing: { mode: 'realtime', speed: options.speed },
+      ...(dataDir === undefined ? {} : { dataDir }),
     });
   } catch (error) {
     io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
@@ -88,6 +105,11 @@ export async function venueCommand(
         : [
             `  API key:         ${venue.apiKey} (KEEL_API_KEY)`,
             '  API secret:      from KEEL_API_SECRET (not shown)',
+          ]),
+      ...(dataDir === undefined
+        ? []
+        : [
+            `  data dir:        ${dataDir} (${restarted ? 'state restored from it' : 'new; state kept there'})`,
           ]),
       '  Ctrl-C stops it.',
       '',

@@ -157,8 +157,14 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
   }, 60_000);
 
   /** Starts `keel venue` with `env` besides PATH; resolves once it printed its credentials. */
-  async function startedVenue(env: Record<string, string> = {}) {
-    const child = spawn(process.execPath, [resolve('bin/keel.js'), 'venue'], {
+  /** The REST endpoint and credentials `keel venue` printed. */
+  function endpointOf(stdout: string) {
+    const field = (name: string) => new RegExp(`${name}: +(\\S+)`).exec(stdout)?.[1] ?? '';
+    return { restUrl: field('base URL'), apiKey: field('API key'), apiSecret: field('API secret') };
+  }
+
+  async function startedVenue(env: Record<string, string> = {}, args: string[] = []) {
+    const child = spawn(process.execPath, [resolve('bin/keel.js'), 'venue', ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
     });
     let stdout = '';
@@ -175,7 +181,13 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
         child.once('exit', (c) => done(c));
         child.kill('SIGINT');
       });
-    return { stdout, stop };
+    const kill = () =>
+      new Promise<void>((done) => {
+        child.removeAllListeners('exit');
+        child.once('exit', () => done());
+        child.kill('SIGKILL');
+      });
+    return { stdout, stop, kill };
   }
 
   it('keel venue prints its URL, key and secret, and exits 0 on SIGINT', async () => {
@@ -202,6 +214,41 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     expect(reply.body.code).toBe(0);
     expect(await stop()).toBe(EXIT.OK);
   }, 60_000);
+
+  it('keel venue --data-dir keeps an acknowledged order through a kill -9 and a restart, with the same credentials', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'keel-venue-data-'));
+    try {
+      const first = await startedVenue({}, ['--data-dir', dataDir]);
+      expect(first.stdout).toContain(`data dir:        ${dataDir} (new; state kept there)`);
+      const endpoint = endpointOf(first.stdout);
+      const placed = await signedRest(endpoint, 'POST', '/api/v1/trading/order', {
+        sym: 'BINANCE_PERP_BTC_USDT',
+        side: 'BUY',
+        orderType: 'LIMIT',
+        orderQty: '0.01',
+        limitPrice: '1000',
+        clientOrderId: 'survives-kill',
+      });
+      expect(placed.body).toMatchObject({ code: 0 });
+      await first.kill();
+
+      const second = await startedVenue({}, ['--data-dir', dataDir]);
+      expect(second.stdout).toContain('(state restored from it)');
+      const again = endpointOf(second.stdout);
+      expect(again.apiKey).toBe(endpoint.apiKey);
+      const open = await signedRest(again, 'GET', '/api/v1/trading/orders');
+      expect(open.body.data).toEqual([
+        expect.objectContaining({ clientOrderId: 'survives-kill', orderState: 'OPEN' }),
+      ]);
+      expect(await second.stop()).toBe(EXIT.OK);
+
+      const otherFeed = keelChild(['venue', '--data-dir', dataDir, '--seed', '2']);
+      expect(otherFeed.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+      expect(otherFeed.stderr).toContain(`${dataDir} holds a venue started with --seed 1`);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('keel venue refuses a key without a secret', () => {
     const run = keelChild(['venue'], { env: { KEEL_API_KEY: 'only-the-key' } });

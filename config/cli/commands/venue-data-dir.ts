@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The file `keel venue` keeps in its data dir besides the paper venue's own. */
+export const VENUE_START_FILE = 'keel-venue.json';
+
+/** What `keel venue` needs to start the same venue again: its feed and its credentials. */
+export interface VenueStart {
+  /** The recording replayed (absolute path), or undefined for synthetic data. */
+  readonly recording: string | undefined;
+  /** Seed of the synthetic data. */
+  readonly seed: number;
+  /** Start time of the synthetic data, epoch ms (the first start's wall clock). */
+  readonly startTime: number;
+  /** Credentials the venue made at its first start; absent when they came from the environment. */
+  readonly apiKey?: string;
+  readonly apiSecret?: string;
+}
+
+/** The start asked for on the command line. */
+export interface AskedStart {
+  readonly recording: string | undefined;
+  readonly seed: number;
+  /** Credentials from KEEL_API_KEY / KEEL_API_SECRET, if set. */
+  readonly fixed: { readonly apiKey: string; readonly apiSecret: string } | undefined;
+}
+
+/** The start to use, or why the data dir cannot be used with the options given. */
+export type VenueStartChoice =
+  | { readonly ok: true; readonly start: Required<VenueStart>; readonly restarted: boolean }
+  | { readonly ok: false; readonly problem: string };
+
+/**
+ * Picks the start of a venue: a fresh one (made now, credentials generated unless fixed), or the
+ * one saved in the data dir, so that a restart replays the same feed and keeps its credentials.
+ * Saves a fresh start in the data dir (readable by the owner only: it may hold the secret).
+ * @param asked - the command line's feed and the environment's credentials
+ * @param dataDir - the data dir, or undefined for a venue that keeps nothing
+ * @param now - the wall clock, for a fresh synthetic feed's start time
+ * @returns the start, whether it came from the data dir, or the problem (a different feed)
+ * @throws Error naming the file when it exists but cannot be read as a start
+ */
+export function chooseVenueStart(
+  asked: AskedStart,
+  dataDir: string | undefined,
+  now: number,
+): VenueStartChoice {
+  const saved = dataDir === undefined ? undefined : savedStart(dataDir);
+  if (saved !== undefined && dataDir !== undefined) {
+    if (saved.recording !== asked.recording || (saved.recording === undefined && saved.seed !== asked.seed)) {
+      const feed = saved.recording === undefined ? `--seed ${saved.seed}` : `--recording ${saved.recording}`;
+      return {
+        ok: false,
+        problem: `${dataDir} holds a venue started with ${feed}: start it with the same feed, or use another --data-dir`,
+      };
+    }
+    const credentials = asked.fixed ?? credentialsOf(saved);
+    if (credentials === undefined) {
+      return {
+        ok: false,
+        problem: `${dataDir} holds a venue that took its credentials from KEEL_API_KEY and KEEL_API_SECRET: set them again`,
+      };
+    }
+    return { ok: true, start: { ...saved, ...credentials }, restarted: true };
+  }
+  const start: Required<VenueStart> = {
+    recording: asked.recording,
+    seed: asked.seed,
+    startTime: now,
+    ...(asked.fixed ?? {
+      apiKey: `paper-${randomBytes(6).toString('hex')}`,
+      apiSecret: randomBytes(24).toString('hex'),
+    }),
+  };
+  if (dataDir !== undefined)
+    saveStart(dataDir, asked.fixed === undefined ? start : withoutCredentials(start));
+  return { ok: true, start, restarted: false };
+}
+
+function credentialsOf(start: VenueStart): { apiKey: string; apiSecret: string } | undefined {
+  const { apiKey, apiSecret } = start;
+  return apiKey === undefined || apiSecret === undefined ? undefined : { apiKey, apiSecret };
+}
+
+function withoutCredentials(start: VenueStart): VenueStart {
+  return { recording: start.recording, seed: start.seed, startTime: start.startTime };
+}
+
+function savedStart(dataDir: string): VenueStart | undefined {
+  const path = join(dataDir, VENUE_START_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const parsed = parsedStart(text);
+  if (typeof parsed?.seed !== 'number' || typeof parsed.startTime !== 'number') {
+    throw new Error(`${path} is not a keel venue start file (seed and startTime are missing)`);
+  }
+  return {
+    recording: parsed.recording ?? undefined,
+    seed: parsed.seed,
+    startTime: parsed.startTime,
+    ...(typeof parsed.apiKey === 'string' && typeof parsed.apiSecret === 'string'
+      ? { apiKey: parsed.apiKey, apiSecret: parsed.apiSecret }
+      : {}),
+  };
+}
+
+function parsedStart(text: string): (Partial<VenueStart> & { recording?: string | null }) | undefined {
+  try {
+    return JSON.parse(text) as Partial<VenueStart> & { recording?: string | null };
+  } catch {
+    return undefined;
+  }
+}
+
+function saveStart(dataDir: string, start: VenueStart): void {
+  mkdirSync(dataDir, { recursive: true });
+  const path = join(dataDir, VENUE_START_FILE);
+  writeFileSync(
+    `${path}.tmp`,
+    `${JSON.stringify({ ...start, recording: start.recording ?? null }, null, 1)}\n`,
+    {
+      mode: 0o600,
+    },
+  );
+  renameSync(`${path}.tmp`, path);
+}

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chooseVenueStart, VENUE_START_FILE } from '../../../../config/cli/commands/venue-data-dir.ts';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function aDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-data-dir-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const synthetic = { recording: undefined, seed: 7, fixed: undefined };
+const fixed = { apiKey: 'env-key', apiSecret: 'env-secret' };
+
+describe('keel venue data dir start', () => {
+  it('makes fresh credentials without a data dir, and keeps nothing', () => {
+    const choice = chooseVenueStart(synthetic, undefined, 1000);
+    expect(choice).toMatchObject({ ok: true, restarted: false, start: { seed: 7, startTime: 1000 } });
+    if (choice.ok) expect(choice.start.apiKey).toMatch(/^paper-[0-9a-f]{12}$/);
+  });
+
+  it('restarts with the feed and credentials of the first start, kept readable by the owner only', () => {
+    const dir = aDataDir();
+    const first = chooseVenueStart(synthetic, dir, 1000);
+    expect(statSync(join(dir, VENUE_START_FILE)).mode & 0o777).toBe(0o600);
+    const again = chooseVenueStart(synthetic, dir, 99_000);
+    expect(again).toEqual({ ok: true, restarted: true, start: first.ok ? first.start : undefined });
+  });
+
+  it('does not keep credentials that came from the environment, and asks for them again at a restart', () => {
+    const dir = aDataDir();
+    chooseVenueStart({ ...synthetic, fixed }, dir, 1000);
+    expect(readFileSync(join(dir, VENUE_START_FILE), 'utf8')).not.toContain('env-secret');
+    expect(chooseVenueStart({ ...synthetic, fixed }, dir, 2000)).toMatchObject({
+      ok: true,
+      start: { ...fixed, startTime: 1000 },
+    });
+    expect(chooseVenueStart(synthetic, dir, 2000)).toEqual({
+      ok: false,
+      problem: `${dir} holds a venue that took its credentials from KEEL_API_KEY and KEEL_API_SECRET: set them again`,
+    });
+  });
+
+  it('refuses another seed or another recording than the one the data dir was started with', () => {
+    const dir = aDataDir();
+    chooseVenueStart(synthetic, dir, 1000);
+    expect(chooseVenueStart({ ...synthetic, seed: 8 }, dir, 2000)).toEqual({
+      ok: false,
+      problem: `${dir} holds a venue started with --seed 7: start it with the same feed, or use another --data-dir`,
+    });
+    expect(chooseVenueStart({ ...synthetic, recording: '/data/a.jsonl' }, dir, 2000)).toMatchObject({
+      ok: false,
+    });
+    const replayed = aDataDir();
+    chooseVenueStart({ ...synthetic, recording: '/data/a.jsonl' }, replayed, 1000);
+    expect(chooseVenueStart({ ...synthetic, recording: '/data/b.jsonl' }, replayed, 2000)).toEqual({
+      ok: false,
+      problem: `${replayed} holds a venue started with --recording /data/a.jsonl: start it with the same feed, or use another --data-dir`,
+    });
+    expect(
+      chooseVenueStart({ ...synthetic, seed: 9, recording: '/data/a.jsonl' }, replayed, 2000),
+    ).toMatchObject({
+      ok: true,
+      restarted: true,
+    });
+  });
+
+  it('names a start file it cannot read as one', () => {
+    const dir = aDataDir();
+    for (const text of ['{"seed":"x"}', '{"seed":']) {
+      writeFileSync(join(dir, VENUE_START_FILE), text);
+      expect(() => chooseVenueStart(synthetic, dir, 1000)).toThrow(
+        `${join(dir, VENUE_START_FILE)} is not a keel venue start file (seed and startTime are missing)`,
+      );
+    }
+  });
+});
