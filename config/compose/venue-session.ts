@@ -304,7 +304,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
       ? {}
       : { startingCoins: { cash: options.config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
     shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
-    ...(warmUpWarning === undefined ? {} : { warnings: [warmUpWarning] }),
+    ...sessionWarnings(warmUpWarning, live.execution.forgottenOrderWarnings),
   });
   endForcing();
   return {
@@ -319,4 +319,13 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     result,
     notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
   };
+}
+
+/** The result's warnings besides the shutdown's: a warm-up the history did not cover, orders the venue forgot. */
+function sessionWarnings(
+  warmUpWarning: string | undefined,
+  forgotten: readonly string[],
+): { warnings?: readonly string[] } {
+  const warnings = [...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
+  return warnings.length === 0 ? {} : { warnings };
 }

@@ -3,6 +3,9 @@ import { positionKey, ZERO } from '../model/index.ts';
 import type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
 import { isNewerOrderUpdate } from './order-state-machine.ts';
 
+/** The reason of an order reconciliation ended because the venue neither lists nor knows it. */
+export const UNKNOWN_ORDER_REASON = 'reconciliation: the venue neither lists nor knows this order';
+
 /** What Keel believes the venue holds: the other input of reconciliation. */
 export interface LocalTradingState {
   /** Orders Keel holds as open (in-flight ones included). */
@@ -126,7 +129,7 @@ export async function reconcile(
     const resolved: Order = found ?? {
       ...order,
       orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
-      reason: 'reconciliation: the venue neither lists nor knows this order',
+      reason: UNKNOWN_ORDER_REASON,
       synthesized: true,
       updateAt: snapshot.ts,
     };

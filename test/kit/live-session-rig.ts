@@ -1,7 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../backtest/paper-venue/index.ts';
+import {
+  type PaperVenue,
+  type PaperVenueOptions,
+  startPaperVenue,
+  syntheticFeed,
+} from '../../backtest/paper-venue/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
 import { runConfiguredSession } from '../../config/compose/session-run.ts';
@@ -35,6 +40,7 @@ export interface LiveSessionRun {
 
 /** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
 export interface LiveSessionRig {
+  /** The venue now (a new one after {@link LiveSessionRig.restartVenueEmpty}). */
   readonly venue: PaperVenue;
   /** The venue's REST endpoint, signed as the session's account. */
   readonly endpoint: PaperEndpoint;
@@ -47,6 +53,11 @@ export interface LiveSessionRig {
   ): Promise<Extract<Awaited<ReturnType<typeof runConfiguredSession>>, { ok: true }>>;
   /** A fresh directory, removed after the test (for {@link LiveSessionRun.dir}). */
   newDir(): string;
+  /**
+   * Closes the venue and starts a new one on the same port, credentials and feed, which knows
+   * nothing of the first one's orders (a venue that lost its state).
+   */
+  restartVenueEmpty(): Promise<void>;
   /** A signed REST call as the session's account. */
   rest(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, unknown>): Promise<PlainReply>;
 }
@@ -65,7 +76,7 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
   return async () => {
     process.env[KEY_VAR] = 'k';
     process.env[SECRET_VAR] = 's';
-    const venue = await startPaperVenue({
+    const options: PaperVenueOptions = {
       instruments: instrumentSpecsOf([{ sym: SESSION_SYM, overrides: {} }] as never),
       portfolios: [
         { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
@@ -77,13 +88,22 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
         markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SESSION_SYM),
       }),
       pacing: { mode: 'realtime', speed: 5 },
-    });
+    };
+    let venue = await startPaperVenue(options);
     venues.push(venue);
     const endpoint: PaperEndpoint = { restUrl: venue.restUrl, apiKey: 'k', apiSecret: 's' };
     let runs = 0;
     return {
-      venue,
+      get venue() {
+        return venue;
+      },
       endpoint,
+      async restartVenueEmpty() {
+        await venue.close();
+        venues.splice(venues.indexOf(venue), 1);
+        venue = await startPaperVenue({ ...options, port: Number(new URL(venue.restUrl).port) });
+        venues.push(venue);
+      },
       newDir,
       rest: (method, path, params) => signedRest(endpoint, method, path, params),
       async run(session) {

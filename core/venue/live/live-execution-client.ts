@@ -46,6 +46,7 @@ export class LiveExecutionClient implements ExecutionPort {
   /** References of the orders placed while the executions on the venue were not yet noted. */
   private readonly placedBeforePrimed = new Set<string>();
   private readonly privateStatus: StreamStatus;
+  private readonly forgottenWarnings: string[] = [];
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
@@ -82,6 +83,10 @@ export class LiveExecutionClient implements ExecutionPort {
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
+      forgotten: (warning) => {
+        this.logger.error(warning);
+        this.forgottenWarnings.push(warning);
+      },
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
       logger: this.logger,
@@ -115,6 +120,15 @@ export class LiveExecutionClient implements ExecutionPort {
    */
   get status(): Observable<VenueStatus> {
     return this.privateStatus.changes;
+  }
+
+  /**
+   * Warnings of the reconciliations that found orders the venue had acknowledged but no longer
+   * knows (each also logged at error): the venue lost state, so Keel's record of the session may
+   * not match it.
+   */
+  get forgottenOrderWarnings(): readonly string[] {
+    return this.forgottenWarnings;
   }
 
   /**

@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { reconcile, type VenueSnapshot } from '../../execution/index.ts';
+import {
+  forgottenOrders,
+  forgottenOrdersWarning,
+  reconcile,
+  type VenueSnapshot,
+} from '../../execution/index.ts';
 import type { Order, UserEvent } from '../../model/index.ts';
 import type { TimerPort } from '../timer-port.ts';
 import type { LocalTradingView } from './local-trading-view.ts';
@@ -41,6 +46,11 @@ export interface ReconciliationRunsOptions {
    * emitted.
    */
   readonly reconciled?: (corrections: readonly UserEvent[]) => void;
+  /**
+   * Runs when a reconciliation ended orders the venue had acknowledged but no longer knows (see
+   * `forgottenOrders`), with the warning that says so.
+   */
+  readonly forgotten?: (warning: string) => void;
   readonly timer: TimerPort;
   readonly retry: ReconciliationRetryPolicy;
   readonly logger: Logger;
@@ -131,6 +141,8 @@ export class ReconciliationRuns {
       );
       if (this.stopped) return true;
       for (const event of corrections) this.options.emitCorrection(event);
+      const forgotten = forgottenOrders(corrections);
+      if (forgotten.length > 0) this.options.forgotten?.(forgottenOrdersWarning(forgotten, snapshot.ts));
       this.options.afterReconciliation();
       if (executions === undefined) return false;
       if (!this.again) this.options.reconciled?.(corrections);

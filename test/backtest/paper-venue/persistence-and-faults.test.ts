@@ -101,7 +101,7 @@ describe('paper venue persistence', () => {
     venue = second;
     expect(second.feed.released).toBe(3);
     const open = await signedRest(second, 'GET', '/api/v1/trading/orders');
-    expect(open.body.data.map((o: { clientOrderId: string }) => o.clientOrderId).sort()).toEqual([
+    expect((open.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId).sort()).toEqual([
       'kept-late',
       'kept-open',
     ]);
@@ -132,7 +132,7 @@ describe('paper venue persistence', () => {
     const third = await aPaperVenue({ dataDir: atCrash });
     venue = third;
     const open = await signedRest(third, 'GET', '/api/v1/trading/orders');
-    expect(open.body.data.map((o: { clientOrderId: string }) => o.clientOrderId).sort()).toEqual([
+    expect((open.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId).sort()).toEqual([
       'after-snapshot',
       'in-snapshot',
     ]);

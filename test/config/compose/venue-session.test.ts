@@ -5,6 +5,7 @@ import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 
 const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const STARTUP_PROBE = resolve('test/config/fixtures/startup-probe-plugin.ts');
+const REST_AND_TAKE = resolve('test/config/fixtures/rest-and-take-plugin.ts');
 const newRig = liveSessionRigs();
 const proxies: CountingRestProxy[] = [];
 afterEach(async () => {
@@ -106,4 +107,21 @@ describe('a live session against the venue', () => {
       account: proxy.count('GET', '/api/v1/trading/account'),
     }).toEqual({ orders: 1, algoOrders: 1, positions: 1, account: 1 });
   }, 30_000);
+
+  it('warns in the log and the result when the venue comes back without an order it had acknowledged', async () => {
+    const rig = await newRig();
+    const running = rig.run({
+      strategies: `  - { id: rest, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM} } }`,
+      durationSec: 8,
+    });
+    for (let open: unknown[] = []; open.length === 0; await new Promise((r) => setTimeout(r, 50))) {
+      open = (await rig.rest('GET', '/api/v1/trading/orders', {})).body.data as unknown[];
+    }
+    await rig.restartVenueEmpty();
+    const outcome = await running;
+    const warnings = outcome.result.meta.warnings ?? [];
+    expect(
+      warnings.filter((w) => w.startsWith('the venue did not know 1 order it had acknowledged (')),
+    ).toHaveLength(1);
+  }, 60_000);
 });

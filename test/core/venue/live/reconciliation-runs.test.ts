@@ -233,3 +233,28 @@ describe('reconciliation runs: a failed reconciliation is tried again', () => {
     expect(r.ws.logins).toBe(2);
   });
 });
+
+describe('reconciliation runs: a venue that lost state is flagged', () => {
+  it('warns of an order the venue had acknowledged but neither lists nor knows after a reconnect', async () => {
+    const r = await aRig();
+    const acked = { ...WIRE_ORDER, clientOrderId: 'c-forgotten', orderId: 'o-forgotten' };
+    r.ws.push({ channel: 'Orders', data: [acked] });
+    await waitFor(() => r.events.some((e) => e.kind === 'order'), 'the open order');
+    expect(r.live.forgottenOrderWarnings).toEqual([]);
+    r.special = (request) =>
+      request.path === '/api/v1/trading/order'
+        ? { body: { code: 401018, message: 'order does not exist' } }
+        : undefined;
+    const logins = r.ws.logins;
+    r.ws.dropAll();
+    await advanceUntil(r.timer, () => r.ws.logins > logins, 'the next login', 50);
+    await waitFor(() => r.live.forgottenOrderWarnings.length === 1, 'the warning');
+    expect(r.events.flatMap((e) => (e.kind === 'order' ? [e.order.orderState] : []))).toEqual([
+      'OPEN',
+      'CANCELLED',
+    ]);
+    expect(r.live.forgottenOrderWarnings[0]).toMatch(
+      /^the venue did not know 1 order it had acknowledged \(c-forgotten\) at the reconciliation of \d{4}-\d\d-\d\dT.*: it may have lost its state/,
+    );
+  });
+});
