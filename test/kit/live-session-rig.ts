@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import {
@@ -40,7 +40,7 @@ export interface LiveSessionRun {
 
 /** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
 export interface LiveSessionRig {
-  /** The venue now (a new one after {@link LiveSessionRig.restartVenueEmpty}). */
+  /** The venue now (a new one after {@link LiveSessionRig.restartVenue}). */
   readonly venue: PaperVenue;
   /** The venue's REST endpoint, signed as the session's account. */
   readonly endpoint: PaperEndpoint;
@@ -54,10 +54,13 @@ export interface LiveSessionRig {
   /** A fresh directory, removed after the test (for {@link LiveSessionRun.dir}). */
   newDir(): string;
   /**
-   * Closes the venue and starts a new one on the same port, credentials and feed, which knows
-   * nothing of the first one's orders (a venue that lost its state).
+   * Starts a new venue on the same port, credentials and feed in place of the running one:
+   * - `state lost`: the new one knows nothing of the first one's orders;
+   * - `crashed`: the new one starts from what the first one's data dir held while it ran (its
+   *   snapshots are an hour apart, so only the command log has its commands), as after a kill -9.
+   * @param how - what the new venue keeps
    */
-  restartVenueEmpty(): Promise<void>;
+  restartVenue(how: 'state lost' | 'crashed'): Promise<void>;
   /** A signed REST call as the session's account. */
   rest(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, unknown>): Promise<PlainReply>;
 }
@@ -88,6 +91,8 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
         markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SESSION_SYM),
       }),
       pacing: { mode: 'realtime', speed: 5 },
+      dataDir: newDir(),
+      persistDebounceMs: 3_600_000,
     };
     let venue = await startPaperVenue(options);
     venues.push(venue);
@@ -98,10 +103,13 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
         return venue;
       },
       endpoint,
-      async restartVenueEmpty() {
+      async restartVenue(how) {
+        const dataDir = newDir();
+        if (how === 'crashed' && options.dataDir !== undefined)
+          cpSync(options.dataDir, dataDir, { recursive: true });
         await venue.close();
         venues.splice(venues.indexOf(venue), 1);
-        venue = await startPaperVenue({ ...options, port: Number(new URL(venue.restUrl).port) });
+        venue = await startPaperVenue({ ...options, dataDir, port: Number(new URL(venue.restUrl).port) });
         venues.push(venue);
       },
       newDir,

@@ -117,11 +117,36 @@ describe('a live session against the venue', () => {
     for (let open: unknown[] = []; open.length === 0; await new Promise((r) => setTimeout(r, 50))) {
       open = (await rig.rest('GET', '/api/v1/trading/orders', {})).body.data as unknown[];
     }
-    await rig.restartVenueEmpty();
+    await rig.restartVenue('state lost');
     const outcome = await running;
     const warnings = outcome.result.meta.warnings ?? [];
     expect(
       warnings.filter((w) => w.startsWith('the venue did not know 1 order it had acknowledged (')),
     ).toHaveLength(1);
+  }, 60_000);
+  it('goes on after the venue crashed and came back from its data dir: the order is still there, and nothing is flagged', async () => {
+    const rig = await newRig();
+    const running = rig.run({
+      strategies: `  - { id: rest, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM} } }`,
+      durationSec: 8,
+      extra: 'shutdown: { cancelAllOrders: true }\n',
+    });
+    const openRefs = async () =>
+      ((await rig.rest('GET', '/api/v1/trading/orders', {})).body.data as { clientOrderId: string }[]).map(
+        (order) => order.clientOrderId,
+      );
+    let before: string[] = [];
+    while (before.length === 0) {
+      await new Promise((r) => setTimeout(r, 50));
+      before = await openRefs();
+    }
+    await rig.restartVenue('crashed');
+    expect(await openRefs()).toEqual(before);
+    const outcome = await running;
+    expect((outcome.result.meta.warnings ?? []).filter((w) => w.includes('did not know'))).toEqual([]);
+    expect([...outcome.result.orders].map((order) => [order.clientOrderId, order.orderState])).toEqual([
+      [before[0], 'CANCELLED'],
+    ]);
+    expect(await openRefs()).toEqual([]);
   }, 60_000);
 });
