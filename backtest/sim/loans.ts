@@ -39,8 +39,9 @@ function publishLoan(state: SimState, loan: SimLoan): void {
  * from the spot holding that trades the coin (`interest-holding.ts`); positions whose liqPrice the
  * charges moved are republished.
  * @param state - the venue
+ * @returns true when interest was charged (equity moved)
  */
-export function accrueInterest(state: SimState): void {
+export function accrueInterest(state: SimState): boolean {
   let charged = false;
   for (const loan of state.loans.values()) {
     const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
@@ -58,6 +59,7 @@ export function accrueInterest(state: SimState): void {
     publishBalances(state, [loan.coin]);
   }
   if (charged) republishMovedLiqPrices(state, equityOf(state));
+  return charged;
 }
 
 /**
