@@ -17,8 +17,9 @@ import { isAssetSettled, tradedCoins, tradesSpot } from './spot-holdings.ts';
  * balance does not have. Keel's choice (the spec says nothing of spot holdings): the interest is
  * taken out of the holding as a sale without proceeds would be, at the holding's average price
  * (a flat one opens at the mark), so the holding's PnL stays its trades' and the interest is its
- * own cash flow (DEDUCT_INTEREST). A holding thus always equals the coin's balance less the
- * starting coins and the loans of the coin.
+ * own cash flow (DEDUCT_INTEREST). The coin's holdings thus add up to its balance less the
+ * starting coins and its loans (while no instrument quotes prices in the coin: those trades move
+ * it outside any holding).
  */
 
 /**
