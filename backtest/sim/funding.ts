@@ -13,13 +13,15 @@ import { credit, type SimState } from './sim-state.ts';
  * @param state - the venue
  * @param sym - the sym whose event just arrived
  * @param market - its market state
+ * @returns true when a position paid or received funding (equity moved)
  */
-export function settleFunding(state: SimState, sym: string, market: SymMarket): void {
+export function settleFunding(state: SimState, sym: string, market: SymMarket): boolean {
   const due = market.nextFundingTime;
-  if (!(due <= state.now) || market.fundingSettledAt === due) return;
+  if (!(due <= state.now) || market.fundingSettledAt === due) return false;
   market.fundingSettledAt = due;
   const spec = state.opts.instruments.get(sym);
-  if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP' || Number.isNaN(market.mark)) return;
+  if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP' || Number.isNaN(market.mark))
+    return false;
   const rate = decimalOf(market.fundingRate);
   const mark = decimalOf(market.mark);
   let paidAny = false;
@@ -32,8 +34,9 @@ export function settleFunding(state: SimState, sym: string, market: SymMarket): 
     publishPosition(state, position);
     paidAny = true;
   }
-  if (!paidAny) return;
+  if (!paidAny) return false;
   const equity = equityOf(state);
   republishMovedLiqPrices(state, equity);
   publishBalances(state, [spec.settleAsset], equity);
+  return true;
 }

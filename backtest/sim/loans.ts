@@ -2,6 +2,7 @@ import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { availableMargin } from './initial-margin.ts';
+import { takeInterestFromHolding } from './interest-holding.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { coinValue, equityOf } from './margin.ts';
 import { accountView } from './portfolio-views.ts';
@@ -34,11 +35,13 @@ function publishLoan(state: SimState, loan: SimLoan): void {
 
 /**
  * Charges the interest of every whole hour elapsed since each loan's last accrual: principal x
- * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow);
- * positions whose liqPrice the charges moved are republished.
+ * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow) and
+ * from the spot holding that trades the coin (`interest-holding.ts`); positions whose liqPrice the
+ * charges moved are republished.
  * @param state - the venue
+ * @returns true when interest was charged (equity moved)
  */
-export function accrueInterest(state: SimState): void {
+export function accrueInterest(state: SimState): boolean {
   let charged = false;
   for (const loan of state.loans.values()) {
     const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
@@ -49,12 +52,14 @@ export function accrueInterest(state: SimState): void {
     charged = true;
     loan.interest = loan.interest.plus(charge);
     credit(state, loan.coin, charge.neg());
+    takeInterestFromHolding(state, loan, charge);
     state.ledger.interest = state.ledger.interest.plus(charge);
     state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts: state.now });
     publishLoan(state, loan);
     publishBalances(state, [loan.coin]);
   }
   if (charged) republishMovedLiqPrices(state, equityOf(state));
+  return charged;
 }
 
 /**

@@ -60,9 +60,10 @@ export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
 }
 
 /**
- * After each market event: liquidates when equity falls below maintenance margin, republishes
- * positions whose liqPrice other syms' marks moved (`watchLiqPrices`), and reports the account
- * when it enters or leaves MARGIN_CALL (the estimate on numbers decides when to look).
+ * After each market event, and after a timer's funding or interest charge (`timers.ts`):
+ * liquidates when equity falls below maintenance margin, republishes positions whose liqPrice
+ * other syms' marks moved (`watchLiqPrices`), and reports the account when it enters or leaves
+ * MARGIN_CALL (the estimate on numbers decides when to look).
  * @param state - the venue
  */
 export function watchMargin(state: SimState): void {

@@ -159,8 +159,8 @@ export interface SimState {
   readonly positions: Map<string, SimPosition>;
   /**
    * Holdings of asset-settled instruments (crypto SPOT and MARGIN, see `spot-holdings.ts`), keyed
-   * as positions are: the net quantity their trades bought, at its average price, reported on the
-   * Positions channel. Their value is in the balances their trades moved, so they are kept apart
+   * as positions are: the net quantity their trades bought, less the loan interest charged in the
+   * base coin (`interest-holding.ts`), at its average price, reported on the Positions channel. Their value is in the balances their trades moved, so they are kept apart
    * from `positions`, outside the margin model (no margin, maintenance or liqPrice; the liquidation
    * trades them only to repay loans).
    */

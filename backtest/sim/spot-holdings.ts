@@ -18,7 +18,8 @@ import { credit, type SimState } from './sim-state.ts';
  *   ETH needs ETH, so a short sale is a borrow (the loans of `loans.ts`) and then a sale, paying
  *   interest on the loan; MARGIN instruments trade the same way (no automatic borrowing);
  * - the Positions channel still reports a holding per sym (`SimState.holdings`): the net quantity
- *   the run's trades bought, at its average price, with its unrealized PnL for information. So
+ *   the run's trades bought, less the loan interest charged in its base coin
+ *   (`interest-holding.ts`), at its average price, with its unrealized PnL for information. So
  *   `netQty`, reduce-only orders and closing a position work on spot as on perpetuals. Base coins
  *   given in the starting balances are not part of it: selling them shows a negative holding (the
  *   trade list's short round trip), while the base balance shows what is owned.

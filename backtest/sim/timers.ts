@@ -2,6 +2,7 @@ import { parseTimeToSend } from '../../core/model/index.ts';
 import { finishOrder } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { accrueInterest, nextAccrual } from './loans.ts';
+import { watchMargin } from './margin-watch.ts';
 import { isLive } from './order-factory.ts';
 import type { SimState } from './sim-state.ts';
 import { releaseHeld } from './triggers.ts';
@@ -9,12 +10,16 @@ import { releaseHeld } from './triggers.ts';
 /**
  * Fires what is due at the current virtual time: DAY / GTD expiries (CANCELLED with action EXPIRE),
  * TIME orders whose timeToSend has come, perpetual funding (on the positions held at the funding
- * time, at the last mark before it), hourly loan interest; then finds the next deadline.
+ * time, at the last mark before it), hourly loan interest; then, when funding or interest moved
+ * equity, checks the margin as a market event does (`watchMargin`), so a charge that takes equity
+ * below maintenance starts the liquidation at this time, not at the next market event, which may be
+ * hours away or never come; then finds the next deadline.
  * Called only when `state.now >= state.deadline`, so the per-event cost is one comparison.
  * @param state - the venue
  */
 export function runTimers(state: SimState): void {
   let next = Number.POSITIVE_INFINITY;
+  let charged = false;
   state.deadline = Number.POSITIVE_INFINITY;
   for (const order of [...state.liveOrders]) {
     if (!isLive(order)) continue;
@@ -35,9 +40,10 @@ export function runTimers(state: SimState): void {
     if (Number.isNaN(due) || market.fundingSettledAt === due) continue;
     // Just after the funding time, so a mark stamped at it is folded first and counts (onMarket
     // settles a funding time its own event reaches).
-    if (due < state.now) settleFunding(state, sym, market);
+    if (due < state.now) charged = settleFunding(state, sym, market) || charged;
     else next = Math.min(next, due + 1);
   }
-  accrueInterest(state);
+  charged = accrueInterest(state) || charged;
+  if (charged) watchMargin(state);
   state.deadline = Math.min(state.deadline, next, nextAccrual(state));
 }

@@ -325,6 +325,11 @@ async function spotLoanIdentityHolds(
   const tradeEth = sum(fills.map((f) => f.quantity.mul(f.side === 'BUY' ? 1 : -1)));
   close(coin('USDT'), D(balance).plus(tradeCash).minus(fees).plus(flows('USDT')));
   close(coin('ETH'), tradeEth.plus(flows('ETH')));
+  // the ETH holding is what the account holds beyond its ETH loan: the interest charged in ETH
+  // left the holding as it left the balance, so a close of the holding sells no ETH it lacks
+  const held = sum(snapshot.positions.map((p) => p.positionQty));
+  const ethLoan = snapshot.assets.find((a) => a.coin === 'ETH')?.borrow ?? ZERO;
+  expect(held.toFixed()).toBe(coin('ETH').minus(ethLoan).toFixed());
   // every liquidation fee is a fill's fee and a LIQUIDATION_FEE entry of the statement
   const liquidationFees = sum(
     t.sim.statement().flatMap((f) => (f.type === 'LIQUIDATION_FEE' ? [f.amount.neg()] : [])),
@@ -343,7 +348,7 @@ async function spotLoanIdentityHolds(
 
 describe('sim venue: accounting identity on spot with loans, through liquidation (property)', () => {
   for (const model of ['touch', 'queue'] as const) {
-    it(`keeps USDT and ETH = start + fills - fees + borrows - repays - interest, equity = coins - loans at the mark, and never leaves the loans' maintenance margin uncovered after an event (${model})`, async () => {
+    it(`keeps USDT and ETH = start + fills - fees + borrows - repays - interest, the ETH holding = ETH - its loan, equity = coins - loans at the mark, and never leaves the loans' maintenance margin uncovered after an event (${model})`, async () => {
       // a short sale of 40 borrowed ETH, a purchase of 30 ETH with 4000 borrowed USDT, both or neither
       const borrow = (coin: string, amount: string): Intent => ({
         kind: 'borrow',

@@ -77,7 +77,8 @@ describe('sim venue: liquidation of loans (spot positions financed by borrowing)
       record?.price.toFixed(),
       record?.liquidationFee.toFixed(),
     ]).toEqual([ETH, 'BUY', '5.001', '290', '7.25145']);
-    expect(record?.position.positionQty.toFixed()).toBe('-5');
+    // the holding lost the 0.001 ETH the interest took: short 5.001 when taken over
+    expect(record?.position.positionQty.toFixed()).toBe('-5.001');
     // USDT 1499.5 - 1450.29 - 7.25145 = 41.95855; ETH -0.001 + 5.001 - 5 repaid = 0; no loan left
     expect(await balances(t)).toEqual({ USDT: '41.95855', ETH: '0' });
     expect(t.sim.loanRisk().totalLoanValue.toFixed()).toBe('0');
@@ -92,9 +93,9 @@ describe('sim venue: liquidation of loans (spot positions financed by borrowing)
       `LIQUIDATION_FEE USDT -7.25145 ${2 * HOUR + 2}`,
       `REPAY ETH -5 ${2 * HOUR + 2}`,
     ]);
-    // the holding counts trades only: sold 5, bought 5.001 (the 0.001 went to the interest), so it
-    // shows 0.001 while the ETH balance is 0, as when a user buys back a loan's interest
-    expect((await t.sim.snapshot()).positions.map((p) => p.positionQty.toFixed())).toEqual(['0.001']);
+    // the buy-back closes the holding: sold 5, 0.001 taken by the interest, 5.001 bought; as the
+    // ETH balance, it holds nothing, and an end-of-run close has nothing to sell
+    expect((await t.sim.snapshot()).positions).toEqual([]);
     // the account passed through LIQUIDATION and is NORMAL again
     expect(t.of('account').some((e) => e.account.accountStatus === 'LIQUIDATION')).toBe(true);
     expect(t.of('account').at(-1)?.account.accountStatus).toBe('NORMAL');
@@ -137,23 +138,20 @@ describe('sim venue: liquidation of loans (spot positions financed by borrowing)
     ).toEqual(['LIQUIDATION_FEE USDT -4.53225', 'REPAY USDT -1000']);
   });
 
-  it('buys back on the SHORT leg it reduces in BOTH mode, and the interest part on the LONG leg', async () => {
+  it('buys back on the SHORT leg in BOTH mode, the interest part too: the interest grew that leg', async () => {
     const t = aLoanSim({ positionMode: 'BOTH' });
     t.sim.onMarket(ethTrade(0, 100));
     t.send(borrow('b', '5', 'ETH'), aMarket('s', 'SELL', '5', { sym: ETH, positionSide: 'SHORT' }));
     t.sim.advanceTo(1);
     t.sim.onMarket(ethTrade(2 * HOUR, 200));
     t.sim.onMarket(ethTrade(2 * HOUR + 1, 290));
-    // 5.001 bought as in NET mode: 5 close the SHORT leg, 0.001 (the interest) opens the LONG one
+    // 5.001 bought as in NET mode, all on the SHORT leg: 5 sold and 0.001 taken by the interest
     const records = t.of('liquidationPosition').filter((e) => !e.byUser);
     expect(
       records.map((e) => `${e.record.side} ${e.record.quantity.toFixed()} ${e.record.position.positionSide}`),
-    ).toEqual(['BUY 5 SHORT', 'BUY 0.001 LONG']);
-    expect(records.map((e) => e.record.liquidationFee.toFixed())).toEqual(['7.25', '0.00145']);
-    const legs = (await t.sim.snapshot()).positions.map(
-      (p) => `${p.positionSide} ${p.positionQty.toFixed()}`,
-    );
-    expect(legs).toEqual(['LONG 0.001']);
+    ).toEqual(['BUY 5.001 SHORT']);
+    expect(records.map((e) => e.record.liquidationFee.toFixed())).toEqual(['7.25145']);
+    expect((await t.sim.snapshot()).positions).toEqual([]);
     expect(await balances(t)).toEqual({ USDT: '41.95855', ETH: '0' });
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { D } from '../../../core/model/index.ts';
+import type { LoanOptions } from '../../../backtest/sim/index.ts';
+import { D, type Intent } from '../../../core/model/index.ts';
 import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
-import { aMarket, aQuote, aSim, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
+import { aMarket, aQuote, aSim, aTrade, BTC, type SimUnderTest } from '../../kit/sim-builders.ts';
 
 const ETH = 'OKX_SPOT_ETH_USDT';
 /** ETH/USDT spot: leverage 1, maker 8 bps, taker 10 bps, tick 0.01. */
@@ -123,5 +124,134 @@ describe('sim venue: spot trades move asset balances', () => {
     ]);
     // bought at 2001 with the taker fee of 5 bps (1.0005)
     expect(await balances(t)).toEqual({ USDT: '7997.9995', ETH: '1' });
+  });
+});
+
+const HOUR = 3_600_000;
+/** ETH lent at 87.6 % a year: 0.0001 ETH per ETH and hour. */
+const ETH_LOANS: LoanOptions = {
+  assets: { 'OKX:ETH': { annualRate: D('0.876'), userQuota: D('100'), pool: D('100') } },
+};
+const loan = (kind: 'borrow' | 'repay', ref: string, amount: string): Intent => ({
+  kind,
+  ref,
+  exchange: 'OKX',
+  coin: 'ETH',
+  amount: D(amount),
+});
+/** What the end-of-run close sends for the ETH holding (`backtest/runner/end-of-run-close.ts`). */
+const endOfRunClose: Intent = {
+  kind: 'closePosition',
+  ref: `bt-end0-close-${ETH}-NONE`,
+  sym: ETH,
+  positionSide: 'NONE',
+};
+
+async function holdings(t: SimUnderTest): Promise<string[]> {
+  return (await t.sim.snapshot()).positions.map((p) => `${p.sym} ${p.positionQty.toFixed()}`);
+}
+
+describe('sim venue: a spot holding follows the coin a loan charges its interest in', () => {
+  it('takes the interest out of the holding, so a buy-back of principal and interest leaves what the balance holds, and the end-of-run close sells exactly that (hand-computed)', async () => {
+    const t = aSim({ instruments: [ethSpot], startingBalances: { USDT: D('1000') }, loans: ETH_LOANS });
+    t.sim.onMarket(aTrade(0, 100, 100, 'BUY', ETH));
+    // borrow 5 ETH and sell them at 100, fee 0.5: USDT 1499.5, ETH 0, holding -5
+    t.send(loan('borrow', 'b', '5'), spot('s', 'SELL', '5'));
+    t.sim.advanceTo(1);
+    // three hours of interest, 5 x 0.0001 each, charged in ETH: the balance owes 0.0015 ETH
+    t.sim.onMarket(aTrade(3 * HOUR + 1, 120, 100, 'BUY', ETH));
+    expect(await balances(t)).toEqual({ USDT: '1499.5', ETH: '-0.0015' });
+    expect(await holdings(t)).toEqual([`${ETH} -5.0015`]);
+    // buy back principal and interest, 5.0015 up to the lot: 5.002 at 120 = 600.24, fee 0.60024;
+    // USDT 1499.5 - 600.24 - 0.60024 = 898.65976, ETH -0.0015 + 5.002 - 5 repaid = 0.0005
+    t.send(spot('bb', 'BUY', '5.002'), loan('repay', 'r', '5'));
+    t.sim.advanceTo(3 * HOUR + 2);
+    expect(await balances(t)).toEqual({ USDT: '898.65976', ETH: '0.0005' });
+    expect(await holdings(t)).toEqual([`${ETH} 0.0005`]);
+    // the end-of-run close sells the 0.0005 held at 120 = 0.06, fee 0.00006
+    t.send(endOfRunClose);
+    t.sim.advanceTo(3 * HOUR + 3);
+    const close = t.of('execution').at(-1)?.execution;
+    expect([close?.clientOrderId, close?.side, close?.quantity.toFixed(), close?.price.toFixed()]).toEqual([
+      endOfRunClose.ref,
+      'SELL',
+      '0.0005',
+      '120',
+    ]);
+    expect(t.of('order').filter((e) => e.order.orderState === 'REJECTED')).toEqual([]);
+    expect(await balances(t)).toEqual({ USDT: '898.7197', ETH: '0' });
+    expect(await holdings(t)).toEqual([]);
+    expect(t.sim.statement().map((f) => `${f.type} ${f.coin} ${f.amount.toFixed()} ${f.ts}`)).toEqual([
+      'BORROW ETH 5 0',
+      `DEDUCT_INTEREST ETH -0.0005 ${HOUR}`,
+      `DEDUCT_INTEREST ETH -0.0005 ${2 * HOUR}`,
+      `DEDUCT_INTEREST ETH -0.0005 ${3 * HOUR}`,
+      `REPAY ETH -5 ${3 * HOUR + 1}`,
+    ]);
+  });
+
+  it('reports each interest charge on the Positions channel, at the average price the holding had', async () => {
+    const t = aSim({ instruments: [ethSpot], startingBalances: { USDT: D('1000') }, loans: ETH_LOANS });
+    t.sim.onMarket(aTrade(0, 100, 100, 'BUY', ETH));
+    t.send(loan('borrow', 'b', '5'), spot('s', 'SELL', '5'));
+    t.sim.advanceTo(1);
+    t.sim.onMarket(aTrade(HOUR + 1, 150, 100, 'BUY', ETH));
+    const last = t.of('position').at(-1)?.position;
+    expect([last?.positionQty.toFixed(), last?.avgPrice.toFixed(), last?.updateAt]).toEqual([
+      '-5.0005',
+      '100',
+      HOUR,
+    ]);
+  });
+
+  it('shows the interest on coins borrowed and kept as a short holding from the mark, which the end-of-run close buys back', async () => {
+    const t = aSim({ instruments: [ethSpot], startingBalances: { USDT: D('1000') }, loans: ETH_LOANS });
+    t.sim.onMarket(aTrade(0, 100, 100, 'BUY', ETH));
+    t.send(loan('borrow', 'b', '1'));
+    t.sim.advanceTo(1);
+    // one hour of interest on 1 ETH: 0.0001 ETH, taken from a flat holding at the mark 100
+    t.sim.onMarket(aTrade(HOUR + 1, 110, 100, 'BUY', ETH));
+    const [holding] = (await t.sim.snapshot()).positions;
+    expect([holding?.positionQty.toFixed(), holding?.avgPrice.toFixed()]).toEqual(['-0.0001', '100']);
+    // the close buys the 0.0001 back at 110 (0.011, fee 0.000011): ETH 1 again, as much as the loan
+    t.send(endOfRunClose);
+    t.sim.advanceTo(HOUR + 2);
+    expect(await balances(t)).toEqual({ USDT: '999.988989', ETH: '1' });
+    expect(await holdings(t)).toEqual([]);
+  });
+
+  it('takes the interest from the LONG leg first in BOTH mode, as a SELL would', async () => {
+    const t = aSim({
+      instruments: [ethSpot],
+      startingBalances: { USDT: D('1000') },
+      loans: ETH_LOANS,
+      positionMode: 'BOTH',
+    });
+    t.sim.onMarket(aTrade(0, 100, 100, 'BUY', ETH));
+    t.send(loan('borrow', 'b', '1'), aMarket('l', 'BUY', '2', { sym: ETH, positionSide: 'LONG' }));
+    t.sim.advanceTo(1);
+    t.sim.onMarket(aTrade(HOUR + 1, 100, 100, 'BUY', ETH));
+    const legs = (await t.sim.snapshot()).positions.map(
+      (p) => `${p.positionSide} ${p.positionQty.toFixed()}@${p.avgPrice.toFixed()}`,
+    );
+    expect(legs).toEqual(['LONG 1.9999@100']);
+    expect((await balances(t)).ETH).toBe('2.9999');
+  });
+
+  it('leaves the holding alone when the borrowed coin has no spot instrument (a USDT loan)', async () => {
+    const usdtLoans: LoanOptions = {
+      assets: { 'OKX:USDT': { annualRate: D('0.0876'), userQuota: D('10000'), pool: D('10000') } },
+    };
+    const t = aSim({ instruments: [ethSpot], startingBalances: { USDT: D('1000') }, loans: usdtLoans });
+    t.sim.onMarket(aTrade(0, 100, 100, 'BUY', ETH));
+    t.send(
+      { kind: 'borrow', ref: 'b', exchange: 'OKX', coin: 'USDT', amount: D('500') },
+      spot('l', 'BUY', '10'),
+    );
+    t.sim.advanceTo(1);
+    t.sim.onMarket(aTrade(2 * HOUR + 1, 100, 100, 'BUY', ETH));
+    // 500 x 0.00001 an hour, twice, in USDT: the ETH holding is what was bought
+    expect(await holdings(t)).toEqual([`${ETH} 10`]);
+    expect((await balances(t)).ETH).toBe('10');
   });
 });

@@ -1,0 +1,65 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { runBacktest } from '../../../backtest/runner/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { barRunOptions } from '../../kit/bar-run-options.ts';
+import { anEthSpot } from '../../kit/instrument-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const ETH = 'OKX_SPOT_ETH_USDT';
+const T0 = Date.UTC(2024, 0, 1);
+const aTempDir = tempDirsRemovedAfterAll('keel-loan-interest-run-');
+
+/**
+ * Borrows 5 ETH and sells them on the first bar; after three hours of interest (0.0015 ETH) buys
+ * back principal and interest on the lot (5.002), and repays the 5 once the buy-back has filled.
+ */
+const shortThenBuyBack = defineStrategy({
+  name: 'loan-short-buy-back',
+  params: z.object({}),
+  state: () => ({ bars: 0 }),
+  onStart: (ctx) => ctx.watchBars(ETH, '1m'),
+  onBar: (ctx) => {
+    ctx.state.bars++;
+    if (ctx.state.bars === 1)
+      return [
+        ctx.order.borrow({ exchange: 'OKX', coin: 'ETH', amount: '5' }),
+        ctx.order.market({ sym: ETH, side: 'SELL', qty: '5' }),
+      ];
+    if (ctx.state.bars === 190) return [ctx.order.market({ sym: ETH, side: 'BUY', qty: '5.002' })];
+    if (ctx.state.bars === 192) return [ctx.order.repay({ exchange: 'OKX', coin: 'ETH', amount: '5' })];
+    return undefined;
+  },
+});
+
+describe('backtest runner: a short sale financed by a loan, bought back with its interest', () => {
+  let recording = '';
+  beforeAll(async () => {
+    recording = await flatBarsRecordingIn(aTempDir(), 200, T0, ETH);
+  });
+
+  it('ends with an end-of-run close that sells exactly the ETH left after the interest (hand-computed)', async () => {
+    const result = await runBacktest({
+      ...barRunOptions(recording, [anEthSpot()], [{ id: 's', strategy: shortThenBuyBack }]),
+      startingCash: D(1000),
+      closeAtEnd: true,
+      // 87.6 % a year: 0.0005 ETH an hour on 5 ETH
+      sim: { loans: { assets: { 'OKX:ETH': { annualRate: D('0.876'), userQuota: D(100), pool: D(100) } } } },
+    });
+    expect((result.cashFlows ?? []).map((f) => `${f.kind} ${f.asset} ${f.amount.toFixed()}`)).toEqual([
+      'BORROW ETH 5',
+      'DEDUCT_INTEREST ETH -0.0005',
+      'DEDUCT_INTEREST ETH -0.0005',
+      'DEDUCT_INTEREST ETH -0.0005',
+      'REPAY ETH -5',
+    ]);
+    // ETH -0.0015 + 5.002 - 5 = 0.0005 held: the close sells those, not the 0.002 the trades add up to
+    const fills = [...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()}@${f.price.toFixed()}`);
+    expect(fills).toEqual(['SELL 5@100', 'BUY 5.002@100', 'SELL 0.0005@100']);
+    // 1000 + 500 - 0.5 - 500.2 - 0.5002 + 0.05 - 0.00005 (taker 10 bps), with no ETH left
+    expect(result.metrics.equityFinal.toFixed()).toBe('998.84975');
+    expect([...(result.denials ?? [])]).toEqual([]);
+  });
+});
