@@ -4,7 +4,8 @@ import { type BarInterval, parseSym } from '../../core/model/index.ts';
 import { RecordingWriter } from '../recording/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
 import { klineMessage } from './kline-messages.ts';
-import { type OhlcvCsvOptions, parseOhlcvCsv, type SkippedRow } from './parse-ohlcv-csv.ts';
+import type { SkippedRow } from './ohlcv-bar.ts';
+import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
 
 /** What to import and where. */
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {

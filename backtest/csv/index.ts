@@ -13,5 +13,6 @@ export type { OhlcvImportOptions, OhlcvImportSummary } from './import-ohlcv-csv.
 export { importOhlcvCsv } from './import-ohlcv-csv.ts';
 export type { KlineMessage } from './kline-messages.ts';
 export { klineMessage } from './kline-messages.ts';
-export type { OhlcvBar, OhlcvCsvContents, OhlcvCsvOptions, SkippedRow } from './parse-ohlcv-csv.ts';
+export type { OhlcvBar, SkippedRow } from './ohlcv-bar.ts';
+export type { OhlcvCsvContents, OhlcvCsvOptions } from './parse-ohlcv-csv.ts';
 export { parseOhlcvCsv } from './parse-ohlcv-csv.ts';

@@ -1,5 +1,5 @@
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
-import type { OhlcvBar } from './parse-ohlcv-csv.ts';
+import type { OhlcvBar } from './ohlcv-bar.ts';
 
 /**
  * A KLINE push in the venue's wire shape (`core/venue/market-data`, Keel's choice of shape;

@@ -1,6 +1,9 @@
 import { Info } from 'luxon';
-import { BAR_INTERVAL_MS, type BarInterval, D } from '../../core/model/index.ts';
-import { type EpochUnit, earlierOccurrence, parseBarTime, type TimeParsing } from './bar-time.ts';
+import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
+import { detectInterval, refuseOverlaps } from './bar-interval.ts';
+import { orderBars } from './bar-order.ts';
+import { barFrom } from './bar-prices.ts';
+import { type EpochUnit, parseBarTime, type TimeParsing } from './bar-time.ts';
 import {
   type ColumnLayout,
   layoutFromHeader,
@@ -9,20 +12,9 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
+import { EMPTY_VALUES, pointDecimal, usesDecimalComma } from './csv-numbers.ts';
+import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
-
-/** One OHLCV bar as imported: prices and volume as exact decimal strings. */
-export interface OhlcvBar {
-  /** Bar open time, epoch ms. */
-  readonly openTime: number;
-  readonly open: string;
-  readonly high: string;
-  readonly low: string;
-  readonly close: string;
-  readonly volume: string;
-  /** Line of the CSV file the bar came from. */
-  readonly line: number;
-}
 
 /** Options of {@link parseOhlcvCsv}. */
 export interface OhlcvCsvOptions {
@@ -44,12 +36,6 @@ export interface OhlcvCsvOptions {
   readonly onInvalidRow?: 'error' | 'skip';
 }
 
-/** A row the importer left out, and why. */
-export interface SkippedRow {
-  readonly line: number;
-  readonly reason: string;
-}
-
 /** What {@link parseOhlcvCsv} found. */
 export interface OhlcvCsvContents {
   readonly bars: readonly OhlcvBar[];
@@ -58,43 +44,6 @@ export interface OhlcvCsvContents {
   readonly delimiter: string;
   /** Rows left out: empty rows like Yahoo's `null` holidays always, invalid rows under `skip`. */
   readonly skipped: readonly SkippedRow[];
-}
-
-const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
-const EMPTY_VALUES = new Set(['', 'null', 'nan', 'na', 'n/a', '-']);
-
-const DECIMAL_COMMA_NUMBER = /^[-+]?\d[\d.]*,\d+$/;
-const GROUPED_NUMBER = /^[-+]?\d{1,3}(\.\d{3})*(,\d+)?$/;
-
-/**
- * Whether a file not separated by commas writes its numbers with a decimal comma (European
- * exports: `1,5`, `1.234,56`), seen in its first thousand rows. Then a dot only groups thousands.
- */
-function usesDecimalComma(lines: readonly string[], firstIndex: number, delimiter: string): boolean {
-  if (delimiter === ',') return false;
-  const end = Math.min(lines.length, firstIndex + 1001);
-  for (let i = firstIndex + 1; i < end; i++) {
-    const fields = splitCsvLine(lines[i] as string, delimiter);
-    if (fields.slice(1).some((f) => DECIMAL_COMMA_NUMBER.test(f))) return true;
-  }
-  return false;
-}
-
-/** In a decimal-comma file, `1,5` and `1.234,56` as `1.5` and `1234.56`; other text as it is. */
-function pointDecimal(text: string): string {
-  return GROUPED_NUMBER.test(text) ? text.replace(/\./g, '').replace(',', '.') : text;
-}
-
-function decimalText(text: string): string | null {
-  const t = text.startsWith('+') ? text.slice(1) : text;
-  if (PLAIN_DECIMAL.test(t)) return t;
-  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
-  return new D(t).toFixed();
-}
-
-interface RawBar {
-  readonly ts: number;
-  readonly bar: Omit<OhlcvBar, 'openTime'>;
 }
 
 /**
@@ -226,160 +175,4 @@ function isYfinanceHeaderRow(fields: readonly string[]): boolean {
     first === 'ticker' ||
     ((first === 'date' || first === 'datetime') && fields.slice(1).every((f) => f.trim() === ''))
   );
-}
-
-function barFrom(
-  prices: readonly string[],
-  volumeText: string,
-  adjCloseText: string | undefined,
-  adjust: boolean,
-): Omit<OhlcvBar, 'openTime' | 'line'> | string {
-  const names = ['open', 'high', 'low', 'close'];
-  const values: string[] = [];
-  for (let k = 0; k < 4; k++) {
-    const v = decimalText(prices[k] as string);
-    if (v === null || v.startsWith('-'))
-      return `${names[k]} ${JSON.stringify(prices[k])} is not a non-negative number`;
-    values.push(v);
-  }
-  let [open, high, low, close] = values as [string, string, string, string];
-  const volume = EMPTY_VALUES.has(volumeText.toLowerCase()) ? '0' : decimalText(volumeText);
-  if (volume === null || volume.startsWith('-'))
-    return `volume ${JSON.stringify(volumeText)} is not a non-negative number`;
-  const [o, h, l, c] = [D(open), D(high), D(low), D(close)];
-  // High below low says it all (open and close cannot be between them); else name each price outside.
-  const broken = l.gt(h)
-    ? [`high ${high} is below low ${low}`]
-    : [
-        ...(o.gt(h) ? [`open ${open} is above high ${high}`] : []),
-        ...(o.lt(l) ? [`open ${open} is below low ${low}`] : []),
-        ...(c.gt(h) ? [`close ${close} is above high ${high}`] : []),
-        ...(c.lt(l) ? [`close ${close} is below low ${low}`] : []),
-      ];
-  if (broken.length > 0)
-    return `bar ${open}/${high}/${low}/${close} (open/high/low/close) is not consistent: ${broken.join(', ')}`;
-  if (adjust && adjCloseText !== undefined && !c.isZero()) {
-    const adjClose = decimalText(adjCloseText);
-    if (adjClose === null) return `adj close ${JSON.stringify(adjCloseText)} is not a number`;
-    const factor = D(adjClose).div(c);
-    [open, high, low, close] = [o, h, l, c].map((p) => p.mul(factor).toDecimalPlaces(8).toFixed()) as [
-      string,
-      string,
-      string,
-      string,
-    ];
-  }
-  return { open, high, low, close, volume };
-}
-
-/**
- * The bars oldest first (a newest-first file is reversed). A row that repeats the bar before it
- * exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
- * without an offset, is read as its two occurrences; any other bar at the same time, or a time
- * going back, is a problem (`reject` throws, or skips it under --skip-invalid).
- */
-function orderBars(
-  raw: readonly RawBar[],
-  reject: (line: number, reason: string) => void,
-  skipped: SkippedRow[],
-  zone: string,
-): RawBar[] {
-  const descending =
-    raw.some((r, i) => i > 0 && r.ts < (raw[i - 1] as RawBar).ts) &&
-    raw.every((r, i) => i === 0 || r.ts <= (raw[i - 1] as RawBar).ts);
-  const ordered = descending ? [...raw].reverse() : raw;
-  const kept: RawBar[] = [];
-  for (const cur of ordered) {
-    const prev = kept[kept.length - 1];
-    if (prev === undefined || cur.ts > prev.ts) {
-      kept.push(cur);
-      continue;
-    }
-    if (cur.ts === prev.ts && sameValues(cur, prev)) {
-      skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
-      continue;
-    }
-    // The hour daylight saving repeats: read at the later offset both times, the first is the earlier.
-    const earlier = cur.ts === prev.ts ? earlierOccurrence(prev.ts, zone) : undefined;
-    const beforePrev = kept[kept.length - 2];
-    if (earlier !== undefined && (beforePrev === undefined || earlier > beforePrev.ts)) {
-      kept[kept.length - 1] = { ...prev, ts: earlier };
-      kept.push(cur);
-      continue;
-    }
-    reject(
-      cur.bar.line,
-      cur.ts === prev.ts
-        ? `duplicate bar time with other prices (same as line ${prev.bar.line})`
-        : `bar time goes back in time from line ${prev.bar.line}; sort the file`,
-    );
-  }
-  return kept;
-}
-
-function sameValues(a: RawBar, b: RawBar): boolean {
-  return (
-    a.bar.open === b.bar.open &&
-    a.bar.high === b.bar.high &&
-    a.bar.low === b.bar.low &&
-    a.bar.close === b.bar.close &&
-    a.bar.volume === b.bar.volume
-  );
-}
-
-/** Slack for daily bars in a zone with daylight saving: a day can be 23 hours long. */
-const DST_SLACK_MS = 3_600_000;
-
-/**
- * Refuses a bar that starts inside the one before it: bars closer together than the interval
- * (5m data imported as 1h) or a row off the file's grid. Daily bars may be an hour short (DST).
- */
-function refuseOverlaps(bars: readonly RawBar[], interval: BarInterval, file: string): void {
-  const ms = BAR_INTERVAL_MS[interval];
-  const least = ms >= BAR_INTERVAL_MS['1d'] ? ms - DST_SLACK_MS : ms;
-  for (let i = 1; i < bars.length; i++) {
-    const prev = bars[i - 1] as RawBar;
-    const cur = bars[i] as RawBar;
-    const gap = cur.ts - prev.ts;
-    if (gap < least) {
-      throw new CsvImportError(
-        file,
-        cur.bar.line,
-        `bar starts ${gap} ms after the bar on line ${prev.bar.line}, inside that ${interval} bar: the rows are not ${interval} bars (pass the right --interval) or this row is off the file's grid`,
-      );
-    }
-  }
-}
-
-/**
- * The bar interval: the most common gap between consecutive bars (the smallest on a tie), which
- * must be one of Keel's intervals. Weekend and holiday gaps in daily or intraday files do not
- * disturb it.
- */
-function detectInterval(bars: readonly RawBar[], file: string): BarInterval {
-  if (bars.length < 2) {
-    throw new CsvImportError(file, 0, 'one bar is not enough to tell the interval; pass --interval');
-  }
-  const counts = new Map<number, number>();
-  for (let i = 1; i < bars.length; i++) {
-    const gap = (bars[i] as RawBar).ts - (bars[i - 1] as RawBar).ts;
-    counts.set(gap, (counts.get(gap) ?? 0) + 1);
-  }
-  let best = 0;
-  let bestCount = 0;
-  for (const [gap, count] of counts) {
-    if (count > bestCount || (count === bestCount && gap < best)) {
-      best = gap;
-      bestCount = count;
-    }
-  }
-  const interval = (Object.keys(BAR_INTERVAL_MS) as BarInterval[]).find((k) => BAR_INTERVAL_MS[k] === best);
-  if (interval === undefined) {
-    throw new CsvImportError(
-      file,
-      0,
-      `bars are mostly ${best} ms apart, which is none of Keel's intervals (${Object.keys(BAR_INTERVAL_MS).join(', ')}); pass --interval`,
-    );
-  }
-  return interval;
 }

@@ -15,9 +15,8 @@ export type {
   FeedSource,
   FeedTick,
   LockstepAckExtras,
-  SyntheticFeedOptions,
 } from './market-feed.ts';
-export { listFeed, MarketFeed, recordingFeed, syntheticFeed } from './market-feed.ts';
+export { listFeed, MarketFeed } from './market-feed.ts';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 export type { PaperVenue, PaperVenueOptions } from './paper-venue.ts';
 export { LOCKSTEP_ACK_PATH, startPaperVenue } from './paper-venue.ts';
@@ -25,5 +24,8 @@ export type { JournalEntry, PaperSnapshot } from './persistence.ts';
 export { SNAPSHOT_FILE } from './persistence.ts';
 export type { PaperPortfolioOptions } from './portfolio-book.ts';
 export { PAPER_RATE_LIMITS } from './rate-limits.ts';
+export { recordingFeed } from './recording-feed.ts';
 export { REST_ROUTES } from './rest-router.ts';
+export type { SyntheticFeedOptions } from './synthetic-feed.ts';
+export { syntheticFeed } from './synthetic-feed.ts';
 export { MARKET_DATA_WS_PATH, PRIVATE_WS_PATH } from './venue-server.ts';

@@ -1,9 +1,6 @@
-import { seededRandom } from '../../core/kernel/index.ts';
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { TimerPort } from '../../core/venue/index.ts';
 import { decodeMarketMessage } from '../../core/venue/index.ts';
-import { readRecords } from '../recording/index.ts';
-import { InstrumentSimulator, SYNTHETIC_MARKETS, type SyntheticMarketParams } from '../synthetic/index.ts';
 
 /** One market-data message: the venue's wire push (sent to subscribers) and its decoded event (fed to the sim). */
 export interface FeedItem {
@@ -14,77 +11,16 @@ export interface FeedItem {
 /** A restartable source of market data: each call starts from the beginning (replay after a restart). */
 export type FeedSource = () => AsyncIterator<FeedItem>;
 
-function decoded(msg: unknown, recvTs: number): FeedItem | undefined {
+/**
+ * A wire push as a feed item, decoded with the venue's decoders.
+ * @param msg - the push
+ * @param recvTs - its receive time, epoch ms
+ * @returns the item, or undefined for a push that is no market data (or does not decode)
+ */
+export function feedItemOf(msg: unknown, recvTs: number): FeedItem | undefined {
   const event = decodeMarketMessage(msg, recvTs);
   if (event === null || event instanceof Error) return undefined;
   return { event, wire: msg as Record<string, unknown> };
-}
-
-/**
- * Market data from a recorded session (backtest/recording), decoded with the venue's decoders.
- * Private-stream records of the recording are skipped: the paper venue makes its own User Data.
- * @param path - a `.jsonl` or `.jsonl.gz` recording
- * @returns the source
- */
-export function recordingFeed(path: string): FeedSource {
-  return async function* () {
-    for await (const record of readRecords(path)) {
-      if (record.source !== 'market-data') continue;
-      const item = decoded(record.msg, record.recvTs);
-      if (item) yield item;
-    }
-  };
-}
-
-/** Options of the live SYNTHETIC generator. */
-export interface SyntheticFeedOptions {
-  readonly seed: number;
-  /** Session start, epoch ms (rounded down to the minute). */
-  readonly startTime: number;
-  /** Venue-time length; omitted = endless. */
-  readonly durationMs?: number;
-  readonly markets?: readonly SyntheticMarketParams[];
-}
-
-const MINUTE = 60_000;
-
-/**
- * SYNTHETIC market data generated live by backtest/synthetic's seeded simulators (the same
- * stepping as `writeSyntheticSession`, without latency: recvTs = venue time). Not real prices.
- * @param options - seed, start, length, markets
- * @returns the source
- */
-export function syntheticFeed(options: SyntheticFeedOptions): FeedSource {
-  return async function* () {
-    const markets = options.markets ?? SYNTHETIC_MARKETS;
-    const start = Math.floor(options.startTime / MINUTE) * MINUTE;
-    const end = options.durationMs === undefined ? Number.POSITIVE_INFINITY : start + options.durationMs;
-    const sims = markets.map(
-      (m, i) =>
-        new InstrumentSimulator(m, seededRandom((options.seed ^ Math.imul(i + 1, 0x9e3779b9)) >>> 0), start),
-    );
-    const out: FeedItem[] = [];
-    const sink = (ts: number, json: string): void => {
-      const item = decoded(JSON.parse(json), ts);
-      if (item) out.push(item);
-    };
-    let boundary = start + MINUTE;
-    for (;;) {
-      let next = 0;
-      for (let i = 1; i < sims.length; i++)
-        if ((sims[i] as InstrumentSimulator).nextTs < (sims[next] as InstrumentSimulator).nextTs) next = i;
-      const sim = sims[next] as InstrumentSimulator;
-      if (boundary <= sim.nextTs && boundary <= end) {
-        for (const s of sims) s.closeBar(boundary, sink);
-        boundary += MINUTE;
-      } else if (sim.nextTs >= end) {
-        return;
-      } else {
-        sim.step(sink);
-      }
-      yield* out.splice(0);
-    }
-  };
 }
 
 /**
@@ -95,7 +31,7 @@ export function syntheticFeed(options: SyntheticFeedOptions): FeedSource {
 export function listFeed(pushes: readonly { readonly recvTs: number; readonly msg: unknown }[]): FeedSource {
   return async function* () {
     for (const push of pushes) {
-      const item = decoded(push.msg, push.recvTs);
+      const item = feedItemOf(push.msg, push.recvTs);
       if (item) yield item;
     }
   };

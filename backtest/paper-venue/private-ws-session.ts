@@ -1,14 +1,10 @@
 import type { WebSocket } from 'ws';
-import type { UserEvent } from '../../core/model/index.ts';
 import type { TimerPort } from '../../core/venue/index.ts';
 import {
-  loginRequestSchema,
   PLACE_ORDER_ACK_EVENT,
   PLACE_ORDER_ACTION,
   PRIVATE_PING,
   PRIVATE_PONG,
-  userDataFrame,
-  verifyLoginSignature,
   wsRequestSchema,
 } from '../../core/venue/index.ts';
 import type { CommandName } from './command-table.ts';
@@ -16,22 +12,15 @@ import type { DelayLine } from './delay-line.ts';
 import { PaperApiError } from './envelope.ts';
 import type { PaperFaults } from './faults.ts';
 import { lockstepAckExtrasOf } from './lockstep-tick.ts';
+import { checkLogin } from './login-check.ts';
 import type { LockstepAckExtras } from './market-feed.ts';
-import { paperOrderToWire } from './order-wire.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import { PushPipe } from './push-pipe.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { Params } from './request-fields.ts';
-import { type ApiCredential, NONCE_TOLERANCE_SECONDS } from './rest-auth.ts';
+import type { ApiCredential } from './rest-auth.ts';
+import { userDataFrameOf } from './user-data-frames.ts';
 import type { VenueLatency } from './venue-latency.ts';
-import {
-  accountToWire,
-  assetToWire,
-  executionToWire,
-  liquidationEventToWire,
-  liquidationPositionToWire,
-  positionToWire,
-} from './wire-views.ts';
 
 /** What a private session needs from the venue. */
 export interface PrivateSessionDeps {
@@ -68,44 +57,6 @@ const ORDER_ACTIONS: Readonly<Record<string, CommandName>> = {
   cancel_order: 'cancelOrder',
   cancel_orders: 'cancelOrders',
 };
-
-/**
- * The User Data frame of an event, or undefined for events without a channel on this connection.
- * The sim reports each liquidation order twice (`byUser` false, then true); per the spec the
- * LiquidationPosition copy goes to the liquidated portfolio's own connection and the
- * LiquidationPositionByUser copy to the main account's connection (which covers the main
- * portfolio and every sub-portfolio), each once.
- * @param book - the event's portfolio
- * @param event - a sim event
- * @param own - true when the event is of the connection's own portfolio
- * @param onMain - true on the main account's connection
- * @returns the frame text
- */
-function frameOf(book: PortfolioBook, event: UserEvent, own: boolean, onMain: boolean): string | undefined {
-  const frame = (channel: string, data: unknown) => JSON.stringify(userDataFrame(channel, [data], event.ts));
-  if (event.kind === 'liquidationPosition') {
-    const data = liquidationPositionToWire(event.record);
-    if (event.byUser) return onMain ? frame('LiquidationPositionByUser', data) : undefined;
-    return own ? frame('LiquidationPosition', data) : undefined;
-  }
-  if (!own) return undefined;
-  switch (event.kind) {
-    case 'order':
-      return frame('Orders', paperOrderToWire(book, event.order));
-    case 'execution':
-      return frame('Trades', executionToWire(event.execution));
-    case 'position':
-      return frame('Positions', positionToWire(event.position));
-    case 'asset':
-      return frame('Assets', assetToWire(event.asset));
-    case 'account':
-      return frame('Accounts', accountToWire(event.account));
-    case 'liquidationEvent':
-      return frame('LiquidationEvent', liquidationEventToWire(event.record));
-    default:
-      return undefined;
-  }
-}
 
 /**
  * One private WebSocket connection at `/v1/private`: login, order entry, User Data pushes, text
@@ -184,47 +135,27 @@ export class PrivateSession {
   }
 
   private login(message: unknown): void {
-    const parsed = loginRequestSchema.safeParse(message);
-    const fail = (why: string) =>
-      this.reply({ id: null, event: 'login', code: 60009, msg: why, message: why, data: null });
-    if (!parsed.success) {
-      fail('login failed: args need apiKey, timestamp (Unix seconds) and sign');
+    const checked = checkLogin(message, this.deps.credentials, this.deps.limits, this.deps.timer);
+    if (typeof checked === 'string') {
+      this.reply({ id: null, event: 'login', code: 60009, msg: checked, message: checked, data: null });
       return;
     }
-    const args = parsed.data.args;
-    const credential = this.deps.credentials.get(args.apiKey);
-    if (!credential) {
-      fail('login failed: unknown apiKey');
-      return;
-    }
-    if (Math.abs(Number(args.timestamp) - this.deps.timer.now() / 1000) > NONCE_TOLERANCE_SECONDS) {
-      fail(`login failed: timestamp is not within ±${NONCE_TOLERANCE_SECONDS} s of the server clock`);
-      return;
-    }
-    if (
-      !/^[0-9a-f]+$/i.test(args.sign) ||
-      !verifyLoginSignature(credential.apiSecret, args.timestamp, args.sign)
-    ) {
-      fail('login failed: sign does not match');
-      return;
-    }
-    try {
-      this.deps.limits.take(credential.portfolioId, 'wsLogin', this.deps.timer.now());
-    } catch (error) {
-      fail(`login failed: ${error instanceof Error ? error.message : String(error)}`);
-      return;
-    }
+    const { credential, onlyTrade } = checked;
     this.dispose();
     this.armIdle();
     const book = this.deps.books.get(credential.portfolioId);
     this.book = book;
     this.reply({ id: null, event: 'login', code: 0, msg: '', message: 'success', data: null });
-    if (!book || args.onlyTrade === true) return;
-    this.stops.push(book.listen((event) => this.push(frameOf(book, event, true, book.isMain), event.recvTs)));
+    if (!book || onlyTrade) return;
+    this.stops.push(
+      book.listen((event) => this.push(userDataFrameOf(book, event, true, book.isMain), event.recvTs)),
+    );
     if (book.isMain) {
       for (const sub of this.deps.books.values()) {
         if (sub !== book)
-          this.stops.push(sub.listen((event) => this.push(frameOf(sub, event, false, true), event.recvTs)));
+          this.stops.push(
+            sub.listen((event) => this.push(userDataFrameOf(sub, event, false, true), event.recvTs)),
+          );
       }
     }
   }

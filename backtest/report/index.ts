@@ -141,7 +141,8 @@ export {
   orderRecordSchema,
   roundTripTradeSchema,
 } from './result/result-schema.ts';
-export { stableJson, stableJsonChunks, stableJsonLine } from './result/stable-json.ts';
+export { stableJson, stableJsonChunks } from './result/stable-json.ts';
+export { stableJsonLine } from './result/stable-json-line.ts';
 export {
   formatStrategyFault,
   formatStrategyRejection,

@@ -1,5 +1,8 @@
 import { rmSync } from 'node:fs';
 import { type RecordCodec, type RecordLog, type SpillDirectory, SpillLog } from '../report/index.ts';
+import { MergedLog } from './merged-log.ts';
+import { SeqHeap } from './seq-heap.ts';
+import { parseStaged, type Staged } from './staged-line.ts';
 
 /** Final records held back at most, waiting for an older record to finish (Keel's choice). */
 const WINDOW = 4096;
@@ -10,23 +13,12 @@ const RECENT_FINAL = 4096;
 
 const PLAIN: RecordCodec<string> = { encode: (line) => line, decode: (line) => line };
 
-interface Staged {
-  readonly seq: number;
-  readonly index: number;
-  readonly line: string;
-}
-
 interface Entry<T> {
   readonly seq: number;
   readonly id: string;
   record: T;
   /** No longer among the open records holding the window back (finished or set aside). */
   gone: boolean;
-}
-
-function parseStaged(line: string, index: number): Staged {
-  const tab = line.indexOf('\t');
-  return { seq: Number(line.slice(0, tab)), index, line: line.slice(tab + 1) };
 }
 
 /** Sizes of a {@link CreationOrderJournal}: small in tests, so setting aside and merging are exercised. */
@@ -242,106 +234,5 @@ export class CreationOrderJournal<T, R = T> {
     if (chunk.length > 0) flush();
     rmSync(this.dir.file(`${this.name}-late.jsonl`), { force: true });
     return runs;
-  }
-}
-
-/**
- * The records as the journal wrote them: the main file (creation order) merged with the sorted
- * runs of late records; for the same creation number the later write wins (late over main, a
- * later run over an earlier one), so each record comes out once, in its last state.
- */
-class MergedLog<T> implements RecordLog<T> {
-  constructor(
-    private readonly main: SpillLog<string>,
-    private readonly runs: readonly SpillLog<string>[],
-    readonly length: number,
-    private readonly codec: RecordCodec<T>,
-    private readonly name: string,
-  ) {}
-
-  /**
-   * The records' encoded lines, in creation order.
-   * @returns one line per record
-   */
-  *lines(): Generator<string> {
-    const sources = [this.main, ...this.runs].map((log) => {
-      const lines = log.lines();
-      return { lines, head: next(lines) };
-    });
-    let pending: Staged | undefined;
-    for (;;) {
-      let best: (typeof sources)[number] | undefined;
-      for (const source of sources) {
-        // Equal numbers: the later source holds the later write, so it comes after and wins.
-        if (source.head !== undefined && (best?.head === undefined || source.head.seq < best.head.seq))
-          best = source;
-      }
-      const head = best?.head;
-      if (best === undefined || head === undefined) break;
-      best.head = next(best.lines);
-      if (pending !== undefined && pending.seq !== head.seq) yield pending.line;
-      pending = head;
-    }
-    if (pending !== undefined) yield pending.line;
-  }
-
-  /**
-   * Iterates the records, decoding each line as it is read.
-   * @returns the records in creation order
-   */
-  *[Symbol.iterator](): Iterator<T> {
-    let i = 0;
-    for (const line of this.lines()) yield this.codec.decode(line, `${this.name}[${i++}]`);
-  }
-}
-
-function next(lines: Generator<string>): Staged | undefined {
-  const step = lines.next();
-  return step.done === true ? undefined : parseStaged(step.value, 0);
-}
-
-/** A binary min-heap of staged records by creation number. */
-class SeqHeap {
-  private readonly items: Staged[] = [];
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  peek(): Staged | undefined {
-    return this.items[0];
-  }
-
-  push(item: Staged): void {
-    const items = this.items;
-    items.push(item);
-    let i = items.length - 1;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if ((items[parent] as Staged).seq <= item.seq) break;
-      items[i] = items[parent] as Staged;
-      i = parent;
-    }
-    items[i] = item;
-  }
-
-  pop(): Staged | undefined {
-    const items = this.items;
-    const top = items[0];
-    const last = items.pop();
-    if (top === undefined || last === undefined || items.length === 0) return top;
-    let i = 0;
-    for (;;) {
-      const left = 2 * i + 1;
-      if (left >= items.length) break;
-      const right = left + 1;
-      const child =
-        right < items.length && (items[right] as Staged).seq < (items[left] as Staged).seq ? right : left;
-      if ((items[child] as Staged).seq >= last.seq) break;
-      items[i] = items[child] as Staged;
-      i = child;
-    }
-    items[i] = last;
-    return top;
   }
 }

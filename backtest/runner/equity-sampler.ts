@@ -1,12 +1,6 @@
 import type { Dec, MarketEvent } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
-import {
-  type DrawdownFigures,
-  DrawdownTracker,
-  type EquitySample,
-  type PricePoint,
-  type PriceSeries,
-} from '../report/index.ts';
+import type { DrawdownFigures, EquitySample, PricePoint, PriceSeries } from '../report/index.ts';
 import { widerBucket } from './bucket-width.ts';
 import {
   curveOf,
@@ -16,24 +10,9 @@ import {
   mergeBuckets,
   offerExtreme,
 } from './equity-buckets.ts';
-
-/** How the sampler keeps its curve bounded. */
-export interface EquitySamplerOptions {
-  /**
-   * Equity on numbers, read at every due sample; with it, the exact equity is computed only for a
-   * bucket's new low or high and at its close, and `beforeEvent` must be called before each event.
-   * Without it, every due sample is exact.
-   */
-  readonly estimate?: () => number;
-  /**
-   * With an estimate: captures the exact equity now without computing it (the simulated venue's
-   * `equitySnapshot`), so a candidate low, high or close costs Decimal work only if it is still
-   * in the curve when the curve is read. Without it, each candidate is computed at once.
-   */
-  readonly snapshot?: () => () => Dec;
-  /** Most buckets kept before they are merged into wider ones; default 4096. */
-  readonly maxBuckets?: number;
-}
+import { EquitySampleStats } from './equity-sample-stats.ts';
+import type { EquitySamplerOptions } from './equity-sampler-options.ts';
+import { sampledPriceSeries } from './sampled-price-series.ts';
 
 /**
  * Samples equity and prices while events pass, in bounded memory. Equity is sampled at most once
@@ -68,9 +47,8 @@ export class EquitySampler {
   /** Time of the last due sample taken. */
   private takenTs = Number.NEGATIVE_INFINITY;
   private built: EquitySample[] | undefined;
-  private readonly drawdowns = new DrawdownTracker();
-  private equitySum = 0;
-  private samples = 0;
+  /** Every sample counts towards the drawdown figures and the mean, kept or not. */
+  private readonly stats = new EquitySampleStats();
 
   /**
    * @param everyMs - smallest event-time distance between two samples (> 0)
@@ -105,12 +83,12 @@ export class EquitySampler {
 
   /** Drawdown figures over every sample taken (not only those the bounded curve keeps). */
   drawdownFigures(): DrawdownFigures {
-    return this.drawdowns.figures();
+    return this.stats.drawdownFigures();
   }
 
   /** @returns the mean equity over every sample taken, NaN before any */
   meanEquity(): number {
-    return this.equitySum / this.samples;
+    return this.stats.meanEquity();
   }
 
   /** Width of the buckets now, ms (for reports). */
@@ -185,7 +163,7 @@ export class EquitySampler {
    */
   start(ts: number): void {
     this.first = { ts, equity: this.equity() };
-    this.measure(ts, asNumber(this.first.equity));
+    this.stats.add(ts, asNumber(this.first.equity));
     this.built = undefined;
   }
 
@@ -196,34 +174,16 @@ export class EquitySampler {
   sample(ts: number): void {
     if (this.current !== undefined) this.closeBucket();
     this.final = { ts, equity: this.equity() };
-    this.measure(ts, asNumber(this.final.equity));
+    this.stats.add(ts, asNumber(this.final.equity));
     this.built = undefined;
   }
+
   /**
-   * @returns the price series of every sym seen, in the order they first appeared: its first
-   *   price exactly, its price at each bucket's close, and its last price at the end, so buy &
-   *   hold compares the true first and last price however the buckets merged
+   * @returns the price series of every sym seen: its first price exactly, its price at each
+   *   bucket's close, and its last price at the end (see {@link sampledPriceSeries})
    */
   priceSeries(): PriceSeries[] {
-    const series = new Map<string, { ts: number; price: number }[]>();
-    for (const [sym, point] of this.firstSeen) series.set(sym, [{ ...point }]);
-    const add = (ts: number, prices: readonly (readonly [string, number])[]): void => {
-      for (const [sym, price] of prices) {
-        let points = series.get(sym);
-        if (points === undefined) {
-          points = [];
-          series.set(sym, points);
-        }
-        const lastPoint = points[points.length - 1];
-        // The first point stays: a later price at the same time does not replace it.
-        if (lastPoint !== undefined && lastPoint.ts === ts) {
-          if (points.length > 1) lastPoint.price = price;
-        } else if (lastPoint === undefined || lastPoint.ts < ts) points.push({ ts, price });
-      }
-    };
-    for (const bucket of this.buckets) if (bucket.close) add(bucket.close.ts, bucket.prices);
-    if (this.final !== undefined) add(this.final.ts, [...this.last]);
-    return [...series].map(([sym, points]) => ({ sym, points }));
+    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, this.last);
   }
 
   private notePrice(sym: string, ts: number, price: number): void {
@@ -260,26 +220,19 @@ export class EquitySampler {
       this.pendingEquity = undefined;
       const sample = { ts, equity: () => equity };
       const n = asNumber(equity);
-      this.measure(ts, n);
+      this.stats.add(ts, n);
       offerExtreme(bucket, n, () => sample);
       bucket.close = sample;
       return undefined;
     }
     const n = this.estimate();
-    this.measure(ts, n);
+    this.stats.add(ts, n);
     let taken: DeferredSample | undefined;
     offerExtreme(bucket, n, () => {
       taken = { ts, equity: this.snapshot() };
       return taken;
     });
     return taken;
-  }
-
-  /** Every sample counts towards the drawdown figures and the mean, kept or not. */
-  private measure(ts: number, equity: number): void {
-    this.drawdowns.add(ts, equity);
-    this.equitySum += equity;
-    this.samples++;
   }
 
   /**
@@ -301,7 +254,7 @@ export class EquitySampler {
       // A sample just taken at the same time saw the same equity: measured once.
       if (this.lastTs !== this.takenTs) {
         const n = this.estimate();
-        this.measure(this.lastTs, n);
+        this.stats.add(this.lastTs, n);
         offerExtreme(bucket, n, () => close);
       }
     }

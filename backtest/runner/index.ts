@@ -17,8 +17,8 @@ export { defaultAnnualizationOf, runAnnualizationOf } from './default-annualizat
 export { defaultFillModelFor, defaultFillModelWarnings, tradableMarketEvent } from './default-fill-model.ts';
 export { denialRecordOf } from './denial-records.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
-export type { EquitySamplerOptions } from './equity-sampler.ts';
 export { EquitySampler } from './equity-sampler.ts';
+export type { EquitySamplerOptions } from './equity-sampler-options.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
 export type { OrderJournalOptions } from './order-journal.ts';
 export { OrderJournal } from './order-journal.ts';

@@ -2,47 +2,9 @@ import type { Dec } from '../../core/model/index.ts';
 import { isAboveZero, ZERO } from '../../core/model/index.ts';
 
 /*
- * Comparisons of Decimals that decide on their number mirrors when those differ, and compare the
- * Decimals only when they are equal. Rounding to the nearest double never reverses an order (a < b
- * gives round(a) <= round(b)), so differing mirrors order their Decimals the same way. A decimal.js
- * comparison copies its argument first, which made these the costliest checks of the order path.
+ * Decimal.min and Decimal.max of the order path without the copies decimal.js makes of both
+ * arguments. The exact comparisons that decide on doubles first live in core/model.
  */
-
-/**
- * a < b, decided on the numbers when they differ.
- * @param a - a Decimal
- * @param aN - `asNumber(a)`
- * @param b - a Decimal
- * @param bN - `asNumber(b)`
- * @returns the same as `a.lt(b)`
- */
-export function isBelow(a: Dec, aN: number, b: Dec, bN: number): boolean {
-  return aN !== bN && !Number.isNaN(aN) && !Number.isNaN(bN) ? aN < bN : a.lt(b);
-}
-
-/**
- * a > b, decided on the numbers when they differ.
- * @param a - a Decimal
- * @param aN - `asNumber(a)`
- * @param b - a Decimal
- * @param bN - `asNumber(b)`
- * @returns the same as `a.gt(b)`
- */
-export function isAbove(a: Dec, aN: number, b: Dec, bN: number): boolean {
-  return aN !== bN && !Number.isNaN(aN) && !Number.isNaN(bN) ? aN > bN : a.gt(b);
-}
-
-/**
- * a != b, decided on the numbers when they differ.
- * @param a - a Decimal
- * @param aN - `asNumber(a)`
- * @param b - a Decimal
- * @param bN - `asNumber(b)`
- * @returns the same as `!a.eq(b)`
- */
-export function differs(a: Dec, aN: number, b: Dec, bN: number): boolean {
-  return aN !== bN && !Number.isNaN(aN) && !Number.isNaN(bN) ? true : !a.eq(b);
-}
 
 /**
  * The smaller of two Decimals, without the copies `Decimal.min` makes of both.

@@ -1,7 +1,6 @@
 import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
-import { asNumber, isAboveZero, isOnStep } from '../../core/model/index.ts';
+import { asNumber, differs, isAboveZero, isOnStep } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { differs } from './decimal-compare.ts';
 import { minusAmount } from './decimal-sums.ts';
 import { finishOrder } from './fills.ts';
 import { orderMargin } from './initial-margin.ts';

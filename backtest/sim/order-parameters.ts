@@ -1,7 +1,13 @@
 import { DateTime } from 'luxon';
 import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { asNumber, isAboveZero, isOnStep, parseTimeToSend } from '../../core/model/index.ts';
-import { isAbove, isBelow } from './decimal-compare.ts';
+import {
+  asNumber,
+  isAbove,
+  isAboveZero,
+  isBelow,
+  isOnStep,
+  parseTimeToSend,
+} from '../../core/model/index.ts';
 import { type InstrumentNumbers, instrumentNumbers } from './instrument-numbers.ts';
 import type { SimState } from './sim-state.ts';
 

@@ -19,21 +19,19 @@ import type {
   PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
-import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
+import { equityOf, grossExposureOf } from './kernel-equity.ts';
+import { legQty } from './leg-quantity.ts';
 import { referencePriceOf, venueMarkPriceOf } from './market-prices.ts';
 import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { PositionLegKeys } from './position-leg-keys.ts';
 import { UnreportedFills } from './unreported-fills.ts';
 import { VenueEquityMarks } from './venue-equity-marks.ts';
-
-/** A flat SHORT leg's quantity (-0, as 0 negated): one shared immutable value instead of one per call. */
-const NEGATIVE_ZERO = ZERO.neg();
 
 /**
  * The one state the kernel folds every event into. Strategies read it through their context,
@@ -125,7 +123,7 @@ export class KernelState implements RiskView {
    * @returns the signed quantity
    */
   positionQty(sym: string, positionSide: PositionSide): Dec {
-    return this.#legQty(this.#legKeys.of(sym, positionSide), positionSide);
+    return legQty(this.positions, this.#unreported, this.#legKeys.of(sym, positionSide), positionSide);
   }
 
   /**
@@ -136,18 +134,11 @@ export class KernelState implements RiskView {
    */
   netQty(sym: string): Dec {
     const keys = this.#legKeys.legsOf(sym);
-    const net = this.#legQty(keys.NONE, 'NONE');
-    const long = this.#legQty(keys.LONG, 'LONG');
-    const short = this.#legQty(keys.SHORT, 'SHORT');
+    const net = legQty(this.positions, this.#unreported, keys.NONE, 'NONE');
+    const long = legQty(this.positions, this.#unreported, keys.LONG, 'LONG');
+    const short = legQty(this.positions, this.#unreported, keys.SHORT, 'SHORT');
     // NET mode (the usual case) has no LONG/SHORT legs: skip two Decimal additions per call.
     return long.isZero() && short.isZero() ? net : net.add(long).add(short);
-  }
-
-  #legQty(key: string, positionSide: PositionSide): Dec {
-    const qty = this.positions.get(key)?.positionQty ?? ZERO;
-    const unreported = this.#unreported.qty(key);
-    const reported = positionSide !== 'SHORT' ? qty : qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
-    return unreported === ZERO ? reported : reported.add(unreported);
   }
 
   /**
@@ -228,22 +219,12 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * Portfolio equity: Keel's ledger marked at the latest prices when the kernel has one, else
-   * the venue's latest account report (else the sum of its asset equity) with open positions
-   * marked to the latest price since that report ({@link VenueEquityMarks}). Computed on demand
-   * (per intent, not per market event).
+   * Portfolio equity: Keel's ledger or the venue's reports, marked at the latest prices (see
+   * {@link equityOf}). Computed on demand (per intent, not per market event).
    * @returns equity in the settlement currency
    */
   equity(): Dec {
-    if (this.portfolio !== undefined) {
-      this.markPortfolio(this.portfolio);
-      return this.portfolio.equity();
-    }
-    if (this.account !== undefined) return this.#venueMarks.marked(this.account.equity, this);
-    if (this.assets.size === 0) return ZERO;
-    let total = ZERO;
-    for (const asset of this.assets.values()) total = total.add(asset.equity);
-    return this.#venueMarks.marked(total, this);
+    return equityOf(this, this.#venueMarks);
   }
 
   /**
@@ -287,30 +268,12 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * Gross exposure (sum of |position value|): from Keel's ledger when the kernel has one, else
-   * from the venue's reported position values.
+   * Gross exposure (sum of |position value|), from Keel's ledger or the venue's reports (see
+   * {@link grossExposureOf}).
    * @returns the exposure in the settlement currency
    */
   grossExposure(): Dec {
-    if (this.portfolio !== undefined) {
-      this.markPortfolio(this.portfolio);
-      return this.portfolio.grossExposure();
-    }
-    let total = ZERO;
-    for (const position of this.positions.values()) total = total.add(position.positionValue.abs());
-    return total;
-  }
-
-  /**
-   * Marks each held position at the venue's mark price, else the reference price (so on
-   * bar-only data at the latest bar close). Marks are pushed lazily, only for syms the ledger
-   * holds, so market events cost nothing here.
-   */
-  private markPortfolio(portfolio: Portfolio): void {
-    for (const position of portfolio.positions()) {
-      const price = this.marks.get(position.sym)?.markPrice ?? this.referencePrice(position.sym);
-      if (price !== undefined) portfolio.mark(position.sym, price);
-    }
+    return grossExposureOf(this);
   }
 
   /**

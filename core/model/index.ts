@@ -24,6 +24,7 @@ export {
   parseDecimal,
   ZERO,
 } from './decimal.ts';
+export { differs, isAbove, isAtLeast, isAtMost, isBelow } from './exact-comparisons.ts';
 export type { ExecType, Execution } from './execution.ts';
 export type {
   BusinessType,

@@ -5,7 +5,8 @@
  */
 export type { EquityPoint } from './equity-series.ts';
 export { EquitySeries } from './equity-series.ts';
-export type { PortfolioFill, PortfolioOptions, PortfolioPosition } from './portfolio.ts';
+export type { PortfolioFill, PortfolioOptions } from './portfolio.ts';
 export { Portfolio } from './portfolio.ts';
+export type { PortfolioPosition } from './portfolio-position.ts';
 export type { LegFillResult, PositionLeg } from './position-leg.ts';
 export { applyFillToLeg, FLAT_LEG } from './position-leg.ts';

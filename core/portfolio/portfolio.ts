@@ -1,28 +1,15 @@
 import type { Dec, Execution, InstrumentSpec, PositionSide } from '../model/index.ts';
-import { decimalOf, ONE, parseSym, positionKey, ZERO } from '../model/index.ts';
+import { decimalOf, ONE, positionKey, ZERO } from '../model/index.ts';
 import { EquitySeries } from './equity-series.ts';
-import { applyFillToLeg, FLAT_LEG, type PositionLeg } from './position-leg.ts';
+import { type LegEntry, legUnrealized, type PortfolioPosition, positionOfLeg } from './portfolio-position.ts';
+import { applyFillToLeg, FLAT_LEG } from './position-leg.ts';
+import { settleAssetOf } from './settle-asset.ts';
 
 /** The fields of an execution the portfolio books; an {@link Execution} fits. */
 export type PortfolioFill = Pick<
   Execution,
   'sym' | 'side' | 'positionSide' | 'quantity' | 'price' | 'fee' | 'feeCoin'
 > & { readonly rebate?: Dec };
-
-/** A position as the portfolio holds it, with its PnL. */
-export interface PortfolioPosition {
-  readonly sym: string;
-  readonly positionSide: PositionSide;
-  /** Signed quantity in contracts (long > 0). */
-  readonly qty: Dec;
-  readonly avgPrice: Dec;
-  readonly realizedPnl: Dec;
-  /** Unrealized PnL at the last mark; zero when the sym was never marked. */
-  readonly unrealizedPnl: Dec;
-  /** The last mark price, undefined when never marked. */
-  readonly markPrice: number | undefined;
-  readonly settleAsset: string;
-}
 
 /** How the portfolio is set up. */
 export interface PortfolioOptions {
@@ -32,14 +19,6 @@ export interface PortfolioOptions {
   readonly initialCash?: Readonly<Record<string, Dec>>;
   /** The asset `equity()` reports in when no asset is named; default USDT. */
   readonly currency?: string;
-}
-
-interface LegEntry {
-  readonly sym: string;
-  readonly positionSide: PositionSide;
-  readonly contractSize: Dec;
-  readonly settleAsset: string;
-  leg: PositionLeg;
 }
 
 /**
@@ -206,10 +185,10 @@ export class Portfolio {
         ...FLAT_LEG,
         unrealizedPnl: ZERO,
         markPrice: this.#marks.get(sym),
-        settleAsset: this.#settleAssetOf(sym),
+        settleAsset: settleAssetOf(this.#instrument, sym, this.#currency),
       };
     }
-    return this.#toPosition(entry);
+    return positionOfLeg(entry, this.#marks.get(entry.sym));
   }
 
   /**
@@ -228,7 +207,7 @@ export class Portfolio {
    * @returns the positions
    */
   positions(): readonly PortfolioPosition[] {
-    return [...this.#legs.values()].map((entry) => this.#toPosition(entry));
+    return [...this.#legs.values()].map((entry) => positionOfLeg(entry, this.#marks.get(entry.sym)));
   }
 
   /**
@@ -252,20 +231,6 @@ export class Portfolio {
     return this.#series;
   }
 
-  #toPosition(entry: LegEntry): PortfolioPosition {
-    const mark = this.#marks.get(entry.sym);
-    return {
-      sym: entry.sym,
-      positionSide: entry.positionSide,
-      qty: entry.leg.qty,
-      avgPrice: entry.leg.avgPrice,
-      realizedPnl: entry.leg.realizedPnl,
-      unrealizedPnl: legUnrealized(entry, mark),
-      markPrice: mark,
-      settleAsset: entry.settleAsset,
-    };
-  }
-
   #unrealizedByAsset(): Map<string, Dec> {
     if (this.#cachedVersion === this.#version) return this.#cachedUnrealized;
     const sums = new Map<string, Dec>();
@@ -287,7 +252,7 @@ export class Portfolio {
         sym,
         positionSide,
         contractSize: spec?.contractSize ?? ONE,
-        settleAsset: spec?.settleAsset ?? this.#settleAssetOf(sym),
+        settleAsset: spec?.settleAsset ?? settleAssetOf(this.#instrument, sym, this.#currency),
         leg: FLAT_LEG,
       };
       this.#legs.set(key, entry);
@@ -295,24 +260,7 @@ export class Portfolio {
     return entry;
   }
 
-  /** Keel's choice for syms without a spec: settle in the quote asset (USD for US equities). */
-  #settleAssetOf(sym: string): string {
-    const spec = this.#instrument(sym);
-    if (spec !== undefined) return spec.settleAsset;
-    try {
-      const id = parseSym(sym);
-      return id.kind === 'crypto' ? id.quote : 'USD';
-    } catch {
-      return this.#currency;
-    }
-  }
-
   #addCash(asset: string, amount: Dec): void {
     this.#cash.set(asset, (this.#cash.get(asset) ?? ZERO).add(amount));
   }
-}
-
-function legUnrealized(entry: LegEntry, mark: number | undefined): Dec {
-  if (mark === undefined || entry.leg.qty.isZero()) return ZERO;
-  return entry.leg.qty.mul(entry.contractSize).mul(decimalOf(mark).sub(entry.leg.avgPrice));
 }

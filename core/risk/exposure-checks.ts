@@ -1,6 +1,5 @@
 import type { Dec, Order } from '../model/index.ts';
-import { asNumber, ZERO } from '../model/index.ts';
-import { isAtMost } from './decimal-comparisons.ts';
+import { asNumber, isAtMost, ZERO } from '../model/index.ts';
 import {
   notionalOf,
   ORDER_TERMS_INTENTS,
@@ -41,7 +40,7 @@ export const maxNotionalCheck: RiskCheck = {
         `${intent.kind} ${intent.ref}: no reference price for ${terms.sym}, so its notional cannot be bounded`,
       );
     }
-    if (isAtMost(notional, max)) return undefined;
+    if (isAtMost(notional, asNumber(notional), max, asNumber(max))) return undefined;
     return deny(
       'maxNotional',
       `${intent.kind} ${intent.ref}: notional ${notional.toFixed()} is over ${scopeLabel(input)}'s maxNotionalPerOrder ${max.toFixed()}`,

@@ -1,6 +1,5 @@
 import type { Dec, InstrumentSpec, Intent, IntentKind } from '../model/index.ts';
-import { asNumber, isAboveZero, isOnStep } from '../model/index.ts';
-import { isAtLeast, isAtMost } from './decimal-comparisons.ts';
+import { asNumber, isAboveZero, isAtLeast, isAtMost, isOnStep } from '../model/index.ts';
 import {
   notionalOf,
   ORDER_TERMS_INTENTS,
@@ -137,7 +136,11 @@ export const minSizeCheck: RiskCheck = {
     // A quote-sized order with no reference price has no size to compare yet: the venue judges.
     if (found === undefined || !sizeKnown(found.terms)) return undefined;
     const { terms, spec } = found;
-    if (isAboveZero(terms.qty) && isAtLeast(terms.qty, spec.minSize)) return undefined;
+    if (
+      isAboveZero(terms.qty) &&
+      isAtLeast(terms.qty, asNumber(terms.qty), spec.minSize, asNumber(spec.minSize))
+    )
+      return undefined;
     return deny(
       'minSize',
       `${intent.kind} ${intent.ref}: ${sizeText(terms)} is below ${spec.sym}'s minSize ${spec.minSize.toFixed()}`,
@@ -158,7 +161,7 @@ export const maxSizeCheck: RiskCheck = {
     // No tuple destructuring: it runs the array iterator on every intent.
     const market = terms.orderType === 'MARKET';
     const max = market ? spec.maxMarketSize : spec.maxLimitSize;
-    if (isAtMost(terms.qty, max)) return undefined;
+    if (isAtMost(terms.qty, asNumber(terms.qty), max, asNumber(max))) return undefined;
     const field = market ? 'maxMarketSize' : 'maxLimitSize';
     return deny(
       'maxSize',
@@ -183,7 +186,11 @@ export const minNotionalCheck: RiskCheck = {
     const { terms, spec } = found;
     if (clearlyOverMinNotional(terms, spec, input.view)) return undefined;
     const notional = notionalOf(input, terms, spec);
-    if (notional === undefined || isAtLeast(notional, spec.minNotional)) return undefined;
+    if (
+      notional === undefined ||
+      isAtLeast(notional, asNumber(notional), spec.minNotional, asNumber(spec.minNotional))
+    )
+      return undefined;
     return deny(
       'minNotional',
       `${intent.kind} ${intent.ref}: notional ${notional.toFixed()} is below ${spec.sym}'s minNotional ${spec.minNotional.toFixed()}`,

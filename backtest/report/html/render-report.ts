@@ -7,7 +7,7 @@ import { loanTotals } from '../metrics/cash-flow-metrics.ts';
 import type { BacktestResult, JsonValue, ModelDescription } from '../result/backtest-result.ts';
 import { liquidationNotice } from '../result/liquidation-notice.ts';
 import { readResult } from '../result/result-files.ts';
-import { stableJsonLine } from '../result/stable-json.ts';
+import { stableJsonLine } from '../result/stable-json-line.ts';
 import { formatStrategyFault } from '../result/strategy-fault-record.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { algoOrdersSection, denialsSection, trailingStopsSection } from './activity-tables.ts';

@@ -6,7 +6,7 @@ import type { AlgoOrderRecord } from './algo-order-record.ts';
 import type { DenialRecord } from './denial-record.ts';
 import type { FillRecord, OrderRecord } from './owned-records.ts';
 import { executionRecordSchema, orderRecordSchema, roundTripTradeSchema } from './result-schema.ts';
-import { stableJsonLine, stableJsonLineWith } from './stable-json.ts';
+import { stableJsonLine, stableJsonLineWith } from './stable-json-line.ts';
 
 /**
  * The line codecs of a result's records: a record is written exactly as it stands inside the

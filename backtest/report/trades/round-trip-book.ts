@@ -1,52 +1,11 @@
-import type { Dec, PositionSide } from '../../../core/model/index.ts';
-import { asNumber, isAboveZero, ONE, positionKey } from '../../../core/model/index.ts';
+import type { Dec } from '../../../core/model/index.ts';
+import { isAboveZero, ONE, positionKey } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
+import { closedTrade } from './closed-trade.ts';
+import { ExposureStretches } from './exposure-stretches.ts';
+import type { ClosingTrade, Lot, LotBook } from './lot-book.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
-
-interface Lot {
-  readonly direction: TradeDirection;
-  readonly entryTs: number;
-  readonly entryOrderId: string;
-  readonly entryStrategyId: string | undefined;
-  qty: Dec;
-  /** Entry price x quantity summed over the lot's fills; shrinks pro rata with qty. */
-  cost: Dec;
-  /** Entry fees not yet assigned to a closed trade; shrinks pro rata with qty. */
-  fees: Dec;
-  /** The trades exit orders are growing from this lot, by exit order id (absent while none). */
-  closing?: Map<string, ClosingTrade>;
-}
-
-/** The open lots of one sym and positionSide, oldest first. */
-interface LotBook {
-  readonly sym: string;
-  readonly positionSide: PositionSide;
-  readonly lots: Lot[];
-  /** Units of base per contract; undefined for 1, which multiplies nothing. */
-  readonly contractSize: Dec | undefined;
-}
-
-/** What one exit order has closed of one lot so far: a trade still growing while that order fills. */
-interface ClosingTrade {
-  readonly lot: Lot;
-  readonly sym: string;
-  readonly positionSide: PositionSide;
-  readonly exitOrderId: string;
-  readonly exitStrategyId: string | undefined;
-  /** Units of base per contract; undefined for 1. */
-  readonly contractSize: Dec | undefined;
-  qty: Dec;
-  entryCost: Dec;
-  exitCost: Dec;
-  fees: Dec;
-  exitTs: number;
-  /** Set once the trade can grow no more: its lot closed, or {@link RoundTripBook.flush}. */
-  done: boolean;
-}
-
-/** Flat-to-flat stretches kept as they are; older ones are folded (see `fold`). */
-const KEPT_STRETCHES = 64;
 
 /**
  * Most trades held back (growing, or done but behind an older growing one) before the oldest is
@@ -73,11 +32,7 @@ export class RoundTripBook {
   private readonly books = new Map<string, LotBook>();
   /** Trades not yet handed on, in the order their first fill closed: growing or done. */
   private held: ClosingTrade[] = [];
-  private openLots = 0;
-  private exposedSince: number | undefined;
-  private readonly exposed: TimeInterval[] = [];
-  /** The oldest stretches folded into one: where the first began and their total length. */
-  private folded: { readonly from: number; readonly ms: number } | undefined;
+  private readonly exposure = new ExposureStretches();
 
   /**
    * @param onClosed - receives each round trip once it can grow no more, in the order its first
@@ -137,7 +92,7 @@ export class RoundTripBook {
       } else {
         // A closed lot leaves the book: what is left of it (all zero) is never read again.
         lots.shift();
-        this.lotClosed(fill.timestamp);
+        this.exposure.lotClosed(fill.timestamp);
         for (const trade of lot.closing?.values() ?? []) trade.done = true;
         lot.closing = undefined;
       }
@@ -160,7 +115,7 @@ export class RoundTripBook {
         cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
       });
-      this.lotOpened(fill.timestamp);
+      this.exposure.lotOpened(fill.timestamp);
     }
   }
 
@@ -200,19 +155,13 @@ export class RoundTripBook {
 
   /**
    * When some lot was open: each stretch from a fill opening a lot while none was open to the
-   * fill closing the last one (fills come in time order), the last one up to `end` when lots are
-   * still open. Their union is that of the round trips' [entryTs, exitTs] and the open trades'
-   * [entryTs, end] (a lot's round trips all start at its entry and the last one ends when it
-   * closes), with one interval per flat-to-flat stretch instead of one per trade.
+   * fill closing the last one, the last one up to `end` when lots are still open (see
+   * {@link ExposureStretches.intervals}).
    * @param end - end of the run, for lots still open
    * @returns the intervals, in time order
    */
   exposureIntervals(end: number): TimeInterval[] {
-    const folded =
-      this.folded === undefined ? [] : [{ from: this.folded.from, to: this.folded.from + this.folded.ms }];
-    return this.exposedSince === undefined
-      ? [...folded, ...this.exposed]
-      : [...folded, ...this.exposed, { from: this.exposedSince, to: end }];
+    return this.exposure.intervals(end);
   }
 
   private closePart(
@@ -268,59 +217,4 @@ export class RoundTripBook {
     }
     if (n > 0) this.held.splice(0, n);
   }
-
-  private lotOpened(ts: number): void {
-    if (this.openLots++ === 0) this.exposedSince = ts;
-  }
-
-  private lotClosed(ts: number): void {
-    if (--this.openLots === 0 && this.exposedSince !== undefined) {
-      this.exposed.push({ from: this.exposedSince, to: ts });
-      this.exposedSince = undefined;
-      if (this.exposed.length > 2 * KEPT_STRETCHES) this.fold();
-    }
-  }
-
-  /**
-   * Folds all but the latest {@link KEPT_STRETCHES} stretches into one interval as long as
-   * their total, starting where the first began: it lies inside their span, before every kept
-   * stretch, so the union's length, clipped to the run, is unchanged as long as the folded ones
-   * lie inside the run, which they do: they began at fills and ended before the latest stretches.
-   * A long run's memory stays bounded however often it goes flat.
-   */
-  private fold(): void {
-    const old = this.exposed.splice(0, this.exposed.length - KEPT_STRETCHES);
-    let ms = this.folded?.ms ?? 0;
-    for (const stretch of old) ms += stretch.to - stretch.from;
-    this.folded = { from: this.folded?.from ?? (old[0] as TimeInterval).from, ms };
-  }
-}
-
-function closedTrade(t: ClosingTrade): RoundTripTrade {
-  // Multiplying by a contract size of 1 or a sign of 1 changes no digit: both are skipped.
-  const gross = t.exitCost.minus(t.entryCost);
-  const grossSized = t.contractSize === undefined ? gross : gross.mul(t.contractSize);
-  const grossPnl = t.lot.direction === 'LONG' ? grossSized : grossSized.neg();
-  const pnl = grossPnl.minus(t.fees);
-  const entryNotional = t.contractSize === undefined ? t.entryCost : t.entryCost.mul(t.contractSize);
-  return {
-    sym: t.sym,
-    positionSide: t.positionSide,
-    direction: t.lot.direction,
-    qty: t.qty,
-    entryTs: t.lot.entryTs,
-    exitTs: t.exitTs,
-    entryPrice: t.entryCost.div(t.qty),
-    exitPrice: t.exitCost.div(t.qty),
-    entryOrderId: t.lot.entryOrderId,
-    exitOrderId: t.exitOrderId,
-    ...(t.lot.entryStrategyId === undefined ? {} : { entryStrategyId: t.lot.entryStrategyId }),
-    ...(t.exitStrategyId === undefined ? {} : { exitStrategyId: t.exitStrategyId }),
-    grossPnl,
-    fees: t.fees,
-    pnl,
-    // A number metric, divided as numbers: the 40-digit Decimal quotient cost more than the rest of closing the trade.
-    returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional),
-    durationMs: t.exitTs - t.lot.entryTs,
-  };
 }

@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
+import { minNotionalCheck } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
@@ -93,5 +95,44 @@ describe('quote-sized market orders (quoteOrderQty set, qty 0; reference price 1
   });
   it('denies a quote amount of zero', () => {
     expectDenied('minSize', byQuote('0'), aRiskView());
+  });
+});
+
+describe('minNotional on numbers first', () => {
+  it('denies exactly the orders whose Decimal notional is below minNotional, however close', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 2_000_000 }),
+        fc.constantFrom('1', '0.001', '10', '0.1'),
+        fc.constantFrom('5', '0.5', '100.000000000001', '99.99999999999999999'),
+        fc.constantFrom('limit', 'market'),
+        fc.integer({ min: -3, max: 3 }),
+        (units, contractSize, minNotional, type, tweak) => {
+          const view = aRiskView();
+          const spec = anInstrument('BINANCE_PERP_BTC_USDT', {
+            contractSize: D(contractSize),
+            minNotional: D(minNotional),
+          });
+          view.instruments.set(spec.sym, spec);
+          // A price that puts the notional on, or a hair either side of, the minimum.
+          const qty = D('0.001').mul(units);
+          const exact = D(minNotional).div(qty.mul(spec.contractSize));
+          const price = exact.add(D(tweak).mul('1e-12')).toSignificantDigits(20);
+          view.references.set(spec.sym, price.toNumber());
+          const intent = type === 'limit' ? aLimitOrder({ qty, price }) : aMarketOrder({ qty });
+          const at = type === 'limit' ? price : D(price.toNumber());
+          const expected = qty.mul(spec.contractSize).mul(at).greaterThanOrEqualTo(spec.minNotional);
+          const denial = minNotionalCheck.run({
+            strategyId: 's',
+            intent,
+            view,
+            limits: {},
+            scope: 'portfolio',
+          });
+          expect(denial === undefined).toBe(expected);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ownedRecordLine, stableJsonLine, withOwner } from '../../../../backtest/report/index.ts';
-import { stableJsonLineWith } from '../../../../backtest/report/result/stable-json.ts';
+import { stableJsonLineWith } from '../../../../backtest/report/result/stable-json-line.ts';
 import { D } from '../../../../core/model/index.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
 import { anOrder } from '../../../kit/order-builders.ts';

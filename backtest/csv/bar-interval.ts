@@ -1,0 +1,68 @@
+import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
+import { CsvImportError } from './csv-import-error.ts';
+import type { RawBar } from './ohlcv-bar.ts';
+
+/** Slack for daily bars in a zone with daylight saving: a day can be 23 hours long. */
+const DST_SLACK_MS = 3_600_000;
+
+/**
+ * Refuses a bar that starts inside the one before it: bars closer together than the interval
+ * (5m data imported as 1h) or a row off the file's grid. Daily bars may be an hour short (DST).
+ * @param bars - the bars oldest first
+ * @param interval - the bar interval, given or detected
+ * @param file - file name for the error
+ * @throws CsvImportError at the first bar that starts inside the one before it
+ */
+export function refuseOverlaps(bars: readonly RawBar[], interval: BarInterval, file: string): void {
+  const ms = BAR_INTERVAL_MS[interval];
+  const least = ms >= BAR_INTERVAL_MS['1d'] ? ms - DST_SLACK_MS : ms;
+  for (let i = 1; i < bars.length; i++) {
+    const prev = bars[i - 1] as RawBar;
+    const cur = bars[i] as RawBar;
+    const gap = cur.ts - prev.ts;
+    if (gap < least) {
+      throw new CsvImportError(
+        file,
+        cur.bar.line,
+        `bar starts ${gap} ms after the bar on line ${prev.bar.line}, inside that ${interval} bar: the rows are not ${interval} bars (pass the right --interval) or this row is off the file's grid`,
+      );
+    }
+  }
+}
+
+/**
+ * The bar interval: the most common gap between consecutive bars (the smallest on a tie), which
+ * must be one of Keel's intervals. Weekend and holiday gaps in daily or intraday files do not
+ * disturb it.
+ * @param bars - the bars oldest first
+ * @param file - file name for the error
+ * @returns the interval the bars are mostly apart
+ * @throws CsvImportError when there is one bar, or the common gap is none of Keel's intervals
+ */
+export function detectInterval(bars: readonly RawBar[], file: string): BarInterval {
+  if (bars.length < 2) {
+    throw new CsvImportError(file, 0, 'one bar is not enough to tell the interval; pass --interval');
+  }
+  const counts = new Map<number, number>();
+  for (let i = 1; i < bars.length; i++) {
+    const gap = (bars[i] as RawBar).ts - (bars[i - 1] as RawBar).ts;
+    counts.set(gap, (counts.get(gap) ?? 0) + 1);
+  }
+  let best = 0;
+  let bestCount = 0;
+  for (const [gap, count] of counts) {
+    if (count > bestCount || (count === bestCount && gap < best)) {
+      best = gap;
+      bestCount = count;
+    }
+  }
+  const interval = (Object.keys(BAR_INTERVAL_MS) as BarInterval[]).find((k) => BAR_INTERVAL_MS[k] === best);
+  if (interval === undefined) {
+    throw new CsvImportError(
+      file,
+      0,
+      `bars are mostly ${best} ms apart, which is none of Keel's intervals (${Object.keys(BAR_INTERVAL_MS).join(', ')}); pass --interval`,
+    );
+  }
+  return interval;
+}

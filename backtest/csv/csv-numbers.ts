@@ -1,0 +1,49 @@
+import { D } from '../../core/model/index.ts';
+import { splitCsvLine } from './csv-fields.ts';
+
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/** Cell texts that mean "no value" (lower case): Yahoo's `null` holidays, spreadsheet `n/a`, `-`. */
+export const EMPTY_VALUES: ReadonlySet<string> = new Set(['', 'null', 'nan', 'na', 'n/a', '-']);
+
+const DECIMAL_COMMA_NUMBER = /^[-+]?\d[\d.]*,\d+$/;
+const GROUPED_NUMBER = /^[-+]?\d{1,3}(\.\d{3})*(,\d+)?$/;
+
+/**
+ * Whether a file not separated by commas writes its numbers with a decimal comma (European
+ * exports: `1,5`, `1.234,56`), seen in its first thousand rows. Then a dot only groups thousands.
+ * @param lines - the file's lines
+ * @param firstIndex - index of the first non-empty line (the header or first row)
+ * @param delimiter - the file's separator
+ * @returns true when a field after the first is written with a decimal comma
+ */
+export function usesDecimalComma(lines: readonly string[], firstIndex: number, delimiter: string): boolean {
+  if (delimiter === ',') return false;
+  const end = Math.min(lines.length, firstIndex + 1001);
+  for (let i = firstIndex + 1; i < end; i++) {
+    const fields = splitCsvLine(lines[i] as string, delimiter);
+    if (fields.slice(1).some((f) => DECIMAL_COMMA_NUMBER.test(f))) return true;
+  }
+  return false;
+}
+
+/**
+ * In a decimal-comma file, `1,5` and `1.234,56` as `1.5` and `1234.56`; other text as it is.
+ * @param text - a cell's text
+ * @returns the text with a decimal point
+ */
+export function pointDecimal(text: string): string {
+  return GROUPED_NUMBER.test(text) ? text.replace(/\./g, '').replace(',', '.') : text;
+}
+
+/**
+ * A number's text as a plain decimal string (a leading `+` dropped, exponents written out).
+ * @param text - a cell's text
+ * @returns the plain decimal, or null when the text is not a number
+ */
+export function decimalText(text: string): string | null {
+  const t = text.startsWith('+') ? text.slice(1) : text;
+  if (PLAIN_DECIMAL.test(t)) return t;
+  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
+  return new D(t).toFixed();
+}

@@ -1,0 +1,38 @@
+import { asNumber } from '../../../core/model/index.ts';
+import type { ClosingTrade } from './lot-book.ts';
+import type { RoundTripTrade } from './round-trip-trade.ts';
+
+/**
+ * A closing trade as the round trip it makes: prices, PnL after fees (times the contract size)
+ * and the return on the entry notional.
+ * @param t - the trade, grown as far as it goes
+ * @returns the round trip
+ */
+export function closedTrade(t: ClosingTrade): RoundTripTrade {
+  // Multiplying by a contract size of 1 or a sign of 1 changes no digit: both are skipped.
+  const gross = t.exitCost.minus(t.entryCost);
+  const grossSized = t.contractSize === undefined ? gross : gross.mul(t.contractSize);
+  const grossPnl = t.lot.direction === 'LONG' ? grossSized : grossSized.neg();
+  const pnl = grossPnl.minus(t.fees);
+  const entryNotional = t.contractSize === undefined ? t.entryCost : t.entryCost.mul(t.contractSize);
+  return {
+    sym: t.sym,
+    positionSide: t.positionSide,
+    direction: t.lot.direction,
+    qty: t.qty,
+    entryTs: t.lot.entryTs,
+    exitTs: t.exitTs,
+    entryPrice: t.entryCost.div(t.qty),
+    exitPrice: t.exitCost.div(t.qty),
+    entryOrderId: t.lot.entryOrderId,
+    exitOrderId: t.exitOrderId,
+    ...(t.lot.entryStrategyId === undefined ? {} : { entryStrategyId: t.lot.entryStrategyId }),
+    ...(t.exitStrategyId === undefined ? {} : { exitStrategyId: t.exitStrategyId }),
+    grossPnl,
+    fees: t.fees,
+    pnl,
+    // A number metric, divided as numbers: the 40-digit Decimal quotient cost more than the rest of closing the trade.
+    returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional),
+    durationMs: t.exitTs - t.lot.entryTs,
+  };
+}

@@ -1,0 +1,44 @@
+import type { Dec, PositionSide } from '../../../core/model/index.ts';
+import type { TradeDirection } from './round-trip-trade.ts';
+
+/** What one entry order opened of one sym and positionSide and is not closed yet. */
+export interface Lot {
+  readonly direction: TradeDirection;
+  readonly entryTs: number;
+  readonly entryOrderId: string;
+  readonly entryStrategyId: string | undefined;
+  qty: Dec;
+  /** Entry price x quantity summed over the lot's fills; shrinks pro rata with qty. */
+  cost: Dec;
+  /** Entry fees not yet assigned to a closed trade; shrinks pro rata with qty. */
+  fees: Dec;
+  /** The trades exit orders are growing from this lot, by exit order id (absent while none). */
+  closing?: Map<string, ClosingTrade>;
+}
+
+/** The open lots of one sym and positionSide, oldest first. */
+export interface LotBook {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly lots: Lot[];
+  /** Units of base per contract; undefined for 1, which multiplies nothing. */
+  readonly contractSize: Dec | undefined;
+}
+
+/** What one exit order has closed of one lot so far: a trade still growing while that order fills. */
+export interface ClosingTrade {
+  readonly lot: Lot;
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly exitOrderId: string;
+  readonly exitStrategyId: string | undefined;
+  /** Units of base per contract; undefined for 1. */
+  readonly contractSize: Dec | undefined;
+  qty: Dec;
+  entryCost: Dec;
+  exitCost: Dec;
+  fees: Dec;
+  exitTs: number;
+  /** Set once the trade can grow no more: its lot closed, or the book was flushed. */
+  done: boolean;
+}

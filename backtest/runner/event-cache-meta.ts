@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+
+/** Version of the cache's layout: a cache of another version is stale. */
+export const EVENT_CACHE_FORMAT = 1;
+
+/** What the meta file of an event cache holds. */
+export interface EventCacheMeta {
+  readonly format: number;
+  readonly decoderId: string;
+  /**
+   * The recording it was built from. ctimeMs is set by the system on any write or `touch`, and no
+   * copy keeps it, so an edit whose mtime was put back still shows.
+   */
+  readonly source: {
+    readonly size: number;
+    readonly mtimeMs: number;
+    readonly ctimeMs: number;
+    readonly sha256: string;
+  };
+  readonly syms: readonly string[];
+  readonly intervals: readonly string[];
+  /** Per chunk: rows and the trade ids it refers to. */
+  readonly chunks: readonly { readonly rows: number; readonly tradeIds: readonly string[] }[];
+  readonly bytes: number;
+}
+
+/**
+ * The SHA-256 of a file, read in 1 MiB chunks.
+ * @param path - the file
+ * @returns the hash in hex
+ */
+export async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The cache's meta when it is valid for this source and decoder: same size, mtime and ctime, or
+ * same size and SHA-256 (a copied, touched or restored file).
+ * @param recording - the recording's path
+ * @param paths - the cache's data and meta paths
+ * @param decoderId - names the decoder: a cache made by another is stale
+ * @returns the meta, or undefined when the cache is missing, broken or stale
+ */
+export async function validEventCacheMeta(
+  recording: string,
+  paths: { readonly data: string; readonly meta: string },
+  decoderId: string,
+): Promise<EventCacheMeta | undefined> {
+  let meta: EventCacheMeta;
+  try {
+    meta = JSON.parse(await readFile(paths.meta, 'utf8')) as EventCacheMeta;
+    const data = await stat(paths.data);
+    if (data.size !== meta.bytes) return undefined;
+  } catch {
+    return undefined;
+  }
+  if (meta.format !== EVENT_CACHE_FORMAT || meta.decoderId !== decoderId) return undefined;
+  const source = await stat(recording);
+  if (source.size !== meta.source.size) return undefined;
+  if (source.mtimeMs === meta.source.mtimeMs && source.ctimeMs === meta.source.ctimeMs) return meta;
+  if ((await sha256Of(recording)) !== meta.source.sha256) return undefined;
+  // The same bytes: note the new times, so the next run needs no hash (best effort).
+  const renewed = { ...meta, source: { ...meta.source, mtimeMs: source.mtimeMs, ctimeMs: source.ctimeMs } };
+  await writeFile(paths.meta, JSON.stringify(renewed)).catch(() => undefined);
+  return renewed;
+}

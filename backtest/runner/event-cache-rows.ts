@@ -1,0 +1,179 @@
+import { open } from 'node:fs/promises';
+import type {
+  BarEvent,
+  BarInterval,
+  MarketEvent,
+  MarketTradeEvent,
+  QuoteEvent,
+} from '../../core/model/index.ts';
+import type { EventCacheMeta } from './event-cache-meta.ts';
+
+/** Float64 fields per cached event: kind, sym, ts, recvTs and 8 fields. */
+export const STRIDE = 12;
+/** Row kind of a quote. */
+const QUOTE = 0;
+/** Row kind of a trade. */
+const TRADE = 1;
+/** Row kind of a bar. */
+const BAR = 2;
+/** Own keys of a decoded quote, trade and bar: an event with others is not cached. */
+const QUOTE_KEYS = 8;
+const TRADE_KEYS = 8;
+const BAR_KEYS = 12;
+
+/**
+ * Turns cached rows back into the events the decoders made (same fields, same order).
+ * @param rows - the chunk's rows
+ * @param count - how many rows
+ * @param meta - the cache's meta (sym and interval tables)
+ * @param tradeIds - the chunk's trade ids
+ * @returns the chunk's events
+ */
+function eventsOf(
+  rows: Float64Array,
+  count: number,
+  meta: EventCacheMeta,
+  tradeIds: readonly string[],
+): MarketEvent[] {
+  const out: MarketEvent[] = new Array(count);
+  for (let i = 0, o = 0; i < count; i++, o += STRIDE) {
+    const kind = rows[o] as number;
+    const sym = meta.syms[rows[o + 1] as number] as string;
+    const ts = rows[o + 2] as number;
+    const recvTs = rows[o + 3] as number;
+    if (kind === QUOTE) {
+      out[i] = {
+        kind: 'quote',
+        sym,
+        ts,
+        recvTs,
+        bid: rows[o + 4] as number,
+        bidQty: rows[o + 5] as number,
+        ask: rows[o + 6] as number,
+        askQty: rows[o + 7] as number,
+      } satisfies QuoteEvent;
+    } else if (kind === TRADE) {
+      out[i] = {
+        kind: 'trade',
+        sym,
+        ts,
+        recvTs,
+        tradeId: tradeIds[rows[o + 7] as number] as string,
+        price: rows[o + 4] as number,
+        qty: rows[o + 5] as number,
+        side: rows[o + 6] === 0 ? 'BUY' : 'SELL',
+      } satisfies MarketTradeEvent;
+    } else {
+      out[i] = {
+        kind: 'bar',
+        sym,
+        ts,
+        recvTs,
+        interval: meta.intervals[rows[o + 4] as number] as BarInterval,
+        openTime: rows[o + 5] as number,
+        open: rows[o + 6] as number,
+        high: rows[o + 7] as number,
+        low: rows[o + 8] as number,
+        close: rows[o + 9] as number,
+        volume: rows[o + 10] as number,
+        closed: rows[o + 11] === 1,
+      } satisfies BarEvent;
+    }
+  }
+  return out;
+}
+
+/**
+ * Reads a valid cache chunk by chunk.
+ * @param recording - the recording's path, for errors
+ * @param data - the cache's data path
+ * @param meta - the cache's meta
+ * @returns the events of each chunk, in recording order
+ * @throws Error when the data file is shorter than the meta says
+ */
+export async function* readEventCache(
+  recording: string,
+  data: string,
+  meta: EventCacheMeta,
+): AsyncGenerator<MarketEvent[]> {
+  const handle = await open(data, 'r');
+  try {
+    let position = 0;
+    for (const chunk of meta.chunks) {
+      const bytes = chunk.rows * STRIDE * 8;
+      const buffer = Buffer.allocUnsafeSlow(bytes);
+      const { bytesRead } = await handle.read(buffer, 0, bytes, position);
+      if (bytesRead !== bytes) throw new Error(`event cache of ${recording}: truncated at byte ${position}`);
+      position += bytes;
+      const rows = new Float64Array(buffer.buffer, buffer.byteOffset, chunk.rows * STRIDE);
+      yield eventsOf(rows, chunk.rows, meta, chunk.tradeIds);
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A string's number in a table (syms, intervals), added when new. */
+function indexIn(table: Map<string, number>, key: string): number {
+  let i = table.get(key);
+  if (i === undefined) {
+    i = table.size;
+    table.set(key, i);
+  }
+  return i;
+}
+
+/**
+ * Writes an event as a row.
+ * @param e - the event
+ * @param rows - the chunk's rows
+ * @param o - where the row starts in `rows`
+ * @param tradeIds - the chunk's trade ids, a trade's id appended
+ * @param syms - the sym table, a new sym added
+ * @param intervals - the interval table, a new interval added
+ * @returns false when the event has other fields than the decoders make (it cannot be cached)
+ */
+export function encodeRow(
+  e: MarketEvent,
+  rows: Float64Array,
+  o: number,
+  tradeIds: string[],
+  syms: Map<string, number>,
+  intervals: Map<string, number>,
+): boolean {
+  rows[o + 1] = indexIn(syms, e.sym);
+  rows[o + 2] = e.ts;
+  rows[o + 3] = e.recvTs;
+  const keys = Object.keys(e).length;
+  switch (e.kind) {
+    case 'quote':
+      if (keys !== QUOTE_KEYS) return false;
+      rows[o] = QUOTE;
+      rows.set([e.bid, e.bidQty, e.ask, e.askQty], o + 4);
+      return true;
+    case 'trade':
+      if (keys !== TRADE_KEYS) return false;
+      rows[o] = TRADE;
+      rows.set([e.price, e.qty, e.side === 'BUY' ? 0 : 1, tradeIds.push(e.tradeId) - 1], o + 4);
+      return true;
+    case 'bar':
+      if (keys !== BAR_KEYS) return false;
+      rows[o] = BAR;
+      rows.set(
+        [
+          indexIn(intervals, e.interval),
+          e.openTime,
+          e.open,
+          e.high,
+          e.low,
+          e.close,
+          e.volume,
+          e.closed ? 1 : 0,
+        ],
+        o + 4,
+      );
+      return true;
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,84 @@
+import { type FileHandle, rename, rm, writeFile } from 'node:fs/promises';
+import type { MarketEvent } from '../../core/model/index.ts';
+import { EVENT_CACHE_FORMAT, type EventCacheMeta } from './event-cache-meta.ts';
+import { encodeRow, STRIDE } from './event-cache-rows.ts';
+
+/** Writes the cache while the recording is replayed from the file; gives up on the first event it cannot hold. */
+export class EventCacheWriter {
+  private readonly syms = new Map<string, number>();
+  private readonly intervals = new Map<string, number>();
+  private readonly chunks: { rows: number; tradeIds: string[] }[] = [];
+  private bytes = 0;
+  private failed = false;
+
+  /**
+   * @param handle - the partial data file, open for writing
+   * @param partial - its path
+   */
+  constructor(
+    private readonly handle: FileHandle,
+    private readonly partial: string,
+  ) {}
+
+  /**
+   * Writes a batch as one chunk.
+   * @param batch - the batch's events
+   * @returns false when the batch holds an event the cache cannot hold (the cache is then dropped)
+   */
+  async add(batch: readonly MarketEvent[]): Promise<boolean> {
+    if (this.failed) return false;
+    const rows = new Float64Array(batch.length * STRIDE);
+    const tradeIds: string[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      if (!encodeRow(batch[i] as MarketEvent, rows, i * STRIDE, tradeIds, this.syms, this.intervals)) {
+        this.failed = true;
+        return false;
+      }
+    }
+    try {
+      await this.handle.write(new Uint8Array(rows.buffer));
+    } catch {
+      // A cache that cannot be written (disk full) is no reason to stop the backtest.
+      this.failed = true;
+      return false;
+    }
+    this.chunks.push({ rows: batch.length, tradeIds });
+    this.bytes += rows.byteLength;
+    return true;
+  }
+
+  /**
+   * Closes the data file and, when every event was written, puts it in place with its meta.
+   * @param paths - the cache's data and meta paths
+   * @param decoderId - names the decoder
+   * @param source - the recording's size, times and SHA-256 as it was read
+   */
+  async finish(
+    paths: { readonly data: string; readonly meta: string },
+    decoderId: string,
+    source: EventCacheMeta['source'],
+  ): Promise<void> {
+    await this.handle.close();
+    if (this.failed) {
+      await rm(this.partial, { force: true });
+      return;
+    }
+    const meta: EventCacheMeta = {
+      format: EVENT_CACHE_FORMAT,
+      decoderId,
+      source,
+      syms: [...this.syms.keys()],
+      intervals: [...this.intervals.keys()],
+      chunks: this.chunks,
+      bytes: this.bytes,
+    };
+    await rename(this.partial, paths.data);
+    await writeFile(paths.meta, JSON.stringify(meta));
+  }
+
+  /** Closes and removes the partial data file. */
+  async abandon(): Promise<void> {
+    await this.handle.close().catch(() => undefined);
+    await rm(this.partial, { force: true });
+  }
+}

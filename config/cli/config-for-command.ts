@@ -1,0 +1,34 @@
+import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
+import type { RunMode } from '../schema/index.ts';
+import type { CliIo } from './cli-io.ts';
+import { loadForCommand } from './load-for-command.ts';
+
+/** Help of the repeatable `--set` option of the commands that read a config. */
+export const SET_HELP =
+  'override a config value before validation, e.g. strategies.0.params.fast=12 (repeatable)';
+
+/**
+ * Loads a config for a command and checks that the command runs in its mode; prints why not.
+ * @param io - where to print problems
+ * @param command - the command's name, e.g. `backtest`
+ * @param file - the config path as typed
+ * @param sets - `--set` arguments (and the options that stand for some)
+ * @param modes - the modes the command runs in
+ * @returns the loaded config, or undefined after printing why not (exit with EXIT.BAD_CONFIG_OR_USAGE)
+ */
+export function configForCommand(
+  io: CliIo,
+  command: string,
+  file: string,
+  sets: readonly OverrideArg[],
+  modes: readonly RunMode[],
+): LoadedConfig | undefined {
+  const loaded = loadForCommand(file, sets, io);
+  if (loaded !== undefined && !modes.includes(loaded.config.mode)) {
+    io.stderr.write(
+      `✖ keel ${command} needs a config with mode ${modes.join(' or ')}; ${file} has mode ${loaded.config.mode}\n`,
+    );
+    return undefined;
+  }
+  return loaded;
+}

@@ -1,0 +1,89 @@
+import { type Command, Option } from 'commander';
+import { formatConfigProblem } from '../loader/index.ts';
+import { screenCombinations } from '../sweep/screen-combinations.ts';
+import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
+import type { CliIo } from './cli-io.ts';
+import { sweepCommand } from './commands/sweep-command.ts';
+import { configForCommand, SET_HELP } from './config-for-command.ts';
+import { EXIT, type ExitCode } from './exit-codes.ts';
+import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
+import { collect, intInRange } from './option-parsers.ts';
+
+/**
+ * Adds `keel sweep`: checks the metric, the grid and every combination's config before any
+ * worker starts, then backtests the runnable combinations on worker threads.
+ * @param program - the `keel` program
+ * @param io - output streams
+ * @param exit - receives the action's exit code
+ */
+export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCode) => void): void {
+  program
+    .command('sweep')
+    .description('backtest every combination of a parameter grid on worker threads, sorted by a metric')
+    .argument('<config>', 'the base backtest config (YAML, mode backtest)')
+    .requiredOption(
+      '--grid <path=v1,v2,...>',
+      'an axis of the grid, e.g. strategies.0.params.fast=5,10,20 or fast=5..30:5 (from..to:step, inclusive); repeatable',
+      collect,
+      [],
+    )
+    .addOption(new Option('--workers <n>', 'worker threads').argParser(intInRange(1, 64)).default(2))
+    .option(
+      '--metric <name>',
+      'result metric to sort by, best first (lowest first for drawdowns, volatility and costs)',
+      'sharpe',
+    )
+    .option('--out <file>', 'write the result table as CSV')
+    .option('--set <path=value>', SET_HELP, collect, [])
+    .action(
+      async (
+        file: string,
+        opts: { grid: string[]; workers: number; metric: string; out?: string; set: string[] },
+      ) => {
+        const metricProblem = sweepMetricProblem(opts.metric);
+        if (metricProblem !== undefined) {
+          io.stderr.write(`✖ ${metricProblem}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        let grid: GridAxis[];
+        let combinations: string[][];
+        try {
+          grid = opts.grid.map(parseGridAxis);
+          combinations = gridCombinations(grid);
+        } catch (error) {
+          io.stderr.write(`✖ ${(error as Error).message}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        const base = configForCommand(io, 'sweep', file, opts.set, ['backtest']);
+        if (base === undefined) {
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        // Every combination is checked before any worker starts, so a bad value fails in a second, not at row 9.
+        const screened = await screenCombinations(file, opts.set, combinations);
+        if (!screened.ok) {
+          for (const problem of screened.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        const { runnable, refused } = screened;
+        exit(
+          await sweepCommand(
+            base,
+            {
+              grid,
+              combinations: runnable,
+              refused,
+              workers: opts.workers,
+              metric: opts.metric,
+              out: opts.out,
+              sets: opts.set,
+            },
+            io,
+          ),
+        );
+      },
+    );
+}

@@ -1,0 +1,63 @@
+import type { Account, Asset, Dec } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
+import type { Portfolio } from '../portfolio/index.ts';
+import { type LatestMarketData, referencePriceOf } from './market-prices.ts';
+import type { MarkSource, VenueEquityMarks } from './venue-equity-marks.ts';
+
+/** What the kernel's equity and exposure read: the kernel state. */
+export interface EquitySource extends MarkSource, LatestMarketData {
+  /** Keel's own Decimal ledger, when the kernel keeps one. */
+  readonly portfolio?: Portfolio | undefined;
+  /** The venue's latest account report. */
+  readonly account: Account | undefined;
+  /** The venue's latest asset reports by coin. */
+  readonly assets: ReadonlyMap<string, Asset>;
+}
+
+/**
+ * Portfolio equity: Keel's ledger marked at the latest prices when the kernel has one, else
+ * the venue's latest account report (else the sum of its asset equity) with open positions
+ * marked to the latest price since that report ({@link VenueEquityMarks}).
+ * @param state - the kernel state
+ * @param venueMarks - the state's marks of the venue's equity
+ * @returns equity in the settlement currency
+ */
+export function equityOf(state: EquitySource, venueMarks: VenueEquityMarks): Dec {
+  if (state.portfolio !== undefined) {
+    markPortfolio(state, state.portfolio);
+    return state.portfolio.equity();
+  }
+  if (state.account !== undefined) return venueMarks.marked(state.account.equity, state);
+  if (state.assets.size === 0) return ZERO;
+  let total = ZERO;
+  for (const asset of state.assets.values()) total = total.add(asset.equity);
+  return venueMarks.marked(total, state);
+}
+
+/**
+ * Gross exposure (sum of |position value|): from Keel's ledger when the kernel has one, else
+ * from the venue's reported position values.
+ * @param state - the kernel state
+ * @returns the exposure in the settlement currency
+ */
+export function grossExposureOf(state: EquitySource): Dec {
+  if (state.portfolio !== undefined) {
+    markPortfolio(state, state.portfolio);
+    return state.portfolio.grossExposure();
+  }
+  let total = ZERO;
+  for (const position of state.positions.values()) total = total.add(position.positionValue.abs());
+  return total;
+}
+
+/**
+ * Marks each held position at the venue's mark price, else the reference price (so on
+ * bar-only data at the latest bar close). Marks are pushed lazily, only for syms the ledger
+ * holds, so market events cost nothing here.
+ */
+function markPortfolio(state: EquitySource, portfolio: Portfolio): void {
+  for (const position of portfolio.positions()) {
+    const price = state.marks.get(position.sym)?.markPrice ?? referencePriceOf(state, position.sym);
+    if (price !== undefined) portfolio.mark(position.sym, price);
+  }
+}
