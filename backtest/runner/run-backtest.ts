@@ -128,6 +128,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     startingBalances,
     random: seededRandom(options.seed ?? 1),
     startTime,
+    // Interest taken out of a spot holding leaves the trade list's open lots too.
+    onHoldingSpent: (spent) => records.book.spend(spent),
   });
   port.bind(sim);
 

@@ -11,7 +11,13 @@ export type { LatencyOptions, LatencySpec } from './latency-model.ts';
 export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
 export type { SimErrorName } from './sim-errors.ts';
 export { SIM_ERRORS, SimVenueError } from './sim-errors.ts';
-export type { LoanAssetTerms, LoanOptions, PlacementRefusals, SimVenueOptions } from './sim-options.ts';
+export type {
+  HoldingSpent,
+  LoanAssetTerms,
+  LoanOptions,
+  PlacementRefusals,
+  SimVenueOptions,
+} from './sim-options.ts';
 export { DEFAULT_LATENCY } from './sim-options.ts';
 export type { CashFlow, SimLedger } from './sim-state.ts';
 export type { SimVenue } from './sim-venue.ts';

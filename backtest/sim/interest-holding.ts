@@ -78,7 +78,7 @@ function spend(state: SimState, holding: SimPosition, qty: Dec): void {
 
 /**
  * Takes interest charged in a loan's coin out of the spot holding that trades the coin (see the
- * model above) and reports the holding on the Positions channel. Nothing happens when no spot
+ * model above), tells `onHoldingSpent` and reports the holding on the Positions channel. Nothing happens when no spot
  * instrument trades the coin as its base (a USDT loan).
  * @param state - the venue
  * @param loan - the loan charged
@@ -91,6 +91,7 @@ export function takeInterestFromHolding(state: SimState, loan: SimLoan, charge: 
   for (const [positionSide, qty] of legsOf(state, spec.sym, charge.div(spec.contractSize))) {
     const holding = positionFor(state, { sym: spec.sym, positionSide });
     spend(state, holding, qty);
+    state.opts.onHoldingSpent({ sym: spec.sym, positionSide, qty, price: holding.avgPrice, ts: state.now });
     publishPosition(state, holding);
   }
 }

@@ -1,5 +1,5 @@
 import { nextUsEquitySessionClose, type RandomSource } from '../../core/kernel/index.ts';
-import type { Dec, InstrumentSpec, PositionMode } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec, PositionMode, PositionSide } from '../../core/model/index.ts';
 import { D } from '../../core/model/index.ts';
 import { checkMarkup, checkSubPortfolioMarkup } from './fee-model.ts';
 import type { FillModelName, FillModelOptions, ResolvedFillModel } from './fill-model.ts';
@@ -91,6 +91,27 @@ export interface SimVenueOptions {
    * order exists. Either way the refused order is not kept: its clientOrderId stays free.
    */
   readonly placementRefusals?: PlacementRefusals;
+  /**
+   * Told of each quantity loan interest took out of a spot holding without a trade (see
+   * `interest-holding.ts`), when it happens: a trade list built from fills must take it out of
+   * its open lots too. Default: nobody is told.
+   */
+  readonly onHoldingSpent?: (spent: HoldingSpent) => void;
+}
+
+/** A quantity loan interest took out of a spot holding, as a sale without proceeds. */
+export interface HoldingSpent {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  /** The quantity taken (> 0), in the holding's units. */
+  readonly qty: Dec;
+  /**
+   * The price at which what the holding had no long for was booked as short (the short's
+   * average price, or the mark from flat); unused while it spends a long.
+   */
+  readonly price: Dec;
+  /** Virtual time, epoch ms. */
+  readonly ts: number;
 }
 
 /** How the sim reports an order refused on arrival (see {@link SimVenueOptions.placementRefusals}). */
@@ -118,6 +139,7 @@ export interface ResolvedSimOptions {
   readonly startTime: number;
   readonly dayEnd: (createdAt: number, sym: string) => number;
   readonly placementRefusals: PlacementRefusals;
+  readonly onHoldingSpent: (spent: HoldingSpent) => void;
 }
 
 const DAY_MS = 86_400_000;
@@ -187,5 +209,6 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
           ? nextUsEquitySessionClose(createdAt)
           : (Math.floor(createdAt / DAY_MS) + 1) * DAY_MS),
     placementRefusals: options.placementRefusals ?? 'rejectedOrder',
+    onHoldingSpent: options.onHoldingSpent ?? (() => {}),
   };
 }

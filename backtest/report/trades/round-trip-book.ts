@@ -1,5 +1,5 @@
-import type { Dec } from '../../../core/model/index.ts';
-import { isAboveZero, ONE, positionKey } from '../../../core/model/index.ts';
+import type { Dec, PositionSide } from '../../../core/model/index.ts';
+import { isAboveZero, ONE, positionKey, ZERO } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import { closedTrade } from './closed-trade.ts';
@@ -52,18 +52,7 @@ export class RoundTripBook {
    *   not copied with its owner
    */
   add(fill: FillRecord, owner: string | undefined = fill.strategyId): void {
-    const key = positionKey(fill.sym, fill.positionSide);
-    let book = this.books.get(key);
-    if (book === undefined) {
-      const contractSize = this.contractSizeOf(fill.sym);
-      book = {
-        sym: fill.sym,
-        positionSide: fill.positionSide,
-        lots: [],
-        contractSize: contractSize === undefined || contractSize.eq(ONE) ? undefined : contractSize,
-      };
-      this.books.set(key, book);
-    }
+    const book = this.bookOf(fill.sym, fill.positionSide);
     const lots = book.lots;
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
     let qtyLeft = fill.quantity;
@@ -117,6 +106,68 @@ export class RoundTripBook {
       });
       this.exposure.lotOpened(fill.timestamp);
     }
+  }
+
+  /**
+   * Takes out of the open lots a quantity that left a spot holding without a trade (loan interest
+   * paid in the coin), as the simulated venue takes it out of the holding: the oldest long lots
+   * shrink at their own price, and what no long covers grows the newest short lot at `price` (the
+   * short's average price), or opens one at it from flat, with no entry order. No trade is made,
+   * so the trades' PnL stays their fills' and the interest stays a cash flow of its own; the entry
+   * fees of what left stay with the lots left, so the trades' fees still add up to the fills' fees
+   * (unless the interest took every lot of the sym and side: their fees then end in no trade).
+   * @param spent - the sym and positionSide, the quantity (> 0), the price for a short, and when
+   */
+  spend(spent: {
+    readonly sym: string;
+    readonly positionSide: PositionSide;
+    readonly qty: Dec;
+    readonly price: Dec;
+    readonly ts: number;
+  }): void {
+    const lots = this.bookOf(spent.sym, spent.positionSide).lots;
+    let qtyLeft = spent.qty;
+    let feesLeft = ZERO;
+    while (isAboveZero(qtyLeft) && lots[0]?.direction === 'LONG') {
+      const lot = lots[0];
+      lot.fees = lot.fees.plus(feesLeft);
+      feesLeft = ZERO;
+      if (lot.qty.gt(qtyLeft)) {
+        lot.cost = lot.cost.minus(lot.cost.mul(qtyLeft).div(lot.qty));
+        lot.qty = lot.qty.minus(qtyLeft);
+        qtyLeft = ZERO;
+        break;
+      }
+      qtyLeft = qtyLeft.minus(lot.qty);
+      feesLeft = lot.fees;
+      lots.shift();
+      this.exposure.lotClosed(spent.ts);
+      for (const trade of lot.closing?.values() ?? []) trade.done = true;
+      lot.closing = undefined;
+    }
+    this.handOn();
+    if (!isAboveZero(qtyLeft)) {
+      const next = lots[0];
+      if (next !== undefined) next.fees = next.fees.plus(feesLeft);
+      return;
+    }
+    const last = lots[lots.length - 1];
+    if (last !== undefined) {
+      last.qty = last.qty.plus(qtyLeft);
+      last.cost = last.cost.plus(spent.price.mul(qtyLeft));
+      last.fees = last.fees.plus(feesLeft);
+      return;
+    }
+    lots.push({
+      direction: 'SHORT',
+      entryTs: spent.ts,
+      entryOrderId: '',
+      entryStrategyId: undefined,
+      qty: qtyLeft,
+      cost: spent.price.mul(qtyLeft),
+      fees: feesLeft,
+    });
+    this.exposure.lotOpened(spent.ts);
   }
 
   /** Hands every trade still growing to `onClosed`; call it once the fills are over. */
@@ -200,6 +251,23 @@ export class RoundTripBook {
     growing.exitCost = growing.exitCost.plus(exitCost);
     growing.fees = growing.fees.plus(fees);
     growing.exitTs = fill.timestamp;
+  }
+
+  /** The lots of a sym and positionSide, made empty on first use. */
+  private bookOf(sym: string, positionSide: PositionSide): LotBook {
+    const key = positionKey(sym, positionSide);
+    let book = this.books.get(key);
+    if (book === undefined) {
+      const contractSize = this.contractSizeOf(sym);
+      book = {
+        sym,
+        positionSide,
+        lots: [],
+        contractSize: contractSize === undefined || contractSize.eq(ONE) ? undefined : contractSize,
+      };
+      this.books.set(key, book);
+    }
+    return book;
   }
 
   /**

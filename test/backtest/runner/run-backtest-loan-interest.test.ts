@@ -61,5 +61,14 @@ describe('backtest runner: a short sale financed by a loan, bought back with its
     // 1000 + 500 - 0.5 - 500.2 - 0.5002 + 0.05 - 0.00005 (taker 10 bps), with no ETH left
     expect(result.metrics.equityFinal.toFixed()).toBe('998.84975');
     expect([...(result.denials ?? [])]).toEqual([]);
+    // The trade list follows the holding: the interest grew the short at its price, the buy-back
+    // closed it whole, and the close sold the 0.0005 long it left; nothing stays open.
+    expect(
+      [...result.trades].map(
+        (t) => `${t.direction} ${t.qty.toFixed()} ${t.entryPrice.toFixed()}->${t.exitPrice.toFixed()}`,
+      ),
+    ).toEqual(['SHORT 5.0015 100->100', 'LONG 0.0005 100->100']);
+    expect(result.openTrades ?? []).toEqual([]);
+    expect(JSON.stringify(result.meta)).not.toContain('did not fill');
   });
 });

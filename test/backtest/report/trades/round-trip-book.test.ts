@@ -175,3 +175,77 @@ describe('round-trip book', () => {
     expect(closed.length).toBe(1026);
   });
 });
+
+describe('round-trip book: coin that loan interest took out of a spot holding', () => {
+  const fill = (
+    side: 'BUY' | 'SELL',
+    qty: string,
+    price: string,
+    orderId: string,
+    ts: number,
+    fee = '0',
+  ): Execution => ({
+    ...anExecution({ side, quantity: qty, price, timestamp: ts }),
+    fee: D(fee),
+    orderId,
+  });
+  const spent = (qty: string, price: string, ts: number) => ({
+    sym: 'BINANCE_PERP_BTC_USDT',
+    positionSide: 'NONE' as const,
+    qty: D(qty),
+    price: D(price),
+    ts,
+  });
+  const shape = (t: RoundTripTrade) =>
+    `${t.direction} ${t.qty.toFixed()} ${t.entryOrderId}@${t.entryPrice.toFixed()} -> ${t.exitOrderId}@${t.exitPrice.toFixed()} pnl ${t.pnl.toFixed()} fees ${t.fees.toFixed()}`;
+
+  it('grows a short at the price given, so the buy-back of principal and interest closes it whole (hand-computed)', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    book.add(fill('SELL', '5', '100', 'sell', 1, '0.5'));
+    for (const ts of [2, 3, 4]) book.spend(spent('0.0005', '100', ts));
+    book.add(fill('BUY', '5.002', '90', 'buy', 5, '0.45018'));
+    book.add(fill('SELL', '0.0005', '95', 'close', 6, '0.0000475'));
+    book.flush();
+    // (100 - 90) x 5.0015 = 50.015; fees 0.5 + 0.45018 x 5.0015 / 5.002 = 0.950135; then the long 0.0005 the buy left
+    expect(closed.map(shape)).toEqual([
+      'SHORT 5.0015 sell@100 -> buy@90 pnl 49.064865 fees 0.950135',
+      'LONG 0.0005 buy@90 -> close@95 pnl 0.0024075 fees 0.0000925',
+    ]);
+    expect(book.openTrades()).toEqual([]);
+  });
+
+  it('shrinks the oldest long lots at their own price and keeps their entry fees with what is left', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    book.add(fill('BUY', '1', '100', 'a', 1, '0.1'));
+    book.add(fill('BUY', '1', '110', 'b', 2, '0.11'));
+    book.spend(spent('1.5', '999', 3));
+    expect(
+      book
+        .openTrades()
+        .map(
+          (t) =>
+            `${t.entryOrderId} ${t.qty.toFixed()}@${t.entryPrice.toFixed()} fees ${t.entryFees.toFixed()}`,
+        ),
+    ).toEqual(['b 0.5@110 fees 0.21']);
+    book.add(fill('SELL', '0.5', '120', 'exit', 4));
+    book.flush();
+    expect(closed.map(shape)).toEqual(['LONG 0.5 b@110 -> exit@120 pnl 4.79 fees 0.21']);
+  });
+
+  it('opens a short with no entry order when the holding had nothing to take from', () => {
+    const book = new RoundTripBook(() => undefined);
+    book.spend(spent('0.001', '2000', 7));
+    expect(book.openTrades()).toEqual([
+      expect.objectContaining({
+        direction: 'SHORT',
+        entryOrderId: '',
+        entryTs: 7,
+        qty: D('0.001'),
+        entryPrice: D('2000'),
+      }),
+    ]);
+    expect(book.exposureIntervals(10)).toEqual([{ from: 7, to: 10 }]);
+  });
+});
