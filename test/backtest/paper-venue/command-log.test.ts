@@ -1,20 +1,11 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_LOG_FILE, CommandLog, loggedAfter } from '../../../backtest/paper-venue/command-log.ts';
 import type { JournalEntry } from '../../../backtest/paper-venue/index.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function aDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'command-log-'));
-  dirs.push(dir);
-  return dir;
-}
+const aDataDir = tempDirsRemovedAfterEach('command-log-');
 
 const entry = (ref: string, at = 1): JournalEntry => ({
   at,

@@ -32,18 +32,25 @@ const order = (ref: string, price = '99.0') => ({
   clientOrderId: ref,
 });
 
+/**
+ * After the first two quotes, places a buy the third quote fills and one it leaves resting, then
+ * releases the third quote.
+ */
+async function fillAndRest(v: PaperVenue, fillRef: string, restRef: string): Promise<void> {
+  await withFirstQuotes(v);
+  await signedRest(v, 'POST', '/api/v1/trading/order', order(fillRef));
+  await signedRest(v, 'POST', '/api/v1/trading/order', order(restRef, '90.0'));
+  v.feed.step(1);
+  await v.feed.until(3);
+}
+
 describe('paper venue persistence', () => {
   it('keeps orders, executions, positions and loans across a restart with a data dir', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
     dirs.push(dataDir);
     const first = await aPaperVenue({ dataDir });
     venue = first;
-    first.feed.step(2);
-    await first.feed.until(2);
-    await signedRest(first, 'POST', '/api/v1/trading/order', order('keep-fill'));
-    await signedRest(first, 'POST', '/api/v1/trading/order', order('keep-open', '90.0'));
-    first.feed.step(1);
-    await first.feed.until(3);
+    await fillAndRest(first, 'keep-fill', 'keep-open');
     await signedRest(first, 'POST', '/api/v1/trading/marginLoan/loan/borrow', {
       exchange: 'BINANCE',
       coin: 'USDT',
@@ -85,12 +92,7 @@ describe('paper venue persistence', () => {
     dirs.push(dataDir, atCrash);
     const first = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
     venue = first;
-    first.feed.step(2);
-    await first.feed.until(2);
-    await signedRest(first, 'POST', '/api/v1/trading/order', order('kept-fill'));
-    await signedRest(first, 'POST', '/api/v1/trading/order', order('kept-open', '90.0'));
-    first.feed.step(1);
-    await first.feed.until(3);
+    await fillAndRest(first, 'kept-fill', 'kept-open');
     await signedRest(first, 'POST', '/api/v1/trading/order', order('kept-late', '91.0'));
     // What the disk holds when the process dies now: no snapshot yet, only the command log.
     cpSync(dataDir, atCrash, { recursive: true });

@@ -1,19 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chooseVenueStart, VENUE_START_FILE } from '../../../../config/cli/commands/venue-data-dir.ts';
+import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function aDataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'venue-data-dir-'));
-  dirs.push(dir);
-  return dir;
-}
+const aDataDir = tempDirsRemovedAfterEach('venue-data-dir-');
 
 const synthetic = { recording: undefined, seed: 7, fixed: undefined };
 const fixed = { apiKey: 'env-key', apiSecret: 'env-secret' };
