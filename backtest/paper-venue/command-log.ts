@@ -1,7 +1,7 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
-import type { JournalEntry } from './persistence.ts';
+import { type JournalEntry, savedText } from './persistence.ts';
 
 /** The write-ahead log's name inside the data directory. */
 export const COMMAND_LOG_FILE = 'paper-venue.commands.jsonl';
@@ -55,19 +55,13 @@ export class CommandLog {
  */
 export function loggedAfter(dataDir: string, journalLength: number): JournalEntry[] {
   const path = join(dataDir, COMMAND_LOG_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return [];
-  }
-  const lines = text.split('\n');
-  const torn = lines.pop();
-  if (torn !== undefined && torn !== '' && parsedLine(torn) !== undefined) lines.push(torn);
+  const lines = savedText(path)?.split('\n') ?? [];
+  // After the last newline: nothing, or a line cut short unless it parses.
+  if (parsedLine(lines[lines.length - 1] ?? '') === undefined) lines.pop();
   const entries: JournalEntry[] = [];
   let next = journalLength;
-  lines.forEach((text, i) => {
-    const line = parsedLine(text);
+  lines.forEach((raw, i) => {
+    const line = parsedLine(raw);
     if (line === undefined) throw new Error(`${path}:${i + 1}: not a paper-venue command log line`);
     if (line.index < next) return;
     if (line.index > next) {

@@ -40,6 +40,19 @@ export interface PaperSnapshot {
 export const SNAPSHOT_FILE = 'paper-venue.json';
 
 /**
+ * The text of a file the venue keeps in its data directory.
+ * @param path - the file
+ * @returns its text, or undefined when it cannot be read (the venue never wrote it)
+ */
+export function savedText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Reads the snapshot of a data directory.
  * @param dataDir - the directory
  * @returns the snapshot, or undefined when the venue never saved one there
@@ -47,12 +60,8 @@ export const SNAPSHOT_FILE = 'paper-venue.json';
  */
 export function loadSnapshot(dataDir: string): PaperSnapshot | undefined {
   const path = join(dataDir, SNAPSHOT_FILE);
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = savedText(path);
+  if (text === undefined) return undefined;
   const parsed = JSON.parse(text) as Partial<PaperSnapshot>;
   if (parsed.format !== 'keel-paper-venue' || parsed.version !== 1 || !Array.isArray(parsed.journal)) {
     throw new Error(`${path} is not a keel paper-venue snapshot (format keel-paper-venue, version 1)`);

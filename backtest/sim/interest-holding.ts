@@ -78,8 +78,8 @@ function spend(state: SimState, holding: SimPosition, qty: Dec): void {
 
 /**
  * Takes interest charged in a loan's coin out of the spot holding that trades the coin (see the
- * model above), tells `onHoldingSpent` and reports the holding on the Positions channel. Nothing happens when no spot
- * instrument trades the coin as its base (a USDT loan).
+ * model above), tells `onHoldingSpent` and reports the holding on the Positions channel. Nothing
+ * happens when no spot instrument trades the coin as its base (a USDT loan).
  * @param state - the venue
  * @param loan - the loan charged
  * @param charge - the interest, in the loan's coin (> 0)

@@ -160,9 +160,10 @@ export interface SimState {
   /**
    * Holdings of asset-settled instruments (crypto SPOT and MARGIN, see `spot-holdings.ts`), keyed
    * as positions are: the net quantity their trades bought, less the loan interest charged in the
-   * base coin (`interest-holding.ts`), at its average price, reported on the Positions channel. Their value is in the balances their trades moved, so they are kept apart
-   * from `positions`, outside the margin model (no margin, maintenance or liqPrice; the liquidation
-   * trades them only to repay loans).
+   * base coin (`interest-holding.ts`), at its average price, reported on the Positions channel.
+   * Their value is in the balances their trades moved, so they are kept apart from `positions`,
+   * outside the margin model (no margin, maintenance or liqPrice; the liquidation trades them only
+   * to repay loans).
    */
   readonly holdings: Map<string, SimPosition>;
   readonly balances: Map<string, Dec>;
