@@ -1,5 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
@@ -10,17 +9,17 @@ import {
 } from '../../../backtest/paper-venue/index.ts';
 import { aPaperVenue, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 let venue: PaperVenue | undefined;
 const sockets: CollectingSocket[] = [];
-const dirs: string[] = [];
+const aDataDir = tempDirsRemovedAfterEach('paper-venue-');
 
 afterEach(async () => {
   for (const s of sockets.splice(0)) await s.close();
   await venue?.close();
   venue = undefined;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 const order = (ref: string, price = '99.0') => ({
@@ -44,10 +43,15 @@ async function fillAndRest(v: PaperVenue, fillRef: string, restRef: string): Pro
   await v.feed.until(3);
 }
 
+/** The clientOrderIds of the venue's open orders, sorted. */
+async function openRefs(v: PaperVenue): Promise<string[]> {
+  const open = await signedRest(v, 'GET', '/api/v1/trading/orders');
+  return (open.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId).sort();
+}
+
 describe('paper venue persistence', () => {
   it('keeps orders, executions, positions and loans across a restart with a data dir', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
-    dirs.push(dataDir);
+    const dataDir = aDataDir();
     const first = await aPaperVenue({ dataDir });
     venue = first;
     await fillAndRest(first, 'keep-fill', 'keep-open');
@@ -77,8 +81,7 @@ describe('paper venue persistence', () => {
   });
 
   it('refuses to restart from a snapshot with a different feed, since the journal only holds for the same events', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
-    dirs.push(dataDir);
+    const dataDir = aDataDir();
     const first = await aPaperVenue({ dataDir });
     first.feed.step(3);
     await first.feed.until(3);
@@ -87,9 +90,8 @@ describe('paper venue persistence', () => {
   });
 
   it('loses no acknowledged command when it crashes before a snapshot: each is logged before it runs', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
-    const atCrash = mkdtempSync(join(tmpdir(), 'paper-venue-crash-'));
-    dirs.push(dataDir, atCrash);
+    const dataDir = aDataDir();
+    const atCrash = aDataDir();
     const first = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
     venue = first;
     await fillAndRest(first, 'kept-fill', 'kept-open');
@@ -102,19 +104,14 @@ describe('paper venue persistence', () => {
     const second = await aPaperVenue({ dataDir: atCrash });
     venue = second;
     expect(second.feed.released).toBe(3);
-    const open = await signedRest(second, 'GET', '/api/v1/trading/orders');
-    expect((open.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId).sort()).toEqual([
-      'kept-late',
-      'kept-open',
-    ]);
+    expect(await openRefs(second)).toEqual(['kept-late', 'kept-open']);
     const fills = await signedRest(second, 'GET', '/api/v1/trading/executions');
     expect(fills.body.data).toEqual([expect.objectContaining({ clientOrderId: 'kept-fill', price: '99' })]);
   });
 
   it('restarts from a snapshot plus the commands logged after it, and empties the log at each snapshot', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'paper-venue-'));
-    const atCrash = mkdtempSync(join(tmpdir(), 'paper-venue-crash-'));
-    dirs.push(dataDir, atCrash);
+    const dataDir = aDataDir();
+    const atCrash = aDataDir();
     const first = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
     venue = first;
     await withFirstQuotes(first);
@@ -133,11 +130,7 @@ describe('paper venue persistence', () => {
 
     const third = await aPaperVenue({ dataDir: atCrash });
     venue = third;
-    const open = await signedRest(third, 'GET', '/api/v1/trading/orders');
-    expect((open.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId).sort()).toEqual([
-      'after-snapshot',
-      'in-snapshot',
-    ]);
+    expect(await openRefs(third)).toEqual(['after-snapshot', 'in-snapshot']);
   });
 
   it('keeps nothing without a data dir', async () => {
