@@ -80,10 +80,7 @@ export class RoundTripBook {
         lot.fees = lot.fees.minus(entryFees);
       } else {
         // A closed lot leaves the book: what is left of it (all zero) is never read again.
-        lots.shift();
-        this.exposure.lotClosed(fill.timestamp);
-        for (const trade of lot.closing?.values() ?? []) trade.done = true;
-        lot.closing = undefined;
+        this.dropOldestLot(lots, fill.timestamp);
       }
     }
     this.handOn();
@@ -130,8 +127,6 @@ export class RoundTripBook {
     let feesLeft = ZERO;
     while (isAboveZero(qtyLeft) && lots[0]?.direction === 'LONG') {
       const lot = lots[0];
-      lot.fees = lot.fees.plus(feesLeft);
-      feesLeft = ZERO;
       if (lot.qty.gt(qtyLeft)) {
         lot.cost = lot.cost.minus(lot.cost.mul(qtyLeft).div(lot.qty));
         lot.qty = lot.qty.minus(qtyLeft);
@@ -139,11 +134,8 @@ export class RoundTripBook {
         break;
       }
       qtyLeft = qtyLeft.minus(lot.qty);
-      feesLeft = lot.fees;
-      lots.shift();
-      this.exposure.lotClosed(spent.ts);
-      for (const trade of lot.closing?.values() ?? []) trade.done = true;
-      lot.closing = undefined;
+      feesLeft = feesLeft.plus(lot.fees);
+      this.dropOldestLot(lots, spent.ts);
     }
     this.handOn();
     if (!isAboveZero(qtyLeft)) {
@@ -251,6 +243,14 @@ export class RoundTripBook {
     growing.exitCost = growing.exitCost.plus(exitCost);
     growing.fees = growing.fees.plus(fees);
     growing.exitTs = fill.timestamp;
+  }
+
+  /** Takes the oldest lot out of the book, closed at `ts`: the trades it was growing are done. */
+  private dropOldestLot(lots: Lot[], ts: number): void {
+    const lot = lots.shift() as Lot;
+    this.exposure.lotClosed(ts);
+    for (const trade of lot.closing?.values() ?? []) trade.done = true;
+    lot.closing = undefined;
   }
 
   /** The lots of a sym and positionSide, made empty on first use. */
