@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CountingRestProxy, startCountingRestProxy } from '../../kit/counting-rest-proxy.ts';
-import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
+import { type LiveSessionRig, liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 
 const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const STARTUP_PROBE = resolve('test/config/fixtures/startup-probe-plugin.ts');
@@ -108,15 +108,30 @@ describe('a live session against the venue', () => {
     }).toEqual({ orders: 1, algoOrders: 1, positions: 1, account: 1 });
   }, 30_000);
 
-  it('warns in the log and the result when the venue comes back without an order it had acknowledged', async () => {
-    const rig = await newRig();
+  /** The clientOrderIds of the open orders the rig's venue lists. */
+  async function openRefs(rig: LiveSessionRig): Promise<string[]> {
+    const open = await rig.rest('GET', '/api/v1/trading/orders', {});
+    return (open.body.data as { clientOrderId: string }[]).map((order) => order.clientOrderId);
+  }
+
+  /** Starts an 8 s session that rests one buy far below the market; resolves once the venue lists it. */
+  async function sessionWithRestingOrder(rig: LiveSessionRig, extra?: string) {
     const running = rig.run({
       strategies: `  - { id: rest, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM} } }`,
       durationSec: 8,
+      ...(extra === undefined ? {} : { extra }),
     });
-    for (let open: unknown[] = []; open.length === 0; await new Promise((r) => setTimeout(r, 50))) {
-      open = (await rig.rest('GET', '/api/v1/trading/orders', {})).body.data as unknown[];
+    let resting: string[] = [];
+    while (resting.length === 0) {
+      await new Promise((r) => setTimeout(r, 50));
+      resting = await openRefs(rig);
     }
+    return { running, resting };
+  }
+
+  it('warns in the log and the result when the venue comes back without an order it had acknowledged', async () => {
+    const rig = await newRig();
+    const { running } = await sessionWithRestingOrder(rig);
     await rig.restartVenue('state lost');
     const outcome = await running;
     const warnings = outcome.result.meta.warnings ?? [];
@@ -124,29 +139,17 @@ describe('a live session against the venue', () => {
       warnings.filter((w) => w.startsWith('the venue did not know 1 order it had acknowledged (')),
     ).toHaveLength(1);
   }, 60_000);
+
   it('goes on after the venue crashed and came back from its data dir: the order is still there, and nothing is flagged', async () => {
     const rig = await newRig();
-    const running = rig.run({
-      strategies: `  - { id: rest, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM} } }`,
-      durationSec: 8,
-      extra: 'shutdown: { cancelAllOrders: true }\n',
-    });
-    const openRefs = async () =>
-      ((await rig.rest('GET', '/api/v1/trading/orders', {})).body.data as { clientOrderId: string }[]).map(
-        (order) => order.clientOrderId,
-      );
-    let before: string[] = [];
-    while (before.length === 0) {
-      await new Promise((r) => setTimeout(r, 50));
-      before = await openRefs();
-    }
+    const { running, resting } = await sessionWithRestingOrder(rig, 'shutdown: { cancelAllOrders: true }\n');
     await rig.restartVenue('crashed');
-    expect(await openRefs()).toEqual(before);
+    expect(await openRefs(rig)).toEqual(resting);
     const outcome = await running;
     expect((outcome.result.meta.warnings ?? []).filter((w) => w.includes('did not know'))).toEqual([]);
     expect([...outcome.result.orders].map((order) => [order.clientOrderId, order.orderState])).toEqual([
-      [before[0], 'CANCELLED'],
+      [resting[0], 'CANCELLED'],
     ]);
-    expect(await openRefs()).toEqual([]);
+    expect(await openRefs(rig)).toEqual([]);
   }, 60_000);
 });
