@@ -91,12 +91,14 @@ function replyOf(res: ServerResponse, fault: RestFault | undefined): Reply {
 
 /**
  * Builds the node:http request handler of the paper venue's REST interface: injected faults,
- * then authentication, rate limits and the route; every answer is the spec's envelope.
+ * then authentication, rate limits and the route; every answer is the spec's envelope. The `Date`
+ * header is the server's own clock (the one the nonce is checked against), not node's.
  * @param deps - the venue's state and services
  * @returns the request listener
  */
 export function restHandler(deps: RestRouterDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
+    res.setHeader('date', new Date(deps.wallNow()).toUTCString());
     void handle(deps, req, res).catch((error: unknown) => {
       send(res, 500, { code: 40000, message: `system error: ${String(error)}`, data: null });
     });

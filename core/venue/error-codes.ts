@@ -1,3 +1,6 @@
+/** The nonce (or login timestamp) is outside ±60 s of the server's clock (per public venue docs). */
+export const NONCE_OUT_OF_RANGE = 7000;
+
 /**
  * The venue's error codes and what each means. Codes 401129 and 401011 and the 406014–406023
  * range are the spec's; the others are per public venue docs. The spec names the 406014–406023

@@ -5,7 +5,12 @@
  * @packageDocumentation
  */
 
-export { SUCCESS_CODES, VENUE_ERROR_MEANINGS, venueErrorMeaning } from './error-codes.ts';
+export {
+  NONCE_OUT_OF_RANGE,
+  SUCCESS_CODES,
+  VENUE_ERROR_MEANINGS,
+  venueErrorMeaning,
+} from './error-codes.ts';
 // Errors, error codes and signing: shared by the client and the paper venue (server side).
 export type { DecodeIssue, VenueErrorInit } from './errors.ts';
 export { DecodeError, RequestRuleError, VenueError, VenueTimeoutError } from './errors.ts';
@@ -91,6 +96,7 @@ export type { RawRestReply, RetryPolicy } from './rest/rest-call.ts';
 export { VenueRestClient } from './rest/rest-client.ts';
 export type { RestClientOptions } from './rest/rest-client-options.ts';
 export { DEFAULT_RATE_LIMITS } from './rest/rest-client-options.ts';
+export { ServerClock } from './server-clock.ts';
 export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
 export {
   hmacSigner,

@@ -5,6 +5,7 @@ import type { RateLimitGroup } from '../rest/endpoints.ts';
 import type { RateLimit } from '../rest/rate-limiter.ts';
 import type { RawRestReply } from '../rest/rest-call.ts';
 import { VenueRestClient } from '../rest/rest-client.ts';
+import { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from '../ws/inbound-counters.ts';
@@ -92,10 +93,12 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     rest: createInboundCounters(),
   };
   const tap = options.onRaw;
+  const serverClock = new ServerClock(timer, logger.child({ part: 'clock' }));
   const rest = new VenueRestClient({
     baseUrl: options.restUrl,
     signer: options.signer,
     timer,
+    serverClock,
     random,
     logger: logger.child({ part: 'rest' }),
     counters: counters.rest,
@@ -109,6 +112,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     url: options.privateWsUrl,
     signer: options.signer,
     timer,
+    serverClock,
     random,
     counters: counters.private,
     logger: logger.child({ part: 'private-ws' }),

@@ -11,10 +11,11 @@ export interface HttpRequest {
   readonly timeoutMs: number;
 }
 
-/** The answer: status and body text. */
+/** The answer: status, body text and the `Date` header (the server's clock, to the second). */
 export interface HttpResponse {
   readonly status: number;
   readonly body: string;
+  readonly date?: string;
 }
 
 /** Sends HTTP requests; the REST client's only I/O. */
@@ -50,7 +51,9 @@ export function undiciTransport(baseUrl: string, connections = 8): HttpTransport
         headersTimeout: request.timeoutMs,
         bodyTimeout: request.timeoutMs,
       });
-      return { status: response.statusCode, body: await response.body.text() };
+      const body = await response.body.text();
+      const date = response.headers.date;
+      return { status: response.statusCode, body, ...(typeof date === 'string' ? { date } : {}) };
     },
     close: () => pool.close(),
   };

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
-import { SUCCESS_CODES } from '../error-codes.ts';
+import { NONCE_OUT_OF_RANGE, SUCCESS_CODES } from '../error-codes.ts';
 import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
+import type { ServerClock } from '../server-clock.ts';
 import { paramText, type RequestParams, type Signer, signRequest } from '../signing.ts';
 import { backoffDelay, type JitterSource, type TimerPort } from '../timer-port.ts';
 import { envelopeSchema } from '../wire/common.ts';
@@ -31,6 +32,8 @@ export interface RestCallContext {
   readonly transport: HttpTransport;
   readonly signer: Signer;
   readonly timer: TimerPort;
+  /** The venue's clock as estimated from replies: the nonce is read from it. */
+  readonly clock: ServerClock;
   readonly random: JitterSource;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
@@ -104,7 +107,9 @@ function interpret(def: EndpointDef, response: HttpResponse): unknown {
 /**
  * Sends one signed REST request and decodes its reply. GETs are idempotent and retried with
  * backoff on HTTP 5xx, 429, network failures and timeouts; POST, PUT and DELETE never are (a
- * retried order could be placed twice).
+ * retried order could be placed twice). One exception for every method: a 7000 (nonce out of
+ * range) whose reply moved the server clock's estimate is sent once more at once with a nonce
+ * from the new estimate; the venue refused it at authentication, so it did not run.
  * @param ctx - transport, signer, timer, policy
  * @param def - the endpoint
  * @param params - query (GET) or body (others)
@@ -119,20 +124,23 @@ export async function restCall(
   params: RequestParams,
 ): Promise<unknown> {
   const isGet = def.method === 'GET';
-  const maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
+  let maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
   const clean = sendable(params);
   let lastError: unknown;
+  let resigned = false;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
-    if (attempt > 0) {
+    if (lastError !== undefined) {
       const delay = backoffDelay(attempt - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
       ctx.logger.warn({ path: def.path, attempt, delay, reason: reasonOf(lastError) }, 'retrying venue GET');
       await new Promise<void>((resolve) => ctx.timer.setTimer(resolve, delay));
     }
     const headers = {
-      ...signRequest(ctx.signer, clean, Math.floor(ctx.timer.now() / 1000)),
+      ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),
       'content-type': 'application/json',
     };
+    let clockMoved = false;
     try {
+      const sentMs = ctx.timer.now();
       const response = await ctx.transport.send({
         method: def.method,
         path: isGet ? def.path + queryString(clean) : def.path,
@@ -140,6 +148,7 @@ export async function restCall(
         ...(isGet ? {} : { body: JSON.stringify(clean) }),
         timeoutMs: ctx.timeoutMs,
       });
+      clockMoved = ctx.clock.observe(response.date, sentMs, ctx.timer.now());
       ctx.onRaw?.({
         source: 'rest',
         method: def.method,
@@ -160,6 +169,12 @@ export async function restCall(
       }
       if (error instanceof VenueError) {
         ctx.counters.control++;
+        if (error.code === NONCE_OUT_OF_RANGE && clockMoved && !resigned) {
+          resigned = true;
+          lastError = undefined;
+          maxAttempts++;
+          continue;
+        }
         throw error;
       }
       lastError = error;

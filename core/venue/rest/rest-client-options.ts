@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import type { JitterSource, TimerPort } from '../timer-port.ts';
 import type { InboundCounters } from '../ws/inbound-counters.ts';
@@ -23,6 +24,11 @@ export interface RestClientOptions {
   readonly signer: Signer;
   /** Time and timers; real by default. */
   readonly timer?: TimerPort;
+  /**
+   * The venue's clock as estimated from replies, read for nonces; share it with the private
+   * WebSocket of the same venue. Default: the client's own, on `timer`.
+   */
+  readonly serverClock?: ServerClock;
   /** Jitter of the retry backoff. */
   readonly random?: JitterSource;
   /** Per-request timeout, ms (default 10 000). */

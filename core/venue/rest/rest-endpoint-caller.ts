@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { ServerClock } from '../server-clock.ts';
 import type { RequestParams } from '../signing.ts';
 import { realTimer } from '../timer-port.ts';
 import type { PageWire } from '../wire/common.ts';
@@ -31,14 +32,16 @@ export class RestEndpointCaller {
   /** @param options - base address, signer and policies */
   constructor(options: RestClientOptions) {
     const timer = options.timer ?? realTimer();
+    const logger = options.logger ?? pino({ name: 'keel.venue.rest', level: 'warn' });
     this.ctx = {
       transport: options.transport ?? undiciTransport(options.baseUrl),
       signer: options.signer,
       timer,
+      clock: options.serverClock ?? new ServerClock(timer, logger),
       random: options.random ?? { next: () => 0.5 },
       timeoutMs: options.timeoutMs ?? 10_000,
       retry: options.retry ?? { maxRetries: 3, baseMs: 200, capMs: 3_000 },
-      logger: options.logger ?? pino({ name: 'keel.venue.rest', level: 'warn' }),
+      logger,
       counters: options.counters ?? createInboundCounters(),
       ...(options.onRaw === undefined ? {} : { onRaw: options.onRaw }),
     };

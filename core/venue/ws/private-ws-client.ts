@@ -172,7 +172,8 @@ export class PrivateWsClient {
   }
 
   private async login(): Promise<void> {
-    const timestamp = String(Math.floor(this.timer.now() / 1000));
+    const clock = this.options.serverClock;
+    const timestamp = String(clock === undefined ? Math.floor(this.timer.now() / 1000) : clock.nowSeconds());
     const args = {
       apiKey: this.options.signer.apiKey,
       timestamp,

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { RateLimit } from '../rest/rate-limiter.ts';
+import type { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import type { JitterSource, TimerPort } from '../timer-port.ts';
 import type { InboundCounters, RawInboundFrame } from './inbound-counters.ts';
@@ -20,6 +21,11 @@ export interface PrivateWsOptions {
   /** true: order actions only, no pushed channels. Default false. */
   readonly onlyTrade?: boolean;
   readonly timer?: TimerPort;
+  /**
+   * The venue's clock as the REST client estimates it, read for the login timestamp. Default: the
+   * local clock (`timer`).
+   */
+  readonly serverClock?: ServerClock;
   readonly random?: JitterSource;
   /** Text `ping` interval; the venue closes connections idle for 30 s. Default 20 000 ms. */
   readonly pingIntervalMs?: number;

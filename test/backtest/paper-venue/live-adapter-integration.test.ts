@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { D, type UserEvent } from '../../../core/model/index.ts';
@@ -5,6 +6,8 @@ import {
   hmacSigner,
   LiveExecutionClient,
   PrivateWsClient,
+  realTimer,
+  ServerClock,
   VenueRestClient,
 } from '../../../core/venue/index.ts';
 import { approved } from '../../kit/approved-intents.ts';
@@ -24,11 +27,13 @@ afterEach(async () => {
 
 async function connected(v: PaperVenue): Promise<{ events: UserEvent[]; live: LiveExecutionClient }> {
   const signer = hmacSigner(v.apiKey, v.apiSecret);
+  const serverClock = new ServerClock(realTimer(), pino({ level: 'silent' }));
   const live = new LiveExecutionClient({
-    rest: new VenueRestClient({ baseUrl: v.restUrl, signer }),
+    rest: new VenueRestClient({ baseUrl: v.restUrl, signer, serverClock }),
     ws: new PrivateWsClient({
       url: v.privateWsUrl,
       signer,
+      serverClock,
       requestTimeoutMs: 300,
       reconnect: { baseMs: 50, capMs: 100 },
     }),
@@ -100,6 +105,27 @@ describe('live venue adapter against the paper venue', () => {
       () => events.some((e) => e.kind === 'execution' && e.execution.clientOrderId === 'it-2'),
       'the fill',
     );
+  });
+
+  it("logs in, reconciles and trades when this machine's clock is 3 minutes behind the venue's", async () => {
+    const wall = realTimer();
+    const v = await aPaperVenue({ timer: { ...wall, now: () => wall.now() + 180_000 } });
+    venue = v;
+    await withFirstQuotes(v);
+    const { events, live } = await connected(v);
+    live.submit(buy('skew-1', '95.0'));
+    await until(
+      () =>
+        events.some(
+          (e) => e.kind === 'order' && e.order.clientOrderId === 'skew-1' && e.order.orderState === 'OPEN',
+        ),
+      'the order',
+    );
+    const venueSeconds = Math.floor((wall.now() + 180_000) / 1000);
+    const open = await signedRest(v, 'GET', '/api/v1/trading/orders', {}, { nonceSeconds: venueSeconds });
+    expect((open.body.data as Array<{ clientOrderId: string }>).map((o) => o.clientOrderId)).toEqual([
+      'skew-1',
+    ]);
   });
 
   it('never duplicates an order when its ack is withheld', async () => {

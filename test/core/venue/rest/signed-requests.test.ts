@@ -610,10 +610,12 @@ const CASES: Case[] = [
 
 describe('venue REST client: signed requests and reply decoding', () => {
   let reply: unknown = null;
-  const venue = venueRestRig(
-    { signer: hmacSigner(KEY, SECRET), timer: fakeTimer(1_700_000_000_123) },
-    () => ({ body: ok(reply) }),
-  );
+  const now = 1_700_000_000_123;
+  // The venue's Date agrees with the client's clock, so the nonce is the client's own second.
+  const venue = venueRestRig({ signer: hmacSigner(KEY, SECRET), timer: fakeTimer(now) }, () => ({
+    body: ok(reply),
+    date: new Date(now).toUTCString(),
+  }));
 
   it.each(CASES.map((c) => [c.name, c] as const))(
     '%s: exact method, path, parameters, headers and HMAC',

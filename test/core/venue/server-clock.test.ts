@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ServerClock } from '../../../core/venue/index.ts';
+import { fakeTimer } from '../../kit/venue-fake-timer.ts';
+
+const T = 1_700_000_000_000;
+const silent = pino({ level: 'silent' });
+
+/** The `Date` header a server whose clock reads `serverMs` sends. */
+const dateAt = (serverMs: number): string => new Date(serverMs).toUTCString();
+
+/** A clock at local time T with its offset first set by a reply proving it. */
+function clockWithOffset(offsetMs: number): ServerClock {
+  const clock = new ServerClock(fakeTimer(T), silent);
+  clock.observe(dateAt(T + offsetMs), T, T);
+  return clock;
+}
+
+/** One exchange: sent at local `sent`, stamped by the server `stampedAfter` ms later, received `tail` ms after that. */
+const exchange = fc.record({
+  sent: fc.integer({ min: T - 86_400_000, max: T + 86_400_000 }),
+  stampedAfter: fc.integer({ min: 0, max: 5_000 }),
+  tail: fc.integer({ min: 0, max: 5_000 }),
+});
+
+describe('ServerClock', () => {
+  it('reads the local clock until a reply proves it wrong', () => {
+    const clock = new ServerClock(fakeTimer(T + 1_999), silent);
+    expect(clock.offsetMs).toBe(0);
+    expect(clock.nowSeconds()).toBe((T + 1_999 - ((T + 1_999) % 1000)) / 1000);
+  });
+
+  it('moves to the middle of what a reply proves: 3 min ahead, 200 ms round trip', () => {
+    const clock = new ServerClock(fakeTimer(T), silent);
+    // Sent at T, received at T + 200; the server said T + 180 s (to the second).
+    expect(clock.observe(dateAt(T + 180_000), T, T + 200)).toBe(true);
+    // The offset lies within [180 000 - 200, 181 000]: its middle is 180 400.
+    expect(clock.offsetMs).toBe(180_400);
+    expect(clock.now()).toBe(T + 180_400);
+    expect(clock.nowSeconds()).toBe((T + 180_000) / 1000);
+  });
+
+  it('keeps an estimate a later reply agrees with, and ignores a missing or unreadable Date', () => {
+    const clock = clockWithOffset(-120_000);
+    const kept = clock.offsetMs;
+    expect(clock.observe(dateAt(T + 5_000 - 120_000), T + 5_000, T + 5_050)).toBe(false);
+    expect(clock.observe(undefined, T, T)).toBe(false);
+    expect(clock.observe('not a date', T, T)).toBe(false);
+    expect(clock.offsetMs).toBe(kept);
+  });
+
+  it('warns when it moves by a second or more, naming the offset', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const clock = new ServerClock(fakeTimer(T), logger);
+    clock.observe(dateAt(T + 180_000), T, T);
+    const warned = JSON.parse(lines[0] ?? '{}') as { level: number; offsetMs: number; msg: string };
+    expect(warned.level).toBe(40);
+    expect(warned.offsetMs).toBe(180_500);
+    expect(warned.msg).toContain("the venue's clock differs");
+  });
+
+  it('never moves off a right local clock (property)', () => {
+    fc.assert(
+      fc.property(fc.array(exchange, { maxLength: 20 }), (exchanges) => {
+        const clock = new ServerClock(fakeTimer(T), silent);
+        for (const { sent, stampedAfter, tail } of exchanges) {
+          const stamped = sent + stampedAfter;
+          expect(clock.observe(dateAt(stamped), sent, stamped + tail)).toBe(false);
+        }
+        expect(clock.offsetMs).toBe(0);
+      }),
+    );
+  });
+
+  it('ends within what the last reply proves, whatever the true offset (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -3_600_000, max: 3_600_000 }),
+        fc.array(exchange, { minLength: 1, maxLength: 20 }),
+        (trueOffset, exchanges) => {
+          const clock = new ServerClock(fakeTimer(T), silent);
+          for (const { sent, stampedAfter, tail } of exchanges) {
+            const stamped = sent + stampedAfter;
+            clock.observe(dateAt(stamped + trueOffset), sent, stamped + tail);
+            // Both lie within an interval 1 s (the Date's grain) plus the round trip wide.
+            const width = 1_000 + stampedAfter + tail;
+            expect(Math.abs(clock.offsetMs - trueOffset)).toBeLessThanOrEqual(width);
+          }
+        },
+      ),
+    );
+  });
+});
