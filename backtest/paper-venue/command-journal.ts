@@ -84,21 +84,30 @@ export class CommandJournal {
   }
 
   /**
-   * Runs again the saved entries due after `at` market events, journaling them anew (a restart).
+   * Runs the saved entries again as a restart's replayed feed reaches them, journaling them anew.
+   * The journal is in the order the commands ran, so by market-event count: one cursor walks it
+   * once over the whole replay.
    * @param saved - the saved journal
-   * @param at - how many market events the portfolios have processed
+   * @returns a function to call with each market-event count the portfolios reach, increasing
+   *   from 0; it runs the entries made after exactly that many events
    */
-  replay(saved: readonly JournalEntry[], at: number): void {
-    for (const entry of saved) {
-      const book = this.books.get(entry.portfolioId);
-      if (entry.at !== at || !book) continue;
-      this.entries.push(entry);
-      try {
-        this.run(book, entry);
-      } catch {
-        // The command was refused the first time too; replaying it keeps the sim's counters equal.
+  replayer(saved: readonly JournalEntry[]): (at: number) => void {
+    let next = 0;
+    return (at) => {
+      while (next < saved.length) {
+        const entry = saved[next] as JournalEntry;
+        if (entry.at > at) return;
+        next++;
+        const book = this.books.get(entry.portfolioId);
+        if (entry.at !== at || !book) continue;
+        this.entries.push(entry);
+        try {
+          this.run(book, entry);
+        } catch {
+          // The command was refused the first time too; replaying it keeps the sim's counters equal.
+        }
       }
-    }
+    };
   }
 
   /** Runs a command; a delayed one first moves its portfolio's sim (and the venue) to its arrival. */

@@ -1,9 +1,16 @@
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
-import { type JournalEntry, savedText } from './persistence.ts';
+import {
+  type JournalEntry,
+  loadSnapshot,
+  type PaperSnapshot,
+  type PaperSnapshotV1,
+  SNAPSHOT_FILE,
+  savedText,
+} from './persistence.ts';
 
-/** The write-ahead log's name inside the data directory. */
+/** The command log's name inside the data directory: the journal, written ahead of each command. */
 export const COMMAND_LOG_FILE = 'paper-venue.commands.jsonl';
 
 /** One line of the write-ahead log: a journal entry and its place in the journal. */
@@ -13,10 +20,10 @@ interface CommandLogLine {
 }
 
 /**
- * The paper venue's write-ahead log: each state-changing command is appended (synchronously,
+ * The paper venue's journal on disk: each state-changing command is appended (synchronously,
  * before it runs and before its reply leaves) to `paper-venue.commands.jsonl`, so a venue that
- * crashes between two debounced snapshots loses none of the commands it acknowledged. A snapshot
- * holds the whole journal, so the log is emptied after each one is written.
+ * crashes loses none of the commands it acknowledged, and a write costs one line however long the
+ * venue has run. The log is never emptied: it is the journal a restart replays.
  */
 export class CommandLog {
   private readonly path: string;
@@ -33,24 +40,34 @@ export class CommandLog {
    * @param index - its place in the journal (0-based)
    */
   append(entry: JournalEntry, index: number): void {
-    const line: CommandLogLine = { index, entry };
-    appendFileSync(this.path, `${JSON.stringify(line)}\n`);
+    appendFileSync(this.path, lineOf(entry, index));
   }
 
-  /** Empties the log: a snapshot written just now holds every entry it had. */
-  reset(): void {
-    writeFileSync(this.path, '');
+  /**
+   * Replaces the log with a whole journal, atomically (temporary file, then rename): a data dir
+   * of snapshot version 1, whose log held only the entries after its snapshot's journal.
+   * @param entries - the journal, from its first entry
+   */
+  rewrite(entries: readonly JournalEntry[]): void {
+    const temporary = `${this.path}.tmp`;
+    writeFileSync(temporary, entries.map(lineOf).join(''));
+    renameSync(temporary, this.path);
   }
 }
 
+function lineOf(entry: JournalEntry, index: number): string {
+  const line: CommandLogLine = { index, entry };
+  return `${JSON.stringify(line)}\n`;
+}
+
 /**
- * The entries of a data directory's write-ahead log that come after a snapshot's journal. Lines
- * the snapshot already holds (a crash between a snapshot and the log's reset) are skipped; a last
+ * The entries of a data directory's command log from one index on: from 0 the whole journal; after
+ * a version 1 snapshot's journal, from its length (lines it already holds are skipped). A last
  * line cut short by a crash while it was written is dropped (its command never ran: it is written
  * before it runs).
  * @param dataDir - the directory
- * @param journalLength - how many entries the snapshot's journal holds (0 without a snapshot)
- * @returns the entries to replay after the snapshot's, in order
+ * @param journalLength - the index of the first entry wanted
+ * @returns the entries from that index, in order
  * @throws Error naming the file and line when a line is malformed or an entry is missing
  */
 export function loggedAfter(dataDir: string, journalLength: number): JournalEntry[] {
@@ -85,4 +102,32 @@ function parsedLine(text: string): CommandLogLine | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What a data directory holds: its snapshot, if one was written, and the whole journal. */
+export interface SavedJournal {
+  readonly saved: PaperSnapshot | PaperSnapshotV1 | undefined;
+  readonly entries: readonly JournalEntry[];
+}
+
+/**
+ * Reads a data directory's snapshot and journal: the command log from its first entry, or after
+ * a version 1 snapshot its own journal and then the log's entries after it.
+ * @param dataDir - the directory
+ * @returns the snapshot and the journal to replay
+ * @throws Error naming the file when the snapshot is not one, the log is malformed or has a gap,
+ *   or the log holds fewer entries than the snapshot says the venue had run
+ */
+export function savedJournal(dataDir: string): SavedJournal {
+  const saved = loadSnapshot(dataDir);
+  if (saved?.version === 1)
+    return { saved, entries: [...saved.journal, ...loggedAfter(dataDir, saved.journal.length)] };
+  const entries = loggedAfter(dataDir, 0);
+  if (saved !== undefined && entries.length < saved.journalLength) {
+    throw new Error(
+      `${join(dataDir, SNAPSHOT_FILE)}: the venue had run ${saved.journalLength} commands, but ` +
+        `${join(dataDir, COMMAND_LOG_FILE)} holds ${entries.length}: the command log was truncated or replaced`,
+    );
+  }
+  return { saved, entries };
 }

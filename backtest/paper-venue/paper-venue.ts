@@ -3,12 +3,12 @@ import { D } from '../../core/model/index.ts';
 import { realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, LoanOptions } from '../sim/index.ts';
 import { CommandJournal } from './command-journal.ts';
-import { CommandLog, loggedAfter } from './command-log.ts';
+import { CommandLog, savedJournal } from './command-log.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
 import { lockstepTick, marketRelease } from './market-release.ts';
-import { loadSnapshot, SnapshotWriter } from './persistence.ts';
+import { SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
 import type { ApiCredential } from './rest-auth.ts';
@@ -210,17 +210,16 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
 
   if (options.dataDir !== undefined) {
     const state: VenueState = { books, journal, feed, clock };
-    const saved = loadSnapshot(options.dataDir);
-    const logged = loggedAfter(options.dataDir, saved?.journal.length ?? 0);
-    if (saved !== undefined || logged.length > 0)
-      await restoreSnapshot(state, saved, logged, options.dataDir);
-    writer = new SnapshotWriter(
-      options.dataDir,
-      timer,
-      options.persistDebounceMs ?? 1000,
-      () => snapshotOf(state),
-      () => log?.reset(),
+    const { saved, entries } = savedJournal(options.dataDir);
+    if (saved !== undefined || entries.length > 0)
+      await restoreSnapshot(state, saved, entries, options.dataDir);
+    writer = new SnapshotWriter(options.dataDir, timer, options.persistDebounceMs ?? 1000, (withView) =>
+      snapshotOf(state, withView),
     );
+    if (saved?.version === 1) {
+      log?.rewrite(entries);
+      writer.changed();
+    }
   }
 
   const extensions = new Map<string, ExtensionRoute>([

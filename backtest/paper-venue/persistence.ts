@@ -19,21 +19,34 @@ export interface JournalEntry {
 }
 
 /**
- * The paper venue's snapshot file. The sim is deterministic, so the journal of commands plus the
- * number of market events released rebuilds every portfolio exactly (orders, executions,
- * positions, loans, algo orders) by replaying the same feed; `view` is the same state written out
- * for people and is not read back.
+ * The paper venue's snapshot file. The sim is deterministic, so the journal of commands (kept in
+ * the command log beside it, `paper-venue.commands.jsonl`) plus the number of market events
+ * released rebuilds every portfolio exactly (orders, executions, positions, loans, algo orders) by
+ * replaying the same feed. The snapshot keeps only what the journal does not: how far the feed
+ * went, and markups; so it stays a few hundred bytes however long the venue runs. `view`, the
+ * state written out for people, is added when the venue closes and is not read back.
  */
 export interface PaperSnapshot {
   readonly format: 'keel-paper-venue';
-  readonly version: 1;
+  readonly version: 2;
   readonly released: number;
   /** Venue time of the last released event: a restart checks it replayed the same feed. */
   readonly virtualNow: number;
-  readonly journal: readonly JournalEntry[];
+  /** How many journal entries the venue had run when it was written (the log may hold more). */
+  readonly journalLength: number;
   /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
   readonly markups: Readonly<Record<string, string>>;
-  readonly view: unknown;
+  readonly view?: unknown;
+}
+
+/**
+ * A snapshot as Keel wrote it until version 2: the whole journal inside, rewritten at every
+ * snapshot (which made a long-running venue spend most of its time writing it), and the command
+ * log holding only the entries after it. Read, then replaced by version 2.
+ */
+export interface PaperSnapshotV1 extends Omit<PaperSnapshot, 'version' | 'journalLength'> {
+  readonly version: 1;
+  readonly journal: readonly JournalEntry[];
 }
 
 /** The snapshot file's name inside the data directory. */
@@ -55,25 +68,27 @@ export function savedText(path: string): string | undefined {
 /**
  * Reads the snapshot of a data directory.
  * @param dataDir - the directory
- * @returns the snapshot, or undefined when the venue never saved one there
+ * @returns the snapshot (either version), or undefined when the venue never saved one there
  * @throws Error naming the file when it exists but is not a paper-venue snapshot
  */
-export function loadSnapshot(dataDir: string): PaperSnapshot | undefined {
+export function loadSnapshot(dataDir: string): PaperSnapshot | PaperSnapshotV1 | undefined {
   const path = join(dataDir, SNAPSHOT_FILE);
   const text = savedText(path);
   if (text === undefined) return undefined;
-  const parsed = JSON.parse(text) as Partial<PaperSnapshot>;
+  const parsed = JSON.parse(text) as Partial<PaperSnapshot> | Partial<PaperSnapshotV1>;
+  if (parsed.format === 'keel-paper-venue' && parsed.version === 2 && Number.isInteger(parsed.journalLength))
+    return parsed as PaperSnapshot;
   if (parsed.format !== 'keel-paper-venue' || parsed.version !== 1 || !Array.isArray(parsed.journal)) {
-    throw new Error(`${path} is not a keel paper-venue snapshot (format keel-paper-venue, version 1)`);
+    throw new Error(`${path} is not a keel paper-venue snapshot (format keel-paper-venue, version 1 or 2)`);
   }
   const bad = parsed.journal.find((entry) => !isCommandName(entry.command));
   if (bad) throw new Error(`${path}: journal entry with unknown command ${JSON.stringify(bad.command)}`);
-  return parsed as PaperSnapshot;
+  return parsed as PaperSnapshotV1;
 }
 
 /**
  * Writes snapshots atomically (temporary file, then rename) into a data directory: after a
- * change, debounced on the injected timer, and on `flush` (close).
+ * change, debounced on the injected timer, and on `flush` (close), which adds the view.
  */
 export class SnapshotWriter {
   private cancel: (() => void) | undefined;
@@ -82,15 +97,13 @@ export class SnapshotWriter {
    * @param dataDir - the directory (created when missing)
    * @param timer - the timer port that drives the debounce
    * @param debounceMs - how long changes gather before a write
-   * @param build - makes the snapshot to write
-   * @param written - runs after each write (the write-ahead log is emptied)
+   * @param build - makes the snapshot to write, with the view for people or without
    */
   constructor(
     private readonly dataDir: string,
     private readonly timer: TimerPort,
     private readonly debounceMs: number,
-    private readonly build: () => PaperSnapshot,
-    private readonly written: () => void,
+    private readonly build: (withView: boolean) => PaperSnapshot,
   ) {
     mkdirSync(dataDir, { recursive: true });
   }
@@ -99,22 +112,21 @@ export class SnapshotWriter {
   changed(): void {
     this.cancel ??= this.timer.setTimer(() => {
       this.cancel = undefined;
-      this.write();
+      this.write(false);
     }, this.debounceMs);
   }
 
-  /** Writes now (and drops a pending debounced write). */
+  /** Writes now with the view (and drops a pending debounced write). */
   flush(): void {
     this.cancel?.();
     this.cancel = undefined;
-    this.write();
+    this.write(true);
   }
 
-  private write(): void {
+  private write(withView: boolean): void {
     const path = join(this.dataDir, SNAPSHOT_FILE);
     const temporary = `${path}.tmp`;
-    writeFileSync(temporary, JSON.stringify(this.build(), null, 1));
+    writeFileSync(temporary, JSON.stringify(this.build(withView), null, 1));
     renameSync(temporary, path);
-    this.written();
   }
 }

@@ -20,23 +20,28 @@ export interface VenueState {
 }
 
 /**
- * The snapshot of the venue as it stands: the journal and the feed's position (what a restart
- * reads back), markups, and every portfolio written out for people.
+ * The snapshot of the venue as it stands: the feed's position and the journal's length (what a
+ * restart reads back), markups, and, when asked, every portfolio written out for people.
  * @param state - the venue's portfolios, journal, feed and clock
+ * @param withView - whether to write the portfolios out (at close; they grow with the history)
  * @returns the snapshot to write
  */
-export function snapshotOf(state: VenueState): PaperSnapshot {
+export function snapshotOf(state: VenueState, withView: boolean): PaperSnapshot {
   const { books } = state;
   const markups: Record<string, string> = {};
   for (const book of books.values())
     if (book.markup) markups[book.portfolioId] = book.markup.mul(10_000).toFixed();
-  return {
+  const snapshot: PaperSnapshot = {
     format: 'keel-paper-venue',
-    version: 1,
+    version: 2,
     released: state.feed.released,
     virtualNow: state.clock.now(),
-    journal: state.journal.entries,
+    journalLength: state.journal.entries.length,
     markups,
+  };
+  if (!withView) return snapshot;
+  return {
+    ...snapshot,
     view: [...books.values()].map((book) => ({
       portfolioId: book.portfolioId,
       main: book.isMain,
@@ -50,25 +55,24 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
 }
 
 /**
- * Rebuilds the venue from a snapshot and the commands logged after it: replays the feed silently
- * up to where it was saved (or to the last logged command's event, if later), running each
- * journaled command after the market events it followed, then sets the markups.
+ * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it
+ * was saved (or to the last journaled command's event, if later), running each journaled command
+ * after the market events it followed, then sets the markups.
  * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
  * @param saved - the snapshot read from the data dir, if one was written
- * @param logged - the write-ahead log's entries after the snapshot's journal
+ * @param entries - the whole journal (the command log's entries, after a version 1 snapshot's own)
  * @param dataDir - the data dir, for the error
  * @throws Error when the feed does not replay to the snapshot's event count and venue time, or
- *   not as far as the logged commands
+ *   not as far as the journaled commands
  */
 export async function restoreSnapshot(
   state: VenueState,
-  saved: PaperSnapshot | undefined,
-  logged: readonly JournalEntry[],
+  saved: Pick<PaperSnapshot, 'released' | 'virtualNow' | 'markups'> | undefined,
+  entries: readonly JournalEntry[],
   dataDir: string,
 ): Promise<void> {
   const { books, journal, feed, clock } = state;
-  const entries = [...(saved?.journal ?? []), ...logged];
-  const replay = (at: number) => journal.replay(entries, at);
+  const replay = journal.replayer(entries);
   replay(0);
   const savedReleased = saved?.released ?? 0;
   await feed.catchUp(savedReleased, replay);
@@ -78,7 +82,7 @@ export async function restoreSnapshot(
         `but this feed replays to ${feed.released} events at ${clock.now()}: start the venue with the feed it was saved with`,
     );
   }
-  const loggedReleased = logged.reduce((most, entry) => Math.max(most, entry.at), savedReleased);
+  const loggedReleased = entries.reduce((most, entry) => Math.max(most, entry.at), savedReleased);
   await feed.catchUp(loggedReleased, replay);
   if (feed.released !== loggedReleased) {
     throw new Error(

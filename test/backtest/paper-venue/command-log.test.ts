@@ -1,8 +1,13 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_LOG_FILE, CommandLog, loggedAfter } from '../../../backtest/paper-venue/command-log.ts';
-import type { JournalEntry } from '../../../backtest/paper-venue/index.ts';
+import {
+  COMMAND_LOG_FILE,
+  CommandLog,
+  loggedAfter,
+  savedJournal,
+} from '../../../backtest/paper-venue/command-log.ts';
+import { type JournalEntry, SNAPSHOT_FILE } from '../../../backtest/paper-venue/index.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const aDataDir = tempDirsRemovedAfterEach('command-log-');
@@ -27,14 +32,15 @@ describe('paper venue command log', () => {
     expect(loggedAfter(dir, 3)).toEqual([]);
   });
 
-  it('is empty after a reset, and when no log was ever written', () => {
+  it('is empty when no log was ever written, and a rewrite replaces it with a whole journal', () => {
     const dir = aDataDir();
     expect(loggedAfter(dir, 0)).toEqual([]);
     const log = new CommandLog(dir);
-    log.append(entry('a'), 0);
-    log.reset();
-    expect(readFileSync(join(dir, COMMAND_LOG_FILE), 'utf8')).toBe('');
-    expect(loggedAfter(dir, 1)).toEqual([]);
+    log.append(entry('c'), 2);
+    log.rewrite([entry('a'), entry('b'), entry('c')]);
+    expect(loggedAfter(dir, 0)).toEqual([entry('a'), entry('b'), entry('c')]);
+    log.append(entry('d'), 3);
+    expect(loggedAfter(dir, 3)).toEqual([entry('d')]);
   });
 
   it('drops a last line cut short by a crash: its command was written before it ran, so it never ran', () => {
@@ -68,5 +74,39 @@ describe('paper venue command log', () => {
       `${JSON.stringify({ index: 0, entry: { ...entry('a'), command: 'FLY' } })}\nx\n`,
     );
     expect(() => loggedAfter(dir, 0)).toThrow(/:1: not a paper-venue command log line/);
+  });
+});
+
+describe('paper venue saved journal', () => {
+  const snapshot = (fields: object): string =>
+    JSON.stringify({ format: 'keel-paper-venue', released: 4, virtualNow: 9, markups: {}, ...fields });
+
+  it('is the whole command log next to a version 2 snapshot', () => {
+    const dir = aDataDir();
+    const log = new CommandLog(dir);
+    log.append(entry('a'), 0);
+    log.append(entry('b'), 1);
+    writeFileSync(join(dir, SNAPSHOT_FILE), snapshot({ version: 2, journalLength: 1 }));
+    const { saved, entries } = savedJournal(dir);
+    expect(saved).toMatchObject({ version: 2, released: 4, journalLength: 1 });
+    expect(entries).toEqual([entry('a'), entry('b')]);
+  });
+
+  it("is a version 1 snapshot's own journal, then the log's entries after it", () => {
+    const dir = aDataDir();
+    writeFileSync(join(dir, SNAPSHOT_FILE), snapshot({ version: 1, journal: [entry('a'), entry('b')] }));
+    const log = new CommandLog(dir);
+    log.append(entry('b'), 1);
+    log.append(entry('c'), 2);
+    expect(savedJournal(dir).entries).toEqual([entry('a'), entry('b'), entry('c')]);
+  });
+
+  it('refuses a log shorter than the journal the snapshot says the venue had run, naming both files', () => {
+    const dir = aDataDir();
+    new CommandLog(dir).append(entry('a'), 0);
+    writeFileSync(join(dir, SNAPSHOT_FILE), snapshot({ version: 2, journalLength: 3 }));
+    expect(() => savedJournal(dir)).toThrow(
+      `${join(dir, SNAPSHOT_FILE)}: the venue had run 3 commands, but ${join(dir, COMMAND_LOG_FILE)} holds 1`,
+    );
   });
 });

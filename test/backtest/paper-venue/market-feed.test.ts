@@ -117,7 +117,7 @@ describe('paper venue snapshot writes', () => {
       await timer.advance(999);
       expect(existsSync(file)).toBe(false);
       await timer.advance(1);
-      expect(JSON.parse(readFileSync(file, 'utf8')).journal).toHaveLength(1);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2, journalLength: 1 });
     } finally {
       await venue.close();
       rmSync(dataDir, { recursive: true, force: true });

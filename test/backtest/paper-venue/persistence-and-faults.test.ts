@@ -1,8 +1,9 @@
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CommandLog, loggedAfter } from '../../../backtest/paper-venue/command-log.ts';
 import {
-  COMMAND_LOG_FILE,
+  type JournalEntry,
   listFeed,
   type PaperVenue,
   SNAPSHOT_FILE,
@@ -109,28 +110,57 @@ describe('paper venue persistence', () => {
     expect(fills.body.data).toEqual([expect.objectContaining({ clientOrderId: 'kept-fill', price: '99' })]);
   });
 
-  it('restarts from a snapshot plus the commands logged after it, and empties the log at each snapshot', async () => {
+  it('keeps every command in the log and only the feed position in the snapshot, and restarts from both', async () => {
     const dataDir = aDataDir();
     const atCrash = aDataDir();
     const first = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
     venue = first;
     await withFirstQuotes(first);
     await signedRest(first, 'POST', '/api/v1/trading/order', order('in-snapshot', '90.0'));
-    cpSync(dataDir, atCrash, { recursive: true });
     await first.close();
     venue = undefined;
-    expect(readFileSync(join(dataDir, COMMAND_LOG_FILE), 'utf8')).toBe('');
+    expect(loggedAfter(dataDir, 0)).toHaveLength(1);
+    const closed = JSON.parse(readFileSync(join(dataDir, SNAPSHOT_FILE), 'utf8'));
+    expect(closed).toMatchObject({ version: 2, released: 2, journalLength: 1 });
+    expect(closed.journal).toBeUndefined();
 
     const second = await aPaperVenue({ dataDir, persistDebounceMs: 3_600_000 });
     venue = second;
     await signedRest(second, 'POST', '/api/v1/trading/order', order('after-snapshot', '91.0'));
-    rmSync(atCrash, { recursive: true });
     cpSync(dataDir, atCrash, { recursive: true });
     await second.close();
 
     const third = await aPaperVenue({ dataDir: atCrash });
     venue = third;
     expect(await openRefs(third)).toEqual(['after-snapshot', 'in-snapshot']);
+  });
+
+  it('takes over a data dir of snapshot version 1 (journal inside, log after it) and moves its journal to the log', async () => {
+    const dataDir = aDataDir();
+    const first = await aPaperVenue({ dataDir });
+    venue = first;
+    await fillAndRest(first, 'v1-fill', 'v1-open');
+    await first.close();
+    venue = undefined;
+    // The same state as Keel wrote it before version 2: the whole journal in the snapshot but
+    // the last command, which is still in the log.
+    const journal = loggedAfter(dataDir, 0);
+    const { released, virtualNow } = JSON.parse(readFileSync(join(dataDir, SNAPSHOT_FILE), 'utf8'));
+    const v1 = { format: 'keel-paper-venue', version: 1, released, virtualNow, markups: {}, view: null };
+    writeFileSync(join(dataDir, SNAPSHOT_FILE), JSON.stringify({ ...v1, journal: journal.slice(0, -1) }));
+    new CommandLog(dataDir).rewrite([]);
+    new CommandLog(dataDir).append(journal[journal.length - 1] as JournalEntry, journal.length - 1);
+
+    const second = await aPaperVenue({ dataDir });
+    venue = second;
+    expect(await openRefs(second)).toEqual(['v1-open']);
+    await second.close();
+    venue = undefined;
+    expect(loggedAfter(dataDir, 0)).toEqual(journal);
+    expect(JSON.parse(readFileSync(join(dataDir, SNAPSHOT_FILE), 'utf8'))).toMatchObject({
+      version: 2,
+      journalLength: journal.length,
+    });
   });
 
   it('keeps nothing without a data dir', async () => {
