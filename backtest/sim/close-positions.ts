@@ -1,18 +1,22 @@
 import type { ClosePositionIntent, ClosePositionsIntent, PositionSide } from '../../core/model/index.ts';
+import { ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
 import { freeOrderRef } from './generated-refs.ts';
+import { refusalDetail } from './margin-check.ts';
 import { workOrder } from './matching.ts';
 import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
+import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
 import { nextId, type SimState } from './sim-state.ts';
+import { closeRefusal } from './spot-balance-check.ts';
 import { everyPosition } from './spot-holdings.ts';
 
 /** The spec's limit on symList of DELETE /api/v1/trading/positions. */
 export const MAX_CLOSE_SYMS = 20;
 
-function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>) {
+function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>): SimOrder[] {
   return [...state.liveOrders].filter((o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation);
 }
 
@@ -37,10 +41,10 @@ function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSi
 function closeAll(
   state: SimState,
   ref: string,
-  syms: ReadonlySet<string>,
+  reduceOnly: readonly SimOrder[],
   positions: readonly SimPosition[],
 ): void {
-  for (const order of reduceOnlyOrdersOn(state, syms))
+  for (const order of reduceOnly)
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
   positions.forEach((position, index) => {
     const preferred = positions.length === 1 ? ref : `${ref}-${index + 1}`;
@@ -60,18 +64,18 @@ function closeAll(
  * Refuses (401129) a close while the reduce-only open orders on the syms exceed the limit.
  * @param state - the venue
  * @param intent - the close command
- * @param syms - the syms it closes
+ * @param reduceOnly - the reduce-only open orders on the syms it closes
  * @param where - the syms as the refusal names them
  * @returns true when the command was refused
  */
 function refusedForReduceOnly(
   state: SimState,
   intent: ClosePositionIntent | ClosePositionsIntent,
-  syms: ReadonlySet<string>,
+  reduceOnly: readonly SimOrder[],
   where: string,
 ): boolean {
   const limit = state.opts.maxReduceOnlyOrdersOnClose;
-  if (reduceOnlyOrdersOn(state, syms).length <= limit) return false;
+  if (reduceOnly.length <= limit) return false;
   rejectCommand(
     state,
     intent.ref,
@@ -83,10 +87,46 @@ function refusedForReduceOnly(
 }
 
 /**
+ * Refuses (401023) a close whose market closes the balances cannot pay for: a spot holding counts
+ * its sym's trades, while the coin it would sell is one balance shared with the other syms trading
+ * the coin, the other leg in BOTH mode and the open orders, so the holding can exceed what the
+ * balance leaves for it (bought 1 ETH on one exchange and sold it on another: the first holding is
+ * 1, the ETH balance 0). Its closes are checked as spot orders are (`closeRefusal`), and the whole
+ * command is refused before anything is cancelled or sent, as for 401129. Keel's choice, over
+ * closing only what the balance covers: the spec names no code for it, a close selling less than
+ * the position without saying so would leave the strategy believing it is flat, and a refusal
+ * with the figures tells it, as a spot order the balance cannot pay for is told (reduce-only too).
+ * @param state - the venue
+ * @param intent - the close command
+ * @param reduceOnly - the reduce-only orders it would cancel first
+ * @param positions - the positions it would close
+ * @returns true when the command was refused
+ */
+function refusedForBalance(
+  state: SimState,
+  intent: ClosePositionIntent | ClosePositionsIntent,
+  reduceOnly: readonly SimOrder[],
+  positions: readonly SimPosition[],
+): boolean {
+  const closes = positions.map((position) => ({ ...marketCloseOf(position, intent.ref), filled: ZERO }));
+  const refused = closeRefusal(state, closes, new Set(reduceOnly));
+  if (refused === undefined) return false;
+  rejectCommand(
+    state,
+    intent.ref,
+    intent.kind,
+    'INSUFFICIENT_MARGIN',
+    `closing ${refused.sym} ${refusalDetail(refused.refusal)}`,
+  );
+  return true;
+}
+
+/**
  * Closes one position with a market close (DELETE /api/v1/trading/position). In BOTH mode a
  * positionSide of NONE names no leg, so every open position on the sym is closed, as
  * closePositions does for it (Keel's choice: the spec does not say; refusing with 401097 would
- * claim there is nothing to close).
+ * claim there is nothing to close). Refused with 401023 when the balances cannot pay for a spot
+ * holding's close (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
  */
@@ -95,19 +135,21 @@ export function closePosition(state: SimState, intent: ClosePositionIntent): voi
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
     return;
   }
-  const syms = new Set([intent.sym]);
-  if (refusedForReduceOnly(state, intent, syms, `on ${intent.sym}`)) return;
+  const reduceOnly = reduceOnlyOrdersOn(state, new Set([intent.sym]));
+  if (refusedForReduceOnly(state, intent, reduceOnly, `on ${intent.sym}`)) return;
   const positions = openPositionsOn(state, intent.sym, intent.positionSide);
   if (positions.length === 0) {
     rejectCommand(state, intent.ref, intent.kind, 'POSITION_QTY_ZERO', `no open position on ${intent.sym}`);
     return;
   }
-  closeAll(state, intent.ref, syms, positions);
+  if (refusedForBalance(state, intent, reduceOnly, positions)) return;
+  closeAll(state, intent.ref, reduceOnly, positions);
 }
 
 /**
  * Closes the positions of up to 20 syms (DELETE /api/v1/trading/positions). Rejected with 401129
- * when symList exceeds 20 or the reduce-only open orders across the syms exceed the limit.
+ * when symList exceeds 20 or the reduce-only open orders across the syms exceed the limit, with
+ * 401023 when the balances cannot pay for its spot closes together (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
  */
@@ -128,11 +170,13 @@ export function closePositions(state: SimState, intent: ClosePositionsIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', unknown);
     return;
   }
-  if (refusedForReduceOnly(state, intent, syms, 'across the syms')) return;
+  const reduceOnly = reduceOnlyOrdersOn(state, syms);
+  if (refusedForReduceOnly(state, intent, reduceOnly, 'across the syms')) return;
   const positions = [...syms].flatMap((sym) => openPositionsOn(state, sym));
   if (positions.length === 0) {
     rejectCommand(state, intent.ref, intent.kind, 'POSITION_QTY_ZERO', 'no open position on the listed syms');
     return;
   }
-  closeAll(state, intent.ref, syms, positions);
+  if (refusedForBalance(state, intent, reduceOnly, positions)) return;
+  closeAll(state, intent.ref, reduceOnly, positions);
 }

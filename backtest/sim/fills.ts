@@ -129,6 +129,7 @@ export function executeFill(
     state.ledger.tradingFees = minusAmount(state.ledger.tradingFees.plus(fee), rebate);
   }
 
+  state.fills++;
   order.filled = order.filled.plus(quantity);
   const fillOrder = order.filled.cmp(order.qty);
   // Filled up to its qty, nothing remains: qty - filled would be zero.

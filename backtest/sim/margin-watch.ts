@@ -60,7 +60,8 @@ export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
 }
 
 /**
- * After each market event, and after a timer's funding or interest charge (`timers.ts`):
+ * After each market event, after a timer's funding or interest charge (`timers.ts`), and after a
+ * fill off the market-event path (a command that filled on arrival, a released TIME order):
  * liquidates when equity falls below maintenance margin, republishes positions whose liqPrice
  * other syms' marks moved (`watchLiqPrices`), and reports the account when it enters or leaves
  * MARGIN_CALL (the estimate on numbers decides when to look).

@@ -175,6 +175,11 @@ export interface SimState {
   readonly cashFlows: CashFlow[];
   readonly ledger: SimLedger;
   liquidating: boolean;
+  /**
+   * Fills executed so far. The command loop and the timers compare it before and after their work,
+   * so a fill off the market-event path has its margin checked at its own time (`watchMargin`).
+   */
+  fills: number;
   /** The account status last reported on the Accounts channel. */
   reportedStatus: AccountStatus;
   /** Earliest virtual time a timer (DAY/GTD expiry, TIME order, loan interest) may fire. */
@@ -231,6 +236,7 @@ export function createSimState(
     cashFlows: [],
     ledger: { realizedPnl: ZERO, tradingFees: ZERO, liquidationFees: ZERO, funding: ZERO, interest: ZERO },
     liquidating: false,
+    fills: 0,
     reportedStatus: 'NORMAL',
     deadline: Number.POSITIVE_INFINITY,
     attached: new Set(),

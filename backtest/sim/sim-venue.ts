@@ -154,7 +154,11 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
 
   /**
    * Moves virtual time to `ts`, delivering the commands that arrive by then and firing each timer
-   * (expiry, TIME order, funding, interest) at its own time between them, up to `timersUntil`.
+   * (expiry, TIME order, funding, interest) at its own time between them, up to `timersUntil`. A
+   * command that filled on arrival (a market order, a close, a limit or a modify that took
+   * liquidity) has the margin checked at its arrival, as a timer's charge has (`runTimers`): a fill
+   * that takes equity below maintenance starts the liquidation then, not at the next market event,
+   * which may be hours away or never come.
    */
   const runDue = (ts: number, timersUntil = ts) => {
     for (;;) {
@@ -168,7 +172,9 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       if (next === undefined || arrival === Number.POSITIVE_INFINITY) break;
       head++;
       state.now = Math.max(state.now, arrival);
+      const fills = state.fills;
       dispatch(state, next.intent);
+      if (state.fills !== fills) watchMargin(state);
     }
     if (head > 1024 && head * 2 > queue.length) {
       queue.splice(0, head);

@@ -15,7 +15,8 @@ import { isAssetSettled, tradedCoins, tradesSpot } from './spot-holdings.ts';
  * the coin's balance less what the other open spot orders freeze is smaller than what it pays,
  * plus for a BUY the taker fee of its remainder (at placement, as the margin check counts it).
  * Checked where the margin check is: at placement, at the fill price when the order had none, when
- * an algo order fires and when a modify would make it pay more. The fee of a resting order is not
+ * an algo order fires and when a modify would make it pay more; and on the market closes of a
+ * close-position command, before it sends them (`closeRefusal`). The fee of a resting order is not
  * frozen, and a market BUY filling beyond the mark may overrun the quote balance by its slippage.
  */
 
@@ -33,10 +34,16 @@ export interface BalanceRefusal {
   readonly note: string;
 }
 
+/**
+ * What the balance check reads of an order: its sym and side, its quantity left (`qty - filled`)
+ * and its limit price (0 for a market order, which pays at the mark).
+ */
+export type PayingOrder = Pick<SimOrder, 'sym' | 'side' | 'qty' | 'filled' | 'price'>;
+
 /** What a live spot order freezes now: the coin it pays with and how much of it. */
 function frozenBy(
   state: SimState,
-  order: SimOrder,
+  order: PayingOrder,
 ): { readonly coin: string; readonly amount: Dec } | undefined {
   const spec = state.opts.instruments.get(order.sym);
   if (spec === undefined || !isAssetSettled(spec)) return undefined;
@@ -47,7 +54,7 @@ function frozenBy(
 }
 
 /** Limit price, or the mark for a market order (0 while its sym has no price). */
-function priceOf(state: SimState, order: SimOrder): Dec {
+function priceOf(state: SimState, order: PayingOrder): Dec {
   if (!order.price.isZero()) return order.price;
   const market = state.markets.get(order.sym);
   const mark = market ? markPriceOf(market) : Number.NaN;
@@ -60,13 +67,19 @@ function priceOf(state: SimState, order: SimOrder): Dec {
  * @param state - the venue
  * @param coin - the coin
  * @param exceptOrderId - an order to leave out (the one being checked)
+ * @param cancelled - orders to leave out as well: those about to be cancelled
  * @returns the frozen amount of the coin, 0 when no spot order pays with it
  */
-export function frozenBySpotOrders(state: SimState, coin: string, exceptOrderId?: string): Dec {
+export function frozenBySpotOrders(
+  state: SimState,
+  coin: string,
+  exceptOrderId?: string,
+  cancelled?: ReadonlySet<SimOrder>,
+): Dec {
   let frozen = ZERO;
   if (!tradesSpot(state)) return frozen;
   for (const order of state.liveOrders) {
-    if (order.orderId === exceptOrderId) continue;
+    if (order.orderId === exceptOrderId || cancelled?.has(order)) continue;
     const part = frozenBy(state, order);
     if (part !== undefined && part.coin === coin) frozen = frozen.plus(part.amount);
   }
@@ -85,6 +98,33 @@ export function spotReservation(state: SimState, order: SimOrder): Dec {
 }
 
 /**
+ * What an order pays (its reservation, plus for a BUY paying the settle coin the taker fee of its
+ * remainder, as the margin check counts it), against what is available of the coin: the balance
+ * less `frozenElsewhere`.
+ */
+function shortfall(
+  state: SimState,
+  order: PayingOrder,
+  pays: { readonly coin: string; readonly amount: Dec },
+  frozenElsewhere: Dec,
+): BalanceRefusal | undefined {
+  const spec = state.opts.instruments.get(order.sym);
+  if (spec === undefined) return undefined;
+  const fee =
+    order.side === 'BUY' && spec.settleAsset === pays.coin
+      ? fillFee(spec.fees, 'TAKER', pays.amount, state.feeMarkup, order.filled.isZero()).fee
+      : ZERO;
+  const needed = pays.amount.plus(fee);
+  const available = (state.balances.get(pays.coin) ?? ZERO).minus(frozenElsewhere);
+  if (!available.lt(needed)) return undefined;
+  const note =
+    order.side === 'SELL'
+      ? `a spot SELL pays with the ${pays.coin} it sells (to sell short, borrow ${pays.coin} first)`
+      : `a spot BUY pays with ${pays.coin}`;
+  return { needed, fee, available, coin: pays.coin, note };
+}
+
+/**
  * The balance check of an order on an asset-settled sym (see the model above).
  * @param state - the venue
  * @param order - the order (registered or not: one with its orderId among the live orders is left out)
@@ -92,20 +132,47 @@ export function spotReservation(state: SimState, order: SimOrder): Dec {
  *   undefined when it does or the sym is not asset-settled
  */
 export function spotRefusal(state: SimState, order: SimOrder): BalanceRefusal | undefined {
-  const spec = state.opts.instruments.get(order.sym);
   const pays = frozenBy(state, order);
-  if (spec === undefined || pays === undefined || !pays.amount.gt(0)) return undefined;
-  const fee =
-    order.side === 'BUY' && spec.settleAsset === pays.coin
-      ? fillFee(spec.fees, 'TAKER', pays.amount, state.feeMarkup, order.filled.isZero()).fee
-      : ZERO;
-  const needed = pays.amount.plus(fee);
-  const balance = state.balances.get(pays.coin) ?? ZERO;
-  const available = balance.minus(frozenBySpotOrders(state, pays.coin, order.orderId));
-  if (!available.lt(needed)) return undefined;
-  const note =
-    order.side === 'SELL'
-      ? `a spot SELL pays with the ${pays.coin} it sells (to sell short, borrow ${pays.coin} first)`
-      : `a spot BUY pays with ${pays.coin}`;
-  return { needed, fee, available, coin: pays.coin, note };
+  if (pays === undefined || !pays.amount.gt(0)) return undefined;
+  return shortfall(state, order, pays, frozenBySpotOrders(state, pays.coin, order.orderId));
+}
+
+/**
+ * The balance check of the market closes one close-position command sends (`close-positions.ts`),
+ * made before the command cancels or sends anything. A close pays with an asset as any spot order
+ * does: the closes are checked as if placed together, in the command's order, each against the
+ * balance of the coin it pays with less what the open spot orders the command leaves in place
+ * freeze (not its reduce-only orders, which it cancels first) and less what the closes before it
+ * pay. What a close receives does not count for the next one, as an open BUY's coins do not count
+ * for a SELL placed beside it: they are not there until it fills.
+ * @param state - the venue
+ * @param closes - the close orders, in the order the command sends them
+ * @param cancelled - the reduce-only orders the command cancels first
+ * @returns the first close that does not fit, with what it needed and what was available; undefined
+ *   when every close fits (a close on a margin sym always does: it only reduces)
+ */
+export function closeRefusal(
+  state: SimState,
+  closes: readonly PayingOrder[],
+  cancelled: ReadonlySet<SimOrder>,
+): { readonly sym: string; readonly refusal: BalanceRefusal } | undefined {
+  if (!tradesSpot(state)) return undefined;
+  const paidBefore = new Map<string, Dec>();
+  for (const close of closes) {
+    const pays = frozenBy(state, close);
+    if (pays === undefined || !pays.amount.gt(0)) continue;
+    const before = paidBefore.get(pays.coin) ?? ZERO;
+    const frozen = frozenBySpotOrders(state, pays.coin, undefined, cancelled).plus(before);
+    const refusal = shortfall(state, close, pays, frozen);
+    if (refusal !== undefined) {
+      const note =
+        close.side === 'SELL'
+          ? `the ${close.sym} holding counts that sym's trades, the ${pays.coin} balance what the account ` +
+            `holds (other syms, BOTH-mode legs and open orders share it)`
+          : refusal.note;
+      return { sym: close.sym, refusal: { ...refusal, note } };
+    }
+    paidBefore.set(pays.coin, before.plus(pays.amount));
+  }
+  return undefined;
 }

@@ -11,15 +11,17 @@ import { releaseHeld } from './triggers.ts';
  * Fires what is due at the current virtual time: DAY / GTD expiries (CANCELLED with action EXPIRE),
  * TIME orders whose timeToSend has come, perpetual funding (on the positions held at the funding
  * time, at the last mark before it), hourly loan interest; then, when funding or interest moved
- * equity, checks the margin as a market event does (`watchMargin`), so a charge that takes equity
- * below maintenance starts the liquidation at this time, not at the next market event, which may be
- * hours away or never come; then finds the next deadline.
+ * equity or a released TIME order filled, checks the margin as a market event does
+ * (`watchMargin`), so a charge or fill that takes equity below maintenance starts the liquidation
+ * at this time, not at the next market event, which may be hours away or never come; then finds
+ * the next deadline.
  * Called only when `state.now >= state.deadline`, so the per-event cost is one comparison.
  * @param state - the venue
  */
 export function runTimers(state: SimState): void {
   let next = Number.POSITIVE_INFINITY;
   let charged = false;
+  const fills = state.fills;
   state.deadline = Number.POSITIVE_INFINITY;
   for (const order of [...state.liveOrders]) {
     if (!isLive(order)) continue;
@@ -44,6 +46,6 @@ export function runTimers(state: SimState): void {
     else next = Math.min(next, due + 1);
   }
   charged = accrueInterest(state) || charged;
-  if (charged) watchMargin(state);
+  if (charged || state.fills !== fills) watchMargin(state);
   state.deadline = Math.min(state.deadline, next, nextAccrual(state));
 }

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { anInstrument } from '../../kit/instrument-builders.ts';
-import { aLimit, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
+import { D } from '../../../core/model/index.ts';
+import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
+import { aTwoExchangeEthSim, BINANCE_ETH, OKX_ETH } from '../../kit/shared-eth-balance.ts';
+import {
+  aLimit,
+  aMarket,
+  aQuote,
+  aSim,
+  aTrade,
+  BTC,
+  fillLines,
+  type SimUnderTest,
+} from '../../kit/sim-builders.ts';
 
 describe('sim venue: close position(s)', () => {
   it('cancels open reduce-only orders on the sym first, then closes at market', () => {
@@ -111,5 +122,110 @@ describe('sim venue: close position(s)', () => {
           `${e.execution.clientOrderId} ${e.execution.side} ${e.execution.positionSide} ${e.execution.quantity.toFixed()}`,
       );
     expect(closes).toEqual(['short BUY SHORT 3', 'all SELL LONG 3']);
+  });
+});
+
+/**
+ * Bought 1 ETH on OKX at 2001 (fee 2.001) and sold it on Binance at 2002 (fee 2.002): the OKX
+ * holding is LONG 1 and the Binance one SHORT 1, while the one ETH balance is 0 and USDT
+ * 10000 - 2001 - 2.001 + 2002 - 2.002 = 9996.997.
+ */
+function boughtOnOneExchangeSoldOnTheOther(): SimUnderTest {
+  const t = aTwoExchangeEthSim();
+  t.send(aMarket('b', 'BUY', '1', { sym: OKX_ETH }), aMarket('s', 'SELL', '1', { sym: BINANCE_ETH }));
+  t.sim.advanceTo(1);
+  return t;
+}
+
+async function balancesOf(t: SimUnderTest): Promise<Record<string, string>> {
+  const { assets } = await t.sim.snapshot();
+  return Object.fromEntries(assets.map((a) => [a.coin, a.balance.toFixed()]));
+}
+
+async function holdingsOf(t: SimUnderTest): Promise<Record<string, string>> {
+  const { positions } = await t.sim.snapshot();
+  return Object.fromEntries(positions.map((p) => [p.sym, p.positionQty.toFixed()]));
+}
+
+describe('sim venue: closing a spot holding pays with the coin, as a spot order does', () => {
+  it('refuses with 401023 a close that would sell ETH the shared balance no longer holds, selling nothing', async () => {
+    const t = boughtOnOneExchangeSoldOnTheOther();
+    expect(await balancesOf(t)).toEqual({ USDT: '9996.997', ETH: '0' });
+    expect(await holdingsOf(t)).toEqual({ [OKX_ETH]: '1', [BINANCE_ETH]: '-1' });
+    t.send({ kind: 'closePosition', ref: 'close', sym: OKX_ETH, positionSide: 'NONE' });
+    t.sim.advanceTo(2);
+    const [refusal] = t.of('commandRejected');
+    expect([refusal?.ref, refusal?.intentKind, refusal?.code]).toEqual(['close', 'closePosition', 401023]);
+    expect(refusal?.message).toMatch(/^401023 .*closing OKX_SPOT_ETH_USDT needs 1 ETH, available 0 ETH/);
+    expect(t.of('execution')).toHaveLength(2);
+    expect(await balancesOf(t)).toEqual({ USDT: '9996.997', ETH: '0' });
+    expect(await holdingsOf(t)).toEqual({ [OKX_ETH]: '1', [BINANCE_ETH]: '-1' });
+  });
+
+  it('refuses both closes together when one sells the ETH the other would buy back, and takes them one after the other', async () => {
+    const t = boughtOnOneExchangeSoldOnTheOther();
+    t.send({ kind: 'closePositions', ref: 'both', symList: [BINANCE_ETH, OKX_ETH] });
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['both', 401023]]);
+    expect(t.of('commandRejected')[0]?.message).toMatch(
+      /closing OKX_SPOT_ETH_USDT needs 1 ETH, available 0 ETH/,
+    );
+    t.send({ kind: 'closePosition', ref: 'buy-back', sym: BINANCE_ETH, positionSide: 'NONE' });
+    t.send({ kind: 'closePosition', ref: 'sell', sym: OKX_ETH, positionSide: 'NONE' });
+    t.sim.advanceTo(3);
+    expect(fillLines(t).slice(2)).toEqual(['buy-back BUY 1@2003 TAKER', 'sell SELL 1@2000 TAKER']);
+    // 9996.997 - 2003 - fee 2.003 + 2000 - fee 2
+    expect(await balancesOf(t)).toEqual({ USDT: '9989.994', ETH: '0' });
+    expect(await holdingsOf(t)).toEqual({});
+  });
+
+  it('counts the ETH an open sell keeps frozen, so the sell still has its ETH when it fills', async () => {
+    const t = aTwoExchangeEthSim();
+    t.send(aMarket('b', 'BUY', '1', { sym: OKX_ETH }), aLimit('tp', 'SELL', '1', '2500', { sym: OKX_ETH }));
+    t.send({ kind: 'closePosition', ref: 'close', sym: OKX_ETH, positionSide: 'NONE' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected')[0]?.message).toMatch(/needs 1 ETH, available 0 ETH/);
+    t.sim.onMarket(aTrade(2, 2600, 5, 'BUY', OKX_ETH));
+    expect(fillLines(t)).toEqual(['b BUY 1@2001 TAKER', 'tp SELL 1@2500 MAKER']);
+    // 10000 - 2001 - 2.001 + 2500 - maker fee 2
+    expect(await balancesOf(t)).toEqual({ USDT: '10494.999', ETH: '0' });
+  });
+
+  it('does not count what its own reduce-only orders freeze: it cancels them first', async () => {
+    const t = aTwoExchangeEthSim();
+    t.send(
+      aMarket('b', 'BUY', '1', { sym: OKX_ETH }),
+      aLimit('tp', 'SELL', '1', '2500', { sym: OKX_ETH, reduceOnly: true }),
+    );
+    t.send({ kind: 'closePosition', ref: 'close', sym: OKX_ETH, positionSide: 'NONE' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected')).toEqual([]);
+    expect(
+      t.of('order').find((e) => e.order.clientOrderId === 'tp' && e.order.orderState === 'CANCELLED'),
+    ).toBeDefined();
+    expect(fillLines(t)).toEqual(['b BUY 1@2001 TAKER', 'close SELL 1@2000 TAKER']);
+    // 10000 - 2001 - 2.001 + 2000 - 2
+    expect(await balancesOf(t)).toEqual({ USDT: '9994.999', ETH: '0' });
+  });
+
+  it('refuses a BOTH-mode close of both legs that would sell the LONG leg before buying back the SHORT one', async () => {
+    const t = aSim({
+      instruments: [anEthSpot({ tickSize: D('0.01') })],
+      startingBalances: { USDT: D('10000') },
+      positionMode: 'BOTH',
+    });
+    t.sim.onMarket(aQuote(0, 2000, 5, 2001, 5, OKX_ETH));
+    t.send(
+      aMarket('l', 'BUY', '1', { sym: OKX_ETH, positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '1', { sym: OKX_ETH, positionSide: 'SHORT' }),
+    );
+    t.send({ kind: 'closePosition', ref: 'all', sym: OKX_ETH, positionSide: 'NONE' });
+    t.sim.advanceTo(1);
+    expect(t.of('commandRejected').map((e) => e.code)).toEqual([401023]);
+    t.send({ kind: 'closePosition', ref: 'short', sym: OKX_ETH, positionSide: 'SHORT' });
+    t.send({ kind: 'closePosition', ref: 'long', sym: OKX_ETH, positionSide: 'LONG' });
+    t.sim.advanceTo(2);
+    expect(fillLines(t).slice(2)).toEqual(['short BUY 1@2001 TAKER', 'long SELL 1@2000 TAKER']);
+    expect((await balancesOf(t)).ETH).toBe('0');
   });
 });
