@@ -5,6 +5,7 @@ import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/ve
 import { riskGateConfigOf } from '../schema/index.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
+import { holdsCoins } from './holding-spends.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
 import { restRateLimitOf } from './rest-rate-limit.ts';
@@ -132,6 +133,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     (ref) => kernel.state.ownerOf(ref),
     restAlgoOrderHistory(live.rest),
     logger,
+    new Set(options.instruments.filter(holdsCoins).map((spec) => spec.sym)),
   );
   let events = 0;
   live.execution.events.subscribe((event) => {
@@ -170,6 +172,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   } catch (error) {
     return abort(error, `cannot reach the venue at ${options.venue.restUrl}`);
   }
+  // The holdings the venue reported so far are where they start: the session's fills explain the rest.
+  journal.holdingSpends.startTrading();
   // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
