@@ -111,6 +111,7 @@ export function restAlgoOrderHistory(rest: Pick<VenueRestClient, 'pages'>): Algo
  * @param ownerOf - the strategy owning a reference (the kernel's record)
  * @param history - the venue's algo order history
  * @param logger - told of a lookup that failed
+ * @param coinSyms - the syms whose holdings may pay loan interest in their coin
  * @returns the journal, and the lookups to wait for before the session's record ends
  */
 export function journalWithAttachedLegs(
@@ -119,6 +120,7 @@ export function journalWithAttachedLegs(
   ownerOf: (ref: string) => string | undefined,
   history: AlgoOrderHistory,
   logger: Logger,
+  coinSyms: ReadonlySet<string>,
 ): { readonly journal: UserDataJournal; readonly attachedLegs: AttachedLegLookups } {
   const attachedLegs = new AttachedLegLookups(
     { attachedLeg: (leg, owner) => journal.attachedLeg(leg, owner) },
@@ -131,6 +133,7 @@ export function journalWithAttachedLegs(
   );
   const journal = new UserDataJournal(metrics, onFill, ownerOf, {
     onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
+    coinSyms,
   });
   return { journal, attachedLegs };
 }

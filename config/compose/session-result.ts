@@ -9,7 +9,6 @@ import {
   type LiquidationRecord,
   type OrderRecord,
   type RecordLog,
-  roundTripsFromFills,
   type TrailingStopRecord,
 } from '../../backtest/report/index.ts';
 import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
@@ -17,6 +16,8 @@ import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
+import type { HoldingSpend } from './holding-spends.ts';
+import { sessionRoundTrips } from './session-round-trips.ts';
 import { shownPath } from './shown-path.ts';
 
 /** The latency a paper venue applied: its legs and the seed of their jitter. */
@@ -46,6 +47,8 @@ export interface SessionRecord {
   readonly orders: RecordLog<OrderRecord>;
   /** Every fill, with the strategy owning its order when known (on file for a long run). */
   readonly fills: RecordLog<FillRecord>;
+  /** What left spot holdings without a fill (loan interest paid in a coin); absent = none. */
+  readonly holdingSpends?: readonly HoldingSpend[];
   /** Every algo order with its steps; absent = none recorded (the key is then left out). */
   readonly algoOrders?: RecordLog<AlgoOrderRecord>;
   /** Every intent the kernel denied and command the venue refused; absent = none recorded. */
@@ -98,14 +101,15 @@ function latencyModelOf(session: SessionRecord): { name: string; description: st
 
 /**
  * The result of a live or paper session in the backtest result's shape, so one report format
- * (JSON, CSVs, HTML, `keel report`) serves every mode. The fills are the venue's own.
+ * (JSON, CSVs, HTML, `keel report`) serves every mode. The fills are the venue's own; the trades
+ * pair them and follow the coin that left spot holdings without a fill, as a backtest's do.
  * @param session - what the session saw
  * @returns the result
  */
 export function sessionResult(session: SessionRecord): BacktestResult {
   const sizes = new Map<string, Dec>(session.instruments.map((s) => [s.sym, s.contractSize]));
   const contractSizeOf = (sym: string): Dec => sizes.get(sym) ?? ONE;
-  const { closed, open } = roundTripsFromFills(session.fills, { contractSizeOf });
+  const { closed, open } = sessionRoundTrips(session.fills, session.holdingSpends ?? [], contractSizeOf);
   const prices = session.sampler.priceSeries();
   const instrumentSyms = session.instruments.map((s) => s.sym);
   const curve = session.sampler.curve;

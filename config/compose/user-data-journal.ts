@@ -25,6 +25,7 @@ import {
   type Order,
   type UserEvent,
 } from '../../core/model/index.ts';
+import { type HoldingSpend, HoldingSpends } from './holding-spends.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { type OpenAlgoRef, SessionAlgoOrders } from './session-algo-orders.ts';
@@ -46,6 +47,8 @@ export interface UserDataJournalOptions {
    * fills: its legs may then be asked of the venue (see AttachedLegLookups).
    */
   readonly onAttachedParentEnded?: (parent: OrderRecord) => void;
+  /** The syms whose holdings may pay loan interest in their coin (see {@link HoldingSpends}); default none. */
+  readonly coinSyms?: ReadonlySet<string>;
 }
 
 /** What a session's journal hands to its result once the session stopped. */
@@ -58,6 +61,8 @@ export interface FinishedUserData {
   readonly algoOrders: RecordLog<AlgoOrderRecord>;
   /** Every denied intent and refused command, in the order the kernel reported them. */
   readonly denials: RecordLog<DenialRecord>;
+  /** What left spot holdings without a fill, placed among the fills. */
+  readonly holdingSpends: readonly HoldingSpend[];
 }
 
 /**
@@ -75,11 +80,12 @@ function endedWithAttachments(order: Order, before: Order | undefined): boolean 
 /**
  * What a live or paper session keeps of the venue's User Data stream for its result: the fills,
  * the latest state of every order and algo order (with the strategy owning it), the rejections,
- * the liquidations and the intents the kernel denied; fills and acks are also counted in the
- * session's metrics. Orders, fills, algo orders and denials go to spill files as a backtest's do
- * (the same {@link OrderJournal}, {@link AlgoOrderJournal} and {@link SpillLog}): a finished
- * order or algo order leaves memory, and fills beyond the first few thousand are on file, so a
- * session of weeks holds only its open orders. A fill the venue pushed twice (a duplicate push, a replay
+ * the liquidations, the intents the kernel denied and the coin that left spot holdings without a
+ * fill; fills and acks are also counted in the session's metrics. Orders, fills, algo orders and
+ * denials go to spill files as a backtest's do (the same {@link OrderJournal},
+ * {@link AlgoOrderJournal} and {@link SpillLog}): a finished order or algo order leaves memory,
+ * and fills beyond the first few thousand are on file, so a session of weeks holds only its open
+ * orders. A fill the venue pushed twice (a duplicate push, a replay
  * after a reconnect) counts once, by transactionId, with the kernel's own {@link BookedFills}; an order update goes
  * through the order state machine, so a stale or duplicate one never overwrites a newer state.
  * An update of an order that finished (the venue's final word) is ignored while the order is
@@ -93,6 +99,8 @@ export class UserDataJournal {
   readonly liquidations = new LiquidationJournal();
   /** The trailing stops the kernel emulated (not venue events: the session feeds the kernel's reports here). */
   readonly trailingStops = new TrailingStopLog();
+  /** Coin that left spot holdings without a fill (loan interest), found in the position reports. */
+  readonly holdingSpends: HoldingSpends;
   private readonly fills: SpillLog<FillRecord>;
   private readonly orders: OrderJournal;
   private readonly algoOrders: SessionAlgoOrders;
@@ -117,6 +125,7 @@ export class UserDataJournal {
     options: UserDataJournalOptions = {},
   ) {
     this.onAttachedParentEnded = options.onAttachedParentEnded;
+    this.holdingSpends = new HoldingSpends(options.coinSyms ?? new Set());
     this.ownDir = options.dir === undefined ? new SpillDirectory('keel-session-') : undefined;
     const dir = options.dir ?? (this.ownDir as SpillDirectory);
     // By reference: the adapter's own REJECTED of an order carries no orderId, the venue's does.
@@ -148,6 +157,7 @@ export class UserDataJournal {
       if (!this.bookedFills.book(event.execution.transactionId)) return;
       const owner = this.ownerOf(event.execution.clientOrderId);
       this.fills.append(owner === undefined ? event.execution : { ...event.execution, strategyId: owner });
+      this.holdingSpends.fill(event.execution, this.fills.length);
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
@@ -157,6 +167,8 @@ export class UserDataJournal {
       if (event.order.algoOrderId) this.algoOrders.fired(event.order.algoOrderId, event.order);
     } else if (event.kind === 'algoOrder') {
       this.algoOrders.fold(event.algoOrder);
+    } else if (event.kind === 'position') {
+      this.holdingSpends.position(event.position, event.ts, this.fills.length);
     } else if (event.kind === 'liquidationEvent' || event.kind === 'liquidationPosition') {
       this.liquidations.observe(event);
     } else if (event.kind === 'commandRejected') {
@@ -229,7 +241,7 @@ export class UserDataJournal {
    * Ends the record (once the session stopped): the orders and algo orders still open are
    * written in their last state, and the fills and denials sealed. Nothing may be observed afterwards.
    * @returns every order and algo order (in first-seen order), every fill (in arrival order) and
-   *   every denial (in the order reported)
+   *   every denial (in the order reported), and what left spot holdings without a fill
    */
   finish(): FinishedUserData {
     return {
@@ -237,6 +249,7 @@ export class UserDataJournal {
       fills: this.fills.seal(),
       algoOrders: this.algoOrders.finish(),
       denials: this.denials.seal(),
+      holdingSpends: this.holdingSpends.finish(),
     };
   }
 

@@ -120,6 +120,7 @@ export async function writeVenueSessionReport(
     slots: input.slots,
     orders: userData.orders,
     fills: userData.fills,
+    holdingSpends: userData.holdingSpends,
     algoOrders: userData.algoOrders,
     denials: userData.denials,
     trailingStops: journal.trailingStops.records(),

@@ -1,39 +1,22 @@
 import { Kernel, wallScheduler } from '../../core/kernel/index.ts';
-import { ZERO } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
-import { createLiveVenue, hmacSigner, type RawVenueMessage } from '../../core/venue/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
-import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
-import { lockstepAcks } from './lockstep-acks.ts';
-import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
-import { restRateLimitOf } from './rest-rate-limit.ts';
+import { holdsCoins } from './holding-spends.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
 import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
-import {
-  forceStopOnSecondSignal,
-  sessionExitCode,
-  unreconciledStopWarning,
-  waitForStop,
-} from './session-stop.ts';
-import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
+import { waitForStop } from './session-stop.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
-import { stopLeftovers } from './stop-leftovers.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
+import { connectVenueSession } from './venue-session-connection.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
-import {
-  keptRecordingNotes,
-  openVenueSessionRecording,
-  recordingOnForcedStop,
-} from './venue-session-recording.ts';
-import { writeVenueSessionReport } from './venue-session-report.ts';
+import { keptRecordingNotes, openVenueSessionRecording } from './venue-session-recording.ts';
+import { shutDownVenueSession } from './venue-session-shutdown.ts';
 import { warmUpBeforeTrading } from './warm-up-history.ts';
-
-const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
 
 /**
  * Runs strategies on a venue over its real protocol: the live venue adapter (REST, private and
@@ -58,48 +41,15 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   });
   for (const note of keptRecordingNotes(recorder, recordingPath)) logger.info(note);
 
-  const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
   // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
   let stopping = false;
-  const acks = options.lockstep
-    ? lockstepAcks({
-        subscriptions: subscriptions.length,
-        speed: options.lockstepSpeed ?? Number.POSITIVE_INFINITY,
-        sessionClock: options.sessionClock,
-        send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
-        ...(options.scheduler?.followsEventTime === true
-          ? { wakeAt: () => kernel.nextTimerAt, onTick: (time: number) => kernel.advanceTime(time) }
-          : {}),
-      })
-    : undefined;
-  const tap = (raw: RawVenueMessage): void => {
-    // Market data that arrives once stopping reaches no strategy (the kernel has unsubscribed):
-    // left out of the recording, so its backtest sees the market the session saw and values the
-    // open positions at the same last price.
-    if (stopping && raw.source === 'market') return;
-    // A lockstep tick is the venue's, not market data: left out of the recording.
-    if (acks !== undefined && raw.source === 'market' && acks.onMarketFrame(raw.text)) return;
-    recorder?.tap(raw);
-  };
-  const live = createLiveVenue({
-    restUrl: options.venue.restUrl,
-    privateWsUrl: options.venue.privateWsUrl,
-    marketDataUrl: options.venue.marketDataWsUrl,
-    signer: hmacSigner(options.venue.apiKey, options.venue.apiSecret),
-    brokerClientId: options.venue.brokerClientId,
-    logger,
-    onRaw: tap,
-    ...(options.lockstep ? { binaryMarketData: false } : {}),
-    ...marketDataHeartbeatOf(config),
-    ...restRateLimitOf(config),
+  const { live, subscriptions } = connectVenueSession({
+    options,
+    recorder,
+    stopping: () => stopping,
+    kernel: () => kernel,
   });
   metrics.watchVenue(live.status, live.counters);
-
-  // The venue releases nothing until it has the ack sent while the private socket was down.
-  if (acks !== undefined)
-    live.privateWs.connection.subscribe((event) => {
-      if (event.kind === 'loggedIn' && event.reconnect && !stopping) acks.resend();
-    });
 
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.countingGate(riskGate);
@@ -132,6 +82,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     (ref) => kernel.state.ownerOf(ref),
     restAlgoOrderHistory(live.rest),
     logger,
+    new Set(options.instruments.filter(holdsCoins).map((spec) => spec.sym)),
   );
   let events = 0;
   live.execution.events.subscribe((event) => {
@@ -170,6 +121,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   } catch (error) {
     return abort(error, `cannot reach the venue at ${options.venue.restUrl}`);
   }
+  // The holdings the venue reported so far are where they start: the session's fills explain the rest.
+  journal.holdingSpends.startTrading();
   // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
@@ -238,94 +191,27 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     finished,
   });
   stopping = true;
-  logger.info({ reason: stopReason }, `${options.mode} session stopping`);
-  const unreconciled = unreconciledStopWarning(kernel.connectivity.staleness());
-  if (unreconciled !== undefined) logger.error(unreconciled);
-  const endForcing =
-    options.handleSignals === false
-      ? () => {}
-      : forceStopOnSecondSignal((signal) =>
-          recordingOnForcedStop(signal, options.mode, recorder, recordingPath, logger),
-        );
-  stopStatus();
-  kernel.stop();
-  guards.stop();
-  const cancelled = config.shutdown.cancelAllOrders
-    ? await cancelOpenOrdersOnStop(
-        kernel,
-        gate,
-        live.execution,
-        () => journal.openOrders(),
-        config.shutdown.timeoutMs,
-      )
-    : undefined;
-  // Give replies and the last User Data a moment to arrive before the books close.
-  await new Promise((r) => setTimeout(r, 200));
-  const leftovers = stopLeftovers(
-    cancelled,
-    {
-      orders: journal.openOrders(),
-      algoRefs: journal
-        .openAlgoRefs()
-        .map((ref) => ('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId)),
-      positions: kernel.state.positions.values(),
-    },
-    config.shutdown.timeoutMs,
-    logger,
-  );
-  const endTs = options.sessionClock();
-  startSampler(endTs, true);
-  sampler.sample(endTs);
-  const endEquity = sessionEquity.equity();
-  const startEquity = sessionEquity.startEquity ?? equityAtStart;
-  stopStatementRefresh();
-  await statement.refresh(endTs);
-  await attachedLegs.settled();
-  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
-    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
-  );
-  await live.stop();
-  recorder?.close();
-  await metrics.close();
-
-  const { result, outputs } = await writeVenueSessionReport({
-    ...options,
-    venueLabel: options.venue.label,
-    recordingPath,
-    kernel,
-    journal,
-    statement,
-    sampler,
-    faults,
-    latency: options.latency,
+  return shutDownVenueSession({
+    options,
     stopReason,
+    live,
+    kernel,
+    gate,
+    metrics,
+    guards,
+    journal,
+    attachedLegs,
+    statement,
+    stopStatementRefresh,
+    stopStatus,
+    recorder,
+    recordingPath,
+    equity: sessionEquity,
+    equityAtStart,
+    coins,
     settleAsset,
-    ...(coins.values.length + coins.unpriced().length === 0
-      ? {}
-      : { startingCoins: { cash: options.config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
-    shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
-    ...sessionWarnings(warmUpWarning, live.execution.forgottenOrderWarnings),
+    faults,
+    warmUpWarning,
+    eventCount: () => events,
   });
-  endForcing();
-  return {
-    exitCode: sessionExitCode(stopReason, faults.length, cancelled?.leftOpen.length ?? 0),
-    fills: result.fills,
-    intents: metrics.intentTotal,
-    events,
-    startEquity,
-    endEquity,
-    recording: recordingPath,
-    outputs,
-    result,
-    notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
-  };
-}
-
-/** The result's warnings besides the shutdown's: a warm-up the history did not cover, orders the venue forgot. */
-function sessionWarnings(
-  warmUpWarning: string | undefined,
-  forgotten: readonly string[],
-): { warnings?: readonly string[] } {
-  const warnings = [...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
-  return warnings.length === 0 ? {} : { warnings };
 }

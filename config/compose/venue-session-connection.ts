@@ -1,0 +1,83 @@
+import type { Kernel } from '../../core/kernel/index.ts';
+import {
+  createLiveVenue,
+  hmacSigner,
+  type LiveVenue,
+  type MarketSubscription,
+  type RawVenueMessage,
+} from '../../core/venue/index.ts';
+import { lockstepAcks } from './lockstep-acks.ts';
+import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
+import { restRateLimitOf } from './rest-rate-limit.ts';
+import type { SessionRecorder } from './session-recorder.ts';
+import type { VenueSessionOptions } from './venue-session-options.ts';
+
+const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
+
+/** A session's venue adapter and the market data it is to subscribe. */
+export interface VenueSessionConnection {
+  readonly live: LiveVenue;
+  /** BBO, trades and 1m bars of every instrument: subscribed once the strategies are warmed up. */
+  readonly subscriptions: readonly MarketSubscription[];
+}
+
+/** What the connection reads of the running session. */
+export interface VenueSessionConnectionInput {
+  readonly options: VenueSessionOptions;
+  /** The session's recording, when the config keeps one. */
+  readonly recorder: SessionRecorder | undefined;
+  /** Whether the session is stopping: from then on no ack is sent and no market frame recorded. */
+  readonly stopping: () => boolean;
+  /** The session's kernel, read once the venue ticks (it is made after the venue). */
+  readonly kernel: () => Kernel;
+}
+
+/**
+ * The live venue adapter of a session (REST, private and market-data WebSockets, signed with the
+ * session's key), its raw frames tapped into the recording, and in lockstep the acks of each
+ * market event that let the paper venue release the next.
+ * @param input - the session's options, recording, stop flag and kernel
+ * @returns the adapter (not started) and the subscriptions to make
+ */
+export function connectVenueSession(input: VenueSessionConnectionInput): VenueSessionConnection {
+  const { options, recorder, stopping, kernel } = input;
+  const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
+  const acks = options.lockstep
+    ? lockstepAcks({
+        subscriptions: subscriptions.length,
+        speed: options.lockstepSpeed ?? Number.POSITIVE_INFINITY,
+        sessionClock: options.sessionClock,
+        send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
+        ...(options.scheduler?.followsEventTime === true
+          ? { wakeAt: () => kernel().nextTimerAt, onTick: (time: number) => kernel().advanceTime(time) }
+          : {}),
+      })
+    : undefined;
+  const tap = (raw: RawVenueMessage): void => {
+    // Market data that arrives once stopping reaches no strategy (the kernel has unsubscribed):
+    // left out of the recording, so its backtest sees the market the session saw and values the
+    // open positions at the same last price.
+    if (stopping() && raw.source === 'market') return;
+    // A lockstep tick is the venue's, not market data: left out of the recording.
+    if (acks !== undefined && raw.source === 'market' && acks.onMarketFrame(raw.text)) return;
+    recorder?.tap(raw);
+  };
+  const live = createLiveVenue({
+    restUrl: options.venue.restUrl,
+    privateWsUrl: options.venue.privateWsUrl,
+    marketDataUrl: options.venue.marketDataWsUrl,
+    signer: hmacSigner(options.venue.apiKey, options.venue.apiSecret),
+    brokerClientId: options.venue.brokerClientId,
+    logger: options.logger,
+    onRaw: tap,
+    ...(options.lockstep ? { binaryMarketData: false } : {}),
+    ...marketDataHeartbeatOf(options.config),
+    ...restRateLimitOf(options.config),
+  });
+  // The venue releases nothing until it has the ack sent while the private socket was down.
+  if (acks !== undefined)
+    live.privateWs.connection.subscribe((event) => {
+      if (event.kind === 'loggedIn' && event.reconnect && !stopping()) acks.resend();
+    });
+  return { live, subscriptions };
+}

@@ -1,0 +1,174 @@
+import type { StrategyFaultRecord } from '../../backtest/report/index.ts';
+import type { Kernel } from '../../core/kernel/index.ts';
+import { type Dec, ZERO } from '../../core/model/index.ts';
+import type { LiveVenue } from '../../core/venue/index.ts';
+import type { AttachedLegLookups } from './attached-legs.ts';
+import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
+import type { RunMetrics } from './run-metrics.ts';
+import type { SessionEquitySampler } from './session-equity-sampler.ts';
+import type { SessionGuards } from './session-guards.ts';
+import type { SessionRecorder } from './session-recorder.ts';
+import type { SessionStartingCoins } from './session-starting-coins.ts';
+import type { SessionStatement } from './session-statement.ts';
+import {
+  forceStopOnSecondSignal,
+  type SessionStopReason,
+  sessionExitCode,
+  unreconciledStopWarning,
+} from './session-stop.ts';
+import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
+import { stopLeftovers } from './stop-leftovers.ts';
+import type { UserDataJournal } from './user-data-journal.ts';
+import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
+import { keptRecordingNotes, recordingOnForcedStop } from './venue-session-recording.ts';
+import { writeVenueSessionReport } from './venue-session-report.ts';
+
+/** What a session that was told to stop hands to its shutdown. */
+export interface StoppingVenueSession {
+  readonly options: VenueSessionOptions;
+  readonly stopReason: SessionStopReason;
+  readonly live: LiveVenue;
+  readonly kernel: Kernel;
+  readonly gate: ReturnType<RunMetrics['countingGate']>;
+  readonly metrics: RunMetrics;
+  readonly guards: SessionGuards;
+  readonly journal: UserDataJournal;
+  readonly attachedLegs: AttachedLegLookups;
+  readonly statement: SessionStatement;
+  /** Ends the hourly statement reads. */
+  readonly stopStatementRefresh: () => void;
+  /** Ends the status line. */
+  readonly stopStatus: () => void;
+  readonly recorder: SessionRecorder | undefined;
+  readonly recordingPath: string | undefined;
+  readonly equity: SessionEquitySampler;
+  /** The equity when the session began trading, for a curve that never started. */
+  readonly equityAtStart: Dec;
+  readonly coins: SessionStartingCoins;
+  readonly settleAsset: string;
+  readonly faults: readonly StrategyFaultRecord[];
+  readonly warmUpWarning: string | undefined;
+  /** @returns the market and User Data events the session handled so far */
+  readonly eventCount: () => number;
+}
+
+/**
+ * Shuts a stopped session down and writes its result (see {@link stopAndReport}). Meanwhile a
+ * second SIGINT or SIGTERM forces the exit (unless the session handles no signals); those
+ * handlers are removed however the shutdown ends, so one that throws leaves none installed.
+ * @param session - the session and why it stops
+ * @returns the exit code and what the session produced
+ * @throws what the shutdown threw (e.g. the report could not be written)
+ */
+export async function shutDownVenueSession(session: StoppingVenueSession): Promise<VenueSessionOutcome> {
+  const { options, kernel, recorder, recordingPath } = session;
+  const { logger } = options;
+  logger.info({ reason: session.stopReason }, `${options.mode} session stopping`);
+  const unreconciled = unreconciledStopWarning(kernel.connectivity.staleness());
+  if (unreconciled !== undefined) logger.error(unreconciled);
+  const endForcing =
+    options.handleSignals === false
+      ? () => {}
+      : forceStopOnSecondSignal((signal) =>
+          recordingOnForcedStop(signal, options.mode, recorder, recordingPath, logger),
+        );
+  try {
+    return await stopAndReport(session, unreconciled);
+  } finally {
+    endForcing();
+  }
+}
+
+/**
+ * Strategies stopped, open orders optionally cancelled (and what is left open warned about or
+ * noted), the last equity sampled, statements and algo orders read a last time, the venue and
+ * recording closed, then the result and reports written.
+ */
+async function stopAndReport(
+  session: StoppingVenueSession,
+  unreconciled: string | undefined,
+): Promise<VenueSessionOutcome> {
+  const { options, kernel, journal, live, metrics, recorder, recordingPath, equity, settleAsset } = session;
+  const { config, logger } = options;
+  session.stopStatus();
+  kernel.stop();
+  session.guards.stop();
+  const cancelled = config.shutdown.cancelAllOrders
+    ? await cancelOpenOrdersOnStop(
+        kernel,
+        session.gate,
+        live.execution,
+        () => journal.openOrders(),
+        config.shutdown.timeoutMs,
+      )
+    : undefined;
+  // Give replies and the last User Data a moment to arrive before the books close.
+  await new Promise((r) => setTimeout(r, 200));
+  const leftovers = stopLeftovers(
+    cancelled,
+    {
+      orders: journal.openOrders(),
+      algoRefs: journal
+        .openAlgoRefs()
+        .map((ref) => ('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId)),
+      positions: kernel.state.positions.values(),
+    },
+    config.shutdown.timeoutMs,
+    logger,
+  );
+  const endTs = options.sessionClock();
+  equity.startAt(endTs, true);
+  equity.sampler.sample(endTs);
+  const endEquity = equity.equity();
+  const startEquity = equity.startEquity ?? session.equityAtStart;
+  session.stopStatementRefresh();
+  await session.statement.refresh(endTs);
+  await session.attachedLegs.settled();
+  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
+    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+  );
+  await live.stop();
+  recorder?.close();
+  await metrics.close();
+
+  const { coins } = session;
+  const { result, outputs } = await writeVenueSessionReport({
+    ...options,
+    venueLabel: options.venue.label,
+    recordingPath,
+    kernel,
+    journal,
+    statement: session.statement,
+    sampler: equity.sampler,
+    faults: session.faults,
+    latency: options.latency,
+    stopReason: session.stopReason,
+    settleAsset,
+    ...(coins.values.length + coins.unpriced().length === 0
+      ? {}
+      : { startingCoins: { cash: config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
+    shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
+    ...sessionWarnings(session.warmUpWarning, live.execution.forgottenOrderWarnings),
+  });
+  return {
+    exitCode: sessionExitCode(session.stopReason, session.faults.length, cancelled?.leftOpen.length ?? 0),
+    fills: result.fills,
+    intents: metrics.intentTotal,
+    events: session.eventCount(),
+    startEquity,
+    endEquity,
+    recording: recordingPath,
+    outputs,
+    result,
+    notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
+  };
+}
+
+/** The result's warnings besides the shutdown's: a warm-up the history did not cover, orders the venue forgot. */
+function sessionWarnings(
+  warmUpWarning: string | undefined,
+  forgotten: readonly string[],
+): { warnings?: readonly string[] } {
+  const warnings = [...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
+  return warnings.length === 0 ? {} : { warnings };
+}

@@ -1,0 +1,56 @@
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runConfiguredSession } from '../../../config/compose/session-run.ts';
+import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
+import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
+
+const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
+const PERP = 'BINANCE_PERP_TST_USDT';
+const newDir = tempDirsRemovedAfterEach('keel-session-shutdown-');
+const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/** The SIGINT and SIGTERM listeners installed now. */
+const signalListeners = () => SIGNALS.flatMap((signal) => process.listeners(signal));
+
+// A session that leaves its handlers behind must not leave them to the other test files.
+let before: ReturnType<typeof signalListeners> = [];
+afterEach(() => {
+  for (const signal of SIGNALS)
+    for (const listener of process.listeners(signal))
+      if (!before.includes(listener)) process.off(signal, listener);
+});
+
+describe('a session whose shutdown throws', () => {
+  it('removes the second-signal handlers it installed for the shutdown, and rejects with the error', async () => {
+    const dir = newDir();
+    const recording = await flatBarsRecordingIn(dir, 5, Date.UTC(2025, 0, 6), PERP);
+    // The HTML report goes under a path whose parent is a file: writing it fails, at the very end.
+    writeFileSync(join(dir, 'blocker'), '');
+    const file = join(dir, 'paper.yaml');
+    writeFileSync(
+      file,
+      `mode: paper
+instruments:
+  - sym: ${PERP}
+    overrides: { tickSize: 0.01, lotSize: 1 }
+strategies:
+  - { id: s, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${PERP}, qty: 1 } }
+paper:
+  lockstep: true
+  speed: 100000
+  source: { kind: recording, path: ${JSON.stringify(recording)} }
+  startingCash: { USDT: 10000 }
+logging: { level: silent }
+metrics: { enabled: false }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'blocker', 'report.html'))} }
+`,
+    );
+    const loaded = loadConfig(file);
+    if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+    before = signalListeners();
+    await expect(runConfiguredSession(loaded, { durationSec: 60 })).rejects.toThrow(/EEXIST/);
+    expect(signalListeners()).toEqual(before);
+  }, 60_000);
+});
