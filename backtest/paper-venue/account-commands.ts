@@ -22,7 +22,8 @@ import {
  * @param params - sym, positionSide (optional: NONE, LONG or SHORT)
  * @param where - the request, for errors
  * @returns the sym closed
- * @throws PaperApiError 401129 (too many reduce-only orders), 401097 (nothing to close), 400009
+ * @throws PaperApiError 401129 (too many reduce-only orders), 401097 (nothing to close), 400009,
+ *   401023 (a spot holding's close the coin balance cannot pay for)
  */
 export function closePosition(book: PortfolioBook, params: Params, where: string): { sym: string } {
   const sym = requiredText(params, 'sym', where);
@@ -40,7 +41,8 @@ export function closePosition(book: PortfolioBook, params: Params, where: string
  * @param params - symList
  * @param where - the request, for errors
  * @returns the syms closed
- * @throws PaperApiError 401129 when symList has more than 20 syms or too many reduce-only orders
+ * @throws PaperApiError 401129 when symList has more than 20 syms or too many reduce-only orders,
+ *   401023 when the coin balances cannot pay for its spot closes together
  */
 export function closePositions(book: PortfolioBook, params: Params, where: string): { symList: string[] } {
   const symList = optionalList(params, 'symList', where);

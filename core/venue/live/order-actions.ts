@@ -46,10 +46,34 @@ export function sendOrderAction(intent: OrderActionIntent, channels: OrderAction
       send(
         channels,
         () => cancelOrdersRequest(intent),
-        () => rest.cancelAllOrders(cancelOrdersRequest(intent).args),
+        () => cancelManyViaRest(rest, intent),
       );
       return;
   }
+}
+
+/**
+ * A batch cancel over REST. A list of orders goes as one cancel per order: what the REST
+ * cancel-many (`DELETE /api/v1/trading/cancelAll`) takes besides a sym is not public, and a venue
+ * that ignored a list there would cancel every order on the sym or the portfolio, other strategies'
+ * and manual ones included. Only a cancel without a list (all orders, on the sym when given) goes
+ * to cancel-many.
+ * @param rest - the REST client
+ * @param intent - the batch cancel
+ * @returns when every cancel was answered
+ * @throws the first refusal or failure among the cancels (the others were still sent)
+ */
+async function cancelManyViaRest(rest: VenueRestClient, intent: CancelOrdersIntent): Promise<void> {
+  if (intent.targets === undefined) {
+    await rest.cancelAllOrders(cancelOrdersRequest(intent).args);
+    return;
+  }
+  const sym = intent.sym === undefined ? {} : { sym: intent.sym };
+  const answers = await Promise.allSettled(
+    intent.targets.map((target) => rest.cancelOrder({ clientOrderId: target, ...sym })),
+  );
+  const failed = answers.find((answer) => answer.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
 }
 
 function send(

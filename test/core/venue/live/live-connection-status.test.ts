@@ -96,9 +96,38 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
     const events = await downSocket();
     rig.special = (request) =>
       request.path === '/api/v1/trading/cancelAll' ? { body: null, reset: true } : undefined;
-    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-1', sym: SYM, targets: ['c-1'] }));
+    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-1', sym: SYM }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-1', code: COMMAND_OUTCOME_UNKNOWN });
+  });
+
+  it('sends a cancel of listed orders as one cancel per order, never as a cancel-all that could take others', async () => {
+    const events = await downSocket();
+    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-2', sym: SYM, targets: ['c-1', 'c-2'] }));
+    await waitFor(() => rig.calls('/api/v1/trading/order').length === 2, 'the two cancels');
+    // Sent together: the venue may get them in either order.
+    const cancels = rig.calls('/api/v1/trading/order');
+    expect(cancels.map((r) => [r.method, JSON.parse(r.body)]).sort()).toEqual([
+      ['DELETE', { clientOrderId: 'c-1', sym: SYM }],
+      ['DELETE', { clientOrderId: 'c-2', sym: SYM }],
+    ]);
+    expect(rig.calls('/api/v1/trading/cancelAll')).toEqual([]);
+    expect(rejections(events)).toEqual([]);
+  });
+
+  it('reports a listed cancel with one lost answer as outcome unknown once, and still sends the others', async () => {
+    const events = await downSocket();
+    rig.special = (request) =>
+      request.method === 'DELETE' && request.body.includes('"c-1"') ? { body: null, reset: true } : undefined;
+    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-3', sym: SYM, targets: ['c-1', 'c-2'] }));
+    await waitFor(() => rejections(events).length === 1, 'the rejection');
+    expect(rejections(events)[0]).toMatchObject({ ref: 'k-3', code: COMMAND_OUTCOME_UNKNOWN });
+    expect(
+      rig
+        .calls('/api/v1/trading/order')
+        .map((r) => JSON.parse(r.body).clientOrderId)
+        .sort(),
+    ).toEqual(['c-1', 'c-2']);
   });
 
   it('still reports a modify the venue refuses with its code over REST', async () => {
