@@ -1,4 +1,4 @@
-import type { Dec, InstrumentSpec, OrderSide } from '../../core/model/index.ts';
+import { type Dec, type InstrumentSpec, type OrderSide, settlesInCoins } from '../../core/model/index.ts';
 import type { SimPosition } from './sim-position.ts';
 import { credit, type SimState } from './sim-state.ts';
 
@@ -33,7 +33,7 @@ import { credit, type SimState } from './sim-state.ts';
  * @returns true for crypto SPOT and MARGIN instruments
  */
 export function isAssetSettled(spec: InstrumentSpec | undefined): boolean {
-  return spec?.id.kind === 'crypto' && spec.id.businessType !== 'PERP';
+  return spec !== undefined && settlesInCoins(spec.id);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Dec, Execution, InstrumentSpec, Position, PositionSide } from '../../core/model/index.ts';
+import type { Dec, Execution, Position, PositionSide } from '../../core/model/index.ts';
 import { isAboveZero, positionKey, ZERO } from '../../core/model/index.ts';
 
 /**
@@ -38,16 +38,6 @@ interface HoldingState {
 }
 
 /**
- * Whether an instrument's trades settle in coins (crypto SPOT and MARGIN): only such a holding
- * pays loan interest in its coin, as the simulated venue books it.
- * @param spec - the instrument
- * @returns true for crypto instruments other than perpetuals
- */
-export function holdsCoins(spec: InstrumentSpec): boolean {
-  return spec.id.kind === 'crypto' && spec.id.businessType !== 'PERP';
-}
-
-/**
  * Finds, from what a paper or live session receives, the coin that left a spot holding without a
  * fill: a position report whose quantity is below what the holding's start and the session's fills
  * explain. The venue cannot tell a session about such a spend (a backtest's simulated venue calls
@@ -66,7 +56,7 @@ export class HoldingSpends {
   private readonly spends: HoldingSpend[] = [];
   private trading = false;
 
-  /** @param coinSyms - the syms whose holdings may pay interest (see {@link holdsCoins}) */
+  /** @param coinSyms - the syms whose holdings may pay interest (crypto SPOT and MARGIN: `settlesInCoins`) */
   constructor(private readonly coinSyms: ReadonlySet<string>) {}
 
   /** From now on a position report that the fills do not explain is a spend, not where a holding starts. */

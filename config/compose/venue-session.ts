@@ -1,8 +1,8 @@
 import { Kernel, wallScheduler } from '../../core/kernel/index.ts';
+import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
-import { holdsCoins } from './holding-spends.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -82,7 +82,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     (ref) => kernel.state.ownerOf(ref),
     restAlgoOrderHistory(live.rest),
     logger,
-    new Set(options.instruments.filter(holdsCoins).map((spec) => spec.sym)),
+    new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
   );
   let events = 0;
   live.execution.events.subscribe((event) => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { parseSym } from '../../core/model/index.ts';
+import { parseSym, settlesInCoins } from '../../core/model/index.ts';
 import { type InstrumentConfig, settleAssetOf } from './instrument-config.ts';
 
 /**
@@ -14,7 +14,7 @@ export function spotBaseCoinsOf(instruments: readonly InstrumentConfig[]): strin
   for (const { sym } of instruments) {
     try {
       const id = parseSym(sym);
-      if (id.kind === 'crypto' && id.businessType !== 'PERP') coins.add(id.base);
+      if (id.kind === 'crypto' && settlesInCoins(id)) coins.add(id.base);
     } catch {
       // A sym the parser refuses is reported by the instrument's own check.
     }

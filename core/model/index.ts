@@ -36,7 +36,7 @@ export type {
   InstrumentSpec,
   SymState,
 } from './instrument.ts';
-export { BUSINESS_TYPES, EXCHANGE_TYPES, formatSym, parseSym } from './instrument.ts';
+export { BUSINESS_TYPES, EXCHANGE_TYPES, formatSym, parseSym, settlesInCoins } from './instrument.ts';
 export type {
   BorrowIntent,
   CancelAlgoOrderIntent,

@@ -85,6 +85,17 @@ export function formatSym(id: InstrumentId): string {
     : `US_EQUITY_${id.productCode}`;
 }
 
+/**
+ * Whether trades of an instrument settle in coins (crypto SPOT and MARGIN: the base coin changes
+ * hands, and a short is a borrowed coin sold) rather than open a margin position (perpetuals, US
+ * equities).
+ * @param id - the instrument's id
+ * @returns true for crypto SPOT and MARGIN instruments
+ */
+export function settlesInCoins(id: InstrumentId): boolean {
+  return id.kind === 'crypto' && id.businessType !== 'PERP';
+}
+
 /** Trading state of a symbol. */
 export type SymState = 'TRADING' | 'HALTED' | 'CLOSED';
 
