@@ -43,6 +43,7 @@ describe('venue REST client: a machine clock the venue disagrees with', () => {
 
   it('signs later requests on the learned clock at once, with no refusal', async () => {
     venue.server.handler = aheadVenue(true);
+    await venue.client.placeOrder(order);
     const sent = venue.server.requests.length;
     await venue.client.placeOrder(order);
     expect(venue.server.requests.length - sent).toBe(1);
