@@ -103,8 +103,17 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
 
   it('sends a cancel of listed orders as one cancel per order, never as a cancel-all that could take others', async () => {
     const events = await downSocket();
+    // c-1 is cancelled, c-2 was already filled: the one rejection comes once both were answered.
+    rig.special = (request) => {
+      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
+      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
+      return clientOrderId === 'c-1'
+        ? { body: { code: 0, message: 'success', data: { orderId: 'o-1', clientOrderId } } }
+        : { body: { code: 401058, message: `order ${clientOrderId} is FILLED` } };
+    };
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-2', sym: SYM, targets: ['c-1', 'c-2'] }));
-    await waitFor(() => rig.calls('/api/v1/trading/order').length === 2, 'the two cancels');
+    await waitFor(() => rejections(events).length === 1, 'the rejection');
+    expect(rejections(events)[0]).toMatchObject({ ref: 'k-2', code: 401058 });
     // Sent together: the venue may get them in either order.
     const cancels = rig.calls('/api/v1/trading/order');
     expect(cancels.map((r) => [r.method, JSON.parse(r.body)]).sort()).toEqual([
@@ -112,13 +121,17 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
       ['DELETE', { clientOrderId: 'c-2', sym: SYM }],
     ]);
     expect(rig.calls('/api/v1/trading/cancelAll')).toEqual([]);
-    expect(rejections(events)).toEqual([]);
   });
 
   it('reports a listed cancel with one lost answer as outcome unknown once, and still sends the others', async () => {
     const events = await downSocket();
-    rig.special = (request) =>
-      request.method === 'DELETE' && request.body.includes('"c-1"') ? { body: null, reset: true } : undefined;
+    rig.special = (request) => {
+      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
+      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
+      return clientOrderId === 'c-1'
+        ? { body: null, reset: true }
+        : { body: { code: 0, message: 'success', data: { orderId: 'o-2', clientOrderId } } };
+    };
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-3', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-3', code: COMMAND_OUTCOME_UNKNOWN });
