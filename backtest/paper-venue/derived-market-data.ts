@@ -1,5 +1,5 @@
 import type { InstrumentSpec, MarketEvent, Position } from '../../core/model/index.ts';
-import { ZERO } from '../../core/model/index.ts';
+import { isPerpetual, ZERO } from '../../core/model/index.ts';
 import { indexPricePush, openInterestPush, tickerPush } from '../../core/venue/index.ts';
 import type { FeedItem } from './market-feed.ts';
 import { RollingTradeWindow } from './rolling-trade-window.ts';
@@ -56,7 +56,7 @@ export class DerivedMarketData {
   ) {
     for (const spec of instruments) {
       this.tapes.set(spec.sym, {
-        perp: spec.id.kind === 'crypto' && spec.id.businessType === 'PERP',
+        perp: isPerpetual(spec.id),
         lotScale: 10 ** spec.lotSize.decimalPlaces(),
         midScale: 10 ** (spec.tickSize.decimalPlaces() + 1),
         window: new RollingTradeWindow(windowMs),

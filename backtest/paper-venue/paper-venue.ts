@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
-import { D } from '../../core/model/index.ts';
+import { D, isPerpetual } from '../../core/model/index.ts';
 import { realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, LoanOptions } from '../sim/index.ts';
 import { CommandJournal } from './command-journal.ts';
@@ -260,11 +260,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     },
     marketData: {
       syms: new Set(options.instruments.map((s) => s.sym)),
-      perpetuals: new Set(
-        options.instruments
-          .filter((s) => s.id.kind === 'crypto' && s.id.businessType === 'PERP')
-          .map((s) => s.sym),
-      ),
+      perpetuals: new Set(options.instruments.filter((s) => isPerpetual(s.id)).map((s) => s.sym)),
       timer,
       lockstepAck: (seq) => feed.ack(seq),
     },

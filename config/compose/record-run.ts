@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
+import { sessionSubscriptions } from './market-subscriptions.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
@@ -23,10 +24,8 @@ export interface RecordRunOutcome {
   readonly stoppedBy: 'duration' | 'SIGINT' | 'SIGTERM';
 }
 
-const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
-
 /**
- * Records the market data of a config's instruments (BBO, TRADE, 1m KLINE) from the venue's
+ * Records the market data of a config's instruments (BBO, TRADE, 1m KLINE, MARK_PRICE of perpetuals) from the venue's
  * market-data WebSocket, without logging in or trading: live mode from the configured URL, paper
  * mode from the embedded paper venue (its clock stamps the frames, like a paper session's).
  * @param loaded - a validated config of mode live or paper
@@ -68,7 +67,7 @@ export async function recordMarketData(
   const client = new MarketDataClient({ url, logger, onRaw: recorder.tap });
   try {
     await client.connect();
-    for (const spec of instruments) for (const c of CHANNELS) client.subscribe({ ...c, sym: spec.sym });
+    for (const subscription of sessionSubscriptions(instruments)) client.subscribe(subscription);
     logger.info(
       {
         path,

@@ -8,16 +8,15 @@ import {
 } from '../../core/venue/index.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
+import { sessionSubscriptions } from './market-subscriptions.ts';
 import { restRateLimitOf } from './rest-rate-limit.ts';
 import type { SessionRecorder } from './session-recorder.ts';
 import type { VenueSessionOptions } from './venue-session-options.ts';
 
-const CHANNELS = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
-
 /** A session's venue adapter and the market data it is to subscribe. */
 export interface VenueSessionConnection {
   readonly live: LiveVenue;
-  /** BBO, trades and 1m bars of every instrument: subscribed once the strategies are warmed up. */
+  /** BBO, trades and 1m bars of every instrument, marks of perpetuals: subscribed once the strategies are warmed up. */
   readonly subscriptions: readonly MarketSubscription[];
 }
 
@@ -41,7 +40,7 @@ export interface VenueSessionConnectionInput {
  */
 export function connectVenueSession(input: VenueSessionConnectionInput): VenueSessionConnection {
   const { options, recorder, stopping, kernel } = input;
-  const subscriptions = options.instruments.flatMap((spec) => CHANNELS.map((c) => ({ ...c, sym: spec.sym })));
+  const subscriptions = sessionSubscriptions(options.instruments);
   const acks = options.lockstep
     ? lockstepAcks({
         subscriptions: subscriptions.length,

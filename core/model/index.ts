@@ -36,7 +36,14 @@ export type {
   InstrumentSpec,
   SymState,
 } from './instrument.ts';
-export { BUSINESS_TYPES, EXCHANGE_TYPES, formatSym, parseSym, settlesInCoins } from './instrument.ts';
+export {
+  BUSINESS_TYPES,
+  EXCHANGE_TYPES,
+  formatSym,
+  isPerpetual,
+  parseSym,
+  settlesInCoins,
+} from './instrument.ts';
 export type {
   BorrowIntent,
   CancelAlgoOrderIntent,

@@ -96,6 +96,15 @@ export function settlesInCoins(id: InstrumentId): boolean {
   return id.kind === 'crypto' && id.businessType !== 'PERP';
 }
 
+/**
+ * Whether an instrument is a perpetual (the only kind with mark prices, funding and ADL).
+ * @param id - the instrument's id
+ * @returns true for crypto PERP instruments
+ */
+export function isPerpetual(id: InstrumentId): boolean {
+  return id.kind === 'crypto' && id.businessType === 'PERP';
+}
+
 /** Trading state of a symbol. */
 export type SymState = 'TRADING' | 'HALTED' | 'CLOSED';
 

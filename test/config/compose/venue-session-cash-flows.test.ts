@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import { EXIT, runKeel } from '../../../config/cli/index.ts';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
 import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
@@ -89,6 +90,52 @@ describe('a paper session’s funding, interest and loans, from the venue’s st
     expect(json.meta.warnings ?? []).toEqual([]);
     expect(html).toContain('Funding Paid');
     expect(formatSessionSummary(outcome, false)).toContain(', funding 3.10 USDT');
+  }, 60_000);
+
+  it('records the perpetual’s mark prices, so a backtest of its recording settles the same funding', async () => {
+    const { records, steps } = fundingCase();
+    const t0 = (records[0] as RecordedMessage).recvTs - 30_000;
+    const recording = join(newDir(), 'session.jsonl');
+    const { json } = await paperSession(
+      [...records, ...quotes(t0, 12)],
+      steps,
+      `recording: { path: ${recording} }\n`,
+    );
+    const marks = readFileSync(recording, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"channel":"MARK_PRICE"') && line.includes('"markPrice"'));
+    expect(marks).toHaveLength(5);
+    expect(marks[1]).toContain('"markPrice":"102","ts":1736121870000,"fundingRate":"0.001"');
+
+    const dir = newDir();
+    const config = join(dir, 'replay.yaml');
+    writeFileSync(
+      config,
+      `mode: backtest
+name: replay
+instruments:
+  - sym: ${PERP}
+    overrides: { tickSize: 0.01, lotSize: 1, makerFee: 0.001, takerFee: 0.002 }
+strategies:
+  - { id: s, use: ${JSON.stringify(PLUGIN)}, params: { steps: ${JSON.stringify(steps)} } }
+backtest:
+  recordings: [${JSON.stringify(recording)}]
+  startingCash: { USDT: 10000 }
+  fillModel: touch
+  latency: { fixedMs: 0, jitterMs: 0 }
+  closeAtEnd: false
+  eventCache: false
+logging: { level: error }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
+`,
+    );
+    const quiet = { write: () => true };
+    expect(await runKeel(['backtest', config], { stdout: quiet, stderr: quiet })).toBe(EXIT.OK);
+    const replayed = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as typeof json;
+    const funding = (flows: typeof json.cashFlows) =>
+      (flows ?? []).filter((f) => f.kind === 'FUNDING_FEE').map((f) => `${f.ts} ${f.amount}`);
+    expect(funding(replayed.cashFlows)).toEqual(funding(json.cashFlows));
+    expect(funding(replayed.cashFlows)).toEqual([`${t0 + 5 * 60_000} -1.02`, `${t0 + 10 * 60_000} -2.08`]);
   }, 60_000);
 
   it('lists the DEDUCT_INTEREST of a borrow held over an hour, and the borrow and repay', async () => {
