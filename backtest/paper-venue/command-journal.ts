@@ -86,7 +86,9 @@ export class CommandJournal {
   /**
    * Runs the saved entries again as a restart's replayed feed reaches them, journaling them anew.
    * The journal is in the order the commands ran, so by market-event count: one cursor walks it
-   * once over the whole replay.
+   * once over the whole replay. An entry of a portfolio the venue no longer has is journaled but
+   * not run: the journal keeps the log's numbering (a new entry's index is the journal's length),
+   * and the entry comes back with its portfolio.
    * @param saved - the saved journal
    * @returns a function to call with each market-event count the portfolios reach, increasing
    *   from 0; it runs the entries made after exactly that many events
@@ -98,9 +100,9 @@ export class CommandJournal {
         const entry = saved[next] as JournalEntry;
         if (entry.at > at) return;
         next++;
-        const book = this.books.get(entry.portfolioId);
-        if (entry.at !== at || !book) continue;
         this.entries.push(entry);
+        const book = this.books.get(entry.portfolioId);
+        if (!book) continue;
         try {
           this.run(book, entry);
         } catch {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
 import {
@@ -28,10 +28,20 @@ interface CommandLogLine {
 export class CommandLog {
   private readonly path: string;
 
-  /** @param dataDir - the data directory (created when missing) */
+  /**
+   * Opens the log of a data directory. A last line a crash left without its newline is mended
+   * first, so the next entry starts a line of its own: ended when it holds a whole entry (it was
+   * written, so its command ran), cut off when it does not (its command never ran).
+   * @param dataDir - the data directory (created when missing)
+   */
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
     this.path = join(dataDir, COMMAND_LOG_FILE);
+    const text = savedText(this.path);
+    if (text === undefined || text === '' || text.endsWith('\n')) return;
+    const lineStart = text.lastIndexOf('\n') + 1;
+    if (parsedLine(text.slice(lineStart)) !== undefined) appendFileSync(this.path, '\n');
+    else truncateSync(this.path, Buffer.byteLength(text.slice(0, lineStart)));
   }
 
   /**

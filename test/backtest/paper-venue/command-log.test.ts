@@ -50,6 +50,19 @@ describe('paper venue command log', () => {
     expect(loggedAfter(dir, 0)).toEqual([entry('a')]);
   });
 
+  it('mends a torn last line when it opens, so the next entry reads back: cut off when partial, ended when whole', () => {
+    const partial = aDataDir();
+    new CommandLog(partial).append(entry('a'), 0);
+    appendFileSync(join(partial, COMMAND_LOG_FILE), '{"index":1,"entry":{"at":1,"portf');
+    new CommandLog(partial).append(entry('b'), 1);
+    expect(loggedAfter(partial, 0)).toEqual([entry('a'), entry('b')]);
+
+    const whole = aDataDir();
+    appendFileSync(join(whole, COMMAND_LOG_FILE), JSON.stringify({ index: 0, entry: entry('a') }));
+    new CommandLog(whole).append(entry('b'), 1);
+    expect(loggedAfter(whole, 0)).toEqual([entry('a'), entry('b')]);
+  });
+
   it('names the file and line of a malformed line before the last', () => {
     const dir = aDataDir();
     writeFileSync(

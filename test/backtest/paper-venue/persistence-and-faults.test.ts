@@ -8,7 +8,7 @@ import {
   type PaperVenue,
   SNAPSHOT_FILE,
 } from '../../../backtest/paper-venue/index.ts';
-import { aPaperVenue, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
+import { aMainAndSubVenue, aPaperVenue, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
@@ -133,6 +133,32 @@ describe('paper venue persistence', () => {
     const third = await aPaperVenue({ dataDir: atCrash });
     venue = third;
     expect(await openRefs(third)).toEqual(['after-snapshot', 'in-snapshot']);
+  });
+
+  it('keeps a portfolio’s commands when it is left out of a restart, and loses none placed after', async () => {
+    const dataDir = aDataDir();
+    const first = await aMainAndSubVenue({ usdt: 1_000 }, { dataDir });
+    venue = first.venue;
+    await withFirstQuotes(first.venue);
+    await signedRest(first.sub, 'POST', '/api/v1/trading/order', order('sub-open', '90.0'));
+    await first.venue.close();
+    venue = undefined;
+
+    // Restarted with the main portfolio only: the sub's command stays in the journal, unrun.
+    const second = await aPaperVenue({ dataDir });
+    venue = second;
+    await signedRest(second, 'POST', '/api/v1/trading/order', order('main-open', '91.0'));
+    await second.close();
+    venue = undefined;
+    expect(loggedAfter(dataDir, 0).map((e) => e.params.clientOrderId)).toEqual(['sub-open', 'main-open']);
+
+    const third = await aMainAndSubVenue({ usdt: 1_000 }, { dataDir });
+    venue = third.venue;
+    expect(await openRefs(third.venue)).toEqual(['main-open']);
+    const subOpen = await signedRest(third.sub, 'GET', '/api/v1/trading/orders');
+    expect((subOpen.body.data as { clientOrderId: string }[]).map((o) => o.clientOrderId)).toEqual([
+      'sub-open',
+    ]);
   });
 
   it('takes over a data dir of snapshot version 1 (journal inside, log after it) and moves its journal to the log', async () => {
