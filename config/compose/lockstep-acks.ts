@@ -82,8 +82,19 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     if (latest !== undefined) options.send(latest, extras());
   };
   const onMarketFrame = (text: string): boolean => {
-    const frame = JSON.parse(text) as { seq?: unknown; event?: unknown; time?: unknown; tick?: unknown };
-    if (frame.event === 'subscribe' && ++subscribed === options.subscriptions) send(0);
+    const frame = JSON.parse(text) as {
+      seq?: unknown;
+      event?: unknown;
+      arg?: unknown;
+      time?: unknown;
+      tick?: unknown;
+    };
+    if (frame.event === 'subscribe') {
+      // One confirmation answers one message, which may carry several subscriptions.
+      const before = subscribed;
+      subscribed += Array.isArray(frame.arg) ? frame.arg.length : 1;
+      if (before < options.subscriptions && subscribed >= options.subscriptions) send(0);
+    }
     const tick = frame.event === LOCKSTEP_TIME_EVENT && typeof frame.tick === 'number';
     if (tick) {
       options.onTick?.(Number(frame.time));

@@ -67,7 +67,7 @@ export async function recordMarketData(
   const client = new MarketDataClient({ url, logger, onRaw: recorder.tap });
   try {
     await client.connect();
-    for (const subscription of sessionSubscriptions(instruments)) client.subscribe(subscription);
+    client.subscribeAll(sessionSubscriptions(instruments));
     logger.info(
       {
         path,

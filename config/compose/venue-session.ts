@@ -156,7 +156,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     logger,
   });
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
-  for (const sub of subscriptions) live.marketData.subscribe(sub);
+  live.marketData.subscribeAll(subscriptions);
   const startedAt = Date.now();
   const stopStatus = showStatus(
     options.status,

@@ -117,6 +117,17 @@ export class MarketDataClient {
   }
 
   /**
+   * Subscribes to several at once, in one message (now if connected, and again after every
+   * reconnect, as {@link subscribe}): a venue limits subscribe messages per second (11260), so a
+   * session's many subscriptions go together, as a reconnect sends them.
+   * @param subs - the subscriptions
+   */
+  subscribeAll(subs: readonly MarketSubscription[]): void {
+    for (const sub of subs) this.subscriptions.set(keyOf(sub), sub);
+    this.sendControl('subscribe', subs);
+  }
+
+  /**
    * Unsubscribes.
    * @param sub - the subscription to drop
    */

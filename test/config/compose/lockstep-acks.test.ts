@@ -29,6 +29,25 @@ describe('lockstep acknowledgements to the paper venue', () => {
     expect(delivered).toEqual([0, 1, 2]);
   });
 
+  it('counts the subscriptions a confirmation carries: the first ack goes once all are confirmed, and only once', () => {
+    const sent: number[] = [];
+    const acks = lockstepAcks({
+      subscriptions: 4,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq) => sent.push(seq),
+    });
+    const confirmed = (n: number) =>
+      JSON.stringify({ event: 'subscribe', arg: Array.from({ length: n }, () => ({})) });
+    acks.onMarketFrame(confirmed(3));
+    expect(sent).toEqual([]);
+    acks.onMarketFrame(confirmed(1));
+    expect(sent).toEqual([0]);
+    // A reconnect's resubscription is confirmed again: no second first ack.
+    acks.onMarketFrame(confirmed(4));
+    expect(sent).toEqual([0]);
+  });
+
   it('sends nothing on a reconnect before the first ack was due', () => {
     const sent: number[] = [];
     const acks = lockstepAcks({
