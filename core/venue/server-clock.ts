@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { TimerPort } from './timer-port.ts';
 
-/** Offsets smaller than this are logged at debug: within a second is the Date header's grain. */
-const NOTABLE_OFFSET_MS = 1_000;
+/** A move of the estimate this large or larger is logged at warn: the Date header's grain. */
+const NOTABLE_MOVE_MS = 1_000;
 
 /**
  * Keel's estimate of the venue server's clock, from the `Date` header of its REST replies. The
@@ -11,18 +11,22 @@ const NOTABLE_OFFSET_MS = 1_000;
  * clock is a few minutes off would otherwise have every request refused. Nonces and login
  * timestamps are read from this clock.
  *
- * The estimate moves only when a reply proves it wrong: a `Date` of second `D` was stamped while
- * the server's clock read within [D, D + 1 s), at a local time within [sent, received], so the
- * offset lies within [D - received, D + 1 s - sent]. An offset inside that interval is kept (a
- * right local clock keeps offset 0 for ever); one outside moves to its middle. One REST client
- * and the private WebSocket of a venue share one clock.
+ * A `Date` of second `D` was stamped while the server's clock read within [D, D + 1 s), at a local
+ * time within [sent, received], so the offset lies within [D - received, D + 1 s - sent]. The
+ * clock keeps what the replies prove together (the intersection of their intervals, narrowing as
+ * replies come), and starts afresh from a reply that contradicts it (a clock was stepped). The
+ * estimate moves only when it falls outside what is proven, to the middle of it: a right local
+ * clock keeps offset 0 for ever, and a wrong one settles after a few replies instead of following
+ * each reply's jitter. One REST client and the private WebSocket of a venue share one clock.
  */
 export class ServerClock {
   #offsetMs = 0;
+  #lowest = Number.NEGATIVE_INFINITY;
+  #highest = Number.POSITIVE_INFINITY;
 
   /**
    * @param timer - the local clock
-   * @param logger - where a changed estimate is reported
+   * @param logger - where a move of the estimate is reported
    */
   constructor(
     private readonly timer: TimerPort,
@@ -45,7 +49,7 @@ export class ServerClock {
   }
 
   /**
-   * Takes in one reply's `Date` header.
+   * Takes in one reply's `Date` header (the venue's own replies only).
    * @param date - the header's value (RFC 7231 IMF-fixdate); undefined or unparseable is ignored
    * @param sentMs - local time the request was sent, epoch ms
    * @param receivedMs - local time the reply arrived, epoch ms
@@ -57,12 +61,15 @@ export class ServerClock {
     if (!Number.isFinite(stamped)) return false;
     const lowest = stamped - receivedMs;
     const highest = stamped + 1_000 - sentMs;
-    if (this.#offsetMs >= lowest && this.#offsetMs < highest) return false;
+    const agrees = lowest < this.#highest && highest > this.#lowest;
+    this.#lowest = agrees ? Math.max(this.#lowest, lowest) : lowest;
+    this.#highest = agrees ? Math.min(this.#highest, highest) : highest;
+    if (this.#offsetMs >= this.#lowest && this.#offsetMs < this.#highest) return false;
     const before = this.#offsetMs;
-    this.#offsetMs = Math.round((lowest + highest) / 2);
+    this.#offsetMs = Math.floor((this.#lowest + this.#highest) / 2);
     const fields = { offsetMs: this.#offsetMs, beforeMs: before };
     const message = "the venue's clock differs from this machine's; nonces follow the venue's";
-    if (Math.abs(this.#offsetMs) >= NOTABLE_OFFSET_MS) this.logger.warn(fields, message);
+    if (Math.abs(this.#offsetMs - before) >= NOTABLE_MOVE_MS) this.logger.warn(fields, message);
     else this.logger.debug(fields, message);
     return true;
   }

@@ -20,8 +20,8 @@ export interface ScriptedReply {
   readonly heldUntil?: Promise<unknown>;
   /** Drop the connection instead of answering, after reading the request (a reset). */
   readonly reset?: boolean;
-  /** The `Date` header to send instead of node's (the server's clock as it says it). */
-  readonly date?: string;
+  /** The `Date` header to send instead of node's (the server's clock as it says it); null: none. */
+  readonly date?: string | null;
 }
 
 /** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
@@ -66,7 +66,8 @@ export async function startFakeVenueHttp(
         }
         res.statusCode = reply.status ?? 200;
         res.setHeader('content-type', 'application/json');
-        if (reply.date !== undefined) res.setHeader('date', reply.date);
+        if (reply.date === null) res.sendDate = false;
+        else if (reply.date !== undefined) res.setHeader('date', reply.date);
         res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
       };
       if (reply.heldUntil !== undefined) reply.heldUntil.then(answer, answer);

@@ -72,14 +72,16 @@ function isNetworkFailure(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('UND_ERR') || code.startsWith('E'));
 }
 
-function interpret(def: EndpointDef, response: HttpResponse): unknown {
+type Envelope = ReturnType<typeof envelopeSchema.parse>;
+
+/** The reply's venue envelope. @throws RetryableFailure (429, 5xx), VenueError (a 4xx without one), DecodeError */
+function envelopeOf(def: EndpointDef, response: HttpResponse): Envelope {
   const where = `${def.method} ${def.path} reply`;
   if (response.status === 429 || response.status >= 500) {
     throw new RetryableFailure(`${where}: HTTP ${response.status}`);
   }
-  let envelope: ReturnType<typeof envelopeSchema.parse>;
   try {
-    envelope = decodeWire(envelopeSchema, parseJson(response.body, where), where);
+    return decodeWire(envelopeSchema, parseJson(response.body, where), where);
   } catch (error) {
     if (response.status >= 400) {
       throw new VenueError({
@@ -92,24 +94,29 @@ function interpret(def: EndpointDef, response: HttpResponse): unknown {
     }
     throw error;
   }
+}
+
+/** The envelope's decoded data. @throws VenueError for a code other than success, DecodeError */
+function dataOf(def: EndpointDef, envelope: Envelope, status: number): unknown {
   if (!SUCCESS_CODES.has(envelope.code)) {
     throw new VenueError({
       code: envelope.code,
       message: envelope.message ?? envelope.msg ?? '',
       method: def.method,
       path: def.path,
-      httpStatus: response.status,
+      httpStatus: status,
     });
   }
-  return decodeWire(def.reply, envelope.data, where, ['data']);
+  return decodeWire(def.reply, envelope.data, `${def.method} ${def.path} reply`, ['data']);
 }
 
 /**
  * Sends one signed REST request and decodes its reply. GETs are idempotent and retried with
  * backoff on HTTP 5xx, 429, network failures and timeouts; POST, PUT and DELETE never are (a
  * retried order could be placed twice). One exception for every method: a 7000 (nonce out of
- * range) whose reply moved the server clock's estimate is sent once more at once with a nonce
- * from the new estimate; the venue refused it at authentication, so it did not run.
+ * range) signed on a server-clock estimate that has moved since (its own reply or another's moved
+ * it) is sent once more at once with a nonce from the new estimate; the venue refused it at
+ * authentication, so it did not run.
  * @param ctx - transport, signer, timer, policy
  * @param def - the endpoint
  * @param params - query (GET) or body (others)
@@ -127,18 +134,20 @@ export async function restCall(
   let maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
   const clean = sendable(params);
   let lastError: unknown;
+  let failures = 0;
   let resigned = false;
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (lastError !== undefined) {
-      const delay = backoffDelay(attempt - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
+      const delay = backoffDelay(failures - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
       ctx.logger.warn({ path: def.path, attempt, delay, reason: reasonOf(lastError) }, 'retrying venue GET');
       await new Promise<void>((resolve) => ctx.timer.setTimer(resolve, delay));
+      lastError = undefined;
     }
+    const signedWith = ctx.clock.offsetMs;
     const headers = {
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),
       'content-type': 'application/json',
     };
-    let clockMoved = false;
     try {
       const sentMs = ctx.timer.now();
       const response = await ctx.transport.send({
@@ -148,17 +157,20 @@ export async function restCall(
         ...(isGet ? {} : { body: JSON.stringify(clean) }),
         timeoutMs: ctx.timeoutMs,
       });
-      clockMoved = ctx.clock.observe(response.date, sentMs, ctx.timer.now());
+      const receivedMs = ctx.timer.now();
       ctx.onRaw?.({
         source: 'rest',
         method: def.method,
         path: def.path,
         status: response.status,
         body: response.body,
-        recvTs: ctx.timer.now(),
+        recvTs: receivedMs,
       });
       ctx.counters.frames++;
-      const data = interpret(def, response);
+      const envelope = envelopeOf(def, response);
+      // Only the venue's own answers tell its clock: a proxy's page or an overload reply may not.
+      ctx.clock.observe(response.date, sentMs, receivedMs);
+      const data = dataOf(def, envelope, response.status);
       ctx.counters.replies++;
       return data;
     } catch (error) {
@@ -169,9 +181,9 @@ export async function restCall(
       }
       if (error instanceof VenueError) {
         ctx.counters.control++;
-        if (error.code === NONCE_OUT_OF_RANGE && clockMoved && !resigned) {
+        // Signed on an estimate that has moved since (this reply or another's): sign again.
+        if (error.code === NONCE_OUT_OF_RANGE && !resigned && ctx.clock.offsetMs !== signedWith) {
           resigned = true;
-          lastError = undefined;
           maxAttempts++;
           continue;
         }
@@ -179,6 +191,7 @@ export async function restCall(
       }
       lastError = error;
       if (!(error instanceof RetryableFailure) && !isNetworkFailure(error)) throw error;
+      failures++;
     }
   }
   const message = reasonOf(lastError);
@@ -188,7 +201,7 @@ export async function restCall(
   const status = Number(/HTTP (\d+)/.exec(message)?.[1] ?? 0);
   throw new VenueError({
     code: status,
-    message: `${message}${maxAttempts > 1 ? ` (after ${maxAttempts} attempts)` : ''}`,
+    message: `${message}${failures > 1 ? ` (after ${failures} attempts)` : ''}`,
     method: def.method,
     path: def.path,
     ...(status === 0 ? {} : { httpStatus: status }),

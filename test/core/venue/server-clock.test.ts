@@ -61,6 +61,32 @@ describe('ServerClock', () => {
     expect(warned.msg).toContain("the venue's clock differs");
   });
 
+  it('settles on what the replies prove together instead of following each reply’s jitter', () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const clock = new ServerClock(fakeTimer(T), logger);
+    let seed = 7;
+    const next = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    let moves = 0;
+    for (let i = 0; i < 1_000; i++) {
+      const sent = T + i * 1_000 + Math.floor(next() * 1_000);
+      const stamped = sent + 5 + Math.floor(next() * 10);
+      if (clock.observe(dateAt(stamped + 180_000), sent, stamped + 5 + Math.floor(next() * 10))) moves++;
+      expect(Math.abs(clock.offsetMs - 180_000)).toBeLessThan(1_030);
+    }
+    expect(moves).toBeLessThan(15);
+    expect(lines.filter((line) => line.includes('"level":40'))).toHaveLength(1);
+  });
+
+  it('starts afresh from a reply that contradicts the earlier ones: the local clock was stepped', () => {
+    const clock = clockWithOffset(180_000);
+    expect(clock.observe(dateAt(T + 10_000 - 60_000), T + 10_000, T + 10_000)).toBe(true);
+    expect(clock.offsetMs).toBe(-59_500);
+  });
+
   it('never moves off a right local clock (property)', () => {
     fc.assert(
       fc.property(fc.array(exchange, { maxLength: 20 }), (exchanges) => {

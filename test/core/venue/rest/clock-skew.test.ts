@@ -18,7 +18,7 @@ const nonceOf = (request: ReceivedRequest): number => Number(request.headers.non
 function aheadVenue(date: boolean): (request: ReceivedRequest) => ScriptedReply {
   return (request) => {
     const serverMs = Date.now() + AHEAD_MS;
-    const stamp = date ? { date: new Date(serverMs).toUTCString() } : {};
+    const stamp = { date: date ? new Date(serverMs).toUTCString() : null };
     if (Math.abs(nonceOf(request) - serverMs / 1000) > 60)
       return { ...stamp, body: { code: NONCE_OUT_OF_RANGE, message: 'nonce out of range', data: null } };
     return { ...stamp, body: placed };
@@ -47,6 +47,38 @@ describe('venue REST client: a machine clock the venue disagrees with', () => {
     const sent = venue.server.requests.length;
     await venue.client.placeOrder(order);
     expect(venue.server.requests.length - sent).toBe(1);
+  });
+});
+
+describe('venue REST client: requests in flight when the clock is learned', () => {
+  const venue = venueRestRig();
+
+  it('sends each refused one once more, though only the first refusal moved the estimate', async () => {
+    venue.server.handler = aheadVenue(true);
+    const replies = await Promise.all([1, 2, 3].map(() => venue.client.placeOrder(order)));
+    expect(replies.map((r) => r.orderId)).toEqual(['o-1', 'o-1', 'o-1']);
+    expect(venue.server.requests).toHaveLength(6);
+  });
+});
+
+describe('venue REST client: a reply that is not the venue’s', () => {
+  const venue = venueRestRig({ retry: { maxRetries: 1, baseMs: 1, capMs: 1 } });
+
+  it('does not move the estimate by the Date of an overload reply', async () => {
+    let calls = 0;
+    venue.server.handler = () => {
+      calls++;
+      if (calls === 1)
+        return {
+          status: 503,
+          body: 'Service Unavailable',
+          date: new Date(Date.now() + 3_600_000).toUTCString(),
+        };
+      return { body: ok([]) };
+    };
+    await venue.client.getOpenOrders();
+    const [, retried] = venue.server.requests;
+    expect(Math.abs(nonceOf(retried as ReceivedRequest) - Date.now() / 1000)).toBeLessThan(5);
   });
 });
 
