@@ -1,4 +1,10 @@
-import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../model/index.ts';
+import {
+  type CancelOrderIntent,
+  type CancelOrdersIntent,
+  type ModifyOrderIntent,
+  VENUE_ORDER_ALREADY_FINAL,
+} from '../../model/index.ts';
+import { VenueError } from '../errors.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import {
   cancelOrderRequest,
@@ -8,6 +14,7 @@ import {
 } from '../ws/order-entry.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
+import { isOutcomeUnknown } from './lost-reply-lookups.ts';
 
 /** An intent acting on orders already placed: an amendment or a cancel. */
 export type OrderActionIntent = ModifyOrderIntent | CancelOrderIntent | CancelOrdersIntent;
@@ -60,8 +67,10 @@ export function sendOrderAction(intent: OrderActionIntent, channels: OrderAction
  * to cancel-many.
  * @param rest - the REST client
  * @param intent - the batch cancel
- * @returns when every cancel was answered
- * @throws the first refusal or failure among the cancels (the others were still sent)
+ * @returns when every cancel was answered and all succeeded
+ * @throws the venue's refusal when it refused every cancel (401058, already final, first: its
+ *   orders are looked up); an outcome-unknown error when the cancels ended differently or any
+ *   answer was lost, so every target is looked up rather than put back as it was
  */
 async function cancelManyViaRest(rest: VenueRestClient, intent: CancelOrdersIntent): Promise<void> {
   if (intent.targets === undefined) {
@@ -69,11 +78,25 @@ async function cancelManyViaRest(rest: VenueRestClient, intent: CancelOrdersInte
     return;
   }
   const sym = intent.sym === undefined ? {} : { sym: intent.sym };
+  const targets = intent.targets;
   const answers = await Promise.allSettled(
-    intent.targets.map((target) => rest.cancelOrder({ clientOrderId: target, ...sym })),
+    targets.map((target) => rest.cancelOrder({ clientOrderId: target, ...sym })),
   );
-  const failed = answers.find((answer) => answer.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
+  const failed = answers.flatMap((answer, i) =>
+    answer.status === 'rejected' ? [{ target: targets[i], error: answer.reason as unknown }] : [],
+  );
+  if (failed.length === 0) return;
+  const refusals = failed.flatMap(({ error }) =>
+    error instanceof VenueError && !isOutcomeUnknown(error) ? [error] : [],
+  );
+  if (refusals.length === answers.length)
+    throw refusals.find((e) => e.code === VENUE_ORDER_ALREADY_FINAL) ?? refusals[0];
+  const why = failed.map(
+    ({ target, error }) => `${target}: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  throw new Error(
+    `${answers.length - failed.length} of ${answers.length} cancels over REST succeeded (${why.join('; ')}): the orders are looked up`,
+  );
 }
 
 function send(

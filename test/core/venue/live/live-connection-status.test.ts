@@ -103,7 +103,8 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
 
   it('sends a cancel of listed orders as one cancel per order, never as a cancel-all that could take others', async () => {
     const events = await downSocket();
-    // c-1 is cancelled, c-2 was already filled: the one rejection comes once both were answered.
+    // c-1 is cancelled, c-2 was already filled: the one report comes once both were answered, as
+    // outcome unknown, so both orders are looked up rather than put back as they were.
     rig.special = (request) => {
       if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
       const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
@@ -113,7 +114,8 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
     };
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-2', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
-    expect(rejections(events)[0]).toMatchObject({ ref: 'k-2', code: 401058 });
+    expect(rejections(events)[0]).toMatchObject({ ref: 'k-2', code: COMMAND_OUTCOME_UNKNOWN });
+    expect(rejections(events)[0]?.message).toContain('1 of 2 cancels over REST succeeded (c-2: ');
     // Sent together: the venue may get them in either order.
     const cancels = rig.calls('/api/v1/trading/order');
     expect(cancels.map((r) => [r.method, JSON.parse(r.body)]).sort()).toEqual([
@@ -121,6 +123,34 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
       ['DELETE', { clientOrderId: 'c-2', sym: SYM }],
     ]);
     expect(rig.calls('/api/v1/trading/cancelAll')).toEqual([]);
+  });
+
+  it('reports a listed cancel the venue refused whole with its code, already final first', async () => {
+    const events = await downSocket();
+    rig.special = (request) => {
+      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
+      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
+      return clientOrderId === 'c-1'
+        ? { body: { code: 401018, message: `order ${clientOrderId} not found` } }
+        : { body: { code: 401058, message: `order ${clientOrderId} is FILLED` } };
+    };
+    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-4', sym: SYM, targets: ['c-1', 'c-2'] }));
+    await waitFor(() => rejections(events).length === 1, 'the rejection');
+    expect(rejections(events)[0]).toMatchObject({ ref: 'k-4', code: 401058 });
+  });
+
+  it('reports a listed cancel with one refusal and one lost answer as outcome unknown', async () => {
+    const events = await downSocket();
+    rig.special = (request) => {
+      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
+      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
+      return clientOrderId === 'c-1'
+        ? { body: { code: 401018, message: `order ${clientOrderId} not found` } }
+        : { body: null, reset: true };
+    };
+    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-5', sym: SYM, targets: ['c-1', 'c-2'] }));
+    await waitFor(() => rejections(events).length === 1, 'the rejection');
+    expect(rejections(events)[0]).toMatchObject({ ref: 'k-5', code: COMMAND_OUTCOME_UNKNOWN });
   });
 
   it('reports a listed cancel with one lost answer as outcome unknown once, and still sends the others', async () => {
