@@ -8,6 +8,7 @@ import {
 } from '../../../../core/model/index.ts';
 import type { ApprovedIntent } from '../../../../core/risk/index.ts';
 import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
+import type { ScriptedReply } from '../../../kit/venue-http-server.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
 import { WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
@@ -79,6 +80,17 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
   };
   const rejections = (events: UserEvent[]) =>
     events.flatMap((e) => (e.kind === 'commandRejected' ? [e] : []));
+  const CANCELLED: ScriptedReply = { body: { code: 0, message: 'success', data: { orderId: 'o-1' } } };
+  const FILLED: ScriptedReply = { body: { code: 401058, message: 'the order is FILLED' } };
+  const NOT_FOUND: ScriptedReply = { body: { code: 401018, message: 'order not found' } };
+  const LOST: ScriptedReply = { body: null, reset: true };
+  /** The venue answers each REST cancel-one by the order it names. */
+  const answerCancels = (replies: Readonly<Record<string, ScriptedReply>>): void => {
+    rig.special = (request) => {
+      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
+      return replies[(JSON.parse(request.body) as { clientOrderId: string }).clientOrderId];
+    };
+  };
 
   it('reports a modify answered HTTP 500 after it was forwarded as outcome unknown (-1), not as a refusal with code 500', async () => {
     const events = await downSocket();
@@ -105,13 +117,7 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
     const events = await downSocket();
     // c-1 is cancelled, c-2 was already filled: the one report comes once both were answered, as
     // outcome unknown, so both orders are looked up rather than put back as they were.
-    rig.special = (request) => {
-      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
-      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
-      return clientOrderId === 'c-1'
-        ? { body: { code: 0, message: 'success', data: { orderId: 'o-1', clientOrderId } } }
-        : { body: { code: 401058, message: `order ${clientOrderId} is FILLED` } };
-    };
+    answerCancels({ 'c-1': CANCELLED, 'c-2': FILLED });
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-2', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-2', code: COMMAND_OUTCOME_UNKNOWN });
@@ -127,13 +133,7 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
 
   it('reports a listed cancel the venue refused whole with its code, already final first', async () => {
     const events = await downSocket();
-    rig.special = (request) => {
-      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
-      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
-      return clientOrderId === 'c-1'
-        ? { body: { code: 401018, message: `order ${clientOrderId} not found` } }
-        : { body: { code: 401058, message: `order ${clientOrderId} is FILLED` } };
-    };
+    answerCancels({ 'c-1': NOT_FOUND, 'c-2': FILLED });
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-4', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-4', code: 401058 });
@@ -141,13 +141,7 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
 
   it('reports a listed cancel with one refusal and one lost answer as outcome unknown', async () => {
     const events = await downSocket();
-    rig.special = (request) => {
-      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
-      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
-      return clientOrderId === 'c-1'
-        ? { body: { code: 401018, message: `order ${clientOrderId} not found` } }
-        : { body: null, reset: true };
-    };
+    answerCancels({ 'c-1': NOT_FOUND, 'c-2': LOST });
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-5', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-5', code: COMMAND_OUTCOME_UNKNOWN });
@@ -155,13 +149,7 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
 
   it('reports a listed cancel with one lost answer as outcome unknown once, and still sends the others', async () => {
     const events = await downSocket();
-    rig.special = (request) => {
-      if (request.method !== 'DELETE' || request.path !== '/api/v1/trading/order') return undefined;
-      const { clientOrderId } = JSON.parse(request.body) as { clientOrderId: string };
-      return clientOrderId === 'c-1'
-        ? { body: null, reset: true }
-        : { body: { code: 0, message: 'success', data: { orderId: 'o-2', clientOrderId } } };
-    };
+    answerCancels({ 'c-1': LOST, 'c-2': CANCELLED });
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-3', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-3', code: COMMAND_OUTCOME_UNKNOWN });
