@@ -104,7 +104,8 @@ export const END_SETTLE_MS = 60_000;
  * event and fill at each sym's last known price, through the venue with its fees. On the bar fill
  * model a market order waits for a bar, so the venue is given {@link closingBar} at the sym's last
  * close; on quotes and trades the orders take the last quote or trade, as any order arriving then.
- * A second round closes a position reopened by a resting order whose cancel lost the race with a fill.
+ * A second round closes a position reopened by a resting order whose cancel lost the race with a fill;
+ * further rounds follow while each closes more (see openPositionCount).
  * @param kernel - the stopped kernel
  * @param sim - the simulated venue
  * @param gate - the run's risk gate
@@ -120,7 +121,8 @@ export async function closeAfterLastEvent(
   lastBars: ReadonlyMap<string, BarEvent>,
   onDenied: (denial: DenialRecord) => void = () => {},
 ): Promise<void> {
-  for (let round = 0; round < 2; round++) {
+  let openBefore = Number.POSITIVE_INFINITY;
+  for (let round = 0; ; round++) {
     // The closing bar opens when the closes are sent, so they arrive in time for its open.
     const sentAt = Math.max(end + round * END_SETTLE_MS, sim.now());
     const closed = await closeEverything(kernel, sim, gate, round, onDenied);
@@ -133,7 +135,21 @@ export async function closeAfterLastEvent(
       }
     }
     sim.advanceTo(settled);
+    const open = openPositionCount(await sim.snapshot());
+    if (round > 0 && (open === 0 || open >= openBefore)) return;
+    openBefore = open;
   }
+}
+
+/**
+ * Open positions in a venue snapshot. After the second round the close goes on while each round
+ * leaves fewer: spot holdings that share a coin may only close one after another (the venue
+ * refuses a sale of ETH the balance does not hold until the buy-back of another holding put it
+ * there), and a round that closes nothing more ends it, so there are at most as many rounds as
+ * positions.
+ */
+function openPositionCount(snapshot: Awaited<ReturnType<SimVenue['snapshot']>>): number {
+  return snapshot.positions.filter((p) => !p.positionQty.isZero()).length;
 }
 
 /**
