@@ -98,23 +98,33 @@ export function spotReservation(state: SimState, order: SimOrder): Dec {
 }
 
 /**
- * What an order pays (its reservation, plus for a BUY paying the settle coin the taker fee of its
- * remainder, as the margin check counts it), against what is available of the coin: the balance
- * less `frozenElsewhere`.
+ * What an order pays: its reservation, plus for a BUY paying the settle coin the taker fee of its
+ * remainder, as the margin check counts it.
  */
-function shortfall(
+function paymentOf(
   state: SimState,
   order: PayingOrder,
   pays: { readonly coin: string; readonly amount: Dec },
-  frozenElsewhere: Dec,
-): BalanceRefusal | undefined {
+): { readonly needed: Dec; readonly fee: Dec } | undefined {
   const spec = state.opts.instruments.get(order.sym);
   if (spec === undefined) return undefined;
   const fee =
     order.side === 'BUY' && spec.settleAsset === pays.coin
       ? fillFee(spec.fees, 'TAKER', pays.amount, state.feeMarkup, order.filled.isZero()).fee
       : ZERO;
-  const needed = pays.amount.plus(fee);
+  return { needed: pays.amount.plus(fee), fee };
+}
+
+/** What an order pays ({@link paymentOf}) against what is available: the balance less `frozenElsewhere`. */
+function shortfall(
+  state: SimState,
+  order: PayingOrder,
+  pays: { readonly coin: string; readonly amount: Dec },
+  frozenElsewhere: Dec,
+): BalanceRefusal | undefined {
+  const payment = paymentOf(state, order, pays);
+  if (payment === undefined) return undefined;
+  const { needed, fee } = payment;
   const available = (state.balances.get(pays.coin) ?? ZERO).minus(frozenElsewhere);
   if (!available.lt(needed)) return undefined;
   const note =
@@ -172,7 +182,8 @@ export function closeRefusal(
           : refusal.note;
       return { sym: close.sym, refusal: { ...refusal, note } };
     }
-    paidBefore.set(pays.coin, before.plus(pays.amount));
+    // Its fee too: the next close pays from what this one leaves.
+    paidBefore.set(pays.coin, before.plus(paymentOf(state, close, pays)?.needed ?? pays.amount));
   }
   return undefined;
 }

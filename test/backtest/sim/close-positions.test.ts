@@ -228,4 +228,22 @@ describe('sim venue: closing a spot holding pays with the coin, as a spot order 
     expect(fillLines(t).slice(2)).toEqual(['short BUY 1@2001 TAKER', 'long SELL 1@2000 TAKER']);
     expect((await balancesOf(t)).ETH).toBe('0');
   });
+
+  it('counts the fee of each buy-back close in what the next one may pay, refusing what the quote balance cannot cover', async () => {
+    // Two 1 ETH shorts bought back with USDT: 2002.5 + 2.0025 fee each at the mark; 8 USDT plus
+    // the two sales' proceeds leave 2003.4975 for the second after the first paid its fee.
+    const t = aTwoExchangeEthSim({ startingBalances: { USDT: D('8'), ETH: D('2') } });
+    t.send(aMarket('s1', 'SELL', '1', { sym: OKX_ETH }), aMarket('s2', 'SELL', '1', { sym: BINANCE_ETH }));
+    t.sim.advanceTo(1);
+    const before = (await balancesOf(t)).USDT;
+    t.send({ kind: 'closePositions', ref: 'both', symList: [OKX_ETH, BINANCE_ETH] });
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => e.message)).toEqual([
+      expect.stringContaining(
+        '401023 insufficient margin: closing BINANCE_SPOT_ETH_USDT needs 2004.5025 USDT (cost 2002.5 + fee 2.0025), available 2003.4975 USDT',
+      ),
+    ]);
+    expect(fillLines(t)).toHaveLength(2);
+    expect((await balancesOf(t)).USDT).toBe(before);
+  });
 });
