@@ -35,6 +35,12 @@ interface HoldingState {
   /** The quantity the holding had at the start plus what the session's fills and spends explain. */
   explained: Dec;
   pending: PendingReport | undefined;
+  /**
+   * Whether the holding was open when the session began: its lots are older than the session's
+   * trade list, so what leaves it is not taken out of the session's lots (they would gain a lot
+   * the list never had).
+   */
+  carriedIn: boolean;
 }
 
 /**
@@ -49,7 +55,8 @@ interface HoldingState {
  * and before every fill it made after, as the backtest books it. A report above what the fills
  * explain (a fill never received) is left alone: only coin that left is taken out of the trade
  * list. Reports before the session traded (the reconciliation at startup) are where each holding
- * starts.
+ * starts; a holding open then is left alone (its spends come out of lots the session's trade list
+ * does not have).
  */
 export class HoldingSpends {
   private readonly holdings = new Map<string, HoldingState>();
@@ -91,8 +98,10 @@ export class HoldingSpends {
     const holding = this.holdingOf(position.sym, position.positionSide);
     if (!this.trading) {
       holding.explained = position.positionQty;
+      holding.carriedIn = !position.positionQty.isZero();
       return;
     }
+    if (holding.carriedIn) return;
     holding.pending = {
       qty: position.positionQty,
       price: position.avgPrice,
@@ -132,7 +141,7 @@ export class HoldingSpends {
     const key = positionKey(sym, positionSide);
     let holding = this.holdings.get(key);
     if (holding === undefined) {
-      holding = { sym, positionSide, explained: ZERO, pending: undefined };
+      holding = { sym, positionSide, explained: ZERO, pending: undefined, carriedIn: false };
       this.holdings.set(key, holding);
     }
     return holding;

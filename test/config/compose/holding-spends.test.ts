@@ -86,6 +86,23 @@ describe('holding spends: coin that left a spot holding without a fill, from pos
     expect(lines).toEqual([]);
   });
 
+  it('leaves alone a holding carried into the session: its interest comes out of lots the trade list does not have', () => {
+    // A short of 3 from before the session grows by interest: no lot of the session's grows.
+    expect(spendsOf([['report', 3_600_000, '-3.001']], '-3').lines).toEqual([]);
+    // A long of 5 carried in pays interest: before, its trade list gained a phantom open SHORT lot.
+    const spends = new HoldingSpends(new Set([ETH]));
+    spends.position(aPositionUpdate(0, '5', { sym: ETH, positionSide: 'LONG' }).position, 0, 0);
+    spends.startTrading();
+    spends.position(
+      aPositionUpdate(3_600_000, '4.999', { sym: ETH, positionSide: 'LONG' }).position,
+      3_600_000,
+      0,
+    );
+    const found = spends.finish();
+    expect(found).toEqual([]);
+    expect(sessionRoundTrips([], found, () => ONE).open).toEqual([]);
+  });
+
   it('leaves alone a report above what the fills explain (a fill never received)', () => {
     const { lines } = spendsOf([['report', 5, '1'], fill('SELL', '1', 9), ['report', 9, '0']]);
     expect(lines).toEqual([]);
