@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
 import {
@@ -8,6 +8,7 @@ import {
   type PaperSnapshotV1,
   SNAPSHOT_FILE,
   savedText,
+  writeWhole,
 } from './persistence.ts';
 
 /** The command log's name inside the data directory: the journal, written ahead of each command. */
@@ -37,8 +38,8 @@ export class CommandLog {
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
     this.path = join(dataDir, COMMAND_LOG_FILE);
-    const text = savedText(this.path);
-    if (text === undefined || text === '' || text.endsWith('\n')) return;
+    if (!endsMidLine(this.path)) return;
+    const text = savedText(this.path) ?? '';
     const lineStart = text.lastIndexOf('\n') + 1;
     if (parsedLine(text.slice(lineStart)) !== undefined) appendFileSync(this.path, '\n');
     else truncateSync(this.path, Buffer.byteLength(text.slice(0, lineStart)));
@@ -59,9 +60,29 @@ export class CommandLog {
    * @param entries - the journal, from its first entry
    */
   rewrite(entries: readonly JournalEntry[]): void {
-    const temporary = `${this.path}.tmp`;
-    writeFileSync(temporary, entries.map(lineOf).join(''));
-    renameSync(temporary, this.path);
+    writeWhole(this.path, entries.map(lineOf).join(''));
+  }
+}
+
+/**
+ * Whether a log file's last byte is not a newline: a crash cut its last line. Reads that byte
+ * only, so opening a long log costs no second read of it (the restart reads it once, whole).
+ */
+function endsMidLine(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    readSync(fd, last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    closeSync(fd);
   }
 }
 

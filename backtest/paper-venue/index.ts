@@ -21,7 +21,7 @@ export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './paging.ts';
 export type { PaperVenue, PaperVenueOptions } from './paper-venue.ts';
 export { LOCKSTEP_ACK_PATH, startPaperVenue } from './paper-venue.ts';
 export type { JournalEntry, PaperSnapshot } from './persistence.ts';
-export { SNAPSHOT_FILE } from './persistence.ts';
+export { SNAPSHOT_FILE, writeWhole } from './persistence.ts';
 export type { PaperPortfolioOptions } from './portfolio-book.ts';
 export { PAPER_RATE_LIMITS } from './rate-limits.ts';
 export { recordingFeed } from './recording-feed.ts';

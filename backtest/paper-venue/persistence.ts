@@ -66,6 +66,19 @@ export function savedText(path: string): string | undefined {
 }
 
 /**
+ * Writes a data-directory file whole: a temporary file renamed over it, so a crash leaves the old
+ * file or the new one, never half of one.
+ * @param path - the file
+ * @param text - its text
+ * @param mode - its permissions when it is created (e.g. 0o600 for one holding credentials)
+ */
+export function writeWhole(path: string, text: string, mode?: number): void {
+  const temporary = `${path}.tmp`;
+  writeFileSync(temporary, text, mode === undefined ? undefined : { mode });
+  renameSync(temporary, path);
+}
+
+/**
  * Reads the snapshot of a data directory.
  * @param dataDir - the directory
  * @returns the snapshot (either version), or undefined when the venue never saved one there
@@ -124,9 +137,6 @@ export class SnapshotWriter {
   }
 
   private write(withView: boolean): void {
-    const path = join(this.dataDir, SNAPSHOT_FILE);
-    const temporary = `${path}.tmp`;
-    writeFileSync(temporary, JSON.stringify(this.build(withView), null, 1));
-    renameSync(temporary, path);
+    writeWhole(join(this.dataDir, SNAPSHOT_FILE), JSON.stringify(this.build(withView), null, 1));
   }
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeWhole } from '../../../backtest/paper-venue/index.ts';
 
 /** The file `keel venue` keeps in its data dir besides the paper venue's own. */
 export const VENUE_START_FILE = 'keel-venue.json';
@@ -119,13 +120,6 @@ function parsedStart(text: string): (Partial<VenueStart> & { recording?: string 
 
 function saveStart(dataDir: string, start: VenueStart): void {
   mkdirSync(dataDir, { recursive: true });
-  const path = join(dataDir, VENUE_START_FILE);
-  writeFileSync(
-    `${path}.tmp`,
-    `${JSON.stringify({ ...start, recording: start.recording ?? null }, null, 1)}\n`,
-    {
-      mode: 0o600,
-    },
-  );
-  renameSync(`${path}.tmp`, path);
+  const text = `${JSON.stringify({ ...start, recording: start.recording ?? null }, null, 1)}\n`;
+  writeWhole(join(dataDir, VENUE_START_FILE), text, 0o600);
 }
