@@ -112,8 +112,7 @@ export class MarketDataClient {
    * @param sub - channel, sym and optional kline interval
    */
   subscribe(sub: MarketSubscription): void {
-    this.subscriptions.set(keyOf(sub), sub);
-    this.sendControl('subscribe', [sub]);
+    this.subscribeAll([sub]);
   }
 
   /**

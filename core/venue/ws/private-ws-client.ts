@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
+import { ServerClock } from '../server-clock.ts';
 import { loginSignaturePayload } from '../signing.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
@@ -25,6 +26,8 @@ export class PrivateWsClient {
   private readonly connectionSubject = new Subject<ConnectionEvent>();
   private readonly pending: PendingRequests;
   private readonly timer: TimerPort;
+  /** Where the login timestamp is read: the venue's clock as the REST client learns it, else the local one. */
+  private readonly serverClock: ServerClock;
   private readonly random: JitterSource;
   private readonly logger: Logger;
   private readonly nextId: () => string;
@@ -44,6 +47,7 @@ export class PrivateWsClient {
     this.random = options.random ?? { next: () => 0.5 };
     this.logger = options.logger ?? pino({ name: 'keel.venue.private-ws', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
+    this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
     this.pending = new PendingRequests(this.timer);
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
@@ -172,8 +176,7 @@ export class PrivateWsClient {
   }
 
   private async login(): Promise<void> {
-    const clock = this.options.serverClock;
-    const timestamp = String(clock === undefined ? Math.floor(this.timer.now() / 1000) : clock.nowSeconds());
+    const timestamp = String(this.serverClock.nowSeconds());
     const args = {
       apiKey: this.options.signer.apiKey,
       timestamp,
