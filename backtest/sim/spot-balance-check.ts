@@ -119,12 +119,10 @@ function paymentOf(
 function shortfall(
   state: SimState,
   order: PayingOrder,
-  pays: { readonly coin: string; readonly amount: Dec },
+  pays: { readonly coin: string },
+  { needed, fee }: { readonly needed: Dec; readonly fee: Dec },
   frozenElsewhere: Dec,
 ): BalanceRefusal | undefined {
-  const payment = paymentOf(state, order, pays);
-  if (payment === undefined) return undefined;
-  const { needed, fee } = payment;
   const available = (state.balances.get(pays.coin) ?? ZERO).minus(frozenElsewhere);
   if (!available.lt(needed)) return undefined;
   const note =
@@ -144,7 +142,9 @@ function shortfall(
 export function spotRefusal(state: SimState, order: SimOrder): BalanceRefusal | undefined {
   const pays = frozenBy(state, order);
   if (pays === undefined || !pays.amount.gt(0)) return undefined;
-  return shortfall(state, order, pays, frozenBySpotOrders(state, pays.coin, order.orderId));
+  const payment = paymentOf(state, order, pays);
+  if (payment === undefined) return undefined;
+  return shortfall(state, order, pays, payment, frozenBySpotOrders(state, pays.coin, order.orderId));
 }
 
 /**
@@ -171,9 +171,11 @@ export function closeRefusal(
   for (const close of closes) {
     const pays = frozenBy(state, close);
     if (pays === undefined || !pays.amount.gt(0)) continue;
+    const payment = paymentOf(state, close, pays);
+    if (payment === undefined) continue;
     const before = paidBefore.get(pays.coin) ?? ZERO;
     const frozen = frozenBySpotOrders(state, pays.coin, undefined, cancelled).plus(before);
-    const refusal = shortfall(state, close, pays, frozen);
+    const refusal = shortfall(state, close, pays, payment, frozen);
     if (refusal !== undefined) {
       const note =
         close.side === 'SELL'
@@ -183,7 +185,7 @@ export function closeRefusal(
       return { sym: close.sym, refusal: { ...refusal, note } };
     }
     // Its fee too: the next close pays from what this one leaves.
-    paidBefore.set(pays.coin, before.plus(paymentOf(state, close, pays)?.needed ?? pays.amount));
+    paidBefore.set(pays.coin, before.plus(payment.needed));
   }
   return undefined;
 }
