@@ -154,5 +154,5 @@ export { TrailingStopLog } from './result/trailing-stop-record.ts';
 export { writeTextFile } from './result/write-text-file.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
-export type { RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';
+export type { PlacedSpend, RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';
 export { roundTripsFromFills } from './trades/round-trips-from-fills.ts';

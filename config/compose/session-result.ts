@@ -9,6 +9,7 @@ import {
   type LiquidationRecord,
   type OrderRecord,
   type RecordLog,
+  roundTripsFromFills,
   type TrailingStopRecord,
 } from '../../backtest/report/index.ts';
 import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
@@ -17,7 +18,6 @@ import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import type { HoldingSpend } from './holding-spends.ts';
-import { sessionRoundTrips } from './session-round-trips.ts';
 import { shownPath } from './shown-path.ts';
 
 /** The latency a paper venue applied: its legs and the seed of their jitter. */
@@ -109,7 +109,10 @@ function latencyModelOf(session: SessionRecord): { name: string; description: st
 export function sessionResult(session: SessionRecord): BacktestResult {
   const sizes = new Map<string, Dec>(session.instruments.map((s) => [s.sym, s.contractSize]));
   const contractSizeOf = (sym: string): Dec => sizes.get(sym) ?? ONE;
-  const { closed, open } = sessionRoundTrips(session.fills, session.holdingSpends ?? [], contractSizeOf);
+  const { closed, open } = roundTripsFromFills(session.fills, {
+    contractSizeOf,
+    spends: session.holdingSpends ?? [],
+  });
   const prices = session.sampler.priceSeries();
   const instrumentSyms = session.instruments.map((s) => s.sym);
   const curve = session.sampler.curve;

@@ -3,10 +3,20 @@ import type { FillRecord } from '../result/owned-records.ts';
 import { RoundTripBook } from './round-trip-book.ts';
 import type { OpenTrade, RoundTripTrade } from './round-trip-trade.ts';
 
+/** Coin that left a holding without a fill, placed after as many of the fills as `afterFills`. */
+export type PlacedSpend = Parameters<RoundTripBook['spend']>[0] & { readonly afterFills: number };
+
 /** Options of {@link roundTripsFromFills}. */
 export interface RoundTripOptions {
   /** Units of base per contract for a sym (PnL multiplier); 1 when omitted or undefined. */
   readonly contractSizeOf?: (sym: string) => Dec | undefined;
+  /**
+   * Coin that left spot holdings without a fill (loan interest paid in the coin: a paper or live
+   * session finds it in the venue's position reports), in `afterFills` order: each is taken out of
+   * the open lots (`RoundTripBook.spend`) once that many fills were paired, as a backtest's runner
+   * takes it when the simulated venue reports it.
+   */
+  readonly spends?: readonly PlacedSpend[];
 }
 
 /** The trades a list of fills makes: closed round trips and what is still open. */
@@ -24,7 +34,7 @@ export interface RoundTrips {
  * Holds every closed trade: a long run pairs its fills with a {@link RoundTripBook} instead.
  * @param fills - executions in the order they happened (a fill's `strategyId`, when set, names
  *   the trades' entry and exit strategies)
- * @param options - contract sizes for PnL
+ * @param options - contract sizes for PnL, and what left holdings without a fill
  * @returns closed trades in closing order, and the open lots in opening order
  * @example
  * const { closed } = roundTripsFromFills([buy(1, '100'), sell(1, '110')]); // one LONG trade, +10
@@ -32,7 +42,18 @@ export interface RoundTrips {
 export function roundTripsFromFills(fills: Iterable<FillRecord>, options: RoundTripOptions = {}): RoundTrips {
   const closed: RoundTripTrade[] = [];
   const book = new RoundTripBook((trade) => closed.push(trade), options.contractSizeOf);
-  for (const fill of fills) book.add(fill);
+  const spends = options.spends ?? [];
+  let next = 0;
+  const spendUpTo = (paired: number): void => {
+    for (let spend = spends[next]; spend !== undefined && spend.afterFills <= paired; spend = spends[++next])
+      book.spend(spend);
+  };
+  let paired = 0;
+  spendUpTo(paired);
+  for (const fill of fills) {
+    book.add(fill);
+    spendUpTo(++paired);
+  }
   book.flush();
   return { closed, open: book.openTrades() };
 }

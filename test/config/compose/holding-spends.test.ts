@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { roundTripsFromFills } from '../../../backtest/report/index.ts';
 import { HoldingSpends } from '../../../config/compose/holding-spends.ts';
-import { sessionRoundTrips } from '../../../config/compose/session-round-trips.ts';
 import { D, type Execution, ONE } from '../../../core/model/index.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
 import { aPositionUpdate } from '../../kit/kernel-events.ts';
@@ -100,7 +100,7 @@ describe('holding spends: coin that left a spot holding without a fill, from pos
     );
     const found = spends.finish();
     expect(found).toEqual([]);
-    expect(sessionRoundTrips([], found, () => ONE).open).toEqual([]);
+    expect(roundTripsFromFills([], { contractSizeOf: () => ONE, spends: found }).open).toEqual([]);
   });
 
   it('leaves alone a report above what the fills explain (a fill never received)', () => {
@@ -114,7 +114,7 @@ describe('holding spends: coin that left a spot holding without a fill, from pos
   });
 });
 
-describe('session round trips', () => {
+describe('holding spends in the trade list (roundTripsFromFills)', () => {
   it('books the interest among the fills: a buy-back of principal and interest closes the short whole', () => {
     const { lines, fills } = spendsOf([
       fill('SELL', '5', 1),
@@ -127,7 +127,7 @@ describe('session round trips', () => {
     const spends = [
       { sym: ETH, positionSide: 'NONE' as const, qty: D('0.0015'), price: D(100), ts: 3600, afterFills: 1 },
     ];
-    const { closed, open } = sessionRoundTrips(fills, spends, () => ONE);
+    const { closed, open } = roundTripsFromFills(fills, { contractSizeOf: () => ONE, spends });
     expect(
       closed.map(
         (t) => `${t.direction} ${t.qty.toFixed()} ${t.entryPrice.toFixed()}->${t.exitPrice.toFixed()}`,
@@ -136,7 +136,9 @@ describe('session round trips', () => {
     expect(open).toEqual([]);
     // Without the spend the buy-back would close 5 and leave a phantom long of 0.0015 open.
     expect(
-      sessionRoundTrips(fills, [], () => ONE).open.map((t) => `${t.direction} ${t.qty.toFixed()}`),
+      roundTripsFromFills(fills, { contractSizeOf: () => ONE }).open.map(
+        (t) => `${t.direction} ${t.qty.toFixed()}`,
+      ),
     ).toEqual(['LONG 0.0015']);
   });
 });
