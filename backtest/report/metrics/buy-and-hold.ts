@@ -78,7 +78,8 @@ export function buyAndHoldOf(
 }
 
 /**
- * Buy & hold return of one price series (backtesting.py's "Buy & Hold Return").
+ * Buy & hold return of one price series (backtesting.py's "Buy & Hold Return", which since 0.6
+ * starts at the first bar after its indicators warm up; this one at the series' first price).
  * @param prices - prices in time order
  * @returns last / first - 1, or null without two prices or when the first is 0
  */

@@ -42,7 +42,9 @@ function hasTotalLoss(returns: readonly number[]): boolean {
 }
 
 /**
- * Annualized volatility (QuantStats' `volatility`).
+ * Annualized volatility (QuantStats' `volatility`). backtesting.py's "Volatility (Ann.)" is
+ * another figure, the spread of a compounded year, sqrt((var(r) + (1 + g)²)^P - (1 + g)^(2P))
+ * with g the geometric mean return; Keel reports the simple form, the one its Sharpe divides by.
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @returns std(r, ddof 1) x sqrt(P), or null with fewer than two returns or a return <= -1
@@ -62,7 +64,8 @@ export function annualizedVolatility(
 /**
  * Compound annual growth rate over calendar time, in 365-day years (Keel's choice). QuantStats'
  * current `cagr` counts years as the number of return observations / periods per year instead,
- * so the two differ when the curve has gaps or partial periods.
+ * so the two differ when the curve has gaps or partial periods; backtesting.py's counts them as
+ * calendar days / its trading days a year, so it agrees with this one at 365 and not at 252.
  * @param startEquity - equity of the first sample
  * @param finalEquity - equity of the last sample
  * @param durationMs - end - start
@@ -79,6 +82,9 @@ export function cagr(startEquity: number, finalEquity: number, durationMs: numbe
  * Sharpe ratio (QuantStats' `sharpe`): excess mean return over its standard deviation,
  * annualized by sqrt(P). The risk-free rate per period is rf / P (Keel's choice); QuantStats
  * de-annualizes it geometrically, (1 + rf)^(1/P) - 1, so with rf != 0 the two differ slightly.
+ * backtesting.py's Sharpe is another figure: its compounded annualized return
+ * ({@link annualizedReturn}) less rf, over its compounded volatility (see
+ * {@link annualizedVolatility}).
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods (rf / P each)
@@ -102,6 +108,8 @@ export function sharpeRatio(
  * Sortino ratio (QuantStats' `sortino`): mean excess return over the downside deviation of the
  * excess returns, which counts every period (one at or above the risk-free rate contributes 0),
  * annualized by sqrt(P). As in QuantStats the risk-free rate comes off every return before both.
+ * backtesting.py's divides its compounded annualized return less rf by the downside deviation of
+ * the raw returns x sqrt(P) instead.
  * @param returns - period returns
  * @param periodsPerYear - periods per year
  * @param riskFreeRate - annual risk-free rate, spread evenly over the periods as for
@@ -131,7 +139,8 @@ export function sortinoRatio(
 }
 
 /**
- * Calmar ratio (QuantStats' `calmar`).
+ * Calmar ratio (QuantStats' `calmar`). backtesting.py's divides its annualized return
+ * ({@link annualizedReturn}) by the max drawdown instead of CAGR.
  * @param cagrValue - compound annual growth rate
  * @param maxDrawdown - maximum drawdown as a positive fraction
  * @returns CAGR / max drawdown, or null when either is undefined or the drawdown is 0
