@@ -18,7 +18,11 @@ export interface TradeStats {
   readonly bestTrade: number | null;
   /** Lowest trade return fraction. */
   readonly worstTrade: number | null;
-  /** Geometric mean trade return: (Π(1 + r))^(1/n) - 1 (backtesting.py "Avg. Trade"). */
+  /**
+   * Geometric mean trade return: (Π(1 + r))^(1/n) - 1 (backtesting.py "Avg. Trade"); null when
+   * a trade lost its whole entry notional or more (r <= -1, as a short can), which has no
+   * geometric mean: backtesting.py shows 0 there.
+   */
   readonly avgTrade: number | null;
   /** Longest exitTs - entryTs, milliseconds. */
   readonly maxTradeDurationMs: number | null;
@@ -40,7 +44,8 @@ export interface TradeStats {
   readonly sqn: number | null;
   /**
    * Kelly criterion: W - (1 - W) / (avgWin / avgLoss), with W the win rate, avgWin the mean pnl
-   * of winners and avgLoss the mean |pnl| of losers (backtesting.py); null without both.
+   * of winners and avgLoss the mean |pnl| of losers (backtesting.py); null unless there are both
+   * a winner and a loser.
    */
   readonly kelly: number | null;
 }

@@ -99,6 +99,23 @@ describe('trade statistics', () => {
     expect(onlyWins.winRate).toBe(1);
   });
 
+  it('has no Kelly without a winning trade, and a profit factor of 0', () => {
+    const onlyLosses = tradeStats([aTrade(-10, -0.1, 1), aTrade(-5, -0.05, 1)]);
+    expect(onlyLosses.kelly).toBeNull();
+    expect(onlyLosses.profitFactor).toBe(0);
+    expect(onlyLosses.winRate).toBe(0);
+  });
+
+  it('has no average trade once a trade lost its whole entry notional, as a short can', () => {
+    // A short whose price went from 100 to 250: r = -1.5, and 1 + r < 0 has no geometric mean
+    // (backtesting.py shows 0). The other figures still stand: expectancy (-1.5 + 0.1) / 2.
+    const short: RoundTripTrade = { ...aTrade(-150, -1.5, 1), direction: 'SHORT', exitPrice: D(250) };
+    const s = tradeStats([short, aTrade(10, 0.1, 1)]);
+    expect(s.avgTrade).toBeNull();
+    expect(s.worstTrade).toBe(-1.5);
+    expect(s.expectancy).toBeCloseTo(-0.7, 12);
+  });
+
   it('keeps the win rate in [0, 1] and never yields NaN or Infinity', () => {
     fc.assert(
       fc.property(
