@@ -96,7 +96,7 @@ export function statsRows(
     {
       label: 'Avg. Drawdown Duration',
       value: formatDuration(m.avgDrawdownDurationMs),
-      definition: 'mean time from a peak to its recovery',
+      definition: 'mean time from a peak to its recovery (or the end)',
     },
     {
       label: '# Trades',
