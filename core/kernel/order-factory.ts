@@ -123,7 +123,8 @@ export class OrderFactory {
   }
 
   /**
-   * A good-till-date limit order.
+   * A good-till-date limit order. The venue takes GTD for US equities only: the risk gate denies
+   * it on a crypto sym (`timeInForce` check), whose orders are GTC, IOC, FOK or GTX.
    * @param input - as for a limit order plus `expiry`
    * @returns the intent, with `expiryDate` as `YYYY-MM-DD`
    */

@@ -108,6 +108,7 @@ export {
   IN_FLIGHT_ORDER_STATES,
   isFinalOrderState,
   VENUE_ORDER_STATES,
+  VENUE_TIMES_IN_FORCE,
 } from './order.ts';
 export type { Position, PositionMode, PositionSide } from './position.ts';
 export { positionKey } from './position.ts';

@@ -13,6 +13,17 @@ export type OrderType = 'LIMIT' | 'MARKET';
  */
 export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'DAY' | 'GTD' | 'FAK';
 
+/**
+ * The times in force the venue carries for each kind of instrument: a crypto order's `timeInForce`
+ * is GTC, IOC, FOK or GTX (per public venue docs; Keel sends FAK as IOC), an equity order's
+ * PLACE_ORDER `orderValidity` is Day, FAK, FOK, GTD or GTC (spec; Keel sends IOC as FAK). So a
+ * crypto order cannot be DAY or GTD, nor an equity order post-only.
+ */
+export const VENUE_TIMES_IN_FORCE: Readonly<Record<'crypto' | 'equity', ReadonlySet<TimeInForce>>> = {
+  crypto: new Set(['GTC', 'IOC', 'FOK', 'GTX', 'FAK']),
+  equity: new Set(['DAY', 'FAK', 'IOC', 'FOK', 'GTD', 'GTC']),
+};
+
 /** Which price triggers a take-profit, stop-loss or algo order. */
 export type TriggerPriceType = 'MarkPrice' | 'LastPrice';
 

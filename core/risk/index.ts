@@ -13,6 +13,7 @@ export {
   gtdExpiryDateCheck,
   orderPriceCheck,
   positionSideCheck,
+  timeInForceCheck,
 } from './order-argument-checks.ts';
 export {
   closePositionsSymListCheck,

@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { Intent, PositionSide } from '../model/index.ts';
-import { isAboveZero } from '../model/index.ts';
+import { isAboveZero, VENUE_TIMES_IN_FORCE } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's clientOrderId length limit (per public venue docs). */
@@ -50,6 +50,28 @@ export const orderPriceCheck: RiskCheck = {
       return deny('orderPrice', `limit order ${intent.ref} needs a positive price`);
     }
     return undefined;
+  },
+};
+
+/**
+ * Denies a new order whose time in force the venue cannot carry for its instrument: DAY or GTD on
+ * a crypto sym (the venue's crypto orders are GTC, IOC, FOK or GTX), GTX (post-only) on an
+ * equity. Sent anyway, such an order would rest as something else (a crypto DAY order as GTC)
+ * or be refused at the wire.
+ */
+export const timeInForceCheck: RiskCheck = {
+  name: 'timeInForce',
+  kind: 'rule',
+  intents: ['placeOrder'],
+  run({ intent, view }) {
+    if (intent.kind !== 'placeOrder') return undefined;
+    const kind = view.instrument(intent.sym)?.id.kind;
+    if (kind === undefined || VENUE_TIMES_IN_FORCE[kind].has(intent.timeInForce)) return undefined;
+    const allowed = [...VENUE_TIMES_IN_FORCE[kind]].join(', ');
+    return deny(
+      'timeInForce',
+      `order ${intent.ref} is ${intent.timeInForce}, which the venue does not take for ${kind} (${intent.sym}): use ${allowed}`,
+    );
   },
 };
 

@@ -7,6 +7,7 @@ import {
   gtdExpiryDateCheck,
   orderPriceCheck,
   positionSideCheck,
+  timeInForceCheck,
 } from './order-argument-checks.ts';
 import {
   closePositionsSymListCheck,
@@ -34,6 +35,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   instrumentTradingCheck,
   clientOrderIdCheck,
   orderPriceCheck,
+  timeInForceCheck,
   gtdExpiryDateCheck,
   conditionArgumentsCheck,
   positionSideCheck,

@@ -9,6 +9,7 @@ export const RISK_CHECK_NAMES = [
   'instrumentTrading',
   'clientOrderId',
   'orderPrice',
+  'timeInForce',
   'gtdExpiryDate',
   'conditionArguments',
   'positionSide',

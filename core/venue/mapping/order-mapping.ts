@@ -8,8 +8,10 @@ import {
   parseDecimal,
   type TimeInForce,
   type TpSl,
+  VENUE_TIMES_IN_FORCE,
   ZERO,
 } from '../../model/index.ts';
+import { RequestRuleError } from '../errors.ts';
 import type { OrderWire, PlaceOrderBody } from '../wire/order.ts';
 
 const TIME_IN_FORCE = new Set<string>(['GTC', 'IOC', 'FOK', 'GTX', 'DAY', 'GTD', 'FAK']);
@@ -175,14 +177,20 @@ export function orderToWire(order: Order): OrderWire {
   };
 }
 
-const CRYPTO_TIF = new Set(['GTC', 'IOC', 'FOK', 'GTX']);
-
 /**
  * Maps a crypto place-order intent to the REST / `place_order` body.
  * @param intent - the place-order intent; `ref` becomes clientOrderId
  * @returns the body
+ * @throws RequestRuleError when its time in force is one the venue's crypto orders do not take
+ *   (DAY, GTD): sent without it, the order would rest as GTC
  */
 export function placeOrderBodyFromIntent(intent: PlaceOrderIntent): PlaceOrderBody {
+  if (!VENUE_TIMES_IN_FORCE.crypto.has(intent.timeInForce)) {
+    throw new RequestRuleError(
+      'timeInForce',
+      `${intent.timeInForce} is not a time in force of crypto orders`,
+    );
+  }
   const tif = intent.timeInForce === 'FAK' ? 'IOC' : intent.timeInForce;
   return {
     sym: intent.sym,
@@ -192,7 +200,7 @@ export function placeOrderBodyFromIntent(intent: PlaceOrderIntent): PlaceOrderBo
     limitPrice:
       intent.orderType === 'MARKET' || intent.price === undefined ? '0' : formatDecimal(intent.price),
     clientOrderId: intent.ref,
-    ...(CRYPTO_TIF.has(tif) ? { timeInForce: tif as 'GTC' | 'IOC' | 'FOK' | 'GTX' } : {}),
+    timeInForce: tif as 'GTC' | 'IOC' | 'FOK' | 'GTX',
     ...(intent.quoteOrderQty === undefined ? {} : { quoteOrderQty: formatDecimal(intent.quoteOrderQty) }),
     reduceOnly: intent.reduceOnly,
     positionSide: intent.positionSide,

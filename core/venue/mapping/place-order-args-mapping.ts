@@ -12,7 +12,11 @@ const VALIDITY: Readonly<Record<string, PlaceOrderArgs['orderValidity']>> = {
 };
 
 /**
- * Maps an equity place-order intent (sym `US_EQUITY_{code}`) to the spec's PLACE_ORDER args.
+ * Maps an equity place-order intent (sym `US_EQUITY_{code}`) to the spec's PLACE_ORDER args, with
+ * its positionSide (so a BOTH-mode sell opening a short is not booked on the long side). The args
+ * have no reduce-only flag: a reduce-only equity order is one the risk gate let through because
+ * it reduces the position when sent (`reduceOnly` check); the venue does not trim it if the
+ * position shrinks before it fills.
  * @param intent - the intent; `ref` becomes `reference`
  * @param brokerClientId - the client account id the connection trades for
  * @returns the args (check them with placeOrderArgsProblem before sending)
@@ -49,5 +53,6 @@ export function placeOrderArgsFromIntent(intent: PlaceOrderIntent, brokerClientI
           ...(condition.timeToSend === undefined ? {} : { timeToSend: condition.timeToSend }),
         }),
     ...(intent.extendedTrading === undefined ? {} : { extendedTrading: intent.extendedTrading }),
+    positionSide: intent.positionSide,
   };
 }

@@ -21,6 +21,11 @@ export interface PlaceOrderArgs {
   /** yyyy-MM-dd HH:mm:ss, required with TIME. */
   readonly timeToSend?: string;
   readonly extendedTrading?: boolean;
+  /**
+   * NONE, LONG or SHORT: not in the spec's PLACE_ORDER table, but the spec lists positionSide
+   * among the place-order request fields over WebSocket, and in BOTH mode the venue needs it.
+   */
+  readonly positionSide?: 'NONE' | 'LONG' | 'SHORT';
 }
 
 /** Schema of PLACE_ORDER args (types only; the cross-field rules are in {@link placeOrderArgsProblem}). */
@@ -40,6 +45,7 @@ export const placeOrderArgsSchema = z.looseObject({
   stopPrice: z.string().optional(),
   timeToSend: z.string().optional(),
   extendedTrading: z.boolean().optional(),
+  positionSide: z.string().optional(),
 });
 
 /** PLACE_ORDER_ACK data (spec). */
@@ -56,6 +62,7 @@ const TRIGGERED = new Set(['UT', 'DT', 'SL', 'OCO']);
 const PRICE = /^(?:\d+)(?:\.\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+const POSITION_SIDES = new Set(['NONE', 'LONG', 'SHORT']);
 
 function rule(field: string, text: string): RequestRuleError {
   return new RequestRuleError(`PLACE_ORDER args.${field}`, text);
@@ -95,6 +102,9 @@ export function placeOrderArgsProblem(args: PlaceOrderArgs): RequestRuleError | 
   }
   if (condition === 'TIME' && (args.timeToSend === undefined || !DATE_TIME.test(args.timeToSend))) {
     return rule('timeToSend', 'is required as yyyy-MM-dd HH:mm:ss when conditionCode is TIME');
+  }
+  if (args.positionSide !== undefined && !POSITION_SIDES.has(args.positionSide)) {
+    return rule('positionSide', 'must be NONE, LONG or SHORT');
   }
   return undefined;
 }

@@ -1,9 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { D } from '../../../core/model/index.ts';
+import { D, type PlaceOrderIntent } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimitOrder, aMarketOrder } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
-import { aRiskView } from '../../kit/risk-view-builder.ts';
+import { aRiskView, type FakeRiskView } from '../../kit/risk-view-builder.ts';
+
+const AAPL = 'US_EQUITY_AAPL';
+
+/** A limit order on AAPL: whole shares, an equity price. */
+function anEquityOrder(overrides: Partial<PlaceOrderIntent> = {}): PlaceOrderIntent {
+  return aLimitOrder({ sym: AAPL, qty: D(10), price: D('190'), ...overrides });
+}
+
+/** A risk view that also knows AAPL. */
+function equityView(): FakeRiskView {
+  const view = aRiskView();
+  view.instruments.set(
+    AAPL,
+    anInstrument(AAPL, { tickSize: D('0.01'), lotSize: D(1), minSize: D(1), minNotional: D(1) }),
+  );
+  return view;
+}
 
 describe('PLACE_ORDER argument checks', () => {
   describe('clientOrderId', () => {
@@ -40,31 +58,51 @@ describe('PLACE_ORDER argument checks', () => {
     });
   });
 
+  describe('timeInForce', () => {
+    it('denies DAY and GTD on a crypto sym: the venue would rest them as GTC', () => {
+      const reason = expectDenied('timeInForce', aLimitOrder({ timeInForce: 'DAY' }), aRiskView());
+      expect(reason).toContain('use GTC, IOC, FOK, GTX, FAK');
+      expectDenied('timeInForce', aLimitOrder({ timeInForce: 'GTD', expiryDate: '2026-01-05' }), aRiskView());
+    });
+    it('denies post-only (GTX) on an equity: PLACE_ORDER has no such validity', () => {
+      expectDenied('timeInForce', anEquityOrder({ timeInForce: 'GTX' }), equityView());
+    });
+    it('passes every time in force the venue takes for the kind', () => {
+      for (const timeInForce of ['GTC', 'IOC', 'FOK', 'GTX', 'FAK'] as const)
+        expectApproved(aLimitOrder({ timeInForce }), aRiskView());
+      for (const timeInForce of ['DAY', 'FAK', 'IOC', 'FOK', 'GTC'] as const)
+        expectApproved(anEquityOrder({ timeInForce }), equityView());
+    });
+  });
+
   describe('gtdExpiryDate', () => {
     it('denies GTD without an expiry date', () => {
-      expectDenied('gtdExpiryDate', aLimitOrder({ timeInForce: 'GTD' }), aRiskView());
+      expectDenied('gtdExpiryDate', anEquityOrder({ timeInForce: 'GTD' }), equityView());
     });
     it('denies an expiry date that is not YYYY-MM-DD', () => {
       expectDenied(
         'gtdExpiryDate',
-        aLimitOrder({ timeInForce: 'GTD', expiryDate: '2026/01/31' }),
-        aRiskView(),
+        anEquityOrder({ timeInForce: 'GTD', expiryDate: '2026/01/31' }),
+        equityView(),
       );
       expectDenied(
         'gtdExpiryDate',
-        aLimitOrder({ timeInForce: 'GTD', expiryDate: '2026-02-30' }),
-        aRiskView(),
+        anEquityOrder({ timeInForce: 'GTD', expiryDate: '2026-02-30' }),
+        equityView(),
       );
     });
     it('denies an expiry date already past on the run clock', () => {
       expectDenied(
         'gtdExpiryDate',
-        aLimitOrder({ timeInForce: 'GTD', expiryDate: '2026-01-04' }),
-        aRiskView(),
+        anEquityOrder({ timeInForce: 'GTD', expiryDate: '2026-01-04' }),
+        equityView(),
       );
     });
     it('passes GTD with a valid date from today on', () => {
-      expectApproved(aLimitOrder({ timeInForce: 'GTD', expiryDate: '2026-01-05' }), aRiskView());
+      expectApproved(anEquityOrder({ timeInForce: 'GTD', expiryDate: '2026-01-05' }), equityView());
+    });
+    it('denies an expiry date on an order that is not GTD', () => {
+      expectDenied('gtdExpiryDate', aLimitOrder({ expiryDate: '2026-01-05' }), aRiskView());
     });
   });
 

@@ -6,6 +6,7 @@ import {
   type PlaceOrderArgs,
   placeOrderArgsProblem,
   placeOrderRequest,
+  RequestRuleError,
   replaceOrderRequest,
 } from '../../../../core/venue/index.ts';
 import { aLimitOrder, aMarketOrder } from '../../../kit/intent-builders.ts';
@@ -48,6 +49,7 @@ describe('PLACE_ORDER argument rules (spec table)', () => {
     ['OCO without stopPrice', { conditionCode: 'OCO', triggerPrice: '200' }, 'stopPrice'],
     ['TIME without timeToSend', { conditionCode: 'TIME' }, 'timeToSend'],
     ['TIME with a date only', { conditionCode: 'TIME', timeToSend: '2026-12-01' }, 'timeToSend'],
+    ['positionSide other than NONE/LONG/SHORT', { positionSide: 'BOTH' as 'NONE' }, 'positionSide'],
   ])('refuses %s', (_, change, field) => {
     expect(placeOrderArgsProblem({ ...VALID, ...change })?.field).toBe(`PLACE_ORDER args.${field}`);
   });
@@ -84,6 +86,7 @@ describe('order entry requests', () => {
         qty: 10,
         orderValidity: 'Day',
         reference: 'r-9',
+        positionSide: 'NONE',
       },
     });
   });
@@ -102,6 +105,28 @@ describe('order entry requests', () => {
     expect(() =>
       placeOrderRequest(aLimitOrder({ sym: 'US_EQUITY_AAPL', timeInForce: 'GTD' }), 'a', uuid),
     ).toThrow(/orderExpiryDate/);
+  });
+
+  it('sends the position side of an equity order, so a BOTH-mode sell can open a short', () => {
+    const request = placeOrderRequest(
+      aLimitOrder({
+        sym: 'US_EQUITY_AAPL',
+        side: 'SELL',
+        qty: D('10'),
+        timeInForce: 'DAY',
+        positionSide: 'SHORT',
+      }),
+      'a',
+      uuid,
+    );
+    expect(request.args).toMatchObject({ bsFlag: 'S', positionSide: 'SHORT' });
+  });
+
+  it('refuses a crypto DAY or GTD order before sending: the venue would rest it as GTC', () => {
+    for (const timeInForce of ['DAY', 'GTD'] as const)
+      expect(() =>
+        placeOrderRequest(aLimitOrder({ timeInForce, expiryDate: '2026-12-31' }), 'a', uuid),
+      ).toThrow(RequestRuleError);
   });
 
   it('refuses fractional shares', () => {
