@@ -1,4 +1,3 @@
-import { writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Dec } from '../../../core/model/index.ts';
 import { firstRecords } from '../log/record-log.ts';
@@ -9,6 +8,7 @@ import { liquidationNotice } from '../result/liquidation-notice.ts';
 import { readResult } from '../result/result-files.ts';
 import { stableJsonLine } from '../result/stable-json-line.ts';
 import { formatStrategyFault } from '../result/strategy-fault-record.ts';
+import { writeTextFile } from '../result/write-text-file.ts';
 import type { RoundTripTrade } from '../trades/round-trip-trade.ts';
 import { algoOrdersSection, denialsSection, trailingStopsSection } from './activity-tables.ts';
 import { type ChartData, chartData } from './chart-data.ts';
@@ -221,7 +221,7 @@ ${denialsSection(result)}
 }
 
 /**
- * Writes the HTML report of a result to a file.
+ * Writes the HTML report of a result to a file, replacing it whole or not at all.
  * @param result - the backtest result
  * @param path - where to write (e.g. `out/report.html`)
  * @param options - see {@link renderHtmlReport}
@@ -232,8 +232,7 @@ export async function writeHtmlReport(
   path: string,
   options: HtmlReportOptions = {},
 ): Promise<string> {
-  await writeFile(path, renderHtmlReport(result, options));
-  return path;
+  return writeTextFile(path, [renderHtmlReport(result, options)]);
 }
 
 /**

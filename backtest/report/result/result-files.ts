@@ -13,7 +13,7 @@ import {
 import { readResultStreaming } from './result-reader.ts';
 import { backtestResultOf } from './result-schema.ts';
 import { stableJson, stableJsonChunks } from './stable-json.ts';
-import { writeTextFile } from './write-text-file.ts';
+import { type StagedFile, stageTextFile } from './write-text-file.ts';
 
 /** Result files larger than this are read line by line into temporary files (Keel's choice). */
 export const STREAMING_READ_BYTES = 32 * 2 ** 20;
@@ -79,8 +79,9 @@ export function resultFromJson(text: string, source = 'result.json'): BacktestRe
 /**
  * Writes `result.json` and the CSV files (trades, fills, orders, equity, cash flows,
  * liquidations, algo orders, denied intents, emulated trailing stops) into a directory,
- * creating it when missing. Each file streams to disk: records are read from the result's logs
- * as they are written.
+ * creating it when missing. Each file streams to disk (records are read from the result's logs
+ * as they are written) under a temporary name, and the files replace the previous ones only once
+ * all are written.
  * @param result - the backtest result
  * @param dir - the output directory
  * @returns the paths written, by kind
@@ -102,16 +103,29 @@ export async function writeResultFiles(
     denials: join(dir, RESULT_FILES.denials),
     trailingStops: join(dir, RESULT_FILES.trailingStops),
   };
-  await writeTextFile(paths.json, resultJsonChunks(result));
-  await writeTextFile(paths.trades, tradesCsvLines(result));
-  await writeTextFile(paths.fills, fillsCsvLines(result));
-  await writeTextFile(paths.orders, ordersCsvLines(result));
-  await writeTextFile(paths.equity, equityCsvLines(result));
-  await writeTextFile(paths.cashFlows, cashFlowsCsvLines(result));
-  await writeTextFile(paths.liquidations, liquidationsCsvLines(result));
-  await writeTextFile(paths.algoOrders, algoOrdersCsvLines(result));
-  await writeTextFile(paths.denials, denialsCsvLines(result));
-  await writeTextFile(paths.trailingStops, trailingStopsCsvLines(result));
+  // Every file is written under a temporary name first and all are moved in place together, so
+  // a run stopped while writing leaves the previous result whole rather than a cut-off file or a
+  // mix of two runs' files.
+  const contents: [string, Iterable<string>][] = [
+    [paths.json, resultJsonChunks(result)],
+    [paths.trades, tradesCsvLines(result)],
+    [paths.fills, fillsCsvLines(result)],
+    [paths.orders, ordersCsvLines(result)],
+    [paths.equity, equityCsvLines(result)],
+    [paths.cashFlows, cashFlowsCsvLines(result)],
+    [paths.liquidations, liquidationsCsvLines(result)],
+    [paths.algoOrders, algoOrdersCsvLines(result)],
+    [paths.denials, denialsCsvLines(result)],
+    [paths.trailingStops, trailingStopsCsvLines(result)],
+  ];
+  const staged: StagedFile[] = [];
+  try {
+    for (const [path, chunks] of contents) staged.push(await stageTextFile(path, chunks));
+  } catch (error) {
+    await Promise.all(staged.map((file) => file.discard()));
+    throw error;
+  }
+  for (const file of staged) await file.commit();
   return paths;
 }
 

@@ -1,18 +1,32 @@
-import { open } from 'node:fs/promises';
+import { open, rename, rm } from 'node:fs/promises';
 
 /** Characters gathered before one write to disk. */
 const WRITE_CHARS = 1 << 20;
 
+/** A file written under a temporary name beside its target, not in place yet. */
+export interface StagedFile {
+  /** The target path. */
+  readonly path: string;
+  /** Moves the file to its target path, replacing what was there in one step. */
+  commit(): Promise<void>;
+  /** Removes the temporary file (after a failure elsewhere); does nothing once committed. */
+  discard(): Promise<void>;
+}
+
 /**
- * Writes text given in pieces to a file, gathering them into writes of about 1 MiB, so a large
- * result file streams to disk without its whole text in memory.
+ * Writes text given in pieces to a temporary file beside `path` (`<path>.partial`), gathering
+ * them into writes of about 1 MiB, so a large file streams to disk without its whole text in
+ * memory. Nothing replaces `path` until {@link StagedFile.commit}: a run stopped while writing
+ * (Ctrl-C, a full disk) leaves the previous file whole.
  * @param path - the file to create or replace
  * @param chunks - the text in order (e.g. from `stableJsonChunks` or a CSV line generator)
- * @returns the path written
- * @throws Error (from fs) when the file cannot be written, or what producing a chunk throws
+ * @returns the staged file
+ * @throws Error (from fs) when the file cannot be written, or what producing a chunk throws; the
+ *   temporary file is removed then
  */
-export async function writeTextFile(path: string, chunks: Iterable<string>): Promise<string> {
-  const handle = await open(path, 'w');
+export async function stageTextFile(path: string, chunks: Iterable<string>): Promise<StagedFile> {
+  const temporary = `${path}.partial`;
+  const handle = await open(temporary, 'w');
   try {
     let pending: string[] = [];
     let size = 0;
@@ -26,8 +40,34 @@ export async function writeTextFile(path: string, chunks: Iterable<string>): Pro
       }
     }
     if (pending.length > 0) await handle.write(pending.join(''));
-  } finally {
+  } catch (error) {
     await handle.close();
+    await rm(temporary, { force: true });
+    throw error;
   }
+  await handle.close();
+  let committed = false;
+  return {
+    path,
+    commit: async () => {
+      await rename(temporary, path);
+      committed = true;
+    },
+    discard: async () => {
+      if (!committed) await rm(temporary, { force: true });
+    },
+  };
+}
+
+/**
+ * Writes text given in pieces to a file through {@link stageTextFile}: the file is replaced
+ * whole or not at all.
+ * @param path - the file to create or replace
+ * @param chunks - the text in order
+ * @returns the path written
+ * @throws Error (from fs) when the file cannot be written, or what producing a chunk throws
+ */
+export async function writeTextFile(path: string, chunks: Iterable<string>): Promise<string> {
+  await (await stageTextFile(path, chunks)).commit();
   return path;
 }

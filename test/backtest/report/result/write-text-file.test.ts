@@ -1,0 +1,44 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { writeResultFiles, writeTextFile } from '../../../../backtest/report/index.ts';
+import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
+
+const aTempDir = tempDirsRemovedAfterAll('keel-write-text-');
+
+/** Text pieces that fail after the first, as a run stopped while writing does. */
+function* failingAfterFirst(): Generator<string> {
+  yield 'new start\n';
+  throw new Error('stopped while writing');
+}
+
+describe('writing result files', () => {
+  it('replaces a file whole or leaves the previous one as it was', async () => {
+    const path = join(aTempDir(), 'result.json');
+    await writeFile(path, 'previous\n');
+    await expect(writeTextFile(path, failingAfterFirst())).rejects.toThrow('stopped while writing');
+    expect(await readFile(path, 'utf8')).toBe('previous\n');
+    await writeTextFile(path, ['a', 'b\n']);
+    expect(await readFile(path, 'utf8')).toBe('ab\n');
+  });
+
+  it("keeps the previous result's files together when one of the new ones cannot be written", async () => {
+    const dir = aTempDir();
+    const previous = aBacktestResult();
+    await writeResultFiles(previous, dir);
+    const before = await readFile(join(dir, 'result.json'), 'utf8');
+    // Read once whole for result.json, then failing when its CSV (the last file) reads it again.
+    let reads = 0;
+    const trailingStops = {
+      *[Symbol.iterator]() {
+        reads++;
+        if (reads > 1) throw new Error('stopped while writing');
+      },
+    };
+    const broken = { ...aBacktestResult(), trailingStops } as unknown as typeof previous;
+    await expect(writeResultFiles(broken, dir)).rejects.toThrow('stopped while writing');
+    expect(await readFile(join(dir, 'result.json'), 'utf8')).toBe(before);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+});
