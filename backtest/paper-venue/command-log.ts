@@ -2,12 +2,14 @@ import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, tr
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
 import {
+  type CommandEntry,
   type JournalEntry,
   loadSnapshot,
   type PaperSnapshot,
   type PaperSnapshotV1,
   SNAPSHOT_FILE,
   savedText,
+  type TickEntry,
   writeWhole,
 } from './persistence.ts';
 
@@ -22,9 +24,10 @@ interface CommandLogLine {
 
 /**
  * The paper venue's journal on disk: each state-changing command is appended (synchronously,
- * before it runs and before its reply leaves) to `paper-venue.commands.jsonl`, so a venue that
- * crashes loses none of the commands it acknowledged, and a write costs one line however long the
- * venue has run. The log is never emptied: it is the journal a restart replays.
+ * before it runs and before its reply leaves) to `paper-venue.commands.jsonl`, as is each lockstep
+ * tick before the venue moves to its time, so a venue that crashes loses none of the commands it
+ * acknowledged, and a write costs one line however long the venue has run. The log is never
+ * emptied: it is the journal a restart replays.
  */
 export class CommandLog {
   private readonly path: string;
@@ -128,8 +131,10 @@ function parsedLine(text: string): CommandLogLine | undefined {
     const line = JSON.parse(text) as Partial<CommandLogLine>;
     if (!Number.isInteger(line.index) || typeof line.entry !== 'object' || line.entry === null)
       return undefined;
-    if (!isCommandName(line.entry.command)) return undefined;
-    return line as CommandLogLine;
+    const entry = line.entry as Partial<CommandEntry & TickEntry>;
+    const known =
+      entry.tickTo === undefined ? isCommandName(entry.command ?? '') : Number.isFinite(entry.tickTo);
+    return known ? (line as CommandLogLine) : undefined;
   } catch {
     return undefined;
   }

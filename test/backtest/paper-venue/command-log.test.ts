@@ -80,6 +80,23 @@ describe('paper venue command log', () => {
     expect(() => loggedAfter(dir, 3)).toThrow(/:1: command 5 follows command 2: the log is missing entries/);
   });
 
+  it('gives back the lockstep ticks among the commands, and refuses a tick without a time', () => {
+    const dir = aDataDir();
+    const log = new CommandLog(dir);
+    const tick: JournalEntry = { at: 1, tickTo: 2500 };
+    log.append(entry('a'), 0);
+    log.append(tick, 1);
+    log.append(entry('b'), 2);
+    expect(loggedAfter(dir, 0)).toEqual([entry('a'), tick, entry('b')]);
+
+    const timeless = aDataDir();
+    writeFileSync(
+      join(timeless, COMMAND_LOG_FILE),
+      `${JSON.stringify({ index: 0, entry: { at: 1, tickTo: 'soon' } })}\nx\n`,
+    );
+    expect(() => loggedAfter(timeless, 0)).toThrow(/:1: not a paper-venue command log line/);
+  });
+
   it('refuses a line naming a command the venue does not have', () => {
     const dir = aDataDir();
     writeFileSync(
