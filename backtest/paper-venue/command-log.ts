@@ -117,7 +117,7 @@ export function loggedAfter(dataDir: string, journalLength: number): JournalEntr
     if (line.index < next) return;
     if (line.index > next) {
       throw new Error(
-        `${path}:${i + 1}: command ${line.index} follows command ${next - 1}: the log is missing entries`,
+        `${path}:${i + 1}: entry ${line.index} follows entry ${next - 1}: the log is missing entries`,
       );
     }
     entries.push(line.entry);
@@ -152,7 +152,7 @@ export interface SavedJournal {
  * @param dataDir - the directory
  * @returns the snapshot and the journal to replay
  * @throws Error naming the file when the snapshot is not one, the log is malformed or has a gap,
- *   or the log holds fewer entries than the snapshot says the venue had run
+ *   or the log holds fewer entries than the snapshot says the venue had journaled
  */
 export function savedJournal(dataDir: string): SavedJournal {
   const saved = loadSnapshot(dataDir);
@@ -161,8 +161,8 @@ export function savedJournal(dataDir: string): SavedJournal {
   const entries = loggedAfter(dataDir, 0);
   if (saved !== undefined && entries.length < saved.journalLength) {
     throw new Error(
-      `${join(dataDir, SNAPSHOT_FILE)}: the venue had run ${saved.journalLength} commands, but ` +
-        `${join(dataDir, COMMAND_LOG_FILE)} holds ${entries.length}: the command log was truncated or replaced`,
+      `${join(dataDir, SNAPSHOT_FILE)}: the venue had journaled ${saved.journalLength} commands and ` +
+        `lockstep ticks, but ${join(dataDir, COMMAND_LOG_FILE)} holds ${entries.length}: the command log was truncated or replaced`,
     );
   }
   return { saved, entries };

@@ -57,7 +57,10 @@ export interface PaperSnapshot {
   readonly released: number;
   /** Venue time of the last released event: a restart checks it replayed the same feed. */
   readonly virtualNow: number;
-  /** How many journal entries the venue had run when it was written (the log may hold more). */
+  /**
+   * How many journal entries (commands and lockstep ticks) the venue had made when it was written
+   * (the log may hold more).
+   */
   readonly journalLength: number;
   /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
   readonly markups: Readonly<Record<string, string>>;

@@ -77,7 +77,7 @@ describe('paper venue command log', () => {
   it('refuses a log that skips entries the snapshot does not hold', () => {
     const dir = aDataDir();
     new CommandLog(dir).append(entry('c'), 5);
-    expect(() => loggedAfter(dir, 3)).toThrow(/:1: command 5 follows command 2: the log is missing entries/);
+    expect(() => loggedAfter(dir, 3)).toThrow(/:1: entry 5 follows entry 2: the log is missing entries/);
   });
 
   it('gives back the lockstep ticks among the commands, and refuses a tick without a time', () => {
@@ -131,12 +131,13 @@ describe('paper venue saved journal', () => {
     expect(savedJournal(dir).entries).toEqual([entry('a'), entry('b'), entry('c')]);
   });
 
-  it('refuses a log shorter than the journal the snapshot says the venue had run, naming both files', () => {
+  it('refuses a log shorter than the journal the snapshot says the venue had made, naming both files', () => {
     const dir = aDataDir();
     new CommandLog(dir).append(entry('a'), 0);
     writeFileSync(join(dir, SNAPSHOT_FILE), snapshot({ version: 2, journalLength: 3 }));
     expect(() => savedJournal(dir)).toThrow(
-      `${join(dir, SNAPSHOT_FILE)}: the venue had run 3 commands, but ${join(dir, COMMAND_LOG_FILE)} holds 1`,
+      `${join(dir, SNAPSHOT_FILE)}: the venue had journaled 3 commands and lockstep ticks, but ` +
+        `${join(dir, COMMAND_LOG_FILE)} holds 1`,
     );
   });
 });
