@@ -1,6 +1,6 @@
 import type { CommandName } from './command-table.ts';
 import { COMMANDS } from './command-table.ts';
-import type { JournalEntry } from './persistence.ts';
+import { type CommandEntry, isTickEntry, type JournalEntry, type TickEntry } from './persistence.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { Params } from './request-fields.ts';
 import type { VenueClock } from './venue-clock.ts';
@@ -8,21 +8,22 @@ import type { VenueLatency } from './venue-latency.ts';
 
 /**
  * The venue's state-changing commands in the order they ran, each after how many market events
- * it ran: the sims are deterministic, so replaying the journal against the same feed rebuilds
- * every portfolio (what the paper-venue snapshot keeps).
+ * it ran, and the lockstep ticks that moved the venue's time between events: the sims are
+ * deterministic, so replaying the journal against the same feed rebuilds every portfolio (what
+ * the paper-venue snapshot keeps).
  */
 export class CommandJournal {
-  /** Every command run so far, in order. */
+  /** Every command run and tick made so far, in order. */
   readonly entries: JournalEntry[] = [];
   /** Market events the portfolios have processed (an entry made now replays after that many). */
   private seen = 0;
 
   /**
    * @param books - every portfolio by id
-   * @param clock - the venue's time, moved to a delayed command's arrival
+   * @param clock - the venue's time, moved to a delayed command's arrival and to a tick's time
    * @param delays - the order-entry latency commands from REST wait on
-   * @param changed - called with each new entry and its index before it runs (the write-ahead
-   *   log, then the snapshot writer's debounce); not for entries replayed at a restart
+   * @param changed - called with each new entry and its index before it takes effect (the
+   *   write-ahead log, then the snapshot writer's debounce); not for entries replayed at a restart
    */
   constructor(
     private readonly books: ReadonlyMap<string, PortfolioBook>,
@@ -50,7 +51,7 @@ export class CommandJournal {
    * @throws PaperApiError when the command is refused (it stays journaled: a replay refuses it too)
    */
   execute(book: PortfolioBook, name: CommandName, params: Params, where: string, arrival?: number): unknown {
-    const entry: JournalEntry = {
+    const entry: CommandEntry = {
       at: this.seen,
       ...(arrival === undefined ? {} : { arrival }),
       portfolioId: book.portfolioId,
@@ -58,9 +59,20 @@ export class CommandJournal {
       params,
       where,
     };
-    this.entries.push(entry);
-    this.changed(entry, this.entries.length - 1);
+    this.append(entry);
     return this.run(book, entry);
+  }
+
+  /**
+   * Journals a lockstep tick and moves the venue and every portfolio's sim to its time (firing
+   * the sims' timers due by then): the commands the client sends at the tick then run at its time,
+   * after a restart too.
+   * @param at - the client's wake-up time, venue ms
+   */
+  tick(at: number): void {
+    const entry: TickEntry = { at: this.seen, tickTo: at };
+    this.append(entry);
+    this.moveTo(at);
   }
 
   /**
@@ -85,13 +97,13 @@ export class CommandJournal {
 
   /**
    * Runs the saved entries again as a restart's replayed feed reaches them, journaling them anew.
-   * The journal is in the order the commands ran, so by market-event count: one cursor walks it
+   * The journal is in the order the entries were made, so by market-event count: one cursor walks it
    * once over the whole replay. An entry of a portfolio the venue no longer has is journaled but
    * not run: the journal keeps the log's numbering (a new entry's index is the journal's length),
    * and the entry comes back with its portfolio.
    * @param saved - the saved journal
    * @returns a function to call with each market-event count the portfolios reach, increasing
-   *   from 0; it runs the entries made after exactly that many events
+   *   from 0; it runs the commands and makes the ticks journaled after exactly that many events
    */
   replayer(saved: readonly JournalEntry[]): (at: number) => void {
     let next = 0;
@@ -101,6 +113,10 @@ export class CommandJournal {
         if (entry.at > at) return;
         next++;
         this.entries.push(entry);
+        if (isTickEntry(entry)) {
+          this.moveTo(entry.tickTo);
+          continue;
+        }
         const book = this.books.get(entry.portfolioId);
         if (!book) continue;
         try {
@@ -112,8 +128,19 @@ export class CommandJournal {
     };
   }
 
+  private append(entry: JournalEntry): void {
+    this.entries.push(entry);
+    this.changed(entry, this.entries.length - 1);
+  }
+
+  /** Moves the venue and every portfolio's sim to a time, as the feed's events do. */
+  private moveTo(ts: number): void {
+    this.clock.reach(ts);
+    for (const book of this.books.values()) book.advanceTo(ts);
+  }
+
   /** Runs a command; a delayed one first moves its portfolio's sim (and the venue) to its arrival. */
-  private run(book: PortfolioBook, entry: JournalEntry): unknown {
+  private run(book: PortfolioBook, entry: CommandEntry): unknown {
     if (entry.arrival !== undefined) {
       this.clock.reach(entry.arrival);
       book.advanceTo(entry.arrival);

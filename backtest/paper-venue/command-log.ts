@@ -2,12 +2,14 @@ import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, tr
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
 import {
+  type CommandEntry,
   type JournalEntry,
   loadSnapshot,
   type PaperSnapshot,
   type PaperSnapshotV1,
   SNAPSHOT_FILE,
   savedText,
+  type TickEntry,
   writeWhole,
 } from './persistence.ts';
 
@@ -22,9 +24,10 @@ interface CommandLogLine {
 
 /**
  * The paper venue's journal on disk: each state-changing command is appended (synchronously,
- * before it runs and before its reply leaves) to `paper-venue.commands.jsonl`, so a venue that
- * crashes loses none of the commands it acknowledged, and a write costs one line however long the
- * venue has run. The log is never emptied: it is the journal a restart replays.
+ * before it runs and before its reply leaves) to `paper-venue.commands.jsonl`, as is each lockstep
+ * tick before the venue moves to its time, so a venue that crashes loses none of the commands it
+ * acknowledged, and a write costs one line however long the venue has run. The log is never
+ * emptied: it is the journal a restart replays.
  */
 export class CommandLog {
   private readonly path: string;
@@ -114,7 +117,7 @@ export function loggedAfter(dataDir: string, journalLength: number): JournalEntr
     if (line.index < next) return;
     if (line.index > next) {
       throw new Error(
-        `${path}:${i + 1}: command ${line.index} follows command ${next - 1}: the log is missing entries`,
+        `${path}:${i + 1}: entry ${line.index} follows entry ${next - 1}: the log is missing entries`,
       );
     }
     entries.push(line.entry);
@@ -128,8 +131,10 @@ function parsedLine(text: string): CommandLogLine | undefined {
     const line = JSON.parse(text) as Partial<CommandLogLine>;
     if (!Number.isInteger(line.index) || typeof line.entry !== 'object' || line.entry === null)
       return undefined;
-    if (!isCommandName(line.entry.command)) return undefined;
-    return line as CommandLogLine;
+    const entry = line.entry as Partial<CommandEntry & TickEntry>;
+    const known =
+      entry.tickTo === undefined ? isCommandName(entry.command ?? '') : Number.isFinite(entry.tickTo);
+    return known ? (line as CommandLogLine) : undefined;
   } catch {
     return undefined;
   }
@@ -147,7 +152,7 @@ export interface SavedJournal {
  * @param dataDir - the directory
  * @returns the snapshot and the journal to replay
  * @throws Error naming the file when the snapshot is not one, the log is malformed or has a gap,
- *   or the log holds fewer entries than the snapshot says the venue had run
+ *   or the log holds fewer entries than the snapshot says the venue had journaled
  */
 export function savedJournal(dataDir: string): SavedJournal {
   const saved = loadSnapshot(dataDir);
@@ -156,8 +161,8 @@ export function savedJournal(dataDir: string): SavedJournal {
   const entries = loggedAfter(dataDir, 0);
   if (saved !== undefined && entries.length < saved.journalLength) {
     throw new Error(
-      `${join(dataDir, SNAPSHOT_FILE)}: the venue had run ${saved.journalLength} commands, but ` +
-        `${join(dataDir, COMMAND_LOG_FILE)} holds ${entries.length}: the command log was truncated or replaced`,
+      `${join(dataDir, SNAPSHOT_FILE)}: the venue had journaled ${saved.journalLength} commands and ` +
+        `lockstep ticks, but ${join(dataDir, COMMAND_LOG_FILE)} holds ${entries.length}: the command log was truncated or replaced`,
     );
   }
   return { saved, entries };

@@ -66,26 +66,29 @@ export function marketRelease(deps: MarketReleaseDeps): FeedRelease {
 export interface LockstepTickDeps {
   /** The latency legs: commands and pushes due by then go first. */
   readonly delays: Pick<VenueLatency, 'beforeEvent'>;
-  /** The venue's time, moved to the wake-up. */
+  /** The venue's time, which the tick frame states. */
   readonly clock: VenueClock;
-  /** Every portfolio by id: each sim moves there too. */
-  readonly books: ReadonlyMap<string, PortfolioBook>;
+  /**
+   * The command journal, which journals the tick (a restart moves there too) and moves the venue
+   * and every portfolio's sim to its time.
+   */
+  readonly journal: Pick<CommandJournal, 'tick'>;
   /** The market-data connections the tick frame goes to. */
   readonly connections: Pick<VenueConnections, 'sendToAll'>;
 }
 
 /**
  * How the venue ticks in lockstep: commands and pushes due by the client's wake-up time first,
- * then the venue and its sims move there, then every market-data connection is told (Keel's
- * extension), so the client fires its timers at the time a backtest would, before the next event.
- * @param deps - the venue's latency, clock, portfolios and connections
+ * then the venue and its sims move there (journaled), then every market-data connection is told
+ * (Keel's extension), so the client fires its timers at the time a backtest would, before the
+ * next event.
+ * @param deps - the venue's latency, clock, journal and connections
  * @returns the feed's tick callback
  */
 export function lockstepTick(deps: LockstepTickDeps): FeedTick {
   return (at, tick) => {
     deps.delays.beforeEvent(at);
-    deps.clock.reach(at);
-    for (const book of deps.books.values()) book.advanceTo(at);
+    deps.journal.tick(at);
     return deps.connections.sendToAll(lockstepTickFrame(deps.clock.now(), tick));
   };
 }

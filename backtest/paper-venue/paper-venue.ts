@@ -205,7 +205,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       changed: () => writer?.changed(),
     }),
     () => delays.feedEnded(),
-    lockstepTick({ delays, clock, books, connections }),
+    lockstepTick({ delays, clock, journal, connections }),
   );
 
   if (options.dataDir !== undefined) {

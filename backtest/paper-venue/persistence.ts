@@ -5,7 +5,7 @@ import { type CommandName, isCommandName } from './command-table.ts';
 import type { Params } from './request-fields.ts';
 
 /** One state-changing command as it ran: after `at` market events, on one portfolio. */
-export interface JournalEntry {
+export interface CommandEntry {
   readonly at: number;
   /**
    * When the command reached the matching engine, venue ms: set when the venue applies an
@@ -16,6 +16,31 @@ export interface JournalEntry {
   readonly command: CommandName;
   readonly params: Params;
   readonly where: string;
+}
+
+/**
+ * A lockstep tick: after `at` market events the venue and every portfolio's sim moved to a
+ * client's wake-up time, firing the sims' timers due by then, and the commands the client sent at
+ * it ran at that time. A replay moves there too, or those commands would run at the time of the
+ * event before (and the snapshot's venue time would not be reached). Logs written before ticks
+ * were journaled hold none: their commands sent at a tick replay at the event's time, as before.
+ */
+export interface TickEntry {
+  readonly at: number;
+  /** The wake-up time the venue moved to, venue ms. */
+  readonly tickTo: number;
+}
+
+/** One entry of the journal: a command, or a lockstep tick between market events. */
+export type JournalEntry = CommandEntry | TickEntry;
+
+/**
+ * Whether a journal entry is a lockstep tick.
+ * @param entry - any entry
+ * @returns true for a tick, false for a command
+ */
+export function isTickEntry(entry: JournalEntry): entry is TickEntry {
+  return 'tickTo' in entry;
 }
 
 /**
@@ -32,7 +57,10 @@ export interface PaperSnapshot {
   readonly released: number;
   /** Venue time of the last released event: a restart checks it replayed the same feed. */
   readonly virtualNow: number;
-  /** How many journal entries the venue had run when it was written (the log may hold more). */
+  /**
+   * How many journal entries (commands and lockstep ticks) the venue had made when it was written
+   * (the log may hold more).
+   */
   readonly journalLength: number;
   /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
   readonly markups: Readonly<Record<string, string>>;
@@ -46,7 +74,8 @@ export interface PaperSnapshot {
  */
 export interface PaperSnapshotV1 extends Omit<PaperSnapshot, 'version' | 'journalLength'> {
   readonly version: 1;
-  readonly journal: readonly JournalEntry[];
+  /** Commands only: ticks were journaled after version 2 replaced it. */
+  readonly journal: readonly CommandEntry[];
 }
 
 /** The snapshot file's name inside the data directory. */

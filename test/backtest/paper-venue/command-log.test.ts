@@ -77,7 +77,24 @@ describe('paper venue command log', () => {
   it('refuses a log that skips entries the snapshot does not hold', () => {
     const dir = aDataDir();
     new CommandLog(dir).append(entry('c'), 5);
-    expect(() => loggedAfter(dir, 3)).toThrow(/:1: command 5 follows command 2: the log is missing entries/);
+    expect(() => loggedAfter(dir, 3)).toThrow(/:1: entry 5 follows entry 2: the log is missing entries/);
+  });
+
+  it('gives back the lockstep ticks among the commands, and refuses a tick without a time', () => {
+    const dir = aDataDir();
+    const log = new CommandLog(dir);
+    const tick: JournalEntry = { at: 1, tickTo: 2500 };
+    log.append(entry('a'), 0);
+    log.append(tick, 1);
+    log.append(entry('b'), 2);
+    expect(loggedAfter(dir, 0)).toEqual([entry('a'), tick, entry('b')]);
+
+    const timeless = aDataDir();
+    writeFileSync(
+      join(timeless, COMMAND_LOG_FILE),
+      `${JSON.stringify({ index: 0, entry: { at: 1, tickTo: 'soon' } })}\nx\n`,
+    );
+    expect(() => loggedAfter(timeless, 0)).toThrow(/:1: not a paper-venue command log line/);
   });
 
   it('refuses a line naming a command the venue does not have', () => {
@@ -114,12 +131,13 @@ describe('paper venue saved journal', () => {
     expect(savedJournal(dir).entries).toEqual([entry('a'), entry('b'), entry('c')]);
   });
 
-  it('refuses a log shorter than the journal the snapshot says the venue had run, naming both files', () => {
+  it('refuses a log shorter than the journal the snapshot says the venue had made, naming both files', () => {
     const dir = aDataDir();
     new CommandLog(dir).append(entry('a'), 0);
     writeFileSync(join(dir, SNAPSHOT_FILE), snapshot({ version: 2, journalLength: 3 }));
     expect(() => savedJournal(dir)).toThrow(
-      `${join(dir, SNAPSHOT_FILE)}: the venue had run 3 commands, but ${join(dir, COMMAND_LOG_FILE)} holds 1`,
+      `${join(dir, SNAPSHOT_FILE)}: the venue had journaled 3 commands and lockstep ticks, but ` +
+        `${join(dir, COMMAND_LOG_FILE)} holds 1`,
     );
   });
 });

@@ -8,6 +8,7 @@ import {
   type PaperVenue,
   SNAPSHOT_FILE,
 } from '../../../backtest/paper-venue/index.ts';
+import { isTickEntry } from '../../../backtest/paper-venue/persistence.ts';
 import { aMainAndSubVenue, aPaperVenue, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
@@ -150,7 +151,10 @@ describe('paper venue persistence', () => {
     await signedRest(second, 'POST', '/api/v1/trading/order', order('main-open', '91.0'));
     await second.close();
     venue = undefined;
-    expect(loggedAfter(dataDir, 0).map((e) => e.params.clientOrderId)).toEqual(['sub-open', 'main-open']);
+    expect(loggedAfter(dataDir, 0).map((e) => (isTickEntry(e) ? e : e.params.clientOrderId))).toEqual([
+      'sub-open',
+      'main-open',
+    ]);
 
     const third = await aMainAndSubVenue({ usdt: 1_000 }, { dataDir });
     venue = third.venue;
