@@ -57,7 +57,8 @@ export function snapshotOf(state: VenueState, withView: boolean): PaperSnapshot 
 /**
  * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it
  * was saved (or to the last journaled command's event, if later), running each journaled command
- * after the market events it followed, then sets the markups.
+ * after the market events it followed and moving the venue to each journaled lockstep tick's time
+ * in turn, then sets the markups.
  * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
  * @param saved - the snapshot read from the data dir, if one was written
  * @param entries - the whole journal (the command log's entries, after a version 1 snapshot's own)
