@@ -54,6 +54,12 @@ export interface PaperVenueOptions {
   readonly latency?: LatencyOptions;
   /** Margin-loan terms of the sims (borrowable assets, rates, quotas, LTV levels). */
   readonly loans?: LoanOptions;
+  /**
+   * Whether the feed is SYNTHETIC (generated, or a recording labelled synthetic). The venue says
+   * so in `GET /api/v1/system/status` (`syntheticFeed: true`, a Keel extension), so a live session
+   * run against it labels its recording and report SYNTHETIC. Default false.
+   */
+  readonly syntheticFeed?: boolean;
   /** Market data; default none (an empty feed). */
   readonly feed?: FeedSource;
   /** Default realtime at speed 1. */
@@ -240,6 +246,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       books,
       instruments: options.instruments,
       loans: options.loans,
+      syntheticFeed: options.syntheticFeed ?? false,
       limits,
       faults,
       wallNow: () => timer.now(),

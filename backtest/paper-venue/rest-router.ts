@@ -30,6 +30,8 @@ export interface RestRouterDeps {
   readonly books: ReadonlyMap<string, PortfolioBook>;
   readonly instruments: readonly InstrumentSpec[];
   readonly loans: LoanOptions | undefined;
+  /** Whether the feed is SYNTHETIC (said in the system status). */
+  readonly syntheticFeed: boolean;
   readonly limits: RateLimits;
   readonly faults: PaperFaults;
   /** The server's clock (nonce check, rate limits). */
@@ -143,6 +145,7 @@ async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerRes
       where,
       instruments: deps.instruments,
       loans: deps.loans,
+      syntheticFeed: deps.syntheticFeed,
       now: deps.virtualNow,
       execute: (command) => deps.execute(book, command, params, where),
     });

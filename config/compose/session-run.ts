@@ -136,18 +136,20 @@ async function runLockedSession(
   }
   const venue = config.venue;
   if (venue === undefined) throw new Error(`${loaded.file} has no venue section`);
-  options.onVenue?.(venue.restUrl, false);
   const rest = new VenueRestClient({
     baseUrl: venue.restUrl,
     signer: hmacSigner(venue.apiKey.reveal(), venue.apiSecret.reveal()),
     logger,
   });
   let liveInstruments: InstrumentSpec[];
+  let synthetic: boolean;
   try {
     liveInstruments = await venueInstrumentSpecs(rest, config.instruments);
+    synthetic = await feedIsSynthetic(rest);
   } finally {
     await rest.close();
   }
+  options.onVenue?.(venue.restUrl, synthetic);
   return runVenueSession({
     ...common,
     instruments: liveInstruments,
@@ -159,11 +161,24 @@ async function runLockedSession(
       apiKey: venue.apiKey.reveal(),
       apiSecret: venue.apiSecret.reveal(),
       brokerClientId: brokerClientIdOf(config),
-      label: venue.restUrl,
+      label: `${venue.restUrl}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
     },
-    synthetic: false,
+    synthetic,
     sessionClock: () => Date.now(),
     lockstep: false,
     fillModel: { name: 'venue', description: 'Fills as the venue reported them.' },
   });
+}
+
+/**
+ * Whether the venue says its market data is SYNTHETIC: Keel's paper venue (`keel venue`) does in
+ * its system status (`syntheticFeed`, a Keel extension). A venue that says nothing, or whose
+ * status cannot be read, is taken as real; the session's own start reports an unreachable venue.
+ */
+async function feedIsSynthetic(rest: VenueRestClient): Promise<boolean> {
+  try {
+    return (await rest.getSystemStatus()).syntheticFeed === true;
+  } catch {
+    return false;
+  }
 }

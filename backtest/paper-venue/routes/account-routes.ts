@@ -150,8 +150,13 @@ export const ACCOUNT_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
       withdrawFee: '0',
       transferFee: '0',
     })),
-  // Keel's choice of shape (spec: not shown); the paper venue has no upgrades.
-  getSystemStatus: () => ({ status: 'NORMAL', message: 'paper venue: no system upgrade scheduled' }),
+  // Keel's choice of shape (spec: not shown); the paper venue has no upgrades. `syntheticFeed` is
+  // Keel's extension: a live session against this venue labels what it writes SYNTHETIC.
+  getSystemStatus: (c) => ({
+    status: 'NORMAL',
+    message: 'paper venue: no system upgrade scheduled',
+    ...(c.syntheticFeed ? { syntheticFeed: true } : {}),
+  }),
   getFeeRate: feeRates,
   getSubFeeRate: (c) => feeRate(c.book, c.instruments),
   setSubFeeRate: (c) => c.execute('setSubFeeRate'),

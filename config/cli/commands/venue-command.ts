@@ -5,6 +5,7 @@ import {
   startPaperVenue,
   syntheticFeed,
 } from '../../../backtest/paper-venue/index.ts';
+import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -59,6 +60,7 @@ export async function venueCommand(
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;
   let restarted: boolean;
+  let synthetic: boolean;
   try {
     const choice = chooseVenueStart({ recording, seed: options.seed, fixed }, dataDir, Date.now());
     if (!choice.ok) {
@@ -71,6 +73,9 @@ export async function venueCommand(
       start.recording === undefined
         ? syntheticFeed({ seed: start.seed, startTime: start.startTime })
         : recordingFeed(start.recording);
+    // A generated recording stays SYNTHETIC on this venue: its system status says so, and live
+    // sessions against it label their recordings and reports.
+    synthetic = start.recording === undefined || (await readSessionHeader(start.recording)).synthetic;
     venue = await startPaperVenue({
       instruments: Object.values(SYNTHETIC_INSTRUMENTS),
       port: options.port,
@@ -78,6 +83,7 @@ export async function venueCommand(
       apiSecret: start.apiSecret,
       startingBalances: { USDT: D(100_000), USD: D(100_000) },
       feed,
+      syntheticFeed: synthetic,
       pacing: { mode: 'realtime', speed: options.speed },
       ...(dataDir === undefined ? {} : { dataDir }),
     });
@@ -96,7 +102,7 @@ export async function venueCommand(
   process.on('SIGTERM', onSignal);
   io.stdout.write(
     [
-      `Keel paper venue (${options.recording === undefined ? `SYNTHETIC market data, seed ${options.seed}` : `replaying ${options.recording}`}, speed ${options.speed}x)`,
+      `Keel paper venue (${options.recording === undefined ? `SYNTHETIC market data, seed ${options.seed}` : `replaying ${options.recording}${synthetic ? ' (SYNTHETIC data)' : ''}`}, speed ${options.speed}x)`,
       `  base URL:        ${venue.restUrl}`,
       `  private WS:      ${venue.privateWsUrl}`,
       `  market-data WS:  ${venue.marketDataWsUrl}`,

@@ -79,6 +79,8 @@ export const systemStatusWireSchema = z.looseObject({
   startTime: epochMs.optional(),
   endTime: epochMs.optional(),
   message: z.string().optional(),
+  /** Keel's paper venue only: its market data is SYNTHETIC (generated, not a real market). */
+  syntheticFeed: z.boolean().optional(),
 });
 /** A decoded system status. */
 export type SystemStatusWire = z.output<typeof systemStatusWireSchema>;

@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../../backtest/paper-venue/index.ts';
+import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { EXIT } from '../../../config/cli/index.ts';
 import { D } from '../../../core/model/index.ts';
@@ -29,13 +31,14 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('keel run in live mode', () => {
-  it('trades against the venue at the configured URL, logs at debug, and never prints the key or secret', async () => {
+  it('trades against the venue at the configured URL, logs at debug, never prints the key or secret, and labels what it writes SYNTHETIC when the venue says its feed is', async () => {
     venue = await startPaperVenue({
       instruments: Object.values(SYNTHETIC_INSTRUMENTS),
       startingBalances: { USDT: D(100_000) },
       apiKey: 'live-key-7d1c9e2a',
       apiSecret: 'live-secret-4b8f0a63e1',
       feed: syntheticFeed({ seed: 5, startTime: Date.now() }),
+      syntheticFeed: true,
       pacing: { mode: 'realtime', speed: 20 },
     });
     const child = spawn(
@@ -78,6 +81,9 @@ describe('keel run in live mode', () => {
     expect(output).not.toContain('live-secret-4b8f0a63e1');
     expect(output).not.toContain('live-key-7d1c9e2a');
     expect(existsSync(join(dir, 'live.jsonl.gz')) && existsSync(join(dir, 'live-report.html'))).toBe(true);
+    expect(output).toContain(`live run against ${venue.restUrl} (SYNTHETIC market data)`);
+    expect((await readSessionHeader(join(dir, 'live.jsonl.gz'))).synthetic).toBe(true);
+    expect(await readFile(join(dir, 'live-report.html'), 'utf8')).toContain('SYNTHETIC');
   }, 60_000);
 
   it('says it could not reach the venue and exits 1 after its retries, instead of exiting mid-backoff', async () => {
