@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { type RecordCodec, type RecordLog, type SpillDirectory, SpillLog } from '../report/index.ts';
+import { HeldJournalLog } from './held-journal-log.ts';
 import { MergedLog } from './merged-log.ts';
 import { SeqHeap } from './seq-heap.ts';
 import { parseStaged, type Staged } from './staged-line.ts';
@@ -10,6 +11,13 @@ const WINDOW = 4096;
 const RUN_LINES = 16_384;
 /** Finished records remembered, so an update arriving after a record's final one replaces it. */
 const RECENT_FINAL = 4096;
+/**
+ * Records a journal holds as they are before it writes its files (Keel's choice, as a spill
+ * log's): a short run (a bar backtest's few thousand orders) then encodes a record only if its
+ * result is read or written, where encoding each finished order cost a tenth of a bar run's
+ * bookkeeping per fill.
+ */
+const KEEP_IN_MEMORY = 4096;
 
 const PLAIN: RecordCodec<string> = { encode: (line) => line, decode: (line) => line };
 
@@ -27,6 +35,8 @@ export interface CreationOrderJournalOptions {
   readonly window?: number;
   /** Late lines sorted in memory at a time (default 16 384). */
   readonly runLines?: number;
+  /** Records held as they are before the files are used (default 4096; 0 writes from the first). */
+  readonly keepInMemory?: number;
 }
 
 /**
@@ -41,7 +51,8 @@ export interface CreationOrderJournalOptions {
  * bounded, and the log still reads in creation order. An update arriving after a record's final
  * one (within the last 4096 records finished) replaces it. What is held may differ from what is
  * read back (an order and its owner, held apart so an update costs no copy, read back as one
- * record): `encode` writes what is held, `codec` reads it back.
+ * record): `encode` writes what is held, `codec` reads it back. A short run's records (up to
+ * 4096) are held as they are and encoded only when read or written (see {@link HeldJournalLog}).
  * @typeParam T - what is held per record
  * @typeParam R - the record read back
  */
@@ -64,6 +75,13 @@ export class CreationOrderJournal<T, R = T> {
   private readonly late: SpillLog<string>;
   private readonly window: number;
   private readonly runLines: number;
+  private readonly keep: number;
+  /**
+   * While the run is short: each finished record's last state by creation number, nothing
+   * encoded yet; undefined once more than `keep` records were created and everything goes
+   * through the files.
+   */
+  private held: (T | undefined)[] | undefined = [];
   private nextSeq = 0;
 
   /**
@@ -84,6 +102,7 @@ export class CreationOrderJournal<T, R = T> {
     this.late = new SpillLog(dir, `${name}-late`, PLAIN);
     this.window = Math.max(1, options.window ?? WINDOW);
     this.runLines = Math.max(1, options.runLines ?? RUN_LINES);
+    this.keep = Math.max(0, options.keepInMemory ?? KEEP_IN_MEMORY);
   }
 
   /** Records open now (held in memory). */
@@ -136,9 +155,11 @@ export class CreationOrderJournal<T, R = T> {
     if (entry === undefined) {
       const finished = this.recentFinal.get(id);
       if (finished !== undefined) {
-        this.late.append(`${finished}\t${this.encode(record)}`);
+        if (this.held !== undefined) this.held[finished] = record;
+        else this.late.append(`${finished}\t${this.encode(record)}`);
         return;
       }
+      if (this.held !== undefined && this.nextSeq >= this.keep) this.writeHeld();
       entry = { seq: this.nextSeq++, id, record, gone: false };
       this.open.set(id, entry);
       this.byCreation.push(entry);
@@ -154,7 +175,27 @@ export class CreationOrderJournal<T, R = T> {
     }
     this.open.delete(id);
     entry.gone = true;
+    if (this.held !== undefined) {
+      this.held[entry.seq] = record;
+      return;
+    }
     this.waiting.push({ seq: entry.seq, index: 0, line: this.encode(record) });
+    this.drain();
+  }
+
+  /**
+   * Ends holding: the finished records held go where the files would have them (the same
+   * records come out, each in its last state), and from now on every record goes to the files.
+   * No record was set aside while held, nothing having waited in the window.
+   */
+  private writeHeld(): void {
+    const held = this.held;
+    if (held === undefined) return;
+    this.held = undefined;
+    for (let seq = 0; seq < held.length; seq++) {
+      const record = held[seq];
+      if (record !== undefined) this.waiting.push({ seq, index: 0, line: this.encode(record) });
+    }
     this.drain();
   }
 
@@ -182,13 +223,27 @@ export class CreationOrderJournal<T, R = T> {
    * @returns every record in its final state (or its last one for records still open), in creation order
    */
   finish(): RecordLog<R> {
+    const held = this.held;
+    if (held !== undefined) {
+      for (const entry of this.open.values()) held[entry.seq] = entry.record;
+      this.clear();
+      rmSync(this.lateFile(), { force: true });
+      // Every record made is held by now: finished, or open until this moment (none is set aside while held).
+      return new HeldJournalLog(this.dir, held as T[], this.encode, this.codec, this.name);
+    }
     for (const entry of this.open.values()) {
       entry.gone = true;
       this.waiting.push({ seq: entry.seq, index: 0, line: this.encode(entry.record) });
     }
-    this.open.clear();
     this.drain();
     for (const { seq, record } of this.setAside.values()) this.late.append(`${seq}\t${this.encode(record)}`);
+    this.clear();
+    return new MergedLog(this.main, this.sortLate(), this.nextSeq, this.codec, this.name);
+  }
+
+  /** Forgets the open and recent records, and seals the files, at the end of the run. */
+  private clear(): void {
+    this.open.clear();
     this.setAside.clear();
     this.recentFinal.clear();
     this.recentRing.fill(undefined);
@@ -196,7 +251,6 @@ export class CreationOrderJournal<T, R = T> {
     this.head = 0;
     this.main.seal();
     this.late.seal();
-    return new MergedLog(this.main, this.sortLate(), this.nextSeq, this.codec, this.name);
   }
 
   /** Writes the finished records no open record is older than; sets the oldest open one aside while too many wait. */
@@ -232,7 +286,12 @@ export class CreationOrderJournal<T, R = T> {
       if (chunk.length >= this.runLines) flush();
     }
     if (chunk.length > 0) flush();
-    rmSync(this.dir.file(`${this.name}-late.jsonl`), { force: true });
+    rmSync(this.lateFile(), { force: true });
     return runs;
+  }
+
+  /** The late file, removed once read: its lines are in the sorted runs then, or it holds none. */
+  private lateFile(): string {
+    return this.dir.file(`${this.name}-late.jsonl`);
   }
 }

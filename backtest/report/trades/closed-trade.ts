@@ -1,4 +1,4 @@
-import { asNumber } from '../../../core/model/index.ts';
+import { asNumber, D, type Dec } from '../../../core/model/index.ts';
 import type { ClosingTrade } from './lot-book.ts';
 import type { RoundTripTrade } from './round-trip-trade.ts';
 
@@ -22,8 +22,8 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
     qty: t.qty,
     entryTs: t.lot.entryTs,
     exitTs: t.exitTs,
-    entryPrice: t.entryCost.div(t.qty),
-    exitPrice: t.exitCost.div(t.qty),
+    entryPrice: priceOf(t.entryCost, t.qty, t.lot.firstPrice),
+    exitPrice: priceOf(t.exitCost, t.qty, t.firstExitPrice),
     entryOrderId: t.lot.entryOrderId,
     exitOrderId: t.exitOrderId,
     ...(t.lot.entryStrategyId === undefined ? {} : { entryStrategyId: t.lot.entryStrategyId }),
@@ -35,4 +35,21 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
     returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional),
     durationMs: t.exitTs - t.lot.entryTs,
   };
+}
+
+/**
+ * `cost / qty`, a trade's volume-weighted price, as the Decimal division gives it, but without
+ * dividing when the cost is exactly `price` times the quantity (one fill, or fills at one
+ * price: most trades): the quotient is then `price` itself. Two numbers whose significant
+ * digits add up to at most 40 multiply exactly, so the comparison is exact, and the division
+ * would round the exact quotient `price` (of at most 40 digits) to itself. The multiply and the
+ * comparison cost far less than the 40-digit division, which was the most of closing a trade.
+ * @param cost - price times quantity summed over the fills
+ * @param qty - the quantity
+ * @param price - a likely price: the first fill's
+ * @returns the price
+ */
+export function priceOf(cost: Dec, qty: Dec, price: Dec): Dec {
+  if (!qty.isZero() && price.sd() + qty.sd() <= D.precision && price.mul(qty).eq(cost)) return price;
+  return cost.div(qty);
 }

@@ -7,6 +7,8 @@ export interface Lot {
   readonly entryTs: number;
   readonly entryOrderId: string;
   readonly entryStrategyId: string | undefined;
+  /** The price of the lot's first fill: its entry price while its cost is that price times its qty (see `priceOf`). */
+  readonly firstPrice: Dec;
   qty: Dec;
   /** Entry price x quantity summed over the lot's fills; shrinks pro rata with qty. */
   cost: Dec;
@@ -32,6 +34,8 @@ export interface ClosingTrade {
   readonly positionSide: PositionSide;
   readonly exitOrderId: string;
   readonly exitStrategyId: string | undefined;
+  /** The price of the trade's first exit fill: its exit price while its exit cost is that price times its qty. */
+  readonly firstExitPrice: Dec;
   /** Units of base per contract; undefined for 1. */
   readonly contractSize: Dec | undefined;
   qty: Dec;

@@ -2,7 +2,7 @@ import type { Dec, PositionSide } from '../../../core/model/index.ts';
 import { isAboveZero, ONE, positionKey, ZERO } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
-import { closedTrade } from './closed-trade.ts';
+import { closedTrade, priceOf } from './closed-trade.ts';
 import { ExposureStretches } from './exposure-stretches.ts';
 import type { ClosingTrade, Lot, LotBook } from './lot-book.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
@@ -97,6 +97,7 @@ export class RoundTripBook {
         entryTs: fill.timestamp,
         entryOrderId: fill.orderId,
         entryStrategyId: owner,
+        firstPrice: fill.price,
         qty: qtyLeft,
         cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
@@ -155,6 +156,7 @@ export class RoundTripBook {
       entryTs: spent.ts,
       entryOrderId: '',
       entryStrategyId: undefined,
+      firstPrice: spent.price,
       qty: qtyLeft,
       cost: spent.price.mul(qtyLeft),
       fees: feesLeft,
@@ -186,7 +188,7 @@ export class RoundTripBook {
           direction: lot.direction,
           qty: lot.qty,
           entryTs: lot.entryTs,
-          entryPrice: lot.cost.div(lot.qty),
+          entryPrice: priceOf(lot.cost, lot.qty, lot.firstPrice),
           entryOrderId: lot.entryOrderId,
           ...(lot.entryStrategyId === undefined ? {} : { entryStrategyId: lot.entryStrategyId }),
           entryFees: lot.fees,
@@ -225,6 +227,7 @@ export class RoundTripBook {
         positionSide: book.positionSide,
         exitOrderId: fill.orderId,
         exitStrategyId: owner,
+        firstExitPrice: fill.price,
         contractSize: book.contractSize,
         qty,
         entryCost,

@@ -8,7 +8,7 @@ const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-algo-journa
 
 describe("a backtest's algo order journal", () => {
   it('holds only the open algo orders, and lists every one in creation order with its steps', () => {
-    const journal = new AlgoOrderJournal(aSpillDirectory(), { window: 1 });
+    const journal = new AlgoOrderJournal(aSpillDirectory(), { window: 1, keepInMemory: 0 });
     const a = anAlgoOrder({ algoOrderId: 'A-1', clientAlgoOrderId: 'a', updateAt: 1 });
     const b = anAlgoOrder({ algoOrderId: 'A-2', clientAlgoOrderId: 'b', updateAt: 2 });
     const c = anAlgoOrder({ algoOrderId: 'A-3', clientAlgoOrderId: 'c', updateAt: 3 });

@@ -8,8 +8,9 @@ import { arbitraryOrderLifecycle } from '../../kit/order-update-arbitraries.ts';
 import { spillDirectoriesDisposedAfterEach } from '../../kit/temp-dirs.ts';
 
 const aSpillDirectory = spillDirectoriesDisposedAfterEach('keel-test-journal-');
-function aJournal(options: { window?: number; runLines?: number } = {}): OrderJournal {
-  return new OrderJournal(aSpillDirectory(), options);
+/** A journal writing its files from the first order unless told otherwise, so its window and runs are exercised. */
+function aJournal(options: { window?: number; runLines?: number; keepInMemory?: number } = {}): OrderJournal {
+  return new OrderJournal(aSpillDirectory(), { keepInMemory: 0, ...options });
 }
 
 /** What the runner kept before the journal: a Map of each order's latest update, in creation order. */
@@ -40,14 +41,15 @@ const interleavedLifecycles = fc
   });
 
 describe('order journal', () => {
-  it('gives every order in its last state, in creation order, however the orders interleave and finish', () => {
+  it('gives every order in its last state, in creation order, however the orders interleave and finish, held or written', () => {
     fc.assert(
       fc.property(
         interleavedLifecycles,
         fc.integer({ min: 1, max: 5 }),
         fc.integer({ min: 1, max: 6 }),
-        (updates, window, runLines) => {
-          const journal = aJournal({ window, runLines });
+        fc.integer({ min: 0, max: 14 }),
+        (updates, window, runLines, keepInMemory) => {
+          const journal = aJournal({ window, runLines, keepInMemory });
           for (const u of updates) journal.update(u);
           const orders = journal.finish();
           expect(orders.length).toBe(latestByCreation(updates).length);
@@ -129,5 +131,25 @@ describe('order journal', () => {
       i++;
     }
     expect(i).toBe(n);
+  });
+
+  it("holds a short run's orders as they are, and gives them as a written journal would", () => {
+    const updates = [
+      anOrder({ orderId: 'a', orderState: 'NEW' }),
+      anOrder({ orderId: 'b', orderState: 'NEW' }),
+      anOrder({ orderId: 'b', orderState: 'FILLED', executedQty: D(1) }),
+      anOrder({ orderId: 'b', orderState: 'FILLED', executedQty: D(1), reason: 'late echo' }),
+    ];
+    const held = aJournal({ keepInMemory: 10 });
+    const written = aJournal();
+    for (const u of updates) {
+      held.update(u, 's1');
+      written.update(u, 's1');
+    }
+    const heldOrders = held.finish();
+    const writtenOrders = written.finish();
+    expect(heldOrders.length).toBe(2);
+    expect([...heldOrders]).toEqual([...writtenOrders]);
+    expect(encoded(heldOrders)).toEqual(encoded(writtenOrders));
   });
 });
