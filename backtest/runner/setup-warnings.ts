@@ -95,8 +95,9 @@ function watchWarning(
  * strategy watching bars no data delivered (a sym the recordings lack, an interval they have no
  * bars or trades for, a sym that is not one of the run's instruments), naming in its params an
  * instrument the recordings hold nothing of, or naming a sym that is not one of the run's
- * instruments ({@link unlistedSymWarnings}), or placing an emulated trailing stop whose price
- * source (trades, marks, quotes) the data never had.
+ * instruments ({@link unlistedSymWarnings}), acting on quotes or trades only when the data held
+ * neither, or placing an emulated trailing stop whose price source (trades, marks, quotes) the
+ * data never had.
  * Read from the kernel's state once the replay is over, so the per-event path pays nothing.
  * @param kernel - the run's kernel, after the replay
  * @param strategies - the run's strategy slots
@@ -135,9 +136,40 @@ export function setupWarnings(
       );
     }
     warnings.push(...unlistedSymWarnings([slot], syms));
+    warnings.push(...unfedHookWarnings(kernel, slot, syms, source));
     warnings.push(...unfedTrailingStopWarnings(kernel, slot.id, source));
   }
   return warnings;
+}
+
+/**
+ * A strategy whose only market hooks are `onQuote` / `onTrade` on data holding neither quotes nor
+ * trades of any of the run's instruments (e.g. a quoting strategy on bars imported from a CSV):
+ * it never ran its logic, and the run ends with no trades and no other sign why.
+ */
+function unfedHookWarnings(
+  kernel: Kernel,
+  slot: StrategySlot,
+  syms: readonly string[],
+  source: string,
+): string[] {
+  const { onQuote, onTrade, onBar } = slot.strategy;
+  if (onBar !== undefined || (onQuote === undefined && onTrade === undefined) || syms.length === 0) return [];
+  const s = kernel.state;
+  const fed = syms.some(
+    (sym) => (onQuote !== undefined && s.quotes.has(sym)) || (onTrade !== undefined && s.trades.has(sym)),
+  );
+  if (fed) return [];
+  const hooks = [
+    onQuote === undefined ? [] : ['quotes (onQuote)'],
+    onTrade === undefined ? [] : ['trades (onTrade)'],
+  ]
+    .flat()
+    .join(' and ');
+  const bars = syms.some((sym) => barIntervalsOf(kernel, sym).length > 0 || s.closedBars.has(sym));
+  return [
+    `strategy ${slot.id} acts on ${hooks} only, but ${source} held none for ${syms.join(', ')}: it never acted${bars ? '; the data holds bars, which a strategy watches with ctx.watchBars and onBar' : ''}`,
+  ];
 }
 
 /** The price each trigger source of an emulated trailing stop trails, as a sentence names it. */

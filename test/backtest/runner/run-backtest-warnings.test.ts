@@ -123,6 +123,18 @@ describe('backtest runner: setup warnings', () => {
     );
   });
 
+  it('warns when a strategy acting on quotes only runs on bars, which it never sees', async () => {
+    const quoter = defineStrategy({
+      name: 'quoter',
+      params: z.object({}),
+      onQuote: (ctx, quote) => ctx.order.limit({ sym: quote.sym, side: 'BUY', qty: 1, price: quote.bid }),
+    });
+    const opts = barRunOptions(bars, [anInstrument(BTC), anInstrument(SOL)], [{ id: 'q', strategy: quoter }]);
+    expect(await warningsOf(opts)).toEqual([
+      `strategy q acts on quotes (onQuote) only, but the recordings held none for ${BTC}, ${SOL}: it never acted; the data holds bars, which a strategy watches with ctx.watchBars and onBar`,
+    ]);
+  });
+
   it('has no warnings when the watched bars are there', async () => {
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }))).toEqual([]);
   });
