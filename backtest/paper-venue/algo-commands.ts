@@ -1,5 +1,5 @@
 import type { AlgoOrder } from '../../core/model/index.ts';
-import { D } from '../../core/model/index.ts';
+import { BUSINESS_TYPES, D, EXCHANGE_TYPES } from '../../core/model/index.ts';
 import { ALGO_PLACE_REFUSED_FIELDS, ALGO_QUERY_REFUSED_FIELDS } from '../../core/venue/index.ts';
 import { badParameter, simError, throwIfRefused } from './envelope.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
@@ -128,11 +128,30 @@ export function cancelAlgoOrder(book: PortfolioBook, params: Params, where: stri
 }
 
 /**
- * Cancels every open algo order, optionally filtered by sym and algoOrderType.
+ * Reads an optional filter that must be one of the spec's values: absent means "any", anything
+ * else is refused rather than widened to "any".
+ */
+function filterOf<const C extends string>(
+  params: Params,
+  field: string,
+  choices: readonly C[],
+  where: string,
+): C | undefined {
+  return optionalText(params, field, where) === undefined
+    ? undefined
+    : requiredChoice(params, field, choices, where);
+}
+
+/**
+ * Cancels every open algo order the optional filters all match (spec): sym, exchangeType and
+ * businessType (of the order's crypto sym, as orders write them: an equity has neither, so either
+ * filter leaves equity algo orders open), algoOrderType and conditionType. Each is cancelled by
+ * its own sim command, since the sim's cancel-all filters by sym and type only.
  * @param book - the portfolio
- * @param params - sym, algoOrderType (exchangeType, businessType, conditionType accepted, spec)
+ * @param params - the filters, from the body or the query string
  * @param where - the request, for errors
- * @returns how many were open before
+ * @returns how many were cancelled
+ * @throws PaperApiError 400001 for a filter value outside the spec's, the sim's code when refused
  */
 export function cancelAllAlgoOrders(
   book: PortfolioBook,
@@ -140,22 +159,28 @@ export function cancelAllAlgoOrders(
   where: string,
 ): { cancelled: number } {
   const sym = optionalText(params, 'sym', where);
-  const type = optionalText(params, 'algoOrderType', where);
-  const before = [...book.algos.values()].filter(
-    (a) =>
+  const exchangeType = filterOf(params, 'exchangeType', EXCHANGE_TYPES, where);
+  const businessType = filterOf(params, 'businessType', BUSINESS_TYPES, where);
+  const algoOrderType = filterOf(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
+  const conditionType = filterOf(params, 'conditionType', ['GTE', 'LTE'], where);
+  const matching = [...book.algos.values()].filter((a) => {
+    const id = book.instruments.get(a.sym)?.id;
+    const crypto = id?.kind === 'crypto' ? id : undefined;
+    return (
       a.state === 'NEW' &&
       (sym === undefined || a.sym === sym) &&
-      (type === undefined || a.algoOrderType === type),
-  ).length;
-  const ref = book.newRef('algo-cancel-all');
-  throwIfRefused(
-    ref,
-    book.run({
-      kind: 'cancelAllAlgoOrders',
+      (exchangeType === undefined || crypto?.exchangeType === exchangeType) &&
+      (businessType === undefined || crypto?.businessType === businessType) &&
+      (algoOrderType === undefined || a.algoOrderType === algoOrderType) &&
+      (conditionType === undefined || a.conditionType === conditionType)
+    );
+  });
+  for (const algo of matching) {
+    const ref = book.newRef('algo-cancel-all');
+    throwIfRefused(
       ref,
-      ...(sym === undefined ? {} : { sym }),
-      ...(type === 'TRIGGER' || type === 'TP_SL' ? { algoOrderType: type } : {}),
-    }),
-  );
-  return { cancelled: before };
+      book.run({ kind: 'cancelAlgoOrder', ref, target: algo.clientAlgoOrderId, sym: algo.sym }),
+    );
+  }
+  return { cancelled: matching.length };
 }

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import type { WebSocket } from 'ws';
 import type { TimerPort } from '../../core/venue/index.ts';
+import { isJsonObject } from './json-object.ts';
 import type { FeedItem } from './market-feed.ts';
 
 /** Channels of the public market-data socket (per public venue docs). */
@@ -84,11 +85,15 @@ export class MarketDataSession {
   }
 
   private onMessage(text: string): void {
-    let message: Record<string, unknown>;
+    let message: unknown;
     try {
-      message = JSON.parse(text) as Record<string, unknown>;
+      message = JSON.parse(text);
     } catch {
       this.send({ event: 'error', code: 400001, msg: 'the frame is not JSON' });
+      return;
+    }
+    if (!isJsonObject(message)) {
+      this.send({ event: 'error', code: 400001, msg: 'the frame is not a JSON object' });
       return;
     }
     if (typeof message.ping === 'number') {
@@ -115,26 +120,37 @@ export class MarketDataSession {
       return;
     }
     this.recent.push(now);
-    const args = Array.isArray(message.arg) ? (message.arg as { channel?: unknown; sym?: unknown }[]) : [];
-    const bad = args.find(
-      (a) =>
-        typeof a.channel !== 'string' ||
-        !PUBLIC_CHANNELS.has(a.channel) ||
-        typeof a.sym !== 'string' ||
-        !this.deps.syms.has(a.sym) ||
-        (PERPETUAL_CHANNELS.has(a.channel) && !this.deps.perpetuals.has(a.sym)),
-    );
-    if (args.length === 0 || bad) {
-      const what = bad ? `${String(bad.channel)} ${String(bad.sym)}` : 'an empty arg list';
+    const entries: readonly unknown[] = Array.isArray(message.arg) ? message.arg : [];
+    const streams = entries.filter((entry) => this.offers(entry));
+    if (entries.length === 0 || streams.length < entries.length) {
+      const bad = entries.find((entry) => !this.offers(entry));
+      const what =
+        bad === undefined
+          ? 'an empty arg list'
+          : isJsonObject(bad)
+            ? `${String(bad.channel)} ${String(bad.sym)}`
+            : JSON.stringify(bad);
       this.send({ event: 'error', code: 11100, msg: `invalid symbol or channel: ${what}` });
       return;
     }
-    for (const a of args) {
-      const key = `${String(a.channel)}|${String(a.sym)}`;
+    for (const { channel, sym } of streams) {
+      const key = `${channel}|${sym}`;
       if (message.event === 'subscribe') this.subscriptions.add(key);
       else this.subscriptions.delete(key);
     }
-    this.send({ event: message.event, arg: args, code: 0, msg: '' });
+    this.send({ event: message.event, arg: entries, code: 0, msg: '' });
+  }
+
+  /** Whether an arg entry names a stream this venue has: a known channel of a known sym. */
+  private offers(entry: unknown): entry is { readonly channel: string; readonly sym: string } {
+    return (
+      isJsonObject(entry) &&
+      typeof entry.channel === 'string' &&
+      PUBLIC_CHANNELS.has(entry.channel) &&
+      typeof entry.sym === 'string' &&
+      this.deps.syms.has(entry.sym) &&
+      (!PERPETUAL_CHANNELS.has(entry.channel) || this.deps.perpetuals.has(entry.sym))
+    );
   }
 }
 

@@ -11,6 +11,7 @@ import type { CommandName } from './command-table.ts';
 import type { DelayLine } from './delay-line.ts';
 import { PaperApiError } from './envelope.ts';
 import type { PaperFaults } from './faults.ts';
+import { isJsonObject } from './json-object.ts';
 import { lockstepAckExtrasOf } from './lockstep-tick.ts';
 import { checkLogin } from './login-check.ts';
 import type { LockstepAckExtras } from './market-feed.ts';
@@ -128,9 +129,18 @@ export class PrivateSession {
       });
       return;
     }
-    const action = (message as { action?: unknown }).action;
-    if (action === 'login') this.login(message);
-    else if (action === 'lockstep_ack') this.lockstep(message);
+    if (!isJsonObject(message)) {
+      this.reply({
+        event: 'error',
+        id: null,
+        code: 400001,
+        message: 'bad parameters: the frame is not a JSON object',
+        data: null,
+      });
+      return;
+    }
+    if (message.action === 'login') this.login(message);
+    else if (message.action === 'lockstep_ack') this.lockstep(message);
     else this.order(message);
   }
 
@@ -175,16 +185,15 @@ export class PrivateSession {
     this.pushes.enter(due, () => this.pipe.send(frame));
   }
 
-  private lockstep(message: unknown): void {
-    const args = (message as { args?: { seq?: unknown; wakeAt?: unknown; tick?: unknown } }).args ?? {};
+  private lockstep(message: Readonly<Record<string, unknown>>): void {
+    const args = isJsonObject(message.args) ? message.args : {};
     const seq = Number(args.seq);
     if (Number.isSafeInteger(seq) && seq >= 0) this.deps.lockstepAck(seq, lockstepAckExtrasOf(args));
   }
 
-  private order(message: unknown): void {
+  private order(message: Readonly<Record<string, unknown>>): void {
     const parsed = wsRequestSchema.safeParse(message);
-    const rawId = (message as { id?: unknown }).id;
-    const id = typeof rawId === 'string' ? rawId : null;
+    const id = typeof message.id === 'string' ? message.id : null;
     if (!parsed.success) {
       this.reply({
         event: 'error',

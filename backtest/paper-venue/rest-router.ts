@@ -5,6 +5,7 @@ import type { LoanOptions } from '../sim/index.ts';
 import type { CommandName } from './command-table.ts';
 import { badParameter, PaperApiError, success } from './envelope.ts';
 import type { PaperFaults, RestFault } from './faults.ts';
+import { isJsonObject } from './json-object.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { Params } from './request-fields.ts';
@@ -60,12 +61,27 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+/**
+ * A request's parameters: the query string of a GET, the JSON body of the others. A DELETE may
+ * also carry them in its query string (the spec gives `DELETE /api/v1/algo/cancelAll` "optional
+ * query filters"); a name given in both places is refused rather than one silently chosen.
+ */
 function paramsOf(method: string, url: URL, body: string, where: string): Params {
-  if (method === 'GET') return Object.fromEntries(url.searchParams);
+  const query = Object.fromEntries(url.searchParams);
+  if (method === 'GET') return query;
+  const fields = bodyOf(body, where);
+  if (method !== 'DELETE') return fields;
+  const twice = Object.keys(query).find((name) => Object.hasOwn(fields, name));
+  if (twice !== undefined)
+    throw badParameter(`${where} ${twice}`, 'is given in both the query string and the body');
+  return { ...query, ...fields };
+}
+
+function bodyOf(body: string, where: string): Params {
   if (body.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(body);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Params;
+    if (isJsonObject(parsed)) return parsed;
   } catch {
     // answered below as bad parameters
   }

@@ -2,6 +2,7 @@ import type { BarEvent } from '../../core/model/index.ts';
 import type { LatencySpec } from './latency-model.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
+import { inSessionDuring } from './trading-hours.ts';
 
 /** The longest delay a latency leg draws, ms. */
 function longest(leg: LatencySpec): number {
@@ -30,7 +31,10 @@ export function arrivalCutoff(state: SimState, bar: BarEvent, previousRecvTs: nu
   return Math.max(bar.openTime, previousRecvTs) + seen + longest(latency.orderEntry);
 }
 
-/** What of a sym sits a bar out because the venue received it after the bar's cutoff. */
+/**
+ * What of a sym sits a bar out: what the venue received after the bar's cutoff, and a US equity's
+ * orders and algo orders whose session the bar misses.
+ */
 export interface LateArrivals {
   /** Late orders and algo orders: held, waiting and algo ones are skipped, resting ones set aside. */
   readonly items: ReadonlySet<SimOrder | SimAlgo>;
@@ -42,23 +46,25 @@ const NONE: LateArrivals = { items: new Set(), setAside: [] };
 
 /**
  * Finds what of a sym the venue received after a bar's cutoff (its terms, for an amended or
- * replaced one) and takes the late resting orders off the book for the bar, so the bar's path
- * reaches only what existed when it opened. Put them back with {@link restoreLate}.
+ * replaced one), and what of a US equity trades outside the bar's span ({@link inSessionDuring}),
+ * and takes those resting orders off the book for the bar, so the bar's path reaches only what
+ * existed when it opened and may trade in it. Put them back with {@link restoreLate}.
  * @param state - the venue
- * @param sym - the bar's sym
+ * @param bar - the bar about to be matched
  * @param cutoff - from {@link arrivalCutoff}
  * @returns the late arrivals
  */
-export function setLateAside(state: SimState, sym: string, cutoff: number): LateArrivals {
+export function setLateAside(state: SimState, bar: BarEvent, cutoff: number): LateArrivals {
+  const sym = bar.sym;
   // Nearly always nothing is late: no set is made then.
   let items: Set<SimOrder | SimAlgo> | undefined;
   for (const order of state.liveOrders) {
-    if (order.sym !== sym || order.receivedAt <= cutoff) continue;
+    if (order.sym !== sym || (order.receivedAt <= cutoff && inSessionDuring(state, order, bar))) continue;
     items ??= new Set();
     items.add(order);
   }
   for (const algo of state.algos.values()) {
-    if (algo.sym !== sym || algo.receivedAt <= cutoff) continue;
+    if (algo.sym !== sym || (algo.receivedAt <= cutoff && inSessionDuring(state, algo, bar))) continue;
     items ??= new Set();
     items.add(algo);
   }

@@ -72,7 +72,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   if (previousRecvTs === undefined) return;
   const market = marketOf(state, bar.sym);
   const close = state.now;
-  const late = setLateAside(state, bar.sym, arrivalCutoff(state, bar, previousRecvTs));
+  const late = setLateAside(state, bar, arrivalCutoff(state, bar, previousRecvTs));
   state.inBar = true;
   // The venue learns of the bar's fills when the bar arrives: a fill stamped at the open is pushed
   // then, not at the open plus latency, which would put it before the events the strategies have

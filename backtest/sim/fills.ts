@@ -48,6 +48,8 @@ export function unlist(state: SimState, order: SimOrder): void {
   if (held >= 0) state.held.splice(held, 1);
   const waiting = state.waitingMarket.indexOf(order);
   if (waiting >= 0) state.waitingMarket.splice(waiting, 1);
+  const closed = state.closedSession.indexOf(order);
+  if (closed >= 0) state.closedSession.splice(closed, 1);
 }
 
 /**

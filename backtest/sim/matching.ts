@@ -11,6 +11,7 @@ import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { inSession } from './trading-hours.ts';
 
 /**
  * The sym's market record, created empty when first needed.
@@ -137,13 +138,18 @@ function take(state: SimState, order: SimOrder): boolean {
 /**
  * Puts a working order to work: takes what it can, then rests a limit order on the book or cancels
  * an IOC / FAK / FOK remainder. An order that meets no known price (nothing quoted or traded yet on
- * its sym; on bars, a market or IOC order before the next bar) waits and meets the first price as an
- * arriving order would.
+ * its sym; on bars, a market or IOC order before the next bar), or a US equity order outside its
+ * session (off bars: a bar's span is checked against the session when it is matched), waits and
+ * meets the first price it may trade at as an arriving order would.
  * @param state - the venue
  * @param order - an accepted, working order
  */
 export function workOrder(state: SimState, order: SimOrder): void {
   order.working = true;
+  if (state.opts.fillModel.name !== 'bar' && !inSession(state, order)) {
+    state.waitingMarket.push(order);
+    return;
+  }
   const bars = state.opts.fillModel.name === 'bar' && !state.inBar;
   if (bars && order.orderType === 'LIMIT' && !isImmediate(order)) {
     // On bars a limit rests and meets the next bar's path (at the open when it opens through it).
@@ -200,11 +206,14 @@ export function requeue(state: SimState, order: SimOrder): void {
   state.books.get(order.sym)?.remove(order);
   const waiting = state.waitingMarket.indexOf(order);
   if (waiting >= 0) state.waitingMarket.splice(waiting, 1);
+  const closed = state.closedSession.indexOf(order);
+  if (closed >= 0) state.closedSession.splice(closed, 1);
   workOrder(state, order);
 }
 
 /**
- * Gives the orders waiting for a price on a sym their chance at the current one. A post-only order
+ * Gives the orders waiting for a price on a sym their chance at the current one (off bars, a US
+ * equity order only inside its session; on bars, `late` holds those outside it). A post-only order
  * that would take at that first price is cancelled instead (cancelType GTX); an order placed
  * before its sym had any price, or a market order on bars, has its margin checked at the price it
  * fills at, and is rejected (401023) when it does not fit.
@@ -218,7 +227,10 @@ export function fillWaiting(state: SimState, sym: string, late?: ReadonlySet<unk
     const index = state.waitingMarket.indexOf(order);
     state.waitingMarket.splice(index, 1);
     if (!isLive(order)) continue;
-    if (takeableLevels(state, order, marketOf(state, sym)).length === 0) {
+    if (
+      takeableLevels(state, order, marketOf(state, sym)).length === 0 ||
+      (!state.inBar && !inSession(state, order))
+    ) {
       state.waitingMarket.push(order);
       continue;
     }

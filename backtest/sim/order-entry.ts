@@ -107,6 +107,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     tp: intent.tp,
     sl: intent.sl,
     condition: intent.condition,
+    extendedTrading: intent.extendedTrading,
     expiryDate: intent.expiryDate,
     expireAt: expiryOf(state, intent),
   });

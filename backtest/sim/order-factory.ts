@@ -27,6 +27,7 @@ export interface NewOrderFields {
   readonly tp?: TpSl;
   readonly sl?: TpSl;
   readonly condition?: OrderCondition;
+  readonly extendedTrading?: boolean;
   readonly expiryDate?: string;
   readonly expireAt?: number;
   readonly algoOrderId?: string;
@@ -65,6 +66,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     tp: fields.tp || undefined,
     sl: fields.sl || undefined,
     condition: fields.condition || undefined,
+    extendedTrading: fields.extendedTrading ?? false,
     expiryDate: fields.expiryDate || undefined,
     algoOrderId: fields.algoOrderId || undefined,
     expireAt: fields.expireAt ?? Number.POSITIVE_INFINITY,

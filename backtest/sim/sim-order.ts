@@ -47,6 +47,8 @@ export interface SimOrder {
   readonly tp?: TpSl;
   readonly sl?: TpSl;
   condition?: OrderCondition;
+  /** A US equity order that may trade pre-market and after-hours too, not only in the regular session. */
+  readonly extendedTrading: boolean;
   readonly expiryDate?: string;
   /** Virtual time at which a DAY / GTD order expires (Infinity = never). */
   expireAt: number;

@@ -19,6 +19,7 @@ import type { RestingBook } from './resting-book.ts';
 import type { ResolvedSimOptions } from './sim-options.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
+import { UsEquityHours } from './us-equity-hours.ts';
 
 /** A User Data event before the venue stamps its times. */
 export type UserEventPayload = UserEvent extends infer E
@@ -153,8 +154,15 @@ export interface SimState {
   readonly books: Map<string, RestingBook>;
   /** Orders held by the venue until a condition (UT, DT, SL, OCO, TIME, HOLD). */
   readonly held: SimOrder[];
-  /** Working market orders waiting for a price (bar model: the next bar's open). */
+  /**
+   * Working orders waiting for a price (bar model: the next bar's open), and US equity orders that
+   * arrived outside their session, waiting for its first event.
+   */
   readonly waitingMarket: SimOrder[];
+  /** US equity orders taken off the book while their session is closed (`trading-hours.ts`). */
+  readonly closedSession: SimOrder[];
+  /** The US equity sessions, looked up once per minute. */
+  readonly equityHours: UsEquityHours;
   readonly markets: Map<string, SymMarket>;
   readonly positions: Map<string, SimPosition>;
   /**
@@ -223,6 +231,8 @@ export function createSimState(
     books: new Map(),
     held: [],
     waitingMarket: [],
+    closedSession: [],
+    equityHours: new UsEquityHours(),
     markets: new Map(),
     positions: new Map(),
     holdings: new Map(),

@@ -30,6 +30,7 @@ import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
+import { keepToSession } from './trading-hours.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
 
@@ -216,6 +217,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
         checkMarkTriggers(state, event.sym, event.markPrice);
       }
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
+      keepToSession(state, event.sym);
       fillWaiting(state, event.sym);
       const last = lastPriceOf(market);
       checkTriggers(state, event.sym, last);

@@ -4,6 +4,7 @@ import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/pap
 import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const opened = closedAfterEachTest();
+/** The scripted feed quotes AAPL at 19:00 New York, after hours: only an extendedTrading order fills there. */
 const EQUITY = {
   brokerClientId: 'c1',
   exchangeCode: 'US',
@@ -12,6 +13,7 @@ const EQUITY = {
   orderType: 'L',
   price: '190.02',
   qty: 10,
+  extendedTrading: true,
 };
 
 async function inBothMode(): Promise<{ venue: PaperVenue; socket: CollectingSocket }> {

@@ -7,6 +7,8 @@ import { aLimit, aMarket, aQuote, aSim, aTrade, type SimUnderTest } from '../../
 const schedule = { maker: D('0.0002'), taker: D('0.0005'), markup: D('0'), fixedPerFill: D('0') };
 
 const AAPL = 'US_EQUITY_AAPL';
+/** 10:30 New York on a Monday: inside the regular session, where an equity order may fill. */
+const IN_SESSION = Date.parse('2026-03-09T14:30:00Z');
 
 /**
  * A sim on one US equity settled in USD (tick 0.01, whole shares) with the given fee schedule,
@@ -85,9 +87,9 @@ describe('sim venue: fees', () => {
 
   it('charges an equity order its rate plus fixed commission in the quote asset', () => {
     const t = anEquitySim({ maker: D('0'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0.99') });
-    t.sim.onMarket(aQuote(0, 189.99, 500, 190, 500, AAPL));
+    t.sim.onMarket(aQuote(IN_SESSION, 189.99, 500, 190, 500, AAPL));
     t.send(aMarket('m', 'BUY', '10', { sym: AAPL }));
-    t.sim.advanceTo(1);
+    t.sim.advanceTo(IN_SESSION + 1);
     const fill = t.of('execution')[0]?.execution;
     // 10 x 190 = 1900 notional: 0.19 + 0.99
     expect([fill?.fee.toFixed(), fill?.feeCoin]).toEqual(['1.18', 'USD']);
@@ -97,11 +99,11 @@ describe('sim venue: fees', () => {
   it('charges the fixed commission per order once, on the first of its fills', () => {
     const fees = { maker: D('0.0001'), taker: D('0.0001'), markup: D('0'), fixedPerFill: D('0') };
     const t = anEquitySim({ ...fees, fixedPerOrder: D('1') });
-    t.sim.onMarket(aQuote(0, 189.99, 500, 190.5, 500, AAPL));
+    t.sim.onMarket(aQuote(IN_SESSION, 189.99, 500, 190.5, 500, AAPL));
     t.send(aLimit('b', 'BUY', '10', '190', { sym: AAPL }));
-    t.sim.advanceTo(1);
-    t.sim.onMarket(aTrade(2, 189.9, 4, 'SELL', AAPL));
-    t.sim.onMarket(aTrade(3, 189.9, 6, 'SELL', AAPL));
+    t.sim.advanceTo(IN_SESSION + 1);
+    t.sim.onMarket(aTrade(IN_SESSION + 2, 189.9, 4, 'SELL', AAPL));
+    t.sim.onMarket(aTrade(IN_SESSION + 3, 189.9, 6, 'SELL', AAPL));
     const fills = t
       .of('execution')
       .map(

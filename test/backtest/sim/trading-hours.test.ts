@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aFeedBar } from '../../kit/kernel-events.ts';
+import {
+  aLimit,
+  aMarket,
+  aQuote,
+  aSim,
+  aTrade,
+  BTC,
+  fillLines,
+  type SimUnderTest,
+} from '../../kit/sim-builders.ts';
+
+const AAPL = 'US_EQUITY_AAPL';
+/** New York wall-clock times around Monday 2026-03-09 (EDT, UTC-4). */
+const NY = {
+  monday1500: Date.parse('2026-03-09T19:00:00Z'),
+  monday1630: Date.parse('2026-03-09T20:30:00Z'),
+  monday1900: Date.parse('2026-03-09T23:00:00Z'),
+  monday2100: Date.parse('2026-03-10T01:00:00Z'),
+  tuesday0400: Date.parse('2026-03-10T08:00:00Z'),
+  tuesday0800: Date.parse('2026-03-10T12:00:00Z'),
+  tuesday0930: Date.parse('2026-03-10T13:30:00Z'),
+};
+
+function anEquitySim(fillModel: 'bar' | 'through' = 'through'): SimUnderTest {
+  return aSim({
+    fillModel,
+    instruments: [
+      anInstrument(AAPL, { tickSize: D('0.01'), lotSize: D('1'), minSize: D('1'), settleAsset: 'USD' }),
+      anInstrument(BTC),
+    ],
+    startingBalances: { USD: D('100000'), USDT: D('100000') },
+  });
+}
+
+function stateOf(t: SimUnderTest, ref: string): string | undefined {
+  return t.of('order').findLast((e) => e.order.clientOrderId === ref)?.order.orderState;
+}
+
+describe('sim venue: US equity trading hours (extendedTrading)', () => {
+  it('holds a market order placed after hours, without extendedTrading, until the first event of the regular session', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1900, 189.99, 500, 190, 500, AAPL));
+    t.send(aMarket('m', 'BUY', '10', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1900 + 1);
+    t.sim.onMarket(aQuote(NY.monday1900 + 2, 189.98, 500, 190.01, 500, AAPL));
+    t.sim.onMarket(aQuote(NY.tuesday0400, 191, 500, 191.02, 500, AAPL));
+    expect(fillLines(t)).toEqual([]);
+    expect(stateOf(t, 'm')).toBe('NEW');
+    t.sim.onMarket(aQuote(NY.tuesday0930, 192, 500, 192.05, 500, AAPL));
+    expect(fillLines(t)).toEqual(['m BUY 10@192.05 TAKER']);
+    expect(t.of('execution')[0]?.execution.timestamp).toBe(NY.tuesday0930);
+  });
+
+  it('fills an extendedTrading order after hours and pre-market, but not overnight', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1900, 189.99, 500, 190, 500, AAPL));
+    t.send(aMarket('late', 'BUY', '10', { sym: AAPL, extendedTrading: true }));
+    t.sim.advanceTo(NY.monday1900 + 1);
+    expect(fillLines(t)).toEqual(['late BUY 10@190 TAKER']);
+    t.sim.onMarket(aQuote(NY.monday2100, 189, 500, 189.5, 500, AAPL));
+    t.send(aMarket('night', 'BUY', '10', { sym: AAPL, extendedTrading: true }));
+    t.sim.advanceTo(NY.monday2100 + 1);
+    t.sim.onMarket(aQuote(NY.monday2100 + 2, 189, 500, 189.5, 500, AAPL));
+    expect(fillLines(t)).toEqual(['late BUY 10@190 TAKER']);
+    t.sim.onMarket(aQuote(NY.tuesday0400, 188, 500, 188.5, 500, AAPL));
+    expect(fillLines(t)).toEqual(['late BUY 10@190 TAKER', 'night BUY 10@188.5 TAKER']);
+  });
+
+  it('keeps a resting limit from fills after the close, and matches it again from the next regular session', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(
+      aLimit('regular', 'BUY', '10', '189', { sym: AAPL }),
+      aLimit('extended', 'BUY', '5', '188.5', { sym: AAPL, extendedTrading: true }),
+    );
+    t.sim.advanceTo(NY.monday1500 + 1);
+    expect([stateOf(t, 'regular'), stateOf(t, 'extended')]).toEqual(['OPEN', 'OPEN']);
+    // After hours a print through both: only the extendedTrading order, behind the regular one on
+    // the book, may fill.
+    t.sim.onMarket(aTrade(NY.monday1630, 188, 50, 'SELL', AAPL));
+    expect(fillLines(t)).toEqual(['extended BUY 5@188.5 MAKER']);
+    t.sim.onMarket(aTrade(NY.tuesday0800, 188, 50, 'SELL', AAPL));
+    expect(stateOf(t, 'regular')).toBe('OPEN');
+    t.sim.onMarket(aTrade(NY.tuesday0930, 188.9, 50, 'SELL', AAPL));
+    expect(fillLines(t)).toEqual(['extended BUY 5@188.5 MAKER', 'regular BUY 10@189 MAKER']);
+  });
+
+  it('cancels a limit taken off the book for the night, and leaves crypto trading around the clock', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(aLimit('rest', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1500 + 1);
+    t.sim.onMarket(aTrade(NY.monday1900, 188, 50, 'SELL', AAPL));
+    t.send({ kind: 'cancelOrder', ref: 'c', target: 'rest', sym: AAPL });
+    t.sim.advanceTo(NY.monday1900 + 1);
+    expect(stateOf(t, 'rest')).toBe('CANCELLED');
+    t.sim.onMarket(aQuote(NY.monday2100, 99.9, 5, 100, 5));
+    t.send(aMarket('btc', 'BUY', '1'));
+    t.sim.advanceTo(NY.monday2100 + 1);
+    expect(fillLines(t)).toEqual(['btc BUY 1@100 TAKER']);
+    t.sim.onMarket(aTrade(NY.tuesday0930, 188, 50, 'SELL', AAPL));
+    expect(fillLines(t)).toEqual(['btc BUY 1@100 TAKER']);
+  });
+
+  it('on bars matches an equity order only against bars its session meets', () => {
+    const t = anEquitySim('bar');
+    t.sim.onMarket(aFeedBar(NY.tuesday0800 - 60_000, [190, 190, 190, 190, 100], AAPL));
+    t.send(
+      aLimit('regular', 'BUY', '10', '189', { sym: AAPL }),
+      aLimit('extended', 'BUY', '10', '189', { sym: AAPL, extendedTrading: true }),
+    );
+    t.sim.advanceTo(NY.tuesday0800 + 1);
+    t.sim.onMarket(aFeedBar(NY.tuesday0800 + 60_000, [189.5, 189.5, 188, 188.5, 100], AAPL));
+    expect(fillLines(t)).toEqual(['extended BUY 10@189 MAKER']);
+    t.sim.onMarket(aFeedBar(NY.tuesday0930, [189.5, 189.5, 188, 188.5, 100], AAPL));
+    expect(fillLines(t)).toEqual(['extended BUY 10@189 MAKER', 'regular BUY 10@189 MAKER']);
+  });
+});
