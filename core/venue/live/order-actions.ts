@@ -14,7 +14,7 @@ import {
 } from '../ws/order-entry.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
-import { isOutcomeUnknown } from './lost-reply-lookups.ts';
+import { isOutcomeUnknown } from './outcome-unknown.ts';
 
 /** An intent acting on orders already placed: an amendment or a cancel. */
 export type OrderActionIntent = ModifyOrderIntent | CancelOrderIntent | CancelOrdersIntent;

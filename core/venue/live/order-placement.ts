@@ -10,6 +10,7 @@ import { type OrderEntryRequest, placeOrderRequest } from '../ws/order-entry.ts'
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
 import { orderFromIntent } from './order-from-intent.ts';
+import { isOutcomeUnknown } from './outcome-unknown.ts';
 
 /**
  * How an order whose ack never came is looked up by clientOrderId. It stays unresolved (the
@@ -134,9 +135,14 @@ export class OrderPlacement {
     this.options.emitOrder(order);
   }
 
+  /**
+   * Not sent (socket down) or refused by the venue: REJECTED. Anything else (no ack, the
+   * connection lost after sending, a failure on the venue's side such as 40000) may have left the
+   * order live, so it is looked up.
+   */
   private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
     const now = this.options.timer.now();
-    if (error instanceof VenueError || error instanceof NotConnectedError) {
+    if (error instanceof NotConnectedError || (error instanceof VenueError && !isOutcomeUnknown(error))) {
       const reason = error instanceof VenueError ? `${error.code}: ${error.venueMessage}` : error.message;
       this.unresolved.delete(intent.ref);
       this.options.emitOrder(orderFromIntent(intent, '', 'REJECTED', now, reason));
@@ -144,7 +150,7 @@ export class OrderPlacement {
     }
     this.options.logger.warn(
       { ref: intent.ref, err: String(error) },
-      'no ack for a placed order: looking it up',
+      'no usable ack for a placed order: looking it up',
     );
     void this.resolveUnacked(intent);
   }
