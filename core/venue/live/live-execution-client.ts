@@ -179,6 +179,7 @@ export class LiveExecutionClient implements ExecutionPort {
           command,
           (event) => this.emit(event),
           () => this.timer.now(),
+          (what, error) => this.followUpFailed(command, what, error),
         ).catch((error: unknown) =>
           isOutcomeUnknown(error)
             ? this.resolveLostReply(command, error)
@@ -275,6 +276,19 @@ export class LiveExecutionClient implements ExecutionPort {
       refuse: (rejected, message, code) => this.rejectCommand(rejected, new Error(message), code),
       logger: this.logger,
     });
+  }
+
+  /**
+   * The venue accepted a loan or position-mode command but the read after it failed: the command
+   * stands, and a reconciliation (retried until it succeeds) brings back the account's position
+   * mode and the assets' loan balances; loan records come with the next loan command's read.
+   */
+  private followUpFailed(command: StrategyIntent, what: string, error: unknown): void {
+    this.logger.warn(
+      { ref: command.intent.ref, kind: command.intent.kind, err: String(error) },
+      `the venue accepted the command, but reading the ${what} after it failed: reconciling`,
+    );
+    this.reconciliations.request().catch(() => undefined);
   }
 
   private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {

@@ -322,6 +322,52 @@ describe('live execution client', () => {
     });
   });
 
+  it('reports a borrow the venue accepted as accepted when reading the loans after it fails, and reconciles instead', async () => {
+    const accountReadsBefore = restCalls('/api/v1/trading/account').length;
+    http.handler = restVenue(book, (r) =>
+      r.path.endsWith('/loan/info')
+        ? { code: 2003, message: 'no permission' }
+        : r.path.endsWith('/loan/borrow')
+          ? ok({ loanOrderId: 'lo-1', type: 'BORROW', coin: 'USDT', amount: '100' })
+          : undefined,
+    );
+    live.submit(
+      approved({ kind: 'borrow', ref: 'b-3', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }),
+    );
+    await waitFor(
+      () =>
+        events.some((e) => e.kind === 'commandRejected') ||
+        restCalls('/api/v1/trading/account').length > accountReadsBefore,
+      'a reconciliation after the failed read',
+    );
+    expect(events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
+    await waitFor(() => events.filter((e) => e.kind === 'account').length === 2, 'the account reconciled');
+    expect(restCalls('/api/v1/trading/marginLoan/loan/borrow')).toHaveLength(1);
+  });
+
+  it('reports a position-mode change the venue accepted as accepted when reading the account after it fails, and reconciles the account', async () => {
+    let accountReads = 0;
+    http.handler = restVenue(book, (r) => {
+      if (r.method !== 'GET' || r.path !== '/api/v1/trading/account') return undefined;
+      accountReads++;
+      return accountReads === 1
+        ? { code: 2003, message: 'no permission' }
+        : ok({ ...WIRE_ACCOUNT, positionMode: 'BOTH', assets: [WIRE_ASSET] });
+    });
+    const accountsBefore = events.filter((e) => e.kind === 'account').length;
+    live.submit(approved({ kind: 'setPositionMode', ref: 'pm-1', positionMode: 'BOTH' }));
+    await waitFor(
+      () =>
+        events.some((e) => e.kind === 'commandRejected') ||
+        events.filter((e) => e.kind === 'account').length > accountsBefore,
+      'the account reconciled',
+    );
+    expect(events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
+    expect(events.filter((e) => e.kind === 'account').at(-1)).toMatchObject({
+      account: { positionMode: 'BOTH' },
+    });
+  });
+
   it('places an algo order over REST with the ref as clientAlgoOrderId', async () => {
     http.handler = restVenue(book, (r) =>
       r.path === '/api/v1/algo/order'
