@@ -1,5 +1,5 @@
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
-import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, VENUE_ORDER_ALREADY_FINAL } from '../model/index.ts';
+import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, refusesAFinalOrder } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { IntentGate } from './kernel-options.ts';
@@ -14,7 +14,7 @@ import type { StrategyRunner } from './strategy-runner.ts';
  * venue refused. A refused modify or cancel puts its orders back to the venue's last word; when
  * its outcome is unknown ({@link COMMAND_OUTCOME_UNKNOWN}, -1: no answer came), its orders are also
  * looked up, since it may have happened; and so are they when the venue says an order is already
- * final ({@link VENUE_ORDER_ALREADY_FINAL}, 401058: Keel missed a fill or cancel, and a strategy
+ * final ({@link refusesAFinalOrder}: 401058 or 401117; Keel missed a fill or cancel, and a strategy
  * left with the order OPEN would repeat the command). The strategy's denial carries the code as its check
  * (`venue.-1`, `venue.-2` for {@link COMMAND_NOT_APPLIED}, `venue.<venue code>`).
  */
@@ -94,7 +94,7 @@ export class UserDataRouting {
     const runner = ownerId === undefined ? undefined : this.byId.get(ownerId);
     const lookUp =
       request !== undefined &&
-      (event.code === COMMAND_OUTCOME_UNKNOWN || event.code === VENUE_ORDER_ALREADY_FINAL) &&
+      (event.code === COMMAND_OUTCOME_UNKNOWN || refusesAFinalOrder(event.code)) &&
       request.targets.length > 0;
     if (lookUp) this.lookUp(request.targets);
     if (runner === undefined) return;

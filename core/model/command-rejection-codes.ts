@@ -26,3 +26,21 @@ export const COMMAND_NOT_APPLIED = -2;
  * command. The simulated venue uses the same code.
  */
 export const VENUE_ORDER_ALREADY_FINAL = 401058;
+
+/**
+ * The venue's code (per public venue docs) for a cancel of an order already completed, "so it
+ * cannot be cancelled": the same race as {@link VENUE_ORDER_ALREADY_FINAL}, settled the same way.
+ */
+export const VENUE_ORDER_ALREADY_COMPLETED = 401117;
+
+/**
+ * Whether a venue code refuses a modify or cancel because the order is already final (filled or
+ * cancelled): {@link VENUE_ORDER_ALREADY_FINAL} or {@link VENUE_ORDER_ALREADY_COMPLETED}. Keel's
+ * view of such an order is stale, so its orders are looked up; the one list the kernel and the
+ * venue adapter share, so neither treats one of the codes as an ordinary refusal.
+ * @param code - a `commandRejected` event's code
+ * @returns true for a refusal of an order already final
+ */
+export function refusesAFinalOrder(code: number): boolean {
+  return code === VENUE_ORDER_ALREADY_FINAL || code === VENUE_ORDER_ALREADY_COMPLETED;
+}

@@ -7,6 +7,8 @@ export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from
 export {
   COMMAND_NOT_APPLIED,
   COMMAND_OUTCOME_UNKNOWN,
+  refusesAFinalOrder,
+  VENUE_ORDER_ALREADY_COMPLETED,
   VENUE_ORDER_ALREADY_FINAL,
 } from './command-rejection-codes.ts';
 export type { Dec } from './decimal.ts';

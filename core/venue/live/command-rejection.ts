@@ -1,13 +1,14 @@
 import { COMMAND_OUTCOME_UNKNOWN, type StrategyIntent, type UserEvent } from '../../model/index.ts';
 import { RequestRuleError, VenueError } from '../errors.ts';
-import { isOutcomeUnknown } from './lost-reply-lookups.ts';
+import { isOutcomeUnknown } from './outcome-unknown.ts';
 
 /**
  * The `commandRejected` event telling a strategy that a command failed: the venue's code when the
  * venue refused it, 400001 when it broke a request rule of the spec before being sent, else the
  * Keel-local code the caller found (the lost-reply verdict: `COMMAND_NOT_APPLIED` -2 or
  * `COMMAND_OUTCOME_UNKNOWN` -1), else -1 (the socket or the venue unreachable, a 5xx without a
- * venue code, a reply that could not be read: the command may have run). Code 0 is the spec's
+ * venue code, a failure on the venue's side such as 40000, a reply that could not be read: the
+ * command may have run). Code 0 is the spec's
  * success code and never denotes a refusal.
  * @param command - the command that failed
  * @param error - why

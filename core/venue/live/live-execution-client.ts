@@ -11,11 +11,11 @@ import { StreamStatus } from '../ws/stream-status.ts';
 import { commandRejection } from './command-rejection.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
-import { isOutcomeUnknown } from './lost-reply-lookups.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { sendOrderAction } from './order-actions.ts';
 import { OrderPlacement } from './order-placement.ts';
+import { isOutcomeUnknown } from './outcome-unknown.ts';
 import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
@@ -179,6 +179,7 @@ export class LiveExecutionClient implements ExecutionPort {
           command,
           (event) => this.emit(event),
           () => this.timer.now(),
+          (what, error) => this.followUpFailed(command, what, error),
         ).catch((error: unknown) =>
           isOutcomeUnknown(error)
             ? this.resolveLostReply(command, error)
@@ -275,6 +276,19 @@ export class LiveExecutionClient implements ExecutionPort {
       refuse: (rejected, message, code) => this.rejectCommand(rejected, new Error(message), code),
       logger: this.logger,
     });
+  }
+
+  /**
+   * The venue accepted a loan or position-mode command but the read after it failed: the command
+   * stands, and a reconciliation (retried until it succeeds) brings back the account's position
+   * mode and the assets' loan balances; loan records come with the next loan command's read.
+   */
+  private followUpFailed(command: StrategyIntent, what: string, error: unknown): void {
+    this.logger.warn(
+      { ref: command.intent.ref, kind: command.intent.kind, err: String(error) },
+      `the venue accepted the command, but reading the ${what} after it failed: reconciling`,
+    );
+    this.reconciliations.request().catch(() => undefined);
   }
 
   private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {

@@ -1,5 +1,5 @@
 import type { AlgoOrder, Intent, UserEvent } from '../../model/index.ts';
-import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
+import { VenueError } from '../errors.ts';
 import { accountFromWire, algoOrderFromWire, positionFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import { loanEvents } from './loan-events.ts';
@@ -22,20 +22,6 @@ export interface LostReplyVerdict {
   readonly detail: string;
   /** True when the venue's state cannot tell whether the command took effect. */
   readonly unknown?: boolean;
-}
-
-/**
- * Whether a failed REST command may have run on the venue: no reply came in time, the connection
- * failed, the venue answered 5xx without a venue code, or its success reply could not be read.
- * Only a reply carrying a venue error code is a refusal.
- * @param error - what the REST client threw
- * @returns true when the outcome is unknown and must be looked up
- */
-export function isOutcomeUnknown(error: unknown): boolean {
-  if (error instanceof VenueTimeoutError || error instanceof DecodeError) return true;
-  if (!(error instanceof VenueError)) return false;
-  if (error.httpStatus === undefined) return error.code === 0;
-  return error.httpStatus >= 500 && error.code === error.httpStatus;
 }
 
 /**

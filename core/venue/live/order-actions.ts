@@ -2,7 +2,7 @@ import {
   type CancelOrderIntent,
   type CancelOrdersIntent,
   type ModifyOrderIntent,
-  VENUE_ORDER_ALREADY_FINAL,
+  refusesAFinalOrder,
 } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
@@ -14,7 +14,7 @@ import {
 } from '../ws/order-entry.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
-import { isOutcomeUnknown } from './lost-reply-lookups.ts';
+import { isOutcomeUnknown } from './outcome-unknown.ts';
 
 /** An intent acting on orders already placed: an amendment or a cancel. */
 export type OrderActionIntent = ModifyOrderIntent | CancelOrderIntent | CancelOrdersIntent;
@@ -68,8 +68,8 @@ export function sendOrderAction(intent: OrderActionIntent, channels: OrderAction
  * @param rest - the REST client
  * @param intent - the batch cancel
  * @returns when every cancel was answered and all succeeded
- * @throws the venue's refusal when it refused every cancel (401058, already final, first: its
- *   orders are looked up); an outcome-unknown error when the cancels ended differently or any
+ * @throws the venue's refusal when it refused every cancel (an already-final one, 401058 or
+ *   401117, first: its orders are looked up); an outcome-unknown error when the cancels ended differently or any
  *   answer was lost, so every target is looked up rather than put back as it was
  */
 async function cancelManyViaRest(rest: VenueRestClient, intent: CancelOrdersIntent): Promise<void> {
@@ -90,7 +90,7 @@ async function cancelManyViaRest(rest: VenueRestClient, intent: CancelOrdersInte
     error instanceof VenueError && !isOutcomeUnknown(error) ? [error] : [],
   );
   if (refusals.length === answers.length)
-    throw refusals.find((e) => e.code === VENUE_ORDER_ALREADY_FINAL) ?? refusals[0];
+    throw refusals.find((e) => refusesAFinalOrder(e.code)) ?? refusals[0];
   const why = failed.map(
     ({ target, error }) => `${target}: ${error instanceof Error ? error.message : String(error)}`,
   );

@@ -9,15 +9,16 @@ import { PLACE_ORDER_ACK_EVENT, type WsReplyWire } from '../wire/ws-envelope.ts'
 import { type OrderEntryRequest, placeOrderRequest } from '../ws/order-entry.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
-import { isOutcomeUnknown } from './lost-reply-lookups.ts';
 import { orderFromIntent } from './order-from-intent.ts';
+import { isOutcomeUnknown } from './outcome-unknown.ts';
 
 /**
  * How an order whose ack never came is looked up by clientOrderId. It stays unresolved (the
- * strategy sees it pending) and is declared REJECTED only when the venue said "no such order" on
- * at least `minNotFound` lookups and `giveUpMs` after the ack was due. A lookup that fails with
- * the venue unreachable (or its answer unreadable) never counts: such an order is looked up until
- * an answer comes; a lookup the venue refuses with an error code counts as not found.
+ * strategy sees it pending) and is declared REJECTED only when the venue said "no such order"
+ * (401018) on at least `minNotFound` lookups and `giveUpMs` after the ack was due. Any other
+ * failed lookup never counts, whether the venue was unreachable, its answer unreadable, or the
+ * lookup refused with another code (429, 7000, 40000, ...): such an order is looked up, with the
+ * same spacing, until the venue says whether it has it.
  */
 export interface UnackedLookupPolicy {
   /** Wait before the second lookup, ms; it doubles after each lookup up to `capMs`. */
@@ -134,9 +135,14 @@ export class OrderPlacement {
     this.options.emitOrder(order);
   }
 
+  /**
+   * Not sent (socket down) or refused by the venue: REJECTED. Anything else (no ack, the
+   * connection lost after sending, a failure on the venue's side such as 40000) may have left the
+   * order live, so it is looked up.
+   */
   private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
     const now = this.options.timer.now();
-    if (error instanceof VenueError || error instanceof NotConnectedError) {
+    if (error instanceof NotConnectedError || (error instanceof VenueError && !isOutcomeUnknown(error))) {
       const reason = error instanceof VenueError ? `${error.code}: ${error.venueMessage}` : error.message;
       this.unresolved.delete(intent.ref);
       this.options.emitOrder(orderFromIntent(intent, '', 'REJECTED', now, reason));
@@ -144,7 +150,7 @@ export class OrderPlacement {
     }
     this.options.logger.warn(
       { ref: intent.ref, err: String(error) },
-      'no ack for a placed order: looking it up',
+      'no usable ack for a placed order: looking it up',
     );
     void this.resolveUnacked(intent);
   }
@@ -185,14 +191,14 @@ export class OrderPlacement {
         try {
           order = await this.options.lookupOrder(intent.sym, intent.ref);
         } catch (error) {
+          // Unreachable, unreadable, or the lookup itself refused (rate limit, nonce, system
+          // error, permission): none says the venue has no such order, and the order may be live,
+          // so it is looked up again and never counts toward the verdict.
           this.options.logger.warn(
             { ref: intent.ref, err: String(error) },
             'order lookup failed; will retry',
           );
-          // Unreachable or unreadable: the venue may still know the order, so look again. A
-          // refusal with a venue code (the lookup itself is refused) counts as not finding it, so
-          // the loop ends with the policy's verdict instead of running all session.
-          if (!(error instanceof VenueError) || isOutcomeUnknown(error)) continue;
+          continue;
         }
         if (!this.unresolved.has(intent.ref)) return;
         if (order !== undefined) {

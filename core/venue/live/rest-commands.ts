@@ -7,20 +7,33 @@ import { loanEvents } from './loan-events.ts';
 type Emit = (event: UserEvent) => void;
 
 /**
+ * Told that a read after a command the venue accepted failed: what it would have reported (the
+ * loans, the account) is stale until the caller reads it again some other way.
+ * @param what - what the read was for, e.g. `loans`
+ * @param error - why it failed
+ */
+export type FollowUpFailed = (what: string, error: unknown) => void;
+
+/**
  * Runs the intents that go over REST (algo orders, close position(s), loans, position mode) and
- * reports what changed as User Data events.
+ * reports what changed as User Data events. A loan or position-mode change is followed by a read
+ * of the loans or the account; that read failing does not make the command refused (the venue
+ * accepted it, and a strategy told otherwise could send it again): it goes to `followUpFailed`.
  * @param rest - the REST client
  * @param command - the intent
  * @param emit - where events go
  * @param now - event time, epoch ms
+ * @param followUpFailed - told when the read after an accepted command failed
  * @returns when the venue answered
- * @throws whatever the REST client throws (the caller turns it into a commandRejected event)
+ * @throws whatever the REST client throws for the command itself (the caller turns it into a
+ *   commandRejected event, or looks the command up)
  */
 export async function runRestCommand(
   rest: VenueRestClient,
   command: StrategyIntent,
   emit: Emit,
   now: () => number,
+  followUpFailed: FollowUpFailed,
 ): Promise<void> {
   const intent = command.intent;
   const algo = (wire: AlgoOrderWire) =>
@@ -78,16 +91,29 @@ export async function runRestCommand(
         clientId: intent.ref,
       };
       await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
-      for (const event of loanEvents(await rest.getMarginLoanInfo(), now())) emit(event);
+      await followUp('loans', followUpFailed, async () => {
+        for (const event of loanEvents(await rest.getMarginLoanInfo(), now())) emit(event);
+      });
       return;
     }
     case 'setPositionMode': {
       await rest.setPositionMode({ positionMode: intent.positionMode });
-      const account = accountFromWire(await rest.getTradingAccount());
-      emit({ kind: 'account', ts: now(), recvTs: now(), account });
+      await followUp('account', followUpFailed, async () => {
+        const account = accountFromWire(await rest.getTradingAccount());
+        emit({ kind: 'account', ts: now(), recvTs: now(), account });
+      });
       return;
     }
     default:
       throw new TypeError(`intent ${intent.kind as IntentKind} does not go over REST`);
+  }
+}
+
+/** Runs the read after an accepted command; its failure goes to `failed`, never to the command. */
+async function followUp(what: string, failed: FollowUpFailed, read: () => Promise<void>): Promise<void> {
+  try {
+    await read();
+  } catch (error) {
+    failed(what, error);
   }
 }

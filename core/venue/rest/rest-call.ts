@@ -116,10 +116,12 @@ function dataOf(def: EndpointDef, envelope: Envelope, status: number): unknown {
  * retried order could be placed twice). One exception for every method: a 7000 (nonce out of
  * range) signed on a server-clock estimate that has moved since (its own reply or another's moved
  * it) is sent once more at once with a nonce from the new estimate; the venue refused it at
- * authentication, so it did not run.
+ * authentication, so it did not run. Every request sent, a retry or a resend included, first
+ * takes a slot of the endpoint's rate limit (`takeSlot`), so retries never exceed it.
  * @param ctx - transport, signer, timer, policy
  * @param def - the endpoint
  * @param params - query (GET) or body (others)
+ * @param takeSlot - waits for room in the endpoint's rate limit and takes it; none when unlimited
  * @returns the decoded `data` of the reply
  * @throws VenueError when the venue answers a non-success code (or retries run out)
  * @throws DecodeError when the reply misses or mistypes a field
@@ -129,6 +131,7 @@ export async function restCall(
   ctx: RestCallContext,
   def: EndpointDef,
   params: RequestParams,
+  takeSlot?: () => Promise<void>,
 ): Promise<unknown> {
   const isGet = def.method === 'GET';
   let maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
@@ -143,6 +146,8 @@ export async function restCall(
       await new Promise<void>((resolve) => ctx.timer.setTimer(resolve, delay));
       lastError = undefined;
     }
+    // Signed after the wait for a slot, so the nonce is not stale when it goes out.
+    if (takeSlot !== undefined) await takeSlot();
     const signedWith = ctx.clock.offsetMs;
     const headers = {
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),

@@ -53,7 +53,8 @@ export class RestEndpointCaller {
   }
 
   /**
-   * Calls an endpoint of {@link ENDPOINTS} by name, after its rate limiter lets it through.
+   * Calls an endpoint of {@link ENDPOINTS} by name; its rate limiter lets each request through,
+   * every retry included.
    * @param name - the endpoint
    * @param params - query (GET) or body
    * @returns the decoded reply data
@@ -62,8 +63,8 @@ export class RestEndpointCaller {
   async call<N extends EndpointName>(name: N, params: Query = {}): Promise<EndpointReply<N>> {
     const def = ENDPOINTS[name];
     const limiter = this.limiters.get(def.limit);
-    if (limiter !== undefined) await limiter.acquire();
-    return (await restCall(this.ctx, def, params as RequestParams)) as EndpointReply<N>;
+    const takeSlot = limiter === undefined ? undefined : () => limiter.acquire();
+    return (await restCall(this.ctx, def, params as RequestParams, takeSlot)) as EndpointReply<N>;
   }
 
   /**

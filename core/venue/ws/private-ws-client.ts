@@ -7,13 +7,19 @@ import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
 import { loginSignaturePayload } from '../signing.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
-import { PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
+import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
 import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
+
+/**
+ * The actions the venue's place-order limit counts (per public venue docs, "WebSocket place order
+ * 1200 per 60 s"): cancels and amendments are not counted, and must not wait behind places.
+ */
+const PLACE_ACTIONS: ReadonlySet<string> = new Set([PLACE_ORDER_ACTION, 'place_order']);
 
 /**
  * The private WebSocket: login, keep-alive, request / reply correlation by id with timeouts,
@@ -39,7 +45,7 @@ export class PrivateWsClient {
   private lastInbound = 0;
   private cancelPing: () => void = () => {};
   private cancelReconnect: () => void = () => {};
-  private readonly orderLimiter: RateLimiter | undefined;
+  private readonly placeLimiter: RateLimiter | undefined;
 
   /** @param options - address, signer and policies */
   constructor(private readonly options: PrivateWsOptions) {
@@ -53,7 +59,7 @@ export class PrivateWsClient {
     this.nextId = options.requestIds ?? (() => String(++seq));
     const rate =
       options.orderRateLimit === undefined ? { limit: 1200, windowMs: 60_000 } : options.orderRateLimit;
-    this.orderLimiter = rate === null ? undefined : new RateLimiter(rate, this.timer);
+    this.placeLimiter = rate === null ? undefined : new RateLimiter(rate, this.timer);
   }
 
   /** User Data events (orders, trades, positions, assets, accounts, liquidation). */
@@ -82,7 +88,8 @@ export class PrivateWsClient {
   }
 
   /**
-   * Sends a request envelope and waits for the reply with the same id.
+   * Sends a request envelope and waits for the reply with the same id. A place order waits for
+   * room in the place-order limit first; cancels and amendments go out at once.
    * @param action - `PLACE_ORDER`, `place_order`, `replace_order`, `cancel_order`, `cancel_orders`
    * @param args - the arguments
    * @param timeoutMs - reply timeout; default the client's
@@ -99,17 +106,18 @@ export class PrivateWsClient {
     const what = `${action} id ${id}`;
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
     const frame = JSON.stringify({ action, id, args });
-    if (this.orderLimiter === undefined || this.orderLimiter.tryAcquire()) {
+    const limiter = PLACE_ACTIONS.has(action) ? this.placeLimiter : undefined;
+    if (limiter === undefined || limiter.tryAcquire()) {
       return this.send(id, what, frame, timeoutMs, action);
     }
-    // Said once per episode (the first request to wait): a strategy over the venue's order rate
+    // Said once per episode (the first place to wait): a strategy over the venue's place rate
     // is delayed, not refused, and an operator should know why its orders go out late.
-    if (this.orderLimiter.queued === 0)
+    if (limiter.queued === 0)
       this.logger.warn(
-        { limit: this.orderLimiter.rate.limit, windowMs: this.orderLimiter.rate.windowMs, action },
-        'order rate limit reached: order requests wait for room in the window',
+        { limit: limiter.rate.limit, windowMs: limiter.rate.windowMs, action },
+        'place-order rate limit reached: place orders wait for room in the window',
       );
-    return this.orderLimiter.acquire().then(() => {
+    return limiter.acquire().then(() => {
       if (!this.loggedIn) throw new NotConnectedError(what);
       return this.send(id, what, frame, timeoutMs, action);
     });

@@ -34,8 +34,9 @@ export interface PrivateWsOptions {
   /** Default 1 s doubling to 30 s, never under `minMs`. */
   readonly reconnect?: ReconnectPolicy;
   /**
-   * Limit of order requests on this socket, queued when exceeded (1200 per 60 s per public venue
-   * docs); null = none.
+   * Limit of place orders (`PLACE_ORDER`, `place_order`) on this socket, queued when exceeded
+   * (1200 per 60 s per public venue docs, which count places only); cancels and amendments are
+   * not limited. null = none.
    */
   readonly orderRateLimit?: RateLimit | null;
   /** Request ids; default a counter. */

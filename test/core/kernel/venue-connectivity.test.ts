@@ -123,7 +123,7 @@ describe('kernel: trading while the venue private stream is down or not yet reco
   });
 });
 
-describe('kernel: a modify the venue refuses because the order is already final', () => {
+describe('kernel: a modify or cancel the venue refuses because the order is already final', () => {
   it('looks the order up, so the strategy sees it FILLED instead of OPEN and does not repeat the modify', async () => {
     const rig = aRestingBidOnALiveVenue((ctx, ts) =>
       ts === 2_000 ? ctx.order.modify('s-1', { price: 101 }) : undefined,
@@ -150,6 +150,33 @@ describe('kernel: a modify the venue refuses because the order is already final'
     expect(rig.port.lookups).toEqual([`${BTC}|s-1`]);
     expect(rig.kernel.state.orders.byRef.get('s-1')?.orderState).toBe('FILLED');
     expect(rig.denials[0]).toMatchObject({ check: 'venue.401058', source: 'venue' });
+    expect(rig.denials[0]?.reason).toContain('its orders are looked up');
+  });
+
+  it('looks the order up after a cancel refused as already completed (401117), so the strategy sees it FILLED', async () => {
+    const rig = aRestingBidOnALiveVenue((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    rig.market.next(aQuote(2_000, 100));
+    const filled = anOrder({
+      clientOrderId: 's-1',
+      orderId: 'o-1',
+      orderState: 'FILLED',
+      executedQty: D('1'),
+      updateAt: 1_800,
+    });
+    rig.port.venueOrders.set('s-1', filled);
+    rig.port.emit({
+      kind: 'commandRejected',
+      ts: 2_100,
+      recvTs: 2_100,
+      ref: 's-2',
+      intentKind: 'cancelOrder',
+      code: 401117,
+      message: 'the order is already completed, so it cannot be cancelled',
+    });
+    await flushPromises();
+    expect(rig.port.lookups).toEqual([`${BTC}|s-1`]);
+    expect(rig.kernel.state.orders.byRef.get('s-1')?.orderState).toBe('FILLED');
+    expect(rig.denials[0]).toMatchObject({ check: 'venue.401117', source: 'venue' });
     expect(rig.denials[0]?.reason).toContain('its orders are looked up');
   });
 });

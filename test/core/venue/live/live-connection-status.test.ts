@@ -83,6 +83,7 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
   const CANCELLED: ScriptedReply = { body: { code: 0, message: 'success', data: { orderId: 'o-1' } } };
   const FILLED: ScriptedReply = { body: { code: 401058, message: 'the order is FILLED' } };
   const NOT_FOUND: ScriptedReply = { body: { code: 401018, message: 'order not found' } };
+  const COMPLETED: ScriptedReply = { body: { code: 401117, message: 'already completed, cannot cancel' } };
   const LOST: ScriptedReply = { body: null, reset: true };
   /** The venue answers each REST cancel-one by the order it names. */
   const answerCancels = (replies: Readonly<Record<string, ScriptedReply>>): void => {
@@ -137,6 +138,14 @@ describe('live execution client: a REST-fallback modify or cancel whose answer w
     rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-4', sym: SYM, targets: ['c-1', 'c-2'] }));
     await waitFor(() => rejections(events).length === 1, 'the rejection');
     expect(rejections(events)[0]).toMatchObject({ ref: 'k-4', code: 401058 });
+  });
+
+  it('reports a listed cancel refused whole with "already completed" (401117) as such, so its orders are looked up', async () => {
+    const events = await downSocket();
+    answerCancels({ 'c-1': NOT_FOUND, 'c-2': COMPLETED });
+    rig.live.submit(approved({ kind: 'cancelOrders', ref: 'k-6', sym: SYM, targets: ['c-1', 'c-2'] }));
+    await waitFor(() => rejections(events).length === 1, 'the rejection');
+    expect(rejections(events)[0]).toMatchObject({ ref: 'k-6', code: 401117 });
   });
 
   it('reports a listed cancel with one refusal and one lost answer as outcome unknown', async () => {

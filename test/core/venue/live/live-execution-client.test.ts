@@ -157,6 +157,46 @@ describe('live execution client', () => {
     });
   });
 
+  it.each([
+    [40000, 'system error'],
+    [50001, 'service unavailable'],
+  ])(
+    'looks up an order whose place the venue answered %i (%s), since it may be live, and reports what the venue holds',
+    async (code, message) => {
+      ws.onRequest = (r) => {
+        book.set(String(r.args.clientOrderId), {
+          ...WIRE_ORDER,
+          orderId: 'o-venue',
+          clientOrderId: r.args.clientOrderId,
+        });
+        return { event: r.action, id: r.id, code, message };
+      };
+      live.submit(approved(aLimitOrder({ ref: `c-${code}` })));
+      await waitFor(() => orderEvents(`c-${code}`).length === 1, 'lookup result');
+      expect(orderEvents(`c-${code}`)[0]).toMatchObject({ orderId: 'o-venue', orderState: 'OPEN' });
+      expect(restCalls('/api/v1/trading/order').map((r) => r.query)).toEqual([
+        { clientOrderId: `c-${code}` },
+      ]);
+      expect(placeRequests()).toHaveLength(1);
+    },
+  );
+
+  it.each([
+    ['cancelOrder', { kind: 'cancelOrder', ref: 'k-9', target: 'c-1', sym: 'BINANCE_PERP_BTC_USDT' }],
+    [
+      'modifyOrder',
+      { kind: 'modifyOrder', ref: 'k-9', target: 'c-1', sym: 'BINANCE_PERP_BTC_USDT', price: D('101') },
+    ],
+  ] as const)(
+    'reports a %s the venue answered 40000 (system error) as outcome unknown (-1), so the kernel looks its order up',
+    async (_kind, intent) => {
+      ws.onRequest = (r) => ({ event: r.action, id: r.id, code: 40000, message: 'system error' });
+      live.submit(approved(intent));
+      await waitFor(() => events.some((e) => e.kind === 'commandRejected'), 'the rejection');
+      expect(events.find((e) => e.kind === 'commandRejected')).toMatchObject({ ref: 'k-9', code: -1 });
+    },
+  );
+
   it('reports an order breaking a spec rule as REJECTED without sending it', async () => {
     live.submit(approved(aLimitOrder({ ref: 'e-2', sym: 'US_EQUITY_AAPL', timeInForce: 'GTD' })));
     await waitFor(() => orderEvents('e-2').length === 1, 'local rejection');
@@ -279,6 +319,52 @@ describe('live execution client', () => {
       ref: 'b-2',
       intentKind: 'borrow',
       code: 406019,
+    });
+  });
+
+  it('reports a borrow the venue accepted as accepted when reading the loans after it fails, and reconciles instead', async () => {
+    const accountReadsBefore = restCalls('/api/v1/trading/account').length;
+    http.handler = restVenue(book, (r) =>
+      r.path.endsWith('/loan/info')
+        ? { code: 2003, message: 'no permission' }
+        : r.path.endsWith('/loan/borrow')
+          ? ok({ loanOrderId: 'lo-1', type: 'BORROW', coin: 'USDT', amount: '100' })
+          : undefined,
+    );
+    live.submit(
+      approved({ kind: 'borrow', ref: 'b-3', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }),
+    );
+    await waitFor(
+      () =>
+        events.some((e) => e.kind === 'commandRejected') ||
+        restCalls('/api/v1/trading/account').length > accountReadsBefore,
+      'a reconciliation after the failed read',
+    );
+    expect(events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
+    await waitFor(() => events.filter((e) => e.kind === 'account').length === 2, 'the account reconciled');
+    expect(restCalls('/api/v1/trading/marginLoan/loan/borrow')).toHaveLength(1);
+  });
+
+  it('reports a position-mode change the venue accepted as accepted when reading the account after it fails, and reconciles the account', async () => {
+    let accountReads = 0;
+    http.handler = restVenue(book, (r) => {
+      if (r.method !== 'GET' || r.path !== '/api/v1/trading/account') return undefined;
+      accountReads++;
+      return accountReads === 1
+        ? { code: 2003, message: 'no permission' }
+        : ok({ ...WIRE_ACCOUNT, positionMode: 'BOTH', assets: [WIRE_ASSET] });
+    });
+    const accountsBefore = events.filter((e) => e.kind === 'account').length;
+    live.submit(approved({ kind: 'setPositionMode', ref: 'pm-1', positionMode: 'BOTH' }));
+    await waitFor(
+      () =>
+        events.some((e) => e.kind === 'commandRejected') ||
+        events.filter((e) => e.kind === 'account').length > accountsBefore,
+      'the account reconciled',
+    );
+    expect(events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
+    expect(events.filter((e) => e.kind === 'account').at(-1)).toMatchObject({
+      account: { positionMode: 'BOTH' },
     });
   });
 

@@ -38,6 +38,25 @@ function aManualTimer() {
   };
 }
 
+/** Lookups the venue refuses for reasons that say nothing about the order: rate limit, nonce, system error, no permission, bad parameters. */
+const OTHER_REFUSALS: readonly VenueError[] = [
+  [429, 429],
+  [7000, 200],
+  [40000, 200],
+  [50001, 200],
+  [2003, 200],
+  [400001, 400],
+].map(
+  ([code, httpStatus]) =>
+    new VenueError({
+      code: code as number,
+      message: 'refused',
+      method: 'GET',
+      path: '/api/v1/trading/order',
+      httpStatus: httpStatus as number,
+    }),
+);
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 10));
 
 function aPlacement(
@@ -105,33 +124,53 @@ describe('order placement: acks', () => {
     expect(timer.live()).toBe(0);
   });
 
-  it('ends the lookups with the verdict when the venue refuses them with an error code, instead of looking up all session', async () => {
+  it('keeps an unacked order pending while the venue refuses its lookups for another reason, and reports it once found', async () => {
     const timer = aManualTimer();
     let lookups = 0;
+    const booked = anOrder({ clientOrderId: 'r1', orderId: 'o-1', orderState: 'OPEN', sym: SYM });
     const { placement, emitted } = aPlacement(
       () => Promise.reject(new VenueTimeoutError('place_order', 300)),
       () => {
         lookups++;
-        return Promise.reject(
-          new VenueError({
-            code: 400001,
-            message: 'bad parameter',
-            method: 'GET',
-            path: '/api/v1/trading/order',
-            httpStatus: 400,
-          }),
-        );
+        const refusal = OTHER_REFUSALS[lookups % OTHER_REFUSALS.length] as VenueError;
+        // Refused past the give-up time: none of these says the venue has no such order.
+        return lookups <= 10 ? Promise.reject(refusal) : Promise.resolve(booked);
       },
       timer,
     );
     placement.place(intent);
-    for (let step = 0; step < 12; step++) {
+    for (let step = 0; step < 20; step++) {
+      await settle();
+      timer.advance(5_000);
+    }
+    await settle();
+    expect(lookups).toBe(11);
+    expect(emitted.map((o) => o.orderState)).toEqual(['OPEN']);
+    expect(timer.live()).toBe(0);
+  });
+
+  it('counts only "order not found" (401018, an undefined lookup) toward the verdict, not lookups refused for another reason', async () => {
+    const timer = aManualTimer();
+    let lookups = 0;
+    let notFound = 0;
+    const { placement, emitted } = aPlacement(
+      () => Promise.reject(new VenueTimeoutError('place_order', 300)),
+      () => {
+        lookups++;
+        if (lookups <= 10) return Promise.reject(OTHER_REFUSALS[0] as VenueError);
+        notFound++;
+        return Promise.resolve(undefined);
+      },
+      timer,
+    );
+    placement.place(intent);
+    for (let step = 0; step < 20; step++) {
       await settle();
       timer.advance(5_000);
     }
     await settle();
     expect(emitted.map((o) => [o.orderState, o.synthesized])).toEqual([['REJECTED', true]]);
-    expect(lookups).toBeGreaterThanOrEqual(3);
+    expect(notFound).toBe(3);
     expect(timer.live()).toBe(0);
   });
 });

@@ -48,6 +48,20 @@ describe('venue REST client: limits, pages and timeouts', () => {
     expect(server.requests).toHaveLength(62);
   });
 
+  it('takes a slot of the limit for each retry of a GET, so 30 history queries with one answered 429 stay 30 per 10 s', async () => {
+    let calls = 0;
+    server.handler = () => (++calls === 1 ? { status: 429, body: '' } : { body: ok(page([])) });
+    const all = Array.from({ length: 30 }, () => client.getOrderHistory());
+    await waitFor(() => server.requests.length === 30, '30 requests');
+    await timer.advance(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(30);
+    expect(client.queuedByGroup().historyOrders).toBe(1);
+    await timer.advance(5_000);
+    await Promise.all(all);
+    expect(server.requests).toHaveLength(31);
+  });
+
   it('iterates every entry of a paginated endpoint, page by page, until totalSize', async () => {
     const orders = Array.from({ length: 5 }, (_, i) => ({ ...WIRE_ORDER, orderId: `o-${i}` }));
     server.handler = (r) => {

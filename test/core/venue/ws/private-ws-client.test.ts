@@ -167,7 +167,7 @@ describe('private WebSocket client', () => {
     await waitFor(() => client.counters.unmatchedReplies === 1, 'late reply counted');
   });
 
-  it('queues order requests over the socket limit instead of failing them, and warns once when they start to wait', async () => {
+  it('queues place orders over the socket limit instead of failing them, and warns once when they start to wait', async () => {
     await client.close();
     const warnings: string[] = [];
     client = new PrivateWsClient({
@@ -178,8 +178,8 @@ describe('private WebSocket client', () => {
       logger: pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) }),
     });
     await client.connect();
-    const replies = [1, 2, 3, 4].map((i) => client.request('cancel_order', { clientOrderId: `c${i}` }));
-    expect(warnings).toEqual(['order rate limit reached: order requests wait for room in the window']);
+    const replies = [1, 2, 3, 4].map((i) => client.request('place_order', { clientOrderId: `c${i}` }));
+    expect(warnings).toEqual(['place-order rate limit reached: place orders wait for room in the window']);
     await Promise.all(replies.slice(0, 2));
     expect(venue.requests).toHaveLength(2);
     await timer.advance(59_999);
@@ -188,6 +188,36 @@ describe('private WebSocket client', () => {
     await Promise.all(replies.slice(2));
     expect(venue.requests.map((r) => r.args.clientOrderId)).toEqual(['c1', 'c2', 'c3', 'c4']);
     expect(warnings).toHaveLength(1);
+  });
+
+  it('sends cancels and amendments at once while place orders wait for the place-order limit', async () => {
+    await client.close();
+    client = new PrivateWsClient({
+      url: venue.url,
+      signer: hmacSigner('ws-key', 'ws-secret'),
+      timer,
+      orderRateLimit: { limit: 2, windowMs: 60_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    await client.connect();
+    const places = [1, 2, 3].map((i) => client.request('place_order', { clientOrderId: `p${i}` }));
+    const others = [
+      client.request('cancel_order', { clientOrderId: 'p1' }),
+      client.request('replace_order', { clientOrderId: 'p2', limitPrice: '99' }),
+      client.request('cancel_orders', { clientOrderIds: ['p1', 'p2'] }),
+    ];
+    await waitFor(() => venue.requests.length === 5, 'the cancels and the amendment sent');
+    await Promise.all([...places.slice(0, 2), ...others]);
+    expect(venue.requests.map((r) => r.action)).toEqual([
+      'place_order',
+      'place_order',
+      'cancel_order',
+      'replace_order',
+      'cancel_orders',
+    ]);
+    await timer.advance(60_000);
+    await places[2];
+    expect(venue.requests.map((r) => r.args.clientOrderId).at(-1)).toBe('p3');
   });
 
   it('reconnects with backoff after the venue drops the socket, and logs in again', async () => {
