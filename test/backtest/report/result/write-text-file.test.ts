@@ -31,9 +31,10 @@ describe('writing result files', () => {
     // Read once whole for result.json, then failing when its CSV (the last file) reads it again.
     let reads = 0;
     const trailingStops = {
-      *[Symbol.iterator]() {
+      [Symbol.iterator]() {
         reads++;
         if (reads > 1) throw new Error('stopped while writing');
+        return [][Symbol.iterator]();
       },
     };
     const broken = { ...aBacktestResult(), trailingStops } as unknown as typeof previous;
