@@ -46,6 +46,8 @@ export class PrivateWsClient {
   private cancelPing: () => void = () => {};
   private cancelReconnect: () => void = () => {};
   private readonly placeLimiter: RateLimiter | undefined;
+  /** The room the last place waiting for the limit was given: later actions go after it. */
+  private lastQueuedPlace: Promise<void> = Promise.resolve();
 
   /** @param options - address, signer and policies */
   constructor(private readonly options: PrivateWsOptions) {
@@ -89,7 +91,8 @@ export class PrivateWsClient {
 
   /**
    * Sends a request envelope and waits for the reply with the same id. A place order waits for
-   * room in the place-order limit first; cancels and amendments go out at once.
+   * room in the place-order limit first; cancels and amendments take no room in it and go out at
+   * once, or, while places wait, right after the places sent before them.
    * @param action - `PLACE_ORDER`, `place_order`, `replace_order`, `cancel_order`, `cancel_orders`
    * @param args - the arguments
    * @param timeoutMs - reply timeout; default the client's
@@ -107,6 +110,17 @@ export class PrivateWsClient {
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
     const frame = JSON.stringify({ action, id, args });
     const limiter = PLACE_ACTIONS.has(action) ? this.placeLimiter : undefined;
+    if (limiter === undefined && (this.placeLimiter?.queued ?? 0) > 0) {
+      // A cancel or amendment sent while places wait for the limit goes after them, as sent: it
+      // may act on one of them (or, a sym-wide cancel, on all), and reaching the venue first it
+      // would leave that place to rest live once it goes out.
+      return this.lastQueuedPlace
+        .catch(() => undefined)
+        .then(() => {
+          if (!this.loggedIn) throw new NotConnectedError(what);
+          return this.send(id, what, frame, timeoutMs, action);
+        });
+    }
     if (limiter === undefined || limiter.tryAcquire()) {
       return this.send(id, what, frame, timeoutMs, action);
     }
@@ -117,7 +131,9 @@ export class PrivateWsClient {
         { limit: limiter.rate.limit, windowMs: limiter.rate.windowMs, action },
         'place-order rate limit reached: place orders wait for room in the window',
       );
-    return limiter.acquire().then(() => {
+    const turn = limiter.acquire();
+    this.lastQueuedPlace = turn;
+    return turn.then(() => {
       if (!this.loggedIn) throw new NotConnectedError(what);
       return this.send(id, what, frame, timeoutMs, action);
     });

@@ -36,7 +36,7 @@ export interface PrivateWsOptions {
   /**
    * Limit of place orders (`PLACE_ORDER`, `place_order`) on this socket, queued when exceeded
    * (1200 per 60 s per public venue docs, which count places only); cancels and amendments are
-   * not limited. null = none.
+   * not limited, though one sent while places are queued goes after them. null = none.
    */
   readonly orderRateLimit?: RateLimit | null;
   /** Request ids; default a counter. */

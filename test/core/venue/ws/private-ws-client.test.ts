@@ -190,7 +190,7 @@ describe('private WebSocket client', () => {
     expect(warnings).toHaveLength(1);
   });
 
-  it('sends cancels and amendments at once while place orders wait for the place-order limit', async () => {
+  it('sends cancels and amendments at once when the place-order limit is used up', async () => {
     await client.close();
     client = new PrivateWsClient({
       url: venue.url,
@@ -200,14 +200,12 @@ describe('private WebSocket client', () => {
       logger: pino({ level: 'silent' }),
     });
     await client.connect();
-    const places = [1, 2, 3].map((i) => client.request('place_order', { clientOrderId: `p${i}` }));
-    const others = [
+    await Promise.all([1, 2].map((i) => client.request('place_order', { clientOrderId: `p${i}` })));
+    await Promise.all([
       client.request('cancel_order', { clientOrderId: 'p1' }),
       client.request('replace_order', { clientOrderId: 'p2', limitPrice: '99' }),
       client.request('cancel_orders', { clientOrderIds: ['p1', 'p2'] }),
-    ];
-    await waitFor(() => venue.requests.length === 5, 'the cancels and the amendment sent');
-    await Promise.all([...places.slice(0, 2), ...others]);
+    ]);
     expect(venue.requests.map((r) => r.action)).toEqual([
       'place_order',
       'place_order',
@@ -215,9 +213,32 @@ describe('private WebSocket client', () => {
       'replace_order',
       'cancel_orders',
     ]);
+  });
+
+  it('sends a cancel or amendment made while places wait after those places, never before the place it may act on', async () => {
+    await client.close();
+    client = new PrivateWsClient({
+      url: venue.url,
+      signer: hmacSigner('ws-key', 'ws-secret'),
+      timer,
+      orderRateLimit: { limit: 1, windowMs: 60_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    await client.connect();
+    const first = client.request('place_order', { clientOrderId: 'p1' });
+    const queued = client.request('place_order', { clientOrderId: 'p2' });
+    const cancel = client.request('cancel_order', { clientOrderId: 'p2' });
+    const cancelAll = client.request('cancel_orders', { sym: 'BINANCE_PERP_BTC_USDT' });
+    await first;
+    expect(venue.requests.map((r) => r.action)).toEqual(['place_order']);
     await timer.advance(60_000);
-    await places[2];
-    expect(venue.requests.map((r) => r.args.clientOrderId).at(-1)).toBe('p3');
+    await Promise.all([queued, cancel, cancelAll]);
+    expect(venue.requests.map((r) => `${r.action}:${r.args.clientOrderId ?? 'all'}`)).toEqual([
+      'place_order:p1',
+      'place_order:p2',
+      'cancel_order:p2',
+      'cancel_orders:all',
+    ]);
   });
 
   it('reconnects with backoff after the venue drops the socket, and logs in again', async () => {
