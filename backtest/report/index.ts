@@ -151,7 +151,7 @@ export {
 } from './result/strategy-fault-record.ts';
 export type { TrailingStopRecord, TrailingStopStep } from './result/trailing-stop-record.ts';
 export { TrailingStopLog } from './result/trailing-stop-record.ts';
-export { writeTextFile } from './result/write-text-file.ts';
+export { writeTextFile, writeTextFilesTogether } from './result/write-text-file.ts';
 export { RoundTripBook } from './trades/round-trip-book.ts';
 export type { OpenTrade, RoundTripTrade, TradeDirection } from './trades/round-trip-trade.ts';
 export type { PlacedSpend, RoundTripOptions, RoundTrips } from './trades/round-trips-from-fills.ts';

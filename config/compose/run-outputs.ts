@@ -9,11 +9,11 @@ import {
   fillsCsvLines,
   liquidationsCsvLines,
   ordersCsvLines,
+  renderHtmlReport,
   resultJsonChunks,
   tradesCsvLines,
   trailingStopsCsvLines,
-  writeHtmlReport,
-  writeTextFile,
+  writeTextFilesTogether,
 } from '../../backtest/report/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 
@@ -44,7 +44,8 @@ export function reportPathsOf(config: KeelConfig): { readonly json: string; read
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
  * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
  * `.liquidations.csv`, `.algo-orders.csv`, `.denials.csv`, `.trailing-stops.csv`) and the HTML report. The
- * JSON and CSV files stream to disk, record by record, from the result's logs.
+ * JSON and CSV files stream to disk, record by record, from the result's logs, under temporary
+ * names; all replace the previous run's files together once every one is written.
  * @param result - the run's result
  * @param paths - JSON and HTML paths
  * @param settleAsset - the currency shown in the report
@@ -57,7 +58,6 @@ export async function writeRunOutputs(
 ): Promise<RunOutputPaths> {
   await mkdir(dirname(paths.json), { recursive: true });
   await mkdir(dirname(paths.html), { recursive: true });
-  await writeTextFile(paths.json, resultJsonChunks(result));
   const base = paths.json.replace(/\.json$/i, '');
   const csv = [
     [`${base}.trades.csv`, tradesCsvLines],
@@ -70,7 +70,14 @@ export async function writeRunOutputs(
     [`${base}.denials.csv`, denialsCsvLines],
     [`${base}.trailing-stops.csv`, trailingStopsCsvLines],
   ] as const;
-  for (const [path, lines] of csv) await writeTextFile(path, lines(result));
-  await writeHtmlReport(result, paths.html, { settleAsset });
+  // The HTML is rendered lazily, after the JSON and CSVs are staged, as they were written before.
+  function* html(): Generator<string> {
+    yield renderHtmlReport(result, { settleAsset });
+  }
+  await writeTextFilesTogether([
+    [paths.json, resultJsonChunks(result)],
+    ...csv.map(([path, lines]) => [path, lines(result)] as const),
+    [paths.html, html()],
+  ]);
   return { json: paths.json, html: paths.html, csv: csv.map(([path]) => path) };
 }

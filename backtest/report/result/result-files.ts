@@ -13,7 +13,7 @@ import {
 import { readResultStreaming } from './result-reader.ts';
 import { backtestResultOf } from './result-schema.ts';
 import { stableJson, stableJsonChunks } from './stable-json.ts';
-import { type StagedFile, stageTextFile } from './write-text-file.ts';
+import { writeTextFilesTogether } from './write-text-file.ts';
 
 /** Result files larger than this are read line by line into temporary files (Keel's choice). */
 export const STREAMING_READ_BYTES = 32 * 2 ** 20;
@@ -103,10 +103,7 @@ export async function writeResultFiles(
     denials: join(dir, RESULT_FILES.denials),
     trailingStops: join(dir, RESULT_FILES.trailingStops),
   };
-  // Every file is written under a temporary name first and all are moved in place together, so
-  // a run stopped while writing leaves the previous result whole rather than a cut-off file or a
-  // mix of two runs' files.
-  const contents: [string, Iterable<string>][] = [
+  await writeTextFilesTogether([
     [paths.json, resultJsonChunks(result)],
     [paths.trades, tradesCsvLines(result)],
     [paths.fills, fillsCsvLines(result)],
@@ -117,15 +114,7 @@ export async function writeResultFiles(
     [paths.algoOrders, algoOrdersCsvLines(result)],
     [paths.denials, denialsCsvLines(result)],
     [paths.trailingStops, trailingStopsCsvLines(result)],
-  ];
-  const staged: StagedFile[] = [];
-  try {
-    for (const [path, chunks] of contents) staged.push(await stageTextFile(path, chunks));
-  } catch (error) {
-    await Promise.all(staged.map((file) => file.discard()));
-    throw error;
-  }
-  for (const file of staged) await file.commit();
+  ]);
   return paths;
 }
 

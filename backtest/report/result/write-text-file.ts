@@ -71,3 +71,25 @@ export async function writeTextFile(path: string, chunks: Iterable<string>): Pro
   await (await stageTextFile(path, chunks)).commit();
   return path;
 }
+
+/**
+ * Writes several files as one: each under a temporary name first, and all moved in place only
+ * once every one is written, so a run stopped while writing (Ctrl-C, a full disk, a failing
+ * record) leaves the previous files whole rather than a cut-off file or a mix of two runs' files.
+ * @param files - each file's path and text in pieces, written in this order
+ * @returns the paths written, in order
+ * @throws Error (from fs, or what producing a piece throws) after removing the temporary files
+ */
+export async function writeTextFilesTogether(
+  files: readonly (readonly [path: string, chunks: Iterable<string>])[],
+): Promise<string[]> {
+  const staged: StagedFile[] = [];
+  try {
+    for (const [path, chunks] of files) staged.push(await stageTextFile(path, chunks));
+  } catch (error) {
+    await Promise.all(staged.map((file) => file.discard()));
+    throw error;
+  }
+  for (const file of staged) await file.commit();
+  return staged.map((file) => file.path);
+}
