@@ -6,6 +6,7 @@ import { CsvImportError } from './csv-import-error.ts';
 import { klineMessage } from './kline-messages.ts';
 import type { SkippedRow } from './ohlcv-bar.ts';
 import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
+import { checkRecordingOutput } from './recording-output.ts';
 
 /** What to import and where. */
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
@@ -34,11 +35,13 @@ export interface OhlcvImportSummary {
  * each received at its bar's close time, so a bar backtest replays it like a recorded session.
  * @param options - input, output, sym and the CSV reading options
  * @returns how many bars, the interval, the time span and the rows skipped
- * @throws CsvImportError naming file and line when the CSV cannot be read as bars
+ * @throws CsvImportError naming file and line when the CSV cannot be read as bars, or naming the
+ *   output when it is the CSV itself or not a `.jsonl` / `.jsonl.gz` name (checked before reading)
  * @throws TypeError when the sym is not a sym Keel knows
  */
 export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<OhlcvImportSummary> {
   parseSym(options.sym);
+  checkRecordingOutput(options.input, options.output);
   let text: string;
   try {
     text = await readFile(options.input, 'utf8');
