@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { type BarInterval, parseSym } from '../../core/model/index.ts';
 import { RecordingWriter } from '../recording/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
@@ -12,7 +12,7 @@ import { checkRecordingOutput } from './recording-output.ts';
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
   /** The CSV file. */
   readonly input: string;
-  /** The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists. */
+  /** The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists, its folder made when it does not. */
   readonly output: string;
   /** The sym the bars belong to, e.g. `BINANCE_SPOT_BTC_USDT` or `US_EQUITY_AAPL`. */
   readonly sym: string;
@@ -54,6 +54,8 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   const last = messages[messages.length - 1]?.data;
   if (first === undefined || last === undefined)
     throw new CsvImportError(options.input, 0, 'the file holds no bars');
+  // As a backtest makes its out/: only once the CSV has read as bars, so a bad file leaves no folder.
+  await mkdir(dirname(options.output), { recursive: true });
   const writer = await RecordingWriter.open(options.output, {
     venue: 'csv-import',
     symbols: [options.sym],

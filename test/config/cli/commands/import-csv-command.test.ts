@@ -147,6 +147,15 @@ describe('keel import-csv', () => {
     expect(readFileSync(csv, 'utf8')).toBe(`${YAHOO.join('\n')}\n`);
   });
 
+  it('creates the folder of --out when it is not there, as a backtest creates its out/', async () => {
+    const { csv, out } = files(YAHOO);
+    const nested = join(out, '..', 'new', 'dir', 'bars.jsonl.gz');
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', nested]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(existsSync(nested)).toBe(true);
+  });
+
   it.each(['bars.csv', 'bars.json', 'bars.gz', 'bars'])(
     'refuses an --out named %s (not .jsonl or .jsonl.gz), exit 2, before writing anything',
     async (name) => {
