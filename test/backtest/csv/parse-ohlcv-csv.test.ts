@@ -283,6 +283,21 @@ describe('OHLCV CSV reading', () => {
     );
   });
 
+  it('quotes a slash date that reads differently each way, not the first one when that reads the same', () => {
+    const text = 'Date,Open,High,Low,Close\n01/01/2024,1,2,1,2\n01/02/2024,2,3,2,3\n01/03/2024,3,4,3,4\n';
+    expect(() => parseOhlcvCsv(text, { file: 'd.csv' })).toThrow(
+      'd.csv:3: date "01/02/2024" reads as 1 February 2024 (day first: --time-format "d/M/yyyy") or as 2 January 2024 (month first: --time-format "M/d/yyyy"), and no date in the file has a day above 12 to tell which: pass --time-format',
+    );
+  });
+
+  it('reads slash dates that all read the same either way without asking which order', () => {
+    const text = 'Date,Open,High,Low,Close\n01/01/2024 09:30,1,2,1,2\n01/01/2024 09:31,2,3,2,3\n';
+    expect(parseOhlcvCsv(text).bars.map((b) => b.openTime)).toEqual([
+      Date.UTC(2024, 0, 1, 9, 30),
+      Date.UTC(2024, 0, 1, 9, 31),
+    ]);
+  });
+
   it('reads every slash date in the order the file shows: day-first once a first field is above 12, else month-first once a second is', () => {
     const openTimes = (...dates: string[]) =>
       parseOhlcvCsv(`Date,Open,High,Low,Close\n${dates.map((d) => `${d},1,2,1,2`).join('\n')}\n`).bars.map(
