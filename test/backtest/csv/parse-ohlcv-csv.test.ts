@@ -251,6 +251,47 @@ describe('OHLCV CSV reading', () => {
     expect(layout).toMatchObject({ time: 0, timeOfDay: 1, open: 2 });
     expect(bars.map((b) => b.openTime)).toEqual([Date.UTC(2024, 0, 2, 8, 0), Date.UTC(2024, 0, 2, 8, 5)]);
   });
+  it("reads Investing.com's export: Price as the close, Vol. with K and M suffixes, newest first", () => {
+    const investing = [
+      '"Date","Price","Open","High","Low","Vol.","Change %"',
+      '"01/31/2024","184.40","187.04","187.10","184.35","55.47M","-1.94%"',
+      '"01/30/2024","188.04","190.94","191.80","187.47","45.6K","-1.92%"',
+      '"01/29/2024","191.73","192.01","192.20","189.58","-","-0.36%"',
+    ].join('\n');
+    const { bars, interval } = parseOhlcvCsv(investing);
+    expect(interval).toBe('1d');
+    expect(bars.map((b) => [new Date(b.openTime).toISOString().slice(0, 10), b.close, b.volume])).toEqual([
+      ['2024-01-29', '191.73', '0'],
+      ['2024-01-30', '188.04', '45600'],
+      ['2024-01-31', '184.40', '55470000'],
+    ]);
+    expect(bars[2]?.open).toBe('187.04');
+  });
+
+  it("reads Nasdaq.com's export: Close/Last as the close and prices written with a $", () => {
+    const nasdaq = [
+      'Date,Close/Last,Volume,Open,High,Low',
+      '01/31/2024,$397.58,29605380,$406.96,$415.32,$397.21',
+      '01/30/2024,$408.59,33477580,$412.26,$413.05,$404.37',
+      '01/29/2024,$409.72,24510160,$406.06,$410.51,$404.33',
+    ].join('\n');
+    const { bars } = parseOhlcvCsv(nasdaq);
+    expect(
+      bars.map((b) => [
+        new Date(b.openTime).toISOString().slice(0, 10),
+        b.open,
+        b.high,
+        b.low,
+        b.close,
+        b.volume,
+      ]),
+    ).toEqual([
+      ['2024-01-29', '406.06', '410.51', '404.33', '409.72', '24510160'],
+      ['2024-01-30', '412.26', '413.05', '404.37', '408.59', '33477580'],
+      ['2024-01-31', '406.96', '415.32', '397.21', '397.58', '29605380'],
+    ]);
+  });
+
   it('reads the hour daylight saving repeats, written twice without an offset, as its two occurrences', () => {
     const text = [
       'time,open,high,low,close',
