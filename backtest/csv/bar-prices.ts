@@ -1,5 +1,5 @@
 import { D } from '../../core/model/index.ts';
-import { decimalText, EMPTY_VALUES } from './csv-numbers.ts';
+import { decimalText, EMPTY_VALUES, volumeDecimalText } from './csv-numbers.ts';
 import type { OhlcvBar } from './ohlcv-bar.ts';
 
 /**
@@ -26,7 +26,7 @@ export function barFrom(
     values.push(v);
   }
   let [open, high, low, close] = values as [string, string, string, string];
-  const volume = EMPTY_VALUES.has(volumeText.toLowerCase()) ? '0' : decimalText(volumeText);
+  const volume = EMPTY_VALUES.has(volumeText.toLowerCase()) ? '0' : volumeDecimalText(volumeText);
   if (volume === null || volume.startsWith('-'))
     return `volume ${JSON.stringify(volumeText)} is not a non-negative number`;
   const [o, h, l, c] = [D(open), D(high), D(low), D(close)];

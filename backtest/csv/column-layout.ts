@@ -42,13 +42,18 @@ const TIME_NAMES = [
  * (onvista, ariva, comdirect) write `Datum` and `Zeit`.
  */
 const DATE_NAMES = ['date', 'datum'];
+/**
+ * Investing.com's name for the close (`Date,Price,Open,High,Low,Vol.,Change %`), taken only when
+ * no column is named as a close: yfinance's first header row writes `Price` over its time column.
+ */
+const PRICE_AS_CLOSE = ['price'];
 const TIME_OF_DAY_NAMES = ['time', 'zeit', 'uhrzeit'];
 const NAMES: Readonly<Record<'open' | 'high' | 'low' | 'close' | 'adjClose' | 'volume', readonly string[]>> =
   {
     open: ['open', 'o', 'opening', 'eröffnung', 'eroeffnung', 'erster', 'eröffnungskurs'],
     high: ['high', 'h', 'max', 'hoch', 'höchst', 'hoechst', 'tageshoch', 'höchstkurs'],
     low: ['low', 'l', 'min', 'tief', 'tiefst', 'tagestief', 'tiefstkurs'],
-    close: ['close', 'c', 'last', 'closing', 'schluss', 'schluß', 'schlusskurs', 'letzter'],
+    close: ['close', 'c', 'last', 'closing', 'schluss', 'schluß', 'schlusskurs', 'letzter', 'close/last'],
     adjClose: ['adjclose', 'adj_close', 'adjustedclose', 'adj'],
     // German exports: `Stücke` is the share count; ariva's `Volumen` after it is the turnover in
     // money, so a file holding both takes the count (the first matching column).
@@ -76,7 +81,8 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
 /**
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
  * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column; German exports' `Datum`,
- * `Eröffnung`, `Hoch`, `Tief`, `Schluss`, `Stücke` or `Volumen` are read too).
+ * `Eröffnung`, `Hoch`, `Tief`, `Schluss`, `Stücke` or `Volumen` are read too, as are Investing.com's
+ * `Price` and `Vol.` and Nasdaq.com's `Close/Last`).
  * @param header - the header fields
  * @param delimiter - the file's field separator, to echo the header as the file writes it
  * @returns the layout, or a sentence saying which column is missing
@@ -96,7 +102,7 @@ export function layoutFromHeader(header: readonly string[], delimiter = ','): Co
   const open = find(NAMES.open);
   const high = find(NAMES.high);
   const low = find(NAMES.low);
-  const close = find(NAMES.close);
+  const close = find(NAMES.close) ?? (yfinance ? undefined : find(PRICE_AS_CLOSE));
   const missing = Object.entries({ time, open, high, low, close })
     .filter(([, v]) => v === undefined)
     .map(([k]) => k);

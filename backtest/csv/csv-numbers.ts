@@ -37,13 +37,30 @@ export function pointDecimal(text: string): string {
 }
 
 /**
- * A number's text as a plain decimal string (a leading `+` dropped, exponents written out).
+ * A number's text as a plain decimal string (a leading `+` or `$` dropped, as Nasdaq.com writes
+ * prices: `$340.71`; exponents written out).
  * @param text - a cell's text
  * @returns the plain decimal, or null when the text is not a number
  */
 export function decimalText(text: string): string | null {
-  const t = text.startsWith('+') ? text.slice(1) : text;
+  const t = text.startsWith('+') || text.startsWith('$') ? text.slice(1) : text;
   if (PLAIN_DECIMAL.test(t)) return t;
   if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
   return new D(t).toFixed();
+}
+
+/** Investing.com's volume suffixes: thousands, millions, billions. */
+const VOLUME_SUFFIXES: Readonly<Record<string, string>> = { K: '1000', M: '1000000', B: '1000000000' };
+
+/**
+ * A volume's text as a plain decimal string, Investing.com's `45.6K`, `1.23M` and `2.1B` scaled
+ * exactly (in decimal) to 45600, 1230000 and 2100000000.
+ * @param text - a volume cell's text
+ * @returns the plain decimal, or null when the text is not a number
+ */
+export function volumeDecimalText(text: string): string | null {
+  const scale = VOLUME_SUFFIXES[text.slice(-1)];
+  if (scale === undefined) return decimalText(text);
+  const mantissa = decimalText(text.slice(0, -1));
+  return mantissa === null ? null : new D(mantissa).mul(scale).toFixed();
 }

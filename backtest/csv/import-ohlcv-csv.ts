@@ -1,17 +1,18 @@
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, readFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { type BarInterval, parseSym } from '../../core/model/index.ts';
 import { RecordingWriter } from '../recording/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
 import { klineMessage } from './kline-messages.ts';
 import type { SkippedRow } from './ohlcv-bar.ts';
 import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
+import { checkRecordingOutput } from './recording-output.ts';
 
 /** What to import and where. */
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
   /** The CSV file. */
   readonly input: string;
-  /** The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists. */
+  /** The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists, its folder made when it does not. */
   readonly output: string;
   /** The sym the bars belong to, e.g. `BINANCE_SPOT_BTC_USDT` or `US_EQUITY_AAPL`. */
   readonly sym: string;
@@ -34,11 +35,13 @@ export interface OhlcvImportSummary {
  * each received at its bar's close time, so a bar backtest replays it like a recorded session.
  * @param options - input, output, sym and the CSV reading options
  * @returns how many bars, the interval, the time span and the rows skipped
- * @throws CsvImportError naming file and line when the CSV cannot be read as bars
+ * @throws CsvImportError naming file and line when the CSV cannot be read as bars, or naming the
+ *   output when it is the CSV itself or not a `.jsonl` / `.jsonl.gz` name (checked before reading)
  * @throws TypeError when the sym is not a sym Keel knows
  */
 export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<OhlcvImportSummary> {
   parseSym(options.sym);
+  checkRecordingOutput(options.input, options.output);
   let text: string;
   try {
     text = await readFile(options.input, 'utf8');
@@ -51,6 +54,8 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   const last = messages[messages.length - 1]?.data;
   if (first === undefined || last === undefined)
     throw new CsvImportError(options.input, 0, 'the file holds no bars');
+  // As a backtest makes its out/: only once the CSV has read as bars, so a bad file leaves no folder.
+  await mkdir(dirname(options.output), { recursive: true });
   const writer = await RecordingWriter.open(options.output, {
     venue: 'csv-import',
     symbols: [options.sym],

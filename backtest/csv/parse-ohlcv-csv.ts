@@ -50,7 +50,8 @@ export interface OhlcvCsvContents {
  * Reads an OHLCV CSV: detects the separator, the header (or its absence) and the column layout
  * (`timestamp,open,high,low,close,volume`, Yahoo's `Date,Open,High,Low,Close,Adj Close,Volume`,
  * yfinance's three-row `Price,Close,High,Low,Open,Volume` header, MetaTrader's
- * `date,time,open,...`, German exports' `Datum;Eröffnung;Hoch;Tief;Schluss`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date
+ * `date,time,open,...`, German exports' `Datum;Eröffnung;Hoch;Tief;Schluss`, Investing.com's
+ * `Date,Price,Open,High,Low,Vol.,Change %`, Nasdaq.com's `Date,Close/Last,Volume,Open,High,Low`), parses times (epoch s / ms / us / ns, ISO 8601, SQL and common date
  * forms) in the given zone, checks each bar (low <= open, close <= high, no negative values),
  * and orders the bars oldest first (a newest-first file is reversed).
  * @param text - the file's text

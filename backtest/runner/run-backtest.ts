@@ -19,6 +19,7 @@ import {
   warmUpTookEverything,
 } from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
+import { chosenFillModelWarnings } from './chosen-fill-model-warnings.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
 import { denialRecordOf } from './denial-records.ts';
@@ -232,7 +233,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ),
     ...(options.fillModel === undefined
       ? defaultFillModelWarnings(sim.fillModelName, kernel.state, recorder.orderedSyms)
-      : []),
+      : chosenFillModelWarnings(sim.fillModelName, kernel.state, recorder.orderedSyms)),
     ...(rejections === undefined ? [] : [rejections]),
     ...barOverlapWarnings(sim.barOverlaps()),
     ...(loanRefused === undefined ? [] : [loanRefused]),

@@ -39,7 +39,7 @@ function rangeValues(arg: string, token: string): string[] | undefined {
 
 /**
  * Parses a `--grid` argument: `strategies.0.params.fast=5,10,20`, where a value may also be a
- * range `from..to[:step]` (inclusive, step 1 when left out), as in `fast=5..30:5` or `fast=2,5..7`.
+ * range `from..to[:step]` (inclusive, step 1 when left out), as in `strategies.0.params.fast=5..30:5` or `...fast=2,5..7`.
  * @param arg - the argument as typed
  * @returns the axis, ranges expanded
  * @throws TypeError naming what is wrong (no `=`, bad path, empty or non-scalar value, a range

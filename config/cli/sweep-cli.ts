@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { formatConfigProblem } from '../loader/index.ts';
+import { type ConfigProblem, formatConfigProblem } from '../loader/index.ts';
 import { screenCombinations } from '../sweep/screen-combinations.ts';
 import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
@@ -23,7 +23,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
     .argument('<config>', 'the base backtest config (YAML, mode backtest)')
     .requiredOption(
       '--grid <path=v1,v2,...>',
-      'an axis of the grid, e.g. strategies.0.params.fast=5,10,20 or fast=5..30:5 (from..to:step, inclusive); repeatable',
+      'an axis of the grid: a config path and its values, e.g. strategies.0.params.fast=5,10,20, or a range from..to:step (inclusive) as in strategies.0.params.fast=5..30:5; repeatable',
       collect,
       [],
     )
@@ -64,7 +64,8 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
         // Every combination is checked before any worker starts, so a bad value fails in a second, not at row 9.
         const screened = await screenCombinations(file, opts.set, combinations);
         if (!screened.ok) {
-          for (const problem of screened.problems) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+          for (const problem of screened.problems)
+            io.stderr.write(`${formatConfigProblem(asTypedBy(problem, opts.set))}\n`);
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
@@ -86,4 +87,18 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
         );
       },
     );
+}
+
+/**
+ * A combination's problem as the user typed it: the loader locates each combination's value as
+ * a `--set`, but it came from a `--grid` unless it is one of the sweep's own `--set`s.
+ */
+function asTypedBy(problem: ConfigProblem, sets: readonly string[]): ConfigProblem {
+  const SET = '--set ';
+  if (!problem.where.startsWith(SET) || sets.includes(problem.where.slice(SET.length))) return problem;
+  return {
+    ...problem,
+    subject: problem.subject === '--set' ? '--grid' : problem.subject,
+    where: `--grid ${problem.where.slice(SET.length)}`,
+  };
 }

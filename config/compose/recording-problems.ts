@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import type { ConfigProblem, LoadedConfig } from '../loader/index.ts';
 
 /**
- * The recordings a backtest config names, and the warm-up history files of any config, that are
- * not there, each as a problem located at its line, so `keel validate`, `keel backtest` and
+ * The recordings a backtest config names, the recording a paper run replays, and the warm-up
+ * history files of any config, that are not there, each as a problem located at its line, so `keel validate`, `keel backtest` and
  * `keel run` refuse them like any other config mistake.
  * @param loaded - a validated config
  * @returns one problem per missing file (relative paths start at the config's directory); empty
@@ -20,6 +20,12 @@ export function missingRecordingProblems(loaded: LoadedConfig): ConfigProblem[] 
       ? missing(source, ['warmUp', 'history', index])
       : missing(source.csv, ['warmUp', 'history', index, 'csv']),
   );
+  if (loaded.config.mode === 'paper') {
+    const source = loaded.config.paper?.source;
+    return source?.kind === 'recording'
+      ? [...missing(source.path, ['paper', 'source', 'path']), ...history]
+      : history;
+  }
   if (loaded.config.mode !== 'backtest') return history;
   const recordings = (loaded.config.backtest?.recordings ?? []).flatMap((path, index) =>
     missing(path, ['backtest', 'recordings', index]),

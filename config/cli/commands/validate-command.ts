@@ -21,8 +21,8 @@ export interface ValidateOptions {
 }
 
 /**
- * `keel validate <config>`: checks a config without running it: that a backtest's recordings
- * exist, and strategy params when a strategy registry is given (plugin modules the config names
+ * `keel validate <config>`: checks a config without running it: that the recordings it names
+ * exist (a backtest's, a paper run's source, warm-up history), and strategy params when a strategy registry is given (plugin modules the config names
  * are imported and added to it). A valid config may still get warnings (⚠, exit 0): a sym in a
  * strategy's params that is not one of the instruments.
  * @param file - the config path as typed

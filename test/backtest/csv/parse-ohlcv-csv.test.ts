@@ -251,6 +251,47 @@ describe('OHLCV CSV reading', () => {
     expect(layout).toMatchObject({ time: 0, timeOfDay: 1, open: 2 });
     expect(bars.map((b) => b.openTime)).toEqual([Date.UTC(2024, 0, 2, 8, 0), Date.UTC(2024, 0, 2, 8, 5)]);
   });
+  it("reads Investing.com's export: Price as the close, Vol. with K and M suffixes, newest first", () => {
+    const investing = [
+      '"Date","Price","Open","High","Low","Vol.","Change %"',
+      '"01/31/2024","184.40","187.04","187.10","184.35","55.47M","-1.94%"',
+      '"01/30/2024","188.04","190.94","191.80","187.47","45.6K","-1.92%"',
+      '"01/29/2024","191.73","192.01","192.20","189.58","-","-0.36%"',
+    ].join('\n');
+    const { bars, interval } = parseOhlcvCsv(investing);
+    expect(interval).toBe('1d');
+    expect(bars.map((b) => [new Date(b.openTime).toISOString().slice(0, 10), b.close, b.volume])).toEqual([
+      ['2024-01-29', '191.73', '0'],
+      ['2024-01-30', '188.04', '45600'],
+      ['2024-01-31', '184.40', '55470000'],
+    ]);
+    expect(bars[2]?.open).toBe('187.04');
+  });
+
+  it("reads Nasdaq.com's export: Close/Last as the close and prices written with a $", () => {
+    const nasdaq = [
+      'Date,Close/Last,Volume,Open,High,Low',
+      '01/31/2024,$397.58,29605380,$406.96,$415.32,$397.21',
+      '01/30/2024,$408.59,33477580,$412.26,$413.05,$404.37',
+      '01/29/2024,$409.72,24510160,$406.06,$410.51,$404.33',
+    ].join('\n');
+    const { bars } = parseOhlcvCsv(nasdaq);
+    expect(
+      bars.map((b) => [
+        new Date(b.openTime).toISOString().slice(0, 10),
+        b.open,
+        b.high,
+        b.low,
+        b.close,
+        b.volume,
+      ]),
+    ).toEqual([
+      ['2024-01-29', '406.06', '410.51', '404.33', '409.72', '24510160'],
+      ['2024-01-30', '412.26', '413.05', '404.37', '408.59', '33477580'],
+      ['2024-01-31', '406.96', '415.32', '397.21', '397.58', '29605380'],
+    ]);
+  });
+
   it('reads the hour daylight saving repeats, written twice without an offset, as its two occurrences', () => {
     const text = [
       'time,open,high,low,close',
@@ -281,6 +322,21 @@ describe('OHLCV CSV reading', () => {
     expect(parseOhlcvCsv(text, { timeFormat: 'd/M/yyyy H:mm' }).bars[0]!.openTime).toBe(
       Date.UTC(2024, 2, 5, 9, 30),
     );
+  });
+
+  it('quotes a slash date that reads differently each way, not the first one when that reads the same', () => {
+    const text = 'Date,Open,High,Low,Close\n01/01/2024,1,2,1,2\n01/02/2024,2,3,2,3\n01/03/2024,3,4,3,4\n';
+    expect(() => parseOhlcvCsv(text, { file: 'd.csv' })).toThrow(
+      'd.csv:3: date "01/02/2024" reads as 1 February 2024 (day first: --time-format "d/M/yyyy") or as 2 January 2024 (month first: --time-format "M/d/yyyy"), and no date in the file has a day above 12 to tell which: pass --time-format',
+    );
+  });
+
+  it('reads slash dates that all read the same either way without asking which order', () => {
+    const text = 'Date,Open,High,Low,Close\n01/01/2024 09:30,1,2,1,2\n01/01/2024 09:31,2,3,2,3\n';
+    expect(parseOhlcvCsv(text).bars.map((b) => b.openTime)).toEqual([
+      Date.UTC(2024, 0, 1, 9, 30),
+      Date.UTC(2024, 0, 1, 9, 31),
+    ]);
   });
 
   it('reads every slash date in the order the file shows: day-first once a first field is above 12, else month-first once a second is', () => {

@@ -135,6 +135,23 @@ describe('backtest runner: setup warnings', () => {
     ]);
   });
 
+  it('warns when the fill model the user set matches quotes and trades but an ordered sym had bars only', async () => {
+    const limitBuyer = defineStrategy({
+      name: 'limit-buyer',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+      onBar: (ctx) => ctx.order.limit({ sym: BTC, side: 'BUY', qty: D(1), price: D(100) }),
+    });
+    const run = {
+      ...options(bars, { sym: BTC, watch: BTC, interval: '1m' }),
+      strategies: [{ id: 'lb', strategy: limitBuyer, params: {} }],
+      fillModel: 'queue' as const,
+    };
+    expect(await warningsOf(run)).toEqual([
+      `backtest.fillModel is queue, which matches resting orders against quotes, trades and books, but ${BTC} had bars only: a limit there never fills and a market order takes the last close; set backtest.fillModel: bar`,
+    ]);
+  });
+
   it('has no warnings when the watched bars are there', async () => {
     expect(await warningsOf(options(bars, { sym: BTC, watch: BTC, interval: '1m' }))).toEqual([]);
   });

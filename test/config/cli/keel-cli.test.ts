@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, EXIT_CODE_MEANINGS, runKeel } from '../../../config/cli/index.ts';
+import { loadConfig } from '../../../config/loader/index.ts';
 import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
 
@@ -268,7 +269,7 @@ describe('keel command line', () => {
     const file = join(dir, 'bt.yaml');
     const bad = await keelInProcess(['sweep', file, '--grid', 'backtest.latency.fixedMs=5,-1']);
     expect(bad.stderr).toBe(
-      '✖ latency.fixedMs must be zero or more → at backtest.latency.fixedMs (--set backtest.latency.fixedMs=-1)\n',
+      '✖ latency.fixedMs must be zero or more → at backtest.latency.fixedMs (--grid backtest.latency.fixedMs=-1)\n',
     );
     expect(bad.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     // The strategy params of each combination are checked too, before a worker starts.
@@ -277,6 +278,30 @@ describe('keel command line', () => {
       /^✖ params\.sym is required → at strategies\[0\]\.params\.sym \(.*bt\.yaml:\d+:\d+\)\n$/,
     );
     expect(params.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
+  it('names the --grid a wrong path came from, not --set, and its help shows only paths that load', async () => {
+    const file = join(dir, 'bt.yaml');
+    const bare = await keelInProcess(['sweep', file, '--grid', 'fast=3..5:2']);
+    expect(bare.stderr).toBe('✖ fast is not a known key → at fast (--grid fast=3)\n');
+    expect(bare.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    // The user's own --set keeps its name beside a grid.
+    const set = await keelInProcess([
+      'sweep',
+      file,
+      '--grid',
+      'strategies.0.params.fast=3',
+      '--set',
+      'slow=1',
+    ]);
+    expect(set.stderr).toBe('✖ slow is not a known key → at slow (--set slow=1)\n');
+    const help = (await keelInProcess(['sweep', '--help'])).stdout.replace(/\s+/g, ' ');
+    const examples = help.match(/[\w.]+=[\d.:,]*\d/g) ?? [];
+    expect(examples.length).toBeGreaterThan(1);
+    for (const example of examples) {
+      const first = example.replace(/=(-?[\d.]+?)(?:\.\.|,).*$/, '=$1');
+      expect(loadConfig(file, { overrides: [first] }).ok, `${example} as ${first}`).toBe(true);
+    }
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT, runKeel } from '../../../../config/cli/index.ts';
@@ -137,6 +137,36 @@ describe('keel import-csv', () => {
     expect(run.stderr).toContain(`option '--sym <sym>' argument 'SPY' is invalid. sym "SPY" is not`);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
+
+  it('refuses to write the recording over the CSV it reads, exit 2, leaving the CSV as it was', async () => {
+    const { csv } = files(YAHOO);
+    const sameFile = join(csv, '..', '.', 'bars.csv');
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', sameFile]);
+    expect(run.stderr).toMatch(/bars\.csv: is the CSV being imported; write the recording to another file/);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(readFileSync(csv, 'utf8')).toBe(`${YAHOO.join('\n')}\n`);
+  });
+
+  it('creates the folder of --out when it is not there, as a backtest creates its out/', async () => {
+    const { csv, out } = files(YAHOO);
+    const nested = join(out, '..', 'new', 'dir', 'bars.jsonl.gz');
+    const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', nested]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(existsSync(nested)).toBe(true);
+  });
+
+  it.each(['bars.csv', 'bars.json', 'bars.gz', 'bars'])(
+    'refuses an --out named %s (not .jsonl or .jsonl.gz), exit 2, before writing anything',
+    async (name) => {
+      const { csv, out } = files(YAHOO);
+      const other = join(out, '..', 'other', name);
+      const run = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', other]);
+      expect(run.stderr).toContain(`${name}: a recording is written as .jsonl or .jsonl.gz`);
+      expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+      expect(existsSync(join(out, '..', 'other'))).toBe(false);
+    },
+  );
 
   it.each([
     [['--zone', 'Mars/Olympus'], 'must be an IANA time zone'],

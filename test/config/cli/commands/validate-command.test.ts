@@ -55,3 +55,36 @@ describe('keel validate: warnings of a valid config', () => {
     expect(run.code).toBe(EXIT.OK);
   });
 });
+
+describe('keel validate: files a paper run replays', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'keel-validate-paper-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a paper source recording that is not there, exit 2, at its YAML path and line', async () => {
+    const file = join(dir, 'paper.yaml');
+    writeFileSync(
+      file,
+      `mode: paper
+paper:
+  lockstep: true
+  source:
+    kind: recording
+    path: data/nope.jsonl.gz
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - { id: sma, use: sma-cross, params: { sym: BINANCE_PERP_BTC_USDT, fast: 10 } }
+`,
+    );
+    const run = await keelInProcess(['validate', file]);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(
+      `✖ source.path names no such file: ${join(dir, 'data', 'nope.jsonl.gz')} → at paper.source.path (${file}:6:11)`,
+    );
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+});

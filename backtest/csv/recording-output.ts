@@ -1,0 +1,40 @@
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CsvImportError } from './csv-import-error.ts';
+
+/** The endings a recording is read back by: plain JSON lines, or gzipped. */
+const RECORDING_ENDINGS = ['.jsonl', '.jsonl.gz'] as const;
+
+/**
+ * Checks where an import would write its recording before anything is read or written: the
+ * writer replaces the file, so writing over the CSV would lose the user's data, and a name
+ * without a recording's ending would hold a recording nothing reads as one.
+ * @param input - the CSV being imported
+ * @param output - the recording to write
+ * @throws CsvImportError naming the output when it is the input or does not end in .jsonl or .jsonl.gz
+ */
+export function checkRecordingOutput(input: string, output: string): void {
+  if (samePath(input, output))
+    throw new CsvImportError(
+      output,
+      0,
+      'is the CSV being imported; write the recording to another file (.jsonl or .jsonl.gz)',
+    );
+  if (!RECORDING_ENDINGS.some((ending) => output.endsWith(ending)))
+    throw new CsvImportError(
+      output,
+      0,
+      'a recording is written as .jsonl or .jsonl.gz; name the output with one of those endings',
+    );
+}
+
+/** Whether two names reach one file: the same resolved path, or the same real path through links. */
+function samePath(a: string, b: string): boolean {
+  if (resolve(a) === resolve(b)) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    // One of them does not exist yet, so they cannot be the same file.
+    return false;
+  }
+}
