@@ -91,8 +91,9 @@ async function upToTheTick(venue: PaperVenue) {
       qty: 10,
       reference: 'sent-at-1000',
       conditionCode: 'TIME',
-      // New York time of T0 + 1000 ms.
+      // New York time of T0 + 1000 ms: after hours, so the order says it may trade then.
       timeToSend: '2025-12-31 19:00:01',
+      extendedTrading: true,
     },
   });
   expect(await sub.waitFor((f) => f?.event === 'PLACE_ORDER_ACK')).toMatchObject({ code: 0 });
