@@ -145,7 +145,8 @@ export function setupWarnings(
 /**
  * A strategy whose only market hooks are `onQuote` / `onTrade` on data holding neither quotes nor
  * trades of any of the run's instruments (e.g. a quoting strategy on bars imported from a CSV):
- * it never ran its logic, and the run ends with no trades and no other sign why.
+ * those hooks never ran, and the run ends with no trades and no other sign why. Said of the hooks
+ * only: the strategy may still have acted from `onStart` or a timer.
  */
 function unfedHookWarnings(
   kernel: Kernel,
@@ -160,15 +161,11 @@ function unfedHookWarnings(
     (sym) => (onQuote !== undefined && s.quotes.has(sym)) || (onTrade !== undefined && s.trades.has(sym)),
   );
   if (fed) return [];
-  const hooks = [
-    onQuote === undefined ? [] : ['quotes (onQuote)'],
-    onTrade === undefined ? [] : ['trades (onTrade)'],
-  ]
-    .flat()
-    .join(' and ');
+  const hooks = [onQuote === undefined ? [] : ['onQuote'], onTrade === undefined ? [] : ['onTrade']].flat();
+  const kinds = [onQuote === undefined ? [] : ['quotes'], onTrade === undefined ? [] : ['trades']].flat();
   const bars = syms.some((sym) => barIntervalsOf(kernel, sym).length > 0 || s.closedBars.has(sym));
   return [
-    `strategy ${slot.id} acts on ${hooks} only, but ${source} held none for ${syms.join(', ')}: it never acted${bars ? '; the data holds bars, which a strategy watches with ctx.watchBars and onBar' : ''}`,
+    `strategy ${slot.id}'s market hooks are ${hooks.join(' and ')} only, but ${source} held no ${kinds.join(' or ')} for ${syms.join(', ')}: ${hooks.join(' and ')} never ran${bars ? '; the data holds bars, which a strategy watches with ctx.watchBars and onBar' : ''}`,
   ];
 }
 

@@ -131,7 +131,7 @@ describe('backtest runner: setup warnings', () => {
     });
     const opts = barRunOptions(bars, [anInstrument(BTC), anInstrument(SOL)], [{ id: 'q', strategy: quoter }]);
     expect(await warningsOf(opts)).toEqual([
-      `strategy q acts on quotes (onQuote) only, but the recordings held none for ${BTC}, ${SOL}: it never acted; the data holds bars, which a strategy watches with ctx.watchBars and onBar`,
+      `strategy q's market hooks are onQuote only, but the recordings held no quotes for ${BTC}, ${SOL}: onQuote never ran; the data holds bars, which a strategy watches with ctx.watchBars and onBar`,
     ]);
   });
 
