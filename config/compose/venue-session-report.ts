@@ -1,11 +1,12 @@
 import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../backtest/report/index.ts';
 import {
+  chosenFillModelWarnings,
   defaultFillModelWarnings,
   type EquitySampler,
   setupWarnings,
   startingCoinsConfig,
 } from '../../backtest/runner/index.ts';
-import type { FillModelName } from '../../backtest/sim/index.ts';
+import { FILL_MODEL_NAMES, type FillModelName } from '../../backtest/sim/index.ts';
 import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
 import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -152,14 +153,7 @@ export async function writeVenueSessionReport(
       input.instruments.map((spec) => spec.sym),
       'the feed',
     ),
-    ...(input.defaultedFillModel === undefined
-      ? []
-      : defaultFillModelWarnings(
-          input.defaultedFillModel,
-          input.kernel.state,
-          symsOf(userData.orders),
-          'paper.fillModel',
-        )),
+    ...fillModelWarnings(input, symsOf(userData.orders)),
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
       (w): w is string => w !== undefined,
     ),
@@ -174,4 +168,24 @@ export async function writeVenueSessionReport(
   };
   const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
   return { result, outputs };
+}
+
+/**
+ * A paper run's fill-model warnings, as a backtest's: of the model Keel chose for it, or of the
+ * one its config set (`paper.fillModel`) when that does not fit the data of an ordered sym.
+ */
+function fillModelWarnings(
+  input: Pick<VenueSessionReportInput, 'defaultedFillModel' | 'fillModel' | 'kernel'>,
+  orderedSyms: ReadonlySet<string>,
+): string[] {
+  if (input.defaultedFillModel !== undefined)
+    return defaultFillModelWarnings(
+      input.defaultedFillModel,
+      input.kernel.state,
+      orderedSyms,
+      'paper.fillModel',
+    );
+  const chosen = input.fillModel.name;
+  if (!(FILL_MODEL_NAMES as readonly string[]).includes(chosen)) return [];
+  return chosenFillModelWarnings(chosen as FillModelName, input.kernel.state, orderedSyms, 'paper.fillModel');
 }

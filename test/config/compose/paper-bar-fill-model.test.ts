@@ -92,4 +92,23 @@ describe('a paper run on a recording of bars only (keel import-csv) without pape
     expect(warning).toContain('set paper.fillModel: bar');
     expect(run.stdout).toContain('set paper.fillModel: bar');
   }, 60_000);
+
+  it('warns, as a backtest does, when paper.fillModel set queue and the ordered sym had bars only', async () => {
+    const dir = tempDir();
+    const bars = await barsRecordingIn(dir, RISING.slice(0, 8), T0, BTC);
+    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+    writeFileSync(
+      join(dir, 'paper.yaml'),
+      `mode: paper\n${STRATEGY}paper:\n  lockstep: true\n  speed: 1000000\n  fillModel: queue\n  source: { kind: recording, path: ${bars} }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\n`,
+    );
+    const run = keelChild(['run', 'paper.yaml'], { cwd: dir });
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(readFileSync(join(dir, 'out/paper.json'), 'utf8')) as {
+      meta: { warnings: string[]; fillModel: { name: string } };
+    };
+    expect(result.meta.fillModel.name).toBe('queue');
+    expect(result.meta.warnings).toContainEqual(
+      `paper.fillModel is queue, which matches resting orders against quotes, trades and books, but ${BTC} had bars only: a limit there never fills and a market order takes the last close; set paper.fillModel: bar`,
+    );
+  }, 60_000);
 });
