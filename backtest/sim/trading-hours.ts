@@ -15,19 +15,26 @@ export function hasTradingHours(state: SimState, sym: string): boolean {
 /**
  * Whether an order may match now: any order of a 24/7 instrument; a US equity order only inside
  * the regular session, or with `extendedTrading` inside the extended one (spec: "Allow pre-market
- * and after-hours trading. Default false").
+ * and after-hours trading. Default false"); an order of the end-of-run close at any time.
  * @param state - the venue
  * @param order - the order
  * @returns true when it may take or be filled at `state.now`
  */
-export function inSession(state: SimState, order: Pick<SimOrder, 'sym' | 'extendedTrading'>): boolean {
-  return !hasTradingHours(state, order.sym) || state.equityHours.openAt(state.now, order.extendedTrading);
+export function inSession(
+  state: SimState,
+  order: Pick<SimOrder, 'sym' | 'extendedTrading' | 'ignoresTradingHours'>,
+): boolean {
+  return (
+    !hasTradingHours(state, order.sym) ||
+    order.ignoresTradingHours ||
+    state.equityHours.openAt(state.now, order.extendedTrading)
+  );
 }
 
 /**
  * Whether an order may match a bar: any order of a 24/7 instrument; a US equity order only when
  * its session meets the bar's span (a daily bar of a weekday meets the regular session, a
- * pre-market minute bar only the extended one).
+ * pre-market minute bar only the extended one); an order of the end-of-run close any bar.
  * @param state - the venue
  * @param order - the order, or an algo order (regular session only: it carries no extendedTrading)
  * @param bar - the bar about to be matched
@@ -35,10 +42,13 @@ export function inSession(state: SimState, order: Pick<SimOrder, 'sym' | 'extend
  */
 export function inSessionDuring(
   state: SimState,
-  order: Pick<SimOrder, 'sym'> & { readonly extendedTrading?: boolean },
+  order: Pick<SimOrder, 'sym'> & {
+    readonly extendedTrading?: boolean;
+    readonly ignoresTradingHours?: boolean;
+  },
   bar: BarEvent,
 ): boolean {
-  if (!hasTradingHours(state, order.sym)) return true;
+  if (!hasTradingHours(state, order.sym) || order.ignoresTradingHours === true) return true;
   const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
   return state.equityHours.openDuring(bar.openTime, end, order.extendedTrading === true);
 }
