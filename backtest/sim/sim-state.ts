@@ -159,7 +159,7 @@ export interface SimState {
    * arrived outside their session, waiting for its first event.
    */
   readonly waitingMarket: SimOrder[];
-  /** US equity orders taken off the book while their session is closed (`trading-hours.ts`). */
+  /** US equity orders taken off the book while their session is closed (`session-keeping.ts`). */
   readonly closedSession: SimOrder[];
   /** The US equity sessions, looked up once per minute. */
   readonly equityHours: UsEquityHours;

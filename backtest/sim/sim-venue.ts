@@ -26,11 +26,11 @@ import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, workOrder } from './matching.ts';
 import { matchResting } from './resting-matching.ts';
+import { keepToSession } from './session-keeping.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
-import { keepToSession } from './trading-hours.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
 

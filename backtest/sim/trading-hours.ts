@@ -52,29 +52,3 @@ export function inSessionDuring(
   const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
   return state.equityHours.openDuring(bar.openTime, end, order.extendedTrading === true);
 }
-
-/**
- * Keeps a US equity's resting orders to their sessions before a market event of its sym is
- * matched: an order whose session closed leaves the book (it keeps its state, queue place and
- * time priority among the orders put aside), and one whose session opened again goes back on it,
- * so it is matched again from the first event of its session. Cancels, expiries and amendments
- * reach an order put aside as they reach one on the book.
- * @param state - the venue
- * @param sym - the event's sym
- */
-export function keepToSession(state: SimState, sym: string): void {
-  const book = state.books.get(sym);
-  if ((book === undefined || book.size === 0) && state.closedSession.length === 0) return;
-  if (!hasTradingHours(state, sym)) return;
-  for (const order of state.closedSession.filter((o) => o.sym === sym && inSession(state, o))) {
-    state.closedSession.splice(state.closedSession.indexOf(order), 1);
-    book?.add(order);
-  }
-  // Every order trades in the regular session: the book needs no look then.
-  if (book === undefined || state.equityHours.openAt(state.now, false)) return;
-  for (const order of [...book.buys, ...book.sells]) {
-    if (inSession(state, order)) continue;
-    book.remove(order);
-    state.closedSession.push(order);
-  }
-}

@@ -89,6 +89,18 @@ describe('sim venue: US equity trading hours (extendedTrading)', () => {
     expect(fillLines(t)).toEqual(['extended BUY 5@188.5 MAKER', 'regular BUY 10@189 MAKER']);
   });
 
+  it('fills a limit the market gapped through overnight at the open as a taker, ahead of one sent after the close', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(aLimit('resting', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1500 + 1);
+    t.sim.onMarket(aQuote(NY.monday1900, 188.5, 500, 188.6, 500, AAPL));
+    t.send(aLimit('sentLate', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1900 + 1);
+    t.sim.onMarket(aQuote(NY.tuesday0930, 184.95, 500, 185, 500, AAPL));
+    expect(fillLines(t)).toEqual(['resting BUY 10@185 TAKER', 'sentLate BUY 10@185 TAKER']);
+  });
+
   it('cancels a limit taken off the book for the night, and leaves crypto trading around the clock', () => {
     const t = anEquitySim();
     t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
