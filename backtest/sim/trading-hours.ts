@@ -36,19 +36,16 @@ export function inSession(
  * its session meets the bar's span (a daily bar of a weekday meets the regular session, a
  * pre-market minute bar only the extended one); an order of the end-of-run close any bar.
  * @param state - the venue
- * @param order - the order, or an algo order (regular session only: it carries no extendedTrading)
+ * @param order - the order (algo orders and held conditional orders watch every bar)
  * @param bar - the bar about to be matched
  * @returns true when it takes part in the bar
  */
 export function inSessionDuring(
   state: SimState,
-  order: Pick<SimOrder, 'sym'> & {
-    readonly extendedTrading?: boolean;
-    readonly ignoresTradingHours?: boolean;
-  },
+  order: Pick<SimOrder, 'sym' | 'extendedTrading' | 'ignoresTradingHours'>,
   bar: BarEvent,
 ): boolean {
-  if (!hasTradingHours(state, order.sym) || order.ignoresTradingHours === true) return true;
+  if (!hasTradingHours(state, order.sym) || order.ignoresTradingHours) return true;
   const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
-  return state.equityHours.openDuring(bar.openTime, end, order.extendedTrading === true);
+  return state.equityHours.openDuring(bar.openTime, end, order.extendedTrading);
 }
