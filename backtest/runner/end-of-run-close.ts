@@ -54,7 +54,7 @@ export async function closeEverything(
   }
   for (const intent of intents) {
     const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
-    if (decision.kind === 'approved') sim.submit(decision.command);
+    if (decision.kind === 'approved') sim.submitEndOfRunClose(decision.command);
     else
       onDenied({
         ts: sim.now(),

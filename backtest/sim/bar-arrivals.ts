@@ -33,7 +33,8 @@ export function arrivalCutoff(state: SimState, bar: BarEvent, previousRecvTs: nu
 
 /**
  * What of a sym sits a bar out: what the venue received after the bar's cutoff, and a US equity's
- * orders and algo orders whose session the bar misses.
+ * working orders whose session the bar misses. Held conditional orders and algo orders watch every
+ * bar, in session or not (the order a trigger releases waits for its session: `workOrder`).
  */
 export interface LateArrivals {
   /** Late orders and algo orders: held, waiting and algo ones are skipped, resting ones set aside. */
@@ -46,7 +47,7 @@ const NONE: LateArrivals = { items: new Set(), setAside: [] };
 
 /**
  * Finds what of a sym the venue received after a bar's cutoff (its terms, for an amended or
- * replaced one), and what of a US equity trades outside the bar's span ({@link inSessionDuring}),
+ * replaced one), and which working orders of a US equity trade outside the bar's span ({@link inSessionDuring}),
  * and takes those resting orders off the book for the bar, so the bar's path reaches only what
  * existed when it opened and may trade in it. Put them back with {@link restoreLate}.
  * @param state - the venue
@@ -59,12 +60,16 @@ export function setLateAside(state: SimState, bar: BarEvent, cutoff: number): La
   // Nearly always nothing is late: no set is made then.
   let items: Set<SimOrder | SimAlgo> | undefined;
   for (const order of state.liveOrders) {
-    if (order.sym !== sym || (order.receivedAt <= cutoff && inSessionDuring(state, order, bar))) continue;
+    if (
+      order.sym !== sym ||
+      (order.receivedAt <= cutoff && (!order.working || inSessionDuring(state, order, bar)))
+    )
+      continue;
     items ??= new Set();
     items.add(order);
   }
   for (const algo of state.algos.values()) {
-    if (algo.sym !== sym || (algo.receivedAt <= cutoff && inSessionDuring(state, algo, bar))) continue;
+    if (algo.sym !== sym || algo.receivedAt <= cutoff) continue;
     items ??= new Set();
     items.add(algo);
   }

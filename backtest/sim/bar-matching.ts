@@ -73,7 +73,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   const market = marketOf(state, bar.sym);
   const close = state.now;
   const late = setLateAside(state, bar, arrivalCutoff(state, bar, previousRecvTs));
-  state.inBar = true;
+  state.matchingBar = bar;
   // The venue learns of the bar's fills when the bar arrives: a fill stamped at the open is pushed
   // then, not at the open plus latency, which would put it before the events the strategies have
   // already seen inside the bar.
@@ -97,7 +97,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
     walkSegment(walk, path[1], path[2]);
     walkSegment(walk, path[2], path[3]);
   } finally {
-    state.inBar = false;
+    state.matchingBar = undefined;
     state.now = close;
     market.last = bar.close;
     restoreLate(state, late);

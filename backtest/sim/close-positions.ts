@@ -43,18 +43,19 @@ function closeAll(
   ref: string,
   reduceOnly: readonly SimOrder[],
   positions: readonly SimPosition[],
+  ignoresTradingHours: boolean,
 ): void {
   for (const order of reduceOnly)
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
   positions.forEach((position, index) => {
     const preferred = positions.length === 1 ? ref : `${ref}-${index + 1}`;
-    const order = createOrder(
-      state,
-      marketCloseOf(
+    const order = createOrder(state, {
+      ...marketCloseOf(
         position,
         freeOrderRef(state, preferred, () => nextId(state, 'C')),
       ),
-    );
+      ignoresTradingHours,
+    });
     publishOrder(state, order, 'PLACE');
     workOrder(state, order);
   });
@@ -129,8 +130,13 @@ function refusedForBalance(
  * holding's close (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
+ * @param ignoresTradingHours - the command is Keel's end-of-run close: its orders trade whatever the hours
  */
-export function closePosition(state: SimState, intent: ClosePositionIntent): void {
+export function closePosition(
+  state: SimState,
+  intent: ClosePositionIntent,
+  ignoresTradingHours = false,
+): void {
   if (!state.opts.instruments.has(intent.sym)) {
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
     return;
@@ -143,7 +149,7 @@ export function closePosition(state: SimState, intent: ClosePositionIntent): voi
     return;
   }
   if (refusedForBalance(state, intent, reduceOnly, positions)) return;
-  closeAll(state, intent.ref, reduceOnly, positions);
+  closeAll(state, intent.ref, reduceOnly, positions, ignoresTradingHours);
 }
 
 /**
@@ -152,8 +158,13 @@ export function closePosition(state: SimState, intent: ClosePositionIntent): voi
  * 401023 when the balances cannot pay for its spot closes together (see refusedForBalance).
  * @param state - the venue
  * @param intent - the command
+ * @param ignoresTradingHours - the command is Keel's end-of-run close: its orders trade whatever the hours
  */
-export function closePositions(state: SimState, intent: ClosePositionsIntent): void {
+export function closePositions(
+  state: SimState,
+  intent: ClosePositionsIntent,
+  ignoresTradingHours = false,
+): void {
   const syms = new Set(intent.symList);
   if (syms.size > MAX_CLOSE_SYMS) {
     rejectCommand(
@@ -178,5 +189,5 @@ export function closePositions(state: SimState, intent: ClosePositionsIntent): v
     return;
   }
   if (refusedForBalance(state, intent, reduceOnly, positions)) return;
-  closeAll(state, intent.ref, reduceOnly, positions);
+  closeAll(state, intent.ref, reduceOnly, positions, ignoresTradingHours);
 }

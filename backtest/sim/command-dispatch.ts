@@ -11,8 +11,10 @@ import type { SimState } from './sim-state.ts';
  * Carries out a command that has arrived at the venue: hands it to the handler of its kind.
  * @param state - the venue
  * @param intent - the command's intent
+ * @param ignoresTradingHours - the command is Keel's end-of-run close: the orders it places trade
+ *   whatever the hours
  */
-export function dispatch(state: SimState, intent: Intent): void {
+export function dispatch(state: SimState, intent: Intent, ignoresTradingHours = false): void {
   switch (intent.kind) {
     case 'placeOrder':
       placeOrder(state, intent);
@@ -27,10 +29,10 @@ export function dispatch(state: SimState, intent: Intent): void {
       cancelOrders(state, intent);
       return;
     case 'closePosition':
-      closePosition(state, intent);
+      closePosition(state, intent, ignoresTradingHours);
       return;
     case 'closePositions':
-      closePositions(state, intent);
+      closePositions(state, intent, ignoresTradingHours);
       return;
     case 'placeAlgoOrder':
       placeAlgoOrder(state, intent);

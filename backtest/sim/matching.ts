@@ -11,7 +11,7 @@ import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
-import { inSession } from './trading-hours.ts';
+import { inSession, inSessionDuring } from './trading-hours.ts';
 
 /**
  * The sym's market record, created empty when first needed.
@@ -49,9 +49,14 @@ function takeableLevels(
   market: SymMarket,
 ): readonly BookLevel[] {
   const levels = order.sign > 0 ? market.asks : market.bids;
-  if (!state.inBar && levels.length > 0) return levels;
+  if (state.matchingBar === undefined && levels.length > 0) return levels;
   if (Number.isNaN(market.last)) return [];
-  return [[market.last, state.inBar ? Number.POSITIVE_INFINITY : market.lastQty - market.lastTaken]];
+  return [
+    [
+      market.last,
+      state.matchingBar !== undefined ? Number.POSITIVE_INFINITY : market.lastQty - market.lastTaken,
+    ],
+  ];
 }
 
 /**
@@ -95,7 +100,7 @@ function take(state: SimState, order: SimOrder): boolean {
   // Displayed levels remember what was taken; the last-trade level counts it in lastTaken.
   const taken =
     levels === market.asks ? market.asksTaken : levels === market.bids ? market.bidsTaken : undefined;
-  const onTrade = taken === undefined && !state.inBar;
+  const onTrade = taken === undefined && state.matchingBar === undefined;
   // No closures here: this runs for every taking order, and tsx names each closure it creates.
   if (order.timeInForce === 'FOK') {
     let available = 0;
@@ -139,18 +144,17 @@ function take(state: SimState, order: SimOrder): boolean {
  * Puts a working order to work: takes what it can, then rests a limit order on the book or cancels
  * an IOC / FAK / FOK remainder. An order that meets no known price (nothing quoted or traded yet on
  * its sym; on bars, a market or IOC order before the next bar), or a US equity order outside its
- * session (off bars: a bar's span is checked against the session when it is matched), waits and
- * meets the first price it may trade at as an arriving order would.
+ * session, waits and meets the first price it may trade at as an arriving order would.
  * @param state - the venue
  * @param order - an accepted, working order
  */
 export function workOrder(state: SimState, order: SimOrder): void {
   order.working = true;
-  if (state.opts.fillModel.name !== 'bar' && !inSession(state, order)) {
+  if (outOfSession(state, order)) {
     state.waitingMarket.push(order);
     return;
   }
-  const bars = state.opts.fillModel.name === 'bar' && !state.inBar;
+  const bars = state.opts.fillModel.name === 'bar' && state.matchingBar === undefined;
   if (bars && order.orderType === 'LIMIT' && !isImmediate(order)) {
     // On bars a limit rests and meets the next bar's path (at the open when it opens through it).
     rest(state, order);
@@ -161,6 +165,17 @@ export function workOrder(state: SimState, order: SimOrder): void {
     return;
   }
   afterTake(state, order);
+}
+
+/**
+ * Whether a US equity order may not trade yet: off bars, outside its session now; on bars, when a
+ * trigger of the bar being matched released it and its session misses that bar (an after-hours
+ * bar fires a regular-session stop, whose order waits for the session). Between bars it may: a
+ * bar's span is checked against the session when the bar is matched.
+ */
+function outOfSession(state: SimState, order: SimOrder): boolean {
+  if (state.opts.fillModel.name !== 'bar') return !inSession(state, order);
+  return state.matchingBar !== undefined && !inSessionDuring(state, order, state.matchingBar);
 }
 
 function isImmediate(order: SimOrder): boolean {
@@ -186,7 +201,7 @@ function afterTake(state: SimState, order: SimOrder): void {
  */
 function rest(state: SimState, order: SimOrder): void {
   const market = marketOf(state, order.sym);
-  order.crossed = !state.inBar && wouldTake(state, order);
+  order.crossed = state.matchingBar === undefined && wouldTake(state, order);
   order.queueAhead = initialQueue(state.opts.fillModel, order, order.sign > 0 ? market.bids : market.asks);
   bookOf(state, order.sym).add(order);
   if (order.state === 'NEW') {
@@ -229,7 +244,7 @@ export function fillWaiting(state: SimState, sym: string, late?: ReadonlySet<unk
     if (!isLive(order)) continue;
     if (
       takeableLevels(state, order, marketOf(state, sym)).length === 0 ||
-      (!state.inBar && !inSession(state, order))
+      (state.matchingBar === undefined && !inSession(state, order))
     ) {
       state.waitingMarket.push(order);
       continue;

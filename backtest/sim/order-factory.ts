@@ -28,6 +28,7 @@ export interface NewOrderFields {
   readonly sl?: TpSl;
   readonly condition?: OrderCondition;
   readonly extendedTrading?: boolean;
+  readonly ignoresTradingHours?: boolean;
   readonly expiryDate?: string;
   readonly expireAt?: number;
   readonly algoOrderId?: string;
@@ -67,6 +68,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     sl: fields.sl || undefined,
     condition: fields.condition || undefined,
     extendedTrading: fields.extendedTrading ?? false,
+    ignoresTradingHours: fields.ignoresTradingHours ?? false,
     expiryDate: fields.expiryDate || undefined,
     algoOrderId: fields.algoOrderId || undefined,
     expireAt: fields.expireAt ?? Number.POSITIVE_INFINITY,

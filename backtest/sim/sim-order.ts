@@ -49,6 +49,12 @@ export interface SimOrder {
   condition?: OrderCondition;
   /** A US equity order that may trade pre-market and after-hours too, not only in the regular session. */
   readonly extendedTrading: boolean;
+  /**
+   * An order of Keel's end-of-run close (a market close at the last known price, accounting for
+   * what is open when the data ends, not trading on the venue): it trades whatever the hours, as a
+   * session that never comes would leave the position open.
+   */
+  readonly ignoresTradingHours: boolean;
   readonly expiryDate?: string;
   /** Virtual time at which a DAY / GTD order expires (Infinity = never). */
   expireAt: number;

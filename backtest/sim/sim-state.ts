@@ -3,6 +3,7 @@ import type {
   AlgoConditionType,
   AlgoOrderState,
   AlgoOrderType,
+  BarEvent,
   BarInterval,
   Dec,
   OrderSide,
@@ -159,7 +160,7 @@ export interface SimState {
    * arrived outside their session, waiting for its first event.
    */
   readonly waitingMarket: SimOrder[];
-  /** US equity orders taken off the book while their session is closed (`trading-hours.ts`). */
+  /** US equity orders taken off the book while their session is closed (`session-keeping.ts`). */
   readonly closedSession: SimOrder[];
   /** The US equity sessions, looked up once per minute. */
   readonly equityHours: UsEquityHours;
@@ -194,8 +195,11 @@ export interface SimState {
   deadline: number;
   /** tp / sl attachments already placed, by parent orderId. */
   readonly attached: Set<string>;
-  /** True while a bar's intra-bar path is replayed: triggered orders fill at the path price. */
-  inBar: boolean;
+  /**
+   * The bar whose intra-bar path is being replayed (triggered orders fill at the path price), or
+   * undefined between bars.
+   */
+  matchingBar: BarEvent | undefined;
   /** The bars matched per sym, on the bar fill model (see `bar-coverage.ts`). */
   readonly barCoverage: Map<string, BarCoverage>;
   lastRecvTs: number;
@@ -250,7 +254,7 @@ export function createSimState(
     reportedStatus: 'NORMAL',
     deadline: Number.POSITIVE_INFINITY,
     attached: new Set(),
-    inBar: false,
+    matchingBar: undefined,
     barCoverage: new Map(),
     lastRecvTs: Number.NEGATIVE_INFINITY,
     hooks: { attachTpSl: () => undefined, workOrder: () => undefined },

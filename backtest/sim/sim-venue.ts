@@ -26,11 +26,11 @@ import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
 import { fillWaiting, marketOf, workOrder } from './matching.ts';
 import { matchResting } from './resting-matching.ts';
+import { keepToSession } from './session-keeping.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
-import { keepToSession } from './trading-hours.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
 
@@ -123,11 +123,21 @@ export interface SimVenue extends ExecutionPort {
    * @returns the leverage
    */
   leverageOf(sym: string): Dec;
+  /**
+   * Submits a command of Keel's end-of-run close as {@link SimVenue.submit} does (same connection,
+   * same latency), except that the position closes it places trade whatever the instrument's
+   * trading hours: the close books what is open at the last known price when the data ends, and a
+   * US equity session opening after the run would never come. A strategy's orders never do so.
+   * @param command - an approved cancel or close command of the end-of-run close
+   */
+  submitEndOfRunClose(command: ApprovedIntent): void;
 }
 
 interface PendingCommand {
   readonly arrival: number;
   readonly intent: Intent;
+  /** Sent by Keel's end-of-run close (see {@link SimVenue.submitEndOfRunClose}). */
+  readonly ignoresTradingHours: boolean;
 }
 
 /**
@@ -174,7 +184,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       head++;
       state.now = Math.max(state.now, arrival);
       const fills = state.fills;
-      dispatch(state, next.intent);
+      dispatch(state, next.intent, next.ignoresTradingHours);
       if (state.fills !== fills) watchMargin(state);
     }
     if (head > 1024 && head * 2 > queue.length) {
@@ -226,16 +236,19 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     if (state.positions.size > 0 || state.loans.size > 0) watchMargin(state);
   };
 
+  const enqueue = (command: ApprovedIntent, ignoresTradingHours: boolean): void => {
+    // One connection delivers commands in order: arrival times never go backwards (Keel's choice).
+    const arrival = Math.max(state.now + latency.orderEntry(), lastArrival);
+    lastArrival = arrival;
+    queue.push({ arrival, intent: command.intent, ignoresTradingHours });
+  };
+
   return {
     events: subject.asObservable() as Observable<UserEvent>,
     fillModelName: opts.fillModel.name,
     assumptions: { fillModel: describeFillModel(opts.fillModel), latency: latency.description },
-    submit(command: ApprovedIntent): void {
-      // One connection delivers commands in order: arrival times never go backwards (Keel's choice).
-      const arrival = Math.max(state.now + latency.orderEntry(), lastArrival);
-      lastArrival = arrival;
-      queue.push({ arrival, intent: command.intent });
-    },
+    submit: (command: ApprovedIntent) => enqueue(command, false),
+    submitEndOfRunClose: (command: ApprovedIntent) => enqueue(command, true),
     onMarket,
     advanceTo: runDue,
     now: () => state.now,

@@ -15,56 +15,37 @@ export function hasTradingHours(state: SimState, sym: string): boolean {
 /**
  * Whether an order may match now: any order of a 24/7 instrument; a US equity order only inside
  * the regular session, or with `extendedTrading` inside the extended one (spec: "Allow pre-market
- * and after-hours trading. Default false").
+ * and after-hours trading. Default false"); an order of the end-of-run close at any time.
  * @param state - the venue
  * @param order - the order
  * @returns true when it may take or be filled at `state.now`
  */
-export function inSession(state: SimState, order: Pick<SimOrder, 'sym' | 'extendedTrading'>): boolean {
-  return !hasTradingHours(state, order.sym) || state.equityHours.openAt(state.now, order.extendedTrading);
+export function inSession(
+  state: SimState,
+  order: Pick<SimOrder, 'sym' | 'extendedTrading' | 'ignoresTradingHours'>,
+): boolean {
+  return (
+    !hasTradingHours(state, order.sym) ||
+    order.ignoresTradingHours ||
+    state.equityHours.openAt(state.now, order.extendedTrading)
+  );
 }
 
 /**
  * Whether an order may match a bar: any order of a 24/7 instrument; a US equity order only when
  * its session meets the bar's span (a daily bar of a weekday meets the regular session, a
- * pre-market minute bar only the extended one).
+ * pre-market minute bar only the extended one); an order of the end-of-run close any bar.
  * @param state - the venue
- * @param order - the order, or an algo order (regular session only: it carries no extendedTrading)
+ * @param order - the order (algo orders and held conditional orders watch every bar)
  * @param bar - the bar about to be matched
  * @returns true when it takes part in the bar
  */
 export function inSessionDuring(
   state: SimState,
-  order: Pick<SimOrder, 'sym'> & { readonly extendedTrading?: boolean },
+  order: Pick<SimOrder, 'sym' | 'extendedTrading' | 'ignoresTradingHours'>,
   bar: BarEvent,
 ): boolean {
-  if (!hasTradingHours(state, order.sym)) return true;
+  if (!hasTradingHours(state, order.sym) || order.ignoresTradingHours) return true;
   const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
-  return state.equityHours.openDuring(bar.openTime, end, order.extendedTrading === true);
-}
-
-/**
- * Keeps a US equity's resting orders to their sessions before a market event of its sym is
- * matched: an order whose session closed leaves the book (it keeps its state, queue place and
- * time priority among the orders put aside), and one whose session opened again goes back on it,
- * so it is matched again from the first event of its session. Cancels, expiries and amendments
- * reach an order put aside as they reach one on the book.
- * @param state - the venue
- * @param sym - the event's sym
- */
-export function keepToSession(state: SimState, sym: string): void {
-  const book = state.books.get(sym);
-  if ((book === undefined || book.size === 0) && state.closedSession.length === 0) return;
-  if (!hasTradingHours(state, sym)) return;
-  for (const order of state.closedSession.filter((o) => o.sym === sym && inSession(state, o))) {
-    state.closedSession.splice(state.closedSession.indexOf(order), 1);
-    book?.add(order);
-  }
-  // Every order trades in the regular session: the book needs no look then.
-  if (book === undefined || state.equityHours.openAt(state.now, false)) return;
-  for (const order of [...book.buys, ...book.sells]) {
-    if (inSession(state, order)) continue;
-    book.remove(order);
-    state.closedSession.push(order);
-  }
+  return state.equityHours.openDuring(bar.openTime, end, order.extendedTrading);
 }

@@ -5,6 +5,7 @@ import { aFeedBar } from '../../kit/kernel-events.ts';
 import {
   aLimit,
   aMarket,
+  anAlgo,
   aQuote,
   aSim,
   aTrade,
@@ -18,6 +19,7 @@ const AAPL = 'US_EQUITY_AAPL';
 const NY = {
   monday1500: Date.parse('2026-03-09T19:00:00Z'),
   monday1630: Date.parse('2026-03-09T20:30:00Z'),
+  monday1700: Date.parse('2026-03-09T21:00:00Z'),
   monday1900: Date.parse('2026-03-09T23:00:00Z'),
   monday2100: Date.parse('2026-03-10T01:00:00Z'),
   tuesday0400: Date.parse('2026-03-10T08:00:00Z'),
@@ -89,6 +91,18 @@ describe('sim venue: US equity trading hours (extendedTrading)', () => {
     expect(fillLines(t)).toEqual(['extended BUY 5@188.5 MAKER', 'regular BUY 10@189 MAKER']);
   });
 
+  it('fills a limit the market gapped through overnight at the open as a taker, ahead of one sent after the close', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(aLimit('resting', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1500 + 1);
+    t.sim.onMarket(aQuote(NY.monday1900, 188.5, 500, 188.6, 500, AAPL));
+    t.send(aLimit('sentLate', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1900 + 1);
+    t.sim.onMarket(aQuote(NY.tuesday0930, 184.95, 500, 185, 500, AAPL));
+    expect(fillLines(t)).toEqual(['resting BUY 10@185 TAKER', 'sentLate BUY 10@185 TAKER']);
+  });
+
   it('cancels a limit taken off the book for the night, and leaves crypto trading around the clock', () => {
     const t = anEquitySim();
     t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
@@ -104,6 +118,37 @@ describe('sim venue: US equity trading hours (extendedTrading)', () => {
     expect(fillLines(t)).toEqual(['btc BUY 1@100 TAKER']);
     t.sim.onMarket(aTrade(NY.tuesday0930, 188, 50, 'SELL', AAPL));
     expect(fillLines(t)).toEqual(['btc BUY 1@100 TAKER']);
+  });
+
+  it('on bars fires an algo order on an after-hours bar, its order waiting for the regular session', () => {
+    const t = anEquitySim('bar');
+    t.sim.onMarket(aFeedBar(NY.monday1500, [190, 190, 190, 190, 100], AAPL));
+    t.send(anAlgo('stop', { sym: AAPL, triggerPrice: D('195'), qty: D('10') }));
+    t.sim.advanceTo(NY.monday1500 + 60_001);
+    t.sim.onMarket(aFeedBar(NY.monday1700, [194, 196, 193, 195.5, 100], AAPL));
+    expect(stateOf(t, 'stop-trig')).toBe('NEW');
+    expect(fillLines(t)).toEqual([]);
+    t.sim.onMarket(aFeedBar(NY.tuesday0930, [197, 198, 196, 197.5, 100], AAPL));
+    expect(fillLines(t)).toEqual(['stop-trig BUY 10@197 TAKER']);
+  });
+
+  it('on bars releases a held conditional order on an after-hours bar, the order waiting for the regular session', () => {
+    const t = anEquitySim('bar');
+    t.sim.onMarket(aFeedBar(NY.monday1500, [190, 190, 190, 190, 100], AAPL));
+    t.send(
+      aMarket('held', 'BUY', '10', {
+        sym: AAPL,
+        condition: { code: 'UT', triggerPrice: D('195') },
+      }),
+    );
+    t.sim.advanceTo(NY.monday1500 + 60_001);
+    t.sim.onMarket(aFeedBar(NY.monday1700, [194, 196, 193, 195.5, 100], AAPL));
+    expect(
+      t.of('order').some((e) => e.order.clientOrderId === 'held' && e.order.actionMsg?.includes('triggered')),
+    ).toBe(true);
+    expect(fillLines(t)).toEqual([]);
+    t.sim.onMarket(aFeedBar(NY.tuesday0930, [197, 198, 196, 197.5, 100], AAPL));
+    expect(fillLines(t)).toEqual(['held BUY 10@197 TAKER']);
   });
 
   it('on bars matches an equity order only against bars its session meets', () => {
