@@ -12,22 +12,44 @@ import type { FillModelName } from '../sim/index.ts';
  * @param setting - the config key that chose the model (a paper run's is `paper.fillModel`)
  * @returns one sentence per mismatch, empty when the model fit every ordered sym
  */
+/** What the replay showed of each sym: the kernel's state after it. */
+export type ReplayedMarkets = Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>;
+
+/**
+ * @param state - the kernel's state after the replay
+ * @param sym - a sym
+ * @returns whether the replay held quotes, trades or books of it (what non-bar models match on)
+ */
+function isPriced(state: ReplayedMarkets, sym: string): boolean {
+  return state.quotes.has(sym) || state.trades.has(sym) || state.books.has(sym);
+}
+
+/**
+ * @param state - the kernel's state after the replay
+ * @param orderedSyms - syms the strategies placed orders on
+ * @returns the ordered syms the replay held bars of and nothing else, sorted
+ */
+export function barsOnlySyms(state: ReplayedMarkets, orderedSyms: ReadonlySet<string>): string[] {
+  return [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !isPriced(state, sym)).sort();
+}
+
 export function chosenFillModelWarnings(
   chosen: FillModelName,
-  state: Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>,
+  state: ReplayedMarkets,
   orderedSyms: ReadonlySet<string>,
   setting = 'backtest.fillModel',
 ): string[] {
-  const priced = (sym: string) => state.quotes.has(sym) || state.trades.has(sym) || state.books.has(sym);
   if (chosen === 'bar') {
-    const unbarred = [...orderedSyms].filter((sym) => priced(sym) && !state.closedBars.has(sym)).sort();
+    const unbarred = [...orderedSyms]
+      .filter((sym) => isPriced(state, sym) && !state.closedBars.has(sym))
+      .sort();
     return unbarred.length === 0
       ? []
       : [
           `${setting} is bar, which matches orders against bars only, but ${unbarred.join(', ')} had quotes, trades or books and no bars: orders there never fill; set ${setting} to queue, touch or through`,
         ];
   }
-  const barsOnly = [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !priced(sym)).sort();
+  const barsOnly = barsOnlySyms(state, orderedSyms);
   return barsOnly.length === 0
     ? []
     : [

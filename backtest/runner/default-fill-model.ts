@@ -1,6 +1,6 @@
-import type { KernelState } from '../../core/kernel/index.ts';
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { FillModelName } from '../sim/index.ts';
+import { barsOnlySyms, type ReplayedMarkets } from './chosen-fill-model-warnings.ts';
 
 /** Events that say nothing about the price an order could get: they do not decide the fill model. */
 const INFORMATIONAL = new Set<MarketEvent['kind']>([
@@ -51,11 +51,10 @@ export function defaultFillModelFor(first: readonly MarketEvent[]): FillModelNam
  */
 export function defaultFillModelWarnings(
   chosen: FillModelName,
-  state: Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>,
+  state: ReplayedMarkets,
   orderedSyms: ReadonlySet<string>,
   setting = 'backtest.fillModel',
 ): string[] {
-  const priced = (sym: string) => state.quotes.has(sym) || state.trades.has(sym) || state.books.has(sym);
   if (chosen === 'bar') {
     const syms = [...new Set([...state.quotes.keys(), ...state.trades.keys(), ...state.books.keys()])].sort();
     return syms.length === 0
@@ -64,7 +63,7 @@ export function defaultFillModelWarnings(
           `the run chose the bar fill model because the recordings began with bars only, but they also hold quotes, trades or books of ${syms.join(', ')}, which the bar model does not match against: set ${setting} (queue, touch or through for them, bar for bars)`,
         ];
   }
-  const barsOnly = [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !priced(sym)).sort();
+  const barsOnly = barsOnlySyms(state, orderedSyms);
   return barsOnly.length === 0
     ? []
     : [
