@@ -247,3 +247,22 @@ export function withAlgoOrdersAndDenials(result: BacktestResult, text = 'moved-s
   ];
   return { ...result, algoOrders: [leg, trigger], denials };
 }
+
+/**
+ * A result whose trailing stops can be read once and fail when read again: `result.json` (read
+ * first) is written whole, and the CSV of trailing stops (written last) fails, as a run stopped
+ * while writing its files does.
+ * @param bars - bars of the result (see {@link aBacktestResult})
+ * @returns the result, and the error its second read throws says `stopped while writing`
+ */
+export function aResultFailingAtItsLastFile(bars = 200): BacktestResult {
+  let reads = 0;
+  const trailingStops = {
+    [Symbol.iterator]() {
+      reads++;
+      if (reads > 1) throw new Error('stopped while writing');
+      return [][Symbol.iterator]();
+    },
+  };
+  return { ...aBacktestResult(bars), trailingStops } as unknown as BacktestResult;
+}

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeRunOutputs } from '../../../config/compose/run-outputs.ts';
-import { aBacktestResult } from '../../kit/backtest-result-builders.ts';
+import { aBacktestResult, aResultFailingAtItsLastFile } from '../../kit/backtest-result-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const aTempDir = tempDirsRemovedAfterAll('keel-run-outputs-');
@@ -16,18 +16,7 @@ describe("a run's output files", () => {
     const before = await Promise.all(
       [paths.json, paths.html, ...written.csv].map((p) => readFile(p, 'utf8')),
     );
-    // Read whole once for result.json, then failing when its CSV (the last one) reads it again.
-    let reads = 0;
-    const trailingStops = {
-      [Symbol.iterator]() {
-        reads++;
-        if (reads > 1) throw new Error('stopped while writing');
-        return [][Symbol.iterator]();
-      },
-    };
-    const broken = { ...aBacktestResult(150), trailingStops } as unknown as ReturnType<
-      typeof aBacktestResult
-    >;
+    const broken = aResultFailingAtItsLastFile(150);
     await expect(writeRunOutputs(broken, paths, 'USDT')).rejects.toThrow('stopped while writing');
     const after = await Promise.all([paths.json, paths.html, ...written.csv].map((p) => readFile(p, 'utf8')));
     expect(after).toEqual(before);

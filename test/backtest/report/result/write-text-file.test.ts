@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResultFiles, writeTextFile } from '../../../../backtest/report/index.ts';
-import { aBacktestResult } from '../../../kit/backtest-result-builders.ts';
+import { aBacktestResult, aResultFailingAtItsLastFile } from '../../../kit/backtest-result-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
 const aTempDir = tempDirsRemovedAfterAll('keel-write-text-');
@@ -28,16 +28,7 @@ describe('writing result files', () => {
     const previous = aBacktestResult();
     await writeResultFiles(previous, dir);
     const before = await readFile(join(dir, 'result.json'), 'utf8');
-    // Read once whole for result.json, then failing when its CSV (the last file) reads it again.
-    let reads = 0;
-    const trailingStops = {
-      [Symbol.iterator]() {
-        reads++;
-        if (reads > 1) throw new Error('stopped while writing');
-        return [][Symbol.iterator]();
-      },
-    };
-    const broken = { ...aBacktestResult(), trailingStops } as unknown as typeof previous;
+    const broken = aResultFailingAtItsLastFile();
     await expect(writeResultFiles(broken, dir)).rejects.toThrow('stopped while writing');
     expect(await readFile(join(dir, 'result.json'), 'utf8')).toBe(before);
     expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
