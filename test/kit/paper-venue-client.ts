@@ -189,3 +189,22 @@ export function bboPush(sym: string, bid: string, ask: string, ts: number, size 
     msg: { arg: { channel: 'BBO', sym }, data: { bid, bidqty: size, ask, askqty: size, ts } },
   };
 }
+
+/**
+ * PLACE_ORDER args of a marketable AAPL limit buy: 10 shares at 190.02, the ask the scripted feed
+ * quotes at T0 (19:00 New York, after the regular session).
+ * @param extra - args to add or replace (reference, extendedTrading, a condition...)
+ * @returns the args
+ */
+export function aaplBuyArgs(extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    brokerClientId: 'c1',
+    exchangeCode: 'US',
+    productCode: 'AAPL',
+    bsFlag: 'B',
+    orderType: 'L',
+    price: '190.02',
+    qty: 10,
+    ...extra,
+  };
+}

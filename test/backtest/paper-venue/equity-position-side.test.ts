@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
-import { type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { aaplBuyArgs, type CollectingSocket, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const opened = closedAfterEachTest();
-/** The scripted feed quotes AAPL at 19:00 New York, after hours: only an extendedTrading order fills there. */
-const EQUITY = {
-  brokerClientId: 'c1',
-  exchangeCode: 'US',
-  productCode: 'AAPL',
-  bsFlag: 'B',
-  orderType: 'L',
-  price: '190.02',
-  qty: 10,
-  extendedTrading: true,
-};
-
 async function inBothMode(): Promise<{ venue: PaperVenue; socket: CollectingSocket }> {
   opened.venue = await aPaperVenue();
   const venue = await withFirstQuotes(opened.venue);
@@ -27,7 +15,7 @@ async function inBothMode(): Promise<{ venue: PaperVenue; socket: CollectingSock
 }
 
 async function placed(socket: CollectingSocket, id: string, args: Record<string, unknown>) {
-  socket.send({ action: 'PLACE_ORDER', id, args: { ...EQUITY, ...args } });
+  socket.send({ action: 'PLACE_ORDER', id, args: aaplBuyArgs({ extendedTrading: true, ...args }) });
   return socket.waitFor((f) => f?.event === 'PLACE_ORDER_ACK' && f.id === id);
 }
 

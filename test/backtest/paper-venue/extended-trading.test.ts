@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
-import { loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { aaplBuyArgs, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const opened = closedAfterEachTest();
-/** A marketable AAPL buy: the scripted feed quotes 190.00 / 190.02 at 19:00 New York, after hours. */
-const EQUITY = {
-  brokerClientId: 'c1',
-  exchangeCode: 'US',
-  productCode: 'AAPL',
-  bsFlag: 'B',
-  orderType: 'L',
-  price: '190.02',
-  qty: 10,
-};
 
 describe('PLACE_ORDER extendedTrading', () => {
   it('fills an equity order after hours only when it allows extended trading', async () => {
@@ -20,11 +10,11 @@ describe('PLACE_ORDER extendedTrading', () => {
     const venue = await withFirstQuotes(opened.venue);
     const socket = await loggedIn(venue.privateWsUrl, venue);
     opened.sockets.push(socket);
-    socket.send({ action: 'PLACE_ORDER', id: 'r', args: { ...EQUITY, reference: 'regular' } });
+    socket.send({ action: 'PLACE_ORDER', id: 'r', args: aaplBuyArgs({ reference: 'regular' }) });
     socket.send({
       action: 'PLACE_ORDER',
       id: 'x',
-      args: { ...EQUITY, reference: 'extended', extendedTrading: true },
+      args: aaplBuyArgs({ reference: 'extended', extendedTrading: true }),
     });
     await socket.waitFor((f) => f?.event === 'PLACE_ORDER_ACK' && f.id === 'x');
     const state = async (clientOrderId: string) =>

@@ -10,6 +10,7 @@ import {
 import { D } from '../../../core/model/index.ts';
 import { aPaperVenue, closedAfterEachTest, T0 } from '../../kit/paper-venue-builders.ts';
 import {
+  aaplBuyArgs,
   bboPush,
   type CollectingSocket,
   loggedIn,
@@ -81,20 +82,13 @@ async function upToTheTick(venue: PaperVenue) {
   sub.send({
     action: 'PLACE_ORDER',
     id: 'time',
-    args: {
-      brokerClientId: 'c1',
-      exchangeCode: 'US',
-      productCode: 'AAPL',
-      bsFlag: 'B',
-      orderType: 'L',
-      price: '190.02',
-      qty: 10,
+    args: aaplBuyArgs({
       reference: 'sent-at-1000',
       conditionCode: 'TIME',
       // New York time of T0 + 1000 ms: after hours, so the order says it may trade then.
       timeToSend: '2025-12-31 19:00:01',
       extendedTrading: true,
-    },
+    }),
   });
   expect(await sub.waitFor((f) => f?.event === 'PLACE_ORDER_ACK')).toMatchObject({ code: 0 });
   client.priv.send({ action: 'lockstep_ack', args: { seq: 2, wakeAt: WAKE_AT, tick: 0 } });
