@@ -1,17 +1,6 @@
 import type { KernelState } from '../../core/kernel/index.ts';
 import type { FillModelName } from '../sim/index.ts';
 
-/**
- * Warnings about a fill model the user set that does not fit the data of a sym the strategies
- * ordered: a quote or trade model (`queue`, `touch`, `through`) on a sym with bars only, or `bar`
- * on a sym with no bars. Either way its orders rest unfilled and the run would otherwise end with
- * no fills and no word why.
- * @param chosen - the fill model the config set
- * @param state - the kernel's state after the replay (what each sym had)
- * @param orderedSyms - syms the strategies placed orders on
- * @param setting - the config key that chose the model (a paper run's is `paper.fillModel`)
- * @returns one sentence per mismatch, empty when the model fit every ordered sym
- */
 /** What the replay showed of each sym: the kernel's state after it. */
 export type ReplayedMarkets = Pick<KernelState, 'quotes' | 'trades' | 'books' | 'closedBars'>;
 
@@ -33,6 +22,17 @@ export function barsOnlySyms(state: ReplayedMarkets, orderedSyms: ReadonlySet<st
   return [...orderedSyms].filter((sym) => state.closedBars.has(sym) && !isPriced(state, sym)).sort();
 }
 
+/**
+ * Warnings about a fill model the user set that does not fit the data of a sym the strategies
+ * ordered: a quote or trade model (`queue`, `touch`, `through`) on a sym with bars only, or `bar`
+ * on a sym with no bars. Either way its orders rest unfilled and the run would otherwise end with
+ * no fills and no word why.
+ * @param chosen - the fill model the config set
+ * @param state - the kernel's state after the replay (what each sym had)
+ * @param orderedSyms - syms the strategies placed orders on
+ * @param setting - the config key that chose the model (a paper run's is `paper.fillModel`)
+ * @returns one sentence per mismatch, empty when the model fit every ordered sym
+ */
 export function chosenFillModelWarnings(
   chosen: FillModelName,
   state: ReplayedMarkets,
