@@ -58,7 +58,7 @@ ${SETUP}paper:
   startingCash: { USDT: 1000 }
 ${LOANS}logging: { level: error }
 metrics: { enabled: false }
-report: { json: ${JSON.stringify(join(dir, 'paper.json'))} }
+report: { json: ${JSON.stringify(join(dir, 'paper.json'))}, html: ${JSON.stringify(join(dir, 'paper.html'))} }
 `,
     );
     const outcome = await runConfiguredSession(paper, { handleSignals: false, durationSec: 60 });
@@ -74,7 +74,7 @@ ${SETUP}backtest:
   latency: { fixedMs: 0, jitterMs: 0 }
   closeAtEnd: false
   eventCache: false
-${LOANS}report: { json: ${JSON.stringify(join(dir, 'backtest.json'))} }
+${LOANS}report: { json: ${JSON.stringify(join(dir, 'backtest.json'))}, html: ${JSON.stringify(join(dir, 'backtest.html'))} }
 `,
     );
     const slots = await strategySlots(backtestConfig);
