@@ -17,7 +17,8 @@ import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 
 /**
  * The actions the venue's place-order limit counts (per public venue docs, "WebSocket place order
- * 1200 per 60 s"): cancels and amendments are not counted, and must not wait behind places.
+ * 1200 per 60 s"): cancels and amendments are not counted, and wait only for the places queued
+ * before them.
  */
 const PLACE_ACTIONS: ReadonlySet<string> = new Set([PLACE_ORDER_ACTION, 'place_order']);
 
@@ -109,8 +110,9 @@ export class PrivateWsClient {
     const what = `${action} id ${id}`;
     if (!this.loggedIn || this.socket === undefined) return Promise.reject(new NotConnectedError(what));
     const frame = JSON.stringify({ action, id, args });
-    const limiter = PLACE_ACTIONS.has(action) ? this.placeLimiter : undefined;
-    if (limiter === undefined && (this.placeLimiter?.queued ?? 0) > 0) {
+    const isPlace = PLACE_ACTIONS.has(action);
+    const limiter = isPlace ? this.placeLimiter : undefined;
+    if (!isPlace && (this.placeLimiter?.queued ?? 0) > 0) {
       // A cancel or amendment sent while places wait for the limit goes after them, as sent: it
       // may act on one of them (or, a sym-wide cancel, on all), and reaching the venue first it
       // would leave that place to rest live once it goes out.
