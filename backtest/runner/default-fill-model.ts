@@ -1,6 +1,6 @@
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { FillModelName } from '../sim/index.ts';
-import { barsOnlySyms, type ReplayedMarkets } from './chosen-fill-model-warnings.ts';
+import { barsOnlySyms, chosenFillModelWarnings, type ReplayedMarkets } from './chosen-fill-model-warnings.ts';
 
 /** Events that say nothing about the price an order could get: they do not decide the fill model. */
 const INFORMATIONAL = new Set<MarketEvent['kind']>([
@@ -69,4 +69,26 @@ export function defaultFillModelWarnings(
     : [
         `the run chose the ${chosen} fill model because the recordings began with quotes or trades, but ${barsOnly.join(', ')} had bars only, which that model does not match resting orders against: set ${setting}: bar`,
       ];
+}
+
+/**
+ * The warnings about a run's fill model that did not fit its data: {@link defaultFillModelWarnings}
+ * when the run chose the model itself, `chosenFillModelWarnings` when its config set it.
+ * @param model - the fill model the run matched with
+ * @param defaulted - whether the run chose it (the config set none)
+ * @param state - the kernel's state after the replay (what each sym had)
+ * @param orderedSyms - syms the strategies placed orders on
+ * @param setting - the config key that chooses the model (a paper run's is `paper.fillModel`)
+ * @returns one sentence per mismatch
+ */
+export function fillModelWarnings(
+  model: FillModelName,
+  defaulted: boolean,
+  state: ReplayedMarkets,
+  orderedSyms: ReadonlySet<string>,
+  setting = 'backtest.fillModel',
+): string[] {
+  return defaulted
+    ? defaultFillModelWarnings(model, state, orderedSyms, setting)
+    : chosenFillModelWarnings(model, state, orderedSyms, setting);
 }

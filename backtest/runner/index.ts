@@ -9,13 +9,17 @@ export type { AlgoOrderJournalOptions } from './algo-order-journal.ts';
 export { AlgoOrderJournal } from './algo-order-journal.ts';
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { BacktestWarmUp, BacktestWarmUpOptions } from './backtest-warm-up.ts';
-export { chosenFillModelWarnings } from './chosen-fill-model-warnings.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
 export type { CreationOrderJournalOptions } from './creation-order-journal.ts';
 export { CreationOrderJournal } from './creation-order-journal.ts';
 export { defaultAnnualizationOf, runAnnualizationOf } from './default-annualization.ts';
-export { defaultFillModelFor, defaultFillModelWarnings, tradableMarketEvent } from './default-fill-model.ts';
+export {
+  defaultFillModelFor,
+  defaultFillModelWarnings,
+  fillModelWarnings,
+  tradableMarketEvent,
+} from './default-fill-model.ts';
 export { denialRecordOf } from './denial-records.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export { EquitySampler } from './equity-sampler.ts';

@@ -19,9 +19,8 @@ import {
   warmUpTookEverything,
 } from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
-import { chosenFillModelWarnings } from './chosen-fill-model-warnings.ts';
 import { withCommission } from './commission.ts';
-import { defaultFillModelFor, defaultFillModelWarnings } from './default-fill-model.ts';
+import { defaultFillModelFor, fillModelWarnings } from './default-fill-model.ts';
 import { denialRecordOf } from './denial-records.ts';
 import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
@@ -231,9 +230,12 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       options.strategies,
       instruments.map((spec) => spec.sym),
     ),
-    ...(options.fillModel === undefined
-      ? defaultFillModelWarnings(sim.fillModelName, kernel.state, recorder.orderedSyms)
-      : chosenFillModelWarnings(sim.fillModelName, kernel.state, recorder.orderedSyms)),
+    ...fillModelWarnings(
+      sim.fillModelName,
+      options.fillModel === undefined,
+      kernel.state,
+      recorder.orderedSyms,
+    ),
     ...(rejections === undefined ? [] : [rejections]),
     ...barOverlapWarnings(sim.barOverlaps()),
     ...(loanRefused === undefined ? [] : [loanRefused]),

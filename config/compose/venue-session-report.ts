@@ -1,8 +1,7 @@
 import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../backtest/report/index.ts';
 import {
-  chosenFillModelWarnings,
-  defaultFillModelWarnings,
   type EquitySampler,
+  fillModelWarnings,
   setupWarnings,
   startingCoinsConfig,
 } from '../../backtest/runner/index.ts';
@@ -153,7 +152,7 @@ export async function writeVenueSessionReport(
       input.instruments.map((spec) => spec.sym),
       'the feed',
     ),
-    ...fillModelWarnings(input, symsOf(userData.orders)),
+    ...sessionFillModelWarnings(input, symsOf(userData.orders)),
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
       (w): w is string => w !== undefined,
     ),
@@ -172,20 +171,20 @@ export async function writeVenueSessionReport(
 
 /**
  * A paper run's fill-model warnings, as a backtest's: of the model Keel chose for it, or of the
- * one its config set (`paper.fillModel`) when that does not fit the data of an ordered sym.
+ * one its config set (`paper.fillModel`) when that does not fit the data of an ordered sym; none
+ * for a live run (the venue's fills).
  */
-function fillModelWarnings(
+function sessionFillModelWarnings(
   input: Pick<VenueSessionReportInput, 'defaultedFillModel' | 'fillModel' | 'kernel'>,
   orderedSyms: ReadonlySet<string>,
 ): string[] {
-  if (input.defaultedFillModel !== undefined)
-    return defaultFillModelWarnings(
-      input.defaultedFillModel,
-      input.kernel.state,
-      orderedSyms,
-      'paper.fillModel',
-    );
-  const chosen = input.fillModel.name;
-  if (!(FILL_MODEL_NAMES as readonly string[]).includes(chosen)) return [];
-  return chosenFillModelWarnings(chosen as FillModelName, input.kernel.state, orderedSyms, 'paper.fillModel');
+  const model = input.defaultedFillModel ?? input.fillModel.name;
+  if (!(FILL_MODEL_NAMES as readonly string[]).includes(model)) return [];
+  return fillModelWarnings(
+    model as FillModelName,
+    input.defaultedFillModel !== undefined,
+    input.kernel.state,
+    orderedSyms,
+    'paper.fillModel',
+  );
 }
