@@ -1,5 +1,5 @@
 import type { AdlRankEvent } from '../../core/model/index.ts';
-import { asNumber, ONE } from '../../core/model/index.ts';
+import { asNumber, isPerpetual, ONE } from '../../core/model/index.ts';
 import { equityOf, markOf, unrealizedPnl } from './margin.ts';
 import { SimVenueError } from './sim-errors.ts';
 import type { SimPosition } from './sim-position.ts';
@@ -40,7 +40,7 @@ export function adlRankOf(state: SimState, position: SimPosition, equity: number
 export function adlRanksOf(state: SimState, sym?: string): Promise<AdlRankEvent[]> {
   if (sym !== undefined) {
     const spec = state.opts.instruments.get(sym);
-    if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP') {
+    if (spec === undefined || !isPerpetual(spec.id)) {
       return Promise.reject(new SimVenueError('ADL_SYM_NOT_SUPPORTED', sym));
     }
   }

@@ -1,4 +1,4 @@
-import { decimalOf } from '../../core/model/index.ts';
+import { decimalOf, isPerpetual } from '../../core/model/index.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { equityOf } from './margin.ts';
 import type { SymMarket } from './market-state.ts';
@@ -20,8 +20,7 @@ export function settleFunding(state: SimState, sym: string, market: SymMarket): 
   if (!(due <= state.now) || market.fundingSettledAt === due) return false;
   market.fundingSettledAt = due;
   const spec = state.opts.instruments.get(sym);
-  if (spec?.id.kind !== 'crypto' || spec.id.businessType !== 'PERP' || Number.isNaN(market.mark))
-    return false;
+  if (spec === undefined || !isPerpetual(spec.id) || Number.isNaN(market.mark)) return false;
   const rate = decimalOf(market.fundingRate);
   const mark = decimalOf(market.mark);
   let paidAny = false;

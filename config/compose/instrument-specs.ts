@@ -1,6 +1,6 @@
 import { fixedCommissionText } from '../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
-import { D, type Dec, type InstrumentSpec, parseSym, ZERO } from '../../core/model/index.ts';
+import { D, type Dec, type InstrumentSpec, isPerpetual, parseSym, ZERO } from '../../core/model/index.ts';
 import { type InstrumentConfig, type InstrumentOverrides, missingSpecFields } from '../schema/index.ts';
 
 /**
@@ -65,7 +65,7 @@ function defaultSpec(sym: string, tickSize: Dec, lotSize: Dec): InstrumentSpec {
       settleAsset: 'USD',
     };
   }
-  const perp = id.businessType === 'PERP';
+  const perp = isPerpetual(id);
   return {
     ...common,
     pricePrecision: tickSize.decimalPlaces(),
