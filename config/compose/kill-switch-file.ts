@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { writeWhole } from '../../backtest/paper-venue/index.ts';
 import { D } from '../../core/model/index.ts';
 import type { KillSwitchState } from '../../core/risk/index.ts';
 
@@ -140,7 +141,5 @@ export function killSwitchFileText(state: KillSwitchState, account: string, run:
  */
 export function writeKillSwitchFile(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, path);
+  writeWhole(path, text);
 }
