@@ -18,5 +18,5 @@ export { formatScaled } from './scaled-integer.ts';
 export { SYNTHETIC_MARKETS } from './synthetic-markets.ts';
 export type { SyntheticSessionOptions, SyntheticSessionSummary } from './synthetic-session.ts';
 export { writeSyntheticSession } from './synthetic-session.ts';
-export type { TradingHoursUtc } from './trading-hours.ts';
-export { isWithinHours, nextOpen, US_REGULAR_HOURS_WINTER } from './trading-hours.ts';
+export type { TradingHours } from './trading-hours.ts';
+export { usRegularHours } from './trading-hours.ts';

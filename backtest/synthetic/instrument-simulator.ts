@@ -1,7 +1,7 @@
 import type { RandomSource } from '../../core/kernel/index.ts';
 import { type GarchParams, GarchVolatility, normalDraw } from './garch-volatility.ts';
 import { formatScaled } from './scaled-integer.ts';
-import { isWithinHours, nextOpen, type TradingHoursUtc } from './trading-hours.ts';
+import type { TradingHours } from './trading-hours.ts';
 import { bboJson, klineJson, tradeJson } from './wire-shapes.ts';
 
 /** How one instrument's synthetic market behaves. All prices and sizes are on integer grids. */
@@ -23,7 +23,7 @@ export interface SyntheticMarketParams {
   readonly medianTradeLots: number;
   readonly garch: GarchParams;
   /** Regular hours; omitted = trades around the clock. */
-  readonly tradingHours?: TradingHoursUtc;
+  readonly tradingHours?: TradingHours;
 }
 
 /** Receives each generated message: venue time and JSON text. */
@@ -68,7 +68,7 @@ export class InstrumentSimulator {
     this.tickValue = 10 ** -params.priceDecimals;
     this.logMid = Math.log(params.startPrice);
     this.tradeSeq = 1_000_000 + Math.floor(rng.next() * 1_000_000);
-    this.nextTs = params.tradingHours ? nextOpen(params.tradingHours, startTime) : startTime;
+    this.nextTs = params.tradingHours ? params.tradingHours.nextOpen(startTime) : startTime;
     this.lastStepTs = this.nextTs;
   }
 
@@ -103,7 +103,7 @@ export class InstrumentSimulator {
    */
   closeBar(closeTs: number, sink: WireSink): number {
     const openTime = closeTs - 60_000;
-    if (this.p.tradingHours && !isWithinHours(this.p.tradingHours, openTime)) return 0;
+    if (this.p.tradingHours && !this.p.tradingHours.isOpen(openTime)) return 0;
     if (this.barOpen === -1 && this.lastTradeTicks === -1) return 0;
     const flat = this.barOpen === -1 ? this.lastTradeTicks : -1;
     const d = this.p.priceDecimals;
@@ -128,8 +128,8 @@ export class InstrumentSimulator {
     const wait = Math.max(1, Math.round((-Math.log(1 - this.rng.next()) * this.p.meanEventMs) / intensity));
     let next = ts + wait;
     const hours = this.p.tradingHours;
-    if (hours && !isWithinHours(hours, next)) {
-      next = nextOpen(hours, next);
+    if (hours && !hours.isOpen(next)) {
+      next = hours.nextOpen(next);
       this.needQuote = true;
     }
     this.nextTs = next;

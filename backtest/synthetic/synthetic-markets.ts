@@ -1,5 +1,5 @@
 import type { SyntheticMarketParams } from './instrument-simulator.ts';
-import { US_REGULAR_HOURS_WINTER } from './trading-hours.ts';
+import { usRegularHours } from './trading-hours.ts';
 
 /**
  * SYNTHETIC market behaviour of the three instruments of `instruments.ts`: start prices, event
@@ -39,6 +39,6 @@ export const SYNTHETIC_MARKETS: readonly SyntheticMarketParams[] = [
     medianTouchLots: 300,
     medianTradeLots: 100,
     garch: { annualVol: 0.25, alpha: 0.04, beta: 0.955 },
-    tradingHours: US_REGULAR_HOURS_WINTER,
+    tradingHours: usRegularHours(),
   },
 ];
