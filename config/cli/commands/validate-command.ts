@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { unlistedSymWarnings } from '../../../backtest/runner/index.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { recordingSymWarnings } from '../../compose/recording-sym-warnings.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   formatConfigProblem,
@@ -24,7 +25,8 @@ export interface ValidateOptions {
  * `keel validate <config>`: checks a config without running it: that the recordings it names
  * exist (a backtest's, a paper run's source, warm-up history), and strategy params when a strategy registry is given (plugin modules the config names
  * are imported and added to it). A valid config may still get warnings (⚠, exit 0): a sym in a
- * strategy's params that is not one of the instruments.
+ * strategy's params that is not one of the instruments, an instrument no replayed recording's
+ * header lists, a recording whose header cannot be read.
  * @param file - the config path as typed
  * @param options - overrides and --print
  * @param io - output streams
@@ -69,6 +71,7 @@ export async function validateCommand(
   const entries = strategies.map((s) => ({ id: s.id, params: resolvedParams.get(s.id) ?? s.params }));
   const syms = loaded.config.instruments.map((instrument) => instrument.sym);
   for (const warning of unlistedSymWarnings(entries, syms)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of await recordingSymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   if (registry === undefined) {
     io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
   }

@@ -6,6 +6,7 @@ import { EXIT, EXIT_CODE_MEANINGS, runKeel } from '../../../config/cli/index.ts'
 import { loadConfig } from '../../../config/loader/index.ts';
 import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
+import { writeRecording } from '../../kit/recording-files.ts';
 
 /** Runs the CLI in this process, capturing its output. */
 async function keelInProcess(args: string[]) {
@@ -20,7 +21,7 @@ async function keelInProcess(args: string[]) {
 
 describe('keel command line', () => {
   let dir: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'keel-cli-'));
     writeFileSync(join(dir, 'bt.yaml'), BACKTEST_YAML);
     writeFileSync(
@@ -28,8 +29,8 @@ describe('keel command line', () => {
       replaceLine(BACKTEST_YAML, '  recordings: [a.jsonl]', '  recordings: a.jsonl'),
     );
     writeFileSync(join(dir, 'live.yaml'), LIVE_YAML);
-    // bt.yaml's recording: validate checks that it exists, not what it holds.
-    writeFileSync(join(dir, 'a.jsonl'), '');
+    // bt.yaml's recording: validate reads its header, not its data.
+    await writeRecording(join(dir, 'a.jsonl'), []);
     writeFileSync(
       join(dir, 'missing.yaml'),
       replaceLine(BACKTEST_YAML, '  recordings: [a.jsonl]', '  recordings: [nope.jsonl]'),

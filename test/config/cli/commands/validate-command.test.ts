@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, runKeel } from '../../../../config/cli/index.ts';
 import { BACKTEST_YAML } from '../../../kit/config-texts.ts';
+import { writeRecording } from '../../../kit/recording-files.ts';
 
 /** Runs the CLI in this process, capturing its output. */
 async function keelInProcess(args: string[]) {
@@ -19,11 +20,11 @@ async function keelInProcess(args: string[]) {
 describe('keel validate: warnings of a valid config', () => {
   let dir: string;
   let file: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'keel-validate-'));
     file = join(dir, 'bt.yaml');
     writeFileSync(file, BACKTEST_YAML);
-    writeFileSync(join(dir, 'a.jsonl'), '');
+    await writeRecording(join(dir, 'a.jsonl'), []);
   });
   afterAll(() => {
     rmSync(dir, { recursive: true, force: true });
@@ -52,6 +53,36 @@ describe('keel validate: warnings of a valid config', () => {
       'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
     ]);
     expect(run.stdout).toBe(`✔ ${file} is valid (mode backtest, 1 strategy)\n`);
+    expect(run.code).toBe(EXIT.OK);
+  });
+
+  it('warns of an instrument no recording header lists, before reading any data', async () => {
+    const run = await keelInProcess([
+      'validate',
+      file,
+      '--set',
+      'instruments.0=OKX_SPOT_ETH_USDT',
+      '--set',
+      'strategies.0.params.sym=OKX_SPOT_ETH_USDT',
+    ]);
+    expect(run.stdout).toContain(
+      "  ⚠ instrument OKX_SPOT_ETH_USDT is in no recording's symbols (they hold BINANCE_PERP_BTC_USDT): strategies get none of its market data and nothing of it trades\n",
+    );
+    expect(run.code).toBe(EXIT.OK);
+  });
+
+  it('warns of a recording whose header cannot be read', async () => {
+    const empty = join(dir, 'empty.jsonl');
+    writeFileSync(empty, '');
+    const run = await keelInProcess([
+      'validate',
+      file,
+      '--set',
+      'backtest.recordings.0=empty.jsonl',
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
+    ]);
+    expect(run.stdout).toContain('  ⚠ cannot read the header of the recording empty.jsonl: ');
     expect(run.code).toBe(EXIT.OK);
   });
 });
