@@ -36,6 +36,18 @@ export function pointDecimal(text: string): string {
   return GROUPED_NUMBER.test(text) ? text.replace(/\./g, '').replace(',', '.') : text;
 }
 
+const COMMA_GROUPED_NUMBER = /^[-+$]?\d{1,3}(,\d{3})+(\.\d+)?[KMB]?$/;
+
+/**
+ * In a decimal-point file, `1,234.50` and `12,345` (US-locale exports, quoted in a comma-separated
+ * file) as `1234.50` and `12345`: there a comma can only group thousands. Other text as it is.
+ * @param text - a cell's text
+ * @returns the text without its grouping commas
+ */
+export function ungroupedDecimal(text: string): string {
+  return COMMA_GROUPED_NUMBER.test(text) ? text.replace(/,/g, '') : text;
+}
+
 /**
  * A number's text as a plain decimal string (a leading `+` or `$` dropped, as Nasdaq.com writes
  * prices: `$340.71`; exponents written out).

@@ -12,7 +12,7 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
-import { EMPTY_VALUES, pointDecimal, usesDecimalComma } from './csv-numbers.ts';
+import { EMPTY_VALUES, pointDecimal, ungroupedDecimal, usesDecimalComma } from './csv-numbers.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 
@@ -115,7 +115,8 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
       continue;
     }
     const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
-    const num = (index: number | undefined): string => (decimalComma ? pointDecimal(at(index)) : at(index));
+    const num = (index: number | undefined): string =>
+      decimalComma ? pointDecimal(at(index)) : ungroupedDecimal(at(index));
     const prices = [num(layout.open), num(layout.high), num(layout.low), num(layout.close)];
     if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase()))) {
       skipped.push({ line, reason: 'no prices (empty or null row)' });

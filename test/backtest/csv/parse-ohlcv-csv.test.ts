@@ -268,6 +268,24 @@ describe('OHLCV CSV reading', () => {
     expect(bars[2]?.open).toBe('187.04');
   });
 
+  it('reads US-locale thousands separators in a comma file (quoted "1,234.50", "$1,240.00", "12,345")', () => {
+    const grouped = [
+      'Date,Open,High,Low,Close,Volume',
+      '2024-01-02,"1,234.50","$1,240.00",999.5,"1,238.25","12,345"',
+      '2024-01-03,"1,238.25","1,250.00","1,235.00","1,249.00","1,234,567"',
+    ].join('\n');
+    expect(
+      parseOhlcvCsv(grouped, { interval: '1d' }).bars.map((b) => [b.open, b.high, b.low, b.close, b.volume]),
+    ).toEqual([
+      ['1234.50', '1240.00', '999.5', '1238.25', '12345'],
+      ['1238.25', '1250.00', '1235.00', '1249.00', '1234567'],
+    ]);
+    const misgrouped = 'Date,Open,High,Low,Close,Volume\n2024-01-02,"1,23.5",2,1,1.5,10\n';
+    expect(() => parseOhlcvCsv(misgrouped, { interval: '1d' })).toThrow(
+      'open "1,23.5" is not a non-negative number',
+    );
+  });
+
   it("reads Nasdaq.com's export: Close/Last as the close and prices written with a $", () => {
     const nasdaq = [
       'Date,Close/Last,Volume,Open,High,Low',
