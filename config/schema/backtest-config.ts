@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
+import { filePathSchema } from './file-path.ts';
 import { loanTermsConfigSchema } from './loan-terms-config.ts';
 import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
 import { timeValue } from './time-value.ts';
@@ -73,10 +74,10 @@ export const annualizationConfigSchema = z.strictObject({
 export const backtestConfigSchema = z
   .strictObject({
     recordings: z
-      .array(z.string().min(1))
+      .array(filePathSchema)
       .min(1)
       .describe(
-        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), relative to the folder of the config file.',
+        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), relative to the folder of the config file (`~/` is the home folder).',
       ),
     from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
     to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),

@@ -1,11 +1,11 @@
 import { z } from 'zod';
+import { filePathSchema } from './file-path.ts';
 
 /** Where a live or paper run records what the venue sent (market data and User Data). */
 export const recordingConfigSchema = z.strictObject({
-  path: z
-    .string()
-    .min(1)
-    .describe('Output file (`.jsonl` or `.jsonl.gz`), relative to the working directory.'),
+  path: filePathSchema.describe(
+    'Output file (`.jsonl` or `.jsonl.gz`), relative to the working directory (`~/` is the home folder).',
+  ),
 });
 
 /**
@@ -13,19 +13,15 @@ export const recordingConfigSchema = z.strictObject({
  * `keel` runs), not to the config file, as `recording.path` is.
  */
 export const reportConfigSchema = z.strictObject({
-  html: z
-    .string()
-    .min(1)
+  html: filePathSchema
     .optional()
     .describe(
-      "The HTML report, relative to the working directory; default `out/<name>-report.html` (`<name>`: the config's name, else `<mode>-<first strategy>`).",
+      "The HTML report, relative to the working directory (`~/` is the home folder); default `out/<name>-report.html` (`<name>`: the config's name, else `<mode>-<first strategy>`).",
     ),
-  json: z
-    .string()
-    .min(1)
+  json: filePathSchema
     .optional()
     .describe(
-      'The machine-readable result (`keel report` rebuilds the HTML from it), relative to the working directory, with its CSVs of trades, fills, orders and equity next to it; default `out/<name>-result.json`.',
+      'The machine-readable result (`keel report` rebuilds the HTML from it), relative to the working directory (`~/` is the home folder), with its CSVs of trades, fills, orders and equity next to it; default `out/<name>-result.json`.',
     ),
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { startingCashSchema } from './backtest-config.ts';
+import { filePathSchema } from './file-path.ts';
 import { loanTermsConfigSchema } from './loan-terms-config.ts';
 import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
 
@@ -9,12 +10,9 @@ export const paperSourceSchema = z.discriminatedUnion(
   [
     z.strictObject({
       kind: z.literal('recording'),
-      path: z
-        .string()
-        .min(1)
-        .describe(
-          'The recording to replay (a session recording, or what `keel import-csv` wrote), relative to the folder of the config file.',
-        ),
+      path: filePathSchema.describe(
+        'The recording to replay (a session recording, or what `keel import-csv` wrote), relative to the folder of the config file (`~/` is the home folder).',
+      ),
     }),
     z.strictObject({
       kind: z.literal('synthetic'),

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { expandHome } from './file-path.ts';
 import { portfolioId } from './portfolio-config.ts';
 import { strategyRiskSchema } from './risk-config.ts';
 
@@ -12,6 +13,7 @@ const MODULE_PATH = /^(?:\.{1,2}\/|\/)?[^\0]+\.(?:ts|mts|js|mjs)$/;
  */
 export const strategyUseSchema = z
   .string()
+  .overwrite(expandHome)
   .refine((use) => BUILT_IN_NAME.test(use) || MODULE_PATH.test(use), {
     message: 'must be a built-in strategy name like "sma-cross" or a path to a .ts or .js module',
   });
@@ -28,7 +30,7 @@ export const strategyConfigSchema = z.strictObject({
     })
     .describe('Unique id of this strategy instance; it tags its orders and logs.'),
   use: strategyUseSchema.describe(
-    'A built-in strategy name, or a path to a .ts/.js plugin relative to this file.',
+    'A built-in strategy name, or a path to a .ts/.js plugin relative to this file (`~/` is the home folder).',
   ),
   params: z
     .record(z.string(), z.unknown())

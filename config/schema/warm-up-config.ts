@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
+import { filePathSchema } from './file-path.ts';
 import { symSchema } from './instrument-config.ts';
 
 const NOT_A_DURATION = 'must be a duration like 20h, 90m, 2d or 30s (units: ms, s, m, h, d)';
@@ -20,7 +21,9 @@ const INTERVALS = Object.keys(BAR_INTERVAL_MS) as [BarInterval, ...BarInterval[]
 
 /** An OHLCV CSV file to warm up on, with what the file cannot say itself. */
 const csvHistorySchema = z.strictObject({
-  csv: z.string().min(1).describe('The OHLCV CSV file, relative to the folder of the config file.'),
+  csv: filePathSchema.describe(
+    'The OHLCV CSV file, relative to the folder of the config file (`~/` is the home folder).',
+  ),
   sym: symSchema.describe('The sym its bars are of.'),
   interval: z
     .enum(INTERVALS)
@@ -34,7 +37,7 @@ const csvHistorySchema = z.strictObject({
 });
 
 /** One source of warm-up history: a recording (path) or an OHLCV CSV. */
-export const historySourceSchema = z.union([z.string().min(1), csvHistorySchema], {
+export const historySourceSchema = z.union([filePathSchema, csvHistorySchema], {
   error: 'must be a recording path, or { csv: <file>, sym: <sym> } for an OHLCV CSV',
 });
 
@@ -60,7 +63,7 @@ export const warmUpConfigSchema = z
       .min(1)
       .optional()
       .describe(
-        'Paper and live runs: recordings (session recordings, keel import-csv output) or { csv, sym } OHLCV CSVs holding the period before the start, relative to the folder of the config file.',
+        'Paper and live runs: recordings (session recordings, keel import-csv output) or { csv, sym } OHLCV CSVs holding the period before the start, relative to the folder of the config file (`~/` is the home folder).',
       ),
   })
   .superRefine((warmUp, ctx) => {
