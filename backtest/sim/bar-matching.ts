@@ -1,10 +1,9 @@
 import type { BarEvent } from '../../core/model/index.ts';
-import { decimalOf } from '../../core/model/index.ts';
 import { arrivalCutoff, type LateArrivals, restoreLate, setLateAside } from './bar-arrivals.ts';
 import { takeBar } from './bar-coverage.ts';
 import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from './bar-liquidation.ts';
 import { executeFill } from './fills.ts';
-import type { SymMarket } from './market-state.ts';
+import { priceDecimalOf, type SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -216,7 +215,7 @@ function walkEvents(walk: BarWalk, from: number, to: number): void {
     } else if (next === TRIGGER && trigger !== undefined) {
       fireTrigger(state, trigger);
     } else if (order !== undefined) {
-      fillResting(state, order, nextAt);
+      fillResting(state, market, order, nextAt);
       if (book?.buys[0] === order) stuckBuy = order;
       if (book?.sells[0] === order) stuckSell = order;
     }
@@ -230,7 +229,7 @@ function walkEvents(walk: BarWalk, from: number, to: number): void {
  * Fills a resting limit reached on the path: at its limit, or at the current price when the price
  * was already through it (the bar opened through it). A limit marketable on arrival takes.
  */
-function fillResting(state: SimState, order: SimOrder, price: number): void {
-  const fillPrice = price === order.priceN ? order.price : decimalOf(price);
+function fillResting(state: SimState, market: SymMarket, order: SimOrder, price: number): void {
+  const fillPrice = price === order.priceN ? order.price : priceDecimalOf(market, price);
   executeFill(state, order, remainderOf(order), fillPrice, order.crossed ? 'TAKER' : 'MAKER');
 }

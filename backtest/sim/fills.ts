@@ -1,5 +1,5 @@
 import type { Dec, ExecType, OrderAction, OrderState } from '../../core/model/index.ts';
-import { asNumber, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
 import { smallerOf } from './decimal-compare.ts';
 import { minusAmount, plusAmount } from './decimal-sums.ts';
@@ -109,7 +109,8 @@ export function executeFill(
   if (position.qty.isZero()) position.createAt = state.now;
   const firstOfOrder = order.filled.isZero();
   const rpnl = bookFill(position, order.side, quantity, price, spec.contractSize);
-  const notional = timesSize(quantity.mul(price), spec.contractSize);
+  const value = quantity.mul(price);
+  const notional = timesSize(value, spec.contractSize);
   const { fee, rebate } = order.liquidation
     ? { fee: notional.mul(spec.liquidationFee), rebate: ZERO }
     : fillFee(spec.fees, execType, notional, state.feeMarkup, firstOfOrder);
@@ -136,7 +137,8 @@ export function executeFill(
   const fillOrder = order.filled.cmp(order.qty);
   // Filled up to its qty, nothing remains: qty - filled would be zero.
   order.remainingN = fillOrder === 0 ? 0 : asNumber(order.qty.minus(order.filled));
-  order.amount = order.amount.plus(quantity.mul(price));
+  order.amount = order.amount.plus(value);
+  order.avgPrice = firstOfOrder ? firstAvgPrice(quantity, price, order) : order.amount.div(order.filled);
   order.fee = minusAmount(order.fee.plus(fee), rebate);
   order.feeCoin = spec.settleAsset;
   const done = fillOrder >= 0;
@@ -174,4 +176,14 @@ export function executeFill(
   publishBalances(state, spot ? [...new Set([...moved, spec.settleAsset])] : [spec.settleAsset], equity);
   if (done) state.hooks.attachTpSl(order);
   return quantity;
+}
+
+/**
+ * The average price after an order's first fill: amount / filled is (0 + qty x price) / (0 + qty),
+ * which is the price itself when the product is exact (their digits fit the precision), as it
+ * nearly always is; the division otherwise.
+ */
+function firstAvgPrice(quantity: Dec, price: Dec, order: SimOrder): Dec {
+  if (price.sd() + quantity.sd() <= D.precision) return price;
+  return order.amount.div(order.filled);
 }

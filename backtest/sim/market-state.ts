@@ -208,3 +208,16 @@ export function markDecimalOf(market: SymMarket): Dec | undefined {
   }
   return market.markDec;
 }
+
+/**
+ * A price of the sym as money: the mark's Decimal when the price is the mark, which it is when a
+ * bar's order fills at the price the bar is at (the mark of a recording without mark prices), so
+ * the fill and the views of it convert the number once.
+ * @param market - the sym's state
+ * @param price - a known price (not NaN)
+ * @returns the Decimal price
+ */
+export function priceDecimalOf(market: SymMarket, price: number): Dec {
+  const mark = price === markPriceOf(market) ? markDecimalOf(market) : undefined;
+  return mark ?? decimalOf(price);
+}

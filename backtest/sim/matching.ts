@@ -1,10 +1,10 @@
 import type { BookLevel, Dec } from '../../core/model/index.ts';
-import { asNumber, D, decimalOf, isAboveZero } from '../../core/model/index.ts';
+import { asNumber, D, isAboveZero } from '../../core/model/index.ts';
 import { initialQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
-import { emptySymMarket, markPriceOf, noteTaken, type SymMarket } from './market-state.ts';
+import { emptySymMarket, markPriceOf, noteTaken, priceDecimalOf, type SymMarket } from './market-state.ts';
 import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import { RestingBook } from './resting-book.ts';
@@ -72,8 +72,8 @@ export function wouldTake(state: SimState, order: Pick<SimOrder, 'sym' | 'sign' 
   return order.sign > 0 ? best[0] <= order.priceN : best[0] >= order.priceN;
 }
 
-function tickShift(state: SimState, order: SimOrder, price: number, ticks: number): Dec {
-  const base = decimalOf(price);
+function tickShift(state: SimState, market: SymMarket, order: SimOrder, price: number, ticks: number): Dec {
+  const base = priceDecimalOf(market, price);
   if (ticks === 0) return base;
   const tick = state.opts.instruments.get(order.sym)?.tickSize ?? D(0);
   return base.plus(tick.mul(ticks * order.sign));
@@ -126,7 +126,7 @@ function take(state: SimState, order: SimOrder): boolean {
       state,
       order,
       wanted,
-      isMarket ? tickShift(state, order, price, model.slippageTicks) : decimalOf(price),
+      isMarket ? tickShift(state, market, order, price, model.slippageTicks) : priceDecimalOf(market, price),
       'TAKER',
     );
     if (!model.partialFills) continue;
@@ -134,7 +134,7 @@ function take(state: SimState, order: SimOrder): boolean {
     else if (onTrade) market.lastTaken += asNumber(filled);
   }
   if (isMarket && last !== undefined && order.remainingN > 0 && isLive(order)) {
-    const beyond = tickShift(state, order, last, model.beyondBookTicks + model.slippageTicks);
+    const beyond = tickShift(state, market, order, last, model.beyondBookTicks + model.slippageTicks);
     executeFill(state, order, remainderOf(order), beyond, 'TAKER');
   }
   return true;

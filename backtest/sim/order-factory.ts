@@ -59,6 +59,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     filled: ZERO,
     remainingN: asNumber(fields.qty),
     amount: ZERO,
+    avgPrice: ZERO,
     fee: ZERO,
     feeCoin: state.opts.instruments.get(fields.sym)?.settleAsset ?? '',
     state: 'NEW',

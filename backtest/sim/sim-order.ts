@@ -36,6 +36,11 @@ export interface SimOrder {
   /** Remaining quantity as a number (qty - filled). */
   remainingN: number;
   amount: Dec;
+  /**
+   * Executed average price (amount / filled), worked out once per fill: the Orders channel
+   * reports it with every later change of the order too. Meaningless while nothing is filled.
+   */
+  avgPrice: Dec;
   fee: Dec;
   feeCoin: string;
   state: OrderState;
@@ -117,7 +122,7 @@ export function hasRemainder(order: Pick<SimOrder, 'qty' | 'filled'>): boolean {
  * @returns an immutable Order snapshot
  */
 export function orderView(order: SimOrder, portfolioId: string): Order {
-  const avg = order.filled.isZero() ? order.filled : order.amount.div(order.filled);
+  const avg = order.filled.isZero() ? order.filled : order.avgPrice;
   // Optional fields are set only when present, in the same key order as always (times last),
   // without one spread per optional field: this runs for every order update.
   const view: { -readonly [K in keyof Order]?: Order[K] } = {
