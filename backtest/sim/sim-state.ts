@@ -20,7 +20,7 @@ import type { RestingBook } from './resting-book.ts';
 import type { ResolvedSimOptions } from './sim-options.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
-import { UsEquityHours } from './us-equity-hours.ts';
+import { type SessionCloses, UsEquityHours } from './us-equity-hours.ts';
 
 /** A User Data event before the venue stamps its times. */
 export type UserEventPayload = UserEvent extends infer E
@@ -164,6 +164,11 @@ export interface SimState {
   readonly closedSession: SimOrder[];
   /** The US equity sessions, looked up once per minute. */
   readonly equityHours: UsEquityHours;
+  /**
+   * Per US equity sym, the next session closes after its previous market event: an event at or
+   * after one tells that orders resting on the book sat through a close (`session-keeping.ts`).
+   */
+  readonly sessionCloses: Map<string, SessionCloses>;
   readonly markets: Map<string, SymMarket>;
   readonly positions: Map<string, SimPosition>;
   /**
@@ -237,6 +242,7 @@ export function createSimState(
     waitingMarket: [],
     closedSession: [],
     equityHours: new UsEquityHours(),
+    sessionCloses: new Map(),
     markets: new Map(),
     positions: new Map(),
     holdings: new Map(),

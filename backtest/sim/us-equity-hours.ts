@@ -1,4 +1,20 @@
-import { isUsEquitySessionOpen, nextUsEquitySessionOpen } from '../../core/kernel/index.ts';
+import { DateTime } from 'luxon';
+import {
+  isUsEquitySessionOpen,
+  nextUsEquitySessionClose,
+  nextUsEquitySessionOpen,
+  US_EQUITY_ZONE,
+} from '../../core/kernel/index.ts';
+
+/** The next closes of both sessions after a time, epoch ms. */
+export interface SessionCloses {
+  /** 16:00 New York of the regular session. */
+  readonly regular: number;
+  /** 20:00 New York of the extended session. */
+  readonly extended: number;
+}
+
+const EXTENDED_CLOSE_HOUR = 20;
 
 const MINUTE_MS = 60_000;
 
@@ -42,5 +58,22 @@ export class UsEquityHours {
     if (this.openAt(from, extendedTrading)) return true;
     if (nextUsEquitySessionOpen(from) < to) return true;
     return extendedTrading && this.openAt(to - 1, true);
+  }
+
+  /**
+   * The next closes of the regular and the extended session after a time (weekdays; no holiday
+   * calendar): an order that rested through one of them has been away from the market.
+   * @param ts - epoch ms
+   * @returns the first 16:00 and the first 20:00 New York after `ts`
+   */
+  nextCloses(ts: number): SessionCloses {
+    let day = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).set({
+      hour: EXTENDED_CLOSE_HOUR,
+      minute: 0,
+      second: 0,
+      millisecond: 0,
+    });
+    while (day.toMillis() <= ts || day.weekday > 5) day = day.plus({ days: 1 });
+    return { regular: nextUsEquitySessionClose(ts), extended: day.toMillis() };
   }
 }

@@ -103,6 +103,41 @@ describe('sim venue: US equity trading hours (extendedTrading)', () => {
     expect(fillLines(t)).toEqual(['resting BUY 10@185 TAKER', 'sentLate BUY 10@185 TAKER']);
   });
 
+  it('fills a limit the market gapped through overnight as a taker when no event came after the close (regular-session data)', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(aLimit('resting', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1500 + 1);
+    t.sim.onMarket(aQuote(NY.tuesday0930, 184.95, 500, 185, 500, AAPL));
+    expect(fillLines(t)).toEqual(['resting BUY 10@185 TAKER']);
+  });
+
+  it('fills a resting limit the market comes to within one session at its own price as a maker', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(Date.parse('2026-03-09T13:31:00Z'), 189.99, 500, 190, 500, AAPL));
+    t.send(aLimit('resting', 'BUY', '10', '189', { sym: AAPL }));
+    t.sim.advanceTo(NY.monday1500);
+    t.sim.onMarket(aQuote(NY.monday1500 + 1, 184.95, 500, 185, 500, AAPL));
+    expect(fillLines(t)).toEqual(['resting BUY 10@189 MAKER']);
+  });
+
+  it('cancels a post-only limit the market gapped through overnight when it returns, as it would one arriving', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(
+      aLimit('postOnly', 'BUY', '10', '189', { sym: AAPL, timeInForce: 'GTX' }),
+      aLimit('below', 'BUY', '10', '180', { sym: AAPL, timeInForce: 'GTX' }),
+    );
+    t.sim.advanceTo(NY.monday1500 + 1);
+    expect([stateOf(t, 'postOnly'), stateOf(t, 'below')]).toEqual(['OPEN', 'OPEN']);
+    t.sim.onMarket(aQuote(NY.tuesday0930, 184.95, 500, 185, 500, AAPL));
+    const last = t.of('order').findLast((e) => e.order.clientOrderId === 'postOnly')?.order;
+    expect([last?.orderState, last?.cancelType]).toEqual(['CANCELLED', 'GTX']);
+    expect(stateOf(t, 'below')).toBe('OPEN');
+    t.sim.onMarket(aTrade(NY.tuesday0930 + 1, 184, 50, 'SELL', AAPL));
+    expect(fillLines(t)).toEqual([]);
+  });
+
   it('cancels a limit taken off the book for the night, and leaves crypto trading around the clock', () => {
     const t = anEquitySim();
     t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
