@@ -37,8 +37,8 @@ export class VenueEquityMarks {
   /** The last reported equity estimated and its number: a report is read many times. */
   #reportedOf: Dec | undefined;
   #reportedN = 0;
-  /** Each position report's numbers: converted once per report. */
-  readonly #legNumbers = new WeakMap<Position, LegNumbers>();
+  /** The numbers of each sym's last position report estimated: converted once per report. */
+  readonly #legNumbers = new Map<string, LegNumbers>();
   readonly #reported = new Set<string>();
   /** Each sym's last price as money and the number it came from: converted once per new price. */
   readonly #prices = new Map<string, { n: number; d: Dec }>();
@@ -114,16 +114,19 @@ export class VenueEquityMarks {
 
   /** A leg's signed qty x contract size and its avgPrice as numbers, converted once per report. */
   #numbersOf(source: MarkSource, position: Position): LegNumbers {
-    const cached = this.#legNumbers.get(position);
+    // By sym rather than in a WeakMap by report (whose insert cost more than the conversion): a
+    // sym holding two legs converts them in turn, the same numbers all the same.
+    const cached = this.#legNumbers.get(position.sym);
     const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
-    if (cached?.contractSize === contractSize) return cached;
+    if (cached?.position === position && cached.contractSize === contractSize) return cached;
     const qty = asNumber(position.positionQty);
     const numbers: LegNumbers = {
+      position,
       contractSize,
       sized: (position.positionSide === 'SHORT' ? -Math.abs(qty) : qty) * asNumber(contractSize),
       avg: asNumber(position.avgPrice),
     };
-    this.#legNumbers.set(position, numbers);
+    this.#legNumbers.set(position.sym, numbers);
     return numbers;
   }
 
@@ -148,6 +151,7 @@ export class VenueEquityMarks {
 
 /** One position report's numbers, for {@link VenueEquityMarks.estimate}. */
 interface LegNumbers {
+  readonly position: Position;
   readonly contractSize: Dec;
   readonly sized: number;
   readonly avg: number;
