@@ -3,38 +3,37 @@ import type { Kernel } from '../../core/kernel/index.ts';
 import type { MarketEvent, UserEvent } from '../../core/model/index.ts';
 import type { SimVenue } from '../sim/index.ts';
 
-/** An event on its way to the strategies, and when it gets there. */
-interface InTransit<E> {
-  readonly at: number;
-  readonly event: E;
-}
-
-/** A first-in first-out line of events whose delivery times never go backwards. */
+/**
+ * A first-in first-out line of events whose delivery times never go backwards. The times and the
+ * events sit in two parallel arrays rather than one record per event: the market line carries
+ * every event of a run, and a record each was an allocation per event.
+ */
 class TransitLine<E> {
-  private readonly items: InTransit<E>[] = [];
+  private readonly ats: number[] = [];
+  private readonly events: E[] = [];
   private head = 0;
 
   get nextAt(): number {
-    return this.head < this.items.length
-      ? (this.items[this.head] as InTransit<E>).at
-      : Number.POSITIVE_INFINITY;
+    return this.head < this.ats.length ? (this.ats[this.head] as number) : Number.POSITIVE_INFINITY;
   }
 
   get empty(): boolean {
-    return this.head >= this.items.length;
+    return this.head >= this.ats.length;
   }
 
   push(at: number, event: E): void {
-    this.items.push({ at, event });
+    this.ats.push(at);
+    this.events.push(event);
   }
 
   shift(): E {
-    const item = this.items[this.head++] as InTransit<E>;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items.splice(0, this.head);
+    const event = this.events[this.head++] as E;
+    if (this.head > 1024 && this.head * 2 > this.ats.length) {
+      this.ats.splice(0, this.head);
+      this.events.splice(0, this.head);
       this.head = 0;
     }
-    return item.event;
+    return event;
   }
 }
 

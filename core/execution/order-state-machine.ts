@@ -41,7 +41,10 @@ export function isNewerOrderUpdate(current: Order, update: Order): boolean {
   const currentInFlight = STATE_RANK[current.orderState] < 0;
   const updateInFlight = STATE_RANK[update.orderState] < 0;
   if (currentInFlight !== updateInFlight) return currentInFlight;
-  const executed = update.executedQty.comparedTo(current.executedQty);
+  // Most updates carry the very Decimal of the previous one (nothing filled in between), and
+  // comparedTo copies its argument before comparing: the same instance is equal for free.
+  const executed =
+    update.executedQty === current.executedQty ? 0 : update.executedQty.comparedTo(current.executedQty);
   if (executed !== 0) return executed > 0;
   if (update.updateAt !== current.updateAt) return update.updateAt > current.updateAt;
   const rank = STATE_RANK[update.orderState] - STATE_RANK[current.orderState];

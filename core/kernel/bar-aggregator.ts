@@ -88,12 +88,26 @@ export class BarAggregator {
   }
 
   /**
+   * The builder of a bar's (sym, interval), if watched: a loop, not `find` with a closure, as
+   * every feed bar asks it twice.
+   */
+  private builderOf(bar: BarEvent): BarBuilder | undefined {
+    const list = this.bySym.get(bar.sym);
+    if (list === undefined) return undefined;
+    for (let i = 0; i < list.length; i++) {
+      const builder = list[i] as BarBuilder;
+      if (builder.interval === bar.interval) return builder;
+    }
+    return undefined;
+  }
+
+  /**
    * Notes a bar from the feed: aggregation of its (sym, interval) stops.
    * @param bar - the feed's bar
    * @returns true when someone watches this (sym, interval)
    */
   onFeedBar(bar: BarEvent): boolean {
-    const builder = this.bySym.get(bar.sym)?.find((b) => b.interval === bar.interval);
+    const builder = this.builderOf(bar);
     if (builder === undefined) return false;
     if (!builder.fed) {
       builder.fed = true;
@@ -108,7 +122,7 @@ export class BarAggregator {
    * @returns true when an aggregated bar of the same or a later period was delivered already
    */
   covered(bar: BarEvent): boolean {
-    const builder = this.bySym.get(bar.sym)?.find((b) => b.interval === bar.interval);
+    const builder = this.builderOf(bar);
     return builder !== undefined && builder.lastClosedOpenTime >= bar.openTime;
   }
 

@@ -1,6 +1,7 @@
 import type { Account, Asset, Dec } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
+import type { EquityEstimate } from './equity-estimate.ts';
 import { type LatestMarketData, referencePriceOf } from './market-prices.ts';
 import type { MarkSource, VenueEquityMarks } from './venue-equity-marks.ts';
 
@@ -32,6 +33,21 @@ export function equityOf(state: EquitySource, venueMarks: VenueEquityMarks): Dec
   let total = ZERO;
   for (const asset of state.assets.values()) total = total.add(asset.equity);
   return venueMarks.marked(total, state);
+}
+
+/**
+ * {@link equityOf} on numbers, where it is the venue's account report marked to the latest
+ * prices (see {@link VenueEquityMarks.estimate}).
+ * @param state - the kernel state
+ * @param venueMarks - the state's marks of the venue's equity
+ * @returns the estimate, or undefined when equity comes from Keel's ledger or asset reports
+ */
+export function equityEstimateOf(
+  state: EquitySource,
+  venueMarks: VenueEquityMarks,
+): EquityEstimate | undefined {
+  if (state.portfolio !== undefined || state.account === undefined) return undefined;
+  return venueMarks.estimate(state.account.equity, state);
 }
 
 /**

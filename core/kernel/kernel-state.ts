@@ -24,7 +24,8 @@ import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
-import { equityOf, grossExposureOf } from './kernel-equity.ts';
+import type { EquityEstimate } from './equity-estimate.ts';
+import { equityEstimateOf, equityOf, grossExposureOf } from './kernel-equity.ts';
 import { legQty } from './leg-quantity.ts';
 import { referencePriceOf, venueMarkPriceOf } from './market-prices.ts';
 import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
@@ -225,6 +226,15 @@ export class KernelState implements RiskView {
    */
   equity(): Dec {
     return equityOf(this, this.#venueMarks);
+  }
+
+  /**
+   * {@link KernelState.equity} on numbers, with a bound of its distance to the exact equity, for
+   * decisions that need no more (see {@link equityEstimateOf}).
+   * @returns the estimate, or undefined when only the exact equity is known
+   */
+  equityEstimate(): EquityEstimate | undefined {
+    return equityEstimateOf(this, this.#venueMarks);
   }
 
   /**

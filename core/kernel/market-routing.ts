@@ -115,12 +115,15 @@ export class MarketRouting {
           this.emulator.onBar(event, state.trades.has(event.sym));
           state.closedBars.set(event.sym, event);
         }
-        if (this.aggregator.onFeedBar(event)) {
-          state.bars.set(barKey(event.sym, event.interval), event);
-          if (event.closed && !this.aggregator.covered(event)) this.deliverBar(event);
-        } else state.bars.set(barKey(event.sym, event.interval), event);
-        if (event.closed) this.aggregator.onFinerBar(event, this.emitBar);
-        return true;
+        {
+          // One key per bar, handed on: the state, the watchers and the strategies' streams all look it up.
+          const fed = this.aggregator.onFeedBar(event);
+          const key = barKey(event.sym, event.interval);
+          state.bars.set(key, event);
+          if (fed && event.closed && !this.aggregator.covered(event)) this.deliverBar(event, key);
+          if (event.closed) this.aggregator.onFinerBar(event, this.emitBar);
+          return true;
+        }
       case 'book':
         state.books.set(event.sym, event);
         return true;
@@ -170,12 +173,16 @@ export class MarketRouting {
   }
 
   private onBar(bar: BarEvent): void {
-    this.state.bars.set(barKey(bar.sym, bar.interval), bar);
-    this.deliverBar(bar);
+    const key = barKey(bar.sym, bar.interval);
+    this.state.bars.set(key, bar);
+    this.deliverBar(bar, key);
   }
 
-  private deliverBar(bar: BarEvent): void {
+  /** Delivers a closed bar to its watchers; `key` is its {@link barKey}. */
+  private deliverBar(bar: BarEvent, key: string): void {
     if (!this.syms.has(bar.sym)) return;
-    for (const runner of this.barWatchers.get(barKey(bar.sym, bar.interval)) ?? []) runner.deliverBar(bar);
+    const runners = this.barWatchers.get(key);
+    if (runners === undefined) return;
+    for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverBar(bar, key);
   }
 }

@@ -1,5 +1,6 @@
 import type { Dec, InstrumentSpec } from '../model/index.ts';
 import { asNumber, decimalOf, floorToStep, ZERO } from '../model/index.ts';
+import type { EquityEstimate } from './equity-estimate.ts';
 
 /**
  * The quantity worth a fraction of equity at a price, rounded down to the instrument's lot
@@ -20,11 +21,35 @@ export function qtyForEquityFraction(
   if (!(fraction > 0)) throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
   if (!(price > 0)) throw new RangeError(`position sizing: price must be positive, got ${price}`);
   if (!equity.gt(0)) return ZERO;
-  const lots = clearLotCount(equity, fraction, price, spec);
+  const lots = clearLotCount(asNumber(equity), 0, fraction, price, spec);
   const qty =
     lots === undefined
       ? floorToStep(equity.mul(fraction).div(spec.contractSize.mul(price)), spec.lotSize)
       : spec.lotSize.mul(lots);
+  return qty.lt(spec.minSize) ? ZERO : qty;
+}
+
+/**
+ * {@link qtyForEquityFraction} from an equity estimate, when every equity within its error bound
+ * is positive and buys the same whole number of lots: the exact equity then gives that quantity
+ * too, and is never computed.
+ * @param equity - the estimate and its error bound
+ * @param fraction - as in qtyForEquityFraction
+ * @param price - as in qtyForEquityFraction
+ * @param spec - as in qtyForEquityFraction
+ * @returns the quantity, or undefined when only the exact equity can tell
+ */
+export function qtyForEquityEstimate(
+  equity: EquityEstimate,
+  fraction: number,
+  price: number,
+  spec: InstrumentSpec,
+): Dec | undefined {
+  const { value, error } = equity;
+  if (!(value - error > 0) || !(fraction > 0) || !(price > 0)) return undefined;
+  const lots = clearLotCount(value, error / value, fraction, price, spec);
+  if (lots === undefined) return undefined;
+  const qty = spec.lotSize.mul(lots);
   return qty.lt(spec.minSize) ? ZERO : qty;
 }
 
@@ -44,15 +69,18 @@ function isTame(x: number): boolean {
  * count, and `lotSize * count` is the very value the Decimal path gives. Each input converts to the
  * nearest double and each of the four operations rounds once, a relative error of a few 2^-53,
  * far inside ESTIMATE_MARGIN.
+ * @param amount - the equity as a number
+ * @param slack - how far the equity may be from `amount`, relative to it (0 when `amount` is the
+ *   nearest double of the exact equity): the quotient may be that much further off
  * @returns the count, or undefined when only the exact path can tell
  */
 function clearLotCount(
-  equity: Dec,
+  amount: number,
+  slack: number,
   fraction: number,
   price: number,
   spec: InstrumentSpec,
 ): number | undefined {
-  const amount = asNumber(equity);
   const contractSize = asNumber(spec.contractSize);
   const lot = asNumber(spec.lotSize);
   if (!isTame(amount) || !isTame(fraction) || !isTame(price) || !isTame(contractSize) || !isTame(lot))
@@ -60,7 +88,7 @@ function clearLotCount(
   const estimate = (amount * fraction) / (contractSize * price) / lot;
   if (!(estimate < 2 ** 50)) return undefined;
   const lots = Math.floor(estimate);
-  const room = estimate * ESTIMATE_MARGIN;
+  const room = estimate * (ESTIMATE_MARGIN + slack);
   return estimate - lots > room && lots + 1 - estimate > room ? lots : undefined;
 }
 
@@ -164,6 +192,8 @@ export interface PositionSizer {
 export interface SizerView {
   instrument(sym: string): InstrumentSpec | undefined;
   equity(): Dec;
+  /** Equity on numbers with an error bound, cheaper than `equity()`; undefined when not known. */
+  equityEstimate?(): EquityEstimate | undefined;
   referencePrice(sym: string): number | undefined;
 }
 
@@ -185,6 +215,16 @@ export function positionSizer(view: SizerView): PositionSizer {
     equityFraction: (sym, fraction, price) => {
       if (!(fraction > 0))
         throw new RangeError(`position sizing: fraction must be positive, got ${fraction}`);
+      // Most signals size the same from the equity on numbers: the exact equity costs a
+      // Decimal conversion of the latest price and a few Decimal operations per position.
+      const estimate = view.equityEstimate?.();
+      if (estimate !== undefined) {
+        const spec = view.instrument(sym);
+        const at = price ?? view.referencePrice(sym);
+        if (spec === undefined || at === undefined) return ZERO;
+        const qty = qtyForEquityEstimate(estimate, fraction, at, spec);
+        if (qty !== undefined) return qty;
+      }
       return sized(sym, view.equity(), fraction, price);
     },
     cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), 1, price),

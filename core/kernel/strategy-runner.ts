@@ -168,10 +168,14 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
     this.streams.nextTrade(event);
   }
 
-  /** A closed bar of a watched (sym, interval). */
-  deliverBar(event: BarEvent): void {
+  /**
+   * A closed bar of a watched (sym, interval).
+   * @param event - the bar
+   * @param key - its {@link barKey}, computed once by the router for every look-up of the bar
+   */
+  deliverBar(event: BarEvent, key: string): void {
     this.call('onBar', this.hooks.onBar, event);
-    this.streams.nextBar(event);
+    this.streams.nextBar(event, key);
   }
 
   /** An update of one of this strategy's orders. */

@@ -16,6 +16,7 @@ import type {
   QuoteEvent,
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
+import type { EquityEstimate } from './equity-estimate.ts';
 import type { KernelState } from './kernel-state.ts';
 
 /**
@@ -97,6 +98,10 @@ export abstract class StrategyStateReads {
   }
   equity(): Dec {
     return this.kernelState.equity();
+  }
+  /** @returns equity on numbers and its error bound, for the position sizer (undefined: none) */
+  equityEstimate(): EquityEstimate | undefined {
+    return this.kernelState.equityEstimate();
   }
   liquidation(): LiquidationEventRecord | undefined {
     return this.kernelState.liquidation;

@@ -1,7 +1,6 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarEvent, Execution, MarketTradeEvent, Order, Position, QuoteEvent } from '../model/index.ts';
-import { barKey } from './bar-keys.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 
@@ -47,9 +46,10 @@ export class StrategyStreams {
   /**
    * Feeds a closed bar to its (sym, interval) stream, if any.
    * @param event - the bar
+   * @param key - its `{sym}|{interval}` key, as the router computed it once for the bar
    */
-  nextBar(event: BarEvent): void {
-    this.barSubjects.get(barKey(event.sym, event.interval))?.next(event);
+  nextBar(event: BarEvent, key: string): void {
+    this.barSubjects.get(key)?.next(event);
   }
 
   /**

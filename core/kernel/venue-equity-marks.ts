@@ -1,5 +1,6 @@
 import type { Dec, InstrumentSpec, Position } from '../model/index.ts';
-import { decimalOf, ONE, ZERO } from '../model/index.ts';
+import { asNumber, decimalOf, ONE, ZERO } from '../model/index.ts';
+import { type EquityEstimate, ESTIMATE_ROUNDING } from './equity-estimate.ts';
 
 /** What marking the venue's equity reads from the kernel state. */
 export interface MarkSource {
@@ -32,6 +33,12 @@ export interface MarkSource {
  */
 export class VenueEquityMarks {
   #included: Dec = ZERO;
+  #includedN = 0;
+  /** The last reported equity estimated and its number: a report is read many times. */
+  #reportedOf: Dec | undefined;
+  #reportedN = 0;
+  /** The numbers of each sym's last position report estimated: converted once per report. */
+  readonly #legNumbers = new Map<string, LegNumbers>();
   readonly #reported = new Set<string>();
   /** Each sym's last price as money and the number it came from: converted once per new price. */
   readonly #prices = new Map<string, { n: number; d: Dec }>();
@@ -58,6 +65,7 @@ export class VenueEquityMarks {
       );
     }
     this.#included = included;
+    this.#includedN = asNumber(included);
     this.#reported.clear();
   }
 
@@ -72,6 +80,54 @@ export class VenueEquityMarks {
       if (!position.positionQty.isZero()) equity = equity.add(this.#unrealizedAtMark(source, position));
     }
     return equity;
+  }
+
+  /**
+   * {@link VenueEquityMarks.marked} on numbers: the same sum, each Decimal read as its nearest
+   * double, with a bound of how far the exact sum may be.
+   * @param reported - the equity of the venue's latest report
+   * @param source - the kernel state
+   * @returns the estimate
+   */
+  estimate(reported: Dec, source: MarkSource): EquityEstimate {
+    if (this.#reportedOf !== reported) {
+      this.#reportedOf = reported;
+      this.#reportedN = asNumber(reported);
+    }
+    let value = this.#reportedN - this.#includedN;
+    let size = Math.abs(this.#reportedN) + Math.abs(this.#includedN);
+    for (const position of source.positions.values()) {
+      if (position.positionQty.isZero()) continue;
+      const price = source.venueMarkPrice(position.sym);
+      if (price === undefined) {
+        const unrealized = asNumber(position.unrealizedPNL);
+        value += unrealized;
+        size += Math.abs(unrealized);
+      } else {
+        const leg = this.#numbersOf(source, position);
+        value += leg.sized * (price - leg.avg);
+        size += Math.abs(leg.sized) * (Math.abs(price) + Math.abs(leg.avg));
+      }
+    }
+    return { value, error: size * ESTIMATE_ROUNDING };
+  }
+
+  /** A leg's signed qty x contract size and its avgPrice as numbers, converted once per report. */
+  #numbersOf(source: MarkSource, position: Position): LegNumbers {
+    // By sym rather than in a WeakMap by report (whose insert cost more than the conversion): a
+    // sym holding two legs converts them in turn, the same numbers all the same.
+    const cached = this.#legNumbers.get(position.sym);
+    const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
+    if (cached?.position === position && cached.contractSize === contractSize) return cached;
+    const qty = asNumber(position.positionQty);
+    const numbers: LegNumbers = {
+      position,
+      contractSize,
+      sized: (position.positionSide === 'SHORT' ? -Math.abs(qty) : qty) * asNumber(contractSize),
+      avg: asNumber(position.avgPrice),
+    };
+    this.#legNumbers.set(position.sym, numbers);
+    return numbers;
   }
 
   /**
@@ -91,4 +147,12 @@ export class VenueEquityMarks {
     const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
     return qty.mul(contractSize).mul(cached.d.sub(position.avgPrice));
   }
+}
+
+/** One position report's numbers, for {@link VenueEquityMarks.estimate}. */
+interface LegNumbers {
+  readonly position: Position;
+  readonly contractSize: Dec;
+  readonly sized: number;
+  readonly avg: number;
 }

@@ -329,6 +329,58 @@ describe('kernel state: equity the venue reports, marked to market between its r
     expect(kernel.state.equity().toFixed()).toBe('9990');
   });
 
+  it('estimates that equity on numbers, the exact equity always within the error bound it gives', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -5_000_000, max: 5_000_000 }),
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.constantFrom('1', '0.01', '100'),
+        fc.integer({ min: 1, max: 10 ** 12 }),
+        fc.boolean(),
+        (qtyMilli, avgTenths, markTenths, tradeTenths, contractSize, equityCents, short) => {
+          const { kernel } = aKernelRig([], {
+            instruments: [anInstrument(BTC, { contractSize: D(contractSize) })],
+          });
+          const qty = D(qtyMilli).div(1000);
+          const mark = D(markTenths).div(10);
+          const avg = D(avgTenths).div(10);
+          kernel.push(
+            aPositionUpdate(1, qty.toString(), {
+              avgPrice: avg,
+              markPrice: mark,
+              unrealizedPNL: qty.mul(contractSize).mul(mark.sub(avg)),
+              positionSide: short ? 'SHORT' : 'NONE',
+            }),
+          );
+          kernel.push(anAccountUpdate(1, D(equityCents).div(100).toString()));
+          kernel.push(aTrade(2, tradeTenths / 10));
+          const estimate = kernel.state.equityEstimate();
+          expect(estimate).toBeDefined();
+          const { value, error } = estimate ?? { value: Number.NaN, error: 0 };
+          const exact = kernel.state.equity();
+          expect(exact.sub(value).abs().lte(error)).toBe(true);
+          // Tight enough to decide: a trillionth of the sizes summed, far below any lot.
+          const sizes = D(equityCents)
+            .div(100)
+            .add(
+              qty
+                .mul(contractSize)
+                .abs()
+                .mul(
+                  mark
+                    .add(avg)
+                    .add(tradeTenths / 10)
+                    .add(avg),
+                ),
+            );
+          expect(error).toBeLessThanOrEqual(sizes.toNumber() * 1e-12);
+        },
+      ),
+    );
+  });
+
   it('starts from the unrealized PnL the venue reported at its own mark (a fill inside a bar)', () => {
     const { kernel } = aKernelRig([]);
     // Filled inside a bar: the venue marked long 2 @ 100 at 105 (uPnL 10) and reported 10 010.

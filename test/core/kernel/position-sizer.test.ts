@@ -9,7 +9,7 @@ import {
   qtyOnLotGrid,
   wholeUnits,
 } from '../../../core/kernel/index.ts';
-import { positionSizer } from '../../../core/kernel/position-sizer.ts';
+import { positionSizer, qtyForEquityEstimate } from '../../../core/kernel/position-sizer.ts';
 import { D, type Dec } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aQuote, BTC } from '../../kit/kernel-events.ts';
@@ -104,6 +104,58 @@ describe('position sizing', () => {
         },
       ),
     );
+  });
+
+  it('sizes from an equity estimate only when every equity within its error bound gives the same quantity', () => {
+    const spec = anInstrument('OKX_PERP_ETH_USDT', { contractSize: D('0.01'), lotSize: D('0.5') });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 5_000_000 }),
+        fc.constantFrom(-2, -1, 0, 1, 2),
+        fc.constantFrom('1e-13', '1e-10', '1e-8', '0.3'),
+        fc.constantFrom(0, 1e-12, 1e-9, 1e-6),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.constantFrom(0.1, 0.5, 0.3333, 2.5),
+        fc.constantFrom(40_000, 185.64, 0.00123),
+        fc.constantFrom(btc, spec),
+        (lots, sign, nudge, relativeError, where, fraction, price, instrument) => {
+          const onLots = D(lots)
+            .mul(instrument.lotSize)
+            .mul(instrument.contractSize)
+            .mul(price)
+            .div(fraction);
+          const equity = onLots.add(onLots.mul(nudge).mul(sign));
+          // The estimate is off by up to its error bound, either way.
+          const error = equity.abs().toNumber() * relativeError;
+          const value = equity.toNumber() + where * error;
+          const qty = qtyForEquityEstimate({ value, error }, fraction, price, instrument);
+          if (qty !== undefined)
+            expect(qty.toString()).toBe(qtyForEquityFraction(equity, fraction, price, instrument).toString());
+        },
+      ),
+    );
+  });
+
+  it('reads the exact equity only when its estimate cannot decide', () => {
+    let exactReads = 0;
+    const view = (estimate: { value: number; error: number }) =>
+      positionSizer({
+        instrument: () => btc,
+        referencePrice: () => 40_000,
+        equity: () => {
+          exactReads++;
+          return D(estimate.value);
+        },
+        equityEstimate: () => estimate,
+      });
+    // 10 010 x 0.5 / 40 000 = 0.1251 BTC: 125.1 lots, clear of the lot grid by far.
+    expect(view({ value: 10_010, error: 1 }).equityFraction(BTC, 0.5).toFixed()).toBe('0.125');
+    expect(exactReads).toBe(0);
+    // Within its error bound the equity might buy a lot more or less: the exact equity decides.
+    expect(view({ value: 10_010, error: 100 }).equityFraction(BTC, 0.5).toFixed()).toBe('0.125');
+    expect(exactReads).toBe(1);
+    expect(view({ value: 1, error: 2 }).equityFraction(BTC, 0.5).toFixed()).toBe('0');
+    expect(exactReads).toBe(2);
   });
 
   it('rounds to whole units toward zero', () => {
