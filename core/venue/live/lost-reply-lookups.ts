@@ -88,7 +88,7 @@ export async function lookUpLostCommand(
         // the outcome is called unknown, rather than claiming the command did not take effect.
         if (page.list.length > 0 && page.list.every((entry) => entry.clientId === undefined)) {
           return {
-            events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now()),
+            events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now(), intent),
             applied: false,
             unknown: true,
             detail: "the venue's loan orders carry no clientId (see the loans reported)",
@@ -100,7 +100,11 @@ export async function lookUpLostCommand(
           detail: `the venue lists no loan order with clientId ${intent.ref}`,
         };
       }
-      return { events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now()), applied: true, detail: '' };
+      return {
+        events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now(), intent),
+        applied: true,
+        detail: '',
+      };
     }
     case 'closePosition':
     case 'closePositions': {

@@ -92,7 +92,7 @@ export async function runRestCommand(
       };
       await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
       await followUp('loans', followUpFailed, async () => {
-        for (const event of loanEvents(await rest.getMarginLoanInfo(), now())) emit(event);
+        for (const event of loanEvents(await rest.getMarginLoanInfo(), now(), intent)) emit(event);
       });
       return;
     }

@@ -322,6 +322,23 @@ describe('live execution client', () => {
     });
   });
 
+  it('reports a loan a repay paid off with principal 0, though the loan info lists outstanding loans only', async () => {
+    http.handler = restVenue(book, (r) =>
+      r.path.endsWith('/loan/info')
+        ? ok({ ltv: '0', loans: [{ exchange: 'OKX', coin: 'ETH', principal: '2', interest: '0.001' }] })
+        : r.path.endsWith('/loan/repay')
+          ? ok({ loanOrderId: 'lo-2', type: 'REPAY', coin: 'USDT', amount: '100' })
+          : undefined,
+    );
+    live.submit(approved({ kind: 'repay', ref: 'r-1', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }));
+    await waitFor(() => events.filter((e) => e.kind === 'loan').length === 2, 'loan events');
+    const loans = events.flatMap((e) => (e.kind === 'loan' ? [e.loan] : []));
+    expect(loans.map((l) => [l.exchange, l.coin, l.principal.toFixed(), l.interest.toFixed()])).toEqual([
+      ['OKX', 'ETH', '2', '0.001'],
+      ['BINANCE', 'USDT', '0', '0'],
+    ]);
+  });
+
   it('reports a borrow the venue accepted as accepted when reading the loans after it fails, and reconciles instead', async () => {
     const accountReadsBefore = restCalls('/api/v1/trading/account').length;
     http.handler = restVenue(book, (r) =>
