@@ -121,6 +121,43 @@ describe('sim venue: US equity trading hours (extendedTrading)', () => {
     expect(fillLines(t)).toEqual(['resting BUY 10@189 MAKER']);
   });
 
+  it('fills as a maker a limit placed in the session (or pre-market) before its sym first trades, which sat through no close', () => {
+    const tuesday0931 = NY.tuesday0930 + 60_000;
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.sim.advanceTo(NY.tuesday0400 + 3_600_000);
+    t.send(aLimit('preMarket', 'SELL', '10', '191', { sym: AAPL, extendedTrading: true }));
+    t.sim.advanceTo(tuesday0931);
+    t.send(
+      aLimit('inSession', 'BUY', '10', '189', { sym: AAPL }),
+      aLimit('postOnly', 'BUY', '10', '188', { sym: AAPL, timeInForce: 'GTX' }),
+    );
+    t.sim.advanceTo(tuesday0931 + 1);
+    t.sim.onMarket(aQuote(tuesday0931 + 60_000, 184.95, 500, 185, 500, AAPL));
+    t.sim.onMarket(aQuote(tuesday0931 + 120_000, 192, 500, 192.05, 500, AAPL));
+    expect(fillLines(t)).toEqual([
+      'inSession BUY 10@189 MAKER',
+      'postOnly BUY 10@188 MAKER',
+      'preMarket SELL 10@191 MAKER',
+    ]);
+  });
+
+  it('ranks the orders a gap crossed by price, then time, whichever session list they came back from', () => {
+    const t = anEquitySim();
+    t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
+    t.send(
+      aLimit('first', 'BUY', '10', '189', { sym: AAPL }),
+      aLimit('better', 'BUY', '10', '189.5', { sym: AAPL }),
+    );
+    t.sim.advanceTo(NY.monday1500 + 1);
+    t.send(aLimit('second', 'BUY', '10', '189', { sym: AAPL, extendedTrading: true }));
+    t.sim.advanceTo(NY.monday1500 + 2);
+    // After hours: the regular orders leave the book, the extendedTrading one stays on it.
+    t.sim.onMarket(aQuote(NY.monday1700, 189.6, 500, 189.7, 500, AAPL));
+    t.sim.onMarket(aQuote(NY.tuesday0930, 184.95, 500, 185, 20, AAPL));
+    expect(fillLines(t)).toEqual(['better BUY 10@185 TAKER', 'first BUY 10@185 TAKER']);
+  });
+
   it('cancels a post-only limit the market gapped through overnight when it returns, as it would one arriving', () => {
     const t = anEquitySim();
     t.sim.onMarket(aQuote(NY.monday1500, 189.99, 500, 190, 500, AAPL));
