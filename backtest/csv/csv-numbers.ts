@@ -36,11 +36,41 @@ export function pointDecimal(text: string): string {
   return GROUPED_NUMBER.test(text) ? text.replace(/\./g, '').replace(',', '.') : text;
 }
 
-const COMMA_GROUPED_NUMBER = /^[-+$]?\d{1,3}(,\d{3})+(\.\d+)?[KMB]?$/;
+const COMMA_GROUPED_NUMBER = /^[-+$]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?[KMB]?$/;
+/** Cells only a decimal-point file writes: `1,234.5`, `1,234,567`, `189.5`, `0.1234` (not `1.234`). */
+const DECIMAL_POINT_CELLS = [
+  /^[-+$]?[1-9]\d{0,2}(,\d{3})+\.\d+[KMB]?$/,
+  /^[-+$]?[1-9]\d{0,2}(,\d{3}){2,}[KMB]?$/,
+  /^[-+$]?\d+\.(\d{1,2}|\d{4,})[KMB]?$/,
+];
+/** Cells only a decimal-comma file writes: `1,5`, `0,125`, `1,2345`, `1.234,5`. */
+const DECIMAL_COMMA_CELLS = [/^[-+]?\d+,(\d{1,2}|\d{4,})$/, /^[-+]?0,\d+$/, /^[-+]?\d{1,3}(\.\d{3})+,\d+$/];
 
 /**
- * In a decimal-point file, `1,234.50` and `12,345` (US-locale exports, quoted in a comma-separated
- * file) as `1234.50` and `12345`: there a comma can only group thousands. Other text as it is.
+ * Whether a file's commas group thousands (`"1,234.50"`, `"12,345"`, as US-locale exports quote
+ * them): some cell in its first thousand rows can only be written with a decimal point, and none
+ * only with a decimal comma. `"101,250"` alone could be either: such a file is not read so (its
+ * numbers are then refused, not read 1000 times too large or small).
+ * @param lines - the file's lines
+ * @param firstIndex - index of the first non-empty line (the header or first row)
+ * @param delimiter - the file's separator
+ * @returns true when commas in numbers are to be dropped
+ */
+export function usesCommaGrouping(lines: readonly string[], firstIndex: number, delimiter: string): boolean {
+  const end = Math.min(lines.length, firstIndex + 1001);
+  let point = false;
+  for (let i = firstIndex + 1; i < end; i++) {
+    for (const field of splitCsvLine(lines[i] as string, delimiter).slice(1)) {
+      if (DECIMAL_COMMA_CELLS.some((pattern) => pattern.test(field))) return false;
+      point ||= DECIMAL_POINT_CELLS.some((pattern) => pattern.test(field));
+    }
+  }
+  return point;
+}
+
+/**
+ * In a file whose commas group thousands ({@link usesCommaGrouping}), `1,234.50` and `12,345` as
+ * `1234.50` and `12345`. Other text as it is.
  * @param text - a cell's text
  * @returns the text without its grouping commas
  */

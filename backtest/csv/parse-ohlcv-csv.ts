@@ -12,7 +12,13 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
-import { EMPTY_VALUES, pointDecimal, ungroupedDecimal, usesDecimalComma } from './csv-numbers.ts';
+import {
+  EMPTY_VALUES,
+  pointDecimal,
+  ungroupedDecimal,
+  usesCommaGrouping,
+  usesDecimalComma,
+} from './csv-numbers.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 
@@ -74,6 +80,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
   const delimiter = detectDelimiter(lines[firstIndex] as string);
   const decimalComma = usesDecimalComma(lines, firstIndex, delimiter);
+  const commaGrouping = !decimalComma && usesCommaGrouping(lines, firstIndex, delimiter);
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
   const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);
@@ -116,7 +123,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
     }
     const at = (index: number | undefined): string => (index === undefined ? '' : (fields[index] ?? ''));
     const num = (index: number | undefined): string =>
-      decimalComma ? pointDecimal(at(index)) : ungroupedDecimal(at(index));
+      decimalComma ? pointDecimal(at(index)) : commaGrouping ? ungroupedDecimal(at(index)) : at(index);
     const prices = [num(layout.open), num(layout.high), num(layout.low), num(layout.close)];
     if (prices.every((p) => EMPTY_VALUES.has(p.toLowerCase()))) {
       skipped.push({ line, reason: 'no prices (empty or null row)' });

@@ -286,6 +286,24 @@ describe('OHLCV CSV reading', () => {
     );
   });
 
+  it('does not read decimal commas in a comma file as thousands: "101,250" alone is refused, "0,125" too', () => {
+    const european = [
+      'Date,Open,High,Low,Close,Volume',
+      '2024-01-02,"101,250","101,300","101,200","101,250",1000',
+      '2024-01-03,"101,250","101,310","101,240","101,300",1000',
+    ].join('\n');
+    expect(() => parseOhlcvCsv(european, { interval: '1d' })).toThrow(
+      'open "101,250" is not a non-negative number',
+    );
+    const leadingZero =
+      'Date,Open,High,Low,Close,Volume\n2024-01-02,"0,125","0,130","0,120","0,128",1000.5\n';
+    expect(() => parseOhlcvCsv(leadingZero, { interval: '1d' })).toThrow(
+      'open "0,125" is not a non-negative number',
+    );
+    const mixed = 'Date,Open,High,Low,Close,Volume\n2024-01-02,"1,5",2.25,1,"1,234",10\n';
+    expect(() => parseOhlcvCsv(mixed, { interval: '1d' })).toThrow('open "1,5" is not a non-negative number');
+  });
+
   it("reads Nasdaq.com's export: Close/Last as the close and prices written with a $", () => {
     const nasdaq = [
       'Date,Close/Last,Volume,Open,High,Low',
