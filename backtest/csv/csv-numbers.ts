@@ -8,23 +8,48 @@ export const EMPTY_VALUES: ReadonlySet<string> = new Set(['', 'null', 'nan', 'na
 
 const DECIMAL_COMMA_NUMBER = /^[-+]?\d[\d.]*,\d+$/;
 const GROUPED_NUMBER = /^[-+]?\d{1,3}(\.\d{3})*(,\d+)?$/;
+/** Cells only a decimal-point file writes: `1,234.5`, `1,234,567`, `189.5`, `0.1234` (not `1.234`). */
+const DECIMAL_POINT_CELLS = [
+  /^[-+$]?[1-9]\d{0,2}(,\d{3})+\.\d+[KMB]?$/,
+  /^[-+$]?[1-9]\d{0,2}(,\d{3}){2,}[KMB]?$/,
+  /^[-+$]?\d+\.(\d{1,2}|\d{4,})[KMB]?$/,
+];
+/** Cells only a decimal-comma file writes: `1,5`, `0,125`, `1,2345`, `1.234,5`. */
+const DECIMAL_COMMA_CELLS = [/^[-+]?\d+,(\d{1,2}|\d{4,})$/, /^[-+]?0,\d+$/, /^[-+]?\d{1,3}(\.\d{3})+,\d+$/];
+
+/** How a file writes its numbers: which mark is decimal, and whether commas group thousands. */
+export interface NumberStyle {
+  /** A comma is the decimal mark and a dot only groups thousands (European exports: `1,5`, `1.234,56`). */
+  readonly decimalComma: boolean;
+  /** A point is the decimal mark and a comma groups thousands (US-locale exports: `"1,234.50"`). */
+  readonly commaGrouping: boolean;
+}
 
 /**
- * Whether a file not separated by commas writes its numbers with a decimal comma (European
- * exports: `1,5`, `1.234,56`), seen in its first thousand rows. Then a dot only groups thousands.
+ * How a file writes its numbers, seen in the fields after the first of its first thousand rows.
+ * A cell only one style writes decides (`1,5` or `1.234,5`: decimal comma; `189.50` or
+ * `1,234.50`: decimal point). `12,345` alone could be either: a file not separated by commas is
+ * then read with a decimal comma, as European exports write it; a comma-separated one is not
+ * read either way (such numbers are refused, not read 1000 times too large or small).
  * @param lines - the file's lines
  * @param firstIndex - index of the first non-empty line (the header or first row)
  * @param delimiter - the file's separator
- * @returns true when a field after the first is written with a decimal comma
+ * @returns the file's style
  */
-export function usesDecimalComma(lines: readonly string[], firstIndex: number, delimiter: string): boolean {
-  if (delimiter === ',') return false;
+export function numberStyleOf(lines: readonly string[], firstIndex: number, delimiter: string): NumberStyle {
   const end = Math.min(lines.length, firstIndex + 1001);
+  let point = false;
+  let ambiguousComma = false;
   for (let i = firstIndex + 1; i < end; i++) {
-    const fields = splitCsvLine(lines[i] as string, delimiter);
-    if (fields.slice(1).some((f) => DECIMAL_COMMA_NUMBER.test(f))) return true;
+    for (const field of splitCsvLine(lines[i] as string, delimiter).slice(1)) {
+      if (DECIMAL_COMMA_CELLS.some((pattern) => pattern.test(field)))
+        return { decimalComma: delimiter !== ',', commaGrouping: false };
+      point ||= DECIMAL_POINT_CELLS.some((pattern) => pattern.test(field));
+      ambiguousComma ||= DECIMAL_COMMA_NUMBER.test(field);
+    }
   }
-  return false;
+  if (point) return { decimalComma: false, commaGrouping: true };
+  return { decimalComma: delimiter !== ',' && ambiguousComma, commaGrouping: false };
 }
 
 /**
@@ -37,39 +62,9 @@ export function pointDecimal(text: string): string {
 }
 
 const COMMA_GROUPED_NUMBER = /^[-+$]?[1-9]\d{0,2}(,\d{3})+(\.\d+)?[KMB]?$/;
-/** Cells only a decimal-point file writes: `1,234.5`, `1,234,567`, `189.5`, `0.1234` (not `1.234`). */
-const DECIMAL_POINT_CELLS = [
-  /^[-+$]?[1-9]\d{0,2}(,\d{3})+\.\d+[KMB]?$/,
-  /^[-+$]?[1-9]\d{0,2}(,\d{3}){2,}[KMB]?$/,
-  /^[-+$]?\d+\.(\d{1,2}|\d{4,})[KMB]?$/,
-];
-/** Cells only a decimal-comma file writes: `1,5`, `0,125`, `1,2345`, `1.234,5`. */
-const DECIMAL_COMMA_CELLS = [/^[-+]?\d+,(\d{1,2}|\d{4,})$/, /^[-+]?0,\d+$/, /^[-+]?\d{1,3}(\.\d{3})+,\d+$/];
 
 /**
- * Whether a file's commas group thousands (`"1,234.50"`, `"12,345"`, as US-locale exports quote
- * them): some cell in its first thousand rows can only be written with a decimal point, and none
- * only with a decimal comma. `"101,250"` alone could be either: such a file is not read so (its
- * numbers are then refused, not read 1000 times too large or small).
- * @param lines - the file's lines
- * @param firstIndex - index of the first non-empty line (the header or first row)
- * @param delimiter - the file's separator
- * @returns true when commas in numbers are to be dropped
- */
-export function usesCommaGrouping(lines: readonly string[], firstIndex: number, delimiter: string): boolean {
-  const end = Math.min(lines.length, firstIndex + 1001);
-  let point = false;
-  for (let i = firstIndex + 1; i < end; i++) {
-    for (const field of splitCsvLine(lines[i] as string, delimiter).slice(1)) {
-      if (DECIMAL_COMMA_CELLS.some((pattern) => pattern.test(field))) return false;
-      point ||= DECIMAL_POINT_CELLS.some((pattern) => pattern.test(field));
-    }
-  }
-  return point;
-}
-
-/**
- * In a file whose commas group thousands ({@link usesCommaGrouping}), `1,234.50` and `12,345` as
+ * In a file whose commas group thousands ({@link numberStyleOf}), `1,234.50` and `12,345` as
  * `1234.50` and `12345`. Other text as it is.
  * @param text - a cell's text
  * @returns the text without its grouping commas

@@ -12,13 +12,7 @@ import {
 } from './column-layout.ts';
 import { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 import { CsvImportError } from './csv-import-error.ts';
-import {
-  EMPTY_VALUES,
-  pointDecimal,
-  ungroupedDecimal,
-  usesCommaGrouping,
-  usesDecimalComma,
-} from './csv-numbers.ts';
+import { EMPTY_VALUES, numberStyleOf, pointDecimal, ungroupedDecimal } from './csv-numbers.ts';
 import type { OhlcvBar, RawBar, SkippedRow } from './ohlcv-bar.ts';
 import { slashDateOrder, type TimeText } from './slash-date-order.ts';
 
@@ -79,8 +73,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const firstIndex = lines.findIndex((l) => l.trim() !== '');
   if (firstIndex === -1) throw new CsvImportError(file, 0, 'the file is empty');
   const delimiter = detectDelimiter(lines[firstIndex] as string);
-  const decimalComma = usesDecimalComma(lines, firstIndex, delimiter);
-  const commaGrouping = !decimalComma && usesCommaGrouping(lines, firstIndex, delimiter);
+  const { decimalComma, commaGrouping } = numberStyleOf(lines, firstIndex, delimiter);
   const first = splitCsvLine(lines[firstIndex] as string, delimiter);
   const layout = looksLikeHeader(first) ? layoutFromHeader(first, delimiter) : layoutWithoutHeader(first);
   if (typeof layout === 'string') throw new CsvImportError(file, firstIndex + 1, layout);

@@ -286,6 +286,18 @@ describe('OHLCV CSV reading', () => {
     );
   });
 
+  it('reads "12,345" as twelve thousand in a tab file whose prices show decimal points', () => {
+    const tsv = [
+      'Date\tOpen\tHigh\tLow\tClose\tVolume',
+      '2024-01-02\t189.50\t190.00\t188.00\t189.00\t12,345',
+      '2024-01-03\t189.00\t191.00\t188.50\t190.50\t23,456',
+    ].join('\n');
+    expect(parseOhlcvCsv(tsv, { interval: '1d' }).bars.map((b) => [b.open, b.volume])).toEqual([
+      ['189.50', '12345'],
+      ['189.00', '23456'],
+    ]);
+  });
+
   it('does not read decimal commas in a comma file as thousands: "101,250" alone is refused, "0,125" too', () => {
     const european = [
       'Date,Open,High,Low,Close,Volume',
