@@ -11,7 +11,13 @@ import { type StrategyRejection, type StrategySlot, wallClock } from '../../core
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-import { accountCurrencyOf, type BacktestConfig, riskGateConfigOf, warmUpPeriodOf } from '../schema/index.ts';
+import {
+  accountCurrencyOf,
+  type BacktestConfig,
+  riskGateConfigOf,
+  strategyName,
+  warmUpPeriodOf,
+} from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
@@ -101,7 +107,7 @@ export async function runConfiguredBacktest(
   const subPortfolioMarkup = subPortfolioMarkupOf(config);
   const loans = loanOptionsOf(backtest.loans);
   return runBacktest({
-    title: `Backtest of ${config.name ?? config.strategies.map((s) => s.use).join(', ')}`,
+    title: `Backtest of ${config.name ?? config.strategies.map((s) => strategyName(s.use)).join(', ')}`,
     recordings,
     decode: decodeSessionRecord,
     ...(cached ? { eventCache: { decoderId: SESSION_DECODER_ID } } : {}),

@@ -15,7 +15,7 @@ import {
   trailingStopsCsvLines,
   writeTextFilesTogether,
 } from '../../backtest/report/index.ts';
-import type { KeelConfig } from '../schema/index.ts';
+import { type KeelConfig, strategyName } from '../schema/index.ts';
 
 /** Where a run's result files went. */
 export interface RunOutputPaths {
@@ -33,7 +33,8 @@ export interface RunOutputPaths {
  */
 export function reportPathsOf(config: KeelConfig): { readonly json: string; readonly html: string } {
   const name =
-    config.name ?? `${config.mode}-${config.strategies[0]?.use.replace(/[^a-z0-9-]/gi, '') ?? 'run'}`;
+    config.name ??
+    `${config.mode}-${strategyName(config.strategies[0]?.use ?? 'run').replace(/[^a-z0-9-]/gi, '')}`;
   return {
     json: resolve(config.report?.json ?? `out/${name}-result.json`),
     html: resolve(config.report?.html ?? `out/${name}-report.html`),

@@ -46,7 +46,7 @@ export { REDACTED, Secret } from './secret.ts';
 export { fillModelConfigSchema, latencyLegSchema, latencyModelSchema } from './sim-models-config.ts';
 export { accountCurrencyOf, spotBaseCoinsOf } from './starting-cash-check.ts';
 export type { StrategyConfig, StrategySource } from './strategy-config.ts';
-export { strategyConfigSchema, strategySource, strategyUseSchema } from './strategy-config.ts';
+export { strategyConfigSchema, strategyName, strategySource, strategyUseSchema } from './strategy-config.ts';
 export { timeValue } from './time-value.ts';
 export type { VenueConfig } from './venue-config.ts';
 export {

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { z } from 'zod';
 import { expandHome } from './file-path.ts';
 import { portfolioId } from './portfolio-config.ts';
@@ -60,4 +60,14 @@ export function strategySource(use: string, configDir: string): StrategySource {
   return BUILT_IN_NAME.test(use)
     ? { kind: 'built-in', name: use }
     : { kind: 'module', path: resolve(configDir, use) };
+}
+
+/**
+ * A strategy's name for titles and default file names: a built-in's name, or a plugin module's
+ * file name without its extension (`./breakout.ts` and `~/strategies/breakout.ts` are `breakout`).
+ * @param use - the `use` field of a validated strategy entry
+ * @returns the name
+ */
+export function strategyName(use: string): string {
+  return BUILT_IN_NAME.test(use) ? use : basename(use).replace(/\.(?:ts|mts|js|mjs)$/, '');
 }

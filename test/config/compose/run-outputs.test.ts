@@ -1,7 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeRunOutputs } from '../../../config/compose/run-outputs.ts';
+import { reportPathsOf, writeRunOutputs } from '../../../config/compose/run-outputs.ts';
+import { parseConfigText } from '../../../config/loader/index.ts';
 import { aBacktestResult, aResultFailingAtItsLastFile } from '../../kit/backtest-result-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
@@ -21,5 +22,24 @@ describe("a run's output files", () => {
     const after = await Promise.all([paths.json, paths.html, ...written.csv].map((p) => readFile(p, 'utf8')));
     expect(after).toEqual(before);
     expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it("default to out/<mode>-<strategy>: a plugin's file name, not its path", () => {
+    const parsed = parseConfigText(
+      `mode: backtest
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - { id: brk, use: ~/strategies/breakout.ts }
+backtest:
+  recordings: [a.jsonl]
+  startingCash: { USDT: 1000 }
+`,
+      { file: 'bt.yaml', env: {} },
+    );
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+    expect(reportPathsOf(parsed.config)).toEqual({
+      json: join(process.cwd(), 'out/backtest-breakout-result.json'),
+      html: join(process.cwd(), 'out/backtest-breakout-report.html'),
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strategySource, strategyUseSchema } from '../../../config/schema/index.ts';
+import { strategyName, strategySource, strategyUseSchema } from '../../../config/schema/index.ts';
 
 describe('strategy source', () => {
   it('tells built-in names from plugin modules, resolving modules against the config directory', () => {
@@ -20,5 +20,12 @@ describe('strategy source', () => {
     expect(strategyUseSchema.safeParse('./a.ts').success).toBe(true);
     expect(strategyUseSchema.safeParse('SmaCross').success).toBe(false);
     expect(strategyUseSchema.safeParse('./a.py').success).toBe(false);
+  });
+
+  it('names a plugin by its file name without the extension, a built-in by its name', () => {
+    expect(strategyName('sma-cross')).toBe('sma-cross');
+    expect(strategyName('./breakout.ts')).toBe('breakout');
+    expect(strategyName('/home/alice/strategies/mean-revert.mjs')).toBe('mean-revert');
+    expect(strategyName('../plugins/x.js')).toBe('x');
   });
 });
