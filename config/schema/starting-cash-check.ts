@@ -64,7 +64,11 @@ export function checkStartingCash(
   const currency = accountCurrencyOf(startingCash, instruments);
   if (currency === undefined) return;
   const bases = spotBaseCoinsOf(instruments);
-  const others = Object.keys(startingCash).filter((coin) => coin !== currency && !bases.includes(coin));
+  // Cash in another instrument's settle asset is the mixed-currency case, said per instrument below.
+  const settles = settleCheck ? instruments.map(settleAssetOf) : [];
+  const others = Object.keys(startingCash).filter(
+    (coin) => coin !== currency && !bases.includes(coin) && !settles.includes(coin),
+  );
   if (others.length > 0) {
     const allowed =
       bases.length === 0
@@ -85,7 +89,7 @@ export function checkStartingCash(
     ctx.addIssue({
       code: 'custom',
       path: ['instruments', index],
-      message: `${instrument.sym} settles in ${settle}, but ${section}.startingCash is in ${currency}: give the cash in ${settle}, or set overrides.settleAsset: ${currency} to count ${settle} as ${currency} one for one`,
+      message: `${instrument.sym} settles in ${settle}, but the run's account is in ${currency} (${section}.startingCash): a run keeps one account in one currency, so set overrides.settleAsset: ${currency} on it to count ${settle} as ${currency} one for one, or run it apart with its cash in ${settle}`,
       input: instrument.sym,
     });
   });

@@ -105,8 +105,21 @@ describe('instrument specs of a backtest or paper run', () => {
     if (!equity.ok) {
       expect(equity.problems.map((p) => [p.path, p.line])).toEqual([[['instruments', 1], 4]]);
       expect(equity.problems[0]?.message).toContain(
-        'US_EQUITY_SPY settles in USD, but backtest.startingCash is in USDT: give the cash in USD, or set overrides.settleAsset: USDT',
+        "US_EQUITY_SPY settles in USD, but the run's account is in USDT (backtest.startingCash): a run keeps one account in one currency, so set overrides.settleAsset: USDT on it",
       );
+    }
+    // Cash in both settle assets gets the same advice, not an order to drop the USD.
+    const bothCash = parseConfigText(
+      BACKTEST_YAML.replace(
+        '  - BINANCE_PERP_BTC_USDT',
+        '  - BINANCE_PERP_BTC_USDT\n  - US_EQUITY_SPY',
+      ).replace('{ USDT: 1000 }', '{ USDT: 1000, USD: 500 }'),
+      { file: 'bt.yaml', env: {} },
+    );
+    expect(bothCash.ok).toBe(false);
+    if (!bothCash.ok) {
+      expect(bothCash.problems.map((p) => p.path)).toEqual([['instruments', 1]]);
+      expect(bothCash.problems[0]?.message).toContain('set overrides.settleAsset: USDT on it');
     }
     expect(parsed('  - { sym: US_EQUITY_SPY, overrides: { settleAsset: USDT } }').ok).toBe(true);
   });
