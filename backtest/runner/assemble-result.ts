@@ -156,7 +156,7 @@ export function assembleResult(
       ? "Strategies see every event; positions still open after the last one are then closed by market orders at each instrument's last known price (on bars the last close, as backtesting.py does; on quotes and trades the last quote or trade), paying the usual fees."
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
     ...(closeAtEnd ? unclosedNotes(open) : []),
-    'Strategies see each market event at its receive time; the latency model delays orders on their way to the venue.',
+    "The simulated venue matches each market event at its receive time; strategies see it after the latency model's market-data delay, their orders reach the venue after its order-entry delay, and its User Data reaches them after its User Data delay (see the latency line).",
     `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? ' (the default step for this span of recorded time)' : ''} and at the end; ` +
       `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets, or one a day on longer runs: buckets never widen beyond a day) while daily returns see each day's last equity; ` +

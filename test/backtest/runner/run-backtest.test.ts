@@ -113,6 +113,10 @@ describe('backtest runner', () => {
     expect(result.metrics.equityFinal.toFixed()).toBe('10017.582');
     expect(result.meta.assumptions[0]).toContain('Strategies see every event');
     expect(result.meta.assumptions[0]).toContain('on bars the last close');
+    // Strategies see market data after the latency model's market-data leg, not at its receive time.
+    expect(result.meta.assumptions.join('\n')).toContain(
+      "strategies see it after the latency model's market-data delay",
+    );
   });
 
   it('leaves positions open when asked, counting them in equity but not in the trades', async () => {
