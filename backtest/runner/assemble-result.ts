@@ -116,7 +116,11 @@ export function assembleResult(
   const closed: RecordLog<RoundTripTrade> = records.trades.seal();
   const open = records.book.openTrades();
   const end = sampler.curve[sampler.curve.length - 1]?.ts ?? Number.POSITIVE_INFINITY;
-  const prices = sampler.priceSeries();
+  // Only the run's instruments (when it names any): a recording's other syms reach no strategy
+  // and are not traded.
+  const prices = sampler
+    .priceSeries()
+    .filter((series) => instrumentSyms.length === 0 || instrumentSyms.includes(series.sym));
   const synthetic = headers.some((h) => h.synthetic);
   const cashFlows = cashFlowRecordsOf(sim.statement());
   const liquidations = records.liquidations.records();

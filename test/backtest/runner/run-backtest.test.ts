@@ -252,4 +252,12 @@ describe('backtest runner', () => {
     expect(result.meta.assumptions.some((a) => a.includes('stayed open'))).toBe(false);
     result.dispose?.();
   });
+
+  it("charts the prices of the run's instruments only, not a recording's other syms", async () => {
+    const ETH = 'OKX_PERP_ETH_USDT';
+    const eth = await barsRecording(SIX_BARS, ETH);
+    const result = await runBacktest(baseOptions(sixBars, { recordings: [sixBars, eth] }));
+    expect(result.prices.map((series) => series.sym)).toEqual([BTC]);
+    result.dispose?.();
+  });
 });
