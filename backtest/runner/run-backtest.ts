@@ -4,6 +4,7 @@ import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.
 import type { BarEvent, Dec, MarketEvent, UserEvent } from '../../core/model/index.ts';
 import {
   type BacktestResult,
+  type OpenTrade,
   SpillDirectory,
   type StrategyFaultRecord,
   strategyFaultRecord,
@@ -241,6 +242,21 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...(loanRefused === undefined ? [] : [loanRefused]),
     ...unsent,
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
+    ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
+}
+
+/**
+ * The syms the end-of-run close was asked to close and did not (the risk gate refused it, a kill
+ * switch among others, or there was no price or liquidity), said where the run's summary shows
+ * it: the assumptions alone went unnoticed.
+ */
+function unclosedWarnings(open: readonly OpenTrade[]): string[] {
+  const syms = [...new Set(open.map((trade) => trade.sym))];
+  return syms.length === 0
+    ? []
+    : [
+        `the end-of-run close left ${syms.join(', ')} open (its order did not fill: see the assumptions); valued at the last price, left out of the trade statistics`,
+      ];
 }

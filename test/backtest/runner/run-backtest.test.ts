@@ -260,4 +260,21 @@ describe('backtest runner', () => {
     expect(result.prices.map((series) => series.sym)).toEqual([BTC]);
     result.dispose?.();
   });
+
+  it('warns when the end-of-run close leaves a position open (a tripped kill switch refuses it)', async () => {
+    // The buy's fee alone is a 0.01 % drawdown: the kill switch halts trading, closes included.
+    const gate = new RiskGate({ killSwitch: { maxDrawdown: 0.00005 } });
+    const result = await runBacktest(
+      baseOptions(sixBars, {
+        gate,
+        strategies: [{ id: 's1', strategy: scripted, params: { buyAt: 1, sellAt: 99, qty: '10' } }],
+        closeAtEnd: true,
+      }),
+    );
+    expect(result.openTrades.map((trade) => trade.sym)).toEqual([BTC]);
+    expect(result.meta.warnings).toContain(
+      `the end-of-run close left ${BTC} open (its order did not fill: see the assumptions); valued at the last price, left out of the trade statistics`,
+    );
+    result.dispose?.();
+  });
 });
