@@ -1,5 +1,5 @@
 import { EquitySampler } from '../../backtest/runner/index.ts';
-import type { Dec } from '../../core/model/index.ts';
+import { asNumber, type Dec } from '../../core/model/index.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
 
 /** A session's equity sampler, the start it waits for, and the equity it started from. */
@@ -27,7 +27,9 @@ export interface SessionEquitySampler {
  * then the curve starts at that event (a start at 0 made a 56-year curve). A paper session
  * starting with coins besides its cash starts its curve once each coin has its first price, and
  * counts the coins at that price until the venue's equity holds them (see {@link SessionStartingCoins}).
- * @param equity - reads the kernel's equity; each sample also goes to `onSample`
+ * The session tells the sampler of each event before the kernel applies it (`beforeEvent`), so
+ * its curve keeps what a backtest's keeps: each bucket's low, high and equity at its last event.
+ * @param equity - reads the kernel's equity; each read also goes to `onSample`
  * @param onSample - sees each equity read (the metrics gauge)
  * @param coins - the session's starting coins, when it has some
  * @returns the sampler, its start and the equity it started from
@@ -38,11 +40,14 @@ export function sessionEquitySampler(
   coins?: SessionStartingCoins,
 ): SessionEquitySampler {
   const read = coins === undefined ? equity : () => equity().plus(coins.unreportedWorth());
-  const sampler = new EquitySampler(1000, () => {
+  const exact = (): Dec => {
     const value = read();
     onSample(value);
     return value;
-  });
+  };
+  // The exact equity read as the estimate too: the sampler then takes its samples and closes its
+  // buckets when told of the next event (`beforeEvent`), as a backtest's sampler does.
+  const sampler = new EquitySampler(1000, exact, { estimate: () => asNumber(exact()) });
   let started = false;
   let startEquity: Dec | undefined;
   return {

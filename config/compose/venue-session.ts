@@ -76,6 +76,17 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     coins,
   );
   const { sampler, startAt: startSampler } = sessionEquity;
+  // Subscribed before the kernel, to market data and User Data alike: the due sample is taken, and
+  // a bucket of the curve closed, at the equity before the next event changes it, as a
+  // backtest's sampler does before the venue's next event and what it delivers up to then.
+  let eventTs = 0;
+  const beforeEvent = (): void => {
+    if (stopping) return;
+    eventTs = options.sessionClock();
+    sampler.beforeEvent(eventTs);
+  };
+  live.marketData.events.subscribe(beforeEvent);
+  live.execution.events.subscribe(beforeEvent);
   const { journal, attachedLegs } = journalWithAttachedLegs(
     metrics,
     options.onFill,
@@ -140,10 +151,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     if (stopping) return;
     events++;
     metrics.events.inc({ kind: event.kind });
-    const ts = options.sessionClock();
     coins.observe(event);
-    startSampler(ts);
-    sampler.observe({ ...event, recvTs: ts });
+    startSampler(eventTs);
+    sampler.observe({ ...event, recvTs: eventTs });
   });
   coins.foundAccount(kernel.state.account?.equity, kernel.state.assets.get(settleAsset)?.equity);
   // The start equity once the curve starts (starting coins at their first price); this until then.

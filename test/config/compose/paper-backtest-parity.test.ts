@@ -19,7 +19,7 @@ const fillsOf = (file: string) =>
 
 type CurveResult = {
   equityCurve: { ts: number; equity: string }[];
-  metrics: { equityFinal: number | string; maxDrawdown: number };
+  metrics: { equityFinal: number | string; maxDrawdown: number; equityPeak: string; avgDrawdown: number };
   fills: { timestamp: number }[];
 };
 const curveOf = (file: string) => {
@@ -28,6 +28,8 @@ const curveOf = (file: string) => {
     curve: result.equityCurve,
     final: result.metrics.equityFinal,
     maxDrawdown: result.metrics.maxDrawdown,
+    equityPeak: result.metrics.equityPeak,
+    avgDrawdown: result.metrics.avgDrawdown,
     fillTimes: result.fills.map((f) => f.timestamp),
   };
 };
@@ -124,6 +126,12 @@ describe('npm start, then a backtest of its recording', () => {
     const { shared, diff } = curvesAtSameTs(paper.curve, backtest.curve);
     expect(shared).toBeGreaterThan(0);
     expect(diff, diff.join('\n')).toEqual([]);
+    // Sampled alike: each bucket's low, high and equity at its last event, so the same points up
+    // to the backtest's end, its last event (the session ends later, when it is stopped).
+    const end = backtest.curve[backtest.curve.length - 1]?.ts ?? 0;
+    expect(paper.curve.filter((point) => point.ts <= end)).toEqual(backtest.curve);
+    expect(paper.equityPeak).toBe(backtest.equityPeak);
+    expect(paper.avgDrawdown).toBeCloseTo(backtest.avgDrawdown, 12);
     // An open position moves the curve between fills: some step of the curve has no fill in it.
     const movesWithoutFill = paper.curve.filter((b, i) => {
       const a = paper.curve[i - 1];
