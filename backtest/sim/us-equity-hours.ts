@@ -1,9 +1,7 @@
-import { DateTime } from 'luxon';
 import {
   isUsEquitySessionOpen,
   nextUsEquitySessionClose,
   nextUsEquitySessionOpen,
-  US_EQUITY_ZONE,
 } from '../../core/kernel/index.ts';
 
 /** The next closes of both sessions after a time, epoch ms. */
@@ -13,8 +11,6 @@ export interface SessionCloses {
   /** 20:00 New York of the extended session. */
   readonly extended: number;
 }
-
-const EXTENDED_CLOSE_HOUR = 20;
 
 const MINUTE_MS = 60_000;
 
@@ -67,13 +63,9 @@ export class UsEquityHours {
    * @returns the first 16:00 and the first 20:00 New York after `ts`
    */
   nextCloses(ts: number): SessionCloses {
-    let day = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).set({
-      hour: EXTENDED_CLOSE_HOUR,
-      minute: 0,
-      second: 0,
-      millisecond: 0,
-    });
-    while (day.toMillis() <= ts || day.weekday > 5) day = day.plus({ days: 1 });
-    return { regular: nextUsEquitySessionClose(ts), extended: day.toMillis() };
+    return {
+      regular: nextUsEquitySessionClose(ts),
+      extended: nextUsEquitySessionClose(ts, { extended: true }),
+    };
   }
 }

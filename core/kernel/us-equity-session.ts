@@ -53,14 +53,16 @@ export function nextUsEquitySessionOpen(ts: number, options: UsEquitySessionOpti
 /**
  * The regular session close a US equity DAY order placed at a time lives until: 16:00 New York on
  * that trading day, or on the next trading day when placed at or after the close (or on a
- * weekend or holiday), as brokers queue such orders for the next session.
+ * weekend or holiday), as brokers queue such orders for the next session. With `extended`, the
+ * extended session's 20:00 close found the same way.
  * @param ts - epoch ms
- * @param options - holidays (extended hours are ignored: DAY orders are regular-session orders)
- * @returns epoch ms of that 16:00 close, always after `ts`
+ * @param options - holidays; `extended` asks for the extended session's 20:00 close instead
+ * @returns epoch ms of that 16:00 (or 20:00) close, always after `ts`
  * @throws RangeError when no trading day comes within 30 days
  */
 export function nextUsEquitySessionClose(ts: number, options: UsEquitySessionOptions = {}): number {
-  return nextOnTradingDay(ts, REGULAR_CLOSE_MIN, true, options, 'close');
+  const close = options.extended === true ? EXTENDED_CLOSE_MIN : REGULAR_CLOSE_MIN;
+  return nextOnTradingDay(ts, close, true, options, 'close');
 }
 
 function nextOnTradingDay(

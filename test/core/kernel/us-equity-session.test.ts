@@ -52,6 +52,14 @@ describe('US equity session (America/New_York)', () => {
     );
   });
 
+  it("finds the extended session's 20:00 close, over the weekend and the change to summer time", () => {
+    const extended = { extended: true };
+    // Friday 6 March 2026, EST: 20:00 New York = 01:00Z on Saturday.
+    expect(nextUsEquitySessionClose(at('2026-03-06T21:00:00Z'), extended)).toBe(at('2026-03-07T01:00:00Z'));
+    // At that close: Monday 9 March, EDT, 20:00 = 00:00Z on Tuesday.
+    expect(nextUsEquitySessionClose(at('2026-03-07T01:00:00Z'), extended)).toBe(at('2026-03-10T00:00:00Z'));
+  });
+
   it('writes New York wall time, yyyy-MM-dd HH:mm:ss by default', () => {
     expect(formatNewYorkTime(at('2026-01-02T14:30:00Z'))).toBe('2026-01-02 09:30:00');
   });
