@@ -22,3 +22,4 @@ export { DEFAULT_LATENCY } from './sim-options.ts';
 export type { CashFlow, SimLedger } from './sim-state.ts';
 export type { SimVenue } from './sim-venue.ts';
 export { createSimVenue } from './sim-venue.ts';
+export { UsEquityHours } from './us-equity-hours.ts';

@@ -1,4 +1,5 @@
-import { isUsEquitySessionOpen, nextUsEquitySessionOpen } from '../../core/kernel/index.ts';
+import { nextUsEquitySessionOpen } from '../../core/kernel/index.ts';
+import { UsEquityHours } from '../sim/index.ts';
 
 /** When a synthetic instrument trades: asked for each event scheduled and each bar closed. */
 export interface TradingHours {
@@ -16,27 +17,15 @@ export interface TradingHours {
   nextOpen(ts: number): number;
 }
 
-const MINUTE = 60_000;
-
 /**
- * US equities' regular session, 09:30-16:00 New York on weekdays (core/kernel's
- * `isUsEquitySessionOpen`, so daylight saving time moves it in UTC as it moves the simulated
- * venue's sessions; no holiday calendar). The session changes only on whole minutes, so the
- * answer is looked up once a minute, not once an event.
+ * US equities' regular session, 09:30-16:00 New York on weekdays, as the simulated venue keeps it
+ * (its `UsEquityHours`: core/kernel's sessions, daylight saving time included, looked up once a
+ * minute; no holiday calendar).
  */
 export function usRegularHours(): TradingHours {
-  let minute = Number.NaN;
-  let open = false;
-  const isOpen = (ts: number): boolean => {
-    const m = Math.floor(ts / MINUTE);
-    if (m !== minute) {
-      minute = m;
-      open = isUsEquitySessionOpen(ts);
-    }
-    return open;
-  };
+  const hours = new UsEquityHours();
   return {
-    isOpen,
-    nextOpen: (ts) => (isOpen(ts) ? ts : nextUsEquitySessionOpen(ts)),
+    isOpen: (ts) => hours.openAt(ts, false),
+    nextOpen: (ts) => (hours.openAt(ts, false) ? ts : nextUsEquitySessionOpen(ts)),
   };
 }
