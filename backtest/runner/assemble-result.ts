@@ -9,7 +9,6 @@ import {
   type FillRecord,
   type JsonValue,
   type LiquidationJournal,
-  type OpenTrade,
   type OrderRecord,
   type RecordingDescription,
   type RecordLog,
@@ -30,6 +29,7 @@ import type { EquitySampler } from './equity-sampler.ts';
 import type { OrderJournal } from './order-journal.ts';
 import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
 import { symsNamedBy } from './strategy-syms.ts';
+import { unclosedNotes } from './unclosed-positions.ts';
 
 /** What a run writes as it goes, in its spill directory. */
 export interface RunRecords {
@@ -225,18 +225,6 @@ export function assembleResult(
       accountCurrency: settleAsset,
     }),
   };
-}
-
-/**
- * Says which positions the end-of-run close could not close: the gate refused it, or the last
- * known price of the sym lacked a price or the liquidity to fill it.
- */
-function unclosedNotes(open: readonly OpenTrade[]): string[] {
-  const syms = [...new Set(open.map((trade) => trade.sym))];
-  return syms.map(
-    (sym) =>
-      `${sym} stayed open at the end: its closing order did not fill (refused by the risk gate, or no price or not enough liquidity at its last known price); it is valued at its last price and left out of the trade statistics.`,
-  );
 }
 
 function formatBucket(ms: number): string {

@@ -4,7 +4,6 @@ import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.
 import type { BarEvent, Dec, MarketEvent, UserEvent } from '../../core/model/index.ts';
 import {
   type BacktestResult,
-  type OpenTrade,
   SpillDirectory,
   type StrategyFaultRecord,
   strategyFaultRecord,
@@ -34,6 +33,7 @@ import { spanOf } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
+import { unclosedWarnings } from './unclosed-positions.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 import { VenueEventRecorder } from './venue-event-recorder.ts';
 
@@ -245,18 +245,4 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
-}
-
-/**
- * The syms the end-of-run close was asked to close and did not (the risk gate refused it, a kill
- * switch among others, or there was no price or liquidity), said where the run's summary shows
- * it: the assumptions alone went unnoticed.
- */
-function unclosedWarnings(open: readonly OpenTrade[]): string[] {
-  const syms = [...new Set(open.map((trade) => trade.sym))];
-  return syms.length === 0
-    ? []
-    : [
-        `the end-of-run close left ${syms.join(', ')} open (its order did not fill: see the assumptions); valued at the last price, left out of the trade statistics`,
-      ];
 }
