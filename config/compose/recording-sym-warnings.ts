@@ -1,14 +1,7 @@
 import { resolve } from 'node:path';
 import { readSessionHeader } from '../../backtest/recording/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
-
-/** The recordings a config replays: a backtest's, or a paper run's recorded source. */
-function replayedRecordings(loaded: LoadedConfig): readonly string[] {
-  const { config } = loaded;
-  if (config.mode === 'backtest') return config.backtest?.recordings ?? [];
-  if (config.mode === 'paper' && config.paper?.source.kind === 'recording') return [config.paper.source.path];
-  return [];
-}
+import { replayedRecordings } from './recording-problems.ts';
 
 /**
  * Instruments of a config that no recording it replays covers, read from the recordings' header
@@ -20,7 +13,7 @@ function replayedRecordings(loaded: LoadedConfig): readonly string[] {
  *   a SYNTHETIC paper source, and recordings that cover every instrument
  */
 export async function recordingSymWarnings(loaded: LoadedConfig): Promise<string[]> {
-  const paths = replayedRecordings(loaded);
+  const paths = replayedRecordings(loaded).map((file) => file.path);
   if (paths.length === 0) return [];
   const warnings: string[] = [];
   const covered = new Set<string>();
