@@ -1,5 +1,6 @@
 import { type Dec, parseDecimal, type UserEvent, ZERO } from '../../model/index.ts';
-import type { MarginLoanInfoWire } from '../wire/loan.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import type { MarginLoanConfigWire, MarginLoanInfoWire } from '../wire/loan.ts';
 
 /** The loan a borrow or repay moved: its exchange account and coin. */
 export interface MovedLoan {
@@ -14,10 +15,22 @@ export interface MovedLoan {
  * its last principal.
  * @param info - `GET .../marginLoan/loan/info` reply
  * @param ts - event time, epoch ms
- * @param moved - the loan the command behind the read borrowed or repaid, if any
+ * @param moved - the loan the command behind the read borrowed or repaid
+ * @param config - `GET .../marginLoan/loan/config` reply: each loan's annual rate (the info reply
+ *   carries none); 0 for a coin it does not list
  * @returns one event per loan balance, and one for the moved loan when the reply omits it
  */
-export function loanEvents(info: MarginLoanInfoWire, ts: number, moved?: MovedLoan): UserEvent[] {
+function loanEvents(
+  info: MarginLoanInfoWire,
+  ts: number,
+  moved: MovedLoan,
+  config: readonly MarginLoanConfigWire[],
+): UserEvent[] {
+  const rates = new Map(config.map((entry) => [entry.coin, entry.annualInterestRate]));
+  const rateOf = (coin: string): Dec => {
+    const rate = rates.get(coin);
+    return rate === undefined ? ZERO : parseDecimal(rate, 'annualInterestRate');
+  };
   const balances = info.loans ?? [];
   const events: UserEvent[] = balances.map((balance) =>
     loanEvent(
@@ -25,27 +38,44 @@ export function loanEvents(info: MarginLoanInfoWire, ts: number, moved?: MovedLo
       balance.coin,
       parseDecimal(balance.principal, 'principal'),
       balance.interest === undefined ? ZERO : parseDecimal(balance.interest, 'interest'),
+      rateOf(balance.coin),
       ts,
     ),
   );
-  if (moved !== undefined && !balances.some((b) => b.exchange === moved.exchange && b.coin === moved.coin))
-    events.push(loanEvent(moved.exchange, moved.coin, ZERO, ZERO, ts));
+  if (!balances.some((b) => b.exchange === moved.exchange && b.coin === moved.coin))
+    events.push(loanEvent(moved.exchange, moved.coin, ZERO, ZERO, rateOf(moved.coin), ts));
   return events;
 }
 
-function loanEvent(exchange: string, coin: string, principal: Dec, interest: Dec, ts: number): UserEvent {
+/**
+ * Reads the loans (loan info, and the loan config for their rates) after a borrow or repay, or
+ * to learn its fate, as `loan` events.
+ * @param rest - the REST client
+ * @param ts - event time, epoch ms
+ * @param moved - the loan the command borrowed or repaid
+ * @returns one event per loan balance, and one for the moved loan when the info omits it
+ */
+export async function readLoanEvents(
+  rest: VenueRestClient,
+  ts: number,
+  moved: MovedLoan,
+): Promise<UserEvent[]> {
+  const [info, config] = await Promise.all([rest.getMarginLoanInfo(), rest.getMarginLoanConfig()]);
+  return loanEvents(info, ts, moved, config);
+}
+
+function loanEvent(
+  exchange: string,
+  coin: string,
+  principal: Dec,
+  interest: Dec,
+  annualRate: Dec,
+  ts: number,
+): UserEvent {
   return {
     kind: 'loan',
     ts,
     recvTs: ts,
-    loan: {
-      exchange,
-      coin,
-      principal,
-      interest,
-      // The info endpoint carries no rate; GET .../config has it per coin (annualInterestRate).
-      annualRate: ZERO as Dec,
-      updateAt: ts,
-    },
+    loan: { exchange, coin, principal, interest, annualRate, updateAt: ts },
   };
 }

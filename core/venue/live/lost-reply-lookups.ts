@@ -2,7 +2,7 @@ import type { AlgoOrder, Intent, UserEvent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import { accountFromWire, algoOrderFromWire, positionFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
-import { loanEvents } from './loan-events.ts';
+import { readLoanEvents } from './loan-events.ts';
 
 /** What looking up a REST command whose reply was lost needs. */
 export interface LostReplyLookupContext {
@@ -88,7 +88,7 @@ export async function lookUpLostCommand(
         // the outcome is called unknown, rather than claiming the command did not take effect.
         if (page.list.length > 0 && page.list.every((entry) => entry.clientId === undefined)) {
           return {
-            events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now(), intent),
+            events: await readLoanEvents(ctx.rest, ctx.now(), intent),
             applied: false,
             unknown: true,
             detail: "the venue's loan orders carry no clientId (see the loans reported)",
@@ -101,7 +101,7 @@ export async function lookUpLostCommand(
         };
       }
       return {
-        events: loanEvents(await ctx.rest.getMarginLoanInfo(), ctx.now(), intent),
+        events: await readLoanEvents(ctx.rest, ctx.now(), intent),
         applied: true,
         detail: '',
       };

@@ -2,7 +2,7 @@ import { formatDecimal, type IntentKind, type StrategyIntent, type UserEvent } f
 import { accountFromWire, algoOrderFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { AlgoOrderWire } from '../wire/algo.ts';
-import { loanEvents } from './loan-events.ts';
+import { readLoanEvents } from './loan-events.ts';
 
 type Emit = (event: UserEvent) => void;
 
@@ -92,7 +92,7 @@ export async function runRestCommand(
       };
       await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
       await followUp('loans', followUpFailed, async () => {
-        for (const event of loanEvents(await rest.getMarginLoanInfo(), now(), intent)) emit(event);
+        for (const event of await readLoanEvents(rest, now(), intent)) emit(event);
       });
       return;
     }

@@ -24,6 +24,12 @@ const approved = (intent: Intent) => ({ strategyId: 's1', intent }) as ApprovedI
 /** The fake venue's book: orders by clientOrderId, as its REST side reports them. */
 type Book = Map<string, Record<string, unknown>>;
 
+/** The venue's loan terms: the rates the loan events carry (the loan info lists none). */
+const LOAN_CONFIG = [
+  { coin: 'USDT', annualInterestRate: '0.0876' },
+  { coin: 'ETH', annualInterestRate: '0.05' },
+];
+
 function restVenue(book: Book, extra: (r: ReceivedRequest) => object | undefined = () => undefined) {
   return (request: ReceivedRequest) => {
     const special = extra(request);
@@ -44,6 +50,8 @@ function restVenue(book: Book, extra: (r: ReceivedRequest) => object | undefined
         return { body: ok([WIRE_POSITION]) };
       case 'GET /api/v1/trading/account':
         return { body: ok({ ...WIRE_ACCOUNT, assets: [WIRE_ASSET] }) };
+      case 'GET /api/v1/trading/marginLoan/loan/config':
+        return { body: ok(LOAN_CONFIG) };
       default:
         return { body: ok(null) };
     }
@@ -333,9 +341,17 @@ describe('live execution client', () => {
     live.submit(approved({ kind: 'repay', ref: 'r-1', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }));
     await waitFor(() => events.filter((e) => e.kind === 'loan').length === 2, 'loan events');
     const loans = events.flatMap((e) => (e.kind === 'loan' ? [e.loan] : []));
-    expect(loans.map((l) => [l.exchange, l.coin, l.principal.toFixed(), l.interest.toFixed()])).toEqual([
-      ['OKX', 'ETH', '2', '0.001'],
-      ['BINANCE', 'USDT', '0', '0'],
+    expect(
+      loans.map((l) => [
+        l.exchange,
+        l.coin,
+        l.principal.toFixed(),
+        l.interest.toFixed(),
+        l.annualRate.toFixed(),
+      ]),
+    ).toEqual([
+      ['OKX', 'ETH', '2', '0.001', '0.05'],
+      ['BINANCE', 'USDT', '0', '0', '0.0876'],
     ]);
   });
 

@@ -81,7 +81,14 @@ describe('live execution client: REST commands whose reply is lost', () => {
     );
     await eventually(() => r.events.some((e) => e.kind === 'loan'), 'the loan');
     expect(r.events.find((e) => e.kind === 'loan')).toMatchObject({ loan: { coin: 'USDT' } });
-    expect(r.events.find((e) => e.kind === 'loan' && e.loan.principal.eq(1000))).toBeDefined();
+    const loan = r.events.find((e) => e.kind === 'loan' && e.loan.principal.eq(1000));
+    const terms: { coin: string; annualInterestRate: string }[] = await venueData(
+      v,
+      '/api/v1/trading/marginLoan/loan/config',
+    );
+    const rate = terms.find((t) => t.coin === 'USDT')?.annualInterestRate;
+    expect(rate).toBeDefined();
+    expect(loan).toMatchObject({ loan: { annualRate: D(rate ?? 'NaN') } });
     expect(rejections(r.events)).toEqual([]);
     const orders: { list: unknown[] } = await venueData(v, '/api/v1/trading/marginLoan/loan/orders');
     expect(orders.list).toHaveLength(1);
