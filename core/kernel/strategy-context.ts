@@ -11,6 +11,7 @@ import type {
   InstrumentSpec,
   Intent,
   LiquidationEventRecord,
+  Loan,
   MarketTradeEvent,
   Order,
   Position,
@@ -111,6 +112,15 @@ export interface StrategyContext<P = unknown, S = unknown> {
   account(): Account | undefined;
   /** @returns portfolio equity in the settlement currency */
   equity(): Dec;
+  /**
+   * The margin loans outstanding as last reported: principal, interest accrued and annual rate.
+   * A backtest's simulated venue reports a loan at each borrow, repay and hourly interest charge;
+   * live, the venue pushes no loan updates, so Keel reads the loans after each borrow or repay the
+   * run sends, and the interest is as of that read (the coin's `asset(coin).loan` is pushed).
+   * @param coin - only loans of this coin when given
+   * @returns loans with principal or interest left, in the order first reported
+   */
+  loans(coin?: string): readonly Loan[];
   /** @returns the latest liquidation node, if a liquidation ever started */
   liquidation(): LiquidationEventRecord | undefined;
   /** @returns ADL rank 1-5 of a position leg, 0 when unknown */

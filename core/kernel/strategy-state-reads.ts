@@ -8,6 +8,7 @@ import type {
   Dec,
   InstrumentSpec,
   LiquidationEventRecord,
+  Loan,
   MarketTradeEvent,
   Order,
   Position,
@@ -102,6 +103,13 @@ export abstract class StrategyStateReads {
   /** @returns equity on numbers and its error bound, for the position sizer (undefined: none) */
   equityEstimate(): EquityEstimate | undefined {
     return this.kernelState.equityEstimate();
+  }
+  loans(coin?: string): readonly Loan[] {
+    const out: Loan[] = [];
+    for (const loan of this.kernelState.loans.values())
+      if ((coin === undefined || loan.coin === coin) && !(loan.principal.isZero() && loan.interest.isZero()))
+        out.push(loan);
+    return out;
   }
   liquidation(): LiquidationEventRecord | undefined {
     return this.kernelState.liquidation;

@@ -206,6 +206,41 @@ describe('kernel state: the fold of every event', () => {
     kernel.push(aPositionUpdate(2, '0.5', { positionSide: 'SHORT' }));
     expect(seen).toEqual([`${BTC} net 2 bal 0`, `${BTC} net 1.5 bal 0`]);
   });
+
+  it('lists the outstanding loans to strategies, one per exchange and coin, without those paid off', () => {
+    let read: (coin?: string) => string[] = () => [];
+    const reader = defineStrategy({
+      name: 'loan-reader',
+      params: z.object({}),
+      onStart: (ctx) => {
+        read = (coin) => ctx.loans(coin).map((l) => `${l.exchange} ${l.coin} ${l.principal.toFixed()}`);
+      },
+    });
+    const { kernel } = aKernelRig([{ id: 'r', strategy: reader }]);
+    const loan = (ts: number, exchange: string, coin: string, principal: string, interest = '0') =>
+      kernel.push({
+        kind: 'loan',
+        ts,
+        recvTs: ts,
+        loan: {
+          exchange,
+          coin,
+          principal: D(principal),
+          interest: D(interest),
+          annualRate: D('0.08'),
+          updateAt: ts,
+        },
+      });
+    loan(1, 'BINANCE', 'USDT', '100');
+    loan(2, 'OKX', 'USDT', '50');
+    loan(3, 'BINANCE', 'ETH', '2');
+    loan(4, 'BINANCE', 'USDT', '150');
+    expect(read()).toEqual(['BINANCE USDT 150', 'OKX USDT 50', 'BINANCE ETH 2']);
+    expect(read('USDT')).toEqual(['BINANCE USDT 150', 'OKX USDT 50']);
+    loan(5, 'OKX', 'USDT', '0', '0.01');
+    loan(6, 'BINANCE', 'USDT', '0');
+    expect(read()).toEqual(['OKX USDT 0', 'BINANCE ETH 2']);
+  });
 });
 
 describe('kernel state on bar-only data', () => {
