@@ -15,7 +15,8 @@ export const YEAR_MS = 365 * DAY_MS;
  * How period returns are taken and annualized (Keel's choice, configurable):
  * - `tradingDaysPerYear`: 365 for crypto (trades every day, the default), 252 for equities.
  * - `period`: `'auto'` takes daily returns (last equity of each UTC day, as backtesting.py does)
- *   when the curve spans at least 3 UTC days; a shorter run spanning at least one day takes
+ *   when the curve lasts at least 3 days and has samples on at least 3 UTC days (a 27-hour run
+ *   across two midnights is short, its days partial); a shorter run lasting at least a day takes
  *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
  *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
  *   forces per-sample returns whatever the span. A day without a sample is no period.
@@ -107,10 +108,11 @@ export interface PeriodReturns {
  * @returns the returns, which period was used, and periods per year
  */
 export function periodReturns(curve: readonly EquitySample[], basis: AnnualizationBasis): PeriodReturns {
-  const period = basis.period === 'auto' ? (utcDaysOf(curve) >= 3 ? 'day' : 'sample') : basis.period;
   const first = curve[0];
   const last = curve[curve.length - 1];
   const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
+  const daily = span >= 3 * DAY_MS && utcDaysOf(curve) >= 3;
+  const period = basis.period === 'auto' ? (daily ? 'day' : 'sample') : basis.period;
   if (basis.period === 'auto' && period === 'sample' && span < DAY_MS)
     return { returns: [], period, periodsPerYear: null };
   const asked = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;

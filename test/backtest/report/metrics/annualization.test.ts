@@ -59,3 +59,25 @@ describe('per-sample annualization of US equities', () => {
     expect(r.returns).toHaveLength(30.5 * 60);
   });
 });
+
+describe('the automatic period', () => {
+  const HOUR = 3_600_000;
+  const hourly = (start: number, hours: number) =>
+    Array.from({ length: hours + 1 }, (_, i) => ({ ts: start + i * HOUR, equity: D(10_000 + 10 * i) }));
+
+  it('takes per-sample returns over a 27-hour run that touches three UTC days, as over one that touches two', () => {
+    const acrossTwoMidnights = periodReturns(hourly(Date.UTC(2023, 11, 31, 23), 27), CRYPTO_ANNUALIZATION);
+    const acrossOne = periodReturns(hourly(Date.UTC(2024, 0, 1, 1), 27), CRYPTO_ANNUALIZATION);
+    expect(acrossTwoMidnights.period).toBe('sample');
+    expect(acrossOne.period).toBe('sample');
+    expect(acrossTwoMidnights.returns).toHaveLength(27 * 60);
+  });
+
+  it('takes daily returns once the run lasts three days', () => {
+    const r = periodReturns(hourly(Date.UTC(2024, 0, 1, 1), 72), CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('day');
+    expect(r.periodsPerYear).toBe(365);
+    // Jan 1 01:00 to Jan 4 01:00: the rest of Jan 1, Jan 2, Jan 3 and the first hour of Jan 4.
+    expect(r.returns).toHaveLength(4);
+  });
+});

@@ -121,13 +121,16 @@ describe('return metrics', () => {
 });
 
 describe('annualization basis', () => {
-  it('takes daily returns (last equity per UTC day) when the curve spans three days or more', () => {
-    const hourly = equityCurveOf([100, 110, 105, 99, 108.9], 12 * 3_600_000); // 0h,12h,24h,36h,48h
+  it('takes daily returns (last equity per UTC day) when the curve lasts three days or more', () => {
+    // 0h, 12h, ... 72h
+    const hourly = equityCurveOf([100, 110, 105, 99, 104, 108.9, 108.9], 12 * 3_600_000);
     const r = periodReturns(hourly, CRYPTO_ANNUALIZATION);
     expect(r.period).toBe('day');
     expect(r.periodsPerYear).toBe(365);
-    // From the start, 100, days end 110, 99, 108.9: +10 %, -10 %, +10 %.
-    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1, 0.1]);
+    // From the start, 100, days end 110, 99, 108.9, 108.9: +10 %, -10 %, +10 %, 0.
+    expect(r.returns.map((x) => Number(x.toFixed(12)))).toEqual([0.1, -0.1, 0.1, 0]);
+    // 48 hours over three UTC dates are not three days: per-sample returns.
+    expect(periodReturns(hourly.slice(0, 5), CRYPTO_ANNUALIZATION).period).toBe('sample');
   });
 
   it("bases the first daily return on the starting equity, so the first day's P&L counts", () => {
