@@ -71,7 +71,9 @@ function describeFees(instruments: readonly InstrumentSpec[], options: BacktestR
       (s.fees.markup.isZero() ? '' : `, instrument markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
       fixedCommissionText(s.fees),
   );
-  return `Per-instrument fees paid in the quote asset. ${parts.join('; ')}.${subText}`;
+  const source =
+    options.feeSchedule === 'flat' ? 'Flat maker/taker rates for every instrument' : 'Per-instrument fees';
+  return `${source} paid in the quote asset. ${parts.join('; ')}.${subText}`;
 }
 
 function recordingDescription(path: string, header: SessionHeader): RecordingDescription {
@@ -184,7 +186,12 @@ export function assembleResult(
       fillModel: { name: sim.fillModelName, description: sim.assumptions.fillModel },
       latencyModel: { name: 'fixed + seeded jitter', description: sim.assumptions.latency },
       feeModel: {
-        name: options.commission === undefined ? 'maker-taker' : 'commission',
+        name:
+          options.commission !== undefined
+            ? 'commission'
+            : options.feeSchedule === 'flat'
+              ? 'flat maker-taker'
+              : 'maker-taker',
         description: describeFees(instruments, options),
       },
       synthetic,

@@ -38,6 +38,12 @@ export interface BacktestRunOptions {
    * a fixed amount per fill or per order, or a mix (equities). Omitted: the instruments' own schedules.
    */
   readonly commission?: FlatCommission;
+  /**
+   * Where the instruments' fee rates come from, for the report: their own schedules (default), or
+   * flat rates for every instrument already written into `instruments` (config `backtest.fees`
+   * model `flat`).
+   */
+  readonly feeSchedule?: 'instrument' | 'flat';
   /** Fill model; default `bar` when every recording holds only bars, else `queue`. */
   readonly fillModel?: FillModelOptions | FillModelName;
   /** Latency legs; the simulated venue's default when omitted. */

@@ -123,6 +123,7 @@ export async function runConfiguredBacktest(
         }),
     ...(config.warmUp === undefined ? {} : { warmUp: warmUpPeriodOf(config.warmUp) }),
     instruments,
+    ...(backtest.fees?.model === 'flat' ? { feeSchedule: 'flat' as const } : {}),
     strategies: options.slots,
     gate: new RiskGate(riskGateConfigOf(config)),
     startingCash,
