@@ -4,6 +4,7 @@ import {
   asNumber,
   D,
   type Dec,
+  type Intent,
   isFinalOrderState,
   type Order,
   type OrderSide,
@@ -109,6 +110,25 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
 }
 
 /**
+ * Takes back the quotes an earlier run of this strategy left on the venue (a restarted live or
+ * paper session adopts them: they are in `openOrders()`): the first of each side becomes that
+ * side's quote, to be modified as any other; another of the same side is cancelled, so the
+ * restarted strategy never quotes twice the size `maxPosition` allows for.
+ * @returns the cancels of the surplus quotes
+ */
+function adoptQuotes(ctx: Ctx): Intent[] {
+  const surplus: Intent[] = [];
+  for (const order of ctx.openOrders(ctx.params.sym)) {
+    const slot = order.side === 'BUY' ? ctx.state.bid : ctx.state.ask;
+    if (slot.ref === undefined) {
+      slot.ref = order.clientOrderId;
+      slot.sentTicks = Math.round(asNumber(order.limitPrice) / ctx.state.tickN);
+    } else surplus.push(ctx.order.cancel(order));
+  }
+  return surplus;
+}
+
+/**
  * The prices, in ticks, the slot's order may rest at on the venue: its known price and, while a
  * modify is in flight, the price sent; empty when the slot has no order.
  */
@@ -164,7 +184,7 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
  * modified in place when its wanted price moved by `requoteTicks` or more. Each quote offers at
  * most the room left before `maxPosition`, so a fill never takes the position past it, and a
  * side with no room is withdrawn. One request per side is in flight at a time. Cancels its
- * quotes on stop.
+ * quotes on stop; restarted, it takes back the quotes its earlier run left (one per side).
  * @example
  * { id: 'mm1', strategy: marketMaker, params: { sym: 'BINANCE_PERP_BTC_USDT', qty: 0.01, maxPosition: 0.05 } }
  */
@@ -193,6 +213,7 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     ctx.state.minLots = Math.max(1, spec.minSize.div(spec.lotSize).ceil().toNumber());
     ctx.state.minNotional = spec.minNotional.toNumber();
     ctx.state.contractSize = spec.contractSize.toNumber();
+    return adoptQuotes(ctx);
   },
   onQuote: (ctx, quote) => {
     if (quote.sym === ctx.params.sym && quote.bid > 0 && quote.bid < quote.ask) requote(ctx, quote);
