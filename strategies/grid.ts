@@ -81,7 +81,8 @@ function replaceRung(ctx: Ctx, order: Order): Intent {
  * replaced one step away on the other side (a filled buy by a sell one step up, a filled sell by
  * a buy one step down). When the mid leaves the ladder by `recenterSteps` steps beyond its
  * outermost level, every order is cancelled and the ladder re-laid around the new mid. Prices are
- * computed in whole ticks, so every rung sits exactly on the tick grid. Cancels its orders on stop.
+ * computed in whole ticks, so every rung sits exactly on the tick grid. Cancels its orders on stop;
+ * restarted, it cancels the rungs its earlier run left before laying its ladder.
  * @example
  * { id: 'grid1', strategy: grid, params: { sym: 'BINANCE_PERP_BTC_USDT', levels: 5, stepTicks: 10, qtyPerLevel: 0.01 } }
  */
@@ -104,7 +105,13 @@ export const grid = defineStrategy<GridParams, GridState>({
     // In whole ticks first: (100 + 100.1) / 2 / 0.1 is 1000.4999.. in floating point.
     const mid = Math.round((Math.round(quote.bid / tick) + Math.round(quote.ask / tick)) / 2);
     const reference = ctx.state.reference;
-    if (reference === undefined) return layLadder(ctx, mid);
+    if (reference === undefined) {
+      // Restarted, it finds its earlier run's rungs (adopted): they go, and the ladder is laid anew.
+      const leftOver = ctx.openOrders(quote.sym).length > 0;
+      return leftOver
+        ? [ctx.order.cancelMany({ sym: quote.sym }), ...layLadder(ctx, mid)]
+        : layLadder(ctx, mid);
+    }
     const reach = (ctx.params.levels + ctx.params.recenterSteps) * ctx.params.stepTicks;
     if (Math.abs(mid - reference) <= reach) return;
     return [ctx.order.cancelMany({ sym: quote.sym }), ...layLadder(ctx, mid)];

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../core/model/index.ts';
+import { D, type Order } from '../../core/model/index.ts';
 import { grid } from '../../strategies/index.ts';
 import { anInstrument } from '../kit/instrument-builders.ts';
 import { BTC } from '../kit/kernel-events.ts';
+import { anOrder } from '../kit/order-builders.ts';
+import { aRestartedStrategyRig, sentLines } from '../kit/restarted-strategy-rig.ts';
 import { aQuote } from '../kit/sim-builders.ts';
 import { aStrategyRig } from '../kit/strategy-rig.ts';
 
@@ -164,5 +166,25 @@ describe('grid strategy', () => {
     expect(parse({ qtyPerLevel: 0 })).toBe(false);
     expect(parse({ recenterSteps: 0 })).toBe(false);
     expect(parse({ step: 1 })).toBe(false);
+  });
+});
+
+describe('grid strategy, restarted', () => {
+  it('cancels the rungs its earlier run left before laying its ladder, so it never holds two', async () => {
+    const rung = (n: number, side: 'BUY' | 'SELL', price: string) =>
+      anOrder({
+        orderId: `v${n}`,
+        clientOrderId: `grid-tow6r1fr-${n}`,
+        sym: BTC,
+        side,
+        limitPrice: D(price),
+      });
+    const rig = await aRestartedStrategyRig({ id: 'grid', strategy: grid, params: { ...base, levels: 1 } }, [
+      rung(1, 'BUY', '90.0'),
+      rung(2, 'SELL', '110.0'),
+    ]);
+    rig.market.next(aQuote(1000, 100, 5, 100.2, 5)); // mid 100.1
+    expect(sentLines(rig)).toEqual(['cancelOrders', 'placeOrder BUY 99.1', 'placeOrder SELL 101.1']);
+    expect(rig.denials).toEqual([]);
   });
 });

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Order } from '../../core/model/index.ts';
+import { D, type Order } from '../../core/model/index.ts';
 import { marketMaker } from '../../strategies/index.ts';
 import { BTC } from '../kit/kernel-events.ts';
+import { anOrder } from '../kit/order-builders.ts';
+import { aRestartedStrategyRig, sentLines } from '../kit/restarted-strategy-rig.ts';
 import { aQuote } from '../kit/sim-builders.ts';
 import { aStrategyRig, type StrategyRigOptions } from '../kit/strategy-rig.ts';
 
@@ -210,5 +212,32 @@ describe('market-maker strategy', () => {
     expect(parse({ skewTicksPerUnit: -1 })).toBe(false);
     expect(parse({ sym: '' })).toBe(false);
     expect(parse({ spread: 3 })).toBe(false);
+  });
+});
+
+describe('market-maker strategy, restarted', () => {
+  it("takes back its earlier run's quotes, one per side, cancels a surplus one, and moves them instead of quoting again", async () => {
+    const quote = (n: number, side: 'BUY' | 'SELL', price: string) =>
+      anOrder({
+        orderId: `v${n}`,
+        clientOrderId: `mm-tow6r1fr-${n}`,
+        sym: BTC,
+        side,
+        orderQty: D('0.1'),
+        limitPrice: D(price),
+        timeInForce: 'GTX',
+      });
+    const rig = await aRestartedStrategyRig(
+      { id: 'mm', strategy: marketMaker, params: { ...base, skewTicksPerUnit: 0 } },
+      [quote(1, 'BUY', '99.5'), quote(2, 'SELL', '100.6'), quote(3, 'BUY', '99.4')],
+    );
+    rig.market.next(aQuote(1000, 100, 5, 100.2, 5)); // mid 100.1: wanted 99.9 / 100.3
+    expect(sentLines(rig)).toEqual([
+      'cancelOrder mm-tow6r1fr-3',
+      'modifyOrder mm-tow6r1fr-1 99.9',
+      'modifyOrder mm-tow6r1fr-2 100.3',
+    ]);
+    expect(rig.denials).toEqual([]);
+    expect(rig.faults).toEqual([]);
   });
 });
