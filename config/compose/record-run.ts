@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../loader/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
+import { acquireRunLock, OutputLocked } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
 
@@ -40,6 +41,22 @@ export async function recordMarketData(
   const path = resolve(
     options.out ?? config.recording?.path ?? `out/${config.name ?? config.mode}-market.jsonl.gz`,
   );
+  const locked = acquireRunLock([path], Date.now());
+  if (!locked.ok) throw new OutputLocked(locked.problem);
+  try {
+    return await recordLocked(loaded, path, options);
+  } finally {
+    locked.lock.release();
+  }
+}
+
+/** {@link recordMarketData} while the recording's lock is held. */
+async function recordLocked(
+  loaded: LoadedConfig,
+  path: string,
+  options: RecordRunOptions,
+): Promise<RecordRunOutcome> {
+  const { config } = loaded;
   const logger = runLogger(config.name ?? 'record', config.logging.level);
   const instruments = instrumentSpecsOf(config.instruments);
   // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
@@ -54,7 +55,9 @@ export async function runConfiguredSession(
   }
   const missing = missingRecordingProblems(loaded);
   if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
-  const locked = acquireRunLock(reportPathsOf(config).json, Date.now());
+  const outputs = [reportPathsOf(config).json];
+  if (config.recording !== undefined) outputs.push(resolve(config.recording.path));
+  const locked = acquireRunLock(outputs, Date.now());
   if (!locked.ok) return { ok: false, problems: [locked.problem] };
   try {
     return { ok: true, ...(await runLockedSession(loaded, slots.slots, locked.lock, options)) };
@@ -77,9 +80,9 @@ async function runLockedSession(
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   // Read before any venue starts: a missing history file stops the run with its config key.
   const warmUp = await warmUpOf(loaded);
-  if (lock.tookOverFrom !== undefined)
+  for (const stale of lock.tookOver)
     logger.warn(
-      { lock: lock.path, pid: lock.tookOverFrom },
+      { lock: stale.path, pid: stale.pid },
       'took over the lock of an earlier run that no longer runs',
     );
   const common = {

@@ -1,4 +1,5 @@
 import { recordMarketData } from '../../compose/record-run.ts';
+import { OutputLocked } from '../../compose/run-lock.ts';
 import { shownPath } from '../../compose/shown-path.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -18,7 +19,8 @@ export interface RecordOptions {
  * @param options - output file and duration
  * @param io - output streams
  * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (the
- *   recording is complete either way), EXIT.RUNTIME_FAILURE when the venue cannot be reached
+ *   recording is complete either way), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
+ *   recording, EXIT.RUNTIME_FAILURE when the venue cannot be reached
  */
 export async function recordCommand(
   loaded: LoadedConfig,
@@ -38,6 +40,6 @@ export async function recordCommand(
         : EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
-    return EXIT.RUNTIME_FAILURE;
+    return error instanceof OutputLocked ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -21,6 +21,22 @@ describe('keel run of one config twice at once', () => {
     expect(second.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(second.stderr).toContain(`another Keel run (pid ${first.child.pid},`);
     expect(existsSync(join(dir, 'second.jsonl.gz'))).toBe(false);
+    // Another config's outputs, but the first run's recording: it would move that recording aside.
+    const sharing = keelChild([
+      'run',
+      'config/examples/market-maker-paper.yaml',
+      '--set',
+      `recording.path=${join(dir, 'locked.jsonl.gz')}`,
+      ...reportOutputFlags(dir, 'sharing'),
+    ]);
+    expect(sharing.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(sharing.stderr).toContain(`another Keel run (pid ${first.child.pid},`);
+    expect(sharing.stderr).toContain(`is writing ${join(dir, 'locked.jsonl.gz')}`);
+    expect(readdirSync(dir).filter((f) => f.startsWith('locked.'))).toEqual([
+      'locked.jsonl.gz',
+      'locked.jsonl.gz.lock',
+    ]);
+    expect(existsSync(join(dir, 'sharing-result.json.lock'))).toBe(false);
     const code = await new Promise<number | null>((done) => {
       first.child.once('exit', (c) => done(c));
       first.child.kill('SIGINT');
@@ -28,5 +44,6 @@ describe('keel run of one config twice at once', () => {
     expect(code).toBe(EXIT.INTERRUPTED);
     expect(existsSync(join(dir, 'locked-result.json'))).toBe(true);
     expect(existsSync(join(dir, 'locked-result.json.lock'))).toBe(false);
+    expect(existsSync(join(dir, 'locked.jsonl.gz.lock'))).toBe(false);
   }, 90_000);
 });
