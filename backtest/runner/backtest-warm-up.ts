@@ -21,6 +21,11 @@ export interface BacktestWarmUp {
   readonly until: number;
   /** Events the strategies saw during the warm-up. */
   readonly events: number;
+  /**
+   * With the warm-up counted in bars (`alignMs`): how many bars of that interval held an event
+   * (a bar of the grid the data is in; closed markets, nights and weekends hold none).
+   */
+  readonly bars?: number;
 }
 
 /**
@@ -72,24 +77,34 @@ export async function feedWarmUp(
   readAhead: () => Promise<readonly MarketEvent[] | undefined>,
   until: number,
   deliver: (event: MarketEvent) => void,
+  alignMs?: number,
 ): Promise<{
   readonly rest: readonly MarketEvent[] | undefined;
   readonly events: number;
   readonly first: number;
+  /** Bars of the `alignMs` grid that held an event (0 without a grid). */
+  readonly bars: number;
 }> {
   let events = 0;
+  let bars = 0;
+  let bar = Number.NaN;
   const first = firstBatch[0] === undefined ? until : eventStart(firstBatch[0]);
   let batch: readonly MarketEvent[] | undefined = firstBatch;
   while (batch !== undefined) {
     for (let i = 0; i < batch.length; i++) {
       const event = batch[i] as MarketEvent;
-      if (eventStart(event) >= until) return { rest: batch.slice(i), events, first };
+      const start = eventStart(event);
+      if (start >= until) return { rest: batch.slice(i), events, first, bars };
       deliver(event);
       events++;
+      if (alignMs !== undefined && Math.floor(start / alignMs) !== bar) {
+        bar = Math.floor(start / alignMs);
+        bars++;
+      }
     }
     batch = await readAhead();
   }
-  return { rest: undefined, events, first };
+  return { rest: undefined, events, first, bars };
 }
 
 /**
@@ -102,15 +117,21 @@ export function warmUpAssumption(warmUp: BacktestWarmUp): string {
 }
 
 /**
- * A warning when the recordings hold less than the warm-up's period before the window's start.
+ * A warning when the recordings hold less than the warm-up's period before the window's start,
+ * or, counted in bars, fewer bars with data than asked for (bars x interval is calendar time).
  * @param warmUp - what the warm-up held
+ * @param alignMs - the bar interval the warm-up is counted in, if any
  * @returns the warning, or undefined when the period was covered
  */
 export function warmUpShortfall(warmUp: BacktestWarmUp, alignMs: number | undefined): string | undefined {
   const step = alignMs ?? Math.max(60_000, warmUp.periodMs / 100);
   const covered = warmUp.events === 0 ? 0 : warmUp.until - warmUp.from;
-  if (covered >= warmUp.periodMs - step) return undefined;
-  return `warm-up: the recordings cover only ${formatPeriod(Math.max(0, covered))} of the ${formatPeriod(warmUp.periodMs)} warm-up before ${iso(warmUp.until)} (${warmUp.events} events); indicators may not be ready when trading starts`;
+  if (covered < warmUp.periodMs - step)
+    return `warm-up: the recordings cover only ${formatPeriod(Math.max(0, covered))} of the ${formatPeriod(warmUp.periodMs)} warm-up before ${iso(warmUp.until)} (${warmUp.events} events); indicators may not be ready when trading starts`;
+  if (alignMs === undefined || warmUp.bars === undefined) return undefined;
+  const asked = Math.round(warmUp.periodMs / alignMs);
+  if (warmUp.bars >= asked) return undefined;
+  return `warm-up: ${asked} bars of ${formatPeriod(alignMs)} span ${formatPeriod(warmUp.periodMs)}, in which the recordings held data in ${warmUp.bars} bars only (a market that closes, nights, weekends); an indicator of ${asked} bars is not ready when trading starts: ask for more bars (e.g. ${Math.ceil((asked * asked) / Math.max(1, warmUp.bars))})`;
 }
 
 /**

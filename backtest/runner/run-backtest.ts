@@ -101,12 +101,24 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     // Funded as it will trade: sizing on equity during the warm-up gives what it will give after.
     const funded = createSimVenue({ ...options.sim, instruments, startingBalances, random: seededRandom(1) });
     await seedKernelWithBalances(kernel, funded, firstBatch[0].recvTs);
-    const fed = await feedWarmUp(firstBatch, readAhead, until, (event) => market.next(event));
+    const fed = await feedWarmUp(
+      firstBatch,
+      readAhead,
+      until,
+      (event) => market.next(event),
+      options.warmUp.alignMs,
+    );
     if (fed.rest === undefined) throw warmUpTookEverything(options.warmUp.periodMs, until, fed.events);
     kernel.advanceTime(until - 1);
     kernel.endWarmUp();
     firstBatch = fed.rest;
-    warmedUp = { periodMs: options.warmUp.periodMs, from: fed.first, until, events: fed.events };
+    warmedUp = {
+      periodMs: options.warmUp.periodMs,
+      from: fed.first,
+      until,
+      events: fed.events,
+      ...(options.warmUp.alignMs === undefined ? {} : { bars: fed.bars }),
+    };
   }
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
   const spanMs = await spanOf(options, startTime);

@@ -56,7 +56,9 @@ export const warmUpConfigSchema = z
       .int()
       .positive()
       .optional()
-      .describe('Or: this many whole bars of interval (the warm-up starts on that bar grid).'),
+      .describe(
+        'Or: this many whole bars of interval, in time (the warm-up starts on that bar grid); a market that closes holds fewer bars in that time, and a backtest warns.',
+      ),
     interval: z.enum(INTERVALS).optional().describe('The bar interval bars counts in, e.g. 1h.'),
     history: z
       .array(historySourceSchema)

@@ -1,5 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { importOhlcvCsv } from '../../../backtest/csv/index.ts';
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
@@ -122,6 +125,31 @@ describe('backtest runner: warm-up', () => {
     expect(short.result.meta.warnings).toContain(
       'warm-up: the recordings cover only 2 min of the 5 min warm-up before 2024-01-01T00:02:00.000Z (2 events); indicators may not be ready when trading starts',
     );
+  });
+
+  it('counted in bars, warns when the data holds fewer bars than asked for in their span (a market that closes)', async () => {
+    const dir = aTempDir();
+    // Minutes 0-2, then a pause of two minutes, then minutes 5-11: 5 bars of 1m span minutes 0-4, 3 hold data.
+    const minutes = [0, 1, 2, 5, 6, 7, 8, 9, 10, 11];
+    const csv = minutes.map((m, i) => [T0 + m * MIN, ...(RISING[i] as number[]), 10].join(','));
+    await writeFile(join(dir, 'gaps.csv'), `timestamp,open,high,low,close,volume\n${csv.join('\n')}\n`);
+    await importOhlcvCsv({ input: join(dir, 'gaps.csv'), output: join(dir, 'gaps.jsonl'), sym: BTC });
+    const options = (recording: string) =>
+      barRunOptions(
+        recording,
+        [anInstrument(BTC)],
+        [{ id: 'dc', strategy: donchian({ bars: [], equity: [], denied: [], entries: [] }), params: {} }],
+      );
+    const gapped = await runBacktest({
+      ...options(join(dir, 'gaps.jsonl')),
+      warmUp: { periodMs: 5 * MIN, alignMs: MIN },
+    });
+    gapped.dispose?.();
+    expect(gapped.meta.warnings).toContain(
+      'warm-up: 5 bars of 1 min span 5 min, in which the recordings held data in 3 bars only (a market that closes, nights, weekends); an indicator of 5 bars is not ready when trading starts: ask for more bars (e.g. 9)',
+    );
+    const whole = await run({ warmUp: { periodMs: 5 * MIN, alignMs: MIN } });
+    expect((whole.result.meta.warnings ?? []).filter((w) => w.startsWith('warm-up'))).toEqual([]);
   });
 
   it('funds the account from the warm-up on, so sizing on equity gives while warming up what it will give after', async () => {
