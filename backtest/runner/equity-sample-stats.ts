@@ -8,16 +8,21 @@ export class EquitySampleStats {
   private readonly drawdowns = new DrawdownTracker();
   private equitySum = 0;
   private samples = 0;
+  private lastTs = Number.NaN;
+  private lastEquity = 0;
 
   /**
-   * Counts a sample.
+   * Counts a sample; one of the same time as the previous one replaces it (as in the curve).
    * @param ts - its time (not before the previous one)
    * @param equity - its equity
    */
   add(ts: number, equity: number): void {
     this.drawdowns.add(ts, equity);
+    if (ts === this.lastTs) this.equitySum -= this.lastEquity;
+    else this.samples++;
     this.equitySum += equity;
-    this.samples++;
+    this.lastTs = ts;
+    this.lastEquity = equity;
   }
 
   /** @returns the drawdown figures over every sample */

@@ -59,15 +59,9 @@ export type DrawdownFigures = Omit<DrawdownStats, 'periods'>;
  * can measure drawdowns on every equity sample while it keeps only a bounded curve.
  */
 export class DrawdownTracker {
-  private peak = Number.NEGATIVE_INFINITY;
-  private peakTs = Number.NaN;
-  private depth = 0;
-  private lastTs = Number.NaN;
-  private count = 0;
-  private maxDepth = 0;
-  private depthSum = 0;
-  private maxDuration = 0;
-  private durationSum = 0;
+  private readonly state = emptyState();
+  /** The state before the last sample, which a sample of the same time replaces. */
+  private readonly before = emptyState();
   private readonly kept: DrawdownPeriod[] | undefined;
 
   /** @param keepPeriods - also list every period (memory grows with their number) */
@@ -76,22 +70,28 @@ export class DrawdownTracker {
   }
 
   /**
-   * Adds the next sample.
+   * Adds the next sample. A sample of the same time as the previous one replaces it, as in the
+   * equity curve (the last of a time is the equity at that time), so a moment is never a period.
    * @param ts - its time (not before the previous one)
    * @param equity - its equity
    */
   add(ts: number, equity: number): void {
-    if (Number.isNaN(this.peakTs)) this.peakTs = ts;
-    this.lastTs = ts;
-    if (equity > this.peak) this.peak = equity;
-    const drawdown = this.peak > 0 ? Math.min(1, Math.max(0, 1 - equity / this.peak)) : 0;
+    if (ts === this.state.lastTs) {
+      Object.assign(this.state, this.before);
+      this.kept?.splice(this.state.keptCount);
+    } else Object.assign(this.before, this.state);
+    const t = this.state;
+    if (Number.isNaN(t.peakTs)) t.peakTs = ts;
+    t.lastTs = ts;
+    if (equity > t.peak) t.peak = equity;
+    const drawdown = t.peak > 0 ? Math.min(1, Math.max(0, 1 - equity / t.peak)) : 0;
     if (drawdown > 0) {
-      this.depth = Math.max(this.depth, drawdown);
+      t.depth = Math.max(t.depth, drawdown);
       return;
     }
-    if (this.depth > 0) this.close(ts, true);
-    this.depth = 0;
-    this.peakTs = ts;
+    if (t.depth > 0) this.close(ts, true);
+    t.depth = 0;
+    t.peakTs = ts;
   }
 
   /** @returns the periods, when kept (the one still open counted as unrecovered) */
@@ -102,33 +102,65 @@ export class DrawdownTracker {
 
   /** @returns max and average depth and duration, the period still open counted up to the last sample */
   figures(): DrawdownFigures {
+    const t = this.state;
     const open = this.openPeriod();
-    const n = this.count + (open ? 1 : 0);
-    const depthSum = this.depthSum + (open?.depth ?? 0);
+    const n = t.count + (open ? 1 : 0);
+    const depthSum = t.depthSum + (open?.depth ?? 0);
     const duration = open ? open.endTs - open.peakTs : 0;
     return {
-      maxDrawdown: Math.max(this.maxDepth, open?.depth ?? 0),
+      maxDrawdown: Math.max(t.maxDepth, open?.depth ?? 0),
       avgDrawdown: n === 0 ? 0 : depthSum / n,
-      maxDrawdownDurationMs: Math.max(this.maxDuration, duration),
-      avgDrawdownDurationMs: n === 0 ? 0 : (this.durationSum + duration) / n,
+      maxDrawdownDurationMs: Math.max(t.maxDuration, duration),
+      avgDrawdownDurationMs: n === 0 ? 0 : (t.durationSum + duration) / n,
     };
   }
 
   private openPeriod(): DrawdownPeriod | undefined {
-    return this.depth > 0
-      ? { peakTs: this.peakTs, endTs: this.lastTs, recovered: false, depth: this.depth }
-      : undefined;
+    const t = this.state;
+    return t.depth > 0 ? { peakTs: t.peakTs, endTs: t.lastTs, recovered: false, depth: t.depth } : undefined;
   }
 
   private close(endTs: number, recovered: boolean): void {
-    const duration = endTs - this.peakTs;
-    this.count++;
-    this.maxDepth = Math.max(this.maxDepth, this.depth);
-    this.depthSum += this.depth;
-    this.maxDuration = Math.max(this.maxDuration, duration);
-    this.durationSum += duration;
-    this.kept?.push({ peakTs: this.peakTs, endTs, recovered, depth: this.depth });
+    const t = this.state;
+    const duration = endTs - t.peakTs;
+    t.count++;
+    t.maxDepth = Math.max(t.maxDepth, t.depth);
+    t.depthSum += t.depth;
+    t.maxDuration = Math.max(t.maxDuration, duration);
+    t.durationSum += duration;
+    this.kept?.push({ peakTs: t.peakTs, endTs, recovered, depth: t.depth });
+    t.keptCount++;
   }
+}
+
+function emptyState(): TrackerState {
+  return {
+    peak: Number.NEGATIVE_INFINITY,
+    peakTs: Number.NaN,
+    depth: 0,
+    lastTs: Number.NaN,
+    count: 0,
+    maxDepth: 0,
+    depthSum: 0,
+    maxDuration: 0,
+    durationSum: 0,
+    keptCount: 0,
+  };
+}
+
+/** What a {@link DrawdownTracker} has counted so far. */
+interface TrackerState {
+  peak: number;
+  peakTs: number;
+  depth: number;
+  lastTs: number;
+  count: number;
+  maxDepth: number;
+  depthSum: number;
+  maxDuration: number;
+  durationSum: number;
+  /** Periods listed (when kept). */
+  keptCount: number;
 }
 
 /**

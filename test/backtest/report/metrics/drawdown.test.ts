@@ -105,3 +105,29 @@ describe('drawdown', () => {
     );
   });
 });
+
+describe('drawdown tracker: a sample of the same time replaces the one before', () => {
+  it('counts no period for a fee booked at the moment of a new high (the end-of-run close at zero latency)', () => {
+    const tracker = new DrawdownTracker(true);
+    tracker.add(0, 100);
+    tracker.add(1, 95);
+    tracker.add(2, 110);
+    tracker.add(2, 109.9);
+    expect(tracker.periods()).toEqual([{ peakTs: 0, endTs: 2, recovered: true, depth: 0.050000000000000044 }]);
+    expect(tracker.figures()).toEqual({
+      maxDrawdown: 0.050000000000000044,
+      avgDrawdown: 0.050000000000000044,
+      maxDrawdownDurationMs: 2,
+      avgDrawdownDurationMs: 2,
+    });
+  });
+
+  it('reopens a period a replaced sample had closed', () => {
+    const tracker = new DrawdownTracker(true);
+    tracker.add(0, 100);
+    tracker.add(1, 90);
+    tracker.add(2, 100);
+    tracker.add(2, 95);
+    expect(tracker.periods()).toEqual([{ peakTs: 0, endTs: 2, recovered: false, depth: 0.09999999999999998 }]);
+  });
+});
