@@ -7,6 +7,7 @@ import { klineMessage } from './kline-messages.ts';
 import type { SkippedRow } from './ohlcv-bar.ts';
 import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
 import { checkRecordingOutput } from './recording-output.ts';
+import { usEquityZoneWarning } from './us-equity-zone-check.ts';
 
 /** What to import and where. */
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
@@ -28,13 +29,15 @@ export interface OhlcvImportSummary {
   readonly firstOpenTime: number;
   readonly lastCloseTime: number;
   readonly skipped: readonly SkippedRow[];
+  /** What looks wrong though the file read (a US equity's times that look like New York time read as UTC). */
+  readonly warnings: readonly string[];
 }
 
 /**
  * Imports an OHLCV CSV file into a session recording of closed KLINE pushes, one per bar,
  * each received at its bar's close time, so a bar backtest replays it like a recorded session.
  * @param options - input, output, sym and the CSV reading options
- * @returns how many bars, the interval, the time span and the rows skipped
+ * @returns how many bars, the interval, the time span, the rows skipped and what looks wrong
  * @throws CsvImportError naming file and line when the CSV cannot be read as bars, or naming the
  *   output when it is the CSV itself or not a `.jsonl` / `.jsonl.gz` name (checked before reading)
  * @throws TypeError when the sym is not a sym Keel knows
@@ -50,6 +53,12 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   }
   const contents = parseOhlcvCsv(text, { ...options, file: options.input });
   const messages = contents.bars.map((bar) => klineMessage(options.sym, contents.interval, bar));
+  const zoneWarning = usEquityZoneWarning(
+    options.sym,
+    contents.interval,
+    contents.bars.map((bar) => bar.openTime),
+    options.zone ?? 'UTC',
+  );
   const first = messages[0]?.data;
   const last = messages[messages.length - 1]?.data;
   if (first === undefined || last === undefined)
@@ -75,5 +84,6 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
     firstOpenTime: first.openTime,
     lastCloseTime: last.ts,
     skipped: contents.skipped,
+    warnings: zoneWarning === undefined ? [] : [zoneWarning],
   };
 }

@@ -47,6 +47,7 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
       io.stdout.write(`  line ${row.line}: ${row.reason}\n`);
     if (summary.skipped.length > SKIPPED_SHOWN)
       io.stdout.write(`  ... and ${summary.skipped.length - SKIPPED_SHOWN} more\n`);
+    for (const warning of summary.warnings) io.stdout.write(`⚠ ${warning}\n`);
     return EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel import-csv: ${(error as Error).message}\n`);
