@@ -1,5 +1,6 @@
-import type { BookLevel, MarketEvent, MarketTradeEvent } from '../../core/model/index.ts';
+import type { BookLevel, MarketTradeEvent } from '../../core/model/index.ts';
 import { offeredAt, type TakenLevel } from './market-state.ts';
+import { displayedAtPrice, queueTrade } from './queue-position.ts';
 import type { SimOrder } from './sim-order.ts';
 
 /**
@@ -7,8 +8,9 @@ import type { SimOrder } from './sim-order.ts';
  * - `touch`: a resting order fills when the opposite quote or a trade reaches its price.
  * - `through`: it fills only when the market trades or quotes strictly through its price.
  * - `queue`: it waits behind the quantity displayed at its price when it arrived (price-time
- *   priority: only orders at its price are ahead); trades at its price eat the queue first, trades
- *   through its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
+ *   priority: only orders at its price are ahead); trades at its price eat the queue first (after
+ *   the part a display took off the queue before its print, `queue-position.ts`), trades through
+ *   its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
  *   opposite side reaches its price: on an ordinary book the queue ahead is used up by then (the
  *   opposite side reaches a bid only when the levels at and above it are gone, which empties the
  *   queue). On a locked or crossed book, whose own side still shows size at or above its price,
@@ -102,7 +104,8 @@ function crosses(strict: boolean, buy: boolean, marketPrice: number, limit: numb
 /**
  * How much of a resting limit order a printed trade could fill, before sharing the trade's size
  * with other resting orders. Each print is liquidity of its own. Updates the order's queue position
- * (queue model: a trade at its price by an aggressor on the other side eats the queue first).
+ * (queue model: a trade at its price by an aggressor on the other side eats the queue, after the
+ * part of the queue that went without a print, `queueTrade`).
  * Quotes and books are matched level by level in `resting-matching.ts` instead.
  * Allocation-free: it runs for the head of the book on every trade of its sym.
  * @param model - resolved fill model (not `bar`)
@@ -116,9 +119,7 @@ export function tradeCapacity(model: ResolvedFillModel, order: SimOrder, event: 
   let size = 0;
   if (model.name === 'queue' && event.price === limit) {
     if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
-    const beyondQueue = event.qty - order.queueAhead;
-    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
-    size = Math.max(0, beyondQueue);
+    size = queueTrade(order, event.qty);
   } else if (crosses(model.name !== 'touch', buy, event.price, limit)) {
     size = event.qty;
   }
@@ -165,7 +166,10 @@ function displayedAhead(
     reach += offeredAt(taken, price, shown);
   }
   if (!(reach > 0)) return 0;
-  order.queueAhead = queue - Math.min(queue, Math.max(0, reach - better));
+  // The queue moves up without a print: the print that shows it later must not move it again.
+  const moved = Math.min(queue, Math.max(0, reach - better));
+  order.queueAhead = queue - moved;
+  order.queueUnexplained += moved;
   return Math.min(reach, better + queue);
 }
 
@@ -198,45 +202,6 @@ export function sizesAhead(
     ahead.set(order, size);
   }
   return ahead;
-}
-
-/**
- * The queue ahead of an order can never exceed what the venue displays at its price: shrink it
- * when the displayed size at the order's price drops (cancellations ahead count in our favour only
- * down to the displayed size; Keel's choice, the usual risk-averse queue model). When the event
- * shows the order's price level empty (the side's displayed levels reach the price or go past it,
- * but none is at it), nobody is ahead any more: the queue is 0. A price beyond the displayed depth
- * tells nothing, and neither does an empty side.
- * @param order - a resting order (queue model)
- * @param event - a quote or book event of its sym
- */
-export function trimQueue(order: SimOrder, event: MarketEvent): void {
-  const buy = order.sign > 0;
-  if (event.kind === 'quote') {
-    const best = buy ? event.bid : event.ask;
-    if (best === order.priceN)
-      order.queueAhead = Math.min(order.queueAhead, buy ? event.bidQty : event.askQty);
-    else if (buy ? best < order.priceN : best > order.priceN) order.queueAhead = 0;
-    return;
-  }
-  if (event.kind !== 'book') return;
-  const displayed = displayedAtPrice(buy ? event.bids : event.asks, order);
-  if (displayed < order.queueAhead) order.queueAhead = displayed;
-}
-
-/**
- * What the displayed levels of an order's own side show at its price: the level's size, 0 when the
- * levels show the price empty (it improves on the best, or falls between two displayed levels),
- * Infinity when it lies beyond the displayed depth or the side is empty (unknown).
- */
-function displayedAtPrice(sameSide: readonly (readonly [number, number])[], order: SimOrder): number {
-  const buy = order.sign > 0;
-  for (const [price, qty] of sameSide) {
-    if (price === order.priceN) return qty;
-    // Levels run best first: once one is worse than ours, our price was passed without a level.
-    if (buy ? price < order.priceN : price > order.priceN) return 0;
-  }
-  return Number.POSITIVE_INFINITY;
 }
 
 /**

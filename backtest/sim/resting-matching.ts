@@ -7,22 +7,23 @@ import type {
   QuoteEvent,
 } from '../../core/model/index.ts';
 import { asNumber, decimalOf, isAboveZero } from '../../core/model/index.ts';
-import { restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
+import { restingCrosses, sizesAhead, tradeCapacity } from './fill-model.ts';
 import { executeFill } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
 import { noteTaken, offeredAt, type TakenLevel } from './market-state.ts';
 import { marketOf } from './matching.ts';
 import { isLive } from './order-factory.ts';
+import { queueTrade, trimQueue } from './queue-position.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
  * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
- * other side eats the queue ahead of it.
+ * other side eats the queue ahead of it, after the part of it that went without a print.
  */
 function advanceQueue(order: SimOrder, event: MarketTradeEvent): void {
   if (event.price === order.priceN && event.side === (order.sign > 0 ? 'SELL' : 'BUY')) {
-    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
+    queueTrade(order, event.qty);
   }
 }
 
