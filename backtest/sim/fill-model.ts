@@ -17,7 +17,8 @@ import type { SimOrder } from './sim-order.ts';
  *   the opposite size goes to that size first (`sizesAhead`). With nothing displayed on its
  *   side (a trades-only recording) the queue is unknown, so only trades through its price fill it.
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
- * again until its displayed size changes (Keel's choice; see `TakenLevel`).
+ * again until its displayed size changes, nor by the print that lifts it (Keel's choice; see
+ * `TakenLevel`).
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
  *   path reaches them, the extreme adverse to the position after the open's fills first. An order
  *   meets only bars that opened after it arrived (see `bar-arrivals.ts`), and with bars of several
@@ -103,17 +104,28 @@ function crosses(strict: boolean, buy: boolean, marketPrice: number, limit: numb
 
 /**
  * How much of a resting limit order a printed trade could fill, before sharing the trade's size
- * with other resting orders. Each print is liquidity of its own. Updates the order's queue position
- * (queue model: a trade at its price by an aggressor on the other side eats the queue, after the
- * part of the queue that went without a print, `queueTrade`).
+ * with other resting orders. Each print is liquidity of its own, less what it only shows traded:
+ * a print by an aggressor on the order's own side (a BUY print through a resting bid) lifted the
+ * opposite level at its price, so what the sim already took of that displayed level is not
+ * offered again (`explained`; one liquidity, displayed and then printed). A print by an aggressor
+ * on the other side went through our level, which it emptied first. Updates the order's queue
+ * position (queue model: a trade at its price by an aggressor on the other side eats the queue,
+ * after the part of the queue that went without a print, `queueTrade`).
  * Quotes and books are matched level by level in `resting-matching.ts` instead.
  * Allocation-free: it runs for the head of the book on every trade of its sym.
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
  * @param event - the trade
+ * @param explained - the part of the trade's size that shows displayed liquidity the sim took
+ *   traded (`SymMarket.lastExplained`)
  * @returns the quantity the trade offers this order (Infinity when sizes are not limiting), 0 = none
  */
-export function tradeCapacity(model: ResolvedFillModel, order: SimOrder, event: MarketTradeEvent): number {
+export function tradeCapacity(
+  model: ResolvedFillModel,
+  order: SimOrder,
+  event: MarketTradeEvent,
+  explained: number,
+): number {
   const buy = order.sign > 0;
   const limit = order.priceN;
   let size = 0;
@@ -121,7 +133,7 @@ export function tradeCapacity(model: ResolvedFillModel, order: SimOrder, event: 
     if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
     size = queueTrade(order, event.qty);
   } else if (crosses(model.name !== 'touch', buy, event.price, limit)) {
-    size = event.qty;
+    size = event.side === (buy ? 'BUY' : 'SELL') ? event.qty - explained : event.qty;
   }
   if (!(size > 0)) return 0;
   return model.partialFills ? size : Number.POSITIVE_INFINITY;

@@ -15,6 +15,12 @@ export interface SymMarket {
   lastQty: number;
   /** What the sim's orders took of the latest trade's size (trades-only recordings). */
   lastTaken: number;
+  /**
+   * The part of the latest trade's size that is displayed liquidity the sim already took: a print
+   * by an aggressor on the taking side at a level the sim took from shows that same liquidity
+   * traded, not new liquidity (see `TakenLevel.explained`).
+   */
+  lastExplained: number;
   /** Displayed bid liquidity the sim took, per level, until that level's size changes. */
   bidsTaken: TakenLevel[];
   /** Displayed ask liquidity the sim took, per level, until that level's size changes. */
@@ -45,6 +51,12 @@ export interface TakenLevel {
   readonly shown: number;
   /** How much of it the sim took. */
   taken: number;
+  /**
+   * How much of `taken` prints at this price by aggressors on the taking side have shown traded
+   * since: such a print lifts the same displayed level, so what the sim took of it is not offered
+   * to the sim's resting orders again (Keel's choice; once explained, further prints are new).
+   */
+  explained: number;
 }
 
 /**
@@ -59,6 +71,7 @@ export function emptySymMarket(): SymMarket {
     mid: Number.NaN,
     lastQty: Number.POSITIVE_INFINITY,
     lastTaken: 0,
+    lastExplained: 0,
     bidsTaken: [],
     asksTaken: [],
     mark: Number.NaN,
@@ -92,6 +105,10 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
       market.last = event.price;
       market.lastQty = event.qty;
       market.lastTaken = 0;
+      market.lastExplained =
+        event.side === 'BUY'
+          ? explainTaken(market.asksTaken, event.price, event.qty)
+          : explainTaken(market.bidsTaken, event.price, event.qty);
       return;
     case 'bar':
       if (event.closed) {
@@ -110,6 +127,22 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
     case 'gap':
       return;
   }
+}
+
+/**
+ * The part of a print that shows displayed liquidity the sim took at its price traded: up to what
+ * the sim took of that level and no print explained yet, noted as explained now.
+ * @returns the explained size, 0 when the sim took nothing there (nearly always: no records)
+ */
+function explainTaken(taken: TakenLevel[], price: number, qty: number): number {
+  for (const record of taken) {
+    if (record.price !== price) continue;
+    const explained = Math.min(qty, record.taken - record.explained);
+    if (!(explained > 0)) return 0;
+    record.explained += explained;
+    return explained;
+  }
+  return 0;
 }
 
 function forgetChangedLevels(market: SymMarket): void {
@@ -159,10 +192,10 @@ export function noteTaken(taken: TakenLevel[], price: number, shown: number, qty
     const record = taken[i] as TakenLevel;
     if (record.price !== price) continue;
     if (record.shown === shown) record.taken += qty;
-    else taken[i] = { price, shown, taken: qty };
+    else taken[i] = { price, shown, taken: qty, explained: 0 };
     return;
   }
-  taken.push({ price, shown, taken: qty });
+  taken.push({ price, shown, taken: qty, explained: 0 });
 }
 
 /**

@@ -61,10 +61,11 @@ export function matchResting(state: SimState, event: MarketEvent): void {
 
 function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent): void {
   const model = state.opts.fillModel;
+  const market = marketOf(state, event.sym);
   let consumed = 0;
   while (side.length > 0) {
     const order = side[0] as SimOrder;
-    const offered = tradeCapacity(model, order, event) - consumed;
+    const offered = tradeCapacity(model, order, event, market.lastExplained) - consumed;
     if (!(offered > 0)) break;
     const wanted = offered >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, offered);
     if (!isAboveZero(wanted)) break;
@@ -77,7 +78,7 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
   // On a trades-only recording the print is also the level an arriving order takes: what the
   // resting orders took of it is gone, as what arriving orders take is (see takeableLevels in
   // matching.ts).
-  if (model.partialFills && consumed > 0) marketOf(state, event.sym).lastTaken += consumed;
+  if (model.partialFills && consumed > 0) market.lastTaken += consumed;
   // The head was updated while matching; the orders behind it see the same market.
   if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
 }
