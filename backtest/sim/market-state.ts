@@ -21,6 +21,18 @@ export interface SymMarket {
    * traded, not new liquidity (see `TakenLevel.explained`).
    */
   lastExplained: number;
+  /**
+   * The price of the latest print through the displayed bids (below the best bid) since the last
+   * quote or book, NaN when none: the bids above it were taken, so sellers get no better than it
+   * until the next display (see `swept-levels.ts`).
+   */
+  bidsSweptAt: number;
+  /** What is left at `bidsSweptAt` for the sim's sellers: the print's size less what the sim took. */
+  bidsSweptLeft: number;
+  /** The price of the latest print through the displayed asks (above the best ask), as for bids. */
+  asksSweptAt: number;
+  /** What is left at `asksSweptAt` for the sim's buyers. */
+  asksSweptLeft: number;
   /** Displayed bid liquidity the sim took, per level, until that level's size changes. */
   bidsTaken: TakenLevel[];
   /** Displayed ask liquidity the sim took, per level, until that level's size changes. */
@@ -72,6 +84,10 @@ export function emptySymMarket(): SymMarket {
     lastQty: Number.POSITIVE_INFINITY,
     lastTaken: 0,
     lastExplained: 0,
+    bidsSweptAt: Number.NaN,
+    bidsSweptLeft: 0,
+    asksSweptAt: Number.NaN,
+    asksSweptLeft: 0,
     bidsTaken: [],
     asksTaken: [],
     mark: Number.NaN,
@@ -105,6 +121,7 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
       market.last = event.price;
       market.lastQty = event.qty;
       market.lastTaken = 0;
+      noteSweep(market, event.price, event.qty);
       market.lastExplained =
         event.side === 'BUY'
           ? explainTaken(market.asksTaken, event.price, event.qty)
@@ -130,6 +147,25 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
 }
 
 /**
+ * A print through the displayed touch proves the levels between were taken: remembers it as the
+ * side's swept level until the next display. A print at or through the side's swept level replaces
+ * it (each print is liquidity of its own); one between the swept level and the displayed touch
+ * tells nothing new of that side (Keel's choice, the conservative one).
+ */
+function noteSweep(market: SymMarket, price: number, qty: number): void {
+  const bid = market.bids[0];
+  if (bid !== undefined && price < bid[0] && !(price > market.bidsSweptAt)) {
+    market.bidsSweptAt = price;
+    market.bidsSweptLeft = qty;
+  }
+  const ask = market.asks[0];
+  if (ask !== undefined && price > ask[0] && !(price < market.asksSweptAt)) {
+    market.asksSweptAt = price;
+    market.asksSweptLeft = qty;
+  }
+}
+
+/**
  * The part of a print that shows displayed liquidity the sim took at its price traded: up to what
  * the sim took of that level and no print explained yet, noted as explained now.
  * @returns the explained size, 0 when the sim took nothing there (nearly always: no records)
@@ -146,6 +182,8 @@ function explainTaken(taken: TakenLevel[], price: number, qty: number): number {
 }
 
 function forgetChangedLevels(market: SymMarket): void {
+  market.bidsSweptAt = Number.NaN;
+  market.asksSweptAt = Number.NaN;
   // Nearly always empty: the common event costs two length checks.
   if (market.bidsTaken.length > 0) keepUnchanged(market.bidsTaken, market.bids);
   if (market.asksTaken.length > 0) keepUnchanged(market.asksTaken, market.asks);

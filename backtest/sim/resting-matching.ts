@@ -16,6 +16,7 @@ import { isLive } from './order-factory.ts';
 import { queueTrade, trimQueue } from './queue-position.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { takeFromSwept } from './swept-levels.ts';
 
 /**
  * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
@@ -48,8 +49,8 @@ export function matchResting(state: SimState, event: MarketEvent): void {
   const book = state.books.get(event.sym);
   if (book === undefined || book.size === 0) return;
   if (event.kind === 'trade') {
-    if (book.buys.length > 0) matchTrade(state, book.buys, event);
-    if (book.sells.length > 0) matchTrade(state, book.sells, event);
+    if (book.buys.length > 0) matchTrade(state, book.buys, event, true);
+    if (book.sells.length > 0) matchTrade(state, book.sells, event, false);
   } else if (event.kind === 'quote' || event.kind === 'book') {
     const market = marketOf(state, event.sym);
     if (book.buys.length > 0)
@@ -59,7 +60,7 @@ export function matchResting(state: SimState, event: MarketEvent): void {
   }
 }
 
-function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent): void {
+function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent, buys: boolean): void {
   const model = state.opts.fillModel;
   const market = marketOf(state, event.sym);
   let consumed = 0;
@@ -75,10 +76,14 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     consumed += asNumber(filled);
     if (side[0] === order) break;
   }
-  // On a trades-only recording the print is also the level an arriving order takes: what the
-  // resting orders took of it is gone, as what arriving orders take is (see takeableLevels in
-  // matching.ts).
-  if (model.partialFills && consumed > 0) market.lastTaken += consumed;
+  // On a trades-only recording the print is also the level an arriving order takes, and so is a
+  // print through the displayed side our orders rest on (the bids for our buys): what the resting
+  // orders took of it is gone, as what arriving orders take is (see takeableLevels in matching.ts).
+  if (model.partialFills && consumed > 0) {
+    market.lastTaken += consumed;
+    if (event.price === (buys ? market.bidsSweptAt : market.asksSweptAt))
+      takeFromSwept(market, !buys, consumed);
+  }
   // The head was updated while matching; the orders behind it see the same market.
   if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
 }
