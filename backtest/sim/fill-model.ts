@@ -1,5 +1,6 @@
-import type { BookLevel, MarketEvent, MarketTradeEvent } from '../../core/model/index.ts';
+import type { BookLevel, MarketTradeEvent } from '../../core/model/index.ts';
 import { offeredAt, type TakenLevel } from './market-state.ts';
+import { displayedAtPrice, queueTrade } from './queue-position.ts';
 import type { SimOrder } from './sim-order.ts';
 
 /**
@@ -7,15 +8,17 @@ import type { SimOrder } from './sim-order.ts';
  * - `touch`: a resting order fills when the opposite quote or a trade reaches its price.
  * - `through`: it fills only when the market trades or quotes strictly through its price.
  * - `queue`: it waits behind the quantity displayed at its price when it arrived (price-time
- *   priority: only orders at its price are ahead); trades at its price eat the queue first, trades
- *   through its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
+ *   priority: only orders at its price are ahead); trades at its price eat the queue first (after
+ *   the part a display took off the queue before its print, `queue-position.ts`), trades through
+ *   its price fill it. On quotes and books it fills at the touch, as `touch` does, when the
  *   opposite side reaches its price: on an ordinary book the queue ahead is used up by then (the
  *   opposite side reaches a bid only when the levels at and above it are gone, which empties the
  *   queue). On a locked or crossed book, whose own side still shows size at or above its price,
  *   the opposite size goes to that size first (`sizesAhead`). With nothing displayed on its
  *   side (a trades-only recording) the queue is unknown, so only trades through its price fill it.
  * With partial fills, a displayed level is offered once: what the sim took of it is not offered
- * again until its displayed size changes (Keel's choice; see `TakenLevel`).
+ * again until its displayed size changes, nor by the print that lifts it (Keel's choice; see
+ * `TakenLevel`).
  * - `bar`: bars only; market orders fill at the next bar's open, limits and stops where the bar's
  *   path reaches them, the extreme adverse to the position after the open's fills first. An order
  *   meets only bars that opened after it arrived (see `bar-arrivals.ts`), and with bars of several
@@ -101,26 +104,36 @@ function crosses(strict: boolean, buy: boolean, marketPrice: number, limit: numb
 
 /**
  * How much of a resting limit order a printed trade could fill, before sharing the trade's size
- * with other resting orders. Each print is liquidity of its own. Updates the order's queue position
- * (queue model: a trade at its price by an aggressor on the other side eats the queue first).
+ * with other resting orders. Each print is liquidity of its own, less what it only shows traded:
+ * a print by an aggressor on the order's own side (a BUY print through a resting bid) lifted the
+ * opposite level at its price, so what the sim already took of that displayed level is not
+ * offered again (`explained`; one liquidity, displayed and then printed). A print by an aggressor
+ * on the other side went through our level, which it emptied first. Updates the order's queue
+ * position (queue model: a trade at its price by an aggressor on the other side eats the queue,
+ * after the part of the queue that went without a print, `queueTrade`).
  * Quotes and books are matched level by level in `resting-matching.ts` instead.
  * Allocation-free: it runs for the head of the book on every trade of its sym.
  * @param model - resolved fill model (not `bar`)
  * @param order - a working limit order
  * @param event - the trade
+ * @param explained - the part of the trade's size that shows displayed liquidity the sim took
+ *   traded (`SymMarket.lastExplained`)
  * @returns the quantity the trade offers this order (Infinity when sizes are not limiting), 0 = none
  */
-export function tradeCapacity(model: ResolvedFillModel, order: SimOrder, event: MarketTradeEvent): number {
+export function tradeCapacity(
+  model: ResolvedFillModel,
+  order: SimOrder,
+  event: MarketTradeEvent,
+  explained: number,
+): number {
   const buy = order.sign > 0;
   const limit = order.priceN;
   let size = 0;
   if (model.name === 'queue' && event.price === limit) {
     if (event.side !== (buy ? 'SELL' : 'BUY')) return 0;
-    const beyondQueue = event.qty - order.queueAhead;
-    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
-    size = Math.max(0, beyondQueue);
+    size = queueTrade(order, event.qty);
   } else if (crosses(model.name !== 'touch', buy, event.price, limit)) {
-    size = event.qty;
+    size = event.side === (buy ? 'BUY' : 'SELL') ? event.qty - explained : event.qty;
   }
   if (!(size > 0)) return 0;
   return model.partialFills ? size : Number.POSITIVE_INFINITY;
@@ -165,7 +178,10 @@ function displayedAhead(
     reach += offeredAt(taken, price, shown);
   }
   if (!(reach > 0)) return 0;
-  order.queueAhead = queue - Math.min(queue, Math.max(0, reach - better));
+  // The queue moves up without a print: the print that shows it later must not move it again.
+  const moved = Math.min(queue, Math.max(0, reach - better));
+  order.queueAhead = queue - moved;
+  order.queueUnexplained += moved;
   return Math.min(reach, better + queue);
 }
 
@@ -198,45 +214,6 @@ export function sizesAhead(
     ahead.set(order, size);
   }
   return ahead;
-}
-
-/**
- * The queue ahead of an order can never exceed what the venue displays at its price: shrink it
- * when the displayed size at the order's price drops (cancellations ahead count in our favour only
- * down to the displayed size; Keel's choice, the usual risk-averse queue model). When the event
- * shows the order's price level empty (the side's displayed levels reach the price or go past it,
- * but none is at it), nobody is ahead any more: the queue is 0. A price beyond the displayed depth
- * tells nothing, and neither does an empty side.
- * @param order - a resting order (queue model)
- * @param event - a quote or book event of its sym
- */
-export function trimQueue(order: SimOrder, event: MarketEvent): void {
-  const buy = order.sign > 0;
-  if (event.kind === 'quote') {
-    const best = buy ? event.bid : event.ask;
-    if (best === order.priceN)
-      order.queueAhead = Math.min(order.queueAhead, buy ? event.bidQty : event.askQty);
-    else if (buy ? best < order.priceN : best > order.priceN) order.queueAhead = 0;
-    return;
-  }
-  if (event.kind !== 'book') return;
-  const displayed = displayedAtPrice(buy ? event.bids : event.asks, order);
-  if (displayed < order.queueAhead) order.queueAhead = displayed;
-}
-
-/**
- * What the displayed levels of an order's own side show at its price: the level's size, 0 when the
- * levels show the price empty (it improves on the best, or falls between two displayed levels),
- * Infinity when it lies beyond the displayed depth or the side is empty (unknown).
- */
-function displayedAtPrice(sameSide: readonly (readonly [number, number])[], order: SimOrder): number {
-  const buy = order.sign > 0;
-  for (const [price, qty] of sameSide) {
-    if (price === order.priceN) return qty;
-    // Levels run best first: once one is worse than ours, our price was passed without a level.
-    if (buy ? price < order.priceN : price > order.priceN) return 0;
-  }
-  return Number.POSITIVE_INFINITY;
 }
 
 /**

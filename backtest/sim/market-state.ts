@@ -15,6 +15,24 @@ export interface SymMarket {
   lastQty: number;
   /** What the sim's orders took of the latest trade's size (trades-only recordings). */
   lastTaken: number;
+  /**
+   * The part of the latest trade's size that is displayed liquidity the sim already took: a print
+   * by an aggressor on the taking side at a level the sim took from shows that same liquidity
+   * traded, not new liquidity (see `TakenLevel.explained`).
+   */
+  lastExplained: number;
+  /**
+   * The price of the latest print through the displayed bids (below the best bid) since the last
+   * quote or book, NaN when none: the bids above it were taken, so sellers get no better than it
+   * until the next display (see `swept-levels.ts`).
+   */
+  bidsSweptAt: number;
+  /** What is left at `bidsSweptAt` for the sim's sellers: the print's size less what the sim took. */
+  bidsSweptLeft: number;
+  /** The price of the latest print through the displayed asks (above the best ask), as for bids. */
+  asksSweptAt: number;
+  /** What is left at `asksSweptAt` for the sim's buyers. */
+  asksSweptLeft: number;
   /** Displayed bid liquidity the sim took, per level, until that level's size changes. */
   bidsTaken: TakenLevel[];
   /** Displayed ask liquidity the sim took, per level, until that level's size changes. */
@@ -45,6 +63,12 @@ export interface TakenLevel {
   readonly shown: number;
   /** How much of it the sim took. */
   taken: number;
+  /**
+   * How much of `taken` prints at this price by aggressors on the taking side have shown traded
+   * since: such a print lifts the same displayed level, so what the sim took of it is not offered
+   * to the sim's resting orders again (Keel's choice; once explained, further prints are new).
+   */
+  explained: number;
 }
 
 /**
@@ -59,6 +83,11 @@ export function emptySymMarket(): SymMarket {
     mid: Number.NaN,
     lastQty: Number.POSITIVE_INFINITY,
     lastTaken: 0,
+    lastExplained: 0,
+    bidsSweptAt: Number.NaN,
+    bidsSweptLeft: 0,
+    asksSweptAt: Number.NaN,
+    asksSweptLeft: 0,
     bidsTaken: [],
     asksTaken: [],
     mark: Number.NaN,
@@ -92,6 +121,11 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
       market.last = event.price;
       market.lastQty = event.qty;
       market.lastTaken = 0;
+      noteSweep(market, event.price, event.qty);
+      market.lastExplained =
+        event.side === 'BUY'
+          ? explainTaken(market.asksTaken, event.price, event.qty)
+          : explainTaken(market.bidsTaken, event.price, event.qty);
       return;
     case 'bar':
       if (event.closed) {
@@ -112,7 +146,44 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
   }
 }
 
+/**
+ * A print through the displayed touch proves the levels between were taken: remembers it as the
+ * side's swept level until the next display. A print at or through the side's swept level replaces
+ * it (each print is liquidity of its own); one between the swept level and the displayed touch
+ * tells nothing new of that side (Keel's choice, the conservative one).
+ */
+function noteSweep(market: SymMarket, price: number, qty: number): void {
+  const bid = market.bids[0];
+  if (bid !== undefined && price < bid[0] && !(price > market.bidsSweptAt)) {
+    market.bidsSweptAt = price;
+    market.bidsSweptLeft = qty;
+  }
+  const ask = market.asks[0];
+  if (ask !== undefined && price > ask[0] && !(price < market.asksSweptAt)) {
+    market.asksSweptAt = price;
+    market.asksSweptLeft = qty;
+  }
+}
+
+/**
+ * The part of a print that shows displayed liquidity the sim took at its price traded: up to what
+ * the sim took of that level and no print explained yet, noted as explained now.
+ * @returns the explained size, 0 when the sim took nothing there (nearly always: no records)
+ */
+function explainTaken(taken: TakenLevel[], price: number, qty: number): number {
+  for (const record of taken) {
+    if (record.price !== price) continue;
+    const explained = Math.min(qty, record.taken - record.explained);
+    if (!(explained > 0)) return 0;
+    record.explained += explained;
+    return explained;
+  }
+  return 0;
+}
+
 function forgetChangedLevels(market: SymMarket): void {
+  market.bidsSweptAt = Number.NaN;
+  market.asksSweptAt = Number.NaN;
   // Nearly always empty: the common event costs two length checks.
   if (market.bidsTaken.length > 0) keepUnchanged(market.bidsTaken, market.bids);
   if (market.asksTaken.length > 0) keepUnchanged(market.asksTaken, market.asks);
@@ -159,10 +230,10 @@ export function noteTaken(taken: TakenLevel[], price: number, shown: number, qty
     const record = taken[i] as TakenLevel;
     if (record.price !== price) continue;
     if (record.shown === shown) record.taken += qty;
-    else taken[i] = { price, shown, taken: qty };
+    else taken[i] = { price, shown, taken: qty, explained: 0 };
     return;
   }
-  taken.push({ price, shown, taken: qty });
+  taken.push({ price, shown, taken: qty, explained: 0 });
 }
 
 /**

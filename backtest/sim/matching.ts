@@ -11,6 +11,7 @@ import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { sweptLevels, takeFromSwept } from './swept-levels.ts';
 import { inSession, inSessionDuring } from './trading-hours.ts';
 
 /**
@@ -38,18 +39,24 @@ function bookOf(state: SimState, sym: string): RestingBook {
 }
 
 /**
- * The liquidity an arriving order can take: the displayed opposite levels; when a recording has no
- * quotes, the last trade's price with its size less what the sim took of it (a trade is one
- * level of liquidity, as an L1 book built from trades would show); inside a bar's path, the last
- * price with unlimited size.
+ * The liquidity an arriving order can take: the displayed opposite levels, starting at the price of
+ * a print through them since the last display (`sweptLevels`); when a recording has no quotes, the
+ * last trade's price with its size less what the sim took of it (a trade is one level of
+ * liquidity, as an L1 book built from trades would show); inside a bar's path, the last price with
+ * unlimited size.
  */
 function takeableLevels(
   state: SimState,
   order: Pick<SimOrder, 'sign'>,
   market: SymMarket,
 ): readonly BookLevel[] {
-  const levels = order.sign > 0 ? market.asks : market.bids;
-  if (state.matchingBar === undefined && levels.length > 0) return levels;
+  const buy = order.sign > 0;
+  const levels = buy ? market.asks : market.bids;
+  if (state.matchingBar === undefined && levels.length > 0) {
+    return buy
+      ? sweptLevels(levels, market.asksSweptAt, market.asksSweptLeft, true)
+      : sweptLevels(levels, market.bidsSweptAt, market.bidsSweptLeft, false);
+  }
   if (Number.isNaN(market.last)) return [];
   return [
     [
@@ -97,16 +104,19 @@ function take(state: SimState, order: SimOrder): boolean {
   const levels = takeableLevels(state, order, market);
   if (levels.length === 0) return false;
   const isMarket = order.orderType === 'MARKET';
-  // Displayed levels remember what was taken; the last-trade level counts it in lastTaken.
-  const taken =
-    levels === market.asks ? market.asksTaken : levels === market.bids ? market.bidsTaken : undefined;
-  const onTrade = taken === undefined && state.matchingBar === undefined;
+  const buy = order.sign > 0;
+  // Displayed levels remember what was taken; the level of a print through them counts it in its
+  // side's swept size, the last-trade level in lastTaken.
+  const displayed = state.matchingBar === undefined && (buy ? market.asks : market.bids).length > 0;
+  const taken = displayed ? (buy ? market.asksTaken : market.bidsTaken) : undefined;
+  const sweptAt = displayed ? (buy ? market.asksSweptAt : market.bidsSweptAt) : Number.NaN;
+  const onTrade = !displayed && state.matchingBar === undefined;
   // No closures here: this runs for every taking order, and tsx names each closure it creates.
   if (order.timeInForce === 'FOK') {
     let available = 0;
     for (const [price, qty] of levels) {
       if (!crosses(order, isMarket, price)) break;
-      available += offered(model.partialFills, taken, price, qty);
+      available += offered(model.partialFills, price === sweptAt ? undefined : taken, price, qty);
     }
     if (available < order.remainingN) {
       // A market order's remainder would fill beyond the book: FOK refuses that too.
@@ -118,7 +128,7 @@ function take(state: SimState, order: SimOrder): boolean {
   for (const [price, qty] of levels) {
     if (order.remainingN <= 0 || !isLive(order) || !crosses(order, isMarket, price)) break;
     last = price;
-    const size = offered(model.partialFills, taken, price, qty);
+    const size = offered(model.partialFills, price === sweptAt ? undefined : taken, price, qty);
     if (!(size > 0)) continue;
     const wanted = size >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, size);
     if (!isAboveZero(wanted)) continue;
@@ -130,7 +140,8 @@ function take(state: SimState, order: SimOrder): boolean {
       'TAKER',
     );
     if (!model.partialFills) continue;
-    if (taken !== undefined) noteTaken(taken, price, qty, asNumber(filled));
+    if (price === sweptAt) takeFromSwept(market, buy, asNumber(filled));
+    else if (taken !== undefined) noteTaken(taken, price, qty, asNumber(filled));
     else if (onTrade) market.lastTaken += asNumber(filled);
   }
   if (isMarket && last !== undefined && order.remainingN > 0 && isLive(order)) {

@@ -74,6 +74,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     algoOrderId: fields.algoOrderId || undefined,
     expireAt: fields.expireAt ?? Number.POSITIVE_INFINITY,
     queueAhead: 0,
+    queueUnexplained: 0,
     crossed: false,
     working: false,
     marginAtFill: false,

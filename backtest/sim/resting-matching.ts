@@ -7,22 +7,24 @@ import type {
   QuoteEvent,
 } from '../../core/model/index.ts';
 import { asNumber, decimalOf, isAboveZero } from '../../core/model/index.ts';
-import { restingCrosses, sizesAhead, tradeCapacity, trimQueue } from './fill-model.ts';
+import { restingCrosses, sizesAhead, tradeCapacity } from './fill-model.ts';
 import { executeFill } from './fills.ts';
 import { crosses, lotQty, offered } from './level-fill.ts';
 import { noteTaken, offeredAt, type TakenLevel } from './market-state.ts';
 import { marketOf } from './matching.ts';
 import { isLive } from './order-factory.ts';
+import { queueTrade, trimQueue } from './queue-position.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
+import { takeFromSwept } from './swept-levels.ts';
 
 /**
  * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
- * other side eats the queue ahead of it.
+ * other side eats the queue ahead of it, after the part of it that went without a print.
  */
 function advanceQueue(order: SimOrder, event: MarketTradeEvent): void {
   if (event.price === order.priceN && event.side === (order.sign > 0 ? 'SELL' : 'BUY')) {
-    order.queueAhead = Math.max(0, order.queueAhead - event.qty);
+    queueTrade(order, event.qty);
   }
 }
 
@@ -47,8 +49,8 @@ export function matchResting(state: SimState, event: MarketEvent): void {
   const book = state.books.get(event.sym);
   if (book === undefined || book.size === 0) return;
   if (event.kind === 'trade') {
-    if (book.buys.length > 0) matchTrade(state, book.buys, event);
-    if (book.sells.length > 0) matchTrade(state, book.sells, event);
+    if (book.buys.length > 0) matchTrade(state, book.buys, event, true);
+    if (book.sells.length > 0) matchTrade(state, book.sells, event, false);
   } else if (event.kind === 'quote' || event.kind === 'book') {
     const market = marketOf(state, event.sym);
     if (book.buys.length > 0)
@@ -58,12 +60,13 @@ export function matchResting(state: SimState, event: MarketEvent): void {
   }
 }
 
-function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent): void {
+function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent, buys: boolean): void {
   const model = state.opts.fillModel;
+  const market = marketOf(state, event.sym);
   let consumed = 0;
   while (side.length > 0) {
     const order = side[0] as SimOrder;
-    const offered = tradeCapacity(model, order, event) - consumed;
+    const offered = tradeCapacity(model, order, event, market.lastExplained) - consumed;
     if (!(offered > 0)) break;
     const wanted = offered >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, offered);
     if (!isAboveZero(wanted)) break;
@@ -73,10 +76,14 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent):
     consumed += asNumber(filled);
     if (side[0] === order) break;
   }
-  // On a trades-only recording the print is also the level an arriving order takes: what the
-  // resting orders took of it is gone, as what arriving orders take is (see takeableLevels in
-  // matching.ts).
-  if (model.partialFills && consumed > 0) marketOf(state, event.sym).lastTaken += consumed;
+  // On a trades-only recording the print is also the level an arriving order takes, and so is a
+  // print through the displayed side our orders rest on (the bids for our buys): what the resting
+  // orders took of it is gone, as what arriving orders take is (see takeableLevels in matching.ts).
+  if (model.partialFills && consumed > 0) {
+    market.lastTaken += consumed;
+    if (event.price === (buys ? market.bidsSweptAt : market.asksSweptAt))
+      takeFromSwept(market, !buys, consumed);
+  }
   // The head was updated while matching; the orders behind it see the same market.
   if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
 }

@@ -66,6 +66,12 @@ export interface SimOrder {
   /** Displayed quantity ahead of this order at its price (queue fill model). */
   queueAhead: number;
   /**
+   * How much of the queue ahead went without a print yet (queue fill model): a display showed it
+   * gone, or a locked book gave it the opposite size; the next prints at its price use this up
+   * before they move the queue again (see `queue-position.ts`).
+   */
+  queueUnexplained: number;
+  /**
    * True while a resting limit crosses the displayed opposite side (it took all the displayed size
    * and still crosses): its next fills are priced at the market, as a taker. On bars: the limit
    * was marketable at the last close when it arrived, and fills as a taker if the next open

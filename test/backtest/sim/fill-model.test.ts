@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { aBook, aLimit, aQuote, aSim, aTrade, fillLines } from '../../kit/sim-builders.ts';
 
 describe('queue fill model: the queue ahead of a resting order', () => {
-  it('empties when a quote shows the level gone (our bid is now the best): a sell at our price fills us', () => {
+  it('empties when a quote shows the level gone (our bid is now the best): an ask at our price fills us', () => {
     const t = aSim({ fillModel: 'queue' });
     t.sim.onMarket(aQuote(1, 100, 5, 100.1, 3));
     // joins the bid 100 x5: queue ahead 5
@@ -10,8 +10,9 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     t.sim.onMarket(aQuote(2, 100, 5, 100.1, 3));
     // the best bid drops to 99.9: nobody displayed at 100 is left ahead of us, queue 0
     t.sim.onMarket(aQuote(3, 99.9, 4, 100.1, 3));
-    // a SELL of 3 at 100: all 3 reach us (queue 0, 5 wanted) -> 3 @100 as maker
-    t.sim.onMarket(aTrade(4, 100, 3, 'SELL'));
+    // an ask of 3 at 100 meets nobody ahead of us: 3 @100 as maker (with the 5 still ahead, the 3
+    // would have gone to them)
+    t.sim.onMarket(aQuote(4, 99.9, 4, 100, 3));
     expect(fillLines(t)).toEqual(['b BUY 3@100 MAKER']);
   });
 
@@ -49,8 +50,17 @@ describe('queue fill model: the queue ahead of a resting order', () => {
         [[100.1, 3]],
       ),
     );
-    // SELL 3 @100 -> 3 of our 5
-    t.sim.onMarket(aTrade(4, 100, 3, 'SELL'));
+    // an ask of 3 at 100 -> 3 of our 5, nobody being ahead
+    t.sim.onMarket(
+      aBook(
+        4,
+        [
+          [99.9, 4],
+          [99.8, 4],
+        ],
+        [[100, 3]],
+      ),
+    );
     expect(fillLines(t)).toEqual(['b BUY 3@100 MAKER']);
   });
 
@@ -116,8 +126,8 @@ describe('queue fill model: the queue ahead of a resting order', () => {
     // joins the ask 100 x2: queue 2
     t.send(aLimit('s', 'SELL', '3', '100'));
     t.sim.onMarket(aBook(2, [[99.9, 3]], [[100.1, 6]]));
-    // BUY 1 @100: queue 0, 1 of our 3
-    t.sim.onMarket(aTrade(3, 100, 1, 'BUY'));
+    // a bid of 1 at 100: queue 0, 1 of our 3
+    t.sim.onMarket(aBook(3, [[100, 1]], [[100.1, 6]]));
     expect(fillLines(t)).toEqual(['s SELL 1@100 MAKER']);
   });
 });

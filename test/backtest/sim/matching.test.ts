@@ -44,16 +44,17 @@ describe('matching: a crossed limit remainder', () => {
     });
   }
 
-  it('fills a crossed remainder at the trade price from trades, which are separate liquidity', () => {
+  it('fills a crossed remainder at the trade price from trades, less the displayed ask they show lifted', () => {
     const t = aSim({ fillModel: 'queue' });
     t.sim.onMarket(aQuote(1, 99.9, 5, 100, 1));
     t.send(aLimit('l', 'BUY', '3', '100.1'));
     // arrival: 1 @100 (the displayed ask); 2 rest crossed
     t.sim.onMarket(aQuote(2, 99.9, 5, 100, 1));
-    // a printed trade of 1.5 @100 is liquidity of its own: 1.5 @100; a second one of 1 gives the last 0.5
+    // a BUY print of 1.5 @100 lifts the displayed ask the arrival already took, then 0.5 more: 0.5
+    // @100; a second print of 1 is liquidity of its own: 1 @100, 0.5 left
     t.sim.onMarket(aTrade(3, 100, 1.5, 'BUY'));
     t.sim.onMarket(aTrade(4, 100, 1, 'BUY'));
-    expect(fillLines(t)).toEqual(['l BUY 1@100 TAKER', 'l BUY 1.5@100 TAKER', 'l BUY 0.5@100 TAKER']);
+    expect(fillLines(t)).toEqual(['l BUY 1@100 TAKER', 'l BUY 0.5@100 TAKER', 'l BUY 1@100 TAKER']);
   });
 });
 

@@ -24,8 +24,8 @@ describe('sim venue: queue fill model', () => {
     t.sim.onMarket(aQuote(1, 100, 3, 100.1, 5));
     t.send(aLimit('b1', 'BUY', '1', '100'));
     t.sim.onMarket(aQuote(2, 100, 0.5, 100.1, 5));
-    t.sim.onMarket(aTrade(3, 100, 0.7, 'SELL'));
-    // queue ahead 0.5, so 0.2 of the 0.7 reaches us
+    // locked at 100 with 0.7 offered: queue ahead 0.5, so 0.2 of the 0.7 reaches us
+    t.sim.onMarket(aQuote(3, 100, 0.5, 100, 0.7));
     expect(t.of('execution').map((e) => e.execution.quantity.toFixed())).toEqual(['0.2']);
   });
 
