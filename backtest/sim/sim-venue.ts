@@ -204,13 +204,16 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     // Informational channels move no price the sim matches or marks against (Keel's choice).
     if (event.kind === 'ticker' || event.kind === 'indexPrice' || event.kind === 'openInterest') return;
     const market = marketOf(state, event.sym);
-    // A new nextFundingTime replaces the old one: settle the old one first, at the previous mark.
+    // A new nextFundingTime replaces the old one: settle the old one first, at its rate and at the
+    // last mark at or before it, which is this event's when it arrives at the funding time (one
+    // arriving later finds it settled by the timer, 1 ms after).
     if (
       event.kind === 'markPrice' &&
       event.nextFundingTime !== market.nextFundingTime &&
       !Number.isNaN(market.nextFundingTime)
     ) {
-      settleFunding(state, event.sym, market);
+      const atFundingTime = state.now <= market.nextFundingTime;
+      settleFunding(state, event.sym, market, atFundingTime ? event.markPrice : market.mark);
     }
     foldMarket(market, event);
     if (!Number.isNaN(market.nextFundingTime)) {
