@@ -11,7 +11,6 @@ import type {
 } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { adlRanksOf } from './adl-rank.ts';
-import { attachTpSl } from './algo-orders.ts';
 import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
 import { dispatch } from './command-dispatch.ts';
@@ -31,6 +30,7 @@ import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
+import { attachTpSl } from './tp-sl-attachments.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
 

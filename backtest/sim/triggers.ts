@@ -11,6 +11,7 @@ import { sendRefusal } from './send-checks.ts';
 import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
+import { dropOrphanedLegs, isOrphanedLeg } from './tp-sl-attachments.ts';
 
 /** A price level crossed upwards (`up`) or downwards. */
 interface Level {
@@ -105,13 +106,19 @@ function algoLevel(algo: SimAlgo): Level {
 
 /**
  * Fires an algo order: it becomes a market order (price 0) or a GTC limit order, and its tp / sl
- * sibling is cancelled. The child passes the margin check a new order passes (a reduce-only one
- * needs no margin): when the margin cannot carry it, the child is rejected with 401023 and the algo
- * order ends FAILED (its sibling stays open: it still protects the position).
+ * sibling is cancelled. A tp / sl attachment whose position is gone is cancelled instead, with its
+ * sibling (`tp-sl-attachments.ts`). The child passes the margin check a new order passes (a
+ * reduce-only one needs no margin): when the margin cannot carry it, the child is rejected with
+ * 401023 and the algo order ends FAILED (its sibling stays open: it still protects the position).
  * @param state - the venue
  * @param algo - an open algo order whose trigger was reached
  */
 export function fireAlgo(state: SimState, algo: SimAlgo): void {
+  if (isOrphanedLeg(state, algo)) {
+    // Its position went flat by a part fill of an order still open: no order ended to drop it.
+    dropOrphanedLegs(state, algo.sym);
+    return;
+  }
   state.algos.delete(algo.algoOrderId);
   const kind = childOrderKind(algo.price);
   const order = createOrder(state, {
