@@ -7,13 +7,12 @@ import type {
 } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { freeAlgoRef } from './generated-refs.ts';
 import { badParameter, type OrderParameters } from './order-parameters.ts';
 import { publishAlgo } from './publish.ts';
-import type { SimOrder } from './sim-order.ts';
 import { nextId, type SimAlgo, type SimState } from './sim-state.ts';
 
-type NewAlgo = Pick<
+/** The fields an algo order is opened with (the venue adds its id, state and times). */
+export type NewAlgo = Pick<
   SimAlgo,
   | 'clientAlgoOrderId'
   | 'sym'
@@ -29,7 +28,13 @@ type NewAlgo = Pick<
   | 'attachedOrderId'
 >;
 
-function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
+/**
+ * Opens an algo order (NEW) and publishes it.
+ * @param state - the venue
+ * @param fields - what the algo order is
+ * @returns the opened algo order, with its venue id
+ */
+export function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
   const algo: SimAlgo = {
     ...fields,
     algoOrderId: nextId(state, 'A'),
@@ -174,53 +179,4 @@ export function cancelAllAlgoOrders(state: SimState, intent: CancelAllAlgoOrders
     if (intent.algoOrderType !== undefined && algo.algoOrderType !== intent.algoOrderType) continue;
     cancelAlgo(state, algo);
   }
-}
-
-/**
- * Places the take-profit and stop-loss of a parent order once it is final with fills, for the
- * filled quantity, reduce-only, as a linked pair: when one fires the other is cancelled. Keel's
- * choice: attachments wait for the parent's final state, so a partially filled parent protects only
- * what it filled. A parent BUY gets a SELL tp (price rising to its trigger, GTE) and a SELL sl
- * (falling, LTE); mirrored for a SELL.
- * @param state - the venue
- * @param parent - the parent order
- */
-export function attachTpSl(state: SimState, parent: SimOrder): void {
-  if ((!parent.tp && !parent.sl) || state.attached.has(parent.orderId) || !parent.filled.gt(0)) return;
-  if (parent.state !== 'FILLED' && parent.state !== 'CANCELLED') return;
-  state.attached.add(parent.orderId);
-  const tp = openAttachedLeg(state, parent, 'tp');
-  const sl = openAttachedLeg(state, parent, 'sl');
-  if (tp && sl) {
-    tp.sibling = sl.algoOrderId;
-    sl.sibling = tp.algoOrderId;
-  }
-}
-
-/**
- * Opens one attached leg of a parent: reduce-only on the other side for the filled quantity, its
- * trigger on the side where the leg pays (tp) or stops the loss (sl).
- * @param state - the venue
- * @param parent - the parent order
- * @param leg - which attachment
- * @returns the opened algo order, or undefined when the parent has no such leg
- */
-function openAttachedLeg(state: SimState, parent: SimOrder, leg: 'tp' | 'sl'): SimAlgo | undefined {
-  const spec = parent[leg];
-  if (!spec) return undefined;
-  const rising = (leg === 'tp') === (parent.side === 'BUY');
-  return openAlgo(state, {
-    sym: parent.sym,
-    side: parent.side === 'BUY' ? 'SELL' : 'BUY',
-    algoOrderType: 'TP_SL',
-    qty: parent.filled,
-    reduceOnly: true,
-    positionSide: parent.positionSide,
-    clientAlgoOrderId: freeAlgoRef(state, `${parent.clientOrderId}-${leg}`, () => `${parent.orderId}-${leg}`),
-    attachedOrderId: parent.orderId,
-    conditionType: rising ? 'GTE' : 'LTE',
-    triggerType: spec.triggerType,
-    triggerPrice: spec.triggerPrice,
-    price: spec.price,
-  });
 }

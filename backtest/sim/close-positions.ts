@@ -1,5 +1,6 @@
 import type { ClosePositionIntent, ClosePositionsIntent, PositionSide } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
+import { cancelAlgo } from './algo-orders.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { finishOrder } from './fills.ts';
 import { freeOrderRef } from './generated-refs.ts';
@@ -9,7 +10,7 @@ import { createOrder, isLive, marketCloseOf } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
-import { nextId, type SimState } from './sim-state.ts';
+import { nextId, type SimAlgo, type SimState } from './sim-state.ts';
 import { closeRefusal } from './spot-balance-check.ts';
 import { everyPosition } from './spot-holdings.ts';
 
@@ -18,6 +19,26 @@ export const MAX_CLOSE_SYMS = 20;
 
 function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>): SimOrder[] {
   return [...state.liveOrders].filter((o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation);
+}
+
+/** The open reduce-only algo orders on the syms: tp / sl attachments and reduce-only triggers. */
+function reduceOnlyAlgosOn(state: SimState, syms: ReadonlySet<string>): SimAlgo[] {
+  return [...state.algos.values()].filter((a) => a.reduceOnly && syms.has(a.sym));
+}
+
+/**
+ * The reduce-only orders a close cancels first (the spec: "Open reduceOnly orders for the symbol
+ * are cancelled automatically first"): the open ones and the reduce-only algo orders, among them
+ * the tp / sl attached to the positions it closes, which would otherwise stay armed against the
+ * next position on the sym.
+ */
+interface ReduceOnlyOpen {
+  readonly orders: readonly SimOrder[];
+  readonly algos: readonly SimAlgo[];
+}
+
+function reduceOnlyOpenOn(state: SimState, syms: ReadonlySet<string>): ReduceOnlyOpen {
+  return { orders: reduceOnlyOrdersOn(state, syms), algos: reduceOnlyAlgosOn(state, syms) };
 }
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
@@ -33,20 +54,21 @@ function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSi
 }
 
 /**
- * Cancels the reduce-only orders on the syms (the spec: "cancelled automatically first"), then sends
- * one reduce-only market order per open position. Reference of each close order: the command's ref,
- * suffixed `-1`, `-2`... when it closes more than one position; a venue id (`SIM-C-<n>`) instead
- * when that reference is over 40 characters or an order holds it already.
+ * Cancels the reduce-only orders and algo orders on the syms (the spec: "cancelled automatically
+ * first"), then sends one reduce-only market order per open position. Reference of each close
+ * order: the command's ref, suffixed `-1`, `-2`... when it closes more than one position; a venue
+ * id (`SIM-C-<n>`) instead when that reference is over 40 characters or an order holds it already.
  */
 function closeAll(
   state: SimState,
   ref: string,
-  reduceOnly: readonly SimOrder[],
+  reduceOnly: ReduceOnlyOpen,
   positions: readonly SimPosition[],
   ignoresTradingHours: boolean,
 ): void {
-  for (const order of reduceOnly)
+  for (const order of reduceOnly.orders)
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'CLOSE_POSITION');
+  for (const algo of reduceOnly.algos) cancelAlgo(state, algo);
   positions.forEach((position, index) => {
     const preferred = positions.length === 1 ? ref : `${ref}-${index + 1}`;
     const order = createOrder(state, {
@@ -62,21 +84,22 @@ function closeAll(
 }
 
 /**
- * Refuses (401129) a close while the reduce-only open orders on the syms exceed the limit.
+ * Refuses (401129) a close while the reduce-only open orders on the syms, algo orders counted,
+ * exceed the limit.
  * @param state - the venue
  * @param intent - the close command
- * @param reduceOnly - the reduce-only open orders on the syms it closes
+ * @param reduceOnly - the reduce-only open orders and algo orders on the syms it closes
  * @param where - the syms as the refusal names them
  * @returns true when the command was refused
  */
 function refusedForReduceOnly(
   state: SimState,
   intent: ClosePositionIntent | ClosePositionsIntent,
-  reduceOnly: readonly SimOrder[],
+  reduceOnly: ReduceOnlyOpen,
   where: string,
 ): boolean {
   const limit = state.opts.maxReduceOnlyOrdersOnClose;
-  if (reduceOnly.length <= limit) return false;
+  if (reduceOnly.orders.length + reduceOnly.algos.length <= limit) return false;
   rejectCommand(
     state,
     intent.ref,
@@ -99,18 +122,18 @@ function refusedForReduceOnly(
  * with the figures tells it, as a spot order the balance cannot pay for is told (reduce-only too).
  * @param state - the venue
  * @param intent - the close command
- * @param reduceOnly - the reduce-only orders it would cancel first
+ * @param reduceOnly - the reduce-only orders and algo orders it would cancel first
  * @param positions - the positions it would close
  * @returns true when the command was refused
  */
 function refusedForBalance(
   state: SimState,
   intent: ClosePositionIntent | ClosePositionsIntent,
-  reduceOnly: readonly SimOrder[],
+  reduceOnly: ReduceOnlyOpen,
   positions: readonly SimPosition[],
 ): boolean {
   const closes = positions.map((position) => ({ ...marketCloseOf(position, intent.ref), filled: ZERO }));
-  const refused = closeRefusal(state, closes, new Set(reduceOnly));
+  const refused = closeRefusal(state, closes, new Set(reduceOnly.orders));
   if (refused === undefined) return false;
   rejectCommand(
     state,
@@ -141,7 +164,7 @@ export function closePosition(
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
     return;
   }
-  const reduceOnly = reduceOnlyOrdersOn(state, new Set([intent.sym]));
+  const reduceOnly = reduceOnlyOpenOn(state, new Set([intent.sym]));
   if (refusedForReduceOnly(state, intent, reduceOnly, `on ${intent.sym}`)) return;
   const positions = openPositionsOn(state, intent.sym, intent.positionSide);
   if (positions.length === 0) {
@@ -181,7 +204,7 @@ export function closePositions(
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', unknown);
     return;
   }
-  const reduceOnly = reduceOnlyOrdersOn(state, syms);
+  const reduceOnly = reduceOnlyOpenOn(state, syms);
   if (refusedForReduceOnly(state, intent, reduceOnly, 'across the syms')) return;
   const positions = [...syms].flatMap((sym) => openPositionsOn(state, sym));
   if (positions.length === 0) {

@@ -13,16 +13,23 @@ import { credit, type SimState } from './sim-state.ts';
  * @param state - the venue
  * @param sym - the sym whose event just arrived
  * @param market - its market state
+ * @param markN - the last mark at or before the funding time: the market's, unless a mark event
+ *   received at that time is about to replace its funding time (it is folded after)
  * @returns true when a position paid or received funding (equity moved)
  */
-export function settleFunding(state: SimState, sym: string, market: SymMarket): boolean {
+export function settleFunding(
+  state: SimState,
+  sym: string,
+  market: SymMarket,
+  markN: number = market.mark,
+): boolean {
   const due = market.nextFundingTime;
   if (!(due <= state.now) || market.fundingSettledAt === due) return false;
   market.fundingSettledAt = due;
   const spec = state.opts.instruments.get(sym);
-  if (spec === undefined || !isPerpetual(spec.id) || Number.isNaN(market.mark)) return false;
+  if (spec === undefined || !isPerpetual(spec.id) || Number.isNaN(markN)) return false;
   const rate = decimalOf(market.fundingRate);
-  const mark = decimalOf(market.mark);
+  const mark = decimalOf(markN);
   let paidAny = false;
   for (const position of state.positions.values()) {
     if (position.sym !== sym || position.qty.isZero()) continue;

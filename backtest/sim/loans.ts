@@ -34,10 +34,27 @@ function publishLoan(state: SimState, loan: SimLoan): void {
 }
 
 /**
- * Charges the interest of every whole hour elapsed since each loan's last accrual: principal x
- * annualRate / 8760 per hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow) and
- * from the spot holding that trades the coin (`interest-holding.ts`); positions whose liqPrice the
- * charges moved are republished.
+ * Charges a loan's interest for some hours on some principal: principal x annualRate / 8760 per
+ * hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow) and from the spot holding
+ * that trades the coin (`interest-holding.ts`).
+ * @returns true when the charge was not zero
+ */
+function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, hours: number): boolean {
+  const charge = principal.mul(loan.annualRate).mul(hours).div(HOURS_PER_YEAR);
+  if (charge.isZero()) return false;
+  loan.interest = loan.interest.plus(charge);
+  credit(state, loan.coin, charge.neg());
+  takeInterestFromHolding(state, loan, charge);
+  state.ledger.interest = state.ledger.interest.plus(charge);
+  state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts: state.now });
+  return true;
+}
+
+/**
+ * Charges the interest of every whole hour elapsed since each loan's last accrual (hours counted
+ * from its first borrow) on the principal outstanding at the hour's end; positions whose liqPrice
+ * the charges moved are republished. What is repaid before an hour ends pays that hour when it is
+ * repaid ({@link repay}).
  * @param state - the venue
  * @returns true when interest was charged (equity moved)
  */
@@ -47,19 +64,25 @@ export function accrueInterest(state: SimState): boolean {
     const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
     if (hours <= 0) continue;
     loan.accruedUntil += hours * HOUR_MS;
-    const charge = loan.principal.mul(loan.annualRate).mul(hours).div(HOURS_PER_YEAR);
-    if (charge.isZero()) continue;
+    if (!chargeInterest(state, loan, loan.principal, hours)) continue;
     charged = true;
-    loan.interest = loan.interest.plus(charge);
-    credit(state, loan.coin, charge.neg());
-    takeInterestFromHolding(state, loan, charge);
-    state.ledger.interest = state.ledger.interest.plus(charge);
-    state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts: state.now });
     publishLoan(state, loan);
     publishBalances(state, [loan.coin]);
   }
   if (charged) republishMovedLiqPrices(state, equityOf(state));
   return charged;
+}
+
+/**
+ * Charges principal leaving a loan (repaid) for the hour under way, when part of that hour has
+ * passed: any hour started is charged whole (Keel's choice, as margin venues bill hourly), and the
+ * hour's end will not find this principal to charge it.
+ * @param state - the venue
+ * @param loan - the loan, its whole hours accrued up to now
+ * @param amount - the principal leaving it
+ */
+function chargeStartedHour(state: SimState, loan: SimLoan, amount: Dec): void {
+  if (state.now > loan.accruedUntil) chargeInterest(state, loan, amount, 1);
 }
 
 /**
@@ -193,10 +216,12 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
 }
 
 /**
- * Repays loan principal (interest is settled separately, hourly). Checks: positive amount (406015),
- * not in liquidation (406021), amount <= principal, with no loan counting as principal 0 (406022),
- * enough balance (406023). The sim liquidates synchronously within one market event, so 406021 is
- * never seen by a command there; the live venue can answer it.
+ * Repays loan principal (interest is settled separately, hourly; what is repaid pays the hour under
+ * way, see {@link chargeStartedHour}, taken from the balance as the hourly charges are, below zero
+ * if need be). Checks: positive amount (406015), not in liquidation (406021), amount <= principal,
+ * with no loan counting as principal 0 (406022), enough balance for the amount (406023). The sim
+ * liquidates synchronously within one market event, so 406021 is never seen by a command there;
+ * the live venue can answer it.
  * @param state - the venue
  * @param intent - the command
  */
@@ -219,6 +244,7 @@ export function repay(state: SimState, intent: RepayIntent): void {
     fail('LOAN_REPAY_INSUFFICIENT_BALANCE', intent.coin);
     return;
   }
+  chargeStartedHour(state, loan, intent.amount);
   loan.principal = loan.principal.minus(intent.amount);
   loan.principalN = asNumber(loan.principal);
   credit(state, intent.coin, intent.amount.neg());
@@ -234,7 +260,9 @@ export function repay(state: SimState, intent: RepayIntent): void {
  * Repays a loan's whole principal from its coin's balance, as the liquidation does once it has
  * raised the coin (`loan-liquidation.ts`): a REPAY cash flow, and the loan published with principal
  * 0 and closed. The balance goes negative when the coin could not be raised in full (no insurance
- * fund). The liquidation publishes the balances and the account afterwards.
+ * fund). The liquidation publishes the balances and the account afterwards. Unlike a repay it
+ * charges no started hour: the liquidation raised the coin for the principal and the interest
+ * charged so far (`planRepayment`), and a charge after that would leave the coin owed on no loan.
  * @param state - the venue
  * @param loan - the loan
  */

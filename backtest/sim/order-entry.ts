@@ -1,17 +1,14 @@
 import { DateTime } from 'luxon';
-import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { asNumber, parseTimeToSend, ZERO } from '../../core/model/index.ts';
+import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
+import { parseTimeToSend, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { positionFor } from './fills.ts';
-import { onlyReduces } from './margin.ts';
-import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { badParameter, EXPIRY_DATE } from './order-parameters.ts';
 import { publishOrder } from './publish.ts';
+import { liquidationRefusal, marginCheckRefusal, sendRefusal } from './send-checks.ts';
 import { rejectionReason, type SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
-import { reducibleQty } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -81,9 +78,10 @@ function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: s
  * Accepts or rejects a new order. Rejections come back as a REJECTED order whose `reason` is
  * `"<code> <message>"` (or, with `placementRefusals: 'commandRejected'`, a CommandRejectedEvent
  * with that code and message), and leave no order behind; a duplicate clientOrderId is a CommandRejectedEvent (406010), so it cannot
- * overwrite the live order that owns that reference. Reduce-only orders larger than the position
- * are trimmed to it; with no position to reduce they are rejected with 401097. A GTD order whose
- * expiry date has passed when it arrives is rejected with 400001 (Keel's choice).
+ * overwrite the live order that owns that reference. A GTD order whose expiry date has passed when
+ * it arrives is rejected with 400001 (Keel's choice). An order sent at once meets the checks of
+ * `sendRefusal` (reduce-only, margin); a conditional one is held after its margin check, and meets
+ * them when its condition releases it.
  * @param state - the venue
  * @param intent - the command
  */
@@ -123,31 +121,15 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     reject(state, order, 'BAD_PARAMETERS', bad);
     return;
   }
-  if (state.liquidating) {
-    reject(state, order, 'INSUFFICIENT_MARGIN', 'the portfolio is being liquidated');
-    return;
-  }
-  if (onlyReduces(state, order) && !order.condition) {
-    const reducible: Dec = reducibleQty(positionFor(state, order).qty, order.side);
-    if (reducible.isZero()) {
-      reject(state, order, 'POSITION_QTY_ZERO', `nothing to reduce on ${order.sym}`);
-      return;
-    }
-    if (order.qty.gt(reducible)) {
-      order.qty = reducible;
-      order.remainingN = asNumber(reducible);
-      order.actionMsg = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
-    }
-  }
-  const refusal = marginRefusal(state, order);
+  // A conditional order is sent when released, and meets the checks of a sent order then
+  // (`releaseHeld`); held, it locks margin as an open order does, so it must fit now too.
+  const refusal = order.condition
+    ? (liquidationRefusal(state) ?? marginCheckRefusal(state, order))
+    : sendRefusal(state, order);
   if (refusal !== undefined) {
-    reject(state, order, 'INSUFFICIENT_MARGIN', refusalDetail(refusal));
+    reject(state, order, refusal.name, refusal.detail);
     return;
   }
-  order.marginAtFill =
-    !order.condition &&
-    (marginUnpriced(state, order) ||
-      (state.opts.fillModel.name === 'bar' && order.orderType === 'MARKET' && !order.reduceOnly));
   if (order.timeInForce === 'GTX' && !order.condition && wouldTake(state, order)) {
     reject(state, order, 'BAD_PARAMETERS', 'post-only (GTX) order would take liquidity');
     return;

@@ -11,7 +11,6 @@ import type {
 } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { adlRanksOf } from './adl-rank.ts';
-import { attachTpSl } from './algo-orders.ts';
 import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
 import { dispatch } from './command-dispatch.ts';
@@ -31,6 +30,7 @@ import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
+import { attachTpSl } from './tp-sl-attachments.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
 
@@ -204,13 +204,16 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     // Informational channels move no price the sim matches or marks against (Keel's choice).
     if (event.kind === 'ticker' || event.kind === 'indexPrice' || event.kind === 'openInterest') return;
     const market = marketOf(state, event.sym);
-    // A new nextFundingTime replaces the old one: settle the old one first, at the previous mark.
+    // A new nextFundingTime replaces the old one: settle the old one first, at its rate and at the
+    // last mark at or before it, which is this event's when it arrives at the funding time (one
+    // arriving later finds it settled by the timer, 1 ms after).
     if (
       event.kind === 'markPrice' &&
       event.nextFundingTime !== market.nextFundingTime &&
       !Number.isNaN(market.nextFundingTime)
     ) {
-      settleFunding(state, event.sym, market);
+      const atFundingTime = state.now <= market.nextFundingTime;
+      settleFunding(state, event.sym, market, atFundingTime ? event.markPrice : market.mark);
     }
     foldMarket(market, event);
     if (!Number.isNaN(market.nextFundingTime)) {

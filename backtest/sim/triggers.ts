@@ -7,9 +7,11 @@ import { markPriceOf } from './market-state.ts';
 import { marketOf, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
 import { publishAlgo, publishOrder } from './publish.ts';
+import { sendRefusal } from './send-checks.ts';
 import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
+import { dropOrphanedLegs, isOrphanedLeg } from './tp-sl-attachments.ts';
 
 /** A price level crossed upwards (`up`) or downwards. */
 interface Level {
@@ -64,10 +66,13 @@ function levelsOf(order: SimOrder): readonly Level[] {
 }
 
 /**
- * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified); a
- * post-only (GTX) one that would take liquidity there is cancelled instead (cancelType GTX). It
- * stays NEW until it rests on the book (OPEN), as a newly placed order does: one that fills at
- * once never shows OPEN.
+ * Releases a held conditional order to the market (trigger fired, TIME reached, HOLD modified). It
+ * is sent then (spec conditionCode), so it meets the checks a new order meets on arrival
+ * (`sendRefusal`: reduce-only, margin at the price it is released at) and, refused, ends REJECTED
+ * with the code and detail in its reason, as an order the margin check refuses at its fill price
+ * does: the venue had accepted it, so it keeps its id. A post-only (GTX) one that would take
+ * liquidity there is cancelled instead (cancelType GTX). It stays NEW until it rests on the book
+ * (OPEN), as a newly placed order does: one that fills at once never shows OPEN.
  * @param state - the venue
  * @param order - a held order
  * @param message - why it was released, reported in actionMsg
@@ -75,14 +80,20 @@ function levelsOf(order: SimOrder): readonly Level[] {
 export function releaseHeld(state: SimState, order: SimOrder, message: string): void {
   const index = state.held.indexOf(order);
   if (index >= 0) state.held.splice(index, 1);
+  order.actionMsg = message;
+  const refusal = sendRefusal(state, order);
+  if (refusal !== undefined) {
+    order.reason = rejectionReason(refusal.name, refusal.detail);
+    finishOrder(state, order, 'REJECTED', 'REJECT');
+    return;
+  }
   if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
     // A post-only order never takes: released where it would, it is cancelled, as one meeting its
     // sym's first price is (fillWaiting). Order entry could not check it while it was held.
-    order.actionMsg = `${message}; post-only (GTX) order would take liquidity`;
+    order.actionMsg = `${order.actionMsg}; post-only (GTX) order would take liquidity`;
     finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');
     return;
   }
-  order.actionMsg = message;
   workOrder(state, order);
   // Its work reported the release (OPEN when it rests, its fills, or its cancel), each update with
   // the message. One waiting for a first price is still NEW: say it was released all the same.
@@ -95,13 +106,19 @@ function algoLevel(algo: SimAlgo): Level {
 
 /**
  * Fires an algo order: it becomes a market order (price 0) or a GTC limit order, and its tp / sl
- * sibling is cancelled. The child passes the margin check a new order passes (a reduce-only one
- * needs no margin): when the margin cannot carry it, the child is rejected with 401023 and the algo
- * order ends FAILED (its sibling stays open: it still protects the position).
+ * sibling is cancelled. A tp / sl attachment whose position is gone is cancelled instead, with its
+ * sibling (`tp-sl-attachments.ts`). The child passes the margin check a new order passes (a
+ * reduce-only one needs no margin): when the margin cannot carry it, the child is rejected with
+ * 401023 and the algo order ends FAILED (its sibling stays open: it still protects the position).
  * @param state - the venue
  * @param algo - an open algo order whose trigger was reached
  */
 export function fireAlgo(state: SimState, algo: SimAlgo): void {
+  if (isOrphanedLeg(state, algo)) {
+    // Its position went flat by a part fill of an order still open: no order ended to drop it.
+    dropOrphanedLegs(state, algo.sym);
+    return;
+  }
   state.algos.delete(algo.algoOrderId);
   const kind = childOrderKind(algo.price);
   const order = createOrder(state, {

@@ -14,7 +14,8 @@ const aTempDir = tempDirsRemovedAfterAll('keel-loan-interest-run-');
 
 /**
  * Borrows 5 ETH and sells them on the first bar; after three hours of interest (0.0015 ETH) buys
- * back principal and interest on the lot (5.002), and repays the 5 once the buy-back has filled.
+ * back principal and four hours of interest (the repay comes into the fourth hour, which it pays)
+ * one lot over (5.003), and repays the 5 once the buy-back has filled.
  */
 const shortThenBuyBack = defineStrategy({
   name: 'loan-short-buy-back',
@@ -28,7 +29,7 @@ const shortThenBuyBack = defineStrategy({
         ctx.order.borrow({ exchange: 'OKX', coin: 'ETH', amount: '5' }),
         ctx.order.market({ sym: ETH, side: 'SELL', qty: '5' }),
       ];
-    if (ctx.state.bars === 190) return [ctx.order.market({ sym: ETH, side: 'BUY', qty: '5.002' })];
+    if (ctx.state.bars === 190) return [ctx.order.market({ sym: ETH, side: 'BUY', qty: '5.003' })];
     if (ctx.state.bars === 192) return [ctx.order.repay({ exchange: 'OKX', coin: 'ETH', amount: '5' })];
     return undefined;
   },
@@ -53,21 +54,24 @@ describe('backtest runner: a short sale financed by a loan, bought back with its
       'DEDUCT_INTEREST ETH -0.0005',
       'DEDUCT_INTEREST ETH -0.0005',
       'DEDUCT_INTEREST ETH -0.0005',
+      'DEDUCT_INTEREST ETH -0.0005',
       'REPAY ETH -5',
     ]);
-    // ETH -0.0015 + 5.002 - 5 = 0.0005 held: the close sells those, not the 0.002 the trades add up to
+    // ETH -0.0015 + 5.003 - 0.0005 - 5 = 0.001 held: the close sells those, not the 0.003 the trades
+    // add up to
     const fills = [...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()}@${f.price.toFixed()}`);
-    expect(fills).toEqual(['SELL 5@100', 'BUY 5.002@100', 'SELL 0.0005@100']);
-    // 1000 + 500 - 0.5 - 500.2 - 0.5002 + 0.05 - 0.00005 (taker 10 bps), with no ETH left
-    expect(result.metrics.equityFinal.toFixed()).toBe('998.84975');
+    expect(fills).toEqual(['SELL 5@100', 'BUY 5.003@100', 'SELL 0.001@100']);
+    // 1000 + 500 - 0.5 - 500.3 - 0.5003 + 0.1 - 0.0001 (taker 10 bps), with no ETH left
+    expect(result.metrics.equityFinal.toFixed()).toBe('998.7996');
     expect([...(result.denials ?? [])]).toEqual([]);
     // The trade list follows the holding: the interest grew the short at its price, the buy-back
-    // closed it whole, and the close sold the 0.0005 long it left; nothing stays open.
+    // closed it whole, the fourth hour's interest took 0.0005 of the 0.0015 long it left, and the
+    // close sold the 0.001 left; nothing stays open.
     expect(
       [...result.trades].map(
         (t) => `${t.direction} ${t.qty.toFixed()} ${t.entryPrice.toFixed()}->${t.exitPrice.toFixed()}`,
       ),
-    ).toEqual(['SHORT 5.0015 100->100', 'LONG 0.0005 100->100']);
+    ).toEqual(['SHORT 5.0015 100->100', 'LONG 0.001 100->100']);
     expect(result.openTrades ?? []).toEqual([]);
     expect(JSON.stringify(result.meta)).not.toContain('did not fill');
   });

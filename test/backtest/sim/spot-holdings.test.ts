@@ -162,30 +162,32 @@ describe('sim venue: a spot holding follows the coin a loan charges its interest
     t.sim.onMarket(aTrade(3 * HOUR + 1, 120, 100, 'BUY', ETH));
     expect(await balances(t)).toEqual({ USDT: '1499.5', ETH: '-0.0015' });
     expect(await holdings(t)).toEqual([`${ETH} -5.0015`]);
-    // buy back principal and interest, 5.0015 up to the lot: 5.002 at 120 = 600.24, fee 0.60024;
-    // USDT 1499.5 - 600.24 - 0.60024 = 898.65976, ETH -0.0015 + 5.002 - 5 repaid = 0.0005
-    t.send(spot('bb', 'BUY', '5.002'), loan('repay', 'r', '5'));
+    // buy back principal and interest, the fourth hour's too (the repay comes 1 ms into it and pays
+    // it), 5.002, one lot over: 5.003 at 120 = 600.36, fee 0.60036; USDT 1499.5 - 600.36 - 0.60036
+    // = 898.53964, ETH -0.0015 + 5.003 - 0.0005 - 5 repaid = 0.001
+    t.send(spot('bb', 'BUY', '5.003'), loan('repay', 'r', '5'));
     t.sim.advanceTo(3 * HOUR + 2);
-    expect(await balances(t)).toEqual({ USDT: '898.65976', ETH: '0.0005' });
-    expect(await holdings(t)).toEqual([`${ETH} 0.0005`]);
-    // the end-of-run close sells the 0.0005 held at 120 = 0.06, fee 0.00006
+    expect(await balances(t)).toEqual({ USDT: '898.53964', ETH: '0.001' });
+    expect(await holdings(t)).toEqual([`${ETH} 0.001`]);
+    // the end-of-run close sells the 0.001 held at 120 = 0.12, fee 0.00012
     t.send(endOfRunClose);
     t.sim.advanceTo(3 * HOUR + 3);
     const close = t.of('execution').at(-1)?.execution;
     expect([close?.clientOrderId, close?.side, close?.quantity.toFixed(), close?.price.toFixed()]).toEqual([
       endOfRunClose.ref,
       'SELL',
-      '0.0005',
+      '0.001',
       '120',
     ]);
     expect(t.of('order').filter((e) => e.order.orderState === 'REJECTED')).toEqual([]);
-    expect(await balances(t)).toEqual({ USDT: '898.7197', ETH: '0' });
+    expect(await balances(t)).toEqual({ USDT: '898.65952', ETH: '0' });
     expect(await holdings(t)).toEqual([]);
     expect(t.sim.statement().map((f) => `${f.type} ${f.coin} ${f.amount.toFixed()} ${f.ts}`)).toEqual([
       'BORROW ETH 5 0',
       `DEDUCT_INTEREST ETH -0.0005 ${HOUR}`,
       `DEDUCT_INTEREST ETH -0.0005 ${2 * HOUR}`,
       `DEDUCT_INTEREST ETH -0.0005 ${3 * HOUR}`,
+      `DEDUCT_INTEREST ETH -0.0005 ${3 * HOUR + 1}`,
       `REPAY ETH -5 ${3 * HOUR + 1}`,
     ]);
   });

@@ -88,8 +88,9 @@ describe('keel backtest: funding, interest and liquidation in the summary', () =
     const run = await keel(['backtest', config, '--no-progress']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
-    // Bars a minute apart: no whole hour passes, so no interest is charged.
-    expect(run.stdout).toContain('\n  paid: fees 0.00 USDT, funding 0.00 USDT, interest 0.00 USDT\n');
+    // Bars a minute apart: no whole hour passes; the 400 repaid a minute in pay the hour they started
+    // (400 x 0.0876 / 8760 = 0.004), the 600 still owed pay nothing before their hour ends.
+    expect(run.stdout).toContain('\n  paid: fees 0.00 USDT, funding 0.00 USDT, interest 0.004 USDT\n');
     expect(run.stdout).toContain(
       '\n  loans: borrowed 1000.00 USDT, repaid 400.00 USDT, 600.00 USDT owed at the end\n',
     );

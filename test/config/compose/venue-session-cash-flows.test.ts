@@ -139,7 +139,8 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
   }, 60_000);
 
   it('lists the DEDUCT_INTEREST of a borrow held over an hour, and the borrow and repay', async () => {
-    // 1000 USDT at 8.76 % a year: 1000 x 0.0876 / 8760 = 0.01 for the one whole hour held.
+    // 1000 USDT at 8.76 % a year: 1000 x 0.0876 / 8760 = 0.01 for the one whole hour held, and the
+    // 400 repaid 5 minutes into the second hour pay that hour (any hour started): 0.004.
     const flat = ['100', '101', '99', '100'];
     const bars = Array.from({ length: 70 }, (_, i) => barRecord(i, flat));
     const t0 = (bars[0] as RecordedMessage).recvTs - 60_000;
@@ -152,11 +153,16 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
       "  loans: { assets: { 'BINANCE:USDT': { annualRate: 0.0876, userQuota: 5000 } } }\n",
     );
     const flows = (json.cashFlows ?? []).map((f) => `${f.kind} ${f.amount} ${f.asset}`);
-    expect(flows).toEqual(['BORROW 1000 USDT', 'DEDUCT_INTEREST -0.01 USDT', 'REPAY -400 USDT']);
+    expect(flows).toEqual([
+      'BORROW 1000 USDT',
+      'DEDUCT_INTEREST -0.01 USDT',
+      'REPAY -400 USDT',
+      'DEDUCT_INTEREST -0.004 USDT',
+    ]);
     const interest = (json.cashFlows ?? []).find((f) => f.kind === 'DEDUCT_INTEREST');
     // Charged once the hour from the borrow (after bar 0 closed, at t0 + 1 min) had passed.
     expect(interest?.ts).toBeGreaterThanOrEqual(t0 + 61 * 60_000);
-    expect(json.metrics.interestPaid).toBe('0.01');
+    expect(json.metrics.interestPaid).toBe('0.014');
     expect(formatSessionSummary(outcome, false)).toContain(
       '  loans: borrowed 1000.00 USDT, repaid 400.00 USDT, 600.00 USDT owed at the end',
     );

@@ -13,14 +13,17 @@ const ETH = 'OKX_SPOT_ETH_USDT';
 const T0 = Date.UTC(2025, 0, 6);
 const newDir = tempDirsRemovedAfterEach('keel-session-holding-spends-');
 
-/** Borrow 5 ETH at bar 1 and sell them at bar 2; buy back 5.0015 at bar 190; repay 5 at bar 192. */
+/**
+ * Borrow 5 ETH at bar 1 and sell them at bar 2; buy back 5.002 at bar 190 (principal and four
+ * hours of interest: the repay comes into the fourth hour, which it pays); repay 5 at bar 192.
+ */
 const SETUP = `instruments:
   - sym: ${ETH}
     overrides: { tickSize: 0.01, lotSize: 0.0001, makerFee: 0, takerFee: 0 }
 strategies:
   - id: s
     use: ${JSON.stringify(PLUGIN)}
-    params: { sym: ${ETH}, exchange: OKX, coin: ETH, amount: "5", buyBackBar: 190, buyBack: "5.0015" }
+    params: { sym: ${ETH}, exchange: OKX, coin: ETH, amount: "5", buyBackBar: 190, buyBack: "5.002" }
 `;
 // 87.6 % a year on 5 ETH: 0.0005 ETH an hour.
 const LOANS = "  loans: { assets: { 'OKX:ETH': { annualRate: 0.876, userQuota: 100 } } }\n";
@@ -82,16 +85,18 @@ ${LOANS}report: { json: ${JSON.stringify(join(dir, 'backtest.json'))}, html: ${J
     const backtest = await runConfiguredBacktest(backtestConfig, { slots: slots.slots });
     try {
       expect([...session.fills].map((f) => `${f.side} ${f.quantity.toFixed()}@${f.price.toFixed()}`)).toEqual(
-        ['SELL 5@100', 'BUY 5.0015@100'],
+        ['SELL 5@100', 'BUY 5.002@100'],
       );
       const interest = (session.cashFlows ?? []).filter((f) => f.kind === 'DEDUCT_INTEREST');
       expect(interest.map((f) => `${f.asset} ${f.amount.toFixed()}`)).toEqual([
         'ETH -0.0005',
         'ETH -0.0005',
         'ETH -0.0005',
+        'ETH -0.0005',
       ]);
       // Sold 5, the interest took 0.0015 more out of the holding (the short grew at its price),
-      // the buy-back of 5.0015 closed it whole: nothing is left open.
+      // the buy-back of 5.002 closed it whole and the repay's fourth hour took the 0.0005 it bought
+      // beyond: nothing is left open.
       expect(tradeLines(session.trades)).toEqual(['SHORT 5.0015 100->100']);
       expect(session.openTrades ?? []).toEqual([]);
       expect(tradeLines(session.trades)).toEqual(tradeLines(backtest.trades));

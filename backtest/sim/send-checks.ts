@@ -1,0 +1,76 @@
+import { asNumber } from '../../core/model/index.ts';
+import { positionFor } from './fills.ts';
+import { onlyReduces } from './margin.ts';
+import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
+import type { SimErrorName } from './sim-errors.ts';
+import type { SimOrder } from './sim-order.ts';
+import { reducibleQty } from './sim-position.ts';
+import type { SimState } from './sim-state.ts';
+
+/** Why the venue refuses to send an order to the market: the error and what exactly was wrong. */
+export interface SendRefusal {
+  readonly name: SimErrorName;
+  readonly detail: string;
+}
+
+/**
+ * Refuses every order while the portfolio is being liquidated.
+ * @param state - the venue
+ * @returns the refusal, undefined outside a liquidation
+ */
+export function liquidationRefusal(state: SimState): SendRefusal | undefined {
+  return state.liquidating
+    ? { name: 'INSUFFICIENT_MARGIN', detail: 'the portfolio is being liquidated' }
+    : undefined;
+}
+
+/**
+ * The margin check of an order (`marginRefusal`) as a refusal.
+ * @param state - the venue
+ * @param order - a registered order
+ * @returns the 401023 refusal with what it needed and what was available, undefined when it fits
+ */
+export function marginCheckRefusal(state: SimState, order: SimOrder): SendRefusal | undefined {
+  const refusal = marginRefusal(state, order);
+  return refusal === undefined ? undefined : { name: 'INSUFFICIENT_MARGIN', detail: refusalDetail(refusal) };
+}
+
+/**
+ * Refuses (401097) an order that only reduces when its position has nothing it reduces, and trims
+ * one larger than the position to it (saying so in actionMsg, after what it says already).
+ */
+function reduceOnlyRefusal(state: SimState, order: SimOrder): SendRefusal | undefined {
+  if (!onlyReduces(state, order)) return undefined;
+  const reducible = reducibleQty(positionFor(state, order).qty, order.side);
+  if (reducible.isZero()) return { name: 'POSITION_QTY_ZERO', detail: `nothing to reduce on ${order.sym}` };
+  if (order.qty.gt(reducible)) {
+    order.qty = reducible;
+    order.remainingN = asNumber(reducible);
+    const trimmed = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
+    order.actionMsg = order.actionMsg === undefined ? trimmed : `${order.actionMsg}; ${trimmed}`;
+  }
+  return undefined;
+}
+
+/**
+ * The checks an order meets when it is sent to the market: a new order on arrival, a conditional
+ * one when its condition releases it (spec conditionCode: "When omitted or empty the order is sent
+ * immediately", so a held order is sent when released). In order: no order while the portfolio is
+ * being liquidated (401023); an order that only reduces needs a position to reduce (401097) and is
+ * trimmed to it; the margin check (401023). An order that passes, placed before its sym had a price
+ * or a market order on bars, has its margin checked again at the price it fills at
+ * (`marginAtFill`). Its parameters (lot, tick, sizes, expiry) are its own: order entry checked them
+ * when it arrived.
+ * @param state - the venue
+ * @param order - a registered order about to work
+ * @returns why it is refused, undefined when it may work
+ */
+export function sendRefusal(state: SimState, order: SimOrder): SendRefusal | undefined {
+  const refusal =
+    liquidationRefusal(state) ?? reduceOnlyRefusal(state, order) ?? marginCheckRefusal(state, order);
+  if (refusal !== undefined) return refusal;
+  order.marginAtFill =
+    marginUnpriced(state, order) ||
+    (state.opts.fillModel.name === 'bar' && order.orderType === 'MARKET' && !order.reduceOnly);
+  return undefined;
+}
