@@ -113,7 +113,9 @@ describe('drawdown tracker: a sample of the same time replaces the one before', 
     tracker.add(1, 95);
     tracker.add(2, 110);
     tracker.add(2, 109.9);
-    expect(tracker.periods()).toEqual([{ peakTs: 0, endTs: 2, recovered: true, depth: 0.050000000000000044 }]);
+    expect(tracker.periods()).toEqual([
+      { peakTs: 0, endTs: 2, recovered: true, depth: 0.050000000000000044 },
+    ]);
     expect(tracker.figures()).toEqual({
       maxDrawdown: 0.050000000000000044,
       avgDrawdown: 0.050000000000000044,
@@ -128,6 +130,8 @@ describe('drawdown tracker: a sample of the same time replaces the one before', 
     tracker.add(1, 90);
     tracker.add(2, 100);
     tracker.add(2, 95);
-    expect(tracker.periods()).toEqual([{ peakTs: 0, endTs: 2, recovered: false, depth: 0.09999999999999998 }]);
+    expect(tracker.periods()).toEqual([
+      { peakTs: 0, endTs: 2, recovered: false, depth: 0.09999999999999998 },
+    ]);
   });
 });
