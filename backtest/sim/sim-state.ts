@@ -119,7 +119,10 @@ export interface SimLedger {
 
 /** Hooks the composition root wires, so the folder's files do not import each other in a circle. */
 export interface SimHooks {
-  /** A parent order with tp / sl fields reached a final state with fills. */
+  /**
+   * An order reached a final state with fills: its own tp / sl legs are placed, and the attached
+   * legs its fills left without their position are cancelled.
+   */
   attachTpSl(order: SimOrder): void;
   /** An order became working (accepted or triggered): take liquidity or rest it. */
   workOrder(order: SimOrder): void;
