@@ -1,4 +1,4 @@
-import type { BookLevel, Dec, MarketEvent } from '../../core/model/index.ts';
+import type { BookLevel, Dec, MarketEvent, OrderSide } from '../../core/model/index.ts';
 import { decimalOf } from '../../core/model/index.ts';
 
 /** What the simulated venue knows of one sym's market: numbers only (hot path). */
@@ -121,7 +121,7 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
       market.last = event.price;
       market.lastQty = event.qty;
       market.lastTaken = 0;
-      noteSweep(market, event.price, event.qty);
+      noteSweep(market, event.price, event.qty, event.side);
       market.lastExplained =
         event.side === 'BUY'
           ? explainTaken(market.asksTaken, event.price, event.qty)
@@ -147,22 +147,34 @@ export function foldMarket(market: SymMarket, event: MarketEvent): void {
 }
 
 /**
- * A print through the displayed touch proves the levels between were taken: remembers it as the
- * side's swept level until the next display. A print at or through the side's swept level replaces
- * it (each print is liquidity of its own); one between the swept level and the displayed touch
- * tells nothing new of that side (Keel's choice, the conservative one).
+ * A print through the displayed touch proves the levels between were taken, on the side its
+ * aggressor took (a seller's print below the bid, a buyer's above the ask; a print of the other
+ * aggressor there is a late print of a market that moved, whose quote came first): remembers it as
+ * the side's swept level until the next display, holding the print's size, or what a level
+ * displayed at the print's price keeps after it when that is more. A print at or through the
+ * side's swept level replaces it (each print is liquidity of its own); one between the swept level
+ * and the displayed touch tells nothing new of that side (Keel's choice, the conservative one).
  */
-function noteSweep(market: SymMarket, price: number, qty: number): void {
-  const bid = market.bids[0];
-  if (bid !== undefined && price < bid[0] && !(price > market.bidsSweptAt)) {
-    market.bidsSweptAt = price;
-    market.bidsSweptLeft = qty;
+function noteSweep(market: SymMarket, price: number, qty: number, aggressor: OrderSide): void {
+  if (aggressor === 'SELL') {
+    const bid = market.bids[0];
+    if (bid !== undefined && price < bid[0] && !(price > market.bidsSweptAt)) {
+      market.bidsSweptAt = price;
+      market.bidsSweptLeft = leftAfterPrint(market.bids, price, qty);
+    }
+    return;
   }
   const ask = market.asks[0];
   if (ask !== undefined && price > ask[0] && !(price < market.asksSweptAt)) {
     market.asksSweptAt = price;
-    market.asksSweptLeft = qty;
+    market.asksSweptLeft = leftAfterPrint(market.asks, price, qty);
   }
+}
+
+/** A swept side's size at the print's price: the print's, or what a level displayed there keeps after it. */
+function leftAfterPrint(levels: readonly BookLevel[], price: number, qty: number): number {
+  const shown = displayedAt(levels, price);
+  return Number.isNaN(shown) ? qty : Math.max(qty, shown - qty);
 }
 
 /**

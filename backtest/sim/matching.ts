@@ -214,6 +214,8 @@ function rest(state: SimState, order: SimOrder): void {
   const market = marketOf(state, order.sym);
   order.crossed = state.matchingBar === undefined && wouldTake(state, order);
   order.queueAhead = initialQueue(state.opts.fillModel, order, order.sign > 0 ? market.bids : market.asks);
+  // A shrink seen ahead of its old place explains nothing of the prints at its new one.
+  order.queueUnexplained = 0;
   bookOf(state, order.sym).add(order);
   if (order.state === 'NEW') {
     order.state = 'OPEN';

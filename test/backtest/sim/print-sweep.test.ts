@@ -120,4 +120,32 @@ describe('sim venue: a print through the displayed touch sweeps the levels it we
     t.sim.advanceTo(3);
     expect(t.of('order').at(-1)?.order.orderState).toBe('OPEN');
   });
+
+  it("sweeps only the side the print's aggressor took: a buyer's late print below a bid the quote moved up sweeps nothing", () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 100, 50, 100.1, 50));
+    t.sim.onMarket(aQuote(2, 101, 50, 101.1, 50)); // the market moved up
+    t.sim.onMarket(aTrade(3, 100.1, 1, 'BUY')); // a buyer's late print at the old ask
+    t.send(aMarket('s', 'SELL', '5'));
+    t.sim.advanceTo(4);
+    expect(fillLines(t)).toEqual(['s SELL 5@101 TAKER']);
+  });
+
+  it('leaves a buyer what a level displayed at the print price keeps after the print', () => {
+    const t = aSim();
+    t.sim.onMarket(
+      aBook(
+        1,
+        [[100, 50]],
+        [
+          [100.1, 5],
+          [100.2, 50],
+        ],
+      ),
+    );
+    t.sim.onMarket(aTrade(2, 100.2, 1, 'BUY'));
+    t.send(aMarket('b', 'BUY', '10'));
+    t.sim.advanceTo(3);
+    expect(fillLines(t)).toEqual(['b BUY 10@100.2 TAKER']);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { aBook, aLimit, aQuote, aSim, aTrade, fillLines } from '../../kit/sim-builders.ts';
+import { D } from '../../../core/model/index.ts';
+import { aBook, aLimit, aQuote, aSim, aTrade, BTC, fillLines } from '../../kit/sim-builders.ts';
 
 describe('sim venue: queue model, a display showing a trade before its print', () => {
   it('queue: quote showing a trade before its print does not let the print eat the queue twice', () => {
@@ -81,5 +82,36 @@ describe('sim venue: queue model, a display showing a trade before its print', (
     t.sim.onMarket(aQuote(2, 100, 1, 100.1, 5));
     t.sim.onMarket(aTrade(3, 99.9, 0.5, 'SELL'));
     expect(fillLines(t)).toEqual(['b1 BUY 0.5@100 MAKER']);
+  });
+
+  it('a shrink seen at the old price does not eat the prints at the price an amendment moved the order to', () => {
+    const t = aSim({ fillModel: 'queue' });
+    const asks: [number, number][] = [[100.1, 5]];
+    t.sim.onMarket(
+      aBook(
+        1,
+        [
+          [100, 3],
+          [99.9, 4],
+        ],
+        asks,
+      ),
+    );
+    t.send(aLimit('b1', 'BUY', '1', '100'));
+    t.sim.onMarket(
+      aBook(
+        2,
+        [
+          [100, 1],
+          [99.9, 4],
+        ],
+        asks,
+      ),
+    );
+    t.send({ kind: 'modifyOrder', ref: 'm', target: 'b1', sym: BTC, price: D('99.9') });
+    t.sim.advanceTo(3);
+    t.sim.onMarket(aBook(4, [[99.9, 4]], asks));
+    t.sim.onMarket(aTrade(5, 99.9, 5, 'SELL'));
+    expect(fillLines(t)).toEqual(['b1 BUY 1@99.9 MAKER']);
   });
 });
