@@ -21,9 +21,19 @@ function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>): SimOrde
   return [...state.liveOrders].filter((o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation);
 }
 
-/** The open reduce-only algo orders on the syms: tp / sl attachments and reduce-only triggers. */
-function reduceOnlyAlgosOn(state: SimState, syms: ReadonlySet<string>): SimAlgo[] {
-  return [...state.algos.values()].filter((a) => a.reduceOnly && syms.has(a.sym));
+/**
+ * The open reduce-only algo orders on the syms (tp / sl attachments and reduce-only triggers), in
+ * BOTH mode only those of the side a close of one side closes: the other side's stay with it.
+ */
+function reduceOnlyAlgosOn(
+  state: SimState,
+  syms: ReadonlySet<string>,
+  positionSide?: PositionSide,
+): SimAlgo[] {
+  const oneSide = state.positionMode === 'BOTH' && positionSide !== undefined && positionSide !== 'NONE';
+  return [...state.algos.values()].filter(
+    (a) => a.reduceOnly && syms.has(a.sym) && (!oneSide || a.positionSide === positionSide),
+  );
 }
 
 /**
@@ -37,8 +47,12 @@ interface ReduceOnlyOpen {
   readonly algos: readonly SimAlgo[];
 }
 
-function reduceOnlyOpenOn(state: SimState, syms: ReadonlySet<string>): ReduceOnlyOpen {
-  return { orders: reduceOnlyOrdersOn(state, syms), algos: reduceOnlyAlgosOn(state, syms) };
+function reduceOnlyOpenOn(
+  state: SimState,
+  syms: ReadonlySet<string>,
+  positionSide?: PositionSide,
+): ReduceOnlyOpen {
+  return { orders: reduceOnlyOrdersOn(state, syms), algos: reduceOnlyAlgosOn(state, syms, positionSide) };
 }
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
@@ -164,7 +178,7 @@ export function closePosition(
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
     return;
   }
-  const reduceOnly = reduceOnlyOpenOn(state, new Set([intent.sym]));
+  const reduceOnly = reduceOnlyOpenOn(state, new Set([intent.sym]), intent.positionSide);
   if (refusedForReduceOnly(state, intent, reduceOnly, `on ${intent.sym}`)) return;
   const positions = openPositionsOn(state, intent.sym, intent.positionSide);
   if (positions.length === 0) {

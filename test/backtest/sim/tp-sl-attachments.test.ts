@@ -135,4 +135,35 @@ describe('sim venue: tp / sl attachments live as long as their position', () => 
     t.sim.advanceTo(3);
     expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW']);
   });
+
+  it('cancels a leg once its position was reversed and reversed back, before it fires into the new one', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(1, 100, 50, 100.1, 50));
+    t.send(aMarket('p1', 'BUY', '1', { sl: SL }), aLimit('sell', 'SELL', '3', '101'));
+    t.sim.advanceTo(2);
+    t.sim.onMarket(aTrade(3, 101.1, 2, 'BUY')); // the SELL fills 2: long 1 -> short 1, resting with 1
+    t.send(aMarket('back', 'BUY', '2')); // short 1 -> long 1
+    t.sim.advanceTo(4);
+    expect(fillLines(t).map((l) => l.split('@')[0])).toEqual(['p1 BUY 1', 'sell SELL 2', 'back BUY 2']);
+    t.sim.onMarket(aTrade(5, 89, 5, 'SELL'));
+    expect(fillLines(t)).toHaveLength(3);
+  });
+
+  it("closing one side in BOTH mode keeps the other side's stop, whose position stays open", () => {
+    const t = aSim({ positionMode: 'BOTH' });
+    t.sim.onMarket(aQuote(1, 100, 50, 100.1, 50));
+    t.send(
+      aMarket('l', 'BUY', '1', { positionSide: 'LONG' }),
+      aMarket('s', 'SELL', '1', {
+        positionSide: 'SHORT',
+        sl: { triggerPrice: D('110'), triggerType: 'LastPrice', price: D('0') },
+      }),
+    );
+    t.sim.advanceTo(2);
+    t.send({ kind: 'closePosition', ref: 'closeLong', sym: BTC, positionSide: 'LONG' });
+    t.sim.advanceTo(3);
+    expect(t.of('algoOrder').map((e) => `${e.algoOrder.clientAlgoOrderId} ${e.algoOrder.state}`)).toEqual([
+      's-sl NEW',
+    ]);
+  });
 });
