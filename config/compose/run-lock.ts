@@ -92,7 +92,13 @@ export function acquireRunLock(
   };
   for (const output of new Set(outputs)) {
     const path = `${output}.lock`;
-    const taken = lockFile(path, mine, runs);
+    let taken: LockHolder | number | undefined;
+    try {
+      taken = lockFile(path, mine, runs);
+    } catch (error) {
+      releaseAll();
+      throw error;
+    }
     if (typeof taken === 'object') {
       releaseAll();
       return {

@@ -118,7 +118,8 @@ export interface StrategyContext<P = unknown, S = unknown> {
    * live, the venue pushes no loan updates, so Keel reads the loans after each borrow or repay the
    * run sends, and the interest is as of that read (the coin's `asset(coin).loan` is pushed).
    * @param coin - only loans of this coin when given
-   * @returns loans with principal or interest left, in the order first reported
+   * @returns loans with principal left (a repaid loan is gone, whatever interest it was charged),
+   *   in the order first reported
    */
   loans(coin?: string): readonly Loan[];
   /** @returns the latest liquidation node, if a liquidation ever started */

@@ -49,19 +49,22 @@ function loanEvents(
 
 /**
  * Reads the loans (loan info, and the loan config for their rates) after a borrow or repay, or
- * to learn its fate, as `loan` events.
+ * to learn its fate, as `loan` events. The rates are secondary: when only the config cannot be
+ * read, the loans are reported with rate 0 rather than not at all.
  * @param rest - the REST client
  * @param ts - event time, epoch ms
  * @param moved - the loan the command borrowed or repaid
  * @returns one event per loan balance, and one for the moved loan when the info omits it
+ * @throws whatever the REST client throws for the loan info
  */
 export async function readLoanEvents(
   rest: VenueRestClient,
   ts: number,
   moved: MovedLoan,
 ): Promise<UserEvent[]> {
-  const [info, config] = await Promise.all([rest.getMarginLoanInfo(), rest.getMarginLoanConfig()]);
-  return loanEvents(info, ts, moved, config);
+  const [info, config] = await Promise.allSettled([rest.getMarginLoanInfo(), rest.getMarginLoanConfig()]);
+  if (info.status === 'rejected') throw info.reason;
+  return loanEvents(info.value, ts, moved, config.status === 'fulfilled' ? config.value : []);
 }
 
 function loanEvent(

@@ -47,6 +47,12 @@ describe('the run lock of a live or paper run', () => {
     expect([existsSync(`${result}.lock`), existsSync(`${recording}.lock`)]).toEqual([false, false]);
   });
 
+  it('leaves no lock of the earlier outputs behind when a later one cannot be taken', () => {
+    writeFileSync(join(dir, 'afile'), 'x');
+    expect(() => acquireRunLock([result, join(dir, 'afile', 'rec.jsonl.gz')], 0)).toThrow();
+    expect(existsSync(`${result}.lock`)).toBe(false);
+  });
+
   it('takes over a lock whose run no longer runs, and says whose it was', () => {
     writeFileSync(`${join(dir, 'stale.json')}.lock`, '{"pid":4242,"startedAt":"2026-01-01T00:00:00.000Z"}\n');
     const taken = acquireRunLock([join(dir, 'stale.json')], 0, (pid) => pid !== 4242);

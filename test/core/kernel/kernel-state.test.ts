@@ -207,7 +207,7 @@ describe('kernel state: the fold of every event', () => {
     expect(seen).toEqual([`${BTC} net 2 bal 0`, `${BTC} net 1.5 bal 0`]);
   });
 
-  it('lists the outstanding loans to strategies, one per exchange and coin, without those paid off', () => {
+  it('lists the outstanding loans to strategies, one per exchange and coin, without those repaid', () => {
     let read: (coin?: string) => string[] = () => [];
     const reader = defineStrategy({
       name: 'loan-reader',
@@ -237,9 +237,10 @@ describe('kernel state: the fold of every event', () => {
     loan(4, 'BINANCE', 'USDT', '150');
     expect(read()).toEqual(['BINANCE USDT 150', 'OKX USDT 50', 'BINANCE ETH 2']);
     expect(read('USDT')).toEqual(['BINANCE USDT 150', 'OKX USDT 50']);
+    // A repaid loan is gone, also one the simulated venue reports with the interest it charged.
     loan(5, 'OKX', 'USDT', '0', '0.01');
     loan(6, 'BINANCE', 'USDT', '0');
-    expect(read()).toEqual(['OKX USDT 0', 'BINANCE ETH 2']);
+    expect(read()).toEqual(['BINANCE ETH 2']);
   });
 });
 

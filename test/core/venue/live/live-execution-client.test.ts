@@ -355,6 +355,26 @@ describe('live execution client', () => {
     ]);
   });
 
+  it('reports the borrowed loan, at rate 0, when only the loan config cannot be read', async () => {
+    http.handler = restVenue(book, (r) =>
+      r.path.endsWith('/loan/info')
+        ? ok({ ltv: '0.1', loans: [{ exchange: 'BINANCE', coin: 'USDT', principal: '100' }] })
+        : r.path.endsWith('/loan/config')
+          ? { code: 2003, message: 'no permission' }
+          : r.path.endsWith('/loan/borrow')
+            ? ok({ loanOrderId: 'lo-1', type: 'BORROW', coin: 'USDT', amount: '100' })
+            : undefined,
+    );
+    live.submit(
+      approved({ kind: 'borrow', ref: 'b-1', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }),
+    );
+    await waitFor(() => events.some((e) => e.kind === 'loan'), 'loan event');
+    const loans = events.flatMap((e) => (e.kind === 'loan' ? [e.loan] : []));
+    expect(loans.map((l) => [l.coin, l.principal.toFixed(), l.annualRate.toFixed()])).toEqual([
+      ['USDT', '100', '0'],
+    ]);
+  });
+
   it('reports a borrow the venue accepted as accepted when reading the loans after it fails, and reconciles instead', async () => {
     const accountReadsBefore = restCalls('/api/v1/trading/account').length;
     http.handler = restVenue(book, (r) =>
