@@ -52,23 +52,41 @@ function isDamagedGzip(error: unknown): boolean {
   return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR';
 }
 
+/** Why a line is not a record: the kind of damage and what is wrong. */
+class LineFault {
+  /**
+   * @param kind - not JSON, JSON that is not a record, or a record its decoder refused
+   * @param reason - what is wrong, as a sentence fragment
+   */
+  constructor(
+    readonly kind: 'not-json' | 'not-a-record' | 'undecodable',
+    readonly reason: string,
+  ) {}
+}
+
+/** A record its decoder refused, as a line fault. */
+function undecodable(error: Error): LineFault {
+  return new LineFault('undecodable', `message could not be decoded: ${error.message}`);
+}
+
 /**
- * Parses a record line; returns the record or a reason it is not one. Kept free of closures and
- * of allocation beyond JSON.parse itself, because it runs once per line.
+ * Parses a record line; returns the record or why it is not one. Kept free of closures and of
+ * allocation beyond JSON.parse itself on a good line, because it runs once per line.
  */
-function parseRecordLine(text: string): RecordedMessage | string {
+function parseRecordLine(text: string): RecordedMessage | LineFault {
   let rec: unknown;
   try {
     rec = JSON.parse(text);
   } catch (error) {
-    return `is not JSON (${(error as Error).message})`;
+    return new LineFault('not-json', `is not JSON (${(error as Error).message})`);
   }
-  if (typeof rec !== 'object' || rec === null) return 'is not a record object';
+  if (typeof rec !== 'object' || rec === null) return new LineFault('not-a-record', 'is not a record object');
   const r = rec as { recvTs?: unknown; source?: unknown; msg?: unknown };
-  if (typeof r.recvTs !== 'number') return 'recvTs must be epoch milliseconds (a number)';
+  if (typeof r.recvTs !== 'number')
+    return new LineFault('not-a-record', 'recvTs must be epoch milliseconds (a number)');
   if (r.source !== 'market-data' && r.source !== 'private')
-    return 'source must be "market-data" or "private"';
-  if (r.msg === undefined) return 'has no msg';
+    return new LineFault('not-a-record', 'source must be "market-data" or "private"');
+  if (r.msg === undefined) return new LineFault('not-a-record', 'has no msg');
   return rec as RecordedMessage;
 }
 
@@ -113,9 +131,9 @@ export async function* readEventBatches<E>(
       return true;
     }
     const rec = parseRecordLine(text);
-    let reason: string;
-    if (typeof rec === 'string') {
-      reason = rec;
+    let fault: LineFault;
+    if (rec instanceof LineFault) {
+      fault = rec;
     } else {
       const event = decode(rec);
       if (event === null) return true;
@@ -124,13 +142,15 @@ export async function* readEventBatches<E>(
         else out.push(event as E);
         return true;
       }
-      reason = `message could not be decoded: ${event.message}`;
+      fault = undecodable(event);
     }
     if (stopOnMalformed) {
-      failure = new RecordingFormatError(path, lineNo, reason);
+      failure = new RecordingFormatError(path, lineNo, fault.reason);
       return false;
     }
-    warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
+    warn(
+      recordingWarning(path, lineNo, fault.kind, `skipped a malformed line: ${fault.reason}`, fault.reason),
+    );
     return true;
   };
 
@@ -165,20 +185,30 @@ export async function* readEventBatches<E>(
         recordingWarning(
           path,
           lineNo + 1,
+          'damaged-gzip',
           `compressed data ends damaged (${(error as Error).message}); kept the ${lineNo} lines before`,
+          (error as Error).message,
         ),
       );
     }
     if (carry !== undefined && carry.length !== 0) {
       const tail = carry.toString('utf8');
       const rec = headerSeen ? parseRecordLine(tail) : undefined;
-      if (rec !== undefined && typeof rec !== 'string') {
+      if (rec !== undefined && !(rec instanceof LineFault)) {
         lineNo++;
         const event = decode(rec);
         if (event instanceof Error) {
-          const reason = `message could not be decoded: ${event.message}`;
-          if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, reason);
-          warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
+          const fault = undecodable(event);
+          if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
+          warn(
+            recordingWarning(
+              path,
+              lineNo,
+              fault.kind,
+              `skipped a malformed line: ${fault.reason}`,
+              fault.reason,
+            ),
+          );
         } else if (event !== null) {
           yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
         }
@@ -187,7 +217,9 @@ export async function* readEventBatches<E>(
           recordingWarning(
             path,
             lineNo + 1,
+            'truncated-line',
             'skipped a truncated last line (no newline; the writer stopped mid-line)',
+            'no newline: the writer stopped mid-line',
           ),
         );
       }
