@@ -102,7 +102,7 @@ async function runLockedSession(
       logger.warn(
         'paper.latency.marketData delays no market-data push in paper runs (it is the User Data leg when paper.latency.userData is absent, as in a backtest)',
       );
-    const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now());
+    const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now(), logger);
     const { venue } = embedded;
     options.onVenue?.(venue.restUrl, embedded.synthetic);
     try {
@@ -128,6 +128,7 @@ async function runLockedSession(
         lockstep: paper?.lockstep ?? false,
         ...(paper === undefined ? {} : { lockstepSpeed: paper.speed }),
         ended: embedded.ended,
+        sourceWarnings: embedded.sourceWarnings,
         fillModel: embedded.fillModel,
         ...(paper?.latency === undefined
           ? {}

@@ -41,6 +41,11 @@ export interface VenueSessionOptions {
   readonly durationMs?: number;
   /** Resolves when the market source is exhausted (paper mode). */
   readonly ended?: Promise<void>;
+  /**
+   * What the result must say of the market source (paper mode: recording lines skipped, a source
+   * that failed), asked at the end.
+   */
+  readonly sourceWarnings?: () => readonly string[];
   readonly logger: Logger;
   /** Status line; none when omitted. */
   readonly status?: StatusSink;
