@@ -89,10 +89,11 @@ export class RecordingDamage {
 
   /**
    * One sentence per recording and kind of damage, for `meta.warnings`.
-   * @param files - the recordings, in the order the warnings name them
-   * @returns e.g. `recording a.jsonl: skipped 2 lines that are not JSON, the first at a.jsonl:450 (...); the run went on without their data`
+   * @param files - the recordings, in the order the warnings name them; default every recording
+   *   with skipped lines, by path
+   * @returns e.g. `recording a.jsonl: skipped 2 lines (not JSON), the first at a.jsonl:450: is not JSON (...); the run went on without their data`
    */
-  warnings(files: readonly string[]): string[] {
+  warnings(files: readonly string[] = [...this.#files.keys()].sort()): string[] {
     return [...new Set(files)].flatMap((file) =>
       this.skippedIn(file).map((lines) => sentenceOf(file, lines)),
     );

@@ -9,7 +9,7 @@ import {
   startPaperVenue,
   syntheticFeed,
 } from '../../backtest/paper-venue/index.ts';
-import { RecordingDamage, readSessionHeader } from '../../backtest/recording/index.ts';
+import { type RecordingDamage, readSessionHeader } from '../../backtest/recording/index.ts';
 import { defaultFillModelFor, tradableMarketEvent } from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
@@ -17,6 +17,7 @@ import type { Scheduler } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
+import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
@@ -108,12 +109,7 @@ export async function startEmbeddedPaperVenue(
 ): Promise<EmbeddedPaperVenue> {
   const paper = loaded.config.paper;
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
-  const damage = new RecordingDamage((skipped) =>
-    logger.warn(
-      { recording: skipped.file, line: skipped.line, kind: skipped.kind, reason: skipped.reason },
-      'skipped a recording line that cannot be read or decoded (more of this kind are counted, not logged)',
-    ),
-  );
+  const damage = loggedRecordingDamage(logger);
   const { feed, synthetic, recording } = await paperFeedOf(paper, loaded, startTime, damage);
   // Up to the first event that decides queue: a synthetic source stops at its first quote.
   const preview = await previewFeed(feed, PREVIEW_EVENTS, tradableMarketEvent).catch((error: unknown) => {

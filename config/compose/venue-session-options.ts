@@ -42,8 +42,8 @@ export interface VenueSessionOptions {
   /** Resolves when the market source is exhausted (paper mode). */
   readonly ended?: Promise<void>;
   /**
-   * What the result must say of the market source (paper mode: recording lines skipped, a source
-   * that failed), asked at the end.
+   * What the result must say of the session's recorded inputs, asked at the end: lines of the
+   * warm-up history and (paper mode) of the source recording that were skipped, a source that failed.
    */
   readonly sourceWarnings?: () => readonly string[];
   readonly logger: Logger;
