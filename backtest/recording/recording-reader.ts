@@ -52,41 +52,42 @@ function isDamagedGzip(error: unknown): boolean {
   return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR';
 }
 
-/** Why a line is not a record: the kind of damage and what is wrong. */
-class LineFault {
-  /**
-   * @param kind - not JSON, JSON that is not a record, or a record its decoder refused
-   * @param reason - what is wrong, as a sentence fragment
-   */
-  constructor(
-    readonly kind: 'not-json' | 'not-a-record' | 'undecodable',
-    readonly reason: string,
-  ) {}
+/** How the reason for a line that does not parse begins. */
+const NOT_JSON = 'is not JSON';
+
+/** A line the reader skips: the kind of damage and what is wrong. */
+interface LineFault {
+  readonly kind: 'not-json' | 'not-a-record' | 'undecodable';
+  readonly reason: string;
 }
 
-/** A record its decoder refused, as a line fault. */
+/** Why a line is not a record, as a fault (only on the malformed path, so the good path stays as lean). */
+function unparsed(reason: string): LineFault {
+  return { kind: reason.startsWith(NOT_JSON) ? 'not-json' : 'not-a-record', reason };
+}
+
+/** A record its decoder refused, as a fault. */
 function undecodable(error: Error): LineFault {
-  return new LineFault('undecodable', `message could not be decoded: ${error.message}`);
+  return { kind: 'undecodable', reason: `message could not be decoded: ${error.message}` };
 }
 
 /**
- * Parses a record line; returns the record or why it is not one. Kept free of closures and of
- * allocation beyond JSON.parse itself on a good line, because it runs once per line.
+ * Parses a record line; returns the record or a reason it is not one. Kept free of closures and
+ * of allocation beyond JSON.parse itself, because it runs once per line.
  */
-function parseRecordLine(text: string): RecordedMessage | LineFault {
+function parseRecordLine(text: string): RecordedMessage | string {
   let rec: unknown;
   try {
     rec = JSON.parse(text);
   } catch (error) {
-    return new LineFault('not-json', `is not JSON (${(error as Error).message})`);
+    return `${NOT_JSON} (${(error as Error).message})`;
   }
-  if (typeof rec !== 'object' || rec === null) return new LineFault('not-a-record', 'is not a record object');
+  if (typeof rec !== 'object' || rec === null) return 'is not a record object';
   const r = rec as { recvTs?: unknown; source?: unknown; msg?: unknown };
-  if (typeof r.recvTs !== 'number')
-    return new LineFault('not-a-record', 'recvTs must be epoch milliseconds (a number)');
+  if (typeof r.recvTs !== 'number') return 'recvTs must be epoch milliseconds (a number)';
   if (r.source !== 'market-data' && r.source !== 'private')
-    return new LineFault('not-a-record', 'source must be "market-data" or "private"');
-  if (r.msg === undefined) return new LineFault('not-a-record', 'has no msg');
+    return 'source must be "market-data" or "private"';
+  if (r.msg === undefined) return 'has no msg';
   return rec as RecordedMessage;
 }
 
@@ -132,8 +133,8 @@ export async function* readEventBatches<E>(
     }
     const rec = parseRecordLine(text);
     let fault: LineFault;
-    if (rec instanceof LineFault) {
-      fault = rec;
+    if (typeof rec === 'string') {
+      fault = unparsed(rec);
     } else {
       const event = decode(rec);
       if (event === null) return true;
@@ -194,7 +195,7 @@ export async function* readEventBatches<E>(
     if (carry !== undefined && carry.length !== 0) {
       const tail = carry.toString('utf8');
       const rec = headerSeen ? parseRecordLine(tail) : undefined;
-      if (rec !== undefined && !(rec instanceof LineFault)) {
+      if (rec !== undefined && typeof rec !== 'string') {
         lineNo++;
         const event = decode(rec);
         if (event instanceof Error) {
