@@ -1,18 +1,37 @@
-import { readRecords } from '../recording/index.ts';
-import { type FeedSource, feedItemOf } from './market-feed.ts';
+import { decodeMarketMessage } from '../../core/venue/index.ts';
+import {
+  type RecordedMessage,
+  RecordingDamage,
+  type RecordingWarning,
+  readEvents,
+  warnToStderr,
+} from '../recording/index.ts';
+import type { FeedItem, FeedSource } from './market-feed.ts';
+
+/**
+ * A market-data record as a feed item: its push (sent to subscribers) and its decoded event. A
+ * private-stream record is dropped: the paper venue makes its own User Data.
+ */
+function feedItemOfRecord(record: RecordedMessage): FeedItem | null | Error {
+  if (record.source !== 'market-data') return null;
+  const event = decodeMarketMessage(record.msg, record.recvTs);
+  if (event === null || event instanceof Error) return event;
+  return { event, wire: record.msg as Record<string, unknown> };
+}
 
 /**
  * Market data from a recorded session (backtest/recording), decoded with the venue's decoders.
  * Private-stream records of the recording are skipped: the paper venue makes its own User Data.
+ * A line that cannot be read or decoded is skipped and told to `onSkipped`, and the session goes
+ * on: one odd frame a live run recorded does not end the paper session replaying it.
  * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @param onSkipped - told each line skipped (a `RecordingDamage`'s `note` counts them); default:
+ *   the first of each kind on stderr
  * @returns the source
  */
-export function recordingFeed(path: string): FeedSource {
-  return async function* () {
-    for await (const record of readRecords(path)) {
-      if (record.source !== 'market-data') continue;
-      const item = feedItemOf(record.msg, record.recvTs);
-      if (item) yield item;
-    }
-  };
+export function recordingFeed(
+  path: string,
+  onSkipped: (warning: RecordingWarning) => void = new RecordingDamage(warnToStderr).note,
+): FeedSource {
+  return () => readEvents(path, feedItemOfRecord, { onMalformed: 'skip', onWarning: onSkipped });
 }

@@ -9,9 +9,11 @@ export { mergeByRecvTs } from './merge-by-recv-ts.ts';
 export { mergeRecordings } from './merge-recordings.ts';
 export type { MessageSource, RecordDecoder, RecordedMessage } from './recorded-message.ts';
 export { keepRecord, MESSAGE_SOURCES } from './recorded-message.ts';
+export type { RecordingDamageKind, SkippedLines } from './recording-damage.ts';
+export { RecordingDamage } from './recording-damage.ts';
 export { readLastRecvTs } from './recording-end-time.ts';
-export type { RecordingWarning } from './recording-errors.ts';
-export { RecordingFormatError } from './recording-errors.ts';
+export type { RecordingWarning, RecordingWarningKind } from './recording-errors.ts';
+export { RecordingFormatError, warnToStderr } from './recording-errors.ts';
 export { recordingObservable } from './recording-observable.ts';
 export type { MalformedLinePolicy, RecordingReadOptions } from './recording-reader.ts';
 export {

@@ -24,11 +24,28 @@ export class RecordingFormatError extends Error {
   }
 }
 
+/**
+ * What a reader or writer recovered from. A reader skips a line that is `not-json`, `not-a-record`
+ * (JSON, but not `{recvTs, source, msg}`) or `undecodable` (its decoder refused the message), a
+ * `truncated-line` (a last line without its newline) and everything after `damaged-gzip`
+ * compressed data; a writer reports a tail it `repaired` before appending.
+ */
+export type RecordingWarningKind =
+  | 'not-json'
+  | 'not-a-record'
+  | 'undecodable'
+  | 'truncated-line'
+  | 'damaged-gzip'
+  | 'repaired';
+
 /** Something the reader or writer recovered from, e.g. a truncated last line it skipped. */
 export interface RecordingWarning {
   readonly file: string;
   /** 1-based line number the warning is about. */
   readonly line: number;
+  readonly kind: RecordingWarningKind;
+  /** What is wrong with the line, without the place or what was done about it. */
+  readonly reason: string;
   /** `file:line: what happened`. */
   readonly message: string;
 }
@@ -37,11 +54,19 @@ export interface RecordingWarning {
  * Builds a warning whose message reads like the errors (`file:line: what happened`).
  * @param file - the recording file
  * @param line - 1-based line number
+ * @param kind - what kind of damage or repair
  * @param what - what happened
+ * @param reason - what is wrong with the line (default: `what`)
  * @returns the warning
  */
-export function recordingWarning(file: string, line: number, what: string): RecordingWarning {
-  return { file, line, message: `${file}:${line}: ${what}` };
+export function recordingWarning(
+  file: string,
+  line: number,
+  kind: RecordingWarningKind,
+  what: string,
+  reason: string = what,
+): RecordingWarning {
+  return { file, line, kind, reason, message: `${file}:${line}: ${what}` };
 }
 
 /**

@@ -52,6 +52,25 @@ function isDamagedGzip(error: unknown): boolean {
   return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR';
 }
 
+/** How the reason for a line that does not parse begins. */
+const NOT_JSON = 'is not JSON';
+
+/** A line the reader skips: the kind of damage and what is wrong. */
+interface LineFault {
+  readonly kind: 'not-json' | 'not-a-record' | 'undecodable';
+  readonly reason: string;
+}
+
+/** Why a line is not a record, as a fault (only on the malformed path, so the good path stays as lean). */
+function unparsed(reason: string): LineFault {
+  return { kind: reason.startsWith(NOT_JSON) ? 'not-json' : 'not-a-record', reason };
+}
+
+/** A record its decoder refused, as a fault. */
+function undecodable(error: Error): LineFault {
+  return { kind: 'undecodable', reason: `message could not be decoded: ${error.message}` };
+}
+
 /**
  * Parses a record line; returns the record or a reason it is not one. Kept free of closures and
  * of allocation beyond JSON.parse itself, because it runs once per line.
@@ -61,7 +80,7 @@ function parseRecordLine(text: string): RecordedMessage | string {
   try {
     rec = JSON.parse(text);
   } catch (error) {
-    return `is not JSON (${(error as Error).message})`;
+    return `${NOT_JSON} (${(error as Error).message})`;
   }
   if (typeof rec !== 'object' || rec === null) return 'is not a record object';
   const r = rec as { recvTs?: unknown; source?: unknown; msg?: unknown };
@@ -113,9 +132,9 @@ export async function* readEventBatches<E>(
       return true;
     }
     const rec = parseRecordLine(text);
-    let reason: string;
+    let fault: LineFault;
     if (typeof rec === 'string') {
-      reason = rec;
+      fault = unparsed(rec);
     } else {
       const event = decode(rec);
       if (event === null) return true;
@@ -124,13 +143,15 @@ export async function* readEventBatches<E>(
         else out.push(event as E);
         return true;
       }
-      reason = `message could not be decoded: ${event.message}`;
+      fault = undecodable(event);
     }
     if (stopOnMalformed) {
-      failure = new RecordingFormatError(path, lineNo, reason);
+      failure = new RecordingFormatError(path, lineNo, fault.reason);
       return false;
     }
-    warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
+    warn(
+      recordingWarning(path, lineNo, fault.kind, `skipped a malformed line: ${fault.reason}`, fault.reason),
+    );
     return true;
   };
 
@@ -165,7 +186,9 @@ export async function* readEventBatches<E>(
         recordingWarning(
           path,
           lineNo + 1,
+          'damaged-gzip',
           `compressed data ends damaged (${(error as Error).message}); kept the ${lineNo} lines before`,
+          (error as Error).message,
         ),
       );
     }
@@ -176,9 +199,17 @@ export async function* readEventBatches<E>(
         lineNo++;
         const event = decode(rec);
         if (event instanceof Error) {
-          const reason = `message could not be decoded: ${event.message}`;
-          if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, reason);
-          warn(recordingWarning(path, lineNo, `skipped a malformed line: ${reason}`));
+          const fault = undecodable(event);
+          if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
+          warn(
+            recordingWarning(
+              path,
+              lineNo,
+              fault.kind,
+              `skipped a malformed line: ${fault.reason}`,
+              fault.reason,
+            ),
+          );
         } else if (event !== null) {
           yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
         }
@@ -187,7 +218,9 @@ export async function* readEventBatches<E>(
           recordingWarning(
             path,
             lineNo + 1,
+            'truncated-line',
             'skipped a truncated last line (no newline; the writer stopped mid-line)',
+            'no newline: the writer stopped mid-line',
           ),
         );
       }

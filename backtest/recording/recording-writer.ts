@@ -152,7 +152,14 @@ function cutTornTail(path: string, warn: (w: RecordingWarning) => void): void {
         const keep = start + nl + 1;
         if (keep < size) {
           ftruncateSync(fd, keep);
-          warn(recordingWarning(path, 0, `cut ${size - keep} bytes of a torn last line before appending`));
+          warn(
+            recordingWarning(
+              path,
+              0,
+              'repaired',
+              `cut ${size - keep} bytes of a torn last line before appending`,
+            ),
+          );
         }
         return;
       }
@@ -190,5 +197,12 @@ async function repairGzipTail(path: string, warn: (w: RecordingWarning) => void)
   }
   repaired.close();
   renameSync(repairedPath, path);
-  warn(recordingWarning(path, 0, 'rewrote the readable lines of a damaged gzip file before appending'));
+  warn(
+    recordingWarning(
+      path,
+      0,
+      'repaired',
+      'rewrote the readable lines of a damaged gzip file before appending',
+    ),
+  );
 }

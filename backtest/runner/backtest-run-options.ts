@@ -1,6 +1,6 @@
 import type { IntentGate, StrategyRejection, StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec, KeelEvent } from '../../core/model/index.ts';
-import type { RecordDecoder } from '../recording/index.ts';
+import type { RecordDecoder, RecordingWarning } from '../recording/index.ts';
 import type { AnnualizationBasis, JsonValue } from '../report/index.ts';
 import type { FillModelName, FillModelOptions, LatencyOptions, SimVenueOptions } from '../sim/index.ts';
 import type { BacktestWarmUpOptions } from './backtest-warm-up.ts';
@@ -105,6 +105,13 @@ export interface BacktestRunOptions {
   readonly reportParams?: Readonly<Record<string, { readonly [key: string]: JsonValue }>>;
   /** Further assumptions to state in the report. */
   readonly assumptions?: readonly string[];
+  /**
+   * Told the first line of each kind of damage of each recording as the replay meets it (not
+   * JSON, not a record, not decodable, a truncated tail): the run skips such lines, and
+   * `meta.warnings` says how many of each were skipped and where the first was. Default: a line
+   * on stderr.
+   */
+  readonly onRecordingDamage?: (warning: RecordingWarning) => void;
   /** Shows progress; silent when omitted. */
   readonly progress?: ProgressReporter;
   /**

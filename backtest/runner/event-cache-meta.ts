@@ -1,9 +1,13 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
+import type { SkippedLines } from '../recording/index.ts';
 
-/** Version of the cache's layout: a cache of another version is stale. */
-export const EVENT_CACHE_FORMAT = 1;
+/**
+ * Version of the cache's layout: a cache of another version is stale. 2: the meta keeps the lines
+ * the recording's reader skipped, so a run from the cache warns as one from the file does.
+ */
+export const EVENT_CACHE_FORMAT = 2;
 
 /** What the meta file of an event cache holds. */
 export interface EventCacheMeta {
@@ -24,6 +28,8 @@ export interface EventCacheMeta {
   /** Per chunk: rows and the trade ids it refers to. */
   readonly chunks: readonly { readonly rows: number; readonly tradeIds: readonly string[] }[];
   readonly bytes: number;
+  /** Lines of the recording that could not be read or decoded; absent for a clean recording. */
+  readonly skipped?: readonly SkippedLines[];
 }
 
 /**
@@ -59,6 +65,7 @@ export async function validEventCacheMeta(
     return undefined;
   }
   if (meta.format !== EVENT_CACHE_FORMAT || meta.decoderId !== decoderId) return undefined;
+  if (meta.skipped !== undefined && !Array.isArray(meta.skipped)) return undefined;
   const source = await stat(recording);
   if (source.size !== meta.source.size) return undefined;
   if (source.mtimeMs === meta.source.mtimeMs && source.ctimeMs === meta.source.ctimeMs) return meta;

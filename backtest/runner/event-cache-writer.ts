@@ -1,5 +1,6 @@
 import { type FileHandle, rename, rm, writeFile } from 'node:fs/promises';
 import type { MarketEvent } from '../../core/model/index.ts';
+import type { SkippedLines } from '../recording/index.ts';
 import { EVENT_CACHE_FORMAT, type EventCacheMeta } from './event-cache-meta.ts';
 import { encodeRow, STRIDE } from './event-cache-rows.ts';
 
@@ -52,11 +53,13 @@ export class EventCacheWriter {
    * @param paths - the cache's data and meta paths
    * @param decoderId - names the decoder
    * @param source - the recording's size, times and SHA-256 as it was read
+   * @param skipped - the lines its reader skipped (none for a clean recording)
    */
   async finish(
     paths: { readonly data: string; readonly meta: string },
     decoderId: string,
     source: EventCacheMeta['source'],
+    skipped: readonly SkippedLines[],
   ): Promise<void> {
     await this.handle.close();
     if (this.failed) {
@@ -71,6 +74,8 @@ export class EventCacheWriter {
       intervals: [...this.intervals.keys()],
       chunks: this.chunks,
       bytes: this.bytes,
+      // Left out when clean, so a clean recording's meta reads as before apart from its format.
+      ...(skipped.length === 0 ? {} : { skipped }),
     };
     await rename(this.partial, paths.data);
     await writeFile(paths.meta, JSON.stringify(meta));

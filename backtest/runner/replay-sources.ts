@@ -1,9 +1,11 @@
 import type { MarketEvent } from '../../core/model/index.ts';
 import {
   mergeByRecvTs,
+  RecordingDamage,
   readEventBatches,
   readSessionHeader,
   type SessionHeader,
+  warnToStderr,
 } from '../recording/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { windowWithWarmUp } from './backtest-warm-up.ts';
@@ -19,28 +21,35 @@ export interface ReplaySources {
   readonly firstBatch: readonly MarketEvent[];
   /** Reads the next batch; undefined once every recording is read to its end. */
   readonly readAhead: () => Promise<readonly MarketEvent[] | undefined>;
+  /** The lines of the recordings skipped so far (whole once `readAhead` gave undefined). */
+  readonly damage: RecordingDamage;
 }
 
 /**
  * Opens the run's recordings: their market events (through the event cache when the options give
  * one), inside the replay window widened by the warm-up, merged by receive time in batches, the
- * first batch read.
+ * first batch read. A line that cannot be read or decoded is skipped and counted (its first of each
+ * kind told to `options.onRecordingDamage`), never the end of the run.
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
- * @returns the headers, the first batch and the reader of the next ones
- * @throws Error when a recording cannot be read; EmptyReplayWindowError when the window holds no
- *   event of the recordings
+ * @returns the headers, the first batch, the reader of the next ones and the skipped lines
+ * @throws RecordingFormatError when a recording has no readable header; Error when a recording
+ *   cannot be read; EmptyReplayWindowError when the window holds no event of the recordings
  */
 export async function openReplaySources(options: BacktestRunOptions): Promise<ReplaySources> {
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
   const batchSize = options.batchSize ?? 8192;
+  const damage = new RecordingDamage(options.onRecordingDamage ?? warnToStderr);
   const fresh = (path: string) => () =>
-    readEventBatches(path, (record) => marketOnly(record, options.decode));
+    readEventBatches(path, (record) => marketOnly(record, options.decode), {
+      onMalformed: 'skip',
+      onWarning: damage.note,
+    });
   const cache = options.eventCache;
   const span: RecordedSpan = { first: undefined, last: undefined };
   const sources = mergeByRecvTs(
     options.recordings.map((path) =>
       within(
-        cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path)),
+        cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path), damage),
         windowWithWarmUp(options.window, options.warmUp),
         span,
       ),
@@ -57,5 +66,5 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  return { headers, firstBatch, readAhead };
+  return { headers, firstBatch, readAhead, damage };
 }

@@ -63,7 +63,7 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
-  const { headers, firstBatch: opened, readAhead } = await openReplaySources(options);
+  const { headers, firstBatch: opened, readAhead, damage } = await openReplaySources(options);
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
@@ -238,6 +238,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const rejections = recorder.rejectionWarning(result.orders.length);
   const loanRefused = recorder.loanRefusalWarning();
   const warnings = [
+    // Every recording was read to its end: the tally is whole.
+    ...damage.warnings(options.recordings),
     ...setupWarnings(
       kernel,
       options.strategies,

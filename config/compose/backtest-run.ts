@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { RecordingWarning } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
 import {
   createProgressReporter,
@@ -34,6 +35,8 @@ export interface ConfiguredBacktestOptions {
   readonly recordings?: readonly string[];
   /** Told what a halted async strategy's Promise rejected with, e.g. to print it (never in the result). */
   readonly onStrategyRejection?: (rejection: StrategyRejection) => void;
+  /** Told the first skipped line of each kind of each recording (the result warns of them all); default stderr. */
+  readonly onRecordingDamage?: (warning: RecordingWarning) => void;
 }
 
 /** Where a recording's event cache is, and whether it is there after the run. */
@@ -146,6 +149,7 @@ export async function runConfiguredBacktest(
     ...(options.onStrategyRejection === undefined
       ? {}
       : { onStrategyRejection: options.onStrategyRejection }),
+    ...(options.onRecordingDamage === undefined ? {} : { onRecordingDamage: options.onRecordingDamage }),
   });
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import {
   type FeedSource,
   type PaperVenue,
@@ -8,7 +9,7 @@ import {
   startPaperVenue,
   syntheticFeed,
 } from '../../backtest/paper-venue/index.ts';
-import { readSessionHeader } from '../../backtest/recording/index.ts';
+import { type RecordingDamage, readSessionHeader } from '../../backtest/recording/index.ts';
 import { defaultFillModelFor, tradableMarketEvent } from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
@@ -16,6 +17,7 @@ import type { Scheduler } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
+import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
@@ -36,6 +38,11 @@ export interface EmbeddedPaperVenue {
   readonly defaultedFillModel: FillModelName | undefined;
   /** Venue time of the source's first event: the session's time before the venue released any; undefined for an empty source. */
   readonly firstEventTime: number | undefined;
+  /**
+   * What the result must say of the source so far: recording lines skipped (how many of each
+   * kind, the first), and a source that failed before its end (the session ended there).
+   */
+  readonly sourceWarnings: () => string[];
 }
 
 /** How many of the source's first events decide the default fill model: a backtest's first batch. */
@@ -47,14 +54,17 @@ const PREVIEW_EVENTS = 8192;
  * @param paper - the paper settings
  * @param loaded - the config (for its directory and instruments)
  * @param startTime - venue time of a synthetic session's first event
- * @returns the source and whether it is synthetic
- * @throws Error when the recording cannot be read or has no valid header line
+ * @param damage - counts the recording's lines that cannot be read or decoded (skipped)
+ * @returns the source, whether it is synthetic, and the recording's path
+ * @throws Error (its cause the RecordingFormatError) when the recording cannot be read or has no
+ *   valid header line
  */
 export async function paperFeedOf(
   paper: PaperConfig,
   loaded: LoadedConfig,
   startTime: number,
-): Promise<{ readonly feed: FeedSource; readonly synthetic: boolean }> {
+  damage: RecordingDamage,
+): Promise<{ readonly feed: FeedSource; readonly synthetic: boolean; readonly recording?: string }> {
   if (paper.source.kind === 'recording') {
     const path = resolve(loaded.dir, paper.source.path);
     // A generated session (or a CSV imported with --synthetic) stays SYNTHETIC when replayed on
@@ -62,9 +72,10 @@ export async function paperFeedOf(
     const header = await readSessionHeader(path).catch((error: unknown) => {
       throw new Error(
         `${loaded.file}: paper.source.path: cannot read the recording ${path}: ${(error as Error).message}`,
+        { cause: error },
       );
     });
-    return { feed: recordingFeed(path), synthetic: header.synthetic };
+    return { feed: recordingFeed(path, damage.note), synthetic: header.synthetic, recording: path };
   }
   const syms = new Set(loaded.config.instruments.map((i) => i.sym));
   const markets = SYNTHETIC_MARKETS.filter((m) => syms.has(m.sym));
@@ -86,6 +97,7 @@ export async function paperFeedOf(
  * @param loaded - a validated config of mode paper
  * @param instruments - the run's instrument specs
  * @param startTime - venue time of a synthetic session's first event
+ * @param logger - told the first skipped line of each kind, and a source that failed
  * @returns the running venue
  * @throws Error when the config has no paper section or the port is taken
  */
@@ -93,10 +105,12 @@ export async function startEmbeddedPaperVenue(
   loaded: LoadedConfig,
   instruments: readonly InstrumentSpec[],
   startTime: number,
+  logger: Pick<Logger, 'warn' | 'error'>,
 ): Promise<EmbeddedPaperVenue> {
   const paper = loaded.config.paper;
   if (paper === undefined) throw new Error(`${loaded.file} has no paper section`);
-  const { feed, synthetic } = await paperFeedOf(paper, loaded, startTime);
+  const damage = loggedRecordingDamage(logger);
+  const { feed, synthetic, recording } = await paperFeedOf(paper, loaded, startTime, damage);
   // Up to the first event that decides queue: a synthetic source stops at its first quote.
   const preview = await previewFeed(feed, PREVIEW_EVENTS, tradableMarketEvent).catch((error: unknown) => {
     throw new Error(`${loaded.file}: paper.source: cannot read the market data: ${(error as Error).message}`);
@@ -132,6 +146,11 @@ export async function startEmbeddedPaperVenue(
     const poll = setInterval(() => {
       if (venue.feed.ended) {
         clearInterval(poll);
+        if (venue.feed.failure !== undefined)
+          logger.error(
+            { err: venue.feed.failure.message, released: venue.feed.released },
+            'the market source failed: the session has no more market data',
+          );
         done();
       }
     }, 50);
@@ -147,6 +166,17 @@ export async function startEmbeddedPaperVenue(
     },
     defaultedFillModel,
     firstEventTime: preview[0]?.recvTs,
+    sourceWarnings: () => {
+      const failure = venue.feed.failure;
+      return [
+        ...(recording === undefined ? [] : damage.warnings([recording])),
+        ...(failure === undefined
+          ? []
+          : [
+              `the market source failed after ${venue.feed.released} events (${failure.message}): the session had no market data after that`,
+            ]),
+      ];
+    },
   };
 }
 

@@ -65,7 +65,9 @@ async function recordLocked(
       ? loaded
       : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
   const embedded =
-    config.mode === 'paper' ? await startEmbeddedPaperVenue(realtime, instruments, Date.now()) : undefined;
+    config.mode === 'paper'
+      ? await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger)
+      : undefined;
   const url = embedded?.venue.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
   if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
   const clock = embedded === undefined ? () => Date.now() : () => embedded.venue.now();

@@ -5,6 +5,7 @@ import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
+import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { missingRecordingProblems } from './recording-problems.ts';
 import { acquireRunLock, type RunLock } from './run-lock.ts';
@@ -79,7 +80,8 @@ async function runLockedSession(
   const instruments = config.mode === 'paper' ? instrumentSpecsOf(config.instruments) : [];
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   // Read before any venue starts: a missing history file stops the run with its config key.
-  const warmUp = await warmUpOf(loaded);
+  const history = loggedRecordingDamage(logger);
+  const warmUp = await warmUpOf(loaded, history);
   for (const stale of lock.tookOver)
     logger.warn(
       { lock: stale.path, pid: stale.pid },
@@ -102,7 +104,7 @@ async function runLockedSession(
       logger.warn(
         'paper.latency.marketData delays no market-data push in paper runs (it is the User Data leg when paper.latency.userData is absent, as in a backtest)',
       );
-    const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now());
+    const embedded = await startEmbeddedPaperVenue(loaded, instruments, Date.now(), logger);
     const { venue } = embedded;
     options.onVenue?.(venue.restUrl, embedded.synthetic);
     try {
@@ -128,6 +130,7 @@ async function runLockedSession(
         lockstep: paper?.lockstep ?? false,
         ...(paper === undefined ? {} : { lockstepSpeed: paper.speed }),
         ended: embedded.ended,
+        sourceWarnings: () => [...embedded.sourceWarnings(), ...history.warnings()],
         fillModel: embedded.fillModel,
         ...(paper?.latency === undefined
           ? {}
@@ -169,6 +172,7 @@ async function runLockedSession(
     synthetic,
     sessionClock: () => Date.now(),
     lockstep: false,
+    sourceWarnings: () => history.warnings(),
     fillModel: { name: 'venue', description: 'Fills as the venue reported them.' },
   });
 }

@@ -41,6 +41,11 @@ export interface VenueSessionOptions {
   readonly durationMs?: number;
   /** Resolves when the market source is exhausted (paper mode). */
   readonly ended?: Promise<void>;
+  /**
+   * What the result must say of the session's recorded inputs, asked at the end: lines of the
+   * warm-up history and (paper mode) of the source recording that were skipped, a source that failed.
+   */
+  readonly sourceWarnings?: () => readonly string[];
   readonly logger: Logger;
   /** Status line; none when omitted. */
   readonly status?: StatusSink;

@@ -148,7 +148,11 @@ async function stopAndReport(
       ? {}
       : { startingCoins: { cash: config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
     shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
-    ...sessionWarnings(session.warmUpWarning, live.execution.forgottenOrderWarnings),
+    ...sessionWarnings(
+      options.sourceWarnings?.() ?? [],
+      session.warmUpWarning,
+      live.execution.forgottenOrderWarnings,
+    ),
   });
   return {
     exitCode: sessionExitCode(session.stopReason, session.faults.length, cancelled?.leftOpen.length ?? 0),
@@ -164,11 +168,15 @@ async function stopAndReport(
   };
 }
 
-/** The result's warnings besides the shutdown's: a warm-up the history did not cover, orders the venue forgot. */
+/**
+ * The result's warnings besides the shutdown's: what the market source skipped or where it
+ * failed, a warm-up the history did not cover, orders the venue forgot.
+ */
 function sessionWarnings(
+  source: readonly string[],
   warmUpWarning: string | undefined,
   forgotten: readonly string[],
 ): { warnings?: readonly string[] } {
-  const warnings = [...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
+  const warnings = [...source, ...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
   return warnings.length === 0 ? {} : { warnings };
 }

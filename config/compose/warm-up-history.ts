@@ -5,8 +5,10 @@ import { klineMessage, parseOhlcvCsv } from '../../backtest/csv/index.ts';
 import {
   mergeByRecvTs,
   type RecordedMessage,
+  RecordingDamage,
   readEventBatches,
   readSessionHeader,
+  warnToStderr,
 } from '../../backtest/recording/index.ts';
 import {
   formatPeriod,
@@ -29,16 +31,21 @@ function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
  * stream of market events in receive-time order (recordings through the venue's market-data
  * decoders, as a backtest replays them; OHLCV CSVs read as `keel import-csv` reads them, each bar
  * received at its close). Every file is opened here, so a missing or unreadable one stops the
- * run before it starts, naming the config key and the path.
+ * run before it starts, naming the config key and the path. A recording line that cannot be read
+ * or decoded is skipped and told to `damage`, as a backtest skips it.
  * @param loaded - a validated config of mode paper or live
+ * @param damage - counts the recordings' skipped lines; default: the first of each kind on stderr
  * @returns the kernel's warm-up, or undefined when the config has none
  * @throws Error naming `warmUp.history[i]` and the file when one cannot be read
  */
-export async function warmUpOf(loaded: LoadedConfig): Promise<KernelWarmUp | undefined> {
+export async function warmUpOf(
+  loaded: LoadedConfig,
+  damage: RecordingDamage = new RecordingDamage(warnToStderr),
+): Promise<KernelWarmUp | undefined> {
   const warmUp = loaded.config.warmUp;
   if (warmUp === undefined) return undefined;
   const sources = await Promise.all(
-    (warmUp.history ?? []).map((source, i) => historySource(loaded, source, i)),
+    (warmUp.history ?? []).map((source, i) => historySource(loaded, source, i, damage)),
   );
   return { ...warmUpPeriodOf(warmUp), history: mergeByRecvTs(sources, 4096) };
 }
@@ -47,6 +54,7 @@ async function historySource(
   loaded: LoadedConfig,
   source: HistorySource,
   index: number,
+  damage: RecordingDamage,
 ): Promise<AsyncIterable<readonly MarketEvent[]>> {
   const where = `${loaded.file}: warmUp.history[${index}]`;
   if (typeof source === 'string') {
@@ -54,7 +62,7 @@ async function historySource(
     await readSessionHeader(path).catch((error: unknown) => {
       throw new Error(`${where}: cannot read the recording ${path}: ${(error as Error).message}`);
     });
-    return readEventBatches(path, decodeMarketData);
+    return readEventBatches(path, decodeMarketData, { onMalformed: 'skip', onWarning: damage.note });
   }
   const path = resolve(loaded.dir, source.csv);
   const text = await readFile(path, 'utf8').catch((error: unknown) => {

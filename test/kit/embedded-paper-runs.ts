@@ -45,6 +45,7 @@ export function embeddedPaperVenues(): (configText: string) => Promise<EmbeddedP
       loaded,
       instrumentSpecsOf(loaded.config.instruments),
       Date.now(),
+      { warn: () => undefined, error: () => undefined },
     );
     started.push(run);
     return run;

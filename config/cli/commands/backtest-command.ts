@@ -16,6 +16,7 @@ import { shownPath } from '../../compose/shown-path.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';
+import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -113,8 +114,8 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  * @param loaded - the validated config, `--from/--to/--set` applied
  * @param options - progress and recordings override
  * @param io - output streams
- * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording or a replay
- *   window outside the recordings, EXIT.RUNTIME_FAILURE when the run
+ * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording, one
+ *   whose header cannot be read or a replay window outside the recordings, EXIT.RUNTIME_FAILURE when the run
  *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written)
  */
 export async function backtestCommand(
@@ -141,6 +142,8 @@ export async function backtestCommand(
       slots: slots.slots,
       // What an async hook's Promise rejected with: the user's own error, said as it comes.
       onStrategyRejection: (rejection) => io.stderr.write(`✖ ${formatStrategyRejection(rejection)}\n`),
+      // Said as met, once per kind; the summary's warnings count them all.
+      onRecordingDamage: (warning) => io.stderr.write(`warning: ${warning.message}\n`),
       ...(options.progress ? { progress: process.stderr } : {}),
       ...(options.recordings === undefined || options.recordings.length === 0
         ? {}
@@ -152,7 +155,7 @@ export async function backtestCommand(
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: ${(error as Error).message}\n`);
-    return EXIT.RUNTIME_FAILURE;
+    return isBadInputFile(error) ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
   const { result, paths, eventCaches } = outcome;
   const m = result.metrics;

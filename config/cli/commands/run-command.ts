@@ -1,6 +1,7 @@
 import { runConfiguredSession } from '../../compose/session-run.ts';
 import { formatFill, formatSessionSummary } from '../../compose/session-summary.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
+import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -18,7 +19,7 @@ export interface RunOptions {
  * @param options - run options
  * @param io - output streams
  * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal, EXIT.BAD_CONFIG_OR_USAGE
- *   for bad strategy params, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
+ *   for bad strategy params or a paper source recording whose header cannot be read, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
  *   EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the result and report are written)
  */
 export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: CliIo): Promise<ExitCode> {
@@ -45,6 +46,6 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
     return outcome.exitCode;
   } catch (error) {
     io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);
-    return EXIT.RUNTIME_FAILURE;
+    return isBadInputFile(error) ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
 }

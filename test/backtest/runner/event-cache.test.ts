@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEventBatches } from '../../../backtest/recording/index.ts';
+import { RecordingDamage, readEventBatches } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { cachedMarketEvents, eventCachePaths } from '../../../backtest/runner/event-cache.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
@@ -29,14 +29,19 @@ describe('event cache of a recording', () => {
   it('gives back exactly the decoded quotes, trades and bars, field for field, from the second read on', async () => {
     const decoded = await collect(fresh());
     expect(new Set(decoded.map((e) => e.kind))).toEqual(new Set(['quote', 'trade', 'bar']));
-    const first = await collect(cachedMarketEvents(session.path, 'test-v1', fresh));
+    const first = await collect(cachedMarketEvents(session.path, 'test-v1', fresh, new RecordingDamage()));
     expect(existsSync(eventCachePaths(session.path).data)).toBe(true);
     let freshReads = 0;
     const second = await collect(
-      cachedMarketEvents(session.path, 'test-v1', () => {
-        freshReads++;
-        return fresh();
-      }),
+      cachedMarketEvents(
+        session.path,
+        'test-v1',
+        () => {
+          freshReads++;
+          return fresh();
+        },
+        new RecordingDamage(),
+      ),
     );
     expect(freshReads).toBe(0);
     expect(first).toEqual(decoded);
@@ -45,17 +50,17 @@ describe('event cache of a recording', () => {
   });
 
   it('is rebuilt when the source or the decoder changes, and kept when the file is only touched', async () => {
-    await collect(cachedMarketEvents(session.path, 'test-v1', fresh));
+    await collect(cachedMarketEvents(session.path, 'test-v1', fresh, new RecordingDamage()));
     let freshReads = 0;
     const counting = () => {
       freshReads++;
       return fresh();
     };
-    await collect(cachedMarketEvents(session.path, 'test-v2', counting));
+    await collect(cachedMarketEvents(session.path, 'test-v2', counting, new RecordingDamage()));
     expect(freshReads).toBe(1);
     const later = new Date(Date.UTC(2030, 0, 1));
     await utimes(session.path, later, later);
-    await collect(cachedMarketEvents(session.path, 'test-v2', counting));
+    await collect(cachedMarketEvents(session.path, 'test-v2', counting, new RecordingDamage()));
     expect(freshReads).toBe(1);
     const text = await readFile(session.path, 'utf8');
     const lines = text.trimEnd().split('\n');
@@ -67,7 +72,7 @@ describe('event cache of a recording', () => {
     );
     await writeFile(session.path, `${lines.join('\n')}\n`);
     await utimes(session.path, later, later);
-    await collect(cachedMarketEvents(session.path, 'test-v2', counting));
+    await collect(cachedMarketEvents(session.path, 'test-v2', counting, new RecordingDamage()));
     expect(freshReads).toBe(2);
     await writeFile(session.path, text);
   });
@@ -77,7 +82,7 @@ describe('event cache of a recording', () => {
     // A whole-second mtime, so putting it back restores it exactly (as `touch -d` or `cp -p` can).
     const mtime = new Date(Date.UTC(2031, 0, 1));
     await utimes(session.path, mtime, mtime);
-    await collect(cachedMarketEvents(session.path, 'test-v3', fresh));
+    await collect(cachedMarketEvents(session.path, 'test-v3', fresh, new RecordingDamage()));
     expect((await stat(session.path)).mtimeMs).toBe(mtime.getTime());
     const edited = text.replace(/"recvTs":(\d)/, (_, d: string) => `"recvTs":${(Number(d) + 1) % 10}`);
     expect(edited.length).toBe(text.length);
@@ -85,10 +90,15 @@ describe('event cache of a recording', () => {
     await utimes(session.path, mtime, mtime);
     let freshReads = 0;
     await collect(
-      cachedMarketEvents(session.path, 'test-v3', () => {
-        freshReads++;
-        return fresh();
-      }),
+      cachedMarketEvents(
+        session.path,
+        'test-v3',
+        () => {
+          freshReads++;
+          return fresh();
+        },
+        new RecordingDamage(),
+      ),
     );
     expect(freshReads).toBe(1);
     await writeFile(session.path, text);
@@ -101,7 +111,7 @@ describe('event cache of a recording', () => {
       (async function* () {
         yield [{ kind: 'book', sym: BTC, ts: 1, recvTs: 1, bids: [], asks: [] } as MarketEvent];
       })();
-    await collect(cachedMarketEvents(other, 'test-v1', withBook));
+    await collect(cachedMarketEvents(other, 'test-v1', withBook, new RecordingDamage()));
     expect(existsSync(eventCachePaths(other).meta)).toBe(false);
     expect(existsSync(`${eventCachePaths(other).data}.partial`)).toBe(false);
   });

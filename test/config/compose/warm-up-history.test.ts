@@ -1,6 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { RecordingDamage } from '../../../backtest/recording/index.ts';
 import { missingRecordingProblems } from '../../../config/compose/recording-problems.ts';
 import { warmUpCoverageWarning, warmUpOf } from '../../../config/compose/warm-up-history.ts';
 import { formatConfigProblem, loadValidConfig } from '../../../config/loader/index.ts';
@@ -61,6 +62,22 @@ describe('warm-up history of paper and live runs', () => {
     const times = events.map((e) => e.recvTs);
     expect(times).toEqual([...times].sort((a, b) => a - b));
     expect(events.some((e) => e.kind === 'quote')).toBe(true);
+  });
+
+  it('skips a recording line it cannot read, reads on to the end and counts it', async () => {
+    const dir = aTempDir();
+    const path = join(dir, 'quotes.jsonl');
+    await writeRecording(path, [quoteRecordAt(0, '99', '101'), quoteRecordAt(MIN, '100', '102')]);
+    const [header, ...records] = readFileSync(path, 'utf8').trimEnd().split('\n');
+    writeFileSync(path, `${[header, records[0], 'not json', records[1]].join('\n')}\n`);
+    const damage = new RecordingDamage();
+    const warmUp = await warmUpOf(loadValidConfig(paperConfigIn(dir, '    - quotes.jsonl\n')), damage);
+    const events: MarketEvent[] = [];
+    for await (const batch of warmUp?.history ?? []) events.push(...batch);
+    expect(events.map((e) => e.kind)).toEqual(['quote', 'quote']);
+    expect(damage.warnings()).toEqual([
+      expect.stringContaining(`recording ${path}: skipped 1 line (not JSON) at ${path}:3:`),
+    ]);
   });
 
   it('names the key, the file and the line of a CSV it cannot read', async () => {

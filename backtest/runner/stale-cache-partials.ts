@@ -1,0 +1,34 @@
+import { readdir, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Whether a process of this id is running: signal 0 checks without sending anything; EPERM means
+ * it runs under another user.
+ */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the partial files of an event cache that a process which no longer runs left behind
+ * (killed while it built the cache: `<data>.<pid>-<n>.partial`), so they do not pile up next to
+ * the recording. Partials of a running process, this one included, are being written and stay.
+ * Best effort: a file that cannot be listed or removed is left.
+ * @param data - the cache's data path (`<recording>.events.bin`)
+ */
+export async function removeStaleCachePartials(data: string): Promise<void> {
+  const prefix = `${basename(data)}.`;
+  const names = await readdir(dirname(data)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
+    const owner = /^(\d+)-\d+\.partial$/.exec(name.slice(prefix.length));
+    const pid = owner === null ? Number.NaN : Number(owner[1]);
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    await rm(join(dirname(data), name), { force: true }).catch(() => undefined);
+  }
+}
