@@ -107,8 +107,7 @@ export abstract class StrategyStateReads {
   loans(coin?: string): readonly Loan[] {
     const out: Loan[] = [];
     for (const loan of this.kernelState.loans.values())
-      if ((coin === undefined || loan.coin === coin) && !loan.principal.isZero())
-        out.push(loan);
+      if ((coin === undefined || loan.coin === coin) && !loan.principal.isZero()) out.push(loan);
     return out;
   }
   liquidation(): LiquidationEventRecord | undefined {
