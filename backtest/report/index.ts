@@ -25,6 +25,7 @@ export {
 export type { StatsRow } from './html/stats-rows.ts';
 export { statsRows } from './html/stats-rows.ts';
 export { readLines } from './log/line-reader.ts';
+export { processRuns } from './log/process-runs.ts';
 export type { RecordCodec, RecordLog } from './log/record-log.ts';
 export { firstRecords, hasLines } from './log/record-log.ts';
 export { SpillDirectory } from './log/spill-directory.ts';

@@ -1,18 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-
-/**
- * Whether a process of this id is running: signal 0 checks without sending anything; EPERM means
- * it runs under another user.
- */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import { processRuns } from '../report/index.ts';
 
 /**
  * Removes the partial files of an event cache that a process which no longer runs left behind
@@ -28,7 +16,7 @@ export async function removeStaleCachePartials(data: string): Promise<void> {
     if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
     const owner = /^(\d+)-\d+\.partial$/.exec(name.slice(prefix.length));
     const pid = owner === null ? Number.NaN : Number(owner[1]);
-    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue;
+    if (!Number.isSafeInteger(pid) || pid === process.pid || processRuns(pid)) continue;
     await rm(join(dirname(data), name), { force: true }).catch(() => undefined);
   }
 }

@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { processRuns } from '../../backtest/report/index.ts';
 
 /** What a lock file holds: who runs, since when. */
 interface LockHolder {
@@ -24,20 +25,6 @@ export type RunLockResult =
 
 /** Thrown by a command that cannot take the lock of its output: a usage problem (exit 2), not a failure. */
 export class OutputLocked extends Error {}
-
-/**
- * Whether a process runs: signal 0 checks without signalling. EPERM means it runs as another user.
- * @param pid - the process id
- * @returns true when it runs
- */
-export function processRuns(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function holderOf(path: string): LockHolder | undefined {
   try {

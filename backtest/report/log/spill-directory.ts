@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processRuns } from './process-runs.ts';
 
 /** Directories still to remove when the process exits. */
 const live = new Set<string>();
@@ -10,16 +11,6 @@ const swept = new Set<string>();
 
 /** `<prefix><pid>-XXXXXX`: the pid of the process that made a spill directory. */
 const OWNED = /^keel-(?:[a-z]+-)+(\d+)-[A-Za-z0-9]{6}$/;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the spill directories of processes that are gone: a process killed by a signal (a
@@ -37,7 +28,7 @@ function sweepLeftovers(dir: string): void {
   }
   for (const name of names) {
     const owner = OWNED.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid || isAlive(Number(owner))) continue;
+    if (owner === undefined || Number(owner) === process.pid || processRuns(Number(owner))) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
   }
 }
