@@ -15,12 +15,24 @@ export type FeedSource = () => AsyncIterator<FeedItem>;
  * A wire push as a feed item, decoded with the venue's decoders.
  * @param msg - the push
  * @param recvTs - its receive time, epoch ms
+ * @returns the item; null for a push that is no market data; the decoder's error for one that does
+ *   not decode
+ */
+export function decodeFeedItem(msg: unknown, recvTs: number): FeedItem | null | Error {
+  const event = decodeMarketMessage(msg, recvTs);
+  if (event === null || event instanceof Error) return event;
+  return { event, wire: msg as Record<string, unknown> };
+}
+
+/**
+ * A wire push as a feed item ({@link decodeFeedItem}), for scripted and generated pushes.
+ * @param msg - the push
+ * @param recvTs - its receive time, epoch ms
  * @returns the item, or undefined for a push that is no market data (or does not decode)
  */
 export function feedItemOf(msg: unknown, recvTs: number): FeedItem | undefined {
-  const event = decodeMarketMessage(msg, recvTs);
-  if (event === null || event instanceof Error) return undefined;
-  return { event, wire: msg as Record<string, unknown> };
+  const item = decodeFeedItem(msg, recvTs);
+  return item === null || item instanceof Error ? undefined : item;
 }
 
 /**

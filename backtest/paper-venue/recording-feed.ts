@@ -1,4 +1,3 @@
-import { decodeMarketMessage } from '../../core/venue/index.ts';
 import {
   type RecordedMessage,
   RecordingDamage,
@@ -6,17 +5,14 @@ import {
   readEvents,
   warnToStderr,
 } from '../recording/index.ts';
-import type { FeedItem, FeedSource } from './market-feed.ts';
+import { decodeFeedItem, type FeedItem, type FeedSource } from './market-feed.ts';
 
 /**
  * A market-data record as a feed item: its push (sent to subscribers) and its decoded event. A
  * private-stream record is dropped: the paper venue makes its own User Data.
  */
 function feedItemOfRecord(record: RecordedMessage): FeedItem | null | Error {
-  if (record.source !== 'market-data') return null;
-  const event = decodeMarketMessage(record.msg, record.recvTs);
-  if (event === null || event instanceof Error) return event;
-  return { event, wire: record.msg as Record<string, unknown> };
+  return record.source === 'market-data' ? decodeFeedItem(record.msg, record.recvTs) : null;
 }
 
 /**

@@ -66,6 +66,11 @@ function unparsed(reason: string): LineFault {
   return { kind: reason.startsWith(NOT_JSON) ? 'not-json' : 'not-a-record', reason };
 }
 
+/** The warning of a line skipped for its fault. */
+function skippedLine(path: string, line: number, fault: LineFault): RecordingWarning {
+  return recordingWarning(path, line, fault.kind, `skipped a malformed line: ${fault.reason}`, fault.reason);
+}
+
 /** A record its decoder refused, as a fault. */
 function undecodable(error: Error): LineFault {
   return { kind: 'undecodable', reason: `message could not be decoded: ${error.message}` };
@@ -149,9 +154,7 @@ export async function* readEventBatches<E>(
       failure = new RecordingFormatError(path, lineNo, fault.reason);
       return false;
     }
-    warn(
-      recordingWarning(path, lineNo, fault.kind, `skipped a malformed line: ${fault.reason}`, fault.reason),
-    );
+    warn(skippedLine(path, lineNo, fault));
     return true;
   };
 
@@ -201,15 +204,7 @@ export async function* readEventBatches<E>(
         if (event instanceof Error) {
           const fault = undecodable(event);
           if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
-          warn(
-            recordingWarning(
-              path,
-              lineNo,
-              fault.kind,
-              `skipped a malformed line: ${fault.reason}`,
-              fault.reason,
-            ),
-          );
+          warn(skippedLine(path, lineNo, fault));
         } else if (event !== null) {
           yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
         }
