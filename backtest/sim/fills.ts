@@ -108,11 +108,8 @@ export function executeFill(
   }
   // A fill that opens a position, or turns it to the other side, starts a new one (its tp / sl legs
   // belong to the one before).
-  const reverses =
-    !position.qty.isZero() &&
-    position.qty.isNeg() === (order.side === 'BUY') &&
-    quantity.gt(position.qty.abs());
-  if (position.qty.isZero() || reverses) position.createAt = state.now;
+  const reduces = reducibleQty(position.qty, order.side);
+  if (position.qty.isZero() || (!reduces.isZero() && quantity.gt(reduces))) position.createAt = state.now;
   const firstOfOrder = order.filled.isZero();
   const rpnl = bookFill(position, order.side, quantity, price, spec.contractSize);
   const value = quantity.mul(price);
