@@ -30,10 +30,17 @@ function reduceOnlyAlgosOn(
   syms: ReadonlySet<string>,
   positionSide?: PositionSide,
 ): SimAlgo[] {
-  const oneSide = state.positionMode === 'BOTH' && positionSide !== undefined && positionSide !== 'NONE';
   return [...state.algos.values()].filter(
-    (a) => a.reduceOnly && syms.has(a.sym) && (!oneSide || a.positionSide === positionSide),
+    (a) => a.reduceOnly && syms.has(a.sym) && closeReaches(state, positionSide, a.positionSide),
   );
+}
+
+/**
+ * Whether a close of a position side reaches a leg of a side: every leg when it names none (or
+ * NONE) or the mode is NET (one position per sym), else only the legs of that side (BOTH mode).
+ */
+function closeReaches(state: SimState, closed: PositionSide | undefined, side: PositionSide): boolean {
+  return closed === undefined || closed === 'NONE' || state.positionMode === 'NET' || side === closed;
 }
 
 /**
@@ -57,13 +64,7 @@ function reduceOnlyOpenOn(
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
   return everyPosition(state).filter(
-    (p) =>
-      p.sym === sym &&
-      !p.qty.isZero() &&
-      (positionSide === undefined ||
-        positionSide === 'NONE' ||
-        state.positionMode === 'NET' ||
-        p.positionSide === positionSide),
+    (p) => p.sym === sym && !p.qty.isZero() && closeReaches(state, positionSide, p.positionSide),
   );
 }
 
