@@ -17,7 +17,11 @@ function keyOf(exchange: string, coin: string): string {
   return `${exchange}:${coin}`;
 }
 
-function loanView(loan: SimLoan): Loan {
+/**
+ * @param loan - a loan the venue holds
+ * @returns its public view
+ */
+export function loanView(loan: SimLoan): Loan {
   return {
     exchange: loan.exchange,
     coin: loan.coin,

@@ -1,6 +1,7 @@
 import type { VenueSnapshot } from '../../core/execution/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
+import { loanView } from './loans.ts';
 import { equityOf } from './margin.ts';
 import { accountView, assetView, positionView } from './portfolio-views.ts';
 import { algoView } from './publish.ts';
@@ -10,7 +11,8 @@ import { everyPosition } from './spot-holdings.ts';
 
 /**
  * Everything the venue holds now, as a reconnecting client would fetch it: open orders and algo
- * orders, open positions (spot holdings included), assets and the account.
+ * orders, open positions (spot holdings included), assets, the account and the loans with
+ * principal left.
  * @param state - the venue
  * @returns the snapshot at the current virtual time
  */
@@ -28,5 +30,6 @@ export function snapshotOf(state: SimState): VenueSnapshot {
       .map((p) => positionView(state, p, equity, adlRankOf(state, p, equityN))),
     assets: [...coins].map((coin) => assetView(state, coin)),
     account: accountView(state, equity),
+    loans: [...state.loans.values()].filter((loan) => !loan.principal.isZero()).map(loanView),
   };
 }

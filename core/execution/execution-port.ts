@@ -1,5 +1,14 @@
 import type { Observable } from 'rxjs';
-import type { Account, AlgoOrder, Asset, Execution, Order, Position, UserEvent } from '../model/index.ts';
+import type {
+  Account,
+  AlgoOrder,
+  Asset,
+  Execution,
+  Loan,
+  Order,
+  Position,
+  UserEvent,
+} from '../model/index.ts';
 import type { ApprovedIntent } from '../risk/index.ts';
 
 /** What the venue holds right now: the input of reconciliation. */
@@ -16,6 +25,12 @@ export interface VenueSnapshot {
    * was down is not lost. Absent when the port did not fetch them.
    */
   readonly executions?: readonly Execution[];
+  /**
+   * Outstanding margin loans (principal left): reconciliation replaces Keel's with them, so a
+   * restarted session, or one whose read after a borrow or repay failed, knows what it owes. Absent
+   * when the port did not fetch them (Keel's loans are then left as they are).
+   */
+  readonly loans?: readonly Loan[];
 }
 
 /**
@@ -40,7 +55,7 @@ export interface ExecutionPort {
    */
   lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined>;
   /**
-   * Takes a snapshot of open orders, algo orders, positions, assets and account.
+   * Takes a snapshot of open orders, algo orders, positions, assets, account and loans.
    * @returns the venue's current state
    */
   snapshot(): Promise<VenueSnapshot>;

@@ -1,4 +1,4 @@
-import type { AlgoOrder, Asset, Execution, Order, Position, UserEvent } from '../model/index.ts';
+import type { AlgoOrder, Asset, Execution, Loan, Order, Position, UserEvent } from '../model/index.ts';
 import { positionKey, ZERO } from '../model/index.ts';
 import type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
 import { isNewerOrderUpdate } from './order-state-machine.ts';
@@ -15,6 +15,8 @@ export interface LocalTradingState {
   readonly openAlgoOrders?: readonly AlgoOrder[];
   /** transactionIds of the executions Keel has already reported (at least those of the snapshot's window). */
   readonly seenExecutionIds?: ReadonlySet<string>;
+  /** Outstanding margin loans (principal left). */
+  readonly loans?: readonly Loan[];
 }
 
 /** The part of reconciliation that needs no I/O: corrective events, and orders to look up. */
@@ -44,7 +46,9 @@ export interface ReconcileOptions {
  * known ones are emitted when the venue's is newer (per the order state machine); positions,
  * assets and account are replaced by the venue's (local ones the venue does not list come
  * back flat / zero); algo orders are adopted, and local ones the venue no longer lists are
- * emitted CANCELLED (Keel's choice: the venue keeps no queryable record of them here).
+ * emitted CANCELLED (Keel's choice: the venue keeps no queryable record of them here). Loans,
+ * when the snapshot lists them, are replaced by the venue's (a local one it does not list comes
+ * back paid off).
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
  * @returns the corrective events, stamped with the snapshot time, and the vanished orders
@@ -97,7 +101,23 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
     if (!venueCoins.has(asset.coin)) events.push({ kind: 'asset', ...stamp, asset: zeroAsset(asset.coin) });
   }
   if (snapshot.account !== undefined) events.push({ kind: 'account', ...stamp, account: snapshot.account });
+  if (snapshot.loans !== undefined)
+    events.push(...loanCorrections(local.loans ?? [], snapshot.loans, snapshot.ts));
   return { events, vanished };
+}
+
+/**
+ * The venue's loans, and each local one it no longer lists paid off (principal and interest 0, as
+ * a repay that closes a loan reports it).
+ */
+function loanCorrections(local: readonly Loan[], venue: readonly Loan[], ts: number): UserEvent[] {
+  const stamp = { ts, recvTs: ts };
+  const key = (loan: Loan): string => `${loan.exchange}:${loan.coin}`;
+  const listed = new Set(venue.map(key));
+  const paidOff = local
+    .filter((loan) => !listed.has(key(loan)) && !loan.principal.isZero())
+    .map((loan) => ({ ...loan, principal: ZERO, interest: ZERO, updateAt: ts }));
+  return [...venue, ...paidOff].map((loan) => ({ kind: 'loan' as const, ...stamp, loan }));
 }
 
 /**

@@ -2,7 +2,7 @@ import { positionKey, type UserEvent } from '../../model/index.ts';
 
 /**
  * What a reconciliation would correct that an event is about: its order (by clientOrderId and by
- * orderId), position, asset, the account or its algo order. Other kinds (executions, loans,
+ * orderId), position, asset, the account, its algo order or loan. Other kinds (executions,
  * liquidations...) are not folded last-write-wins, so no snapshot value can overwrite them.
  */
 function keysOf(event: UserEvent): readonly string[] {
@@ -22,6 +22,8 @@ function keysOf(event: UserEvent): readonly string[] {
       return ['account'];
     case 'algoOrder':
       return [`algo ${event.algoOrder.clientAlgoOrderId}`];
+    case 'loan':
+      return [`loan ${event.loan.exchange}:${event.loan.coin}`];
     default:
       return [];
   }

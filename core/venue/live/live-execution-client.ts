@@ -202,9 +202,17 @@ export class LiveExecutionClient implements ExecutionPort {
     }
   }
 
-  /** @returns open orders, open algo orders, non-zero positions, assets and the account */
+  /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */
   snapshot(): Promise<VenueSnapshot> {
-    return venueSnapshot(this.options.rest, () => this.timer.now());
+    return venueSnapshot(
+      this.options.rest,
+      () => this.timer.now(),
+      (error) =>
+        this.logger.warn(
+          { err: error },
+          'could not read the margin loans for reconciliation: the loans known before are kept',
+        ),
+    );
   }
 
   /**

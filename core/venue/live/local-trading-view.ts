@@ -3,6 +3,7 @@ import {
   type AlgoOrder,
   type Asset,
   isFinalOrderState,
+  type Loan,
   type Order,
   type Position,
   positionKey,
@@ -12,7 +13,7 @@ import { ChangesSinceSnapshot } from './changes-since-snapshot.ts';
 
 /**
  * What the live execution client believes the venue holds (open orders and algo orders,
- * positions, assets) and the executions it has reported, kept from the events it emits: the
+ * positions, assets, outstanding loans) and the executions it has reported, kept from the events it emits: the
  * local view reconciliation compares with the venue's snapshot after every (re)connect. It also
  * knows what the venue updated after a snapshot was begun, so reconciliation leaves those alone.
  */
@@ -22,6 +23,8 @@ export class LocalTradingView {
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
   private readonly openAlgoOrders = new Map<string, AlgoOrder>();
+  /** Outstanding loans by exchange and coin. */
+  private readonly loans = new Map<string, Loan>();
   /** Reported executions: transactionId -> venue time, epoch ms. */
   private readonly executions = new Map<string, number>();
   private newestExecution: number | undefined;
@@ -100,7 +103,7 @@ export class LocalTradingView {
     for (const [id, at] of this.executions) if (at < ts) this.executions.delete(id);
   }
 
-  /** The view as reconciliation takes it. @returns copies of the open orders, positions, assets, open algo orders and seen execution ids */
+  /** The view as reconciliation takes it. @returns copies of the open orders, positions, assets, open algo orders, seen execution ids and loans */
   state(): LocalTradingState {
     return {
       openOrders: [...this.believedOpen.values()],
@@ -108,6 +111,7 @@ export class LocalTradingView {
       assets: [...this.assets.values()],
       openAlgoOrders: [...this.openAlgoOrders.values()],
       seenExecutionIds: new Set(this.executions.keys()),
+      loans: [...this.loans.values()],
     };
   }
 
@@ -133,6 +137,12 @@ export class LocalTradingView {
           this.openAlgoOrders.set(event.algoOrder.clientAlgoOrderId, event.algoOrder);
         else this.openAlgoOrders.delete(event.algoOrder.clientAlgoOrderId);
         break;
+      case 'loan': {
+        const key = `${event.loan.exchange}:${event.loan.coin}`;
+        if (event.loan.principal.isZero()) this.loans.delete(key);
+        else this.loans.set(key, event.loan);
+        break;
+      }
     }
   }
 }

@@ -7,28 +7,44 @@ import {
   positionFromWire,
 } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
+import { readLoans } from './loan-events.ts';
 
 /**
- * What the venue holds now, over REST: open orders, open algo orders, non-zero positions, assets
- * and the account (executions are fetched separately, see `missed-executions.ts`).
+ * What the venue holds now, over REST: open orders, open algo orders, non-zero positions, assets,
+ * the account and outstanding margin loans (executions are fetched separately, see
+ * `missed-executions.ts`).
+ * The loans are secondary: when only they cannot be read (an account without margin loans may be
+ * refused the loan info), the snapshot leaves them out, so Keel keeps its own, rather than hold
+ * trading back until they can be read.
  * @param rest - the REST client
  * @param now - the client's clock, read once every reply is in (the snapshot time)
+ * @param loansUnread - told why the loans could not be read
  * @returns the snapshot
- * @throws whatever the REST client throws
+ * @throws whatever the REST client throws for the orders, algo orders, positions or account
  */
-export async function venueSnapshot(rest: VenueRestClient, now: () => number): Promise<VenueSnapshot> {
-  const [orders, algoOrders, positions, account] = await Promise.all([
+export async function venueSnapshot(
+  rest: VenueRestClient,
+  now: () => number,
+  loansUnread: (error: unknown) => void,
+): Promise<VenueSnapshot> {
+  const [orders, algoOrders, positions, account, loans] = await Promise.all([
     rest.getOpenOrders(),
     rest.getOpenAlgoOrders(),
     rest.getPositions({ ignoreZero: true }),
     rest.getTradingAccount(),
+    readLoans(rest, 0).catch((error: unknown) => {
+      loansUnread(error);
+      return undefined;
+    }),
   ]);
+  const ts = now();
   return {
-    ts: now(),
+    ts,
     openOrders: orders.map(orderFromWire),
     openAlgoOrders: algoOrders.map(algoOrderFromWire),
     positions: positions.map(positionFromWire),
     assets: (account.assets ?? []).map(assetFromWire),
     account: accountFromWire(account),
+    ...(loans === undefined ? {} : { loans: loans.map((loan) => ({ ...loan, updateAt: ts })) }),
   };
 }

@@ -135,6 +135,33 @@ describe('reconciliation', () => {
     expect(plan.events.every((e) => e.ts === 9000)).toBe(true);
   });
 
+  it('replaces loans with the venue’s when it lists them, paying off local ones it does not list', () => {
+    const loan = (coin: string, principal: string) => ({
+      exchange: 'BINANCE',
+      coin,
+      principal: D(principal),
+      interest: D('0.5'),
+      annualRate: D('0.08'),
+      updateAt: 1,
+    });
+    const local = {
+      openOrders: [],
+      positions: [],
+      assets: [],
+      loans: [loan('USDT', '100'), loan('ETH', '2')],
+    };
+    const plan = planReconciliation(local, snapshot({ loans: [loan('USDT', '150')] }));
+    const summary = plan.events.map((e) =>
+      e.kind === 'loan'
+        ? `loan ${e.loan.coin} ${e.loan.principal.toFixed()} ${e.loan.interest.toFixed()}`
+        : e.kind,
+    );
+    expect(summary).toEqual(['loan USDT 150 0.5', 'loan ETH 0 0']);
+    expect(plan.events.every((e) => e.ts === 9000)).toBe(true);
+    // A snapshot that could not read the loans leaves Keel's as they are.
+    expect(planReconciliation(local, snapshot({})).events.filter((e) => e.kind === 'loan')).toEqual([]);
+  });
+
   it('adopts venue algo orders and closes local ones the venue no longer lists', () => {
     const algo = {
       algoOrderId: 'a-1',

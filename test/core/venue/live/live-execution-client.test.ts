@@ -398,6 +398,51 @@ describe('live execution client', () => {
     expect(restCalls('/api/v1/trading/marginLoan/loan/borrow')).toHaveLength(1);
   });
 
+  it('reports the loans of a borrow whose loan read failed with the reconciliation that follows it', async () => {
+    let infoReads = 0;
+    http.handler = restVenue(book, (r) => {
+      if (r.path.endsWith('/loan/borrow'))
+        return ok({ loanOrderId: 'lo-1', type: 'BORROW', coin: 'USDT', amount: '100' });
+      if (!r.path.endsWith('/loan/info')) return undefined;
+      infoReads++;
+      return infoReads === 1
+        ? { code: 2003, message: 'no permission' }
+        : ok({
+            ltv: '0.1',
+            loans: [{ exchange: 'BINANCE', coin: 'USDT', principal: '100', interest: '0.01' }],
+          });
+    });
+    live.submit(
+      approved({ kind: 'borrow', ref: 'b-4', exchange: 'BINANCE', coin: 'USDT', amount: D('100') }),
+    );
+    await waitFor(() => events.some((e) => e.kind === 'loan'), 'the loan reconciled');
+    const loan = events.find((e) => e.kind === 'loan');
+    expect(
+      loan?.kind === 'loan' && [
+        loan.loan.coin,
+        loan.loan.principal.toFixed(),
+        loan.loan.annualRate.toFixed(),
+      ],
+    ).toEqual(['USDT', '100', '0.0876']);
+    expect(restCalls('/api/v1/trading/marginLoan/loan/borrow')).toHaveLength(1);
+  });
+
+  it('reconciles orders, positions and assets when only the loans cannot be read, keeping the loans known before', async () => {
+    http.handler = restVenue(book, (r) =>
+      r.path.endsWith('/loan/info') ? { code: 2003, message: 'no permission' } : undefined,
+    );
+    const accountsBefore = events.filter((e) => e.kind === 'account').length;
+    ws.dropAll();
+    await advanceUntil(
+      timer,
+      () => events.filter((e) => e.kind === 'account').length > accountsBefore,
+      'a reconciliation',
+      50,
+      200,
+    );
+    expect(events.filter((e) => e.kind === 'loan')).toEqual([]);
+  });
+
   it('reports a position-mode change the venue accepted as accepted when reading the account after it fails, and reconciles the account', async () => {
     let accountReads = 0;
     http.handler = restVenue(book, (r) => {

@@ -32,7 +32,9 @@ describe('live venue wiring and the recorder tap', () => {
         ? { body: ok(WIRE_ACCOUNT) }
         : r.path === '/api/v1/trading/executions/pageable'
           ? { body: ok({ page: 1, pageSize: 100, totalSize: 0, list: [] }) }
-          : { body: ok([]) },
+          : r.path === '/api/v1/trading/marginLoan/loan/info'
+            ? { body: ok({ ltv: '0', loans: [] }) }
+            : { body: ok([]) },
     );
     privateWs = await startFakeVenueWs();
     market = new WebSocketServer({ host: '127.0.0.1', port: 0 });
@@ -91,9 +93,10 @@ describe('live venue wiring and the recorder tap', () => {
     );
     expect(venue.counters.private.pushes).toBe(1);
     expect(venue.counters.market.pushes).toBe(1);
-    // The executions already on the venue (one page), then reconciliation's four snapshot
-    // queries and its executions page.
-    expect(venue.counters.rest.replies).toBe(6);
+    // The executions already on the venue (one page), then reconciliation's six snapshot
+    // queries (orders, algo orders, positions, account, loan info and loan config) and its
+    // executions page.
+    expect(venue.counters.rest.replies).toBe(8);
     expect(venue.counters.rest.malformed).toBe(0);
   });
 });
