@@ -1,17 +1,28 @@
-import type { Dec } from '../../../core/model/index.ts';
+import { D, type Dec } from '../../../core/model/index.ts';
 import { drawdownSeries } from '../metrics/drawdown.ts';
 import type { BacktestResult } from './backtest-result.ts';
 
 type Cell = string | number | boolean | Dec | null | undefined;
 
 /**
+ * A number as a plain decimal: the digits of its shortest text, without the exponent form JavaScript
+ * uses below 1e-6 and from 1e21 (`4e-7`), which some readers take for text.
+ */
+function plainNumber(value: number): string {
+  const text = String(value);
+  return Number.isFinite(value) && text.includes('e') ? D(text).toFixed() : text;
+}
+
+/**
  * Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
- * @param cell - the value; Decimals are written exactly, null and undefined as empty
+ * @param cell - the value; Decimals are written exactly, numbers as plain decimals, null and
+ *   undefined as empty
  * @returns the field text
  */
 export function csvField(cell: Cell): string {
   if (cell === null || cell === undefined) return '';
-  const text = typeof cell === 'object' ? cell.toFixed() : String(cell);
+  const text =
+    typeof cell === 'object' ? cell.toFixed() : typeof cell === 'number' ? plainNumber(cell) : String(cell);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -125,6 +125,15 @@ describe('result files', () => {
     expect(csvField(null)).toBe('');
   });
 
+  it('write numbers as plain decimals, never in exponent form', () => {
+    expect(csvField(0.000004 * 0.1)).toBe('0.0000004');
+    expect(csvField(3.999993558601034e-7)).toBe('0.0000003999993558601034');
+    expect(csvField(-1.5e-9)).toBe('-0.0000000015');
+    expect(csvField(2e21)).toBe('2000000000000000000000');
+    expect(csvField(12.25)).toBe('12.25');
+    expect(csvField(0)).toBe('0');
+  });
+
   it('name the file when it is missing or not a result', async () => {
     const dir = aTempDir();
     await expect(readResult(join(dir, 'missing.json'))).rejects.toThrow(/missing\.json/);
