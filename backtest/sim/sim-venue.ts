@@ -219,7 +219,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     if (!Number.isNaN(market.nextFundingTime)) {
       // Another event stamped at the funding time leaves it to a mark of that millisecond or to the
       // timer 1 ms after, so a mark arriving after it at the same time is the one paid at.
-      if (event.kind === 'markPrice' || market.nextFundingTime < state.now) settleFunding(state, event.sym, market);
+      if (event.kind === 'markPrice' || market.nextFundingTime < state.now)
+        settleFunding(state, event.sym, market);
       // Still ahead: a timer settles it on the positions held then, whatever arrives before the next event.
       if (market.fundingSettledAt !== market.nextFundingTime)
         state.deadline = Math.min(state.deadline, market.nextFundingTime + 1);

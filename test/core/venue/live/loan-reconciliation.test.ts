@@ -39,7 +39,9 @@ describe('live execution client: margin loans in reconciliation', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const restarted = await rigOn(v);
     const loans = loansOf(restarted);
-    expect(loans.map((l) => [l.exchange, l.coin, l.principal.toFixed()])).toEqual([['BINANCE', 'USDT', '250']]);
+    expect(loans.map((l) => [l.exchange, l.coin, l.principal.toFixed()])).toEqual([
+      ['BINANCE', 'USDT', '250'],
+    ]);
     expect(loans[0]?.annualRate.gt(0)).toBe(true);
   });
 });
