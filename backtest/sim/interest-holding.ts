@@ -72,6 +72,7 @@ function spend(state: SimState, holding: SimPosition, qty: Dec): void {
     holding.avgPrice = (market ? markDecimalOf(market) : undefined) ?? ZERO;
   }
   holding.qty = after;
+  holding.cost = holding.avgPrice.mul(after.abs());
   holding.qtyN = asNumber(after);
   holding.avgN = asNumber(holding.avgPrice);
 }

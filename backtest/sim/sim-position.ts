@@ -12,6 +12,12 @@ export interface SimPosition {
   readonly positionSide: PositionSide;
   qty: Dec;
   avgPrice: Dec;
+  /**
+   * What the open qty cost: the sum of price x qty of the fills that opened it (positive), less
+   * the part closes took off. Realized PnL closes against it, so a position closed in full
+   * realizes exactly its exits less its entries, though its average price may not be exact.
+   */
+  cost: Dec;
   qtyN: number;
   avgN: number;
   leverage: Dec;
@@ -77,6 +83,7 @@ export function flatPosition(
     positionSide,
     qty: ZERO,
     avgPrice: ZERO,
+    cost: ZERO,
     qtyN: 0,
     avgN: 0,
     leverage,
@@ -89,8 +96,8 @@ export function flatPosition(
 }
 
 /**
- * Books a fill into a position: adds at a weighted average price, or closes at the average and
- * realizes PnL (and opens the rest at the fill price when the fill flips the position).
+ * Books a fill into a position: adds at a weighted average price, or closes its share of the cost
+ * and realizes PnL (and opens the rest at the fill price when the fill flips the position).
  * @param position - the position, mutated
  * @param side - the fill's side
  * @param quantity - the fill's quantity (> 0)
@@ -113,17 +120,26 @@ export function bookFill(
     before.isZero() || isAboveZero(before) === (buying ? isAboveZero(quantity) : isBelowZero(quantity));
   let realized = ZERO;
   if (adds) {
+    position.cost = position.cost.plus(price.mul(quantity));
     position.avgPrice = before.isZero()
       ? openingPrice(position.avgPrice, quantity, price)
-      : position.avgPrice.mul(held).plus(price.mul(quantity)).div(held.plus(quantity));
+      : position.cost.div(held.plus(quantity));
   } else {
     const closing = smallerOf(held, quantity);
-    const long = timesSize(price.minus(position.avgPrice).mul(closing), contractSize);
+    const closedCost = closing.eq(held) ? position.cost : position.cost.mul(closing).div(held);
+    const long = timesSize(price.mul(closing).minus(closedCost), contractSize);
     realized = isAboveZero(before) ? long : long.neg();
-    if (quantity.gt(held)) position.avgPrice = price;
+    position.cost = position.cost.minus(closedCost);
+    if (quantity.gt(held)) {
+      position.avgPrice = price;
+      position.cost = price.mul(quantity.minus(held));
+    }
   }
   position.qty = before.plus(buying ? quantity : quantity.neg());
-  if (position.qty.isZero()) position.avgPrice = ZERO;
+  if (position.qty.isZero()) {
+    position.avgPrice = ZERO;
+    position.cost = ZERO;
+  }
   position.qtyN = asNumber(position.qty);
   position.avgN = asNumber(position.avgPrice);
   return realized;

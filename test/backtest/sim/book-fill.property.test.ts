@@ -21,4 +21,29 @@ describe('booking a fill', () => {
       { numRuns: 3000 },
     );
   });
+
+  it('realizes exactly the exit value less the entry cost when a position opened in steps is closed in one fill', () => {
+    const price = fc.integer({ min: 1, max: 10_000_000 }).map((n) => D(n).div(100));
+    const qty = fc.integer({ min: 1, max: 100_000 }).map((n) => D(n).div(1000));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(price, qty), { minLength: 1, maxLength: 12 }),
+        price,
+        fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+        fc.constantFrom(D(1), D('0.001'), D(100)),
+        (entries, exit, side, contractSize) => {
+          const position = flatPosition('BTC', 'NONE', D(10), 0, { contractSizeN: 1, mmrN: 0.005 });
+          for (const [p, q] of entries)
+            expect(bookFill(position, side, q, p, contractSize).isZero()).toBe(true);
+          const held = entries.reduce((sum, [, q]) => sum.plus(q), ZERO);
+          const cost = entries.reduce((sum, [p, q]) => sum.plus(p.mul(q)), ZERO);
+          const realized = bookFill(position, side === 'BUY' ? 'SELL' : 'BUY', held, exit, contractSize);
+          const long = exit.mul(held).minus(cost).mul(contractSize);
+          expect(realized.valueOf()).toBe((side === 'BUY' ? long : long.neg()).valueOf());
+          expect(position.qty.isZero()).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
 });
