@@ -12,6 +12,12 @@ import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
 const HOUR_MS = 3_600_000;
 /** Hours in the interest year (Keel's choice: 365 days). */
 const HOURS_PER_YEAR = 8760;
+/**
+ * Decimal places of an interest charge, rounded up (Keel's choice: the venue's precision is not
+ * shown; 8 is the usual precision of a coin's balance): the charges, the loan's interest and the
+ * cash flows then add up exactly, as a statement's lines do.
+ */
+const INTEREST_DECIMALS = 8;
 
 function keyOf(exchange: string, coin: string): string {
   return `${exchange}:${coin}`;
@@ -39,12 +45,16 @@ function publishLoan(state: SimState, loan: SimLoan): void {
 
 /**
  * Charges a loan's interest for some hours on some principal: principal x annualRate / 8760 per
- * hour, deducted from the coin's balance (a DEDUCT_INTEREST cash flow) and from the spot holding
+ * hour, rounded up to {@link INTEREST_DECIMALS} places, deducted from the coin's balance (a DEDUCT_INTEREST cash flow) and from the spot holding
  * that trades the coin (`interest-holding.ts`).
  * @returns true when the charge was not zero
  */
 function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, hours: number): boolean {
-  const charge = principal.mul(loan.annualRate).mul(hours).div(HOURS_PER_YEAR);
+  const charge = principal
+    .mul(loan.annualRate)
+    .mul(hours)
+    .div(HOURS_PER_YEAR)
+    .toDecimalPlaces(INTEREST_DECIMALS, D.ROUND_UP);
   if (charge.isZero()) return false;
   loan.interest = loan.interest.plus(charge);
   credit(state, loan.coin, charge.neg());

@@ -53,6 +53,23 @@ describe('sim venue: margin loans', () => {
     expect(t.sim.statement().at(-1)?.amount.toFixed()).toBe('-1000');
   });
 
+  it('rounds each hourly charge up to 8 decimal places, so the charges add up to the interest exactly', () => {
+    const t = aSim({
+      loans: {
+        ...LOANS,
+        assets: { 'BINANCE:USDT': { ...LOANS.assets['BINANCE:USDT'], annualRate: D('0.1') } },
+      },
+    });
+    t.send(borrow('b1', '1000'));
+    t.sim.advanceTo(1);
+    // 1000 x 10 % / 8760 = 0.011415525114155251141... per hour
+    t.sim.advanceTo(3 * HOUR + 1);
+    const charges = t.sim.statement().filter((f) => f.type === 'DEDUCT_INTEREST');
+    expect(charges.map((f) => f.amount.toFixed())).toEqual(['-0.01141553', '-0.01141553', '-0.01141553']);
+    expect(t.sim.ledger().interest.toFixed()).toBe('0.03424659');
+    expect(t.of('loan').at(-1)?.loan.interest.toFixed()).toBe('0.03424659');
+  });
+
   it('answers each loan error with its code (406014–406023, as the live adapter reads them)', () => {
     const t = aSim({
       loans: {
