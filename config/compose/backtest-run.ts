@@ -21,6 +21,7 @@ import {
 } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
+import { acquireRunLock, OutputLocked } from './run-lock.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { shownPath } from './shown-path.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
@@ -187,24 +188,35 @@ export interface BacktestFilesOutcome {
 }
 
 /**
- * Runs a configured backtest and writes its result JSON, CSVs and HTML report.
+ * Runs a configured backtest and writes its result JSON, CSVs and HTML report, holding the run
+ * lock of its result JSON meanwhile (as live and paper runs do), so two backtests writing the same
+ * files (one config run twice with different `--set`s) cannot mix them: the second is refused
+ * before it runs.
  * @param loaded - a validated config of mode backtest
  * @param options - strategy slots, progress stream, recordings override
  * @returns the result, where its files went and where the event caches are
+ * @throws OutputLocked when another run holds the lock of its result JSON
  * @throws Error when the run or writing its files fails (the result's temporary files are then removed)
  */
 export async function backtestToFiles(
   loaded: LoadedConfig,
   options: ConfiguredBacktestOptions,
 ): Promise<BacktestFilesOutcome> {
-  const result = await runConfiguredBacktest(loaded, options);
+  const outputs = reportPathsOf(loaded.config);
+  const locked = acquireRunLock([outputs.json], Date.now());
+  if (!locked.ok) throw new OutputLocked(locked.problem);
   try {
-    const settleAsset =
-      accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
-    const paths = await writeRunOutputs(result, reportPathsOf(loaded.config), settleAsset);
-    return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings) };
-  } catch (error) {
-    result.dispose?.();
-    throw error;
+    const result = await runConfiguredBacktest(loaded, options);
+    try {
+      const settleAsset =
+        accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
+      const paths = await writeRunOutputs(result, outputs, settleAsset);
+      return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings) };
+    } catch (error) {
+      result.dispose?.();
+      throw error;
+    }
+  } finally {
+    locked.lock.release();
   }
 }

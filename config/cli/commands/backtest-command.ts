@@ -12,6 +12,7 @@ import {
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { OutputLocked } from '../../compose/run-lock.ts';
 import { shownPath } from '../../compose/shown-path.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
@@ -115,7 +116,8 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  * @param options - progress and recordings override
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording, one
- *   whose header cannot be read or a replay window outside the recordings, EXIT.RUNTIME_FAILURE when the run
+ *   whose header cannot be read, a replay window outside the recordings or result files another
+ *   run is writing, EXIT.RUNTIME_FAILURE when the run
  *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written)
  */
 export async function backtestCommand(
@@ -155,7 +157,9 @@ export async function backtestCommand(
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: ${(error as Error).message}\n`);
-    return isBadInputFile(error) ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+    return isBadInputFile(error) || error instanceof OutputLocked
+      ? EXIT.BAD_CONFIG_OR_USAGE
+      : EXIT.RUNTIME_FAILURE;
   }
   const { result, paths, eventCaches } = outcome;
   const m = result.metrics;

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,5 +45,31 @@ describe('keel run of one config twice at once', () => {
     expect(existsSync(join(dir, 'locked-result.json'))).toBe(true);
     expect(existsSync(join(dir, 'locked-result.json.lock'))).toBe(false);
     expect(existsSync(join(dir, 'locked.jsonl.gz.lock'))).toBe(false);
+  }, 90_000);
+});
+
+describe('keel backtest while another run writes its result files', () => {
+  it('refuses with 2 before running, naming the run that holds them, and runs once they are free', () => {
+    const lock = join(dir, 'bt-result.json.lock');
+    // This test's process stands for the other run: it runs, so its lock is not taken over.
+    writeFileSync(lock, `${JSON.stringify({ pid: process.pid, startedAt: '2026-11-29T10:00:00.000Z' })}\n`);
+    const refused = keelChild([
+      'backtest',
+      'config/examples/sma-cross-backtest.yaml',
+      ...reportOutputFlags(dir, 'bt'),
+    ]);
+    expect(refused.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(refused.stderr).toContain(`another Keel run (pid ${process.pid},`);
+    expect(refused.stderr).toContain(`is writing ${join(dir, 'bt-result.json')}`);
+    expect(existsSync(join(dir, 'bt-result.json'))).toBe(false);
+    rmSync(lock);
+    const ran = keelChild([
+      'backtest',
+      'config/examples/sma-cross-backtest.yaml',
+      ...reportOutputFlags(dir, 'bt'),
+    ]);
+    expect(ran.code).toBe(EXIT.OK);
+    expect(existsSync(join(dir, 'bt-result.json'))).toBe(true);
+    expect(existsSync(lock)).toBe(false);
   }, 90_000);
 });
