@@ -1,4 +1,5 @@
 import { open, stat } from 'node:fs/promises';
+import { threadId } from 'node:worker_threads';
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { RecordingDamage } from '../recording/index.ts';
 import { sha256Of, validEventCacheMeta } from './event-cache-meta.ts';
@@ -17,7 +18,7 @@ import { removeStaleCachePartials } from './stale-cache-partials.ts';
  * fields are cached; a recording with anything else is replayed from the file every time.
  */
 
-/** Cache files this process has started writing, to name each partial file apart. */
+/** Cache files this thread has started writing, to name each partial file apart. */
 let partialCount = 0;
 
 /**
@@ -56,8 +57,9 @@ export async function* cachedMarketEvents(
   await removeStaleCachePartials(paths.data);
   const before = await stat(recording);
   // A file of this writer's own: backtests of the same recording running at once (sweep workers,
-  // test files) each write theirs, and the last rename wins with the same content.
-  const partial = `${paths.data}.${process.pid}-${++partialCount}.partial`;
+  // which are threads of one pid, and test files) each write theirs, and the last rename wins with
+  // the same content.
+  const partial = `${paths.data}.${process.pid}-${threadId}-${++partialCount}.partial`;
   const writer = await open(partial, 'w')
     .then((handle) => new EventCacheWriter(handle, partial))
     .catch(() => undefined);

@@ -4,8 +4,9 @@ import { processRuns } from '../report/index.ts';
 
 /**
  * Removes the partial files of an event cache that a process which no longer runs left behind
- * (killed while it built the cache: `<data>.<pid>-<n>.partial`), so they do not pile up next to
- * the recording. Partials of a running process, this one included, are being written and stay.
+ * (killed while it built the cache: `<data>.<pid>-<thread>-<n>.partial`, or
+ * `<data>.<pid>-<n>.partial` from before threads were named), so they do not pile up next to the
+ * recording. Partials of a running process, this one included, are being written and stay.
  * Best effort: a file that cannot be listed or removed is left.
  * @param data - the cache's data path (`<recording>.events.bin`)
  */
@@ -14,7 +15,7 @@ export async function removeStaleCachePartials(data: string): Promise<void> {
   const names = await readdir(dirname(data)).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
-    const owner = /^(\d+)-\d+\.partial$/.exec(name.slice(prefix.length));
+    const owner = /^(\d+)(?:-\d+){1,2}\.partial$/.exec(name.slice(prefix.length));
     const pid = owner === null ? Number.NaN : Number(owner[1]);
     if (!Number.isSafeInteger(pid) || pid === process.pid || processRuns(pid)) continue;
     await rm(join(dirname(data), name), { force: true }).catch(() => undefined);
