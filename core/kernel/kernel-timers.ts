@@ -59,15 +59,24 @@ export class KernelTimers {
   }
 
   /**
-   * Fires every timer due at or before `upTo`, in time order then in the order set.
+   * Fires every timer due at or before `upTo`, in time order then in the order set. On event time,
+   * a timer fires only once the clock has reached its time: a clock held back (a lockstep paper
+   * session's never passes the venue's) leaves the later ones for when it gets there, so an event
+   * stamped far ahead (an order the adapter reported REJECTED on the wall clock) cannot fire a
+   * repeating timer for every period up to it.
    * @param upTo - epoch ms
    * @param fire - delivers one timer; returns false when its owner is gone (no repeat)
    */
   fireDue(upTo: number, fire: (timer: ScheduledTimer) => boolean): void {
     for (;;) {
+      const due = this.queue.peekDue(upTo);
+      if (due === undefined) break;
+      if (this.scheduler.followsEventTime) {
+        this.scheduler.advanceTo(due.at);
+        if (this.scheduler.clock.now() < due.at) break;
+      }
       const timer = this.queue.popDue(upTo);
       if (timer === undefined) break;
-      if (this.scheduler.followsEventTime) this.scheduler.advanceTo(timer.at);
       this.firing = timer;
       const alive = fire(timer);
       this.firing = undefined;

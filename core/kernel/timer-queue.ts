@@ -53,6 +53,17 @@ export class TimerQueue {
   }
 
   /**
+   * The earliest timer due at or before `upTo`, left in the queue.
+   * @param upTo - epoch ms
+   * @returns the timer, or undefined when none is due
+   */
+  peekDue(upTo: number): ScheduledTimer | undefined {
+    this.dropCancelled();
+    const top = this.heap[0];
+    return top === undefined || top.at > upTo ? undefined : top;
+  }
+
+  /**
    * Removes and returns the earliest timer due at or before `upTo`.
    * @param upTo - epoch ms
    * @returns the timer, or undefined when none is due

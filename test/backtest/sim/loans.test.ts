@@ -57,7 +57,7 @@ describe('sim venue: margin loans', () => {
     const t = aSim({
       loans: {
         ...LOANS,
-        assets: { 'BINANCE:USDT': { ...LOANS.assets['BINANCE:USDT'], annualRate: D('0.1') } },
+        assets: { 'BINANCE:USDT': { annualRate: D('0.1'), userQuota: D('5000'), pool: D('3000') } },
       },
     });
     t.send(borrow('b1', '1000'));

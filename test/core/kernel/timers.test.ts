@@ -1,8 +1,14 @@
+import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { defineStrategy, Kernel, type Scheduler, VirtualClock } from '../../../core/kernel/index.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+import { aRecordingPort } from '../../kit/recording-execution-port.ts';
 
 describe('kernel: strategy timers on virtual time', () => {
   it('fires timers in time order, before the event that passes them, with the clock at the timer time', () => {
@@ -110,5 +116,43 @@ describe('kernel: strategy timers on virtual time', () => {
     ]);
     rig.kernel.advanceTime(1_000);
     expect(fired).toEqual(['two:fast', 'one:slow']);
+  });
+
+  it('fires no timer the clock cannot reach: an event stamped past a clock held back fires only those due by the clock', () => {
+    const fired: number[] = [];
+    const strategy = defineStrategy({
+      name: 'ticker',
+      params: z.object({}),
+      onStart: (ctx) => void ctx.every(60_000, 'tick'),
+      onTimer: (_ctx, timer) => void fired.push(timer.ts),
+    });
+    // A lockstep paper session's clock never passes the venue's time (here 200,000).
+    const clock = new VirtualClock(0);
+    const scheduler: Scheduler = {
+      clock,
+      followsEventTime: true,
+      advanceTo: (ts) => clock.advanceTo(Math.min(ts, 200_000)),
+      wakeAt: () => undefined,
+      cancelWake: () => undefined,
+    };
+    const market = new Subject<MarketEvent>();
+    const port = aRecordingPort();
+    const kernel = new Kernel({
+      instruments: [anInstrument(BTC)],
+      market: market.asObservable(),
+      execution: port,
+      gate: new RiskGate(),
+      scheduler,
+      strategies: [{ id: 't', strategy }],
+    });
+    void kernel.start();
+    market.next(aQuote(1_000, 100));
+    // An order the adapter reported REJECTED itself, stamped on the wall clock, a year ahead.
+    port.emit(anOrderUpdate(anOrder({ clientOrderId: 'x', orderState: 'REJECTED' }), 31_536_000_000));
+    expect(fired).toEqual([60_000, 120_000, 180_000]);
+    expect(clock.now()).toBe(200_000);
+    market.next(aQuote(250_000, 100));
+    expect(fired).toEqual([60_000, 120_000, 180_000]);
+    kernel.stop();
   });
 });
