@@ -238,13 +238,15 @@ export class KernelState implements RiskView {
   }
 
   /**
-   * Folds a position report of the venue.
+   * Folds a position report of the venue, unless the leg was reported at a later `updateAt`
+   * already (pushes delivered out of order, a snapshot read before a push): a stale report
+   * changes nothing. A report of the same time replaces the one before, as the venue's latest word.
    * @param position - the leg as the venue reports it
    */
   applyPosition(position: Position): void {
     const key = this.#legKeys.of(position.sym, position.positionSide);
+    if (!this.#unreported.reported(key, position.updateAt)) return;
     this.positions.set(key, position);
-    this.#unreported.reported(key, position.updateAt);
     this.#venueMarks.positionReported(key);
   }
 

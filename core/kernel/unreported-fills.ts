@@ -10,9 +10,11 @@ interface UnreportedFill {
  * The fills of each position leg the venue has not reported in a position update yet, so a
  * strategy's `netQty` includes a fill from the moment it is booked: a venue pushes the execution
  * and the order update before the position update that includes them (NautilusTrader likewise
- * updates the position before `on_order_filled`). A position update replaces every fill booked
- * before it; a fill booked after one is counted only when it is later than the update's
- * `updateAt` (venue time), so a venue that reports the position first does not count it twice.
+ * updates the position before `on_order_filled`). A position update includes the fills up to its
+ * `updateAt` (venue time): it replaces those booked before it and a fill booked after it only
+ * when that fill is later, so a venue that reports the position first does not count it twice.
+ * An update older than the leg's latest one (pushes delivered out of order) changes nothing: the
+ * leg's quantity is always its latest update plus the fills after it.
  */
 export class UnreportedFills {
   readonly #byLeg = new Map<string, UnreportedFill[]>();
@@ -33,14 +35,21 @@ export class UnreportedFills {
   }
 
   /**
-   * The venue reported a leg: the fills booked so far are in it.
+   * The venue reported a leg: unless an update of it later than this one came already, the fills
+   * booked up to the update's time are in it, and those after it are not.
    * @param key - the leg's positions key (`positionKey`)
    * @param updateAt - the update's venue time, epoch ms
+   * @returns false when the leg's latest update is later (this one is stale and changed nothing)
    */
-  reported(key: string, updateAt: number): void {
-    this.#byLeg.delete(key);
-    if (updateAt > (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY))
-      this.#reportedAt.set(key, updateAt);
+  reported(key: string, updateAt: number): boolean {
+    if (updateAt < (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) return false;
+    this.#reportedAt.set(key, updateAt);
+    const list = this.#byLeg.get(key);
+    if (list === undefined) return true;
+    const after = list.filter((fill) => fill.ts > updateAt);
+    if (after.length === 0) this.#byLeg.delete(key);
+    else this.#byLeg.set(key, after);
+    return true;
   }
 
   /**

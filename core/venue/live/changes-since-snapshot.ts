@@ -30,12 +30,26 @@ function keysOf(event: UserEvent): readonly string[] {
 }
 
 /**
+ * What an update from the venue changed that a snapshot begun before it may hold an older value
+ * of: what the update is about, and for an execution its leg's position. A fill moves the position
+ * as surely as a position push does (the kernel counts it on top of the leg's latest report), and
+ * the spec names no Positions channel, so the fill may be the only word of it. Not the settlement
+ * asset nor the account, though a fill changes their balances too: Keel folds fills into neither,
+ * so what it holds of them is a report older than the snapshot (unless a push of them came after
+ * it began, which is noted for itself), and dropping the snapshot's would keep an older one still.
+ */
+function updatedKeysOf(event: UserEvent): readonly string[] {
+  if (event.kind !== 'execution') return keysOf(event);
+  return [`position ${positionKey(event.execution.sym, event.execution.positionSide)}`];
+}
+
+/**
  * Which orders, positions, assets, account and algo orders the venue updated after a snapshot was
- * begun. A REST snapshot is older than every push that arrives while it is taken (and while the
- * executions are caught up on and vanished orders looked up), so reconciliation must not let the
- * snapshot's value overwrite such a push. Updates are numbered; a snapshot notes the number it
- * began at and asks whether a key was updated after it. Keys are remembered only while a snapshot
- * is open, so a long session's memory stays bounded.
+ * begun (a position also by a fill of its leg). A REST snapshot is older than every push that
+ * arrives while it is taken (and while the executions are caught up on and vanished orders looked
+ * up), so reconciliation must not let the snapshot's value overwrite such a push. Updates are
+ * numbered; a snapshot notes the number it began at and asks whether a key was updated after it.
+ * Keys are remembered only while a snapshot is open, so a long session's memory stays bounded.
  */
 export class ChangesSinceSnapshot {
   private sequence = 0;
@@ -63,13 +77,14 @@ export class ChangesSinceSnapshot {
 
   /**
    * Notes an update from the venue (a push, an ack, a lookup's answer): newer than any snapshot
-   * open now.
+   * open now. An execution updates its leg's position (it is never superseded itself: no snapshot
+   * value overwrites a fill).
    * @param event - the User Data event
    */
   note(event: UserEvent): void {
     if (this.open === 0) return;
     this.sequence++;
-    for (const key of keysOf(event)) this.updated.set(key, this.sequence);
+    for (const key of updatedKeysOf(event)) this.updated.set(key, this.sequence);
   }
 
   /**

@@ -13,6 +13,7 @@ import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
+import { NewestPositionReports } from './newest-position-reports.ts';
 import { sendOrderAction } from './order-actions.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
@@ -35,6 +36,7 @@ import { venueSnapshot } from './venue-snapshot.ts';
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
   private readonly localView = new LocalTradingView();
+  private readonly positionReports = new NewestPositionReports();
   private readonly placement: OrderPlacement;
   private readonly timer: TimerPort;
   private readonly logger: Logger;
@@ -241,12 +243,18 @@ export class LiveExecutionClient implements ExecutionPort {
   /**
    * Keeps the local view reconciliation compares with the venue's, then passes the event on; an
    * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
-   * is dropped. An update from the venue is noted as newer than a snapshot being taken; a
-   * reconciliation's correction is as old as its snapshot.
+   * is dropped, and so is a position report older than one of its leg passed on. An update from
+   * the venue is noted as newer than a snapshot being taken; a reconciliation's correction is as
+   * old as its snapshot.
    */
   private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
     if (event.kind === 'execution' && this.localView.hasExecution(event.execution.transactionId)) {
       this.logger.debug({ transactionId: event.execution.transactionId }, 'execution already reported');
+      return;
+    }
+    if (event.kind === 'position' && !this.positionReports.admit(event.position)) {
+      const { sym, positionSide, updateAt } = event.position;
+      this.logger.debug({ sym, positionSide, updateAt }, 'position report older than one passed on');
       return;
     }
     if (event.kind === 'order') this.placement.settle(event.order.clientOrderId);

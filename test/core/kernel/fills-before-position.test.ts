@@ -1,9 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { D, type Execution } from '../../../core/model/index.ts';
+import { D, type Execution, ZERO } from '../../../core/model/index.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
-import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
+import { aKernelRig, aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { anOrderUpdate, aPositionUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 
@@ -106,5 +107,68 @@ describe('kernel: a fill counts in netQty before the venue reports the position'
     expect(rig.kernel.state.positionQty(BTC, 'LONG').toString()).toBe('0');
     rig.port.emit(aPositionUpdate(1_010, '2', { positionSide: 'SHORT' }));
     expect(rig.kernel.state.positionQty(BTC, 'SHORT').toString()).toBe('-2');
+  });
+});
+
+describe("kernel: a position report older than its leg's latest changes nothing", () => {
+  it('keeps the newer position when an older report of the leg arrives after it (pushes out of order)', () => {
+    const rig = aBoughtRig([]);
+    rig.port.emit({ kind: 'execution', ts: 1_010, recvTs: 1_010, execution: fillOf(1_010, '0.4') });
+    rig.port.emit({ kind: 'execution', ts: 1_020, recvTs: 1_020, execution: fillOf(1_020, '0.6') });
+    rig.port.emit(filled(1_020));
+    rig.port.emit(aPositionUpdate(1_020, '1'));
+    rig.port.emit(aPositionUpdate(1_010, '0.4'));
+    expect(rig.kernel.state.positionQty(BTC, 'NONE').toString()).toBe('1');
+  });
+
+  it('forgets only the fills a report includes: a fill later than the report still counts', () => {
+    const rig = aBoughtRig([]);
+    rig.port.emit({ kind: 'execution', ts: 1_010, recvTs: 1_010, execution: fillOf(1_010, '0.4') });
+    rig.port.emit({ kind: 'execution', ts: 1_020, recvTs: 1_020, execution: fillOf(1_020, '0.6') });
+    rig.port.emit(aPositionUpdate(1_010, '0.4'));
+    expect(rig.kernel.state.positionQty(BTC, 'NONE').toString()).toBe('1');
+    rig.port.emit(aPositionUpdate(1_020, '1'));
+    expect(rig.kernel.state.positionQty(BTC, 'NONE').toString()).toBe('1');
+  });
+
+  it("lets a report of the same time replace the one before, as the venue's latest word", () => {
+    const rig = aBoughtRig([]);
+    rig.port.emit(aPositionUpdate(1_020, '1'));
+    rig.port.emit(aPositionUpdate(1_020, '0.5'));
+    expect(rig.kernel.state.positionQty(BTC, 'NONE').toString()).toBe('0.5');
+  });
+
+  it('property: any interleaving of fills and reports of one leg ends at the latest report plus the fills after it', () => {
+    const step = fc.record({
+      report: fc.boolean(),
+      ts: fc.integer({ min: 1, max: 12 }),
+      qty: fc.integer({ min: -5, max: 5 }),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 12 }), (steps) => {
+        const { kernel } = aKernelRig([]);
+        for (const { report, ts, qty } of steps) {
+          if (report) kernel.push(aPositionUpdate(ts, String(qty)));
+          else {
+            const side = qty < 0 ? 'SELL' : 'BUY';
+            const execution = anExecution({
+              side,
+              quantity: String(Math.abs(qty)),
+              price: '100',
+              timestamp: ts,
+            });
+            kernel.push({ kind: 'execution', ts, recvTs: ts, execution });
+          }
+        }
+        let latest: { ts: number; qty: number } | undefined;
+        for (const s of steps) if (s.report && (latest === undefined || s.ts >= latest.ts)) latest = s;
+        const after = steps.filter((s) => !s.report && s.ts > (latest?.ts ?? 0));
+        const expected = after.reduce(
+          (sum, s) => sum.add(s.qty),
+          latest === undefined ? ZERO : D(latest.qty),
+        );
+        expect(kernel.state.positionQty(BTC, 'NONE').toString()).toBe(expected.toString());
+      }),
+    );
   });
 });

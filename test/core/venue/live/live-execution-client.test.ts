@@ -122,6 +122,26 @@ describe('live execution client', () => {
     expect(events.map((e) => e.kind)).toEqual(['position', 'asset', 'account']);
   });
 
+  it('does not pass on a position push older than one of its leg passed on (pushes out of order)', async () => {
+    const before = events.length;
+    const push = (positionQty: string, updateAt: number, positionSide = 'NONE') =>
+      ws.push({ channel: 'Positions', data: [{ ...WIRE_POSITION, positionQty, updateAt, positionSide }] });
+    push('0.010', 1_700_000_000_900);
+    push('0.006', 1_700_000_000_500);
+    push('0.012', 1_700_000_000_900);
+    push('0.001', 1_700_000_000_100, 'LONG');
+    await waitFor(
+      () => events.some((e) => e.kind === 'position' && e.position.positionSide === 'LONG'),
+      'the LONG push',
+    );
+    const passed = events
+      .slice(before)
+      .flatMap((e) =>
+        e.kind === 'position' ? [`${e.position.positionSide} ${e.position.positionQty}`] : [],
+      );
+    expect(passed).toEqual(['NONE 0.01', 'NONE 0.012', 'LONG 0.001']);
+  });
+
   it('emits a NEW order from the place_order ack', async () => {
     live.submit(approved(aLimitOrder({ ref: 'c-1' })));
     await waitFor(() => orderEvents('c-1').length === 1, 'ack event');

@@ -1,6 +1,11 @@
+import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { D, type UserEvent } from '../../../../core/model/index.ts';
+import { Kernel, virtualScheduler } from '../../../../core/kernel/index.ts';
+import { D, type MarketEvent, type UserEvent } from '../../../../core/model/index.ts';
+import { RiskGate } from '../../../../core/risk/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
+import { anInstrument } from '../../../kit/instrument-builders.ts';
+import { BTC } from '../../../kit/kernel-events.ts';
 import {
   type LiveClientOnFakeVenue,
   liveClientOnFakeVenue,
@@ -157,6 +162,79 @@ describe('reconciliation runs: a push newer than the snapshot wins', () => {
     });
     const states = r.events.flatMap((e) => (e.kind === 'algoOrder' ? [e.algoOrder.state] : []));
     expect(states).toEqual(['NEW']);
+  });
+});
+
+/** A kernel on the rig's client, with no strategy: the position it folds from the client's events. */
+function aKernelOn(r: LiveClientOnFakeVenue): Kernel {
+  const kernel = new Kernel({
+    instruments: [anInstrument(BTC)],
+    market: new Subject<MarketEvent>().asObservable(),
+    execution: r.live,
+    gate: new RiskGate(),
+    scheduler: virtualScheduler(1_700_000_000_000),
+    strategies: [],
+  });
+  void kernel.start();
+  return kernel;
+}
+
+/**
+ * Drops the private socket and, once the reconciliation after the next login asked for the
+ * positions, pushes a buy of 0.006 (at `buyAt`) before the venue answers with `positions`.
+ * @returns when the reconciliation's corrections are emitted
+ */
+async function buyWhileSnapshotTaken(
+  r: LiveClientOnFakeVenue,
+  kernel: Kernel,
+  positions: readonly unknown[],
+  buyAt: number,
+): Promise<void> {
+  let release: () => void = () => undefined;
+  const replied = new Promise<void>((resolve) => (release = resolve));
+  const missed = r.special;
+  r.special = (request) =>
+    request.path === '/api/v1/trading/position'
+      ? { body: ok(positions), heldUntil: replied }
+      : missed(request);
+  const corrected = r.events.filter((e) => e.kind === 'account').length + 1;
+  const logins = r.ws.logins;
+  r.ws.dropAll();
+  await advanceUntil(r.timer, () => r.ws.logins > logins, 'the next login', 50);
+  await waitFor(() => r.calls('/api/v1/trading/position').length === 2, 'the snapshot under way');
+  const before = kernel.state.positionQty(BTC, 'NONE');
+  const buy = { ...WIRE_EXECUTION, transactionId: 't-buy', quantity: '0.006', timestamp: buyAt };
+  r.ws.push({ channel: 'Trades', data: [buy] });
+  await waitFor(() => kernel.state.positionQty(BTC, 'NONE').eq(before.add('0.006')), 'the buy counted');
+  release();
+  await waitFor(() => r.events.filter((e) => e.kind === 'account').length === corrected, 'the corrections');
+}
+
+describe('reconciliation runs: a fill pushed while the snapshot was taken', () => {
+  it("stays in the kernel position when the snapshot's older position of the leg lands after it", async () => {
+    const r = await aRig();
+    const kernel = aKernelOn(r);
+    r.ws.push({ channel: 'Positions', data: [WIRE_POSITION] });
+    await waitFor(() => kernel.state.positionQty(BTC, 'NONE').eq('0.004'), 'the position of 0.004');
+    await buyWhileSnapshotTaken(r, kernel, [WIRE_POSITION], 1_700_000_000_500);
+    expect(kernel.state.positionQty(BTC, 'NONE').toFixed()).toBe('0.01');
+    kernel.stop();
+  });
+
+  it('stays in the kernel position though the snapshot, read before it and stamped after it, lists the leg flat', async () => {
+    const r = await aRig();
+    const kernel = aKernelOn(r);
+    r.ws.push({ channel: 'Positions', data: [WIRE_POSITION] });
+    await waitFor(() => kernel.state.positionQty(BTC, 'NONE').eq('0.004'), 'the position of 0.004');
+    // The snapshot's time (Keel's clock once every reply is in) comes after the buy pushed meanwhile.
+    await r.timer.advance(1_000);
+    // While the socket is down a sell closes the leg: the venue lists it flat and the sell as missed.
+    const close = { ...WIRE_EXECUTION, transactionId: 't-close', side: 'SELL', timestamp: 1_700_000_000_300 };
+    r.special = (request) =>
+      request.path === '/api/v1/trading/executions/pageable' ? { body: ok(page([close])) } : undefined;
+    await buyWhileSnapshotTaken(r, kernel, [], 1_700_000_000_500);
+    expect(kernel.state.positionQty(BTC, 'NONE').toFixed()).toBe('0.006');
+    kernel.stop();
   });
 });
 
