@@ -6,7 +6,8 @@ import type { KernelState } from './kernel-state.ts';
  * @param state - the state to update
  * @param event - the event
  * @returns false when the event changed nothing and must not reach strategies: a stale or
- *   duplicate order update, or a fill already booked (same transactionId, e.g. after a reconnect)
+ *   duplicate order update, a fill already booked (same transactionId, e.g. after a reconnect), or
+ *   a position report older than the leg's latest
  */
 export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
   switch (event.kind) {
@@ -19,7 +20,7 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
       return true;
     case 'position': {
       const p = event.position;
-      state.applyPosition(p);
+      if (!state.applyPosition(p)) return false;
       if (p.adlRank > 0) state.adlRanks.set(state.legKey(p.sym, p.positionSide), p.adlRank);
       return true;
     }

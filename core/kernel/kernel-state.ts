@@ -242,12 +242,14 @@ export class KernelState implements RiskView {
    * already (pushes delivered out of order, a snapshot read before a push): a stale report
    * changes nothing. A report of the same time replaces the one before, as the venue's latest word.
    * @param position - the leg as the venue reports it
+   * @returns false when the report is stale and changed nothing
    */
-  applyPosition(position: Position): void {
+  applyPosition(position: Position): boolean {
     const key = this.#legKeys.of(position.sym, position.positionSide);
-    if (!this.#unreported.reported(key, position.updateAt)) return;
+    if (!this.#unreported.reported(key, position.updateAt)) return false;
     this.positions.set(key, position);
     this.#venueMarks.positionReported(key);
+    return true;
   }
 
   /**

@@ -121,6 +121,14 @@ describe("kernel: a position report older than its leg's latest changes nothing"
     expect(rig.kernel.state.positionQty(BTC, 'NONE').toString()).toBe('1');
   });
 
+  it('tells the strategy nothing of a stale position report, which changed nothing', () => {
+    const seen: string[] = [];
+    const rig = aBoughtRig(seen);
+    rig.port.emit(aPositionUpdate(1_020, '1'));
+    rig.port.emit(aPositionUpdate(1_010, '0.4'));
+    expect(seen.filter((line) => line.startsWith('onPosition'))).toEqual(['onPosition 1 net=1']);
+  });
+
   it('forgets only the fills a report includes: a fill later than the report still counts', () => {
     const rig = aBoughtRig([]);
     rig.port.emit({ kind: 'execution', ts: 1_010, recvTs: 1_010, execution: fillOf(1_010, '0.4') });
