@@ -10,6 +10,7 @@ import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../t
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
+import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
@@ -83,7 +84,8 @@ export class PrivateWsClient {
   /**
    * Opens the connection and logs in; afterwards reconnects by itself until {@link close}.
    * @returns when the first login succeeded
-   * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError without reply
+   * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError when the socket
+   *   did not open within `openTimeoutMs` or the login got no reply
    */
   connect(): Promise<void> {
     this.closing = false;
@@ -183,6 +185,11 @@ export class PrivateWsClient {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
       this.socket = socket;
+      const openTimeoutMs = this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS;
+      armOpenDeadline(socket, this.timer, openTimeoutMs, 'private WebSocket opening handshake', (error) => {
+        this.logger.warn({ openTimeoutMs }, 'private WebSocket did not open in time: abandoning the attempt');
+        reject(error);
+      });
       socket.on('message', (data, isBinary) =>
         this.receive(isBinary ? (data as Buffer).toString('utf8') : String(data)),
       );

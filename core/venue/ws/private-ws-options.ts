@@ -31,6 +31,11 @@ export interface PrivateWsOptions {
   readonly pingIntervalMs?: number;
   /** Reply timeout of requests (and login). Default 5 000 ms. */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long each connection attempt may take to open (TCP and WebSocket upgrade) before it is
+   * abandoned and the reconnect backoff goes on. Default 10 000 ms.
+   */
+  readonly openTimeoutMs?: number;
   /** Default 1 s doubling to 30 s, never under `minMs`. */
   readonly reconnect?: ReconnectPolicy;
   /**
