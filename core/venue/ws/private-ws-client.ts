@@ -2,6 +2,7 @@ import { type Logger, pino } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
+import { NONCE_OUT_OF_RANGE } from '../error-codes.ts';
 import { VenueError } from '../errors.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
@@ -24,6 +25,13 @@ import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 const PLACE_ACTIONS: ReadonlySet<string> = new Set([PLACE_ORDER_ACTION, 'place_order']);
 
 /**
+ * Login refusals a timestamp off the venue's clock may explain: 7000 (nonce out of range, the
+ * code of the same ±60 s check on REST) and 60009, the one login failure public venue docs name,
+ * without saying why (the paper venue answers a stale timestamp with it).
+ */
+const CLOCK_REFUSALS: ReadonlySet<number> = new Set([NONCE_OUT_OF_RANGE, 60009]);
+
+/**
  * The private WebSocket: login, keep-alive, request / reply correlation by id with timeouts,
  * User Data decoded into model events, and reconnection with capped exponential backoff.
  */
@@ -43,6 +51,8 @@ export class PrivateWsClient {
   private loggedIn = false;
   private closing = false;
   private everLoggedIn = false;
+  /** The last login was refused in a way a wrong clock explains: re-learn it before the next. */
+  private clockInDoubt = false;
   private attempt = 0;
   private lastInbound = 0;
   private cancelPing: () => void = () => {};
@@ -181,7 +191,9 @@ export class PrivateWsClient {
     return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame));
   }
 
-  private open(): Promise<void> {
+  private async open(): Promise<void> {
+    await this.relearnClockIfDoubted();
+    if (this.closing) throw new ConnectionLostError('private WebSocket login');
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
       this.socket = socket;
@@ -208,6 +220,23 @@ export class PrivateWsClient {
     });
   }
 
+  /**
+   * After a login refused in a way a wrong clock explains, asks for the venue's clock again
+   * before the next login: the refusal carries no server time, and reconciliation, whose REST
+   * replies would correct the clock, runs only after a login.
+   */
+  private async relearnClockIfDoubted(): Promise<void> {
+    const refresh = this.options.refreshServerClock;
+    if (!this.clockInDoubt || refresh === undefined) return;
+    this.clockInDoubt = false;
+    await refresh().catch((error: Error) =>
+      this.logger.warn(
+        { err: error.message },
+        "re-learning the venue's clock failed: logging in on the estimate as it is",
+      ),
+    );
+  }
+
   private async login(): Promise<void> {
     const timestamp = String(this.serverClock.nowSeconds());
     const args = {
@@ -219,6 +248,12 @@ export class PrivateWsClient {
     const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
     const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
     if (reply.code !== 0) {
+      this.clockInDoubt = this.options.refreshServerClock !== undefined && CLOCK_REFUSALS.has(reply.code);
+      if (this.clockInDoubt)
+        this.logger.warn(
+          { code: reply.code, offsetMs: this.serverClock.offsetMs },
+          "private WebSocket login refused, perhaps for its timestamp: re-learning the venue's clock before the next attempt",
+        );
       throw new VenueError({
         code: reply.code,
         message: reply.msg ?? reply.message ?? '',
