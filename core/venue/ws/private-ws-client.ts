@@ -2,7 +2,6 @@ import { type Logger, pino } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
-import { NONCE_OUT_OF_RANGE } from '../error-codes.ts';
 import { VenueError } from '../errors.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
@@ -11,6 +10,7 @@ import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../t
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
+import { LoginClockRelearning } from './login-clock-relearning.ts';
 import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
@@ -25,13 +25,6 @@ import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 const PLACE_ACTIONS: ReadonlySet<string> = new Set([PLACE_ORDER_ACTION, 'place_order']);
 
 /**
- * Login refusals a timestamp off the venue's clock may explain: 7000 (nonce out of range, the
- * code of the same ±60 s check on REST) and 60009, the one login failure public venue docs name,
- * without saying why (the paper venue answers a stale timestamp with it).
- */
-const CLOCK_REFUSALS: ReadonlySet<number> = new Set([NONCE_OUT_OF_RANGE, 60009]);
-
-/**
  * The private WebSocket: login, keep-alive, request / reply correlation by id with timeouts,
  * User Data decoded into model events, and reconnection with capped exponential backoff.
  */
@@ -44,6 +37,7 @@ export class PrivateWsClient {
   private readonly timer: TimerPort;
   /** Where the login timestamp is read: the venue's clock as the REST client learns it, else the local one. */
   private readonly serverClock: ServerClock;
+  private readonly clockRelearning: LoginClockRelearning;
   private readonly random: JitterSource;
   private readonly logger: Logger;
   private readonly nextId: () => string;
@@ -51,8 +45,6 @@ export class PrivateWsClient {
   private loggedIn = false;
   private closing = false;
   private everLoggedIn = false;
-  /** The last login was refused in a way a wrong clock explains: re-learn it before the next. */
-  private clockInDoubt = false;
   private attempt = 0;
   private lastInbound = 0;
   private cancelPing: () => void = () => {};
@@ -68,6 +60,7 @@ export class PrivateWsClient {
     this.logger = options.logger ?? pino({ name: 'keel.venue.private-ws', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
     this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
+    this.clockRelearning = new LoginClockRelearning(options.refreshServerClock, this.logger);
     this.pending = new PendingRequests(this.timer);
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
@@ -192,7 +185,7 @@ export class PrivateWsClient {
   }
 
   private async open(): Promise<void> {
-    await this.relearnClockIfDoubted();
+    await this.clockRelearning.beforeAttempt();
     if (this.closing) throw new ConnectionLostError('private WebSocket login');
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
@@ -220,23 +213,6 @@ export class PrivateWsClient {
     });
   }
 
-  /**
-   * After a login refused in a way a wrong clock explains, asks for the venue's clock again
-   * before the next login: the refusal carries no server time, and reconciliation, whose REST
-   * replies would correct the clock, runs only after a login.
-   */
-  private async relearnClockIfDoubted(): Promise<void> {
-    const refresh = this.options.refreshServerClock;
-    if (!this.clockInDoubt || refresh === undefined) return;
-    this.clockInDoubt = false;
-    await refresh().catch((error: Error) =>
-      this.logger.warn(
-        { err: error.message },
-        "re-learning the venue's clock failed: logging in on the estimate as it is",
-      ),
-    );
-  }
-
   private async login(): Promise<void> {
     const timestamp = String(this.serverClock.nowSeconds());
     const args = {
@@ -248,12 +224,7 @@ export class PrivateWsClient {
     const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
     const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
     if (reply.code !== 0) {
-      this.clockInDoubt = this.options.refreshServerClock !== undefined && CLOCK_REFUSALS.has(reply.code);
-      if (this.clockInDoubt)
-        this.logger.warn(
-          { code: reply.code, offsetMs: this.serverClock.offsetMs },
-          "private WebSocket login refused, perhaps for its timestamp: re-learning the venue's clock before the next attempt",
-        );
+      this.clockRelearning.refused(reply.code, this.serverClock.offsetMs);
       throw new VenueError({
         code: reply.code,
         message: reply.msg ?? reply.message ?? '',
