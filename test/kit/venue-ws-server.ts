@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 
@@ -17,10 +17,16 @@ export interface FakeVenueWs {
   /** Order requests received (not login). */
   readonly requests: ReceivedWsRequest[];
   logins: number;
+  /** WebSocket upgrade requests received, answered or not. */
+  upgrades: number;
+  /** Leaves this many of the next upgrades unanswered (TCP accepted, no 101): a hung handshake. */
+  hangUpgrades: number;
   /** Answers a request; return undefined to withhold the reply. */
   onRequest: (request: ReceivedWsRequest) => object | undefined;
-  /** Login reply code (0 = accept). */
+  /** Login reply code (0 = accept), unless `onLogin` is replaced. */
   loginCode: number;
+  /** The reply code of a login, given its args; null withholds the reply. Default: `loginCode`. */
+  onLogin: (args: Record<string, unknown>) => number | null;
   /** Sends a frame to every connected client. */
   push(frame: object | string): void;
   /** Drops every connection without a close handshake. */
@@ -34,7 +40,17 @@ export interface FakeVenueWs {
  * @returns the running server
  */
 export async function startFakeVenueWs(): Promise<FakeVenueWs> {
-  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  const hung = new Set<Socket>();
+  const server = new WebSocketServer({
+    host: '127.0.0.1',
+    port: 0,
+    verifyClient: (info, accept) => {
+      fake.upgrades++;
+      if (fake.hangUpgrades === 0) return accept(true);
+      fake.hangUpgrades--;
+      hung.add(info.req.socket);
+    },
+  });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   const sockets = new Set<WebSocket>();
@@ -43,7 +59,10 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
     frames: [],
     requests: [],
     logins: 0,
+    upgrades: 0,
+    hangUpgrades: 0,
     loginCode: 0,
+    onLogin: () => fake.loginCode,
     onRequest: (request) => ({
       event: request.action,
       id: request.id,
@@ -62,6 +81,8 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.terminate();
+        // A hung upgrade is not a client of the server: it would hold the close open.
+        for (const socket of hung) socket.destroy();
         server.close(() => resolve());
       }),
   };
@@ -78,7 +99,9 @@ export async function startFakeVenueWs(): Promise<FakeVenueWs> {
       const message = JSON.parse(text) as ReceivedWsRequest;
       if (message.action === 'login') {
         fake.logins++;
-        socket.send(JSON.stringify({ id: null, event: 'login', code: fake.loginCode, msg: '', data: null }));
+        const code = fake.onLogin(message.args);
+        if (code === null) return;
+        socket.send(JSON.stringify({ id: null, event: 'login', code, msg: '', data: null }));
         return;
       }
       fake.requests.push(message);

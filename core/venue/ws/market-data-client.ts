@@ -7,6 +7,7 @@ import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../t
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
+import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import type { ReconnectPolicy } from './private-ws-options.ts';
 import { StreamStatus } from './stream-status.ts';
 
@@ -37,6 +38,11 @@ export interface MarketDataOptions {
   readonly silentHeartbeats?: number;
   /** Default 500 ms doubling to 30 s. */
   readonly reconnect?: ReconnectPolicy;
+  /**
+   * How long each connection attempt may take to open (TCP and WebSocket upgrade) before it is
+   * abandoned and the reconnect backoff goes on. Default 10 000 ms.
+   */
+  readonly openTimeoutMs?: number;
   readonly logger?: Logger;
   readonly counters?: InboundCounters;
   /** Recorder tap: every inbound frame, gunzipped. */
@@ -101,6 +107,8 @@ export class MarketDataClient {
   /**
    * Opens the connection and sends the current subscriptions; reconnects by itself until closed.
    * @returns when the socket is open
+   * @throws VenueTimeoutError when the socket did not open within `openTimeoutMs`, Error when it
+   *   closed before it opened
    */
   connect(): Promise<void> {
     this.closing = false;
@@ -160,6 +168,20 @@ export class MarketDataClient {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.url(), { perMessageDeflate: false });
       this.socket = socket;
+      const openTimeoutMs = this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS;
+      armOpenDeadline(
+        socket,
+        this.timer,
+        openTimeoutMs,
+        'market-data WebSocket opening handshake',
+        (error) => {
+          this.logger.warn(
+            { openTimeoutMs },
+            'market-data WebSocket did not open in time: abandoning the attempt',
+          );
+          reject(error);
+        },
+      );
       socket.on('message', (data, isBinary) => this.receive(data as Buffer, isBinary));
       socket.on('error', (error) => this.logger.warn({ err: error.message }, 'market-data WebSocket error'));
       socket.on('close', () => {

@@ -10,6 +10,8 @@ import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../t
 import { PLACE_ORDER_ACTION, PRIVATE_PING, type WsReplyWire } from '../wire/ws-envelope.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters } from './inbound-counters.ts';
+import { LoginClockRelearning } from './login-clock-relearning.ts';
+import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
@@ -35,6 +37,7 @@ export class PrivateWsClient {
   private readonly timer: TimerPort;
   /** Where the login timestamp is read: the venue's clock as the REST client learns it, else the local one. */
   private readonly serverClock: ServerClock;
+  private readonly clockRelearning: LoginClockRelearning;
   private readonly random: JitterSource;
   private readonly logger: Logger;
   private readonly nextId: () => string;
@@ -57,6 +60,7 @@ export class PrivateWsClient {
     this.logger = options.logger ?? pino({ name: 'keel.venue.private-ws', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
     this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
+    this.clockRelearning = new LoginClockRelearning(options.refreshServerClock, this.logger);
     this.pending = new PendingRequests(this.timer);
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
@@ -83,7 +87,8 @@ export class PrivateWsClient {
   /**
    * Opens the connection and logs in; afterwards reconnects by itself until {@link close}.
    * @returns when the first login succeeded
-   * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError without reply
+   * @throws VenueError when the venue refuses the login (60009), VenueTimeoutError when the socket
+   *   did not open within `openTimeoutMs` or the login got no reply
    */
   connect(): Promise<void> {
     this.closing = false;
@@ -179,10 +184,17 @@ export class PrivateWsClient {
     return this.pending.wait(id, what, timeoutMs, action, () => this.socket?.send(frame));
   }
 
-  private open(): Promise<void> {
+  private async open(): Promise<void> {
+    await this.clockRelearning.beforeAttempt();
+    if (this.closing) throw new ConnectionLostError('private WebSocket login');
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(this.options.url, { perMessageDeflate: false });
       this.socket = socket;
+      const openTimeoutMs = this.options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS;
+      armOpenDeadline(socket, this.timer, openTimeoutMs, 'private WebSocket opening handshake', (error) => {
+        this.logger.warn({ openTimeoutMs }, 'private WebSocket did not open in time: abandoning the attempt');
+        reject(error);
+      });
       socket.on('message', (data, isBinary) =>
         this.receive(isBinary ? (data as Buffer).toString('utf8') : String(data)),
       );
@@ -212,6 +224,7 @@ export class PrivateWsClient {
     const timeoutMs = this.options.requestTimeoutMs ?? 5_000;
     const reply = await this.send('login', 'login', JSON.stringify({ action: 'login', args }), timeoutMs);
     if (reply.code !== 0) {
+      this.clockRelearning.refused(reply.code, this.serverClock.offsetMs);
       throw new VenueError({
         code: reply.code,
         message: reply.msg ?? reply.message ?? '',

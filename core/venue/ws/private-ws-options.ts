@@ -31,6 +31,20 @@ export interface PrivateWsOptions {
   readonly pingIntervalMs?: number;
   /** Reply timeout of requests (and login). Default 5 000 ms. */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long each connection attempt may take to open (TCP and WebSocket upgrade) before it is
+   * abandoned and the reconnect backoff goes on. Default 10 000 ms.
+   */
+  readonly openTimeoutMs?: number;
+  /**
+   * Re-learns the venue's clock into `serverClock`, called before the next attempt after a login
+   * refused in a way a timestamp off the venue's clock explains (7000, 60009): the live wiring
+   * passes a signed REST read, whose reply's `Date` moves the shared clock whatever it answers.
+   * Nothing else re-learns it while the socket is down (reconciliation runs only after a login),
+   * so without it a stepped machine clock keeps every login refused. Its failure is logged and the
+   * attempt goes on. Default: none.
+   */
+  readonly refreshServerClock?: () => Promise<unknown>;
   /** Default 1 s doubling to 30 s, never under `minMs`. */
   readonly reconnect?: ReconnectPolicy;
   /**

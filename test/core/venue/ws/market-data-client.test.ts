@@ -1,13 +1,13 @@
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import type { MarketEvent, VenueStatus } from '../../../../core/model/index.ts';
-import { MarketDataClient, type RawInboundFrame } from '../../../../core/venue/index.ts';
+import { MarketDataClient, type RawInboundFrame, VenueTimeoutError } from '../../../../core/venue/index.ts';
 import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
-import { waitFor } from '../../../kit/venue-wait.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const bbo = (bid: string, ts: number) => ({
@@ -22,6 +22,10 @@ describe('market-data WebSocket client', () => {
   let sockets: WebSocket[];
   let timer: FakeTimer;
   let clients: MarketDataClient[];
+  /** Upgrade requests received, and how many of the next ones to leave unanswered (a hung handshake). */
+  let upgrades: number;
+  let hangUpgrades: number;
+  let hung: Socket[];
 
   const start = (binary: boolean, onRaw?: (raw: RawInboundFrame) => void) => {
     const client = new MarketDataClient({
@@ -46,8 +50,20 @@ describe('market-data WebSocket client', () => {
     received = [];
     sockets = [];
     clients = [];
+    upgrades = 0;
+    hangUpgrades = 0;
+    hung = [];
     timer = fakeTimer(1_700_000_000_000);
-    server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    server = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      verifyClient: (info, accept) => {
+        upgrades++;
+        if (hangUpgrades === 0) return accept(true);
+        hangUpgrades--;
+        hung.push(info.req.socket);
+      },
+    });
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/marketdata/v2/public`;
     server.on('connection', (socket, request) => {
@@ -61,6 +77,7 @@ describe('market-data WebSocket client', () => {
   afterEach(async () => {
     for (const client of clients) await client.close();
     for (const socket of sockets) socket.terminate();
+    for (const socket of hung) socket.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
@@ -228,5 +245,49 @@ describe('market-data WebSocket client', () => {
     await timer.advance(1_000);
     await waitFor(() => statuses.length === 2, 'the stall reported');
     expect(statuses[1]?.reason).toContain('5 heartbeat intervals');
+  });
+
+  it('abandons a reconnect whose upgrade never completes after 10 s (the default) and reconnects with backoff', async () => {
+    const client = start(true);
+    const statuses: VenueStatus[] = [];
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    await waitFor(() => received.length === 1, 'subscription');
+    hangUpgrades = 1;
+    for (const socket of sockets) socket.terminate();
+    await waitFor(() => statuses.length === 2, 'the drop reported');
+    await timer.advance(50);
+    await waitFor(() => upgrades === 2, 'the reconnect reaching the venue');
+    await timer.advance(9_999);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(upgrades).toBe(2);
+    await timer.advance(1);
+    await advanceUntil(timer, () => received.length === 2, 'the resubscription after the abandoned attempt');
+    expect(upgrades).toBe(3);
+    expect(statuses.map((s) => s.state)).toEqual(['up', 'down', 'up']);
+  });
+
+  it('fails a connect whose upgrade never completes with VenueTimeoutError after openTimeoutMs, and keeps trying', async () => {
+    const client = new MarketDataClient({
+      url,
+      timer,
+      random: { next: () => 0 },
+      openTimeoutMs: 3_000,
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    clients.push(client);
+    hangUpgrades = 1;
+    const connecting = client.connect().catch((e: unknown) => e);
+    await waitFor(() => upgrades === 1, 'the upgrade reaching the venue');
+    await timer.advance(3_000);
+    const error = await connecting;
+    expect(error).toBeInstanceOf(VenueTimeoutError);
+    expect((error as VenueTimeoutError).message).toBe(
+      'market-data WebSocket opening handshake got no answer within 3000 ms',
+    );
+    await advanceUntil(timer, () => sockets.length === 1, 'the next attempt opening');
+    expect(upgrades).toBe(2);
   });
 });
