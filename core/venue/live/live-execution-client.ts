@@ -59,6 +59,7 @@ export class LiveExecutionClient implements ExecutionPort {
       { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp },
       this.logger,
       (clientOrderId) => this.placedBeforePrimed.has(clientOrderId),
+      () => this.timer.now(),
     );
     this.placement = new OrderPlacement({
       ws: options.ws,

@@ -75,10 +75,14 @@ export class LocalTradingView {
    * session, seen when the client primes its view).
    * @param transactionId - the execution's id
    * @param ts - its venue time, epoch ms
+   * @param seenAt - the client's time when it was seen, epoch ms: it counts toward the newest
+   *   execution time at most as this, so one stamped in the future (a venue clock off, a time in
+   *   microseconds) cannot start later catch-ups after the fills made since
    */
-  noteExecution(transactionId: string, ts: number): void {
+  noteExecution(transactionId: string, ts: number, seenAt: number): void {
     this.executions.set(transactionId, ts);
-    if (this.newestExecution === undefined || ts > this.newestExecution) this.newestExecution = ts;
+    const counted = Math.min(ts, seenAt);
+    if (this.newestExecution === undefined || counted > this.newestExecution) this.newestExecution = counted;
   }
 
   /**
@@ -89,14 +93,19 @@ export class LocalTradingView {
     return this.executions.has(transactionId);
   }
 
-  /** @returns the venue time of the newest execution known, epoch ms; undefined before any */
+  /**
+   * @returns the venue time of the newest execution known, each capped at when it was seen (see
+   *   {@link LocalTradingView.noteExecution}), epoch ms; undefined before any
+   */
   newestExecutionTs(): number | undefined {
     return this.newestExecution;
   }
 
   /**
    * Forgets executions older than a time, so a long run's memory stays bounded; the caller keeps
-   * every execution a later catch-up window can list.
+   * every execution a later catch-up window can list. Compared by venue time, as the window's
+   * start is: one stamped in the future is listed by every window until its time has passed, so it
+   * is remembered until then.
    * @param ts - venue time, epoch ms
    */
   forgetExecutionsBefore(ts: number): void {
@@ -130,7 +139,7 @@ export class LocalTradingView {
         this.assets.set(event.asset.coin, event.asset);
         break;
       case 'execution':
-        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
+        this.noteExecution(event.execution.transactionId, event.execution.timestamp, event.recvTs);
         break;
       case 'algoOrder':
         if (event.algoOrder.state === 'NEW')
