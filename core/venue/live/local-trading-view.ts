@@ -19,6 +19,7 @@ import { ChangesSinceSnapshot } from './changes-since-snapshot.ts';
  */
 export class LocalTradingView {
   private readonly changes = new ChangesSinceSnapshot();
+  /** Open orders by {@link openOrderKey}. */
   private readonly believedOpen = new Map<string, Order>();
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
@@ -128,8 +129,8 @@ export class LocalTradingView {
     switch (event.kind) {
       case 'order': {
         const order = event.order;
-        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
-        else this.believedOpen.set(order.clientOrderId, order);
+        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(openOrderKey(order));
+        else this.believedOpen.set(openOrderKey(order), order);
         break;
       }
       case 'position':
@@ -154,4 +155,12 @@ export class LocalTradingView {
       }
     }
   }
+}
+
+/**
+ * The key of an open order: its clientOrderId, or its orderId when it has none (orders placed by
+ * hand all share the empty reference, and would otherwise hide each other).
+ */
+function openOrderKey(order: Order): string {
+  return order.clientOrderId === '' ? `orderId:${order.orderId}` : `clientOrderId:${order.clientOrderId}`;
 }

@@ -44,6 +44,21 @@ describe('local trading view: what the venue updated after a snapshot was begun'
 });
 
 describe('local trading view: what reconciliation compares', () => {
+  it('holds each open order placed without a clientOrderId (by hand) apart, by its orderId', () => {
+    const view = new LocalTradingView();
+    view.observe(orderEvent('', 'o-hand-1'));
+    view.observe(orderEvent('', 'o-hand-2'));
+    view.observe(orderEvent('keel-1'));
+    expect(view.state().openOrders.map((o) => o.orderId)).toEqual(['o-hand-1', 'o-hand-2', 'o-keel-1']);
+    view.observe({
+      kind: 'order',
+      ts: 2,
+      recvTs: 2,
+      order: anOrder({ clientOrderId: '', orderId: 'o-hand-1', orderState: 'FILLED' }),
+    });
+    expect(view.state().openOrders.map((o) => o.orderId)).toEqual(['o-hand-2', 'o-keel-1']);
+  });
+
   it('counts an execution stamped after it was received as received then, so the catch-up starts no later', () => {
     const view = new LocalTradingView();
     const fill = (transactionId: string, timestamp: number, recvTs: number): UserEvent => ({
