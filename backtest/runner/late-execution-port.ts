@@ -28,8 +28,8 @@ export class LateExecutionPort implements ExecutionPort {
   }
 
   /** @returns the bound venue's answer */
-  lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined> {
-    return this.bound().lookupOrder(sym, clientOrderId);
+  lookupOrder(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined> {
+    return this.bound().lookupOrder(sym, clientOrderId, orderId);
   }
 
   /** @returns the bound venue's snapshot */

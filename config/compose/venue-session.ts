@@ -130,7 +130,10 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   try {
     await live.start();
   } catch (error) {
-    return abort(error, `cannot reach the venue at ${options.venue.restUrl}`);
+    return abort(
+      error,
+      `cannot start on the venue at ${options.venue.restUrl}: its login or first reconciliation failed`,
+    );
   }
   // The holdings the venue reported so far are where they start: the session's fills explain the rest.
   journal.holdingSpends.startTrading();

@@ -48,12 +48,17 @@ export interface ExecutionPort {
    */
   submit(command: ApprovedIntent): void;
   /**
-   * Looks up an order by its caller reference (clientOrderId), used when an ack is overdue.
+   * Looks up an order by its caller reference (clientOrderId), or by the venue's orderId when it
+   * has none (an order placed outside Keel); used when an ack is overdue, when a command's answer
+   * was lost and by reconciliation.
    * @param sym - the order's symbol
-   * @param clientOrderId - the caller reference the order was sent with
+   * @param clientOrderId - the caller reference the order was sent with; '' when it has none
+   * @param orderId - the venue's id of the order, when known; used when clientOrderId is ''
    * @returns the venue's view of the order, or undefined when the venue never saw it
+   * @throws LastingLookupFailure when asking again will not help (see `lasting-lookup-failure.ts`);
+   *   any other error for a failure that may pass
    */
-  lookupOrder(sym: string, clientOrderId: string): Promise<Order | undefined>;
+  lookupOrder(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined>;
   /**
    * Takes a snapshot of open orders, algo orders, positions, assets, account and loans.
    * @returns the venue's current state

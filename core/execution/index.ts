@@ -5,8 +5,14 @@
  */
 export type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
 export { forgottenOrders, forgottenOrdersWarning } from './forgotten-orders.ts';
+export { LastingLookupFailure } from './lasting-lookup-failure.ts';
 export type { PlaceIntentOrderFacts } from './order-from-place-intent.ts';
 export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
 export type { LocalTradingState, ReconcileOptions, ReconciliationPlan } from './reconciliation.ts';
-export { planReconciliation, reconcile, UNKNOWN_ORDER_REASON } from './reconciliation.ts';
+export {
+  planReconciliation,
+  reconcile,
+  UNKNOWN_ORDER_REASON,
+  UNREADABLE_ORDER_REASON,
+} from './reconciliation.ts';

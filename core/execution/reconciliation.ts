@@ -1,10 +1,15 @@
 import type { AlgoOrder, Asset, Execution, Loan, Order, Position, UserEvent } from '../model/index.ts';
 import { positionKey, ZERO } from '../model/index.ts';
 import type { ExecutionPort, VenueSnapshot } from './execution-port.ts';
+import { LastingLookupFailure } from './lasting-lookup-failure.ts';
 import { isNewerOrderUpdate } from './order-state-machine.ts';
 
 /** The reason of an order reconciliation ended because the venue neither lists nor knows it. */
 export const UNKNOWN_ORDER_REASON = 'reconciliation: the venue neither lists nor knows this order';
+
+/** How the reason of an order reconciliation ended because its lookup failed for good begins. */
+export const UNREADABLE_ORDER_REASON =
+  'reconciliation: the venue no longer lists this order open and its lookup failed for good';
 
 /** What Keel believes the venue holds: the other input of reconciliation. */
 export interface LocalTradingState {
@@ -60,7 +65,10 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
     ...stamp,
     execution,
   }));
-  const localByRef = new Map(local.openOrders.map((order) => [order.clientOrderId, order]));
+  // An order placed outside Keel may have no clientOrderId: '' names no order.
+  const localByRef = new Map(
+    local.openOrders.filter((o) => o.clientOrderId !== '').map((o) => [o.clientOrderId, o]),
+  );
   const localById = new Map(local.openOrders.filter((o) => o.orderId !== '').map((o) => [o.orderId, o]));
   const seen = new Set<Order>();
   for (const order of snapshot.openOrders) {
@@ -122,17 +130,21 @@ function loanCorrections(local: readonly Loan[], venue: readonly Loan[], ts: num
 
 /**
  * Reconciles local state with a venue snapshot: the plan's events, then each vanished order
- * looked up by its caller reference. The venue's answer is emitted as it is (usually a final
- * state); an order the venue does not know is emitted REJECTED when it was never acknowledged
- * (PENDING_NEW) and CANCELLED otherwise, marked `synthesized` so a later venue update supersedes
- * it. Nothing is re-sent. Events an update newer than the snapshot superseded are left out (see
- * {@link ReconcileOptions.superseded}).
+ * looked up by its caller reference (by its orderId when it has none). The venue's answer is
+ * emitted as it is (usually a final state); an order the venue does not know is emitted REJECTED
+ * when it was never acknowledged (PENDING_NEW) and CANCELLED otherwise, marked `synthesized` so a
+ * later venue update supersedes it. So is an order whose lookup failed for good
+ * ({@link LastingLookupFailure}), with a reason that says why: the venue no longer lists it open,
+ * so keeping it open would hold a risk limit and its strategy for ever against the venue's own
+ * word, and fail every later reconciliation the same way; its fills, if any, come with the
+ * snapshot's executions and positions. Nothing is re-sent. Events an update newer than the
+ * snapshot superseded are left out (see {@link ReconcileOptions.superseded}).
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
  * @param port - where to look vanished orders up
  * @param options - what counts as superseded by a newer update
  * @returns the corrective User Data events, in a deterministic order
- * @throws whatever the port's lookup throws
+ * @throws whatever the port's lookup throws, but a {@link LastingLookupFailure}
  */
 export async function reconcile(
   local: LocalTradingState,
@@ -145,17 +157,32 @@ export async function reconcile(
   const events = [...plan.events];
   for (const order of plan.vanished) {
     if (superseded({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order })) continue;
-    const found = await port.lookupOrder(order.sym, order.clientOrderId);
-    const resolved: Order = found ?? {
-      ...order,
-      orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
-      reason: UNKNOWN_ORDER_REASON,
-      synthesized: true,
-      updateAt: snapshot.ts,
-    };
+    const resolved = await vanishedOrderOutcome(order, port, snapshot.ts);
     events.push({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order: resolved });
   }
   return events.filter((event) => !superseded(event));
+}
+
+/** What became of an order the venue no longer lists open: its lookup's answer, or Keel's verdict. */
+async function vanishedOrderOutcome(
+  order: Order,
+  port: Pick<ExecutionPort, 'lookupOrder'>,
+  ts: number,
+): Promise<Order> {
+  const ended = (reason: string): Order => ({
+    ...order,
+    orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
+    reason,
+    synthesized: true,
+    updateAt: ts,
+  });
+  try {
+    const found = await port.lookupOrder(order.sym, order.clientOrderId, order.orderId);
+    return found ?? ended(UNKNOWN_ORDER_REASON);
+  } catch (error) {
+    if (!(error instanceof LastingLookupFailure)) throw error;
+    return ended(`${UNREADABLE_ORDER_REASON}: ${error.message}`);
+  }
 }
 
 /**

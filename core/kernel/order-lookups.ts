@@ -10,8 +10,8 @@ export interface LookupSinks {
 }
 
 /**
- * Looks up, by caller reference, orders whose modify or cancel got no answer (it may have
- * happened anyway); the venue's word comes back as an order update like any other, so the order
+ * Looks up, by caller reference (by orderId for one placed without), orders whose modify or
+ * cancel got no answer (it may have happened anyway); the venue's word comes back as an order update like any other, so the order
  * state machine decides whether it is news. An order the venue does not know stays as it is, and
  * so does one whose look-up fails (the connection is usually down then): the venue adapter's
  * reconciliation after it logs in again looks up every order it no longer lists. A failed
@@ -26,7 +26,7 @@ export function lookUpOrders(
   sinks: LookupSinks,
 ): void {
   for (const order of orders) {
-    execution.lookupOrder(order.sym, order.clientOrderId).then((found) => {
+    execution.lookupOrder(order.sym, order.clientOrderId, order.orderId).then((found) => {
       if (found === undefined) return;
       const now = sinks.now();
       sinks.push({ kind: 'order', ts: now, recvTs: now, order: found });

@@ -56,10 +56,12 @@ export interface LiveClientOnFakeVenue {
  * logged in to it (reconnects after 100 ms of fake time, no REST retries). The first
  * reconciliation is done when this resolves.
  * @param options - execution client options to change
+ * @param special - answers requests before the holdings do from the start (see `special`)
  * @returns the rig; close it in afterEach
  */
 export async function liveClientOnFakeVenue(
   options: Partial<LiveExecutionOptions> = {},
+  special: LiveClientOnFakeVenue['special'] = () => undefined,
 ): Promise<LiveClientOnFakeVenue> {
   const holdings: FakeVenueHoldings = {
     orders: [],
@@ -67,7 +69,7 @@ export async function liveClientOnFakeVenue(
     positions: [WIRE_POSITION],
     account: { ...WIRE_ACCOUNT, assets: [WIRE_ASSET] },
   };
-  const state = { special: (_request: ReceivedRequest): ScriptedReply | undefined => undefined };
+  const state = { special };
   const http = await startFakeVenueHttp((request) => state.special(request) ?? answer(holdings, request));
   const ws = await startFakeVenueWs();
   const timer = fakeTimer(1_700_000_000_000);

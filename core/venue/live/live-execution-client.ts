@@ -4,8 +4,6 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import type { Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
-import { VenueError } from '../errors.ts';
-import { orderFromWire } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
 import { commandRejection } from './command-rejection.ts';
@@ -15,6 +13,7 @@ import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resol
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { NewestPositionReports } from './newest-position-reports.ts';
 import { sendOrderAction } from './order-actions.ts';
+import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
 import { correctionCounts } from './reconciliation-report.ts';
@@ -61,6 +60,7 @@ export class LiveExecutionClient implements ExecutionPort {
       { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp },
       this.logger,
       (clientOrderId) => this.placedBeforePrimed.has(clientOrderId),
+      () => this.timer.now(),
     );
     this.placement = new OrderPlacement({
       ws: options.ws,
@@ -81,7 +81,7 @@ export class LiveExecutionClient implements ExecutionPort {
       view: this.localView,
       catchUp: this.catchUp,
       snapshot: () => this.snapshot(),
-      lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
+      lookupOrder: (sym, clientOrderId, orderId) => this.lookupOrder(sym, clientOrderId, orderId),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
@@ -191,17 +191,16 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
-   * @param _sym - the order's sym (the REST query needs only the clientOrderId)
-   * @param clientOrderId - the reference the order was sent with
+   * Looks an order up by its clientOrderId, by its orderId when it has none (`order-lookup.ts`).
+   * @param sym - the order's sym
+   * @param clientOrderId - the reference the order was sent with; '' for none
+   * @param orderId - the venue's id, when known
    * @returns the venue's order, or undefined when the venue answers 401018 (order not found)
+   * @throws LastingLookupFailure when asking again will not help (logged at error); the REST
+   *   client's error for a failure that may pass
    */
-  async lookupOrder(_sym: string, clientOrderId: string): Promise<Order | undefined> {
-    try {
-      return orderFromWire(await this.options.rest.getOrder({ clientOrderId }));
-    } catch (error) {
-      if (error instanceof VenueError && error.code === 401018) return undefined;
-      throw error;
-    }
+  lookupOrder(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined> {
+    return lookUpOrder(this.options.rest, { sym, clientOrderId, orderId }, this.logger);
   }
 
   /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */

@@ -19,6 +19,7 @@ import { ChangesSinceSnapshot } from './changes-since-snapshot.ts';
  */
 export class LocalTradingView {
   private readonly changes = new ChangesSinceSnapshot();
+  /** Open orders by {@link openOrderKey}. */
   private readonly believedOpen = new Map<string, Order>();
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
@@ -75,10 +76,14 @@ export class LocalTradingView {
    * session, seen when the client primes its view).
    * @param transactionId - the execution's id
    * @param ts - its venue time, epoch ms
+   * @param seenAt - the client's time when it was seen, epoch ms: it counts toward the newest
+   *   execution time at most as this, so one stamped in the future (a venue clock off, a time in
+   *   microseconds) cannot start later catch-ups after the fills made since
    */
-  noteExecution(transactionId: string, ts: number): void {
+  noteExecution(transactionId: string, ts: number, seenAt: number): void {
     this.executions.set(transactionId, ts);
-    if (this.newestExecution === undefined || ts > this.newestExecution) this.newestExecution = ts;
+    const counted = Math.min(ts, seenAt);
+    if (this.newestExecution === undefined || counted > this.newestExecution) this.newestExecution = counted;
   }
 
   /**
@@ -89,14 +94,19 @@ export class LocalTradingView {
     return this.executions.has(transactionId);
   }
 
-  /** @returns the venue time of the newest execution known, epoch ms; undefined before any */
+  /**
+   * @returns the venue time of the newest execution known, each capped at when it was seen (see
+   *   {@link LocalTradingView.noteExecution}), epoch ms; undefined before any
+   */
   newestExecutionTs(): number | undefined {
     return this.newestExecution;
   }
 
   /**
    * Forgets executions older than a time, so a long run's memory stays bounded; the caller keeps
-   * every execution a later catch-up window can list.
+   * every execution a later catch-up window can list. Compared by venue time, as the window's
+   * start is: one stamped in the future is listed by every window until its time has passed, so it
+   * is remembered until then.
    * @param ts - venue time, epoch ms
    */
   forgetExecutionsBefore(ts: number): void {
@@ -119,8 +129,8 @@ export class LocalTradingView {
     switch (event.kind) {
       case 'order': {
         const order = event.order;
-        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(order.clientOrderId);
-        else this.believedOpen.set(order.clientOrderId, order);
+        if (isFinalOrderState(order.orderState)) this.believedOpen.delete(openOrderKey(order));
+        else this.believedOpen.set(openOrderKey(order), order);
         break;
       }
       case 'position':
@@ -130,7 +140,7 @@ export class LocalTradingView {
         this.assets.set(event.asset.coin, event.asset);
         break;
       case 'execution':
-        this.noteExecution(event.execution.transactionId, event.execution.timestamp);
+        this.noteExecution(event.execution.transactionId, event.execution.timestamp, event.recvTs);
         break;
       case 'algoOrder':
         if (event.algoOrder.state === 'NEW')
@@ -145,4 +155,12 @@ export class LocalTradingView {
       }
     }
   }
+}
+
+/**
+ * The key of an open order: its clientOrderId, or its orderId when it has none (orders placed by
+ * hand all share the empty reference, and would otherwise hide each other).
+ */
+function openOrderKey(order: Order): string {
+  return order.clientOrderId === '' ? `orderId:${order.orderId}` : `clientOrderId:${order.clientOrderId}`;
 }

@@ -69,7 +69,9 @@ export async function newestExecutionTime(
  * Catches up on executions after a reconnect: at the start it notes the executions already on the
  * venue as seen (they predate the session and are never reported); after a reconnect it lists
  * every execution from the newest one seen minus the margin, for reconciliation to report the
- * ones missed. A failed catch-up is widened into the next one (the reconciliation's retry).
+ * ones missed. Each execution time counts at most as the client's time when it was seen, so one
+ * fill stamped in the future does not move every later catch-up past the fills made since. A
+ * failed catch-up is widened into the next one (the reconciliation's retry).
  */
 export class ExecutionCatchUp {
   /** False until the executions already on the venue at the start are noted. */
@@ -88,6 +90,7 @@ export class ExecutionCatchUp {
    * @param policy - margin and page size
    * @param logger - where failures are logged
    * @param placedThisSession - whether this session placed the order with a clientOrderId
+   * @param now - the client's clock, epoch ms: when the executions on the venue were seen
    */
   constructor(
     private readonly rest: VenueRestClient,
@@ -95,6 +98,7 @@ export class ExecutionCatchUp {
     private readonly policy: ExecutionCatchUpPolicy,
     private readonly logger: Logger,
     private readonly placedThisSession: (clientOrderId: string) => boolean,
+    private readonly now: () => number,
   ) {}
 
   /** @returns whether the executions already on the venue at the start are noted */
@@ -116,9 +120,15 @@ export class ExecutionCatchUp {
     try {
       const venueNewest = await newestExecutionTime(rest, pageSize);
       if (venueNewest !== undefined) {
-        for (const execution of await fetchExecutionsSince(rest, venueNewest - marginMs, pageSize)) {
+        // Capped at the client's clock, as every execution time the catch-up starts from: from a
+        // newest one stamped in the future, the session's first catch-up would list fills of
+        // the last minute that this note left out, and report them as new.
+        const seenAt = this.now();
+        const from = Math.min(venueNewest, seenAt) - marginMs;
+        const executions = await fetchExecutionsSince(rest, from, pageSize);
+        for (const execution of executions) {
           if (late && this.placedThisSession(execution.clientOrderId)) continue;
-          this.view.noteExecution(execution.transactionId, execution.timestamp);
+          this.view.noteExecution(execution.transactionId, execution.timestamp, seenAt);
         }
       }
       this.executionsPrimed = true;

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
 import {
+  type ExecutionPort,
   forgottenOrders,
   forgottenOrdersWarning,
   reconcile,
   type VenueSnapshot,
 } from '../../execution/index.ts';
-import type { Order, UserEvent } from '../../model/index.ts';
+import type { UserEvent } from '../../model/index.ts';
 import type { TimerPort } from '../timer-port.ts';
 import type { LocalTradingView } from './local-trading-view.ts';
 import type { ExecutionCatchUp } from './missed-executions.ts';
@@ -34,8 +35,8 @@ export interface ReconciliationRunsOptions {
   readonly catchUp: ExecutionCatchUp;
   /** The venue's open orders, algo orders, positions, assets and account, over REST. */
   readonly snapshot: () => Promise<VenueSnapshot>;
-  /** Looks a vanished order up by clientOrderId (undefined when the venue does not know it). */
-  readonly lookupOrder: (sym: string, clientOrderId: string) => Promise<Order | undefined>;
+  /** Looks a vanished order up (see `ExecutionPort.lookupOrder`; undefined when the venue does not know it). */
+  readonly lookupOrder: ExecutionPort['lookupOrder'];
   /** Passes a corrective event on (and folds it into the view as a correction). */
   readonly emitCorrection: (event: UserEvent) => void;
   /** Runs after each reconciliation that got its snapshot (the unacked orders are looked up again). */

@@ -1,5 +1,5 @@
 import type { VenueSnapshot } from '../../execution/index.ts';
-import { orderFromWire } from '../mapping/order-mapping.ts';
+import { listedOrderFromWire } from '../mapping/order-mapping.ts';
 import {
   accountFromWire,
   algoOrderFromWire,
@@ -40,7 +40,7 @@ export async function venueSnapshot(
   const ts = now();
   return {
     ts,
-    openOrders: orders.map(orderFromWire),
+    openOrders: orders.map(listedOrderFromWire),
     openAlgoOrders: algoOrders.map(algoOrderFromWire),
     positions: positions.map(positionFromWire),
     assets: (account.assets ?? []).map(assetFromWire),

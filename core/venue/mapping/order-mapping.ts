@@ -8,12 +8,15 @@ import {
   parseDecimal,
   type TimeInForce,
   type TpSl,
+  VENUE_ORDER_STATES,
   VENUE_TIMES_IN_FORCE,
+  type VenueOrderState,
   ZERO,
 } from '../../model/index.ts';
-import { RequestRuleError } from '../errors.ts';
+import { DecodeError, RequestRuleError } from '../errors.ts';
 import type { OrderWire, PlaceOrderBody } from '../wire/order.ts';
 
+const KNOWN_STATES: ReadonlySet<string> = new Set(VENUE_ORDER_STATES);
 const TIME_IN_FORCE = new Set<string>(['GTC', 'IOC', 'FOK', 'GTX', 'DAY', 'GTD', 'FAK']);
 const ACTIONS = new Set<string>([
   'PLACE',
@@ -65,11 +68,80 @@ function orderTypeFromWire(text: string, limitPrice: string | undefined): OrderT
 }
 
 /**
+ * Whether Keel knows an order state of the wire.
+ * @param text - the wire orderState
+ * @returns true for the seven public ones (NEW, OPEN, PARTIALLY_FILLED, FILLED, CANCELLED,
+ *   REJECTED, FAIL)
+ */
+export function isKnownOrderState(text: string): text is VenueOrderState {
+  return KNOWN_STATES.has(text);
+}
+
+/**
  * Maps a decoded wire order to Keel's Order.
  * @param wire - the order from REST or the Orders channel
+ * @param where - what is being decoded, for the error (`Orders channel data[0]`); default the order's id
+ * @returns the model order
+ * @throws DecodeError when its orderState is not one of the seven public ones: whether such an
+ *   order is still open only the venue's open-orders list tells (see {@link listedOrderFromWire}
+ *   and {@link unlistedOrderFromWire}), and a guess could keep a dead order alive or end a live one
+ */
+export function orderFromWire(wire: OrderWire, where = `order ${wire.orderId}`): Order {
+  if (!isKnownOrderState(wire.orderState)) {
+    throw new DecodeError(where, [
+      { path: 'orderState', problem: `${JSON.stringify(wire.orderState)} is not a state Keel knows` },
+    ]);
+  }
+  return mappedOrder(wire, wire.orderState);
+}
+
+/**
+ * Maps an entry of the venue's open-orders list (`GET /api/v1/trading/orders`). An orderState
+ * Keel does not know is taken as open, since the venue lists the order among its open ones:
+ * PARTIALLY_FILLED when some of it executed, OPEN otherwise, with a reason naming the venue's
+ * state. Keel's choice: adopted rather than skipped, so the risk gate counts it among the open
+ * orders (its limits err on the safe side) and reconciliation looks it up once it leaves the list.
+ * @param wire - one entry of the open-orders list
  * @returns the model order
  */
-export function orderFromWire(wire: OrderWire): Order {
+export function listedOrderFromWire(wire: OrderWire): Order {
+  if (isKnownOrderState(wire.orderState)) return orderFromWire(wire);
+  const executed = decOrZero(wire.executedQty, 'executedQty');
+  return {
+    ...mappedOrder(wire, executed.isZero() ? 'OPEN' : 'PARTIALLY_FILLED'),
+    reason: unknownStateReason(wire, 'the venue lists it among the open orders, so Keel takes it as open'),
+  };
+}
+
+/**
+ * Maps an order the venue answered a lookup with but does not list among its open orders. An
+ * orderState Keel does not know (an IOC order ended EXPIRED, say) is final then: FILLED when all of
+ * it executed, CANCELLED otherwise, marked `synthesized` (the venue's own later word on the order
+ * supersedes it) with a reason naming the venue's state.
+ * @param wire - the lookup's answer
+ * @returns the model order
+ */
+export function unlistedOrderFromWire(wire: OrderWire): Order {
+  if (isKnownOrderState(wire.orderState)) return orderFromWire(wire);
+  const executed = decOrZero(wire.executedQty, 'executedQty');
+  const filled = executed.gte(parseDecimal(wire.orderQty, 'orderQty')) && !executed.isZero();
+  return {
+    ...mappedOrder(wire, filled ? 'FILLED' : 'CANCELLED'),
+    reason: unknownStateReason(
+      wire,
+      `the venue no longer lists it among the open orders, so Keel takes it as ended (${filled ? 'FILLED: all of it executed' : 'CANCELLED'})`,
+    ),
+    synthesized: true,
+  };
+}
+
+function unknownStateReason(wire: OrderWire, verdict: string): string {
+  const venueReason =
+    wire.reason === undefined || wire.reason === '' ? '' : ` (venue reason: ${wire.reason})`;
+  return `the venue reports orderState ${wire.orderState}, which Keel does not know${venueReason}; ${verdict}`;
+}
+
+function mappedOrder(wire: OrderWire, orderState: VenueOrderState): Order {
   const tp = tpSl(wire.tpTriggerPrice, wire.tpTriggerType, wire.tpPrice);
   const sl = tpSl(wire.slTriggerPrice, wire.slTriggerType, wire.slPrice);
   const timeInForce = (
@@ -83,7 +155,7 @@ export function orderFromWire(wire: OrderWire): Order {
     side: wire.side,
     orderType: orderTypeFromWire(wire.orderType, wire.limitPrice),
     timeInForce,
-    orderState: wire.orderState,
+    orderState,
     orderQty: parseDecimal(wire.orderQty, 'orderQty'),
     limitPrice: decOrZero(wire.limitPrice, 'limitPrice'),
     executedQty: decOrZero(wire.executedQty, 'executedQty'),

@@ -21,7 +21,7 @@ function one(channel: string, item: unknown, index: number, ts: number, recvTs: 
   const where = `${channel} channel data[${index}]`;
   switch (channel.toLowerCase()) {
     case 'orders': {
-      const order = orderFromWire(decodeWire(orderWireSchema, item, where));
+      const order = orderFromWire(decodeWire(orderWireSchema, item, where), where);
       return { kind: 'order', ts: ts || order.updateAt, recvTs, order };
     }
     case 'trades': {

@@ -30,7 +30,13 @@ export const orderWireSchema = z.looseObject({
    * than dropping the order's update: the mapping decides what it means.
    */
   orderType: z.string(),
-  orderState: z.enum(['NEW', 'OPEN', 'PARTIALLY_FILLED', 'FILLED', 'CANCELLED', 'REJECTED', 'FAIL']),
+  /**
+   * NEW, OPEN, PARTIALLY_FILLED, FILLED, CANCELLED, REJECTED or FAIL per public venue docs (the
+   * spec: "Full set of orderStatus values: not shown"); other text is kept rather than failing the
+   * whole reply (one open order in an unlisted state would fail the snapshot): the mapping decides
+   * what it means, from where the order was read.
+   */
+  orderState: z.string(),
   orderQty: decimalText,
   limitPrice: decimalText.optional(),
   quoteOrderQty: decimalText.optional(),

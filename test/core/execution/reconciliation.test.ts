@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { planReconciliation, reconcile, type VenueSnapshot } from '../../../core/execution/index.ts';
+import {
+  LastingLookupFailure,
+  planReconciliation,
+  reconcile,
+  UNREADABLE_ORDER_REASON,
+  type VenueSnapshot,
+} from '../../../core/execution/index.ts';
 import { D, type Position, ZERO } from '../../../core/model/index.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
@@ -110,6 +116,62 @@ describe('reconciliation', () => {
       aRecordingPort(),
     );
     expect(events[0]).toMatchObject({ kind: 'order', order: { orderState: 'CANCELLED', synthesized: true } });
+  });
+
+  it('ends an order whose lookup failed for good, as it would one the venue does not know, and applies the rest', async () => {
+    const unreadable = anOrder({ clientOrderId: 'unreadable', orderId: 'o-u' });
+    const unacked = anOrder({ clientOrderId: 'unacked', orderId: '', orderState: 'PENDING_NEW' });
+    const lookups: string[] = [];
+    const events = await reconcile(
+      { openOrders: [unreadable, unacked], positions: [], assets: [] },
+      snapshot({ positions: [aPosition()] }),
+      {
+        lookupOrder: (_sym, clientOrderId) => {
+          lookups.push(clientOrderId);
+          return Promise.reject(new LastingLookupFailure(`order ${clientOrderId}: cannot be decoded`));
+        },
+      },
+    );
+    expect(lookups).toEqual(['unreadable', 'unacked']);
+    expect(events.map((e) => (e.kind === 'order' ? e.order : e.kind))).toEqual([
+      'position',
+      expect.objectContaining({
+        clientOrderId: 'unreadable',
+        orderState: 'CANCELLED',
+        synthesized: true,
+        reason: `${UNREADABLE_ORDER_REASON}: order unreadable: cannot be decoded`,
+        updateAt: 9000,
+      }),
+      expect.objectContaining({ clientOrderId: 'unacked', orderState: 'REJECTED', synthesized: true }),
+    ]);
+  });
+
+  it('fails when a lookup fails in a way that may pass (no answer), so the reconciliation is tried again', async () => {
+    const open = anOrder({ clientOrderId: 'open', orderId: 'o-o' });
+    const reconciliation = reconcile({ openOrders: [open], positions: [], assets: [] }, snapshot({}), {
+      lookupOrder: () => Promise.reject(new Error('connection reset')),
+    });
+    await expect(reconciliation).rejects.toThrow('connection reset');
+  });
+
+  it('tells orders placed without a clientOrderId apart by orderId, and looks a vanished one up by it', async () => {
+    const listed = anOrder({ clientOrderId: '', orderId: 'o-hand-1' });
+    const vanished = anOrder({ clientOrderId: '', orderId: 'o-hand-2' });
+    const lookups: Array<[string, string | undefined]> = [];
+    const events = await reconcile(
+      { openOrders: [listed, vanished], positions: [], assets: [] },
+      snapshot({ openOrders: [listed] }),
+      {
+        lookupOrder: (_sym, clientOrderId, orderId) => {
+          lookups.push([clientOrderId, orderId]);
+          return Promise.resolve({ ...vanished, orderState: 'FILLED', executedQty: vanished.orderQty });
+        },
+      },
+    );
+    expect(lookups).toEqual([['', 'o-hand-2']]);
+    expect(
+      events.map((e) => (e.kind === 'order' ? `${e.order.orderId}:${e.order.orderState}` : e.kind)),
+    ).toEqual(['o-hand-2:FILLED']);
   });
 
   it('replaces positions and assets with the venue’s, flattening local ones the venue does not list', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UserEvent } from '../../../../core/model/index.ts';
 import { LocalTradingView } from '../../../../core/venue/live/local-trading-view.ts';
+import { anExecution } from '../../../kit/execution-builders.ts';
 import { anOrder } from '../../../kit/order-builders.ts';
 
 const orderEvent = (clientOrderId: string, orderId = `o-${clientOrderId}`): UserEvent => ({
@@ -39,5 +40,39 @@ describe('local trading view: what the venue updated after a snapshot was begun'
     expect(view.updatedSince(orderEvent('a'), mark)).toBe(false);
     view.observe(orderEvent('b'));
     expect(view.updatedSince(orderEvent('b'), mark)).toBe(false);
+  });
+});
+
+describe('local trading view: what reconciliation compares', () => {
+  it('holds each open order placed without a clientOrderId (by hand) apart, by its orderId', () => {
+    const view = new LocalTradingView();
+    view.observe(orderEvent('', 'o-hand-1'));
+    view.observe(orderEvent('', 'o-hand-2'));
+    view.observe(orderEvent('keel-1'));
+    expect(view.state().openOrders.map((o) => o.orderId)).toEqual(['o-hand-1', 'o-hand-2', 'o-keel-1']);
+    view.observe({
+      kind: 'order',
+      ts: 2,
+      recvTs: 2,
+      order: anOrder({ clientOrderId: '', orderId: 'o-hand-1', orderState: 'FILLED' }),
+    });
+    expect(view.state().openOrders.map((o) => o.orderId)).toEqual(['o-hand-2', 'o-keel-1']);
+  });
+
+  it('counts an execution stamped after it was received as received then, so the catch-up starts no later', () => {
+    const view = new LocalTradingView();
+    const fill = (transactionId: string, timestamp: number, recvTs: number): UserEvent => ({
+      kind: 'execution',
+      ts: timestamp,
+      recvTs,
+      execution: anExecution({ transactionId, timestamp, side: 'BUY', quantity: '1', price: '100' }),
+    });
+    view.observe(fill('t-1', 1_000, 1_005));
+    view.observe(fill('t-ahead', 301_000, 2_000));
+    expect(view.newestExecutionTs()).toBe(2_000);
+    view.noteExecution('t-primed', 900_000, 3_000);
+    expect(view.newestExecutionTs()).toBe(3_000);
+    view.forgetExecutionsBefore(2_500);
+    expect(['t-1', 't-ahead', 't-primed'].map((id) => view.hasExecution(id))).toEqual([false, true, true]);
   });
 });

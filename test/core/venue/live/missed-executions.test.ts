@@ -1,8 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
-import type { UserEvent } from '../../../../core/model/index.ts';
+import type { UserEvent, VenueStatus } from '../../../../core/model/index.ts';
+import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
 import { aRigBuy, eventually, type LivePaperRig, liveOnPaper } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
+import type { ReceivedRequest, ScriptedReply } from '../../../kit/venue-http-server.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
+import { ok, page, WIRE_EXECUTION } from '../../../kit/venue-wire-samples.ts';
 
 let venue: PaperVenue | undefined;
 const rigs: LivePaperRig[] = [];
@@ -118,4 +122,63 @@ describe('live execution client: fills made while the private socket was down', 
     );
     expect(second.events.filter((e) => e.kind === 'execution')).toEqual([]);
   });
+});
+
+describe('live execution client: a fill stamped in the future', () => {
+  let rig: LiveClientOnFakeVenue | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  /** The venue's executions, listed from the query's `begin` on. */
+  const executionsFrom =
+    (onVenue: Record<string, unknown>[]) =>
+    (r: ReceivedRequest): ScriptedReply | undefined => {
+      if (r.path !== '/api/v1/trading/executions/pageable') return undefined;
+      const begin = r.query.begin === undefined ? 0 : Number(r.query.begin);
+      return { body: ok(page(onVenue.filter((e) => Number(e.timestamp) >= begin))) };
+    };
+
+  async function dropAndReconcile(
+    on: LiveClientOnFakeVenue,
+    whileDown: () => void = () => {},
+  ): Promise<void> {
+    const statuses: VenueStatus[] = [];
+    on.live.status.subscribe((s) => statuses.push(s));
+    on.ws.dropAll();
+    await waitFor(() => statuses.some((s) => s.state === 'down'), 'the drop');
+    whileDown();
+    await advanceUntil(on.timer, () => statuses.at(-1)?.state === 'reconciled', 'reconciled', 100, 100);
+  }
+
+  const reported = (events: UserEvent[]) =>
+    events.flatMap((e) => (e.kind === 'execution' ? [e.execution.transactionId] : []));
+
+  it('still reports the fill made while the socket was down after one stamped 5 minutes ahead was pushed', async () => {
+    const onVenue: Record<string, unknown>[] = [];
+    rig = await liveClientOnFakeVenue();
+    rig.special = executionsFrom(onVenue);
+    const now = rig.timer.now();
+    const ahead = { ...WIRE_EXECUTION, transactionId: 't-ahead', timestamp: now + 5 * 60_000 };
+    onVenue.push(ahead);
+    rig.ws.push({ channel: 'Trades', data: [ahead] });
+    await waitFor(() => rig?.events.some((e) => e.kind === 'execution') === true, 'the fill stamped ahead');
+    await dropAndReconcile(rig, () =>
+      onVenue.unshift({ ...WIRE_EXECUTION, transactionId: 't-gap', timestamp: now + 50 }),
+    );
+    expect(reported(rig.events)).toEqual(['t-ahead', 't-gap']);
+  }, 30_000);
+
+  it('does not report fills that predate the session when the newest one on the venue at the start is stamped ahead', async () => {
+    const onVenue: Record<string, unknown>[] = [];
+    const now = 1_700_000_000_000;
+    onVenue.push(
+      { ...WIRE_EXECUTION, transactionId: 't-ahead', timestamp: now + 5 * 60_000 },
+      { ...WIRE_EXECUTION, transactionId: 't-before', timestamp: now - 10_000 },
+    );
+    rig = await liveClientOnFakeVenue({}, executionsFrom(onVenue));
+    await dropAndReconcile(rig);
+    expect(reported(rig.events)).toEqual([]);
+  }, 30_000);
 });
