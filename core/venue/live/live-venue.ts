@@ -113,6 +113,8 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     signer: options.signer,
     timer,
     serverClock,
+    // Any signed read: its reply's Date moves the clock the socket signs its login with.
+    refreshServerClock: () => rest.getTradingAccount(),
     random,
     counters: counters.private,
     logger: logger.child({ part: 'private-ws' }),

@@ -10,9 +10,9 @@ import {
   type LiveVenue,
   type RawVenueMessage,
 } from '../../../../core/venue/index.ts';
-import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
+import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
 import { type FakeVenueHttp, startFakeVenueHttp } from '../../../kit/venue-http-server.ts';
-import { waitFor } from '../../../kit/venue-wait.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
 import { ok, WIRE_ACCOUNT, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 import { type FakeVenueWs, startFakeVenueWs } from '../../../kit/venue-ws-server.ts';
 
@@ -25,6 +25,7 @@ describe('live venue wiring and the recorder tap', () => {
   let market: WebSocketServer;
   let venue: LiveVenue;
   let raw: RawVenueMessage[];
+  let timer: FakeTimer;
 
   beforeEach(async () => {
     http = await startFakeVenueHttp((r) =>
@@ -40,13 +41,14 @@ describe('live venue wiring and the recorder tap', () => {
     market = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise<void>((resolve) => market.once('listening', () => resolve()));
     raw = [];
+    timer = fakeTimer();
     venue = createLiveVenue({
       restUrl: http.url,
       privateWsUrl: privateWs.url,
       marketDataUrl: `ws://127.0.0.1:${(market.address() as AddressInfo).port}/marketdata/v2/public`,
       signer: hmacSigner(API_KEY, SECRET),
       binaryMarketData: false,
-      timer: fakeTimer(),
+      timer,
       random: { next: () => 0.5 },
       logger: pino({ level: 'silent' }),
       onRaw: (message) => raw.push(message),
@@ -98,5 +100,24 @@ describe('live venue wiring and the recorder tap', () => {
     // executions page.
     expect(venue.counters.rest.replies).toBe(8);
     expect(venue.counters.rest.malformed).toBe(0);
+  });
+
+  it('reads the trading account to re-learn the venue clock before logging in again after a login refused with 60009', async () => {
+    const steps: string[] = [];
+    const handler = http.handler;
+    http.handler = (request) => {
+      steps.push(`${request.method} ${request.path}`);
+      return handler(request);
+    };
+    let logins = 0;
+    privateWs.onLogin = () => {
+      logins++;
+      steps.push(`login ${logins === 1 ? 60009 : 0}`);
+      return logins === 1 ? 60009 : 0;
+    };
+    await expect(venue.start()).rejects.toMatchObject({ code: 60009 });
+    await advanceUntil(timer, () => logins === 2, 'the next login', 500, 200);
+    const refused = steps.indexOf('login 60009');
+    expect(steps.slice(refused, steps.indexOf('login 0'))).toContain('GET /api/v1/trading/account');
   });
 });
