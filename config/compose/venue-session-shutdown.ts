@@ -104,6 +104,19 @@ async function stopAndReport(
     : undefined;
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
+  const endTs = options.sessionClock();
+  equity.startAt(endTs, true);
+  equity.sampler.sample(endTs);
+  const endEquity = equity.equity();
+  const startEquity = equity.startEquity ?? session.equityAtStart;
+  session.stopStatementRefresh();
+  await session.statement.refresh(endTs);
+  await session.attachedLegs.settled();
+  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
+    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+  );
+  // What is left open is read once the legs and the algo orders' end states are in: before, a
+  // leg the venue had cancelled or triggered was still open by the session's record.
   const leftovers = stopLeftovers(
     cancelled,
     {
@@ -115,17 +128,6 @@ async function stopAndReport(
     },
     config.shutdown.timeoutMs,
     logger,
-  );
-  const endTs = options.sessionClock();
-  equity.startAt(endTs, true);
-  equity.sampler.sample(endTs);
-  const endEquity = equity.equity();
-  const startEquity = equity.startEquity ?? session.equityAtStart;
-  session.stopStatementRefresh();
-  await session.statement.refresh(endTs);
-  await session.attachedLegs.settled();
-  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
-    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
   );
   await live.stop();
   recorder?.close();

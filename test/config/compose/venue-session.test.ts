@@ -4,6 +4,7 @@ import { type CountingRestProxy, startCountingRestProxy } from '../../kit/counti
 import { type LiveSessionRig, liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 
 const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
+const BRACKET_THEN_CLOSE = resolve('test/config/fixtures/bracket-then-close-plugin.ts');
 const STARTUP_PROBE = resolve('test/config/fixtures/startup-probe-plugin.ts');
 const REST_AND_TAKE = resolve('test/config/fixtures/rest-and-take-plugin.ts');
 const newRig = liveSessionRigs();
@@ -28,6 +29,21 @@ describe('a live session against the venue', () => {
     expect(refsOf(first)).toHaveLength(1);
     expect(refsOf(first)[0]).toMatch(/^buy-[0-9a-z]{8}-1$/);
     expect(refsOf(second)[0]).not.toBe(refsOf(first)[0]);
+  }, 30_000);
+
+  it('does not note as left open the tp/sl legs the venue had cancelled before the stop (cancelAllOrders false)', async () => {
+    const rig = await newRig();
+    const outcome = await rig.run({
+      strategies: `  - { id: brk, use: ${JSON.stringify(BRACKET_THEN_CLOSE)}, params: { sym: ${SESSION_SYM}, qty: 0.01, closeAfterMs: 1000 } }`,
+      durationSec: 4,
+      extra: 'shutdown: { cancelAllOrders: false }\n',
+    });
+    const legs = [...(outcome.result.algoOrders ?? [])].map((a) => [
+      a.clientAlgoOrderId ?? a.algoOrderId,
+      a.state,
+    ]);
+    expect(legs.map(([, state]) => state)).toEqual(['CANCELLED', 'CANCELLED']);
+    expect((outcome.notes ?? []).filter((note) => note.includes('algo order'))).toEqual([]);
   }, 30_000);
 
   it('starts its strategies on the book the venue holds, and cancels every order and algo order at shutdown', async () => {
