@@ -143,7 +143,7 @@ export class OrderPlacement {
   private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
     const now = this.options.timer.now();
     if (error instanceof NotConnectedError || (error instanceof VenueError && !isOutcomeUnknown(error))) {
-      const reason = error instanceof VenueError ? `${error.code}: ${error.venueMessage}` : error.message;
+      const reason = error instanceof VenueError ? `${error.code} ${error.venueMessage}` : error.message;
       this.unresolved.delete(intent.ref);
       this.options.emitOrder(orderFromIntent(intent, '', 'REJECTED', now, reason));
       return;

@@ -37,7 +37,7 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
     expect(heard).toHaveLength(1);
     // The venue handed out no order id (the refusal was the reply's error envelope), so the
     // REJECTED update the strategy hears is the live adapter's, carrying the venue's code.
-    expect(heard[0]).toMatch(/^onOrder REJECTED \S+ orderId= 401023: insufficient margin/);
+    expect(heard[0]).toMatch(/^onOrder REJECTED \S+ orderId= 401023 insufficient margin/);
     expect([...outcome.result.orders].map((o) => o.orderState)).toEqual(['REJECTED']);
   }, 30_000);
 });

@@ -181,7 +181,7 @@ describe('live execution client', () => {
     await waitFor(() => orderEvents('c-2').length === 1, 'rejection');
     expect(orderEvents('c-2')[0]).toMatchObject({
       orderState: 'REJECTED',
-      reason: '401023: insufficient margin',
+      reason: '401023 insufficient margin',
     });
   });
 
