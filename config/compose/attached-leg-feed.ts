@@ -17,7 +17,8 @@ interface OpenLeg {
  * back in the venue's reply; a leg that fires is TRIGGERED once the order it sends (which names
  * it) arrives, as the session's journal takes it; and the venue is asked for a parent's legs again
  * once one of them fired or an order on their sym ended with fills (the venue may end a leg's
- * sibling with it, or legs whose position went flat), so a leg the venue ended does not stay listed.
+ * sibling with it, or legs whose position went flat) and after the private stream was
+ * reconciled, so a leg the venue ended does not stay listed.
  */
 export class AttachedLegFeed {
   private readonly legs = new Subject<UserEvent>();
@@ -71,10 +72,23 @@ export class AttachedLegFeed {
       });
       this.reread(fired.parent);
     }
-    if (!isFinalOrderState(order.orderState) || !order.executedQty.gt(0)) return;
+    if (isFinalOrderState(order.orderState) && order.executedQty.gt(0)) this.rereadOpen(order.sym);
+  }
+
+  /**
+   * The private stream was reconciled after a login: the legs may have ended while it was down,
+   * and reconciliation ends only the algo orders the execution client knew of, so the venue is
+   * asked again for every open leg.
+   */
+  reconciled(): void {
+    this.rereadOpen(undefined);
+  }
+
+  /** Asks the venue again for the parents of the open legs (of `sym`, or all). */
+  private rereadOpen(sym: string | undefined): void {
     const parents = new Map<string, OrderRecord>();
     for (const { leg, parent } of this.open.values())
-      if (leg.sym === order.sym) parents.set(parent.orderId, parent);
+      if (sym === undefined || leg.sym === sym) parents.set(parent.orderId, parent);
     for (const parent of parents.values()) this.reread(parent);
   }
 

@@ -108,6 +108,9 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     legFeed.observe(event);
     if (event.kind === 'account') coins.accountReported();
   });
+  live.status.subscribe((status) => {
+    if (status.stream === 'private' && status.state === 'reconciled') legFeed.reconciled();
+  });
   kernel.denials.subscribe((denial) => {
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);

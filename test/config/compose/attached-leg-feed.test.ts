@@ -127,4 +127,16 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     expect(kernel).toEqual(['A-1 NEW 1000', 'A-1 TRIGGERED 3000']);
     expect(triggers).toEqual(['90', '95']);
   });
+
+  it('asks the venue again for every open leg once the private stream was reconciled after a login', () => {
+    const { feed, reread } = feedRig();
+    feed.reconciled();
+    expect(reread).toEqual([]);
+    feed.attachedLeg(leg('A-1', 'O-1'), parent('O-1'));
+    feed.attachedLeg(leg('A-2', 'O-1'), parent('O-1'));
+    feed.attachedLeg(leg('B-1', 'O-5', { sym: 'BINANCE_PERP_ETH_USDT' }), parent('O-5'));
+    feed.attachedLeg(leg('C-1', 'O-6', { state: 'TRIGGERED' }), parent('O-6'));
+    feed.reconciled();
+    expect(reread).toEqual(['O-1', 'O-5']);
+  });
 });
