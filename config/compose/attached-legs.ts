@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { OrderRecord } from '../../backtest/report/index.ts';
 import type { AlgoOrder, Execution } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
+import { AttachedLegFeed } from './attached-leg-feed.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { UserDataJournal } from './user-data-journal.ts';
 
@@ -23,8 +24,9 @@ export interface AttachedLegSink {
    * Takes a take-profit / stop-loss leg as the venue reported it.
    * @param leg - the algo order, naming its parent in `attachedOrderId`
    * @param parentOwner - the strategy owning the parent order, when known
+   * @param parent - the parent order, as the session recorded it
    */
-  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined): void;
+  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined, parent: OrderRecord): void;
 }
 
 /**
@@ -37,12 +39,17 @@ export interface AttachedLegSink {
  * the venue reported it: its ids, trigger, quantity and state. Keel's choice of when to ask: the
  * paper venue attaches the legs when the parent is final with fills; when a real venue attaches
  * them is not shown, and a parent's end is the latest moment they can appear. A leg's later
- * states arrive as for any algo order: TRIGGERED when the order it sends names it, and the
- * venue's own answer for the legs still open at the session's end. Lookups run one at a time, in
- * the order parents ended; one that fails is reported and skipped.
+ * states arrive as for any algo order: TRIGGERED when the order it sends names it, the venue's
+ * history read again when they may have changed (see {@link AttachedLegFeed}), and the venue's
+ * own answer for the legs still open at the session's end. Lookups run one at a time, in the
+ * order they were asked for; one that fails is reported and skipped.
  */
 export class AttachedLegLookups {
   private queue: Promise<void> = Promise.resolve();
+  /** Lookups asked for and not yet ended. */
+  private inFlight = 0;
+  /** The parents whose lookup is asked for and not yet begun: asking again adds nothing. */
+  private readonly waiting = new Set<string>();
 
   /**
    * @param sink - where the legs go
@@ -58,16 +65,32 @@ export class AttachedLegLookups {
   ) {}
 
   /**
-   * Asks the venue for a parent's legs (after the lookups asked for before).
+   * Asks the venue for a parent's legs (after the lookups asked for before): once it ended with
+   * fills, and again whenever their states may have changed (see {@link AttachedLegFeed}).
    * @param parent - an order carrying tp / sl that ended with fills
    */
   parentEnded(parent: OrderRecord): void {
-    this.queue = this.queue.then(() => this.lookUp(parent));
+    if (this.waiting.has(parent.orderId)) return;
+    this.waiting.add(parent.orderId);
+    this.inFlight++;
+    this.queue = this.queue.then(async () => {
+      this.waiting.delete(parent.orderId);
+      try {
+        await this.lookUp(parent);
+      } finally {
+        this.inFlight--;
+      }
+    });
   }
 
   /** @returns when every lookup asked for so far has ended */
   settled(): Promise<void> {
     return this.queue;
+  }
+
+  /** @returns when every lookup asked for so far has ended, or undefined when none is under way */
+  pending(): Promise<void> | undefined {
+    return this.inFlight === 0 ? undefined : this.queue;
   }
 
   private async lookUp(parent: OrderRecord): Promise<void> {
@@ -88,7 +111,7 @@ export class AttachedLegLookups {
       (a, b) =>
         a.createAt - b.createAt || a.algoOrderId.localeCompare(b.algoOrderId, 'en', { numeric: true }),
     );
-    for (const leg of legs) this.sink.attachedLeg(leg, parent.strategyId);
+    for (const leg of legs) this.sink.attachedLeg(leg, parent.strategyId, parent);
   }
 }
 
@@ -103,16 +126,26 @@ export function restAlgoOrderHistory(rest: Pick<VenueRestClient, 'pages'>): Algo
   };
 }
 
+/** A session's User Data journal, the lookups of its attached legs and the legs as the kernel takes them. */
+export interface JournalWithAttachedLegs {
+  readonly journal: UserDataJournal;
+  /** The lookups to wait for before the session's record ends (and, in lockstep, before an ack). */
+  readonly attachedLegs: AttachedLegLookups;
+  /** The legs for the kernel's User Data, and what tells it of their later states. */
+  readonly legFeed: AttachedLegFeed;
+}
+
 /**
  * A session's User Data journal with the lookups of its attached legs: each entry carrying tp /
- * sl that ends with fills has its legs read from the venue's algo order history into the journal.
+ * sl that ends with fills has its legs read from the venue's algo order history into the journal
+ * and into the kernel's User Data (see {@link AttachedLegFeed}).
  * @param metrics - the session's metrics
  * @param onFill - called on every fill
  * @param ownerOf - the strategy owning a reference (the kernel's record)
  * @param history - the venue's algo order history
  * @param logger - told of a lookup that failed
  * @param coinSyms - the syms whose holdings may pay loan interest in their coin
- * @returns the journal, and the lookups to wait for before the session's record ends
+ * @returns the journal, the lookups and the legs' feed
  */
 export function journalWithAttachedLegs(
   metrics: RunMetrics,
@@ -121,9 +154,15 @@ export function journalWithAttachedLegs(
   history: AlgoOrderHistory,
   logger: Logger,
   coinSyms: ReadonlySet<string>,
-): { readonly journal: UserDataJournal; readonly attachedLegs: AttachedLegLookups } {
+): JournalWithAttachedLegs {
+  const legFeed = new AttachedLegFeed((parent) => attachedLegs.parentEnded(parent));
   const attachedLegs = new AttachedLegLookups(
-    { attachedLeg: (leg, owner) => journal.attachedLeg(leg, owner) },
+    {
+      attachedLeg: (leg, owner, parent) => {
+        journal.attachedLeg(leg, owner);
+        legFeed.attachedLeg(leg, parent);
+      },
+    },
     history,
     (parent, error) =>
       logger.warn(
@@ -135,5 +174,5 @@ export function journalWithAttachedLegs(
     onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
     coinSyms,
   });
-  return { journal, attachedLegs };
+  return { journal, attachedLegs, legFeed };
 }

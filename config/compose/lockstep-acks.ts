@@ -26,6 +26,13 @@ export interface LockstepAckOptions {
    * the timers due by then, before the tick is acknowledged.
    */
   readonly onTick?: (time: number) => void;
+  /**
+   * What the session still asks of the venue about the event it handled (the legs attached to an
+   * order that just filled), read before each ack; the ack waits for it. The venue's time moves
+   * only with acks, so the venue answers as of that event and the answer reaches the strategies
+   * before the next event: in the same place on every run. Absent or undefined = nothing pending.
+   */
+  readonly pending?: () => Promise<void> | undefined;
 }
 
 /** What an ack says besides its seq when the session takes ticks (Keel's paper-venue extension). */
@@ -57,8 +64,8 @@ export interface LockstepAcks {
  * seen, paced to at most `speed` times real time. With `wakeAt`, each ack also says when the
  * session's earliest timer is due, and a tick of the venue to that time (before its next event)
  * goes to `onTick` and is acknowledged like an event: the session's timers fire at their time,
- * in the same order with the market as in a backtest.
- * @param options - subscriptions, pace, session clock and how to send an ack
+ * in the same order with the market as in a backtest. An ack waits for what is `pending`.
+ * @param options - subscriptions, pace, session clock, what is pending and how to send an ack
  * @returns what takes each raw market frame, and the re-send of the latest ack
  */
 export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
@@ -111,7 +118,12 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       const due =
         pacedFrom === undefined ? 0 : pacedFrom.wall + (venueTime - pacedFrom.venue) / options.speed;
       const wait = due - Date.now();
-      const sendHighest = () => {
+      const sendHighest = (): void => {
+        const pending = options.pending?.();
+        if (pending !== undefined) {
+          void pending.then(sendHighest, sendHighest);
+          return;
+        }
         ackQueued = false;
         send(highestSeq);
       };

@@ -29,13 +29,15 @@ export interface VenueSessionConnectionInput {
   readonly stopping: () => boolean;
   /** The session's kernel, read once the venue ticks (it is made after the venue). */
   readonly kernel: () => Kernel;
+  /** In lockstep, what the session still asks of the venue about the event it handled: the ack waits for it. */
+  readonly ackPending?: () => Promise<void> | undefined;
 }
 
 /**
  * The live venue adapter of a session (REST, private and market-data WebSockets, signed with the
  * session's key), its raw frames tapped into the recording, and in lockstep the acks of each
  * market event that let the paper venue release the next.
- * @param input - the session's options, recording, stop flag and kernel
+ * @param input - the session's options, recording, stop flag, kernel and what an ack waits for
  * @returns the adapter (not started) and the subscriptions to make
  */
 export function connectVenueSession(input: VenueSessionConnectionInput): VenueSessionConnection {
@@ -47,6 +49,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
         speed: options.lockstepSpeed ?? Number.POSITIVE_INFINITY,
         sessionClock: options.sessionClock,
         send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
+        ...(input.ackPending === undefined ? {} : { pending: input.ackPending }),
         ...(options.scheduler?.followsEventTime === true
           ? { wakeAt: () => kernel().nextTimerAt, onTick: (time: number) => kernel().advanceTime(time) }
           : {}),

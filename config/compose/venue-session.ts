@@ -1,3 +1,4 @@
+import { merge } from 'rxjs';
 import { Kernel, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -48,8 +49,18 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     recorder,
     stopping: () => stopping,
     kernel: () => kernel,
+    // In lockstep the legs of an order that just filled reach the strategies before the next event.
+    ackPending: () => attachedLegs.pending(),
   });
   metrics.watchVenue(live.status, live.counters);
+  const { journal, attachedLegs, legFeed } = journalWithAttachedLegs(
+    metrics,
+    options.onFill,
+    (ref) => kernel.state.ownerOf(ref),
+    restAlgoOrderHistory(live.rest),
+    logger,
+    new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
+  );
 
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.countingGate(riskGate);
@@ -57,6 +68,8 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     instruments: options.instruments,
     market: live.marketData.events,
     execution: live.execution,
+    // The venue pushes no algo order updates: the legs attached to the strategies' orders are read.
+    user: merge(live.execution.events, legFeed.events),
     venueStatus: live.status,
     gate,
     scheduler: options.scheduler ?? wallScheduler(),
@@ -87,20 +100,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   };
   live.marketData.events.subscribe(beforeEvent);
   live.execution.events.subscribe(beforeEvent);
-  const { journal, attachedLegs } = journalWithAttachedLegs(
-    metrics,
-    options.onFill,
-    (ref) => kernel.state.ownerOf(ref),
-    restAlgoOrderHistory(live.rest),
-    logger,
-    new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
-  );
   let events = 0;
   live.execution.events.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
+    legFeed.observe(event);
     if (event.kind === 'account') coins.accountReported();
+  });
+  live.status.subscribe((status) => {
+    if (status.stream === 'private' && status.state === 'reconciled') legFeed.reconciled();
   });
   kernel.denials.subscribe((denial) => {
     logger.debug({ denial }, 'intent denied');

@@ -157,4 +157,27 @@ describe("a session's take-profit / stop-loss legs", () => {
     expect(failed).toEqual(['brk-1: venue unreachable']);
     expect(taken).toEqual(['A-2']);
   });
+
+  it('says a lookup is pending until it ended, and asks once for a parent asked for twice before its lookup began', async () => {
+    const asked: string[] = [];
+    const taken: string[] = [];
+    const lookups = new AttachedLegLookups(
+      { attachedLeg: (algo) => taken.push(algo.algoOrderId) },
+      historyOf([leg('A-1'), leg('A-2')], asked),
+      () => {},
+    );
+    expect(lookups.pending()).toBeUndefined();
+    const parent = entry({ orderState: 'FILLED', executedQty: D(1) });
+    lookups.parentEnded(parent);
+    lookups.parentEnded(parent);
+    const pending = lookups.pending();
+    expect(pending).toBeDefined();
+    await pending;
+    expect(lookups.pending()).toBeUndefined();
+    expect([asked.length, taken]).toEqual([1, ['A-1', 'A-2']]);
+    // Asked again once the first lookup is done: read again.
+    lookups.parentEnded(parent);
+    await lookups.settled();
+    expect(asked.length).toBe(2);
+  });
 });

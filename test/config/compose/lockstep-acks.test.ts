@@ -91,4 +91,27 @@ describe('lockstep acknowledgements to the paper venue', () => {
       { seq: 1, wakeAt: 61_000, tick: 1 },
     ]);
   });
+
+  it('holds an ack while the session still asks the venue about the event it handled, then sends it', async () => {
+    const sent: number[] = [];
+    let answer: () => void = () => {};
+    let pending: Promise<void> | undefined;
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq) => sent.push(seq),
+      pending: () => pending,
+    });
+    acks.onMarketFrame(subscribed);
+    pending = new Promise<void>((resolve) => (answer = resolve));
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    await flushMicrotasks();
+    expect(sent).toEqual([0]);
+    pending = undefined;
+    answer();
+    await flushMicrotasks();
+    expect(sent).toEqual([0, 1]);
+  });
 });

@@ -1,15 +1,23 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { AlgoOrderRecord } from '../../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
+import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
+import { paperScheduler } from '../../../config/compose/paper-run.ts';
+import { runLogger } from '../../../config/compose/run-logger.ts';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
 import { strategySlots } from '../../../config/compose/strategy-plugins.ts';
-import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
+import { runVenueSession } from '../../../config/compose/venue-session.ts';
+import { formatConfigProblem, loadConfig, loadValidConfig } from '../../../config/loader/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
+import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const newDir = tempDirsRemovedAfterEach('keel-attached-legs-');
+const startVenue = embeddedPaperVenues();
 const SYM = 'BINANCE_PERP_BTC_USDT';
 
 /**
@@ -37,6 +45,7 @@ strategies:
 backtest:
   recordings: [${JSON.stringify(recording)}]
   startingCash: { USDT: 100000 }
+  latency: { fixedMs: 0, jitterMs: 0 }
   closeAtEnd: false
   eventCache: false
 `,
@@ -100,9 +109,9 @@ report: { json: ${JSON.stringify(json)}, html: ${JSON.stringify(join(dir, 'repor
     const written = JSON.parse(readFileSync(json, 'utf8')) as { algoOrders: { state: string }[] };
     expect(written.algoOrders.map((a) => a.state)).toEqual(['CANCELLED', 'TRIGGERED']);
     expect(readFileSync(join(dir, 'result.algo-orders.csv'), 'utf8').trim().split('\n')).toHaveLength(3);
-    // A backtest of the same bars lists the same legs, ending the same way. The session learned
-    // of them from the venue's history after they ended (lockstep runs on meanwhile): it lists
-    // only the states the venue reported, none it did not.
+    // A backtest of the same bars (with the same zero latency) lists the same legs, ending the
+    // same way, step for step: in lockstep the session reads them from the venue's history before
+    // it acknowledges the event that filled their entry, and again once one fired.
     const backtest = await backtestOf(file.replace('bracket-paper', 'bracket-backtest'), recording);
     const ends = (algos: Iterable<AlgoOrderRecord>) =>
       [...algos].map(
@@ -111,11 +120,117 @@ report: { json: ${JSON.stringify(json)}, html: ${JSON.stringify(join(dir, 'repor
       );
     const backtestLegs = [...(backtest.algoOrders ?? [])];
     expect(ends(legs)).toEqual(ends(backtestLegs));
-    legs.forEach((leg, i) => {
-      const known = new Set(backtestLegs[i]?.steps.map((s) => `${s.ts} ${s.state}`));
-      for (const step of leg.steps) expect(known).toContain(`${step.ts} ${step.state}`);
-    });
+    const steps = (algos: Iterable<AlgoOrderRecord>) =>
+      [...algos].map((a) => a.steps.map((s) => `${s.ts} ${s.state}`));
+    expect(steps(legs)).toEqual(steps(backtestLegs));
     backtest.dispose?.();
+    outcome.result.dispose?.();
+  }, 60_000);
+
+  it("lists the legs in the strategy's openAlgoOrders() once its entry filled, before the next event, and lets it cancel one", async () => {
+    const dir = newDir();
+    const t0 = Date.UTC(2024, 0, 1);
+    // Flat at 100, then a fall to 45 at bar 5 that fires the stop-loss at 50.
+    const recording = await barsRecordingIn(
+      dir,
+      [
+        ...Array.from({ length: 5 }, () => [100, 101, 99, 100]),
+        [100, 100, 40, 45],
+        [45, 46, 44, 45],
+        [45, 46, 44, 45],
+      ],
+      t0,
+      SYM,
+    );
+    const file = join(dir, 'legs-paper.yaml');
+    writeFileSync(
+      file,
+      `mode: paper
+instruments: [${SYM}]
+strategies:
+  - { id: legs, use: market-maker }
+paper:
+  lockstep: true
+  speed: 100000
+  source: { kind: recording, path: ${JSON.stringify(recording)} }
+  startingCash: { USDT: 100000 }
+logging: { level: warn }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
+`,
+    );
+    const { config } = loadValidConfig(file);
+    const embedded = await startVenue(readFileSync(file, 'utf8'));
+    const { venue } = embedded;
+    /** Each bar's open time (minutes from the first) with the strategy's open algo orders then. */
+    const seen: string[] = [];
+    let atStop: string[] = [];
+    const listed = (algos: readonly { conditionType: string; triggerPrice: { toFixed(): string } }[]) =>
+      algos.map((a) => `${a.conditionType} ${a.triggerPrice.toFixed()}`).join(', ');
+    // A BUY with tp 150 / sl 50 on the first bar, then the take-profit cancelled as soon as it is listed.
+    const strategy = defineStrategy<Record<string, never>, { entered: boolean; cancelled: boolean }>({
+      name: 'legs',
+      params: z.object({}),
+      state: () => ({ entered: false, cancelled: false }),
+      onStart: (ctx) => ctx.watchBars(SYM, '1m'),
+      onBar: (ctx, bar) => {
+        if (!bar.closed) return undefined;
+        const algos = ctx.openAlgoOrders(SYM);
+        seen.push(`${(bar.openTime - t0) / 60_000}: ${listed(algos)}`);
+        if (!ctx.state.entered) {
+          ctx.state.entered = true;
+          return ctx.order.market({
+            sym: SYM,
+            side: 'BUY',
+            qty: '0.1',
+            tp: { triggerPrice: 150 },
+            sl: { triggerPrice: 50 },
+          });
+        }
+        const tp = algos.find((a) => a.conditionType === 'GTE');
+        if (tp === undefined || ctx.state.cancelled) return undefined;
+        ctx.state.cancelled = true;
+        return ctx.order.cancelAlgo(tp.clientAlgoOrderId);
+      },
+      onStop: (ctx) => {
+        atStop = [listed(ctx.openAlgoOrders())];
+        return undefined;
+      },
+    });
+    const outcome = await runVenueSession({
+      config,
+      mode: 'paper',
+      slots: [{ id: 'legs', strategy }],
+      instruments: instrumentSpecsOf(config.instruments),
+      logger: runLogger('legs', 'silent'),
+      venue: {
+        restUrl: venue.restUrl,
+        privateWsUrl: venue.privateWsUrl,
+        marketDataWsUrl: venue.marketDataWsUrl,
+        apiKey: venue.apiKey,
+        apiSecret: venue.apiSecret,
+        brokerClientId: 'main',
+        label: 'paper',
+      },
+      synthetic: false,
+      sessionClock: () => venue.now(),
+      scheduler: paperScheduler(config.paper, embedded, venue),
+      lockstep: true,
+      lockstepSpeed: 100_000,
+      ended: embedded.ended,
+      handleSignals: false,
+      fillModel: embedded.fillModel,
+    });
+    // The entry fills at bar 1 (the venue's next event); its legs are read before that event is
+    // acknowledged, so the strategy sees them at bar 2 on every run.
+    expect(seen.slice(0, 3)).toEqual(['0: ', '1: ', '2: GTE 150, LTE 50']);
+    // The cancel's reply took the take-profit off (its reply arrives with bar 3 or after it)...
+    expect(seen[4]).toBe('4: LTE 50');
+    // ...and the stop-loss is no longer listed once the order it sent at bar 5 arrived, before bar 5.
+    expect(seen.slice(5)).toEqual(['5: ', '6: ', '7: ']);
+    expect(atStop).toEqual(['']);
+    expect(
+      [...(outcome.result.algoOrders ?? [])].map((a) => `${a.conditionType} ${a.state} ${a.strategyId}`),
+    ).toEqual(['GTE CANCELLED legs', 'LTE TRIGGERED legs']);
     outcome.result.dispose?.();
   }, 60_000);
 });
