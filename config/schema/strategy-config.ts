@@ -28,7 +28,9 @@ export const strategyConfigSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_]{1,24}$/, {
       error: 'must be 1 to 24 letters, digits or "_" (it tags the client order ids of its orders)',
     })
-    .describe('Unique id of this strategy instance; it tags its orders and logs.'),
+    .describe(
+      'Unique id of this strategy instance, 1 to 24 letters, digits or "_" (no "-"); it tags its orders and logs.',
+    ),
   use: strategyUseSchema.describe(
     'A built-in strategy name, or a path to a .ts/.js plugin relative to this file (`~/` is the home folder).',
   ),
