@@ -47,12 +47,16 @@ export interface LimitInput extends OrderInputBase {
   readonly timeInForce?: TimeInForce;
 }
 
-/** A market order, sized in base quantity or (quoteQty) in quote currency. */
-export interface MarketInput extends Omit<OrderInputBase, 'qty'> {
-  readonly qty?: Amount;
-  readonly quoteQty?: Amount;
+/**
+ * A market order, sized in base quantity or (quoteQty) in quote currency: one of them at least, so
+ * an order given neither is a type error rather than a denial for a quantity of 0.
+ */
+export type MarketInput = Omit<OrderInputBase, 'qty'> & {
   readonly timeInForce?: TimeInForce;
-}
+} & (
+    | { readonly qty: Amount; readonly quoteQty?: Amount }
+    | { readonly qty?: Amount; readonly quoteQty: Amount }
+  );
 
 /** A good-till-date limit order. */
 export interface GtdInput extends OrderInputBase {

@@ -51,6 +51,14 @@ describe('order factory', () => {
     expect([unrounded.qty.toFixed(), unrounded.price?.toFixed()]).toEqual(['0.12345', '100.37']);
   });
 
+  it('asks a market order for qty or quoteQty in its type (npm test type-checks this file)', () => {
+    const f = factory();
+    const unsized = () =>
+      // @ts-expect-error a market order given neither qty nor quoteQty
+      f.market({ sym: BTC, side: 'BUY' });
+    expect(typeof unsized).toBe('function');
+  });
+
   it('makes market (by qty or quote qty), post-only, IOC, FOK and GTD orders', () => {
     const f = factory();
     expect(f.market({ sym: BTC, side: 'SELL', qty: 1 })).toMatchObject({
