@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { afterEach } from 'vitest';
 import type { PaperVenue } from '../../backtest/paper-venue/index.ts';
 import { D, type UserEvent } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
@@ -54,6 +55,30 @@ export async function liveOnPaper(
   live.events.subscribe((e) => events.push(e));
   await live.start();
   return { live, rest, events };
+}
+
+/**
+ * Live execution clients on paper venues for the tests of one file: after each test every client
+ * is stopped and every venue given to one is closed.
+ * @returns a function connecting a client to a running paper venue
+ */
+export function livePaperRigs(): (venue: PaperVenue) => Promise<LivePaperRig> {
+  const rigs: LivePaperRig[] = [];
+  const venues = new Set<PaperVenue>();
+  afterEach(async () => {
+    for (const rig of rigs.splice(0)) {
+      await rig.live.stop();
+      await rig.rest.close();
+    }
+    for (const venue of venues) await venue.close();
+    venues.clear();
+  });
+  return async (venue) => {
+    venues.add(venue);
+    const rig = await liveOnPaper(venue);
+    rigs.push(rig);
+    return rig;
+  };
 }
 
 /**

@@ -1,34 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
+import { describe, expect, it } from 'vitest';
 import { D, type Loan } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
-import { eventually, type LivePaperRig, liveOnPaper } from '../../../kit/live-paper-rig.ts';
+import { eventually, type LivePaperRig, livePaperRigs } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
 
-let venue: PaperVenue | undefined;
-const rigs: LivePaperRig[] = [];
-
-afterEach(async () => {
-  for (const rig of rigs.splice(0)) {
-    await rig.live.stop();
-    await rig.rest.close();
-  }
-  await venue?.close();
-  venue = undefined;
-});
-
-async function rigOn(v: PaperVenue): Promise<LivePaperRig> {
-  const rig = await liveOnPaper(v);
-  rigs.push(rig);
-  return rig;
-}
+const rigOn = livePaperRigs();
 
 const loansOf = (rig: LivePaperRig): Loan[] => rig.events.flatMap((e) => (e.kind === 'loan' ? [e.loan] : []));
 
 describe('live execution client: margin loans in reconciliation', () => {
   it('tells a session started after a borrow the loan it owes, from its first reconciliation', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
-    venue = v;
     const first = await rigOn(v);
     first.live.submit(
       approved({ kind: 'borrow', ref: 'b-1', exchange: 'BINANCE', coin: 'USDT', amount: D('250') }),

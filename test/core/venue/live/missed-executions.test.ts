@@ -2,29 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
 import type { UserEvent, VenueStatus } from '../../../../core/model/index.ts';
 import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
-import { aRigBuy, eventually, type LivePaperRig, liveOnPaper } from '../../../kit/live-paper-rig.ts';
+import { aRigBuy, eventually, type LivePaperRig, livePaperRigs } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
 import type { ReceivedRequest, ScriptedReply } from '../../../kit/venue-http-server.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
 import { ok, page, WIRE_EXECUTION } from '../../../kit/venue-wire-samples.ts';
 
-let venue: PaperVenue | undefined;
-const rigs: LivePaperRig[] = [];
-
-afterEach(async () => {
-  for (const rig of rigs.splice(0)) {
-    await rig.live.stop();
-    await rig.rest.close();
-  }
-  await venue?.close();
-  venue = undefined;
-});
-
-async function rigOn(v: PaperVenue): Promise<LivePaperRig> {
-  const rig = await liveOnPaper(v);
-  rigs.push(rig);
-  return rig;
-}
+const rigOn = livePaperRigs();
 
 const executionsOf = (events: UserEvent[], ref: string) =>
   events.filter((e) => e.kind === 'execution' && e.execution.clientOrderId === ref);
@@ -47,7 +31,6 @@ async function crossTheBid(v: PaperVenue): Promise<void> {
 describe('live execution client: fills made while the private socket was down', () => {
   it('reports a fill made during the gap once after the reconnect, before the FILLED order', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
-    venue = v;
     const rig = await rigOn(v);
     await restingBid(rig, 'gap-1');
     v.faults.dropConnections('private');
@@ -66,7 +49,6 @@ describe('live execution client: fills made while the private socket was down', 
 
   it('never reports a fill twice: not for a duplicate push, nor again after later reconnects', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
-    venue = v;
     const rig = await rigOn(v);
     await restingBid(rig, 'dup-1');
     v.faults.duplicateNextPushes(10);
@@ -86,7 +68,6 @@ describe('live execution client: fills made while the private socket was down', 
 
   it('reports a gap fill even when the executions on the venue could be listed only after it (priming failed twice)', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
-    venue = v;
     // Listing the executions fails at the start and at the first login's reconciliation (a 4xx: not retried).
     v.faults.failNextRest({ kind: 'status', status: 400, path: '/api/v1/trading/executions/pageable' });
     v.faults.failNextRest({ kind: 'status', status: 400, path: '/api/v1/trading/executions/pageable' });
@@ -105,7 +86,6 @@ describe('live execution client: fills made while the private socket was down', 
 
   it('does not report fills that predate the session as new after a reconnect', async () => {
     const v = await withFirstQuotes(await aPaperVenue());
-    venue = v;
     const first = await rigOn(v);
     await restingBid(first, 'old-1');
     await crossTheBid(v);
