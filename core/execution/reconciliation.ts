@@ -22,6 +22,14 @@ export interface LocalTradingState {
   readonly seenExecutionIds?: ReadonlySet<string>;
   /** Outstanding margin loans (principal left). */
   readonly loans?: readonly Loan[];
+  /**
+   * The newest venue time Keel has seen on a position report or a fill, epoch ms: what a leg the
+   * venue no longer lists is stamped flat at, so the correction is as new as every fill Keel
+   * booked and older than any report the venue makes after the snapshot (the snapshot's own time
+   * is Keel's clock, which may run ahead of the venue's, or be the wall clock while a paper venue
+   * replays an earlier year). Absent: the snapshot's time.
+   */
+  readonly venueTime?: number;
 }
 
 /** The part of reconciliation that needs no I/O: corrective events, and orders to look up. */
@@ -94,12 +102,14 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
 
   const venuePositions = new Set(snapshot.positions.map((p) => positionKey(p.sym, p.positionSide)));
   for (const position of snapshot.positions) events.push({ kind: 'position', ...stamp, position });
+  const flatAt = flatStamp(local, events, snapshot.ts);
   for (const position of local.positions) {
     if (
       !venuePositions.has(positionKey(position.sym, position.positionSide)) &&
       !position.positionQty.isZero()
     ) {
-      events.push({ kind: 'position', ...stamp, position: flatPosition(position, snapshot.ts) });
+      const flat = flatPosition(position, Math.max(flatAt, position.updateAt));
+      events.push({ kind: 'position', ...stamp, position: flat });
     }
   }
 
@@ -199,6 +209,19 @@ function missedExecutions(local: LocalTradingState, snapshot: VenueSnapshot): Ex
     missed.push(execution);
   }
   return missed.sort((a, b) => a.timestamp - b.timestamp);
+}
+
+/**
+ * The time a leg the venue no longer lists is stamped flat at: the newest venue time Keel has
+ * seen, the snapshot's missed fills included (see {@link LocalTradingState.venueTime}), or the
+ * snapshot's time when Keel keeps none.
+ */
+function flatStamp(local: LocalTradingState, events: readonly UserEvent[], snapshotTs: number): number {
+  if (local.venueTime === undefined) return snapshotTs;
+  let newest = local.venueTime;
+  for (const event of events)
+    if (event.kind === 'execution') newest = Math.max(newest, event.execution.timestamp);
+  return newest;
 }
 
 function flatPosition(position: Position, ts: number): Position {

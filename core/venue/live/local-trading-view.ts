@@ -24,6 +24,8 @@ export class LocalTradingView {
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
   private readonly openAlgoOrders = new Map<string, AlgoOrder>();
+  /** The newest venue time seen on a position report or a fill (see `LocalTradingState.venueTime`). */
+  private venueTime: number | undefined;
   /** Outstanding loans by exchange and coin. */
   private readonly loans = new Map<string, Loan>();
   /** Reported executions: transactionId -> venue time, epoch ms. */
@@ -37,7 +39,7 @@ export class LocalTradingView {
    */
   observe(event: UserEvent): void {
     this.changes.note(event);
-    this.fold(event);
+    this.fold(event, false);
   }
 
   /**
@@ -46,7 +48,7 @@ export class LocalTradingView {
    * @param event - the corrective User Data event
    */
   observeCorrection(event: UserEvent): void {
-    this.fold(event);
+    this.fold(event, true);
   }
 
   /**
@@ -122,10 +124,24 @@ export class LocalTradingView {
       openAlgoOrders: [...this.openAlgoOrders.values()],
       seenExecutionIds: new Set(this.executions.keys()),
       loans: [...this.loans.values()],
+      ...(this.venueTime === undefined ? {} : { venueTime: this.venueTime }),
     };
   }
 
-  private fold(event: UserEvent): void {
+  /**
+   * Moves the newest venue time seen, by a venue time no later than when it was received (a time
+   * stamped ahead, by a venue clock off or in microseconds, cannot move it past the present).
+   */
+  private noteVenueTime(ts: number, recvTs: number): void {
+    const at = Math.min(ts, recvTs);
+    this.venueTime = this.venueTime === undefined ? at : Math.max(this.venueTime, at);
+  }
+
+  /**
+   * @param corrective - a reconciliation's correction: its flat positions are stamped by Keel, so
+   *   they do not move the newest venue time (fills are the venue's own, corrective or not)
+   */
+  private fold(event: UserEvent, corrective: boolean): void {
     switch (event.kind) {
       case 'order': {
         const order = event.order;
@@ -135,12 +151,14 @@ export class LocalTradingView {
       }
       case 'position':
         this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
+        if (!corrective) this.noteVenueTime(event.position.updateAt, event.recvTs);
         break;
       case 'asset':
         this.assets.set(event.asset.coin, event.asset);
         break;
       case 'execution':
         this.noteExecution(event.execution.transactionId, event.execution.timestamp, event.recvTs);
+        this.noteVenueTime(event.execution.timestamp, event.recvTs);
         break;
       case 'algoOrder':
         if (event.algoOrder.state === 'NEW')
