@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import type { UserEvent } from '../../core/model/index.ts';
+import type { UserEvent, VenueStatus } from '../../core/model/index.ts';
 import {
   hmacSigner,
   LiveExecutionClient,
@@ -10,7 +10,7 @@ import {
 import { type FakeTimer, fakeTimer } from './venue-fake-timer.ts';
 import type { FakeVenueHttp } from './venue-http-server.ts';
 import { type ReceivedRequest, type ScriptedReply, startFakeVenueHttp } from './venue-http-server.ts';
-import { waitFor } from './venue-wait.ts';
+import { advanceUntil, waitFor } from './venue-wait.ts';
 import { ok, page, WIRE_ACCOUNT, WIRE_ASSET, WIRE_POSITION } from './venue-wire-samples.ts';
 import { type FakeVenueWs, startFakeVenueWs } from './venue-ws-server.ts';
 
@@ -147,4 +147,21 @@ function answer(holdings: FakeVenueHoldings, request: ReceivedRequest): Scripted
     default:
       return { body: ok(null) };
   }
+}
+
+/**
+ * Drops the private socket and lets the fake time run until the reconciliation after the login
+ * (or gives up after 240 steps of 500 ms).
+ * @param rig - the client on its fake venue
+ * @returns the statuses the client reported meanwhile
+ */
+export async function dropAndReconcile(rig: LiveClientOnFakeVenue): Promise<VenueStatus[]> {
+  const statuses: VenueStatus[] = [];
+  rig.live.status.subscribe((s) => statuses.push(s));
+  rig.ws.dropAll();
+  await waitFor(() => statuses.some((s) => s.state === 'down'), 'the drop');
+  await advanceUntil(rig.timer, () => statuses.at(-1)?.state === 'reconciled', 'reconciled', 500, 240).catch(
+    () => undefined,
+  );
+  return statuses;
 }

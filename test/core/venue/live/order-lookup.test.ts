@@ -1,21 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UNREADABLE_ORDER_REASON } from '../../../../core/execution/index.ts';
-import type { Order, UserEvent, VenueStatus } from '../../../../core/model/index.ts';
-import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
-import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
+import type { Order, UserEvent } from '../../../../core/model/index.ts';
+import {
+  dropAndReconcile,
+  type LiveClientOnFakeVenue,
+  liveClientOnFakeVenue,
+} from '../../../kit/live-client-on-fake-venue.ts';
+import { waitFor } from '../../../kit/venue-wait.ts';
 import { ok, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
-
-/** Drops the private socket and lets the fake time run until the reconciliation after the login. */
-async function dropAndReconcile(rig: LiveClientOnFakeVenue): Promise<VenueStatus[]> {
-  const statuses: VenueStatus[] = [];
-  rig.live.status.subscribe((s) => statuses.push(s));
-  rig.ws.dropAll();
-  await waitFor(() => statuses.some((s) => s.state === 'down'), 'the drop');
-  await advanceUntil(rig.timer, () => statuses.at(-1)?.state === 'reconciled', 'reconciled', 500, 240).catch(
-    () => undefined,
-  );
-  return statuses;
-}
 
 const lastOrder = (events: readonly UserEvent[], orderId: string): Order | undefined =>
   events.flatMap((e) => (e.kind === 'order' && e.order.orderId === orderId ? [e.order] : [])).at(-1);

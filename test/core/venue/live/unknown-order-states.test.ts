@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Intent, Order, UserEvent, VenueStatus } from '../../../../core/model/index.ts';
+import type { Intent, Order, UserEvent } from '../../../../core/model/index.ts';
 import type { ApprovedIntent } from '../../../../core/risk/index.ts';
 import {
   hmacSigner,
@@ -9,27 +9,19 @@ import {
   VenueRestClient,
 } from '../../../../core/venue/index.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
-import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
+import {
+  dropAndReconcile,
+  type LiveClientOnFakeVenue,
+  liveClientOnFakeVenue,
+} from '../../../kit/live-client-on-fake-venue.ts';
 import { fakeTimer } from '../../../kit/venue-fake-timer.ts';
 import { startFakeVenueHttp } from '../../../kit/venue-http-server.ts';
-import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
+import { waitFor } from '../../../kit/venue-wait.ts';
 import { ok, page, WIRE_ACCOUNT, WIRE_ASSET, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 import { startFakeVenueWs } from '../../../kit/venue-ws-server.ts';
 
 const approved = (intent: Intent) => ({ strategyId: 's1', intent }) as ApprovedIntent;
 const SYM = 'BINANCE_PERP_BTC_USDT';
-
-/** Drops the private socket and lets the fake time run until the reconciliation after the login. */
-async function dropAndReconcile(rig: LiveClientOnFakeVenue): Promise<VenueStatus[]> {
-  const statuses: VenueStatus[] = [];
-  rig.live.status.subscribe((s) => statuses.push(s));
-  rig.ws.dropAll();
-  await waitFor(() => statuses.some((s) => s.state === 'down'), 'the drop');
-  await advanceUntil(rig.timer, () => statuses.at(-1)?.state === 'reconciled', 'reconciled', 500, 240).catch(
-    () => undefined,
-  );
-  return statuses;
-}
 
 const lastOrder = (events: readonly UserEvent[], clientOrderId: string): Order | undefined =>
   events
