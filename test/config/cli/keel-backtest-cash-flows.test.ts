@@ -2,23 +2,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
-import { EXIT, runKeel } from '../../../config/cli/index.ts';
+import { EXIT } from '../../../config/cli/index.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { barRecord, fundingCase, type ScriptedStep } from '../../kit/perp-cash-flow-runs.ts';
 import { writeRecording } from '../../kit/recording-files.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const aTempDir = tempDirsRemovedAfterAll('keel-cli-cash-flows-');
 const PLUGIN = resolve('test/config/fixtures/scripted-steps-plugin.ts');
-
-async function keel(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runKeel(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
 
 /** Writes the recording and a backtest config of the scripted plugin; returns the config's path. */
 async function backtestConfig(
@@ -60,7 +51,7 @@ ${backtestExtra}report:
 describe('keel backtest: funding, interest and liquidation in the summary', () => {
   it('says what was paid in fees, funding and interest (the audit case c7: 8 + 3.10 explain the 11.10 lost)', async () => {
     const { records, steps } = fundingCase();
-    const run = await keel([
+    const run = await keelInProcess([
       'backtest',
       await backtestConfig(aTempDir(), records, steps, 10_000),
       '--no-progress',
@@ -85,7 +76,7 @@ describe('keel backtest: funding, interest and liquidation in the summary', () =
       10_000,
       "  loans: { assets: { 'BINANCE:USDT': { annualRate: 0.0876, userQuota: 5000 } } }\n",
     );
-    const run = await keel(['backtest', config, '--no-progress']);
+    const run = await keelInProcess(['backtest', config, '--no-progress']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(EXIT.OK);
     // Bars a minute apart: no whole hour passes; the 400 repaid a minute in pay the hour they started
@@ -107,7 +98,7 @@ describe('keel backtest: funding, interest and liquidation in the summary', () =
       [{ bar: 0, qty: 10 }],
       100,
     );
-    const run = await keel(['backtest', config, '--no-progress']);
+    const run = await keelInProcess(['backtest', config, '--no-progress']);
     expect(run.code).toBe(EXIT.OK);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toMatch(/^⚠ /);
@@ -117,7 +108,12 @@ describe('keel backtest: funding, interest and liquidation in the summary', () =
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html).toContain('id="liquidation-warning"');
     // keel report rebuilds the very same page from result.json alone.
-    const rebuilt = await keel(['report', join(dir, 'result.json'), '--out', join(dir, 'rebuilt.html')]);
+    const rebuilt = await keelInProcess([
+      'report',
+      join(dir, 'result.json'),
+      '--out',
+      join(dir, 'rebuilt.html'),
+    ]);
     expect(rebuilt.code).toBe(EXIT.OK);
     expect(readFileSync(join(dir, 'rebuilt.html'), 'utf8')).toBe(html);
   }, 60_000);

@@ -2,22 +2,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, EXIT_CODE_MEANINGS, runKeel } from '../../../config/cli/index.ts';
+import { EXIT, EXIT_CODE_MEANINGS } from '../../../config/cli/index.ts';
 import { loadConfig } from '../../../config/loader/index.ts';
 import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { writeRecording } from '../../kit/recording-files.ts';
-
-/** Runs the CLI in this process, capturing its output. */
-async function keelInProcess(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runKeel(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
 
 describe('keel command line', () => {
   let dir: string;

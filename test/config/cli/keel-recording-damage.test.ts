@@ -1,23 +1,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT, runKeel } from '../../../config/cli/index.ts';
+import { EXIT } from '../../../config/cli/index.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { keelInProcess } from '../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const tempDir = tempDirsRemovedAfterEach('keel-cli-recording-damage-');
-
-async function keel(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runKeel(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
 
 /** Ten 1m bars with each line's text passed through `edit`, and a config replaying them. */
 async function configOf(
@@ -48,7 +39,7 @@ describe('keel and damaged recordings', () => {
       `{"recvTs":${T0},"source":"private","msg":{"channel":"weird_channel","data":{}}}`,
       ...lines.slice(5),
     ]);
-    const run = await keel(['backtest', config, '--no-progress']);
+    const run = await keelInProcess(['backtest', config, '--no-progress']);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(run.stdout).toMatch(/⚠ recording .*bars\.jsonl: skipped 1 line \(not JSON\) at .*bars\.jsonl:6: /);
     expect(run.stdout).toMatch(
@@ -66,14 +57,14 @@ describe('keel and damaged recordings', () => {
       '{"format": "something else"}',
       ...lines.slice(1),
     ]);
-    const run = await keel(['backtest', config, '--no-progress']);
+    const run = await keelInProcess(['backtest', config, '--no-progress']);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toMatch(/bars\.jsonl:1: /);
   }, 60_000);
 
   it('stops a paper run whose source recording header cannot be read with exit 2 (a bad input file)', async () => {
     const config = await configOf(tempDir(), 'paper', (lines) => ['not a header', ...lines.slice(1)]);
-    const run = await keel(['run', config]);
+    const run = await keelInProcess(['run', config]);
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
     expect(run.stderr).toMatch(/paper\.source\.path: cannot read the recording .*bars\.jsonl:1: /);
   }, 60_000);

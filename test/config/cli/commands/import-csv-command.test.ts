@@ -1,21 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EXIT, runKeel } from '../../../../config/cli/index.ts';
+import { EXIT } from '../../../../config/cli/index.ts';
+import { keelInProcess } from '../../../kit/keel-in-process.ts';
 import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const aDir = tempDirsRemovedAfterEach('keel-import-csv-');
 
 /** Runs `keel import-csv` in this process, capturing its output. */
-async function importCsv(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runKeel(['import-csv', ...args], {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
+const importCsv = (args: string[]) => keelInProcess(['import-csv', ...args]);
 
 /** Writes a CSV and returns its path and the path of the recording to write. */
 function files(lines: readonly string[]): { csv: string; out: string } {

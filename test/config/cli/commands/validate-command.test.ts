@@ -2,20 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT, runKeel } from '../../../../config/cli/index.ts';
+import { EXIT } from '../../../../config/cli/index.ts';
 import { BACKTEST_YAML } from '../../../kit/config-texts.ts';
+import { keelInProcess } from '../../../kit/keel-in-process.ts';
 import { writeRecording } from '../../../kit/recording-files.ts';
-
-/** Runs the CLI in this process, capturing its output. */
-async function keelInProcess(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runKeel(args, {
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
 
 describe('keel validate: warnings of a valid config', () => {
   let dir: string;
