@@ -3,11 +3,10 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
 import { decodeSessionRecord } from '../../../config/session-decoder.ts';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { barOpensSeenBy } from '../../kit/bar-opens-seen.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
@@ -18,18 +17,6 @@ const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 const BARS = 12;
 const tempDir = tempDirsRemovedAfterEach('keel-damaged-recordings-');
-
-/** Notes the open time of every bar it sees, in minutes after T0. */
-function opensSeenBy(seen: number[]) {
-  return defineStrategy({
-    name: 'open-times',
-    params: z.object({}),
-    onStart: (ctx) => ctx.watchBars(BTC, '1m'),
-    onBar: (_ctx, bar) => {
-      seen.push((bar.openTime - T0) / MIN);
-    },
-  });
-}
 
 /** Twelve 1m bars with `bad` inserted after the fifth bar, as line 7 of the file. */
 async function recordingWithBadLine(dir: string, bad: string): Promise<string> {
@@ -44,7 +31,11 @@ async function replay(path: string, cached: boolean) {
   const seen: number[] = [];
   const told: string[] = [];
   const result = await runBacktest({
-    ...barRunOptions(path, [anInstrument(BTC)], [{ id: 's', strategy: opensSeenBy(seen), params: {} }]),
+    ...barRunOptions(
+      path,
+      [anInstrument(BTC)],
+      [{ id: 's', strategy: barOpensSeenBy(seen, BTC, T0), params: {} }],
+    ),
     decode: decodeSessionRecord,
     onRecordingDamage: (warning) => told.push(warning.message),
     ...(cached ? { eventCache: { decoderId: 'damaged-test-v1' } } : {}),

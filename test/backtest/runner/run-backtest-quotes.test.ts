@@ -51,7 +51,7 @@ describe('backtest runner on a one-minute session (the length of a short paper s
   it('samples equity every second by default, so the report gets a curve, and says so', async () => {
     const result = await runBacktest(quotingBacktestOptions(session.path, decodeQuotesAndTrades));
     // 60 s of events / 10 000 samples = 6 ms wanted: the finest default step, 1 s.
-    expect(result.meta.runConfig['equitySampleMs']).toBe(1_000);
+    expect(result.meta.runConfig.equitySampleMs).toBe(1_000);
     expect(result.meta.assumptions.join('\n')).toContain(
       'Equity is sampled at most every 1 s of event time (the default step',
     );
@@ -64,7 +64,7 @@ describe('backtest runner on a one-minute session (the length of a short paper s
     const result = await runBacktest(
       quotingBacktestOptions(session.path, decodeQuotesAndTrades, { equitySampleMs: 60_000 }),
     );
-    expect(result.meta.runConfig['equitySampleMs']).toBe(60_000);
+    expect(result.meta.runConfig.equitySampleMs).toBe(60_000);
     expect(result.equityCurve.length).toBeLessThan(10);
   });
 });

@@ -1,11 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   type BacktestRunOptions,
   type ProgressReporter,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { barOpensSeenBy } from '../../kit/bar-opens-seen.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
@@ -15,18 +14,6 @@ const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-window-');
-
-/** Notes the open time of every bar it sees, in minutes after T0. */
-function opensSeenBy(seen: number[]) {
-  return defineStrategy({
-    name: 'open-times',
-    params: z.object({}),
-    onStart: (ctx) => ctx.watchBars(BTC, '1m'),
-    onBar: (_ctx, bar) => {
-      seen.push((bar.openTime - T0) / MIN);
-    },
-  });
-}
 
 describe('backtest runner: the replay window on bars', () => {
   let bars = '';
@@ -41,7 +28,11 @@ describe('backtest runner: the replay window on bars', () => {
   ): Promise<number[]> => {
     const seen: number[] = [];
     const result = await runBacktest({
-      ...barRunOptions(bars, [anInstrument(BTC)], [{ id: 's', strategy: opensSeenBy(seen), params: {} }]),
+      ...barRunOptions(
+        bars,
+        [anInstrument(BTC)],
+        [{ id: 's', strategy: barOpensSeenBy(seen, BTC, T0), params: {} }],
+      ),
       window,
       ...(progress === undefined ? {} : { progress }),
     });
