@@ -24,8 +24,8 @@ export class LocalTradingView {
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
   private readonly openAlgoOrders = new Map<string, AlgoOrder>();
-  /** The newest venue time seen on a position report or a fill (see `LocalTradingState.venueTime`). */
-  private venueTime: number | undefined;
+  /** The newest venue time of a position report the venue sent, no later than its receipt. */
+  private newestPositionReport: number | undefined;
   /** Outstanding loans by exchange and coin. */
   private readonly loans = new Map<string, Loan>();
   /** Reported executions: transactionId -> venue time, epoch ms. */
@@ -124,22 +124,23 @@ export class LocalTradingView {
       openAlgoOrders: [...this.openAlgoOrders.values()],
       seenExecutionIds: new Set(this.executions.keys()),
       loans: [...this.loans.values()],
-      ...(this.venueTime === undefined ? {} : { venueTime: this.venueTime }),
+      ...this.venueTime(),
     };
   }
 
   /**
-   * Moves the newest venue time seen, by a venue time no later than when it was received (a time
-   * stamped ahead, by a venue clock off or in microseconds, cannot move it past the present).
+   * The newest venue time seen on a position report or a fill, each counted no later than when it
+   * was received (a time stamped ahead, by a venue clock off or in microseconds, cannot move it
+   * past the present): `LocalTradingState.venueTime`, absent before any.
    */
-  private noteVenueTime(ts: number, recvTs: number): void {
-    const at = Math.min(ts, recvTs);
-    this.venueTime = this.venueTime === undefined ? at : Math.max(this.venueTime, at);
+  private venueTime(): { readonly venueTime?: number } {
+    const times = [this.newestPositionReport, this.newestExecution].filter((t) => t !== undefined);
+    return times.length === 0 ? {} : { venueTime: Math.max(...times) };
   }
 
   /**
    * @param corrective - a reconciliation's correction: its flat positions are stamped by Keel, so
-   *   they do not move the newest venue time (fills are the venue's own, corrective or not)
+   *   they do not move the newest position report (fills are the venue's own, corrective or not)
    */
   private fold(event: UserEvent, corrective: boolean): void {
     switch (event.kind) {
@@ -151,14 +152,16 @@ export class LocalTradingView {
       }
       case 'position':
         this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
-        if (!corrective) this.noteVenueTime(event.position.updateAt, event.recvTs);
+        if (!corrective) {
+          const at = Math.min(event.position.updateAt, event.recvTs);
+          this.newestPositionReport = Math.max(this.newestPositionReport ?? at, at);
+        }
         break;
       case 'asset':
         this.assets.set(event.asset.coin, event.asset);
         break;
       case 'execution':
         this.noteExecution(event.execution.transactionId, event.execution.timestamp, event.recvTs);
-        this.noteVenueTime(event.execution.timestamp, event.recvTs);
         break;
       case 'algoOrder':
         if (event.algoOrder.state === 'NEW')
