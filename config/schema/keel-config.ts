@@ -33,7 +33,16 @@ export const keelConfigSchema = z
     mode: z
       .enum(RUN_MODES)
       .describe('live: the venue; paper: the embedded paper venue; backtest: a recording.'),
-    name: z.string().min(1).optional().describe('A name for logs, recordings and reports.'),
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,79}$/, {
+        error:
+          'must be 1 to 80 letters, digits, "_", "." or "-", starting with a letter or digit (it names files in out/)',
+      })
+      .optional()
+      .describe(
+        'A name for logs, recordings and reports, 1 to 80 letters, digits, "_", "." or "-", starting with a letter or digit (it names the default files in `out/`).',
+      ),
     venue: venueConfigSchema.optional().describe('How to reach the venue; required in live mode.'),
     portfolios: portfoliosConfigSchema.prefault({}).describe('The main portfolio and its sub-portfolios.'),
     instruments: z

@@ -68,6 +68,16 @@ describe('config parsing', () => {
     ]);
   });
 
+  it('refuses a run name that would place its default files outside out/ or in new folders', () => {
+    for (const name of ['../evil', 'a/b', '.hidden', 'a\\b', 'with space']) {
+      const text = `name: '${name}'\n${BACKTEST_YAML}`;
+      expect(lines(parseBacktest(text))).toEqual([
+        `✖ name must be 1 to 80 letters, digits, "_", "." or "-", starting with a letter or digit (it names files in out/) → at name (bt.yaml:1:7)`,
+      ]);
+    }
+    expect(lines(parseBacktest(`name: sma-cross_v2.1\n${BACKTEST_YAML}`))).toEqual([]);
+  });
+
   it('reports an unknown enum value with the allowed ones', () => {
     const text = replaceLine(BACKTEST_YAML, 'mode: backtest', 'mode: bactest');
     expect(lines(parseBacktest(text))).toEqual([
@@ -140,9 +150,9 @@ describe('secrets in the config', () => {
   });
 
   it(`uses \${VAR:-default} when the variable is unset, and $\${ for a literal`, () => {
-    const text = `${LIVE_YAML}name: "$\${literal} \${RUN_NAME:-fallback}"\n`;
+    const text = `${LIVE_YAML}report:\n  json: "$\${literal} \${RUN_NAME:-fallback}.json"\n`;
     const result = parseConfigText(text, { file: 'live.yaml', env: LIVE_ENV });
-    expect(result.ok && result.config.name).toBe(`\${literal} fallback`);
+    expect(result.ok && result.config.report?.json).toBe(`\${literal} fallback.json`);
   });
 
   it('reads a whole plain reference as YAML, so a port from the environment is a number', () => {
