@@ -125,7 +125,8 @@ function tradeRow(t: RoundTripTrade, i: number): string {
   return `<tr><td class="num">${i + 1}</td><td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(formatPrice(t.entryPrice))}</td><td class="num">${e(formatPrice(t.exitPrice))}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
 }
 
-function tradesSection(result: BacktestResult): string {
+function tradesSection(result: BacktestResult, settleAsset: string): string {
+  const money = settleAsset === '' ? '' : ` [${e(settleAsset)}]`;
   const total = result.trades.length;
   const shown = firstRecords(result.trades, MAX_TRADE_ROWS);
   const note =
@@ -136,8 +137,7 @@ function tradesSection(result: BacktestResult): string {
     result.openTrades.length === 0
       ? ''
       : `<p class="muted">${result.openTrades.length} position lot(s) still open at the end are not counted as trades.</p>`;
-  const head =
-    '<tr><th>#</th><th>Sym</th><th>Dir.</th><th>Qty</th><th>Entry time</th><th>Exit time</th><th>Entry</th><th>Exit</th><th>PnL</th><th>Return</th><th>Fees</th><th>Duration</th></tr>';
+  const head = `<tr><th>#</th><th>Sym</th><th>Dir.</th><th>Qty</th><th>Entry time</th><th>Exit time</th><th>Entry</th><th>Exit</th><th>PnL${money}</th><th>Return</th><th>Fees${money}</th><th>Duration</th></tr>`;
   const body =
     shown.length === 0
       ? '<tr><td colspan="12" class="muted">No closed trades.</td></tr>'
@@ -209,7 +209,7 @@ ${problemBanners(result, settleAsset)}
 ${assumptionsSection(result)}
 ${chartsSection(result, charts)}
 ${statsSection(result, settleAsset)}
-${tradesSection(result)}
+${tradesSection(result, settleAsset)}
 ${algoOrdersSection(result)}${trailingStopsSection(result)}
 ${denialsSection(result)}
 <script>${scriptSafe(library)}</script>

@@ -88,6 +88,11 @@ describe('HTML report page', () => {
     expect(tradeRows).toHaveLength(result.trades.length);
   });
 
+  it("names the settle asset in the trade list's money headers", () => {
+    const page = renderHtmlReport(result, { settleAsset: 'USDT' });
+    expect(page).toContain('<th>PnL [USDT]</th><th>Return</th><th>Fees [USDT]</th>');
+  });
+
   it("shows a trade's volume-weighted price to 12 significant digits, not decimal.js's forty", () => {
     const [first, ...rest] = result.trades;
     const vwap = { ...first!, entryPrice: D(304).div(3) };
