@@ -151,11 +151,15 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   // Ownership is the kernel's (recorded before the venue answers; a venue-made order inherits its
   // parent's); the end-of-run close is Keel's own.
   const ownerOf = (ref: string): string | undefined => kernel.state.ownerOf(ref) ?? endOfRunOwner(ref);
-  // One subscription: the run's records first, then the strategies' delivery (which may react at once).
+  // One subscription: the run's records first, then the strategies' delivery (which may react at
+  // once). Once the strategies stopped, the kernel only folds what the venue says, at once: the
+  // end-of-run close is judged on the venue's state, fills of orders sent at the end included.
   const recorder = new VenueEventRecorder(records, ownerOf);
+  let settling = false;
   sim.events.subscribe((event) => {
     recorder.record(event);
-    delivery.fromVenue(event);
+    if (settling) kernel.push(event);
+    else delivery.fromVenue(event);
   });
   // Events the venue has seen: starting coins count at their first price until it has seen it.
   let seen = 0;
@@ -206,6 +210,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   market.complete();
   await finished;
   kernel.stop();
+  settling = true;
   let unsent: string[] = [];
   if (last !== undefined) {
     const end = last.recvTs;
