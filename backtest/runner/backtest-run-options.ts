@@ -120,4 +120,14 @@ export interface BacktestRunOptions {
    * run's events do not fix.
    */
   readonly onStrategyRejection?: (rejection: StrategyRejection) => void;
+  /**
+   * Cancel a strategy's resting orders and algo orders when it is halted by a fault, as a live or
+   * paper session does (`risk.cancelOrdersOnFault`); default true.
+   */
+  readonly cancelOrdersOnFault?: boolean;
+  /**
+   * Cancel every strategy's resting orders and algo orders when the gate's kill switch trips to
+   * HALTED, as a live or paper session does (`risk.killSwitch.cancelOrdersOnHalt`); default true.
+   */
+  readonly cancelOrdersOnHalt?: boolean;
 }

@@ -34,6 +34,7 @@ import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 import { unclosedWarnings } from './unclosed-positions.ts';
+import { sweepUnmanagedOrders } from './unmanaged-order-sweeps.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 import { VenueEventRecorder } from './venue-event-recorder.ts';
 
@@ -90,6 +91,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
+  sweepUnmanagedOrders(kernel, port, options);
   kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
   kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);

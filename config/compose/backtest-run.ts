@@ -142,6 +142,8 @@ export async function runConfiguredBacktest(
       ? {}
       : { latency: latencyOf(backtest.latency), seed: backtest.latency.seed }),
     closeAtEnd: backtest.closeAtEnd,
+    cancelOrdersOnFault: config.risk.cancelOrdersOnFault,
+    cancelOrdersOnHalt: config.risk.killSwitch.cancelOrdersOnHalt,
     annualization: annualizationOf(backtest, instruments),
     assumptions: defaultedSpecNotes(instruments),
     ...(options.progress === undefined

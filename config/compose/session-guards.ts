@@ -1,12 +1,16 @@
 import type { Logger } from 'pino';
-import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
+import {
+  type CancelSink,
+  cancelStrategyOrders,
+  type IntentGate,
+  type Kernel,
+} from '../../core/kernel/index.ts';
 import type { RiskGate } from '../../core/risk/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { accountOf, killSwitchFileOf } from './kill-switch-file.ts';
 import { watchKillSwitch } from './kill-switch-watch.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { reportPathsOf } from './run-outputs.ts';
-import { type CancelSink, cancelStrategyOrders } from './strategy-order-cancels.ts';
 
 /** What a live or paper session's guards watch and act through. */
 export interface SessionGuardsOptions {

@@ -12,7 +12,7 @@ export const riskConfigSchema = riskLimitsSchema.extend({
         .boolean()
         .default(true)
         .describe(
-          "Live and paper runs: when the kill switch trips to HALTED, cancel the strategies' resting orders and algo orders (Keel's choice; orders no strategy owns are left alone).",
+          "When the kill switch trips to HALTED, cancel the strategies' resting orders and algo orders (Keel's choice; orders no strategy owns are left alone). Backtests do the same, so the backtest of a paper session's recording gives its fills.",
         ),
     })
     .prefault({}),
@@ -20,7 +20,7 @@ export const riskConfigSchema = riskLimitsSchema.extend({
     .boolean()
     .default(true)
     .describe(
-      "Live and paper runs: when a strategy is halted by a fault (it threw, or returned something that is not intents), cancel its resting orders and algo orders (Keel's choice).",
+      "When a strategy is halted by a fault (it threw, or returned something that is not intents), cancel its resting orders and algo orders (Keel's choice). Backtests do the same, so the backtest of a paper session's recording gives its fills.",
     ),
 });
 

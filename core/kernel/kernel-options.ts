@@ -9,7 +9,7 @@ import type {
   VenueStatus,
 } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
-import type { RiskDecision, RiskView } from '../risk/index.ts';
+import type { RiskDecision, RiskView, TradingStatus } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
 import type { KernelWarmUp } from './kernel-warm-up.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -36,6 +36,12 @@ export interface IntentGate {
    * @returns false when equity observations are ignored
    */
   watchesEquity?(): boolean;
+  /**
+   * Optional: calls `listener` each time the gate's kill switch trips (`RiskGate.onKillSwitchTrip`),
+   * so a run can cancel the strategies' resting orders when trading halts.
+   * @param listener - told the trip (its state: HALTED or REDUCING)
+   */
+  onKillSwitchTrip?(listener: (trip: TradingStatus) => void): void;
 }
 
 /** One strategy in a kernel: a plugin, its id in the run, and its raw parameters. */

@@ -5,6 +5,7 @@ import { resultFromJson, resultToJson } from '../../../backtest/report/index.ts'
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Intent } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
 import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
@@ -149,6 +150,76 @@ describe('backtest runner: strategy faults', () => {
       }
     },
   );
+
+  it("cancels a halted strategy's resting orders and algo orders, as a live or paper session does", async () => {
+    // Rests a buy far below the market and a stop far above it on its first bar, throws on its second.
+    const rester = defineStrategy({
+      name: 'rester',
+      params: z.object({}),
+      state: () => ({ bars: 0 }),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+      onBar: (ctx) => {
+        if (++ctx.state.bars === 2) throw new Error('boom');
+        if (ctx.state.bars > 1) return undefined;
+        return [
+          ctx.order.limit({ sym: BTC, side: 'BUY', qty: 0.1, price: 50 }),
+          ctx.order.algo({ sym: BTC, side: 'BUY', qty: 0.1, triggerPrice: 200, condition: 'GTE' }),
+        ];
+      },
+    });
+    const run = async (cancelOrdersOnFault?: boolean) => {
+      const result = await runBacktest({
+        ...options(bars, 'nanQty'),
+        strategies: [{ id: 'rest', strategy: rester }],
+        closeAtEnd: false,
+        ...(cancelOrdersOnFault === undefined ? {} : { cancelOrdersOnFault }),
+      });
+      try {
+        return [
+          ...[...result.orders].map((o) => `order ${o.orderState}`),
+          ...[...(result.algoOrders ?? [])].map((a) => `algo ${a.state}`),
+        ];
+      } finally {
+        result.dispose?.();
+      }
+    };
+    expect(await run()).toEqual(['order CANCELLED', 'algo CANCELLED']);
+    expect(await run(false)).toEqual(['order OPEN', 'algo NEW']);
+  });
+
+  it("cancels every strategy's resting orders when the kill switch halts trading, as a session does", async () => {
+    // Buys 10 at market and rests a buy far below on its first bar: the buy's fee alone is a
+    // 0.01 % drawdown, which trips the kill switch to HALTED.
+    const buyer = defineStrategy({
+      name: 'buyer',
+      params: z.object({}),
+      state: () => ({ bars: 0 }),
+      onStart: (ctx) => ctx.watchBars(BTC, '1m'),
+      onBar: (ctx) =>
+        ++ctx.state.bars === 1
+          ? [
+              ctx.order.market({ sym: BTC, side: 'BUY', qty: 10 }),
+              ctx.order.limit({ sym: BTC, side: 'BUY', qty: 0.1, price: 50 }),
+            ]
+          : undefined,
+    });
+    const run = async (cancelOrdersOnHalt?: boolean) => {
+      const result = await runBacktest({
+        ...options(bars, 'nanQty'),
+        gate: new RiskGate({ killSwitch: { maxDrawdown: 0.00005 } }),
+        strategies: [{ id: 'buy', strategy: buyer }],
+        closeAtEnd: false,
+        ...(cancelOrdersOnHalt === undefined ? {} : { cancelOrdersOnHalt }),
+      });
+      try {
+        return [...result.orders].map((o) => `${o.orderType} ${o.orderState}`);
+      } finally {
+        result.dispose?.();
+      }
+    };
+    expect(await run()).toEqual(['MARKET FILLED', 'LIMIT CANCELLED']);
+    expect(await run(false)).toEqual(['MARKET FILLED', 'LIMIT OPEN']);
+  });
 
   it('has no faults when nothing threw', async () => {
     const calm = defineStrategy({ name: 'calm', params: z.object({}), onBar: () => undefined });

@@ -1,7 +1,8 @@
-import type { IntentGate, Kernel } from '../../core/kernel/index.ts';
-import type { Intent } from '../../core/model/index.ts';
+import type { Intent } from '../model/index.ts';
+import type { Kernel } from './kernel.ts';
+import type { IntentGate } from './kernel-options.ts';
 
-/** Where the cancels go: the session's execution port. */
+/** Where the cancels go: the run's execution port (the venue's client, or the simulated venue). */
 export interface CancelSink {
   submit(command: never): void;
 }
@@ -13,9 +14,9 @@ export interface CancelSink {
  * cancelAlgoOrder per algo order, decided by the risk gate like every command (cancels pass)
  * under the strategy id `keel`; the venue's answers come back to the kernel as usual. Orders no
  * strategy owns are left alone.
- * @param kernel - the session's kernel (its state lists the owners' open orders)
- * @param gate - the session's risk gate
- * @param execution - the session's execution port
+ * @param kernel - the run's kernel (its state lists the owners' open orders)
+ * @param gate - the run's risk gate
+ * @param execution - the run's execution port
  * @param strategyIds - whose orders to cancel
  * @param refTag - the start of the commands' references, e.g. `keel-halt-3` (unique per sweep)
  * @returns how many orders and algo orders were asked to be cancelled

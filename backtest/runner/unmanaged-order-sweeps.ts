@@ -1,0 +1,32 @@
+import { type CancelSink, cancelStrategyOrders, type Kernel } from '../../core/kernel/index.ts';
+import type { BacktestRunOptions } from './backtest-run-options.ts';
+
+/**
+ * Cancels what strategies leave working once nobody manages it, as a live or paper session's
+ * guards do (`config/compose/session-guards.ts`), so the backtest of a session's recording gives
+ * the session's fills: a strategy halted by a fault has its resting orders and algo orders
+ * cancelled (`cancelOrdersOnFault`), and every strategy's when the gate's kill switch trips to
+ * HALTED (`cancelOrdersOnHalt`). The cancels go at once, at the run's time, through the gate and
+ * the venue's latency like every command.
+ * @param kernel - the run's kernel
+ * @param port - where the cancels go (the simulated venue's port)
+ * @param options - the run's options: gate, strategies and the two switches (default on)
+ */
+export function sweepUnmanagedOrders(
+  kernel: Kernel,
+  port: CancelSink,
+  options: Pick<BacktestRunOptions, 'gate' | 'strategies' | 'cancelOrdersOnFault' | 'cancelOrdersOnHalt'>,
+): void {
+  let sweeps = 0;
+  const sweep = (ids: readonly string[], tag: string): void => {
+    cancelStrategyOrders(kernel, options.gate, port, ids, `${tag}${++sweeps}`);
+  };
+  if (options.cancelOrdersOnFault ?? true)
+    kernel.faults.subscribe((fault) => sweep([fault.strategyId], 'keel-fault-'));
+  if (options.cancelOrdersOnHalt ?? true) {
+    const ids = options.strategies.map((slot) => slot.id);
+    options.gate.onKillSwitchTrip?.((trip) => {
+      if (trip.state === 'HALTED') sweep(ids, 'keel-halt-');
+    });
+  }
+}
