@@ -1,6 +1,7 @@
 import { isNewerOrderUpdate } from '../execution/index.ts';
 import type { AlgoOrder, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
+import { orderKey } from './order-keys.ts';
 import {
   inheritedAlgoOwner,
   inheritedOrderOwner,
@@ -14,7 +15,8 @@ const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
 
 /**
  * Orders and algo orders by venue id and by caller reference (clientOrderId), with the strategy
- * that owns each reference. Ownership is recorded when the kernel submits an intent, before the
+ * that owns each reference. An order placed without a clientOrderId (by hand on the venue) is held
+ * by a key made from its orderId instead ({@link orderKey}), so two such orders stay apart. Ownership is recorded when the kernel submits an intent, before the
  * venue answers, so even a synchronous answer finds its owner. An order or algo order the venue
  * places on a strategy's behalf (a take-profit / stop-loss attachment, the order a fired algo
  * order sends) belongs to its parent's owner: recorded when it is first seen, from the parent
@@ -24,19 +26,19 @@ const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
  * memory stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
  */
 export class OrderRegistry implements LineageLookups {
-  /** Latest state of each order, by clientOrderId. */
+  /** Latest state of each order, by clientOrderId (by {@link orderKey} for one placed without). */
   readonly byRef = new Map<string, Order>();
   /** Latest state of each order the venue has numbered, by orderId. */
   readonly byId = new Map<string, Order>();
-  /** Orders not in a final state, by clientOrderId, in the order they were first seen. */
+  /** Orders not in a final state, by {@link orderKey}, in the order they were first seen. */
   readonly open = new Map<string, Order>();
   /**
-   * The clientOrderIds of the same open orders grouped by sym, so a per-sym question does not walk
+   * The keys ({@link orderKey}) of the same open orders grouped by sym, so a per-sym question does not walk
    * every open order. References, not orders: an update of an open order (most of them) leaves
    * its groups as they are.
    */
   readonly openBySym = new Map<string, Set<string>>();
-  /** The clientOrderIds of the same open orders grouped by the strategy owning them. */
+  /** The keys of the same open orders grouped by the strategy owning them. */
   readonly openByOwner = new Map<string, Set<string>>();
   /** Algo orders by clientAlgoOrderId. */
   readonly algoByRef = new Map<string, AlgoOrder>();
@@ -45,7 +47,7 @@ export class OrderRegistry implements LineageLookups {
   /** Algo orders by algoOrderId: the parent a fired order names. */
   readonly algoByVenueId = new Map<string, AlgoOrder>();
   private readonly owners = new Map<string, string>();
-  /** The venue's last word per clientOrderId, which updates are compared with (never Keel's placeholders). */
+  /** The venue's last word per order key, which updates are compared with (never Keel's placeholders). */
   private readonly lastVenue = new Map<string, Order>();
   private readonly finals: RetentionQueue;
   private readonly finalAlgos: RetentionQueue;
@@ -157,7 +159,7 @@ export class OrderRegistry implements LineageLookups {
    * @returns true when the update changed the state
    */
   applyVenue(order: Order): boolean {
-    const ref = order.clientOrderId;
+    const ref = orderKey(order);
     const previous = this.byRef.get(ref);
     if (previous !== undefined && isFinalOrderState(previous.orderState)) {
       if (previous.synthesized !== true || order.synthesized === true) return false;
@@ -221,7 +223,7 @@ export class OrderRegistry implements LineageLookups {
   }
 
   private store(order: Order): void {
-    const ref = order.clientOrderId;
+    const ref = orderKey(order);
     this.byRef.set(ref, order);
     if (order.orderId !== '') this.byId.set(order.orderId, order);
     if (!isFinalOrderState(order.orderState)) {
@@ -244,16 +246,18 @@ export class OrderRegistry implements LineageLookups {
 
   /** Files an open order under its sym and its owner. */
   private index(order: Order): void {
-    groupOf(this.openBySym, order.sym).add(order.clientOrderId);
-    const owner = this.owners.get(order.clientOrderId);
-    if (owner !== undefined) groupOf(this.openByOwner, owner).add(order.clientOrderId);
+    const ref = orderKey(order);
+    groupOf(this.openBySym, order.sym).add(ref);
+    const owner = this.owners.get(ref);
+    if (owner !== undefined) groupOf(this.openByOwner, owner).add(ref);
   }
 
   /** Takes an order out of the sym and owner groups, dropping groups left empty. */
   private unindex(order: Order): void {
-    leave(this.openBySym, order.sym, order.clientOrderId);
-    const owner = this.owners.get(order.clientOrderId);
-    if (owner !== undefined) leave(this.openByOwner, owner, order.clientOrderId);
+    const ref = orderKey(order);
+    leave(this.openBySym, order.sym, ref);
+    const owner = this.owners.get(ref);
+    if (owner !== undefined) leave(this.openByOwner, owner, ref);
   }
 
   /** Forgets a finished algo order (its child orders already hold their own owner). */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { LastingLookupFailure } from '../../execution/index.ts';
 import type { Order, PlaceOrderIntent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import type { TimerPort } from '../timer-port.ts';
@@ -15,10 +16,12 @@ import { isOutcomeUnknown } from './outcome-unknown.ts';
 /**
  * How an order whose ack never came is looked up by clientOrderId. It stays unresolved (the
  * strategy sees it pending) and is declared REJECTED only when the venue said "no such order"
- * (401018) on at least `minNotFound` lookups and `giveUpMs` after the ack was due. Any other
- * failed lookup never counts, whether the venue was unreachable, its answer unreadable, or the
- * lookup refused with another code (429, 7000, 40000, ...): such an order is looked up, with the
- * same spacing, until the venue says whether it has it.
+ * (401018) on at least `minNotFound` lookups and `giveUpMs` after the ack was due. A lookup that
+ * failed for good (`LastingLookupFailure`: its answer cannot be decoded, or the venue refuses the
+ * query itself) ends the order REJECTED at once, as reconciliation ends an order it cannot look
+ * up, since asking again would fail the same way for ever. Any other failed lookup never counts,
+ * whether the venue was unreachable or the lookup refused with another code (429, 7000, 40000,
+ * ...): such an order is looked up, with the same spacing, until the venue says whether it has it.
  */
 export interface UnackedLookupPolicy {
   /** Wait before the second lookup, ms; it doubles after each lookup up to `capMs`. */
@@ -42,7 +45,10 @@ export interface OrderPlacementOptions {
   readonly logger: Logger;
   /** How unacked orders are looked up before Keel declares them never received. */
   readonly lookups: UnackedLookupPolicy;
-  /** Looks an order up at the venue by clientOrderId (undefined when the venue does not know it). */
+  /**
+   * Looks an order up at the venue by clientOrderId (undefined when the venue does not know it);
+   * throws `LastingLookupFailure` when asking again will not help.
+   */
   readonly lookupOrder: (sym: string, clientOrderId: string) => Promise<Order | undefined>;
   /** Reports an order update, stamped with the client's time. */
   readonly emitOrder: (order: Order) => void;
@@ -51,8 +57,9 @@ export interface OrderPlacementOptions {
 /**
  * Places orders over the private WebSocket and turns their acks into order updates. An order whose
  * ack never came stays unresolved and is looked up by its clientOrderId with a growing backoff,
- * never re-sent; only when the venue still has no such order after the policy's time is it
- * reported REJECTED, marked `synthesized` so a later venue update of it supersedes the verdict.
+ * never re-sent; only when the venue still has no such order after the policy's time, or its lookup
+ * failed for good, is it reported REJECTED, marked `synthesized` so a later venue update of it
+ * supersedes the verdict.
  */
 export class OrderPlacement {
   /** Place orders sent whose outcome is unknown (ack lost), by clientOrderId. */
@@ -191,9 +198,13 @@ export class OrderPlacement {
         try {
           order = await this.options.lookupOrder(intent.sym, intent.ref);
         } catch (error) {
-          // Unreachable, unreadable, or the lookup itself refused (rate limit, nonce, system
-          // error, permission): none says the venue has no such order, and the order may be live,
-          // so it is looked up again and never counts toward the verdict.
+          if (error instanceof LastingLookupFailure) {
+            if (this.unresolved.has(intent.ref)) this.declareUnreadable(intent, error);
+            return;
+          }
+          // Unreachable, or the lookup itself refused (rate limit, nonce, system error,
+          // permission): none says the venue has no such order, and the order may be live, so it
+          // is looked up again and never counts toward the verdict.
           this.options.logger.warn(
             { ref: intent.ref, err: String(error) },
             'order lookup failed; will retry',
@@ -215,6 +226,18 @@ export class OrderPlacement {
     } finally {
       this.lookingUp.delete(intent.ref);
     }
+  }
+
+  /** Its lookup failed for good (logged at error by the lookup): ended once, never looked up again. */
+  private declareUnreadable(intent: PlaceOrderIntent, failure: LastingLookupFailure): void {
+    this.unresolved.delete(intent.ref);
+    const reason =
+      `no ack, and ${failure.message}; ended as never acknowledged, not re-sent (synthesized by ` +
+      'Keel: a later venue update of this order supersedes it)';
+    this.options.emitOrder({
+      ...orderFromIntent(intent, '', 'REJECTED', this.options.timer.now(), reason),
+      synthesized: true,
+    });
   }
 
   private declareNeverReceived(intent: PlaceOrderIntent, lookups: number, waitedMs: number): void {

@@ -1,13 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { UNREADABLE_ORDER_REASON } from '../../../../core/execution/index.ts';
-import type { Order, UserEvent } from '../../../../core/model/index.ts';
+import type { Intent, Order, UserEvent } from '../../../../core/model/index.ts';
+import type { ApprovedIntent } from '../../../../core/risk/index.ts';
+import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import {
   dropAndReconcile,
   type LiveClientOnFakeVenue,
   liveClientOnFakeVenue,
 } from '../../../kit/live-client-on-fake-venue.ts';
-import { waitFor } from '../../../kit/venue-wait.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
 import { ok, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+
+const approved = (intent: Intent) => ({ strategyId: 's1', intent }) as ApprovedIntent;
 
 const lastOrder = (events: readonly UserEvent[], orderId: string): Order | undefined =>
   events.flatMap((e) => (e.kind === 'order' && e.order.orderId === orderId ? [e.order] : [])).at(-1);
@@ -54,5 +58,37 @@ describe('live execution client: looking up an order the venue no longer lists',
       synthesized: true,
       reason: expect.stringMatching(new RegExp(`^${UNREADABLE_ORDER_REASON}: .*400001`)),
     });
+  }, 60_000);
+});
+
+describe('live execution client: an order whose ack never came and whose lookup fails for good', () => {
+  let rig: LiveClientOnFakeVenue;
+  afterEach(async () => rig?.close());
+
+  it('ends it REJECTED once, with the reason, and stops looking it up', async () => {
+    rig = await liveClientOnFakeVenue();
+    rig.ws.onRequest = () => undefined;
+    rig.special = (r) =>
+      r.path === '/api/v1/trading/order' ? { body: { code: 400001, message: 'bad parameters' } } : undefined;
+    rig.live.submit(approved(aLimitOrder({ ref: 'c-unread' })));
+    const verdicts = () =>
+      rig.events.flatMap((e) =>
+        e.kind === 'order' && e.order.clientOrderId === 'c-unread' ? [e.order] : [],
+      );
+    await advanceUntil(rig.timer, () => verdicts().length > 0, 'the verdict', 500, 20);
+    await advanceUntil(rig.timer, () => false, '30 s more', 1_000, 30).catch(() => undefined);
+    expect({
+      lookups: rig.calls('/api/v1/trading/order').length,
+      places: rig.ws.requests.filter((r) => r.action === 'place_order').length,
+    }).toEqual({ lookups: 1, places: 1 });
+    expect(verdicts()).toEqual([
+      expect.objectContaining({
+        orderState: 'REJECTED',
+        synthesized: true,
+        reason: expect.stringMatching(
+          /^no ack, and the lookup of order .*c-unread.* failed for good: .*400001/,
+        ),
+      }),
+    ]);
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { LastingLookupFailure } from '../../../../core/execution/index.ts';
 import type { Order, PlaceOrderIntent } from '../../../../core/model/index.ts';
 import { VenueError, VenueTimeoutError } from '../../../../core/venue/errors.ts';
 import { OrderPlacement, type OrderPlacementOptions } from '../../../../core/venue/live/order-placement.ts';
@@ -171,6 +172,34 @@ describe('order placement: acks', () => {
     await settle();
     expect(emitted.map((o) => [o.orderState, o.synthesized])).toEqual([['REJECTED', true]]);
     expect(notFound).toBe(3);
+    expect(timer.live()).toBe(0);
+  });
+  it('ends an unacked order whose lookup failed for good REJECTED once, with the reason, and looks it up no more', async () => {
+    const timer = aManualTimer();
+    let lookups = 0;
+    const { placement, emitted } = aPlacement(
+      () => Promise.reject(new VenueTimeoutError('place_order', 300)),
+      () => {
+        lookups++;
+        return Promise.reject(new LastingLookupFailure('the lookup of order r1 failed for good: 400001'));
+      },
+      timer,
+    );
+    placement.place(intent);
+    for (let step = 0; step < 20; step++) {
+      await settle();
+      timer.advance(5_000);
+    }
+    placement.resolveAllUnacked();
+    await settle();
+    expect(lookups).toBe(1);
+    expect(emitted).toHaveLength(1);
+    expect(emitted[0]).toMatchObject({
+      clientOrderId: 'r1',
+      orderState: 'REJECTED',
+      synthesized: true,
+      reason: expect.stringContaining('no ack, and the lookup of order r1 failed for good: 400001'),
+    });
     expect(timer.live()).toBe(0);
   });
 });
