@@ -260,6 +260,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       faults,
       limits,
       timer,
+      venueNow: () => clock.now(),
       idleMs: options.idleTimeoutMs ?? 30_000,
       execute: (book, name, params, where, arrival) => journal.execute(book, name, params, where, arrival),
       delays,

@@ -31,6 +31,12 @@ export interface PrivateSessionDeps {
   readonly limits: RateLimits;
   /** Wall-clock timers: idle close, push delays, login timestamp check. */
   readonly timer: TimerPort;
+  /**
+   * The venue's own time (a replay's time in a paper session on a recording), on which the
+   * place-order limit is counted: a replay at speed 60 or in lockstep sends a minute of orders in
+   * a second of the wall clock, as a strategy at the market's pace would send them in a minute.
+   */
+  readonly venueNow: () => number;
   /** Idle connections are closed after this long without a message (per public venue docs: 30 s). */
   readonly idleMs: number;
   /**
@@ -230,7 +236,7 @@ export class PrivateSession {
     try {
       // The gateway counts the request when it comes in, before it travels to the matching engine.
       if (action === PLACE_ORDER_ACTION || action === 'place_order') {
-        this.deps.limits.take(book.portfolioId, 'wsPlaceOrder', this.deps.timer.now());
+        this.deps.limits.take(book.portfolioId, 'wsPlaceOrder', this.deps.venueNow());
       }
     } catch (error) {
       this.reply(failed(error));

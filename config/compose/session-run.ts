@@ -129,6 +129,7 @@ async function runLockedSession(
           : { defaultedFillModel: embedded.defaultedFillModel }),
         lockstep: paper?.lockstep ?? false,
         ...(paper === undefined ? {} : { lockstepSpeed: paper.speed }),
+        placeLimitOnVenueTime: paper !== undefined && (paper.lockstep || paper.speed !== 1),
         ended: embedded.ended,
         sourceWarnings: () => [...embedded.sourceWarnings(), ...history.warnings()],
         fillModel: embedded.fillModel,

@@ -73,6 +73,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     logger: options.logger,
     onRaw: tap,
     ...(options.lockstep ? { binaryMarketData: false } : {}),
+    ...(options.placeLimitOnVenueTime === true ? { orderRateLimit: null } : {}),
     ...marketDataHeartbeatOf(options.config),
     ...restRateLimitOf(options.config),
   });

@@ -34,9 +34,15 @@ export interface VenueSessionOptions {
   readonly lockstep: boolean;
   /**
    * In lockstep, acknowledge no faster than this many times real time (by the events' venue
-   * time), so a session lasts long enough to watch and stays under the venue's order rate limit.
+   * time), so a session lasts long enough to watch.
    */
   readonly lockstepSpeed?: number;
+  /**
+   * The venue's time runs at another pace than the wall clock (a paper replay in lockstep or at a
+   * speed other than 1): Keel does not hold its place orders to the venue's rate on the wall
+   * clock, as the paper venue counts them on its own time (and refuses one past its limit, 429).
+   */
+  readonly placeLimitOnVenueTime?: boolean;
   /** Stop after this long; absent = until a signal or `ended`. */
   readonly durationMs?: number;
   /** Resolves when the market source is exhausted (paper mode). */

@@ -32,6 +32,11 @@ export interface LiveVenueOptions {
   readonly binaryMarketData?: boolean;
   readonly legacyLoanEndpoints?: 'detail' | 'legacy';
   readonly rateLimits?: Partial<Record<RateLimitGroup, RateLimit | null>>;
+  /**
+   * Keel's own limit of place orders on the private socket, counted on the wall clock (default
+   * 1200 per 60 s, the venue's); null = none, for a venue that counts on a time of its own.
+   */
+  readonly orderRateLimit?: RateLimit | null;
   readonly reconnect?: ReconnectPolicy;
   /**
    * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 20 000), and the socket
@@ -120,6 +125,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     logger: logger.child({ part: 'private-ws' }),
     ...(options.onlyTrade === undefined ? {} : { onlyTrade: options.onlyTrade }),
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+    ...(options.orderRateLimit === undefined ? {} : { orderRateLimit: options.orderRateLimit }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
   const marketData = new MarketDataClient({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
-import { aPaperVenue, closedAfterEachTest, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
-import { loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
+import { listFeed } from '../../../backtest/paper-venue/index.ts';
+import { aPaperVenue, closedAfterEachTest, T0, withFirstQuotes } from '../../kit/paper-venue-builders.ts';
+import { bboPush, loggedIn, signedRest } from '../../kit/paper-venue-client.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const opened = closedAfterEachTest();
@@ -66,6 +67,39 @@ describe('paper venue limits and error codes', () => {
     expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
     expect(statuses[30]).toBe(429);
     expect((await signedRest(v, 'GET', '/api/v1/trading/orders')).status).toBe(200);
+  });
+
+  it("counts the WebSocket place-order limit (1200 per 60 s) on the venue's time, which a replay moves faster than the wall clock", async () => {
+    opened.venue = await aPaperVenue({
+      feed: listFeed([bboPush(BTC, '100.0', '100.1', T0), bboPush(BTC, '100.0', '100.1', T0 + 61_000)]),
+    });
+    const v = opened.venue;
+    v.feed.step(1);
+    await v.feed.until(1);
+    const socket = await loggedIn(v.privateWsUrl, v);
+    opened.sockets.push(socket);
+    const place = (id: string): void =>
+      socket.send({
+        action: 'place_order',
+        id,
+        args: {
+          sym: BTC,
+          side: 'BUY',
+          orderType: 'LIMIT',
+          orderQty: '0.01',
+          limitPrice: '90.0',
+          clientOrderId: id,
+        },
+      });
+    for (let i = 0; i <= 1200; i++) place(`p${i}`);
+    const ackOf = (id: string) => socket.waitFor((f) => f?.id === id, 20_000);
+    expect((await ackOf('p1199')).code).not.toBe(429);
+    expect(await ackOf('p1200')).toMatchObject({ code: 429 });
+    // A minute of the replay later (a moment of the wall clock), the window has room again.
+    v.feed.step(1);
+    await v.feed.until(2);
+    place('later');
+    expect((await ackOf('later')).code).not.toBe(429);
   });
 
   it('refuses a symList of 21 syms with 401129 and an ADL query for a spot or unknown sym with 401011', async () => {
