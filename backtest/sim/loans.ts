@@ -1,10 +1,11 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
+import { coinValue } from './coin-valuation.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { availableMargin } from './initial-margin.ts';
 import { takeInterestFromHolding } from './interest-holding.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
-import { coinValue, equityOf } from './margin.ts';
+import { equityOf } from './margin.ts';
 import { accountView } from './portfolio-views.ts';
 import { publishBalances } from './publish.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
