@@ -1,6 +1,6 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
-import { coinValue } from './coin-valuation.ts';
+import { coinValue, isCoinValued } from './coin-valuation.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { availableMargin } from './initial-margin.ts';
 import { takeInterestFromHolding } from './interest-holding.ts';
@@ -147,8 +147,9 @@ function refusedLoanChange(state: SimState, intent: BorrowIntent | RepayIntent):
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
  * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406021),
  * account NORMAL and LTV below the warning level (406020),
- * per-user quota (406017), loan pool (406018), margin for the loan's maintenance (406016), LTV
- * after borrowing (406019).
+ * per-user quota (406017), loan pool (406018), a price for the coin (406019: without one the
+ * loan's value and the LTV after it are unknown), margin for the loan's maintenance on top of the
+ * loans already taken (406016), LTV after borrowing (406019).
  * @param state - the venue
  * @param intent - the command
  */
@@ -189,11 +190,25 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     fail('LOAN_POOL_EXCEEDED', `pool ${terms.pool.toFixed()} ${intent.coin}`);
     return;
   }
+  if (!isCoinValued(state, intent.coin)) {
+    // Valued at 0, the loan would pass the margin and LTV checks whatever its size.
+    fail(
+      'LOAN_LTV_EXCEEDED',
+      `${intent.coin} has no price yet, so the loan's value and the LTV after it are unknown; borrow it once a ${intent.coin}/${[...state.opts.valuationCoins].join(' or ')} instrument has a price`,
+    );
+    return;
+  }
   const value = coinValue(state, intent.coin);
   const addedValue = intent.amount.mul(value);
-  const addedMM = addedValue.mul(state.opts.loans.maintenanceMarginRate);
-  if (addedMM.gt(availableMargin(state))) {
-    fail('LOAN_INSUFFICIENT_MARGIN', `needs ${addedMM.toFixed(2)} of margin`);
+  const rate = state.opts.loans.maintenanceMarginRate;
+  const addedMM = addedValue.mul(rate);
+  const heldMM = totalLoanValue(state).mul(rate);
+  const free = availableMargin(state).minus(heldMM);
+  if (addedMM.gt(free)) {
+    fail(
+      'LOAN_INSUFFICIENT_MARGIN',
+      `needs ${addedMM.toFixed(2)} of margin; available margin less the ${heldMM.toFixed(2)} the loans already taken need is ${free.toFixed(2)}`,
+    );
     return;
   }
   const loans = totalLoanValue(state).plus(addedValue);
