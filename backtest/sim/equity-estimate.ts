@@ -1,7 +1,8 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
+import { coinValue, coinValueN } from './coin-valuation.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
-import { coinValue, valued } from './margin.ts';
+import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -31,19 +32,6 @@ export function equityEstimateOf(state: SimState): number {
     equity -= asNumber(loan.principal) * asNumber(coinValue(state, loan.coin));
   }
   return equity;
-}
-
-/** A coin's value in the account currency, as a number: 1 for valuation coins, NaN when unknown. */
-function coinValueN(state: SimState, coin: string): number {
-  if (state.opts.valuationCoins.has(coin)) return 1;
-  for (const spec of state.opts.instruments.values()) {
-    if (spec.id.kind !== 'crypto' || spec.id.base !== coin || !state.opts.valuationCoins.has(spec.id.quote))
-      continue;
-    const market = state.markets.get(spec.sym);
-    const price = market ? markPriceOf(market) : Number.NaN;
-    if (!Number.isNaN(price)) return price;
-  }
-  return Number.NaN;
 }
 
 /** Decimal of a captured coin value, as `coinValue` makes it (1, the mark, or 0 when unknown). */

@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
+import { coinValuerOf } from './coin-valuation.ts';
 import { equityOf, liqPriceOf } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import { publishPosition } from './publish.ts';
@@ -52,6 +53,27 @@ function marksMoveLiqPrices(state: SimState): boolean {
   return false;
 }
 
+/** `coinsValuedBy` of `margin.ts` on numbers: the coins the sym's mark values, net of their maintenance. */
+function coinsValuedByN(state: SimState, sym: string): number {
+  let amount = 0;
+  for (const [coin, balance] of state.balancesN)
+    if (balance !== 0 && coinValuerOf(state, coin) === sym) amount += balance;
+  const loanRate = state.opts.loans.maintenanceMarginRate.toNumber();
+  for (const loan of state.loans.values())
+    if (coinValuerOf(state, loan.coin) === sym) amount -= loan.principalN * (1 + loanRate);
+  for (const position of state.positions.values()) {
+    if (position.sym === sym || position.qtyN === 0) continue;
+    if (coinValuerOf(state, state.opts.instruments.get(position.sym)?.settleAsset ?? 'USDT') !== sym)
+      continue;
+    const market = state.markets.get(position.sym);
+    const mark = market ? markPriceOf(market) : Number.NaN;
+    if (Number.isNaN(mark)) continue;
+    const size = position.qtyN * position.contractSizeN;
+    amount += size * (mark - position.avgN) - Math.abs(size) * mark * position.mmrN;
+  }
+  return amount;
+}
+
 /** liqPrice of a sym's positions on numbers, from the portfolio's equity and maintenance estimate. */
 function estimatedLiq(
   state: SimState,
@@ -70,9 +92,10 @@ function estimatedLiq(
     absQ += Math.abs(size);
     mmr = leg.mmrN;
   }
-  const denominator = q - absQ * mmr;
+  const coins = coinsValuedByN(state, sym);
+  const denominator = q - absQ * mmr + coins;
   if (denominator === 0) return 0;
-  const price = (maintenance - absQ * mark * mmr - equity + q * mark) / denominator;
+  const price = (maintenance - absQ * mark * mmr - equity + q * mark + coins * mark) / denominator;
   return price > 0 ? price : 0;
 }
 

@@ -1,7 +1,8 @@
 import type { Dec } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
+import { coinValue } from './coin-valuation.ts';
 import { feeOf, type LoanRepayment, planRepayment, projectionAfter } from './loan-liquidation.ts';
-import { coinValue, equityOf, maintenanceMargin, markOf, settleValue, valued } from './margin.ts';
+import { equityOf, maintenanceMargin, markOf, settleValue, valued } from './margin.ts';
 import type { SimPosition } from './sim-position.ts';
 import type { SimLoan, SimState } from './sim-state.ts';
 

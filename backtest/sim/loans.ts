@@ -1,10 +1,11 @@
 import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/model/index.ts';
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
+import { coinValue, isCoinValued } from './coin-valuation.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { availableMargin } from './initial-margin.ts';
 import { takeInterestFromHolding } from './interest-holding.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
-import { coinValue, equityOf } from './margin.ts';
+import { equityOf } from './margin.ts';
 import { accountView } from './portfolio-views.ts';
 import { publishBalances } from './publish.ts';
 import { credit, emit, type SimLoan, type SimState } from './sim-state.ts';
@@ -44,15 +45,15 @@ function publishLoan(state: SimState, loan: SimLoan): void {
 }
 
 /**
- * Charges a loan's interest for some hours on some principal: principal x annualRate / 8760 per
- * hour, rounded up to {@link INTEREST_DECIMALS} places, deducted from the coin's balance (a DEDUCT_INTEREST cash flow) and from the spot holding
- * that trades the coin (`interest-holding.ts`).
+ * Charges a loan's interest for one hour on some principal: principal x annualRate / 8760, rounded
+ * up to {@link INTEREST_DECIMALS} places, deducted from the coin's balance (a DEDUCT_INTEREST cash
+ * flow stamped with the time the hour was charged for) and from the spot holding that trades the
+ * coin (`interest-holding.ts`).
  * @returns true when the charge was not zero
  */
-function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, hours: number): boolean {
+function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, ts: number): boolean {
   const charge = principal
     .mul(loan.annualRate)
-    .mul(hours)
     .div(HOURS_PER_YEAR)
     .toDecimalPlaces(INTEREST_DECIMALS, D.ROUND_UP);
   if (charge.isZero()) return false;
@@ -60,25 +61,31 @@ function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, hours: n
   credit(state, loan.coin, charge.neg());
   takeInterestFromHolding(state, loan, charge);
   state.ledger.interest = state.ledger.interest.plus(charge);
-  state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts: state.now });
+  state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts });
   return true;
 }
 
 /**
- * Charges the interest of every whole hour elapsed since each loan's last accrual (hours counted
- * from its first borrow) on the principal outstanding at the hour's end; positions whose liqPrice
- * the charges moved are republished. What is repaid before an hour ends pays that hour when it is
- * repaid ({@link repay}).
+ * Charges the interest of every whole hour ending by `until` since each loan's last accrual (hours
+ * counted from its first borrow), one charge per hour, each rounded and stamped with its hour's
+ * end, on the principal outstanding then; positions whose liqPrice the charges moved are
+ * republished. What is repaid before an hour ends pays that hour when it is repaid
+ * ({@link repay}). The venue's timers (`timers.ts`) charge one hour at a time and check the margin
+ * after each, so a charge that takes equity below maintenance is liquidated before the next hour
+ * is charged.
  * @param state - the venue
+ * @param until - charge the hours ending at or before this time (default: now)
  * @returns true when interest was charged (equity moved)
  */
-export function accrueInterest(state: SimState): boolean {
+export function accrueInterest(state: SimState, until: number = state.now): boolean {
   let charged = false;
   for (const loan of state.loans.values()) {
-    const hours = Math.floor((state.now - loan.accruedUntil) / HOUR_MS);
-    if (hours <= 0) continue;
-    loan.accruedUntil += hours * HOUR_MS;
-    if (!chargeInterest(state, loan, loan.principal, hours)) continue;
+    let chargedLoan = false;
+    while (loan.accruedUntil + HOUR_MS <= until) {
+      loan.accruedUntil += HOUR_MS;
+      chargedLoan = chargeInterest(state, loan, loan.principal, loan.accruedUntil) || chargedLoan;
+    }
+    if (!chargedLoan) continue;
     charged = true;
     publishLoan(state, loan);
     publishBalances(state, [loan.coin]);
@@ -96,7 +103,7 @@ export function accrueInterest(state: SimState): boolean {
  * @param amount - the principal leaving it
  */
 function chargeStartedHour(state: SimState, loan: SimLoan, amount: Dec): void {
-  if (state.now > loan.accruedUntil) chargeInterest(state, loan, amount, 1);
+  if (state.now > loan.accruedUntil) chargeInterest(state, loan, amount, state.now);
 }
 
 /**
@@ -146,8 +153,9 @@ function refusedLoanChange(state: SimState, intent: BorrowIntent | RepayIntent):
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
  * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406021),
  * account NORMAL and LTV below the warning level (406020),
- * per-user quota (406017), loan pool (406018), margin for the loan's maintenance (406016), LTV
- * after borrowing (406019).
+ * per-user quota (406017), loan pool (406018), a price for the coin (406019: without one the
+ * loan's value and the LTV after it are unknown), margin for the loan's maintenance on top of the
+ * loans already taken (406016), LTV after borrowing (406019).
  * @param state - the venue
  * @param intent - the command
  */
@@ -188,11 +196,25 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     fail('LOAN_POOL_EXCEEDED', `pool ${terms.pool.toFixed()} ${intent.coin}`);
     return;
   }
+  if (!isCoinValued(state, intent.coin)) {
+    // Valued at 0, the loan would pass the margin and LTV checks whatever its size.
+    fail(
+      'LOAN_LTV_EXCEEDED',
+      `${intent.coin} has no price yet, so the loan's value and the LTV after it are unknown; borrow it once a ${intent.coin}/${[...state.opts.valuationCoins].join(' or ')} instrument has a price`,
+    );
+    return;
+  }
   const value = coinValue(state, intent.coin);
   const addedValue = intent.amount.mul(value);
-  const addedMM = addedValue.mul(state.opts.loans.maintenanceMarginRate);
-  if (addedMM.gt(availableMargin(state))) {
-    fail('LOAN_INSUFFICIENT_MARGIN', `needs ${addedMM.toFixed(2)} of margin`);
+  const rate = state.opts.loans.maintenanceMarginRate;
+  const addedMM = addedValue.mul(rate);
+  const heldMM = totalLoanValue(state).mul(rate);
+  const free = availableMargin(state).minus(heldMM);
+  if (addedMM.gt(free)) {
+    fail(
+      'LOAN_INSUFFICIENT_MARGIN',
+      `needs ${addedMM.toFixed(2)} of margin; available margin less the ${heldMM.toFixed(2)} the loans already taken need is ${free.toFixed(2)}`,
+    );
     return;
   }
   const loans = totalLoanValue(state).plus(addedValue);

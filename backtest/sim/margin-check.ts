@@ -1,10 +1,11 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, isAboveZero, ZERO } from '../../core/model/index.ts';
+import { coinValue } from './coin-valuation.ts';
 import { marginHeadroomOf } from './equity-estimate.ts';
 import { fillFee } from './fee-model.ts';
 import { availableMargin, orderCommitment } from './initial-margin.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
-import { coinValue, valued } from './margin.ts';
+import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';

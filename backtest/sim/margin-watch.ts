@@ -1,7 +1,7 @@
 import { asNumber } from '../../core/model/index.ts';
+import { coinValue } from './coin-valuation.ts';
 import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
-import { coinValue } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import { accountView } from './portfolio-views.ts';
 import { emit, type SimState } from './sim-state.ts';

@@ -1,5 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { D, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
+import { coinValue, coinValuerOf } from './coin-valuation.ts';
 import { timesSize } from './contract-size.ts';
 import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
@@ -31,25 +32,6 @@ import type { SimState } from './sim-state.ts';
  * Accounts channel carries a decimal string, so a large finite value stands for it (Keel's choice).
  */
 export const UNBOUNDED_RISK_RATIO = D('1e9');
-
-/**
- * The value of one unit of a coin in the account currency: 1 for valuation coins, else the mark of
- * a `{coin}/{valuation coin}` instrument; 0 when unknown.
- * @param state - the venue
- * @param coin - the coin
- * @returns its value
- */
-export function coinValue(state: SimState, coin: string): Dec {
-  if (state.opts.valuationCoins.has(coin)) return ONE;
-  for (const spec of state.opts.instruments.values()) {
-    if (spec.id.kind !== 'crypto' || spec.id.base !== coin || !state.opts.valuationCoins.has(spec.id.quote))
-      continue;
-    const market = state.markets.get(spec.sym);
-    const price = market ? markDecimalOf(market) : undefined;
-    if (price) return price;
-  }
-  return ZERO;
-}
 
 /**
  * The price a position is marked at (mark, else last, else its own average price).
@@ -236,11 +218,39 @@ export function onlyReduces(
 }
 
 /**
+ * How much of the portfolio is in coins a sym's mark values ({@link coinValuerOf}), net of the
+ * maintenance margin they carry: coin balances, less loans of those coins and their maintenance,
+ * plus the PnL less the maintenance of positions on other syms settled in them. Each unit of it
+ * moves equity less maintenance margin one for one with the sym's mark.
+ * @param state - the venue
+ * @param sym - the sym
+ * @returns the amount in coin units (0 when the sym values no coin the portfolio holds or owes)
+ */
+function coinsValuedBy(state: SimState, sym: string): Dec {
+  let amount = ZERO;
+  for (const [coin, balance] of state.balances)
+    if (!balance.isZero() && coinValuerOf(state, coin) === sym) amount = amount.plus(balance);
+  const loanRate = state.opts.loans.maintenanceMarginRate;
+  for (const loan of state.loans.values())
+    if (coinValuerOf(state, loan.coin) === sym) amount = amount.minus(loan.principal.mul(loanRate.plus(1)));
+  for (const position of state.positions.values()) {
+    if (position.sym === sym || position.qty.isZero()) continue;
+    const settle = state.opts.instruments.get(position.sym)?.settleAsset ?? 'USDT';
+    if (coinValuerOf(state, settle) !== sym) continue;
+    amount = amount.plus(unrealizedPnl(state, position)).minus(positionMaintenanceOf(state, position));
+  }
+  return amount;
+}
+
+/**
  * Estimated liquidation price of a position: the mark p of its sym at which equity equals
  * maintenance margin, other syms' marks held still. Every position on the sym moves with p, so in
  * BOTH mode the LONG and SHORT legs are solved in one equation and report the same price (as
- * Binance's hedge-mode formula does): equity + sum Q_i (p - mark) = MM_other syms + sum |Q_i| p
- * mmr, Q_i = signed qty x contract size of each position on the sym.
+ * Binance's hedge-mode formula does): equity + sum Q_i (p - mark) + C (p - mark) = MM_other syms
+ * + sum |Q_i| p mmr, Q_i = signed qty x contract size of each position on the sym, C the coins the
+ * sym's mark values net of their maintenance ({@link coinsValuedBy}: a coin held or borrowed whose
+ * value is that mark moves with it too). The settle asset of the sym's own positions is held at
+ * its value now (an inverse perpetual settled in the coin its own mark values would bend the line).
  * @param state - the venue
  * @param position - the position
  * @param equity - the portfolio equity when the caller has it already
@@ -260,7 +270,14 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
     absQ = addTo(absQ, signed.abs());
     atMark = addTo(atMark, signed.mul(markOf(state, leg)));
   }
-  const denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
+  let denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
+  const coins = coinsValuedBy(state, position.sym);
+  const market = state.markets.get(position.sym);
+  const mark = market ? markDecimalOf(market) : undefined;
+  if (!coins.isZero() && mark !== undefined) {
+    denominator = denominator.plus(coins);
+    atMark = atMark.plus(coins.mul(mark));
+  }
   if (denominator.isZero()) return ZERO;
   const otherMaintenance = maintenanceMargin(state, position.sym);
   // 0 - equity is -equity: no subtraction when no other sym holds margin (a non-zero equity).

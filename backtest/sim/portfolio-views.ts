@@ -1,10 +1,10 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
 import { isAboveZero, ZERO } from '../../core/model/index.ts';
+import { coinValue } from './coin-valuation.ts';
 import { notBelowZero, smallerOf } from './decimal-compare.ts';
 import { addTo, plusAmount } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
-  coinValue,
   equityOf,
   liqPriceOf,
   maintenanceMargin,

@@ -45,7 +45,9 @@ export function runTimers(state: SimState): void {
     if (due < state.now) charged = settleFunding(state, sym, market) || charged;
     else next = Math.min(next, due + 1);
   }
-  charged = accrueInterest(state) || charged;
+  // One hour at a time (the earliest due), the margin checked after it: on a bar longer than an
+  // hour the timers catch up at its close, and each hour's charge is its own.
+  charged = accrueInterest(state, Math.min(state.now, nextAccrual(state))) || charged;
   if (charged || state.fills !== fills) watchMargin(state);
   state.deadline = Math.min(state.deadline, next, nextAccrual(state));
 }

@@ -11,7 +11,11 @@ import type { CashFlowRecord, LiquidationRecord } from '../result/cash-flow-reco
  *         - feesPaid - fundingPaid - interestPaid
  *
  * where `feesPaid` already holds the liquidation fees (a liquidation order's fee is its fill's
- * fee) and Σ trades' `pnl` = Σ `grossPnl` - the fees of their fills.
+ * fee) and Σ trades' `pnl` = Σ `grossPnl` - the fees of their fills. It holds for a run that
+ * starts with the account currency only and trades instruments settled in it. Interest charged in
+ * a borrowed coin is not in `interestPaid`: it leaves the spot holding of the coin as a sale
+ * without proceeds, and the identity then also subtracts each such charge x the price the trade
+ * list booked it at (the root README states it; `run-backtest-loan-interest.test.ts` checks it).
  */
 export interface CashFlowStats {
   /**
@@ -38,7 +42,8 @@ export interface LiquidationStats {
 /**
  * Funding and interest paid, from the run's cash flows. Flows in another coin than the account
  * currency (a loan of BTC paying BTC interest) are listed in the result but not summed here:
- * they are not money of the account currency.
+ * they are not money of the account currency, and the coin they took out of a spot holding is in
+ * the trade list's lots already (see {@link CashFlowStats}).
  * @param cashFlows - every cash flow of the run (a loan's borrows and repays count in neither figure)
  * @param accountCurrency - the currency equity is in (e.g. USDT); every flow counts when undefined
  * @returns fundingPaid and interestPaid

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
+import { barsRecordingIn, flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
 import { barRunOptions } from '../../kit/bar-run-options.ts';
 import { anEthSpot } from '../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
@@ -74,5 +74,37 @@ describe('backtest runner: a short sale financed by a loan, bought back with its
     ).toEqual(['SHORT 5.0015 100->100', 'LONG 0.001 100->100']);
     expect(result.openTrades ?? []).toEqual([]);
     expect(JSON.stringify(result.meta)).not.toContain('did not fill');
+  });
+
+  it('closes the account when the interest is charged in the borrowed coin, counting it at the price the trade list booked it', async () => {
+    // ETH at 100 for the first hour, 110 for the second, 120 from the third on
+    const rows = Array.from({ length: 200 }, (_, i) => {
+      const p = i < 60 ? 100 : i < 120 ? 110 : 120;
+      return [p, p + 1, p - 1, p];
+    });
+    const rising = await barsRecordingIn(aTempDir(), rows, T0, ETH);
+    const result = await runBacktest({
+      ...barRunOptions(rising, [anEthSpot()], [{ id: 's', strategy: shortThenBuyBack }]),
+      startingCash: D(1000),
+      closeAtEnd: true,
+      sim: { loans: { assets: { 'OKX:ETH': { annualRate: D('0.876'), userQuota: D(100), pool: D(100) } } } },
+    });
+    const m = result.metrics;
+    const gross = [...result.trades].reduce((total, t) => total.plus(t.grossPnl), D(0));
+    // The three hourly charges grew the short at its average price (100), whatever ETH cost when
+    // they were charged (100, 110, 120); the repay's hour left the long the buy-back opened, at its
+    // cost (120). Those values are what the trade list's PnL lacks: interestPaid counts only the
+    // account currency's interest.
+    const bookedInterest = D('0.0015').mul(100).plus(D('0.0005').mul(120));
+    expect(m.interestPaid?.toFixed()).toBe('0');
+    expect(result.openTrades ?? []).toEqual([]);
+    expect(m.equityFinal.minus(m.equityStart).toFixed()).toBe(
+      gross
+        .minus(m.feesPaid)
+        .minus(m.fundingPaid ?? 0)
+        .minus(m.interestPaid ?? 0)
+        .minus(bookedInterest)
+        .toFixed(),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoanOptions } from '../../../backtest/sim/index.ts';
-import { D } from '../../../core/model/index.ts';
+import { type BarEvent, D } from '../../../core/model/index.ts';
+import { aFeedBar } from '../../kit/kernel-events.ts';
 import { aSim } from '../../kit/sim-builders.ts';
 
 const HOUR = 3_600_000;
@@ -68,4 +69,48 @@ describe('sim venue: loan interest charges every hour started', () => {
     t.sim.advanceTo(HOUR);
     expect(t.sim.ledger().interest.toFixed()).toBe('0.02');
   });
+
+  it('charges each hour of a daily bar on its own, rounded and stamped at the hour end', () => {
+    const t = aSim({
+      fillModel: 'bar',
+      loans: { assets: { 'BINANCE:USDT': { annualRate: D('0.1'), userQuota: D('5000'), pool: D('3000') } } },
+    });
+    t.send(borrow('b', '1000'));
+    t.sim.onMarket(aDailyBtcBar(0));
+    // 1000 x 10 % / 8760 = 0.0114155251..., rounded up each hour
+    const hours = Array.from({ length: 24 }, (_, i) => `DEDUCT_INTEREST -0.01141553 ${(i + 1) * HOUR}`);
+    expect(t.sim.statement().map((f) => `${f.type} ${f.amount.toFixed()} ${f.ts}`)).toEqual([
+      'BORROW 1000 0',
+      ...hours,
+    ]);
+    expect(t.sim.ledger().interest.toFixed()).toBe('0.27397272');
+  });
+
+  it('checks the margin after each hour of a daily bar, so the hour that breaches it ends the loan', () => {
+    // 100 USDT, 100 borrowed at 24 an hour: equity 100 - 24 k against a loan maintenance of 5
+    const t = aSim({
+      fillModel: 'bar',
+      startingBalances: { USDT: D('100') },
+      loans: {
+        assets: { 'BINANCE:USDT': { annualRate: D('2102.4'), userQuota: D('5000'), pool: D('3000') } },
+      },
+    });
+    t.send(borrow('b', '100'));
+    t.sim.onMarket(aDailyBtcBar(0));
+    expect(t.sim.statement().map((f) => `${f.type} ${f.amount.toFixed()} ${f.ts / HOUR}h`)).toEqual([
+      'BORROW 100 0h',
+      'DEDUCT_INTEREST -24 1h',
+      'DEDUCT_INTEREST -24 2h',
+      'DEDUCT_INTEREST -24 3h',
+      'DEDUCT_INTEREST -24 4h',
+      // the liquidation runs when the bar's timers catch up, at its close
+      'REPAY -100 24h',
+    ]);
+  });
 });
+
+/** A closed daily BTC bar opening at `openTime`, received at its close. */
+function aDailyBtcBar(openTime: number): BarEvent {
+  const close = openTime + 24 * HOUR;
+  return { ...aFeedBar(openTime, [100, 101, 99, 100, 10]), ts: close, recvTs: close, interval: '1d' };
+}

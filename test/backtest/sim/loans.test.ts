@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoanOptions } from '../../../backtest/sim/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
 import { aMark, aMarket, aQuote, aSim, aTrade } from '../../kit/sim-builders.ts';
 
 const HOUR = 3_600_000;
@@ -154,5 +155,44 @@ describe('sim venue: margin loans', () => {
     t.sim.advanceTo(2);
     expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['b', 406020]]);
     expect(t.of('liquidationEvent')).toHaveLength(0);
+  });
+
+  it('counts the loans already taken against the margin a new loan needs, so a split borrow is refused too (406016)', () => {
+    const loose = { ...LOANS, maxBorrowLtv: D('0.99'), ltvWarningLevel: D('0.99') };
+    const split = aSim({ loans: loose, startingBalances: { USDT: D('100') } });
+    split.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    // 9.1 available (fee 0.45, the mid 99.95 marks the long) carries one loan of 150 (maintenance 7.5), not two
+    split.send(aMarket('m', 'BUY', '9'), borrow('first', '150'), borrow('second', '150'));
+    split.sim.advanceTo(1);
+    expect(split.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['second', 406016]]);
+    expect(split.of('commandRejected')[0]?.message).toBe(
+      '406016 not enough available margin to carry this loan: needs 7.50 of margin; available margin less the 7.50 the loans already taken need is 1.64',
+    );
+    expect(split.sim.loanRisk().totalLoanValue.toFixed()).toBe('150');
+  });
+
+  it('refuses to lend a coin with no price yet (406019), whose value no check could weigh', () => {
+    const t = aSim({
+      instruments: [anInstrument(), anEthSpot()],
+      loans: {
+        ...LOANS,
+        assets: { 'OKX:ETH': { annualRate: D('0.0876'), userQuota: D('500'), pool: D('500') } },
+      },
+      startingBalances: { USDT: D('1000') },
+    });
+    t.send(borrow('blind', '100', 'ETH', 'OKX'));
+    t.sim.advanceTo(1);
+    t.sim.onMarket(aQuote(2, 99.9, 100, 100, 100, 'OKX_SPOT_ETH_USDT'));
+    // 100 ETH at 99.95 against 1000 USDT of equity: LTV 0.91
+    t.send(borrow('priced', '100', 'ETH', 'OKX'), borrow('small', '1', 'ETH', 'OKX'));
+    t.sim.advanceTo(3);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([
+      ['blind', 406019],
+      ['priced', 406019],
+    ]);
+    expect(t.of('commandRejected')[0]?.message).toBe(
+      "406019 the loan-to-value ratio after borrowing would exceed the limit: ETH has no price yet, so the loan's value and the LTV after it are unknown; borrow it once a ETH/USDT or USDC or USD instrument has a price",
+    );
+    expect(t.of('loan').at(-1)?.loan.principal.toFixed()).toBe('1');
   });
 });
