@@ -26,6 +26,7 @@ import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './e
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
+import { KillSwitchTrips } from './kill-switch-trips.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
 import { openReplaySources } from './replay-sources.ts';
@@ -92,6 +93,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   sweepUnmanagedOrders(kernel, port, options);
+  const trips = new KillSwitchTrips(options.gate);
   kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
   kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
@@ -262,6 +264,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...barOverlapWarnings(sim.barOverlaps()),
     ...(loanRefused === undefined ? [] : [loanRefused]),
     ...unsent,
+    ...trips.warnings(),
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
     ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
   ];
