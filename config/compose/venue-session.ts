@@ -13,6 +13,7 @@ import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './se
 import { waitForStop } from './session-stop.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
+import { unmanagedAtStartWarnings } from './unmanaged-at-start.ts';
 import { connectVenueSession } from './venue-session-connection.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
 import { keptRecordingNotes, openVenueSessionRecording } from './venue-session-recording.ts';
@@ -149,6 +150,12 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // The first reconciliation is folded before onStart (as NautilusTrader does): a strategy
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
+  for (const warning of unmanagedAtStartWarnings(
+    kernel.state,
+    options.config.strategies.map((s) => s.id),
+    new Set(options.instruments.map((s) => s.sym)),
+  ))
+    logger.warn(warning);
   await strategiesStarted;
   let warmUpWarning: string | undefined;
   try {
