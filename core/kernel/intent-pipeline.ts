@@ -2,6 +2,7 @@ import type { ExecutionPort } from '../execution/index.ts';
 import { orderFromPlaceIntent } from '../execution/index.ts';
 import type { Intent, PlaceOrderIntent } from '../model/index.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
+import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
@@ -29,6 +30,7 @@ export class IntentPipeline {
    * @param runners - every strategy of the kernel (for reference prefixes)
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
+   * @param algosInFlight - the algo orders sent and not answered yet (a cancel-all may reach them)
    * @param emulator - holds the trailing stops the kernel emulates
    * @param connectivity - the venue's stream states; new orders and modifies wait for a
    *   reconciled private stream
@@ -41,6 +43,7 @@ export class IntentPipeline {
     private readonly runners: readonly StrategyRunner[],
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
+    private readonly algosInFlight: InFlightAlgoOrders,
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
     private readonly connectivity: VenueConnectivity,
     private readonly warmingUp: () => string | undefined = () => undefined,
@@ -136,8 +139,12 @@ export class IntentPipeline {
   }
 
   /**
-   * cancelOrders without targets means "all of mine (on sym)"; cancelAllAlgoOrders must not touch
-   * others' algo orders. Every other intent goes as it is: undefined, no one-element list per intent.
+   * cancelOrders without targets means "all of mine (on sym)": the strategy's open orders, its
+   * in-flight ones (PENDING_NEW) included, by reference, so no other strategy's order is touched.
+   * cancelAllAlgoOrders must not touch others' algo orders: it goes to the venue as it is only when
+   * every algo order it may reach is the caller's, those Keel knows open and those sent and not
+   * answered yet (the venue may hold them already); else the caller's known ones are cancelled
+   * one by one. Every other intent goes as it is: undefined, no one-element list per intent.
    */
   private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] | undefined {
     if (intent.kind === 'cancelOrders' && intent.targets === undefined) {
@@ -156,7 +163,9 @@ export class IntentPipeline {
             (intent.algoOrderType === undefined || a.algoOrderType === intent.algoOrderType),
         );
       const mine = matching.filter((a) => this.state.orders.ownerOf(a.clientAlgoOrderId) === runner.id);
-      if (mine.length === matching.length) return mine.length === 0 ? [] : [intent];
+      const inFlight = this.algosInFlight.matching(intent, runner.id);
+      if (mine.length === matching.length && inFlight.others === 0)
+        return mine.length + inFlight.own === 0 ? [] : [intent];
       return mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId));
     }
     return undefined;
@@ -204,8 +213,12 @@ export class IntentPipeline {
       case 'closePositions':
         orders.ownClose(intent.ref, runner.id);
         return;
+      case 'placeAlgoOrder':
+        orders.own(intent.ref, runner.id);
+        this.algosInFlight.sending(intent, runner.id);
+        return;
       default:
-        // algo orders, borrow, repay, position mode: the owner answers for a venue refusal
+        // borrow, repay, position mode: the owner answers for a venue refusal
         orders.own(intent.ref, runner.id);
         return;
     }

@@ -1,4 +1,5 @@
 import type { KeelEvent } from '../model/index.ts';
+import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { InFlightRequests } from './in-flight-requests.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
@@ -37,7 +38,8 @@ export interface KernelPaths {
 
 /**
  * Builds the intent pipeline and the User Data routing around one book of modify and cancel
- * requests in flight (so a refusal finds its sender and undoes PENDING_*), the look-ups of
+ * requests in flight (so a refusal finds its sender and undoes PENDING_*), one of algo orders in
+ * flight (so a cancel-all spares another strategy's unanswered one), the look-ups of
  * orders whose request got no answer, and the trailing stop emulator, whose triggered orders
  * go out through the pipeline.
  * @param options - the kernel's options (gate, execution port)
@@ -47,6 +49,7 @@ export interface KernelPaths {
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
   const { state, runners, deny, push, connectivity, warmingUp } = host;
   const requests = new InFlightRequests(state.orders);
+  const algosInFlight = new InFlightAlgoOrders();
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(state, {
@@ -60,13 +63,14 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     runners,
     deny,
     requests,
+    algosInFlight,
     emulator,
     connectivity,
     warmingUp,
   );
   return {
     pipeline,
-    userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, lookUp),
+    userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, algosInFlight, lookUp),
     emulator,
   };
 }

@@ -1,6 +1,7 @@
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
 import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, refusesAFinalOrder } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
+import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
@@ -27,6 +28,7 @@ export class UserDataRouting {
    * @param gate - the risk gate, shown equity after fills and account updates
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
+   * @param algosInFlight - the algo orders sent and not answered yet; the venue's first word on one ends that
    * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
    *   back as order updates
    */
@@ -36,6 +38,7 @@ export class UserDataRouting {
     private readonly gate: IntentGate,
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
+    private readonly algosInFlight: InFlightAlgoOrders,
     private readonly lookUp: (orders: readonly Order[]) => void,
   ) {
     this.byId = new Map(runners.map((runner) => [runner.id, runner]));
@@ -72,6 +75,7 @@ export class UserDataRouting {
    * @returns false when the event changed nothing (stale, duplicate, a fill already booked)
    */
   fold(event: UserEvent): boolean {
+    this.noteAlgoAnswer(event);
     if (!foldUserEvent(this.state, event)) return false;
     if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
     return true;
@@ -108,6 +112,20 @@ export class UserDataRouting {
       reason: refusalReason(event, lookUp),
       ts: this.state.now(),
     });
+  }
+
+  /**
+   * The venue's first word on an algo order (an update, even one the fold finds stale) or its
+   * refusal ends its flight; an answer that never came does not, since the algo order may exist.
+   */
+  private noteAlgoAnswer(event: UserEvent): void {
+    if (event.kind === 'algoOrder') this.algosInFlight.answered(event.algoOrder.clientAlgoOrderId);
+    else if (
+      event.kind === 'commandRejected' &&
+      event.intentKind === 'placeAlgoOrder' &&
+      event.code !== COMMAND_OUTCOME_UNKNOWN
+    )
+      this.algosInFlight.answered(event.ref);
   }
 
   /**

@@ -1,17 +1,21 @@
-import type { Dec, Order } from '../model/index.ts';
-import { asNumber, isAtMost, ZERO } from '../model/index.ts';
+import type { Dec } from '../model/index.ts';
+import { asNumber, isAtMost } from '../model/index.ts';
 import {
   notionalOf,
   ORDER_TERMS_INTENTS,
   type OrderTerms,
-  reducesPosition,
   sizeKnown,
   termsOf,
   termsWithSpecOf,
 } from './order-terms.ts';
+import { isPendingSameSide, pendingSameSideQty, reducesPosition } from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
+/**
+ * A reduce-only order (the venue never lets it fill past the position), or one that reduces
+ * after every strategy's resting orders on its side filled first.
+ */
 function isReducing(terms: OrderTerms, view: RiskView): boolean {
   return terms.reduceOnly || reducesPosition(terms, view);
 }
@@ -49,10 +53,18 @@ export const maxNotionalCheck: RiskCheck = {
 };
 
 /**
- * The position per sym (and side), counting the same-side open orders as if filled, stays at
- * most maxPositionQty (or its per-sym override). Positions are the portfolio's (the venue nets
- * strategies together); at strategy scope only that strategy's open orders are counted.
- * Reducing orders always pass.
+ * The position per sym (and leg), counting the same-side open orders as if filled, stays at most
+ * maxPositionQty (or its per-sym override): |position ± (their unfilled qty + the order's qty)|.
+ * The position is the portfolio's (the venue nets strategies together), also for a strategy's
+ * own limit; at strategy scope only that strategy's open orders are counted, so only the
+ * portfolio's limit bounds what several strategies' orders do together. An order passes without
+ * the projection when it is reduce-only (the venue never fills it past the position) or reduces
+ * what the position has left after the counted same-side orders: several orders that each fit
+ * the position alone do not all pass, the part beyond what is left is checked as an opening.
+ * A modification counts with its new qty in place of the order it replaces. Algo orders are
+ * checked once, when placed, as the order their trigger sends (the venue sends it without the
+ * gate); resting ones are not counted as open orders (Keel's choice: a stop and a take-profit on
+ * one position are alternatives, counting both as filled would deny orders that cannot breach).
  */
 export const maxPositionCheck: RiskCheck = {
   name: 'maxPosition',
@@ -64,7 +76,7 @@ export const maxPositionCheck: RiskCheck = {
     const terms = termsOf(input);
     if (terms === undefined) return undefined;
     const max = limits.maxPositionQtyBySym?.[terms.sym] ?? limits.maxPositionQty;
-    if (max === undefined || isReducing(terms, view)) return undefined;
+    if (max === undefined || terms.reduceOnly) return undefined;
     if (!sizeKnown(terms)) {
       return deny(
         'maxPosition',
@@ -73,19 +85,15 @@ export const maxPositionCheck: RiskCheck = {
     }
     const owner = scope === 'strategy' ? strategyId : undefined;
     if (clearlyWithin(terms, view, owner, max)) return undefined;
-    let pending = ZERO;
-    for (const order of view.openOrdersOn(terms.sym, owner)) {
-      if (isPendingSameSide(order, terms)) {
-        pending = pending.add(
-          order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty),
-        );
-      }
-    }
-    const signed = (qty: Dec): Dec => (terms.side === 'BUY' ? qty : qty.neg());
-    const projected = view
-      .positionQty(terms.sym, terms.positionSide)
-      .add(signed(pending.add(terms.qty)))
-      .abs();
+    const pending = pendingSameSideQty(terms, view, owner);
+    const position = view.positionQty(terms.sym, terms.positionSide);
+    const added = pending.add(terms.qty);
+    const reduces =
+      !position.isZero() &&
+      (terms.side === 'BUY') === position.isNegative() &&
+      added.lessThanOrEqualTo(position.abs());
+    if (reduces) return undefined;
+    const projected = (terms.side === 'BUY' ? position.add(added) : position.sub(added)).abs();
     if (projected.lessThanOrEqualTo(max)) return undefined;
     return deny(
       'maxPosition',
@@ -93,15 +101,6 @@ export const maxPositionCheck: RiskCheck = {
     );
   },
 };
-
-/** An open order that would add to the same position leg as the order (and is not the one it replaces). */
-function isPendingSameSide(order: Order, terms: OrderTerms): boolean {
-  return (
-    order.positionSide === terms.positionSide &&
-    order.side === terms.side &&
-    order.clientOrderId !== terms.replaces
-  );
-}
 
 /** Relative room left for float rounding when the estimate below decides alone. */
 const ESTIMATE_MARGIN = 1e-9;

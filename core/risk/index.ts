@@ -30,7 +30,8 @@ export {
   qtyOnLotCheck,
 } from './order-size-checks.ts';
 export type { OrderTerms } from './order-terms.ts';
-export { notionalPrice, orderNotional, orderTermsOf, reducesPosition, sizeKnown } from './order-terms.ts';
+export { notionalPrice, orderNotional, orderTermsOf, sizeKnown } from './order-terms.ts';
+export { reducesPosition } from './position-reduction.ts';
 export type { CheckInput, LimitScope, RiskCheck } from './risk-check.ts';
 export { deny } from './risk-check.ts';
 export { RISK_CHECKS } from './risk-check-chain.ts';

@@ -1,5 +1,6 @@
 import { isFinalOrderState } from '../model/index.ts';
-import { reducesPosition, termsOf } from './order-terms.ts';
+import { termsOf } from './order-terms.ts';
+import { fitsOppositePosition } from './position-reduction.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's per-sym open order limit (the instrument's maxNumOrders) is not reached. */
@@ -41,7 +42,8 @@ export const modifyTargetCheck: RiskCheck = {
 };
 
 /**
- * A reduce-only order must reduce: opposite side to a non-zero position, no larger than it.
+ * A reduce-only order must reduce: opposite side to a non-zero position, no larger than it (on
+ * its own: the venue trims reduce-only orders when they fill, so several may cover one position).
  * A close-position must have a position to close. Reduce-only algo orders are not checked
  * here (Keel's choice): they act when triggered, often on a position that does not exist yet
  * (a stop placed with its entry), and the venue applies reduce-only then.
@@ -61,7 +63,7 @@ export const reduceOnlyCheck: RiskCheck = {
     }
     if (intent.kind !== 'placeOrder') return undefined;
     const terms = termsOf(input);
-    if (terms === undefined || !terms.reduceOnly || reducesPosition(terms, view)) return undefined;
+    if (terms === undefined || !terms.reduceOnly || fitsOppositePosition(terms, view)) return undefined;
     const position = view.positionQty(terms.sym, terms.positionSide);
     return deny(
       'reduceOnly',

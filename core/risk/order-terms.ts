@@ -94,20 +94,6 @@ function estimatedQty(sym: string, quoteQty: Dec, view: RiskView): Dec {
 }
 
 /**
- * Whether an order would only shrink the position it trades against: opposite side to a
- * non-zero position and no larger than it.
- * @param terms - the order
- * @param view - the state
- * @returns true when the order reduces
- */
-export function reducesPosition(terms: OrderTerms, view: RiskView): boolean {
-  const position = view.positionQty(terms.sym, terms.positionSide);
-  if (position.isZero()) return false;
-  const opposite = terms.side === 'BUY' ? position.isNegative() : position.isPositive();
-  return opposite && terms.qty.lessThanOrEqualTo(position.abs());
-}
-
-/**
  * The price a notional is computed at: the limit price, else the reference price.
  * @param terms - the order
  * @param view - the state

@@ -31,10 +31,23 @@ export const riskLimitsSchema = z
   .object({
     /** Largest notional (qty * contractSize * price) of one order. */
     maxNotionalPerOrder: positiveDecimal.optional(),
-    /** Largest absolute position per sym, counting open orders on the same side as if filled. */
-    maxPositionQty: positiveDecimal.optional(),
+    /**
+     * Largest absolute position per sym (and leg), counting open orders on the same side as if
+     * filled. The position is the portfolio's, also for a strategy's own limit; a strategy's limit
+     * counts only its own open orders, the global one every strategy's. An order passes only as
+     * far as it reduces what the position has left after the resting orders on its side (or is
+     * reduce-only); the part beyond counts as opening.
+     */
+    maxPositionQty: positiveDecimal
+      .optional()
+      .describe(
+        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass.",
+      ),
     /** Per-sym overrides of `maxPositionQty`. */
-    maxPositionQtyBySym: z.record(z.string(), positiveDecimal).optional(),
+    maxPositionQtyBySym: z
+      .record(z.string(), positiveDecimal)
+      .optional()
+      .describe('Per-sym overrides of maxPositionQty, same rule.'),
     /** Largest sum of |position| * contractSize * price over all syms after the order. */
     maxGrossExposure: positiveDecimal.optional(),
     /** Most open orders at once (the portfolio's or the strategy's). */

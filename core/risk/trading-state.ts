@@ -1,6 +1,7 @@
 import type { Intent } from '../model/index.ts';
 import { CANCEL_INTENT_KINDS } from '../model/index.ts';
-import { orderTermsOf, reducesPosition } from './order-terms.ts';
+import { orderTermsOf } from './order-terms.ts';
+import { reducesPosition } from './position-reduction.ts';
 import type { RiskView } from './risk-view.ts';
 
 /**
@@ -31,7 +32,10 @@ export function stricterStatus(a: TradingStatus, b: TradingStatus): TradingStatu
 
 /**
  * Whether an intent only takes risk off: cancels, closes, repayments, reduce-only or reducing
- * orders, and modifications of an order that itself reduces (without growing it).
+ * orders, and modifications of an order that itself reduces (without growing it). An order
+ * reduces only by what the position has left after every strategy's resting orders on its side
+ * (see {@link reducesPosition}), so several sells that each fit a long position alone do not all
+ * pass in REDUCING state.
  * @param intent - the intent
  * @param view - the state
  * @returns true when the intent may pass in REDUCING state

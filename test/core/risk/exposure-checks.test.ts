@@ -120,14 +120,15 @@ describe('exposure limits', () => {
             const limits: RiskLimits = { maxPositionQty: max };
             const denial = maxPositionCheck.run({ strategyId: 's1', intent, view, limits, scope });
             const position = view.positionQty(BTC, 'NONE');
-            const reducing =
-              !position.isZero() && (side === 'BUY') !== position.gt(0) && orderQty.lte(position.abs());
             let pending = D(0);
             for (const { strategyId, order } of view.orders) {
               if (order.side === side && (scope === 'portfolio' || strategyId === 's1'))
                 pending = pending.add(order.orderQty.sub(order.executedQty));
             }
             const added = pending.add(orderQty);
+            // Reducing: what the position has left after the counted same-side orders covers the order.
+            const reducing =
+              !position.isZero() && (side === 'BUY') !== position.gt(0) && added.lte(position.abs());
             const projected = (side === 'BUY' ? position.add(added) : position.sub(added)).abs();
             expect(denial === undefined).toBe(reducing || projected.lte(max));
           },

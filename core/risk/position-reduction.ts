@@ -1,0 +1,75 @@
+import type { Dec, Order } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
+import { type OrderTerms, sizeKnown } from './order-terms.ts';
+import type { RiskView } from './risk-view.ts';
+
+/**
+ * An open order that trades on the same position leg and side as the order (and is not the one
+ * it replaces): filled, it moves the position the same way.
+ * @param order - an open order
+ * @param terms - the order being decided
+ * @returns true when the open order counts with it
+ */
+export function isPendingSameSide(order: Order, terms: OrderTerms): boolean {
+  return (
+    order.positionSide === terms.positionSide &&
+    order.side === terms.side &&
+    order.clientOrderId !== terms.replaces
+  );
+}
+
+/**
+ * The unfilled quantity of the open orders on the order's sym, leg and side (the one it replaces
+ * aside), all strategies' or one strategy's: what would trade the same way if every one filled.
+ * Algo orders not triggered yet are not counted (see `maxPositionCheck`).
+ * @param terms - the order being decided
+ * @param view - the state
+ * @param owner - count only this strategy's orders; undefined = every strategy's
+ * @returns the summed remaining quantity (zero when none)
+ */
+export function pendingSameSideQty(terms: OrderTerms, view: RiskView, owner?: string): Dec {
+  let pending = ZERO;
+  for (const order of view.openOrdersOn(terms.sym, owner)) {
+    if (!isPendingSameSide(order, terms)) continue;
+    pending = pending.add(
+      order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty),
+    );
+  }
+  return pending;
+}
+
+/**
+ * Whether the order trades against a non-zero position on its leg and is no larger than it, on
+ * its own (resting orders aside): what the venue asks of a reduce-only order.
+ * @param terms - the order
+ * @param view - the state
+ * @returns true when it is opposite to the position and at most its size
+ */
+export function fitsOppositePosition(terms: OrderTerms, view: RiskView): boolean {
+  const position = view.positionQty(terms.sym, terms.positionSide);
+  if (position.isZero()) return false;
+  const opposite = terms.side === 'BUY' ? position.isNegative() : position.isPositive();
+  return opposite && terms.qty.lessThanOrEqualTo(position.abs());
+}
+
+/**
+ * Whether the order would only shrink the position it trades against, even after every resting
+ * order on the same side filled first: those already claim part of the position, so the order
+ * reduces only by what they leave (|position| - their unfilled quantity), and must fit in it.
+ * Several orders that each fit the position alone are not all reducing together: the first that
+ * fit use the position up and the next would flip it. A quote-sized order whose size is not known
+ * (no reference price) is not reducing.
+ * @param terms - the order
+ * @param view - the state
+ * @param owner - count only this strategy's resting orders; undefined = every strategy's (the
+ *   position is the portfolio's, whichever strategy's order fills first)
+ * @returns true when the order reduces
+ */
+export function reducesPosition(terms: OrderTerms, view: RiskView, owner?: string): boolean {
+  if (!sizeKnown(terms) || !fitsOppositePosition(terms, view)) return false;
+  const left = view
+    .positionQty(terms.sym, terms.positionSide)
+    .abs()
+    .sub(pendingSameSideQty(terms, view, owner));
+  return terms.qty.lessThanOrEqualTo(left);
+}

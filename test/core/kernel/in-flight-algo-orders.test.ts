@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { StrategyContext } from '../../../core/kernel/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import type { AlgoOrderType, Intent } from '../../../core/model/index.ts';
+import { COMMAND_OUTCOME_UNKNOWN } from '../../../core/model/index.ts';
+import { anAlgoOrder, anAlgoOrderUpdate } from '../../kit/algo-order-builders.ts';
+import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
+import { aQuote, BTC, ETH } from '../../kit/kernel-events.ts';
+
+type Act = (ctx: StrategyContext<unknown, unknown>) => Intent | readonly Intent[] | undefined;
+
+/** A strategy that, at the quote of each time given, sends what the act for that time returns. */
+function scripted(acts: Readonly<Record<number, Act>>) {
+  return defineStrategy({
+    name: 'scripted',
+    params: z.object({}),
+    onQuote: (ctx, quote) => acts[quote.ts]?.(ctx),
+  });
+}
+
+const stop: Act = (ctx) =>
+  ctx.order.algo({ sym: BTC, side: 'SELL', qty: 1, triggerPrice: 90, condition: 'LTE', price: 0 });
+
+/** Strategies a and b on a venue that answers nothing unless told; each sends what its script says. */
+function twoStrategies(a: Readonly<Record<number, Act>>, b: Readonly<Record<number, Act>>) {
+  const rig = aRecordingKernelRig([
+    { id: 'a', strategy: scripted(a) },
+    { id: 'b', strategy: scripted(b) },
+  ]);
+  const sentBy = (id: string) =>
+    rig.port.submitted
+      .filter((c) => c.strategyId === id)
+      .map((c) => `${c.intent.kind}${'target' in c.intent ? ` ${c.intent.target}` : ''}`);
+  return { ...rig, sentBy };
+}
+
+/** The venue's acknowledgement of an algo order Keel sent, as NEW. */
+function acknowledge(
+  clientAlgoOrderId: string,
+  algoOrderId: string,
+  at: number,
+  algoOrderType: AlgoOrderType = 'TRIGGER',
+) {
+  return anAlgoOrderUpdate(
+    anAlgoOrder({
+      clientAlgoOrderId,
+      algoOrderId,
+      algoOrderType,
+      reduceOnly: false,
+      createAt: at,
+      updateAt: at,
+    }),
+  );
+}
+
+describe('kernel: a cancel-all spares another strategy’s algo order still in flight', () => {
+  it('cancels the caller’s own known algo orders one by one while another strategy’s algo order is unanswered', () => {
+    const rig = twoStrategies({ 11: stop }, { 5: stop, 13: (ctx) => ctx.order.cancelAllAlgos({ sym: BTC }) });
+    rig.market.next(aQuote(5, 100));
+    rig.port.emit(acknowledge('b-1', 'B-1', 6));
+    rig.market.next(aQuote(11, 100));
+    rig.market.next(aQuote(13, 100));
+    expect(rig.sentBy('b')).toEqual(['placeAlgoOrder', 'cancelAlgoOrder b-1']);
+  });
+
+  it('sends the venue-wide cancel-all again once the other algo order is answered, acknowledged or refused', () => {
+    const cancelAll: Act = (ctx) => ctx.order.cancelAllAlgos({ sym: BTC });
+    const rig = twoStrategies(
+      { 11: stop, 20: stop },
+      { 5: stop, 13: cancelAll, 25: cancelAll, 31: cancelAll },
+    );
+    rig.market.next(aQuote(5, 100));
+    rig.port.emit(acknowledge('b-1', 'B-1', 6));
+    rig.market.next(aQuote(11, 100));
+    rig.port.emit(acknowledge('a-1', 'A-1', 12));
+    rig.port.emit(
+      anAlgoOrderUpdate(
+        anAlgoOrder({ clientAlgoOrderId: 'a-1', algoOrderId: 'A-1', state: 'CANCELLED', updateAt: 12 }),
+      ),
+    );
+    rig.market.next(aQuote(13, 100));
+    rig.market.next(aQuote(20, 100));
+    rig.port.emit({
+      kind: 'commandRejected',
+      ts: 21,
+      recvTs: 21,
+      ref: 'a-2',
+      intentKind: 'placeAlgoOrder',
+      code: 401001,
+      message: 'bad trigger',
+    });
+    rig.market.next(aQuote(25, 100));
+    expect(rig.sentBy('b')).toEqual(['placeAlgoOrder', 'cancelAllAlgoOrders', 'cancelAllAlgoOrders']);
+  });
+
+  it('keeps counting an algo order whose outcome is unknown, since it may exist', () => {
+    const rig = twoStrategies({ 11: stop }, { 5: stop, 13: (ctx) => ctx.order.cancelAllAlgos() });
+    rig.market.next(aQuote(5, 100));
+    rig.port.emit(acknowledge('b-1', 'B-1', 6));
+    rig.market.next(aQuote(11, 100));
+    rig.port.emit({
+      kind: 'commandRejected',
+      ts: 12,
+      recvTs: 12,
+      ref: 'a-1',
+      intentKind: 'placeAlgoOrder',
+      code: COMMAND_OUTCOME_UNKNOWN,
+      message: 'timeout',
+    });
+    rig.market.next(aQuote(13, 100));
+    expect(rig.sentBy('b')).toEqual(['placeAlgoOrder', 'cancelAlgoOrder b-1']);
+  });
+
+  it('lets a strategy’s own in-flight algo order be reached by its venue-wide cancel-all', () => {
+    const rig = twoStrategies({ 11: stop, 13: (ctx) => ctx.order.cancelAllAlgos({ sym: BTC }) }, {});
+    rig.market.next(aQuote(11, 100));
+    rig.market.next(aQuote(13, 100));
+    expect(rig.sentBy('a')).toEqual(['placeAlgoOrder', 'cancelAllAlgoOrders']);
+  });
+
+  it('counts only the in-flight algo orders the cancel-all reaches (other syms and types aside)', () => {
+    const ethStop: Act = (ctx) =>
+      ctx.order.algo({ sym: ETH, side: 'SELL', qty: 1, triggerPrice: 90, condition: 'LTE', price: 0 });
+    const rig = twoStrategies(
+      { 11: ethStop, 12: stop },
+      {
+        5: stop,
+        13: (ctx) => [
+          ctx.order.cancelAllAlgos({ sym: BTC, algoOrderType: 'TP_SL' }),
+          ctx.order.cancelAllAlgos({ sym: BTC }),
+        ],
+      },
+    );
+    rig.market.next(aQuote(5, 100));
+    rig.port.emit(acknowledge('b-1', 'B-1', 6, 'TP_SL'));
+    rig.market.next(aQuote(11, 100));
+    rig.market.next(aQuote(12, 100));
+    rig.market.next(aQuote(13, 100));
+    // a's ETH stop is out of both; its BTC TRIGGER stop only in the second.
+    expect(rig.sentBy('b')).toEqual(['placeAlgoOrder', 'cancelAllAlgoOrders', 'cancelAlgoOrder b-1']);
+  });
+
+  it('expands a plain cancel-all into the caller’s orders by reference, its own in-flight ones included, never another’s', () => {
+    const rig = twoStrategies(
+      { 11: (ctx) => ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 99 }) },
+      {
+        12: (ctx) => ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 98 }),
+        13: (ctx) => ctx.order.cancelMany({ sym: BTC }),
+      },
+    );
+    rig.market.next(aQuote(11, 100));
+    rig.market.next(aQuote(12, 100));
+    rig.market.next(aQuote(13, 100));
+    const cancel = rig.port.submitted.find((c) => c.intent.kind === 'cancelOrders');
+    expect(cancel?.strategyId).toBe('b');
+    expect(cancel?.intent.kind === 'cancelOrders' ? cancel.intent.targets : undefined).toEqual(['b-1']);
+  });
+});
