@@ -178,13 +178,12 @@ export class LiveExecutionClient implements ExecutionPort {
         });
         return;
       default:
-        runRestCommand(
-          this.options.rest,
-          command,
-          (event) => this.emit(event),
-          () => this.timer.now(),
-          (what, error) => this.followUpFailed(command, what, error),
-        ).catch((error: unknown) =>
+        runRestCommand(this.options.rest, command, {
+          emit: (event) => this.emit(event),
+          now: () => this.timer.now(),
+          followUpFailed: (what, error) => this.followUpFailed(command, what, error),
+          openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
+        }).catch((error: unknown) =>
           isOutcomeUnknown(error)
             ? this.resolveLostReply(command, error)
             : this.rejectCommand(command, error),
