@@ -1,11 +1,25 @@
 import { type Observable, Subject } from 'rxjs';
-import { isFinalAlgoState, type OrderRecord } from '../../backtest/report/index.ts';
-import { type AlgoOrder, isFinalOrderState, type UserEvent } from '../../core/model/index.ts';
+import { isFinalAlgoState } from '../../backtest/report/index.ts';
+import { type AlgoOrder, isFinalOrderState, type Order, type UserEvent } from '../../core/model/index.ts';
 
-/** An open leg the kernel was given, with the parent it is attached to. */
+/**
+ * The order whose legs the venue is asked for: a session's order that carried tp / sl (its
+ * record), or the parent of legs adopted at start-up, known only by the legs' `attachedOrderId`.
+ */
+export type LegParent = Pick<Order, 'orderId' | 'clientOrderId' | 'sym' | 'createAt' | 'tp' | 'sl'> & {
+  /** The strategy owning it, when known. */
+  readonly strategyId?: string | undefined;
+  /**
+   * Only these legs (by algoOrderId) are asked for, when set: of legs adopted at start-up the
+   * session knows only those still open then (a sibling may have ended before it started).
+   */
+  readonly legIds?: ReadonlySet<string>;
+};
+
+/** An open leg the kernel was given, with the parent it is attached to (undefined: adopted at start-up). */
 interface OpenLeg {
   readonly leg: AlgoOrder;
-  readonly parent: OrderRecord;
+  readonly parent: LegParent | undefined;
 }
 
 /**
@@ -18,7 +32,10 @@ interface OpenLeg {
  * it) arrives, as the session's journal takes it; and the venue is asked for a parent's legs again
  * once one of them fired or an order on their sym ended with fills (the venue may end a leg's
  * sibling with it, or legs whose position went flat) and after the private stream was
- * reconciled, so a leg the venue ended does not stay listed.
+ * reconciled, so a leg the venue ended does not stay listed. The legs open at start-up (the
+ * venue's open algo orders that name a parent, which reconciliation gives the kernel) are followed
+ * the same way: the execution client ends one that fired (it knows it), and its siblings, or all of
+ * them once their position may be flat, are asked for again from their own creation.
  */
 export class AttachedLegFeed {
   private readonly legs = new Subject<UserEvent>();
@@ -29,7 +46,7 @@ export class AttachedLegFeed {
    * @param reread - asks the venue for a parent's legs again (their answer comes back to
    *   {@link attachedLeg})
    */
-  constructor(private readonly reread: (parent: OrderRecord) => void) {}
+  constructor(private readonly reread: (parent: LegParent) => void) {}
 
   /** The legs' algo order events, for the kernel's User Data. */
   get events(): Observable<UserEvent> {
@@ -41,8 +58,9 @@ export class AttachedLegFeed {
    * @param leg - the algo order, naming its parent in `attachedOrderId`
    * @param parent - its parent order
    */
-  attachedLeg(leg: AlgoOrder, parent: OrderRecord): void {
-    this.track(leg, parent);
+  attachedLeg(leg: AlgoOrder, parent: LegParent): void {
+    // An adopted leg stays adopted: its parent is rebuilt from the legs still open when asked again.
+    this.track(leg, parent.legIds === undefined ? parent : undefined);
     this.emit(leg);
   }
 
@@ -53,13 +71,11 @@ export class AttachedLegFeed {
    * @param event - the event as the execution client emitted it
    */
   observe(event: UserEvent): void {
-    if (this.open.size === 0) return;
     if (event.kind === 'algoOrder') {
-      const known = this.open.get(event.algoOrder.algoOrderId);
-      if (known !== undefined) this.track(event.algoOrder, known.parent);
+      this.algoOrderReported(event.algoOrder);
       return;
     }
-    if (event.kind !== 'order') return;
+    if (event.kind !== 'order' || this.open.size === 0) return;
     const { order } = event;
     const fired = order.algoOrderId ? this.open.get(order.algoOrderId) : undefined;
     if (fired !== undefined) {
@@ -70,7 +86,7 @@ export class AttachedLegFeed {
         orderId: order.orderId,
         updateAt: Math.max(fired.leg.updateAt, order.createAt),
       });
-      this.reread(fired.parent);
+      this.rereadParentOf(fired);
     }
     if (isFinalOrderState(order.orderState) && order.executedQty.gt(0)) this.rereadOpen(order.sym);
   }
@@ -84,15 +100,51 @@ export class AttachedLegFeed {
     this.rereadOpen(undefined);
   }
 
-  /** Asks the venue again for the parents of the open legs (of `sym`, or all). */
-  private rereadOpen(sym: string | undefined): void {
-    const parents = new Map<string, OrderRecord>();
-    for (const { leg, parent } of this.open.values())
-      if (sym === undefined || leg.sym === sym) parents.set(parent.orderId, parent);
-    for (const parent of parents.values()) this.reread(parent);
+  /**
+   * An algo order the execution client reported: a known leg's update (a cancel's or amend's
+   * reply, a reconciliation, or its end when the order it sent arrived, after which its siblings
+   * are asked for again), or an open leg found at start-up (or by a later reconciliation), adopted.
+   */
+  private algoOrderReported(algo: AlgoOrder): void {
+    const known = this.open.get(algo.algoOrderId);
+    if (known !== undefined) {
+      this.track(algo, known.parent);
+      if (algo.state === 'TRIGGERED' || algo.state === 'FAILED') this.rereadParentOf(known);
+    } else if (algo.attachedOrderId !== undefined && !isFinalAlgoState(algo.state))
+      this.track(algo, undefined);
   }
 
-  private track(leg: AlgoOrder, parent: OrderRecord): void {
+  /** Asks the venue again for the parents of the open legs (of `sym`, or all). */
+  private rereadOpen(sym: string | undefined): void {
+    const parents = new Map<string, OpenLeg>();
+    for (const open of this.open.values())
+      if (sym === undefined || open.leg.sym === sym) parents.set(open.leg.attachedOrderId ?? '', open);
+    for (const open of parents.values()) this.rereadParentOf(open);
+  }
+
+  /**
+   * Asks the venue again for a leg's parent: its record, or for an adopted leg the legs of its
+   * parent still open, from the earliest one's creation.
+   */
+  private rereadParentOf({ leg, parent }: OpenLeg): void {
+    if (parent !== undefined) {
+      this.reread(parent);
+      return;
+    }
+    const siblings = [...this.open.values()].filter(
+      (open) => open.parent === undefined && open.leg.attachedOrderId === leg.attachedOrderId,
+    );
+    if (siblings.length === 0) return;
+    this.reread({
+      orderId: leg.attachedOrderId ?? '',
+      clientOrderId: '',
+      sym: leg.sym,
+      createAt: Math.min(...siblings.map((open) => open.leg.createAt)),
+      legIds: new Set(siblings.map((open) => open.leg.algoOrderId)),
+    });
+  }
+
+  private track(leg: AlgoOrder, parent: LegParent | undefined): void {
     if (isFinalAlgoState(leg.state)) this.open.delete(leg.algoOrderId);
     else this.open.set(leg.algoOrderId, { leg, parent });
   }

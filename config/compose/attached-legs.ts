@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
-import type { OrderRecord } from '../../backtest/report/index.ts';
 import type { AlgoOrder, Execution } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
-import { AttachedLegFeed } from './attached-leg-feed.ts';
+import { AttachedLegFeed, type LegParent } from './attached-leg-feed.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { UserDataJournal } from './user-data-journal.ts';
 
@@ -24,9 +23,9 @@ export interface AttachedLegSink {
    * Takes a take-profit / stop-loss leg as the venue reported it.
    * @param leg - the algo order, naming its parent in `attachedOrderId`
    * @param parentOwner - the strategy owning the parent order, when known
-   * @param parent - the parent order, as the session recorded it
+   * @param parent - the parent order, as the session recorded it (or as adopted legs name it)
    */
-  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined, parent: OrderRecord): void;
+  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined, parent: LegParent): void;
 }
 
 /**
@@ -41,8 +40,9 @@ export interface AttachedLegSink {
  * them is not shown, and a parent's end is the latest moment they can appear. A leg's later
  * states arrive as for any algo order: TRIGGERED when the order it sends names it, the venue's
  * history read again when they may have changed (see {@link AttachedLegFeed}), and the venue's
- * own answer for the legs still open at the session's end. Lookups run one at a time, in the
- * order they were asked for; one that fails is reported and skipped.
+ * own answer for the legs still open at the session's end. The legs open at start-up are asked for
+ * again the same way, by their parent's orderId from their own creation, only those legs. Lookups
+ * run one at a time, in the order they were asked for; one that fails is reported and skipped.
  */
 export class AttachedLegLookups {
   private queue: Promise<void> = Promise.resolve();
@@ -60,16 +60,17 @@ export class AttachedLegLookups {
   constructor(
     private readonly sink: AttachedLegSink,
     private readonly history: AlgoOrderHistory,
-    private readonly onError: (parent: OrderRecord, error: unknown) => void,
+    private readonly onError: (parent: LegParent, error: unknown) => void,
     private readonly maxScan = MAX_LEG_SCAN,
   ) {}
 
   /**
    * Asks the venue for a parent's legs (after the lookups asked for before): once it ended with
    * fills, and again whenever their states may have changed (see {@link AttachedLegFeed}).
-   * @param parent - an order carrying tp / sl that ended with fills
+   * @param parent - an order carrying tp / sl that ended with fills, or the parent of legs adopted
+   *   at start-up (only the legs it names are asked for)
    */
-  parentEnded(parent: OrderRecord): void {
+  parentEnded(parent: LegParent): void {
     if (this.waiting.has(parent.orderId)) return;
     this.waiting.add(parent.orderId);
     this.inFlight++;
@@ -93,13 +94,15 @@ export class AttachedLegLookups {
     return this.inFlight === 0 ? undefined : this.queue;
   }
 
-  private async lookUp(parent: OrderRecord): Promise<void> {
-    const expected = (parent.tp === undefined ? 0 : 1) + (parent.sl === undefined ? 0 : 1);
+  private async lookUp(parent: LegParent): Promise<void> {
+    const { legIds } = parent;
+    const expected = legIds?.size ?? (parent.tp === undefined ? 0 : 1) + (parent.sl === undefined ? 0 : 1);
     const legs: AlgoOrder[] = [];
     let read = 0;
     try {
       for await (const algo of this.history(parent.sym, parent.createAt)) {
-        if (algo.attachedOrderId === parent.orderId) legs.push(algo);
+        if (algo.attachedOrderId === parent.orderId && (legIds === undefined || legIds.has(algo.algoOrderId)))
+          legs.push(algo);
         if (legs.length >= expected || ++read >= this.maxScan) break;
       }
     } catch (error) {
@@ -166,7 +169,7 @@ export function journalWithAttachedLegs(
     history,
     (parent, error) =>
       logger.warn(
-        { ref: parent.clientOrderId, err: (error as Error).message },
+        { ref: parent.clientOrderId || parent.orderId, err: (error as Error).message },
         'could not read the take-profit / stop-loss legs of an order from the venue',
       ),
   );

@@ -129,6 +129,33 @@ describe("a session's take-profit / stop-loss legs", () => {
     expect(read).toBe(10);
   });
 
+  it('asks for the legs adopted at start-up by their parent, from their creation, and takes only those', async () => {
+    const asked: string[] = [];
+    const taken: string[] = [];
+    const lookups = new AttachedLegLookups(
+      { attachedLeg: (algo) => taken.push(`${algo.algoOrderId} ${algo.state}`) },
+      historyOf(
+        [
+          leg('A-2', { state: 'CANCELLED', updateAt: 5_000 }),
+          leg('A-1', { state: 'TRIGGERED', updateAt: 4_000 }),
+          leg('A-0', { attachedOrderId: 'O-0' }),
+        ],
+        asked,
+      ),
+      () => {},
+    );
+    lookups.parentEnded({
+      orderId: 'O-1',
+      clientOrderId: '',
+      sym: 'BINANCE_PERP_BTC_USDT',
+      createAt: 2_000,
+      legIds: new Set(['A-1']),
+    });
+    await lookups.settled();
+    // A-2 ended before the session started: the session never knew it, and does not now.
+    expect([asked, taken]).toEqual([['BINANCE_PERP_BTC_USDT from 2000'], ['A-1 TRIGGERED']]);
+  });
+
   it('reports a lookup that failed and goes on with the next parent', async () => {
     const failed: string[] = [];
     const taken: string[] = [];
