@@ -3,23 +3,24 @@ import { isFinalAlgoState } from '../../backtest/report/index.ts';
 import { type AlgoOrder, isFinalOrderState, type Order, type UserEvent } from '../../core/model/index.ts';
 
 /**
- * The order whose legs the venue is asked for: a session's order that carried tp / sl (its
- * record), or the parent of legs adopted at start-up, known only by the legs' `attachedOrderId`.
+ * The order whose legs the venue is asked for: a session's order that carried tp / sl (its record,
+ * once it ended), or the parent of legs the kernel was given, asked for again.
  */
 export type LegParent = Pick<Order, 'orderId' | 'clientOrderId' | 'sym' | 'createAt' | 'tp' | 'sl'> & {
   /** The strategy owning it, when known. */
   readonly strategyId?: string | undefined;
   /**
-   * Only these legs (by algoOrderId) are asked for, when set: of legs adopted at start-up the
-   * session knows only those still open then (a sibling may have ended before it started).
+   * Only these legs (by algoOrderId) are asked for, each by its id, when set: the legs still open
+   * of a parent whose legs are known (found when it ended, or open at start-up: a sibling may have
+   * ended before the session started).
    */
   readonly legIds?: ReadonlySet<string>;
 };
 
-/** An open leg the kernel was given, with the parent it is attached to (undefined: adopted at start-up). */
+/** An open leg the kernel was given, with the parent it is attached to. */
 interface OpenLeg {
   readonly leg: AlgoOrder;
-  readonly parent: LegParent | undefined;
+  readonly parent: LegParent;
 }
 
 /**
@@ -29,13 +30,13 @@ interface OpenLeg {
  * may cancel or amend it, as in a backtest. The venue pushes no algo order updates, so a leg's
  * later states are taken where the venue shows them: a cancel or amend the strategy sends comes
  * back in the venue's reply; a leg that fires is TRIGGERED once the order it sends (which names
- * it) arrives, as the session's journal takes it; and the venue is asked for a parent's legs again
- * once one of them fired or an order on their sym ended with fills (the venue may end a leg's
- * sibling with it, or legs whose position went flat) and after the private stream was
- * reconciled, so a leg the venue ended does not stay listed. The legs open at start-up (the
- * venue's open algo orders that name a parent, which reconciliation gives the kernel) are followed
- * the same way: the execution client ends one that fired (it knows it), and its siblings, or all of
- * them once their position may be flat, are asked for again from their own creation.
+ * it) arrives, as the session's journal takes it; and the venue is asked again for a parent's
+ * legs still open, each by its id, once one of them fired or an order on their sym ended with
+ * fills (the venue may end a leg's sibling with it, or legs whose position went flat) and after
+ * the private stream was reconciled, so a leg the venue ended does not stay listed. The legs open
+ * at start-up (the venue's open algo orders that name a parent, which reconciliation gives the
+ * kernel) are followed the same way; the execution client ends one of them that fired (it knows
+ * them), and its siblings are then asked for.
  */
 export class AttachedLegFeed {
   private readonly legs = new Subject<UserEvent>();
@@ -59,8 +60,7 @@ export class AttachedLegFeed {
    * @param parent - its parent order
    */
   attachedLeg(leg: AlgoOrder, parent: LegParent): void {
-    // An adopted leg stays adopted: its parent is rebuilt from the legs still open when asked again.
-    this.track(leg, parent.legIds === undefined ? parent : undefined);
+    this.track(leg, parent);
     this.emit(leg);
   }
 
@@ -111,7 +111,12 @@ export class AttachedLegFeed {
       this.track(algo, known.parent);
       if (algo.state === 'TRIGGERED' || algo.state === 'FAILED') this.rereadParentOf(known);
     } else if (algo.attachedOrderId !== undefined && !isFinalAlgoState(algo.state))
-      this.track(algo, undefined);
+      this.track(algo, {
+        orderId: algo.attachedOrderId,
+        clientOrderId: '',
+        sym: algo.sym,
+        createAt: algo.createAt,
+      });
   }
 
   /** Asks the venue again for the parents of the open legs (of `sym`, or all). */
@@ -123,28 +128,25 @@ export class AttachedLegFeed {
   }
 
   /**
-   * Asks the venue again for a leg's parent: its record, or for an adopted leg the legs of its
-   * parent still open, from the earliest one's creation.
+   * Asks the venue again for the legs of a leg's parent still open, each by its id: a history read
+   * from the parent's creation could miss a leg past the entries it reads (see `MAX_LEG_SCAN`).
    */
   private rereadParentOf({ leg, parent }: OpenLeg): void {
-    if (parent !== undefined) {
-      this.reread(parent);
-      return;
-    }
     const siblings = [...this.open.values()].filter(
-      (open) => open.parent === undefined && open.leg.attachedOrderId === leg.attachedOrderId,
+      (open) => open.leg.attachedOrderId === leg.attachedOrderId,
     );
     if (siblings.length === 0) return;
     this.reread({
-      orderId: leg.attachedOrderId ?? '',
-      clientOrderId: '',
+      orderId: parent.orderId,
+      clientOrderId: parent.clientOrderId,
       sym: leg.sym,
       createAt: Math.min(...siblings.map((open) => open.leg.createAt)),
+      strategyId: parent.strategyId,
       legIds: new Set(siblings.map((open) => open.leg.algoOrderId)),
     });
   }
 
-  private track(leg: AlgoOrder, parent: LegParent | undefined): void {
+  private track(leg: AlgoOrder, parent: LegParent): void {
     if (isFinalAlgoState(leg.state)) this.open.delete(leg.algoOrderId);
     else this.open.set(leg.algoOrderId, { leg, parent });
   }

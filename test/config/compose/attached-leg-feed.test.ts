@@ -72,10 +72,11 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     });
     feed.observe(anOrderUpdate(sent));
     expect(kernel.slice(2)).toEqual(['A-2 TRIGGERED 5000']);
-    expect(reread).toEqual(['O-1']);
+    // Its sibling, still open, is asked for by its id.
+    expect(reread).toEqual(['O-1 A-1 from 1000']);
     // The same order pushed again fires nothing more: the leg is no longer open.
     feed.observe(anOrderUpdate({ ...sent, orderState: 'OPEN', updateAt: 5_001 }));
-    expect([kernel.length, reread]).toEqual([3, ['O-1']]);
+    expect([kernel.length, reread]).toEqual([3, ['O-1 A-1 from 1000']]);
   });
 
   it('asks the venue again for the open legs of a sym once an order on it ended with fills (their position may be flat)', () => {
@@ -91,7 +92,7 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     feed.observe(
       anOrderUpdate(anOrder({ orderId: 'O-3', sym: SYM, orderState: 'FILLED', executedQty: D(1) })),
     );
-    expect(reread).toEqual(['O-1']);
+    expect(reread).toEqual(['O-1 A-1,A-2 from 1000']);
   });
 
   it('forgets a leg the venue ended (a cancel the strategy sent), so an order naming it later changes nothing', () => {
@@ -139,7 +140,7 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     feed.attachedLeg(leg('B-1', 'O-5', { sym: 'BINANCE_PERP_ETH_USDT' }), parent('O-5'));
     feed.attachedLeg(leg('C-1', 'O-6', { state: 'TRIGGERED' }), parent('O-6'));
     feed.reconciled();
-    expect(reread).toEqual(['O-1', 'O-5']);
+    expect(reread).toEqual(['O-1 A-1,A-2 from 1000', 'O-5 B-1 from 1000']);
   });
 
   it('follows the legs open at start-up: asks again for the siblings of one that fired, and for all once their position may be flat', () => {
