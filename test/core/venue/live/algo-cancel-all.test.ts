@@ -3,12 +3,16 @@ import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
 import { SYNTHETIC_AAPL } from '../../../../backtest/synthetic/index.ts';
 import { D, type Intent, type UserEvent } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
+import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
 import { eventually, type LivePaperRig, liveOnPaper, RIG_BTC } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
 import { signedRest } from '../../../kit/paper-venue-client.ts';
+import { waitFor } from '../../../kit/venue-wait.ts';
+import { ok, WIRE_ALGO_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 let venue: PaperVenue | undefined;
 let rig: LivePaperRig | undefined;
+let fake: LiveClientOnFakeVenue | undefined;
 
 afterEach(async () => {
   await rig?.live.stop();
@@ -16,6 +20,8 @@ afterEach(async () => {
   rig = undefined;
   await venue?.close();
   venue = undefined;
+  await fake?.close();
+  fake = undefined;
 });
 
 const stopAlgo = (ref: string, sym: string, triggerPrice: string): Intent => ({
@@ -75,5 +81,26 @@ describe('live execution client: a cancel of all algo orders', () => {
       'by-hand': 'CANCELLED',
     });
     expect(r.events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
+  });
+
+  it('still cancels, and reads back the algo orders the client reported open, when the list before it fails', async () => {
+    const algo = { ...WIRE_ALGO_ORDER, algoOrderId: 'a-1', clientAlgoOrderId: 'ca-1' };
+    const f = await liveClientOnFakeVenue({}, (request) =>
+      request.path === '/api/v1/algo/openOrders' ? { body: ok([algo]) } : undefined,
+    );
+    fake = f;
+    f.special = (request) => {
+      if (request.path === '/api/v1/algo/openOrders') return { status: 503, body: 'unavailable' };
+      if (request.path === '/api/v1/algo/order')
+        return { body: ok({ ...algo, algoOrderState: 'CANCELLED', updateAt: 1_700_000_000_900 }) };
+      return undefined;
+    };
+    const from = f.events.length;
+    f.live.submit(approved({ kind: 'cancelAllAlgoOrders', ref: 'x-all' }));
+    await waitFor(() => f.events.slice(from).some((e) => e.kind === 'algoOrder'), 'the cancelled algo order');
+    expect(f.calls('/api/v1/algo/cancelAll')).toHaveLength(1);
+    expect(f.calls('/api/v1/algo/order').map((r) => r.query.algoOrderId)).toEqual(['a-1']);
+    expect(algoStates(f.events.slice(from))).toEqual({ 'ca-1': 'CANCELLED' });
+    expect(f.events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
   });
 });
