@@ -21,6 +21,12 @@ export type LegParent = Pick<Order, 'orderId' | 'clientOrderId' | 'sym' | 'creat
 interface OpenLeg {
   readonly leg: AlgoOrder;
   readonly parent: LegParent;
+  /**
+   * Whether the execution client reported it open (it adopted it at start-up, a reconciliation
+   * listed it, or a command's reply showed it): its reconciliations then end it if the venue no
+   * longer lists it.
+   */
+  readonly reportedByClient: boolean;
 }
 
 /**
@@ -60,7 +66,7 @@ export class AttachedLegFeed {
    * @param parent - its parent order
    */
   attachedLeg(leg: AlgoOrder, parent: LegParent): void {
-    this.track(leg, parent);
+    this.track(leg, parent, this.open.get(leg.algoOrderId)?.reportedByClient ?? false);
     this.emit(leg);
   }
 
@@ -94,10 +100,13 @@ export class AttachedLegFeed {
   /**
    * The private stream was reconciled after a login: the legs may have ended while it was down,
    * and reconciliation ends only the algo orders the execution client knew of, so the venue is
-   * asked again for every open leg.
+   * asked again for every open leg it did not report.
    */
   reconciled(): void {
-    this.rereadOpen(undefined);
+    const unreported = new Map<string, OpenLeg>();
+    for (const open of this.open.values())
+      if (!open.reportedByClient) unreported.set(open.leg.attachedOrderId ?? '', open);
+    for (const open of unreported.values()) this.rereadParentOf(open);
   }
 
   /**
@@ -108,22 +117,21 @@ export class AttachedLegFeed {
   private algoOrderReported(algo: AlgoOrder): void {
     const known = this.open.get(algo.algoOrderId);
     if (known !== undefined) {
-      this.track(algo, known.parent);
+      this.track(algo, known.parent, true);
       if (algo.state === 'TRIGGERED' || algo.state === 'FAILED') this.rereadParentOf(known);
     } else if (algo.attachedOrderId !== undefined && !isFinalAlgoState(algo.state))
-      this.track(algo, {
-        orderId: algo.attachedOrderId,
-        clientOrderId: '',
-        sym: algo.sym,
-        createAt: algo.createAt,
-      });
+      this.track(
+        algo,
+        { orderId: algo.attachedOrderId, clientOrderId: '', sym: algo.sym, createAt: algo.createAt },
+        true,
+      );
   }
 
-  /** Asks the venue again for the parents of the open legs (of `sym`, or all). */
-  private rereadOpen(sym: string | undefined): void {
+  /** Asks the venue again for the parents of the open legs of `sym`. */
+  private rereadOpen(sym: string): void {
     const parents = new Map<string, OpenLeg>();
     for (const open of this.open.values())
-      if (sym === undefined || open.leg.sym === sym) parents.set(open.leg.attachedOrderId ?? '', open);
+      if (open.leg.sym === sym) parents.set(open.leg.attachedOrderId ?? '', open);
     for (const open of parents.values()) this.rereadParentOf(open);
   }
 
@@ -146,9 +154,9 @@ export class AttachedLegFeed {
     });
   }
 
-  private track(leg: AlgoOrder, parent: LegParent): void {
+  private track(leg: AlgoOrder, parent: LegParent, reportedByClient: boolean): void {
     if (isFinalAlgoState(leg.state)) this.open.delete(leg.algoOrderId);
-    else this.open.set(leg.algoOrderId, { leg, parent });
+    else this.open.set(leg.algoOrderId, { leg, parent, reportedByClient });
   }
 
   private emit(leg: AlgoOrder): void {

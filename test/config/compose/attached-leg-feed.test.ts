@@ -173,7 +173,8 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
       legIds: new Set(['A-1']),
     });
     expect(kernel).toEqual(['A-1 CANCELLED 4000']);
+    // A reconciliation after a login ends itself the legs the execution client reported: not asked for again.
     feed.reconciled();
-    expect(reread.slice(3)).toEqual(['O-5 B-1 from 1300']);
+    expect(reread).toHaveLength(3);
   });
 });
