@@ -1,8 +1,7 @@
 import type { Logger } from 'pino';
-import type { OrderRecord } from '../../backtest/report/index.ts';
 import type { AlgoOrder, Execution } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
-import { AttachedLegFeed } from './attached-leg-feed.ts';
+import { AttachedLegFeed, type LegParent } from './attached-leg-feed.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import { UserDataJournal } from './user-data-journal.ts';
 
@@ -18,15 +17,23 @@ export const MAX_LEG_SCAN = 500;
  */
 export type AlgoOrderHistory = (sym: string, begin: number) => AsyncIterable<AlgoOrder>;
 
+/** What the lookups of the legs read of the venue. */
+export interface VenueAlgoOrders {
+  /** The algo order history of a sym, for the legs of a parent that just ended. */
+  readonly history: AlgoOrderHistory;
+  /** The venue's current view of one algo order by its algoOrderId, for a leg asked for again. */
+  readonly byId: (algoOrderId: string) => Promise<AlgoOrder>;
+}
+
 /** Where the legs the venue reported go: the session's User Data journal. */
 export interface AttachedLegSink {
   /**
    * Takes a take-profit / stop-loss leg as the venue reported it.
    * @param leg - the algo order, naming its parent in `attachedOrderId`
    * @param parentOwner - the strategy owning the parent order, when known
-   * @param parent - the parent order, as the session recorded it
+   * @param parent - the parent order, as the session recorded it (or as adopted legs name it)
    */
-  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined, parent: OrderRecord): void;
+  attachedLeg(leg: AlgoOrder, parentOwner: string | undefined, parent: LegParent): void;
 }
 
 /**
@@ -39,10 +46,12 @@ export interface AttachedLegSink {
  * the venue reported it: its ids, trigger, quantity and state. Keel's choice of when to ask: the
  * paper venue attaches the legs when the parent is final with fills; when a real venue attaches
  * them is not shown, and a parent's end is the latest moment they can appear. A leg's later
- * states arrive as for any algo order: TRIGGERED when the order it sends names it, the venue's
- * history read again when they may have changed (see {@link AttachedLegFeed}), and the venue's
- * own answer for the legs still open at the session's end. Lookups run one at a time, in the
- * order they were asked for; one that fails is reported and skipped.
+ * states arrive as for any algo order: TRIGGERED when the order it sends names it, the venue read
+ * again when they may have changed (see {@link AttachedLegFeed}), and the venue's own answer for
+ * the legs still open at the session's end. A parent's legs asked for again (those still open,
+ * the legs open at start-up included) are read one by one by their ids, not from the history,
+ * whose newest entries (see {@link MAX_LEG_SCAN}) may no longer reach them. Lookups
+ * run one at a time, in the order they were asked for; one that fails is reported and skipped.
  */
 export class AttachedLegLookups {
   private queue: Promise<void> = Promise.resolve();
@@ -53,23 +62,24 @@ export class AttachedLegLookups {
 
   /**
    * @param sink - where the legs go
-   * @param history - the venue's algo order history
+   * @param venue - the venue's algo order history, and its read of one algo order
    * @param onError - told of a lookup that failed (the parent's legs are then not listed)
    * @param maxScan - history entries read at most per parent (default {@link MAX_LEG_SCAN})
    */
   constructor(
     private readonly sink: AttachedLegSink,
-    private readonly history: AlgoOrderHistory,
-    private readonly onError: (parent: OrderRecord, error: unknown) => void,
+    private readonly venue: VenueAlgoOrders,
+    private readonly onError: (parent: LegParent, error: unknown) => void,
     private readonly maxScan = MAX_LEG_SCAN,
   ) {}
 
   /**
    * Asks the venue for a parent's legs (after the lookups asked for before): once it ended with
    * fills, and again whenever their states may have changed (see {@link AttachedLegFeed}).
-   * @param parent - an order carrying tp / sl that ended with fills
+   * @param parent - an order carrying tp / sl that ended with fills, or the parent of the legs it
+   *   names (`legIds`), asked for again
    */
-  parentEnded(parent: OrderRecord): void {
+  parentEnded(parent: LegParent): void {
     if (this.waiting.has(parent.orderId)) return;
     this.waiting.add(parent.orderId);
     this.inFlight++;
@@ -93,15 +103,11 @@ export class AttachedLegLookups {
     return this.inFlight === 0 ? undefined : this.queue;
   }
 
-  private async lookUp(parent: OrderRecord): Promise<void> {
-    const expected = (parent.tp === undefined ? 0 : 1) + (parent.sl === undefined ? 0 : 1);
+  private async lookUp(parent: LegParent): Promise<void> {
     const legs: AlgoOrder[] = [];
-    let read = 0;
     try {
-      for await (const algo of this.history(parent.sym, parent.createAt)) {
-        if (algo.attachedOrderId === parent.orderId) legs.push(algo);
-        if (legs.length >= expected || ++read >= this.maxScan) break;
-      }
+      if (parent.legIds === undefined) legs.push(...(await this.scanHistory(parent)));
+      else for (const id of parent.legIds) legs.push(await this.venue.byId(id));
     } catch (error) {
       this.onError(parent, error);
       return;
@@ -113,16 +119,32 @@ export class AttachedLegLookups {
     );
     for (const leg of legs) this.sink.attachedLeg(leg, parent.strategyId, parent);
   }
+
+  /** The legs of a parent that just ended, from the newest entries of its sym's history since its creation. */
+  private async scanHistory(parent: LegParent): Promise<AlgoOrder[]> {
+    const expected = (parent.tp === undefined ? 0 : 1) + (parent.sl === undefined ? 0 : 1);
+    const legs: AlgoOrder[] = [];
+    let read = 0;
+    for await (const algo of this.venue.history(parent.sym, parent.createAt)) {
+      if (algo.attachedOrderId === parent.orderId) legs.push(algo);
+      if (legs.length >= expected || ++read >= this.maxScan) break;
+    }
+    return legs;
+  }
 }
 
 /**
- * The venue's algo order history over REST, page after page.
+ * The venue's algo order history over REST, page after page, and its read of one algo order.
  * @param rest - the session's REST client
- * @returns the history {@link AttachedLegLookups} reads
+ * @returns what {@link AttachedLegLookups} reads
  */
-export function restAlgoOrderHistory(rest: Pick<VenueRestClient, 'pages'>): AlgoOrderHistory {
-  return async function* (sym, begin) {
-    for await (const wire of rest.pages('getAlgoOrderHistory', { sym, begin })) yield algoOrderFromWire(wire);
+export function restAlgoOrderHistory(rest: Pick<VenueRestClient, 'pages' | 'getAlgoOrder'>): VenueAlgoOrders {
+  return {
+    history: async function* (sym, begin) {
+      for await (const wire of rest.pages('getAlgoOrderHistory', { sym, begin }))
+        yield algoOrderFromWire(wire);
+    },
+    byId: async (algoOrderId) => algoOrderFromWire(await rest.getAlgoOrder({ algoOrderId })),
   };
 }
 
@@ -142,7 +164,7 @@ export interface JournalWithAttachedLegs {
  * @param metrics - the session's metrics
  * @param onFill - called on every fill
  * @param ownerOf - the strategy owning a reference (the kernel's record)
- * @param history - the venue's algo order history
+ * @param venue - the venue's algo order history, and its read of one algo order
  * @param logger - told of a lookup that failed
  * @param coinSyms - the syms whose holdings may pay loan interest in their coin
  * @returns the journal, the lookups and the legs' feed
@@ -151,7 +173,7 @@ export function journalWithAttachedLegs(
   metrics: RunMetrics,
   onFill: ((fill: Execution) => void) | undefined,
   ownerOf: (ref: string) => string | undefined,
-  history: AlgoOrderHistory,
+  venue: VenueAlgoOrders,
   logger: Logger,
   coinSyms: ReadonlySet<string>,
 ): JournalWithAttachedLegs {
@@ -163,10 +185,10 @@ export function journalWithAttachedLegs(
         legFeed.attachedLeg(leg, parent);
       },
     },
-    history,
+    venue,
     (parent, error) =>
       logger.warn(
-        { ref: parent.clientOrderId, err: (error as Error).message },
+        { ref: parent.clientOrderId || parent.orderId, err: (error as Error).message },
         'could not read the take-profit / stop-loss legs of an order from the venue',
       ),
   );

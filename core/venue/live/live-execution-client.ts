@@ -7,6 +7,7 @@ import type { ApprovedIntent } from '../../risk/index.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
 import { commandRejection } from './command-rejection.ts';
+import { FiredAlgoOrders } from './fired-algo-orders.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
@@ -36,6 +37,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
   private readonly localView = new LocalTradingView();
   private readonly positionReports = new NewestPositionReports();
+  private readonly firedAlgos = new FiredAlgoOrders();
   private readonly placement: OrderPlacement;
   private readonly timer: TimerPort;
   private readonly logger: Logger;
@@ -176,13 +178,12 @@ export class LiveExecutionClient implements ExecutionPort {
         });
         return;
       default:
-        runRestCommand(
-          this.options.rest,
-          command,
-          (event) => this.emit(event),
-          () => this.timer.now(),
-          (what, error) => this.followUpFailed(command, what, error),
-        ).catch((error: unknown) =>
+        runRestCommand(this.options.rest, command, {
+          emit: (event) => this.emit(event),
+          now: () => this.timer.now(),
+          followUpFailed: (what, error) => this.followUpFailed(command, what, error),
+          openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
+        }).catch((error: unknown) =>
           isOutcomeUnknown(error)
             ? this.resolveLostReply(command, error)
             : this.rejectCommand(command, error),
@@ -244,7 +245,8 @@ export class LiveExecutionClient implements ExecutionPort {
    * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
    * is dropped, and so is a position report older than one of its leg passed on. An update from
    * the venue is noted as newer than a snapshot being taken; a reconciliation's correction is as
-   * old as its snapshot.
+   * old as its snapshot. An order naming an open algo order ends that algo order first (see
+   * {@link FiredAlgoOrders}).
    */
   private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
     if (event.kind === 'execution' && this.localView.hasExecution(event.execution.transactionId)) {
@@ -256,7 +258,13 @@ export class LiveExecutionClient implements ExecutionPort {
       this.logger.debug({ sym, positionSide, updateAt }, 'position report older than one passed on');
       return;
     }
-    if (event.kind === 'order') this.placement.settle(event.order.clientOrderId);
+    if (event.kind === 'order') {
+      const ended = this.firedAlgos.endedBy(event.order);
+      if (ended !== undefined)
+        this.emit({ kind: 'algoOrder', ts: event.ts, recvTs: event.recvTs, algoOrder: ended }, origin);
+      this.placement.settle(event.order.clientOrderId);
+    }
+    this.firedAlgos.observe(event);
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);

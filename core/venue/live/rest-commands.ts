@@ -1,10 +1,15 @@
-import { formatDecimal, type IntentKind, type StrategyIntent, type UserEvent } from '../../model/index.ts';
+import {
+  type AlgoOrder,
+  formatDecimal,
+  type IntentKind,
+  type StrategyIntent,
+  type UserEvent,
+} from '../../model/index.ts';
 import { accountFromWire, algoOrderFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { AlgoOrderWire } from '../wire/algo.ts';
+import { cancelAllAlgoOrdersAndReadBack } from './algo-cancel-all.ts';
 import { readLoanEvents } from './loan-events.ts';
-
-type Emit = (event: UserEvent) => void;
 
 /**
  * Told that a read after a command the venue accepted failed: what it would have reported (the
@@ -14,16 +19,27 @@ type Emit = (event: UserEvent) => void;
  */
 export type FollowUpFailed = (what: string, error: unknown) => void;
 
+/** What a REST command reports to, and reads of the client. */
+export interface RestCommandContext {
+  /** Where the events of what changed go. */
+  readonly emit: (event: UserEvent) => void;
+  /** Event time, epoch ms. */
+  readonly now: () => number;
+  /** Told when the read after an accepted command failed. */
+  readonly followUpFailed: FollowUpFailed;
+  /** The algo orders the client reported open (those a cancel-all may end). */
+  readonly openAlgoOrders: () => readonly AlgoOrder[];
+}
+
 /**
  * Runs the intents that go over REST (algo orders, close position(s), loans, position mode) and
  * reports what changed as User Data events. A loan or position-mode change is followed by a read
- * of the loans or the account; that read failing does not make the command refused (the venue
+ * of the loans or the account, a cancel of all algo orders by a read of each one it may have ended
+ * (see `algo-cancel-all.ts`); that read failing does not make the command refused (the venue
  * accepted it, and a strategy told otherwise could send it again): it goes to `followUpFailed`.
  * @param rest - the REST client
  * @param command - the intent
- * @param emit - where events go
- * @param now - event time, epoch ms
- * @param followUpFailed - told when the read after an accepted command failed
+ * @param ctx - where events go, the clock, the failed-read report and the open algo orders
  * @returns when the venue answered
  * @throws whatever the REST client throws for the command itself (the caller turns it into a
  *   commandRejected event, or looks the command up)
@@ -31,10 +47,9 @@ export type FollowUpFailed = (what: string, error: unknown) => void;
 export async function runRestCommand(
   rest: VenueRestClient,
   command: StrategyIntent,
-  emit: Emit,
-  now: () => number,
-  followUpFailed: FollowUpFailed,
+  ctx: RestCommandContext,
 ): Promise<void> {
+  const { emit, now, followUpFailed } = ctx;
   const intent = command.intent;
   const algo = (wire: AlgoOrderWire) =>
     emit({ kind: 'algoOrder', ts: now(), recvTs: now(), algoOrder: algoOrderFromWire(wire) });
@@ -77,10 +92,7 @@ export async function runRestCommand(
       algo(await rest.cancelAlgoOrder({ clientAlgoOrderId: intent.target }));
       return;
     case 'cancelAllAlgoOrders':
-      await rest.cancelAllAlgoOrders({
-        ...(intent.sym === undefined ? {} : { sym: intent.sym }),
-        ...(intent.algoOrderType === undefined ? {} : { algoOrderType: intent.algoOrderType }),
-      });
+      await cancelAllAlgoOrdersAndReadBack(rest, intent, ctx);
       return;
     case 'borrow':
     case 'repay': {

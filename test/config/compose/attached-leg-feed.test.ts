@@ -40,7 +40,9 @@ const leg = (id: string, parentId: string, overrides: Partial<AlgoOrder> = {}): 
 /** A feed recording what it gives the kernel and which parents it asks the venue about again. */
 function feedRig() {
   const reread: string[] = [];
-  const feed = new AttachedLegFeed((p) => reread.push(p.orderId));
+  const feed = new AttachedLegFeed((p) =>
+    reread.push(p.legIds === undefined ? p.orderId : `${p.orderId} ${[...p.legIds]} from ${p.createAt}`),
+  );
   const kernel: string[] = [];
   feed.events.subscribe((event: UserEvent) => {
     if (event.kind === 'algoOrder')
@@ -70,10 +72,11 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     });
     feed.observe(anOrderUpdate(sent));
     expect(kernel.slice(2)).toEqual(['A-2 TRIGGERED 5000']);
-    expect(reread).toEqual(['O-1']);
+    // Its sibling, still open, is asked for by its id.
+    expect(reread).toEqual(['O-1 A-1 from 1000']);
     // The same order pushed again fires nothing more: the leg is no longer open.
     feed.observe(anOrderUpdate({ ...sent, orderState: 'OPEN', updateAt: 5_001 }));
-    expect([kernel.length, reread]).toEqual([3, ['O-1']]);
+    expect([kernel.length, reread]).toEqual([3, ['O-1 A-1 from 1000']]);
   });
 
   it('asks the venue again for the open legs of a sym once an order on it ended with fills (their position may be flat)', () => {
@@ -89,7 +92,7 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     feed.observe(
       anOrderUpdate(anOrder({ orderId: 'O-3', sym: SYM, orderState: 'FILLED', executedQty: D(1) })),
     );
-    expect(reread).toEqual(['O-1']);
+    expect(reread).toEqual(['O-1 A-1,A-2 from 1000']);
   });
 
   it('forgets a leg the venue ended (a cancel the strategy sent), so an order naming it later changes nothing', () => {
@@ -137,6 +140,41 @@ describe('the take-profit / stop-loss legs as the kernel takes them', () => {
     feed.attachedLeg(leg('B-1', 'O-5', { sym: 'BINANCE_PERP_ETH_USDT' }), parent('O-5'));
     feed.attachedLeg(leg('C-1', 'O-6', { state: 'TRIGGERED' }), parent('O-6'));
     feed.reconciled();
-    expect(reread).toEqual(['O-1', 'O-5']);
+    expect(reread).toEqual(['O-1 A-1,A-2 from 1000', 'O-5 B-1 from 1000']);
+  });
+
+  it('follows the legs open at start-up: asks again for the siblings of one that fired, and for all once their position may be flat', () => {
+    const { feed, reread, kernel } = feedRig();
+    const reported = (algoOrder: AlgoOrder): UserEvent => ({
+      kind: 'algoOrder',
+      ts: algoOrder.updateAt,
+      recvTs: algoOrder.updateAt,
+      algoOrder,
+    });
+    // Reconciliation at start-up gives the kernel the open legs of two parents, and an algo order of its own.
+    feed.observe(reported(leg('A-1', 'O-1', { createAt: 1_200 })));
+    feed.observe(reported(leg('A-2', 'O-1', { createAt: 1_100 })));
+    feed.observe(reported(leg('B-1', 'O-5', { createAt: 1_300 })));
+    feed.observe(reported(anAlgoOrder({ algoOrderId: 'M-1', sym: SYM })));
+    // An order on the sym ended with fills: the legs of both parents are asked for, from their creation.
+    feed.observe(
+      anOrderUpdate(anOrder({ orderId: 'O-3', sym: SYM, orderState: 'FILLED', executedQty: D(1) })),
+    );
+    expect(reread).toEqual(['O-1 A-1,A-2 from 1100', 'O-5 B-1 from 1300']);
+    // The execution client ended A-2 (the order it sent arrived): its sibling is asked for.
+    feed.observe(reported(leg('A-2', 'O-1', { state: 'TRIGGERED', createAt: 1_100, updateAt: 4_000 })));
+    expect(reread.slice(2)).toEqual(['O-1 A-1 from 1200']);
+    // The venue's answer ends the sibling; the kernel was told of neither by the feed twice.
+    feed.attachedLeg(leg('A-1', 'O-1', { state: 'CANCELLED', createAt: 1_200, updateAt: 4_000 }), {
+      orderId: 'O-1',
+      clientOrderId: '',
+      sym: SYM,
+      createAt: 1_200,
+      legIds: new Set(['A-1']),
+    });
+    expect(kernel).toEqual(['A-1 CANCELLED 4000']);
+    // A reconciliation after a login ends itself the legs the execution client reported: not asked for again.
+    feed.reconciled();
+    expect(reread).toHaveLength(3);
   });
 });

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OrderRecord } from '../../../backtest/report/index.ts';
-import { type AlgoOrderHistory, AttachedLegLookups } from '../../../config/compose/attached-legs.ts';
+import {
+  type AlgoOrderHistory,
+  AttachedLegLookups,
+  type VenueAlgoOrders,
+} from '../../../config/compose/attached-legs.ts';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
 import { UserDataJournal } from '../../../config/compose/user-data-journal.ts';
 import { type AlgoOrder, D, type Order } from '../../../core/model/index.ts';
@@ -37,6 +41,12 @@ const leg = (id: string, overrides: Partial<AlgoOrder> = {}): AlgoOrder =>
     ...overrides,
   });
 
+/** A venue asked only for its history (a leg asked for by id fails the lookup). */
+const onlyHistory = (history: AlgoOrderHistory): VenueAlgoOrders => ({
+  history,
+  byId: (id) => Promise.reject(new Error(`asked for ${id} by id`)),
+});
+
 /** A venue history answering from a list (newest first, as the venue pages it), counting what was read. */
 function historyOf(entries: readonly AlgoOrder[], asked: string[]): AlgoOrderHistory {
   return async function* (sym, begin) {
@@ -66,7 +76,7 @@ describe("a session's take-profit / stop-loss legs", () => {
         onAttachedParentEnded: (parent) => lookups?.parentEnded(parent),
       },
     );
-    lookups = new AttachedLegLookups(journal, history, () => {});
+    lookups = new AttachedLegLookups(journal, onlyHistory(history), () => {});
     journal.observe(anOrderUpdate(entry({ orderState: 'OPEN' })));
     journal.observe(
       anOrderUpdate(entry({ orderState: 'PARTIALLY_FILLED', executedQty: D('0.5'), updateAt: 1_100 })),
@@ -94,7 +104,7 @@ describe("a session's take-profit / stop-loss legs", () => {
       dir: aSpillDirectory(),
       onAttachedParentEnded: (parent) => lookups?.parentEnded(parent),
     });
-    lookups = new AttachedLegLookups(journal, historyOf([], asked), () => {});
+    lookups = new AttachedLegLookups(journal, onlyHistory(historyOf([], asked)), () => {});
     journal.observe(anOrderUpdate(anOrder({ orderId: 'O-5', orderState: 'FILLED', executedQty: D(1) })));
     journal.observe(anOrderUpdate(entry({ orderState: 'CANCELLED', executedQty: D(0), updateAt: 1_500 })));
     await lookups.settled();
@@ -115,7 +125,7 @@ describe("a session's take-profit / stop-loss legs", () => {
     const parent = { ...entry({ orderState: 'FILLED', executedQty: D(1) }) } as OrderRecord;
     const found = new AttachedLegLookups(
       sink,
-      counted([leg('A-1'), leg('A-2'), leg('A-3'), leg('A-4')]),
+      onlyHistory(counted([leg('A-1'), leg('A-2'), leg('A-3'), leg('A-4')])),
       () => {},
     );
     found.parentEnded(parent);
@@ -123,10 +133,50 @@ describe("a session's take-profit / stop-loss legs", () => {
     expect([read, taken]).toEqual([2, ['A-1', 'A-2']]);
     read = 0;
     const strangers = Array.from({ length: 50 }, (_, i) => leg(`X-${i}`, { attachedOrderId: 'O-9' }));
-    const limited = new AttachedLegLookups(sink, counted(strangers), () => {}, 10);
+    const limited = new AttachedLegLookups(sink, onlyHistory(counted(strangers)), () => {}, 10);
     limited.parentEnded(parent);
     await limited.settled();
     expect(read).toBe(10);
+  });
+
+  it('asks for the legs of a parent asked for again one by one by their ids, not from the history', async () => {
+    const asked: string[] = [];
+    const taken: string[] = [];
+    const byId = new Map([
+      ['A-1', leg('A-1', { state: 'TRIGGERED', updateAt: 4_000 })],
+      ['A-2', leg('A-2', { state: 'CANCELLED', updateAt: 5_000 })],
+    ]);
+    const lookups = new AttachedLegLookups(
+      { attachedLeg: (algo) => taken.push(`${algo.algoOrderId} ${algo.state}`) },
+      {
+        // The history's newest entries no longer reach the legs.
+        history: historyOf(
+          Array.from({ length: 5 }, (_, i) => leg(`X-${i}`, { attachedOrderId: 'O-9' })),
+          asked,
+        ),
+        byId: async (id) => {
+          asked.push(id);
+          const algo = byId.get(id);
+          if (algo === undefined) throw new Error(`no algo order ${id}`);
+          return algo;
+        },
+      },
+      () => {},
+      3,
+    );
+    lookups.parentEnded({
+      orderId: 'O-1',
+      clientOrderId: 'brk-1',
+      sym: 'BINANCE_PERP_BTC_USDT',
+      createAt: 2_000,
+      legIds: new Set(['A-2', 'A-1']),
+    });
+    await lookups.settled();
+    // Listed in the venue's creation order, as the legs found in the history are.
+    expect([asked, taken]).toEqual([
+      ['A-2', 'A-1'],
+      ['A-1 TRIGGERED', 'A-2 CANCELLED'],
+    ]);
   });
 
   it('reports a lookup that failed and goes on with the next parent', async () => {
@@ -140,7 +190,7 @@ describe("a session's take-profit / stop-loss legs", () => {
     };
     const lookups = new AttachedLegLookups(
       { attachedLeg: (algo) => taken.push(algo.algoOrderId) },
-      history,
+      onlyHistory(history),
       (parent, error) => failed.push(`${parent.clientOrderId}: ${(error as Error).message}`),
     );
     lookups.parentEnded(entry({ orderState: 'FILLED', executedQty: D(1) }));
@@ -163,7 +213,7 @@ describe("a session's take-profit / stop-loss legs", () => {
     const taken: string[] = [];
     const lookups = new AttachedLegLookups(
       { attachedLeg: (algo) => taken.push(algo.algoOrderId) },
-      historyOf([leg('A-1'), leg('A-2')], asked),
+      onlyHistory(historyOf([leg('A-1'), leg('A-2')], asked)),
       () => {},
     );
     expect(lookups.pending()).toBeUndefined();
