@@ -9,6 +9,7 @@ import {
   type LiquidationRecord,
   type OrderRecord,
   type RecordLog,
+  type RoundTripOptions,
   roundTripsFromFills,
   type TrailingStopRecord,
 } from '../../backtest/report/index.ts';
@@ -47,6 +48,11 @@ export interface SessionRecord {
   readonly orders: RecordLog<OrderRecord>;
   /** Every fill, with the strategy owning its order when known (on file for a long run). */
   readonly fills: RecordLog<FillRecord>;
+  /**
+   * The positions the venue held when the session began (see `adoptedPositionsOf`): the trade
+   * list starts from their lots (entry order `adopted`); absent = none.
+   */
+  readonly adoptedPositions?: RoundTripOptions['adopted'];
   /** What left spot holdings without a fill (loan interest paid in a coin); absent = none. */
   readonly holdingSpends?: readonly HoldingSpend[];
   /** Every algo order with its steps; absent = none recorded (the key is then left out). */
@@ -100,9 +106,28 @@ function latencyModelOf(session: SessionRecord): { name: string; description: st
 }
 
 /**
+ * What the report says of the positions a session adopted: where its trades start from.
+ * @param adopted - the adopted positions
+ * @returns one sentence, or none when nothing was adopted
+ */
+function adoptionNotes(adopted: NonNullable<RoundTripOptions['adopted']>): string[] {
+  if (adopted.length === 0) return [];
+  const held = adopted
+    .map(
+      (p) =>
+        `${p.sym} ${p.positionSide === 'NONE' ? '' : `${p.positionSide} `}${p.direction} ${p.qty.toFixed()} @ ${p.price.toFixed()}`,
+    )
+    .join(', ');
+  return [
+    `The session began holding ${held} (opened before it): each is a lot entered when adopted at the venue's entry price, entry order "adopted", which the session's fills close first; its trades' PnL counts from that price, not the original entry.`,
+  ];
+}
+
+/**
  * The result of a live or paper session in the backtest result's shape, so one report format
  * (JSON, CSVs, HTML, `keel report`) serves every mode. The fills are the venue's own; the trades
- * pair them and follow the coin that left spot holdings without a fill, as a backtest's do.
+ * pair them, starting from the positions adopted at the start, and follow the coin that left spot
+ * holdings without a fill, as a backtest's do.
  * @param session - what the session saw
  * @returns the result
  */
@@ -112,6 +137,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
   const { closed, open } = roundTripsFromFills(session.fills, {
     contractSizeOf,
     spends: session.holdingSpends ?? [],
+    adopted: session.adoptedPositions ?? [],
   });
   const prices = session.sampler.priceSeries();
   const instrumentSyms = session.instruments.map((s) => s.sym);
@@ -136,6 +162,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
       assumptions: [
         `A ${session.mode} session against ${session.venue}; positions still open at the end stay open.`,
         'Equity is the kernel’s view (the venue’s account and assets), sampled as market events arrive.',
+        ...adoptionNotes(session.adoptedPositions ?? []),
         ...(session.assumptions ?? []),
       ],
     },

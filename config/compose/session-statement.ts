@@ -60,8 +60,13 @@ interface EndpointState {
 /** Options of {@link SessionStatement}. */
 export interface SessionStatementOptions {
   readonly pages: StatementPages;
-  /** When the session began on the venue's clock, epoch ms; 0 or less = unknown (no begin sent). */
+  /** When the session began on its own clock, epoch ms; 0 or less = unknown (no begin sent). */
   readonly begin: number;
+  /**
+   * The venue's time at a time of the session's clock, read at each fetch (so the begin is placed
+   * with all the session knows by then); absent = the session's clock is the venue's.
+   */
+  readonly toVenueTime?: (sessionTs: number) => number;
   readonly logger: Logger;
   /** Longest a fetch of both statements may take, ms (default 30 000): a session's end never hangs on it. */
   readonly timeoutMs?: number;
@@ -92,7 +97,7 @@ export class SessionStatement {
   /**
    * Fetches what the statements list from where the last fetch left off to `end`, after any
    * fetch still running. Never throws: a failure is logged and kept for {@link warnings}.
-   * @param end - the venue's time now, epoch ms; 0 or less = unknown (no end sent)
+   * @param end - the session clock's time now, epoch ms; 0 or less = unknown (no end sent)
    * @returns when done
    */
   refresh(end: number): Promise<void> {
@@ -105,7 +110,7 @@ export class SessionStatement {
    * 90-day window loses no entry (Keel's choice: a session's status line shows equity, which
    * already holds these flows; the breakdown is only needed in the result).
    * @param everyMs - the interval
-   * @param clock - the venue's time
+   * @param clock - the session's clock
    * @returns a function that stops the timer
    */
   refreshEvery(everyMs: number, clock: () => number): () => void {
@@ -225,8 +230,10 @@ export class SessionStatement {
   }
 
   private windowOf(state: EndpointState, end: number): StatementWindow {
-    const known = end > 0 ? end : undefined;
-    let begin = state.cursor ?? (this.options.begin > 0 ? this.options.begin : undefined);
+    const onVenue = this.options.toVenueTime ?? ((ts: number) => ts);
+    const known = end > 0 ? onVenue(end) : undefined;
+    // The cursor is the end of an earlier window: on the venue's clock already.
+    let begin = state.cursor ?? (this.options.begin > 0 ? onVenue(this.options.begin) : undefined);
     if (begin !== undefined && known !== undefined && begin < known - WINDOW_MS + 60_000) {
       // A minute inside the window, so the venue's clock running ahead does not refuse it.
       this.clipped = true;

@@ -4,9 +4,9 @@ import {
   formatMoney,
   formatStrategyFault,
   liquidationNotice,
-  loanTotals,
 } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
+import { type SessionLoans, sessionLoanParts } from './session-loans.ts';
 import { shownPath } from './shown-path.ts';
 import type { VenueSessionOutcome } from './venue-session-options.ts';
 
@@ -19,18 +19,22 @@ export function formatFill(fill: Execution): string {
   return `fill ${fill.clientOrderId} ${fill.side} ${fill.quantity.toFixed()} ${fill.sym} @ ${fill.price.toFixed()} (fee ${fill.fee.toFixed()} ${fill.feeCoin})`;
 }
 
+/** A session's outcome as its summary reads it: with the venue's loans at its start and end when known. */
+export type SummarizedSession = VenueSessionOutcome & { readonly loans?: SessionLoans };
+
 /**
  * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), a
  * liquidation of the account (⚠), setup mistakes that leave a strategy idle (⚠, e.g. bars of a
  * sym the feed never had, a statement that could not be fetched), what was paid in fees, funding
- * and interest and what was borrowed (from the venue's statement), how many intents were denied
+ * and interest and what was borrowed, repaid and still owed (from the venue's statement and, when
+ * known, its loans at the start and the end), how many intents were denied
  * (by source and check), and where the recording,
  * result and report were written.
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
  * @returns the text, lines ending in newlines
  */
-export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: boolean): string {
+export function formatSessionSummary(outcome: SummarizedSession, synthetic: boolean): string {
   const pnl = outcome.endEquity.sub(outcome.startEquity);
   const settle = outcome.result.meta.runConfig.settleAsset;
   const liquidated = liquidationNotice(outcome.result, typeof settle === 'string' ? settle : '');
@@ -43,7 +47,7 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
     ...(outcome.notes ?? []).map((note) => `  ${note}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
-    ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : ''),
+    ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : '', outcome.loans),
     ...(denied === undefined
       ? []
       : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
@@ -56,15 +60,21 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
 
 /**
  * What the session paid besides its fills' PnL, and what it borrowed, as a backtest's summary
- * says it: only when the venue's statement was read (otherwise a warning says why not).
- * Funding is shown when the session traded perpetuals or paid any; interest when it used loans or paid any.
+ * says it: the payments only when the venue's statement was read (otherwise a warning says why
+ * not), the loans also when only the venue's loans are known (see {@link sessionLoanParts}).
+ * Funding is shown when the session traded perpetuals or paid any; interest when it had loans or paid any.
  */
-function cashFlowLines(result: BacktestResult, settle: string): string[] {
+function cashFlowLines(
+  result: BacktestResult,
+  settle: string,
+  venueLoans: SessionLoans | undefined,
+): string[] {
   const m = result.metrics;
-  if (result.cashFlows === undefined) return [];
+  const loans = sessionLoanParts(result.cashFlows, venueLoans);
+  const loanLines = loans.length === 0 ? [] : [`  loans: ${loans.join('; ')}`];
+  if (result.cashFlows === undefined) return loanLines;
   const money = (amount: NonNullable<typeof m.fundingPaid>) =>
     `${formatMoney(amount)}${settle === '' ? '' : ` ${settle}`}`;
-  const loans = loanTotals(result.cashFlows);
   const perpetuals = result.cashFlows.some((f) => f.kind === 'FUNDING_FEE') || tradedPerpetuals(result.fills);
   const paid = [
     `  paid: fees ${money(m.feesPaid)}`,
@@ -75,11 +85,7 @@ function cashFlowLines(result: BacktestResult, settle: string): string[] {
       ? ''
       : `, interest ${money(m.interestPaid)}`,
   ].join('');
-  const loanParts = loans.map(
-    ({ coin, borrowed, repaid, owed }) =>
-      `borrowed ${formatMoney(borrowed)} ${coin}, repaid ${formatMoney(repaid)} ${coin}, ${formatMoney(owed)} ${coin} owed at the end`,
-  );
-  return [paid, ...(loanParts.length === 0 ? [] : [`  loans: ${loanParts.join('; ')}`])];
+  return [paid, ...loanLines];
 }
 
 /**

@@ -18,6 +18,7 @@ import { connectVenueSession } from './venue-session-connection.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
 import { keptRecordingNotes, openVenueSessionRecording } from './venue-session-recording.ts';
 import { shutDownVenueSession } from './venue-session-shutdown.ts';
+import { VenueTimeEstimate } from './venue-time-estimate.ts';
 import { warmUpBeforeTrading } from './warm-up-history.ts';
 
 /**
@@ -178,10 +179,15 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // The start equity once the curve starts (starting coins at their first price); this until then.
   const equityAtStart = sessionEquity.equity();
   startSampler(options.sessionClock());
-  // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement).
+  // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement),
+  // whose window the venue checks on its own clock: a live session's is the machine's (session-run.ts).
+  const venueTime = options.mode === 'live' ? new VenueTimeEstimate() : undefined;
+  if (venueTime !== undefined)
+    live.marketData.events.subscribe((event) => venueTime.observe(event, options.sessionClock()));
   const statement = new SessionStatement({
     pages: restStatementPages(live.rest),
     begin: options.sessionClock(),
+    ...(venueTime === undefined ? {} : { toVenueTime: (ts: number) => venueTime.at(ts) }),
     logger,
   });
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);

@@ -65,12 +65,23 @@ export interface LiveSessionRig {
   rest(method: 'GET' | 'POST' | 'DELETE', path: string, params: Record<string, unknown>): Promise<PlainReply>;
 }
 
+/** How the venue of {@link liveSessionRigs} differs from its default. */
+export interface LiveSessionVenue {
+  /** How far the feed starts behind the machine's clock, ms (default 0: it starts at the minute). */
+  readonly feedBehindMs?: number;
+  /** How many times real time the feed runs (default 5). */
+  readonly speed?: number;
+  /** Loan terms (default none: borrows are refused). */
+  readonly loans?: PaperVenueOptions['loans'];
+}
+
 /**
  * A live-session rig per test: the venue is closed and the config files removed after each test
  * of the file this is called in.
+ * @param venueOptions - the venue's feed clock, speed and loans
  * @returns a function starting one rig
  */
-export function liveSessionRigs(): () => Promise<LiveSessionRig> {
+export function liveSessionRigs(venueOptions: LiveSessionVenue = {}): () => Promise<LiveSessionRig> {
   const newDir = tempDirsRemovedAfterEach('keel-live-session-');
   const venues: PaperVenue[] = [];
   afterEach(async () => {
@@ -87,10 +98,11 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
       fillModel: 'touch',
       feed: syntheticFeed({
         seed: 42,
-        startTime: Date.now(),
+        startTime: Date.now() - (venueOptions.feedBehindMs ?? 0),
         markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SESSION_SYM),
       }),
-      pacing: { mode: 'realtime', speed: 5 },
+      pacing: { mode: 'realtime', speed: venueOptions.speed ?? 5 },
+      ...(venueOptions.loans === undefined ? {} : { loans: venueOptions.loans }),
       dataDir: newDir(),
       persistDebounceMs: 3_600_000,
     };

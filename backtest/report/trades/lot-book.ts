@@ -1,6 +1,25 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
 import type { TradeDirection } from './round-trip-trade.ts';
 
+/**
+ * The entry order id of a lot a live or paper session adopted: the position the venue already held
+ * when the session began, opened by no order the session knows.
+ */
+export const ADOPTED_ENTRY_ORDER_ID = 'adopted';
+
+/** A position a session found open on the venue when it began: the lot its trade list starts from. */
+export interface AdoptedPosition {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  readonly direction: TradeDirection;
+  /** The quantity held (> 0), in contracts (or units). */
+  readonly qty: Dec;
+  /** The venue's average entry price of the position. */
+  readonly price: Dec;
+  /** When the session adopted it, epoch ms. */
+  readonly ts: number;
+}
+
 /** What one entry order opened of one sym and positionSide and is not closed yet. */
 export interface Lot {
   readonly direction: TradeDirection;

@@ -4,7 +4,13 @@ import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import { closedTrade, priceOf } from './closed-trade.ts';
 import { ExposureStretches } from './exposure-stretches.ts';
-import type { ClosingTrade, Lot, LotBook } from './lot-book.ts';
+import {
+  ADOPTED_ENTRY_ORDER_ID,
+  type AdoptedPosition,
+  type ClosingTrade,
+  type Lot,
+  type LotBook,
+} from './lot-book.ts';
 import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-trade.ts';
 
 /**
@@ -106,6 +112,27 @@ export class RoundTripBook {
       });
       this.exposure.lotOpened(fill.timestamp);
     }
+  }
+
+  /**
+   * Opens the lot of a position the venue held before the fills began (a live or paper session
+   * adopting what an earlier run left open), so the fills that reduce it close it instead of
+   * opening the reverse: its entry order is {@link ADOPTED_ENTRY_ORDER_ID}, its strategy unknown,
+   * its entry fees zero (paid before the session). Call it before the first fill.
+   * @param position - the sym and positionSide, direction, quantity (> 0), entry price and time
+   */
+  adopt(position: AdoptedPosition): void {
+    this.bookOf(position.sym, position.positionSide).lots.push({
+      direction: position.direction,
+      entryTs: position.ts,
+      entryOrderId: ADOPTED_ENTRY_ORDER_ID,
+      entryStrategyId: undefined,
+      firstPrice: position.price,
+      qty: position.qty,
+      cost: position.price.mul(position.qty),
+      fees: ZERO,
+    });
+    this.exposure.lotOpened(position.ts);
   }
 
   /**

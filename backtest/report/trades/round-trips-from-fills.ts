@@ -1,5 +1,6 @@
 import type { Dec } from '../../../core/model/index.ts';
 import type { FillRecord } from '../result/owned-records.ts';
+import type { AdoptedPosition } from './lot-book.ts';
 import { RoundTripBook } from './round-trip-book.ts';
 import type { OpenTrade, RoundTripTrade } from './round-trip-trade.ts';
 
@@ -17,6 +18,11 @@ export interface RoundTripOptions {
    * takes it when the simulated venue reports it.
    */
   readonly spends?: readonly PlacedSpend[];
+  /**
+   * The positions the account held before the first fill (a live or paper session's adopted
+   * positions): each opens a lot first (`RoundTripBook.adopt`), so a fill reducing it closes it.
+   */
+  readonly adopted?: readonly AdoptedPosition[];
 }
 
 /** The trades a list of fills makes: closed round trips and what is still open. */
@@ -31,6 +37,7 @@ export interface RoundTrips {
  * (in NET mode a BUY larger than the short position closes it and opens a long). Consecutive
  * partial fills of one order count as one fill, so an order filled in pieces makes one trade, not
  * one per piece. Fees minus rebates are split pro rata to quantity, so the trades' fees always add up to the fills' fees.
+ * Positions held before the first fill (`options.adopted`) are lots from the start.
  * Holds every closed trade: a long run pairs its fills with a {@link RoundTripBook} instead.
  * @param fills - executions in the order they happened (a fill's `strategyId`, when set, names
  *   the trades' entry and exit strategies)
@@ -42,6 +49,7 @@ export interface RoundTrips {
 export function roundTripsFromFills(fills: Iterable<FillRecord>, options: RoundTripOptions = {}): RoundTrips {
   const closed: RoundTripTrade[] = [];
   const book = new RoundTripBook((trade) => closed.push(trade), options.contractSizeOf);
+  for (const position of options.adopted ?? []) book.adopt(position);
   const spends = options.spends ?? [];
   let next = 0;
   const spendUpTo = (paired: number): void => {

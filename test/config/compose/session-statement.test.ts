@@ -67,6 +67,22 @@ describe('a session’s statement', () => {
     ]);
   });
 
+  it('asks for the span on the venue’s clock when the session’s is not the venue’s, the begin placed with what is known at the fetch', async () => {
+    const { state, pages } = scriptedPages();
+    // The venue's clock runs 10 minutes behind the session's; learned only after the session began.
+    let behind = 0;
+    const statement = new SessionStatement({ pages, begin: T, toVenueTime: (ts) => ts - behind, logger });
+    behind = 10 * MIN;
+    await statement.refresh(T + 60 * MIN);
+    await statement.refresh(T + 120 * MIN);
+    expect(state.windows).toEqual([
+      { begin: T - 10 * MIN, end: T + 50 * MIN },
+      { begin: T - 10 * MIN, end: T + 50 * MIN },
+      { begin: T + 40 * MIN, end: T + 110 * MIN },
+      { begin: T + 40 * MIN, end: T + 110 * MIN },
+    ]);
+  });
+
   it('sends no begin or end the session does not know (a paper venue’s clock before its first event)', async () => {
     const { state, pages } = scriptedPages();
     await new SessionStatement({ pages, begin: 0, logger }).refresh(0);

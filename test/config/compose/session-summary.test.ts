@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionResult } from '../../../config/compose/session-result.ts';
+import { type SessionRecord, sessionResult } from '../../../config/compose/session-result.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
 import type { VenueSessionOutcome } from '../../../config/compose/venue-session-options.ts';
 import { D } from '../../../core/model/index.ts';
@@ -67,5 +67,48 @@ describe('paper and live sessions: denied intents', () => {
       '  3 intents denied (risk submitRate 2, kernel kernel.ref 1): /tmp/r.denials.csv',
     );
     expect(formatSessionSummary(outcomeOf(sessionResult(aSessionRecord())), false)).not.toContain('denied');
+  });
+});
+
+describe('paper and live sessions: loans', () => {
+  const loan = (principal: number) => ({
+    exchange: 'BINANCE',
+    coin: 'USDT',
+    principal: D(principal),
+    interest: D(0),
+    annualRate: D('0.08'),
+    updateAt: 1,
+  });
+  const withFlows = (cashFlows: SessionRecord['cashFlows']) =>
+    outcomeOf(
+      sessionResult(
+        aSessionRecord({ ...(cashFlows === undefined ? {} : { cashFlows }), accountCurrency: 'USDT' }),
+      ),
+    );
+
+  it('say a restarted session began owing what it adopted, and owes at the end what the venue says, not borrowed - repaid', () => {
+    const outcome = { ...withFlows([{ ts: 5, kind: 'REPAY', asset: 'USDT', amount: D(-50) }]) };
+    const text = formatSessionSummary(
+      { ...outcome, loans: { atStart: [loan(860)], atEnd: [loan(810)] } },
+      false,
+    );
+    expect(text).toContain(
+      '  loans: 860.00 USDT owed at the start, borrowed 0.00 USDT, repaid 50.00 USDT, 810.00 USDT owed at the end\n',
+    );
+  });
+
+  it('name a loan the session left alone, and a loan owed when the statement could not be read', () => {
+    const loans = { atStart: [loan(1000)], atEnd: [loan(1000)] };
+    expect(formatSessionSummary({ ...withFlows([]), loans }, false)).toContain(
+      '  loans: 1000.00 USDT owed at the start, 1000.00 USDT owed at the end\n',
+    );
+    expect(formatSessionSummary({ ...withFlows(undefined), loans }, false)).toContain(
+      '  loans: 1000.00 USDT owed at the start, 1000.00 USDT owed at the end\n',
+    );
+  });
+
+  it('say nothing of loans when there were none and none was made', () => {
+    const text = formatSessionSummary({ ...withFlows([]), loans: { atStart: [], atEnd: [] } }, false);
+    expect(text).not.toContain('loans:');
   });
 });

@@ -345,3 +345,55 @@ describe('round-trip trades from fills (FIFO per sym and positionSide)', () => {
     );
   });
 });
+
+describe('round-trip trades from positions held before the first fill (a session’s adopted positions)', () => {
+  const adoptedLong = {
+    sym: 'BINANCE_PERP_BTC_USDT',
+    positionSide: 'NONE' as const,
+    direction: 'LONG' as const,
+    qty: D('0.006'),
+    price: D('95000'),
+    ts: 500,
+  };
+
+  it('closes the adopted long with a sell of its whole quantity: one LONG trade from the adopted lot, nothing open', () => {
+    const { closed, open } = roundTripsFromFills(
+      [anExecution({ side: 'SELL', quantity: '0.006', price: '96000', fee: '0.5', timestamp: 2_000 })],
+      { adopted: [adoptedLong] },
+    );
+    expect(open).toEqual([]);
+    expect(
+      closed.map((t) => [t.direction, t.qty.toFixed(), t.entryOrderId, t.entryTs, t.entryPrice.toFixed()]),
+    ).toEqual([['LONG', '0.006', 'adopted', 500, '95000']]);
+    expect(closed[0]?.grossPnl.toFixed()).toBe('6');
+    expect(closed[0]?.fees.toFixed()).toBe('0.5');
+    expect(closed[0]?.entryStrategyId).toBeUndefined();
+  });
+
+  it('never makes a SHORT trade of churn around an adopted long: each sell closes the oldest long, each buy opens one', () => {
+    const churn = Array.from({ length: 6 }, (_, i) => [
+      anExecution({ side: 'SELL', quantity: '0.001', price: '95010', timestamp: 1_000 + i * 10 }),
+      anExecution({ side: 'BUY', quantity: '0.001', price: '95000', timestamp: 1_005 + i * 10 }),
+    ]).flat();
+    const { closed, open } = roundTripsFromFills(churn, { adopted: [adoptedLong] });
+    expect(closed.map((t) => `${t.direction} ${t.qty.toFixed()} from ${t.entryOrderId}`)).toEqual(
+      Array.from({ length: 6 }, () => 'LONG 0.001 from adopted'),
+    );
+    expect(open.map((o) => o.direction)).toEqual(Array.from({ length: 6 }, () => 'LONG'));
+    expect(open.reduce((sum, o) => sum.plus(o.qty), ZERO).toFixed()).toBe('0.006');
+  });
+
+  it('closes an adopted short of BOTH mode with buys of its leg only', () => {
+    const { closed, open } = roundTripsFromFills(
+      [
+        anExecution({ side: 'BUY', positionSide: 'LONG', quantity: '1', price: '90', timestamp: 2 }),
+        anExecution({ side: 'BUY', positionSide: 'SHORT', quantity: '1', price: '90', timestamp: 3 }),
+      ],
+      { adopted: [{ ...adoptedLong, positionSide: 'SHORT', direction: 'SHORT', qty: D(1), price: D(100) }] },
+    );
+    expect(closed.map((t) => [t.positionSide, t.direction, t.pnl.toFixed(), t.entryOrderId])).toEqual([
+      ['SHORT', 'SHORT', '10', 'adopted'],
+    ]);
+    expect(open.map((o) => [o.positionSide, o.direction, o.qty.toFixed()])).toEqual([['LONG', 'LONG', '1']]);
+  });
+});
