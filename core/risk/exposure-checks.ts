@@ -8,7 +8,7 @@ import {
   termsOf,
   termsWithSpecOf,
 } from './order-terms.ts';
-import { isPendingSameSide, pendingSameSideQty, reducesPosition } from './position-reduction.ts';
+import { isPendingSameSide, pendingSameSideSplit, reducesPosition } from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -57,10 +57,14 @@ export const maxNotionalCheck: RiskCheck = {
  * maxPositionQty (or its per-sym override): |position ± (their unfilled qty + the order's qty)|.
  * The position is the portfolio's (the venue nets strategies together), also for a strategy's
  * own limit; at strategy scope only that strategy's open orders are counted, so only the
- * portfolio's limit bounds what several strategies' orders do together. An order passes without
- * the projection when it is reduce-only (the venue never fills it past the position) or reduces
- * what the position has left after the counted same-side orders: several orders that each fit
- * the position alone do not all pass, the part beyond what is left is checked as an opening.
+ * portfolio's limit bounds what several strategies' orders do together. Reduce-only orders
+ * (the order or the counted ones) fill only while the position is opposite to them, so together
+ * they count for at most the position: filled first, they leave the plain orders to carry it the
+ * rest of the way, which is the worst case checked (a reduce-only order passes alone, and is
+ * denied when plain orders resting beside it would then overshoot the limit). An order passes
+ * when it reduces what the position has left after the counted same-side orders: several orders
+ * that each fit the position alone do not all pass, the part beyond what is left is checked as
+ * an opening.
  * A modification counts with its new qty in place of the order it replaces. Algo orders are
  * checked once, when placed, as the order their trigger sends (the venue sends it without the
  * gate); resting ones are not counted as open orders (Keel's choice: a stop and a take-profit on
@@ -76,7 +80,7 @@ export const maxPositionCheck: RiskCheck = {
     const terms = termsOf(input);
     if (terms === undefined) return undefined;
     const max = limits.maxPositionQtyBySym?.[terms.sym] ?? limits.maxPositionQty;
-    if (max === undefined || terms.reduceOnly) return undefined;
+    if (max === undefined) return undefined;
     if (!sizeKnown(terms)) {
       return deny(
         'maxPosition',
@@ -85,13 +89,16 @@ export const maxPositionCheck: RiskCheck = {
     }
     const owner = scope === 'strategy' ? strategyId : undefined;
     if (clearlyWithin(terms, view, owner, max)) return undefined;
-    const pending = pendingSameSideQty(terms, view, owner);
+    const pending = pendingSameSideSplit(terms, view, owner);
     const position = view.positionQty(terms.sym, terms.positionSide);
-    const added = pending.add(terms.qty);
-    const reduces =
-      !position.isZero() &&
-      (terms.side === 'BUY') === position.isNegative() &&
-      added.lessThanOrEqualTo(position.abs());
+    const opposite = !position.isZero() && (terms.side === 'BUY') === position.isNegative();
+    const plain = terms.reduceOnly ? pending.plain : pending.plain.add(terms.qty);
+    const reduceOnly = terms.reduceOnly ? pending.reduceOnly.add(terms.qty) : pending.reduceOnly;
+    // Reduce-only orders fill only while the position is opposite to them: filled first, they
+    // take at most the position, and the plain orders then carry it as far as they go.
+    const room = position.abs();
+    const added = opposite ? plain.add(reduceOnly.lessThan(room) ? reduceOnly : room) : plain;
+    const reduces = opposite && added.lessThanOrEqualTo(room);
     if (reduces) return undefined;
     const projected = (terms.side === 'BUY' ? position.add(added) : position.sub(added)).abs();
     if (projected.lessThanOrEqualTo(max)) return undefined;

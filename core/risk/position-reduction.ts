@@ -38,6 +38,33 @@ export function pendingSameSideQty(terms: OrderTerms, view: RiskView, owner?: st
   return pending;
 }
 
+/** The unfilled quantity of the open orders on one leg and side, split by whether they are reduce-only. */
+export interface PendingSameSide {
+  readonly plain: Dec;
+  readonly reduceOnly: Dec;
+}
+
+/**
+ * {@link pendingSameSideQty}, split into plain and reduce-only orders: a reduce-only order fills
+ * only while the position is opposite to it, so together they move the position by at most the
+ * plain orders plus the smaller of the reduce-only ones and the position (see `maxPositionCheck`).
+ * @param terms - the order being decided
+ * @param view - the state
+ * @param owner - count only this strategy's orders; undefined = every strategy's
+ * @returns the two sums (zero when none)
+ */
+export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: string): PendingSameSide {
+  let plain = ZERO;
+  let reduceOnly = ZERO;
+  for (const order of view.openOrdersOn(terms.sym, owner)) {
+    if (!isPendingSameSide(order, terms)) continue;
+    const left = order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty);
+    if (order.reduceOnly) reduceOnly = reduceOnly.add(left);
+    else plain = plain.add(left);
+  }
+  return { plain, reduceOnly };
+}
+
 /**
  * Whether the order trades against a non-zero position on its leg and is no larger than it, on
  * its own (resting orders aside): what the venue asks of a reduce-only order.

@@ -16,8 +16,12 @@ function restingSell(
   qty: string,
   strategyId = 's1',
   positionSide: 'NONE' | 'LONG' | 'SHORT' = 'NONE',
+  reduceOnly = false,
 ) {
-  return { strategyId, order: anOrder({ side: 'SELL', orderQty: D(qty), clientOrderId: ref, positionSide }) };
+  return {
+    strategyId,
+    order: anOrder({ side: 'SELL', orderQty: D(qty), clientOrderId: ref, positionSide, reduceOnly }),
+  };
 }
 
 describe('reducing orders vs resting orders on the same side', () => {
@@ -65,13 +69,22 @@ describe('reducing orders vs resting orders on the same side', () => {
     expect(gate.evaluate(from(aLimitOrder({ side: 'SELL', qty: D('0.5') })), view).kind).toBe('approved');
   });
 
-  it('passes a reduce-only order even when resting sells cover the position: the venue never fills it past the position', () => {
+  it('denies a reduce-only order that, filled first, leaves a plain resting sell to flip the position past the limit', () => {
     const view = aRiskView();
     view.setPosition(BTC, '1');
     view.orders = [restingSell('x', '1')];
     const intent = aLimitOrder({ side: 'SELL', qty: D('1'), reduceOnly: true });
-    expectApproved(intent, view, { limits: { maxPositionQty: '0.5' } });
+    expectDenied('maxPosition', intent, view, { limits: { maxPositionQty: '0.5' } });
     expect(isRiskReducing(intent, view)).toBe(true);
+  });
+
+  it('passes reduce-only orders that together exceed the position: the venue never fills them past it', () => {
+    const view = aRiskView();
+    view.setPosition(BTC, '1');
+    view.orders = [restingSell('tp', '1', 's1', 'NONE', true)];
+    expectApproved(aLimitOrder({ side: 'SELL', qty: D('1'), reduceOnly: true }), view, {
+      limits: { maxPositionQty: '0.5' },
+    });
   });
 
   it('counts resting orders per leg in BOTH mode', () => {
@@ -110,6 +123,7 @@ describe('reducing orders vs resting orders on the same side', () => {
     view.orders = [restingSell('x', '1')];
     const stop = aSellStop({ reduceOnly: false, qty: D('1') });
     expectDenied('maxPosition', stop, view, { limits: { maxPositionQty: '0.5' } });
+    view.orders = [restingSell('x', '1', 's1', 'NONE', true)];
     expectApproved({ ...stop, reduceOnly: true }, view, { limits: { maxPositionQty: '0.5' } });
   });
 
