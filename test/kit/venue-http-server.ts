@@ -93,3 +93,21 @@ export async function startFakeVenueHttp(
       }),
   };
 }
+
+/**
+ * A reply handler whose replies carry the `Date` of a clock, unless a reply sets its own: a fake
+ * venue whose clock runs with the test's fake timer (as a venue's runs with the machine's), so
+ * the client's estimate of it holds still while the test moves time on.
+ * @param now - the venue's clock, epoch ms
+ * @param handler - the handler to date
+ * @returns the dated handler
+ */
+export function datedOn(
+  now: () => number,
+  handler: (request: ReceivedRequest) => ScriptedReply,
+): (request: ReceivedRequest) => ScriptedReply {
+  return (request) => {
+    const reply = handler(request);
+    return reply.date === undefined ? { ...reply, date: new Date(now()).toUTCString() } : reply;
+  };
+}

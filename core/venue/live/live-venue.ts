@@ -125,6 +125,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
   const marketData = new MarketDataClient({
     url: options.marketDataUrl,
     timer,
+    serverClock,
     random,
     counters: counters.market,
     logger: logger.child({ part: 'market-data' }),

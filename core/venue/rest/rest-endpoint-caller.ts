@@ -84,6 +84,15 @@ export class RestEndpointCaller {
     return paginate((page) => this.call(name, { ...query, page, pageSize }) as Promise<never>);
   }
 
+  /**
+   * The venue's clock as the replies' `Date` headers tell it (the one nonces are read from; shared
+   * with the private WebSocket when the options gave one): the live adapter stamps the events it
+   * makes itself on it, so they carry the venue's time, not the machine's.
+   */
+  get serverClock(): ServerClock {
+    return this.ctx.clock;
+  }
+
   /** Reply outcomes: `frames` replies read, `replies` decoded, `control` venue error codes, `malformed` undecodable. */
   get counters(): InboundCounters {
     return this.ctx.counters;
