@@ -22,6 +22,8 @@ export interface ScriptedReply {
   readonly reset?: boolean;
   /** The `Date` header to send instead of node's (the server's clock as it says it); null: none. */
   readonly date?: string | null;
+  /** More headers to send (e.g. `retry-after`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
@@ -68,6 +70,7 @@ export async function startFakeVenueHttp(
         res.setHeader('content-type', 'application/json');
         if (reply.date === null) res.sendDate = false;
         else if (reply.date !== undefined) res.setHeader('date', reply.date);
+        for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
         res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
       };
       if (reply.heldUntil !== undefined) reply.heldUntil.then(answer, answer);
