@@ -34,6 +34,11 @@ export interface LiveVenueOptions {
   readonly rateLimits?: Partial<Record<RateLimitGroup, RateLimit | null>>;
   readonly reconnect?: ReconnectPolicy;
   /**
+   * How long each connection attempt of both sockets may take to open (TCP and WebSocket upgrade)
+   * before it is abandoned and the reconnect backoff goes on, ms. Default 10 000.
+   */
+  readonly openTimeoutMs?: number;
+  /**
    * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 20 000), and the socket
    * dropped and reconnected when `silentHeartbeats` intervals (default 2) pass without a frame.
    */
@@ -120,6 +125,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     logger: logger.child({ part: 'private-ws' }),
     ...(options.onlyTrade === undefined ? {} : { onlyTrade: options.onlyTrade }),
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+    ...(options.openTimeoutMs === undefined ? {} : { openTimeoutMs: options.openTimeoutMs }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
   const marketData = new MarketDataClient({
@@ -132,6 +138,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(options.binaryMarketData === undefined ? {} : { binary: options.binaryMarketData }),
     ...options.marketDataHeartbeat,
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+    ...(options.openTimeoutMs === undefined ? {} : { openTimeoutMs: options.openTimeoutMs }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
   const execution = new LiveExecutionClient({
