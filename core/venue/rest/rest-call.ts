@@ -50,8 +50,12 @@ class RetryableFailure extends Error {}
 
 /** Where a request's turn to go out is taken: the endpoint's rate limit and its holds. */
 export interface RequestSlot {
-  /** Waits until the endpoint is not held and its rate limit has room, and takes the room. */
-  take(): Promise<void>;
+  /**
+   * Takes the request's turn: room in the endpoint's rate limit, once the endpoint is not held.
+   * @returns undefined when it may go at once (so it is written in the same tick, as a lockstep
+   *   paper session needs), else when it may go
+   */
+  take(): Promise<void> | undefined;
   /** Holds the endpoint's further calls for `ms` (the venue answered 429 with `Retry-After`). */
   hold(ms: number): void;
 }
@@ -171,7 +175,8 @@ export async function restCall(
       lastError = undefined;
     }
     // Signed after the wait for a slot, so the nonce is not stale when it goes out.
-    await slot.take();
+    const turn = slot.take();
+    if (turn !== undefined) await turn;
     const signedWith = ctx.clock.offsetMs;
     const headers = {
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),

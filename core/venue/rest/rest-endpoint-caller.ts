@@ -71,20 +71,24 @@ export class RestEndpointCaller {
   }
 
   /**
-   * An endpoint's turn: once it is not held, a slot of its rate limit. Room taken while a hold
-   * began (another call's 429) is given up and taken again after the hold: the venue said wait,
-   * and a slot unused only leaves the window emptier.
+   * An endpoint's turn: while it is not held, a slot of its rate limit as before any 429 (no wait
+   * at all without a limit, so the request is written in the caller's tick). A held one waits out
+   * the hold first, then takes room; room taken while another hold began is given up and taken
+   * after that one, since the venue said wait and a slot unused only leaves the window emptier. A
+   * request already queued for room when a hold begins goes out once granted (a GET refused again
+   * then waits the hold for its retry).
    */
   private slotOf(name: EndpointName): RequestSlot {
     const limiter = this.limiters.get(ENDPOINTS[name].limit);
     const holds = this.holds;
+    const afterHold = async (): Promise<void> => {
+      do {
+        await holds.wait(name);
+        await limiter?.acquire();
+      } while (holds.isHeld(name));
+    };
     return {
-      async take() {
-        do {
-          await holds.wait(name);
-          await limiter?.acquire();
-        } while (holds.isHeld(name));
-      },
+      take: () => (holds.isHeld(name) ? afterHold() : limiter?.acquire()),
       hold: (ms) => holds.hold(name, ms),
     };
   }

@@ -58,6 +58,26 @@ describe('Retry-After: how long a 429 asks to wait', () => {
   });
 });
 
+describe('venue REST client: an endpoint no 429 held', () => {
+  it("writes a request to an endpoint without a limit in the caller's tick, as a lockstep paper session needs", () => {
+    const sent: string[] = [];
+    const client = new VenueRestClient({
+      baseUrl: 'http://127.0.0.1:9',
+      signer: hmacSigner('k', 's'),
+      logger: pino({ level: 'silent' }),
+      transport: {
+        send: (request) => {
+          sent.push(`${request.method} ${request.path}`);
+          return new Promise(() => undefined);
+        },
+        close: () => Promise.resolve(),
+      },
+    });
+    void client.marginRepay({ exchange: 'BINANCE', coin: 'USDT', amount: '400' });
+    expect(sent).toEqual(['POST /api/v1/trading/marginLoan/loan/repay']);
+  });
+});
+
 describe('venue REST client: a 429 with Retry-After', () => {
   let server: FakeVenueHttp;
   let timer: FakeTimer;
