@@ -12,6 +12,7 @@ import { sessionSubscriptions } from './market-subscriptions.ts';
 import { restRateLimitOf } from './rest-rate-limit.ts';
 import type { SessionRecorder } from './session-recorder.ts';
 import type { VenueSessionOptions } from './venue-session-options.ts';
+import { wsOpenTimeoutOf } from './ws-open-timeout.ts';
 
 /** A session's venue adapter and the market data it is to subscribe. */
 export interface VenueSessionConnection {
@@ -75,6 +76,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...(options.lockstep ? { binaryMarketData: false } : {}),
     ...(options.placeLimitOnVenueTime === true ? { orderRateLimit: null } : {}),
     ...marketDataHeartbeatOf(options.config),
+    ...wsOpenTimeoutOf(options.config),
     ...restRateLimitOf(options.config),
   });
   // The venue releases nothing until it has the ack sent while the private socket was down.

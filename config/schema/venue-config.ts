@@ -8,6 +8,14 @@ export const MARKET_DATA_WS_PATH = '/marketdata/v2/public';
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' });
 const wsUrl = z.url({ protocol: /^wss?$/, error: 'must be a ws:// or wss:// URL' });
+/**
+ * The bounds of `venue.wsOpenTimeoutMs`, as its error says them (a value of another type, or not
+ * whole, gets the loader's own sentence, which names what it found): below 1 s a slow but healthy
+ * upgrade (TLS across the world) is abandoned for ever; far above, a hung one leaves the stream
+ * down for minutes, which the deadline exists to prevent.
+ */
+const WS_OPEN_TIMEOUT_RULE = 'must be a whole number of ms from 1000 (1 s) to 120000 (2 min)';
+
 const secret = z
   .string()
   .min(1)
@@ -74,6 +82,15 @@ export const venueConfigSchema = z
       .default(2)
       .describe(
         "Heartbeat intervals without any market-data frame (data or pong) after which the socket is taken for stalled: a warning, a drop and reconnect with resubscription, a gap and a market 'down' status to strategies (Keel's choice).",
+      ),
+    wsOpenTimeoutMs: z
+      .number()
+      .int()
+      .min(1_000, { error: WS_OPEN_TIMEOUT_RULE })
+      .max(120_000, { error: WS_OPEN_TIMEOUT_RULE })
+      .default(10_000)
+      .describe(
+        "How long each connection attempt of the private and market-data WebSockets may take to open (TCP and WebSocket upgrade), ms; an attempt not open by then is abandoned and the reconnect backoff goes on (Keel's choice).",
       ),
   })
   .transform((venue) => ({

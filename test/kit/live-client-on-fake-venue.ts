@@ -9,7 +9,12 @@ import {
 } from '../../core/venue/index.ts';
 import { type FakeTimer, fakeTimer } from './venue-fake-timer.ts';
 import type { FakeVenueHttp } from './venue-http-server.ts';
-import { type ReceivedRequest, type ScriptedReply, startFakeVenueHttp } from './venue-http-server.ts';
+import {
+  datedOn,
+  type ReceivedRequest,
+  type ScriptedReply,
+  startFakeVenueHttp,
+} from './venue-http-server.ts';
 import { advanceUntil, waitFor } from './venue-wait.ts';
 import { ok, page, WIRE_ACCOUNT, WIRE_ASSET, WIRE_POSITION } from './venue-wire-samples.ts';
 import { type FakeVenueWs, startFakeVenueWs } from './venue-ws-server.ts';
@@ -37,6 +42,8 @@ export interface LiveClientOnFakeVenue {
   readonly http: FakeVenueHttp;
   readonly ws: FakeVenueWs;
   readonly timer: FakeTimer;
+  /** The fake venue's own time (its replies' `Date`): the machine's (the fake timer) plus its offset. */
+  venueNow(): number;
   readonly live: LiveExecutionClient;
   /** The client's private WebSocket. */
   readonly privateWs: PrivateWsClient;
@@ -53,15 +60,18 @@ export interface LiveClientOnFakeVenue {
 
 /**
  * Starts a fake venue holding one BTC position, USDT and the account, and a live execution client
- * logged in to it (reconnects after 100 ms of fake time, no REST retries). The first
- * reconciliation is done when this resolves.
+ * logged in to it (reconnects after 100 ms of fake time, no REST retries). The venue's clock (the
+ * `Date` of its replies, unless a reply sets its own) is the fake timer's plus `venueClockOffsetMs`.
+ * The first reconciliation is done when this resolves.
  * @param options - execution client options to change
  * @param special - answers requests before the holdings do from the start (see `special`)
+ * @param venueClockOffsetMs - how far the venue's clock is ahead of the machine's (negative: behind)
  * @returns the rig; close it in afterEach
  */
 export async function liveClientOnFakeVenue(
   options: Partial<LiveExecutionOptions> = {},
   special: LiveClientOnFakeVenue['special'] = () => undefined,
+  venueClockOffsetMs = 0,
 ): Promise<LiveClientOnFakeVenue> {
   const holdings: FakeVenueHoldings = {
     orders: [],
@@ -70,9 +80,12 @@ export async function liveClientOnFakeVenue(
     account: { ...WIRE_ACCOUNT, assets: [WIRE_ASSET] },
   };
   const state = { special };
-  const http = await startFakeVenueHttp((request) => state.special(request) ?? answer(holdings, request));
-  const ws = await startFakeVenueWs();
   const timer = fakeTimer(1_700_000_000_000);
+  const venueNow = () => timer.now() + venueClockOffsetMs;
+  const http = await startFakeVenueHttp(
+    datedOn(venueNow, (request) => state.special(request) ?? answer(holdings, request)),
+  );
+  const ws = await startFakeVenueWs();
   const logger = pino({ level: 'silent' });
   const signer = hmacSigner('k', 's');
   const rest = new VenueRestClient({
@@ -108,6 +121,7 @@ export async function liveClientOnFakeVenue(
     http,
     ws,
     timer,
+    venueNow,
     live,
     privateWs,
     events,

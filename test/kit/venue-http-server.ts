@@ -22,6 +22,8 @@ export interface ScriptedReply {
   readonly reset?: boolean;
   /** The `Date` header to send instead of node's (the server's clock as it says it); null: none. */
   readonly date?: string | null;
+  /** More headers to send (e.g. `retry-after`). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** A small HTTP server on 127.0.0.1, port 0, answering from a handler and recording requests. */
@@ -68,6 +70,7 @@ export async function startFakeVenueHttp(
         res.setHeader('content-type', 'application/json');
         if (reply.date === null) res.sendDate = false;
         else if (reply.date !== undefined) res.setHeader('date', reply.date);
+        for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
         res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
       };
       if (reply.heldUntil !== undefined) reply.heldUntil.then(answer, answer);
@@ -91,5 +94,23 @@ export async function startFakeVenueHttp(
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A reply handler whose replies carry the `Date` of a clock, unless a reply sets its own: a fake
+ * venue whose clock runs with the test's fake timer (as a venue's runs with the machine's), so
+ * the client's estimate of it holds still while the test moves time on.
+ * @param now - the venue's clock, epoch ms
+ * @param handler - the handler to date
+ * @returns the dated handler
+ */
+export function datedOn(
+  now: () => number,
+  handler: (request: ReceivedRequest) => ScriptedReply,
+): (request: ReceivedRequest) => ScriptedReply {
+  return (request) => {
+    const reply = handler(request);
+    return reply.date === undefined ? { ...reply, date: new Date(now()).toUTCString() } : reply;
   };
 }

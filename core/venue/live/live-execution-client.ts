@@ -35,11 +35,17 @@ import { venueSnapshot } from './venue-snapshot.ts';
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
-  private readonly localView = new LocalTradingView();
+  private readonly localView: LocalTradingView;
   private readonly positionReports = new NewestPositionReports();
   private readonly firedAlgos = new FiredAlgoOrders();
   private readonly placement: OrderPlacement;
   private readonly timer: TimerPort;
+  /**
+   * The venue's time (its replies' clock, shared with the private socket): what the events the
+   * client makes itself are stamped with, so they sort among the venue's own on a venue whose
+   * clock is off the machine's instead of ahead of (or behind) them.
+   */
+  private readonly venueNow: () => number;
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
   private readonly catchUp: ExecutionCatchUp;
@@ -54,21 +60,25 @@ export class LiveExecutionClient implements ExecutionPort {
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
+    this.venueNow = () => options.rest.serverClock.now();
+    this.localView = new LocalTradingView(this.venueNow);
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
-    this.privateStatus = new StreamStatus('private', () => this.timer.now());
+    this.privateStatus = new StreamStatus('private', this.venueNow);
     this.catchUp = new ExecutionCatchUp(
       options.rest,
       this.localView,
       { ...DEFAULT_EXECUTION_CATCH_UP, ...options.executionCatchUp },
       this.logger,
       (clientOrderId) => this.placedBeforePrimed.has(clientOrderId),
-      () => this.timer.now(),
+      this.venueNow,
     );
     this.placement = new OrderPlacement({
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
       newReference: options.newReference ?? (() => randomUUID()),
-      timer: this.timer,
+      // The orders it reports are stamped on the venue's time (the give-up time is measured on it
+      // too, which moves only with the estimate); it waits on the client's timer.
+      timer: { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) },
       logger: this.logger,
       lookups: {
         minNotFound: options.lookupAttempts ?? 3,
@@ -180,7 +190,7 @@ export class LiveExecutionClient implements ExecutionPort {
       default:
         runRestCommand(this.options.rest, command, {
           emit: (event) => this.emit(event),
-          now: () => this.timer.now(),
+          now: this.venueNow,
           followUpFailed: (what, error) => this.followUpFailed(command, what, error),
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
         }).catch((error: unknown) =>
@@ -206,14 +216,11 @@ export class LiveExecutionClient implements ExecutionPort {
 
   /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */
   snapshot(): Promise<VenueSnapshot> {
-    return venueSnapshot(
-      this.options.rest,
-      () => this.timer.now(),
-      (error) =>
-        this.logger.warn(
-          { err: error },
-          'could not read the margin loans for reconciliation: the loans known before are kept',
-        ),
+    return venueSnapshot(this.options.rest, this.venueNow, (error) =>
+      this.logger.warn(
+        { err: error },
+        'could not read the margin loans for reconciliation: the loans known before are kept',
+      ),
     );
   }
 
@@ -226,7 +233,7 @@ export class LiveExecutionClient implements ExecutionPort {
    */
   async refreshAdlRank(sym?: string): Promise<void> {
     const entries = await this.options.rest.getAdlRank(sym === undefined ? {} : { sym });
-    const now = this.timer.now();
+    const now = this.venueNow();
     for (const entry of entries) {
       this.emit({
         kind: 'adlRank',
@@ -283,7 +290,7 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   private emitOrder(order: Order): void {
-    const now = this.timer.now();
+    const now = this.venueNow();
     this.emit({ kind: 'order', ts: now, recvTs: now, order });
   }
 
@@ -291,7 +298,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private resolveLostReply(command: StrategyIntent, failure: unknown): Promise<void> {
     return resolveLostReply(command, failure, {
       rest: this.options.rest,
-      now: () => this.timer.now(),
+      now: this.venueNow,
       openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
       policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
       wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
@@ -315,7 +322,7 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {
-    const rejection = commandRejection(command, error, this.timer.now(), keelCode);
+    const rejection = commandRejection(command, error, this.venueNow(), keelCode);
     const { ref, intentKind: kind, code, message } = rejection;
     this.logger[refusalLogLevel(kind, code)]({ ref, kind, code, message }, 'venue refused a command');
     this.emit(rejection);

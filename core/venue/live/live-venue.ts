@@ -39,6 +39,11 @@ export interface LiveVenueOptions {
   readonly orderRateLimit?: RateLimit | null;
   readonly reconnect?: ReconnectPolicy;
   /**
+   * How long each connection attempt of both sockets may take to open (TCP and WebSocket upgrade)
+   * before it is abandoned and the reconnect backoff goes on, ms. Default 10 000.
+   */
+  readonly openTimeoutMs?: number;
+  /**
    * The market-data heartbeat: `{"ping"}` every `heartbeatMs` (default 20 000), and the socket
    * dropped and reconnected when `silentHeartbeats` intervals (default 2) pass without a frame.
    */
@@ -126,17 +131,20 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(options.onlyTrade === undefined ? {} : { onlyTrade: options.onlyTrade }),
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
     ...(options.orderRateLimit === undefined ? {} : { orderRateLimit: options.orderRateLimit }),
+    ...(options.openTimeoutMs === undefined ? {} : { openTimeoutMs: options.openTimeoutMs }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
   const marketData = new MarketDataClient({
     url: options.marketDataUrl,
     timer,
+    serverClock,
     random,
     counters: counters.market,
     logger: logger.child({ part: 'market-data' }),
     ...(options.binaryMarketData === undefined ? {} : { binary: options.binaryMarketData }),
     ...options.marketDataHeartbeat,
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
+    ...(options.openTimeoutMs === undefined ? {} : { openTimeoutMs: options.openTimeoutMs }),
     ...(tap === undefined ? {} : { onRaw: tap }),
   });
   const execution = new LiveExecutionClient({

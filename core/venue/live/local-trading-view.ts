@@ -24,13 +24,21 @@ export class LocalTradingView {
   private readonly positions = new Map<string, Position>();
   private readonly assets = new Map<string, Asset>();
   private readonly openAlgoOrders = new Map<string, AlgoOrder>();
-  /** The newest venue time of a position report the venue sent, no later than its receipt. */
+  /** The newest venue time of a position report the venue sent, no later than the venue's time at its receipt. */
   private newestPositionReport: number | undefined;
   /** Outstanding loans by exchange and coin. */
   private readonly loans = new Map<string, Loan>();
   /** Reported executions: transactionId -> venue time, epoch ms. */
   private readonly executions = new Map<string, number>();
   private newestExecution: number | undefined;
+
+  /**
+   * @param venueNow - the venue's time, epoch ms, read as each event is folded (when it was
+   *   received): a venue time the venue stamped ahead of it counts only as it. The venue's, not
+   *   the machine's: on a venue behind the machine's clock (or a paper venue replaying an earlier
+   *   day) a cap at the machine's time would let a time stamped ahead through
+   */
+  constructor(private readonly venueNow: () => number) {}
 
   /**
    * Keeps the local view up to date with one update from the venue the client passes on (a push,
@@ -78,7 +86,7 @@ export class LocalTradingView {
    * session, seen when the client primes its view).
    * @param transactionId - the execution's id
    * @param ts - its venue time, epoch ms
-   * @param seenAt - the client's time when it was seen, epoch ms: it counts toward the newest
+   * @param seenAt - the venue's time when it was seen, epoch ms: it counts toward the newest
    *   execution time at most as this, so one stamped in the future (a venue clock off, a time in
    *   microseconds) cannot start later catch-ups after the fills made since
    */
@@ -129,9 +137,9 @@ export class LocalTradingView {
   }
 
   /**
-   * The newest venue time seen on a position report or a fill, each counted no later than when it
-   * was received (a time stamped ahead, by a venue clock off or in microseconds, cannot move it
-   * past the present): `LocalTradingState.venueTime`, absent before any.
+   * The newest venue time seen on a position report or a fill, each counted no later than the
+   * venue's time when it was received (a time stamped ahead, by a venue clock off or in
+   * microseconds, cannot move it past the present): `LocalTradingState.venueTime`, absent before any.
    */
   private venueTime(): { readonly venueTime?: number } {
     const times = [this.newestPositionReport, this.newestExecution].filter((t) => t !== undefined);
@@ -153,7 +161,7 @@ export class LocalTradingView {
       case 'position':
         this.positions.set(positionKey(event.position.sym, event.position.positionSide), event.position);
         if (!corrective) {
-          const at = Math.min(event.position.updateAt, event.recvTs);
+          const at = Math.min(event.position.updateAt, this.venueNow());
           this.newestPositionReport = Math.max(this.newestPositionReport ?? at, at);
         }
         break;
@@ -161,7 +169,7 @@ export class LocalTradingView {
         this.assets.set(event.asset.coin, event.asset);
         break;
       case 'execution':
-        this.noteExecution(event.execution.transactionId, event.execution.timestamp, event.recvTs);
+        this.noteExecution(event.execution.transactionId, event.execution.timestamp, this.venueNow());
         break;
       case 'algoOrder':
         if (event.algoOrder.state === 'NEW')

@@ -69,7 +69,7 @@ export async function newestExecutionTime(
  * Catches up on executions after a reconnect: at the start it notes the executions already on the
  * venue as seen (they predate the session and are never reported); after a reconnect it lists
  * every execution from the newest one seen minus the margin, for reconciliation to report the
- * ones missed. Each execution time counts at most as the client's time when it was seen, so one
+ * ones missed. Each execution time counts at most as the venue's time when it was seen, so one
  * fill stamped in the future does not move every later catch-up past the fills made since. A
  * failed catch-up is widened into the next one (the reconciliation's retry).
  */
@@ -90,7 +90,7 @@ export class ExecutionCatchUp {
    * @param policy - margin and page size
    * @param logger - where failures are logged
    * @param placedThisSession - whether this session placed the order with a clientOrderId
-   * @param now - the client's clock, epoch ms: when the executions on the venue were seen
+   * @param now - the venue's time, epoch ms: when the executions on the venue were seen
    */
   constructor(
     private readonly rest: VenueRestClient,
@@ -120,7 +120,7 @@ export class ExecutionCatchUp {
     try {
       const venueNewest = await newestExecutionTime(rest, pageSize);
       if (venueNewest !== undefined) {
-        // Capped at the client's clock, as every execution time the catch-up starts from: from a
+        // Capped at the venue's time, as every execution time the catch-up starts from: from a
         // newest one stamped in the future, the session's first catch-up would list fills of
         // the last minute that this note left out, and report them as new.
         const seenAt = this.now();

@@ -17,7 +17,8 @@ import { readLoans } from './loan-events.ts';
  * refused the loan info), the snapshot leaves them out, so Keel keeps its own, rather than hold
  * trading back until they can be read.
  * @param rest - the REST client
- * @param now - the client's clock, read once every reply is in (the snapshot time)
+ * @param now - the venue's time, read once every reply is in (the snapshot time): the
+ *   corrections are stamped with it, so they sort among the venue's own updates
  * @param loansUnread - told why the loans could not be read
  * @returns the snapshot
  * @throws whatever the REST client throws for the orders, algo orders, positions or account

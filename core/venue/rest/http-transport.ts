@@ -11,11 +11,15 @@ export interface HttpRequest {
   readonly timeoutMs: number;
 }
 
-/** The answer: status, body text and the `Date` header (the server's clock, to the second). */
+/**
+ * The answer: status, body text, the `Date` header (the server's clock, to the second) and the
+ * `Retry-After` header (how long a 429 asks to wait).
+ */
 export interface HttpResponse {
   readonly status: number;
   readonly body: string;
   readonly date?: string;
+  readonly retryAfter?: string;
 }
 
 /** Sends HTTP requests; the REST client's only I/O. */
@@ -52,8 +56,13 @@ export function undiciTransport(baseUrl: string, connections = 8): HttpTransport
         bodyTimeout: request.timeoutMs,
       });
       const body = await response.body.text();
-      const date = response.headers.date;
-      return { status: response.statusCode, body, ...(typeof date === 'string' ? { date } : {}) };
+      const { date, 'retry-after': retryAfter } = response.headers;
+      return {
+        status: response.statusCode,
+        body,
+        ...(typeof date === 'string' ? { date } : {}),
+        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+      };
     },
     close: () => pool.close(),
   };

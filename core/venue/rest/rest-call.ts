@@ -9,6 +9,7 @@ import { decodeWire, parseJson } from '../wire/decode.ts';
 import type { InboundCounters } from '../ws/inbound-counters.ts';
 import type { EndpointDef } from './endpoints.ts';
 import type { HttpResponse, HttpTransport } from './http-transport.ts';
+import { retryAfterMs } from './retry-after.ts';
 
 /** Retry policy of idempotent GETs: how many retries and the backoff. */
 export interface RetryPolicy {
@@ -37,6 +38,8 @@ export interface RestCallContext {
   readonly random: JitterSource;
   readonly timeoutMs: number;
   readonly retry: RetryPolicy;
+  /** The longest wait a 429's `Retry-After` holds the endpoint for, ms. */
+  readonly retryAfterCapMs: number;
   readonly logger: Logger;
   /** Reply outcomes: `replies` for decoded successes, `malformed` for undecodable bodies. */
   readonly counters: InboundCounters;
@@ -44,6 +47,18 @@ export interface RestCallContext {
 }
 
 class RetryableFailure extends Error {}
+
+/** Where a request's turn to go out is taken: the endpoint's rate limit and its holds. */
+export interface RequestSlot {
+  /**
+   * Takes the request's turn: room in the endpoint's rate limit, once the endpoint is not held.
+   * @returns undefined when it may go at once (so it is written in the same tick, as a lockstep
+   *   paper session needs), else when it may go
+   */
+  take(): Promise<void> | undefined;
+  /** Holds the endpoint's further calls for `ms` (the venue answered 429 with `Retry-After`). */
+  hold(ms: number): void;
+}
 
 /** What made an attempt fail, as the retry warning and the final error say it. */
 function reasonOf(error: unknown): string {
@@ -111,17 +126,30 @@ function dataOf(def: EndpointDef, envelope: Envelope, status: number): unknown {
 }
 
 /**
+ * A 429's `Retry-After` (seconds or an HTTP-date, read against the reply's `Date`, else the
+ * venue's clock), capped: how long the endpoint is to be held, or undefined when it named none.
+ */
+function retryAfterOf(ctx: RestCallContext, response: HttpResponse): number | undefined {
+  if (response.status !== 429) return undefined;
+  const stamped = response.date === undefined ? Number.NaN : Date.parse(response.date);
+  const wait = retryAfterMs(response.retryAfter, Number.isFinite(stamped) ? stamped : ctx.clock.now());
+  return wait === undefined ? undefined : Math.min(wait, ctx.retryAfterCapMs);
+}
+
+/**
  * Sends one signed REST request and decodes its reply. GETs are idempotent and retried with
  * backoff on HTTP 5xx, 429, network failures and timeouts; POST, PUT and DELETE never are (a
  * retried order could be placed twice). One exception for every method: a 7000 (nonce out of
  * range) signed on a server-clock estimate that has moved since (its own reply or another's moved
  * it) is sent once more at once with a nonce from the new estimate; the venue refused it at
  * authentication, so it did not run. Every request sent, a retry or a resend included, first
- * takes a slot of the endpoint's rate limit (`takeSlot`), so retries never exceed it.
+ * takes its turn (`slot`): a slot of the endpoint's rate limit, so retries never exceed it, once
+ * the endpoint is not held. A 429 with `Retry-After` holds the endpoint that long (capped), for
+ * its retry and every other call to it; a POST, PUT or DELETE answered so is still not re-sent.
  * @param ctx - transport, signer, timer, policy
  * @param def - the endpoint
  * @param params - query (GET) or body (others)
- * @param takeSlot - waits for room in the endpoint's rate limit and takes it; none when unlimited
+ * @param slot - the endpoint's rate limit and holds
  * @returns the decoded `data` of the reply
  * @throws VenueError when the venue answers a non-success code (or retries run out)
  * @throws DecodeError when the reply misses or mistypes a field
@@ -131,7 +159,7 @@ export async function restCall(
   ctx: RestCallContext,
   def: EndpointDef,
   params: RequestParams,
-  takeSlot?: () => Promise<void>,
+  slot: RequestSlot,
 ): Promise<unknown> {
   const isGet = def.method === 'GET';
   let maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
@@ -147,7 +175,8 @@ export async function restCall(
       lastError = undefined;
     }
     // Signed after the wait for a slot, so the nonce is not stale when it goes out.
-    if (takeSlot !== undefined) await takeSlot();
+    const turn = slot.take();
+    if (turn !== undefined) await turn;
     const signedWith = ctx.clock.offsetMs;
     const headers = {
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),
@@ -172,6 +201,14 @@ export async function restCall(
         recvTs: receivedMs,
       });
       ctx.counters.frames++;
+      const holdMs = retryAfterOf(ctx, response);
+      if (holdMs !== undefined) {
+        slot.hold(holdMs);
+        ctx.logger.warn(
+          { path: def.path, holdMs, retryAfter: response.retryAfter },
+          'venue rate limit: holding calls to the endpoint as its Retry-After asks',
+        );
+      }
       const envelope = envelopeOf(def, response);
       // Only the venue's own answers tell its clock: a proxy's page or an overload reply may not.
       ctx.clock.observe(response.date, sentMs, receivedMs);

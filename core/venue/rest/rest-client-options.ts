@@ -35,6 +35,11 @@ export interface RestClientOptions {
   readonly timeoutMs?: number;
   /** Retries of idempotent GETs (default 3 retries, 200 ms doubling to 3 s). */
   readonly retry?: RetryPolicy;
+  /**
+   * The longest a 429's `Retry-After` holds the calls to its endpoint (the retry of a GET
+   * included), ms; a longer one is cut to it. Default 60 000 (`DEFAULT_RETRY_AFTER_CAP_MS`).
+   */
+  readonly retryAfterCapMs?: number;
   /** Overrides of the rate limits per group; null = no limit. The client serves one portfolio. */
   readonly rateLimits?: Partial<Record<RateLimitGroup, RateLimit | null>>;
   /**

@@ -4,6 +4,7 @@ import type { RequestParams } from '../signing.ts';
 import { realTimer } from '../timer-port.ts';
 import type { PageWire } from '../wire/common.ts';
 import { createInboundCounters, type InboundCounters } from '../ws/inbound-counters.ts';
+import { EndpointHolds } from './endpoint-holds.ts';
 import {
   ENDPOINTS,
   type EndpointName,
@@ -14,8 +15,9 @@ import {
 import { undiciTransport } from './http-transport.ts';
 import { paginate } from './paginate.ts';
 import { type RateLimit, RateLimiter } from './rate-limiter.ts';
-import { type RestCallContext, restCall } from './rest-call.ts';
+import { type RequestSlot, type RestCallContext, restCall } from './rest-call.ts';
 import { DEFAULT_RATE_LIMITS, type RestClientOptions } from './rest-client-options.ts';
+import { DEFAULT_RETRY_AFTER_CAP_MS } from './retry-after.ts';
 
 type Query = object;
 
@@ -27,6 +29,7 @@ type Query = object;
 export class RestEndpointCaller {
   private readonly ctx: RestCallContext;
   private readonly limiters = new Map<RateLimitGroup, RateLimiter>();
+  private readonly holds: EndpointHolds;
   private readonly pageSize: number;
 
   /** @param options - base address, signer and policies */
@@ -41,6 +44,7 @@ export class RestEndpointCaller {
       random: options.random ?? { next: () => 0.5 },
       timeoutMs: options.timeoutMs ?? 10_000,
       retry: options.retry ?? { maxRetries: 3, baseMs: 200, capMs: 3_000 },
+      retryAfterCapMs: options.retryAfterCapMs ?? DEFAULT_RETRY_AFTER_CAP_MS,
       logger,
       counters: options.counters ?? createInboundCounters(),
       ...(options.onRaw === undefined ? {} : { onRaw: options.onRaw }),
@@ -50,11 +54,12 @@ export class RestEndpointCaller {
       if (rate !== null) this.limiters.set(group, new RateLimiter(rate, timer));
     }
     this.pageSize = options.defaultPageSize ?? 100;
+    this.holds = new EndpointHolds(timer);
   }
 
   /**
    * Calls an endpoint of {@link ENDPOINTS} by name; its rate limiter lets each request through,
-   * every retry included.
+   * every retry included, and none while the venue asked to wait (a 429's `Retry-After`).
    * @param name - the endpoint
    * @param params - query (GET) or body
    * @returns the decoded reply data
@@ -62,9 +67,30 @@ export class RestEndpointCaller {
    */
   async call<N extends EndpointName>(name: N, params: Query = {}): Promise<EndpointReply<N>> {
     const def = ENDPOINTS[name];
-    const limiter = this.limiters.get(def.limit);
-    const takeSlot = limiter === undefined ? undefined : () => limiter.acquire();
-    return (await restCall(this.ctx, def, params as RequestParams, takeSlot)) as EndpointReply<N>;
+    return (await restCall(this.ctx, def, params as RequestParams, this.slotOf(name))) as EndpointReply<N>;
+  }
+
+  /**
+   * An endpoint's turn: while it is not held, a slot of its rate limit as before any 429 (no wait
+   * at all without a limit, so the request is written in the caller's tick). A held one waits out
+   * the hold first, then takes room; room taken while another hold began is given up and taken
+   * after that one, since the venue said wait and a slot unused only leaves the window emptier. A
+   * request already queued for room when a hold begins goes out once granted (a GET refused again
+   * then waits the hold for its retry).
+   */
+  private slotOf(name: EndpointName): RequestSlot {
+    const limiter = this.limiters.get(ENDPOINTS[name].limit);
+    const holds = this.holds;
+    const afterHold = async (): Promise<void> => {
+      do {
+        await holds.wait(name);
+        await limiter?.acquire();
+      } while (holds.isHeld(name));
+    };
+    return {
+      take: () => (holds.isHeld(name) ? afterHold() : limiter?.acquire()),
+      hold: (ms) => holds.hold(name, ms),
+    };
   }
 
   /**
@@ -82,6 +108,15 @@ export class RestEndpointCaller {
     pageSize = this.pageSize,
   ): AsyncGenerator<EndpointReply<N> extends PageWire<infer T> ? T : never> {
     return paginate((page) => this.call(name, { ...query, page, pageSize }) as Promise<never>);
+  }
+
+  /**
+   * The venue's clock as the replies' `Date` headers tell it (the one nonces are read from; shared
+   * with the private WebSocket when the options gave one): the live adapter stamps the events it
+   * makes itself on it, so they carry the venue's time, not the machine's.
+   */
+  get serverClock(): ServerClock {
+    return this.ctx.clock;
   }
 
   /** Reply outcomes: `frames` replies read, `replies` decoded, `control` venue error codes, `malformed` undecodable. */

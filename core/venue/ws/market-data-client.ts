@@ -3,6 +3,7 @@ import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { GapEvent, MarketEvent, VenueStatus } from '../../model/index.ts';
 import type { MarketDataChannel } from '../market-data/index.ts';
+import { ServerClock } from '../server-clock.ts';
 import { backoffDelay, type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { closeSocket } from './close-socket.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from './inbound-counters.ts';
@@ -25,6 +26,12 @@ export interface MarketDataOptions {
   /** true (default): gzip binary frames; false: plain JSON text via `?binary=false`. */
   readonly binary?: boolean;
   readonly timer?: TimerPort;
+  /**
+   * The venue's clock as the REST client estimates it (share the live venue's): the gap events
+   * and status changes the client makes itself are stamped on it, so they carry the venue's time,
+   * not the machine's. Default: the local clock (`timer`).
+   */
+  readonly serverClock?: ServerClock;
   readonly random?: JitterSource;
   /** Interval of the client's `{"ping": ms}` heartbeat. Default 20 000 ms. */
   readonly heartbeatMs?: number;
@@ -74,11 +81,14 @@ export class MarketDataClient {
   private readonly subject = new Subject<MarketEvent>();
   private readonly subscriptions = new Map<string, MarketSubscription>();
   private readonly timer: TimerPort;
+  /** Where the events the client makes itself are stamped: the venue's time. */
+  private readonly serverClock: ServerClock;
   private readonly random: JitterSource;
   private readonly logger: Logger;
   private socket: WebSocket | undefined;
   private closing = false;
   private attempt = 0;
+  /** The venue's time when the socket dropped: the start of the gap. */
   private droppedAt: number | undefined;
   private lastInbound = 0;
   private readonly streamStatus: StreamStatus;
@@ -91,7 +101,8 @@ export class MarketDataClient {
     this.random = options.random ?? { next: () => 0.5 };
     this.logger = options.logger ?? pino({ name: 'keel.venue.market-data', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
-    this.streamStatus = new StreamStatus('market', () => this.timer.now());
+    this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
+    this.streamStatus = new StreamStatus('market', () => this.serverClock.now());
   }
 
   /** The socket's connection changes: `up` when it (re)opened and resubscribed, `down` when it dropped or stalled. */
@@ -192,7 +203,7 @@ export class MarketDataClient {
         this.attempt = 0;
         this.lastInbound = this.timer.now();
         this.sendControl('subscribe', [...this.subscriptions.values()]);
-        const missedMs = this.droppedAt === undefined ? undefined : this.timer.now() - this.droppedAt;
+        const missedMs = this.droppedAt === undefined ? undefined : this.serverClock.now() - this.droppedAt;
         if (missedMs !== undefined)
           this.logger.info(
             { missedMs, subscriptions: this.subscriptions.size },
@@ -211,7 +222,7 @@ export class MarketDataClient {
 
   private emitGaps(): void {
     if (this.droppedAt === undefined) return;
-    const now = this.timer.now();
+    const now = this.serverClock.now();
     const syms = new Set([...this.subscriptions.values()].map((sub) => sub.sym));
     for (const sym of syms) {
       const gap: GapEvent = {
@@ -300,7 +311,7 @@ export class MarketDataClient {
   private onDropped(reason = 'the connection closed'): void {
     this.socket = undefined;
     this.cancelHeartbeat();
-    this.droppedAt ??= this.timer.now();
+    this.droppedAt ??= this.serverClock.now();
     if (this.closing) return;
     this.streamStatus.set('down', reason);
     const policy = this.options.reconnect ?? { baseMs: 500, capMs: 30_000 };

@@ -35,7 +35,10 @@ export class PrivateWsClient {
   private readonly connectionSubject = new Subject<ConnectionEvent>();
   private readonly pending: PendingRequests;
   private readonly timer: TimerPort;
-  /** Where the login timestamp is read: the venue's clock as the REST client learns it, else the local one. */
+  /**
+   * Where the login timestamp is read, and the connection events stamped: the venue's clock as the
+   * REST client learns it, else the local one.
+   */
   private readonly serverClock: ServerClock;
   private readonly clockRelearning: LoginClockRelearning;
   private readonly random: JitterSource;
@@ -238,7 +241,7 @@ export class PrivateWsClient {
     this.everLoggedIn = true;
     this.schedulePing();
     if (reconnect) this.logger.info('private WebSocket reconnected and logged in again');
-    this.connectionSubject.next({ kind: 'loggedIn', reconnect, ts: this.timer.now() });
+    this.connectionSubject.next({ kind: 'loggedIn', reconnect, ts: this.serverClock.now() });
   }
 
   private schedulePing(): void {
@@ -302,7 +305,7 @@ export class PrivateWsClient {
     this.socket = undefined;
     this.cancelPing();
     this.pending.failAll();
-    if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.timer.now() });
+    if (wasLoggedIn) this.connectionSubject.next({ kind: 'dropped', reason, ts: this.serverClock.now() });
     if (this.closing) return;
     const policy = this.options.reconnect ?? { baseMs: 1_000, capMs: 30_000 };
     const delay = Math.max(

@@ -61,7 +61,7 @@ export interface PrivateWsOptions {
   readonly onRaw?: (raw: RawInboundFrame) => void;
 }
 
-/** A (re)connection reached the logged-in state, or the connection dropped. */
+/** A (re)connection reached the logged-in state, or the connection dropped; `ts` is the venue's time (`serverClock`). */
 export type ConnectionEvent =
   | { readonly kind: 'loggedIn'; readonly reconnect: boolean; readonly ts: number }
   | { readonly kind: 'dropped'; readonly reason: string; readonly ts: number };

@@ -11,7 +11,7 @@ export class StreamStatus {
 
   /**
    * @param stream - which stream
-   * @param now - the client's clock, epoch ms
+   * @param now - the clock each change is stamped with, epoch ms (the live adapter's: the venue's time)
    */
   constructor(
     private readonly stream: VenueStream,

@@ -27,10 +27,14 @@ function flatCorrection(view: LocalTradingView): Position {
   return flat.position;
 }
 
+/** The venue's time as the view reads it: a test sets it before each event it folds. */
+let venueTime = 0;
+
 describe("a flat correction stamped at the venue's time, not Keel's", () => {
   it('is stamped with the newest venue time seen, so the venue re-opening the leg later is passed on', () => {
-    const view = new LocalTradingView();
+    const view = new LocalTradingView(() => venueTime);
     const open = { ...aPositionUpdate(1_000, '1'), recvTs: SNAPSHOT_AT - 100 };
+    venueTime = SNAPSHOT_AT - 100;
     view.observe(open);
     const fill: UserEvent = {
       kind: 'execution',
@@ -44,6 +48,7 @@ describe("a flat correction stamped at the venue's time, not Keel's", () => {
         price: '100',
       }),
     };
+    venueTime = SNAPSHOT_AT - 50;
     view.observe(fill);
     const flat = flatCorrection(view);
     expect(flat.positionQty.isZero()).toBe(true);
@@ -55,8 +60,10 @@ describe("a flat correction stamped at the venue's time, not Keel's", () => {
   });
 
   it('does not let a venue time stamped ahead of its receipt move the stamp past the present', () => {
-    const view = new LocalTradingView();
+    const view = new LocalTradingView(() => venueTime);
+    venueTime = 1_200;
     view.observe({ ...aPositionUpdate(1_000, '1'), recvTs: 1_200 });
+    venueTime = 1_300;
     view.observe({
       kind: 'execution',
       ts: 99_000,
@@ -79,8 +86,9 @@ describe("a flat correction stamped at the venue's time, not Keel's", () => {
       params: z.object({}),
       onQuote: (ctx) => void seen.push(String(ctx.netQty(BTC))),
     });
-    const view = new LocalTradingView();
+    const view = new LocalTradingView(() => venueTime);
     const open = { ...aPositionUpdate(1_000, '1'), recvTs: 1_100 };
+    venueTime = 1_100;
     view.observe(open);
     const rig = aRecordingKernelRig([{ id: 's', strategy: watcher }]);
     rig.market.next(aQuote(900, 100));

@@ -11,6 +11,7 @@ import {
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
 import {
+  datedOn,
   type FakeVenueHttp,
   type ReceivedRequest,
   startFakeVenueHttp,
@@ -76,9 +77,9 @@ describe('live execution client', () => {
 
   beforeEach(async () => {
     book = new Map();
-    http = await startFakeVenueHttp(restVenue(book));
-    ws = await startFakeVenueWs();
     timer = fakeTimer(1_700_000_000_000);
+    http = await startFakeVenueHttp(datedOn(timer.now, restVenue(book)));
+    ws = await startFakeVenueWs();
     const logger = pino({ level: 'silent' });
     const signer = hmacSigner('k', 's');
     rest = new VenueRestClient({

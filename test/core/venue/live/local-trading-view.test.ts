@@ -4,6 +4,10 @@ import { LocalTradingView } from '../../../../core/venue/live/local-trading-view
 import { anExecution } from '../../../kit/execution-builders.ts';
 import { anOrder } from '../../../kit/order-builders.ts';
 
+/** The venue's time as the view reads it: a test sets it before each event it folds. */
+let venueTime = 0;
+const viewOnVenueTime = () => new LocalTradingView(() => venueTime);
+
 const orderEvent = (clientOrderId: string, orderId = `o-${clientOrderId}`): UserEvent => ({
   kind: 'order',
   ts: 1,
@@ -13,7 +17,7 @@ const orderEvent = (clientOrderId: string, orderId = `o-${clientOrderId}`): User
 
 describe('local trading view: what the venue updated after a snapshot was begun', () => {
   it('tells an update that came after the snapshot began from one that came before', () => {
-    const view = new LocalTradingView();
+    const view = viewOnVenueTime();
     const earlier = view.beginSnapshot();
     view.observe(orderEvent('before'));
     const mark = view.beginSnapshot();
@@ -24,7 +28,7 @@ describe('local trading view: what the venue updated after a snapshot was begun'
   });
 
   it('knows an order by its orderId too, and does not count a correction as an update', () => {
-    const view = new LocalTradingView();
+    const view = viewOnVenueTime();
     const mark = view.beginSnapshot();
     view.observe(orderEvent('', 'o-web'));
     view.observeCorrection(orderEvent('corrected'));
@@ -33,7 +37,7 @@ describe('local trading view: what the venue updated after a snapshot was begun'
   });
 
   it('forgets the updates once no snapshot is open, so a long session keeps no key for ever', () => {
-    const view = new LocalTradingView();
+    const view = viewOnVenueTime();
     const mark = view.beginSnapshot();
     view.observe(orderEvent('a'));
     view.endSnapshot();
@@ -45,7 +49,7 @@ describe('local trading view: what the venue updated after a snapshot was begun'
 
 describe('local trading view: what reconciliation compares', () => {
   it('holds each open order placed without a clientOrderId (by hand) apart, by its orderId', () => {
-    const view = new LocalTradingView();
+    const view = viewOnVenueTime();
     view.observe(orderEvent('', 'o-hand-1'));
     view.observe(orderEvent('', 'o-hand-2'));
     view.observe(orderEvent('keel-1'));
@@ -60,14 +64,16 @@ describe('local trading view: what reconciliation compares', () => {
   });
 
   it('counts an execution stamped after it was received as received then, so the catch-up starts no later', () => {
-    const view = new LocalTradingView();
+    const view = viewOnVenueTime();
     const fill = (transactionId: string, timestamp: number, recvTs: number): UserEvent => ({
       kind: 'execution',
       ts: timestamp,
       recvTs,
       execution: anExecution({ transactionId, timestamp, side: 'BUY', quantity: '1', price: '100' }),
     });
+    venueTime = 1_005;
     view.observe(fill('t-1', 1_000, 1_005));
+    venueTime = 2_000;
     view.observe(fill('t-ahead', 301_000, 2_000));
     expect(view.newestExecutionTs()).toBe(2_000);
     view.noteExecution('t-primed', 900_000, 3_000);

@@ -5,7 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { WebSocketServer } from 'ws';
 import type { MarketEvent, VenueStatus } from '../../../../core/model/index.ts';
-import { MarketDataClient, type RawInboundFrame, VenueTimeoutError } from '../../../../core/venue/index.ts';
+import {
+  MarketDataClient,
+  type RawInboundFrame,
+  ServerClock,
+  VenueTimeoutError,
+} from '../../../../core/venue/index.ts';
 import { type FakeTimer, fakeTimer } from '../../../kit/venue-fake-timer.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
 
@@ -177,6 +182,41 @@ describe('market-data WebSocket client', () => {
     send(bbo('2', 3), true);
     await waitFor(() => raw.length === 1, 'recorded frame');
     expect(JSON.parse(raw[0]?.text ?? '')).toEqual(bbo('2', 3));
+  });
+
+  it("stamps its gaps and status changes on the venue's clock it is given, not the machine's", async () => {
+    const venueBehindMs = 2 * 365 * 86_400_000;
+    const serverClock = new ServerClock(timer, pino({ level: 'silent' }));
+    serverClock.observe(new Date(timer.now() - venueBehindMs).toUTCString(), timer.now(), timer.now());
+    const client = new MarketDataClient({
+      url,
+      timer,
+      serverClock,
+      random: { next: () => 0 },
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    clients.push(client);
+    const events: MarketEvent[] = [];
+    const statuses: VenueStatus[] = [];
+    client.events.subscribe((e) => events.push(e));
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    await waitFor(() => received.length === 1, 'subscription');
+    for (const socket of sockets) socket.terminate();
+    await waitFor(() => statuses.some((s) => s.state === 'down'), 'drop');
+    await timer.advance(50);
+    await waitFor(() => events.some((e) => e.kind === 'gap'), 'the gap');
+    const onVenueTime = (ts: number) => Math.abs(ts - (timer.now() - venueBehindMs)) <= 1_000;
+    const gap = events.find((e) => e.kind === 'gap');
+    if (gap?.kind !== 'gap') throw new Error('no gap');
+    expect([gap.fromTs, gap.ts, gap.recvTs].map(onVenueTime)).toEqual([true, true, true]);
+    expect(statuses.map((s) => [s.state, onVenueTime(s.ts)])).toEqual([
+      ['up', true],
+      ['down', true],
+      ['up', true],
+    ]);
   });
 
   it('drops a socket silent for two heartbeat intervals (no frame, no pong), reconnects, resubscribes and reports the gap', async () => {

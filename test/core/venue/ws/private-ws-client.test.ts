@@ -6,6 +6,7 @@ import {
   type ConnectionEvent,
   hmacSigner,
   PrivateWsClient,
+  ServerClock,
   VenueError,
   VenueTimeoutError,
 } from '../../../../core/venue/index.ts';
@@ -238,6 +239,30 @@ describe('private WebSocket client', () => {
       'place_order:p2',
       'cancel_order:p2',
       'cancel_orders:all',
+    ]);
+  });
+
+  it("stamps its login and drop on the venue's clock it shares, not the machine's", async () => {
+    const venueBehindMs = 2 * 365 * 86_400_000;
+    const serverClock = new ServerClock(timer, pino({ level: 'silent' }));
+    serverClock.observe(new Date(timer.now() - venueBehindMs).toUTCString(), timer.now(), timer.now());
+    const onVenueClock = new PrivateWsClient({
+      url: venue.url,
+      signer: hmacSigner('ws-key', 'ws-secret'),
+      timer,
+      serverClock,
+      logger: pino({ level: 'silent' }),
+    });
+    const connections: ConnectionEvent[] = [];
+    onVenueClock.connection.subscribe((e) => connections.push(e));
+    await onVenueClock.connect();
+    venue.dropAll();
+    await waitFor(() => connections.some((e) => e.kind === 'dropped'), 'drop noticed');
+    await onVenueClock.close();
+    const onVenueTime = (ts: number) => Math.abs(ts - (timer.now() - venueBehindMs)) <= 1_000;
+    expect(connections.map((e) => [e.kind, onVenueTime(e.ts)])).toEqual([
+      ['loggedIn', true],
+      ['dropped', true],
     ]);
   });
 
