@@ -4,6 +4,7 @@ import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
 import type { Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
+import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
 import { commandRejection } from './command-rejection.ts';
@@ -107,6 +108,7 @@ export class LiveExecutionClient implements ExecutionPort {
     });
     this.subscriptions.push(
       options.ws.userEvents.subscribe((event) => this.emit(event)),
+      options.ws.unknownStateOrders.subscribe((order) => this.lookUpUnknownState(order)),
       options.ws.connection.subscribe((event) => {
         if (event.kind === 'dropped') {
           this.privateStatus.set('down', event.reason);
@@ -275,6 +277,28 @@ export class LiveExecutionClient implements ExecutionPort {
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);
+  }
+
+  /**
+   * A pushed update of this order was in a state Keel does not know (dropped, counted malformed):
+   * it is looked up at once and the answer read as reconciliation reads it (open while the venue
+   * lists it, else ended; `order-lookup.ts`), rather than left as Keel last knew it until the next
+   * reconnect. When the lookup fails or finds nothing, a reconciliation (retried until it
+   * succeeds) gives the order its outcome the same way.
+   */
+  private lookUpUnknownState(order: NamedOrder): void {
+    this.lookupOrder(order.sym, order.clientOrderId, order.orderId)
+      .then((found) => {
+        if (found === undefined) throw new Error('the venue does not know it (401018)');
+        this.emitOrder(found);
+      })
+      .catch((error: unknown) => {
+        this.logger.warn(
+          { ...order, err: String(error) },
+          'could not look up an order pushed in a state Keel does not know: reconciling',
+        );
+        this.reconciliations.request().catch(() => undefined);
+      });
   }
 
   /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */

@@ -77,21 +77,46 @@ export function isKnownOrderState(text: string): text is VenueOrderState {
   return KNOWN_STATES.has(text);
 }
 
+/** Which order a venue message names: enough to look it up. */
+export interface NamedOrder {
+  readonly sym: string;
+  /** '' for an order placed without one (by hand). */
+  readonly clientOrderId: string;
+  readonly orderId: string;
+}
+
+/**
+ * A wire order in an orderState Keel does not know: it cannot be mapped, but it names an order,
+ * which the live client looks up (see {@link listedOrderFromWire} and {@link unlistedOrderFromWire}).
+ */
+export class UnknownOrderStateError extends DecodeError {
+  /** The order the message names. */
+  readonly order: NamedOrder;
+
+  /**
+   * @param where - what was being decoded (`Orders channel data[0]`)
+   * @param wire - the wire order
+   */
+  constructor(where: string, wire: OrderWire) {
+    super(where, [
+      { path: 'orderState', problem: `${JSON.stringify(wire.orderState)} is not a state Keel knows` },
+    ]);
+    this.order = { sym: wire.sym, clientOrderId: wire.clientOrderId ?? '', orderId: wire.orderId };
+  }
+}
+
 /**
  * Maps a decoded wire order to Keel's Order.
  * @param wire - the order from REST or the Orders channel
  * @param where - what is being decoded, for the error (`Orders channel data[0]`); default the order's id
  * @returns the model order
- * @throws DecodeError when its orderState is not one of the seven public ones: whether such an
- *   order is still open only the venue's open-orders list tells (see {@link listedOrderFromWire}
- *   and {@link unlistedOrderFromWire}), and a guess could keep a dead order alive or end a live one
+ * @throws UnknownOrderStateError (a DecodeError) when its orderState is not one of the seven public
+ *   ones: whether such an order is still open only the venue's open-orders list tells (see
+ *   {@link listedOrderFromWire} and {@link unlistedOrderFromWire}), and a guess could keep a dead
+ *   order alive or end a live one
  */
 export function orderFromWire(wire: OrderWire, where = `order ${wire.orderId}`): Order {
-  if (!isKnownOrderState(wire.orderState)) {
-    throw new DecodeError(where, [
-      { path: 'orderState', problem: `${JSON.stringify(wire.orderState)} is not a state Keel knows` },
-    ]);
-  }
+  if (!isKnownOrderState(wire.orderState)) throw new UnknownOrderStateError(where, wire);
   return mappedOrder(wire, wire.orderState);
 }
 

@@ -7,7 +7,7 @@ import { liquidationEventWireSchema, liquidationPositionWireSchema } from '../wi
 import { orderWireSchema } from '../wire/order.ts';
 import { positionWireSchema } from '../wire/position.ts';
 import type { UserDataFrameWire } from '../wire/user-data.ts';
-import { orderFromWire } from './order-mapping.ts';
+import { type NamedOrder, orderFromWire, UnknownOrderStateError } from './order-mapping.ts';
 import {
   accountFromWire,
   assetFromWire,
@@ -79,11 +79,17 @@ export interface UserDataBatch {
   readonly events: UserEvent[];
   /** One sentence per entry that did not decode (it names the channel, the index and the field). */
   readonly problems: string[];
+  /**
+   * The orders of the Orders entries dropped for an orderState Keel does not know (each also among
+   * the problems): only a lookup tells what became of them.
+   */
+  readonly unknownStateOrders: NamedOrder[];
 }
 
 /**
  * Decodes a User Data frame entry by entry, so one bad entry costs only itself: the good entries
- * of the same frame (a valid fill next to a mistyped one) are still delivered. Never throws.
+ * of the same frame (a valid fill next to a mistyped one) are still delivered, and an order update
+ * in a state Keel does not know names its order for a lookup. Never throws.
  * @param frame - the decoded frame envelope
  * @param recvTs - local receive time, epoch ms
  * @returns the good entries' events and one problem per bad entry
@@ -93,10 +99,12 @@ export function decodeUserDataBatch(frame: UserDataFrameWire, recvTs: number): U
   const ts = frame.ts ?? 0;
   const events: UserEvent[] = [];
   const problems: string[] = [];
+  const unknownStateOrders: NamedOrder[] = [];
   items.forEach((item, index) => {
     try {
       events.push(one(frame.channel, item, index, ts, recvTs));
     } catch (error) {
+      if (error instanceof UnknownOrderStateError) unknownStateOrders.push(error.order);
       problems.push(
         error instanceof Error
           ? error.message
@@ -104,7 +112,7 @@ export function decodeUserDataBatch(frame: UserDataFrameWire, recvTs: number): U
       );
     }
   });
-  return { events, problems };
+  return { events, problems, unknownStateOrders };
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { UserEvent } from '../../model/index.ts';
 import { DecodeError } from '../errors.ts';
+import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { decodeUserDataBatch } from '../mapping/user-data-decoder.ts';
 import { decodeWire, parseJson } from '../wire/decode.ts';
 import { USER_DATA_CHANNELS, userDataFrameSchema } from '../wire/user-data.ts';
@@ -10,7 +11,8 @@ import type { InboundCounters } from './inbound-counters.ts';
 /**
  * What an inbound private-WebSocket frame turned out to be. A User Data batch whose entries all
  * fail to decode is `malformed`; one with at least one good entry is `events`, and `badEntries`
- * says why each other entry was dropped.
+ * says why each other entry was dropped. Either names the orders of the Orders entries dropped for
+ * a state Keel does not know (`unknownStateOrders`), which the live client looks up.
  */
 export type PrivateFrame =
   | { readonly kind: 'pong' }
@@ -20,8 +22,13 @@ export type PrivateFrame =
       readonly events: readonly UserEvent[];
       /** One problem per entry of the batch that did not decode; empty when all did. */
       readonly badEntries: readonly string[];
+      readonly unknownStateOrders: readonly NamedOrder[];
     }
-  | { readonly kind: 'malformed'; readonly problem: string }
+  | {
+      readonly kind: 'malformed';
+      readonly problem: string;
+      readonly unknownStateOrders?: readonly NamedOrder[];
+    }
   | { readonly kind: 'unexpected'; readonly problem: string };
 
 const CHANNELS = new Set<string>(USER_DATA_CHANNELS);
@@ -74,9 +81,18 @@ export function classifyPrivateFrame(text: string, recvTs: number): PrivateFrame
       }
       const batch = decodeUserDataBatch(frame, recvTs);
       if (batch.events.length === 0 && batch.problems.length > 0) {
-        return { kind: 'malformed', problem: batch.problems.join('; ') };
+        return {
+          kind: 'malformed',
+          problem: batch.problems.join('; '),
+          unknownStateOrders: batch.unknownStateOrders,
+        };
       }
-      return { kind: 'events', events: batch.events, badEntries: batch.problems };
+      return {
+        kind: 'events',
+        events: batch.events,
+        badEntries: batch.problems,
+        unknownStateOrders: batch.unknownStateOrders,
+      };
     }
     return { kind: 'unexpected', problem: 'private WebSocket frame has neither event nor channel' };
   } catch (error) {

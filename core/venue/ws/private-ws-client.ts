@@ -3,6 +3,7 @@ import { type Observable, Subject } from 'rxjs';
 import WebSocket from 'ws';
 import type { UserEvent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
+import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { RateLimiter } from '../rest/rate-limiter.ts';
 import { ServerClock } from '../server-clock.ts';
 import { loginSignaturePayload } from '../signing.ts';
@@ -32,6 +33,7 @@ export class PrivateWsClient {
   /** Counts of inbound frames by outcome. */
   readonly counters: InboundCounters;
   private readonly userEventsSubject = new Subject<UserEvent>();
+  private readonly unknownStateOrdersSubject = new Subject<NamedOrder>();
   private readonly connectionSubject = new Subject<ConnectionEvent>();
   private readonly pending: PendingRequests;
   private readonly timer: TimerPort;
@@ -75,6 +77,14 @@ export class PrivateWsClient {
   /** User Data events (orders, trades, positions, assets, accounts, liquidation). */
   get userEvents(): Observable<UserEvent> {
     return this.userEventsSubject.asObservable();
+  }
+
+  /**
+   * The orders of pushed order updates dropped for a state Keel does not know (each also logged
+   * and counted as malformed): only a lookup tells what became of them.
+   */
+  get unknownStateOrders(): Observable<NamedOrder> {
+    return this.unknownStateOrdersSubject.asObservable();
   }
 
   /** Login and drop notifications; reconciliation hangs on `loggedIn`. */
@@ -288,10 +298,12 @@ export class PrivateWsClient {
         this.counters.pushes++;
         for (const event of frame.events) this.userEventsSubject.next(event);
         reportBadEntries(frame.badEntries, this.counters, this.logger);
+        for (const order of frame.unknownStateOrders) this.unknownStateOrdersSubject.next(order);
         return;
       case 'malformed':
         this.counters.malformed++;
         this.logger.warn({ problem: frame.problem }, 'malformed private WebSocket frame');
+        for (const order of frame.unknownStateOrders ?? []) this.unknownStateOrdersSubject.next(order);
         return;
       case 'unexpected':
         this.counters.unexpected++;

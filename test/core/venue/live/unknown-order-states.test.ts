@@ -2,12 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Intent, Order, UserEvent } from '../../../../core/model/index.ts';
 import type { ApprovedIntent } from '../../../../core/risk/index.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
-import {
-  dropAndReconcile,
-  type LiveClientOnFakeVenue,
-  liveClientOnFakeVenue,
-} from '../../../kit/live-client-on-fake-venue.ts';
-import { waitFor } from '../../../kit/venue-wait.ts';
+import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
 import { ok, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const approved = (intent: Intent) => ({ strategyId: 's1', intent }) as ApprovedIntent;
@@ -22,7 +18,7 @@ describe('live execution client: an order in a state the public venue docs do no
   let rig: LiveClientOnFakeVenue;
   afterEach(async () => rig?.close());
 
-  it('ends a Keel IOC order the venue ended EXPIRED: the push is dropped, the reconciliation after a reconnect ends it CANCELLED and trading resumes', async () => {
+  it('looks a Keel IOC order the venue pushed EXPIRED up at once and ends it CANCELLED, without waiting for a reconnect; the push is still counted malformed', async () => {
     rig = await liveClientOnFakeVenue();
     const expired = {
       ...WIRE_ORDER,
@@ -38,17 +34,53 @@ describe('live execution client: an order in a state the public venue docs do no
     rig.live.submit(approved(aLimitOrder({ ref: 'c-ioc' })));
     await waitFor(() => lastOrder(rig.events, 'c-ioc') !== undefined, 'the ack');
     rig.ws.push({ channel: 'Orders', data: [expired] });
-    await waitFor(() => rig.privateWs.counters.malformed === 1, 'the push counted malformed');
-    const statuses = await dropAndReconcile(rig);
-    expect({ logins: rig.ws.logins, last: statuses.at(-1)?.state }).toEqual({
-      logins: 2,
-      last: 'reconciled',
-    });
+    await waitFor(() => lastOrder(rig.events, 'c-ioc')?.orderState === 'CANCELLED', 'the lookup');
     expect(lastOrder(rig.events, 'c-ioc')).toMatchObject({
-      orderState: 'CANCELLED',
       synthesized: true,
       reason: expect.stringContaining('orderState EXPIRED'),
     });
+    expect({
+      malformed: rig.privateWs.counters.malformed,
+      logins: rig.ws.logins,
+      lookups: rig.calls('/api/v1/trading/order').map((r) => r.query),
+    }).toEqual({ malformed: 1, logins: 1, lookups: [{ clientOrderId: 'c-ioc' }] });
+  }, 30_000);
+
+  it('keeps an order pushed in an unknown state open while the venue lists it, and hands a failed lookup to a reconciliation that ends it once unlisted', async () => {
+    rig = await liveClientOnFakeVenue();
+    const triggered = { ...WIRE_ORDER, orderId: 'o-t', clientOrderId: 'c-t', orderState: 'TRIGGERED' };
+    const lookups: string[] = [];
+    rig.special = (r) => {
+      if (r.path !== '/api/v1/trading/order' || r.query.clientOrderId !== 'c-t') return undefined;
+      lookups.push('c-t');
+      return lookups.length === 2
+        ? { body: { code: 50001, message: 'service unavailable' } }
+        : { body: ok(triggered) };
+    };
+    rig.holdings.orders = [triggered];
+    rig.ws.push({
+      channel: 'Orders',
+      data: [{ ...WIRE_ORDER, orderId: 'o-n', clientOrderId: 'c-n' }, triggered],
+    });
+    await waitFor(() => lastOrder(rig.events, 'c-t') !== undefined, 'the first lookup');
+    expect(lastOrder(rig.events, 'c-t')).toMatchObject({
+      orderState: 'OPEN',
+      reason: expect.stringContaining('orderState TRIGGERED'),
+    });
+    expect(lastOrder(rig.events, 'c-n')?.orderState).toBe('OPEN');
+    rig.holdings.orders = [];
+    const snapshots = rig.calls('/api/v1/trading/orders').length;
+    rig.ws.push({ channel: 'Orders', data: [triggered] });
+    await advanceUntil(
+      rig.timer,
+      () => lastOrder(rig.events, 'c-t')?.orderState === 'CANCELLED',
+      'the reconciliation',
+      500,
+      100,
+    );
+    expect(lookups).toHaveLength(3);
+    expect(rig.calls('/api/v1/trading/orders').length).toBeGreaterThan(snapshots + 1);
+    expect(lastOrder(rig.events, 'c-t')).toMatchObject({ synthesized: true });
   }, 60_000);
 
   it('reads a lookup answer in an unknown state against the open orders: open while listed, ended once not', async () => {

@@ -72,13 +72,26 @@ describe('User Data batch decoding, entry by entry', () => {
     expect(orders[2]?.tp?.triggerType).toBe('MarkPrice');
   });
 
-  it('still refuses an order state the docs do not list (only that entry)', () => {
+  it('still refuses an order state the docs do not list (only that entry), and names its order for a lookup', () => {
     const frame = classifyPrivateFrame(
       JSON.stringify({ channel: 'Orders', data: [{ ...WIRE_ORDER, orderState: 'LIMBO' }, WIRE_ORDER] }),
       9,
     );
     expect(frame.kind === 'events' && frame.events.length).toBe(1);
     expect(frame.kind === 'events' && frame.badEntries[0]).toMatch(/data\[0\]: orderState/);
+    expect(frame.kind === 'events' && frame.unknownStateOrders).toEqual([
+      { sym: WIRE_ORDER.sym, clientOrderId: WIRE_ORDER.clientOrderId, orderId: WIRE_ORDER.orderId },
+    ]);
+  });
+
+  it('names the order of a frame whose only entry is in an unknown state, one placed by hand without a clientOrderId', () => {
+    const { clientOrderId: _none, ...byHand } = { ...WIRE_ORDER, orderId: 'o-hand', orderState: 'LIMBO' };
+    const client = silentClient();
+    const named: unknown[] = [];
+    client.unknownStateOrders.subscribe((order) => named.push(order));
+    client.receive(JSON.stringify({ channel: 'Orders', data: [byHand] }), 1);
+    expect(named).toEqual([{ sym: WIRE_ORDER.sym, clientOrderId: '', orderId: 'o-hand' }]);
+    expect(client.counters).toMatchObject({ pushes: 0, malformed: 1 });
   });
 
   it('calls a frame whose entries are all bad malformed, listing each entry', () => {
