@@ -18,6 +18,8 @@ export interface SweepRow {
   readonly fills: number;
   /** The strategy faults of its backtest, formatted (empty when no strategy threw). */
   readonly faults: readonly string[];
+  /** Why its backtest stopped with an error (its metrics are then empty); absent when it ran. */
+  readonly error?: string;
 }
 
 function isDecimal(value: unknown): value is { toNumber(): number } {

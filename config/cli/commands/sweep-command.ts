@@ -59,7 +59,8 @@ function cell(value: number | null | undefined): string {
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric (`keel sweep` checks it before
  *   calling this), a missing recording or a grid whose every combination was refused,
- *   EXIT.RUNTIME_FAILURE when a backtest fails, EXIT.STRATEGY_FAULT when a strategy threw in some
+ *   EXIT.RUNTIME_FAILURE when a combination's backtest failed (after the table, which keeps the
+ *   other rows and marks it `failed`), EXIT.STRATEGY_FAULT when a strategy threw in some
  *   combination (after the table, with a `faults` column and the first fault of each such row)
  */
 export async function sweepCommand(
@@ -112,12 +113,20 @@ export async function sweepCommand(
   }
   const metrics = [options.metric, ...SHOWN.filter((m) => m !== options.metric)];
   const faulted = sorted.filter((row) => row.faults.length > 0);
-  const header = [...paths, ...metrics, 'fills', ...(faulted.length > 0 ? ['faults'] : [])];
+  const failed = sorted.filter((row) => row.error !== undefined);
+  const header = [
+    ...paths,
+    ...metrics,
+    'fills',
+    ...(faulted.length > 0 ? ['faults'] : []),
+    ...(failed.length > 0 ? ['failed'] : []),
+  ];
   const table = sorted.map((row) => [
     ...paths.map((path) => axisValue(row.sets, path)),
     ...metrics.map((m) => cell(row.metrics[m])),
-    String(row.fills),
+    row.error === undefined ? String(row.fills) : 'n/a',
     ...(faulted.length > 0 ? [String(row.faults.length)] : []),
+    ...(failed.length > 0 ? [row.error === undefined ? '' : 'yes'] : []),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
@@ -143,10 +152,13 @@ export async function sweepCommand(
       `✖ ${where}: ${row.faults[0]}${row.faults.length > 1 ? ` (and ${row.faults.length - 1} more)` : ''}\n`,
     );
   }
+  for (const row of failed)
+    io.stdout.write(`✖ ${describeCombination(row.sets, paths)}: its backtest failed: ${row.error}\n`);
   if (options.out !== undefined) {
     const csv = [header, ...table].map((r) => r.map(csvField).join(',')).join('\n');
     writeFileSync(options.out, `${csv}\n`);
     io.stdout.write(`table: ${options.out}\n`);
   }
+  if (failed.length > 0) return EXIT.RUNTIME_FAILURE;
   return faulted.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
 }

@@ -142,3 +142,33 @@ describe('keel sweep: a combination whose strategy throws', () => {
     );
   }, 120_000);
 });
+
+describe('keel sweep: a combination whose backtest fails', () => {
+  it('keeps every other row, marks it failed with the reason, writes the table, then exits 1', () => {
+    const csv = join(dir, 'sweep-failed.csv');
+    const run = keelChild([
+      'sweep',
+      join(dir, 'faulty.yaml'),
+      '--set',
+      'strategies.0.params.throwIn=none',
+      '--grid',
+      'backtest.from=2025-01-06T14:30:00Z,2026-01-01T00:00:00Z',
+      '--workers',
+      '1',
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.RUNTIME_FAILURE);
+    expect(run.stdout).toContain(
+      '✖ backtest.from=2026-01-01T00:00:00Z: its backtest failed: the replay window starts at 2026-01-01 00:00:00 UTC',
+    );
+    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    expect(rows[0]).toMatch(/,fills,failed$/);
+    expect(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').at(-1)])).toEqual([
+      ['2025-01-06T14:30:00Z', ''],
+      ['2026-01-01T00:00:00Z', 'yes'],
+    ]);
+  }, 120_000);
+});

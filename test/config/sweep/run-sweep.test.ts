@@ -27,4 +27,25 @@ describe('sweep rows', () => {
       false,
     ]);
   });
+
+  it('rank rows whose strategy threw after every clean row, and failed backtests last', () => {
+    const rows: SweepRow[] = [
+      {
+        sets: ['failed'],
+        metrics: {},
+        fills: 0,
+        faults: [],
+        error: 'the replay window starts after the data',
+      },
+      { sets: ['halted'], metrics: { totalReturn: 0 }, fills: 0, faults: ['strategy s: onStart threw'] },
+      { sets: ['losing'], metrics: { totalReturn: -0.2 }, fills: 4, faults: [] },
+      { sets: ['winning'], metrics: { totalReturn: 0.1 }, fills: 6, faults: [] },
+    ];
+    expect(sortRows(rows, 'totalReturn').map((r) => r.sets[0])).toEqual([
+      'winning',
+      'losing',
+      'halted',
+      'failed',
+    ]);
+  });
 });
