@@ -4,6 +4,7 @@ import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
+import { InFlightCommands } from './in-flight-commands.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -62,12 +63,14 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
   );
 
+  // The strategies' commands, kept until answered: a stop waits for those still on their way.
+  const inFlight = new InFlightCommands(live.execution);
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.countingGate(riskGate);
   const kernel = new Kernel({
     instruments: options.instruments,
     market: live.marketData.events,
-    execution: live.execution,
+    execution: inFlight,
     // The venue pushes no algo order updates: the legs attached to the strategies' orders are read.
     user: merge(live.execution.events, legFeed.events),
     venueStatus: live.status,
@@ -217,6 +220,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     options,
     stopReason,
     live,
+    inFlight,
     kernel,
     gate,
     metrics,

@@ -68,9 +68,12 @@ export interface LiveSessionRig {
 /**
  * A live-session rig per test: the venue is closed and the config files removed after each test
  * of the file this is called in.
+ * @param venueOptions - paper venue options to change (e.g. an order-entry latency)
  * @returns a function starting one rig
  */
-export function liveSessionRigs(): () => Promise<LiveSessionRig> {
+export function liveSessionRigs(
+  venueOptions: Partial<PaperVenueOptions> = {},
+): () => Promise<LiveSessionRig> {
   const newDir = tempDirsRemovedAfterEach('keel-live-session-');
   const venues: PaperVenue[] = [];
   afterEach(async () => {
@@ -93,6 +96,7 @@ export function liveSessionRigs(): () => Promise<LiveSessionRig> {
       pacing: { mode: 'realtime', speed: 5 },
       dataDir: newDir(),
       persistDebounceMs: 3_600_000,
+      ...venueOptions,
     };
     let venue = await startPaperVenue(options);
     venues.push(venue);
