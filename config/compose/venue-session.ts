@@ -12,6 +12,7 @@ import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { waitForStop } from './session-stop.ts';
+import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './start-up-signals.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { connectVenueSession } from './venue-session-connection.ts';
@@ -26,10 +27,28 @@ import { warmUpBeforeTrading } from './warm-up-history.ts';
  * risk gate from the config, a recording of what the venue sent, a status line, Prometheus
  * metrics when enabled, and on stop (duration, end of feed, SIGINT / SIGTERM): strategies stopped,
  * open orders optionally cancelled, recording flushed, result and HTML report written.
+ * A SIGINT / SIGTERM during start-up stops it too: before the strategies start, by closing what
+ * was opened (nothing was placed); once they started (onStart, warm-up), by the same shutdown.
  * @param options - config, strategies, venue addresses, clocks and outputs
  * @returns the exit code and what the session produced
+ * @throws StartUpInterrupted when a signal came before the strategies started; the login's,
+ *   reconciliation's or warm-up's error when it failed
  */
 export async function runVenueSession(options: VenueSessionOptions): Promise<VenueSessionOutcome> {
+  // From the first moment: a signal during start-up stops the session, never Node's default handler.
+  const startUp = watchStartUpSignals(options.handleSignals !== false);
+  try {
+    return await startAndRunVenueSession(options, startUp);
+  } finally {
+    startUp.end();
+  }
+}
+
+/** The session of {@link runVenueSession}, with the signals of its start-up watched. */
+async function startAndRunVenueSession(
+  options: VenueSessionOptions,
+  startUp: StartUpSignals,
+): Promise<VenueSessionOutcome> {
   const { config, logger } = options;
   const metrics = new RunMetrics(() => Date.now());
   let metricsUrl: string | undefined;
@@ -139,12 +158,23 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     await metrics.close();
     throw error;
   };
+  // Until the strategies start nothing is placed: a signal ends the start-up there and then.
   try {
-    await live.start();
+    if (startUp.received !== undefined) throw new StartUpInterrupted(startUp.received, 'opening its outputs');
+    const started = live.start();
+    started.catch(() => {});
+    const stage = 'logging in to the venue and reconciling';
+    const interrupted = await Promise.race([
+      started,
+      startUp.arrived.then((signal) => new StartUpInterrupted(signal, stage)),
+    ]);
+    if (interrupted !== undefined) throw interrupted;
   } catch (error) {
     return abort(
       error,
-      `cannot start on the venue at ${options.venue.restUrl}: its login or first reconciliation failed`,
+      error instanceof StartUpInterrupted
+        ? error.message
+        : `cannot start on the venue at ${options.venue.restUrl}: its login or first reconciliation failed`,
     );
   }
   // The holdings the venue reported so far are where they start: the session's fills explain the rest.
@@ -153,9 +183,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   // starting on an account that already holds positions, orders or algo orders sees them.
   reconciled();
   await strategiesStarted;
+  // From here the strategies may have placed orders: a signal stops the session as usual.
+  const signalled = startUp.arrived.then((signal) => {
+    logger.warn(`${signal} during start-up: the session stops before trading`);
+    return undefined;
+  });
   let warmUpWarning: string | undefined;
   try {
-    warmUpWarning = await warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
+    const warmedUp = warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
+    warmedUp.catch(() => {});
+    warmUpWarning = await Promise.race([warmedUp, signalled]);
   } catch (error) {
     return abort(error, 'the warm-up on history failed');
   }
@@ -181,7 +218,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     logger,
   });
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
-  live.marketData.subscribeAll(subscriptions);
+  if (startUp.received === undefined) live.marketData.subscribeAll(subscriptions);
   const startedAt = Date.now();
   const stopStatus = showStatus(
     options.status,
@@ -204,17 +241,22 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     undefined,
     statusLogTo(logger),
   );
-  logger.info(
-    { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
-    `${options.mode} session started`,
-  );
+  if (startUp.received === undefined)
+    logger.info(
+      { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
+      `${options.mode} session started`,
+    );
 
-  const stopReason = await waitForStop({
-    handleSignals: options.handleSignals,
-    durationMs: options.durationMs,
-    ended: options.ended,
-    finished,
-  });
+  // The stop's own handlers take over from the start-up's at once (no signal is delivered between).
+  startUp.end();
+  const stopReason =
+    startUp.received ??
+    (await waitForStop({
+      handleSignals: options.handleSignals,
+      durationMs: options.durationMs,
+      ended: options.ended,
+      finished,
+    }));
   stopping = true;
   return shutDownVenueSession({
     options,
