@@ -1,3 +1,4 @@
+import { PortInUse } from '../../compose/port-in-use.ts';
 import { runConfiguredSession } from '../../compose/session-run.ts';
 import { formatFill, formatSessionSummary } from '../../compose/session-summary.ts';
 import { StartUpInterrupted } from '../../compose/start-up-signals.ts';
@@ -21,7 +22,8 @@ export interface RunOptions {
  * @param io - output streams
  * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (also one during start-up,
  *   which stops the run before it trades), EXIT.BAD_CONFIG_OR_USAGE
- *   for bad strategy params or a paper source recording whose header cannot be read, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
+ *   for bad strategy params, a paper source recording whose header cannot be read or a
+ *   `metrics.port` another process listens on, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
  *   EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the result and report are written)
  */
 export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: CliIo): Promise<ExitCode> {
@@ -50,6 +52,8 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
     io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);
     if (error instanceof StartUpInterrupted)
       return error.signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED;
-    return isBadInputFile(error) ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+    return isBadInputFile(error) || error instanceof PortInUse
+      ? EXIT.BAD_CONFIG_OR_USAGE
+      : EXIT.RUNTIME_FAILURE;
   }
 }
