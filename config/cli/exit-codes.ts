@@ -8,7 +8,7 @@
  * | 1 | runtime failure (venue unreachable, I/O error, an unexpected error) |
  * | 2 | bad config, bad usage or a bad input file (invalid YAML, unknown key, missing secret, bad option, a CSV that is not bars, a recording whose header cannot be read) |
  * | 3 | the run finished and wrote its result and report, but a strategy failed (threw, or returned something that is not intents) and was halted (run, backtest, sweep) |
- * | 4 | a live or paper session stopped, but `shutdown.cancelAllOrders` could not cancel every order: some may still be open on the venue (run) |
+ * | 4 | a live or paper session stopped, but `shutdown.cancelAllOrders` could not cancel every order, or a command sent before the stop was never answered: orders may still be open on the venue (run) |
  * | 130 | interrupted by SIGINT (Ctrl-C), after a graceful shutdown; a second one ends a run's shutdown at once (run, record) |
  * | 143 | terminated by SIGTERM, after a graceful shutdown; a second one ends a run's shutdown at once (run, record) |
  */
@@ -31,7 +31,7 @@ export const EXIT_CODE_MEANINGS: Readonly<Record<ExitCode, string>> = {
   1: 'runtime failure',
   2: 'bad config, usage or input file',
   3: 'a strategy failed (threw, or returned something that is not intents) and was halted (the run finished and wrote its result and report)',
-  4: 'orders may still be open on the venue: shutdown.cancelAllOrders could not cancel them all (run)',
+  4: 'orders may still be open on the venue: shutdown.cancelAllOrders could not cancel them all, or an order sent before the stop was never answered (run)',
   130: "interrupted (SIGINT, after a graceful stop; a second one ends a run's stop at once)",
   143: "terminated (SIGTERM, after a graceful stop; a second one ends a run's stop at once)",
 };

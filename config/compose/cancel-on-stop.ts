@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { Kernel } from '../../core/kernel/index.ts';
-import type { Intent, UserEvent } from '../../core/model/index.ts';
+import type { AlgoOrder, Intent, UserEvent } from '../../core/model/index.ts';
+import type { InFlightCommand } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
 
 /** Where a stopping session's cancels go, and where the venue's answers come back. */
@@ -33,18 +34,45 @@ export interface StopCancelOutcome {
   readonly leftOpen: readonly string[];
 }
 
+/** What a stopping session's record says is open on the venue, or on its way there. */
+export interface OpenAtStopRecord {
+  /** Orders the venue still holds open, by the session's own record (the stopped kernel no longer follows them). */
+  readonly openOrders: () => readonly { readonly sym: string; readonly clientOrderId: string }[];
+  /** Commands sent whose outcome is not known yet: an order among them may be live a moment later. */
+  readonly inFlight: () => readonly InFlightCommand[];
+}
+
+/**
+ * Waits until no command sent is still in flight (each answered, or the client's lookup of a lost
+ * answer settled it), or `timeoutMs` passed: what the session then reports as open, or cancels,
+ * includes the orders still on their way when the strategies stopped.
+ * @param inFlight - the commands whose outcome is not known yet
+ * @param timeoutMs - how long to wait at most
+ * @param clock - the wall clock by default
+ * @returns when none is in flight or the time is up
+ */
+export async function awaitInFlightOnStop(
+  inFlight: () => readonly InFlightCommand[],
+  timeoutMs: number,
+  clock: StopClock = WALL,
+): Promise<void> {
+  const deadline = clock.now() + timeoutMs;
+  while (inFlight().length > 0 && clock.now() < deadline) await clock.sleep(POLL_MS);
+}
+
 /**
  * Cancels every open order and algo order of a stopping session (`shutdown.cancelAllOrders`),
  * the strategies' own and those the session found on the venue at startup: one cancelOrders
  * intent per sym with open orders and one cancelAlgoOrder per open algo order (whose answer
  * says it is gone), through the risk gate. What is still open is cancelled again, with backoff
  * (250 ms doubling to 2 s), until nothing is open or `timeoutMs` has passed: a venue that cannot
- * be reached for a moment does not leave orders working.
- * @param kernel - the stopped kernel (its state lists the open orders and algo orders)
+ * be reached for a moment does not leave orders working. Commands still in flight are waited
+ * for within the same time, and an order or algo order they turn out to have placed is
+ * cancelled like the others.
+ * @param kernel - the stopped kernel (its state lists the open algo orders)
  * @param gate - the session's risk gate
  * @param execution - where approved commands go, and its User Data
- * @param openOrders - orders the venue still holds open, by the session's own record (the
- *   stopped kernel no longer follows them)
+ * @param record - the open orders and the commands in flight, by the session's own record
  * @param timeoutMs - how long to keep trying
  * @param clock - the wall clock by default
  * @returns how many attempts were made and what may still be open
@@ -53,26 +81,36 @@ export async function cancelOpenOrdersOnStop(
   kernel: Kernel,
   gate: ReturnType<RunMetrics['countingGate']>,
   execution: StopExecution,
-  openOrders: () => readonly { readonly sym: string; readonly clientOrderId: string }[],
+  record: OpenAtStopRecord,
   timeoutMs: number,
   clock: StopClock = WALL,
 ): Promise<StopCancelOutcome> {
+  const { openOrders, inFlight } = record;
   // Algo orders the venue said are gone (an update that is no longer NEW, or its refusal of the cancel).
   const gone = new Set<string>();
   const algoTargets = new Map<string, string>();
+  const algos: AlgoOrder[] = [...kernel.state.openAlgoOrders()];
   const answers = execution.events.subscribe((event) => {
-    if (event.kind === 'algoOrder' && event.algoOrder.state !== 'NEW')
-      gone.add(event.algoOrder.clientAlgoOrderId);
+    if (event.kind === 'algoOrder') {
+      const id = event.algoOrder.clientAlgoOrderId;
+      if (event.algoOrder.state !== 'NEW') gone.add(id);
+      // One placed by a command still in flight at the stop: the stopped kernel does not list it.
+      else if (!algos.some((a) => a.clientAlgoOrderId === id)) algos.push(event.algoOrder);
+    }
     // A venue code is the venue's word (e.g. not found); code 0 or below means it was not reached.
     const target = event.kind === 'commandRejected' ? algoTargets.get(event.ref) : undefined;
     if (target !== undefined && event.kind === 'commandRejected' && event.code > 0) gone.add(target);
   });
-  const algos = kernel.state.openAlgoOrders();
   const openAlgos = () => algos.filter((a) => !gone.has(a.clientAlgoOrderId));
-  const done = () => openOrders().length === 0 && openAlgos().length === 0;
+  const nothingOpen = () => openOrders().length === 0 && openAlgos().length === 0;
+  const done = () => nothingOpen() && inFlight().length === 0;
   const deadline = clock.now() + timeoutMs;
   let attempts = 0;
   while (!done() && clock.now() < deadline) {
+    if (nothingOpen()) {
+      await clock.sleep(POLL_MS);
+      continue;
+    }
     attempts++;
     const suffix = attempts === 1 ? '' : `-${attempts}`;
     const syms = new Set(openOrders().map((o) => o.sym));

@@ -5,6 +5,7 @@ import type { Observable } from 'rxjs';
 import type { IntentGate } from '../../core/kernel/index.ts';
 import type { VenueStatus } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
+import { isAddressInUse, PortInUse } from './port-in-use.ts';
 
 /** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
 const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
@@ -184,6 +185,7 @@ export class RunMetrics {
    * @param host - address to listen on
    * @param port - port, 0 = any free one
    * @returns the endpoint's URL
+   * @throws PortInUse when another process listens on the port; the server's error otherwise
    */
   async listen(host: string, port: number): Promise<string> {
     // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
@@ -200,7 +202,9 @@ export class RunMetrics {
     });
     this.server = server;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
+      server.once('error', (error) =>
+        reject(isAddressInUse(error) ? new PortInUse('metrics.port', host, port) : error),
+      );
       server.listen(port, host, () => resolve());
     });
     const address = server.address() as AddressInfo;

@@ -88,12 +88,13 @@ export function unreconciledStopWarning(staleness: string | undefined): string |
 
 /**
  * The exit code of a session, the most urgent first: orders that may still be open on the venue
- * although `shutdown.cancelAllOrders` asked to cancel them (4), else a strategy fault (3, also
- * when a signal stopped the session: a live session only ends on one), else the signal's own code
- * (130 / 143), else success.
+ * although `shutdown.cancelAllOrders` asked to cancel them, or commands sent before the stop
+ * whose fate is unknown (4), else a strategy fault (3, also when a signal stopped the session: a
+ * live session only ends on one), else the signal's own code (130 / 143), else success.
  * @param stopReason - why the session stopped
  * @param faults - how many strategy faults it recorded
- * @param ordersLeftOpen - how many orders the cancels at stop could not cancel
+ * @param ordersLeftOpen - how many orders the cancels at stop could not cancel, plus the commands
+ *   of unknown fate
  * @returns the exit code
  */
 export function sessionExitCode(stopReason: SessionStopReason, faults: number, ordersLeftOpen = 0): ExitCode {

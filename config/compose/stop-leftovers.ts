@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Position } from '../../core/model/index.ts';
 import { type StopCancelOutcome, stopCancelWarning } from './cancel-on-stop.ts';
+import type { InFlightCommand } from './in-flight-commands.ts';
 
 /** What a stopped session leaves on the venue, for its summary and result. */
 export interface StopLeftovers {
@@ -15,16 +16,27 @@ export interface OpenAtStop {
   readonly orders: readonly { readonly clientOrderId: string }[];
   readonly algoRefs: readonly string[];
   readonly positions: Iterable<Position>;
+  /** The commands still in flight when the stop stopped waiting for them (none when absent). */
+  readonly unanswered?: UnansweredAtStop;
+}
+
+/** Commands whose outcome was still unknown when the stop stopped waiting. */
+export interface UnansweredAtStop {
+  readonly commands: readonly InFlightCommand[];
+  /** When the stop stopped waiting for their answers (and the client's lookups of them), epoch ms. */
+  readonly lookedUpUntil: number;
 }
 
 /**
- * What a stopping session left on the venue: with `shutdown.cancelAllOrders`, a warning (logged
- * at error) naming the orders its cancels could not cancel; without, a note of the orders, algo
- * orders and positions left open as configured.
+ * What a stopping session left on the venue: a warning (logged at error) naming the commands
+ * whose fate is unknown (sent, never answered before the stop gave up waiting: an order among
+ * them may be live); with `shutdown.cancelAllOrders`, a warning naming the orders its cancels
+ * could not cancel; without, a note of the orders, algo orders, positions and commands of unknown
+ * fate left as configured.
  * @param cancelled - what the cancels at stop achieved, or undefined when none were asked for
- * @param open - the orders, algo orders and positions open at the end, by the session's record
- * @param timeoutMs - `shutdown.timeoutMs`, named in the warning
- * @param logger - where the warning is logged
+ * @param open - the orders, algo orders, positions and unanswered commands at the end, by the session's record
+ * @param timeoutMs - `shutdown.timeoutMs`, named in the warnings
+ * @param logger - where the warnings are logged
  * @returns the warnings and notes
  */
 export function stopLeftovers(
@@ -33,11 +45,18 @@ export function stopLeftovers(
   timeoutMs: number,
   logger: Logger,
 ): StopLeftovers {
+  const unknown = open.unanswered?.commands ?? [];
+  const warnings: string[] = [];
+  if (open.unanswered !== undefined && unknown.length > 0) {
+    const warning = unansweredWarning(open.unanswered, timeoutMs);
+    logger.error({ fateUnknown: unknown.map((c) => c.ref) }, warning);
+    warnings.push(warning);
+  }
   if (cancelled !== undefined) {
     const warning = stopCancelWarning(cancelled, timeoutMs);
-    if (warning === undefined) return { warnings: [], notes: [] };
+    if (warning === undefined) return { warnings, notes: [] };
     logger.error({ leftOpen: cancelled.leftOpen, attempts: cancelled.attempts }, warning);
-    return { warnings: [warning], notes: [] };
+    return { warnings: [...warnings, warning], notes: [] };
   }
   const positions = [...open.positions].filter((p) => !p.positionQty.isZero());
   const parts = [
@@ -50,12 +69,34 @@ export function stopLeftovers(
     positions.length === 0
       ? ''
       : `positions ${positions.map((p) => `${p.sym} ${p.positionSide === 'NONE' ? '' : `${p.positionSide} `}${p.positionQty.toFixed()}`).join(', ')}`,
+    unknown.length === 0
+      ? ''
+      : `${countOf(
+          unknown.length,
+          'command',
+          unknown.map((c) => c.ref),
+        )} of unknown fate`,
   ].filter((part) => part !== '');
-  if (parts.length === 0) return { warnings: [], notes: [] };
+  if (parts.length === 0) return { warnings, notes: [] };
   return {
-    warnings: [],
+    warnings,
     notes: [`left open on the venue (shutdown.cancelAllOrders is false): ${parts.join('; ')}`],
   };
+}
+
+/**
+ * The warning of commands sent before the stop that were never answered: the venue may have
+ * taken them (an order may be working, a loan taken), so they are named for the user to check.
+ */
+function unansweredWarning(unanswered: UnansweredAtStop, timeoutMs: number): string {
+  const { commands, lookedUpUntil } = unanswered;
+  const n = commands.length;
+  const shown =
+    commands
+      .slice(0, 10)
+      .map((c) => `${c.ref} (${c.kind})`)
+      .join(', ') + (n > 10 ? `, and ${n - 10} more` : '');
+  return `${n} command${n === 1 ? '' : 's'} sent before the stop ${n === 1 ? 'has' : 'have'} no answer from the venue: ${shown} (fate unknown: looked up until ${new Date(lookedUpUntil).toISOString()}, shutdown.timeoutMs ${timeoutMs} ms; ${n === 1 ? 'it' : 'they'} may have taken effect: check the venue's open orders, algo orders and loans)`;
 }
 
 function countOf(n: number, noun: string, refs: readonly string[]): string {

@@ -3,7 +3,8 @@ import type { Kernel } from '../../core/kernel/index.ts';
 import { type Dec, ZERO } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import type { AttachedLegLookups } from './attached-legs.ts';
-import { cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
+import { awaitInFlightOnStop, cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
+import type { InFlightCommands } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import type { SessionEquitySampler } from './session-equity-sampler.ts';
 import type { SessionGuards } from './session-guards.ts';
@@ -28,6 +29,8 @@ export interface StoppingVenueSession {
   readonly options: VenueSessionOptions;
   readonly stopReason: SessionStopReason;
   readonly live: LiveVenue;
+  /** The commands the strategies sent whose outcome is not known yet. */
+  readonly inFlight: InFlightCommands;
   readonly kernel: Kernel;
   readonly gate: ReturnType<RunMetrics['countingGate']>;
   readonly metrics: RunMetrics;
@@ -93,15 +96,19 @@ async function stopAndReport(
   session.stopStatus();
   kernel.stop();
   session.guards.stop();
+  // Orders still on their way are waited for (their ack, or the client's lookup of a lost one)
+  // before anything is cancelled or closed: the venue may book them a moment later.
+  const inFlight = () => session.inFlight.pending();
   const cancelled = config.shutdown.cancelAllOrders
     ? await cancelOpenOrdersOnStop(
         kernel,
         session.gate,
         live.execution,
-        () => journal.openOrders(),
+        { openOrders: () => journal.openOrders(), inFlight },
         config.shutdown.timeoutMs,
       )
-    : undefined;
+    : await awaitInFlightOnStop(inFlight, config.shutdown.timeoutMs).then(() => undefined);
+  const unanswered = { commands: inFlight(), lookedUpUntil: Date.now() };
   // Give replies and the last User Data a moment to arrive before the books close.
   await new Promise((r) => setTimeout(r, 200));
   const endTs = options.sessionClock();
@@ -125,6 +132,7 @@ async function stopAndReport(
         .openAlgoRefs()
         .map((ref) => ('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId)),
       positions: kernel.state.positions.values(),
+      unanswered,
     },
     config.shutdown.timeoutMs,
     logger,
@@ -157,7 +165,11 @@ async function stopAndReport(
     ),
   });
   return {
-    exitCode: sessionExitCode(session.stopReason, session.faults.length, cancelled?.leftOpen.length ?? 0),
+    exitCode: sessionExitCode(
+      session.stopReason,
+      session.faults.length,
+      (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length,
+    ),
     fills: result.fills,
     intents: metrics.intentTotal,
     events: session.eventCount(),

@@ -4,6 +4,7 @@ import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
+import { InFlightCommands } from './in-flight-commands.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -11,6 +12,7 @@ import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { waitForStop } from './session-stop.ts';
+import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './start-up-signals.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { unmanagedAtStartWarnings } from './unmanaged-at-start.ts';
@@ -27,10 +29,28 @@ import { warmUpBeforeTrading } from './warm-up-history.ts';
  * risk gate from the config, a recording of what the venue sent, a status line, Prometheus
  * metrics when enabled, and on stop (duration, end of feed, SIGINT / SIGTERM): strategies stopped,
  * open orders optionally cancelled, recording flushed, result and HTML report written.
+ * A SIGINT / SIGTERM during start-up stops it too: before the strategies start, by closing what
+ * was opened (nothing was placed); once they started (onStart, warm-up), by the same shutdown.
  * @param options - config, strategies, venue addresses, clocks and outputs
  * @returns the exit code and what the session produced
+ * @throws StartUpInterrupted when a signal came before the strategies started; the login's,
+ *   reconciliation's or warm-up's error when it failed
  */
 export async function runVenueSession(options: VenueSessionOptions): Promise<VenueSessionOutcome> {
+  // From the first moment: a signal during start-up stops the session, never Node's default handler.
+  const startUp = watchStartUpSignals(options.handleSignals !== false);
+  try {
+    return await startAndRunVenueSession(options, startUp);
+  } finally {
+    startUp.end();
+  }
+}
+
+/** The session of {@link runVenueSession}, with the signals of its start-up watched. */
+async function startAndRunVenueSession(
+  options: VenueSessionOptions,
+  startUp: StartUpSignals,
+): Promise<VenueSessionOutcome> {
   const { config, logger } = options;
   const metrics = new RunMetrics(() => Date.now());
   let metricsUrl: string | undefined;
@@ -64,12 +84,14 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
   );
 
+  // The strategies' commands, kept until answered: a stop waits for those still on their way.
+  const inFlight = new InFlightCommands(live.execution);
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.countingGate(riskGate);
   const kernel = new Kernel({
     instruments: options.instruments,
     market: live.marketData.events,
-    execution: live.execution,
+    execution: inFlight,
     // The venue pushes no algo order updates: the legs attached to the strategies' orders are read.
     user: merge(live.execution.events, legFeed.events),
     venueStatus: live.status,
@@ -138,12 +160,23 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     await metrics.close();
     throw error;
   };
+  // Until the strategies start nothing is placed: a signal ends the start-up there and then.
   try {
-    await live.start();
+    if (startUp.received !== undefined) throw new StartUpInterrupted(startUp.received, 'opening its outputs');
+    const started = live.start();
+    started.catch(() => {});
+    const stage = 'logging in to the venue and reconciling';
+    const interrupted = await Promise.race([
+      started,
+      startUp.arrived.then((signal) => new StartUpInterrupted(signal, stage)),
+    ]);
+    if (interrupted !== undefined) throw interrupted;
   } catch (error) {
     return abort(
       error,
-      `cannot start on the venue at ${options.venue.restUrl}: its login or first reconciliation failed`,
+      error instanceof StartUpInterrupted
+        ? error.message
+        : `cannot start on the venue at ${options.venue.restUrl}: its login or first reconciliation failed`,
     );
   }
   // The holdings the venue reported so far are where they start: the session's fills explain the rest.
@@ -158,9 +191,16 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
   ))
     logger.warn(warning);
   await strategiesStarted;
+  // From here the strategies may have placed orders: a signal stops the session as usual.
+  const signalled = startUp.arrived.then((signal) => {
+    logger.warn(`${signal} during start-up: the session stops before trading`);
+    return undefined;
+  });
   let warmUpWarning: string | undefined;
   try {
-    warmUpWarning = await warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
+    const warmedUp = warmUpBeforeTrading(kernel, finished, options.warmUp, logger);
+    warmedUp.catch(() => {});
+    warmUpWarning = await Promise.race([warmedUp, signalled]);
   } catch (error) {
     return abort(error, 'the warm-up on history failed');
   }
@@ -191,7 +231,7 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     logger,
   });
   const stopStatementRefresh = statement.refreshEvery(STATEMENT_REFRESH_MS, options.sessionClock);
-  live.marketData.subscribeAll(subscriptions);
+  if (startUp.received === undefined) live.marketData.subscribeAll(subscriptions);
   const startedAt = Date.now();
   const stopStatus = showStatus(
     options.status,
@@ -214,22 +254,28 @@ export async function runVenueSession(options: VenueSessionOptions): Promise<Ven
     undefined,
     statusLogTo(logger),
   );
-  logger.info(
-    { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
-    `${options.mode} session started`,
-  );
+  if (startUp.received === undefined)
+    logger.info(
+      { venue: options.venue.label, syms: options.instruments.map((s) => s.sym), recording: recordingPath },
+      `${options.mode} session started`,
+    );
 
-  const stopReason = await waitForStop({
-    handleSignals: options.handleSignals,
-    durationMs: options.durationMs,
-    ended: options.ended,
-    finished,
-  });
+  // The stop's own handlers take over from the start-up's at once (no signal is delivered between).
+  startUp.end();
+  const stopReason =
+    startUp.received ??
+    (await waitForStop({
+      handleSignals: options.handleSignals,
+      durationMs: options.durationMs,
+      ended: options.ended,
+      finished,
+    }));
   stopping = true;
   return shutDownVenueSession({
     options,
     stopReason,
     live,
+    inFlight,
     kernel,
     gate,
     metrics,

@@ -78,10 +78,14 @@ export interface LiveSessionVenue {
 /**
  * A live-session rig per test: the venue is closed and the config files removed after each test
  * of the file this is called in.
- * @param venueOptions - the venue's feed clock, speed and loans
+ * @param venueOptions - the venue's feed clock, speed and loans, and any other paper venue option
+ *   to change (e.g. an order-entry latency)
  * @returns a function starting one rig
  */
-export function liveSessionRigs(venueOptions: LiveSessionVenue = {}): () => Promise<LiveSessionRig> {
+export function liveSessionRigs(
+  venueOptions: LiveSessionVenue & Partial<PaperVenueOptions> = {},
+): () => Promise<LiveSessionRig> {
+  const { feedBehindMs, speed, ...paperOptions } = venueOptions;
   const newDir = tempDirsRemovedAfterEach('keel-live-session-');
   const venues: PaperVenue[] = [];
   afterEach(async () => {
@@ -98,13 +102,13 @@ export function liveSessionRigs(venueOptions: LiveSessionVenue = {}): () => Prom
       fillModel: 'touch',
       feed: syntheticFeed({
         seed: 42,
-        startTime: Date.now() - (venueOptions.feedBehindMs ?? 0),
+        startTime: Date.now() - (feedBehindMs ?? 0),
         markets: SYNTHETIC_MARKETS.filter((m) => m.sym === SESSION_SYM),
       }),
-      pacing: { mode: 'realtime', speed: venueOptions.speed ?? 5 },
-      ...(venueOptions.loans === undefined ? {} : { loans: venueOptions.loans }),
+      pacing: { mode: 'realtime', speed: speed ?? 5 },
       dataDir: newDir(),
       persistDebounceMs: 3_600_000,
+      ...paperOptions,
     };
     let venue = await startPaperVenue(options);
     venues.push(venue);

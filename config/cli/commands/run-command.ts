@@ -1,5 +1,7 @@
+import { PortInUse } from '../../compose/port-in-use.ts';
 import { runConfiguredSession } from '../../compose/session-run.ts';
 import { formatFill, formatSessionSummary } from '../../compose/session-summary.ts';
+import { StartUpInterrupted } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -18,8 +20,10 @@ export interface RunOptions {
  * @param loaded - the validated config
  * @param options - run options
  * @param io - output streams
- * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal, EXIT.BAD_CONFIG_OR_USAGE
- *   for bad strategy params or a paper source recording whose header cannot be read, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
+ * @returns EXIT.OK, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (also one during start-up,
+ *   which stops the run before it trades), EXIT.BAD_CONFIG_OR_USAGE
+ *   for bad strategy params, a paper source recording whose header cannot be read or a
+ *   `metrics.port` another process listens on, EXIT.RUNTIME_FAILURE when the venue cannot be reached or the run fails,
  *   EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the result and report are written)
  */
 export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: CliIo): Promise<ExitCode> {
@@ -46,6 +50,10 @@ export async function runCommand(loaded: LoadedConfig, options: RunOptions, io: 
     return outcome.exitCode;
   } catch (error) {
     io.stderr.write(`✖ keel run: ${(error as Error).message}\n`);
-    return isBadInputFile(error) ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+    if (error instanceof StartUpInterrupted)
+      return error.signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED;
+    return isBadInputFile(error) || error instanceof PortInUse
+      ? EXIT.BAD_CONFIG_OR_USAGE
+      : EXIT.RUNTIME_FAILURE;
   }
 }

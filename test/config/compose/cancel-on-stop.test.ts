@@ -1,6 +1,7 @@
 import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import {
+  awaitInFlightOnStop,
   cancelOpenOrdersOnStop,
   type StopClock,
   stopCancelWarning,
@@ -66,7 +67,14 @@ function stopping(unreachableFor: number, timeoutMs: number) {
   const { kernel } = aRecordingKernelRig([]);
   const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
   const clock = steppedClock();
-  const outcome = cancelOpenOrdersOnStop(kernel, gate, venue.execution, venue.open, timeoutMs, clock);
+  const outcome = cancelOpenOrdersOnStop(
+    kernel,
+    gate,
+    venue.execution,
+    { openOrders: venue.open, inFlight: () => [] },
+    timeoutMs,
+    clock,
+  );
   return { venue, clock, outcome };
 }
 
@@ -105,12 +113,67 @@ describe('cancelling every order at stop', () => {
       kernel,
       gate,
       { events, submit: (c) => sent.push(c) },
-      () => [],
+      { openOrders: () => [], inFlight: () => [] },
       1_000,
       steppedClock(),
     );
     expect(result).toEqual({ attempts: 0, leftOpen: [] });
     expect(stopCancelWarning(result, 1_000)).toBeUndefined();
     expect(sent).toEqual([]);
+  });
+});
+
+describe('orders still in flight at stop', () => {
+  /** An order sent at 1 000 ms whose ack arrives `ackAfterMs` later (never when infinite), then open on the venue. */
+  function inFlightOrder(clock: StopClock, ackAfterMs: number) {
+    const acked = () => clock.now() >= 1_000 + ackAfterMs;
+    const cancelled = { value: false };
+    return {
+      cancelled,
+      record: {
+        openOrders: () => (acked() && !cancelled.value ? [{ sym: BTC, clientOrderId: 'mm-t1-9' }] : []),
+        inFlight: () => (acked() ? [] : [{ ref: 'mm-t1-9', kind: 'placeOrder' as const, sentAt: 900 }]),
+      },
+    };
+  }
+
+  it('waits for the ack of an order still on its way, then cancels it like the others', async () => {
+    const clock = steppedClock();
+    const order = inFlightOrder(clock, 6_000);
+    const sent: string[] = [];
+    const { kernel } = aRecordingKernelRig([]);
+    const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
+    const execution = {
+      events: new Subject<UserEvent>(),
+      submit(command: never) {
+        const intent = (command as { intent: Intent }).intent;
+        sent.push(intent.ref);
+        if (intent.kind === 'cancelOrders') order.cancelled.value = true;
+      },
+    };
+    const result = await cancelOpenOrdersOnStop(kernel, gate, execution, order.record, 10_000, clock);
+    expect(result).toEqual({ attempts: 1, leftOpen: [] });
+    expect(sent).toEqual([`keel-stop-${BTC}`]);
+    expect(clock.now()).toBeGreaterThanOrEqual(7_000);
+  });
+
+  it('stops waiting at shutdown.timeoutMs, leaving the order in flight for the caller to report', async () => {
+    const clock = steppedClock();
+    const order = inFlightOrder(clock, Number.POSITIVE_INFINITY);
+    const { kernel } = aRecordingKernelRig([]);
+    const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
+    const execution = { events: new Subject<UserEvent>(), submit: () => {} };
+    const result = await cancelOpenOrdersOnStop(kernel, gate, execution, order.record, 2_000, clock);
+    expect(result).toEqual({ attempts: 0, leftOpen: [] });
+    expect(clock.slept).toBe(2_000);
+    expect(order.record.inFlight()).toHaveLength(1);
+  });
+
+  it('are waited for without cancels when shutdown.cancelAllOrders is false', async () => {
+    const clock = steppedClock();
+    const order = inFlightOrder(clock, 1_500);
+    await awaitInFlightOnStop(order.record.inFlight, 10_000, clock);
+    expect(clock.slept).toBe(1_500);
+    expect(order.record.openOrders()).toEqual([{ sym: BTC, clientOrderId: 'mm-t1-9' }]);
   });
 });

@@ -80,6 +80,48 @@ describe('what a stopped session left on the venue', () => {
   });
 });
 
+describe('commands whose fate is unknown at stop', () => {
+  const logger = pino({ level: 'silent' });
+  const unanswered = {
+    commands: [
+      { ref: 'rest1-tow6r1fr-3', kind: 'placeOrder' as const, sentAt: 0 },
+      { ref: 'loan1-tow6r1fr-1', kind: 'borrow' as const, sentAt: 0 },
+    ],
+    lookedUpUntil: Date.UTC(2026, 10, 29, 13, 0, 10),
+  };
+  const warning =
+    "2 commands sent before the stop have no answer from the venue: rest1-tow6r1fr-3 (placeOrder), loan1-tow6r1fr-1 (borrow) (fate unknown: looked up until 2026-11-29T13:00:10.000Z, shutdown.timeoutMs 10000 ms; they may have taken effect: check the venue's open orders, algo orders and loans)";
+
+  it('are named in a warning after cancels that cancelled everything else', () => {
+    const left = stopLeftovers(
+      { attempts: 1, leftOpen: [] },
+      { orders: [], algoRefs: [], positions: [], unanswered },
+      10_000,
+      logger,
+    );
+    expect(left).toEqual({ warnings: [warning], notes: [] });
+  });
+
+  it('are named in the warning and in the note of what was left open (cancelAllOrders false)', () => {
+    const left = stopLeftovers(
+      undefined,
+      { orders: [{ clientOrderId: 'rest1-tow6r1fr-1' }], algoRefs: [], positions: [], unanswered },
+      10_000,
+      logger,
+    );
+    expect(left).toEqual({
+      warnings: [warning],
+      notes: [
+        'left open on the venue (shutdown.cancelAllOrders is false): 1 order (rest1-tow6r1fr-1); 2 commands (rest1-tow6r1fr-3, loan1-tow6r1fr-1) of unknown fate',
+      ],
+    });
+  });
+
+  it('make the exit code 4', () => {
+    expect(sessionExitCode('SIGTERM', 0, unanswered.commands.length)).toBe(EXIT.ORDERS_LEFT_OPEN);
+  });
+});
+
 describe('a second signal during the shutdown', () => {
   // The handlers are called as the process would call them, not by raising a real signal.
   const newest = (signal: 'SIGINT' | 'SIGTERM') => process.listeners(signal).at(-1) as () => void;
