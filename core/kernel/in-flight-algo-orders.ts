@@ -8,15 +8,16 @@ interface SentAlgoOrder {
   readonly algoOrderType: AlgoOrderType;
 }
 
-/** How many in-flight algo orders a cancel-all would reach, the caller's and other strategies'. */
-export interface InFlightAlgoCount {
-  readonly own: number;
-  readonly others: number;
+/** An in-flight algo order by its reference and sym. */
+export interface InFlightAlgoRef {
+  readonly ref: string;
+  readonly sym: string;
 }
 
 /**
  * The algo orders Keel sent and the venue has not answered yet: they are not among the open algo
- * orders Keel knows, but a venue-wide cancel-all sent now may reach them. An algo order leaves
+ * orders Keel knows, but the venue may hold them, so a strategy's cancel-all and a sweep of its
+ * orders cancel them too (by reference, the cancel reaching the venue after them). An algo order leaves
  * this book at the venue's first word on it (an algo order update) or at a refusal; one whose
  * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) stays until an update names it (a look-up or the
  * next reconciliation), since it may exist.
@@ -42,20 +43,30 @@ export class InFlightAlgoOrders {
   }
 
   /**
-   * How many in-flight algo orders a cancel-all matches (its sym and algo order type, when given).
+   * A strategy's in-flight algo orders a cancel-all matches (its sym and algo order type, when given).
    * @param intent - the cancel-all
    * @param owner - the strategy sending it
-   * @returns the caller's and the other strategies' counts
+   * @returns the strategy's in-flight algo orders it reaches, in sending order
    */
-  matching(intent: CancelAllAlgoOrdersIntent, owner: string): InFlightAlgoCount {
-    let own = 0;
-    let others = 0;
-    for (const algo of this.sent.values()) {
+  matching(intent: CancelAllAlgoOrdersIntent, owner: string): readonly InFlightAlgoRef[] {
+    const own: InFlightAlgoRef[] = [];
+    for (const [ref, algo] of this.sent) {
+      if (algo.owner !== owner) continue;
       if (intent.sym !== undefined && algo.sym !== intent.sym) continue;
       if (intent.algoOrderType !== undefined && algo.algoOrderType !== intent.algoOrderType) continue;
-      if (algo.owner === owner) own++;
-      else others++;
+      own.push({ ref, sym: algo.sym });
     }
-    return { own, others };
+    return own;
+  }
+
+  /**
+   * The references of the algo orders a strategy sent that the venue has not answered yet.
+   * @param owner - the strategy
+   * @returns its in-flight algo orders, in sending order
+   */
+  ownedBy(owner: string): readonly InFlightAlgoRef[] {
+    return [...this.sent]
+      .filter(([, algo]) => algo.owner === owner)
+      .map(([ref, algo]) => ({ ref, sym: algo.sym }));
   }
 }

@@ -142,9 +142,12 @@ export class IntentPipeline {
    * cancelOrders without targets means "all of mine (on sym)": the strategy's open orders, its
    * in-flight ones (PENDING_NEW) included, by reference, so no other strategy's order is touched.
    * cancelAllAlgoOrders must not touch others' algo orders: it goes to the venue as it is only when
-   * every algo order it may reach is the caller's, those Keel knows open and those sent and not
-   * answered yet (the venue may hold them already); else the caller's known ones are cancelled
-   * one by one. Every other intent goes as it is: undefined, no one-element list per intent.
+   * the caller is the kernel's only strategy and every algo order it may reach is the caller's
+   * (those Keel knows open, and those sent and not answered yet: the venue may hold them already).
+   * Otherwise the caller's own are cancelled one by one, the in-flight ones by reference (their
+   * cancel reaches the venue after them): with other strategies, the venue may hold algo orders
+   * of theirs Keel has not heard of yet (the tp/sl legs of an entry that just filled).
+   * Every other intent goes as it is: undefined, no one-element list per intent.
    */
   private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] | undefined {
     if (intent.kind === 'cancelOrders' && intent.targets === undefined) {
@@ -164,9 +167,12 @@ export class IntentPipeline {
         );
       const mine = matching.filter((a) => this.state.orders.ownerOf(a.clientAlgoOrderId) === runner.id);
       const inFlight = this.algosInFlight.matching(intent, runner.id);
-      if (mine.length === matching.length && inFlight.others === 0)
-        return mine.length + inFlight.own === 0 ? [] : [intent];
-      return mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId));
+      if (this.runners.length === 1 && mine.length === matching.length)
+        return mine.length + inFlight.length === 0 ? [] : [intent];
+      return [
+        ...mine.map((a) => runner.order.cancelAlgo(a.clientAlgoOrderId)),
+        ...inFlight.map(({ ref, sym }) => ({ ...runner.order.cancelAlgo(ref), sym })),
+      ];
     }
     return undefined;
   }

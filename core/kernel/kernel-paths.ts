@@ -34,6 +34,8 @@ export interface KernelPaths {
   readonly userRouting: UserDataRouting;
   /** The trailing stops the kernel emulates (market routing feeds it, the pipeline fills it). */
   readonly emulator: TrailingStopEmulator<StrategyRunner>;
+  /** The algo orders sent and not answered yet (the pipeline records them, User Data ends them). */
+  readonly algosInFlight: InFlightAlgoOrders;
 }
 
 /**
@@ -72,5 +74,6 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     pipeline,
     userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, algosInFlight, lookUp),
     emulator,
+    algosInFlight,
   };
 }

@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
+import type { InFlightAlgoOrders, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import { KernelLoop } from './kernel-loop.ts';
@@ -65,6 +66,7 @@ export class Kernel {
   private readonly marketRouting: MarketRouting;
   private readonly pipeline: IntentPipeline;
   private readonly emulator: TrailingStopEmulator<StrategyRunner>;
+  private readonly algosInFlight: InFlightAlgoOrders;
   private readonly trailingStop$ = new Subject<TrailingStop>();
   /** The single-threaded loop: the work queue, the start sequence and the stop. */
   private readonly loop: KernelLoop;
@@ -110,6 +112,7 @@ export class Kernel {
       warmingUp: () => this.warmUp.denialReason(),
     });
     this.emulator = paths.emulator;
+    this.algosInFlight = paths.algosInFlight;
     const syms = options.instruments.map((spec) => spec.sym);
     this.marketRouting = new MarketRouting(this.state, options.strategies, runners, syms, this.emulator);
     this.pipeline = paths.pipeline;
@@ -262,6 +265,17 @@ export class Kernel {
    */
   watchedBars(): { readonly strategyId: string; readonly sym: string; readonly interval: BarInterval }[] {
     return this.marketRouting.watched();
+  }
+
+  /**
+   * The algo orders a strategy sent that the venue has not answered yet: not among the state's
+   * open algo orders, though the venue may hold them (a sweep of the strategy's orders cancels
+   * them by reference, their cancels reaching the venue after them).
+   * @param strategyId - the strategy
+   * @returns its in-flight algo orders, by reference and sym, in sending order
+   */
+  algoOrdersInFlight(strategyId: string): readonly InFlightAlgoRef[] {
+    return this.algosInFlight.ownedBy(strategyId);
   }
 
   /**

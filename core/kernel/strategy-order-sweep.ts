@@ -8,9 +8,9 @@ export interface CancelSink {
 }
 
 /**
- * Cancels the resting orders and algo orders some strategies own (a strategy halted by a fault,
- * or every strategy when the kill switch halts trading), so nothing keeps working on the venue
- * that no strategy manages any more. One cancelOrders per sym listing the orders, one
+ * Cancels the resting orders and algo orders some strategies own, those still on their way to the
+ * venue included (a strategy halted by a fault, or every strategy when the kill switch halts
+ * trading), so nothing keeps working on the venue that no strategy manages any more. One cancelOrders per sym listing the orders, one
  * cancelAlgoOrder per algo order, decided by the risk gate like every command (cancels pass)
  * under the strategy id `keel`; the venue's answers come back to the kernel as usual. Orders no
  * strategy owns are left alone.
@@ -38,12 +38,18 @@ export function cancelStrategyOrders(
       bySym.set(order.sym, targets);
       cancelled++;
     }
-    for (const algo of kernel.state.openAlgoOrders(id)) {
+    // The ones the venue has not answered yet too: a stop sent just before would otherwise fire
+    // later into a halted portfolio, its order never passing the gate.
+    const algos = [
+      ...kernel.state.openAlgoOrders(id).map((a) => ({ ref: a.clientAlgoOrderId, sym: a.sym })),
+      ...kernel.algoOrdersInFlight(id),
+    ];
+    for (const algo of algos) {
       cancelled++;
       intents.push({
         kind: 'cancelAlgoOrder',
         ref: `${refTag}-a${intents.length + 1}`,
-        target: algo.clientAlgoOrderId,
+        target: algo.ref,
         sym: algo.sym,
       });
     }

@@ -116,7 +116,7 @@ describe('kernel: orders the venue places on a strategy’s behalf belong to tha
     ]);
   });
 
-  it('lets the strategy cancel its own stop-loss, by name and with "cancel all my algo orders"', () => {
+  it('lets the strategy cancel its own stop-loss, by name and with "cancel all my algo orders" (one by one beside another strategy)', () => {
     const rig = twoStrategies(
       [],
       (ctx) => [ctx.order.cancelAlgo('alpha-1-sl'), ctx.order.cancelAllAlgos()],
@@ -128,7 +128,7 @@ describe('kernel: orders the venue places on a strategy’s behalf belong to tha
       rig.venue.submitted
         .filter((c) => c.strategyId === 'alpha')
         .map((c) => `${c.intent.kind} ${'target' in c.intent ? c.intent.target : ''}`),
-    ).toEqual(['placeOrder ', 'cancelAlgoOrder alpha-1-sl', 'cancelAllAlgoOrders ']);
+    ).toEqual(['placeOrder ', 'cancelAlgoOrder alpha-1-sl', 'cancelAlgoOrder alpha-1-sl']);
   });
 
   it('refuses another strategy’s cancel of the stop-loss, and leaves it out of that strategy’s "cancel all"', () => {
