@@ -8,7 +8,12 @@ import {
   termsOf,
   termsWithSpecOf,
 } from './order-terms.ts';
-import { isPendingSameSide, pendingSameSideSplit, reducesPosition } from './position-reduction.ts';
+import {
+  closesHedgeLeg,
+  isPendingSameSide,
+  pendingSameSideSplit,
+  reducesPosition,
+} from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -58,7 +63,7 @@ export const maxNotionalCheck: RiskCheck = {
  * The position is the portfolio's (the venue nets strategies together), also for a strategy's
  * own limit; at strategy scope only that strategy's open orders are counted, so only the
  * portfolio's limit bounds what several strategies' orders do together. Reduce-only orders
- * (the order or the counted ones) fill only while the position is opposite to them, so together
+ * (the order or the counted ones; in BOTH mode every closing order of a leg) fill only while the position is opposite to them, so together
  * they count for at most the position: filled first, they leave the plain orders to carry it the
  * rest of the way, which is the worst case checked (a reduce-only order passes alone, and is
  * denied when plain orders resting beside it would then overshoot the limit). An order passes
@@ -92,8 +97,9 @@ export const maxPositionCheck: RiskCheck = {
     const pending = pendingSameSideSplit(terms, view, owner);
     const position = view.positionQty(terms.sym, terms.positionSide);
     const opposite = !position.isZero() && (terms.side === 'BUY') === position.isNegative();
-    const plain = terms.reduceOnly ? pending.plain : pending.plain.add(terms.qty);
-    const reduceOnly = terms.reduceOnly ? pending.reduceOnly.add(terms.qty) : pending.reduceOnly;
+    const onlyReduces = terms.reduceOnly || closesHedgeLeg(terms);
+    const plain = onlyReduces ? pending.plain : pending.plain.add(terms.qty);
+    const reduceOnly = onlyReduces ? pending.reduceOnly.add(terms.qty) : pending.reduceOnly;
     // Reduce-only orders fill only while the position is opposite to them: filled first, they
     // take at most the position, and the plain orders then carry it as far as they go.
     const room = position.abs();

@@ -38,6 +38,19 @@ export function pendingSameSideQty(terms: OrderTerms, view: RiskView, owner?: st
   return pending;
 }
 
+/**
+ * Whether an order can only close its hedge-mode leg (BOTH mode): a SELL on the LONG leg or a BUY
+ * on the SHORT leg never opens the other way, so it counts as reduce-only whatever its flag.
+ * @param order - its side and position side
+ * @returns true for a closing order of a LONG or SHORT leg
+ */
+export function closesHedgeLeg(order: Pick<OrderTerms, 'side' | 'positionSide'>): boolean {
+  return (
+    (order.positionSide === 'LONG' && order.side === 'SELL') ||
+    (order.positionSide === 'SHORT' && order.side === 'BUY')
+  );
+}
+
 /** The unfilled quantity of the open orders on one leg and side, split by whether they are reduce-only. */
 export interface PendingSameSide {
   readonly plain: Dec;
@@ -59,7 +72,7 @@ export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: 
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
     const left = order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty);
-    if (order.reduceOnly) reduceOnly = reduceOnly.add(left);
+    if (order.reduceOnly || closesHedgeLeg(order)) reduceOnly = reduceOnly.add(left);
     else plain = plain.add(left);
   }
   return { plain, reduceOnly };
@@ -94,6 +107,8 @@ export function fitsOppositePosition(terms: OrderTerms, view: RiskView): boolean
  */
 export function reducesPosition(terms: OrderTerms, view: RiskView, owner?: string): boolean {
   if (!sizeKnown(terms) || !fitsOppositePosition(terms, view)) return false;
+  // A hedge leg's closing order never opens the other way, whatever rests beside it.
+  if (closesHedgeLeg(terms)) return true;
   const left = view
     .positionQty(terms.sym, terms.positionSide)
     .abs()

@@ -87,7 +87,7 @@ describe('reducing orders vs resting orders on the same side', () => {
     });
   });
 
-  it('counts resting orders per leg in BOTH mode', () => {
+  it('counts resting orders per leg in BOTH mode, where a leg’s closing order only reduces', () => {
     const view = aRiskView();
     view.mode = 'BOTH';
     view.setPosition(BTC, '2', 'LONG');
@@ -100,8 +100,22 @@ describe('reducing orders vs resting orders on the same side', () => {
       },
     ];
     expect(isRiskReducing(sellLong, view)).toBe(true);
+    // A SELL on the LONG leg only closes it (the leg never goes below 0): resting sells on the
+    // leg do not make another one opening, under REDUCING or maxPositionQty.
     view.orders.push(restingSell('long', '1.5', 's1', 'LONG'));
-    expect(isRiskReducing(sellLong, view)).toBe(false);
+    expect(isRiskReducing(sellLong, view)).toBe(true);
+    expectApproved(sellLong, view, { limits: { maxPositionQty: '0.5' } });
+    // An opening order on a leg still counts that leg's resting orders.
+    view.orders.push({
+      strategyId: 's1',
+      order: anOrder({ side: 'BUY', orderQty: D('1'), clientOrderId: 'add', positionSide: 'LONG' }),
+    });
+    expectDenied('maxPosition', aLimitOrder({ side: 'BUY', qty: D('1'), positionSide: 'LONG' }), view, {
+      limits: { maxPositionQty: '3.5' },
+    });
+    expectApproved(aLimitOrder({ side: 'BUY', qty: D('0.5'), positionSide: 'LONG' }), view, {
+      limits: { maxPositionQty: '3.5' },
+    });
   });
 
   it('counts a modification with its new qty in place of the order it replaces', () => {
