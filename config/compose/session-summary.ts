@@ -19,9 +19,6 @@ export function formatFill(fill: Execution): string {
   return `fill ${fill.clientOrderId} ${fill.side} ${fill.quantity.toFixed()} ${fill.sym} @ ${fill.price.toFixed()} (fee ${fill.fee.toFixed()} ${fill.feeCoin})`;
 }
 
-/** A session's outcome as its summary reads it: with the venue's loans at its start and end when known. */
-export type SummarizedSession = VenueSessionOutcome & { readonly loans?: SessionLoans };
-
 /**
  * The closing summary of a live or paper session: fills, PnL, strategies that threw (✖), a
  * liquidation of the account (⚠), setup mistakes that leave a strategy idle (⚠, e.g. bars of a
@@ -34,7 +31,7 @@ export type SummarizedSession = VenueSessionOutcome & { readonly loans?: Session
  * @param synthetic - whether the market data was generated
  * @returns the text, lines ending in newlines
  */
-export function formatSessionSummary(outcome: SummarizedSession, synthetic: boolean): string {
+export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: boolean): string {
   const pnl = outcome.endEquity.sub(outcome.startEquity);
   const settle = outcome.result.meta.runConfig.settleAsset;
   const liquidated = liquidationNotice(outcome.result, typeof settle === 'string' ? settle : '');

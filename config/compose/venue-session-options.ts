@@ -6,6 +6,7 @@ import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import type { RunOutputPaths } from './run-outputs.ts';
+import type { SessionLoans } from './session-loans.ts';
 import type { SessionFillModel, SessionLatency } from './session-result.ts';
 import type { StatusSink } from './status-line.ts';
 
@@ -97,4 +98,6 @@ export interface VenueSessionOutcome {
   readonly result: BacktestResult;
   /** Summary lines on what the session left on the venue as configured (orders, positions). */
   readonly notes?: readonly string[];
+  /** The venue's loans when the session began and when it stopped, for the summary's loan line. */
+  readonly loans?: SessionLoans;
 }

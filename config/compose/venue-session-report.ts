@@ -11,7 +11,7 @@ import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { defaultedSpecNotes } from './instrument-specs.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
-import type { SessionFillModel, SessionLatency } from './session-result.ts';
+import type { SessionFillModel, SessionLatency, SessionRecord } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
 import type { SessionStatement } from './session-statement.ts';
@@ -93,6 +93,8 @@ export interface VenueSessionReportInput {
   readonly shutdownWarnings?: readonly string[];
   /** Further warnings of the session (e.g. a warm-up the history did not cover). */
   readonly warnings?: readonly string[];
+  /** The positions the venue held when the session began: its trade list starts from them. */
+  readonly adoptedPositions?: SessionRecord['adoptedPositions'];
 }
 
 /**
@@ -121,6 +123,7 @@ export async function writeVenueSessionReport(
     orders: userData.orders,
     fills: userData.fills,
     holdingSpends: userData.holdingSpends,
+    ...(input.adoptedPositions === undefined ? {} : { adoptedPositions: input.adoptedPositions }),
     algoOrders: userData.algoOrders,
     denials: userData.denials,
     trailingStops: journal.trailingStops.records(),

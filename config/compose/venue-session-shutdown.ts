@@ -1,6 +1,6 @@
 import type { StrategyFaultRecord } from '../../backtest/report/index.ts';
 import type { Kernel } from '../../core/kernel/index.ts';
-import { type Dec, ZERO } from '../../core/model/index.ts';
+import { type Dec, type Loan, ZERO } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import type { AttachedLegLookups } from './attached-legs.ts';
 import { awaitInFlightOnStop, cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
@@ -9,6 +9,7 @@ import type { RunMetrics } from './run-metrics.ts';
 import type { SessionEquitySampler } from './session-equity-sampler.ts';
 import type { SessionGuards } from './session-guards.ts';
 import type { SessionRecorder } from './session-recorder.ts';
+import type { SessionRecord } from './session-result.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
 import type { SessionStatement } from './session-statement.ts';
 import {
@@ -53,6 +54,10 @@ export interface StoppingVenueSession {
   readonly warmUpWarning: string | undefined;
   /** @returns the market and User Data events the session handled so far */
   readonly eventCount: () => number;
+  /** The positions the venue held when the session began (its trade list starts from them). */
+  readonly adoptedPositions: SessionRecord['adoptedPositions'];
+  /** The venue's loans when the session began, for the summary's loan line. */
+  readonly loansAtStart: readonly Loan[];
 }
 
 /**
@@ -158,6 +163,7 @@ async function stopAndReport(
       ? {}
       : { startingCoins: { cash: config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
     shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
+    adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
       options.sourceWarnings?.() ?? [],
       session.warmUpWarning,
@@ -179,6 +185,7 @@ async function stopAndReport(
     outputs,
     result,
     notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
+    loans: { atStart: session.loansAtStart, atEnd: [...kernel.state.loans.values()] },
   };
 }
 

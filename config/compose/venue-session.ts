@@ -3,6 +3,7 @@ import { Kernel, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
+import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
 import { RunMetrics } from './run-metrics.ts';
@@ -190,6 +191,14 @@ async function startAndRunVenueSession(
     new Set(options.instruments.map((s) => s.sym)),
   ))
     logger.warn(warning);
+  // What the venue held before the session traded: its trade list starts from these positions,
+  // and its summary says what was owed at the start.
+  const adoptedPositions = adoptedPositionsOf(
+    kernel.state.positions.values(),
+    options.instruments,
+    options.sessionClock(),
+  );
+  const loansAtStart = [...kernel.state.loans.values()];
   await strategiesStarted;
   // From here the strategies may have placed orders: a signal stops the session as usual.
   const signalled = startUp.arrived.then((signal) => {
@@ -294,5 +303,7 @@ async function startAndRunVenueSession(
     faults,
     warmUpWarning,
     eventCount: () => events,
+    adoptedPositions,
+    loansAtStart,
   });
 }
