@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
 import { embeddedPaperVenues } from '../../kit/embedded-paper-runs.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
+import { paperAndBacktestResults } from '../../kit/paper-and-backtest-runs.ts';
 import { bboPush } from '../../kit/paper-venue-client.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
@@ -41,26 +42,11 @@ describe('a paper run on a recording of bars only (keel import-csv) without pape
   it('fires the attached take-profits the backtest fires, with the same fills', async () => {
     const dir = tempDir();
     const bars = await barsRecordingIn(dir, RISING, T0, BTC);
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    writeFileSync(
-      join(dir, 'paper.yaml'),
-      `mode: paper\n${STRATEGY}paper:\n  lockstep: true\n  speed: 1000000\n  source: { kind: recording, path: ${bars} }\n  startingCash: { USDT: 100000 }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\nshutdown: { cancelAllOrders: true }\n`,
-    );
-    writeFileSync(
-      join(dir, 'backtest.yaml'),
-      `mode: backtest\n${STRATEGY}backtest:\n  recordings: [${bars}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
-    );
-    const paperRun = keelChild(['run', 'paper.yaml'], { cwd: dir });
-    expect(paperRun.code, paperRun.stderr).toBe(0);
-    const backtestRun = keelChild(['backtest', 'backtest.yaml', '--no-progress'], { cwd: dir });
-    expect(backtestRun.code, backtestRun.stderr).toBe(0);
     type Result = {
       fills: { clientOrderId: string; side: string; price: string; timestamp: number }[];
       meta: { fillModel: { name: string } };
     };
-    const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as Result;
-    const paper = read('paper');
-    const backtest = read('backtest');
+    const { paper, backtest } = paperAndBacktestResults<Result>(dir, STRATEGY, bars);
     expect(paper.meta.fillModel.name).toBe('bar');
     const sells = paper.fills.filter((f) => f.side === 'SELL');
     expect(sells.length).toBeGreaterThan(1);

@@ -1,8 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { barsRecordingIn } from '../../kit/bar-recordings.ts';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import { paperAndBacktestResults } from '../../kit/paper-and-backtest-runs.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
@@ -27,23 +26,8 @@ describe('a paper replay faster than the wall clock', () => {
       T0,
       BTC,
     );
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    writeFileSync(
-      join(dir, 'paper.yaml'),
-      `mode: paper\n${STRATEGY}paper:\n  lockstep: true\n  speed: 1000000\n  source: { kind: recording, path: ${bars} }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\nshutdown: { cancelAllOrders: true }\n`,
-    );
-    writeFileSync(
-      join(dir, 'backtest.yaml'),
-      `mode: backtest\n${STRATEGY}backtest:\n  recordings: [${bars}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
-    );
-    const paperRun = keelChild(['run', 'paper.yaml'], { cwd: dir });
-    expect(paperRun.code, paperRun.stderr).toBe(0);
-    const backtestRun = keelChild(['backtest', 'backtest.yaml', '--no-progress'], { cwd: dir });
-    expect(backtestRun.code, backtestRun.stderr).toBe(0);
     type Result = { orders: { createAt: number; orderState: string }[]; denials: unknown[] };
-    const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as Result;
-    const paper = read('paper');
-    const backtest = read('backtest');
+    const { paper, backtest } = paperAndBacktestResults<Result>(dir, STRATEGY, bars);
     expect(backtest.orders).toHaveLength(1240);
     expect(paper.denials).toEqual(backtest.denials);
     expect(paper.orders.map((o) => o.createAt)).toEqual(backtest.orders.map((o) => o.createAt));

@@ -1,0 +1,39 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { keelChild } from './keel-child-process.ts';
+
+/**
+ * Runs one config's instruments and strategies twice with `keel` in child processes in `dir`: as a
+ * lockstep paper session replaying `recording` as fast as it goes (orders cancelled at the stop),
+ * then as a backtest of that recording with no latency and no end-of-run close, both starting with
+ * 100 000 USDT, and reads both results (`out/paper.json`, `out/backtest.json`).
+ * @param dir - a temporary folder (it gets a package.json, the two configs and `out/`)
+ * @param strategies - the YAML of `instruments` and `strategies`, ending with a newline
+ * @param recording - the recording both replay
+ * @returns the two results, parsed
+ * @throws Error with the run's stderr when either run does not exit 0
+ */
+export function paperAndBacktestResults<R>(
+  dir: string,
+  strategies: string,
+  recording: string,
+): { readonly paper: R; readonly backtest: R } {
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  writeFileSync(
+    join(dir, 'paper.yaml'),
+    `mode: paper\n${strategies}paper:\n  lockstep: true\n  speed: 1000000\n  source: { kind: recording, path: ${recording} }\n  startingCash: { USDT: 100000 }\nreport: { html: out/paper.html, json: out/paper.json }\nlogging: { level: warn }\nmetrics: { enabled: false }\nshutdown: { cancelAllOrders: true }\n`,
+  );
+  writeFileSync(
+    join(dir, 'backtest.yaml'),
+    `mode: backtest\n${strategies}backtest:\n  recordings: [${recording}]\n  startingCash: { USDT: 100000 }\n  latency: { fixedMs: 0, jitterMs: 0 }\n  closeAtEnd: false\nreport: { html: out/backtest.html, json: out/backtest.json }\n`,
+  );
+  for (const args of [
+    ['run', 'paper.yaml'],
+    ['backtest', 'backtest.yaml', '--no-progress'],
+  ]) {
+    const run = keelChild(args, { cwd: dir });
+    if (run.code !== 0) throw new Error(`keel ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  }
+  const read = (name: string) => JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as R;
+  return { paper: read('paper'), backtest: read('backtest') };
+}
