@@ -52,5 +52,7 @@ export const shutdownConfigSchema = z.strictObject({
     .int()
     .positive()
     .default(10_000)
-    .describe('Longest wait for strategies to stop and the recording to flush.'),
+    .describe(
+      'Longest wait at the stop for commands still on their way to the venue (their ack or lookup), the cancels, the strategies and the recording to flush; a command whose fate is still unknown then is named in the warnings and makes the exit code 4.',
+    ),
 });
