@@ -1,8 +1,11 @@
 import type { KernelState } from '../../core/kernel/index.ts';
 import { RUN_TAG_LENGTH } from './run-tag.ts';
 
-/** A reference a Keel session generated: `{strategy id}-{run tag}-{counter}`. */
-const KEEL_REF = new RegExp(`^([A-Za-z0-9_]{1,24})-[0-9a-z]{${RUN_TAG_LENGTH}}-[0-9a-z]+$`);
+/**
+ * A reference a Keel session generated, `{strategy id}-{run tag}-{counter}`, or one the venue made
+ * from it (a fired algo order's or a leg's order: a suffix after another `-`).
+ */
+const KEEL_REF = new RegExp(`^([A-Za-z0-9_]{1,24})-[0-9a-z]{${RUN_TAG_LENGTH}}-[0-9a-z]+(?:-.+)?$`);
 
 /**
  * What a session found on the venue at start that no strategy of its config will manage, for an

@@ -21,6 +21,7 @@ describe('what a restarted session finds that its config no longer manages', () 
       [
         anOrder({ clientOrderId: 'old_mm-tk3x9a4f-1' }),
         anOrder({ clientOrderId: 'old_mm-tk3x9a4f-2' }),
+        anOrder({ clientOrderId: 'old_mm-tk3x9a4f-5-tp' }),
         anOrder({ clientOrderId: 'mm-tk3x9a4f-3' }),
         anOrder({ clientOrderId: 'by-hand-order' }),
         anOrder({ clientOrderId: '' }),
@@ -33,7 +34,7 @@ describe('what a restarted session finds that its config no longer manages', () 
       { 'mm-tk3x9a4f-3': 'mm' },
     );
     expect(unmanagedAtStartWarnings(state, ['mm'], new Set([BTC]))).toEqual([
-      '2 open order(s) on the venue carry the references of strategy "old_mm", which this config does not run: no strategy manages them (they stay working until cancelled)',
+      '3 open order(s) on the venue carry the references of strategy "old_mm", which this config does not run: no strategy manages them (they stay working until cancelled)',
       `positions on syms not in instruments: ${ETH} 0.5; the session gets no market data for them, so equity and the kill switch value them at their last known price only`,
     ]);
   });
