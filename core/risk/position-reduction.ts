@@ -19,26 +19,6 @@ export function isPendingSameSide(order: Order, terms: OrderTerms): boolean {
 }
 
 /**
- * The unfilled quantity of the open orders on the order's sym, leg and side (the one it replaces
- * aside), all strategies' or one strategy's: what would trade the same way if every one filled.
- * Algo orders not triggered yet are not counted (see `maxPositionCheck`).
- * @param terms - the order being decided
- * @param view - the state
- * @param owner - count only this strategy's orders; undefined = every strategy's
- * @returns the summed remaining quantity (zero when none)
- */
-export function pendingSameSideQty(terms: OrderTerms, view: RiskView, owner?: string): Dec {
-  let pending = ZERO;
-  for (const order of view.openOrdersOn(terms.sym, owner)) {
-    if (!isPendingSameSide(order, terms)) continue;
-    pending = pending.add(
-      order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty),
-    );
-  }
-  return pending;
-}
-
-/**
  * Whether an order can only close its hedge-mode leg (BOTH mode): a SELL on the LONG leg or a BUY
  * on the SHORT leg never opens the other way, so it counts as reduce-only whatever its flag.
  * @param order - its side and position side
@@ -58,9 +38,11 @@ export interface PendingSameSide {
 }
 
 /**
- * {@link pendingSameSideQty}, split into plain and reduce-only orders: a reduce-only order fills
- * only while the position is opposite to it, so together they move the position by at most the
- * plain orders plus the smaller of the reduce-only ones and the position (see `maxPositionCheck`).
+ * The unfilled quantity of the open orders on the order's sym, leg and side (the one it replaces
+ * aside), split into plain and reduce-only orders (in BOTH mode a leg's closing orders count as
+ * reduce-only): a reduce-only order fills only while the position is opposite to it, so together
+ * they move the position by at most the plain orders plus the smaller of the reduce-only ones and
+ * the position (see `maxPositionCheck`).
  * @param terms - the order being decided
  * @param view - the state
  * @param owner - count only this strategy's orders; undefined = every strategy's
@@ -76,6 +58,20 @@ export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: 
     else plain = plain.add(left);
   }
   return { plain, reduceOnly };
+}
+
+/**
+ * The unfilled quantity of the open orders on the order's sym, leg and side (the one it replaces
+ * aside), all strategies' or one strategy's: what would trade the same way if every one filled.
+ * Algo orders not triggered yet are not counted (see `maxPositionCheck`).
+ * @param terms - the order being decided
+ * @param view - the state
+ * @param owner - count only this strategy's orders; undefined = every strategy's
+ * @returns the summed remaining quantity (zero when none)
+ */
+function pendingSameSideQty(terms: OrderTerms, view: RiskView, owner?: string): Dec {
+  const pending = pendingSameSideSplit(terms, view, owner);
+  return pending.plain.add(pending.reduceOnly);
 }
 
 /**
