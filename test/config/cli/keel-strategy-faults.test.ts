@@ -112,27 +112,36 @@ describe('keel run (paper): a strategy that throws', () => {
   }, 60_000);
 });
 
+/** `keel sweep` of the faulty plugin's config on one worker, sorted by totalReturn, and its CSV's rows once written. */
+function sweep(csvName: string, ...args: string[]) {
+  const csv = join(dir, csvName);
+  const run = keelChild([
+    'sweep',
+    join(dir, 'faulty.yaml'),
+    ...args,
+    '--workers',
+    '1',
+    '--metric',
+    'totalReturn',
+    '--out',
+    csv,
+  ]);
+  return { run, rows: () => readFileSync(csv, 'utf8').trim().split('\n') };
+}
+
 describe('keel sweep: a combination whose strategy throws', () => {
   it('marks the row with its fault count, names the combination and its first fault, then exits 3', () => {
-    const csv = join(dir, 'sweep-faults.csv');
-    const run = keelChild([
-      'sweep',
-      join(dir, 'faulty.yaml'),
+    const { run, rows: csvRows } = sweep(
+      'sweep-faults.csv',
       '--grid',
       'strategies.0.params.throwIn=none,onBar',
-      '--workers',
-      '1',
-      '--metric',
-      'totalReturn',
-      '--out',
-      csv,
-    ]);
+    );
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toContain(
       '✖ strategies.0.params.throwIn=onBar: strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC: Error: bad bar at ',
     );
     expect(run.stdout).not.toContain('throwIn=none:');
-    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    const rows = csvRows();
     expect(rows[0]).toMatch(/,fills,faults$/);
     expect(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').at(-1)])).toEqual(
       expect.arrayContaining([
@@ -145,26 +154,18 @@ describe('keel sweep: a combination whose strategy throws', () => {
 
 describe('keel sweep: a combination whose backtest fails', () => {
   it('keeps every other row, marks it failed with the reason, writes the table, then exits 1', () => {
-    const csv = join(dir, 'sweep-failed.csv');
-    const run = keelChild([
-      'sweep',
-      join(dir, 'faulty.yaml'),
+    const { run, rows: csvRows } = sweep(
+      'sweep-failed.csv',
       '--set',
       'strategies.0.params.throwIn=none',
       '--grid',
       'backtest.from=2025-01-06T14:30:00Z,2026-01-01T00:00:00Z',
-      '--workers',
-      '1',
-      '--metric',
-      'totalReturn',
-      '--out',
-      csv,
-    ]);
+    );
     expect(run.code, run.stderr).toBe(EXIT.RUNTIME_FAILURE);
     expect(run.stdout).toContain(
       '✖ backtest.from=2026-01-01T00:00:00Z: its backtest failed: the replay window starts at 2026-01-01 00:00:00 UTC',
     );
-    const rows = readFileSync(csv, 'utf8').trim().split('\n');
+    const rows = csvRows();
     expect(rows[0]).toMatch(/,fills,failed$/);
     expect(rows.slice(1).map((row) => [row.split(',')[0], row.split(',').at(-1)])).toEqual([
       ['2025-01-06T14:30:00Z', ''],
