@@ -18,6 +18,7 @@ import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
+import { isAddressInUse, PortInUse } from './port-in-use.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
 import type { SessionFillModel } from './session-result.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, subPortfolioMarkupOf } from './sim-models.ts';
@@ -99,7 +100,7 @@ export async function paperFeedOf(
  * @param startTime - venue time of a synthetic session's first event
  * @param logger - told the first skipped line of each kind, and a source that failed
  * @returns the running venue
- * @throws Error when the config has no paper section or the port is taken
+ * @throws Error when the config has no paper section; PortInUse when `paper.venuePort` is taken
  */
 export async function startEmbeddedPaperVenue(
   loaded: LoadedConfig,
@@ -141,6 +142,8 @@ export async function startEmbeddedPaperVenue(
     ...(paper.latency === undefined ? {} : { latency: latencyOf(paper.latency), seed: paper.latency.seed }),
     feed,
     pacing: paper.lockstep ? { mode: 'lockstep' } : { mode: 'realtime', speed: paper.speed },
+  }).catch((error: unknown) => {
+    throw isAddressInUse(error) ? new PortInUse('paper.venuePort', '127.0.0.1', paper.venuePort) : error;
   });
   const ended = new Promise<void>((done) => {
     const poll = setInterval(() => {

@@ -11,18 +11,14 @@ const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const PERP = 'BINANCE_PERP_TST_USDT';
 const newDir = tempDirsRemovedAfterEach('keel-port-in-use-');
 
-describe('keel run with metrics.port taken by another process', () => {
-  it('names the key and exits 2, as for another config problem', async () => {
-    const taken = createServer();
-    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
-    const port = (taken.address() as AddressInfo).port;
-    try {
-      const dir = newDir();
-      const recording = await flatBarsRecordingIn(dir, 5, Date.UTC(2025, 0, 6), PERP);
-      const file = join(dir, 'paper.yaml');
-      writeFileSync(
-        file,
-        `mode: paper
+/** A paper run's config with `extra` YAML appended, in a new directory. */
+async function paperConfig(extra: string): Promise<string> {
+  const dir = newDir();
+  const recording = await flatBarsRecordingIn(dir, 5, Date.UTC(2025, 0, 6), PERP);
+  const file = join(dir, 'paper.yaml');
+  writeFileSync(
+    file,
+    `mode: paper
 instruments:
   - sym: ${PERP}
     overrides: { tickSize: 0.01, lotSize: 1 }
@@ -32,17 +28,44 @@ paper:
   source: { kind: recording, path: ${JSON.stringify(recording)} }
   startingCash: { USDT: 10000 }
 logging: { level: silent }
-metrics: { enabled: true, host: 127.0.0.1, port: ${port} }
 report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
+${extra}
 `,
-      );
+  );
+  return file;
+}
+
+/** A port another process listens on, for the test's duration. */
+async function withTakenPort(use: (port: number) => Promise<void>): Promise<void> {
+  const taken = createServer();
+  await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
+  try {
+    await use((taken.address() as AddressInfo).port);
+  } finally {
+    await new Promise((r) => taken.close(r));
+  }
+}
+
+describe('keel run with a port taken by another process', () => {
+  it('metrics.port: names the key and exits 2, as for another config problem', async () => {
+    await withTakenPort(async (port) => {
+      const file = await paperConfig(`metrics: { enabled: true, host: 127.0.0.1, port: ${port} }`);
       const run = await keelInProcess(['run', file]);
       expect(run.stderr).toContain(
         `✖ keel run: metrics.port ${port} is already in use on 127.0.0.1 (listen EADDRINUSE)`,
       );
       expect(run.code).toBe(2);
-    } finally {
-      await new Promise((r) => taken.close(r));
-    }
+    });
+  }, 60_000);
+
+  it('paper.venuePort: names the key and exits 2', async () => {
+    await withTakenPort(async (port) => {
+      const file = await paperConfig('');
+      const run = await keelInProcess(['run', file, '--set', `paper.venuePort=${port}`]);
+      expect(run.stderr).toContain(
+        `✖ keel run: paper.venuePort ${port} is already in use on 127.0.0.1 (listen EADDRINUSE)`,
+      );
+      expect(run.code).toBe(2);
+    });
   }, 60_000);
 });
