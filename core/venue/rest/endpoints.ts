@@ -43,6 +43,11 @@ export interface EndpointDef {
   readonly path: string;
   readonly reply: z.ZodType;
   readonly limit: RateLimitGroup;
+  /**
+   * Where its parameters go: GETs always in the query string; other methods in a JSON body
+   * (VENUE-NOTES), unless the spec names them query parameters for that endpoint (`query`).
+   */
+  readonly params?: 'query';
 }
 
 const loose = z.unknown();
@@ -53,8 +58,9 @@ function ep<R extends z.ZodType>(
   path: string,
   reply: R,
   limit: RateLimitGroup = 'other',
+  params?: 'query',
 ) {
-  return { method, path, reply, limit } as const;
+  return { method, path, reply, limit, ...(params === undefined ? {} : { params }) } as const;
 }
 
 /**
@@ -111,7 +117,8 @@ export const ENDPOINTS = {
   getAlgoOrder: ep('GET', '/api/v1/algo/order', algoOrderWireSchema),
   getOpenAlgoOrders: ep('GET', '/api/v1/algo/openOrders', listOf(algoOrderWireSchema)),
   getAlgoOrderHistory: ep('GET', '/api/v1/algo/history/orders', pageOf(algoOrderWireSchema)),
-  cancelAllAlgoOrders: ep('DELETE', '/api/v1/algo/cancelAll', loose),
+  // The spec: "Optional query filters: sym, exchangeType, businessType, algoOrderType, conditionType".
+  cancelAllAlgoOrders: ep('DELETE', '/api/v1/algo/cancelAll', loose, 'other', 'query'),
   getAdlRank: ep('GET', '/api/v1/adl/rank', listOf(adlRankWireSchema)),
   getLiquidationEvent: ep('GET', '/api/v1/trading/liquidationEvent', liquidationEventDetailWireSchema),
   getLoanPool: ep('GET', '/api/v1/trading/loan/pool', loanPoolWireSchema),

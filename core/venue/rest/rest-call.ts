@@ -148,7 +148,7 @@ function retryAfterOf(ctx: RestCallContext, response: HttpResponse): number | un
  * its retry and every other call to it; a POST, PUT or DELETE answered so is still not re-sent.
  * @param ctx - transport, signer, timer, policy
  * @param def - the endpoint
- * @param params - query (GET) or body (others)
+ * @param params - query (GETs and endpoints that name query parameters) or body (others)
  * @param slot - the endpoint's rate limit and holds
  * @returns the decoded `data` of the reply
  * @throws VenueError when the venue answers a non-success code (or retries run out)
@@ -162,6 +162,7 @@ export async function restCall(
   slot: RequestSlot,
 ): Promise<unknown> {
   const isGet = def.method === 'GET';
+  const inQuery = isGet || def.params === 'query';
   let maxAttempts = isGet ? ctx.retry.maxRetries + 1 : 1;
   const clean = sendable(params);
   let lastError: unknown;
@@ -186,9 +187,9 @@ export async function restCall(
       const sentMs = ctx.timer.now();
       const response = await ctx.transport.send({
         method: def.method,
-        path: isGet ? def.path + queryString(clean) : def.path,
+        path: inQuery ? def.path + queryString(clean) : def.path,
         headers,
-        ...(isGet ? {} : { body: JSON.stringify(clean) }),
+        ...(inQuery ? {} : { body: JSON.stringify(clean) }),
         timeoutMs: ctx.timeoutMs,
       });
       const receivedMs = ctx.timer.now();

@@ -214,7 +214,7 @@ export class VenueRestClient extends RestLoanCalls {
     refuseFields(query, ALGO_QUERY_REFUSED_FIELDS, 'GET /api/v1/algo/history/orders');
     return this.call('getAlgoOrderHistory', query);
   }
-  /** Cancels all open algo orders, optionally filtered. @param body - filters @returns the raw data */
+  /** Cancels all open algo orders, optionally filtered. @param body - filters, sent as query parameters (the spec) @returns the raw data */
   cancelAllAlgoOrders(body: CancelAllAlgoBody = {}) {
     return this.call('cancelAllAlgoOrders', body);
   }

@@ -25,8 +25,10 @@ interface Case {
   readonly call: (c: VenueRestClient) => Promise<unknown>;
   readonly method: string;
   readonly path: string;
-  /** Parameters as they must arrive (query for GET, JSON body otherwise). */
+  /** Parameters as they must arrive (query for GET, JSON body otherwise, unless `in` says query). */
   readonly params: Record<string, unknown>;
+  /** Set where the spec names the parameters of a non-GET endpoint query parameters. */
+  readonly in?: 'query';
   /** The exact text the signature covers, before `&<nonce>`, written by hand. */
   readonly signed: string;
   readonly data: unknown;
@@ -81,7 +83,7 @@ const placeAlgoOrderArgs = Object.freeze({
   triggerType: 'MarkPrice',
   triggerPrice: '55000',
 } as const);
-/** Cancel-all-algo-orders args with every filter: the JSON body must be exactly these. */
+/** Cancel-all-algo-orders args with every filter: the query string must be exactly these (the spec's "query filters"). */
 const cancelAllAlgoOrdersArgs = Object.freeze({
   sym: 'S',
   exchangeType: 'BINANCE',
@@ -462,6 +464,7 @@ const CASES: Case[] = [
     method: 'DELETE',
     path: '/api/v1/algo/cancelAll',
     params: cancelAllAlgoOrdersArgs,
+    in: 'query',
     signed: 'algoOrderType=TRIGGER&businessType=PERP&conditionType=GTE&exchangeType=BINANCE&sym=S',
     data: null,
     expectReply: (r) => expect(r).toBeNull(),
@@ -626,7 +629,7 @@ describe('venue REST client: signed requests and reply decoding', () => {
       const request = venue.server.requests[before];
       expect(request?.method).toBe(c.method);
       expect(request?.path).toBe(c.path);
-      if (c.method === 'GET') {
+      if (c.method === 'GET' || c.in === 'query') {
         expect(request?.query).toEqual(c.params);
         expect(request?.body).toBe('');
       } else {
