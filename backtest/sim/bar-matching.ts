@@ -104,16 +104,19 @@ export function matchBar(state: SimState, bar: BarEvent): void {
 }
 
 /**
- * When the open's fills happen: at the bar's open time, or when the latest order on the sym that
- * takes part in the bar was received if that was later (an order sent at the previous close that
- * arrived after the open, with latency, fills at the open price but not before it existed), never
- * after the close.
+ * When the open's fills happen: at the bar's open time, or when the latest order or algo order on
+ * the sym that takes part in the bar was received if that was later (one sent at the previous
+ * close that arrived after the open, with latency, fills or triggers at the open price but not
+ * before it existed), never after the close.
  */
 function openMoment(state: SimState, bar: BarEvent, close: number, late: LateArrivals): number {
   let moment = bar.openTime;
   for (const order of state.liveOrders) {
     if (order.sym === bar.sym && order.receivedAt > moment && !late.items.has(order))
       moment = order.receivedAt;
+  }
+  for (const algo of state.algos.values()) {
+    if (algo.sym === bar.sym && algo.receivedAt > moment && !late.items.has(algo)) moment = algo.receivedAt;
   }
   return Math.min(moment, close);
 }
