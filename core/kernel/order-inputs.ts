@@ -77,7 +77,8 @@ export interface ConditionalInput extends OrderInputBase {
   readonly stopPrice?: Amount;
   /**
    * TIME orders: when to send, epoch ms (written as New York time, the zone the venue reads it
-   * in) or the spec's text form `yyyy-MM-dd HH:mm:ss`, New York time.
+   * in, in whole seconds: a moment between two goes at the later one) or the spec's text form
+   * `yyyy-MM-dd HH:mm:ss`, New York time.
    */
   readonly sendAt?: number | string;
   readonly timeInForce?: TimeInForce;

@@ -13,13 +13,14 @@ export const TIME_TO_SEND_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 const TIME_TO_SEND = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 /**
- * Writes a moment as the spec's `timeToSend`, New York wall-clock time.
+ * Writes a moment as the spec's `timeToSend`, New York wall-clock time. The field has whole
+ * seconds: a moment between two is written as the later one, so the order is never sent early.
  * @param ts - epoch ms
  * @param zone - the IANA zone to write in (default {@link TIME_TO_SEND_ZONE})
- * @returns `yyyy-MM-dd HH:mm:ss`, e.g. `2025-01-06 09:33:30` for 14:33:30Z
+ * @returns `yyyy-MM-dd HH:mm:ss`, e.g. `2025-01-06 09:33:30` for 14:33:30Z (and for 14:33:29.001Z)
  */
 export function formatTimeToSend(ts: number, zone: string = TIME_TO_SEND_ZONE): string {
-  return DateTime.fromMillis(ts, { zone }).toFormat(TIME_TO_SEND_FORMAT);
+  return DateTime.fromMillis(Math.ceil(ts / 1000) * 1000, { zone }).toFormat(TIME_TO_SEND_FORMAT);
 }
 
 /**

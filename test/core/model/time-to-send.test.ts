@@ -46,6 +46,19 @@ describe('timeToSend: the TIME order’s send time, New York wall-clock time', (
     );
   });
 
+  it('writes a moment between two seconds as the later one, so a TIME order never goes early', () => {
+    expect(formatTimeToSend(at('2025-01-06T14:33:29.001Z'))).toBe('2025-01-06 09:33:30');
+    expect(formatTimeToSend(at('2025-01-06T14:33:29.999Z'))).toBe('2025-01-06 09:33:30');
+    fc.assert(
+      fc.property(fc.integer({ min: at('2000-01-01T00:00:00Z'), max: at('2040-01-01T00:00:00Z') }), (ts) => {
+        fc.pre(!inRepeatedHour(ts));
+        const sent = parseTimeToSend(formatTimeToSend(ts));
+        expect(sent).toBeGreaterThanOrEqual(ts);
+        expect(sent - ts).toBeLessThan(1000);
+      }),
+    );
+  });
+
   it('refuses text that is not yyyy-MM-dd HH:mm:ss or not a calendar time', () => {
     for (const text of [
       '2025-01-06T09:33:30',
