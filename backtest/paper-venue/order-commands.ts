@@ -47,14 +47,24 @@ function placed(book: PortfolioBook, ref: string, events: readonly UserEvent[]):
   throw simError('BAD_PARAMETERS', `order ${ref} produced no update`);
 }
 
+/**
+ * A take-profit or stop-loss attachment of a place-order request; its price or trigger type
+ * without a trigger price is refused, not dropped (the order would go out unprotected).
+ */
 function tpSl(params: Params, prefix: 'tp' | 'sl', where: string): TpSl | undefined {
   const triggerPrice = optionalDecimal(params, `${prefix}TriggerPrice`, where);
-  if (triggerPrice === undefined) return undefined;
   const type = optionalText(params, `${prefix}TriggerType`, where);
+  const price = optionalDecimal(params, `${prefix}Price`, where);
+  if (triggerPrice === undefined) {
+    const orphan =
+      price !== undefined ? `${prefix}Price` : type !== undefined ? `${prefix}TriggerType` : undefined;
+    if (orphan === undefined) return undefined;
+    throw badParameter(`${where} ${prefix}TriggerPrice`, `is required with ${orphan}`);
+  }
   return {
     triggerPrice,
     triggerType: type === 'LastPrice' ? 'LastPrice' : 'MarkPrice',
-    price: optionalDecimal(params, `${prefix}Price`, where) ?? parseDecimal('0'),
+    price: price ?? parseDecimal('0'),
   };
 }
 

@@ -106,6 +106,26 @@ describe('paper venue REST orders', () => {
     expect(badSide.body.code).toBe(400001);
     expect(badSide.body.message).toContain('side');
   });
+
+  it('refuses a stop-loss or take-profit price without its trigger price, rather than placing the order unprotected', async () => {
+    const venue = await started();
+    const entry = { sym: BTC, side: 'BUY', orderType: 'LIMIT', orderQty: '1', limitPrice: '95' };
+    const noSlTrigger = await signedRest(venue, 'POST', '/api/v1/trading/order', {
+      ...entry,
+      clientOrderId: 'sl-orphan',
+      slPrice: '90',
+    });
+    expect(noSlTrigger.body).toMatchObject({ code: 400001 });
+    expect(noSlTrigger.body.message).toContain('slTriggerPrice is required with slPrice');
+    const noTpTrigger = await signedRest(venue, 'POST', '/api/v1/trading/order', {
+      ...entry,
+      clientOrderId: 'tp-orphan',
+      tpTriggerType: 'LastPrice',
+    });
+    expect(noTpTrigger.body.message).toContain('tpTriggerPrice is required with tpTriggerType');
+    const open = await signedRest(venue, 'GET', '/api/v1/trading/orders', {});
+    expect(open.body.data).toEqual([]);
+  });
 });
 
 describe('paper venue private WebSocket', () => {
