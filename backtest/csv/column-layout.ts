@@ -82,7 +82,8 @@ export function looksLikeHeader(fields: readonly string[]): boolean {
  * Finds the columns from a header row (case, spaces, dots and `<...>` ignored: `Adj Close`,
  * `<OPEN>`, `open_time` all match; yfinance's `Price` heads its time column; German exports' `Datum`,
  * `Eröffnung`, `Hoch`, `Tief`, `Schluss`, `Stücke` or `Volumen` are read too, as are Investing.com's
- * `Price` and `Vol.` and Nasdaq.com's `Close/Last`).
+ * `Price` and `Vol.` and Nasdaq.com's `Close/Last`). With no time column named, an unnamed first
+ * column is the time (pandas writes a datetime index so: `,Open,High,...`).
  * @param header - the header fields
  * @param delimiter - the file's field separator, to echo the header as the file writes it
  * @returns the layout, or a sentence saying which column is missing
@@ -98,7 +99,9 @@ export function layoutFromHeader(header: readonly string[], delimiter = ','): Co
   const combined = dateIndex !== -1 && timeIndex !== -1;
   // yfinance's first header row names its time column "Price" (the field names' own header).
   const yfinance = names[0] === 'price' && find(TIME_NAMES) === undefined;
-  const time = combined ? dateIndex : yfinance ? 0 : find(TIME_NAMES);
+  // pandas' `df.to_csv()` leaves the name of an unnamed (datetime) index empty: `,Open,High,...`.
+  const unnamedIndex = names[0] === '' ? 0 : undefined;
+  const time = combined ? dateIndex : yfinance ? 0 : (find(TIME_NAMES) ?? unnamedIndex);
   const open = find(NAMES.open);
   const high = find(NAMES.high);
   const low = find(NAMES.low);

@@ -60,6 +60,29 @@ describe('OHLCV CSV reading', () => {
     expect(bars).toHaveLength(3);
   });
 
+  it("reads pandas' df.to_csv() of a frame indexed by time: the unnamed first column is the time", () => {
+    const text = [
+      ',Open,High,Low,Close,Volume',
+      '2024-01-02 00:00:00+00:00,100.5,101,99.5,100.75,1200',
+      '2024-01-03 00:00:00+00:00,100.75,102,100,101.5,900',
+    ].join('\n');
+    const { bars, interval } = parseOhlcvCsv(text);
+    expect(interval).toBe('1d');
+    expect(bars.map((b) => [b.openTime, b.open, b.close, b.volume])).toEqual([
+      [Date.UTC(2024, 0, 2), '100.5', '100.75', '1200'],
+      [Date.UTC(2024, 0, 3), '100.75', '101.5', '900'],
+    ]);
+    const rangeIndexed = [
+      ',Date,Open,High,Low,Close',
+      '0,2024-01-02,1,2,0.5,1.5',
+      '1,2024-01-03,1.5,2,1,1.75',
+    ].join('\n');
+    expect(parseOhlcvCsv(rangeIndexed).bars.map((b) => b.openTime)).toEqual([
+      Date.UTC(2024, 0, 2),
+      Date.UTC(2024, 0, 3),
+    ]);
+  });
+
   it('scales prices by Adj Close / Close when asked', () => {
     const { bars } = parseOhlcvCsv(fixture('yahoo-daily.csv'), { adjust: true });
     expect(bars[0]!.close).toBe('184.938217');
