@@ -68,7 +68,7 @@ function assumptionsSection(result: BacktestResult): string {
     [
       'Annualization',
       e(
-        `${ann.period === 'day' ? 'daily returns (from the starting equity to the last equity of each UTC day)' : 'returns on a regular time grid of the equity curve (from the starting equity to the last equity of each grid interval)'}; ${ann.periodsPerYear === null ? NOT_ANNUALIZED : `${ann.periodsPerYear.toFixed(1)} periods a year`}; ${ann.tradingDaysPerYear} trading days a year; risk-free rate ${formatPercent(ann.riskFreeRate)}${ann.ruinTs === undefined ? '' : `; equity reached zero or below at ${formatTime(ann.ruinTs)}: the returns stop there, counted as a total loss (annualized return -100 %); volatility, Sharpe and Sortino are not defined`}`,
+        `${ann.period === 'day' ? `daily returns (from the starting equity to the last equity of each ${ann.tradingHours === 'us-equity' ? 'New York' : 'UTC'} day)` : 'returns on a regular time grid of the equity curve (from the starting equity to the last equity of each grid interval)'}; ${ann.periodsPerYear === null ? NOT_ANNUALIZED : `${ann.periodsPerYear.toFixed(1)} periods a year`}; ${ann.tradingDaysPerYear} trading days a year; risk-free rate ${formatPercent(ann.riskFreeRate)}${ann.ruinTs === undefined ? '' : `; equity reached zero or below at ${formatTime(ann.ruinTs)}: the returns stop there, counted as a total loss (annualized return -100 %); volatility, Sharpe and Sortino are not defined`}`,
       ),
     ],
     ...meta.assumptions.map((a): [string, string] => ['Also', e(a)]),

@@ -1,6 +1,6 @@
 import { asNumber } from '../../../core/model/index.ts';
 import type { EquitySample } from '../equity-sample.ts';
-import { type TradingHours, tradingClock, tradingDayMs } from './trading-time.ts';
+import { calendarDayClock, type TradingHours, tradingClock, tradingDayMs } from './trading-time.ts';
 
 /** Milliseconds in a day. */
 export const DAY_MS = 86_400_000;
@@ -14,8 +14,9 @@ export const YEAR_MS = 365 * DAY_MS;
 /**
  * How period returns are taken and annualized (Keel's choice, configurable):
  * - `tradingDaysPerYear`: 365 for crypto (trades every day, the default), 252 for equities.
- * - `period`: `'auto'` takes daily returns (last equity of each UTC day, as backtesting.py does)
- *   when the curve lasts at least 3 days and has samples on at least 3 UTC days (a 27-hour run
+ * - `period`: `'auto'` takes daily returns (last equity of each UTC day, as backtesting.py does;
+ *   of each New York day for US equities, so Friday's after-hours past midnight UTC are no
+ *   Saturday) when the curve lasts at least 3 days and has samples on at least 3 such days (a 27-hour run
  *   across two midnights is short, its days partial); a shorter run lasting at least a day takes
  *   per-sample returns; a run shorter than a day is not annualized at all (a Sharpe ratio
  *   extrapolated from minutes to a year says nothing). `'day'` forces daily returns, `'sample'`
@@ -111,14 +112,15 @@ export function periodReturns(curve: readonly EquitySample[], basis: Annualizati
   const first = curve[0];
   const last = curve[curve.length - 1];
   const span = first === undefined || last === undefined ? 0 : last.ts - first.ts;
-  const daily = span >= 3 * DAY_MS && utcDaysOf(curve) >= 3;
+  const hours = basis.tradingHours ?? '24/7';
+  const dayClock = calendarDayClock(hours);
+  const daily = span >= 3 * DAY_MS && daysOf(curve, dayClock) >= 3;
   const period = basis.period === 'auto' ? (daily ? 'day' : 'sample') : basis.period;
   if (basis.period === 'auto' && period === 'sample' && span < DAY_MS)
     return { returns: [], period, periodsPerYear: null };
   const asked = basis.sampleStepMs ?? DEFAULT_SAMPLE_STEP_MS;
   if (!(asked > 0)) throw new RangeError(`annualization: sampleStepMs must be positive, got ${asked}`);
-  const hours = basis.tradingHours ?? '24/7';
-  const clock = period === 'day' ? (ts: number) => ts : tradingClock(hours);
+  const clock = period === 'day' ? dayClock : tradingClock(hours);
   const tradingSpan = first === undefined || last === undefined ? 0 : clock(last.ts) - clock(first.ts);
   // A span of more than MAX_GRID_POINTS steps is gridded at a whole multiple of the step.
   const step = asked * Math.max(1, Math.ceil(tradingSpan / asked / MAX_GRID_POINTS));
@@ -151,12 +153,12 @@ interface PeriodEquity {
   readonly equity: number;
 }
 
-/** How many UTC days hold a sample. */
-function utcDaysOf(curve: readonly EquitySample[]): number {
+/** How many calendar days (of `dayClock`) hold a sample. */
+function daysOf(curve: readonly EquitySample[], dayClock: (ts: number) => number): number {
   let days = 0;
   let day = Number.NaN;
   for (const sample of curve) {
-    const d = Math.floor(sample.ts / DAY_MS);
+    const d = Math.floor(dayClock(sample.ts) / DAY_MS);
     if (d !== day) days++;
     day = d;
   }

@@ -56,6 +56,31 @@ export function tradingClock(hours: TradingHours): (ts: number) => number {
   };
 }
 
+/**
+ * A clock whose whole days are the market's calendar days: epoch ms for `24/7` (UTC days); for
+ * `us-equity` the New York date's UTC midnight plus the share of that New York day gone (a 23- or
+ * 25-hour day stretched onto 24 h), so a day runs from New York midnight to midnight and Friday's
+ * after-hours (past midnight UTC) stay on Friday.
+ * @param hours - the market's trading hours
+ * @returns the clock (pure; it remembers the last New York day it looked up)
+ */
+export function calendarDayClock(hours: TradingHours): (ts: number) => number {
+  if (hours === '24/7') return (ts) => ts;
+  let dayStart = Number.NaN;
+  let dayEnd = Number.NaN;
+  let civilStart = 0;
+  return (ts) => {
+    if (!(ts >= dayStart && ts < dayEnd)) {
+      const day = DateTime.fromMillis(ts, { zone: NEW_YORK }).startOf('day');
+      dayStart = day.toMillis();
+      dayEnd = day.plus({ days: 1 }).toMillis();
+      civilStart = Date.UTC(day.year, day.month - 1, day.day);
+    }
+    // A 23- or 25-hour day (the clocks change) is stretched onto 24 h, so it stays one day.
+    return civilStart + Math.floor(((ts - dayStart) * DAY_MS) / (dayEnd - dayStart));
+  };
+}
+
 /** Weekdays among the `n` days from a Monday (negative `n` counts back). */
 function weekdaysBefore(n: number): number {
   const weeks = Math.floor(n / 7);

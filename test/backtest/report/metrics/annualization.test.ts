@@ -81,3 +81,40 @@ describe('the automatic period', () => {
     expect(r.returns).toHaveLength(4);
   });
 });
+
+describe('daily annualization of US equities with extended hours', () => {
+  /** Weekdays Mon 2024-01-08 to Fri 01-19 (EST), samples at 04:00, 12:00 and 19:30 New York. */
+  function extendedWeekdays(): { ts: number; equity: ReturnType<typeof D> }[] {
+    const curve: { ts: number; equity: ReturnType<typeof D> }[] = [];
+    let equity = 100_000;
+    for (let day = 0; day < 12; day++) {
+      const date = Date.UTC(2024, 0, 8 + day);
+      const weekday = new Date(date).getUTCDay();
+      if (weekday === 0 || weekday === 6) continue;
+      for (const hourUtc of [9, 17, 24.5]) {
+        equity += 100 * ((day % 3) - 1) + 10;
+        curve.push({ ts: date + hourUtc * 3_600_000, equity: D(equity) });
+      }
+    }
+    return curve;
+  }
+
+  it("takes each New York day's last equity: Friday's 19:30 after-hours (00:30 UTC Saturday) make no Saturday period", () => {
+    const curve = extendedWeekdays();
+    const r = periodReturns(curve, EQUITY_ANNUALIZATION);
+    expect(r.period).toBe('day');
+    // 10 trading days: the start and each day's 19:30 New York sample, 10 daily returns.
+    expect(r.returns).toHaveLength(10);
+    const dayEnds = curve.filter((_, i) => i % 3 === 2).map((s) => Number(s.equity));
+    const expected = dayEnds.map(
+      (e, i) => e / (i === 0 ? Number(curve[0]?.equity) : (dayEnds[i - 1] as number)) - 1,
+    );
+    for (const [i, x] of r.returns.entries()) expect(x).toBeCloseTo(expected[i] as number, 15);
+  });
+
+  it('keeps UTC days for crypto', () => {
+    const r = periodReturns(extendedWeekdays(), CRYPTO_ANNUALIZATION);
+    // UTC days: Mon 8 .. Sat 13 and Mon 15 .. Sat 20 hold samples, 12 days.
+    expect(r.returns).toHaveLength(12);
+  });
+});
