@@ -1,11 +1,12 @@
 import { merge } from 'rxjs';
-import { Kernel, wallScheduler } from '../../core/kernel/index.ts';
+import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
+import { OrderLegFills } from './order-leg-fills.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -85,6 +86,13 @@ async function startAndRunVenueSession(
     new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
   );
 
+  // Fills on the legs of their orders, for the journal and the kernel alike.
+  const userData = new OrderLegFills(live.execution.events, {
+    state: (): KernelState => kernel.state,
+    lookupOrder: (sym, clientOrderId, orderId) => live.execution.lookupOrder(sym, clientOrderId, orderId),
+    logger,
+  }).events;
+
   // The strategies' commands, kept until answered: a stop waits for those still on their way.
   const inFlight = new InFlightCommands(live.execution);
   const riskGate = new RiskGate(riskGateConfigOf(config));
@@ -94,7 +102,7 @@ async function startAndRunVenueSession(
     market: live.marketData.events,
     execution: inFlight,
     // The venue pushes no algo order updates: the legs attached to the strategies' orders are read.
-    user: merge(live.execution.events, legFeed.events),
+    user: merge(userData, legFeed.events),
     venueStatus: live.status,
     gate,
     scheduler: options.scheduler ?? wallScheduler(),
@@ -124,9 +132,9 @@ async function startAndRunVenueSession(
     sampler.beforeEvent(eventTs);
   };
   live.marketData.events.subscribe(beforeEvent);
-  live.execution.events.subscribe(beforeEvent);
+  userData.subscribe(beforeEvent);
   let events = 0;
-  live.execution.events.subscribe((event) => {
+  userData.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
