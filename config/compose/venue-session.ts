@@ -1,11 +1,13 @@
 import { merge } from 'rxjs';
-import { Kernel, wallScheduler } from '../../core/kernel/index.ts';
+import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
+import { LegReadHold } from './leg-read-hold.ts';
+import { OrderLegFills } from './order-leg-fills.ts';
 import { RunMetrics } from './run-metrics.ts';
 import { newRunTag } from './run-tag.ts';
 import { sessionEquitySampler } from './session-equity-sampler.ts';
@@ -72,8 +74,9 @@ async function startAndRunVenueSession(
     recorder,
     stopping: () => stopping,
     kernel: () => kernel,
-    // In lockstep the legs of an order that just filled reach the strategies before the next event.
-    ackPending: () => attachedLegs.pending(),
+    // In lockstep the legs of an order that just filled reach the strategies before the next
+    // event, and the events held for them (see LegReadHold) reach them before the ack.
+    ackPending: () => attachedLegs.pending() ?? hold?.idle(),
   });
   metrics.watchVenue(live.status, live.counters);
   const { journal, attachedLegs, legFeed } = journalWithAttachedLegs(
@@ -85,16 +88,28 @@ async function startAndRunVenueSession(
     new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
   );
 
+  // In lockstep, the events after a fill with tp / sl wait for the read of its legs, as a
+  // backtest lists them with the fill.
+  const hold = options.lockstep ? new LegReadHold(() => attachedLegs.pending(), logger) : undefined;
+  const market = hold?.of(live.marketData.events) ?? live.marketData.events;
+  // Fills on the legs of their orders, for the journal and the kernel alike.
+  const legFills = new OrderLegFills(live.execution.events, {
+    state: (): KernelState => kernel.state,
+    lookupOrder: (sym, clientOrderId, orderId) => live.execution.lookupOrder(sym, clientOrderId, orderId),
+    logger,
+  }).events;
+  const userData = hold?.of(legFills) ?? legFills;
+
   // The strategies' commands, kept until answered: a stop waits for those still on their way.
   const inFlight = new InFlightCommands(live.execution);
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.countingGate(riskGate);
   const kernel = new Kernel({
     instruments: options.instruments,
-    market: live.marketData.events,
+    market,
     execution: inFlight,
     // The venue pushes no algo order updates: the legs attached to the strategies' orders are read.
-    user: merge(live.execution.events, legFeed.events),
+    user: merge(userData, legFeed.events),
     venueStatus: live.status,
     gate,
     scheduler: options.scheduler ?? wallScheduler(),
@@ -123,10 +138,10 @@ async function startAndRunVenueSession(
     eventTs = options.sessionClock();
     sampler.beforeEvent(eventTs);
   };
-  live.marketData.events.subscribe(beforeEvent);
-  live.execution.events.subscribe(beforeEvent);
+  market.subscribe(beforeEvent);
+  userData.subscribe(beforeEvent);
   let events = 0;
-  live.execution.events.subscribe((event) => {
+  userData.subscribe((event) => {
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
@@ -216,7 +231,7 @@ async function startAndRunVenueSession(
   guards.started();
   // Subscribed after the kernel: a sample reads equity once the kernel has folded the event, as
   // a backtest samples after the venue and the strategies saw it.
-  live.marketData.events.subscribe((event) => {
+  market.subscribe((event) => {
     if (stopping) return;
     events++;
     metrics.events.inc({ kind: event.kind });

@@ -1,4 +1,5 @@
 import type { UserEvent } from '../model/index.ts';
+import { fillOnOrderLeg } from './fill-leg.ts';
 import type { KernelState } from './kernel-state.ts';
 
 /**
@@ -7,17 +8,20 @@ import type { KernelState } from './kernel-state.ts';
  * @param event - the event
  * @returns false when the event changed nothing and must not reach strategies: a stale or
  *   duplicate order update, a fill already booked (same transactionId, e.g. after a reconnect), or
- *   a position report older than the leg's latest
+ *   a position report older than the leg's latest. A fill is booked on the leg of the order it
+ *   names when it says NONE (see {@link fillOnOrderLeg})
  */
 export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
   switch (event.kind) {
     case 'order':
       return state.orders.applyVenue(event.order);
-    case 'execution':
+    case 'execution': {
       if (!state.bookFill(event.execution.transactionId)) return false;
-      state.noteFill(event.execution);
-      state.portfolio?.applyFill(event.execution);
+      const fill = fillOnOrderLeg(state.orders, event.execution);
+      state.noteFill(fill);
+      state.portfolio?.applyFill(fill);
       return true;
+    }
     case 'position': {
       const p = event.position;
       if (!state.applyPosition(p)) return false;

@@ -36,7 +36,10 @@ function execTypeFromWire(text: string): { execType: ExecType; venueExecType?: s
 /**
  * Maps a wire execution to the model.
  * @param wire - from REST executions or the Trades channel
- * @returns the execution; fee falls back to tradingFee, timestamp to createAt
+ * @returns the execution; fee falls back to tradingFee, timestamp to createAt, positionSide to
+ *   NONE: the venue's executions carry none (the spec gives one to orders and positions only), so
+ *   the kernel and the session put a fill that says NONE on the leg of the order it names
+ *   (`fillOnOrderLeg`)
  */
 export function executionFromWire(wire: ExecutionWire): Execution {
   return {

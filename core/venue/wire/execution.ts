@@ -15,6 +15,7 @@ export const executionWireSchema = z.looseObject({
   businessType: z.string().optional(),
   sym: z.string(),
   side: sideText,
+  /** Not in the spec's or the public docs' execution fields (the paper venue sends it): optional. */
   positionSide: positionSideText.optional(),
   quantity: decimalText,
   price: decimalText,
