@@ -50,8 +50,10 @@ function takesAsPostOnly(state: SimState, order: SimOrder, priceN: number): bool
 type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
 
 /**
- * Modifies an open order's quantity and / or price. Every accepted modification re-queues a
- * resting order, whatever it changed (a lower qty, the same values): it goes to the back of its
+ * Modifies an open order's quantity and / or price. A modification that changes neither (no qty
+ * and the same price, or the same values) is refused with 400001 and the order stays as it was;
+ * an accepted one is labelled with what it changed (`amendType`). Every accepted modification
+ * re-queues a resting order, whatever it changed (a lower qty included): it goes to the back of its
  * price level, behind the size displayed there, as Binance futures' modify docs say the modified
  * order is "re-sorted in the matching queue" (the public venue docs do not say; some venues keep
  * the place of a qty decrease). A HOLD order is released to the market by its modification
@@ -131,6 +133,16 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   const priceChanged = intent.price !== undefined && differs(intent.price, priceN, order.price, order.priceN);
   const qtyChanged =
     intent.qty !== undefined && differs(intent.qty, asNumber(intent.qty), order.qty, asNumber(order.qty));
+  if (!priceChanged && !qtyChanged) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      `modify changes nothing on order ${intent.target}`,
+    );
+    return;
+  }
   const before: Amendable = {
     price: order.price,
     priceN: order.priceN,
