@@ -52,7 +52,8 @@ export interface PortfolioMarket {
   readonly seed: number;
   /**
    * The configured latency. The sims apply only its User Data leg (stamping each event's receive
-   * time); the venue delays order entry itself, so a command's reply waits for its processing.
+   * time); the venue delays order entry itself, so a command's reply waits for its processing, and
+   * tells the sims that delay for the bar cutoff (`upstreamOrderEntry`).
    */
   readonly latency?: LatencyOptions;
   /** Margin-loan terms, shared by every portfolio (the per-user quota is shared, spec). */
@@ -63,7 +64,8 @@ export interface PortfolioMarket {
  * One paper portfolio: a simulated venue plus the records the REST queries serve (order history,
  * executions, position history, algo orders, loan orders), folded from the sim's User Data events.
  * The sim runs with zero order-entry latency (the venue holds a command back for its order-entry
- * delay before `run`) and the configured User Data leg, which stamps each event's `recvTs`.
+ * delay before `run`, and names that delay as the sim's `upstreamOrderEntry`) and the configured
+ * User Data leg, which stamps each event's `recvTs`.
  */
 export class PortfolioBook {
   readonly portfolioId: string;
@@ -115,6 +117,8 @@ export class PortfolioBook {
               marketData: market.latency.marketData,
               ...(market.latency.userData === undefined ? {} : { userData: market.latency.userData }),
             },
+      // The venue holds each command back for its order-entry delay: the bar cutoff must allow it.
+      ...(market.latency === undefined ? {} : { upstreamOrderEntry: market.latency.orderEntry }),
       startingBalances: options.startingBalances,
       positionMode: this.positionMode,
       random: seededRandom(market.seed),

@@ -17,6 +17,7 @@ function longest(leg: LatencySpec): number {
  * sent on the previous bar's close meets this bar's open, as "market orders fill at the next
  * bar's open" says, whatever the latency; one received later (sent from a timer inside the bar,
  * or on a later event) was not there when the bar opened, and waits for the next bar of its sym.
+ * The order-entry delay counts the one a paper venue applied before submitting (`upstreamOrderEntry`).
  * Keel's choice: a bar cannot say when inside it a price came, so an order arriving inside it
  * meets none of its prices. With zero latency and bars received at their close, the cutoff is the
  * bar's open itself.
@@ -26,9 +27,19 @@ function longest(leg: LatencySpec): number {
  * @returns epoch ms: orders and algo orders received after it sit this bar out
  */
 export function arrivalCutoff(state: SimState, bar: BarEvent, previousRecvTs: number): number {
+  return Math.max(bar.openTime, previousRecvTs) + reactionAllowance(state);
+}
+
+/**
+ * The longest round trip of a reaction to a bar: its market-data or User Data delay, then the
+ * order-entry delay (the sim's own and the one a paper venue applied before submitting).
+ * @param state - the venue
+ * @returns ms added to a bar's open (or the previous bar's receipt) to make its cutoff
+ */
+export function reactionAllowance(state: SimState): number {
   const latency = state.opts.latency;
   const seen = Math.max(longest(latency.marketData), longest(latency.userData ?? latency.marketData));
-  return Math.max(bar.openTime, previousRecvTs) + seen + longest(latency.orderEntry);
+  return seen + longest(latency.orderEntry) + longest(state.opts.upstreamOrderEntry);
 }
 
 /**

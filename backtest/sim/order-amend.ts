@@ -1,5 +1,6 @@
 import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
 import { asNumber, differs, isAboveZero, isOnStep } from '../../core/model/index.ts';
+import { holdMidBarChange } from './bar-mid-changes.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { minusAmount } from './decimal-sums.ts';
 import { finishOrder } from './fills.ts';
@@ -50,8 +51,10 @@ function takesAsPostOnly(state: SimState, order: SimOrder, priceN: number): bool
 type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
 
 /**
- * Modifies an open order's quantity and / or price. Every accepted modification re-queues a
- * resting order, whatever it changed (a lower qty, the same values): it goes to the back of its
+ * Modifies an open order's quantity and / or price. A modification that changes neither (no qty
+ * and the same price, or the same values) is refused with 400001 and the order stays as it was;
+ * an accepted one is labelled with what it changed (`amendType`). Every accepted modification
+ * re-queues a resting order, whatever it changed (a lower qty included): it goes to the back of its
  * price level, behind the size displayed there, as Binance futures' modify docs say the modified
  * order is "re-sorted in the matching queue" (the public venue docs do not say; some venues keep
  * the place of a qty decrease). A HOLD order is released to the market by its modification
@@ -66,11 +69,17 @@ type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
  * the available margin counting it would be negative, is refused with 401023 and the order stays
  * as it was: the same check as placement, so an order placed small and enlarged cannot carry
  * more than the same order placed whole. One that needs no more margin is accepted even on an
- * over-committed portfolio, as it only lowers the commitment.
+ * over-committed portfolio, as it only lowers the commitment. On bars, one arriving inside a bar
+ * waits for it to be matched, the order meeting the bar on its old terms (`bar-mid-changes.ts`).
  * @param state - the venue
  * @param intent - the command
  */
 export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
+  const order = findLive(state, intent.ref, intent.kind, intent.target);
+  if (order && !holdMidBarChange(state, order, () => modifyNow(state, intent))) modifyNow(state, intent);
+}
+
+function modifyNow(state: SimState, intent: ModifyOrderIntent): void {
   const order = findLive(state, intent.ref, intent.kind, intent.target);
   if (!order) return;
   const spec = state.opts.instruments.get(order.sym);
@@ -131,6 +140,16 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   const priceChanged = intent.price !== undefined && differs(intent.price, priceN, order.price, order.priceN);
   const qtyChanged =
     intent.qty !== undefined && differs(intent.qty, asNumber(intent.qty), order.qty, asNumber(order.qty));
+  if (!priceChanged && !qtyChanged) {
+    rejectCommand(
+      state,
+      intent.ref,
+      intent.kind,
+      'BAD_PARAMETERS',
+      `modify changes nothing on order ${intent.target}`,
+    );
+    return;
+  }
   const before: Amendable = {
     price: order.price,
     priceN: order.priceN,
@@ -172,11 +191,17 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
 
 /**
  * Cancels one order. It takes effect when the command arrives (after order-entry latency); if a
- * fill completed the order first, the cancel is refused with 401058.
+ * fill completed the order first, the cancel is refused with 401058. On bars, one arriving inside a
+ * bar waits for it to be matched, the order meeting the bar first (`bar-mid-changes.ts`).
  * @param state - the venue
  * @param intent - the command
  */
 export function cancelOrder(state: SimState, intent: CancelOrderIntent): void {
+  const order = findLive(state, intent.ref, intent.kind, intent.target);
+  if (order && !holdMidBarChange(state, order, () => cancelNow(state, intent))) cancelNow(state, intent);
+}
+
+function cancelNow(state: SimState, intent: CancelOrderIntent): void {
   const order = findLive(state, intent.ref, intent.kind, intent.target);
   if (order) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'USER');
 }

@@ -4,7 +4,7 @@ import { D } from '../../core/model/index.ts';
 import { checkMarkup, checkSubPortfolioMarkup } from './fee-model.ts';
 import type { FillModelName, FillModelOptions, ResolvedFillModel } from './fill-model.ts';
 import { resolveFillModel } from './fill-model.ts';
-import type { LatencyOptions } from './latency-model.ts';
+import type { LatencyOptions, LatencySpec } from './latency-model.ts';
 
 /** Borrowing terms of one asset on one exchange. */
 export interface LoanAssetTerms {
@@ -35,6 +35,13 @@ export interface SimVenueOptions {
   readonly fillModel?: FillModelOptions | FillModelName;
   /** Latency legs. Default: order entry 10ms + U[0,5)ms, market and user data 5ms. */
   readonly latency?: LatencyOptions;
+  /**
+   * The order-entry delay commands already took before `submit` (a paper venue holds each command
+   * back for its own order-entry delay and submits it at its arrival, with `latency.orderEntry`
+   * zero). The bar cutoff allows it as it allows `latency.orderEntry`, so an order sent on a bar's
+   * close meets the next bar's open as in a backtest with that latency. Default: none.
+   */
+  readonly upstreamOrderEntry?: LatencySpec;
   /** Starting balances per coin, e.g. `{ USDT: D('10000') }`. */
   readonly startingBalances: Readonly<Record<string, Dec>>;
   /** Default NET. */
@@ -122,6 +129,7 @@ export interface ResolvedSimOptions {
   readonly instruments: ReadonlyMap<string, InstrumentSpec>;
   readonly fillModel: ResolvedFillModel;
   readonly latency: LatencyOptions;
+  readonly upstreamOrderEntry: LatencySpec;
   readonly startingBalances: Readonly<Record<string, Dec>>;
   readonly positionMode: PositionMode;
   readonly leverageOf: (sym: string) => Dec;
@@ -143,6 +151,7 @@ export interface ResolvedSimOptions {
 }
 
 const DAY_MS = 86_400_000;
+const NO_DELAY: LatencySpec = { fixedMs: 0, jitterMs: 0 };
 
 /** Default latency (Keel's choice): order entry 10ms + U[0,5)ms, market and user data 5ms. */
 export const DEFAULT_LATENCY: LatencyOptions = {
@@ -182,6 +191,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     instruments,
     fillModel: resolveFillModel(options.fillModel ?? 'queue'),
     latency: options.latency ?? DEFAULT_LATENCY,
+    upstreamOrderEntry: options.upstreamOrderEntry ?? NO_DELAY,
     startingBalances: options.startingBalances,
     positionMode: options.positionMode ?? 'NET',
     leverageOf,

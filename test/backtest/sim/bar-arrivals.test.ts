@@ -98,6 +98,26 @@ describe('sim venue on bars: an order meets only bars that opened before it arri
     expect(fillsAt(t)).toEqual(['onClose BUY 1@101 TAKER at 60015', 'midBar BUY 1@105 TAKER at 120000']);
   });
 
+  it('allows the order-entry delay a paper venue applied before submitting, as its own', () => {
+    // The paper venue holds each command back 10 ms and submits it at its arrival, with the sim's own
+    // order-entry leg zero: sent on the close at 60 000, the order and the stop arrive at 60 010,
+    // after the open of [60 000, 120 000), and still meet it, as in a backtest with that latency.
+    const t = aBarSim({ upstreamOrderEntry: { fixedMs: 10, jitterMs: 0 } });
+    t.sim.advanceTo(60_010);
+    t.send(
+      aMarket('onClose', 'BUY', '1'),
+      anAlgo('stop', {
+        side: 'SELL',
+        qty: D('1'),
+        conditionType: 'LTE',
+        triggerPrice: D('97'),
+        reduceOnly: true,
+      }),
+    );
+    t.sim.onMarket(aBar(120_000, 101, 102, 96, 100));
+    expect(fillsAt(t)).toEqual(['onClose BUY 1@101 TAKER at 60010', 'stop-trig SELL 1@97 TAKER at 120000']);
+  });
+
   it('does not fire an algo order placed inside a bar on that bar range', () => {
     const t = aBarSim();
     t.send(aMarket('m', 'BUY', '1'));

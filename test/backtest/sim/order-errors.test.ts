@@ -146,6 +146,31 @@ describe('sim venue: order error codes', () => {
     ]);
   });
 
+  it('refuses with 400001 a modify that changes nothing, and labels an amendment with only what it changed', () => {
+    const t = aSim();
+    t.sim.onMarket(aQuote(0, 99.9, 5, 100, 5));
+    t.send(aLimit('b', 'BUY', '1', '99'));
+    t.sim.advanceTo(1);
+    t.send(
+      { kind: 'modifyOrder', ref: 'same', target: 'b', sym: BTC, price: D('99') },
+      { kind: 'modifyOrder', ref: 'sameBoth', target: 'b', sym: BTC, price: D('99.0'), qty: D('1') },
+      { kind: 'modifyOrder', ref: 'qty', target: 'b', sym: BTC, price: D('99'), qty: D('2') },
+      { kind: 'modifyOrder', ref: 'price', target: 'b', sym: BTC, price: D('98'), qty: D('2') },
+    );
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.message])).toEqual([
+      ['same', '400001 bad parameters: modify changes nothing on order b'],
+      ['sameBoth', '400001 bad parameters: modify changes nothing on order b'],
+    ]);
+    const amended = t.of('order').filter((e) => e.order.action === 'AMEND_COMPLETED');
+    expect(
+      amended.map((e) => [e.order.amendType, e.order.orderQty.toFixed(), e.order.limitPrice.toFixed()]),
+    ).toEqual([
+      ['QTY', '2', '99'],
+      ['PRICE', '2', '98'],
+    ]);
+  });
+
   it('accepts a modify needing less margin on an over-committed portfolio, and refuses one needing more', async () => {
     const t = aSim({ startingBalances: { USDT: D('1000') } });
     t.sim.onMarket(aQuote(0, 99.9, 500, 100, 500));
