@@ -1,7 +1,6 @@
 import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
 import { asNumber, D, isAboveZero, isBelowZero, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
-import { smallerOf } from './decimal-compare.ts';
 
 /**
  * The simulated venue's mutable record of one position (sym + positionSide). `qty` is signed in
@@ -114,6 +113,7 @@ export function bookFill(
 ): Dec {
   const buying = side === 'BUY';
   const before = position.qty;
+  const avgBefore = position.avgPrice;
   const held = before.abs();
   // The fill adds to a flat position or one on its side: the signs are read off the Decimals.
   const adds =
@@ -125,12 +125,16 @@ export function bookFill(
       ? openingPrice(position.avgPrice, quantity, price)
       : position.cost.div(held.plus(quantity));
   } else {
-    const closing = smallerOf(held, quantity);
-    const closedCost = closing.eq(held) ? position.cost : position.cost.mul(closing).div(held);
+    // One comparison decides how much closes (all of it unless the fill is smaller) and what the
+    // cost becomes: what is left of it after a part closes, the reversal's own, or zero once flat
+    // (below), so the cost left is worked out only when some of the position stays.
+    const order = held.cmp(quantity);
+    const closing = order > 0 ? quantity : held;
+    const closedCost = order > 0 ? position.cost.mul(closing).div(held) : position.cost;
     const long = timesSize(price.mul(closing).minus(closedCost), contractSize);
     realized = isAboveZero(before) ? long : long.neg();
-    position.cost = position.cost.minus(closedCost);
-    if (quantity.gt(held)) {
+    if (order > 0) position.cost = position.cost.minus(closedCost);
+    else if (order < 0) {
       position.avgPrice = price;
       position.cost = price.mul(quantity.minus(held));
     }
@@ -141,7 +145,8 @@ export function bookFill(
     position.cost = ZERO;
   }
   position.qtyN = asNumber(position.qty);
-  position.avgN = asNumber(position.avgPrice);
+  // A part closed keeps the average price (the same Decimal), and its number with it.
+  if (position.avgPrice !== avgBefore) position.avgN = asNumber(position.avgPrice);
   return realized;
 }
 

@@ -22,8 +22,8 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
     qty: t.qty,
     entryTs: t.lot.entryTs,
     exitTs: t.exitTs,
-    entryPrice: priceOf(t.entryCost, t.qty, t.lot.firstPrice),
-    exitPrice: priceOf(t.exitCost, t.qty, t.firstExitPrice),
+    entryPrice: priceOf(t.entryCost, t.qty, t.lot.firstPrice, t.entryCostIsProduct),
+    exitPrice: priceOf(t.exitCost, t.qty, t.firstExitPrice, t.exitCostIsProduct),
     entryOrderId: t.lot.entryOrderId,
     exitOrderId: t.exitOrderId,
     ...(t.lot.entryStrategyId === undefined ? {} : { entryStrategyId: t.lot.entryStrategyId }),
@@ -44,12 +44,16 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
  * digits add up to at most 40 multiply exactly, so the comparison is exact, and the division
  * would round the exact quotient `price` (of at most 40 digits) to itself. The multiply and the
  * comparison cost far less than the 40-digit division, which was the most of closing a trade.
+ * When the caller knows the cost is that very product (a trade of one fill at each end), the
+ * product is not made again: decimal.js would give the same Decimal, so the comparison would hold.
  * @param cost - price times quantity summed over the fills
  * @param qty - the quantity
  * @param price - a likely price: the first fill's
+ * @param costIsProduct - whether `cost` is `price.mul(qty)` as decimal.js computed it
  * @returns the price
  */
-export function priceOf(cost: Dec, qty: Dec, price: Dec): Dec {
-  if (!qty.isZero() && price.sd() + qty.sd() <= D.precision && price.mul(qty).eq(cost)) return price;
+export function priceOf(cost: Dec, qty: Dec, price: Dec, costIsProduct = false): Dec {
+  if (!qty.isZero() && price.sd() + qty.sd() <= D.precision && (costIsProduct || price.mul(qty).eq(cost)))
+    return price;
   return cost.div(qty);
 }

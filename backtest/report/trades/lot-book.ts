@@ -33,6 +33,11 @@ export interface Lot {
   cost: Dec;
   /** Entry fees not yet assigned to a closed trade; shrinks pro rata with qty. */
   fees: Dec;
+  /**
+   * Whether `cost` is `firstPrice.mul(qty)` as decimal.js computed it when the lot opened (one
+   * fill, neither grown nor shrunk since): its price is then told without multiplying again.
+   */
+  costIsProduct: boolean;
   /** The trades exit orders are growing from this lot, by exit order id (absent while none). */
   closing?: Map<string, ClosingTrade>;
 }
@@ -60,6 +65,10 @@ export interface ClosingTrade {
   qty: Dec;
   entryCost: Dec;
   exitCost: Dec;
+  /** Whether `entryCost` is `lot.firstPrice.mul(qty)` as decimal.js computed it (see `Lot.costIsProduct`). */
+  entryCostIsProduct: boolean;
+  /** Whether `exitCost` is `firstExitPrice.mul(qty)` as decimal.js computed it (one exit fill so far). */
+  exitCostIsProduct: boolean;
   fees: Dec;
   exitTs: number;
   /** Set once the trade can grow no more: its lot closed, or the book was flushed. */

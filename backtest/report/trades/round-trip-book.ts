@@ -1,5 +1,5 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
-import { isAboveZero, ONE, positionKey, ZERO } from '../../../core/model/index.ts';
+import { D, isAboveZero, ONE, positionKey, ZERO } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import { closedTrade, priceOf } from './closed-trade.ts';
@@ -21,6 +21,17 @@ import type { OpenTrade, RoundTripTrade, TradeDirection } from './round-trip-tra
 const MAX_HELD_TRADES = 1024;
 
 /**
+ * A fill's fee less its rebate, without the subtraction when the rebate is zero (most fills):
+ * decimal.js answers x - 0 with a copy of x rounded to the precision, which is x again when x is
+ * non-zero and has no more digits than the precision. A zero fee is left to decimal.js, which
+ * decides the sign of a zero result.
+ */
+function netFee(fill: FillRecord): Dec {
+  const { fee, rebate } = fill;
+  return rebate.isZero() && !fee.isZero() && fee.sd() <= D.precision ? fee : fee.minus(rebate);
+}
+
+/**
  * Pairs fills into round-trip trades as they come, first in first out, per sym and
  * positionSide: a fill against the open lots' direction closes them oldest first; what it has
  * left opens a new lot (in NET mode a BUY larger than the short position closes it and opens a
@@ -39,6 +50,8 @@ export class RoundTripBook {
   /** Trades not yet handed on, in the order their first fill closed: growing or done. */
   private held: ClosingTrade[] = [];
   private readonly exposure = new ExposureStretches();
+  /** The book the last fill went to: runs fill one sym and side again and again, and books are never dropped. */
+  private lastBook: LotBook | undefined;
 
   /**
    * @param onClosed - receives each round trip once it can grow no more, in the order its first
@@ -62,7 +75,7 @@ export class RoundTripBook {
     const lots = book.lots;
     const direction: TradeDirection = fill.side === 'BUY' ? 'LONG' : 'SHORT';
     let qtyLeft = fill.quantity;
-    let feeLeft = fill.fee.minus(fill.rebate);
+    let feeLeft = netFee(fill);
     let used = false;
     while (!used && isAboveZero(qtyLeft) && lots.length > 0 && lots[0]?.direction !== direction) {
       const lot = lots[0] as Lot;
@@ -73,7 +86,16 @@ export class RoundTripBook {
       const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
       const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
       const exitFees = order >= 0 ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
-      this.closePart(lot, book, fill, owner, qty, entryCost, entryFees.plus(exitFees));
+      this.closePart(
+        lot,
+        book,
+        fill,
+        owner,
+        qty,
+        entryCost,
+        entryFees.plus(exitFees),
+        whole && lot.costIsProduct,
+      );
       // A fill used up leaves nothing to subtract from: its rest (zero) would never be read.
       if (order >= 0) used = true;
       else {
@@ -84,6 +106,7 @@ export class RoundTripBook {
         lot.qty = lot.qty.minus(qty);
         lot.cost = lot.cost.minus(entryCost);
         lot.fees = lot.fees.minus(entryFees);
+        lot.costIsProduct = false;
       } else {
         // A closed lot leaves the book: what is left of it (all zero) is never read again.
         this.dropOldestLot(lots, fill.timestamp);
@@ -98,6 +121,7 @@ export class RoundTripBook {
         last.qty = last.qty.plus(qtyLeft);
         last.cost = last.cost.plus(fill.price.mul(qtyLeft));
         last.fees = last.fees.plus(feeLeft);
+        last.costIsProduct = false;
         return;
       }
       lots.push({
@@ -109,6 +133,7 @@ export class RoundTripBook {
         qty: qtyLeft,
         cost: fill.price.mul(qtyLeft),
         fees: feeLeft,
+        costIsProduct: true,
       });
       this.exposure.lotOpened(fill.timestamp);
     }
@@ -131,6 +156,7 @@ export class RoundTripBook {
       qty: position.qty,
       cost: position.price.mul(position.qty),
       fees: ZERO,
+      costIsProduct: true,
     });
     this.exposure.lotOpened(position.ts);
   }
@@ -160,6 +186,7 @@ export class RoundTripBook {
       if (lot.qty.gt(qtyLeft)) {
         lot.cost = lot.cost.minus(lot.cost.mul(qtyLeft).div(lot.qty));
         lot.qty = lot.qty.minus(qtyLeft);
+        lot.costIsProduct = false;
         qtyLeft = ZERO;
         break;
       }
@@ -178,6 +205,7 @@ export class RoundTripBook {
       last.qty = last.qty.plus(qtyLeft);
       last.cost = last.cost.plus(spent.price.mul(qtyLeft));
       last.fees = last.fees.plus(feesLeft);
+      last.costIsProduct = false;
       return;
     }
     lots.push({
@@ -189,6 +217,7 @@ export class RoundTripBook {
       qty: qtyLeft,
       cost: spent.price.mul(qtyLeft),
       fees: feesLeft,
+      costIsProduct: true,
     });
     this.exposure.lotOpened(spent.ts);
   }
@@ -246,6 +275,7 @@ export class RoundTripBook {
     qty: Dec,
     entryCost: Dec,
     fees: Dec,
+    entryCostIsProduct: boolean,
   ): void {
     const exitCost = fill.price.mul(qty);
     const growing = lot.closing?.get(fill.orderId);
@@ -261,6 +291,8 @@ export class RoundTripBook {
         qty,
         entryCost,
         exitCost,
+        entryCostIsProduct,
+        exitCostIsProduct: true,
         fees,
         exitTs: fill.timestamp,
         done: false,
@@ -275,6 +307,8 @@ export class RoundTripBook {
     growing.exitCost = growing.exitCost.plus(exitCost);
     growing.fees = growing.fees.plus(fees);
     growing.exitTs = fill.timestamp;
+    growing.entryCostIsProduct = false;
+    growing.exitCostIsProduct = false;
   }
 
   /** Takes the oldest lot out of the book, closed at `ts`: the trades it was growing are done. */
@@ -287,6 +321,8 @@ export class RoundTripBook {
 
   /** The lots of a sym and positionSide, made empty on first use. */
   private bookOf(sym: string, positionSide: PositionSide): LotBook {
+    const last = this.lastBook;
+    if (last !== undefined && last.sym === sym && last.positionSide === positionSide) return last;
     const key = positionKey(sym, positionSide);
     let book = this.books.get(key);
     if (book === undefined) {
@@ -299,6 +335,7 @@ export class RoundTripBook {
       };
       this.books.set(key, book);
     }
+    this.lastBook = book;
     return book;
   }
 

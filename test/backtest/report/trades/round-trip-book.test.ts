@@ -249,3 +249,53 @@ describe('round-trip book: coin that loan interest took out of a spot holding', 
     expect(book.exposureIntervals(10)).toEqual([{ from: 7, to: 10 }]);
   });
 });
+
+describe('round-trip book: a trade price is its cost over its qty once the lot changed', () => {
+  const fill = (
+    side: 'BUY' | 'SELL',
+    qty: string,
+    price: string,
+    orderId: string,
+    ts: number,
+  ): Execution => ({
+    ...anExecution({ side, quantity: qty, price, timestamp: ts }),
+    orderId,
+  });
+  // A 36-digit price whose lot, part of it closed or spent pro rata, keeps a cost one digit off
+  // price x the qty left (the 40-digit rounding of the pro-rata part): each price is a division.
+  const price = '66616.4652984127745613270719084534807';
+  const partPrice = '66616.46529841277456132707190845348070002';
+  const leftPrice = '66616.46529841277456132707190845348069998';
+  const entries = (closed: RoundTripTrade[]) =>
+    closed.map((t) => `${t.entryPrice.toFixed()} x ${t.qty.toFixed()}`);
+
+  it('divides the cost a partial close left, rather than taking the first fill price', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    book.add(fill('BUY', '2.163', price, 'in', 1));
+    book.add(fill('SELL', '0.903', '70000', 'part', 2));
+    book.add(fill('SELL', '1.26', '70000', 'rest', 3));
+    expect(entries(closed)).toEqual([`${partPrice} x 0.903`, `${leftPrice} x 1.26`]);
+  });
+
+  it('divides the cost loan interest left of a long, rather than taking the first fill price', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    book.add(fill('BUY', '2.163', price, 'in', 1));
+    book.spend({ sym: 'BINANCE_PERP_BTC_USDT', positionSide: 'NONE', qty: D('0.903'), price: D(1), ts: 2 });
+    book.add(fill('SELL', '1.26', '70000', 'out', 3));
+    expect(entries(closed)).toEqual([`${leftPrice} x 1.26`]);
+  });
+
+  it('averages an entry order filled at two prices, and a short that loan interest grew at another', () => {
+    const closed: RoundTripTrade[] = [];
+    const book = new RoundTripBook((t) => closed.push(t));
+    book.add(fill('BUY', '1', '100', 'in', 1));
+    book.add(fill('BUY', '1', '102', 'in', 2));
+    book.add(fill('SELL', '2', '105', 'out', 3));
+    book.add(fill('SELL', '1', '100', 'short', 4));
+    book.spend({ sym: 'BINANCE_PERP_BTC_USDT', positionSide: 'NONE', qty: D(1), price: D(102), ts: 5 });
+    book.add(fill('BUY', '2', '90', 'cover', 6));
+    expect(entries(closed)).toEqual(['101 x 2', '101 x 2']);
+  });
+});
