@@ -140,7 +140,9 @@ function modifyNow(state: SimState, intent: ModifyOrderIntent): void {
   const priceChanged = intent.price !== undefined && differs(intent.price, priceN, order.price, order.priceN);
   const qtyChanged =
     intent.qty !== undefined && differs(intent.qty, asNumber(intent.qty), order.qty, asNumber(order.qty));
-  if (!priceChanged && !qtyChanged) {
+  // A held HOLD order waits for its owner's modification, which releases it whatever it changes.
+  const releasesHold = !order.working && order.condition?.code === 'HOLD';
+  if (!priceChanged && !qtyChanged && !releasesHold) {
     rejectCommand(
       state,
       intent.ref,
@@ -178,12 +180,13 @@ function modifyNow(state: SimState, intent: ModifyOrderIntent): void {
     );
     return;
   }
-  order.amendType = priceChanged && qtyChanged ? 'PRICE_QTY' : priceChanged ? 'PRICE' : 'QTY';
+  if (priceChanged || qtyChanged)
+    order.amendType = priceChanged && qtyChanged ? 'PRICE_QTY' : priceChanged ? 'PRICE' : 'QTY';
   // Its new terms exist from now: on bars they meet only the bars that open after (bar-arrivals.ts).
   order.receivedAt = state.now;
   publishOrder(state, order, 'AMEND_COMPLETED');
   if (!order.working) {
-    if (order.condition?.code === 'HOLD') releaseHeld(state, order, 'HOLD order released by modification');
+    if (releasesHold) releaseHeld(state, order, 'HOLD order released by modification');
     return;
   }
   requeue(state, order);

@@ -112,6 +112,25 @@ describe('sim venue: conditional orders (PLACE_ORDER conditionCode)', () => {
     ]);
   });
 
+  it('releases a HOLD order modified to its own terms: the modification is the signal, not a change', () => {
+    const t = aSim();
+    t.send(aLimit('h1', 'BUY', '1', '100', { condition: { code: 'HOLD' } }));
+    t.send({ kind: 'modifyOrder', ref: 'm1', target: 'h1', sym: BTC, price: D('100') });
+    t.sim.onMarket(aTrade(1, 99, 1, 'SELL'));
+    expect(t.of('order').map((e) => [e.order.action, e.order.amendType])).toEqual([
+      ['PLACE', undefined],
+      ['AMEND_COMPLETED', undefined],
+      ['PLACE', undefined],
+      ['FILL', undefined],
+    ]);
+    expect(t.of('execution')).toHaveLength(1);
+    // Released, the same modification again changes nothing and is refused.
+    t.send(aLimit('h2', 'BUY', '1', '90'));
+    t.send({ kind: 'modifyOrder', ref: 'm2', target: 'h2', sym: BTC, price: D('90') });
+    t.sim.advanceTo(2);
+    expect(t.of('commandRejected').map((e) => [e.ref, e.code])).toEqual([['m2', 400001]]);
+  });
+
   it('rejects a conditional order that lacks its trigger fields with 400001', () => {
     const t = aSim();
     t.send(aMarket('x1', 'SELL', '1', { condition: { code: 'OCO', triggerPrice: D('105') } }));
