@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Subject } from 'rxjs';
+import { NEVER, Subject } from 'rxjs';
 import { Kernel, seededRandom, virtualScheduler } from '../../core/kernel/index.ts';
-import type { BarEvent, Dec, MarketEvent, UserEvent } from '../../core/model/index.ts';
+import type { BarEvent, Dec, MarketEvent } from '../../core/model/index.ts';
 import {
   type BacktestResult,
   SpillDirectory,
@@ -78,12 +78,14 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
   const port = new LateExecutionPort();
   const scheduler = virtualScheduler(firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime)));
+  // The warm-up's history and the end of the events go through the market feed; the run's events
+  // reach the kernel by its push (see StrategyDelivery), User Data included: the kernel must not
+  // take the venue's events from the port, undelayed.
   const market = new Subject<MarketEvent>();
-  const user = new Subject<UserEvent>();
   const kernel = new Kernel({
     instruments,
     market,
-    user,
+    user: NEVER,
     execution: port,
     gate: options.gate,
     scheduler,
@@ -150,7 +152,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   port.bind(sim);
 
-  const delivery = new StrategyDelivery(kernel, sim, market, user);
+  const delivery = new StrategyDelivery(kernel, sim);
   const barModel = sim.fillModelName === 'bar';
   // Ownership is the kernel's (recorded before the venue answers; a venue-made order inherits its
   // parent's); the end-of-run close is Keel's own.

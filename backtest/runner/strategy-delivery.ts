@@ -1,4 +1,3 @@
-import type { Subject } from 'rxjs';
 import type { Kernel } from '../../core/kernel/index.ts';
 import type { MarketEvent, UserEvent } from '../../core/model/index.ts';
 import type { SimVenue } from '../sim/index.ts';
@@ -44,7 +43,9 @@ class TransitLine<E> {
  * delay later, and see the venue's User Data at its `recvTs` (venue time plus the User Data
  * delay). Whatever a strategy sends on seeing something reaches the venue at that moment plus
  * order-entry latency. On a tie User Data goes first, as the venue answered before it passed the
- * event on. With both delays zero every event is delivered at once, in the same call.
+ * event on. With both delays zero every event is delivered at once, in the same call. Events go
+ * into the kernel by its `push`, as its feeds' subscriptions would put them: a Subject between
+ * the two cost a closure, an iterator and a subscriber's call per event, on every event of a run.
  */
 export class StrategyDelivery {
   private readonly market = new TransitLine<MarketEvent>();
@@ -52,16 +53,13 @@ export class StrategyDelivery {
   private lastMarketAt = Number.NEGATIVE_INFINITY;
 
   /**
-   * @param kernel - the strategies' kernel (on a virtual scheduler)
+   * @param kernel - the strategies' kernel (on a virtual scheduler), started: it takes every
+   *   event delivered, until it is stopped
    * @param sim - the simulated venue
-   * @param marketTo - the kernel's market feed
-   * @param userTo - the kernel's User Data feed
    */
   constructor(
     private readonly kernel: Kernel,
     private readonly sim: SimVenue,
-    private readonly marketTo: Subject<MarketEvent>,
-    private readonly userTo: Subject<UserEvent>,
   ) {}
 
   /**
@@ -70,7 +68,7 @@ export class StrategyDelivery {
    * @param event - the venue's event
    */
   fromVenue(event: UserEvent): void {
-    if (event.recvTs <= this.sim.now() && this.user.empty && this.market.empty) this.userTo.next(event);
+    if (event.recvTs <= this.sim.now() && this.user.empty && this.market.empty) this.kernel.push(event);
     else this.user.push(event.recvTs, event);
   }
 
@@ -82,7 +80,7 @@ export class StrategyDelivery {
   afterVenue(event: MarketEvent): void {
     const at = Math.max(event.recvTs + this.sim.marketDataDelay(), this.lastMarketAt);
     this.lastMarketAt = at;
-    if (at <= event.recvTs && this.market.empty && this.user.empty) this.marketTo.next(event);
+    if (at <= event.recvTs && this.market.empty && this.user.empty) this.kernel.push(event);
     else this.market.push(at, event);
   }
 
@@ -131,8 +129,7 @@ export class StrategyDelivery {
       // Fires the timers due by then; those at the delivery's own time go before it, as in the kernel.
       kernel.advanceTime(at);
       if (deliveryAt > at) continue;
-      if (this.user.nextAt <= this.market.nextAt) this.userTo.next(this.user.shift());
-      else this.marketTo.next(this.market.shift());
+      kernel.push(this.user.nextAt <= this.market.nextAt ? this.user.shift() : this.market.shift());
     }
   }
 }

@@ -44,6 +44,12 @@ export class KernelLoop {
     return runner.live;
   };
 
+  /** Fires the timers due by `ts` and closes the bars due by then: a backtest moves time before every delivery. */
+  private readonly passTime = (ts: number): void => {
+    this.parts.timers.passTo(ts, this.fireTimer);
+    this.parts.marketRouting.closeDue(ts);
+  };
+
   /** @param parts - the kernel's parts */
   constructor(private readonly parts: KernelLoopParts) {}
 
@@ -170,9 +176,6 @@ export class KernelLoop {
    */
   advanceTime(ts: number): void {
     if (this.over) return;
-    this.work.run(() => {
-      this.parts.timers.passTo(ts, this.fireTimer);
-      this.parts.marketRouting.closeDue(ts);
-    });
+    this.work.runWith(this.passTime, ts);
   }
 }

@@ -186,9 +186,9 @@ export class KernelState implements RiskView {
    * The open orders on one sym, in the order first seen on that sym, walking only that sym's orders.
    * @param sym - the symbol
    * @param strategyId - only this strategy's, when given
-   * @returns the orders
+   * @returns the orders, a new list
    */
-  openOrdersOn(sym: string, strategyId?: string): Iterable<Order> {
+  openOrdersOn(sym: string, strategyId?: string): Order[] {
     return openOrdersOnSym(this.orders, sym, strategyId);
   }
 

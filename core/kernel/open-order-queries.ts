@@ -36,18 +36,22 @@ export function countOpenOrdersOf(orders: OrderRegistry, filter: OpenOrderFilter
 
 /**
  * The open orders on one sym, in the order first seen on that sym, walking only that sym's orders.
+ * A list rather than a generator: a strategy asks on every signal (`ctx.openOrders(sym)`), and a
+ * generator object, then its copy into the list the context returns, cost more than the walk.
  * @param orders - the order registry
  * @param sym - the symbol
  * @param strategyId - only this strategy's, when given
- * @returns the orders
+ * @returns the orders, a new list
  */
-export function* openOrdersOnSym(orders: OrderRegistry, sym: string, strategyId?: string): Iterable<Order> {
+export function openOrdersOnSym(orders: OrderRegistry, sym: string, strategyId?: string): Order[] {
+  const result: Order[] = [];
   const onSym = orders.openBySym.get(sym);
-  if (onSym === undefined) return;
+  if (onSym === undefined) return result;
   for (const ref of onSym) {
-    const order = orders.open.get(ref) as Order;
-    if (strategyId === undefined || orders.ownerOf(ref) === strategyId) yield order;
+    if (strategyId === undefined || orders.ownerOf(ref) === strategyId)
+      result.push(orders.open.get(ref) as Order);
   }
+  return result;
 }
 
 /**

@@ -26,7 +26,7 @@ import { StrategyRefs } from './strategy-refs.ts';
 import type { StateFactoryFailure } from './strategy-state-factory.ts';
 import { createStrategyState } from './strategy-state-factory.ts';
 import { StrategyStateReads } from './strategy-state-reads.ts';
-import { StrategyStreams } from './strategy-streams.ts';
+import { nextIfObserved, StrategyStreams } from './strategy-streams.ts';
 import type { TrailingStop } from './trailing-stop.ts';
 
 /** What a runner needs from its kernel. */
@@ -181,31 +181,31 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   /** An update of one of this strategy's orders. */
   deliverOrder(order: Order): void {
     this.call('onOrder', this.hooks.onOrder, order);
-    if (this.live) this.streams.order$.next(order);
+    if (this.live) nextIfObserved(this.streams.order$, order);
   }
 
   /** A fill of one of this strategy's orders. */
   deliverFill(fill: Execution): void {
     this.call('onFill', this.hooks.onFill, fill);
-    if (this.live) this.streams.fill$.next(fill);
+    if (this.live) nextIfObserved(this.streams.fill$, fill);
   }
 
   /** A position update (any position). */
   deliverPosition(position: Position): void {
     this.call('onPosition', this.hooks.onPosition, position);
-    if (this.live) this.streams.position$.next(position);
+    if (this.live) nextIfObserved(this.streams.position$, position);
   }
 
   /** One of this strategy's timers fired. */
   deliverTimer(event: TimerEvent): void {
     this.call('onTimer', this.hooks.onTimer, event);
-    if (this.live) this.streams.timer$.next(event);
+    if (this.live) nextIfObserved(this.streams.timer$, event);
   }
 
   /** One of this strategy's emulated trailing stops changed status. */
   deliverTrailingStop(stop: TrailingStop): void {
     this.call('onTrailingStop', this.hooks.onTrailingStop, stop);
-    if (this.live) this.streams.trailingStop$.next(stop);
+    if (this.live) nextIfObserved(this.streams.trailingStop$, stop);
   }
 
   /** A venue stream's connection changed. */
@@ -216,7 +216,7 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
   /** One of this strategy's intents was denied. */
   deliverDenial(denial: IntentDenied): void {
     this.call('onDenied', this.hooks.onDenied, denial);
-    if (this.live) this.streams.denial$.next(denial);
+    if (this.live) nextIfObserved(this.streams.denial$, denial);
   }
 
   private call<E>(where: string, hook: Hook<E>, event: E): void {

@@ -75,11 +75,11 @@ export abstract class StrategyStateReads {
   }
   openOrders(sym?: string): readonly Order[] {
     const state = this.kernelState;
-    return sym === undefined ? state.openOrders(this.id) : [...state.openOrdersOn(sym, this.id)];
+    return sym === undefined ? state.openOrders(this.id) : state.openOrdersOn(sym, this.id);
   }
   allOpenOrders(sym?: string): readonly Order[] {
     const state = this.kernelState;
-    return sym === undefined ? state.openOrders() : [...state.openOrdersOn(sym)];
+    return sym === undefined ? state.openOrders() : state.openOrdersOn(sym);
   }
   openAlgoOrders(sym?: string): readonly AlgoOrder[] {
     const mine = this.kernelState.openAlgoOrders(this.id);

@@ -32,7 +32,7 @@ export class StrategyStreams {
    * @param event - the quote
    */
   nextQuote(event: QuoteEvent): void {
-    if (this.quoteSubjects !== undefined) this.quoteSubjects.get(event.sym)?.next(event);
+    if (this.quoteSubjects !== undefined) nextIfObserved(this.quoteSubjects.get(event.sym), event);
   }
 
   /**
@@ -40,7 +40,7 @@ export class StrategyStreams {
    * @param event - the trade
    */
   nextTrade(event: MarketTradeEvent): void {
-    if (this.tradeSubjects !== undefined) this.tradeSubjects.get(event.sym)?.next(event);
+    if (this.tradeSubjects !== undefined) nextIfObserved(this.tradeSubjects.get(event.sym), event);
   }
 
   /**
@@ -49,7 +49,7 @@ export class StrategyStreams {
    * @param key - its `{sym}|{interval}` key, as the router computed it once for the bar
    */
   nextBar(event: BarEvent, key: string): void {
-    this.barSubjects.get(key)?.next(event);
+    nextIfObserved(this.barSubjects.get(key), event);
   }
 
   /**
@@ -96,4 +96,16 @@ function subjectFor<T>(map: Map<string, Subject<T>>, key: string): Subject<T> {
     map.set(key, subject);
   }
   return subject;
+}
+
+/**
+ * Emits a value on a stream of a strategy's, unless nothing subscribes to it: the kernel feeds
+ * every stream on every event or update, and rxjs's `next` costs a closure and an iterator even
+ * with no subscriber. The streams are the runner's own (strategies see them through
+ * `asObservable`), so none is ever closed and `next` without a subscriber does nothing.
+ * @param subject - the stream, or undefined when there is none for the value
+ * @param value - the value
+ */
+export function nextIfObserved<T>(subject: Subject<T> | undefined, value: T): void {
+  if (subject?.observed === true) subject.next(value);
 }

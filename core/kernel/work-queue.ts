@@ -40,13 +40,23 @@ export class WorkQueue<J> {
    * @param work - the work
    */
   run(work: () => void): void {
+    this.runWith(callWork, work);
+  }
+
+  /**
+   * {@link WorkQueue.run} for work that takes one argument: a caller that runs work on every
+   * event (time moving on) passes a function made once, not a closure made per call.
+   * @param work - the work
+   * @param arg - what it is run on
+   */
+  runWith<A>(work: (arg: A) => void, arg: A): void {
     if (this.running) {
-      work();
+      work(arg);
       return;
     }
     this.running = true;
     try {
-      work();
+      work(arg);
       if (this.backlog.length > 0) this.drain();
     } finally {
       this.running = false;
@@ -76,4 +86,8 @@ export class WorkQueue<J> {
     backlog.length = 0;
     this.backlogHead = 0;
   }
+}
+
+function callWork(work: () => void): void {
+  work();
 }
