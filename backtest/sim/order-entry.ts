@@ -99,7 +99,9 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     timeInForce: intent.timeInForce,
     qty: intent.qty,
     price: intent.orderType === 'MARKET' ? ZERO : (intent.price ?? ZERO),
-    reduceOnly: intent.reduceOnly,
+    // PLACE_ORDER has no reduce-only flag: the venue takes a US equity's order as a plain one,
+    // neither trimmed nor cancelled when the position shrinks (the gate checked it when sent).
+    reduceOnly: intent.reduceOnly && !intent.sym.startsWith('US_EQUITY_'),
     positionSide: intent.positionSide,
     // createOrder reads an absent optional field as undefined: passed as they are, without spreads.
     tp: intent.tp,

@@ -72,7 +72,8 @@ export class OrderFactory {
   }
 
   /**
-   * A market order, sized by `qty` or by `quoteQty` (quote currency).
+   * A market order, sized by `qty` or by `quoteQty` (quote currency). Its time in force defaults to
+   * IOC, FAK for US equities: the venue reports a PLACE_ORDER market order as FAK.
    * @param input - sym, side, qty or quoteQty and options
    * @returns the intent
    */
@@ -82,7 +83,7 @@ export class OrderFactory {
       { ...input, qty: input.qty ?? ZERO },
       'MARKET',
       undefined,
-      input.timeInForce ?? 'IOC',
+      input.timeInForce ?? (isEquity(this.state, input.sym) ? 'FAK' : 'IOC'),
     );
     return input.quoteQty === undefined
       ? intent

@@ -28,11 +28,21 @@ export interface OrderInputBase {
   readonly qty: Amount;
   /** Caller reference (clientOrderId, <= 40 chars); generated from the strategy id when omitted. */
   readonly ref?: string;
-  /** Default false. */
+  /**
+   * Default false. A crypto venue trims a reduce-only order to the position and cancels it when the
+   * position is gone. US equities' PLACE_ORDER has no such flag: the risk gate checks that the order
+   * reduces when it is sent, and after that the venue (and so paper and the backtest sim) treats it
+   * as a plain order, neither trimmed nor cancelled, so a fill after the position closed opens one.
+   */
   readonly reduceOnly?: boolean;
   /** Default: NONE in NET mode; in BOTH mode the leg the order opens (BUY -> LONG) or reduces. */
   readonly positionSide?: PositionSide;
+  /**
+   * Take-profit attached to the order. Not on a US equity (PLACE_ORDER carries no attachments): the
+   * risk gate denies it (`equityAttachments`); place a conditional order (OCO, SL) after the fill.
+   */
   readonly tp?: TpSlInput;
+  /** Stop-loss attached to the order; as `tp`, not on a US equity. */
   readonly sl?: TpSlInput;
   /** Round qty down to the lot and prices to the tick (limit prices passively: buys down, sells up). */
   readonly round?: boolean;
@@ -52,6 +62,7 @@ export interface LimitInput extends OrderInputBase {
  * an order given neither is a type error rather than a denial for a quantity of 0.
  */
 export type MarketInput = Omit<OrderInputBase, 'qty'> & {
+  /** Default IOC for crypto, FAK for US equities (what the venue reports for a PLACE_ORDER market order). */
   readonly timeInForce?: TimeInForce;
 } & (
     | { readonly qty: Amount; readonly quoteQty?: Amount }

@@ -3,6 +3,7 @@
  * @packageDocumentation
  */
 export type { ApprovedIntent } from './approved-intent.ts';
+export { equityAttachmentsCheck } from './equity-attachment-check.ts';
 export { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 export { instrumentKnownCheck, instrumentTradingCheck, symsOf } from './instrument-checks.ts';
 export type { KillSwitchMarks } from './kill-switch.ts';

@@ -6,6 +6,8 @@ import { deny, type RiskCheck } from './risk-check.ts';
 /** The venue's clientOrderId length limit (per public venue docs). */
 const MAX_CLIENT_ORDER_ID_LENGTH = 40;
 const CONDITIONS_NEEDING_TRIGGER = new Set(['UT', 'DT', 'SL', 'OCO']);
+/** The zone of a US equity's GTD date: its market's, as the kernel writes it and the sim reads it. */
+const US_EQUITY_DATE_ZONE = 'America/New_York';
 
 /** Denies a new order whose ref (the clientOrderId) is empty or longer than 40 characters. */
 export const clientOrderIdCheck: RiskCheck = {
@@ -75,7 +77,11 @@ export const timeInForceCheck: RiskCheck = {
   },
 };
 
-/** PLACE_ORDER rule: GTD needs an expiry date YYYY-MM-DD, not in the past; no other validity takes one. */
+/**
+ * PLACE_ORDER rule: GTD needs an expiry date YYYY-MM-DD, not in the past; no other validity takes
+ * one. A US equity's date is a New York date (as the kernel writes it and the sim expires it), so
+ * an order for "today" placed after 19:00/20:00 New York (midnight UTC) still passes; others are UTC.
+ */
 export const gtdExpiryDateCheck: RiskCheck = {
   name: 'gtdExpiryDate',
   kind: 'rule',
@@ -93,18 +99,19 @@ export const gtdExpiryDateCheck: RiskCheck = {
     if (intent.expiryDate === undefined) {
       return deny('gtdExpiryDate', `GTD order ${intent.ref} needs an expiryDate (YYYY-MM-DD)`);
     }
-    const date = DateTime.fromFormat(intent.expiryDate, 'yyyy-MM-dd', { zone: 'utc' });
+    const zone = view.instrument(intent.sym)?.id.kind === 'equity' ? US_EQUITY_DATE_ZONE : 'utc';
+    const date = DateTime.fromFormat(intent.expiryDate, 'yyyy-MM-dd', { zone });
     if (!date.isValid) {
       return deny(
         'gtdExpiryDate',
         `GTD order ${intent.ref} has expiryDate ${JSON.stringify(intent.expiryDate)}, not a YYYY-MM-DD date`,
       );
     }
-    const today = DateTime.fromMillis(view.now(), { zone: 'utc' }).startOf('day');
+    const today = DateTime.fromMillis(view.now(), { zone }).startOf('day');
     if (date < today) {
       return deny(
         'gtdExpiryDate',
-        `GTD order ${intent.ref} expires ${intent.expiryDate}, which is already past (UTC)`,
+        `GTD order ${intent.ref} expires ${intent.expiryDate}, which is already past (${zone === 'utc' ? 'UTC' : 'New York'})`,
       );
     }
     return undefined;

@@ -1,4 +1,5 @@
 import type { Intent, IntentKind } from '../model/index.ts';
+import { equityAttachmentsCheck } from './equity-attachment-check.ts';
 import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
 import {
@@ -38,6 +39,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   timeInForceCheck,
   gtdExpiryDateCheck,
   conditionArgumentsCheck,
+  equityAttachmentsCheck,
   positionSideCheck,
   modifyTargetCheck,
   closePositionsSymListCheck,

@@ -12,6 +12,7 @@ export const RISK_CHECK_NAMES = [
   'timeInForce',
   'gtdExpiryDate',
   'conditionArguments',
+  'equityAttachments',
   'positionSide',
   'priceOnTick',
   'qtyOnLot',

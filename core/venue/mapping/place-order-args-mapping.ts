@@ -16,16 +16,25 @@ const VALIDITY: Readonly<Record<string, PlaceOrderArgs['orderValidity']>> = {
  * its positionSide (so a BOTH-mode sell opening a short is not booked on the long side). The args
  * have no reduce-only flag: a reduce-only equity order is one the risk gate let through because
  * it reduces the position when sent (`reduceOnly` check); the venue does not trim it if the
- * position shrinks before it fills.
+ * position shrinks before it fills. Nor do they carry a tp or sl: an intent with one is refused
+ * rather than sent without it (the risk gate's `equityAttachments` check denies it first).
  * @param intent - the intent; `ref` becomes `reference`
  * @param brokerClientId - the client account id the connection trades for
  * @returns the args (check them with placeOrderArgsProblem before sending)
- * @throws RequestRuleError when the sym is not an equity or the quantity is not whole
+ * @throws RequestRuleError when the sym is not an equity, the quantity is not whole or the intent
+ * carries a tp or sl
  */
 export function placeOrderArgsFromIntent(intent: PlaceOrderIntent, brokerClientId: string): PlaceOrderArgs {
   const id = parseSym(intent.sym);
   if (id.kind !== 'equity') throw new RequestRuleError('sym', `${intent.sym} is not a US equity`);
   if (!intent.qty.isInteger()) throw new RequestRuleError('qty', 'must be a whole number of shares');
+  const attachment = intent.tp !== undefined ? 'tp' : intent.sl !== undefined ? 'sl' : undefined;
+  if (attachment !== undefined) {
+    throw new RequestRuleError(
+      attachment,
+      'PLACE_ORDER carries no attachments: place the exit as a conditional order (e.g. OCO, or SL) after the fill',
+    );
+  }
   const validity = VALIDITY[intent.timeInForce];
   if (validity === undefined) {
     throw new RequestRuleError('timeInForce', `${intent.timeInForce} has no PLACE_ORDER orderValidity`);

@@ -77,6 +77,12 @@ describe('order factory', () => {
     });
   });
 
+  it('makes a US-equity market order FAK, the time in force the venue reports for it, unless told', () => {
+    const f = factory();
+    expect(f.market({ sym: AAPL, side: 'BUY', qty: 1 }).timeInForce).toBe('FAK');
+    expect(f.market({ sym: AAPL, side: 'BUY', qty: 1, timeInForce: 'DAY' }).timeInForce).toBe('DAY');
+  });
+
   it('dates a GTD expiry given as a time in New York for equities and in UTC for crypto', () => {
     const at = Date.parse('2026-03-10T02:00:00Z');
     expect(factory().gtd({ sym: AAPL, side: 'BUY', qty: 1, price: 1, expiry: at }).expiryDate).toBe(

@@ -101,6 +101,20 @@ describe('PLACE_ORDER argument checks', () => {
     it('passes GTD with a valid date from today on', () => {
       expectApproved(anEquityOrder({ timeInForce: 'GTD', expiryDate: '2026-01-05' }), equityView());
     });
+    it("reads an equity's date in New York: today's GTD placed after 19:00 New York (midnight UTC) passes", () => {
+      const view = equityView();
+      view.time = Date.parse('2024-03-09T00:30:00Z');
+      const today = anEquityOrder({ timeInForce: 'GTD', expiryDate: '2024-03-08', extendedTrading: true });
+      expectApproved(today, view);
+      const reason = expectDenied('gtdExpiryDate', { ...today, expiryDate: '2024-03-07' }, view);
+      expect(reason).toContain('already past (New York)');
+    });
+    it("denies an equity's GTD date once New York's day has ended", () => {
+      const view = equityView();
+      view.time = Date.parse('2024-03-09T05:30:00Z');
+      expectDenied('gtdExpiryDate', anEquityOrder({ timeInForce: 'GTD', expiryDate: '2024-03-08' }), view);
+      expectApproved(anEquityOrder({ timeInForce: 'GTD', expiryDate: '2024-03-09' }), view);
+    });
     it('denies an expiry date on an order that is not GTD', () => {
       expectDenied('gtdExpiryDate', aLimitOrder({ expiryDate: '2026-01-05' }), aRiskView());
     });

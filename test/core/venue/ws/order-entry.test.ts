@@ -129,6 +129,14 @@ describe('order entry requests', () => {
       ).toThrow(RequestRuleError);
   });
 
+  it('refuses an equity order carrying a tp or sl rather than sending it without: PLACE_ORDER has no attachments', () => {
+    const leg = { triggerPrice: D('200'), triggerType: 'LastPrice' as const, price: D('0') };
+    for (const attachment of [{ tp: leg }, { sl: leg }]) {
+      const intent = aLimitOrder({ sym: 'US_EQUITY_AAPL', qty: D('10'), timeInForce: 'DAY', ...attachment });
+      expect(() => placeOrderRequest(intent, 'a', uuid)).toThrow(/carries no attachments.*conditional order/);
+    }
+  });
+
   it('refuses fractional shares', () => {
     expect(() => placeOrderRequest(aLimitOrder({ sym: 'US_EQUITY_AAPL', qty: D('1.5') }), 'a', uuid)).toThrow(
       /whole/,
