@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
-import { parseTimeToSend, ZERO } from '../../core/model/index.ts';
+import { parseTimeToSend, US_EQUITY_ZONE, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
@@ -24,9 +24,6 @@ function tooManyOrders(state: SimState, sym: string, spec: InstrumentSpec): stri
     : undefined;
 }
 
-/** The zone of a US equity's GTD date: its market's, as the kernel writes it (Keel's choice). */
-const US_EQUITY_DATE_ZONE = 'America/New_York';
-
 function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
   if (intent.timeInForce === 'DAY') return state.opts.dayEnd(state.now, intent.sym);
   if (intent.timeInForce === 'GTD') {
@@ -34,7 +31,7 @@ function expiryOf(state: SimState, intent: PlaceOrderIntent): number {
     // other in UTC. Without a date the order is rejected (badParameter); its expiry must still be
     // a number, or it would poison the timers' deadline.
     const date = EXPIRY_DATE.test(intent.expiryDate ?? '') ? (intent.expiryDate as string) : '';
-    const zone = intent.sym.startsWith('US_EQUITY_') ? US_EQUITY_DATE_ZONE : 'utc';
+    const zone = intent.sym.startsWith('US_EQUITY_') ? US_EQUITY_ZONE : 'utc';
     const end = DateTime.fromISO(date, { zone }).plus({ days: 1 });
     return end.isValid ? end.toMillis() : Number.POSITIVE_INFINITY;
   }

@@ -57,7 +57,6 @@ export {
   isUsEquitySessionOpen,
   nextUsEquitySessionClose,
   nextUsEquitySessionOpen,
-  US_EQUITY_ZONE,
 } from './us-equity-session.ts';
 export type { VirtualScheduler } from './virtual-clock.ts';
 export { VirtualClock, virtualScheduler } from './virtual-clock.ts';

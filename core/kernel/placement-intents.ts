@@ -7,7 +7,7 @@ import type {
   TimeInForce,
   TrailingStopSpec,
 } from '../model/index.ts';
-import { formatTimeToSend, ZERO } from '../model/index.ts';
+import { formatTimeToSend, US_EQUITY_ZONE, ZERO } from '../model/index.ts';
 import { limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 import { defaultPositionSide, isEquity } from './order-defaults.ts';
@@ -20,7 +20,6 @@ import type {
   TrailingOffsetInput,
   TrailingStopInput,
 } from './order-inputs.ts';
-import { US_EQUITY_ZONE } from './us-equity-session.ts';
 
 /**
  * The placement intent every order method of the factory builds on: the strategy's fields, with

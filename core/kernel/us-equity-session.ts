@@ -1,7 +1,5 @@
 import { DateTime } from 'luxon';
-
-/** The US equity market's time zone. */
-export const US_EQUITY_ZONE = 'America/New_York';
+import { US_EQUITY_ZONE } from '../model/index.ts';
 
 /** Options of the US equity session helpers. */
 export interface UsEquitySessionOptions {

@@ -120,6 +120,7 @@ export {
   TIME_TO_SEND_FORMAT,
   TIME_TO_SEND_ZONE,
 } from './time-to-send.ts';
+export { US_EQUITY_ZONE } from './us-equity-zone.ts';
 export type {
   AccountUpdateEvent,
   AdlRankEvent,

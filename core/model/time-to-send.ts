@@ -1,11 +1,12 @@
 import { DateTime } from 'luxon';
+import { US_EQUITY_ZONE } from './us-equity-zone.ts';
 
 /**
  * The zone of PLACE_ORDER's `timeToSend`. The spec shows none; the message is the US equities one
  * (`exchangeCode` US), so Keel reads the wall-clock time as the US market's, New York time with
  * its daylight saving (Keel's choice; GTD expiry dates of US equities are New York dates too).
  */
-export const TIME_TO_SEND_ZONE = 'America/New_York';
+export const TIME_TO_SEND_ZONE = US_EQUITY_ZONE;
 
 /** The spec's `timeToSend` format. */
 export const TIME_TO_SEND_FORMAT = 'yyyy-MM-dd HH:mm:ss';

@@ -1,13 +1,11 @@
 import { DateTime } from 'luxon';
 import type { Intent, PositionSide } from '../model/index.ts';
-import { isAboveZero, VENUE_TIMES_IN_FORCE } from '../model/index.ts';
+import { isAboveZero, US_EQUITY_ZONE, VENUE_TIMES_IN_FORCE } from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's clientOrderId length limit (per public venue docs). */
 const MAX_CLIENT_ORDER_ID_LENGTH = 40;
 const CONDITIONS_NEEDING_TRIGGER = new Set(['UT', 'DT', 'SL', 'OCO']);
-/** The zone of a US equity's GTD date: its market's, as the kernel writes it and the sim reads it. */
-const US_EQUITY_DATE_ZONE = 'America/New_York';
 
 /** Denies a new order whose ref (the clientOrderId) is empty or longer than 40 characters. */
 export const clientOrderIdCheck: RiskCheck = {
@@ -99,7 +97,7 @@ export const gtdExpiryDateCheck: RiskCheck = {
     if (intent.expiryDate === undefined) {
       return deny('gtdExpiryDate', `GTD order ${intent.ref} needs an expiryDate (YYYY-MM-DD)`);
     }
-    const zone = view.instrument(intent.sym)?.id.kind === 'equity' ? US_EQUITY_DATE_ZONE : 'utc';
+    const zone = view.instrument(intent.sym)?.id.kind === 'equity' ? US_EQUITY_ZONE : 'utc';
     const date = DateTime.fromFormat(intent.expiryDate, 'yyyy-MM-dd', { zone });
     if (!date.isValid) {
       return deny(

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { US_EQUITY_ZONE } from '../../../core/model/index.ts';
 
 /**
  * The hours a run's market trades, for the grid of per-sample returns: `24/7` (crypto: every hour
@@ -10,8 +11,6 @@ export type TradingHours = '24/7' | 'us-equity';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** The US equity market's time zone (core/kernel's `US_EQUITY_ZONE`). */
-const NEW_YORK = 'America/New_York';
 const US_SESSION_MS = 390 * MINUTE_MS;
 
 /**
@@ -41,7 +40,7 @@ export function tradingClock(hours: TradingHours): (ts: number) => number {
   let weekday = false;
   return (ts) => {
     if (!(ts >= dayStart && ts < dayEnd)) {
-      const day = DateTime.fromMillis(ts, { zone: NEW_YORK }).startOf('day');
+      const day = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).startOf('day');
       dayStart = day.toMillis();
       dayEnd = day.plus({ days: 1 }).toMillis();
       // Wall-clock 09:30, so the open stays right on the days the clocks change.
@@ -71,7 +70,7 @@ export function calendarDayClock(hours: TradingHours): (ts: number) => number {
   let civilStart = 0;
   return (ts) => {
     if (!(ts >= dayStart && ts < dayEnd)) {
-      const day = DateTime.fromMillis(ts, { zone: NEW_YORK }).startOf('day');
+      const day = DateTime.fromMillis(ts, { zone: US_EQUITY_ZONE }).startOf('day');
       dayStart = day.toMillis();
       dayEnd = day.plus({ days: 1 }).toMillis();
       civilStart = Date.UTC(day.year, day.month - 1, day.day);
