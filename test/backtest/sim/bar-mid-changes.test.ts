@@ -144,34 +144,4 @@ describe('sim venue on bars: a cancel or amendment arriving inside a bar meets i
     expect(fillsAt(t)).toEqual(['b BUY 1@92 MAKER at 180000']);
     expect(refusals(t)).toEqual([]);
   });
-
-  it('carries out a held change before the next bar, at its arrival, when that bar opened after it (a gap in the bars)', () => {
-    const t = restingBid();
-    t.sim.advanceTo(150_000);
-    t.send({ kind: 'modifyOrder', ref: 'm1', target: 'b', sym: BTC, price: D('92') });
-    t.sim.advanceTo(150_001);
-    expect(t.of('order').map((e) => e.order.action)).toEqual(['PLACE', 'PLACE']);
-    // No bar of [120 000, 300 000): the next one opens after the amendment, which it meets.
-    t.sim.onMarket(aBar(360_000, 100, 100, 90, 96));
-    const amended = t.of('order').find((e) => e.order.action === 'AMEND_COMPLETED')?.order;
-    expect([amended?.limitPrice.toFixed(), amended?.updateAt]).toEqual(['92', 150_000]);
-    expect(fillsAt(t)).toEqual(['b BUY 1@92 MAKER at 360000']);
-  });
-
-  it('keeps the changes of one order in their order: a cancel after a held amendment waits behind it', () => {
-    const t = restingBid();
-    t.sim.advanceTo(150_000);
-    t.send({ kind: 'modifyOrder', ref: 'm1', target: 'b', sym: BTC, price: D('97') });
-    t.sim.advanceTo(160_000);
-    t.send({ kind: 'cancelOrder', ref: 'c1', target: 'b', sym: BTC });
-    t.sim.onMarket(aBar(180_000, 100, 100, 97.5, 98));
-    t.sim.onMarket(aBar(240_000, 98, 98, 90, 91));
-    expect(t.of('order').map((e) => [e.order.action, e.order.limitPrice.toFixed()])).toEqual([
-      ['PLACE', '96'],
-      ['PLACE', '96'],
-      ['AMEND_COMPLETED', '97'],
-      ['CANCEL_COMPLETED', '97'],
-    ]);
-    expect(fillsAt(t)).toEqual([]);
-  });
 });
