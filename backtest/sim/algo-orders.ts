@@ -6,7 +6,6 @@ import type {
   ReplaceAlgoOrderIntent,
 } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
-import { holdMidBarChange } from './bar-mid-changes.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { badParameter, type OrderParameters } from './order-parameters.ts';
 import { publishAlgo } from './publish.ts';
@@ -123,17 +122,11 @@ function findOpen(
 }
 
 /**
- * Replaces an open algo order's trigger, price or quantity. On bars, a replace arriving inside a bar
- * waits for it to be matched, the algo order meeting the bar on its old terms (`bar-mid-changes.ts`).
+ * Replaces an open algo order's trigger, price or quantity.
  * @param state - the venue
  * @param intent - the command
  */
 export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent): void {
-  const algo = findOpen(state, intent.ref, intent.kind, intent.target);
-  if (algo && !holdMidBarChange(state, algo, () => replaceNow(state, intent))) replaceNow(state, intent);
-}
-
-function replaceNow(state: SimState, intent: ReplaceAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (!algo) return;
   const replaced = {
@@ -166,18 +159,11 @@ export function cancelAlgo(state: SimState, algo: SimAlgo): void {
 }
 
 /**
- * Cancels one algo order. On bars, a cancel arriving inside a bar waits for it to be matched, the
- * algo order meeting the bar first (`bar-mid-changes.ts`).
+ * Cancels one algo order.
  * @param state - the venue
  * @param intent - the command
  */
 export function cancelAlgoOrder(state: SimState, intent: CancelAlgoOrderIntent): void {
-  const algo = findOpen(state, intent.ref, intent.kind, intent.target);
-  if (algo && !holdMidBarChange(state, algo, () => cancelAlgoNow(state, intent)))
-    cancelAlgoNow(state, intent);
-}
-
-function cancelAlgoNow(state: SimState, intent: CancelAlgoOrderIntent): void {
   const algo = findOpen(state, intent.ref, intent.kind, intent.target);
   if (algo) cancelAlgo(state, algo);
 }

@@ -27,19 +27,10 @@ function longest(leg: LatencySpec): number {
  * @returns epoch ms: orders and algo orders received after it sit this bar out
  */
 export function arrivalCutoff(state: SimState, bar: BarEvent, previousRecvTs: number): number {
-  return Math.max(bar.openTime, previousRecvTs) + reactionAllowance(state);
-}
-
-/**
- * The longest round trip of a reaction to a bar: its market-data or User Data delay, then the
- * order-entry delay (the sim's own and the one a paper venue applied before submitting).
- * @param state - the venue
- * @returns ms added to a bar's open (or the previous bar's receipt) to make its cutoff
- */
-export function reactionAllowance(state: SimState): number {
   const latency = state.opts.latency;
   const seen = Math.max(longest(latency.marketData), longest(latency.userData ?? latency.marketData));
-  return seen + longest(latency.orderEntry) + longest(state.opts.upstreamOrderEntry);
+  const entry = longest(latency.orderEntry) + longest(state.opts.upstreamOrderEntry);
+  return Math.max(bar.openTime, previousRecvTs) + seen + entry;
 }
 
 /**

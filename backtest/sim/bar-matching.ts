@@ -2,7 +2,6 @@ import type { BarEvent } from '../../core/model/index.ts';
 import { arrivalCutoff, type LateArrivals, restoreLate, setLateAside } from './bar-arrivals.ts';
 import { takeBar } from './bar-coverage.ts';
 import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from './bar-liquidation.ts';
-import { applyChangesBeforeBar, settleMidBarChanges } from './bar-mid-changes.ts';
 import { executeFill } from './fills.ts';
 import { priceDecimalOf, type SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
@@ -48,10 +47,8 @@ interface BarWalk {
 
 /**
  * Replays a closed bar. Only what the venue received by the bar's cutoff takes part
- * ({@link arrivalCutoff}): an order or algo order received later was not there when the bar opened
- * and waits for the sym's next bar. A cancel or amendment held back as possibly inside the bar
- * (`bar-mid-changes.ts`) is carried out before it when it arrived by the cutoff, else after it, at
- * the close: the order meets the bar on its old terms. A bar coarser than bars of the sym already matched
+ * ({@link arrivalCutoff}): an order, algo order or amendment received later was not there when the
+ * bar opened and waits for the sym's next bar. A bar coarser than bars of the sym already matched
  * is passed over ({@link takeBar}). Parked market orders fill at the open; then the open itself is
  * walked (a trigger or limit the bar opened through fills there, at the open). These fills are
  * stamped at the bar's open time ({@link openMoment}); fills inside the bar at its close, as bar
@@ -74,9 +71,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   if (previousRecvTs === undefined) return;
   const market = marketOf(state, bar.sym);
   const close = state.now;
-  const cutoff = arrivalCutoff(state, bar, previousRecvTs);
-  applyChangesBeforeBar(state, bar.sym, cutoff);
-  const late = setLateAside(state, bar, cutoff);
+  const late = setLateAside(state, bar, arrivalCutoff(state, bar, previousRecvTs));
   state.matchingBar = bar;
   // The venue learns of the bar's fills when the bar arrives: a fill stamped at the open is pushed
   // then, not at the open plus latency, which would put it before the events the strategies have
@@ -106,7 +101,6 @@ export function matchBar(state: SimState, bar: BarEvent): void {
     market.last = bar.close;
     restoreLate(state, late);
   }
-  settleMidBarChanges(state, bar.sym);
 }
 
 /**

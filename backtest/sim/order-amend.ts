@@ -1,6 +1,5 @@
 import type { CancelOrderIntent, CancelOrdersIntent, ModifyOrderIntent } from '../../core/model/index.ts';
 import { asNumber, differs, isAboveZero, isOnStep } from '../../core/model/index.ts';
-import { holdMidBarChange } from './bar-mid-changes.ts';
 import { rejectCommand } from './command-rejection.ts';
 import { minusAmount } from './decimal-sums.ts';
 import { finishOrder } from './fills.ts';
@@ -69,17 +68,11 @@ type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
  * the available margin counting it would be negative, is refused with 401023 and the order stays
  * as it was: the same check as placement, so an order placed small and enlarged cannot carry
  * more than the same order placed whole. One that needs no more margin is accepted even on an
- * over-committed portfolio, as it only lowers the commitment. On bars, one arriving inside a bar
- * waits for it to be matched, the order meeting the bar on its old terms (`bar-mid-changes.ts`).
+ * over-committed portfolio, as it only lowers the commitment.
  * @param state - the venue
  * @param intent - the command
  */
 export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
-  const order = findLive(state, intent.ref, intent.kind, intent.target);
-  if (order && !holdMidBarChange(state, order, () => modifyNow(state, intent))) modifyNow(state, intent);
-}
-
-function modifyNow(state: SimState, intent: ModifyOrderIntent): void {
   const order = findLive(state, intent.ref, intent.kind, intent.target);
   if (!order) return;
   const spec = state.opts.instruments.get(order.sym);
@@ -194,17 +187,11 @@ function modifyNow(state: SimState, intent: ModifyOrderIntent): void {
 
 /**
  * Cancels one order. It takes effect when the command arrives (after order-entry latency); if a
- * fill completed the order first, the cancel is refused with 401058. On bars, one arriving inside a
- * bar waits for it to be matched, the order meeting the bar first (`bar-mid-changes.ts`).
+ * fill completed the order first, the cancel is refused with 401058.
  * @param state - the venue
  * @param intent - the command
  */
 export function cancelOrder(state: SimState, intent: CancelOrderIntent): void {
-  const order = findLive(state, intent.ref, intent.kind, intent.target);
-  if (order && !holdMidBarChange(state, order, () => cancelNow(state, intent))) cancelNow(state, intent);
-}
-
-function cancelNow(state: SimState, intent: CancelOrderIntent): void {
   const order = findLive(state, intent.ref, intent.kind, intent.target);
   if (order) finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'USER');
 }
