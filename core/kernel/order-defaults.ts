@@ -59,6 +59,17 @@ export function defaultTimeInForce(state: OrderFactoryState, sym: string): TimeI
 }
 
 /**
+ * The time in force of an immediate order (market, IOC limit, trailing stop): FAK for US equities,
+ * as the venue reports a PLACE_ORDER one, IOC otherwise.
+ * @param state - what defaults are computed from
+ * @param sym - the symbol
+ * @returns the time in force
+ */
+export function immediateTimeInForce(state: OrderFactoryState, sym: string): TimeInForce {
+  return isEquity(state, sym) ? 'FAK' : 'IOC';
+}
+
+/**
  * The position side of an order that names none. BOTH mode: an opening BUY is the LONG leg, a
  * reducing BUY the SHORT leg, and vice versa.
  * @param state - what defaults are computed from

@@ -26,7 +26,7 @@ import {
   replaceAlgoOrderIntent,
 } from './order-change-intents.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
-import { defaultTimeInForce, isEquity } from './order-defaults.ts';
+import { defaultTimeInForce, immediateTimeInForce } from './order-defaults.ts';
 import type {
   AlgoInput,
   Amount,
@@ -83,7 +83,7 @@ export class OrderFactory {
       { ...input, qty: input.qty ?? ZERO },
       'MARKET',
       undefined,
-      input.timeInForce ?? (isEquity(this.state, input.sym) ? 'FAK' : 'IOC'),
+      input.timeInForce ?? immediateTimeInForce(this.state, input.sym),
     );
     return input.quoteQty === undefined
       ? intent
@@ -110,7 +110,7 @@ export class OrderFactory {
       input,
       'LIMIT',
       input.price,
-      isEquity(this.state, input.sym) ? 'FAK' : 'IOC',
+      immediateTimeInForce(this.state, input.sym),
     );
   }
 

@@ -10,7 +10,7 @@ import type {
 import { formatTimeToSend, US_EQUITY_ZONE, ZERO } from '../model/index.ts';
 import { limitPrice, orderQty, toDecimal, tpSlOf, triggerPrice } from './order-amounts.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
-import { defaultPositionSide, isEquity } from './order-defaults.ts';
+import { defaultPositionSide, immediateTimeInForce, isEquity } from './order-defaults.ts';
 import type {
   AlgoInput,
   Amount,
@@ -122,7 +122,7 @@ export function placeAlgoOrderIntent(state: OrderFactoryState, input: AlgoInput)
 }
 
 /**
- * A trailing stop intent: a MARKET placeOrder (IOC) with its `trailingStop`, reduce-only unless
+ * A trailing stop intent: a MARKET placeOrder (IOC; FAK for US equities) with its `trailingStop`, reduce-only unless
  * told otherwise, which the kernel holds until the price crosses the stop.
  * @param state - what defaults are computed from
  * @param input - sym, side, qty, offset and options
@@ -132,7 +132,13 @@ export function placeAlgoOrderIntent(state: OrderFactoryState, input: AlgoInput)
  */
 export function trailingStopIntent(state: OrderFactoryState, input: TrailingStopInput): PlaceOrderIntent {
   const reduceOnly = input.reduceOnly ?? true;
-  const base = placeOrderIntent(state, { ...input, reduceOnly }, 'MARKET', undefined, 'IOC');
+  const base = placeOrderIntent(
+    state,
+    { ...input, reduceOnly },
+    'MARKET',
+    undefined,
+    immediateTimeInForce(state, input.sym),
+  );
   const trailingStop: TrailingStopSpec = {
     ...trailingOffset(input.offset),
     ...(input.activationPrice === undefined

@@ -81,6 +81,8 @@ describe('order factory', () => {
     const f = factory();
     expect(f.market({ sym: AAPL, side: 'BUY', qty: 1 }).timeInForce).toBe('FAK');
     expect(f.market({ sym: AAPL, side: 'BUY', qty: 1, timeInForce: 'DAY' }).timeInForce).toBe('DAY');
+    const trailing = f.trailingStop({ sym: AAPL, side: 'SELL', qty: 1, offset: { ticks: 5 } });
+    expect(trailing.timeInForce).toBe('FAK');
   });
 
   it('dates a GTD expiry given as a time in New York for equities and in UTC for crypto', () => {
