@@ -32,6 +32,8 @@ export class OrderLegFills {
   private readonly out = new Subject<UserEvent>();
   /** Held fills by transactionId. */
   private readonly held = new Map<string, UserEvent & { kind: 'execution' }>();
+  /** Settles once no fill is held (see {@link pending}). */
+  private drained: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
 
   /**
    * @param source - the execution client's User Data
@@ -51,6 +53,24 @@ export class OrderLegFills {
   /** The User Data, fills on their orders' legs. */
   get events(): Observable<UserEvent> {
     return this.out;
+  }
+
+  /**
+   * While fills wait for their orders, a promise that settles once none does (each lookup ends,
+   * answered or failed, on the execution client's own time-outs): a lockstep ack waits for it, so
+   * the venue releases no later event before those fills reach the strategies.
+   * @returns the promise, or undefined when no fill is held
+   */
+  pending(): Promise<void> | undefined {
+    if (this.held.size === 0) return undefined;
+    if (this.drained === undefined) {
+      let resolve = (): void => undefined;
+      const promise = new Promise<void>((done) => {
+        resolve = done;
+      });
+      this.drained = { promise, resolve };
+    }
+    return this.drained.promise;
   }
 
   private take(event: UserEvent): void {
@@ -104,6 +124,10 @@ export class OrderLegFills {
     this.out.next(
       positionSide === undefined ? event : { ...event, execution: { ...event.execution, positionSide } },
     );
+    if (this.held.size === 0 && this.drained !== undefined) {
+      this.drained.resolve();
+      this.drained = undefined;
+    }
   }
 
   /** The venue's events ended (the session stops): the fills still held are passed on as they are. */

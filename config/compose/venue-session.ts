@@ -75,8 +75,9 @@ async function startAndRunVenueSession(
     stopping: () => stopping,
     kernel: () => kernel,
     // In lockstep the legs of an order that just filled reach the strategies before the next
-    // event, and the events held for them (see LegReadHold) reach them before the ack.
-    ackPending: () => attachedLegs.pending() ?? hold?.idle(),
+    // event, and the events held for them (see LegReadHold), and fills held for their orders'
+    // legs (see OrderLegFills), reach them before the ack.
+    ackPending: () => attachedLegs.pending() ?? legFills.pending() ?? hold?.idle(),
   });
   metrics.watchVenue(live.status, live.counters);
   const { journal, attachedLegs, legFeed } = journalWithAttachedLegs(
@@ -97,8 +98,8 @@ async function startAndRunVenueSession(
     state: (): KernelState => kernel.state,
     lookupOrder: (sym, clientOrderId, orderId) => live.execution.lookupOrder(sym, clientOrderId, orderId),
     logger,
-  }).events;
-  const userData = hold?.of(legFills) ?? legFills;
+  });
+  const userData = hold?.of(legFills.events) ?? legFills.events;
 
   // The strategies' commands, kept until answered: a stop waits for those still on their way.
   const inFlight = new InFlightCommands(live.execution);

@@ -60,11 +60,10 @@ function rig(mode: PositionMode, lookupOrder = vi.fn(async (): Promise<Order | u
   const logger = pino({ level: 'silent' });
   const warn = vi.spyOn(logger, 'warn');
   const seen: UserEvent[] = [];
-  new OrderLegFills(source, { state: () => state, lookupOrder, logger }).events.subscribe((e) =>
-    seen.push(e),
-  );
+  const legFills = new OrderLegFills(source, { state: () => state, lookupOrder, logger });
+  legFills.events.subscribe((e) => seen.push(e));
   const legs = () => seen.flatMap((e) => (e.kind === 'execution' ? [e.execution.positionSide] : []));
-  return { state, source, seen, legs, warn, lookupOrder };
+  return { state, source, seen, legs, warn, lookupOrder, legFills };
 }
 
 describe('fills of the venue on the legs of their orders', () => {
@@ -116,6 +115,28 @@ describe('fills of the venue on the legs of their orders', () => {
     source.complete();
     expect(legs()).toEqual(['NONE']);
     expect(warn).toHaveBeenCalledOnce();
+  });
+
+  it('keeps a lockstep ack pending while a fill waits for its order, and lets it go once passed on', async () => {
+    let answer: (order: Order | undefined) => void = () => undefined;
+    const { source, seen, legFills } = rig(
+      'BOTH',
+      vi.fn(() => new Promise<Order | undefined>((done) => (answer = done))),
+    );
+    expect(legFills.pending()).toBeUndefined();
+    source.next(pushedFill('t1', 'BUY'));
+    const pending = legFills.pending();
+    expect(pending).toBeDefined();
+    let settled = false;
+    void pending?.then(() => {
+      settled = true;
+    });
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    answer(anOrder({ orderId: 'o-t1', clientOrderId: 'c-t1', positionSide: 'LONG' }));
+    await vi.waitFor(() => expect(settled).toBe(true));
+    expect(seen.map((e) => e.kind)).toEqual(['execution']);
+    expect(legFills.pending()).toBeUndefined();
   });
 
   it('passes every fill on at once in NET mode, without asking the venue', () => {
