@@ -3,6 +3,7 @@ import { orderFromPlaceIntent } from '../execution/index.ts';
 import type { Intent, PlaceOrderIntent } from '../model/index.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
+import type { InFlightCloses } from './in-flight-closes.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
@@ -31,6 +32,7 @@ export class IntentPipeline {
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param algosInFlight - the algo orders sent and not answered yet (a cancel-all may reach them)
+   * @param closes - the position closes in flight, whose venue-named orders are the sender's
    * @param emulator - holds the trailing stops the kernel emulates
    * @param connectivity - the venue's stream states; new orders and modifies wait for a
    *   reconciled private stream
@@ -44,6 +46,7 @@ export class IntentPipeline {
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly algosInFlight: InFlightAlgoOrders,
+    private readonly closes: InFlightCloses,
     private readonly emulator: TrailingStopEmulator<StrategyRunner>,
     private readonly connectivity: VenueConnectivity,
     private readonly warmingUp: () => string | undefined = () => undefined,
@@ -218,6 +221,7 @@ export class IntentPipeline {
       case 'closePosition':
       case 'closePositions':
         orders.ownClose(intent.ref, runner.id);
+        this.closes.sending(intent, runner.id);
         return;
       case 'placeAlgoOrder':
         orders.own(intent.ref, runner.id);

@@ -1,5 +1,6 @@
 import type { KeelEvent } from '../model/index.ts';
 import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
+import { InFlightCloses } from './in-flight-closes.ts';
 import { InFlightRequests } from './in-flight-requests.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
@@ -41,7 +42,8 @@ export interface KernelPaths {
 /**
  * Builds the intent pipeline and the User Data routing around one book of modify and cancel
  * requests in flight (so a refusal finds its sender and undoes PENDING_*), one of algo orders in
- * flight (so a cancel-all spares another strategy's unanswered one), the look-ups of
+ * flight (so a cancel-all spares another strategy's unanswered one), one of position closes in
+ * flight (so the order a close makes is its sender's), the look-ups of
  * orders whose request got no answer, and the trailing stop emulator, whose triggered orders
  * go out through the pipeline.
  * @param options - the kernel's options (gate, execution port)
@@ -52,6 +54,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   const { state, runners, deny, push, connectivity, warmingUp } = host;
   const requests = new InFlightRequests(state.orders);
   const algosInFlight = new InFlightAlgoOrders();
+  const closes = new InFlightCloses((sym, side) => state.positionQty(sym, side));
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(state, {
@@ -66,13 +69,23 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
     deny,
     requests,
     algosInFlight,
+    closes,
     emulator,
     connectivity,
     warmingUp,
   );
   return {
     pipeline,
-    userRouting: new UserDataRouting(state, runners, options.gate, deny, requests, algosInFlight, lookUp),
+    userRouting: new UserDataRouting(
+      state,
+      runners,
+      options.gate,
+      deny,
+      requests,
+      algosInFlight,
+      closes,
+      lookUp,
+    ),
     emulator,
     algosInFlight,
   };

@@ -97,6 +97,19 @@ function ownerOfVenueId(id: string, lookups: LineageLookups, depth: number): str
 }
 
 /**
+ * The position close command an order's reference names: the command's own reference (a close of
+ * one position) or `<close ref>-<n>` (a close of several).
+ * @param ref - a clientOrderId
+ * @param lookups - which references are close commands'
+ * @returns the close command's reference, or undefined when the reference names none
+ */
+export function closeCommandNaming(ref: string, lookups: LineageLookups): string | undefined {
+  if (lookups.isCloseRef(ref)) return ref;
+  const close = NUMBERED.exec(ref)?.[1];
+  return close !== undefined && lookups.isCloseRef(close) ? close : undefined;
+}
+
+/**
  * @param ref - a reference
  * @param lookups - which references are close commands'
  * @returns the reference without its venue-child suffix, or undefined when it has none

@@ -2,9 +2,13 @@ import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
 import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, refusesAFinalOrder } from '../model/index.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
+import type { InFlightCloses } from './in-flight-closes.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
 import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
+import { orderKey } from './order-keys.ts';
+import { closeCommandNaming, inheritedOrderOwner } from './order-lineage.ts';
+import { generatedRefOwner } from './ref-adoption.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
@@ -21,6 +25,7 @@ import type { StrategyRunner } from './strategy-runner.ts';
  */
 export class UserDataRouting {
   private readonly byId: ReadonlyMap<string, StrategyRunner>;
+  private readonly strategyIds: ReadonlySet<string>;
 
   /**
    * @param state - the kernel state User Data is folded into
@@ -29,6 +34,7 @@ export class UserDataRouting {
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param algosInFlight - the algo orders sent and not answered yet; the venue's first word on one ends that
+   * @param closes - the position closes in flight; an order one made is its sender's
    * @param lookUp - asks the venue for orders whose request had no answer; what it says comes
    *   back as order updates
    */
@@ -39,9 +45,11 @@ export class UserDataRouting {
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly algosInFlight: InFlightAlgoOrders,
+    private readonly closes: InFlightCloses,
     private readonly lookUp: (orders: readonly Order[]) => void,
   ) {
     this.byId = new Map(runners.map((runner) => [runner.id, runner]));
+    this.strategyIds = new Set(this.byId.keys());
   }
 
   /**
@@ -76,6 +84,7 @@ export class UserDataRouting {
    */
   fold(event: UserEvent): boolean {
     this.noteAlgoAnswer(event);
+    this.noteClose(event);
     if (!foldUserEvent(this.state, event)) return false;
     if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
     return true;
@@ -129,6 +138,44 @@ export class UserDataRouting {
   }
 
   /**
+   * A position close's refusal ends its flight (an unknown outcome does not: it may have closed),
+   * and so does a report of its leg at another size; an order it made is recorded as its sender's
+   * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
+   * inherits no owner otherwise. An order two strategies' closes may have made is left to neither.
+   */
+  private noteClose(event: UserEvent): void {
+    if (this.closes.idle) return;
+    switch (event.kind) {
+      case 'commandRejected':
+        if (isClose(event) && event.code !== COMMAND_OUTCOME_UNKNOWN) this.closes.refused(event.ref);
+        return;
+      case 'position':
+        this.closes.positionReported(event.position);
+        return;
+      case 'order':
+        this.closeOrder(event.order);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private closeOrder(order: Order): void {
+    const orders = this.state.orders;
+    const key = orderKey(order);
+    const closeRef = closeCommandNaming(key, orders);
+    if (closeRef !== undefined) {
+      this.closes.seen(closeRef, order);
+      return;
+    }
+    if (orders.recordedOwner(key) !== undefined || inheritedOrderOwner(order, orders) !== undefined) return;
+    // An earlier run's order, which the fold hands back to its strategy.
+    if (generatedRefOwner(order.clientOrderId, this.strategyIds) !== undefined) return;
+    const claim = this.closes.claim(order);
+    if (claim?.kind === 'owner') orders.own(key, claim.owner);
+  }
+
+  /**
    * Money changed hands: let the kill switch see equity now rather than at the next intent. Not
    * computed for a gate that ignores it (several Decimal operations per fill).
    */
@@ -141,6 +188,10 @@ export class UserDataRouting {
     const id = this.state.orders.ownerOf(ref);
     return id === undefined ? undefined : this.byId.get(id);
   }
+}
+
+function isClose(event: CommandRejectedEvent): boolean {
+  return event.intentKind === 'closePosition' || event.intentKind === 'closePositions';
 }
 
 /** The sentence a strategy reads for a refusal, saying whether it may send the command again. */

@@ -8,6 +8,7 @@ import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
 import { commandRejection } from './command-rejection.ts';
+import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LocalTradingView } from './local-trading-view.ts';
@@ -39,6 +40,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly localView: LocalTradingView;
   private readonly positionReports = new NewestPositionReports();
   private readonly firedAlgos = new FiredAlgoOrders();
+  private readonly closesInFlight = new ConcurrentCloses();
   private readonly placement: OrderPlacement;
   private readonly timer: TimerPort;
   /**
@@ -190,16 +192,32 @@ export class LiveExecutionClient implements ExecutionPort {
         });
         return;
       default:
+        this.warnOfConcurrentCloses(command);
         runRestCommand(this.options.rest, command, {
           emit: (event) => this.emit(event),
           now: this.venueNow,
           followUpFailed: (what, error) => this.followUpFailed(command, what, error),
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
-        }).catch((error: unknown) =>
-          isOutcomeUnknown(error)
-            ? this.resolveLostReply(command, error)
-            : this.rejectCommand(command, error),
-        );
+        })
+          .catch((error: unknown) =>
+            isOutcomeUnknown(error)
+              ? this.resolveLostReply(command, error)
+              : this.rejectCommand(command, error),
+          )
+          .finally(() => this.closesInFlight.answered(command));
+    }
+  }
+
+  /**
+   * A close of a sym another strategy's unanswered close reaches: the venue's close order names
+   * neither (the request carries no reference), so the kernel gives it to neither; said at warn.
+   */
+  private warnOfConcurrentCloses(command: StrategyIntent): void {
+    for (const { sym, others } of this.closesInFlight.sending(command)) {
+      this.logger.warn(
+        { sym, strategyId: command.strategyId, others, ref: command.intent.ref },
+        `${command.strategyId} closes ${sym} while ${others.join(', ')} is closing it too: the venue's close order cannot be told whose, so no strategy is told of it`,
+      );
     }
   }
 

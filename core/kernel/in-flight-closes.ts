@@ -1,0 +1,139 @@
+import type {
+  ClosePositionIntent,
+  ClosePositionsIntent,
+  Dec,
+  Order,
+  Position,
+  PositionSide,
+} from '../model/index.ts';
+
+/** The signed quantity of a position leg as the kernel holds it (`KernelState.positionQty`). */
+export type LegQty = (sym: string, positionSide: PositionSide) => Dec;
+
+/** One position leg a strategy's close reaches, whose close order has not been seen yet. */
+interface ClosingLeg {
+  readonly ref: string;
+  readonly owner: string;
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  /** The leg's size when the close was sent: a report of another size means it was closed or changed. */
+  readonly size: Dec;
+}
+
+/** Who an order the venue made on a leg being closed belongs to. */
+export type CloseOrderOwner =
+  | { readonly kind: 'owner'; readonly owner: string }
+  | { readonly kind: 'ambiguous'; readonly owners: readonly string[] };
+
+const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
+
+/**
+ * The position legs strategies' closes are closing. The spec's close requests
+ * (`DELETE /api/v1/trading/position(s)`) carry no reference, so a venue names its close orders as
+ * it likes (Keel's paper venue `paper-close-N`) and the kernel cannot tell them from a hand-placed
+ * order by name. From sending until the venue refuses the close, the leg's close order is seen, or
+ * a position report shows the leg at another size than when the close was sent (its fill came, or
+ * something else closed it; a report of the same size, e.g. a mark price change, does not end it),
+ * the first order on that leg whose reference no strategy owns and that closes a position as the
+ * venue reports it (reduce-only, or in BOTH mode selling a LONG leg / buying a SHORT one) is the
+ * closing strategy's. Only the legs the kernel holds open when the close is sent are reached (a
+ * close of a flat leg is refused by the venue). When two strategies' closes of one leg are in
+ * flight at once (NET mode: one position per sym), the order cannot be told apart: it belongs to
+ * neither, and both closes of that leg end (the safe rule: a strategy is never told of an order
+ * that may be another's).
+ */
+export class InFlightCloses {
+  private legs: ClosingLeg[] = [];
+
+  /** @param legQty - the kernel's position legs, read when a close is sent */
+  constructor(private readonly legQty: LegQty) {}
+
+  /**
+   * Records a close about to be sent: the open legs it reaches (one leg; every open leg of a sym
+   * for NONE or a close of several syms).
+   * @param intent - the close of one or several syms
+   * @param owner - the strategy sending it
+   */
+  sending(intent: ClosePositionIntent | ClosePositionsIntent, owner: string): void {
+    const reached: readonly [string, PositionSide][] =
+      intent.kind === 'closePosition'
+        ? [[intent.sym, intent.positionSide]]
+        : intent.symList.map((sym) => [sym, 'NONE']);
+    for (const [sym, side] of reached) {
+      for (const positionSide of side === 'NONE' ? LEGS : [side]) {
+        const size = this.legQty(sym, positionSide).abs();
+        if (!size.isZero()) this.legs.push({ ref: intent.ref, owner, sym, positionSide, size });
+      }
+    }
+  }
+
+  /**
+   * The venue refused a close: it makes no order.
+   * @param ref - the close's reference
+   */
+  refused(ref: string): void {
+    this.drop((leg) => leg.ref === ref);
+  }
+
+  /**
+   * A close order named after its command was seen (a venue that echoes the reference, as Keel's
+   * simulated one does): that leg's close is over.
+   * @param ref - the close's reference
+   * @param order - its order
+   */
+  seen(ref: string, order: Order): void {
+    this.drop((leg) => leg.ref === ref && onLeg(leg, order.sym, order.positionSide));
+  }
+
+  /**
+   * A position report: a leg reported at another size than when its close was sent is no longer
+   * being closed by it.
+   * @param position - the reported position
+   */
+  positionReported(position: Position): void {
+    this.drop(
+      (leg) => onLeg(leg, position.sym, position.positionSide) && !position.positionQty.abs().eq(leg.size),
+    );
+  }
+
+  /**
+   * The strategy an order no strategy owns belongs to, when a close of its leg is in flight and
+   * it closes a position; that leg's closes are then over.
+   * @param order - an order whose reference no strategy owns or inherits
+   * @returns the owner, ambiguous when strategies' closes of the leg are in flight at once, or
+   *   undefined when the order is no close's
+   */
+  claim(order: Order): CloseOrderOwner | undefined {
+    if (!closesAPosition(order)) return undefined;
+    const owners = new Set<string>();
+    for (const leg of this.legs) if (onLeg(leg, order.sym, order.positionSide)) owners.add(leg.owner);
+    if (owners.size === 0) return undefined;
+    this.drop((leg) => onLeg(leg, order.sym, order.positionSide));
+    const [owner] = owners;
+    return owners.size === 1 && owner !== undefined
+      ? { kind: 'owner', owner }
+      : { kind: 'ambiguous', owners: [...owners] };
+  }
+
+  /** @returns whether no close is in flight (checked first on every User Data event) */
+  get idle(): boolean {
+    return this.legs.length === 0;
+  }
+
+  private drop(over: (leg: ClosingLeg) => boolean): void {
+    this.legs = this.legs.filter((leg) => !over(leg));
+  }
+}
+
+function onLeg(leg: ClosingLeg, sym: string, positionSide: PositionSide): boolean {
+  return leg.sym === sym && leg.positionSide === positionSide;
+}
+
+/** Whether the venue reports the order as closing a position: reduce-only, or a BOTH-mode leg's opposite side. */
+function closesAPosition(order: Order): boolean {
+  if (order.reduceOnly) return true;
+  return (
+    (order.positionSide === 'LONG' && order.side === 'SELL') ||
+    (order.positionSide === 'SHORT' && order.side === 'BUY')
+  );
+}
