@@ -19,13 +19,16 @@ export function lockstepTickFrame(time: number, tick: number): string {
 
 /**
  * The extras of a lockstep ack's arguments: `wakeAt` (the client's earliest timer, epoch ms, or
- * null for none) and `tick` (the last tick it handled). Malformed values are left out.
+ * null for none), `tick` (the last tick it handled), `restEpoch` and `restSent` (its count of
+ * state-changing REST requests). Malformed values are left out.
  * @param args - the ack's arguments
  * @returns the extras found
  */
 export function lockstepAckExtrasOf(args: {
   readonly wakeAt?: unknown;
   readonly tick?: unknown;
+  readonly restEpoch?: unknown;
+  readonly restSent?: unknown;
 }): LockstepAckExtras {
   const wakeAt =
     args.wakeAt === null
@@ -34,5 +37,12 @@ export function lockstepAckExtrasOf(args: {
         ? args.wakeAt
         : undefined;
   const tick = typeof args.tick === 'number' && Number.isSafeInteger(args.tick) ? args.tick : undefined;
-  return { ...(wakeAt === undefined ? {} : { wakeAt }), ...(tick === undefined ? {} : { tick }) };
+  const counted =
+    typeof args.restEpoch === 'string' &&
+    typeof args.restSent === 'number' &&
+    Number.isSafeInteger(args.restSent) &&
+    args.restSent >= 0
+      ? { restEpoch: args.restEpoch, restSent: args.restSent }
+      : {};
+  return { ...(wakeAt === undefined ? {} : { wakeAt }), ...(tick === undefined ? {} : { tick }), ...counted };
 }

@@ -79,6 +79,10 @@ export interface LockstepAckExtras {
   readonly wakeAt?: number | null;
   /** The last tick the client handled. */
   readonly tick?: number;
+  /** Which client run's REST requests `restSent` counts (`REST_SEQ_HEADER`). */
+  readonly restEpoch?: string;
+  /** How many state-changing REST requests the client had sent when it acked. */
+  readonly restSent?: number;
 }
 
 /** Releases a source's events to the venue at the chosen pace; `released` counts them (seq 1, 2, ...). */

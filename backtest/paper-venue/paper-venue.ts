@@ -11,6 +11,7 @@ import { lockstepTick, marketRelease } from './market-release.ts';
 import { SnapshotWriter } from './persistence.ts';
 import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
+import { RestArrivals } from './rest-arrivals.ts';
 import type { ApiCredential } from './rest-auth.ts';
 import type { ExtensionRoute } from './rest-router.ts';
 import { VenueClock } from './venue-clock.ts';
@@ -237,6 +238,12 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       },
     ],
   ]);
+  // Lockstep acks wait for the REST commands they count (they travel on another connection).
+  const arrivals = new RestArrivals(
+    (seq, extras) => feed.ack(seq, extras),
+    timer,
+    options.lockstepStallMs ?? 2000,
+  );
   const server = await startVenueServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -253,6 +260,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       virtualNow: () => clock.now(),
       execute: (book, name, params, where) => journal.executeLater(book, name, params, where),
       extensions,
+      restArrived: (header) => arrivals.arrived(header),
     },
     privateSession: {
       credentials,
@@ -264,7 +272,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       idleMs: options.idleTimeoutMs ?? 30_000,
       execute: (book, name, params, where, arrival) => journal.execute(book, name, params, where, arrival),
       delays,
-      lockstepAck: (seq, extras) => feed.ack(seq, extras),
+      lockstepAck: (seq, extras) => arrivals.ack(seq, extras),
     },
     marketData: {
       syms: new Set(options.instruments.map((s) => s.sym)),

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InstrumentSpec } from '../../core/model/index.ts';
-import { ENDPOINTS, type EndpointName } from '../../core/venue/index.ts';
+import { ENDPOINTS, type EndpointName, REST_SEQ_HEADER } from '../../core/venue/index.ts';
 import type { LoanOptions } from '../sim/index.ts';
 import type { CommandName } from './command-table.ts';
 import { badParameter, PaperApiError, success } from './envelope.ts';
@@ -46,6 +46,11 @@ export interface RestRouterDeps {
   execute(book: PortfolioBook, name: CommandName, params: Params, where: string): Promise<unknown>;
   /** Keel's extension routes by `METHOD path`. */
   readonly extensions: ReadonlyMap<string, ExtensionRoute>;
+  /**
+   * A request was taken in (journaled, answered or refused), with its `REST_SEQ_HEADER` value:
+   * a lockstep ack counting it may now release the next event.
+   */
+  restArrived?(header: string | readonly string[] | undefined): void;
 }
 
 const ROUTE_BY_KEY = new Map<string, EndpointName>(
@@ -117,13 +122,30 @@ function replyOf(res: ServerResponse, fault: RestFault | undefined): Reply {
 export function restHandler(deps: RestRouterDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     res.setHeader('date', new Date(deps.wallNow()).toUTCString());
-    void handle(deps, req, res).catch((error: unknown) => {
-      send(res, 500, { code: 40000, message: `system error: ${String(error)}`, data: null });
-    });
+    let taken = false;
+    const takenIn = (): void => {
+      if (taken) return;
+      taken = true;
+      deps.restArrived?.(req.headers[REST_SEQ_HEADER]);
+    };
+    void handle(deps, req, res, takenIn)
+      .catch((error: unknown) => {
+        send(res, 500, { code: 40000, message: `system error: ${String(error)}`, data: null });
+      })
+      .finally(takenIn);
   };
 }
 
-async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * Serves one request; `takenIn` is called once a state-changing command is journaled (its reply
+ * waits for the order-entry latency), else when the request is done.
+ */
+async function handle(
+  deps: RestRouterDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  takenIn: () => void,
+): Promise<void> {
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const where = `${method} ${url.pathname}`;
@@ -163,7 +185,11 @@ async function handle(deps: RestRouterDeps, req: IncomingMessage, res: ServerRes
       loans: deps.loans,
       syntheticFeed: deps.syntheticFeed,
       now: deps.virtualNow,
-      execute: (command) => deps.execute(book, command, params, where),
+      execute: (command) => {
+        const done = deps.execute(book, command, params, where);
+        takenIn();
+        return done;
+      },
     });
     reply(200, success(data ?? null));
   } catch (error) {

@@ -1,4 +1,5 @@
 import { LOCKSTEP_TIME_EVENT } from '../../backtest/paper-venue/index.ts';
+import type { RestMutationLedger } from '../../core/venue/index.ts';
 /** What acknowledging market events to the paper venue needs. */
 export interface LockstepAckOptions {
   /** How many market subscriptions the session makes: the first ack goes once all are confirmed. */
@@ -33,6 +34,12 @@ export interface LockstepAckOptions {
    * before the next event: in the same place on every run. Absent or undefined = nothing pending.
    */
   readonly pending?: () => Promise<void> | undefined;
+  /**
+   * The session's count of state-changing REST requests (see `REST_SEQ_HEADER`), read when an
+   * ack is sent: the venue releases nothing more until it has received them all, as they may
+   * travel slower than the ack.
+   */
+  readonly restMutations?: RestMutationLedger;
 }
 
 /** What an ack says besides its seq when the session takes ticks (Keel's paper-venue extension). */
@@ -41,6 +48,10 @@ export interface LockstepAckExtras {
   readonly wakeAt?: number | null;
   /** The last tick the session handled. */
   readonly tick?: number;
+  /** Which run's REST requests `restSent` counts. */
+  readonly restEpoch?: string;
+  /** How many state-changing REST requests the session had sent. */
+  readonly restSent?: number;
 }
 
 /** The acknowledgements of one session. */
@@ -76,10 +87,14 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
   /** The latest ack due (sent or not); undefined until the first is. */
   let latest: number | undefined;
+  const restCount = (): LockstepAckExtras => {
+    const ledger = options.restMutations;
+    return ledger === undefined ? {} : { restEpoch: ledger.epoch, restSent: ledger.sent };
+  };
   const extras = (): LockstepAckExtras => {
-    if (options.wakeAt === undefined) return {};
+    if (options.wakeAt === undefined) return restCount();
     const wakeAt = options.wakeAt();
-    return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : null, tick: lastTick };
+    return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : null, tick: lastTick, ...restCount() };
   };
   const send = (seq: number): void => {
     latest = seq;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Kernel } from '../../core/kernel/index.ts';
 import {
   createLiveVenue,
@@ -5,6 +6,7 @@ import {
   type LiveVenue,
   type MarketSubscription,
   type RawVenueMessage,
+  RestMutationLedger,
 } from '../../core/venue/index.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
@@ -44,6 +46,8 @@ export interface VenueSessionConnectionInput {
 export function connectVenueSession(input: VenueSessionConnectionInput): VenueSessionConnection {
   const { options, recorder, stopping, kernel } = input;
   const subscriptions = sessionSubscriptions(options.instruments);
+  // In lockstep the acks count the REST commands sent, so the venue waits for those on their way.
+  const restMutations = options.lockstep ? new RestMutationLedger(randomBytes(6).toString('hex')) : undefined;
   const acks = options.lockstep
     ? lockstepAcks({
         subscriptions: subscriptions.length,
@@ -51,6 +55,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
         sessionClock: options.sessionClock,
         send: (seq, extras) => live.privateWs.notify('lockstep_ack', { seq, ...extras }),
         ...(input.ackPending === undefined ? {} : { pending: input.ackPending }),
+        ...(restMutations === undefined ? {} : { restMutations }),
         ...(options.scheduler?.followsEventTime === true
           ? { wakeAt: () => kernel().nextTimerAt, onTick: (time: number) => kernel().advanceTime(time) }
           : {}),
@@ -73,6 +78,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     brokerClientId: options.venue.brokerClientId,
     logger: options.logger,
     onRaw: tap,
+    ...(restMutations === undefined ? {} : { restMutations }),
     ...(options.lockstep ? { binaryMarketData: false } : {}),
     ...(options.placeLimitOnVenueTime === true ? { orderRateLimit: null } : {}),
     ...marketDataHeartbeatOf(options.config),

@@ -5,6 +5,7 @@ import type { RateLimitGroup } from '../rest/endpoints.ts';
 import type { RateLimit } from '../rest/rate-limiter.ts';
 import type { RawRestReply } from '../rest/rest-call.ts';
 import { VenueRestClient } from '../rest/rest-client.ts';
+import type { RestMutationLedger } from '../rest/rest-mutations.ts';
 import { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
@@ -57,6 +58,8 @@ export interface LiveVenueOptions {
    * so no secret can be recorded.
    */
   readonly onRaw?: (raw: RawVenueMessage) => void;
+  /** Numbers the state-changing REST requests, for a lockstep paper session's acks. */
+  readonly restMutations?: RestMutationLedger;
 }
 
 /** The live venue, wired: the clients and the counters of inbound traffic. */
@@ -117,6 +120,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
       : { legacyLoanEndpoints: options.legacyLoanEndpoints }),
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(tap === undefined ? {} : { onRaw: tap }),
+    ...(options.restMutations === undefined ? {} : { mutations: options.restMutations }),
   });
   const privateWs = new PrivateWsClient({
     url: options.privateWsUrl,

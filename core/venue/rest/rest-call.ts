@@ -9,6 +9,7 @@ import { decodeWire, parseJson } from '../wire/decode.ts';
 import type { InboundCounters } from '../ws/inbound-counters.ts';
 import type { EndpointDef } from './endpoints.ts';
 import type { HttpResponse, HttpTransport } from './http-transport.ts';
+import { REST_SEQ_HEADER, type RestMutationLedger } from './rest-mutations.ts';
 import { retryAfterMs } from './retry-after.ts';
 
 /** Retry policy of idempotent GETs: how many retries and the backoff. */
@@ -44,6 +45,8 @@ export interface RestCallContext {
   /** Reply outcomes: `replies` for decoded successes, `malformed` for undecodable bodies. */
   readonly counters: InboundCounters;
   readonly onRaw?: (raw: RawRestReply) => void;
+  /** Numbers the state-changing requests (a lockstep paper session); absent = no numbering. */
+  readonly mutations?: RestMutationLedger;
 }
 
 class RetryableFailure extends Error {}
@@ -179,10 +182,12 @@ export async function restCall(
     const turn = slot.take();
     if (turn !== undefined) await turn;
     const signedWith = ctx.clock.offsetMs;
-    const headers = {
+    const headers: Record<string, string> = {
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),
       'content-type': 'application/json',
     };
+    // Numbered as it is written, so the count a lockstep ack carries covers it.
+    if (!isGet && ctx.mutations !== undefined) headers[REST_SEQ_HEADER] = ctx.mutations.next();
     try {
       const sentMs = ctx.timer.now();
       const response = await ctx.transport.send({

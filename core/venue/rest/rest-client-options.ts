@@ -7,6 +7,7 @@ import type { RateLimitGroup } from './endpoints.ts';
 import type { HttpTransport } from './http-transport.ts';
 import type { RateLimit } from './rate-limiter.ts';
 import type { RawRestReply, RetryPolicy } from './rest-call.ts';
+import type { RestMutationLedger } from './rest-mutations.ts';
 
 /** The spec's rate limits (per trading portfolio) and the public query-order limit. */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitGroup, RateLimit | null>> = {
@@ -53,6 +54,11 @@ export interface RestClientOptions {
   readonly counters?: InboundCounters;
   /** Recorder tap: every raw reply body (never headers or keys). */
   readonly onRaw?: (raw: RawRestReply) => void;
+  /**
+   * Numbers the state-changing requests in a header, for a lockstep paper session's acks (see
+   * `REST_SEQ_HEADER`); absent = no numbering (a real venue).
+   */
+  readonly mutations?: RestMutationLedger;
   readonly logger?: Logger;
   /** Replaces the undici transport (tests). */
   readonly transport?: HttpTransport;

@@ -48,6 +48,7 @@ export class RestEndpointCaller {
       logger,
       counters: options.counters ?? createInboundCounters(),
       ...(options.onRaw === undefined ? {} : { onRaw: options.onRaw }),
+      ...(options.mutations === undefined ? {} : { mutations: options.mutations }),
     };
     const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
     for (const [group, rate] of Object.entries(limits) as Array<[RateLimitGroup, RateLimit | null]>) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lockstepAcks } from '../../../config/compose/lockstep-acks.ts';
+import { RestMutationLedger } from '../../../core/venue/index.ts';
 
 const subscribed = JSON.stringify({ event: 'subscribe' });
 const marketFrame = (seq: number) => JSON.stringify({ seq, data: {} });
@@ -89,6 +90,28 @@ describe('lockstep acknowledgements to the paper venue', () => {
       { seq: 0, wakeAt: null, tick: 0 },
       { seq: 1, wakeAt: 1_000, tick: 0 },
       { seq: 1, wakeAt: 61_000, tick: 1 },
+    ]);
+  });
+
+  it('counts in each ack the state-changing REST requests sent by then, read as the ack goes', async () => {
+    const sent: unknown[] = [];
+    const ledger = new RestMutationLedger('run1');
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq, extras) => sent.push({ seq, ...extras }),
+      restMutations: ledger,
+    });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    // The strategy's reaction to event 1 sends two REST commands before the ack goes.
+    ledger.next();
+    ledger.next();
+    await flushMicrotasks();
+    expect(sent).toEqual([
+      { seq: 0, restEpoch: 'run1', restSent: 0 },
+      { seq: 1, restEpoch: 'run1', restSent: 2 },
     ]);
   });
 

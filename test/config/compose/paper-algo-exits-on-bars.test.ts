@@ -18,13 +18,12 @@ type Result = { fills: { side: string; price: string; timestamp: number }[] };
 const lines = (r: Result) => r.fills.map((f) => `${f.side} @ ${f.price} t=${f.timestamp}`);
 
 describe('a lockstep paper run on bars, with no latency, of a bracket placing its exits as algo orders', () => {
-  // Known to diverge: algo orders and their cancels go over REST, the lockstep ack over the
-  // private socket, and nothing orders the two. The venue reads the ack first and releases the
-  // next bar before the exits (or the cancel-all, a GET then a DELETE) reach it: the exits are
-  // placed a bar late, and a late cancel-all ends the next entry's exits (3 fills against 28).
-  // The ack has to wait for the REST commands sent before it, which needs the live execution
-  // client (core/venue) to say when they have settled; `it` again once it does.
-  it.fails('fills the entries and their take-profits at the bars and prices the backtest does', async () => {
+  // Algo orders and their cancels go over REST, the lockstep ack over the private socket: the
+  // ack counts the REST commands sent before it and the venue waits for them (REST_SEQ_HEADER),
+  // else it released the next bar before the exits (or the cancel-all, a GET then a DELETE)
+  // reached it: the exits were placed a bar late, and a late cancel-all ended the next entry's
+  // exits (3 fills against 28).
+  it('fills the entries and their take-profits at the bars and prices the backtest does', async () => {
     const dir = tempDir();
     const recording = await barsRecordingIn(dir, RISING, T0, BTC);
     const { paper, backtest } = paperAndBacktestResults<Result>(
