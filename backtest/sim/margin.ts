@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
+import { closesHedgeLeg, D, isAboveZero, ONE, ZERO } from '../../core/model/index.ts';
 import { coinValue, coinValuerOf } from './coin-valuation.ts';
 import { timesSize } from './contract-size.ts';
 import { addTo } from './decimal-sums.ts';
@@ -210,11 +210,7 @@ export function onlyReduces(
   order: Pick<SimOrder, 'reduceOnly' | 'side' | 'positionSide'>,
 ): boolean {
   if (order.reduceOnly) return true;
-  if (state.positionMode !== 'BOTH') return false;
-  return (
-    (order.positionSide === 'LONG' && order.side === 'SELL') ||
-    (order.positionSide === 'SHORT' && order.side === 'BUY')
-  );
+  return state.positionMode === 'BOTH' && closesHedgeLeg(order);
 }
 
 /**

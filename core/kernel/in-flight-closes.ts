@@ -6,6 +6,7 @@ import type {
   Position,
   PositionSide,
 } from '../model/index.ts';
+import { closesHedgeLeg } from '../model/index.ts';
 
 /** The signed quantity of a position leg as the kernel holds it (`KernelState.positionQty`). */
 export type LegQty = (sym: string, positionSide: PositionSide) => Dec;
@@ -131,9 +132,5 @@ function onLeg(leg: ClosingLeg, sym: string, positionSide: PositionSide): boolea
 
 /** Whether the venue reports the order as closing a position: reduce-only, or a BOTH-mode leg's opposite side. */
 function closesAPosition(order: Order): boolean {
-  if (order.reduceOnly) return true;
-  return (
-    (order.positionSide === 'LONG' && order.side === 'SELL') ||
-    (order.positionSide === 'SHORT' && order.side === 'BUY')
-  );
+  return order.reduceOnly || closesHedgeLeg(order);
 }

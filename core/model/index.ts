@@ -106,6 +106,7 @@ export type {
   VenueOrderState,
 } from './order.ts';
 export {
+  closesHedgeLeg,
   FINAL_ORDER_STATES,
   IN_FLIGHT_ORDER_STATES,
   isFinalOrderState,

@@ -132,3 +132,19 @@ export interface Order {
   readonly createAt: number;
   readonly updateAt: number;
 }
+
+/**
+ * Whether an order can only close its hedge-mode leg (BOTH mode): a SELL on the LONG leg or a BUY
+ * on the SHORT leg never opens the other way, so it reduces whatever its reduce-only flag says.
+ * @param order - its side and position side
+ * @returns true for a closing order of a LONG or SHORT leg
+ */
+export function closesHedgeLeg(order: {
+  readonly side: OrderSide;
+  readonly positionSide: PositionSide;
+}): boolean {
+  return (
+    (order.positionSide === 'LONG' && order.side === 'SELL') ||
+    (order.positionSide === 'SHORT' && order.side === 'BUY')
+  );
+}

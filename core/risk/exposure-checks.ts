@@ -1,5 +1,5 @@
 import type { Dec } from '../model/index.ts';
-import { asNumber, isAtMost } from '../model/index.ts';
+import { asNumber, closesHedgeLeg, isAtMost } from '../model/index.ts';
 import {
   notionalOf,
   ORDER_TERMS_INTENTS,
@@ -8,12 +8,7 @@ import {
   termsOf,
   termsWithSpecOf,
 } from './order-terms.ts';
-import {
-  closesHedgeLeg,
-  isPendingSameSide,
-  pendingSameSideSplit,
-  reducesPosition,
-} from './position-reduction.ts';
+import { isPendingSameSide, pendingSameSideSplit, reducesPosition } from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 

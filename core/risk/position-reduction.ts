@@ -1,5 +1,5 @@
 import type { Dec, Order } from '../model/index.ts';
-import { ZERO } from '../model/index.ts';
+import { closesHedgeLeg, ZERO } from '../model/index.ts';
 import { type OrderTerms, sizeKnown } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -15,19 +15,6 @@ export function isPendingSameSide(order: Order, terms: OrderTerms): boolean {
     order.positionSide === terms.positionSide &&
     order.side === terms.side &&
     order.clientOrderId !== terms.replaces
-  );
-}
-
-/**
- * Whether an order can only close its hedge-mode leg (BOTH mode): a SELL on the LONG leg or a BUY
- * on the SHORT leg never opens the other way, so it counts as reduce-only whatever its flag.
- * @param order - its side and position side
- * @returns true for a closing order of a LONG or SHORT leg
- */
-export function closesHedgeLeg(order: Pick<OrderTerms, 'side' | 'positionSide'>): boolean {
-  return (
-    (order.positionSide === 'LONG' && order.side === 'SELL') ||
-    (order.positionSide === 'SHORT' && order.side === 'BUY')
   );
 }
 
