@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { type Observable, Subject } from 'rxjs';
+import { EmptiedSignal } from './emptied-signal.ts';
 
 /**
  * How long, wall ms, the events after a fill with tp / sl wait at most for the read of its legs
@@ -32,8 +33,8 @@ export class LegReadHold {
   private overdue: Promise<void> | undefined;
   /** The read the queue waits for. */
   private waitingFor: Promise<void> | undefined;
-  /** Resolves the promise {@link LegReadHold.idle} gave, once the queue is empty. */
-  private emptied: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
+  /** Settles the promise {@link LegReadHold.idle} gave, once the queue is empty. */
+  private readonly emptied = new EmptiedSignal();
 
   /**
    * @param pending - the reads of legs under way, undefined when none (`AttachedLegLookups.pending`)
@@ -68,13 +69,7 @@ export class LegReadHold {
    * @returns a promise of the held events' delivery, or undefined when none is held
    */
   idle(): Promise<void> | undefined {
-    if (this.queue.length === 0) return undefined;
-    if (this.emptied === undefined) {
-      let resolve: () => void = () => {};
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.emptied = { promise, resolve };
-    }
-    return this.emptied.promise;
+    return this.queue.length === 0 ? undefined : this.emptied.next();
   }
 
   private take(deliver: () => void): void {
@@ -102,8 +97,7 @@ export class LegReadHold {
       }
       const next = this.queue.shift();
       if (next === undefined) {
-        this.emptied?.resolve();
-        this.emptied = undefined;
+        this.emptied.emptied();
         return;
       }
       next.deliver();

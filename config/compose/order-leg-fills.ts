@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { type Observable, Subject } from 'rxjs';
 import { fillOnOrderLeg, type KernelState, orderLegOf } from '../../core/kernel/index.ts';
 import type { Execution, Order, PositionSide, UserEvent } from '../../core/model/index.ts';
+import { EmptiedSignal } from './emptied-signal.ts';
 
 /** What {@link OrderLegFills} reads besides the venue's events. */
 export interface OrderLegFillsOptions {
@@ -33,7 +34,7 @@ export class OrderLegFills {
   /** Held fills by transactionId. */
   private readonly held = new Map<string, UserEvent & { kind: 'execution' }>();
   /** Settles once no fill is held (see {@link pending}). */
-  private drained: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
+  private readonly drained = new EmptiedSignal();
 
   /**
    * @param source - the execution client's User Data
@@ -62,15 +63,7 @@ export class OrderLegFills {
    * @returns the promise, or undefined when no fill is held
    */
   pending(): Promise<void> | undefined {
-    if (this.held.size === 0) return undefined;
-    if (this.drained === undefined) {
-      let resolve = (): void => undefined;
-      const promise = new Promise<void>((done) => {
-        resolve = done;
-      });
-      this.drained = { promise, resolve };
-    }
-    return this.drained.promise;
+    return this.held.size === 0 ? undefined : this.drained.next();
   }
 
   private take(event: UserEvent): void {
@@ -124,10 +117,7 @@ export class OrderLegFills {
     this.out.next(
       positionSide === undefined ? event : { ...event, execution: { ...event.execution, positionSide } },
     );
-    if (this.held.size === 0 && this.drained !== undefined) {
-      this.drained.resolve();
-      this.drained = undefined;
-    }
+    if (this.held.size === 0) this.drained.emptied();
   }
 
   /** The venue's events ended (the session stops): the fills still held are passed on as they are. */
