@@ -1,5 +1,6 @@
 import type { Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
+import { orderKey } from './order-keys.ts';
 import type { OrderRegistry } from './order-registry.ts';
 import { RetentionQueue } from './retention-queue.ts';
 
@@ -14,6 +15,18 @@ interface SentRequest {
 }
 
 const NO_TARGETS: readonly string[] = [];
+
+/**
+ * Whether a venue update of an order with requests in flight answers none of them: the order is
+ * not final and keeps its terms (quantity, price), and the update is a fill (action FILL, or,
+ * from a venue that names no action, a larger executed quantity) or the venue's CANCEL_PENDING.
+ */
+function answersNothing(before: Order, update: Order): boolean {
+  if (isFinalOrderState(update.orderState)) return false;
+  if (!update.orderQty.eq(before.orderQty) || !update.limitPrice.eq(before.limitPrice)) return false;
+  if (update.action === undefined) return update.executedQty.gt(before.executedQty);
+  return update.action === 'FILL' || update.action === 'CANCEL_PENDING';
+}
 
 /** An order Keel shows in flight (PENDING_CANCEL / PENDING_REPLACE) while requests on it are unanswered. */
 interface MarkedOrder {
@@ -45,7 +58,7 @@ export interface RefusedRequest {
 /**
  * Keel's book of modify and cancel requests in flight. Sending one marks its target orders
  * PENDING_REPLACE / PENDING_CANCEL; a venue update of the order ends that (the venue's word
- * stands); a refusal (or an answer that never came) puts the order back to the venue's last word
+ * stands), except a fill on the old terms, which answers nothing (`venueUpdated`); a refusal (or an answer that never came) puts the order back to the venue's last word
  * once no other request on it is in flight, so a strategy waiting for its order to leave
  * PENDING_* is not stuck for good, and tells who sent it. The last `retain` requests and marked
  * orders are remembered (Keel's choice), so memory stays bounded on long runs.
@@ -142,6 +155,24 @@ export class InFlightRequests {
       if (current !== undefined) targets.push(current);
     }
     return { owner: request.owner, targets };
+  }
+
+  /**
+   * A venue update of an order, just folded into the registry. A fill on the order's old terms
+   * (or, under a cancel, the venue's CANCEL_PENDING) answers none of the requests in flight on it:
+   * the order keeps showing PENDING_REPLACE / PENDING_CANCEL, on the venue's new figures, so a
+   * strategy waiting for the answer does not send the same request again. Any other word of the
+   * venue (an amendment, a final state, new terms) stands.
+   * @param order - the order as the venue reported it
+   */
+  venueUpdated(order: Order): void {
+    const target = orderKey(order);
+    const marked = this.marked.get(target);
+    if (marked === undefined || marked.pending.length === 0 || this.orders.byRef.get(target) !== order) return;
+    if (!answersNothing(marked.venueWord, order)) return;
+    marked.venueWord = order;
+    marked.placeholder = { ...order, orderState: marked.placeholder.orderState };
+    this.orders.applyLocal(marked.placeholder);
   }
 
   private mark(target: string, requestRef: string, { orderState, now }: InFlightMarking): void {

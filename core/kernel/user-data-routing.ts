@@ -86,6 +86,7 @@ export class UserDataRouting {
     this.noteAlgoAnswer(event);
     this.noteClose(event);
     if (!foldUserEvent(this.state, event)) return false;
+    if (event.kind === 'order') this.requests.venueUpdated(event.order);
     if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
     return true;
   }

@@ -103,6 +103,50 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     expect(rig.kernel.state.orders.byRef.get('s-1')?.executedQty.toString()).toBe('0.4');
   });
 
+  it('keeps a modify in flight through a fill on the old terms, and ends it at the amendment', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000 ? ctx.order.modify('s-1', { price: 101 }) : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    const partly = { ...rig.open, orderState: 'PARTIALLY_FILLED', executedQty: D('0.4'), updateAt: 2_500 };
+    rig.port.emit(anOrderUpdate({ ...partly, action: 'FILL' } as Order));
+    expect(rig.stateOf()).toBe('PENDING_REPLACE');
+    expect(rig.kernel.state.orders.byRef.get('s-1')?.executedQty.toString()).toBe('0.4');
+    expect(rig.seen).toContain('s-1 PARTIALLY_FILLED');
+    rig.port.emit(
+      anOrderUpdate({ ...partly, limitPrice: D(101), action: 'AMEND_COMPLETED', updateAt: 2_600 } as Order),
+    );
+    expect(rig.stateOf()).toBe('PARTIALLY_FILLED');
+    expect(rig.kernel.state.orders.byRef.get('s-1')?.limitPrice.toString()).toBe('101');
+  });
+
+  it('keeps a cancel in flight through a fill, and ends it at the final state', () => {
+    const rig = aRestingBid((ctx, ts) => (ts === 2_000 ? ctx.order.cancel('s-1') : undefined));
+    rig.market.next(aQuote(2_000, 100));
+    const partly = { ...rig.open, orderState: 'PARTIALLY_FILLED', executedQty: D('0.4'), updateAt: 2_500 };
+    rig.port.emit(anOrderUpdate(partly as Order));
+    expect(rig.stateOf()).toBe('PENDING_CANCEL');
+    rig.port.emit(anOrderUpdate({ ...partly, orderState: 'CANCELLED', updateAt: 2_600 } as Order));
+    expect(rig.stateOf()).toBe('CANCELLED');
+  });
+
+  it('lets an update on new terms, or a final fill, end a modify in flight', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000 ? ctx.order.modify('s-1', { price: 101 }) : undefined,
+    );
+    rig.market.next(aQuote(2_000, 100));
+    rig.port.emit(anOrderUpdate({ ...rig.open, limitPrice: D(101), updateAt: 2_500 }));
+    expect(rig.stateOf()).toBe('OPEN');
+    const again = aRestingBid((ctx, ts) =>
+      ts === 2_000 ? ctx.order.modify('s-1', { price: 101 }) : undefined,
+    );
+    again.market.next(aQuote(2_000, 100));
+    again.port.emit(
+      anOrderUpdate({ ...again.open, orderState: 'FILLED', executedQty: D(1), action: 'FILL', updateAt: 2_500 }),
+    );
+    expect(again.stateOf()).toBe('FILLED');
+  });
+
   it('keeps the order in flight while another request on it is unanswered', () => {
     const rig = aRestingBid((ctx, ts) =>
       ts === 2_000

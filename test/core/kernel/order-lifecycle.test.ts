@@ -60,9 +60,9 @@ describe("kernel: an order's life, from Keel's placeholder to the venue's final 
     rig.venueSays(anOrder({ orderState: 'OPEN', updateAt: 1_001 }));
     rig.market.next(aQuote(2_000, 100));
     expect(rig.stateOf('c-1')?.orderState).toBe('PENDING_CANCEL');
-    // The venue's accept echo is its word: shown as it is, its action telling the cancel is under way.
+    // The venue's accept echo answers nothing yet: the order stays in flight, its action telling the cancel is under way.
     rig.venueSays(anOrder({ orderState: 'OPEN', action: 'CANCEL_PENDING', updateAt: 2_001 }));
-    expect(rig.stateOf('c-1')).toMatchObject({ orderState: 'OPEN', action: 'CANCEL_PENDING' });
+    expect(rig.stateOf('c-1')).toMatchObject({ orderState: 'PENDING_CANCEL', action: 'CANCEL_PENDING' });
     rig.venueSays(anOrder({ orderState: 'CANCELLED', updateAt: 2_002 }));
     expect(rig.stateOf('c-1')?.orderState).toBe('CANCELLED');
     expect(rig.kernel.state.openOrders()).toEqual([]);
