@@ -168,7 +168,8 @@ export class InFlightRequests {
   venueUpdated(order: Order): void {
     const target = orderKey(order);
     const marked = this.marked.get(target);
-    if (marked === undefined || marked.pending.length === 0 || this.orders.byRef.get(target) !== order) return;
+    if (marked === undefined || marked.pending.length === 0 || this.orders.byRef.get(target) !== order)
+      return;
     if (!answersNothing(marked.venueWord, order)) return;
     marked.venueWord = order;
     marked.placeholder = { ...order, orderState: marked.placeholder.orderState };

@@ -142,7 +142,13 @@ describe('kernel: modify and cancel requests the venue refuses or never answers'
     );
     again.market.next(aQuote(2_000, 100));
     again.port.emit(
-      anOrderUpdate({ ...again.open, orderState: 'FILLED', executedQty: D(1), action: 'FILL', updateAt: 2_500 }),
+      anOrderUpdate({
+        ...again.open,
+        orderState: 'FILLED',
+        executedQty: D(1),
+        action: 'FILL',
+        updateAt: 2_500,
+      }),
     );
     expect(again.stateOf()).toBe('FILLED');
   });
