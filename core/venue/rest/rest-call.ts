@@ -171,6 +171,9 @@ export async function restCall(
   let lastError: unknown;
   let failures = 0;
   let resigned = false;
+  // Numbered when called, before any wait for its turn, so the count a lockstep ack carries
+  // covers a request still waiting on the rate limit; a resend carries the same number.
+  const seq = isGet || ctx.mutations === undefined ? undefined : ctx.mutations.next();
   for (let attempt = 0; attempt < maxAttempts; attempt++) {
     if (lastError !== undefined) {
       const delay = backoffDelay(failures - 1, ctx.retry.baseMs, ctx.retry.capMs, ctx.random);
@@ -186,8 +189,7 @@ export async function restCall(
       ...signRequest(ctx.signer, clean, ctx.clock.nowSeconds()),
       'content-type': 'application/json',
     };
-    // Numbered as it is written, so the count a lockstep ack carries covers it.
-    if (!isGet && ctx.mutations !== undefined) headers[REST_SEQ_HEADER] = ctx.mutations.next();
+    if (seq !== undefined) headers[REST_SEQ_HEADER] = seq;
     try {
       const sentMs = ctx.timer.now();
       const response = await ctx.transport.send({

@@ -23,6 +23,26 @@ describe('numbered state-changing REST requests (a lockstep paper session)', () 
   });
 });
 
+describe('numbered requests waiting on the rate limit', () => {
+  const ledger = new RestMutationLedger('run8');
+  const venue = venueRestRig(
+    { mutations: ledger, rateLimits: { other: { limit: 1, windowMs: 300 } } },
+    () => ({
+      body: { code: 0, message: 'success', data: null },
+    }),
+  );
+
+  it('are counted when sent, before their turn comes, so an ack sent meanwhile waits for them', async () => {
+    const before = venue.server.requests.length;
+    const first = venue.client.cancelAllAlgoOrders({ sym: 'A' });
+    const second = venue.client.cancelAllAlgoOrders({ sym: 'B' });
+    expect(ledger.sent).toBe(2);
+    await Promise.all([first, second]);
+    const headers = venue.server.requests.slice(before).map((r) => r.headers[REST_SEQ_HEADER]);
+    expect(headers).toEqual(['run8:1', 'run8:2']);
+  });
+});
+
 describe('REST requests of a session without numbering (a real venue)', () => {
   const venue = venueRestRig({}, () => ({ body: { code: 0, message: 'success', data: null } }));
 
