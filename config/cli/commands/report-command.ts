@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { type BacktestResult, readResult, writeHtmlReport } from '../../../backtest/report/index.ts';
 import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -42,7 +43,8 @@ function unreadable(path: string, error: unknown): { readonly sentence: string; 
 }
 
 /**
- * `keel report <result.json>`: rebuilds the HTML report from a saved result alone.
+ * `keel report <result.json>`: rebuilds the HTML report from a saved result alone, creating the
+ * output's folder when it is missing (as `keel backtest` does).
  * @param options - input and output
  * @param io - output streams
  * @returns EXIT.OK; EXIT.BAD_CONFIG_OR_USAGE when the path holds no readable result (no file, a
@@ -60,6 +62,7 @@ export async function reportCommand(options: ReportOptions, io: CliIo): Promise<
     return badInput ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
   try {
+    await mkdir(dirname(out), { recursive: true });
     await writeHtmlReport(result, out);
   } catch (error) {
     io.stderr.write(

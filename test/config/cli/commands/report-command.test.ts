@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeResultFiles } from '../../../../backtest/report/index.ts';
@@ -42,5 +42,14 @@ describe('keel report: a result it cannot read is bad input (exit 2), named in o
     const run = keelChild(['report', json, '--out', join(dir, 'a-file', 'report.html')]);
     expect(run.stderr).toMatch(/^✖ keel report .+\n$/);
     expect(run.code).toBe(EXIT.RUNTIME_FAILURE);
+  }, 60_000);
+
+  it('creates a missing output folder, as keel backtest does', async () => {
+    const { json } = await writeResultFiles(aBacktestResult(20), join(dir, 'for-new-folder'));
+    const out = join(dir, 'new', 'deeper', 'report.html');
+    const run = keelChild(['report', json, '--out', out]);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(EXIT.OK);
+    expect(existsSync(out)).toBe(true);
   }, 60_000);
 });
