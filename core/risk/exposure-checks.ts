@@ -65,7 +65,8 @@ export const maxNotionalCheck: RiskCheck = {
  * when it reduces what the position has left after the counted same-side orders: several orders
  * that each fit the position alone do not all pass, the part beyond what is left is checked as
  * an opening.
- * A modification counts with its new qty in place of the order it replaces. Algo orders are
+ * A modification counts with its new qty, less what the order filled already (that part is in
+ * the position), in place of the order it replaces. Algo orders are
  * checked once, when placed, as the order their trigger sends (the venue sends it without the
  * gate); resting ones are not counted as open orders (Keel's choice: a stop and a take-profit on
  * one position are alternatives, counting both as filled would deny orders that cannot breach).
@@ -93,8 +94,9 @@ export const maxPositionCheck: RiskCheck = {
     const position = view.positionQty(terms.sym, terms.positionSide);
     const opposite = !position.isZero() && (terms.side === 'BUY') === position.isNegative();
     const onlyReduces = terms.reduceOnly || closesHedgeLeg(terms);
-    const plain = onlyReduces ? pending.plain : pending.plain.add(terms.qty);
-    const reduceOnly = onlyReduces ? pending.reduceOnly.add(terms.qty) : pending.reduceOnly;
+    const left = terms.filled === undefined ? terms.qty : terms.qty.sub(terms.filled);
+    const plain = onlyReduces ? pending.plain : pending.plain.add(left);
+    const reduceOnly = onlyReduces ? pending.reduceOnly.add(left) : pending.reduceOnly;
     // Reduce-only orders fill only while the position is opposite to them: filled first, they
     // take at most the position, and the plain orders then carry it as far as they go.
     const room = position.abs();
@@ -121,7 +123,7 @@ const ESTIMATE_MARGIN = 1e-9;
  * by at most n * 2^-53 of its magnitude, far inside ESTIMATE_MARGIN for any realistic n.
  */
 function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefined, max: Dec): boolean {
-  const qty = asNumber(terms.qty);
+  const qty = asNumber(terms.qty) - (terms.filled === undefined ? 0 : asNumber(terms.filled));
   let added = qty;
   // The rounding bound scales with the terms' sizes, not their sum (terms of either sign may cancel).
   let magnitude = Math.abs(qty);

@@ -28,6 +28,11 @@ export interface OrderTerms {
   readonly reduceOnly: boolean;
   /** clientOrderId of the order being modified, so projections do not count it twice. */
   readonly replaces?: string;
+  /**
+   * What the order being modified has filled already (absent when nothing): that part is in the
+   * position, so the modification adds only its new qty less this.
+   */
+  readonly filled?: Dec;
 }
 
 /** The intent kinds {@link orderTermsOf} finds order terms for. */
@@ -78,6 +83,7 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
         positionSide: order.positionSide,
         reduceOnly: order.reduceOnly,
         replaces: order.clientOrderId,
+        ...(order.executedQty.isZero() ? {} : { filled: order.executedQty }),
       };
     }
     default:

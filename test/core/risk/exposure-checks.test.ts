@@ -63,6 +63,17 @@ describe('exposure limits', () => {
       view.orders = [{ strategyId: 's1', order: anOrder({ orderQty: D('3'), clientOrderId: 'x' }) }];
       expectDenied('maxPosition', aLimitOrder({ qty: D('3') }), view, { limits: { maxPositionQty: '5' } });
     });
+    it('counts a modification of a partly filled order by what it leaves unfilled, not its whole qty', () => {
+      // A bid of 1 filled 0.6 (the position): modified to 1 again at a new price, 0.4 can still fill.
+      const view = aRiskView();
+      view.setPosition(BTC, '0.6');
+      const partly = anOrder({ orderQty: D('1'), executedQty: D('0.6'), clientOrderId: 'x' });
+      view.orders = [{ strategyId: 's1', order: { ...partly, orderState: 'PARTIALLY_FILLED' } }];
+      const modify = { kind: 'modifyOrder', ref: 'm', target: 'x', sym: BTC, price: D('99') } as const;
+      expectApproved(modify, view, { limits: { maxPositionQty: '1' } });
+      expectDenied('maxPosition', { ...modify, qty: D('1.5') }, view, { limits: { maxPositionQty: '1.4' } });
+      expectApproved({ ...modify, qty: D('1.5') }, view, { limits: { maxPositionQty: '1.5' } });
+    });
     it('uses a per-sym override', () => {
       expectDenied('maxPosition', aLimitOrder({ qty: D('2') }), aRiskView(), {
         limits: { maxPositionQty: '5', maxPositionQtyBySym: { [BTC]: '1' } },
