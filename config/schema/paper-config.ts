@@ -50,7 +50,9 @@ export const paperConfigSchema = z.strictObject({
     .number()
     .positive()
     .optional()
-    .describe('Stop after this many seconds; absent = until the source ends or SIGINT.'),
+    .describe(
+      'Stop after this many wall-clock seconds (at speed 5, 10 s replays about 50 s of market); absent = until the source ends or SIGINT.',
+    ),
   startingCash: startingCashSchema
     .prefault({ USDT: 100000 })
     .describe("Starting balances of the paper venue's account per asset, e.g. { USD: 10000 }."),
