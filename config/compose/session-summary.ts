@@ -48,7 +48,9 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     ...(denied === undefined
       ? []
       : [`  ${denied}${denialsCsv === undefined ? '' : `: ${shownPath(denialsCsv)}`}`]),
-    ...(outcome.recording === undefined ? [] : [`  recording: ${shownPath(outcome.recording)}`]),
+    outcome.recording === undefined
+      ? '  recording: none (the config has no recording section, so this session cannot be replayed)'
+      : `  recording: ${shownPath(outcome.recording)}`,
     `  result:    ${shownPath(outcome.outputs.json)}`,
     `  report:    ${shownPath(outcome.outputs.html)}`,
     '',

@@ -112,3 +112,14 @@ describe('paper and live sessions: loans', () => {
     expect(text).not.toContain('loans:');
   });
 });
+
+describe('paper and live sessions: the recording', () => {
+  it('say where the session was recorded, or that it was not and so cannot be replayed', () => {
+    const result = aBacktestResultWithCashFlows();
+    expect(formatSessionSummary(outcomeOf(result), false)).toContain(
+      '  recording: none (the config has no recording section, so this session cannot be replayed)\n',
+    );
+    const recorded = { ...outcomeOf(result), recording: '/tmp/s.jsonl.gz' };
+    expect(formatSessionSummary(recorded, false)).toContain('  recording: /tmp/s.jsonl.gz\n');
+  });
+});
