@@ -29,8 +29,11 @@ export const rateLimitSchema = z
  */
 export const riskLimitsSchema = z
   .object({
-    /** Largest notional (qty * contractSize * price) of one order. */
-    maxNotionalPerOrder: positiveDecimal.optional(),
+    maxNotionalPerOrder: positiveDecimal
+      .optional()
+      .describe(
+        "Largest notional of one order, in the instrument's settlement asset: qty * contractSize * the limit price (a market order at the reference price; a quote-sized one at its quote amount).",
+      ),
     /**
      * Largest absolute position per sym (and leg), counting open orders on the same side as if
      * filled. The position is the portfolio's, also for a strategy's own limit; a strategy's limit
@@ -48,33 +51,63 @@ export const riskLimitsSchema = z
       .record(z.string(), positiveDecimal)
       .optional()
       .describe('Per-sym overrides of maxPositionQty, same rule.'),
-    /** Largest sum of |position| * contractSize * price over all syms after the order. */
-    maxGrossExposure: positiveDecimal.optional(),
-    /** Most open orders at once (the portfolio's or the strategy's). */
-    maxOpenOrders: z.number().int().nonnegative().optional(),
-    /** Largest distance of a limit price from the reference price, as a fraction (0.05 = 5 %). */
-    priceBand: z.number().positive().optional(),
-    /** Throttle for new orders and other non-cancel, non-modify commands. */
-    submitRate: rateLimitSchema.optional(),
-    /** Throttle for order modifications and algo order replacements. */
-    modifyRate: rateLimitSchema.optional(),
-    /**
-     * Checks switched off at this level. A rule check (instrument, arguments, sizes) off at
-     * either level is off; a limit check is off only for the limits of this level.
-     */
-    disabledChecks: z.array(z.enum(DISABLEABLE_CHECK_NAMES)).optional(),
+    maxGrossExposure: positiveDecimal
+      .optional()
+      .describe(
+        "Largest gross exposure after the order, in the settlement asset: the sum over syms of |position| * contractSize * price, plus the order's notional. Orders that reduce pass.",
+      ),
+    maxOpenOrders: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe(
+        "Most open orders at once: the portfolio's at top level, the strategy's own under strategies[].",
+      ),
+    priceBand: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'Largest distance of a limit price from the reference price (mid of the last quote, else the last trade, else the last closed bar), as a fraction: 0.05 = 5 %. With no reference yet the order passes.',
+      ),
+    submitRate: rateLimitSchema
+      .optional()
+      .describe(
+        'Throttle of new orders and other commands that are not cancels or modifications: at most `limit` per `intervalMs`, refilled continuously (token bucket).',
+      ),
+    modifyRate: rateLimitSchema
+      .optional()
+      .describe('Throttle of order modifications and algo order replacements, same rule as submitRate.'),
+    disabledChecks: z
+      .array(z.enum(DISABLEABLE_CHECK_NAMES))
+      .optional()
+      .describe(
+        'Checks switched off at this level, by name. A rule check (instrument, arguments, sizes) off at either level is off; a limit check is off only for the limits of this level.',
+      ),
   })
   .strict();
 
 /** The kill switch: trips the whole portfolio into `tripTo` on a loss limit. */
 export const killSwitchSchema = z
   .object({
-    /** Largest loss since the start of the UTC day (from equity at the day's first observation). */
-    dailyLossLimit: positiveDecimal.optional(),
-    /** Largest fall from the equity high-water mark, as a fraction (0.1 = 10 %). */
-    maxDrawdown: z.number().gt(0).lt(1).optional(),
-    /** The trading state a trip sets. */
-    tripTo: z.enum(['HALTED', 'REDUCING']).default('HALTED'),
+    dailyLossLimit: positiveDecimal
+      .optional()
+      .describe(
+        "Largest loss in one UTC day, in the settlement asset: the day's first observed equity less equity now (run time: replay time in backtests and paper).",
+      ),
+    maxDrawdown: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .optional()
+      .describe('Largest fall from the equity high-water mark, as a fraction: 0.1 = 10 %.'),
+    tripTo: z
+      .enum(['HALTED', 'REDUCING'])
+      .default('HALTED')
+      .describe(
+        'The trading state a trip sets: HALTED lets nothing but cancels pass, REDUCING only what takes risk off (cancels, closes, repayments, reducing orders).',
+      ),
   })
   .strict();
 
