@@ -17,22 +17,37 @@ export const symSchema = z.string().superRefine((sym, ctx) => {
  * symbol info, or to test a tighter tick). Absent fields come from the venue or the recording.
  */
 export const instrumentOverridesSchema = z.strictObject({
-  tickSize: positiveDecimal.optional(),
-  lotSize: positiveDecimal.optional(),
-  minSize: nonNegativeDecimal.optional(),
-  minNotional: nonNegativeDecimal.optional(),
-  maxLimitSize: positiveDecimal.optional(),
-  maxMarketSize: positiveDecimal.optional(),
-  maxNumOrders: z.int().positive().optional(),
-  pricePrecision: z.int().min(0).max(18).optional(),
-  qtyPrecision: z.int().min(0).max(18).optional(),
-  contractSize: positiveDecimal.optional(),
-  defaultLeverage: positiveDecimal.optional(),
-  liquidationFee: nonNegativeDecimal.optional(),
+  tickSize: positiveDecimal
+    .optional()
+    .describe('Price step: limit and trigger prices must be multiples of it.'),
+  lotSize: positiveDecimal
+    .optional()
+    .describe('Quantity step, in contracts: order quantities must be multiples of it.'),
+  minSize: nonNegativeDecimal.optional().describe('Smallest order quantity, in contracts.'),
+  minNotional: nonNegativeDecimal
+    .optional()
+    .describe('Smallest order notional (qty * contractSize * price), in the settlement asset.'),
+  maxLimitSize: positiveDecimal.optional().describe('Largest limit order quantity, in contracts.'),
+  maxMarketSize: positiveDecimal.optional().describe('Largest market order quantity, in contracts.'),
+  maxNumOrders: z.int().positive().optional().describe('Most open orders the venue allows on the sym.'),
+  pricePrecision: z.int().min(0).max(18).optional().describe('Decimal places of prices.'),
+  qtyPrecision: z.int().min(0).max(18).optional().describe('Decimal places of quantities.'),
+  contractSize: positiveDecimal
+    .optional()
+    .describe('Units of the base asset per contract (1 for spot and equities).'),
+  defaultLeverage: positiveDecimal
+    .optional()
+    .describe(
+      "Leverage of the sym's positions in backtests and paper: initial margin is notional / leverage (spot and equities: always 1).",
+    ),
+  liquidationFee: nonNegativeDecimal
+    .optional()
+    .describe('Fee on the notional of each liquidation fill, as a fraction (0.0125 = 1.25 %).'),
   settleAsset: z
     .string()
     .regex(/^[A-Z0-9]{1,20}$/, { error: 'must be an upper-case asset code' })
-    .optional(),
+    .optional()
+    .describe('The asset PnL and fees are paid in, e.g. USDT.'),
   makerFee: decimalRate().optional().describe('Maker rate as a fraction of notional (0.0002 = 2 bps).'),
   takerFee: decimalRate().optional().describe('Taker rate as a fraction of notional.'),
   fixedFeePerFill: nonNegativeDecimal
