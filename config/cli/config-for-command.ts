@@ -7,6 +7,25 @@ import { loadForCommand } from './load-for-command.ts';
 export const SET_HELP =
   'override a config value before validation, e.g. strategies.0.params.fast=12 (repeatable)';
 
+/** Help of `--from`, the start of a backtest's replay window. */
+export const FROM_HELP = 'start of the replay window (ISO date-time with zone, or epoch ms)';
+/** Help of `--to`, the end of a backtest's replay window. */
+export const TO_HELP = 'end of the replay window (ISO date-time with zone, or epoch ms)';
+
+/**
+ * The overrides `--from` and `--to` stand for: `backtest.from` and `backtest.to`, located as the
+ * option the user typed when a value is wrong.
+ * @param from - `--from` as typed, if given
+ * @param to - `--to` as typed, if given
+ * @returns the overrides, to apply before the `--set`s
+ */
+export function replayWindowOverrides(from: string | undefined, to: string | undefined): OverrideArg[] {
+  return [
+    ...(from === undefined ? [] : [{ set: `backtest.from=${from}`, shownAs: `--from ${from}` }]),
+    ...(to === undefined ? [] : [{ set: `backtest.to=${to}`, shownAs: `--to ${to}` }]),
+  ];
+}
+
 /**
  * Loads a config for a command and checks that the command runs in its mode; prints why not.
  * @param io - where to print problems

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { D } from '../../core/model/index.ts';
-import { formatSetPath, parseSetPath, type YamlPath } from '../loader/index.ts';
+import { formatSetPath, type OverrideArg, parseSetPath, type YamlPath } from '../loader/index.ts';
 
 /** One axis of a parameter sweep: a config path and the values it takes. */
 export interface GridAxis {
@@ -91,4 +91,33 @@ export function gridCombinations(axes: readonly GridAxis[]): string[][] {
     );
   });
   return combinations;
+}
+
+/**
+ * Refuses an override on a grid axis's path: the loader applies the grid's value after it, so
+ * the backtests would run the grid's values while the override only looked like it counted.
+ * @param sets - the sweep's own overrides: `--set` arguments as typed, and options standing for one (`--from`)
+ * @param axes - the grid's axes
+ * @returns the sentence naming the first override and the axis it collides with; undefined when none does
+ */
+export function overrideOnGridAxis(
+  sets: readonly OverrideArg[],
+  axes: readonly GridAxis[],
+): string | undefined {
+  const paths = axes.map((axis) => formatSetPath(axis.path));
+  for (const set of sets) {
+    const text = typeof set === 'string' ? set : set.set;
+    const eq = text.indexOf('=');
+    if (eq < 0) continue; // a --set without = is the loader's to name
+    let path: string;
+    try {
+      path = formatSetPath(parseSetPath(text.slice(0, eq)));
+    } catch {
+      continue; // a malformed --set is the loader's to name
+    }
+    if (!paths.includes(path)) continue;
+    const shown = typeof set === 'string' ? `--set ${set}` : set.shownAs;
+    return `${shown} and --grid ${path}=... both set ${path} (the grid's values would run); give its values in the --grid alone`;
+  }
+  return undefined;
 }

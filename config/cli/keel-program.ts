@@ -9,7 +9,13 @@ import { reportCommand } from './commands/report-command.ts';
 import { runCommand } from './commands/run-command.ts';
 import { validateCommand } from './commands/validate-command.ts';
 import { type VenueOptions, venueCommand } from './commands/venue-command.ts';
-import { configForCommand, SET_HELP } from './config-for-command.ts';
+import {
+  configForCommand,
+  FROM_HELP,
+  replayWindowOverrides,
+  SET_HELP,
+  TO_HELP,
+} from './config-for-command.ts';
 import { EXIT, type ExitCode, exitCodesHelp } from './exit-codes.ts';
 import { addImportCsvCommand } from './import-csv-cli.ts';
 import { collect, intInRange, positiveNumber } from './option-parsers.ts';
@@ -61,8 +67,8 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .command('backtest')
     .description("replay the config's recordings through the simulated venue and write the report")
     .argument('<config>', 'the backtest config (YAML, mode backtest)')
-    .option('--from <time>', 'start of the replay window (ISO date-time with zone, or epoch ms)')
-    .option('--to <time>', 'end of the replay window (ISO date-time with zone, or epoch ms)')
+    .option('--from <time>', FROM_HELP)
+    .option('--to <time>', TO_HELP)
     .option('--set <path=value>', SET_HELP, collect, [])
     .option('--no-progress', 'do not show a progress bar')
     .option(
@@ -76,12 +82,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
         file: string,
         opts: { set: string[]; from?: string; to?: string; progress: boolean; recording: string[] },
       ) => {
-        const window = [
-          ...(opts.from === undefined
-            ? []
-            : [{ set: `backtest.from=${opts.from}`, shownAs: `--from ${opts.from}` }]),
-          ...(opts.to === undefined ? [] : [{ set: `backtest.to=${opts.to}`, shownAs: `--to ${opts.to}` }]),
-        ];
+        const window = replayWindowOverrides(opts.from, opts.to);
         await withConfig(configFor('backtest', file, [...window, ...opts.set], ['backtest']), (loaded) =>
           backtestCommand(loaded, { progress: opts.progress, recordings: opts.recording }, io),
         );

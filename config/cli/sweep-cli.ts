@@ -4,10 +4,16 @@ import { screenCombinations } from '../sweep/screen-combinations.ts';
 import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
 import { sweepCommand } from './commands/sweep-command.ts';
-import { configForCommand, SET_HELP } from './config-for-command.ts';
+import {
+  configForCommand,
+  FROM_HELP,
+  replayWindowOverrides,
+  SET_HELP,
+  TO_HELP,
+} from './config-for-command.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
-import { type GridAxis, gridCombinations, parseGridAxis } from './grid-spec.ts';
-import { collect, intInRange } from './option-parsers.ts';
+import { type GridAxis, gridCombinations, overrideOnGridAxis, parseGridAxis } from './grid-spec.ts';
+import { collect, intInRange, positiveNumber } from './option-parsers.ts';
 
 /**
  * Adds `keel sweep`: checks the metric, the grid and every combination's config before any
@@ -33,12 +39,32 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
       'result metric to sort by, best first (lowest first for drawdowns, volatility and costs)',
       'sharpe',
     )
-    .option('--out <file>', 'write the result table as CSV')
+    .option('--out <file>', 'write the result table as CSV (full precision; its folder is made if missing)')
+    .option(
+      '--timeout <seconds>',
+      'longest one backtest may run; one that takes longer is stopped and marked failed',
+      positiveNumber,
+    )
+    .option('--from <time>', FROM_HELP)
+    .option('--to <time>', TO_HELP)
     .option('--set <path=value>', SET_HELP, collect, [])
+    .addHelpText(
+      'after',
+      '\nCtrl-C (or SIGTERM) stops the sweep and prints, and writes to --out, the rows finished so far, marked partial (exit 130, or 143).',
+    )
     .action(
       async (
         file: string,
-        opts: { grid: string[]; workers: number; metric: string; out?: string; set: string[] },
+        opts: {
+          grid: string[];
+          workers: number;
+          metric: string;
+          out?: string;
+          timeout?: number;
+          from?: string;
+          to?: string;
+          set: string[];
+        },
       ) => {
         const metricProblem = sweepMetricProblem(opts.metric);
         if (metricProblem !== undefined) {
@@ -56,13 +82,20 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
-        const base = configForCommand(io, 'sweep', file, opts.set, ['backtest']);
+        const sets = [...replayWindowOverrides(opts.from, opts.to), ...opts.set];
+        const overlap = overrideOnGridAxis(sets, grid);
+        if (overlap !== undefined) {
+          io.stderr.write(`✖ ${overlap}\n`);
+          exit(EXIT.BAD_CONFIG_OR_USAGE);
+          return;
+        }
+        const base = configForCommand(io, 'sweep', file, sets, ['backtest']);
         if (base === undefined) {
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
         // Every combination is checked before any worker starts, so a bad value fails in a second, not at row 9.
-        const screened = await screenCombinations(file, opts.set, combinations);
+        const screened = await screenCombinations(file, sets, combinations);
         if (!screened.ok) {
           for (const problem of screened.problems)
             io.stderr.write(`${formatConfigProblem(asTypedBy(problem, opts.set))}\n`);
@@ -80,7 +113,8 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
               workers: opts.workers,
               metric: opts.metric,
               out: opts.out,
-              sets: opts.set,
+              ...(opts.timeout === undefined ? {} : { timeoutMs: opts.timeout * 1000 }),
+              sets,
             },
             io,
           ),

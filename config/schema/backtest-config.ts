@@ -70,6 +70,9 @@ export const annualizationConfigSchema = z.strictObject({
     .describe('Annual risk-free rate for Sharpe and Sortino (0.04 = 4 %).'),
 });
 
+/** What `backtest.to` is told when it is not later than `backtest.from` (a sweep skips such a combination). */
+export const WINDOW_ENDS_BEFORE_START = 'must be later than from';
+
 /** A backtest: which recordings to replay, over which window, with which simulated venue. */
 export const backtestConfigSchema = z
   .strictObject({
@@ -118,7 +121,7 @@ export const backtestConfigSchema = z
   })
   .superRefine((backtest, ctx) => {
     if (backtest.from !== undefined && backtest.to !== undefined && backtest.from >= backtest.to) {
-      ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be later than from', input: backtest.to });
+      ctx.addIssue({ code: 'custom', path: ['to'], message: WINDOW_ENDS_BEFORE_START, input: backtest.to });
     }
   });
 

@@ -7,6 +7,7 @@ export {
   backtestConfigSchema,
   feeModelSchema,
   startingCashSchema,
+  WINDOW_ENDS_BEFORE_START,
 } from './backtest-config.ts';
 export {
   CONFIG_REFERENCE_FILE,

@@ -1,28 +1,81 @@
+import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import type { OverrideArg } from '../loader/index.ts';
 import { lowerIsBetter } from './sweep-metrics.ts';
-import type { SweepRow } from './sweep-task.ts';
+import type { SweepRow, SweepTask } from './sweep-task.ts';
 
 /** Inputs of a sweep. */
 export interface SweepRunOptions {
   /** The base config file (absolute path). */
   readonly file: string;
-  /** `--set` arguments applied to every combination. */
-  readonly sets: readonly string[];
+  /** Overrides applied to every combination (`--set`, `--from`, `--to`). */
+  readonly sets: readonly OverrideArg[];
   /** The combinations, each as its `--set` arguments. */
   readonly combinations: readonly (readonly string[])[];
   /** Worker threads. */
   readonly workers: number;
+  /**
+   * Longest one backtest may run, counted from its start in a worker; one that takes longer
+   * gives a failed row and its worker is terminated. Absent: no limit.
+   */
+  readonly timeoutMs?: number;
+  /** Stops the sweep when aborted: combinations still queued are dropped, running ones' workers terminated. */
+  readonly signal?: AbortSignal;
   /** Called as each row completes (progress). */
   readonly onRow?: (row: SweepRow, done: number) => void;
+}
+
+function failedRow(combination: readonly string[], error: string): SweepRow {
+  return { combination, metrics: {}, fills: 0, faults: [], denied: 0, liquidations: 0, warnings: [], error };
+}
+
+/**
+ * Runs one combination on the pool, with its own timeout: a worker says on a port when the
+ * backtest starts (time spent queued or starting a worker does not count).
+ * @returns its row; undefined when the sweep was stopped before it finished
+ */
+async function runCombination(
+  pool: Piscina,
+  options: SweepRunOptions,
+  combination: readonly string[],
+): Promise<SweepRow | undefined> {
+  const task: SweepTask = { file: options.file, sets: options.sets, combination };
+  const timeout = new AbortController();
+  const signal =
+    options.signal === undefined ? timeout.signal : AbortSignal.any([options.signal, timeout.signal]);
+  const channel = options.timeoutMs === undefined ? undefined : new MessageChannel();
+  let timer: NodeJS.Timeout | undefined;
+  channel?.port1.once('message', () => {
+    timer = setTimeout(() => timeout.abort(), options.timeoutMs);
+  });
+  try {
+    const message = channel === undefined ? { task } : { task, started: channel.port2 };
+    return (await pool.run(message, {
+      signal,
+      ...(channel === undefined ? {} : { transferList: [channel.port2] }),
+    })) as SweepRow;
+  } catch (error) {
+    if (options.signal?.aborted === true) return undefined;
+    if (timeout.signal.aborted)
+      return failedRow(
+        combination,
+        `it ran longer than --timeout ${(options.timeoutMs ?? 0) / 1000} s and its worker was stopped`,
+      );
+    return failedRow(combination, error instanceof Error ? error.message : String(error));
+  } finally {
+    clearTimeout(timer);
+    channel?.port1.close();
+  }
 }
 
 /**
  * Backtests every combination on a piscina pool of worker threads (each worker runs TypeScript
  * through tsx) and returns one row per combination, in grid order. A combination whose backtest
- * stops with an error (a window or warm-up the data cannot serve, a worker that exited) gives a
- * row with that `error` and no metrics: the other combinations' rows are kept.
- * @param options - config, combinations, workers
- * @returns the rows
+ * stops with an error (a window or warm-up the data cannot serve, a worker that exited, a
+ * timeout) gives a row with that `error` and no metrics: the other combinations' rows are kept.
+ * When `signal` aborts, the combinations not finished yet are dropped and the rows finished so far returned.
+ * @param options - config, combinations, workers, timeout and stop signal
+ * @returns the rows of the finished combinations: every one unless `signal` stopped the sweep
  */
 export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
   const pool = new Piscina({
@@ -33,22 +86,14 @@ export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
   });
   let done = 0;
   try {
-    return await Promise.all(
+    const rows = await Promise.all(
       options.combinations.map(async (combination) => {
-        const sets = [...options.sets, ...combination];
-        const row = await (pool.run({ file: options.file, sets }) as Promise<SweepRow>).catch(
-          (error: unknown): SweepRow => ({
-            sets,
-            metrics: {},
-            fills: 0,
-            faults: [],
-            error: error instanceof Error ? error.message : String(error),
-          }),
-        );
-        options.onRow?.(row, ++done);
+        const row = await runCombination(pool, options, combination);
+        if (row !== undefined) options.onRow?.(row, ++done);
         return row;
       }),
     );
+    return rows.filter((row): row is SweepRow => row !== undefined);
   } finally {
     await pool.destroy();
   }

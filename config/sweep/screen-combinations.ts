@@ -1,12 +1,23 @@
 import { strategySlots } from '../compose/strategy-plugins.ts';
-import { type ConfigProblem, loadConfig } from '../loader/index.ts';
+import { type ConfigProblem, formatSetPath, loadConfig, type OverrideArg } from '../loader/index.ts';
+import { WINDOW_ENDS_BEFORE_START } from '../schema/index.ts';
 
-/** A combination a strategy refuses: each value is valid, their combination is not. */
+/**
+ * A combination not run: each value is valid, their combination is not (a strategy's own check
+ * across its params refuses it, or its replay window ends before it starts).
+ */
 export interface RefusedCombination {
   /** The combination's `--set` arguments. */
   readonly combination: readonly string[];
-  /** The strategy's own sentences, e.g. `fast must be shorter than slow`. */
+  /** Who refuses it: the strategy's check across its `params`, or its replay `window`. */
+  readonly by: 'params' | 'window';
+  /** The sentences, e.g. the strategy's `fast must be shorter than slow`, or `backtest.to must be later than from`. */
   readonly reasons: readonly string[];
+}
+
+/** Whether a problem is only that the replay window ends before it starts (`backtest.to` not after `backtest.from`). */
+function windowEndsBeforeStart(problem: ConfigProblem): boolean {
+  return formatSetPath(problem.path) === 'backtest.to' && problem.message === WINDOW_ENDS_BEFORE_START;
 }
 
 /** The combinations of a sweep sorted before any backtest runs. */
@@ -15,7 +26,7 @@ export type ScreenedGrid =
       readonly ok: true;
       /** The combinations to backtest, in grid order. */
       readonly runnable: readonly (readonly string[])[];
-      /** The combinations a strategy's check across its params refuses, in grid order. */
+      /** The combinations a strategy's check across its params refuses, or whose window ends before it starts, in grid order. */
       readonly refused: readonly RefusedCombination[];
     }
   | {
@@ -28,17 +39,18 @@ export type ScreenedGrid =
  * Loads the config with each combination's overrides and checks its strategy params, before any
  * worker starts. A combination that only a strategy's check across its params refuses (a zod
  * `refine`, such as sma-cross's `fast must be shorter than slow`) is set aside, as
- * backtesting.py's `optimize(constraint=...)` skips one; any other problem (a bad value, a
+ * backtesting.py's `optimize(constraint=...)` skips one, and so is one whose `backtest.to` is not
+ * later than its `backtest.from` (a grid over both); any other problem (a bad value, a
  * missing or unknown key, a module that does not load) is a mistake that stops the sweep; the
  * config of every combination is checked before any strategy params.
  * @param file - the base config, as typed
- * @param sets - the sweep's own `--set` arguments, applied first
+ * @param sets - the sweep's own overrides (`--set`, `--from`, `--to`), applied first
  * @param combinations - each combination's `--set` arguments
  * @returns the runnable and the refused combinations, or the problems of the first mistaken one
  */
 export async function screenCombinations(
   file: string,
-  sets: readonly string[],
+  sets: readonly OverrideArg[],
   combinations: readonly (readonly string[])[],
 ): Promise<ScreenedGrid> {
   const runnable: (readonly string[])[] = [];
@@ -47,15 +59,18 @@ export async function screenCombinations(
   const configs = [];
   for (const combination of combinations) {
     const loaded = loadConfig(file, { overrides: [...sets, ...combination] });
-    if (!loaded.ok) return { ok: false, problems: loaded.problems };
-    configs.push({ combination, loaded });
+    if (loaded.ok) configs.push({ combination, loaded });
+    else if (loaded.problems.every(windowEndsBeforeStart))
+      refused.push({ combination, by: 'window', reasons: [`backtest.to ${WINDOW_ENDS_BEFORE_START}`] });
+    else return { ok: false, problems: loaded.problems };
   }
   for (const { combination, loaded } of configs) {
     const slots = await strategySlots(loaded);
     if (slots.ok) runnable.push(combination);
     else if (slots.constraintsOnly === true)
-      refused.push({ combination, reasons: slots.problems.map((problem) => problem.message) });
+      refused.push({ combination, by: 'params', reasons: slots.problems.map((problem) => problem.message) });
     else return { ok: false, problems: slots.problems };
   }
-  return { ok: true, runnable, refused };
+  const order = (refusal: RefusedCombination) => combinations.indexOf(refusal.combination);
+  return { ok: true, runnable, refused: refused.sort((a, b) => order(a) - order(b)) };
 }

@@ -1,23 +1,34 @@
-import { formatStrategyFault } from '../../backtest/report/index.ts';
+import { type BacktestResult, denialSummary, formatStrategyFault } from '../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../compose/backtest-run.ts';
 import { strategySlots } from '../compose/strategy-plugins.ts';
-import { formatConfigProblem, loadConfig } from '../loader/index.ts';
+import { formatConfigProblem, loadConfig, type OverrideArg } from '../loader/index.ts';
 
 /** One combination of a sweep, as sent to a worker thread. */
 export interface SweepTask {
   /** The base config file (absolute path). */
   readonly file: string;
-  /** `--set` arguments of this combination (the sweep's own `--set`s first). */
-  readonly sets: readonly string[];
+  /** The sweep's own overrides (`--set`, `--from`, `--to`), applied first. */
+  readonly sets: readonly OverrideArg[];
+  /** The combination's `--set` arguments, one per grid axis, applied after `sets`. */
+  readonly combination: readonly string[];
 }
 
 /** One result row: the combination and the metrics of its backtest, as plain numbers. */
 export interface SweepRow {
-  readonly sets: readonly string[];
+  /** The combination's `--set` arguments, one per grid axis: the values its backtest ran with. */
+  readonly combination: readonly string[];
   readonly metrics: Readonly<Record<string, number | null>>;
   readonly fills: number;
   /** The strategy faults of its backtest, formatted (empty when no strategy threw). */
   readonly faults: readonly string[];
+  /** Intents the risk gate, the kernel or the venue denied (0 when the backtest failed). */
+  readonly denied: number;
+  /** The denials counted by check and the first one's reason; absent when none was denied. */
+  readonly denial?: string;
+  /** Forced liquidations of the account (0 when the backtest failed). */
+  readonly liquidations: number;
+  /** The run's setup warnings (a watched sym the recordings lack, ...), one sentence each. */
+  readonly warnings: readonly string[];
   /** Why its backtest stopped with an error (its metrics are then empty); absent when it ran. */
   readonly error?: string;
 }
@@ -49,6 +60,18 @@ export function numericMetrics(metrics: object): Record<string, number | null> {
   return out;
 }
 
+/** How many intents a result denied, and `4 intents denied (risk maxPosition 4); the first: <reason>`. */
+function denials(result: BacktestResult): Pick<SweepRow, 'denied' | 'denial'> {
+  const summary = denialSummary(result);
+  if (summary === undefined || result.denials === undefined) return { denied: 0 };
+  let first: string | undefined;
+  for (const denial of result.denials) {
+    first = denial.reason;
+    break;
+  }
+  return { denied: result.denials.length, denial: `${summary}; the first: ${first}` };
+}
+
 /**
  * Runs one combination of a sweep: loads the config with the combination's overrides and
  * backtests it (no result files written; the run's temporary spill files are removed before the
@@ -58,17 +81,20 @@ export function numericMetrics(metrics: object): Record<string, number | null> {
  * @throws Error with the config's located problems when the combination does not validate
  */
 export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
-  const loaded = loadConfig(task.file, { overrides: task.sets });
+  const loaded = loadConfig(task.file, { overrides: [...task.sets, ...task.combination] });
   if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
   const slots = await strategySlots(loaded);
   if (!slots.ok) throw new Error(slots.problems.map(formatConfigProblem).join('\n'));
   const result = await runConfiguredBacktest(loaded, { slots: slots.slots });
   try {
     return {
-      sets: task.sets,
+      combination: task.combination,
       metrics: numericMetrics(result.metrics),
       fills: result.fills.length,
       faults: (result.faults ?? []).map(formatStrategyFault),
+      ...denials(result),
+      liquidations: result.liquidations?.length ?? 0,
+      warnings: result.meta.warnings ?? [],
     };
   } finally {
     // The row is all a sweep keeps: the run's spill files go now, not when the worker exits.

@@ -7,10 +7,12 @@ register({ tsconfig: fileURLToPath(new URL('../../tsconfig.json', import.meta.ur
 const { runSweepTask } = await import(new URL('./sweep-task.ts', import.meta.url).href);
 
 /**
- * Runs one sweep combination.
- * @param {import('./sweep-task.ts').SweepTask} task - the config and the combination
+ * Runs one sweep combination. When the message carries a `started` port, says on it that the
+ * backtest starts (so `--timeout` counts from here, not from when the combination was queued).
+ * @param {{ task: import('./sweep-task.ts').SweepTask, started?: import('node:worker_threads').MessagePort }} message - the config and the combination
  * @returns {Promise<import('./sweep-task.ts').SweepRow>} the row
  */
-export default function sweepWorker(task) {
+export default function sweepWorker({ task, started }) {
+  started?.postMessage('started');
   return runSweepTask(task);
 }

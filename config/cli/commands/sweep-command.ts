@@ -3,7 +3,7 @@ import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
 import { backtestRecordings } from '../../compose/backtest-run.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
-import type { LoadedConfig } from '../../loader/index.ts';
+import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
 import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
 import type { RefusedCombination } from '../../sweep/screen-combinations.ts';
@@ -12,7 +12,9 @@ import type { SweepRow } from '../../sweep/sweep-task.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { type GridAxis, gridCombinations } from '../grid-spec.ts';
+import { outFileProblem } from '../out-file.ts';
 import { sweepProgress } from '../sweep-progress.ts';
+import { axisValue, sweepTable } from '../sweep-table.ts';
 
 /** Options of `keel sweep`. */
 export interface SweepOptions {
@@ -20,23 +22,29 @@ export interface SweepOptions {
   readonly grid: readonly GridAxis[];
   /** The combinations to backtest (checked to validate before this is called); default: every one of the grid. */
   readonly combinations?: readonly (readonly string[])[];
-  /** Combinations a strategy's check across its params refused (`screenCombinations`): listed, not run. */
+  /** Combinations not run (`screenCombinations`): a strategy's own check refused them, or their window ends before it starts. */
   readonly refused?: readonly RefusedCombination[];
   /** Worker threads (piscina). */
   readonly workers: number;
   /** The result metric rows are sorted by, best first (lowest first where less is better). */
   readonly metric: string;
-  /** Where to write the result table (CSV); absent = stdout only. */
+  /** Where to write the result table (CSV, full precision); absent = stdout only. */
   readonly out: string | undefined;
-  /** `--set` arguments applied to every combination. */
-  readonly sets?: readonly string[];
+  /** Longest one backtest may run (`--timeout`); absent = no limit. */
+  readonly timeoutMs?: number;
+  /** Overrides applied to every combination (`--set`, `--from`, `--to`). */
+  readonly sets?: readonly OverrideArg[];
 }
 
-const SHOWN = ['totalReturn', 'sharpe', 'maxDrawdown', 'tradeCount', 'winRate'];
+/** Most rows whose denials are named under the table; the `denied` column counts them all. */
+const DENIALS_NAMED = 10;
 
-function axisValue(combination: readonly string[], path: string): string {
-  const set = combination.find((s) => s.startsWith(`${path}=`));
-  return set === undefined ? '' : set.slice(path.length + 1);
+/** Why the refused combinations were not run, e.g. `refused by the strategy's own check of its params`. */
+function refusedBy(refused: readonly RefusedCombination[]): string {
+  const params = "refused by the strategy's own check of its params";
+  const window = 'their replay window ends before it starts';
+  if (refused.every((r) => r.by === 'params')) return params;
+  return refused.every((r) => r.by === 'window') ? window : `${params}, or ${window}`;
 }
 
 /** `fast=10 slow=8` of a combination: each axis's value under its path. */
@@ -44,24 +52,72 @@ function describeCombination(combination: readonly string[], paths: readonly str
   return paths.map((path) => `${path}=${axisValue(combination, path)}`).join(' ');
 }
 
-function cell(value: number | null | undefined): string {
-  if (value === null || value === undefined) return 'n/a';
-  return Number.isInteger(value) ? String(value) : value.toFixed(4);
+/** Signal that stopped a sweep. */
+type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * Runs the sweep while SIGINT and SIGTERM stop it (the rows finished so far are kept); a second
+ * signal finds no handler and ends the process at once.
+ */
+async function runUntilSignal(
+  run: (signal: AbortSignal) => Promise<SweepRow[]>,
+): Promise<{ readonly rows: SweepRow[]; readonly signal?: StopSignal }> {
+  const stop = new AbortController();
+  let received: StopSignal | undefined;
+  const remove = () => {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
+  };
+  const take = (signal: StopSignal) => {
+    remove();
+    received = signal;
+    stop.abort();
+  };
+  const onInt = () => take('SIGINT');
+  const onTerm = () => take('SIGTERM');
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
+  try {
+    const rows = await run(stop.signal);
+    return received === undefined ? { rows } : { rows, signal: received };
+  } finally {
+    remove();
+  }
+}
+
+/** Under the table: each row whose intents were denied (the first few) and each setup warning, once. */
+function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
+  const denied = rows.filter((row) => row.denial !== undefined);
+  const lines = denied
+    .slice(0, DENIALS_NAMED)
+    .map((row) => `⚠ ${describeCombination(row.combination, paths)}: ${row.denial}`);
+  if (denied.length > DENIALS_NAMED)
+    lines.push(`⚠ and ${denied.length - DENIALS_NAMED} more rows with denied intents (the denied column)`);
+  const warned = new Map<string, number>();
+  for (const row of rows)
+    for (const warning of new Set(row.warnings)) warned.set(warning, (warned.get(warning) ?? 0) + 1);
+  for (const [warning, count] of warned) lines.push(`⚠ in ${count} of ${rows.length} rows: ${warning}`);
+  return lines;
 }
 
 /**
  * `keel sweep <config> --grid ...`: backtests every combination of the grid on worker threads,
- * one result row per combination, sorted by the chosen metric, printed as a table (and CSV). A
- * combination whose strategy threw is named below the table with its first fault; combinations
- * a strategy's own check refused are listed below it too, with the strategy's reason.
+ * one result row per combination, sorted by the chosen metric, printed as a table (4 decimals)
+ * and written as CSV (full precision). A combination whose strategy threw is named below the
+ * table with its first fault, one whose intents were denied with its denials and the first
+ * reason; combinations a strategy's own check refused, or whose replay window ends before it
+ * starts, are listed below it too. SIGINT or SIGTERM stops the sweep: the rows finished so far
+ * are printed and written, marked partial.
  * @param loaded - the validated base config (mode backtest)
- * @param options - grid, workers, metric and output
+ * @param options - grid, workers, metric, timeout and output
  * @param io - output streams
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for an unknown metric (`keel sweep` checks it before
- *   calling this), a missing recording or a grid whose every combination was refused,
- *   EXIT.RUNTIME_FAILURE when a combination's backtest failed (after the table, which keeps the
- *   other rows and marks it `failed`), EXIT.STRATEGY_FAULT when a strategy threw in some
- *   combination (after the table, with a `faults` column and the first fault of each such row)
+ *   calling this), a missing recording, a `--out` that cannot be written or a grid whose every
+ *   combination was refused, EXIT.RUNTIME_FAILURE when a combination's backtest failed or timed out
+ *   (after the table, which keeps the other rows and marks it `failed`), EXIT.STRATEGY_FAULT when a
+ *   strategy threw in some combination (after the table, with a `faults` column and the first
+ *   fault of each such row), EXIT.INTERRUPTED or EXIT.TERMINATED when a signal stopped it (after
+ *   the partial table)
  */
 export async function sweepCommand(
   loaded: LoadedConfig,
@@ -82,20 +138,32 @@ export async function sweepCommand(
       first === undefined
         ? ''
         : `, e.g. ${describeCombination(first.combination, paths)}: ${first.reasons.join('; ')}`;
-    io.stderr.write(`✖ keel sweep: the strategy refuses every combination of the grid${example}\n`);
+    const who = refused.every((r) => r.by === 'params') ? 'the strategy refuses' : 'keel sweep refuses';
+    io.stderr.write(`✖ keel sweep: ${who} every combination of the grid${example}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
+  if (options.out !== undefined) {
+    const problem = outFileProblem(options.out);
+    if (problem !== undefined) {
+      io.stderr.write(`✖ keel sweep --out ${options.out}: cannot write there: ${problem}\n`);
+      return EXIT.BAD_CONFIG_OR_USAGE;
+    }
+  }
   const started = performance.now();
-  let rows: SweepRow[];
+  let outcome: Awaited<ReturnType<typeof runUntilSignal>>;
   const progress = sweepProgress(io.stderr, combinations.length);
   try {
-    rows = await runSweep({
-      file: loaded.file,
-      sets: options.sets ?? [],
-      combinations,
-      workers: options.workers,
-      onRow: (_row, done) => progress.update(done),
-    });
+    outcome = await runUntilSignal((signal) =>
+      runSweep({
+        file: loaded.file,
+        sets: options.sets ?? [],
+        combinations,
+        workers: options.workers,
+        signal,
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        onRow: (_row, done) => progress.update(done),
+      }),
+    );
     progress.stop();
   } catch (error) {
     progress.stop();
@@ -104,6 +172,18 @@ export async function sweepCommand(
     io.stderr.write(`${message.startsWith('✖ ') ? message : `✖ keel sweep: ${message}`}\n`);
     return EXIT.RUNTIME_FAILURE;
   }
+  const { rows } = outcome;
+  // A signal that came after the last row finished stopped nothing.
+  const stoppedBy = rows.length < combinations.length ? outcome.signal : undefined;
+  const stoppedCode = stoppedBy === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED;
+  const partial =
+    stoppedBy === undefined
+      ? ''
+      : `partial: ${rows.length} of ${combinations.length} backtests (stopped by ${stoppedBy})`;
+  if (stoppedBy !== undefined && rows.length === 0) {
+    io.stderr.write(`✖ keel sweep: stopped by ${stoppedBy} before any backtest finished; no table\n`);
+    return stoppedCode;
+  }
   let sorted: SweepRow[];
   try {
     sorted = sortRows(rows, options.metric);
@@ -111,54 +191,49 @@ export async function sweepCommand(
     io.stderr.write(`✖ ${(error as Error).message}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
-  const metrics = [options.metric, ...SHOWN.filter((m) => m !== options.metric)];
   const faulted = sorted.filter((row) => row.faults.length > 0);
   const failed = sorted.filter((row) => row.error !== undefined);
-  const header = [
-    ...paths,
-    ...metrics,
-    'fills',
-    ...(faulted.length > 0 ? ['faults'] : []),
-    ...(failed.length > 0 ? ['failed'] : []),
-  ];
-  const table = sorted.map((row) => [
-    ...paths.map((path) => axisValue(row.sets, path)),
-    ...metrics.map((m) => cell(row.metrics[m])),
-    row.error === undefined ? String(row.fills) : 'n/a',
-    ...(faulted.length > 0 ? [String(row.faults.length)] : []),
-    ...(failed.length > 0 ? [row.error === undefined ? '' : 'yes'] : []),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
+  const { header, shown, csv } = sweepTable(sorted, paths, options.metric);
+  const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
   const headers = await Promise.all(backtestRecordings(loaded).map(readSessionHeader));
   const synthetic = headers.some((h) => h.synthetic) ? ' (SYNTHETIC data)' : '';
+  const ran = stoppedBy === undefined ? combinations.length : rows.length;
   io.stdout.write(
-    `${[line(header), ...table.map(line)].join('\n')}\n${rows.length}${refused.length > 0 ? ` of ${rows.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
+    `${[line(header), ...shown.map(line)].join('\n')}\n${ran}${refused.length > 0 ? ` of ${combinations.length + refused.length}` : ''} combinations${synthetic} on ${options.workers} worker(s) in ${((performance.now() - started) / 1000).toFixed(1)} s, sorted by ${options.metric}, ${lowerIsBetter(options.metric) ? 'lowest' : 'highest'} first\n`,
   );
+  if (partial !== '') io.stdout.write(`⚠ ${partial}\n`);
   if (rows.every((row) => row.metrics[options.metric] === null))
     io.stdout.write(
       `⚠ ${options.metric} is n/a in every row, so the rows keep the grid's order (annualized figures such as sharpe need a run of at least a day)\n`,
     );
   if (refused.length > 0) {
     io.stdout.write(
-      `⚠ ${refused.length} of ${refused.length + rows.length} combinations not run, refused by the strategy's own check of its params:\n`,
+      `⚠ ${refused.length} of ${refused.length + combinations.length} combinations not run, ${refusedBy(refused)}:\n`,
     );
     for (const { combination, reasons } of refused)
       io.stdout.write(`  ${describeCombination(combination, paths)}: ${reasons.join('; ')}\n`);
   }
+  for (const note of notes(sorted, paths)) io.stdout.write(`${note}\n`);
   for (const row of faulted) {
-    const where = describeCombination(row.sets, paths);
+    const where = describeCombination(row.combination, paths);
     io.stdout.write(
       `✖ ${where}: ${row.faults[0]}${row.faults.length > 1 ? ` (and ${row.faults.length - 1} more)` : ''}\n`,
     );
   }
   for (const row of failed)
-    io.stdout.write(`✖ ${describeCombination(row.sets, paths)}: its backtest failed: ${row.error}\n`);
+    io.stdout.write(`✖ ${describeCombination(row.combination, paths)}: its backtest failed: ${row.error}\n`);
   if (options.out !== undefined) {
-    const csv = [header, ...table].map((r) => r.map(csvField).join(',')).join('\n');
-    writeFileSync(options.out, `${csv}\n`);
-    io.stdout.write(`table: ${options.out}\n`);
+    const text = [header, ...csv].map((r) => r.map(csvField).join(',')).join('\n');
+    try {
+      writeFileSync(options.out, `${text}\n`);
+    } catch (error) {
+      io.stderr.write(`✖ keel sweep: could not write --out ${options.out}: ${(error as Error).message}\n`);
+      return EXIT.RUNTIME_FAILURE;
+    }
+    io.stdout.write(`table: ${options.out}${partial === '' ? '' : ` (${partial})`}\n`);
   }
+  if (stoppedBy !== undefined) return stoppedCode;
   if (failed.length > 0) return EXIT.RUNTIME_FAILURE;
   return faulted.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
 }

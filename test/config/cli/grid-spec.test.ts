@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gridCombinations, parseGridAxis } from '../../../config/cli/index.ts';
+import { gridCombinations, overrideOnGridAxis, parseGridAxis } from '../../../config/cli/index.ts';
 
 describe('sweep grid', () => {
   it('parses an axis into its path and values', () => {
@@ -85,5 +85,25 @@ describe('sweep grid', () => {
 
   it('refuses the same path on two axes', () => {
     expect(() => gridCombinations([parseGridAxis('a=1,2'), parseGridAxis('a=3')])).toThrow('names a twice');
+  });
+
+  it('refuses a --set, --from or --to on the path of a grid axis, however the path is written', () => {
+    const axes = [
+      parseGridAxis('strategies.0.params.fast=5,8'),
+      parseGridAxis('backtest.from=2025-01-06T14:35:00Z'),
+    ];
+    expect(overrideOnGridAxis(['strategies[0].params.fast=3'], axes)).toBe(
+      "--set strategies[0].params.fast=3 and --grid strategies.0.params.fast=... both set strategies.0.params.fast (the grid's values would run); give its values in the --grid alone",
+    );
+    expect(overrideOnGridAxis([{ set: 'backtest.from=1', shownAs: '--from 1' }], axes)).toMatch(
+      /^--from 1 and --grid backtest\.from=\.\.\. both set backtest\.from /,
+    );
+    // Other paths, a longer one sharing the prefix, and malformed --sets (the loader names those) pass.
+    expect(
+      overrideOnGridAxis(
+        ['strategies.0.params.slow=9', 'strategies.0.params.fastx=1', 'nonsense', '=1'],
+        axes,
+      ),
+    ).toBeUndefined();
   });
 });

@@ -6,10 +6,13 @@ import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
 describe('sweep rows', () => {
   it('sort a drawdown, volatility or cost lowest first, and every other metric highest first', () => {
     const row = (name: string, metrics: Record<string, number | null>): SweepRow => ({
-      sets: [name],
+      combination: [name],
       metrics,
       fills: 0,
       faults: [],
+      denied: 0,
+      liquidations: 0,
+      warnings: [],
     });
     const rows = [
       row('deep', { maxDrawdown: 0.4, totalReturn: 0.2, feesPaid: 9 }),
@@ -17,7 +20,7 @@ describe('sweep rows', () => {
       row('shallow', { maxDrawdown: 0.05, totalReturn: -0.1, feesPaid: 1 }),
       row('mid', { maxDrawdown: 0.2, totalReturn: 0.5, feesPaid: 4 }),
     ];
-    const order = (metric: string) => sortRows(rows, metric).map((r) => r.sets[0]);
+    const order = (metric: string) => sortRows(rows, metric).map((r) => r.combination[0]);
     expect(order('maxDrawdown')).toEqual(['shallow', 'mid', 'deep', 'none']);
     expect(order('feesPaid')).toEqual(['shallow', 'mid', 'deep', 'none']);
     expect(order('totalReturn')).toEqual(['mid', 'deep', 'shallow', 'none']);
@@ -31,17 +34,44 @@ describe('sweep rows', () => {
   it('rank rows whose strategy threw after every clean row, and failed backtests last', () => {
     const rows: SweepRow[] = [
       {
-        sets: ['failed'],
+        combination: ['failed'],
         metrics: {},
         fills: 0,
         faults: [],
+        denied: 0,
+        liquidations: 0,
+        warnings: [],
         error: 'the replay window starts after the data',
       },
-      { sets: ['halted'], metrics: { totalReturn: 0 }, fills: 0, faults: ['strategy s: onStart threw'] },
-      { sets: ['losing'], metrics: { totalReturn: -0.2 }, fills: 4, faults: [] },
-      { sets: ['winning'], metrics: { totalReturn: 0.1 }, fills: 6, faults: [] },
+      {
+        combination: ['halted'],
+        metrics: { totalReturn: 0 },
+        fills: 0,
+        faults: ['strategy s: onStart threw'],
+        denied: 0,
+        liquidations: 0,
+        warnings: [],
+      },
+      {
+        combination: ['losing'],
+        metrics: { totalReturn: -0.2 },
+        fills: 4,
+        faults: [],
+        denied: 0,
+        liquidations: 0,
+        warnings: [],
+      },
+      {
+        combination: ['winning'],
+        metrics: { totalReturn: 0.1 },
+        fills: 6,
+        faults: [],
+        denied: 0,
+        liquidations: 0,
+        warnings: [],
+      },
     ];
-    expect(sortRows(rows, 'totalReturn').map((r) => r.sets[0])).toEqual([
+    expect(sortRows(rows, 'totalReturn').map((r) => r.combination[0])).toEqual([
       'winning',
       'losing',
       'halted',

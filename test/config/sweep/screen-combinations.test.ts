@@ -17,7 +17,7 @@ describe('screening a sweep grid before it runs', () => {
     expect(screened).toEqual({
       ok: true,
       runnable: [grid[0], grid[1], grid[3]],
-      refused: [{ combination: grid[2], reasons: ['fast must be shorter than slow'] }],
+      refused: [{ combination: grid[2], by: 'params', reasons: ['fast must be shorter than slow'] }],
     });
   });
 
@@ -39,5 +39,27 @@ describe('screening a sweep grid before it runs', () => {
   it("applies the sweep's own --set before each combination", async () => {
     const screened = await screenCombinations(EXAMPLE, [`${SLOW}=4`], [[`${FAST}=3`], [`${FAST}=4`]]);
     expect(screened.ok && screened.refused.map((r) => r.combination)).toEqual([[`${FAST}=4`]]);
+  });
+
+  it('sets aside a combination whose replay window ends before it starts, keeping grid order with the strategy refusals', async () => {
+    const grid = [
+      ['backtest.to=2025-01-06T14:40:00Z', `${FAST}=3`],
+      ['backtest.to=2025-01-06T14:40:00Z', `${FAST}=9`],
+      ['backtest.to=2025-01-06T14:35:00Z', `${FAST}=3`],
+      ['backtest.to=2025-01-06T14:50:00Z', `${FAST}=3`],
+    ];
+    const screened = await screenCombinations(
+      EXAMPLE,
+      [{ set: 'backtest.from=2025-01-06T14:35:00Z', shownAs: '--from 2025-01-06T14:35:00Z' }],
+      grid,
+    );
+    expect(screened).toEqual({
+      ok: true,
+      runnable: [grid[0], grid[3]],
+      refused: [
+        { combination: grid[1], by: 'params', reasons: ['fast must be shorter than slow'] },
+        { combination: grid[2], by: 'window', reasons: ['backtest.to must be later than from'] },
+      ],
+    });
   });
 });

@@ -1,0 +1,82 @@
+import type { SweepRow } from '../sweep/sweep-task.ts';
+
+/** A sweep's result table: one header, then one line per row, for the terminal and for the CSV. */
+export interface SweepTable {
+  readonly header: readonly string[];
+  /** The rows as the terminal shows them: non-integers to 4 decimals. */
+  readonly shown: readonly (readonly string[])[];
+  /** The rows as the CSV holds them: every number at full precision. */
+  readonly csv: readonly (readonly string[])[];
+}
+
+/** The metrics every table shows after the sorting one. */
+const SHOWN = ['totalReturn', 'sharpe', 'maxDrawdown', 'tradeCount', 'winRate'];
+
+/**
+ * A grid axis's value in a combination.
+ * @param combination - the combination's `--set` arguments
+ * @param path - the axis's path, in `--set` form
+ * @returns the value as typed, '' when the combination does not set the path
+ */
+export function axisValue(combination: readonly string[], path: string): string {
+  const set = combination.find((s) => s.startsWith(`${path}=`));
+  return set === undefined ? '' : set.slice(path.length + 1);
+}
+
+function shownCell(value: number | null | undefined): string {
+  if (value === null || value === undefined) return 'n/a';
+  return Number.isInteger(value) ? String(value) : value.toFixed(4);
+}
+
+function csvCell(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'n/a' : String(value);
+}
+
+/**
+ * The table of a sweep's rows: the axes' values, the sorting metric then the usual ones, fills,
+ * and the columns only some sweeps need: `denied` (intents the risk gate, kernel or venue
+ * denied), `liquidations`, `warnings`, `faults` (strategy faults) and `failed`, each when a row has one.
+ * @param rows - the rows, in the order to show
+ * @param paths - the axes' paths, in `--set` form
+ * @param metric - the metric the rows are sorted by
+ * @returns the header and the rows, for the terminal and for the CSV
+ */
+export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], metric: string): SweepTable {
+  const metrics = [metric, ...SHOWN.filter((m) => m !== metric)];
+  const ran = (row: SweepRow, count: number) => (row.error === undefined ? String(count) : 'n/a');
+  const extra: { name: string; cell: (row: SweepRow) => string; needed: boolean }[] = [
+    { name: 'denied', cell: (row) => ran(row, row.denied), needed: rows.some((row) => row.denied > 0) },
+    {
+      name: 'liquidations',
+      cell: (row) => ran(row, row.liquidations),
+      needed: rows.some((row) => row.liquidations > 0),
+    },
+    {
+      name: 'warnings',
+      cell: (row) => ran(row, row.warnings.length),
+      needed: rows.some((row) => row.warnings.length > 0),
+    },
+    {
+      name: 'faults',
+      cell: (row) => String(row.faults.length),
+      needed: rows.some((row) => row.faults.length > 0),
+    },
+    {
+      name: 'failed',
+      cell: (row) => (row.error === undefined ? '' : 'yes'),
+      needed: rows.some((row) => row.error !== undefined),
+    },
+  ];
+  const columns = extra.filter((column) => column.needed);
+  const line = (row: SweepRow, cell: (value: number | null | undefined) => string) => [
+    ...paths.map((path) => axisValue(row.combination, path)),
+    ...metrics.map((m) => cell(row.metrics[m])),
+    ran(row, row.fills),
+    ...columns.map((column) => column.cell(row)),
+  ];
+  return {
+    header: [...paths, ...metrics, 'fills', ...columns.map((column) => column.name)],
+    shown: rows.map((row) => line(row, shownCell)),
+    csv: rows.map((row) => line(row, csvCell)),
+  };
+}

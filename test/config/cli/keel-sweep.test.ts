@@ -1,0 +1,266 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from '../../../config/cli/index.ts';
+import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const dir = tempDirsRemovedAfterAll('keel-sweep-')();
+const EXAMPLE = 'config/examples/sma-cross-backtest.yaml';
+const FAST = 'strategies.0.params.fast';
+const SLOW = 'strategies.0.params.slow';
+
+/** The metrics of a single `keel backtest` of the example with these overrides. */
+function singleBacktest(name: string, args: readonly string[]): Record<string, number> {
+  const run = keelChild(['backtest', EXAMPLE, '--no-progress', ...args, ...reportOutputFlags(dir, name)]);
+  expect(run.code, run.stderr).toBe(EXIT.OK);
+  return JSON.parse(readFileSync(join(dir, `${name}-result.json`), 'utf8')).metrics;
+}
+
+/** The CSV's lines after its header, each split into cells. */
+function csvRows(file: string): string[][] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split(','));
+}
+
+describe('keel sweep: what each row says', () => {
+  it('refuses a --set (or --from/--to) on a grid axis path, naming both, before any backtest (exit 2)', () => {
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--set',
+      `${FAST}=3`,
+      '--grid',
+      `strategies[0].params.fast=5,8`,
+      '--grid',
+      `${SLOW}=21`,
+    ]);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).toBe(
+      `✖ --set ${FAST}=3 and --grid ${FAST}=... both set ${FAST} (the grid's values would run); give its values in the --grid alone\n`,
+    );
+    const from = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--from',
+      '2025-01-06T14:35:00Z',
+      '--grid',
+      'backtest.from=2025-01-06T14:31:00Z,2025-01-06T14:40:00Z',
+    ]);
+    expect(from.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(from.stderr).toMatch(
+      /^✖ --from 2025-01-06T14:35:00Z and --grid backtest\.from=\.\.\. both set backtest\.from /,
+    );
+  }, 60_000);
+
+  it('writes every metric to the CSV as computed (the terminal shows 4 decimals)', () => {
+    const csv = join(dir, 'precision.csv');
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      `${FAST}=3`,
+      '--grid',
+      `${SLOW}=8`,
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    const single = singleBacktest('precision', ['--set', `${FAST}=3`, '--set', `${SLOW}=8`]);
+    const [cells] = csvRows(csv);
+    expect(Number(cells?.[2])).toBe(single.totalReturn);
+    expect(cells?.[2]).not.toMatch(/^-?\d+\.\d{4}$/);
+    expect(run.stdout.split('\n')[1]).toContain(` ${single.totalReturn?.toFixed(4)} `);
+  }, 120_000);
+
+  it('counts the intents the risk gate denied in a denied column and names the first reason under the table', () => {
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      'strategies.0.risk.maxPositionQty=0.5,2',
+      '--metric',
+      'totalReturn',
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    const [header, best, other] = run.stdout.split('\n');
+    expect(header).toMatch(/\s+fills\s+denied$/);
+    // The row whose every order was denied (0 trades, return 0) still ranks first, but says so.
+    expect(best).toMatch(/^\s+0\.5\s+0\s.*\s0\s+4$/);
+    expect(other).toMatch(/\s0$/);
+    expect(run.stdout).toMatch(
+      /\n⚠ strategies\.0\.risk\.maxPositionQty=0\.5: 4 intents denied \(risk maxPosition 4\); the first: .+\n/,
+    );
+  }, 120_000);
+});
+
+describe('keel sweep: --out', () => {
+  it('makes a missing folder, as keel backtest does', () => {
+    const csv = join(dir, 'no-such-dir', 'deeper', 'sweep.csv');
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      `${FAST}=3,5`,
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    expect(csvRows(csv)).toHaveLength(2);
+  }, 120_000);
+
+  it('refuses, in one line and before any backtest, a file it cannot write (exit 2)', () => {
+    writeFileSync(join(dir, 'a-file'), '');
+    const out = join(dir, 'a-file', 'sweep.csv');
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      `${FAST}=3,5`,
+      '--metric',
+      'totalReturn',
+      '--out',
+      out,
+    ]);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    expect(run.stderr).toMatch(new RegExp(`^✖ keel sweep --out ${out}: cannot write there: [^\\n]+\\n$`));
+    expect(run.stdout).toBe('');
+  }, 60_000);
+});
+
+describe('keel sweep: --from and --to', () => {
+  it('narrow every combination to the window, as keel backtest does', () => {
+    const window = ['--from', '2025-01-06T14:35:00Z', '--to', '2025-01-06T14:55:00Z'];
+    const csv = join(dir, 'window.csv');
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      ...window,
+      '--grid',
+      `${FAST}=3`,
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    const single = singleBacktest('window', [...window, '--set', `${FAST}=3`]);
+    expect(Number(csvRows(csv)[0]?.[1])).toBe(single.totalReturn);
+    expect(single.totalReturn).not.toBe(singleBacktest('whole', ['--set', `${FAST}=3`]).totalReturn);
+  }, 120_000);
+
+  it('skip and list a grid combination whose window ends before it starts, running the others', () => {
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--from',
+      '2025-01-06T14:40:00Z',
+      '--grid',
+      'backtest.to=2025-01-06T14:35:00Z,2025-01-06T14:55:00Z',
+      '--metric',
+      'totalReturn',
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    expect(run.stdout).toContain('1 of 2 combinations (SYNTHETIC data)');
+    expect(run.stdout).toContain(
+      '⚠ 1 of 2 combinations not run, their replay window ends before it starts:\n  backtest.to=2025-01-06T14:35:00Z: backtest.to must be later than from\n',
+    );
+  }, 120_000);
+});
+
+/** Writes a backtest config running the hanging plugin over the example session. */
+function hangingConfig(): string {
+  const file = join(dir, 'hanging.yaml');
+  writeFileSync(
+    file,
+    `mode: backtest
+name: hanging
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - id: h
+    use: ${resolve('test/config/fixtures/hanging-plugin.ts')}
+    params: { sym: BINANCE_PERP_BTC_USDT }
+backtest:
+  recordings: [${resolve('backtest/sessions/example-synthetic.jsonl.gz')}]
+  startingCash: { USDT: 100000 }
+  eventCache: false
+`,
+  );
+  return file;
+}
+
+describe('keel sweep: a combination that never ends', () => {
+  it('--timeout turns it into a failed row, stops its worker and keeps the other rows (exit 1)', () => {
+    const csv = join(dir, 'timeout.csv');
+    const run = keelChild([
+      'sweep',
+      hangingConfig(),
+      '--grid',
+      'strategies.0.params.hang=true,false',
+      '--workers',
+      '1',
+      '--timeout',
+      '4',
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.RUNTIME_FAILURE);
+    expect(run.stdout).toContain(
+      '✖ strategies.0.params.hang=true: its backtest failed: it ran longer than --timeout 4 s and its worker was stopped\n',
+    );
+    expect(csvRows(csv).map((cells) => [cells[0], cells.at(-1)])).toEqual([
+      ['false', ''],
+      ['true', 'yes'],
+    ]);
+  }, 120_000);
+});
+
+describe('keel sweep: Ctrl-C', () => {
+  it('prints and writes the rows finished so far, marked partial, then exits 130', async () => {
+    const csv = join(dir, 'interrupted.csv');
+    const child = spawn(process.execPath, [
+      resolve('bin/keel.js'),
+      'sweep',
+      EXAMPLE,
+      '--grid',
+      `${FAST}=2..11`,
+      '--grid',
+      `${SLOW}=12..41`,
+      '--metric',
+      'totalReturn',
+      '--workers',
+      '2',
+      '--out',
+      csv,
+    ]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    const code = await new Promise<number | null>((done) => {
+      child.stderr.on('data', (d) => {
+        stderr += d;
+        if (/sweep: 4\/300 backtests done/.test(stderr)) child.kill('SIGINT');
+      });
+      child.on('exit', (c, signal) => done(signal === null ? c : -1));
+    });
+    const finished = Number(/sweep: (\d+)\/300 backtests done\n$/.exec(stderr)?.[1] ?? 0);
+    expect(finished).toBeGreaterThanOrEqual(4);
+    expect(code, stderr).toBe(EXIT.INTERRUPTED);
+    expect(stdout).toContain(`\n⚠ partial: ${finished} of 300 backtests (stopped by SIGINT)\n`);
+    expect(stdout).toContain(`table: ${csv} (partial: ${finished} of 300 backtests (stopped by SIGINT))\n`);
+    expect(stdout.split('\n').filter((line) => /^\s+\d+\s+\d+\s/.test(line))).toHaveLength(finished);
+    expect(existsSync(csv) && csvRows(csv)).toHaveLength(finished);
+  }, 180_000);
+});

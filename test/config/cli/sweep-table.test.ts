@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { sweepTable } from '../../../config/cli/sweep-table.ts';
+import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
+
+const FAST = 'strategies.0.params.fast';
+
+function row(fast: number, totalReturn: number | null, more: Partial<SweepRow> = {}): SweepRow {
+  return {
+    combination: [`${FAST}=${fast}`],
+    metrics: { totalReturn, sharpe: null, maxDrawdown: 0, tradeCount: 2, winRate: 0.5 },
+    fills: 4,
+    faults: [],
+    denied: 0,
+    liquidations: 0,
+    warnings: [],
+    ...more,
+  };
+}
+
+describe('the table of a sweep', () => {
+  it('holds every metric at full precision in the CSV, 4 decimals on the terminal', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        const table = sweepTable([row(3, value)], [FAST], 'totalReturn');
+        // Reads back as the same number (-0 is written 0, equal to it).
+        expect(Number(table.csv[0]?.[1]) === value, table.csv[0]?.[1]).toBe(true);
+        expect(table.shown[0]?.[1]).toBe(Number.isInteger(value) ? String(value) : value.toFixed(4));
+      }),
+    );
+    const table = sweepTable([row(3, -0.000123456789)], [FAST], 'totalReturn');
+    expect(table.csv[0]?.slice(0, 3)).toEqual(['3', '-0.000123456789', 'n/a']);
+    expect(table.shown[0]?.slice(0, 3)).toEqual(['3', '-0.0001', 'n/a']);
+  });
+
+  it('adds denied, liquidations and warnings columns when a row has one, before faults and failed', () => {
+    const plain = sweepTable([row(3, 0.1)], [FAST], 'totalReturn');
+    expect(plain.header.at(-1)).toBe('fills');
+    const table = sweepTable(
+      [
+        row(3, 0, { denied: 4, denial: '4 intents denied (risk maxPosition 4); the first: ...' }),
+        row(5, 0.1, { liquidations: 1, warnings: ['no 5m bars'], faults: ['strategy s: onBar threw'] }),
+        { ...row(8, null), metrics: {}, error: 'the replay window starts after the data' },
+      ],
+      [FAST],
+      'totalReturn',
+    );
+    expect(table.header.slice(-6)).toEqual([
+      'fills',
+      'denied',
+      'liquidations',
+      'warnings',
+      'faults',
+      'failed',
+    ]);
+    expect(table.csv.map((r) => r.slice(-6))).toEqual([
+      ['4', '4', '0', '0', '0', ''],
+      ['4', '0', '1', '1', '1', ''],
+      ['n/a', 'n/a', 'n/a', 'n/a', '0', 'yes'],
+    ]);
+  });
+});
