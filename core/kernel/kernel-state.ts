@@ -248,6 +248,7 @@ export class KernelState implements RiskView {
     const key = this.#legKeys.of(position.sym, position.positionSide);
     if (!this.#unreported.reported(key, position.updateAt)) return false;
     this.positions.set(key, position);
+    this.#venueMarks.positionArrived(key, position);
     return true;
   }
 

@@ -101,6 +101,22 @@ export class VenueEquityMarks {
   }
 
   /**
+   * A position report was folded: stamped at or before the latest equity report's time (the venue
+   * sent it after that report), it holds the leg as that report did, unless the leg is held at a
+   * price stamped later.
+   * @param key - the leg's `sym|positionSide`
+   * @param position - the report
+   */
+  positionArrived(key: string, position: Position): void {
+    if (position.updateAt > this.#asOf) return;
+    const leg = this.#held.get(key);
+    if (leg !== undefined && position.updateAt < leg.time) return;
+    this.#held.set(key, { position, price: undefined, time: position.updateAt });
+    this.#included = undefined;
+    if (position.updateAt < this.#asOf) this.#awaiting.add(position.sym);
+  }
+
+  /**
    * A price of the sym arrived: while it is stamped at or before the latest report's time and
    * later than the price a leg is held at, the report held the leg at it.
    * @param sym - the sym whose market data just arrived

@@ -256,6 +256,18 @@ describe('venue equity marks: an account report sent alone, before or after the 
     expect(kernel.state.equity().toFixed()).toBe('500');
   });
 
+  it('holds a leg as a position report stamped at the account’s time that arrives after it (a fill)', () => {
+    const { kernel } = aKernelRig([]);
+    for (const event of [...opened(), aMark(60, 3100)]) kernel.push(event);
+    // BUY 4 @ 3100 at 90: realized -400, cash 1200, short 6 at the mark 3100: equity 600. The
+    // venue sends the account first, then the position.
+    kernel.push(anAccountUpdate(90, '600'));
+    kernel.push(aLeg(90, -6, 3100));
+    expect(kernel.state.equity().toFixed()).toBe('600');
+    kernel.push(aMark(120, 3200));
+    expect(kernel.state.equity().toFixed()).toBe('0');
+  });
+
   it('property: once the marks up to the latest report arrived, equity is the venue’s, whatever the order', () => {
     // Each instant k the venue marks m_k; at some instants it also reports the account (its cash,
     // changed by a charge, plus q (m_k - 3000)), sometimes with the position, before or after the
