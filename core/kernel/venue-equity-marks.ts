@@ -25,7 +25,7 @@ export interface MarkSource {
 
 /** How the venue's latest equity report is taken to hold one open position leg. */
 interface HeldLeg {
-  /** The leg as Keel knew it when the report came. */
+  /** The leg's position report the equity report is taken to include. */
   readonly position: Position;
   /** The venue price the report holds it at; undefined: the position report's own mark (its unrealizedPNL). */
   price: number | undefined;
@@ -56,7 +56,7 @@ interface HeldLeg {
 export class VenueEquityMarks {
   /** The venue time of the latest equity report. */
   #asOf = Number.NEGATIVE_INFINITY;
-  /** Per `sym|positionSide`, how the latest report holds each leg open when it came. */
+  /** Per `sym|positionSide`, how the latest report holds each leg it included. */
   readonly #held = new Map<string, HeldLeg>();
   /** Syms a price stamped at or before the report's time may still come for. */
   readonly #awaiting = new Set<string>();
