@@ -2,8 +2,10 @@ import { asNumber } from '../../core/model/index.ts';
 import { coinValue } from './coin-valuation.ts';
 import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
+import { equityOf } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import { accountView } from './portfolio-views.ts';
+import { publishOpenPositions } from './publish.ts';
 import { emit, type SimState } from './sim-state.ts';
 
 /** Equity and maintenance margin estimated on numbers (per market event); NaN equity = nothing at risk. */
@@ -63,8 +65,9 @@ export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
  * After each market event, after a timer's funding or interest charge (`timers.ts`), and after a
  * fill off the market-event path (a command that filled on arrival, a released TIME order):
  * liquidates when equity falls below maintenance margin, republishes positions whose liqPrice
- * other syms' marks moved (`watchLiqPrices`), and reports the account when it enters or leaves
- * MARGIN_CALL (the estimate on numbers decides when to look).
+ * other syms' marks moved (`watchLiqPrices`), and reports the account, after the open positions
+ * at their marks now (`publishOpenPositions`), when it enters or leaves MARGIN_CALL (the estimate
+ * on numbers decides when to look).
  * @param state - the venue
  */
 export function watchMargin(state: SimState): void {
@@ -79,8 +82,10 @@ export function watchMargin(state: SimState): void {
   const nearCall = risk.equity <= 0 || Math.abs(risk.maintenance / risk.equity - ratio) < ratio * 1e-6;
   const estimated = risk.equity <= 0 || risk.maintenance / risk.equity >= ratio ? 'MARGIN_CALL' : 'NORMAL';
   if (estimated === state.reportedStatus && !nearCall) return;
-  const account = accountView(state);
+  const equity = equityOf(state);
+  const account = accountView(state, equity);
   if (account.accountStatus === state.reportedStatus) return;
   state.reportedStatus = account.accountStatus;
+  publishOpenPositions(state, equity);
   emit(state, { kind: 'account', account });
 }

@@ -2,7 +2,7 @@ import type { AlgoOrder, Dec, OrderAction } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
 import { initialMargin } from './initial-margin.ts';
-import { equityOf } from './margin.ts';
+import { equityOf, markOf } from './margin.ts';
 import { accountView, assetView, positionView } from './portfolio-views.ts';
 import { orderView, type SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
@@ -31,6 +31,7 @@ export function publishPosition(state: SimState, position: SimPosition, equity: 
   position.updateAt = state.now;
   const rank = adlRankOf(state, position, asNumber(equity));
   const view = positionView(state, position, equity, rank);
+  position.publishedMark = view.markPrice;
   position.publishedLiq = view.liqPrice;
   position.publishedLiqN = undefined;
   emit(state, { kind: 'position', position: view });
@@ -47,7 +48,25 @@ export function publishPosition(state: SimState, position: SimPosition, equity: 
 }
 
 /**
- * Sends the balances of the given coins on the Assets channel and the account on the Accounts channel.
+ * Sends every open position and spot holding not yet sent at this instant at its sym's mark now,
+ * ahead of an account report (Keel's choice): the account's equity holds each leg at that mark,
+ * and a client that reads the mark from the leg's report needs no market data to know it.
+ * @param state - the venue
+ * @param equity - the portfolio equity now
+ */
+export function publishOpenPositions(state: SimState, equity: Dec): void {
+  for (const legs of [state.positions, state.holdings]) {
+    for (const position of legs.values()) {
+      if (position.qty.isZero()) continue;
+      if (position.updateAt === state.now && position.publishedMark?.eq(markOf(state, position))) continue;
+      publishPosition(state, position, equity);
+    }
+  }
+}
+
+/**
+ * Sends every open position not yet sent at its mark now ({@link publishOpenPositions}), the
+ * balances of the given coins on the Assets channel and the account on the Accounts channel.
  * @param state - the venue
  * @param coins - coins whose balance changed
  * @param equity - the portfolio equity when the caller has it already (same state)
@@ -57,6 +76,7 @@ export function publishBalances(
   coins: readonly string[],
   equity: Dec = equityOf(state),
 ): void {
+  publishOpenPositions(state, equity);
   // Sending an event changes nothing in the venue (commands queue until their arrival time), so
   // one initial margin serves every view of this moment.
   const im = initialMargin(state);

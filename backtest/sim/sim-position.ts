@@ -36,6 +36,8 @@ export interface SimPosition {
    */
   publishedLiq?: Dec;
   publishedLiqN: number | undefined;
+  /** The mark the position was last published at (undefined before its first publication). */
+  publishedMark?: Dec;
   createAt: number;
   updateAt: number;
   /**

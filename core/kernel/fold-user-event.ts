@@ -29,10 +29,10 @@ export function foldUserEvent(state: KernelState, event: UserEvent): boolean {
       return true;
     }
     case 'asset':
-      state.applyAsset(event.asset);
+      state.applyAsset(event.asset, event.ts);
       return true;
     case 'account':
-      state.applyAccount(event.account);
+      state.applyAccount(event.account, event.ts);
       return true;
     case 'liquidationEvent':
       if (state.liquidation?.liquidationEventId !== event.record.liquidationEventId) {

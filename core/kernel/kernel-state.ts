@@ -27,7 +27,7 @@ import type { Clock } from './clock.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import { equityEstimateOf, equityOf, grossExposureOf } from './kernel-equity.ts';
 import { legQty } from './leg-quantity.ts';
-import { referencePriceOf, venueMarkPriceOf } from './market-prices.ts';
+import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-prices.ts';
 import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { PositionLegKeys } from './position-leg-keys.ts';
@@ -248,27 +248,40 @@ export class KernelState implements RiskView {
     const key = this.#legKeys.of(position.sym, position.positionSide);
     if (!this.#unreported.reported(key, position.updateAt)) return false;
     this.positions.set(key, position);
-    this.#venueMarks.positionReported(key);
+    this.#venueMarks.positionArrived(key, position);
     return true;
   }
 
   /**
-   * Folds an account report of the venue: its equity valued open positions at the venue's mark now.
+   * Folds an account report of the venue: its equity valued open positions at the venue's mark
+   * at its time (see {@link VenueEquityMarks}).
    * @param account - the account as the venue reports it
+   * @param ts - the report's venue time (its event's `ts`)
    */
-  applyAccount(account: Account): void {
+  applyAccount(account: Account, ts: number): void {
     this.account = account;
-    this.#venueMarks.rebase(this);
+    this.#venueMarks.rebase(this, ts);
   }
 
   /**
    * Folds an asset report of the venue; its equity is the account's only while no account
    * report came.
    * @param asset - the asset as the venue reports it
+   * @param ts - the report's venue time (its event's `ts`)
    */
-  applyAsset(asset: Asset): void {
+  applyAsset(asset: Asset, ts: number): void {
     this.assets.set(asset.coin, asset);
-    if (this.account === undefined) this.#venueMarks.rebase(this);
+    if (this.account === undefined) this.#venueMarks.rebase(this, ts);
+  }
+
+  /**
+   * A price of the sym was folded: the venue's latest equity report may have held a leg at it
+   * (see {@link VenueEquityMarks.priceArrived}). Nothing to do, but one check, once the prices
+   * stamped up to that report came.
+   * @param sym - the sym whose market data just arrived
+   */
+  priceArrived(sym: string): void {
+    if (this.#venueMarks.awaitingPrices) this.#venueMarks.priceArrived(sym, this);
   }
 
   /**
@@ -279,6 +292,14 @@ export class KernelState implements RiskView {
    */
   venueMarkPrice(sym: string): number | undefined {
     return venueMarkPriceOf(this, sym);
+  }
+
+  /**
+   * @param sym - the symbol
+   * @returns the venue time of the event {@link KernelState.venueMarkPrice} comes from, or undefined
+   */
+  venueMarkTime(sym: string): number | undefined {
+    return venueMarkTimeOf(this, sym);
   }
 
   /**

@@ -95,6 +95,7 @@ export class MarketRouting {
     switch (event.kind) {
       case 'quote': {
         state.quotes.set(event.sym, event);
+        state.priceArrived(event.sym);
         this.emulator.onQuote(event);
         const runners = this.listeners.get(event.sym);
         if (runners === undefined) return true;
@@ -103,6 +104,7 @@ export class MarketRouting {
       }
       case 'trade': {
         state.trades.set(event.sym, event);
+        state.priceArrived(event.sym);
         this.emulator.onTrade(event);
         this.aggregator.onTrade(event, this.emitBar);
         const runners = this.listeners.get(event.sym);
@@ -114,6 +116,7 @@ export class MarketRouting {
         if (event.closed) {
           this.emulator.onBar(event, state.trades.has(event.sym));
           state.closedBars.set(event.sym, event);
+          state.priceArrived(event.sym);
         }
         {
           // One key per bar, handed on: the state, the watchers and the strategies' streams all look it up.
@@ -129,6 +132,7 @@ export class MarketRouting {
         return true;
       case 'markPrice':
         state.marks.set(event.sym, event);
+        state.priceArrived(event.sym);
         this.emulator.onMark(event);
         return true;
       case 'ticker':

@@ -16,57 +16,128 @@ export interface MarkSource {
    * @returns the price the venue marks positions at now, as far as Keel has seen, or undefined
    */
   venueMarkPrice(sym: string): number | undefined;
+  /**
+   * @param sym - the symbol
+   * @returns the venue time (`ts`) of the event {@link MarkSource.venueMarkPrice} comes from, or undefined
+   */
+  venueMarkTime(sym: string): number | undefined;
+}
+
+/** How the venue's latest equity report is taken to hold one open position leg. */
+interface HeldLeg {
+  /** The leg's position report the equity report is taken to include. */
+  readonly position: Position;
+  /** The venue price the report holds it at; undefined: the position report's own mark (its unrealizedPNL). */
+  price: number | undefined;
+  /** The venue time of that price, or the position report's updateAt. */
+  time: number;
 }
 
 /**
  * Marks the equity the venue reports to the latest market price between its reports. The venue
- * sends account (and asset) reports when money changes hands, a fill or a funding payment (the
- * spec shows no periodic push), so its equity holds open positions at the mark of that moment
- * (the fill price inside a bar) until the next report. Keel's choice: equity = the latest report
- * - the unrealized PnL that report included + the unrealized PnL at the latest price, so an open
- * position moves the curve, `ctx.equity()` and position sizing as in a backtest of the same data.
+ * sends account (and asset) reports when money changes hands, a fill or a funding payment, or when
+ * the account enters or leaves MARGIN_CALL (the spec shows no periodic push), so its equity holds
+ * open positions at the venue's mark of that moment (the fill price inside a bar) until the next
+ * report. Keel's choice: equity = the latest report - the unrealized PnL that report included +
+ * the unrealized PnL at the latest price, so an open position moves the curve, `ctx.equity()` and
+ * position sizing as in a backtest of the same data.
  *
- * The unrealized PnL a report included is, per leg, the venue's own figure when a position report
- * came since the previous account report (they are sent together on a fill), else Keel's
- * valuation at that moment (a report without positions, e.g. funding). Decimal work happens only
- * when equity is asked for (per intent or sample), never per market event.
+ * The unrealized PnL a report included is, per leg, at the venue's price at the report's time
+ * (its event's `ts`), which Keel may not have yet: market data and User Data come on separate
+ * connections, and a report sent alone (a margin call, a loan's interest) may arrive before the
+ * mark that caused it. Keel takes it, per leg, from whichever of the leg's latest position report
+ * (its mark at its `updateAt`) and the latest price of its sym (at its `ts`) is stamped nearest the
+ * report's time, the position report on a tie, so a report sent with the positions is exact. When
+ * that is stamped before the report, each price of the sym that arrives later stamped at or before
+ * the report's time replaces it, until one stamped after it arrives: the price move the report
+ * already counted is not counted again. Decimal work happens only when equity is asked for (per
+ * intent or sample), never per market event.
  */
 export class VenueEquityMarks {
-  #included: Dec = ZERO;
+  /** The venue time of the latest equity report. */
+  #asOf = Number.NEGATIVE_INFINITY;
+  /** Per `sym|positionSide`, how the latest report holds each leg it included. */
+  readonly #held = new Map<string, HeldLeg>();
+  /** Syms a price stamped at or before the report's time may still come for. */
+  readonly #awaiting = new Set<string>();
+  /** The unrealized PnL the latest report included, and as a number; undefined: to compute. */
+  #included: Dec | undefined = ZERO;
   #includedN = 0;
   /** The last reported equity estimated and its number: a report is read many times. */
   #reportedOf: Dec | undefined;
   #reportedN = 0;
   /** The numbers of each sym's last position report estimated: converted once per report. */
   readonly #legNumbers = new Map<string, LegNumbers>();
-  readonly #reported = new Set<string>();
   /** Each sym's last price as money and the number it came from: converted once per new price. */
   readonly #prices = new Map<string, { n: number; d: Dec }>();
 
-  /**
-   * Notes that the venue reported a position leg, so the next account report valued it at the
-   * leg's reported mark.
-   * @param key - the leg's `sym|positionSide`
-   */
-  positionReported(key: string): void {
-    this.#reported.add(key);
+  /** @returns true while a price arriving may still be the one the latest report held a leg at */
+  get awaitingPrices(): boolean {
+    return this.#awaiting.size > 0;
   }
 
   /**
-   * Records the unrealized PnL an equity report just received included.
+   * Takes an equity report just received as holding each open leg at the venue's price at `asOf`.
    * @param source - the kernel state, positions already folded
+   * @param asOf - the report's venue time (its event's `ts`)
    */
-  rebase(source: MarkSource): void {
-    let included = ZERO;
+  rebase(source: MarkSource, asOf: number): void {
+    this.#asOf = asOf;
+    this.#held.clear();
+    this.#awaiting.clear();
+    this.#included = undefined;
     for (const [key, position] of source.positions) {
       if (position.positionQty.isZero()) continue;
-      included = included.add(
-        this.#reported.has(key) ? position.unrealizedPNL : this.#unrealizedAtMark(source, position),
-      );
+      const leg: HeldLeg = { position, price: undefined, time: position.updateAt };
+      const price = source.venueMarkPrice(position.sym);
+      const time = source.venueMarkTime(position.sym);
+      if (price !== undefined && time !== undefined && Math.abs(time - asOf) < Math.abs(leg.time - asOf)) {
+        leg.price = price;
+        leg.time = time;
+      }
+      this.#held.set(key, leg);
+      if (leg.time < asOf && !(time !== undefined && time > asOf)) this.#awaiting.add(position.sym);
     }
-    this.#included = included;
-    this.#includedN = asNumber(included);
-    this.#reported.clear();
+  }
+
+  /**
+   * A position report was folded: stamped at or before the latest equity report's time (the venue
+   * sent it after that report), it holds the leg as that report did, unless the leg is held at a
+   * price stamped later.
+   * @param key - the leg's `sym|positionSide`
+   * @param position - the report
+   */
+  positionArrived(key: string, position: Position): void {
+    if (position.updateAt > this.#asOf) return;
+    const leg = this.#held.get(key);
+    if (leg !== undefined && position.updateAt < leg.time) return;
+    this.#held.set(key, { position, price: undefined, time: position.updateAt });
+    this.#included = undefined;
+    if (position.updateAt < this.#asOf) this.#awaiting.add(position.sym);
+  }
+
+  /**
+   * A price of the sym arrived: while it is stamped at or before the latest report's time and
+   * later than the price a leg is held at, the report held the leg at it.
+   * @param sym - the sym whose market data just arrived
+   * @param source - the kernel state, the event already folded
+   */
+  priceArrived(sym: string, source: MarkSource): void {
+    if (!this.#awaiting.has(sym)) return;
+    const price = source.venueMarkPrice(sym);
+    const time = source.venueMarkTime(sym);
+    if (price === undefined || time === undefined) return;
+    if (time > this.#asOf) {
+      this.#awaiting.delete(sym);
+      return;
+    }
+    for (const leg of this.#held.values()) {
+      if (leg.position.sym !== sym || time < leg.time || (time === leg.time && leg.price === undefined))
+        continue;
+      if (leg.price !== price) this.#included = undefined;
+      leg.price = price;
+      leg.time = time;
+    }
   }
 
   /**
@@ -75,9 +146,10 @@ export class VenueEquityMarks {
    * @returns that equity with open positions marked at the latest prices
    */
   marked(reported: Dec, source: MarkSource): Dec {
-    let equity = reported.sub(this.#included);
+    let equity = reported.sub(this.#includedOf(source));
     for (const position of source.positions.values()) {
-      if (!position.positionQty.isZero()) equity = equity.add(this.#unrealizedAtMark(source, position));
+      if (!position.positionQty.isZero())
+        equity = equity.add(this.#unrealizedAt(source, position, source.venueMarkPrice(position.sym)));
     }
     return equity;
   }
@@ -94,6 +166,7 @@ export class VenueEquityMarks {
       this.#reportedOf = reported;
       this.#reportedN = asNumber(reported);
     }
+    this.#includedOf(source);
     let value = this.#reportedN - this.#includedN;
     let size = Math.abs(this.#reportedN) + Math.abs(this.#includedN);
     for (const position of source.positions.values()) {
@@ -110,6 +183,18 @@ export class VenueEquityMarks {
       }
     }
     return { value, error: size * ESTIMATE_ROUNDING };
+  }
+
+  /** The unrealized PnL the latest report included, computed once per report or price it is held at. */
+  #includedOf(source: MarkSource): Dec {
+    if (this.#included !== undefined) return this.#included;
+    let included = ZERO;
+    for (const leg of this.#held.values()) {
+      included = included.add(this.#unrealizedAt(source, leg.position, leg.price));
+    }
+    this.#included = included;
+    this.#includedN = asNumber(included);
+    return included;
   }
 
   /** A leg's signed qty x contract size and its avgPrice as numbers, converted once per report. */
@@ -131,11 +216,10 @@ export class VenueEquityMarks {
   }
 
   /**
-   * One leg's unrealized PnL at the latest price: signed qty x contract size x (price - avgPrice);
-   * the venue's own figure when Keel has seen no price for the sym.
+   * One leg's unrealized PnL at a price: signed qty x contract size x (price - avgPrice); the
+   * venue's own figure when there is no price.
    */
-  #unrealizedAtMark(source: MarkSource, position: Position): Dec {
-    const price = source.venueMarkPrice(position.sym);
+  #unrealizedAt(source: MarkSource, position: Position, price: number | undefined): Dec {
     if (price === undefined) return position.unrealizedPNL;
     let cached = this.#prices.get(position.sym);
     if (cached?.n !== price) {

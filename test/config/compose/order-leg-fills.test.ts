@@ -47,15 +47,18 @@ const orderEvent = (order: Order): UserEvent => ({ kind: 'order', ts: 2, recvTs:
 
 function rig(mode: PositionMode, lookupOrder = vi.fn(async (): Promise<Order | undefined> => undefined)) {
   const state = new KernelState({ now: () => 0 }, [anInstrument(BTC)]);
-  state.applyAccount({
-    portfolioId: 'P',
-    equity: D(0),
-    availableMargin: D(0),
-    maintainMargin: D(0),
-    riskRatio: D(0),
-    accountStatus: 'NORMAL',
-    positionMode: mode,
-  });
+  state.applyAccount(
+    {
+      portfolioId: 'P',
+      equity: D(0),
+      availableMargin: D(0),
+      maintainMargin: D(0),
+      riskRatio: D(0),
+      accountStatus: 'NORMAL',
+      positionMode: mode,
+    },
+    0,
+  );
   const source = new Subject<UserEvent>();
   const logger = pino({ level: 'silent' });
   const warn = vi.spyOn(logger, 'warn');
