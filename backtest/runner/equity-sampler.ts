@@ -44,6 +44,8 @@ export class EquitySampler {
   private pendingTs = Number.POSITIVE_INFINITY;
   /** Without an estimate: the exact equity after the latest event of the pending sample's time. */
   private pendingEquity: Dec | undefined;
+  /** The equity at the last event, read before the User Data that followed it (`beforeUserData`). */
+  private beforeReaction: (DeferredSample & { readonly n: number }) | undefined;
   /** Time of the last due sample taken. */
   private takenTs = Number.NEGATIVE_INFINITY;
   private built: EquitySample[] | undefined;
@@ -107,6 +109,21 @@ export class EquitySampler {
     const taken = recvTs > this.pendingTs ? this.takePending() : undefined;
     const current = this.current;
     if (current !== undefined && Math.floor(recvTs / this.width) !== current.key) this.closeBucket(taken);
+  }
+
+  /**
+   * Takes the due sample now, before a User Data event changes the equity. A backtest delivers
+   * what the venue does at an event's time (a fill of an order the event triggered or a strategy
+   * sent on it) with the next event, after the sample of that time; a paper or live session gets
+   * it on its own connection, before or after the venue's next market event, so it calls this
+   * before each User Data event to keep the same sample, and the same close of the bucket if the
+   * next event starts a new one. Needs an estimate (a session's sampler has one).
+   */
+  beforeUserData(): void {
+    if (this.current === undefined || this.estimate === undefined) return;
+    if (this.beforeReaction?.ts !== this.lastTs)
+      this.beforeReaction = { ts: this.lastTs, equity: this.snapshot(), n: this.estimate() };
+    if (this.pendingTs !== Number.POSITIVE_INFINITY) this.takePending();
   }
 
   /**
@@ -248,12 +265,15 @@ export class EquitySampler {
     const bucket = this.current as EquityBucket;
     this.current = undefined;
     if (this.estimate !== undefined) {
+      const early = this.beforeReaction?.ts === this.lastTs ? this.beforeReaction : undefined;
       const close: DeferredSample =
-        now?.ts === this.lastTs ? now : { ts: this.lastTs, equity: now?.equity ?? this.snapshot() };
+        now?.ts === this.lastTs
+          ? now
+          : { ts: this.lastTs, equity: now?.equity ?? early?.equity ?? this.snapshot() };
       bucket.close = close;
       // A sample just taken at the same time saw the same equity: measured once.
       if (this.lastTs !== this.takenTs) {
-        const n = this.estimate();
+        const n = early?.n ?? this.estimate();
         this.stats.add(this.lastTs, n);
         offerExtreme(bucket, n, () => close);
       }

@@ -132,7 +132,8 @@ async function startAndRunVenueSession(
   const { sampler, startAt: startSampler } = sessionEquity;
   // Subscribed before the kernel, to market data and User Data alike: the due sample is taken, and
   // a bucket of the curve closed, at the equity before the next event changes it, as a
-  // backtest's sampler does before the venue's next event and what it delivers up to then.
+  // backtest's sampler does before the venue's next event and what it delivers up to then; a
+  // User Data event also takes the sample due at its own time first (`beforeUserData`).
   let eventTs = 0;
   const beforeEvent = (): void => {
     if (stopping) return;
@@ -140,7 +141,10 @@ async function startAndRunVenueSession(
     sampler.beforeEvent(eventTs);
   };
   market.subscribe(beforeEvent);
-  userData.subscribe(beforeEvent);
+  userData.subscribe(() => {
+    beforeEvent();
+    if (!stopping) sampler.beforeUserData();
+  });
   let events = 0;
   userData.subscribe((event) => {
     events++;

@@ -239,6 +239,30 @@ describe('equity sampler', () => {
     expect(daily.returns).toHaveLength(10);
   });
 
+  it('takes the sample of a time before User Data of that time changes the equity, as a backtest delivers it with the next event', () => {
+    // A paper session: a bar at 1 min, then the fill of the order the strategy sent on it, stamped
+    // 1 min too, arriving before or after the next bar. Either way the 1-min sample is pre-fill.
+    for (const fillFirst of [true, false]) {
+      let equity = 1000;
+      const sampler = new EquitySampler(1000, () => D(equity), { estimate: () => equity });
+      sampler.start(0);
+      sampler.beforeEvent(MINUTE);
+      sampler.observe(bar(MINUTE, 100));
+      const fill = (): void => {
+        sampler.beforeEvent(MINUTE);
+        sampler.beforeUserData();
+        equity = 950;
+      };
+      if (fillFirst) fill();
+      sampler.beforeEvent(2 * MINUTE);
+      sampler.observe(bar(2 * MINUTE, 100));
+      if (!fillFirst) fill();
+      sampler.endOfEvents();
+      const at = sampler.curve.filter((s) => s.ts === MINUTE).map((s) => s.equity.toNumber());
+      expect(at, `fill first: ${fillFirst}`).toEqual([1000]);
+    }
+  });
+
   it("samples once every event of a time was applied: two syms' bars or quotes of one time, as the runner feeds them", () => {
     // Long 100 A, short 100 B: when both move together the equity does not change.
     for (const kind of ['bar', 'quote'] as const) {
