@@ -53,7 +53,11 @@ describe("strategy params, checked by the strategy's own schema", () => {
         },
       ],
     ]);
-    const text = replaceLine(BACKTEST_YAML, '      fast: 10', '      fast: 10\n      exit: { stopLos: 0.01 }');
+    const text = replaceLine(
+      BACKTEST_YAML,
+      '      fast: 10',
+      '      fast: 10\n      exit: { stopLos: 0.01 }',
+    );
     expect(problemsOf(text, nested)).toEqual([
       '✖ exit.stopLos is not a known key (did you mean stopLoss?) → at strategies[0].params.exit.stopLos (bt.yaml:9:15)',
     ]);

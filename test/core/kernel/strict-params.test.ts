@@ -61,11 +61,16 @@ describe('strategy params schemas', () => {
     const inner = z
       .object({ fast: z.number(), slow: z.number() })
       .refine((p) => p.fast < p.slow, 'fast must be shorter than slow');
-    const schema = strictParams(z.object({ ma: inner, n: z.object({ k: z.number() }).transform((o) => o.k) }));
+    const schema = strictParams(
+      z.object({ ma: inner, n: z.object({ k: z.number() }).transform((o) => o.k) }),
+    );
     expect(schema.safeParse({ ma: { fast: 5, slow: 3 }, n: { k: 1 } }).error?.issues[0]?.message).toBe(
       'fast must be shorter than slow',
     );
-    expect(schema.parse({ ma: { fast: 1, slow: 3 }, n: { k: 7 } })).toEqual({ ma: { fast: 1, slow: 3 }, n: 7 });
+    expect(schema.parse({ ma: { fast: 1, slow: 3 }, n: { k: 7 } })).toEqual({
+      ma: { fast: 1, slow: 3 },
+      n: 7,
+    });
     expect(schema.safeParse({ ma: { fast: 1, slow: 3, slw: 4 }, n: { k: 7 } }).success).toBe(false);
   });
 
