@@ -6,6 +6,7 @@ import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   formatConfigProblem,
   type StrategyParamsRegistry,
+  unusedSectionWarnings,
   validateStrategyParams,
 } from '../../loader/index.ts';
 import { redactConfig } from '../../schema/index.ts';
@@ -27,7 +28,7 @@ export interface ValidateOptions {
  * are imported and added to it). A valid config may still get warnings (⚠, exit 0): a sym in a
  * strategy's params that is not one of the instruments, an instrument no replayed recording's
  * header lists, a recording whose header cannot be read, warm-up history of none of the
- * instruments.
+ * instruments, a section the config's mode ignores.
  * @param file - the config path as typed
  * @param options - overrides and --print
  * @param io - output streams
@@ -74,6 +75,7 @@ export async function validateCommand(
   for (const warning of unlistedSymWarnings(entries, syms)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of await recordingSymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of await warmUpHistorySymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of unusedSectionWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   if (registry === undefined) {
     io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
   }
