@@ -1,4 +1,4 @@
-import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
+import { type LoadedConfig, type OverrideArg, unusedSectionWarnings } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadForCommand } from './load-for-command.ts';
@@ -28,6 +28,7 @@ export function replayWindowOverrides(from: string | undefined, to: string | und
 
 /**
  * Loads a config for a command and checks that the command runs in its mode; prints why not.
+ * Warns (⚠ on stderr) of sections the mode ignores, before the command starts.
  * @param io - where to print problems
  * @param command - the command's name, e.g. `backtest`
  * @param file - the config path as typed
@@ -49,5 +50,7 @@ export function configForCommand(
     );
     return undefined;
   }
+  if (loaded !== undefined)
+    for (const warning of unusedSectionWarnings(loaded)) io.stderr.write(`⚠ ${warning}\n`);
   return loaded;
 }

@@ -34,3 +34,40 @@ export async function recordingSymWarnings(loaded: LoadedConfig): Promise<string
   }
   return warnings;
 }
+
+/**
+ * Warm-up history that cannot warm up anything: an OHLCV CSV entry whose `sym` is not one of the
+ * config's instruments, and history whose files (CSV syms, recordings' header `symbols`) name
+ * none of them; the kernel hands strategies only the run's instruments, so such history is read
+ * and ignored, and the strategies start cold. A recording whose header cannot be read is left
+ * to the run (it refuses it).
+ * @param loaded - a validated config whose history files exist
+ * @returns one sentence per problem; empty without warm-up history
+ */
+export async function warmUpHistorySymWarnings(loaded: LoadedConfig): Promise<string[]> {
+  const history = loaded.config.warmUp?.history ?? [];
+  if (history.length === 0) return [];
+  const instruments = new Set(loaded.config.instruments.map((instrument) => instrument.sym));
+  const warnings: string[] = [];
+  const held = new Set<string>();
+  for (const [index, source] of history.entries()) {
+    if (typeof source !== 'string') {
+      held.add(source.sym);
+      if (!instruments.has(source.sym))
+        warnings.push(
+          `warmUp.history[${index}] is for ${source.sym}, which is not one of the instruments: nothing warms up on it`,
+        );
+      continue;
+    }
+    try {
+      for (const sym of (await readSessionHeader(resolve(loaded.dir, source))).symbols) held.add(sym);
+    } catch {
+      return warnings;
+    }
+  }
+  if (![...held].some((sym) => instruments.has(sym)))
+    warnings.push(
+      `warmUp.history holds none of the instruments (${[...instruments].join(', ')}; it holds ${[...held].sort().join(', ') || 'none'}): the strategies start cold`,
+    );
+  return warnings;
+}

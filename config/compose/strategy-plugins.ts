@@ -29,6 +29,29 @@ function isStrategyDefinition(value: unknown): value is AnyStrategy {
   );
 }
 
+/** Packages Keel resolves to its own copies for plugins (see plugin-imports.ts). */
+const KEEL_PROVIDED =
+  /Cannot find module '(?:keel|keel\/model|zod|trading-signals|rxjs|decimal\.js)'\s*\nRequire stack/;
+
+/**
+ * What to do about a plugin that failed to load, when the message says it: Node's words for an
+ * ES module read as CommonJS, a CommonJS `require` of what Keel provides (only ES `import`s are
+ * resolved to Keel's copies), and a relative import of Keel's source copied from an example.
+ * @param message - the loader's error message
+ * @returns ` (hint: ...)`, or '' when the message says nothing known
+ */
+function loadHint(message: string): string {
+  // Node reads a .js file outside a "type": "module" package as CommonJS, and says so obscurely
+  // (a .ts plugin is read as ESM wherever it is: see plugin-imports.ts).
+  if (/require\(\) ES Module|ERR_REQUIRE_ESM|Cannot use import statement outside a module/.test(message))
+    return ' (hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)';
+  if (KEEL_PROVIDED.test(message))
+    return " (hint: plugins are ES modules: write import { z } from 'zod' and import { defineStrategy } from 'keel' instead of require(); name the file .mjs or .ts)";
+  if (/Cannot find module '[^']*\/core\/(?:kernel|model)\/index\.ts'/.test(message))
+    return " (hint: outside Keel's repository import the strategy API as 'keel' and the model as 'keel/model': import { defineStrategy } from 'keel')";
+  return '';
+}
+
 /**
  * Imports a strategy plugin module (`.ts` or `.js`) and finds its strategy: the default export,
  * or else the only named export that is a strategy definition (made with `defineStrategy`).
@@ -44,14 +67,7 @@ export async function importStrategyModule(path: string): Promise<AnyStrategy> {
     module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
   } catch (error) {
     const message = (error as Error).message;
-    // Node reads a .js file outside a "type": "module" package as CommonJS, and says so obscurely
-    // (a .ts plugin is read as ESM wherever it is: see plugin-imports.ts).
-    const hint = /require\(\) ES Module|ERR_REQUIRE_ESM|Cannot use import statement outside a module/.test(
-      message,
-    )
-      ? ' (hint: the plugin is ESM; name it .mjs or .ts, or put "type": "module" in the package.json next to it)'
-      : '';
-    throw new Error(`strategy module ${path} failed to load: ${message}${hint}`);
+    throw new Error(`strategy module ${path} failed to load: ${message}${loadHint(message)}`);
   }
   if (isStrategyDefinition(module.default)) return module.default;
   const named = Object.entries(module).filter(([, value]) => isStrategyDefinition(value));

@@ -96,7 +96,8 @@ async function* onceAsBatch(events: readonly MarketEvent[]): AsyncGenerator<read
 
 /**
  * What a session says of its warm-up: a warning when the history did not cover the period,
- * saying how much it covered.
+ * saying how much of it the run's instruments' events covered, which instruments it held nothing
+ * of, and the syms it held instead when they are none of the run's.
  * @param coverage - what the kernel's warm-up replayed
  * @param periodMs - the period asked for
  * @returns the warning, or undefined when the period was covered
@@ -105,9 +106,22 @@ export function warmUpCoverageWarning(coverage: WarmUpCoverage, periodMs: number
   if (coverage.complete) return undefined;
   const iso = (ts: number) => new Date(ts).toISOString();
   const want = `the ${formatPeriod(periodMs)} warm-up from ${iso(coverage.from)} to ${iso(coverage.until)}`;
+  const others =
+    coverage.otherSyms.length === 0
+      ? ''
+      : ` (it holds ${coverage.otherSyms.join(', ')}, not an instrument of the run)`;
   if (coverage.first === undefined || coverage.last === undefined)
-    return `warm-up: the history holds no event for ${want}; the strategies start cold (check warmUp.history)`;
-  return `warm-up: the history covers only ${formatPeriod(coverage.last - coverage.first)} of ${want} (${coverage.events} events, ${iso(coverage.first)} to ${iso(coverage.last)}); indicators may not be ready when trading starts`;
+    return `warm-up: the history holds no event of the run's instruments (${coverage.uncovered.join(', ')}) for ${want}${others}; the strategies start cold (check warmUp.history)`;
+  const parts: string[] = [];
+  if (coverage.uncovered.length > 0)
+    parts.push(
+      `warm-up: the history holds no event of ${coverage.uncovered.join(', ')} for ${want}${others}; strategies on ${coverage.uncovered.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+    );
+  if (!coverage.reaches)
+    parts.push(
+      `warm-up: the history covers only ${formatPeriod(coverage.last - coverage.first)} of ${want} (${coverage.events} events, ${iso(coverage.first)} to ${iso(coverage.last)}); indicators may not be ready when trading starts`,
+    );
+  return parts.join('; ');
 }
 
 /**

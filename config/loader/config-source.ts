@@ -71,6 +71,15 @@ export class ConfigSource {
   }
 
   /**
+   * The first `--set` that wrote at or under a path.
+   * @param path - the path
+   * @returns the argument as typed (`--set ...`), or undefined when none did
+   */
+  overrideUnder(path: YamlPath): string | undefined {
+    return this.#overrides.find((o) => isPathPrefix(path, o.path))?.where;
+  }
+
+  /**
    * Where the value at a path was written.
    * @param path - the path
    * @param at - `key` points at the key (unknown keys); `value` at the value

@@ -99,7 +99,11 @@ function messageOf(issue: z.core.$ZodIssue): string {
       if (issue.input === undefined) return `is required: ${choiceText(issue.values)}`;
       return `must be ${choiceText(issue.values)}, not ${describeInput(issue.input)}`;
     case 'invalid_format':
-      return own ? issue.message : `must be a valid ${issue.format}, not ${describeInput(issue.input)}`;
+      if (own) return issue.message;
+      // A z.string().regex(): "a valid regex" would read as if the value had to be a pattern.
+      if (issue.format === 'regex' && 'pattern' in issue && typeof issue.pattern === 'string')
+        return `must match ${issue.pattern}, not ${describeInput(issue.input)}`;
+      return `must be a valid ${issue.format}, not ${describeInput(issue.input)}`;
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}`;
     case 'invalid_union':

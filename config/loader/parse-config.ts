@@ -23,6 +23,9 @@ export interface ParseConfigOptions {
   readonly overrides?: readonly OverrideArg[];
 }
 
+/** Syntax errors listed one by one; a file with more (not YAML at all, often) gets a count of the rest. */
+const SYNTAX_ERRORS_SHOWN = 10;
+
 /**
  * Parses, overrides, substitutes and validates a config text: the whole pipeline except file
  * I/O. Every problem is located; a problem in one step hides the zod issues it would cause.
@@ -35,11 +38,24 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const source = new ConfigSource(doc, lines, options.file);
   if (doc.errors.length > 0) {
+    const shown = doc.errors
+      .slice(0, SYNTAX_ERRORS_SHOWN)
+      .map((error) => source.problemAtOffset(error.pos[0], `syntax error: ${error.message.split('\n')[0]}`));
+    const more = doc.errors.length - shown.length;
     return {
       ok: false,
-      problems: doc.errors.map((error) =>
-        source.problemAtOffset(error.pos[0], `syntax error: ${error.message.split('\n')[0]}`),
-      ),
+      problems:
+        more === 0
+          ? shown
+          : [
+              ...shown,
+              {
+                path: [],
+                subject: 'YAML',
+                message: `has ${more} more syntax error${more === 1 ? '' : 's'}: is ${options.file} a YAML config?`,
+                where: '',
+              },
+            ],
     };
   }
   const early = [

@@ -63,6 +63,17 @@ export function configReferenceMarkdown(): string {
     'strict: a key not listed here is an error. `decimal` is a YAML number or a decimal string',
     `(\`0.5\` or \`"0.5"\`); credentials are \`\${ENV_VAR}\` references, never literal values.`,
     '',
+    `Environment values: any string may hold \`\${NAME}\` (from the environment, or a \`.env\` file next to`,
+    `the config; unset or empty is an error), \`\${NAME:-default}\` (the default when unset or empty), and`,
+    '`$${` for a literal `${`.',
+    '',
+    'Sections by mode: `backtest` applies to backtests only, `paper` to paper runs only, `recording`',
+    'and `shutdown` to live and paper runs, `venue` to live runs (and its connection settings to paper',
+    'runs); a section the mode ignores is a warning of `keel validate` and of the run. Fees: a backtest',
+    "charges `backtest.fees`; a paper run charges the instruments' own rates (`instruments[].overrides`",
+    "`makerFee` / `takerFee`, else the built-in spec's, else none) plus the sub-portfolio markups, and",
+    'ignores `backtest.fees`; a live run pays what the venue charges.',
+    '',
     ...referenceTable(JSON.parse(keelJsonSchemaText()) as object),
   ];
   return `${lines.join('\n')}\n`;

@@ -9,13 +9,14 @@ const MODULE_PATH = /^(?:\.{1,2}\/|\/)?[^\0]+\.(?:ts|mts|js|mjs)$/;
 
 /**
  * Where a strategy comes from: the name of a built-in (`market-maker`) or a path to a
- * `.ts`/`.js` plugin module, relative to the config file.
+ * `.ts`/`.mts`/`.js`/`.mjs` plugin module (an ES module), relative to the config file.
  */
 export const strategyUseSchema = z
   .string()
   .overwrite(expandHome)
   .refine((use) => BUILT_IN_NAME.test(use) || MODULE_PATH.test(use), {
-    message: 'must be a built-in strategy name like "sma-cross" or a path to a .ts or .js module',
+    message:
+      'must be a built-in strategy name like "sma-cross" or a path to an ES module ending .ts, .mts, .js or .mjs (CommonJS .cjs plugins are not supported)',
   });
 
 /**
@@ -32,7 +33,7 @@ export const strategyConfigSchema = z.strictObject({
       'Unique id of this strategy instance, 1 to 24 letters, digits or "_" (no "-"); it tags its orders and logs.',
     ),
   use: strategyUseSchema.describe(
-    'A built-in strategy name, or a path to a .ts/.js plugin relative to this file (`~/` is the home folder).',
+    'A built-in strategy name, or a path to a plugin (an ES module: .ts, .mts, .js or .mjs) relative to this file (`~/` is the home folder).',
   ),
   params: z
     .record(z.string(), z.unknown())

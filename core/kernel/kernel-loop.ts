@@ -137,6 +137,7 @@ export class KernelLoop {
           push: (event: MarketEvent) => this.work.enqueue(event),
           advanceTime: (ts: number) => this.advanceTime(ts),
           stopped: () => this.over,
+          watchedSyms: () => this.parts.marketRouting.watched().map((watch) => watch.sym),
         };
         warmUp.replay(host).then((coverage) => {
           timers.rearm();

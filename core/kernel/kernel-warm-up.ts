@@ -32,13 +32,25 @@ export interface WarmUpCoverage {
   readonly from: number;
   /** The run's start: history at or after it is left out (the live feed has it), epoch ms. */
   readonly until: number;
-  /** Events delivered. */
+  /** Events of the run's instruments delivered. */
   readonly events: number;
-  /** Start of the first event delivered (a bar's open time, else the receive time); undefined when none. */
+  /** Start of the first of those (a bar's open time, else the receive time); undefined when none. */
   readonly first: number | undefined;
-  /** Receive time of the last event delivered; undefined when none. */
+  /** Receive time of the last of those; undefined when none. */
   readonly last: number | undefined;
-  /** True when the events reach from `from` to `until` within one alignment step (or 1 % of the period, at least a minute). */
+  /**
+   * The run's instruments whose bars the strategies watch that the history held no event of in
+   * the period, in the run's order.
+   */
+  readonly uncovered: readonly string[];
+  /** Syms the history held events of in the period that are not the run's instruments, sorted: they count for nothing. */
+  readonly otherSyms: readonly string[];
+  /**
+   * True when the events of the run's instruments reach from `from` to `until` within one
+   * alignment step (or 1 % of the period, at least a minute).
+   */
+  readonly reaches: boolean;
+  /** True when the events reach over the period ({@link reaches}) and every instrument has some. */
   readonly complete: boolean;
 }
 
@@ -154,11 +166,13 @@ export function coversWarmUp(
 
 /**
  * Replays a warm-up's history: the events received in [from, until), in order, each handed to
- * `deliver`; stops early when `stopped` says so.
+ * `deliver`; stops early when `stopped` says so. Only events of the run's instruments count as
+ * coverage: the kernel hands strategies no other sym's market data. The instruments whose bars
+ * the strategies watch by the end must each have some.
  * @param history - batches of market events in receive-time order
  * @param warmUp - the warm-up (period and alignment)
- * @param from - the warm-up's start ({@link warmUpFrom})
- * @param until - the run's start
+ * @param window - the warm-up's start ({@link warmUpFrom}), the run's start, the run's
+ *   instruments, and the syms the strategies watch bars of (asked once the history is replayed)
  * @param deliver - hands one event to the kernel
  * @param stopped - true once the kernel stopped
  * @returns how much of the period the history covered
@@ -167,11 +181,19 @@ export function coversWarmUp(
 export async function replayHistory(
   history: AsyncIterable<readonly MarketEvent[]>,
   warmUp: Pick<KernelWarmUp, 'periodMs' | 'alignMs'>,
-  from: number,
-  until: number,
+  window: {
+    readonly from: number;
+    readonly until: number;
+    readonly syms: readonly string[];
+    readonly watched: () => readonly string[];
+  },
   deliver: (event: MarketEvent) => void,
   stopped: () => boolean,
 ): Promise<WarmUpCoverage> {
+  const { from, until } = window;
+  const runSyms = new Set(window.syms);
+  const seen = new Set<string>();
+  const others = new Set<string>();
   let events = 0;
   let first: number | undefined;
   let last: number | undefined;
@@ -186,12 +208,30 @@ export async function replayHistory(
       }
       const start = eventStart(event);
       if (start < from) continue;
+      deliver(event);
+      if (!runSyms.has(event.sym)) {
+        others.add(event.sym);
+        continue;
+      }
+      seen.add(event.sym);
       first ??= start;
       last = event.recvTs;
       events++;
-      deliver(event);
     }
     if (done) break;
   }
-  return { from, until, events, first, last, complete: coversWarmUp(warmUp, from, until, first, last) };
+  const watched = new Set(window.watched());
+  const uncovered = window.syms.filter((sym) => watched.has(sym) && !seen.has(sym));
+  const reaches = coversWarmUp(warmUp, from, until, first, last);
+  return {
+    from,
+    until,
+    events,
+    first,
+    last,
+    uncovered,
+    otherSyms: [...others].sort(),
+    reaches,
+    complete: reaches && uncovered.length === 0,
+  };
 }

@@ -82,7 +82,11 @@ export class Kernel {
    *   or when a strategy's `syms` names a sym that is not one of the run's instruments
    */
   constructor(options: KernelOptions) {
-    this.warmUp = new WarmUpPhase(options.warmUp, options.scheduler);
+    this.warmUp = new WarmUpPhase(
+      options.warmUp,
+      options.scheduler,
+      options.instruments.map((spec) => spec.sym),
+    );
     const scheduler = this.warmUp.scheduler;
     this.timers = new KernelTimers(scheduler, () => this.loop.wake());
     this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);

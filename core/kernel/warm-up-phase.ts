@@ -19,6 +19,8 @@ export interface WarmUpHost {
   advanceTime(ts: number): void;
   /** True once the kernel stopped. */
   stopped(): boolean;
+  /** The syms the strategies watch bars of. */
+  watchedSyms(): readonly string[];
 }
 
 /**
@@ -35,8 +37,13 @@ export class WarmUpPhase {
   /**
    * @param warmUp - the warm-up, if any
    * @param run - the run's scheduler
+   * @param syms - the run's instruments: only their history counts as coverage
    */
-  constructor(warmUp: KernelWarmUp | undefined, run: Scheduler) {
+  constructor(
+    warmUp: KernelWarmUp | undefined,
+    run: Scheduler,
+    private readonly syms: readonly string[],
+  ) {
     this.warmUp = warmUp;
     this.onHistory = warmUp?.history === undefined ? undefined : new WarmUpScheduler(run);
     this.scheduler = this.onHistory ?? run;
@@ -90,8 +97,7 @@ export class WarmUpPhase {
     const coverage = await replayHistory(
       warmUp.history as AsyncIterable<readonly MarketEvent[]>,
       warmUp,
-      from,
-      until,
+      { from, until, syms: this.syms, watched: () => host.watchedSyms() },
       (event) => host.push(event),
       () => host.stopped(),
     );

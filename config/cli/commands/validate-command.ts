@@ -1,11 +1,12 @@
 import { stringify } from 'yaml';
 import { unlistedSymWarnings } from '../../../backtest/runner/index.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
-import { recordingSymWarnings } from '../../compose/recording-sym-warnings.ts';
+import { recordingSymWarnings, warmUpHistorySymWarnings } from '../../compose/recording-sym-warnings.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   formatConfigProblem,
   type StrategyParamsRegistry,
+  unusedSectionWarnings,
   validateStrategyParams,
 } from '../../loader/index.ts';
 import { redactConfig } from '../../schema/index.ts';
@@ -26,7 +27,8 @@ export interface ValidateOptions {
  * exist (a backtest's, a paper run's source, warm-up history), and strategy params when a strategy registry is given (plugin modules the config names
  * are imported and added to it). A valid config may still get warnings (⚠, exit 0): a sym in a
  * strategy's params that is not one of the instruments, an instrument no replayed recording's
- * header lists, a recording whose header cannot be read.
+ * header lists, a recording whose header cannot be read, warm-up history of none of the
+ * instruments, a section the config's mode ignores.
  * @param file - the config path as typed
  * @param options - overrides and --print
  * @param io - output streams
@@ -72,6 +74,8 @@ export async function validateCommand(
   const syms = loaded.config.instruments.map((instrument) => instrument.sym);
   for (const warning of unlistedSymWarnings(entries, syms)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of await recordingSymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of await warmUpHistorySymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of unusedSectionWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   if (registry === undefined) {
     io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
   }

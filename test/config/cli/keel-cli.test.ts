@@ -225,6 +225,15 @@ describe('keel command line', () => {
     expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
   });
 
+  it('refuses --from in epoch seconds instead of reading it as a time in 1970', async () => {
+    const file = join(dir, 'bt.yaml');
+    const { code, stderr } = await keelInProcess(['backtest', file, '--from', '1736150400']);
+    expect(stderr.trim().split('\n')).toEqual([
+      '✖ backtest.from must be epoch milliseconds, not seconds (1736150400): write 1736150400000 or an ISO date-time like 2025-01-06T08:00:00.000Z → at backtest.from (--from 1736150400)',
+    ]);
+    expect(code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
+
   it('refuses a config of the wrong mode for the command', async () => {
     const file = join(dir, 'bt.yaml');
     const { code, stderr } = await keelInProcess(['run', file]);

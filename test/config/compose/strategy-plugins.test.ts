@@ -57,6 +57,27 @@ describe('strategy plugins', () => {
     ]);
   });
 
+  it('hints at ES imports when a CommonJS plugin cannot require what Keel provides', async () => {
+    const sub = mkdtempSync(join(dir, 'cjs-'));
+    const file = join(sub, 'plugin.js');
+    writeFileSync(file, "const { z } = require('zod');\nmodule.exports = z;\n");
+    await expect(importStrategyModule(file)).rejects.toThrow(
+      /Cannot find module 'zod'[\s\S]*\(hint: plugins are ES modules: write import \{ z \} from 'zod'/,
+    );
+  });
+
+  it("hints at 'keel' when a plugin copied out of the repository imports Keel's source by path", async () => {
+    const sub = mkdtempSync(join(dir, 'copied-'));
+    const file = join(sub, 'first-strategy.ts');
+    writeFileSync(
+      file,
+      "import { defineStrategy } from '../../core/kernel/index.ts';\nexport default defineStrategy;\n",
+    );
+    await expect(importStrategyModule(file)).rejects.toThrow(
+      /core\/kernel\/index\.ts' imported from .* \(hint: outside Keel's repository import the strategy API as 'keel'/,
+    );
+  });
+
   it('refuses a module that exports no strategy', async () => {
     const file = join(dir, 'not-a-strategy.ts');
     writeFileSync(file, 'export const answer = 42;\n');

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RecordingDamage } from '../../../backtest/recording/index.ts';
 import { missingRecordingProblems } from '../../../config/compose/recording-problems.ts';
+import { warmUpHistorySymWarnings } from '../../../config/compose/recording-sym-warnings.ts';
 import { warmUpCoverageWarning, warmUpOf } from '../../../config/compose/warm-up-history.ts';
 import { formatConfigProblem, loadValidConfig } from '../../../config/loader/index.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
@@ -12,6 +13,7 @@ import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 const aTempDir = tempDirsRemovedAfterAll('keel-warm-up-files-');
 const T0 = Date.UTC(2025, 0, 6, 14, 30);
 const MIN = 60_000;
+const BTC = 'BINANCE_PERP_BTC_USDT';
 
 function paperConfigIn(dir: string, history: string): string {
   const file = join(dir, 'paper.yaml');
@@ -80,6 +82,20 @@ describe('warm-up history of paper and live runs', () => {
     ]);
   });
 
+  it('warns, before any run, of history that names none of the instruments', async () => {
+    const dir = aTempDir();
+    writeFileSync(join(dir, 'h.csv'), `time,open,high,low,close,volume\n${T0},100,101,99,100.5,7\n`);
+    // The test recording holds BTC.
+    await writeRecording(join(dir, 'quotes.jsonl'), [quoteRecordAt(0, '99', '101')]);
+    const typo = paperConfigIn(dir, `    - { csv: h.csv, sym: ${BTC}X }\n`);
+    expect(await warmUpHistorySymWarnings(loadValidConfig(typo))).toEqual([
+      `warmUp.history[0] is for ${BTC}X, which is not one of the instruments: nothing warms up on it`,
+      `warmUp.history holds none of the instruments (${BTC}; it holds ${BTC}X): the strategies start cold`,
+    ]);
+    const good = paperConfigIn(dir, `    - { csv: h.csv, sym: ${BTC} }\n    - quotes.jsonl\n`);
+    expect(await warmUpHistorySymWarnings(loadValidConfig(good))).toEqual([]);
+  });
+
   it('names the key, the file and the line of a CSV it cannot read', async () => {
     const dir = aTempDir();
     writeFileSync(
@@ -105,20 +121,68 @@ describe('warm-up history of paper and live runs', () => {
   });
 
   it('says how much of the period a short history covered, or that it covered nothing', () => {
-    const base = { from: T0, until: T0 + 20 * MIN, complete: false };
+    const base = {
+      from: T0,
+      until: T0 + 20 * MIN,
+      complete: false,
+      reaches: false,
+      uncovered: [],
+      otherSyms: [],
+    };
     expect(
       warmUpCoverageWarning({ ...base, events: 5, first: T0 + 15 * MIN, last: T0 + 20 * MIN }, 20 * MIN),
     ).toBe(
       'warm-up: the history covers only 5 min of the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z (5 events, 2025-01-06T14:45:00.000Z to 2025-01-06T14:50:00.000Z); indicators may not be ready when trading starts',
     );
-    expect(warmUpCoverageWarning({ ...base, events: 0, first: undefined, last: undefined }, 20 * MIN)).toBe(
-      'warm-up: the history holds no event for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; the strategies start cold (check warmUp.history)',
+    expect(
+      warmUpCoverageWarning(
+        { ...base, uncovered: [BTC], events: 0, first: undefined, last: undefined },
+        20 * MIN,
+      ),
+    ).toBe(
+      `warm-up: the history holds no event of the run's instruments (${BTC}) for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; the strategies start cold (check warmUp.history)`,
     );
     expect(
       warmUpCoverageWarning(
-        { ...base, complete: true, events: 20, first: T0, last: T0 + 20 * MIN },
+        { ...base, complete: true, reaches: true, events: 20, first: T0, last: T0 + 20 * MIN },
         20 * MIN,
       ),
     ).toBeUndefined();
+  });
+
+  it("says the history held only other syms than the run's, or nothing of one of its instruments", () => {
+    const base = { from: T0, until: T0 + 20 * MIN, complete: false };
+    expect(
+      warmUpCoverageWarning(
+        {
+          ...base,
+          reaches: false,
+          uncovered: [BTC],
+          otherSyms: [`${BTC}X`],
+          events: 0,
+          first: undefined,
+          last: undefined,
+        },
+        20 * MIN,
+      ),
+    ).toBe(
+      `warm-up: the history holds no event of the run's instruments (${BTC}) for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z (it holds ${BTC}X, not an instrument of the run); the strategies start cold (check warmUp.history)`,
+    );
+    expect(
+      warmUpCoverageWarning(
+        {
+          ...base,
+          reaches: true,
+          uncovered: ['BINANCE_PERP_ETH_USDT'],
+          otherSyms: [],
+          events: 20,
+          first: T0,
+          last: T0 + 20 * MIN,
+        },
+        20 * MIN,
+      ),
+    ).toBe(
+      'warm-up: the history holds no event of BINANCE_PERP_ETH_USDT for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; strategies on it start cold (check warmUp.history)',
+    );
   });
 });

@@ -29,4 +29,12 @@ describe('config issue sentences', () => {
     ]);
     expect(sentencesOf(schema, { fast: 1, slow: 200 })).toEqual(['params.slow must be under 100']);
   });
+
+  it('says a string that fails a regex must match the pattern, and names other formats', () => {
+    const schema = z.object({ every: z.string().regex(/^\d+[smh]$/), mail: z.email() });
+    expect(sentencesOf(schema, { every: '5 minutes', mail: 'x' })).toEqual([
+      'params.every must match /^\\d+[smh]$/, not the string "5 minutes"',
+      'params.mail must be a valid email, not the string "x"',
+    ]);
+  });
 });

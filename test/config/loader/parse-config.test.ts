@@ -115,6 +115,14 @@ describe('config parsing', () => {
     expect(line).toMatch(/^✖ YAML syntax error: .* \(bt\.yaml:\d+:\d+\)$/);
   });
 
+  it('lists the first 10 syntax errors of a file that is not YAML, and counts the rest', () => {
+    const text = Array.from({ length: 30 }, (_, i) => `k${i}: [1\n`).join('');
+    const out = lines(parseBacktest(text));
+    expect(out.length).toBe(11);
+    expect(out.slice(0, 10).every((line) => line.startsWith('✖ YAML syntax error: '))).toBe(true);
+    expect(out[10]).toMatch(/^✖ YAML has \d+ more syntax errors: is bt\.yaml a YAML config\?$/);
+  });
+
   it('refuses repeated strategy ids at the repeat', () => {
     const text = BACKTEST_YAML.replace('backtest:\n', '  - { id: sma, use: grid }\nbacktest:\n');
     expect(lines(parseBacktest(text))).toEqual([

@@ -41,6 +41,28 @@ describe("strategy params, checked by the strategy's own schema", () => {
     ]);
   });
 
+  it('reports a misspelled key of a nested plain z.object with its line and a did-you-mean', () => {
+    const nested = new Map([
+      [
+        'sma-cross',
+        {
+          params: z.object({
+            fast: z.int(),
+            exit: z.object({ stopLoss: z.number().default(0.02) }).default({ stopLoss: 0.02 }),
+          }),
+        },
+      ],
+    ]);
+    const text = replaceLine(
+      BACKTEST_YAML,
+      '      fast: 10',
+      '      fast: 10\n      exit: { stopLos: 0.01 }',
+    );
+    expect(problemsOf(text, nested)).toEqual([
+      '✖ exit.stopLos is not a known key (did you mean stopLoss?) → at strategies[0].params.exit.stopLos (bt.yaml:9:15)',
+    ]);
+  });
+
   it('reports an unknown strategy name with the known ones', () => {
     const text = replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: sma-crosss');
     expect(problemsOf(text, registry)).toEqual([

@@ -22,6 +22,13 @@ describe('strategy source', () => {
     expect(strategyUseSchema.safeParse('./a.py').success).toBe(false);
   });
 
+  it('says which module endings it accepts, .mjs included, and that .cjs is not one', () => {
+    expect(strategyUseSchema.safeParse('./a.mjs').success).toBe(true);
+    expect(strategyUseSchema.safeParse('./a.cjs').error?.issues[0]?.message).toBe(
+      'must be a built-in strategy name like "sma-cross" or a path to an ES module ending .ts, .mts, .js or .mjs (CommonJS .cjs plugins are not supported)',
+    );
+  });
+
   it('names a plugin by its file name without the extension, a built-in by its name', () => {
     expect(strategyName('sma-cross')).toBe('sma-cross');
     expect(strategyName('./breakout.ts')).toBe('breakout');

@@ -14,10 +14,74 @@ describe('strategy params schemas', () => {
 
   it('leave schemas that chose their unknown-key policy, and non-objects, as they are', () => {
     const loose = z.looseObject({ a: z.number() });
-    const other = z.union([z.object({ a: z.number() }), z.string()]);
+    const other = z.union([z.number(), z.string()]);
     expect(strictParams(loose)).toBe(loose);
     expect(strictParams(other)).toBe(other);
     expect(strictParams(loose).parse({ a: 1, b: 2 })).toEqual({ a: 1, b: 2 });
+  });
+
+  it('refuse a misspelled key inside a nested plain z.object, with its default', () => {
+    const schema = strictParams(
+      z.object({
+        sym: z.string(),
+        exit: z
+          .object({ takeProfit: z.number().default(0.05), stopLoss: z.number().default(0.02) })
+          .default({ takeProfit: 0.05, stopLoss: 0.02 }),
+      }),
+    );
+    const parsed = schema.safeParse({ sym: 'X', exit: { takeProfit: 0.1, stopLos: 0.01 } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]).toMatchObject({
+      code: 'unrecognized_keys',
+      keys: ['stopLos'],
+      path: ['exit'],
+    });
+    expect(schema.parse({ sym: 'X' })).toEqual({ sym: 'X', exit: { takeProfit: 0.05, stopLoss: 0.02 } });
+  });
+
+  it('refuse misspelled keys in objects inside arrays, optionals, nullables, records, tuples and unions', () => {
+    const leg = z.object({ ratio: z.number().default(1) });
+    const cases: [z.ZodType, unknown][] = [
+      [z.object({ legs: z.array(leg) }), { legs: [{ ratoi: 2 }] }],
+      [z.object({ leg: leg.optional() }), { leg: { ratoi: 2 } }],
+      [z.object({ leg: leg.nullable() }), { leg: { ratoi: 2 } }],
+      [z.object({ legs: z.record(z.string(), leg) }), { legs: { a: { ratoi: 2 } } }],
+      [z.object({ pair: z.tuple([leg, leg]) }), { pair: [{ ratio: 1 }, { ratoi: 2 }] }],
+      [z.object({ leg: z.union([leg, z.number()]) }), { leg: { ratoi: 2 } }],
+      [z.object({ leg: leg.readonly() }), { leg: { ratoi: 2 } }],
+      [z.strictObject({ leg }), { leg: { ratoi: 2 } }],
+    ];
+    for (const [schema, input] of cases) {
+      expect(schema.safeParse(input).success).toBe(true);
+      expect(strictParams(schema).safeParse(input).success).toBe(false);
+    }
+  });
+
+  it('keep refinements and transforms of the objects it makes strict', () => {
+    const inner = z
+      .object({ fast: z.number(), slow: z.number() })
+      .refine((p) => p.fast < p.slow, 'fast must be shorter than slow');
+    const schema = strictParams(
+      z.object({ ma: inner, n: z.object({ k: z.number() }).transform((o) => o.k) }),
+    );
+    expect(schema.safeParse({ ma: { fast: 5, slow: 3 }, n: { k: 1 } }).error?.issues[0]?.message).toBe(
+      'fast must be shorter than slow',
+    );
+    expect(schema.parse({ ma: { fast: 1, slow: 3 }, n: { k: 7 } })).toEqual({
+      ma: { fast: 1, slow: 3 },
+      n: 7,
+    });
+    expect(schema.safeParse({ ma: { fast: 1, slow: 3, slw: 4 }, n: { k: 7 } }).success).toBe(false);
+  });
+
+  it('leave loose nested objects loose, with what they hold', () => {
+    const schema = strictParams(
+      z.object({ extra: z.looseObject({ a: z.number(), inner: z.object({ b: z.number() }) }) }),
+    );
+    expect(schema.parse({ extra: { a: 1, z: 2, inner: { b: 1, c: 2 } } })).toEqual({
+      extra: { a: 1, z: 2, inner: { b: 1 } },
+    });
+    expect(schema.safeParse({ extra: { a: 1 }, typo: 1 }).success).toBe(false);
   });
 
   it('make defineStrategy and the kernel refuse a misspelled param of a plain z.object plugin', () => {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineStrategy, type Kernel } from '../../../core/kernel/index.ts';
 import type { BarEvent, MarketEvent } from '../../../core/model/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aFeedBar, anAccountUpdate, BTC } from '../../kit/kernel-events.ts';
+import { aFeedBar, anAccountUpdate, BTC, ETH } from '../../kit/kernel-events.ts';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
@@ -79,6 +79,9 @@ describe('kernel: warm-up on history', () => {
       events: 4,
       first: T0 + 5 * MIN,
       last: T0 + 9 * MIN,
+      uncovered: [],
+      otherSyms: [],
+      reaches: true,
       complete: true,
     });
     expect(kernel.warmingUp).toBe(false);
@@ -105,6 +108,27 @@ describe('kernel: warm-up on history', () => {
     const { kernel } = rig([bar(7), bar(8)]);
     const coverage = await kernel.whenTrading();
     expect(coverage).toMatchObject({ events: 2, first: T0 + 7 * MIN, complete: false });
+  });
+
+  it("counts no coverage for history of syms that are not the run's instruments", async () => {
+    const other = (minute: number): BarEvent => ({ ...bar(minute), sym: `${BTC}X` });
+    const { kernel, log } = rig(Array.from({ length: 10 }, (_, m) => other(m)));
+    const coverage = await kernel.whenTrading();
+    expect(log.bars).toEqual([]);
+    expect(coverage).toMatchObject({
+      events: 0,
+      first: undefined,
+      uncovered: [BTC],
+      otherSyms: [`${BTC}X`],
+      complete: false,
+    });
+  });
+
+  it('says which watched instrument the history held nothing of: ETH history for strategies on BTC', async () => {
+    const { kernel, log } = rig(Array.from({ length: 10 }, (_, m) => ({ ...bar(m), sym: ETH })));
+    const coverage = await kernel.whenTrading();
+    expect(log.bars).toEqual([]);
+    expect(coverage).toMatchObject({ events: 4, reaches: true, uncovered: [BTC], complete: false });
   });
 
   it('warms up on nothing when the history holds nothing before the start, and still trades', async () => {

@@ -35,6 +35,23 @@ describe('keel validate: warnings of a valid config', () => {
     expect(run.code).toBe(EXIT.OK);
   });
 
+  it('warns of a section the mode ignores, with where it was written', async () => {
+    const run = await keelInProcess([
+      'validate',
+      file,
+      '--set',
+      'strategies.0.params.sym=BINANCE_PERP_BTC_USDT',
+      '--set',
+      'paper.lockstep=true',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe(
+      `✔ ${file} is valid (mode backtest, 1 strategy)\n` +
+        '  ⚠ paper is ignored in mode backtest: it applies to mode paper only (--set paper.lockstep=true)\n',
+    );
+    expect(run.code).toBe(EXIT.OK);
+  });
+
   it('says nothing more when the params name a listed instrument', async () => {
     const run = await keelInProcess([
       'validate',

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import {
+  formatConfigProblem,
+  type LoadedConfig,
+  parseConfigText,
+  unusedSectionWarnings,
+} from '../../../config/loader/index.ts';
+import { BACKTEST_YAML, LIVE_ENV, LIVE_YAML } from '../../kit/config-texts.ts';
+
+function loaded(text: string, env: Record<string, string> = {}): LoadedConfig {
+  const result = parseConfigText(text, { file: 'c.yaml', env });
+  if (!result.ok) throw new Error(result.problems.map(formatConfigProblem).join('\n'));
+  return { config: result.config, source: result.source, file: '/x/c.yaml', dir: '/x' };
+}
+
+describe("sections a config's mode ignores", () => {
+  it('warns of backtest settings in a paper config, saying where paper fees come from', () => {
+    const paper = `mode: paper
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - { id: mm, use: market-maker }
+paper: { lockstep: true }
+backtest:
+  recordings: [a.jsonl]
+  startingCash: { USDT: 1000 }
+  fees: { model: flat, makerBps: 2, takerBps: 10 }
+`;
+    expect(unusedSectionWarnings(loaded(paper))).toEqual([
+      "backtest is ignored in mode paper: it applies to mode backtest only; paper fills pay the instruments' own fee rates (instruments[].overrides.makerFee / takerFee) with the sub-portfolio markups, not backtest.fees (c.yaml:6:1)",
+    ]);
+  });
+
+  it('warns of paper, venue, recording and shutdown sections in a backtest, not of defaults', () => {
+    expect(unusedSectionWarnings(loaded(BACKTEST_YAML))).toEqual([]);
+    const text = `${BACKTEST_YAML}paper: { lockstep: true }\nrecording: { path: out/r.jsonl.gz }\nshutdown: { cancelAllOrders: false }\n`;
+    expect(unusedSectionWarnings(loaded(text))).toEqual([
+      'paper is ignored in mode backtest: it applies to mode paper only (c.yaml:15:1)',
+      'recording is ignored in mode backtest: it applies to mode live and paper only (c.yaml:16:1)',
+      'shutdown is ignored in mode backtest: it applies to mode live and paper only (c.yaml:17:1)',
+    ]);
+  });
+
+  it('says nothing of the sections a live config uses', () => {
+    expect(unusedSectionWarnings(loaded(LIVE_YAML, LIVE_ENV))).toEqual([]);
+  });
+});
