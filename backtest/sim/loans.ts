@@ -61,7 +61,13 @@ function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, ts: numb
   credit(state, loan.coin, charge.neg());
   takeInterestFromHolding(state, loan, charge);
   state.ledger.interest = state.ledger.interest.plus(charge);
-  state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts });
+  state.cashFlows.push({
+    type: 'DEDUCT_INTEREST',
+    coin: loan.coin,
+    amount: charge.neg(),
+    exchange: loan.exchange,
+    ts,
+  });
   return true;
 }
 
@@ -243,7 +249,13 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   loan.principalN = asNumber(loan.principal);
   state.loans.set(key, loan);
   credit(state, intent.coin, intent.amount);
-  state.cashFlows.push({ type: 'BORROW', coin: intent.coin, amount: intent.amount, ts: state.now });
+  state.cashFlows.push({
+    type: 'BORROW',
+    coin: intent.coin,
+    amount: intent.amount,
+    exchange: intent.exchange,
+    ts: state.now,
+  });
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
   publishLoan(state, loan);
   const equityAfter = equityOf(state);
@@ -284,7 +296,13 @@ export function repay(state: SimState, intent: RepayIntent): void {
   loan.principal = loan.principal.minus(intent.amount);
   loan.principalN = asNumber(loan.principal);
   credit(state, intent.coin, intent.amount.neg());
-  state.cashFlows.push({ type: 'REPAY', coin: intent.coin, amount: intent.amount.neg(), ts: state.now });
+  state.cashFlows.push({
+    type: 'REPAY',
+    coin: intent.coin,
+    amount: intent.amount.neg(),
+    exchange: intent.exchange,
+    ts: state.now,
+  });
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);
   const equityAfter = equityOf(state);
@@ -307,7 +325,13 @@ export function repayInLiquidation(state: SimState, loan: SimLoan): void {
   loan.principal = ZERO;
   loan.principalN = 0;
   credit(state, loan.coin, amount.neg());
-  state.cashFlows.push({ type: 'REPAY', coin: loan.coin, amount: amount.neg(), ts: state.now });
+  state.cashFlows.push({
+    type: 'REPAY',
+    coin: loan.coin,
+    amount: amount.neg(),
+    exchange: loan.exchange,
+    ts: state.now,
+  });
   state.loans.delete(keyOf(loan.exchange, loan.coin));
   publishLoan(state, loan);
 }

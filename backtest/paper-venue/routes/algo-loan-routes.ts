@@ -91,37 +91,28 @@ async function marginLoanInfo(context: RouteContext): Promise<unknown> {
   });
 }
 
+/** The sim's statement types the margin-loan statement lists. */
+const LOAN_STATEMENT_TYPES = new Set(['BORROW', 'REPAY', 'DEDUCT_INTEREST', 'LIQUIDATION_FEE']);
+
 /**
- * Borrow and repay rows come from the loan orders (with their exchange and amount), interest and
- * liquidation-fee rows from the sim's statement (signed: negative = charged); the sim's own
- * BORROW / REPAY flows are the same events again, so they are left out. Rows are in time order.
+ * The sim's borrow, repay, interest and liquidation-fee flows, newest first: the repays include
+ * those a liquidation made (no loan order stands for them), so the statement lists every move of
+ * the principal, as a backtest's cash flows do. Borrow and repay amounts are written unsigned, as
+ * their loan orders are; interest and liquidation fees signed (negative = charged). The ids are
+ * the trading statement's (`statement-entries.ts`).
  */
 function loanStatement(context: RouteContext): unknown {
   const coin = optionalText(context.params, 'coin', context.where);
-  const flows = context.book.loanOrders
-    .map((o) => ({
-      id: o.loanOrderId,
-      type: o.type,
-      coin: o.coin,
-      amount: o.amount,
-      exchange: o.exchange,
-      createAt: Number(o.createAt ?? 0),
-    }))
-    .concat(
-      // The sim books each borrow and repay too: listed above as their loan orders, not twice.
-      statementEntries(context.book.sim.statement())
-        .filter((f) => f.type === 'DEDUCT_INTEREST' || f.type === 'LIQUIDATION_FEE')
-        .map((f) => ({
-          id: f.id,
-          type: f.type,
-          coin: f.coin,
-          amount: formatDecimal(f.amount),
-          exchange: undefined,
-          createAt: f.ts,
-        })),
-    )
-    .filter((row) => coin === undefined || row.coin === coin)
-    .sort((a, b) => a.createAt - b.createAt);
+  const flows = statementEntries(context.book.sim.statement())
+    .filter((f) => LOAN_STATEMENT_TYPES.has(f.type) && (coin === undefined || f.coin === coin))
+    .map((f) => ({
+      id: f.id,
+      type: f.type,
+      coin: f.coin,
+      amount: formatDecimal(f.type === 'BORROW' || f.type === 'REPAY' ? f.amount.abs() : f.amount),
+      exchange: f.exchange,
+      createAt: f.ts,
+    }));
   return pageOf(
     windowed(flows, (r) => r.createAt, context.params, NINETY_DAYS, context.now(), context.where),
     context.params,
