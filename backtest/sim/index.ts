@@ -9,12 +9,15 @@ export type { FillModelName, FillModelOptions } from './fill-model.ts';
 export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
 export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
+export type { LoanHeadroom } from './loan-limits.ts';
+export { loanHeadroom, maxLoanable } from './loan-limits.ts';
 export type { SimErrorName } from './sim-errors.ts';
 export { SIM_ERRORS, SimVenueError } from './sim-errors.ts';
 export type {
   HoldingSpent,
   LoanAssetTerms,
   LoanOptions,
+  LoanPrincipal,
   PlacementRefusals,
   SimVenueOptions,
 } from './sim-options.ts';

@@ -1,9 +1,10 @@
-import type { Dec } from '../../../core/model/index.ts';
 import { D, formatDecimal } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
+import { loanHeadroom, maxLoanable } from '../../sim/index.ts';
 import { algoTarget } from '../algo-commands.ts';
 import { badParameter, PaperApiError } from '../envelope.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
+import { venueLoansOf } from '../portfolio-book.ts';
 import { optionalText, requiredText } from '../request-fields.ts';
 import { statementEntries } from '../statement-entries.ts';
 import { algoOrderToWire, decimalsAsText, liquidationEventToWire } from '../wire-views.ts';
@@ -24,15 +25,6 @@ async function adlRank(context: RouteContext): Promise<unknown> {
     if (typeof code === 'number') throw new PaperApiError(code, (error as Error).message);
     throw error;
   }
-}
-
-function borrowedOf(context: RouteContext, exchange: string, coin: string): Dec {
-  let total = D(0);
-  for (const book of context.books.values()) {
-    const loan = book.loans.get(`${exchange}:${coin}`);
-    if (loan) total = total.plus(loan.principal);
-  }
-  return total;
 }
 
 function loanTerms(context: RouteContext) {
@@ -162,7 +154,7 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
     const exchange = requiredText(c.params, 'exchange', c.where);
     const asset = requiredText(c.params, 'asset', c.where);
     const terms = c.loans?.assets[`${exchange}:${asset}`];
-    const left = terms ? terms.pool.minus(borrowedOf(c, exchange, asset)) : D(0);
+    const left = terms ? loanHeadroom(terms, venueLoansOf(c.books), exchange, asset).pool : D(0);
     return { exchange, asset, maxLoanable: formatDecimal(D.max(left, 0)) };
   },
   getLoanInfoDetail: loanRows,
@@ -181,11 +173,11 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
         annualInterestRate: terms.annualRate,
       }),
     ),
+  // What the borrow's quota and pool checks would allow (sim `borrow`), over the venue's loans.
   getMarginMaxLoan: (c) =>
     loanTerms(c).map(({ exchange, coin, terms }) => {
-      const borrowed = borrowedOf(c, exchange, coin);
-      const max = D.min(terms.userQuota.minus(borrowed), terms.pool.minus(borrowed));
-      return { coin, exchange, maxLoan: formatDecimal(D.max(max, 0)) };
+      const max = maxLoanable(loanHeadroom(terms, venueLoansOf(c.books), exchange, coin));
+      return { coin, exchange, maxLoan: formatDecimal(max) };
     }),
   marginBorrow: (c) => c.execute('borrow'),
   marginRepay: (c) => c.execute('repay'),
