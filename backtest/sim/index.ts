@@ -21,7 +21,7 @@ export type {
   PlacementRefusals,
   SimVenueOptions,
 } from './sim-options.ts';
-export { DEFAULT_LATENCY } from './sim-options.ts';
+export { DEFAULT_LATENCY, resolveLoanOptions } from './sim-options.ts';
 export type { CashFlow, SimLedger } from './sim-state.ts';
 export type { SimVenue } from './sim-venue.ts';
 export { createSimVenue } from './sim-venue.ts';

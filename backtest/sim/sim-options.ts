@@ -176,6 +176,21 @@ export const DEFAULT_LATENCY: LatencyOptions = {
 };
 
 /**
+ * The loan settings with their defaults filled in (Keel's choices: `maxBorrowLtv` 0.5,
+ * `maintenanceMarginRate` 0.05, `ltvWarningLevel` 0.45; no borrowable asset).
+ * @param loans - the settings given, if any
+ * @returns every setting
+ */
+export function resolveLoanOptions(loans: LoanOptions | undefined): Required<LoanOptions> {
+  return {
+    assets: loans?.assets ?? {},
+    maxBorrowLtv: loans?.maxBorrowLtv ?? D('0.5'),
+    maintenanceMarginRate: loans?.maintenanceMarginRate ?? D('0.05'),
+    ltvWarningLevel: loans?.ltvWarningLevel ?? D('0.45'),
+  };
+}
+
+/**
  * Fills in defaults and checks the options.
  * @param options - the caller's options
  * @returns resolved options
@@ -213,12 +228,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     leverageOf,
     mmrOf,
     subPortfolioMarkup,
-    loans: {
-      assets: options.loans?.assets ?? {},
-      maxBorrowLtv: options.loans?.maxBorrowLtv ?? D('0.5'),
-      maintenanceMarginRate: options.loans?.maintenanceMarginRate ?? D('0.05'),
-      ltvWarningLevel: options.loans?.ltvWarningLevel ?? D('0.45'),
-    },
+    loans: resolveLoanOptions(options.loans),
     venueLoans: options.venueLoans,
     random: options.random,
     portfolioId: options.portfolioId ?? 'SIM',

@@ -1,6 +1,6 @@
 import { D, formatDecimal } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
-import { loanHeadroom, maxLoanable } from '../../sim/index.ts';
+import { loanHeadroom, maxLoanable, resolveLoanOptions } from '../../sim/index.ts';
 import { algoTarget } from '../algo-commands.ts';
 import { badParameter, PaperApiError } from '../envelope.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
@@ -63,18 +63,20 @@ function discountRows(context: RouteContext) {
   return [...coins].map((coin) => ({ coin, discountRate: '1' }));
 }
 
-async function marginLoanInfo(context: RouteContext): Promise<unknown> {
-  const snapshot = await context.book.sim.snapshot();
-  const loans = [...context.book.loans.values()].filter((l) => l.principal.gt(0));
-  const totalLoan = loans.reduce((sum, l) => sum.plus(l.principal), D(0));
-  const gross = snapshot.assets.reduce((sum, a) => sum.plus(a.balance.gt(0) ? a.balance : 0), D(0));
-  const ltv = gross.isZero() ? D(0) : totalLoan.div(gross);
+/**
+ * The portfolio's loan risk as its sim enforces it (`loanRiskOf`): LTV = loan value / (equity +
+ * loan value), the loans valued at their coins' prices, net margin value = equity; risk level
+ * WARNING from the configured `ltvWarningLevel` on, where borrowing is refused (406020).
+ */
+function marginLoanInfo(context: RouteContext): unknown {
+  const risk = context.book.sim.loanRisk();
+  const warningLevel = resolveLoanOptions(context.loans).ltvWarningLevel;
   return decimalsAsText({
-    ltv: ltv.toDecimalPlaces(6),
-    riskLevel: ltv.gt(0.5) ? 'WARNING' : 'NORMAL',
-    totalLoanValue: totalLoan,
-    netMarginValue: snapshot.account?.availableMargin ?? D(0),
-    loans: loans.map((l) => ({
+    ltv: risk.ltv.toDecimalPlaces(6),
+    riskLevel: risk.ltv.gte(warningLevel) ? 'WARNING' : 'NORMAL',
+    totalLoanValue: risk.totalLoanValue,
+    netMarginValue: risk.netMarginValue,
+    loans: context.book.sim.loans().map((l) => ({
       exchange: l.exchange,
       coin: l.coin,
       principal: l.principal,
@@ -169,7 +171,7 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
       decimalsAsText({
         coin,
         maxBorrowQuota: terms.userQuota,
-        maintenanceMarginRate: c.loans?.maintenanceMarginRate ?? D('0.05'),
+        maintenanceMarginRate: resolveLoanOptions(c.loans).maintenanceMarginRate,
         annualInterestRate: terms.annualRate,
       }),
     ),
