@@ -9,7 +9,7 @@ import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
 import { lockstepTick, marketRelease } from './market-release.ts';
 import { SnapshotWriter } from './persistence.ts';
-import { type PaperPortfolioOptions, PortfolioBook } from './portfolio-book.ts';
+import { type PaperPortfolioOptions, PortfolioBook, venueLoansOf } from './portfolio-book.ts';
 import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.ts';
 import { RestArrivals } from './rest-arrivals.ts';
 import type { ApiCredential } from './rest-auth.ts';
@@ -156,14 +156,17 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
   const seed = options.seed ?? 1;
   const pacing = options.pacing ?? { mode: 'realtime', speed: 1 };
   const latency = options.latency;
+  const books = new Map<string, PortfolioBook>();
   const market = {
     instruments: options.instruments,
     fillModel: options.fillModel ?? 'queue',
     seed,
     ...(options.loans === undefined ? {} : { loans: options.loans }),
+    // One loan book: the quota and the pools count every portfolio's loans.
+    venueLoans: () => venueLoansOf(books),
     ...(latency === undefined ? {} : { latency }),
   };
-  const books = new Map(portfolios.map((p, i) => [p.portfolioId, new PortfolioBook(p, market, i === 0)]));
+  for (const [i, p] of portfolios.entries()) books.set(p.portfolioId, new PortfolioBook(p, market, i === 0));
   const credentials = new Map<string, ApiCredential>(
     portfolios.map((p) => [
       p.apiKey,

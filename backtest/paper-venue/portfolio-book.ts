@@ -21,6 +21,7 @@ import {
   type FillModelOptions,
   type LatencyOptions,
   type LoanOptions,
+  type LoanPrincipal,
   type SimVenue,
   ZERO_LATENCY,
 } from '../sim/index.ts';
@@ -58,6 +59,21 @@ export interface PortfolioMarket {
   readonly latency?: LatencyOptions;
   /** Margin-loan terms, shared by every portfolio (the per-user quota is shared, spec). */
   readonly loans?: LoanOptions;
+  /**
+   * Every loan of the venue's portfolios (see {@link venueLoansOf}): each sim counts its borrows'
+   * quota and pool against them. Absent: each portfolio's own.
+   */
+  readonly venueLoans?: () => Iterable<LoanPrincipal>;
+}
+
+/**
+ * The loans outstanding at a venue: every portfolio's, as the per-user quota (shared across
+ * portfolios, spec) and the exchanges' pools count them.
+ * @param books - the venue's portfolios
+ * @returns each loan with principal left, portfolio by portfolio
+ */
+export function* venueLoansOf(books: ReadonlyMap<string, PortfolioBook>): Generator<LoanPrincipal> {
+  for (const book of books.values()) yield* book.sim.loans();
 }
 
 /**
@@ -126,6 +142,7 @@ export class PortfolioBook {
       // A refused place is the reply's error envelope, as live: no order, no push, id reusable.
       placementRefusals: 'commandRejected',
       ...(market.loans === undefined ? {} : { loans: market.loans }),
+      ...(market.venueLoans === undefined ? {} : { venueLoans: market.venueLoans }),
       ...(options.feeMarkup === undefined ? {} : { subPortfolioMarkup: options.feeMarkup }),
     });
     this.sim.events.subscribe((event) => this.fold(event));

@@ -9,16 +9,19 @@ export type { FillModelName, FillModelOptions } from './fill-model.ts';
 export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
 export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
+export type { LoanHeadroom } from './loan-limits.ts';
+export { loanHeadroom, maxLoanable } from './loan-limits.ts';
 export type { SimErrorName } from './sim-errors.ts';
 export { SIM_ERRORS, SimVenueError } from './sim-errors.ts';
 export type {
   HoldingSpent,
   LoanAssetTerms,
   LoanOptions,
+  LoanPrincipal,
   PlacementRefusals,
   SimVenueOptions,
 } from './sim-options.ts';
-export { DEFAULT_LATENCY } from './sim-options.ts';
+export { DEFAULT_LATENCY, resolveLoanOptions } from './sim-options.ts';
 export type { CashFlow, SimLedger } from './sim-state.ts';
 export type { SimVenue } from './sim-venue.ts';
 export { createSimVenue } from './sim-venue.ts';

@@ -5,6 +5,7 @@ import { rejectCommand } from './command-rejection.ts';
 import { availableMargin } from './initial-margin.ts';
 import { takeInterestFromHolding } from './interest-holding.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
+import { loanHeadroom } from './loan-limits.ts';
 import { equityOf } from './margin.ts';
 import { accountView } from './portfolio-views.ts';
 import { publishBalances } from './publish.ts';
@@ -61,7 +62,13 @@ function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, ts: numb
   credit(state, loan.coin, charge.neg());
   takeInterestFromHolding(state, loan, charge);
   state.ledger.interest = state.ledger.interest.plus(charge);
-  state.cashFlows.push({ type: 'DEDUCT_INTEREST', coin: loan.coin, amount: charge.neg(), ts });
+  state.cashFlows.push({
+    type: 'DEDUCT_INTEREST',
+    coin: loan.coin,
+    amount: charge.neg(),
+    exchange: loan.exchange,
+    ts,
+  });
   return true;
 }
 
@@ -117,12 +124,6 @@ export function nextAccrual(state: SimState): number {
   return next;
 }
 
-function outstanding(state: SimState, coin: string): Dec {
-  let total = ZERO;
-  for (const loan of state.loans.values()) if (loan.coin === coin) total = total.plus(loan.principal);
-  return total;
-}
-
 function totalLoanValue(state: SimState): Dec {
   let total = ZERO;
   for (const loan of state.loans.values())
@@ -153,7 +154,8 @@ function refusedLoanChange(state: SimState, intent: BorrowIntent | RepayIntent):
  * Borrows an asset into the portfolio. Checks, in order (codes are Keel's meanings of the spec's
  * 406014–406023): borrowable asset (406014), positive amount (406015), not in liquidation (406021),
  * account NORMAL and LTV below the warning level (406020),
- * per-user quota (406017), loan pool (406018), a price for the coin (406019: without one the
+ * per-user quota (406017), loan pool (406018), both counted over the venue's loans
+ * (`venueLoans`: every portfolio's) as `loan-limits.ts` does, a price for the coin (406019: without one the
  * loan's value and the LTV after it are unknown), margin for the loan's maintenance on top of the
  * loans already taken (406016), LTV after borrowing (406019).
  * @param state - the venue
@@ -186,16 +188,24 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
     return;
   }
   accrueInterest(state);
-  if (outstanding(state, intent.coin).plus(intent.amount).gt(terms.userQuota)) {
-    fail('LOAN_QUOTA_EXCEEDED', `quota ${terms.userQuota.toFixed()} ${intent.coin}`);
+  const venueLoans = state.opts.venueLoans?.() ?? state.loans.values();
+  const left = loanHeadroom(terms, venueLoans, intent.exchange, intent.coin);
+  if (intent.amount.gt(left.quota)) {
+    fail(
+      'LOAN_QUOTA_EXCEEDED',
+      `quota ${terms.userQuota.toFixed()} ${intent.coin}, ${D.max(left.quota, 0).toFixed()} left`,
+    );
+    return;
+  }
+  if (intent.amount.gt(left.pool)) {
+    fail(
+      'LOAN_POOL_EXCEEDED',
+      `pool ${terms.pool.toFixed()} ${intent.coin}, ${D.max(left.pool, 0).toFixed()} left`,
+    );
     return;
   }
   const key = keyOf(intent.exchange, intent.coin);
   const existing = state.loans.get(key);
-  if ((existing?.principal ?? ZERO).plus(intent.amount).gt(terms.pool)) {
-    fail('LOAN_POOL_EXCEEDED', `pool ${terms.pool.toFixed()} ${intent.coin}`);
-    return;
-  }
   if (!isCoinValued(state, intent.coin)) {
     // Valued at 0, the loan would pass the margin and LTV checks whatever its size.
     fail(
@@ -243,7 +253,13 @@ export function borrow(state: SimState, intent: BorrowIntent): void {
   loan.principalN = asNumber(loan.principal);
   state.loans.set(key, loan);
   credit(state, intent.coin, intent.amount);
-  state.cashFlows.push({ type: 'BORROW', coin: intent.coin, amount: intent.amount, ts: state.now });
+  state.cashFlows.push({
+    type: 'BORROW',
+    coin: intent.coin,
+    amount: intent.amount,
+    exchange: intent.exchange,
+    ts: state.now,
+  });
   state.deadline = Math.min(state.deadline, loan.accruedUntil + HOUR_MS);
   publishLoan(state, loan);
   const equityAfter = equityOf(state);
@@ -284,7 +300,13 @@ export function repay(state: SimState, intent: RepayIntent): void {
   loan.principal = loan.principal.minus(intent.amount);
   loan.principalN = asNumber(loan.principal);
   credit(state, intent.coin, intent.amount.neg());
-  state.cashFlows.push({ type: 'REPAY', coin: intent.coin, amount: intent.amount.neg(), ts: state.now });
+  state.cashFlows.push({
+    type: 'REPAY',
+    coin: intent.coin,
+    amount: intent.amount.neg(),
+    exchange: intent.exchange,
+    ts: state.now,
+  });
   if (loan.principal.isZero()) state.loans.delete(key);
   publishLoan(state, loan);
   const equityAfter = equityOf(state);
@@ -307,7 +329,13 @@ export function repayInLiquidation(state: SimState, loan: SimLoan): void {
   loan.principal = ZERO;
   loan.principalN = 0;
   credit(state, loan.coin, amount.neg());
-  state.cashFlows.push({ type: 'REPAY', coin: loan.coin, amount: amount.neg(), ts: state.now });
+  state.cashFlows.push({
+    type: 'REPAY',
+    coin: loan.coin,
+    amount: amount.neg(),
+    exchange: loan.exchange,
+    ts: state.now,
+  });
   state.loans.delete(keyOf(loan.exchange, loan.coin));
   publishLoan(state, loan);
 }

@@ -16,6 +16,13 @@ export interface LoanAssetTerms {
   readonly pool: Dec;
 }
 
+/** A loan's principal, as the per-user quota and the loan pool count it. */
+export interface LoanPrincipal {
+  readonly exchange: string;
+  readonly coin: string;
+  readonly principal: Dec;
+}
+
 /** Margin-loan settings (Keel's choice of model: the spec shows only the endpoints). */
 export interface LoanOptions {
   /** Terms per `EXCHANGE:COIN`, e.g. `BINANCE:USDT`. */
@@ -57,6 +64,13 @@ export interface SimVenueOptions {
    */
   readonly subPortfolioMarkup?: Dec;
   readonly loans?: LoanOptions;
+  /**
+   * Every loan outstanding at the venue, this portfolio's included, when the venue lends to more
+   * portfolios than this one (the paper venue's main and sub-portfolios): a borrow's per-user
+   * quota and loan pool are counted against them, as the venue counts them (the quota is shared
+   * across portfolios, spec). Default: this portfolio's own loans (a backtest has one portfolio).
+   */
+  readonly venueLoans?: () => Iterable<LoanPrincipal>;
   /** Seeded randomness for latency jitter. */
   readonly random: RandomSource;
   /** Default `SIM`. */
@@ -136,6 +150,8 @@ export interface ResolvedSimOptions {
   readonly mmrOf: (sym: string) => Dec;
   readonly subPortfolioMarkup: Dec;
   readonly loans: Required<LoanOptions>;
+  /** The venue's loans; undefined = this portfolio's own. */
+  readonly venueLoans: (() => Iterable<LoanPrincipal>) | undefined;
   readonly random: RandomSource;
   readonly portfolioId: string;
   readonly maxReduceOnlyOrdersOnClose: number;
@@ -158,6 +174,21 @@ export const DEFAULT_LATENCY: LatencyOptions = {
   orderEntry: { fixedMs: 10, jitterMs: 5 },
   marketData: { fixedMs: 5, jitterMs: 0 },
 };
+
+/**
+ * The loan settings with their defaults filled in (Keel's choices: `maxBorrowLtv` 0.5,
+ * `maintenanceMarginRate` 0.05, `ltvWarningLevel` 0.45; no borrowable asset).
+ * @param loans - the settings given, if any
+ * @returns every setting
+ */
+export function resolveLoanOptions(loans: LoanOptions | undefined): Required<LoanOptions> {
+  return {
+    assets: loans?.assets ?? {},
+    maxBorrowLtv: loans?.maxBorrowLtv ?? D('0.5'),
+    maintenanceMarginRate: loans?.maintenanceMarginRate ?? D('0.05'),
+    ltvWarningLevel: loans?.ltvWarningLevel ?? D('0.45'),
+  };
+}
 
 /**
  * Fills in defaults and checks the options.
@@ -197,12 +228,8 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     leverageOf,
     mmrOf,
     subPortfolioMarkup,
-    loans: {
-      assets: options.loans?.assets ?? {},
-      maxBorrowLtv: options.loans?.maxBorrowLtv ?? D('0.5'),
-      maintenanceMarginRate: options.loans?.maintenanceMarginRate ?? D('0.05'),
-      ltvWarningLevel: options.loans?.ltvWarningLevel ?? D('0.45'),
-    },
+    loans: resolveLoanOptions(options.loans),
+    venueLoans: options.venueLoans,
     random: options.random,
     portfolioId: options.portfolioId ?? 'SIM',
     maxReduceOnlyOrdersOnClose: options.maxReduceOnlyOrdersOnClose ?? 50,

@@ -103,6 +103,8 @@ export interface CashFlow {
   /** Signed: negative = paid by the portfolio (a repay is negative, a borrow positive). */
   readonly amount: Dec;
   readonly sym?: string;
+  /** The exchange account of the loan a BORROW, REPAY or DEDUCT_INTEREST moved. */
+  readonly exchange?: string;
   readonly ts: number;
 }
 

@@ -4,6 +4,7 @@ import type {
   AdlRankEvent,
   Dec,
   Intent,
+  Loan,
   LoanRisk,
   MarketEvent,
   Order,
@@ -19,7 +20,7 @@ import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
-import { loanRiskOf } from './loans.ts';
+import { loanRiskOf, loanView } from './loans.ts';
 import { equityOf } from './margin.ts';
 import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
@@ -109,6 +110,8 @@ export interface SimVenue extends ExecutionPort {
   availableMarginFloor(): number;
   /** @returns loan-to-value of the margin loans: loan value / (equity + loan value) */
   loanRisk(): LoanRisk;
+  /** @returns the margin loans outstanding now (principal left), in the order first borrowed */
+  loans(): Loan[];
   /**
    * Changes the portfolio's sub-portfolio fee markup (as the broker endpoint does on the venue):
    * every fill from now on pays the instrument's rate and own markup plus this markup (it
@@ -278,6 +281,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     equitySnapshot: () => equitySnapshotOf(state),
     availableMarginFloor: () => marginHeadroomOf(state).floor,
     loanRisk: () => loanRiskOf(state),
+    loans: () => [...state.loans.values()].map(loanView),
     leverageOf: (sym: string) => opts.leverageOf(sym),
     setFeeMarkup(markup: Dec): void {
       checkSubPortfolioMarkup(markup, 'sim setFeeMarkup');

@@ -59,3 +59,21 @@ export function sessionLoanParts(
     ].join(', ');
   });
 }
+
+/**
+ * The warning of a session whose loans could not be read from the venue at its end, when it holds
+ * one: what it says is owed at the end is then its own view, which misses a repay the venue made
+ * itself (a liquidation's).
+ * @param loans - the loans the session holds
+ * @returns one warning, or none when it holds no loan with principal left
+ */
+export function unreadLoansAtEndWarnings(loans: Iterable<Loan>): string[] {
+  const owed = [...loans].filter((loan) => loan.principal.gt(0));
+  if (owed.length === 0) return [];
+  const listed = owed
+    .map((loan) => `${loan.principal.toFixed()} ${loan.coin} on ${loan.exchange}`)
+    .join(', ');
+  return [
+    `The venue's margin loans could not be read at the end: the loans said to be owed at the end (${listed}) are Keel's last view of them, which misses any repay the venue made itself (a liquidation's).`,
+  ];
+}

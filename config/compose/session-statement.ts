@@ -121,14 +121,17 @@ export class SessionStatement {
 
   /**
    * The session's cash flows, oldest first; undefined when the trading statement could never be
-   * fetched (funding and interest unknown: left out of the result, not claimed zero).
+   * fetched (funding and interest unknown: left out of the result, not claimed zero). At the same
+   * ms a charge (funding, interest) comes before a borrow or repay, as the simulated venue books
+   * them (a repay pays the hour under way first): the two statements are fetched side by side,
+   * so the order they were read in would otherwise depend on which fetch finished first.
    * @returns the records
    */
   cashFlows(): CashFlowRecord[] | undefined {
     if (!this.trading.fetched) return undefined;
     const records: CashFlowRecord[] = [];
     for (const item of this.items.values()) if (item.kind === 'cashFlow') records.push(item.record);
-    return records.sort((a, b) => a.ts - b.ts);
+    return records.sort((a, b) => a.ts - b.ts || principalRank(a) - principalRank(b));
   }
 
   /**
@@ -244,6 +247,11 @@ export class SessionStatement {
       ...(known === undefined ? {} : { end: Math.floor(known) }),
     };
   }
+}
+
+/** 1 for a borrow or repay (listed after the charges of its ms), 0 for a charge. */
+function principalRank(record: CashFlowRecord): number {
+  return record.kind === 'BORROW' || record.kind === 'REPAY' ? 1 : 0;
 }
 
 function failureWarning(name: string, state: EndpointState, consequence: string): string | undefined {

@@ -8,6 +8,7 @@ import type { InFlightCommands } from './in-flight-commands.ts';
 import type { RunMetrics } from './run-metrics.ts';
 import type { SessionEquitySampler } from './session-equity-sampler.ts';
 import type { SessionGuards } from './session-guards.ts';
+import { unreadLoansAtEndWarnings } from './session-loans.ts';
 import type { SessionRecorder } from './session-recorder.ts';
 import type { SessionRecord } from './session-result.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
@@ -124,6 +125,9 @@ async function stopAndReport(
   session.stopStatementRefresh();
   await session.statement.refresh(endTs);
   await session.attachedLegs.settled();
+  // Keel's loans follow its own borrows and repays; what the venue repaid itself (a liquidation)
+  // shows only in a read: the summary's "owed at the end" is what the venue holds.
+  const loansRead = await live.execution.readLoans();
   await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
     logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
   );
@@ -162,7 +166,11 @@ async function stopAndReport(
     ...(coins.values.length + coins.unpriced().length === 0
       ? {}
       : { startingCoins: { cash: config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
-    shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
+    shutdownWarnings: [
+      ...(unreconciled === undefined ? [] : [unreconciled]),
+      ...leftovers.warnings,
+      ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
+    ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
       options.sourceWarnings?.() ?? [],

@@ -11,6 +11,7 @@ export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
 export type { LocalTradingState, ReconcileOptions, ReconciliationPlan } from './reconciliation.ts';
 export {
+  loanCorrections,
   planReconciliation,
   reconcile,
   UNKNOWN_ORDER_REASON,

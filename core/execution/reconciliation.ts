@@ -127,8 +127,12 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
 /**
  * The venue's loans, and each local one it no longer lists paid off (principal and interest 0, as
  * a repay that closes a loan reports it).
+ * @param local - the loans Keel holds
+ * @param venue - the loans the venue lists (outstanding ones only)
+ * @param ts - the events' time, epoch ms
+ * @returns one `loan` event per loan the venue lists and per local loan it no longer lists
  */
-function loanCorrections(local: readonly Loan[], venue: readonly Loan[], ts: number): UserEvent[] {
+export function loanCorrections(local: readonly Loan[], venue: readonly Loan[], ts: number): UserEvent[] {
   const stamp = { ts, recvTs: ts };
   const key = (loan: Loan): string => `${loan.exchange}:${loan.coin}`;
   const listed = new Set(venue.map(key));

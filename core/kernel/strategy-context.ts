@@ -116,7 +116,8 @@ export interface StrategyContext<P = unknown, S = unknown> {
    * The margin loans outstanding as last reported: principal, interest accrued and annual rate.
    * A backtest's simulated venue reports a loan at each borrow, repay and hourly interest charge;
    * live, the venue pushes no loan updates, so Keel reads the loans after each borrow or repay the
-   * run sends, and the interest is as of that read (the coin's `asset(coin).loan` is pushed).
+   * run sends and after each liquidation node pushed (a liquidation repays loans itself), and the
+   * interest is as of that read (the coin's `asset(coin).loan` is pushed).
    * @param coin - only loans of this coin when given
    * @returns loans with principal left (a repaid loan is gone, whatever interest it was charged),
    *   in the order first reported

@@ -1,9 +1,10 @@
-import type { Dec } from '../../../core/model/index.ts';
 import { D, formatDecimal } from '../../../core/model/index.ts';
 import type { EndpointName } from '../../../core/venue/index.ts';
+import { loanHeadroom, maxLoanable, resolveLoanOptions } from '../../sim/index.ts';
 import { algoTarget } from '../algo-commands.ts';
 import { badParameter, PaperApiError } from '../envelope.ts';
 import { NINETY_DAYS, pageOf, windowed } from '../paging.ts';
+import { venueLoansOf } from '../portfolio-book.ts';
 import { optionalText, requiredText } from '../request-fields.ts';
 import { statementEntries } from '../statement-entries.ts';
 import { algoOrderToWire, decimalsAsText, liquidationEventToWire } from '../wire-views.ts';
@@ -24,15 +25,6 @@ async function adlRank(context: RouteContext): Promise<unknown> {
     if (typeof code === 'number') throw new PaperApiError(code, (error as Error).message);
     throw error;
   }
-}
-
-function borrowedOf(context: RouteContext, exchange: string, coin: string): Dec {
-  let total = D(0);
-  for (const book of context.books.values()) {
-    const loan = book.loans.get(`${exchange}:${coin}`);
-    if (loan) total = total.plus(loan.principal);
-  }
-  return total;
 }
 
 function loanTerms(context: RouteContext) {
@@ -71,18 +63,20 @@ function discountRows(context: RouteContext) {
   return [...coins].map((coin) => ({ coin, discountRate: '1' }));
 }
 
-async function marginLoanInfo(context: RouteContext): Promise<unknown> {
-  const snapshot = await context.book.sim.snapshot();
-  const loans = [...context.book.loans.values()].filter((l) => l.principal.gt(0));
-  const totalLoan = loans.reduce((sum, l) => sum.plus(l.principal), D(0));
-  const gross = snapshot.assets.reduce((sum, a) => sum.plus(a.balance.gt(0) ? a.balance : 0), D(0));
-  const ltv = gross.isZero() ? D(0) : totalLoan.div(gross);
+/**
+ * The portfolio's loan risk as its sim enforces it (`loanRiskOf`): LTV = loan value / (equity +
+ * loan value), the loans valued at their coins' prices, net margin value = equity; risk level
+ * WARNING from the configured `ltvWarningLevel` on, where borrowing is refused (406020).
+ */
+function marginLoanInfo(context: RouteContext): unknown {
+  const risk = context.book.sim.loanRisk();
+  const warningLevel = resolveLoanOptions(context.loans).ltvWarningLevel;
   return decimalsAsText({
-    ltv: ltv.toDecimalPlaces(6),
-    riskLevel: ltv.gt(0.5) ? 'WARNING' : 'NORMAL',
-    totalLoanValue: totalLoan,
-    netMarginValue: snapshot.account?.availableMargin ?? D(0),
-    loans: loans.map((l) => ({
+    ltv: risk.ltv.toDecimalPlaces(6),
+    riskLevel: risk.ltv.gte(warningLevel) ? 'WARNING' : 'NORMAL',
+    totalLoanValue: risk.totalLoanValue,
+    netMarginValue: risk.netMarginValue,
+    loans: context.book.sim.loans().map((l) => ({
       exchange: l.exchange,
       coin: l.coin,
       principal: l.principal,
@@ -91,37 +85,28 @@ async function marginLoanInfo(context: RouteContext): Promise<unknown> {
   });
 }
 
+/** The sim's statement types the margin-loan statement lists. */
+const LOAN_STATEMENT_TYPES = new Set(['BORROW', 'REPAY', 'DEDUCT_INTEREST', 'LIQUIDATION_FEE']);
+
 /**
- * Borrow and repay rows come from the loan orders (with their exchange and amount), interest and
- * liquidation-fee rows from the sim's statement (signed: negative = charged); the sim's own
- * BORROW / REPAY flows are the same events again, so they are left out. Rows are in time order.
+ * The sim's borrow, repay, interest and liquidation-fee flows, newest first: the repays include
+ * those a liquidation made (no loan order stands for them), so the statement lists every move of
+ * the principal, as a backtest's cash flows do. Borrow and repay amounts are written unsigned, as
+ * their loan orders are; interest and liquidation fees signed (negative = charged). The ids are
+ * the trading statement's (`statement-entries.ts`).
  */
 function loanStatement(context: RouteContext): unknown {
   const coin = optionalText(context.params, 'coin', context.where);
-  const flows = context.book.loanOrders
-    .map((o) => ({
-      id: o.loanOrderId,
-      type: o.type,
-      coin: o.coin,
-      amount: o.amount,
-      exchange: o.exchange,
-      createAt: Number(o.createAt ?? 0),
-    }))
-    .concat(
-      // The sim books each borrow and repay too: listed above as their loan orders, not twice.
-      statementEntries(context.book.sim.statement())
-        .filter((f) => f.type === 'DEDUCT_INTEREST' || f.type === 'LIQUIDATION_FEE')
-        .map((f) => ({
-          id: f.id,
-          type: f.type,
-          coin: f.coin,
-          amount: formatDecimal(f.amount),
-          exchange: undefined,
-          createAt: f.ts,
-        })),
-    )
-    .filter((row) => coin === undefined || row.coin === coin)
-    .sort((a, b) => a.createAt - b.createAt);
+  const flows = statementEntries(context.book.sim.statement())
+    .filter((f) => LOAN_STATEMENT_TYPES.has(f.type) && (coin === undefined || f.coin === coin))
+    .map((f) => ({
+      id: f.id,
+      type: f.type,
+      coin: f.coin,
+      amount: formatDecimal(f.type === 'BORROW' || f.type === 'REPAY' ? f.amount.abs() : f.amount),
+      exchange: f.exchange,
+      createAt: f.ts,
+    }));
   return pageOf(
     windowed(flows, (r) => r.createAt, context.params, NINETY_DAYS, context.now(), context.where),
     context.params,
@@ -171,7 +156,7 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
     const exchange = requiredText(c.params, 'exchange', c.where);
     const asset = requiredText(c.params, 'asset', c.where);
     const terms = c.loans?.assets[`${exchange}:${asset}`];
-    const left = terms ? terms.pool.minus(borrowedOf(c, exchange, asset)) : D(0);
+    const left = terms ? loanHeadroom(terms, venueLoansOf(c.books), exchange, asset).pool : D(0);
     return { exchange, asset, maxLoanable: formatDecimal(D.max(left, 0)) };
   },
   getLoanInfoDetail: loanRows,
@@ -186,15 +171,15 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
       decimalsAsText({
         coin,
         maxBorrowQuota: terms.userQuota,
-        maintenanceMarginRate: c.loans?.maintenanceMarginRate ?? D('0.05'),
+        maintenanceMarginRate: resolveLoanOptions(c.loans).maintenanceMarginRate,
         annualInterestRate: terms.annualRate,
       }),
     ),
+  // What the borrow's quota and pool checks would allow (sim `borrow`), over the venue's loans.
   getMarginMaxLoan: (c) =>
     loanTerms(c).map(({ exchange, coin, terms }) => {
-      const borrowed = borrowedOf(c, exchange, coin);
-      const max = D.min(terms.userQuota.minus(borrowed), terms.pool.minus(borrowed));
-      return { coin, exchange, maxLoan: formatDecimal(D.max(max, 0)) };
+      const max = maxLoanable(loanHeadroom(terms, venueLoansOf(c.books), exchange, coin));
+      return { coin, exchange, maxLoan: formatDecimal(max) };
     }),
   marginBorrow: (c) => c.execute('borrow'),
   marginRepay: (c) => c.execute('repay'),

@@ -23,6 +23,7 @@ import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
 /**
@@ -33,7 +34,8 @@ import { venueSnapshot } from './venue-snapshot.ts';
  * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
- * catch-up window), and the kernel's own de-duplication catches an older one.
+ * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
+ * node pushed is followed by a read of the loans (a liquidation repays them on its own).
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
@@ -59,6 +61,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placedBeforePrimed = new Set<string>();
   private readonly privateStatus: StreamStatus;
   private readonly forgottenWarnings: string[] = [];
+  private readonly loanReads: VenueLoanReads;
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
@@ -67,6 +70,13 @@ export class LiveExecutionClient implements ExecutionPort {
     this.localView = new LocalTradingView(this.venueNow);
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
     this.privateStatus = new StreamStatus('private', this.venueNow);
+    this.loanReads = new VenueLoanReads({
+      rest: options.rest,
+      now: this.venueNow,
+      localLoans: () => this.localView.state().loans ?? [],
+      emit: (event) => this.emit(event),
+      logger: this.logger,
+    });
     this.catchUp = new ExecutionCatchUp(
       options.rest,
       this.localView,
@@ -245,6 +255,16 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
+   * Reads the venue's loans now and reports them as `loan` events, each loan Keel holds that the
+   * venue no longer lists as paid off (see {@link VenueLoanReads}): for a session's end, so what
+   * it says is owed is what the venue holds.
+   * @returns true when read; false when the read failed (logged; Keel's loans are kept)
+   */
+  readLoans(): Promise<boolean> {
+    return this.loanReads.request();
+  }
+
+  /**
    * Polls the ADL rank signals (GET /api/v1/adl/rank; the venue pushes none) and reports one
    * event per position.
    * @param sym - only this pair; all non-zero positions when omitted
@@ -295,6 +315,8 @@ export class LiveExecutionClient implements ExecutionPort {
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);
+    // The liquidation may have repaid loans: the venue pushes no loan updates.
+    if (event.kind === 'liquidationEvent' && origin === 'venue') void this.loanReads.request();
   }
 
   /**

@@ -130,6 +130,36 @@ describe('a session’s statement', () => {
     ]);
   });
 
+  it('lists a charge before a borrow or repay of the same ms, as the sim books them, whichever statement arrives first', async () => {
+    // The interest of the hour a repay ends is charged first (sim `repay`): a backtest lists it
+    // first. Here the loan statement's fetch finishes before the trading statement's.
+    async function* later<T>(rows: readonly T[]): AsyncGenerator<T> {
+      await new Promise((r) => setTimeout(r, 20));
+      yield* rows;
+    }
+    async function* now<T>(rows: readonly T[]): AsyncGenerator<T> {
+      yield* rows;
+    }
+    const pages: StatementPages = {
+      trading: () =>
+        later<StatementWire>([
+          { id: 'i', type: 'DEDUCT_INTEREST', coin: 'USDT', amount: '-0.004', createAt: T + 4 * MIN },
+        ]),
+      loans: () =>
+        now<MarginLoanStatementWire>([
+          { id: 'B', type: 'BORROW', coin: 'USDT', amount: '100', createAt: T },
+          { id: 'R', type: 'REPAY', coin: 'USDT', amount: '40', createAt: T + 4 * MIN },
+        ]),
+    };
+    const statement = new SessionStatement({ pages, begin: T, logger });
+    await statement.refresh(T + 5 * MIN);
+    expect(statement.cashFlows()?.map((f) => `${f.kind} ${f.amount.toFixed()}`)).toEqual([
+      'BORROW 100',
+      'DEDUCT_INTEREST -0.004',
+      'REPAY -40',
+    ]);
+  });
+
   it('leaves the cash flows out, and says why, when the statement could never be fetched', async () => {
     const { state, pages } = scriptedPages();
     const statement = new SessionStatement({ pages, begin: T, logger });

@@ -156,8 +156,9 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
     expect(flows).toEqual([
       'BORROW 1000 USDT',
       'DEDUCT_INTEREST -0.01 USDT',
-      'REPAY -400 USDT',
+      // The hour the repay ends is charged first, at the repay's ms: listed first, as a backtest does.
       'DEDUCT_INTEREST -0.004 USDT',
+      'REPAY -400 USDT',
     ]);
     const interest = (json.cashFlows ?? []).find((f) => f.kind === 'DEDUCT_INTEREST');
     // Charged once the hour from the borrow (after bar 0 closed, at t0 + 1 min) had passed.
@@ -165,6 +166,34 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
     expect(json.metrics.interestPaid).toBe('0.014');
     expect(formatSessionSummary(outcome, false)).toContain(
       '  loans: borrowed 1000.00 USDT, repaid 400.00 USDT, 600.00 USDT owed at the end',
+    );
+  }, 60_000);
+});
+
+describe('a paper session whose loan a liquidation repaid', () => {
+  it('lists the liquidation’s REPAY and owes nothing at the end, as a backtest of it says', async () => {
+    // Borrow 2000 USDT and buy 100 at about 100; the price falls to 1: the liquidation closes the
+    // position and repays the loan from the USDT balance (about 12 000 - 9 900 left).
+    const prices = [
+      ...Array(4).fill(['100', '101', '99', '100']),
+      ...Array(6).fill(['1', '1.01', '0.99', '1']),
+    ];
+    const bars = prices.map((ohlc, i) => barRecord(i, ohlc));
+    const { outcome, json } = await paperSession(
+      bars,
+      [
+        { bar: 0, borrow: 2000 },
+        { bar: 1, qty: 100 },
+      ],
+      "  loans: { assets: { 'BINANCE:USDT': { annualRate: 0.0876, userQuota: 5000 } } }\n",
+    );
+    expect(outcome.result.liquidations?.length ?? 0).toBeGreaterThan(0);
+    const loanFlows = (json.cashFlows ?? [])
+      .filter((f) => f.kind === 'BORROW' || f.kind === 'REPAY')
+      .map((f) => `${f.kind} ${f.amount}`);
+    expect(loanFlows).toEqual(['BORROW 2000', 'REPAY -2000']);
+    expect(formatSessionSummary(outcome, false)).toContain(
+      '  loans: borrowed 2000.00 USDT, repaid 2000.00 USDT, 0.00 USDT owed at the end',
     );
   }, 60_000);
 });
