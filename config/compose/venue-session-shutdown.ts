@@ -1,4 +1,5 @@
 import type { StrategyFaultRecord } from '../../backtest/report/index.ts';
+import type { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import type { Kernel } from '../../core/kernel/index.ts';
 import { type Dec, type Loan, ZERO } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
@@ -52,6 +53,8 @@ export interface StoppingVenueSession {
   readonly settleAsset: string;
   readonly faults: readonly StrategyFaultRecord[];
   readonly warmUpWarning: string | undefined;
+  /** The kill switch's trips during the session. */
+  readonly trips: KillSwitchTrips;
   /** @returns the market and User Data events the session handled so far */
   readonly eventCount: () => number;
   /** The positions the venue held when the session began (its trade list starts from them). */
@@ -168,6 +171,7 @@ async function stopAndReport(
       options.sourceWarnings?.() ?? [],
       session.warmUpWarning,
       live.execution.forgottenOrderWarnings,
+      session.trips.warnings(),
     ),
   });
   return {
@@ -191,13 +195,19 @@ async function stopAndReport(
 
 /**
  * The result's warnings besides the shutdown's: what the market source skipped or where it
- * failed, a warm-up the history did not cover, orders the venue forgot.
+ * failed, a warm-up the history did not cover, orders the venue forgot, the kill switch's trips.
  */
 function sessionWarnings(
   source: readonly string[],
   warmUpWarning: string | undefined,
   forgotten: readonly string[],
+  trips: readonly string[],
 ): { warnings?: readonly string[] } {
-  const warnings = [...source, ...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
+  const warnings = [
+    ...source,
+    ...(warmUpWarning === undefined ? [] : [warmUpWarning]),
+    ...forgotten,
+    ...trips,
+  ];
   return warnings.length === 0 ? {} : { warnings };
 }
