@@ -20,6 +20,7 @@ import {
   unreconciledStopWarning,
 } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
+import { StopDeadline } from './stop-deadline.ts';
 import { stopLeftovers } from './stop-leftovers.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
@@ -91,9 +92,18 @@ export async function shutDownVenueSession(session: StoppingVenueSession): Promi
 }
 
 /**
+ * How long the venue's connections may take to close once the stop's deadline has passed, ms
+ * (Keel's choice): a venue that answers closes them in a moment; one that does not has its
+ * connections dropped then.
+ */
+const CLOSE_AFTER_DEADLINE_MS = 1_000;
+
+/**
  * Strategies stopped, open orders optionally cancelled (and what is left open warned about or
  * noted), the last equity sampled, statements and algo orders read a last time, the venue and
- * recording closed, then the result and reports written.
+ * recording closed, then the result and reports written. Everything waiting on the venue shares
+ * one deadline, `shutdown.timeoutMs` from here (see {@link StopDeadline}); closing its connections
+ * may take {@link CLOSE_AFTER_DEADLINE_MS} more.
  */
 async function stopAndReport(
   session: StoppingVenueSession,
@@ -101,6 +111,7 @@ async function stopAndReport(
 ): Promise<VenueSessionOutcome> {
   const { options, kernel, journal, live, metrics, recorder, recordingPath, equity, settleAsset } = session;
   const { config, logger } = options;
+  const deadline = new StopDeadline(config.shutdown.timeoutMs);
   session.stopStatus();
   kernel.stop();
   session.guards.stop();
@@ -113,22 +124,35 @@ async function stopAndReport(
         session.gate,
         live.execution,
         { openOrders: () => journal.openOrders(), inFlight },
-        config.shutdown.timeoutMs,
+        deadline.left(),
       )
-    : await awaitInFlightOnStop(inFlight, config.shutdown.timeoutMs).then(() => undefined);
+    : await awaitInFlightOnStop(inFlight, deadline.left()).then(() => undefined);
   const unanswered = { commands: inFlight(), lookedUpUntil: Date.now() };
   // Give replies and the last User Data a moment to arrive before the books close.
-  await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, Math.min(200, deadline.left())));
   const endTs = options.sessionClock();
   equity.startAt(endTs, true);
   equity.sampler.sample(endTs);
   const endEquity = equity.equity();
   const startEquity = equity.startEquity ?? session.equityAtStart;
   session.stopStatementRefresh();
-  await session.statement.refresh(endTs);
-  await session.attachedLegs.settled();
-  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
-    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+  await session.statement.refresh(endTs, deadline.signal);
+  await deadline.within(
+    'reading the take-profit / stop-loss legs of the orders that filled',
+    session.attachedLegs.pending(),
+  );
+  await deadline.within(
+    'looking up the algo orders still open',
+    journal.openAlgoRefs().length === 0
+      ? undefined
+      : settleOpenAlgoOrders(
+          journal,
+          restAlgoOrderLookup(live.rest),
+          (ref, error) =>
+            logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+          undefined,
+          deadline.signal,
+        ),
   );
   // What is left open is read once the legs and the algo orders' end states are in: before, a
   // leg the venue had cancelled or triggered was still open by the session's record.
@@ -145,7 +169,9 @@ async function stopAndReport(
     config.shutdown.timeoutMs,
     logger,
   );
-  await live.stop();
+  const cutShort = deadline.warning();
+  if (cutShort !== undefined) logger.warn(cutShort);
+  await live.stop(deadline.left() + CLOSE_AFTER_DEADLINE_MS);
   recorder?.close();
   await metrics.close();
 
@@ -165,7 +191,11 @@ async function stopAndReport(
     ...(coins.values.length + coins.unpriced().length === 0
       ? {}
       : { startingCoins: { cash: config.paper?.startingCash[settleAsset] ?? ZERO, coins } }),
-    shutdownWarnings: unreconciled === undefined ? leftovers.warnings : [unreconciled, ...leftovers.warnings],
+    shutdownWarnings: [
+      ...(unreconciled === undefined ? [] : [unreconciled]),
+      ...leftovers.warnings,
+      ...(cutShort === undefined ? [] : [cutShort]),
+    ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
       options.sourceWarnings?.() ?? [],
