@@ -159,6 +159,7 @@ async function startAndRunVenueSession(
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
+  metrics.countDenials(kernel.denials);
   kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
   const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });
