@@ -1,3 +1,6 @@
+/** The longest delay Node's timers take (about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * The one deadline a stopping live or paper session's steps share: `shutdown.timeoutMs` from the
  * stop. The cancels (and the wait for commands in flight) come first and may take all of it;
@@ -24,13 +27,19 @@ export class StopDeadline {
     this.at = now() + timeoutMs;
     const controller = new AbortController();
     this.signal = controller.signal;
-    // Unreferenced: a stop that ends before its deadline does not wait for it.
-    setTimeout(() => controller.abort(new Error(this.reason())), timeoutMs).unref();
+    // Unreferenced: a stop that ends before its deadline does not wait for it. Node fires a
+    // timer longer than 2^31 - 1 ms at once: such a deadline is never reached in practice.
+    if (timeoutMs <= MAX_TIMER_MS)
+      setTimeout(() => controller.abort(new Error(this.reason())), timeoutMs).unref();
   }
 
-  /** @returns how much of the deadline is left, ms (0 once it passed) */
-  left(): number {
-    return Math.max(0, this.at - this.now());
+  /**
+   * @param extraMs - time granted past the deadline
+   * @returns how much of the deadline is left, ms (0 once it passed), plus `extraMs`: a delay a
+   *   timer can wait (at most 2^31 - 1 ms)
+   */
+  left(extraMs = 0): number {
+    return Math.min(MAX_TIMER_MS, Math.max(0, this.at - this.now()) + extraMs);
   }
 
   /** @returns why a step cut short did not finish, for the warnings that name it */

@@ -171,7 +171,7 @@ async function stopAndReport(
   );
   const cutShort = deadline.warning();
   if (cutShort !== undefined) logger.warn(cutShort);
-  await live.stop(deadline.left() + CLOSE_AFTER_DEADLINE_MS);
+  await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS));
   recorder?.close();
   await metrics.close();
 

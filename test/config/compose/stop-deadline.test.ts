@@ -33,12 +33,21 @@ describe("a stopping session's deadline", () => {
     );
   });
 
+  it('is not reached at once when longer than a Node timer can wait', async () => {
+    const deadline = new StopDeadline(3_000_000_000);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(deadline.signal.aborted).toBe(false);
+  });
+
   it('counts its time on the clock it is given', () => {
     let now = 1_000;
     const deadline = new StopDeadline(500, () => now);
     now = 1_200;
     expect(deadline.left()).toBe(300);
+    expect(deadline.left(1_000)).toBe(1_300);
     now = 2_000;
     expect(deadline.left()).toBe(0);
+    expect(deadline.left(1_000)).toBe(1_000);
+    expect(new StopDeadline(3_000_000_000, () => now).left(1_000)).toBe(2 ** 31 - 1);
   });
 });
