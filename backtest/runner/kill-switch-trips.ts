@@ -3,9 +3,9 @@ import type { IntentGate } from '../../core/kernel/index.ts';
 import type { TradingStatus } from '../../core/risk/index.ts';
 
 /**
- * The kill switch's trips during a backtest, for the result's warnings: once it trips, intents
- * are denied (`tradingState`) and an end-of-run close may be refused, which without the trip
- * named read as unexplained denials and unfilled closes.
+ * The kill switch's trips during a run (a backtest, a paper or a live session), for the result's
+ * warnings: once it trips, intents are denied (`tradingState`) and an end-of-run close may be
+ * refused, which without the trip named read as unexplained denials and unfilled closes.
  */
 export class KillSwitchTrips {
   private readonly trips: TradingStatus[] = [];

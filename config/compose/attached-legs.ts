@@ -93,11 +93,6 @@ export class AttachedLegLookups {
     });
   }
 
-  /** @returns when every lookup asked for so far has ended */
-  settled(): Promise<void> {
-    return this.queue;
-  }
-
   /** @returns when every lookup asked for so far has ended, or undefined when none is under way */
   pending(): Promise<void> | undefined {
     return this.inFlight === 0 ? undefined : this.queue;

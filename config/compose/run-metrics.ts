@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
-import type { IntentGate } from '../../core/kernel/index.ts';
+import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
 import type { VenueStatus } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
@@ -27,7 +27,7 @@ export class RunMetrics {
   });
   readonly denials = new Counter({
     name: 'keel_denials_total',
-    help: 'Intents the risk gate denied, by check.',
+    help: "Intents denied, by check: a risk check's name (maxNotional...), a kernel check's (kernel.<check>) or the venue's refusal of a command (venue.<code>), as the summary counts them.",
     labelNames: ['check'],
     registers: [this.registry],
   });
@@ -111,6 +111,19 @@ export class RunMetrics {
         : { observeEquity: (now, equity) => gate.observeEquity?.(now, equity) }),
       ...(gate.watchesEquity === undefined ? {} : { watchesEquity: () => gate.watchesEquity?.() ?? true }),
     };
+  }
+
+  /**
+   * Counts the denials the strategies are told of that the risk gate did not make (its own are
+   * counted by {@link RunMetrics.countingGate}): a kernel check's (`kernel.<check>`) and the
+   * venue's refusal of a command (`venue.<code>`), so `keel_denials_total` counts what the
+   * summary's denied intents do.
+   * @param denials - the kernel's denials (`Kernel.denials`)
+   */
+  countDenials(denials: Observable<IntentDenied>): void {
+    denials.subscribe((denial) => {
+      if (denial.source !== 'risk') this.denials.inc({ check: denial.check });
+    });
   }
 
   /**

@@ -98,11 +98,29 @@ export class SessionStatement {
    * Fetches what the statements list from where the last fetch left off to `end`, after any
    * fetch still running. Never throws: a failure is logged and kept for {@link warnings}.
    * @param end - the session clock's time now, epoch ms; 0 or less = unknown (no end sent)
-   * @returns when done
+   * @param signal - cuts the fetch short when aborted (a stopping session's deadline): what it
+   *   had not fetched by then counts as failed, the signal's reason saying why, and what it
+   *   fetches later is dropped
+   * @returns when done, or cut short
    */
-  refresh(end: number): Promise<void> {
-    this.running = this.running.then(() => this.fetchBoth(end));
-    return this.running;
+  refresh(end: number, signal?: AbortSignal): Promise<void> {
+    const done = new Set<EndpointState>();
+    const fetch = this.running.then(() => (signal?.aborted ? undefined : this.fetchBoth(end, done, signal)));
+    this.running = fetch;
+    if (signal === undefined) return fetch;
+    return new Promise<void>((resolve) => {
+      const cut = () => {
+        const why = (signal.reason as Error | undefined)?.message ?? 'cut short';
+        for (const state of [this.trading, this.loans]) if (!done.has(state)) state.failure = why;
+        resolve();
+      };
+      if (signal.aborted) return cut();
+      signal.addEventListener('abort', cut, { once: true });
+      void fetch.then(() => {
+        signal.removeEventListener('abort', cut);
+        resolve();
+      });
+    });
   }
 
   /**
@@ -185,19 +203,30 @@ export class SessionStatement {
     return warnings;
   }
 
-  private async fetchBoth(end: number): Promise<void> {
+  private async fetchBoth(end: number, done: Set<EndpointState>, signal?: AbortSignal): Promise<void> {
     const timeoutMs = this.options.timeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => {
+    const timedOut = new Promise<'timeout' | 'cut'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      // Cut short, the fetch's own timer holds nothing up.
+      signal?.addEventListener('abort', () => resolve('cut'), { once: true });
     });
     const trading = this.fetchOne(
       this.trading,
       end,
       (w) => this.options.pages.trading(w),
       tradingStatementItem,
+      done,
+      signal,
     );
-    const loans = this.fetchOne(this.loans, end, (w) => this.options.pages.loans(w), loanStatementItem);
+    const loans = this.fetchOne(
+      this.loans,
+      end,
+      (w) => this.options.pages.loans(w),
+      loanStatementItem,
+      done,
+      signal,
+    );
     const outcome = await Promise.race([Promise.all([trading, loans]), timedOut]);
     clearTimeout(timer);
     if (outcome === 'timeout') {
@@ -213,18 +242,27 @@ export class SessionStatement {
     end: number,
     entries: (window: StatementWindow) => AsyncIterable<T>,
     read: (entry: T) => StatementItem,
+    done: Set<EndpointState>,
+    signal: AbortSignal | undefined,
   ): Promise<void> {
     const window = this.windowOf(state, end);
     const found: StatementItem[] = [];
     state.failure = 'pending';
     try {
-      for await (const entry of entries(window)) found.push(read(entry));
+      for await (const entry of entries(window)) {
+        if (signal?.aborted) return;
+        found.push(read(entry));
+      }
     } catch (error) {
+      // Cut short, its failure is the cut's (the session closing its REST client ends it).
+      if (signal?.aborted) return;
       state.failure = (error as Error).message;
       this.options.logger.warn({ err: state.failure, window }, 'cannot fetch the venue statement');
       return;
     }
     // Only a fetch that finished counts: a page list cut short could have skipped an entry.
+    if (signal?.aborted) return;
+    done.add(state);
     for (const item of found) if (!this.items.has(item.key)) this.items.set(item.key, item);
     state.failure = undefined;
     state.fetched = true;

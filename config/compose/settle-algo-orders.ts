@@ -17,18 +17,24 @@ export const MAX_ALGO_LOOKUPS = 100;
  * @param onError - told of the lookup that failed (by the reference or id asked): the lookups
  *   stop there, the records left as they were
  * @param max - lookups at most (default {@link MAX_ALGO_LOOKUPS})
+ * @param signal - ends the lookups when aborted (a stopping session's deadline): an answer that
+ *   comes after is not folded
  */
 export async function settleOpenAlgoOrders(
   journal: UserDataJournal,
   lookUp: (ref: OpenAlgoRef) => Promise<AlgoOrder>,
   onError: (ref: string, error: unknown) => void,
   max = MAX_ALGO_LOOKUPS,
+  signal?: AbortSignal,
 ): Promise<void> {
   for (const ref of journal.openAlgoRefs().slice(0, max)) {
+    if (signal?.aborted) return;
     try {
       const algoOrder = await lookUp(ref);
+      if (signal?.aborted) return;
       journal.observe({ kind: 'algoOrder', ts: algoOrder.updateAt, recvTs: algoOrder.updateAt, algoOrder });
     } catch (error) {
+      if (signal?.aborted) return;
       // The venue may be unreachable at shutdown: one failure ends the lookups rather than 100 timeouts.
       onError('clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId, error);
       return;

@@ -1,4 +1,5 @@
 import type { StrategyFaultRecord } from '../../backtest/report/index.ts';
+import type { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import type { Kernel } from '../../core/kernel/index.ts';
 import { type Dec, type Loan, ZERO } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
@@ -20,6 +21,7 @@ import {
   unreconciledStopWarning,
 } from './session-stop.ts';
 import { restAlgoOrderLookup, settleOpenAlgoOrders } from './settle-algo-orders.ts';
+import { StopDeadline } from './stop-deadline.ts';
 import { stopLeftovers } from './stop-leftovers.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
@@ -53,6 +55,8 @@ export interface StoppingVenueSession {
   readonly settleAsset: string;
   readonly faults: readonly StrategyFaultRecord[];
   readonly warmUpWarning: string | undefined;
+  /** The kill switch's trips during the session. */
+  readonly trips: KillSwitchTrips;
   /** @returns the market and User Data events the session handled so far */
   readonly eventCount: () => number;
   /** The positions the venue held when the session began (its trade list starts from them). */
@@ -89,9 +93,18 @@ export async function shutDownVenueSession(session: StoppingVenueSession): Promi
 }
 
 /**
+ * How long the venue's connections may take to close once the stop's deadline has passed, ms
+ * (Keel's choice): a venue that answers closes them in a moment; one that does not has its
+ * connections dropped then.
+ */
+const CLOSE_AFTER_DEADLINE_MS = 1_000;
+
+/**
  * Strategies stopped, open orders optionally cancelled (and what is left open warned about or
  * noted), the last equity sampled, statements and algo orders read a last time, the venue and
- * recording closed, then the result and reports written.
+ * recording closed, then the result and reports written. Everything waiting on the venue shares
+ * one deadline, `shutdown.timeoutMs` from here (see {@link StopDeadline}); closing its connections
+ * may take {@link CLOSE_AFTER_DEADLINE_MS} more.
  */
 async function stopAndReport(
   session: StoppingVenueSession,
@@ -99,6 +112,7 @@ async function stopAndReport(
 ): Promise<VenueSessionOutcome> {
   const { options, kernel, journal, live, metrics, recorder, recordingPath, equity, settleAsset } = session;
   const { config, logger } = options;
+  const deadline = new StopDeadline(config.shutdown.timeoutMs);
   session.stopStatus();
   kernel.stop();
   session.guards.stop();
@@ -111,25 +125,39 @@ async function stopAndReport(
         session.gate,
         live.execution,
         { openOrders: () => journal.openOrders(), inFlight },
-        config.shutdown.timeoutMs,
+        deadline.left(),
       )
-    : await awaitInFlightOnStop(inFlight, config.shutdown.timeoutMs).then(() => undefined);
+    : await awaitInFlightOnStop(inFlight, deadline.left()).then(() => undefined);
   const unanswered = { commands: inFlight(), lookedUpUntil: Date.now() };
   // Give replies and the last User Data a moment to arrive before the books close.
-  await new Promise((r) => setTimeout(r, 200));
+  await new Promise((r) => setTimeout(r, Math.min(200, deadline.left())));
   const endTs = options.sessionClock();
   equity.startAt(endTs, true);
   equity.sampler.sample(endTs);
   const endEquity = equity.equity();
   const startEquity = equity.startEquity ?? session.equityAtStart;
   session.stopStatementRefresh();
-  await session.statement.refresh(endTs);
-  await session.attachedLegs.settled();
+  await session.statement.refresh(endTs, deadline.signal);
+  await deadline.within(
+    'reading the take-profit / stop-loss legs of the orders that filled',
+    session.attachedLegs.pending(),
+  );
   // Keel's loans follow its own borrows and repays; what the venue repaid itself (a liquidation)
   // shows only in a read: the summary's "owed at the end" is what the venue holds.
-  const loansRead = await live.execution.readLoans();
-  await settleOpenAlgoOrders(journal, restAlgoOrderLookup(live.rest), (ref, error) =>
-    logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+  const loanRead = live.execution.readLoans();
+  const loansRead = (await deadline.within("reading the venue's loans", loanRead)) && (await loanRead);
+  await deadline.within(
+    'looking up the algo orders still open',
+    journal.openAlgoRefs().length === 0
+      ? undefined
+      : settleOpenAlgoOrders(
+          journal,
+          restAlgoOrderLookup(live.rest),
+          (ref, error) =>
+            logger.warn({ ref, err: (error as Error).message }, 'could not look up an algo order at the end'),
+          undefined,
+          deadline.signal,
+        ),
   );
   // What is left open is read once the legs and the algo orders' end states are in: before, a
   // leg the venue had cancelled or triggered was still open by the session's record.
@@ -146,7 +174,9 @@ async function stopAndReport(
     config.shutdown.timeoutMs,
     logger,
   );
-  await live.stop();
+  const cutShort = deadline.warning();
+  if (cutShort !== undefined) logger.warn(cutShort);
+  await live.stop(deadline.left(CLOSE_AFTER_DEADLINE_MS));
   recorder?.close();
   await metrics.close();
 
@@ -170,12 +200,14 @@ async function stopAndReport(
       ...(unreconciled === undefined ? [] : [unreconciled]),
       ...leftovers.warnings,
       ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
+      ...(cutShort === undefined ? [] : [cutShort]),
     ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
       options.sourceWarnings?.() ?? [],
       session.warmUpWarning,
       live.execution.forgottenOrderWarnings,
+      session.trips.warnings(),
     ),
   });
   return {
@@ -199,13 +231,19 @@ async function stopAndReport(
 
 /**
  * The result's warnings besides the shutdown's: what the market source skipped or where it
- * failed, a warm-up the history did not cover, orders the venue forgot.
+ * failed, a warm-up the history did not cover, orders the venue forgot, the kill switch's trips.
  */
 function sessionWarnings(
   source: readonly string[],
   warmUpWarning: string | undefined,
   forgotten: readonly string[],
+  trips: readonly string[],
 ): { warnings?: readonly string[] } {
-  const warnings = [...source, ...(warmUpWarning === undefined ? [] : [warmUpWarning]), ...forgotten];
+  const warnings = [
+    ...source,
+    ...(warmUpWarning === undefined ? [] : [warmUpWarning]),
+    ...forgotten,
+    ...trips,
+  ];
   return warnings.length === 0 ? {} : { warnings };
 }

@@ -1,4 +1,5 @@
 import { merge } from 'rxjs';
+import { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -105,6 +106,8 @@ async function startAndRunVenueSession(
   const inFlight = new InFlightCommands(live.execution);
   const riskGate = new RiskGate(riskGateConfigOf(config));
   const gate = metrics.countingGate(riskGate);
+  // Named in the result's warnings, as a backtest names them: the denials after a trip explained.
+  const trips = new KillSwitchTrips(riskGate);
   const kernel = new Kernel({
     instruments: options.instruments,
     market,
@@ -160,6 +163,7 @@ async function startAndRunVenueSession(
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
+  metrics.countDenials(kernel.denials);
   kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
   const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });
@@ -322,6 +326,7 @@ async function startAndRunVenueSession(
     settleAsset,
     faults,
     warmUpWarning,
+    trips,
     eventCount: () => events,
     adoptedPositions,
     loansAtStart,

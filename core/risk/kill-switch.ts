@@ -3,6 +3,15 @@ import type { KillSwitchConfig } from './risk-limits.ts';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * An amount as the trip's sentence shows it: to 8 decimals at most. An equity can carry a
+ * quotient's 40-digit tail (an average price of fills is one), which says nothing to an operator;
+ * the limits are still compared exactly.
+ */
+function shown(amount: Dec): string {
+  return amount.toDecimalPlaces(8).toFixed();
+}
+
 /** What the kill switch has observed: the UTC day, its start-of-day equity and the high-water mark. */
 export interface KillSwitchMarks {
   /** The UTC day of the start-of-day equity, in days since the epoch. */
@@ -84,13 +93,13 @@ export class KillSwitch {
     const { dailyLossLimit, maxDrawdown } = this.#config;
     const loss = this.#startOfDay.sub(equity);
     if (dailyLossLimit !== undefined && loss.greaterThanOrEqualTo(dailyLossLimit)) {
-      return `kill switch: daily loss ${loss.toFixed()} reached the limit ${dailyLossLimit.toFixed()} (equity ${equity.toFixed()}, start of UTC day ${this.#startOfDay.toFixed()})`;
+      return `kill switch: daily loss ${shown(loss)} reached the limit ${dailyLossLimit.toFixed()} (equity ${shown(equity)}, start of UTC day ${shown(this.#startOfDay)})`;
     }
     // A drawdown is a fraction of a positive high-water mark; `isPositive()` would let 0 through.
     if (maxDrawdown !== undefined && this.#highWater.gt(0)) {
       const drawdown = this.#highWater.sub(equity).div(this.#highWater);
       if (drawdown.greaterThanOrEqualTo(maxDrawdown)) {
-        return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${this.#highWater.toFixed()} reached the limit ${maxDrawdown * 100} %`;
+        return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${shown(this.#highWater)} reached the limit ${maxDrawdown * 100} %`;
       }
     }
     return undefined;

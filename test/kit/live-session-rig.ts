@@ -36,6 +36,11 @@ export interface LiveSessionRun {
   readonly restUrl?: string;
   /** The directory of the session's config and outputs; default a fresh one (give one to restart a run in place). */
   readonly dir?: string;
+  /**
+   * A port on 127.0.0.1 the session reaches the venue through (e.g. a proxy in front of it), in
+   * place of the venue's own in its REST and WebSocket URLs alike.
+   */
+  readonly viaPort?: number;
 }
 
 /** A paper venue on SYNTHETIC BTC data (5x real time) and a way to run live sessions against it. */
@@ -133,13 +138,19 @@ export function liveSessionRigs(
       async run(session) {
         const dir = session.dir ?? newDir();
         const file = join(dir, `session-${++runs}.yaml`);
+        const via = (url: string): string => {
+          if (session.viaPort === undefined) return url;
+          const moved = new URL(url);
+          moved.port = String(session.viaPort);
+          return moved.toString().replace(/\/$/, '');
+        };
         writeFileSync(
           file,
           `mode: live
 venue:
-  restUrl: ${session.restUrl ?? venue.restUrl}
-  privateWsUrl: ${venue.privateWsUrl}
-  marketDataWsUrl: ${venue.marketDataWsUrl}
+  restUrl: ${session.restUrl ?? via(venue.restUrl)}
+  privateWsUrl: ${via(venue.privateWsUrl)}
+  marketDataWsUrl: ${via(venue.marketDataWsUrl)}
   apiKey: \${${KEY_VAR}}
   apiSecret: \${${SECRET_VAR}}
 portfolios: { main: main }

@@ -174,12 +174,17 @@ export class LiveExecutionClient implements ExecutionPort {
     await (this.firstReconciliation ?? this.reconciliations.request());
   }
 
-  /** Stops: closes the WebSocket and completes the event stream. @returns when closed */
-  async stop(): Promise<void> {
+  /**
+   * Stops: closes the WebSocket and completes the event stream.
+   * @param withinMs - how long the venue may take to answer the socket's close; then the
+   *   connection is dropped. Default: the WebSocket library's own 30 s.
+   * @returns when closed
+   */
+  async stop(withinMs?: number): Promise<void> {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
     this.placement.stop();
-    await this.options.ws.close();
+    await this.options.ws.close(withinMs);
     this.subject.complete();
     this.privateStatus.complete();
   }

@@ -85,8 +85,15 @@ export interface LiveVenue {
    * `execution.events`). @returns when both are up and the first reconciliation is emitted
    */
   start(): Promise<void>;
-  /** Closes everything. @returns when closed */
-  stop(): Promise<void>;
+  /**
+   * Closes everything.
+   * @param withinMs - how long the venue may take to answer the sockets' closes and the REST
+   *   requests under way may take to finish; then the connections are dropped (a venue that
+   *   stopped answering). Default: no limit of Keel's (the WebSocket library's 30 s, each
+   *   request's own timeout).
+   * @returns when closed
+   */
+  stop(withinMs?: number): Promise<void>;
 }
 
 /**
@@ -168,9 +175,10 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     async start() {
       await Promise.all([marketData.connect(), execution.start()]);
     },
-    async stop() {
-      await Promise.all([marketData.close(), execution.stop()]);
-      await rest.close();
+    async stop(withinMs) {
+      const began = timer.now();
+      await Promise.all([marketData.close(withinMs), execution.stop(withinMs)]);
+      await rest.close(withinMs === undefined ? undefined : Math.max(0, withinMs - (timer.now() - began)));
     },
   };
 }

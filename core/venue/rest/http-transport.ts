@@ -30,8 +30,11 @@ export interface HttpTransport {
    * @throws Error on network failure or timeout (undici's UND_ERR_* codes)
    */
   send(request: HttpRequest): Promise<HttpResponse>;
-  /** Closes the connections. */
-  close(): Promise<void>;
+  /**
+   * Closes the connections, letting the requests under way finish.
+   * @param withinMs - how long they may take; then they are ended (they fail at once). Default no limit.
+   */
+  close(withinMs?: number): Promise<void>;
 }
 
 /**
@@ -64,6 +67,18 @@ export function undiciTransport(baseUrl: string, connections = 8): HttpTransport
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
       };
     },
-    close: () => pool.close(),
+    async close(withinMs) {
+      const closing = pool.close();
+      if (withinMs === undefined) return closing;
+      let timer: NodeJS.Timeout | undefined;
+      const late = await Promise.race([
+        closing.then(() => false),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(true), withinMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (late) await pool.destroy();
+    },
   };
 }

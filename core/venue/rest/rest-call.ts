@@ -51,6 +51,12 @@ export interface RestCallContext {
 
 class RetryableFailure extends Error {}
 
+/**
+ * Failures of a transport that was closed (the session stopping): every retry would fail alike,
+ * and its backoff would only hold the stop up.
+ */
+const CLOSED_CLIENT_CODES = new Set(['UND_ERR_CLOSED', 'UND_ERR_DESTROYED']);
+
 /** Where a request's turn to go out is taken: the endpoint's rate limit and its holds. */
 export interface RequestSlot {
   /**
@@ -87,7 +93,11 @@ function sendable(params: RequestParams): Record<string, unknown> {
 
 function isNetworkFailure(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' && (code.startsWith('UND_ERR') || code.startsWith('E'));
+  return (
+    typeof code === 'string' &&
+    !CLOSED_CLIENT_CODES.has(code) &&
+    (code.startsWith('UND_ERR') || code.startsWith('E'))
+  );
 }
 
 type Envelope = ReturnType<typeof envelopeSchema.parse>;
@@ -141,7 +151,7 @@ function retryAfterOf(ctx: RestCallContext, response: HttpResponse): number | un
 
 /**
  * Sends one signed REST request and decodes its reply. GETs are idempotent and retried with
- * backoff on HTTP 5xx, 429, network failures and timeouts; POST, PUT and DELETE never are (a
+ * backoff on HTTP 5xx, 429, network failures and timeouts (not once the transport is closed); POST, PUT and DELETE never are (a
  * retried order could be placed twice). One exception for every method: a 7000 (nonce out of
  * range) signed on a server-clock estimate that has moved since (its own reply or another's moved
  * it) is sent once more at once with a nonce from the new estimate; the venue refused it at

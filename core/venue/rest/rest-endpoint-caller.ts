@@ -130,8 +130,13 @@ export class RestEndpointCaller {
     return Object.fromEntries([...this.limiters].map(([group, limiter]) => [group, limiter.queued]));
   }
 
-  /** Closes the connection pool. @returns when closed */
-  close(): Promise<void> {
-    return this.ctx.transport.close();
+  /**
+   * Closes the connection pool, letting the requests under way finish; a GET failing then is not
+   * retried.
+   * @param withinMs - how long they may take; then they are ended. Default no limit.
+   * @returns when closed
+   */
+  close(withinMs?: number): Promise<void> {
+    return this.ctx.transport.close(withinMs);
   }
 }

@@ -154,14 +154,19 @@ export class MarketDataClient {
     this.sendControl('unsubscribe', [sub]);
   }
 
-  /** Closes for good. @returns when closed */
-  async close(): Promise<void> {
+  /**
+   * Closes for good.
+   * @param withinMs - how long the venue may take to answer the close; then the connection is
+   *   dropped. Default: the WebSocket library's own 30 s.
+   * @returns when closed
+   */
+  async close(withinMs?: number): Promise<void> {
     this.closing = true;
     this.cancelReconnect();
     this.cancelHeartbeat();
     const socket = this.socket;
     this.socket = undefined;
-    await closeSocket(socket);
+    await closeSocket(socket, withinMs);
     this.streamStatus.complete();
   }
 

@@ -174,9 +174,11 @@ export class PrivateWsClient {
 
   /**
    * Closes the connection for good (no reconnect); pending requests fail with ConnectionLostError.
+   * @param withinMs - how long the venue may take to answer the close; then the connection is
+   *   dropped. Default: the WebSocket library's own 30 s.
    * @returns when the socket is closed
    */
-  async close(): Promise<void> {
+  async close(withinMs?: number): Promise<void> {
     this.closing = true;
     this.cancelReconnect();
     this.cancelPing();
@@ -184,7 +186,7 @@ export class PrivateWsClient {
     this.socket = undefined;
     this.loggedIn = false;
     this.pending.failAll();
-    await closeSocket(socket);
+    await closeSocket(socket, withinMs);
   }
 
   private send(

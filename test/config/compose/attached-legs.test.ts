@@ -86,7 +86,7 @@ describe("a session's take-profit / stop-loss legs", () => {
     journal.observe(anOrderUpdate(filled));
     // The same final state pushed again asks nothing more.
     journal.observe(anOrderUpdate(filled));
-    await lookups.settled();
+    await lookups.pending();
     expect(asked).toEqual(['BINANCE_PERP_BTC_USDT from 1000']);
     const listed = [...journal.finish().algoOrders];
     expect(listed.map((a) => [a.algoOrderId, a.state, a.orderId, a.attachedOrderId, a.strategyId])).toEqual([
@@ -107,7 +107,7 @@ describe("a session's take-profit / stop-loss legs", () => {
     lookups = new AttachedLegLookups(journal, onlyHistory(historyOf([], asked)), () => {});
     journal.observe(anOrderUpdate(anOrder({ orderId: 'O-5', orderState: 'FILLED', executedQty: D(1) })));
     journal.observe(anOrderUpdate(entry({ orderState: 'CANCELLED', executedQty: D(0), updateAt: 1_500 })));
-    await lookups.settled();
+    await lookups.pending();
     expect(asked).toEqual([]);
   });
 
@@ -129,13 +129,13 @@ describe("a session's take-profit / stop-loss legs", () => {
       () => {},
     );
     found.parentEnded(parent);
-    await found.settled();
+    await found.pending();
     expect([read, taken]).toEqual([2, ['A-1', 'A-2']]);
     read = 0;
     const strangers = Array.from({ length: 50 }, (_, i) => leg(`X-${i}`, { attachedOrderId: 'O-9' }));
     const limited = new AttachedLegLookups(sink, onlyHistory(counted(strangers)), () => {}, 10);
     limited.parentEnded(parent);
-    await limited.settled();
+    await limited.pending();
     expect(read).toBe(10);
   });
 
@@ -171,7 +171,7 @@ describe("a session's take-profit / stop-loss legs", () => {
       createAt: 2_000,
       legIds: new Set(['A-2', 'A-1']),
     });
-    await lookups.settled();
+    await lookups.pending();
     // Listed in the venue's creation order, as the legs found in the history are.
     expect([asked, taken]).toEqual([
       ['A-2', 'A-1'],
@@ -203,7 +203,7 @@ describe("a session's take-profit / stop-loss legs", () => {
         executedQty: D(1),
       }),
     );
-    await lookups.settled();
+    await lookups.pending();
     expect(failed).toEqual(['brk-1: venue unreachable']);
     expect(taken).toEqual(['A-2']);
   });
@@ -227,7 +227,7 @@ describe("a session's take-profit / stop-loss legs", () => {
     expect([asked.length, taken]).toEqual([1, ['A-1', 'A-2']]);
     // Asked again once the first lookup is done: read again.
     lookups.parentEnded(parent);
-    await lookups.settled();
+    await lookups.pending();
     expect(asked.length).toBe(2);
   });
 });

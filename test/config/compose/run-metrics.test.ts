@@ -2,6 +2,7 @@ import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
 import { UserDataJournal } from '../../../config/compose/user-data-journal.ts';
+import type { IntentDenied } from '../../../core/kernel/index.ts';
 import { D, type VenueStatus } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { createInboundCounters } from '../../../core/venue/index.ts';
@@ -98,6 +99,36 @@ describe('run metrics', () => {
     expect(text).toContain('keel_order_latency_seconds_bucket{le="0.025"} 1');
     expect(text).toContain('keel_equity 100000');
     expect(metrics.intentTotal).toBe(2);
+  });
+
+  it("counts the kernel's denials and the venue's refusals by check, and the gate's once", async () => {
+    metrics = new RunMetrics(() => 0);
+    const gate = metrics.countingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const denials = new Subject<IntentDenied>();
+    metrics.countDenials(denials);
+    const denial = (source: IntentDenied['source'], check: string): IntentDenied => ({
+      kind: 'denied',
+      strategyId: 's',
+      ref: 'r',
+      intentKind: 'placeOrder',
+      source,
+      check,
+      reason: 'why',
+      ts: 0,
+    });
+    // The gate's denial reaches the kernel's denials too: it counts once.
+    const decision = gate.evaluate(aPlaceOrder('big', '100'), aRiskView());
+    expect(decision.kind).toBe('denied');
+    if (decision.kind === 'denied') denials.next(denial('risk', decision.check));
+    denials.next(denial('venue', 'venue.401058'));
+    denials.next(denial('venue', 'venue.401058'));
+    denials.next(denial('venue', 'venue.-1'));
+    denials.next(denial('kernel', 'kernel.ownership'));
+    const text = await metrics.scrape();
+    expect(text).toMatch(/keel_denials_total\{check="maxNotional\w*"\} 1\n/);
+    expect(text).toContain('keel_denials_total{check="venue.401058"} 2\n');
+    expect(text).toContain('keel_denials_total{check="venue.-1"} 1\n');
+    expect(text).toContain('keel_denials_total{check="kernel.ownership"} 1\n');
   });
 
   it("serves the process's memory, CPU, event-loop lag and heap beside Keel's own metrics", async () => {

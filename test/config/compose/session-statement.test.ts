@@ -196,6 +196,46 @@ describe('a session’s statement', () => {
     );
   });
 
+  it('is cut short by a stopping session’s deadline: what it had not fetched fails for that reason, and a late answer is dropped', async () => {
+    const { state, pages } = scriptedPages();
+    let answer: () => void = () => {};
+    const late = new Promise<void>((resolve) => (answer = resolve));
+    const slowPages: StatementPages = {
+      trading: async function* (window) {
+        await late;
+        yield* pages.trading(window);
+      },
+      loans: (window) => pages.loans(window),
+    };
+    state.trading = [funding('f1', T + MIN, '-1')];
+    const statement = new SessionStatement({ pages: slowPages, begin: T, logger });
+    const stop = new AbortController();
+    const refreshed = statement.refresh(T + 5 * MIN, stop.signal);
+    // The loan statement answered; the trading one has not when the deadline passes.
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort(new Error('the stop ran out of time'));
+    await refreshed;
+    answer();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(statement.cashFlows()).toBeUndefined();
+    expect(statement.warnings(ZERO, 'USDT')).toEqual([
+      "The venue's trading statement could not be fetched (the stop ran out of time): funding and interest paid are left out of this result (the equity figures include them).",
+    ]);
+  });
+
+  it('is not fetched at all once the deadline has passed', async () => {
+    const { state, pages } = scriptedPages();
+    const statement = new SessionStatement({ pages, begin: T, logger });
+    const stop = new AbortController();
+    stop.abort(new Error('too late'));
+    await statement.refresh(T + 5 * MIN, stop.signal);
+    expect(state.windows).toEqual([]);
+    expect(statement.warnings(ZERO, 'USDT')).toHaveLength(2);
+    expect(statement.warnings(ZERO, 'USDT')[1]).toBe(
+      "The venue's margin-loan statement could not be fetched (too late): loan borrows and repays are not listed in this result.",
+    );
+  });
+
   it('asks for no more than the 90 days the venue keeps, and says the session is longer', async () => {
     const { state, pages } = scriptedPages();
     const statement = new SessionStatement({ pages, begin: T, logger });

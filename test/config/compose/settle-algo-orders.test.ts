@@ -40,6 +40,31 @@ describe("a session's algo orders at its end", () => {
     ]);
   });
 
+  it('stops asking, and folds no late answer, once a stopping session’s deadline passed', async () => {
+    const journal = new UserDataJournal(new RunMetrics(() => 0), undefined);
+    for (let i = 0; i < 3; i++)
+      journal.observe(anAlgoOrderUpdate(anAlgoOrder({ clientAlgoOrderId: `a${i}`, algoOrderId: `A-${i}` })));
+    const stop = new AbortController();
+    const asked: string[] = [];
+    const failed: string[] = [];
+    await settleOpenAlgoOrders(
+      journal,
+      async (ref) => {
+        const name = 'clientAlgoOrderId' in ref ? ref.clientAlgoOrderId : ref.algoOrderId;
+        asked.push(name);
+        // The deadline passes while the venue is being asked.
+        stop.abort();
+        return anAlgoOrder({ clientAlgoOrderId: name, state: 'CANCELLED' });
+      },
+      (ref) => failed.push(ref),
+      undefined,
+      stop.signal,
+    );
+    expect(asked).toEqual(['a0']);
+    expect(failed).toEqual([]);
+    expect([...journal.finish().algoOrders].map((a) => a.state)).toEqual(['NEW', 'NEW', 'NEW']);
+  });
+
   it('asks about at most as many as it is allowed', async () => {
     const journal = new UserDataJournal(new RunMetrics(() => 0), undefined);
     for (let i = 0; i < 5; i++)

@@ -34,6 +34,19 @@ describe('kill switch', () => {
     expect(ks.observe(1, D('-50'))).toBeUndefined();
   });
 
+  it('names the amounts of a trip to 8 decimals, an equity carrying a quotient’s 40-digit tail included', () => {
+    const daily = new KillSwitch({ dailyLossLimit: D('30'), tripTo: 'HALTED' });
+    daily.observe(DAY, D('100000.000000000000000000000000000000001'));
+    expect(daily.observe(DAY + 1, D('99969.91551460000000000000000000000000002'))).toBe(
+      'kill switch: daily loss 30.0844854 reached the limit 30 (equity 99969.9155146, start of UTC day 100000)',
+    );
+    const drawdown = new KillSwitch({ maxDrawdown: 0.1, tripTo: 'HALTED' });
+    drawdown.observe(0, D('12000.123456789333333333333333333333333'));
+    expect(drawdown.observe(1, D('10000'))).toBe(
+      'kill switch: drawdown 16.67 % from the high-water mark 12000.12345679 reached the limit 10 %',
+    );
+  });
+
   it('is disarmed with no limits', () => {
     expect(new KillSwitch({ tripTo: 'HALTED' }).armed).toBe(false);
   });
