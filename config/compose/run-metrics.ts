@@ -3,12 +3,18 @@ import type { AddressInfo } from 'node:net';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
-import type { VenueStatus } from '../../core/model/index.ts';
+import type { Order, Position, VenueStatus } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 
 /** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
 const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
+
+/** What the position and open-order gauges read (the kernel's state). */
+export interface BookSource {
+  readonly positions: ReadonlyMap<string, Position>;
+  openOrders(): readonly Order[];
+}
 
 /** A run's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
 export class RunMetrics {
@@ -47,6 +53,21 @@ export class RunMetrics {
     help: 'Portfolio equity in the settlement currency.',
     registers: [this.registry],
   });
+  readonly positionQty = new Gauge({
+    name: 'keel_position_qty',
+    help: 'Signed position quantity (long > 0) by sym and leg (NONE, LONG, SHORT), as the kernel holds it when scraped.',
+    labelNames: ['sym', 'side'],
+    registers: [this.registry],
+    collect: () => this.collectPositions(),
+  });
+  readonly openOrders = new Gauge({
+    name: 'keel_open_orders',
+    help: 'Open orders by sym, as the kernel holds them when scraped (algo orders not yet triggered aside).',
+    labelNames: ['sym'],
+    registers: [this.registry],
+    collect: () => this.collectOpenOrders(),
+  });
+  private book: BookSource | undefined;
   readonly killSwitchTrips = new Counter({
     name: 'keel_kill_switch_trips_total',
     help: 'Kill switch trips, by the trading state they set (HALTED or REDUCING).',
@@ -124,6 +145,31 @@ export class RunMetrics {
     denials.subscribe((denial) => {
       if (denial.source !== 'risk') this.denials.inc({ check: denial.check });
     });
+  }
+
+  /**
+   * Exports the kernel's positions and open orders, read each time the metrics are scraped.
+   * @param book - the kernel's state (`Kernel.state`)
+   */
+  watchBook(book: BookSource): void {
+    this.book = book;
+  }
+
+  private collectPositions(): void {
+    if (this.book === undefined) return;
+    this.positionQty.reset();
+    for (const position of this.book.positions.values()) {
+      const qty = position.positionSide === 'SHORT' ? position.positionQty.abs().neg() : position.positionQty;
+      this.positionQty.set({ sym: position.sym, side: position.positionSide }, qty.toNumber());
+    }
+  }
+
+  private collectOpenOrders(): void {
+    if (this.book === undefined) return;
+    this.openOrders.reset();
+    const bySym = new Map<string, number>();
+    for (const order of this.book.openOrders()) bySym.set(order.sym, (bySym.get(order.sym) ?? 0) + 1);
+    for (const [sym, count] of bySym) this.openOrders.set({ sym }, count);
   }
 
   /**

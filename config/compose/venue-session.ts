@@ -164,6 +164,7 @@ async function startAndRunVenueSession(
     journal.denied(denial);
   });
   metrics.countDenials(kernel.denials);
+  metrics.watchBook(kernel.state);
   kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
   const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
 import { UserDataJournal } from '../../../config/compose/user-data-journal.ts';
 import type { IntentDenied } from '../../../core/kernel/index.ts';
-import { D, type VenueStatus } from '../../../core/model/index.ts';
+import { D, type Position, type VenueStatus } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { createInboundCounters } from '../../../core/venue/index.ts';
 import { anOrderUpdate } from '../../kit/kernel-events.ts';
@@ -129,6 +129,27 @@ describe('run metrics', () => {
     expect(text).toContain('keel_denials_total{check="venue.401058"} 2\n');
     expect(text).toContain('keel_denials_total{check="venue.-1"} 1\n');
     expect(text).toContain('keel_denials_total{check="kernel.ownership"} 1\n');
+  });
+
+  it('serves the positions by sym and leg and the open orders by sym, as the kernel holds them when scraped', async () => {
+    metrics = new RunMetrics(() => 0);
+    const position = (sym: string, side: 'NONE' | 'LONG' | 'SHORT', qty: string) =>
+      ({ sym, positionSide: side, positionQty: D(qty) }) as Position;
+    const positions = new Map([
+      ['a', position('BINANCE_PERP_BTC_USDT', 'NONE', '-0.5')],
+      ['b', position('BINANCE_PERP_ETH_USDT', 'SHORT', '2')],
+    ]);
+    let orders = [anOrder({ clientOrderId: 'x' }), anOrder({ clientOrderId: 'y' })];
+    metrics.watchBook({ positions, openOrders: () => orders });
+    let text = await metrics.scrape();
+    expect(text).toContain('keel_position_qty{sym="BINANCE_PERP_BTC_USDT",side="NONE"} -0.5\n');
+    expect(text).toContain('keel_position_qty{sym="BINANCE_PERP_ETH_USDT",side="SHORT"} -2\n');
+    expect(text).toContain(`keel_open_orders{sym="${orders[0]?.sym}"} 2\n`);
+    positions.delete('b');
+    orders = [];
+    text = await metrics.scrape();
+    expect(text).not.toContain('BINANCE_PERP_ETH_USDT');
+    expect(text).not.toMatch(/keel_open_orders\{/);
   });
 
   it("serves the process's memory, CPU, event-loop lag and heap beside Keel's own metrics", async () => {
