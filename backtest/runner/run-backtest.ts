@@ -34,6 +34,7 @@ import { spanOf } from './replay-window.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
+import { unbilledInterestWarning } from './unbilled-interest.ts';
 import { unclosedWarnings } from './unclosed-positions.ts';
 import { sweepUnmanagedOrders } from './unmanaged-order-sweeps.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
@@ -218,6 +219,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   kernel.stop();
   settling = true;
   let unsent: string[] = [];
+  let unbilled: string | undefined;
   if (last !== undefined) {
     const end = last.recvTs;
     unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
@@ -231,6 +233,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     // The last sample is taken after the venue settled, so the closing fills and fees are in it,
     // and stamped when they were booked, so the run's end covers them.
     sampler.sample(runEndOf(end, recorder.lastFillTs, sim.statement()));
+    unbilled = unbilledInterestWarning(sim.startedHourInterest());
   }
   options.progress?.stop();
 
@@ -269,6 +272,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...trips.warnings(),
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
     ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
+    ...(unbilled === undefined ? [] : [unbilled]),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

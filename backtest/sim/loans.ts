@@ -45,6 +45,11 @@ function publishLoan(state: SimState, loan: SimLoan): void {
   emit(state, { kind: 'loan', loan: loanView(loan) });
 }
 
+/** One hour's interest on some principal of a loan: principal x annualRate / 8760, rounded up. */
+function hourlyInterest(loan: SimLoan, principal: Dec): Dec {
+  return principal.mul(loan.annualRate).div(HOURS_PER_YEAR).toDecimalPlaces(INTEREST_DECIMALS, D.ROUND_UP);
+}
+
 /**
  * Charges a loan's interest for one hour on some principal: principal x annualRate / 8760, rounded
  * up to {@link INTEREST_DECIMALS} places, deducted from the coin's balance (a DEDUCT_INTEREST cash
@@ -53,10 +58,7 @@ function publishLoan(state: SimState, loan: SimLoan): void {
  * @returns true when the charge was not zero
  */
 function chargeInterest(state: SimState, loan: SimLoan, principal: Dec, ts: number): boolean {
-  const charge = principal
-    .mul(loan.annualRate)
-    .div(HOURS_PER_YEAR)
-    .toDecimalPlaces(INTEREST_DECIMALS, D.ROUND_UP);
+  const charge = hourlyInterest(loan, principal);
   if (charge.isZero()) return false;
   loan.interest = loan.interest.plus(charge);
   credit(state, loan.coin, charge.neg());
@@ -111,6 +113,22 @@ export function accrueInterest(state: SimState, until: number = state.now): bool
  */
 function chargeStartedHour(state: SimState, loan: SimLoan, amount: Dec): void {
   if (state.now > loan.accruedUntil) chargeInterest(state, loan, amount, state.now);
+}
+
+/**
+ * The interest each open loan owes for the hour under way, not charged yet: the hour is charged
+ * when it ends, or when the principal is repaid (see {@link chargeStartedHour}).
+ * @param state - the venue
+ * @returns per loan with an hour started, its coin and the charge that hour will make
+ */
+export function startedHourInterest(state: SimState): { readonly coin: string; readonly amount: Dec }[] {
+  const owed: { coin: string; amount: Dec }[] = [];
+  for (const loan of state.loans.values()) {
+    if (!(state.now > loan.accruedUntil) || loan.principal.isZero()) continue;
+    const amount = hourlyInterest(loan, loan.principal);
+    if (!amount.isZero()) owed.push({ coin: loan.coin, amount });
+  }
+  return owed;
 }
 
 /**

@@ -20,7 +20,7 @@ import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
 import { createLatencyModel } from './latency-model.ts';
-import { loanRiskOf, loanView } from './loans.ts';
+import { loanRiskOf, loanView, startedHourInterest } from './loans.ts';
 import { equityOf } from './margin.ts';
 import { watchMargin } from './margin-watch.ts';
 import { foldMarket, lastPriceOf } from './market-state.ts';
@@ -112,6 +112,8 @@ export interface SimVenue extends ExecutionPort {
   loanRisk(): LoanRisk;
   /** @returns the margin loans outstanding now (principal left), in the order first borrowed */
   loans(): Loan[];
+  /** @returns per open loan with an hour under way, its coin and that hour's interest, not charged yet */
+  startedHourInterest(): { readonly coin: string; readonly amount: Dec }[];
   /**
    * Changes the portfolio's sub-portfolio fee markup (as the broker endpoint does on the venue):
    * every fill from now on pays the instrument's rate and own markup plus this markup (it
@@ -282,6 +284,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     availableMarginFloor: () => marginHeadroomOf(state).floor,
     loanRisk: () => loanRiskOf(state),
     loans: () => [...state.loans.values()].map(loanView),
+    startedHourInterest: () => startedHourInterest(state),
     leverageOf: (sym: string) => opts.leverageOf(sym),
     setFeeMarkup(markup: Dec): void {
       checkSubPortfolioMarkup(markup, 'sim setFeeMarkup');

@@ -27,7 +27,7 @@ export const loanAssetTermsSchema = z
     annualRate: rate
       .optional()
       .describe(
-        "Annual interest rate (0.08 = 8 %; the venue's annualInterestRate), charged on the principal at annualRate / 8760 an hour of virtual time (each charge rounded up to 8 decimal places), every hour started (a loan repaid within its hour pays that hour).",
+        "Annual interest rate (0.08 = 8 %; the venue's annualInterestRate), charged on the principal at annualRate / 8760 an hour of virtual time (each charge rounded up to 8 decimal places), every hour started (a loan repaid within its hour pays that hour; one still open when a backtest ends is not charged for the hour under way, and the run warns with that amount).",
       ),
     hourlyRate: rate
       .optional()

@@ -54,6 +54,20 @@ describe('sim venue: margin loans', () => {
     expect(t.sim.statement().at(-1)?.amount.toFixed()).toBe('-1000');
   });
 
+  it('tells the interest of the hour under way that no charge has taken yet, and none on an hour boundary', () => {
+    const t = aSim({ loans: LOANS });
+    t.send(borrow('b1', '1000'));
+    t.sim.advanceTo(1);
+    expect(t.sim.startedHourInterest().map((o) => `${o.coin} ${o.amount.toFixed()}`)).toEqual(['USDT 0.01']);
+    t.sim.advanceTo(HOUR);
+    expect(t.sim.startedHourInterest()).toEqual([]);
+    t.sim.advanceTo(1.5 * HOUR);
+    expect(t.sim.startedHourInterest().map((o) => o.amount.toFixed())).toEqual(['0.01']);
+    t.send(repay('r1', '1000'));
+    t.sim.advanceTo(1.6 * HOUR);
+    expect(t.sim.startedHourInterest()).toEqual([]);
+  });
+
   it('rounds each hourly charge up to 8 decimal places, so the charges add up to the interest exactly', () => {
     const t = aSim({
       loans: {
