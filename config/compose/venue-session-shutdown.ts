@@ -143,9 +143,12 @@ async function stopAndReport(
     session.attachedLegs.pending(),
   );
   // Keel's loans follow its own borrows and repays; what the venue repaid itself (a liquidation)
-  // shows only in a read: the summary's "owed at the end" is what the venue holds.
-  const loanRead = live.execution.readLoans();
-  const loansRead = (await deadline.within("reading the venue's loans", loanRead)) && (await loanRead);
+  // shows only in a read: the summary's "owed at the end" is what the venue holds. Without a loan
+  // Keel knows of there is nothing such a read could correct.
+  const loanRead = kernel.state.loans.size === 0 ? undefined : live.execution.readLoans();
+  const loansRead =
+    loanRead === undefined ||
+    ((await deadline.within("reading the venue's loans", loanRead)) && (await loanRead));
   await deadline.within(
     'looking up the algo orders still open',
     journal.openAlgoRefs().length === 0

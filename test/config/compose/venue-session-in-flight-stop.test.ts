@@ -56,7 +56,7 @@ describe('a session stopped while an order is on its way to the venue', () => {
     const rig = await newRig();
     const outcome = await restingBuySession(rig, '{ cancelAllOrders: true, timeoutMs: 1000 }');
     const warnings = stopWarnings(outcome.result.meta.warnings);
-    expect(warnings).toHaveLength(1);
+    expect(warnings, JSON.stringify(warnings)).toHaveLength(1);
     expect(warnings[0]).toMatch(
       /^1 command sent before the stop has no answer from the venue: rest-\S+ \(placeOrder\) \(fate unknown: looked up until \S+, shutdown.timeoutMs 1000 ms;/,
     );
