@@ -4,9 +4,11 @@ import {
   notionalOf,
   ORDER_TERMS_INTENTS,
   type OrderTerms,
+  orderNotional,
   sizeKnown,
   termsOf,
   termsWithSpecOf,
+  unfilledQty,
 } from './order-terms.ts';
 import { isPendingSameSide, pendingSameSideSplit, reducesPosition } from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
@@ -94,7 +96,7 @@ export const maxPositionCheck: RiskCheck = {
     const position = view.positionQty(terms.sym, terms.positionSide);
     const opposite = !position.isZero() && (terms.side === 'BUY') === position.isNegative();
     const onlyReduces = terms.reduceOnly || closesHedgeLeg(terms);
-    const left = terms.filled === undefined ? terms.qty : terms.qty.sub(terms.filled);
+    const left = unfilledQty(terms);
     const plain = onlyReduces ? pending.plain : pending.plain.add(left);
     const reduceOnly = onlyReduces ? pending.reduceOnly.add(left) : pending.reduceOnly;
     // Reduce-only orders fill only while the position is opposite to them: filled first, they
@@ -153,7 +155,11 @@ export const maxGrossExposureCheck: RiskCheck = {
     if (found === undefined || isReducing(found.terms, view)) return undefined;
     const { terms, spec } = found;
     const current = view.grossExposure?.();
-    const notional = notionalOf(input, terms, spec);
+    // A modification adds only what its order has left unfilled: the filled part is in the position.
+    const notional =
+      terms.filled === undefined
+        ? notionalOf(input, terms, spec)
+        : orderNotional({ ...terms, qty: unfilledQty(terms) }, spec, view);
     if (current === undefined || notional === undefined) {
       return deny(
         'maxGrossExposure',

@@ -35,6 +35,16 @@ export interface OrderTerms {
   readonly filled?: Dec;
 }
 
+/**
+ * What the order can still trade: its qty, less what the modified order has filled already (in
+ * the position). The size every position and exposure projection counts.
+ * @param terms - the order
+ * @returns the unfilled quantity
+ */
+export function unfilledQty(terms: OrderTerms): Dec {
+  return terms.filled === undefined ? terms.qty : terms.qty.sub(terms.filled);
+}
+
 /** The intent kinds {@link orderTermsOf} finds order terms for. */
 export const ORDER_TERMS_INTENTS: readonly IntentKind[] = ['placeOrder', 'placeAlgoOrder', 'modifyOrder'];
 

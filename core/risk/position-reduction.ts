@@ -1,6 +1,6 @@
 import type { Dec, Order } from '../model/index.ts';
 import { closesHedgeLeg, ZERO } from '../model/index.ts';
-import { type OrderTerms, sizeKnown } from './order-terms.ts';
+import { type OrderTerms, sizeKnown, unfilledQty } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
 /**
@@ -72,7 +72,7 @@ export function fitsOppositePosition(terms: OrderTerms, view: RiskView): boolean
   const position = view.positionQty(terms.sym, terms.positionSide);
   if (position.isZero()) return false;
   const opposite = terms.side === 'BUY' ? position.isNegative() : position.isPositive();
-  return opposite && terms.qty.lessThanOrEqualTo(position.abs());
+  return opposite && unfilledQty(terms).lessThanOrEqualTo(position.abs());
 }
 
 /**
@@ -96,5 +96,5 @@ export function reducesPosition(terms: OrderTerms, view: RiskView, owner?: strin
     .positionQty(terms.sym, terms.positionSide)
     .abs()
     .sub(pendingSameSideQty(terms, view, owner));
-  return terms.qty.lessThanOrEqualTo(left);
+  return unfilledQty(terms).lessThanOrEqualTo(left);
 }
