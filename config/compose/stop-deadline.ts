@@ -1,5 +1,4 @@
-/** The longest delay Node's timers take (about 24.8 days). */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from './timer-limit.ts';
 
 /**
  * The one deadline a stopping live or paper session's steps share: `shutdown.timeoutMs` from the

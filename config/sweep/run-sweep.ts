@@ -1,5 +1,6 @@
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
+import { MAX_TIMER_MS } from '../compose/timer-limit.ts';
 import type { OverrideArg } from '../loader/index.ts';
 import { lowerIsBetter } from './sweep-metrics.ts';
 import type { SweepRow, SweepTask } from './sweep-task.ts';
@@ -43,7 +44,9 @@ async function runCombination(
   const timeout = new AbortController();
   const signal =
     options.signal === undefined ? timeout.signal : AbortSignal.any([options.signal, timeout.signal]);
-  const channel = options.timeoutMs === undefined ? undefined : new MessageChannel();
+  // A timeout past what a Node timer holds (about 24.8 days) would fire at once: it is none.
+  const limited = options.timeoutMs !== undefined && options.timeoutMs <= MAX_TIMER_MS;
+  const channel = limited ? new MessageChannel() : undefined;
   let timer: NodeJS.Timeout | undefined;
   channel?.port1.once('message', () => {
     timer = setTimeout(() => timeout.abort(), options.timeoutMs);

@@ -225,6 +225,26 @@ describe('keel sweep: a combination that never ends', () => {
   }, 120_000);
 });
 
+describe('keel sweep: a --timeout longer than a Node timer holds', () => {
+  it('is no limit, rather than a timer firing at once and failing every combination', () => {
+    const run = keelChild([
+      'sweep',
+      hangingConfig(),
+      '--grid',
+      'strategies.0.params.hang=false',
+      '--workers',
+      '1',
+      '--timeout',
+      '3000000',
+      '--metric',
+      'totalReturn',
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    expect(run.stderr).not.toContain('TimeoutOverflowWarning');
+    expect(run.stdout).not.toContain('its backtest failed');
+  }, 120_000);
+});
+
 describe('keel sweep: Ctrl-C', () => {
   it('prints and writes the rows finished so far, marked partial, then exits 130', async () => {
     const csv = join(dir, 'interrupted.csv');
