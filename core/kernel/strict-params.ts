@@ -20,14 +20,13 @@ const INNER_KEY: Readonly<Record<string, string>> = {
   set: 'valueType',
   record: 'valueType',
   map: 'valueType',
-  pipe: 'in',
 };
 
 /**
  * A strategy's params schema as Keel parses it: every plain `z.object` in it (no catchall: zod
  * would drop unknown keys silently) becomes its `.strict()` form, at the top and nested inside
- * objects, arrays, sets, records, maps, tuples, unions and the optional/nullable/default/readonly
- * wrappers, so a misspelled parameter name anywhere in a config is an error with a did-you-mean
+ * objects, arrays, sets, records, maps, tuples, unions, both ends of pipes (`z.preprocess`) and
+ * the optional/nullable/default/readonly wrappers, so a misspelled parameter name anywhere in a config is an error with a did-you-mean
  * instead of a default quietly used. An object that says what to do with unknown keys
  * (`z.looseObject`, `.passthrough()`, `.loose()`, `.catchall()`) is returned as it is with all it
  * holds; a `z.strictObject`'s fields are made strict in turn. Intersections (each side would
@@ -49,6 +48,8 @@ function strictDeep(schema: SchemaLike): SchemaLike {
   const innerKey = INNER_KEY[type];
   if (innerKey !== undefined) return withChildren(schema, def, { [innerKey]: def[innerKey] });
   if (type === 'union') return withChildren(schema, def, { options: def.options });
+  // Both ends of a pipe: z.preprocess(fn, z.object(...)) holds the object on its out side.
+  if (type === 'pipe') return withChildren(schema, def, { in: def.in, out: def.out });
   if (type === 'tuple') return withChildren(schema, def, { items: def.items, rest: def.rest });
   return schema;
 }

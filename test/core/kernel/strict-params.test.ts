@@ -39,6 +39,16 @@ describe('strategy params schemas', () => {
     expect(schema.parse({ sym: 'X' })).toEqual({ sym: 'X', exit: { takeProfit: 0.05, stopLoss: 0.02 } });
   });
 
+  it('refuse a misspelled key of an object behind a pipe (z.preprocess, .pipe)', () => {
+    const preprocessed = strictParams(
+      z.object({ exit: z.preprocess((v) => v, z.object({ stopLoss: z.number().default(0.1) })) }),
+    );
+    expect(preprocessed.safeParse({ exit: { stopLos: 0.5 } }).success).toBe(false);
+    expect(preprocessed.safeParse({ exit: { stopLoss: 0.5 } }).success).toBe(true);
+    const piped = strictParams(z.object({ leg: z.unknown().pipe(z.object({ ratio: z.number() })) }));
+    expect(piped.safeParse({ leg: { ratoi: 2, ratio: 1 } }).success).toBe(false);
+  });
+
   it('refuse misspelled keys in objects inside arrays, optionals, nullables, records, tuples and unions', () => {
     const leg = z.object({ ratio: z.number().default(1) });
     const cases: [z.ZodType, unknown][] = [
