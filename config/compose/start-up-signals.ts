@@ -33,7 +33,8 @@ export interface StartUpSignals {
  * Holds SIGINT and SIGTERM from the moment a session begins, so a signal during its start-up
  * (login, reconciliation, onStart, warm-up) stops it gracefully instead of Node's default handler
  * killing the process with its run locks and without a word. Only the first signal is taken: the
- * session says what it does with it, and its shutdown handles a second one.
+ * session says what it does with it, and its shutdown handles a second one. `keel sweep` holds
+ * them the same way while its backtests run.
  * @param enabled - false when the session handles no signals (tests): nothing is installed
  * @returns the signal received so far, a promise of it, and the way to remove the handlers
  */

@@ -3,6 +3,7 @@ import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
 import { backtestRecordings } from '../../compose/backtest-run.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
 import { runSweep, sortRows } from '../../sweep/run-sweep.ts';
@@ -52,9 +53,6 @@ function describeCombination(combination: readonly string[], paths: readonly str
   return paths.map((path) => `${path}=${axisValue(combination, path)}`).join(' ');
 }
 
-/** Signal that stopped a sweep. */
-type StopSignal = 'SIGINT' | 'SIGTERM';
-
 /**
  * Runs the sweep while SIGINT and SIGTERM stop it (the rows finished so far are kept); a second
  * signal finds no handler and ends the process at once.
@@ -63,25 +61,14 @@ async function runUntilSignal(
   run: (signal: AbortSignal) => Promise<SweepRow[]>,
 ): Promise<{ readonly rows: SweepRow[]; readonly signal?: StopSignal }> {
   const stop = new AbortController();
-  let received: StopSignal | undefined;
-  const remove = () => {
-    process.off('SIGINT', onInt);
-    process.off('SIGTERM', onTerm);
-  };
-  const take = (signal: StopSignal) => {
-    remove();
-    received = signal;
-    stop.abort();
-  };
-  const onInt = () => take('SIGINT');
-  const onTerm = () => take('SIGTERM');
-  process.once('SIGINT', onInt);
-  process.once('SIGTERM', onTerm);
+  const signals = watchStartUpSignals(true);
+  signals.arrived.then(() => stop.abort());
   try {
     const rows = await run(stop.signal);
+    const received = signals.received;
     return received === undefined ? { rows } : { rows, signal: received };
   } finally {
-    remove();
+    signals.end();
   }
 }
 
