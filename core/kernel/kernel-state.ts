@@ -248,7 +248,7 @@ export class KernelState implements RiskView {
     const key = this.#legKeys.of(position.sym, position.positionSide);
     if (!this.#unreported.reported(key, position.updateAt)) return false;
     this.positions.set(key, position);
-    this.#venueMarks.positionArrived(key, position);
+    this.#venueMarks.positionArrived(key, position, this);
     return true;
   }
 

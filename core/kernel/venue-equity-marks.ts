@@ -25,12 +25,20 @@ export interface MarkSource {
 
 /** How the venue's latest equity report is taken to hold one open position leg. */
 interface HeldLeg {
-  /** The leg's position report the equity report is taken to include. */
+  /** The leg's position report the equity report is taken to include: its size and avgPrice. */
   readonly position: Position;
   /** The venue price the report holds it at; undefined: the position report's own mark (its unrealizedPNL). */
   price: number | undefined;
-  /** The venue time of that price, or the position report's updateAt. */
-  time: number;
+  /** The venue time of that price; unused without one. */
+  priceTime: number;
+}
+
+/**
+ * @param leg - a held leg
+ * @returns the venue time of the mark it is held at: its price's, else its position report's updateAt
+ */
+function heldTime(leg: HeldLeg): number {
+  return leg.price === undefined ? leg.position.updateAt : leg.priceTime;
 }
 
 /**
@@ -50,8 +58,11 @@ interface HeldLeg {
  * report's time, the position report on a tie, so a report sent with the positions is exact. When
  * that is stamped before the report, each price of the sym that arrives later stamped at or before
  * the report's time replaces it, until one stamped after it arrives: the price move the report
- * already counted is not counted again. Decimal work happens only when equity is asked for (per
- * intent or sample), never per market event.
+ * already counted is not counted again. A position report stamped at or before the report's time
+ * that arrives after it (a fill's, sent after its account report) holds the leg at its size from
+ * then on, at whichever of its own mark, the price the leg was held at and the latest price is
+ * stamped nearest the report's time, by the same rule. Decimal work happens only when equity is
+ * asked for (per intent or sample), never per market event.
  */
 export class VenueEquityMarks {
   /** The venue time of the latest equity report. */
@@ -87,33 +98,45 @@ export class VenueEquityMarks {
     this.#awaiting.clear();
     this.#included = undefined;
     for (const [key, position] of source.positions) {
-      if (position.positionQty.isZero()) continue;
-      const leg: HeldLeg = { position, price: undefined, time: position.updateAt };
-      const price = source.venueMarkPrice(position.sym);
-      const time = source.venueMarkTime(position.sym);
-      if (price !== undefined && time !== undefined && Math.abs(time - asOf) < Math.abs(leg.time - asOf)) {
-        leg.price = price;
-        leg.time = time;
-      }
-      this.#held.set(key, leg);
-      if (leg.time < asOf && !(time !== undefined && time > asOf)) this.#awaiting.add(position.sym);
+      if (!position.positionQty.isZero()) this.#hold(key, position, undefined, source);
     }
   }
 
   /**
-   * A position report was folded: stamped at or before the latest equity report's time (the venue
-   * sent it after that report), it holds the leg as that report did, unless the leg is held at a
-   * price stamped later.
+   * A position report was folded (the kernel drops one older than the leg's last): stamped at or
+   * before the latest equity report's time (the venue sent it after that report), it is the size
+   * that report held the leg at, marked as {@link VenueEquityMarks.rebase} would.
    * @param key - the leg's `sym|positionSide`
    * @param position - the report
+   * @param source - the kernel state, the report already folded
    */
-  positionArrived(key: string, position: Position): void {
+  positionArrived(key: string, position: Position, source: MarkSource): void {
     if (position.updateAt > this.#asOf) return;
-    const leg = this.#held.get(key);
-    if (leg !== undefined && position.updateAt < leg.time) return;
-    this.#held.set(key, { position, price: undefined, time: position.updateAt });
+    this.#hold(key, position, this.#held.get(key), source);
     this.#included = undefined;
-    if (position.updateAt < this.#asOf) this.#awaiting.add(position.sym);
+  }
+
+  /**
+   * Holds a leg as a position report, at whichever of its own mark, the price the leg was held at
+   * before and the sym's latest price is stamped nearest the equity report's time (the position
+   * report on a tie), and awaits the sym's prices while that is stamped before it and no price
+   * stamped after it came.
+   */
+  #hold(key: string, position: Position, before: HeldLeg | undefined, source: MarkSource): void {
+    const asOf = this.#asOf;
+    const leg: HeldLeg = { position, price: undefined, priceTime: position.updateAt };
+    if (before?.price !== undefined && Math.abs(before.priceTime - asOf) < Math.abs(heldTime(leg) - asOf)) {
+      leg.price = before.price;
+      leg.priceTime = before.priceTime;
+    }
+    const price = source.venueMarkPrice(position.sym);
+    const time = source.venueMarkTime(position.sym);
+    if (price !== undefined && time !== undefined && Math.abs(time - asOf) < Math.abs(heldTime(leg) - asOf)) {
+      leg.price = price;
+      leg.priceTime = time;
+    }
+    this.#held.set(key, leg);
+    if (heldTime(leg) < asOf && !(time !== undefined && time > asOf)) this.#awaiting.add(position.sym);
   }
 
   /**
@@ -132,11 +155,15 @@ export class VenueEquityMarks {
       return;
     }
     for (const leg of this.#held.values()) {
-      if (leg.position.sym !== sym || time < leg.time || (time === leg.time && leg.price === undefined))
+      if (
+        leg.position.sym !== sym ||
+        time < heldTime(leg) ||
+        (time === heldTime(leg) && leg.price === undefined)
+      )
         continue;
       if (leg.price !== price) this.#included = undefined;
       leg.price = price;
-      leg.time = time;
+      leg.priceTime = time;
     }
   }
 

@@ -268,6 +268,18 @@ describe('venue equity marks: an account report sent alone, before or after the 
     expect(kernel.state.equity().toFixed()).toBe('0');
   });
 
+  it('holds a leg as a position report stamped at the account’s time that arrives after it, market data ahead', () => {
+    const { kernel } = aKernelRig([]);
+    for (const event of [...opened(), aMark(60, 3100)]) kernel.push(event);
+    // The same fill at 90 (equity 600, short 6), but the mark of 95 (3105) reaches Keel before the
+    // account report of 90, and the position report of 90 comes last.
+    kernel.push(aMark(95, 3105));
+    kernel.push(anAccountUpdate(90, '600'));
+    kernel.push(aLeg(90, -6, 3100));
+    // 1200 - 6 x (3105 - 3000)
+    expect(kernel.state.equity().toFixed()).toBe('570');
+  });
+
   it('property: once the marks up to the latest report arrived, equity is the venue’s, whatever the order', () => {
     // Each instant k the venue marks m_k; at some instants it also reports the account (its cash,
     // changed by a charge, plus q (m_k - 3000)), sometimes with the position, before or after the
@@ -298,6 +310,60 @@ describe('venue equity marks: an account report sent alone, before or after the 
             kernel.push(aMark(ts, mark));
             if (report === 'after') kernel.push(account);
             expect(kernel.state.equity().toFixed()).toBe(venueEquity(mark));
+          });
+        },
+      ),
+    );
+  });
+});
+
+describe('venue equity marks: fills and market data ahead of the venue’s reports', () => {
+  // Per instant, the order the events reach Keel: P the position report of the instant (a fill's,
+  // of a new size), A the account report, M the mark of the instant, N a mark half an instant
+  // later (market data ahead). An account report alone (no P) never comes after N: Keel keeps only
+  // the latest price, and would hold the leg at N's.
+  const orders = [
+    ...['PAMN', 'PMAN', 'PMNA', 'MPAN', 'MPNA', 'MNPA', 'APMN', 'AMPN', 'AMNP', 'MAPN', 'MANP', 'MNAP'],
+    ...['PAM', 'PMA', 'APM', 'AMP', 'MPA', 'MAP'],
+    ...['M', 'MN', 'AM', 'AMN', 'MA', 'MAN'],
+  ];
+
+  it('property: once an instant’s events arrived, equity is the venue’s at the latest mark, whatever the order', () => {
+    const instant = fc.record({
+      order: fc.constantFrom(...orders),
+      mark: fc.integer({ min: 2500, max: 3500 }),
+      ahead: fc.integer({ min: 2500, max: 3500 }),
+      qty: fc.integer({ min: -20, max: 20 }),
+      charge: fc.integer({ min: -50, max: 50 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -20, max: 20 }).filter((q) => q !== 0),
+        fc.array(instant, { minLength: 1, maxLength: 12 }),
+        (opening, instants) => {
+          const { kernel } = aKernelRig([]);
+          let cash = 100_000;
+          let qty = opening;
+          let latest = 3000;
+          kernel.push(aLeg(1, qty, 3000));
+          kernel.push(anAccountUpdate(1, String(cash)));
+          const venueEquity = (price: number) => String(cash + qty * (price - 3000));
+          instants.forEach(({ order, mark, ahead, qty: filled, charge }, i) => {
+            const ts = 1000 * (i + 1);
+            if (order.includes('A')) cash += charge;
+            if (order.includes('P')) qty = filled;
+            for (const step of order) {
+              if (step === 'P') kernel.push(aLeg(ts, qty, mark));
+              if (step === 'M') latest = mark;
+              if (step === 'M') kernel.push(aMark(ts, mark));
+              if (step === 'N') latest = ahead;
+              if (step === 'N') kernel.push(aMark(ts + 500, ahead));
+              if (step === 'A') kernel.push(anAccountUpdate(ts, venueEquity(mark)));
+              // Sent alone, the report is the venue's word until its mark arrives.
+              if (step === 'A' && (order === 'AM' || order === 'AMN'))
+                expect(kernel.state.equity().toFixed()).toBe(venueEquity(mark));
+            }
+            expect(kernel.state.equity().toFixed()).toBe(venueEquity(latest));
           });
         },
       ),
