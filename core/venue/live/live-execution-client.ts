@@ -11,6 +11,7 @@ import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
+import { LoanReadOrder } from './loan-read-order.ts';
 import { LocalTradingView } from './local-trading-view.ts';
 import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resolution.ts';
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
@@ -35,7 +36,9 @@ import { venueSnapshot } from './venue-snapshot.ts';
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
- * node pushed is followed by a read of the loans (a liquidation repays them on its own).
+ * node pushed is followed by a read of the loans (a liquidation repays them on its own). Of the
+ * loan reads, a late reply is dropped once a read sent after it was applied (see
+ * {@link LoanReadOrder}).
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
@@ -62,6 +65,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly privateStatus: StreamStatus;
   private readonly forgottenWarnings: string[] = [];
   private readonly loanReads: VenueLoanReads;
+  /** The order of every loan read (after a liquidation, a borrow or repay, a lost reply, at the end). */
+  private readonly loanReadOrder = new LoanReadOrder();
 
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
@@ -75,6 +80,7 @@ export class LiveExecutionClient implements ExecutionPort {
       now: this.venueNow,
       localLoans: () => this.localView.state().loans ?? [],
       emit: (event) => this.emit(event),
+      order: this.loanReadOrder,
       logger: this.logger,
     });
     this.catchUp = new ExecutionCatchUp(
@@ -213,6 +219,7 @@ export class LiveExecutionClient implements ExecutionPort {
           now: this.venueNow,
           followUpFailed: (what, error) => this.followUpFailed(command, what, error),
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
+          loanReads: this.loanReadOrder,
         })
           .catch((error: unknown) =>
             isOutcomeUnknown(error)
@@ -369,6 +376,7 @@ export class LiveExecutionClient implements ExecutionPort {
       rest: this.options.rest,
       now: this.venueNow,
       openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
+      loanReads: this.loanReadOrder,
       policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
       wait: (ms) => new Promise<void>((resolve) => this.timer.setTimer(resolve, ms)),
       emit: (event) => this.emit(event),

@@ -2,7 +2,8 @@ import type { AlgoOrder, Intent, UserEvent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import { accountFromWire, algoOrderFromWire, positionFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
-import { readLoanEvents } from './loan-events.ts';
+import { type MovedLoan, readLoanEvents } from './loan-events.ts';
+import type { LoanReadOrder } from './loan-read-order.ts';
 
 /** What looking up a REST command whose reply was lost needs. */
 export interface LostReplyLookupContext {
@@ -11,6 +12,8 @@ export interface LostReplyLookupContext {
   readonly now: () => number;
   /** Algo orders Keel believes open (for a lost cancelAllAlgoOrders). */
   readonly openAlgoOrders: () => readonly AlgoOrder[];
+  /** The order of the client's loan reads: numbers a loan lookup's read as it is sent. */
+  readonly loanReads: LoanReadOrder;
 }
 
 /** What one lookup found: the venue's state as events, and whether the command took effect. */
@@ -22,6 +25,11 @@ export interface LostReplyVerdict {
   readonly detail: string;
   /** True when the venue's state cannot tell whether the command took effect. */
   readonly unknown?: boolean;
+  /**
+   * When the events are a read of the loans, its number: they may be applied only if
+   * {@link LoanReadOrder.admit} admits it when they are.
+   */
+  readonly loanRead?: number;
 }
 
 /**
@@ -88,7 +96,7 @@ export async function lookUpLostCommand(
         // the outcome is called unknown, rather than claiming the command did not take effect.
         if (page.list.length > 0 && page.list.every((entry) => entry.clientId === undefined)) {
           return {
-            events: await readLoanEvents(ctx.rest, ctx.now(), intent),
+            ...(await readLoansNumbered(ctx, intent)),
             applied: false,
             unknown: true,
             detail: "the venue's loan orders carry no clientId (see the loans reported)",
@@ -101,7 +109,7 @@ export async function lookUpLostCommand(
         };
       }
       return {
-        events: await readLoanEvents(ctx.rest, ctx.now(), intent),
+        ...(await readLoansNumbered(ctx, intent)),
         applied: true,
         detail: '',
       };
@@ -134,6 +142,15 @@ export async function lookUpLostCommand(
     default:
       return { events: [], applied: false, detail: `Keel cannot look up a ${intent.kind} command` };
   }
+}
+
+/** Reads the loans as `loan` events, numbered as the read is sent. */
+async function readLoansNumbered(
+  ctx: LostReplyLookupContext,
+  moved: MovedLoan,
+): Promise<{ events: UserEvent[]; loanRead: number }> {
+  const loanRead = ctx.loanReads.send();
+  return { events: await readLoanEvents(ctx.rest, ctx.now(), moved), loanRead };
 }
 
 /** The algo order with this clientAlgoOrderId, or undefined when the venue answers 401018. */

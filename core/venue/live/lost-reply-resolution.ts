@@ -41,9 +41,10 @@ export interface LostReplyResolution extends LostReplyLookupContext {
 /**
  * Resolves a REST command whose reply was lost (timeout, network error): looks up what the venue
  * holds until it shows the command took effect or the policy's lookups are spent, and emits the
- * venue's state. The command is never re-sent. When the venue shows it did not take effect, the
- * strategy is told so with code {@link COMMAND_NOT_APPLIED} (-2: safe to send again); when the
- * lookups failed, or the venue's state cannot show the outcome, with
+ * venue's state (not the loans a lookup read when a loan read sent after it was applied first:
+ * see `loan-read-order.ts`). The command is never re-sent. When the venue shows it did not take
+ * effect, the strategy is told so with code {@link COMMAND_NOT_APPLIED} (-2: safe to send
+ * again); when the lookups failed, or the venue's state cannot show the outcome, with
  * {@link COMMAND_OUTCOME_UNKNOWN} (-1: it may have run).
  * @param command - the command
  * @param failure - what the REST client threw
@@ -78,7 +79,9 @@ export async function resolveLostReply(
     }
     if (verdict.applied) break;
   }
-  for (const event of verdict?.events ?? []) deps.emit(event);
+  // A read of the loans older than one already applied would put its stale listing over it.
+  const stale = verdict?.loanRead !== undefined && !deps.loanReads.admit(verdict.loanRead);
+  for (const event of stale ? [] : (verdict?.events ?? [])) deps.emit(event);
   if (verdict?.applied === true) return;
   const tries = deps.policy.attempts;
   if (verdict === undefined || lookupError !== undefined) {

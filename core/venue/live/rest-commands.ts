@@ -10,6 +10,7 @@ import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { AlgoOrderWire } from '../wire/algo.ts';
 import { cancelAllAlgoOrdersAndReadBack } from './algo-cancel-all.ts';
 import { readLoanEvents } from './loan-events.ts';
+import type { LoanReadOrder } from './loan-read-order.ts';
 
 /**
  * Told that a read after a command the venue accepted failed: what it would have reported (the
@@ -29,6 +30,8 @@ export interface RestCommandContext {
   readonly followUpFailed: FollowUpFailed;
   /** The algo orders the client reported open (those a cancel-all may end). */
   readonly openAlgoOrders: () => readonly AlgoOrder[];
+  /** The order of the client's loan reads: a loan read's result is dropped once a later one's was applied. */
+  readonly loanReads: LoanReadOrder;
 }
 
 /**
@@ -37,9 +40,12 @@ export interface RestCommandContext {
  * of the loans or the account, a cancel of all algo orders by a read of each one it may have ended
  * (see `algo-cancel-all.ts`); that read failing does not make the command refused (the venue
  * accepted it, and a strategy told otherwise could send it again): it goes to `followUpFailed`.
+ * The read of the loans is dropped when one sent after it was applied first (see
+ * {@link LoanReadOrder}).
  * @param rest - the REST client
  * @param command - the intent
- * @param ctx - where events go, the clock, the failed-read report and the open algo orders
+ * @param ctx - where events go, the clock, the failed-read report, the open algo orders and the
+ *   order of loan reads
  * @returns when the venue answered
  * @throws whatever the REST client throws for the command itself (the caller turns it into a
  *   commandRejected event, or looks the command up)
@@ -104,7 +110,9 @@ export async function runRestCommand(
       };
       await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
       await followUp('loans', followUpFailed, async () => {
-        for (const event of await readLoanEvents(rest, now(), intent)) emit(event);
+        const read = ctx.loanReads.send();
+        const events = await readLoanEvents(rest, now(), intent);
+        if (ctx.loanReads.admit(read)) for (const event of events) emit(event);
       });
       return;
     }

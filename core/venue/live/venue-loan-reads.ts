@@ -3,6 +3,7 @@ import { loanCorrections } from '../../execution/index.ts';
 import type { Loan, UserEvent } from '../../model/index.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import { readLoans } from './loan-events.ts';
+import type { LoanReadOrder } from './loan-read-order.ts';
 
 /** What {@link VenueLoanReads} reads with and reports to. */
 export interface VenueLoanReadsOptions {
@@ -13,6 +14,8 @@ export interface VenueLoanReadsOptions {
   readonly localLoans: () => readonly Loan[];
   /** Where the loan events go. */
   readonly emit: (event: UserEvent) => void;
+  /** The order of all the client's loan reads (those after its borrows and repays too). */
+  readonly order: LoanReadOrder;
   readonly logger: Logger;
 }
 
@@ -22,7 +25,9 @@ export interface VenueLoanReadsOptions {
  * read Keel would hold a loan the liquidation repaid as still owed. Each read reports the loans
  * the venue lists and each of Keel's it no longer lists as paid off (principal 0), as
  * reconciliation does. One read runs at a time: asked again while one runs, another follows it,
- * so the last read starts after the last request (a liquidation advances node by node).
+ * so the last read starts after the last request (a liquidation advances node by node). A read
+ * whose reply comes after that of a loan read sent later (the one after a borrow, say) is dropped
+ * (see {@link LoanReadOrder}): its listing may predate the borrow.
  */
 export class VenueLoanReads {
   private running: Promise<boolean> | undefined;
@@ -33,8 +38,8 @@ export class VenueLoanReads {
 
   /**
    * Reads the loans after any read already running.
-   * @returns true once the venue's loans were read and reported; false when the read failed
-   *   (logged at warn; Keel's loans are left as they were)
+   * @returns true once the venue's loans were read and reported (or a read sent after it was);
+   *   false when the read failed (logged at warn; Keel's loans are left as they were)
    */
   request(): Promise<boolean> {
     if (this.running === undefined) {
@@ -51,6 +56,7 @@ export class VenueLoanReads {
   }
 
   private async read(): Promise<boolean> {
+    const read = this.options.order.send();
     let loans: Loan[];
     try {
       loans = await readLoans(this.options.rest, this.options.now());
@@ -61,6 +67,7 @@ export class VenueLoanReads {
       );
       return false;
     }
+    if (!this.options.order.admit(read)) return true;
     const ts = this.options.now();
     const venue = loans.map((loan) => ({ ...loan, updateAt: ts }));
     for (const event of loanCorrections(this.options.localLoans(), venue, ts)) this.options.emit(event);
