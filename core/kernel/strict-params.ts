@@ -15,22 +15,26 @@ const INNER_KEY: Readonly<Record<string, string>> = {
   prefault: 'innerType',
   nonoptional: 'innerType',
   readonly: 'innerType',
-  catch: 'innerType',
   array: 'element',
   set: 'valueType',
   record: 'valueType',
   map: 'valueType',
+  pipe: 'in',
 };
 
 /**
  * A strategy's params schema as Keel parses it: every plain `z.object` in it (no catchall: zod
  * would drop unknown keys silently) becomes its `.strict()` form, at the top and nested inside
- * objects, arrays, sets, records, maps, tuples, unions, both ends of pipes (`z.preprocess`) and
- * the optional/nullable/default/readonly wrappers, so a misspelled parameter name anywhere in a config is an error with a did-you-mean
+ * objects, arrays, sets, records, maps, tuples, unions, the input side of pipes and the
+ * optional/nullable/default/readonly wrappers, so a misspelled parameter name anywhere in a config is an error with a did-you-mean
  * instead of a default quietly used. An object that says what to do with unknown keys
  * (`z.looseObject`, `.passthrough()`, `.loose()`, `.catchall()`) is returned as it is with all it
- * holds; a `z.strictObject`'s fields are made strict in turn. Intersections (each side would
- * refuse the other's keys) and lazy schemas are left as they are. A schema with nothing to make
+ * holds; a `z.strictObject`'s fields are made strict in turn. Left as written: intersections
+ * (each side would refuse the other's keys), lazy schemas, a recursive object where it meets
+ * itself again (its first level is strict), the output side of pipes (`z.preprocess(fn, object)` and
+ * `.transform(fn).pipe(object)` see what the function made, which may rightly hold more keys),
+ * what a `.catch()` wraps (a refusal there would swap its fallback in silently) and zod/mini
+ * objects. A schema with nothing to make
  * strict is returned itself. Keel's choice: the README promises that unknown keys are errors,
  * and a user's own plugin should not be the exception.
  * @param schema - the plugin's params schema
@@ -48,11 +52,12 @@ function strictDeep(schema: SchemaLike): SchemaLike {
   const innerKey = INNER_KEY[type];
   if (innerKey !== undefined) return withChildren(schema, def, { [innerKey]: def[innerKey] });
   if (type === 'union') return withChildren(schema, def, { options: def.options });
-  // Both ends of a pipe: z.preprocess(fn, z.object(...)) holds the object on its out side.
-  if (type === 'pipe') return withChildren(schema, def, { in: def.in, out: def.out });
   if (type === 'tuple') return withChildren(schema, def, { items: def.items, rest: def.rest });
   return schema;
 }
+
+/** The objects whose fields are being made strict (the walk's path), so a recursive one ends. */
+const walking = new WeakSet<SchemaLike>();
 
 function strictObject(schema: SchemaLike, def: Record<string, unknown>): SchemaLike {
   const catchall = (def.catchall as SchemaLike | undefined)?._zod?.def?.type;
@@ -60,9 +65,17 @@ function strictObject(schema: SchemaLike, def: Record<string, unknown>): SchemaL
   const shape = def.shape as Record<string, SchemaLike>;
   const strictShape: Record<string, SchemaLike> = {};
   let changed = false;
-  for (const [key, field] of Object.entries(shape)) {
-    strictShape[key] = strictDeep(field);
-    if (strictShape[key] !== field) changed = true;
+  // zod 4 writes a recursive object with a getter field that holds the object again: met again
+  // while its fields are walked, it is left as written (walking it would not end).
+  if (walking.has(schema)) return schema;
+  walking.add(schema);
+  try {
+    for (const [key, field] of Object.entries(shape)) {
+      strictShape[key] = strictDeep(field);
+      if (strictShape[key] !== field) changed = true;
+    }
+  } finally {
+    walking.delete(schema);
   }
   const object = changed ? cloneWith(schema, def, { shape: strictShape }) : schema;
   return catchall === undefined && typeof object.strict === 'function' ? object.strict() : object;

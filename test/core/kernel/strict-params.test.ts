@@ -39,14 +39,44 @@ describe('strategy params schemas', () => {
     expect(schema.parse({ sym: 'X' })).toEqual({ sym: 'X', exit: { takeProfit: 0.05, stopLoss: 0.02 } });
   });
 
-  it('refuse a misspelled key of an object behind a pipe (z.preprocess, .pipe)', () => {
-    const preprocessed = strictParams(
-      z.object({ exit: z.preprocess((v) => v, z.object({ stopLoss: z.number().default(0.1) })) }),
+  it('leave the output side of a pipe, what a .catch wraps and recursive getter fields as written', () => {
+    // z.preprocess that maps an old name onto the new one passes the old key along.
+    const aliased = strictParams(
+      z.object({
+        exit: z.preprocess(
+          (v) => (typeof v === 'object' && v !== null && 'size' in v ? { ...v, qty: v.size } : v),
+          z.object({ qty: z.number() }),
+        ),
+      }),
     );
-    expect(preprocessed.safeParse({ exit: { stopLos: 0.5 } }).success).toBe(false);
-    expect(preprocessed.safeParse({ exit: { stopLoss: 0.5 } }).success).toBe(true);
-    const piped = strictParams(z.object({ leg: z.unknown().pipe(z.object({ ratio: z.number() })) }));
-    expect(piped.safeParse({ leg: { ratoi: 2, ratio: 1 } }).success).toBe(false);
+    expect(aliased.parse({ exit: { size: 2 } })).toEqual({ exit: { qty: 2 } });
+    // A transform adding a derived key before a pipe into an object that does not list it.
+    const derived = strictParams(
+      z
+        .object({ fast: z.number(), slow: z.number() })
+        .transform((p) => ({ ...p, ratio: p.slow / p.fast }))
+        .pipe(
+          z.object({ fast: z.number(), slow: z.number() }) as unknown as z.ZodType<
+            { fast: number; slow: number },
+            { fast: number; slow: number; ratio: number }
+          >,
+        ),
+    );
+    expect(derived.parse({ fast: 2, slow: 8 })).toEqual({ fast: 2, slow: 8 });
+    // A typo under .catch is no error, rather than the fallback replacing what the user wrote.
+    const caught = strictParams(z.object({ exit: z.object({ take: z.number() }).catch({ take: 50 }) }));
+    expect(caught.parse({ exit: { take: 80, tkae: 1 } })).toEqual({ exit: { take: 80 } });
+    // zod 4's recursive object, written with a getter: the schema loads and parses.
+    const Rule = z.object({
+      field: z.string(),
+      get all() {
+        return z.array(Rule).optional();
+      },
+    });
+    const recursive = strictParams(z.object({ filter: Rule.optional() }));
+    const input = { filter: { field: 'a', all: [{ field: 'b' }] } };
+    expect(recursive.parse(input)).toEqual(input);
+    expect(recursive.safeParse({ filter: { feild: 'a' } }).success).toBe(false);
   });
 
   it('refuse misspelled keys in objects inside arrays, optionals, nullables, records, tuples and unions', () => {
