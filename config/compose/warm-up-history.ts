@@ -115,7 +115,12 @@ export function warmUpCoverageWarning(coverage: WarmUpCoverage, periodMs: number
   const parts: string[] = [];
   if (coverage.uncovered.length > 0)
     parts.push(
-      `warm-up: the history holds no event of ${coverage.uncovered.join(', ')} for ${want}${others}; strategies on ${coverage.uncovered.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+      `warm-up: the history holds no bar or trade of ${coverage.uncovered.join(', ')} for ${want}${others}; strategies on ${coverage.uncovered.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+    );
+  // A history falling short as a whole is said below, once.
+  if (coverage.short.length > 0 && coverage.reaches)
+    parts.push(
+      `warm-up: the bars and trades of ${coverage.short.join(', ')} in the history do not reach over ${want}; indicators on ${coverage.short.length === 1 ? 'it' : 'them'} may not be ready when trading starts`,
     );
   if (!coverage.reaches)
     parts.push(

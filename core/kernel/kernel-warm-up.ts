@@ -39,10 +39,15 @@ export interface WarmUpCoverage {
   /** Receive time of the last of those; undefined when none. */
   readonly last: number | undefined;
   /**
-   * The run's instruments whose bars the strategies watch that the history held no event of in
-   * the period, in the run's order.
+   * The run's instruments whose bars the strategies watch that the history held no bar or trade
+   * of in the period (quotes build no bars), in the run's order.
    */
   readonly uncovered: readonly string[];
+  /**
+   * The instruments whose bars the strategies watch that the history held bars or trades of, but
+   * not reaching over the period on their own (see {@link coversWarmUp}), in the run's order.
+   */
+  readonly short: readonly string[];
   /** Syms the history held events of in the period that are not the run's instruments, sorted: they count for nothing. */
   readonly otherSyms: readonly string[];
   /**
@@ -50,7 +55,10 @@ export interface WarmUpCoverage {
    * alignment step (or 1 % of the period, at least a minute).
    */
   readonly reaches: boolean;
-  /** True when the events reach over the period ({@link reaches}) and every instrument has some. */
+  /**
+   * True when the events reach over the period ({@link reaches}) and so do the bars and trades of
+   * every instrument whose bars the strategies watch.
+   */
   readonly complete: boolean;
 }
 
@@ -168,7 +176,7 @@ export function coversWarmUp(
  * Replays a warm-up's history: the events received in [from, until), in order, each handed to
  * `deliver`; stops early when `stopped` says so. Only events of the run's instruments count as
  * coverage: the kernel hands strategies no other sym's market data. The instruments whose bars
- * the strategies watch by the end must each have some.
+ * the strategies watch by the end must each have bars or trades reaching over the period.
  * @param history - batches of market events in receive-time order
  * @param warmUp - the warm-up (period and alignment)
  * @param window - the warm-up's start ({@link warmUpFrom}), the run's start, the run's
@@ -192,7 +200,8 @@ export async function replayHistory(
 ): Promise<WarmUpCoverage> {
   const { from, until } = window;
   const runSyms = new Set(window.syms);
-  const seen = new Set<string>();
+  // Each run instrument's bars and trades (what builds bars): its own first start and last time.
+  const spans = new Map<string, { first: number; last: number }>();
   const others = new Set<string>();
   let events = 0;
   let first: number | undefined;
@@ -213,7 +222,11 @@ export async function replayHistory(
         others.add(event.sym);
         continue;
       }
-      seen.add(event.sym);
+      if (event.kind === 'bar' || event.kind === 'trade') {
+        const span = spans.get(event.sym);
+        if (span === undefined) spans.set(event.sym, { first: start, last: event.recvTs });
+        else span.last = event.recvTs;
+      }
       first ??= start;
       last = event.recvTs;
       events++;
@@ -221,7 +234,13 @@ export async function replayHistory(
     if (done) break;
   }
   const watched = new Set(window.watched());
-  const uncovered = window.syms.filter((sym) => watched.has(sym) && !seen.has(sym));
+  const uncovered = window.syms.filter((sym) => watched.has(sym) && !spans.has(sym));
+  const short = window.syms.filter((sym) => {
+    const span = spans.get(sym);
+    return (
+      watched.has(sym) && span !== undefined && !coversWarmUp(warmUp, from, until, span.first, span.last)
+    );
+  });
   const reaches = coversWarmUp(warmUp, from, until, first, last);
   return {
     from,
@@ -230,8 +249,9 @@ export async function replayHistory(
     first,
     last,
     uncovered,
+    short,
     otherSyms: [...others].sort(),
     reaches,
-    complete: reaches && uncovered.length === 0,
+    complete: reaches && uncovered.length === 0 && short.length === 0,
   };
 }

@@ -127,6 +127,7 @@ describe('warm-up history of paper and live runs', () => {
       complete: false,
       reaches: false,
       uncovered: [],
+      short: [],
       otherSyms: [],
     };
     expect(
@@ -151,7 +152,7 @@ describe('warm-up history of paper and live runs', () => {
   });
 
   it("says the history held only other syms than the run's, or nothing of one of its instruments", () => {
-    const base = { from: T0, until: T0 + 20 * MIN, complete: false };
+    const base = { from: T0, until: T0 + 20 * MIN, complete: false, short: [] };
     expect(
       warmUpCoverageWarning(
         {
@@ -182,7 +183,28 @@ describe('warm-up history of paper and live runs', () => {
         20 * MIN,
       ),
     ).toBe(
-      'warm-up: the history holds no event of BINANCE_PERP_ETH_USDT for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; strategies on it start cold (check warmUp.history)',
+      'warm-up: the history holds no bar or trade of BINANCE_PERP_ETH_USDT for the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; strategies on it start cold (check warmUp.history)',
+    );
+  });
+
+  it('says which watched instrument has bars or trades that stop short of the period', () => {
+    const short = warmUpCoverageWarning(
+      {
+        from: T0,
+        until: T0 + 20 * MIN,
+        complete: false,
+        reaches: true,
+        uncovered: [],
+        short: ['BINANCE_PERP_ETH_USDT'],
+        otherSyms: [],
+        events: 23,
+        first: T0,
+        last: T0 + 20 * MIN,
+      },
+      20 * MIN,
+    );
+    expect(short).toBe(
+      'warm-up: the bars and trades of BINANCE_PERP_ETH_USDT in the history do not reach over the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; indicators on it may not be ready when trading starts',
     );
   });
 });

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatPeriod, warmUpFrom } from '../../../core/kernel/index.ts';
-import { BAR_INTERVAL_MS } from '../../../core/model/index.ts';
+import { replayHistory } from '../../../core/kernel/kernel-warm-up.ts';
+import { BAR_INTERVAL_MS, type MarketEvent } from '../../../core/model/index.ts';
+import { aFeedBar, aQuote, BTC, ETH } from '../../kit/kernel-events.ts';
 
 describe('warm-up period', () => {
   it('counted in bars, reaches back over exactly that many whole bars closed before the start', () => {
@@ -36,5 +38,45 @@ describe('warm-up period', () => {
       formatPeriod(300_000),
       formatPeriod(45_000),
     ]).toEqual(['2 d', '20 h', '5 min', '45 s']);
+  });
+});
+
+const T0 = Date.UTC(2024, 0, 1);
+const MIN = 60_000;
+const UNTIL = T0 + 60 * MIN; // run starts at minute 60; warm-up period 60 min
+const bar = (m: number, sym: string) => aFeedBar(T0 + m * MIN, [100, 101, 99, 100, 1], sym);
+
+async function* once(events: readonly MarketEvent[]): AsyncGenerator<readonly MarketEvent[]> {
+  yield [...events].sort((a, b) => a.recvTs - b.recvTs);
+}
+
+const replay = (events: MarketEvent[]) =>
+  replayHistory(
+    once(events),
+    { periodMs: 60 * MIN },
+    { from: T0, until: UNTIL, syms: [BTC, ETH], watched: () => [BTC, ETH] },
+    () => {},
+    () => false,
+  );
+
+describe('warm-up coverage of a multi-sym run', () => {
+  it('is not complete when one watched sym has only the last 3 minutes of the 60-minute period', async () => {
+    // BTC: 60 one-minute bars, the whole hour. ETH: bars of minutes 56..58 only.
+    const events = [
+      ...Array.from({ length: 60 }, (_, m) => bar(m, BTC)),
+      ...[56, 57, 58].map((m) => bar(m, ETH)),
+    ];
+    const coverage = await replay(events);
+    expect(coverage.complete).toBe(false);
+    expect(coverage.short).toEqual([ETH]);
+  });
+
+  it('is not complete when a sym watched for bars has only quotes in the history', async () => {
+    const events: MarketEvent[] = [
+      ...Array.from({ length: 60 }, (_, m) => bar(m, BTC)),
+      ...Array.from({ length: 60 }, (_, m) => aQuote(T0 + m * MIN + 1, 2000, 2001, ETH)),
+    ];
+    const coverage = await replay(events);
+    expect(coverage.uncovered).toEqual([ETH]);
   });
 });

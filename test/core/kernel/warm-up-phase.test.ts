@@ -80,6 +80,7 @@ describe('kernel: warm-up on history', () => {
       first: T0 + 5 * MIN,
       last: T0 + 9 * MIN,
       uncovered: [],
+      short: [],
       otherSyms: [],
       reaches: true,
       complete: true,
