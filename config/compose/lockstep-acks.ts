@@ -67,6 +67,16 @@ export interface LockstepAcks {
    * venue takes the highest seq acknowledged, so a repeat is harmless.
    */
   readonly resend: () => void;
+  /**
+   * Stops acknowledging, for the session's stop: an ack still to be sent (paced, or waiting for
+   * what is pending) is not sent, and a tick that arrives is not handled, so the venue releases
+   * nothing more. The one thing the last ack sent may have released (an event, on which the venue
+   * may have filled an order) is still handled and recorded like the rest: the returned promise
+   * settles once it arrived, and what it left pending is done.
+   * @returns settles at once when the last ack sent was answered; else once its answer arrived
+   *   and was handled (never, if the venue releases nothing more: bound the wait)
+   */
+  readonly halt: () => Promise<void>;
 }
 
 /**
@@ -87,6 +97,10 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
   let pacedFrom: { readonly wall: number; readonly venue: number } | undefined;
   /** The latest ack due (sent or not); undefined until the first is. */
   let latest: number | undefined;
+  /** Whether the last ack sent still awaits the event or tick the venue releases for it. */
+  let unanswered = false;
+  let halted = false;
+  let answered: (() => void) | undefined;
   const restCount = (): LockstepAckExtras => {
     const ledger = options.restMutations;
     return ledger === undefined ? {} : { restEpoch: ledger.epoch, restSent: ledger.sent };
@@ -97,11 +111,24 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : null, tick: lastTick, ...restCount() };
   };
   const send = (seq: number): void => {
+    if (halted) return;
     latest = seq;
+    unanswered = true;
     options.send(seq, extras());
   };
   const resend = (): void => {
-    if (latest !== undefined) options.send(latest, extras());
+    if (latest !== undefined && !halted) options.send(latest, extras());
+  };
+  const pendingDone = async (): Promise<void> => {
+    for (let pending = options.pending?.(); pending !== undefined; pending = options.pending?.())
+      await pending.catch(() => {});
+  };
+  const halt = (): Promise<void> => {
+    halted = true;
+    if (!unanswered) return pendingDone();
+    return new Promise<void>((resolve) => {
+      answered = resolve;
+    }).then(pendingDone);
   };
   const onMarketFrame = (text: string): boolean => {
     const frame = JSON.parse(text) as {
@@ -118,6 +145,15 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
       if (before < options.subscriptions && subscribed >= options.subscriptions) send(0);
     }
     const tick = frame.event === LOCKSTEP_TIME_EVENT && typeof frame.tick === 'number';
+    if (tick || typeof frame.seq === 'number') {
+      // In lockstep the venue releases one event or tick per ack: this answers the last one sent.
+      unanswered = false;
+      answered?.();
+      answered = undefined;
+    }
+    // Once halted, a tick is left unhandled: a backtest of the recording, which ends at the last
+    // event, fires no timer after it. An event is still handled, but not acknowledged.
+    if (halted) return tick;
     if (tick) {
       options.onTick?.(Number(frame.time));
       lastTick = Math.max(lastTick, Number(frame.tick));
@@ -147,5 +183,5 @@ export function lockstepAcks(options: LockstepAckOptions): LockstepAcks {
     });
     return tick;
   };
-  return { onMarketFrame, resend };
+  return { onMarketFrame, resend, halt };
 }

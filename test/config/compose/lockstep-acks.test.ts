@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOCKSTEP_TIME_EVENT } from '../../../backtest/paper-venue/index.ts';
 import { lockstepAcks } from '../../../config/compose/lockstep-acks.ts';
 import { RestMutationLedger } from '../../../core/venue/index.ts';
 
@@ -136,5 +137,63 @@ describe('lockstep acknowledgements to the paper venue', () => {
     answer();
     await flushMicrotasks();
     expect(sent).toEqual([0, 1]);
+  });
+
+  it('once halted sends no ack, not even one still waiting for what is pending, and settles once the last ack sent is answered', async () => {
+    const sent: number[] = [];
+    const ticks: number[] = [];
+    let pending: Promise<void> | undefined;
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq) => sent.push(seq),
+      wakeAt: () => Number.POSITIVE_INFINITY,
+      onTick: (time) => ticks.push(time),
+      pending: () => pending,
+    });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    await flushMicrotasks();
+    expect(sent).toEqual([0, 1]);
+    // The ack of seq 1 released seq 2: the halt settles once it arrived.
+    let settled = false;
+    const halted = acks.halt().then(() => {
+      settled = true;
+    });
+    await flushMicrotasks();
+    expect(settled).toBe(false);
+    let release: () => void = () => {};
+    pending = new Promise<void>((resolve) => (release = resolve));
+    // The event is recorded and handled (not a tick), but not acknowledged.
+    expect(acks.onMarketFrame(marketFrame(2))).toBe(false);
+    await flushMicrotasks();
+    // What the event left pending is done before the halt settles.
+    expect(settled).toBe(false);
+    pending = undefined;
+    release();
+    await halted;
+    // A tick after the halt is not handled; nothing is acknowledged, nor sent again.
+    expect(acks.onMarketFrame(JSON.stringify({ event: LOCKSTEP_TIME_EVENT, time: 5, tick: 1 }))).toBe(true);
+    acks.resend();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(ticks).toEqual([]);
+    expect(sent).toEqual([0, 1]);
+  });
+
+  it('settles a halt at once when the last ack sent was answered, and drops the ack still due', async () => {
+    const sent: number[] = [];
+    const acks = lockstepAcks({
+      subscriptions: 1,
+      speed: Number.POSITIVE_INFINITY,
+      sessionClock: () => 0,
+      send: (seq) => sent.push(seq),
+    });
+    acks.onMarketFrame(subscribed);
+    acks.onMarketFrame(marketFrame(1));
+    // Halted before the ack of seq 1 went: it never goes, and nothing is awaited.
+    await acks.halt();
+    await flushMicrotasks();
+    expect(sent).toEqual([0]);
   });
 });
