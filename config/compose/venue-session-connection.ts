@@ -21,6 +21,14 @@ export interface VenueSessionConnection {
   readonly live: LiveVenue;
   /** BBO, trades and 1m bars of every instrument, marks of perpetuals: subscribed once the strategies are warmed up. */
   readonly subscriptions: readonly MarketSubscription[];
+  /**
+   * For the session's stop, before its kernel stops: in lockstep, no more acks, and the event the
+   * last ack released (the venue may have filled an order on it) handled and recorded like the
+   * rest, waited for at most `waitMs`; at once otherwise.
+   * @param waitMs - the longest wait for that event
+   * @returns settles once it was handled, or after `waitMs`
+   */
+  readonly stopAcks: (waitMs: number) => Promise<void>;
 }
 
 /** What the connection reads of the running session. */
@@ -28,7 +36,7 @@ export interface VenueSessionConnectionInput {
   readonly options: VenueSessionOptions;
   /** The session's recording, when the config keeps one. */
   readonly recorder: SessionRecorder | undefined;
-  /** Whether the session is stopping: from then on no ack is sent and no market frame recorded. */
+  /** Whether the session is stopping (its acks stopped before, see `stopAcks`): from then on no market frame is recorded. */
   readonly stopping: () => boolean;
   /** The session's kernel, read once the venue ticks (it is made after the venue). */
   readonly kernel: () => Kernel;
@@ -90,5 +98,14 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     live.privateWs.connection.subscribe((event) => {
       if (event.kind === 'loggedIn' && event.reconnect && !stopping()) acks.resend();
     });
-  return { live, subscriptions };
+  const stopAcks = async (waitMs: number): Promise<void> => {
+    if (acks === undefined) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, waitMs);
+    });
+    await Promise.race([acks.halt(), bound]);
+    clearTimeout(timer);
+  };
+  return { live, subscriptions, stopAcks };
 }

@@ -32,6 +32,11 @@ import { writeVenueSessionReport } from './venue-session-report.ts';
 export interface StoppingVenueSession {
   readonly options: VenueSessionOptions;
   readonly stopReason: SessionStopReason;
+  /**
+   * Takes what the session still handles before its kernel stops (in lockstep, the event the
+   * last ack released), then marks it stopping: market data is no longer handled nor recorded.
+   */
+  readonly lastEvent: () => Promise<void>;
   readonly live: LiveVenue;
   /** The commands the strategies sent whose outcome is not known yet. */
   readonly inFlight: InFlightCommands;
@@ -113,6 +118,7 @@ async function stopAndReport(
   const { options, kernel, journal, live, metrics, recorder, recordingPath, equity, settleAsset } = session;
   const { config, logger } = options;
   const deadline = new StopDeadline(config.shutdown.timeoutMs);
+  await session.lastEvent();
   session.stopStatus();
   kernel.stop();
   session.guards.stop();

@@ -28,6 +28,12 @@ import { VenueTimeEstimate } from './venue-time-estimate.ts';
 import { warmUpBeforeTrading } from './warm-up-history.ts';
 
 /**
+ * How long a lockstep session's stop waits for the event its last ack released, ms (Keel's
+ * choice): the paper venue releases it at once, or once the REST commands the ack counts arrived.
+ */
+const LOCKSTEP_STOP_WAIT_MS = 1_000;
+
+/**
  * Runs strategies on a venue over its real protocol: the live venue adapter (REST, private and
  * market-data WebSockets) as the kernel's execution port and feed, the kernel on wall time, the
  * risk gate from the config, a recording of what the venue sent, a status line, Prometheus
@@ -68,9 +74,10 @@ async function startAndRunVenueSession(
   });
   for (const note of keptRecordingNotes(recorder, recordingPath)) logger.info(note);
 
-  // Once stopping, no more acks: the paper venue releases nothing the strategies would not see.
+  // Set once the stop took the last event (see `lastEvent` below): market data is no longer
+  // handled nor recorded. In lockstep the acks stopped before (the venue releases nothing more).
   let stopping = false;
-  const { live, subscriptions } = connectVenueSession({
+  const { live, subscriptions, stopAcks } = connectVenueSession({
     options,
     recorder,
     stopping: () => stopping,
@@ -304,10 +311,16 @@ async function startAndRunVenueSession(
       ended: options.ended,
       finished,
     }));
-  stopping = true;
   return shutDownVenueSession({
     options,
     stopReason,
+    // In lockstep the venue may have released an event, and filled an order on it, on an ack
+    // sent just before the stop: it is handled and recorded like the rest, so the session's fills
+    // and equity are its recording's backtest's. Once the feed ended, no ack releases anything more.
+    lastEvent: async () => {
+      await stopAcks(stopReason === 'ended' || stopReason === 'feed' ? 0 : LOCKSTEP_STOP_WAIT_MS);
+      stopping = true;
+    },
     live,
     inFlight,
     kernel,

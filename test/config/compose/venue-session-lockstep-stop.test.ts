@@ -1,0 +1,173 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { listFeed, startPaperVenue } from '../../../backtest/paper-venue/index.ts';
+import { readRecordBatches } from '../../../backtest/recording/index.ts';
+import { runConfiguredBacktest } from '../../../config/compose/backtest-run.ts';
+import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
+import { runLogger } from '../../../config/compose/run-logger.ts';
+import { runVenueSession } from '../../../config/compose/venue-session.ts';
+import { loadValidConfig } from '../../../config/loader/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D, type Dec } from '../../../core/model/index.ts';
+import { quoteRecordAt } from '../../kit/recording-files.ts';
+import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
+
+const SYM = 'BINANCE_PERP_BTC_USDT';
+const newDir = tempDirsRemovedAfterEach('keel-lockstep-stop-');
+
+/** Quotes: the strategy rests a BUY at 94 990 on the first, the third (ask 94 985) fills it. */
+const QUOTES = [
+  quoteRecordAt(0, '95000.1', '95000.3'),
+  quoteRecordAt(1_000, '95000.1', '95000.3'),
+  quoteRecordAt(2_000, '94980', '94985'),
+  quoteRecordAt(3_000, '94980', '94985'),
+  quoteRecordAt(4_000, '94980', '94985'),
+];
+
+/**
+ * Rests a BUY limit on the first quote and calls `stop` while handling the second.
+ * @param stop - what stops the session (nothing in the backtest, nor when the venue stops it)
+ * @returns the strategy
+ */
+const restThenStop = (stop: () => void) =>
+  defineStrategy<Record<string, never>, { quotes: number }>({
+    name: 'rest-then-stop',
+    params: z.object({}),
+    state: () => ({ quotes: 0 }),
+    onQuote: (ctx) => {
+      ctx.state.quotes++;
+      if (ctx.state.quotes === 2) stop();
+      if (ctx.state.quotes !== 1) return undefined;
+      return ctx.order.limit({ sym: SYM, side: 'BUY', qty: '0.01', price: '94990' });
+    },
+  });
+
+/** Where the session is stopped (as by a SIGTERM). */
+type StopAt =
+  /** While the strategy handles the second quote, before the session acknowledges it. */
+  | 'second quote handled'
+  /** Once the venue released the third quote, before the session received it. */
+  | 'third quote released';
+
+async function sessionAndItsBacktest(lockstepSpeed: number, stopAt: StopAt) {
+  const dir = newDir();
+  const recording = join(dir, 'session.jsonl.gz');
+  const paperFile = join(dir, 'paper.yaml');
+  writeFileSync(
+    paperFile,
+    `mode: paper
+instruments: [${SYM}]
+strategies:
+  - { id: rest, use: market-maker }
+paper: { lockstep: true, source: { kind: synthetic, seed: 42 } }
+recording: { path: ${JSON.stringify(recording)} }
+shutdown: { cancelAllOrders: true }
+logging: { level: error }
+report: { json: ${JSON.stringify(join(dir, 'paper.json'))}, html: ${JSON.stringify(join(dir, 'paper.html'))} }
+`,
+  );
+  const loaded = loadValidConfig(paperFile);
+  const instruments = instrumentSpecsOf(loaded.config.instruments);
+  const venue = await startPaperVenue({
+    instruments: [...instruments],
+    portfolios: [
+      { portfolioId: 'main', apiKey: 'k', apiSecret: 's', startingBalances: { USDT: D(100_000) } },
+    ],
+    fillModel: 'touch',
+    feed: listFeed(QUOTES),
+    pacing: { mode: 'lockstep' },
+  });
+  const stop = () => process.emit('SIGTERM');
+  // Settled in a microtask of the release, before the venue's socket sends the frame.
+  if (stopAt === 'third quote released') void venue.feed.until(3).then(stop);
+  try {
+    const outcome = await runVenueSession({
+      config: loaded.config,
+      mode: 'paper',
+      slots: [{ id: 'rest', strategy: restThenStop(stopAt === 'second quote handled' ? stop : () => {}) }],
+      instruments,
+      logger: runLogger('lockstep-stop-test', 'silent'),
+      venue: {
+        restUrl: venue.restUrl,
+        privateWsUrl: venue.privateWsUrl,
+        marketDataWsUrl: venue.marketDataWsUrl,
+        apiKey: 'k',
+        apiSecret: 's',
+        brokerClientId: 'main',
+        label: 'paper',
+      },
+      synthetic: true,
+      sessionClock: () => venue.now(),
+      lockstep: true,
+      lockstepSpeed,
+      handleSignals: true,
+      fillModel: { name: 'touch', description: 'touch' },
+    });
+    const released = venue.feed.released;
+    const recorded: number[] = [];
+    for await (const batch of readRecordBatches(recording))
+      for (const record of batch)
+        if (
+          record.source === 'market-data' &&
+          (record.msg as { arg?: { channel?: string } }).arg?.channel === 'BBO'
+        )
+          recorded.push(record.recvTs);
+    const backtestFile = join(dir, 'backtest.yaml');
+    writeFileSync(
+      backtestFile,
+      `mode: backtest
+instruments: [${SYM}]
+strategies:
+  - { id: rest, use: market-maker }
+backtest:
+  recordings: [${JSON.stringify(recording)}]
+  startingCash: { USDT: 100000 }
+  fillModel: touch
+  latency: { fixedMs: 0, jitterMs: 0 }
+  closeAtEnd: false
+  eventCache: false
+`,
+    );
+    const backtest = await runConfiguredBacktest(loadValidConfig(backtestFile), {
+      slots: [{ id: 'rest', strategy: restThenStop(() => {}) }],
+    });
+    return { outcome, backtest, released, recorded };
+  } finally {
+    await venue.close();
+  }
+}
+
+describe('a lockstep paper session stopped while it handles an event', () => {
+  it.each([
+    // The ack of the second quote went out before the stop: the third, which it released and
+    // which fills the order, is handled, recorded and valued like the rest.
+    ['third quote released', Number.POSITIVE_INFINITY, 1],
+    ['third quote released', 5, 1],
+    // The ack of the second quote, sent as soon as it was handled, went out before the stop
+    // took effect: likewise.
+    ['second quote handled', Number.POSITIVE_INFINITY, 1],
+    // The ack was still waiting for its pace at the stop: it is not sent, nothing more released.
+    ['second quote handled', 5, 0],
+  ] as const)(
+    'stopped once the %s (speed %s): records every event the venue released, and its fills and equity are its backtest’s',
+    async (stopAt, speed, filled) => {
+      const { outcome, backtest, released, recorded } = await sessionAndItsBacktest(speed, stopAt);
+      // Stopped as by a SIGTERM: its exit code.
+      expect(outcome.exitCode).toBe(143);
+      // The recording holds every market event the venue released, none it held back.
+      expect(recorded).toHaveLength(released);
+      const fills = (fs: Iterable<{ side: string; price: Dec; quantity: Dec }>) =>
+        [...fs].map((f) => `${f.side} ${f.quantity.toFixed()} @ ${f.price.toFixed()}`);
+      expect(fills(outcome.result.fills)).toEqual(fills(backtest.fills));
+      expect(fills(outcome.result.fills)).toHaveLength(filled);
+      expect(outcome.result.metrics.equityFinal).toEqual(backtest.metrics.equityFinal);
+      // The fill is in it: its fee and the long valued at the third quote.
+      expect(outcome.endEquity.toString()).toBe(filled === 1 ? '99999.73502' : '100000');
+      backtest.dispose?.();
+      outcome.result.dispose?.();
+    },
+    30_000,
+  );
+});
