@@ -1,6 +1,9 @@
 import { resolve } from 'node:path';
-import { MarketDataClient } from '../../core/venue/index.ts';
+import { pino } from 'pino';
+import { hmacSigner, MarketDataClient, VenueRestClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
+import type { KeelConfig } from '../schema/index.ts';
+import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
@@ -71,15 +74,16 @@ async function recordLocked(
   const url = embedded?.venue.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
   if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
   const clock = embedded === undefined ? () => Date.now() : () => embedded.venue.now();
+  // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
+  const synthetic = embedded?.synthetic ?? (await liveFeedIsSynthetic(config.venue));
   const recorder = await SessionRecorder.open(
     path,
     {
-      venue:
-        embedded === undefined ? url : `Keel paper venue${embedded.synthetic ? ' (SYNTHETIC feed)' : ''}`,
+      venue: `${embedded === undefined ? url : 'Keel paper venue'}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
       symbols: instruments.map((s) => s.sym),
       startTime: Date.now(),
-      synthetic: embedded?.synthetic ?? false,
-      description: `market data recorded by keel record${embedded?.synthetic ? ' from SYNTHETIC data (generated, not a real market)' : ''}`,
+      synthetic,
+      description: `market data recorded by keel record${synthetic ? ' from SYNTHETIC data (generated, not a real market)' : ''}`,
     },
     clock,
   );
@@ -118,5 +122,20 @@ async function recordLocked(
     await client.close();
     recorder.close();
     await embedded?.venue.close();
+  }
+}
+
+/** Whether a live config's venue says its feed is SYNTHETIC (a venue without a REST URL: no). */
+async function liveFeedIsSynthetic(venue: KeelConfig['venue']): Promise<boolean> {
+  if (venue?.restUrl === undefined) return false;
+  const rest = new VenueRestClient({
+    baseUrl: venue.restUrl,
+    signer: hmacSigner(venue.apiKey.reveal(), venue.apiSecret.reveal()),
+    logger: pino({ level: 'silent' }),
+  });
+  try {
+    return await feedIsSynthetic(rest);
+  } finally {
+    await rest.close();
   }
 }

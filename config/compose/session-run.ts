@@ -4,6 +4,7 @@ import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
+import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
@@ -176,17 +177,4 @@ async function runLockedSession(
     sourceWarnings: () => history.warnings(),
     fillModel: { name: 'venue', description: 'Fills as the venue reported them.' },
   });
-}
-
-/**
- * Whether the venue says its market data is SYNTHETIC: Keel's paper venue (`keel venue`) does in
- * its system status (`syntheticFeed`, a Keel extension). A venue that says nothing, or whose
- * status cannot be read, is taken as real; the session's own start reports an unreachable venue.
- */
-async function feedIsSynthetic(rest: VenueRestClient): Promise<boolean> {
-  try {
-    return (await rest.getSystemStatus()).syntheticFeed === true;
-  } catch {
-    return false;
-  }
 }
