@@ -9,6 +9,9 @@ import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
 import { checkRecordingOutput } from './recording-output.ts';
 import { usEquityZoneWarning } from './us-equity-zone-check.ts';
 
+/** The `venue` a recording written by the importer names in its header. */
+export const IMPORT_VENUE = 'csv-import';
+
 /** What to import and where. */
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
   /** The CSV file. */
@@ -66,7 +69,7 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   // As a backtest makes its out/: only once the CSV has read as bars, so a bad file leaves no folder.
   await mkdir(dirname(options.output), { recursive: true });
   const writer = await RecordingWriter.open(options.output, {
-    venue: 'csv-import',
+    venue: IMPORT_VENUE,
     symbols: [options.sym],
     startTime: first.openTime,
     synthetic: options.synthetic === true,

@@ -10,7 +10,7 @@ export { layoutFromHeader, layoutWithoutHeader, looksLikeHeader } from './column
 export { detectDelimiter, splitCsvLine } from './csv-fields.ts';
 export { CsvImportError } from './csv-import-error.ts';
 export type { OhlcvImportOptions, OhlcvImportSummary } from './import-ohlcv-csv.ts';
-export { importOhlcvCsv } from './import-ohlcv-csv.ts';
+export { IMPORT_VENUE, importOhlcvCsv } from './import-ohlcv-csv.ts';
 export type { KlineMessage } from './kline-messages.ts';
 export { klineMessage } from './kline-messages.ts';
 export type { OhlcvBar, SkippedRow } from './ohlcv-bar.ts';

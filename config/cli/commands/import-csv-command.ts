@@ -1,4 +1,12 @@
-import { CsvImportError, importOhlcvCsv, type OhlcvImportOptions } from '../../../backtest/csv/index.ts';
+import { existsSync } from 'node:fs';
+import {
+  CsvImportError,
+  IMPORT_VENUE,
+  importOhlcvCsv,
+  type OhlcvImportOptions,
+} from '../../../backtest/csv/index.ts';
+import { readSessionHeader } from '../../../backtest/recording/index.ts';
+import { keepPreviousRecording } from '../../compose/previous-recording.ts';
 import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
@@ -31,6 +39,11 @@ export interface ImportCsvOptions {
  */
 export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Promise<ExitCode> {
   try {
+    const kept = await keepSessionRecording(options.out);
+    if (kept !== undefined)
+      io.stdout.write(
+        `⚠ ${shownPath(options.out)} held a recording no import wrote: kept as ${shownPath(kept)}\n`,
+      );
     const summary = await importOhlcvCsv({
       ...options.reading,
       input: options.csv,
@@ -54,4 +67,24 @@ export async function importCsvCommand(options: ImportCsvOptions, io: CliIo): Pr
     // A file that cannot be read as bars is bad input, as a bad config is: 2. Writing failed: 1.
     return error instanceof CsvImportError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
+}
+
+/**
+ * Moves a recording at the output path out of the way unless an earlier import wrote it (a file
+ * that is no recording is left to the importer's checks): a
+ * session's or `keel record`'s frames cannot be fetched again, an import's can (Keel's choice:
+ * re-importing over one's own import is the common case and stays a plain overwrite).
+ * @param out - the output path
+ * @returns where the earlier recording now is, or undefined when nothing was kept
+ */
+async function keepSessionRecording(out: string): Promise<string | undefined> {
+  if (!existsSync(out)) return undefined;
+  let venue: string;
+  try {
+    venue = (await readSessionHeader(out)).venue;
+  } catch {
+    // Not a recording (the CSV itself, say): the importer's own checks speak of it.
+    return undefined;
+  }
+  return venue === IMPORT_VENUE ? undefined : keepPreviousRecording(out);
 }

@@ -1,8 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../../config/cli/index.ts';
 import { keelInProcess } from '../../../kit/keel-in-process.ts';
+import { bboRecord, writeRecording } from '../../../kit/recording-files.ts';
 import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const aDir = tempDirsRemovedAfterEach('keel-import-csv-');
@@ -160,6 +161,21 @@ describe('keel import-csv', () => {
       expect(existsSync(join(out, '..', 'other'))).toBe(false);
     },
   );
+
+  it('keeps a session recording at --out aside instead of overwriting it, and overwrites its own earlier import', async () => {
+    const { csv, out } = files(YAHOO);
+    await writeRecording(out, [bboRecord(1), bboRecord(2)]);
+    const session = readFileSync(out, 'utf8');
+    const first = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(first.code).toBe(EXIT.OK);
+    const kept = /kept as (\S+)\n/.exec(first.stdout)?.[1];
+    expect(kept, first.stdout).toBeDefined();
+    expect(readFileSync(join(dirname(out), basename(kept as string)), 'utf8')).toBe(session);
+    const again = await importCsv([csv, '--sym', 'US_EQUITY_SPY', '--out', out]);
+    expect(again.code).toBe(EXIT.OK);
+    expect(again.stdout).not.toContain('kept as');
+    expect(recordingOf(out).bars).toHaveLength(3);
+  });
 
   it.each([
     [['--zone', 'Mars/Olympus'], 'must be an IANA time zone'],
