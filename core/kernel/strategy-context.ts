@@ -77,7 +77,9 @@ export interface StrategyContext<P = unknown, S = unknown> {
   position(sym: string, positionSide?: PositionSide): Position | undefined;
   /**
    * Signed net quantity of a sym over all legs: long > 0, short < 0, zero when flat. It counts
-   * every fill booked, also one the venue has not reported in a position update yet.
+   * every fill booked, also one the venue has not reported in a position update yet. It is the
+   * account's position, not this strategy's share: strategies trading one sym see each other's
+   * fills here (as in {@link StrategyContext.position}).
    * @param sym - the symbol
    * @returns the net quantity
    */
