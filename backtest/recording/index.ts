@@ -4,7 +4,7 @@
  * k-way merge by receive time.
  * @packageDocumentation
  */
-export type { ReceiveTimed } from './merge-by-recv-ts.ts';
+export type { MergeRepeats, ReceiveTimed } from './merge-by-recv-ts.ts';
 export { mergeByRecvTs } from './merge-by-recv-ts.ts';
 export { mergeRecordings } from './merge-recordings.ts';
 export type { MessageSource, RecordDecoder, RecordedMessage } from './recorded-message.ts';

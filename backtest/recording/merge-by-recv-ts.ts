@@ -1,3 +1,5 @@
+import { CrossSourceRepeats } from './cross-source-repeats.ts';
+
 /** Anything stamped with a local receive time: records and decoded events alike. */
 export interface ReceiveTimed {
   readonly recvTs: number;
@@ -7,6 +9,15 @@ interface Cursor<T> {
   readonly iterator: AsyncIterator<readonly T[]>;
   batch: readonly T[];
   index: number;
+  readonly source: number;
+}
+
+/** How a merge drops the items one source repeats of another (see {@link mergeByRecvTs}). */
+export interface MergeRepeats<T> {
+  /** The item's identity, receive time aside: equal keys are the same message. */
+  readonly key: (item: T) => string;
+  /** Told each item dropped, the index of its source and of the source it repeats. */
+  readonly onRepeat: (item: T, source: number, original: number) => void;
 }
 
 async function nextBatch<T>(cursor: Cursor<T>): Promise<boolean> {
@@ -28,16 +39,29 @@ async function nextBatch<T>(cursor: Cursor<T>): Promise<boolean> {
  * Picking the head is a scan over the k sources: k is a handful of files.
  * @param sources - batch streams, e.g. from `readEventBatches` or `readRecordBatches`
  * @param batchSize - items per output batch (default 4096)
- * @returns merged batches; every input item appears exactly once
+ * @param repeats - when given and there are several sources, an item that repeats one already
+ *   merged from ANOTHER source at the same receive time (equal `key`) is dropped and told to
+ *   `onRepeat` with its source's index and the one it repeats; items within one source never are
+ * @returns merged batches; every input item appears exactly once, but for the repeats dropped
  * @example
  * const merged = mergeByRecvTs([readRecordBatches(a), readRecordBatches(b)]);
  */
 export async function* mergeByRecvTs<T extends ReceiveTimed>(
   sources: readonly AsyncIterable<readonly T[]>[],
   batchSize = 4096,
+  repeats?: MergeRepeats<T>,
 ): AsyncGenerator<T[], void, undefined> {
+  const seen =
+    repeats === undefined || sources.length < 2
+      ? undefined
+      : new CrossSourceRepeats<T>(repeats.key, repeats.onRepeat);
   const live: Cursor<T>[] = [];
-  const all: Cursor<T>[] = sources.map((s) => ({ iterator: s[Symbol.asyncIterator](), batch: [], index: 0 }));
+  const all: Cursor<T>[] = sources.map((s, source) => ({
+    iterator: s[Symbol.asyncIterator](),
+    batch: [],
+    index: 0,
+    source,
+  }));
   try {
     for (const cursor of all) if (await nextBatch(cursor)) live.push(cursor);
     let out: T[] = [];
@@ -67,8 +91,9 @@ export async function* mergeByRecvTs<T extends ReceiveTimed>(
       while (cursor.index < cursor.batch.length) {
         const item = cursor.batch[cursor.index] as T;
         if (item.recvTs >= beforeLimit || item.recvTs > afterLimit) break;
-        out.push(item);
         cursor.index++;
+        if (seen !== undefined && !seen.admit(item, cursor.source)) continue;
+        out.push(item);
         if (out.length >= batchSize) {
           yield out;
           out = [];

@@ -11,6 +11,8 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
 import { windowWithWarmUp } from './backtest-warm-up.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { cachedMarketEvents } from './event-cache.ts';
+import { marketEventIdentity } from './market-event-identity.ts';
+import { RecordingOverlaps } from './recording-overlaps.ts';
 import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
 
 /** The recordings of a run, opened for replay. */
@@ -23,15 +25,19 @@ export interface ReplaySources {
   readonly readAhead: () => Promise<readonly MarketEvent[] | undefined>;
   /** The lines of the recordings skipped so far (whole once `readAhead` gave undefined). */
   readonly damage: RecordingDamage;
+  /** The events dropped so far as one recording's repeats of another's (whole once read to the end). */
+  readonly overlaps: RecordingOverlaps;
 }
 
 /**
  * Opens the run's recordings: their market events (through the event cache when the options give
  * one), inside the replay window widened by the warm-up, merged by receive time in batches, the
- * first batch read. A line that cannot be read or decoded is skipped and counted (its first of each
+ * first batch read. An event one recording repeats of another at the same receive time (recordings
+ * that overlap, or one listed twice) is replayed once, the drop counted in `overlaps`. A line that cannot be read or decoded is skipped and counted (its first of each
  * kind told to `options.onRecordingDamage`), never the end of the run.
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
- * @returns the headers, the first batch, the reader of the next ones and the skipped lines
+ * @returns the headers, the first batch, the reader of the next ones, the skipped lines and the
+ *   dropped repeats
  * @throws RecordingFormatError when a recording has no readable header; Error when a recording
  *   cannot be read; EmptyReplayWindowError when the window holds no event of the recordings
  */
@@ -46,6 +52,7 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     });
   const cache = options.eventCache;
   const span: RecordedSpan = { first: undefined, last: undefined };
+  const overlaps = new RecordingOverlaps();
   const sources = mergeByRecvTs(
     options.recordings.map((path) =>
       within(
@@ -55,6 +62,7 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
       ),
     ),
     batchSize,
+    { key: marketEventIdentity, onRepeat: overlaps.note },
   );
   const iterator = sources[Symbol.asyncIterator]();
   const first = await iterator.next();
@@ -66,5 +74,5 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  return { headers, firstBatch, readAhead, damage };
+  return { headers, firstBatch, readAhead, damage, overlaps };
 }
