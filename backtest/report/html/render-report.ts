@@ -121,8 +121,16 @@ function signClass(value: Dec | number): string {
   return n > 0 ? 'num pos' : n < 0 ? 'num neg' : 'num';
 }
 
-function tradeRow(t: RoundTripTrade, i: number): string {
-  return `<tr><td class="num">${i + 1}</td><td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(formatPrice(t.entryPrice))}</td><td class="num">${e(formatPrice(t.exitPrice))}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
+/** Who opened and who closed a trade: one id when the same strategy did both, else `entry → exit`. */
+function tradeStrategies(t: RoundTripTrade): string {
+  const entry = t.entryStrategyId ?? '?';
+  const exit = t.exitStrategyId ?? '?';
+  return entry === exit ? entry : `${entry} → ${exit}`;
+}
+
+function tradeRow(t: RoundTripTrade, i: number, withStrategy: boolean): string {
+  const strategy = withStrategy ? `<td>${e(tradeStrategies(t))}</td>` : '';
+  return `<tr><td class="num">${i + 1}</td>${strategy}<td>${e(t.sym)}</td><td>${e(t.direction)}</td><td class="num">${e(t.qty.toFixed())}</td><td>${e(formatTime(t.entryTs))}</td><td>${e(formatTime(t.exitTs))}</td><td class="num">${e(formatPrice(t.entryPrice))}</td><td class="num">${e(formatPrice(t.exitPrice))}</td><td class="${signClass(t.pnl)}">${e(formatMoney(t.pnl))}</td><td class="${signClass(t.returnFraction)}">${e(formatPercent(t.returnFraction))}</td><td class="num">${e(formatMoney(t.fees))}</td><td class="num">${e(formatDuration(t.durationMs))}</td></tr>`;
 }
 
 function tradesSection(result: BacktestResult, settleAsset: string): string {
@@ -137,11 +145,15 @@ function tradesSection(result: BacktestResult, settleAsset: string): string {
     result.openTrades.length === 0
       ? ''
       : `<p class="muted">${result.openTrades.length} position lot(s) still open at the end are not counted as trades.</p>`;
-  const head = `<tr><th>#</th><th>Sym</th><th>Dir.</th><th>Qty</th><th>Entry time</th><th>Exit time</th><th>Entry</th><th>Exit</th><th>PnL${money}</th><th>Return</th><th>Fees${money}</th><th>Duration</th></tr>`;
+  // Several strategies' trades: which opened and which closed each (trades.csv has both ids).
+  const strategies = new Set(shown.flatMap((t) => [t.entryStrategyId, t.exitStrategyId]));
+  strategies.delete(undefined);
+  const withStrategy = strategies.size > 1;
+  const head = `<tr><th>#</th>${withStrategy ? '<th>Strategy</th>' : ''}<th>Sym</th><th>Dir.</th><th>Qty</th><th>Entry time</th><th>Exit time</th><th>Entry</th><th>Exit</th><th>PnL${money}</th><th>Return</th><th>Fees${money}</th><th>Duration</th></tr>`;
   const body =
     shown.length === 0
       ? '<tr><td colspan="12" class="muted">No closed trades.</td></tr>'
-      : shown.map(tradeRow).join('\n');
+      : shown.map((t, i) => tradeRow(t, i, withStrategy)).join('\n');
   return `<section id="trades"><h2>Trades (${total})</h2>${note}${open}<table class="trades"><thead>${head}</thead><tbody>\n${body}\n</tbody></table></section>`;
 }
 

@@ -88,6 +88,20 @@ describe('HTML report page', () => {
     expect(tradeRows).toHaveLength(result.trades.length);
   });
 
+  it('names who opened and who closed each trade when several strategies traded, and only then', () => {
+    expect(html).not.toContain('<th>Strategy</th>');
+    const [first, second, ...rest] = [...result.trades];
+    const trades = [
+      { ...first, entryStrategyId: 'brk', exitStrategyId: 'sma' },
+      { ...second, entryStrategyId: 'sma', exitStrategyId: 'sma' },
+      ...rest,
+    ] as typeof rest;
+    const page = renderHtmlReport({ ...result, trades }, { settleAsset: 'USDT' });
+    expect(page).toContain('<tr><th>#</th><th>Strategy</th><th>Sym</th>');
+    expect(page).toContain('<tr><td class="num">1</td><td>brk → sma</td>');
+    expect(page).toContain('<tr><td class="num">2</td><td>sma</td>');
+  });
+
   it("names the settle asset in the trade list's money headers", () => {
     const page = renderHtmlReport(result, { settleAsset: 'USDT' });
     expect(page).toContain('<th>PnL [USDT]</th><th>Return</th><th>Fees [USDT]</th>');
