@@ -8,7 +8,7 @@ export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';
 export { previewFeed } from './feed-preview.ts';
-export { LOCKSTEP_TIME_EVENT, lockstepTickFrame } from './lockstep-tick.ts';
+export { LOCKSTEP_PRIVATE_SENT_FIELD, LOCKSTEP_TIME_EVENT, lockstepTickFrame } from './lockstep-tick.ts';
 export type {
   FeedItem,
   FeedPacing,

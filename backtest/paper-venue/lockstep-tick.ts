@@ -7,14 +7,29 @@ import type { LockstepAckExtras } from './market-feed.ts';
 export const LOCKSTEP_TIME_EVENT = 'lockstep_time';
 
 /**
+ * The field of a lockstep market frame (event or tick) that says how many frames the venue had
+ * sent on the lockstep client's private connection since its login before it (Keel's paper-venue
+ * extension): the client handles the market frame once it has received that many, so it knows
+ * the fills up to the event before the event, as a backtest delivers them.
+ */
+export const LOCKSTEP_PRIVATE_SENT_FIELD = 'privateSent';
+
+/**
  * The text of a lockstep tick frame: the venue moved to a client's wake-up time before its next
  * event. `code: 0` lets a client that does not know the extension take it as a control frame.
  * @param time - the venue's time, epoch ms
  * @param tick - the tick's number, acknowledged back with `tick`
+ * @param privateSent - see {@link LOCKSTEP_PRIVATE_SENT_FIELD}; undefined = left out
  * @returns the JSON text
  */
-export function lockstepTickFrame(time: number, tick: number): string {
-  return JSON.stringify({ event: LOCKSTEP_TIME_EVENT, time, tick, code: 0 });
+export function lockstepTickFrame(time: number, tick: number, privateSent?: number): string {
+  return JSON.stringify({
+    event: LOCKSTEP_TIME_EVENT,
+    time,
+    tick,
+    code: 0,
+    ...(privateSent === undefined ? {} : { [LOCKSTEP_PRIVATE_SENT_FIELD]: privateSent }),
+  });
 }
 
 /**

@@ -154,19 +154,25 @@ export class MarketDataSession {
   }
 }
 
+/** What a lockstep market push carries besides the venue's fields (Keel's extension). */
+export interface LockstepStamp {
+  /** The seq of the event the push comes from. */
+  readonly seq: number;
+  /** How many frames the lockstep client's private connection was sent before it; undefined = none known. */
+  readonly privateSent: number | undefined;
+}
+
 /**
  * Sends a released market event to every connection subscribed to its channel and sym.
  * @param sessions - the open market-data connections
  * @param item - the event and its wire push
- * @param seq - the event's seq; written into the push as `seq` in lockstep mode (Keel's extension)
- * @param withSeq - true in lockstep mode
+ * @param stamp - in lockstep mode, what is written into the push (Keel's extension); undefined otherwise
  * @returns how many connections received it
  */
 export function broadcast(
   sessions: Iterable<MarketDataSession>,
   item: FeedItem,
-  seq: number,
-  withSeq: boolean,
+  stamp: LockstepStamp | undefined,
 ): number {
   const arg = item.wire.arg as { channel?: string; sym?: string } | undefined;
   const channel = arg?.channel ?? '';
@@ -176,7 +182,7 @@ export function broadcast(
   let delivered = 0;
   for (const session of sessions) {
     if (!session.wants(channel, sym)) continue;
-    text ??= JSON.stringify(withSeq ? { ...item.wire, seq } : item.wire);
+    text ??= JSON.stringify(stamp === undefined ? item.wire : { ...item.wire, ...stamp });
     const plain = text;
     session.sendFrame(plain, () => {
       gzipped ??= gzipSync(plain);

@@ -74,7 +74,7 @@ export interface LockstepTickDeps {
    */
   readonly journal: Pick<CommandJournal, 'tick'>;
   /** The market-data connections the tick frame goes to. */
-  readonly connections: Pick<VenueConnections, 'sendToAll'>;
+  readonly connections: Pick<VenueConnections, 'sendToAll' | 'privateSent'>;
 }
 
 /**
@@ -89,6 +89,7 @@ export function lockstepTick(deps: LockstepTickDeps): FeedTick {
   return (at, tick) => {
     deps.delays.beforeEvent(at);
     deps.journal.tick(at);
-    return deps.connections.sendToAll(lockstepTickFrame(deps.clock.now(), tick));
+    const privateSent = deps.connections.privateSent();
+    return deps.connections.sendToAll(lockstepTickFrame(deps.clock.now(), tick, privateSent));
   };
 }

@@ -78,6 +78,8 @@ export class PrivateSession {
   private held: { readonly frame: string; readonly due: number }[] | undefined;
   /** Holds each push until its event's receive time (the User Data latency). */
   private readonly pushes: DelayLine;
+  private framesSent = 0;
+  private acked: (() => void) | undefined;
 
   /**
    * @param ws - the socket
@@ -87,7 +89,7 @@ export class PrivateSession {
     readonly ws: WebSocket,
     private readonly deps: PrivateSessionDeps,
   ) {
-    this.pipe = new PushPipe(ws, deps.faults, deps.timer);
+    this.pipe = new PushPipe(ws, deps.faults, deps.timer, () => this.framesSent++);
     this.pushes = deps.delays.openPushLine();
     this.armIdle();
     ws.on('message', (data, isBinary) => this.onMessage(isBinary ? '' : String(data)));
@@ -95,6 +97,23 @@ export class PrivateSession {
       this.dispose();
       deps.delays.closePushLine(this.pushes);
     });
+  }
+
+  /**
+   * How many frames this connection wrote to its socket since its last successful login (replies,
+   * pongs and pushes): a lockstep market frame carries it, so the client handles the market
+   * event only after the fills it caused.
+   */
+  get sentSinceLogin(): number {
+    return this.framesSent;
+  }
+
+  /**
+   * Listens for the lockstep acks this connection sends.
+   * @param listener - called on each
+   */
+  onLockstepAck(listener: () => void): void {
+    this.acked = listener;
   }
 
   /** Stops listening and timers (on close). */
@@ -113,13 +132,19 @@ export class PrivateSession {
 
   private reply(body: Record<string, unknown>): void {
     // A delayed command may finish after its connection closed: the command ran, its reply is lost.
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(body));
+    this.write(JSON.stringify(body));
+  }
+
+  private write(text: string): void {
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(text);
+    this.framesSent++;
   }
 
   private onMessage(text: string): void {
     this.armIdle();
     if (text === PRIVATE_PING) {
-      this.ws.send(PRIVATE_PONG);
+      this.write(PRIVATE_PONG);
       return;
     }
     let message: unknown;
@@ -162,6 +187,7 @@ export class PrivateSession {
     const book = this.deps.books.get(credential.portfolioId);
     this.book = book;
     this.reply({ id: null, event: 'login', code: 0, msg: '', message: 'success', data: null });
+    this.framesSent = 0;
     if (!book || onlyTrade) return;
     this.stops.push(
       book.listen((event) => this.push(userDataFrameOf(book, event, true, book.isMain), event.recvTs)),
@@ -194,7 +220,9 @@ export class PrivateSession {
   private lockstep(message: Readonly<Record<string, unknown>>): void {
     const args = isJsonObject(message.args) ? message.args : {};
     const seq = Number(args.seq);
-    if (Number.isSafeInteger(seq) && seq >= 0) this.deps.lockstepAck(seq, lockstepAckExtrasOf(args));
+    if (!Number.isSafeInteger(seq) || seq < 0) return;
+    this.acked?.();
+    this.deps.lockstepAck(seq, lockstepAckExtrasOf(args));
   }
 
   private order(message: Readonly<Record<string, unknown>>): void {

@@ -10,11 +10,13 @@ export class PushPipe {
    * @param ws - the socket
    * @param faults - the venue's fault switches
    * @param timer - wall-clock timers for delays
+   * @param sent - called for each frame put on its way (a delayed one included)
    */
   constructor(
     private readonly ws: WebSocket,
     private readonly faults: PaperFaults,
     private readonly timer: TimerPort,
+    private readonly sent: () => void,
   ) {}
 
   /**
@@ -39,6 +41,8 @@ export class PushPipe {
     const copies = this.faults.duplicatePushes > 0 ? 2 : 1;
     if (copies === 2) this.faults.duplicatePushes--;
     for (let i = 0; i < copies; i++) {
+      // On its way from here: a delayed push is counted as sent, as one slowed on the network.
+      this.sent();
       if (this.faults.pushDelayMs > 0) {
         this.timer.setTimer(() => this.sendNow(frame), this.faults.pushDelayMs);
       } else {

@@ -7,6 +7,8 @@ import type { PrivateSession } from './private-ws-session.ts';
 export class VenueConnections {
   private readonly privateSessions = new Set<PrivateSession>();
   private readonly marketDataSessions = new Set<MarketDataSession>();
+  /** The private connection that sent the latest lockstep ack: the lockstep client's. */
+  private lockstepClient: PrivateSession | undefined;
 
   /**
    * Keeps a private session until its socket closes.
@@ -14,7 +16,13 @@ export class VenueConnections {
    */
   addPrivate(session: PrivateSession): void {
     this.privateSessions.add(session);
-    session.ws.on('close', () => this.privateSessions.delete(session));
+    session.onLockstepAck(() => {
+      this.lockstepClient = session;
+    });
+    session.ws.on('close', () => {
+      this.privateSessions.delete(session);
+      if (this.lockstepClient === session) this.lockstepClient = undefined;
+    });
   }
 
   /**
@@ -41,11 +49,24 @@ export class VenueConnections {
    * Sends a market push to every market-data connection subscribed to it.
    * @param item - the event and its wire push
    * @param seq - the seq of the event it comes from
-   * @param withSeq - true in lockstep mode: the push carries `seq`
+   * @param withSeq - true in lockstep mode: the push carries `seq`, and `privateSent` (see
+   *   {@link privateSent})
    * @returns how many connections received it
    */
   broadcast(item: FeedItem, seq: number, withSeq: boolean): number {
-    return broadcast(this.marketDataSessions, item, seq, withSeq);
+    const stamp = withSeq ? { seq, privateSent: this.privateSent() } : undefined;
+    return broadcast(this.marketDataSessions, item, stamp);
+  }
+
+  /**
+   * Lockstep: how many frames the lockstep client's private connection (the one that sent the
+   * latest ack) was sent since its login, stamped on each market frame (Keel's extension) so the
+   * client handles the frame only once it has them: the fills an event caused reach the
+   * strategies before the event, as in a backtest.
+   * @returns the count; undefined while no open private connection acknowledged
+   */
+  privateSent(): number | undefined {
+    return this.lockstepClient?.sentSinceLogin;
   }
 
   /**

@@ -9,6 +9,7 @@ import {
   RestMutationLedger,
 } from '../../core/venue/index.ts';
 import { lockstepAcks } from './lockstep-acks.ts';
+import { LOCKSTEP_PRIVATE_WAIT_MS, lockstepPrivateGate } from './lockstep-private-gate.ts';
 import { marketDataHeartbeatOf } from './market-data-heartbeat.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { restRateLimitOf } from './rest-rate-limit.ts';
@@ -69,7 +70,19 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
           : {}),
       })
     : undefined;
+  // In lockstep an event's fills, pushed on the private socket, reach the strategies before it.
+  const privateGate = options.lockstep
+    ? lockstepPrivateGate({
+        waitMs: LOCKSTEP_PRIVATE_WAIT_MS,
+        stalled: (expected, received) =>
+          options.logger.warn(
+            { expected, received, waitMs: LOCKSTEP_PRIVATE_WAIT_MS },
+            'lockstep market frame waited too long for the private frames sent before it: handled without them',
+          ),
+      })
+    : undefined;
   const tap = (raw: RawVenueMessage): void => {
+    if (privateGate !== undefined && raw.source === 'private') privateGate.onPrivateFrame(raw.text);
     // Market data that arrives once stopping reaches no strategy (the kernel has unsubscribed):
     // left out of the recording, so its backtest sees the market the session saw and values the
     // open positions at the same last price.
@@ -87,6 +100,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     logger: options.logger,
     onRaw: tap,
     ...(restMutations === undefined ? {} : { restMutations }),
+    ...(privateGate === undefined ? {} : { marketFrameGate: privateGate.gate }),
     ...(options.lockstep ? { binaryMarketData: false } : {}),
     ...(options.placeLimitOnVenueTime === true ? { orderRateLimit: null } : {}),
     ...marketDataHeartbeatOf(options.config),

@@ -10,7 +10,7 @@ import { ServerClock } from '../server-clock.ts';
 import type { Signer } from '../signing.ts';
 import { type JitterSource, realTimer, type TimerPort } from '../timer-port.ts';
 import { createInboundCounters, type InboundCounters, type RawInboundFrame } from '../ws/inbound-counters.ts';
-import { MarketDataClient } from '../ws/market-data-client.ts';
+import { MarketDataClient, type MarketFrameGate } from '../ws/market-data-client.ts';
 import { PrivateWsClient } from '../ws/private-ws-client.ts';
 import type { ReconnectPolicy } from '../ws/private-ws-options.ts';
 import { LiveExecutionClient } from './live-execution-client.ts';
@@ -60,6 +60,8 @@ export interface LiveVenueOptions {
   readonly onRaw?: (raw: RawVenueMessage) => void;
   /** Numbers the state-changing REST requests, for a lockstep paper session's acks. */
   readonly restMutations?: RestMutationLedger;
+  /** Holds each market-data frame until it may be handled (a lockstep paper session's). */
+  readonly marketFrameGate?: MarketFrameGate;
 }
 
 /** The live venue, wired: the clients and the counters of inbound traffic. */
@@ -157,6 +159,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(options.reconnect === undefined ? {} : { reconnect: options.reconnect }),
     ...(options.openTimeoutMs === undefined ? {} : { openTimeoutMs: options.openTimeoutMs }),
     ...(tap === undefined ? {} : { onRaw: tap }),
+    ...(options.marketFrameGate === undefined ? {} : { gate: options.marketFrameGate }),
   });
   const execution = new LiveExecutionClient({
     rest,

@@ -54,7 +54,20 @@ export interface MarketDataOptions {
   readonly counters?: InboundCounters;
   /** Recorder tap: every inbound frame, gunzipped. */
   readonly onRaw?: (raw: RawInboundFrame) => void;
+  /**
+   * Holds each inbound frame until it may be handled, keeping their order: the frame (tap
+   * included) is handled when `handle` is called. Absent: every frame is handled at once.
+   */
+  readonly gate?: MarketFrameGate;
 }
+
+/**
+ * Holds an inbound market-data frame until it may be handled, e.g. until what the venue sent
+ * before it on another connection arrived (Keel's lockstep paper venue).
+ * @param text - the frame's text, gunzipped
+ * @param handle - handles the frame; call it once, frames in the order they were given
+ */
+export type MarketFrameGate = (text: string, handle: () => void) => void;
 
 function keyOf(sub: MarketSubscription): string {
   return `${sub.channel}|${sub.sym}|${sub.interval ?? ''}`;
@@ -288,6 +301,12 @@ export class MarketDataClient {
       this.logger.warn('market-data binary frame is not gzip');
       return;
     }
+    const gate = this.options.gate;
+    if (gate === undefined) this.handle(text, recvTs);
+    else gate(text, () => this.handle(text, this.timer.now()));
+  }
+
+  private handle(text: string, recvTs: number): void {
     this.options.onRaw?.({ source: 'market', text, recvTs });
     const frame = classifyMarketFrame(text, recvTs);
     switch (frame.kind) {

@@ -83,4 +83,32 @@ describe('paper venue lockstep mode (Keel extension)', () => {
     priv.send({ action: 'lockstep_ack', args: { seq: 3 } });
     await socket.waitFor((f) => f?.seq === 4);
   });
+
+  it('stamps each market frame with how many frames the acknowledging private connection was sent since its login', async () => {
+    const v = await aPaperVenue({ pacing: { mode: 'lockstep' } });
+    opened.venue = v;
+    const socket = await subscribed(v, '?binary=false');
+    const priv = await loggedIn(v.privateWsUrl, v);
+    opened.sockets.push(priv);
+    const sinceLogin = () => priv.frames.length - 1;
+    priv.send({ action: 'lockstep_ack', args: { seq: 0 } });
+    expect(await socket.waitFor((f) => f?.seq === 1)).toMatchObject({ privateSent: 0 });
+    // Rests, then fills on event 3: its order and fill pushes go out before event 3 does.
+    const placed = await signedRest(v, 'POST', '/api/v1/trading/order', {
+      sym: BTC,
+      side: 'BUY',
+      orderType: 'LIMIT',
+      orderQty: '1',
+      limitPrice: '99.0',
+      clientOrderId: 'ls-stamp',
+    });
+    expect(placed.body.code).toBe(0);
+    priv.send({ action: 'lockstep_ack', args: { seq: 1 } });
+    const third = await socket.waitFor((f) => f?.seq === 3);
+    await priv.waitFor((f) => JSON.stringify(f).includes('FILLED'));
+    // Nothing more is released until the next ack: what the private socket got is all it was sent.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(third.privateSent).toBeGreaterThan(0);
+    expect(third.privateSent).toBe(sinceLogin());
+  });
 });
