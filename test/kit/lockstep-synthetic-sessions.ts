@@ -1,9 +1,13 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { type PaperVenue, startPaperVenue, syntheticFeed } from '../../backtest/paper-venue/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
+import { instrumentSpecsOf } from '../../config/compose/instrument-specs.ts';
 import { runLogger } from '../../config/compose/run-logger.ts';
 import { runVenueSession } from '../../config/compose/venue-session.ts';
 import type { VenueSessionOutcome } from '../../config/compose/venue-session-options.ts';
+import { loadValidConfig } from '../../config/loader/index.ts';
 import type { KeelConfig } from '../../config/schema/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import { D, type InstrumentSpec } from '../../core/model/index.ts';
@@ -82,4 +86,34 @@ export function runLockstepSession(venue: PaperVenue, run: LockstepSessionRun): 
     handleSignals: false,
     fillModel: { name: 'touch', description: 'touch' },
   });
+}
+
+/**
+ * Writes and loads the config of a lockstep paper session in `dir`: one strategy slot `id` (a
+ * `market-maker` entry the test's own plugin replaces) on `sym`, SYNTHETIC seed 42, silent logs,
+ * its result and report in `dir`.
+ * @param dir - a temporary directory
+ * @param sym - the one instrument
+ * @param id - the strategy slot's id
+ * @returns the loaded config and its instruments
+ */
+export function aLockstepConfig(
+  dir: string,
+  sym: string,
+  id: string,
+): { readonly config: KeelConfig; readonly instruments: readonly InstrumentSpec[] } {
+  const file = join(dir, 'lockstep.yaml');
+  writeFileSync(
+    file,
+    `mode: paper
+instruments: [${sym}]
+strategies:
+  - { id: ${id}, use: market-maker }
+paper: { lockstep: true, source: { kind: synthetic, seed: 42 } }
+logging: { level: error }
+report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
+`,
+  );
+  const { config } = loadValidConfig(file);
+  return { config, instruments: instrumentSpecsOf(config.instruments) };
 }

@@ -1,11 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { lockstepSyntheticVenues, runLockstepSession } from '../../kit/lockstep-synthetic-sessions.ts';
+import {
+  aLockstepConfig,
+  lockstepSyntheticVenues,
+  runLockstepSession,
+} from '../../kit/lockstep-synthetic-sessions.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
@@ -14,21 +14,7 @@ const startVenue = lockstepSyntheticVenues();
 
 describe('a lockstep paper session whose private pushes travel slower than the market data', () => {
   it('hands each fill to the strategy before any quote of the event that caused it or later', async () => {
-    const dir = newDir();
-    const file = join(dir, 'lockstep.yaml');
-    writeFileSync(
-      file,
-      `mode: paper
-instruments: [${SYM}]
-strategies:
-  - { id: probe, use: market-maker }
-paper: { lockstep: true, source: { kind: synthetic, seed: 42 } }
-logging: { level: error }
-report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
-`,
-    );
-    const loaded = loadValidConfig(file);
-    const instruments = instrumentSpecsOf(loaded.config.instruments);
+    const { config, instruments } = aLockstepConfig(newDir(), SYM, 'probe');
     const venue = await startVenue(instruments, SYM);
     // The fills an event causes reach the session 40 ms after the event itself.
     venue.faults.pushDelayMs = 40;
@@ -51,7 +37,7 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
       },
     });
     const outcome = await runLockstepSession(venue, {
-      config: loaded.config,
+      config,
       instruments,
       slots: [{ id: 'probe', strategy: probe }],
       name: 'lockstep-fills-test',

@@ -1,11 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
-import { loadValidConfig } from '../../../config/loader/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { lockstepSyntheticVenues, runLockstepSession } from '../../kit/lockstep-synthetic-sessions.ts';
+import {
+  aLockstepConfig,
+  lockstepSyntheticVenues,
+  runLockstepSession,
+} from '../../kit/lockstep-synthetic-sessions.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
@@ -14,21 +14,7 @@ const startVenue = lockstepSyntheticVenues();
 
 describe('a lockstep paper session', () => {
   it('goes on after its private socket drops: the ack lost while it was down is sent again after the login', async () => {
-    const dir = newDir();
-    const file = join(dir, 'lockstep.yaml');
-    writeFileSync(
-      file,
-      `mode: paper
-instruments: [${SYM}]
-strategies:
-  - { id: watch, use: market-maker }
-paper: { lockstep: true, source: { kind: synthetic, seed: 42 } }
-logging: { level: error }
-report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
-`,
-    );
-    const loaded = loadValidConfig(file);
-    const instruments = instrumentSpecsOf(loaded.config.instruments);
+    const { config, instruments } = aLockstepConfig(newDir(), SYM, 'watch');
     const venue = await startVenue(instruments, SYM);
     const quotesAt: number[] = [];
     const watch = defineStrategy({
@@ -44,7 +30,7 @@ report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.string
       venue.faults.dropConnections('private');
     }, 1_000);
     const outcome = await runLockstepSession(venue, {
-      config: loaded.config,
+      config,
       instruments,
       slots: [{ id: 'watch', strategy: watch }],
       name: 'lockstep-test',
