@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { pino } from 'pino';
-import { hmacSigner, MarketDataClient, VenueRestClient } from '../../core/venue/index.ts';
+import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
@@ -10,6 +10,7 @@ import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { acquireRunLock, OutputLocked } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
+import { venueRestClient } from './venue-rest-client.ts';
 
 /** Options of a market-data recording. */
 export interface RecordRunOptions {
@@ -125,14 +126,10 @@ async function recordLocked(
   }
 }
 
-/** Whether a live config's venue says its feed is SYNTHETIC (a venue without a REST URL: no). */
+/** Whether a live config's venue says its feed is SYNTHETIC (no venue section: no). */
 async function liveFeedIsSynthetic(venue: KeelConfig['venue']): Promise<boolean> {
-  if (venue?.restUrl === undefined) return false;
-  const rest = new VenueRestClient({
-    baseUrl: venue.restUrl,
-    signer: hmacSigner(venue.apiKey.reveal(), venue.apiSecret.reveal()),
-    logger: pino({ level: 'silent' }),
-  });
+  if (venue === undefined) return false;
+  const rest = venueRestClient(venue, pino({ level: 'silent' }));
   try {
     return await feedIsSynthetic(rest);
   } finally {

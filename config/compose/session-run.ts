@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
-import { hmacSigner, VenueRestClient } from '../../core/venue/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
@@ -16,6 +15,7 @@ import { latencyOf } from './sim-models.ts';
 import type { StatusSink } from './status-line.ts';
 import { strategySlots } from './strategy-plugins.ts';
 import { venueInstrumentSpecs } from './venue-instruments.ts';
+import { venueRestClient } from './venue-rest-client.ts';
 import { runVenueSession } from './venue-session.ts';
 import type { VenueSessionOutcome } from './venue-session-options.ts';
 import { warmUpOf } from './warm-up-history.ts';
@@ -144,11 +144,7 @@ async function runLockedSession(
   }
   const venue = config.venue;
   if (venue === undefined) throw new Error(`${loaded.file} has no venue section`);
-  const rest = new VenueRestClient({
-    baseUrl: venue.restUrl,
-    signer: hmacSigner(venue.apiKey.reveal(), venue.apiSecret.reveal()),
-    logger,
-  });
+  const rest = venueRestClient(venue, logger);
   let liveInstruments: InstrumentSpec[];
   let synthetic: boolean;
   try {
