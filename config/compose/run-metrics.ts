@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
-import type { Order, Position, VenueStatus } from '../../core/model/index.ts';
+import { type Order, type Position, signedPositionQty, type VenueStatus } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 
@@ -159,8 +159,10 @@ export class RunMetrics {
     if (this.book === undefined) return;
     this.positionQty.reset();
     for (const position of this.book.positions.values()) {
-      const qty = position.positionSide === 'SHORT' ? position.positionQty.abs().neg() : position.positionQty;
-      this.positionQty.set({ sym: position.sym, side: position.positionSide }, qty.toNumber());
+      this.positionQty.set(
+        { sym: position.sym, side: position.positionSide },
+        signedPositionQty(position).toNumber(),
+      );
     }
   }
 

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, Position } from '../model/index.ts';
-import { asNumber, decimalOf, ONE, ZERO } from '../model/index.ts';
+import { asNumber, decimalOf, ONE, signedPositionQty, ZERO } from '../model/index.ts';
 import { type EquityEstimate, ESTIMATE_ROUNDING } from './equity-estimate.ts';
 
 /** What marking the venue's equity reads from the kernel state. */
@@ -253,8 +253,7 @@ export class VenueEquityMarks {
       cached = { n: price, d: decimalOf(price) };
       this.#prices.set(position.sym, cached);
     }
-    // A SHORT leg may be reported with a positive size (two-way mode): it is short all the same.
-    const qty = position.positionSide === 'SHORT' ? position.positionQty.abs().neg() : position.positionQty;
+    const qty = signedPositionQty(position);
     const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
     return qty.mul(contractSize).mul(cached.d.sub(position.avgPrice));
   }

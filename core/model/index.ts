@@ -114,7 +114,7 @@ export {
   VENUE_TIMES_IN_FORCE,
 } from './order.ts';
 export type { Position, PositionMode, PositionSide } from './position.ts';
-export { positionKey } from './position.ts';
+export { positionKey, signedPositionQty } from './position.ts';
 export {
   formatTimeToSend,
   parseTimeToSend,

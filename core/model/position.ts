@@ -36,3 +36,13 @@ export interface Position {
 export function positionKey(sym: string, positionSide: PositionSide): string {
   return `${sym}|${positionSide}`;
 }
+
+/**
+ * A position report's quantity signed: long > 0, short < 0 (a SHORT leg reported with a positive
+ * size is negated).
+ * @param position - the venue's position report
+ * @returns the signed quantity
+ */
+export function signedPositionQty(position: Pick<Position, 'positionQty' | 'positionSide'>): Dec {
+  return position.positionSide === 'SHORT' ? position.positionQty.abs().neg() : position.positionQty;
+}
