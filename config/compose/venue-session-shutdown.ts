@@ -34,9 +34,10 @@ export interface StoppingVenueSession {
   readonly stopReason: SessionStopReason;
   /**
    * Takes what the session still handles before its kernel stops (in lockstep, the event the
-   * last ack released), then marks it stopping: market data is no longer handled nor recorded.
+   * last ack released, waited for at most `withinMs` besides its own bound), then marks it
+   * stopping: market data is no longer handled nor recorded.
    */
-  readonly lastEvent: () => Promise<void>;
+  readonly lastEvent: (withinMs: number) => Promise<void>;
   readonly live: LiveVenue;
   /** The commands the strategies sent whose outcome is not known yet. */
   readonly inFlight: InFlightCommands;
@@ -118,7 +119,7 @@ async function stopAndReport(
   const { options, kernel, journal, live, metrics, recorder, recordingPath, equity, settleAsset } = session;
   const { config, logger } = options;
   const deadline = new StopDeadline(config.shutdown.timeoutMs);
-  await session.lastEvent();
+  await session.lastEvent(deadline.left());
   session.stopStatus();
   kernel.stop();
   session.guards.stop();

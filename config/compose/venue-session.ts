@@ -317,8 +317,9 @@ async function startAndRunVenueSession(
     // In lockstep the venue may have released an event, and filled an order on it, on an ack
     // sent just before the stop: it is handled and recorded like the rest, so the session's fills
     // and equity are its recording's backtest's. Once the feed ended, no ack releases anything more.
-    lastEvent: async () => {
-      await stopAcks(stopReason === 'ended' || stopReason === 'feed' ? 0 : LOCKSTEP_STOP_WAIT_MS);
+    lastEvent: async (withinMs) => {
+      const nothingMore = stopReason === 'ended' || stopReason === 'feed';
+      await stopAcks(nothingMore ? 0 : Math.min(LOCKSTEP_STOP_WAIT_MS, withinMs));
       stopping = true;
     },
     live,
