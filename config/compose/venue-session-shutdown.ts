@@ -103,7 +103,7 @@ export async function shutDownVenueSession(session: StoppingVenueSession): Promi
  * (Keel's choice): a venue that answers closes them in a moment; one that does not has its
  * connections dropped then.
  */
-const CLOSE_AFTER_DEADLINE_MS = 1_000;
+export const CLOSE_AFTER_DEADLINE_MS = 1_000;
 
 /**
  * Strategies stopped, open orders optionally cancelled (and what is left open warned about or

@@ -51,8 +51,8 @@ export const shutdownConfigSchema = z.strictObject({
   timeoutMs: z
     .int()
     .positive()
-    .default(10_000)
+    .default(7_000)
     .describe(
-      "One deadline for everything the stop waits on the venue for, from the stop: commands still on their way (their ack or lookup) and the cancels first, then, with what is left, the last read of the venue's statements, of the take-profit / stop-loss legs of filled orders, of the margin loans (only when Keel holds one) and of the algo orders still open. A command whose fate is still unknown then is named in the warnings and makes the exit code 4; a read cut short is named in the warnings (the result holds what was known by then). Worst case, against a venue that stopped answering: this long, then up to 1 s to close the connections (dropped if the venue does not answer), then the result and report are written. Keep it a few seconds below your supervisor's kill timeout (docker stop: 10 s, systemd TimeoutStopSec: 90 s) so the result is written before it kills the process.",
+      "One deadline for everything the stop waits on the venue for, from the stop: commands still on their way (their ack or lookup) and the cancels first, then, with what is left, the last read of the venue's statements, of the take-profit / stop-loss legs of filled orders, of the margin loans (only when Keel holds one) and of the algo orders still open. A command whose fate is still unknown then is named in the warnings and makes the exit code 4; a read cut short is named in the warnings (the result holds what was known by then). Worst case, against a venue that stopped answering: this long, then up to 1 s to close the connections (dropped if the venue does not answer), then the result and report are written. Keep it a few seconds below your supervisor's kill timeout (docker stop: 10 s, systemd TimeoutStopSec: 90 s) so the result is written before it kills the process: the default, 7 s, leaves docker stop's 10 s about 2 s to write it.",
     ),
 });
