@@ -1,4 +1,9 @@
-import { type LoadedConfig, type OverrideArg, unusedSectionWarnings } from '../loader/index.ts';
+import {
+  type LoadedConfig,
+  type OverrideArg,
+  unsetOverride,
+  unusedSectionWarnings,
+} from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
 import type { CliIo } from './cli-io.ts';
 import { loadForCommand } from './load-for-command.ts';
@@ -6,6 +11,21 @@ import { loadForCommand } from './load-for-command.ts';
 /** Help of the repeatable `--set` option of the commands that read a config. */
 export const SET_HELP =
   'override a config value before validation, e.g. strategies.0.params.fast=12 (repeatable)';
+
+/** Help of the repeatable `--unset` option of the commands that read a config. */
+export const UNSET_HELP =
+  'remove a config key before validation, so its default (or its absence) applies, e.g. backtest.to (repeatable; applied before the --sets)';
+
+/**
+ * The overrides a command's `--unset`s and `--set`s stand for, unsets first (so that
+ * `--unset a --set a.b=1` replaces the map `a` with one key).
+ * @param unsets - the `--unset` paths as typed
+ * @param sets - the `--set` arguments as typed
+ * @returns the overrides, in the order the loader applies them
+ */
+export function commandOverrides(unsets: readonly string[], sets: readonly string[]): OverrideArg[] {
+  return [...unsets.map(unsetOverride), ...sets];
+}
 
 /** Help of `--from`, the start of a backtest's replay window. */
 export const FROM_HELP = 'start of the replay window (ISO date-time with zone, or epoch ms)';

@@ -96,7 +96,7 @@ export function gridCombinations(axes: readonly GridAxis[]): string[][] {
 /**
  * Refuses an override on a grid axis's path: the loader applies the grid's value after it, so
  * the backtests would run the grid's values while the override only looked like it counted.
- * @param sets - the sweep's own overrides: `--set` arguments as typed, and options standing for one (`--from`)
+ * @param sets - the sweep's own overrides: `--set` arguments as typed, options standing for one (`--from`), and `--unset`s
  * @param axes - the grid's axes
  * @returns the sentence naming the first override and the axis it collides with; undefined when none does
  */
@@ -106,6 +106,7 @@ export function overrideOnGridAxis(
 ): string | undefined {
   const paths = axes.map((axis) => formatSetPath(axis.path));
   for (const set of sets) {
+    if (typeof set !== 'string' && 'unset' in set) continue; // the grid's value is set after it
     const text = typeof set === 'string' ? set : set.set;
     const eq = text.indexOf('=');
     if (eq < 0) continue; // a --set without = is the loader's to name

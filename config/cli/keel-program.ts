@@ -10,11 +10,13 @@ import { runCommand } from './commands/run-command.ts';
 import { validateCommand } from './commands/validate-command.ts';
 import { type VenueOptions, venueCommand } from './commands/venue-command.ts';
 import {
+  commandOverrides,
   configForCommand,
   FROM_HELP,
   replayWindowOverrides,
   SET_HELP,
   TO_HELP,
+  UNSET_HELP,
 } from './config-for-command.ts';
 import { EXIT, type ExitCode, exitCodesHelp } from './exit-codes.ts';
 import { addImportCsvCommand } from './import-csv-cli.ts';
@@ -56,9 +58,11 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .description('run the strategies live (mode live) or against the embedded paper venue (mode paper)')
     .argument('<config>', 'the run config (YAML)')
     .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--unset <path>', UNSET_HELP, collect, [])
     .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
-    .action(async (file: string, opts: { set: string[]; duration?: number }) => {
-      await withConfig(configFor('run', file, opts.set, ['live', 'paper']), (loaded) =>
+    .action(async (file: string, opts: { set: string[]; unset: string[]; duration?: number }) => {
+      const overrides = commandOverrides(opts.unset, opts.set);
+      await withConfig(configFor('run', file, overrides, ['live', 'paper']), (loaded) =>
         runCommand(loaded, { durationSec: opts.duration }, io),
       );
     });
@@ -70,6 +74,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--from <time>', FROM_HELP)
     .option('--to <time>', TO_HELP)
     .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--unset <path>', UNSET_HELP, collect, [])
     .option('--no-progress', 'do not show a progress bar')
     .option(
       '--recording <file>',
@@ -80,10 +85,20 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .action(
       async (
         file: string,
-        opts: { set: string[]; from?: string; to?: string; progress: boolean; recording: string[] },
+        opts: {
+          set: string[];
+          unset: string[];
+          from?: string;
+          to?: string;
+          progress: boolean;
+          recording: string[];
+        },
       ) => {
-        const window = replayWindowOverrides(opts.from, opts.to);
-        await withConfig(configFor('backtest', file, [...window, ...opts.set], ['backtest']), (loaded) =>
+        const overrides = [
+          ...replayWindowOverrides(opts.from, opts.to),
+          ...commandOverrides(opts.unset, opts.set),
+        ];
+        await withConfig(configFor('backtest', file, overrides, ['backtest']), (loaded) =>
           backtestCommand(loaded, { progress: opts.progress, recordings: opts.recording }, io),
         );
       },
@@ -96,11 +111,15 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--out <file>', 'recording to write (.jsonl or .jsonl.gz); default recording.path')
     .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
     .option('--set <path=value>', SET_HELP, collect, [])
-    .action(async (file: string, opts: { set: string[]; out?: string; duration?: number }) => {
-      await withConfig(configFor('record', file, opts.set, ['live', 'paper']), (loaded) =>
-        recordCommand(loaded, { out: opts.out, durationSec: opts.duration }, io),
-      );
-    });
+    .option('--unset <path>', UNSET_HELP, collect, [])
+    .action(
+      async (file: string, opts: { set: string[]; unset: string[]; out?: string; duration?: number }) => {
+        const overrides = commandOverrides(opts.unset, opts.set);
+        await withConfig(configFor('record', file, overrides, ['live', 'paper']), (loaded) =>
+          recordCommand(loaded, { out: opts.out, durationSec: opts.duration }, io),
+        );
+      },
+    );
 
   program
     .command('venue')
@@ -135,12 +154,13 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .description('check a config without running it')
     .argument('<config>', 'the config (YAML)')
     .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--unset <path>', UNSET_HELP, collect, [])
     .option('--print', 'print the resolved config (defaults applied, secrets redacted)', false)
-    .action(async (file: string, opts: { set: string[]; print: boolean }) => {
+    .action(async (file: string, opts: { set: string[]; unset: string[]; print: boolean }) => {
       exit(
         await validateCommand(
           file,
-          { overrides: opts.set, print: opts.print },
+          { overrides: commandOverrides(opts.unset, opts.set), print: opts.print },
           io,
           builtInStrategyRegistry(),
         ),

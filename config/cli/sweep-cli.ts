@@ -5,11 +5,13 @@ import { sweepMetricProblem } from '../sweep/sweep-metrics.ts';
 import type { CliIo } from './cli-io.ts';
 import { sweepCommand } from './commands/sweep-command.ts';
 import {
+  commandOverrides,
   configForCommand,
   FROM_HELP,
   replayWindowOverrides,
   SET_HELP,
   TO_HELP,
+  UNSET_HELP,
 } from './config-for-command.ts';
 import { EXIT, type ExitCode } from './exit-codes.ts';
 import { type GridAxis, gridCombinations, overrideOnGridAxis, parseGridAxis } from './grid-spec.ts';
@@ -48,6 +50,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
     .option('--from <time>', FROM_HELP)
     .option('--to <time>', TO_HELP)
     .option('--set <path=value>', SET_HELP, collect, [])
+    .option('--unset <path>', UNSET_HELP, collect, [])
     .addHelpText(
       'after',
       '\nCtrl-C (or SIGTERM) stops the sweep and prints, and writes to --out, the rows finished so far, marked partial (exit 130, or 143).',
@@ -64,6 +67,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
           from?: string;
           to?: string;
           set: string[];
+          unset: string[];
         },
       ) => {
         const metricProblem = sweepMetricProblem(opts.metric);
@@ -82,7 +86,10 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
-        const sets = [...replayWindowOverrides(opts.from, opts.to), ...opts.set];
+        const sets = [
+          ...replayWindowOverrides(opts.from, opts.to),
+          ...commandOverrides(opts.unset, opts.set),
+        ];
         const overlap = overrideOnGridAxis(sets, grid);
         if (overlap !== undefined) {
           io.stderr.write(`✖ ${overlap}\n`);

@@ -18,7 +18,13 @@ export { loadConfig, loadValidConfig, readDotEnv } from './load-config.ts';
 export type { ConfigParseResult, ParseConfigOptions } from './parse-config.ts';
 export { parseConfigText } from './parse-config.ts';
 export type { OverrideArg, SetOverride } from './set-override.ts';
-export { applySetOverrides, formatSetPath, parseSetOverride, parseSetPath } from './set-override.ts';
+export {
+  applySetOverrides,
+  formatSetPath,
+  parseSetOverride,
+  parseSetPath,
+  unsetOverride,
+} from './set-override.ts';
 export type {
   StrategyParamsDefinition,
   StrategyParamsRegistry,

@@ -62,22 +62,41 @@ export function parseSetOverride(arg: string): SetOverride {
 }
 
 /**
- * An override for the loader: a `--set` argument as typed, or an option that stands for one
- * (`--from X` is `backtest.from=X`), so that problems name what the user actually typed.
+ * An override for the loader: a `--set` argument as typed, an option that stands for one
+ * (`--from X` is `backtest.from=X`), so that problems name what the user actually typed, or an
+ * `--unset` of a path (the key is removed, so its default or absence applies).
  */
-export type OverrideArg = string | { readonly set: string; readonly shownAs: string };
+export type OverrideArg =
+  | string
+  | { readonly set: string; readonly shownAs: string }
+  | { readonly unset: string; readonly shownAs: string };
 
 /**
- * Applies `--set` arguments to a parsed config, before validation. An override may add a key
- * to an existing map (validation then judges it) but may not index past the end of a list or
- * reach through a plain value.
+ * The override an `--unset path` argument stands for.
+ * @param path - the path as typed
+ * @returns the override, shown as `--unset path` in problems
+ */
+export function unsetOverride(path: string): OverrideArg {
+  return { unset: path, shownAs: `--unset ${path}` };
+}
+
+/**
+ * Applies `--set` and `--unset` arguments to a parsed config, before validation. A set may add a
+ * key to an existing map (validation then judges it) but may not index past the end of a list or
+ * reach through a plain value; an unset removes a key or list item that is there (a path that is
+ * not is a problem, so a typo does not pass silently).
  * @param source - the parsed config; changed in place
- * @param args - the `--set` arguments, applied in order
+ * @param args - the arguments, applied in order
  * @returns one problem per argument that could not be applied
  */
 export function applySetOverrides(source: ConfigSource, args: readonly OverrideArg[]): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   for (const input of args) {
+    if (typeof input !== 'string' && 'unset' in input) {
+      const problem = applyUnset(source, input.unset, input.shownAs);
+      if (problem !== undefined) problems.push(problem);
+      continue;
+    }
     const arg = typeof input === 'string' ? input : input.set;
     const where = typeof input === 'string' ? `--set ${input}` : input.shownAs;
     const subject = where.split(' ')[0] ?? '--set';
@@ -106,6 +125,25 @@ export function applySetOverrides(source: ConfigSource, args: readonly OverrideA
     }
   }
   return problems;
+}
+
+function applyUnset(source: ConfigSource, text: string, where: string): ConfigProblem | undefined {
+  let path: YamlPath;
+  try {
+    path = parseSetPath(text);
+  } catch (error) {
+    return { path: [], subject: '--unset', message: (error as Error).message, where };
+  }
+  if (source.lookup(path).depth < path.length)
+    return {
+      path,
+      subject: '--unset',
+      message: `has nothing to remove: the config has no ${formatYamlPath(path)}`,
+      where,
+    };
+  source.doc.deleteIn(path);
+  source.noteOverride({ path, where });
+  return undefined;
 }
 
 function blockedAt(source: ConfigSource, path: YamlPath): string | undefined {

@@ -5,6 +5,7 @@ import { recordingSymWarnings, warmUpHistorySymWarnings } from '../../compose/re
 import { registryFor } from '../../compose/strategy-plugins.ts';
 import {
   formatConfigProblem,
+  type OverrideArg,
   type StrategyParamsRegistry,
   unusedSectionWarnings,
   validateStrategyParams,
@@ -16,8 +17,8 @@ import { loadForCommand } from '../load-for-command.ts';
 
 /** Options of `keel validate`. */
 export interface ValidateOptions {
-  /** `--set path=value` arguments. */
-  readonly overrides: readonly string[];
+  /** `--unset path` and `--set path=value` arguments. */
+  readonly overrides: readonly OverrideArg[];
   /** Print the resolved config (defaults applied, strategy params' too; secrets redacted) as YAML. */
   readonly print: boolean;
 }

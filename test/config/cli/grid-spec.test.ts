@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { gridCombinations, overrideOnGridAxis, parseGridAxis } from '../../../config/cli/index.ts';
+import { unsetOverride } from '../../../config/loader/index.ts';
 
 describe('sweep grid', () => {
   it('parses an axis into its path and values', () => {
@@ -105,5 +106,10 @@ describe('sweep grid', () => {
         axes,
       ),
     ).toBeUndefined();
+  });
+
+  it("lets an --unset of a grid axis's path pass: the grid's value is set after it", () => {
+    const axes = [parseGridAxis('strategies.0.params.fast=5,8')];
+    expect(overrideOnGridAxis([unsetOverride('strategies.0.params.fast')], axes)).toBeUndefined();
   });
 });

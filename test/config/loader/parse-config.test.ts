@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import {
   type ConfigParseResult,
   formatConfigProblem,
+  type OverrideArg,
   parseConfigText,
+  unsetOverride,
 } from '../../../config/loader/index.ts';
 import { Secret } from '../../../config/schema/index.ts';
 import { D } from '../../../core/model/index.ts';
@@ -12,7 +14,7 @@ function lines(result: ConfigParseResult): string[] {
   return result.ok ? [] : result.problems.map(formatConfigProblem);
 }
 
-function parseBacktest(text: string, overrides: string[] = []): ConfigParseResult {
+function parseBacktest(text: string, overrides: OverrideArg[] = []): ConfigParseResult {
   return parseConfigText(text, { file: 'bt.yaml', env: {}, overrides });
 }
 
@@ -199,6 +201,36 @@ describe('--set overrides', () => {
   it('refuse a path through a plain value', () => {
     expect(lines(parseBacktest(BACKTEST_YAML, ['mode.x=1']))).toEqual([
       '✖ --set cannot set "x" inside mode, which is a plain value → at mode.x (--set mode.x=1)',
+    ]);
+  });
+});
+
+describe('--unset overrides', () => {
+  it('remove a key so that its absence applies', () => {
+    const result = parseBacktest(BACKTEST_YAML, [unsetOverride('backtest.fillModel')]);
+    if (!result.ok) throw new Error(lines(result).join('\n'));
+    expect(parseBacktest(BACKTEST_YAML).ok && result.config.backtest?.fillModel).toBeUndefined();
+  });
+
+  it('remove a whole map, which a later --set then fills afresh', () => {
+    const result = parseBacktest(BACKTEST_YAML, [
+      unsetOverride('strategies.0.risk'),
+      'strategies.0.risk.maxNotionalPerOrder=2',
+    ]);
+    if (!result.ok) throw new Error(lines(result).join('\n'));
+    expect(result.config.strategies[0]?.risk?.maxPositionQty).toBeUndefined();
+    expect(result.config.strategies[0]?.risk?.maxNotionalPerOrder?.toString()).toBe('2');
+  });
+
+  it('point at the --unset when what it removed was required', () => {
+    expect(lines(parseBacktest(BACKTEST_YAML, [unsetOverride('backtest.startingCash')]))).toEqual([
+      '✖ backtest.startingCash is required → at backtest.startingCash (--unset backtest.startingCash)',
+    ]);
+  });
+
+  it('refuse a path the config does not have, so that a typo does not pass silently', () => {
+    expect(lines(parseBacktest(BACKTEST_YAML, [unsetOverride('backtest.fillModle')]))).toEqual([
+      '✖ --unset has nothing to remove: the config has no backtest.fillModle → at backtest.fillModle (--unset backtest.fillModle)',
     ]);
   });
 });
