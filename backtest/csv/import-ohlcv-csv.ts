@@ -1,7 +1,8 @@
+import { renameSync, rmSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { type BarInterval, parseSym } from '../../core/model/index.ts';
-import { RecordingWriter } from '../recording/index.ts';
+import { isGzipPath, RecordingWriter } from '../recording/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
 import { klineMessage } from './kline-messages.ts';
 import type { SkippedRow } from './ohlcv-bar.ts';
@@ -16,7 +17,11 @@ export const IMPORT_VENUE = 'csv-import';
 export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
   /** The CSV file. */
   readonly input: string;
-  /** The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists, its folder made when it does not. */
+  /**
+   * The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists, its folder made when
+   * it does not. It is written beside as `<output>.partial.jsonl(.gz)` and renamed into place when
+   * complete, so an interrupted import leaves the old file (or none), never a shortened one.
+   */
   readonly output: string;
   /** The sym the bars belong to, e.g. `BINANCE_SPOT_BTC_USDT` or `US_EQUITY_AAPL`. */
   readonly sym: string;
@@ -68,17 +73,27 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
     throw new CsvImportError(options.input, 0, 'the file holds no bars');
   // As a backtest makes its out/: only once the CSV has read as bars, so a bad file leaves no folder.
   await mkdir(dirname(options.output), { recursive: true });
-  const writer = await RecordingWriter.open(options.output, {
+  // Written aside and renamed into place when complete: an import killed half-way leaves no
+  // valid-looking recording that ends early (each gzip member is whole, so nothing would tell).
+  const partial = `${options.output}.partial${isGzipPath(options.output) ? '.jsonl.gz' : '.jsonl'}`;
+  const writer = await RecordingWriter.open(partial, {
     venue: IMPORT_VENUE,
     symbols: [options.sym],
     startTime: first.openTime,
     synthetic: options.synthetic === true,
     description: `OHLCV bars imported from ${basename(options.input)} (${contents.interval}, times read in ${options.zone ?? 'UTC'}${options.timestampIs === 'close' ? ', stamped at close' : ''}${options.adjust === true ? ', adjusted by Adj Close' : ''})`,
   });
+  let complete = false;
   try {
     for (const msg of messages) writer.append(msg.data.ts, 'market-data', msg);
-  } finally {
     writer.close();
+    renameSync(partial, options.output);
+    complete = true;
+  } finally {
+    if (!complete) {
+      writer.close();
+      rmSync(partial, { force: true });
+    }
   }
   return {
     output: options.output,

@@ -1,7 +1,8 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CsvImportError, importOhlcvCsv, klineMessage } from '../../../backtest/csv/index.ts';
-import { readRecords, readSessionHeader } from '../../../backtest/recording/index.ts';
+import { RecordingWriter, readRecords, readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { BarEvent } from '../../../core/model/index.ts';
 import { decodeMarketMessage, klineMapper } from '../../../core/venue/market-data/index.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
@@ -10,6 +11,34 @@ const FIXTURES = join(import.meta.dirname, '../../fixtures/csv');
 const anOutputDir = tempDirsRemovedAfterAll('keel-csv-');
 
 describe('OHLCV CSV import into a recording', () => {
+  it('leaves the old recording, not a shortened one, when the import stops half-way', async () => {
+    const dir = anOutputDir();
+    const output = join(dir, 'btc-1m.jsonl.gz');
+    writeFileSync(output, 'the earlier import');
+    let calls = 0;
+    const original = RecordingWriter.prototype.append;
+    const failing = vi.spyOn(RecordingWriter.prototype, 'append').mockImplementation(function (
+      this: RecordingWriter,
+      ...args: Parameters<RecordingWriter['append']>
+    ) {
+      calls += 1;
+      if (calls === 3) throw new Error('killed');
+      original.apply(this, args);
+    });
+    try {
+      await expect(
+        importOhlcvCsv({ input: join(FIXTURES, 'binance-1m.csv'), output, sym: 'BINANCE_SPOT_BTC_USDT' }),
+      ).rejects.toThrow('killed');
+    } finally {
+      failing.mockRestore();
+    }
+    expect(readFileSync(output, 'utf8')).toBe('the earlier import');
+    expect(readdirSync(dir)).toEqual(['btc-1m.jsonl.gz']);
+    await importOhlcvCsv({ input: join(FIXTURES, 'binance-1m.csv'), output, sym: 'BINANCE_SPOT_BTC_USDT' });
+    expect(existsSync(output) && readdirSync(dir)).toEqual(['btc-1m.jsonl.gz']);
+    expect((await readSessionHeader(output)).venue).toBe('csv-import');
+  });
+
   it('writes one closed KLINE push per bar, received at the bar close, that the venue decoder reads', async () => {
     const output = join(anOutputDir(), 'btc-1m.jsonl.gz');
     const summary = await importOhlcvCsv({
