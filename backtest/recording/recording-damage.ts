@@ -17,6 +17,7 @@ const KIND_ORDER: readonly RecordingDamageKind[] = [
   'not-a-record',
   'undecodable',
   'truncated-line',
+  'damaged-gzip-member',
   'damaged-gzip',
 ];
 
@@ -27,6 +28,7 @@ const KIND_LABEL: Readonly<Record<RecordingDamageKind, string>> = {
   undecodable: 'a message Keel does not decode',
   'truncated-line': 'a truncated last line',
   'damaged-gzip': 'damaged compressed data',
+  'damaged-gzip-member': 'damaged compressed data',
 };
 
 /**
@@ -127,6 +129,10 @@ function sentenceOf(file: string, lines: SkippedLines): string {
   const at = `${file}:${lines.first.line}`;
   if (lines.kind === 'damaged-gzip')
     return `recording ${file}: the compressed data ends damaged at ${at} (${lines.first.reason}): the run replayed the lines before it and nothing after`;
+  if (lines.kind === 'damaged-gzip-member') {
+    const stretches = lines.count === 1 ? '1 stretch' : `${lines.count} stretches`;
+    return `recording ${file}: skipped ${stretches} of damaged compressed data, the first at ${at}: ${lines.first.reason}; the run replayed every intact line before and after`;
+  }
   if (lines.kind === 'truncated-line')
     return `recording ${file}: skipped its truncated last line at ${at} (${lines.first.reason})`;
   if (lines.count === 1)
