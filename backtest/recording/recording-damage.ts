@@ -67,12 +67,14 @@ export class RecordingDamage {
   };
 
   /**
-   * Adds lines counted before (an event cache keeps them for the runs it serves).
+   * Adds the lines counted before in a whole recording (an event cache keeps them for the runs it
+   * serves): a reader that reads the file again after (a damaged cache rebuilt) counts nothing more.
    * @param file - the recording
    * @param skipped - its skipped lines, as {@link skippedIn} gave them
    */
   restore(file: string, skipped: readonly SkippedLines[]): void {
     for (const lines of skipped) this.add(file, lines);
+    this.#lastLine.set(file, Number.POSITIVE_INFINITY);
   }
 
   /**
