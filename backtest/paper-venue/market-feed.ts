@@ -1,6 +1,7 @@
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { TimerPort } from '../../core/venue/index.ts';
 import { decodeMarketMessage } from '../../core/venue/index.ts';
+import { gapOfRecordMessage } from '../recording/index.ts';
 
 /** One market-data message: the venue's wire push (sent to subscribers) and its decoded event (fed to the sim). */
 export interface FeedItem {
@@ -15,12 +16,13 @@ export type FeedSource = () => AsyncIterator<FeedItem>;
  * A wire push as a feed item, decoded with the venue's decoders.
  * @param msg - the push
  * @param recvTs - its receive time, epoch ms
- * @returns the item; null for a push that is no market data; the decoder's error for one that does
- *   not decode
+ * @returns the item; null for a push that is no market data (a recording's gap record included: the
+ *   venue sends no such push); the decoder's error for one that does not decode
  */
 export function decodeFeedItem(msg: unknown, recvTs: number): FeedItem | null | Error {
   const event = decodeMarketMessage(msg, recvTs);
-  if (event === null || event instanceof Error) return event;
+  if (event instanceof Error) return gapOfRecordMessage(msg, recvTs) === undefined ? event : null;
+  if (event === null) return event;
   return { event, wire: msg as Record<string, unknown> };
 }
 

@@ -4,6 +4,8 @@
  * k-way merge by receive time.
  * @packageDocumentation
  */
+export type { GapRecordMessage } from './gap-record.ts';
+export { gapOfRecordMessage, gapRecordMessage } from './gap-record.ts';
 export type { MergeRepeats, ReceiveTimed } from './merge-by-recv-ts.ts';
 export { mergeByRecvTs } from './merge-by-recv-ts.ts';
 export { mergeRecordings } from './merge-recordings.ts';

@@ -17,6 +17,7 @@ const KIND_ORDER: readonly RecordingDamageKind[] = [
   'not-a-record',
   'undecodable',
   'truncated-line',
+  'damaged-gzip-member',
   'damaged-gzip',
 ];
 
@@ -27,6 +28,7 @@ const KIND_LABEL: Readonly<Record<RecordingDamageKind, string>> = {
   undecodable: 'a message Keel does not decode',
   'truncated-line': 'a truncated last line',
   'damaged-gzip': 'damaged compressed data',
+  'damaged-gzip-member': 'damaged compressed data',
 };
 
 /**
@@ -65,12 +67,14 @@ export class RecordingDamage {
   };
 
   /**
-   * Adds lines counted before (an event cache keeps them for the runs it serves).
+   * Adds the lines counted before in a whole recording (an event cache keeps them for the runs it
+   * serves): a reader that reads the file again after (a damaged cache rebuilt) counts nothing more.
    * @param file - the recording
    * @param skipped - its skipped lines, as {@link skippedIn} gave them
    */
   restore(file: string, skipped: readonly SkippedLines[]): void {
     for (const lines of skipped) this.add(file, lines);
+    this.#lastLine.set(file, Number.POSITIVE_INFINITY);
   }
 
   /**
@@ -127,6 +131,10 @@ function sentenceOf(file: string, lines: SkippedLines): string {
   const at = `${file}:${lines.first.line}`;
   if (lines.kind === 'damaged-gzip')
     return `recording ${file}: the compressed data ends damaged at ${at} (${lines.first.reason}): the run replayed the lines before it and nothing after`;
+  if (lines.kind === 'damaged-gzip-member') {
+    const stretches = lines.count === 1 ? '1 stretch' : `${lines.count} stretches`;
+    return `recording ${file}: skipped ${stretches} of damaged compressed data, the first at ${at}: ${lines.first.reason}; the run replayed every intact line before and after`;
+  }
   if (lines.kind === 'truncated-line')
     return `recording ${file}: skipped its truncated last line at ${at} (${lines.first.reason})`;
   if (lines.count === 1)

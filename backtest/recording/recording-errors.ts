@@ -27,8 +27,10 @@ export class RecordingFormatError extends Error {
 /**
  * What a reader or writer recovered from. A reader skips a line that is `not-json`, `not-a-record`
  * (JSON, but not `{recvTs, source, msg}`) or `undecodable` (its decoder refused the message), a
- * `truncated-line` (a last line without its newline) and everything after `damaged-gzip`
- * compressed data; a writer reports a tail it `repaired` before appending.
+ * `truncated-line` (a last line without its newline), a `damaged-gzip-member` (compressed data
+ * in the middle of a gzip file that does not inflate or check: the lines it held; those after it
+ * are read) and everything after `damaged-gzip` compressed data at the end of a file; a writer
+ * reports a tail it `repaired` before appending.
  */
 export type RecordingWarningKind =
   | 'not-json'
@@ -36,6 +38,7 @@ export type RecordingWarningKind =
   | 'undecodable'
   | 'truncated-line'
   | 'damaged-gzip'
+  | 'damaged-gzip-member'
   | 'repaired';
 
 /** Something the reader or writer recovered from, e.g. a truncated last line it skipped. */

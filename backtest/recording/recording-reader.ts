@@ -1,6 +1,5 @@
 import { createReadStream } from 'node:fs';
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { type GzipDamage, gzipMemberChunks } from './gzip-members.ts';
 import { keepRecord, type RecordDecoder, type RecordedMessage } from './recorded-message.ts';
 import {
   RecordingFormatError,
@@ -37,19 +36,18 @@ export function isGzipPath(path: string): boolean {
   return path.endsWith('.gz');
 }
 
-function openChunks(path: string, chunkBytes: number): Readable {
-  const file = createReadStream(path, { highWaterMark: chunkBytes });
-  if (!isGzipPath(path)) return file;
-  const gunzip = createGunzip({ chunkSize: Math.max(64, Math.min(chunkBytes, 1 << 18)) });
-  file.on('error', (error) => gunzip.destroy(error));
-  gunzip.on('close', () => file.destroy());
-  return file.pipe(gunzip);
-}
-
-/** Zlib codes that mean "the compressed data ends early or is damaged": a crash while writing. */
-function isDamagedGzip(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return code === 'Z_BUF_ERROR' || code === 'Z_DATA_ERROR';
+/** The file's bytes in chunks; a gzip file's inflated member by member, with its damage between. */
+function openChunks(
+  path: string,
+  chunkBytes: number,
+): AsyncIterable<Buffer | GzipDamage> & { destroy(): void } {
+  if (!isGzipPath(path)) return createReadStream(path, { highWaterMark: chunkBytes });
+  const members = gzipMemberChunks(path, chunkBytes);
+  return Object.assign(members, {
+    destroy: () => {
+      void members.return();
+    },
+  });
 }
 
 /** How the reason for a line that does not parse begins. */
@@ -98,13 +96,16 @@ function parseRecordLine(text: string): RecordedMessage | string {
 
 /**
  * Reads a recording as batches of decoded events, in file order, with constant memory: the file
- * is read in chunks (gunzipped for `.gz`), each chunk is decoded to text once and split on
+ * is read in chunks (inflated member by member for `.gz`), each chunk is decoded to text once and split on
  * newlines by hand, every line goes through JSON.parse and `decode`. One batch per chunk, so a
  * consumer can push a batch synchronously and yield to the event loop between batches.
  *
  * A last line without its newline is kept if it parses; otherwise it is a crash-truncated tail:
  * skipped with a warning whatever the policy, everything before it kept. A damaged gzip tail is
- * treated the same way.
+ * treated the same way. A damaged gzip member before the end (bytes that do not inflate, or whose
+ * CRC-32 or length do not match) loses only its own lines: it is skipped with a warning naming its
+ * bytes, whatever the policy, and the reader goes on at the next member that reads whole; line
+ * numbers after it count it as one line.
  * @param path - a `.jsonl` or `.jsonl.gz` recording
  * @param decode - turns each record into an event (null drops it, an Error makes it malformed)
  * @param options - malformed-line policy, warning and header callbacks, chunk size
@@ -159,41 +160,56 @@ export async function* readEventBatches<E>(
   };
 
   try {
-    try {
-      for await (const piece of stream) {
-        const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
-        const lastNl = chunk.lastIndexOf(NEWLINE);
-        if (lastNl === -1) {
-          carry = chunk;
+    for await (const piece of stream) {
+      if (!Buffer.isBuffer(piece)) {
+        damaged = true;
+        if (piece.tail) {
+          warn(
+            recordingWarning(
+              path,
+              lineNo + 1,
+              'damaged-gzip',
+              `compressed data ends damaged at byte ${piece.from} (${piece.reason}); kept the ${lineNo} lines before`,
+              piece.reason,
+            ),
+          );
           continue;
         }
-        carry = lastNl + 1 < chunk.length ? chunk.subarray(lastNl + 1) : undefined;
-        // One utf8 decode per chunk, cut at a newline so no character is split.
-        const text = chunk.toString('utf8', 0, lastNl);
-        const out: E[] = [];
-        let start = 0;
-        let nl = text.indexOf('\n');
-        while (nl !== -1) {
-          if (!take(text.slice(start, nl), out)) break;
-          start = nl + 1;
-          nl = text.indexOf('\n', start);
-        }
-        if (failure === undefined) take(text.slice(start), out);
-        if (out.length !== 0) yield out;
-        if (failure !== undefined) throw failure;
+        // The line the damage cut is lost with it; the damage counts as one line, so the lines after it are numbered apart.
+        carry = undefined;
+        lineNo++;
+        const reason = `bytes ${piece.from}-${piece.to} of the compressed file are damaged (${piece.reason})`;
+        warn(
+          recordingWarning(
+            path,
+            lineNo,
+            'damaged-gzip-member',
+            `skipped damaged compressed data: ${reason}; kept the lines before and after it`,
+            reason,
+          ),
+        );
+        continue;
       }
-    } catch (error) {
-      if (!isDamagedGzip(error)) throw error;
-      damaged = true;
-      warn(
-        recordingWarning(
-          path,
-          lineNo + 1,
-          'damaged-gzip',
-          `compressed data ends damaged (${(error as Error).message}); kept the ${lineNo} lines before`,
-          (error as Error).message,
-        ),
-      );
+      const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
+      const lastNl = chunk.lastIndexOf(NEWLINE);
+      if (lastNl === -1) {
+        carry = chunk;
+        continue;
+      }
+      carry = lastNl + 1 < chunk.length ? chunk.subarray(lastNl + 1) : undefined;
+      // One utf8 decode per chunk, cut at a newline so no character is split.
+      const text = chunk.toString('utf8', 0, lastNl);
+      const out: E[] = [];
+      let start = 0;
+      let nl = text.indexOf('\n');
+      while (nl !== -1) {
+        if (!take(text.slice(start, nl), out)) break;
+        start = nl + 1;
+        nl = text.indexOf('\n', start);
+      }
+      if (failure === undefined) take(text.slice(start), out);
+      if (out.length !== 0) yield out;
+      if (failure !== undefined) throw failure;
     }
     if (carry !== undefined && carry.length !== 0) {
       const tail = carry.toString('utf8');

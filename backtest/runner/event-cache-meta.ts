@@ -5,9 +5,10 @@ import type { SkippedLines } from '../recording/index.ts';
 
 /**
  * Version of the cache's layout: a cache of another version is stale. 2: the meta keeps the lines
- * the recording's reader skipped, so a run from the cache warns as one from the file does.
+ * the recording's reader skipped, so a run from the cache warns as one from the file does. 3: each
+ * chunk has the CRC-32 of its rows, checked as it is read.
  */
-export const EVENT_CACHE_FORMAT = 2;
+export const EVENT_CACHE_FORMAT = 3;
 
 /** What the meta file of an event cache holds. */
 export interface EventCacheMeta {
@@ -25,8 +26,12 @@ export interface EventCacheMeta {
   };
   readonly syms: readonly string[];
   readonly intervals: readonly string[];
-  /** Per chunk: rows and the trade ids it refers to. */
-  readonly chunks: readonly { readonly rows: number; readonly tradeIds: readonly string[] }[];
+  /** Per chunk: rows, the CRC-32 of their bytes and the trade ids they refer to. */
+  readonly chunks: readonly {
+    readonly rows: number;
+    readonly crc: number;
+    readonly tradeIds: readonly string[];
+  }[];
   readonly bytes: number;
   /** Lines of the recording that could not be read or decoded; absent for a clean recording. */
   readonly skipped?: readonly SkippedLines[];

@@ -1,4 +1,5 @@
 import { open } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import type {
   BarEvent,
   BarInterval,
@@ -83,13 +84,26 @@ function eventsOf(
   return out;
 }
 
+/** A cache whose data file does not hold what its meta says: bytes changed or cut short. */
+export class EventCacheDamagedError extends Error {
+  /**
+   * @param recording - the recording the cache is of
+   * @param position - the byte of the data file where the damaged chunk starts
+   * @param what - what is wrong
+   */
+  constructor(recording: string, position: number, what: string) {
+    super(`event cache of ${recording}: ${what} in the chunk at byte ${position}`);
+    this.name = 'EventCacheDamagedError';
+  }
+}
+
 /**
- * Reads a valid cache chunk by chunk.
+ * Reads a valid cache chunk by chunk, checking each chunk's CRC-32 before its events are made.
  * @param recording - the recording's path, for errors
  * @param data - the cache's data path
  * @param meta - the cache's meta
  * @returns the events of each chunk, in recording order
- * @throws Error when the data file is shorter than the meta says
+ * @throws EventCacheDamagedError when a chunk is cut short or its CRC-32 does not match
  */
 export async function* readEventCache(
   recording: string,
@@ -103,7 +117,10 @@ export async function* readEventCache(
       const bytes = chunk.rows * STRIDE * 8;
       const buffer = Buffer.allocUnsafeSlow(bytes);
       const { bytesRead } = await handle.read(buffer, 0, bytes, position);
-      if (bytesRead !== bytes) throw new Error(`event cache of ${recording}: truncated at byte ${position}`);
+      if (bytesRead !== bytes)
+        throw new EventCacheDamagedError(recording, position, 'the data file is cut short');
+      if (crc32(buffer) !== chunk.crc)
+        throw new EventCacheDamagedError(recording, position, 'the CRC-32 does not match');
       position += bytes;
       const rows = new Float64Array(buffer.buffer, buffer.byteOffset, chunk.rows * STRIDE);
       yield eventsOf(rows, chunk.rows, meta, chunk.tradeIds);

@@ -1,4 +1,5 @@
-import { type FileHandle, rename, rm, writeFile } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { crc32 } from 'node:zlib';
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { SkippedLines } from '../recording/index.ts';
 import { EVENT_CACHE_FORMAT, type EventCacheMeta } from './event-cache-meta.ts';
@@ -8,7 +9,7 @@ import { encodeRow, STRIDE } from './event-cache-rows.ts';
 export class EventCacheWriter {
   private readonly syms = new Map<string, number>();
   private readonly intervals = new Map<string, number>();
-  private readonly chunks: { rows: number; tradeIds: string[] }[] = [];
+  private readonly chunks: { rows: number; crc: number; tradeIds: string[] }[] = [];
   private bytes = 0;
   private failed = false;
 
@@ -36,20 +37,23 @@ export class EventCacheWriter {
         return false;
       }
     }
+    const bytes = new Uint8Array(rows.buffer);
     try {
-      await this.handle.write(new Uint8Array(rows.buffer));
+      await this.handle.write(bytes);
     } catch {
       // A cache that cannot be written (disk full) is no reason to stop the backtest.
       this.failed = true;
       return false;
     }
-    this.chunks.push({ rows: batch.length, tradeIds });
+    this.chunks.push({ rows: batch.length, crc: crc32(bytes), tradeIds });
     this.bytes += rows.byteLength;
     return true;
   }
 
   /**
-   * Closes the data file and, when every event was written, puts it in place with its meta.
+   * Closes the data file and, when every event was written, puts it in place with its meta. Each
+   * file is written under the partial name, flushed to the disk and then renamed, so a crash
+   * leaves the old file or the new one whole, never one cut short or with blocks not written.
    * @param paths - the cache's data and meta paths
    * @param decoderId - names the decoder
    * @param source - the recording's size, times and SHA-256 as it was read
@@ -61,6 +65,7 @@ export class EventCacheWriter {
     source: EventCacheMeta['source'],
     skipped: readonly SkippedLines[],
   ): Promise<void> {
+    if (!this.failed) await this.handle.sync();
     await this.handle.close();
     if (this.failed) {
       await rm(this.partial, { force: true });
@@ -78,7 +83,15 @@ export class EventCacheWriter {
       ...(skipped.length === 0 ? {} : { skipped }),
     };
     await rename(this.partial, paths.data);
-    await writeFile(paths.meta, JSON.stringify(meta));
+    // The partial name is free again: the meta is written under it, so a dead run's is cleaned up the same way.
+    const metaFile = await open(this.partial, 'w');
+    try {
+      await metaFile.writeFile(JSON.stringify(meta));
+      await metaFile.sync();
+    } finally {
+      await metaFile.close();
+    }
+    await rename(this.partial, paths.meta);
   }
 
   /** Closes and removes the partial data file. */

@@ -3,7 +3,7 @@ import { threadId } from 'node:worker_threads';
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { RecordingDamage } from '../recording/index.ts';
 import { sha256Of, validEventCacheMeta } from './event-cache-meta.ts';
-import { readEventCache } from './event-cache-rows.ts';
+import { EventCacheDamagedError, readEventCache } from './event-cache-rows.ts';
 import { EventCacheWriter } from './event-cache-writer.ts';
 import { removeStaleCachePartials } from './stale-cache-partials.ts';
 
@@ -15,7 +15,10 @@ import { removeStaleCachePartials } from './stale-cache-partials.ts';
  * meta file names the source's size, mtime and SHA-256 and the decoder: a cache whose source or
  * decoder changed is stale and rebuilt. The meta also keeps the lines the reader skipped (not
  * JSON, not decodable, a damaged tail), so a run from the cache warns as one from the file. Only quotes, trades and bars with exactly the decoders'
- * fields are cached; a recording with anything else is replayed from the file every time.
+ * fields are cached; a recording with anything else is replayed from the file every time. Each
+ * chunk's CRC-32 is in the meta and checked as the chunk is read: a data file damaged in place
+ * (or left with blocks unwritten by a crash) is dropped with a warning and rebuilt from the
+ * recording, the run going on from the event after the last one the cache gave.
  */
 
 /** Cache files this thread has started writing, to name each partial file apart. */
@@ -39,6 +42,7 @@ export function eventCachePaths(recording: string): { readonly data: string; rea
  * @param decoderId - names the decoder (and its version): a cache made by another is stale
  * @param readFresh - reads and decodes the recording itself, telling `damage` the lines it skips
  * @param damage - the run's tally of skipped lines: the cache's are added to it
+ * @param onDamagedCache - told why a damaged cache is rebuilt; default: a line on stderr
  * @returns batches of market events, in recording order
  */
 export async function* cachedMarketEvents(
@@ -46,13 +50,24 @@ export async function* cachedMarketEvents(
   decoderId: string,
   readFresh: () => AsyncIterable<readonly MarketEvent[]>,
   damage: RecordingDamage,
+  onDamagedCache: (message: string) => void = warnOnStderr,
 ): AsyncGenerator<readonly MarketEvent[]> {
   const paths = eventCachePaths(recording);
   const meta = await validEventCacheMeta(recording, paths, decoderId);
+  // Events the cache gave before it was found damaged: the rebuild reads them again, not giving them twice.
+  let given = 0;
   if (meta !== undefined) {
     damage.restore(recording, meta.skipped ?? []);
-    yield* readEventCache(recording, paths.data, meta);
-    return;
+    try {
+      for await (const batch of readEventCache(recording, paths.data, meta)) {
+        given += batch.length;
+        yield batch;
+      }
+      return;
+    } catch (error) {
+      if (!(error instanceof EventCacheDamagedError)) throw error;
+      onDamagedCache(`${error.message}: dropped it and rebuilding it from the recording`);
+    }
   }
   await removeStaleCachePartials(paths.data);
   const before = await stat(recording);
@@ -67,7 +82,11 @@ export async function* cachedMarketEvents(
   try {
     for await (const batch of readFresh()) {
       if (writer !== undefined) await writer.add(batch);
-      yield batch;
+      if (given >= batch.length) given -= batch.length;
+      else {
+        yield given === 0 ? batch : batch.slice(given);
+        given = 0;
+      }
     }
     complete = true;
   } finally {
@@ -90,4 +109,8 @@ export async function* cachedMarketEvents(
       }
     }
   }
+}
+
+function warnOnStderr(message: string): void {
+  process.stderr.write(`warning: ${message}\n`);
 }

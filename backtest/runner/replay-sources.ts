@@ -12,6 +12,7 @@ import { windowWithWarmUp } from './backtest-warm-up.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { marketEventIdentity } from './market-event-identity.ts';
+import { RecordingGaps } from './recording-gaps.ts';
 import { RecordingOverlaps } from './recording-overlaps.ts';
 import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
 
@@ -27,6 +28,8 @@ export interface ReplaySources {
   readonly damage: RecordingDamage;
   /** The events dropped so far as one recording's repeats of another's (whole once read to the end). */
   readonly overlaps: RecordingOverlaps;
+  /** The gaps of the recordings in the window (their recorder lost its connection), counted as read. */
+  readonly gaps: RecordingGaps;
 }
 
 /**
@@ -36,8 +39,8 @@ export interface ReplaySources {
  * that overlap, or one listed twice) is replayed once, the drop counted in `overlaps`. A line that cannot be read or decoded is skipped and counted (its first of each
  * kind told to `options.onRecordingDamage`), never the end of the run.
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
- * @returns the headers, the first batch, the reader of the next ones, the skipped lines and the
- *   dropped repeats
+ * @returns the headers, the first batch, the reader of the next ones, the skipped lines, the
+ *   dropped repeats and the recorded gaps
  * @throws RecordingFormatError when a recording has no readable header; Error when a recording
  *   cannot be read; EmptyReplayWindowError when the window holds no event of the recordings
  */
@@ -45,11 +48,21 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
   const batchSize = options.batchSize ?? 8192;
   const damage = new RecordingDamage(options.onRecordingDamage ?? warnToStderr);
+  const gaps = new RecordingGaps(options.window);
+  // Gaps are counted as decoded: an event cache never holds one, so a recording with gaps is always read here.
   const fresh = (path: string) => () =>
-    readEventBatches(path, (record) => marketOnly(record, options.decode), {
-      onMalformed: 'skip',
-      onWarning: damage.note,
-    });
+    readEventBatches<MarketEvent>(
+      path,
+      (record) => {
+        const events = marketOnly(record, options.decode);
+        if (events !== null && !(events instanceof Error) && !Array.isArray(events)) {
+          const event = events as MarketEvent;
+          if (event.kind === 'gap') gaps.note(path, event);
+        }
+        return events;
+      },
+      { onMalformed: 'skip', onWarning: damage.note },
+    );
   const cache = options.eventCache;
   const span: RecordedSpan = { first: undefined, last: undefined };
   const overlaps = new RecordingOverlaps();
@@ -74,5 +87,5 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  return { headers, firstBatch, readAhead, damage, overlaps };
+  return { headers, firstBatch, readAhead, damage, overlaps, gaps };
 }

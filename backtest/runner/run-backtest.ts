@@ -66,7 +66,7 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
-  const { headers, firstBatch: opened, readAhead, damage, overlaps } = await openReplaySources(options);
+  const { headers, firstBatch: opened, readAhead, damage, overlaps, gaps } = await openReplaySources(options);
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
@@ -255,6 +255,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     // Every recording was read to its end: the tally is whole.
     ...damage.warnings(options.recordings),
     ...overlaps.warnings(options.recordings),
+    ...gaps.warnings(options.recordings),
     ...setupWarnings(
       kernel,
       options.strategies,

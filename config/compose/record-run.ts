@@ -32,7 +32,8 @@ export interface RecordRunOutcome {
 /**
  * Records the market data of a config's instruments (BBO, TRADE, 1m KLINE, MARK_PRICE of perpetuals) from the venue's
  * market-data WebSocket, without logging in or trading: live mode from the configured URL, paper
- * mode from the embedded paper venue (its clock stamps the frames, like a paper session's).
+ * mode from the embedded paper venue (its clock stamps the frames, like a paper session's). When
+ * the socket drops and reconnects, a gap record per sym says which stretch was missed.
  * @param loaded - a validated config of mode live or paper
  * @param options - output, duration, signals
  * @returns where the recording went and how many frames it holds
@@ -89,6 +90,10 @@ async function recordLocked(
     clock,
   );
   const client = new MarketDataClient({ url, logger, onRaw: recorder.tap });
+  // What a drop and reconnect missed is written down, so a backtest of the file warns of the hole.
+  const gaps = client.events.subscribe((event) => {
+    if (event.kind === 'gap') recorder.gap(event);
+  });
   try {
     await client.connect();
     client.subscribeAll(sessionSubscriptions(instruments));
@@ -121,6 +126,7 @@ async function recordLocked(
     return { path, frames: recorder.recorded, stoppedBy };
   } finally {
     await client.close();
+    gaps.unsubscribe();
     recorder.close();
     await embedded?.venue.close();
   }

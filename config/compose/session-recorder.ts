@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { RecordingWriter, type SessionHeaderInit } from '../../backtest/recording/index.ts';
+import { gapRecordMessage, RecordingWriter, type SessionHeaderInit } from '../../backtest/recording/index.ts';
+import type { GapEvent } from '../../core/model/index.ts';
 import type { RawVenueMessage } from '../../core/venue/index.ts';
 import { keepPreviousRecording } from './previous-recording.ts';
 
@@ -25,6 +26,8 @@ export class SessionRecorder {
   recorded = 0;
 
   private readonly flushTimer: NodeJS.Timeout;
+  /** The receive time of the last market-data frame recorded: where a gap starts. */
+  private lastFrameTs: number | undefined;
 
   private constructor(
     private readonly writer: RecordingWriter,
@@ -78,9 +81,24 @@ export class SessionRecorder {
       // Text frames (the private socket's "pong") are kept as they came.
       msg = raw.text;
     }
-    this.writer.append(this.clock(), raw.source === 'market' ? 'market-data' : 'private', msg);
+    const recvTs = this.clock();
+    this.writer.append(recvTs, raw.source === 'market' ? 'market-data' : 'private', msg);
     this.recorded++;
+    if (raw.source === 'market') this.lastFrameTs = recvTs;
   };
+
+  /**
+   * Records that market data of a sym was missed (the connection dropped and came back), as a gap
+   * record from the last frame recorded to now on the recorder's clock (the time line of the
+   * frames, in paper mode too), so a replay warns about the hole instead of taking it for a quiet
+   * market.
+   * @param gap - the gap the market-data client reported after its reconnect (its sym and reason)
+   */
+  gap(gap: GapEvent): void {
+    const now = this.clock();
+    const fromTs = Math.min(this.lastFrameTs ?? now, now);
+    this.writer.append(now, 'market-data', gapRecordMessage({ ...gap, fromTs, ts: now, recvTs: now }));
+  }
 
   /** Writes what is buffered, then closes the file. Closing twice is harmless. */
   close(): void {

@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RecordingDamage, readEventBatches } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { cachedMarketEvents, eventCachePaths } from '../../../backtest/runner/event-cache.ts';
+import type { EventCacheMeta } from '../../../backtest/runner/event-cache-meta.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { decodeMarketRecord } from '../../kit/bar-recordings.ts';
@@ -102,6 +104,58 @@ describe('event cache of a recording', () => {
     );
     expect(freshReads).toBe(1);
     await writeFile(session.path, text);
+  });
+
+  it('is rebuilt with a warning when its data file was damaged in place, giving every event once', async () => {
+    const decoded = await collect(fresh());
+    const paths = eventCachePaths(session.path);
+    await collect(cachedMarketEvents(session.path, 'test-crc', fresh, new RecordingDamage()));
+    const good = await readFile(paths.data);
+    const meta = JSON.parse(await readFile(paths.meta, 'utf8')) as EventCacheMeta;
+    // Several chunks, so damage after the first is found with events already given.
+    expect(meta.chunks.length).toBeGreaterThan(2);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: good.length - 1 }),
+        fc.integer({ min: 1, max: 255 }),
+        fc.boolean(),
+        async (at, xor, zeroTail) => {
+          const damaged = Buffer.from(good);
+          // A flipped byte, or the zeros a crash can leave where blocks were never written.
+          if (zeroTail) damaged.fill(0, at);
+          else damaged[at] = (damaged[at] as number) ^ xor;
+          if (damaged.equals(good)) return;
+          await writeFile(paths.data, damaged);
+          await writeFile(paths.meta, JSON.stringify(meta));
+          const warnings: string[] = [];
+          let freshReads = 0;
+          const counting = () => {
+            freshReads++;
+            return fresh();
+          };
+          const events = await collect(
+            cachedMarketEvents(session.path, 'test-crc', counting, new RecordingDamage(), (w) =>
+              warnings.push(w),
+            ),
+          );
+          expect(events).toEqual(decoded);
+          expect(freshReads).toBe(1);
+          expect(warnings).toEqual([
+            expect.stringMatching(
+              /event cache of .*: the CRC-32 does not match in the chunk at byte \d+: dropped it and rebuilding it from the recording$/,
+            ),
+          ]);
+          // Rebuilt whole: the next run reads it without the recording.
+          expect((await readFile(paths.data)).equals(good)).toBe(true);
+          const again = await collect(
+            cachedMarketEvents(session.path, 'test-crc', counting, new RecordingDamage()),
+          );
+          expect(again).toEqual(decoded);
+          expect(freshReads).toBe(1);
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('is not written when a recording holds events it cannot hold', async () => {

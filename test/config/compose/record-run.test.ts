@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import { readRecords } from '../../../backtest/recording/index.ts';
+import { runBacktest } from '../../../backtest/runner/index.ts';
 import { recordMarketData } from '../../../config/compose/record-run.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
+import { decodeSessionRecord } from '../../../config/session-decoder.ts';
+import type { MarketEvent } from '../../../core/model/index.ts';
 import { aPaperVenue, closedAfterEachTest } from '../../kit/paper-venue-builders.ts';
+import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { tempDir } from '../../kit/recording-files.ts';
 
 const opened = closedAfterEachTest();
@@ -49,4 +55,68 @@ logging:
     const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
     expect(header.synthetic).toBe(true);
   });
+
+  it('writes a gap record when the market-data connection drops and comes back, and a backtest of the file warns of it', async () => {
+    opened.venue = await aPaperVenue();
+    const venue = opened.venue;
+    const yaml = `mode: live
+name: rec
+venue:
+  restUrl: ${venue.restUrl}
+  marketDataWsUrl: ${venue.marketDataWsUrl}
+  apiKey: \${KEY}
+  apiSecret: \${SECRET}
+instruments:
+  - BINANCE_PERP_BTC_USDT
+strategies:
+  - id: mm
+    use: market-maker
+    params: { sym: BINANCE_PERP_BTC_USDT, qty: 0.001, halfSpreadTicks: 20, maxPosition: 0.01 }
+logging:
+  level: silent
+`;
+    const parsed = parseConfigText(yaml, {
+      file: join(temp.dir, 'gap.yaml'),
+      env: { KEY: 'keel-paper-key', SECRET: 'keel-paper-secret' },
+    });
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed));
+    const out = join(temp.dir, 'gap.jsonl');
+    const recording = recordMarketData(
+      {
+        config: parsed.config,
+        file: join(temp.dir, 'gap.yaml'),
+        dir: temp.dir,
+        source: parsed.source,
+      } as never,
+      { out, durationSec: 4, handleSignals: false },
+    );
+    await sleep(700);
+    venue.feed.step(1);
+    await sleep(300);
+    const dropAt = Date.now();
+    venue.faults.dropConnections('market-data');
+    // The client reconnects after about 0.5 s; the recorder writes at least every second.
+    for (let i = 0; i < 60 && !readFileSync(out, 'utf8').includes('keelGap'); i++) await sleep(50);
+    venue.feed.step(3);
+    await recording;
+    const records = [];
+    for await (const record of readRecords(out)) records.push(record);
+    const gaps = records.filter((r) => (r.msg as { keelGap?: unknown }).keelGap !== undefined);
+    expect(gaps).toHaveLength(1);
+    const gap = decodeSessionRecord(gaps[0] as never) as MarketEvent;
+    expect(gap).toMatchObject({ kind: 'gap', sym: 'BINANCE_PERP_BTC_USDT', recvTs: gaps[0]?.recvTs });
+    if (gap.kind !== 'gap') throw new Error('not a gap');
+    // From the last frame before the drop to the reconnect, on the recorder's clock.
+    expect(gap.fromTs).toBeLessThanOrEqual(dropAt);
+    expect(gap.ts).toBeGreaterThan(dropAt);
+    expect(gap.ts).toBe(gaps[0]?.recvTs);
+    const decode = (r: Parameters<typeof decodeSessionRecord>[0]) =>
+      decodeSessionRecord(r) as MarketEvent | null | Error;
+    const result = await runBacktest(quotingBacktestOptions(out, decode));
+    expect(result.meta.warnings).toContainEqual(
+      expect.stringMatching(
+        /^recording .*gap\.jsonl: market data was missed 1 time while it was recorded \(market-data WebSocket reconnected: .*\), for BINANCE_PERP_BTC_USDT from .* to .* \([\d.]+ s\); the run replayed the hole as a market without events$/,
+      ),
+    );
+  }, 20_000);
 });
