@@ -107,6 +107,11 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     ...wsOpenTimeoutOf(options.config),
     ...restRateLimitOf(options.config),
   });
+  // What a market-data drop and reconnect missed is written down, so a backtest of the
+  // recording warns of the hole instead of replaying it as a quiet market.
+  live.marketData.events.subscribe((event) => {
+    if (event.kind === 'gap' && !stopping()) recorder?.gap(event);
+  });
   // The venue releases nothing until it has the ack sent while the private socket was down.
   if (acks !== undefined)
     live.privateWs.connection.subscribe((event) => {
