@@ -142,6 +142,7 @@ export {
   orderRecordSchema,
   roundTripTradeSchema,
 } from './result/result-schema.ts';
+export { shownPath } from './result/shown-path.ts';
 export { stableJson, stableJsonChunks } from './result/stable-json.ts';
 export { stableJsonLine } from './result/stable-json-line.ts';
 export {

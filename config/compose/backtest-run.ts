@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordingWarning } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
+import { shownPath } from '../../backtest/report/index.ts';
 import {
   createProgressReporter,
   defaultAnnualizationOf,
@@ -23,7 +24,6 @@ import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
 import { acquireRunLock, OutputLocked } from './run-lock.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
-import { shownPath } from './shown-path.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
 
 /** Inputs of a configured backtest beyond the config. */

@@ -11,6 +11,7 @@ import {
   type RecordLog,
   type RoundTripOptions,
   roundTripsFromFills,
+  shownPath,
   type TrailingStopRecord,
 } from '../../backtest/report/index.ts';
 import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backtest/runner/index.ts';
@@ -19,7 +20,6 @@ import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { ONE } from '../../core/model/index.ts';
 import type { HoldingSpend } from './holding-spends.ts';
-import { shownPath } from './shown-path.ts';
 
 /** The latency a paper venue applied: its legs and the seed of their jitter. */
 export interface SessionLatency {

@@ -4,10 +4,10 @@ import {
   formatMoney,
   formatStrategyFault,
   liquidationNotice,
+  shownPath,
 } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { type SessionLoans, sessionLoanParts } from './session-loans.ts';
-import { shownPath } from './shown-path.ts';
 import type { VenueSessionOutcome } from './venue-session-options.ts';
 
 /**

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { shownPath } from '../../backtest/report/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { SessionRecorder } from './session-recorder.ts';
-import { shownPath } from './shown-path.ts';
 
 /** What a live or paper session's recording is opened with. */
 export interface VenueSessionRecordingInput {

@@ -3,11 +3,24 @@ import { fileURLToPath } from 'node:url';
 import type { StrategyFault, StrategyRejection } from '../../../core/kernel/index.ts';
 import { formatTime } from '../html/format-values.ts';
 import type { StrategyFaultRecord } from './backtest-result.ts';
+import { shownPath } from './shown-path.ts';
 
 /** Keel's own folders: a stack frame in one of them is the framework's, not the user's. */
 const KEEL_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const KEEL_FOLDERS = ['core', 'backtest', 'config', 'bin'].map((folder) => `${KEEL_ROOT}${folder}${sep}`);
-const FRAME = /\(?((?:file:\/\/)?[^\s()]+):(\d+):(\d+)\)?$/;
+/** A frame's location: `path:line:column`, the path possibly holding spaces and colons. */
+const LOCATION = /^(.+):(\d+):(\d+)$/;
+
+/**
+ * The location text of a V8 stack line: inside the parentheses of `at fn (location)` (from the
+ * first ` (`, as function names hold none but paths may), else all after `at `.
+ */
+function locationText(line: string): string {
+  const body = line.slice('at '.length);
+  if (!body.endsWith(')')) return body;
+  const open = body.indexOf(' (');
+  return open < 0 ? body : body.slice(open + 2, -1);
+}
 
 function isKeelOwn(file: string): boolean {
   return (
@@ -21,16 +34,20 @@ function isKeelOwn(file: string): boolean {
  * The first frame of a stack that lies outside Keel's own code and node's: where the user's
  * plugin was when it threw (or made Keel throw, e.g. an order with a NaN quantity).
  * @param stack - an Error's `stack`
- * @returns `path:line:column`, or undefined when no frame qualifies
+ * @param cwd - the working directory the path is shown relative to (see {@link shownPath})
+ * @returns `path:line:column`, the path relative to `cwd` when the file lies under it (so a
+ *   result's bytes do not depend on where the project is checked out), or undefined when no
+ *   frame qualifies
  */
-export function userFrameOf(stack: string | undefined): string | undefined {
+export function userFrameOf(stack: string | undefined, cwd: string = process.cwd()): string | undefined {
   for (const line of (stack ?? '').split('\n')) {
-    if (!line.trimStart().startsWith('at ')) continue;
-    const match = FRAME.exec(line.trim());
+    const trimmed = line.trim();
+    if (!trimmed.startsWith('at ')) continue;
+    const match = LOCATION.exec(locationText(trimmed));
     if (match === null) continue;
     const [, location, row, column] = match as unknown as [string, string, string, string];
     const file = location.startsWith('file://') ? fileURLToPath(location) : location;
-    if (!isKeelOwn(file)) return `${file}:${row}:${column}`;
+    if (!isKeelOwn(file)) return `${file.startsWith('node:') ? file : shownPath(file, cwd)}:${row}:${column}`;
   }
   return undefined;
 }
@@ -52,7 +69,7 @@ export function strategyFaultRecord(fault: StrategyFault): StrategyFaultRecord {
     error: text,
     ...(at === undefined ? {} : { at }),
     ...(fault.how === undefined ? {} : { how: fault.how }),
-    ...(at !== undefined || fault.source === undefined ? {} : { file: fault.source }),
+    ...(at !== undefined || fault.source === undefined ? {} : { file: shownPath(fault.source) }),
   };
 }
 
@@ -87,5 +104,6 @@ export function formatStrategyRejection(rejection: StrategyRejection): string {
   const reason = rejection.reason;
   const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : `the value ${String(reason)}`;
   const at = reason instanceof Error ? userFrameOf(reason.stack) : undefined;
-  return `strategy ${rejection.strategyId}: the Promise its ${rejection.where} returned rejected with ${text}${placeOf(at, rejection.source)}; hooks must be synchronous, so Keel did not wait for it`;
+  const file = rejection.source === undefined ? undefined : shownPath(rejection.source);
+  return `strategy ${rejection.strategyId}: the Promise its ${rejection.where} returned rejected with ${text}${placeOf(at, file)}; hooks must be synchronous, so Keel did not wait for it`;
 }

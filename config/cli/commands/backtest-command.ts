@@ -8,12 +8,12 @@ import {
   formatStrategyRejection,
   liquidationNotice,
   loanTotals,
+  shownPath,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { OutputLocked } from '../../compose/run-lock.ts';
-import { shownPath } from '../../compose/shown-path.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';

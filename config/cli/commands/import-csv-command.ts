@@ -6,8 +6,8 @@ import {
   type OhlcvImportOptions,
 } from '../../../backtest/csv/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
+import { shownPath } from '../../../backtest/report/index.ts';
 import { keepPreviousRecording } from '../../compose/previous-recording.ts';
-import { shownPath } from '../../compose/shown-path.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 

@@ -1,6 +1,6 @@
+import { shownPath } from '../../../backtest/report/index.ts';
 import { recordMarketData } from '../../compose/record-run.ts';
 import { OutputLocked } from '../../compose/run-lock.ts';
-import { shownPath } from '../../compose/shown-path.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';

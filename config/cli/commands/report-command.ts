@@ -1,7 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { type BacktestResult, readResult, writeHtmlReport } from '../../../backtest/report/index.ts';
-import { shownPath } from '../../compose/shown-path.ts';
+import {
+  type BacktestResult,
+  readResult,
+  shownPath,
+  writeHtmlReport,
+} from '../../../backtest/report/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 

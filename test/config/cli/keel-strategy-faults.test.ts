@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { shownPath } from '../../../backtest/report/index.ts';
 import { EXIT } from '../../../config/cli/index.ts';
 import {
   FAULTY_PLUGIN,
@@ -11,6 +12,8 @@ import { keelChild } from '../../kit/keel-child-process.ts';
 import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const dir = tempDirsRemovedAfterAll('keel-faults-')();
+/** The plugin as results and messages name it: relative to the working directory, the project's. */
+const PLUGIN_SHOWN = shownPath(FAULTY_PLUGIN);
 const runBacktest = faultyPluginBacktestIn(dir, {
   name: 'faulty',
   instruments: '[BINANCE_PERP_BTC_USDT]',
@@ -37,7 +40,7 @@ describe('keel backtest: a strategy that throws', () => {
     expect(run.stdout).toContain(
       '  ✖ strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC: Error: bad bar at ',
     );
-    expect(run.stdout).toContain(`(at ${FAULTY_PLUGIN}:`);
+    expect(run.stdout).toContain(`(at ${PLUGIN_SHOWN}:`);
     const result = JSON.parse(readFileSync(join(dir, 'on-bar-result.json'), 'utf8'));
     expect(result.faults).toHaveLength(1);
     expect(result.faults[0]).toMatchObject({
@@ -45,7 +48,7 @@ describe('keel backtest: a strategy that throws', () => {
       hook: 'onBar',
       ts: Date.UTC(2025, 0, 6, 14, 31) + 6,
     });
-    expect(result.faults[0].at.startsWith(`${FAULTY_PLUGIN}:`)).toBe(true);
+    expect(result.faults[0].at.startsWith(`${PLUGIN_SHOWN}:`)).toBe(true);
     const html = readFileSync(join(dir, 'on-bar-report.html'), 'utf8');
     expect(html).toContain('id="strategy-faults"');
     expect(html).toContain('strategy bad: onBar threw at 2025-01-06 14:31:00.006 UTC');
@@ -64,12 +67,12 @@ describe('keel backtest: a strategy that throws', () => {
     const run = backtest('returned', 'strategies.0.params.badReturn=undefinedInArray');
     expect(run.code).toBe(EXIT.STRATEGY_FAULT);
     expect(run.stdout).toContain(
-      `  ✖ strategy bad: onBar returned a bad value at 2025-01-06 14:31:00.006 UTC: TypeError: onBar returned an array whose element 0 is undefined, not an intent: return one intent, an array of intents, or nothing (undefined); none of them was sent (in ${FAULTY_PLUGIN}); it was halted and did nothing more in this run`,
+      `  ✖ strategy bad: onBar returned a bad value at 2025-01-06 14:31:00.006 UTC: TypeError: onBar returned an array whose element 0 is undefined, not an intent: return one intent, an array of intents, or nothing (undefined); none of them was sent (in ${PLUGIN_SHOWN}); it was halted and did nothing more in this run`,
     );
     expect(run.stdout).not.toContain('onBar threw');
     const result = JSON.parse(readFileSync(join(dir, 'returned-result.json'), 'utf8'));
     expect(result.faults).toEqual([
-      expect.objectContaining({ hook: 'onBar', how: 'returned', file: FAULTY_PLUGIN }),
+      expect.objectContaining({ hook: 'onBar', how: 'returned', file: PLUGIN_SHOWN }),
     ]);
     expect(result.faults[0].at).toBeUndefined();
   }, 60_000);
@@ -83,7 +86,7 @@ describe('keel backtest: a strategy that throws', () => {
     expect(run.stderr).toContain(
       '✖ strategy bad: the Promise its onBar returned rejected with Error: async bad bar at ',
     );
-    expect(run.stderr).toContain(`(at ${FAULTY_PLUGIN}:`);
+    expect(run.stderr).toContain(`(at ${PLUGIN_SHOWN}:`);
     expect(run.stderr).toContain('hooks must be synchronous, so Keel did not wait for it');
     expect(readFileSync(join(dir, 'async-result.json'), 'utf8')).not.toContain('async bad bar');
   }, 60_000);

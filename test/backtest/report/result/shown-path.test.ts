@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shownPath } from '../../../config/compose/shown-path.ts';
+import { shownPath } from '../../../../backtest/report/index.ts';
 
 describe('shownPath', () => {
   it('names a file under the working directory relative to it, whether given absolute or relative', () => {
