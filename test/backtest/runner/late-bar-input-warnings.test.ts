@@ -2,11 +2,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
-import { runBacktest } from '../../../backtest/runner/index.ts';
+import { lateBarInputWarnings, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { aFeedBar, BTC } from '../../kit/kernel-events.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
 import { quoteRecordAt, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
 
@@ -66,5 +68,23 @@ describe('run backtest: a trade of an aggregated bar received after another even
     expect(result.meta.warnings).toContain(
       `1 trade of ${SYM} in the recordings arrived after the 1m bar it belongs to had closed (the first stamped ${new Date(T0 + 59_990).toISOString()}) and was left out of the 1m bars: strategies had already seen that bar, so its OHLCV lacks it`,
     );
+  });
+});
+
+describe('late bar input warnings', () => {
+  it('name the finer klines left out of coarser bars, and the feed in a session', () => {
+    const watcher = defineStrategy({
+      name: 'five',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '5m'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    for (let i = 0; i < 4; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFeedBar(300_000, [100, 101, 99, 100, 1]));
+    kernel.push({ ...aFeedBar(240_000, [100, 101, 99, 100, 1]), ts: 360_010, recvTs: 360_010 });
+    kernel.push({ ...aFeedBar(180_000, [100, 101, 99, 100, 1]), ts: 360_020, recvTs: 360_020 });
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `2 1m bars of ${BTC} in the feed arrived after the 5m bar they belong to had closed (the first stamped 1970-01-01T00:06:00.010Z) and were left out of the 5m bars: strategies had already seen that bar, so its OHLCV lacks them`,
+    ]);
   });
 });
