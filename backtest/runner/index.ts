@@ -26,6 +26,7 @@ export { EquitySampler } from './equity-sampler.ts';
 export type { EquitySamplerOptions } from './equity-sampler-options.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
 export { KillSwitchTrips } from './kill-switch-trips.ts';
+export { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 export type { OrderJournalOptions } from './order-journal.ts';
 export { OrderJournal } from './order-journal.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';

@@ -27,6 +27,7 @@ import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
 import { KillSwitchTrips } from './kill-switch-trips.ts';
+import { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
 import { openReplaySources } from './replay-sources.ts';
@@ -261,6 +262,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       options.strategies,
       instruments.map((spec) => spec.sym),
     ),
+    ...lateBarInputWarnings(kernel),
     ...fillModelWarnings(
       sim.fillModelName,
       options.fillModel === undefined,

@@ -2,6 +2,7 @@ import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../bac
 import {
   type EquitySampler,
   fillModelWarnings,
+  lateBarInputWarnings,
   setupWarnings,
   startingCoinsConfig,
 } from '../../backtest/runner/index.ts';
@@ -155,6 +156,7 @@ export async function writeVenueSessionReport(
       input.instruments.map((spec) => spec.sym),
       'the feed',
     ),
+    ...lateBarInputWarnings(input.kernel, 'the feed'),
     ...sessionFillModelWarnings(input, symsOf(userData.orders)),
     ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
       (w): w is string => w !== undefined,

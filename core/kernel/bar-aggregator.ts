@@ -1,6 +1,22 @@
 import type { BarEvent, BarInterval, MarketTradeEvent } from '../model/index.ts';
 import { BAR_INTERVAL_MS } from '../model/index.ts';
 
+/**
+ * Trades or finer feed bars of a (sym, interval) that arrived after the bar they belong to had
+ * closed (or after a later bar had started), and were left out of the bars: a strategy already
+ * had that bar, and a second bar of the same period would contradict it.
+ */
+export interface LateBarInputs {
+  readonly sym: string;
+  readonly interval: BarInterval;
+  /** What the bars are built from: `trade`, or the interval of the finer feed bars. */
+  readonly from: 'trade' | BarInterval;
+  /** How many were left out. */
+  readonly count: number;
+  /** The exchange time (`ts`) of the first one left out, epoch ms. */
+  readonly firstTs: number;
+}
+
 /** One bar being built from trades or from finer feed bars. */
 interface BarBuilder {
   readonly sym: string;
@@ -20,6 +36,12 @@ interface BarBuilder {
   active: boolean;
   /** Open time of the last bar this builder closed; -Infinity before any. */
   lastClosedOpenTime: number;
+  /** The trades or finer bars left out as late: see {@link LateBarInputs}. */
+  late: number;
+  /** The `ts` of the first one left out. */
+  firstLateTs: number;
+  /** What the first one left out was: `trade` or the finer interval. */
+  lateFrom: 'trade' | BarInterval;
 }
 
 /**
@@ -33,7 +55,10 @@ interface BarBuilder {
  * its end (its last finer bar is missing): a feed stamps a kline when it receives it, after its
  * close, so other events of that moment must not close the coarser bar without it. One built
  * from trades closes when an event at or past its end arrives. An interval with no trade or finer
- * bar yields no bar (Keel's choice). When the feed's first bar of a (sym, interval) covers a
+ * bar yields no bar (Keel's choice). A trade or finer bar of a period at or before the last closed
+ * bar, or before the forming one, arrives late (received after another event ended its period):
+ * it is left out and counted ({@link BarAggregator.late}), never opening a second bar of a period
+ * the strategy already has. When the feed's first bar of a (sym, interval) covers a
  * period an aggregated bar was already delivered for, {@link BarAggregator.covered} says so, so a
  * strategy gets one bar per period.
  */
@@ -65,6 +90,9 @@ export class BarAggregator {
       volume: 0,
       active: false,
       lastClosedOpenTime: Number.NEGATIVE_INFINITY,
+      late: 0,
+      firstLateTs: 0,
+      lateFrom: 'trade',
     };
     list.push(builder);
     this.bySym.set(sym, list);
@@ -82,7 +110,9 @@ export class BarAggregator {
     for (const b of list) {
       if (b.fed || b.fromBarsMs > 0) continue;
       const p = trade.price;
-      this.fold(b, trade.ts - (trade.ts % b.ms), p, p, p, p, trade.qty, emit);
+      const openTime = trade.ts - (trade.ts % b.ms);
+      if (isLate(b, openTime)) noteLate(b, trade.ts, 'trade');
+      else this.fold(b, openTime, p, p, p, p, trade.qty, emit);
     }
     this.refreshNextClose();
   }
@@ -145,6 +175,10 @@ export class BarAggregator {
         b.active = false;
       } else if (b.fromBarsMs !== ms) continue;
       const openTime = bar.openTime - (bar.openTime % b.ms);
+      if (isLate(b, openTime)) {
+        noteLate(b, bar.ts, bar.interval);
+        continue;
+      }
       this.fold(b, openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       if (bar.openTime + ms >= b.openTime + b.ms) emit(this.closeBar(b));
     }
@@ -170,8 +204,26 @@ export class BarAggregator {
   }
 
   /**
-   * Adds a trade (one price) or a finer bar to the bar it falls in: closes the forming bar when
-   * this one opens a later bar, starts a bar at `openTime` when none is forming.
+   * The trades and finer bars left out as late, for a run's end-of-run warnings. Not for the
+   * per-event path.
+   * @returns one entry per (sym, interval) that left any out, in the order they were watched
+   */
+  late(): LateBarInputs[] {
+    return this.builders
+      .filter((b) => b.late > 0)
+      .map((b) => ({
+        sym: b.sym,
+        interval: b.interval,
+        from: b.lateFrom,
+        count: b.late,
+        firstTs: b.firstLateTs,
+      }));
+  }
+
+  /**
+   * Adds a trade (one price) or a finer bar that is not late ({@link isLate}) to the bar it falls
+   * in: closes the forming bar when this one opens a later bar, starts a bar at `openTime` when
+   * none is forming.
    */
   private fold(
     b: BarBuilder,
@@ -223,6 +275,23 @@ export class BarAggregator {
     for (const b of this.builders) if (b.active && dueAt(b) < next) next = dueAt(b);
     this.nextClose = next;
   }
+}
+
+/**
+ * Whether a trade or finer bar of the period opening at `openTime` comes too late for the bars:
+ * its period is at or before the last closed bar's, or before the forming bar's. Folding it would
+ * open a second bar of a period the strategy already has, or close the forming bar early.
+ */
+function isLate(b: BarBuilder, openTime: number): boolean {
+  return openTime <= b.lastClosedOpenTime || (b.active && openTime < b.openTime);
+}
+
+function noteLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval): void {
+  if (b.late === 0) {
+    b.firstLateTs = ts;
+    b.lateFrom = from;
+  }
+  b.late++;
 }
 
 /** When a forming bar closes without a later event of its own: see {@link BarAggregator.closeDue}. */

@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 export { ATR, BollingerBands, EMA, RSI, SMA } from 'trading-signals';
+export type { LateBarInputs } from './bar-aggregator.ts';
 export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';
 export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-strategy.ts';

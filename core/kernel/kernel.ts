@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
+import type { LateBarInputs } from './bar-aggregator.ts';
 import type { InFlightAlgoOrders, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
@@ -269,6 +270,15 @@ export class Kernel {
    */
   watchedBars(): { readonly strategyId: string; readonly sym: string; readonly interval: BarInterval }[] {
     return this.marketRouting.watched();
+  }
+
+  /**
+   * The trades and finer feed bars left out of aggregated bars because they arrived after their
+   * bar had closed, for a run's end-of-run warnings. Not for the per-event path.
+   * @returns one entry per (sym, interval) that left any out
+   */
+  lateBarInputs(): LateBarInputs[] {
+    return this.marketRouting.lateBarInputs();
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { BarEvent, BarInterval, KeelEvent, MarketEvent } from '../model/index.ts';
-import { BarAggregator } from './bar-aggregator.ts';
+import { BarAggregator, type LateBarInputs } from './bar-aggregator.ts';
 import { barKey } from './bar-keys.ts';
 import type { StrategySlot } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
@@ -73,7 +73,12 @@ export class MarketRouting {
   }
 
   /**
-   * Closes the aggregated bars an event's time ends, before the event itself is handled.
+   * Closes the aggregated bars an event's time ends, before the event itself is handled. Any
+   * event counts: its `ts` is the venue's clock, so one at or past a bar's end says the period is
+   * over there, and a live strategy would act on the bar then rather than wait for the next trade
+   * (which a quiet market may not send for long). A trade of the period that arrives later is
+   * left out of the bars and counted (see {@link MarketRouting.lateBarInputs}), the same in a
+   * backtest as live.
    * @param event - a market or User Data event
    */
   closeDueAt(event: KeelEvent): void {
@@ -174,6 +179,15 @@ export class MarketRouting {
       for (const runner of runners) out.push({ strategyId: runner.id, sym, interval });
     }
     return out;
+  }
+
+  /**
+   * The trades and finer bars the bar aggregation left out because they came after their bar had
+   * closed, for a run's end-of-run warnings. Not for the per-event path.
+   * @returns one entry per (sym, interval) that left any out
+   */
+  lateBarInputs(): LateBarInputs[] {
+    return this.aggregator.late();
   }
 
   private onBar(bar: BarEvent): void {

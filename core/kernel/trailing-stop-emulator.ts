@@ -184,9 +184,13 @@ export class TrailingStopEmulator<O> {
 
   /**
    * A closed feed bar moves the `last` stops of a sym that never had a trade (bar-only data):
-   * the bar is walked adverse extreme first - open, low, high, close for a SELL stop; open, high,
-   * low, close for a BUY stop - as the simulated venue walks a bar for a stop (Keel's choice), and
-   * a stop it crosses triggers at the bar's close time, the first moment the kernel knows the bar.
+   * the bar is walked favourable extreme first - open, high, low, close for a SELL stop; open,
+   * low, high, close for a BUY stop (Keel's choice). A bar does not say which extreme came first;
+   * for a trailing stop, whose level follows the favourable extreme, this path triggers whenever
+   * the other does, and also when the price rose and then fell back through the raised stop. (A
+   * fixed stop's cautious walk is the other way round, adverse extreme first, as the simulated
+   * venue walks a bar.) A stop the walk crosses triggers at the bar's close time, the first moment
+   * the kernel knows the bar.
    * Only the finest interval of the feed counts, so overlapping bars do not walk twice.
    * @param bar - a closed bar of the feed
    * @param hadTrades - whether the sym ever had a trade (its stops then trail the trades only)
@@ -210,8 +214,8 @@ export class TrailingStopEmulator<O> {
     const sell = held.intent.side === 'SELL';
     return (
       this.step(held, bar.open) ||
-      this.step(held, sell ? bar.low : bar.high) ||
       this.step(held, sell ? bar.high : bar.low) ||
+      this.step(held, sell ? bar.low : bar.high) ||
       this.step(held, bar.close)
     );
   }

@@ -119,17 +119,17 @@ describe('backtest runner: an emulated trailing stop', () => {
     result.dispose?.();
   });
 
-  it('on a bar-only recording trails the closed bars, adverse extreme first, and its order fills at the next bar open', async () => {
+  it('on a bar-only recording trails the closed bars, favourable extreme first, and its order fills at the next bar open', async () => {
     const dir = join(temp.dir, 'bars');
     await mkdir(dir);
-    // SELL stop 2.0 under the highest price, walked open, low, high, close:
-    // bar 0: 100 (active, stop 98), 99, 101 (stop 99), 100; bar 1: 100, 100, 103 (stop 101), 102;
-    // bar 2: 102, 100.5 <= 101: triggered at bar 2's close; its MARKET order fills at bar 3's open, 100.
+    // SELL stop 2.0 under the highest price, walked open, high, low, close:
+    // bar 0: 100 (active, stop 98), 101 (stop 99), 99.5, 100; bar 1: 101.5 (stop 99.5), 103 (stop 101), 101.5, 102;
+    // bar 2: 102, 102.5, 100.5 <= 101: triggered at bar 2's close; its MARKET order fills at bar 3's open, 100.
     const path = await barsRecordingIn(
       dir,
       [
-        [100, 101, 99, 100],
-        [100, 103, 100, 102],
+        [100, 101, 99.5, 100],
+        [101.5, 103, 101.5, 102],
         [102, 102.5, 100.5, 101],
         [100, 100, 99, 99.5],
       ],

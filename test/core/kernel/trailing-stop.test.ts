@@ -164,18 +164,19 @@ describe('emulated trailing stop', () => {
     ]);
   });
 
-  it('on bar-only data a BUY stop walks each closed bar open, high, low, close (adverse extreme first)', () => {
+  it('on bar-only data a BUY stop walks each closed bar open, low, high, close (favourable extreme first)', () => {
     const t = stopper({ side: 'BUY', qty: 1, offset: { ticks: 10 }, reduceOnly: false });
     const rig = aKernelRig([{ id: 's', strategy: t.strategy }]);
-    // Bar 1: 100 (active, stop 101), 100.5, 99 (stop 100), 99.5. Low before high would trigger here.
-    rig.market.next(aFeedBar(0, [100, 100.5, 99, 99.5, 1]));
+    // Bar 1: 100 (active, stop 101), 99.5 (stop 100.5), 100.3, 99.6.
+    rig.market.next(aFeedBar(0, [100, 100.3, 99.5, 99.6, 1]));
     expect(statuses(t.updates)).toEqual(['0:PENDING', '60000:ACTIVE']);
     expect(rig.venue.submitted).toEqual([]);
-    // Bar 2: 99.5, then its high 100.2 reaches the stop of 100: triggered at the bar's close.
-    rig.market.next(aFeedBar(60_000, [99.5, 100.2, 99.4, 100, 1]));
+    // Bar 2: 99.6, its low 99.4 (stop 100.4), then its high 100.4 reaches the stop: triggered at
+    // the bar's close. Walked high before low, the high would have met the stop of 100.5 and missed.
+    rig.market.next(aFeedBar(60_000, [99.6, 100.4, 99.4, 100, 1]));
     expect(statuses(t.updates)).toEqual(['0:PENDING', '60000:ACTIVE', '120000:TRIGGERED']);
-    expect(t.updates[2]).toMatchObject({ crossPrice: 100.2 });
-    expect(t.updates[2]?.stopPrice?.toString()).toBe('100');
+    expect(t.updates[2]).toMatchObject({ crossPrice: 100.4 });
+    expect(t.updates[2]?.stopPrice?.toString()).toBe('100.4');
     expect(placed(rig.venue.submitted)).toHaveLength(1);
   });
 

@@ -1,0 +1,90 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { RecordedMessage } from '../../../backtest/recording/index.ts';
+import { lateBarInputWarnings, runBacktest } from '../../../backtest/runner/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { aFeedBar, BTC } from '../../kit/kernel-events.ts';
+import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
+import { quoteRecordAt, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
+
+const SYM = 'BINANCE_PERP_BTC_USDT';
+const T0 = TEST_HEADER.startTime;
+
+const trade = (tsDt: number, recvDt: number, price: string): RecordedMessage => ({
+  recvTs: T0 + recvDt,
+  source: 'market-data',
+  msg: {
+    arg: { channel: 'TRADE', sym: SYM },
+    data: { tradeId: `t${tsDt}`, price, qty: '1', side: 'BUY', ts: T0 + tsDt },
+  },
+});
+
+describe('run backtest: a trade of an aggregated bar received after another event closed the bar', () => {
+  const temp = tempDir();
+  afterAll(() => temp.remove());
+
+  it('delivers one bar per minute, leaves the late trade out and says so in the warnings', async () => {
+    const path = join(temp.dir, 'late-trade.jsonl');
+    // Minute 0: trades at 100 (T0+1s) and 105 (stamped T0+59.990 s, received T0+60.020 s, after
+    // a quote received at T0+60.005 s). Minute 1: a trade at 101.
+    await writeRecording(path, [
+      trade(1_000, 1_000, '100'),
+      quoteRecordAt(60_005, '99', '101'),
+      trade(59_990, 60_020, '105'),
+      trade(61_000, 61_000, '101'),
+      trade(121_000, 121_000, '102'),
+    ]);
+    const seen: string[] = [];
+    const watcher = defineStrategy({
+      name: 'bars',
+      params: z.object({}).strict(),
+      onStart: (ctx) => ctx.watchBars(SYM, '1m'),
+      onBar: (ctx, bar) => {
+        seen.push(
+          `open T0+${(bar.openTime - T0) / 1000}s o${bar.open} h${bar.high} c${bar.close} seen at T0+${(ctx.now() - T0) / 1000}s`,
+        );
+      },
+    });
+    const result = await runBacktest({
+      recordings: [path],
+      decode: decodeQuotesAndTrades,
+      instruments: [anInstrument(SYM)],
+      strategies: [{ id: 'w', strategy: watcher, params: {} }],
+      gate: new RiskGate(),
+      startingCash: D(10_000),
+      closeAtEnd: false,
+    });
+    result.dispose?.();
+    // Minute 0 was delivered when the quote received at T0+60.005 s ended it, with the trade at 100 only:
+    // the trade at 105 came after and cannot change a bar the strategy already had.
+    expect(seen.filter((s) => s.startsWith('open T0+0s'))).toHaveLength(1);
+    expect(seen[0]).toMatch(/^open T0\+0s o100 h100 c100 /);
+    expect(seen[1]).toMatch(/^open T0\+60s o101 h101 c101/);
+    expect(result.meta.warnings).toContain(
+      `1 trade of ${SYM} in the recordings arrived after the 1m bar it belongs to had closed (the first stamped ${new Date(T0 + 59_990).toISOString()}) and was left out of the 1m bars: strategies had already seen that bar, so its OHLCV lacks it`,
+    );
+  });
+});
+
+describe('late bar input warnings', () => {
+  it('name the finer klines left out of coarser bars, and the feed in a session', () => {
+    const watcher = defineStrategy({
+      name: 'five',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '5m'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    for (let i = 0; i < 4; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFeedBar(300_000, [100, 101, 99, 100, 1]));
+    kernel.push({ ...aFeedBar(240_000, [100, 101, 99, 100, 1]), ts: 360_010, recvTs: 360_010 });
+    kernel.push({ ...aFeedBar(180_000, [100, 101, 99, 100, 1]), ts: 360_020, recvTs: 360_020 });
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `2 1m bars of ${BTC} in the feed arrived after the 5m bar they belong to had closed (the first stamped 1970-01-01T00:06:00.010Z) and were left out of the 5m bars: strategies had already seen that bar, so its OHLCV lacks them`,
+    ]);
+  });
+});
