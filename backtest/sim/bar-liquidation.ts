@@ -1,6 +1,6 @@
 import { asNumber, decimalOf } from '../../core/model/index.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
-import { estimateRisk, isBelowMaintenanceN, mayBeBelowMaintenance } from './margin-watch.ts';
+import { estimateRisk, mayBeBelowMaintenance, mayBeBelowMaintenanceN } from './margin-watch.ts';
 import { markPriceOf, type SymMarket } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -47,7 +47,7 @@ function mayBeBelowAfterMove(
   maintenanceSlope: number,
   move: number,
 ): boolean {
-  return isBelowMaintenanceN(equity + equitySlope * move, maintenance + maintenanceSlope * move);
+  return mayBeBelowMaintenanceN(equity + equitySlope * move, maintenance + maintenanceSlope * move);
 }
 
 /**

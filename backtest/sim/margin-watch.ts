@@ -73,7 +73,7 @@ const watched = { equity: 0, maintenance: 0 };
  * @returns true when a Decimal check is warranted
  */
 export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
-  return isBelowMaintenanceN(risk.equity, risk.maintenance);
+  return mayBeBelowMaintenanceN(risk.equity, risk.maintenance);
 }
 
 /**
@@ -82,7 +82,7 @@ export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
  * @param maintenance - the estimated maintenance margin
  * @returns true when a Decimal check is warranted
  */
-export function isBelowMaintenanceN(equity: number, maintenance: number): boolean {
+export function mayBeBelowMaintenanceN(equity: number, maintenance: number): boolean {
   return equity < maintenance * 1.000001 + 1e-9;
 }
 
@@ -100,7 +100,7 @@ export function watchMargin(state: SimState): void {
   const equityN = watched.equity;
   const maintenance = watched.maintenance;
   if (Number.isNaN(equityN)) return;
-  if (isBelowMaintenanceN(equityN, maintenance) && liquidateIfBelowMaintenance(state)) {
+  if (mayBeBelowMaintenanceN(equityN, maintenance) && liquidateIfBelowMaintenance(state)) {
     state.reportedStatus = 'NORMAL';
     return;
   }
