@@ -40,16 +40,30 @@ export function emptyBucket(key: number): EquityBucket {
 }
 
 /**
- * Notes a sample as the bucket's low or high when it is one.
+ * @param bucket - the bucket
+ * @param n - a sample's equity as a number
+ * @returns whether the sample would be the bucket's new low or high (worth capturing)
+ */
+export function isExtreme(bucket: EquityBucket, n: number): boolean {
+  return n < bucket.lowN || n > bucket.highN;
+}
+
+/**
+ * Notes a sample as the bucket's low or high when it is one. The caller builds the sample only
+ * when {@link isExtreme} says so: a closure deferring it cost an allocation per sample.
  * @param bucket - the bucket, changed in place
  * @param n - the sample's equity as a number
- * @param sample - makes the deferred sample; called only when the sample is kept
+ * @param sample - the deferred sample
  */
-export function offerExtreme(bucket: EquityBucket, n: number, sample: () => DeferredSample): void {
-  if (n >= bucket.lowN && n <= bucket.highN) return;
-  const kept = sample();
-  if (n < bucket.lowN) [bucket.low, bucket.lowN] = [kept, n];
-  if (n > bucket.highN) [bucket.high, bucket.highN] = [kept, n];
+export function keepExtreme(bucket: EquityBucket, n: number, sample: DeferredSample): void {
+  if (n < bucket.lowN) {
+    bucket.low = sample;
+    bucket.lowN = n;
+  }
+  if (n > bucket.highN) {
+    bucket.high = sample;
+    bucket.highN = n;
+  }
 }
 
 /**

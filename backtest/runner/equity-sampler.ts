@@ -7,8 +7,9 @@ import {
   type DeferredSample,
   type EquityBucket,
   emptyBucket,
+  isExtreme,
+  keepExtreme,
   mergeBuckets,
-  offerExtreme,
 } from './equity-buckets.ts';
 import { EquitySampleStats } from './equity-sample-stats.ts';
 import type { EquitySamplerOptions } from './equity-sampler-options.ts';
@@ -238,17 +239,15 @@ export class EquitySampler {
       const sample = { ts, equity: () => equity };
       const n = asNumber(equity);
       this.stats.add(ts, n);
-      offerExtreme(bucket, n, () => sample);
+      keepExtreme(bucket, n, sample);
       bucket.close = sample;
       return undefined;
     }
     const n = this.estimate();
     this.stats.add(ts, n);
-    let taken: DeferredSample | undefined;
-    offerExtreme(bucket, n, () => {
-      taken = { ts, equity: this.snapshot() };
-      return taken;
-    });
+    if (!isExtreme(bucket, n)) return undefined;
+    const taken = { ts, equity: this.snapshot() };
+    keepExtreme(bucket, n, taken);
     return taken;
   }
 
@@ -275,7 +274,7 @@ export class EquitySampler {
       if (this.lastTs !== this.takenTs) {
         const n = early?.n ?? this.estimate();
         this.stats.add(this.lastTs, n);
-        offerExtreme(bucket, n, () => close);
+        keepExtreme(bucket, n, close);
       }
     }
     bucket.prices = [...this.last];

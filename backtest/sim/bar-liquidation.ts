@@ -1,6 +1,6 @@
 import { asNumber, decimalOf } from '../../core/model/index.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
-import { estimateRisk, mayBeBelowMaintenance } from './margin-watch.ts';
+import { estimateRisk, mayBeBelowMaintenance, mayBeBelowMaintenanceN } from './margin-watch.ts';
 import { markPriceOf, type SymMarket } from './market-state.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -36,58 +36,18 @@ function headroomAt(state: SimState, market: SymMarket, price: number): number {
 }
 
 /**
- * Whether equity may be below maintenance margin with the sym's last price at `price`, from the
- * figures at `line.price` (the estimate's tolerance of {@link mayBeBelowMaintenance}).
+ * Whether equity may be below maintenance margin after the sym's last price moved by `move`, from
+ * the figures at that price and how they move with it (the estimate's tolerance of
+ * {@link mayBeBelowMaintenance}): equity minus maintenance margin is linear in the price.
  */
-function lineMayBeBelowAt(line: RiskLine, price: number): boolean {
-  const move = price - line.price;
-  return mayBeBelowMaintenance({
-    equity: line.equity + line.equitySlope * move,
-    maintenance: line.maintenance + line.maintenanceSlope * move,
-  });
-}
-
-/** Equity and maintenance margin on numbers at the sym's last price, and how they move with it. */
-interface RiskLine {
-  readonly price: number;
-  readonly equity: number;
-  readonly equitySlope: number;
-  readonly maintenance: number;
-  readonly maintenanceSlope: number;
-}
-
-/**
- * The number estimate of {@link estimateRisk} as lines in one sym's last price, in one pass: the
- * common case of balances in valuation coins and no loans (otherwise undefined: a coin valued by
- * the sym's price bends the line). NaN equity when no position is open.
- */
-function riskLineOf(state: SimState, sym: string, price: number): RiskLine | undefined {
-  if (state.loans.size > 0) return undefined;
-  let equity = 0;
-  let equitySlope = 0;
-  let maintenance = 0;
-  let maintenanceSlope = 0;
-  let open = false;
-  for (const [coin, balance] of state.balancesN) {
-    if (!state.opts.valuationCoins.has(coin)) return undefined;
-    equity += balance;
-  }
-  for (const position of state.positions.values()) {
-    if (position.qtyN === 0) continue;
-    open = true;
-    const market = state.markets.get(position.sym);
-    const mark = market ? markPriceOf(market) : Number.NaN;
-    if (Number.isNaN(mark)) continue;
-    const size = position.qtyN * position.contractSizeN;
-    const rate = Math.abs(size) * position.mmrN;
-    equity += size * (mark - position.avgN);
-    maintenance += rate * mark;
-    if (position.sym === sym) {
-      equitySlope += size;
-      maintenanceSlope += rate;
-    }
-  }
-  return { price, equity: open ? equity : Number.NaN, equitySlope, maintenance, maintenanceSlope };
+function mayBeBelowAfterMove(
+  equity: number,
+  equitySlope: number,
+  maintenance: number,
+  maintenanceSlope: number,
+  move: number,
+): boolean {
+  return mayBeBelowMaintenanceN(equity + equitySlope * move, maintenance + maintenanceSlope * move);
 }
 
 /**
@@ -108,10 +68,42 @@ export function mayLiquidateWithin(
   high: number,
 ): boolean {
   if ((state.positions.size === 0 && state.loans.size === 0) || !Number.isNaN(market.mark)) return false;
-  const line = riskLineOf(state, sym, market.last);
-  if (line === undefined) return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
-  if (Number.isNaN(line.equity)) return false;
-  return lineMayBeBelowAt(line, low) || lineMayBeBelowAt(line, high);
+  // The estimate of `estimateRisk` as lines in the sym's last price, in one pass and in locals (this
+  // runs on every bar while a position is open): the common case of balances in valuation coins
+  // and no loans; otherwise a coin valued by the sym's price bends the line, and both ends are
+  // estimated in full.
+  if (state.loans.size > 0) return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
+  let equity = 0;
+  let equitySlope = 0;
+  let maintenance = 0;
+  let maintenanceSlope = 0;
+  let open = false;
+  for (const [coin, balance] of state.balancesN) {
+    if (!state.opts.valuationCoins.has(coin))
+      return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
+    equity += balance;
+  }
+  for (const position of state.positions.values()) {
+    if (position.qtyN === 0) continue;
+    open = true;
+    const positionMarket = state.markets.get(position.sym);
+    const mark = positionMarket ? markPriceOf(positionMarket) : Number.NaN;
+    if (Number.isNaN(mark)) continue;
+    const size = position.qtyN * position.contractSizeN;
+    const rate = Math.abs(size) * position.mmrN;
+    equity += size * (mark - position.avgN);
+    maintenance += rate * mark;
+    if (position.sym === sym) {
+      equitySlope += size;
+      maintenanceSlope += rate;
+    }
+  }
+  if (!open || Number.isNaN(equity)) return false;
+  const price = market.last;
+  return (
+    mayBeBelowAfterMove(equity, equitySlope, maintenance, maintenanceSlope, low - price) ||
+    mayBeBelowAfterMove(equity, equitySlope, maintenance, maintenanceSlope, high - price)
+  );
 }
 
 /**

@@ -21,6 +21,13 @@ export interface RiskEstimate {
  * @returns the estimate; equity NaN when there is no open position and no loan
  */
 export function estimateRisk(state: SimState): RiskEstimate {
+  const risk = { equity: 0, maintenance: 0 };
+  estimateRiskInto(state, risk);
+  return risk;
+}
+
+/** {@link estimateRisk} written into a record the caller owns (no allocation per market event). */
+function estimateRiskInto(state: SimState, out: { equity: number; maintenance: number }): void {
   let equity = 0;
   let mm = 0;
   let open = false;
@@ -34,7 +41,11 @@ export function estimateRisk(state: SimState): RiskEstimate {
     equity += size * (mark - position.avgN);
     mm += Math.abs(size) * mark * position.mmrN;
   }
-  if (!open && state.loans.size === 0) return { equity: Number.NaN, maintenance: 0 };
+  if (!open && state.loans.size === 0) {
+    out.equity = Number.NaN;
+    out.maintenance = 0;
+    return;
+  }
   // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
   for (const [coin, balance] of state.balancesN) {
     equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
@@ -49,8 +60,12 @@ export function estimateRisk(state: SimState): RiskEstimate {
       mm += value * loanMmr;
     }
   }
-  return { equity, maintenance: mm };
+  out.equity = equity;
+  out.maintenance = mm;
 }
+
+/** The record `watchMargin` estimates into, read into locals at once (a nested watch may reuse it). */
+const watched = { equity: 0, maintenance: 0 };
 
 /**
  * Whether an estimate may be below maintenance margin, with a small relative margin of error.
@@ -58,7 +73,17 @@ export function estimateRisk(state: SimState): RiskEstimate {
  * @returns true when a Decimal check is warranted
  */
 export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
-  return risk.equity < risk.maintenance * 1.000001 + 1e-9;
+  return mayBeBelowMaintenanceN(risk.equity, risk.maintenance);
+}
+
+/**
+ * {@link mayBeBelowMaintenance} on the two figures, for callers that hold them as numbers.
+ * @param equity - the estimated equity
+ * @param maintenance - the estimated maintenance margin
+ * @returns true when a Decimal check is warranted
+ */
+export function mayBeBelowMaintenanceN(equity: number, maintenance: number): boolean {
+  return equity < maintenance * 1.000001 + 1e-9;
 }
 
 /**
@@ -71,16 +96,18 @@ export function mayBeBelowMaintenance(risk: RiskEstimate): boolean {
  * @param state - the venue
  */
 export function watchMargin(state: SimState): void {
-  const risk = estimateRisk(state);
-  if (Number.isNaN(risk.equity)) return;
-  if (mayBeBelowMaintenance(risk) && liquidateIfBelowMaintenance(state)) {
+  estimateRiskInto(state, watched);
+  const equityN = watched.equity;
+  const maintenance = watched.maintenance;
+  if (Number.isNaN(equityN)) return;
+  if (mayBeBelowMaintenanceN(equityN, maintenance) && liquidateIfBelowMaintenance(state)) {
     state.reportedStatus = 'NORMAL';
     return;
   }
-  watchLiqPrices(state, risk.equity, risk.maintenance);
+  watchLiqPrices(state, equityN, maintenance);
   const ratio = state.opts.marginCallRatioN;
-  const nearCall = risk.equity <= 0 || Math.abs(risk.maintenance / risk.equity - ratio) < ratio * 1e-6;
-  const estimated = risk.equity <= 0 || risk.maintenance / risk.equity >= ratio ? 'MARGIN_CALL' : 'NORMAL';
+  const nearCall = equityN <= 0 || Math.abs(maintenance / equityN - ratio) < ratio * 1e-6;
+  const estimated = equityN <= 0 || maintenance / equityN >= ratio ? 'MARGIN_CALL' : 'NORMAL';
   if (estimated === state.reportedStatus && !nearCall) return;
   const equity = equityOf(state);
   const account = accountView(state, equity);

@@ -134,4 +134,24 @@ describe('drawdown tracker: a sample of the same time replaces the one before', 
       { peakTs: 0, endTs: 2, recovered: false, depth: 0.09999999999999998 },
     ]);
   });
+
+  it('fed earlier samples of a time before its last, counts as fed only the last of each time', () => {
+    fc.assert(
+      fc.property(
+        arbitraryEquityCurve(),
+        fc.array(fc.array(fc.integer({ min: 1, max: 100_000_000 }), { maxLength: 3 }), { maxLength: 60 }),
+        (curve, replaced) => {
+          const plain = new DrawdownTracker(true);
+          const replacing = new DrawdownTracker(true);
+          curve.forEach((sample, i) => {
+            for (const cents of replaced[i] ?? []) replacing.add(sample.ts, cents / 100);
+            replacing.add(sample.ts, sample.equity.toNumber());
+            plain.add(sample.ts, sample.equity.toNumber());
+          });
+          expect(replacing.periods()).toEqual(plain.periods());
+          expect(replacing.figures()).toEqual(plain.figures());
+        },
+      ),
+    );
+  });
 });
