@@ -10,11 +10,13 @@ import type { VenueLatency } from './venue-latency.ts';
  * The venue's state-changing commands in the order they ran, each after how many market events
  * it ran, and the lockstep ticks that moved the venue's time between events: the sims are
  * deterministic, so replaying the journal against the same feed rebuilds every portfolio (what
- * the paper-venue snapshot keeps).
+ * the paper-venue snapshot keeps). Each entry goes to `changed` (the data dir's command log) and
+ * is not kept: the journal only counts them, so a long session's memory does not grow with every
+ * command and tick.
  */
 export class CommandJournal {
-  /** Every command run and tick made so far, in order. */
-  readonly entries: JournalEntry[] = [];
+  /** Commands run and ticks made so far: the index the next entry gets. */
+  private count = 0;
   /** Market events the portfolios have processed (an entry made now replays after that many). */
   private seen = 0;
 
@@ -31,6 +33,11 @@ export class CommandJournal {
     private readonly delays: Pick<VenueLatency, 'afterOrderEntry'>,
     private readonly changed: (entry: JournalEntry, index: number) => void,
   ) {}
+
+  /** @returns how many commands and ticks were journaled so far (replayed ones included) */
+  get length(): number {
+    return this.count;
+  }
 
   /**
    * Notes that the portfolios processed market events up to `seq`.
@@ -96,7 +103,7 @@ export class CommandJournal {
   }
 
   /**
-   * Runs the saved entries again as a restart's replayed feed reaches them, journaling them anew.
+   * Runs the saved entries again as a restart's replayed feed reaches them, counting them again (the log has them already).
    * The journal is in the order the entries were made, so by market-event count: one cursor walks it
    * once over the whole replay. An entry of a portfolio the venue no longer has is journaled but
    * not run: the journal keeps the log's numbering (a new entry's index is the journal's length),
@@ -112,7 +119,7 @@ export class CommandJournal {
         const entry = saved[next] as JournalEntry;
         if (entry.at > at) return;
         next++;
-        this.entries.push(entry);
+        this.count++;
         if (isTickEntry(entry)) {
           this.moveTo(entry.tickTo);
           continue;
@@ -129,8 +136,7 @@ export class CommandJournal {
   }
 
   private append(entry: JournalEntry): void {
-    this.entries.push(entry);
-    this.changed(entry, this.entries.length - 1);
+    this.changed(entry, this.count++);
   }
 
   /** Moves the venue and every portfolio's sim to a time, as the feed's events do. */

@@ -1,17 +1,18 @@
 import { seededRandom } from '../../core/kernel/index.ts';
-import type {
-  AlgoOrder,
-  Dec,
-  Execution,
-  InstrumentSpec,
-  Intent,
-  LiquidationEventRecord,
-  Loan,
-  MarketEvent,
-  Order,
-  Position,
-  PositionMode,
-  UserEvent,
+import {
+  type AlgoOrder,
+  type Dec,
+  type Execution,
+  type InstrumentSpec,
+  type Intent,
+  isFinalOrderState,
+  type LiquidationEventRecord,
+  type Loan,
+  type MarketEvent,
+  type Order,
+  type Position,
+  type PositionMode,
+  type UserEvent,
 } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import type { MarginLoanOrderWire, PositionHistoryWire } from '../../core/venue/index.ts';
@@ -25,6 +26,7 @@ import {
   type SimVenue,
   ZERO_LATENCY,
 } from '../sim/index.ts';
+import { RETAIN_HISTORY, trimHistory } from './history-retention.ts';
 import { decimalsAsText } from './wire-views.ts';
 
 /** Settings of one paper portfolio (the main one or a sub-portfolio). */
@@ -64,6 +66,8 @@ export interface PortfolioMarket {
    * quota and pool against them. Absent: each portfolio's own.
    */
   readonly venueLoans?: () => Iterable<LoanPrincipal>;
+  /** How many final orders, executions and closed positions each portfolio keeps (default {@link RETAIN_HISTORY}; small in tests). */
+  readonly retainHistory?: number;
 }
 
 /**
@@ -79,6 +83,7 @@ export function* venueLoansOf(books: ReadonlyMap<string, PortfolioBook>): Genera
 /**
  * One paper portfolio: a simulated venue plus the records the REST queries serve (order history,
  * executions, position history, algo orders, loan orders), folded from the sim's User Data events.
+ * Orders, executions and closed positions are kept as {@link RETAIN_HISTORY} says.
  * The sim runs with zero order-entry latency (the venue holds a command back for its order-entry
  * delay before `run`, and names that delay as the sim's `upstreamOrderEntry`) and the configured
  * User Data leg, which stamps each event's `recvTs`.
@@ -92,14 +97,17 @@ export class PortfolioBook {
   readonly instruments: ReadonlyMap<string, InstrumentSpec>;
   /** Sub-portfolio fee markup (a rate): the configured one, or the last set through the broker endpoint. */
   markup: Dec | undefined;
+  /** Every open order and at least the last {@link RETAIN_HISTORY} final ones, by orderId. */
   readonly orders = new Map<string, Order>();
   readonly orderIdByRef = new Map<string, string>();
+  /** At least the last {@link RETAIN_HISTORY} executions, oldest first. */
   readonly executions: Execution[] = [];
   /** Each order's latest execution, by orderId (lastExecutedQty / lastExecutedPrice on the wire). */
   readonly lastExecutions = new Map<string, Execution>();
   /** The markup in force when each execution happened, by transactionId (collection records). */
   readonly markupAtExecution = new Map<string, Dec>();
   readonly positions = new Map<string, Position>();
+  /** At least the last {@link RETAIN_HISTORY} closed positions, oldest first. */
   readonly positionHistory: PositionHistoryWire[] = [];
   readonly algos = new Map<string, AlgoOrder>();
   readonly loans = new Map<string, Loan>();
@@ -109,6 +117,9 @@ export class PortfolioBook {
   private readonly listeners = new Set<(event: UserEvent) => void>();
   private captured: UserEvent[] | undefined;
   private refSeq = 1;
+  /** The orderIds of the final orders kept, oldest first. */
+  private readonly finalOrderIds: string[] = [];
+  private readonly retain: number;
 
   /**
    * @param options - the portfolio
@@ -122,6 +133,7 @@ export class PortfolioBook {
     this.markup = options.feeMarkup;
     this.instruments = new Map(market.instruments.map((spec) => [spec.sym, spec]));
     this.positionMode = options.positionMode ?? 'NET';
+    this.retain = market.retainHistory ?? RETAIN_HISTORY;
     this.sim = createSimVenue({
       instruments: market.instruments,
       fillModel: market.fillModel,
@@ -232,13 +244,13 @@ export class PortfolioBook {
   private fold(event: UserEvent): void {
     switch (event.kind) {
       case 'order':
-        this.orders.set(event.order.orderId, event.order);
-        this.orderIdByRef.set(event.order.clientOrderId, event.order.orderId);
+        this.foldOrder(event.order);
         break;
       case 'execution':
         this.executions.push(event.execution);
         this.lastExecutions.set(event.execution.orderId, event.execution);
         if (this.markup) this.markupAtExecution.set(event.execution.transactionId, this.markup);
+        trimHistory(this.executions, this.retain, (old) => this.markupAtExecution.delete(old.transactionId));
         break;
       case 'position':
         this.foldPosition(event.position, event.ts);
@@ -262,6 +274,26 @@ export class PortfolioBook {
     for (const listener of this.listeners) listener(event);
   }
 
+  /** Keeps an order's latest state; once twice {@link RETAIN_HISTORY} are final, forgets all but the newest of those. */
+  private foldOrder(order: Order): void {
+    const before = this.orders.get(order.orderId);
+    this.orders.set(order.orderId, order);
+    this.orderIdByRef.set(order.clientOrderId, order.orderId);
+    if (
+      !isFinalOrderState(order.orderState) ||
+      (before !== undefined && isFinalOrderState(before.orderState))
+    )
+      return;
+    this.finalOrderIds.push(order.orderId);
+    trimHistory(this.finalOrderIds, this.retain, (orderId) => {
+      const old = this.orders.get(orderId);
+      if (old === undefined) return;
+      this.orders.delete(orderId);
+      if (this.orderIdByRef.get(old.clientOrderId) === orderId) this.orderIdByRef.delete(old.clientOrderId);
+      this.lastExecutions.delete(orderId);
+    });
+  }
+
   private foldPosition(position: Position, ts: number): void {
     const key = `${position.sym}|${position.positionSide}`;
     const before = this.positions.get(key);
@@ -278,6 +310,7 @@ export class PortfolioBook {
         createAt: before.createAt,
         updateAt: ts,
       });
+      trimHistory(this.positionHistory, this.retain);
     }
   }
 }

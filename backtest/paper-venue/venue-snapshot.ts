@@ -36,7 +36,7 @@ export function snapshotOf(state: VenueState, withView: boolean): PaperSnapshot 
     version: 2,
     released: state.feed.released,
     virtualNow: state.clock.now(),
-    journalLength: state.journal.entries.length,
+    journalLength: state.journal.length,
     markups,
   };
   if (!withView) return snapshot;

@@ -72,7 +72,8 @@ export class LiveExecutionClient implements ExecutionPort {
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.venueNow = () => options.rest.serverClock.now();
-    this.localView = new LocalTradingView(this.venueNow);
+    // The view forgets the executions no catch-up can list any more, so a long session's memory stays bounded.
+    this.localView = new LocalTradingView(this.venueNow, () => this.catchUp.oldestNeeded());
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
     this.privateStatus = new StreamStatus('private', this.venueNow);
     this.loanReads = new VenueLoanReads({

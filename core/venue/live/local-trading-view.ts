@@ -11,6 +11,9 @@ import {
 } from '../../model/index.ts';
 import { ChangesSinceSnapshot } from './changes-since-snapshot.ts';
 
+/** Fewest executions noted before the view first forgets those no catch-up can list any more. */
+export const EXECUTION_SWEEP_MIN = 1024;
+
 /**
  * What the live execution client believes the venue holds (open orders and algo orders,
  * positions, assets, outstanding loans) and the executions it has reported, kept from the events it emits: the
@@ -31,14 +34,24 @@ export class LocalTradingView {
   /** Reported executions: transactionId -> venue time, epoch ms. */
   private readonly executions = new Map<string, number>();
   private newestExecution: number | undefined;
+  /** How many executions the last sweep left: the next one runs once there are twice as many. */
+  private executionsAfterSweep = 0;
 
   /**
    * @param venueNow - the venue's time, epoch ms, read as each event is folded (when it was
    *   received): a venue time the venue stamped ahead of it counts only as it. The venue's, not
    *   the machine's: on a venue behind the machine's clock (or a paper venue replaying an earlier
    *   day) a cap at the machine's time would let a time stamped ahead through
+   * @param oldestExecutionNeeded - the venue time from which a later catch-up can still list an
+   *   execution (see ExecutionCatchUp.oldestNeeded), undefined while every one may be: older ones
+   *   are forgotten as executions are noted, each time their number has doubled since the last
+   *   time (at least {@link EXECUTION_SWEEP_MIN}), so a session that never reconnects still keeps
+   *   only the recent ones; by default none is forgotten that way
    */
-  constructor(private readonly venueNow: () => number) {}
+  constructor(
+    private readonly venueNow: () => number,
+    private readonly oldestExecutionNeeded: () => number | undefined = () => undefined,
+  ) {}
 
   /**
    * Keeps the local view up to date with one update from the venue the client passes on (a push,
@@ -94,6 +107,11 @@ export class LocalTradingView {
     this.executions.set(transactionId, ts);
     const counted = Math.min(ts, seenAt);
     if (this.newestExecution === undefined || counted > this.newestExecution) this.newestExecution = counted;
+    if (this.executions.size >= Math.max(EXECUTION_SWEEP_MIN, 2 * this.executionsAfterSweep)) {
+      const oldest = this.oldestExecutionNeeded();
+      if (oldest !== undefined) this.forgetExecutionsBefore(oldest);
+      this.executionsAfterSweep = this.executions.size;
+    }
   }
 
   /**

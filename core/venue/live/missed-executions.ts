@@ -139,6 +139,21 @@ export class ExecutionCatchUp {
   }
 
   /**
+   * The oldest venue time an execution a later catch-up compares can have: the next catch-up
+   * starts at the newest execution seen minus the margin (the newest only moves on), or earlier at
+   * a failed catch-up's start, and keeps one margin before that as {@link recent} does.
+   * @returns epoch ms; undefined while any execution may still be compared (none seen yet, not
+   *   primed, or a failed catch-up that was to list the whole recent window)
+   */
+  oldestNeeded(): number | undefined {
+    const newest = this.view.newestExecutionTs();
+    const failed = this.failedCatchUpFrom;
+    if (!this.executionsPrimed || newest === undefined || failed === null) return undefined;
+    const { marginMs } = this.policy;
+    return Math.min(newest - marginMs, failed ?? Number.POSITIVE_INFINITY) - marginMs;
+  }
+
+  /**
    * Executions from `begin` on; when the venue refuses `begin` as outside its recent window
    * (400001: no fill seen for about 7 days), the whole recent window instead.
    */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserEvent } from '../../../../core/model/index.ts';
-import { LocalTradingView } from '../../../../core/venue/live/local-trading-view.ts';
+import { EXECUTION_SWEEP_MIN, LocalTradingView } from '../../../../core/venue/live/local-trading-view.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
 import { anOrder } from '../../../kit/order-builders.ts';
 
@@ -80,5 +80,51 @@ describe('local trading view: what reconciliation compares', () => {
     expect(view.newestExecutionTs()).toBe(3_000);
     view.forgetExecutionsBefore(2_500);
     expect(['t-1', 't-ahead', 't-primed'].map((id) => view.hasExecution(id))).toEqual([false, true, true]);
+  });
+});
+
+describe('local trading view: the executions it remembers', () => {
+  const fillAt = (view: LocalTradingView, ts: number) => {
+    venueTime = ts;
+    view.observe({
+      kind: 'execution',
+      ts,
+      recvTs: ts,
+      execution: anExecution({
+        side: 'BUY',
+        quantity: '1',
+        price: '100',
+        timestamp: ts,
+        transactionId: `x${ts}`,
+      }),
+    });
+  };
+
+  it('forgets those no catch-up can list any more, so a session that never reconnects stays bounded', () => {
+    let oldestNeeded: number | undefined;
+    const view = new LocalTradingView(
+      () => venueTime,
+      () => oldestNeeded,
+    );
+    // One fill a second for 20 000 s; a catch-up can list the last 120 s.
+    for (let s = 1; s <= 20_000; s++) {
+      fillAt(view, s * 1_000);
+      oldestNeeded = s * 1_000 - 120_000;
+    }
+    const seen = view.state().seenExecutionIds ?? new Set();
+    expect(seen.size).toBeLessThanOrEqual(2 * EXECUTION_SWEEP_MIN);
+    expect(view.hasExecution('x20000000')).toBe(true);
+    expect(view.hasExecution(`x${20_000_000 - 120_000}`)).toBe(true);
+    expect(view.hasExecution('x1000')).toBe(false);
+    expect(view.newestExecutionTs()).toBe(20_000_000);
+  });
+
+  it('keeps every one while any may still be compared', () => {
+    const view = new LocalTradingView(
+      () => venueTime,
+      () => undefined,
+    );
+    for (let s = 1; s <= 3_000; s++) fillAt(view, s * 1_000);
+    expect(view.state().seenExecutionIds?.size).toBe(3_000);
   });
 });

@@ -1,6 +1,10 @@
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PaperVenue } from '../../../../backtest/paper-venue/index.ts';
 import type { UserEvent, VenueStatus } from '../../../../core/model/index.ts';
+import { LocalTradingView } from '../../../../core/venue/live/local-trading-view.ts';
+import { ExecutionCatchUp } from '../../../../core/venue/live/missed-executions.ts';
+import type { VenueRestClient } from '../../../../core/venue/rest/rest-client.ts';
 import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
 import { aRigBuy, eventually, type LivePaperRig, livePaperRigs } from '../../../kit/live-paper-rig.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
@@ -161,4 +165,43 @@ describe('live execution client: a fill stamped in the future', () => {
     await dropAndReconcile(rig);
     expect(reported(rig.events)).toEqual([]);
   }, 30_000);
+});
+
+describe('live execution client: the executions a later catch-up can list', () => {
+  /** A venue whose execution list is empty, or whose listing fails once `failing` is set. */
+  function catchUpOn(failing: { now: boolean }) {
+    const rest = {
+      getExecutionsPage: async () => ({ list: [], totalSize: 0, pageSize: 100 }),
+      async *pages() {
+        if (failing.now) throw new Error('venue down');
+        yield* [];
+      },
+    } as unknown as VenueRestClient;
+    const view = new LocalTradingView(() => 10_000_000);
+    const catchUp = new ExecutionCatchUp(
+      rest,
+      view,
+      { marginMs: 60_000, pageSize: 100 },
+      pino({ level: 'silent' }),
+      () => false,
+      () => 10_000_000,
+    );
+    return { view, catchUp };
+  }
+
+  it('start one margin before the next catch-up, or before a failed one that is to be widened', async () => {
+    const failing = { now: false };
+    const { view, catchUp } = catchUpOn(failing);
+    view.noteExecution('t1', 1_000_000, 1_000_000);
+    expect(catchUp.oldestNeeded()).toBeUndefined();
+    await catchUp.prime();
+    expect(catchUp.oldestNeeded()).toBe(1_000_000 - 120_000);
+    failing.now = true;
+    expect(await catchUp.recent()).toBeUndefined();
+    view.noteExecution('t2', 2_000_000, 2_000_000);
+    expect(catchUp.oldestNeeded()).toBe(1_000_000 - 120_000);
+    failing.now = false;
+    expect(await catchUp.recent()).toEqual([]);
+    expect(catchUp.oldestNeeded()).toBe(2_000_000 - 120_000);
+  });
 });
