@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { resultFromJson, resultToJson } from '../../../backtest/report/index.ts';
+import { resultFromJson, resultToJson, shownPath } from '../../../backtest/report/index.ts';
 import { type BacktestRunOptions, runBacktest } from '../../../backtest/runner/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Intent } from '../../../core/model/index.ts';
@@ -13,7 +13,8 @@ import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
 
 const BTC = 'BINANCE_PERP_BTC_USDT';
 const T0 = Date.UTC(2024, 0, 1);
-const THIS_FILE = fileURLToPath(import.meta.url);
+/** This file as a fault names it: relative to the working directory, the project's. */
+const THIS_FILE = shownPath(fileURLToPath(import.meta.url));
 const aTempDir = tempDirsRemovedAfterAll('keel-runner-faults-');
 
 /**
