@@ -1,3 +1,4 @@
+import type { CsvCell } from '../../backtest/report/index.ts';
 import type { SweepRow } from '../sweep/sweep-task.ts';
 
 /** A sweep's result table: one header, then one line per row, for the terminal and for the CSV. */
@@ -5,8 +6,11 @@ export interface SweepTable {
   readonly header: readonly string[];
   /** The rows as the terminal shows them: non-integers to 4 decimals. */
   readonly shown: readonly (readonly string[])[];
-  /** The rows as the CSV holds them: every number at full precision. */
-  readonly csv: readonly (readonly string[])[];
+  /**
+   * The rows as the CSV holds them: every number at full precision (written as a plain decimal by
+   * `csvField`, as in the result CSVs), a missing value empty.
+   */
+  readonly csv: readonly (readonly CsvCell[])[];
 }
 
 /** The metrics every table shows after the sorting one. */
@@ -28,10 +32,6 @@ function shownCell(value: number | null | undefined): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
 
-function csvCell(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'n/a' : String(value);
-}
-
 /**
  * The table of a sweep's rows: the axes' values, the sorting metric then the usual ones, fills,
  * and the columns only some sweeps need: `denied` (intents the risk gate, kernel or venue
@@ -43,8 +43,9 @@ function csvCell(value: number | null | undefined): string {
  */
 export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], metric: string): SweepTable {
   const metrics = [metric, ...SHOWN.filter((m) => m !== metric)];
-  const ran = (row: SweepRow, count: number) => (row.error === undefined ? String(count) : 'n/a');
-  const extra: { name: string; cell: (row: SweepRow) => string; needed: boolean }[] = [
+  // A count of a backtest that failed is unknown: undefined, shown n/a and written empty.
+  const ran = (row: SweepRow, count: number) => (row.error === undefined ? count : undefined);
+  const extra: { name: string; cell: (row: SweepRow) => number | string | undefined; needed: boolean }[] = [
     { name: 'denied', cell: (row) => ran(row, row.denied), needed: rows.some((row) => row.denied > 0) },
     {
       name: 'liquidations',
@@ -58,7 +59,7 @@ export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], 
     },
     {
       name: 'faults',
-      cell: (row) => String(row.faults.length),
+      cell: (row) => row.faults.length,
       needed: rows.some((row) => row.faults.length > 0),
     },
     {
@@ -68,15 +69,15 @@ export function sweepTable(rows: readonly SweepRow[], paths: readonly string[], 
     },
   ];
   const columns = extra.filter((column) => column.needed);
-  const line = (row: SweepRow, cell: (value: number | null | undefined) => string) => [
+  const cells = (row: SweepRow): (number | string | null | undefined)[] => [
     ...paths.map((path) => axisValue(row.combination, path)),
-    ...metrics.map((m) => cell(row.metrics[m])),
+    ...metrics.map((m) => row.metrics[m]),
     ran(row, row.fills),
     ...columns.map((column) => column.cell(row)),
   ];
   return {
     header: [...paths, ...metrics, 'fills', ...columns.map((column) => column.name)],
-    shown: rows.map((row) => line(row, shownCell)),
-    csv: rows.map((row) => line(row, csvCell)),
+    shown: rows.map((row) => cells(row).map((cell) => (typeof cell === 'string' ? cell : shownCell(cell)))),
+    csv: rows.map(cells),
   };
 }

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { extname } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
 import { backtestRecordings } from '../../compose/backtest-run.ts';
@@ -212,15 +213,28 @@ export async function sweepCommand(
     io.stdout.write(`✖ ${describeCombination(row.combination, paths)}: its backtest failed: ${row.error}\n`);
   if (options.out !== undefined) {
     const text = [header, ...csv].map((r) => r.map(csvField).join(',')).join('\n');
+    // A stopped sweep's rows go beside --out, so a file at --out always holds a whole grid.
+    const out = partial === '' ? options.out : partialTablePath(options.out);
     try {
-      writeFileSync(options.out, `${text}\n`);
+      writeFileSync(out, `${text}\n`);
     } catch (error) {
-      io.stderr.write(`✖ keel sweep: could not write --out ${options.out}: ${(error as Error).message}\n`);
+      io.stderr.write(`✖ keel sweep: could not write ${out}: ${(error as Error).message}\n`);
       return EXIT.RUNTIME_FAILURE;
     }
-    io.stdout.write(`table: ${options.out}${partial === '' ? '' : ` (${partial})`}\n`);
+    io.stdout.write(`table: ${out}${partial === '' ? '' : ` (${partial})`}\n`);
   }
   if (stoppedBy !== undefined) return stoppedCode;
   if (failed.length > 0) return EXIT.RUNTIME_FAILURE;
   return faulted.length > 0 ? EXIT.STRATEGY_FAULT : EXIT.OK;
+}
+
+/**
+ * Where a stopped sweep writes its partial table: `--out` with `.partial` before its extension
+ * (`grid.csv` -> `grid.partial.csv`).
+ * @param out - the `--out` path
+ * @returns the partial table's path
+ */
+export function partialTablePath(out: string): string {
+  const ext = extname(out);
+  return `${out.slice(0, out.length - ext.length)}.partial${ext}`;
 }

@@ -246,7 +246,7 @@ describe('keel sweep: a --timeout longer than a Node timer holds', () => {
 });
 
 describe('keel sweep: Ctrl-C', () => {
-  it('prints and writes the rows finished so far, marked partial, then exits 130', async () => {
+  it('prints the rows finished so far and writes them beside --out, marked partial, then exits 130', async () => {
     const csv = join(dir, 'interrupted.csv');
     const child = spawn(process.execPath, [
       resolve('bin/keel.js'),
@@ -279,8 +279,13 @@ describe('keel sweep: Ctrl-C', () => {
     expect(finished).toBeGreaterThanOrEqual(4);
     expect(code, stderr).toBe(EXIT.INTERRUPTED);
     expect(stdout).toContain(`\n⚠ partial: ${finished} of 300 backtests (stopped by SIGINT)\n`);
-    expect(stdout).toContain(`table: ${csv} (partial: ${finished} of 300 backtests (stopped by SIGINT))\n`);
+    // Written beside --out, so that a file at --out always holds the whole grid.
+    const partial = join(dir, 'interrupted.partial.csv');
+    expect(stdout).toContain(
+      `table: ${partial} (partial: ${finished} of 300 backtests (stopped by SIGINT))\n`,
+    );
     expect(stdout.split('\n').filter((line) => /^\s+\d+\s+\d+\s/.test(line))).toHaveLength(finished);
-    expect(existsSync(csv) && csvRows(csv)).toHaveLength(finished);
+    expect(existsSync(partial) && csvRows(partial)).toHaveLength(finished);
+    expect(existsSync(csv)).toBe(false);
   }, 180_000);
 });

@@ -1,9 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { csvField } from '../../../backtest/report/index.ts';
 import { sweepTable } from '../../../config/cli/sweep-table.ts';
 import type { SweepRow } from '../../../config/sweep/sweep-task.ts';
 
 const FAST = 'strategies.0.params.fast';
+
+/** The CSV text of each row's cells, as `keel sweep --out` writes them. */
+function csvText(table: ReturnType<typeof sweepTable>): string[][] {
+  return table.csv.map((cells) => cells.map(csvField));
+}
 
 function row(fast: number, totalReturn: number | null, more: Partial<SweepRow> = {}): SweepRow {
   return {
@@ -19,17 +25,21 @@ function row(fast: number, totalReturn: number | null, more: Partial<SweepRow> =
 }
 
 describe('the table of a sweep', () => {
-  it('holds every metric at full precision in the CSV, 4 decimals on the terminal', () => {
+  it('holds every metric at full precision in the CSV, as a plain decimal, and 4 decimals on the terminal', () => {
     fc.assert(
       fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
         const table = sweepTable([row(3, value)], [FAST], 'totalReturn');
-        // Reads back as the same number (-0 is written 0, equal to it).
-        expect(Number(table.csv[0]?.[1]) === value, table.csv[0]?.[1]).toBe(true);
+        const text = csvText(table)[0]?.[1] ?? '';
+        // Reads back as the same number (-0 is written 0, equal to it), never in exponent form.
+        expect(Number(text) === value && !/e/i.test(text), text).toBe(true);
         expect(table.shown[0]?.[1]).toBe(Number.isInteger(value) ? String(value) : value.toFixed(4));
       }),
     );
-    const table = sweepTable([row(3, -0.000123456789)], [FAST], 'totalReturn');
-    expect(table.csv[0]?.slice(0, 3)).toEqual(['3', '-0.000123456789', 'n/a']);
+    const table = sweepTable([row(3, -0.000123456789), row(5, -1.497e-7)], [FAST], 'totalReturn');
+    expect(csvText(table).map((r) => r.slice(0, 3))).toEqual([
+      ['3', '-0.000123456789', ''],
+      ['5', '-0.0000001497', ''],
+    ]);
     expect(table.shown[0]?.slice(0, 3)).toEqual(['3', '-0.0001', 'n/a']);
   });
 
@@ -53,10 +63,11 @@ describe('the table of a sweep', () => {
       'faults',
       'failed',
     ]);
-    expect(table.csv.map((r) => r.slice(-6))).toEqual([
+    expect(csvText(table).map((r) => r.slice(-6))).toEqual([
       ['4', '4', '0', '0', '0', ''],
       ['4', '0', '1', '1', '1', ''],
-      ['n/a', 'n/a', 'n/a', 'n/a', '0', 'yes'],
+      ['', '', '', '', '0', 'yes'],
     ]);
+    expect(table.shown[2]?.slice(-6)).toEqual(['n/a', 'n/a', 'n/a', 'n/a', '0', 'yes']);
   });
 });
