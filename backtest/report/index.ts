@@ -25,6 +25,19 @@ export {
 export type { StatsRow } from './html/stats-rows.ts';
 export { statsRows } from './html/stats-rows.ts';
 export { readLines } from './log/line-reader.ts';
+export type {
+  HolderJudging,
+  HolderVerdict,
+  ProcessIdentity,
+  ProcessProbe,
+} from './log/process-identity.ts';
+export {
+  hostProbe,
+  identityFrom,
+  judgeHolder,
+  processIdentity,
+  sameProcess,
+} from './log/process-identity.ts';
 export { processRuns } from './log/process-runs.ts';
 export type { RecordCodec, RecordLog } from './log/record-log.ts';
 export { firstRecords, hasLines } from './log/record-log.ts';

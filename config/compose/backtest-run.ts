@@ -22,7 +22,7 @@ import {
 } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
-import { acquireRunLock, OutputLocked } from './run-lock.ts';
+import { acquireRunLock, OutputLocked, type StaleLock } from './run-lock.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
 
@@ -189,24 +189,31 @@ export interface BacktestFilesOutcome {
   readonly eventCaches: readonly EventCacheFile[];
 }
 
+/** Inputs of {@link backtestToFiles}. */
+export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
+  /** Told of a lock of the result JSON taken over from a run that is gone (`tookOverWarning`), e.g. to print it. */
+  readonly onLockTakenOver?: (stale: StaleLock) => void;
+}
+
 /**
  * Runs a configured backtest and writes its result JSON, CSVs and HTML report, holding the run
  * lock of its result JSON meanwhile (as live and paper runs do), so two backtests writing the same
  * files (one config run twice with different `--set`s) cannot mix them: the second is refused
- * before it runs.
+ * before it runs. A lock left by a run that is gone is taken over and told to `onLockTakenOver`.
  * @param loaded - a validated config of mode backtest
- * @param options - strategy slots, progress stream, recordings override
+ * @param options - strategy slots, progress stream, recordings override, takeover callback
  * @returns the result, where its files went and where the event caches are
  * @throws OutputLocked when another run holds the lock of its result JSON
  * @throws Error when the run or writing its files fails (the result's temporary files are then removed)
  */
 export async function backtestToFiles(
   loaded: LoadedConfig,
-  options: ConfiguredBacktestOptions,
+  options: BacktestToFilesOptions,
 ): Promise<BacktestFilesOutcome> {
   const outputs = reportPathsOf(loaded.config);
   const locked = acquireRunLock([outputs.json], Date.now());
   if (!locked.ok) throw new OutputLocked(locked.problem);
+  for (const stale of locked.lock.tookOver) options.onLockTakenOver?.(stale);
   try {
     const result = await runConfiguredBacktest(loaded, options);
     try {

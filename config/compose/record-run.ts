@@ -7,7 +7,7 @@ import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
-import { acquireRunLock, OutputLocked } from './run-lock.ts';
+import { acquireRunLock, OutputLocked, type StaleLock, tookOverWarning } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import { venueRestClient } from './venue-rest-client.ts';
@@ -49,7 +49,7 @@ export async function recordMarketData(
   const locked = acquireRunLock([path], Date.now());
   if (!locked.ok) throw new OutputLocked(locked.problem);
   try {
-    return await recordLocked(loaded, path, options);
+    return await recordLocked(loaded, path, locked.lock.tookOver, options);
   } finally {
     locked.lock.release();
   }
@@ -59,10 +59,12 @@ export async function recordMarketData(
 async function recordLocked(
   loaded: LoadedConfig,
   path: string,
+  tookOver: readonly StaleLock[],
   options: RecordRunOptions,
 ): Promise<RecordRunOutcome> {
   const { config } = loaded;
   const logger = runLogger(config.name ?? 'record', config.logging.level);
+  for (const stale of tookOver) logger.warn({ lock: stale.path, pid: stale.pid }, tookOverWarning(stale));
   const instruments = instrumentSpecsOf(config.instruments);
   // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
   const realtime =

@@ -1,21 +1,66 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { processRuns } from '../../backtest/report/index.ts';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  hostProbe,
+  identityFrom,
+  judgeHolder,
+  type ProcessIdentity,
+  type ProcessProbe,
+  processIdentity,
+  sameProcess,
+} from '../../backtest/report/index.ts';
+
+/** How often a run refreshes the modification time of the locks it holds: its heartbeat. */
+export const LOCK_HEARTBEAT_MS = 5_000;
+
+/**
+ * A lock held from another pid namespace (container) or host, whose process cannot be probed, is
+ * taken over once its heartbeat is this old: six missed beats (a backtest's event loop stalls
+ * for a few seconds at most while it writes its result).
+ */
+export const LOCK_STALE_AFTER_MS = 30_000;
 
 /** What a lock file holds: who runs, since when. */
-interface LockHolder {
-  readonly pid: number;
+interface LockHolder extends ProcessIdentity {
   readonly startedAt: string;
+}
+
+/** A lock taken over from a run that had died holding it. */
+export interface StaleLock {
+  /** The lock file. */
+  readonly path: string;
+  /** That run's pid. */
+  readonly pid: number;
+  /** Why it was taken for dead, e.g. `no longer runs`. */
+  readonly why: string;
 }
 
 /** A held run lock. */
 export interface RunLock {
   /** The lock files, one per output. */
   readonly paths: readonly string[];
-  /** The locks taken over from runs that had died holding them: lock file and that run's pid. */
-  readonly tookOver: readonly { readonly path: string; readonly pid: number }[];
-  /** Removes the lock files (also done when the process exits without calling this). */
+  /** The locks taken over from runs that had died holding them. */
+  readonly tookOver: readonly StaleLock[];
+  /** Removes the lock files and stops their heartbeat (also done when the process exits without calling this). */
   release(): void;
+}
+
+/**
+ * The warning a run gives for a lock it took over.
+ * @param stale - the lock taken over
+ * @returns e.g. `took over the lock out/a.json.lock of an earlier Keel run (pid 7) that no longer runs`
+ */
+export function tookOverWarning(stale: StaleLock): string {
+  return `took over the lock ${stale.path} of an earlier Keel run (pid ${stale.pid}) that ${stale.why}`;
 }
 
 /** The outcome of {@link acquireRunLock}. */
@@ -23,15 +68,51 @@ export type RunLockResult =
   | { readonly ok: true; readonly lock: RunLock }
   | { readonly ok: false; readonly problem: string };
 
+/** What a run lock reads and runs on (injected in tests). */
+export interface LockEnvironment {
+  /** /proc and the process table. */
+  readonly probe: ProcessProbe;
+  /** The wall clock, epoch ms: heartbeat times and ages. */
+  readonly now: () => number;
+  /**
+   * Calls `beat` every `ms` until the returned function is called, without keeping the process alive.
+   * @returns stops the calls
+   */
+  readonly every: (ms: number, beat: () => void) => () => void;
+}
+
+const systemEnvironment: LockEnvironment = {
+  probe: hostProbe,
+  now: Date.now,
+  every: (ms, beat) => {
+    const timer = setInterval(beat, ms);
+    timer.unref();
+    return () => clearInterval(timer);
+  },
+};
+
+/** The lock files this process holds (absolute paths): a lock naming this pid but not here is stale. */
+const held = new Set<string>();
+
 /** Thrown by a command that cannot take the lock of its output: a usage problem (exit 2), not a failure. */
 export class OutputLocked extends Error {}
 
 function holderOf(path: string): LockHolder | undefined {
   try {
-    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockHolder>;
-    return typeof parsed.pid === 'number'
-      ? { pid: parsed.pid, startedAt: String(parsed.startedAt) }
-      : undefined;
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    const identity = identityFrom(parsed);
+    return identity === undefined
+      ? undefined
+      : { ...identity, startedAt: String((parsed as { startedAt?: unknown }).startedAt) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long ago the lock's holder last refreshed it; undefined when it cannot be read. */
+function heartbeatAge(path: string, now: number): number | undefined {
+  try {
+    return now - statSync(path).mtimeMs;
   } catch {
     return undefined;
   }
@@ -54,48 +135,67 @@ function created(path: string, holder: LockHolder): boolean {
 }
 
 /**
- * Takes the lock of each output a live or paper run (or a recording) writes: `<output>.lock` next
- * to its result JSON and next to its recording, so two runs writing one file (the same account,
- * recording, result and kill-switch files; or two configs sharing a recording path, the second of
- * which would move the first one's recording aside while it is written) cannot run at once
- * (Keel's choice of what a run owns). Each file is created exclusively and holds the pid; a lock
- * whose process no longer runs (a run killed with -9) is taken over. They are removed when the
- * lock is released or the process exits; none is kept when one cannot be taken.
+ * Takes the lock of each output a run (or a recording) writes: `<output>.lock` next to its result
+ * JSON and next to its recording, so two runs writing one file (the same account, recording,
+ * result and kill-switch files; or two configs sharing a recording path, the second of which
+ * would move the first one's recording aside while it is written) cannot run at once (Keel's
+ * choice of what a run owns). Each file is created exclusively and holds the process's identity
+ * (pid, start time, boot, pid namespace, host: see `ProcessIdentity`); while held, its
+ * modification time is refreshed every {@link LOCK_HEARTBEAT_MS}. A lock whose run is gone is
+ * taken over (see `judgeHolder`): its pid runs no process, or one started since; it names this
+ * process's pid but this process did not take it (a restarted container); or it was taken in
+ * another pid namespace or on another host and its heartbeat is {@link LOCK_STALE_AFTER_MS} old.
+ * They are removed when the lock is released or the process exits; none is kept when one cannot
+ * be taken.
  * @param outputs - the files the run writes
  * @param startedAt - when this run started, epoch ms (written into the locks)
- * @param runs - whether a pid runs (injected in tests)
+ * @param environment - probe, clock and heartbeat timer (injected in tests)
  * @returns the lock, or the problem naming the run that holds one of its files
  */
 export function acquireRunLock(
   outputs: readonly string[],
   startedAt: number,
-  runs: (pid: number) => boolean = processRuns,
+  environment: Partial<LockEnvironment> = {},
 ): RunLockResult {
-  const mine: LockHolder = { pid: process.pid, startedAt: new Date(startedAt).toISOString() };
+  const env: LockEnvironment = { ...systemEnvironment, ...environment };
+  const mine: LockHolder = { ...processIdentity(env.probe), startedAt: new Date(startedAt).toISOString() };
   const paths: string[] = [];
-  const tookOver: { path: string; pid: number }[] = [];
+  const tookOver: StaleLock[] = [];
+  let stopHeartbeat = () => {};
   const releaseAll = () => {
-    for (const path of paths) removeIfMine(path);
+    stopHeartbeat();
+    for (const path of paths) {
+      held.delete(path);
+      removeIfMine(path, mine);
+    }
   };
   for (const output of new Set(outputs)) {
-    const path = `${output}.lock`;
-    let taken: LockHolder | number | undefined;
+    const path = resolve(`${output}.lock`);
+    let taken: ReturnType<typeof lockFile>;
     try {
-      taken = lockFile(path, mine, runs);
+      taken = lockFile(path, mine, env);
     } catch (error) {
       releaseAll();
       throw error;
     }
-    if (typeof taken === 'object') {
+    if (taken?.live === true) {
       releaseAll();
+      const { holder, why, elsewhere } = taken;
+      const where = elsewhere
+        ? `, ${why}: it is taken over once its heartbeat is ${LOCK_STALE_AFTER_MS / 1000} s old`
+        : '';
       return {
         ok: false,
-        problem: `another Keel run (pid ${taken.pid}, started ${taken.startedAt}) is writing ${output}: stop it first, or give this run another name, report.json or recording path (lock ${path})`,
+        problem: `another Keel run (pid ${holder.pid}, started ${holder.startedAt}${where}) is writing ${output}: stop it first, or give this run another name, report.json or recording path (lock ${path})`,
       };
     }
     paths.push(path);
-    if (typeof taken === 'number') tookOver.push({ path, pid: taken });
+    held.add(path);
+    if (taken?.live === false) tookOver.push({ path, pid: taken.holder.pid, why: taken.why });
   }
+  stopHeartbeat = env.every(LOCK_HEARTBEAT_MS, () => {
+    for (const path of paths) touchIfMine(path, mine, env.now());
+  });
   process.once('exit', releaseAll);
   return {
     ok: true,
@@ -110,30 +210,56 @@ export function acquireRunLock(
   };
 }
 
+/** The holder of a lock file this process could not create, and what was found of it. */
+interface Found {
+  readonly holder: LockHolder;
+  readonly live: boolean;
+  readonly why: string;
+  readonly elsewhere: boolean;
+}
+
 /**
  * Creates one lock file, taking over a stale one.
- * @returns the live holder when another run holds it; the pid of a dead holder taken over; else undefined
+ * @returns the live holder when another run holds it; the dead holder taken over; else undefined
  */
-function lockFile(
-  path: string,
-  mine: LockHolder,
-  runs: (pid: number) => boolean,
-): LockHolder | number | undefined {
+function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found | undefined {
   mkdirSync(dirname(path), { recursive: true });
-  let tookOverFrom: number | undefined;
+  let tookOverFrom: Found | undefined;
   for (let attempt = 1; !created(path, mine); attempt++) {
     const holder = holderOf(path);
-    if (holder !== undefined && runs(holder.pid)) return holder;
-    // A lock left by a run that died (or a lock file it never finished writing): taken over.
+    if (holder !== undefined) {
+      const verdict = judgeHolder(holder, {
+        probe: env.probe,
+        heartbeatAgeMs: heartbeatAge(path, env.now()),
+        staleAfterMs: LOCK_STALE_AFTER_MS,
+        takenHere: held.has(path),
+      });
+      if (verdict.live) return { holder, ...verdict };
+      tookOverFrom = { holder, ...verdict };
+    } else tookOverFrom = undefined;
+    // A lock left by a run that is gone (or a lock file it never finished writing): taken over.
     if (attempt > 2) throw new Error(`cannot replace the stale lock ${path}`);
-    tookOverFrom = holder?.pid;
     unlinkSync(path);
   }
   return tookOverFrom;
 }
 
-function removeIfMine(path: string): void {
-  if (holderOf(path)?.pid !== process.pid) return;
+function isMine(path: string, mine: LockHolder): boolean {
+  const holder = holderOf(path);
+  return holder !== undefined && sameProcess(holder, mine);
+}
+
+function touchIfMine(path: string, mine: LockHolder, now: number): void {
+  if (!isMine(path, mine)) return;
+  try {
+    utimesSync(path, now / 1000, now / 1000);
+  } catch {
+    // Gone or read-only since: the next beat tries again.
+  }
+}
+
+function removeIfMine(path: string, mine: LockHolder): void {
+  if (!isMine(path, mine)) return;
   try {
     unlinkSync(path);
   } catch {

@@ -8,7 +8,7 @@ import { instrumentSpecsOf } from './instrument-specs.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { missingRecordingProblems } from './recording-problems.ts';
-import { acquireRunLock, type RunLock } from './run-lock.ts';
+import { acquireRunLock, type RunLock, tookOverWarning } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
 import { reportPathsOf } from './run-outputs.ts';
 import { latencyOf } from './sim-models.ts';
@@ -84,10 +84,7 @@ async function runLockedSession(
   const history = loggedRecordingDamage(logger);
   const warmUp = await warmUpOf(loaded, history);
   for (const stale of lock.tookOver)
-    logger.warn(
-      { lock: stale.path, pid: stale.pid },
-      'took over the lock of an earlier run that no longer runs',
-    );
+    logger.warn({ lock: stale.path, pid: stale.pid }, tookOverWarning(stale));
   const common = {
     config,
     slots,

@@ -1,25 +1,83 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processRuns } from './process-runs.ts';
+import {
+  hostProbe,
+  identityFrom,
+  judgeHolder,
+  type ProcessProbe,
+  processIdentity,
+} from './process-identity.ts';
+
+/**
+ * A spill directory made in another pid namespace (container) or on another host sharing the
+ * temporary directory, whose process cannot be probed, is removed once its heartbeat is this old.
+ * Longer than a run lock's: removing a live run's files fails it, a leftover only takes space.
+ */
+export const SPILL_STALE_AFTER_MS = 10 * 60_000;
+
+/** How often the owner files of this process's spill directories are touched: their heartbeat. */
+const HEARTBEAT_MS = 5_000;
+
+/** The file in each spill directory naming its process (`ProcessIdentity`); its mtime is the heartbeat. */
+const OWNER_FILE = '.keel-owner.json';
 
 /** Directories still to remove when the process exits. */
 const live = new Set<string>();
 let exitHookInstalled = false;
+let heartbeat: NodeJS.Timeout | undefined;
 /** Temporary directories already swept for leftovers of dead processes. */
 const swept = new Set<string>();
 
 /** `<prefix><pid>-XXXXXX`: the pid of the process that made a spill directory. */
 const OWNED = /^keel-(?:[a-z]+-)+(\d+)-[A-Za-z0-9]{6}$/;
 
+function ageOf(path: string, now: number): number | undefined {
+  try {
+    return now - statSync(path).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process that made a spill directory is gone, by its owner file (see `judgeHolder`). */
+function ownerGone(path: string, pid: number, probe: ProcessProbe, now: number): boolean {
+  const owner = join(path, OWNER_FILE);
+  let text: string;
+  try {
+    text = readFileSync(owner, 'utf8');
+  } catch {
+    // None: made by an older Keel, or its maker has not written it yet. Gone only when the pid
+    // runs nothing here and the directory is old, since its maker may run in another namespace.
+    if (pid === probe.pid || probe.runs(pid)) return false;
+    const age = ageOf(path, now);
+    return age !== undefined && age >= SPILL_STALE_AFTER_MS;
+  }
+  const holder = identityFrom(JSON.parse(text));
+  if (holder === undefined) return false;
+  return !judgeHolder(holder, {
+    probe,
+    heartbeatAgeMs: ageOf(owner, now),
+    staleAfterMs: SPILL_STALE_AFTER_MS,
+  }).live;
+}
+
 /**
  * Removes the spill directories of processes that are gone: a process killed by a signal (a
- * test worker stopped by its runner, Ctrl-C on a tool without a handler) runs no exit hook, so
- * the next spill directory made in the same temporary directory cleans up after it.
+ * test worker stopped by its runner, a container stopped) runs no exit hook, so the next spill
+ * directory made in the same temporary directory cleans up after it. Only directories whose
+ * process is provably gone go (see `judgeHolder`): in this pid namespace, boot and host, its pid
+ * runs nothing or a process started since; elsewhere (a container sharing the temporary
+ * directory), its heartbeat is {@link SPILL_STALE_AFTER_MS} old.
+ * @param dir - the temporary directory
+ * @param probe - the machine (injected in tests)
+ * @param now - the wall clock, epoch ms (injected in tests)
  */
-function sweepLeftovers(dir: string): void {
-  if (swept.has(dir)) return;
-  swept.add(dir);
+export function removeDeadSpillDirectories(
+  dir: string,
+  probe: ProcessProbe = hostProbe,
+  now = Date.now(),
+): void {
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -27,23 +85,60 @@ function sweepLeftovers(dir: string): void {
     return;
   }
   for (const name of names) {
-    const owner = OWNED.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid || processRuns(Number(owner))) continue;
-    rmSync(join(dir, name), { recursive: true, force: true });
+    const pid = OWNED.exec(name)?.[1];
+    if (pid === undefined) continue;
+    const path = join(dir, name);
+    if (live.has(path)) continue;
+    let gone: boolean;
+    try {
+      gone = ownerGone(path, Number(pid), probe, now);
+    } catch {
+      // An owner file half written: its maker runs.
+      gone = false;
+    }
+    if (gone) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+function sweepLeftovers(dir: string): void {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  removeDeadSpillDirectories(dir);
+}
+
+/** Touches the owner file of each live directory, so processes elsewhere see this one runs. */
+function beat(): void {
+  const now = Date.now() / 1000;
+  for (const dir of live) {
+    try {
+      utimesSync(join(dir, OWNER_FILE), now, now);
+    } catch {
+      // Removed meanwhile: nothing to keep alive.
+    }
+  }
+}
+
+function forgetLive(dir: string): void {
+  live.delete(dir);
+  if (live.size === 0 && heartbeat !== undefined) {
+    clearInterval(heartbeat);
+    heartbeat = undefined;
   }
 }
 
 function removeAllOnExit(): void {
   for (const dir of live) rmSync(dir, { recursive: true, force: true });
   live.clear();
+  clearInterval(heartbeat);
+  heartbeat = undefined;
 }
 
 /**
  * A temporary directory of its own for one run's spill files (`<os tmpdir>/keel-run-<pid>-XXXXXX`),
  * removed by {@link SpillDirectory.dispose} or, at the latest, when the process exits normally.
  * A process killed by a signal runs no exit hook: its directories are removed by the next
- * process that makes one in the same temporary directory (the pid in the name tells whose they
- * are and whether that process is gone).
+ * process that makes one in the same temporary directory once it is provably gone (the owner file
+ * in each names its process; see {@link removeDeadSpillDirectories}).
  */
 export class SpillDirectory {
   /** The directory's absolute path. */
@@ -59,7 +154,12 @@ export class SpillDirectory {
     const base = tmpdir();
     sweepLeftovers(base);
     this.path = mkdtempSync(join(base, `${prefix}${process.pid}-`));
+    writeFileSync(join(this.path, OWNER_FILE), `${JSON.stringify(processIdentity())}\n`);
     live.add(this.path);
+    if (heartbeat === undefined) {
+      heartbeat = setInterval(beat, HEARTBEAT_MS);
+      heartbeat.unref();
+    }
     if (!exitHookInstalled) {
       exitHookInstalled = true;
       process.once('exit', removeAllOnExit);
@@ -87,7 +187,7 @@ export class SpillDirectory {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    live.delete(this.path);
+    forgetLive(this.path);
     rmSync(this.path, { recursive: true, force: true });
   }
 }

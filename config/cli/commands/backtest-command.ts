@@ -13,7 +13,8 @@ import {
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
-import { OutputLocked } from '../../compose/run-lock.ts';
+import { OutputLocked, tookOverWarning } from '../../compose/run-lock.ts';
+import { forceStopOnSecondSignal } from '../../compose/session-stop.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';
@@ -118,9 +119,28 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording, one
  *   whose header cannot be read, a replay window outside the recordings or result files another
  *   run is writing, EXIT.RUNTIME_FAILURE when the run
- *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written)
+ *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written);
+ *   SIGINT / SIGTERM end the process with EXIT.INTERRUPTED / EXIT.TERMINATED, no result written
  */
 export async function backtestCommand(
+  loaded: LoadedConfig,
+  options: BacktestOptions,
+  io: CliIo,
+): Promise<ExitCode> {
+  // A backtest has nothing to save when stopped: the first signal ends it at once (the exit hooks
+  // remove its run lock and temporary files), as a second one ends a session's shutdown.
+  const endSignals = forceStopOnSecondSignal((signal) =>
+    io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: stopped by ${signal}; no result written\n`),
+  );
+  try {
+    return await backtestAndSummarize(loaded, options, io);
+  } finally {
+    endSignals();
+  }
+}
+
+/** {@link backtestCommand} while SIGINT and SIGTERM end it. */
+async function backtestAndSummarize(
   loaded: LoadedConfig,
   options: BacktestOptions,
   io: CliIo,
@@ -146,6 +166,7 @@ export async function backtestCommand(
       onStrategyRejection: (rejection) => io.stderr.write(`✖ ${formatStrategyRejection(rejection)}\n`),
       // Said as met, once per kind; the summary's warnings count them all.
       onRecordingDamage: (warning) => io.stderr.write(`warning: ${warning.message}\n`),
+      onLockTakenOver: (stale) => io.stderr.write(`warning: ${tookOverWarning(stale)}\n`),
       ...(options.progress ? { progress: process.stderr } : {}),
       ...(options.recordings === undefined || options.recordings.length === 0
         ? {}

@@ -60,7 +60,7 @@ describe('backtest records kept out of memory', () => {
       expect(files).toEqual(expect.arrayContaining(['fills.jsonl', 'orders-main.jsonl', 'trades.jsonl']));
       expect(
         files.every((f) =>
-          /^(fills|trades|trade-pnls|orders-main|orders-late-\d+|algo-orders-main|algo-orders-late-\d+|denials)\.jsonl$/.test(
+          /^((fills|trades|trade-pnls|orders-main|orders-late-\d+|algo-orders-main|algo-orders-late-\d+|denials)\.jsonl|\.keel-owner\.json)$/.test(
             f,
           ),
         ),

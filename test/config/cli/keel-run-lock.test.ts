@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, paperRunUntilFirstFill, reportOutputFlags } from '../../kit/keel-child-process.ts';
@@ -70,6 +71,67 @@ describe('keel backtest while another run writes its result files', () => {
     ]);
     expect(ran.code).toBe(EXIT.OK);
     expect(existsSync(join(dir, 'bt-result.json'))).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+  }, 90_000);
+});
+
+describe('keel backtest stopped by a signal', () => {
+  it.each([
+    ['SIGTERM', EXIT.TERMINATED],
+    ['SIGINT', EXIT.INTERRUPTED],
+  ] as const)(
+    'on %s exits %i with its lock and temporary files removed, and writes no result',
+    async (signal, exit) => {
+      const name = `signalled-${signal}`;
+      const tmp = join(dir, `tmp-${signal}`);
+      mkdirSync(tmp);
+      const lock = join(dir, `${name}-result.json.lock`);
+      const child = spawn(
+        process.execPath,
+        [
+          resolve('bin/keel.js'),
+          'backtest',
+          'config/examples/sma-cross-backtest.yaml',
+          '--no-progress',
+          '--set',
+          'backtest.eventCache=false',
+          ...reportOutputFlags(dir, name),
+        ],
+        { env: { PATH: process.env.PATH ?? '', TMPDIR: tmp } },
+      );
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+      });
+      const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+      // Signalled once it holds its lock, i.e. while it runs.
+      while (!existsSync(lock)) await new Promise((r) => setTimeout(r, 10));
+      child.kill(signal);
+      expect(await exited).toBe(exit);
+      expect(stderr).toContain(`stopped by ${signal}; no result written`);
+      expect(existsSync(lock)).toBe(false);
+      expect(existsSync(join(dir, `${name}-result.json`))).toBe(false);
+      expect(readdirSync(tmp).filter((f) => f.startsWith('keel-'))).toEqual([]);
+    },
+    90_000,
+  );
+});
+
+describe('keel backtest finding the lock of a run that is gone', () => {
+  it('takes it over, says so, and runs', () => {
+    const lock = join(dir, 'stale-result.json.lock');
+    writeFileSync(lock, `${JSON.stringify({ pid: 2 ** 30, startedAt: '2026-11-29T10:00:00.000Z' })}\n`);
+    const ran = keelChild([
+      'backtest',
+      'config/examples/sma-cross-backtest.yaml',
+      '--no-progress',
+      ...reportOutputFlags(dir, 'stale'),
+    ]);
+    expect(ran.code).toBe(EXIT.OK);
+    expect(ran.stderr).toBe(
+      `warning: took over the lock ${lock} of an earlier Keel run (pid ${2 ** 30}) that no longer runs\n`,
+    );
+    expect(existsSync(join(dir, 'stale-result.json'))).toBe(true);
     expect(existsSync(lock)).toBe(false);
   }, 90_000);
 });

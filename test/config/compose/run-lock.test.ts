@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hostProbe, processIdentity } from '../../../backtest/report/index.ts';
 import { acquireRunLock } from '../../../config/compose/run-lock.ts';
 
 describe('the run lock of a live or paper run', () => {
@@ -18,7 +19,7 @@ describe('the run lock of a live or paper run', () => {
     const first = acquireRunLock([result], Date.UTC(2026, 10, 28, 20, 0, 0));
     if (!first.ok) throw new Error(first.problem);
     expect(JSON.parse(readFileSync(`${result}.lock`, 'utf8'))).toEqual({
-      pid: process.pid,
+      ...processIdentity(),
       startedAt: '2026-11-28T20:00:00.000Z',
     });
     const second = acquireRunLock([result], Date.UTC(2026, 10, 28, 20, 0, 1));
@@ -55,9 +56,13 @@ describe('the run lock of a live or paper run', () => {
 
   it('takes over a lock whose run no longer runs, and says whose it was', () => {
     writeFileSync(`${join(dir, 'stale.json')}.lock`, '{"pid":4242,"startedAt":"2026-01-01T00:00:00.000Z"}\n');
-    const taken = acquireRunLock([join(dir, 'stale.json')], 0, (pid) => pid !== 4242);
+    const taken = acquireRunLock([join(dir, 'stale.json')], 0, {
+      probe: { ...hostProbe, runs: (pid) => pid !== 4242 },
+    });
     if (!taken.ok) throw new Error(taken.problem);
-    expect(taken.lock.tookOver).toEqual([{ path: `${join(dir, 'stale.json')}.lock`, pid: 4242 }]);
+    expect(taken.lock.tookOver).toEqual([
+      { path: `${join(dir, 'stale.json')}.lock`, pid: 4242, why: 'no longer runs' },
+    ]);
     expect(JSON.parse(readFileSync(`${join(dir, 'stale.json')}.lock`, 'utf8')).pid).toBe(process.pid);
     taken.lock.release();
   });
