@@ -152,6 +152,7 @@ describe('sim venue: only market events that happened on the venue at or after a
 
   it('bars: a mark-price algo order is not triggered by a mark stamped before it arrived; one after is', () => {
     const t = aSim({ latency, fillModel: 'bar' });
+    t.sim.advanceTo(1_000);
     t.send(anAlgo('a', { triggerPrice: D('105'), triggerType: 'MarkPrice' }));
     t.sim.onMarket({ ...aMark(1_010, 106), recvTs: 1_030 });
     expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW']);
