@@ -10,6 +10,7 @@ import { rejectCommand } from './command-rejection.ts';
 import { badParameter, type OrderParameters } from './order-parameters.ts';
 import { publishAlgo } from './publish.ts';
 import { nextId, type SimAlgo, type SimState } from './sim-state.ts';
+import { venueNow } from './venue-time.ts';
 
 /** The fields an algo order is opened with (the venue adds its id, state and times). */
 export type NewAlgo = Pick<
@@ -41,7 +42,7 @@ export function openAlgo(state: SimState, fields: NewAlgo): SimAlgo {
     triggerN: asNumber(fields.triggerPrice),
     state: 'NEW',
     createAt: state.now,
-    receivedAt: state.now,
+    receivedAt: venueNow(state),
     updateAt: state.now,
   };
   state.algos.set(algo.algoOrderId, algo);

@@ -11,6 +11,7 @@ import { asNumber, ZERO } from '../../core/model/index.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimPosition } from './sim-position.ts';
 import { nextId, type SimState } from './sim-state.ts';
+import { venueNow } from './venue-time.ts';
 
 /** What a new order is made of. */
 export interface NewOrderFields {
@@ -81,7 +82,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     seq,
     liquidation: fields.liquidation ?? false,
     createAt: state.now,
-    receivedAt: state.now,
+    receivedAt: venueNow(state),
     updateAt: state.now,
   };
   state.ordersById.set(order.orderId, order);

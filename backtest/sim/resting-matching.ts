@@ -17,6 +17,16 @@ import { queueTrade, trimQueue } from './queue-position.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 import { takeFromSwept } from './swept-levels.ts';
+import { venueTimeOf } from './venue-time.ts';
+
+/**
+ * The index of the first order of a side that the venue had received by `at`, or the side's length
+ * when none: an order received later was not there when the event happened, so it does not meet it.
+ */
+function firstArrived(side: readonly SimOrder[], at: number): number {
+  for (let i = 0; i < side.length; i++) if ((side[i] as SimOrder).receivedAt <= at) return i;
+  return side.length;
+}
 
 /**
  * Moves a resting order up its queue (queue model): a trade at its price by an aggressor on the
@@ -41,31 +51,41 @@ function crossedTradePrice(order: SimOrder, event: MarketTradeEvent): Dec {
  * Matches the resting orders of a sym against a quote, book or trade event with the configured fill
  * model. Orders fill at their own limit price as makers, or, while crossed, at the market's price as
  * takers; an event's size is shared by the orders in price-time priority, and displayed size the
- * sim took is not offered again until the level's size changes.
+ * sim took is not offered again until the level's size changes. Only the orders the venue had
+ * received by the time the event happened there (`venueTimeOf`) meet it: a print or quote from
+ * before an order arrived neither fills it nor moves its queue.
  * @param state - the venue
  * @param event - the market event (its sym's market already folded)
  */
 export function matchResting(state: SimState, event: MarketEvent): void {
   const book = state.books.get(event.sym);
   if (book === undefined || book.size === 0) return;
+  const at = venueTimeOf(event);
   if (event.kind === 'trade') {
-    if (book.buys.length > 0) matchTrade(state, book.buys, event, true);
-    if (book.sells.length > 0) matchTrade(state, book.sells, event, false);
+    if (book.buys.length > 0) matchTrade(state, book.buys, event, true, at);
+    if (book.sells.length > 0) matchTrade(state, book.sells, event, false, at);
   } else if (event.kind === 'quote' || event.kind === 'book') {
     const market = marketOf(state, event.sym);
     if (book.buys.length > 0)
-      matchDisplayed(state, book.buys, event, market.bids, market.asks, market.asksTaken);
+      matchDisplayed(state, book.buys, event, market.bids, market.asks, market.asksTaken, at);
     if (book.sells.length > 0)
-      matchDisplayed(state, book.sells, event, market.asks, market.bids, market.bidsTaken);
+      matchDisplayed(state, book.sells, event, market.asks, market.bids, market.bidsTaken, at);
   }
 }
 
-function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent, buys: boolean): void {
+function matchTrade(
+  state: SimState,
+  side: SimOrder[],
+  event: MarketTradeEvent,
+  buys: boolean,
+  at: number,
+): void {
   const model = state.opts.fillModel;
   const market = marketOf(state, event.sym);
   let consumed = 0;
-  while (side.length > 0) {
-    const order = side[0] as SimOrder;
+  let head = firstArrived(side, at);
+  while (head < side.length) {
+    const order = side[head] as SimOrder;
     const offered = tradeCapacity(model, order, event, market.lastExplained) - consumed;
     if (!(offered > 0)) break;
     const wanted = offered >= order.remainingN ? remainderOf(order) : lotQty(state, order.sym, offered);
@@ -74,7 +94,8 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent, 
       ? executeFill(state, order, wanted, crossedTradePrice(order, event), 'TAKER')
       : executeFill(state, order, wanted, order.price, 'MAKER');
     consumed += asNumber(filled);
-    if (side[0] === order) break;
+    if (side[head] === order) break;
+    head = firstArrived(side, at);
   }
   // On a trades-only recording the print is also the level an arriving order takes, and so is a
   // print through the displayed side our orders rest on (the bids for our buys): what the resting
@@ -85,7 +106,11 @@ function matchTrade(state: SimState, side: SimOrder[], event: MarketTradeEvent, 
       takeFromSwept(market, !buys, consumed);
   }
   // The head was updated while matching; the orders behind it see the same market.
-  if (model.name === 'queue') for (let i = 1; i < side.length; i++) advanceQueue(side[i] as SimOrder, event);
+  if (model.name !== 'queue') return;
+  for (let i = head + 1; i < side.length; i++) {
+    const order = side[i] as SimOrder;
+    if (order.receivedAt <= at) advanceQueue(order, event);
+  }
 }
 
 /**
@@ -103,18 +128,20 @@ function matchDisplayed(
   sameSide: readonly BookLevel[],
   opposite: readonly BookLevel[],
   taken: TakenLevel[],
+  at: number,
 ): void {
   const model = state.opts.fillModel;
   let ahead: Map<SimOrder, number> | undefined;
   if (model.name === 'queue') {
-    for (const order of side) trimQueue(order, event);
+    for (const order of side) if (order.receivedAt <= at) trimQueue(order, event);
     ahead = sizesAhead(side, sameSide, opposite, taken);
   }
   // What this event's opposite size already gave the size ahead of an earlier order of ours: the
   // same recorded size is ahead of the orders behind it.
   let served = 0;
-  while (side.length > 0) {
-    const order = side[0] as SimOrder;
+  let head = firstArrived(side, at);
+  while (head < side.length) {
+    const order = side[head] as SimOrder;
     const best = opposite[0];
     // Still crossed while the best opposite level reaches its limit, even if the sim took it all.
     if (order.crossed && (best === undefined || !crosses(order, false, best[0]))) order.crossed = false;
@@ -141,6 +168,7 @@ function matchDisplayed(
       if (order.remainingN <= 0 || !isLive(order)) break;
     }
     // A head still on the book has taken every level it reaches: the orders behind reach no more.
-    if (side[0] === order) break;
+    if (side[head] === order) break;
+    head = firstArrived(side, at);
   }
 }

@@ -210,6 +210,11 @@ export interface SimState {
    * undefined between bars.
    */
   matchingBar: BarEvent | undefined;
+  /**
+   * The venue time of the market event being matched off bars (`venueTimeOf`), NaN otherwise: a
+   * resting order, held order or algo order received after it does not meet it.
+   */
+  matchingAt: number;
   /** The bars matched per sym, on the bar fill model (see `bar-coverage.ts`). */
   readonly barCoverage: Map<string, BarCoverage>;
   lastRecvTs: number;
@@ -266,6 +271,7 @@ export function createSimState(
     deadline: Number.POSITIVE_INFINITY,
     attached: new Set(),
     matchingBar: undefined,
+    matchingAt: Number.NaN,
     barCoverage: new Map(),
     lastRecvTs: Number.NEGATIVE_INFINITY,
     hooks: { attachTpSl: () => undefined, workOrder: () => undefined },

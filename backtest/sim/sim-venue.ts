@@ -34,6 +34,7 @@ import { runTimers } from './timers.ts';
 import { attachTpSl } from './tp-sl-attachments.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
+import { venueTimeOf } from './venue-time.ts';
 
 /** The simulated venue: an execution port on virtual time, fed by recorded market events. */
 export interface SimVenue extends ExecutionPort {
@@ -235,14 +236,18 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
         matchBar(state, bar);
         runDue(event.recvTs);
       } else if (event.kind === 'markPrice') {
-        checkMarkTriggers(state, event.sym, event.markPrice);
+        checkMarkTriggers(state, event.sym, event.markPrice, venueTimeOf(event));
       }
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
+      // The venue met this event when it happened there, before it was received: what it does in
+      // reaction (a triggered order, a tp / sl attachment) exists from then.
+      state.matchingAt = venueTimeOf(event);
       keepToSession(state, event.sym);
       fillWaiting(state, event.sym);
       const last = lastPriceOf(market);
       checkTriggers(state, event.sym, last);
       matchResting(state, event);
+      state.matchingAt = Number.NaN;
     }
     if (state.positions.size > 0 || state.loans.size > 0) watchMargin(state);
   };

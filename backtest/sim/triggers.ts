@@ -12,6 +12,7 @@ import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
 import { dropOrphanedLegs, isOrphanedLeg } from './tp-sl-attachments.ts';
+import { venueNow } from './venue-time.ts';
 
 /** A price level crossed upwards (`up`) or downwards. */
 interface Level {
@@ -246,15 +247,18 @@ export function fireTrigger(state: SimState, due: DueTrigger): void {
  * Checks the held conditional orders and open algo orders of a sym at the last price (quote, book
  * and trade fill models; bars walk their path with {@link firstTrigger}): last-price triggers
  * against it; mark-price triggers against the mark when the venue sends one, else the last price
- * (Keel's choice for mark-less recordings).
+ * (Keel's choice for mark-less recordings). Only orders the venue had received by the time the
+ * market event being matched happened there (`venueNow`) are checked: a price from before one
+ * arrived does not trigger it.
  * @param state - the venue
  * @param sym - the symbol whose price moved
  * @param last - its last price
  */
 export function checkTriggers(state: SimState, sym: string, last: number): void {
   if (state.held.length === 0 && state.algos.size === 0) return;
+  const at = venueNow(state);
   if (state.held.length > 0) {
-    for (const order of state.held.filter((o) => o.sym === sym)) {
+    for (const order of state.held.filter((o) => o.sym === sym && o.receivedAt <= at)) {
       for (const level of levelsOf(order)) {
         const at = reachedAt(level, last, last);
         if (Number.isNaN(at)) continue;
@@ -267,7 +271,7 @@ export function checkTriggers(state: SimState, sym: string, last: number): void 
     const mark = markPriceOf(marketOf(state, sym));
     const due: SimAlgo[] = [];
     for (const algo of state.algos.values()) {
-      if (algo.sym !== sym) continue;
+      if (algo.sym !== sym || algo.receivedAt > at) continue;
       const price = algo.triggerType === 'MarkPrice' && !Number.isNaN(mark) ? mark : last;
       if (!Number.isNaN(reachedAt(algoLevel(algo), price, price))) due.push(algo);
     }
@@ -282,16 +286,23 @@ export function checkTriggers(state: SimState, sym: string, last: number): void 
  * Fires the mark-price algo orders of a sym that a new mark reached, on the bar fill model (bar
  * paths carry last prices, not marks): "with a mark channel, the marks decide", as for
  * liquidation. The order an algo order sends then arrives inside a bar, so it meets the sym's
- * next bar (a market order at its open).
+ * next bar (a market order at its open). An algo order received after the mark was made on the
+ * venue (`venueTimeOf`) does not meet it.
  * @param state - the venue
  * @param sym - the symbol whose mark moved
  * @param mark - the new mark
+ * @param at - when the mark was made on the venue (default: every algo order meets it)
  */
-export function checkMarkTriggers(state: SimState, sym: string, mark: number): void {
+export function checkMarkTriggers(
+  state: SimState,
+  sym: string,
+  mark: number,
+  at = Number.POSITIVE_INFINITY,
+): void {
   if (state.algos.size === 0) return;
   const due: SimAlgo[] = [];
   for (const algo of state.algos.values()) {
-    if (algo.sym !== sym || algo.triggerType !== 'MarkPrice') continue;
+    if (algo.sym !== sym || algo.triggerType !== 'MarkPrice' || algo.receivedAt > at) continue;
     if (!Number.isNaN(reachedAt(algoLevel(algo), mark, mark))) due.push(algo);
   }
   for (const algo of due) {
