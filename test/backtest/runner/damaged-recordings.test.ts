@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { resultToJson } from '../../../backtest/report/index.ts';
+import { resultToJson, SPILL_STALE_AFTER_MS } from '../../../backtest/report/index.ts';
 import { eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
 import { decodeSessionRecord } from '../../../config/session-decoder.ts';
 import { barOpensSeenBy } from '../../kit/bar-opens-seen.ts';
@@ -148,17 +148,22 @@ describe('backtest of a recording with a damaged line', () => {
 });
 
 describe('event cache partial files', () => {
-  it('removes the partial files a dead process left, and keeps those of a running one', async () => {
+  it('removes the partial files a dead process left, and keeps those of a running one and those written lately', async () => {
     const dir = tempDir();
     const path = await flatBarsRecordingIn(dir, BARS, T0, BTC);
     const data = eventCachePaths(path).data;
-    // A pid far above any pid_max is no running process.
+    // A pid far above any pid_max is no running process here.
     const dead = `${data}.2147483646-1.partial`;
     const running = `${data}.${process.ppid}-1.partial`;
+    // A pid that runs nothing here, written a moment ago: another container may be building it.
+    const elsewhere = `${data}.2147483645-1.partial`;
     writeFileSync(dead, 'half a cache');
+    const longAgo = (Date.now() - SPILL_STALE_AFTER_MS - 60_000) / 1000;
+    utimesSync(dead, longAgo, longAgo);
     writeFileSync(running, 'being written');
+    writeFileSync(elsewhere, 'being written in another container');
     await replay(path, true);
-    const left = (await readdir(dir)).filter((name) => name.endsWith('.partial'));
-    expect(left).toEqual([running.slice(dir.length + 1)]);
+    const left = (await readdir(dir)).filter((name) => name.endsWith('.partial')).sort();
+    expect(left).toEqual([elsewhere, running].map((file) => file.slice(dir.length + 1)).sort());
   }, 30_000);
 });
