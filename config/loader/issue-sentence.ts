@@ -39,20 +39,12 @@ export function issueSentences(
     const relative = issue.path.map((segment) => (typeof segment === 'symbol' ? String(segment) : segment));
     const path = [...base, ...relative];
     if (issue.code === 'unrecognized_keys') {
-      const known = knownKeys(relative).filter((key) => !issue.keys.includes(key));
-      for (const key of issue.keys) {
-        const suggestion = closestKey(key, known);
-        const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
-        out.push({
-          path: [...path, key],
-          message: `is not a known key${hint}`,
-          at: 'key',
-          standalone: false,
-        });
-      }
+      out.push(...unknownKeySentences(issue.keys, path, knownKeys(relative)));
     } else if (issue.code === 'invalid_union' && enteredBranch(issue) !== undefined) {
       const branch = enteredBranch(issue) ?? [];
       out.push(...issueSentences(branch, path, (inner) => knownKeys([...relative, ...inner])));
+    } else if (issue.code === 'invalid_union' && keysNoFormKnows(issue).length > 0) {
+      out.push(...unknownKeySentences(keysNoFormKnows(issue), path, knownKeys(relative)));
     } else if (issue.code === 'invalid_key') {
       const inner = issue.issues[0];
       out.push({
@@ -68,6 +60,42 @@ export function issueSentences(
     }
   }
   return out;
+}
+
+function unknownKeySentences(
+  keys: readonly string[],
+  path: YamlPath,
+  allowed: readonly string[],
+): IssueSentence[] {
+  const known = allowed.filter((key) => !keys.includes(key));
+  return keys.map((key) => {
+    const suggestion = closestKey(key, known);
+    const hint = suggestion === undefined ? '' : ` (did you mean ${suggestion}?)`;
+    return { path: [...path, key], message: `is not a known key${hint}`, at: 'key', standalone: false };
+  });
+}
+
+/**
+ * The keys of a map that no form of a union of objects knows, when no form matched: most often
+ * a typo (`{ stopLos: 0.02 }` against `{ stopLoss } | { trailingPct }`), which says more than
+ * "does not match any allowed form". A form that took the value as a map (an issue inside it, or
+ * about its keys) and named none of its keys unknown knows them all; one that refused a map
+ * outright (a string form) has no say.
+ */
+function keysNoFormKnows(issue: z.core.$ZodIssueInvalidUnion): string[] {
+  const maps = issue.errors.filter((branch) =>
+    branch.some((inner) => inner.path.length > 0 || inner.code === 'unrecognized_keys'),
+  );
+  const unknownIn = maps.map(
+    (branch) =>
+      new Set(
+        branch.flatMap((inner) =>
+          inner.code === 'unrecognized_keys' && inner.path.length === 0 ? inner.keys : [],
+        ),
+      ),
+  );
+  const [first, ...rest] = unknownIn;
+  return first === undefined ? [] : [...first].filter((key) => rest.every((set) => set.has(key)));
 }
 
 /**

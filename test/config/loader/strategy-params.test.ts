@@ -63,6 +63,31 @@ describe("strategy params, checked by the strategy's own schema", () => {
     ]);
   });
 
+  it('reports a misspelled key inside a plain (not discriminated) union of objects with a did-you-mean', () => {
+    const union = new Map([
+      [
+        'sma-cross',
+        {
+          params: z.object({
+            fast: z.int(),
+            exit: z.union([
+              z.object({ stopLoss: z.number() }),
+              z.object({ trailingPct: z.number(), activation: z.number().optional() }),
+            ]),
+          }),
+        },
+      ],
+    ]);
+    const text = replaceLine(
+      BACKTEST_YAML,
+      '      fast: 10',
+      '      fast: 10\n      exit: { stopLos: 0.02 }',
+    );
+    expect(problemsOf(text, union)).toEqual([
+      '✖ exit.stopLos is not a known key (did you mean stopLoss?) → at strategies[0].params.exit.stopLos (bt.yaml:9:15)',
+    ]);
+  });
+
   it('reports an unknown strategy name with the known ones', () => {
     const text = replaceLine(BACKTEST_YAML, '    use: sma-cross', '    use: sma-crosss');
     expect(problemsOf(text, registry)).toEqual([
