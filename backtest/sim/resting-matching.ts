@@ -52,8 +52,9 @@ function crossedTradePrice(order: SimOrder, event: MarketTradeEvent): Dec {
  * model. Orders fill at their own limit price as makers, or, while crossed, at the market's price as
  * takers; an event's size is shared by the orders in price-time priority, and displayed size the
  * sim took is not offered again until the level's size changes. Only the orders the venue had
- * received by the time the event happened there (`venueTimeOf`) meet it: a print or quote from
- * before an order arrived neither fills it nor moves its queue.
+ * received by `venueTimeOf(event)` meet it: a print from before an order arrived neither fills it
+ * nor moves its queue, while a quote or book stamped before it arrived still stood then and meets
+ * it.
  * @param state - the venue
  * @param event - the market event (its sym's market already folded)
  */

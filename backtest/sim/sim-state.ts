@@ -211,8 +211,8 @@ export interface SimState {
    */
   matchingBar: BarEvent | undefined;
   /**
-   * The venue time of the market event being matched off bars (`venueTimeOf`), NaN otherwise: a
-   * resting order, held order or algo order received after it does not meet it.
+   * The `venueTimeOf` of the market event being matched off bars, NaN otherwise: a resting order,
+   * held order or algo order received after it does not meet it.
    */
   matchingAt: number;
   /** The bars matched per sym, on the bar fill model (see `bar-coverage.ts`). */

@@ -236,10 +236,10 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
         matchBar(state, bar);
         runDue(event.recvTs);
       } else if (event.kind === 'markPrice') {
-        checkMarkTriggers(state, event.sym, event.markPrice, venueTimeOf(event));
+        checkMarkTriggers(state, event.sym, event.markPrice);
       }
     } else if (event.kind !== 'bar' && event.kind !== 'gap') {
-      // The venue met this event when it happened there, before it was received: what it does in
+      // The venue met a print when it happened there, before it was received: what it does in
       // reaction (a triggered order, a tp / sl attachment) exists from then.
       state.matchingAt = venueTimeOf(event);
       keepToSession(state, event.sym);

@@ -247,9 +247,9 @@ export function fireTrigger(state: SimState, due: DueTrigger): void {
  * Checks the held conditional orders and open algo orders of a sym at the last price (quote, book
  * and trade fill models; bars walk their path with {@link firstTrigger}): last-price triggers
  * against it; mark-price triggers against the mark when the venue sends one, else the last price
- * (Keel's choice for mark-less recordings). Only orders the venue had received by the time the
- * market event being matched happened there (`venueNow`) are checked: a price from before one
- * arrived does not trigger it.
+ * (Keel's choice for mark-less recordings). Only orders the venue had received by the event's
+ * `venueTimeOf` (`venueNow`) are checked: a print from before one arrived does not trigger it; a
+ * quote's price, standing when it arrived, does.
  * @param state - the venue
  * @param sym - the symbol whose price moved
  * @param last - its last price
@@ -286,23 +286,17 @@ export function checkTriggers(state: SimState, sym: string, last: number): void 
  * Fires the mark-price algo orders of a sym that a new mark reached, on the bar fill model (bar
  * paths carry last prices, not marks): "with a mark channel, the marks decide", as for
  * liquidation. The order an algo order sends then arrives inside a bar, so it meets the sym's
- * next bar (a market order at its open). An algo order received after the mark was made on the
- * venue (`venueTimeOf`) does not meet it.
+ * next bar (a market order at its open). A mark is the venue's state until the next one: an algo
+ * order that arrived after it was stamped met it standing (see `venueTimeOf`).
  * @param state - the venue
  * @param sym - the symbol whose mark moved
  * @param mark - the new mark
- * @param at - when the mark was made on the venue (default: every algo order meets it)
  */
-export function checkMarkTriggers(
-  state: SimState,
-  sym: string,
-  mark: number,
-  at = Number.POSITIVE_INFINITY,
-): void {
+export function checkMarkTriggers(state: SimState, sym: string, mark: number): void {
   if (state.algos.size === 0) return;
   const due: SimAlgo[] = [];
   for (const algo of state.algos.values()) {
-    if (algo.sym !== sym || algo.triggerType !== 'MarkPrice' || algo.receivedAt > at) continue;
+    if (algo.sym !== sym || algo.triggerType !== 'MarkPrice') continue;
     if (!Number.isNaN(reachedAt(algoLevel(algo), mark, mark))) due.push(algo);
   }
   for (const algo of due) {

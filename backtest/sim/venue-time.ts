@@ -2,15 +2,20 @@ import type { MarketEvent } from '../../core/model/index.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
- * When a market event happened on the venue, in the sim's clock (the recorder's: the two clocks
- * are taken as synchronised): its venue stamp `ts`. An event without one (not a number), or
- * stamped later than it was received (a venue clock ahead of the recorder's), counts as happening
- * when it was received (`recvTs`), the latest it can have happened (Keel's choice).
+ * The latest arrival at the venue of an order that meets a market event, in the sim's clock (the
+ * recorder's: the two clocks are taken as synchronised). A print (a trade) is an instant: only
+ * orders the venue had received by its venue stamp `ts` meet it, so the feed's delay does not let
+ * an order trade with a print from before it arrived. A quote, book or mark is the venue's state
+ * from its stamp until the next update, so an order that arrived after it was stamped still met
+ * it standing: every order received by its receipt (`recvTs`) meets it, as before the feed delay
+ * was charged. A print without a stamp (not a number), or stamped later than it was received (a
+ * venue clock ahead of the recorder's), counts at its receipt, the latest it can have happened
+ * (Keel's choice).
  * @param event - a recorded market event
  * @returns epoch ms, never after `recvTs`
  */
 export function venueTimeOf(event: MarketEvent): number {
-  return event.ts <= event.recvTs ? event.ts : event.recvTs;
+  return event.kind === 'trade' && event.ts <= event.recvTs ? event.ts : event.recvTs;
 }
 
 /**

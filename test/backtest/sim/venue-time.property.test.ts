@@ -6,7 +6,10 @@ import { aLimit, anAlgo, aQuote, aSim, BTC, fillLines } from '../../kit/sim-buil
 
 const SENT = 1_000;
 
-/** A trade or quote the venue made before `arrival`, received by the recorder at or after it. */
+/**
+ * A print the venue made before `arrival`, received by the recorder at or after it (quotes are
+ * left out: one stamped before an arrival still stood then, and meets the order).
+ */
 function eventBefore(arrival: number): fc.Arbitrary<MarketEvent> {
   const ts = fc.integer({ min: SENT - 50, max: arrival - 1 });
   const late = fc.integer({ min: 0, max: 200 });
@@ -24,18 +27,10 @@ function eventBefore(arrival: number): fc.Arbitrary<MarketEvent> {
       side: e.side,
     }),
   );
-  const quote = fc
-    .record({ ts, late, bid: price, spread: fc.integer({ min: 1, max: 3 }), bidQty: qty, askQty: qty })
-    .map(
-      (e): MarketEvent => ({
-        ...aQuote(e.ts, e.bid, e.bidQty, e.bid + e.spread, e.askQty),
-        recvTs: arrival + e.late,
-      }),
-    );
-  return fc.oneof(trade, quote);
+  return trade;
 }
 
-describe('sim venue: market events that happened on the venue before an order arrived', () => {
+describe('sim venue: prints made on the venue before an order arrived', () => {
   it('never fill a resting order nor trigger an algo order, whatever their prices; a print at the arrival does fill', () => {
     const scenario = fc.integer({ min: 1, max: 60 }).chain((latencyMs) =>
       fc.record({

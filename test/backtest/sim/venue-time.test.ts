@@ -43,8 +43,8 @@ function restingBuyAt1020(fillModel: 'touch' | 'through' | 'queue') {
 }
 
 describe('venueTimeOf', () => {
-  it('is the venue stamp, or the receive time when the stamp is missing or later than the receipt', () => {
-    const base = aQuote(1_000, 99, 1, 101, 1);
+  it("is a print's venue stamp, or its receive time when the stamp is missing or later than the receipt", () => {
+    const base = print(1_000, 1_000, 100, 1, 'SELL');
     expect(venueTimeOf({ ...base, ts: 990, recvTs: 1_000 })).toBe(990);
     expect(venueTimeOf({ ...base, ts: 1_000, recvTs: 1_000 })).toBe(1_000);
     // A venue clock ahead of the recorder's: the print cannot have happened after it was received.
@@ -52,9 +52,14 @@ describe('venueTimeOf', () => {
     // No venue stamp (a hand-made or foreign recording).
     expect(venueTimeOf({ ...base, ts: Number.NaN, recvTs: 1_000 } as MarketEvent)).toBe(1_000);
   });
+
+  it('is the receive time of a quote or mark: the state stood from its stamp on, so an order that arrived after the stamp met it', () => {
+    expect(venueTimeOf({ ...aQuote(990, 99, 1, 101, 1), recvTs: 1_000 })).toBe(1_000);
+    expect(venueTimeOf({ ...aMark(990, 100), recvTs: 1_000 })).toBe(1_000);
+  });
 });
 
-describe('sim venue: only market events that happened on the venue at or after an order arrived meet it', () => {
+describe('sim venue: only prints made on the venue at or after an order arrived meet it; quotes and marks standing then do', () => {
   it('through: a SELL print below the limit stamped before the arrival does not fill; one stamped at the arrival does', () => {
     const t = restingBuyAt1020('through');
     t.sim.onMarket(print(1_005, 1_030, 99.5, 1, 'SELL'));
@@ -94,11 +99,10 @@ describe('sim venue: only market events that happened on the venue at or after a
     expect(fillLines(t)).toEqual(['a BUY 1@100 MAKER']);
   });
 
-  it('through, quotes: an ask through the limit displayed before the arrival does not fill; one displayed after it does', () => {
+  it('through, quotes: an ask through the limit displayed before the arrival and standing then fills it', () => {
     const t = restingBuyAt1020('through');
+    // Displayed from 1010 to the next update: the bid arriving at 1020 met it standing.
     t.sim.onMarket(quote(1_010, 1_030, 99.7, 5, 99.8, 5));
-    expect(fillLines(t)).toEqual([]);
-    t.sim.onMarket(quote(1_030, 1_040, 99.7, 5, 99.8, 5));
     expect(fillLines(t)).toEqual(['b BUY 1@100 MAKER']);
   });
 
@@ -150,13 +154,12 @@ describe('sim venue: only market events that happened on the venue at or after a
     expect(fillLines(t)).toEqual(['u BUY 1@102.1 TAKER']);
   });
 
-  it('bars: a mark-price algo order is not triggered by a mark stamped before it arrived; one after is', () => {
+  it('bars: a mark-price algo order is triggered by a mark stamped before it arrived and standing then (a stop-loss must fire)', () => {
     const t = aSim({ latency, fillModel: 'bar' });
     t.sim.advanceTo(1_000);
     t.send(anAlgo('a', { triggerPrice: D('105'), triggerType: 'MarkPrice' }));
+    // The mark 106 stood from 1010 until the next one: the algo order arriving at 1020 met it.
     t.sim.onMarket({ ...aMark(1_010, 106), recvTs: 1_030 });
-    expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW']);
-    t.sim.onMarket({ ...aMark(1_020, 106), recvTs: 1_040 });
     expect(t.of('algoOrder').map((e) => e.algoOrder.state)).toEqual(['NEW', 'TRIGGERED']);
   });
 
