@@ -127,7 +127,7 @@ export class StrategyDelivery {
       if (at > ts) return;
       sim.advanceTo(at, Math.min(at, venueTimersUntil));
       // Fires the timers due by then; those at the delivery's own time go before it, as in the kernel.
-      kernel.advanceTime(at);
+      kernel.advanceTimers(at);
       if (deliveryAt > at) continue;
       kernel.push(this.user.nextAt <= this.market.nextAt ? this.user.shift() : this.market.shift());
     }

@@ -44,10 +44,15 @@ export class KernelLoop {
     return runner.live;
   };
 
-  /** Fires the timers due by `ts` and closes the bars due by then: a backtest moves time before every delivery. */
+  /** Fires the timers due by `ts` and closes the bars due by then (the end of a warm-up, a lockstep tick). */
   private readonly passTime = (ts: number): void => {
     this.parts.timers.passTo(ts, this.fireTimer);
     this.parts.marketRouting.closeDue(ts);
+  };
+
+  /** Fires the timers due by `ts`: a backtest moves time so before every delivery. */
+  private readonly passTimers = (ts: number): void => {
+    this.parts.timers.passTo(ts, this.fireTimer);
   };
 
   /** @param parts - the kernel's parts */
@@ -178,5 +183,15 @@ export class KernelLoop {
   advanceTime(ts: number): void {
     if (this.over) return;
     this.work.runWith(this.passTime, ts);
+  }
+
+  /**
+   * Moves virtual time to `ts`, firing the timers it passes; aggregated bars are left to close on
+   * the venue stamps of the events, as live. Nothing once stopped.
+   * @param ts - epoch ms
+   */
+  advanceTimers(ts: number): void {
+    if (this.over) return;
+    this.work.runWith(this.passTimers, ts);
   }
 }

@@ -203,11 +203,23 @@ export class Kernel {
   }
 
   /**
-   * Moves virtual time to `ts`, firing the timers it passes (e.g. at the end of a backtest).
+   * Moves virtual time to `ts`, firing the timers it passes and closing the aggregated bars that
+   * end by then (the end of a warm-up, a lockstep tick of the venue's clock).
    * @param ts - epoch ms
    */
   advanceTime(ts: number): void {
     this.loop.advanceTime(ts);
+  }
+
+  /**
+   * Moves virtual time to `ts`, firing the timers it passes, as a backtest does before each
+   * delivery. Aggregated bars are not closed by it: `ts` is the receive clock, and a trade the
+   * venue stamped inside a bar may be received after the bar's end, so bars close on the venue
+   * stamps of the events (`MarketRouting.closeDueAt`), as in a live session.
+   * @param ts - epoch ms
+   */
+  advanceTimers(ts: number): void {
+    this.loop.advanceTimers(ts);
   }
 
   // RunnerHost: what strategies call.
