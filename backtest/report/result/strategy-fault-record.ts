@@ -13,10 +13,12 @@ const LOCATION = /^(.+):(\d+):(\d+)$/;
 
 /**
  * The location text of a V8 stack line: inside the parentheses of `at fn (location)` (from the
- * first ` (`, as function names hold none but paths may), else all after `at `.
+ * first ` (`, as function names hold none but paths may), else all after `at ` (and `async `).
  */
 function locationText(line: string): string {
-  const body = line.slice('at '.length);
+  const after = line.slice('at '.length);
+  // `at async file:///…:12:7`: an anonymous async frame names no function, only its location.
+  const body = after.startsWith('async ') && !after.endsWith(')') ? after.slice('async '.length) : after;
   if (!body.endsWith(')')) return body;
   const open = body.indexOf(' (');
   return open < 0 ? body : body.slice(open + 2, -1);

@@ -13,6 +13,15 @@ describe('the user frame of a fault', () => {
     expect(userFrameOf(stack, '/elsewhere')).toBe('/home/ci/my project/strats (v2)/my strät #1.ts:12:49');
   });
 
+  it("reads an anonymous async frame, and knows a Keel frame in that form as Keel's", () => {
+    const stack = [
+      'Error: boom',
+      `    at async file://${process.cwd()}/core/kernel/kernel.ts:1:1`,
+      '    at async file:///home/u/proj/strategies/my-strat.ts:12:7',
+    ].join('\n');
+    expect(userFrameOf(stack, '/home/u/proj')).toBe('strategies/my-strat.ts:12:7');
+  });
+
   it('reads frames without a function name, and file URLs', () => {
     expect(userFrameOf(['Error: x', '    at /home/ci/a b.ts:3:4'].join('\n'), '/')).toBe(
       'home/ci/a b.ts:3:4',
