@@ -17,14 +17,20 @@ export const UNSET_HELP =
   'remove a config key before validation, so its default (or its absence) applies, e.g. backtest.to (repeatable; applied before the --sets)';
 
 /**
- * The overrides a command's `--unset`s and `--set`s stand for, unsets first (so that
- * `--unset a --set a.b=1` replaces the map `a` with one key).
+ * The overrides a command's `--unset`s, options standing for a `--set` (`--from`, `--to`) and
+ * `--set`s stand for, unsets first (so that `--unset a --set a.b=1` replaces the map `a` with one
+ * key, and `--unset backtest.to --to X` keeps the `--to`).
  * @param unsets - the `--unset` paths as typed
  * @param sets - the `--set` arguments as typed
+ * @param options - the overrides of options standing for a `--set`, applied before the `--set`s
  * @returns the overrides, in the order the loader applies them
  */
-export function commandOverrides(unsets: readonly string[], sets: readonly string[]): OverrideArg[] {
-  return [...unsets.map(unsetOverride), ...sets];
+export function commandOverrides(
+  unsets: readonly string[],
+  sets: readonly string[],
+  options: readonly OverrideArg[] = [],
+): OverrideArg[] {
+  return [...unsets.map(unsetOverride), ...options, ...sets];
 }
 
 /** Help of `--from`, the start of a backtest's replay window. */

@@ -94,10 +94,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
           recording: string[];
         },
       ) => {
-        const overrides = [
-          ...replayWindowOverrides(opts.from, opts.to),
-          ...commandOverrides(opts.unset, opts.set),
-        ];
+        const overrides = commandOverrides(opts.unset, opts.set, replayWindowOverrides(opts.from, opts.to));
         await withConfig(configFor('backtest', file, overrides, ['backtest']), (loaded) =>
           backtestCommand(loaded, { progress: opts.progress, recordings: opts.recording }, io),
         );

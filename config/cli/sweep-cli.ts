@@ -86,10 +86,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
           exit(EXIT.BAD_CONFIG_OR_USAGE);
           return;
         }
-        const sets = [
-          ...replayWindowOverrides(opts.from, opts.to),
-          ...commandOverrides(opts.unset, opts.set),
-        ];
+        const sets = commandOverrides(opts.unset, opts.set, replayWindowOverrides(opts.from, opts.to));
         const overlap = overrideOnGridAxis(sets, grid);
         if (overlap !== undefined) {
           io.stderr.write(`✖ ${overlap}\n`);

@@ -69,7 +69,10 @@ describe('a 1m bar built from trades, with no event stamped past its end before 
     result.dispose?.();
     // The receive clock passing T0+60 s used to close minute 0, so both delayed trades were left
     // out as late and warned about.
-    expect({ bar: bars[0], late: result.meta.warnings.filter((w) => w.includes('left out')) }).toEqual({
+    expect({
+      bar: bars[0],
+      late: (result.meta.warnings ?? []).filter((w) => w.includes('left out')),
+    }).toEqual({
       bar: 'open +0s o100 h100 l98 c98',
       late: [],
     });
