@@ -19,8 +19,10 @@ export interface GzipDamage {
  * gzipped whole by another tool) is passed on unchecked beyond it, so memory stays bounded.
  */
 const HOLD_BYTES = 1 << 24;
-/** Bytes of a member header read at once: the fixed 10 and the optional name, comment and extra. */
+/** Bytes of a member header's name or comment read at a time while looking for its end. */
 const HEADER_WINDOW = 1 << 12;
+/** The longest name or comment a member header may have before it is taken for damage. */
+const HEADER_TEXT_MAX = 1 << 20;
 const FHCRC = 2;
 const FEXTRA = 4;
 const FNAME = 8;
@@ -63,6 +65,8 @@ export async function* gzipMemberChunks(
         pos = outcome.end;
         continue;
       }
+      // Zero bytes after the last member pad the file (some writers and tapes do): not damage.
+      if (!outcome.ok && damagedFrom === undefined && (await onlyZeros(file, pos, size))) return;
       if (outcome.tail && damagedFrom === undefined) {
         yield* outcome.held;
         yield { from: pos, to: size, reason: outcome.reason, tail: true };
@@ -107,22 +111,51 @@ async function nextMemberStart(
 
 /** The length of the member header at `pos`, or why there is none. */
 async function headerLength(file: FileHandle, pos: number, size: number): Promise<number | string> {
-  const head = Buffer.alloc(Math.min(HEADER_WINDOW, size - pos));
+  const head = Buffer.alloc(Math.min(12, size - pos));
   await file.read(head, 0, head.length, pos);
   if (head.length < 10) return 'a member header cut short';
   if (head[0] !== 0x1f || head[1] !== 0x8b || head[2] !== 0x08) return 'no gzip member header';
   const flags = head[3] as number;
   if ((flags & FRESERVED) !== 0) return 'a member header with reserved flags';
   let at = 10;
-  if ((flags & FEXTRA) !== 0) at += 2 + head.readUInt16LE(at);
+  if ((flags & FEXTRA) !== 0) {
+    if (head.length < 12) return 'a member header cut short';
+    // Up to 65,535 bytes (dictzip keeps its chunk table there).
+    at += 2 + head.readUInt16LE(10);
+  }
   for (const flag of [FNAME, FCOMMENT]) {
     if ((flags & flag) === 0) continue;
-    const nul = head.indexOf(0, at);
-    if (nul === -1) return 'a member header whose name or comment does not end';
-    at = nul + 1;
+    const nul = await zeroByteFrom(file, pos + at, size);
+    if (nul === undefined) return 'a member header whose name or comment does not end';
+    at = nul - pos + 1;
   }
   if ((flags & FHCRC) !== 0) at += 2;
-  return at <= head.length ? at : 'a member header cut short';
+  return pos + at <= size ? at : 'a member header cut short';
+}
+
+/** Where the first zero byte at or after `from` is (within {@link HEADER_TEXT_MAX}), if any. */
+async function zeroByteFrom(file: FileHandle, from: number, size: number): Promise<number | undefined> {
+  const window = Buffer.allocUnsafe(HEADER_WINDOW);
+  for (let at = from; at < size && at - from < HEADER_TEXT_MAX; ) {
+    const { bytesRead } = await file.read(window, 0, Math.min(window.length, size - at), at);
+    if (bytesRead === 0) return undefined;
+    const nul = window.subarray(0, bytesRead).indexOf(0);
+    if (nul !== -1) return at + nul;
+    at += bytesRead;
+  }
+  return undefined;
+}
+
+/** Whether every byte from `from` to the end of the file is zero. */
+async function onlyZeros(file: FileHandle, from: number, size: number): Promise<boolean> {
+  const window = Buffer.allocUnsafe(HEADER_WINDOW);
+  for (let at = from; at < size; ) {
+    const { bytesRead } = await file.read(window, 0, Math.min(window.length, size - at), at);
+    if (bytesRead === 0) return true;
+    for (let i = 0; i < bytesRead; i++) if (window[i] !== 0) return false;
+    at += bytesRead;
+  }
+  return true;
 }
 
 /**
