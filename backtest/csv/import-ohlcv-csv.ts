@@ -1,4 +1,4 @@
-import { renameSync, rmSync } from 'node:fs';
+import { realpathSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { type BarInterval, parseSym } from '../../core/model/index.ts';
@@ -75,7 +75,9 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   await mkdir(dirname(options.output), { recursive: true });
   // Written aside and renamed into place when complete: an import killed half-way leaves no
   // valid-looking recording that ends early (each gzip member is whole, so nothing would tell).
-  const partial = `${options.output}.partial${isGzipPath(options.output) ? '.jsonl.gz' : '.jsonl'}`;
+  // Through a symbolic link, the file it points to is replaced, not the link.
+  const target = existingRealPath(options.output);
+  const partial = `${target}.partial${isGzipPath(target) ? '.jsonl.gz' : '.jsonl'}`;
   const writer = await RecordingWriter.open(partial, {
     venue: IMPORT_VENUE,
     symbols: [options.sym],
@@ -87,7 +89,7 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   try {
     for (const msg of messages) writer.append(msg.data.ts, 'market-data', msg);
     writer.close();
-    renameSync(partial, options.output);
+    renameSync(partial, target);
     complete = true;
   } finally {
     if (!complete) {
@@ -104,4 +106,13 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
     skipped: contents.skipped,
     warnings: zoneWarning === undefined ? [] : [zoneWarning],
   };
+}
+
+/** The real path of a file that exists (through symbolic links), else the path as given. */
+function existingRealPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -1,4 +1,12 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { CsvImportError, importOhlcvCsv, klineMessage } from '../../../backtest/csv/index.ts';
@@ -11,6 +19,24 @@ const FIXTURES = join(import.meta.dirname, '../../fixtures/csv');
 const anOutputDir = tempDirsRemovedAfterAll('keel-csv-');
 
 describe('OHLCV CSV import into a recording', () => {
+  it('replaces the file a symbolic link at the output points to, keeping the link', async () => {
+    const dir = anOutputDir();
+    mkdirSync(join(dir, 'big'));
+    mkdirSync(join(dir, 'data'));
+    const real = join(dir, 'big', 'btc.jsonl.gz');
+    writeFileSync(real, 'old');
+    const link = join(dir, 'data', 'btc.jsonl.gz');
+    symlinkSync(join('..', 'big', 'btc.jsonl.gz'), link);
+    await importOhlcvCsv({
+      input: join(FIXTURES, 'binance-1m.csv'),
+      output: link,
+      sym: 'BINANCE_SPOT_BTC_USDT',
+    });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect((await readSessionHeader(real)).venue).toBe('csv-import');
+    expect(readdirSync(join(dir, 'big'))).toEqual(['btc.jsonl.gz']);
+  });
+
   it('leaves the old recording, not a shortened one, when the import stops half-way', async () => {
     const dir = anOutputDir();
     const output = join(dir, 'btc-1m.jsonl.gz');
