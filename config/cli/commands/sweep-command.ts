@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
@@ -217,6 +217,8 @@ export async function sweepCommand(
     const out = partial === '' ? options.out : partialTablePath(options.out);
     try {
       writeFileSync(out, `${text}\n`);
+      // A whole grid's table supersedes the partial one an earlier stopped sweep left beside it.
+      if (partial === '') rmSync(partialTablePath(options.out), { force: true });
     } catch (error) {
       io.stderr.write(`✖ keel sweep: could not write ${out}: ${(error as Error).message}\n`);
       return EXIT.RUNTIME_FAILURE;

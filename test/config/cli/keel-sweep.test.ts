@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
@@ -101,8 +101,11 @@ describe('keel sweep: what each row says', () => {
 });
 
 describe('keel sweep: --out', () => {
-  it('makes a missing folder, as keel backtest does', () => {
+  it('makes a missing folder, as keel backtest does, and removes a partial table an earlier stopped sweep left', () => {
     const csv = join(dir, 'no-such-dir', 'deeper', 'sweep.csv');
+    mkdirSync(dirname(csv), { recursive: true });
+    const stale = join(dirname(csv), 'sweep.partial.csv');
+    writeFileSync(stale, 'fast,totalReturn\n3,0.1\n');
     const run = keelChild([
       'sweep',
       EXAMPLE,
@@ -115,6 +118,7 @@ describe('keel sweep: --out', () => {
     ]);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(csvRows(csv)).toHaveLength(2);
+    expect(existsSync(stale)).toBe(false);
   }, 120_000);
 
   it('refuses, in one line and before any backtest, a file it cannot write (exit 2)', () => {
