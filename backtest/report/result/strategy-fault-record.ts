@@ -75,6 +75,11 @@ export function strategyFaultRecord(fault: StrategyFault): StrategyFaultRecord {
   };
 }
 
+/** An error's text on one line (its line breaks as ` / `), so a summary line stays one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' / ');
+}
+
 /** ` (at path:line:column)`, else ` (in path)`, else nothing. */
 function placeOf(at: string | undefined, file: string | undefined): string {
   if (at !== undefined) return ` (at ${at})`;
@@ -92,7 +97,7 @@ export function formatStrategyFault(fault: StrategyFaultRecord): string {
   const who = fault.strategyId === 'kernel' ? 'the kernel' : `strategy ${fault.strategyId}`;
   const what = fault.how === undefined ? 'threw' : `${fault.how} a bad value`;
   const after = fault.strategyId === 'kernel' ? '' : '; it was halted and did nothing more in this run';
-  return `${who}: ${fault.hook} ${what} at ${formatTime(fault.ts)}: ${fault.error}${placeOf(fault.at, fault.file)}${after}`;
+  return `${who}: ${fault.hook} ${what} at ${formatTime(fault.ts)}: ${oneLine(fault.error)}${placeOf(fault.at, fault.file)}${after}`;
 }
 
 /**
@@ -107,5 +112,5 @@ export function formatStrategyRejection(rejection: StrategyRejection): string {
   const text = reason instanceof Error ? `${reason.name}: ${reason.message}` : `the value ${String(reason)}`;
   const at = reason instanceof Error ? userFrameOf(reason.stack) : undefined;
   const file = rejection.source === undefined ? undefined : shownPath(rejection.source);
-  return `strategy ${rejection.strategyId}: the Promise its ${rejection.where} returned rejected with ${text}${placeOf(at, file)}; hooks must be synchronous, so Keel did not wait for it`;
+  return `strategy ${rejection.strategyId}: the Promise its ${rejection.where} returned rejected with ${oneLine(text)}${placeOf(at, file)}; hooks must be synchronous, so Keel did not wait for it`;
 }

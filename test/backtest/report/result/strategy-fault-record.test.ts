@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { userFrameOf } from '../../../../backtest/report/index.ts';
+import { formatStrategyFault, userFrameOf } from '../../../../backtest/report/index.ts';
 
 const KEEL_FRAME = `    at Kernel.deliver (${process.cwd()}/core/kernel/kernel.ts:1:1)`;
 
@@ -45,5 +45,20 @@ describe('the user frame of a fault', () => {
       KEEL_FRAME,
     ].join('\n');
     expect(userFrameOf(stack, '/')).toBeUndefined();
+  });
+});
+
+describe('a fault as one line', () => {
+  it('keeps an error message with line breaks on one line', () => {
+    const line = formatStrategyFault({
+      strategyId: 's',
+      hook: 'onBar',
+      ts: 0,
+      error: 'Error: first line\n  second line',
+      at: 'strategies/s.ts:1:2',
+    });
+    expect(line).toBe(
+      'strategy s: onBar threw at 1970-01-01 00:00:00 UTC: Error: first line / second line (at strategies/s.ts:1:2); it was halted and did nothing more in this run',
+    );
   });
 });
