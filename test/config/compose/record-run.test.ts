@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { PaperVenue } from '../../../backtest/paper-venue/index.ts';
 import { readRecords } from '../../../backtest/recording/index.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
 import { recordMarketData } from '../../../config/compose/record-run.ts';
@@ -18,47 +19,8 @@ describe('keel record (live mode) against `keel venue` serving a SYNTHETIC feed'
   const temp = tempDir();
   afterAll(() => temp.remove());
 
-  it('labels the recording synthetic, as `keel run` against the same venue does (system status syntheticFeed)', async () => {
-    opened.venue = await aPaperVenue({ syntheticFeed: true });
-    const venue = opened.venue;
-    const yaml = `mode: live
-name: rec
-venue:
-  restUrl: ${venue.restUrl}
-  marketDataWsUrl: ${venue.marketDataWsUrl}
-  apiKey: \${KEY}
-  apiSecret: \${SECRET}
-instruments:
-  - BINANCE_PERP_BTC_USDT
-strategies:
-  - id: mm
-    use: market-maker
-    params: { sym: BINANCE_PERP_BTC_USDT, qty: 0.001, halfSpreadTicks: 20, maxPosition: 0.01 }
-logging:
-  level: error
-`;
-    const parsed = parseConfigText(yaml, {
-      file: join(temp.dir, 'rec.yaml'),
-      env: { KEY: 'keel-paper-key', SECRET: 'keel-paper-secret' },
-    });
-    if (!parsed.ok) throw new Error(JSON.stringify(parsed));
-    const out = join(temp.dir, 'rec.jsonl');
-    await recordMarketData(
-      {
-        config: parsed.config,
-        file: join(temp.dir, 'rec.yaml'),
-        dir: temp.dir,
-        source: parsed.source,
-      } as never,
-      { out, durationSec: 0.3, handleSignals: false },
-    );
-    const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
-    expect(header.synthetic).toBe(true);
-  });
-
-  it('writes a gap record when the market-data connection drops and comes back, and a backtest of the file warns of it', async () => {
-    opened.venue = await aPaperVenue();
-    const venue = opened.venue;
+  /** Runs `keel record` of a live config named `name` against the venue. */
+  function recordFrom(venue: PaperVenue, name: string, options: Parameters<typeof recordMarketData>[1]) {
     const yaml = `mode: live
 name: rec
 venue:
@@ -75,21 +37,32 @@ strategies:
 logging:
   level: silent
 `;
+    const file = join(temp.dir, `${name}.yaml`);
     const parsed = parseConfigText(yaml, {
-      file: join(temp.dir, 'gap.yaml'),
+      file,
       env: { KEY: 'keel-paper-key', SECRET: 'keel-paper-secret' },
     });
     if (!parsed.ok) throw new Error(JSON.stringify(parsed));
-    const out = join(temp.dir, 'gap.jsonl');
-    const recording = recordMarketData(
-      {
-        config: parsed.config,
-        file: join(temp.dir, 'gap.yaml'),
-        dir: temp.dir,
-        source: parsed.source,
-      } as never,
-      { out, durationSec: 4, handleSignals: false },
+    return recordMarketData(
+      { config: parsed.config, file, dir: temp.dir, source: parsed.source } as never,
+      options,
     );
+  }
+
+  it('labels the recording synthetic, as `keel run` against the same venue does (system status syntheticFeed)', async () => {
+    opened.venue = await aPaperVenue({ syntheticFeed: true });
+    const venue = opened.venue;
+    const out = join(temp.dir, 'rec.jsonl');
+    await recordFrom(venue, 'rec', { out, durationSec: 0.3, handleSignals: false });
+    const header = JSON.parse(readFileSync(out, 'utf8').split('\n')[0] as string);
+    expect(header.synthetic).toBe(true);
+  });
+
+  it('writes a gap record when the market-data connection drops and comes back, and a backtest of the file warns of it', async () => {
+    opened.venue = await aPaperVenue();
+    const venue = opened.venue;
+    const out = join(temp.dir, 'gap.jsonl');
+    const recording = recordFrom(venue, 'gap', { out, durationSec: 4, handleSignals: false });
     await sleep(700);
     venue.feed.step(1);
     await sleep(300);
