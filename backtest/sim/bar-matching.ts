@@ -2,6 +2,7 @@ import type { BarEvent } from '../../core/model/index.ts';
 import { arrivalCutoff, type LateArrivals, restoreLate, setLateAside } from './bar-arrivals.ts';
 import { takeBar } from './bar-coverage.ts';
 import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from './bar-liquidation.ts';
+import { checkBarSpan } from './early-span-work.ts';
 import { executeFill } from './fills.ts';
 import { priceDecimalOf, type SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
@@ -71,7 +72,9 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   if (previousRecvTs === undefined) return;
   const market = marketOf(state, bar.sym);
   const close = state.now;
-  const late = setLateAside(state, bar, arrivalCutoff(state, bar, previousRecvTs));
+  const cutoff = arrivalCutoff(state, bar, previousRecvTs);
+  checkBarSpan(state, bar, cutoff);
+  const late = setLateAside(state, bar, cutoff);
   state.matchingBar = bar;
   // The venue learns of the bar's fills when the bar arrives: a fill stamped at the open is pushed
   // then, not at the open plus latency, which would put it before the events the strategies have
