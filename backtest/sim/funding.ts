@@ -29,7 +29,7 @@ export function settleFunding(
   market.fundingSettledAt = due;
   const spec = state.opts.instruments.get(sym);
   if (spec === undefined || !isPerpetual(spec.id) || Number.isNaN(markN)) return false;
-  noteVenueWork(state, due, sym, `the funding of ${sym}`);
+  noteVenueWork(state, due, sym, `the funding of ${sym}`, false);
   const rate = decimalOf(market.fundingRate);
   const mark = decimalOf(markN);
   let paidAny = false;

@@ -58,7 +58,7 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
   if (positions.length === 0 && state.loans.size === 0) return false;
   if (equityOf(state).gte(maintenanceMargin(state))) return false;
   state.liquidating = true;
-  noteVenueWork(state, state.now, undefined, 'a liquidation');
+  noteVenueWork(state, state.now, undefined, 'a liquidation', true);
   const liquidationEventId = nextId(state, 'L');
   const victims = chooseVictims(state, positions);
   const eventType: LiquidationEventType = victims.full ? 'FULL_LIQUIDATION' : 'PARTIAL_LIQUIDATION';

@@ -94,7 +94,7 @@ export function accrueInterest(state: SimState, until: number = state.now): bool
     while (loan.accruedUntil + HOUR_MS <= until) {
       loan.accruedUntil += HOUR_MS;
       if (!chargeInterest(state, loan, loan.principal, loan.accruedUntil)) continue;
-      noteVenueWork(state, loan.accruedUntil, undefined, `the interest of the ${loan.coin} loan`);
+      noteVenueWork(state, loan.accruedUntil, undefined, `the interest of the ${loan.coin} loan`, false);
       chargedLoan = true;
     }
     if (!chargedLoan) continue;

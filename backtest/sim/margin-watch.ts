@@ -113,7 +113,8 @@ export function watchMargin(state: SimState): void {
   const equity = equityOf(state);
   const account = accountView(state, equity);
   if (account.accountStatus === state.reportedStatus) return;
-  if (account.accountStatus === 'MARGIN_CALL') noteVenueWork(state, state.now, undefined, 'a margin call');
+  if (account.accountStatus === 'MARGIN_CALL')
+    noteVenueWork(state, state.now, undefined, 'a margin call', false);
   state.reportedStatus = account.accountStatus;
   publishOpenPositions(state, equity);
   emit(state, { kind: 'account', account });

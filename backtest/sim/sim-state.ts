@@ -41,16 +41,16 @@ export interface VenueWork {
   readonly sym: string | undefined;
   /** What ran, in words. */
   readonly what: string;
+  /** Whether it may end orders (an expiry, a TIME release, a mark trigger, a liquidation's cancels). */
+  readonly endsOrders: boolean;
   /** Per sym with orders or algo orders live just before it ran, the earliest of their receive times. */
   readonly live: ReadonlyMap<string, number>;
 }
 
 /** The venue work of the bar fill model not yet out of reach of a bar's span, and the tally. */
 export interface VenueWorkLog {
-  /** Roughly in time order; dropped once older than the longest matched bar. */
+  /** Roughly in time order; dropped once older than the longest bar interval. */
   readonly recent: VenueWork[];
-  /** The longest interval of a bar matched so far, ms. */
-  longestMs: number;
   /** The tally so far; undefined while no bar was concerned. */
   found: EarlySpanWork | undefined;
 }
@@ -321,7 +321,7 @@ export function createSimState(
     matchingBar: undefined,
     matchingAt: Number.NaN,
     barCoverage: new Map(),
-    venueWork: opts.fillModel.name === 'bar' ? { recent: [], longestMs: 0, found: undefined } : undefined,
+    venueWork: opts.fillModel.name === 'bar' ? { recent: [], found: undefined } : undefined,
     lastRecvTs: Number.NEGATIVE_INFINITY,
     hooks: { attachTpSl: () => undefined, workOrder: () => undefined },
     sink,

@@ -32,6 +32,7 @@ export function runTimers(state: SimState): void {
         state.now,
         order.sym,
         `the expiry of ${order.timeInForce} order ${order.clientOrderId}`,
+        true,
       );
       finishOrder(state, order, 'CANCELLED', 'EXPIRE', 'EXPIRED');
       continue;
@@ -42,7 +43,7 @@ export function runTimers(state: SimState): void {
     if (order.condition?.code !== 'TIME') continue;
     const due = parseTimeToSend(order.condition.timeToSend ?? '');
     if (due <= state.now) {
-      noteVenueWork(state, state.now, order.sym, `the release of TIME order ${order.clientOrderId}`);
+      noteVenueWork(state, state.now, order.sym, `the release of TIME order ${order.clientOrderId}`, true);
       releaseHeld(state, order, `TIME order sent at ${order.condition.timeToSend}`);
     } else next = Math.min(next, due);
   }

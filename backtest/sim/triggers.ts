@@ -310,7 +310,7 @@ export function checkMarkTriggers(
     // A tp / sl sibling fired earlier in this loop cancels this one.
     if (algo.state !== 'NEW') continue;
     const when = Number.isFinite(at) ? at : state.now;
-    noteVenueWork(state, when, sym, `the mark trigger of algo order ${algo.clientAlgoOrderId}`);
+    noteVenueWork(state, when, sym, `the mark trigger of algo order ${algo.clientAlgoOrderId}`, true);
     fireAlgo(state, algo);
   }
 }

@@ -48,6 +48,18 @@ describe('earlySpanWork: funding inside a bar, settled on a mark before the bar 
     expect(t.sim.earlySpanWork()).toBeUndefined();
   });
 
+  it('counts nothing for funding inside a bar whose open filled nothing (a limit resting below it)', () => {
+    const t = aSim({ fillModel: 'bar' });
+    t.sim.onMarket(aMark(T - 1_000, 100, { rate: 0.01, next: FUNDING }));
+    t.sim.onMarket(aBar(T, 100, 100, 100, 100));
+    t.send(aLimit('low', 'BUY', '1', '90'));
+    t.sim.advanceTo(T);
+    t.sim.onMarket(aMark(FUNDING + 1_000, 100, { rate: 0.01, next: FUNDING + 8 * 3_600_000 }));
+    t.sim.onMarket(aBar(T + 60_000, 100, 100, 95, 100));
+    expect(t.of('execution')).toEqual([]);
+    expect(t.sim.earlySpanWork()).toBeUndefined();
+  });
+
   it('counts nothing for funding inside a bar with no order of the sym live at its open', () => {
     const t = aSim({ fillModel: 'bar' });
     t.sim.onMarket(aMark(T - 1_000, 100, { rate: 0.01, next: FUNDING }));
