@@ -1,7 +1,13 @@
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D, isPerpetual } from '../../core/model/index.ts';
 import { realTimer, type TimerPort } from '../../core/venue/index.ts';
-import type { FillModelName, FillModelOptions, LatencyOptions, LoanOptions } from '../sim/index.ts';
+import type {
+  EarlySpanWork,
+  FillModelName,
+  FillModelOptions,
+  LatencyOptions,
+  LoanOptions,
+} from '../sim/index.ts';
 import { CommandJournal } from './command-journal.ts';
 import { CommandLog, savedJournal } from './command-log.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
@@ -124,6 +130,12 @@ export interface PaperVenue {
   inFlight(): number;
   /** The fill model the sims match with, settings included, as reports state it. */
   readonly fillModel: string;
+  /**
+   * The main portfolio's bars, on the bar fill model, matched after the venue had already run
+   * its own work inside their span (`SimVenue.earlySpanWork`), for the session's warnings.
+   * @returns how many and the first; undefined when none
+   */
+  earlySpanWork(): EarlySpanWork | undefined;
   /** Writes the snapshot (with a data dir), closes every connection and the server. */
   close(): Promise<void>;
 }
@@ -301,6 +313,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     replayNow: () => delays.now(),
     inFlight: () => delays.inFlight,
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
+    earlySpanWork: () => (books.get(main.portfolioId) as PortfolioBook).sim.earlySpanWork(),
     async close(): Promise<void> {
       await feed.stop();
       // Commands already on their way reach the matching engine before the venue saves and closes.

@@ -21,6 +21,7 @@ export {
   tradableMarketEvent,
 } from './default-fill-model.ts';
 export { denialRecordOf } from './denial-records.ts';
+export { earlySpanWorkWarnings } from './early-span-work-warning.ts';
 export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export { EquitySampler } from './equity-sampler.ts';
 export type { EquitySamplerOptions } from './equity-sampler-options.ts';

@@ -22,6 +22,7 @@ import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
 import { defaultFillModelFor, fillModelWarnings } from './default-fill-model.ts';
 import { denialRecordOf } from './denial-records.ts';
+import { earlySpanWorkWarnings } from './early-span-work-warning.ts';
 import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
@@ -271,6 +272,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ),
     ...(rejections === undefined ? [] : [rejections]),
     ...barOverlapWarnings(sim.barOverlaps()),
+    ...earlySpanWorkWarnings(sim.earlySpanWork()),
     ...(loanRefused === undefined ? [] : [loanRefused]),
     ...unsent,
     ...trips.warnings(),

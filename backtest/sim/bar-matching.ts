@@ -2,6 +2,7 @@ import type { BarEvent } from '../../core/model/index.ts';
 import { arrivalCutoff, type LateArrivals, restoreLate, setLateAside } from './bar-arrivals.ts';
 import { takeBar } from './bar-coverage.ts';
 import { liquidateInBar, liquidationPointOn, mayLiquidateWithin, tickPast } from './bar-liquidation.ts';
+import { checkBarSpan, venueWorkNoted } from './early-span-work.ts';
 import { executeFill } from './fills.ts';
 import { priceDecimalOf, type SymMarket } from './market-state.ts';
 import { fillWaiting, marketOf } from './matching.ts';
@@ -71,7 +72,9 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   if (previousRecvTs === undefined) return;
   const market = marketOf(state, bar.sym);
   const close = state.now;
-  const late = setLateAside(state, bar, arrivalCutoff(state, bar, previousRecvTs));
+  const cutoff = arrivalCutoff(state, bar, previousRecvTs);
+  const noted = venueWorkNoted(state);
+  const late = setLateAside(state, bar, cutoff);
   state.matchingBar = bar;
   // The venue learns of the bar's fills when the bar arrives: a fill stamped at the open is pushed
   // then, not at the open plus latency, which would put it before the events the strategies have
@@ -80,6 +83,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   try {
     market.last = bar.open;
     state.now = openMoment(state, bar, close, late);
+    const fillsBefore = state.fills;
     fillWaiting(state, bar.sym, late.items);
     const walk: BarWalk = {
       state,
@@ -89,6 +93,7 @@ export function matchBar(state: SimState, bar: BarEvent): void {
       atRisk: mayLiquidateWithin(state, market, bar.sym, bar.low, bar.high),
     };
     walkSegment(walk, bar.open, bar.open);
+    checkBarSpan(state, bar, cutoff, noted, state.fills !== fillsBefore);
     endArrivalCrossing(state, bar.sym);
     state.now = close;
     const path = barPath(bar, netQtyOf(state, bar.sym));

@@ -1,4 +1,5 @@
 import { decimalOf, isPerpetual } from '../../core/model/index.ts';
+import { noteVenueWork } from './early-span-work.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import { equityOf } from './margin.ts';
 import type { SymMarket } from './market-state.ts';
@@ -28,6 +29,7 @@ export function settleFunding(
   market.fundingSettledAt = due;
   const spec = state.opts.instruments.get(sym);
   if (spec === undefined || !isPerpetual(spec.id) || Number.isNaN(markN)) return false;
+  noteVenueWork(state, due, sym, `the funding of ${sym}`, false);
   const rate = decimalOf(market.fundingRate);
   const mark = decimalOf(markN);
   let paidAny = false;

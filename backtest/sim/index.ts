@@ -22,7 +22,7 @@ export type {
   SimVenueOptions,
 } from './sim-options.ts';
 export { DEFAULT_LATENCY, resolveLoanOptions } from './sim-options.ts';
-export type { CashFlow, SimLedger } from './sim-state.ts';
+export type { CashFlow, EarlySpanWork, SimLedger } from './sim-state.ts';
 export type { SimVenue } from './sim-venue.ts';
 export { createSimVenue } from './sim-venue.ts';
 export { UsEquityHours } from './us-equity-hours.ts';

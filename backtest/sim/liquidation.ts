@@ -1,6 +1,7 @@
 import type { Dec, LiquidationEventType, LiquidationNodeType } from '../../core/model/index.ts';
 import { ZERO } from '../../core/model/index.ts';
 import { cancelAlgo } from './algo-orders.ts';
+import { noteVenueWork } from './early-span-work.ts';
 import { finishOrder } from './fills.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
 import {
@@ -57,6 +58,7 @@ export function liquidateIfBelowMaintenance(state: SimState): boolean {
   if (positions.length === 0 && state.loans.size === 0) return false;
   if (equityOf(state).gte(maintenanceMargin(state))) return false;
   state.liquidating = true;
+  noteVenueWork(state, state.now, undefined, 'a liquidation', true);
   const liquidationEventId = nextId(state, 'L');
   const victims = chooseVictims(state, positions);
   const eventType: LiquidationEventType = victims.full ? 'FULL_LIQUIDATION' : 'PARTIAL_LIQUIDATION';

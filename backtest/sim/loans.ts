@@ -2,6 +2,7 @@ import type { BorrowIntent, Dec, Loan, LoanRisk, RepayIntent } from '../../core/
 import { asNumber, D, ZERO } from '../../core/model/index.ts';
 import { coinValue, isCoinValued } from './coin-valuation.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { noteVenueWork } from './early-span-work.ts';
 import { availableMargin } from './initial-margin.ts';
 import { takeInterestFromHolding } from './interest-holding.ts';
 import { republishMovedLiqPrices } from './liq-price-watch.ts';
@@ -92,7 +93,9 @@ export function accrueInterest(state: SimState, until: number = state.now): bool
     let chargedLoan = false;
     while (loan.accruedUntil + HOUR_MS <= until) {
       loan.accruedUntil += HOUR_MS;
-      chargedLoan = chargeInterest(state, loan, loan.principal, loan.accruedUntil) || chargedLoan;
+      if (!chargeInterest(state, loan, loan.principal, loan.accruedUntil)) continue;
+      noteVenueWork(state, loan.accruedUntil, undefined, `the interest of the ${loan.coin} loan`, false);
+      chargedLoan = true;
     }
     if (!chargedLoan) continue;
     charged = true;

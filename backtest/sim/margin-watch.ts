@@ -1,5 +1,6 @@
 import { asNumber } from '../../core/model/index.ts';
 import { coinValue } from './coin-valuation.ts';
+import { noteVenueWork } from './early-span-work.ts';
 import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { equityOf } from './margin.ts';
@@ -112,6 +113,8 @@ export function watchMargin(state: SimState): void {
   const equity = equityOf(state);
   const account = accountView(state, equity);
   if (account.accountStatus === state.reportedStatus) return;
+  if (account.accountStatus === 'MARGIN_CALL')
+    noteVenueWork(state, state.now, undefined, 'a margin call', false);
   state.reportedStatus = account.accountStatus;
   publishOpenPositions(state, equity);
   emit(state, { kind: 'account', account });

@@ -29,6 +29,49 @@ export type UserEventPayload = UserEvent extends infer E
     : never
   : never;
 
+/**
+ * Work the venue did of its own accord that a bar's orders may have needed to come first: a
+ * timer (funding, a DAY / GTD expiry, a TIME release, loan interest), a liquidation, a margin
+ * call or a mark trigger.
+ */
+export interface VenueWork {
+  /** The venue time it is stamped at, epoch ms (funding: its funding time). */
+  readonly at: number;
+  /** The sym it belongs to; undefined for account-wide work (interest, liquidation, margin call). */
+  readonly sym: string | undefined;
+  /** What ran, in words. */
+  readonly what: string;
+  /** Whether it may end orders (an expiry, a TIME release, a mark trigger, a liquidation's cancels). */
+  readonly endsOrders: boolean;
+  /** Per sym with orders or algo orders live just before it ran, the earliest of their receive times. */
+  readonly live: ReadonlyMap<string, number>;
+}
+
+/** The venue work of the bar fill model not yet out of reach of a bar's span, and the tally. */
+export interface VenueWorkLog {
+  /** Roughly in time order; dropped once older than the longest bar interval. */
+  readonly recent: VenueWork[];
+  /** The tally so far; undefined while no bar was concerned. */
+  found: EarlySpanWork | undefined;
+}
+
+/**
+ * Bars whose orders were matched after the venue had, at a time inside the bar's span, already
+ * done work that should have seen the bar's open fills (see `early-span-work.ts`).
+ */
+export interface EarlySpanWork {
+  /** How many bars. */
+  readonly bars: number;
+  /** The first such bar's sym. */
+  readonly sym: string;
+  /** The first such bar's open time, epoch ms. */
+  readonly barOpen: number;
+  /** What ran first inside that bar's span, in words. */
+  readonly what: string;
+  /** When it ran, epoch ms. */
+  readonly at: number;
+}
+
 /** The simulated venue's mutable record of one algo order (venue algo or tp/sl attachment). */
 export interface SimAlgo {
   readonly algoOrderId: string;
@@ -217,6 +260,11 @@ export interface SimState {
   matchingAt: number;
   /** The bars matched per sym, on the bar fill model (see `bar-coverage.ts`). */
   readonly barCoverage: Map<string, BarCoverage>;
+  /**
+   * On the bar fill model, the venue's own work (timers, liquidations, mark triggers) that a bar
+   * of a sym may still have to come before (see `early-span-work.ts`); undefined on other models.
+   */
+  readonly venueWork: VenueWorkLog | undefined;
   lastRecvTs: number;
   hooks: SimHooks;
   readonly sink: (event: UserEvent) => void;
@@ -273,6 +321,7 @@ export function createSimState(
     matchingBar: undefined,
     matchingAt: Number.NaN,
     barCoverage: new Map(),
+    venueWork: opts.fillModel.name === 'bar' ? { recent: [], found: undefined } : undefined,
     lastRecvTs: Number.NEGATIVE_INFINITY,
     hooks: { attachTpSl: () => undefined, workOrder: () => undefined },
     sink,

@@ -15,6 +15,7 @@ import { adlRanksOf } from './adl-rank.ts';
 import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
 import { dispatch } from './command-dispatch.ts';
+import { earlySpanWorkOf } from './early-span-work.ts';
 import { equityEstimateOf, equitySnapshotOf, marginHeadroomOf } from './equity-estimate.ts';
 import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
@@ -29,7 +30,7 @@ import { matchResting } from './resting-matching.ts';
 import { keepToSession } from './session-keeping.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
-import { type CashFlow, createSimState, type SimLedger } from './sim-state.ts';
+import { type CashFlow, createSimState, type EarlySpanWork, type SimLedger } from './sim-state.ts';
 import { runTimers } from './timers.ts';
 import { attachTpSl } from './tp-sl-attachments.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
@@ -85,6 +86,15 @@ export interface SimVenue extends ExecutionPort {
    * @returns one entry per such sym, in sym order; empty on other fill models
    */
   barOverlaps(): BarOverlap[];
+  /**
+   * On the bar fill model, the bars whose orders were matched after the venue had already, at a
+   * time inside the bar's span, fired a timer of the bar's sym or of the whole account (funding,
+   * an expiry, a TIME release, loan interest) or run a liquidation, margin call or mark trigger:
+   * an event stamped inside the span (a mark, another sym's bar) reached the venue before the
+   * bar, and that work met the positions and orders of before the bar's open fills. For a warning.
+   * @returns how many such bars and the first; undefined when none (always on other fill models)
+   */
+  earlySpanWork(): EarlySpanWork | undefined;
   /** @returns funding, interest, liquidation-fee, borrow and repay cash flows so far */
   statement(): readonly CashFlow[];
   /** @returns running totals: realized PnL, fees, funding, interest */
@@ -281,6 +291,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     snapshot: (): Promise<VenueSnapshot> => Promise.resolve(snapshotOf(state)),
     adlRanks: (sym?: string): Promise<AdlRankEvent[]> => adlRanksOf(state, sym),
     barOverlaps: () => barOverlapsOf(state),
+    earlySpanWork: () => earlySpanWorkOf(state),
     statement: () => [...state.cashFlows],
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),

@@ -1,4 +1,5 @@
 import { parseTimeToSend } from '../../core/model/index.ts';
+import { noteVenueWork } from './early-span-work.ts';
 import { finishOrder } from './fills.ts';
 import { settleFunding } from './funding.ts';
 import { accrueInterest, nextAccrual } from './loans.ts';
@@ -26,6 +27,13 @@ export function runTimers(state: SimState): void {
   for (const order of [...state.liveOrders]) {
     if (!isLive(order)) continue;
     if (order.expireAt <= state.now) {
+      noteVenueWork(
+        state,
+        state.now,
+        order.sym,
+        `the expiry of ${order.timeInForce} order ${order.clientOrderId}`,
+        true,
+      );
       finishOrder(state, order, 'CANCELLED', 'EXPIRE', 'EXPIRED');
       continue;
     }
@@ -34,8 +42,10 @@ export function runTimers(state: SimState): void {
   for (const order of [...state.held]) {
     if (order.condition?.code !== 'TIME') continue;
     const due = parseTimeToSend(order.condition.timeToSend ?? '');
-    if (due <= state.now) releaseHeld(state, order, `TIME order sent at ${order.condition.timeToSend}`);
-    else next = Math.min(next, due);
+    if (due <= state.now) {
+      noteVenueWork(state, state.now, order.sym, `the release of TIME order ${order.clientOrderId}`, true);
+      releaseHeld(state, order, `TIME order sent at ${order.condition.timeToSend}`);
+    } else next = Math.min(next, due);
   }
   for (const [sym, market] of state.markets) {
     const due = market.nextFundingTime;

@@ -1,5 +1,6 @@
 import { asNumber, ZERO } from '../../core/model/index.ts';
 import { childOrderKind } from './algo-orders.ts';
+import { noteVenueWork } from './early-span-work.ts';
 import { finishOrder } from './fills.ts';
 import { freeOrderRef } from './generated-refs.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
@@ -301,6 +302,8 @@ export function checkMarkTriggers(state: SimState, sym: string, mark: number): v
   }
   for (const algo of due) {
     // A tp / sl sibling fired earlier in this loop cancels this one.
-    if (algo.state === 'NEW') fireAlgo(state, algo);
+    if (algo.state !== 'NEW') continue;
+    noteVenueWork(state, state.now, sym, `the mark trigger of algo order ${algo.clientAlgoOrderId}`, true);
+    fireAlgo(state, algo);
   }
 }

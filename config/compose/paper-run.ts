@@ -10,7 +10,11 @@ import {
   syntheticFeed,
 } from '../../backtest/paper-venue/index.ts';
 import { type RecordingDamage, readSessionHeader } from '../../backtest/recording/index.ts';
-import { defaultFillModelFor, tradableMarketEvent } from '../../backtest/runner/index.ts';
+import {
+  defaultFillModelFor,
+  earlySpanWorkWarnings,
+  tradableMarketEvent,
+} from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
 import type { Scheduler } from '../../core/kernel/index.ts';
@@ -41,7 +45,9 @@ export interface EmbeddedPaperVenue {
   readonly firstEventTime: number | undefined;
   /**
    * What the result must say of the source so far: recording lines skipped (how many of each
-   * kind, the first), and a source that failed before its end (the session ended there).
+   * kind, the first), a source that failed before its end (the session ended there), and on the
+   * bar fill model the bars matched after the venue's own work inside their span (an event of
+   * the source stamped inside a bar, a mark or another sym's bar, came first).
    */
   readonly sourceWarnings: () => string[];
 }
@@ -178,6 +184,7 @@ export async function startEmbeddedPaperVenue(
           : [
               `the market source failed after ${venue.feed.released} events (${failure.message}): the session had no market data after that`,
             ]),
+        ...earlySpanWorkWarnings(venue.earlySpanWork()),
       ];
     },
   };
