@@ -98,8 +98,8 @@ export function loanCommand(
   const clientId = optionalText(params, 'clientId', where);
   const ref = clientId ?? book.newRef(kind);
   throwIfRefused(ref, book.run({ kind, ref, exchange, coin, amount }));
-  const order: MarginLoanOrderWire = {
-    loanOrderId: `${book.portfolioId}-L-${book.loanOrders.length + 1}`,
+  return book.addLoanOrder((loanOrderId) => ({
+    loanOrderId,
     type: kind === 'borrow' ? 'BORROW' : 'REPAY',
     exchange,
     coin,
@@ -108,9 +108,7 @@ export function loanCommand(
     // Echoed so a client whose reply was lost can find its loan order (Keel's choice).
     ...(clientId === undefined ? {} : { clientId }),
     createAt: book.sim.now(),
-  };
-  book.loanOrders.push(order);
-  return order;
+  }));
 }
 
 /**

@@ -54,7 +54,7 @@ export function placeAlgoOrder(book: PortfolioBook, params: Params, where: strin
     positionSide: positionSideOf(params, where),
   });
   throwIfRefused(ref, events);
-  const algo = [...book.algos.values()].find((a) => a.clientAlgoOrderId === ref);
+  const algo = book.findAlgo(undefined, ref);
   if (!algo) throw simError('BAD_PARAMETERS', `algo order ${ref} produced no update`);
   return algoOrderToWire(algo);
 }
@@ -73,9 +73,7 @@ export function algoTarget(book: PortfolioBook, params: Params, where: string): 
   const ref = optionalText(params, 'clientAlgoOrderId', where);
   if (id === undefined && ref === undefined)
     throw badParameter(where, 'needs algoOrderId or clientAlgoOrderId');
-  const algo = [...book.algos.values()].find(
-    (a) => a.algoOrderId === id || (ref !== undefined && a.clientAlgoOrderId === ref),
-  );
+  const algo = book.findAlgo(id, ref);
   if (!algo) throw simError('ORDER_NOT_FOUND', `no algo order ${id ?? ref}`);
   return algo;
 }
@@ -163,11 +161,11 @@ export function cancelAllAlgoOrders(
   const businessType = filterOf(params, 'businessType', BUSINESS_TYPES, where);
   const algoOrderType = filterOf(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
   const conditionType = filterOf(params, 'conditionType', ['GTE', 'LTE'], where);
-  const matching = [...book.algos.values()].filter((a) => {
+  const open = [...book.openAlgoIds].flatMap((id) => book.algos.get(id) ?? []);
+  const matching = open.filter((a) => {
     const id = book.instruments.get(a.sym)?.id;
     const crypto = id?.kind === 'crypto' ? id : undefined;
     return (
-      a.state === 'NEW' &&
       (sym === undefined || a.sym === sym) &&
       (exchangeType === undefined || crypto?.exchangeType === exchangeType) &&
       (businessType === undefined || crypto?.businessType === businessType) &&

@@ -1,7 +1,8 @@
 /**
  * How much of its history each paper portfolio keeps in memory (Keel's choice, as the sim keeps
- * its last 10 000 final orders): at least the last 10 000 final orders, executions and closed
- * positions (at most twice as many: older ones are dropped in batches), with every open order.
+ * its last 10 000 final orders): at least the last 10 000 final orders, executions, closed
+ * positions, final algo orders, loan orders and liquidation events (at most twice as many: older
+ * ones are dropped in batches), with every open order and algo order.
  * Older ones are forgotten, so a long paper session's memory does not grow with every fill; its
  * history endpoints and order lookups no longer list them. A client catching up after a reconnect
  * asks for far fewer (Keel's asks for the last minute's executions).

@@ -83,7 +83,8 @@ export function* venueLoansOf(books: ReadonlyMap<string, PortfolioBook>): Genera
 /**
  * One paper portfolio: a simulated venue plus the records the REST queries serve (order history,
  * executions, position history, algo orders, loan orders), folded from the sim's User Data events.
- * Orders, executions and closed positions are kept as {@link RETAIN_HISTORY} says.
+ * Orders, executions, closed positions, algo orders, loan orders and liquidation events are kept
+ * as {@link RETAIN_HISTORY} says.
  * The sim runs with zero order-entry latency (the venue holds a command back for its order-entry
  * delay before `run`, and names that delay as the sim's `upstreamOrderEntry`) and the configured
  * User Data leg, which stamps each event's `recvTs`.
@@ -109,9 +110,16 @@ export class PortfolioBook {
   readonly positions = new Map<string, Position>();
   /** At least the last {@link RETAIN_HISTORY} closed positions, oldest first. */
   readonly positionHistory: PositionHistoryWire[] = [];
+  /** Every open algo order and at least the last {@link RETAIN_HISTORY} final ones, by algoOrderId, in placing order. */
   readonly algos = new Map<string, AlgoOrder>();
+  /** The algoOrderId of each kept algo order's clientAlgoOrderId (the newest order of a reused one). */
+  readonly algoIdByRef = new Map<string, string>();
+  /** The algoOrderIds of the open algo orders, in placing order. */
+  readonly openAlgoIds = new Set<string>();
   readonly loans = new Map<string, Loan>();
+  /** At least the last {@link RETAIN_HISTORY} loan orders, oldest first. */
   readonly loanOrders: MarginLoanOrderWire[] = [];
+  /** The nodes of at least the last {@link RETAIN_HISTORY} liquidation events, by liquidationEventId. */
   readonly liquidations = new Map<string, LiquidationEventRecord[]>();
   positionMode: PositionMode;
   private readonly listeners = new Set<(event: UserEvent) => void>();
@@ -119,6 +127,12 @@ export class PortfolioBook {
   private refSeq = 1;
   /** The orderIds of the final orders kept, oldest first. */
   private readonly finalOrderIds: string[] = [];
+  /** The algoOrderIds of the final algo orders kept, oldest first. */
+  private readonly finalAlgoIds: string[] = [];
+  /** The liquidationEventIds kept, oldest first. */
+  private readonly liquidationIds: string[] = [];
+  /** How many loan orders this portfolio has made (their ids count on past the ones forgotten). */
+  private loanOrderCount = 0;
   private readonly retain: number;
 
   /**
@@ -241,6 +255,32 @@ export class PortfolioBook {
     return id === undefined ? undefined : this.orders.get(id);
   }
 
+  /**
+   * Finds an algo order by algoOrderId or clientAlgoOrderId.
+   * @param algoOrderId - the venue id
+   * @param clientAlgoOrderId - the caller reference
+   * @returns the latest state of the algo order, or undefined
+   */
+  findAlgo(algoOrderId?: string, clientAlgoOrderId?: string): AlgoOrder | undefined {
+    const byId = algoOrderId === undefined ? undefined : this.algos.get(algoOrderId);
+    if (byId !== undefined || clientAlgoOrderId === undefined) return byId;
+    const id = this.algoIdByRef.get(clientAlgoOrderId);
+    return id === undefined ? undefined : this.algos.get(id);
+  }
+
+  /**
+   * Keeps a loan order the portfolio made, forgetting old ones as {@link RETAIN_HISTORY} says.
+   * @param make - the loan order, given its id (`<portfolioId>-L-<n>`, n counting from 1)
+   * @returns the loan order
+   */
+  addLoanOrder(make: (loanOrderId: string) => MarginLoanOrderWire): MarginLoanOrderWire {
+    this.loanOrderCount += 1;
+    const order = make(`${this.portfolioId}-L-${this.loanOrderCount}`);
+    this.loanOrders.push(order);
+    trimHistory(this.loanOrders, this.retain);
+    return order;
+  }
+
   private fold(event: UserEvent): void {
     switch (event.kind) {
       case 'order':
@@ -256,17 +296,14 @@ export class PortfolioBook {
         this.foldPosition(event.position, event.ts);
         break;
       case 'algoOrder':
-        this.algos.set(event.algoOrder.algoOrderId, event.algoOrder);
+        this.foldAlgo(event.algoOrder);
         break;
       case 'loan':
         this.loans.set(`${event.loan.exchange}:${event.loan.coin}`, event.loan);
         break;
-      case 'liquidationEvent': {
-        const nodes = this.liquidations.get(event.record.liquidationEventId) ?? [];
-        nodes.push(event.record);
-        this.liquidations.set(event.record.liquidationEventId, nodes);
+      case 'liquidationEvent':
+        this.foldLiquidation(event.record);
         break;
-      }
       default:
         break;
     }
@@ -292,6 +329,39 @@ export class PortfolioBook {
       if (this.orderIdByRef.get(old.clientOrderId) === orderId) this.orderIdByRef.delete(old.clientOrderId);
       this.lastExecutions.delete(orderId);
     });
+  }
+
+  /** Keeps an algo order's latest state; once twice {@link RETAIN_HISTORY} are final, forgets all but the newest of those. */
+  private foldAlgo(algo: AlgoOrder): void {
+    const before = this.algos.get(algo.algoOrderId);
+    this.algos.set(algo.algoOrderId, algo);
+    this.algoIdByRef.set(algo.clientAlgoOrderId, algo.algoOrderId);
+    if (algo.state === 'NEW') {
+      this.openAlgoIds.add(algo.algoOrderId);
+      return;
+    }
+    this.openAlgoIds.delete(algo.algoOrderId);
+    if (before !== undefined && before.state !== 'NEW') return;
+    this.finalAlgoIds.push(algo.algoOrderId);
+    trimHistory(this.finalAlgoIds, this.retain, (algoOrderId) => {
+      const old = this.algos.get(algoOrderId);
+      if (old === undefined) return;
+      this.algos.delete(algoOrderId);
+      if (this.algoIdByRef.get(old.clientAlgoOrderId) === algoOrderId)
+        this.algoIdByRef.delete(old.clientAlgoOrderId);
+    });
+  }
+
+  /** Adds a node to its liquidation event; once twice {@link RETAIN_HISTORY} events are kept, forgets all but the newest. */
+  private foldLiquidation(record: LiquidationEventRecord): void {
+    const nodes = this.liquidations.get(record.liquidationEventId);
+    if (nodes !== undefined) {
+      nodes.push(record);
+      return;
+    }
+    this.liquidations.set(record.liquidationEventId, [record]);
+    this.liquidationIds.push(record.liquidationEventId);
+    trimHistory(this.liquidationIds, this.retain, (id) => this.liquidations.delete(id));
   }
 
   private foldPosition(position: Position, ts: number): void {

@@ -1,8 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  linkSync,
   mkdirSync,
   openSync,
   readFileSync,
+  renameSync,
   statSync,
   unlinkSync,
   utimesSync,
@@ -97,9 +100,23 @@ const held = new Set<string>();
 /** Thrown by a command that cannot take the lock of its output: a usage problem (exit 2), not a failure. */
 export class OutputLocked extends Error {}
 
-function holderOf(path: string): LockHolder | undefined {
+/** The text of a lock file; undefined when it is gone. */
+function textOf(path: string): string | undefined {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function holderOf(path: string): LockHolder | undefined {
+  const text = textOf(path);
+  return text === undefined ? undefined : holderIn(text);
+}
+
+function holderIn(text: string): LockHolder | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
     const identity = identityFrom(parsed);
     return identity === undefined
       ? undefined
@@ -226,7 +243,8 @@ function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found |
   mkdirSync(dirname(path), { recursive: true });
   let tookOverFrom: Found | undefined;
   for (let attempt = 1; !created(path, mine); attempt++) {
-    const holder = holderOf(path);
+    const text = textOf(path);
+    const holder = text === undefined ? undefined : holderIn(text);
     if (holder !== undefined) {
       const verdict = judgeHolder(holder, {
         probe: env.probe,
@@ -238,10 +256,48 @@ function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found |
       tookOverFrom = { holder, ...verdict };
     } else tookOverFrom = undefined;
     // A lock left by a run that is gone (or a lock file it never finished writing): taken over.
-    if (attempt > 2) throw new Error(`cannot replace the stale lock ${path}`);
-    unlinkSync(path);
+    if (attempt > 4) throw new Error(`cannot replace the stale lock ${path}`);
+    if (text !== undefined && !removedIfUnchanged(path, text)) tookOverFrom = undefined;
   }
   return tookOverFrom;
+}
+
+/**
+ * Removes a lock file judged stale only if it still holds what was judged: it is first moved to a
+ * name of its own (atomic, so of two runs taking one stale lock over only one gets it), and put
+ * back when another run had taken it over meanwhile. Removing it by its path instead would delete
+ * the new lock of a run that took it over between the judging and the removal.
+ * @param path - the lock file
+ * @param judged - its text when it was judged stale
+ * @returns whether the judged file was removed (false: gone or taken over since)
+ */
+function removedIfUnchanged(path: string, judged: string): boolean {
+  const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
+  try {
+    renameSync(path, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  if (textOf(aside) === judged) {
+    unlinkSync(aside);
+    return true;
+  }
+  putBack(aside, path);
+  return false;
+}
+
+/** Puts a live run's lock file moved aside back in place, unless a third run has created one there since. */
+function putBack(aside: string, path: string): void {
+  try {
+    linkSync(aside, path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
+      renameSync(aside, path);
+      return;
+    }
+  }
+  unlinkSync(aside);
 }
 
 function isMine(path: string, mine: LockHolder): boolean {

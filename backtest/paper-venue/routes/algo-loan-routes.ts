@@ -123,7 +123,7 @@ export const ALGO_LOAN_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
   getOpenAlgoOrders: (c) => {
     if (c.params.attachedOrderId !== undefined)
       throw badParameter(`${c.where} attachedOrderId`, 'is not accepted by this endpoint (spec)');
-    return [...c.book.algos.values()].filter((a) => a.state === 'NEW').map(algoOrderToWire);
+    return [...c.book.openAlgoIds].flatMap((id) => c.book.algos.get(id) ?? []).map(algoOrderToWire);
   },
   getAlgoOrderHistory: (c) => {
     if (c.params.attachedOrderId !== undefined)
