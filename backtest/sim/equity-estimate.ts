@@ -16,7 +16,10 @@ import type { SimState } from './sim-state.ts';
  */
 export function equityEstimateOf(state: SimState): number {
   let equity = 0;
-  for (const [coin, balance] of state.balancesN) {
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balancesN.keys()) {
+    const balance = state.balancesN.get(coin) as number;
     equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
   }
   for (const position of state.positions.values()) {
@@ -84,9 +87,11 @@ function commonParts(state: SimState): EquityParts | undefined {
   const cached = partsOf.get(state);
   let same = cached !== undefined && cached.balances.length === state.balances.size;
   let b = 0;
-  for (const [coin, balance] of state.balances) {
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balances.keys()) {
     if (!state.opts.valuationCoins.has(coin)) return undefined;
-    if (same && cached?.balances[b++] !== balance) same = false;
+    if (same && cached?.balances[b++] !== state.balances.get(coin)) same = false;
   }
   let p = 0;
   for (const position of state.positions.values()) {
