@@ -78,10 +78,12 @@ export function mayLiquidateWithin(
   let maintenance = 0;
   let maintenanceSlope = 0;
   let open = false;
-  for (const [coin, balance] of state.balancesN) {
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balancesN.keys()) {
     if (!state.opts.valuationCoins.has(coin))
       return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
-    equity += balance;
+    equity += state.balancesN.get(coin) as number;
   }
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;

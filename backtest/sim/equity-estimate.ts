@@ -16,7 +16,10 @@ import type { SimState } from './sim-state.ts';
  */
 export function equityEstimateOf(state: SimState): number {
   let equity = 0;
-  for (const [coin, balance] of state.balancesN) {
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balancesN.keys()) {
+    const balance = state.balancesN.get(coin) as number;
     equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
   }
   for (const position of state.positions.values()) {
@@ -42,12 +45,15 @@ function coinDec(value: number): Dec {
 /** The Decimal parts of the equity in the common case: valuation-coin balances, no loans. */
 interface EquityParts {
   readonly balances: readonly Dec[];
-  readonly positions: readonly {
-    readonly qty: Dec;
-    readonly size: Dec;
-    readonly avg: Dec;
-    readonly sym: string;
-  }[];
+  readonly positions: readonly EquityPart[];
+}
+
+/** One open position of {@link EquityParts}. */
+interface EquityPart {
+  readonly qty: Dec;
+  readonly size: Dec;
+  readonly avg: Dec;
+  readonly sym: string;
 }
 
 const partsOf = new WeakMap<SimState, EquityParts>();
@@ -81,9 +87,11 @@ function commonParts(state: SimState): EquityParts | undefined {
   const cached = partsOf.get(state);
   let same = cached !== undefined && cached.balances.length === state.balances.size;
   let b = 0;
-  for (const [coin, balance] of state.balances) {
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balances.keys()) {
     if (!state.opts.valuationCoins.has(coin)) return undefined;
-    if (same && cached?.balances[b++] !== balance) same = false;
+    if (same && cached?.balances[b++] !== state.balances.get(coin)) same = false;
   }
   let p = 0;
   for (const position of state.positions.values()) {
@@ -122,22 +130,37 @@ function commonParts(state: SimState): EquityParts | undefined {
 export function equitySnapshotOf(state: SimState): () => Dec {
   const parts = commonParts(state);
   if (parts === undefined) return generalSnapshotOf(state);
-  // A loop, not a map with a closure: this runs for nearly every equity sample.
-  const marks: number[] = [];
-  for (const part of parts.positions) {
-    const market = state.markets.get(part.sym);
-    marks.push(market ? markPriceOf(market) : Number.NaN);
+  const positions = parts.positions;
+  // Snapshots are taken for nearly every equity sample and many are kept in the curve's buckets:
+  // one position (the usual case) keeps its mark as a number, more keep an array of exactly their count.
+  if (positions.length === 1) {
+    const mark = markNumberOf(state, (positions[0] as EquityPart).sym);
+    return () => snapshotEquity(parts, mark);
   }
-  return () => {
-    const { balances, sized } = decimalsOf(parts);
-    let equity = balances;
-    parts.positions.forEach((part, i) => {
-      const mark = marks[i] as number;
-      const markDec = Number.isNaN(mark) ? part.avg : decimalOf(mark);
-      equity = equity.plus((sized[i] as Dec).mul(markDec.minus(part.avg)));
-    });
-    return equity;
-  };
+  const marks = new Array<number>(positions.length);
+  for (let i = 0; i < positions.length; i++) {
+    marks[i] = markNumberOf(state, (positions[i] as EquityPart).sym);
+  }
+  return () => snapshotEquity(parts, marks);
+}
+
+/**
+ * The equity of common parts at the marks captured with them (NaN: no mark, valued at the
+ * average price), exactly as `equityOf` computes it.
+ * @param parts - the parts
+ * @param marks - the one position's mark, or each position's in order
+ */
+function snapshotEquity(parts: EquityParts, marks: number | readonly number[]): Dec {
+  const { balances, sized } = decimalsOf(parts);
+  let equity = balances;
+  const positions = parts.positions;
+  for (let i = 0; i < positions.length; i++) {
+    const part = positions[i] as EquityPart;
+    const mark = typeof marks === 'number' ? marks : (marks[i] as number);
+    const markDec = Number.isNaN(mark) ? part.avg : decimalOf(mark);
+    equity = equity.plus((sized[i] as Dec).mul(markDec.minus(part.avg)));
+  }
+  return equity;
 }
 
 function generalSnapshotOf(state: SimState): () => Dec {

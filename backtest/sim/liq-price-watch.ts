@@ -42,8 +42,10 @@ export function republishMovedLiqPrices(state: SimState, equity: Dec, except?: S
  */
 function marksMoveLiqPrices(state: SimState): boolean {
   for (const loan of state.loans.values()) if (!state.opts.valuationCoins.has(loan.coin)) return true;
-  for (const [coin, balance] of state.balancesN)
-    if (balance !== 0 && !state.opts.valuationCoins.has(coin)) return true;
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balancesN.keys())
+    if (state.balancesN.get(coin) !== 0 && !state.opts.valuationCoins.has(coin)) return true;
   let first: string | undefined;
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;

@@ -48,7 +48,9 @@ function estimateRiskInto(state: SimState, out: { equity: number; maintenance: n
     return;
   }
   // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
-  for (const [coin, balance] of state.balancesN) {
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin.
+  for (const coin of state.balancesN.keys()) {
+    const balance = state.balancesN.get(coin) as number;
     equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
   }
   if (state.loans.size > 0) {

@@ -155,8 +155,9 @@ export function positionMaintenanceOf(state: SimState, position: SimPosition): D
  */
 export function equityOf(state: SimState): Dec {
   let equity = ZERO;
-  for (const [coin, balance] of state.balances)
-    equity = addTo(equity, valued(balance, coinValue(state, coin)));
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin.
+  for (const coin of state.balances.keys())
+    equity = addTo(equity, valued(state.balances.get(coin) as Dec, coinValue(state, coin)));
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
       equity = addTo(equity, valued(unrealizedPnl(state, position), settleValue(state, position.sym)));

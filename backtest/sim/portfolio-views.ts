@@ -1,5 +1,5 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
-import { isAboveZero, ZERO } from '../../core/model/index.ts';
+import { asNumber, isAboveZero, ZERO } from '../../core/model/index.ts';
 import { coinValue } from './coin-valuation.ts';
 import { notBelowZero, smallerOf } from './decimal-compare.ts';
 import { addTo, plusAmount } from './decimal-sums.ts';
@@ -58,7 +58,10 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
 }
 
 /**
- * The Accounts-channel view of the portfolio.
+ * The Accounts-channel view of the portfolio. The risk ratio (maintenance margin / equity, a
+ * 40-digit division) is worked out when first read, once: a backtest publishes an account with
+ * every fill and seldom reads it. The status needs it only when the ratio estimated on numbers is
+ * not clearly below the margin-call ratio.
  * @param state - the venue
  * @param equity - the portfolio equity when the caller has it already (same state)
  * @param im - the initial margin when the caller has it already (same state)
@@ -66,19 +69,40 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
  */
 export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
   const mm = maintenanceMargin(state);
-  const riskRatio = isAboveZero(equity) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
+  const callRatio = state.opts.marginCallRatio;
+  let riskRatio: Dec | undefined;
   let accountStatus: AccountStatus = 'NORMAL';
   if (state.liquidating) accountStatus = 'LIQUIDATION';
-  else if (riskRatio.gte(state.opts.marginCallRatio)) accountStatus = 'MARGIN_CALL';
+  else if (!clearlyBelow(mm, equity, state.opts.marginCallRatioN)) {
+    riskRatio = riskRatioOf(mm, equity);
+    if (riskRatio.gte(callRatio)) accountStatus = 'MARGIN_CALL';
+  }
   return {
     portfolioId: state.opts.portfolioId,
     equity,
     availableMargin: equity.minus(im ?? initialMargin(state)),
     maintainMargin: mm,
-    riskRatio,
+    get riskRatio(): Dec {
+      riskRatio ??= riskRatioOf(mm, equity);
+      return riskRatio;
+    },
     accountStatus,
     positionMode: state.positionMode,
   };
+}
+
+/** Maintenance margin / equity; zero without margin, {@link UNBOUNDED_RISK_RATIO} without equity. */
+function riskRatioOf(mm: Dec, equity: Dec): Dec {
+  return isAboveZero(equity) ? mm.div(equity) : mm.isZero() ? ZERO : UNBOUNDED_RISK_RATIO;
+}
+
+/**
+ * Whether mm / equity is below the ratio by far more than float rounding (a millionth of it), so
+ * that the exact Decimal quotient is below it too; false whenever in doubt (no equity, NaN).
+ */
+function clearlyBelow(mm: Dec, equity: Dec, ratio: number): boolean {
+  const equityN = asNumber(equity);
+  return equityN > 0 && asNumber(mm) / equityN < ratio * (1 - 1e-6);
 }
 
 /**

@@ -31,13 +31,16 @@ export class CostTally {
    */
   add(fill: Execution): void {
     this.syms.add(fill.sym);
-    this.fees = this.fees.plus(fill.fee).minus(fill.rebate);
-    this.traded = this.traded.plus(
-      fill.price
-        .mul(fill.quantity)
-        .mul(this.contractSizeOf?.(fill.sym) ?? ONE)
-        .abs(),
-    );
+    // Operations that change no digit are skipped (most fills have no rebate and a contract size
+    // of 1): decimal.js answers x - 0, x * 1 and |x| of a positive x with a copy of x rounded to
+    // the precision, which is x again, as a sum or product it made is already rounded. A zero
+    // result is left to decimal.js, which decides its sign.
+    const fees = this.fees.plus(fill.fee);
+    this.fees = fill.rebate.isZero() && !fees.isZero() ? fees : fees.minus(fill.rebate);
+    const value = fill.price.mul(fill.quantity);
+    const size = this.contractSizeOf?.(fill.sym);
+    const sized = size === undefined || size.eq(ONE) ? value : value.mul(size);
+    this.traded = this.traded.plus(sized.isPositive() && !sized.isZero() ? sized : sized.abs());
   }
 
   /**

@@ -2,8 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Dec } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 import { arbitraryBarSession, arbitrarySession } from '../../kit/sim-arbitraries.ts';
-import { aSim } from '../../kit/sim-builders.ts';
+import { aMark, aMarket, aQuote, aSim, BTC } from '../../kit/sim-builders.ts';
+
+const ETH = 'BINANCE_PERP_ETH_USDT';
 
 describe('sim venue: equity estimate and deferred snapshot', () => {
   it('a snapshot gives, whenever it is read, exactly the equity of the moment it was taken; the estimate is that on numbers', () => {
@@ -36,6 +39,30 @@ describe('sim venue: equity estimate and deferred snapshot', () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it('a snapshot of positions on two perpetuals gives exactly the equity of the moment it was taken', () => {
+    const step = fc.record({
+      sym: fc.constantFrom(BTC, ETH),
+      mark: fc.integer({ min: 900, max: 1100 }),
+      order: fc.constantFrom('none', 'BUY', 'SELL'),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 1, maxLength: 15 }), (steps) => {
+        const t = aSim({ instruments: [anInstrument(BTC), anInstrument(ETH)] });
+        for (const sym of [BTC, ETH]) {
+          t.sim.onMarket(aQuote(0, 99.9, 1000, 100, 1000, sym));
+          t.sim.onMarket(aMark(0, 100, undefined, sym));
+        }
+        const taken: { snapshot: () => Dec; equity: Dec }[] = [];
+        steps.forEach(({ sym, mark, order }, i) => {
+          if (order !== 'none') t.send(aMarket(`o${i}`, order, '1', { sym }));
+          t.sim.onMarket(aMark(10 * (i + 1), mark / 10, undefined, sym));
+          taken.push({ snapshot: t.sim.equitySnapshot(), equity: t.sim.equity() });
+        });
+        for (const { snapshot, equity } of taken) expect(snapshot().toFixed()).toBe(equity.toFixed());
+      }),
     );
   });
 

@@ -1,0 +1,50 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Account, UserEvent } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+
+function accountsOf(events: readonly UserEvent[]): Account[] {
+  return events.flatMap((event) => (event.kind === 'account' ? [event.account] : []));
+}
+
+describe('sim venue: the Accounts-channel view', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('divides for the risk ratio of an account reported with a fill only when it is read, once', () => {
+    const t = aSim({ startingBalances: { USDT: D('200') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.sim.onMarket(aMark(0, 100));
+    const div = vi.spyOn(D.prototype, 'div');
+    t.send(aMarket('m', 'BUY', '10'));
+    t.sim.onMarket(aMark(1, 100));
+    const account = accountsOf(t.events).at(-1) as Account;
+    const before = div.mock.calls.length;
+    const ratio = account.riskRatio;
+    expect(div.mock.calls.length - before).toBe(1);
+    expect(account.riskRatio).toBe(ratio);
+    expect(div.mock.calls.length - before).toBe(1);
+    vi.restoreAllMocks();
+    expect(ratio.eq(account.maintainMargin.div(account.equity))).toBe(true);
+  });
+
+  it('reports MARGIN_CALL exactly when maintenance margin / equity reaches the call ratio (0.8)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 8040, max: 8200 }), (markCents) => {
+        // Long 10 @ 100 on 200 USDT at leverage 10: MARGIN_CALL from 80.5 down, liquidation below 80.45.
+        const t = aSim({ startingBalances: { USDT: D('200') } });
+        t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+        t.sim.onMarket(aMark(0, 100));
+        t.send(aMarket('m', 'BUY', '10'));
+        t.sim.onMarket(aMark(1, markCents / 100));
+        for (const account of accountsOf(t.events)) {
+          const exact = account.maintainMargin.div(account.equity);
+          expect(account.riskRatio.eq(exact)).toBe(true);
+          if (account.accountStatus !== 'LIQUIDATION')
+            expect(account.accountStatus).toBe(exact.gte('0.8') ? 'MARGIN_CALL' : 'NORMAL');
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
