@@ -66,7 +66,7 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
         ...(input.ackPending === undefined ? {} : { pending: input.ackPending }),
         ...(restMutations === undefined ? {} : { restMutations }),
         ...(options.scheduler?.followsEventTime === true
-          ? { wakeAt: () => kernel().nextTimerAt, onTick: (time: number) => kernel().advanceTime(time) }
+          ? { wakeAt: () => kernel().nextTimerAt, onTick: (time: number) => kernel().advanceTimers(time) }
           : {}),
       })
     : undefined;

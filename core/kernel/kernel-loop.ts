@@ -44,13 +44,13 @@ export class KernelLoop {
     return runner.live;
   };
 
-  /** Fires the timers due by `ts` and closes the bars due by then (the end of a warm-up, a lockstep tick). */
+  /** Fires the timers due by `ts` and closes the bars due by then (the end of a warm-up). */
   private readonly passTime = (ts: number): void => {
     this.parts.timers.passTo(ts, this.fireTimer);
     this.parts.marketRouting.closeDue(ts);
   };
 
-  /** Fires the timers due by `ts`: a backtest moves time so before every delivery. */
+  /** Fires the timers due by `ts`: a backtest moves time so before every delivery, a lockstep session on each tick. */
   private readonly passTimers = (ts: number): void => {
     this.parts.timers.passTo(ts, this.fireTimer);
   };

@@ -204,7 +204,7 @@ export class Kernel {
 
   /**
    * Moves virtual time to `ts`, firing the timers it passes and closing the aggregated bars that
-   * end by then (the end of a warm-up, a lockstep tick of the venue's clock).
+   * end by then (the end of a warm-up: its last bars close before trading starts).
    * @param ts - epoch ms
    */
   advanceTime(ts: number): void {
@@ -213,7 +213,7 @@ export class Kernel {
 
   /**
    * Moves virtual time to `ts`, firing the timers it passes, as a backtest does before each
-   * delivery. Aggregated bars are not closed by it: `ts` is the receive clock, and a trade the
+   * delivery and a lockstep paper session on each tick of the venue. Aggregated bars are not closed by it: `ts` is the receive clock, and a trade the
    * venue stamped inside a bar may be received after the bar's end, so bars close on the venue
    * stamps of the events (`MarketRouting.closeDueAt`), as in a live session.
    * @param ts - epoch ms
