@@ -7,6 +7,7 @@ import type {
 } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
+import { algoRefTaken, retireFinalAlgo } from './final-order-retention.ts';
 import { badParameter, type OrderParameters } from './order-parameters.ts';
 import { publishAlgo } from './publish.ts';
 import { nextId, type SimAlgo, type SimState } from './sim-state.ts';
@@ -96,7 +97,7 @@ export function placeAlgoOrder(state: SimState, intent: PlaceAlgoOrderIntent): v
     rejectCommand(state, intent.ref, intent.kind, 'BAD_SYMBOL', intent.sym);
     return;
   }
-  if (state.algosByRef.has(intent.ref)) {
+  if (algoRefTaken(state, intent.ref)) {
     rejectCommand(state, intent.ref, intent.kind, 'DUPLICATE_CLIENT_ORDER_ID', intent.ref);
     return;
   }
@@ -112,7 +113,10 @@ function findOpen(
 ): SimAlgo | undefined {
   const algo = state.algosByRef.get(target);
   if (!algo) {
-    rejectCommand(state, ref, kind, 'ORDER_NOT_FOUND', `no algo order ${target}`);
+    const forgotten = state.forgottenAlgoStates.get(target);
+    if (forgotten !== undefined)
+      rejectCommand(state, ref, kind, 'ORDER_ALREADY_FINAL', `algo order ${target} is ${forgotten}`);
+    else rejectCommand(state, ref, kind, 'ORDER_NOT_FOUND', `no algo order ${target}`);
     return undefined;
   }
   if (algo.state !== 'NEW') {
@@ -155,6 +159,7 @@ export function replaceAlgoOrder(state: SimState, intent: ReplaceAlgoOrderIntent
  */
 export function cancelAlgo(state: SimState, algo: SimAlgo): void {
   state.algos.delete(algo.algoOrderId);
+  retireFinalAlgo(state, algo);
   algo.state = 'CANCELLED';
   publishAlgo(state, algo);
 }

@@ -1,3 +1,4 @@
+import { algoRefTaken } from './final-order-retention.ts';
 import type { SimState } from './sim-state.ts';
 
 /** The venue's limit on a clientOrderId / clientAlgoOrderId: 40 characters (per public venue docs). */
@@ -46,5 +47,5 @@ export function freeOrderRef(state: SimState, preferred: string, fallback: () =>
  * @returns a reference no algo order holds
  */
 export function freeAlgoRef(state: SimState, preferred: string, fallback: () => string): string {
-  return firstFree(preferred, fallback, (ref) => state.algosByRef.has(ref));
+  return firstFree(preferred, fallback, (ref) => algoRefTaken(state, ref));
 }

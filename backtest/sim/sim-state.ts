@@ -233,6 +233,11 @@ export interface SimState {
   readonly balancesN: Map<string, number>;
   readonly algos: Map<string, SimAlgo>;
   readonly algosByRef: Map<string, SimAlgo>;
+  /** Final algo orders in the order they finished, oldest first from `finalAlgoHead`. */
+  readonly finalAlgos: SimAlgo[];
+  finalAlgoHead: number;
+  /** The final state of each algo order forgotten by `retireFinalAlgo`, by clientAlgoOrderId. */
+  readonly forgottenAlgoStates: Map<string, SimAlgo['state']>;
   readonly loans: Map<string, SimLoan>;
   readonly cashFlows: CashFlow[];
   readonly ledger: SimLedger;
@@ -310,6 +315,9 @@ export function createSimState(
     ),
     algos: new Map(),
     algosByRef: new Map(),
+    finalAlgos: [],
+    finalAlgoHead: 0,
+    forgottenAlgoStates: new Map(),
     loans: new Map(),
     cashFlows: [],
     ledger: { realizedPnl: ZERO, tradingFees: ZERO, liquidationFees: ZERO, funding: ZERO, interest: ZERO },

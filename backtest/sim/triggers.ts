@@ -2,6 +2,7 @@ import { asNumber, ZERO } from '../../core/model/index.ts';
 import { childOrderKind } from './algo-orders.ts';
 import { noteVenueWork } from './early-span-work.ts';
 import { finishOrder } from './fills.ts';
+import { retireFinalAlgo } from './final-order-retention.ts';
 import { freeOrderRef } from './generated-refs.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { markPriceOf } from './market-state.ts';
@@ -122,6 +123,7 @@ export function fireAlgo(state: SimState, algo: SimAlgo): void {
     return;
   }
   state.algos.delete(algo.algoOrderId);
+  retireFinalAlgo(state, algo);
   const kind = childOrderKind(algo.price);
   const order = createOrder(state, {
     clientOrderId: freeOrderRef(state, `${algo.clientAlgoOrderId}-trig`, () => `${algo.algoOrderId}-trig`),
@@ -148,6 +150,7 @@ export function fireAlgo(state: SimState, algo: SimAlgo): void {
   const sibling = algo.sibling === undefined ? undefined : state.algos.get(algo.sibling);
   if (sibling) {
     state.algos.delete(sibling.algoOrderId);
+    retireFinalAlgo(state, sibling);
     sibling.state = 'CANCELLED';
     publishAlgo(state, sibling);
   }
