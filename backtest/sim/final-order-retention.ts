@@ -1,11 +1,25 @@
 import type { SimOrder } from './sim-order.ts';
-import type { SimAlgo, SimState } from './sim-state.ts';
+import type { FinalQueue, SimAlgo, SimState } from './sim-state.ts';
 
 /**
  * How many final orders the venue keeps whole (Keel's choice, like the kernel's order registry):
  * beyond it the oldest are forgotten, so a long run's memory does not grow with every order.
  */
 export const RETAIN_FINAL_ORDERS = 10_000;
+
+/**
+ * Adds a thing that became final; once more than {@link RETAIN_FINAL_ORDERS} are kept, hands the
+ * oldest to `forget`, compacting the queue when as many are forgotten.
+ */
+function retire<T>(queue: FinalQueue<T>, item: T, forget: (old: T) => void): void {
+  queue.items.push(item);
+  if (queue.items.length - queue.head <= RETAIN_FINAL_ORDERS) return;
+  forget(queue.items[queue.head++] as T);
+  if (queue.head >= RETAIN_FINAL_ORDERS) {
+    queue.items.splice(0, queue.head);
+    queue.head = 0;
+  }
+}
 
 /**
  * Records that an order became final; forgets the oldest final order once more than
@@ -16,18 +30,13 @@ export const RETAIN_FINAL_ORDERS = 10_000;
  * @param order - the order, just final
  */
 export function retireFinalOrder(state: SimState, order: SimOrder): void {
-  state.finalOrders.push(order);
-  if (state.finalOrders.length - state.finalHead <= RETAIN_FINAL_ORDERS) return;
-  const old = state.finalOrders[state.finalHead++] as SimOrder;
-  if (state.ordersById.get(old.orderId) === old) state.ordersById.delete(old.orderId);
-  if (state.ordersByRef.get(old.clientOrderId) === old) {
-    state.ordersByRef.delete(old.clientOrderId);
-    state.forgottenStates.set(old.clientOrderId, old.state);
-  }
-  if (state.finalHead >= RETAIN_FINAL_ORDERS) {
-    state.finalOrders.splice(0, state.finalHead);
-    state.finalHead = 0;
-  }
+  retire(state.finalOrders, order, (old) => {
+    if (state.ordersById.get(old.orderId) === old) state.ordersById.delete(old.orderId);
+    if (state.ordersByRef.get(old.clientOrderId) === old) {
+      state.ordersByRef.delete(old.clientOrderId);
+      state.forgottenStates.set(old.clientOrderId, old.state);
+    }
+  });
 }
 
 /**
@@ -39,17 +48,12 @@ export function retireFinalOrder(state: SimState, order: SimOrder): void {
  * @param algo - the algo order, just taken off the open ones
  */
 export function retireFinalAlgo(state: SimState, algo: SimAlgo): void {
-  state.finalAlgos.push(algo);
-  if (state.finalAlgos.length - state.finalAlgoHead <= RETAIN_FINAL_ORDERS) return;
-  const old = state.finalAlgos[state.finalAlgoHead++] as SimAlgo;
-  if (state.algosByRef.get(old.clientAlgoOrderId) === old) {
-    state.algosByRef.delete(old.clientAlgoOrderId);
-    state.forgottenAlgoStates.set(old.clientAlgoOrderId, old.state);
-  }
-  if (state.finalAlgoHead >= RETAIN_FINAL_ORDERS) {
-    state.finalAlgos.splice(0, state.finalAlgoHead);
-    state.finalAlgoHead = 0;
-  }
+  retire(state.finalAlgos, algo, (old) => {
+    if (state.algosByRef.get(old.clientAlgoOrderId) === old) {
+      state.algosByRef.delete(old.clientAlgoOrderId);
+      state.forgottenAlgoStates.set(old.clientAlgoOrderId, old.state);
+    }
+  });
 }
 
 /**

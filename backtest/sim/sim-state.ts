@@ -72,6 +72,12 @@ export interface EarlySpanWork {
   readonly at: number;
 }
 
+/** Things that became final, oldest first from `head` (the ones before it are forgotten). */
+export interface FinalQueue<T> {
+  readonly items: T[];
+  head: number;
+}
+
 /** The simulated venue's mutable record of one algo order (venue algo or tp/sl attachment). */
 export interface SimAlgo {
   readonly algoOrderId: string;
@@ -192,9 +198,8 @@ export interface SimState {
    */
   readonly ordersById: Map<string, SimOrder>;
   readonly ordersByRef: Map<string, SimOrder>;
-  /** Final orders in the order they finished, oldest first from `finalHead`. */
-  readonly finalOrders: SimOrder[];
-  finalHead: number;
+  /** Final orders in the order they finished (see `retireFinalOrder`). */
+  readonly finalOrders: FinalQueue<SimOrder>;
   /** The final state of each forgotten order, by clientOrderId (a string each, not the order). */
   readonly forgottenStates: Map<string, OrderState>;
   /** Orders not yet final, in arrival order: what margin, cancels and timers look at. */
@@ -233,9 +238,8 @@ export interface SimState {
   readonly balancesN: Map<string, number>;
   readonly algos: Map<string, SimAlgo>;
   readonly algosByRef: Map<string, SimAlgo>;
-  /** Final algo orders in the order they finished, oldest first from `finalAlgoHead`. */
-  readonly finalAlgos: SimAlgo[];
-  finalAlgoHead: number;
+  /** Final algo orders in the order they finished (see `retireFinalAlgo`). */
+  readonly finalAlgos: FinalQueue<SimAlgo>;
   /** The final state of each algo order forgotten by `retireFinalAlgo`, by clientAlgoOrderId. */
   readonly forgottenAlgoStates: Map<string, SimAlgo['state']>;
   readonly loans: Map<string, SimLoan>;
@@ -296,8 +300,7 @@ export function createSimState(
     positionMode: opts.positionMode,
     ordersById: new Map(),
     ordersByRef: new Map(),
-    finalOrders: [],
-    finalHead: 0,
+    finalOrders: { items: [], head: 0 },
     forgottenStates: new Map(),
     liveOrders: new Set(),
     books: new Map(),
@@ -315,8 +318,7 @@ export function createSimState(
     ),
     algos: new Map(),
     algosByRef: new Map(),
-    finalAlgos: [],
-    finalAlgoHead: 0,
+    finalAlgos: { items: [], head: 0 },
     forgottenAlgoStates: new Map(),
     loans: new Map(),
     cashFlows: [],

@@ -56,8 +56,7 @@ describe('sim venue: final algo orders beyond the retention bound', () => {
 describe('retireFinalAlgo', () => {
   it('keeps at most the retention bound of final algo orders whole, and the rest as their reference and state', () => {
     const state = {
-      finalAlgos: [],
-      finalAlgoHead: 0,
+      finalAlgos: { items: [], head: 0 },
       algosByRef: new Map(),
       forgottenAlgoStates: new Map(),
     } as unknown as SimState;
@@ -68,7 +67,7 @@ describe('retireFinalAlgo', () => {
       retireFinalAlgo(state, algo);
     }
     expect(state.algosByRef.size).toBe(RETAIN_FINAL_ORDERS);
-    expect(state.finalAlgos.length).toBeLessThanOrEqual(2 * RETAIN_FINAL_ORDERS);
+    expect(state.finalAlgos.items.length).toBeLessThanOrEqual(2 * RETAIN_FINAL_ORDERS);
     expect(state.forgottenAlgoStates.get('a0')).toBe('CANCELLED');
     expect(state.algosByRef.has(`a${total - 1}`)).toBe(true);
   });
