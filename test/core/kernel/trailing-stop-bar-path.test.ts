@@ -25,8 +25,8 @@ describe('emulated trailing stop on bars: the walk must not pick the path that s
     await mkdir(dir);
     // bar 0: flat 100 (the stop is placed in onStart, active at 98).
     // bar 1: open 100, high 110, low 99, close 109.
-    //   Walked open, low, high, close (Keel): 99 > 98, 110 -> stop 108, close 109 > 108: no trigger.
-    //   Walked open, high, low, close: 110 -> stop 108, then 99 <= 108: triggered.
+    //   Walked open, low, high, close (Keel's old walk): 99 > 98, 110 -> stop 108, close 109 > 108: no trigger.
+    //   Walked open, high, low, close (Keel's walk now): 110 -> stop 108, then 99 <= 108: triggered.
     //   The bar cannot say which came first; only the second order is the adverse one for a
     //   trailing stop (its level moves with the favourable extreme), and it is the one live
     //   trading would have met whenever the high came before the low.
