@@ -32,6 +32,8 @@ export type {
   ProcessProbe,
 } from './log/process-identity.ts';
 export {
+  HEARTBEAT_MS,
+  heartbeatAgeOf,
   hostProbe,
   identityFrom,
   judgeHolder,

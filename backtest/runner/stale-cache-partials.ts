@@ -1,6 +1,6 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { processRuns, SPILL_STALE_AFTER_MS } from '../report/index.ts';
+import { heartbeatAgeOf, processRuns, SPILL_STALE_AFTER_MS } from '../report/index.ts';
 
 /**
  * Removes the partial files of an event cache that a process which no longer runs left behind
@@ -22,11 +22,8 @@ export async function removeStaleCachePartials(data: string, now = Date.now()): 
     const pid = owner === null ? Number.NaN : Number(owner[1]);
     if (!Number.isSafeInteger(pid) || pid === process.pid || processRuns(pid)) continue;
     const path = join(dirname(data), name);
-    const written = await stat(path).then(
-      (s) => s.mtimeMs,
-      () => now,
-    );
-    if (now - written < SPILL_STALE_AFTER_MS) continue;
+    const age = heartbeatAgeOf(path, now);
+    if (age === undefined || age < SPILL_STALE_AFTER_MS) continue;
     await rm(path, { force: true }).catch(() => undefined);
   }
 }

@@ -6,13 +6,14 @@ import {
   openSync,
   readFileSync,
   renameSync,
-  statSync,
   unlinkSync,
   utimesSync,
   writeSync,
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import {
+  HEARTBEAT_MS,
+  heartbeatAgeOf,
   hostProbe,
   identityFrom,
   judgeHolder,
@@ -21,9 +22,6 @@ import {
   processIdentity,
   sameProcess,
 } from '../../backtest/report/index.ts';
-
-/** How often a run refreshes the modification time of the locks it holds: its heartbeat. */
-export const LOCK_HEARTBEAT_MS = 5_000;
 
 /**
  * A lock held from another pid namespace (container) or host, whose process cannot be probed, is
@@ -126,15 +124,6 @@ function holderIn(text: string): LockHolder | undefined {
   }
 }
 
-/** How long ago the lock's holder last refreshed it; undefined when it cannot be read. */
-function heartbeatAge(path: string, now: number): number | undefined {
-  try {
-    return now - statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 function created(path: string, holder: LockHolder): boolean {
   let fd: number;
   try {
@@ -158,7 +147,7 @@ function created(path: string, holder: LockHolder): boolean {
  * would move the first one's recording aside while it is written) cannot run at once (Keel's
  * choice of what a run owns). Each file is created exclusively and holds the process's identity
  * (pid, start time, boot, pid namespace, host: see `ProcessIdentity`); while held, its
- * modification time is refreshed every {@link LOCK_HEARTBEAT_MS}. A lock whose run is gone is
+ * modification time is refreshed every {@link HEARTBEAT_MS}. A lock whose run is gone is
  * taken over (see `judgeHolder`): its pid runs no process, or one started since; it names this
  * process's pid but this process did not take it (a restarted container); or it was taken in
  * another pid namespace or on another host and its heartbeat is {@link LOCK_STALE_AFTER_MS} old.
@@ -210,7 +199,7 @@ export function acquireRunLock(
     held.add(path);
     if (taken?.live === false) tookOver.push({ path, pid: taken.holder.pid, why: taken.why });
   }
-  stopHeartbeat = env.every(LOCK_HEARTBEAT_MS, () => {
+  stopHeartbeat = env.every(HEARTBEAT_MS, () => {
     for (const path of paths) touchIfMine(path, mine, env.now());
   });
   process.once('exit', releaseAll);
@@ -248,7 +237,7 @@ function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found |
     if (holder !== undefined) {
       const verdict = judgeHolder(holder, {
         probe: env.probe,
-        heartbeatAgeMs: heartbeatAge(path, env.now()),
+        heartbeatAgeMs: heartbeatAgeOf(path, env.now()),
         staleAfterMs: LOCK_STALE_AFTER_MS,
         takenHere: held.has(path),
       });

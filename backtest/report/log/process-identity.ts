@@ -1,4 +1,4 @@
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { processRuns } from './process-runs.ts';
 
@@ -42,6 +42,22 @@ export interface ProcessProbe {
    * @returns whether a process has it (signal 0)
    */
   runs(pid: number): boolean;
+}
+
+/**
+ * How often a process refreshes the modification time of the files it holds (its run locks, the
+ * owner files of its spill directories): its heartbeat, which processes elsewhere judge it by.
+ */
+export const HEARTBEAT_MS = 5_000;
+
+/**
+ * How long ago a held file's heartbeat last beat (its modification time).
+ * @param path - the file
+ * @param now - the wall clock, epoch ms
+ * @returns ms; undefined when the file cannot be read
+ */
+export function heartbeatAgeOf(path: string, now: number): number | undefined {
+  return orUndefined(() => now - statSync(path).mtimeMs);
 }
 
 function orUndefined<T>(read: () => T): T | undefined {

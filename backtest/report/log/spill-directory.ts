@@ -1,7 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  HEARTBEAT_MS,
+  heartbeatAgeOf,
   hostProbe,
   identityFrom,
   judgeHolder,
@@ -16,9 +18,6 @@ import {
  */
 export const SPILL_STALE_AFTER_MS = 10 * 60_000;
 
-/** How often the owner files of this process's spill directories are touched: their heartbeat. */
-const HEARTBEAT_MS = 5_000;
-
 /** The file in each spill directory naming its process (`ProcessIdentity`); its mtime is the heartbeat. */
 const OWNER_FILE = '.keel-owner.json';
 
@@ -32,14 +31,6 @@ const swept = new Set<string>();
 /** `<prefix><pid>-XXXXXX`: the pid of the process that made a spill directory. */
 const OWNED = /^keel-(?:[a-z]+-)+(\d+)-[A-Za-z0-9]{6}$/;
 
-function ageOf(path: string, now: number): number | undefined {
-  try {
-    return now - statSync(path).mtimeMs;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether the process that made a spill directory is gone, by its owner file (see `judgeHolder`). */
 function ownerGone(path: string, pid: number, probe: ProcessProbe, now: number): boolean {
   const owner = join(path, OWNER_FILE);
@@ -50,14 +41,14 @@ function ownerGone(path: string, pid: number, probe: ProcessProbe, now: number):
     // None: made by an older Keel, or its maker has not written it yet. Gone only when the pid
     // runs nothing here and the directory is old, since its maker may run in another namespace.
     if (pid === probe.pid || probe.runs(pid)) return false;
-    const age = ageOf(path, now);
+    const age = heartbeatAgeOf(path, now);
     return age !== undefined && age >= SPILL_STALE_AFTER_MS;
   }
   const holder = identityFrom(JSON.parse(text));
   if (holder === undefined) return false;
   return !judgeHolder(holder, {
     probe,
-    heartbeatAgeMs: ageOf(owner, now),
+    heartbeatAgeMs: heartbeatAgeOf(owner, now),
     staleAfterMs: SPILL_STALE_AFTER_MS,
   }).live;
 }

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { HEARTBEAT_MS } from '../../../backtest/report/index.ts';
 import {
   acquireRunLock,
-  LOCK_HEARTBEAT_MS,
   LOCK_STALE_AFTER_MS,
   type LockEnvironment,
   tookOverWarning,
@@ -114,7 +114,7 @@ describe('a run lock judged by process identity', () => {
     const { env, clock, beats } = environment();
     const taken = acquireRunLock([result], NOW, env);
     if (!taken.ok) throw new Error(taken.problem);
-    expect(beats.map((b) => b.ms)).toEqual([LOCK_HEARTBEAT_MS]);
+    expect(beats.map((b) => b.ms)).toEqual([HEARTBEAT_MS]);
     clock.now = NOW + 25_000;
     beats[0]?.beat();
     expect(statSync(lock).mtimeMs).toBe(NOW + 25_000);
