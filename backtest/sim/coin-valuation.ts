@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { isPerpetual, ONE, ZERO } from '../../core/model/index.ts';
+import { asNumber, isPerpetual, ONE, ZERO } from '../../core/model/index.ts';
 import { markDecimalOf, markPriceOf } from './market-state.ts';
 import type { ResolvedSimOptions } from './sim-options.ts';
 import type { SimState } from './sim-state.ts';
@@ -87,4 +87,21 @@ export function coinValueN(state: SimState, coin: string): number {
  */
 export function isCoinValued(state: SimState, coin: string): boolean {
   return state.opts.valuationCoins.has(coin) || coinValuerOf(state, coin) !== undefined;
+}
+
+/**
+ * The account's balances in the account currency on numbers, for the estimates that screen the
+ * Decimal checks: valuation coins at 1, other coins at their value (`coinValue`).
+ * @param state - the venue
+ * @returns the sum; 0 with no balance
+ */
+export function balancesValueN(state: SimState): number {
+  let value = 0;
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
+  // and this runs on every bar.
+  for (const coin of state.balancesN.keys()) {
+    const balance = state.balancesN.get(coin) as number;
+    value += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
+  }
+  return value;
 }

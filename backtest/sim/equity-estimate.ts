@@ -1,6 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
-import { coinValue, coinValueN } from './coin-valuation.ts';
+import { balancesValueN, coinValue, coinValueN } from './coin-valuation.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
 import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -15,13 +15,7 @@ import type { SimState } from './sim-state.ts';
  * @returns the estimate in the account currency
  */
 export function equityEstimateOf(state: SimState): number {
-  let equity = 0;
-  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
-  // and this runs on every bar.
-  for (const coin of state.balancesN.keys()) {
-    const balance = state.balancesN.get(coin) as number;
-    equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
-  }
+  let equity = balancesValueN(state);
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;
     const market = state.markets.get(position.sym);

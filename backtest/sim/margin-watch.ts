@@ -1,5 +1,5 @@
 import { asNumber } from '../../core/model/index.ts';
-import { coinValue } from './coin-valuation.ts';
+import { balancesValueN, coinValue } from './coin-valuation.ts';
 import { noteVenueWork } from './early-span-work.ts';
 import { watchLiqPrices } from './liq-price-watch.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
@@ -47,12 +47,7 @@ function estimateRiskInto(state: SimState, out: { equity: number; maintenance: n
     out.maintenance = 0;
     return;
   }
-  // Settle assets are taken at 1 here (valuation coins); other coins are valued only in Decimal.
-  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin.
-  for (const coin of state.balancesN.keys()) {
-    const balance = state.balancesN.get(coin) as number;
-    equity += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
-  }
+  equity += balancesValueN(state);
   if (state.loans.size > 0) {
     const loanMmr = asNumber(state.opts.loans.maintenanceMarginRate);
     for (const loan of state.loans.values()) {
