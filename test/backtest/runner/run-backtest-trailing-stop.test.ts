@@ -119,23 +119,14 @@ describe('backtest runner: an emulated trailing stop', () => {
     result.dispose?.();
   });
 
-  it('on a bar-only recording trails the closed bars, favourable extreme first, and its order fills at the next bar open', async () => {
-    const dir = join(temp.dir, 'bars');
+  /**
+   * Backtests a SELL trailing stop 2.0 under the highest price, placed in onStart, on a recording
+   * of these bars (open, high, low, close), orders reaching the venue 10 ms after they are sent.
+   */
+  async function sellTrailOnBars(name: string, bars: readonly (readonly [number, number, number, number])[]) {
+    const dir = join(temp.dir, name);
     await mkdir(dir);
-    // SELL stop 2.0 under the highest price, walked open, high, low, close:
-    // bar 0: 100 (active, stop 98), 101 (stop 99), 99.5, 100; bar 1: 101.5 (stop 99.5), 103 (stop 101), 101.5, 102;
-    // bar 2: 102, 102.5, 100.5 <= 101: triggered at bar 2's close; its MARKET order fills at bar 3's open, 100.
-    const path = await barsRecordingIn(
-      dir,
-      [
-        [100, 101, 99.5, 100],
-        [101.5, 103, 101.5, 102],
-        [102, 102.5, 100.5, 101],
-        [100, 100, 99, 99.5],
-      ],
-      T0,
-      SYM,
-    );
+    const path = await barsRecordingIn(dir, bars, T0, SYM);
     const onBars = defineStrategy({
       name: 'bar-trailer',
       params: z.object({}).strict(),
@@ -154,10 +145,24 @@ describe('backtest runner: an emulated trailing stop', () => {
       latency: { orderEntry: { fixedMs: 10, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
     });
     const stop = result.trailingStops?.[0];
-    expect(
-      stop?.steps.map((s) => `T0+${(s.ts - T0) / 60_000}m ${s.status} ${s.stopPrice?.toFixed() ?? '-'}`),
-      // The run starts when bar 0 closes (a bar is recorded at its close), with onStart.
-    ).toEqual(['T0+1m PENDING -', 'T0+1m ACTIVE 98', 'T0+3m TRIGGERED 101']);
+    const steps = stop?.steps.map(
+      (s) => `T0+${(s.ts - T0) / 60_000}m ${s.status} ${s.stopPrice?.toFixed() ?? '-'}`,
+    );
+    return { result, stop, steps };
+  }
+
+  it('on a bar-only recording trails the closed bars, favourable extreme first, and its order fills at the next bar open', async () => {
+    // SELL stop 2.0 under the highest price, walked open, high, low, close:
+    // bar 0: 100 (active, stop 98), 101 (stop 99), 99.5, 100; bar 1: 101.5 (stop 99.5), 103 (stop 101), 101.5, 102;
+    // bar 2: 102, 102.5, 100.5 <= 101: triggered at bar 2's close; its MARKET order fills at bar 3's open, 100.
+    const { result, stop, steps } = await sellTrailOnBars('bars', [
+      [100, 101, 99.5, 100],
+      [101.5, 103, 101.5, 102],
+      [102, 102.5, 100.5, 101],
+      [100, 100, 99, 99.5],
+    ]);
+    // The run starts when bar 0 closes (a bar is recorded at its close), with onStart.
+    expect(steps).toEqual(['T0+1m PENDING -', 'T0+1m ACTIVE 98', 'T0+3m TRIGGERED 101']);
     expect(stop?.crossPrice).toBe(100.5);
     const fills = [...result.fills].map(
       (f) => `T0+${f.timestamp - T0}ms ${f.clientOrderId} ${f.side} @ ${f.price.toFixed()}`,
@@ -166,6 +171,23 @@ describe('backtest runner: an emulated trailing stop', () => {
     expect(fills).toEqual(['T0+180010ms bt-1 SELL @ 100']);
     expect(result.meta.warnings ?? []).toEqual([]);
     result.dispose?.();
+  });
+
+  it('triggers a SELL stop 2 under the high when the bar rose 10 and fell 11 (either order of the extremes)', async () => {
+    // bar 0: flat 100 (the stop is placed in onStart, active at 98).
+    // bar 1: open 100, high 110, low 99, close 109.
+    //   Walked open, low, high, close (Keel's old walk): 99 > 98, 110 -> stop 108, close 109 > 108: no trigger.
+    //   Walked open, high, low, close (Keel's walk now): 110 -> stop 108, then 99 <= 108: triggered.
+    //   The bar cannot say which came first; only the second order is the adverse one for a
+    //   trailing stop (its level moves with the favourable extreme), and it is the one live
+    //   trading would have met whenever the high came before the low.
+    const { result, steps } = await sellTrailOnBars('rise-and-fall', [
+      [100, 100, 100, 100],
+      [100, 110, 99, 109],
+      [109, 109, 109, 109],
+    ]);
+    result.dispose?.();
+    expect(steps?.at(-1)).toBe('T0+2m TRIGGERED 108');
   });
 
   it('warns when a stop never started trailing because the data had no price of its source (mark prices on a bar recording)', async () => {
