@@ -54,10 +54,10 @@ interface BarBuilder {
  * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar forming at the switch is
  * replaced by the feed's when it is of the feed bar's period (or a later one); one of an earlier
  * period (1m klines that stopped before the recording's 5m klines start) is finished and
- * delivered as if the feed had no bars, since the feed will not send it, but no new bar is begun. A bar is built from the feed's
- * closed bars of a finer interval that divides it (the first such interval seen; 1m klines make
- * 5m, 1h or 1d bars, as backtesting.py's resample does), else from trades. Bars are aligned to
- * the epoch (a 1m bar opens on a whole minute). One built from bars closes with the finer bar
+ * delivered as if the feed had no bars, since the feed will not send it, but no new bar is
+ * begun. A bar is built from the feed's closed bars of a finer interval that divides it (the
+ * first such interval seen; 1m klines make 5m, 1h or 1d bars, as backtesting.py's resample does),
+ * else from trades. Bars are aligned to the epoch (a 1m bar opens on a whole minute). One built from bars closes with the finer bar
  * that ends it, with a finer bar of a later period, or once time is a whole finer interval past
  * its end (its last finer bar is missing): a feed stamps a kline when it receives it, after its
  * close, so other events of that moment must not close the coarser bar without it. One built
