@@ -302,6 +302,32 @@ describe('bars aggregated from finer feed bars', () => {
     expect(kernel.lateBarInputs()).toEqual([]);
   });
 
+  it('property: 1m klines giving way to 5m klines at any minute give one 5m bar per period, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 1, max: 4 }),
+        (minutes, skipped, fed) => {
+          const bars: BarEvent[] = [];
+          const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+          for (let i = 0; i < minutes; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+          const firstFed = Math.ceil(minutes / 5) + skipped;
+          for (let p = firstFed; p < firstFed + fed; p++)
+            kernel.push(aFiveMinuteFeedBar(p * 300_000, [7, 8, 6, 7, 50]));
+          kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+          const built = Array.from({ length: Math.ceil(minutes / 5) }, (_, p) => [
+            p * 300_000,
+            Math.min(5, minutes - p * 5),
+          ]);
+          const feed = Array.from({ length: fed }, (_, p) => [(firstFed + p) * 300_000, 50]);
+          expect(bars.map((b) => [b.openTime, b.volume])).toEqual([...built, ...feed]);
+          expect(kernel.lateBarInputs()).toEqual([]);
+        },
+      ),
+    );
+  });
+
   it('replaces the bar 1m klines were building by the feed’s own 5m bar of the same period', () => {
     const bars: BarEvent[] = [];
     const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
