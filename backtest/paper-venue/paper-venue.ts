@@ -2,6 +2,7 @@ import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D, isPerpetual } from '../../core/model/index.ts';
 import { realTimer, type TimerPort } from '../../core/venue/index.ts';
 import type {
+  BarOverlap,
   EarlySpanWork,
   FillModelName,
   FillModelOptions,
@@ -136,6 +137,12 @@ export interface PaperVenue {
    * @returns how many and the first; undefined when none
    */
   earlySpanWork(): EarlySpanWork | undefined;
+  /**
+   * The syms the main portfolio's bar fill model met bars of several intervals of, and the coarser
+   * bars it passed over (`SimVenue.barOverlaps`), for the session's warnings.
+   * @returns one entry per such sym
+   */
+  barOverlaps(): BarOverlap[];
   /** Writes the snapshot (with a data dir), closes every connection and the server. */
   close(): Promise<void>;
 }
@@ -314,6 +321,7 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
     inFlight: () => delays.inFlight,
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     earlySpanWork: () => (books.get(main.portfolioId) as PortfolioBook).sim.earlySpanWork(),
+    barOverlaps: () => (books.get(main.portfolioId) as PortfolioBook).sim.barOverlaps(),
     async close(): Promise<void> {
       await feed.stop();
       // Commands already on their way reach the matching engine before the venue saves and closes.

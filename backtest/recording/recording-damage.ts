@@ -67,13 +67,23 @@ export class RecordingDamage {
   };
 
   /**
-   * Adds the lines counted before in a whole recording (an event cache keeps them for the runs it
-   * serves): a reader that reads the file again after (a damaged cache rebuilt) counts nothing more.
+   * Takes the lines counted before in a whole recording (an event cache keeps them for the runs it
+   * serves) as the recording's tally: they replace what a reader of the same file counted so far
+   * (a part of them), and a reader that reads the file again after (a damaged cache rebuilt, the
+   * file listed twice in a run) counts nothing more, so each recording's damage counts once.
    * @param file - the recording
    * @param skipped - its skipped lines, as {@link skippedIn} gave them
    */
   restore(file: string, skipped: readonly SkippedLines[]): void {
-    for (const lines of skipped) this.add(file, lines);
+    const kinds = this.#files.get(file);
+    for (const lines of skipped) {
+      const tally = kinds?.get(lines.kind);
+      if (tally === undefined) this.add(file, lines);
+      else {
+        tally.count = lines.count;
+        tally.first = lines.first;
+      }
+    }
     this.#lastLine.set(file, Number.POSITIVE_INFINITY);
   }
 

@@ -6,9 +6,11 @@ import type { SkippedLines } from '../recording/index.ts';
 /**
  * Version of the cache's layout: a cache of another version is stale. 2: the meta keeps the lines
  * the recording's reader skipped, so a run from the cache warns as one from the file does. 3: each
- * chunk has the CRC-32 of its rows, checked as it is read.
+ * chunk has the CRC-32 of its rows, checked as it is read. 4: gap events are rows too, their
+ * reasons in the meta, so a recording with gap records is cached (an older reader would take a
+ * gap row for a bar).
  */
-export const EVENT_CACHE_FORMAT = 3;
+export const EVENT_CACHE_FORMAT = 4;
 
 /** What the meta file of an event cache holds. */
 export interface EventCacheMeta {
@@ -33,6 +35,8 @@ export interface EventCacheMeta {
     readonly tradeIds: readonly string[];
   }[];
   readonly bytes: number;
+  /** The reasons of the gap events, which their rows refer to; absent when the recording has no gap. */
+  readonly reasons?: readonly string[];
   /** Lines of the recording that could not be read or decoded; absent for a clean recording. */
   readonly skipped?: readonly SkippedLines[];
 }
@@ -71,6 +75,7 @@ export async function validEventCacheMeta(
   }
   if (meta.format !== EVENT_CACHE_FORMAT || meta.decoderId !== decoderId) return undefined;
   if (meta.skipped !== undefined && !Array.isArray(meta.skipped)) return undefined;
+  if (meta.reasons !== undefined && !Array.isArray(meta.reasons)) return undefined;
   const source = await stat(recording);
   if (source.size !== meta.source.size) return undefined;
   if (source.mtimeMs === meta.source.mtimeMs && source.ctimeMs === meta.source.ctimeMs) return meta;

@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import type {
   BarEvent,
   BarInterval,
+  GapEvent,
   MarketEvent,
   MarketTradeEvent,
   QuoteEvent,
@@ -17,10 +18,13 @@ const QUOTE = 0;
 const TRADE = 1;
 /** Row kind of a bar. */
 const BAR = 2;
-/** Own keys of a decoded quote, trade and bar: an event with others is not cached. */
+/** Row kind of a gap (a recording's gap record). */
+const GAP = 3;
+/** Own keys of a decoded quote, trade, bar and gap: an event with others is not cached. */
 const QUOTE_KEYS = 8;
 const TRADE_KEYS = 8;
 const BAR_KEYS = 12;
+const GAP_KEYS = 6;
 
 /**
  * Turns cached rows back into the events the decoders made (same fields, same order).
@@ -64,6 +68,15 @@ function eventsOf(
         qty: rows[o + 5] as number,
         side: rows[o + 6] === 0 ? 'BUY' : 'SELL',
       } satisfies MarketTradeEvent;
+    } else if (kind === GAP) {
+      out[i] = {
+        kind: 'gap',
+        sym,
+        ts,
+        recvTs,
+        fromTs: rows[o + 4] as number,
+        reason: (meta.reasons ?? [])[rows[o + 5] as number] as string,
+      } satisfies GapEvent;
     } else {
       out[i] = {
         kind: 'bar',
@@ -148,6 +161,7 @@ function indexIn(table: Map<string, number>, key: string): number {
  * @param tradeIds - the chunk's trade ids, a trade's id appended
  * @param syms - the sym table, a new sym added
  * @param intervals - the interval table, a new interval added
+ * @param reasons - the gap reason table, a new reason added
  * @returns false when the event has other fields than the decoders make (it cannot be cached)
  */
 export function encodeRow(
@@ -157,6 +171,7 @@ export function encodeRow(
   tradeIds: string[],
   syms: Map<string, number>,
   intervals: Map<string, number>,
+  reasons: Map<string, number>,
 ): boolean {
   rows[o + 1] = indexIn(syms, e.sym);
   rows[o + 2] = e.ts;
@@ -189,6 +204,11 @@ export function encodeRow(
         ],
         o + 4,
       );
+      return true;
+    case 'gap':
+      if (keys !== GAP_KEYS) return false;
+      rows[o] = GAP;
+      rows.set([e.fromTs, indexIn(reasons, e.reason)], o + 4);
       return true;
     default:
       return false;

@@ -9,6 +9,7 @@ import { encodeRow, STRIDE } from './event-cache-rows.ts';
 export class EventCacheWriter {
   private readonly syms = new Map<string, number>();
   private readonly intervals = new Map<string, number>();
+  private readonly reasons = new Map<string, number>();
   private readonly chunks: { rows: number; crc: number; tradeIds: string[] }[] = [];
   private bytes = 0;
   private failed = false;
@@ -32,7 +33,17 @@ export class EventCacheWriter {
     const rows = new Float64Array(batch.length * STRIDE);
     const tradeIds: string[] = [];
     for (let i = 0; i < batch.length; i++) {
-      if (!encodeRow(batch[i] as MarketEvent, rows, i * STRIDE, tradeIds, this.syms, this.intervals)) {
+      if (
+        !encodeRow(
+          batch[i] as MarketEvent,
+          rows,
+          i * STRIDE,
+          tradeIds,
+          this.syms,
+          this.intervals,
+          this.reasons,
+        )
+      ) {
         this.failed = true;
         return false;
       }
@@ -79,6 +90,8 @@ export class EventCacheWriter {
       intervals: [...this.intervals.keys()],
       chunks: this.chunks,
       bytes: this.bytes,
+      // Left out when there are none, as the skipped lines are.
+      ...(this.reasons.size === 0 ? {} : { reasons: [...this.reasons.keys()] }),
       // Left out when clean, so a clean recording's meta reads as before apart from its format.
       ...(skipped.length === 0 ? {} : { skipped }),
     };

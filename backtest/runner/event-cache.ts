@@ -14,8 +14,10 @@ import { removeStaleCachePartials } from './stale-cache-partials.ts';
  * ts, recvTs and 8 fields) in chunks, strings (syms, intervals, trade ids) in JSON tables. The
  * meta file names the source's size, mtime and SHA-256 and the decoder: a cache whose source or
  * decoder changed is stale and rebuilt. The meta also keeps the lines the reader skipped (not
- * JSON, not decodable, a damaged tail), so a run from the cache warns as one from the file. Only quotes, trades and bars with exactly the decoders'
- * fields are cached; a recording with anything else is replayed from the file every time. Each
+ * JSON, not decodable, a damaged tail), so a run from the cache warns as one from the file. Only
+ * quotes, trades, bars and gaps (a recorder's gap records, so a run from the cache warns of each
+ * hole as one from the file) with exactly the decoders' fields are cached; a recording with
+ * anything else is replayed from the file every time. Each
  * chunk's CRC-32 is in the meta and checked as the chunk is read: a data file damaged in place
  * (or left with blocks unwritten by a crash) is dropped with a warning and rebuilt from the
  * recording, the run going on from the event after the last one the cache gave.

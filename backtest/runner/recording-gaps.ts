@@ -1,4 +1,4 @@
-import type { GapEvent } from '../../core/model/index.ts';
+import type { GapEvent, MarketEvent } from '../../core/model/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 
 interface GapTally {
@@ -35,6 +35,23 @@ export class RecordingGaps {
     if (tally.seen.has(key)) return;
     tally.seen.add(key);
     tally.count++;
+  }
+
+  /**
+   * A recording's events passed on unchanged, each gap among them counted as it goes by: the same
+   * count whether they come from the file or from its event cache.
+   * @param file - the recording
+   * @param source - its market events in batches
+   * @returns the same batches
+   */
+  async *counting(
+    file: string,
+    source: AsyncIterable<readonly MarketEvent[]>,
+  ): AsyncGenerator<readonly MarketEvent[]> {
+    for await (const batch of source) {
+      for (const event of batch) if (event.kind === 'gap') this.note(file, event);
+      yield batch;
+    }
   }
 
   /**

@@ -49,27 +49,24 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
   const batchSize = options.batchSize ?? 8192;
   const damage = new RecordingDamage(options.onRecordingDamage ?? warnToStderr);
   const gaps = new RecordingGaps(options.window);
-  // Gaps are counted as decoded: an event cache never holds one, so a recording with gaps is always read here.
   const fresh = (path: string) => () =>
-    readEventBatches<MarketEvent>(
-      path,
-      (record) => {
-        const events = marketOnly(record, options.decode);
-        if (events !== null && !(events instanceof Error) && !Array.isArray(events)) {
-          const event = events as MarketEvent;
-          if (event.kind === 'gap') gaps.note(path, event);
-        }
-        return events;
-      },
-      { onMalformed: 'skip', onWarning: damage.note },
-    );
+    readEventBatches<MarketEvent>(path, (record) => marketOnly(record, options.decode), {
+      onMalformed: 'skip',
+      onWarning: damage.note,
+    });
   const cache = options.eventCache;
   const span: RecordedSpan = { first: undefined, last: undefined };
   const overlaps = new RecordingOverlaps();
   const sources = mergeByRecvTs(
     options.recordings.map((path) =>
       within(
-        cache === undefined ? fresh(path)() : cachedMarketEvents(path, cache.decoderId, fresh(path), damage),
+        // Gaps are counted as the events leave the file or its cache, so both warn alike.
+        gaps.counting(
+          path,
+          cache === undefined
+            ? fresh(path)()
+            : cachedMarketEvents(path, cache.decoderId, fresh(path), damage),
+        ),
         windowWithWarmUp(options.window, options.warmUp),
         span,
       ),

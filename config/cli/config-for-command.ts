@@ -37,6 +37,9 @@ export function commandOverrides(
 export const FROM_HELP = 'start of the replay window (ISO date-time with zone, or epoch ms)';
 /** Help of `--to`, the end of a backtest's replay window. */
 export const TO_HELP = 'end of the replay window (ISO date-time with zone, or epoch ms)';
+/** Help of `--recording` of `keel backtest` and `keel sweep`: recordings replacing the config's. */
+export const RECORDING_HELP =
+  "replay this recording instead of the config's (repeatable), e.g. the session npm start wrote";
 
 /**
  * The overrides `--from` and `--to` stand for: `backtest.from` and `backtest.to`, located as the

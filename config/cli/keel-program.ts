@@ -13,6 +13,7 @@ import {
   commandOverrides,
   configForCommand,
   FROM_HELP,
+  RECORDING_HELP,
   replayWindowOverrides,
   SET_HELP,
   TO_HELP,
@@ -76,12 +77,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--set <path=value>', SET_HELP, collect, [])
     .option('--unset <path>', UNSET_HELP, collect, [])
     .option('--no-progress', 'do not show a progress bar')
-    .option(
-      '--recording <file>',
-      "replay this recording instead of the config's (repeatable), e.g. the session npm start wrote",
-      collect,
-      [],
-    )
+    .option('--recording <file>', RECORDING_HELP, collect, [])
     .action(
       async (
         file: string,

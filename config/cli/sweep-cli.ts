@@ -8,6 +8,7 @@ import {
   commandOverrides,
   configForCommand,
   FROM_HELP,
+  RECORDING_HELP,
   replayWindowOverrides,
   SET_HELP,
   TO_HELP,
@@ -51,6 +52,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
     .option('--to <time>', TO_HELP)
     .option('--set <path=value>', SET_HELP, collect, [])
     .option('--unset <path>', UNSET_HELP, collect, [])
+    .option('--recording <file>', RECORDING_HELP, collect, [])
     .addHelpText(
       'after',
       '\nCtrl-C (or SIGTERM) stops the sweep and prints the rows finished so far, marked partial, and writes them beside --out as <name>.partial.csv (exit 130, or 143).',
@@ -68,6 +70,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
           to?: string;
           set: string[];
           unset: string[];
+          recording: string[];
         },
       ) => {
         const metricProblem = sweepMetricProblem(opts.metric);
@@ -118,6 +121,7 @@ export function addSweepCommand(program: Command, io: CliIo, exit: (code: ExitCo
               metric: opts.metric,
               out: opts.out,
               ...(opts.timeout === undefined ? {} : { timeoutMs: opts.timeout * 1000 }),
+              ...(opts.recording.length === 0 ? {} : { recordings: opts.recording }),
               sets,
             },
             io,

@@ -11,6 +11,7 @@ import {
 } from '../../backtest/paper-venue/index.ts';
 import { type RecordingDamage, readSessionHeader } from '../../backtest/recording/index.ts';
 import {
+  barOverlapWarnings,
   defaultFillModelFor,
   earlySpanWorkWarnings,
   tradableMarketEvent,
@@ -46,8 +47,9 @@ export interface EmbeddedPaperVenue {
   /**
    * What the result must say of the source so far: recording lines skipped (how many of each
    * kind, the first), a source that failed before its end (the session ended there), and on the
-   * bar fill model the bars matched after the venue's own work inside their span (an event of
-   * the source stamped inside a bar, a mark or another sym's bar, came first).
+   * bar fill model the coarser bars passed over for finer ones of the same sym and the bars matched
+   * after the venue's own work inside their span (an event of the source stamped inside a bar, a
+   * mark or another sym's bar, came first), as a backtest of the source says them.
    */
   readonly sourceWarnings: () => string[];
 }
@@ -184,6 +186,7 @@ export async function startEmbeddedPaperVenue(
           : [
               `the market source failed after ${venue.feed.released} events (${failure.message}): the session had no market data after that`,
             ]),
+        ...barOverlapWarnings(venue.barOverlaps()),
         ...earlySpanWorkWarnings(venue.earlySpanWork()),
       ];
     },

@@ -4,13 +4,14 @@ import {
   linkSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   renameSync,
   unlinkSync,
   utimesSync,
   writeSync,
 } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   HEARTBEAT_MS,
   heartbeatAgeOf,
@@ -152,7 +153,8 @@ function created(path: string, holder: LockHolder): boolean {
  * process's pid but this process did not take it (a restarted container); or it was taken in
  * another pid namespace or on another host and its heartbeat is {@link LOCK_STALE_AFTER_MS} old.
  * They are removed when the lock is released or the process exits; none is kept when one cannot
- * be taken.
+ * be taken. A lock a takeover moved aside and never removed (its run was killed) is settled by
+ * the next run of the same output, by the same rule.
  * @param outputs - the files the run writes
  * @param startedAt - when this run started, epoch ms (written into the locks)
  * @param environment - probe, clock and heartbeat timer (injected in tests)
@@ -230,6 +232,7 @@ interface Found {
  */
 function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found | undefined {
   mkdirSync(dirname(path), { recursive: true });
+  settleAsides(path, env);
   let tookOverFrom: Found | undefined;
   for (let attempt = 1; !created(path, mine); attempt++) {
     const text = textOf(path);
@@ -268,25 +271,106 @@ function removedIfUnchanged(path: string, judged: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
-  if (textOf(aside) === judged) {
-    unlinkSync(aside);
+  const text = textOf(aside);
+  // Gone: a run settling leftovers (settleAsides) removed it or put it back meanwhile.
+  if (text === undefined) return false;
+  if (text === judged) {
+    removeIfThere(aside);
     return true;
   }
   putBack(aside, path);
   return false;
 }
 
-/** Puts a live run's lock file moved aside back in place, unless a third run has created one there since. */
+/**
+ * Puts a live run's lock file moved aside back in place, unless a third run has created one there
+ * since; nothing when it is gone (a run settling leftovers removed it or put it back meanwhile).
+ */
 function putBack(aside: string, path: string): void {
   try {
     linkSync(aside, path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') {
-      renameSync(aside, path);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code !== 'EEXIST') {
+      try {
+        renameSync(aside, path);
+      } catch (renaming) {
+        if ((renaming as NodeJS.ErrnoException).code !== 'ENOENT') throw renaming;
+      }
       return;
     }
   }
-  unlinkSync(aside);
+  removeIfThere(aside);
+}
+
+function removeIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/** The name a takeover moves a lock file aside under, after the lock's own: see {@link removedIfUnchanged}. */
+const ASIDE_SUFFIX = /^\.[0-9a-f]{12}\.stale$/;
+
+/**
+ * Settles the files a takeover moved a lock aside to and never removed or put back (its run was
+ * killed between the rename and the next step), judged as a lock is, their modification time
+ * the holder's last heartbeat: one whose holder is gone is removed; one whose holder may still
+ * run is put back when the lock is free, so this run finds it held (else it is left aside). One
+ * that never held a whole holder is removed once it is {@link LOCK_STALE_AFTER_MS} old.
+ * @param path - the lock file
+ * @param env - probe and clock
+ */
+function settleAsides(path: string, env: LockEnvironment): void {
+  const name = basename(path);
+  let names: string[];
+  try {
+    names = readdirSync(dirname(path));
+  } catch {
+    return;
+  }
+  for (const other of names) {
+    if (!other.startsWith(name) || !ASIDE_SUFFIX.test(other.slice(name.length))) continue;
+    const aside = join(dirname(path), other);
+    const text = textOf(aside);
+    if (text === undefined) continue;
+    const holder = holderIn(text);
+    const age = heartbeatAgeOf(aside, env.now());
+    if (holder === undefined) {
+      if (age !== undefined && age >= LOCK_STALE_AFTER_MS) removeIfThere(aside);
+      continue;
+    }
+    const verdict = judgeHolder(holder, {
+      probe: env.probe,
+      heartbeatAgeMs: age,
+      staleAfterMs: LOCK_STALE_AFTER_MS,
+      takenHere: held.has(path),
+    });
+    if (!verdict.live) removeIfThere(aside);
+    else restoreIfFree(aside, path);
+  }
+}
+
+/** Puts a live run's lock file moved aside back in place when the lock is free; else leaves it aside. */
+function restoreIfFree(aside: string, path: string): void {
+  try {
+    linkSync(aside, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' || code === 'ENOENT') return;
+    // No hard links here: a rename, when the lock is still free.
+    if (textOf(path) !== undefined) return;
+    try {
+      renameSync(aside, path);
+    } catch (renaming) {
+      if ((renaming as NodeJS.ErrnoException).code !== 'ENOENT') throw renaming;
+    }
+    return;
+  }
+  removeIfThere(aside);
 }
 
 function isMine(path: string, mine: LockHolder): boolean {

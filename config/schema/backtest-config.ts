@@ -80,7 +80,7 @@ export const backtestConfigSchema = z
       .array(filePathSchema)
       .min(1)
       .describe(
-        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), relative to the folder of the config file (`~/` is the home folder); where they overlap, an event one repeats of another at the same receive time is replayed once, with a warning.',
+        'Recording files (JSON lines, gzip allowed: session recordings, or what `keel import-csv` wrote), relative to the folder of the config file (`~/` is the home folder); where they overlap, an event one repeats of another at the same receive time is replayed once, with a warning. `--recording <file>` (repeatable) of `keel backtest` and `keel sweep` replaces them for that run, relative to the working directory.',
       ),
     from: timeValue.optional().describe('Start of the replay window (ISO date-time with zone, or epoch ms).'),
     to: timeValue.optional().describe('End of the replay window (ISO date-time with zone, or epoch ms).'),

@@ -11,6 +11,8 @@ export interface SweepRunOptions {
   readonly file: string;
   /** Overrides applied to every combination (`--set`, `--from`, `--to`). */
   readonly sets: readonly OverrideArg[];
+  /** Recordings replacing the config's in every combination (absolute paths); absent = the config's. */
+  readonly recordings?: readonly string[];
   /** The combinations, each as its `--set` arguments. */
   readonly combinations: readonly (readonly string[])[];
   /** Worker threads. */
@@ -40,7 +42,12 @@ async function runCombination(
   options: SweepRunOptions,
   combination: readonly string[],
 ): Promise<SweepRow | undefined> {
-  const task: SweepTask = { file: options.file, sets: options.sets, combination };
+  const task: SweepTask = {
+    file: options.file,
+    sets: options.sets,
+    ...(options.recordings === undefined ? {} : { recordings: options.recordings }),
+    combination,
+  };
   const timeout = new AbortController();
   const signal =
     options.signal === undefined ? timeout.signal : AbortSignal.any([options.signal, timeout.signal]);

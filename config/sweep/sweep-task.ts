@@ -9,6 +9,8 @@ export interface SweepTask {
   readonly file: string;
   /** The sweep's own overrides (`--set`, `--from`, `--to`), applied first. */
   readonly sets: readonly OverrideArg[];
+  /** Recordings replacing the config's (`--recording`, absolute paths); absent = the config's. */
+  readonly recordings?: readonly string[];
   /** The combination's `--set` arguments, one per grid axis, applied after `sets`. */
   readonly combination: readonly string[];
 }
@@ -85,7 +87,10 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
   if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
   const slots = await strategySlots(loaded);
   if (!slots.ok) throw new Error(slots.problems.map(formatConfigProblem).join('\n'));
-  const result = await runConfiguredBacktest(loaded, { slots: slots.slots });
+  const result = await runConfiguredBacktest(loaded, {
+    slots: slots.slots,
+    ...(task.recordings === undefined ? {} : { recordings: task.recordings }),
+  });
   try {
     return {
       combination: task.combination,

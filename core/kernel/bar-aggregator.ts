@@ -22,7 +22,11 @@ interface BarBuilder {
   readonly sym: string;
   readonly interval: BarInterval;
   readonly ms: number;
-  /** True once the feed delivered a bar of this sym and interval: aggregation stops for good. */
+  /**
+   * True once the feed delivered a bar of this sym and interval: aggregation stops for good, but
+   * for the bar left forming then when it is of an earlier period than the feed's (see
+   * {@link BarAggregator.onFeedBar}).
+   */
   fed: boolean;
   /** Length of the feed bars this bar is built from; 0 while it is built from trades. */
   fromBarsMs: number;
@@ -47,10 +51,13 @@ interface BarBuilder {
 /**
  * Builds bars for every (sym, interval) a strategy watches, unless the feed has bars of its own
  * (KLINE): the first feed bar of a (sym, interval) switches aggregation off for it, so
- * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar is built from the feed's
- * closed bars of a finer interval that divides it (the first such interval seen; 1m klines make
- * 5m, 1h or 1d bars, as backtesting.py's resample does), else from trades. Bars are aligned to
- * the epoch (a 1m bar opens on a whole minute). One built from bars closes with the finer bar
+ * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar forming at the switch is
+ * replaced by the feed's when it is of the feed bar's period (or a later one); one of an earlier
+ * period (1m klines that stopped before the recording's 5m klines start) is finished and
+ * delivered as if the feed had no bars, since the feed will not send it, but no new bar is
+ * begun. A bar is built from the feed's closed bars of a finer interval that divides it (the
+ * first such interval seen; 1m klines make 5m, 1h or 1d bars, as backtesting.py's resample does),
+ * else from trades. Bars are aligned to the epoch (a 1m bar opens on a whole minute). One built from bars closes with the finer bar
  * that ends it, with a finer bar of a later period, or once time is a whole finer interval past
  * its end (its last finer bar is missing): a feed stamps a kline when it receives it, after its
  * close, so other events of that moment must not close the coarser bar without it. One built
@@ -108,10 +115,11 @@ export class BarAggregator {
     const list = this.bySym.get(trade.sym);
     if (list === undefined) return;
     for (const b of list) {
-      if (b.fed || b.fromBarsMs > 0) continue;
+      if (b.fromBarsMs > 0 || (b.fed && !b.active)) continue;
       const p = trade.price;
       const openTime = trade.ts - (trade.ts % b.ms);
       if (isLate(b, openTime)) noteLate(b, trade.ts, 'trade');
+      else if (b.fed && openTime !== b.openTime) emit(this.closeBar(b));
       else this.fold(b, openTime, p, p, p, p, trade.qty, emit);
     }
     this.refreshNextClose();
@@ -132,15 +140,18 @@ export class BarAggregator {
   }
 
   /**
-   * Notes a bar from the feed: aggregation of its (sym, interval) stops.
+   * Notes a bar from the feed: aggregation of its (sym, interval) stops. A bar forming of the feed
+   * bar's period or a later one is dropped (the feed's bars replace it); one of an earlier period
+   * is left to close as it would have (when due, or on the finer bar or trade that ends it), since
+   * the feed will not send a bar of that period.
    * @param bar - the feed's bar
    * @returns true when someone watches this (sym, interval)
    */
   onFeedBar(bar: BarEvent): boolean {
     const builder = this.builderOf(bar);
     if (builder === undefined) return false;
-    if (!builder.fed) {
-      builder.fed = true;
+    builder.fed = true;
+    if (builder.active && builder.openTime >= bar.openTime) {
       builder.active = false;
       this.refreshNextClose();
     }
@@ -160,7 +171,8 @@ export class BarAggregator {
    * Adds a closed feed bar to the coarser bars of its sym it divides (a 1m bar to 5m and 1h bars),
    * closing a coarser bar it lies beyond and the one it ends. The first finer interval seen feeds a
    * coarser bar from then on; a bar half built from trades then is dropped (its trades are in the
-   * finer bars too), and trades no longer feed it.
+   * finer bars too), and trades no longer feed it. Once the feed has bars of the coarser interval,
+   * only the bar left forming then (see {@link onFeedBar}) still takes the finer bars of its period.
    * @param bar - the feed's closed bar
    * @param emit - receives each coarser bar that closes
    */
@@ -169,14 +181,20 @@ export class BarAggregator {
     if (list === undefined || !bar.closed) return;
     const ms = BAR_INTERVAL_MS[bar.interval];
     for (const b of list) {
-      if (b.fed || b.ms <= ms || b.ms % ms !== 0) continue;
-      if (b.fromBarsMs === 0) {
+      if (b.ms <= ms || b.ms % ms !== 0) continue;
+      if (b.fed) {
+        if (!b.active || b.fromBarsMs !== ms) continue;
+      } else if (b.fromBarsMs === 0) {
         b.fromBarsMs = ms;
         b.active = false;
       } else if (b.fromBarsMs !== ms) continue;
       const openTime = bar.openTime - (bar.openTime % b.ms);
       if (isLate(b, openTime)) {
         noteLate(b, bar.ts, bar.interval);
+        continue;
+      }
+      if (b.fed && openTime !== b.openTime) {
+        emit(this.closeBar(b));
         continue;
       }
       this.fold(b, openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);

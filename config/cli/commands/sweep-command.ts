@@ -1,9 +1,9 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { extname } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import { csvField } from '../../../backtest/report/index.ts';
 import { backtestRecordings } from '../../compose/backtest-run.ts';
-import { missingRecordingProblems } from '../../compose/recording-problems.ts';
+import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { type StopSignal, watchStartUpSignals } from '../../compose/start-up-signals.ts';
 import type { LoadedConfig, OverrideArg } from '../../loader/index.ts';
 import { formatConfigProblem, formatSetPath } from '../../loader/index.ts';
@@ -36,6 +36,8 @@ export interface SweepOptions {
   readonly timeoutMs?: number;
   /** Overrides applied to every combination (`--set`, `--from`, `--to`). */
   readonly sets?: readonly OverrideArg[];
+  /** Recordings replacing the config's in every combination (`--recording`); absent = the config's. */
+  readonly recordings?: readonly string[];
 }
 
 /** Most rows whose denials are named under the table; the `denied` column counts them all. */
@@ -112,9 +114,13 @@ export async function sweepCommand(
   options: SweepOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  const missing = missingRecordingProblems(loaded);
+  const recordings = options.recordings?.length === 0 ? undefined : options.recordings;
+  const missing =
+    recordings === undefined
+      ? missingRecordingProblems(loaded).map(formatConfigProblem)
+      : missingRecordingOptions(recordings);
   if (missing.length > 0) {
-    for (const problem of missing) io.stderr.write(`${formatConfigProblem(problem)}\n`);
+    for (const line of missing) io.stderr.write(`${line}\n`);
     return EXIT.BAD_CONFIG_OR_USAGE;
   }
   const combinations = options.combinations ?? gridCombinations(options.grid);
@@ -145,6 +151,7 @@ export async function sweepCommand(
       runSweep({
         file: loaded.file,
         sets: options.sets ?? [],
+        ...(recordings === undefined ? {} : { recordings: recordings.map((path) => resolve(path)) }),
         combinations,
         workers: options.workers,
         signal,
@@ -184,7 +191,7 @@ export async function sweepCommand(
   const { header, shown, csv } = sweepTable(sorted, paths, options.metric);
   const widths = header.map((h, i) => Math.max(h.length, ...shown.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) => cells.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ');
-  const headers = await Promise.all(backtestRecordings(loaded).map(readSessionHeader));
+  const headers = await Promise.all(backtestRecordings(loaded, recordings).map(readSessionHeader));
   const synthetic = headers.some((h) => h.synthetic) ? ' (SYNTHETIC data)' : '';
   const ran = stoppedBy === undefined ? combinations.length : rows.length;
   io.stdout.write(

@@ -54,6 +54,26 @@ describe('recording damage', () => {
     expect(told).toEqual([4]);
   });
 
+  it('counts a recording once when its cache is restored twice or after a reader noted part of it', () => {
+    const fresh = new RecordingDamage();
+    for (const line of [4, 9, 12]) fresh.note(skipped('a.jsonl', line));
+    fresh.note(skipped('a.jsonl', 20, 'undecodable'));
+    const whole = fresh.skippedIn('a.jsonl');
+    const told: number[] = [];
+    // One file listed twice in a run, both listings served by its cache.
+    const twice = new RecordingDamage((warning) => told.push(warning.line));
+    twice.restore('a.jsonl', whole);
+    twice.restore('a.jsonl', whole);
+    expect(twice.skippedIn('a.jsonl')).toEqual(whole);
+    expect(told).toEqual([4, 20]);
+    // One listing read from the file up to line 9, the other then served by the cache.
+    const mixed = new RecordingDamage();
+    for (const line of [4, 9]) mixed.note(skipped('a.jsonl', line));
+    mixed.restore('a.jsonl', whole);
+    for (const line of [12]) mixed.note(skipped('a.jsonl', line));
+    expect(mixed.skippedIn('a.jsonl')).toEqual(whole);
+  });
+
   it('ignores the repairs a writer reports', () => {
     const damage = new RecordingDamage();
     damage.note(skipped('a.jsonl', 0, 'repaired'));

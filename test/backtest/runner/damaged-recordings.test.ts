@@ -27,7 +27,7 @@ async function recordingWithBadLine(dir: string, bad: string): Promise<string> {
   return path;
 }
 
-async function replay(path: string, cached: boolean) {
+async function replay(path: string, cached: boolean, listed = 1) {
   const seen: number[] = [];
   const told: string[] = [];
   const result = await runBacktest({
@@ -36,6 +36,7 @@ async function replay(path: string, cached: boolean) {
       [anInstrument(BTC)],
       [{ id: 's', strategy: barOpensSeenBy(seen, BTC, T0), params: {} }],
     ),
+    recordings: Array.from({ length: listed }, () => path),
     decode: decodeSessionRecord,
     onRecordingDamage: (warning) => told.push(warning.message),
     ...(cached ? { eventCache: { decoderId: 'damaged-test-v1' } } : {}),
@@ -94,6 +95,21 @@ describe('backtest of a recording with a damaged line', () => {
       expect(fromCache.json).toBe(fresh.json);
     }, 30_000);
   }
+
+  it('counts and tells the damage of a recording listed twice once, cache cold or warm', async () => {
+    const path = await recordingWithBadLine(tempDir(), BAD_LINES[0]?.line as string);
+    const once = await replay(path, false);
+    const damageOf = (warnings: readonly string[]) => warnings.filter((w) => w.includes('skipped'));
+    expect(damageOf(once.warnings)).toEqual([expect.stringMatching(/skipped 1 line \(not JSON\) at /)]);
+    for (const round of ['cold', 'warm']) {
+      const twice = await replay(path, true, 2);
+      expect({ round, seen: twice.seen }).toEqual({ round, seen: EVERY_BAR });
+      expect({ round, damage: damageOf(twice.warnings) }).toEqual({ round, damage: damageOf(once.warnings) });
+      // Told once; from the cache in the cache's words (`skipped:`), as a run of the file listed once.
+      expect({ round, told: twice.told.length }).toEqual({ round, told: 1 });
+    }
+    expect(existsSync(eventCachePaths(path).data)).toBe(true);
+  }, 30_000);
 
   it('counts many bad lines of one kind in one warning and tells only the first', async () => {
     const dir = tempDir();

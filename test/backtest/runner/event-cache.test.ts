@@ -3,11 +3,12 @@ import { readFile, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { RecordingDamage, readEventBatches } from '../../../backtest/recording/index.ts';
+import { gapRecordMessage, RecordingDamage, readEventBatches } from '../../../backtest/recording/index.ts';
 import { resultToJson } from '../../../backtest/report/index.ts';
 import { cachedMarketEvents, eventCachePaths } from '../../../backtest/runner/event-cache.ts';
 import type { EventCacheMeta } from '../../../backtest/runner/event-cache-meta.ts';
 import { runBacktest } from '../../../backtest/runner/index.ts';
+import { decodeSessionRecord } from '../../../config/session-decoder.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { decodeMarketRecord } from '../../kit/bar-recordings.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
@@ -16,6 +17,34 @@ import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 const BTC = 'BINANCE_PERP_BTC_USDT';
 
 const decode = decodeMarketRecord;
+
+/** The session decoder, which makes a gap record a gap event. */
+const decodeWithGaps = (record: Parameters<typeof decodeSessionRecord>[0]) =>
+  decodeSessionRecord(record) as MarketEvent | null | Error;
+
+/**
+ * A copy of `path` with a gap record (its connection dropped 3 s before) after each of the records
+ * at a third and two thirds of the file.
+ */
+async function withGapRecords(path: string, out: string): Promise<string> {
+  const [header, ...records] = (await readFile(path, 'utf8')).trimEnd().split('\n');
+  const at = [Math.floor(records.length / 3), Math.floor((2 * records.length) / 3)];
+  const lines = records.flatMap((line, i) => {
+    if (!at.includes(i)) return [line];
+    const { recvTs } = JSON.parse(line) as { recvTs: number };
+    const gap = {
+      kind: 'gap',
+      sym: BTC,
+      ts: recvTs,
+      recvTs,
+      fromTs: recvTs - 3000,
+      reason: 'its connection dropped',
+    } as const;
+    return [line, JSON.stringify({ recvTs, source: 'market-data', msg: gapRecordMessage(gap) })];
+  });
+  await writeFile(out, `${[header, ...lines].join('\n')}\n`);
+  return out;
+}
 
 async function collect(source: AsyncIterable<readonly MarketEvent[]>): Promise<MarketEvent[]> {
   const out: MarketEvent[] = [];
@@ -168,6 +197,47 @@ describe('event cache of a recording', () => {
     await collect(cachedMarketEvents(other, 'test-v1', withBook, new RecordingDamage()));
     expect(existsSync(eventCachePaths(other).meta)).toBe(false);
     expect(existsSync(`${eventCachePaths(other).data}.partial`)).toBe(false);
+  });
+
+  it('holds the gap events of a recording with gap records, field for field, from the second read on', async () => {
+    const gapped = await withGapRecords(session.path, join(session.dir, 'gapped-events.jsonl'));
+    const freshGapped = () =>
+      readEventBatches(gapped, decodeWithGaps) as AsyncIterable<readonly MarketEvent[]>;
+    const decoded = await collect(freshGapped());
+    expect(decoded.filter((e) => e.kind === 'gap')).toHaveLength(2);
+    await collect(cachedMarketEvents(gapped, 'test-gaps', freshGapped, new RecordingDamage()));
+    let freshReads = 0;
+    const second = await collect(
+      cachedMarketEvents(
+        gapped,
+        'test-gaps',
+        () => {
+          freshReads++;
+          return freshGapped();
+        },
+        new RecordingDamage(),
+      ),
+    );
+    expect(freshReads).toBe(0);
+    expect(second).toEqual(decoded);
+    expect(second.map((e) => Object.keys(e))).toEqual(decoded.map((e) => Object.keys(e)));
+  });
+
+  it('replays a recording with gap records from its cache, warning of each hole with the same result bytes', async () => {
+    const gapped = await withGapRecords(session.path, join(session.dir, 'gapped-run.jsonl'));
+    const options = quotingBacktestOptions(gapped, decodeWithGaps);
+    const plain = resultToJson(await runBacktest(options));
+    const cachedOptions = { ...options, eventCache: { decoderId: 'test-gaps-run' } };
+    const built = resultToJson(await runBacktest(cachedOptions));
+    expect(existsSync(eventCachePaths(gapped).meta)).toBe(true);
+    const fromCache = await runBacktest(cachedOptions);
+    expect(fromCache.meta.warnings).toContainEqual(
+      expect.stringMatching(
+        /^recording .*gapped-run\.jsonl: market data was missed 2 times while it was recorded \(its connection dropped\), the first for BINANCE_PERP_BTC_USDT .*; the run replayed each hole as a market without events$/,
+      ),
+    );
+    expect(built).toBe(plain);
+    expect(resultToJson(fromCache)).toBe(plain);
   });
 
   it('leaves the backtest result byte-identical', async () => {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/index.ts';
 import { keelChild, reportOutputFlags } from '../../kit/keel-child-process.ts';
@@ -292,4 +293,45 @@ describe('keel sweep: Ctrl-C', () => {
     expect(existsSync(partial) && csvRows(partial)).toHaveLength(finished);
     expect(existsSync(csv)).toBe(false);
   }, 180_000);
+});
+
+describe('keel sweep: --recording', () => {
+  /** The example session's first `lines` lines (its header and first records), as a recording of its own. */
+  function firstLinesOfExample(lines: number): string {
+    const path = join(dir, `first-${lines}.jsonl`);
+    const text = gunzipSync(readFileSync('backtest/sessions/example-synthetic.jsonl.gz')).toString('utf8');
+    writeFileSync(path, `${text.split('\n').slice(0, lines).join('\n')}\n`);
+    return path;
+  }
+
+  it("replaces the config's recordings in every combination, as keel backtest --recording does", () => {
+    const recording = firstLinesOfExample(20_000);
+    const csv = join(dir, 'recording.csv');
+    const run = keelChild([
+      'sweep',
+      EXAMPLE,
+      '--recording',
+      recording,
+      '--grid',
+      `${FAST}=3`,
+      '--metric',
+      'totalReturn',
+      '--out',
+      csv,
+    ]);
+    expect(run.code, run.stderr).toBe(EXIT.OK);
+    expect(run.stdout).toContain('1 combinations (SYNTHETIC data)');
+    const single = singleBacktest('recording', ['--recording', recording, '--set', `${FAST}=3`]);
+    expect(Number(csvRows(csv)[0]?.[1])).toBe(single.totalReturn);
+    expect(single.totalReturn).not.toBe(
+      singleBacktest('config-recording', ['--set', `${FAST}=3`]).totalReturn,
+    );
+  }, 120_000);
+
+  it('refuses a missing --recording by name before any backtest, exit 2', () => {
+    const missing = join(dir, 'gone.jsonl');
+    const run = keelChild(['sweep', EXAMPLE, '--recording', missing, '--grid', `${FAST}=3,5`]);
+    expect(run.stderr).toBe(`✖ --recording ${missing}: no such file\n`);
+    expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+  });
 });

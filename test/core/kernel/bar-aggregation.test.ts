@@ -242,6 +242,107 @@ describe('bars aggregated from finer feed bars', () => {
     ]);
   });
 
+  it("delivers the bar 1m klines were building when the feed's own 5m bars start at a later period", () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    // The recording's 1m klines stop after [8m, 9m); its 5m klines start with [10m, 15m), nothing in between.
+    for (let i = 0; i < 9; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteFeedBar(600_000, [7, 8, 6, 7, 50]));
+    kernel.push(aFiveMinuteFeedBar(900_000, [9, 9, 9, 9, 50]));
+    expect(bars.map((b) => [b.openTime, b.volume])).toEqual([
+      [0, 5],
+      [300_000, 4],
+      [600_000, 50],
+      [900_000, 50],
+    ]);
+    expect(kernel.lateBarInputs()).toEqual([]);
+  });
+
+  it('delivers the bar 1m klines were building after a forming 5m feed bar of a later period, once', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    for (let i = 0; i < 9; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    // The 5m feed's first push: the bar [10m, 15m) still forming, before [5m, 10m) is due.
+    kernel.push({
+      ...aFiveMinuteFeedBar(600_000, [7, 7, 7, 7, 1]),
+      ts: 630_000,
+      recvTs: 630_000,
+      closed: false,
+    });
+    // The same bar closed: [5m, 10m) was due at 11m and closes first.
+    kernel.push(aFiveMinuteFeedBar(600_000, [7, 8, 6, 7, 50]));
+    kernel.push(aFiveMinuteFeedBar(900_000, [9, 9, 9, 9, 50]));
+    expect(bars.map((b) => [b.openTime, b.volume])).toEqual([
+      [0, 5],
+      [300_000, 4],
+      [600_000, 50],
+      [900_000, 50],
+    ]);
+  });
+
+  it('finishes the bar 1m klines were building with its last 1m kline received after the 5m feed started', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    for (let i = 0; i < 9; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push({
+      ...aFiveMinuteFeedBar(600_000, [7, 7, 7, 7, 1]),
+      ts: 600_010,
+      recvTs: 600_010,
+      closed: false,
+    });
+    kernel.push({ ...aFeedBar(540_000, [100, 130, 99, 120, 1]), ts: 600_050, recvTs: 600_050 });
+    // 1m klines go on, but the 5m bars are the feed's from here.
+    kernel.push(aFeedBar(600_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteFeedBar(600_000, [7, 8, 6, 7, 50]));
+    expect(bars.map((b) => [b.openTime, b.high, b.close, b.volume])).toEqual([
+      [0, 101, 100, 5],
+      [300_000, 130, 120, 5],
+      [600_000, 8, 7, 50],
+    ]);
+    expect(kernel.lateBarInputs()).toEqual([]);
+  });
+
+  it('property: 1m klines giving way to 5m klines at any minute give one 5m bar per period, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 1, max: 4 }),
+        (minutes, skipped, fed) => {
+          const bars: BarEvent[] = [];
+          const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+          for (let i = 0; i < minutes; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+          const firstFed = Math.ceil(minutes / 5) + skipped;
+          for (let p = firstFed; p < firstFed + fed; p++)
+            kernel.push(aFiveMinuteFeedBar(p * 300_000, [7, 8, 6, 7, 50]));
+          kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+          const built = Array.from({ length: Math.ceil(minutes / 5) }, (_, p) => [
+            p * 300_000,
+            Math.min(5, minutes - p * 5),
+          ]);
+          const feed = Array.from({ length: fed }, (_, p) => [(firstFed + p) * 300_000, 50]);
+          expect(bars.map((b) => [b.openTime, b.volume])).toEqual([...built, ...feed]);
+          expect(kernel.lateBarInputs()).toEqual([]);
+        },
+      ),
+    );
+  });
+
+  it('replaces the bar 1m klines were building by the feed’s own 5m bar of the same period', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: intervalCollector(bars, '5m') }]);
+    for (let i = 0; i < 8; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteFeedBar(300_000, [7, 8, 6, 7, 50]));
+    kernel.push(aFeedBar(480_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteFeedBar(600_000, [9, 9, 9, 9, 50]));
+    kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+    expect(bars.map((b) => [b.openTime, b.volume])).toEqual([
+      [0, 5],
+      [300_000, 50],
+      [600_000, 50],
+    ]);
+  });
+
   it('property: 15m bars from 1m klines equal a per-quarter-hour grouping of them', () => {
     const minute = fc.tuple(
       fc.integer({ min: 1, max: 200 }),
