@@ -130,12 +130,18 @@ function adoptQuotes(ctx: Ctx): Intent[] {
 
 /**
  * The prices, in ticks, the slot's order may rest at on the venue: its known price and, while a
- * modify is in flight, the price sent; empty when the slot has no order.
+ * modify is in flight, the price sent. Reduced with `pick` (Math.min or Math.max) to the one the
+ * other side must stay clear of; `none` when the slot has no order.
  */
-function restingTicks(ctx: Ctx, slot: QuoteSlot): number[] {
+function restingTicks(
+  ctx: Ctx,
+  slot: QuoteSlot,
+  pick: (a: number, b: number) => number,
+  none: number,
+): number {
   const live = slotOrder(ctx, slot);
-  if (live === undefined) return [];
-  return [Math.round(asNumber(live.limitPrice) / ctx.state.tickN), slot.sentTicks];
+  if (live === undefined) return none;
+  return pick(Math.round(asNumber(live.limitPrice) / ctx.state.tickN), slot.sentTicks);
 }
 
 /**
@@ -163,12 +169,12 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
   const bid = Math.min(
     Math.floor(mid - halfSpreadTicks + skew + 1e-9),
     bidTicks,
-    ...restingTicks(ctx, ctx.state.ask).map((t) => t - 1),
+    restingTicks(ctx, ctx.state.ask, Math.min, Number.POSITIVE_INFINITY) - 1,
   );
   const ask = Math.max(
     Math.ceil(mid + halfSpreadTicks + skew - 1e-9),
     askTicks,
-    ...restingTicks(ctx, ctx.state.bid).map((t) => t + 1),
+    restingTicks(ctx, ctx.state.bid, Math.max, Number.NEGATIVE_INFINITY) + 1,
   );
   const bidLots = lotsFor(ctx, maxPosition - inventory, bid);
   const askLots = lotsFor(ctx, maxPosition + inventory, ask);

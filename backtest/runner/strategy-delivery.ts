@@ -9,7 +9,7 @@ import type { SimVenue } from '../sim/index.ts';
  */
 class TransitLine<E> {
   private readonly ats: number[] = [];
-  private readonly events: E[] = [];
+  private readonly events: (E | undefined)[] = [];
   private head = 0;
 
   get nextAt(): number {
@@ -26,7 +26,10 @@ class TransitLine<E> {
   }
 
   shift(): E {
-    const event = this.events[this.head++] as E;
+    const event = this.events[this.head] as E;
+    // Emptied at once: an event the array still held until the next compaction would outlive a
+    // young-generation collection, and V8 would then allocate such events in the old generation.
+    this.events[this.head++] = undefined;
     if (this.head > 1024 && this.head * 2 > this.ats.length) {
       this.ats.splice(0, this.head);
       this.events.splice(0, this.head);

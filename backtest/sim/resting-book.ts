@@ -27,7 +27,11 @@ export class RestingBook {
       if (buying ? price >= order.priceN : price <= order.priceN) lo = mid + 1;
       else hi = mid;
     }
-    side.splice(lo, 0, order);
+    // Shifted by hand: splice would allocate the (empty) array of removed items on every call.
+    let at = side.length;
+    side.push(order);
+    for (; at > lo; at--) side[at] = side[at - 1] as SimOrder;
+    side[lo] = order;
   }
 
   /**
@@ -39,7 +43,8 @@ export class RestingBook {
     const side = order.sign > 0 ? this.buys : this.sells;
     const index = side.indexOf(order);
     if (index < 0) return false;
-    side.splice(index, 1);
+    for (let at = index + 1; at < side.length; at++) side[at - 1] = side[at] as SimOrder;
+    side.pop();
     return true;
   }
 

@@ -175,7 +175,10 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     attachTpSl: (order) => attachTpSl(state, order),
     workOrder: (order) => workOrder(state, order),
   };
-  const queue: PendingCommand[] = [];
+  // A delivered command's slot is emptied at once: a command the array still held would live on
+  // until the next compaction, and V8, seeing nearly every command outlive a young-generation
+  // collection, would allocate commands, intents and their Decimals in the old generation.
+  const queue: (PendingCommand | undefined)[] = [];
   let head = 0;
   let lastArrival = Number.NEGATIVE_INFINITY;
 
@@ -197,7 +200,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
         continue;
       }
       if (next === undefined || arrival === Number.POSITIVE_INFINITY) break;
-      head++;
+      queue[head++] = undefined;
       state.now = Math.max(state.now, arrival);
       const fills = state.fills;
       dispatch(state, next.intent, next.ignoresTradingHours);

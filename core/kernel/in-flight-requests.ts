@@ -1,4 +1,4 @@
-import type { Order } from '../model/index.ts';
+import type { Dec, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
 import { orderKey } from './order-keys.ts';
 import type { OrderRegistry } from './order-registry.ts';
@@ -23,9 +23,17 @@ const NO_TARGETS: readonly string[] = [];
  */
 function answersNothing(before: Order, update: Order): boolean {
   if (isFinalOrderState(update.orderState)) return false;
-  if (!update.orderQty.eq(before.orderQty) || !update.limitPrice.eq(before.limitPrice)) return false;
-  if (update.action === undefined) return update.executedQty.gt(before.executedQty);
-  return update.action === 'FILL' || update.action === 'CANCEL_PENDING';
+  // The action says most updates answer a request before any Decimal is compared; a venue usually
+  // hands on the very Decimal it sent before, equal without a comparison (which copies its argument).
+  if (update.action !== undefined && update.action !== 'FILL' && update.action !== 'CANCEL_PENDING')
+    return false;
+  if (!sameDecimal(update.orderQty, before.orderQty) || !sameDecimal(update.limitPrice, before.limitPrice))
+    return false;
+  return update.action !== undefined || update.executedQty.gt(before.executedQty);
+}
+
+function sameDecimal(a: Dec, b: Dec): boolean {
+  return a === b || a.eq(b);
 }
 
 /** An order Keel shows in flight (PENDING_CANCEL / PENDING_REPLACE) while requests on it are unanswered. */
