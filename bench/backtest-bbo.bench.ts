@@ -64,7 +64,10 @@ interface RunSummary {
   readonly intents: Record<string, number>;
 }
 
-/** The risk gate, counting the intents it evaluates by kind. */
+/**
+ * The risk gate, counting the intents it evaluates by kind; it tells the kernel whether it watches
+ * equity as the gate does, so the run values equity per fill only when a plain gate would.
+ */
 function countingGate(counts: Record<string, number>): IntentGate {
   const gate = new RiskGate();
   return {
@@ -73,6 +76,7 @@ function countingGate(counts: Record<string, number>): IntentGate {
       return gate.evaluate(intent, view);
     },
     observeEquity: (now, equity) => gate.observeEquity(now, equity),
+    watchesEquity: () => gate.watchesEquity(),
   };
 }
 
