@@ -9,6 +9,7 @@ export { lightweightChartsSource } from './html/chart-library.ts';
 export { escapeHtml, jsonForScript, scriptSafe } from './html/escape-html.ts';
 export {
   formatDuration,
+  formatInterval,
   formatMoney,
   formatPercent,
   formatRatio,

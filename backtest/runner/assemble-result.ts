@@ -7,6 +7,7 @@ import {
   computeMetrics,
   type DenialRecord,
   type FillRecord,
+  formatInterval,
   type JsonValue,
   type LiquidationJournal,
   type OrderRecord,
@@ -131,7 +132,8 @@ export function assembleResult(
   // and are not traded.
   const prices = sampler
     .priceSeries()
-    .filter((series) => instrumentSyms.length === 0 || instrumentSyms.includes(series.sym));
+    .filter((series) => instrumentSyms.length === 0 || instrumentSyms.includes(series.sym))
+    .map((series) => ({ ...series, bucketMs: sampler.bucketMs }));
   const synthetic = headers.some((h) => h.synthetic);
   const cashFlows = cashFlowRecordsOf(sim.statement());
   const liquidations = records.liquidations.records();
@@ -173,7 +175,7 @@ export function assembleResult(
     ...(closeAtEnd ? unclosedNotes(open) : []),
     "The simulated venue matches each market event at its receive time; strategies see it after the latency model's market-data delay, their orders reach the venue after its order-entry delay, and its User Data reaches them after its User Data delay (see the latency line).",
     `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? defaultStepNote(spanMs) : ''} and at the end; ` +
-      `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
+      `the curve keeps, per ${formatInterval(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets, or one a day on longer runs: buckets never widen beyond a day) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
     ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
@@ -241,14 +243,6 @@ export function assembleResult(
       accountCurrency: settleAsset,
     }),
   };
-}
-
-function formatBucket(ms: number): string {
-  return ms % 3_600_000 === 0
-    ? `${ms / 3_600_000} h`
-    : ms % 60_000 === 0
-      ? `${ms / 60_000} min`
-      : `${ms / 1000} s`;
 }
 
 function toJsonRecord(value: unknown): { [key: string]: JsonValue } {

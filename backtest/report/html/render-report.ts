@@ -14,7 +14,14 @@ import { algoOrdersSection, denialsSection, trailingStopsSection } from './activ
 import { type ChartData, chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
-import { formatDuration, formatMoney, formatPercent, formatPrice, formatTime } from './format-values.ts';
+import {
+  formatDuration,
+  formatInterval,
+  formatMoney,
+  formatPercent,
+  formatPrice,
+  formatTime,
+} from './format-values.ts';
 import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
@@ -172,11 +179,18 @@ function markersNote(series: ChartData['prices'][number]): string {
   return `<p class="muted fills-shown">Fill markers: ${series.markers.length} of ${series.fillCount} shown (an evenly spaced selection); every fill is in fills.csv and result.json.</p>`;
 }
 
+/** What the price line is: a sample (bucket closes) with the drawn fills' own prices put in. */
+function priceLineLabel(bucketMs: number | undefined): string {
+  const closes =
+    bucketMs === undefined ? 'sampled bucket closes' : `bucket closes every ${formatInterval(bucketMs)}`;
+  return `price: ${closes}, plus fill prices`;
+}
+
 function chartsSection(result: BacktestResult, charts: ChartData): string {
   const prices = result.prices
     .map(
       (p, i) =>
-        `<div class="chart-title">${e(p.sym)}: price and fills</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
+        `<div class="chart-title">${e(p.sym)}: ${priceLineLabel(p.bucketMs)}; fills</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
     )
     .join('');
   return `<section id="charts"><h2>Charts</h2>${prices}<div class="chart-title">Equity</div><div class="chart" id="equity-chart" data-chart="equity"></div><div class="chart-title">Drawdown [%]</div><div class="chart" id="drawdown-chart" data-chart="drawdown"></div></section>`;
