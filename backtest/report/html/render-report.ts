@@ -146,7 +146,7 @@ function tradesSection(result: BacktestResult, settleAsset: string): string {
   const shown = firstRecords(result.trades, MAX_TRADE_ROWS);
   const note =
     total > shown.length
-      ? `<p class="muted" id="trades-shown">Showing the first ${shown.length} of ${total} trades (${shown.length} of ${total} shown); the full list is in trades.csv and result.json.</p>`
+      ? `<p class="muted" id="trades-shown">Showing the first ${shown.length} of ${total} trades; the full list is in trades.csv and result.json.</p>`
       : '';
   const open =
     result.openTrades.length === 0
