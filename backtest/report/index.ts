@@ -16,6 +16,7 @@ export {
   formatTime,
   NOT_DEFINED,
 } from './html/format-values.ts';
+export { REJECTION_WARNING_START } from './html/post-only-rejections.ts';
 export type { HtmlReportOptions } from './html/render-report.ts';
 export {
   MAX_TRADE_ROWS,

@@ -23,6 +23,11 @@ import {
   formatTime,
 } from './format-values.ts';
 import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
+import {
+  postOnlyRejectionNote,
+  postOnlyRejections,
+  REJECTION_WARNING_START,
+} from './post-only-rejections.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
 
@@ -95,10 +100,30 @@ function runKindOf(meta: BacktestResult['meta']): string {
   return mode === 'paper' ? 'paper session' : mode === 'live' ? 'live session' : 'backtest';
 }
 
-/** Strategy faults, a liquidation and setup warnings, on top where nobody can miss them. */
+/**
+ * The run's warnings split: those saying its setup looks wrong, and notes on normal venue
+ * behaviour. A rejection warning whose every rejected order was a post-only order that would have
+ * taken is a note; with other rejections among them it stays a warning, and the note counts the
+ * post-only ones apart.
+ */
+function warningsAndNotes(result: BacktestResult): { warnings: readonly string[]; notes: readonly string[] } {
+  const all = result.meta.warnings ?? [];
+  const isRejection = (w: string): boolean => w.startsWith(REJECTION_WARNING_START);
+  if (!all.some(isRejection)) return { warnings: all, notes: [] };
+  const counts = postOnlyRejections(result.orders);
+  const note = postOnlyRejectionNote(counts);
+  if (note === undefined) return { warnings: all, notes: [] };
+  const onlyPostOnly = counts.postOnly === counts.rejected;
+  return {
+    warnings: onlyPostOnly ? all.filter((w) => !isRejection(w)) : all,
+    notes: onlyPostOnly ? [...all.filter(isRejection), note] : [note],
+  };
+}
+
+/** Strategy faults, a liquidation and setup warnings, on top where nobody can miss them; notes after. */
 function problemBanners(result: BacktestResult, settleAsset: string): string {
   const faults = result.faults ?? [];
-  const warnings = result.meta.warnings ?? [];
+  const { warnings, notes } = warningsAndNotes(result);
   const liquidated = liquidationNotice(result, settleAsset);
   const list = (items: readonly string[]) => `<ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul>`;
   return [
@@ -111,6 +136,9 @@ function problemBanners(result: BacktestResult, settleAsset: string): string {
     warnings.length === 0
       ? ''
       : `<div class="banner warning" id="run-warnings">WARNINGS: the run's setup looks wrong.${list(warnings)}</div>`,
+    notes.length === 0
+      ? ''
+      : `<div class="banner note" id="run-notes">NOTES: normal venue behaviour, not a setup problem.${list(notes)}</div>`,
   ].join('');
 }
 
