@@ -36,8 +36,14 @@ export function isGzipPath(path: string): boolean {
   return path.endsWith('.gz');
 }
 
-/** The file's bytes in chunks; a gzip file's inflated member by member, with its damage between. */
-function openChunks(
+/**
+ * A recording's bytes in chunks, as the reader reads them: a plain file's as they are, a gzip
+ * file's inflated member by member ({@link gzipMemberChunks}), with its damage between.
+ * @param path - a `.jsonl` or `.jsonl.gz` recording
+ * @param chunkBytes - bytes read at a time
+ * @returns the chunks, to read once; destroy() stops early
+ */
+export function openChunks(
   path: string,
   chunkBytes: number,
 ): AsyncIterable<Buffer | GzipDamage> & { destroy(): void } {

@@ -9,12 +9,14 @@ export { lightweightChartsSource } from './html/chart-library.ts';
 export { escapeHtml, jsonForScript, scriptSafe } from './html/escape-html.ts';
 export {
   formatDuration,
+  formatInterval,
   formatMoney,
   formatPercent,
   formatRatio,
   formatTime,
   NOT_DEFINED,
 } from './html/format-values.ts';
+export { REJECTION_WARNING_START } from './html/post-only-rejections.ts';
 export type { HtmlReportOptions } from './html/render-report.ts';
 export {
   MAX_TRADE_ROWS,

@@ -7,6 +7,7 @@ import {
   computeMetrics,
   type DenialRecord,
   type FillRecord,
+  formatInterval,
   type JsonValue,
   type LiquidationJournal,
   type OrderRecord,
@@ -84,6 +85,13 @@ function recordingDescription(path: string, header: SessionHeader): RecordingDes
   };
 }
 
+/** How the default sampling step was chosen: for the run's span, or as the fallback for an unknown one. */
+function defaultStepNote(spanMs: number | undefined): string {
+  return spanMs === undefined
+    ? " (the default step for a run whose span of recorded time is unknown: the recordings' last receive time could not be read)"
+    : ' (the default step for this span of recorded time)';
+}
+
 /**
  * Builds a run's result once every event was replayed: seals its records, notes the models and
  * assumptions it ran under, and computes the metrics.
@@ -93,6 +101,7 @@ function recordingDescription(path: string, header: SessionHeader): RecordingDes
  * @param sim - the simulated venue after the run
  * @param records - what the run wrote as it went
  * @param sampler - the run's equity sampler
+ * @param spanMs - the run's event-time span, undefined when unknown (its sampling step then fell back)
  * @param settleAsset - the account currency
  * @param startingCoins - coins held from the start besides the cash, with the price valuing them
  * @param warmUp - what the strategies warmed up on, when the run had a warm-up
@@ -105,6 +114,7 @@ export function assembleResult(
   sim: SimVenue,
   records: RunRecords,
   sampler: EquitySampler,
+  spanMs: number | undefined,
   settleAsset: string,
   startingCoins: readonly StartingCoinValue[] = [],
   warmUp?: BacktestWarmUp,
@@ -122,7 +132,8 @@ export function assembleResult(
   // and are not traded.
   const prices = sampler
     .priceSeries()
-    .filter((series) => instrumentSyms.length === 0 || instrumentSyms.includes(series.sym));
+    .filter((series) => instrumentSyms.length === 0 || instrumentSyms.includes(series.sym))
+    .map((series) => ({ ...series, bucketMs: sampler.bucketMs }));
   const synthetic = headers.some((h) => h.synthetic);
   const cashFlows = cashFlowRecordsOf(sim.statement());
   const liquidations = records.liquidations.records();
@@ -163,8 +174,8 @@ export function assembleResult(
       : 'Positions still open at the end stay open: they count in equity, not in the trade statistics.',
     ...(closeAtEnd ? unclosedNotes(open) : []),
     "The simulated venue matches each market event at its receive time; strategies see it after the latency model's market-data delay, their orders reach the venue after its order-entry delay, and its User Data reaches them after its User Data delay (see the latency line).",
-    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? ' (the default step for this span of recorded time)' : ''} and at the end; ` +
-      `the curve keeps, per ${formatBucket(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
+    `Equity is sampled at most every ${sampler.everyMs / 1000} s of event time${options.equitySampleMs === undefined ? defaultStepNote(spanMs) : ''} and at the end; ` +
+      `the curve keeps, per ${formatInterval(sampler.bucketMs)} bucket of event time, the lowest and highest sample and the equity at the bucket's last event, ` +
       `so its size stays bounded (at most ${options.equityBuckets ?? 4096} buckets, or one a day on longer runs: buckets never widen beyond a day) while daily returns see each day's last equity; ` +
       'drawdown figures and the mean equity of the turnover ratio are measured on every sample (estimated on numbers between the exact ones).',
     ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
@@ -232,14 +243,6 @@ export function assembleResult(
       accountCurrency: settleAsset,
     }),
   };
-}
-
-function formatBucket(ms: number): string {
-  return ms % 3_600_000 === 0
-    ? `${ms / 3_600_000} h`
-    : ms % 60_000 === 0
-      ? `${ms / 60_000} min`
-      : `${ms / 1000} s`;
 }
 
 function toJsonRecord(value: unknown): { [key: string]: JsonValue } {

@@ -21,3 +21,15 @@ export function equitySampleStepFor(spanMs: number | undefined): number {
   const wanted = spanMs / TARGET_SAMPLES;
   return STEPS_MS.find((step) => step >= wanted) ?? DEFAULT_EQUITY_SAMPLE_MS;
 }
+
+/**
+ * The warning for a run whose sampling step fell back to the default because its event-time
+ * span was unknown (no recording held a record whose receive time could be read): the step, and
+ * so the sampling grid, Sharpe, drawdowns and turnover, may differ from a run of the same data
+ * whose span is known.
+ * @param stepMs - the step the run fell back to, ms
+ * @returns the sentence
+ */
+export function unknownSpanStepWarning(stepMs: number): string {
+  return `the recordings' event-time span could not be read (no record with a receive time was found in them), so equity was sampled every ${stepMs / 1000} s, the step for an unknown span, not the step for the run's span: the sampling grid, Sharpe, Sortino, drawdowns and turnover may differ from a run of the same data whose span is known`;
+}

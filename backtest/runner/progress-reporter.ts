@@ -44,7 +44,8 @@ function formatEta(seconds: number): string {
 /**
  * A progress bar (cli-progress) of the event time replayed, with events/s and ETA, on a terminal;
  * plain lines (`backtest: 120000 events, 12.0 % of event time, 830000 ev/s, ETA 7s`) when the
- * stream is not one. The ETA assumes the events are spread evenly over event time.
+ * stream is not one. The ETA assumes the events are spread evenly over event time. When the run's
+ * span is unknown, both only count events and their rate: no share, no ETA.
  * @param options - stream, wall clock, line interval
  * @returns the reporter
  */
@@ -52,29 +53,37 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   return options.stream.isTTY === true ? barReporter(options) : lineReporter(options);
 }
 
+/** The bar's line when the run's span is known: the share of event time done and the ETA. */
+const SPAN_FORMAT =
+  'backtest [{bar}] {percentage}% of event time | {events} events | {speed} ev/s | ETA {eta_formatted}';
+/** The bar's line when it is not: a counter, as the plain lines then are (no share, no ETA). */
+const COUNTER_FORMAT = 'backtest {events} events | {speed} ev/s';
+
 function barReporter(options: ProgressOptions): ProgressReporter {
-  const bar = new cliProgress.SingleBar(
-    {
-      stream: options.stream,
-      format:
-        'backtest [{bar}] {percentage}% of event time | {events} events | {speed} ev/s | ETA {eta_formatted}',
-      hideCursor: true,
-      etaBuffer: 50,
-      fps: 5,
-    },
-    cliProgress.Presets.shades_classic,
-  );
+  let bar: cliProgress.SingleBar | undefined;
+  let known = false;
   let started = 0;
   return {
     start(spanMs) {
       started = options.clock.now();
-      bar.start(spanMs ?? 0, 0, { speed: 0, events: 0 });
+      known = spanMs !== undefined && spanMs > 0;
+      bar = new cliProgress.SingleBar(
+        {
+          stream: options.stream,
+          format: known ? SPAN_FORMAT : COUNTER_FORMAT,
+          hideCursor: true,
+          etaBuffer: 50,
+          fps: 5,
+        },
+        cliProgress.Presets.shades_classic,
+      );
+      bar.start(known ? (spanMs as number) : 0, 0, { speed: 0, events: 0 });
     },
     update(events, doneMs) {
-      bar.update(doneMs, { speed: rate(events, options.clock.now() - started), events });
+      bar?.update(known ? doneMs : events, { speed: rate(events, options.clock.now() - started), events });
     },
     stop() {
-      bar.stop();
+      bar?.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { CommandRejectedEvent, Order } from '../../core/model/index.ts';
+import { REJECTION_WARNING_START } from '../report/index.ts';
 
 /**
  * How a warning names a rejected order: sym, side, reference and the venue's reason.
@@ -24,9 +25,10 @@ export function rejectionWarning(
 ): string | undefined {
   if (rejected === 0) return undefined;
   const firstText = `the first: ${first ?? 'not recorded'}`;
+  // The report tells this warning by how it begins.
   if (rejected >= placed)
-    return `the venue rejected every order placed (${rejected} of ${placed}), so nothing could fill; ${firstText}`;
-  return `the venue rejected ${rejected} of the ${placed} orders placed; ${firstText}`;
+    return `${REJECTION_WARNING_START}every order placed (${rejected} of ${placed}), so nothing could fill; ${firstText}`;
+  return `${REJECTION_WARNING_START}${rejected} of the ${placed} orders placed; ${firstText}`;
 }
 
 /**

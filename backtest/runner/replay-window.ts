@@ -75,18 +75,16 @@ export async function* within(
 }
 
 /**
- * Event-time span of the replay: from its first event to the last record of the recordings (read
- * from their tails), cut at the window's end; undefined when a recording's end is not found.
+ * Event-time span of the replay: from its first event to the last record of the recordings
+ * ({@link readLastRecvTs}), cut at the window's end. A recording without records (header only)
+ * adds nothing to it; undefined when no recording holds a record.
  * @param options - the run's recordings and window
  * @param startTime - receive time of the first event replayed
  * @returns the span in ms, or undefined
  */
 export async function spanOf(options: BacktestRunOptions, startTime: number): Promise<number | undefined> {
   const ends = await Promise.all(options.recordings.map((path) => readLastRecvTs(path)));
-  let end = Number.NEGATIVE_INFINITY;
-  for (const ts of ends) {
-    if (ts === undefined) return undefined;
-    end = Math.max(end, ts);
-  }
-  return Math.min(end, options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
+  const known = ends.filter((ts): ts is number => ts !== undefined);
+  if (known.length === 0) return undefined;
+  return Math.min(Math.max(...known), options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordingWarning } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
@@ -50,6 +50,38 @@ export interface EventCacheFile {
    * depth, mark prices), it changed while read, or its directory is not writable.
    */
   readonly present: boolean;
+  /** True when the run replayed a cache an earlier run kept (its data file unchanged); false when it built one. */
+  readonly reused: boolean;
+}
+
+/** What a cache data file is now (inode, size, modification time), or undefined when there is none. */
+function cacheStamp(data: string): string | undefined {
+  try {
+    const stat = statSync(data, { bigint: true });
+    return `${stat.ino}:${stat.size}:${stat.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The recordings' event cache data files as they are before a run, for {@link eventCacheFiles}
+ * to tell a cache reused from one built.
+ * @param loaded - a validated config of mode backtest
+ * @param override - recordings replacing the config's
+ * @returns each cache data file's stamp, by path (undefined when absent)
+ */
+export function eventCacheStamps(
+  loaded: LoadedConfig,
+  override?: readonly string[],
+): ReadonlyMap<string, string | undefined> {
+  if (loaded.config.backtest?.eventCache === false) return new Map();
+  return new Map(
+    backtestRecordings(loaded, override).map((recording) => {
+      const { data } = eventCachePaths(recording);
+      return [data, cacheStamp(data)];
+    }),
+  );
 }
 
 /**
@@ -70,13 +102,25 @@ export function backtestRecordings(loaded: LoadedConfig, override?: readonly str
  * to each recording.
  * @param loaded - a validated config of mode backtest
  * @param override - recordings replacing the config's
+ * @param before - {@link eventCacheStamps} taken before the run; without it no cache counts as reused
  * @returns one entry per recording; empty when the cache is off
  */
-export function eventCacheFiles(loaded: LoadedConfig, override?: readonly string[]): EventCacheFile[] {
+export function eventCacheFiles(
+  loaded: LoadedConfig,
+  override?: readonly string[],
+  before: ReadonlyMap<string, string | undefined> = new Map(),
+): EventCacheFile[] {
   if (loaded.config.backtest?.eventCache === false) return [];
   return backtestRecordings(loaded, override).map((recording) => {
     const paths = eventCachePaths(recording);
-    return { recording, data: paths.data, present: existsSync(paths.data) && existsSync(paths.meta) };
+    const present = existsSync(paths.data) && existsSync(paths.meta);
+    const was = before.get(paths.data);
+    return {
+      recording,
+      data: paths.data,
+      present,
+      reused: present && was !== undefined && was === cacheStamp(paths.data),
+    };
   });
 }
 
@@ -215,12 +259,13 @@ export async function backtestToFiles(
   if (!locked.ok) throw new OutputLocked(locked.problem);
   for (const stale of locked.lock.tookOver) options.onLockTakenOver?.(stale);
   try {
+    const before = eventCacheStamps(loaded, options.recordings);
     const result = await runConfiguredBacktest(loaded, options);
     try {
       const settleAsset =
         accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
       const paths = await writeRunOutputs(result, outputs, settleAsset);
-      return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings) };
+      return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings, before) };
     } catch (error) {
       result.dispose?.();
       throw error;

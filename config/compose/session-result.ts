@@ -139,7 +139,9 @@ export function sessionResult(session: SessionRecord): BacktestResult {
     spends: session.holdingSpends ?? [],
     adopted: session.adoptedPositions ?? [],
   });
-  const prices = session.sampler.priceSeries();
+  const prices = session.sampler
+    .priceSeries()
+    .map((series) => ({ ...series, bucketMs: session.sampler.bucketMs }));
   const instrumentSyms = session.instruments.map((s) => s.sym);
   const curve = session.sampler.curve;
   return {

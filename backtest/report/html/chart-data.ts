@@ -61,26 +61,39 @@ export function toChartPoints(samples: Iterable<readonly [number, number]>): Cha
   return out;
 }
 
-function snapToPoint(points: readonly ChartPoint[], time: number): number {
-  let lo = 0;
-  let hi = points.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((points[mid] as ChartPoint)[0] <= time) lo = mid;
-    else hi = mid - 1;
-  }
-  return points[lo]?.[0] ?? time;
-}
-
-function markerOf(f: Execution, points: readonly ChartPoint[], labelled: boolean): ChartMarker {
+function markerOf(f: Execution, labelled: boolean): ChartMarker {
   return {
-    time: snapToPoint(points, Math.floor(f.timestamp / 1000)),
+    time: Math.floor(f.timestamp / 1000),
     position: f.side === 'BUY' ? 'atPriceBottom' : 'atPriceTop',
     price: f.price.toNumber(),
     shape: f.side === 'BUY' ? 'arrowUp' : 'arrowDown',
     color: f.side === 'BUY' ? '#089981' : '#f23645',
     text: labelled ? `${f.side === 'BUY' ? 'B' : 'S'} ${f.quantity.toFixed()} @ ${f.price.toFixed()}` : '',
   };
+}
+
+/**
+ * The price line with the drawn fills' own points in it: each marker's (time, price) replaces a
+ * sampled point of the same second, so the marker sits on the line at its own time.
+ */
+function withFillPoints(points: readonly ChartPoint[], markers: readonly ChartMarker[]): ChartPoint[] {
+  const out: ChartPoint[] = [];
+  const put = (time: number, price: number, replaces: boolean): void => {
+    const last = out[out.length - 1];
+    if (last === undefined || last[0] < time) out.push([time, price]);
+    else if (replaces) out[out.length - 1] = [time, price];
+  };
+  let m = 0;
+  const putMarkersUpTo = (time: number): void => {
+    for (; m < markers.length && (markers[m] as ChartMarker).time <= time; m++)
+      put((markers[m] as ChartMarker).time, (markers[m] as ChartMarker).price, true);
+  };
+  for (const [time, price] of points) {
+    putMarkersUpTo(time);
+    put(time, price, false);
+  }
+  putMarkersUpTo(Number.POSITIVE_INFINITY);
+  return out;
 }
 
 /**
@@ -94,10 +107,11 @@ export function markerStride(fillCount: number): number {
 }
 
 /**
- * Builds the chart data of a result: one price line per sym with its fills as markers
- * (snapped to the price sample at or before the fill, in time order; every k-th fill when a sym
- * has more than {@link MAX_FILL_MARKERS}), equity and drawdown. Reads the fills twice (count,
- * then pick), holding only the markers drawn.
+ * Builds the chart data of a result: one price line per sym with its fills as markers (every
+ * k-th fill when a sym has more than {@link MAX_FILL_MARKERS}), equity and drawdown. The line is
+ * the result's sampled prices (bucket closes) with each drawn fill's own (time, price) put in,
+ * so a marker sits on the line at its fill's second. Reads the fills twice (count, then pick),
+ * holding only the markers drawn.
  * @param result - the backtest result
  * @returns the data the report's script draws
  */
@@ -116,15 +130,14 @@ export function chartData(result: BacktestResult): ChartData {
     const s = bySym.get(f.sym);
     if (s === undefined) continue;
     if (s.seen++ % markerStride(s.fillCount) === 0)
-      s.markers.push(markerOf(f, s.points, s.fillCount <= MAX_LABELLED_MARKERS));
+      s.markers.push(markerOf(f, s.fillCount <= MAX_LABELLED_MARKERS));
   }
   return {
-    prices: series.map(({ sym, points, markers, fillCount }) => ({
-      sym,
-      points,
-      markers: markers.sort((a, b) => a.time - b.time),
-      fillCount,
-    })),
+    prices: series.map(({ sym, points, markers, fillCount }) => {
+      // Stable: fills of one second stay in execution order, the last one's price on the line.
+      const sorted = markers.sort((a, b) => a.time - b.time);
+      return { sym, points: withFillPoints(points, sorted), markers: sorted, fillCount };
+    }),
     equity: toChartPoints(result.equityCurve.map((s) => [s.ts, s.equity.toNumber()] as const)),
     drawdown: toChartPoints(
       drawdownSeries(result.equityCurve).map((d) => [d.ts, -d.drawdown * 100] as const),

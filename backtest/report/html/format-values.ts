@@ -78,3 +78,16 @@ export function formatTime(ts: number): string {
   const seconds = iso.endsWith('.000Z') ? iso.slice(0, 19) : iso.slice(0, 23);
   return `${seconds.replace('T', ' ')} UTC`;
 }
+
+/**
+ * Formats a whole interval in its largest whole unit, as the report's notes name a step.
+ * @param ms - milliseconds
+ * @returns e.g. `1 h`, `32 min`, `15 s`
+ */
+export function formatInterval(ms: number): string {
+  return ms % 3_600_000 === 0
+    ? `${ms / 3_600_000} h`
+    : ms % 60_000 === 0
+      ? `${ms / 60_000} min`
+      : `${ms / 1000} s`;
+}

@@ -14,8 +14,20 @@ import { algoOrdersSection, denialsSection, trailingStopsSection } from './activ
 import { type ChartData, chartData } from './chart-data.ts';
 import { lightweightChartsSource } from './chart-library.ts';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape-html.ts';
-import { formatDuration, formatMoney, formatPercent, formatPrice, formatTime } from './format-values.ts';
+import {
+  formatDuration,
+  formatInterval,
+  formatMoney,
+  formatPercent,
+  formatPrice,
+  formatTime,
+} from './format-values.ts';
 import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
+import {
+  postOnlyRejectionNote,
+  postOnlyRejections,
+  REJECTION_WARNING_START,
+} from './post-only-rejections.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
 
@@ -88,10 +100,30 @@ function runKindOf(meta: BacktestResult['meta']): string {
   return mode === 'paper' ? 'paper session' : mode === 'live' ? 'live session' : 'backtest';
 }
 
-/** Strategy faults, a liquidation and setup warnings, on top where nobody can miss them. */
+/**
+ * The run's warnings split: those saying its setup looks wrong, and notes on normal venue
+ * behaviour. A rejection warning whose every rejected order was a post-only order that would have
+ * taken is a note; with other rejections among them it stays a warning, and the note counts the
+ * post-only ones apart.
+ */
+function warningsAndNotes(result: BacktestResult): { warnings: readonly string[]; notes: readonly string[] } {
+  const all = result.meta.warnings ?? [];
+  const isRejection = (w: string): boolean => w.startsWith(REJECTION_WARNING_START);
+  if (!all.some(isRejection)) return { warnings: all, notes: [] };
+  const counts = postOnlyRejections(result.orders);
+  const note = postOnlyRejectionNote(counts);
+  if (note === undefined) return { warnings: all, notes: [] };
+  const onlyPostOnly = counts.postOnly === counts.rejected;
+  return {
+    warnings: onlyPostOnly ? all.filter((w) => !isRejection(w)) : all,
+    notes: onlyPostOnly ? [...all.filter(isRejection), note] : [note],
+  };
+}
+
+/** Strategy faults, a liquidation and setup warnings, on top where nobody can miss them; notes after. */
 function problemBanners(result: BacktestResult, settleAsset: string): string {
   const faults = result.faults ?? [];
-  const warnings = result.meta.warnings ?? [];
+  const { warnings, notes } = warningsAndNotes(result);
   const liquidated = liquidationNotice(result, settleAsset);
   const list = (items: readonly string[]) => `<ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul>`;
   return [
@@ -104,6 +136,9 @@ function problemBanners(result: BacktestResult, settleAsset: string): string {
     warnings.length === 0
       ? ''
       : `<div class="banner warning" id="run-warnings">WARNINGS: the run's setup looks wrong.${list(warnings)}</div>`,
+    notes.length === 0
+      ? ''
+      : `<div class="banner note" id="run-notes">NOTES: normal venue behaviour, not a setup problem.${list(notes)}</div>`,
   ].join('');
 }
 
@@ -139,7 +174,7 @@ function tradesSection(result: BacktestResult, settleAsset: string): string {
   const shown = firstRecords(result.trades, MAX_TRADE_ROWS);
   const note =
     total > shown.length
-      ? `<p class="muted" id="trades-shown">Showing the first ${shown.length} of ${total} trades (${shown.length} of ${total} shown); the full list is in trades.csv and result.json.</p>`
+      ? `<p class="muted" id="trades-shown">Showing the first ${shown.length} of ${total} trades; the full list is in trades.csv and result.json.</p>`
       : '';
   const open =
     result.openTrades.length === 0
@@ -172,11 +207,18 @@ function markersNote(series: ChartData['prices'][number]): string {
   return `<p class="muted fills-shown">Fill markers: ${series.markers.length} of ${series.fillCount} shown (an evenly spaced selection); every fill is in fills.csv and result.json.</p>`;
 }
 
+/** What the price line is: a sample (bucket closes) with the drawn fills' own prices put in. */
+function priceLineLabel(bucketMs: number | undefined): string {
+  const closes =
+    bucketMs === undefined ? 'sampled bucket closes' : `bucket closes every ${formatInterval(bucketMs)}`;
+  return `price: ${closes}, plus fill prices`;
+}
+
 function chartsSection(result: BacktestResult, charts: ChartData): string {
   const prices = result.prices
     .map(
       (p, i) =>
-        `<div class="chart-title">${e(p.sym)}: price and fills</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
+        `<div class="chart-title">${e(p.sym)}: ${priceLineLabel(p.bucketMs)}; fills</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
     )
     .join('');
   return `<section id="charts"><h2>Charts</h2>${prices}<div class="chart-title">Equity</div><div class="chart" id="equity-chart" data-chart="equity"></div><div class="chart-title">Drawdown [%]</div><div class="chart" id="drawdown-chart" data-chart="drawdown"></div></section>`;

@@ -11,6 +11,7 @@ h2 { font-size: 16px; margin: 20px 0 8px; border-bottom: 1px solid #d0d7de; padd
 .banner.synthetic { background: #fff8c5; border: 1px solid #d4a72c; color: #6a4a00; }
 .banner.fault { background: #ffebe9; border: 1px solid #cf222e; color: #82071e; }
 .banner.warning { background: #fff1e5; border: 1px solid #bc4c00; color: #762c00; }
+.banner.note { background: #f6f8fa; border: 1px solid #d0d7de; color: #24292f; font-weight: 400; }
 .banner ul { margin: 4px 0 0; padding-left: 20px; font-weight: 400; }
 .errors { white-space: pre-wrap; background: #ffebe9; border: 1px solid #ff8182; padding: 8px; border-radius: 6px; }
 dl.assumptions { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 0; }

@@ -98,7 +98,13 @@ export interface StrategyFaultRecord {
 /** The price series of one sym, for the price chart and its fill markers. */
 export interface PriceSeries {
   readonly sym: string;
+  /** The first price, the price at each equity bucket's close, and the last price. */
   readonly points: readonly PricePoint[];
+  /**
+   * Width of those buckets, ms: the points are a sample, one a bucket, not every price. Absent in
+   * result files written before Keel recorded it.
+   */
+  readonly bucketMs?: number;
 }
 
 /**

@@ -251,7 +251,9 @@ export const backtestResultSchema: z.ZodType<BacktestResult, unknown> = z.object
   trades: z.array(roundTripTradeSchema),
   openTrades: z.array(openTrade),
   equityCurve: z.array(z.object({ ts: z.number(), equity: decimal })),
-  prices: z.array(z.object({ sym: z.string(), points: z.array(pricePoint) })),
+  prices: z.array(
+    z.object({ sym: z.string(), points: z.array(pricePoint), bucketMs: z.number().optional() }),
+  ),
   metrics,
   cashFlows: z.array(cashFlow).optional(),
   liquidations: z.array(liquidation).optional(),

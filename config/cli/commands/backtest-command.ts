@@ -11,7 +11,7 @@ import {
   shownPath,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
-import { backtestToFiles, type EventCacheFile } from '../../compose/backtest-run.ts';
+import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { OutputLocked, tookOverWarning } from '../../compose/run-lock.ts';
 import { forceStopOnSecondSignal } from '../../compose/session-stop.ts';
@@ -21,6 +21,7 @@ import { accountCurrencyOf } from '../../schema/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
+import { eventCacheLines } from './event-cache-lines.ts';
 
 /** Options of `keel backtest` beyond the config (`--from/--to` are applied to it as overrides). */
 export interface BacktestOptions {
@@ -28,15 +29,6 @@ export interface BacktestOptions {
   readonly progress: boolean;
   /** Recordings replacing the config's (e.g. the session `npm start` wrote); absent = the config's. */
   readonly recordings?: readonly string[];
-}
-
-function eventCacheLines(caches: readonly EventCacheFile[]): string[] {
-  if (caches.length === 0) return ['  event cache: off (backtest.eventCache: false)'];
-  return caches.map((c) =>
-    c.present
-      ? `  event cache: ${shownPath(c.data)} (+ .json; delete it any time, it is rebuilt)`
-      : `  event cache: none kept for ${shownPath(c.recording)} (events it cannot hold, or the directory is read-only)`,
-  );
 }
 
 /** `2024-03-01` at midnight UTC, else the full time. */

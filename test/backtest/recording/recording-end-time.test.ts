@@ -1,4 +1,5 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,7 +28,7 @@ async function written(file: string, count: number, flushChars?: number): Promis
   return path;
 }
 
-describe("a recording's last receive time, read from its tail", () => {
+describe("a recording's last receive time, read from its tail or, failing that, through the file", () => {
   it('reads the last line of a plain recording (bboRecord(i) is received at 1000 + i)', async () => {
     expect(await readLastRecvTs(await written('s.jsonl', 50))).toBe(1_049);
   });
@@ -45,7 +46,7 @@ describe("a recording's last receive time, read from its tail", () => {
     expect(await readLastRecvTs(await written('empty.jsonl.gz', 0))).toBeUndefined();
   });
 
-  it('gives up (undefined) on a gzip file whose last member is torn', async () => {
+  it('finds nothing (undefined) in a gzip file whose only member, the header, is torn', async () => {
     const { dir, remove } = tempDir();
     dirs.push(remove);
     const path = join(dir, 'torn.jsonl.gz');
@@ -55,5 +56,39 @@ describe("a recording's last receive time, read from its tail", () => {
     // A member cut in half: no start from which the tail inflates.
     writeFileSync(path, member.subarray(0, member.length - 6));
     expect(await readLastRecvTs(path)).toBeUndefined();
+  });
+
+  it('reads a gzip file through when its tail holds no whole member: one member of a file gzipped whole, a torn last member', async () => {
+    const { dir, remove } = tempDir();
+    dirs.push(remove);
+    const plain = await written('big.jsonl', 30_000);
+    // As `gzip -c` writes it: one member for the whole file, over a megabyte compressed with random padding.
+    const lines = readFileSync(plain, 'utf8').replace(/\n$/, '');
+    const padded = lines
+      .split('\n')
+      .map((line, i) =>
+        i === 0
+          ? line
+          : line.replace('}', `,"pad":"${createHash('sha256').update(String(i)).digest('hex')}"}`),
+      )
+      .join('\n');
+    const whole = join(dir, 'whole.jsonl.gz');
+    writeFileSync(whole, gzipSync(`${padded}\n`));
+    expect(statSync(whole).size).toBeGreaterThan(1 << 20);
+    expect(await readLastRecvTs(whole)).toBe(30_999);
+    // Good members, then a member cut by a crash before any of its text: the last whole record counts.
+    const torn = await written('torn-after.jsonl.gz', 40, 256);
+    const cut = gzipSync(`${JSON.stringify({ recvTs: 99_999, source: 'market-data', msg: {} })}\n`);
+    appendFileSync(torn, cut.subarray(0, 12));
+    expect(await readLastRecvTs(torn)).toBe(1_039);
+  });
+
+  it('reads a plain file through when its last line is longer than the tail', async () => {
+    const path = await written('long-line.jsonl', 3);
+    appendFileSync(
+      path,
+      `${JSON.stringify({ recvTs: 5_000, source: 'market-data', msg: { pad: 'x'.repeat(1 << 21) } })}\n`,
+    );
+    expect(await readLastRecvTs(path)).toBe(5_000);
   });
 });

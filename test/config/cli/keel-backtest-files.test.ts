@@ -48,6 +48,28 @@ describe('keel backtest and sweep files', () => {
     expect(keelLeftovers(tmp)).toEqual([]);
   }, 120_000);
 
+  it('sums up the event caches of several recordings in one line: built by the first run, reused by the next', () => {
+    const recordings = ['a', 'b'].map((name) => {
+      mkdirSync(join(dir, `several-${name}`));
+      const recording = join(dir, `several-${name}`, 'session.jsonl.gz');
+      copyFileSync(SESSION, recording);
+      return recording;
+    });
+    const tmp = join(dir, 'tmp-several');
+    const args = ['backtest', EXAMPLE, '--no-progress', ...recordings.flatMap((r) => ['--recording', r])];
+    const first = keel([...args, ...outputs('several-first')], tmp);
+    expect(first.code).toBe(EXIT.OK);
+    const second = keel([...args, ...outputs('several-second')], tmp);
+    expect(second.code).toBe(EXIT.OK);
+    const cacheLines = (stdout: string) => stdout.split('\n').filter((line) => line.includes('event cache:'));
+    expect(cacheLines(first.stdout)).toEqual([
+      expect.stringMatching(/^ {2}event cache: 2 recordings, 0 reused, 2 built \(/),
+    ]);
+    expect(cacheLines(second.stdout)).toEqual([
+      expect.stringMatching(/^ {2}event cache: 2 recordings, 2 reused, 0 built \(/),
+    ]);
+  }, 120_000);
+
   it('writes no event cache when it is turned off', () => {
     const recording = join(dir, 'uncached', 'session.jsonl.gz');
     mkdirSync(join(dir, 'uncached'));

@@ -147,8 +147,11 @@ describe('HTML report page', () => {
     const trade = [...base.trades][0]!;
     const many = { ...base, trades: Array.from({ length: MAX_TRADE_ROWS + 5 }, () => trade) };
     const page = renderHtmlReport(many);
-    expect(page).toContain(`${MAX_TRADE_ROWS} of ${MAX_TRADE_ROWS + 5} shown`);
-    expect(page).toContain('the full list is in trades.csv and result.json');
+    // Said once (the heading said it twice: "... of 2005 trades (2000 of 2005 shown)").
+    expect(page).toContain(
+      `Showing the first ${MAX_TRADE_ROWS} of ${MAX_TRADE_ROWS + 5} trades; the full list is in trades.csv and result.json`,
+    );
+    expect(page.split(`${MAX_TRADE_ROWS} of ${MAX_TRADE_ROWS + 5}`)).toHaveLength(2);
     const rows = page.slice(page.indexOf('<table class="trades">')).match(/<tr><td class="num">/g) ?? [];
     expect(rows).toHaveLength(MAX_TRADE_ROWS);
     expect(renderHtmlReport(base)).not.toContain(' shown');

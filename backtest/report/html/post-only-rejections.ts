@@ -1,0 +1,47 @@
+import type { OrderRecord } from '../result/owned-records.ts';
+
+/**
+ * How the simulated venue (and the paper venue embedding it) words its refusal of a post-only
+ * (GTX) order that would take liquidity when it arrives.
+ */
+export const POST_ONLY_TAKE_REASON = 'post-only (GTX) order would take liquidity';
+
+/** How a run's warning counting the orders the venue rejected begins (the runner's `rejectionWarning`). */
+export const REJECTION_WARNING_START = 'the venue rejected ';
+
+/** A run's rejected orders, and those of them that were post-only orders that would have taken. */
+export interface PostOnlyRejections {
+  readonly rejected: number;
+  readonly postOnly: number;
+}
+
+/**
+ * Counts a run's rejected orders and, among them, the post-only orders the venue refused because
+ * they would have taken liquidity: the venue's normal answer to a post-only order priced through
+ * the book (a market maker's quote the market moved onto), not a sign the run is set up wrong.
+ * Reads the orders once, keeping counts only.
+ * @param orders - the run's orders in their final state
+ * @returns the counts
+ */
+export function postOnlyRejections(orders: Iterable<OrderRecord>): PostOnlyRejections {
+  let rejected = 0;
+  let postOnly = 0;
+  for (const order of orders) {
+    if (order.orderState !== 'REJECTED') continue;
+    rejected += 1;
+    if (order.timeInForce === 'GTX' && order.reason?.includes(POST_ONLY_TAKE_REASON) === true) postOnly += 1;
+  }
+  return { rejected, postOnly };
+}
+
+/**
+ * The report's note on post-only rejections, kept apart from the setup warnings.
+ * @param counts - the run's rejections
+ * @returns the sentence, or undefined when no post-only order was so rejected
+ */
+export function postOnlyRejectionNote(counts: PostOnlyRejections): string | undefined {
+  if (counts.postOnly === 0) return undefined;
+  const orders = counts.postOnly === 1 ? 'post-only (GTX) order was' : 'post-only (GTX) orders were';
+  const among = counts.postOnly < counts.rejected ? ` (of the ${counts.rejected} orders rejected)` : '';
+  return `${counts.postOnly} ${orders} rejected${among} because ${counts.postOnly === 1 ? 'it' : 'they'} would have taken liquidity: the venue's normal answer to a post-only order priced through the book, not a setup problem`;
+}

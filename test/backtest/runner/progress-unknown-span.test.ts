@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { createProgressReporter } from '../../../backtest/runner/index.ts';
+
+// Scale reviewer (session 24): when a run's event-time span is unknown (spanOf returns undefined,
+// e.g. a recording gzipped as one member by `gzip`, larger than the 1 MiB tail), the plain lines
+// rightly drop the share and the ETA, but the terminal bar starts with a total of 0 and claims
+// "100% of event time ... ETA 0s" from the first update to the last (seen with `script` on
+// `keel backtest` of such a file: "100% of event time | 0 events | 0 ev/s | ETA 0s").
+function aTty(): NodeJS.WritableStream & { text: string } {
+  const stream = {
+    isTTY: true,
+    text: '',
+    columns: 120,
+    write(chunk: string) {
+      this.text += chunk;
+      return true;
+    },
+    cursorTo: () => true,
+    clearLine: () => true,
+    moveCursor: () => true,
+  };
+  return stream as unknown as NodeJS.WritableStream & { text: string };
+}
+
+describe('progress bar of a run whose span is unknown', () => {
+  it('does not claim 100 % done and ETA 0s before any event', () => {
+    const stream = aTty();
+    const progress = createProgressReporter({ stream, clock: { now: () => 0 } });
+    progress.start(undefined);
+    progress.update(0, 0);
+    progress.update(1000, 60_000);
+    progress.stop();
+    expect(stream.text).not.toContain('100% of event time');
+    expect(stream.text).not.toContain('ETA 0s');
+    // A counter instead, as the plain lines are.
+    expect(stream.text).toContain('backtest 1000 events |');
+  });
+});
