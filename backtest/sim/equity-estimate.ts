@@ -1,6 +1,8 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
 import { balancesValueN, coinValue, coinValueN } from './coin-valuation.ts';
+import { timesSize } from './contract-size.ts';
+import { addTo } from './decimal-sums.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
 import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -67,9 +69,11 @@ const decimalsByParts = new WeakMap<EquityParts, PartsDecimals>();
 function decimalsOf(parts: EquityParts): PartsDecimals {
   let decimals = decimalsByParts.get(parts);
   if (decimals === undefined) {
+    // The first balance is the sum itself, and a contract size of one multiplies nothing:
+    // decimal.js would answer 0 + x and x * 1 with a copy of x, rounded to the precision it has.
     let balances = ZERO;
-    for (const balance of parts.balances) balances = balances.plus(balance);
-    decimals = { balances, sized: parts.positions.map((part) => part.qty.mul(part.size)) };
+    for (const balance of parts.balances) balances = addTo(balances, balance);
+    decimals = { balances, sized: parts.positions.map((part) => timesSize(part.qty, part.size)) };
     decimalsByParts.set(parts, decimals);
   }
   return decimals;
