@@ -1,10 +1,24 @@
 import type { Dec } from '../../core/model/index.ts';
 import type { EquitySample } from '../report/index.ts';
 
+/** The exact equity of one moment, captured without computing it (the simulated venue's `equitySnapshot`). */
+export interface EquitySnapshot {
+  /** @returns the equity of the moment it was captured */
+  exact(): Dec;
+}
+
+/**
+ * @param equity - an equity already computed
+ * @returns the snapshot giving it
+ */
+export function computedSnapshot(equity: Dec): EquitySnapshot {
+  return { exact: () => equity };
+}
+
 /** A sample whose exact equity is computed only when the curve is read. */
 export interface DeferredSample {
   readonly ts: number;
-  readonly equity: () => Dec;
+  readonly snapshot: EquitySnapshot;
 }
 
 /**
@@ -129,14 +143,14 @@ export function curveOf(
   }
   push(final);
   // A close reusing the snapshot of a low or high just before it shares its equity: computed once.
-  let lastDeferred: (() => Dec) | undefined;
+  let lastDeferred: EquitySnapshot | undefined;
   let lastEquity: Dec | undefined;
   return kept.map((sample) => {
-    const equity = sample.equity;
-    if (typeof equity !== 'function') return sample as EquitySample;
-    if (equity !== lastDeferred) {
-      lastDeferred = equity;
-      lastEquity = equity();
+    if (!('snapshot' in sample)) return sample;
+    const snapshot = sample.snapshot;
+    if (snapshot !== lastDeferred) {
+      lastDeferred = snapshot;
+      lastEquity = snapshot.exact();
     }
     return { ts: sample.ts, equity: lastEquity as Dec };
   });

@@ -1,4 +1,4 @@
-import type { Dec } from '../../core/model/index.ts';
+import type { EquitySnapshot } from './equity-buckets.ts';
 
 /** How the sampler keeps its curve bounded. */
 export interface EquitySamplerOptions {
@@ -13,7 +13,7 @@ export interface EquitySamplerOptions {
    * `equitySnapshot`), so a candidate low, high or close costs Decimal work only if it is still
    * in the curve when the curve is read. Without it, each candidate is computed at once.
    */
-  readonly snapshot?: () => () => Dec;
+  readonly snapshot?: () => EquitySnapshot;
   /** Most buckets kept before they are merged into wider ones; default 4096. */
   readonly maxBuckets?: number;
 }

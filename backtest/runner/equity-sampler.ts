@@ -3,9 +3,11 @@ import { asNumber } from '../../core/model/index.ts';
 import type { DrawdownFigures, EquitySample, PricePoint, PriceSeries } from '../report/index.ts';
 import { widerBucket } from './bucket-width.ts';
 import {
+  computedSnapshot,
   curveOf,
   type DeferredSample,
   type EquityBucket,
+  type EquitySnapshot,
   emptyBucket,
   isExtreme,
   keepExtreme,
@@ -35,7 +37,7 @@ export class EquitySampler {
   private width: number;
   private readonly maxBuckets: number;
   private readonly estimate: (() => number) | undefined;
-  private readonly snapshot: () => () => Dec;
+  private readonly snapshot: () => EquitySnapshot;
   private readonly last = new Map<string, number>();
   /** Each sym's first price and its time, kept whatever the bucketing (buy & hold starts there). */
   private readonly firstSeen = new Map<string, PricePoint>();
@@ -70,12 +72,7 @@ export class EquitySampler {
     if (!(this.maxBuckets >= 2))
       throw new RangeError(`EquitySampler: maxBuckets must be >= 2, got ${this.maxBuckets}`);
     this.estimate = options.estimate;
-    this.snapshot =
-      options.snapshot ??
-      (() => {
-        const exact = this.equity();
-        return () => exact;
-      });
+    this.snapshot = options.snapshot ?? (() => computedSnapshot(this.equity()));
   }
 
   /** The equity curve so far: the start, each bucket's low, high and close in time order, the end. */
@@ -123,7 +120,7 @@ export class EquitySampler {
   beforeUserData(): void {
     if (this.current === undefined || this.estimate === undefined) return;
     if (this.beforeReaction?.ts !== this.lastTs)
-      this.beforeReaction = { ts: this.lastTs, equity: this.snapshot(), n: this.estimate() };
+      this.beforeReaction = { ts: this.lastTs, snapshot: this.snapshot(), n: this.estimate() };
     if (this.pendingTs !== Number.POSITIVE_INFINITY) this.takePending();
   }
 
@@ -236,7 +233,7 @@ export class EquitySampler {
     if (this.estimate === undefined) {
       const equity = this.pendingEquity as Dec;
       this.pendingEquity = undefined;
-      const sample = { ts, equity: () => equity };
+      const sample = { ts, snapshot: computedSnapshot(equity) };
       const n = asNumber(equity);
       this.stats.add(ts, n);
       keepExtreme(bucket, n, sample);
@@ -246,7 +243,7 @@ export class EquitySampler {
     const n = this.estimate();
     this.stats.add(ts, n);
     if (!isExtreme(bucket, n)) return undefined;
-    const taken = { ts, equity: this.snapshot() };
+    const taken = { ts, snapshot: this.snapshot() };
     keepExtreme(bucket, n, taken);
     return taken;
   }
@@ -268,7 +265,7 @@ export class EquitySampler {
       const close: DeferredSample =
         now?.ts === this.lastTs
           ? now
-          : { ts: this.lastTs, equity: now?.equity ?? early?.equity ?? this.snapshot() };
+          : { ts: this.lastTs, snapshot: now?.snapshot ?? early?.snapshot ?? this.snapshot() };
       bucket.close = close;
       // A sample just taken at the same time saw the same equity: measured once.
       if (this.lastTs !== this.takenTs) {

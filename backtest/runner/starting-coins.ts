@@ -1,5 +1,6 @@
 import type { Dec, InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
 import { asNumber, decimalOf, ZERO } from '../../core/model/index.ts';
+import type { EquitySnapshot } from './equity-buckets.ts';
 
 /** A coin the run starts holding besides its cash, valued at its instrument's first price. */
 export interface StartingCoinValue {
@@ -145,7 +146,7 @@ export function unvaluedCoinWorth(values: readonly StartingCoinValue[], seen: nu
 export interface EquitySources {
   readonly exact: () => Dec;
   readonly estimate: () => number;
-  readonly snapshot: () => () => Dec;
+  readonly snapshot: () => EquitySnapshot;
 }
 
 /**
@@ -157,7 +158,7 @@ export interface EquitySources {
  * @returns the readings the equity sampler takes
  */
 export function equitySources(
-  venue: { equity(): Dec; equityEstimate(): number; equitySnapshot(): () => Dec },
+  venue: { equity(): Dec; equityEstimate(): number; equitySnapshot(): EquitySnapshot },
   values: readonly StartingCoinValue[],
   seen: () => number,
 ): EquitySources {
@@ -171,9 +172,9 @@ export function equitySources(
     exact: () => venue.equity().plus(unvaluedCoinWorth(values, seen())),
     estimate: () => venue.equityEstimate() + asNumber(unvaluedCoinWorth(values, seen())),
     snapshot: () => {
-      const exact = venue.equitySnapshot();
+      const venueEquity = venue.equitySnapshot();
       const worth = unvaluedCoinWorth(values, seen());
-      return () => exact().plus(worth);
+      return { exact: () => venueEquity.exact().plus(worth) };
     },
   };
 }

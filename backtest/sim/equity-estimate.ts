@@ -1,6 +1,8 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, D, decimalOf, ONE, ZERO } from '../../core/model/index.ts';
 import { balancesValueN, coinValue, coinValueN } from './coin-valuation.ts';
+import { timesSize } from './contract-size.ts';
+import { addTo } from './decimal-sums.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
 import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
@@ -67,9 +69,11 @@ const decimalsByParts = new WeakMap<EquityParts, PartsDecimals>();
 function decimalsOf(parts: EquityParts): PartsDecimals {
   let decimals = decimalsByParts.get(parts);
   if (decimals === undefined) {
+    // The first balance is the sum itself, and a contract size of one multiplies nothing:
+    // decimal.js would answer 0 + x and x * 1 with a copy of x, rounded to the precision it has.
     let balances = ZERO;
-    for (const balance of parts.balances) balances = balances.plus(balance);
-    decimals = { balances, sized: parts.positions.map((part) => part.qty.mul(part.size)) };
+    for (const balance of parts.balances) balances = addTo(balances, balance);
+    decimals = { balances, sized: parts.positions.map((part) => timesSize(part.qty, part.size)) };
     decimalsByParts.set(parts, decimals);
   }
   return decimals;
@@ -112,30 +116,54 @@ function commonParts(state: SimState): EquityParts | undefined {
   return parts;
 }
 
+/** The exact equity of one moment, captured without computing it ({@link equitySnapshotOf}). */
+export interface EquitySnapshot {
+  /** @returns the equity of the moment it was captured, exactly as `equityOf` gave it then */
+  exact(): Dec;
+}
+
+/**
+ * A snapshot of common parts at the marks captured with them: an object of two fields rather
+ * than a closure (a function and its context), as a run takes one for nearly every equity sample
+ * and the curve's buckets keep many of them for a while.
+ */
+class PartsSnapshot implements EquitySnapshot {
+  /**
+   * @param parts - the parts
+   * @param marks - the one position's mark, or each position's in order (NaN: no mark)
+   */
+  constructor(
+    private readonly parts: EquityParts,
+    private readonly marks: number | readonly number[],
+  ) {}
+
+  exact(): Dec {
+    return snapshotEquity(this.parts, this.marks);
+  }
+}
+
 /**
  * Captures what the exact equity depends on now (the immutable Decimal balances, positions and
- * loans, and the prices they are valued at, as numbers) and returns a function computing it
+ * loans, and the prices they are valued at, as numbers) and returns a snapshot computing it
  * later, exactly as `equityOf` would have now. Capturing costs a few reads (the Decimal parts are
  * shared between snapshots while they do not change); the Decimal work is done only if the value
  * is asked for, e.g. when a sample turns out to be a bucket's extreme.
  * @param state - the venue
- * @returns a function giving the equity at capture time
+ * @returns the snapshot of the equity now
  */
-export function equitySnapshotOf(state: SimState): () => Dec {
+export function equitySnapshotOf(state: SimState): EquitySnapshot {
   const parts = commonParts(state);
   if (parts === undefined) return generalSnapshotOf(state);
   const positions = parts.positions;
   // Snapshots are taken for nearly every equity sample and many are kept in the curve's buckets:
   // one position (the usual case) keeps its mark as a number, more keep an array of exactly their count.
-  if (positions.length === 1) {
-    const mark = markNumberOf(state, (positions[0] as EquityPart).sym);
-    return () => snapshotEquity(parts, mark);
-  }
+  if (positions.length === 1)
+    return new PartsSnapshot(parts, markNumberOf(state, (positions[0] as EquityPart).sym));
   const marks = new Array<number>(positions.length);
   for (let i = 0; i < positions.length; i++) {
     marks[i] = markNumberOf(state, (positions[i] as EquityPart).sym);
   }
-  return () => snapshotEquity(parts, marks);
+  return new PartsSnapshot(parts, marks);
 }
 
 /**
@@ -157,7 +185,7 @@ function snapshotEquity(parts: EquityParts, marks: number | readonly number[]): 
   return equity;
 }
 
-function generalSnapshotOf(state: SimState): () => Dec {
+function generalSnapshotOf(state: SimState): EquitySnapshot {
   const balances: [Dec, number][] = [];
   for (const [coin, balance] of state.balances) balances.push([balance, coinValueN(state, coin)]);
   const positions: [qty: Dec, size: Dec, avg: Dec, mark: number, settle: number][] = [];
@@ -175,7 +203,7 @@ function generalSnapshotOf(state: SimState): () => Dec {
   }
   const loans: [Dec, number][] = [];
   for (const loan of state.loans.values()) loans.push([loan.principal, coinValueN(state, loan.coin)]);
-  return () => {
+  const exact = (): Dec => {
     let equity = ZERO;
     for (const [balance, value] of balances) equity = equity.plus(valued(balance, coinDec(value)));
     for (const [qty, size, avg, mark, settle] of positions) {
@@ -185,6 +213,7 @@ function generalSnapshotOf(state: SimState): () => Dec {
     for (const [principal, value] of loans) equity = equity.minus(valued(principal, coinDec(value)));
     return equity;
   };
+  return { exact };
 }
 
 /** The equity estimate and, from it, a number floor of the available margin. */

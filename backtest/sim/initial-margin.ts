@@ -154,6 +154,8 @@ export function initialMargin(state: SimState): Dec {
     if (!position.qty.isZero())
       im = addTo(im, valued(positionMarginOf(state, position), settleValue(state, position.sym)));
   }
+  // No order left (as after most fills): no grouping either.
+  if (state.liveOrders.size === 0) return im;
   for (const orders of openingOrdersBySide(state).values()) {
     const sym = (orders[0] as SimOrder).sym;
     im = addTo(im, valued(sideCommitment(state, orders).margin, settleValue(state, sym)));

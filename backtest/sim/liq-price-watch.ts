@@ -30,9 +30,9 @@ import type { SimState } from './sim-state.ts';
  */
 export function republishMovedLiqPrices(state: SimState, equity: Dec, except?: SimPosition): void {
   for (const position of state.positions.values()) {
-    if (position === except || position.qty.isZero() || position.publishedLiq === undefined) continue;
-    if (!liqPriceOf(state, position, equity).eq(position.publishedLiq))
-      publishPosition(state, position, equity);
+    const published = position.published;
+    if (position === except || position.qty.isZero() || published === undefined) continue;
+    if (!liqPriceOf(state, position, equity).eq(published.liqPrice)) publishPosition(state, position, equity);
   }
 }
 
@@ -105,7 +105,7 @@ function estimatedLiq(
 function publishedLiqNumber(position: SimPosition): number {
   if (position.publishedLiqN === undefined)
     position.publishedLiqN =
-      position.publishedLiq === undefined ? Number.NaN : asNumber(position.publishedLiq);
+      position.published === undefined ? Number.NaN : asNumber(position.published.liqPrice);
   return position.publishedLiqN;
 }
 

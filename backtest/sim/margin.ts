@@ -254,7 +254,29 @@ function coinsValuedBy(state: SimState, sym: string): Dec {
  * @returns the price, 0 when the positions cannot be liquidated by their sym's price move
  */
 export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): Dec {
-  if (position.qty.isZero()) return ZERO;
+  return liqPriceFrom(liqPriceTermsOf(state, position, equity));
+}
+
+/** A liqPrice ({@link liqPriceOf}) before its division, so a view can divide only when read. */
+export interface LiqPriceTerms {
+  readonly numerator: Dec;
+  readonly denominator: Dec;
+}
+
+/**
+ * The terms of a position's liqPrice ({@link liqPriceOf}) in the venue's state now.
+ * @param state - the venue
+ * @param position - the position
+ * @param equity - the portfolio equity now
+ * @returns numerator and denominator; undefined when the price is 0 whatever they are (a flat
+ *   position, or one its sym's price move cannot liquidate)
+ */
+export function liqPriceTermsOf(
+  state: SimState,
+  position: SimPosition,
+  equity: Dec,
+): LiqPriceTerms | undefined {
+  if (position.qty.isZero()) return undefined;
   const size = contractSizeOf(state, position.sym);
   const settle = settleValue(state, position.sym);
   let q = ZERO;
@@ -275,10 +297,20 @@ export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec =
     denominator = denominator.plus(coins);
     atMark = atMark.plus(coins.mul(mark));
   }
-  if (denominator.isZero()) return ZERO;
+  if (denominator.isZero()) return undefined;
   const otherMaintenance = maintenanceMargin(state, position.sym);
   // 0 - equity is -equity: no subtraction when no other sym holds margin (a non-zero equity).
   const short = otherMaintenance === ZERO && !equity.isZero() ? equity.neg() : otherMaintenance.minus(equity);
-  const price = short.plus(atMark).div(denominator);
+  return { numerator: short.plus(atMark), denominator };
+}
+
+/**
+ * The liqPrice of its terms ({@link liqPriceTermsOf}).
+ * @param terms - the terms; undefined for none
+ * @returns numerator / denominator when positive, else 0
+ */
+export function liqPriceFrom(terms: LiqPriceTerms | undefined): Dec {
+  if (terms === undefined) return ZERO;
+  const price = terms.numerator.div(terms.denominator);
   return isAboveZero(price) ? price : ZERO;
 }

@@ -6,7 +6,9 @@ import { addTo, plusAmount } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
   equityOf,
-  liqPriceOf,
+  type LiqPriceTerms,
+  liqPriceFrom,
+  liqPriceTermsOf,
   maintenanceMargin,
   positionMaintenanceOf,
   positionMarginOf,
@@ -14,7 +16,7 @@ import {
   unrealizedPnl,
   valuationOf,
 } from './margin.ts';
-import type { SimPosition } from './sim-position.ts';
+import type { PositionValuation, SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 import { frozenBySpotOrders } from './spot-balance-check.ts';
 import { isAssetSettledSym } from './spot-holdings.ts';
@@ -35,8 +37,15 @@ import { isAssetSettledSym } from './spot-holdings.ts';
  * @returns the Position
  */
 export function positionView(state: SimState, position: SimPosition, equity: Dec, adlRank: number): Position {
-  const { mark, notional: value, unrealizedPnl: pnl } = valuationOf(state, position);
-  const margined = !isAssetSettledSym(state, position.sym);
+  const valuation = valuationOf(state, position);
+  if (!isAssetSettledSym(state, position.sym))
+    return new MarginedPositionView(
+      state,
+      position,
+      valuation,
+      liqPriceTermsOf(state, position, equity),
+      adlRank,
+    );
   return {
     positionId: `${position.sym}|${position.positionSide}`,
     portfolioId: state.opts.portfolioId,
@@ -44,17 +53,79 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
     positionSide: position.positionSide,
     positionQty: position.qty,
     avgPrice: position.avgPrice,
-    markPrice: mark,
-    positionValue: value,
-    positionMargin: margined ? positionMarginOf(state, position) : ZERO,
-    positionMM: margined ? positionMaintenanceOf(state, position) : ZERO,
-    unrealizedPNL: pnl,
+    markPrice: valuation.mark,
+    positionValue: valuation.notional,
+    positionMargin: ZERO,
+    positionMM: ZERO,
+    unrealizedPNL: valuation.unrealizedPnl,
     leverage: position.leverage,
-    liqPrice: margined ? liqPriceOf(state, position, equity) : ZERO,
+    liqPrice: ZERO,
     adlRank,
     createAt: position.createAt,
     updateAt: position.updateAt,
   };
+}
+
+/**
+ * The view of a margin position. Its liqPrice (a 40-digit division) is worked out from the terms
+ * taken when the view is made, when first read, once: a backtest publishes the position with
+ * every fill and seldom reads it. The liqPrice is an own enumerable property, in its place among
+ * the fields (spread copies and JSON keep it), defined with one shared getter so every view has
+ * the same shape (a getter per view, in an object literal, made each view a dictionary).
+ */
+class MarginedPositionView implements Position {
+  declare readonly positionId: string;
+  declare readonly portfolioId: string;
+  declare readonly sym: string;
+  declare readonly positionSide: Position['positionSide'];
+  declare readonly positionQty: Dec;
+  declare readonly avgPrice: Dec;
+  declare readonly markPrice: Dec;
+  declare readonly positionValue: Dec;
+  declare readonly positionMargin: Dec;
+  declare readonly positionMM: Dec;
+  declare readonly unrealizedPNL: Dec;
+  declare readonly leverage: Dec;
+  declare readonly liqPrice: Dec;
+  declare readonly adlRank: number;
+  declare readonly createAt: number;
+  declare readonly updateAt: number;
+  readonly #terms: LiqPriceTerms | undefined;
+  #liqPrice: Dec | undefined;
+
+  static readonly #LIQ_PRICE: PropertyDescriptor = {
+    get(this: MarginedPositionView): Dec {
+      this.#liqPrice ??= liqPriceFrom(this.#terms);
+      return this.#liqPrice;
+    },
+    enumerable: true,
+  };
+
+  constructor(
+    state: SimState,
+    position: SimPosition,
+    valuation: PositionValuation,
+    terms: LiqPriceTerms | undefined,
+    adlRank: number,
+  ) {
+    this.#terms = terms;
+    this.positionId = `${position.sym}|${position.positionSide}`;
+    this.portfolioId = state.opts.portfolioId;
+    this.sym = position.sym;
+    this.positionSide = position.positionSide;
+    this.positionQty = position.qty;
+    this.avgPrice = position.avgPrice;
+    this.markPrice = valuation.mark;
+    this.positionValue = valuation.notional;
+    this.positionMargin = positionMarginOf(state, position);
+    this.positionMM = positionMaintenanceOf(state, position);
+    this.unrealizedPNL = valuation.unrealizedPnl;
+    this.leverage = position.leverage;
+    Object.defineProperty(this, 'liqPrice', MarginedPositionView.#LIQ_PRICE);
+    this.adlRank = adlRank;
+    this.createAt = position.createAt;
+    this.updateAt = position.updateAt;
+  }
 }
 
 /**
@@ -77,18 +148,57 @@ export function accountView(state: SimState, equity: Dec = equityOf(state), im?:
     riskRatio = riskRatioOf(mm, equity);
     if (riskRatio.gte(callRatio)) accountStatus = 'MARGIN_CALL';
   }
-  return {
-    portfolioId: state.opts.portfolioId,
+  return new PortfolioAccount(
+    state.opts.portfolioId,
     equity,
-    availableMargin: equity.minus(im ?? initialMargin(state)),
-    maintainMargin: mm,
-    get riskRatio(): Dec {
-      riskRatio ??= riskRatioOf(mm, equity);
-      return riskRatio;
-    },
+    equity.minus(im ?? initialMargin(state)),
+    mm,
+    riskRatio,
     accountStatus,
-    positionMode: state.positionMode,
+    state.positionMode,
+  );
+}
+
+/**
+ * An account view whose risk ratio is divided when first read ({@link accountView}): an own
+ * enumerable property in its place, defined with one shared getter (see {@link MarginedPositionView}).
+ */
+class PortfolioAccount implements Account {
+  declare readonly portfolioId: string;
+  declare readonly equity: Dec;
+  declare readonly availableMargin: Dec;
+  declare readonly maintainMargin: Dec;
+  declare readonly riskRatio: Dec;
+  declare readonly accountStatus: AccountStatus;
+  declare readonly positionMode: Account['positionMode'];
+  #riskRatio: Dec | undefined;
+
+  static readonly #RISK_RATIO: PropertyDescriptor = {
+    get(this: PortfolioAccount): Dec {
+      this.#riskRatio ??= riskRatioOf(this.maintainMargin, this.equity);
+      return this.#riskRatio;
+    },
+    enumerable: true,
   };
+
+  constructor(
+    portfolioId: string,
+    equity: Dec,
+    availableMargin: Dec,
+    maintainMargin: Dec,
+    riskRatio: Dec | undefined,
+    accountStatus: AccountStatus,
+    positionMode: Account['positionMode'],
+  ) {
+    this.#riskRatio = riskRatio;
+    this.portfolioId = portfolioId;
+    this.equity = equity;
+    this.availableMargin = availableMargin;
+    this.maintainMargin = maintainMargin;
+    Object.defineProperty(this, 'riskRatio', PortfolioAccount.#RISK_RATIO);
+    this.accountStatus = accountStatus;
+    this.positionMode = positionMode;
+  }
 }
 
 /** Maintenance margin / equity; zero without margin, {@link UNBOUNDED_RISK_RATIO} without equity. */

@@ -31,8 +31,7 @@ export function publishPosition(state: SimState, position: SimPosition, equity: 
   position.updateAt = state.now;
   const rank = adlRankOf(state, position, asNumber(equity));
   const view = positionView(state, position, equity, rank);
-  position.publishedMark = view.markPrice;
-  position.publishedLiq = view.liqPrice;
+  position.published = view;
   position.publishedLiqN = undefined;
   emit(state, { kind: 'position', position: view });
   if (rank !== position.adlRank) {
@@ -58,7 +57,8 @@ export function publishOpenPositions(state: SimState, equity: Dec): void {
   for (const legs of [state.positions, state.holdings]) {
     for (const position of legs.values()) {
       if (position.qty.isZero()) continue;
-      if (position.updateAt === state.now && position.publishedMark?.eq(markOf(state, position))) continue;
+      if (position.updateAt === state.now && position.published?.markPrice.eq(markOf(state, position)))
+        continue;
       publishPosition(state, position, equity);
     }
   }

@@ -1,4 +1,4 @@
-import type { Dec, OrderSide, PositionSide } from '../../core/model/index.ts';
+import type { Dec, OrderSide, Position, PositionSide } from '../../core/model/index.ts';
 import { asNumber, D, isAboveZero, isBelowZero, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
 
@@ -29,15 +29,17 @@ export interface SimPosition {
    */
   adlRank: number;
   /**
-   * The liqPrice last published, and as a number (NaN before the first publication; undefined
-   * until first read after a publication, as only the market-event watch reads it and most runs
-   * never need it): the venue republishes a position when its liqPrice moved
-   * (`liq-price-watch.ts`).
+   * The view last published (undefined before the first publication): the mark it was published
+   * at, and its liqPrice, divided only when read (`portfolio-views.ts`): the venue republishes a
+   * position when its liqPrice moved (`liq-price-watch.ts`).
    */
-  publishedLiq?: Dec;
+  published?: Position;
+  /**
+   * The last published liqPrice as a number (NaN before the first publication; undefined until
+   * first read after a publication, as only the market-event watch reads it and most runs never
+   * need it).
+   */
   publishedLiqN: number | undefined;
-  /** The mark the position was last published at (undefined before its first publication). */
-  publishedMark?: Dec;
   createAt: number;
   updateAt: number;
   /**

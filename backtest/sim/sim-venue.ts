@@ -16,7 +16,12 @@ import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
 import { dispatch } from './command-dispatch.ts';
 import { earlySpanWorkOf } from './early-span-work.ts';
-import { equityEstimateOf, equitySnapshotOf, marginHeadroomOf } from './equity-estimate.ts';
+import {
+  type EquitySnapshot,
+  equityEstimateOf,
+  equitySnapshotOf,
+  marginHeadroomOf,
+} from './equity-estimate.ts';
 import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
@@ -108,11 +113,11 @@ export interface SimVenue extends ExecutionPort {
    */
   equityEstimate(): number;
   /**
-   * Captures the equity now without computing it: the returned function gives exactly what
-   * {@link SimVenue.equity} gives now, whenever it is called (Decimal work only then).
+   * Captures the equity now without computing it: the snapshot gives exactly what
+   * {@link SimVenue.equity} gives now, whenever it is asked (Decimal work only then).
    * @returns the deferred equity
    */
-  equitySnapshot(): () => Dec;
+  equitySnapshot(): EquitySnapshot;
   /**
    * A number floor of the available margin: the margin check of new orders needs the exact
    * figures only when it is not clearly positive.

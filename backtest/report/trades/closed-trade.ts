@@ -15,6 +15,34 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
   const grossPnl = t.lot.direction === 'LONG' ? grossSized : grossSized.neg();
   const pnl = grossPnl.minus(t.fees);
   const entryNotional = t.contractSize === undefined ? t.entryCost : t.entryCost.mul(t.contractSize);
+  const entryPrice = priceOf(t.entryCost, t.qty, t.lot.firstPrice, t.entryCostIsProduct);
+  const exitPrice = priceOf(t.exitCost, t.qty, t.firstExitPrice, t.exitCostIsProduct);
+  // A number metric, divided as numbers: the 40-digit Decimal quotient cost more than the rest of closing the trade.
+  const returnFraction = entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional);
+  const entryStrategyId = t.lot.entryStrategyId;
+  const exitStrategyId = t.exitStrategyId;
+  if (entryStrategyId !== undefined && exitStrategyId !== undefined) {
+    // Both owners known (nearly always): one literal, without the spreads of the general case.
+    return {
+      sym: t.sym,
+      positionSide: t.positionSide,
+      direction: t.lot.direction,
+      qty: t.qty,
+      entryTs: t.lot.entryTs,
+      exitTs: t.exitTs,
+      entryPrice,
+      exitPrice,
+      entryOrderId: t.lot.entryOrderId,
+      exitOrderId: t.exitOrderId,
+      entryStrategyId,
+      exitStrategyId,
+      grossPnl,
+      fees: t.fees,
+      pnl,
+      returnFraction,
+      durationMs: t.exitTs - t.lot.entryTs,
+    };
+  }
   return {
     sym: t.sym,
     positionSide: t.positionSide,
@@ -22,17 +50,16 @@ export function closedTrade(t: ClosingTrade): RoundTripTrade {
     qty: t.qty,
     entryTs: t.lot.entryTs,
     exitTs: t.exitTs,
-    entryPrice: priceOf(t.entryCost, t.qty, t.lot.firstPrice, t.entryCostIsProduct),
-    exitPrice: priceOf(t.exitCost, t.qty, t.firstExitPrice, t.exitCostIsProduct),
+    entryPrice,
+    exitPrice,
     entryOrderId: t.lot.entryOrderId,
     exitOrderId: t.exitOrderId,
-    ...(t.lot.entryStrategyId === undefined ? {} : { entryStrategyId: t.lot.entryStrategyId }),
-    ...(t.exitStrategyId === undefined ? {} : { exitStrategyId: t.exitStrategyId }),
+    ...(entryStrategyId === undefined ? {} : { entryStrategyId }),
+    ...(exitStrategyId === undefined ? {} : { exitStrategyId }),
     grossPnl,
     fees: t.fees,
     pnl,
-    // A number metric, divided as numbers: the 40-digit Decimal quotient cost more than the rest of closing the trade.
-    returnFraction: entryNotional.isZero() ? 0 : asNumber(pnl) / asNumber(entryNotional),
+    returnFraction,
     durationMs: t.exitTs - t.lot.entryTs,
   };
 }

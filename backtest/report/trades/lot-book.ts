@@ -38,8 +38,11 @@ export interface Lot {
    * fill, neither grown nor shrunk since): its price is then told without multiplying again.
    */
   costIsProduct: boolean;
-  /** The trades exit orders are growing from this lot, by exit order id (absent while none). */
-  closing?: Map<string, ClosingTrade>;
+  /**
+   * The trades exit orders are growing from this lot (absent while none): the one trade itself
+   * (nearly always: one order closes a lot), by exit order id once two orders close it.
+   */
+  closing?: ClosingTrade | Map<string, ClosingTrade>;
 }
 
 /** The open lots of one sym and positionSide, oldest first. */

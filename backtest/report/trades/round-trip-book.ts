@@ -278,7 +278,7 @@ export class RoundTripBook {
     entryCostIsProduct: boolean,
   ): void {
     const exitCost = fill.price.mul(qty);
-    const growing = lot.closing?.get(fill.orderId);
+    const growing = growingFrom(lot, fill.orderId);
     if (growing === undefined) {
       const trade: ClosingTrade = {
         lot,
@@ -297,8 +297,7 @@ export class RoundTripBook {
         exitTs: fill.timestamp,
         done: false,
       };
-      lot.closing ??= new Map();
-      lot.closing.set(fill.orderId, trade);
+      startClosing(lot, trade);
       this.held.push(trade);
       return;
     }
@@ -315,7 +314,9 @@ export class RoundTripBook {
   private dropOldestLot(lots: Lot[], ts: number): void {
     const lot = lots.shift() as Lot;
     this.exposure.lotClosed(ts);
-    for (const trade of lot.closing?.values() ?? []) trade.done = true;
+    const closing = lot.closing;
+    if (closing instanceof Map) for (const trade of closing.values()) trade.done = true;
+    else if (closing !== undefined) closing.done = true;
     lot.closing = undefined;
   }
 
@@ -348,10 +349,38 @@ export class RoundTripBook {
     while (n < this.held.length) {
       const trade = this.held[n] as ClosingTrade;
       if (!trade.done && this.held.length - n <= MAX_HELD_TRADES) break;
-      if (!trade.done) trade.lot.closing?.delete(trade.exitOrderId);
+      if (!trade.done) stopClosing(trade);
       this.onClosed(closedTrade(trade));
       n++;
     }
-    if (n > 0) this.held.splice(0, n);
+    // Mostly one trade at a time: a shift returns it, where a splice makes an array of it.
+    if (n === 1) this.held.shift();
+    else if (n > 1) this.held.splice(0, n);
   }
+}
+
+/** The trade an exit order is growing from a lot, if any. */
+function growingFrom(lot: Lot, exitOrderId: string): ClosingTrade | undefined {
+  const closing = lot.closing;
+  if (closing instanceof Map) return closing.get(exitOrderId);
+  return closing?.exitOrderId === exitOrderId ? closing : undefined;
+}
+
+/** Notes a trade an exit order starts growing from a lot: kept alone, in a map once there are two. */
+function startClosing(lot: Lot, trade: ClosingTrade): void {
+  const closing = lot.closing;
+  if (closing === undefined) lot.closing = trade;
+  else if (closing instanceof Map) closing.set(trade.exitOrderId, trade);
+  else
+    lot.closing = new Map([
+      [closing.exitOrderId, closing],
+      [trade.exitOrderId, trade],
+    ]);
+}
+
+/** Forgets a trade still growing from its lot (handed on early: a later fill starts a new one). */
+function stopClosing(trade: ClosingTrade): void {
+  const lot = trade.lot;
+  if (lot.closing instanceof Map) lot.closing.delete(trade.exitOrderId);
+  else if (lot.closing === trade) lot.closing = undefined;
 }

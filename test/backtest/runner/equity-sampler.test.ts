@@ -56,10 +56,12 @@ function replay(
           snapshot: () => {
             calls.captured++;
             const at = now;
-            return () => {
-              calls.exact++;
-              calls.computed++;
-              return D(values[at] as number);
+            return {
+              exact: () => {
+                calls.exact++;
+                calls.computed++;
+                return D(values[at] as number);
+              },
             };
           },
         }

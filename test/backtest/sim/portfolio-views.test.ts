@@ -1,8 +1,12 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Account, UserEvent } from '../../../core/model/index.ts';
+import type { Account, Position, UserEvent } from '../../../core/model/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { aMark, aMarket, aQuote, aSim } from '../../kit/sim-builders.ts';
+
+function positionsOf(events: readonly UserEvent[]): Position[] {
+  return events.flatMap((event) => (event.kind === 'position' ? [event.position] : []));
+}
 
 function accountsOf(events: readonly UserEvent[]): Account[] {
   return events.flatMap((event) => (event.kind === 'account' ? [event.account] : []));
@@ -46,5 +50,68 @@ describe('sim venue: the Accounts-channel view', () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('sim venue: the Positions-channel view', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('divides for the liqPrice of a position reported with a fill only when it is read, once', () => {
+    const t = aSim({ startingBalances: { USDT: D('200') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.sim.onMarket(aMark(0, 100));
+    const div = vi.spyOn(D.prototype, 'div');
+    t.send(aMarket('m', 'BUY', '10'));
+    t.sim.onMarket(aMark(1, 100));
+    const position = positionsOf(t.events).at(-1) as Position;
+    const before = div.mock.calls.length;
+    const liqPrice = position.liqPrice;
+    expect(div.mock.calls.length - before).toBe(1);
+    expect(position.liqPrice).toBe(liqPrice);
+    expect(div.mock.calls.length - before).toBe(1);
+    vi.restoreAllMocks();
+    // Long 10 @ 100 on 200 USDT less the fee, mmr 0.005: equity meets maintenance near 80.44.
+    expect(liqPrice.toNumber()).toBeGreaterThan(80);
+    expect(liqPrice.toNumber()).toBeLessThan(81);
+  });
+
+  it('keeps the liqPrice and the risk ratio in their places among the fields of copies and JSON', () => {
+    const t = aSim({ startingBalances: { USDT: D('200') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.sim.onMarket(aMark(0, 100));
+    t.send(aMarket('m', 'BUY', '10'));
+    t.sim.onMarket(aMark(1, 100));
+    const position = positionsOf(t.events).at(-1) as Position;
+    expect(Object.keys(position)).toEqual([
+      'positionId',
+      'portfolioId',
+      'sym',
+      'positionSide',
+      'positionQty',
+      'avgPrice',
+      'markPrice',
+      'positionValue',
+      'positionMargin',
+      'positionMM',
+      'unrealizedPNL',
+      'leverage',
+      'liqPrice',
+      'adlRank',
+      'createAt',
+      'updateAt',
+    ]);
+    expect({ ...position }.liqPrice).toBe(position.liqPrice);
+    expect(JSON.parse(JSON.stringify(position)).liqPrice).toBe(position.liqPrice.toString());
+    const account = accountsOf(t.events).at(-1) as Account;
+    expect(Object.keys(account)).toEqual([
+      'portfolioId',
+      'equity',
+      'availableMargin',
+      'maintainMargin',
+      'riskRatio',
+      'accountStatus',
+      'positionMode',
+    ]);
+    expect({ ...account }.riskRatio).toBe(account.riskRatio);
   });
 });
