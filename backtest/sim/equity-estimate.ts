@@ -6,6 +6,7 @@ import { addTo } from './decimal-sums.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
 import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
+import { signedCost } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -48,16 +49,21 @@ interface EquityParts {
 interface EquityPart {
   readonly qty: Dec;
   readonly size: Dec;
-  readonly avg: Dec;
+  /** The position's cost (immutable: a fill replaces it), which its unrealized PnL is taken from. */
+  readonly cost: Dec;
   readonly sym: string;
 }
 
 const partsOf = new WeakMap<SimState, EquityParts>();
 
-/** What every snapshot of the same parts computes alike: the balances' sum, each position's qty x size. */
+/**
+ * What every snapshot of the same parts computes alike: the balances' sum, each position's qty x
+ * size and signed cost x size (its unrealized PnL is sized x mark - sizedCost).
+ */
 interface PartsDecimals {
   readonly balances: Dec;
   readonly sized: readonly Dec[];
+  readonly sizedCost: readonly Dec[];
 }
 
 const decimalsByParts = new WeakMap<EquityParts, PartsDecimals>();
@@ -73,7 +79,11 @@ function decimalsOf(parts: EquityParts): PartsDecimals {
     // decimal.js would answer 0 + x and x * 1 with a copy of x, rounded to the precision it has.
     let balances = ZERO;
     for (const balance of parts.balances) balances = addTo(balances, balance);
-    decimals = { balances, sized: parts.positions.map((part) => timesSize(part.qty, part.size)) };
+    decimals = {
+      balances,
+      sized: parts.positions.map((part) => timesSize(part.qty, part.size)),
+      sizedCost: parts.positions.map((part) => timesSize(signedCost(part), part.size)),
+    };
     decimalsByParts.set(parts, decimals);
   }
   return decimals;
@@ -97,7 +107,7 @@ function commonParts(state: SimState): EquityParts | undefined {
     const settle = state.opts.instruments.get(position.sym)?.settleAsset ?? 'USDT';
     if (!state.opts.valuationCoins.has(settle)) return undefined;
     const part = cached?.positions[p++];
-    if (same && (part?.qty !== position.qty || part.avg !== position.avgPrice || part.sym !== position.sym))
+    if (same && (part?.qty !== position.qty || part.cost !== position.cost || part.sym !== position.sym))
       same = false;
   }
   if (same && cached !== undefined && cached.positions.length === p) return cached;
@@ -108,7 +118,7 @@ function commonParts(state: SimState): EquityParts | undefined {
       .map((position) => ({
         qty: position.qty,
         size: state.opts.instruments.get(position.sym)?.contractSize ?? D(1),
-        avg: position.avgPrice,
+        cost: position.cost,
         sym: position.sym,
       })),
   };
@@ -168,19 +178,17 @@ export function equitySnapshotOf(state: SimState): EquitySnapshot {
 
 /**
  * The equity of common parts at the marks captured with them (NaN: no mark, valued at the
- * average price), exactly as `equityOf` computes it.
+ * average price, so no PnL), exactly as `equityOf` computes it.
  * @param parts - the parts
  * @param marks - the one position's mark, or each position's in order
  */
 function snapshotEquity(parts: EquityParts, marks: number | readonly number[]): Dec {
-  const { balances, sized } = decimalsOf(parts);
+  const { balances, sized, sizedCost } = decimalsOf(parts);
   let equity = balances;
-  const positions = parts.positions;
-  for (let i = 0; i < positions.length; i++) {
-    const part = positions[i] as EquityPart;
+  for (let i = 0; i < sized.length; i++) {
     const mark = typeof marks === 'number' ? marks : (marks[i] as number);
-    const markDec = Number.isNaN(mark) ? part.avg : decimalOf(mark);
-    equity = equity.plus((sized[i] as Dec).mul(markDec.minus(part.avg)));
+    if (!Number.isNaN(mark))
+      equity = equity.plus((sized[i] as Dec).mul(decimalOf(mark)).minus(sizedCost[i] as Dec));
   }
   return equity;
 }
@@ -188,7 +196,7 @@ function snapshotEquity(parts: EquityParts, marks: number | readonly number[]): 
 function generalSnapshotOf(state: SimState): EquitySnapshot {
   const balances: [Dec, number][] = [];
   for (const [coin, balance] of state.balances) balances.push([balance, coinValueN(state, coin)]);
-  const positions: [qty: Dec, size: Dec, avg: Dec, mark: number, settle: number][] = [];
+  const positions: [qty: Dec, size: Dec, signedCost: Dec, mark: number, settle: number][] = [];
   for (const position of state.positions.values()) {
     if (position.qty.isZero()) continue;
     const spec = state.opts.instruments.get(position.sym);
@@ -196,7 +204,7 @@ function generalSnapshotOf(state: SimState): EquitySnapshot {
     positions.push([
       position.qty,
       spec?.contractSize ?? D(1),
-      position.avgPrice,
+      signedCost(position),
       market ? markPriceOf(market) : Number.NaN,
       coinValueN(state, spec?.settleAsset ?? 'USDT'),
     ]);
@@ -206,9 +214,9 @@ function generalSnapshotOf(state: SimState): EquitySnapshot {
   const exact = (): Dec => {
     let equity = ZERO;
     for (const [balance, value] of balances) equity = equity.plus(valued(balance, coinDec(value)));
-    for (const [qty, size, avg, mark, settle] of positions) {
-      const markDec = Number.isNaN(mark) ? avg : decimalOf(mark);
-      equity = equity.plus(valued(qty.mul(size).mul(markDec.minus(avg)), coinDec(settle)));
+    for (const [qty, size, cost, mark, settle] of positions) {
+      if (Number.isNaN(mark)) continue;
+      equity = equity.plus(valued(timesSize(qty.mul(decimalOf(mark)).minus(cost), size), coinDec(settle)));
     }
     for (const [principal, value] of loans) equity = equity.minus(valued(principal, coinDec(value)));
     return equity;

@@ -5,7 +5,7 @@ import { timesSize } from './contract-size.ts';
 import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
-import type { PositionValuation, SimPosition } from './sim-position.ts';
+import { type PositionValuation, type SimPosition, signedCost } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -80,10 +80,24 @@ export function settleValue(state: SimState, sym: string): Dec {
  * Unrealized PnL of a position in its settle asset.
  * @param state - the venue
  * @param position - the position
- * @returns qty x contractSize x (mark - avgPrice)
+ * @returns qty x contractSize x (mark - avgPrice), from the exact cost
  */
 export function unrealizedPnl(state: SimState, position: SimPosition): Dec {
   return valuationOf(state, position).unrealizedPnl;
+}
+
+/**
+ * Unrealized PnL from the position's exact cost rather than its average price (a 40-digit
+ * rounding when the entries' average does not end), so equity carries no rounding noise.
+ * @param position - the position
+ * @param mark - its mark
+ * @param size - its contract size
+ * @returns contractSize x (qty x mark - signed cost), which is qty x contractSize x (mark - avgPrice)
+ */
+function unrealizedOf(position: SimPosition, mark: Dec, size: Dec): Dec {
+  // No mark yet: valued at its average price, so no PnL (qty x avgPrice - cost is a rounding away from zero).
+  if (mark === position.avgPrice) return ZERO;
+  return timesSize(position.qty.mul(mark).minus(signedCost(position)), size);
 }
 
 /**
@@ -111,7 +125,7 @@ export function valuationOf(state: SimState, position: SimPosition): PositionVal
     qty: position.qty,
     avgPrice: position.avgPrice,
     mark,
-    unrealizedPnl: timesSize(position.qty, size).mul(mark.minus(position.avgPrice)),
+    unrealizedPnl: unrealizedOf(position, mark, size),
     notional: timesSize(position.qty.abs(), size).mul(mark),
   };
   position.valuation = valuation;

@@ -134,7 +134,7 @@ export function bookFill(
     // (below), so the cost left is worked out only when some of the position stays.
     const order = held.cmp(quantity);
     const closing = order > 0 ? quantity : held;
-    const closedCost = order > 0 ? position.cost.mul(closing).div(held) : position.cost;
+    const closedCost = order > 0 ? costShare(position.cost, closing, held) : position.cost;
     const long = timesSize(price.mul(closing).minus(closedCost), contractSize);
     realized = isAboveZero(before) ? long : long.neg();
     if (order > 0) position.cost = position.cost.minus(closedCost);
@@ -152,6 +152,37 @@ export function bookFill(
   // A part closed keeps the average price (the same Decimal), and its number with it.
   if (position.avgPrice !== avgBefore) position.avgN = asNumber(position.avgPrice);
   return realized;
+}
+
+/**
+ * The position's cost signed as its qty (negative short), so that qty x mark - signed cost is its
+ * unrealized PnL in quote units, exactly: qty x (mark - avgPrice) with avgPrice = cost / |qty|.
+ * @param position - the position's qty and cost
+ * @returns the cost, negated for a short
+ */
+export function signedCost(position: { readonly qty: Dec; readonly cost: Dec }): Dec {
+  return isBelowZero(position.qty) ? position.cost.neg() : position.cost;
+}
+
+/** Decimal places a part close's share of the cost is rounded to, unless the cost has more. */
+const COST_SHARE_DECIMALS = 12;
+
+/**
+ * The cost a part close takes off, cost x closing / held, as a finite decimal: the quotient, when
+ * it does not end (a cost averaged over three entries, a third closed), is rounded half-even to
+ * {@link COST_SHARE_DECIMALS} places, or to the cost's own places when it has more. Unrounded, it
+ * would be a 40-digit rounding that every balance it reaches carries on as noise (cash
+ * `99077.8918902000…0001`), and the account would no longer add up exactly. What the rounding
+ * moves (at most half a unit of the 12th place) stays in the cost left, so a position closed in
+ * full still realizes exactly its exits less its entries.
+ * @param cost - the cost of the held qty
+ * @param closing - the qty closing (less than held)
+ * @param held - the qty held
+ * @returns the share of the cost the closing qty takes
+ */
+function costShare(cost: Dec, closing: Dec, held: Dec): Dec {
+  const places = Math.max(COST_SHARE_DECIMALS, cost.decimalPlaces());
+  return cost.mul(closing).div(held).toDecimalPlaces(places, D.ROUND_HALF_EVEN);
 }
 
 /**

@@ -46,4 +46,49 @@ describe('booking a fill', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('closes a third of a cost averaged over entries at its cost share rounded to 12 places, and the rest exactly', () => {
+    const position = flatPosition('BTC', 'NONE', D(10), 0, { contractSizeN: 1, mmrN: 0.005 });
+    for (const price of ['100', '100.1', '100.3']) bookFill(position, 'BUY', D(1), D(price), D(1));
+    // cost 300.4 over 3: the third is 100.1333…, rounded to 100.133333333333
+    expect(bookFill(position, 'SELL', D(1), D(101), D(1)).toFixed()).toBe('0.866666666667');
+    expect(position.cost.toFixed()).toBe('200.266666666667');
+    expect(bookFill(position, 'SELL', D(2), D(101), D(1)).toFixed()).toBe('1.733333333333');
+  });
+
+  it('realizes exactly the exits less the entries over part closes, each a finite decimal', () => {
+    const price = fc.integer({ min: 1, max: 10_000_000 }).map((n) => D(n).div(100));
+    const qty = fc.integer({ min: 1, max: 100_000 }).map((n) => D(n).div(1000));
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(price, qty), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.tuple(price, fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom<'BUY' | 'SELL'>('BUY', 'SELL'),
+        (entries, exits, side) => {
+          const position = flatPosition('BTC', 'NONE', D(10), 0, { contractSizeN: 1, mmrN: 0.005 });
+          for (const [p, q] of entries) bookFill(position, side, q, p, D(1));
+          const exitSide = side === 'BUY' ? 'SELL' : 'BUY';
+          let realized = ZERO;
+          let exitValue = ZERO;
+          // each exit closes a ninth-based share of what is held (never all), then the rest at the last price
+          for (const [p, ninths] of exits) {
+            const part = position.qty.abs().mul(ninths).div(10).toDecimalPlaces(3, D.ROUND_DOWN);
+            if (part.isZero()) continue;
+            const pnl = bookFill(position, exitSide, part, p, D(1));
+            expect(pnl.decimalPlaces()).toBeLessThanOrEqual(12);
+            realized = realized.plus(pnl);
+            exitValue = exitValue.plus(p.mul(part));
+          }
+          const [last] = exits[exits.length - 1] as [Dec, number];
+          const rest = position.qty.abs();
+          realized = realized.plus(bookFill(position, exitSide, rest, last, D(1)));
+          exitValue = exitValue.plus(last.mul(rest));
+          const cost = entries.reduce((sum, [p, q]) => sum.plus(p.mul(q)), ZERO);
+          const long = exitValue.minus(cost);
+          expect(realized.toFixed()).toBe((side === 'BUY' ? long : long.neg()).toFixed());
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
 });
