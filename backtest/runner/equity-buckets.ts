@@ -1,11 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
 import type { EquitySample } from '../report/index.ts';
-
-/** The exact equity of one moment, captured without computing it (the simulated venue's `equitySnapshot`). */
-export interface EquitySnapshot {
-  /** @returns the equity of the moment it was captured */
-  exact(): Dec;
-}
+import type { EquitySnapshot } from '../sim/index.ts';
 
 /**
  * @param equity - an equity already computed

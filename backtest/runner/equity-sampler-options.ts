@@ -1,4 +1,4 @@
-import type { EquitySnapshot } from './equity-buckets.ts';
+import type { EquitySnapshot } from '../sim/index.ts';
 
 /** How the sampler keeps its curve bounded. */
 export interface EquitySamplerOptions {

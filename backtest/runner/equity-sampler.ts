@@ -1,13 +1,13 @@
 import type { Dec, MarketEvent } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import type { DrawdownFigures, EquitySample, PricePoint, PriceSeries } from '../report/index.ts';
+import type { EquitySnapshot } from '../sim/index.ts';
 import { widerBucket } from './bucket-width.ts';
 import {
   computedSnapshot,
   curveOf,
   type DeferredSample,
   type EquityBucket,
-  type EquitySnapshot,
   emptyBucket,
   isExtreme,
   keepExtreme,

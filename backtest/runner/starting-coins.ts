@@ -1,6 +1,6 @@
 import type { Dec, InstrumentSpec, MarketEvent } from '../../core/model/index.ts';
 import { asNumber, decimalOf, ZERO } from '../../core/model/index.ts';
-import type { EquitySnapshot } from './equity-buckets.ts';
+import type { EquitySnapshot } from '../sim/index.ts';
 
 /** A coin the run starts holding besides its cash, valued at its instrument's first price. */
 export interface StartingCoinValue {

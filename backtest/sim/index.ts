@@ -5,6 +5,7 @@
  */
 
 export type { BarOverlap } from './bar-coverage.ts';
+export type { EquitySnapshot } from './equity-estimate.ts';
 export type { FillModelName, FillModelOptions } from './fill-model.ts';
 export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
