@@ -232,9 +232,12 @@ interface Found {
  */
 function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found | undefined {
   mkdirSync(dirname(path), { recursive: true });
-  settleAsides(path, env);
   let tookOverFrom: Found | undefined;
-  for (let attempt = 1; !created(path, mine); attempt++) {
+  // Leftovers of killed takeovers are settled before every attempt: removing a dead lock can free
+  // the path for a live run's lock left aside, which must go back before this run creates its own.
+  for (let attempt = 1; ; attempt++) {
+    settleAsides(path, env);
+    if (created(path, mine)) return tookOverFrom;
     const text = textOf(path);
     const holder = text === undefined ? undefined : holderIn(text);
     if (holder !== undefined) {
@@ -251,7 +254,6 @@ function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found |
     if (attempt > 4) throw new Error(`cannot replace the stale lock ${path}`);
     if (text !== undefined && !removedIfUnchanged(path, text)) tookOverFrom = undefined;
   }
-  return tookOverFrom;
 }
 
 /**
