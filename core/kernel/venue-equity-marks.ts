@@ -243,8 +243,11 @@ export class VenueEquityMarks {
   }
 
   /**
-   * One leg's unrealized PnL at a price: signed qty x contract size x (price - avgPrice); the
-   * venue's own figure when there is no price.
+   * One leg's unrealized PnL at a price: the venue's own figure moved from the report's mark to the
+   * price, + signed qty x contract size x (price - markPrice), so it keeps the venue's exact
+   * accounting (its avgPrice may be a rounding of the leg's cost); the venue's own figure when there
+   * is no price; from the avgPrice, signed qty x contract size x (price - avgPrice), when the report
+   * has no mark.
    */
   #unrealizedAt(source: MarkSource, position: Position, price: number | undefined): Dec {
     if (price === undefined) return position.unrealizedPNL;
@@ -255,7 +258,8 @@ export class VenueEquityMarks {
     }
     const qty = signedPositionQty(position);
     const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
-    return qty.mul(contractSize).mul(cached.d.sub(position.avgPrice));
+    if (position.markPrice.isZero()) return qty.mul(contractSize).mul(cached.d.sub(position.avgPrice));
+    return position.unrealizedPNL.plus(qty.mul(contractSize).mul(cached.d.sub(position.markPrice)));
   }
 }
 

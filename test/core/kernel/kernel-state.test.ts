@@ -386,7 +386,8 @@ describe('kernel state: equity the venue reports, marked to market between its r
             aPositionUpdate(1, qty.toString(), {
               avgPrice: avg,
               markPrice: mark,
-              unrealizedPNL: qty.mul(contractSize).mul(mark.sub(avg)),
+              // as the venue reports it: a SHORT leg's qty signed negative
+              unrealizedPNL: (short ? qty.abs().neg() : qty).mul(contractSize).mul(mark.sub(avg)),
               positionSide: short ? 'SHORT' : 'NONE',
             }),
           );
