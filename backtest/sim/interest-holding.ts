@@ -4,7 +4,7 @@ import { positionFor } from './fills.ts';
 import { positionKeyFor } from './margin.ts';
 import { markDecimalOf } from './market-state.ts';
 import { publishPosition } from './publish.ts';
-import { reducibleQty, type SimPosition } from './sim-position.ts';
+import { costShare, reducibleQty, type SimPosition } from './sim-position.ts';
 import type { SimLoan, SimState } from './sim-state.ts';
 import { isAssetSettled, tradedCoins, tradesSpot } from './spot-holdings.ts';
 
@@ -66,13 +66,20 @@ function spend(state: SimState, holding: SimPosition, qty: Dec): void {
   const before = holding.qty;
   const after = before.minus(qty);
   if (before.isZero()) holding.createAt = state.now;
-  if (after.isZero()) holding.avgPrice = ZERO;
-  else if (!isBelowZero(before) && isBelowZero(after)) {
+  if (after.isZero()) {
+    holding.avgPrice = ZERO;
+    holding.cost = ZERO;
+  } else if (!isBelowZero(before) && isBelowZero(after)) {
     const market = state.markets.get(holding.sym);
     holding.avgPrice = (market ? markDecimalOf(market) : undefined) ?? ZERO;
+    holding.cost = holding.avgPrice.mul(after.abs());
+  } else {
+    // The cost scales with the qty (a long's share leaves with the part spent, a short grows by
+    // its own), so the average price stays and the cost stays exact.
+    const share = costShare(holding.cost, qty, before.abs());
+    holding.cost = isBelowZero(before) ? holding.cost.plus(share) : holding.cost.minus(share);
   }
   holding.qty = after;
-  holding.cost = holding.avgPrice.mul(after.abs());
   holding.qtyN = asNumber(after);
   holding.avgN = asNumber(holding.avgPrice);
 }

@@ -98,8 +98,7 @@ async function identityHolds(
   const marked = sum(snapshot.positions.map((p) => p.positionQty.mul(p.markPrice)));
   // cash + positions marked to market == starting cash + realized + unrealized - fees, exactly:
   // realized and unrealized PnL are taken from the positions' costs, never their rounded averages
-  const close = (a: Dec, b: Dec) =>
-    expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  const close = (a: Dec, b: Dec) => expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
   // Funding (received - paid) is the one balance change outside the fills: every FUNDING_FEE of the statement.
   const funding = sum(t.sim.statement().flatMap((f) => (f.type === 'FUNDING_FEE' ? [f.amount] : [])));
   close(cash.plus(unrealized), D(balance).plus(realized).plus(unrealized).minus(fees).plus(funding));
@@ -154,8 +153,7 @@ async function spotIdentityHolds(steps: readonly SimStep[], fillModel: FillModel
   const coin = (name: string) => snapshot.assets.find((a) => a.coin === name)?.balance ?? ZERO;
   const held = sum(snapshot.positions.map((p) => p.positionQty));
   const marked = sum(snapshot.positions.map((p) => p.positionQty.mul(p.markPrice)));
-  const close = (a: Dec, b: Dec) =>
-    expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  const close = (a: Dec, b: Dec) => expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
   // the ETH balance is what the fills bought, never sold short; the holding reports it
   expect(coin('ETH').toFixed()).toBe(held.toFixed());
   expect(coin('ETH').gte(0)).toBe(true);
@@ -207,8 +205,7 @@ async function spotIdentityWithStartingEth(
   const unrealized = sum(snapshot.positions.map((p) => p.unrealizedPNL));
   const coin = (name: string) => snapshot.assets.find((a) => a.coin === name)?.balance ?? ZERO;
   const held = sum(snapshot.positions.map((p) => p.positionQty));
-  const close = (a: Dec, b: Dec) =>
-    expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  const close = (a: Dec, b: Dec) => expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
   // the ETH balance is the starting ETH plus what the run's trades bought (the holding may be
   // short of the start, down to selling every starting coin), never below zero
   expect(coin('ETH').toFixed()).toBe(D(startEth).plus(held).toFixed());
@@ -319,8 +316,7 @@ async function spotLoanIdentityHolds(
     sum(
       t.sim.statement().flatMap((f) => (f.coin === name && f.type !== 'LIQUIDATION_FEE' ? [f.amount] : [])),
     );
-  const close = (a: Dec, b: Dec) =>
-    expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
+  const close = (a: Dec, b: Dec) => expect(a.eq(b), `${a.toFixed()} vs ${b.toFixed()}`).toBe(true);
   const tradeCash = sum(fills.map((f) => f.quantity.mul(f.price).mul(f.side === 'BUY' ? -1 : 1)));
   const tradeEth = sum(fills.map((f) => f.quantity.mul(f.side === 'BUY' ? 1 : -1)));
   close(coin('USDT'), D(balance).plus(tradeCash).minus(fees).plus(flows('USDT')));
