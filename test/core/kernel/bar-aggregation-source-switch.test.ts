@@ -20,6 +20,12 @@ function collector(bars: BarEvent[], interval: BarInterval) {
 
 type Ohlcv = readonly [number, number, number, number, number];
 
+/** A closed 5m kline opening at `openTime`, received 6 ms after its close. */
+function aFiveMinuteKline(openTime: number, ohlcv: Ohlcv): BarEvent {
+  const ts = openTime + 300_006;
+  return { ...aFeedBar(openTime, ohlcv), interval: '5m', ts, recvTs: ts };
+}
+
 /** A closed 1m kline opening at `openTime`, received 6 ms after its close. */
 function aMinuteKline(openTime: number, ohlcv: Ohlcv): BarEvent {
   const ts = openTime + 60_006;
@@ -45,10 +51,111 @@ function grouped(parts: readonly BarEvent[], ms: number): number[][] {
   ]);
 }
 
+/** Random 1m OHLCV, consistent (low <= open, close <= high), for `n` minutes. */
+const minuteData = (n: number) =>
+  fc.array(
+    fc
+      .tuple(
+        fc.integer({ min: 50, max: 150 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 0, max: 9 }),
+        fc.integer({ min: 1, max: 9 }),
+      )
+      .map(([low, up, toOpen, toClose, volume]): Ohlcv => {
+        const high = low + up;
+        return [Math.min(high, low + toOpen), high, low, Math.min(high, low + toClose), volume];
+      }),
+    { minLength: n, maxLength: n },
+  );
+
+/** The 5m kline of minutes `[5p, 5p + 5)`. */
+function fiveOf(minutes: readonly Ohlcv[], p: number): BarEvent {
+  const part = minutes.slice(p * 5, p * 5 + 5);
+  return aFiveMinuteKline(p * 300_000, [
+    part[0]![0],
+    Math.max(...part.map((m) => m[1])),
+    Math.min(...part.map((m) => m[2])),
+    part.at(-1)![3],
+    part.reduce((sum, m) => sum + m[4], 0),
+  ]);
+}
+
 /** Events in receive order; `tie` breaks equal times. */
 function byTime(events: readonly { event: KeelEvent; tie: number }[]): KeelEvent[] {
   return [...events].sort((a, b) => a.event.ts - b.event.ts || a.tie - b.tie).map((e) => e.event);
 }
+
+describe('bars aggregated from finer klines when the feed changes their interval', () => {
+  it('goes on building 15m bars from 5m klines once the 1m klines stop', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: collector(bars, '15m') }]);
+    for (let i = 0; i < 5; i++) kernel.push(aMinuteKline(i * 60_000, [100, 101, 99, 100, 1]));
+    for (let p = 1; p < 6; p++) kernel.push(aFiveMinuteKline(p * 300_000, [100, 110 + p, 90, 105, 50]));
+    kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+    expect(bars.map(ohlcv)).toEqual([
+      [0, 100, 112, 90, 105, 105],
+      [900_000, 100, 115, 90, 105, 150],
+    ]);
+    expect(kernel.lateBarInputs()).toEqual([]);
+  });
+
+  it('counts a 5m kline that overlaps the last 1m klines and is left out', () => {
+    const bars: BarEvent[] = [];
+    const { kernel } = aKernelRig([{ id: 'b', strategy: collector(bars, '15m') }]);
+    // 1m klines of [0, 7m), then 5m klines from [5m, 10m): that one holds 1m bars already in the bar.
+    for (let i = 0; i < 7; i++) kernel.push(aMinuteKline(i * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push(aFiveMinuteKline(300_000, [100, 120, 80, 105, 50]));
+    kernel.push(aFiveMinuteKline(600_000, [105, 106, 104, 104, 50]));
+    kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+    expect(bars.map(ohlcv)).toEqual([[0, 100, 106, 99, 104, 57]]);
+    expect(kernel.lateBarInputs()).toEqual([
+      { sym: BTC, interval: '15m', from: '5m', reason: 'overlap', count: 1, firstTs: 600_006 },
+    ]);
+  });
+
+  it('property: 1m klines then 5m klines from any later period give 15m bars of what was received', () => {
+    fc.assert(
+      fc.property(
+        minuteData(60),
+        fc.integer({ min: 1, max: 59 }),
+        fc.integer({ min: 0, max: 3 }),
+        (minutes, stop, gap) => {
+          const bars: BarEvent[] = [];
+          const { kernel } = aKernelRig([{ id: 'b', strategy: collector(bars, '15m') }]);
+          const ones = minutes.slice(0, stop).map((m, i) => aMinuteKline(i * 60_000, m));
+          const fives: BarEvent[] = [];
+          for (let p = Math.ceil(stop / 5) + gap; p < 12; p++) fives.push(fiveOf(minutes, p));
+          for (const e of [...ones, ...fives]) kernel.push(e);
+          kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+          expect(bars.map(ohlcv)).toEqual(grouped([...ones, ...fives], 900_000));
+          expect(kernel.lateBarInputs()).toEqual([]);
+        },
+      ),
+    );
+  });
+
+  it('property: 1m and 5m klines side by side, in any order at equal times, give 15m bars of the 1m klines', () => {
+    fc.assert(
+      fc.property(
+        minuteData(45),
+        fc.integer({ min: 0, max: 8 }),
+        fc.array(fc.integer(), { minLength: 54, maxLength: 54 }),
+        (minutes, firstFive, ties) => {
+          const bars: BarEvent[] = [];
+          const { kernel } = aKernelRig([{ id: 'b', strategy: collector(bars, '15m') }]);
+          const ones = minutes.map((m, i) => aMinuteKline(i * 60_000, m));
+          const events = ones.map((event, i) => ({ event, tie: ties[i]! }));
+          for (let p = firstFive; p < 9; p++) events.push({ event: fiveOf(minutes, p), tie: ties[45 + p]! });
+          for (const e of byTime(events)) kernel.push(e);
+          kernel.advanceTime(Number.MAX_SAFE_INTEGER);
+          expect(bars.map(ohlcv)).toEqual(grouped(ones, 900_000));
+          expect(kernel.lateBarInputs()).toEqual([]);
+        },
+      ),
+    );
+  });
+});
 
 describe('bars aggregated from trades when the feed starts sending finer klines mid-bar', () => {
   it('keeps the trades of the minutes before the first kline', () => {
