@@ -1,21 +1,28 @@
 import type { Kernel } from '../../core/kernel/index.ts';
 
 /**
- * Warnings for trades or finer feed bars that arrived after the aggregated bar they belong to had
- * closed (another event of a later time ended its period first) and were left out of the bars: the
+ * Warnings for trades or finer feed bars left out of the aggregated bars. Late ones arrived after
+ * the bar they belong to had closed (another event of a later time ended its period first): the
  * strategies already had that bar, so its OHLCV lacks them. A feed whose trades trail its other
- * channels shows here.
+ * channels shows here. Overlapping ones are finer bars of another interval than the bar was built
+ * from that began inside those and ran past them (the feed switched interval part-way through one
+ * of them): the bar lacks what they held after the finer bars it was built from.
  * @param kernel - the run's kernel, after the replay
  * @param source - what the market data came from, as the sentences name it (`the feed` for a
  *   paper or live session)
- * @returns one sentence per (sym, interval) that left any out
+ * @returns one sentence per (sym, interval) and reason that left any out
  */
 export function lateBarInputWarnings(kernel: Kernel, source = 'the recordings'): string[] {
   return kernel.lateBarInputs().map((late) => {
+    const one = late.count === 1;
     const what =
       late.from === 'trade'
-        ? `${late.count === 1 ? '1 trade' : `${late.count} trades`} of ${late.sym}`
-        : `${late.count} ${late.from} bar${late.count === 1 ? '' : 's'} of ${late.sym}`;
-    return `${what} in ${source} arrived after the ${late.interval} bar ${late.count === 1 ? 'it belongs' : 'they belong'} to had closed (the first stamped ${new Date(late.firstTs).toISOString()}) and ${late.count === 1 ? 'was' : 'were'} left out of the ${late.interval} bars: strategies had already seen that bar, so its OHLCV lacks ${late.count === 1 ? 'it' : 'them'}`;
+        ? `${one ? '1 trade' : `${late.count} trades`} of ${late.sym}`
+        : `${late.count} ${late.from} bar${one ? '' : 's'} of ${late.sym}`;
+    const first = new Date(late.firstTs).toISOString();
+    if (late.reason === 'overlap') {
+      return `${what} in ${source} began inside the finer bars the ${late.interval} bar ${one ? 'it belongs' : 'they belong'} to was being built from and ran past them (the first stamped ${first}), and ${one ? 'was' : 'were'} left out of the ${late.interval} bars so as not to count that part twice: the feed switched interval part-way through ${one ? 'it' : 'them'}, so the OHLCV of ${one ? 'that bar lacks what it' : 'those bars lacks what they'} held after the finer bars`;
+    }
+    return `${what} in ${source} arrived after the ${late.interval} bar ${one ? 'it belongs' : 'they belong'} to had closed (the first stamped ${first}) and ${one ? 'was' : 'were'} left out of the ${late.interval} bars: strategies had already seen that bar, so its OHLCV lacks ${one ? 'it' : 'them'}`;
   });
 }

@@ -2,15 +2,26 @@ import type { BarEvent, BarInterval, MarketTradeEvent } from '../model/index.ts'
 import { BAR_INTERVAL_MS } from '../model/index.ts';
 
 /**
- * Trades or finer feed bars of a (sym, interval) that arrived after the bar they belong to had
- * closed (or after a later bar had started), and were left out of the bars: a strategy already
- * had that bar, and a second bar of the same period would contradict it.
+ * The finest bar interval, in ms: a trade-built bar keeps its volume per minute
+ * ({@link BarBuilder.volumeBefore}).
+ */
+const MINUTE_MS = 60_000;
+
+/**
+ * Trades or finer feed bars of a (sym, interval) left out of the bars. `late`: they arrived after
+ * the bar they belong to had closed (or after a later bar had started): a strategy already had
+ * that bar, and a second bar of the same period would contradict it. `overlap`: finer bars of
+ * another interval than the bar was being built from, which began inside a finer bar already in
+ * it and held more after it, when the feed switched to that interval (or the bar closed first):
+ * folding one would count the overlapping part twice.
  */
 export interface LateBarInputs {
   readonly sym: string;
   readonly interval: BarInterval;
-  /** What the bars are built from: `trade`, or the interval of the finer feed bars. */
+  /** What was left out: `trade`, or the interval of the finer feed bars. */
   readonly from: 'trade' | BarInterval;
+  /** Why they were left out: see {@link LateBarInputs}. */
+  readonly reason: 'late' | 'overlap';
   /** How many were left out. */
   readonly count: number;
   /** The exchange time (`ts`) of the first one left out, epoch ms. */
@@ -28,8 +39,39 @@ interface BarBuilder {
    * {@link BarAggregator.onFeedBar}).
    */
   fed: boolean;
-  /** Length of the feed bars this bar is built from; 0 while it is built from trades. */
+  /**
+   * Length of the feed bars this bar is built from; 0 while it is built from trades. A finer bar
+   * of another interval that begins at or after {@link fedUntil} takes over (the feed switched).
+   */
   fromBarsMs: number;
+  /** End of the last finer feed bar taken, epoch ms; 0 before any. */
+  fedUntil: number;
+  /**
+   * End of a finer bar of another interval held back as it began before {@link fedUntil} but
+   * ends after it; 0 when none. It is left out for good ({@link overlapped}) when the feed
+   * switches to another interval or the bar closes before the finer bars reach its end.
+   */
+  heldEnd: number;
+  /** The `ts` of the finer bar held back. */
+  heldTs: number;
+  /** The interval of the finer bar held back. */
+  heldFrom: BarInterval;
+  /** Finer bars held back and never covered: see {@link LateBarInputs} (`overlap`). */
+  overlapped: number;
+  /** The `ts` of the first one. */
+  firstOverlappedTs: number;
+  /** The interval of the first one. */
+  overlappedFrom: BarInterval;
+  /**
+   * Volume of the forming trade-built bar's trades before each minute of the bar (index: minute
+   * from its open), for minutes after {@link firstMinute} up to {@link lastMinute}: when finer
+   * feed bars start mid-bar, the trades before the first one's period stay in the bar.
+   */
+  readonly volumeBefore: Float64Array;
+  /** Minute (from the bar's open) of the forming trade-built bar's earliest trade. */
+  firstMinute: number;
+  /** Minute (from the bar's open) of its latest trade. */
+  lastMinute: number;
   openTime: number;
   open: number;
   high: number;
@@ -53,21 +95,24 @@ interface BarBuilder {
  * (KLINE): the first feed bar of a (sym, interval) switches aggregation off for it, so
  * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar forming at the switch is
  * replaced by the feed's when it is of the feed bar's period (or a later one); one of an earlier
- * period (1m klines that stopped before the recording's 5m klines start) is finished and
- * delivered as if the feed had no bars, since the feed will not send it, but no new bar is
- * begun. A bar is built from the feed's closed bars of a finer interval that divides it (the
- * first such interval seen; 1m klines make 5m, 1h or 1d bars, as backtesting.py's resample does),
- * else from trades. Bars are aligned to the epoch (a 1m bar opens on a whole minute). One built from bars closes with the finer bar
- * that ends it, with a finer bar of a later period, or once time is a whole finer interval past
- * its end (its last finer bar is missing): a feed stamps a kline when it receives it, after its
- * close, so other events of that moment must not close the coarser bar without it. One built
- * from trades closes when an event at or past its end arrives. An interval with no trade or finer
- * bar yields no bar (Keel's choice). A trade or finer bar of a period at or before the last closed
- * bar, or before the forming one, arrives late (received after another event ended its period):
- * it is left out and counted ({@link BarAggregator.late}), never opening a second bar of a period
- * the strategy already has. When the feed's first bar of a (sym, interval) covers a
- * period an aggregated bar was already delivered for, {@link BarAggregator.covered} says so, so a
- * strategy gets one bar per period.
+ * period (1m klines that stopped before the recording's 5m klines start) is finished and delivered
+ * as if the feed had no bars, since the feed will not send it, but no new bar is begun. A bar is
+ * built from the feed's closed bars of a finer interval that divides it (1m klines make 5m, 1h or
+ * 1d bars, as backtesting.py's resample does), else from trades, as a live feed that changes what
+ * it sends would have it: trades until the first finer bar (the trades before its period stay in
+ * the bar), then the first finer interval seen until a finer bar of another interval begins where
+ * its bars end (a recording whose 1m klines stop and 5m klines start); see
+ * {@link BarAggregator.onFinerBar}. Bars are aligned to the epoch (a 1m bar opens on a whole
+ * minute). One built from bars closes with the finer bar that ends it, with a finer bar of a later
+ * period, or once time is a whole finer interval past its end (its last finer bar is missing): a
+ * feed stamps a kline when it receives it, after its close, so other events of that moment must not
+ * close the coarser bar without it. One built from trades closes when an event at or past its end
+ * arrives. An interval with no trade or finer bar yields no bar (Keel's choice). A trade or finer
+ * bar of a period at or before the last closed bar, or before the forming one, arrives late
+ * (received after another event ended its period): it is left out and counted
+ * ({@link BarAggregator.late}), never opening a second bar of a period the strategy already has.
+ * When the feed's first bar of a (sym, interval) covers a period an aggregated bar was already
+ * delivered for, {@link BarAggregator.covered} says so, so a strategy gets one bar per period.
  */
 export class BarAggregator {
   private readonly bySym = new Map<string, BarBuilder[]>();
@@ -89,6 +134,16 @@ export class BarAggregator {
       ms: BAR_INTERVAL_MS[interval],
       fed: false,
       fromBarsMs: 0,
+      fedUntil: 0,
+      heldEnd: 0,
+      heldTs: 0,
+      heldFrom: interval,
+      overlapped: 0,
+      firstOverlappedTs: 0,
+      overlappedFrom: interval,
+      volumeBefore: new Float64Array(BAR_INTERVAL_MS[interval] / MINUTE_MS),
+      firstMinute: 0,
+      lastMinute: 0,
       openTime: 0,
       open: 0,
       high: 0,
@@ -117,10 +172,20 @@ export class BarAggregator {
     for (const b of list) {
       if (b.fromBarsMs > 0 || (b.fed && !b.active)) continue;
       const p = trade.price;
-      const openTime = trade.ts - (trade.ts % b.ms);
+      const into = trade.ts % b.ms;
+      const openTime = trade.ts - into;
       if (isLate(b, openTime)) noteLate(b, trade.ts, 'trade');
       else if (b.fed && openTime !== b.openTime) emit(this.closeBar(b));
-      else this.fold(b, openTime, p, p, p, p, trade.qty, emit);
+      else {
+        const minute = (into / MINUTE_MS) | 0;
+        if (b.active && openTime === b.openTime) {
+          if (minute !== b.lastMinute) noteMinute(b, minute, trade.qty);
+        } else {
+          b.firstMinute = minute;
+          b.lastMinute = minute;
+        }
+        this.fold(b, openTime, p, p, p, p, trade.qty, emit);
+      }
     }
     this.refreshNextClose();
   }
@@ -169,10 +234,16 @@ export class BarAggregator {
 
   /**
    * Adds a closed feed bar to the coarser bars of its sym it divides (a 1m bar to 5m and 1h bars),
-   * closing a coarser bar it lies beyond and the one it ends. The first finer interval seen feeds a
-   * coarser bar from then on; a bar half built from trades then is dropped (its trades are in the
-   * finer bars too), and trades no longer feed it. Once the feed has bars of the coarser interval,
-   * only the bar left forming then (see {@link onFeedBar}) still takes the finer bars of its period.
+   * closing a coarser bar it lies beyond and the one it ends. The first finer bar that is not late
+   * takes a bar over from trades: the trades before its period stay in the bar, those of its period
+   * on are in it or in the finer bars to come, and trades no longer feed the bar. A finer bar of
+   * another interval than the one feeding a coarser bar takes over when it begins where the finer
+   * bars taken so far end or later (the feed switched: a 15m bar goes on from 5m klines once the
+   * 1m klines stop); one that begins before is the same market again (a feed sending both) and is
+   * skipped, or, if it also ends after them, held back until the finer bars reach its end, and
+   * left out and counted if they do not ({@link LateBarInputs}). Once the feed has bars of the
+   * coarser interval, only the bar left forming then (see {@link onFeedBar}) still takes finer
+   * bars of its period.
    * @param bar - the feed's closed bar
    * @param emit - receives each coarser bar that closes
    */
@@ -181,14 +252,25 @@ export class BarAggregator {
     if (list === undefined || !bar.closed) return;
     const ms = BAR_INTERVAL_MS[bar.interval];
     for (const b of list) {
-      if (b.ms <= ms || b.ms % ms !== 0) continue;
-      if (b.fed) {
-        if (!b.active || b.fromBarsMs !== ms) continue;
-      } else if (b.fromBarsMs === 0) {
-        b.fromBarsMs = ms;
-        b.active = false;
-      } else if (b.fromBarsMs !== ms) continue;
+      if (b.ms <= ms || b.ms % ms !== 0 || (b.fed && !b.active)) continue;
       const openTime = bar.openTime - (bar.openTime % b.ms);
+      if (b.fromBarsMs !== ms) {
+        if (b.fromBarsMs === 0) {
+          // A bar left forming from trades when the feed's own bars started closes from trades.
+          if (b.fed) continue;
+          if (isLate(b, openTime)) {
+            noteLate(b, bar.ts, bar.interval);
+            continue;
+          }
+          takeOverFromTrades(b, openTime, bar.openTime - openTime, ms);
+        } else if (bar.openTime < b.fedUntil) {
+          if (bar.openTime + ms > b.fedUntil) this.holdBack(b, openTime, bar);
+          continue;
+        } else {
+          dropHeld(b);
+          b.fromBarsMs = ms;
+        }
+      }
       if (isLate(b, openTime)) {
         noteLate(b, bar.ts, bar.interval);
         continue;
@@ -198,9 +280,26 @@ export class BarAggregator {
         continue;
       }
       this.fold(b, openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
+      b.fedUntil = bar.openTime + ms;
+      if (b.heldEnd !== 0 && b.heldEnd <= b.fedUntil) b.heldEnd = 0;
       if (bar.openTime + ms >= b.openTime + b.ms) emit(this.closeBar(b));
     }
     this.refreshNextClose();
+  }
+
+  /**
+   * Holds back a finer bar of another interval that begins inside the finer bars already taken
+   * and ends after them (see {@link onFinerBar}); one held before is left out.
+   */
+  private holdBack(b: BarBuilder, openTime: number, bar: BarEvent): void {
+    if (isLate(b, openTime)) {
+      noteLate(b, bar.ts, bar.interval);
+      return;
+    }
+    dropHeld(b);
+    b.heldEnd = bar.openTime + BAR_INTERVAL_MS[bar.interval];
+    b.heldTs = bar.ts;
+    b.heldFrom = bar.interval;
   }
 
   /**
@@ -227,15 +326,32 @@ export class BarAggregator {
    * @returns one entry per (sym, interval) that left any out, in the order they were watched
    */
   late(): LateBarInputs[] {
-    return this.builders
-      .filter((b) => b.late > 0)
-      .map((b) => ({
-        sym: b.sym,
-        interval: b.interval,
-        from: b.lateFrom,
-        count: b.late,
-        firstTs: b.firstLateTs,
-      }));
+    return this.builders.flatMap((b) => [
+      ...(b.late > 0
+        ? [
+            {
+              sym: b.sym,
+              interval: b.interval,
+              from: b.lateFrom,
+              reason: 'late' as const,
+              count: b.late,
+              firstTs: b.firstLateTs,
+            },
+          ]
+        : []),
+      ...(b.overlapped > 0
+        ? [
+            {
+              sym: b.sym,
+              interval: b.interval,
+              from: b.overlappedFrom,
+              reason: 'overlap' as const,
+              count: b.overlapped,
+              firstTs: b.firstOverlappedTs,
+            },
+          ]
+        : []),
+    ]);
   }
 
   /**
@@ -269,6 +385,7 @@ export class BarAggregator {
   }
 
   private closeBar(b: BarBuilder): BarEvent {
+    if (b.heldEnd !== 0) dropHeld(b);
     b.active = false;
     b.lastClosedOpenTime = b.openTime;
     const end = b.openTime + b.ms;
@@ -302,6 +419,52 @@ export class BarAggregator {
  */
 function isLate(b: BarBuilder, openTime: number): boolean {
   return openTime <= b.lastClosedOpenTime || (b.active && openTime < b.openTime);
+}
+
+/**
+ * Notes the minute (from the bar's open) of a trade of the forming bar that is not its latest
+ * trade's: see {@link BarBuilder.volumeBefore}. Runs once per minute with trades, or for a trade
+ * out of order.
+ */
+function noteMinute(b: BarBuilder, minute: number, qty: number): void {
+  const before = b.volumeBefore;
+  if (minute > b.lastMinute) {
+    for (let k = b.lastMinute + 1; k <= minute; k++) before[k] = b.volume;
+    b.lastMinute = minute;
+    return;
+  }
+  if (minute < b.firstMinute) {
+    for (let k = minute + 1; k <= b.firstMinute; k++) before[k] = 0;
+    b.firstMinute = minute;
+  }
+  for (let k = minute + 1; k <= b.lastMinute; k++) before[k] = (before[k] as number) + qty;
+}
+
+/**
+ * Hands a bar over from trades to finer feed bars of length `ms`, the first of which opens `into`
+ * ms after the coarser bar at `openTime`. A forming bar of that period keeps its trades before
+ * the finer bar's period (the finer bars will not hold them) and sheds the volume of the later
+ * ones (the finer bars do hold them); its high and low may keep a later trade's price, which a
+ * finer bar of the bar holds too. A forming bar of an earlier period is left to close.
+ */
+function takeOverFromTrades(b: BarBuilder, openTime: number, into: number, ms: number): void {
+  b.fromBarsMs = ms;
+  if (!b.active || openTime !== b.openTime) return;
+  const minute = into / MINUTE_MS;
+  if (minute <= b.firstMinute) b.active = false;
+  else if (minute <= b.lastMinute) b.volume = b.volumeBefore[minute] as number;
+}
+
+/** Leaves out the finer bar held back, unless the finer bars taken have reached its end. */
+function dropHeld(b: BarBuilder): void {
+  if (b.heldEnd > b.fedUntil) {
+    if (b.overlapped === 0) {
+      b.firstOverlappedTs = b.heldTs;
+      b.overlappedFrom = b.heldFrom;
+    }
+    b.overlapped++;
+  }
+  b.heldEnd = 0;
 }
 
 function noteLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval): void {

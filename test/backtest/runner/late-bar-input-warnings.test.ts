@@ -88,3 +88,22 @@ describe('late bar input warnings', () => {
     ]);
   });
 });
+
+describe('late bar input warnings for finer bars of another interval', () => {
+  it('name a 5m kline left out of a 15m bar built from 1m klines it overlapped', () => {
+    const watcher = defineStrategy({
+      name: 'fifteen',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '15m'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    for (let i = 0; i < 7; i++) kernel.push(aFeedBar(i * 60_000, [100, 101, 99, 100, 1]));
+    for (const openTime of [300_000, 600_000]) {
+      const ts = openTime + 300_000;
+      kernel.push({ ...aFeedBar(openTime, [100, 101, 99, 100, 50]), interval: '5m', ts, recvTs: ts });
+    }
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `1 5m bar of ${BTC} in the feed began inside the finer bars the 15m bar it belongs to was being built from and ran past them (the first stamped 1970-01-01T00:10:00.000Z), and was left out of the 15m bars so as not to count that part twice: the feed switched interval part-way through it, so the OHLCV of that bar lacks what it held after the finer bars`,
+    ]);
+  });
+});

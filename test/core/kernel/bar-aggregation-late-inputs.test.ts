@@ -35,7 +35,7 @@ describe('bars aggregated from trades: a trade received after its bar closed', (
       [60_000, 101, 101, 101, 101, 1],
     ]);
     expect(kernel.lateBarInputs()).toEqual([
-      { sym: BTC, interval: '1m', from: 'trade', count: 1, firstTs: 59_990 },
+      { sym: BTC, interval: '1m', from: 'trade', reason: 'late', count: 1, firstTs: 59_990 },
     ]);
   });
 
@@ -53,7 +53,7 @@ describe('bars aggregated from trades: a trade received after its bar closed', (
       [120_000, 110, 111, 110, 111, 2],
     ]);
     expect(kernel.lateBarInputs()).toEqual([
-      { sym: BTC, interval: '1m', from: 'trade', count: 1, firstTs: 90_000 },
+      { sym: BTC, interval: '1m', from: 'trade', reason: 'late', count: 1, firstTs: 90_000 },
     ]);
   });
 
@@ -111,7 +111,7 @@ describe('bars aggregated from finer feed bars: a 1m bar received after its 5m b
       [300_000, 100, 102, 100, 101, 5],
     ]);
     expect(kernel.lateBarInputs()).toEqual([
-      { sym: BTC, interval: '5m', from: '1m', count: 1, firstTs: 360_010 },
+      { sym: BTC, interval: '5m', from: '1m', reason: 'late', count: 1, firstTs: 360_010 },
     ]);
   });
 });
