@@ -1,10 +1,10 @@
 import type { Dec, InstrumentSpec, PositionSide } from '../../core/model/index.ts';
-import { asNumber, D, isBelowZero, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, isBelowZero, shareOf, ZERO } from '../../core/model/index.ts';
 import { positionFor } from './fills.ts';
 import { positionKeyFor } from './margin.ts';
 import { markDecimalOf } from './market-state.ts';
 import { publishPosition } from './publish.ts';
-import { costShare, reducibleQty, type SimPosition } from './sim-position.ts';
+import { reducibleQty, type SimPosition } from './sim-position.ts';
 import type { SimLoan, SimState } from './sim-state.ts';
 import { isAssetSettled, tradedCoins, tradesSpot } from './spot-holdings.ts';
 
@@ -76,7 +76,7 @@ function spend(state: SimState, holding: SimPosition, qty: Dec): void {
   } else {
     // The cost scales with the qty (a long's share leaves with the part spent, a short grows by
     // its own), so the average price stays and the cost stays exact.
-    const share = costShare(holding.cost, qty, before.abs());
+    const share = shareOf(holding.cost, qty, before.abs());
     holding.cost = isBelowZero(before) ? holding.cost.plus(share) : holding.cost.minus(share);
   }
   holding.qty = after;

@@ -1,5 +1,5 @@
 import type { Dec, OrderSide, Position, PositionSide } from '../../core/model/index.ts';
-import { asNumber, D, isAboveZero, isBelowZero, ZERO } from '../../core/model/index.ts';
+import { asNumber, D, isAboveZero, isBelowZero, shareOf, ZERO } from '../../core/model/index.ts';
 import { timesSize } from './contract-size.ts';
 
 /**
@@ -134,7 +134,7 @@ export function bookFill(
     // (below), so the cost left is worked out only when some of the position stays.
     const order = held.cmp(quantity);
     const closing = order > 0 ? quantity : held;
-    const closedCost = order > 0 ? costShare(position.cost, closing, held) : position.cost;
+    const closedCost = order > 0 ? shareOf(position.cost, closing, held) : position.cost;
     const long = timesSize(price.mul(closing).minus(closedCost), contractSize);
     realized = isAboveZero(before) ? long : long.neg();
     if (order > 0) position.cost = position.cost.minus(closedCost);
@@ -162,34 +162,6 @@ export function bookFill(
  */
 export function signedCost(position: { readonly qty: Dec; readonly cost: Dec }): Dec {
   return isBelowZero(position.qty) ? position.cost.neg() : position.cost;
-}
-
-/** Decimals of twice the money precision, to tell whether a quotient of money ends. */
-const WideDecimal = D.clone({ precision: 80 });
-
-/** Decimal places a part close's share of the cost is rounded to, unless the cost has more. */
-const COST_SHARE_DECIMALS = 12;
-
-/**
- * The cost a part of a position takes with it, cost x part / held, as a finite decimal: the
- * quotient when it ends within the precision, else (a cost averaged over three entries, a third
- * closed) rounded half-even to {@link COST_SHARE_DECIMALS} places, or to the cost's own places
- * when it has more. Unrounded, it would be a 40-digit rounding that every balance it reaches
- * carries on as noise (cash `99077.8918902000…0001`), and the account would no longer add up
- * exactly. What the rounding moves (at most half a unit of the 12th place) stays in the cost left,
- * so a position closed in full still realizes exactly its exits less its entries.
- * @param cost - the cost of the held qty
- * @param part - the qty whose share is wanted
- * @param held - the qty held (> 0)
- * @returns the share of the cost the part takes
- */
-export function costShare(cost: Dec, part: Dec, held: Dec): Dec {
-  const product = cost.mul(part);
-  const quotient = product.div(held);
-  // Checked in twice the precision, where quotient x held is exact (at 40 digits, 33.3…3 x 3
-  // would round to 100 and pass).
-  if (new WideDecimal(quotient).mul(held).eq(product)) return quotient;
-  return quotient.toDecimalPlaces(Math.max(COST_SHARE_DECIMALS, cost.decimalPlaces()), D.ROUND_HALF_EVEN);
 }
 
 /**

@@ -91,6 +91,7 @@ export type {
   TickerEvent,
 } from './market-events.ts';
 export { BAR_INTERVAL_MS } from './market-events.ts';
+export { shareOf } from './money-share.ts';
 export type {
   ConditionCode,
   InFlightOrderState,

@@ -1,5 +1,5 @@
 import type { Dec, PositionSide } from '../../../core/model/index.ts';
-import { D, isAboveZero, ONE, positionKey, ZERO } from '../../../core/model/index.ts';
+import { D, isAboveZero, ONE, positionKey, shareOf, ZERO } from '../../../core/model/index.ts';
 import type { TimeInterval } from '../equity-sample.ts';
 import type { FillRecord } from '../result/owned-records.ts';
 import { closedTrade, priceOf } from './closed-trade.ts';
@@ -83,9 +83,9 @@ export class RoundTripBook {
       const order = lot.qty.cmp(qtyLeft);
       const whole = order <= 0;
       const qty = whole ? lot.qty : qtyLeft;
-      const entryCost = whole ? lot.cost : lot.cost.mul(qty).div(lot.qty);
-      const entryFees = whole ? lot.fees : lot.fees.mul(qty).div(lot.qty);
-      const exitFees = order >= 0 ? feeLeft : feeLeft.mul(qty).div(qtyLeft);
+      const entryCost = whole ? lot.cost : shareOf(lot.cost, qty, lot.qty);
+      const entryFees = whole ? lot.fees : shareOf(lot.fees, qty, lot.qty);
+      const exitFees = order >= 0 ? feeLeft : shareOf(feeLeft, qty, qtyLeft);
       this.closePart(
         lot,
         book,
@@ -184,7 +184,7 @@ export class RoundTripBook {
     while (isAboveZero(qtyLeft) && lots[0]?.direction === 'LONG') {
       const lot = lots[0];
       if (lot.qty.gt(qtyLeft)) {
-        lot.cost = lot.cost.minus(lot.cost.mul(qtyLeft).div(lot.qty));
+        lot.cost = lot.cost.minus(shareOf(lot.cost, qtyLeft, lot.qty));
         lot.qty = lot.qty.minus(qtyLeft);
         lot.costIsProduct = false;
         qtyLeft = ZERO;

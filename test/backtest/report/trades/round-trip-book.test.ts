@@ -261,30 +261,29 @@ describe('round-trip book: a trade price is its cost over its qty once the lot c
     ...anExecution({ side, quantity: qty, price, timestamp: ts }),
     orderId,
   });
-  // A 36-digit price whose lot, part of it closed or spent pro rata, keeps a cost one digit off
-  // price x the qty left (the 40-digit rounding of the pro-rata part): each price is a division.
+  // A 36-digit price: a part of a one-price lot closed or spent takes price x part of its cost
+  // (a share that ends is exact), so both parts keep the price itself, which a 40-digit pro-rata
+  // division used to move one digit off either way (…70002 and …69998).
   const price = '66616.4652984127745613270719084534807';
-  const partPrice = '66616.46529841277456132707190845348070002';
-  const leftPrice = '66616.46529841277456132707190845348069998';
   const entries = (closed: RoundTripTrade[]) =>
     closed.map((t) => `${t.entryPrice.toFixed()} x ${t.qty.toFixed()}`);
 
-  it('divides the cost a partial close left, rather than taking the first fill price', () => {
+  it('keeps the price of a lot a partial close left, its cost share exact', () => {
     const closed: RoundTripTrade[] = [];
     const book = new RoundTripBook((t) => closed.push(t));
     book.add(fill('BUY', '2.163', price, 'in', 1));
     book.add(fill('SELL', '0.903', '70000', 'part', 2));
     book.add(fill('SELL', '1.26', '70000', 'rest', 3));
-    expect(entries(closed)).toEqual([`${partPrice} x 0.903`, `${leftPrice} x 1.26`]);
+    expect(entries(closed)).toEqual([`${price} x 0.903`, `${price} x 1.26`]);
   });
 
-  it('divides the cost loan interest left of a long, rather than taking the first fill price', () => {
+  it('keeps the price of a long loan interest took a part of, its cost share exact', () => {
     const closed: RoundTripTrade[] = [];
     const book = new RoundTripBook((t) => closed.push(t));
     book.add(fill('BUY', '2.163', price, 'in', 1));
     book.spend({ sym: 'BINANCE_PERP_BTC_USDT', positionSide: 'NONE', qty: D('0.903'), price: D(1), ts: 2 });
     book.add(fill('SELL', '1.26', '70000', 'out', 3));
-    expect(entries(closed)).toEqual([`${leftPrice} x 1.26`]);
+    expect(entries(closed)).toEqual([`${price} x 1.26`]);
   });
 
   it('averages an entry order filled at two prices, and a short that loan interest grew at another', () => {
