@@ -65,6 +65,12 @@ function layLadder(ctx: Ctx, reference: number): Intent[] {
   return intents;
 }
 
+/** Why the grid halts in BOTH mode rather than lay its ladder. */
+const BOTH_MODE_REFUSAL =
+  'grid: the portfolio is in BOTH (hedge) position mode, where its ladder would open both legs at ' +
+  'once (every resting buy opens LONG, every resting sell SHORT, none closing the other); switch ' +
+  'the portfolio to NET mode to run it';
+
 /** A filled rung is replaced one step away on the other side, taking the step as profit. */
 function replaceRung(ctx: Ctx, order: Order): Intent {
   const ticks = Math.round(asNumber(order.limitPrice) / ctx.state.tickN);
@@ -82,7 +88,9 @@ function replaceRung(ctx: Ctx, order: Order): Intent {
  * a buy one step down). When the mid leaves the ladder by `recenterSteps` steps beyond its
  * outermost level, every order is cancelled and the ladder re-laid around the new mid. Prices are
  * computed in whole ticks, so every rung sits exactly on the tick grid. Cancels its orders on stop;
- * restarted, it cancels the rungs its earlier run left before laying its ladder.
+ * restarted, it cancels the rungs its earlier run left before laying its ladder. NET mode only:
+ * in BOTH (hedge) mode it halts with a fault saying why at its first quote, instead of building
+ * both legs with rungs that rest on each side before either leg is held.
  * @example
  * { id: 'grid1', strategy: grid, params: { sym: 'BINANCE_PERP_BTC_USDT', levels: 5, stepTicks: 10, qtyPerLevel: 0.01 } }
  */
@@ -101,6 +109,7 @@ export const grid = defineStrategy<GridParams, GridState>({
   },
   onQuote: (ctx, quote) => {
     if (quote.sym !== ctx.params.sym || !(quote.bid > 0 && quote.bid < quote.ask)) return;
+    if (ctx.positionMode() === 'BOTH') throw new Error(BOTH_MODE_REFUSAL);
     const tick = ctx.state.tickN;
     // In whole ticks first: (100 + 100.1) / 2 / 0.1 is 1000.4999.. in floating point.
     const mid = Math.round((Math.round(quote.bid / tick) + Math.round(quote.ask / tick)) / 2);

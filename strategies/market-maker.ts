@@ -86,8 +86,18 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const live = slotOrder(ctx, slot);
   // One request in flight per side (new, modify or cancel): wait for the venue before asking again.
   if (live?.orderState.startsWith('PENDING')) return;
-  if (wanted === undefined) {
+  const qty = ctx.state.lot.mul(wanted?.lots ?? 0);
+  // The leg the quote goes to: in BOTH mode it closes the opposite leg held (reduce-only, at most
+  // its size) before it may open its own; NONE in NET mode.
+  const leg = ctx.order.legs(ctx.params.sym, side, qty)[0];
+  if (wanted === undefined || leg === undefined) {
     if (live !== undefined) ctx.submit(ctx.order.cancel(live));
+    return;
+  }
+  // A quote resting on the other leg than the one wanted now (a fill changed the legs held) goes,
+  // and the next quote is placed on the right one.
+  if (live !== undefined && live.positionSide !== leg.positionSide) {
+    ctx.submit(ctx.order.cancel(live));
     return;
   }
   if (live !== undefined) {
@@ -101,7 +111,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const intent = ctx.order.postOnly({
     sym: ctx.params.sym,
     side,
-    qty: ctx.state.lot.mul(wanted.lots),
+    ...leg,
     price: ctx.state.tick.mul(wanted.ticks),
   });
   slot.ref = intent.ref;
@@ -189,7 +199,10 @@ function requote(ctx: Ctx, quote: QuoteEvent): void {
  * own other quote (where that one rests or is being moved to). A quote is
  * modified in place when its wanted price moved by `requoteTicks` or more. Each quote offers at
  * most the room left before `maxPosition`, so a fill never takes the position past it, and a
- * side with no room is withdrawn. One request per side is in flight at a time. Cancels its
+ * side with no room is withdrawn. In BOTH (hedge) mode a quote first closes the opposite leg held
+ * (reduce-only, at most that leg's size) and opens its own leg only when none is held, so the
+ * inventory stays on one leg as in NET mode (`ctx.order.legs`); a quote left on the wrong leg by a
+ * fill is cancelled and placed anew. One request per side is in flight at a time. Cancels its
  * quotes on stop; restarted, it takes back the quotes its earlier run left (one per side).
  * @example
  * { id: 'mm1', strategy: marketMaker, params: { sym: 'BINANCE_PERP_BTC_USDT', qty: 0.01, maxPosition: 0.05 } }

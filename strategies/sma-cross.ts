@@ -42,12 +42,18 @@ interface SmaCrossState {
 
 type Ctx = StrategyContext<SmaCrossParams, SmaCrossState>;
 
-/** Market orders trading `delta`, split so none exceeds the instrument's maxMarketSize. */
+/**
+ * Market orders trading `delta`, split so none exceeds the instrument's maxMarketSize. In BOTH
+ * mode the orders first close the opposite leg held (reduce-only) and only the rest opens the other
+ * leg (`ctx.order.legs`), so a reversal ends on one leg as in NET mode.
+ */
 function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[] {
   const side = delta.gt(0) ? 'BUY' : 'SELL';
   const orders: Intent[] = [];
-  for (let left = delta.abs(); left.gt(0); left = left.sub(maxSize)) {
-    orders.push(ctx.order.market({ sym, side, qty: left.gt(maxSize) ? maxSize : left }));
+  for (const leg of ctx.order.legs(sym, side, delta.abs())) {
+    for (let left = leg.qty; left.gt(0); left = left.sub(maxSize)) {
+      orders.push(ctx.order.market({ sym, side, ...leg, qty: left.gt(maxSize) ? maxSize : left }));
+    }
   }
   return orders;
 }

@@ -43,8 +43,11 @@ function finish(ctx: Ctx): void {
   ctx.state.timer = undefined;
 }
 
-/** The child for the current slice: what is left spread over the slices still to come (this one included). */
-function slice(ctx: Ctx): Intent | undefined {
+/**
+ * The child for the current slice: what is left spread over the slices still to come (this one
+ * included); in BOTH mode two orders when it both closes the opposite leg and opens its own.
+ */
+function slice(ctx: Ctx): Intent[] | undefined {
   const { sym, side, slices, aggressionTicks } = ctx.params;
   const spec = ctx.instrument(sym);
   const quote = ctx.quote(sym);
@@ -55,7 +58,9 @@ function slice(ctx: Ctx): Intent | undefined {
   const tick = spec.tickSize.toNumber();
   const touch = Math.round((side === 'BUY' ? quote.ask : quote.bid) / tick);
   const ticks = side === 'BUY' ? touch + aggressionTicks : touch - aggressionTicks;
-  return ctx.order.ioc({ sym, side, qty, price: spec.tickSize.mul(ticks) });
+  const price = spec.tickSize.mul(ticks);
+  // In BOTH mode a child first closes the opposite leg held and only the rest opens its own leg.
+  return ctx.order.legs(sym, side, qty).map((leg) => ctx.order.ioc({ sym, side, ...leg, price }));
 }
 
 /**

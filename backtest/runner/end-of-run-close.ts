@@ -6,6 +6,25 @@ import type { CashFlow, SimVenue } from '../sim/index.ts';
 /** The references of the end-of-run close's commands, and of the orders the venue names after them. */
 const END_OF_RUN_REF = /^bt-end\d+-/;
 
+/** The venue's limit on a clientOrderId, which a close order takes from its command's reference. */
+const MAX_CLOSE_REF_LENGTH = 40;
+
+/**
+ * The reference of the end-of-run close of one position: `bt-end<round>-close-<sym>-<side>` when
+ * it fits the venue's 40 characters, else `bt-end<round>-close-<n>` (n counting the round's closes):
+ * a longer one would make the venue name the close order with its own id (`SIM-C-<n>`), whose fills
+ * could not be told as Keel's own.
+ * @param round - the closing round
+ * @param sym - the position's sym
+ * @param positionSide - the position's leg
+ * @param n - the close's index in the round
+ * @returns a reference of at most 40 characters
+ */
+export function endOfRunCloseRef(round: number, sym: string, positionSide: string, n: number): string {
+  const named = `bt-end${round}-close-${sym}-${positionSide}`;
+  return named.length <= MAX_CLOSE_REF_LENGTH ? named : `bt-end${round}-close-${n}`;
+}
+
 /**
  * Who owns an order for the result: the end-of-run close's orders are Keel's own ({@link KEEL_OWNER}),
  * as positions belong to the account, not to one strategy.
@@ -42,16 +61,16 @@ export async function closeEverything(
   for (const sym of algoSyms)
     intents.push({ kind: 'cancelAllAlgoOrders', ref: `bt-end${round}-algo-${sym}`, sym });
   const closed = new Set<string>();
-  for (const p of snapshot.positions) {
-    if (p.positionQty.isZero()) continue;
+  const open = snapshot.positions.filter((p) => !p.positionQty.isZero());
+  open.forEach((p, n) => {
     closed.add(p.sym);
     intents.push({
       kind: 'closePosition',
-      ref: `bt-end${round}-close-${p.sym}-${p.positionSide}`,
+      ref: endOfRunCloseRef(round, p.sym, p.positionSide, n),
       sym: p.sym,
       positionSide: p.positionSide,
     });
-  }
+  });
   for (const intent of intents) {
     const decision = gate.evaluate({ strategyId: 'backtest', intent }, kernel.state);
     if (decision.kind === 'approved') sim.submitEndOfRunClose(decision.command);

@@ -13,12 +13,14 @@ const NOTHING_LEFT: EmulationOutcome = { rest: undefined };
  * `ctx.order.cancel(ref)` like any order), "cancel all of mine" cancels the strategy's
  * emulated stops too, and a position close cancels its reduce-only stops on the closed syms
  * (as the venue cancels reduce-only orders there). A stop that already triggered is an order at the venue under the same
- * reference, so its cancel goes on to the venue.
+ * reference, so its cancel goes on to the venue. A position mode switch is denied while any
+ * emulated stop is open, as the venue refuses one while it holds an order.
  * @param emulator - the kernel's trailing stop emulator
  * @param owner - the emitting strategy (as the emulator knows it)
  * @param strategyId - its id
  * @param intent - the intent
- * @returns a denial (an invalid stop, another strategy's stop), or the intent left to send
+ * @returns a denial (an invalid stop, another strategy's stop, a mode switch with stops open), or
+ *   the intent left to send
  */
 export function takeEmulated<O>(
   emulator: TrailingStopEmulator<O>,
@@ -55,9 +57,34 @@ export function takeEmulated<O>(
       for (const sym of intent.kind === 'closePosition' ? [intent.sym] : intent.symList)
         for (const ref of emulator.openRefs(strategyId, sym, true)) emulator.cancel(ref);
       return { rest: intent };
+    case 'setPositionMode': {
+      const denial = switchWithStopsOpen(emulator, intent.ref, intent.positionMode);
+      return denial === undefined ? { rest: intent } : { denial };
+    }
     default:
       return { rest: intent };
   }
+}
+
+/**
+ * The denial of a position mode switch while emulated trailing stops are open (any strategy's).
+ * The venue refuses a switch while it holds an order (406012) but never sees an emulated stop, whose
+ * MARKET order keeps the positionSide of the mode it was placed in: after a switch the risk gate
+ * would deny it when it fires, and the stop would be lost without a word at the switch.
+ */
+function switchWithStopsOpen<O>(
+  emulator: TrailingStopEmulator<O>,
+  ref: string,
+  mode: string,
+): KernelDenial | undefined {
+  const open = emulator.list().map((stop) => stop.ref);
+  if (open.length === 0) return undefined;
+  return {
+    check: 'kernel.trailingStop',
+    reason:
+      `setPositionMode ${ref} to ${mode} while ${open.length} emulated trailing stop(s) are open ` +
+      `(${open.join(', ')}): their orders would be sent on the old mode's position side; cancel them first`,
+  };
 }
 
 /** The ownership denial when one of the targets is an open emulated stop of another strategy. */

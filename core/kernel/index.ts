@@ -19,6 +19,8 @@ export type { IntentGate, KernelOptions, StrategySlot } from './kernel-options.t
 export type { KernelState } from './kernel-state.ts';
 export type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
 export { eventStart, formatPeriod, warmUpFrom } from './kernel-warm-up.ts';
+export type { LegPiece } from './leg-pieces.ts';
+export { legPieces } from './leg-pieces.ts';
 export type { DeclaredSyms, SymsDeclaration } from './market-listeners.ts';
 export { declaredSymsOf } from './market-listeners.ts';
 export { mergeByTime } from './merge-by-time.ts';

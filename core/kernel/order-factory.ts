@@ -8,6 +8,7 @@ import type {
   ClosePositionsIntent,
   ModifyOrderIntent,
   Order,
+  OrderSide,
   PlaceAlgoOrderIntent,
   PlaceOrderIntent,
   PositionMode,
@@ -18,6 +19,7 @@ import type {
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import { closePositionIntent, loanFields } from './account-intents.ts';
+import { type LegPiece, legPieces } from './leg-pieces.ts';
 import { toDecimal } from './order-amounts.ts';
 import {
   cancelAlgoOrderIntent,
@@ -272,6 +274,23 @@ export class OrderFactory {
    */
   repay(input: LoanInput): RepayIntent {
     return { kind: 'repay', ...loanFields(this.state, input) };
+  }
+
+  /**
+   * How a trade that moves the net position by `qty` goes to the legs: in NET mode one piece on
+   * NONE; in BOTH mode a piece that closes the held opposite leg first (its positionSide,
+   * reduce-only, at most its size), then a piece that opens the order's own leg with the rest.
+   * Spread each piece into an order input, so a strategy written for NET mode trades one leg at a
+   * time in BOTH mode instead of opening the opposite leg with every order meant to reduce.
+   * @param sym - the symbol
+   * @param side - BUY or SELL
+   * @param qty - the quantity to trade (zero or less gives no piece)
+   * @returns the pieces, closing one first
+   * @example
+   * ctx.order.legs(sym, 'SELL', qty).map((leg) => ctx.order.market({ sym, side: 'SELL', ...leg }));
+   */
+  legs(sym: string, side: OrderSide, qty: Amount): LegPiece[] {
+    return legPieces(this.state, sym, side, toDecimal(qty, 'qty'));
   }
 
   /**
