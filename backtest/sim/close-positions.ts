@@ -17,23 +17,8 @@ import { everyPosition } from './spot-holdings.ts';
 /** The spec's limit on symList of DELETE /api/v1/trading/positions. */
 export const MAX_CLOSE_SYMS = 20;
 
-/**
- * The open reduce-only orders on the syms, in BOTH mode only those of the side a close of one
- * side closes: the other side's stay with it, as its reduce-only algo orders do.
- */
-function reduceOnlyOrdersOn(
-  state: SimState,
-  syms: ReadonlySet<string>,
-  positionSide?: PositionSide,
-): SimOrder[] {
-  return [...state.liveOrders].filter(
-    (o) =>
-      o.reduceOnly &&
-      isLive(o) &&
-      syms.has(o.sym) &&
-      !o.liquidation &&
-      closeReaches(state, positionSide, o.positionSide),
-  );
+function reduceOnlyOrdersOn(state: SimState, syms: ReadonlySet<string>): SimOrder[] {
+  return [...state.liveOrders].filter((o) => o.reduceOnly && isLive(o) && syms.has(o.sym) && !o.liquidation);
 }
 
 /**
@@ -62,9 +47,7 @@ function closeReaches(state: SimState, closed: PositionSide | undefined, side: P
  * The reduce-only orders a close cancels first (the spec: "Open reduceOnly orders for the symbol
  * are cancelled automatically first"): the open ones and the reduce-only algo orders, among them
  * the tp / sl attached to the positions it closes, which would otherwise stay armed against the
- * next position on the sym. In BOTH mode a close of one side cancels only that side's (Keel's
- * choice: the spec names the symbol, written for one position per symbol; the other side's
- * position is not closed, so its exits stay, and they count toward neither 401129 nor the close).
+ * next position on the sym.
  */
 interface ReduceOnlyOpen {
   readonly orders: readonly SimOrder[];
@@ -76,10 +59,7 @@ function reduceOnlyOpenOn(
   syms: ReadonlySet<string>,
   positionSide?: PositionSide,
 ): ReduceOnlyOpen {
-  return {
-    orders: reduceOnlyOrdersOn(state, syms, positionSide),
-    algos: reduceOnlyAlgosOn(state, syms, positionSide),
-  };
+  return { orders: reduceOnlyOrdersOn(state, syms), algos: reduceOnlyAlgosOn(state, syms, positionSide) };
 }
 
 function openPositionsOn(state: SimState, sym: string, positionSide?: PositionSide): SimPosition[] {
