@@ -204,9 +204,10 @@ export class VenueEquityMarks {
         value += unrealized;
         size += Math.abs(unrealized);
       } else {
+        // As #unrealizedAt marks it: the report's figure moved from its mark to the price.
         const leg = this.#numbersOf(source, position);
-        value += leg.sized * (price - leg.avg);
-        size += Math.abs(leg.sized) * (Math.abs(price) + Math.abs(leg.avg));
+        value += leg.base + leg.sized * (price - leg.from);
+        size += Math.abs(leg.base) + Math.abs(leg.sized) * (Math.abs(price) + Math.abs(leg.from));
       }
     }
     return { value, error: size * ESTIMATE_ROUNDING };
@@ -224,7 +225,7 @@ export class VenueEquityMarks {
     return included;
   }
 
-  /** A leg's signed qty x contract size and its avgPrice as numbers, converted once per report. */
+  /** A leg's signed qty x contract size, unrealized PnL and mark (or avgPrice) as numbers, converted once per report. */
   #numbersOf(source: MarkSource, position: Position): LegNumbers {
     // By sym rather than in a WeakMap by report (whose insert cost more than the conversion): a
     // sym holding two legs converts them in turn, the same numbers all the same.
@@ -232,11 +233,13 @@ export class VenueEquityMarks {
     const contractSize = source.instrument(position.sym)?.contractSize ?? ONE;
     if (cached?.position === position && cached.contractSize === contractSize) return cached;
     const qty = asNumber(position.positionQty);
+    const marked = !position.markPrice.isZero();
     const numbers: LegNumbers = {
       position,
       contractSize,
       sized: (position.positionSide === 'SHORT' ? -Math.abs(qty) : qty) * asNumber(contractSize),
-      avg: asNumber(position.avgPrice),
+      base: marked ? asNumber(position.unrealizedPNL) : 0,
+      from: asNumber(marked ? position.markPrice : position.avgPrice),
     };
     this.#legNumbers.set(position.sym, numbers);
     return numbers;
@@ -268,5 +271,8 @@ interface LegNumbers {
   readonly position: Position;
   readonly contractSize: Dec;
   readonly sized: number;
-  readonly avg: number;
+  /** The report's unrealized PnL, marked from {@link LegNumbers.from} (0 from the avgPrice when it has no mark). */
+  readonly base: number;
+  /** The report's mark, or its avgPrice when it has none. */
+  readonly from: number;
 }

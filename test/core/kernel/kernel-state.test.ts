@@ -398,7 +398,9 @@ describe('kernel state: equity the venue reports, marked to market between its r
           const { value, error } = estimate ?? { value: Number.NaN, error: 0 };
           const exact = kernel.state.equity();
           expect(exact.sub(value).abs().lte(error)).toBe(true);
-          // Tight enough to decide: a trillionth of the sizes summed, far below any lot.
+          // Tight enough to decide: a trillionth of the sizes summed, far below any lot (the
+          // equity, the PnL the report included, and the leg re-marked: its reported PnL at the
+          // mark plus qty x (trade - mark)).
           const sizes = D(equityCents)
             .div(100)
             .add(
@@ -408,8 +410,10 @@ describe('kernel state: equity the venue reports, marked to market between its r
                 .mul(
                   mark
                     .add(avg)
+                    .add(mark)
+                    .add(avg)
                     .add(tradeTenths / 10)
-                    .add(avg),
+                    .add(mark),
                 ),
             );
           expect(error).toBeLessThanOrEqual(sizes.toNumber() * 1e-12);
