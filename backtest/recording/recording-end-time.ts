@@ -15,8 +15,9 @@ const READ_THROUGH_BYTES = 1 << 20;
 export interface LastRecvTsOptions {
   /**
    * A time past which the answer only matters as being at or past it (a run's window end): a
-   * read through the file may stop at the first chunk holding a record received at or after it,
-   * and give that record's time. Capped at `until`, the answer is then the same as without it
+   * read through the file may stop at the first piece of text it reads (a megabyte of a plain
+   * file, up to 16 MB of a gzip member's) holding a record received at or after it, and give
+   * that piece's last record's time. Capped at `until`, the answer is then the same as without it
    * (a recording is in receive-time order).
    */
   readonly until?: number;

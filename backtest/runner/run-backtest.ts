@@ -68,7 +68,15 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
-  const { headers, firstBatch: opened, readAhead, damage, overlaps, gaps } = await openReplaySources(options);
+  const {
+    headers,
+    firstBatch: opened,
+    readAhead,
+    damage,
+    overlaps,
+    gaps,
+    ends,
+  } = await openReplaySources(options);
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
@@ -130,7 +138,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     };
   }
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
-  const spanMs = await spanOf(options, startTime);
+  const spanMs = await spanOf(options, startTime, ends);
   const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
   const coins = await startingCoinValues(
     options.startingCoins ?? {},
