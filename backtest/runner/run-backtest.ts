@@ -24,7 +24,7 @@ import { defaultFillModelFor, fillModelWarnings } from './default-fill-model.ts'
 import { denialRecordOf } from './denial-records.ts';
 import { earlySpanWorkWarnings } from './early-span-work-warning.ts';
 import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
-import { equitySampleStepFor, unknownSpanStepWarning } from './equity-sample-step.ts';
+import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
 import { KillSwitchTrips } from './kill-switch-trips.ts';
@@ -288,9 +288,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
     ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
     ...(unbilled === undefined ? [] : [unbilled]),
-    ...(spanMs === undefined && options.equitySampleMs === undefined
-      ? [unknownSpanStepWarning(sampleMs)]
-      : []),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }
