@@ -42,16 +42,19 @@ type MemberOutcome =
  * up to the cut is given (inflated data before a cut is sound), then the damage.
  * @param path - the gzip file
  * @param chunkBytes - compressed bytes read at a time, and the size of inflated pieces
+ * @param from - where in the file to start (default its start); bytes there that start no member
+ *   are damage up to the next member that inflates, as anywhere else
  * @returns pieces of inflated text and damage reports, in file order
  */
 export async function* gzipMemberChunks(
   path: string,
   chunkBytes: number,
+  from = 0,
 ): AsyncGenerator<Buffer | GzipDamage, void, undefined> {
   const file = await open(path, 'r');
   try {
     const size = (await file.stat()).size;
-    let pos = 0;
+    let pos = from;
     let damagedFrom: number | undefined;
     let damagedReason = '';
     while (pos < size) {

@@ -13,7 +13,7 @@ export type { MessageSource, RecordDecoder, RecordedMessage } from './recorded-m
 export { keepRecord, MESSAGE_SOURCES } from './recorded-message.ts';
 export type { RecordingDamageKind, SkippedLines } from './recording-damage.ts';
 export { RecordingDamage } from './recording-damage.ts';
-export { readLastRecvTs } from './recording-end-time.ts';
+export { type LastRecvTsOptions, readLastRecvTs } from './recording-end-time.ts';
 export type { RecordingWarning, RecordingWarningKind } from './recording-errors.ts';
 export { RecordingFormatError, warnToStderr } from './recording-errors.ts';
 export { recordingObservable } from './recording-observable.ts';

@@ -16,7 +16,11 @@ export {
   formatTime,
   NOT_DEFINED,
 } from './html/format-values.ts';
-export { REJECTION_WARNING_START } from './html/post-only-rejections.ts';
+export {
+  REJECTION_WARNING_START,
+  type RunWarningsAndNotes,
+  warningsAndNotes,
+} from './html/post-only-rejections.ts';
 export type { HtmlReportOptions } from './html/render-report.ts';
 export {
   MAX_TRADE_ROWS,

@@ -85,10 +85,10 @@ function recordingDescription(path: string, header: SessionHeader): RecordingDes
   };
 }
 
-/** How the default sampling step was chosen: for the run's span, or as the fallback for an unknown one. */
+/** How the default sampling step was chosen: for the run's span, or for a run whose recordings hold no record. */
 function defaultStepNote(spanMs: number | undefined): string {
   return spanMs === undefined
-    ? " (the default step for a run whose span of recorded time is unknown: the recordings' last receive time could not be read)"
+    ? ' (the default step for a run without recorded time: the recordings hold no record)'
     : ' (the default step for this span of recorded time)';
 }
 
@@ -101,7 +101,7 @@ function defaultStepNote(spanMs: number | undefined): string {
  * @param sim - the simulated venue after the run
  * @param records - what the run wrote as it went
  * @param sampler - the run's equity sampler
- * @param spanMs - the run's event-time span, undefined when unknown (its sampling step then fell back)
+ * @param spanMs - the run's event-time span, undefined when its recordings hold no record
  * @param settleAsset - the account currency
  * @param startingCoins - coins held from the start besides the cash, with the price valuing them
  * @param warmUp - what the strategies warmed up on, when the run had a warm-up

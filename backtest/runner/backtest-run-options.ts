@@ -90,7 +90,7 @@ export interface BacktestRunOptions {
   readonly batchSize?: number;
   /**
    * Smallest event-time distance between equity samples, ms; by default from the recordings' span
-   * of event time (1 s up to 2.8 hours, up to 60 000 for a week or more or an unknown span).
+   * of event time (1 s up to 2.8 hours, up to 60 000 for a week or more or recordings without a record).
    */
   readonly equitySampleMs?: number;
   /**

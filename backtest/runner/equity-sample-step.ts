@@ -11,25 +11,14 @@ const TARGET_SAMPLES = 10_000;
  * The equity sampling step of a run whose event-time span is known: the finest of 1, 2, 5, 10,
  * 15, 30 and 60 s that gives at most 10 000 samples. A paper session's recording (up to 2.8
  * hours) is so sampled every second, as the session itself was, and its curve and drawdown
- * match the session's; runs of about a week or more, and runs of unknown span, keep one sample a
- * minute. Keel's choice; memory stays bounded by the sampler's buckets either way.
- * @param spanMs - last minus first event time, ms, or undefined when unknown
+ * match the session's; runs of about a week or more keep one sample a minute, as does a run
+ * without a span (its recordings hold no record). Keel's choice; memory stays bounded by the
+ * sampler's buckets either way.
+ * @param spanMs - last minus first event time, ms, or undefined when the recordings hold no record
  * @returns the step, ms
  */
 export function equitySampleStepFor(spanMs: number | undefined): number {
   if (spanMs === undefined || !Number.isFinite(spanMs) || spanMs < 0) return DEFAULT_EQUITY_SAMPLE_MS;
   const wanted = spanMs / TARGET_SAMPLES;
   return STEPS_MS.find((step) => step >= wanted) ?? DEFAULT_EQUITY_SAMPLE_MS;
-}
-
-/**
- * The warning for a run whose sampling step fell back to the default because its event-time
- * span was unknown (no recording held a record whose receive time could be read): the step, and
- * so the sampling grid, Sharpe, drawdowns and turnover, may differ from a run of the same data
- * whose span is known.
- * @param stepMs - the step the run fell back to, ms
- * @returns the sentence
- */
-export function unknownSpanStepWarning(stepMs: number): string {
-  return `the recordings' event-time span could not be read (no record with a receive time was found in them), so equity was sampled every ${stepMs / 1000} s, the step for an unknown span, not the step for the run's span: the sampling grid, Sharpe, Sortino, drawdowns and turnover may differ from a run of the same data whose span is known`;
 }

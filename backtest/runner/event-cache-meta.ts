@@ -39,6 +39,12 @@ export interface EventCacheMeta {
   readonly reasons?: readonly string[];
   /** Lines of the recording that could not be read or decoded; absent for a clean recording. */
   readonly skipped?: readonly SkippedLines[];
+  /**
+   * The receive time of the recording's last record (`readLastRecvTs`), so a run from the cache
+   * finds its span without reading the recording; absent when it holds no record, or in a cache
+   * written before it was kept (the run reads the recording's end then, as before).
+   */
+  readonly lastRecvTs?: number;
 }
 
 /**
@@ -76,6 +82,7 @@ export async function validEventCacheMeta(
   if (meta.format !== EVENT_CACHE_FORMAT || meta.decoderId !== decoderId) return undefined;
   if (meta.skipped !== undefined && !Array.isArray(meta.skipped)) return undefined;
   if (meta.reasons !== undefined && !Array.isArray(meta.reasons)) return undefined;
+  if (meta.lastRecvTs !== undefined && !Number.isFinite(meta.lastRecvTs)) return undefined;
   const source = await stat(recording);
   if (source.size !== meta.source.size) return undefined;
   if (source.mtimeMs === meta.source.mtimeMs && source.ctimeMs === meta.source.ctimeMs) return meta;

@@ -69,12 +69,14 @@ export class EventCacheWriter {
    * @param decoderId - names the decoder
    * @param source - the recording's size, times and SHA-256 as it was read
    * @param skipped - the lines its reader skipped (none for a clean recording)
+   * @param lastRecvTs - the receive time of its last record, undefined when it holds none
    */
   async finish(
     paths: { readonly data: string; readonly meta: string },
     decoderId: string,
     source: EventCacheMeta['source'],
     skipped: readonly SkippedLines[],
+    lastRecvTs: number | undefined,
   ): Promise<void> {
     if (!this.failed) await this.handle.sync();
     await this.handle.close();
@@ -94,6 +96,7 @@ export class EventCacheWriter {
       ...(this.reasons.size === 0 ? {} : { reasons: [...this.reasons.keys()] }),
       // Left out when clean, so a clean recording's meta reads as before apart from its format.
       ...(skipped.length === 0 ? {} : { skipped }),
+      ...(lastRecvTs === undefined ? {} : { lastRecvTs }),
     };
     await rename(this.partial, paths.data);
     // The partial name is free again: the meta is written under it, so a dead run's is cleaned up the same way.

@@ -1,10 +1,11 @@
 import { open, stat } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
 import type { MarketEvent } from '../../core/model/index.ts';
-import type { RecordingDamage } from '../recording/index.ts';
+import { type RecordingDamage, readLastRecvTs } from '../recording/index.ts';
 import { sha256Of, validEventCacheMeta } from './event-cache-meta.ts';
 import { EventCacheDamagedError, readEventCache } from './event-cache-rows.ts';
 import { EventCacheWriter } from './event-cache-writer.ts';
+import type { CachedEndTime } from './recording-end-times.ts';
 import { removeStaleCachePartials } from './stale-cache-partials.ts';
 
 /**
@@ -14,7 +15,9 @@ import { removeStaleCachePartials } from './stale-cache-partials.ts';
  * ts, recvTs and 8 fields) in chunks, strings (syms, intervals, trade ids) in JSON tables. The
  * meta file names the source's size, mtime and SHA-256 and the decoder: a cache whose source or
  * decoder changed is stale and rebuilt. The meta also keeps the lines the reader skipped (not
- * JSON, not decodable, a damaged tail), so a run from the cache warns as one from the file. Only
+ * JSON, not decodable, a damaged tail), so a run from the cache warns as one from the file, and
+ * the recording's last receive time, so a run from the cache finds its span without reading the
+ * recording's end (a whole read for a file gzipped whole by another tool). Only
  * quotes, trades, bars and gaps (a recorder's gap records, so a run from the cache warns of each
  * hole as one from the file) with exactly the decoders' fields are cached; a recording with
  * anything else is replayed from the file every time. Each
@@ -45,6 +48,8 @@ export function eventCachePaths(recording: string): { readonly data: string; rea
  * @param readFresh - reads and decodes the recording itself, telling `damage` the lines it skips
  * @param damage - the run's tally of skipped lines: the cache's are added to it
  * @param onDamagedCache - told why a damaged cache is rebuilt; default: a line on stderr
+ * @param endTime - told the recording's last receive time a valid cache kept, and reads the one a
+ *   new cache is to keep; default: reads it ({@link readLastRecvTs}) and tells no one
  * @returns batches of market events, in recording order
  */
 export async function* cachedMarketEvents(
@@ -53,12 +58,14 @@ export async function* cachedMarketEvents(
   readFresh: () => AsyncIterable<readonly MarketEvent[]>,
   damage: RecordingDamage,
   onDamagedCache: (message: string) => void = warnOnStderr,
+  endTime: CachedEndTime = { fromCache: () => undefined, read: () => readLastRecvTs(recording) },
 ): AsyncGenerator<readonly MarketEvent[]> {
   const paths = eventCachePaths(recording);
   const meta = await validEventCacheMeta(recording, paths, decoderId);
   // Events the cache gave before it was found damaged: the rebuild reads them again, not giving them twice.
   let given = 0;
   if (meta !== undefined) {
+    if (meta.lastRecvTs !== undefined) endTime.fromCache(meta.lastRecvTs);
     damage.restore(recording, meta.skipped ?? []);
     try {
       for await (const batch of readEventCache(recording, paths.data, meta)) {
@@ -103,8 +110,9 @@ export async function* cachedMarketEvents(
       ) {
         const sha256 = await sha256Of(recording);
         const source = { size: before.size, mtimeMs: before.mtimeMs, ctimeMs: before.ctimeMs, sha256 };
+        const lastRecvTs = await endTime.read().catch(() => undefined);
         await writer
-          .finish(paths, decoderId, source, damage.skippedIn(recording))
+          .finish(paths, decoderId, source, damage.skippedIn(recording), lastRecvTs)
           .catch(() => writer.abandon());
       } else {
         await writer.abandon();

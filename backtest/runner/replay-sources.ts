@@ -12,6 +12,7 @@ import { windowWithWarmUp } from './backtest-warm-up.ts';
 import { EmptyReplayWindowError } from './empty-replay-window.ts';
 import { cachedMarketEvents } from './event-cache.ts';
 import { marketEventIdentity } from './market-event-identity.ts';
+import { RecordingEndTimes } from './recording-end-times.ts';
 import { RecordingGaps } from './recording-gaps.ts';
 import { RecordingOverlaps } from './recording-overlaps.ts';
 import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
@@ -30,6 +31,8 @@ export interface ReplaySources {
   readonly overlaps: RecordingOverlaps;
   /** The gaps of the recordings in the window (their recorder lost its connection), counted as read. */
   readonly gaps: RecordingGaps;
+  /** The recordings' last receive times, kept by their valid event caches or read. */
+  readonly ends: RecordingEndTimes;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface ReplaySources {
  * kind told to `options.onRecordingDamage`), never the end of the run.
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
  * @returns the headers, the first batch, the reader of the next ones, the skipped lines, the
- *   dropped repeats and the recorded gaps
+ *   dropped repeats, the recorded gaps and the recordings' end times
  * @throws RecordingFormatError when a recording has no readable header; Error when a recording
  *   cannot be read; EmptyReplayWindowError when the window holds no event of the recordings
  */
@@ -55,6 +58,7 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
       onWarning: damage.note,
     });
   const cache = options.eventCache;
+  const ends = new RecordingEndTimes(options.window?.to);
   const span: RecordedSpan = { first: undefined, last: undefined };
   const overlaps = new RecordingOverlaps();
   const sources = mergeByRecvTs(
@@ -65,7 +69,7 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
           path,
           cache === undefined
             ? fresh(path)()
-            : cachedMarketEvents(path, cache.decoderId, fresh(path), damage),
+            : cachedMarketEvents(path, cache.decoderId, fresh(path), damage, undefined, ends.forCache(path)),
         ),
         windowWithWarmUp(options.window, options.warmUp),
         span,
@@ -84,5 +88,5 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  return { headers, firstBatch, readAhead, damage, overlaps, gaps };
+  return { headers, firstBatch, readAhead, damage, overlaps, gaps, ends };
 }

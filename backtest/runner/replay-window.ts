@@ -1,6 +1,6 @@
 import type { KeelEvent, MarketEvent } from '../../core/model/index.ts';
-import { readLastRecvTs } from '../recording/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import type { RecordingEndTimes } from './recording-end-times.ts';
 
 /** Kinds of market events; recorded User Data is not replayed (the simulated venue makes its own). */
 const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
@@ -76,15 +76,20 @@ export async function* within(
 
 /**
  * Event-time span of the replay: from its first event to the last record of the recordings
- * ({@link readLastRecvTs}), cut at the window's end. A recording without records (header only)
- * adds nothing to it; undefined when no recording holds a record.
+ * (`readLastRecvTs`, or as their event caches kept it), cut at the window's end. A recording
+ * without records (header only) adds nothing to it; undefined when no recording holds a record.
  * @param options - the run's recordings and window
  * @param startTime - receive time of the first event replayed
+ * @param ends - the recordings' last receive times
  * @returns the span in ms, or undefined
  */
-export async function spanOf(options: BacktestRunOptions, startTime: number): Promise<number | undefined> {
-  const ends = await Promise.all(options.recordings.map((path) => readLastRecvTs(path)));
-  const known = ends.filter((ts): ts is number => ts !== undefined);
+export async function spanOf(
+  options: BacktestRunOptions,
+  startTime: number,
+  ends: RecordingEndTimes,
+): Promise<number | undefined> {
+  const times = await Promise.all(options.recordings.map((path) => ends.of(path)));
+  const known = times.filter((ts): ts is number => ts !== undefined);
   if (known.length === 0) return undefined;
   return Math.min(Math.max(...known), options.window?.to ?? Number.POSITIVE_INFINITY) - startTime;
 }

@@ -24,7 +24,7 @@ import { defaultFillModelFor, fillModelWarnings } from './default-fill-model.ts'
 import { denialRecordOf } from './denial-records.ts';
 import { earlySpanWorkWarnings } from './early-span-work-warning.ts';
 import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
-import { equitySampleStepFor, unknownSpanStepWarning } from './equity-sample-step.ts';
+import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
 import { KillSwitchTrips } from './kill-switch-trips.ts';
@@ -68,7 +68,15 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
 }
 
 async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
-  const { headers, firstBatch: opened, readAhead, damage, overlaps, gaps } = await openReplaySources(options);
+  const {
+    headers,
+    firstBatch: opened,
+    readAhead,
+    damage,
+    overlaps,
+    gaps,
+    ends,
+  } = await openReplaySources(options);
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
@@ -130,7 +138,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     };
   }
   const startTime = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
-  const spanMs = await spanOf(options, startTime);
+  const spanMs = await spanOf(options, startTime, ends);
   const sampleMs = options.equitySampleMs ?? equitySampleStepFor(spanMs);
   const coins = await startingCoinValues(
     options.startingCoins ?? {},
@@ -280,9 +288,6 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
     ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
     ...(unbilled === undefined ? [] : [unbilled]),
-    ...(spanMs === undefined && options.equitySampleMs === undefined
-      ? [unknownSpanStepWarning(sampleMs)]
-      : []),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

@@ -5,6 +5,7 @@ import {
   formatStrategyFault,
   liquidationNotice,
   shownPath,
+  warningsAndNotes,
 } from '../../backtest/report/index.ts';
 import type { Execution } from '../../core/model/index.ts';
 import { type SessionLoans, sessionLoanParts } from './session-loans.ts';
@@ -36,12 +37,15 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
   const settle = outcome.result.meta.runConfig.settleAsset;
   const liquidated = liquidationNotice(outcome.result, typeof settle === 'string' ? settle : '');
   const denied = denialSummary(outcome.result);
+  // As the report files them: post-only rejections are a note, not a setup warning.
+  const said = warningsAndNotes(outcome.result.meta.warnings ?? [], outcome.result.orders);
   const denialsCsv = outcome.outputs.csv.find((path) => path.endsWith('.denials.csv'));
   return [
     `${synthetic ? 'SYNTHETIC market data (generated, not a real market). ' : ''}Session done: ${outcome.events} events, ${outcome.intents} intents, ${outcome.fills.length} fills`,
     ...(outcome.result.faults ?? []).map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
     ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
-    ...(outcome.result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
+    ...said.warnings.map((warning) => `  ⚠ ${warning}`),
+    ...said.notes.map((note) => `  note: ${note}`),
     ...(outcome.notes ?? []).map((note) => `  ${note}`),
     `  equity ${outcome.startEquity.toDecimalPlaces(2).toFixed(2)} -> ${outcome.endEquity.toDecimalPlaces(2).toFixed(2)}, PnL ${pnl.gte(0) ? '+' : ''}${pnl.toDecimalPlaces(4).toFixed()}`,
     ...cashFlowLines(outcome.result, typeof settle === 'string' ? settle : '', outcome.loans),

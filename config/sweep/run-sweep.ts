@@ -29,7 +29,17 @@ export interface SweepRunOptions {
 }
 
 function failedRow(combination: readonly string[], error: string): SweepRow {
-  return { combination, metrics: {}, fills: 0, faults: [], denied: 0, liquidations: 0, warnings: [], error };
+  return {
+    combination,
+    metrics: {},
+    fills: 0,
+    faults: [],
+    denied: 0,
+    liquidations: 0,
+    warnings: [],
+    notes: [],
+    error,
+  };
 }
 
 /**

@@ -1,4 +1,9 @@
-import { type BacktestResult, denialSummary, formatStrategyFault } from '../../backtest/report/index.ts';
+import {
+  type BacktestResult,
+  denialSummary,
+  formatStrategyFault,
+  warningsAndNotes,
+} from '../../backtest/report/index.ts';
 import { runConfiguredBacktest } from '../compose/backtest-run.ts';
 import { strategySlots } from '../compose/strategy-plugins.ts';
 import { formatConfigProblem, loadConfig, type OverrideArg } from '../loader/index.ts';
@@ -31,6 +36,8 @@ export interface SweepRow {
   readonly liquidations: number;
   /** The run's setup warnings (a watched sym the recordings lack, ...), one sentence each. */
   readonly warnings: readonly string[];
+  /** The run's notes on normal venue behaviour (post-only orders rejected as they would take), as its report files them. */
+  readonly notes: readonly string[];
   /** Why its backtest stopped with an error (its metrics are then empty); absent when it ran. */
   readonly error?: string;
 }
@@ -99,7 +106,7 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
       faults: (result.faults ?? []).map(formatStrategyFault),
       ...denials(result),
       liquidations: result.liquidations?.length ?? 0,
-      warnings: result.meta.warnings ?? [],
+      ...warningsAndNotes(result.meta.warnings ?? [], result.orders),
     };
   } finally {
     // The row is all a sweep keeps: the run's spill files go now, not when the worker exits.

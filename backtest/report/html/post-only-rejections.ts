@@ -45,3 +45,35 @@ export function postOnlyRejectionNote(counts: PostOnlyRejections): string | unde
   const among = counts.postOnly < counts.rejected ? ` (of the ${counts.rejected} orders rejected)` : '';
   return `${counts.postOnly} ${orders} rejected${among} because ${counts.postOnly === 1 ? 'it' : 'they'} would have taken liquidity: the venue's normal answer to a post-only order priced through the book, not a setup problem`;
 }
+
+/** A run's warnings split: those saying its setup looks wrong, and notes on normal venue behaviour. */
+export interface RunWarningsAndNotes {
+  readonly warnings: readonly string[];
+  readonly notes: readonly string[];
+}
+
+/**
+ * Splits a run's warnings, for its report and its terminal summary alike: a rejection warning
+ * ({@link REJECTION_WARNING_START}) whose every rejected order was a post-only order that would
+ * have taken is a note, with {@link postOnlyRejectionNote}; with other rejections among them it
+ * stays a warning, and the note counts the post-only ones apart. Reads the orders only when there
+ * is a rejection warning.
+ * @param warnings - the run's warnings (`result.meta.warnings`)
+ * @param orders - the run's orders in their final state
+ * @returns the warnings and the notes, each in the run's order
+ */
+export function warningsAndNotes(
+  warnings: readonly string[],
+  orders: Iterable<OrderRecord>,
+): RunWarningsAndNotes {
+  const isRejection = (w: string): boolean => w.startsWith(REJECTION_WARNING_START);
+  if (!warnings.some(isRejection)) return { warnings, notes: [] };
+  const counts = postOnlyRejections(orders);
+  const note = postOnlyRejectionNote(counts);
+  if (note === undefined) return { warnings, notes: [] };
+  const onlyPostOnly = counts.postOnly === counts.rejected;
+  return {
+    warnings: onlyPostOnly ? warnings.filter((w) => !isRejection(w)) : warnings,
+    notes: onlyPostOnly ? [...warnings.filter(isRejection), note] : [note],
+  };
+}

@@ -23,11 +23,7 @@ import {
   formatTime,
 } from './format-values.ts';
 import { CHART_SCRIPT, ERROR_CAPTURE_SCRIPT } from './page-scripts.ts';
-import {
-  postOnlyRejectionNote,
-  postOnlyRejections,
-  REJECTION_WARNING_START,
-} from './post-only-rejections.ts';
+import { warningsAndNotes } from './post-only-rejections.ts';
 import { REPORT_CSS } from './report-style.ts';
 import { statsRows } from './stats-rows.ts';
 
@@ -100,30 +96,10 @@ function runKindOf(meta: BacktestResult['meta']): string {
   return mode === 'paper' ? 'paper session' : mode === 'live' ? 'live session' : 'backtest';
 }
 
-/**
- * The run's warnings split: those saying its setup looks wrong, and notes on normal venue
- * behaviour. A rejection warning whose every rejected order was a post-only order that would have
- * taken is a note; with other rejections among them it stays a warning, and the note counts the
- * post-only ones apart.
- */
-function warningsAndNotes(result: BacktestResult): { warnings: readonly string[]; notes: readonly string[] } {
-  const all = result.meta.warnings ?? [];
-  const isRejection = (w: string): boolean => w.startsWith(REJECTION_WARNING_START);
-  if (!all.some(isRejection)) return { warnings: all, notes: [] };
-  const counts = postOnlyRejections(result.orders);
-  const note = postOnlyRejectionNote(counts);
-  if (note === undefined) return { warnings: all, notes: [] };
-  const onlyPostOnly = counts.postOnly === counts.rejected;
-  return {
-    warnings: onlyPostOnly ? all.filter((w) => !isRejection(w)) : all,
-    notes: onlyPostOnly ? [...all.filter(isRejection), note] : [note],
-  };
-}
-
 /** Strategy faults, a liquidation and setup warnings, on top where nobody can miss them; notes after. */
 function problemBanners(result: BacktestResult, settleAsset: string): string {
   const faults = result.faults ?? [];
-  const { warnings, notes } = warningsAndNotes(result);
+  const { warnings, notes } = warningsAndNotes(result.meta.warnings ?? [], result.orders);
   const liquidated = liquidationNotice(result, settleAsset);
   const list = (items: readonly string[]) => `<ul>${items.map((i) => `<li>${e(i)}</li>`).join('')}</ul>`;
   return [
@@ -207,18 +183,21 @@ function markersNote(series: ChartData['prices'][number]): string {
   return `<p class="muted fills-shown">Fill markers: ${series.markers.length} of ${series.fillCount} shown (an evenly spaced selection); every fill is in fills.csv and result.json.</p>`;
 }
 
-/** What the price line is: a sample (bucket closes) with the drawn fills' own prices put in. */
-function priceLineLabel(bucketMs: number | undefined): string {
+/**
+ * A price chart's title: the line is a sample (bucket closes) with the drawn fills' own prices put
+ * in, e.g. `BTC price (bucket closes every 32 min, plus fill prices) and fills`.
+ */
+function priceChartTitle(sym: string, bucketMs: number | undefined): string {
   const closes =
     bucketMs === undefined ? 'sampled bucket closes' : `bucket closes every ${formatInterval(bucketMs)}`;
-  return `price: ${closes}, plus fill prices`;
+  return `${sym} price (${closes}, plus fill prices) and fills`;
 }
 
 function chartsSection(result: BacktestResult, charts: ChartData): string {
   const prices = result.prices
     .map(
       (p, i) =>
-        `<div class="chart-title">${e(p.sym)}: ${priceLineLabel(p.bucketMs)}; fills</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
+        `<div class="chart-title">${e(priceChartTitle(p.sym, p.bucketMs))}</div>${charts.prices[i] === undefined ? '' : markersNote(charts.prices[i])}<div class="chart" id="price-chart-${i}" data-chart="price"></div>`,
     )
     .join('');
   return `<section id="charts"><h2>Charts</h2>${prices}<div class="chart-title">Equity</div><div class="chart" id="equity-chart" data-chart="equity"></div><div class="chart-title">Drawdown [%]</div><div class="chart" id="drawdown-chart" data-chart="drawdown"></div></section>`;

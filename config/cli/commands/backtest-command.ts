@@ -9,6 +9,7 @@ import {
   liquidationNotice,
   loanTotals,
   shownPath,
+  warningsAndNotes,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
@@ -180,6 +181,8 @@ async function backtestAndSummarize(
     accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? '';
   const faults = result.faults ?? [];
   const liquidated = liquidationNotice(result, settle);
+  // As the report files them: post-only rejections are a note, not a setup warning.
+  const said = warningsAndNotes(result.meta.warnings ?? [], result.orders);
   const loans = loanLine(result);
   const denied = denialSummary(result);
   const denialsCsv = paths.csv.find((path) => path.endsWith('.denials.csv'));
@@ -191,7 +194,8 @@ async function backtestAndSummarize(
           : ''),
       ...faults.map((fault) => `  ✖ ${formatStrategyFault(fault)}`),
       ...(liquidated === undefined ? [] : [`  ⚠ ${liquidated}`]),
-      ...(result.meta.warnings ?? []).map((warning) => `  ⚠ ${warning}`),
+      ...said.warnings.map((warning) => `  ⚠ ${warning}`),
+      ...said.notes.map((note) => `  note: ${note}`),
       `  fills ${result.fills.length}, trades ${result.trades.length}, return ${formatPercent(m.totalReturn)}, ` +
         `final equity ${formatMoney(m.equityFinal)} ${settle}, sharpe ${m.sharpe === null ? 'n/a' : m.sharpe.toFixed(2)}`,
       paidLine(m, settle, loaded.config),

@@ -75,7 +75,10 @@ async function runUntilSignal(
   }
 }
 
-/** Under the table: each row whose intents were denied (the first few) and each setup warning, once. */
+/**
+ * Under the table: each row whose intents were denied (the first few), each setup warning (⚠) and
+ * each note on normal venue behaviour (no ⚠, as the report files it), once with its row count.
+ */
 function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
   const denied = rows.filter((row) => row.denial !== undefined);
   const lines = denied
@@ -83,10 +86,13 @@ function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
     .map((row) => `⚠ ${describeCombination(row.combination, paths)}: ${row.denial}`);
   if (denied.length > DENIALS_NAMED)
     lines.push(`⚠ and ${denied.length - DENIALS_NAMED} more rows with denied intents (the denied column)`);
-  const warned = new Map<string, number>();
-  for (const row of rows)
-    for (const warning of new Set(row.warnings)) warned.set(warning, (warned.get(warning) ?? 0) + 1);
-  for (const [warning, count] of warned) lines.push(`⚠ in ${count} of ${rows.length} rows: ${warning}`);
+  const counted = (texts: (row: SweepRow) => readonly string[], mark: string): void => {
+    const seen = new Map<string, number>();
+    for (const row of rows) for (const text of new Set(texts(row))) seen.set(text, (seen.get(text) ?? 0) + 1);
+    for (const [text, count] of seen) lines.push(`${mark} in ${count} of ${rows.length} rows: ${text}`);
+  };
+  counted((row) => row.warnings, '⚠');
+  counted((row) => row.notes, 'note:');
   return lines;
 }
 

@@ -159,6 +159,7 @@ describe('backtest of a recording with a damaged line', () => {
       'intervals',
       'chunks',
       'bytes',
+      'lastRecvTs',
     ]);
   }, 30_000);
 });

@@ -55,16 +55,20 @@ describe('a header-only recording among the recordings of a run', () => {
     }
   }, 60_000);
 
-  it('alone, leaves the span unknown, and the note and warnings say the step fell back', async () => {
+  // Commit reviewer (session 24): alone, it warned that "the sampling grid, Sharpe ... may differ
+  // from a run of the same data whose span is known": there is no data, and no other span.
+  it('alone, samples at the default step, the note saying there is no record, with no warning about it', async () => {
     const empty = join(aTempDir(), 'empty.jsonl');
     await writeRecording(empty, []);
     const result = await runBacktest(options([empty]));
     try {
       expect(result.meta.runConfig.equitySampleMs).toBe(60_000);
       const note = result.meta.assumptions.find((a) => a.startsWith('Equity is sampled')) ?? '';
-      expect(note).toContain('span of recorded time is unknown');
+      expect(note).toContain('the recordings hold no record');
       expect(note).not.toContain('this span');
-      expect(result.meta.warnings?.some((w) => w.includes('event-time span could not be read'))).toBe(true);
+      expect(note).not.toContain('unknown');
+      // The one warning left is the strategy's sym without data.
+      expect((result.meta.warnings ?? []).filter((w) => /span|sampl|Sharpe/.test(w))).toEqual([]);
     } finally {
       result.dispose?.();
     }

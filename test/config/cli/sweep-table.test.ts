@@ -20,6 +20,7 @@ function row(fast: number, totalReturn: number | null, more: Partial<SweepRow> =
     denied: 0,
     liquidations: 0,
     warnings: [],
+    notes: [],
     ...more,
   };
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { POST_ONLY_TAKE_REASON } from '../../../backtest/report/html/post-only-rejections.ts';
+import type { OrderRecord } from '../../../backtest/report/index.ts';
 import { type SessionRecord, sessionResult } from '../../../config/compose/session-result.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
 import type { VenueSessionOutcome } from '../../../config/compose/venue-session-options.ts';
@@ -121,5 +123,25 @@ describe('paper and live sessions: the recording', () => {
     );
     const recorded = { ...outcomeOf(result), recording: '/tmp/s.jsonl.gz' };
     expect(formatSessionSummary(recorded, false)).toContain('  recording: /tmp/s.jsonl.gz\n');
+  });
+});
+
+describe('paper and live sessions: post-only orders rejected because they would take', () => {
+  it('are a note line without ⚠ in the closing summary, as the report files them', () => {
+    const base = aBacktestResultWithCashFlows();
+    const rejected = {
+      orderState: 'REJECTED',
+      timeInForce: 'GTX',
+      reason: `400001 bad parameters: ${POST_ONLY_TAKE_REASON}`,
+    } as unknown as OrderRecord;
+    const warning =
+      'the venue rejected 2 of the 3 orders placed; the first: BTC BUY p-1: 400001 bad parameters';
+    const result = { ...base, orders: [rejected, rejected], meta: { ...base.meta, warnings: [warning] } };
+    const text = formatSessionSummary(outcomeOf(result), false);
+    expect(text).not.toContain(`⚠ ${warning}`);
+    expect(text).toContain(`\n  note: ${warning}\n`);
+    expect(text).toContain(
+      '\n  note: 2 post-only (GTX) orders were rejected because they would have taken liquidity',
+    );
   });
 });

@@ -13,6 +13,7 @@ describe('sweep rows', () => {
       denied: 0,
       liquidations: 0,
       warnings: [],
+      notes: [],
     });
     const rows = [
       row('deep', { maxDrawdown: 0.4, totalReturn: 0.2, feesPaid: 9 }),
@@ -41,6 +42,7 @@ describe('sweep rows', () => {
         denied: 0,
         liquidations: 0,
         warnings: [],
+        notes: [],
         error: 'the replay window starts after the data',
       },
       {
@@ -51,6 +53,7 @@ describe('sweep rows', () => {
         denied: 0,
         liquidations: 0,
         warnings: [],
+        notes: [],
       },
       {
         combination: ['losing'],
@@ -60,6 +63,7 @@ describe('sweep rows', () => {
         denied: 0,
         liquidations: 0,
         warnings: [],
+        notes: [],
       },
       {
         combination: ['winning'],
@@ -69,6 +73,7 @@ describe('sweep rows', () => {
         denied: 0,
         liquidations: 0,
         warnings: [],
+        notes: [],
       },
     ];
     expect(sortRows(rows, 'totalReturn').map((r) => r.combination[0])).toEqual([

@@ -358,3 +358,20 @@ describe('HTML report: algo orders and denied intents', () => {
     expect(old).not.toContain('id="denials"');
   });
 });
+
+describe('HTML report: price chart titles', () => {
+  // Commit reviewer (session 24): "SYM: price: bucket closes every 32 min, plus fill prices; fills".
+  it('name the sym, what the line samples and the fills in one phrase, with no colon chain', () => {
+    const base = aBacktestResult(20);
+    const sym = base.prices[0]?.sym ?? '';
+    const bucketed = { ...base, prices: base.prices.map((p) => ({ ...p, bucketMs: 32 * 60_000 })) };
+    const titles = (html: string) =>
+      [...html.matchAll(/<div class="chart-title">([^<]*)<\/div>/g)].map((m) => m[1]);
+    expect(titles(renderHtmlReport(bucketed))[0]).toBe(
+      `${sym} price (bucket closes every 32 min, plus fill prices) and fills`,
+    );
+    expect(titles(renderHtmlReport(base))[0]).toBe(
+      `${sym} price (sampled bucket closes, plus fill prices) and fills`,
+    );
+  });
+});
