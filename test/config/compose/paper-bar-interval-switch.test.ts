@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../backtest/recording/index.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
 import { writeRecording } from '../../kit/recording-files.ts';
+import { risingKline } from '../../kit/rising-klines.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
 // The paper venue feeds the same kernel: a paper session whose 1m klines give way to 5m klines
@@ -14,21 +15,7 @@ const T0 = Date.UTC(2025, 2, 3);
 const MIN = 60_000;
 const tempDir = tempDirsRemovedAfterEach('keel-paper-switch-');
 
-/** A closed kline of `minutes` minutes opening `i` minutes after T0, received at its close. */
-function kline(i: number, minutes: 1 | 5): RecordedMessage {
-  const open = 100 * 1.005 ** i;
-  const [o, h, l, c] = [open, open * 1.015, open * 0.999, open * 1.005].map((p) => p.toFixed(1));
-  const openTime = T0 + i * MIN;
-  const ts = openTime + minutes * MIN;
-  return {
-    recvTs: ts,
-    source: 'market-data',
-    msg: {
-      arg: { channel: 'KLINE', sym: SYM, interval: `${minutes}m` },
-      data: { openTime, open: o, high: h, low: l, close: c, volume: '10', closed: true, ts },
-    },
-  };
-}
+const kline = (i: number, minutes: 1 | 5): RecordedMessage => risingKline(SYM, T0, i, minutes);
 
 /** 1m klines of [0, 7m), then 5m klines from [5m, 10m) on, for two hours. */
 function switchingKlines(): RecordedMessage[] {
