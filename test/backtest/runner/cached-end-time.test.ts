@@ -9,10 +9,7 @@ import {
   SYNTHETIC_MARKETS,
   writeSyntheticSession,
 } from '../../../backtest/synthetic/index.ts';
-import { decodeSessionRecord } from '../../../config/session-decoder.ts';
-import { D } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { marketMaker } from '../../../strategies/market-maker.ts';
+import { wideQuotingRunOptions } from '../../kit/wide-quoting-run-options.ts';
 
 const START = Date.UTC(2024, 0, 1);
 
@@ -40,25 +37,7 @@ describe("a run from a valid event cache takes the recording's end from the cach
   const run = async (window?: { from?: number; to?: number }) => {
     const spans: (number | undefined)[] = [];
     const result = await runBacktest({
-      recordings: [path],
-      decode: decodeSessionRecord,
-      instruments: [SYNTHETIC_BTC_PERP],
-      strategies: [
-        {
-          id: 'mm',
-          strategy: marketMaker,
-          params: {
-            sym: SYNTHETIC_BTC_PERP.sym,
-            qty: 0.01,
-            halfSpreadTicks: 300,
-            requoteTicks: 100,
-            maxPosition: 0.05,
-          },
-        },
-      ],
-      gate: new RiskGate(),
-      startingCash: D(100_000),
-      fillModel: 'queue',
+      ...wideQuotingRunOptions(path),
       eventCache: { decoderId: 'cached-end-test-v1' },
       progress: { start: (spanMs) => spans.push(spanMs), update: () => undefined, stop: () => undefined },
       ...(window === undefined ? {} : { window }),

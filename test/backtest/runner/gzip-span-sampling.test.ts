@@ -11,10 +11,7 @@ import {
   SYNTHETIC_MARKETS,
   writeSyntheticSession,
 } from '../../../backtest/synthetic/index.ts';
-import { decodeSessionRecord } from '../../../config/session-decoder.ts';
-import { D } from '../../../core/model/index.ts';
-import { RiskGate } from '../../../core/risk/index.ts';
-import { marketMaker } from '../../../strategies/market-maker.ts';
+import { wideQuotingRunOptions } from '../../kit/wide-quoting-run-options.ts';
 
 // Scale reviewer (session 24): the same 30-hour recording, once as plain JSON lines and once
 // gzipped by the ordinary `gzip` tool (one gzip member, > 1 MiB compressed), backtested with the
@@ -48,25 +45,7 @@ describe('a recording gzipped by another tool backtests like the same recording 
 
   const run = (path: string) =>
     runBacktest({
-      recordings: [path],
-      decode: decodeSessionRecord,
-      instruments: [SYNTHETIC_BTC_PERP],
-      strategies: [
-        {
-          id: 'mm',
-          strategy: marketMaker,
-          params: {
-            sym: SYNTHETIC_BTC_PERP.sym,
-            qty: 0.01,
-            halfSpreadTicks: 300,
-            requoteTicks: 100,
-            maxPosition: 0.05,
-          },
-        },
-      ],
-      gate: new RiskGate(),
-      startingCash: D(100_000),
-      fillModel: 'queue',
+      ...wideQuotingRunOptions(path),
       closeAtEnd: true,
     });
 
