@@ -86,17 +86,21 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const live = slotOrder(ctx, slot);
   // One request in flight per side (new, modify or cancel): wait for the venue before asking again.
   if (live?.orderState.startsWith('PENDING')) return;
-  const qty = ctx.state.lot.mul(wanted?.lots ?? 0);
   // The leg the quote goes to: in BOTH mode it closes the opposite leg held (reduce-only, at most
-  // its size) before it may open its own; NONE in NET mode.
-  const leg = wanted === undefined ? undefined : legFor(ctx, side, qty, wanted.ticks);
-  if (wanted === undefined || leg === undefined) {
+  // its size) before it may open its own; NONE in NET mode, where no Decimal is made per quote event
+  // (the quote's qty only when it is placed).
+  const both = ctx.positionMode() === 'BOTH';
+  const leg =
+    wanted === undefined || !both
+      ? undefined
+      : legFor(ctx, side, ctx.state.lot.mul(wanted.lots), wanted.ticks);
+  if (wanted === undefined || (both && leg === undefined)) {
     if (live !== undefined) ctx.submit(ctx.order.cancel(live));
     return;
   }
   // A quote resting on the other leg than the one wanted now (a fill changed the legs held) goes,
   // and the next quote is placed on the right one.
-  if (live !== undefined && live.positionSide !== leg.positionSide) {
+  if (live !== undefined && live.positionSide !== (leg?.positionSide ?? 'NONE')) {
     ctx.submit(ctx.order.cancel(live));
     return;
   }
@@ -111,7 +115,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const intent = ctx.order.postOnly({
     sym: ctx.params.sym,
     side,
-    ...leg,
+    ...(leg ?? { qty: ctx.state.lot.mul(wanted.lots) }),
     price: ctx.state.tick.mul(wanted.ticks),
   });
   slot.ref = intent.ref;
