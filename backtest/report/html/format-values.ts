@@ -22,10 +22,12 @@ export function formatPercent(fraction: number | null, digits = 2): string {
 /**
  * Formats a plain ratio (Sharpe, profit factor).
  * @param value - the ratio, or null
- * @returns two decimals, or n/a
+ * @returns two decimals, or two significant digits below 0.1 so a small ratio (a profit factor of
+ *   0.0033) does not read as zero; n/a for null
  */
 export function formatRatio(value: number | null): string {
-  return value === null ? NOT_DEFINED : value.toFixed(2);
+  if (value === null) return NOT_DEFINED;
+  return value === 0 || Math.abs(value) >= 0.1 ? value.toFixed(2) : value.toPrecision(2);
 }
 
 /**
