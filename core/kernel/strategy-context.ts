@@ -84,6 +84,16 @@ export interface StrategyContext<P = unknown, S = unknown> {
    * @returns the net quantity
    */
   netQty(sym: string): Dec;
+  /**
+   * Signed quantity of one leg (a SHORT leg negative), counting every fill booked as
+   * {@link StrategyContext.netQty} does, also one the venue has not reported in a position update
+   * yet: in BOTH mode, what each leg holds right after a fill (`position()` has it only with the
+   * venue's next report).
+   * @param sym - the symbol
+   * @param positionSide - NONE (NET mode), LONG or SHORT
+   * @returns the leg's quantity, zero when flat
+   */
+  legQty(sym: string, positionSide: PositionSide): Dec;
   /** @returns every position leg reported so far (flat ones included) */
   positionList(): readonly Position[];
   /** @returns NET or BOTH */

@@ -67,6 +67,9 @@ export abstract class StrategyStateReads {
   netQty(sym: string): Dec {
     return this.kernelState.netQty(sym);
   }
+  legQty(sym: string, positionSide: PositionSide): Dec {
+    return this.kernelState.positionQty(sym, positionSide);
+  }
   positionList(): readonly Position[] {
     return [...this.kernelState.positions.values()];
   }
