@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineStrategy, type LegPiece, type StrategyContext } from '../core/kernel/index.ts';
+import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
 import {
   asNumber,
   D,
@@ -93,7 +93,12 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const leg =
     wanted === undefined || !both
       ? undefined
-      : legFor(ctx, side, ctx.state.lot.mul(wanted.lots), wanted.ticks);
+      : ctx.order.legs(
+          ctx.params.sym,
+          side,
+          ctx.state.lot.mul(wanted.lots),
+          wanted.ticks * ctx.state.tickN,
+        )[0];
   if (wanted === undefined || (both && leg === undefined)) {
     if (live !== undefined) ctx.submit(ctx.order.cancel(live));
     return;
@@ -156,23 +161,6 @@ function restingTicks(
   const live = slotOrder(ctx, slot);
   if (live === undefined) return none;
   return pick(Math.round(asNumber(live.limitPrice) / ctx.state.tickN), slot.sentTicks);
-}
-
-/**
- * The leg a quote of `qty` goes to: the first piece `ctx.order.legs` gives, except that a
- * reduce-only piece closing a leg too small to quote (below the instrument's minimum size or
- * notional at the quote's price: the risk gate would deny it on every requote, e.g. 0.001 left by
- * a part fill) gives way to the whole qty on the side's own leg, so the side keeps quoting and the
- * small leg stays until a close takes it.
- */
-function legFor(ctx: Ctx, side: OrderSide, qty: Dec, ticks: number): LegPiece | undefined {
-  const leg = ctx.order.legs(ctx.params.sym, side, qty)[0];
-  if (leg === undefined || !leg.reduceOnly) return leg;
-  const { lotN, tickN, minLots, minNotional, contractSize } = ctx.state;
-  const legN = asNumber(leg.qty);
-  const lots = Math.floor(legN / lotN + 1e-9);
-  if (lots >= minLots && legN * ticks * tickN * contractSize >= minNotional) return leg;
-  return { qty, positionSide: side === 'BUY' ? 'LONG' : 'SHORT', reduceOnly: false };
 }
 
 /**

@@ -50,7 +50,7 @@ type Ctx = StrategyContext<SmaCrossParams, SmaCrossState>;
 function marketOrders(ctx: Ctx, sym: string, delta: Dec, maxSize: Dec): Intent[] {
   const side = delta.gt(0) ? 'BUY' : 'SELL';
   const orders: Intent[] = [];
-  for (const leg of ctx.order.legs(sym, side, delta.abs())) {
+  for (const leg of ctx.order.legs(sym, side, delta.abs(), ctx.referencePrice(sym))) {
     for (let left = leg.qty; left.gt(0); left = left.sub(maxSize)) {
       orders.push(ctx.order.market({ sym, side, ...leg, qty: left.gt(maxSize) ? maxSize : left }));
     }

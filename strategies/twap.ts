@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineStrategy, type StrategyContext } from '../core/kernel/index.ts';
-import { D, type Dec, floorToStep, type Intent, ZERO } from '../core/model/index.ts';
+import { asNumber, D, type Dec, floorToStep, type Intent, ZERO } from '../core/model/index.ts';
 
 const params = z
   .object({
@@ -60,7 +60,9 @@ function slice(ctx: Ctx): Intent[] | undefined {
   const ticks = side === 'BUY' ? touch + aggressionTicks : touch - aggressionTicks;
   const price = spec.tickSize.mul(ticks);
   // In BOTH mode a child first closes the opposite leg held and only the rest opens its own leg.
-  return ctx.order.legs(sym, side, qty).map((leg) => ctx.order.ioc({ sym, side, ...leg, price }));
+  return ctx.order
+    .legs(sym, side, qty, asNumber(price))
+    .map((leg) => ctx.order.ioc({ sym, side, ...leg, price }));
 }
 
 /**

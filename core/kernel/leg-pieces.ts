@@ -18,27 +18,41 @@ export interface LegPiece {
  * first closes the LONG leg and only the rest opens the SHORT leg. So a strategy that trades a net
  * target keeps one leg at a time instead of building both (a BUY sent without a positionSide in
  * BOTH mode always opens LONG, whatever SHORT is held).
+ *
+ * A piece below the instrument's minimum size (or minimum notional at `price`, when given) would
+ * be denied on its own, so it is not made: a closing piece that small gives way to the whole
+ * trade on the order's own leg (the small leg stays until a close takes it, and the trade is not
+ * stuck behind a denial), and an opening piece that small is left out (the trade closes the held
+ * leg and leaves the dust a NET order would have opened).
  * @param state - the position mode and the legs as the kernel holds them now (fills booked included)
  * @param sym - the symbol
  * @param side - BUY or SELL
  * @param qty - the quantity to trade, positive (zero or less gives no piece)
+ * @param price - the price the pieces would trade at, for the minimum notional; unchecked when undefined
  * @returns the closing piece first, then the opening one; each has a positive quantity
  */
 export function legPieces(
-  state: Pick<OrderFactoryState, 'positionMode' | 'positionQty'>,
+  state: Pick<OrderFactoryState, 'positionMode' | 'positionQty' | 'instrument'>,
   sym: string,
   side: OrderSide,
   qty: Dec,
+  price?: number,
 ): LegPiece[] {
   if (!qty.gt(0)) return [];
   if (state.positionMode() === 'NET') return [{ qty, positionSide: 'NONE', reduceOnly: false }];
   const held: PositionSide = side === 'BUY' ? 'SHORT' : 'LONG';
+  const own: PositionSide = side === 'BUY' ? 'LONG' : 'SHORT';
   const heldQty = state.positionQty(sym, held).abs();
   const closes = qty.lt(heldQty) ? qty : heldQty;
   const opens = qty.sub(closes);
-  const pieces: LegPiece[] = [];
-  if (closes.gt(0)) pieces.push({ qty: closes, positionSide: held, reduceOnly: true });
-  if (opens.gt(0))
-    pieces.push({ qty: opens, positionSide: side === 'BUY' ? 'LONG' : 'SHORT', reduceOnly: false });
+  if (!closes.gt(0)) return [{ qty, positionSide: own, reduceOnly: false }];
+  const spec = state.instrument(sym);
+  const tooSmall = (piece: Dec): boolean =>
+    spec !== undefined &&
+    (piece.lt(spec.minSize) ||
+      (price !== undefined && piece.mul(spec.contractSize).toNumber() * price < spec.minNotional.toNumber()));
+  if (tooSmall(closes)) return [{ qty, positionSide: own, reduceOnly: false }];
+  const pieces: LegPiece[] = [{ qty: closes, positionSide: held, reduceOnly: true }];
+  if (opens.gt(0) && !tooSmall(opens)) pieces.push({ qty: opens, positionSide: own, reduceOnly: false });
   return pieces;
 }

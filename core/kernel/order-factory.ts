@@ -284,13 +284,19 @@ export class OrderFactory {
    * time in BOTH mode instead of opening the opposite leg with every order meant to reduce.
    * @param sym - the symbol
    * @param side - BUY or SELL
+   * A piece below the instrument's minimum size (or notional at `price`) is not made: a closing
+   * one that small gives way to the whole trade on the order's own leg, an opening one is left out.
+   * @param sym - the symbol
+   * @param side - BUY or SELL
    * @param qty - the quantity to trade (zero or less gives no piece)
+   * @param price - the price the pieces would trade at (a limit, or the reference price of a market
+   *   order), for the minimum notional; unchecked when undefined
    * @returns the pieces, closing one first
    * @example
-   * ctx.order.legs(sym, 'SELL', qty).map((leg) => ctx.order.market({ sym, side: 'SELL', ...leg }));
+   * ctx.order.legs(sym, 'SELL', qty, ctx.referencePrice(sym)).map((leg) => ctx.order.market({ sym, side: 'SELL', ...leg }));
    */
-  legs(sym: string, side: OrderSide, qty: Amount): LegPiece[] {
-    return legPieces(this.state, sym, side, toDecimal(qty, 'qty'));
+  legs(sym: string, side: OrderSide, qty: Amount, price?: number): LegPiece[] {
+    return legPieces(this.state, sym, side, toDecimal(qty, 'qty'), price);
   }
 
   /**

@@ -1,12 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { legPieces } from '../../../core/kernel/index.ts';
-import { D, type Dec, type PositionMode, type PositionSide, ZERO } from '../../../core/model/index.ts';
+import {
+  D,
+  type Dec,
+  type InstrumentSpec,
+  type PositionMode,
+  type PositionSide,
+  ZERO,
+} from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 
-function legsView(mode: PositionMode, long: number, short: number) {
+function legsView(mode: PositionMode, long: number, short: number, spec?: InstrumentSpec) {
   return {
+    instrument: () => spec,
     positionMode: () => mode,
     positionQty: (_sym: string, side: PositionSide): Dec =>
       side === 'LONG' ? D(long) : side === 'SHORT' ? D(-short) : ZERO,
@@ -51,5 +60,24 @@ describe('legPieces', () => {
         },
       ),
     );
+  });
+
+  it('BOTH mode: a closing piece below the minimum gives way to the whole trade on the own leg, an opening one is left out', () => {
+    const spec = anInstrument(SYM, { minSize: D('0.001'), lotSize: D('0.001'), minNotional: D(5) });
+    const shown = (pieces: ReturnType<typeof legPieces>) =>
+      pieces.map((p) => `${p.qty.toFixed()} ${p.positionSide} ${p.reduceOnly}`);
+    // SHORT 0.003 held at ~1000 is 3 USDT: its close would be denied, so the BUY opens LONG whole
+    expect(shown(legPieces(legsView('BOTH', 0, 0.003, spec), SYM, 'BUY', D('0.5'), 1000))).toEqual([
+      '0.5 LONG false',
+    ]);
+    // SHORT 0.497 held: the close takes 0.497 and the 0.003 left (3 USDT) is not opened
+    expect(shown(legPieces(legsView('BOTH', 0, 0.497, spec), SYM, 'BUY', D('0.5'), 1000))).toEqual([
+      '0.497 SHORT true',
+    ]);
+    // without a price only the minimum size counts
+    expect(shown(legPieces(legsView('BOTH', 0, 0.003, spec), SYM, 'BUY', D('0.5')))).toEqual([
+      '0.003 SHORT true',
+      '0.497 LONG false',
+    ]);
   });
 });
