@@ -86,7 +86,11 @@ export class IntentPipeline {
   /** The reference checks, then what the emulator takes (trailing stops and their cancels). */
   private emulatedPart(runner: StrategyRunner, intent: Intent): EmulationOutcome {
     const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref) ?? this.warmUpCheck();
-    return denial === undefined ? takeEmulated(this.emulator, runner, runner.id, intent) : { denial };
+    if (denial !== undefined) return { denial };
+    // A switch to the mode already in force changes no stop's positionSide: not the emulator's business.
+    if (intent.kind === 'setPositionMode' && intent.positionMode === this.state.positionMode())
+      return { rest: intent };
+    return takeEmulated(this.emulator, runner, runner.id, intent);
   }
 
   /**
