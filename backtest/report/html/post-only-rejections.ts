@@ -9,8 +9,9 @@ export const POST_ONLY_TAKE_REASON = 'post-only (GTX) order would take liquidity
 /** How a run's warning counting the orders the venue rejected begins (the runner's `rejectionWarning`). */
 export const REJECTION_WARNING_START = 'the venue rejected ';
 
-/** A run's rejected orders, and those of them that were post-only orders that would have taken. */
+/** A run's orders placed, those the venue rejected, and those of them that were post-only orders that would have taken. */
 export interface PostOnlyRejections {
+  readonly placed: number;
   readonly rejected: number;
   readonly postOnly: number;
 }
@@ -24,14 +25,16 @@ export interface PostOnlyRejections {
  * @returns the counts
  */
 export function postOnlyRejections(orders: Iterable<OrderRecord>): PostOnlyRejections {
+  let placed = 0;
   let rejected = 0;
   let postOnly = 0;
   for (const order of orders) {
+    placed += 1;
     if (order.orderState !== 'REJECTED') continue;
     rejected += 1;
     if (order.timeInForce === 'GTX' && order.reason?.includes(POST_ONLY_TAKE_REASON) === true) postOnly += 1;
   }
-  return { rejected, postOnly };
+  return { placed, rejected, postOnly };
 }
 
 /**
@@ -56,8 +59,9 @@ export interface RunWarningsAndNotes {
  * Splits a run's warnings, for its report and its terminal summary alike: a rejection warning
  * ({@link REJECTION_WARNING_START}) whose every rejected order was a post-only order that would
  * have taken is a note, with {@link postOnlyRejectionNote}; with other rejections among them it
- * stays a warning, and the note counts the post-only ones apart. Reads the orders only when there
- * is a rejection warning.
+ * stays a warning, and the note counts the post-only ones apart. When every order placed was
+ * rejected (nothing could rest or fill: quotes priced through the book as a rule are a setup
+ * problem) it stays a warning with no note. Reads the orders only when there is a rejection warning.
  * @param warnings - the run's warnings (`result.meta.warnings`)
  * @param orders - the run's orders in their final state
  * @returns the warnings and the notes, each in the run's order
@@ -70,7 +74,7 @@ export function warningsAndNotes(
   if (!warnings.some(isRejection)) return { warnings, notes: [] };
   const counts = postOnlyRejections(orders);
   const note = postOnlyRejectionNote(counts);
-  if (note === undefined) return { warnings, notes: [] };
+  if (note === undefined || counts.rejected === counts.placed) return { warnings, notes: [] };
   const onlyPostOnly = counts.postOnly === counts.rejected;
   return {
     warnings: onlyPostOnly ? warnings.filter((w) => !isRejection(w)) : warnings,

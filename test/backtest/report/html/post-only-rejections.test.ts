@@ -1,9 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { POST_ONLY_TAKE_REASON } from '../../../../backtest/report/html/post-only-rejections.ts';
+import {
+  POST_ONLY_TAKE_REASON,
+  warningsAndNotes,
+} from '../../../../backtest/report/html/post-only-rejections.ts';
 import { renderHtmlReport } from '../../../../backtest/report/index.ts';
+import type { OrderRecord } from '../../../../backtest/report/result/owned-records.ts';
 import { runBacktest } from '../../../../backtest/runner/index.ts';
+import { rejectionWarning } from '../../../../backtest/runner/rejection-warning.ts';
 import { defineStrategy } from '../../../../core/kernel/index.ts';
 import { D } from '../../../../core/model/index.ts';
 import { RiskGate } from '../../../../core/risk/index.ts';
@@ -92,5 +97,26 @@ describe("a run's post-only orders rejected because they would take", () => {
     } finally {
       result.dispose?.();
     }
+  });
+});
+
+describe('every order placed rejected as post-only takes', () => {
+  it('stays a warning: a run that could not rest or fill a single order is a setup problem', () => {
+    // A market maker whose every quote is priced through the book (e.g. its bid at the ask).
+    const orders = Array.from(
+      { length: 500 },
+      (_, i) =>
+        ({
+          clientOrderId: `mm-${i}`,
+          orderState: 'REJECTED',
+          timeInForce: 'GTX',
+          reason: `400011 ${POST_ONLY_TAKE_REASON}`,
+        }) as unknown as OrderRecord,
+    );
+    const warning = rejectionWarning(500, 500, `BTC BUY mm-0: 400011 ${POST_ONLY_TAKE_REASON}`) ?? '';
+    expect(warning).toMatch(/every order placed \(500 of 500\), so nothing could fill/);
+    const split = warningsAndNotes([warning], orders);
+    expect(split.warnings).toEqual([warning]);
+    expect(split.notes).toEqual([]);
   });
 });
