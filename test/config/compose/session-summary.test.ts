@@ -136,7 +136,9 @@ describe('paper and live sessions: post-only orders rejected because they would 
     } as unknown as OrderRecord;
     const warning =
       'the venue rejected 2 of the 3 orders placed; the first: BTC BUY p-1: 400001 bad parameters';
-    const result = { ...base, orders: [rejected, rejected], meta: { ...base.meta, warnings: [warning] } };
+    const rested = { orderState: 'NEW', timeInForce: 'GTX' } as unknown as OrderRecord;
+    const orders = [rejected, rejected, rested];
+    const result = { ...base, orders, meta: { ...base.meta, warnings: [warning] } };
     const text = formatSessionSummary(outcomeOf(result), false);
     expect(text).not.toContain(`⚠ ${warning}`);
     expect(text).toContain(`\n  note: ${warning}\n`);
