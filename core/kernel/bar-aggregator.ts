@@ -48,8 +48,10 @@ interface BarBuilder {
   fedUntil: number;
   /**
    * End of a finer bar of another interval held back as it began before {@link fedUntil} but
-   * ends after it; 0 when none. It is left out for good ({@link overlapped}) when the feed
-   * switches to another interval or the bar closes before the finer bars reach its end.
+   * ends after it; 0 when none. It is dropped once the finer bars reach its end, even after the
+   * bar closed (the finer feed skipped a quiet period and went on: the finer bars held all it
+   * held), and left out for good ({@link overlapped}) when the feed switches to another interval
+   * first, or the run ends with the bar closed short of its end.
    */
   heldEnd: number;
   /** The `ts` of the finer bar held back. */
@@ -339,18 +341,7 @@ export class BarAggregator {
             },
           ]
         : []),
-      ...(b.overlapped > 0
-        ? [
-            {
-              sym: b.sym,
-              interval: b.interval,
-              from: b.overlappedFrom,
-              reason: 'overlap' as const,
-              count: b.overlapped,
-              firstTs: b.firstOverlappedTs,
-            },
-          ]
-        : []),
+      ...overlapOf(b),
     ]);
   }
 
@@ -385,7 +376,6 @@ export class BarAggregator {
   }
 
   private closeBar(b: BarBuilder): BarEvent {
-    if (b.heldEnd !== 0) dropHeld(b);
     b.active = false;
     b.lastClosedOpenTime = b.openTime;
     const end = b.openTime + b.ms;
@@ -453,6 +443,27 @@ function takeOverFromTrades(b: BarBuilder, openTime: number, into: number, ms: n
   const minute = into / MINUTE_MS;
   if (minute <= b.firstMinute) b.active = false;
   else if (minute <= b.lastMinute) b.volume = b.volumeBefore[minute] as number;
+}
+
+/**
+ * The finer bars left out as `overlap`, for {@link BarAggregator.late}: those counted, and one
+ * still held back in a bar that closed short of its end (the finer feed never went on).
+ */
+function overlapOf(b: BarBuilder): LateBarInputs[] {
+  const pending = b.heldEnd > b.fedUntil && b.heldEnd <= b.lastClosedOpenTime + b.ms;
+  const count = b.overlapped + (pending ? 1 : 0);
+  if (count === 0) return [];
+  const first = b.overlapped > 0;
+  return [
+    {
+      sym: b.sym,
+      interval: b.interval,
+      from: first ? b.overlappedFrom : b.heldFrom,
+      reason: 'overlap',
+      count,
+      firstTs: first ? b.firstOverlappedTs : b.heldTs,
+    },
+  ];
 }
 
 /** Leaves out the finer bar held back, unless the finer bars taken have reached its end. */
