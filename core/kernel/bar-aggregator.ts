@@ -48,8 +48,10 @@ interface BarBuilder {
   fedUntil: number;
   /**
    * End of a finer bar of another interval held back as it began before {@link fedUntil} but
-   * ends after it; 0 when none. It is left out for good ({@link overlapped}) when the feed
-   * switches to another interval or the bar closes before the finer bars reach its end.
+   * ends after it; 0 when none. It is dropped once the finer bars reach its end, even after the
+   * bar closed (the finer feed skipped a quiet period and went on: the finer bars held all it
+   * held), and left out for good ({@link overlapped}) when the feed switches to another interval
+   * first, or the run ends with the bar closed short of its end.
    */
   heldEnd: number;
   /** The `ts` of the finer bar held back. */
@@ -82,6 +84,13 @@ interface BarBuilder {
   active: boolean;
   /** Open time of the last bar this builder closed; -Infinity before any. */
   lastClosedOpenTime: number;
+  /**
+   * Start of the first minute with trades of the last closed bar, epoch ms, when it was built from
+   * trades; 0 when it was not ({@link tradesUntil} is then 0 too).
+   */
+  tradesFrom: number;
+  /** End of the last minute with trades of the last closed bar built from trades; 0 when none. */
+  tradesUntil: number;
   /** The trades or finer bars left out as late: see {@link LateBarInputs}. */
   late: number;
   /** The `ts` of the first one left out. */
@@ -110,7 +119,9 @@ interface BarBuilder {
  * arrives. An interval with no trade or finer bar yields no bar (Keel's choice). A trade or finer
  * bar of a period at or before the last closed bar, or before the forming one, arrives late
  * (received after another event ended its period): it is left out and counted
- * ({@link BarAggregator.late}), never opening a second bar of a period the strategy already has.
+ * ({@link BarAggregator.late}), never opening a second bar of a period the strategy already has;
+ * a finer bar of a bar built from trades that lies where the bar's trades were is left out
+ * uncounted (its market is in the bar already).
  * When the feed's first bar of a (sym, interval) covers a period an aggregated bar was already
  * delivered for, {@link BarAggregator.covered} says so, so a strategy gets one bar per period.
  */
@@ -152,6 +163,8 @@ export class BarAggregator {
       volume: 0,
       active: false,
       lastClosedOpenTime: Number.NEGATIVE_INFINITY,
+      tradesFrom: 0,
+      tradesUntil: 0,
       late: 0,
       firstLateTs: 0,
       lateFrom: 'trade',
@@ -259,7 +272,7 @@ export class BarAggregator {
           // A bar left forming from trades when the feed's own bars started closes from trades.
           if (b.fed) continue;
           if (isLate(b, openTime)) {
-            noteLate(b, bar.ts, bar.interval);
+            if (!inClosedTrades(b, openTime, bar.openTime, ms)) noteLate(b, bar.ts, bar.interval);
             continue;
           }
           takeOverFromTrades(b, openTime, bar.openTime - openTime, ms);
@@ -339,18 +352,7 @@ export class BarAggregator {
             },
           ]
         : []),
-      ...(b.overlapped > 0
-        ? [
-            {
-              sym: b.sym,
-              interval: b.interval,
-              from: b.overlappedFrom,
-              reason: 'overlap' as const,
-              count: b.overlapped,
-              firstTs: b.firstOverlappedTs,
-            },
-          ]
-        : []),
+      ...overlapOf(b),
     ]);
   }
 
@@ -385,9 +387,11 @@ export class BarAggregator {
   }
 
   private closeBar(b: BarBuilder): BarEvent {
-    if (b.heldEnd !== 0) dropHeld(b);
     b.active = false;
     b.lastClosedOpenTime = b.openTime;
+    const fromTrades = b.fromBarsMs === 0;
+    b.tradesFrom = fromTrades ? b.openTime + b.firstMinute * MINUTE_MS : 0;
+    b.tradesUntil = fromTrades ? b.openTime + (b.lastMinute + 1) * MINUTE_MS : 0;
     const end = b.openTime + b.ms;
     return {
       kind: 'bar',
@@ -422,6 +426,16 @@ function isLate(b: BarBuilder, openTime: number): boolean {
 }
 
 /**
+ * Whether a finer bar (opening at `finerOpen`, `ms` long) of a bar built from trades and closed
+ * before it came lies where that bar's trades were: its market is in the bar already, so leaving it
+ * out loses nothing (a feed's first kline, stamped after its close, arriving after the next
+ * period's first trade closed the bar). The next finer bar takes the bars over from trades.
+ */
+function inClosedTrades(b: BarBuilder, openTime: number, finerOpen: number, ms: number): boolean {
+  return openTime === b.lastClosedOpenTime && finerOpen >= b.tradesFrom && finerOpen + ms <= b.tradesUntil;
+}
+
+/**
  * Notes the minute (from the bar's open) of a trade of the forming bar that is not its latest
  * trade's: see {@link BarBuilder.volumeBefore}. Runs once per minute with trades, or for a trade
  * out of order.
@@ -453,6 +467,27 @@ function takeOverFromTrades(b: BarBuilder, openTime: number, into: number, ms: n
   const minute = into / MINUTE_MS;
   if (minute <= b.firstMinute) b.active = false;
   else if (minute <= b.lastMinute) b.volume = b.volumeBefore[minute] as number;
+}
+
+/**
+ * The finer bars left out as `overlap`, for {@link BarAggregator.late}: those counted, and one
+ * still held back in a bar that closed short of its end (the finer feed never went on).
+ */
+function overlapOf(b: BarBuilder): LateBarInputs[] {
+  const pending = b.heldEnd > b.fedUntil && b.heldEnd <= b.lastClosedOpenTime + b.ms;
+  const count = b.overlapped + (pending ? 1 : 0);
+  if (count === 0) return [];
+  const first = b.overlapped > 0;
+  return [
+    {
+      sym: b.sym,
+      interval: b.interval,
+      from: first ? b.overlappedFrom : b.heldFrom,
+      reason: 'overlap',
+      count,
+      firstTs: first ? b.firstOverlappedTs : b.heldTs,
+    },
+  ];
 }
 
 /** Leaves out the finer bar held back, unless the finer bars taken have reached its end. */
