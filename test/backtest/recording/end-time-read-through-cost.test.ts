@@ -11,8 +11,8 @@ afterEach(() => {
   for (const remove of dirs.splice(0)) remove();
 });
 
-// Commit reviewer (session 24): a torn last member made every run inflate the whole recording.
-describe('the end time of a Keel gzip recording whose last member is torn (commitrev)', () => {
+// A torn last member must not make every run inflate the whole recording to find its end.
+describe('the end time of a Keel gzip recording whose last member is torn', () => {
   it('is found in the tail (the last whole member), not by inflating the whole recording on every run', async () => {
     const { dir, remove } = tempDir();
     dirs.push(remove);

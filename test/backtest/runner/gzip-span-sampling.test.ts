@@ -13,12 +13,11 @@ import {
 } from '../../../backtest/synthetic/index.ts';
 import { wideQuotingRunOptions } from '../../kit/wide-quoting-run-options.ts';
 
-// Scale reviewer (session 24): the same 30-hour recording, once as plain JSON lines and once
-// gzipped by the ordinary `gzip` tool (one gzip member, > 1 MiB compressed), backtested with the
-// same options. The run's span is read from the last MiB of each file only
-// (readLastRecvTs); for a single-member gzip that fails, the span is "unknown", the equity
-// sampling step silently falls back to 60 s instead of 15 s, and the per-sample grid, Sharpe,
-// Sortino, max drawdown... change. Progress also loses its % and ETA for such a file.
+// The same 30-hour recording, once as plain JSON lines and once gzipped by the ordinary `gzip`
+// tool (one gzip member, > 1 MiB compressed), backtested with the same options: the run's span,
+// and with it the equity sampling step (15 s), the per-sample grid, Sharpe, Sortino and max
+// drawdown, must not depend on how the file was compressed (a tail read alone finds no end in a
+// single-member gzip).
 describe('a recording gzipped by another tool backtests like the same recording uncompressed', () => {
   let dir = '';
   let plain = '';

@@ -55,8 +55,7 @@ describe('a header-only recording among the recordings of a run', () => {
     }
   }, 60_000);
 
-  // Commit reviewer (session 24): alone, it warned that "the sampling grid, Sharpe ... may differ
-  // from a run of the same data whose span is known": there is no data, and no other span.
+  // A run with no data has no span to differ from: no warning that its sampling grid "may differ".
   it('alone, samples at the default step, the note saying there is no record, with no warning about it', async () => {
     const empty = join(aTempDir(), 'empty.jsonl');
     await writeRecording(empty, []);

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createProgressReporter } from '../../../backtest/runner/index.ts';
 
-// Scale reviewer (session 24): when a run's event-time span is unknown (spanOf returns undefined,
-// e.g. a recording gzipped as one member by `gzip`, larger than the 1 MiB tail), the plain lines
-// rightly drop the share and the ETA, but the terminal bar starts with a total of 0 and claims
-// "100% of event time ... ETA 0s" from the first update to the last (seen with `script` on
-// `keel backtest` of such a file: "100% of event time | 0 events | 0 ev/s | ETA 0s").
+// When a run's event-time span is unknown (spanOf returns undefined), the plain progress lines
+// drop the share and the ETA, and so must the terminal bar: with a total of 0 it would claim
+// "100% of event time ... ETA 0s" from the first update to the last.
 function aTty(): NodeJS.WritableStream & { text: string } {
   const stream = {
     isTTY: true,

@@ -27,8 +27,8 @@ backtest:
 `,
 );
 
-// Commit reviewer (session 24): the report filed post-only (GTX) rejections as a grey note, while
-// the terminal summary and the sweep still printed them with the ⚠ of a setup warning.
+// The terminal summary and the sweep file post-only (GTX) rejections as the report does: a note,
+// not a setup warning with ⚠.
 describe('post-only orders rejected because they would take, in the terminal', () => {
   it('are a note line without ⚠ in the backtest summary when every rejection is one, as in the report', () => {
     const run = keelChild(['backtest', config, '--no-progress', ...reportOutputFlags(dir, 'only')]);

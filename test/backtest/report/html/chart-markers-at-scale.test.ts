@@ -10,11 +10,10 @@ import { barsRecordingIn, decodeMarketRecord } from '../../../kit/bar-recordings
 import { anInstrument } from '../../../kit/instrument-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
-// Scale reviewer (session 24): a 20 000-bar (1m, ~14 days) SMA-cross backtest. The equity
-// sampler's buckets widen past 1 minute, and the report's price line holds only each bucket's
-// close, while each fill marker is snapped to the price point at or before its fill. So on the
-// chart a fill is drawn minutes before it happened, next to a price it never traded at, and the
-// page says nothing of the price line being sampled (only that markers are a selection).
+// A 20 000-bar (1m, ~14 days) SMA-cross backtest: the equity sampler's buckets widen past 1
+// minute, so the report's price line holds each bucket's close. Each drawn fill's own time and
+// price go into that line, so a marker sits at its fill rather than at a sampled point minutes
+// earlier, and the page says the line is sampled.
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const aTempDir = tempDirsRemovedAfterAll('keel-scale-markers-');
 

@@ -360,7 +360,7 @@ describe('HTML report: algo orders and denied intents', () => {
 });
 
 describe('HTML report: price chart titles', () => {
-  // Commit reviewer (session 24): "SYM: price: bucket closes every 32 min, plus fill prices; fills".
+  // Not "SYM: price: bucket closes every 32 min, plus fill prices; fills".
   it('name the sym, what the line samples and the fills in one phrase, with no colon chain', () => {
     const base = aBacktestResult(20);
     const sym = base.prices[0]?.sym ?? '';
