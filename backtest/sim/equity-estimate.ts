@@ -6,7 +6,7 @@ import { addTo } from './decimal-sums.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
 import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
-import { signedCost } from './sim-position.ts';
+import { signedCost, unrealizedFromCost } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -216,7 +216,7 @@ function generalSnapshotOf(state: SimState): EquitySnapshot {
     for (const [balance, value] of balances) equity = equity.plus(valued(balance, coinDec(value)));
     for (const [qty, size, cost, mark, settle] of positions) {
       if (Number.isNaN(mark)) continue;
-      equity = equity.plus(valued(timesSize(qty.mul(decimalOf(mark)).minus(cost), size), coinDec(settle)));
+      equity = equity.plus(valued(unrealizedFromCost(qty, cost, decimalOf(mark), size), coinDec(settle)));
     }
     for (const [principal, value] of loans) equity = equity.minus(valued(principal, coinDec(value)));
     return equity;

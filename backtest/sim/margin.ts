@@ -5,7 +5,7 @@ import { timesSize } from './contract-size.ts';
 import { addTo } from './decimal-sums.ts';
 import { markDecimalOf } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
-import { type PositionValuation, type SimPosition, signedCost } from './sim-position.ts';
+import { type PositionValuation, type SimPosition, signedCost, unrealizedFromCost } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /**
@@ -87,17 +87,17 @@ export function unrealizedPnl(state: SimState, position: SimPosition): Dec {
 }
 
 /**
- * Unrealized PnL from the position's exact cost rather than its average price (a 40-digit
- * rounding when the entries' average does not end), so equity carries no rounding noise.
+ * Unrealized PnL from the position's exact cost ({@link unrealizedFromCost}), so equity carries
+ * no rounding noise.
  * @param position - the position
  * @param mark - its mark
  * @param size - its contract size
- * @returns contractSize x (qty x mark - signed cost), which is qty x contractSize x (mark - avgPrice)
+ * @returns the unrealized PnL in the settle asset
  */
 function unrealizedOf(position: SimPosition, mark: Dec, size: Dec): Dec {
   // No mark yet: valued at its average price, so no PnL (qty x avgPrice - cost is a rounding away from zero).
   if (mark === position.avgPrice) return ZERO;
-  return timesSize(position.qty.mul(mark).minus(signedCost(position)), size);
+  return unrealizedFromCost(position.qty, signedCost(position), mark, size);
 }
 
 /**

@@ -165,6 +165,20 @@ export function signedCost(position: { readonly qty: Dec; readonly cost: Dec }):
 }
 
 /**
+ * Unrealized PnL from a cost rather than an average price (a 40-digit rounding when the entries'
+ * average does not end): contract size x (qty x mark - signed cost), which is
+ * qty x contractSize x (mark - avgPrice) with avgPrice = cost / |qty|.
+ * @param qty - the signed qty
+ * @param cost - the cost signed as the qty ({@link signedCost})
+ * @param mark - the mark
+ * @param size - the contract size
+ * @returns the unrealized PnL in the settle asset
+ */
+export function unrealizedFromCost(qty: Dec, cost: Dec, mark: Dec, size: Dec): Dec {
+  return timesSize(qty.mul(mark).minus(cost), size);
+}
+
+/**
  * The average price of a position opened from flat: (avg x 0 + price x qty) / qty, which is the
  * price itself when the product is exact (their digits fit the precision) and the flat position's
  * average is zero, as a flat one's is; the Decimal formula otherwise.
