@@ -1,4 +1,4 @@
-import type { Intent } from '../model/index.ts';
+import type { Intent, PositionMode } from '../model/index.ts';
 import type { KernelDenial } from './intent-ownership.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 
@@ -14,11 +14,13 @@ const NOTHING_LEFT: EmulationOutcome = { rest: undefined };
  * emulated stops too, and a position close cancels its reduce-only stops on the closed syms
  * (as the venue cancels reduce-only orders there). A stop that already triggered is an order at the venue under the same
  * reference, so its cancel goes on to the venue. A position mode switch is denied while any
- * emulated stop is open, as the venue refuses one while it holds an order.
+ * emulated stop is open, as the venue refuses one while it holds an order, unless it switches to
+ * the mode already in force (no stop's positionSide changes).
  * @param emulator - the kernel's trailing stop emulator
  * @param owner - the emitting strategy (as the emulator knows it)
  * @param strategyId - its id
  * @param intent - the intent
+ * @param positionMode - the portfolio's position mode now
  * @returns a denial (an invalid stop, another strategy's stop, a mode switch with stops open), or
  *   the intent left to send
  */
@@ -27,6 +29,7 @@ export function takeEmulated<O>(
   owner: O,
   strategyId: string,
   intent: Intent,
+  positionMode: PositionMode,
 ): EmulationOutcome {
   switch (intent.kind) {
     case 'placeOrder': {
@@ -58,6 +61,7 @@ export function takeEmulated<O>(
         for (const ref of emulator.openRefs(strategyId, sym, true)) emulator.cancel(ref);
       return { rest: intent };
     case 'setPositionMode': {
+      if (intent.positionMode === positionMode) return { rest: intent };
       const denial = switchWithStopsOpen(emulator, intent.ref, intent.positionMode);
       return denial === undefined ? { rest: intent } : { denial };
     }

@@ -87,10 +87,7 @@ export class IntentPipeline {
   private emulatedPart(runner: StrategyRunner, intent: Intent): EmulationOutcome {
     const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref) ?? this.warmUpCheck();
     if (denial !== undefined) return { denial };
-    // A switch to the mode already in force changes no stop's positionSide: not the emulator's business.
-    if (intent.kind === 'setPositionMode' && intent.positionMode === this.state.positionMode())
-      return { rest: intent };
-    return takeEmulated(this.emulator, runner, runner.id, intent);
+    return takeEmulated(this.emulator, runner, runner.id, intent, this.state.positionMode());
   }
 
   /**
