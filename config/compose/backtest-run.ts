@@ -179,6 +179,7 @@ export async function runConfiguredBacktest(
     ...(startingCoins.length === 0 ? {} : { startingCoins: Object.fromEntries(startingCoins) }),
     ...(backtest.fillModel === undefined ? {} : { fillModel: fillModelOf(backtest.fillModel) }),
     sim: {
+      positionMode: backtest.positionMode,
       ...(subPortfolioMarkup === undefined ? {} : { subPortfolioMarkup }),
       ...(loans === undefined ? {} : { loans }),
     },

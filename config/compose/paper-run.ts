@@ -140,6 +140,7 @@ export async function startEmbeddedPaperVenue(
         apiKey: `paper-${randomBytes(6).toString('hex')}`,
         apiSecret: randomBytes(24).toString('hex'),
         startingBalances: paper.startingCash,
+        positionMode: paper.positionMode,
         // The sub-portfolio the strategies trade in pays its markup here, once, on top of each
         // instrument's own (the specs carry only the latter).
         ...(feeMarkup === undefined ? {} : { feeMarkup }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { nonNegativeDecimal, positiveDecimal } from './decimal-value.ts';
 import { filePathSchema } from './file-path.ts';
 import { loanTermsConfigSchema } from './loan-terms-config.ts';
-import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
+import { fillModelConfigSchema, latencyModelSchema, positionModeConfigSchema } from './sim-models-config.ts';
 import { timeValue } from './time-value.ts';
 
 /** Starting balances per asset (`{ USDT: 100000 }`). */
@@ -102,6 +102,11 @@ export const backtestConfigSchema = z
       .optional()
       .describe(
         'Margin-loan terms of the simulated venue (borrowable assets, rates, quotas, LTV limits); absent = nothing can be borrowed (406014).',
+      ),
+    positionMode: positionModeConfigSchema
+      .default('NET')
+      .describe(
+        "Position mode the simulated account starts in: NET (one position per sym) or BOTH (hedge mode, a LONG and a SHORT leg per sym; the built-in strategies then trade through `ctx.order.legs`). The replay of a paper session's recording needs the mode that session ran in.",
       ),
     closeAtEnd: z
       .boolean()

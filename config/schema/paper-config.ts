@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { startingCashSchema } from './backtest-config.ts';
 import { filePathSchema } from './file-path.ts';
 import { loanTermsConfigSchema } from './loan-terms-config.ts';
-import { fillModelConfigSchema, latencyModelSchema } from './sim-models-config.ts';
+import { fillModelConfigSchema, latencyModelSchema, positionModeConfigSchema } from './sim-models-config.ts';
 
 /** What the paper venue replays: a recorded session or synthetic data (labelled synthetic). */
 export const paperSourceSchema = z.discriminatedUnion(
@@ -56,6 +56,11 @@ export const paperConfigSchema = z.strictObject({
   startingCash: startingCashSchema
     .prefault({ USDT: 100000 })
     .describe("Starting balances of the paper venue's account per asset, e.g. { USD: 10000 }."),
+  positionMode: positionModeConfigSchema
+    .default('NET')
+    .describe(
+      "Position mode the paper venue's account starts in: NET (one position per sym) or BOTH (hedge mode, a LONG and a SHORT leg per sym).",
+    ),
   fillModel: fillModelConfigSchema
     .optional()
     .describe(

@@ -28,6 +28,13 @@ export const fillModelConfigSchema = z.union(
   { error: `must be a fill model name (${FILL_MODEL_NAMES.join(', ')}) or a map with name and settings` },
 );
 
+/**
+ * The position mode the simulated venue's account starts in: NET (one position per sym) or BOTH
+ * (hedge mode: a LONG and a SHORT leg per sym). A strategy may still switch with
+ * `ctx.order.setPositionMode` while it holds no position and no open order.
+ */
+export const positionModeConfigSchema = z.enum(['NET', 'BOTH']);
+
 /** One latency leg: a fixed delay plus uniform jitter in [0, jitterMs). */
 export const latencyLegSchema = z.strictObject({
   fixedMs: z.number().nonnegative().default(0),
