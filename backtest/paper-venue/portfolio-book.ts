@@ -186,7 +186,7 @@ export class PortfolioBook {
     this.captured = captured;
     try {
       this.sim.submit({ strategyId: 'paper-venue', intent } as ApprovedIntent);
-      this.sim.advanceTo(this.sim.now());
+      this.moveSim(this.sim.now());
     } finally {
       this.captured = undefined;
     }
@@ -202,7 +202,17 @@ export class PortfolioBook {
    * @param ts - the arrival, venue ms
    */
   advanceTo(ts: number): void {
-    if (ts > this.sim.now()) this.sim.advanceTo(ts);
+    if (ts > this.sim.now()) this.moveSim(ts);
+  }
+
+  /**
+   * Moves the sim to `ts`, running the commands due by then. On the bar fill model the venue's
+   * timers inside the span of the bar it has yet to receive (an expiry, a TIME release, interest)
+   * wait for that bar, as in a backtest: the bar's prices span its whole interval, so an order
+   * live at its open meets all of it before it expires.
+   */
+  private moveSim(ts: number): void {
+    this.sim.advanceTo(ts, Math.min(ts, this.sim.nextBarOpen()));
   }
 
   /**

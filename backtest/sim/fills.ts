@@ -60,6 +60,8 @@ export function unlist(state: SimState, order: SimOrder): void {
  * @param finalState - CANCELLED or REJECTED (FILLED is reached through fills)
  * @param action - the action reported with it
  * @param cancelType - why it was cancelled (IOC, FOK, EXPIRED, USER, REDUCE_ONLY, LIQUIDATION...)
+ * @param at - the order's `updateAt` (default: now): an expiry the bar model held for the bar
+ *   whose span holds it is stamped with the time the order ended, not when the bar arrived
  */
 export function finishOrder(
   state: SimState,
@@ -67,12 +69,13 @@ export function finishOrder(
   finalState: OrderState,
   action: OrderAction,
   cancelType?: string,
+  at = state.now,
 ): void {
   unlist(state, order);
   order.state = finalState;
   order.remainingN = 0;
   if (cancelType !== undefined) order.cancelType = cancelType;
-  publishOrder(state, order, action);
+  publishOrder(state, order, action, at);
   if (isAboveZero(order.filled)) state.hooks.attachTpSl(order);
 }
 

@@ -13,6 +13,15 @@ import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 import { releaseHeld } from './triggers.ts';
 
+/**
+ * Whether an order still listed as live had in fact ended by now: on the bar fill model the
+ * expiry of an order inside the span of a bar the venue has yet to match waits for that bar (the
+ * order meets it as it stood), but a command arriving after the expiry time finds it final.
+ */
+function hasExpired(state: SimState, order: SimOrder): boolean {
+  return order.expireAt <= state.now;
+}
+
 function findLive(
   state: SimState,
   ref: string,
@@ -32,6 +41,16 @@ function findLive(
   if (!isLive(order)) {
     // A cancel that arrives after the fill loses the race: the fill already happened in virtual time.
     rejectCommand(state, ref, kind, 'ORDER_ALREADY_FINAL', `order ${target} is ${order.state}`);
+    return undefined;
+  }
+  if (hasExpired(state, order)) {
+    rejectCommand(
+      state,
+      ref,
+      kind,
+      'ORDER_ALREADY_FINAL',
+      `order ${target} expired at ${new Date(order.expireAt).toISOString()}`,
+    );
     return undefined;
   }
   return order;
@@ -68,7 +87,8 @@ type Amendable = Pick<SimOrder, 'price' | 'priceN' | 'qty' | 'remainingN'>;
  * the available margin counting it would be negative, is refused with 401023 and the order stays
  * as it was: the same check as placement, so an order placed small and enlarged cannot carry
  * more than the same order placed whole. One that needs no more margin is accepted even on an
- * over-committed portfolio, as it only lowers the commitment.
+ * over-committed portfolio, as it only lowers the commitment. An order past its DAY / GTD expiry
+ * time is final (401058), even while its expiry waits for a bar ({@link hasExpired}).
  * @param state - the venue
  * @param intent - the command
  */
@@ -187,7 +207,8 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
 
 /**
  * Cancels one order. It takes effect when the command arrives (after order-entry latency); if a
- * fill completed the order first, the cancel is refused with 401058.
+ * fill completed the order first, or its DAY / GTD expiry time has passed (see {@link hasExpired}),
+ * the cancel is refused with 401058.
  * @param state - the venue
  * @param intent - the command
  */
@@ -198,7 +219,7 @@ export function cancelOrder(state: SimState, intent: CancelOrderIntent): void {
 
 /**
  * Cancels the listed orders, or every open order on a sym (or everywhere). Unknown or final targets
- * are skipped silently, like a batch cancel (Keel's choice).
+ * (an order past its expiry time included) are skipped silently, like a batch cancel (Keel's choice).
  * @param state - the venue
  * @param intent - the command
  */
@@ -207,7 +228,7 @@ export function cancelOrders(state: SimState, intent: CancelOrdersIntent): void 
     ? intent.targets.map((ref) => state.ordersByRef.get(ref)).filter((o): o is SimOrder => o !== undefined)
     : [...state.liveOrders].filter((o) => intent.sym === undefined || o.sym === intent.sym);
   for (const order of targets) {
-    if (isLive(order) && !order.liquidation)
+    if (isLive(order) && !order.liquidation && !hasExpired(state, order))
       finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'USER');
   }
 }

@@ -14,10 +14,11 @@ import { emit } from './sim-state.ts';
  * @param state - the venue
  * @param order - the order, already updated
  * @param action - what happened
+ * @param at - when it happened (default: now)
  */
-export function publishOrder(state: SimState, order: SimOrder, action: OrderAction): void {
+export function publishOrder(state: SimState, order: SimOrder, action: OrderAction, at = state.now): void {
   order.action = action;
-  order.updateAt = state.now;
+  order.updateAt = at;
   emit(state, { kind: 'order', order: orderView(order, state.opts.portfolioId) });
 }
 

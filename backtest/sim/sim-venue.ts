@@ -1,14 +1,15 @@
 import { type Observable, Subject } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../core/execution/index.ts';
-import type {
-  AdlRankEvent,
-  Dec,
-  Intent,
-  Loan,
-  LoanRisk,
-  MarketEvent,
-  Order,
-  UserEvent,
+import {
+  type AdlRankEvent,
+  BAR_INTERVAL_MS,
+  type Dec,
+  type Intent,
+  type Loan,
+  type LoanRisk,
+  type MarketEvent,
+  type Order,
+  type UserEvent,
 } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { adlRanksOf } from './adl-rank.ts';
@@ -64,6 +65,14 @@ export interface SimVenue extends ExecutionPort {
   advanceTo(ts: number, timersUntil?: number): void;
   /** @returns the current virtual time */
   now(): number;
+  /**
+   * On the bar fill model, where the venue expects the next bar to open: the end of the latest
+   * closed bar it matched. A bar's timers fire after the bar is matched, so a driver that moves
+   * the venue past this time without the bar (the paper venue, on a command or a lockstep tick)
+   * passes it as `timersUntil`, as the backtest runner passes the next bar's open.
+   * @returns epoch ms; `Infinity` on other fill models and before the first closed bar
+   */
+  nextBarOpen(): number;
   /**
    * When the venue next has work of its own: the next command to arrive or timer to fire. A
    * runner that delays what strategies see moves the venue there first, so the venue's answers
@@ -186,6 +195,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   const queue: (PendingCommand | undefined)[] = [];
   let head = 0;
   let lastArrival = Number.NEGATIVE_INFINITY;
+  let nextBarOpen = Number.POSITIVE_INFINITY;
 
   /**
    * Moves virtual time to `ts`, delivering the commands that arrive by then and firing each timer
@@ -252,6 +262,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     if (opts.fillModel.name === 'bar') {
       if (bar !== undefined) {
         matchBar(state, bar);
+        const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
+        nextBarOpen = nextBarOpen === Number.POSITIVE_INFINITY ? end : Math.max(nextBarOpen, end);
         runDue(event.recvTs);
       } else if (event.kind === 'markPrice') {
         checkMarkTriggers(state, event.sym, event.markPrice);
@@ -286,6 +298,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     onMarket,
     advanceTo: runDue,
     now: () => state.now,
+    nextBarOpen: () => nextBarOpen,
     nextDueAt: (timersUntil = Number.POSITIVE_INFINITY) =>
       Math.min(
         head < queue.length ? (queue[head] as PendingCommand).arrival : Number.POSITIVE_INFINITY,

@@ -9,7 +9,8 @@ import type { SimState } from './sim-state.ts';
 import { releaseHeld } from './triggers.ts';
 
 /**
- * Fires what is due at the current virtual time: DAY / GTD expiries (CANCELLED with action EXPIRE),
+ * Fires what is due at the current virtual time: DAY / GTD expiries (CANCELLED with action EXPIRE,
+ * stamped with the expiry time even when, on bars, the expiry waited for its bar to be matched),
  * TIME orders whose timeToSend has come, perpetual funding (on the positions held at the funding
  * time, at the last mark before it), hourly loan interest; then, when funding or interest moved
  * equity or a released TIME order filled, checks the margin as a market event does
@@ -34,7 +35,8 @@ export function runTimers(state: SimState): void {
         `the expiry of ${order.timeInForce} order ${order.clientOrderId}`,
         true,
       );
-      finishOrder(state, order, 'CANCELLED', 'EXPIRE', 'EXPIRED');
+      // Stamped when it ended: on bars the expiry may have waited for the bar whose span holds it.
+      finishOrder(state, order, 'CANCELLED', 'EXPIRE', 'EXPIRED', order.expireAt);
       continue;
     }
     next = Math.min(next, order.expireAt);
