@@ -1,26 +1,37 @@
 import { BAR_INTERVAL_MS, type BarInterval } from '../../core/model/index.ts';
+import { clocksForwardBetween } from './clock-changes.ts';
 import { CsvImportError } from './csv-import-error.ts';
 import type { RawBar } from './ohlcv-bar.ts';
+
+const HOUR_MS = 3_600_000;
 
 /** Slack for daily bars in a zone with daylight saving: a day can be 23 hours long. */
 const DST_SLACK_MS = 3_600_000;
 
 /**
  * Refuses a bar that starts inside the one before it: bars closer together than the interval
- * (5m data imported as 1h) or a row off the file's grid. Daily bars may be an hour short (DST).
+ * (5m data imported as 1h) or a row off the file's grid. Daily bars may be an hour short (DST);
+ * bars of an hour or more may be short by as much as the clocks of `zone` went forward between
+ * them (4h bars written in local time hold 3 hours on the night daylight saving starts).
  * @param bars - the bars oldest first
  * @param interval - the bar interval, given or detected
  * @param file - file name for the error
+ * @param zone - the IANA zone times without an offset were read in
  * @throws CsvImportError at the first bar that starts inside the one before it
  */
-export function refuseOverlaps(bars: readonly RawBar[], interval: BarInterval, file: string): void {
+export function refuseOverlaps(
+  bars: readonly RawBar[],
+  interval: BarInterval,
+  file: string,
+  zone: string,
+): void {
   const ms = BAR_INTERVAL_MS[interval];
   const least = ms >= BAR_INTERVAL_MS['1d'] ? ms - DST_SLACK_MS : ms;
   for (let i = 1; i < bars.length; i++) {
     const prev = bars[i - 1] as RawBar;
     const cur = bars[i] as RawBar;
     const gap = cur.ts - prev.ts;
-    if (gap < least) {
+    if (gap < least && !(ms >= HOUR_MS && gap >= ms - clocksForwardBetween(prev.ts, cur.ts, zone))) {
       throw new CsvImportError(
         file,
         cur.bar.line,

@@ -1,11 +1,12 @@
-import { earlierOccurrence } from './bar-time.ts';
+import { earlierOccurrence, laterOccurrence } from './clock-changes.ts';
 import type { RawBar, SkippedRow } from './ohlcv-bar.ts';
 
 /**
  * The bars oldest first (a newest-first file is reversed). A row that repeats the bar before it
  * exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
- * without an offset, is read as its two occurrences; any other bar at the same time, or a time
- * going back, is a problem (`reject` throws, or skips it under --skip-invalid).
+ * without an offset, is read as its two occurrences, for bars of any interval
+ * ({@link placeInRepeatedHour}); any other bar at the same time, or a time going back, is a problem
+ * (`reject` throws, or skips it under --skip-invalid).
  * @param raw - the bars in file order
  * @param reject - reports a bar that cannot be placed (throws, or records it as skipped)
  * @param skipped - where exact copies are listed
@@ -33,12 +34,9 @@ export function orderBars(
       skipped.push({ line: cur.bar.line, reason: `an exact copy of line ${prev.bar.line}` });
       continue;
     }
-    // The hour daylight saving repeats: read at the later offset both times, the first is the earlier.
-    const earlier = cur.ts === prev.ts ? earlierOccurrence(prev.ts, zone) : undefined;
-    const beforePrev = kept[kept.length - 2];
-    if (earlier !== undefined && (beforePrev === undefined || earlier > beforePrev.ts)) {
-      kept[kept.length - 1] = { ...prev, ts: earlier };
-      kept.push(cur);
+    const placed = placeInRepeatedHour(kept, cur, zone);
+    if (placed !== undefined) {
+      kept.push(placed);
       continue;
     }
     reject(
@@ -49,6 +47,50 @@ export function orderBars(
     );
   }
   return kept;
+}
+
+/**
+ * Places the repeated hour when daylight saving ends. Its times, written without an offset, are
+ * all read at one of their two occurrences, so the second occurrence steps back in time from the
+ * first by less than the clock change (to the same time for hourly bars, 45 minutes for 15m bars).
+ * When `cur` so steps back into the repeated hour: read at its first occurrence (Sydney), it moves
+ * to its second; read at its second (Europe, the Americas), the run of that hour's bars just kept
+ * is its first occurrence and moves to its earlier times, when it still comes after the bar
+ * before it.
+ * @param kept - the bars placed so far, oldest first (the run is moved in place)
+ * @param cur - a bar whose time is not after the last kept one's
+ * @param zone - the IANA zone times without an offset were read in
+ * @returns `cur` as it follows the kept bars, or undefined when the step back is no repeated hour
+ */
+function placeInRepeatedHour(kept: RawBar[], cur: RawBar, zone: string): RawBar | undefined {
+  const prev = kept[kept.length - 1];
+  if (prev === undefined) return undefined;
+  const later = laterOccurrence(cur.ts, zone);
+  if (later !== undefined)
+    return later > prev.ts && isRepeated(prev.ts, zone) ? { ...cur, ts: later } : undefined;
+  const earlier = earlierOccurrence(cur.ts, zone);
+  if (earlier === undefined) return undefined;
+  const shift = cur.ts - earlier;
+  if (prev.ts - cur.ts >= shift) return undefined;
+  let start = kept.length;
+  while (start > 0) {
+    const ts = (kept[start - 1] as RawBar).ts;
+    if (earlierOccurrence(ts, zone) !== ts - shift) break;
+    start--;
+  }
+  if (start === kept.length) return undefined;
+  const before = kept[start - 1];
+  if (before !== undefined && (kept[start] as RawBar).ts - shift <= before.ts) return undefined;
+  for (let i = start; i < kept.length; i++) {
+    const bar = kept[i] as RawBar;
+    kept[i] = { ...bar, ts: bar.ts - shift };
+  }
+  return cur;
+}
+
+/** Whether an instant's wall clock happens twice in the zone. */
+function isRepeated(ms: number, zone: string): boolean {
+  return earlierOccurrence(ms, zone) !== undefined || laterOccurrence(ms, zone) !== undefined;
 }
 
 function sameValues(a: RawBar, b: RawBar): boolean {

@@ -92,20 +92,3 @@ export function parseBarTime(text: string, parsing: TimeParsing): number | null 
 function valid(t: DateTime): number | null {
   return t.isValid ? t.toMillis() : null;
 }
-
-const HOUR_MS = 3_600_000;
-const WALL_CLOCK = 'yyyy-MM-dd HH:mm:ss.SSS';
-
-/**
- * The first occurrence of a wall-clock time that happens twice in a zone (the repeated hour when
- * daylight saving ends): luxon reads such a time at the later offset, so the earlier occurrence
- * is an hour before with the same wall clock.
- * @param ms - epoch milliseconds a time without offset was read as
- * @param zone - the IANA zone it was read in
- * @returns the epoch milliseconds of the earlier occurrence, or undefined when the time is not ambiguous
- */
-export function earlierOccurrence(ms: number, zone: string): number | undefined {
-  const at = DateTime.fromMillis(ms, { zone });
-  const hourBefore = DateTime.fromMillis(ms - HOUR_MS, { zone });
-  return hourBefore.toFormat(WALL_CLOCK) === at.toFormat(WALL_CLOCK) ? ms - HOUR_MS : undefined;
-}

@@ -144,7 +144,7 @@ export function parseOhlcvCsv(text: string, options: OhlcvCsvOptions = {}): Ohlc
   const ordered = orderBars(raw, reject, skipped, zone);
   skipped.sort((a, b) => a.line - b.line);
   const interval = options.interval ?? detectInterval(ordered, file);
-  refuseOverlaps(ordered, interval, file);
+  refuseOverlaps(ordered, interval, file, zone);
   const shift = options.timestampIs === 'close' ? BAR_INTERVAL_MS[interval] : 0;
   const bars = ordered.map((r) => ({ openTime: r.ts - shift, ...r.bar }));
   return { bars, interval, layout, delimiter, skipped };

@@ -115,8 +115,25 @@ export function closingBar(last: BarEvent, openTime: number, recvTs: number): Ba
   };
 }
 
-/** Time after the last event during which commands sent at the end may still arrive, ms. */
+/**
+ * Time after the last event during which commands sent at the end may still arrive and be answered,
+ * ms. The venue's own timers (expiries, TIME releases, funding, loan interest) stop at the last
+ * event: the run ends there, as a paper session stopped at its last event does.
+ */
 export const END_SETTLE_MS = 60_000;
+
+/**
+ * Delivers the commands still on their way that arrive by `until`, one arrival at a time, firing
+ * no venue timer due after `end`.
+ * @param sim - the simulated venue
+ * @param until - the latest arrival delivered
+ * @param end - receive time of the last event: no timer after it fires
+ * @returns the venue's time after the last arrival delivered (when nothing was on its way, its time)
+ */
+function deliverInFlight(sim: SimVenue, until: number, end: number): number {
+  for (let at = sim.nextDueAt(end); at <= until; at = sim.nextDueAt(end)) sim.advanceTo(at, end);
+  return sim.now();
+}
 
 /**
  * Closes what is open once every event was delivered: the closing orders arrive after the last
@@ -148,12 +165,15 @@ export async function closeAfterLastEvent(
     if (closed === undefined && round > 0) return;
     const settled = end + (round + 1) * END_SETTLE_MS;
     if (sim.fillModelName === 'bar') {
+      // The closing bar comes once the closes arrived, not at the window's end: the venue runs
+      // its timers up to a bar's receive time once it has matched it.
+      const arrived = deliverInFlight(sim, settled, end);
       for (const sym of closed ?? []) {
         const bar = lastBars.get(sym);
-        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, settled));
+        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, arrived));
       }
     }
-    sim.advanceTo(settled);
+    sim.advanceTo(settled, end);
     const open = openPositionCount(await sim.snapshot());
     if (round > 0 && (open === 0 || open >= openBefore)) return;
     openBefore = open;
@@ -173,9 +193,9 @@ function openPositionCount(snapshot: Awaited<ReturnType<SimVenue['snapshot']>>):
 
 /**
  * When a run ends: at its last event, or at the last fill or cash flow the venue booked after it
- * (the end-of-run close fills a latency after the last event; an order in flight, a funding
- * settlement or loan interest may come in while the venue settles), so the final equity, which
- * holds them, is stamped after them and the trades and exposure end within the run.
+ * (the end-of-run close fills a latency after the last event, as may an order in flight; the
+ * venue's timers stop at the last event), so the final equity, which holds them, is stamped after
+ * them and the trades and exposure end within the run.
  * @param lastEventTs - receive time of the last event
  * @param lastFillTs - time of the run's last fill (-Infinity without any)
  * @param statement - the venue's cash flows, in booking order

@@ -231,14 +231,17 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   let unsent: string[] = [];
   let unbilled: string | undefined;
   if (last !== undefined) {
+    // The run ends at its last event: commands on their way still arrive and are answered, but no
+    // venue timer due after it fires (a paper session stopped then pays no later funding either).
     const end = last.recvTs;
-    unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     if (options.closeAtEnd ?? true) {
+      unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
       await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, (denial) =>
         records.denials.append(denial),
       );
     } else {
-      sim.advanceTo(end + END_SETTLE_MS);
+      sim.advanceTo(end + END_SETTLE_MS, end);
+      unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     }
     // The last sample is taken after the venue settled, so the closing fills and fees are in it,
     // and stamped when they were booked, so the run's end covers them.
