@@ -1,3 +1,4 @@
+import { ignoredLeverageWarnings } from '../compose/instrument-specs.ts';
 import {
   type LoadedConfig,
   type OverrideArg,
@@ -57,7 +58,8 @@ export function replayWindowOverrides(from: string | undefined, to: string | und
 
 /**
  * Loads a config for a command and checks that the command runs in its mode; prints why not.
- * Warns (⚠ on stderr) of sections the mode ignores, before the command starts.
+ * Warns (⚠ on stderr) of sections the mode ignores and of instrument overrides that do nothing,
+ * before the command starts.
  * @param io - where to print problems
  * @param command - the command's name, e.g. `backtest`
  * @param file - the config path as typed
@@ -80,6 +82,10 @@ export function configForCommand(
     return undefined;
   }
   if (loaded !== undefined)
-    for (const warning of unusedSectionWarnings(loaded)) io.stderr.write(`⚠ ${warning}\n`);
+    for (const warning of [
+      ...unusedSectionWarnings(loaded),
+      ...ignoredLeverageWarnings(loaded.config, loaded.source),
+    ])
+      io.stderr.write(`⚠ ${warning}\n`);
   return loaded;
 }

@@ -101,7 +101,10 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .command('record')
     .description("record the market data of the config's instruments, without trading")
     .argument('<config>', 'a live or paper config (YAML)')
-    .option('--out <file>', 'recording to write (.jsonl or .jsonl.gz); default recording.path')
+    .option(
+      '--out <file>',
+      "recording to write (.jsonl or .jsonl.gz); default recording.path, else out/<name>-market.jsonl.gz (<name>: the config's name, else its mode)",
+    )
     .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
     .option('--set <path=value>', SET_HELP, collect, [])
     .option('--unset <path>', UNSET_HELP, collect, [])

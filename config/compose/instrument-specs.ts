@@ -1,7 +1,14 @@
 import { fixedCommissionText } from '../../backtest/runner/index.ts';
+import { simTakesLeverage } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
 import { D, type Dec, type InstrumentSpec, isPerpetual, parseSym, ZERO } from '../../core/model/index.ts';
-import { type InstrumentConfig, type InstrumentOverrides, missingSpecFields } from '../schema/index.ts';
+import type { ConfigSource } from '../loader/index.ts';
+import {
+  type InstrumentConfig,
+  type InstrumentOverrides,
+  type KeelConfig,
+  missingSpecFields,
+} from '../schema/index.ts';
 
 /**
  * Applies a config's spec overrides to an instrument spec.
@@ -100,10 +107,36 @@ export function instrumentSpecsOf(instruments: readonly InstrumentConfig[]): Ins
   });
 }
 
+/** The leverage the simulated venue trades a spec at (1 for equities and spot). */
+function simLeverage(spec: InstrumentSpec): Dec {
+  return simTakesLeverage(spec.id) ? spec.defaultLeverage : D(1);
+}
+
+/**
+ * One sentence per `defaultLeverage` override on an instrument that trades without leverage (a US
+ * equity or crypto SPOT): backtests and paper runs trade it at 1x whatever the override says.
+ * @param config - a validated config
+ * @param source - where its values were written
+ * @returns the warnings, in instrument order, each with where the override was written
+ */
+export function ignoredLeverageWarnings(config: KeelConfig, source: ConfigSource): string[] {
+  return config.instruments.flatMap(({ sym, overrides }, index) => {
+    if (overrides.defaultLeverage === undefined) return [];
+    const id = parseSym(sym);
+    if (simTakesLeverage(id)) return [];
+    const kind = id.kind === 'equity' ? 'a US equity' : `crypto ${id.businessType}`;
+    const { where } = source.where(['instruments', index, 'overrides', 'defaultLeverage'], 'key');
+    return [
+      `instruments[${index}].overrides.defaultLeverage does nothing: ${sym} is ${kind}, which backtests and paper runs trade at 1x (${where})`,
+    ];
+  });
+}
+
 /**
  * One sentence per instrument that took Keel's defaults rather than a built-in spec, for the
- * report's assumptions: the spec it ended with (tick, lot, minimum size, settle asset, leverage
- * and fees), so a backtest of a user's own data says what it assumed about the market.
+ * report's assumptions: the spec it ended with (tick, lot, minimum size, settle asset, the
+ * leverage the simulated venue applies, and fees), so a backtest of a user's own data says what
+ * it assumed about the market.
  * @param specs - a run's specs, as {@link instrumentSpecsOf} made them
  * @returns the sentences, in spec order; empty when every sym has a built-in spec
  */
@@ -114,7 +147,7 @@ export function defaultedSpecNotes(specs: readonly InstrumentSpec[]): string[] {
       (spec) =>
         `${spec.sym} has no built-in spec: Keel's defaults for its kind with the config's overrides, ` +
         `tick ${spec.tickSize.toFixed()}, lot ${spec.lotSize.toFixed()}, minimum ${spec.minSize.toFixed()}, ` +
-        `settled in ${spec.settleAsset}, leverage ${spec.defaultLeverage.toFixed()}, ` +
+        `settled in ${spec.settleAsset}, leverage ${simLeverage(spec).toFixed()}, ` +
         `fees maker ${spec.fees.maker.toFixed()} / taker ${spec.fees.taker.toFixed()} of notional${fixedCommissionText(spec.fees)}.`,
     );
 }

@@ -8,6 +8,10 @@ const SECTION_MODES: Readonly<Record<string, readonly RunMode[]>> = {
   venue: ['live', 'paper'],
   recording: ['live', 'paper'],
   shutdown: ['live', 'paper'],
+  // The venue session serves metrics; the venue session and `keel record` (live and paper
+  // configs only) log at the level.
+  metrics: ['live', 'paper'],
+  logging: ['live', 'paper'],
 };
 
 /** What stands in for a section in a mode that ignores it, where a user would look for it. */
@@ -19,7 +23,7 @@ const INSTEAD: Readonly<Record<string, string>> = {
 
 /**
  * Sections written in a config that its mode ignores (a `backtest` section in a paper config, a
- * `paper`, `venue`, `recording` or `shutdown` section in a backtest, ...): they validate, as a
+ * `paper`, `venue`, `recording`, `shutdown`, `metrics` or `logging` section in a backtest, ...): they validate, as a
  * config may switch modes by one line, but nothing reads them, so a setting there (e.g.
  * `backtest.fees`) silently does not apply. Only sections written in the file or by `--set`
  * count, not defaults.

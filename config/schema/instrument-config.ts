@@ -38,7 +38,7 @@ export const instrumentOverridesSchema = z.strictObject({
   defaultLeverage: positiveDecimal
     .optional()
     .describe(
-      "Leverage of the sym's positions in backtests and paper: initial margin is notional / leverage (spot and equities: always 1).",
+      "Leverage of the sym's positions in backtests and paper: initial margin is notional / leverage (spot and equities: always 1, and keel validate and the run warn of an override on them).",
     ),
   liquidationFee: nonNegativeDecimal
     .optional()

@@ -64,8 +64,12 @@ export const keelConfigSchema = z
       .optional()
       .describe('Record what the venue sent during a live or paper run.'),
     report: reportConfigSchema.optional().describe('Where to write the HTML report and the result JSON.'),
-    logging: loggingConfigSchema.prefault({}).describe('Log level (pino).'),
-    metrics: metricsConfigSchema.prefault({}).describe('Prometheus /metrics endpoint.'),
+    logging: loggingConfigSchema
+      .prefault({})
+      .describe('Log level (pino) of live and paper runs and keel record.'),
+    metrics: metricsConfigSchema
+      .prefault({})
+      .describe('Prometheus /metrics endpoint of live and paper runs.'),
     shutdown: shutdownConfigSchema.prefault({}).describe('What SIGINT / SIGTERM do in live and paper runs.'),
   })
   .superRefine((config, ctx) => {

@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { startingCashSchema } from './backtest-config.ts';
 import { filePathSchema } from './file-path.ts';
 import { loanTermsConfigSchema } from './loan-terms-config.ts';
-import { fillModelConfigSchema, latencyModelSchema, positionModeConfigSchema } from './sim-models-config.ts';
+import {
+  fillModelConfigSchema,
+  latencyLegSchema,
+  latencyModelSchema,
+  positionModeConfigSchema,
+} from './sim-models-config.ts';
 
 /** What the paper venue replays: a recorded session or synthetic data (labelled synthetic). */
 export const paperSourceSchema = z.discriminatedUnion(
@@ -72,6 +77,18 @@ export const paperConfigSchema = z.strictObject({
       'Margin-loan terms of the paper venue (borrowable assets, rates, quotas, LTV limits); absent = nothing can be borrowed (406014).',
     ),
   latency: latencyModelSchema
+    .extend({
+      marketData: latencyLegSchema
+        .optional()
+        .describe(
+          'Delays no market-data push (the paper venue sends each event as it releases it): it is the User Data delay when paper.latency.userData is absent, and a paper run warns that it is set.',
+        ),
+      userData: latencyLegSchema
+        .optional()
+        .describe(
+          'Delay of User Data pushes (order updates, fills, balances) from the paper venue to the strategies; absent = the marketData leg, or none when both are absent.',
+        ),
+    })
     .optional()
     .describe(
       'Latency the paper venue applies on its own time: each order command reaches the matching engine fixedMs + jitter later (its reply follows), User Data pushes are delayed by userData (default: marketData); market-data pushes are not delayed. Absent = none.',

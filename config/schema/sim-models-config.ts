@@ -53,11 +53,11 @@ export const latencyModelSchema = z.strictObject({
   marketData: latencyLegSchema
     .optional()
     .describe(
-      "Venue -> strategy delay of market data: a backtest shows strategies each recorded event this long after the venue matched it (paper runs ignore it); absent = 0, as a recording's receive times already hold the feed's delay. The sim's venue charges that delay to orders too: an order meets only the prints the venue stamped (ts) at or after its arrival; quotes and marks stand until the next update (backtest/sim/README.md).",
+      "Venue -> strategy delay of market data: a backtest shows strategies each recorded event this long after the venue matched it; absent = 0, as a recording's receive times already hold the feed's delay. The sim's venue charges that delay to orders too: an order meets only the prints the venue stamped (ts) at or after its arrival; quotes and marks stand until the next update (backtest/sim/README.md).",
     ),
   userData: latencyLegSchema
     .optional()
     .describe(
-      'Venue -> strategy delay of User Data (order updates, fills, balances), in backtests and paper runs; absent = the marketData leg.',
+      'Venue -> strategy delay of User Data (order updates, fills, balances); absent = the marketData leg.',
     ),
 });

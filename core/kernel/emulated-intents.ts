@@ -11,8 +11,9 @@ const NOTHING_LEFT: EmulationOutcome = { rest: undefined };
  * Takes out of an intent what the kernel emulates instead of the venue: a trailing stop is held
  * by the emulator; a cancel of an open emulated stop cancels it there (a strategy cancels it with
  * `ctx.order.cancel(ref)` like any order), "cancel all of mine" cancels the strategy's
- * emulated stops too, and a position close cancels its reduce-only stops on the closed syms
- * (as the venue cancels reduce-only orders there). A stop that already triggered is an order at the venue under the same
+ * emulated stops too, and a position close cancels the reduce-only stops on the closed syms,
+ * whichever strategy owns them (as the venue cancels every reduce-only order there, in BOTH mode
+ * on both legs); each owner hears of its stop's cancellation in `onTrailingStop`. A stop that already triggered is an order at the venue under the same
  * reference, so its cancel goes on to the venue. A position mode switch is denied while any
  * emulated stop is open, as the venue refuses one while it holds an order, unless it switches to
  * the mode already in force (no stop's positionSide changes).
@@ -55,10 +56,10 @@ export function takeEmulated<O>(
     }
     case 'closePosition':
     case 'closePositions':
-      // The venue cancels the reduce-only orders of a sym it closes; the emulated ones go too, so a
-      // stop left behind cannot fire on a later position.
+      // The venue cancels every reduce-only order of a sym it closes, whoever placed it; the emulated
+      // ones go too, so a stop left behind cannot fire on a later position.
       for (const sym of intent.kind === 'closePosition' ? [intent.sym] : intent.symList)
-        for (const ref of emulator.openRefs(strategyId, sym, true)) emulator.cancel(ref);
+        for (const ref of emulator.openRefs(undefined, sym, true)) emulator.cancel(ref);
       return { rest: intent };
     case 'setPositionMode': {
       if (intent.positionMode === positionMode) return { rest: intent };

@@ -109,17 +109,17 @@ export class TrailingStopEmulator<O> {
   }
 
   /**
-   * The references of a strategy's open stops.
-   * @param strategyId - the strategy
+   * The references of a strategy's open stops (or every strategy's).
+   * @param strategyId - the strategy; every strategy's when undefined
    * @param sym - only on this sym when given
    * @param reduceOnly - only the reduce-only ones when true
    * @returns references, oldest first
    */
-  openRefs(strategyId: string, sym?: string, reduceOnly = false): string[] {
+  openRefs(strategyId: string | undefined, sym?: string, reduceOnly = false): string[] {
     const refs: string[] = [];
     for (const held of this.open.values())
       if (
-        held.strategyId === strategyId &&
+        (strategyId === undefined || held.strategyId === strategyId) &&
         (sym === undefined || held.intent.sym === sym) &&
         (!reduceOnly || held.intent.reduceOnly)
       )

@@ -2,7 +2,9 @@
  * The name of every risk check, as it appears in denials and in `disabledChecks` of the config.
  * Rule checks (instrument, order arguments, sizes) run once per intent; limit checks run once
  * against the portfolio-wide limits and once against the strategy's own. A limit check is named
- * by the config key it enforces: `submitRate` denies what `risk.submitRate` limits.
+ * after the config key it enforces, some shortened: `submitRate` denies what `risk.submitRate`
+ * limits, `maxNotional` what `maxNotionalPerOrder` does, `maxPosition` what `maxPositionQty` and
+ * `maxPositionQtyBySym` do.
  */
 export const RISK_CHECK_NAMES = [
   'instrumentKnown',

@@ -7,7 +7,7 @@ import { EXIT, type ExitCode } from '../exit-codes.ts';
 
 /** Options of `keel record`. */
 export interface RecordOptions {
-  /** Output file; defaults to the config's recording.path. */
+  /** Output file; defaults to the config's recording.path, else out/<name or mode>-market.jsonl.gz. */
   readonly out: string | undefined;
   /** Stop after this many seconds; absent = until SIGINT. */
   readonly durationSec: number | undefined;

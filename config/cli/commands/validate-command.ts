@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import { unlistedSymWarnings } from '../../../backtest/runner/index.ts';
+import { ignoredLeverageWarnings } from '../../compose/instrument-specs.ts';
 import { missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { recordingSymWarnings, warmUpHistorySymWarnings } from '../../compose/recording-sym-warnings.ts';
 import { registryFor } from '../../compose/strategy-plugins.ts';
@@ -77,6 +78,8 @@ export async function validateCommand(
   for (const warning of await recordingSymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of await warmUpHistorySymWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
   for (const warning of unusedSectionWarnings(loaded)) io.stdout.write(`  ⚠ ${warning}\n`);
+  for (const warning of ignoredLeverageWarnings(loaded.config, loaded.source))
+    io.stdout.write(`  ⚠ ${warning}\n`);
   if (registry === undefined) {
     io.stderr.write('  strategy params not checked: this build has no strategy registry yet\n');
   }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultedSpecNotes, instrumentSpecsOf } from '../../../config/compose/instrument-specs.ts';
+import {
+  defaultedSpecNotes,
+  ignoredLeverageWarnings,
+  instrumentSpecsOf,
+} from '../../../config/compose/instrument-specs.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import type { KeelConfig } from '../../../config/schema/index.ts';
 import { BACKTEST_YAML, LIVE_YAML, replaceLine } from '../../kit/config-texts.ts';
@@ -129,6 +133,33 @@ describe('instrument specs of a backtest or paper run', () => {
     expect(defaultedSpecNotes(instrumentSpecsOf(instruments))).toEqual([
       "US_EQUITY_SPY has no built-in spec: Keel's defaults for its kind with the config's overrides, " +
         'tick 0.01, lot 1, minimum 1, settled in USD, leverage 1, fees maker 0 / taker 0 of notional.',
+    ]);
+  });
+
+  it("states the leverage the simulated venue trades a defaulted equity or spot sym at (1), not the config's override", () => {
+    const instruments = instrumentsOf(
+      '  - { sym: US_EQUITY_SPY, overrides: { defaultLeverage: 4 } }\n' +
+        '  - { sym: OKX_SPOT_SOL_USDT, overrides: { tickSize: 0.01, lotSize: 0.1, defaultLeverage: 3 } }',
+    );
+    expect(defaultedSpecNotes(instrumentSpecsOf(instruments))).toEqual([
+      "US_EQUITY_SPY has no built-in spec: Keel's defaults for its kind with the config's overrides, " +
+        'tick 0.01, lot 1, minimum 1, settled in USD, leverage 1, fees maker 0 / taker 0 of notional.',
+      "OKX_SPOT_SOL_USDT has no built-in spec: Keel's defaults for its kind with the config's overrides, " +
+        'tick 0.01, lot 0.1, minimum 0.1, settled in USDT, leverage 1, fees maker 0 / taker 0 of notional.',
+    ]);
+  });
+
+  it('warns, with where it was written, of a defaultLeverage override on an equity or spot sym, which trades at 1x', () => {
+    const result = parsed(
+      '  - { sym: BINANCE_PERP_BTC_USDT, overrides: { defaultLeverage: 5 } }\n' +
+        '  - { sym: OKX_SPOT_ETH_USDT, overrides: { defaultLeverage: 3 } }\n' +
+        '  - { sym: US_EQUITY_SPY, overrides: { settleAsset: USDT, defaultLeverage: 2 } }\n' +
+        '  - { sym: US_EQUITY_MSFT, overrides: { settleAsset: USDT } }',
+    );
+    if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('; '));
+    expect(ignoredLeverageWarnings(result.config, result.source)).toEqual([
+      'instruments[1].overrides.defaultLeverage does nothing: OKX_SPOT_ETH_USDT is crypto SPOT, which backtests and paper runs trade at 1x (bt.yaml:4:44)',
+      'instruments[2].overrides.defaultLeverage does nothing: US_EQUITY_SPY is a US equity, which backtests and paper runs trade at 1x (bt.yaml:5:59)',
     ]);
   });
 });

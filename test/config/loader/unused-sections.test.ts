@@ -40,6 +40,14 @@ backtest:
     ]);
   });
 
+  it('warns of metrics and logging sections in a backtest, which reads neither', () => {
+    const text = `${BACKTEST_YAML}metrics: { enabled: true }\nlogging: { level: debug }\n`;
+    expect(unusedSectionWarnings(loaded(text))).toEqual([
+      'metrics is ignored in mode backtest: it applies to mode live and paper only (c.yaml:15:1)',
+      'logging is ignored in mode backtest: it applies to mode live and paper only (c.yaml:16:1)',
+    ]);
+  });
+
   it('says nothing of the sections a live config uses', () => {
     expect(unusedSectionWarnings(loaded(LIVE_YAML, LIVE_ENV))).toEqual([]);
   });

@@ -245,6 +245,28 @@ describe('emulated trailing stop', () => {
     ]);
   });
 
+  it("a close of the sym cancels another strategy's reduce-only stops there too, and tells their owner", () => {
+    const closer = defineStrategy({
+      name: 'closer',
+      params: z.object({}),
+      onStart: (ctx) => ctx.order.market({ sym: BTC, side: 'BUY', qty: 1 }),
+      onTrade: (ctx, trade) => (trade.ts === 2 ? ctx.order.closePosition(BTC) : undefined),
+    });
+    const other = stopper({ side: 'SELL', qty: 1, offset: { ticks: 5 } });
+    const keeper = stopper({ side: 'SELL', qty: 1, offset: { ticks: 9 }, reduceOnly: false });
+    const rig = aKernelRig([
+      { id: 'a', strategy: closer },
+      { id: 'b', strategy: other.strategy },
+      { id: 'c', strategy: keeper.strategy },
+    ]);
+    rig.market.next(aTrade(1, 100));
+    rig.market.next(aTrade(2, 100));
+    // B's reduce-only stop goes with the close (it would otherwise fire on a later position); C's
+    // stop that may open a position stays.
+    expect(statuses(other.updates)).toEqual(['0:PENDING', '1:ACTIVE', '2:CANCELLED']);
+    expect(statuses(keeper.updates)).toEqual(['0:PENDING', '1:ACTIVE']);
+  });
+
   it('a triggered stop whose market order the risk gate denies reaches onDenied under the stop’s reference', () => {
     // No position: the reduce-only market order of the stop reduces nothing.
     const t = stopper({ side: 'SELL', qty: 1, offset: { ticks: 5 } });

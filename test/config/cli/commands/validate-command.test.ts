@@ -78,6 +78,28 @@ describe('keel validate: warnings of a valid config', () => {
     expect(run.code).toBe(EXIT.OK);
   });
 
+  it('warns that a defaultLeverage override on a spot sym does nothing, as the run does before it starts', async () => {
+    const sets = [
+      '--set',
+      'instruments.0={ sym: OKX_SPOT_ETH_USDT, overrides: { defaultLeverage: 3 } }',
+      '--set',
+      'strategies.0.params.sym=OKX_SPOT_ETH_USDT',
+    ];
+    const warning =
+      'instruments[0].overrides.defaultLeverage does nothing: OKX_SPOT_ETH_USDT is crypto SPOT, which backtests and paper runs trade at 1x (--set instruments.0={ sym: OKX_SPOT_ETH_USDT, overrides: { defaultLeverage: 3 } })';
+    const validate = await keelInProcess(['validate', file, ...sets]);
+    expect(validate.stdout).toContain(`  ⚠ ${warning}\n`);
+    expect(validate.code).toBe(EXIT.OK);
+    const reports = [
+      '--set',
+      `report.json=${join(dir, 'r.json')}`,
+      '--set',
+      `report.html=${join(dir, 'r.html')}`,
+    ];
+    const backtest = await keelInProcess(['backtest', file, '--no-progress', ...sets, ...reports]);
+    expect(backtest.stderr).toContain(`⚠ ${warning}\n`);
+  });
+
   it('warns of a recording whose header cannot be read', async () => {
     const empty = join(dir, 'empty.jsonl');
     writeFileSync(empty, '');
