@@ -60,6 +60,26 @@ interface MarketMakerState {
   /** The instrument's minimum notional and contract size. */
   minNotional: number;
   contractSize: number;
+  /** Quote prices made so far, by ticks: a quote moves back and forth over the same few prices. */
+  readonly prices: Map<number, Dec>;
+}
+
+/** How many quote prices {@link priceAt} keeps before it starts over. */
+const PRICES_KEPT = 4096;
+
+/**
+ * The price `ticks` whole ticks from zero (`tick × ticks`), made once and then reused while kept:
+ * a requote would otherwise make a new Decimal per modify.
+ */
+function priceAt(ctx: Ctx, ticks: number): Dec {
+  const prices = ctx.state.prices;
+  let price = prices.get(ticks);
+  if (price === undefined) {
+    if (prices.size >= PRICES_KEPT) prices.clear();
+    price = ctx.state.tick.mul(ticks);
+    prices.set(ticks, price);
+  }
+  return price;
 }
 
 type Ctx = StrategyContext<MarketMakerParams, MarketMakerState>;
@@ -113,7 +133,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     const moved = Math.abs(Math.round(asNumber(live.limitPrice) / ctx.state.tickN) - wanted.ticks);
     if (moved >= ctx.params.requoteTicks) {
       slot.sentTicks = wanted.ticks;
-      ctx.submit(ctx.order.modify(live, { price: ctx.state.tick.mul(wanted.ticks) }));
+      ctx.submit(ctx.order.modify(live, { price: priceAt(ctx, wanted.ticks) }));
     }
     return;
   }
@@ -121,7 +141,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     sym: ctx.params.sym,
     side,
     ...(leg ?? { qty: ctx.state.lot.mul(wanted.lots) }),
-    price: ctx.state.tick.mul(wanted.ticks),
+    price: priceAt(ctx, wanted.ticks),
   });
   slot.ref = intent.ref;
   slot.sentTicks = wanted.ticks;
@@ -230,6 +250,7 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     minLots: 1,
     minNotional: 0,
     contractSize: 1,
+    prices: new Map(),
   }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
