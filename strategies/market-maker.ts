@@ -62,6 +62,8 @@ interface MarketMakerState {
   contractSize: number;
   /** Quote prices made so far, by ticks: a quote moves back and forth over the same few prices. */
   readonly prices: Map<number, Dec>;
+  /** The last quote size made, and its number of lots: nearly every quote offers the full `qty`. */
+  qty: { readonly lots: number; readonly value: Dec } | undefined;
 }
 
 /** How many quote prices {@link priceAt} keeps before it starts over. */
@@ -80,6 +82,15 @@ function priceAt(ctx: Ctx, ticks: number): Dec {
     prices.set(ticks, price);
   }
   return price;
+}
+
+/** The size `lots` whole lots (`lot × lots`), the last one made reused while the same. */
+function qtyAt(ctx: Ctx, lots: number): Dec {
+  const last = ctx.state.qty;
+  if (last !== undefined && last.lots === lots) return last.value;
+  const value = ctx.state.lot.mul(lots);
+  ctx.state.qty = { lots, value };
+  return value;
 }
 
 type Ctx = StrategyContext<MarketMakerParams, MarketMakerState>;
@@ -116,7 +127,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
       : ctx.order.legs(
           ctx.params.sym,
           side,
-          ctx.state.lot.mul(wanted.lots),
+          qtyAt(ctx, wanted.lots),
           wanted.ticks * ctx.state.tickN,
         )[0];
   if (wanted === undefined || (both && leg === undefined)) {
@@ -140,7 +151,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const intent = ctx.order.postOnly({
     sym: ctx.params.sym,
     side,
-    ...(leg ?? { qty: ctx.state.lot.mul(wanted.lots) }),
+    ...(leg ?? { qty: qtyAt(ctx, wanted.lots) }),
     price: priceAt(ctx, wanted.ticks),
   });
   slot.ref = intent.ref;
@@ -251,6 +262,7 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     minNotional: 0,
     contractSize: 1,
     prices: new Map(),
+    qty: undefined,
   }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);
