@@ -124,12 +124,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const leg =
     wanted === undefined || !both
       ? undefined
-      : ctx.order.legs(
-          ctx.params.sym,
-          side,
-          qtyAt(ctx, wanted.lots),
-          wanted.ticks * ctx.state.tickN,
-        )[0];
+      : ctx.order.legs(ctx.params.sym, side, qtyAt(ctx, wanted.lots), wanted.ticks * ctx.state.tickN)[0];
   if (wanted === undefined || (both && leg === undefined)) {
     if (live !== undefined) ctx.submit(ctx.order.cancel(live));
     return;

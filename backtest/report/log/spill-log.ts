@@ -167,7 +167,8 @@ export class SpillLog<T> implements RecordLog<T> {
       if (this.fd !== undefined) writeAll(this.fd, bytes, bytes.length);
       return;
     }
-    const out = (this.out ??= Buffer.allocUnsafe(BUFFER_BYTES));
+    this.out ??= Buffer.allocUnsafe(BUFFER_BYTES);
+    const out = this.out;
     this.used += out.write(line, this.used);
     out[this.used++] = 0x0a;
   }

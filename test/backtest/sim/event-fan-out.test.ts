@@ -17,10 +17,11 @@ describe('eventFanOut', () => {
   it('sends an event to those subscribed when the sending started, as a Subject does', () => {
     const { events, emit } = eventFanOut<number>();
     const seen: string[] = [];
-    let late: { unsubscribe(): void } | undefined;
+    let subscribedLate = false;
     const first = events.subscribe((n) => {
       seen.push(`first${n}`);
-      late ??= events.subscribe((m) => seen.push(`late${m}`));
+      if (!subscribedLate) events.subscribe((m) => seen.push(`late${m}`));
+      subscribedLate = true;
       if (n === 2) first.unsubscribe();
     });
     const second = events.subscribe((n) => {
