@@ -60,6 +60,37 @@ interface MarketMakerState {
   /** The instrument's minimum notional and contract size. */
   minNotional: number;
   contractSize: number;
+  /** Quote prices made so far, by ticks: a quote moves back and forth over the same few prices. */
+  readonly prices: Map<number, Dec>;
+  /** The last quote size made, and its number of lots: nearly every quote offers the full `qty`. */
+  qty: { readonly lots: number; readonly value: Dec } | undefined;
+}
+
+/** How many quote prices {@link priceAt} keeps before it starts over. */
+const PRICES_KEPT = 4096;
+
+/**
+ * The price `ticks` whole ticks from zero (`tick × ticks`), made once and then reused while kept:
+ * a requote would otherwise make a new Decimal per modify.
+ */
+function priceAt(ctx: Ctx, ticks: number): Dec {
+  const prices = ctx.state.prices;
+  let price = prices.get(ticks);
+  if (price === undefined) {
+    if (prices.size >= PRICES_KEPT) prices.clear();
+    price = ctx.state.tick.mul(ticks);
+    prices.set(ticks, price);
+  }
+  return price;
+}
+
+/** The size `lots` whole lots (`lot × lots`), the last one made reused while the same. */
+function qtyAt(ctx: Ctx, lots: number): Dec {
+  const last = ctx.state.qty;
+  if (last !== undefined && last.lots === lots) return last.value;
+  const value = ctx.state.lot.mul(lots);
+  ctx.state.qty = { lots, value };
+  return value;
 }
 
 type Ctx = StrategyContext<MarketMakerParams, MarketMakerState>;
@@ -93,12 +124,7 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
   const leg =
     wanted === undefined || !both
       ? undefined
-      : ctx.order.legs(
-          ctx.params.sym,
-          side,
-          ctx.state.lot.mul(wanted.lots),
-          wanted.ticks * ctx.state.tickN,
-        )[0];
+      : ctx.order.legs(ctx.params.sym, side, qtyAt(ctx, wanted.lots), wanted.ticks * ctx.state.tickN)[0];
   if (wanted === undefined || (both && leg === undefined)) {
     if (live !== undefined) ctx.submit(ctx.order.cancel(live));
     return;
@@ -113,15 +139,15 @@ function quoteSide(ctx: Ctx, side: OrderSide, wanted: Wanted | undefined): void 
     const moved = Math.abs(Math.round(asNumber(live.limitPrice) / ctx.state.tickN) - wanted.ticks);
     if (moved >= ctx.params.requoteTicks) {
       slot.sentTicks = wanted.ticks;
-      ctx.submit(ctx.order.modify(live, { price: ctx.state.tick.mul(wanted.ticks) }));
+      ctx.submit(ctx.order.modify(live, { price: priceAt(ctx, wanted.ticks) }));
     }
     return;
   }
   const intent = ctx.order.postOnly({
     sym: ctx.params.sym,
     side,
-    ...(leg ?? { qty: ctx.state.lot.mul(wanted.lots) }),
-    price: ctx.state.tick.mul(wanted.ticks),
+    ...(leg ?? { qty: qtyAt(ctx, wanted.lots) }),
+    price: priceAt(ctx, wanted.ticks),
   });
   slot.ref = intent.ref;
   slot.sentTicks = wanted.ticks;
@@ -230,6 +256,8 @@ export const marketMaker = defineStrategy<MarketMakerParams, MarketMakerState>({
     minLots: 1,
     minNotional: 0,
     contractSize: 1,
+    prices: new Map(),
+    qty: undefined,
   }),
   onStart: (ctx) => {
     const spec = ctx.instrument(ctx.params.sym);

@@ -245,6 +245,18 @@ export interface MarginHeadroom {
  */
 export function marginHeadroomOf(state: SimState): MarginHeadroom {
   const equity = equityEstimateOf(state);
+  return { equity, floor: marginFloorFrom(state, equity) };
+}
+
+/**
+ * The number floor of the available margin ({@link MarginHeadroom.floor}) from the equity
+ * estimate, for a caller that has it: no record of the two is made (the margin check of every
+ * order and modify asks).
+ * @param state - the venue
+ * @param equity - {@link equityEstimateOf} now
+ * @returns the floor, in the account currency
+ */
+export function marginFloorFrom(state: SimState, equity: number): number {
   let floor = equity;
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;
@@ -261,7 +273,7 @@ export function marginHeadroomOf(state: SimState): MarginHeadroom {
     const settle = coinValueN(state, spec?.settleAsset ?? 'USDT');
     floor -= (order.remainingN * size * price * settle) / leverageN(state, order.sym);
   }
-  return { equity, floor };
+  return floor;
 }
 
 function markNumberOf(state: SimState, sym: string): number {

@@ -1,7 +1,7 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, isAboveZero, ZERO } from '../../core/model/index.ts';
 import { coinValue } from './coin-valuation.ts';
-import { marginHeadroomOf } from './equity-estimate.ts';
+import { equityEstimateOf, marginFloorFrom } from './equity-estimate.ts';
 import { fillFee } from './fee-model.ts';
 import { availableMargin, orderCommitment } from './initial-margin.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
@@ -37,8 +37,8 @@ function feeBoundOf(state: SimState, order: SimOrder): number {
  * the margin check and the exact Decimal figures are not needed.
  */
 function hasClearHeadroom(state: SimState, order: SimOrder): boolean {
-  const { equity, floor } = marginHeadroomOf(state);
-  return floor - feeBoundOf(state, order) > 1e-6 * (Math.abs(equity) + 1);
+  const equity = equityEstimateOf(state);
+  return marginFloorFrom(state, equity) - feeBoundOf(state, order) > 1e-6 * (Math.abs(equity) + 1);
 }
 
 /**

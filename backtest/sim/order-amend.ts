@@ -165,12 +165,12 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
     );
     return;
   }
-  const before: Amendable = {
-    price: order.price,
-    priceN: order.priceN,
-    qty: order.qty,
-    remainingN: order.remainingN,
-  };
+  // The terms before, kept to put the order back should the amendment be refused (rarely: no
+  // record of them is made for an accepted one).
+  const beforePrice = order.price;
+  const beforePriceN = order.priceN;
+  const beforeQty = order.qty;
+  const beforeRemainingN = order.remainingN;
   if (intent.price) {
     order.price = intent.price;
     order.priceN = priceN;
@@ -182,16 +182,24 @@ export function modifyOrder(state: SimState, intent: ModifyOrderIntent): void {
   const refusal = marginRefusal(state, order);
   // Only an amendment locking more margin than the order did is refused: one lowering it is
   // accepted even on an over-committed portfolio.
-  if (refusal !== undefined && orderMargin(state, order).gt(orderMargin(state, { ...order, ...before }))) {
-    Object.assign(order, before);
-    rejectCommand(
-      state,
-      intent.ref,
-      intent.kind,
-      'INSUFFICIENT_MARGIN',
-      `order ${intent.target} as modified ${refusalDetail(refusal)}`,
-    );
-    return;
+  if (refusal !== undefined) {
+    const before: Amendable = {
+      price: beforePrice,
+      priceN: beforePriceN,
+      qty: beforeQty,
+      remainingN: beforeRemainingN,
+    };
+    if (orderMargin(state, order).gt(orderMargin(state, { ...order, ...before }))) {
+      Object.assign(order, before);
+      rejectCommand(
+        state,
+        intent.ref,
+        intent.kind,
+        'INSUFFICIENT_MARGIN',
+        `order ${intent.target} as modified ${refusalDetail(refusal)}`,
+      );
+      return;
+    }
   }
   if (priceChanged || qtyChanged)
     order.amendType = priceChanged && qtyChanged ? 'PRICE_QTY' : priceChanged ? 'PRICE' : 'QTY';

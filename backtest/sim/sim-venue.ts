@@ -1,4 +1,3 @@
-import { type Observable, Subject } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../core/execution/index.ts';
 import {
   type AdlRankEvent,
@@ -23,6 +22,7 @@ import {
   equitySnapshotOf,
   marginHeadroomOf,
 } from './equity-estimate.ts';
+import { eventFanOut } from './event-fan-out.ts';
 import { checkSubPortfolioMarkup } from './fee-model.ts';
 import { describeFillModel, type FillModelName } from './fill-model.ts';
 import { settleFunding } from './funding.ts';
@@ -183,8 +183,8 @@ interface PendingCommand {
 export function createSimVenue(options: SimVenueOptions): SimVenue {
   const opts = resolveSimOptions(options);
   const latency = createLatencyModel(opts.latency, opts.random);
-  const subject = new Subject<UserEvent>();
-  const state = createSimState(opts, latency, (event) => subject.next(event));
+  const userData = eventFanOut<UserEvent>();
+  const state = createSimState(opts, latency, userData.emit);
   state.hooks = {
     attachTpSl: (order) => attachTpSl(state, order),
     workOrder: (order) => workOrder(state, order),
@@ -290,7 +290,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   };
 
   return {
-    events: subject.asObservable() as Observable<UserEvent>,
+    events: userData.events,
     fillModelName: opts.fillModel.name,
     assumptions: { fillModel: describeFillModel(opts.fillModel), latency: latency.description },
     submit: (command: ApprovedIntent) => enqueue(command, false),

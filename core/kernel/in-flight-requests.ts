@@ -8,8 +8,8 @@ import { RetentionQueue } from './retention-queue.ts';
 interface SentRequest {
   /** The strategy that sent it: a refusal is its to hear. */
   readonly owner: string;
-  /** The clientOrderIds it acts on. */
-  readonly targets: readonly string[];
+  /** The clientOrderIds it acts on: one as itself (a modify or a cancel), not in an array. */
+  readonly targets: readonly string[] | string;
   /** Its number among the requests sent (1 for the first): it is remembered while among the last `retain`. */
   readonly seq: number;
 }
@@ -110,6 +110,33 @@ export class InFlightRequests {
    *   time (epoch ms); none for a request on algo orders
    */
   sent(requestRef: string, owner: string, marking?: InFlightMarking): void {
+    const targets = marking === undefined ? NO_TARGETS : marking.targets;
+    this.remember(requestRef, owner, targets);
+    if (marking !== undefined)
+      for (const target of targets) this.mark(target, requestRef, marking.orderState, marking.now);
+  }
+
+  /**
+   * {@link InFlightRequests.sent} for a request on one order (a modify or a cancel), without the
+   * marking record and target list a request per quote would make.
+   * @param requestRef - the request's reference
+   * @param owner - the strategy sending it
+   * @param target - the clientOrderId it acts on
+   * @param orderState - the in-flight state to show
+   * @param now - the run's time, epoch ms
+   */
+  sentOn(
+    requestRef: string,
+    owner: string,
+    target: string,
+    orderState: InFlightMarking['orderState'],
+    now: number,
+  ): void {
+    this.remember(requestRef, owner, target);
+    this.mark(target, requestRef, orderState, now);
+  }
+
+  private remember(requestRef: string, owner: string, targets: readonly string[] | string): void {
     if (this.sentSinceRotation >= this.retain) {
       this.olderRequests = this.requests;
       this.requests = new Map();
@@ -117,9 +144,7 @@ export class InFlightRequests {
     }
     this.sentCount++;
     this.sentSinceRotation++;
-    const targets = marking === undefined ? NO_TARGETS : marking.targets;
     this.requests.set(requestRef, { owner, targets, seq: this.sentCount });
-    if (marking !== undefined) for (const target of targets) this.mark(target, requestRef, marking);
   }
 
   /** A request while it is among the last `retain` sent. */
@@ -148,7 +173,8 @@ export class InFlightRequests {
     this.requests.delete(requestRef);
     this.olderRequests.delete(requestRef);
     const targets: Order[] = [];
-    for (const target of request.targets) {
+    const refs = typeof request.targets === 'string' ? [request.targets] : request.targets;
+    for (const target of refs) {
       const marked = this.marked.get(target);
       if (marked !== undefined) {
         const at = marked.pending.indexOf(requestRef);
@@ -184,7 +210,12 @@ export class InFlightRequests {
     this.orders.applyLocal(marked.placeholder);
   }
 
-  private mark(target: string, requestRef: string, { orderState, now }: InFlightMarking): void {
+  private mark(
+    target: string,
+    requestRef: string,
+    orderState: InFlightMarking['orderState'],
+    now: number,
+  ): void {
     const order = this.orders.byRef.get(target);
     if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
       return;
@@ -195,9 +226,14 @@ export class InFlightRequests {
         marked = { venueWord: order, placeholder: order, pending: [] };
         this.marked.set(target, marked);
       } else {
-        // The venue's word replaced the placeholder: the order starts over, in the same record.
+        // The venue's word replaced the placeholder: the order starts over, in the same record,
+        // its list holding this request alone, in the same array (emptying it drops its storage,
+        // which the next push allocates again: once per modify of a quote).
         marked.venueWord = order;
-        marked.pending.length = 0;
+        if (marked.pending.length > 0) {
+          marked.pending[0] = requestRef;
+          marked.pending.length = 1;
+        }
       }
       const evicted = this.recentMarked.push(target);
       if (evicted !== undefined && evicted !== target) this.forgetMarked(evicted);

@@ -194,18 +194,10 @@ export class IntentPipeline {
         return;
       // The request's ref is owned too: a refusal must reach the strategy and undo PENDING_*.
       case 'modifyOrder':
-        this.requests.sent(intent.ref, runner.id, {
-          targets: [intent.target],
-          orderState: 'PENDING_REPLACE',
-          now,
-        });
+        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_REPLACE', now);
         return;
       case 'cancelOrder':
-        this.requests.sent(intent.ref, runner.id, {
-          targets: [intent.target],
-          orderState: 'PENDING_CANCEL',
-          now,
-        });
+        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_CANCEL', now);
         return;
       case 'cancelOrders':
         this.requests.sent(intent.ref, runner.id, {

@@ -12,33 +12,30 @@ import type { Denial } from './risk-decision.ts';
 import type { RiskView } from './risk-view.ts';
 
 /**
- * Every price a new order, algo order or algo order replacement carries, with its field name
- * (a modify's one price is read directly: it is the hot path).
+ * The priceOnTick denial of the intent's first price off the tick size, in the order the fields
+ * are listed (price, then the TP/SL legs and the condition's prices), each looked at in turn with
+ * no list of them made per intent.
  */
-function pricesOf(intent: Intent): readonly (readonly [string, Dec | undefined])[] {
+function offTickPriceDenial(intent: Intent, spec: InstrumentSpec): Denial | undefined {
   switch (intent.kind) {
     case 'placeOrder':
-      return [
-        ['price', intent.price],
-        ['tp.triggerPrice', intent.tp?.triggerPrice],
-        ['tp.price', intent.tp?.price],
-        ['sl.triggerPrice', intent.sl?.triggerPrice],
-        ['sl.price', intent.sl?.price],
-        ['condition.triggerPrice', intent.condition?.triggerPrice],
-        ['condition.stopPrice', intent.condition?.stopPrice],
-      ];
+      return (
+        offTickDenial(intent, 'price', intent.price, spec) ??
+        offTickDenial(intent, 'tp.triggerPrice', intent.tp?.triggerPrice, spec) ??
+        offTickDenial(intent, 'tp.price', intent.tp?.price, spec) ??
+        offTickDenial(intent, 'sl.triggerPrice', intent.sl?.triggerPrice, spec) ??
+        offTickDenial(intent, 'sl.price', intent.sl?.price, spec) ??
+        offTickDenial(intent, 'condition.triggerPrice', intent.condition?.triggerPrice, spec) ??
+        offTickDenial(intent, 'condition.stopPrice', intent.condition?.stopPrice, spec)
+      );
     case 'placeAlgoOrder':
-      return [
-        ['triggerPrice', intent.triggerPrice],
-        ['price', intent.price],
-      ];
     case 'replaceAlgoOrder':
-      return [
-        ['triggerPrice', intent.triggerPrice],
-        ['price', intent.price],
-      ];
+      return (
+        offTickDenial(intent, 'triggerPrice', intent.triggerPrice, spec) ??
+        offTickDenial(intent, 'price', intent.price, spec)
+      );
     default:
-      return [];
+      return undefined;
   }
 }
 
@@ -65,7 +62,7 @@ function symOf(intent: Intent): string | undefined {
   return 'sym' in intent ? intent.sym : undefined;
 }
 
-/** The intent kinds carrying a price or a quantity ({@link pricesOf}, {@link qtyOf}). */
+/** The intent kinds carrying a price or a quantity ({@link offTickPriceDenial}, {@link qtyOf}). */
 const PRICED_INTENTS: readonly IntentKind[] = [
   'placeOrder',
   'placeAlgoOrder',
@@ -83,11 +80,7 @@ export const priceOnTickCheck: RiskCheck = {
     const spec = sym === undefined ? undefined : view.instrument(sym);
     if (spec === undefined) return undefined;
     if (intent.kind === 'modifyOrder') return offTickDenial(intent, 'price', intent.price, spec);
-    for (const [field, price] of pricesOf(intent)) {
-      const denial = offTickDenial(intent, field, price, spec);
-      if (denial !== undefined) return denial;
-    }
-    return undefined;
+    return offTickPriceDenial(intent, spec);
   },
 };
 

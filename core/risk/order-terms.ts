@@ -84,7 +84,7 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
     case 'modifyOrder': {
       const order = view.orderByRef(intent.target);
       if (order === undefined) return undefined;
-      return {
+      const terms: OrderTerms = {
         sym: order.sym,
         side: order.side,
         orderType: order.orderType,
@@ -93,8 +93,9 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
         positionSide: order.positionSide,
         reduceOnly: order.reduceOnly,
         replaces: order.clientOrderId,
-        ...(order.executedQty.isZero() ? {} : { filled: order.executedQty }),
       };
+      // An unfilled order (nearly every modify) costs one record, not one and a spread.
+      return order.executedQty.isZero() ? terms : { ...terms, filled: order.executedQty };
     }
     default:
       return undefined;
@@ -178,6 +179,19 @@ export function sharedTerms(): SharedTerms {
     notionalDone: false,
     notional: undefined,
   };
+}
+
+/**
+ * Empties a shared terms record for the next intent, as {@link sharedTerms} makes it.
+ * @param shared - the record
+ */
+export function resetSharedTerms(shared: SharedTerms): void {
+  shared.termsDone = false;
+  shared.terms = undefined;
+  shared.withSpecDone = false;
+  shared.withSpec = undefined;
+  shared.notionalDone = false;
+  shared.notional = undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   priceOnTickCheck,
   qtyOnLotCheck,
 } from './order-size-checks.ts';
-import { sharedTerms } from './order-terms.ts';
+import { resetSharedTerms, sharedTerms } from './order-terms.ts';
 import type { CheckInput, RiskCheck } from './risk-check.ts';
 import type { Denial } from './risk-decision.ts';
 import type { RiskLimits } from './risk-limits.ts';
@@ -65,6 +65,9 @@ const LIMIT_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'limit');
  * check that cannot deny the kind, is switched off, or has no limit to enforce is left out, as
  * it would pass the intent without looking.
  */
+/** A check input the chain refills for each intent. */
+type ChainInput = { -readonly [K in keyof CheckInput]: CheckInput[K] };
+
 interface ChainPlan {
   readonly rules: readonly RiskCheck[];
   readonly portfolioLimits: readonly RiskCheck[];
@@ -80,6 +83,10 @@ export class RiskCheckChain {
   readonly #limits: RiskLimits;
   /** Per strategy limits, the plan of each intent kind: built once, as limits never change. */
   readonly #plans = new WeakMap<RiskLimits, Map<IntentKind, ChainPlan>>();
+  /** The terms shared by the checks of the intent being evaluated. */
+  readonly #shared = sharedTerms();
+  /** The portfolio-scope input of the intent being evaluated, made at the first intent. */
+  #portfolio: ChainInput | undefined;
 
   /**
    * @param limits - the portfolio limits
@@ -99,15 +106,19 @@ export class RiskCheckChain {
   denial(strategyId: string, intent: Intent, view: RiskView, strategyLimits: RiskLimits): Denial | undefined {
     const plan = this.#plan(strategyLimits, intent.kind);
     // One shared terms record per intent: the checks read the terms and notional computed once.
-    const shared = sharedTerms();
-    const portfolio: CheckInput = {
-      strategyId,
-      intent,
-      view,
-      limits: this.#limits,
-      scope: 'portfolio',
-      shared,
-    };
+    // The record and the inputs are the chain's own, refilled per intent: the checks are pure and
+    // keep nothing, and the chain runs one intent at a time (a market maker sends one per quote).
+    const shared = this.#shared;
+    resetSharedTerms(shared);
+    let portfolio = this.#portfolio;
+    if (portfolio === undefined) {
+      portfolio = { strategyId, intent, view, limits: this.#limits, scope: 'portfolio', shared };
+      this.#portfolio = portfolio;
+    } else {
+      portfolio.strategyId = strategyId;
+      portfolio.intent = intent;
+      portfolio.view = view;
+    }
     for (const check of plan.rules) {
       const denial = check.run(portfolio);
       if (denial !== undefined) return denial;

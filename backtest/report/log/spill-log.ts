@@ -3,8 +3,8 @@ import { readLines } from './line-reader.ts';
 import type { RecordCodec, RecordLog } from './record-log.ts';
 import type { SpillDirectory } from './spill-directory.ts';
 
-/** Characters of encoded lines held before they are written out. */
-const BUFFER_CHARS = 1 << 18;
+/** Bytes of encoded lines held before they are written out. */
+const BUFFER_BYTES = 1 << 18;
 
 /**
  * Records a log holds as they are before it starts writing its file (Keel's choice): a short run
@@ -24,8 +24,13 @@ export const KEEP_IN_MEMORY = 4096;
  */
 export class SpillLog<T> implements RecordLog<T> {
   private fd: number | undefined;
-  private buffer: string[] = [];
-  private buffered = 0;
+  /**
+   * The write buffer: each line is encoded into it as it comes, so the line is garbage at once
+   * and no joined string nor its encoded copy is made per flush. Made at the first line written.
+   */
+  private out: Buffer | undefined;
+  /** Bytes of `out` in use. */
+  private used = 0;
   private count = 0;
   private sealed = false;
   private readonly path: string;
@@ -90,10 +95,8 @@ export class SpillLog<T> implements RecordLog<T> {
   appendLine(line: string): void {
     if (this.sealed) throw new Error(`the ${this.name} log is sealed; no record can be added`);
     this.spillHeld();
-    this.buffer.push(line);
-    this.buffered += line.length + 1;
+    this.write(line);
     this.count++;
-    if (this.buffered >= BUFFER_CHARS) this.flush();
   }
 
   /**
@@ -151,17 +154,34 @@ export class SpillLog<T> implements RecordLog<T> {
     const held = this.held;
     if (held === undefined) return;
     this.held = undefined;
-    for (const record of held) {
-      const line = this.codec.encode(record);
-      this.buffer.push(line);
-      this.buffered += line.length + 1;
+    for (const record of held) this.write(this.codec.encode(record));
+  }
+
+  /** Puts a line and its line break in the write buffer, writing the buffer out first when it might not fit. */
+  private write(line: string): void {
+    // A UTF-16 unit takes at most 3 bytes of UTF-8.
+    const most = line.length * 3 + 1;
+    if (this.used + most > BUFFER_BYTES) this.flush();
+    if (most > BUFFER_BYTES) {
+      const bytes = Buffer.from(`${line}\n`);
+      if (this.fd !== undefined) writeAll(this.fd, bytes, bytes.length);
+      return;
     }
+    this.out ??= Buffer.allocUnsafe(BUFFER_BYTES);
+    const out = this.out;
+    this.used += out.write(line, this.used);
+    out[this.used++] = 0x0a;
   }
 
   private flush(): void {
-    if (this.buffer.length === 0 || this.fd === undefined) return;
-    writeSync(this.fd, `${this.buffer.join('\n')}\n`);
-    this.buffer = [];
-    this.buffered = 0;
+    if (this.used === 0 || this.fd === undefined || this.out === undefined) return;
+    writeAll(this.fd, this.out, this.used);
+    this.used = 0;
   }
+}
+
+/** Writes the first `length` bytes of `bytes` to the file, again for what a short write left. */
+function writeAll(fd: number, bytes: Buffer, length: number): void {
+  let done = 0;
+  while (done < length) done += writeSync(fd, bytes, done, length - done);
 }

@@ -1,12 +1,19 @@
 /**
  * An object shape: its own keys in their order, the same keys sorted, and each sorted key as JSON
- * with its colon; for the shape with a field set from outside (see `stableJsonLineWith`),
+ * with its colon (also after a comma and / or before an opening quote, so a line is written in
+ * fewer pieces); for the shape with a field set from outside (see `stableJsonLineWith`),
  * where that field is among the sorted keys (-1 for a plain shape).
  */
 export interface KnownShape {
   readonly own: readonly string[];
   readonly sorted: readonly string[];
   readonly prefixes: readonly string[];
+  /** Each prefix after a comma (`,"key":`): a field other than the first. */
+  readonly commaPrefixes: readonly string[];
+  /** Each prefix with the value's opening quote (`"key":"`): a string or Decimal field. */
+  readonly openPrefixes: readonly string[];
+  /** Each prefix after a comma, with the opening quote (`,"key":"`). */
+  readonly commaOpenPrefixes: readonly string[];
   readonly extraAt: number;
   /** The shapes with one more field set from outside, by that field's name. */
   readonly withKeys: Map<string, KnownShape>;
@@ -28,6 +35,8 @@ const INDEX_KEY = /^(0|[1-9]\d{0,8})$/;
  * @returns its shape
  */
 export function shapeOf(value: object): KnownShape {
+  const seen = seenShapeOf(value);
+  if (seen !== undefined) return seen;
   const own = Object.keys(value);
   let known = SHAPES.get(own.length);
   if (known === undefined) {
@@ -40,12 +49,38 @@ export function shapeOf(value: object): KnownShape {
   return shape;
 }
 
+/**
+ * A shape seen before, found without listing the keys: a plain object's for-in keys are its own,
+ * in the order `Object.keys` gives, and walking them makes no array (a run writes every order,
+ * fill and trade through here). Other objects (whose prototypes might add keys) are left to
+ * `Object.keys`.
+ */
+function seenShapeOf(value: object): KnownShape | undefined {
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  let count = 0;
+  for (const _ in value) count++;
+  const known = SHAPES.get(count);
+  if (known === undefined) return undefined;
+  for (const shape of known) if (sameKeysIn(shape.own, value)) return shape;
+  return undefined;
+}
+
+function sameKeysIn(own: readonly string[], value: object): boolean {
+  let i = 0;
+  for (const k in value) if (own[i++] !== k) return false;
+  return true;
+}
+
 function shapeFrom(own: readonly string[], extra: string | undefined): KnownShape {
   const sorted = sortKeys(own);
   return {
     own,
     sorted,
     prefixes: sorted.map((k) => `${JSON.stringify(k)}:`),
+    commaPrefixes: sorted.map((k) => `,${JSON.stringify(k)}:`),
+    openPrefixes: sorted.map((k) => `${JSON.stringify(k)}:"`),
+    commaOpenPrefixes: sorted.map((k) => `,${JSON.stringify(k)}:"`),
     extraAt: extra === undefined ? -1 : sorted.indexOf(extra),
     withKeys: new Map(),
   };

@@ -271,3 +271,26 @@ describe('in-flight requests: what is remembered', () => {
     );
   });
 });
+
+describe('InFlightRequests.sentOn: a request on one order', () => {
+  it('marks the order, starts over once the venue answered, and puts back the latest venue word on a refusal', () => {
+    const orders = new OrderRegistry();
+    const requests = new InFlightRequests(orders);
+    const open = anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 });
+    orders.own('s-1', 's');
+    orders.applyVenue(open);
+    requests.sentOn('s-2', 's', 's-1', 'PENDING_REPLACE', 2_000);
+    expect(orders.byRef.get('s-1')).toMatchObject({ orderState: 'PENDING_REPLACE', updateAt: 2_000 });
+    const amended = { ...open, limitPrice: D(101), action: 'AMEND_COMPLETED' as const, updateAt: 2_010 };
+    orders.applyVenue(amended);
+    requests.venueUpdated(amended);
+    requests.sentOn('s-3', 's', 's-1', 'PENDING_CANCEL', 3_000);
+    expect(orders.byRef.get('s-1')?.orderState).toBe('PENDING_CANCEL');
+    // The answered request is no longer pending on the order: its refusal puts nothing back.
+    expect(requests.refused('s-2')).toEqual({ owner: 's', targets: [orders.byRef.get('s-1')] });
+    expect(orders.byRef.get('s-1')?.orderState).toBe('PENDING_CANCEL');
+    expect(requests.refused('s-3')).toEqual({ owner: 's', targets: [amended] });
+    expect(orders.byRef.get('s-1')).toBe(amended);
+    expect(requests.ownerOf('s-3')).toBeUndefined();
+  });
+});

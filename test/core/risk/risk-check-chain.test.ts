@@ -143,4 +143,30 @@ describe('risk check chain', () => {
       { numRuns: 2000 },
     );
   });
+
+  it('decides each of a sequence of intents as a fresh gate would: nothing of one intent carries to the next', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(arbitraryIntent(), arbitraryOtherIntent()), { minLength: 2, maxLength: 8 }),
+        arbitraryLimits(),
+        (intents, limits) => {
+          const view = aRiskView();
+          view.instruments.set(ETH, anInstrument(ETH));
+          view.references.set(ETH, 100);
+          view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'open-1' }) }];
+          const config = { limits, strategies: { s1: limits } };
+          const gate = new RiskGate(config);
+          const decide = (g: RiskGate, intent: Intent) => {
+            const decision = g.evaluate({ strategyId: 's1', intent }, view);
+            return decision.kind === 'denied'
+              ? { check: decision.check, reason: decision.reason }
+              : 'approved';
+          };
+          for (const intent of intents)
+            expect(decide(gate, intent)).toEqual(decide(new RiskGate(config), intent));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
 });

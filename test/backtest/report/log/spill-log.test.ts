@@ -148,6 +148,22 @@ describe('spill log', () => {
     expect([...log].map((o) => o.orderId)).toEqual(orders.map((o) => o.orderId));
   });
 
+  it('writes lines of multi-byte characters and lines longer than its write buffer byte for byte', () => {
+    const dir = aSpillDirectory();
+    const lines = fc.sample(fc.string({ maxLength: 400, unit: 'binary' }), { numRuns: 3000, seed: 7 });
+    // Three-byte characters up to the buffer's edge, and one line past the whole buffer (256 KiB).
+    lines.splice(1000, 0, '\u20ac'.repeat(100_000), 'x'.repeat(300_000), '\ud83d\ude00'.repeat(50_000));
+    const log = new SpillLog(
+      dir,
+      'texts',
+      { encode: (t: string) => t, decode: (line) => line },
+      { keepInMemory: 0 },
+    );
+    for (const line of lines) log.appendLine(line);
+    log.seal();
+    expect(readFileSync(dir.file('texts.jsonl'))).toEqual(Buffer.from(`${lines.join('\n')}\n`));
+  });
+
   it('holds its first records as they are and writes nothing until it outgrows its memory share', () => {
     const dir = aSpillDirectory();
     const log = new SpillLog(dir, 'orders', ORDER_CODEC, { keepInMemory: 3 });

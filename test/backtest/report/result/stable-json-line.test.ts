@@ -107,4 +107,36 @@ describe('stable JSON lines', () => {
       '["\\ud83d","a\\udc00b","\ud83d\ude00"]',
     );
   });
+
+  it('write a line asked for while another is being written (a field read that writes one) as its own line', () => {
+    const inner = { b: D('1.50'), a: 'x' };
+    let innerLine = '';
+    const outer = {
+      z: 1,
+      get y() {
+        innerLine = stableJsonLine(inner);
+        return 'read';
+      },
+      x: [1, 2, 3],
+    };
+    expect(stableJsonLine(outer)).toBe('{"x":[1,2,3],"y":"read","z":1}');
+    expect(innerLine).toBe('{"a":"x","b":"1.5"}');
+    // A long line, then a short one: nothing of the first is left in the second.
+    expect(stableJsonLine({ many: Array.from({ length: 500 }, (_, i) => i) })).toBe(
+      `{"many":[${Array.from({ length: 500 }, (_, i) => i).join(',')}]}`,
+    );
+    expect(stableJsonLine({ one: 1 })).toBe('{"one":1}');
+  });
+
+  it('write only the own fields of an object whose prototype lists keys, whatever plain shapes came before', () => {
+    // 23 keys: a shape count no earlier test fills up (shapes are remembered per key count).
+    const keys = Array.from({ length: 23 }, (_, i) => `k${String(i).padStart(2, '0')}`);
+    const plain = Object.fromEntries(keys.map((k, i) => [k, i]));
+    expect(stableJsonLine(plain)).toBe(JSON.stringify(plain));
+    const withInherited = Object.create({ [keys[22] as string]: 22 }) as Record<string, number>;
+    for (const [i, k] of keys.slice(0, 22).entries()) withInherited[k] = i;
+    expect(stableJsonLine(withInherited)).toBe(
+      JSON.stringify(Object.fromEntries(Object.entries(withInherited))),
+    );
+  });
 });
