@@ -2,8 +2,8 @@ import { earlierOccurrence, laterOccurrence } from './clock-changes.ts';
 import type { RawBar, SkippedRow } from './ohlcv-bar.ts';
 
 /**
- * The bars oldest first (a newest-first file is reversed, see {@link isNewestFirst}). A row that repeats the bar before it
- * exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
+ * The bars oldest first (a newest-first file is reversed, see {@link isNewestFirst}). A row that
+ * repeats the bar before it exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
  * without an offset, is read as its two occurrences, for bars of any interval
  * ({@link placeInRepeatedHour}); any other bar at the same time, or a time going back, is a problem
  * (`reject` throws, or skips it under --skip-invalid).
