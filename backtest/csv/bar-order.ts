@@ -2,8 +2,8 @@ import { earlierOccurrence, laterOccurrence } from './clock-changes.ts';
 import type { RawBar, SkippedRow } from './ohlcv-bar.ts';
 
 /**
- * The bars oldest first (a newest-first file is reversed). A row that repeats the bar before it
- * exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
+ * The bars oldest first (a newest-first file is reversed, see {@link isNewestFirst}). A row that
+ * repeats the bar before it exactly is dropped (and listed); the repeated hour when daylight saving ends, written twice
  * without an offset, is read as its two occurrences, for bars of any interval
  * ({@link placeInRepeatedHour}); any other bar at the same time, or a time going back, is a problem
  * (`reject` throws, or skips it under --skip-invalid).
@@ -19,10 +19,7 @@ export function orderBars(
   skipped: SkippedRow[],
   zone: string,
 ): RawBar[] {
-  const descending =
-    raw.some((r, i) => i > 0 && r.ts < (raw[i - 1] as RawBar).ts) &&
-    raw.every((r, i) => i === 0 || r.ts <= (raw[i - 1] as RawBar).ts);
-  const ordered = descending ? [...raw].reverse() : raw;
+  const ordered = isNewestFirst(raw) ? [...raw].reverse() : raw;
   const kept: RawBar[] = [];
   for (const cur of ordered) {
     const prev = kept[kept.length - 1];
@@ -47,6 +44,26 @@ export function orderBars(
     );
   }
   return kept;
+}
+
+/**
+ * Whether the file runs newest first: more of its steps go back in time than forward. Not every
+ * step need go back: across the repeated hour when daylight saving ends, read at one of its
+ * occurrences, a newest-first file steps forward once (from the second occurrence's start to the
+ * first occurrence's end), and a stray row out of order is reported, not taken for the direction.
+ * A file stepping forward and back equally often is read as oldest first.
+ * @param raw - the bars in file order
+ * @returns true when the bars are to be reversed
+ */
+function isNewestFirst(raw: readonly RawBar[]): boolean {
+  let back = 0;
+  let forward = 0;
+  for (let i = 1; i < raw.length; i++) {
+    const step = (raw[i] as RawBar).ts - (raw[i - 1] as RawBar).ts;
+    if (step < 0) back++;
+    else if (step > 0) forward++;
+  }
+  return back > forward;
 }
 
 /**

@@ -107,6 +107,38 @@ const SPRING_FORWARDS: readonly ClockChange[] = [
 
 const LOCAL = 'yyyy-MM-dd HH:mm:ss';
 
+/** Bar open instants one interval apart from `lead` minutes (rounded down to the grid) before the change to 3 hours after it. */
+function instantsAcross(c: ClockChange, interval: BarInterval, lead: number): number[] {
+  const ms = BAR_INTERVAL_MS[interval];
+  const start = Math.floor((c.at - lead * 60_000) / ms) * ms;
+  const instants: number[] = [];
+  for (let t = start; t <= c.at + 3 * 3_600_000; t += ms) instants.push(t);
+  return instants;
+}
+
+/**
+ * Local-grid times (midnight-aligned) from two days before the change to two days after, the ones
+ * the change skips left out, as a file written in local time holds them.
+ */
+function localGridAcross(c: ClockChange, interval: BarInterval): string[] {
+  const ms = BAR_INTERVAL_MS[interval];
+  const day = DateTime.fromMillis(c.at, { zone: c.zone }).startOf('day').minus({ days: 2 });
+  const times: string[] = [];
+  for (let d = 0; d < 5; d++) {
+    const date = day.plus({ days: d });
+    for (let local = 0; local < 86_400_000; local += ms) {
+      const hour = Math.floor(local / 3_600_000);
+      const minute = Math.floor((local % 3_600_000) / 60_000);
+      const t = DateTime.fromObject(
+        { year: date.year, month: date.month, day: date.day, hour, minute },
+        { zone: c.zone },
+      );
+      if (t.hour === hour && t.minute === minute) times.push(t.toFormat(LOCAL));
+    }
+  }
+  return times;
+}
+
 function csvOf(times: readonly string[]): string {
   return [
     'time,open,high,low,close,volume',
@@ -125,11 +157,7 @@ describe('local times without an offset across clock changes, any interval the f
     );
     fc.assert(
       fc.property(change, ({ c, interval, lead }) => {
-        const ms = BAR_INTERVAL_MS[interval];
-        // From `lead` minutes (rounded down to the grid) before the change to 3 hours after it
-        const start = Math.floor((c.at - lead * 60_000) / ms) * ms;
-        const instants: number[] = [];
-        for (let t = start; t <= c.at + 3 * 3_600_000; t += ms) instants.push(t);
+        const instants = instantsAcross(c, interval, lead);
         const times = instants.map((t) => DateTime.fromMillis(t, { zone: c.zone }).toFormat(LOCAL));
         const { bars, skipped } = parseOhlcvCsv(csvOf(times), { zone: c.zone, interval });
         expect(skipped).toEqual([]);
@@ -145,27 +173,66 @@ describe('local times without an offset across clock changes, any interval the f
       .chain((c) => fc.record({ c: fc.constant(c), interval: fc.constantFrom(...c.intervals) }));
     fc.assert(
       fc.property(change, ({ c, interval }) => {
-        const ms = BAR_INTERVAL_MS[interval];
-        // Local-grid times (midnight-aligned) from two days before the change to two days after,
-        // the ones the change skips left out, as a file written in local time holds them.
-        const day = DateTime.fromMillis(c.at, { zone: c.zone }).startOf('day').minus({ days: 2 });
-        const times: string[] = [];
-        for (let d = 0; d < 5; d++) {
-          const date = day.plus({ days: d });
-          for (let local = 0; local < 86_400_000; local += ms) {
-            const hour = Math.floor(local / 3_600_000);
-            const minute = Math.floor((local % 3_600_000) / 60_000);
-            const t = DateTime.fromObject(
-              { year: date.year, month: date.month, day: date.day, hour, minute },
-              { zone: c.zone },
-            );
-            if (t.hour === hour && t.minute === minute) times.push(t.toFormat(LOCAL));
-          }
-        }
+        const times = localGridAcross(c, interval);
         const { bars } = parseOhlcvCsv(csvOf(times), { zone: c.zone, interval });
         expect(bars).toHaveLength(times.length);
       }),
       { numRuns: 60 },
+    );
+  });
+});
+
+describe('a newest-first file across clock changes', () => {
+  /** The file of `times` oldest first, and the same rows newest first. */
+  const rowsOf = (times: readonly string[]): { oldest: string; newest: string } => {
+    const rows = csvOf(times).split('\n');
+    const [header, ...body] = rows;
+    return { oldest: rows.join('\n'), newest: [header, ...body.reverse()].join('\n') };
+  };
+  const barsOf = (text: string, zone: string, interval: BarInterval) => {
+    const { bars, skipped } = parseOhlcvCsv(text, { zone, interval, onInvalidRow: 'skip' });
+    return {
+      bars: bars.map(({ openTime, open, high, low, close, volume }) => ({
+        openTime,
+        open,
+        high,
+        low,
+        close,
+        volume,
+      })),
+      skipped: skipped.length,
+    };
+  };
+
+  it('imports the same bars as the oldest-first file, across the repeated hour or the short night', () => {
+    const fallBack = fc.constantFrom(...FALL_BACKS).chain((c) =>
+      fc.record({
+        c: fc.constant(c),
+        interval: fc.constantFrom(...c.intervals),
+        lead: fc.integer({ min: 1, max: 180 }),
+      }),
+    );
+    const springForward = fc
+      .constantFrom(...SPRING_FORWARDS)
+      .chain((c) => fc.record({ c: fc.constant(c), interval: fc.constantFrom(...c.intervals) }));
+    const file = fc.oneof(
+      fallBack.map(({ c, interval, lead }) => ({
+        c,
+        interval,
+        times: instantsAcross(c, interval, lead).map((t) =>
+          DateTime.fromMillis(t, { zone: c.zone }).toFormat(LOCAL),
+        ),
+      })),
+      springForward.map(({ c, interval }) => ({ c, interval, times: localGridAcross(c, interval) })),
+    );
+    fc.assert(
+      fc.property(file, ({ c, interval, times }) => {
+        const { oldest, newest } = rowsOf(times);
+        const expected = barsOf(oldest, c.zone, interval);
+        expect(expected).toMatchObject({ bars: { length: times.length }, skipped: 0 });
+        expect(barsOf(newest, c.zone, interval)).toEqual(expected);
+      }),
+      { numRuns: 80 },
     );
   });
 });
