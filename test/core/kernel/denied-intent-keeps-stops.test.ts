@@ -5,7 +5,7 @@ import { defineStrategy } from '../../../core/kernel/index.ts';
 import type { Intent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aTrade, BTC } from '../../kit/kernel-events.ts';
+import { aTrade, BTC, ETH } from '../../kit/kernel-events.ts';
 
 type Ctx = StrategyContext<unknown, unknown>;
 
@@ -73,6 +73,42 @@ describe('kernel: a denied intent cancels no emulated trailing stop', () => {
     expect(statuses(closer.updates)).toEqual(['0:PENDING', '1:ACTIVE', '3:TRIGGERED']);
   });
 
+  it('a close of a flat sym, denied, leaves the stop another strategy placed ahead of its entry', () => {
+    const closerDenials: IntentDenied[] = [];
+    const closer = defineStrategy({
+      name: 'closer',
+      params: z.object({}),
+      onTrade: (ctx, trade) => (trade.ts === 2 ? ctx.order.closePosition(ETH) : undefined),
+      onDenied: (_ctx, d) => {
+        closerDenials.push(d);
+      },
+    });
+    const updates: TrailingStop[] = [];
+    const waiting = defineStrategy({
+      name: 'waiting',
+      params: z.object({}),
+      // The entry rests; the stop waits for the position it will protect.
+      onStart: (ctx) => [
+        ctx.order.limit({ sym: ETH, side: 'BUY', qty: 1, price: 50 }),
+        ctx.order.trailingStop({ sym: ETH, side: 'SELL', qty: 1, offset: { ticks: 5 } }),
+      ],
+      onTrailingStop: (_ctx, u) => {
+        updates.push(u);
+      },
+    });
+    const rig = aKernelRig(
+      [
+        { id: 'a', strategy: closer },
+        { id: 'b', strategy: waiting },
+      ],
+      { gate: new RiskGate() },
+    );
+    rig.market.next(aTrade(1, 100));
+    rig.market.next(aTrade(2, 100));
+    expect(closerDenials.map((d) => d.source)).toEqual(['risk']);
+    expect(statuses(updates)).toEqual(['0:PENDING']);
+  });
+
   it('a close of several syms a gate denies leaves the stops open', () => {
     const closer = protector('closer', (ctx) => ctx.order.closePositions([BTC]));
     const other = protector('other');
@@ -90,7 +126,7 @@ describe('kernel: a denied intent cancels no emulated trailing stop', () => {
     expect(statuses(closer.updates)).toEqual(['0:PENDING', '1:ACTIVE']);
   });
 
-  it('a close that passes still cancels every owner’s reduce-only stops on the sym, before it reaches the venue', () => {
+  it('a close that passes still cancels every owner’s reduce-only stops on the sym, and goes to the venue', () => {
     const closer = protector('closer', (ctx) => ctx.order.closePosition(BTC));
     const other = protector('other');
     const rig = aKernelRig(
