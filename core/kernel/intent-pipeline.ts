@@ -17,8 +17,10 @@ import type { VenueConnectivity } from './venue-connectivity.ts';
 /**
  * The way of every intent: the kernel's own checks (reference, ownership, the venue's private
  * stream reconciled for new orders and modifies), expansion of
- * "all of mine" cancels, the risk gate, Keel's in-flight bookkeeping, then the execution port.
- * A failed check or a gate denial is handed to `deny` (an event for the strategy), never thrown.
+ * "all of mine" cancels, the risk gate, Keel's in-flight bookkeeping, the emulated trailing stops
+ * the intent cancels (a close: every strategy's reduce-only ones on its syms), then the execution
+ * port. A failed check or a gate denial is handed to `deny` (an event for the strategy), never
+ * thrown, and cancels no emulated stop.
  */
 export class IntentPipeline {
   /** References strategies chose themselves (generated ones are unique by construction). */
@@ -59,27 +61,29 @@ export class IntentPipeline {
    */
   submit(runner: StrategyRunner, intent: Intent): void {
     const emulated = this.emulatedPart(runner, intent);
-    const failed =
-      'denial' in emulated
-        ? emulated.denial
-        : emulated.rest === undefined
-          ? undefined
-          : (ownershipCheck(runner.id, emulated.rest, this.state.orders) ??
-            this.connectivity.check(emulated.rest));
+    if ('denial' in emulated) {
+      this.deny(runner, this.denial(runner, intent, 'kernel', emulated.denial.check, emulated.denial.reason));
+      return;
+    }
+    const { rest, stops } = emulated;
+    if (rest === undefined) {
+      this.cancelStops(stops);
+      return;
+    }
+    const failed = ownershipCheck(runner.id, rest, this.state.orders) ?? this.connectivity.check(rest);
     if (failed !== undefined) {
       this.deny(runner, this.denial(runner, intent, 'kernel', failed.check, failed.reason));
       return;
     }
-    const rest = 'rest' in emulated ? emulated.rest : undefined;
-    if (rest === undefined) return;
     const expanded = this.expand(runner, rest);
     if (expanded === undefined) {
-      this.pass(runner, rest);
+      this.pass(runner, rest, stops);
       return;
     }
+    if (expanded.length === 0) this.cancelStops(stops);
     for (const one of expanded) {
       if (one !== rest) runner.redeem(one.ref);
-      this.pass(runner, one);
+      this.pass(runner, one, stops);
     }
   }
 
@@ -101,15 +105,24 @@ export class IntentPipeline {
     this.pass(runner, intent);
   }
 
-  /** The risk gate, then Keel's bookkeeping and the execution port. */
-  private pass(runner: StrategyRunner, intent: Intent): void {
+  /**
+   * The risk gate, then Keel's bookkeeping, the emulated stops the intent cancels, and the
+   * execution port: a denied intent cancels no stop.
+   */
+  private pass(runner: StrategyRunner, intent: Intent, stops: readonly string[] = []): void {
     const decision = this.gate.evaluate({ strategyId: runner.id, intent }, this.state);
     if (decision.kind === 'denied') {
       this.deny(runner, this.denial(runner, intent, 'risk', decision.check, decision.reason));
       return;
     }
     this.record(runner, intent);
+    this.cancelStops(stops);
     this.execution.submit(decision.command);
+  }
+
+  /** Cancels emulated stops (each owner told in `onTrailingStop`); one already gone is skipped. */
+  private cancelStops(stops: readonly string[]): void {
+    for (const ref of stops) this.emulator.cancel(ref);
   }
 
   /** During a warm-up nothing goes out: checked after the reference is claimed, so it is used up as any other. */
