@@ -20,8 +20,9 @@ const NOTHING_LEFT: EmulationOutcome = { rest: undefined, stops: NO_STOPS };
  * by the emulator; a cancel of an open emulated stop cancels it there (a strategy cancels it with
  * `ctx.order.cancel(ref)` like any order), "cancel all of mine" cancels the strategy's
  * emulated stops too, and a position close cancels the reduce-only stops on the closed syms,
- * whichever strategy owns them (as the venue cancels every reduce-only order there, in BOTH mode
- * on both legs); each owner hears of its stop's cancellation in `onTrailingStop`. The stops to
+ * whichever strategy owns them (as the venue cancels every reduce-only order there; in BOTH mode
+ * a one-leg close cancels that leg's stops only, as the venue keeps the other leg's stop orders);
+ * each owner hears of its stop's cancellation in `onTrailingStop`. The stops to
  * cancel are returned, not cancelled: the caller cancels them once the intent is on its way (see
  * {@link EmulationOutcome}). A stop that already triggered is an order at the venue under the same
  * reference, so its cancel goes on to the venue. A position mode switch is denied while any
@@ -67,14 +68,12 @@ export function takeEmulated<O>(
     }
     case 'closePosition':
     case 'closePositions':
-      // The venue cancels every reduce-only order of a sym it closes, whoever placed it; the emulated
-      // ones go too, so a stop left behind cannot fire on a later position.
-      return {
-        rest: intent,
-        stops: (intent.kind === 'closePosition' ? [intent.sym] : intent.symList).flatMap((sym) =>
-          emulator.openRefs(undefined, sym, true),
-        ),
-      };
+      // The venue cancels every reduce-only order of a sym it closes, whoever placed it, but in BOTH
+      // mode only the closed leg's stop orders: the emulated stops go as the venue's stops do, so a
+      // stop left behind cannot fire on a later position and the other leg keeps its protection.
+      return intent.kind === 'closePosition'
+        ? { rest: intent, stops: emulator.openRefs(undefined, intent.sym, true, intent.positionSide) }
+        : { rest: intent, stops: intent.symList.flatMap((sym) => emulator.openRefs(undefined, sym, true)) };
     case 'setPositionMode': {
       if (intent.positionMode === positionMode) return { rest: intent, stops: NO_STOPS };
       const denial = switchWithStopsOpen(emulator, intent.ref, intent.positionMode);

@@ -4,6 +4,7 @@ import type {
   MarketTradeEvent,
   MarkPriceEvent,
   PlaceOrderIntent,
+  PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
 import { BAR_INTERVAL_MS } from '../model/index.ts';
@@ -113,15 +114,22 @@ export class TrailingStopEmulator<O> {
    * @param strategyId - the strategy; every strategy's when undefined
    * @param sym - only on this sym when given
    * @param reduceOnly - only the reduce-only ones when true
+   * @param leg - only those on this leg (or on NONE, a NET-mode stop) when LONG or SHORT
    * @returns references, oldest first
    */
-  openRefs(strategyId: string | undefined, sym?: string, reduceOnly = false): string[] {
+  openRefs(
+    strategyId: string | undefined,
+    sym?: string,
+    reduceOnly = false,
+    leg: PositionSide = 'NONE',
+  ): string[] {
     const refs: string[] = [];
     for (const held of this.open.values())
       if (
         (strategyId === undefined || held.strategyId === strategyId) &&
         (sym === undefined || held.intent.sym === sym) &&
-        (!reduceOnly || held.intent.reduceOnly)
+        (!reduceOnly || held.intent.reduceOnly) &&
+        (leg === 'NONE' || held.intent.positionSide === 'NONE' || held.intent.positionSide === leg)
       )
         refs.push(held.intent.ref);
     return refs;
