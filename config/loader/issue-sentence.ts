@@ -114,8 +114,8 @@ function messageOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';
-      // A number schema refuses only NaN and the infinities among numbers.
-      if (typeof issue.input === 'number')
+      // A number schema refuses NaN and the infinities as not numbers: say what it wants instead.
+      if (typeof issue.input === 'number' && !Number.isFinite(issue.input))
         return `must be a finite number, not ${describeInput(issue.input)}`;
       return `must be ${expectedText(issue.expected)}, not ${describeInput(issue.input)}`;
     case 'too_small':
