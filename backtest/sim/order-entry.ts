@@ -4,7 +4,7 @@ import { parseTimeToSend, US_EQUITY_ZONE, ZERO } from '../../core/model/index.ts
 import { rejectCommand } from './command-rejection.ts';
 import { workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
-import { badParameter, EXPIRY_DATE } from './order-parameters.ts';
+import { badFieldValue, badParameter, EXPIRY_DATE } from './order-parameters.ts';
 import { publishOrder } from './publish.ts';
 import { liquidationRefusal, marginCheckRefusal, sendRefusal } from './send-checks.ts';
 import { rejectionReason, type SimErrorName } from './sim-errors.ts';
@@ -113,6 +113,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     return;
   }
   const bad =
+    badFieldValue(intent) ??
     badParameter(state, intent, spec) ??
     expiredOnArrival(state, order) ??
     tooManyOrders(state, intent.sym, spec);

@@ -1,18 +1,33 @@
 import { DateTime } from 'luxon';
-import type { Dec, InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec, Intent, PlaceOrderIntent } from '../../core/model/index.ts';
 import {
   asNumber,
+  describeUnknownFieldValue,
   isAbove,
   isAboveZero,
   isBelow,
   isOnStep,
   parseTimeToSend,
+  unknownFieldValue,
 } from '../../core/model/index.ts';
 import { type InstrumentNumbers, instrumentNumbers } from './instrument-numbers.ts';
 import type { SimState } from './sim-state.ts';
 
 /** `YYYY-MM-DD`, the form of a GTD order's expiryDate. */
 export const EXPIRY_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/**
+ * A field of a command outside the values the venue takes (400001, as the paper venue's decoding
+ * answers it): a side, order type, time in force, position side, trigger type, condition code,
+ * algo order or condition type, position mode, or a flag that is not a boolean. Checked first, so
+ * nothing reads such a value (any side but BUY would be a sell).
+ * @param intent - the command
+ * @returns the field, its value and the values it may take, in words; undefined when all are known
+ */
+export function badFieldValue(intent: Intent): string | undefined {
+  const problem = unknownFieldValue(intent);
+  return problem === undefined ? undefined : describeUnknownFieldValue(problem);
+}
 
 /**
  * What order entry checks of an order's own parameters: a plain order's, or the order an algo

@@ -114,6 +114,9 @@ function messageOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.input === undefined) return 'is required';
+      // A number schema refuses NaN and the infinities as not numbers: say what it wants instead.
+      if (typeof issue.input === 'number' && !Number.isFinite(issue.input))
+        return `must be a finite number, not ${describeInput(issue.input)}`;
       return `must be ${expectedText(issue.expected)}, not ${describeInput(issue.input)}`;
     case 'too_small':
       return own
@@ -195,7 +198,7 @@ export function describeInput(input: unknown): string {
     case 'string':
       return `the string ${JSON.stringify(input.length > 40 ? `${input.slice(0, 40)}…` : input)}`;
     case 'number':
-      return `the number ${input}`;
+      return Number.isFinite(input) ? `the number ${input}` : `the YAML ${yamlNonFinite(input)}`;
     case 'boolean':
       return String(input);
     case 'object':
@@ -203,4 +206,9 @@ export function describeInput(input: unknown): string {
     default:
       return typeof input;
   }
+}
+
+function yamlNonFinite(input: number): string {
+  if (Number.isNaN(input)) return '.nan';
+  return input > 0 ? '.inf' : '-.inf';
 }

@@ -1,5 +1,6 @@
 import { LineCounter, parseDocument } from 'yaml';
 import { type KeelConfig, keelConfigSchema, SECRET_PATHS } from '../schema/index.ts';
+import { resolveAliases } from './alias-resolution.ts';
 import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
 import { type EnvValues, substituteEnv } from './env-substitution.ts';
@@ -62,7 +63,9 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
     ...applySetOverrides(source, options.overrides ?? []),
     ...substituteEnv(source, options.env, SECRET_PATHS),
   ];
-  const parsed = keelConfigSchema.safeParse(doc.toJS({ maxAliasCount: 100 }), { reportInput: true });
+  const resolved = resolveAliases(source);
+  if (!resolved.ok) return { ok: false, problems: sortByPlace([...early, resolved.problem]) };
+  const parsed = keelConfigSchema.safeParse(resolved.data, { reportInput: true });
   const late = parsed.success
     ? []
     : issueSentences(parsed.error.issues, [], configKeys())

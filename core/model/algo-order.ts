@@ -6,10 +6,16 @@ import type { PositionSide } from './position.ts';
  * Algo order type. The spec does not show the field's values: these are Keel's (a plain
  * trigger order, or a take-profit / stop-loss pair on a position).
  */
-export type AlgoOrderType = 'TRIGGER' | 'TP_SL';
+export type AlgoOrderType = (typeof ALGO_ORDER_TYPES)[number];
+
+/** The algo order types: Keel's names, as {@link AlgoOrderType} says. */
+export const ALGO_ORDER_TYPES = ['TRIGGER', 'TP_SL'] as const;
+
+/** The trigger directions of an algo order. */
+export const ALGO_CONDITION_TYPES = ['GTE', 'LTE'] as const;
 
 /** Trigger direction: fire when the trigger price rises to (GTE) or falls to (LTE) the level. */
-export type AlgoConditionType = 'GTE' | 'LTE';
+export type AlgoConditionType = (typeof ALGO_CONDITION_TYPES)[number];
 
 /** Algo order state. */
 export type AlgoOrderState = 'NEW' | 'TRIGGERED' | 'CANCELLED' | 'FAILED';

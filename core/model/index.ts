@@ -4,6 +4,7 @@
  */
 export type { Account, AccountStatus, Asset, Loan, LoanRisk } from './account.ts';
 export type { AlgoConditionType, AlgoOrder, AlgoOrderState, AlgoOrderType } from './algo-order.ts';
+export { ALGO_CONDITION_TYPES, ALGO_ORDER_TYPES } from './algo-order.ts';
 export {
   COMMAND_NOT_APPLIED,
   COMMAND_OUTCOME_UNKNOWN,
@@ -46,6 +47,8 @@ export {
   parseSym,
   settlesInCoins,
 } from './instrument.ts';
+export type { UnknownFieldValue } from './intent-field-values.ts';
+export { describeUnknownFieldValue, unknownFieldValue } from './intent-field-values.ts';
 export type {
   BorrowIntent,
   CancelAlgoOrderIntent,
@@ -67,7 +70,7 @@ export type {
   TrailingOffsetType,
   TrailingStopSpec,
 } from './intents.ts';
-export { CANCEL_INTENT_KINDS } from './intents.ts';
+export { CANCEL_INTENT_KINDS, EMULATION_TRIGGERS, TRAILING_OFFSET_TYPES } from './intents.ts';
 export type {
   LiquidationEventRecord,
   LiquidationEventType,
@@ -107,15 +110,20 @@ export type {
   VenueOrderState,
 } from './order.ts';
 export {
+  CONDITION_CODES,
   closesHedgeLeg,
   FINAL_ORDER_STATES,
   IN_FLIGHT_ORDER_STATES,
   isFinalOrderState,
+  ORDER_SIDES,
+  ORDER_TYPES,
+  TIMES_IN_FORCE,
+  TRIGGER_PRICE_TYPES,
   VENUE_ORDER_STATES,
   VENUE_TIMES_IN_FORCE,
 } from './order.ts';
 export type { Position, PositionMode, PositionSide } from './position.ts';
-export { positionKey, signedPositionQty } from './position.ts';
+export { POSITION_MODES, POSITION_SIDES, positionKey, signedPositionQty } from './position.ts';
 export {
   formatTimeToSend,
   parseTimeToSend,

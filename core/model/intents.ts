@@ -39,14 +39,20 @@ export interface PlaceOrderIntent extends IntentBase {
   readonly trailingStop?: TrailingStopSpec;
 }
 
+/** The ways a trailing stop's offset may be measured. */
+export const TRAILING_OFFSET_TYPES = ['PRICE', 'TICKS', 'BPS'] as const;
+
 /** How a trailing stop's offset from the best price seen is measured. */
-export type TrailingOffsetType = 'PRICE' | 'TICKS' | 'BPS';
+export type TrailingOffsetType = (typeof TRAILING_OFFSET_TYPES)[number];
+
+/** The prices an emulated order may trail and trigger on. */
+export const EMULATION_TRIGGERS = ['last', 'mark', 'bidAsk'] as const;
 
 /**
  * Which market price an emulated order trails and triggers on: the last public trade, the mark
  * price (perpetuals), or the touch (a SELL stop on the bid, a BUY stop on the ask).
  */
-export type EmulationTrigger = 'last' | 'mark' | 'bidAsk';
+export type EmulationTrigger = (typeof EMULATION_TRIGGERS)[number];
 
 /**
  * A Keel-emulated trailing stop (a trailing-stop-market order): a SELL stop trails the highest

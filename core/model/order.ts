@@ -1,17 +1,26 @@
 import type { Dec } from './decimal.ts';
 import type { PositionSide } from './position.ts';
 
+/** The order sides (per public venue docs). */
+export const ORDER_SIDES = ['BUY', 'SELL'] as const;
+
 /** Order side. */
-export type OrderSide = 'BUY' | 'SELL';
+export type OrderSide = (typeof ORDER_SIDES)[number];
+
+/** The order types (per public venue docs). */
+export const ORDER_TYPES = ['LIMIT', 'MARKET'] as const;
 
 /** Order type: limit or market. */
-export type OrderType = 'LIMIT' | 'MARKET';
+export type OrderType = (typeof ORDER_TYPES)[number];
 
 /**
  * Time in force. GTC/IOC/FOK/GTX (GTX = post-only) are the venue's; DAY, GTD and FAK are the
  * PLACE_ORDER message's `orderValidity` values (FAK is the equities name of IOC).
  */
-export type TimeInForce = 'GTC' | 'IOC' | 'FOK' | 'GTX' | 'DAY' | 'GTD' | 'FAK';
+export type TimeInForce = (typeof TIMES_IN_FORCE)[number];
+
+/** Every time in force an order may name; {@link VENUE_TIMES_IN_FORCE} says which an instrument takes. */
+export const TIMES_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX', 'DAY', 'GTD', 'FAK'] as const;
 
 /**
  * The times in force the venue carries for each kind of instrument: a crypto order's `timeInForce`
@@ -24,11 +33,17 @@ export const VENUE_TIMES_IN_FORCE: Readonly<Record<'crypto' | 'equity', Readonly
   equity: new Set(['DAY', 'FAK', 'IOC', 'FOK', 'GTD', 'GTC']),
 };
 
+/** The prices that may trigger a take-profit, stop-loss or algo order (per public venue docs). */
+export const TRIGGER_PRICE_TYPES = ['MarkPrice', 'LastPrice'] as const;
+
 /** Which price triggers a take-profit, stop-loss or algo order. */
-export type TriggerPriceType = 'MarkPrice' | 'LastPrice';
+export type TriggerPriceType = (typeof TRIGGER_PRICE_TYPES)[number];
+
+/** The conditional order types of the spec's PLACE_ORDER (`conditionCode`). */
+export const CONDITION_CODES = ['UT', 'DT', 'SL', 'OCO', 'TIME', 'HOLD'] as const;
 
 /** Conditional order type of the spec's PLACE_ORDER (`conditionCode`). */
-export type ConditionCode = 'UT' | 'DT' | 'SL' | 'OCO' | 'TIME' | 'HOLD';
+export type ConditionCode = (typeof CONDITION_CODES)[number];
 
 /** Venue order states (per public venue docs). */
 export const VENUE_ORDER_STATES = [

@@ -1,10 +1,16 @@
 import type { Dec } from './decimal.ts';
 
+/** The position modes of the spec. */
+export const POSITION_MODES = ['NET', 'BOTH'] as const;
+
 /** Portfolio position mode: one net position per sym, or a long and a short leg (hedge). */
-export type PositionMode = 'NET' | 'BOTH';
+export type PositionMode = (typeof POSITION_MODES)[number];
+
+/** The position sides of the spec. */
+export const POSITION_SIDES = ['NONE', 'LONG', 'SHORT'] as const;
 
 /** Position side: NONE in NET mode, LONG or SHORT in BOTH mode. */
-export type PositionSide = 'NONE' | 'LONG' | 'SHORT';
+export type PositionSide = (typeof POSITION_SIDES)[number];
 
 /** A position as the venue reports it; `positionQty` is signed in NET mode. */
 export interface Position {

@@ -11,6 +11,7 @@ export { KillSwitch, utcDayOf } from './kill-switch.ts';
 export {
   clientOrderIdCheck,
   conditionArgumentsCheck,
+  fieldValuesCheck,
   gtdExpiryDateCheck,
   orderPriceCheck,
   positionSideCheck,

@@ -1,6 +1,12 @@
 import { DateTime } from 'luxon';
 import type { Intent, PositionSide } from '../model/index.ts';
-import { isAboveZero, US_EQUITY_ZONE, VENUE_TIMES_IN_FORCE } from '../model/index.ts';
+import {
+  describeUnknownFieldValue,
+  isAboveZero,
+  US_EQUITY_ZONE,
+  unknownFieldValue,
+  VENUE_TIMES_IN_FORCE,
+} from '../model/index.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
 /** The venue's clientOrderId length limit (per public venue docs). */
@@ -21,6 +27,25 @@ export const clientOrderIdCheck: RiskCheck = {
       );
     }
     return undefined;
+  },
+};
+
+/**
+ * Denies an intent with a field outside the values the venue takes: a side, order type, time in
+ * force, position side, trigger type, condition code, algo order or condition type, position mode
+ * or trailing stop setting the types allow not (`buy`, `gtc`, `long`: a JavaScript plugin or a
+ * YAML param gets past them). A venue answers such an order 400001; the sim would misread it (any
+ * side but BUY as a sell), so every venue is spared it alike. The reason names the field and its values.
+ */
+export const fieldValuesCheck: RiskCheck = {
+  name: 'fieldValues',
+  kind: 'rule',
+  intents: ['placeOrder', 'placeAlgoOrder', 'closePosition', 'setPositionMode'],
+  run({ intent }) {
+    const problem = unknownFieldValue(intent);
+    return problem === undefined
+      ? undefined
+      : deny('fieldValues', `${intent.kind} ${intent.ref}: ${describeUnknownFieldValue(problem)}`);
   },
 };
 

@@ -5,6 +5,7 @@ import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-check
 import {
   clientOrderIdCheck,
   conditionArgumentsCheck,
+  fieldValuesCheck,
   gtdExpiryDateCheck,
   orderPriceCheck,
   positionSideCheck,
@@ -35,6 +36,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   instrumentKnownCheck,
   instrumentTradingCheck,
   clientOrderIdCheck,
+  fieldValuesCheck,
   orderPriceCheck,
   timeInForceCheck,
   gtdExpiryDateCheck,

@@ -10,6 +10,7 @@ export const RISK_CHECK_NAMES = [
   'instrumentKnown',
   'instrumentTrading',
   'clientOrderId',
+  'fieldValues',
   'orderPrice',
   'timeInForce',
   'gtdExpiryDate',

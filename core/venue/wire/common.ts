@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORDER_SIDES, POSITION_MODES, POSITION_SIDES } from '../../model/index.ts';
 
 /** A decimal number written as a string, exactly as the venue sends money ("123.45", "-0.01"). */
 export const decimalText = z.string().regex(/^-?(?:\d+)(?:\.\d+)?$|^-?\.\d+$/, 'must be a decimal string');
@@ -13,13 +14,13 @@ export const epochMs = z.union([
 ]);
 
 /** BUY or SELL (per public venue docs). */
-export const sideText = z.enum(['BUY', 'SELL']);
+export const sideText = z.enum(ORDER_SIDES);
 
 /** Position side of the spec: NONE, LONG or SHORT. */
-export const positionSideText = z.enum(['NONE', 'LONG', 'SHORT']);
+export const positionSideText = z.enum(POSITION_SIDES);
 
 /** Position mode of the spec: NET or BOTH. */
-export const positionModeText = z.enum(['NET', 'BOTH']);
+export const positionModeText = z.enum(POSITION_MODES);
 
 /**
  * The spec's envelope `{ code, message, data }`. The public venue also writes `msg` for

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { ORDER_TYPES, TRIGGER_PRICE_TYPES } from '../../model/index.ts';
 import { decimalText, epochMs, type PageRequest, positionSideText, sideText } from './common.ts';
 
 /** Trigger price type of a tp/sl attachment (per public venue docs). */
-export const triggerTypeText = z.enum(['MarkPrice', 'LastPrice']);
+export const triggerTypeText = z.enum(TRIGGER_PRICE_TYPES);
 
 /** The take-profit and stop-loss attachment fields, alike in an order and a place-order body. */
 const tpSlFields = {
@@ -96,7 +97,7 @@ export interface PlaceOrderBody {
 export const placeOrderBodySchema = z.looseObject({
   sym: z.string(),
   side: sideText,
-  orderType: z.enum(['LIMIT', 'MARKET']),
+  orderType: z.enum(ORDER_TYPES),
   orderQty: decimalText,
   limitPrice: decimalText.optional(),
   clientOrderId: z.string().max(40).optional(),

@@ -37,4 +37,13 @@ describe('config issue sentences', () => {
       'params.mail must be a valid email, not the string "x"',
     ]);
   });
+
+  it('says a number field given .nan or .inf must be a finite number, not "a number, not the number NaN"', () => {
+    const schema = z.object({ band: z.number(), qty: z.number().int(), on: z.boolean() });
+    expect(sentencesOf(schema, { band: Number.NaN, qty: Number.NEGATIVE_INFINITY, on: 7 })).toEqual([
+      'params.band must be a finite number, not the YAML .nan',
+      'params.qty must be a finite number, not the YAML -.inf',
+      'params.on must be true or false, not the number 7',
+    ]);
+  });
 });

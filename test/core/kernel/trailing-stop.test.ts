@@ -310,6 +310,33 @@ describe('emulated trailing stop', () => {
     expect(statuses(owner.updates)).toEqual(['0:PENDING', '1:ACTIVE']);
   });
 
+  it('refuses a stop with a side or trigger outside its values (a "sell" would trail as a buy)', () => {
+    const denials: IntentDenied[] = [];
+    const typo = defineStrategy({
+      name: 'typo',
+      params: z.object({}),
+      onStart: (ctx) => [
+        ctx.order.trailingStop({ sym: BTC, side: 'sell' as 'SELL', qty: 1, offset: { ticks: 5 } }),
+        ctx.order.trailingStop({
+          sym: BTC,
+          side: 'SELL',
+          qty: 1,
+          offset: { ticks: 5 },
+          triggerOn: 'Last' as 'last',
+        }),
+      ],
+      onDenied: (_ctx, d) => {
+        denials.push(d);
+      },
+    });
+    const rig = aKernelRig([{ id: 'b', strategy: typo }]);
+    rig.market.next(aTrade(1, 100));
+    expect(denials.map((d) => `${d.ref}:${d.check}: ${d.reason}`)).toEqual([
+      'b-1:kernel.trailingStop: trailing stop b-1 is refused: side "sell" is not one of BUY, SELL',
+      'b-2:kernel.trailingStop: trailing stop b-2 is refused: trailingStop.triggerOn "Last" is not one of last, mark, bidAsk',
+    ]);
+  });
+
   it('the factory refuses an offset without exactly one of price, ticks, bps', () => {
     let thrown: unknown;
     const strategy = defineStrategy({
