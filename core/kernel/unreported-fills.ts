@@ -11,8 +11,11 @@ interface UnreportedFill {
  * strategy's `netQty` includes a fill from the moment it is booked: a venue pushes the execution
  * and the order update before the position update that includes them (NautilusTrader likewise
  * updates the position before `on_order_filled`). A position update includes the fills up to its
- * `updateAt` (venue time): it replaces those booked before it and a fill booked after it only
- * when that fill is later, so a venue that reports the position first does not count it twice.
+ * `updateAt` (venue time) and replaces those booked before it. A fill booked after the update but
+ * stamped no later than it (venue times are whole ms, so one order's pieces share a stamp) is in
+ * the update only when the update moved the leg by more than the fills booked before it: that
+ * remainder absorbs such fills (a venue that reports the position first does not count them
+ * twice), and a fill it cannot absorb counts on top (the venue sent it after the update).
  * An update older than the leg's latest one (pushes delivered out of order) changes nothing: the
  * leg's quantity is always its latest update plus the fills after it.
  */
@@ -20,6 +23,11 @@ export class UnreportedFills {
   readonly #byLeg = new Map<string, UnreportedFill[]>();
   /** Venue time of each leg's latest position update. */
   readonly #reportedAt = new Map<string, number>();
+  /**
+   * Per leg, how far its latest update moved the leg beyond the fills booked by then (signed):
+   * fills it includes that had not arrived yet.
+   */
+  readonly #ahead = new Map<string, Dec>();
 
   /**
    * Books a fill on its leg unless the leg's latest position update already includes it.
@@ -27,8 +35,14 @@ export class UnreportedFills {
    * @param execution - the fill, booked once
    */
   add(key: string, execution: Execution): void {
-    if (execution.timestamp <= (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) return;
     const qty = execution.side === 'BUY' ? execution.quantity : execution.quantity.neg();
+    if (execution.timestamp <= (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) {
+      const ahead = this.#ahead.get(key) ?? ZERO;
+      if (!ahead.isZero() && qty.isNeg() === ahead.isNeg() && qty.abs().lte(ahead.abs())) {
+        this.#ahead.set(key, ahead.sub(qty));
+        return;
+      }
+    }
     const list = this.#byLeg.get(key);
     if (list === undefined) this.#byLeg.set(key, [{ ts: execution.timestamp, qty }]);
     else list.push({ ts: execution.timestamp, qty });
@@ -39,16 +53,24 @@ export class UnreportedFills {
    * booked up to the update's time are in it, and those after it are not.
    * @param key - the leg's positions key (`positionKey`)
    * @param updateAt - the update's venue time, epoch ms
+   * @param moved - how far the update moves the leg from its previous report (signed quantities)
    * @returns false when the leg's latest update is later (this one is stale and changed nothing)
    */
-  reported(key: string, updateAt: number): boolean {
+  reported(key: string, updateAt: number, moved: Dec): boolean {
     if (updateAt < (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) return false;
     this.#reportedAt.set(key, updateAt);
     const list = this.#byLeg.get(key);
-    if (list === undefined) return true;
-    const after = list.filter((fill) => fill.ts > updateAt);
-    if (after.length === 0) this.#byLeg.delete(key);
-    else this.#byLeg.set(key, after);
+    let included = ZERO;
+    if (list !== undefined) {
+      const after: UnreportedFill[] = [];
+      for (const fill of list) {
+        if (fill.ts > updateAt) after.push(fill);
+        else included = included.add(fill.qty);
+      }
+      if (after.length === 0) this.#byLeg.delete(key);
+      else this.#byLeg.set(key, after);
+    }
+    this.#ahead.set(key, moved.sub(included));
     return true;
   }
 

@@ -125,22 +125,11 @@ const scriptedStrategy = (script: readonly Intent[][], seen: string[]) =>
       if (order.executedQty.gt(order.orderQty)) seen.push(`onOrder ${order.clientOrderId}: executed > qty`);
       ctx.state.last.set(order.clientOrderId, { state: order.orderState, executed: order.executedQty });
     },
-    onPosition: (ctx, p) => {
-      if (process.env.FUZZ_DEBUG === '1')
-        console.log(
-          `onPosition ${p.sym} ${p.positionSide} ${p.positionQty} upd=${p.updateAt} now=${ctx.now()} net=${ctx.netQty(p.sym)}`,
-        );
-    },
     onFill: (ctx, fill) => {
-      if (process.env.FUZZ_DEBUG === '1')
-        console.log(
-          `onFill ${fill.clientOrderId} ${fill.quantity} ts=${fill.timestamp} now=${ctx.now()} net=${ctx.netQty(fill.sym)}`,
-        );
       const signed = fill.side === 'BUY' ? fill.quantity : fill.quantity.neg();
       const net = (ctx.state.net.get(fill.sym) ?? ZERO).plus(signed);
       ctx.state.net.set(fill.sym, net);
-      // (ctx.netQty in onFill misses a second same-millisecond fill: net-qty-in-on-fill.test.ts)
-      if (process.env.FUZZ_NETQTY_ON_FILL === '1' && !ctx.netQty(fill.sym).eq(net))
+      if (!ctx.netQty(fill.sym).eq(net))
         seen.push(`onFill ${fill.clientOrderId}: ctx.netQty ${ctx.netQty(fill.sym)} != sum of fills ${net}`);
     },
     onQuote: (ctx) => {
