@@ -49,7 +49,8 @@ function findLive(
       ref,
       kind,
       'ORDER_ALREADY_FINAL',
-      `order ${target} expired at ${new Date(order.expireAt).toISOString()}`,
+      `order ${target} reached its ${order.timeInForce} end at ${new Date(order.expireAt).toISOString()}: ` +
+        'it filled before then or expired, as its next update says (on bars, once the bar spanning that time is matched)',
     );
     return undefined;
   }
