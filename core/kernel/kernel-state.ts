@@ -19,7 +19,7 @@ import type {
   PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
-import { ZERO } from '../model/index.ts';
+import { signedPositionQty, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
@@ -27,7 +27,7 @@ import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import { equityEstimateOf, equityOf, grossExposureOf } from './kernel-equity.ts';
-import { legQty, signedLegQty } from './leg-quantity.ts';
+import { legQty } from './leg-quantity.ts';
 import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-prices.ts';
 import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
 import { OrderRegistry } from './order-registry.ts';
@@ -248,7 +248,7 @@ export class KernelState implements RiskView {
   applyPosition(position: Position): boolean {
     const key = this.#legKeys.of(position.sym, position.positionSide);
     const before = this.positions.get(key);
-    const moved = signedLegQty(position).sub(before === undefined ? ZERO : signedLegQty(before));
+    const moved = signedPositionQty(position).sub(before === undefined ? ZERO : signedPositionQty(before));
     if (!this.#unreported.reported(key, position.updateAt, moved)) return false;
     this.positions.set(key, position);
     this.#venueMarks.positionArrived(key, position, this);

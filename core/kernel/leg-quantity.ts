@@ -23,20 +23,6 @@ export function legQty(
 ): Dec {
   const qty = positions.get(key)?.positionQty ?? ZERO;
   const pending = unreported.qty(key);
-  const reported = signedQty(qty, positionSide);
+  const reported = positionSide !== 'SHORT' ? qty : qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
   return pending === ZERO ? reported : reported.add(pending);
-}
-
-function signedQty(qty: Dec, positionSide: PositionSide): Dec {
-  return positionSide !== 'SHORT' ? qty : qty === ZERO ? NEGATIVE_ZERO : qty.abs().neg();
-}
-
-/**
- * A position report's quantity signed as its leg counts it: long > 0, short < 0 (a SHORT leg
- * reported with a positive size is negated).
- * @param position - the report
- * @returns the signed quantity
- */
-export function signedLegQty(position: Position): Dec {
-  return signedQty(position.positionQty, position.positionSide);
 }
