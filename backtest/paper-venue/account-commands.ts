@@ -1,4 +1,4 @@
-import type { Dec } from '../../core/model/index.ts';
+import { type Dec, POSITION_MODES } from '../../core/model/index.ts';
 import type { MarginLoanOrderWire } from '../../core/venue/index.ts';
 import { MAX_CLOSE_POSITIONS_SYMS } from '../../core/venue/index.ts';
 import { badParameter, PaperApiError, simError, throwIfRefused } from './envelope.ts';
@@ -71,7 +71,7 @@ export function setPositionMode(
   params: Params,
   where: string,
 ): { positionMode: string } {
-  const mode = requiredChoice(params, 'positionMode', ['NET', 'BOTH'], where);
+  const mode = requiredChoice(params, 'positionMode', POSITION_MODES, where);
   const ref = book.newRef('mode');
   throwIfRefused(ref, book.run({ kind: 'setPositionMode', ref, positionMode: mode }));
   return { positionMode: mode };

@@ -1,5 +1,12 @@
 import type { AlgoOrder } from '../../core/model/index.ts';
-import { BUSINESS_TYPES, D, EXCHANGE_TYPES } from '../../core/model/index.ts';
+import {
+  ALGO_CONDITION_TYPES,
+  BUSINESS_TYPES,
+  D,
+  EXCHANGE_TYPES,
+  ORDER_SIDES,
+  TRIGGER_PRICE_TYPES,
+} from '../../core/model/index.ts';
 import { ALGO_PLACE_REFUSED_FIELDS, ALGO_QUERY_REFUSED_FIELDS } from '../../core/venue/index.ts';
 import { badParameter, simError, throwIfRefused } from './envelope.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
@@ -31,9 +38,9 @@ function refuseFields(params: Params, fields: readonly string[], where: string):
  */
 export function placeAlgoOrder(book: PortfolioBook, params: Params, where: string): unknown {
   refuseFields(params, ALGO_PLACE_REFUSED_FIELDS, where);
-  const side = requiredChoice(params, 'side', ['BUY', 'SELL'], where);
+  const side = requiredChoice(params, 'side', ORDER_SIDES, where);
   const algoOrderType = requiredChoice(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
-  const conditionType = requiredChoice(params, 'conditionType', ['GTE', 'LTE'], where);
+  const conditionType = requiredChoice(params, 'conditionType', ALGO_CONDITION_TYPES, where);
   const ref = optionalText(params, 'clientAlgoOrderId', where) ?? book.newRef('algo');
   const events = book.run({
     kind: 'placeAlgoOrder',
@@ -46,7 +53,7 @@ export function placeAlgoOrder(book: PortfolioBook, params: Params, where: strin
     triggerType:
       optionalText(params, 'triggerType', where) === undefined
         ? 'MarkPrice'
-        : requiredChoice(params, 'triggerType', ['MarkPrice', 'LastPrice'], where),
+        : requiredChoice(params, 'triggerType', TRIGGER_PRICE_TYPES, where),
     triggerPrice: requiredDecimal(params, 'triggerPrice', where),
     price: optionalDecimal(params, 'price', where) ?? D(0),
     qty: requiredDecimal(params, 'qty', where),
@@ -160,7 +167,7 @@ export function cancelAllAlgoOrders(
   const exchangeType = filterOf(params, 'exchangeType', EXCHANGE_TYPES, where);
   const businessType = filterOf(params, 'businessType', BUSINESS_TYPES, where);
   const algoOrderType = filterOf(params, 'algoOrderType', ['TRIGGER', 'TP_SL'], where);
-  const conditionType = filterOf(params, 'conditionType', ['GTE', 'LTE'], where);
+  const conditionType = filterOf(params, 'conditionType', ALGO_CONDITION_TYPES, where);
   const open = [...book.openAlgoIds].flatMap((id) => book.algos.get(id) ?? []);
   const matching = open.filter((a) => {
     const id = book.instruments.get(a.sym)?.id;
