@@ -75,5 +75,7 @@ describe('commands in flight at the end', () => {
     const out = await run(closeAtEnd);
     expect(out.fills[0]).toBe('BUY 1 @ 100.1 +20');
     expect(out.warnings.filter((w) => w.includes('was never sent'))).toHaveLength(1);
+    // The run ends at its last event or its last fill, not a settle window later.
+    expect(out.end).toBeLessThan(1000);
   });
 });
