@@ -13,7 +13,7 @@ const ETH = 'OKX_SPOT_ETH_USDT';
 const T0 = TEST_HEADER.startTime;
 const aTempDir = tempDirsRemovedAfterAll('keel-endfix-');
 
-describe('bar model end-of-run close fires timers after the last event', () => {
+describe("the bar model's end-of-run close fires no timer after the last event", () => {
   it.each([6])(
     'no interest for an hour ending after the last bar, closeAtEnd true, seed %i',
     async (seed) => {
