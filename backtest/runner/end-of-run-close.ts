@@ -124,13 +124,15 @@ export const END_SETTLE_MS = 60_000;
 
 /**
  * Delivers the commands still on their way that arrive by `until`, one arrival at a time, firing
- * no venue timer due after `end`.
+ * no venue timer due after `end`. The runner calls it once the events ran out, so the warnings
+ * and the close's first round see what those commands did (a buy in flight is closed with the
+ * rest, not a round later).
  * @param sim - the simulated venue
  * @param until - the latest arrival delivered
  * @param end - receive time of the last event: no timer after it fires
  * @returns the venue's time after the last arrival delivered (when nothing was on its way, its time)
  */
-function deliverInFlight(sim: SimVenue, until: number, end: number): number {
+export function deliverInFlight(sim: SimVenue, until: number, end: number): number {
   for (let at = sim.nextDueAt(end); at <= until; at = sim.nextDueAt(end)) sim.advanceTo(at, end);
   return sim.now();
 }
@@ -165,12 +167,12 @@ export async function closeAfterLastEvent(
     if (closed === undefined && round > 0) return;
     const settled = end + (round + 1) * END_SETTLE_MS;
     if (sim.fillModelName === 'bar') {
-      // The closing bar comes once the closes arrived, not at the window's end: the venue runs
-      // its timers up to a bar's receive time once it has matched it.
+      // The closing bar comes once the closes arrived, not at the window's end; it fires no venue
+      // timer after the last event (a bar otherwise runs them up to its receive time once matched).
       const arrived = deliverInFlight(sim, settled, end);
       for (const sym of closed ?? []) {
         const bar = lastBars.get(sym);
-        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, arrived));
+        if (bar !== undefined) sim.onMarket(closingBar(bar, sentAt, arrived), end);
       }
     }
     sim.advanceTo(settled, end);

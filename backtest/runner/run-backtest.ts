@@ -23,7 +23,13 @@ import { withCommission } from './commission.ts';
 import { defaultFillModelFor, fillModelWarnings } from './default-fill-model.ts';
 import { denialRecordOf } from './denial-records.ts';
 import { earlySpanWorkWarnings } from './early-span-work-warning.ts';
-import { closeAfterLastEvent, END_SETTLE_MS, endOfRunOwner, runEndOf } from './end-of-run-close.ts';
+import {
+  closeAfterLastEvent,
+  deliverInFlight,
+  END_SETTLE_MS,
+  endOfRunOwner,
+  runEndOf,
+} from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
@@ -234,14 +240,16 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     // The run ends at its last event: commands on their way still arrive and are answered, but no
     // venue timer due after it fires (a paper session stopped then pays no later funding either).
     const end = last.recvTs;
+    // Commands on their way arrive first, so both modes warn of the same TIME orders never sent
+    // and the close's first round closes what they opened.
+    deliverInFlight(sim, end + END_SETTLE_MS, end);
+    unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     if (options.closeAtEnd ?? true) {
-      unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
       await closeAfterLastEvent(kernel, sim, options.gate, end, lastBars, (denial) =>
         records.denials.append(denial),
       );
     } else {
       sim.advanceTo(end + END_SETTLE_MS, end);
-      unsent = unsentTimeOrderWarnings((await sim.snapshot()).openOrders, end);
     }
     // The last sample is taken after the venue settled, so the closing fills and fees are in it,
     // and stamped when they were booked, so the run's end covers them.

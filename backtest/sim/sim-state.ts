@@ -270,6 +270,12 @@ export interface SimState {
   /** The bars matched per sym, on the bar fill model (see `bar-coverage.ts`). */
   readonly barCoverage: Map<string, BarCoverage>;
   /**
+   * On the bar fill model, per sym, the open of the bar of that sym the venue has yet to match
+   * (the close of its last matched bar, or the open of the bar being matched): the sym's timers
+   * after it (an expiry, a TIME release, funding) wait for that bar (see `timers.ts`).
+   */
+  readonly pendingBarOpen: Map<string, number>;
+  /**
    * On the bar fill model, the venue's own work (timers, liquidations, mark triggers) that a bar
    * of a sym may still have to come before (see `early-span-work.ts`); undefined on other models.
    */
@@ -331,6 +337,7 @@ export function createSimState(
     matchingBar: undefined,
     matchingAt: Number.NaN,
     barCoverage: new Map(),
+    pendingBarOpen: new Map(),
     venueWork: opts.fillModel.name === 'bar' ? { recent: [], found: undefined } : undefined,
     lastRecvTs: Number.NEGATIVE_INFINITY,
     hooks: { attachTpSl: () => undefined, workOrder: () => undefined },

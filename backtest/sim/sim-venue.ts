@@ -37,7 +37,7 @@ import { keepToSession } from './session-keeping.ts';
 import { resolveSimOptions, type SimVenueOptions } from './sim-options.ts';
 import { orderView } from './sim-order.ts';
 import { type CashFlow, createSimState, type EarlySpanWork, type SimLedger } from './sim-state.ts';
-import { runTimers } from './timers.ts';
+import { rearmAfterBar, runTimers } from './timers.ts';
 import { attachTpSl } from './tp-sl-attachments.ts';
 import { checkMarkTriggers, checkTriggers } from './triggers.ts';
 import { snapshotOf } from './venue-snapshot.ts';
@@ -53,8 +53,10 @@ export interface SimVenue extends ExecutionPort {
    * Advances virtual time to the event's `recvTs` (commands that arrived by then run first, in
    * arrival order), then matches resting orders and triggers against the event.
    * @param event - the next recorded market event
+   * @param timersUntil - fire the venue's timers only up to here (default the event's `recvTs`):
+   *   the end-of-run closing bar, given after the last event, fires none after it
    */
-  onMarket(event: MarketEvent): void;
+  onMarket(event: MarketEvent, timersUntil?: number): void;
   /**
    * Advances virtual time without market data (e.g. at the end of a replay), running commands and
    * timers that are due.
@@ -228,13 +230,15 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     state.now = Math.max(state.now, ts);
   };
 
-  const onMarket = (event: MarketEvent) => {
+  const onMarket = (event: MarketEvent, timersUntil = event.recvTs) => {
     // A bar's prices happened over its whole span: an order live at its open is matched against
     // all of it, so the venue's timers inside the span (a DAY order ending at 16:00 within a daily
     // bar) fire after the bar is matched (Keel's choice; bar data cannot say when inside the bar a
     // price came). Commands arriving inside the span run at their time, and sit the bar out.
     const bar = opts.fillModel.name === 'bar' && event.kind === 'bar' && event.closed ? event : undefined;
-    runDue(event.recvTs, bar === undefined ? event.recvTs : Math.min(bar.openTime, event.recvTs));
+    // The sym's own timers wait for its own bar, not for whichever sym's bar of the batch came first.
+    if (bar !== undefined) rearmAfterBar(state, bar.sym, bar.openTime);
+    runDue(event.recvTs, Math.min(timersUntil, bar === undefined ? event.recvTs : bar.openTime));
     // Informational channels move no price the sim matches or marks against (Keel's choice).
     if (event.kind === 'ticker' || event.kind === 'indexPrice' || event.kind === 'openInterest') return;
     const market = marketOf(state, event.sym);
@@ -264,7 +268,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
         matchBar(state, bar);
         const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
         nextBarOpen = nextBarOpen === Number.POSITIVE_INFINITY ? end : Math.max(nextBarOpen, end);
-        runDue(event.recvTs);
+        rearmAfterBar(state, bar.sym, end);
+        runDue(event.recvTs, timersUntil);
       } else if (event.kind === 'markPrice') {
         checkMarkTriggers(state, event.sym, event.markPrice);
       }

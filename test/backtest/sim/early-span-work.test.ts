@@ -137,7 +137,7 @@ function aaplAndBtc() {
 }
 
 describe('earlySpanWork: another sym inside a daily bar', () => {
-  it('counts the AAPL daily bar whose DAY limit expired on a BTC bar before the AAPL bar came', () => {
+  it('holds the AAPL DAY limit expiring inside its daily bar for that bar, a BTC bar coming first', () => {
     const t = aaplAndBtc();
     t.sim.onMarket(aBarOf(AAPL, '1d', '2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190, 192, 188, 191]));
     t.send(aLimit('dip', 'BUY', '10', '187.5', { sym: AAPL, timeInForce: 'DAY' }));
@@ -146,14 +146,9 @@ describe('earlySpanWork: another sym inside a daily bar', () => {
     t.sim.onMarket(
       aBarOf(AAPL, '1d', '2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', [190.5, 191, 186, 189]),
     );
-    // The model's limit, unchanged: the order expired at 16:00 New York before Friday's bar met it.
-    expect(t.of('execution')).toEqual([]);
-    expect(t.sim.earlySpanWork()).toMatchObject({
-      bars: 1,
-      sym: AAPL,
-      barOpen: at('2026-03-06T05:00:00Z'),
-      what: 'the expiry of DAY order dip',
-    });
+    // The expiry at 16:00 New York waits for Friday's AAPL bar, which fills the order first.
+    expect(t.of('execution').map((e) => e.execution.clientOrderId)).toEqual(['dip']);
+    expect(t.sim.earlySpanWork()).toBeUndefined();
   });
 
   it('counts nothing when the other sym has bars inside the day but the AAPL order sees its bar', () => {
@@ -171,7 +166,7 @@ describe('earlySpanWork: another sym inside a daily bar', () => {
 });
 
 describe("earlySpanWork: a second sym's bar of the same close, processed first", () => {
-  it('counts the AAPL daily bar whose DAY limit expired after the MSFT bar of the same day was matched', () => {
+  it('holds the AAPL DAY limit for its own bar, the MSFT bar of the same close matched first', () => {
     const MSFT = 'US_EQUITY_MSFT';
     const equity = { tickSize: D('0.01'), lotSize: D('1'), minSize: D('1'), settleAsset: 'USD' } as const;
     const t = aSim({
@@ -187,9 +182,9 @@ describe("earlySpanWork: a second sym's bar of the same close, processed first",
     t.sim.onMarket(
       aBarOf(AAPL, '1d', '2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', [190.5, 191, 186, 189]),
     );
-    // The model's limit, unchanged: the expiry fired once the MSFT bar moved the venue to the close.
-    expect(t.of('execution')).toEqual([]);
-    expect(t.sim.earlySpanWork()).toMatchObject({ bars: 1, sym: AAPL, what: 'the expiry of DAY order dip' });
+    // The MSFT bar moved the venue to the close; the AAPL expiry waits for the AAPL bar all the same.
+    expect(t.of('execution').map((e) => e.execution.clientOrderId)).toEqual(['dip']);
+    expect(t.sim.earlySpanWork()).toBeUndefined();
   });
 });
 
