@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PortfolioBook } from '../../../backtest/paper-venue/portfolio-book.ts';
 import { type BarEvent, D, type Intent, type UserEvent } from '../../../core/model/index.ts';
+import { aDailyBar } from '../../kit/daily-bars.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aSim } from '../../kit/sim-builders.ts';
 
@@ -14,31 +15,8 @@ const aapl = anInstrument(AAPL, {
   settleAsset: 'USD',
 });
 
-function aDailyBar(
-  openIso: string,
-  closeIso: string,
-  ohlc: readonly [number, number, number, number],
-): BarEvent {
-  const [open, high, low, close] = ohlc;
-  const ts = at(closeIso);
-  return {
-    kind: 'bar',
-    sym: AAPL,
-    ts,
-    recvTs: ts,
-    interval: '1d',
-    openTime: at(openIso),
-    open,
-    high,
-    low,
-    close,
-    volume: 1e6,
-    closed: true,
-  };
-}
-
 /** Tuesday's daily bar (New York zone), received at Wednesday 00:00 New York. */
-const TUESDAY = aDailyBar('2026-03-03T05:00:00Z', '2026-03-04T05:00:00Z', [190, 192, 188, 191]);
+const TUESDAY = aDailyBar(AAPL, '2026-03-03T05:00:00Z', '2026-03-04T05:00:00Z', [190, 192, 188, 191]);
 /** Where Wednesday's bar opens: the backtest runner holds the venue's timers back to it. */
 const WEDNESDAY_OPEN = at('2026-03-04T05:00:00Z');
 /** Wednesday 17:00 New York: a strategy timer (a lockstep tick) inside Wednesday's bar, after the DAY close. */
@@ -96,7 +74,7 @@ function commandAfterClose(driver: Driver, command: Intent, low: number): string
   driver.moveTo(AFTER_CLOSE);
   driver.place(command);
   driver.moveTo(AFTER_CLOSE + 1);
-  driver.bar(aDailyBar('2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 193, low, 192]));
+  driver.bar(aDailyBar(AAPL, '2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 193, low, 192]));
   return orderUpdates(driver.events);
 }
 
@@ -127,7 +105,9 @@ describe('a DAY order whose expiry falls inside a daily bar, backtest against pa
             driver.moveTo(modifyAt);
             driver.place(modify);
             driver.moveTo(modifyAt + 1);
-            driver.bar(aDailyBar('2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 193, 189, 192]));
+            driver.bar(
+              aDailyBar(AAPL, '2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 193, 189, 192]),
+            );
             return orderUpdates(driver.events);
           };
           const backtest = updatesOf(backtestDriver());
@@ -156,7 +136,7 @@ describe('a DAY order whose expiry falls inside a daily bar, backtest against pa
       driver.place(aLimit('dip', 'BUY', '10', '187.5', { sym: AAPL, timeInForce: 'DAY' }));
       driver.moveTo(AFTER_CLOSE);
       // Wednesday's low 186 crosses the 187.5 limit.
-      driver.bar(aDailyBar('2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 191, 186, 189]));
+      driver.bar(aDailyBar(AAPL, '2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 191, 186, 189]));
       return driver.events.flatMap((e) =>
         e.kind === 'execution'
           ? [`${e.execution.clientOrderId} ${e.execution.quantity}@${e.execution.price}`]
@@ -174,7 +154,7 @@ describe('a DAY order whose expiry falls inside a daily bar, backtest against pa
     paper.bar(TUESDAY);
     paper.place(aLimit('day', 'BUY', '10', '187.5', { sym: AAPL, timeInForce: 'DAY' }));
     paper.moveTo(AFTER_CLOSE);
-    paper.bar(aDailyBar('2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190.5, 191, 186, 189]));
+    paper.bar(aDailyBar(AAPL, '2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190.5, 191, 186, 189]));
     expect(orderUpdates(paper.events).slice(2)).toEqual(['day 2026-03-04T21:00:00.000Z CANCELLED EXPIRE']);
   });
 });

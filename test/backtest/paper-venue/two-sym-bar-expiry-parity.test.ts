@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PortfolioBook } from '../../../backtest/paper-venue/portfolio-book.ts';
 import { type BarEvent, D, type Intent, type UserEvent } from '../../../core/model/index.ts';
+import { aDailyBar } from '../../kit/daily-bars.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aSim } from '../../kit/sim-builders.ts';
 
@@ -8,27 +9,8 @@ import { aLimit, aSim } from '../../kit/sim-builders.ts';
 // backtest, whichever sym's bar of the same close reaches the venue first.
 const AAPL = 'US_EQUITY_AAPL';
 const MSFT = 'US_EQUITY_MSFT';
-const at = (iso: string): number => Date.parse(iso);
 const EQUITY = { tickSize: D('0.01'), lotSize: D('1'), minSize: D('1'), settleAsset: 'USD' } as const;
 const INSTRUMENTS = [anInstrument(AAPL, EQUITY), anInstrument(MSFT, EQUITY)];
-
-function dailyBar(sym: string, openIso: string, closeIso: string, low: number): BarEvent {
-  const ts = at(closeIso);
-  return {
-    kind: 'bar',
-    sym,
-    ts,
-    recvTs: ts,
-    interval: '1d',
-    openTime: at(openIso),
-    open: 190.5,
-    high: 193,
-    low,
-    close: 192,
-    volume: 1e6,
-    closed: true,
-  };
-}
 
 interface Driver {
   place(intent: Intent): void;
@@ -55,10 +37,11 @@ function paperDriver(): Driver {
 /** Tuesday's bars, a DAY limit on MSFT at 189.5, then Wednesday's bars (MSFT low 189), `first` first. */
 function updatesOf(driver: Driver, first: string): string[] {
   for (const sym of [AAPL, MSFT])
-    driver.bar(dailyBar(sym, '2026-03-03T05:00:00Z', '2026-03-04T05:00:00Z', 188));
+    driver.bar(aDailyBar(sym, '2026-03-03T05:00:00Z', '2026-03-04T05:00:00Z', [190.5, 193, 188, 192]));
   driver.place(aLimit('day', 'BUY', '10', '189.5', { sym: MSFT, timeInForce: 'DAY' }));
   const wednesday = first === AAPL ? [AAPL, MSFT] : [MSFT, AAPL];
-  for (const sym of wednesday) driver.bar(dailyBar(sym, '2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', 189));
+  for (const sym of wednesday)
+    driver.bar(aDailyBar(sym, '2026-03-04T05:00:00Z', '2026-03-05T05:00:00Z', [190.5, 193, 189, 192]));
   return driver.events.flatMap((e) =>
     e.kind === 'order' ? [`${e.order.clientOrderId} ${e.order.orderState} ${e.order.action}`] : [],
   );

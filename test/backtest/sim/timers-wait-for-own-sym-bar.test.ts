@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type BarEvent, D } from '../../../core/model/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { aDailyBar } from '../../kit/daily-bars.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aSim } from '../../kit/sim-builders.ts';
 
@@ -10,24 +11,6 @@ const MSFT = 'US_EQUITY_MSFT';
 const at = (iso: string): number => Date.parse(iso);
 const EQUITY = { tickSize: D('0.01'), lotSize: D('1'), minSize: D('1'), settleAsset: 'USD' } as const;
 
-function dailyBar(sym: string, openIso: string, closeIso: string, low: number): BarEvent {
-  const ts = at(closeIso);
-  return {
-    kind: 'bar',
-    sym,
-    ts,
-    recvTs: ts,
-    interval: '1d',
-    openTime: at(openIso),
-    open: 190.5,
-    high: 191,
-    low,
-    close: 189,
-    volume: 1e6,
-    closed: true,
-  };
-}
-
 /** Thursday's bars of both syms, an AAPL order sent, then Friday's bars in the given order. */
 function fridayWith(send: (t: ReturnType<typeof aSim>) => void, first: string): string[] {
   const t = aSim({
@@ -36,12 +19,12 @@ function fridayWith(send: (t: ReturnType<typeof aSim>) => void, first: string): 
     startingBalances: { USD: D('100000') },
   });
   for (const sym of [AAPL, MSFT])
-    t.sim.onMarket(dailyBar(sym, '2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', 188));
+    t.sim.onMarket(aDailyBar(sym, '2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190.5, 191, 188, 189]));
   send(t);
   t.sim.advanceTo(at('2026-03-06T05:00:00Z'));
   const friday = [AAPL, MSFT].sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
   for (const sym of friday)
-    t.sim.onMarket(dailyBar(sym, '2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', 186));
+    t.sim.onMarket(aDailyBar(sym, '2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', [190.5, 191, 186, 189]));
   return t.of('order').map((e) => `${e.order.clientOrderId} ${e.order.orderState}`);
 }
 

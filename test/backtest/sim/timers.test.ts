@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LoanOptions } from '../../../backtest/sim/index.ts';
-import { type BarEvent, D, LIQUIDATION_NODE_TYPES } from '../../../core/model/index.ts';
+import { D, LIQUIDATION_NODE_TYPES } from '../../../core/model/index.ts';
+import { aDailyBar } from '../../kit/daily-bars.ts';
 import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
 import { aLimit, aMark, aMarket, aQuote, aSim, aTrade, type SimUnderTest } from '../../kit/sim-builders.ts';
 
@@ -15,31 +16,6 @@ function anEquitySim(fillModel: 'bar' | 'through') {
     ],
     startingBalances: { USD: D('100000') },
   });
-}
-
-/** A daily bar as a Yahoo-style import stamps it: from one New York midnight to the next. */
-function aDailyBar(
-  openIso: string,
-  closeIso: string,
-  ohlc: readonly [number, number, number, number],
-): BarEvent {
-  const [open, high, low, close] = ohlc;
-  const ts = at(closeIso);
-  const openTime = at(openIso);
-  return {
-    kind: 'bar',
-    sym: AAPL,
-    ts,
-    recvTs: ts,
-    interval: '1d',
-    openTime,
-    open,
-    high,
-    low,
-    close,
-    volume: 1e6,
-    closed: true,
-  };
 }
 
 describe('sim venue: timers', () => {
@@ -86,10 +62,10 @@ describe('sim venue: timers', () => {
     const t = anEquitySim('bar');
     // Thursday's bar closes at Friday 00:00 New York (05:00Z); the DAY order is placed then and
     // lives to Friday 16:00 New York, inside Friday's bar (05:00Z to Saturday 05:00Z).
-    t.sim.onMarket(aDailyBar('2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190, 192, 188, 191]));
+    t.sim.onMarket(aDailyBar(AAPL, '2026-03-05T05:00:00Z', '2026-03-06T05:00:00Z', [190, 192, 188, 191]));
     t.send(aLimit('dip', 'BUY', '10', '187.5', { sym: AAPL, timeInForce: 'DAY' }));
     t.send(aLimit('miss', 'BUY', '10', '180', { sym: AAPL, timeInForce: 'DAY' }));
-    t.sim.onMarket(aDailyBar('2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', [190.5, 191, 186, 189]));
+    t.sim.onMarket(aDailyBar(AAPL, '2026-03-06T05:00:00Z', '2026-03-07T05:00:00Z', [190.5, 191, 186, 189]));
     const fills = t
       .of('execution')
       .map((e) => `${e.execution.clientOrderId} ${e.execution.quantity}@${e.execution.price}`);
