@@ -62,14 +62,14 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
 const RULE_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'rule');
 const LIMIT_CHECKS = RISK_CHECKS.filter((check) => check.kind === 'limit');
 
+/** A check input the chain refills for each intent. */
+type ChainInput = { -readonly [K in keyof CheckInput]: CheckInput[K] };
+
 /**
  * The checks one intent kind goes through under one strategy's limits, in chain order: each
  * check that cannot deny the kind, is switched off, or has no limit to enforce is left out, as
  * it would pass the intent without looking.
  */
-/** A check input the chain refills for each intent. */
-type ChainInput = { -readonly [K in keyof CheckInput]: CheckInput[K] };
-
 interface ChainPlan {
   readonly rules: readonly RiskCheck[];
   readonly portfolioLimits: readonly RiskCheck[];
