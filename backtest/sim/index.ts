@@ -14,7 +14,7 @@ export type { LoanHeadroom } from './loan-limits.ts';
 export { loanHeadroom, maxLoanable } from './loan-limits.ts';
 export type { SimErrorName } from './sim-errors.ts';
 export { SIM_ERRORS, SimVenueError } from './sim-errors.ts';
-export { simTakesLeverage } from './sim-leverage.ts';
+export { simLeverageOf, simTakesLeverage } from './sim-leverage.ts';
 export type {
   HoldingSpent,
   LoanAssetTerms,

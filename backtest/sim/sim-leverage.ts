@@ -1,4 +1,4 @@
-import type { InstrumentId } from '../../core/model/index.ts';
+import { D, type Dec, type InstrumentId, type InstrumentSpec } from '../../core/model/index.ts';
 
 /**
  * Whether the simulated venue (and the paper venue on it) applies an instrument's leverage: US
@@ -9,4 +9,14 @@ import type { InstrumentId } from '../../core/model/index.ts';
  */
 export function simTakesLeverage(id: InstrumentId): boolean {
   return id.kind === 'crypto' && id.businessType !== 'SPOT';
+}
+
+/**
+ * The leverage the simulated venue trades an instrument at unless told otherwise: its spec's
+ * `defaultLeverage`, or 1 where it takes none ({@link simTakesLeverage}).
+ * @param spec - the instrument's spec
+ * @returns the leverage
+ */
+export function simLeverageOf(spec: InstrumentSpec): Dec {
+  return simTakesLeverage(spec.id) ? spec.defaultLeverage : D(1);
 }

@@ -5,7 +5,7 @@ import { checkMarkup, checkSubPortfolioMarkup } from './fee-model.ts';
 import type { FillModelName, FillModelOptions, ResolvedFillModel } from './fill-model.ts';
 import { resolveFillModel } from './fill-model.ts';
 import type { LatencyOptions, LatencySpec } from './latency-model.ts';
-import { simTakesLeverage } from './sim-leverage.ts';
+import { simLeverageOf } from './sim-leverage.ts';
 
 /** Borrowing terms of one asset on one exchange. */
 export interface LoanAssetTerms {
@@ -208,7 +208,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     if (given) return given;
     const spec = instruments.get(sym);
     if (!spec) return D(1);
-    return simTakesLeverage(spec.id) ? spec.defaultLeverage : D(1);
+    return simLeverageOf(spec);
   };
   for (const [sym, leverage] of Object.entries(options.leverage ?? {})) {
     if (!leverage.gt(0)) throw new RangeError(`sim leverage.${sym} must be positive`);

@@ -1,5 +1,5 @@
 import { fixedCommissionText } from '../../backtest/runner/index.ts';
-import { simTakesLeverage } from '../../backtest/sim/index.ts';
+import { simLeverageOf, simTakesLeverage } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../backtest/synthetic/index.ts';
 import { D, type Dec, type InstrumentSpec, isPerpetual, parseSym, ZERO } from '../../core/model/index.ts';
 import type { ConfigSource } from '../loader/index.ts';
@@ -107,11 +107,6 @@ export function instrumentSpecsOf(instruments: readonly InstrumentConfig[]): Ins
   });
 }
 
-/** The leverage the simulated venue trades a spec at (1 for equities and spot). */
-function simLeverage(spec: InstrumentSpec): Dec {
-  return simTakesLeverage(spec.id) ? spec.defaultLeverage : D(1);
-}
-
 /**
  * One sentence per `defaultLeverage` override on an instrument that trades without leverage (a US
  * equity or crypto SPOT): backtests and paper runs trade it at 1x whatever the override says.
@@ -147,7 +142,7 @@ export function defaultedSpecNotes(specs: readonly InstrumentSpec[]): string[] {
       (spec) =>
         `${spec.sym} has no built-in spec: Keel's defaults for its kind with the config's overrides, ` +
         `tick ${spec.tickSize.toFixed()}, lot ${spec.lotSize.toFixed()}, minimum ${spec.minSize.toFixed()}, ` +
-        `settled in ${spec.settleAsset}, leverage ${simLeverage(spec).toFixed()}, ` +
+        `settled in ${spec.settleAsset}, leverage ${simLeverageOf(spec).toFixed()}, ` +
         `fees maker ${spec.fees.maker.toFixed()} / taker ${spec.fees.taker.toFixed()} of notional${fixedCommissionText(spec.fees)}.`,
     );
 }
