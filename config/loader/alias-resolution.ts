@@ -33,14 +33,13 @@ export function resolveAliases(source: ConfigSource): ResolvedDocument {
           `alias *${unresolved.source} names no anchor defined above it: write &${unresolved.source} on the value before any alias to it`,
         ),
       };
-    const first = aliases[0];
-    const message = `has aliases that expand to more than ${MAX_ALIAS_COUNT} values: write the repeated values out`;
     return {
       ok: false,
-      problem:
-        first === undefined
-          ? { path: [], subject: 'YAML', message, where: '' }
-          : aliasProblem(source, first, message),
+      problem: aliasProblem(
+        source,
+        aliases[0],
+        `has aliases that expand to more than ${MAX_ALIAS_COUNT} values: write the repeated values out`,
+      ),
     };
   }
 }
@@ -55,8 +54,9 @@ function aliasesOf(source: ConfigSource): Alias[] {
   return found;
 }
 
-function aliasProblem(source: ConfigSource, alias: Alias, message: string): ConfigProblem {
-  const offset = alias.range?.[0];
+/** The problem at an alias's line, or unplaced when there is no alias or it has no position. */
+function aliasProblem(source: ConfigSource, alias: Alias | undefined, message: string): ConfigProblem {
+  const offset = alias?.range?.[0];
   return offset === undefined
     ? { path: [], subject: 'YAML', message, where: '' }
     : source.problemAtOffset(offset, message);
