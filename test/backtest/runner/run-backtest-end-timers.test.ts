@@ -34,6 +34,26 @@ function buyerWithTimedOrder(sendAt: number) {
   });
 }
 
+/** Borrows 5 ETH on its first 1m bar of ETH (and buys 1 ETH at market with it when `buys`). */
+function borrowerOnFirstBar(buys: boolean) {
+  return defineStrategy({
+    name: 'borrower',
+    params: z.object({}),
+    state: () => ({ bars: 0 }),
+    onStart: (ctx) => ctx.watchBars(ETH, '1m'),
+    onBar: (ctx) => {
+      if (++ctx.state.bars !== 1) return undefined;
+      const borrow = ctx.order.borrow({ exchange: 'OKX', coin: 'ETH', amount: '5' });
+      return buys ? [borrow, ctx.order.market({ sym: ETH, side: 'BUY', qty: 1 })] : borrow;
+    },
+  });
+}
+
+/** ETH lent at 0.876 a year (0.0001 an hour). */
+const ETH_LOANS = {
+  loans: { assets: { 'OKX:ETH': { annualRate: D('0.876'), userQuota: D(100), pool: D(100) } } },
+} as const;
+
 /** A mark of BTC at `dt` after T0 announcing a funding of 1 % at `fundingAt`. */
 function markRecordAt(dt: number, fundingAt: number): RecordedMessage {
   return {
@@ -174,23 +194,11 @@ describe('backtest runner: no venue timer fires after the last event', () => {
       // 61 one-minute bars, the last received at T0 + 61 min: the loan taken on the first bar (its
       // borrow arrives just after T0 + 1 min) ends its first hour just after the last bar.
       const recording = await flatBarsRecordingIn(aTempDir(), 61, T0, ETH);
-      const borrower = defineStrategy({
-        name: 'borrower',
-        params: z.object({}),
-        state: () => ({ bars: 0 }),
-        onStart: (ctx) => ctx.watchBars(ETH, '1m'),
-        onBar: (ctx) =>
-          ++ctx.state.bars === 1
-            ? ctx.order.borrow({ exchange: 'OKX', coin: 'ETH', amount: '5' })
-            : undefined,
-      });
       const result = await runBacktest({
-        ...barRunOptions(recording, [anEthSpot()], [{ id: 's', strategy: borrower }]),
+        ...barRunOptions(recording, [anEthSpot()], [{ id: 's', strategy: borrowerOnFirstBar(false) }]),
         startingCash: D(1000),
         closeAtEnd,
-        sim: {
-          loans: { assets: { 'OKX:ETH': { annualRate: D('0.876'), userQuota: D(100), pool: D(100) } } },
-        },
+        sim: ETH_LOANS,
       });
       const flows = (result.cashFlows ?? []).map((f) => `${f.kind} ${f.asset} ${f.amount.toFixed()}`);
       const unbilled = (result.meta.warnings ?? []).filter((w) => w.includes('interest'));
@@ -199,4 +207,31 @@ describe('backtest runner: no venue timer fires after the last event', () => {
       expect(unbilled).toHaveLength(1);
     },
   );
+});
+
+describe("the bar model's end-of-run close fires no timer after the last event", () => {
+  it('charges no interest for an hour ending between the last bar and the closing orders (seed 6)', async () => {
+    // Order entry 20 + U[0,30) ms: with seed 6 the loan's hour ends before the closing sell arrives.
+    const recording = await flatBarsRecordingIn(aTempDir(), 61, T0, ETH);
+    const result = await runBacktest({
+      ...barRunOptions(recording, [anEthSpot()], [{ id: 's', strategy: borrowerOnFirstBar(true) }]),
+      startingCash: D(1000),
+      closeAtEnd: true,
+      seed: 6,
+      latency: {
+        orderEntry: { fixedMs: 20, jitterMs: 30 },
+        marketData: { fixedMs: 0, jitterMs: 0 },
+        userData: { fixedMs: 5, jitterMs: 0 },
+      },
+      sim: ETH_LOANS,
+    });
+    const end = T0 + 61 * 60_000;
+    const flows = (result.cashFlows ?? []).map(
+      (f) => `${f.kind} ${f.asset} ${f.amount.toFixed()} @${f.ts - end}`,
+    );
+    const fills = [...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()} @${f.timestamp - end}`);
+    result.dispose?.();
+    expect(fills).toEqual(['BUY 1 @-3599965', 'SELL 1 @39']);
+    expect(flows.filter((f) => f.includes('INTEREST'))).toEqual([]);
+  });
 });
