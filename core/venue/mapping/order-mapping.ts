@@ -6,6 +6,7 @@ import {
   type OrderType,
   type PlaceOrderIntent,
   parseDecimal,
+  TIMES_IN_FORCE,
   type TimeInForce,
   type TpSl,
   VENUE_ORDER_STATES,
@@ -14,10 +15,10 @@ import {
   ZERO,
 } from '../../model/index.ts';
 import { DecodeError, RequestRuleError } from '../errors.ts';
-import type { OrderWire, PlaceOrderBody } from '../wire/order.ts';
+import type { OrderWire, PlaceOrderBody, WireTimeInForce } from '../wire/order.ts';
 
 const KNOWN_STATES: ReadonlySet<string> = new Set(VENUE_ORDER_STATES);
-const TIME_IN_FORCE = new Set<string>(['GTC', 'IOC', 'FOK', 'GTX', 'DAY', 'GTD', 'FAK']);
+const TIME_IN_FORCE: ReadonlySet<string> = new Set(TIMES_IN_FORCE);
 const ACTIONS = new Set<string>([
   'PLACE',
   'CANCEL_PENDING',
@@ -297,7 +298,7 @@ export function placeOrderBodyFromIntent(intent: PlaceOrderIntent): PlaceOrderBo
     limitPrice:
       intent.orderType === 'MARKET' || intent.price === undefined ? '0' : formatDecimal(intent.price),
     clientOrderId: intent.ref,
-    timeInForce: tif as 'GTC' | 'IOC' | 'FOK' | 'GTX',
+    timeInForce: tif as WireTimeInForce,
     ...(intent.quoteOrderQty === undefined ? {} : { quoteOrderQty: formatDecimal(intent.quoteOrderQty) }),
     reduceOnly: intent.reduceOnly,
     positionSide: intent.positionSide,

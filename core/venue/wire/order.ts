@@ -5,6 +5,15 @@ import { decimalText, epochMs, type PageRequest, positionSideText, sideText } fr
 /** Trigger price type of a tp/sl attachment (per public venue docs). */
 export const triggerTypeText = z.enum(TRIGGER_PRICE_TYPES);
 
+/**
+ * The times in force a crypto place-order body carries (GTX = post-only; per public venue docs).
+ * Keel's FAK goes out as IOC; DAY and GTD are refused before sending.
+ */
+export const WIRE_TIMES_IN_FORCE = ['GTC', 'IOC', 'FOK', 'GTX'] as const;
+
+/** A time in force as a crypto place-order body carries it. */
+export type WireTimeInForce = (typeof WIRE_TIMES_IN_FORCE)[number];
+
 /** The take-profit and stop-loss attachment fields, alike in an order and a place-order body. */
 const tpSlFields = {
   tpTriggerPrice: decimalText.optional(),
@@ -81,7 +90,7 @@ export interface PlaceOrderBody {
   readonly orderQty: string;
   readonly limitPrice?: string;
   readonly clientOrderId?: string;
-  readonly timeInForce?: 'GTC' | 'IOC' | 'FOK' | 'GTX';
+  readonly timeInForce?: WireTimeInForce;
   readonly quoteOrderQty?: string;
   readonly reduceOnly?: boolean;
   readonly positionSide?: 'NONE' | 'LONG' | 'SHORT';
@@ -101,7 +110,7 @@ export const placeOrderBodySchema = z.looseObject({
   orderQty: decimalText,
   limitPrice: decimalText.optional(),
   clientOrderId: z.string().max(40).optional(),
-  timeInForce: z.enum(['GTC', 'IOC', 'FOK', 'GTX']).optional(),
+  timeInForce: z.enum(WIRE_TIMES_IN_FORCE).optional(),
   quoteOrderQty: decimalText.optional(),
   reduceOnly: z.boolean().optional(),
   positionSide: positionSideText.optional(),
