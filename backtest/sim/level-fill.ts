@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, floorToStep } from '../../core/model/index.ts';
+import { decimalOfCalculated, floorToStep } from '../../core/model/index.ts';
 import { offeredAt, type TakenLevel } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -18,7 +18,7 @@ import type { SimState } from './sim-state.ts';
  * @returns the Decimal quantity, possibly zero
  */
 export function lotQty(state: SimState, sym: string, qty: number): Dec {
-  const clean = D(Number(qty.toPrecision(12)).toString());
+  const clean = decimalOfCalculated(qty);
   const lot = state.opts.instruments.get(sym)?.lotSize;
   return lot ? floorToStep(clean, lot) : clean;
 }

@@ -17,6 +17,7 @@ export {
   asNumber,
   D,
   decimalOf,
+  decimalOfCalculated,
   floorToStep,
   formatDecimal,
   isAboveZero,
