@@ -6,6 +6,7 @@ import {
   isAbove,
   isAboveZero,
   isBelow,
+  isNotionalBelowMinimum,
   isOnStep,
   parseTimeToSend,
   unknownFieldValue,
@@ -97,7 +98,9 @@ export function badQtyOrPrice(
       return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
     if (isAbove(qty, qtyN, spec.maxLimitSize, limits.maxLimitSize))
       return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
-    if (notionalBelowMinimum(qty, qtyN, price, spec, limits))
+    if (
+      isNotionalBelowMinimum(qty, qtyN, asNumber(price), spec, limits.contractSize, limits.minNotional, price)
+    )
       return `notional is below minNotional ${spec.minNotional.toFixed()}`;
     return undefined;
   }
@@ -105,26 +108,6 @@ export function badQtyOrPrice(
   if (isAbove(qty, qtyN, spec.maxMarketSize, limits.maxMarketSize))
     return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
   return undefined;
-}
-
-/**
- * Whether qty x price x contract size is below minNotional. The number product is within a few
- * units in the last place of the exact one, so it decides alone when it is clear of minNotional by
- * far more than that (a millionth of a millionth); the exact Decimal product decides otherwise.
- */
-function notionalBelowMinimum(
-  qty: Dec,
-  qtyN: number,
-  price: Dec,
-  spec: InstrumentSpec,
-  limits: InstrumentNumbers,
-): boolean {
-  const notional = qtyN * asNumber(price) * limits.contractSize;
-  const gap = notional - limits.minNotional;
-  const slack = 1e-12 * (Math.abs(notional) + Math.abs(limits.minNotional));
-  if (gap > slack) return false;
-  if (-gap > slack) return true;
-  return qty.mul(price).mul(spec.contractSize).lt(spec.minNotional);
 }
 
 /** What a conditional order lacks of its trigger fields, or undefined. */

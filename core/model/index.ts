@@ -29,6 +29,7 @@ export {
   ZERO,
 } from './decimal.ts';
 export { differs, isAbove, isAtLeast, isAtMost, isBelow } from './exact-comparisons.ts';
+export { isNotionalBelowMinimum } from './min-notional.ts';
 export type { ExecType, Execution } from './execution.ts';
 export type {
   BusinessType,
