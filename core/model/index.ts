@@ -29,7 +29,6 @@ export {
   ZERO,
 } from './decimal.ts';
 export { differs, isAbove, isAtLeast, isAtMost, isBelow } from './exact-comparisons.ts';
-export { isNotionalBelowMinimum } from './min-notional.ts';
 export type { ExecType, Execution } from './execution.ts';
 export type {
   BusinessType,
@@ -96,6 +95,7 @@ export type {
   TickerEvent,
 } from './market-events.ts';
 export { BAR_INTERVAL_MS } from './market-events.ts';
+export { isNotionalBelowMinimum } from './min-notional.ts';
 export { shareOf } from './money-share.ts';
 export type {
   ConditionCode,
