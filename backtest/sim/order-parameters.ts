@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { Dec, InstrumentSpec, Intent, PlaceOrderIntent } from '../../core/model/index.ts';
+import type { InstrumentSpec, Intent, PlaceOrderIntent } from '../../core/model/index.ts';
 import {
   asNumber,
   describeUnknownFieldValue,
@@ -11,7 +11,7 @@ import {
   parseTimeToSend,
   unknownFieldValue,
 } from '../../core/model/index.ts';
-import { type InstrumentNumbers, instrumentNumbers } from './instrument-numbers.ts';
+import { instrumentNumbers } from './instrument-numbers.ts';
 import type { SimState } from './sim-state.ts';
 
 /** `YYYY-MM-DD`, the form of a GTD order's expiryDate. */
@@ -36,7 +36,15 @@ export function badFieldValue(intent: Intent): string | undefined {
  */
 export type OrderParameters = Pick<
   PlaceOrderIntent,
-  'sym' | 'qty' | 'orderType' | 'price' | 'timeInForce' | 'positionSide' | 'expiryDate' | 'condition'
+  | 'sym'
+  | 'qty'
+  | 'orderType'
+  | 'price'
+  | 'timeInForce'
+  | 'positionSide'
+  | 'expiryDate'
+  | 'condition'
+  | 'quoteOrderQty'
 >;
 
 /**
@@ -44,7 +52,8 @@ export type OrderParameters = Pick<
  * trading, qty off the lot or below the minimum size, a limit price off the tick, sizes over
  * maxLimitSize / maxMarketSize, notional under minNotional, a post-only market order, GTD without
  * its date, positionSide against the position mode (LONG / SHORT in BOTH mode, NONE in NET
- * mode), a conditional order without its trigger fields.
+ * mode), a conditional order without its trigger fields. A quote-sized market order's qty is
+ * checked when it is sized (`quote-sizing.ts`); here only its quote amount.
  * @param state - the venue (its position mode)
  * @param params - the order's parameters
  * @param spec - the sym's instrument
@@ -56,7 +65,7 @@ export function badParameter(
   spec: InstrumentSpec,
 ): string | undefined {
   if (spec.state !== 'TRADING') return `${params.sym} is ${spec.state}`;
-  const badSize = badQtyOrPrice(params, spec);
+  const badSize = isQuoteSized(params) ? badQuoteAmount(params) : badQtyOrPrice(params, spec);
   if (badSize !== undefined) return badSize;
   if (params.orderType === 'MARKET' && params.timeInForce === 'GTX')
     return 'a market order cannot be post-only';
@@ -70,6 +79,28 @@ export function badParameter(
   if (state.positionMode === 'NET' && params.positionSide !== 'NONE')
     return 'positionSide must be NONE in NET mode';
   return badCondition(params);
+}
+
+/**
+ * Whether an order is sized by its quote amount: a market order sent with qty 0 and a
+ * quoteOrderQty (a qty above zero wins over a quoteOrderQty sent with it, as the risk gate reads it).
+ * @param params - the order's parameters
+ * @returns true for a quote-sized market order
+ */
+export function isQuoteSized(params: Pick<OrderParameters, 'orderType' | 'qty' | 'quoteOrderQty'>): boolean {
+  return params.orderType === 'MARKET' && params.quoteOrderQty !== undefined && params.qty.isZero();
+}
+
+/**
+ * What is wrong with a quote-sized market order before it is sized: a quote amount that is not
+ * positive, or a condition (Keel's choice: a held order would be sized at a price unknown when it
+ * was placed). Its qty is checked when it is sized, at the prices it fills at (`quote-sizing.ts`).
+ */
+function badQuoteAmount(params: OrderParameters): string | undefined {
+  if (!isAboveZero(params.quoteOrderQty ?? params.qty)) return 'quoteOrderQty must be positive';
+  if (params.price && !params.price.isZero()) return 'a market order has price 0';
+  if (params.condition) return 'quoteOrderQty is not taken on a conditional order';
+  return undefined;
 }
 
 /**

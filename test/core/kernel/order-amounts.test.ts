@@ -5,7 +5,11 @@ import { D } from '../../../core/model/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 
 const spec = anInstrument('BINANCE_PERP_BTC_USDT', { tickSize: D('0.1'), lotSize: D('1'), minSize: D('1') });
-const fine = anInstrument('BINANCE_PERP_BTC_USDT', { tickSize: D('0.01'), lotSize: D('0.001'), minSize: D('0.001') });
+const fine = anInstrument('BINANCE_PERP_BTC_USDT', {
+  tickSize: D('0.01'),
+  lotSize: D('0.001'),
+  minSize: D('0.001'),
+});
 
 describe('round: true on prices and quantities computed with numbers', () => {
   it('rounds a BUY limit of 33.4 * 3 (100.19999999999999) to 100.2, not a tick lower', () => {

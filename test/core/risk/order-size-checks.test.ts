@@ -75,7 +75,11 @@ describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, 
     view.setPosition('BINANCE_PERP_BTC_USDT', '0.04');
     expectDenied('minNotional', aMarketOrder({ side: 'SELL', qty: D('0.045') }), view);
     expectDenied('minNotional', aMarketOrder({ side: 'BUY', qty: D('0.04') }), view);
-    expectDenied('minNotional', aLimitOrder({ side: 'SELL', qty: D('0.04'), price: D('100'), reduceOnly: true }), view);
+    expectDenied(
+      'minNotional',
+      aLimitOrder({ side: 'SELL', qty: D('0.04'), price: D('100'), reduceOnly: true }),
+      view,
+    );
   });
   it('passes an order at minNotional', () => {
     expectApproved(aLimitOrder({ qty: D('0.05'), price: D('100') }), aRiskView());

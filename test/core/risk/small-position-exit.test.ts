@@ -11,7 +11,7 @@ describe('closing a position whose notional fell below minNotional (5 USDT), thr
     const s = defineStrategy({
       name: 'probe',
       params: z.object({}),
-      onQuote: (ctx, q) => {
+      onQuote: (ctx) => {
         step++;
         if (step === 1) return ctx.order.market({ sym: BTC, side: 'BUY', qty: '0.06' }); // 0.06 x 100 = 6
         if (step === 3)
