@@ -1,5 +1,5 @@
 import type { BookLevel, Dec, InstrumentSpec } from '../../core/model/index.ts';
-import { floorToStep, ZERO } from '../../core/model/index.ts';
+import { asNumber, floorToStep, ZERO } from '../../core/model/index.ts';
 import { finishOrder } from './fills.ts';
 import { lotQty, offered, tickShift } from './level-fill.ts';
 import type { SymMarket } from './market-state.ts';
@@ -109,7 +109,7 @@ function sizeNow(
   if (bad !== undefined)
     return `quoteOrderQty ${quote.toFixed()} pays for qty ${size.qty.toFixed()} ${at}: ${bad}`;
   order.qty = size.qty;
-  order.remainingN = size.qty.toNumber();
+  order.remainingN = asNumber(size.qty);
   return undefined;
 }
 
