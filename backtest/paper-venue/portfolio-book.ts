@@ -105,8 +105,11 @@ export class PortfolioBook {
   readonly executions: Execution[] = [];
   /** Each order's latest execution, by orderId (lastExecutedQty / lastExecutedPrice on the wire). */
   readonly lastExecutions = new Map<string, Execution>();
-  /** The markup in force when each execution happened, by transactionId (collection records). */
-  readonly markupAtExecution = new Map<string, Dec>();
+  /**
+   * The sub-portfolio markup each execution paid, as the sim charged it, by transactionId
+   * (collection records); only executions that paid one.
+   */
+  readonly markupCharged = new Map<string, Dec>();
   readonly positions = new Map<string, Position>();
   /** At least the last {@link RETAIN_HISTORY} closed positions, oldest first. */
   readonly positionHistory: PositionHistoryWire[] = [];
@@ -299,8 +302,9 @@ export class PortfolioBook {
       case 'execution':
         this.executions.push(event.execution);
         this.lastExecutions.set(event.execution.orderId, event.execution);
-        if (this.markup) this.markupAtExecution.set(event.execution.transactionId, this.markup);
-        trimHistory(this.executions, this.retain, (old) => this.markupAtExecution.delete(old.transactionId));
+        if (event.subPortfolioMarkup?.gt(0))
+          this.markupCharged.set(event.execution.transactionId, event.subPortfolioMarkup);
+        trimHistory(this.executions, this.retain, (old) => this.markupCharged.delete(old.transactionId));
         break;
       case 'position':
         this.foldPosition(event.position, event.ts);

@@ -169,6 +169,9 @@ export function executeFill(
       execType,
       timestamp: state.now,
     },
+    // The collection records' share of the fee; a liquidation fill pays the liquidation fee instead.
+    subPortfolioMarkup:
+      order.liquidation || state.feeMarkup.isZero() ? undefined : notional.mul(state.feeMarkup),
   });
   if (done) unlist(state, order);
   publishOrder(state, order, 'FILL');

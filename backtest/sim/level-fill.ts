@@ -1,6 +1,6 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, floorToStep } from '../../core/model/index.ts';
-import { offeredAt, type TakenLevel } from './market-state.ts';
+import { D, decimalOfCalculated, floorToStep } from '../../core/model/index.ts';
+import { offeredAt, priceDecimalOf, type SymMarket, type TakenLevel } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -18,7 +18,7 @@ import type { SimState } from './sim-state.ts';
  * @returns the Decimal quantity, possibly zero
  */
 export function lotQty(state: SimState, sym: string, qty: number): Dec {
-  const clean = D(Number(qty.toPrecision(12)).toString());
+  const clean = decimalOfCalculated(qty);
   const lot = state.opts.instruments.get(sym)?.lotSize;
   return lot ? floorToStep(clean, lot) : clean;
 }
@@ -51,4 +51,27 @@ export function offered(
  */
 export function crosses(order: SimOrder, isMarket: boolean, price: number): boolean {
   return isMarket || (order.sign > 0 ? price <= order.priceN : price >= order.priceN);
+}
+
+/**
+ * The price an order takes a level at: the level's price, moved `ticks` ticks against the order
+ * (a buy pays more, a sell gets less), as a market order's slippage and beyond-book ticks move it.
+ * @param state - the venue (the sym's tick size)
+ * @param market - the sym's market (the level price's exact Decimal when it is the mark)
+ * @param order - the taking order (its sym and side)
+ * @param price - the level's price
+ * @param ticks - how many ticks to move it
+ * @returns the fill price
+ */
+export function tickShift(
+  state: SimState,
+  market: SymMarket,
+  order: Pick<SimOrder, 'sym' | 'sign'>,
+  price: number,
+  ticks: number,
+): Dec {
+  const base = priceDecimalOf(market, price);
+  if (ticks === 0) return base;
+  const tick = state.opts.instruments.get(order.sym)?.tickSize ?? D(0);
+  return base.plus(tick.mul(ticks * order.sign));
 }

@@ -1,12 +1,13 @@
-import type { BookLevel, Dec } from '../../core/model/index.ts';
-import { asNumber, D, isAboveZero } from '../../core/model/index.ts';
+import type { BookLevel } from '../../core/model/index.ts';
+import { asNumber, isAboveZero } from '../../core/model/index.ts';
 import { initialQueue } from './fill-model.ts';
 import { executeFill, finishOrder } from './fills.ts';
-import { crosses, lotQty, offered } from './level-fill.ts';
+import { crosses, lotQty, offered, tickShift } from './level-fill.ts';
 import { marginRefusal, refusalDetail } from './margin-check.ts';
 import { emptySymMarket, markPriceOf, noteTaken, priceDecimalOf, type SymMarket } from './market-state.ts';
 import { isLive } from './order-factory.ts';
 import { publishOrder } from './publish.ts';
+import { isUnsizedQuoteOrder, refusedUnsizable, type TakingPlace } from './quote-sizing.ts';
 import { RestingBook } from './resting-book.ts';
 import { rejectionReason } from './sim-errors.ts';
 import { remainderOf, type SimOrder } from './sim-order.ts';
@@ -67,6 +68,17 @@ function takeableLevels(
 }
 
 /**
+ * Where an order would take liquidity now: its sym's market and {@link takeableLevels}.
+ * @param state - the venue
+ * @param order - the order
+ * @returns the market and the levels
+ */
+export function takingPlace(state: SimState, order: Pick<SimOrder, 'sym' | 'sign'>): TakingPlace {
+  const market = marketOf(state, order.sym);
+  return { market, levels: takeableLevels(state, order, market) };
+}
+
+/**
  * Whether an order would take liquidity right now (used to reject post-only GTX orders).
  * @param state - the venue
  * @param order - a limit order, or its sym and side with the price it would have
@@ -77,13 +89,6 @@ export function wouldTake(state: SimState, order: Pick<SimOrder, 'sym' | 'sign' 
   const best = takeableLevels(state, order, market)[0];
   if (best === undefined) return false;
   return order.sign > 0 ? best[0] <= order.priceN : best[0] >= order.priceN;
-}
-
-function tickShift(state: SimState, market: SymMarket, order: SimOrder, price: number, ticks: number): Dec {
-  const base = priceDecimalOf(market, price);
-  if (ticks === 0) return base;
-  const tick = state.opts.instruments.get(order.sym)?.tickSize ?? D(0);
-  return base.plus(tick.mul(ticks * order.sign));
 }
 
 /**
@@ -262,6 +267,7 @@ export function fillWaiting(state: SimState, sym: string, late?: ReadonlySet<unk
       state.waitingMarket.push(order);
       continue;
     }
+    if (isUnsizedQuoteOrder(order) && refusedUnsizable(state, order, takingPlace(state, order))) continue;
     if (order.marginAtFill && lacksMarginAtFillPrice(state, order)) continue;
     if (order.timeInForce === 'GTX' && wouldTake(state, order)) {
       finishOrder(state, order, 'CANCELLED', 'CANCEL_COMPLETED', 'GTX');

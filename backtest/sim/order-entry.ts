@@ -2,10 +2,11 @@ import { DateTime } from 'luxon';
 import type { InstrumentSpec, PlaceOrderIntent } from '../../core/model/index.ts';
 import { parseTimeToSend, US_EQUITY_ZONE, ZERO } from '../../core/model/index.ts';
 import { rejectCommand } from './command-rejection.ts';
-import { workOrder, wouldTake } from './matching.ts';
+import { takingPlace, workOrder, wouldTake } from './matching.ts';
 import { createOrder } from './order-factory.ts';
-import { badFieldValue, badParameter, EXPIRY_DATE } from './order-parameters.ts';
+import { badFieldValue, badParameter, EXPIRY_DATE, isQuoteSized } from './order-parameters.ts';
 import { publishOrder } from './publish.ts';
+import { isUnsizedQuoteOrder, quoteSizingRefusal } from './quote-sizing.ts';
 import { liquidationRefusal, marginCheckRefusal, sendRefusal } from './send-checks.ts';
 import { rejectionReason, type SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -95,6 +96,7 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
     orderType: intent.orderType,
     timeInForce: intent.timeInForce,
     qty: intent.qty,
+    quoteQty: isQuoteSized(intent) ? intent.quoteOrderQty : undefined,
     price: intent.orderType === 'MARKET' ? ZERO : (intent.price ?? ZERO),
     // PLACE_ORDER has no reduce-only flag: the venue takes a US equity's order as a plain one,
     // neither trimmed nor cancelled when the position shrinks (the gate checked it when sent).
@@ -115,6 +117,9 @@ export function placeOrder(state: SimState, intent: PlaceOrderIntent): void {
   const bad =
     badFieldValue(intent) ??
     badParameter(state, intent, spec) ??
+    (isUnsizedQuoteOrder(order)
+      ? quoteSizingRefusal(state, order, spec, takingPlace(state, order))
+      : undefined) ??
     expiredOnArrival(state, order) ??
     tooManyOrders(state, intent.sym, spec);
   if (bad !== undefined) {

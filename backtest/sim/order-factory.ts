@@ -21,6 +21,8 @@ export interface NewOrderFields {
   readonly orderType: OrderType;
   readonly timeInForce: TimeInForce;
   readonly qty: Dec;
+  /** The quote amount of a quote-sized market order (qty zero until sized); absent otherwise. */
+  readonly quoteQty?: Dec;
   /** Zero for market orders. */
   readonly price: Dec;
   readonly reduceOnly: boolean;
@@ -54,6 +56,7 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     timeInForce: fields.timeInForce,
     positionSide: fields.positionSide,
     reduceOnly: fields.reduceOnly,
+    quoteQty: fields.quoteQty || undefined,
     qty: fields.qty,
     price: fields.price,
     priceN: fields.orderType === 'MARKET' ? Number.NaN : asNumber(fields.price),

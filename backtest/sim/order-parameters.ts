@@ -1,16 +1,17 @@
 import { DateTime } from 'luxon';
-import type { Dec, InstrumentSpec, Intent, PlaceOrderIntent } from '../../core/model/index.ts';
+import type { InstrumentSpec, Intent, PlaceOrderIntent } from '../../core/model/index.ts';
 import {
   asNumber,
   describeUnknownFieldValue,
   isAbove,
   isAboveZero,
   isBelow,
+  isNotionalBelowMinimum,
   isOnStep,
   parseTimeToSend,
   unknownFieldValue,
 } from '../../core/model/index.ts';
-import { type InstrumentNumbers, instrumentNumbers } from './instrument-numbers.ts';
+import { instrumentNumbers } from './instrument-numbers.ts';
 import type { SimState } from './sim-state.ts';
 
 /** `YYYY-MM-DD`, the form of a GTD order's expiryDate. */
@@ -35,7 +36,15 @@ export function badFieldValue(intent: Intent): string | undefined {
  */
 export type OrderParameters = Pick<
   PlaceOrderIntent,
-  'sym' | 'qty' | 'orderType' | 'price' | 'timeInForce' | 'positionSide' | 'expiryDate' | 'condition'
+  | 'sym'
+  | 'qty'
+  | 'orderType'
+  | 'price'
+  | 'timeInForce'
+  | 'positionSide'
+  | 'expiryDate'
+  | 'condition'
+  | 'quoteOrderQty'
 >;
 
 /**
@@ -43,7 +52,8 @@ export type OrderParameters = Pick<
  * trading, qty off the lot or below the minimum size, a limit price off the tick, sizes over
  * maxLimitSize / maxMarketSize, notional under minNotional, a post-only market order, GTD without
  * its date, positionSide against the position mode (LONG / SHORT in BOTH mode, NONE in NET
- * mode), a conditional order without its trigger fields.
+ * mode), a conditional order without its trigger fields. A quote-sized market order's qty is
+ * checked when it is sized (`quote-sizing.ts`); here only its quote amount.
  * @param state - the venue (its position mode)
  * @param params - the order's parameters
  * @param spec - the sym's instrument
@@ -55,7 +65,7 @@ export function badParameter(
   spec: InstrumentSpec,
 ): string | undefined {
   if (spec.state !== 'TRADING') return `${params.sym} is ${spec.state}`;
-  const badSize = badQtyOrPrice(params, spec);
+  const badSize = isQuoteSized(params) ? badQuoteAmount(params) : badQtyOrPrice(params, spec);
   if (badSize !== undefined) return badSize;
   if (params.orderType === 'MARKET' && params.timeInForce === 'GTX')
     return 'a market order cannot be post-only';
@@ -69,6 +79,28 @@ export function badParameter(
   if (state.positionMode === 'NET' && params.positionSide !== 'NONE')
     return 'positionSide must be NONE in NET mode';
   return badCondition(params);
+}
+
+/**
+ * Whether an order is sized by its quote amount: a market order sent with qty 0 and a
+ * quoteOrderQty (a qty above zero wins over a quoteOrderQty sent with it, as the risk gate reads it).
+ * @param params - the order's parameters
+ * @returns true for a quote-sized market order
+ */
+export function isQuoteSized(params: Pick<OrderParameters, 'orderType' | 'qty' | 'quoteOrderQty'>): boolean {
+  return params.orderType === 'MARKET' && params.quoteOrderQty !== undefined && params.qty.isZero();
+}
+
+/**
+ * What is wrong with a quote-sized market order before it is sized: a quote amount that is not
+ * positive, or a condition (Keel's choice: a held order would be sized at a price unknown when it
+ * was placed). Its qty is checked when it is sized, at the prices it fills at (`quote-sizing.ts`).
+ */
+function badQuoteAmount(params: OrderParameters): string | undefined {
+  if (!isAboveZero(params.quoteOrderQty ?? params.qty)) return 'quoteOrderQty must be positive';
+  if (params.price && !params.price.isZero()) return 'a market order has price 0';
+  if (params.condition) return 'quoteOrderQty is not taken on a conditional order';
+  return undefined;
 }
 
 /**
@@ -97,7 +129,9 @@ export function badQtyOrPrice(
       return `a limit order needs a positive price on the tick ${spec.tickSize.toFixed()}`;
     if (isAbove(qty, qtyN, spec.maxLimitSize, limits.maxLimitSize))
       return `qty exceeds maxLimitSize ${spec.maxLimitSize.toFixed()}`;
-    if (notionalBelowMinimum(qty, qtyN, price, spec, limits))
+    if (
+      isNotionalBelowMinimum(qty, qtyN, asNumber(price), spec, limits.contractSize, limits.minNotional, price)
+    )
       return `notional is below minNotional ${spec.minNotional.toFixed()}`;
     return undefined;
   }
@@ -105,26 +139,6 @@ export function badQtyOrPrice(
   if (isAbove(qty, qtyN, spec.maxMarketSize, limits.maxMarketSize))
     return `qty exceeds maxMarketSize ${spec.maxMarketSize.toFixed()}`;
   return undefined;
-}
-
-/**
- * Whether qty x price x contract size is below minNotional. The number product is within a few
- * units in the last place of the exact one, so it decides alone when it is clear of minNotional by
- * far more than that (a millionth of a millionth); the exact Decimal product decides otherwise.
- */
-function notionalBelowMinimum(
-  qty: Dec,
-  qtyN: number,
-  price: Dec,
-  spec: InstrumentSpec,
-  limits: InstrumentNumbers,
-): boolean {
-  const notional = qtyN * asNumber(price) * limits.contractSize;
-  const gap = notional - limits.minNotional;
-  const slack = 1e-12 * (Math.abs(notional) + Math.abs(limits.minNotional));
-  if (gap > slack) return false;
-  if (-gap > slack) return true;
-  return qty.mul(price).mul(spec.contractSize).lt(spec.minNotional);
 }
 
 /** What a conditional order lacks of its trigger fields, or undefined. */

@@ -2,6 +2,7 @@ import { asNumber } from '../../core/model/index.ts';
 import { positionFor } from './fills.ts';
 import { onlyReduces } from './margin.ts';
 import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
+import { isUnsizedQuoteOrder } from './quote-sizing.ts';
 import type { SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import { reducibleQty } from './sim-position.ts';
@@ -57,9 +58,9 @@ function reduceOnlyRefusal(state: SimState, order: SimOrder): SendRefusal | unde
  * one when its condition releases it (spec conditionCode: "When omitted or empty the order is sent
  * immediately", so a held order is sent when released). In order: no order while the portfolio is
  * being liquidated (401023); an order that only reduces needs a position to reduce (401097) and is
- * trimmed to it; the margin check (401023). An order that passes, placed before its sym had a price
- * or a market order on bars, has its margin checked again at the price it fills at
- * (`marginAtFill`). Its parameters (lot, tick, sizes, expiry) are its own: order entry checked them
+ * trimmed to it; the margin check (401023). An order that passes, placed before its sym had a price,
+ * a market order on bars or a quote-sized order not sized yet, has its margin checked again at the
+ * price it fills at (`marginAtFill`). Its parameters (lot, tick, sizes, expiry) are its own: order entry checked them
  * when it arrived.
  * @param state - the venue
  * @param order - a registered order about to work
@@ -71,6 +72,7 @@ export function sendRefusal(state: SimState, order: SimOrder): SendRefusal | und
   if (refusal !== undefined) return refusal;
   order.marginAtFill =
     marginUnpriced(state, order) ||
+    isUnsizedQuoteOrder(order) ||
     (state.opts.fillModel.name === 'bar' && order.orderType === 'MARKET' && !order.reduceOnly);
   return undefined;
 }

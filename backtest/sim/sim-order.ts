@@ -28,6 +28,11 @@ export interface SimOrder {
   readonly timeInForce: TimeInForce;
   readonly positionSide: PositionSide;
   reduceOnly: boolean;
+  /**
+   * The quote amount of a quote-sized market order (quoteOrderQty, sent with qty 0): its qty is
+   * zero until the sim sizes it at the prices it fills at (`quote-sizing.ts`); undefined otherwise.
+   */
+  readonly quoteQty: Dec | undefined;
   qty: Dec;
   /** Limit price; zero for market orders. */
   price: Dec;
@@ -159,6 +164,7 @@ export function orderView(order: SimOrder, portfolioId: string): Order {
   if (order.amendType) view.amendType = order.amendType;
   if (order.cancelType) view.cancelType = order.cancelType;
   if (order.reason) view.reason = order.reason;
+  if (order.quoteQty) view.quoteOrderQty = order.quoteQty;
   if (order.algoOrderId) view.algoOrderId = order.algoOrderId;
   view.createAt = order.createAt;
   view.updateAt = order.updateAt;

@@ -1,4 +1,5 @@
 import type { Dec, OrderSide, PositionSide } from '../model/index.ts';
+import { asNumber, isNotionalBelowMinimum } from '../model/index.ts';
 import type { OrderFactoryState } from './order-defaults.ts';
 
 /** One piece of a trade as the position legs take it: how much, on which leg, and whether it only reduces. */
@@ -50,7 +51,15 @@ export function legPieces(
   const tooSmall = (piece: Dec): boolean =>
     spec !== undefined &&
     (piece.lt(spec.minSize) ||
-      (price !== undefined && piece.mul(spec.contractSize).toNumber() * price < spec.minNotional.toNumber()));
+      (price !== undefined &&
+        isNotionalBelowMinimum(
+          piece,
+          asNumber(piece),
+          price,
+          spec,
+          asNumber(spec.contractSize),
+          asNumber(spec.minNotional),
+        )));
   if (tooSmall(closes)) return [{ qty, positionSide: own, reduceOnly: false }];
   const pieces: LegPiece[] = [{ qty: closes, positionSide: held, reduceOnly: true }];
   if (opens.gt(0) && !tooSmall(opens)) pieces.push({ qty: opens, positionSide: own, reduceOnly: false });

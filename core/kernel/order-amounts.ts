@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, OrderSide, TpSl } from '../model/index.ts';
-import { decimalOf, parseDecimal, ZERO } from '../model/index.ts';
+import { decimalOf, decimalOfCalculated, parseDecimal, ZERO } from '../model/index.ts';
 import type { Amount, TpSlInput } from './order-inputs.ts';
 
 /**
@@ -19,20 +19,31 @@ export function toDecimal(value: Amount, field: string): Dec {
 }
 
 /**
- * An order quantity, rounded down to the lot when an instrument is given (`round: true`).
+ * An amount about to be rounded to a tick or lot: a number is taken without its float noise
+ * (`33.4 * 3` is 100.2, not a tick below it); a Decimal or string exactly.
+ */
+function toRoundable(value: Amount, field: string): Dec {
+  const exact = toDecimal(value, field);
+  return typeof value === 'number' ? decimalOfCalculated(value) : exact;
+}
+
+/**
+ * An order quantity, rounded down to the lot when an instrument is given (`round: true`; a number
+ * is first taken to 12 significant digits, see {@link toRoundable}).
  * @param value - the quantity as the strategy wrote it
  * @param spec - the instrument to round to, or undefined to keep the value as it is
  * @returns the quantity
  * @throws TypeError when the amount is not a finite number or a decimal
  */
 export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
-  const qty = toDecimal(value, 'qty');
-  return spec === undefined ? qty : qty.div(spec.lotSize).floor().mul(spec.lotSize);
+  if (spec === undefined) return toDecimal(value, 'qty');
+  return toRoundable(value, 'qty').div(spec.lotSize).floor().mul(spec.lotSize);
 }
 
 /**
  * A limit price, rounded to the tick when an instrument is given. Limit prices round passively
- * (buys down, sells up), so rounding never makes an order more aggressive.
+ * (buys down, sells up), so rounding never makes an order more aggressive; a number is first taken
+ * to 12 significant digits (see {@link toRoundable}).
  * @param value - the price as the strategy wrote it
  * @param side - the order's side
  * @param spec - the instrument to round to, or undefined to keep the value as it is
@@ -40,9 +51,8 @@ export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
  * @throws TypeError when the amount is not a finite number or a decimal
  */
 export function limitPrice(value: Amount, side: OrderSide, spec: InstrumentSpec | undefined): Dec {
-  const price = toDecimal(value, 'price');
-  if (spec === undefined) return price;
-  const steps = price.div(spec.tickSize);
+  if (spec === undefined) return toDecimal(value, 'price');
+  const steps = toRoundable(value, 'price').div(spec.tickSize);
   return (side === 'BUY' ? steps.floor() : steps.ceil()).mul(spec.tickSize);
 }
 

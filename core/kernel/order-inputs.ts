@@ -44,7 +44,10 @@ export interface OrderInputBase {
   readonly tp?: TpSlInput;
   /** Stop-loss attached to the order; as `tp`, not on a US equity. */
   readonly sl?: TpSlInput;
-  /** Round qty down to the lot and prices to the tick (limit prices passively: buys down, sells up). */
+  /**
+   * Round qty down to the lot and prices to the tick (limit prices passively: buys down, sells up);
+   * a number first to 12 significant digits, so `33.4 * 3` rounds as 100.2, not 100.19999999999999.
+   */
   readonly round?: boolean;
   /** US equities: allow pre-market and after-hours trading. */
   readonly extendedTrading?: boolean;
@@ -143,7 +146,7 @@ export interface TrailingStopInput {
   readonly positionSide?: PositionSide;
   /** Caller reference; also the clientOrderId of the MARKET order sent when it triggers. */
   readonly ref?: string;
-  /** Round qty down to the lot. */
+  /** Round qty down to the lot (a number first to 12 significant digits, as `round` of an order). */
   readonly round?: boolean;
 }
 

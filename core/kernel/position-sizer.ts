@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec } from '../model/index.ts';
-import { asNumber, decimalOf, floorToStep, ZERO } from '../model/index.ts';
+import { asNumber, decimalOf, decimalOfCalculated, floorToStep, ZERO } from '../model/index.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 
 /**
@@ -143,6 +143,15 @@ function amountOf(value: Dec | number, what: string): Dec {
 }
 
 /**
+ * A quantity about to be rounded to whole units or lots: a number without its float noise (the
+ * `4.35 * 100` of 435 units is 434.99999999999994), see decimalOfCalculated.
+ */
+function unitsAmountOf(value: Dec | number): Dec {
+  const amount = amountOf(value, 'qty');
+  return typeof value === 'number' ? decimalOfCalculated(value) : amount;
+}
+
+/**
  * Position sizing for strategies, on the strategy's own view of the run (its equity, the
  * instrument and the reference price): what bar-backtest users know as `size` in
  * backtesting.py. Every quantity is on the instrument's lot grid and zero when it would be below
@@ -229,12 +238,12 @@ export function positionSizer(view: SizerView): PositionSizer {
     },
     cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), 1, price),
     units: (symOrQty: string | Dec | number, qty?: Dec | number): Dec => {
-      if (typeof symOrQty !== 'string') return wholeUnits(amountOf(symOrQty, 'qty'));
+      if (typeof symOrQty !== 'string') return wholeUnits(unitsAmountOf(symOrQty));
       if (qty === undefined)
         throw new TypeError(
           `position sizing: units(${JSON.stringify(symOrQty)}) has no qty: call units(sym, qty)`,
         );
-      const amount = amountOf(qty, 'qty');
+      const amount = unitsAmountOf(qty);
       const spec = view.instrument(symOrQty);
       return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec);
     },

@@ -60,6 +60,18 @@ export function decimalOf(value: number): Dec {
   return new MoneyDecimal(value.toString());
 }
 
+/**
+ * A number that came out of float arithmetic (`33.4 * 3` is 100.19999999999999) as money: float
+ * noise removed at 12 significant digits, so rounding it down to a tick or lot does not lose the
+ * step it was meant to be on. Digits past the 12th are rounded away: an amount that needs more
+ * goes in as a Decimal or a string.
+ * @param value - a finite number
+ * @returns the Decimal of its value to 12 significant digits
+ */
+export function decimalOfCalculated(value: number): Dec {
+  return new MoneyDecimal(Number(value.toPrecision(12)).toString());
+}
+
 /** Powers of ten as doubles, index = exponent: 10^22 is the largest one a double holds exactly. */
 const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, i) => 10 ** i);
 

@@ -17,6 +17,7 @@ export {
   asNumber,
   D,
   decimalOf,
+  decimalOfCalculated,
   floorToStep,
   formatDecimal,
   isAboveZero,
@@ -94,6 +95,7 @@ export type {
   TickerEvent,
 } from './market-events.ts';
 export { BAR_INTERVAL_MS } from './market-events.ts';
+export { isNotionalBelowMinimum } from './min-notional.ts';
 export { shareOf } from './money-share.ts';
 export type {
   ConditionCode,

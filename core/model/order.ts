@@ -120,6 +120,11 @@ export interface Order {
   readonly orderState: OrderState;
   readonly orderQty: Dec;
   readonly limitPrice: Dec;
+  /**
+   * The quote amount of a market order sized by it (sent with orderQty 0); its orderQty is what
+   * the amount pays for once the venue sized it (the simulated venue: when it fills).
+   */
+  readonly quoteOrderQty?: Dec;
   readonly executedQty: Dec;
   readonly executedAmount: Dec;
   readonly executedAvgPrice: Dec;

@@ -1,5 +1,6 @@
 import type { Account, Asset, Loan } from './account.ts';
 import type { AlgoOrder } from './algo-order.ts';
+import type { Dec } from './decimal.ts';
 import type { Execution } from './execution.ts';
 import type { IntentKind } from './intents.ts';
 import type { LiquidationEventRecord, LiquidationPositionRecord } from './liquidation.ts';
@@ -22,6 +23,12 @@ export interface OrderUpdateEvent extends UserEventBase {
 export interface ExecutionEvent extends UserEventBase {
   readonly kind: 'execution';
   readonly execution: Execution;
+  /**
+   * The part of the execution's fee that is the sub-portfolio markup, as the simulated venue
+   * charged it (the embedded paper venue's collection records); absent when none was charged (a
+   * liquidation fill pays the liquidation fee instead) and in a real venue's events.
+   */
+  readonly subPortfolioMarkup?: Dec;
 }
 
 /** Positions channel (per public venue docs). */

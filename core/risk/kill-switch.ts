@@ -1,4 +1,4 @@
-import type { Dec } from '../model/index.ts';
+import { D, type Dec } from '../model/index.ts';
 import type { KillSwitchConfig } from './risk-limits.ts';
 
 const DAY_MS = 86_400_000;
@@ -99,7 +99,7 @@ export class KillSwitch {
     if (maxDrawdown !== undefined && this.#highWater.gt(0)) {
       const drawdown = this.#highWater.sub(equity).div(this.#highWater);
       if (drawdown.greaterThanOrEqualTo(maxDrawdown)) {
-        return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${shown(this.#highWater)} reached the limit ${maxDrawdown * 100} %`;
+        return `kill switch: drawdown ${drawdown.mul(100).toDecimalPlaces(2).toFixed()} % from the high-water mark ${shown(this.#highWater)} reached the limit ${D(maxDrawdown).mul(100).toFixed()} %`;
       }
     }
     return undefined;

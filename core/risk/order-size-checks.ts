@@ -7,6 +7,7 @@ import {
   sizeKnown,
   termsWithSpecOf,
 } from './order-terms.ts';
+import { reducesPosition } from './position-reduction.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 import type { Denial } from './risk-decision.ts';
 import type { RiskView } from './risk-view.ts';
@@ -166,7 +167,11 @@ export const maxSizeCheck: RiskCheck = {
 /**
  * The order's notional (qty * contractSize * price) is at least the instrument's minNotional.
  * A market order is valued at the reference price; with none known the venue is left to judge.
- * A quote-sized market order's notional is its quoteOrderQty.
+ * A quote-sized market order's notional is its quoteOrderQty. A market order that only reduces
+ * (reduce-only, or reducing after the resting orders on its side, as the exposure checks count
+ * it) passes whatever its notional: the sim (Keel's model of the venue) checks minNotional of
+ * limit orders only, and a position whose value fell below minNotional must still be closable. A
+ * reducing limit order is still checked, as the sim refuses it.
  */
 export const minNotionalCheck: RiskCheck = {
   name: 'minNotional',
@@ -181,7 +186,8 @@ export const minNotionalCheck: RiskCheck = {
     const notional = notionalOf(input, terms, spec);
     if (
       notional === undefined ||
-      isAtLeast(notional, asNumber(notional), spec.minNotional, asNumber(spec.minNotional))
+      isAtLeast(notional, asNumber(notional), spec.minNotional, asNumber(spec.minNotional)) ||
+      (terms.orderType === 'MARKET' && (terms.reduceOnly || reducesPosition(terms, input.view)))
     )
       return undefined;
     return deny(

@@ -100,19 +100,21 @@ function collectionRecords(context: RouteContext): unknown {
   const rows = [...context.books.values()]
     .filter((b) => !b.isMain && (subId === undefined || b.portfolioId === subId))
     .flatMap((b) =>
-      b.executions
-        .filter(
-          (e) => (sym === undefined || e.sym === sym) && b.markupAtExecution.get(e.transactionId)?.gt(0),
-        )
-        .map((e) => ({
-          sym: e.sym,
-          feePrice: formatDecimal(e.price),
-          subPortfolioId: b.portfolioId,
-          // The markup in force at the fill, so a later change does not rewrite what was collected.
-          fee: formatDecimal(e.quantity.mul(e.price).mul(b.markupAtExecution.get(e.transactionId) ?? D(0))),
-          feeCoin: e.feeCoin,
-          createAt: e.timestamp,
-        })),
+      b.executions.flatMap((e) => {
+        // The markup part of the fee as the sim charged it (notional x the markup of its time).
+        const markup = b.markupCharged.get(e.transactionId);
+        if (markup === undefined || (sym !== undefined && e.sym !== sym)) return [];
+        return [
+          {
+            sym: e.sym,
+            feePrice: formatDecimal(e.price),
+            subPortfolioId: b.portfolioId,
+            fee: formatDecimal(markup),
+            feeCoin: e.feeCoin,
+            createAt: e.timestamp,
+          },
+        ];
+      }),
     );
   return pageOf(
     windowed(rows, (r) => r.createAt, context.params, RECENT_WINDOW, context.now(), context.where),

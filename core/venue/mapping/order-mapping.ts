@@ -184,6 +184,9 @@ function mappedOrder(wire: OrderWire, orderState: VenueOrderState): Order {
     orderState,
     orderQty: parseDecimal(wire.orderQty, 'orderQty'),
     limitPrice: decOrZero(wire.limitPrice, 'limitPrice'),
+    ...(wire.quoteOrderQty === undefined
+      ? {}
+      : { quoteOrderQty: parseDecimal(wire.quoteOrderQty, 'quoteOrderQty') }),
     executedQty: decOrZero(wire.executedQty, 'executedQty'),
     executedAmount: decOrZero(wire.executedAmount, 'executedAmount'),
     executedAvgPrice: decOrZero(wire.executedAvgPrice, 'executedAvgPrice'),
@@ -255,6 +258,7 @@ export function orderToWire(order: Order): OrderWire {
           : state,
     orderQty: formatDecimal(order.orderQty),
     limitPrice: formatDecimal(order.limitPrice),
+    ...(order.quoteOrderQty === undefined ? {} : { quoteOrderQty: formatDecimal(order.quoteOrderQty) }),
     timeInForce: order.timeInForce,
     executedQty: formatDecimal(order.executedQty),
     executedAmount: formatDecimal(order.executedAmount),

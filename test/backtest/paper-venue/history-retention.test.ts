@@ -31,7 +31,7 @@ describe('paper venue history retention', () => {
     expect(book.executions.length).toBeLessThan(100);
     expect(book.executions.at(-1)?.clientOrderId).toBe('m500');
     expect(book.executions.map((e) => e.clientOrderId)).not.toContain('m1');
-    expect(book.markupAtExecution.size).toBe(book.executions.length);
+    expect(book.markupCharged.size).toBe(book.executions.length);
     expect(book.positionHistory.length).toBeGreaterThanOrEqual(50);
     expect(book.positionHistory.length).toBeLessThan(100);
     // 500 final orders, and the open one.

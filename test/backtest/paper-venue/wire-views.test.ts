@@ -62,6 +62,15 @@ describe('paper venue wire views', () => {
     expect(record.position).toMatchObject({ liqPrice: '89.48637074' });
   });
 
+  it('keeps 8 significant digits of a liqPrice below 1, so a coin quoted at 1e-8 keeps its liquidation price', () => {
+    const { position } = aPositionUpdate(1, '100000000', { liqPrice: D('0.0000000108') });
+    expect(positionToWire(position).liqPrice).toBe('0.0000000108');
+    const { position: quotient } = aPositionUpdate(1, '1', {
+      liqPrice: D('0.00000001083333333333333333333'),
+    });
+    expect(positionToWire(quotient).liqPrice).toBe('0.000000010833333');
+  });
+
   it('writes exchangeType and businessType of a crypto execution, and neither for an equity (per public venue docs)', () => {
     const fill = (sym: string): Execution => ({
       transactionId: 't1',

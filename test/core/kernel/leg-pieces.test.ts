@@ -25,6 +25,19 @@ function legsView(mode: PositionMode, long: number, short: number, spec?: Instru
 const qtyArb = fc.integer({ min: 0, max: 5000 }).map((n) => n / 1000);
 
 describe('legPieces', () => {
+  it('BOTH mode: a closing piece whose notional is exactly minNotional is made (0.29 x 100 = 29, 28.999999999999996 on numbers)', () => {
+    const spec = anInstrument(SYM, { minNotional: D('29'), lotSize: D('0.01'), minSize: D('0.01') });
+    const pieces = legPieces(legsView('BOTH', 0, 0.29, spec), SYM, 'BUY', D('1.29'), 100);
+    expect(pieces.map((p) => `${p.qty.toFixed()} ${p.positionSide} ${p.reduceOnly}`)).toEqual([
+      '0.29 SHORT true',
+      '1 LONG false',
+    ]);
+    const below = legPieces(legsView('BOTH', 0, 0.28, spec), SYM, 'BUY', D('1.28'), 100);
+    expect(below.map((p) => `${p.qty.toFixed()} ${p.positionSide} ${p.reduceOnly}`)).toEqual([
+      '1.28 LONG false',
+    ]);
+  });
+
   it('NET mode: one piece on NONE, never reduce-only', () => {
     expect(legPieces(legsView('NET', 0, 0), SYM, 'SELL', D('0.3'))).toEqual([
       { qty: D('0.3'), positionSide: 'NONE', reduceOnly: false },

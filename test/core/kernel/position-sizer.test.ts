@@ -16,6 +16,18 @@ import { aQuote, BTC } from '../../kit/kernel-events.ts';
 import { aStrategyRig } from '../../kit/strategy-rig.ts';
 
 describe('position sizing', () => {
+  it('units keeps a quantity computed with numbers on its lot: 4.35 * 100 (434.99999999999994) is 435', () => {
+    const spec = anInstrument(BTC, { lotSize: D('1'), minSize: D('1') });
+    const sizer = positionSizer({
+      instrument: () => spec,
+      equity: () => D(0),
+      referencePrice: () => undefined,
+    });
+    expect(sizer.units(BTC, 4.35 * 100).toFixed()).toBe('435');
+    expect(sizer.units(4.35 * 100).toFixed()).toBe('435');
+    expect(sizer.units(BTC, D('434.99999999999994')).toFixed()).toBe('434');
+  });
+
   const btc = anInstrument(BTC);
   const aapl = anInstrument('US_EQUITY_AAPL', { lotSize: D(1), minSize: D(1) });
 

@@ -47,6 +47,14 @@ describe('kill switch', () => {
     );
   });
 
+  it('names a limit whose percentage is not exact in binary (0.07 as 7 %, not 7.000000000000001 %)', () => {
+    const ks = new KillSwitch({ maxDrawdown: 0.07, tripTo: 'HALTED' });
+    expect(ks.observe(0, D('10000'))).toBeUndefined();
+    expect(ks.observe(1, D('9300'))).toBe(
+      'kill switch: drawdown 7 % from the high-water mark 10000 reached the limit 7 %',
+    );
+  });
+
   it('is disarmed with no limits', () => {
     expect(new KillSwitch({ tripTo: 'HALTED' }).armed).toBe(false);
   });

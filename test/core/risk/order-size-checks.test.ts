@@ -64,6 +64,23 @@ describe('order size checks (tick 0.1, lot 0.001, minSize 0.001, minNotional 5, 
     expectDenied('minNotional', aLimitOrder({ qty: D('0.04'), price: D('100') }), aRiskView());
     expectDenied('minNotional', aMarketOrder({ qty: D('0.04') }), aRiskView());
   });
+  it('passes a market order that only reduces the position however small its notional: the venue takes it (reduce-only or not)', () => {
+    const view = aRiskView();
+    view.setPosition('BINANCE_PERP_BTC_USDT', '0.04');
+    expectApproved(aMarketOrder({ side: 'SELL', qty: D('0.04'), reduceOnly: true }), view);
+    expectApproved(aMarketOrder({ side: 'SELL', qty: D('0.03') }), view);
+  });
+  it('still denies a small market order that opens or flips, and a small reducing limit order (the venue refuses those)', () => {
+    const view = aRiskView();
+    view.setPosition('BINANCE_PERP_BTC_USDT', '0.04');
+    expectDenied('minNotional', aMarketOrder({ side: 'SELL', qty: D('0.045') }), view);
+    expectDenied('minNotional', aMarketOrder({ side: 'BUY', qty: D('0.04') }), view);
+    expectDenied(
+      'minNotional',
+      aLimitOrder({ side: 'SELL', qty: D('0.04'), price: D('100'), reduceOnly: true }),
+      view,
+    );
+  });
   it('passes an order at minNotional', () => {
     expectApproved(aLimitOrder({ qty: D('0.05'), price: D('100') }), aRiskView());
   });

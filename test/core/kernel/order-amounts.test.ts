@@ -1,0 +1,48 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { limitPrice, orderQty } from '../../../core/kernel/order-amounts.ts';
+import { D } from '../../../core/model/index.ts';
+import { anInstrument } from '../../kit/instrument-builders.ts';
+
+const spec = anInstrument('BINANCE_PERP_BTC_USDT', { tickSize: D('0.1'), lotSize: D('1'), minSize: D('1') });
+const fine = anInstrument('BINANCE_PERP_BTC_USDT', {
+  tickSize: D('0.01'),
+  lotSize: D('0.001'),
+  minSize: D('0.001'),
+});
+
+describe('round: true on prices and quantities computed with numbers', () => {
+  it('rounds a BUY limit of 33.4 * 3 (100.19999999999999) to 100.2, not a tick lower', () => {
+    expect(limitPrice(33.4 * 3, 'BUY', spec).toFixed()).toBe('100.2');
+  });
+
+  it('rounds a SELL limit of 1003 * 0.1 (100.30000000000001) to 100.3, not a tick higher', () => {
+    expect(limitPrice(1003 * 0.1, 'SELL', spec).toFixed()).toBe('100.3');
+  });
+
+  it('keeps a qty of 0.57 * 100 (56.99999999999999) at 57 lots', () => {
+    expect(orderQty(0.57 * 100, spec).toFixed()).toBe('57');
+  });
+
+  it('still rounds a price off the tick passively and a qty off the lot down', () => {
+    expect(limitPrice(100.26, 'BUY', spec).toFixed()).toBe('100.2');
+    expect(limitPrice(100.21, 'SELL', spec).toFixed()).toBe('100.3');
+    expect(orderQty(57.9, spec).toFixed()).toBe('57');
+  });
+
+  it('keeps a Decimal or a string exactly: only numbers are taken to 12 significant digits', () => {
+    expect(limitPrice('100.1999999999999', 'BUY', spec).toFixed()).toBe('100.1');
+    expect(orderQty(D('56.99999999999999'), spec).toFixed()).toBe('56');
+  });
+
+  it('puts k ticks and k lots computed as k * step on exactly k steps', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), (k) => {
+        const steps = D(k);
+        expect(limitPrice(k * 0.01, 'BUY', fine).eq(steps.mul('0.01'))).toBe(true);
+        expect(limitPrice(k * 0.01, 'SELL', fine).eq(steps.mul('0.01'))).toBe(true);
+        expect(orderQty(k * 0.001, fine).eq(steps.mul('0.001'))).toBe(true);
+      }),
+    );
+  });
+});
