@@ -80,6 +80,19 @@ describe('event cache of a recording', () => {
     expect(second.map((e) => Object.keys(e))).toEqual(decoded.map((e) => Object.keys(e)));
   });
 
+  it('reads its chunks (one per batch of the reader) a MiB at a time: a small cache comes back as one batch', async () => {
+    const decoded = await collect(fresh());
+    await collect(cachedMarketEvents(session.path, 'test-reads', fresh, new RecordingDamage()));
+    const meta = JSON.parse(await readFile(eventCachePaths(session.path).meta, 'utf8')) as EventCacheMeta;
+    expect(meta.chunks.length).toBeGreaterThan(2);
+    expect(meta.bytes).toBeLessThan(1 << 20);
+    const batches: (readonly MarketEvent[])[] = [];
+    for await (const batch of cachedMarketEvents(session.path, 'test-reads', fresh, new RecordingDamage()))
+      batches.push(batch);
+    expect(batches.length).toBe(1);
+    expect(batches.flat()).toEqual(decoded);
+  });
+
   it('is rebuilt when the source or the decoder changes, and kept when the file is only touched', async () => {
     await collect(cachedMarketEvents(session.path, 'test-v1', fresh, new RecordingDamage()));
     let freshReads = 0;
