@@ -28,6 +28,12 @@ const GAP_KEYS = 6;
 
 /** Bytes a read of the data file asks for at most, unless one chunk is larger (Keel's choice). */
 const READ_BYTES = 1 << 20;
+/**
+ * Events made at a time from a read (whole chunks; more only for a larger chunk): made all at
+ * once, a MiB's events would mostly wait through young-generation collections, be moved to the
+ * old generation and cost a full collection each, where those made as they are asked for die young.
+ */
+const YIELD_EVENTS = 1024;
 
 /**
  * Turns cached rows back into the events the decoders made (same fields, same order).
@@ -116,12 +122,13 @@ export class EventCacheDamagedError extends Error {
 
 /**
  * Reads a valid cache in reads of about a MiB (a chunk holds one batch of the recording's reader,
- * a few hundred events: a read, a check and a batch each cost more than the events), checking each
- * chunk's CRC-32 before the events of the read are made.
+ * a few hundred events: a read each cost more than its events), checking each chunk's CRC-32
+ * before any event of the read is given, and makes the events about a thousand at a time, as
+ * they are asked for.
  * @param recording - the recording's path, for errors
  * @param data - the cache's data path
  * @param meta - the cache's meta
- * @returns the events of each read's chunks, in recording order
+ * @returns the events in batches of whole chunks, in recording order
  * @throws EventCacheDamagedError when a chunk is cut short or its CRC-32 does not match
  */
 export async function* readEventCache(
@@ -144,7 +151,6 @@ export async function* readEventCache(
       }
       const buffer = Buffer.allocUnsafeSlow(bytes);
       const { bytesRead } = await handle.read(buffer, 0, bytes, position);
-      let rows = 0;
       for (let c = first, at = 0; c < end; c++) {
         const chunk = chunks[c] as EventCacheMeta['chunks'][number];
         const size = chunk.rows * STRIDE * 8;
@@ -153,22 +159,28 @@ export async function* readEventCache(
         if (crc32(buffer.subarray(at, at + size)) !== chunk.crc)
           throw new EventCacheDamagedError(recording, position + at, 'the CRC-32 does not match');
         at += size;
-        rows += chunk.rows;
-      }
-      const out: MarketEvent[] = new Array(rows);
-      for (let c = first, at = 0; c < end; c++) {
-        const chunk = chunks[c] as EventCacheMeta['chunks'][number];
-        const view = new Float64Array(
-          buffer.buffer,
-          buffer.byteOffset + at * STRIDE * 8,
-          chunk.rows * STRIDE,
-        );
-        eventsOf(view, chunk.rows, meta, chunk.tradeIds, out, at);
-        at += chunk.rows;
       }
       position += bytes;
+      for (let c = first, at = 0; c < end; ) {
+        let count = 0;
+        let last = c;
+        for (; last < end && (count === 0 || count + (chunks[last]?.rows ?? 0) <= YIELD_EVENTS); last++)
+          count += chunks[last]?.rows ?? 0;
+        const out: MarketEvent[] = new Array(count);
+        for (let filled = 0; c < last; c++) {
+          const chunk = chunks[c] as EventCacheMeta['chunks'][number];
+          const view = new Float64Array(
+            buffer.buffer,
+            buffer.byteOffset + at * STRIDE * 8,
+            chunk.rows * STRIDE,
+          );
+          eventsOf(view, chunk.rows, meta, chunk.tradeIds, out, filled);
+          filled += chunk.rows;
+          at += chunk.rows;
+        }
+        yield out;
+      }
       first = end;
-      yield out;
     }
   } finally {
     await handle.close();
