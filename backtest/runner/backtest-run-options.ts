@@ -86,7 +86,7 @@ export interface BacktestRunOptions {
    * interval) the end falls on that grid, so the warm-up holds whole bars. Absent: no warm-up.
    */
   readonly warmUp?: BacktestWarmUpOptions;
-  /** Events pushed between two yields to the event loop; default 8192. */
+  /** Events pushed between two yields to the event loop; default 1024 (`DEFAULT_BATCH_SIZE`). */
   readonly batchSize?: number;
   /**
    * Smallest event-time distance between equity samples, ms; by default from the recordings' span

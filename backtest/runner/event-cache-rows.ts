@@ -26,22 +26,33 @@ const TRADE_KEYS = 8;
 const BAR_KEYS = 12;
 const GAP_KEYS = 6;
 
+/** Bytes a read of the data file asks for at most, unless one chunk is larger (Keel's choice). */
+const READ_BYTES = 1 << 20;
+/**
+ * Events made at a time from a read (whole chunks; more only for a larger chunk): made all at
+ * once, a MiB's events would mostly wait through young-generation collections, be moved to the
+ * old generation and cost a full collection each, where those made as they are asked for die young.
+ */
+const YIELD_EVENTS = 1024;
+
 /**
  * Turns cached rows back into the events the decoders made (same fields, same order).
  * @param rows - the chunk's rows
  * @param count - how many rows
  * @param meta - the cache's meta (sym and interval tables)
  * @param tradeIds - the chunk's trade ids
- * @returns the chunk's events
+ * @param out - where the events go, from `at` on
+ * @param at - the index of the chunk's first event in `out`
  */
 function eventsOf(
   rows: Float64Array,
   count: number,
   meta: EventCacheMeta,
   tradeIds: readonly string[],
-): MarketEvent[] {
-  const out: MarketEvent[] = new Array(count);
-  for (let i = 0, o = 0; i < count; i++, o += STRIDE) {
+  out: MarketEvent[],
+  at: number,
+): void {
+  for (let i = at, o = 0; i < at + count; i++, o += STRIDE) {
     const kind = rows[o] as number;
     const sym = meta.syms[rows[o + 1] as number] as string;
     const ts = rows[o + 2] as number;
@@ -94,7 +105,6 @@ function eventsOf(
       } satisfies BarEvent;
     }
   }
-  return out;
 }
 
 /** A cache whose data file does not hold what its meta says: bytes changed or cut short. */
@@ -111,11 +121,14 @@ export class EventCacheDamagedError extends Error {
 }
 
 /**
- * Reads a valid cache chunk by chunk, checking each chunk's CRC-32 before its events are made.
+ * Reads a valid cache in reads of about a MiB (a chunk holds one batch of the recording's reader,
+ * a few hundred events: a read each cost more than its events), checking each chunk's CRC-32
+ * before any event of the read is given, and makes the events about a thousand at a time, as
+ * they are asked for.
  * @param recording - the recording's path, for errors
  * @param data - the cache's data path
  * @param meta - the cache's meta
- * @returns the events of each chunk, in recording order
+ * @returns the events in batches of whole chunks, in recording order
  * @throws EventCacheDamagedError when a chunk is cut short or its CRC-32 does not match
  */
 export async function* readEventCache(
@@ -125,18 +138,49 @@ export async function* readEventCache(
 ): AsyncGenerator<MarketEvent[]> {
   const handle = await open(data, 'r');
   try {
+    const chunks = meta.chunks;
     let position = 0;
-    for (const chunk of meta.chunks) {
-      const bytes = chunk.rows * STRIDE * 8;
+    for (let first = 0; first < chunks.length; ) {
+      // The chunks of this read: at least one, then as many as keep it within READ_BYTES.
+      let end = first + 1;
+      let bytes = (chunks[first]?.rows ?? 0) * STRIDE * 8;
+      for (; end < chunks.length; end++) {
+        const more = (chunks[end]?.rows ?? 0) * STRIDE * 8;
+        if (bytes + more > READ_BYTES) break;
+        bytes += more;
+      }
       const buffer = Buffer.allocUnsafeSlow(bytes);
       const { bytesRead } = await handle.read(buffer, 0, bytes, position);
-      if (bytesRead !== bytes)
-        throw new EventCacheDamagedError(recording, position, 'the data file is cut short');
-      if (crc32(buffer) !== chunk.crc)
-        throw new EventCacheDamagedError(recording, position, 'the CRC-32 does not match');
+      for (let c = first, at = 0; c < end; c++) {
+        const chunk = chunks[c] as EventCacheMeta['chunks'][number];
+        const size = chunk.rows * STRIDE * 8;
+        if (at + size > bytesRead)
+          throw new EventCacheDamagedError(recording, position + at, 'the data file is cut short');
+        if (crc32(buffer.subarray(at, at + size)) !== chunk.crc)
+          throw new EventCacheDamagedError(recording, position + at, 'the CRC-32 does not match');
+        at += size;
+      }
       position += bytes;
-      const rows = new Float64Array(buffer.buffer, buffer.byteOffset, chunk.rows * STRIDE);
-      yield eventsOf(rows, chunk.rows, meta, chunk.tradeIds);
+      for (let c = first, at = 0; c < end; ) {
+        let count = 0;
+        let last = c;
+        for (; last < end && (count === 0 || count + (chunks[last]?.rows ?? 0) <= YIELD_EVENTS); last++)
+          count += chunks[last]?.rows ?? 0;
+        const out: MarketEvent[] = new Array(count);
+        for (let filled = 0; c < last; c++) {
+          const chunk = chunks[c] as EventCacheMeta['chunks'][number];
+          const view = new Float64Array(
+            buffer.buffer,
+            buffer.byteOffset + at * STRIDE * 8,
+            chunk.rows * STRIDE,
+          );
+          eventsOf(view, chunk.rows, meta, chunk.tradeIds, out, filled);
+          filled += chunk.rows;
+          at += chunk.rows;
+        }
+        yield out;
+      }
+      first = end;
     }
   } finally {
     await handle.close();

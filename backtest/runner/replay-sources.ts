@@ -17,6 +17,13 @@ import { RecordingGaps } from './recording-gaps.ts';
 import { RecordingOverlaps } from './recording-overlaps.ts';
 import { marketOnly, type RecordedSpan, within } from './replay-window.ts';
 
+/**
+ * Events of a replay batch by default (Keel's choice): the events of a batch are made before the
+ * first of them is replayed, and a batch a few thousand long kept most of them waiting through
+ * young-generation collections, moved to the old generation, where each costs a full collection.
+ */
+export const DEFAULT_BATCH_SIZE = 1024;
+
 /** The recordings of a run, opened for replay. */
 export interface ReplaySources {
   /** Each recording's session header, in the order given. */
@@ -49,7 +56,7 @@ export interface ReplaySources {
  */
 export async function openReplaySources(options: BacktestRunOptions): Promise<ReplaySources> {
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
-  const batchSize = options.batchSize ?? 8192;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const damage = new RecordingDamage(options.onRecordingDamage ?? warnToStderr);
   const gaps = new RecordingGaps(options.window);
   const fresh = (path: string) => () =>

@@ -72,6 +72,11 @@ export function matchBar(state: SimState, bar: BarEvent): void {
   if (previousRecvTs === undefined) return;
   const market = marketOf(state, bar.sym);
   const close = state.now;
+  market.last = bar.open;
+  if (nothingLive(state) && !mayLiquidateWithin(state, market, bar.sym, bar.low, bar.high)) {
+    passBar(state, market, bar, previousRecvTs);
+    return;
+  }
   const cutoff = arrivalCutoff(state, bar, previousRecvTs);
   const noted = venueWorkNoted(state);
   const late = setLateAside(state, bar, cutoff);
@@ -106,6 +111,33 @@ export function matchBar(state: SimState, bar: BarEvent): void {
     market.last = bar.close;
     restoreLate(state, late);
   }
+}
+
+/** True when the venue holds no order or algo order of any kind: a bar has nothing to match. */
+function nothingLive(state: SimState): boolean {
+  return (
+    state.liveOrders.size === 0 &&
+    state.held.length === 0 &&
+    state.waitingMarket.length === 0 &&
+    state.algos.size === 0
+  );
+}
+
+/**
+ * A bar that meets no order and cannot reach a liquidation: what its full replay would leave (the
+ * venue has learnt of it, the sym's last price is its close, its span checked for early venue
+ * work) without walking its path, which would find nothing. Most bars of a run are such bars.
+ */
+function passBar(state: SimState, market: SymMarket, bar: BarEvent, previousRecvTs: number): void {
+  const close = state.now;
+  state.lastRecvTs = Math.max(state.lastRecvTs, close);
+  if (state.venueWork !== undefined) {
+    // At the open's moment, as a replay checks it: the bar's open time when nothing takes part.
+    state.now = Math.min(bar.openTime, close);
+    checkBarSpan(state, bar, arrivalCutoff(state, bar, previousRecvTs), venueWorkNoted(state), false);
+    state.now = close;
+  }
+  market.last = bar.close;
 }
 
 /**

@@ -80,6 +80,31 @@ describe('event cache of a recording', () => {
     expect(second.map((e) => Object.keys(e))).toEqual(decoded.map((e) => Object.keys(e)));
   });
 
+  it('reads many chunks at once but makes their events about a thousand at a time, whole chunks per batch', async () => {
+    const recording = join(session.dir, 'small-chunks.jsonl');
+    await writeFile(recording, 'the cache keys on size, times and hash only\n');
+    // 40 chunks of 100 quotes: one read of the data file.
+    const quotes: MarketEvent[] = Array.from({ length: 4000 }, (_, n) => ({
+      kind: 'quote',
+      sym: BTC,
+      ts: 1000 + n,
+      recvTs: 1000 + n,
+      bid: 100 + n,
+      bidQty: 1,
+      ask: 101 + n,
+      askQty: 1,
+    }));
+    const inChunks = async function* () {
+      for (let i = 0; i < quotes.length; i += 100) yield quotes.slice(i, i + 100);
+    };
+    await collect(cachedMarketEvents(recording, 'test-reads', inChunks, new RecordingDamage()));
+    const batches: (readonly MarketEvent[])[] = [];
+    for await (const batch of cachedMarketEvents(recording, 'test-reads', inChunks, new RecordingDamage()))
+      batches.push(batch);
+    expect(batches.map((b) => b.length)).toEqual([1000, 1000, 1000, 1000]);
+    expect(batches.flat()).toEqual(quotes);
+  });
+
   it('is rebuilt when the source or the decoder changes, and kept when the file is only touched', async () => {
     await collect(cachedMarketEvents(session.path, 'test-v1', fresh, new RecordingDamage()));
     let freshReads = 0;

@@ -1,9 +1,29 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { barPath } from '../../../backtest/sim/bar-matching.ts';
 import { D } from '../../../core/model/index.ts';
 import { aBar, aLimit, aMarket, aSim } from '../../kit/sim-builders.ts';
 
 describe('sim venue: bar fill model', () => {
+  it('marks a position at the close of each bar that meets no order, as a replay of its path would leave it', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 50, max: 150 }), { minLength: 1, maxLength: 20 }), (closes) => {
+        const t = aSim({ fillModel: 'bar' });
+        t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
+        t.send(aMarket('m1', 'BUY', '1'));
+        t.sim.onMarket(aBar(120_000, 100, 101, 99, 100));
+        const afterFill = t.sim.equity();
+        closes.forEach((close, i) => {
+          t.sim.onMarket(
+            aBar(180_000 + i * 60_000, 100, Math.max(100, close) + 1, Math.min(100, close) - 1, close),
+          );
+          expect(t.sim.equity().toFixed()).toBe(afterFill.plus(close - 100).toFixed());
+        });
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('fills a market order at the next bar open', () => {
     const t = aSim({ fillModel: 'bar' });
     t.sim.onMarket(aBar(60_000, 99, 101, 98, 100));
