@@ -6,9 +6,10 @@ import { addTo, plusAmount } from './decimal-sums.ts';
 import { initialMargin } from './initial-margin.ts';
 import {
   equityOf,
-  type LiqPriceTerms,
+  type LiqPriceInputs,
   liqPriceFrom,
-  liqPriceTermsOf,
+  liqPriceInputsOf,
+  liqPriceTermsFrom,
   maintenanceMargin,
   positionMaintenanceOf,
   positionMarginOf,
@@ -43,7 +44,7 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
       state,
       position,
       valuation,
-      liqPriceTermsOf(state, position, equity),
+      liqPriceInputsOf(state, position, equity),
       adlRank,
     );
   return {
@@ -67,9 +68,9 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
 }
 
 /**
- * The view of a margin position. Its liqPrice (a 40-digit division) is worked out from the terms
- * taken when the view is made, when first read, once: a backtest publishes the position with
- * every fill and seldom reads it. The liqPrice is an own enumerable property, in its place among
+ * The view of a margin position. Its liqPrice (a dozen Decimal operations and a 40-digit
+ * division) is worked out from the inputs taken when the view is made, when first read, once: a
+ * backtest publishes the position with every fill and seldom reads it. The liqPrice is an own enumerable property, in its place among
  * the fields (spread copies and JSON keep it), defined with one shared getter so every view has
  * the same shape (a getter per view, in an object literal, made each view a dictionary).
  */
@@ -90,12 +91,12 @@ class MarginedPositionView implements Position {
   declare readonly adlRank: number;
   declare readonly createAt: number;
   declare readonly updateAt: number;
-  readonly #terms: LiqPriceTerms | undefined;
+  readonly #inputs: LiqPriceInputs | undefined;
   #liqPrice: Dec | undefined;
 
   static readonly #LIQ_PRICE: PropertyDescriptor = {
     get(this: MarginedPositionView): Dec {
-      this.#liqPrice ??= liqPriceFrom(this.#terms);
+      this.#liqPrice ??= liqPriceFrom(liqPriceTermsFrom(this.#inputs));
       return this.#liqPrice;
     },
     enumerable: true,
@@ -105,10 +106,10 @@ class MarginedPositionView implements Position {
     state: SimState,
     position: SimPosition,
     valuation: PositionValuation,
-    terms: LiqPriceTerms | undefined,
+    inputs: LiqPriceInputs | undefined,
     adlRank: number,
   ) {
-    this.#terms = terms;
+    this.#inputs = inputs;
     this.positionId = `${position.sym}|${position.positionSide}`;
     this.portfolioId = state.opts.portfolioId;
     this.sym = position.sym;

@@ -75,6 +75,27 @@ describe('sim venue: the Positions-channel view', () => {
     expect(liqPrice.toNumber()).toBeLessThan(81);
   });
 
+  it('works out nothing of the liqPrice of a position reported with a fill until it is read', () => {
+    const t = aSim({ startingBalances: { USDT: D('200') } });
+    t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
+    t.sim.onMarket(aMark(0, 100));
+    // Of a fill opening a long from flat, only the liqPrice negates (its -equity).
+    const neg = vi.spyOn(D.prototype, 'neg');
+    t.send(aMarket('m', 'BUY', '10'));
+    t.sim.onMarket(aMark(1, 100));
+    expect(neg).not.toHaveBeenCalled();
+    const position = positionsOf(t.events).at(-1) as Position;
+    // Read after the venue moved on (a new mark, another fill), it is the liqPrice of its moment.
+    t.sim.onMarket(aQuote(2, 109.9, 100, 110, 100));
+    t.sim.onMarket(aMark(2, 110));
+    t.send(aMarket('m2', 'BUY', '5'));
+    t.sim.onMarket(aMark(3, 110));
+    expect(positionsOf(t.events).at(-1)?.positionQty.toFixed()).toBe('15');
+    vi.restoreAllMocks();
+    // liqPrice p: 199.5 + 10 (p - 100) = 10 p x 0.005 -> p = 800.5 / 9.95
+    expect(position.liqPrice.toFixed(30)).toBe(D('800.5').div('9.95').toFixed(30));
+  });
+
   it('keeps the liqPrice and the risk ratio in their places among the fields of copies and JSON', () => {
     const t = aSim({ startingBalances: { USDT: D('200') } });
     t.sim.onMarket(aQuote(0, 99.9, 100, 100, 100));
