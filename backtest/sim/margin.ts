@@ -140,8 +140,17 @@ export function valuationOf(state: SimState, position: SimPosition): PositionVal
  * @returns |qty| x contractSize x mark / leverage, in the settle asset
  */
 export function positionMarginOf(state: SimState, position: SimPosition): Dec {
-  const valuation = valuationOf(state, position);
-  const leverage = position.leverage;
+  return marginOfValuation(valuationOf(state, position), position.leverage);
+}
+
+/**
+ * The initial margin of a position's valuation ({@link positionMarginOf}): notional / leverage,
+ * kept on the valuation for the next call at the same leverage.
+ * @param valuation - the position's valuation
+ * @param leverage - its leverage
+ * @returns the margin, in the settle asset
+ */
+export function marginOfValuation(valuation: PositionValuation, leverage: Dec): Dec {
   if (valuation.margin?.leverage !== leverage)
     valuation.margin = { leverage, value: valuation.notional.div(leverage) };
   return valuation.margin.value;
