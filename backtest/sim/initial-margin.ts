@@ -69,6 +69,7 @@ interface SideInputs {
   readonly marks: readonly number[];
 }
 
+/** The inputs of {@link sideCommitment} in the venue's state now; undefined without orders. */
 function sideInputsOf(state: SimState, orders: readonly SimOrder[]): SideInputs | undefined {
   const first = orders[0];
   if (first === undefined) return undefined;

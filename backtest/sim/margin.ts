@@ -133,22 +133,12 @@ export function valuationOf(state: SimState, position: SimPosition): PositionVal
 }
 
 /**
- * The initial margin of a position at its mark: notional / leverage, computed again only when the
- * valuation or the leverage changed.
- * @param state - the venue
- * @param position - the position
- * @returns |qty| x contractSize x mark / leverage, in the settle asset
- */
-export function positionMarginOf(state: SimState, position: SimPosition): Dec {
-  return marginOfValuation(valuationOf(state, position), position.leverage);
-}
-
-/**
- * The initial margin of a position's valuation ({@link positionMarginOf}): notional / leverage,
- * kept on the valuation for the next call at the same leverage.
+ * The initial margin of a position's valuation ({@link valuationOf}) at a leverage: notional /
+ * leverage, kept on the valuation and computed again only when the valuation or the leverage
+ * changed.
  * @param valuation - the position's valuation
  * @param leverage - its leverage
- * @returns the margin, in the settle asset
+ * @returns |qty| x contractSize x mark / leverage, in the settle asset
  */
 export function marginOfValuation(valuation: PositionValuation, leverage: Dec): Dec {
   if (valuation.margin?.leverage !== leverage)
