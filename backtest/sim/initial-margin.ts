@@ -6,15 +6,16 @@ import { addTo } from './decimal-sums.ts';
 import {
   contractSizeOf,
   equityOf,
+  marginOfValuation,
   onlyReduces,
   positionKeyFor,
-  positionMarginOf,
   settleValue,
+  valuationOf,
   valued,
 } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
 import { hasRemainder, remainderOf, type SimOrder } from './sim-order.ts';
-import { reducibleQty } from './sim-position.ts';
+import { type PositionValuation, reducibleQty } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 import { spotReservation } from './spot-balance-check.ts';
 import { isAssetSettledSym } from './spot-holdings.ts';
@@ -37,12 +38,54 @@ export interface OrderCommitment {
 
 const NO_COMMITMENT: OrderCommitment = { margin: ZERO, openingNotional: ZERO };
 
-/** Limit price, or the mark for a market order (0 while its sym has no price). */
-function orderPriceOf(state: SimState, order: SimOrder): Dec {
-  if (!order.price.isZero()) return order.price;
+/** Limit price, or the mark for a market order as a number (NaN while its sym has no price). */
+function orderPriceNumberOf(state: SimState, order: SimOrder): number {
+  if (!order.price.isZero()) return Number.NaN;
   const market = state.markets.get(order.sym);
-  const mark = market ? markPriceOf(market) : Number.NaN;
-  return Number.isNaN(mark) ? ZERO : decimalOf(mark);
+  return market ? markPriceOf(market) : Number.NaN;
+}
+
+/** An open position's margin inputs: its valuation at the mark now and its leverage. */
+interface PositionMargin {
+  readonly valuation: PositionValuation;
+  readonly leverage: Dec;
+}
+
+/**
+ * What the commitment of one position and side's open orders ({@link sideCommitment}) is worked
+ * out from, read off the venue's state: immutable Decimals and numbers, so the arithmetic may
+ * come later.
+ */
+interface SideInputs {
+  /** What the position holds on the other side (0 without one). */
+  readonly closable: Dec;
+  /** The position's margin inputs when it holds some on the other side. */
+  readonly position: PositionMargin | undefined;
+  readonly size: Dec;
+  readonly leverage: Dec;
+  /** Each order in placement order: its qty, its filled qty and its limit price (0: a market order). */
+  readonly orders: readonly (readonly [qty: Dec, filled: Dec, price: Dec])[];
+  /** Each order's mark as a number (NaN: none or a limit order), in the same order. */
+  readonly marks: readonly number[];
+}
+
+/** The inputs of {@link sideCommitment} in the venue's state now; undefined without orders. */
+function sideInputsOf(state: SimState, orders: readonly SimOrder[]): SideInputs | undefined {
+  const first = orders[0];
+  if (first === undefined) return undefined;
+  const position = state.positions.get(positionKeyFor(state, first.sym, first.positionSide));
+  const closable = position ? reducibleQty(position.qty, first.side) : ZERO;
+  return {
+    closable,
+    position:
+      position && isAboveZero(closable)
+        ? { valuation: valuationOf(state, position), leverage: position.leverage }
+        : undefined,
+    size: contractSizeOf(state, first.sym),
+    leverage: state.opts.leverageOf(first.sym),
+    orders: orders.map((order) => [order.qty, order.filled, order.price] as const),
+    marks: orders.map((order) => orderPriceNumberOf(state, order)),
+  };
 }
 
 /**
@@ -60,16 +103,19 @@ function orderPriceOf(state: SimState, order: SimOrder): Dec {
  * @returns the margin (settle asset) and the target's opening notional
  */
 function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: SimOrder): OrderCommitment {
-  const first = orders[0];
-  if (first === undefined) return NO_COMMITMENT;
-  const position = state.positions.get(positionKeyFor(state, first.sym, first.positionSide));
-  const closable = position ? reducibleQty(position.qty, first.side) : ZERO;
-  const size = contractSizeOf(state, first.sym);
+  return commitmentOf(sideInputsOf(state, orders), target === undefined ? -1 : orders.indexOf(target));
+}
+
+/** {@link sideCommitment} of its inputs, the target given by its place among the orders (-1: none). */
+function commitmentOf(inputs: SideInputs | undefined, target: number): OrderCommitment {
+  if (inputs === undefined) return NO_COMMITMENT;
+  const { closable, size } = inputs;
   let left = closable;
   let openingValue = ZERO;
   let targetOpening = ZERO;
-  for (const order of orders) {
-    const remaining = remainderOf(order);
+  for (let i = 0; i < inputs.orders.length; i++) {
+    const [qty, filled, limit] = inputs.orders[i] as readonly [Dec, Dec, Dec];
+    const remaining = remainderOf({ qty, filled });
     const closing = smallerOf(left, remaining);
     let opening = remaining;
     if (!closing.isZero()) {
@@ -77,13 +123,16 @@ function sideCommitment(state: SimState, orders: readonly SimOrder[], target?: S
       opening = remaining.minus(closing);
     }
     if (!isAboveZero(opening)) continue;
-    const value = timesSize(opening, size).mul(orderPriceOf(state, order));
+    const mark = inputs.marks[i] as number;
+    const price = !limit.isZero() ? limit : Number.isNaN(mark) ? ZERO : decimalOf(mark);
+    const value = timesSize(opening, size).mul(price);
     openingValue = addTo(openingValue, value);
-    if (order === target) targetOpening = value;
+    if (i === target) targetOpening = value;
   }
-  let margin = openingValue.div(state.opts.leverageOf(first.sym));
-  if (position && isAboveZero(closable))
-    margin = atLeastZero(margin.minus(positionMarginOf(state, position)));
+  let margin = openingValue.div(inputs.leverage);
+  const position = inputs.position;
+  if (position !== undefined && isAboveZero(closable))
+    margin = atLeastZero(margin.minus(marginOfValuation(position.valuation, position.leverage)));
   return { margin, openingNotional: targetOpening };
 }
 
@@ -149,18 +198,60 @@ export function orderMargin(state: SimState, order: SimOrder): Dec {
  * @returns the margin in the account currency
  */
 export function initialMargin(state: SimState): Dec {
-  let im = ZERO;
+  return initialMarginLater(state).value;
+}
+
+/**
+ * The initial margin of the venue's state now ({@link initialMargin}), read off the state now and
+ * worked out when first asked for, once: a fill's asset and account views carry it, and a
+ * backtest seldom reads it.
+ * @param state - the venue
+ * @returns the margin to come
+ */
+export function initialMarginLater(state: SimState): DeferredMargin {
+  const positions: (readonly [PositionMargin, settle: Dec])[] = [];
   for (const position of state.positions.values()) {
     if (!position.qty.isZero())
-      im = addTo(im, valued(positionMarginOf(state, position), settleValue(state, position.sym)));
+      positions.push([
+        { valuation: valuationOf(state, position), leverage: position.leverage },
+        settleValue(state, position.sym),
+      ]);
   }
+  const sides: (readonly [SideInputs | undefined, settle: Dec])[] = [];
   // No order left (as after most fills): no grouping either.
-  if (state.liveOrders.size === 0) return im;
-  for (const orders of openingOrdersBySide(state).values()) {
-    const sym = (orders[0] as SimOrder).sym;
-    im = addTo(im, valued(sideCommitment(state, orders).margin, settleValue(state, sym)));
+  if (state.liveOrders.size > 0) {
+    for (const orders of openingOrdersBySide(state).values()) {
+      const sym = (orders[0] as SimOrder).sym;
+      sides.push([sideInputsOf(state, orders), settleValue(state, sym)]);
+    }
   }
-  return im;
+  return new DeferredMargin(positions, sides);
+}
+
+/** An initial margin read off the venue's state, worked out when first asked for ({@link initialMarginLater}). */
+export class DeferredMargin {
+  #value: Dec | undefined;
+
+  /**
+   * @param positions - each open position's margin inputs and settle value
+   * @param sides - each position and side's open orders' inputs and settle value
+   */
+  constructor(
+    private readonly positions: readonly (readonly [PositionMargin, Dec])[],
+    private readonly sides: readonly (readonly [SideInputs | undefined, Dec])[],
+  ) {}
+
+  /** The margin in the account currency. */
+  get value(): Dec {
+    if (this.#value !== undefined) return this.#value;
+    let im = ZERO;
+    for (const [{ valuation, leverage }, settle] of this.positions)
+      im = addTo(im, valued(marginOfValuation(valuation, leverage), settle));
+    for (const [inputs, settle] of this.sides)
+      im = addTo(im, valued(commitmentOf(inputs, -1).margin, settle));
+    this.#value = im;
+    return im;
+  }
 }
 
 /**

@@ -133,15 +133,14 @@ export function valuationOf(state: SimState, position: SimPosition): PositionVal
 }
 
 /**
- * The initial margin of a position at its mark: notional / leverage, computed again only when the
- * valuation or the leverage changed.
- * @param state - the venue
- * @param position - the position
+ * The initial margin of a position's valuation ({@link valuationOf}) at a leverage: notional /
+ * leverage, kept on the valuation and computed again only when the valuation or the leverage
+ * changed.
+ * @param valuation - the position's valuation
+ * @param leverage - its leverage
  * @returns |qty| x contractSize x mark / leverage, in the settle asset
  */
-export function positionMarginOf(state: SimState, position: SimPosition): Dec {
-  const valuation = valuationOf(state, position);
-  const leverage = position.leverage;
+export function marginOfValuation(valuation: PositionValuation, leverage: Dec): Dec {
   if (valuation.margin?.leverage !== leverage)
     valuation.margin = { leverage, value: valuation.notional.div(leverage) };
   return valuation.margin.value;
@@ -268,7 +267,7 @@ function coinsValuedBy(state: SimState, sym: string): Dec {
  * @returns the price, 0 when the positions cannot be liquidated by their sym's price move
  */
 export function liqPriceOf(state: SimState, position: SimPosition, equity: Dec = equityOf(state)): Dec {
-  return liqPriceFrom(liqPriceTermsOf(state, position, equity));
+  return liqPriceFrom(liqPriceTermsFrom(liqPriceInputsOf(state, position, equity)));
 }
 
 /** A liqPrice ({@link liqPriceOf}) before its division, so a view can divide only when read. */
@@ -278,41 +277,83 @@ export interface LiqPriceTerms {
 }
 
 /**
- * The terms of a position's liqPrice ({@link liqPriceOf}) in the venue's state now.
+ * What a position's liqPrice ({@link liqPriceOf}) is worked out from, read off the venue's state
+ * (immutable Decimals), so a view can leave the arithmetic until its liqPrice is read: a backtest
+ * publishes the position with every fill and seldom reads it.
+ */
+export interface LiqPriceInputs {
+  /** Each open leg on the sym in turn: its qty, then its mark ({@link markOf}). */
+  readonly legs: readonly Dec[];
+  readonly size: Dec;
+  /** The settle asset's value ({@link settleValue}). */
+  readonly settle: Dec;
+  readonly mmr: Dec;
+  /** The coins the sym's mark values, net of their maintenance ({@link coinsValuedBy}). */
+  readonly coins: Dec;
+  /** The sym's mark; undefined while it has no price. */
+  readonly mark: Dec | undefined;
+  /** The maintenance margin of the positions on other syms and of the loans. */
+  readonly otherMaintenance: Dec;
+  readonly equity: Dec;
+}
+
+/**
+ * The inputs of a position's liqPrice in the venue's state now: only look-ups and the sums over
+ * other syms, coins and loans (none while the portfolio holds one sym in its valuation coins).
  * @param state - the venue
  * @param position - the position
  * @param equity - the portfolio equity now
- * @returns numerator and denominator; undefined when the price is 0 whatever they are (a flat
- *   position, or one its sym's price move cannot liquidate)
+ * @returns the inputs; undefined for a flat position (its liqPrice is 0)
  */
-export function liqPriceTermsOf(
+export function liqPriceInputsOf(
   state: SimState,
   position: SimPosition,
   equity: Dec,
-): LiqPriceTerms | undefined {
+): LiqPriceInputs | undefined {
   if (position.qty.isZero()) return undefined;
-  const size = contractSizeOf(state, position.sym);
-  const settle = settleValue(state, position.sym);
+  const legs: Dec[] = [];
+  for (const leg of state.positions.values()) {
+    if (leg.sym !== position.sym || leg.qty.isZero()) continue;
+    legs.push(leg.qty, markOf(state, leg));
+  }
+  const market = state.markets.get(position.sym);
+  return {
+    legs,
+    size: contractSizeOf(state, position.sym),
+    settle: settleValue(state, position.sym),
+    mmr: state.opts.mmrOf(position.sym),
+    coins: coinsValuedBy(state, position.sym),
+    mark: market ? markDecimalOf(market) : undefined,
+    otherMaintenance: maintenanceMargin(state, position.sym),
+    equity,
+  };
+}
+
+/**
+ * The terms of a liqPrice from its inputs ({@link liqPriceInputsOf}).
+ * @param inputs - the inputs; undefined for a flat position
+ * @returns numerator and denominator; undefined when the price is 0 whatever they are (a flat
+ *   position, or one its sym's price move cannot liquidate)
+ */
+export function liqPriceTermsFrom(inputs: LiqPriceInputs | undefined): LiqPriceTerms | undefined {
+  if (inputs === undefined) return undefined;
+  const { legs, size, settle } = inputs;
   let q = ZERO;
   let absQ = ZERO;
   let atMark = ZERO;
-  for (const leg of state.positions.values()) {
-    if (leg.sym !== position.sym || leg.qty.isZero()) continue;
-    const signed = valued(timesSize(leg.qty, size), settle);
+  for (let i = 0; i < legs.length; i += 2) {
+    const signed = valued(timesSize(legs[i] as Dec, size), settle);
     q = addTo(q, signed);
     absQ = addTo(absQ, signed.abs());
-    atMark = addTo(atMark, signed.mul(markOf(state, leg)));
+    atMark = addTo(atMark, signed.mul(legs[i + 1] as Dec));
   }
-  let denominator = q.minus(absQ.mul(state.opts.mmrOf(position.sym)));
-  const coins = coinsValuedBy(state, position.sym);
-  const market = state.markets.get(position.sym);
-  const mark = market ? markDecimalOf(market) : undefined;
+  let denominator = q.minus(absQ.mul(inputs.mmr));
+  const { coins, mark, equity, otherMaintenance } = inputs;
   if (!coins.isZero() && mark !== undefined) {
     denominator = denominator.plus(coins);
     atMark = atMark.plus(coins.mul(mark));
   }
   if (denominator.isZero()) return undefined;
-  const otherMaintenance = maintenanceMargin(state, position.sym);
   // 0 - equity is -equity: no subtraction when no other sym holds margin (a non-zero equity).
   const short = otherMaintenance === ZERO && !equity.isZero() ? equity.neg() : otherMaintenance.minus(equity);
   return { numerator: short.plus(atMark), denominator };

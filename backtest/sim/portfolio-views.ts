@@ -3,15 +3,16 @@ import { asNumber, isAboveZero, ZERO } from '../../core/model/index.ts';
 import { coinValue } from './coin-valuation.ts';
 import { notBelowZero, smallerOf } from './decimal-compare.ts';
 import { addTo, plusAmount } from './decimal-sums.ts';
-import { initialMargin } from './initial-margin.ts';
+import { type DeferredMargin, initialMarginLater } from './initial-margin.ts';
 import {
   equityOf,
-  type LiqPriceTerms,
+  type LiqPriceInputs,
   liqPriceFrom,
-  liqPriceTermsOf,
+  liqPriceInputsOf,
+  liqPriceTermsFrom,
   maintenanceMargin,
+  marginOfValuation,
   positionMaintenanceOf,
-  positionMarginOf,
   UNBOUNDED_RISK_RATIO,
   unrealizedPnl,
   valuationOf,
@@ -43,7 +44,7 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
       state,
       position,
       valuation,
-      liqPriceTermsOf(state, position, equity),
+      liqPriceInputsOf(state, position, equity),
       adlRank,
     );
   return {
@@ -67,9 +68,10 @@ export function positionView(state: SimState, position: SimPosition, equity: Dec
 }
 
 /**
- * The view of a margin position. Its liqPrice (a 40-digit division) is worked out from the terms
- * taken when the view is made, when first read, once: a backtest publishes the position with
- * every fill and seldom reads it. The liqPrice is an own enumerable property, in its place among
+ * The view of a margin position. Its liqPrice (a dozen Decimal operations and a 40-digit
+ * division) is worked out from the inputs taken when the view is made, when first read, once, and
+ * its margin (notional / leverage) from its valuation: a backtest publishes the position with
+ * every fill and seldom reads either. The liqPrice is an own enumerable property, in its place among
  * the fields (spread copies and JSON keep it), defined with one shared getter so every view has
  * the same shape (a getter per view, in an object literal, made each view a dictionary).
  */
@@ -90,12 +92,20 @@ class MarginedPositionView implements Position {
   declare readonly adlRank: number;
   declare readonly createAt: number;
   declare readonly updateAt: number;
-  readonly #terms: LiqPriceTerms | undefined;
+  readonly #inputs: LiqPriceInputs | undefined;
+  readonly #valuation: PositionValuation;
   #liqPrice: Dec | undefined;
+
+  static readonly #POSITION_MARGIN: PropertyDescriptor = {
+    get(this: MarginedPositionView): Dec {
+      return marginOfValuation(this.#valuation, this.leverage);
+    },
+    enumerable: true,
+  };
 
   static readonly #LIQ_PRICE: PropertyDescriptor = {
     get(this: MarginedPositionView): Dec {
-      this.#liqPrice ??= liqPriceFrom(this.#terms);
+      this.#liqPrice ??= liqPriceFrom(liqPriceTermsFrom(this.#inputs));
       return this.#liqPrice;
     },
     enumerable: true,
@@ -105,10 +115,11 @@ class MarginedPositionView implements Position {
     state: SimState,
     position: SimPosition,
     valuation: PositionValuation,
-    terms: LiqPriceTerms | undefined,
+    inputs: LiqPriceInputs | undefined,
     adlRank: number,
   ) {
-    this.#terms = terms;
+    this.#inputs = inputs;
+    this.#valuation = valuation;
     this.positionId = `${position.sym}|${position.positionSide}`;
     this.portfolioId = state.opts.portfolioId;
     this.sym = position.sym;
@@ -117,7 +128,7 @@ class MarginedPositionView implements Position {
     this.avgPrice = position.avgPrice;
     this.markPrice = valuation.mark;
     this.positionValue = valuation.notional;
-    this.positionMargin = positionMarginOf(state, position);
+    Object.defineProperty(this, 'positionMargin', MarginedPositionView.#POSITION_MARGIN);
     this.positionMM = positionMaintenanceOf(state, position);
     this.unrealizedPNL = valuation.unrealizedPnl;
     this.leverage = position.leverage;
@@ -130,15 +141,20 @@ class MarginedPositionView implements Position {
 
 /**
  * The Accounts-channel view of the portfolio. The risk ratio (maintenance margin / equity, a
- * 40-digit division) is worked out when first read, once: a backtest publishes an account with
- * every fill and seldom reads it. The status needs it only when the ratio estimated on numbers is
+ * 40-digit division) and the available margin (from the initial margin of positions and open
+ * orders) are worked out when first read, once: a backtest publishes an account with every fill
+ * and seldom reads them. The status needs the ratio only when the ratio estimated on numbers is
  * not clearly below the margin-call ratio.
  * @param state - the venue
  * @param equity - the portfolio equity when the caller has it already (same state)
  * @param im - the initial margin when the caller has it already (same state)
  * @returns the Account
  */
-export function accountView(state: SimState, equity: Dec = equityOf(state), im?: Dec): Account {
+export function accountView(
+  state: SimState,
+  equity: Dec = equityOf(state),
+  im: DeferredMargin = initialMarginLater(state),
+): Account {
   const mm = maintenanceMargin(state);
   const callRatio = state.opts.marginCallRatio;
   let riskRatio: Dec | undefined;
@@ -151,7 +167,7 @@ export function accountView(state: SimState, equity: Dec = equityOf(state), im?:
   return new PortfolioAccount(
     state.opts.portfolioId,
     equity,
-    equity.minus(im ?? initialMargin(state)),
+    im,
     mm,
     riskRatio,
     accountStatus,
@@ -160,8 +176,9 @@ export function accountView(state: SimState, equity: Dec = equityOf(state), im?:
 }
 
 /**
- * An account view whose risk ratio is divided when first read ({@link accountView}): an own
- * enumerable property in its place, defined with one shared getter (see {@link MarginedPositionView}).
+ * An account view whose risk ratio is divided and available margin subtracted when first read
+ * ({@link accountView}): own enumerable properties in their places, each defined with one shared
+ * getter (see {@link MarginedPositionView}).
  */
 class PortfolioAccount implements Account {
   declare readonly portfolioId: string;
@@ -172,6 +189,16 @@ class PortfolioAccount implements Account {
   declare readonly accountStatus: AccountStatus;
   declare readonly positionMode: Account['positionMode'];
   #riskRatio: Dec | undefined;
+  readonly #im: DeferredMargin;
+  #availableMargin: Dec | undefined;
+
+  static readonly #AVAILABLE_MARGIN: PropertyDescriptor = {
+    get(this: PortfolioAccount): Dec {
+      this.#availableMargin ??= this.equity.minus(this.#im.value);
+      return this.#availableMargin;
+    },
+    enumerable: true,
+  };
 
   static readonly #RISK_RATIO: PropertyDescriptor = {
     get(this: PortfolioAccount): Dec {
@@ -184,16 +211,17 @@ class PortfolioAccount implements Account {
   constructor(
     portfolioId: string,
     equity: Dec,
-    availableMargin: Dec,
+    im: DeferredMargin,
     maintainMargin: Dec,
     riskRatio: Dec | undefined,
     accountStatus: AccountStatus,
     positionMode: Account['positionMode'],
   ) {
     this.#riskRatio = riskRatio;
+    this.#im = im;
     this.portfolioId = portfolioId;
     this.equity = equity;
-    this.availableMargin = availableMargin;
+    Object.defineProperty(this, 'availableMargin', PortfolioAccount.#AVAILABLE_MARGIN);
     this.maintainMargin = maintainMargin;
     Object.defineProperty(this, 'riskRatio', PortfolioAccount.#RISK_RATIO);
     this.accountStatus = accountStatus;
@@ -218,14 +246,16 @@ function clearlyBelow(mm: Dec, equity: Dec, ratio: number): boolean {
 /**
  * The Assets-channel view of one coin; loan fields only when a loan of it is outstanding. Frozen:
  * for a valuation coin the initial margin it covers, plus what open spot orders freeze of the coin
- * (`frozenBySpotOrders`), never more than a positive balance. The unrealized PnL is the margin
- * positions' (a spot holding's value is in the balances already).
+ * (`frozenBySpotOrders`), never more than a positive balance; it and the available balance are
+ * worked out when first read (a backtest publishes the asset with every fill and seldom reads
+ * them). The unrealized PnL is the margin positions' (a spot holding's value is in the balances
+ * already).
  * @param state - the venue
  * @param coin - the coin
  * @param im - the initial margin when the caller has it already (same state)
  * @returns the Asset
  */
-export function assetView(state: SimState, coin: string, im?: Dec): Asset {
+export function assetView(state: SimState, coin: string, im?: DeferredMargin): Asset {
   const balance = state.balances.get(coin) ?? ZERO;
   let upnl = ZERO;
   for (const position of state.positions.values()) {
@@ -235,22 +265,19 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
   }
   let loan = ZERO;
   for (const record of state.loans.values()) if (record.coin === coin) loan = addTo(loan, record.principal);
-  const margin = state.opts.valuationCoins.has(coin) ? notBelowZero(im ?? initialMargin(state)) : ZERO;
-  // Added in the other order, so that the spot orders' ZERO (no spot trading) costs no addition.
-  const frozen = smallerOf(addTo(frozenBySpotOrders(state, coin), margin), notBelowZero(balance));
-  const equity = plusAmount(balance, upnl);
-  const asset: Asset = {
+  const margin = state.opts.valuationCoins.has(coin) ? (im ?? initialMarginLater(state)) : undefined;
+  const asset = new CoinAsset(
     coin,
     balance,
-    available: balance.minus(frozen),
-    frozen,
-    equity,
-    borrow: loan,
+    frozenBySpotOrders(state, coin),
+    margin,
+    plusAmount(balance, upnl),
+    loan,
     upnl,
-  };
+  );
   if (!isAboveZero(loan)) return asset;
   const value = coinValue(state, coin);
-  const netEquity = equity.minus(loan);
+  const netEquity = asset.equity.minus(loan);
   return {
     ...asset,
     loan,
@@ -259,4 +286,72 @@ export function assetView(state: SimState, coin: string, im?: Dec): Asset {
     netEquityValue: netEquity.mul(value),
     netMarginValue: netEquity.mul(value),
   };
+}
+
+/**
+ * An asset view whose frozen and available balances are worked out when first read
+ * ({@link assetView}): own enumerable properties in their places, each defined with one shared
+ * getter (see {@link MarginedPositionView}).
+ */
+class CoinAsset implements Asset {
+  declare readonly coin: string;
+  declare readonly balance: Dec;
+  declare readonly available: Dec;
+  declare readonly frozen: Dec;
+  declare readonly equity: Dec;
+  declare readonly borrow: Dec;
+  declare readonly upnl: Dec;
+  readonly #spotFrozen: Dec;
+  readonly #margin: DeferredMargin | undefined;
+  #frozen: Dec | undefined;
+  #available: Dec | undefined;
+
+  static readonly #AVAILABLE: PropertyDescriptor = {
+    get(this: CoinAsset): Dec {
+      this.#available ??= this.balance.minus(this.frozen);
+      return this.#available;
+    },
+    enumerable: true,
+  };
+
+  static readonly #FROZEN: PropertyDescriptor = {
+    get(this: CoinAsset): Dec {
+      if (this.#frozen === undefined) {
+        const margin = this.#margin === undefined ? ZERO : notBelowZero(this.#margin.value);
+        // Added in the other order, so that the spot orders' ZERO (no spot trading) costs no addition.
+        this.#frozen = smallerOf(addTo(this.#spotFrozen, margin), notBelowZero(this.balance));
+      }
+      return this.#frozen;
+    },
+    enumerable: true,
+  };
+
+  /**
+   * @param coin - the coin
+   * @param balance - its balance
+   * @param spotFrozen - what open spot orders freeze of it
+   * @param margin - the initial margin it covers, for a valuation coin
+   * @param equity - balance plus the unrealized PnL
+   * @param borrow - the loan principal outstanding
+   * @param upnl - the unrealized PnL of the positions settled in it
+   */
+  constructor(
+    coin: string,
+    balance: Dec,
+    spotFrozen: Dec,
+    margin: DeferredMargin | undefined,
+    equity: Dec,
+    borrow: Dec,
+    upnl: Dec,
+  ) {
+    this.#spotFrozen = spotFrozen;
+    this.#margin = margin;
+    this.coin = coin;
+    this.balance = balance;
+    Object.defineProperty(this, 'available', CoinAsset.#AVAILABLE);
+    Object.defineProperty(this, 'frozen', CoinAsset.#FROZEN);
+    this.equity = equity;
+    this.borrow = borrow;
+    this.upnl = upnl;
+  }
 }

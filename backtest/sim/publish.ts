@@ -1,7 +1,7 @@
 import type { AlgoOrder, Dec, OrderAction } from '../../core/model/index.ts';
 import { asNumber } from '../../core/model/index.ts';
 import { adlRankOf } from './adl-rank.ts';
-import { initialMargin } from './initial-margin.ts';
+import { initialMarginLater } from './initial-margin.ts';
 import { equityOf, markOf } from './margin.ts';
 import { accountView, assetView, positionView } from './portfolio-views.ts';
 import { orderView, type SimOrder } from './sim-order.ts';
@@ -79,8 +79,8 @@ export function publishBalances(
 ): void {
   publishOpenPositions(state, equity);
   // Sending an event changes nothing in the venue (commands queue until their arrival time), so
-  // one initial margin serves every view of this moment.
-  const im = initialMargin(state);
+  // one initial margin serves every view of this moment, worked out if one is read.
+  const im = initialMarginLater(state);
   for (const coin of coins) emit(state, { kind: 'asset', asset: assetView(state, coin, im) });
   const account = accountView(state, equity, im);
   state.reportedStatus = account.accountStatus;

@@ -19,7 +19,6 @@ import type {
   PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
-import { signedPositionQty, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
@@ -247,9 +246,7 @@ export class KernelState implements RiskView {
    */
   applyPosition(position: Position): boolean {
     const key = this.#legKeys.of(position.sym, position.positionSide);
-    const before = this.positions.get(key);
-    const moved = signedPositionQty(position).sub(before === undefined ? ZERO : signedPositionQty(before));
-    if (!this.#unreported.reported(key, position.updateAt, moved)) return false;
+    if (!this.#unreported.reported(key, position, this.positions.get(key))) return false;
     this.positions.set(key, position);
     this.#venueMarks.positionArrived(key, position, this);
     return true;

@@ -1,9 +1,22 @@
-import { type Dec, type Execution, ZERO } from '../model/index.ts';
+import { type Dec, type Execution, type Position, signedPositionQty, ZERO } from '../model/index.ts';
 
 /** A fill's signed quantity (BUY > 0, SELL < 0) and its venue time. */
 interface UnreportedFill {
   readonly ts: number;
   readonly qty: Dec;
+}
+
+/**
+ * How far a leg's latest update moved it beyond the fills booked by then: the update, the one
+ * before it and the fills it included, subtracted only when a fill stamped no later than the
+ * update arrives after it (a venue that reports the position first), as most never does.
+ */
+interface AheadOfFills {
+  readonly update: Position;
+  readonly previous: Position | undefined;
+  readonly included: readonly UnreportedFill[] | undefined;
+  /** The signed quantity once worked out, less the fills it absorbed since. */
+  value: Dec | undefined;
 }
 
 /**
@@ -27,7 +40,7 @@ export class UnreportedFills {
    * Per leg, how far its latest update moved the leg beyond the fills booked by then (signed):
    * fills it includes that had not arrived yet.
    */
-  readonly #ahead = new Map<string, Dec>();
+  readonly #ahead = new Map<string, AheadOfFills>();
 
   /**
    * Books a fill on its leg unless the leg's latest position update already includes it.
@@ -37,9 +50,15 @@ export class UnreportedFills {
   add(key: string, execution: Execution): void {
     const qty = execution.side === 'BUY' ? execution.quantity : execution.quantity.neg();
     if (execution.timestamp <= (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) {
-      const ahead = this.#ahead.get(key) ?? ZERO;
-      if (!ahead.isZero() && qty.isNeg() === ahead.isNeg() && qty.abs().lte(ahead.abs())) {
-        this.#ahead.set(key, ahead.sub(qty));
+      const entry = this.#ahead.get(key);
+      const ahead = entry === undefined ? ZERO : aheadOf(entry);
+      if (
+        entry !== undefined &&
+        !ahead.isZero() &&
+        qty.isNeg() === ahead.isNeg() &&
+        qty.abs().lte(ahead.abs())
+      ) {
+        entry.value = ahead.sub(qty);
         return;
       }
     }
@@ -52,25 +71,36 @@ export class UnreportedFills {
    * The venue reported a leg: unless an update of it later than this one came already, the fills
    * booked up to the update's time are in it, and those after it are not.
    * @param key - the leg's positions key (`positionKey`)
-   * @param updateAt - the update's venue time, epoch ms
-   * @param moved - how far the update moves the leg from its previous report (signed quantities)
+   * @param update - the update
+   * @param previous - the leg's previous report (undefined: none): the update moves the leg from it
    * @returns false when the leg's latest update is later (this one is stale and changed nothing)
    */
-  reported(key: string, updateAt: number, moved: Dec): boolean {
+  reported(key: string, update: Position, previous: Position | undefined): boolean {
+    const updateAt = update.updateAt;
     if (updateAt < (this.#reportedAt.get(key) ?? Number.NEGATIVE_INFINITY)) return false;
     this.#reportedAt.set(key, updateAt);
-    const list = this.#byLeg.get(key);
-    let included = ZERO;
+    let list = this.#byLeg.get(key);
     if (list !== undefined) {
-      const after: UnreportedFill[] = [];
-      for (const fill of list) {
-        if (fill.ts > updateAt) after.push(fill);
-        else included = included.add(fill.qty);
+      let after: UnreportedFill[] | undefined;
+      let included: UnreportedFill[] | undefined;
+      for (let i = 0; i < list.length; i++) {
+        const fill = list[i] as UnreportedFill;
+        if (fill.ts > updateAt) {
+          // The first fill after the update: those before it are all included.
+          if (after === undefined) {
+            after = [];
+            included = list.slice(0, i);
+          }
+          after.push(fill);
+        } else if (included !== undefined) included.push(fill);
       }
-      if (after.length === 0) this.#byLeg.delete(key);
-      else this.#byLeg.set(key, after);
+      if (after === undefined) this.#byLeg.delete(key);
+      else {
+        this.#byLeg.set(key, after);
+        list = included;
+      }
     }
-    this.#ahead.set(key, moved.sub(included));
+    this.#ahead.set(key, { update, previous, included: list, value: undefined });
     return true;
   }
 
@@ -85,4 +115,15 @@ export class UnreportedFills {
     for (const fill of list) total = total.add(fill.qty);
     return total;
   }
+}
+
+/** The signed quantity of {@link AheadOfFills}, worked out on first use. */
+function aheadOf(entry: AheadOfFills): Dec {
+  if (entry.value !== undefined) return entry.value;
+  const { update, previous } = entry;
+  const moved = signedPositionQty(update).sub(previous === undefined ? ZERO : signedPositionQty(previous));
+  let included = ZERO;
+  for (const fill of entry.included ?? []) included = included.add(fill.qty);
+  entry.value = moved.sub(included);
+  return entry.value;
 }
