@@ -31,7 +31,6 @@ function retire<T>(queue: FinalQueue<T>, item: T, forget: (old: T) => void): voi
  */
 export function retireFinalOrder(state: SimState, order: SimOrder): void {
   retire(state.finalOrders, order, (old) => {
-    if (state.ordersById.get(old.orderId) === old) state.ordersById.delete(old.orderId);
     if (state.ordersByRef.get(old.clientOrderId) === old) {
       state.ordersByRef.delete(old.clientOrderId);
       state.forgottenStates.set(old.clientOrderId, old.state);

@@ -60,7 +60,6 @@ function expiredOnArrival(state: SimState, order: SimOrder): string | undefined 
  */
 function reject(state: SimState, order: SimOrder, name: SimErrorName, detail?: string): void {
   state.liveOrders.delete(order);
-  state.ordersById.delete(order.orderId);
   state.ordersByRef.delete(order.clientOrderId);
   if (state.opts.placementRefusals === 'commandRejected') {
     rejectCommand(state, order.clientOrderId, 'placeOrder', name, detail);

@@ -88,7 +88,6 @@ export function createOrder(state: SimState, fields: NewOrderFields): SimOrder {
     receivedAt: venueNow(state),
     updateAt: state.now,
   };
-  state.ordersById.set(order.orderId, order);
   state.ordersByRef.set(order.clientOrderId, order);
   state.liveOrders.add(order);
   state.deadline = Math.min(state.deadline, order.expireAt);

@@ -192,11 +192,9 @@ export interface SimState {
   nextId: number;
   positionMode: PositionMode;
   /**
-   * Orders by id and by clientOrderId: every live order and the latest `RETAIN_FINAL_ORDERS`
-   * final ones (older final orders are forgotten, see `retireFinalOrder` in
-   * `final-order-retention.ts`).
+   * Orders by clientOrderId: every live order and the latest `RETAIN_FINAL_ORDERS` final ones
+   * (older final orders are forgotten, see `retireFinalOrder` in `final-order-retention.ts`).
    */
-  readonly ordersById: Map<string, SimOrder>;
   readonly ordersByRef: Map<string, SimOrder>;
   /** Final orders in the order they finished (see `retireFinalOrder`). */
   readonly finalOrders: FinalQueue<SimOrder>;
@@ -304,7 +302,6 @@ export function createSimState(
     now: opts.startTime,
     nextId: 1,
     positionMode: opts.positionMode,
-    ordersById: new Map(),
     ordersByRef: new Map(),
     finalOrders: { items: [], head: 0 },
     forgottenStates: new Map(),

@@ -4,16 +4,6 @@ import { orderKey } from './order-keys.ts';
 import type { OrderRegistry } from './order-registry.ts';
 import { RetentionQueue } from './retention-queue.ts';
 
-/** A modify or cancel request the venue has not answered yet. */
-interface SentRequest {
-  /** The strategy that sent it: a refusal is its to hear. */
-  readonly owner: string;
-  /** The clientOrderIds it acts on: one as itself (a modify or a cancel), not in an array. */
-  readonly targets: readonly string[] | string;
-  /** Its number among the requests sent (1 for the first): it is remembered while among the last `retain`. */
-  readonly seq: number;
-}
-
 const NO_TARGETS: readonly string[] = [];
 
 /**
@@ -79,14 +69,17 @@ export interface RefusedRequest {
  */
 export class InFlightRequests {
   /**
-   * The requests sent since the last rotation, and those of the rotation before: once `retain`
-   * more have been sent, the older map holds only forgotten ones and is dropped whole, so a
-   * request costs one map insert rather than an insert and an eviction.
+   * The last `retain` requests sent, around a ring: slot `seq % retain` holds the request numbered
+   * `seq` (1 for the first) until `retain` more are sent. A request costs three array writes, where
+   * a map by reference cost an insert (and a record per request) on every modify of a quote; the
+   * reference is looked up only when the venue refuses one, newest first, so a refusal arriving
+   * soon after its request finds it within a few slots.
    */
-  private requests = new Map<string, SentRequest>();
-  private olderRequests = new Map<string, SentRequest>();
+  private readonly refs: (string | undefined)[];
+  private readonly owners: string[];
+  /** The clientOrderIds each request acts on: one as itself (a modify or a cancel), not in an array. */
+  private readonly targets: (readonly string[] | string)[];
   private sentCount = 0;
-  private sentSinceRotation = 0;
   private readonly marked = new Map<string, MarkedOrder>();
   private readonly recentMarked: RetentionQueue;
 
@@ -99,6 +92,9 @@ export class InFlightRequests {
     private readonly retain = 10_000,
   ) {
     this.recentMarked = new RetentionQueue(retain);
+    this.refs = new Array(Math.max(0, retain)).fill(undefined);
+    this.owners = new Array(Math.max(0, retain)).fill('');
+    this.targets = new Array(Math.max(0, retain)).fill(NO_TARGETS);
   }
 
   /**
@@ -137,20 +133,29 @@ export class InFlightRequests {
   }
 
   private remember(requestRef: string, owner: string, targets: readonly string[] | string): void {
-    if (this.sentSinceRotation >= this.retain) {
-      this.olderRequests = this.requests;
-      this.requests = new Map();
-      this.sentSinceRotation = 0;
-    }
     this.sentCount++;
-    this.sentSinceRotation++;
-    this.requests.set(requestRef, { owner, targets, seq: this.sentCount });
+    if (this.retain <= 0) return;
+    const slot = this.sentCount % this.retain;
+    this.refs[slot] = requestRef;
+    this.owners[slot] = owner;
+    this.targets[slot] = targets;
   }
 
-  /** A request while it is among the last `retain` sent. */
-  private remembered(requestRef: string): SentRequest | undefined {
-    const request = this.requests.get(requestRef) ?? this.olderRequests.get(requestRef);
-    return request !== undefined && request.seq > this.sentCount - this.retain ? request : undefined;
+  /**
+   * The slot of a request while it is among the last `retain` sent, searched newest first; -1 when
+   * not remembered. A reference the registry knows an owner of names a new order, algo order,
+   * close or loan, never a modify or cancel request (references are used once per run): it is not
+   * searched for.
+   */
+  private slotOf(requestRef: string): number {
+    const retain = this.retain;
+    if (retain <= 0 || this.orders.recordedOwner(requestRef) !== undefined) return -1;
+    const count = Math.min(retain, this.sentCount);
+    for (let i = 0, seq = this.sentCount; i < count; i++, seq--) {
+      const slot = seq % retain;
+      if (this.refs[slot] === requestRef) return slot;
+    }
+    return -1;
   }
 
   /**
@@ -158,7 +163,8 @@ export class InFlightRequests {
    * @returns the strategy that sent it, while remembered
    */
   ownerOf(requestRef: string): string | undefined {
-    return this.remembered(requestRef)?.owner;
+    const slot = this.slotOf(requestRef);
+    return slot === -1 ? undefined : this.owners[slot];
   }
 
   /**
@@ -168,12 +174,13 @@ export class InFlightRequests {
    * @returns who sent it and its target orders as they now stand, or undefined for a request not remembered
    */
   refused(requestRef: string): RefusedRequest | undefined {
-    const request = this.remembered(requestRef);
-    if (request === undefined) return undefined;
-    this.requests.delete(requestRef);
-    this.olderRequests.delete(requestRef);
+    const slot = this.slotOf(requestRef);
+    if (slot === -1) return undefined;
+    const owner = this.owners[slot] as string;
+    const sentOn = this.targets[slot] as readonly string[] | string;
+    this.refs[slot] = undefined;
     const targets: Order[] = [];
-    const refs = typeof request.targets === 'string' ? [request.targets] : request.targets;
+    const refs = typeof sentOn === 'string' ? [sentOn] : sentOn;
     for (const target of refs) {
       const marked = this.marked.get(target);
       if (marked !== undefined) {
@@ -188,7 +195,7 @@ export class InFlightRequests {
       const current = this.orders.byRef.get(target);
       if (current !== undefined) targets.push(current);
     }
-    return { owner: request.owner, targets };
+    return { owner, targets };
   }
 
   /**

@@ -15,14 +15,6 @@ export interface UnknownFieldValue {
 
 const BOOLEANS = [true, false] as const;
 
-/** One field to check: its name, its value, its values, and whether it may be absent. */
-type FieldRule = readonly [
-  field: string,
-  value: unknown,
-  allowed: readonly (string | boolean)[],
-  optional: boolean,
-];
-
 /**
  * The first field of an intent whose value is not one of its values: a side, order type, time
  * in force, position side, trigger type, condition code, algo order or condition type, position
@@ -34,11 +26,68 @@ type FieldRule = readonly [
  * @returns the field, or undefined when every enumerated field holds one of its values
  */
 export function unknownFieldValue(intent: Intent): UnknownFieldValue | undefined {
-  for (const [field, value, allowed, optional] of fieldRules(intent)) {
-    if (value === undefined && optional) continue;
-    if (!allowed.includes(value as string | boolean)) return { field, value, allowed };
+  // Each kind's fields are looked at in turn, with no list of them made per intent: the check
+  // runs twice on every intent (risk gate, venue), a new order's list was a dozen arrays.
+  switch (intent.kind) {
+    case 'placeOrder':
+      return (
+        unknown('side', intent.side, ORDER_SIDES, false) ??
+        unknown('orderType', intent.orderType, ORDER_TYPES, false) ??
+        unknown('timeInForce', intent.timeInForce, TIMES_IN_FORCE, false) ??
+        unknown('positionSide', intent.positionSide, POSITION_SIDES, false) ??
+        unknown('reduceOnly', intent.reduceOnly, BOOLEANS, true) ??
+        unknown('extendedTrading', intent.extendedTrading, BOOLEANS, true) ??
+        unknown('tp.triggerType', intent.tp?.triggerType, TRIGGER_PRICE_TYPES, intent.tp === undefined) ??
+        unknown('sl.triggerType', intent.sl?.triggerType, TRIGGER_PRICE_TYPES, intent.sl === undefined) ??
+        unknown('condition.code', intent.condition?.code, CONDITION_CODES, intent.condition === undefined) ??
+        unknown(
+          'trailingStop.offsetType',
+          intent.trailingStop?.offsetType,
+          TRAILING_OFFSET_TYPES,
+          intent.trailingStop === undefined,
+        ) ??
+        unknown(
+          'trailingStop.triggerOn',
+          intent.trailingStop?.triggerOn,
+          EMULATION_TRIGGERS,
+          intent.trailingStop === undefined,
+        )
+      );
+    case 'placeAlgoOrder':
+      return (
+        unknown('side', intent.side, ORDER_SIDES, false) ??
+        unknown('algoOrderType', intent.algoOrderType, ALGO_ORDER_TYPES, false) ??
+        unknown('conditionType', intent.conditionType, ALGO_CONDITION_TYPES, false) ??
+        unknown('triggerType', intent.triggerType, TRIGGER_PRICE_TYPES, false) ??
+        unknown('positionSide', intent.positionSide, POSITION_SIDES, false) ??
+        unknown('reduceOnly', intent.reduceOnly, BOOLEANS, true)
+      );
+    case 'closePosition':
+      return unknown('positionSide', intent.positionSide, POSITION_SIDES, false);
+    case 'cancelAllAlgoOrders':
+      return unknown('algoOrderType', intent.algoOrderType, ALGO_ORDER_TYPES, true);
+    case 'setPositionMode':
+      return unknown('positionMode', intent.positionMode, POSITION_MODES, false);
+    default:
+      return undefined;
   }
-  return undefined;
+}
+
+/**
+ * One field's problem: undefined when its value is one of `allowed`, or absent where `optional`.
+ * @param field - the field as the intent names it
+ * @param value - its value
+ * @param allowed - the values it may take
+ * @param optional - whether it may be absent
+ */
+function unknown(
+  field: string,
+  value: unknown,
+  allowed: readonly (string | boolean)[],
+  optional: boolean,
+): UnknownFieldValue | undefined {
+  if (value === undefined && optional) return undefined;
+  return allowed.includes(value as string | boolean) ? undefined : { field, value, allowed };
 }
 
 /**
@@ -49,50 +98,4 @@ export function unknownFieldValue(intent: Intent): UnknownFieldValue | undefined
 export function describeUnknownFieldValue(problem: UnknownFieldValue): string {
   const shown = problem.value === undefined ? 'is missing' : `${JSON.stringify(problem.value)} is not`;
   return `${problem.field} ${shown} one of ${problem.allowed.join(', ')}`;
-}
-
-function fieldRules(intent: Intent): readonly FieldRule[] {
-  switch (intent.kind) {
-    case 'placeOrder':
-      return [
-        ['side', intent.side, ORDER_SIDES, false],
-        ['orderType', intent.orderType, ORDER_TYPES, false],
-        ['timeInForce', intent.timeInForce, TIMES_IN_FORCE, false],
-        ['positionSide', intent.positionSide, POSITION_SIDES, false],
-        ['reduceOnly', intent.reduceOnly, BOOLEANS, true],
-        ['extendedTrading', intent.extendedTrading, BOOLEANS, true],
-        ['tp.triggerType', intent.tp?.triggerType, TRIGGER_PRICE_TYPES, intent.tp === undefined],
-        ['sl.triggerType', intent.sl?.triggerType, TRIGGER_PRICE_TYPES, intent.sl === undefined],
-        ['condition.code', intent.condition?.code, CONDITION_CODES, intent.condition === undefined],
-        [
-          'trailingStop.offsetType',
-          intent.trailingStop?.offsetType,
-          TRAILING_OFFSET_TYPES,
-          intent.trailingStop === undefined,
-        ],
-        [
-          'trailingStop.triggerOn',
-          intent.trailingStop?.triggerOn,
-          EMULATION_TRIGGERS,
-          intent.trailingStop === undefined,
-        ],
-      ];
-    case 'placeAlgoOrder':
-      return [
-        ['side', intent.side, ORDER_SIDES, false],
-        ['algoOrderType', intent.algoOrderType, ALGO_ORDER_TYPES, false],
-        ['conditionType', intent.conditionType, ALGO_CONDITION_TYPES, false],
-        ['triggerType', intent.triggerType, TRIGGER_PRICE_TYPES, false],
-        ['positionSide', intent.positionSide, POSITION_SIDES, false],
-        ['reduceOnly', intent.reduceOnly, BOOLEANS, true],
-      ];
-    case 'closePosition':
-      return [['positionSide', intent.positionSide, POSITION_SIDES, false]];
-    case 'cancelAllAlgoOrders':
-      return [['algoOrderType', intent.algoOrderType, ALGO_ORDER_TYPES, true]];
-    case 'setPositionMode':
-      return [['positionMode', intent.positionMode, POSITION_MODES, false]];
-    default:
-      return [];
-  }
 }

@@ -294,3 +294,30 @@ describe('InFlightRequests.sentOn: a request on one order', () => {
     expect(requests.ownerOf('s-3')).toBeUndefined();
   });
 });
+
+describe('InFlightRequests: what a request costs', () => {
+  it('remembers a request without a map entry keyed by its reference, and still finds it when refused', () => {
+    const orders = new OrderRegistry();
+    const requests = new InFlightRequests(orders, 4);
+    orders.own('s-1', 's');
+    orders.applyVenue(anOrder({ clientOrderId: 's-1', orderId: 'o-1', updateAt: 1_000 }));
+    const keys: unknown[] = [];
+    const set = Map.prototype.set;
+    Map.prototype.set = function (this: Map<unknown, unknown>, key: unknown, value: unknown) {
+      keys.push(key);
+      return set.call(this, key, value);
+    };
+    try {
+      for (let n = 2; n <= 9; n++) requests.sentOn(`s-${n}`, 's', 's-1', 'PENDING_REPLACE', 1_000 + n);
+    } finally {
+      Map.prototype.set = set;
+    }
+    expect(keys.filter((key) => typeof key === 'string' && key !== 's-1' && key !== 'o-1')).toEqual([]);
+    expect(requests.ownerOf('s-5')).toBeUndefined();
+    expect(requests.ownerOf('s-6')).toBe('s');
+    expect(requests.refused('s-9')?.owner).toBe('s');
+    expect(requests.refused('s-9')).toBeUndefined();
+    // A new order's reference (owned in the registry) is never a request's.
+    expect(requests.refused('s-1')).toBeUndefined();
+  });
+});
