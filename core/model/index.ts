@@ -17,7 +17,7 @@ export {
   asNumber,
   D,
   decimalOf,
-  decimalOfCalculated,
+  decimalForStep,
   floorToStep,
   formatDecimal,
   isAboveZero,
