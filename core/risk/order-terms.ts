@@ -118,7 +118,7 @@ function estimatedQty(sym: string, quoteQty: Dec, view: RiskView): Dec {
  * @returns true while its orderQty says nothing of what it will trade
  */
 export function isUnsizedQuoteOrder(order: Order): boolean {
-  return order.orderQty.isZero() && order.quoteOrderQty !== undefined && order.quoteOrderQty.gt(0);
+  return order.orderQty.isZero() && order.quoteOrderQty?.gt(0) === true;
 }
 
 /**
