@@ -16,8 +16,8 @@ export type { Dec } from './decimal.ts';
 export {
   asNumber,
   D,
-  decimalOf,
   decimalForStep,
+  decimalOf,
   floorToStep,
   formatDecimal,
   isAboveZero,
