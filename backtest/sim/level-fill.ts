@@ -1,5 +1,5 @@
 import type { Dec } from '../../core/model/index.ts';
-import { D, decimalOfCalculated, floorToStep } from '../../core/model/index.ts';
+import { D, decimalForStep, decimalOf, floorToStep } from '../../core/model/index.ts';
 import { offeredAt, priceDecimalOf, type SymMarket, type TakenLevel } from './market-state.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -11,16 +11,15 @@ import type { SimState } from './sim-state.ts';
 
 /**
  * A hot-path quantity (possibly the result of float arithmetic: sizes minus queue, minus what other
- * orders took) as money: float noise removed at 12 significant digits, floored to the lot size.
+ * orders took) as money: float noise removed (decimalForStep), floored to the lot size.
  * @param state - the venue
  * @param sym - the symbol (its lot size)
  * @param qty - the number
  * @returns the Decimal quantity, possibly zero
  */
 export function lotQty(state: SimState, sym: string, qty: number): Dec {
-  const clean = decimalOfCalculated(qty);
   const lot = state.opts.instruments.get(sym)?.lotSize;
-  return lot ? floorToStep(clean, lot) : clean;
+  return lot ? floorToStep(decimalForStep(qty, lot), lot) : decimalOf(qty);
 }
 
 /**

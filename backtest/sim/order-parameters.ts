@@ -65,7 +65,7 @@ export function badParameter(
   spec: InstrumentSpec,
 ): string | undefined {
   if (spec.state !== 'TRADING') return `${params.sym} is ${spec.state}`;
-  const badSize = isQuoteSized(params) ? badQuoteAmount(params) : badQtyOrPrice(params, spec);
+  const badSize = isQuoteSized(params) ? badQuoteAmount(params, spec) : badQtyOrPrice(params, spec);
   if (badSize !== undefined) return badSize;
   if (params.orderType === 'MARKET' && params.timeInForce === 'GTX')
     return 'a market order cannot be post-only';
@@ -93,10 +93,14 @@ export function isQuoteSized(params: Pick<OrderParameters, 'orderType' | 'qty' |
 
 /**
  * What is wrong with a quote-sized market order before it is sized: a quote amount that is not
- * positive, or a condition (Keel's choice: a held order would be sized at a price unknown when it
- * was placed). Its qty is checked when it is sized, at the prices it fills at (`quote-sizing.ts`).
+ * positive, a condition (Keel's choice: a held order would be sized at a price unknown when it
+ * was placed), or a US equity sym (Keel's choice: the spec's PLACE_ORDER, which paper and live
+ * send equity orders with, has no quote amount field, so the backtest does not fill what they
+ * cannot send). Its qty is checked when it is sized, at the prices it fills at (`quote-sizing.ts`).
  */
-function badQuoteAmount(params: OrderParameters): string | undefined {
+function badQuoteAmount(params: OrderParameters, spec: InstrumentSpec): string | undefined {
+  if (spec.id.kind === 'equity')
+    return `quoteOrderQty is not taken on a US equity (${params.sym}): PLACE_ORDER carries a whole number of shares (qty) only`;
   if (!isAboveZero(params.quoteOrderQty ?? params.qty)) return 'quoteOrderQty must be positive';
   if (params.price && !params.price.isZero()) return 'a market order has price 0';
   if (params.condition) return 'quoteOrderQty is not taken on a conditional order';

@@ -4,6 +4,7 @@ import { finishOrder } from './fills.ts';
 import { lotQty, offered, tickShift } from './level-fill.ts';
 import type { SymMarket } from './market-state.ts';
 import { badQtyOrPrice } from './order-parameters.ts';
+import { trimToReducible } from './reduce-only-trim.ts';
 import { rejectionReason } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimState } from './sim-state.ts';
@@ -87,7 +88,8 @@ function quoteSize(
 /**
  * Sizes a quote-sized market order at the prices it would fill at now, or says why it cannot be:
  * its amount pays for less than one lot, or the qty it pays for breaks the instrument's limits
- * (minimum size, maxMarketSize). Leaves it unsized when no price is known yet.
+ * (minimum size, maxMarketSize). Sized, an order that only reduces is trimmed to its position as
+ * a qty order is when sent (`trimToReducible`). Leaves it unsized when no price is known yet.
  * @param state - the venue
  * @param order - an unsized quote-sized order
  * @param spec - its instrument
@@ -110,6 +112,7 @@ function sizeNow(
     return `quoteOrderQty ${quote.toFixed()} pays for qty ${size.qty.toFixed()} ${at}: ${bad}`;
   order.qty = size.qty;
   order.remainingN = asNumber(size.qty);
+  trimToReducible(state, order);
   return undefined;
 }
 

@@ -1,11 +1,8 @@
-import { asNumber } from '../../core/model/index.ts';
-import { positionFor } from './fills.ts';
-import { onlyReduces } from './margin.ts';
 import { marginRefusal, marginUnpriced, refusalDetail } from './margin-check.ts';
 import { isUnsizedQuoteOrder } from './quote-sizing.ts';
+import { trimToReducible } from './reduce-only-trim.ts';
 import type { SimErrorName } from './sim-errors.ts';
 import type { SimOrder } from './sim-order.ts';
-import { reducibleQty } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
 /** Why the venue refuses to send an order to the market: the error and what exactly was wrong. */
@@ -41,16 +38,10 @@ export function marginCheckRefusal(state: SimState, order: SimOrder): SendRefusa
  * one larger than the position to it (saying so in actionMsg, after what it says already).
  */
 function reduceOnlyRefusal(state: SimState, order: SimOrder): SendRefusal | undefined {
-  if (!onlyReduces(state, order)) return undefined;
-  const reducible = reducibleQty(positionFor(state, order).qty, order.side);
-  if (reducible.isZero()) return { name: 'POSITION_QTY_ZERO', detail: `nothing to reduce on ${order.sym}` };
-  if (order.qty.gt(reducible)) {
-    order.qty = reducible;
-    order.remainingN = asNumber(reducible);
-    const trimmed = `reduce-only qty trimmed to the position size ${reducible.toFixed()}`;
-    order.actionMsg = order.actionMsg === undefined ? trimmed : `${order.actionMsg}; ${trimmed}`;
-  }
-  return undefined;
+  const reducible = trimToReducible(state, order);
+  return reducible?.isZero() === true
+    ? { name: 'POSITION_QTY_ZERO', detail: `nothing to reduce on ${order.sym}` }
+    : undefined;
 }
 
 /**

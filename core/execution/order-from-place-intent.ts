@@ -38,6 +38,7 @@ export function orderFromPlaceIntent(intent: PlaceOrderIntent, facts: PlaceInten
     orderState: facts.orderState ?? 'PENDING_NEW',
     orderQty: intent.qty,
     limitPrice: intent.price ?? ZERO,
+    ...(intent.quoteOrderQty === undefined ? {} : { quoteOrderQty: intent.quoteOrderQty }),
     executedQty: ZERO,
     executedAmount: ZERO,
     executedAvgPrice: ZERO,

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec, OrderSide, TpSl } from '../model/index.ts';
-import { decimalOf, decimalOfCalculated, parseDecimal, ZERO } from '../model/index.ts';
+import { decimalForStep, decimalOf, parseDecimal, ZERO } from '../model/index.ts';
 import type { Amount, TpSlInput } from './order-inputs.ts';
 
 /**
@@ -20,16 +20,17 @@ export function toDecimal(value: Amount, field: string): Dec {
 
 /**
  * An amount about to be rounded to a tick or lot: a number is taken without its float noise
- * (`33.4 * 3` is 100.2, not a tick below it); a Decimal or string exactly.
+ * (`33.4 * 3` is 100.2, not a tick below it) but never moved off a grid point it lies on (see
+ * decimalForStep); a Decimal or string exactly.
  */
-function toRoundable(value: Amount, field: string): Dec {
+function toRoundable(value: Amount, field: string, step: Dec): Dec {
   const exact = toDecimal(value, field);
-  return typeof value === 'number' ? decimalOfCalculated(value) : exact;
+  return typeof value === 'number' ? decimalForStep(value, step) : exact;
 }
 
 /**
  * An order quantity, rounded down to the lot when an instrument is given (`round: true`; a number
- * is first taken to 12 significant digits, see {@link toRoundable}).
+ * is first freed of its float noise, see {@link toRoundable}).
  * @param value - the quantity as the strategy wrote it
  * @param spec - the instrument to round to, or undefined to keep the value as it is
  * @returns the quantity
@@ -37,13 +38,13 @@ function toRoundable(value: Amount, field: string): Dec {
  */
 export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
   if (spec === undefined) return toDecimal(value, 'qty');
-  return toRoundable(value, 'qty').div(spec.lotSize).floor().mul(spec.lotSize);
+  return toRoundable(value, 'qty', spec.lotSize).div(spec.lotSize).floor().mul(spec.lotSize);
 }
 
 /**
  * A limit price, rounded to the tick when an instrument is given. Limit prices round passively
- * (buys down, sells up), so rounding never makes an order more aggressive; a number is first taken
- * to 12 significant digits (see {@link toRoundable}).
+ * (buys down, sells up), so rounding never makes an order more aggressive; a number is first freed
+ * of its float noise (see {@link toRoundable}).
  * @param value - the price as the strategy wrote it
  * @param side - the order's side
  * @param spec - the instrument to round to, or undefined to keep the value as it is
@@ -52,7 +53,7 @@ export function orderQty(value: Amount, spec: InstrumentSpec | undefined): Dec {
  */
 export function limitPrice(value: Amount, side: OrderSide, spec: InstrumentSpec | undefined): Dec {
   if (spec === undefined) return toDecimal(value, 'price');
-  const steps = toRoundable(value, 'price').div(spec.tickSize);
+  const steps = toRoundable(value, 'price', spec.tickSize).div(spec.tickSize);
   return (side === 'BUY' ? steps.floor() : steps.ceil()).mul(spec.tickSize);
 }
 

@@ -62,7 +62,9 @@ export interface LimitInput extends OrderInputBase {
 
 /**
  * A market order, sized in base quantity or (quoteQty) in quote currency: one of them at least, so
- * an order given neither is a type error rather than a denial for a quantity of 0.
+ * an order given neither is a type error rather than a denial for a quantity of 0. A US equity's
+ * order is sized in shares: PLACE_ORDER carries no quote amount, so the risk gate denies quoteQty
+ * there (`equityQuoteQty`).
  */
 export type MarketInput = Omit<OrderInputBase, 'qty'> & {
   /** Default IOC for crypto, FAK for US equities (what the venue reports for a PLACE_ORDER market order). */

@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec } from '../model/index.ts';
-import { asNumber, decimalOf, decimalOfCalculated, floorToStep, ZERO } from '../model/index.ts';
+import { asNumber, decimalForStep, decimalOf, floorToStep, ONE, ZERO } from '../model/index.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 
 /**
@@ -144,11 +144,13 @@ function amountOf(value: Dec | number, what: string): Dec {
 
 /**
  * A quantity about to be rounded to whole units or lots: a number without its float noise (the
- * `4.35 * 100` of 435 units is 434.99999999999994), see decimalOfCalculated.
+ * `4.35 * 100` of 435 units is 434.99999999999994), see decimalForStep.
+ * @param value - the quantity
+ * @param step - the grid it is rounded to: 1 for whole units, else the lot size
  */
-function unitsAmountOf(value: Dec | number): Dec {
+function unitsAmountOf(value: Dec | number, step: Dec): Dec {
   const amount = amountOf(value, 'qty');
-  return typeof value === 'number' ? decimalOfCalculated(value) : amount;
+  return typeof value === 'number' ? decimalForStep(value, step) : amount;
 }
 
 /**
@@ -238,13 +240,13 @@ export function positionSizer(view: SizerView): PositionSizer {
     },
     cash: (sym, cash, price) => sized(sym, amountOf(cash, 'cash'), 1, price),
     units: (symOrQty: string | Dec | number, qty?: Dec | number): Dec => {
-      if (typeof symOrQty !== 'string') return wholeUnits(unitsAmountOf(symOrQty));
+      if (typeof symOrQty !== 'string') return wholeUnits(unitsAmountOf(symOrQty, ONE));
       if (qty === undefined)
         throw new TypeError(
           `position sizing: units(${JSON.stringify(symOrQty)}) has no qty: call units(sym, qty)`,
         );
-      const amount = unitsAmountOf(qty);
       const spec = view.instrument(symOrQty);
+      const amount = unitsAmountOf(qty, spec?.lotSize ?? ONE);
       return spec === undefined ? ZERO : qtyOnLotGrid(amount, spec);
     },
   };

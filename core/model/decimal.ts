@@ -61,15 +61,33 @@ export function decimalOf(value: number): Dec {
 }
 
 /**
- * A number that came out of float arithmetic (`33.4 * 3` is 100.19999999999999) as money: float
- * noise removed at 12 significant digits, so rounding it down to a tick or lot does not lose the
- * step it was meant to be on. Digits past the 12th are rounded away: an amount that needs more
- * goes in as a Decimal or a string.
- * @param value - a finite number
- * @returns the Decimal of its value to 12 significant digits
+ * A number that came out of float arithmetic (`33.4 * 3` is 100.19999999999999) without its float
+ * noise: the same number to 12 significant digits.
  */
-export function decimalOfCalculated(value: number): Dec {
+function decimalOfCalculated(value: number): Dec {
   return new MoneyDecimal(Number(value.toPrecision(12)).toString());
+}
+
+/** How far, in steps, float noise may have moved a number off the grid point it was meant to be on. */
+const NOISE_STEPS = 1e-6;
+
+/**
+ * A number that came out of float arithmetic, as money about to be rounded to a grid of `step`
+ * (a tick or lot), so that rounding does not lose the step it was meant to be on: `33.4 * 3` is
+ * 100.19999999999999, which floors to 100.1 on a 0.1 tick, but was meant as 100.2. The number is
+ * taken exactly when it lies on the grid (12345.12345678 on a 1e-8 lot stays, whatever its number
+ * of digits); off the grid, its value to 12 significant digits is taken instead only when the two
+ * differ by at most a millionth of a step (float noise), else the exact value (an amount with more
+ * than 12 digits that is truly off the grid rounds as written, never past it).
+ * @param value - a finite number
+ * @param step - the grid step it will be rounded to, positive
+ * @returns the Decimal to round
+ */
+export function decimalForStep(value: number, step: Dec): Dec {
+  const exact = decimalOf(value);
+  if (isOnStep(exact, step)) return exact;
+  const cleaned = decimalOfCalculated(value);
+  return cleaned.sub(exact).abs().lte(step.mul(NOISE_STEPS)) ? cleaned : exact;
 }
 
 /** Powers of ten as doubles, index = exponent: 10^22 is the largest one a double holds exactly. */

@@ -16,8 +16,8 @@ export type { Dec } from './decimal.ts';
 export {
   asNumber,
   D,
+  decimalForStep,
   decimalOf,
-  decimalOfCalculated,
   floorToStep,
   formatDecimal,
   isAboveZero,

@@ -1,9 +1,11 @@
 import type { Dec } from '../model/index.ts';
 import { asNumber, closesHedgeLeg, isAtMost } from '../model/index.ts';
 import {
+  isUnsizedQuoteOrder,
   notionalOf,
   ORDER_TERMS_INTENTS,
   type OrderTerms,
+  openOrderLeft,
   orderNotional,
   sizeKnown,
   termsOf,
@@ -57,6 +59,8 @@ export const maxNotionalCheck: RiskCheck = {
 /**
  * The position per sym (and leg), counting the same-side open orders as if filled, stays at most
  * maxPositionQty (or its per-sym override): |position ± (their unfilled qty + the order's qty)|.
+ * A quote-sized order, new or open and not sized yet, counts at the qty its amount buys at the
+ * reference price.
  * The position is the portfolio's (the venue nets strategies together), also for a strategy's
  * own limit; at strategy scope only that strategy's open orders are counted, so only the
  * portfolio's limit bounds what several strategies' orders do together. Reduce-only orders
@@ -131,7 +135,9 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
   let magnitude = Math.abs(qty);
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
-    const remaining = asNumber(order.orderQty) - asNumber(order.executedQty);
+    const remaining = isUnsizedQuoteOrder(order)
+      ? asNumber(openOrderLeft(order, view))
+      : asNumber(order.orderQty) - asNumber(order.executedQty);
     added += remaining;
     magnitude += Math.abs(remaining);
   }

@@ -4,6 +4,7 @@
  */
 export type { ApprovedIntent } from './approved-intent.ts';
 export { equityAttachmentsCheck } from './equity-attachment-check.ts';
+export { equityQuoteQtyCheck } from './equity-quote-check.ts';
 export { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 export { instrumentKnownCheck, instrumentTradingCheck, symsOf } from './instrument-checks.ts';
 export type { KillSwitchMarks } from './kill-switch.ts';

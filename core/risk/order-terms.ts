@@ -3,6 +3,7 @@ import type {
   InstrumentSpec,
   Intent,
   IntentKind,
+  Order,
   OrderSide,
   OrderType,
   PositionSide,
@@ -108,6 +109,33 @@ function estimatedQty(sym: string, quoteQty: Dec, view: RiskView): Dec {
   const spec = view.instrument(sym);
   if (reference === undefined || reference <= 0 || spec === undefined) return ZERO;
   return quoteQty.div(spec.contractSize.mul(decimalOf(reference)));
+}
+
+/**
+ * Whether an open order is a quote-sized market order the venue has not sized yet: orderQty 0
+ * and a positive quoteOrderQty (the simulated venue sizes it when it comes to fill).
+ * @param order - an open order
+ * @returns true while its orderQty says nothing of what it will trade
+ */
+export function isUnsizedQuoteOrder(order: Order): boolean {
+  return order.orderQty.isZero() && order.quoteOrderQty?.gt(0) === true;
+}
+
+/**
+ * What an open order can still trade, as the position projections count it: its orderQty less
+ * what it filled; for a quote-sized market order not sized yet ({@link isUnsizedQuoteOrder}), the
+ * qty its unspent amount (quoteOrderQty - executedAmount) buys at the reference price, the
+ * estimate a new quote-sized order is checked with (zero when no reference price is known).
+ * @param order - an open order
+ * @param view - the state (reference price, instrument)
+ * @returns the quantity still to trade, never negative for an unsized order
+ */
+export function openOrderLeft(order: Order, view: RiskView): Dec {
+  if (isUnsizedQuoteOrder(order)) {
+    const unspent = (order.quoteOrderQty as Dec).sub(order.executedAmount);
+    return unspent.gt(0) ? estimatedQty(order.sym, unspent, view) : ZERO;
+  }
+  return order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Dec, Order } from '../model/index.ts';
 import { closesHedgeLeg, ZERO } from '../model/index.ts';
-import { type OrderTerms, sizeKnown, unfilledQty } from './order-terms.ts';
+import { type OrderTerms, openOrderLeft, sizeKnown, unfilledQty } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
 /**
@@ -29,7 +29,8 @@ export interface PendingSameSide {
  * aside), split into plain and reduce-only orders (in BOTH mode a leg's closing orders count as
  * reduce-only): a reduce-only order fills only while the position is opposite to it, so together
  * they move the position by at most the plain orders plus the smaller of the reduce-only ones and
- * the position (see `maxPositionCheck`).
+ * the position (see `maxPositionCheck`). A quote-sized order not sized yet counts at the qty its
+ * amount buys at the reference price (`openOrderLeft`).
  * @param terms - the order being decided
  * @param view - the state
  * @param owner - count only this strategy's orders; undefined = every strategy's
@@ -40,7 +41,7 @@ export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: 
   let reduceOnly = ZERO;
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
-    const left = order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty);
+    const left = openOrderLeft(order, view);
     if (order.reduceOnly || closesHedgeLeg(order)) reduceOnly = reduceOnly.add(left);
     else plain = plain.add(left);
   }

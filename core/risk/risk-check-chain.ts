@@ -1,5 +1,6 @@
 import type { Intent, IntentKind } from '../model/index.ts';
 import { equityAttachmentsCheck } from './equity-attachment-check.ts';
+import { equityQuoteQtyCheck } from './equity-quote-check.ts';
 import { maxGrossExposureCheck, maxNotionalCheck, maxPositionCheck } from './exposure-checks.ts';
 import { instrumentKnownCheck, instrumentTradingCheck } from './instrument-checks.ts';
 import {
@@ -42,6 +43,7 @@ export const RISK_CHECKS: readonly RiskCheck[] = [
   gtdExpiryDateCheck,
   conditionArgumentsCheck,
   equityAttachmentsCheck,
+  equityQuoteQtyCheck,
   positionSideCheck,
   modifyTargetCheck,
   closePositionsSymListCheck,

@@ -17,16 +17,24 @@ const VALIDITY: Readonly<Record<string, PlaceOrderArgs['orderValidity']>> = {
  * have no reduce-only flag: a reduce-only equity order is one the risk gate let through because
  * it reduces the position when sent (`reduceOnly` check); the venue does not trim it if the
  * position shrinks before it fills. Nor do they carry a tp or sl: an intent with one is refused
- * rather than sent without it (the risk gate's `equityAttachments` check denies it first).
+ * rather than sent without it (the risk gate's `equityAttachments` check denies it first), nor a
+ * quote amount: a quote-sized order (qty 0) is refused rather than sent as qty 0 (the gate's
+ * `equityQuoteQty` check denies it first).
  * @param intent - the intent; `ref` becomes `reference`
  * @param brokerClientId - the client account id the connection trades for
  * @returns the args (check them with placeOrderArgsProblem before sending)
- * @throws RequestRuleError when the sym is not an equity, the quantity is not whole or the intent
- * carries a tp or sl
+ * @throws RequestRuleError when the sym is not an equity, the order is sized by quoteOrderQty, the
+ * quantity is not whole or the intent carries a tp or sl
  */
 export function placeOrderArgsFromIntent(intent: PlaceOrderIntent, brokerClientId: string): PlaceOrderArgs {
   const id = parseSym(intent.sym);
   if (id.kind !== 'equity') throw new RequestRuleError('sym', `${intent.sym} is not a US equity`);
+  if (intent.quoteOrderQty !== undefined && intent.qty.isZero()) {
+    throw new RequestRuleError(
+      'quoteOrderQty',
+      'PLACE_ORDER carries no quote amount: size the order in shares (qty)',
+    );
+  }
   if (!intent.qty.isInteger()) throw new RequestRuleError('qty', 'must be a whole number of shares');
   const attachment = intent.tp !== undefined ? 'tp' : intent.sl !== undefined ? 'sl' : undefined;
   if (attachment !== undefined) {
