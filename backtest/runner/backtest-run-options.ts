@@ -21,7 +21,13 @@ export interface BacktestRunOptions {
   readonly decode: RecordDecoder<KeelEvent>;
   readonly instruments: readonly InstrumentSpec[];
   readonly strategies: readonly StrategySlot[];
-  /** The risk gate every intent passes (config/ builds it from the risk limits). */
+  /**
+   * The risk gate every intent passes (config/ builds it from the risk limits). It serves this run
+   * only: it keeps the run's kill-switch trip and rate buckets (a later run's virtual time restarts,
+   * so they would never refill), so `runBacktest` throws `RiskGateReusedError` for a gate that
+   * already served a run or is serving one. Make a gate per run, e.g. `{ ...base, gate: new
+   * RiskGate(limits) }` in a parameter grid. The run stops listening to the gate when it ends.
+   */
   readonly gate: IntentGate;
   /** Starting cash in `settleAsset`. */
   readonly startingCash: Dec;
