@@ -9,6 +9,7 @@ export type { AlgoOrderJournalOptions } from './algo-order-journal.ts';
 export { AlgoOrderJournal } from './algo-order-journal.ts';
 export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { BacktestWarmUp, BacktestWarmUpOptions } from './backtest-warm-up.ts';
+export { WarmUpTookEverythingError } from './backtest-warm-up.ts';
 export { barOverlapWarnings } from './bar-overlap-warning.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';

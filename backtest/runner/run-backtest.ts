@@ -14,9 +14,9 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
 import {
   type BacktestWarmUp,
   feedWarmUp,
+  WarmUpTookEverythingError,
   warmUpEnd,
   warmUpShortfall,
-  warmUpTookEverything,
 } from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
@@ -40,6 +40,7 @@ import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
 import { openReplaySources } from './replay-sources.ts';
 import { spanOf } from './replay-window.ts';
+import { checkRunOptions } from './run-option-checks.ts';
 import { RunTeardown } from './run-teardown.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
@@ -65,11 +66,13 @@ import { VenueEventRecorder } from './venue-event-recorder.ts';
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
- *   EmptyReplayWindowError when the window holds no event of the recordings; RiskGateReusedError
- *   when the gate served or is serving another run
+ *   RangeError naming an option out of its range (see `checkRunOptions`); EmptyReplayWindowError
+ *   when the window holds no event of the recordings; WarmUpTookEverythingError when the warm-up
+ *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run
  */
 export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
   if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
+  checkRunOptions(options);
   const teardown = new RunTeardown();
   // Undone last: the gate is spent once everything of the run let go of it.
   teardown.add(claimGate(options.gate));
@@ -154,7 +157,8 @@ async function runInto(
       (event) => market.next(event),
       options.warmUp.alignMs,
     );
-    if (fed.rest === undefined) throw warmUpTookEverything(options.warmUp.periodMs, until, fed.events);
+    if (fed.rest === undefined)
+      throw new WarmUpTookEverythingError(options.warmUp.periodMs, until, fed.events);
     kernel.advanceTime(until - 1);
     kernel.endWarmUp();
     firstBatch = fed.rest;
