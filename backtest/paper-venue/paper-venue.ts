@@ -1,6 +1,7 @@
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { D, isPerpetual } from '../../core/model/index.ts';
 import { realTimer, type TimerPort } from '../../core/venue/index.ts';
+import type { RunLock } from '../report/index.ts';
 import type {
   BarOverlap,
   EarlySpanWork,
@@ -11,6 +12,7 @@ import type {
 } from '../sim/index.ts';
 import { CommandJournal } from './command-journal.ts';
 import { CommandLog, savedJournal } from './command-log.ts';
+import { lockDataDir } from './data-dir-lock.ts';
 import { DerivedMarketData } from './derived-market-data.ts';
 import { PaperFaults } from './faults.ts';
 import { type FeedPacing, type FeedSource, listFeed, MarketFeed } from './market-feed.ts';
@@ -74,7 +76,8 @@ export interface PaperVenueOptions {
   readonly pacing?: FeedPacing;
   /**
    * State survives restarts in this directory, crashes included (each command is logged before it
-   * runs; snapshots are debounced); omitted = memory only.
+   * runs; snapshots are debounced); omitted = memory only. One venue at a time: a running venue
+   * holds its lock (`paper-venue.lock`), and one that is gone leaves it to be taken over.
    */
   readonly dataDir?: string;
   /** Debounce of snapshot writes, ms (default 1000). */
@@ -164,13 +167,27 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
- * @throws Error when the data dir holds a snapshot or command log that is not the paper venue's, or
- *   one saved with another feed
+ * @throws DataDirInUseError when another running venue holds the data dir; Error when the data dir
+ *   holds a snapshot or command log that is not the paper venue's, or one saved with another feed
  * @example
  * const venue = await startPaperVenue({ instruments: Object.values(SYNTHETIC_INSTRUMENTS), feed: recordingFeed(path), pacing: { mode: 'asap' } });
  */
 export async function startPaperVenue(options: PaperVenueOptions): Promise<PaperVenue> {
   const timer = options.timer ?? realTimer();
+  const lock = options.dataDir === undefined ? undefined : lockDataDir(options.dataDir, timer.now());
+  try {
+    return await startHoldingDataDir(options, timer, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function startHoldingDataDir(
+  options: PaperVenueOptions,
+  timer: TimerPort,
+  lock: RunLock | undefined,
+): Promise<PaperVenue> {
   const portfolios = portfoliosOf(options);
   const seed = options.seed ?? 1;
   const pacing = options.pacing ?? { mode: 'realtime', speed: 1 };
@@ -327,7 +344,11 @@ export async function startPaperVenue(options: PaperVenueOptions): Promise<Paper
       // Commands already on their way reach the matching engine before the venue saves and closes.
       delays.closing();
       writer?.flush();
-      await server.close();
+      try {
+        await server.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

@@ -49,6 +49,8 @@ export {
 export { processRuns } from './log/process-runs.ts';
 export type { RecordCodec, RecordLog } from './log/record-log.ts';
 export { firstRecords, hasLines } from './log/record-log.ts';
+export type { LockEnvironment, RunLock, RunLockResult, StaleLock } from './log/run-lock.ts';
+export { acquireRunLock, LOCK_STALE_AFTER_MS, OutputLocked, tookOverWarning } from './log/run-lock.ts';
 export { SPILL_STALE_AFTER_MS, SpillDirectory } from './log/spill-directory.ts';
 export { SpillLog } from './log/spill-log.ts';
 export type { AnnualizationBasis, PeriodReturns } from './metrics/annualization.ts';

@@ -21,7 +21,13 @@ export interface BacktestRunOptions {
   readonly decode: RecordDecoder<KeelEvent>;
   readonly instruments: readonly InstrumentSpec[];
   readonly strategies: readonly StrategySlot[];
-  /** The risk gate every intent passes (config/ builds it from the risk limits). */
+  /**
+   * The risk gate every intent passes (config/ builds it from the risk limits). It serves this run
+   * only: it keeps the run's kill-switch trip and rate buckets (a later run's virtual time restarts,
+   * so they would never refill), so `runBacktest` throws `RiskGateReusedError` for a gate that
+   * already served a run or is serving one. Make a gate per run, e.g. `{ ...base, gate: new
+   * RiskGate(limits) }` in a parameter grid. The run stops listening to the gate when it ends.
+   */
   readonly gate: IntentGate;
   /** Starting cash in `settleAsset`. */
   readonly startingCash: Dec;
@@ -75,7 +81,8 @@ export interface BacktestRunOptions {
    * bar that opened on 01-05, and the bar opening at `to` is left out), any other event by its
    * receive time. Picked after decoding and after the event cache, which so holds the whole
    * recording and serves every window: for quotes and trades, the same events as a decoder
-   * skipping the records received outside the window.
+   * skipping the records received outside the window. An end that is not a finite time is a
+   * RangeError.
    */
   readonly window?: { readonly from?: number; readonly to?: number };
   /**
@@ -83,10 +90,12 @@ export interface BacktestRunOptions {
    * window start, the `periodMs` of the recordings before it) goes to the strategies only, with
    * `ctx.warmingUp` true and every intent denied (`kernel.warmUp`, recorded with the denials);
    * the venue, the equity curve, the metrics and buy & hold start after it. With `alignMs` (a bar
-   * interval) the end falls on that grid, so the warm-up holds whole bars. Absent: no warm-up.
+   * interval) the end falls on that grid, so the warm-up holds whole bars. Both are positive
+   * lengths (a RangeError otherwise); a warm-up that takes every event throws
+   * `WarmUpTookEverythingError`. Absent: no warm-up.
    */
   readonly warmUp?: BacktestWarmUpOptions;
-  /** Events pushed between two yields to the event loop; default 1024 (`DEFAULT_BATCH_SIZE`). */
+  /** Events pushed between two yields to the event loop, a whole number of at least 1; default 1024 (`DEFAULT_BATCH_SIZE`). */
   readonly batchSize?: number;
   /**
    * Smallest event-time distance between equity samples, ms; by default from the recordings' span

@@ -134,14 +134,23 @@ export function warmUpShortfall(warmUp: BacktestWarmUp, alignMs: number | undefi
   return `warm-up: ${asked} bars of ${formatPeriod(alignMs)} span ${formatPeriod(warmUp.periodMs)}, in which the recordings held data in ${warmUp.bars} bars only (a market that closes, nights, weekends); an indicator of ${asked} bars is not ready when trading starts: ask for more bars (e.g. ${Math.ceil((asked * asked) / Math.max(1, warmUp.bars))})`;
 }
 
-/**
- * The error when the warm-up takes every event.
- * @returns the error
- */
-export function warmUpTookEverything(periodMs: number, until: number, events: number): Error {
-  return new Error(
-    `backtest: the warm-up of ${formatPeriod(periodMs)} (to ${iso(until)}) takes all ${events} events of the recordings, leaving nothing to trade on; shorten warmUp or replay more data`,
-  );
+/** Thrown by a backtest whose warm-up takes every event of the recordings, leaving nothing to trade on. */
+export class WarmUpTookEverythingError extends Error {
+  /**
+   * @param periodMs - the warm-up's length
+   * @param until - where it ends, epoch ms
+   * @param events - the events it took: all of them
+   */
+  constructor(
+    readonly periodMs: number,
+    readonly until: number,
+    readonly events: number,
+  ) {
+    super(
+      `backtest: the warm-up of ${formatPeriod(periodMs)} (to ${iso(until)}) takes all ${events} events of the recordings, leaving nothing to trade on; shorten warmUp or replay more data`,
+    );
+    this.name = 'WarmUpTookEverythingError';
+  }
 }
 
 function iso(ts: number): string {

@@ -9,10 +9,16 @@ import type { TradingStatus } from '../../core/risk/index.ts';
  */
 export class KillSwitchTrips {
   private readonly trips: TradingStatus[] = [];
+  private readonly stopListening: (() => void) | undefined;
 
   /** @param gate - the run's risk gate (a gate without a kill switch never trips) */
   constructor(gate: IntentGate) {
-    gate.onKillSwitchTrip?.((trip) => this.trips.push(trip));
+    this.stopListening = gate.onKillSwitchTrip?.((trip) => this.trips.push(trip));
+  }
+
+  /** Stops listening to the gate (the run ended); the trips seen so far stay. */
+  stop(): void {
+    this.stopListening?.();
   }
 
   /** @returns one sentence per trip: when, into which state, why, and what passes after it */

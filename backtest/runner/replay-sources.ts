@@ -40,6 +40,10 @@ export interface ReplaySources {
   readonly gaps: RecordingGaps;
   /** The recordings' last receive times, kept by their valid event caches or read. */
   readonly ends: RecordingEndTimes;
+  /** Why each damaged event cache met so far was dropped and rebuilt, for the result's warnings. */
+  readonly damagedCaches: readonly string[];
+  /** Closes the recordings (or caches) still open: a run that ends before reading them to the end calls it. */
+  readonly close: () => Promise<void>;
 }
 
 /**
@@ -47,10 +51,11 @@ export interface ReplaySources {
  * one), inside the replay window widened by the warm-up, merged by receive time in batches, the
  * first batch read. An event one recording repeats of another at the same receive time (recordings
  * that overlap, or one listed twice) is replayed once, the drop counted in `overlaps`. A line that cannot be read or decoded is skipped and counted (its first of each
- * kind told to `options.onRecordingDamage`), never the end of the run.
+ * kind told to `options.onRecordingDamage`), never the end of the run. A damaged event cache is
+ * dropped and rebuilt, said in `damagedCaches`.
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
  * @returns the headers, the first batch, the reader of the next ones, the skipped lines, the
- *   dropped repeats, the recorded gaps and the recordings' end times
+ *   dropped repeats, the recorded gaps, the recordings' end times, the damaged caches and `close`
  * @throws RecordingFormatError when a recording has no readable header; Error when a recording
  *   cannot be read; EmptyReplayWindowError when the window holds no event of the recordings
  */
@@ -68,6 +73,10 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
   const ends = new RecordingEndTimes(options.window?.to);
   const span: RecordedSpan = { first: undefined, last: undefined };
   const overlaps = new RecordingOverlaps();
+  const damagedCaches: string[] = [];
+  const cacheDamaged = (message: string): void => {
+    damagedCaches.push(message);
+  };
   const sources = mergeByRecvTs(
     options.recordings.map((path) =>
       within(
@@ -76,7 +85,14 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
           path,
           cache === undefined
             ? fresh(path)()
-            : cachedMarketEvents(path, cache.decoderId, fresh(path), damage, undefined, ends.forCache(path)),
+            : cachedMarketEvents(
+                path,
+                cache.decoderId,
+                fresh(path),
+                damage,
+                cacheDamaged,
+                ends.forCache(path),
+              ),
         ),
         windowWithWarmUp(options.window, options.warmUp),
         span,
@@ -95,5 +111,8 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     const next = await iterator.next();
     return next.done ? undefined : next.value;
   };
-  return { headers, firstBatch, readAhead, damage, overlaps, gaps, ends };
+  const close = async (): Promise<void> => {
+    await iterator.return?.();
+  };
+  return { headers, firstBatch, readAhead, damage, overlaps, gaps, ends, damagedCaches, close };
 }

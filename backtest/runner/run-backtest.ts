@@ -14,9 +14,9 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
 import {
   type BacktestWarmUp,
   feedWarmUp,
+  WarmUpTookEverythingError,
   warmUpEnd,
   warmUpShortfall,
-  warmUpTookEverything,
 } from './backtest-warm-up.ts';
 import { barOverlapWarnings } from './bar-overlap-warning.ts';
 import { withCommission } from './commission.ts';
@@ -32,6 +32,7 @@ import {
 } from './end-of-run-close.ts';
 import { equitySampleStepFor } from './equity-sample-step.ts';
 import { EquitySampler } from './equity-sampler.ts';
+import { claimGate } from './gate-claim.ts';
 import { seedKernelWithBalances } from './kernel-balances.ts';
 import { KillSwitchTrips } from './kill-switch-trips.ts';
 import { lateBarInputWarnings } from './late-bar-input-warnings.ts';
@@ -39,6 +40,8 @@ import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
 import { openReplaySources } from './replay-sources.ts';
 import { spanOf } from './replay-window.ts';
+import { checkRunOptions } from './run-option-checks.ts';
+import { RunTeardown } from './run-teardown.ts';
 import { setupWarnings } from './setup-warnings.ts';
 import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
@@ -56,24 +59,43 @@ import { VenueEventRecorder } from './venue-event-recorder.ts';
  * output and signals are served during long runs. Orders and algo orders (once final), fills,
  * round trips and denied intents go to spill files in a temporary directory of the run's own as
  * they happen, so memory stays flat however long the run: the result reads them back when
- * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run removes it at once).
+ * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run
+ * closes and removes it at once, closes the recordings it read and stops the progress it showed).
+ * The gate serves this run only (see `BacktestRunOptions.gate`): the run stops listening to it
+ * when it ends.
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
- *   EmptyReplayWindowError when the window holds no event of the recordings
+ *   RangeError naming an option out of its range (see `checkRunOptions`); EmptyReplayWindowError
+ *   when the window holds no event of the recordings; WarmUpTookEverythingError when the warm-up
+ *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run
  */
 export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
   if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
-  const dir = new SpillDirectory('keel-backtest-');
+  checkRunOptions(options);
+  const teardown = new RunTeardown();
+  // Undone last: the gate is spent once everything of the run let go of it.
+  teardown.add(claimGate(options.gate));
+  const progress = options.progress === undefined ? undefined : teardown.progress(options.progress);
   try {
-    return await runInto(dir, options);
-  } catch (error) {
-    dir.dispose();
-    throw error;
+    const dir = new SpillDirectory('keel-backtest-');
+    return await runInto(dir, progress === undefined ? options : { ...options, progress }, teardown).catch(
+      (error: unknown) => {
+        // Closes the spill files still being written, and removes them.
+        dir.dispose();
+        throw error;
+      },
+    );
+  } finally {
+    await teardown.run();
   }
 }
 
-async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promise<BacktestResult> {
+async function runInto(
+  dir: SpillDirectory,
+  options: BacktestRunOptions,
+  teardown: RunTeardown,
+): Promise<BacktestResult> {
   const {
     headers,
     firstBatch: opened,
@@ -82,7 +104,10 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
     overlaps,
     gaps,
     ends,
+    damagedCaches,
+    close,
   } = await openReplaySources(options);
+  teardown.add(close);
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
@@ -111,8 +136,9 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   });
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
-  sweepUnmanagedOrders(kernel, port, options);
+  teardown.add(sweepUnmanagedOrders(kernel, port, options));
   const trips = new KillSwitchTrips(options.gate);
+  teardown.add(() => trips.stop());
   kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
   kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);
@@ -131,7 +157,8 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
       (event) => market.next(event),
       options.warmUp.alignMs,
     );
-    if (fed.rest === undefined) throw warmUpTookEverything(options.warmUp.periodMs, until, fed.events);
+    if (fed.rest === undefined)
+      throw new WarmUpTookEverythingError(options.warmUp.periodMs, until, fed.events);
     kernel.advanceTime(until - 1);
     kernel.endWarmUp();
     firstBatch = fed.rest;
@@ -276,6 +303,7 @@ async function runInto(dir: SpillDirectory, options: BacktestRunOptions): Promis
   const warnings = [
     // Every recording was read to its end: the tally is whole.
     ...damage.warnings(options.recordings),
+    ...damagedCaches,
     ...overlaps.warnings(options.recordings),
     ...gaps.warnings(options.recordings),
     ...setupWarnings(

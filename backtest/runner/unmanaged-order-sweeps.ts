@@ -11,22 +11,24 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
  * @param kernel - the run's kernel
  * @param port - where the cancels go (the simulated venue's port)
  * @param options - the run's options: gate, strategies and the two switches (default on)
+ * @returns stops listening to the gate's kill switch (the run ended)
  */
 export function sweepUnmanagedOrders(
   kernel: Kernel,
   port: CancelSink,
   options: Pick<BacktestRunOptions, 'gate' | 'strategies' | 'cancelOrdersOnFault' | 'cancelOrdersOnHalt'>,
-): void {
+): () => void {
   let sweeps = 0;
   const sweep = (ids: readonly string[], tag: string): void => {
     cancelStrategyOrders(kernel, options.gate, port, ids, `${tag}${++sweeps}`);
   };
   if (options.cancelOrdersOnFault ?? true)
     kernel.faults.subscribe((fault) => sweep([fault.strategyId], 'keel-fault-'));
-  if (options.cancelOrdersOnHalt ?? true) {
-    const ids = options.strategies.map((slot) => slot.id);
+  if (!(options.cancelOrdersOnHalt ?? true)) return () => undefined;
+  const ids = options.strategies.map((slot) => slot.id);
+  return (
     options.gate.onKillSwitchTrip?.((trip) => {
       if (trip.state === 'HALTED') sweep(ids, 'keel-halt-');
-    });
-  }
+    }) ?? (() => undefined)
+  );
 }

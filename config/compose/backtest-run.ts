@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { RecordingWarning } from '../../backtest/recording/index.ts';
 import type { AnnualizationBasis, BacktestResult } from '../../backtest/report/index.ts';
-import { shownPath } from '../../backtest/report/index.ts';
+import { acquireRunLock, OutputLocked, type StaleLock, shownPath } from '../../backtest/report/index.ts';
 import {
   createProgressReporter,
   defaultAnnualizationOf,
@@ -22,7 +22,6 @@ import {
 } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
-import { acquireRunLock, OutputLocked, type StaleLock } from './run-lock.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
 

@@ -1,5 +1,11 @@
 import { resolve } from 'node:path';
 import { pino } from 'pino';
+import {
+  acquireRunLock,
+  OutputLocked,
+  type StaleLock,
+  tookOverWarning,
+} from '../../backtest/report/index.ts';
 import { MarketDataClient } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -7,7 +13,6 @@ import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
-import { acquireRunLock, OutputLocked, type StaleLock, tookOverWarning } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import { venueRestClient } from './venue-rest-client.ts';

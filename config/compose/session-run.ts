@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { acquireRunLock, type RunLock, tookOverWarning } from '../../backtest/report/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
@@ -8,7 +9,6 @@ import { instrumentSpecsOf } from './instrument-specs.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { missingRecordingProblems } from './recording-problems.ts';
-import { acquireRunLock, type RunLock, tookOverWarning } from './run-lock.ts';
 import { runLogger } from './run-logger.ts';
 import { reportPathsOf } from './run-outputs.ts';
 import { latencyOf } from './sim-models.ts';

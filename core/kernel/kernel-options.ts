@@ -40,8 +40,9 @@ export interface IntentGate {
    * Optional: calls `listener` each time the gate's kill switch trips (`RiskGate.onKillSwitchTrip`),
    * so a run can cancel the strategies' resting orders when trading halts.
    * @param listener - told the trip (its state: HALTED or REDUCING)
+   * @returns removes the listener: a run stops listening when it ends
    */
-  onKillSwitchTrip?(listener: (trip: TradingStatus) => void): void;
+  onKillSwitchTrip?(listener: (trip: TradingStatus) => void): () => void;
 }
 
 /** One strategy in a kernel: a plugin, its id in the run, and its raw parameters. */

@@ -129,9 +129,14 @@ export class RiskGate {
   /**
    * Calls `listener` each time the kill switch trips (once per trip; again only after a resume).
    * @param listener - told the trip (state, reason, since) and the equity that tripped it
+   * @returns removes the listener (a run that ends stops listening)
    */
-  onKillSwitchTrip(listener: (trip: TradingStatus, equity: Dec) => void): void {
+  onKillSwitchTrip(listener: (trip: TradingStatus, equity: Dec) => void): () => void {
     this.#tripListeners.push(listener);
+    return () => {
+      const at = this.#tripListeners.indexOf(listener);
+      if (at >= 0) this.#tripListeners.splice(at, 1);
+    };
   }
 
   /** @returns the kill switch's marks and the trip in force, for the next run to restore */

@@ -14,18 +14,21 @@ export interface KeelChildOptions {
   readonly cwd?: string;
   /** Variables added to its environment, which otherwise holds PATH alone. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Kills it (SIGTERM) after this many ms, for a command that might not end; default never. */
+  readonly timeoutMs?: number;
 }
 
 /**
  * Runs `bin/keel.js` as a user would, in a child process with a clean environment (PATH and
  * `options.env`, nothing else of the test's), and waits for it to end.
  * @param args - the command line after `keel`
- * @param options - working directory and extra environment variables
+ * @param options - working directory, extra environment variables and a time limit
  * @returns its exit code, stdout and stderr
  */
 export function keelChild(args: readonly string[], options: KeelChildOptions = {}): KeelChildRun {
   const child = spawnSync(process.execPath, [resolve('bin/keel.js'), ...args], {
     ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     encoding: 'utf8',
     env: { PATH: process.env.PATH ?? '', ...options.env },
   });

@@ -1,4 +1,13 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -135,6 +144,8 @@ export class SpillDirectory {
   /** The directory's absolute path. */
   readonly path: string;
   private disposed = false;
+  /** Descriptors of files being written in it ({@link SpillDirectory.open}), closed by {@link dispose}. */
+  private readonly writing = new Set<number>();
 
   /**
    * Creates the directory.
@@ -169,15 +180,38 @@ export class SpillDirectory {
     return join(this.path, name);
   }
 
+  /**
+   * Creates (or empties) a file inside the directory for writing; {@link dispose} closes it if
+   * {@link SpillDirectory.close} did not (a run that failed while writing it).
+   * @param path - the file's path, from {@link SpillDirectory.file}
+   * @returns its descriptor
+   * @throws Error (from fs) when it cannot be created
+   */
+  open(path: string): number {
+    const fd = openSync(path, 'w');
+    this.writing.add(fd);
+    return fd;
+  }
+
+  /**
+   * Closes a file {@link SpillDirectory.open} opened.
+   * @param fd - its descriptor
+   */
+  close(fd: number): void {
+    if (this.writing.delete(fd)) closeSync(fd);
+  }
+
   /** Whether {@link dispose} ran. */
   get isDisposed(): boolean {
     return this.disposed;
   }
 
-  /** Removes the directory and everything in it; calling it again does nothing. */
+  /** Closes the files still being written, removes the directory and everything in it; calling it again does nothing. */
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    for (const fd of this.writing) closeSync(fd);
+    this.writing.clear();
     forgetLive(this.path);
     rmSync(this.path, { recursive: true, force: true });
   }

@@ -1,4 +1,4 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { readLines } from './line-reader.ts';
 import type { RecordCodec, RecordLog } from './record-log.ts';
 import type { SpillDirectory } from './spill-directory.ts';
@@ -54,7 +54,7 @@ export class SpillLog<T> implements RecordLog<T> {
     options: { readonly keepInMemory?: number } = {},
   ) {
     this.path = dir.file(`${name}.jsonl`);
-    this.fd = openSync(this.path, 'w');
+    this.fd = dir.open(this.path);
     this.keep = Math.max(0, options.keepInMemory ?? KEEP_IN_MEMORY);
   }
 
@@ -106,7 +106,7 @@ export class SpillLog<T> implements RecordLog<T> {
   seal(): this {
     if (this.sealed) return this;
     this.flush();
-    if (this.fd !== undefined) closeSync(this.fd);
+    if (this.fd !== undefined) this.dir.close(this.fd);
     this.fd = undefined;
     this.sealed = true;
     return this;

@@ -8,13 +8,14 @@ import {
   formatStrategyRejection,
   liquidationNotice,
   loanTotals,
+  OutputLocked,
   shownPath,
+  tookOverWarning,
   warningsAndNotes,
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
-import { OutputLocked, tookOverWarning } from '../../compose/run-lock.ts';
 import { forceStopOnSecondSignal } from '../../compose/session-stop.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';

@@ -1,6 +1,5 @@
-import { shownPath } from '../../../backtest/report/index.ts';
+import { OutputLocked, shownPath } from '../../../backtest/report/index.ts';
 import { recordMarketData } from '../../compose/record-run.ts';
-import { OutputLocked } from '../../compose/run-lock.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';

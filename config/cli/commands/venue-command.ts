@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import {
+  DataDirInUseError,
   type FeedSource,
   recordingFeed,
   startPaperVenue,
@@ -35,13 +36,14 @@ export interface VenueOptions {
  * keeps the credentials a live config's `.env` holds) and does not print the secret. With a data
  * dir it keeps its orders, fills, positions and loans there (every command is logged before it
  * runs, so a crash loses none), and a restart on the same dir replays the same feed (its seed and
- * start time are kept there) with the same credentials.
+ * start time are kept there) with the same credentials. One venue at a time on a data dir: a
+ * second is refused while the first runs.
  * @param options - address, data source and speed
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
  *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, or the data dir holds a
- *   venue started with another feed
+ *   venue started with another feed or is held by a running venue
  */
 export async function venueCommand(
   options: VenueOptions,
@@ -89,7 +91,7 @@ export async function venueCommand(
     });
   } catch (error) {
     io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
-    return EXIT.RUNTIME_FAILURE;
+    return error instanceof DataDirInUseError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
   // Handlers first: a user (or a script) may press Ctrl-C the moment the URL shows.
   let stop: () => void = () => {};

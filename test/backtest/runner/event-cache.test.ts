@@ -250,12 +250,13 @@ describe('event cache of a recording', () => {
 
   it('replays a recording with gap records from its cache, warning of each hole with the same result bytes', async () => {
     const gapped = await withGapRecords(session.path, join(session.dir, 'gapped-run.jsonl'));
-    const options = quotingBacktestOptions(gapped, decodeWithGaps);
-    const plain = resultToJson(await runBacktest(options));
-    const cachedOptions = { ...options, eventCache: { decoderId: 'test-gaps-run' } };
-    const built = resultToJson(await runBacktest(cachedOptions));
+    // A gate serves one run: each run's options are made afresh.
+    const options = () => quotingBacktestOptions(gapped, decodeWithGaps);
+    const plain = resultToJson(await runBacktest(options()));
+    const cachedOptions = () => ({ ...options(), eventCache: { decoderId: 'test-gaps-run' } });
+    const built = resultToJson(await runBacktest(cachedOptions()));
     expect(existsSync(eventCachePaths(gapped).meta)).toBe(true);
-    const fromCache = await runBacktest(cachedOptions);
+    const fromCache = await runBacktest(cachedOptions());
     expect(fromCache.meta.warnings).toContainEqual(
       expect.stringMatching(
         /^recording .*gapped-run\.jsonl: market data was missed 2 times while it was recorded \(its connection dropped\), the first for BINANCE_PERP_BTC_USDT .*; the run replayed each hole as a market without events$/,
@@ -266,10 +267,11 @@ describe('event cache of a recording', () => {
   });
 
   it('leaves the backtest result byte-identical', async () => {
-    const options = quotingBacktestOptions(session.path, decode);
-    const plain = await runBacktest(options);
-    const cached = await runBacktest({ ...options, eventCache: { decoderId: 'test-mm' } });
-    const fromCache = await runBacktest({ ...options, eventCache: { decoderId: 'test-mm' } });
+    // A gate serves one run: each run's options are made afresh.
+    const options = () => quotingBacktestOptions(session.path, decode);
+    const plain = await runBacktest(options());
+    const cached = await runBacktest({ ...options(), eventCache: { decoderId: 'test-mm' } });
+    const fromCache = await runBacktest({ ...options(), eventCache: { decoderId: 'test-mm' } });
     expect(resultToJson(cached)).toBe(resultToJson(plain));
     expect(resultToJson(fromCache)).toBe(resultToJson(plain));
   });

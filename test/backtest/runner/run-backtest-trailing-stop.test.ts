@@ -113,7 +113,8 @@ describe('backtest runner: an emulated trailing stop', () => {
     const text = resultToJson(result);
     expect(resultToJson(resultFromJson(text))).toBe(text);
     // Deterministic: the same run gives the same bytes.
-    const again = await runBacktest(options);
+    // A gate serves one run.
+    const again = await runBacktest({ ...options, gate: new RiskGate() });
     expect(resultToJson(again)).toBe(text);
     again.dispose?.();
     result.dispose?.();

@@ -250,6 +250,24 @@ describe('keel backtest, report, sweep and venue as a user runs them', () => {
     }
   }, 90_000);
 
+  it('keel venue --data-dir refuses a data dir another running venue holds, exit 2', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'keel-venue-data-'));
+    const first = await startedVenue({}, ['--data-dir', dataDir]);
+    try {
+      // A venue that started anyway would run until the time limit kills it.
+      const second = keelChild(['venue', '--data-dir', dataDir], { timeoutMs: 20_000 });
+      expect(second.stderr).toMatch(
+        new RegExp(
+          `✖ keel venue: another Keel run \\(pid \\d+, .*\\) holds the paper venue's data dir ${dataDir}: stop it first`,
+        ),
+      );
+      expect(second.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);
+    } finally {
+      expect(await first.stop()).toBe(EXIT.OK);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('keel venue refuses a key without a secret', () => {
     const run = keelChild(['venue'], { env: { KEEL_API_KEY: 'only-the-key' } });
     expect(run.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ProcessProbe } from '../../../backtest/report/index.ts';
+import type { ProcessProbe } from '../../../../backtest/report/index.ts';
 import {
   acquireRunLock,
   type LockEnvironment,
   type RunLockResult,
-} from '../../../config/compose/run-lock.ts';
-import { fakeProbe } from '../../kit/fake-process-probe.ts';
+} from '../../../../backtest/report/index.ts';
+import { fakeProbe } from '../../../kit/fake-process-probe.ts';
 
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 const noBeat: LockEnvironment['every'] = () => () => {};

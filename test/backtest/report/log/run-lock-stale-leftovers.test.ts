@@ -6,8 +6,8 @@ import {
   acquireRunLock,
   LOCK_STALE_AFTER_MS,
   type LockEnvironment,
-} from '../../../config/compose/run-lock.ts';
-import { fakeProbe } from '../../kit/fake-process-probe.ts';
+} from '../../../../backtest/report/index.ts';
+import { fakeProbe } from '../../../kit/fake-process-probe.ts';
 
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 const here = { bootId: 'boot-1', pidNamespace: 'pid:[4026531836]', host: 'box' };

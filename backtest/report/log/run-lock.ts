@@ -22,7 +22,7 @@ import {
   type ProcessProbe,
   processIdentity,
   sameProcess,
-} from '../../backtest/report/index.ts';
+} from './process-identity.ts';
 
 /**
  * A lock held from another pid namespace (container) or host, whose process cannot be probed, is
@@ -68,7 +68,15 @@ export function tookOverWarning(stale: StaleLock): string {
 /** The outcome of {@link acquireRunLock}. */
 export type RunLockResult =
   | { readonly ok: true; readonly lock: RunLock }
-  | { readonly ok: false; readonly problem: string };
+  | {
+      readonly ok: false;
+      /** Which run holds which output, and what to do about it: for a run's outputs. */
+      readonly problem: string;
+      /** The run holding the lock, e.g. `another Keel run (pid 7, started 2026-01-01T00:00:00.000Z)`. */
+      readonly heldBy: string;
+      /** The lock file it holds. */
+      readonly lock: string;
+    };
 
 /** What a run lock reads and runs on (injected in tests). */
 export interface LockEnvironment {
@@ -158,7 +166,8 @@ function created(path: string, holder: LockHolder): boolean {
  * @param outputs - the files the run writes
  * @param startedAt - when this run started, epoch ms (written into the locks)
  * @param environment - probe, clock and heartbeat timer (injected in tests)
- * @returns the lock, or the problem naming the run that holds one of its files
+ * @returns the lock, or the problem naming the run that holds one of its files (and the parts
+ *   of it, for a caller that words it otherwise)
  */
 export function acquireRunLock(
   outputs: readonly string[],
@@ -192,9 +201,12 @@ export function acquireRunLock(
       const where = elsewhere
         ? `, ${why}: it is taken over once its heartbeat is ${LOCK_STALE_AFTER_MS / 1000} s old`
         : '';
+      const heldBy = `another Keel run (pid ${holder.pid}, started ${holder.startedAt}${where})`;
       return {
         ok: false,
-        problem: `another Keel run (pid ${holder.pid}, started ${holder.startedAt}${where}) is writing ${output}: stop it first, or give this run another name, report.json or recording path (lock ${path})`,
+        problem: `${heldBy} is writing ${output}: stop it first, or give this run another name, report.json or recording path (lock ${path})`,
+        heldBy,
+        lock: path,
       };
     }
     paths.push(path);

@@ -3,8 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hostProbe, processIdentity } from '../../../backtest/report/index.ts';
-import { acquireRunLock } from '../../../config/compose/run-lock.ts';
+import { acquireRunLock, hostProbe, processIdentity } from '../../../../backtest/report/index.ts';
 
 describe('the run lock of a live or paper run', () => {
   let dir: string;
@@ -26,6 +25,8 @@ describe('the run lock of a live or paper run', () => {
     expect(second).toEqual({
       ok: false,
       problem: `another Keel run (pid ${process.pid}, started 2026-11-28T20:00:00.000Z) is writing ${result}: stop it first, or give this run another name, report.json or recording path (lock ${result}.lock)`,
+      heldBy: `another Keel run (pid ${process.pid}, started 2026-11-28T20:00:00.000Z)`,
+      lock: `${result}.lock`,
     });
     first.lock.release();
     expect(existsSync(`${result}.lock`)).toBe(false);
@@ -83,7 +84,7 @@ describe('the run lock of a live or paper run', () => {
   });
 
   it('is removed when the process exits without releasing it', () => {
-    const script = `import { acquireRunLock } from ${JSON.stringify(join(process.cwd(), 'config/compose/run-lock.ts'))};
+    const script = `import { acquireRunLock } from ${JSON.stringify(join(process.cwd(), 'backtest/report/log/run-lock.ts'))};
 const held = acquireRunLock([${JSON.stringify(result)}], 0);
 if (!held.ok) process.exit(9);
 process.exit(0);`;

@@ -2,14 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HEARTBEAT_MS } from '../../../backtest/report/index.ts';
 import {
   acquireRunLock,
+  HEARTBEAT_MS,
   LOCK_STALE_AFTER_MS,
   type LockEnvironment,
   tookOverWarning,
-} from '../../../config/compose/run-lock.ts';
-import { fakeProbe } from '../../kit/fake-process-probe.ts';
+} from '../../../../backtest/report/index.ts';
+import { fakeProbe } from '../../../kit/fake-process-probe.ts';
 
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 const here = { bootId: 'boot-1', pidNamespace: 'pid:[4026531836]', host: 'box' };
@@ -101,6 +101,9 @@ describe('a run lock judged by process identity', () => {
     expect(refused).toEqual({
       ok: false,
       problem: `another Keel run (pid 7, started 2026-11-29T11:00:00.000Z, runs on host box in another pid namespace (container) or boot: its heartbeat is 29 s old: it is taken over once its heartbeat is 30 s old) is writing ${result}: stop it first, or give this run another name, report.json or recording path (lock ${lock})`,
+      heldBy:
+        'another Keel run (pid 7, started 2026-11-29T11:00:00.000Z, runs on host box in another pid namespace (container) or boot: its heartbeat is 29 s old: it is taken over once its heartbeat is 30 s old)',
+      lock,
     });
     holdBy(other, LOCK_STALE_AFTER_MS);
     const taken = acquireRunLock([result], NOW, environment().env);

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireRunLock } from '../../../config/compose/run-lock.ts';
+import { acquireRunLock } from '../../../../backtest/report/index.ts';
 
 // A run killed by SIGKILL (OOM, CI timeout) leaves `<result>.json.lock` naming its pid. In a fresh
 // container (pid namespace) the retried job usually gets the SAME pid (1, 2, 7...), so a lock in

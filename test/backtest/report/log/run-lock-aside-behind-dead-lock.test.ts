@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireRunLock, type LockEnvironment } from '../../../config/compose/run-lock.ts';
-import { fakeProbe } from '../../kit/fake-process-probe.ts';
+import { acquireRunLock, type LockEnvironment } from '../../../../backtest/report/index.ts';
+import { fakeProbe } from '../../../kit/fake-process-probe.ts';
 
 const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
 const here = { bootId: 'boot-1', pidNamespace: 'pid:[4026531836]', host: 'box' };
