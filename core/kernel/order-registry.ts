@@ -40,6 +40,12 @@ export class OrderRegistry implements LineageLookups {
   readonly openBySym = new Map<string, Set<string>>();
   /** The keys of the same open orders grouped by the strategy owning them. */
   readonly openByOwner = new Map<string, Set<string>>();
+  /**
+   * The last group emptied, of a sym and of an owner: taken out of its map (which holds no empty
+   * group) and filed again for the next sym or owner that needs a group, where a strategy trading
+   * one order at a time made both groups anew with every order.
+   */
+  private readonly spareGroups: SpareGroups = { bySym: undefined, byOwner: undefined };
   /** Algo orders by clientAlgoOrderId. */
   readonly algoByRef = new Map<string, AlgoOrder>();
   /** Open algo orders by clientAlgoOrderId. */
@@ -76,8 +82,8 @@ export class OrderRegistry implements LineageLookups {
     const previous = this.owners.get(ref);
     this.owners.set(ref, strategyId);
     if (!this.open.has(ref) || previous === strategyId) return;
-    if (previous !== undefined) leave(this.openByOwner, previous, ref);
-    groupOf(this.openByOwner, strategyId).add(ref);
+    if (previous !== undefined) leave(this.openByOwner, this.spareGroups, 'byOwner', previous, ref);
+    groupOf(this.openByOwner, this.spareGroups, 'byOwner', strategyId).add(ref);
   }
 
   /**
@@ -166,14 +172,14 @@ export class OrderRegistry implements LineageLookups {
     }
     if (order.synthesized === true) {
       if (!this.owners.has(ref)) this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
-      this.store(order);
+      this.store(order, ref);
       return true;
     }
     const last = this.lastVenue.get(ref);
     if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
     this.lastVenue.set(ref, order);
     if (!this.owners.has(ref)) this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
-    this.store(order);
+    this.store(order, ref);
     return true;
   }
 
@@ -182,7 +188,7 @@ export class OrderRegistry implements LineageLookups {
    * @param order - the placeholder or the order with its in-flight state
    */
   applyLocal(order: Order): void {
-    this.store(order);
+    this.store(order, orderKey(order));
   }
 
   /**
@@ -222,8 +228,8 @@ export class OrderRegistry implements LineageLookups {
     if (owner !== undefined) this.own(ref, owner);
   }
 
-  private store(order: Order): void {
-    const ref = orderKey(order);
+  /** Files an order's latest state under its key ({@link orderKey}, which the caller has made). */
+  private store(order: Order, ref: string): void {
     this.byRef.set(ref, order);
     if (order.orderId !== '') this.byId.set(order.orderId, order);
     if (!isFinalOrderState(order.orderState)) {
@@ -231,33 +237,31 @@ export class OrderRegistry implements LineageLookups {
       this.open.set(ref, order);
       if (previous !== undefined && previous.sym === order.sym) return;
       // An update naming another sym moves the order; the old sym must not keep counting it.
-      if (previous !== undefined) this.unindex(previous);
-      this.index(order);
+      if (previous !== undefined) this.unindex(previous, ref);
+      this.index(order, ref);
       return;
     }
     const wasOpen = this.open.get(ref);
     if (wasOpen !== undefined) {
       this.open.delete(ref);
-      this.unindex(wasOpen);
+      this.unindex(wasOpen, ref);
     }
     const evicted = this.finals.push(ref);
     if (evicted !== undefined) this.forget(evicted);
   }
 
-  /** Files an open order under its sym and its owner. */
-  private index(order: Order): void {
-    const ref = orderKey(order);
-    groupOf(this.openBySym, order.sym).add(ref);
+  /** Files an open order, held under `ref`, under its sym and its owner. */
+  private index(order: Order, ref: string): void {
+    groupOf(this.openBySym, this.spareGroups, 'bySym', order.sym).add(ref);
     const owner = this.owners.get(ref);
-    if (owner !== undefined) groupOf(this.openByOwner, owner).add(ref);
+    if (owner !== undefined) groupOf(this.openByOwner, this.spareGroups, 'byOwner', owner).add(ref);
   }
 
-  /** Takes an order out of the sym and owner groups, dropping groups left empty. */
-  private unindex(order: Order): void {
-    const ref = orderKey(order);
-    leave(this.openBySym, order.sym, ref);
+  /** Takes an order, held under `ref`, out of the sym and owner groups; a group left empty becomes the spare. */
+  private unindex(order: Order, ref: string): void {
+    leave(this.openBySym, this.spareGroups, 'bySym', order.sym, ref);
     const owner = this.owners.get(ref);
-    if (owner !== undefined) leave(this.openByOwner, owner, ref);
+    if (owner !== undefined) leave(this.openByOwner, this.spareGroups, 'byOwner', owner, ref);
   }
 
   /** Forgets a finished algo order (its child orders already hold their own owner). */
@@ -279,18 +283,40 @@ export class OrderRegistry implements LineageLookups {
   }
 }
 
-function groupOf(groups: Map<string, Set<string>>, key: string): Set<string> {
+/** An empty group kept for reuse, per kind of group. */
+interface SpareGroups {
+  bySym: Set<string> | undefined;
+  byOwner: Set<string> | undefined;
+}
+
+/** The group of `key`, filed from the spare one of its kind (or made) when it has none. */
+function groupOf(
+  groups: Map<string, Set<string>>,
+  spares: SpareGroups,
+  kind: keyof SpareGroups,
+  key: string,
+): Set<string> {
   let group = groups.get(key);
   if (group === undefined) {
-    group = new Set();
+    group = spares[kind] ?? new Set();
+    spares[kind] = undefined;
     groups.set(key, group);
   }
   return group;
 }
 
-function leave(groups: Map<string, Set<string>>, key: string, ref: string): void {
+/** Takes `ref` out of the group of `key`; a group left empty leaves `groups` as the spare of its kind. */
+function leave(
+  groups: Map<string, Set<string>>,
+  spares: SpareGroups,
+  kind: keyof SpareGroups,
+  key: string,
+  ref: string,
+): void {
   const group = groups.get(key);
   if (group === undefined) return;
   group.delete(ref);
-  if (group.size === 0) groups.delete(key);
+  if (group.size > 0) return;
+  groups.delete(key);
+  spares[kind] = group;
 }

@@ -181,21 +181,29 @@ function lastOfEachInterval(
 ): PeriodEquity[] {
   const first = curve[0];
   if (first === undefined) return [];
-  const out: PeriodEquity[] = [{ ts: first.ts, equity: asNumber(first.equity) }];
+  const out: PeriodEquity[] = [pointOf(first)];
   let key = Math.floor(clock(first.ts) / width);
-  let startAlone = true;
+  // The last sample of the interval being read, made a point once the interval ends: a later
+  // sample of the same interval replaces it, so most samples (a day holds hundreds) are never
+  // turned into numbers. Undefined while the start is alone in its interval.
+  let last: EquitySample | undefined;
   for (let i = 1; i < curve.length; i++) {
     const sample = curve[i] as EquitySample;
     const k = Math.floor(clock(sample.ts) / width);
-    const point = { ts: sample.ts, equity: asNumber(sample.equity) };
-    if (k === key && !startAlone) out[out.length - 1] = point;
+    if (k === key && last !== undefined) last = sample;
     else {
+      if (last !== undefined) out.push(pointOf(last));
       const previous = out[out.length - 1] as PeriodEquity;
       if (fill) for (let gap = key + 1; gap < k; gap++) out.push(previous);
-      out.push(point);
+      last = sample;
     }
     key = k;
-    startAlone = false;
   }
+  if (last !== undefined) out.push(pointOf(last));
   return out;
+}
+
+/** A sample's equity as a number, with its time. */
+function pointOf(sample: EquitySample): PeriodEquity {
+  return { ts: sample.ts, equity: asNumber(sample.equity) };
 }

@@ -47,6 +47,25 @@ describe('order registry', () => {
     expect(registry.byRef.get('c1')?.limitPrice.toFixed()).toBe('101');
   });
 
+  it('files a sym and an owner with no open order nowhere, and reuses the emptied group for the next order', () => {
+    const registry = new OrderRegistry();
+    registry.own('c1', 's');
+    registry.applyVenue(anOrder({ clientOrderId: 'c1', orderId: 'o1', sym: 'X', orderState: 'OPEN' }));
+    const bySym = registry.openBySym.get('X');
+    const byOwner = registry.openByOwner.get('s');
+    registry.applyVenue(anOrder({ clientOrderId: 'c1', orderId: 'o1', sym: 'X', orderState: 'FILLED' }));
+    expect(registry.openBySym.size).toBe(0);
+    expect(registry.openByOwner.size).toBe(0);
+    registry.own('c2', 't');
+    registry.applyVenue(anOrder({ clientOrderId: 'c2', orderId: 'o2', sym: 'Y', orderState: 'OPEN' }));
+    expect([...registry.openBySym.keys()]).toEqual(['Y']);
+    expect([...(registry.openBySym.get('Y') ?? [])]).toEqual(['c2']);
+    expect([...(registry.openByOwner.get('t') ?? [])]).toEqual(['c2']);
+    // No Set made per order: a strategy trading one order at a time made two with every order.
+    expect(registry.openBySym.get('Y')).toBe(bySym);
+    expect(registry.openByOwner.get('t')).toBe(byOwner);
+  });
+
   describe('states Keel synthesized', () => {
     it('lets the venue’s later word supersede a REJECTED that Keel synthesized, and files the order open again', () => {
       const registry = new OrderRegistry();

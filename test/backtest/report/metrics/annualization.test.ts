@@ -60,6 +60,33 @@ describe('per-sample annualization of US equities', () => {
   });
 });
 
+describe('the equity of each period', () => {
+  it("reads only each period's last equity, not every sample's", () => {
+    const HOUR = 3_600_000;
+    let reads = 0;
+    const start = Date.UTC(2024, 0, 1);
+    const curve = Array.from({ length: 5 * 24 + 1 }, (_, i) => {
+      const equity = D(10_000 + i);
+      return {
+        ts: start + i * HOUR,
+        get equity() {
+          reads++;
+          return equity;
+        },
+      };
+    });
+    const r = periodReturns(curve, CRYPTO_ANNUALIZATION);
+    expect(r.period).toBe('day');
+    // Jan 1 to Jan 5 and the first hour of Jan 6: the start, then the last sample of each of six days.
+    expect(r.returns).toEqual([
+      10_023 / 10_000 - 1,
+      ...[1, 2, 3, 4].map((d) => (10_023 + 24 * d) / (10_023 + 24 * (d - 1)) - 1),
+      10_120 / 10_119 - 1,
+    ]);
+    expect(reads).toBe(7);
+  });
+});
+
 describe('the automatic period', () => {
   const HOUR = 3_600_000;
   const hourly = (start: number, hours: number) =>
