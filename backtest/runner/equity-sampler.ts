@@ -11,7 +11,7 @@ import {
   emptyBucket,
   isExtreme,
   keepExtreme,
-  mergeBuckets,
+  mergedBuckets,
 } from './equity-buckets.ts';
 import { EquitySampleStats } from './equity-sample-stats.ts';
 import type { EquitySamplerOptions } from './equity-sampler-options.ts';
@@ -30,7 +30,7 @@ import { sampledPriceSeries } from './sampled-price-series.ts';
  * than lose the daily closes). Prices are the last bar close, trade price or quote mid of each sym.
  */
 export class EquitySampler {
-  private readonly buckets: EquityBucket[] = [];
+  private buckets: EquityBucket[] = [];
   private current: EquityBucket | undefined;
   private first: EquitySample | undefined;
   private final: EquitySample | undefined;
@@ -289,7 +289,7 @@ export class EquitySampler {
     while (this.buckets.length > this.maxBuckets) {
       const wider = widerBucket(this.width);
       if (wider === undefined) return;
-      mergeBuckets(this.buckets, wider / this.width);
+      this.buckets = mergedBuckets(this.buckets, wider / this.width);
       this.width = wider;
     }
   }

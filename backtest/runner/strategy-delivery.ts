@@ -11,9 +11,14 @@ class TransitLine<E> {
   private readonly ats: number[] = [];
   private readonly events: (E | undefined)[] = [];
   private head = 0;
+  /**
+   * The time of the event at the head (+Infinity when none), kept as each push and shift moves it:
+   * the runner asks several times per event, and reading it from the array cost a heap number each.
+   */
+  private next = Number.POSITIVE_INFINITY;
 
   get nextAt(): number {
-    return this.head < this.ats.length ? (this.ats[this.head] as number) : Number.POSITIVE_INFINITY;
+    return this.next;
   }
 
   get empty(): boolean {
@@ -21,6 +26,7 @@ class TransitLine<E> {
   }
 
   push(at: number, event: E): void {
+    if (this.head >= this.ats.length) this.next = at;
     this.ats.push(at);
     this.events.push(event);
   }
@@ -35,6 +41,7 @@ class TransitLine<E> {
       this.events.splice(0, this.head);
       this.head = 0;
     }
+    this.next = this.head < this.ats.length ? (this.ats[this.head] as number) : Number.POSITIVE_INFINITY;
     return event;
   }
 }

@@ -7,6 +7,14 @@ export interface SymMarket {
   bids: readonly BookLevel[];
   /** Latest displayed asks, best first. */
   asks: readonly BookLevel[];
+  /**
+   * The level of the latest quote's bid, as `bids` holds it after a quote: moved in place by each
+   * quote (every quote made four arrays, most of what a quote cost the collector). Only `bids` is
+   * read: the levels it gives are used within the event, never kept.
+   */
+  readonly quoteBids: [[price: number, size: number]];
+  /** The level of the latest quote's ask, as for {@link SymMarket.quoteBids}. */
+  readonly quoteAsks: [[price: number, size: number]];
   /** Latest traded price (trade event, or bar close); NaN until one is seen. */
   last: number;
   /** Mid of the best bid and ask, worked out when first asked for; NaN until then. */
@@ -79,6 +87,8 @@ export function emptySymMarket(): SymMarket {
   return {
     bids: [],
     asks: [],
+    quoteBids: [[Number.NaN, 0]],
+    quoteAsks: [[Number.NaN, 0]],
     last: Number.NaN,
     mid: Number.NaN,
     lastQty: Number.POSITIVE_INFINITY,
@@ -106,8 +116,12 @@ export function emptySymMarket(): SymMarket {
 export function foldMarket(market: SymMarket, event: MarketEvent): void {
   switch (event.kind) {
     case 'quote':
-      market.bids = [[event.bid, event.bidQty]];
-      market.asks = [[event.ask, event.askQty]];
+      market.quoteBids[0][0] = event.bid;
+      market.quoteBids[0][1] = event.bidQty;
+      market.quoteAsks[0][0] = event.ask;
+      market.quoteAsks[0][1] = event.askQty;
+      market.bids = market.quoteBids;
+      market.asks = market.quoteAsks;
       market.mid = Number.NaN;
       forgetChangedLevels(market);
       return;

@@ -270,9 +270,10 @@ export interface SimState {
   /**
    * On the bar fill model, per sym, the open of the bar of that sym the venue has yet to match
    * (the close of its last matched bar, or the open of the bar being matched): the sym's timers
-   * after it (an expiry, a TIME release, funding) wait for that bar (see `timers.ts`).
+   * after it (an expiry, a TIME release, funding) wait for that bar (see `timers.ts`). A cell per
+   * sym, moved in place: a number stored in a Map is a heap object made per store, two per bar.
    */
-  readonly pendingBarOpen: Map<string, number>;
+  readonly pendingBarOpen: Map<string, { open: number }>;
   /**
    * On the bar fill model, the venue's own work (timers, liquidations, mark triggers) that a bar
    * of a sym may still have to come before (see `early-span-work.ts`); undefined on other models.

@@ -197,7 +197,8 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   const queue: (PendingCommand | undefined)[] = [];
   let head = 0;
   let lastArrival = Number.NEGATIVE_INFINITY;
-  let nextBarOpen = Number.POSITIVE_INFINITY;
+  // In a field, moved in place: a number in a closure's variable is a heap object made per store, one per bar.
+  const bars = { nextOpen: Number.POSITIVE_INFINITY };
 
   /**
    * Moves virtual time to `ts`, delivering the commands that arrive by then and firing each timer
@@ -267,7 +268,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       if (bar !== undefined) {
         matchBar(state, bar);
         const end = bar.openTime + BAR_INTERVAL_MS[bar.interval];
-        nextBarOpen = nextBarOpen === Number.POSITIVE_INFINITY ? end : Math.max(nextBarOpen, end);
+        bars.nextOpen = bars.nextOpen === Number.POSITIVE_INFINITY ? end : Math.max(bars.nextOpen, end);
         rearmAfterBar(state, bar.sym, end);
         runDue(event.recvTs, timersUntil);
       } else if (event.kind === 'markPrice') {
@@ -303,7 +304,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     onMarket,
     advanceTo: runDue,
     now: () => state.now,
-    nextBarOpen: () => nextBarOpen,
+    nextBarOpen: () => bars.nextOpen,
     nextDueAt: (timersUntil = Number.POSITIVE_INFINITY) =>
       Math.min(
         head < queue.length ? (queue[head] as PendingCommand).arrival : Number.POSITIVE_INFINITY,

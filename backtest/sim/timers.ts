@@ -80,8 +80,8 @@ export function runTimers(state: SimState): void {
  * @returns true while `at` is after the open of the sym's bar not yet matched
  */
 function waitsForBar(state: SimState, sym: string, at: number): boolean {
-  const open = state.pendingBarOpen.get(sym);
-  return open !== undefined && at > open;
+  const pending = state.pendingBarOpen.get(sym);
+  return pending !== undefined && at > pending.open;
 }
 
 /**
@@ -92,9 +92,11 @@ function waitsForBar(state: SimState, sym: string, at: number): boolean {
  * @param open - the open of the sym's next bar to match (a bar's open before it is matched, its close after)
  */
 export function rearmAfterBar(state: SimState, sym: string, open: number): void {
-  const before = state.pendingBarOpen.get(sym) ?? Number.NEGATIVE_INFINITY;
+  const pending = state.pendingBarOpen.get(sym);
+  const before = pending === undefined ? Number.NEGATIVE_INFINITY : pending.open;
   if (open <= before) return;
-  state.pendingBarOpen.set(sym, open);
+  if (pending === undefined) state.pendingBarOpen.set(sym, { open });
+  else pending.open = open;
   let next = state.deadline;
   for (const order of state.liveOrders) {
     if (order.sym === sym && isLive(order) && order.expireAt > before) next = Math.min(next, order.expireAt);

@@ -39,6 +39,8 @@ export function isMarketEvent(event: KeelEvent): event is MarketEvent {
 export class MarketRouting {
   private readonly aggregator = new BarAggregator();
   private readonly barWatchers = new Map<string, StrategyRunner[]>();
+  /** The route of the (sym, interval) of the latest bar: a run's bars mostly come of one or few. */
+  private lastBarRoute: BarRoute | undefined;
   private readonly emitBar = (bar: BarEvent): void => this.onBar(bar);
   /** Per instrument sym, the strategies its quotes and trades go to. */
   private readonly listeners: ReadonlyMap<string, readonly StrategyRunner[]>;
@@ -126,9 +128,9 @@ export class MarketRouting {
         {
           // One key per bar, handed on: the state, the watchers and the strategies' streams all look it up.
           const fed = this.aggregator.onFeedBar(event);
-          const key = barKey(event.sym, event.interval);
-          state.bars.set(key, event);
-          if (fed && event.closed && !this.aggregator.covered(event)) this.deliverBar(event, key);
+          const barRoute = this.barRouteOf(event);
+          state.bars.set(barRoute.key, event);
+          if (fed && event.closed && !this.aggregator.covered(event)) this.deliverBar(event, barRoute);
           if (event.closed) this.aggregator.onFinerBar(event, this.emitBar);
           return true;
         }
@@ -165,6 +167,7 @@ export class MarketRouting {
     const watchers = this.barWatchers.get(key) ?? [];
     if (!watchers.includes(runner)) watchers.push(runner);
     this.barWatchers.set(key, watchers);
+    this.lastBarRoute = undefined;
     if (this.syms.has(sym)) this.aggregator.watch(sym, interval);
   }
 
@@ -191,16 +194,44 @@ export class MarketRouting {
   }
 
   private onBar(bar: BarEvent): void {
-    const key = barKey(bar.sym, bar.interval);
-    this.state.bars.set(key, bar);
-    this.deliverBar(bar, key);
+    const barRoute = this.barRouteOf(bar);
+    this.state.bars.set(barRoute.key, bar);
+    this.deliverBar(bar, barRoute);
   }
 
-  /** Delivers a closed bar to its watchers; `key` is its {@link barKey}. */
-  private deliverBar(bar: BarEvent, key: string): void {
-    if (!this.syms.has(bar.sym)) return;
-    const runners = this.barWatchers.get(key);
-    if (runners === undefined) return;
-    for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverBar(bar, key);
+  /**
+   * The route of a bar's (sym, interval): looked up again only when it differs from the latest
+   * bar's, or a strategy watched more bars since (each bar's key and watchers were two look-ups
+   * and a key's two more, on every bar).
+   */
+  private barRouteOf(bar: BarEvent): BarRoute {
+    const last = this.lastBarRoute;
+    if (last !== undefined && last.sym === bar.sym && last.interval === bar.interval) return last;
+    const key = barKey(bar.sym, bar.interval);
+    const route: BarRoute = {
+      sym: bar.sym,
+      interval: bar.interval,
+      key,
+      runners: this.syms.has(bar.sym) ? this.barWatchers.get(key) : undefined,
+    };
+    this.lastBarRoute = route;
+    return route;
   }
+
+  /** Delivers a closed bar to the watchers of its route. */
+  private deliverBar(bar: BarEvent, route: BarRoute): void {
+    const runners = route.runners;
+    if (runners === undefined) return;
+    for (let i = 0; i < runners.length; i++) (runners[i] as StrategyRunner).deliverBar(bar, route.key);
+  }
+}
+
+/** Where the bars of one (sym, interval) go. */
+interface BarRoute {
+  readonly sym: string;
+  readonly interval: BarInterval;
+  /** Their {@link barKey}. */
+  readonly key: string;
+  /** The strategies watching them; undefined when none, or the sym is not one of the run's instruments. */
+  readonly runners: readonly StrategyRunner[] | undefined;
 }

@@ -115,4 +115,21 @@ describe('market routing: strategies receive market data of the run instruments 
       `kernel: strategy n (probe) listens to ${SOL} (its syms), which is not one of the run's instruments (${BTC}); list it under instruments`,
     );
   });
+
+  it('delivers the bars of a (sym, interval) a strategy starts watching mid-run, after bars of it went by unwatched', () => {
+    const seen: number[] = [];
+    const late = defineStrategy({
+      name: 'late-watcher',
+      params: z.object({}),
+      onTrade: (ctx) => ctx.watchBars(ETH, '1m'),
+      onBar: (_ctx, b) => void seen.push(b.openTime),
+    });
+    const rig = aKernelRig([{ id: 'l', strategy: late }]);
+    rig.market.next(aFeedBar(0, [100, 101, 99, 100, 5], ETH));
+    rig.market.next(aFeedBar(60_000, [100, 101, 99, 100, 5], ETH));
+    rig.market.next(aTrade(120_000, 100, 1, BTC));
+    rig.market.next(aFeedBar(120_000, [100, 101, 99, 100, 5], ETH));
+    rig.market.next(aFeedBar(180_000, [100, 101, 99, 100, 5], ETH));
+    expect(seen).toEqual([120_000, 180_000]);
+  });
 });
