@@ -7,6 +7,7 @@ import {
   recordingWarning,
   warnToStderr,
 } from './recording-errors.ts';
+import { isRecvTs } from './recv-ts.ts';
 import { parseSessionHeader, type SessionHeader } from './session-header.ts';
 
 /** How the reader treats a malformed line (bad JSON, not a record, or refused by the decoder). */
@@ -18,6 +19,11 @@ export interface RecordingReadOptions {
   readonly onMalformed?: MalformedLinePolicy;
   /** Receives skipped lines and the truncated tail; default: a line on stderr. */
   readonly onWarning?: (warning: RecordingWarning) => void;
+  /**
+   * Told of each record whose receive time is more than {@link RECV_TS_JUMP_WARN_MS} from the
+   * record before it (a `time-jump`: the line is kept); default: not looked for.
+   */
+  readonly onTimeJump?: (warning: RecordingWarning) => void;
   /** Called once with the header, before the first batch. */
   readonly onHeader?: (header: SessionHeader) => void;
   /** Bytes read from disk at a time (default 64 KiB: small batches die young, which keeps the heap small). */
@@ -54,6 +60,21 @@ export function openChunks(
       void members.return();
     },
   });
+}
+
+/**
+ * A jump between the receive times of consecutive records (in file order) this large is warned
+ * about: 30 days, far beyond any recorder's spacing (a restart appends after a gap of hours at
+ * most), so one record stamped decades off, which would stretch the run's span and every
+ * per-time metric, is named by file and line.
+ */
+export const RECV_TS_JUMP_WARN_MS = 30 * 86_400_000;
+
+/** The warning of a record whose receive time jumps far from the record before it. */
+function jumpWarning(path: string, line: number, from: number, to: number): RecordingWarning {
+  const days = Math.round(Math.abs(to - from) / 86_400_000);
+  const reason = `recvTs jumps ${days} days ${to > from ? 'forward' : 'back'} from the record before (${new Date(from).toISOString()} to ${new Date(to).toISOString()})`;
+  return recordingWarning(path, line, 'time-jump', `${reason}; kept the line`, reason);
 }
 
 /** How the reason for a line that does not parse begins. */
@@ -93,7 +114,8 @@ function parseRecordLine(text: string): RecordedMessage | string {
   }
   if (typeof rec !== 'object' || rec === null) return 'is not a record object';
   const r = rec as { recvTs?: unknown; source?: unknown; msg?: unknown };
-  if (typeof r.recvTs !== 'number') return 'recvTs must be epoch milliseconds (a number)';
+  if (!isRecvTs(r.recvTs))
+    return `recvTs must be epoch milliseconds (an integer within the Date range), not ${typeof r.recvTs === 'number' ? r.recvTs : `a ${typeof r.recvTs}`}`;
   if (r.source !== 'market-data' && r.source !== 'private')
     return 'source must be "market-data" or "private"';
   if (r.msg === undefined) return 'has no msg';
@@ -133,6 +155,14 @@ export async function* readEventBatches<E>(
   let carry: Buffer | undefined;
   let failure: RecordingFormatError | undefined;
   let damaged = false;
+  const onTimeJump = options.onTimeJump;
+  let lastRecvTs: number | undefined;
+  const checkJump = (recvTs: number): void => {
+    if (onTimeJump === undefined) return;
+    if (lastRecvTs !== undefined && Math.abs(recvTs - lastRecvTs) > RECV_TS_JUMP_WARN_MS)
+      onTimeJump(jumpWarning(path, lineNo, lastRecvTs, recvTs));
+    lastRecvTs = recvTs;
+  };
 
   // Returns false when reading must stop (policy 'stop' met a malformed line).
   const take = (text: string, out: E[]): boolean => {
@@ -149,8 +179,9 @@ export async function* readEventBatches<E>(
       fault = unparsed(rec);
     } else {
       const event = decode(rec);
-      if (event === null) return true;
       if (!(event instanceof Error)) {
+        checkJump(rec.recvTs);
+        if (event === null) return true;
         if (Array.isArray(event)) for (const e of event as readonly E[]) out.push(e);
         else out.push(event as E);
         return true;
@@ -227,8 +258,9 @@ export async function* readEventBatches<E>(
           const fault = undecodable(event);
           if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
           warn(skippedLine(path, lineNo, fault));
-        } else if (event !== null) {
-          yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
+        } else {
+          checkJump(rec.recvTs);
+          if (event !== null) yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
         }
       } else if (headerSeen) {
         warn(
