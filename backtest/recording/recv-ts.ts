@@ -8,5 +8,7 @@ const MAX_DATE_MS = 8.64e15;
  * @returns true for a usable receive time
  */
 export function isRecvTs(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value <= MAX_DATE_MS && value >= -MAX_DATE_MS;
+  return (
+    typeof value === 'number' && Number.isInteger(value) && value <= MAX_DATE_MS && value >= -MAX_DATE_MS
+  );
 }

