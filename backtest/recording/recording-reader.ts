@@ -34,6 +34,13 @@ const NEWLINE = 10;
 const DEFAULT_CHUNK_BYTES = 1 << 16;
 
 /**
+ * The longest line the reader reads: 16 MiB, far beyond any record (a venue message is a few
+ * KiB), so a file that is not JSONL, or a gzip bomb of zero bytes, costs one pass and bounded
+ * memory. A longer line is skipped as malformed (counted; policy 'stop' stops at it).
+ */
+export const MAX_LINE_BYTES = 16 << 20;
+
+/**
  * Whether a path names a gzip recording (by its `.gz` extension).
  * @param path - the file path
  * @returns true for `.jsonl.gz`
@@ -152,7 +159,11 @@ export async function* readEventBatches<E>(
   const stream = openChunks(path, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   let lineNo = 0;
   let headerSeen = false;
-  let carry: Buffer | undefined;
+  // The bytes of the line not yet ended, as read (joined once, when its newline comes).
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  // The line not yet ended is past MAX_LINE_BYTES: its bytes are counted, not kept.
+  let overlong = false;
   let failure: RecordingFormatError | undefined;
   let damaged = false;
   const onTimeJump = options.onTimeJump;
@@ -162,6 +173,21 @@ export async function* readEventBatches<E>(
     if (lastRecvTs !== undefined && Math.abs(recvTs - lastRecvTs) > RECV_TS_JUMP_WARN_MS)
       onTimeJump(jumpWarning(path, lineNo, lastRecvTs, recvTs));
     lastRecvTs = recvTs;
+  };
+
+  // Skips a line past the cap; returns false when reading must stop (policy 'stop', or the header).
+  const skipOverlong = (bytes: number): boolean => {
+    lineNo++;
+    const fault: LineFault = {
+      kind: 'not-a-record',
+      reason: `is longer than ${MAX_LINE_BYTES / (1 << 20)} MiB (${bytes} bytes), so it was not read`,
+    };
+    if (!headerSeen || stopOnMalformed) {
+      failure = new RecordingFormatError(path, lineNo, fault.reason);
+      return false;
+    }
+    warn(skippedLine(path, lineNo, fault));
+    return true;
   };
 
   // Returns false when reading must stop (policy 'stop' met a malformed line).
@@ -213,7 +239,9 @@ export async function* readEventBatches<E>(
           continue;
         }
         // The line the damage cut is lost with it; the damage counts as one line, so the lines after it are numbered apart.
-        carry = undefined;
+        pending = [];
+        pendingBytes = 0;
+        overlong = false;
         lineNo++;
         const reason = `bytes ${piece.from}-${piece.to} of the compressed file are damaged (${piece.reason})`;
         warn(
@@ -227,13 +255,30 @@ export async function* readEventBatches<E>(
         );
         continue;
       }
-      const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
-      const lastNl = chunk.lastIndexOf(NEWLINE);
+      let chunk: Buffer = piece;
+      const firstNl = chunk.indexOf(NEWLINE);
+      const lineBytes = pendingBytes + (firstNl === -1 ? chunk.length : firstNl);
+      if (overlong || lineBytes > MAX_LINE_BYTES) {
+        pending = [];
+        pendingBytes = firstNl === -1 ? lineBytes : 0;
+        overlong = firstNl === -1;
+        if (overlong) continue;
+        if (!skipOverlong(lineBytes)) throw failure;
+        chunk = chunk.subarray(firstNl + 1);
+      }
+      let lastNl = chunk.lastIndexOf(NEWLINE);
       if (lastNl === -1) {
-        carry = chunk;
+        if (chunk.length !== 0) pending.push(chunk);
+        pendingBytes += chunk.length;
         continue;
       }
-      carry = lastNl + 1 < chunk.length ? chunk.subarray(lastNl + 1) : undefined;
+      if (pending.length !== 0) {
+        pending.push(chunk);
+        lastNl += pendingBytes;
+        chunk = Buffer.concat(pending, pendingBytes + chunk.length);
+      }
+      pending = lastNl + 1 < chunk.length ? [chunk.subarray(lastNl + 1)] : [];
+      pendingBytes = chunk.length - lastNl - 1;
       // One utf8 decode per chunk, cut at a newline so no character is split.
       const text = chunk.toString('utf8', 0, lastNl);
       const out: E[] = [];
@@ -248,8 +293,10 @@ export async function* readEventBatches<E>(
       if (out.length !== 0) yield out;
       if (failure !== undefined) throw failure;
     }
-    if (carry !== undefined && carry.length !== 0) {
-      const tail = carry.toString('utf8');
+    if (overlong) {
+      if (!skipOverlong(pendingBytes)) throw failure;
+    } else if (pendingBytes !== 0) {
+      const tail = Buffer.concat(pending, pendingBytes).toString('utf8');
       const rec = headerSeen ? parseRecordLine(tail) : undefined;
       if (rec !== undefined && typeof rec !== 'string') {
         lineNo++;
