@@ -20,8 +20,10 @@ export interface RecordingReadOptions {
   /** Receives skipped lines and the truncated tail; default: a line on stderr. */
   readonly onWarning?: (warning: RecordingWarning) => void;
   /**
-   * Told of each record whose receive time is more than {@link RECV_TS_JUMP_WARN_MS} from the
-   * record before it (a `time-jump`: the line is kept); default: not looked for.
+   * Told of each record giving events whose receive time is more than {@link RECV_TS_JUMP_WARN_MS}
+   * from that of the record giving events before it (a `time-jump`: the line is kept); default:
+   * not looked for. Records the decoder drops (null) are not compared: a paper venue stamps its
+   * login and subscribe acks before its clock has read an event (0), and they are not replayed.
    */
   readonly onTimeJump?: (warning: RecordingWarning) => void;
   /** Called once with the header, before the first batch. */
@@ -70,14 +72,14 @@ export function openChunks(
 }
 
 /**
- * A jump between the receive times of consecutive records (in file order) this large is warned
+ * A jump between the receive times of consecutive records giving events (in file order) this large is warned
  * about: 30 days, far beyond any recorder's spacing (a restart appends after a gap of hours at
  * most), so one record stamped decades off, which would stretch the run's span and every
  * per-time metric, is named by file and line.
  */
 export const RECV_TS_JUMP_WARN_MS = 30 * 86_400_000;
 
-/** The warning of a record whose receive time jumps far from the record before it. */
+/** The warning of a record whose receive time jumps far from the one before it. */
 function jumpWarning(path: string, line: number, from: number, to: number): RecordingWarning {
   const days = Math.round(Math.abs(to - from) / 86_400_000);
   const reason = `recvTs jumps ${days} days ${to > from ? 'forward' : 'back'} from the record before (${new Date(from).toISOString()} to ${new Date(to).toISOString()})`;
@@ -206,8 +208,8 @@ export async function* readEventBatches<E>(
     } else {
       const event = decode(rec);
       if (!(event instanceof Error)) {
-        checkJump(rec.recvTs);
         if (event === null) return true;
+        checkJump(rec.recvTs);
         if (Array.isArray(event)) for (const e of event as readonly E[]) out.push(e);
         else out.push(event as E);
         return true;
@@ -306,8 +308,10 @@ export async function* readEventBatches<E>(
           if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
           warn(skippedLine(path, lineNo, fault));
         } else {
-          checkJump(rec.recvTs);
-          if (event !== null) yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
+          if (event !== null) {
+            checkJump(rec.recvTs);
+            yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
+          }
         }
       } else if (headerSeen) {
         warn(
