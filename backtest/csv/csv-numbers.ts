@@ -74,15 +74,31 @@ export function ungroupedDecimal(text: string): string {
 }
 
 /**
+ * The largest |exponent| an exponent cell may have: `1e30` is already beyond any price or
+ * volume, and a larger one (`1e400`, `1e999999999`) would be written out as that many digits.
+ */
+export const MAX_CELL_EXPONENT = 30;
+
+const SIGNED_NUMBER = /^-?(\d+\.?\d*|\.\d+)(?:[eE]([-+]?\d+))?$/;
+
+/**
  * A number's text as a plain decimal string (a leading `+` or `$` dropped, as Nasdaq.com writes
- * prices: `$340.71`; exponents written out).
+ * prices: `$340.71`; exponents written out, up to {@link MAX_CELL_EXPONENT} either way).
  * @param text - a cell's text
- * @returns the plain decimal, or null when the text is not a number
+ * @returns the plain decimal, or null when the text is not a number or its exponent is absurd
  */
 export function decimalText(text: string): string | null {
   const t = text.startsWith('+') || text.startsWith('$') ? text.slice(1) : text;
   if (PLAIN_DECIMAL.test(t)) return t;
-  if (!/^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return null;
+  const match = SIGNED_NUMBER.exec(t);
+  if (match === null) return null;
+  const exponent = match[2];
+  // Compared as text first, so an exponent of a billion digits is never made a number.
+  if (
+    exponent !== undefined &&
+    (exponent.replace(/^[-+]?0*/, '').length > 2 || Math.abs(Number(exponent)) > MAX_CELL_EXPONENT)
+  )
+    return null;
   return new D(t).toFixed();
 }
 

@@ -37,6 +37,32 @@ export function authenticate(
   credentials: ReadonlyMap<string, ApiCredential>,
   nowMs: number,
 ): ApiCredential {
+  const { credential, nonce } = authenticateHeaders(headers, credentials, nowMs);
+  const signature = header(headers, 'signature') ?? '';
+  if (!/^[0-9a-f]+$/i.test(signature) || !verifySignature(credential.apiSecret, params, nonce, signature)) {
+    throw new PaperApiError(
+      2000,
+      'the signature header does not match the request parameters and nonce',
+      401,
+    );
+  }
+  return credential;
+}
+
+/**
+ * The part of {@link authenticate} the headers alone decide (a known API key, a fresh nonce), so a
+ * request failing it is refused before its body is read.
+ * @param headers - the request's headers
+ * @param credentials - the venue's API keys
+ * @param nowMs - the server's clock, epoch ms
+ * @returns the key's credential and the nonce
+ * @throws PaperApiError 2002 for a missing or unknown key, 7000 for a stale nonce
+ */
+export function authenticateHeaders(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  credentials: ReadonlyMap<string, ApiCredential>,
+  nowMs: number,
+): { readonly credential: ApiCredential; readonly nonce: string } {
   const apiKey = header(headers, 'X-MBX-APIKEY');
   const credential = apiKey === undefined ? undefined : credentials.get(apiKey);
   if (!credential) throw new PaperApiError(2002, 'the API key in X-MBX-APIKEY is missing or unknown', 401);
@@ -49,13 +75,5 @@ export function authenticate(
       401,
     );
   }
-  const signature = header(headers, 'signature') ?? '';
-  if (!/^[0-9a-f]+$/i.test(signature) || !verifySignature(credential.apiSecret, params, nonce, signature)) {
-    throw new PaperApiError(
-      2000,
-      'the signature header does not match the request parameters and nonce',
-      401,
-    );
-  }
-  return credential;
+  return { credential, nonce };
 }

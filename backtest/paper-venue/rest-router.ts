@@ -9,7 +9,7 @@ import { isJsonObject } from './json-object.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { Params } from './request-fields.ts';
-import { type ApiCredential, authenticate } from './rest-auth.ts';
+import { type ApiCredential, authenticate, authenticateHeaders } from './rest-auth.ts';
 import { ACCOUNT_ROUTES } from './routes/account-routes.ts';
 import { ALGO_LOAN_ROUTES } from './routes/algo-loan-routes.ts';
 import type { RouteHandler } from './routes/route-context.ts';
@@ -57,13 +57,44 @@ const ROUTE_BY_KEY = new Map<string, EndpointName>(
   Object.entries(ENDPOINTS).map(([name, def]) => [`${def.method} ${def.path}`, name as EndpointName]),
 );
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The largest request body the venue reads: 1 MiB, far beyond any order or batch (Keel's choice). */
+export const MAX_REST_BODY_BYTES = 1 << 20;
+
+/**
+ * A request's body, or undefined as soon as it is known to be longer than
+ * {@link MAX_REST_BODY_BYTES} (its Content-Length, or the bytes read so far): no more is read.
+ */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_REST_BODY_BYTES) {
+      resolve(undefined);
+      return;
+    }
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    let bytes = 0;
+    const onData = (chunk: Buffer): void => {
+      bytes += chunk.length;
+      if (bytes > MAX_REST_BODY_BYTES) {
+        req.off('data', onData);
+        req.pause();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/**
+ * Answers without reading the rest of the request body, closing the connection after the answer
+ * so the client's remaining bytes are never read.
+ */
+function sendAndClose(res: ServerResponse, status: number, body: unknown): void {
+  res.setHeader('connection', 'close');
+  send(res, status, body);
 }
 
 /**
@@ -113,8 +144,9 @@ function replyOf(res: ServerResponse, fault: RestFault | undefined): Reply {
 }
 
 /**
- * Builds the node:http request handler of the paper venue's REST interface: injected faults,
- * then authentication, rate limits and the route; every answer is the spec's envelope. The `Date`
+ * Builds the node:http request handler of the paper venue's REST interface: the API key and nonce
+ * (from the headers, before the body is read), a body of at most {@link MAX_REST_BODY_BYTES}
+ * (else 413), injected faults, then the signature, rate limits and the route; every answer is the spec's envelope. The `Date`
  * header is the server's own clock (the one the nonce is checked against), not node's.
  * @param deps - the venue's state and services
  * @returns the request listener
@@ -149,7 +181,23 @@ async function handle(
   const method = req.method ?? 'GET';
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   const where = `${method} ${url.pathname}`;
+  // The API key and nonce are in the headers: a request failing them is answered before its body is read.
+  try {
+    authenticateHeaders(req.headers, deps.credentials, deps.wallNow());
+  } catch (error) {
+    if (!(error instanceof PaperApiError)) throw error;
+    sendAndClose(res, error.httpStatus, error.envelope());
+    return;
+  }
   const body = await readBody(req);
+  if (body === undefined) {
+    sendAndClose(
+      res,
+      413,
+      badParameter(`${where} body`, `is longer than ${MAX_REST_BODY_BYTES} bytes`).envelope(),
+    );
+    return;
+  }
   const fault = deps.faults.takeRestFault(url.pathname, method);
   if (fault?.kind === 'timeout') return;
   if (fault?.kind === 'status') {

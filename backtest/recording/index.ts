@@ -20,6 +20,8 @@ export { recordingObservable } from './recording-observable.ts';
 export type { MalformedLinePolicy, RecordingReadOptions } from './recording-reader.ts';
 export {
   isGzipPath,
+  MAX_LINE_BYTES,
+  RECV_TS_JUMP_WARN_MS,
   readEventBatches,
   readEvents,
   readRecordBatches,

@@ -1,6 +1,9 @@
 import type { RecordingWarning, RecordingWarningKind } from './recording-errors.ts';
 
-/** The kinds of damage a reader skips over (a writer's repairs are not damage of the data read). */
+/**
+ * The kinds of damage a reader skips over or (a `time-jump`) keeps but warns of (a writer's
+ * repairs are not damage of the data read).
+ */
 export type RecordingDamageKind = Exclude<RecordingWarningKind, 'repaired'>;
 
 /** Lines of one kind of damage a reader skipped in one recording: how many, and the first. */
@@ -19,6 +22,7 @@ const KIND_ORDER: readonly RecordingDamageKind[] = [
   'truncated-line',
   'damaged-gzip-member',
   'damaged-gzip',
+  'time-jump',
 ];
 
 /** How a warning names lines of each kind. */
@@ -29,6 +33,7 @@ const KIND_LABEL: Readonly<Record<RecordingDamageKind, string>> = {
   'truncated-line': 'a truncated last line',
   'damaged-gzip': 'damaged compressed data',
   'damaged-gzip-member': 'damaged compressed data',
+  'time-jump': 'receive time far from the record before',
 };
 
 /**
@@ -144,6 +149,10 @@ function sentenceOf(file: string, lines: SkippedLines): string {
   if (lines.kind === 'damaged-gzip-member') {
     const stretches = lines.count === 1 ? '1 stretch' : `${lines.count} stretches`;
     return `recording ${file}: skipped ${stretches} of damaged compressed data, the first at ${at}: ${lines.first.reason}; the run replayed every intact line before and after`;
+  }
+  if (lines.kind === 'time-jump') {
+    const jumps = lines.count === 1 ? 'jumps once' : `jumps ${lines.count} times`;
+    return `recording ${file}: its receive time ${jumps} by more than 30 days between records, the first at ${at}: ${lines.first.reason}; the run kept the line, so its span and per-time metrics include the jump (check that record's recvTs)`;
   }
   if (lines.kind === 'truncated-line')
     return `recording ${file}: skipped its truncated last line at ${at} (${lines.first.reason})`;

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { gunzipSync } from 'node:zlib';
 import { type GzipDamage, gzipMemberChunks } from './gzip-members.ts';
 import { isGzipPath, openChunks } from './recording-reader.ts';
+import { isRecvTs } from './recv-ts.ts';
 
 /** How much of a recording's end is read to find its last record. */
 const TAIL_BYTES = 1 << 20;
@@ -151,7 +152,7 @@ function lastRecvTsIn(text: string, end: number = text.length): number | undefin
     if (line.startsWith('{')) {
       try {
         const recvTs = (JSON.parse(line) as { recvTs?: unknown }).recvTs;
-        if (typeof recvTs === 'number' && Number.isFinite(recvTs)) return recvTs;
+        if (isRecvTs(recvTs)) return recvTs;
       } catch {
         // a torn last line: the one before it is the last record
       }

@@ -29,7 +29,8 @@ export class RecordingFormatError extends Error {
  * (JSON, but not `{recvTs, source, msg}`) or `undecodable` (its decoder refused the message), a
  * `truncated-line` (a last line without its newline), a `damaged-gzip-member` (compressed data
  * in the middle of a gzip file that does not inflate or check: the lines it held; those after it
- * are read) and everything after `damaged-gzip` compressed data at the end of a file; a writer
+ * are read) and everything after `damaged-gzip` compressed data at the end of a file; it keeps
+ * but warns of a `time-jump` (a record whose receive time is far from the one before); a writer
  * reports a tail it `repaired` before appending.
  */
 export type RecordingWarningKind =
@@ -39,6 +40,7 @@ export type RecordingWarningKind =
   | 'truncated-line'
   | 'damaged-gzip'
   | 'damaged-gzip-member'
+  | 'time-jump'
   | 'repaired';
 
 /** Something the reader or writer recovered from, e.g. a truncated last line it skipped. */

@@ -7,6 +7,7 @@ import {
   recordingWarning,
   warnToStderr,
 } from './recording-errors.ts';
+import { isRecvTs } from './recv-ts.ts';
 import { parseSessionHeader, type SessionHeader } from './session-header.ts';
 
 /** How the reader treats a malformed line (bad JSON, not a record, or refused by the decoder). */
@@ -18,6 +19,13 @@ export interface RecordingReadOptions {
   readonly onMalformed?: MalformedLinePolicy;
   /** Receives skipped lines and the truncated tail; default: a line on stderr. */
   readonly onWarning?: (warning: RecordingWarning) => void;
+  /**
+   * Told of each record giving events whose receive time is more than {@link RECV_TS_JUMP_WARN_MS}
+   * from that of the record giving events before it (a `time-jump`: the line is kept); default:
+   * not looked for. Records the decoder drops (null) are not compared: a paper venue stamps its
+   * login and subscribe acks before its clock has read an event (0), and they are not replayed.
+   */
+  readonly onTimeJump?: (warning: RecordingWarning) => void;
   /** Called once with the header, before the first batch. */
   readonly onHeader?: (header: SessionHeader) => void;
   /** Bytes read from disk at a time (default 64 KiB: small batches die young, which keeps the heap small). */
@@ -26,6 +34,13 @@ export interface RecordingReadOptions {
 
 const NEWLINE = 10;
 const DEFAULT_CHUNK_BYTES = 1 << 16;
+
+/**
+ * The longest line the reader reads: 16 MiB, far beyond any record (a venue message is a few
+ * KiB), so a file that is not JSONL, or a gzip bomb of zero bytes, costs one pass and bounded
+ * memory. A longer line is skipped as malformed (counted; policy 'stop' stops at it).
+ */
+export const MAX_LINE_BYTES = 16 << 20;
 
 /**
  * Whether a path names a gzip recording (by its `.gz` extension).
@@ -54,6 +69,21 @@ export function openChunks(
       void members.return();
     },
   });
+}
+
+/**
+ * A jump between the receive times of consecutive records giving events (in file order) this large is warned
+ * about: 30 days, far beyond any recorder's spacing (a restart appends after a gap of hours at
+ * most), so one record stamped decades off, which would stretch the run's span and every
+ * per-time metric, is named by file and line.
+ */
+export const RECV_TS_JUMP_WARN_MS = 30 * 86_400_000;
+
+/** The warning of a record whose receive time jumps far from the one before it. */
+function jumpWarning(path: string, line: number, from: number, to: number): RecordingWarning {
+  const days = Math.round(Math.abs(to - from) / 86_400_000);
+  const reason = `recvTs jumps ${days} days ${to > from ? 'forward' : 'back'} from the record before (${new Date(from).toISOString()} to ${new Date(to).toISOString()})`;
+  return recordingWarning(path, line, 'time-jump', `${reason}; kept the line`, reason);
 }
 
 /** How the reason for a line that does not parse begins. */
@@ -93,7 +123,8 @@ function parseRecordLine(text: string): RecordedMessage | string {
   }
   if (typeof rec !== 'object' || rec === null) return 'is not a record object';
   const r = rec as { recvTs?: unknown; source?: unknown; msg?: unknown };
-  if (typeof r.recvTs !== 'number') return 'recvTs must be epoch milliseconds (a number)';
+  if (!isRecvTs(r.recvTs))
+    return `recvTs must be epoch milliseconds (an integer within the Date range), not ${typeof r.recvTs === 'number' ? r.recvTs : `a ${typeof r.recvTs}`}`;
   if (r.source !== 'market-data' && r.source !== 'private')
     return 'source must be "market-data" or "private"';
   if (r.msg === undefined) return 'has no msg';
@@ -130,9 +161,36 @@ export async function* readEventBatches<E>(
   const stream = openChunks(path, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
   let lineNo = 0;
   let headerSeen = false;
-  let carry: Buffer | undefined;
+  // The bytes of the line not yet ended, as read (joined once, when its newline comes).
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  // The line not yet ended is past MAX_LINE_BYTES: its bytes are counted, not kept.
+  let overlong = false;
   let failure: RecordingFormatError | undefined;
   let damaged = false;
+  const onTimeJump = options.onTimeJump;
+  let lastRecvTs: number | undefined;
+  const checkJump = (recvTs: number): void => {
+    if (onTimeJump === undefined) return;
+    if (lastRecvTs !== undefined && Math.abs(recvTs - lastRecvTs) > RECV_TS_JUMP_WARN_MS)
+      onTimeJump(jumpWarning(path, lineNo, lastRecvTs, recvTs));
+    lastRecvTs = recvTs;
+  };
+
+  // Skips a line past the cap; returns false when reading must stop (policy 'stop', or the header).
+  const skipOverlong = (bytes: number): boolean => {
+    lineNo++;
+    const fault: LineFault = {
+      kind: 'not-a-record',
+      reason: `is longer than ${MAX_LINE_BYTES / (1 << 20)} MiB (${bytes} bytes), so it was not read`,
+    };
+    if (!headerSeen || stopOnMalformed) {
+      failure = new RecordingFormatError(path, lineNo, fault.reason);
+      return false;
+    }
+    warn(skippedLine(path, lineNo, fault));
+    return true;
+  };
 
   // Returns false when reading must stop (policy 'stop' met a malformed line).
   const take = (text: string, out: E[]): boolean => {
@@ -149,8 +207,9 @@ export async function* readEventBatches<E>(
       fault = unparsed(rec);
     } else {
       const event = decode(rec);
-      if (event === null) return true;
       if (!(event instanceof Error)) {
+        if (event === null) return true;
+        checkJump(rec.recvTs);
         if (Array.isArray(event)) for (const e of event as readonly E[]) out.push(e);
         else out.push(event as E);
         return true;
@@ -182,7 +241,9 @@ export async function* readEventBatches<E>(
           continue;
         }
         // The line the damage cut is lost with it; the damage counts as one line, so the lines after it are numbered apart.
-        carry = undefined;
+        pending = [];
+        pendingBytes = 0;
+        overlong = false;
         lineNo++;
         const reason = `bytes ${piece.from}-${piece.to} of the compressed file are damaged (${piece.reason})`;
         warn(
@@ -196,13 +257,30 @@ export async function* readEventBatches<E>(
         );
         continue;
       }
-      const chunk: Buffer = carry === undefined ? piece : Buffer.concat([carry, piece]);
-      const lastNl = chunk.lastIndexOf(NEWLINE);
+      let chunk: Buffer = piece;
+      const firstNl = chunk.indexOf(NEWLINE);
+      const lineBytes = pendingBytes + (firstNl === -1 ? chunk.length : firstNl);
+      if (overlong || lineBytes > MAX_LINE_BYTES) {
+        pending = [];
+        pendingBytes = firstNl === -1 ? lineBytes : 0;
+        overlong = firstNl === -1;
+        if (overlong) continue;
+        if (!skipOverlong(lineBytes)) throw failure;
+        chunk = chunk.subarray(firstNl + 1);
+      }
+      let lastNl = chunk.lastIndexOf(NEWLINE);
       if (lastNl === -1) {
-        carry = chunk;
+        if (chunk.length !== 0) pending.push(chunk);
+        pendingBytes += chunk.length;
         continue;
       }
-      carry = lastNl + 1 < chunk.length ? chunk.subarray(lastNl + 1) : undefined;
+      if (pending.length !== 0) {
+        pending.push(chunk);
+        lastNl += pendingBytes;
+        chunk = Buffer.concat(pending, pendingBytes + chunk.length);
+      }
+      pending = lastNl + 1 < chunk.length ? [chunk.subarray(lastNl + 1)] : [];
+      pendingBytes = chunk.length - lastNl - 1;
       // One utf8 decode per chunk, cut at a newline so no character is split.
       const text = chunk.toString('utf8', 0, lastNl);
       const out: E[] = [];
@@ -217,8 +295,10 @@ export async function* readEventBatches<E>(
       if (out.length !== 0) yield out;
       if (failure !== undefined) throw failure;
     }
-    if (carry !== undefined && carry.length !== 0) {
-      const tail = carry.toString('utf8');
+    if (overlong) {
+      if (!skipOverlong(pendingBytes)) throw failure;
+    } else if (pendingBytes !== 0) {
+      const tail = Buffer.concat(pending, pendingBytes).toString('utf8');
       const rec = headerSeen ? parseRecordLine(tail) : undefined;
       if (rec !== undefined && typeof rec !== 'string') {
         lineNo++;
@@ -227,8 +307,11 @@ export async function* readEventBatches<E>(
           const fault = undecodable(event);
           if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
           warn(skippedLine(path, lineNo, fault));
-        } else if (event !== null) {
-          yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
+        } else {
+          if (event !== null) {
+            checkJump(rec.recvTs);
+            yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
+          }
         }
       } else if (headerSeen) {
         warn(

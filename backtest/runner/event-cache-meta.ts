@@ -1,16 +1,18 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import type { SkippedLines } from '../recording/index.ts';
+import { eventCacheKey, metaSignature } from './event-cache-key.ts';
 
 /**
  * Version of the cache's layout: a cache of another version is stale. 2: the meta keeps the lines
  * the recording's reader skipped, so a run from the cache warns as one from the file does. 3: each
  * chunk has the CRC-32 of its rows, checked as it is read. 4: gap events are rows too, their
  * reasons in the meta, so a recording with gap records is cached (an older reader would take a
- * gap row for a bar).
+ * gap row for a bar). 5: the meta is signed (`mac`, an HMAC-SHA256 under this user's key), so a
+ * cache someone else wrote (shipped next to a downloaded recording) is not trusted.
  */
-export const EVENT_CACHE_FORMAT = 4;
+export const EVENT_CACHE_FORMAT = 5;
 
 /** What the meta file of an event cache holds. */
 export interface EventCacheMeta {
@@ -45,6 +47,34 @@ export interface EventCacheMeta {
    * written before it was kept (the run reads the recording's end then, as before).
    */
   readonly lastRecvTs?: number;
+  /**
+   * HMAC-SHA256 (hex) of the meta's JSON without this field, under this user's key
+   * ({@link eventCacheKey}). It covers the data file's length and each chunk's CRC-32 (checked as
+   * the chunk is read), so the events can be trusted as this user's own without hashing them.
+   */
+  readonly mac?: string;
+}
+
+/**
+ * A meta with its signature under this user's key, last; without one when there is no key (such a
+ * cache is then never trusted).
+ * @param meta - the meta, unsigned
+ * @returns the meta to write
+ */
+export async function signEventCacheMeta(meta: EventCacheMeta): Promise<EventCacheMeta> {
+  const { mac: _old, ...unsigned } = meta;
+  const key = await eventCacheKey();
+  return key === undefined ? unsigned : { ...unsigned, mac: metaSignature(JSON.stringify(unsigned), key) };
+}
+
+/** Whether a meta, as read, carries this user's signature. */
+async function signedHere(meta: EventCacheMeta): Promise<boolean> {
+  const { mac, ...unsigned } = meta;
+  const key = await eventCacheKey();
+  if (key === undefined || typeof mac !== 'string') return false;
+  const expected = Buffer.from(metaSignature(JSON.stringify(unsigned), key), 'hex');
+  const given = Buffer.from(mac, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /**
@@ -59,17 +89,21 @@ export async function sha256Of(path: string): Promise<string> {
 }
 
 /**
- * The cache's meta when it is valid for this source and decoder: same size, mtime and ctime, or
- * same size and SHA-256 (a copied, touched or restored file).
+ * The cache's meta when it is valid for this source and decoder and was written by this user on
+ * this machine (signed with its key): same size, mtime and ctime, or same size and SHA-256 (a
+ * copied, touched or restored file).
  * @param recording - the recording's path
  * @param paths - the cache's data and meta paths
  * @param decoderId - names the decoder: a cache made by another is stale
- * @returns the meta, or undefined when the cache is missing, broken or stale
+ * @param onUntrusted - told why a cache of this format and decoder is not used because it is not
+ *   signed with this user's key (someone else's, shipped with the recording)
+ * @returns the meta, or undefined when the cache is missing, broken, stale or not this user's
  */
 export async function validEventCacheMeta(
   recording: string,
   paths: { readonly data: string; readonly meta: string },
   decoderId: string,
+  onUntrusted: (message: string) => void = () => undefined,
 ): Promise<EventCacheMeta | undefined> {
   let meta: EventCacheMeta;
   try {
@@ -80,6 +114,12 @@ export async function validEventCacheMeta(
     return undefined;
   }
   if (meta.format !== EVENT_CACHE_FORMAT || meta.decoderId !== decoderId) return undefined;
+  if (!(await signedHere(meta))) {
+    onUntrusted(
+      `event cache ${paths.meta} was not written by this user on this machine (its signature does not check): ignored it and rebuilding it from the recording`,
+    );
+    return undefined;
+  }
   if (meta.skipped !== undefined && !Array.isArray(meta.skipped)) return undefined;
   if (meta.reasons !== undefined && !Array.isArray(meta.reasons)) return undefined;
   if (meta.lastRecvTs !== undefined && !Number.isFinite(meta.lastRecvTs)) return undefined;
@@ -88,7 +128,10 @@ export async function validEventCacheMeta(
   if (source.mtimeMs === meta.source.mtimeMs && source.ctimeMs === meta.source.ctimeMs) return meta;
   if ((await sha256Of(recording)) !== meta.source.sha256) return undefined;
   // The same bytes: note the new times, so the next run needs no hash (best effort).
-  const renewed = { ...meta, source: { ...meta.source, mtimeMs: source.mtimeMs, ctimeMs: source.ctimeMs } };
+  const renewed = await signEventCacheMeta({
+    ...meta,
+    source: { ...meta.source, mtimeMs: source.mtimeMs, ctimeMs: source.ctimeMs },
+  });
   await writeFile(paths.meta, JSON.stringify(renewed)).catch(() => undefined);
   return renewed;
 }

@@ -2,7 +2,7 @@ import { type FileHandle, open, rename, rm } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
 import type { MarketEvent } from '../../core/model/index.ts';
 import type { SkippedLines } from '../recording/index.ts';
-import { EVENT_CACHE_FORMAT, type EventCacheMeta } from './event-cache-meta.ts';
+import { EVENT_CACHE_FORMAT, type EventCacheMeta, signEventCacheMeta } from './event-cache-meta.ts';
 import { encodeRow, STRIDE } from './event-cache-rows.ts';
 
 /** Writes the cache while the recording is replayed from the file; gives up on the first event it cannot hold. */
@@ -102,7 +102,7 @@ export class EventCacheWriter {
     // The partial name is free again: the meta is written under it, so a dead run's is cleaned up the same way.
     const metaFile = await open(this.partial, 'w');
     try {
-      await metaFile.writeFile(JSON.stringify(meta));
+      await metaFile.writeFile(JSON.stringify(await signEventCacheMeta(meta)));
       await metaFile.sync();
     } finally {
       await metaFile.close();

@@ -23,7 +23,9 @@ import { removeStaleCachePartials } from './stale-cache-partials.ts';
  * anything else is replayed from the file every time. Each
  * chunk's CRC-32 is in the meta and checked as the chunk is read: a data file damaged in place
  * (or left with blocks unwritten by a crash) is dropped with a warning and rebuilt from the
- * recording, the run going on from the event after the last one the cache gave.
+ * recording, the run going on from the event after the last one the cache gave. The meta is
+ * signed with a key only this user can read (see event-cache-key.ts), so a cache someone else
+ * wrote, shipped next to a downloaded recording, is rebuilt with a notice rather than trusted.
  */
 
 /** Cache files this thread has started writing, to name each partial file apart. */
@@ -47,7 +49,8 @@ export function eventCachePaths(recording: string): { readonly data: string; rea
  * @param decoderId - names the decoder (and its version): a cache made by another is stale
  * @param readFresh - reads and decodes the recording itself, telling `damage` the lines it skips
  * @param damage - the run's tally of skipped lines: the cache's are added to it
- * @param onDamagedCache - told why a damaged cache is rebuilt; default: a line on stderr
+ * @param onDamagedCache - told why a damaged cache, or one not signed with this user's key (someone
+ *   else's), is rebuilt; default: a line on stderr
  * @param endTime - told the recording's last receive time a valid cache kept, and reads the one a
  *   new cache is to keep; default: reads it ({@link readLastRecvTs}) and tells no one
  * @returns batches of market events, in recording order
@@ -61,7 +64,7 @@ export async function* cachedMarketEvents(
   endTime: CachedEndTime = { fromCache: () => undefined, read: () => readLastRecvTs(recording) },
 ): AsyncGenerator<readonly MarketEvent[]> {
   const paths = eventCachePaths(recording);
-  const meta = await validEventCacheMeta(recording, paths, decoderId);
+  const meta = await validEventCacheMeta(recording, paths, decoderId, onDamagedCache);
   // Events the cache gave before it was found damaged: the rebuild reads them again, not giving them twice.
   let given = 0;
   if (meta !== undefined) {

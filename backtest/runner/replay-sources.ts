@@ -68,6 +68,7 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
     readEventBatches<MarketEvent>(path, (record) => marketOnly(record, options.decode), {
       onMalformed: 'skip',
       onWarning: damage.note,
+      onTimeJump: damage.note,
     });
   const cache = options.eventCache;
   const ends = new RecordingEndTimes(options.window?.to);

@@ -22,6 +22,7 @@ import {
 } from '../schema/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../session-decoder.ts';
 import { defaultedSpecNotes, instrumentSpecsOf } from './instrument-specs.ts';
+import { OutputCollision, outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import { fillModelOf, latencyOf, loanOptionsOf, specsWithFees, subPortfolioMarkupOf } from './sim-models.ts';
 
@@ -247,6 +248,8 @@ export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
  * @param loaded - a validated config of mode backtest
  * @param options - strategy slots, progress stream, recordings override, takeover callback
  * @returns the result, where its files went and where the event caches are
+ * @throws OutputCollision when an output is one of the run's inputs (recording, config, strategy
+ *   module) or another output
  * @throws OutputLocked when another run holds the lock of its result JSON
  * @throws Error when the run or writing its files fails (the result's temporary files are then removed)
  */
@@ -254,6 +257,8 @@ export async function backtestToFiles(
   loaded: LoadedConfig,
   options: BacktestToFilesOptions,
 ): Promise<BacktestFilesOutcome> {
+  const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded, options.recordings));
+  if (collision !== undefined) throw new OutputCollision(collision);
   const outputs = reportPathsOf(loaded.config);
   const locked = acquireRunLock([outputs.json], Date.now());
   if (!locked.ok) throw new OutputLocked(locked.problem);

@@ -41,6 +41,33 @@ export function reportPathsOf(config: KeelConfig): { readonly json: string; read
   };
 }
 
+/** The CSV logs written next to a result JSON: the suffix that replaces its `.json`, and the writer. */
+const CSV_LOGS = [
+  ['.trades.csv', tradesCsvLines],
+  ['.fills.csv', fillsCsvLines],
+  ['.orders.csv', ordersCsvLines],
+  ['.equity.csv', equityCsvLines],
+  ['.cash-flows.csv', cashFlowsCsvLines],
+  ['.liquidations.csv', liquidationsCsvLines],
+  ['.algo-orders.csv', algoOrdersCsvLines],
+  ['.denials.csv', denialsCsvLines],
+  ['.trailing-stops.csv', trailingStopsCsvLines],
+] as const;
+
+function csvBaseOf(json: string): string {
+  return json.replace(/\.json$/i, '');
+}
+
+/**
+ * The CSV files written next to a result JSON.
+ * @param json - the result JSON's path
+ * @returns `<json>.trades.csv` and the others, in the order they are written
+ */
+export function csvPathsOf(json: string): string[] {
+  const base = csvBaseOf(json);
+  return CSV_LOGS.map(([suffix]) => `${base}${suffix}`);
+}
+
 /**
  * Writes a run's result JSON (deterministic: same result, same bytes), its CSVs next to it
  * (`<json>.trades.csv`, `.fills.csv`, `.orders.csv`, `.equity.csv`, `.cash-flows.csv`,
@@ -59,18 +86,8 @@ export async function writeRunOutputs(
 ): Promise<RunOutputPaths> {
   await mkdir(dirname(paths.json), { recursive: true });
   await mkdir(dirname(paths.html), { recursive: true });
-  const base = paths.json.replace(/\.json$/i, '');
-  const csv = [
-    [`${base}.trades.csv`, tradesCsvLines],
-    [`${base}.fills.csv`, fillsCsvLines],
-    [`${base}.orders.csv`, ordersCsvLines],
-    [`${base}.equity.csv`, equityCsvLines],
-    [`${base}.cash-flows.csv`, cashFlowsCsvLines],
-    [`${base}.liquidations.csv`, liquidationsCsvLines],
-    [`${base}.algo-orders.csv`, algoOrdersCsvLines],
-    [`${base}.denials.csv`, denialsCsvLines],
-    [`${base}.trailing-stops.csv`, trailingStopsCsvLines],
-  ] as const;
+  const base = csvBaseOf(paths.json);
+  const csv = CSV_LOGS.map(([suffix, lines]) => [`${base}${suffix}`, lines] as const);
   // The HTML is rendered lazily, after the JSON and CSVs are staged, as they were written before.
   function* html(): Generator<string> {
     yield renderHtmlReport(result, { settleAsset });

@@ -7,6 +7,7 @@ import { brokerClientIdOf } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
+import { outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
 import { missingRecordingProblems } from './recording-problems.ts';
 import { runLogger } from './run-logger.ts';
@@ -42,8 +43,8 @@ export type SessionRunResult =
  * the same live venue adapter as live mode, then closed.
  * @param loaded - a validated config of mode live or paper
  * @param options - duration, status sink, fill callback, signal handling
- * @returns the outcome, or the problems (strategy params, unloadable plugin, another run holding
- *   the lock of the same outputs: see `acquireRunLock`)
+ * @returns the outcome, or the problems (strategy params, unloadable plugin, an output that is an
+ *   input or another output, another run holding the lock of the same outputs: see `acquireRunLock`)
  * @throws Error when the venue cannot be reached or the run fails
  */
 export async function runConfiguredSession(
@@ -57,6 +58,8 @@ export async function runConfiguredSession(
   }
   const missing = missingRecordingProblems(loaded);
   if (missing.length > 0) return { ok: false, problems: missing.map(formatConfigProblem) };
+  const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded));
+  if (collision !== undefined) return { ok: false, problems: [collision] };
   const outputs = [reportPathsOf(config).json];
   if (config.recording !== undefined) outputs.push(resolve(config.recording.path));
   const locked = acquireRunLock(outputs, Date.now());

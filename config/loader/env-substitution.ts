@@ -44,10 +44,28 @@ export function substituteText(text: string, env: EnvValues): Substituted {
 }
 
 /**
+ * The variable names a string refers to (`${NAME}` and `${NAME:-default}`; `$${` is a literal).
+ * @param text - a scalar's text
+ * @returns the names, in order, repeats kept
+ */
+function referencedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(REFERENCE)) {
+    const body = match[1];
+    if (body === undefined) continue;
+    const split = body.indexOf(':-');
+    names.push(split < 0 ? body : body.slice(0, split));
+  }
+  return names;
+}
+
+/**
  * Substitutes environment references in every string of a parsed config, in place. A plain
  * (unquoted) scalar that is exactly one reference is re-read as YAML, so `port: ${PORT}` gives
  * a number; quoted scalars and secrets stay strings. Secret paths must hold a reference:
- * a credential written into the file itself is refused.
+ * a credential written into the file itself is refused, and so is a reference to a secret's
+ * variable from any other field (a URL, a param), where the credential would leave the
+ * process in plain text.
  * @param source - the parsed config
  * @param env - the values
  * @param secretPaths - paths whose value must come from the environment
@@ -59,8 +77,12 @@ export function substituteEnv(
   secretPaths: readonly YamlPath[],
 ): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
+  const secretNames = new Set<string>();
   for (const secretPath of secretPaths) {
     const node = source.lookup(secretPath).node;
+    if (isScalar(node) && typeof node.value === 'string') {
+      for (const name of referencedNames(node.value)) secretNames.add(name);
+    }
     if (
       isScalar(node) &&
       node.value !== null &&
@@ -76,14 +98,24 @@ export function substituteEnv(
   }
   visitScalars(source.doc.contents as Node | null, [], (scalar, path) => {
     if (typeof scalar.value !== 'string' || !scalar.value.includes('$')) return;
+    const isSecret = secretPaths.some(
+      (secret) => isPathPrefix(secret, path) && secret.length === path.length,
+    );
+    const leaked = isSecret ? undefined : referencedNames(scalar.value).find((name) => secretNames.has(name));
+    if (leaked !== undefined) {
+      problems.push(
+        source.problem(
+          path,
+          `refers to \${${leaked}}, which holds a venue credential (venue.apiKey / venue.apiSecret); a credential may only be used there`,
+        ),
+      );
+      return;
+    }
     const result = substituteText(scalar.value, env);
     if ('problem' in result) {
       problems.push(source.problem(path, result.problem));
       return;
     }
-    const isSecret = secretPaths.some(
-      (secret) => isPathPrefix(secret, path) && secret.length === path.length,
-    );
     const wholeReference = /^\$\{[^}]*\}$/.test(scalar.value);
     scalar.value =
       scalar.type === Scalar.PLAIN && wholeReference && !isSecret ? yamlScalarOf(result.text) : result.text;

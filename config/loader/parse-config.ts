@@ -4,6 +4,7 @@ import { resolveAliases } from './alias-resolution.ts';
 import type { ConfigProblem } from './config-problem.ts';
 import { ConfigSource } from './config-source.ts';
 import { type EnvValues, substituteEnv } from './env-substitution.ts';
+import { forbiddenKeyProblems } from './forbidden-keys.ts';
 import { issueSentences } from './issue-sentence.ts';
 import { knownKeysOf } from './known-keys.ts';
 import { applySetOverrides, type OverrideArg } from './set-override.ts';
@@ -62,6 +63,7 @@ export function parseConfigText(text: string, options: ParseConfigOptions): Conf
   const early = [
     ...applySetOverrides(source, options.overrides ?? []),
     ...substituteEnv(source, options.env, SECRET_PATHS),
+    ...forbiddenKeyProblems(source),
   ];
   const resolved = resolveAliases(source);
   if (!resolved.ok) return { ok: false, problems: sortByPlace([...early, resolved.problem]) };

@@ -18,18 +18,44 @@ export const LOG_REDACT_PATHS: readonly string[] = [
 
 /**
  * A plain, printable copy of a config: Secrets and any `apiKey` / `apiSecret` field become
- * `[redacted]`, Decimals become their exact text. Safe for `keel validate --print` and logs.
+ * `[redacted]`, Decimals become their exact text, and a secret's value met inside any other
+ * string is replaced by `[redacted]` too. Safe for `keel validate --print` and logs.
  * @param value - a validated config or any part of one
  * @returns JSON-ready data with no secret in it
  */
 export function redactConfig(value: unknown): unknown {
+  const secrets: string[] = [];
+  collectSecrets(value, secrets);
+  return redactWith(
+    value,
+    secrets.filter((secret) => secret !== ''),
+  );
+}
+
+function collectSecrets(value: unknown, into: string[]): void {
+  if (value instanceof Secret) {
+    into.push(value.reveal());
+  } else if (Array.isArray(value)) {
+    for (const item of value) collectSecrets(item, into);
+  } else if (value !== null && typeof value === 'object' && !D.isDecimal(value)) {
+    for (const [key, field] of Object.entries(value)) {
+      if ((key === 'apiKey' || key === 'apiSecret') && typeof field === 'string') into.push(field);
+      else collectSecrets(field, into);
+    }
+  }
+}
+
+function redactWith(value: unknown, secrets: readonly string[]): unknown {
   if (value instanceof Secret) return REDACTED;
-  if (Array.isArray(value)) return value.map(redactConfig);
+  if (typeof value === 'string') {
+    return secrets.reduce((text, secret) => text.split(secret).join(REDACTED), value);
+  }
+  if (Array.isArray(value)) return value.map((item) => redactWith(item, secrets));
   if (D.isDecimal(value)) return value.toFixed();
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(value)) {
-      out[key] = key === 'apiKey' || key === 'apiSecret' ? REDACTED : redactConfig(field);
+      out[key] = key === 'apiKey' || key === 'apiSecret' ? REDACTED : redactWith(field, secrets);
     }
     return out;
   }

@@ -13,16 +13,29 @@ function plainNumber(value: number): string {
   return Number.isFinite(value) && text.includes('e') ? D(text).toFixed() : text;
 }
 
+/** A text a spreadsheet would run as a formula: it starts with = + - @, a tab or a carriage return. */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A number written as text (a decimal's digits): left as it is, so it stays a number. */
+const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
 /**
- * Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180).
+ * Quotes a CSV field when it holds a comma, a quote or a line break (RFC 4180). A text cell a
+ * spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return, and not
+ * a number: a strategy's ref, a venue's reason) gets a leading `'`, as OWASP advises, so Excel
+ * and LibreOffice show it as text.
  * @param cell - the value; Decimals are written exactly, numbers as plain decimals, null and
  *   undefined as empty
  * @returns the field text
  */
 export function csvField(cell: Cell): string {
   if (cell === null || cell === undefined) return '';
-  const text =
-    typeof cell === 'object' ? cell.toFixed() : typeof cell === 'number' ? plainNumber(cell) : String(cell);
+  let text: string;
+  if (typeof cell === 'object') text = cell.toFixed();
+  else if (typeof cell === 'number') text = plainNumber(cell);
+  else {
+    text = String(cell);
+    if (FORMULA_START.test(text) && !NUMBER_TEXT.test(text)) text = `'${text}`;
+  }
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -15,6 +15,7 @@ import {
 } from '../../../backtest/report/index.ts';
 import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
+import { OutputCollision } from '../../compose/output-collisions.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
 import { forceStopOnSecondSignal } from '../../compose/session-stop.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
@@ -172,7 +173,7 @@ async function backtestAndSummarize(
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
     io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: ${(error as Error).message}\n`);
-    return isBadInputFile(error) || error instanceof OutputLocked
+    return isBadInputFile(error) || error instanceof OutputLocked || error instanceof OutputCollision
       ? EXIT.BAD_CONFIG_OR_USAGE
       : EXIT.RUNTIME_FAILURE;
   }

@@ -4,6 +4,7 @@ import {
   readData,
   readDecimal,
   readEpochMs,
+  readSize,
   readSym,
   type UntrustedPush,
   wrongField,
@@ -38,7 +39,7 @@ export const klineMapper = channelMapper('KLINE', (msg: UntrustedPush, recvTs: n
     high: readDecimal(data, 'high', 'KLINE', sym),
     low: readDecimal(data, 'low', 'KLINE', sym),
     close: readDecimal(data, 'close', 'KLINE', sym),
-    volume: readDecimal(data, 'volume', 'KLINE', sym),
+    volume: readSize(data, 'volume', 'KLINE', sym),
     closed,
   };
 });

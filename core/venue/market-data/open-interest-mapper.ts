@@ -1,6 +1,6 @@
 import type { OpenInterestEvent } from '../../model/index.ts';
 import { channelMapper } from './market-data-mapper.ts';
-import { readData, readDecimal, readEpochMs, readSym, type UntrustedPush } from './wire-field-readers.ts';
+import { readData, readEpochMs, readSize, readSym, type UntrustedPush } from './wire-field-readers.ts';
 
 /** Decodes OPEN_INTEREST pushes (shape Keel's choice, see wire-types.ts) into open-interest events. */
 export const openInterestMapper = channelMapper(
@@ -13,7 +13,7 @@ export const openInterestMapper = channelMapper(
       sym,
       ts: readEpochMs(data, 'ts', 'OPEN_INTEREST', sym),
       recvTs,
-      openInterest: readDecimal(data, 'openInterest', 'OPEN_INTEREST', sym),
+      openInterest: readSize(data, 'openInterest', 'OPEN_INTEREST', sym),
     };
   },
 );

@@ -5,6 +5,7 @@ import {
   readData,
   readEpochMs,
   readSym,
+  sizeText,
   type UntrustedPush,
   wrongField,
 } from './wire-field-readers.ts';
@@ -21,7 +22,7 @@ function readLevels(value: unknown, side: 'bids' | 'asks', sym: string): BookLev
     }
     levels[i] = [
       decimalText(level[0], `data.${side}[${i}][0]`, 'ORDER_BOOK', sym),
-      decimalText(level[1], `data.${side}[${i}][1]`, 'ORDER_BOOK', sym),
+      sizeText(level[1], `data.${side}[${i}][1]`, 'ORDER_BOOK', sym),
     ];
   }
   return levels;

@@ -5,6 +5,7 @@ import {
   readData,
   readDecimal,
   readEpochMs,
+  readSize,
   readSym,
   type UntrustedPush,
 } from './wire-field-readers.ts';
@@ -24,7 +25,7 @@ export const tickerMapper = channelMapper('TICKER', (msg: UntrustedPush, recvTs:
     last: readDecimal(data, 'last', 'TICKER', sym),
     high24h: readDecimal(data, 'high24h', 'TICKER', sym),
     low24h: readDecimal(data, 'low24h', 'TICKER', sym),
-    volume24h: readDecimal(data, 'volume24h', 'TICKER', sym),
+    volume24h: readSize(data, 'volume24h', 'TICKER', sym),
   };
   if (data.bid !== undefined) event.bid = decimalText(data.bid, 'data.bid', 'TICKER', sym);
   if (data.ask !== undefined) event.ask = decimalText(data.ask, 'data.ask', 'TICKER', sym);

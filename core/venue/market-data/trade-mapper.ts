@@ -4,6 +4,7 @@ import {
   readData,
   readDecimal,
   readEpochMs,
+  readSize,
   readSym,
   type UntrustedPush,
   wrongField,
@@ -28,7 +29,7 @@ export const tradeMapper = channelMapper('TRADE', (msg: UntrustedPush, recvTs: n
     recvTs,
     tradeId,
     price: readDecimal(data, 'price', 'TRADE', sym),
-    qty: readDecimal(data, 'qty', 'TRADE', sym),
+    qty: readSize(data, 'qty', 'TRADE', sym),
     side,
   };
 });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EventCacheMeta, signEventCacheMeta } from '../../../backtest/runner/event-cache-meta.ts';
 import { eventCachePaths, runBacktest } from '../../../backtest/runner/index.ts';
 import {
   SYNTHETIC_BTC_PERP,
@@ -48,7 +49,10 @@ describe("a run from a valid event cache takes the recording's end from the cach
   };
 
   const metaPath = () => eventCachePaths(path).meta;
-  const readMeta = () => JSON.parse(readFileSync(metaPath(), 'utf8')) as { lastRecvTs?: number };
+  const readMeta = () => JSON.parse(readFileSync(metaPath(), 'utf8')) as EventCacheMeta;
+  // An edited meta signed again, as this user's own cache of that content would be.
+  const writeMeta = async (meta: EventCacheMeta) =>
+    writeFileSync(metaPath(), JSON.stringify(await signEventCacheMeta(meta)));
 
   it('takes the end a valid cache kept (reading none), and spans it as the run that built the cache', async () => {
     const built = await run();
@@ -58,12 +62,12 @@ describe("a run from a valid event cache takes the recording's end from the cach
     expect(await run()).toEqual(built);
 
     // The span is the kept end's, not the file's: a kept end 10 minutes later spans 10 minutes more.
-    writeFileSync(metaPath(), JSON.stringify({ ...meta, lastRecvTs: (meta.lastRecvTs as number) + 600_000 }));
+    await writeMeta({ ...meta, lastRecvTs: (meta.lastRecvTs as number) + 600_000 });
     expect((await run()).span).toBe((built.span as number) + 600_000);
 
-    // A cache written before the end was kept (format 4 as it was): the end is read as before.
+    // A cache without a kept end (as format 4 wrote before it kept one): the end is read as before.
     const { lastRecvTs: _kept, ...older } = meta;
-    writeFileSync(metaPath(), JSON.stringify(older));
+    await writeMeta(older);
     expect(await run()).toEqual(built);
   }, 120_000);
 
@@ -71,7 +75,7 @@ describe("a run from a valid event cache takes the recording's end from the cach
     const to = START + 3_600_000;
     const cached = await run({ to });
     const { lastRecvTs: _kept, ...older } = readMeta();
-    writeFileSync(metaPath(), JSON.stringify(older));
+    await writeMeta(older);
     const read = await run({ to });
     expect(read).toEqual(cached);
     expect(read.span).toBeLessThanOrEqual(3_600_000);

@@ -160,6 +160,7 @@ describe('backtest of a recording with a damaged line', () => {
       'chunks',
       'bytes',
       'lastRecvTs',
+      'mac',
     ]);
   }, 30_000);
 });
