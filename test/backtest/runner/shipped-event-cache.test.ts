@@ -23,7 +23,7 @@ afterEach(() => {
 
 async function backtest(dir: string, name: string, recording: string, ...extra: string[]) {
   const json = join(dir, `${name}.json`);
-  // The cache's notices go to the process's own stderr, as the reader's warnings do.
+  // A rebuilt cache is a run warning (printed with the others); the reader's notices go to stderr.
   let notices = '';
   const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
     notices += String(chunk);
@@ -45,6 +45,7 @@ async function backtest(dir: string, name: string, recording: string, ...extra: 
   return {
     fills: JSON.parse(readFileSync(json, 'utf8')).fills.length as number,
     stderr: `${out.stderr}${notices}`,
+    warnings: out.stdout.split('\n').filter((line) => line.includes('events.json')),
   };
 }
 
@@ -77,10 +78,16 @@ describe('an event cache that came with a downloaded recording (a zip of the fol
     shipCache(b, a, 'ab'.repeat(32));
     const shipped = await backtest(dir, 'shipped', a);
     expect(shipped.fills).toBe(truth.fills);
-    expect(shipped.stderr).toMatch(/a\.jsonl\.gz\.events\.json was not written by this user on this machine/);
+    expect(shipped.warnings.join('\n')).toMatch(
+      /a\.jsonl\.gz\.events\.json was not written by this user on this machine/,
+    );
     // Rebuilt and signed with this user's key: the next run uses it, silently, with the same fills.
     const again = await backtest(dir, 'again', a);
-    expect({ fills: again.fills, stderr: again.stderr }).toEqual({ fills: truth.fills, stderr: '' });
+    expect({ fills: again.fills, stderr: again.stderr, warnings: again.warnings }).toEqual({
+      fills: truth.fills,
+      stderr: '',
+      warnings: [],
+    });
     expect(JSON.parse(readFileSync(`${a}.events.json`, 'utf8')).mac).toMatch(/^[0-9a-f]{64}$/);
   }, 120_000);
 
