@@ -146,7 +146,11 @@ export interface PaperVenue {
    * @returns one entry per such sym
    */
   barOverlaps(): BarOverlap[];
-  /** Writes the snapshot (with a data dir), closes every connection and the server. */
+  /**
+   * Writes the snapshot (with a data dir), closes every connection and the server, and releases the
+   * data dir; once: a second call gets the first one's promise and touches nothing (a data dir another
+   * venue took since stays locked).
+   */
   close(): Promise<void>;
 }
 
@@ -323,6 +327,7 @@ async function startHoldingDataDir(
   faults.bindDropper((which) => connections.drop(which));
   feed.start();
   const main = portfolios[0] as PaperPortfolioOptions;
+  let closing: Promise<void> | undefined;
   return {
     restUrl: server.restUrl,
     privateWsUrl: server.privateWsUrl,
@@ -339,16 +344,19 @@ async function startHoldingDataDir(
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     earlySpanWork: () => (books.get(main.portfolioId) as PortfolioBook).sim.earlySpanWork(),
     barOverlaps: () => (books.get(main.portfolioId) as PortfolioBook).sim.barOverlaps(),
-    async close(): Promise<void> {
-      await feed.stop();
-      // Commands already on their way reach the matching engine before the venue saves and closes.
-      delays.closing();
-      writer?.flush();
-      try {
-        await server.close();
-      } finally {
-        lock?.release();
-      }
+    close(): Promise<void> {
+      closing ??= (async () => {
+        await feed.stop();
+        // Commands already on their way reach the matching engine before the venue saves and closes.
+        delays.closing();
+        writer?.flush();
+        try {
+          await server.close();
+        } finally {
+          lock?.release();
+        }
+      })();
+      return closing;
     },
   };
 }

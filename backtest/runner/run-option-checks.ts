@@ -3,13 +3,14 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
 /**
  * Refuses the options a backtest cannot run with, before it opens or takes anything (its gate
  * included): a window end that is not a time, a warm-up period or grid that is not a positive
- * length, a batch size under 1. Each would otherwise fail later with a message that does not name
- * it, or run wrong without a word.
+ * length, a batch size under 1, an equity sample step that is not positive, fewer than 2 equity
+ * buckets. Each would otherwise fail later (after the gate was claimed, or with a message that does
+ * not name it), or run wrong without a word.
  * @param options - the run's options
  * @throws RangeError naming the first bad option and its value
  */
 export function checkRunOptions(options: BacktestRunOptions): void {
-  const { window, warmUp, batchSize } = options;
+  const { window, warmUp, batchSize, equitySampleMs, equityBuckets } = options;
   for (const end of ['from', 'to'] as const) {
     const value = window?.[end];
     if (value !== undefined && !Number.isFinite(value))
@@ -24,4 +25,8 @@ export function checkRunOptions(options: BacktestRunOptions): void {
   }
   if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize >= 1))
     throw new RangeError(`backtest: batchSize must be a whole number of at least 1, got ${batchSize}`);
+  if (equitySampleMs !== undefined && !(equitySampleMs > 0))
+    throw new RangeError(`backtest: equitySampleMs must be a positive number of ms, got ${equitySampleMs}`);
+  if (equityBuckets !== undefined && !(equityBuckets >= 2))
+    throw new RangeError(`backtest: equityBuckets must be at least 2, got ${equityBuckets}`);
 }

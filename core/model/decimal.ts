@@ -61,24 +61,21 @@ export function decimalOf(value: number): Dec {
 }
 
 /**
- * A number that came out of float arithmetic (`33.4 * 3` is 100.19999999999999) without its float
- * noise: the same number to 12 significant digits.
+ * How far, in units of the last place of a number, float noise may have moved it off the grid point
+ * it was meant to be on: a product or sum of a few exact-looking numbers is off by an ulp or two.
  */
-function decimalOfCalculated(value: number): Dec {
-  return new MoneyDecimal(Number(value.toPrecision(12)).toString());
-}
-
-/** How far, in steps, float noise may have moved a number off the grid point it was meant to be on. */
-const NOISE_STEPS = 1e-6;
+const NOISE_ULPS = 4;
 
 /**
  * A number that came out of float arithmetic, as money about to be rounded to a grid of `step`
  * (a tick or lot), so that rounding does not lose the step it was meant to be on: `33.4 * 3` is
- * 100.19999999999999, which floors to 100.1 on a 0.1 tick, but was meant as 100.2. The number is
- * taken exactly when it lies on the grid (12345.12345678 on a 1e-8 lot stays, whatever its number
- * of digits); off the grid, its value to 12 significant digits is taken instead only when the two
- * differ by at most a millionth of a step (float noise), else the exact value (an amount with more
- * than 12 digits that is truly off the grid rounds as written, never past it).
+ * 100.19999999999999, which floors to 100.1 on a 0.1 tick, but was meant as 100.2, and
+ * `2.84834476 * 90` is 256.35102839999996, meant as 256.3510284 on a 1e-8 lot. The number is taken
+ * exactly when it lies on the grid (12345.12345678 on a 1e-8 lot stays, whatever its number of
+ * digits); off the grid, the nearest grid point is taken instead only when the two differ by at
+ * most a few units in the last place of the number (float noise, whatever the size of the number
+ * against the step), else the exact value (an amount that is truly off the grid rounds as written,
+ * never past it).
  * @param value - a finite number
  * @param step - the grid step it will be rounded to, positive
  * @returns the Decimal to round
@@ -86,8 +83,9 @@ const NOISE_STEPS = 1e-6;
 export function decimalForStep(value: number, step: Dec): Dec {
   const exact = decimalOf(value);
   if (isOnStep(exact, step)) return exact;
-  const cleaned = decimalOfCalculated(value);
-  return cleaned.sub(exact).abs().lte(step.mul(NOISE_STEPS)) ? cleaned : exact;
+  const nearest = exact.div(step).round().mul(step);
+  const noise = Math.abs(value) * Number.EPSILON * NOISE_ULPS;
+  return nearest.sub(exact).abs().lte(noise) ? nearest : exact;
 }
 
 /** Powers of ten as doubles, index = exponent: 10^22 is the largest one a double holds exactly. */

@@ -34,6 +34,11 @@ export const LOCK_STALE_AFTER_MS = 30_000;
 /** What a lock file holds: who runs, since when. */
 interface LockHolder extends ProcessIdentity {
   readonly startedAt: string;
+  /**
+   * Random, one per acquisition: a release removes the file only while it still holds this token, so a
+   * lock released twice never removes the lock this process (or another) took on that path since.
+   */
+  readonly token?: string;
 }
 
 /** A lock taken over from a run that had died holding it. */
@@ -52,7 +57,10 @@ export interface RunLock {
   readonly paths: readonly string[];
   /** The locks taken over from runs that had died holding them. */
   readonly tookOver: readonly StaleLock[];
-  /** Removes the lock files and stops their heartbeat (also done when the process exits without calling this). */
+  /**
+   * Removes the lock files and stops their heartbeat (also done when the process exits without calling
+   * this); once: a second call does nothing, whoever holds those paths since.
+   */
   release(): void;
 }
 
@@ -127,10 +135,15 @@ function holderIn(text: string): LockHolder | undefined {
     const identity = identityFrom(parsed);
     return identity === undefined
       ? undefined
-      : { ...identity, startedAt: String((parsed as { startedAt?: unknown }).startedAt) };
+      : { ...identity, startedAt: String((parsed as { startedAt?: unknown }).startedAt), ...tokenIn(parsed) };
   } catch {
     return undefined;
   }
+}
+
+function tokenIn(parsed: unknown): { token?: string } {
+  const token = (parsed as { token?: unknown }).token;
+  return typeof token === 'string' ? { token } : {};
 }
 
 function created(path: string, holder: LockHolder): boolean {
@@ -175,11 +188,19 @@ export function acquireRunLock(
   environment: Partial<LockEnvironment> = {},
 ): RunLockResult {
   const env: LockEnvironment = { ...systemEnvironment, ...environment };
-  const mine: LockHolder = { ...processIdentity(env.probe), startedAt: new Date(startedAt).toISOString() };
+  const mine: LockHolder = {
+    ...processIdentity(env.probe),
+    startedAt: new Date(startedAt).toISOString(),
+    token: randomBytes(16).toString('hex'),
+  };
   const paths: string[] = [];
   const tookOver: StaleLock[] = [];
   let stopHeartbeat = () => {};
+  let released = false;
+  // Once per acquisition: a second release must not forget (held) a path taken again since.
   const releaseAll = () => {
+    if (released) return;
+    released = true;
     stopHeartbeat();
     for (const path of paths) {
       held.delete(path);
@@ -389,7 +410,7 @@ function restoreIfFree(aside: string, path: string): void {
 
 function isMine(path: string, mine: LockHolder): boolean {
   const holder = holderOf(path);
-  return holder !== undefined && sameProcess(holder, mine);
+  return holder !== undefined && sameProcess(holder, mine) && holder.token === mine.token;
 }
 
 function touchIfMine(path: string, mine: LockHolder, now: number): void {

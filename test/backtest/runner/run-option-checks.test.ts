@@ -71,6 +71,17 @@ describe('runBacktest given an option it cannot run with', () => {
       { batchSize: Number.NaN },
       /^backtest: batchSize must be a whole number of at least 1, got NaN$/,
     ],
+    [
+      'equitySampleMs 0',
+      { equitySampleMs: 0 },
+      /^backtest: equitySampleMs must be a positive number of ms, got 0$/,
+    ],
+    [
+      'equitySampleMs NaN',
+      { equitySampleMs: Number.NaN },
+      /^backtest: equitySampleMs must be a positive number of ms, got NaN$/,
+    ],
+    ['equityBuckets 1', { equityBuckets: 1 }, /^backtest: equityBuckets must be at least 2, got 1$/],
   ])(
     'refuses %s with a RangeError naming the option and the value, the gate left unspent',
     async (_, overrides, message) => {
@@ -84,6 +95,8 @@ describe('runBacktest given an option it cannot run with', () => {
         window: undefined,
         warmUp: undefined,
         batchSize: undefined,
+        equitySampleMs: undefined,
+        equityBuckets: undefined,
       });
       mended.dispose?.();
     },

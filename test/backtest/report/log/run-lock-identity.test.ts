@@ -51,7 +51,7 @@ describe('a run lock judged by process identity', () => {
     utimesSync(lock, at, at);
   };
 
-  it('records pid, start time, boot, pid namespace and host', () => {
+  it('records pid, start time, boot, pid namespace and host, and the acquisition token', () => {
     const { env } = environment();
     const taken = acquireRunLock([result], NOW, env);
     if (!taken.ok) throw new Error(taken.problem);
@@ -60,6 +60,7 @@ describe('a run lock judged by process identity', () => {
       startTicks: '5000',
       ...here,
       startedAt: '2026-11-29T12:00:00.000Z',
+      token: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     taken.lock.release();
   });

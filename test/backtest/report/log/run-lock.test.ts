@@ -20,6 +20,7 @@ describe('the run lock of a live or paper run', () => {
     expect(JSON.parse(readFileSync(`${result}.lock`, 'utf8'))).toEqual({
       ...processIdentity(),
       startedAt: '2026-11-28T20:00:00.000Z',
+      token: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     const second = acquireRunLock([result], Date.UTC(2026, 10, 28, 20, 0, 1));
     expect(second).toEqual({
