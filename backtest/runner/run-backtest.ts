@@ -81,13 +81,11 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   try {
     const dir = new SpillDirectory('keel-backtest-');
     const runOptions = progress === undefined ? options : { ...options, progress };
-    return await runInto(dir, runOptions, teardown, claim.started).catch(
-      (error: unknown) => {
-        // Closes the spill files still being written, and removes them.
-        dir.dispose();
-        throw error;
-      },
-    );
+    return await runInto(dir, runOptions, teardown, claim.started).catch((error: unknown) => {
+      // Closes the spill files still being written, and removes them.
+      dir.dispose();
+      throw error;
+    });
   } finally {
     await teardown.run();
   }

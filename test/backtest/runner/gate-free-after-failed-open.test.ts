@@ -29,9 +29,11 @@ describe('a gate whose run failed before its first event', () => {
       gate,
       startingCash: D(10_000),
     };
-    await expect(runBacktest({ ...base, recordings: [join(dir, 'typo.jsonl')] })).rejects.toThrow(/ENOENT|no such file/);
+    await expect(runBacktest({ ...base, recordings: [join(dir, 'typo.jsonl')] })).rejects.toThrow(
+      /ENOENT|no such file/,
+    );
     const result = await runBacktest({ ...base, recordings: [good] });
-    result.dispose();
+    result.dispose?.();
   });
 
   it('serves the corrected retry (window outside the recording)', async () => {
@@ -46,8 +48,10 @@ describe('a gate whose run failed before its first event', () => {
       gate,
       startingCash: D(10_000),
     };
-    await expect(runBacktest({ ...base, window: { from: T0 + 86_400_000 } })).rejects.toBeInstanceOf(EmptyReplayWindowError);
+    await expect(runBacktest({ ...base, window: { from: T0 + 86_400_000 } })).rejects.toBeInstanceOf(
+      EmptyReplayWindowError,
+    );
     const result = await runBacktest(base);
-    result.dispose();
+    result.dispose?.();
   });
 });
