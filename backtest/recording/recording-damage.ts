@@ -152,7 +152,7 @@ function sentenceOf(file: string, lines: SkippedLines): string {
   }
   if (lines.kind === 'time-jump') {
     const jumps = lines.count === 1 ? 'jumps once' : `jumps ${lines.count} times`;
-    return `recording ${file}: its receive time ${jumps} by more than 30 days between records, the first at ${at}: ${lines.first.reason}; the run kept the line, so its span and per-time metrics include the jump (check that record's recvTs)`;
+    return `recording ${file}: its receive time ${jumps} by more than 30 days between records (and, forward, by more than 100 times its usual step), the first at ${at}: ${lines.first.reason}; the run kept the line, so its span and per-time metrics include the jump (unless the recording has such a gap, check that record's recvTs)`;
   }
   if (lines.kind === 'truncated-line')
     return `recording ${file}: skipped its truncated last line at ${at} (${lines.first.reason})`;

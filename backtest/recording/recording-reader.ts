@@ -75,9 +75,39 @@ export function openChunks(
  * A jump between the receive times of consecutive records giving events (in file order) this large is warned
  * about: 30 days, far beyond any recorder's spacing (a restart appends after a gap of hours at
  * most), so one record stamped decades off, which would stretch the run's span and every
- * per-time metric, is named by file and line.
+ * per-time metric, is named by file and line. A jump forward is warned only when it is also more
+ * than {@link RECV_TS_JUMP_SPACINGS} times the recording's usual step so far (its median): a
+ * daily-bar recording with a halted or missing month moves forward as it should.
  */
 export const RECV_TS_JUMP_WARN_MS = 30 * 86_400_000;
+
+/** How many of a recording's usual steps a forward jump past 30 days must also exceed to be warned. */
+const RECV_TS_JUMP_SPACINGS = 100;
+
+/**
+ * The steps between receive times seen so far, counted by power of two, for their median: cheap
+ * on every record, read only when a jump past 30 days comes.
+ */
+class StepSizes {
+  private readonly counts = new Array<number>(64).fill(0);
+  private total = 0;
+
+  add(step: number): void {
+    const bucket = step <= 0 ? 0 : Math.min(63, Math.floor(Math.log2(step)) + 1);
+    this.counts[bucket] = (this.counts[bucket] ?? 0) + 1;
+    this.total++;
+  }
+
+  /** The median step rounded up to a power of two (an upper bound), 0 before any step. */
+  medianAtMost(): number {
+    let seen = 0;
+    for (let bucket = 0; bucket < 64; bucket++) {
+      seen += this.counts[bucket] ?? 0;
+      if (seen * 2 >= this.total && this.total > 0) return bucket === 0 ? 0 : 2 ** bucket;
+    }
+    return 0;
+  }
+}
 
 /** The warning of a record whose receive time jumps far from the one before it. */
 function jumpWarning(path: string, line: number, from: number, to: number): RecordingWarning {
@@ -170,10 +200,18 @@ export async function* readEventBatches<E>(
   let damaged = false;
   const onTimeJump = options.onTimeJump;
   let lastRecvTs: number | undefined;
+  const steps = new StepSizes();
   const checkJump = (recvTs: number): void => {
     if (onTimeJump === undefined) return;
-    if (lastRecvTs !== undefined && Math.abs(recvTs - lastRecvTs) > RECV_TS_JUMP_WARN_MS)
-      onTimeJump(jumpWarning(path, lineNo, lastRecvTs, recvTs));
+    if (lastRecvTs !== undefined) {
+      const step = recvTs - lastRecvTs;
+      if (
+        Math.abs(step) > RECV_TS_JUMP_WARN_MS &&
+        (step < 0 || step > RECV_TS_JUMP_SPACINGS * steps.medianAtMost())
+      )
+        onTimeJump(jumpWarning(path, lineNo, lastRecvTs, recvTs));
+      steps.add(step);
+    }
     lastRecvTs = recvTs;
   };
 

@@ -26,7 +26,9 @@ export interface BacktestRunOptions {
    * only: it keeps the run's kill-switch trip and rate buckets (a later run's virtual time restarts,
    * so they would never refill), so `runBacktest` throws `RiskGateReusedError` for a gate that
    * already served a run or is serving one. Make a gate per run, e.g. `{ ...base, gate: new
-   * RiskGate(limits) }` in a parameter grid. The run stops listening to the gate when it ends.
+   * RiskGate(limits) }` in a parameter grid. The run stops listening to the gate when it ends. A
+   * run that failed before it started its strategies (a recording it could not open, a window
+   * without events) leaves the gate free for the corrected retry.
    */
   readonly gate: IntentGate;
   /** Starting cash in `settleAsset`. */

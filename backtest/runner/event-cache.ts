@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
 import type { MarketEvent } from '../../core/model/index.ts';
 import { type RecordingDamage, readLastRecvTs } from '../recording/index.ts';
+import { eventCacheKeyState } from './event-cache-key.ts';
 import { sha256Of, validEventCacheMeta } from './event-cache-meta.ts';
 import { EventCacheDamagedError, readEventCache } from './event-cache-rows.ts';
 import { EventCacheWriter } from './event-cache-writer.ts';
@@ -44,13 +45,15 @@ export function eventCachePaths(recording: string): { readonly data: string; rea
  * A recording's market events in batches: from its cache when valid, else from `readFresh`,
  * writing the cache on the way (when the directory is writable and every event can be cached).
  * The events, and the skipped lines told to `damage`, are the same either way, so results do not
- * depend on the cache. Building it first removes the partial files of dead runs' builds.
+ * depend on the cache. Building it first removes the partial files of dead runs' builds. Without
+ * this user's key ({@link eventCacheKeyState}) no cache is read or built, and `onDamagedCache` is
+ * told why once in the process.
  * @param recording - the recording's path
  * @param decoderId - names the decoder (and its version): a cache made by another is stale
  * @param readFresh - reads and decodes the recording itself, telling `damage` the lines it skips
  * @param damage - the run's tally of skipped lines: the cache's are added to it
  * @param onDamagedCache - told why a damaged cache, or one not signed with this user's key (someone
- *   else's), is rebuilt; default: a line on stderr
+ *   else's), is rebuilt, or why no cache is kept; default: a line on stderr
  * @param endTime - told the recording's last receive time a valid cache kept, and reads the one a
  *   new cache is to keep; default: reads it ({@link readLastRecvTs}) and tells no one
  * @returns batches of market events, in recording order
@@ -63,6 +66,14 @@ export async function* cachedMarketEvents(
   onDamagedCache: (message: string) => void = warnOnStderr,
   endTime: CachedEndTime = { fromCache: () => undefined, read: () => readLastRecvTs(recording) },
 ): AsyncGenerator<readonly MarketEvent[]> {
+  const { problem } = await eventCacheKeyState();
+  if (problem !== undefined) {
+    // A cache unsigned could never be trusted: none is read or built, and the user told once.
+    if (!toldKeyProblems.has(problem)) onDamagedCache(problem);
+    toldKeyProblems.add(problem);
+    yield* readFresh();
+    return;
+  }
   const paths = eventCachePaths(recording);
   const meta = await validEventCacheMeta(recording, paths, decoderId, onDamagedCache);
   // Events the cache gave before it was found damaged: the rebuild reads them again, not giving them twice.
@@ -123,6 +134,9 @@ export async function* cachedMarketEvents(
     }
   }
 }
+
+/** The key problems told in this process: each is told once, not per recording and run. */
+const toldKeyProblems = new Set<string>();
 
 function warnOnStderr(message: string): void {
   process.stderr.write(`warning: ${message}\n`);

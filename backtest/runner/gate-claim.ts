@@ -21,17 +21,36 @@ export class RiskGateReusedError extends Error {
   }
 }
 
+/** A run's claim on its gate: the gate is spent only when the run started its strategies. */
+export interface GateClaim {
+  /** Marks that the run started its strategies: from then on the gate holds the run's state. */
+  readonly started: () => void;
+  /**
+   * Ends the claim once the run ended (finished or failed): the gate is spent when the run
+   * started its strategies, and free again when it failed before (a recording that could not be
+   * opened, a window without events), so the corrected retry may use it.
+   */
+  readonly end: () => void;
+}
+
 /**
  * Claims a run's gate: refused when another run is serving it or served it.
  * @param gate - the run's gate
- * @returns marks the gate spent once the run ended (finished or failed)
+ * @returns the claim: mark when the run started, end it when the run ended
  * @throws RiskGateReusedError when the gate is serving or served a run
  */
-export function claimGate(gate: IntentGate): () => void {
+export function claimGate(gate: IntentGate): GateClaim {
   const use = uses.get(gate);
   if (use !== undefined) throw new RiskGateReusedError(use);
   uses.set(gate, 'serving');
-  return () => {
-    uses.set(gate, 'served');
+  let started = false;
+  return {
+    started: () => {
+      started = true;
+    },
+    end: () => {
+      if (started) uses.set(gate, 'served');
+      else uses.delete(gate);
+    },
   };
 }

@@ -75,17 +75,17 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   checkRunOptions(options);
   const teardown = new RunTeardown();
   // Undone last: the gate is spent once everything of the run let go of it.
-  teardown.add(claimGate(options.gate));
+  const claim = claimGate(options.gate);
+  teardown.add(claim.end);
   const progress = options.progress === undefined ? undefined : teardown.progress(options.progress);
   try {
     const dir = new SpillDirectory('keel-backtest-');
-    return await runInto(dir, progress === undefined ? options : { ...options, progress }, teardown).catch(
-      (error: unknown) => {
-        // Closes the spill files still being written, and removes them.
-        dir.dispose();
-        throw error;
-      },
-    );
+    const runOptions = progress === undefined ? options : { ...options, progress };
+    return await runInto(dir, runOptions, teardown, claim.started).catch((error: unknown) => {
+      // Closes the spill files still being written, and removes them.
+      dir.dispose();
+      throw error;
+    });
   } finally {
     await teardown.run();
   }
@@ -95,6 +95,7 @@ async function runInto(
   dir: SpillDirectory,
   options: BacktestRunOptions,
   teardown: RunTeardown,
+  started: () => void,
 ): Promise<BacktestResult> {
   const {
     headers,
@@ -146,6 +147,7 @@ async function runInto(
   let warmedUp: BacktestWarmUp | undefined;
   if (options.warmUp !== undefined && firstBatch[0] !== undefined) {
     const until = warmUpEnd(options.window, options.warmUp, firstBatch[0]);
+    started();
     finished = kernel.start();
     // Funded as it will trade: sizing on equity during the warm-up gives what it will give after.
     const funded = createSimVenue({ ...options.sim, instruments, startingBalances, random: seededRandom(1) });
@@ -219,6 +221,7 @@ async function runInto(
     snapshot: equity.snapshot,
     ...(options.equityBuckets === undefined ? {} : { maxBuckets: options.equityBuckets }),
   });
+  if (finished === undefined) started();
   finished ??= kernel.start();
   await seedKernelWithBalances(kernel, sim, startTime);
   sampler.start(startTime);

@@ -14,6 +14,12 @@ export interface RunFile {
   readonly path: string;
 }
 
+/** What a session's recording is to the run, as an output. */
+const RECORDING_PATH = 'recording.path';
+
+/** What a warm-up history file is to the run, as an input. */
+const WARM_UP_HISTORY = 'the warm-up history file';
+
 /**
  * What names one file: its device and inode when it exists (so a symlink or hard link to an input
  * is that input), else its path with the directory's links resolved.
@@ -35,7 +41,9 @@ function fileKey(path: string): string {
 /**
  * The first output of a run that is the same file as one of its inputs or as another output, said
  * in a sentence; a run refuses such paths before it starts, so a report never overwrites the
- * recording, config or strategy module it came from, nor another report file.
+ * recording, config or strategy module it came from, nor another report file. A session's
+ * `recording.path` may be its warm-up history: the recorder moves the earlier file aside, and
+ * the warm-up reads it there.
  * @param outputs - the files the run writes
  * @param inputs - the files the run reads
  * @returns the sentence, or undefined when every output is a file of its own
@@ -49,7 +57,9 @@ export function outputCollision(outputs: readonly RunFile[], inputs: readonly Ru
   for (const output of outputs) {
     const key = fileKey(output.path);
     const other = taken.get(key);
-    if (other !== undefined) {
+    // A session's recorder moves an earlier recording at its path aside, and the warm-up reads it
+    // there: recording a session where its history was recorded writes over nothing.
+    if (other !== undefined && !(output.what === RECORDING_PATH && other.what === WARM_UP_HISTORY)) {
       return `${output.what} ${output.path} is the same file as ${other.what} ${other.path}: a run never writes over its inputs or one output over another; choose another path`;
     }
     taken.set(key, output);
@@ -70,7 +80,7 @@ export function runOutputFiles(loaded: LoadedConfig): RunFile[] {
     { what: 'report.json', path: json },
     { what: 'report.html', path: html },
     ...csvPathsOf(json).map((path) => ({ what: 'the result CSV', path })),
-    ...(recording === undefined ? [] : [{ what: 'recording.path', path: resolve(recording) }]),
+    ...(recording === undefined ? [] : [{ what: RECORDING_PATH, path: resolve(recording) }]),
   ];
 }
 
@@ -97,7 +107,7 @@ export function runInputFiles(loaded: LoadedConfig, recordings?: readonly string
   return [
     { what: 'the config', path: loaded.file },
     ...replayed.map((path) => ({ what: 'the recording', path })),
-    ...history.map((path) => ({ what: 'the warm-up history file', path })),
+    ...history.map((path) => ({ what: WARM_UP_HISTORY, path })),
     ...modules.map((path) => ({ what: 'the strategy module', path })),
   ];
 }

@@ -20,6 +20,7 @@ import type { MarketEvent } from '../../core/model/index.ts';
 import { decodeMarketMessage } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { type HistorySource, warmUpPeriodOf } from '../schema/index.ts';
+import { type NotedFile, noteFile, whereNow } from './moved-file.ts';
 
 /** Market data of a recording only: its User Data was another session's. */
 function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
@@ -31,7 +32,9 @@ function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
  * stream of market events in receive-time order (recordings through the venue's market-data
  * decoders, as a backtest replays them; OHLCV CSVs read as `keel import-csv` reads them, each bar
  * received at its close). Every file is opened here, so a missing or unreadable one stops the
- * run before it starts, naming the config key and the path. A recording line that cannot be read
+ * run before it starts, naming the config key and the path. A recording is read where it is when
+ * the warm-up runs: when it is the session's own `recording.path`, the recorder has moved it
+ * aside under a dated name by then, and that file is read. A recording line that cannot be read
  * or decoded is skipped and told to `damage`, as a backtest skips it.
  * @param loaded - a validated config of mode paper or live
  * @param damage - counts the recordings' skipped lines; default: the first of each kind on stderr
@@ -62,7 +65,9 @@ async function historySource(
     await readSessionHeader(path).catch((error: unknown) => {
       throw new Error(`${where}: cannot read the recording ${path}: ${(error as Error).message}`);
     });
-    return readEventBatches(path, decodeMarketData, { onMalformed: 'skip', onWarning: damage.note });
+    // Read where the file is when the warm-up runs: the session's recorder may have moved it
+    // aside by then (a history that is the session's own earlier recording at recording.path).
+    return movedReadable(noteFile(path), damage);
   }
   const path = resolve(loaded.dir, source.csv);
   const text = await readFile(path, 'utf8').catch((error: unknown) => {
@@ -88,6 +93,13 @@ async function historySource(
     throw new Error(`${where}: ${(error as Error).message}`);
   }
   return onceAsBatch(events);
+}
+
+async function* movedReadable(
+  noted: NotedFile,
+  damage: RecordingDamage,
+): AsyncGenerator<readonly MarketEvent[]> {
+  yield* readEventBatches(whereNow(noted), decodeMarketData, { onMalformed: 'skip', onWarning: damage.note });
 }
 
 async function* onceAsBatch(events: readonly MarketEvent[]): AsyncGenerator<readonly MarketEvent[]> {

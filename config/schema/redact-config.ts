@@ -18,8 +18,12 @@ export const LOG_REDACT_PATHS: readonly string[] = [
 
 /**
  * A plain, printable copy of a config: Secrets and any `apiKey` / `apiSecret` field become
- * `[redacted]`, Decimals become their exact text, and a secret's value met inside any other
- * string is replaced by `[redacted]` too. Safe for `keel validate --print` and logs.
+ * `[redacted]`, Decimals become their exact text, and a secret's value of at least
+ * {@link MIN_SECRET_IN_TEXT} characters met inside any other string (pasted into a URL, say) is
+ * replaced by `[redacted]` too. A shorter value is no credential a venue issues, and replacing it
+ * would blot ordinary words (a key of `live` would print `mode: "[redacted]"`); the config's
+ * variables behind the credentials cannot be referenced elsewhere (the loader refuses it). Safe
+ * for `keel validate --print` and logs.
  * @param value - a validated config or any part of one
  * @returns JSON-ready data with no secret in it
  */
@@ -28,9 +32,12 @@ export function redactConfig(value: unknown): unknown {
   collectSecrets(value, secrets);
   return redactWith(
     value,
-    secrets.filter((secret) => secret !== ''),
+    secrets.filter((secret) => secret.length >= MIN_SECRET_IN_TEXT),
   );
 }
+
+/** The shortest secret value `redactConfig` looks for inside other strings. */
+const MIN_SECRET_IN_TEXT = 8;
 
 function collectSecrets(value: unknown, into: string[]): void {
   if (value instanceof Secret) {

@@ -65,3 +65,16 @@ describe('the printed config', () => {
     expect(printed).toContain(`wss://md.example/ws?c=${REDACTED}`);
   });
 });
+
+describe('the printed config of a short credential', () => {
+  it('keeps ordinary words that happen to equal it (a key of "live" leaves mode: live)', () => {
+    const parsed = parseConfigText(liveConfig('  marketDataWsUrl: wss://md.example/ws'), {
+      file: 'short.yaml',
+      env: { ...ENV, KEEL_API_KEY: 'live' },
+    });
+    if (!parsed.ok) throw new Error(parsed.problems.map(formatConfigProblem).join('\n'));
+    const printed = redactConfig(parsed.config) as { mode: string; venue: { apiKey: string } };
+    expect(printed.mode).toBe('live');
+    expect(printed.venue.apiKey).toBe(REDACTED);
+  });
+});
