@@ -1,6 +1,6 @@
 import type { ExecutionPort } from '../execution/index.ts';
 import { orderFromPlaceIntent } from '../execution/index.ts';
-import type { Intent, PlaceOrderIntent } from '../model/index.ts';
+import { type Intent, type PlaceOrderIntent, unknownFieldValue } from '../model/index.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -163,7 +163,9 @@ export class IntentPipeline {
    * (those Keel knows open, and those sent and not answered yet: the venue may hold them already).
    * Otherwise the caller's own are cancelled one by one, the in-flight ones by reference (their
    * cancel reaches the venue after them): with other strategies, the venue may hold algo orders
-   * of theirs Keel has not heard of yet (the tp/sl legs of an entry that just filled).
+   * of theirs Keel has not heard of yet (the tp/sl legs of an entry that just filled). One whose
+   * algoOrderType is none of the venue's goes as it is, for the venue to refuse (400001): it
+   * matches no algo order, and cancelling nothing would hide the mistake from the strategy.
    * Every other intent goes as it is: undefined, no one-element list per intent.
    */
   private expand(runner: StrategyRunner, intent: Intent): readonly Intent[] | undefined {
@@ -174,7 +176,7 @@ export class IntentPipeline {
         .map((o) => o.clientOrderId);
       return targets.length === 0 ? [] : [{ ...intent, targets }];
     }
-    if (intent.kind === 'cancelAllAlgoOrders') {
+    if (intent.kind === 'cancelAllAlgoOrders' && unknownFieldValue(intent) === undefined) {
       const matching = this.state
         .openAlgoOrders()
         .filter(
