@@ -345,11 +345,9 @@ export async function* readEventBatches<E>(
           const fault = undecodable(event);
           if (stopOnMalformed) throw new RecordingFormatError(path, lineNo, fault.reason);
           warn(skippedLine(path, lineNo, fault));
-        } else {
-          if (event !== null) {
-            checkJump(rec.recvTs);
-            yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
-          }
+        } else if (event !== null) {
+          checkJump(rec.recvTs);
+          yield Array.isArray(event) ? [...(event as readonly E[])] : [event as E];
         }
       } else if (headerSeen) {
         warn(
