@@ -9,6 +9,17 @@ export type EnvValues = Readonly<Record<string, string | undefined>>;
 const REFERENCE = /\$\$\{|\$\{([^}]*)\}|\$\{/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * A reference's variable name and its default: `NAME:-default` gives both, `NAME` no default.
+ * @param body - what stands between `${` and `}`
+ */
+function referenceParts(body: string): { readonly name: string; readonly fallback: string | undefined } {
+  const split = body.indexOf(':-');
+  return split < 0
+    ? { name: body, fallback: undefined }
+    : { name: body.slice(0, split), fallback: body.slice(split + 2) };
+}
+
 /** A string with its `${...}` references replaced, or why it could not be. */
 type Substituted = { readonly text: string; readonly references: number } | { readonly problem: string };
 
@@ -28,15 +39,14 @@ export function substituteText(text: string, env: EnvValues): Substituted {
       return match;
     }
     references += 1;
-    const split = body.indexOf(':-');
-    const name = split < 0 ? body : body.slice(0, split);
+    const { name, fallback } = referenceParts(body);
     if (!NAME.test(name)) {
       problem ??= `refers to \${${body}}, which is not a variable name (letters, digits and _)`;
       return match;
     }
     const value = env[name];
     if (value !== undefined && value !== '') return value;
-    if (split >= 0) return body.slice(split + 2);
+    if (fallback !== undefined) return fallback;
     problem ??= `refers to \${${name}}, which is ${value === '' ? 'empty' : 'not set'} (environment or .env)`;
     return match;
   });
@@ -52,9 +62,7 @@ function referencedNames(text: string): string[] {
   const names: string[] = [];
   for (const match of text.matchAll(REFERENCE)) {
     const body = match[1];
-    if (body === undefined) continue;
-    const split = body.indexOf(':-');
-    names.push(split < 0 ? body : body.slice(0, split));
+    if (body !== undefined) names.push(referenceParts(body).name);
   }
   return names;
 }
