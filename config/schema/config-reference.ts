@@ -61,7 +61,7 @@ export function configReferenceMarkdown(): string {
     '',
     'Generated from the zod schema by `npm run schema`; a test fails when it is stale. Every map is',
     'strict: a key not listed here is an error. `decimal` is a YAML number or a decimal string',
-    `(\`0.5\` or \`"0.5"\`); credentials are \`\${ENV_VAR}\` references, never literal values.`,
+    `(\`0.5\`, \`"0.5"\` or \`"1e-8"\`); credentials are \`\${ENV_VAR}\` references, never literal values.`,
     '',
     `Environment values: any string may hold \`\${NAME}\` (from the environment, or a \`.env\` file next to`,
     `the config; unset or empty is an error), \`\${NAME:-default}\` (the default when unset or empty), and`,
