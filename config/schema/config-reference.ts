@@ -1,3 +1,4 @@
+import { DECIMAL_TEXT } from './decimal-value.ts';
 import { keelJsonSchemaText } from './json-schema.ts';
 
 /** Where the generated configuration reference lives, relative to the repository root. */
@@ -26,8 +27,6 @@ interface Row {
   defaultValue: string;
   description: string;
 }
-
-const DECIMAL_PATTERN = '^-?(?:\\d+)(?:\\.\\d+)?$|^-?\\.\\d+$';
 
 /**
  * A Markdown text with table cells trimmed and separator rows reduced, so a table compares
@@ -134,7 +133,7 @@ function typeOf(node: SchemaNode): string | undefined {
       : `${values.slice(0, 3).join(' | ')} | … (${values.length} names)`;
   }
   const variants = node.anyOf ?? node.oneOf;
-  if (variants?.some((v) => v.pattern === DECIMAL_PATTERN) && variants.some((v) => v.type === 'number')) {
+  if (variants?.some((v) => v.pattern === DECIMAL_TEXT.source) && variants.some((v) => v.type === 'number')) {
     return 'decimal';
   }
   if (variants !== undefined) return undefined;

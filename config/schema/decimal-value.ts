@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { D, type Dec } from '../../core/model/index.ts';
 
 /** Digits with an optional fraction, then an optional exponent of at most two digits (`1e-8`). */
-const DECIMAL_TEXT = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d{1,2})?$/;
+export const DECIMAL_TEXT = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][+-]?\d{1,2})?$/;
 
 /** The message every malformed decimal gets, so a user sees one sentence, not a union report. */
 const NOT_A_DECIMAL = 'must be a decimal number like 0.5, "0.5" or "1e-8"';
