@@ -2,11 +2,13 @@ import { resolve } from 'node:path';
 import {
   DataDirInUseError,
   type FeedSource,
+  lockDataDir,
   recordingFeed,
   startPaperVenue,
   syntheticFeed,
 } from '../../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
+import type { RunLock } from '../../../backtest/report/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -63,9 +65,14 @@ export async function venueCommand(
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;
   let restarted: boolean;
   let synthetic: boolean;
+  let lock: RunLock | undefined;
   try {
+    // The data dir is locked before its start file is read or written: of two venues started at
+    // once on it, the one refused never touches the start file of the one that runs.
+    lock = dataDir === undefined ? undefined : lockDataDir(dataDir, Date.now());
     const choice = chooseVenueStart({ recording, seed: options.seed, fixed }, dataDir, Date.now());
     if (!choice.ok) {
+      lock?.release();
       io.stderr.write(`✖ keel venue: ${choice.problem}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
@@ -87,9 +94,10 @@ export async function venueCommand(
       feed,
       syntheticFeed: synthetic,
       pacing: { mode: 'realtime', speed: options.speed },
-      ...(dataDir === undefined ? {} : { dataDir }),
+      ...(dataDir === undefined ? {} : { dataDir, dataDirLock: lock }),
     });
   } catch (error) {
+    lock?.release();
     io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
     return error instanceof DataDirInUseError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
   }
