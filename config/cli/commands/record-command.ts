@@ -1,4 +1,5 @@
 import { OutputLocked, shownPath } from '../../../backtest/report/index.ts';
+import { OutputCollision } from '../../compose/output-collisions.ts';
 import { recordMarketData } from '../../compose/record-run.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import type { CliIo } from '../cli-io.ts';
@@ -19,7 +20,8 @@ export interface RecordOptions {
  * @param io - output streams
  * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (the
  *   recording is complete either way), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
- *   recording, EXIT.RUNTIME_FAILURE when the venue cannot be reached
+ *   recording or it would be written over one of the run's inputs (the config, the recording the
+ *   paper venue replays, a strategy module), EXIT.RUNTIME_FAILURE when the venue cannot be reached
  */
 export async function recordCommand(
   loaded: LoadedConfig,
@@ -39,6 +41,8 @@ export async function recordCommand(
         : EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
-    return error instanceof OutputLocked ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+    return error instanceof OutputLocked || error instanceof OutputCollision
+      ? EXIT.BAD_CONFIG_OR_USAGE
+      : EXIT.RUNTIME_FAILURE;
   }
 }
