@@ -4,7 +4,7 @@
  * @packageDocumentation
  */
 export { COMMAND_LOG_FILE } from './command-log.ts';
-export { DataDirInUseError } from './data-dir-lock.ts';
+export { DataDirInUseError, lockDataDir } from './data-dir-lock.ts';
 export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';

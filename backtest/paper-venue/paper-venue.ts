@@ -80,6 +80,12 @@ export interface PaperVenueOptions {
    * holds its lock (`paper-venue.lock`), and one that is gone leaves it to be taken over.
    */
   readonly dataDir?: string;
+  /**
+   * The data dir's lock, taken by the caller with {@link lockDataDir} before it wrote files of its
+   * own there (`keel venue`'s start file); the venue holds it from then on, and releases it when it
+   * closes or fails to start. Absent = the venue takes the lock of `dataDir` itself.
+   */
+  readonly dataDirLock?: RunLock;
   /** Debounce of snapshot writes, ms (default 1000). */
   readonly persistDebounceMs?: number;
   /** The server's wall clock and timers (nonce window, rate limits, idle close, pacing). */
@@ -149,7 +155,8 @@ export interface PaperVenue {
   /**
    * Writes the snapshot (with a data dir), closes every connection and the server, and releases the
    * data dir; once: a second call gets the first one's promise and touches nothing (a data dir another
-   * venue took since stays locked).
+   * venue took since stays locked). The server is closed and the data dir released even when
+   * stopping the feed or writing the snapshot fails; the promise then rejects with that error.
    */
   close(): Promise<void>;
 }
@@ -178,7 +185,10 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
  */
 export async function startPaperVenue(options: PaperVenueOptions): Promise<PaperVenue> {
   const timer = options.timer ?? realTimer();
-  const lock = options.dataDir === undefined ? undefined : lockDataDir(options.dataDir, timer.now());
+  const lock =
+    options.dataDir === undefined
+      ? undefined
+      : (options.dataDirLock ?? lockDataDir(options.dataDir, timer.now()));
   try {
     return await startHoldingDataDir(options, timer, lock);
   } catch (error) {
@@ -346,14 +356,19 @@ async function startHoldingDataDir(
     barOverlaps: () => (books.get(main.portfolioId) as PortfolioBook).sim.barOverlaps(),
     close(): Promise<void> {
       closing ??= (async () => {
-        await feed.stop();
-        // Commands already on their way reach the matching engine before the venue saves and closes.
-        delays.closing();
-        writer?.flush();
+        // Whatever fails on the way (the feed's source, the snapshot's write) is thrown once the
+        // server is closed and the data dir released: a failed close never keeps either.
         try {
-          await server.close();
+          await feed.stop();
+          // Commands already on their way reach the matching engine before the venue saves and closes.
+          delays.closing();
+          writer?.flush();
         } finally {
-          lock?.release();
+          try {
+            await server.close();
+          } finally {
+            lock?.release();
+          }
         }
       })();
       return closing;

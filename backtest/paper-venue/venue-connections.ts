@@ -1,7 +1,17 @@
 import { gzipSync } from 'node:zlib';
+import type { TimerPort } from '../../core/venue/index.ts';
 import { broadcast, type MarketDataSession } from './market-data-ws.ts';
 import type { FeedItem } from './market-feed.ts';
 import type { PrivateSession } from './private-ws-session.ts';
+
+/** The reason of the close frame (code 1001, going away) a closing venue sends every client. */
+export const VENUE_CLOSING_REASON = 'the paper venue is closing';
+
+/**
+ * How long a closing venue waits for a client to answer its close frame before it drops the
+ * connection (Keel's choice: a client on loopback answers in well under a millisecond).
+ */
+export const CLOSE_GRACE_MS = 1_000;
 
 /** The venue's open WebSocket connections: private sessions and market-data sessions. */
 export class VenueConnections {
@@ -93,12 +103,29 @@ export class VenueConnections {
     if (which !== 'private') for (const s of this.marketDataSessions) s.ws.terminate();
   }
 
-  /** Stops every private session's timers and drops every connection (the venue closes). */
-  closeAll(): void {
-    for (const s of this.privateSessions) {
-      s.dispose();
-      s.ws.terminate();
-    }
-    for (const s of this.marketDataSessions) s.ws.terminate();
+  /**
+   * Stops every private session's timers and closes every connection as the venue closes: a close
+   * frame 1001 (going away) with {@link VENUE_CLOSING_REASON}, so clients see an orderly shutdown
+   * rather than the 1006 of a dropped connection ({@link drop}). A client that has not answered
+   * within {@link CLOSE_GRACE_MS} is dropped.
+   * @param timer - sets the grace period's timer
+   * @returns when every connection is closed
+   */
+  async closeAll(timer: TimerPort): Promise<void> {
+    for (const s of this.privateSessions) s.dispose();
+    const sockets = [...this.privateSessions, ...this.marketDataSessions].map((s) => s.ws);
+    const closed = sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (ws.readyState === ws.CLOSED) resolve();
+          else ws.once('close', () => resolve());
+        }),
+    );
+    for (const ws of sockets) ws.close(1001, VENUE_CLOSING_REASON);
+    const cancel = timer.setTimer(() => {
+      for (const ws of sockets) ws.terminate();
+    }, CLOSE_GRACE_MS);
+    await Promise.all(closed);
+    cancel();
   }
 }

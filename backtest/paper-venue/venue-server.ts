@@ -30,7 +30,7 @@ export interface VenueServer {
   readonly privateWsUrl: string;
   /** URL of the market-data WebSocket. */
   readonly marketDataWsUrl: string;
-  /** Drops every connection and closes the server. */
+  /** Closes every connection (a close frame 1001, going away: see `VenueConnections.closeAll`) and the server. */
   close(): Promise<void>;
 }
 
@@ -77,8 +77,8 @@ export async function startVenueServer(deps: VenueServerDeps): Promise<VenueServ
     privateWsUrl: `ws://${base}${PRIVATE_WS_PATH}`,
     marketDataWsUrl: `ws://${base}${MARKET_DATA_WS_PATH}`,
     async close(): Promise<void> {
-      connections.closeAll();
       wss.close();
+      await connections.closeAll(deps.marketData.timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -37,3 +37,4 @@ export {
   RECORDING_FORMAT_VERSION,
   sessionHeader,
 } from './session-header.ts';
+export { refusingUnreadable, UnreadableRecordingError } from './unreadable-recording.ts';

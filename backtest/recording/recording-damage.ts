@@ -25,6 +25,13 @@ const KIND_ORDER: readonly RecordingDamageKind[] = [
   'time-jump',
 ];
 
+/** The kinds of a line that is not a record Keel reads (the others are a crash's damage, or kept). */
+const MALFORMED_KINDS: ReadonlySet<RecordingDamageKind> = new Set([
+  'not-json',
+  'not-a-record',
+  'undecodable',
+]);
+
 /** How a warning names lines of each kind. */
 const KIND_LABEL: Readonly<Record<RecordingDamageKind, string>> = {
   'not-json': 'not JSON',
@@ -104,6 +111,20 @@ export class RecordingDamage {
       const tally = kinds.get(kind);
       return tally === undefined ? [] : [{ kind, count: tally.count, first: tally.first }];
     });
+  }
+
+  /**
+   * The malformed lines of a recording so far (not JSON, not a record, or refused by the decoder;
+   * not a crash's damage, a truncated last line or damaged compressed data), all kinds together.
+   * @param file - the recording
+   * @returns how many, and the first of them; undefined when none
+   */
+  malformedIn(file: string): { readonly count: number; readonly first: SkippedLines['first'] } | undefined {
+    const malformed = this.skippedIn(file).filter((lines) => MALFORMED_KINDS.has(lines.kind));
+    if (malformed.length === 0) return undefined;
+    const count = malformed.reduce((sum, lines) => sum + lines.count, 0);
+    const first = malformed.reduce((a, b) => (b.first.line < a.first.line ? b : a)).first;
+    return { count, first };
   }
 
   /**

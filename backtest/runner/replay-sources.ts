@@ -4,6 +4,7 @@ import {
   RecordingDamage,
   readEventBatches,
   readSessionHeader,
+  refusingUnreadable,
   type SessionHeader,
   warnToStderr,
 } from '../recording/index.ts';
@@ -51,25 +52,33 @@ export interface ReplaySources {
  * one), inside the replay window widened by the warm-up, merged by receive time in batches, the
  * first batch read. An event one recording repeats of another at the same receive time (recordings
  * that overlap, or one listed twice) is replayed once, the drop counted in `overlaps`. A line that cannot be read or decoded is skipped and counted (its first of each
- * kind told to `options.onRecordingDamage`), never the end of the run. A damaged event cache is
- * dropped and rebuilt, said in `damagedCaches`.
+ * kind told to `options.onRecordingDamage`), never the end of the run, unless the recording gave no
+ * event at all (`UnreadableRecordingError`). A damaged event cache is dropped and rebuilt,
+ * said in `damagedCaches`.
  * @param options - the run's recordings, decoder, window, warm-up, batch size and event cache
  * @returns the headers, the first batch, the reader of the next ones, the skipped lines, the
  *   dropped repeats, the recorded gaps, the recordings' end times, the damaged caches and `close`
- * @throws RecordingFormatError when a recording has no readable header; Error when a recording
- *   cannot be read; EmptyReplayWindowError when the window holds no event of the recordings
+ * @throws RecordingFormatError when a recording has no readable header; UnreadableRecordingError
+ *   (a RecordingFormatError) when one gave no event and some of its lines were malformed, as its
+ *   first batch is read; Error when a recording cannot be read; EmptyReplayWindowError when the
+ *   window holds no event of the recordings
  */
 export async function openReplaySources(options: BacktestRunOptions): Promise<ReplaySources> {
   const headers = await Promise.all(options.recordings.map((path) => readSessionHeader(path)));
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const damage = new RecordingDamage(options.onRecordingDamage ?? warnToStderr);
   const gaps = new RecordingGaps(options.window);
+  // A recording of malformed lines only is refused as its read ends, so no event cache is kept of it.
   const fresh = (path: string) => () =>
-    readEventBatches<MarketEvent>(path, (record) => marketOnly(record, options.decode), {
-      onMalformed: 'skip',
-      onWarning: damage.note,
-      onTimeJump: damage.note,
-    });
+    refusingUnreadable(
+      path,
+      readEventBatches<MarketEvent>(path, (record) => marketOnly(record, options.decode), {
+        onMalformed: 'skip',
+        onWarning: damage.note,
+        onTimeJump: damage.note,
+      }),
+      damage,
+    );
   const cache = options.eventCache;
   const ends = new RecordingEndTimes(options.window?.to);
   const span: RecordedSpan = { first: undefined, last: undefined };
@@ -86,13 +95,18 @@ export async function openReplaySources(options: BacktestRunOptions): Promise<Re
           path,
           cache === undefined
             ? fresh(path)()
-            : cachedMarketEvents(
+            : // A cache an earlier Keel kept of such a recording is refused as the recording is.
+              refusingUnreadable(
                 path,
-                cache.decoderId,
-                fresh(path),
+                cachedMarketEvents(
+                  path,
+                  cache.decoderId,
+                  fresh(path),
+                  damage,
+                  cacheDamaged,
+                  ends.forCache(path),
+                ),
                 damage,
-                cacheDamaged,
-                ends.forCache(path),
               ),
         ),
         windowWithWarmUp(options.window, options.warmUp),

@@ -65,7 +65,7 @@ import { VenueEventRecorder } from './venue-event-recorder.ts';
  * when it ends.
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
- * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
+ * @throws Error when a recording cannot be read (UnreadableRecordingError: malformed lines and no event) or a strategy's parameters are invalid;
  *   RangeError naming an option out of its range (see `checkRunOptions`); EmptyReplayWindowError
  *   when the window holds no event of the recordings; WarmUpTookEverythingError when the warm-up
  *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run

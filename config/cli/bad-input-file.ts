@@ -2,8 +2,10 @@ import { RecordingFormatError } from '../../backtest/recording/index.ts';
 
 /**
  * Whether an error a command met is a bad input file (exit 2, as a bad config): a recording whose
- * header cannot be read, thrown as it is or as the cause of an error that says where the config
- * names it. Lines after the header never stop a run: they are skipped and warned about.
+ * header cannot be read, or none of whose lines after it holds market data Keel can read while
+ * some are malformed (`UnreadableRecordingError`), thrown as it is or as the cause of an error
+ * that says where the config names it. Other malformed lines never stop a run: they are skipped
+ * and warned about.
  * @param error - what the command caught
  * @returns true for a RecordingFormatError, or an error caused by one
  */

@@ -85,6 +85,18 @@ export function runOutputFiles(loaded: LoadedConfig): RunFile[] {
 }
 
 /**
+ * The files `keel record` must not write its recording over: those a session of its config reads
+ * (see {@link runInputFiles}: the config, the recording its paper venue replays, the strategy
+ * modules), but its warm-up history files, which it does not read (the recorder moves an earlier
+ * file at its path aside, as a session's does).
+ * @param loaded - a validated config of mode live or paper
+ * @returns the files, named by what they are to the run
+ */
+export function recordInputFiles(loaded: LoadedConfig): RunFile[] {
+  return runInputFiles(loaded).filter((file) => file.what !== WARM_UP_HISTORY);
+}
+
+/**
  * The files a configured run reads: the config, its recordings (or the `--recording` paths that
  * replace them), its warm-up history files and its strategy modules.
  * @param loaded - a validated config

@@ -122,7 +122,12 @@ export async function startEmbeddedPaperVenue(
   const { feed, synthetic, recording } = await paperFeedOf(paper, loaded, startTime, damage);
   // Up to the first event that decides queue: a synthetic source stops at its first quote.
   const preview = await previewFeed(feed, PREVIEW_EVENTS, tradableMarketEvent).catch((error: unknown) => {
-    throw new Error(`${loaded.file}: paper.source: cannot read the market data: ${(error as Error).message}`);
+    throw new Error(
+      `${loaded.file}: paper.source: cannot read the market data: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   });
   // As a backtest: bars only (e.g. a recording from keel import-csv) match on the bar model, where
   // attached stop-losses and take-profits fire; the queue model would never fill against bars.

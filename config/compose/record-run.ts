@@ -12,6 +12,7 @@ import type { KeelConfig } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
+import { OutputCollision, outputCollision, recordInputFiles } from './output-collisions.ts';
 import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
@@ -42,6 +43,9 @@ export interface RecordRunOutcome {
  * @param loaded - a validated config of mode live or paper
  * @param options - output, duration, signals
  * @returns where the recording went and how many frames it holds
+ * @throws OutputCollision when the recording's path is one of the run's inputs (the config, the
+ *   recording its paper venue replays, a strategy module), before anything starts; OutputLocked
+ *   when another run writes that recording
  */
 export async function recordMarketData(
   loaded: LoadedConfig,
@@ -51,6 +55,15 @@ export async function recordMarketData(
   const path = resolve(
     options.out ?? config.recording?.path ?? `out/${config.name ?? config.mode}-market.jsonl.gz`,
   );
+  // Its output named by where it came from: --out, recording.path, or Keel's default.
+  const what =
+    options.out !== undefined
+      ? '--out'
+      : config.recording?.path !== undefined
+        ? 'recording.path'
+        : 'the recording';
+  const collision = outputCollision([{ what, path }], recordInputFiles(loaded));
+  if (collision !== undefined) throw new OutputCollision(collision);
   const locked = acquireRunLock([path], Date.now());
   if (!locked.ok) throw new OutputLocked(locked.problem);
   try {

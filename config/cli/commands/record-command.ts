@@ -1,6 +1,8 @@
 import { OutputLocked, shownPath } from '../../../backtest/report/index.ts';
+import { OutputCollision } from '../../compose/output-collisions.ts';
 import { recordMarketData } from '../../compose/record-run.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
+import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 
@@ -19,7 +21,9 @@ export interface RecordOptions {
  * @param io - output streams
  * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (the
  *   recording is complete either way), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
- *   recording, EXIT.RUNTIME_FAILURE when the venue cannot be reached
+ *   recording or it would be written over one of the run's inputs (the config, the recording the
+ *   paper venue replays, a strategy module), or the recording the paper venue replays is not one
+ *   (see `isBadInputFile`), EXIT.RUNTIME_FAILURE when the venue cannot be reached
  */
 export async function recordCommand(
   loaded: LoadedConfig,
@@ -39,6 +43,8 @@ export async function recordCommand(
         : EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
-    return error instanceof OutputLocked ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+    return error instanceof OutputLocked || error instanceof OutputCollision || isBadInputFile(error)
+      ? EXIT.BAD_CONFIG_OR_USAGE
+      : EXIT.RUNTIME_FAILURE;
   }
 }

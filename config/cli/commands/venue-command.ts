@@ -2,13 +2,17 @@ import { resolve } from 'node:path';
 import {
   DataDirInUseError,
   type FeedSource,
+  lockDataDir,
+  previewFeed,
   recordingFeed,
   startPaperVenue,
   syntheticFeed,
 } from '../../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
+import type { RunLock } from '../../../backtest/report/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { chooseVenueStart } from './venue-data-dir.ts';
@@ -42,8 +46,9 @@ export interface VenueOptions {
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
- *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, or the data dir holds a
- *   venue started with another feed or is held by a running venue
+ *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, the data dir holds a
+ *   venue started with another feed or is held by a running venue, or the recording is not one
+ *   (its header cannot be read, or it holds malformed lines and no market data: see `isBadInputFile`)
  */
 export async function venueCommand(
   options: VenueOptions,
@@ -63,9 +68,21 @@ export async function venueCommand(
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;
   let restarted: boolean;
   let synthetic: boolean;
+  let lock: RunLock | undefined;
   try {
+    // The data dir is locked before its start file is read or written: of two venues started at
+    // once on it, the one refused never touches the start file of the one that runs.
+    lock = dataDir === undefined ? undefined : lockDataDir(dataDir, Date.now());
+    // Read up to its first event (its skipped lines are told when the venue replays it): a file
+    // that is not a recording is refused before a start file names it and a venue serves nothing.
+    if (recording !== undefined)
+      await previewFeed(
+        recordingFeed(recording, () => undefined),
+        1,
+      );
     const choice = chooseVenueStart({ recording, seed: options.seed, fixed }, dataDir, Date.now());
     if (!choice.ok) {
+      lock?.release();
       io.stderr.write(`✖ keel venue: ${choice.problem}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;
     }
@@ -87,11 +104,14 @@ export async function venueCommand(
       feed,
       syntheticFeed: synthetic,
       pacing: { mode: 'realtime', speed: options.speed },
-      ...(dataDir === undefined ? {} : { dataDir }),
+      ...(dataDir === undefined ? {} : { dataDir, dataDirLock: lock }),
     });
   } catch (error) {
+    lock?.release();
     io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
-    return error instanceof DataDirInUseError ? EXIT.BAD_CONFIG_OR_USAGE : EXIT.RUNTIME_FAILURE;
+    return error instanceof DataDirInUseError || isBadInputFile(error)
+      ? EXIT.BAD_CONFIG_OR_USAGE
+      : EXIT.RUNTIME_FAILURE;
   }
   // Handlers first: a user (or a script) may press Ctrl-C the moment the URL shows.
   let stop: () => void = () => {};
