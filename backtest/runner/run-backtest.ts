@@ -60,9 +60,9 @@ import { VenueEventRecorder } from './venue-event-recorder.ts';
  * round trips and denied intents go to spill files in a temporary directory of the run's own as
  * they happen, so memory stays flat however long the run: the result reads them back when
  * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run
- * closes and removes it at once, closes the recordings it read and stops the progress it showed).
- * The gate serves this run only (see `BacktestRunOptions.gate`): the run stops listening to it
- * when it ends.
+ * stops its strategies, closes and removes it at once, closes the recordings it read and stops the
+ * progress it showed). The gate serves this run only (see `BacktestRunOptions.gate`): the run stops
+ * listening to it when it ends.
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
@@ -81,8 +81,10 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   try {
     const dir = new SpillDirectory('keel-backtest-');
     const runOptions = progress === undefined ? options : { ...options, progress };
-    return await runInto(dir, runOptions, teardown, claim.started).catch((error: unknown) => {
-      // Closes the spill files still being written, and removes them.
+    return await runInto(dir, runOptions, teardown, claim.started).catch(async (error: unknown) => {
+      // What the run opened lets go first (its strategies may still write a record as they stop),
+      // then the spill files still being written are closed and removed.
+      await teardown.run();
       dir.dispose();
       throw error;
     });
@@ -135,6 +137,8 @@ async function runInto(
     strategies: options.strategies,
     ...(options.warmUp === undefined ? {} : { warmUp: { periodMs: options.warmUp.periodMs } }),
   });
+  // A run that fails stops its strategies too (their onStop runs, the feeds and timers let go).
+  teardown.add(() => kernel.stop());
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   teardown.add(sweepUnmanagedOrders(kernel, port, options));
