@@ -62,15 +62,18 @@ import { VenueEventRecorder } from './venue-event-recorder.ts';
  * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run
  * stops its strategies, closes and removes it at once, closes the recordings it read and stops the
  * progress it showed). The gate serves this run only (see `BacktestRunOptions.gate`): the run stops
- * listening to it when it ends.
+ * listening to it when it ends. `options.signal` cancels the run at its next batch, releasing the
+ * same (see `BacktestRunOptions.signal`).
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read or a strategy's parameters are invalid;
  *   RangeError naming an option out of its range (see `checkRunOptions`); EmptyReplayWindowError
  *   when the window holds no event of the recordings; WarmUpTookEverythingError when the warm-up
- *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run
+ *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run;
+ *   `options.signal.reason` (an `AbortError` by default) when the signal aborted it
  */
 export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
+  options.signal?.throwIfAborted();
   if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
   checkRunOptions(options);
   const teardown = new RunTeardown();
@@ -102,7 +105,7 @@ async function runInto(
   const {
     headers,
     firstBatch: opened,
-    readAhead,
+    readAhead: readNext,
     damage,
     overlaps,
     gaps,
@@ -111,6 +114,12 @@ async function runInto(
     close,
   } = await openReplaySources(options);
   teardown.add(close);
+  // Every batch read is a point where a cancelled run stops, the warm-up's and the coins' included.
+  const readAhead = (): Promise<readonly MarketEvent[] | undefined> => {
+    options.signal?.throwIfAborted();
+    return readNext();
+  };
+  options.signal?.throwIfAborted();
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
