@@ -123,6 +123,16 @@ export interface BacktestRunOptions {
    * on stderr.
    */
   readonly onRecordingDamage?: (warning: RecordingWarning) => void;
+  /**
+   * Cancels the run when aborted: the replay stops at its next batch (`batchSize` events), the
+   * strategies are stopped (`onStop` runs; its intents reach no report), everything the run opened
+   * is released (recordings and event cache partials, spill files, the progress it showed, its
+   * listeners on the gate) and `runBacktest` rejects with `signal.reason` (a DOMException named
+   * `AbortError` by default, as Node's own APIs do). A signal aborted before the call rejects before
+   * anything is opened, leaving the gate free. An abort once the last batch was replayed does not
+   * stop the run's short settlement: the result is returned. Omitted: the run cannot be cancelled.
+   */
+  readonly signal?: AbortSignal;
   /** Shows progress; silent when omitted. */
   readonly progress?: ProgressReporter;
   /**

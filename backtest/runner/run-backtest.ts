@@ -60,17 +60,20 @@ import { VenueEventRecorder } from './venue-event-recorder.ts';
  * round trips and denied intents go to spill files in a temporary directory of the run's own as
  * they happen, so memory stays flat however long the run: the result reads them back when
  * iterated, and its `dispose()` removes the directory (so does the process's exit; a failed run
- * closes and removes it at once, closes the recordings it read and stops the progress it showed).
- * The gate serves this run only (see `BacktestRunOptions.gate`): the run stops listening to it
- * when it ends.
+ * stops its strategies, closes and removes it at once, closes the recordings it read and stops the
+ * progress it showed). The gate serves this run only (see `BacktestRunOptions.gate`): the run stops
+ * listening to it when it ends. `options.signal` cancels the run at its next batch, releasing the
+ * same (see `BacktestRunOptions.signal`).
  * @param options - recordings, decoder, instruments, strategies, gate, cash and models
  * @returns the result; call its `dispose()` when done with it
  * @throws Error when a recording cannot be read (UnreadableRecordingError: malformed lines and no event) or a strategy's parameters are invalid;
  *   RangeError naming an option out of its range (see `checkRunOptions`); EmptyReplayWindowError
  *   when the window holds no event of the recordings; WarmUpTookEverythingError when the warm-up
- *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run
+ *   leaves no event to trade on; RiskGateReusedError when the gate served or is serving another run;
+ *   `options.signal.reason` (an `AbortError` by default) when the signal aborted it
  */
 export async function runBacktest(options: BacktestRunOptions): Promise<BacktestResult> {
+  options.signal?.throwIfAborted();
   if (options.recordings.length === 0) throw new Error('backtest: no recordings given');
   checkRunOptions(options);
   const teardown = new RunTeardown();
@@ -81,8 +84,10 @@ export async function runBacktest(options: BacktestRunOptions): Promise<Backtest
   try {
     const dir = new SpillDirectory('keel-backtest-');
     const runOptions = progress === undefined ? options : { ...options, progress };
-    return await runInto(dir, runOptions, teardown, claim.started).catch((error: unknown) => {
-      // Closes the spill files still being written, and removes them.
+    return await runInto(dir, runOptions, teardown, claim.started).catch(async (error: unknown) => {
+      // What the run opened lets go first (its strategies may still write a record as they stop),
+      // then the spill files still being written are closed and removed.
+      await teardown.run();
       dir.dispose();
       throw error;
     });
@@ -100,7 +105,7 @@ async function runInto(
   const {
     headers,
     firstBatch: opened,
-    readAhead,
+    readAhead: readNext,
     damage,
     overlaps,
     gaps,
@@ -109,6 +114,12 @@ async function runInto(
     close,
   } = await openReplaySources(options);
   teardown.add(close);
+  // Every batch read is a point where a cancelled run stops, the warm-up's and the coins' included.
+  const readAhead = (): Promise<readonly MarketEvent[] | undefined> => {
+    options.signal?.throwIfAborted();
+    return readNext();
+  };
+  options.signal?.throwIfAborted();
   let firstBatch = opened;
   const instruments =
     options.commission === undefined
@@ -135,6 +146,8 @@ async function runInto(
     strategies: options.strategies,
     ...(options.warmUp === undefined ? {} : { warmUp: { periodMs: options.warmUp.periodMs } }),
   });
+  // A run that fails stops its strategies too (their onStop runs, the feeds and timers let go).
+  teardown.add(() => kernel.stop());
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
   teardown.add(sweepUnmanagedOrders(kernel, port, options));

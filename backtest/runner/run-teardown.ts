@@ -1,8 +1,9 @@
 import type { ProgressReporter } from './progress-reporter.ts';
 
 /**
- * What a run must undo when it ends, finished or failed: the recordings' readers it left open,
- * the gate listeners it added, the progress it showed. Each is undone once, the last added first.
+ * What a run must undo when it ends, finished, failed or cancelled: the recordings' readers it
+ * left open, its kernel (stopped), the gate listeners it added, the progress it showed. Each is
+ * undone once, the last added first, however often {@link RunTeardown.run} is called.
  */
 export class RunTeardown {
   private readonly steps: (() => unknown)[] = [];

@@ -38,6 +38,8 @@ export interface ConfiguredBacktestOptions {
   readonly onStrategyRejection?: (rejection: StrategyRejection) => void;
   /** Told the first skipped line of each kind of each recording (the result warns of them all); default stderr. */
   readonly onRecordingDamage?: (warning: RecordingWarning) => void;
+  /** Cancels the run (see `BacktestRunOptions.signal`) and, in {@link backtestToFiles}, the writing of its files. */
+  readonly signal?: AbortSignal;
 }
 
 /** Where a recording's event cache is, and whether it is there after the run. */
@@ -198,6 +200,7 @@ export async function runConfiguredBacktest(
       ? {}
       : { onStrategyRejection: options.onStrategyRejection }),
     ...(options.onRecordingDamage === undefined ? {} : { onRecordingDamage: options.onRecordingDamage }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
 }
 
@@ -251,12 +254,15 @@ export interface BacktestToFilesOptions extends ConfiguredBacktestOptions {
  * @throws OutputCollision when an output is one of the run's inputs (recording, config, strategy
  *   module) or another output
  * @throws OutputLocked when another run holds the lock of its result JSON
- * @throws Error when the run or writing its files fails (the result's temporary files are then removed)
+ * @throws Error when the run or writing its files fails (the result's temporary files are then removed);
+ *   `options.signal.reason` when the signal aborted the run or the writing, before the files
+ *   replaced the previous ones (the staged files are then removed too)
  */
 export async function backtestToFiles(
   loaded: LoadedConfig,
   options: BacktestToFilesOptions,
 ): Promise<BacktestFilesOutcome> {
+  options.signal?.throwIfAborted();
   const collision = outputCollision(runOutputFiles(loaded), runInputFiles(loaded, options.recordings));
   if (collision !== undefined) throw new OutputCollision(collision);
   const outputs = reportPathsOf(loaded.config);
@@ -269,7 +275,7 @@ export async function backtestToFiles(
     try {
       const settleAsset =
         accountCurrencyOf(loaded.config.backtest?.startingCash ?? {}, loaded.config.instruments) ?? 'USDT';
-      const paths = await writeRunOutputs(result, outputs, settleAsset);
+      const paths = await writeRunOutputs(result, outputs, settleAsset, options.signal);
       return { result, paths, eventCaches: eventCacheFiles(loaded, options.recordings, before) };
     } catch (error) {
       result.dispose?.();

@@ -77,12 +77,15 @@ export function csvPathsOf(json: string): string[] {
  * @param result - the run's result
  * @param paths - JSON and HTML paths
  * @param settleAsset - the currency shown in the report
+ * @param signal - when aborted, the writing stops before the files replace the previous ones, the
+ *   staged files removed, and its reason is thrown
  * @returns the paths written
  */
 export async function writeRunOutputs(
   result: BacktestResult,
   paths: { readonly json: string; readonly html: string },
   settleAsset: string,
+  signal?: AbortSignal,
 ): Promise<RunOutputPaths> {
   await mkdir(dirname(paths.json), { recursive: true });
   await mkdir(dirname(paths.html), { recursive: true });
@@ -92,10 +95,13 @@ export async function writeRunOutputs(
   function* html(): Generator<string> {
     yield renderHtmlReport(result, { settleAsset });
   }
-  await writeTextFilesTogether([
-    [paths.json, resultJsonChunks(result)],
-    ...csv.map(([path, lines]) => [path, lines(result)] as const),
-    [paths.html, html()],
-  ]);
+  await writeTextFilesTogether(
+    [
+      [paths.json, resultJsonChunks(result)],
+      ...csv.map(([path, lines]) => [path, lines(result)] as const),
+      [paths.html, html()],
+    ],
+    signal,
+  );
   return { json: paths.json, html: paths.html, csv: csv.map(([path]) => path) };
 }

@@ -22,11 +22,21 @@ export interface SweepRunOptions {
    * gives a failed row and its worker is terminated. Absent: no limit.
    */
   readonly timeoutMs?: number;
-  /** Stops the sweep when aborted: combinations still queued are dropped, running ones' workers terminated. */
+  /**
+   * Stops the sweep when aborted: each running backtest is cancelled at its next batch and removes
+   * its temporary files (spill files, the event cache it was building), combinations still queued
+   * are dropped; a worker whose backtest has not stopped {@link CANCEL_GRACE_MS} later is terminated.
+   */
   readonly signal?: AbortSignal;
   /** Called as each row completes (progress). */
   readonly onRow?: (row: SweepRow, done: number) => void;
 }
+
+/**
+ * How long a cancelled sweep waits for a worker's backtest to stop by itself (it does at its next
+ * batch of events, and then removes its temporary files) before it terminates the worker.
+ */
+export const CANCEL_GRACE_MS = 5000;
 
 function failedRow(combination: readonly string[], error: string): SweepRow {
   return {
@@ -44,13 +54,16 @@ function failedRow(combination: readonly string[], error: string): SweepRow {
 
 /**
  * Runs one combination on the pool, with its own timeout: a worker says on a port when the
- * backtest starts (time spent queued or starting a worker does not count).
+ * backtest starts (time spent queued or starting a worker does not count). A stopped sweep says
+ * so on another port: the worker's backtest stops and cleans up, or the worker is terminated
+ * after {@link CANCEL_GRACE_MS}.
  * @returns its row; undefined when the sweep was stopped before it finished
  */
 async function runCombination(
   pool: Piscina,
   options: SweepRunOptions,
   combination: readonly string[],
+  stops: Set<() => void>,
 ): Promise<SweepRow | undefined> {
   const task: SweepTask = {
     file: options.file,
@@ -59,8 +72,17 @@ async function runCombination(
     combination,
   };
   const timeout = new AbortController();
-  const signal =
-    options.signal === undefined ? timeout.signal : AbortSignal.any([options.signal, timeout.signal]);
+  const force = new AbortController();
+  const signal = AbortSignal.any([timeout.signal, force.signal]);
+  // Told to the worker when the sweep stops (a task still queued finds it there as it starts).
+  const cancel = options.signal === undefined ? undefined : new MessageChannel();
+  let grace: NodeJS.Timeout | undefined;
+  const stop = (): void => {
+    cancel?.port1.postMessage('cancel');
+    grace = setTimeout(() => force.abort(), CANCEL_GRACE_MS);
+  };
+  if (options.signal?.aborted === true) stop();
+  else if (cancel !== undefined) stops.add(stop);
   // A timeout past what a Node timer holds (about 24.8 days) would fire at once: it is none.
   const limited = options.timeoutMs !== undefined && options.timeoutMs <= MAX_TIMER_MS;
   const channel = limited ? new MessageChannel() : undefined;
@@ -69,10 +91,18 @@ async function runCombination(
     timer = setTimeout(() => timeout.abort(), options.timeoutMs);
   });
   try {
-    const message = channel === undefined ? { task } : { task, started: channel.port2 };
+    const ports = [
+      ...(channel === undefined ? [] : [channel.port2]),
+      ...(cancel === undefined ? [] : [cancel.port2]),
+    ];
+    const message = {
+      task,
+      ...(channel === undefined ? {} : { started: channel.port2 }),
+      ...(cancel === undefined ? {} : { cancel: cancel.port2 }),
+    };
     return (await pool.run(message, {
       signal,
-      ...(channel === undefined ? {} : { transferList: [channel.port2] }),
+      ...(ports.length === 0 ? {} : { transferList: ports }),
     })) as SweepRow;
   } catch (error) {
     if (options.signal?.aborted === true) return undefined;
@@ -84,7 +114,10 @@ async function runCombination(
     return failedRow(combination, error instanceof Error ? error.message : String(error));
   } finally {
     clearTimeout(timer);
+    clearTimeout(grace);
+    stops.delete(stop);
     channel?.port1.close();
+    cancel?.port1.close();
   }
 }
 
@@ -105,16 +138,23 @@ export async function runSweep(options: SweepRunOptions): Promise<SweepRow[]> {
     idleTimeout: 1000,
   });
   let done = 0;
+  // One listener stops every combination not finished (one each would trip Node's leak warning).
+  const stops = new Set<() => void>();
+  const stopAll = (): void => {
+    for (const stop of stops) stop();
+  };
+  options.signal?.addEventListener('abort', stopAll, { once: true });
   try {
     const rows = await Promise.all(
       options.combinations.map(async (combination) => {
-        const row = await runCombination(pool, options, combination);
+        const row = await runCombination(pool, options, combination, stops);
         if (row !== undefined) options.onRow?.(row, ++done);
         return row;
       }),
     );
     return rows.filter((row): row is SweepRow => row !== undefined);
   } finally {
+    options.signal?.removeEventListener('abort', stopAll);
     await pool.destroy();
   }
 }

@@ -86,10 +86,13 @@ function denials(result: BacktestResult): Pick<SweepRow, 'denied' | 'denial'> {
  * backtests it (no result files written; the run's temporary spill files are removed before the
  * row is returned). Runs in a worker thread (see sweep-worker.js) or in-process.
  * @param task - the config and the combination
+ * @param signal - cancels the backtest (the sweep stopped), see `BacktestRunOptions.signal`
  * @returns the row
- * @throws Error with the config's located problems when the combination does not validate
+ * @throws Error with the config's located problems when the combination does not validate; the
+ *   signal's reason when it aborted
  */
-export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
+export async function runSweepTask(task: SweepTask, signal?: AbortSignal): Promise<SweepRow> {
+  signal?.throwIfAborted();
   const loaded = loadConfig(task.file, { overrides: [...task.sets, ...task.combination] });
   if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
   const slots = await strategySlots(loaded);
@@ -97,6 +100,7 @@ export async function runSweepTask(task: SweepTask): Promise<SweepRow> {
   const result = await runConfiguredBacktest(loaded, {
     slots: slots.slots,
     ...(task.recordings === undefined ? {} : { recordings: task.recordings }),
+    ...(signal === undefined ? {} : { signal }),
   });
   try {
     return {

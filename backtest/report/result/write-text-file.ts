@@ -20,11 +20,16 @@ export interface StagedFile {
  * (Ctrl-C, a full disk) leaves the previous file whole.
  * @param path - the file to create or replace
  * @param chunks - the text in order (e.g. from `stableJsonChunks` or a CSV line generator)
+ * @param signal - when aborted, the writing stops at its next write
  * @returns the staged file
- * @throws Error (from fs) when the file cannot be written, or what producing a chunk throws; the
- *   temporary file is removed then
+ * @throws Error (from fs) when the file cannot be written, what producing a chunk throws, or the
+ *   signal's reason; the temporary file is removed then
  */
-export async function stageTextFile(path: string, chunks: Iterable<string>): Promise<StagedFile> {
+export async function stageTextFile(
+  path: string,
+  chunks: Iterable<string>,
+  signal?: AbortSignal,
+): Promise<StagedFile> {
   const temporary = `${path}.partial`;
   const handle = await open(temporary, 'w');
   try {
@@ -34,6 +39,7 @@ export async function stageTextFile(path: string, chunks: Iterable<string>): Pro
       pending.push(chunk);
       size += chunk.length;
       if (size >= WRITE_CHARS) {
+        signal?.throwIfAborted();
         await handle.write(pending.join(''));
         pending = [];
         size = 0;
@@ -77,15 +83,23 @@ export async function writeTextFile(path: string, chunks: Iterable<string>): Pro
  * once every one is written, so a run stopped while writing (Ctrl-C, a full disk, a failing
  * record) leaves the previous files whole rather than a cut-off file or a mix of two runs' files.
  * @param files - each file's path and text in pieces, written in this order
+ * @param signal - when aborted, the writing stops before any file is moved in place (a stopped
+ *   run's files are never taken for a whole run's)
  * @returns the paths written, in order
- * @throws Error (from fs, or what producing a piece throws) after removing the temporary files
+ * @throws Error (from fs, or what producing a piece throws), or the signal's reason, after
+ *   removing the temporary files
  */
 export async function writeTextFilesTogether(
   files: readonly (readonly [path: string, chunks: Iterable<string>])[],
+  signal?: AbortSignal,
 ): Promise<string[]> {
   const staged: StagedFile[] = [];
   try {
-    for (const [path, chunks] of files) staged.push(await stageTextFile(path, chunks));
+    for (const [path, chunks] of files) {
+      signal?.throwIfAborted();
+      staged.push(await stageTextFile(path, chunks, signal));
+    }
+    signal?.throwIfAborted();
   } catch (error) {
     await Promise.all(staged.map((file) => file.discard()));
     throw error;

@@ -17,7 +17,7 @@ import { EmptyReplayWindowError } from '../../../backtest/runner/index.ts';
 import { backtestToFiles } from '../../compose/backtest-run.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
 import { missingRecordingOptions, missingRecordingProblems } from '../../compose/recording-problems.ts';
-import { forceStopOnSecondSignal } from '../../compose/session-stop.ts';
+import { abortOnSignal } from '../../compose/signal-abort.ts';
 import { strategySlots } from '../../compose/strategy-plugins.ts';
 import { type ConfigProblem, formatConfigProblem, type LoadedConfig } from '../../loader/index.ts';
 import { accountCurrencyOf } from '../../schema/index.ts';
@@ -114,31 +114,40 @@ function windowProblem(loaded: LoadedConfig, error: EmptyReplayWindowError): Con
  * @returns EXIT.OK, EXIT.BAD_CONFIG_OR_USAGE for bad strategy params, a missing recording, one
  *   whose header cannot be read, a replay window outside the recordings or result files another
  *   run is writing, EXIT.RUNTIME_FAILURE when the run
- *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written);
- *   SIGINT / SIGTERM end the process with EXIT.INTERRUPTED / EXIT.TERMINATED, no result written
+ *   fails, EXIT.STRATEGY_FAULT when a strategy failed and was halted (after the files are written),
+ *   EXIT.INTERRUPTED / EXIT.TERMINATED when SIGINT / SIGTERM stopped it: the run stops at its next
+ *   batch, or the writing of its files before they replace the previous ones, and removes its
+ *   temporary files (spill files, the event cache it was building, staged result files), no result
+ *   written; a second signal meanwhile ends the process at once
  */
 export async function backtestCommand(
   loaded: LoadedConfig,
   options: BacktestOptions,
   io: CliIo,
 ): Promise<ExitCode> {
-  // A backtest has nothing to save when stopped: the first signal ends it at once (the exit hooks
-  // remove its run lock and temporary files), as a second one ends a session's shutdown.
-  const endSignals = forceStopOnSecondSignal((signal) =>
-    io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: stopped by ${signal}; no result written\n`),
-  );
+  // A backtest has nothing to save when stopped: the first signal cancels the run, which removes
+  // its temporary files as it stops; a second one ends the process at once, as it ends a session's
+  // shutdown (the exit hooks remove the run lock and spill files then).
+  const stopped = (signal: string) =>
+    io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: stopped by ${signal}; no result written\n`);
+  const stop = abortOnSignal(stopped);
   try {
-    return await backtestAndSummarize(loaded, options, io);
+    return await backtestAndSummarize(loaded, options, io, stop.signal);
+  } catch (error) {
+    if (stop.received === undefined || !stop.signal.aborted) throw error;
+    stopped(stop.received);
+    return stop.received === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED;
   } finally {
-    endSignals();
+    stop.end();
   }
 }
 
-/** {@link backtestCommand} while SIGINT and SIGTERM end it. */
+/** {@link backtestCommand} while SIGINT and SIGTERM abort `signal`: it then throws the abort's reason. */
 async function backtestAndSummarize(
   loaded: LoadedConfig,
   options: BacktestOptions,
   io: CliIo,
+  signal: AbortSignal,
 ): Promise<ExitCode> {
   const slots = await strategySlots(loaded);
   if (!slots.ok) {
@@ -157,6 +166,7 @@ async function backtestAndSummarize(
   try {
     outcome = await backtestToFiles(loaded, {
       slots: slots.slots,
+      signal,
       // What an async hook's Promise rejected with: the user's own error, said as it comes.
       onStrategyRejection: (rejection) => io.stderr.write(`✖ ${formatStrategyRejection(rejection)}\n`),
       // Said as met, once per kind; the summary's warnings count them all.
@@ -168,6 +178,7 @@ async function backtestAndSummarize(
         : { recordings: options.recordings }),
     });
   } catch (error) {
+    if (signal.aborted) throw signal.reason;
     if (error instanceof EmptyReplayWindowError) {
       io.stderr.write(`${formatConfigProblem(windowProblem(loaded, error))}\n`);
       return EXIT.BAD_CONFIG_OR_USAGE;

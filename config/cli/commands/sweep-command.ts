@@ -102,8 +102,9 @@ function notes(rows: readonly SweepRow[], paths: readonly string[]): string[] {
  * and written as CSV (full precision). A combination whose strategy threw is named below the
  * table with its first fault, one whose intents were denied with its denials and the first
  * reason; combinations a strategy's own check refused, or whose replay window ends before it
- * starts, are listed below it too. SIGINT or SIGTERM stops the sweep: the rows finished so far
- * are printed and written, marked partial.
+ * starts, are listed below it too. SIGINT or SIGTERM stops the sweep: the running backtests stop
+ * at their next batch and remove their temporary files (see `SweepRunOptions.signal`), and the
+ * rows finished so far are printed and written, marked partial.
  * @param loaded - the validated base config (mode backtest)
  * @param options - grid, workers, metric, timeout and output
  * @param io - output streams

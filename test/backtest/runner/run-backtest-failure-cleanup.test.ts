@@ -7,7 +7,7 @@ import {
   type ProgressReporter,
   runBacktest,
 } from '../../../backtest/runner/index.ts';
-import { defineStrategy } from '../../../core/kernel/index.ts';
+import { defineStrategy, Kernel } from '../../../core/kernel/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { decodeMarketRecord, flatBarsRecordingIn } from '../../kit/bar-recordings.ts';
@@ -134,5 +134,56 @@ describe('runBacktest failing mid-run', () => {
       }),
     ).rejects.toThrow(/params\.qty/);
     expect(calls).toEqual([]);
+  });
+});
+
+describe('runBacktest failing after its strategies started', () => {
+  /** A strategy that says when it starts and stops. */
+  function told(calls: string[]) {
+    return defineStrategy({
+      name: 'told',
+      params: z.object({}),
+      onStart: (ctx) => {
+        calls.push('start');
+        ctx.watchBars(BTC, '1m');
+      },
+      onStop: () => {
+        calls.push('stop');
+      },
+    });
+  }
+
+  it('stops its kernel: the strategies get their onStop, as a session that fails does (a reader error mid-run)', async () => {
+    const calls: string[] = [];
+    const stop = vi.spyOn(Kernel.prototype, 'stop');
+    try {
+      const run = await options(3000, {
+        strategies: [{ id: 's', strategy: told(calls) }],
+        decode: decoderFailingAt(2000),
+        batchSize: 100,
+      });
+      await expect(runBacktest(run)).rejects.toThrow('my decoder broke');
+      expect(stop, 'the kernel was never stopped').toHaveBeenCalledOnce();
+      expect(calls).toEqual(['start', 'stop']);
+    } finally {
+      stop.mockRestore();
+    }
+  });
+
+  it('stops its kernel when its warm-up took every event', async () => {
+    const calls: string[] = [];
+    const run = await options(5, {
+      strategies: [{ id: 's', strategy: told(calls) }],
+      warmUp: { periodMs: 86_400_000 },
+    });
+    await expect(runBacktest(run)).rejects.toThrow(/warm-up/);
+    expect(calls).toEqual(['start', 'stop']);
+  });
+
+  it('stops its kernel once on a run that finishes', async () => {
+    const calls: string[] = [];
+    const run = await options(50, { strategies: [{ id: 's', strategy: told(calls) }] });
+    (await runBacktest(run)).dispose?.();
+    expect(calls).toEqual(['start', 'stop']);
   });
 });

@@ -1,7 +1,11 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeResultFiles, writeTextFile } from '../../../../backtest/report/index.ts';
+import {
+  writeResultFiles,
+  writeTextFile,
+  writeTextFilesTogether,
+} from '../../../../backtest/report/index.ts';
 import { aBacktestResult, aResultFailingAtItsLastFile } from '../../../kit/backtest-result-builders.ts';
 import { tempDirsRemovedAfterAll } from '../../../kit/temp-dirs.ts';
 
@@ -32,5 +36,31 @@ describe('writing result files', () => {
     await expect(writeResultFiles(broken, dir)).rejects.toThrow('stopped while writing');
     expect(await readFile(join(dir, 'result.json'), 'utf8')).toBe(before);
     expect((await readdir(dir)).filter((name) => name.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('stops when its signal aborts (Ctrl-C while writing): no file replaced, no partial file left', async () => {
+    const dir = aTempDir();
+    const [first, second, third] = ['result.json', 'trades.csv', 'report.html'].map((name) =>
+      join(dir, name),
+    );
+    await writeFile(first as string, 'previous\n');
+    const controller = new AbortController();
+    function* abortingAfterFirstPiece(): Generator<string> {
+      yield 'trade\n';
+      controller.abort();
+      yield 'trade\n';
+    }
+    await expect(
+      writeTextFilesTogether(
+        [
+          [first as string, ['new\n']],
+          [second as string, abortingAfterFirstPiece()],
+          [third as string, ['<html>']],
+        ],
+        controller.signal,
+      ),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(await readFile(first as string, 'utf8')).toBe('previous\n');
+    expect((await readdir(dir)).sort()).toEqual(['result.json']);
   });
 });
