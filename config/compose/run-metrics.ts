@@ -3,9 +3,19 @@ import type { AddressInfo } from 'node:net';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
-import { type Order, type Position, signedPositionQty, type VenueStatus } from '../../core/model/index.ts';
+import {
+  type AccountStatus,
+  type Order,
+  type Position,
+  type StrategyIntent,
+  signedPositionQty,
+  type VenueStatus,
+} from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
+
+/** The account statuses the venue reports, each a series of `keel_account_status`. */
+const ACCOUNT_STATUSES: readonly AccountStatus[] = ['NORMAL', 'MARGIN_CALL', 'LIQUIDATION'];
 
 /** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
 const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
@@ -27,7 +37,7 @@ export class RunMetrics {
   });
   readonly intents = new Counter({
     name: 'keel_intents_total',
-    help: 'Intents the strategies emitted, by kind.',
+    help: "Intents the strategies emitted, by kind, as the kernel took them: the ones its own checks, the risk gate or the venue denied included, Keel's own cancels (kill switch, fault, stop) not.",
     labelNames: ['kind'],
     registers: [this.registry],
   });
@@ -48,10 +58,14 @@ export class RunMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+  /**
+   * Registered at its first value ({@link RunMetrics.observeEquity}): absent from `/metrics` until
+   * the account is known, never a 0 an alert would read as a total loss.
+   */
   readonly equity = new Gauge({
     name: 'keel_equity',
-    help: 'Portfolio equity in the settlement currency.',
-    registers: [this.registry],
+    help: 'Portfolio equity in the settlement currency; absent until the first reconciliation read the account.',
+    registers: [],
   });
   readonly positionQty = new Gauge({
     name: 'keel_position_qty',
@@ -68,6 +82,9 @@ export class RunMetrics {
     collect: () => this.collectOpenOrders(),
   });
   private book: BookSource | undefined;
+  private equityKnown = false;
+  /** The syms `keel_open_orders` has reported: one with no open order left reads 0. */
+  private readonly openOrderSyms = new Set<string>();
   readonly killSwitchTrips = new Counter({
     name: 'keel_kill_switch_trips_total',
     help: 'Kill switch trips, by the trading state they set (HALTED or REDUCING).',
@@ -97,6 +114,24 @@ export class RunMetrics {
     labelNames: ['stream'],
     registers: [this.registry],
   });
+  readonly liquidations = new Counter({
+    name: 'keel_liquidations_total',
+    help: 'Liquidations of the account the venue reported (one per liquidationEventId), by event type.',
+    labelNames: ['type'],
+    registers: [this.registry],
+  });
+  readonly accountStatus = new Gauge({
+    name: 'keel_account_status',
+    help: "The account's status as the venue last reported it: 1 for the current one (NORMAL, MARGIN_CALL, LIQUIDATION), 0 for the others; absent until the account is known.",
+    labelNames: ['status'],
+    registers: [this.registry],
+  });
+  readonly ordersRejected = new Counter({
+    name: 'keel_orders_rejected_total',
+    help: "Orders that ended REJECTED, by code: the venue's (e.g. 400001 for a post-only order that would take, 401023 for margin) or keel when Keel ended the order itself (not sent, never acknowledged).",
+    labelNames: ['code'],
+    registers: [this.registry],
+  });
   readonly venueInbound = new Counter({
     name: 'keel_venue_inbound_total',
     help: 'Inbound venue messages by source (private, market, rest) and outcome: frames (all), malformed, unexpected, unmatchedReplies.',
@@ -113,18 +148,19 @@ export class RunMetrics {
   constructor(private readonly now: () => number) {}
 
   /**
-   * Wraps the risk gate so every intent, denial and approved order is counted.
+   * Wraps the risk gate so the send time of every approved order is noted (for
+   * `keel_order_latency_seconds`). Intents and denials are counted where the kernel reports them
+   * ({@link RunMetrics.countIntents}, {@link RunMetrics.countDenials}): Keel's own cancels, which
+   * go through this gate too, are no strategy's intents.
    * @param gate - the run's gate
    * @returns a gate that decides exactly as `gate` does
    */
-  countingGate(gate: IntentGate): IntentGate {
+  timingGate(gate: IntentGate): IntentGate {
     return {
       evaluate: (intent, view) => {
-        this.intents.inc({ kind: intent.intent.kind });
-        this.intentTotal++;
         const decision = gate.evaluate(intent, view);
-        if (decision.kind === 'denied') this.denials.inc({ check: decision.check });
-        else if (intent.intent.kind === 'placeOrder') this.sentAt.set(intent.intent.ref, this.now());
+        if (decision.kind === 'approved' && intent.intent.kind === 'placeOrder')
+          this.sentAt.set(intent.intent.ref, this.now());
         return decision;
       },
       ...(gate.observeEquity === undefined
@@ -135,24 +171,52 @@ export class RunMetrics {
   }
 
   /**
-   * Counts the denials the strategies are told of that the risk gate did not make (its own are
-   * counted by {@link RunMetrics.countingGate}): a kernel check's (`kernel.<check>`) and the
-   * venue's refusal of a command (`venue.<code>`), so `keel_denials_total` counts what the
-   * summary's denied intents do.
+   * Counts the intents the strategies emitted, as the kernel took them (before its checks).
+   * @param intents - the kernel's intents (`Kernel.intents`)
+   */
+  countIntents(intents: Observable<StrategyIntent>): void {
+    intents.subscribe(({ intent }) => {
+      this.intents.inc({ kind: intent.kind });
+      this.intentTotal++;
+    });
+  }
+
+  /**
+   * Counts the denials the strategies are told of, by check: a risk check's name, a kernel
+   * check's (`kernel.<check>`) and the venue's refusal of a command (`venue.<code>`), so
+   * `keel_denials_total` counts what the summary's denied intents do.
    * @param denials - the kernel's denials (`Kernel.denials`)
    */
   countDenials(denials: Observable<IntentDenied>): void {
-    denials.subscribe((denial) => {
-      if (denial.source !== 'risk') this.denials.inc({ check: denial.check });
-    });
+    denials.subscribe((denial) => this.denials.inc({ check: denial.check }));
+  }
+
+  /**
+   * Sets `keel_equity`, registering it at its first value.
+   * @param equity - the portfolio's equity in the settlement currency
+   */
+  observeEquity(equity: number): void {
+    if (!this.equityKnown) this.registry.registerMetric(this.equity);
+    this.equityKnown = true;
+    this.equity.set(equity);
+  }
+
+  /**
+   * Sets `keel_account_status` to the account's status.
+   * @param status - the status the venue reported
+   */
+  observeAccountStatus(status: AccountStatus): void {
+    for (const each of ACCOUNT_STATUSES) this.accountStatus.set({ status: each }, each === status ? 1 : 0);
   }
 
   /**
    * Exports the kernel's positions and open orders, read each time the metrics are scraped.
    * @param book - the kernel's state (`Kernel.state`)
+   * @param syms - the run's syms: each reads 0 open orders rather than no series when it has none
    */
-  watchBook(book: BookSource): void {
+  watchBook(book: BookSource, syms: readonly string[] = []): void {
     this.book = book;
+    for (const sym of syms) this.openOrderSyms.add(sym);
   }
 
   private collectPositions(): void {
@@ -168,10 +232,14 @@ export class RunMetrics {
 
   private collectOpenOrders(): void {
     if (this.book === undefined) return;
-    this.openOrders.reset();
+    // A sym that had open orders reads 0 once it has none (its series does not vanish).
     const bySym = new Map<string, number>();
+    for (const sym of this.openOrderSyms) bySym.set(sym, 0);
     for (const order of this.book.openOrders()) bySym.set(order.sym, (bySym.get(order.sym) ?? 0) + 1);
-    for (const [sym, count] of bySym) this.openOrders.set({ sym }, count);
+    for (const [sym, count] of bySym) {
+      this.openOrderSyms.add(sym);
+      this.openOrders.set({ sym }, count);
+    }
   }
 
   /**

@@ -1,0 +1,51 @@
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
+
+const SAME_REF = resolve('test/config/fixtures/same-ref-twice-plugin.ts');
+const newRig = liveSessionRigs();
+
+async function aFreePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  await new Promise<void>((done) => server.close(() => done()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe('keel_intents_total against keel_denials_total', () => {
+  it('counts every intent a strategy emitted, the ones the kernel denied included', async () => {
+    const rig = await newRig();
+    const port = await aFreePort();
+    const run = rig.run({
+      strategies: `  - { id: s, use: ${JSON.stringify(SAME_REF)}, params: { sym: ${SESSION_SYM} } }`,
+      durationSec: 3,
+      extra: `metrics: { enabled: true, port: ${port} }\n`,
+    });
+    let ended = false;
+    void run.finally(() => (ended = true));
+    let last = '';
+    while (!ended) {
+      last = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+        (r) => r.text(),
+        () => last,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const outcome = await run;
+    const lines = last.split('\n').filter((l) => /^keel_(intents|denials)_total/.test(l));
+    console.log(
+      lines.join('\n'),
+      '\nsummary intents:',
+      outcome.intents,
+      'denials:',
+      outcome.result.denials?.length,
+    );
+    // The strategy emitted two placeOrder intents; the second was denied (kernel.ref).
+    expect(lines).toContain('keel_denials_total{check="kernel.ref"} 1');
+    expect(outcome.intents).toBe(2);
+    expect(lines).toContain('keel_intents_total{kind="placeOrder"} 2');
+  }, 30_000);
+});
