@@ -1,6 +1,4 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
 import {
@@ -12,13 +10,10 @@ import {
   type VenueStatus,
 } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
-import { isAddressInUse, PortInUse } from './port-in-use.ts';
+import { VenueMetrics } from './venue-metrics.ts';
 
 /** The account statuses the venue reports, each a series of `keel_account_status`. */
 const ACCOUNT_STATUSES: readonly AccountStatus[] = ['NORMAL', 'MARGIN_CALL', 'LIQUIDATION'];
-
-/** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
-const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
 
 /** What the position and open-order gauges read (the kernel's state). */
 export interface BookSource {
@@ -26,15 +21,8 @@ export interface BookSource {
   openOrders(): readonly Order[];
 }
 
-/** A run's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
-export class RunMetrics {
-  readonly registry = new Registry();
-  readonly events = new Counter({
-    name: 'keel_events_total',
-    help: 'Market and User Data events the kernel received, by kind.',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
+/** A live or paper session's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
+export class RunMetrics extends VenueMetrics {
   readonly intents = new Counter({
     name: 'keel_intents_total',
     help: "Intents the strategies emitted, by kind, as the kernel took them: the ones its own checks, the risk gate or the venue denied included, Keel's own cancels (kill switch, fault, stop) not.",
@@ -97,21 +85,9 @@ export class RunMetrics {
     labelNames: ['strategy'],
     registers: [this.registry],
   });
-  readonly venueConnected = new Gauge({
-    name: 'keel_venue_connected',
-    help: 'Whether a venue socket is connected (1) or down (0), by stream (private, market). The private one counts as connected from its login, before its reconciliation.',
-    labelNames: ['stream'],
-    registers: [this.registry],
-  });
   readonly venueReconciled = new Gauge({
     name: 'keel_venue_reconciled',
     help: "Whether Keel's orders and positions are the venue's (1: the reconciliation after the last login finished; 0: down or reconciling, new orders are denied).",
-    registers: [this.registry],
-  });
-  readonly venueReconnects = new Counter({
-    name: 'keel_venue_reconnects_total',
-    help: 'Times a venue socket came back after a drop, by stream (private, market).',
-    labelNames: ['stream'],
     registers: [this.registry],
   });
   readonly liquidations = new Counter({
@@ -132,20 +108,27 @@ export class RunMetrics {
     labelNames: ['code'],
     registers: [this.registry],
   });
-  readonly venueInbound = new Counter({
-    name: 'keel_venue_inbound_total',
-    help: 'Inbound venue messages by source (private, market, rest) and outcome: frames (all), malformed, unexpected, unmatchedReplies.',
-    labelNames: ['source', 'outcome'],
-    registers: [this.registry],
-  });
   /** Intents counted so far (all kinds), for the status line. */
   intentTotal = 0;
   private readonly sentAt = new Map<string, number>();
-  private server: Server | undefined;
-  private readonly scrapeHooks: (() => void)[] = [];
 
   /** @param now - wall clock for the order latency (ms) */
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number) {
+    super();
+  }
+
+  /**
+   * Exports a venue's connection changes and its inbound counters (read when scraped), and
+   * whether the private stream is reconciled.
+   * @param status - the venue's connection changes (`LiveVenue.status`)
+   * @param counters - the venue's inbound counters (`LiveVenue.counters`), mutated by its clients
+   */
+  override watchVenue(status: Observable<VenueStatus>, counters: LiveVenue['counters']): void {
+    super.watchVenue(status, counters);
+    status.subscribe((change) => {
+      if (change.stream === 'private') this.venueReconciled.set(change.state === 'reconciled' ? 1 : 0);
+    });
+  }
 
   /**
    * Wraps the risk gate so the send time of every approved order is noted (for
@@ -243,45 +226,6 @@ export class RunMetrics {
   }
 
   /**
-   * Exports a venue's connection changes and its inbound counters (read when scraped).
-   * @param status - the venue's connection changes (`LiveVenue.status`)
-   * @param counters - the venue's inbound counters (`LiveVenue.counters`), mutated by its clients
-   */
-  watchVenue(status: Observable<VenueStatus>, counters: LiveVenue['counters']): void {
-    const wasDown = new Set<string>();
-    status.subscribe((change) => {
-      const connected = change.state === 'down' ? 0 : 1;
-      this.venueConnected.set({ stream: change.stream }, connected);
-      if (change.stream === 'private') this.venueReconciled.set(change.state === 'reconciled' ? 1 : 0);
-      if (change.state === 'down') wasDown.add(change.stream);
-      else if (change.state === 'up' && wasDown.delete(change.stream))
-        this.venueReconnects.inc({ stream: change.stream });
-    });
-    const exported = new Map<string, number>();
-    const sources = Object.entries(counters) as [string, LiveVenue['counters']['rest']][];
-    for (const [source] of sources) {
-      for (const outcome of INBOUND_OUTCOMES) this.venueInbound.inc({ source, outcome }, 0);
-    }
-    this.scrapeHooks.push(() => {
-      for (const [source, counts] of sources) {
-        for (const outcome of INBOUND_OUTCOMES) {
-          const key = `${source}|${outcome}`;
-          const delta = counts[outcome] - (exported.get(key) ?? 0);
-          if (delta <= 0) continue;
-          exported.set(key, counts[outcome]);
-          this.venueInbound.inc({ source, outcome }, delta);
-        }
-      }
-    });
-  }
-
-  /** Brings the metrics read from elsewhere (the venue's counters) up to date. @returns the exposition text */
-  async scrape(): Promise<string> {
-    for (const hook of this.scrapeHooks) hook();
-    return this.registry.metrics();
-  }
-
-  /**
    * Notes that the venue acknowledged an order, observing its latency once.
    * @param clientOrderId - the order's reference
    */
@@ -304,46 +248,5 @@ export class RunMetrics {
   /** Approved orders sent and not yet acknowledged nor refused: their send times are held. */
   get awaitingAcks(): number {
     return this.sentAt.size;
-  }
-
-  /**
-   * Serves `/metrics` over HTTP, with prom-client's process and Node.js metrics besides Keel's
-   * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`,
-   * `nodejs_heap_size_used_bytes`, GC durations...), under their usual names so stock dashboards
-   * read them.
-   * @param host - address to listen on
-   * @param port - port, 0 = any free one
-   * @returns the endpoint's URL
-   * @throws PortInUse when another process listens on the port; the server's error otherwise
-   */
-  async listen(host: string, port: number): Promise<string> {
-    // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
-    collectDefaultMetrics({ register: this.registry });
-    const server = createServer((req, res) => {
-      if (req.url !== '/metrics') {
-        res.writeHead(404).end('only /metrics here\n');
-        return;
-      }
-      this.scrape().then(
-        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
-        (error: unknown) => res.writeHead(500).end(String(error)),
-      );
-    });
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error) =>
-        reject(isAddressInUse(error) ? new PortInUse('metrics.port', host, port) : error),
-      );
-      server.listen(port, host, () => resolve());
-    });
-    const address = server.address() as AddressInfo;
-    return `http://${host}:${address.port}/metrics`;
-  }
-
-  /** Stops the endpoint. @returns when closed */
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

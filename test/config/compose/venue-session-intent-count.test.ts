@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { aFreePort } from '../../kit/free-port.ts';
 import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 
 const SAME_REF = resolve('test/config/fixtures/same-ref-twice-plugin.ts');
 const newRig = liveSessionRigs();
-
-async function aFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe('keel_intents_total against keel_denials_total', () => {
   it('counts every intent a strategy emitted, the ones the kernel denied included', async () => {
