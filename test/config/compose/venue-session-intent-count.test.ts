@@ -6,8 +6,8 @@ import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 const SAME_REF = resolve('test/config/fixtures/same-ref-twice-plugin.ts');
 const newRig = liveSessionRigs();
 
-describe('keel_intents_total against keel_denials_total', () => {
-  it('counts every intent a strategy emitted, the ones the kernel denied included', async () => {
+describe('the metrics of a live session as an operator scrapes them', () => {
+  it('counts every intent a strategy emitted, the ones the kernel denied included, and never reads equity 0 before it is known', async () => {
     const rig = await newRig();
     const port = await aFreePort();
     const run = rig.run({
@@ -18,12 +18,14 @@ describe('keel_intents_total against keel_denials_total', () => {
     let ended = false;
     void run.finally(() => (ended = true));
     let last = '';
+    const equities: string[] = [];
     while (!ended) {
       last = await fetch(`http://127.0.0.1:${port}/metrics`).then(
         (r) => r.text(),
         () => last,
       );
-      await new Promise((r) => setTimeout(r, 100));
+      equities.push(/^keel_equity (.*)$/m.exec(last)?.[1] ?? 'absent');
+      await new Promise((r) => setTimeout(r, 50));
     }
     const outcome = await run;
     const lines = last.split('\n').filter((l) => /^keel_(intents|denials)_total/.test(l));
@@ -38,5 +40,9 @@ describe('keel_intents_total against keel_denials_total', () => {
     expect(lines).toContain('keel_denials_total{check="kernel.ref"} 1');
     expect(outcome.intents).toBe(2);
     expect(lines).toContain('keel_intents_total{kind="placeOrder"} 2');
+    // Absent until the first reconciliation read the account, then the account's equity: a
+    // restart never looks like a 100 % drawdown.
+    expect(equities).not.toContain('0');
+    expect(Number(equities.at(-1))).toBeGreaterThan(0);
   }, 30_000);
 });
