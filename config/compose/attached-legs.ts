@@ -3,7 +3,7 @@ import type { AlgoOrder, Execution } from '../../core/model/index.ts';
 import { algoOrderFromWire, type VenueRestClient } from '../../core/venue/index.ts';
 import { AttachedLegFeed, type LegParent } from './attached-leg-feed.ts';
 import type { RunMetrics } from './run-metrics.ts';
-import { UserDataJournal } from './user-data-journal.ts';
+import { UserDataJournal, type UserDataJournalOptions } from './user-data-journal.ts';
 
 /**
  * Entries of the venue's algo order history read at most per parent order (Keel's choice: a few
@@ -161,7 +161,8 @@ export interface JournalWithAttachedLegs {
  * @param ownerOf - the strategy owning a reference (the kernel's record)
  * @param venue - the venue's algo order history, and its read of one algo order
  * @param logger - told of a lookup that failed
- * @param coinSyms - the syms whose holdings may pay loan interest in their coin
+ * @param journalOptions - the syms whose holdings may pay loan interest in their coin, and who is
+ *   told of a rejected order
  * @returns the journal, the lookups and the legs' feed
  */
 export function journalWithAttachedLegs(
@@ -170,7 +171,7 @@ export function journalWithAttachedLegs(
   ownerOf: (ref: string) => string | undefined,
   venue: VenueAlgoOrders,
   logger: Logger,
-  coinSyms: ReadonlySet<string>,
+  journalOptions: Pick<UserDataJournalOptions, 'coinSyms' | 'onRejected'>,
 ): JournalWithAttachedLegs {
   const legFeed = new AttachedLegFeed((parent) => attachedLegs.parentEnded(parent));
   const attachedLegs = new AttachedLegLookups(
@@ -188,8 +189,8 @@ export function journalWithAttachedLegs(
       ),
   );
   const journal = new UserDataJournal(metrics, onFill, ownerOf, {
+    ...journalOptions,
     onAttachedParentEnded: (parent) => attachedLegs.parentEnded(parent),
-    coinSyms,
   });
   return { journal, attachedLegs, legFeed };
 }

@@ -79,7 +79,7 @@ export async function awaitInFlightOnStop(
  */
 export async function cancelOpenOrdersOnStop(
   kernel: Kernel,
-  gate: ReturnType<RunMetrics['countingGate']>,
+  gate: ReturnType<RunMetrics['timingGate']>,
   execution: StopExecution,
   record: OpenAtStopRecord,
   timeoutMs: number,

@@ -25,12 +25,14 @@ export class OrderRejections {
    * Takes one order update the session's journal took (a duplicate or stale one never reaches it).
    * @param order - the order as the venue (or the adapter refusing it) reported it
    * @param before - the order's state before this update, undefined when first seen
+   * @returns true when this update rejected the order (once per order)
    */
-  observe(order: Order, before: Order | undefined): void {
+  observe(order: Order, before: Order | undefined): boolean {
     if (before === undefined) this.placed += 1;
-    if (order.orderState !== 'REJECTED' || before?.orderState === 'REJECTED') return;
+    if (order.orderState !== 'REJECTED' || before?.orderState === 'REJECTED') return false;
     this.rejected += 1;
     this.firstReason ??= rejectedOrderText(order);
+    return true;
   }
 
   /**

@@ -16,6 +16,7 @@ import { OutputCollision, outputCollision, recordInputFiles } from './output-col
 import { startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
+import { VenueMetrics } from './venue-metrics.ts';
 import { venueRestClient } from './venue-rest-client.ts';
 
 /** Options of a market-data recording. */
@@ -39,7 +40,9 @@ export interface RecordRunOutcome {
  * Records the market data of a config's instruments (BBO, TRADE, 1m KLINE, MARK_PRICE of perpetuals) from the venue's
  * market-data WebSocket, without logging in or trading: live mode from the configured URL, paper
  * mode from the embedded paper venue (its clock stamps the frames, like a paper session's). When
- * the socket drops and reconnects, a gap record per sym says which stretch was missed.
+ * the socket drops and reconnects, a gap record per sym says which stretch was missed. With
+ * `metrics.enabled`, the market socket's connection, reconnects, inbound counts and events are
+ * served on `/metrics` (see {@link VenueMetrics}).
  * @param loaded - a validated config of mode live or paper
  * @param options - output, duration, signals
  * @returns where the recording went and how many frames it holds
@@ -114,7 +117,15 @@ async function recordLocked(
   const gaps = client.events.subscribe((event) => {
     if (event.kind === 'gap') recorder.gap(event);
   });
+  // A recorder runs for days: its connection and inbound traffic are served as a session's are.
+  const metrics = config.metrics.enabled ? new VenueMetrics() : undefined;
   try {
+    if (metrics !== undefined) {
+      metrics.watchVenue(client.status, { market: client.counters });
+      client.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
+      const metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
+      logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+    }
     await client.connect();
     client.subscribeAll(sessionSubscriptions(instruments));
     logger.info(
@@ -146,6 +157,7 @@ async function recordLocked(
     return { path, frames: recorder.recorded, stoppedBy };
   } finally {
     await client.close();
+    await metrics?.close();
     gaps.unsubscribe();
     recorder.close();
     await embedded?.venue.close();

@@ -1,14 +1,19 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram } from 'prom-client';
 import type { Observable } from 'rxjs';
 import type { IntentDenied, IntentGate } from '../../core/kernel/index.ts';
-import { type Order, type Position, signedPositionQty, type VenueStatus } from '../../core/model/index.ts';
+import {
+  type AccountStatus,
+  type Order,
+  type Position,
+  type StrategyIntent,
+  signedPositionQty,
+  type VenueStatus,
+} from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
-import { isAddressInUse, PortInUse } from './port-in-use.ts';
+import { VenueMetrics } from './venue-metrics.ts';
 
-/** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
-const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
+/** The account statuses the venue reports, each a series of `keel_account_status`. */
+const ACCOUNT_STATUSES: readonly AccountStatus[] = ['NORMAL', 'MARGIN_CALL', 'LIQUIDATION'];
 
 /** What the position and open-order gauges read (the kernel's state). */
 export interface BookSource {
@@ -16,18 +21,11 @@ export interface BookSource {
   openOrders(): readonly Order[];
 }
 
-/** A run's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
-export class RunMetrics {
-  readonly registry = new Registry();
-  readonly events = new Counter({
-    name: 'keel_events_total',
-    help: 'Market and User Data events the kernel received, by kind.',
-    labelNames: ['kind'],
-    registers: [this.registry],
-  });
+/** A live or paper session's Prometheus metrics and, when enabled, the `/metrics` endpoint serving them. */
+export class RunMetrics extends VenueMetrics {
   readonly intents = new Counter({
     name: 'keel_intents_total',
-    help: 'Intents the strategies emitted, by kind.',
+    help: "Intents the strategies emitted, by kind, as the kernel took them: the ones its own checks, the risk gate or the venue denied included, Keel's own cancels (kill switch, fault, stop) not.",
     labelNames: ['kind'],
     registers: [this.registry],
   });
@@ -48,10 +46,14 @@ export class RunMetrics {
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
+  /**
+   * Registered at its first value ({@link RunMetrics.observeEquity}): absent from `/metrics` until
+   * the account is known, never a 0 an alert would read as a total loss.
+   */
   readonly equity = new Gauge({
     name: 'keel_equity',
-    help: 'Portfolio equity in the settlement currency.',
-    registers: [this.registry],
+    help: 'Portfolio equity in the settlement currency; absent until the first reconciliation read the account.',
+    registers: [],
   });
   readonly positionQty = new Gauge({
     name: 'keel_position_qty',
@@ -68,6 +70,9 @@ export class RunMetrics {
     collect: () => this.collectOpenOrders(),
   });
   private book: BookSource | undefined;
+  private equityKnown = false;
+  /** The syms `keel_open_orders` has reported: one with no open order left reads 0. */
+  private readonly openOrderSyms = new Set<string>();
   readonly killSwitchTrips = new Counter({
     name: 'keel_kill_switch_trips_total',
     help: 'Kill switch trips, by the trading state they set (HALTED or REDUCING).',
@@ -80,51 +85,65 @@ export class RunMetrics {
     labelNames: ['strategy'],
     registers: [this.registry],
   });
-  readonly venueConnected = new Gauge({
-    name: 'keel_venue_connected',
-    help: 'Whether a venue socket is connected (1) or down (0), by stream (private, market). The private one counts as connected from its login, before its reconciliation.',
-    labelNames: ['stream'],
-    registers: [this.registry],
-  });
   readonly venueReconciled = new Gauge({
     name: 'keel_venue_reconciled',
     help: "Whether Keel's orders and positions are the venue's (1: the reconciliation after the last login finished; 0: down or reconciling, new orders are denied).",
     registers: [this.registry],
   });
-  readonly venueReconnects = new Counter({
-    name: 'keel_venue_reconnects_total',
-    help: 'Times a venue socket came back after a drop, by stream (private, market).',
-    labelNames: ['stream'],
+  readonly liquidations = new Counter({
+    name: 'keel_liquidations_total',
+    help: 'Liquidations of the account the venue reported (one per liquidationEventId), by event type.',
+    labelNames: ['type'],
     registers: [this.registry],
   });
-  readonly venueInbound = new Counter({
-    name: 'keel_venue_inbound_total',
-    help: 'Inbound venue messages by source (private, market, rest) and outcome: frames (all), malformed, unexpected, unmatchedReplies.',
-    labelNames: ['source', 'outcome'],
+  readonly accountStatus = new Gauge({
+    name: 'keel_account_status',
+    help: "The account's status as the venue last reported it: 1 for the current one (NORMAL, MARGIN_CALL, LIQUIDATION), 0 for the others; absent until the account is known.",
+    labelNames: ['status'],
+    registers: [this.registry],
+  });
+  readonly ordersRejected = new Counter({
+    name: 'keel_orders_rejected_total',
+    help: "Orders that ended REJECTED, by code: the venue's (e.g. 400001 for a post-only order that would take, 401023 for margin) or keel when Keel ended the order itself (not sent, never acknowledged).",
+    labelNames: ['code'],
     registers: [this.registry],
   });
   /** Intents counted so far (all kinds), for the status line. */
   intentTotal = 0;
   private readonly sentAt = new Map<string, number>();
-  private server: Server | undefined;
-  private readonly scrapeHooks: (() => void)[] = [];
 
   /** @param now - wall clock for the order latency (ms) */
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number) {
+    super();
+  }
 
   /**
-   * Wraps the risk gate so every intent, denial and approved order is counted.
+   * Exports a venue's connection changes and its inbound counters (read when scraped), and
+   * whether the private stream is reconciled.
+   * @param status - the venue's connection changes (`LiveVenue.status`)
+   * @param counters - the venue's inbound counters (`LiveVenue.counters`), mutated by its clients
+   */
+  override watchVenue(status: Observable<VenueStatus>, counters: LiveVenue['counters']): void {
+    super.watchVenue(status, counters);
+    status.subscribe((change) => {
+      if (change.stream === 'private') this.venueReconciled.set(change.state === 'reconciled' ? 1 : 0);
+    });
+  }
+
+  /**
+   * Wraps the risk gate so the send time of every approved order is noted (for
+   * `keel_order_latency_seconds`). Intents and denials are counted where the kernel reports them
+   * ({@link RunMetrics.countIntents}, {@link RunMetrics.countDenials}): Keel's own cancels, which
+   * go through this gate too, are no strategy's intents.
    * @param gate - the run's gate
    * @returns a gate that decides exactly as `gate` does
    */
-  countingGate(gate: IntentGate): IntentGate {
+  timingGate(gate: IntentGate): IntentGate {
     return {
       evaluate: (intent, view) => {
-        this.intents.inc({ kind: intent.intent.kind });
-        this.intentTotal++;
         const decision = gate.evaluate(intent, view);
-        if (decision.kind === 'denied') this.denials.inc({ check: decision.check });
-        else if (intent.intent.kind === 'placeOrder') this.sentAt.set(intent.intent.ref, this.now());
+        if (decision.kind === 'approved' && intent.intent.kind === 'placeOrder')
+          this.sentAt.set(intent.intent.ref, this.now());
         return decision;
       },
       ...(gate.observeEquity === undefined
@@ -135,24 +154,52 @@ export class RunMetrics {
   }
 
   /**
-   * Counts the denials the strategies are told of that the risk gate did not make (its own are
-   * counted by {@link RunMetrics.countingGate}): a kernel check's (`kernel.<check>`) and the
-   * venue's refusal of a command (`venue.<code>`), so `keel_denials_total` counts what the
-   * summary's denied intents do.
+   * Counts the intents the strategies emitted, as the kernel took them (before its checks).
+   * @param intents - the kernel's intents (`Kernel.intents`)
+   */
+  countIntents(intents: Observable<StrategyIntent>): void {
+    intents.subscribe(({ intent }) => {
+      this.intents.inc({ kind: intent.kind });
+      this.intentTotal++;
+    });
+  }
+
+  /**
+   * Counts the denials the strategies are told of, by check: a risk check's name, a kernel
+   * check's (`kernel.<check>`) and the venue's refusal of a command (`venue.<code>`), so
+   * `keel_denials_total` counts what the summary's denied intents do.
    * @param denials - the kernel's denials (`Kernel.denials`)
    */
   countDenials(denials: Observable<IntentDenied>): void {
-    denials.subscribe((denial) => {
-      if (denial.source !== 'risk') this.denials.inc({ check: denial.check });
-    });
+    denials.subscribe((denial) => this.denials.inc({ check: denial.check }));
+  }
+
+  /**
+   * Sets `keel_equity`, registering it at its first value.
+   * @param equity - the portfolio's equity in the settlement currency
+   */
+  observeEquity(equity: number): void {
+    if (!this.equityKnown) this.registry.registerMetric(this.equity);
+    this.equityKnown = true;
+    this.equity.set(equity);
+  }
+
+  /**
+   * Sets `keel_account_status` to the account's status.
+   * @param status - the status the venue reported
+   */
+  observeAccountStatus(status: AccountStatus): void {
+    for (const each of ACCOUNT_STATUSES) this.accountStatus.set({ status: each }, each === status ? 1 : 0);
   }
 
   /**
    * Exports the kernel's positions and open orders, read each time the metrics are scraped.
    * @param book - the kernel's state (`Kernel.state`)
+   * @param syms - the run's syms: each reads 0 open orders rather than no series when it has none
    */
-  watchBook(book: BookSource): void {
+  watchBook(book: BookSource, syms: readonly string[] = []): void {
     this.book = book;
+    for (const sym of syms) this.openOrderSyms.add(sym);
   }
 
   private collectPositions(): void {
@@ -168,49 +215,14 @@ export class RunMetrics {
 
   private collectOpenOrders(): void {
     if (this.book === undefined) return;
-    this.openOrders.reset();
+    // A sym that had open orders reads 0 once it has none (its series does not vanish).
     const bySym = new Map<string, number>();
+    for (const sym of this.openOrderSyms) bySym.set(sym, 0);
     for (const order of this.book.openOrders()) bySym.set(order.sym, (bySym.get(order.sym) ?? 0) + 1);
-    for (const [sym, count] of bySym) this.openOrders.set({ sym }, count);
-  }
-
-  /**
-   * Exports a venue's connection changes and its inbound counters (read when scraped).
-   * @param status - the venue's connection changes (`LiveVenue.status`)
-   * @param counters - the venue's inbound counters (`LiveVenue.counters`), mutated by its clients
-   */
-  watchVenue(status: Observable<VenueStatus>, counters: LiveVenue['counters']): void {
-    const wasDown = new Set<string>();
-    status.subscribe((change) => {
-      const connected = change.state === 'down' ? 0 : 1;
-      this.venueConnected.set({ stream: change.stream }, connected);
-      if (change.stream === 'private') this.venueReconciled.set(change.state === 'reconciled' ? 1 : 0);
-      if (change.state === 'down') wasDown.add(change.stream);
-      else if (change.state === 'up' && wasDown.delete(change.stream))
-        this.venueReconnects.inc({ stream: change.stream });
-    });
-    const exported = new Map<string, number>();
-    const sources = Object.entries(counters) as [string, LiveVenue['counters']['rest']][];
-    for (const [source] of sources) {
-      for (const outcome of INBOUND_OUTCOMES) this.venueInbound.inc({ source, outcome }, 0);
+    for (const [sym, count] of bySym) {
+      this.openOrderSyms.add(sym);
+      this.openOrders.set({ sym }, count);
     }
-    this.scrapeHooks.push(() => {
-      for (const [source, counts] of sources) {
-        for (const outcome of INBOUND_OUTCOMES) {
-          const key = `${source}|${outcome}`;
-          const delta = counts[outcome] - (exported.get(key) ?? 0);
-          if (delta <= 0) continue;
-          exported.set(key, counts[outcome]);
-          this.venueInbound.inc({ source, outcome }, delta);
-        }
-      }
-    });
-  }
-
-  /** Brings the metrics read from elsewhere (the venue's counters) up to date. @returns the exposition text */
-  async scrape(): Promise<string> {
-    for (const hook of this.scrapeHooks) hook();
-    return this.registry.metrics();
   }
 
   /**
@@ -236,46 +248,5 @@ export class RunMetrics {
   /** Approved orders sent and not yet acknowledged nor refused: their send times are held. */
   get awaitingAcks(): number {
     return this.sentAt.size;
-  }
-
-  /**
-   * Serves `/metrics` over HTTP, with prom-client's process and Node.js metrics besides Keel's
-   * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`,
-   * `nodejs_heap_size_used_bytes`, GC durations...), under their usual names so stock dashboards
-   * read them.
-   * @param host - address to listen on
-   * @param port - port, 0 = any free one
-   * @returns the endpoint's URL
-   * @throws PortInUse when another process listens on the port; the server's error otherwise
-   */
-  async listen(host: string, port: number): Promise<string> {
-    // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
-    collectDefaultMetrics({ register: this.registry });
-    const server = createServer((req, res) => {
-      if (req.url !== '/metrics') {
-        res.writeHead(404).end('only /metrics here\n');
-        return;
-      }
-      this.scrape().then(
-        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
-        (error: unknown) => res.writeHead(500).end(String(error)),
-      );
-    });
-    this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', (error) =>
-        reject(isAddressInUse(error) ? new PortInUse('metrics.port', host, port) : error),
-      );
-      server.listen(port, host, () => resolve());
-    });
-    const address = server.address() as AddressInfo;
-    return `http://${host}:${address.port}/metrics`;
-  }
-
-  /** Stops the endpoint. @returns when closed */
-  async close(): Promise<void> {
-    const server = this.server;
-    this.server = undefined;
-    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 }

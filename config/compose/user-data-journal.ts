@@ -47,6 +47,11 @@ export interface UserDataJournalOptions {
    * fills: its legs may then be asked of the venue (see AttachedLegLookups).
    */
   readonly onAttachedParentEnded?: (parent: OrderRecord) => void;
+  /**
+   * Told once of each order that ended REJECTED (by the venue, or by the adapter for one it could
+   * not send or never heard of), with the strategy owning it when known.
+   */
+  readonly onRejected?: (order: Order, strategyId: string | undefined) => void;
   /** The syms whose holdings may pay loan interest in their coin (see {@link HoldingSpends}); default none. */
   readonly coinSyms?: ReadonlySet<string>;
 }
@@ -109,6 +114,7 @@ export class UserDataJournal {
   /** The spill directory the journal made itself, removed by {@link dispose}. */
   private readonly ownDir: SpillDirectory | undefined;
   private readonly onAttachedParentEnded: ((parent: OrderRecord) => void) | undefined;
+  private readonly onRejected: ((order: Order, strategyId: string | undefined) => void) | undefined;
 
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
@@ -125,6 +131,7 @@ export class UserDataJournal {
     options: UserDataJournalOptions = {},
   ) {
     this.onAttachedParentEnded = options.onAttachedParentEnded;
+    this.onRejected = options.onRejected;
     this.holdingSpends = new HoldingSpends(options.coinSyms ?? new Set());
     this.ownDir = options.dir === undefined ? new SpillDirectory('keel-session-') : undefined;
     const dir = options.dir ?? (this.ownDir as SpillDirectory);
@@ -184,7 +191,7 @@ export class UserDataJournal {
     if (!newer) return;
     const owner = this.ownerOf(order.clientOrderId) ?? this.orders.ownerOf(key);
     this.orders.update(order, owner);
-    this.rejections.observe(order, known);
+    if (this.rejections.observe(order, known)) this.onRejected?.(order, owner);
     if (endedWithAttachments(order, known))
       this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
   }

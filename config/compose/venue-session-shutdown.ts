@@ -42,7 +42,7 @@ export interface StoppingVenueSession {
   /** The commands the strategies sent whose outcome is not known yet. */
   readonly inFlight: InFlightCommands;
   readonly kernel: Kernel;
-  readonly gate: ReturnType<RunMetrics['countingGate']>;
+  readonly gate: ReturnType<RunMetrics['timingGate']>;
   readonly metrics: RunMetrics;
   readonly guards: SessionGuards;
   readonly journal: UserDataJournal;
@@ -220,12 +220,29 @@ async function stopAndReport(
       session.trips.warnings(),
     ),
   });
+  const exitCode = sessionExitCode(
+    session.stopReason,
+    session.faults.length,
+    (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length,
+  );
+  // The last record: how the session ended, for an operator reading only the log.
+  logger.info(
+    {
+      reason: session.stopReason,
+      exitCode,
+      fills: result.fills.length,
+      intents: metrics.intentTotal,
+      startEquity: startEquity.toFixed(),
+      endEquity: endEquity.toFixed(),
+      pnl: endEquity.sub(startEquity).toFixed(),
+      settleAsset,
+      result: outputs.json,
+      report: outputs.html,
+    },
+    `${options.mode} session ended`,
+  );
   return {
-    exitCode: sessionExitCode(
-      session.stopReason,
-      session.faults.length,
-      (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length,
-    ),
+    exitCode,
     fills: result.fills,
     intents: metrics.intentTotal,
     events: session.eventCount(),

@@ -20,6 +20,7 @@ import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { unmanagedAtStartWarnings } from './unmanaged-at-start.ts';
+import { UserDataAlerts } from './user-data-alerts.ts';
 import { connectVenueSession } from './venue-session-connection.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
 import { keptRecordingNotes, openVenueSessionRecording } from './venue-session-recording.ts';
@@ -88,13 +89,20 @@ async function startAndRunVenueSession(
     ackPending: () => attachedLegs.pending() ?? legFills.pending() ?? hold?.idle(),
   });
   metrics.watchVenue(live.status, live.counters);
+  // Rejected orders, liquidations and the account's status, logged and counted as they arrive.
+  const alerts = new UserDataAlerts(logger, metrics);
   const { journal, attachedLegs, legFeed } = journalWithAttachedLegs(
     metrics,
     options.onFill,
     (ref) => kernel.state.ownerOf(ref),
     restAlgoOrderHistory(live.rest),
     logger,
-    new Set(options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym)),
+    {
+      coinSyms: new Set(
+        options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym),
+      ),
+      onRejected: (order, strategyId) => alerts.rejected(order, strategyId),
+    },
   );
 
   // In lockstep, the events after a fill with tp / sl wait for the read of its legs, as a
@@ -112,7 +120,7 @@ async function startAndRunVenueSession(
   // The strategies' commands, kept until answered: a stop waits for those still on their way.
   const inFlight = new InFlightCommands(live.execution);
   const riskGate = new RiskGate(riskGateConfigOf(config));
-  const gate = metrics.countingGate(riskGate);
+  const gate = metrics.timingGate(riskGate);
   // Named in the result's warnings, as a backtest names them: the denials after a trip explained.
   const trips = new KillSwitchTrips(riskGate);
   const kernel = new Kernel({
@@ -136,7 +144,7 @@ async function startAndRunVenueSession(
   );
   const sessionEquity = sessionEquitySampler(
     () => kernel.state.equity(),
-    (equity) => metrics.equity.set(equity.toNumber()),
+    (equity) => metrics.observeEquity(equity.toNumber()),
     coins,
   );
   const { sampler, startAt: startSampler } = sessionEquity;
@@ -160,6 +168,7 @@ async function startAndRunVenueSession(
     events++;
     metrics.events.inc({ kind: event.kind });
     journal.observe(event);
+    alerts.observe(event);
     legFeed.observe(event);
     if (event.kind === 'account') coins.accountReported();
   });
@@ -170,8 +179,12 @@ async function startAndRunVenueSession(
     logger.debug({ denial }, 'intent denied');
     journal.denied(denial);
   });
+  metrics.countIntents(kernel.intents);
   metrics.countDenials(kernel.denials);
-  metrics.watchBook(kernel.state);
+  metrics.watchBook(
+    kernel.state,
+    options.instruments.map((spec) => spec.sym),
+  );
   kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
   const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });
@@ -259,6 +272,8 @@ async function startAndRunVenueSession(
   coins.foundAccount(kernel.state.account?.equity, kernel.state.assets.get(settleAsset)?.equity);
   // The start equity once the curve starts (starting coins at their first price); this until then.
   const equityAtStart = sessionEquity.equity();
+  // Known from the first reconciliation: before, the gauge is absent rather than 0.
+  metrics.observeEquity(equityAtStart.toNumber());
   startSampler(options.sessionClock());
   // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement),
   // whose window the venue checks on its own clock: a live session's is the machine's (session-run.ts).

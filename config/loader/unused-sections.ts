@@ -8,8 +8,8 @@ const SECTION_MODES: Readonly<Record<string, readonly RunMode[]>> = {
   venue: ['live', 'paper'],
   recording: ['live', 'paper'],
   shutdown: ['live', 'paper'],
-  // The venue session serves metrics; the venue session and `keel record` (live and paper
-  // configs only) log at the level.
+  // The venue session and `keel record` (live and paper configs only) serve metrics and log at
+  // the level.
   metrics: ['live', 'paper'],
   logging: ['live', 'paper'],
 };

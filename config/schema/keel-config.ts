@@ -69,7 +69,9 @@ export const keelConfigSchema = z
       .describe('Log level (pino) of live and paper runs and keel record.'),
     metrics: metricsConfigSchema
       .prefault({})
-      .describe('Prometheus /metrics endpoint of live and paper runs.'),
+      .describe(
+        'Prometheus /metrics endpoint of live and paper runs, and of `keel record` (its market-data connection and inbound counts).',
+      ),
     shutdown: shutdownConfigSchema.prefault({}).describe('What SIGINT / SIGTERM do in live and paper runs.'),
   })
   .superRefine((config, ctx) => {

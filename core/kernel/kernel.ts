@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent } from '../model/index.ts';
+import type { BarInterval, Intent, KeelEvent, StrategyIntent } from '../model/index.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
 import type { InFlightAlgoOrders, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
@@ -51,6 +51,11 @@ export class Kernel {
   readonly connectivity = new VenueConnectivity();
   /** Every denial of every strategy, for logs and reports. */
   readonly denials: Observable<IntentDenied>;
+  /**
+   * Every intent a strategy submitted, as the kernel takes it (before its own checks and the
+   * risk gate), for metrics: the ones denied later are among them, Keel's own cancels are not.
+   */
+  readonly intents: Observable<StrategyIntent>;
   /** Strategies that threw and were halted. */
   readonly faults: Observable<StrategyFault>;
   /**
@@ -72,6 +77,7 @@ export class Kernel {
   /** The single-threaded loop: the work queue, the start sequence and the stop. */
   private readonly loop: KernelLoop;
   private readonly denial$ = new Subject<IntentDenied>();
+  private readonly intent$ = new Subject<StrategyIntent>();
   private readonly reports = new StrategyFaultReports();
   /** The warm-up, if any (see {@link KernelWarmUp}). */
   private readonly warmUp: WarmUpPhase;
@@ -97,6 +103,7 @@ export class Kernel {
       (status) => this.loop.enqueue({ kind: 'venueStatus', status }),
     );
     this.denials = this.denial$.asObservable();
+    this.intents = this.intent$.asObservable();
     this.faults = this.reports.faults;
     this.rejections = this.reports.rejections;
     this.trailingStops = this.trailingStop$.asObservable();
@@ -234,6 +241,7 @@ export class Kernel {
       this.loop.run(() => this.submit(runner, intent));
       return;
     }
+    if (this.intent$.observed) this.intent$.next({ strategyId: runner.id, intent });
     this.pipeline.submit(runner, intent);
   }
 

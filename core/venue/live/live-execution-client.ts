@@ -10,6 +10,7 @@ import { StreamStatus } from '../ws/stream-status.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
+import { intentLogFields } from './intent-log-fields.ts';
 import type { LiveExecutionOptions } from './live-execution-options.ts';
 import { LoanReadOrder } from './loan-read-order.ts';
 import { LocalTradingView } from './local-trading-view.ts';
@@ -401,8 +402,11 @@ export class LiveExecutionClient implements ExecutionPort {
 
   private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {
     const rejection = commandRejection(command, error, this.venueNow(), keelCode);
-    const { ref, intentKind: kind, code, message } = rejection;
-    this.logger[refusalLogLevel(kind, code)]({ ref, kind, code, message }, 'venue refused a command');
+    const { intentKind: kind, code, message } = rejection;
+    this.logger[refusalLogLevel(kind, code)](
+      { ...intentLogFields(command.intent), strategy: command.strategyId, code, message },
+      'venue refused a command',
+    );
     this.emit(rejection);
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { StrategyIntent, UserEvent } from '../../model/index.ts';
 import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN } from '../../model/index.ts';
+import { intentLogFields } from './intent-log-fields.ts';
 import {
   type LostReplyLookupContext,
   type LostReplyVerdict,
@@ -58,7 +59,7 @@ export async function resolveLostReply(
 ): Promise<void> {
   const what = failure instanceof Error ? failure.message : String(failure);
   deps.logger.warn(
-    { ref: command.intent.ref, kind: command.intent.kind, err: what },
+    { ...intentLogFields(command.intent), strategy: command.strategyId, err: what },
     'REST reply lost: looking up',
   );
   let spacing = deps.policy.spacingMs;
@@ -74,7 +75,10 @@ export async function resolveLostReply(
       lookupError = undefined;
     } catch (error) {
       lookupError = error;
-      deps.logger.warn({ ref: command.intent.ref, err: String(error) }, 'lookup of a lost REST reply failed');
+      deps.logger.warn(
+        { ...intentLogFields(command.intent), err: String(error) },
+        'lookup of a lost REST reply failed',
+      );
       continue;
     }
     if (verdict.applied) break;

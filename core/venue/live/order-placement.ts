@@ -133,7 +133,7 @@ export class OrderPlacement {
     } catch (error) {
       // The venue answered, so the order is probably live: an ack Keel cannot read is a lost ack.
       this.options.logger.warn(
-        { ref: intent.ref, err: String(error) },
+        { ref: intent.ref, clientOrderId: intent.ref, sym: intent.sym, err: String(error) },
         'unreadable ack for a placed order: looking it up',
       );
       void this.resolveUnacked(intent);
@@ -156,7 +156,7 @@ export class OrderPlacement {
       return;
     }
     this.options.logger.warn(
-      { ref: intent.ref, err: String(error) },
+      { ref: intent.ref, clientOrderId: intent.ref, sym: intent.sym, err: String(error) },
       'no usable ack for a placed order: looking it up',
     );
     void this.resolveUnacked(intent);
@@ -206,7 +206,7 @@ export class OrderPlacement {
           // permission): none says the venue has no such order, and the order may be live, so it
           // is looked up again and never counts toward the verdict.
           this.options.logger.warn(
-            { ref: intent.ref, err: String(error) },
+            { ref: intent.ref, clientOrderId: intent.ref, sym: intent.sym, err: String(error) },
             'order lookup failed; will retry',
           );
           continue;
@@ -246,7 +246,10 @@ export class OrderPlacement {
       `no ack, and the venue still had no order with clientOrderId ${intent.ref} after ` +
       `${lookups} lookups over ${Math.round(waitedMs / 1000)} s; not re-sent (synthesized by Keel: ` +
       'a later venue update of this order supersedes it)';
-    this.options.logger.warn({ ref: intent.ref, lookups, waitedMs }, 'unacked order declared never received');
+    this.options.logger.warn(
+      { ref: intent.ref, clientOrderId: intent.ref, sym: intent.sym, lookups, waitedMs },
+      'unacked order declared never received',
+    );
     this.options.emitOrder({
       ...orderFromIntent(intent, '', 'REJECTED', this.options.timer.now(), reason),
       synthesized: true,

@@ -10,6 +10,7 @@ import { createInboundCounters, type InboundCounters, type RawInboundFrame } fro
 import { classifyMarketFrame, marketFrameText } from './market-frame.ts';
 import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import type { ReconnectPolicy } from './private-ws-options.ts';
+import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import { StreamStatus } from './stream-status.ts';
 
 /** One market-data subscription: a channel of a sym (KLINE also takes an interval). */
@@ -98,6 +99,8 @@ export class MarketDataClient {
   private readonly serverClock: ServerClock;
   private readonly random: JitterSource;
   private readonly logger: Logger;
+  /** Malformed frames: the first of each problem logged, the repeats summarized. */
+  private readonly malformedLog: RepeatedProblemLog;
   private socket: WebSocket | undefined;
   private closing = false;
   private attempt = 0;
@@ -116,6 +119,11 @@ export class MarketDataClient {
     this.counters = options.counters ?? createInboundCounters();
     this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
     this.streamStatus = new StreamStatus('market', () => this.serverClock.now());
+    this.malformedLog = new RepeatedProblemLog(
+      this.logger,
+      () => this.timer.now(),
+      'malformed market-data frame',
+    );
   }
 
   /** The socket's connection changes: `up` when it (re)opened and resubscribed, `down` when it dropped or stalled. */
@@ -175,6 +183,7 @@ export class MarketDataClient {
    */
   async close(withinMs?: number): Promise<void> {
     this.closing = true;
+    this.malformedLog.flush();
     this.cancelReconnect();
     this.cancelHeartbeat();
     const socket = this.socket;
@@ -298,7 +307,7 @@ export class MarketDataClient {
     const text = marketFrameText(data, isBinary);
     if (text === undefined) {
       this.counters.malformed++;
-      this.logger.warn('market-data binary frame is not gzip');
+      this.malformedLog.report('binary frame is not gzip');
       return;
     }
     const gate = this.options.gate;
@@ -328,7 +337,7 @@ export class MarketDataClient {
         return;
       case 'malformed':
         this.counters.malformed++;
-        this.logger.warn({ problem: frame.problem }, 'malformed market-data frame');
+        this.malformedLog.report(frame.problem);
     }
   }
 

@@ -1,4 +1,3 @@
-import type { Logger } from 'pino';
 import type { UserEvent } from '../../model/index.ts';
 import { DecodeError } from '../errors.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
@@ -7,6 +6,7 @@ import { decodeWire, parseJson } from '../wire/decode.ts';
 import { USER_DATA_CHANNELS, userDataFrameSchema } from '../wire/user-data.ts';
 import { PRIVATE_PONG, type WsReplyWire, wsReplySchema } from '../wire/ws-envelope.ts';
 import type { InboundCounters } from './inbound-counters.ts';
+import type { RepeatedProblemLog } from './repeated-problem-log.ts';
 
 /**
  * What an inbound private-WebSocket frame turned out to be. A User Data batch whose entries all
@@ -105,22 +105,20 @@ export function classifyPrivateFrame(text: string, recvTs: number): PrivateFrame
 
 /**
  * Logs and counts the bad entries of a User Data batch whose other entries were delivered: each
- * one is a malformed message (`counters.malformed`, a warning naming the entry and field), the
- * same contract as a malformed frame. The batch itself counts once under `pushes`.
+ * one is a malformed message (`counters.malformed`, a warning naming the entry and field, the
+ * repeats of a problem summarized), the same contract as a malformed frame. The batch itself
+ * counts once under `pushes`.
  * @param badEntries - the `badEntries` of an `events` frame
  * @param counters - the client's inbound counters, mutated
- * @param logger - where the warnings go
+ * @param log - where the warnings go
  */
 export function reportBadEntries(
   badEntries: readonly string[],
   counters: InboundCounters,
-  logger: Logger,
+  log: RepeatedProblemLog,
 ): void {
   for (const problem of badEntries) {
     counters.malformed++;
-    logger.warn(
-      { problem },
-      'malformed User Data entry dropped; the good entries of its frame were delivered',
-    );
+    log.report(`User Data entry dropped (the good entries of its frame were delivered): ${problem}`);
   }
 }

@@ -16,6 +16,7 @@ import { armOpenDeadline, DEFAULT_OPEN_TIMEOUT_MS } from './open-deadline.ts';
 import { PendingRequests } from './pending-requests.ts';
 import { classifyPrivateFrame, reportBadEntries } from './private-frame.ts';
 import type { ConnectionEvent, PrivateWsOptions } from './private-ws-options.ts';
+import { RepeatedProblemLog } from './repeated-problem-log.ts';
 import { ConnectionLostError, NotConnectedError } from './ws-errors.ts';
 
 /**
@@ -45,6 +46,9 @@ export class PrivateWsClient {
   private readonly clockRelearning: LoginClockRelearning;
   private readonly random: JitterSource;
   private readonly logger: Logger;
+  /** Malformed frames and entries, and unexpected frames: the first of each problem logged, the repeats summarized. */
+  private readonly malformedLog: RepeatedProblemLog;
+  private readonly unexpectedLog: RepeatedProblemLog;
   private readonly nextId: () => string;
   private socket: WebSocket | undefined;
   private loggedIn = false;
@@ -66,6 +70,13 @@ export class PrivateWsClient {
     this.counters = options.counters ?? createInboundCounters();
     this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
     this.clockRelearning = new LoginClockRelearning(options.refreshServerClock, this.logger);
+    const now = () => this.timer.now();
+    this.malformedLog = new RepeatedProblemLog(
+      this.logger,
+      now,
+      'malformed private WebSocket frame or entry dropped',
+    );
+    this.unexpectedLog = new RepeatedProblemLog(this.logger, now, 'unexpected private WebSocket frame');
     this.pending = new PendingRequests(this.timer);
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));
@@ -180,6 +191,8 @@ export class PrivateWsClient {
    */
   async close(withinMs?: number): Promise<void> {
     this.closing = true;
+    this.malformedLog.flush();
+    this.unexpectedLog.flush();
     this.cancelReconnect();
     this.cancelPing();
     const socket = this.socket;
@@ -299,17 +312,17 @@ export class PrivateWsClient {
       case 'events':
         this.counters.pushes++;
         for (const event of frame.events) this.userEventsSubject.next(event);
-        reportBadEntries(frame.badEntries, this.counters, this.logger);
+        reportBadEntries(frame.badEntries, this.counters, this.malformedLog);
         for (const order of frame.unknownStateOrders) this.unknownStateOrdersSubject.next(order);
         return;
       case 'malformed':
         this.counters.malformed++;
-        this.logger.warn({ problem: frame.problem }, 'malformed private WebSocket frame');
+        this.malformedLog.report(frame.problem);
         for (const order of frame.unknownStateOrders ?? []) this.unknownStateOrdersSubject.next(order);
         return;
       case 'unexpected':
         this.counters.unexpected++;
-        this.logger.warn({ problem: frame.problem }, 'unexpected private WebSocket frame');
+        this.unexpectedLog.report(frame.problem);
     }
   }
 

@@ -65,7 +65,7 @@ function flakyVenue(unreachableFor: number) {
 function stopping(unreachableFor: number, timeoutMs: number) {
   const venue = flakyVenue(unreachableFor);
   const { kernel } = aRecordingKernelRig([]);
-  const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
+  const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
   const clock = steppedClock();
   const outcome = cancelOpenOrdersOnStop(
     kernel,
@@ -108,7 +108,7 @@ describe('cancelling every order at stop', () => {
     const events = new Subject<UserEvent>();
     const sent: unknown[] = [];
     const { kernel } = aRecordingKernelRig([]);
-    const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
+    const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
     const result = await cancelOpenOrdersOnStop(
       kernel,
       gate,
@@ -142,7 +142,7 @@ describe('orders still in flight at stop', () => {
     const order = inFlightOrder(clock, 6_000);
     const sent: string[] = [];
     const { kernel } = aRecordingKernelRig([]);
-    const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
+    const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
     const execution = {
       events: new Subject<UserEvent>(),
       submit(command: never) {
@@ -161,7 +161,7 @@ describe('orders still in flight at stop', () => {
     const clock = steppedClock();
     const order = inFlightOrder(clock, Number.POSITIVE_INFINITY);
     const { kernel } = aRecordingKernelRig([]);
-    const gate = new RunMetrics(() => 0).countingGate(new RiskGate());
+    const gate = new RunMetrics(() => 0).timingGate(new RiskGate());
     const execution = { events: new Subject<UserEvent>(), submit: () => {} };
     const result = await cancelOpenOrdersOnStop(kernel, gate, execution, order.record, 2_000, clock);
     expect(result).toEqual({ attempts: 0, leftOpen: [] });

@@ -9,6 +9,7 @@ import { recordMarketData } from '../../../config/compose/record-run.ts';
 import { parseConfigText } from '../../../config/loader/index.ts';
 import { decodeSessionRecord } from '../../../config/session-decoder.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
+import { aFreePort } from '../../kit/free-port.ts';
 import { aPaperVenue, closedAfterEachTest } from '../../kit/paper-venue-builders.ts';
 import { quotingBacktestOptions } from '../../kit/quoting-backtest-options.ts';
 import { tempDir } from '../../kit/recording-files.ts';
@@ -20,7 +21,12 @@ describe('keel record (live mode) against `keel venue` serving a SYNTHETIC feed'
   afterAll(() => temp.remove());
 
   /** Runs `keel record` of a live config named `name` against the venue. */
-  function recordFrom(venue: PaperVenue, name: string, options: Parameters<typeof recordMarketData>[1]) {
+  function recordFrom(
+    venue: PaperVenue,
+    name: string,
+    options: Parameters<typeof recordMarketData>[1],
+    extra = '',
+  ) {
     const yaml = `mode: live
 name: rec
 venue:
@@ -36,7 +42,7 @@ strategies:
     params: { sym: BINANCE_PERP_BTC_USDT, qty: 0.001, halfSpreadTicks: 20, maxPosition: 0.01 }
 logging:
   level: silent
-`;
+${extra}`;
     const file = join(temp.dir, `${name}.yaml`);
     const parsed = parseConfigText(yaml, {
       file,
@@ -91,5 +97,43 @@ logging:
         /^recording .*gap\.jsonl: market data was missed 1 time while it was recorded \(market-data WebSocket reconnected: .*\), for BINANCE_PERP_BTC_USDT from .* to .* \([\d.]+ s\); the run replayed the hole as a market without events$/,
       ),
     );
+  }, 20_000);
+
+  it("serves the market socket's connection, reconnects and inbound counts on /metrics when metrics.enabled", async () => {
+    opened.venue = await aPaperVenue();
+    const venue = opened.venue;
+    const port = await aFreePort();
+    const out = join(temp.dir, 'metrics.jsonl');
+    const recording = recordFrom(
+      venue,
+      'metrics',
+      { out, durationSec: 3, handleSignals: false },
+      `metrics: { enabled: true, port: ${port} }\n`,
+    );
+    const scrape = () =>
+      fetch(`http://127.0.0.1:${port}/metrics`).then(
+        (r) => r.text(),
+        () => '',
+      );
+    let text = '';
+    for (let i = 0; i < 40 && !text.includes('keel_venue_connected{stream="market"} 1'); i++) {
+      await sleep(50);
+      text = await scrape();
+    }
+    venue.feed.step(1);
+    venue.faults.dropConnections('market-data');
+    for (let i = 0; i < 60 && !text.includes('keel_venue_reconnects_total{stream="market"} 1'); i++) {
+      await sleep(50);
+      text = await scrape();
+    }
+    await recording;
+    expect(text).toContain('keel_venue_reconnects_total{stream="market"} 1');
+    expect(text).toMatch(/keel_venue_inbound_total\{source="market",outcome="frames"\} [1-9]/);
+    expect(text).toContain('keel_venue_inbound_total{source="market",outcome="malformed"} 0');
+    // A recorder trades nothing: no session metric reads a misleading 0.
+    expect(text).not.toContain('keel_venue_reconciled');
+    expect(text).not.toContain('keel_fills_total');
+    // The endpoint closes with the recording.
+    expect(await scrape()).toBe('');
   }, 20_000);
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RunMetrics } from '../../../config/compose/run-metrics.ts';
 import { UserDataJournal } from '../../../config/compose/user-data-journal.ts';
 import type { IntentDenied } from '../../../core/kernel/index.ts';
-import { D, type Position, type VenueStatus } from '../../../core/model/index.ts';
+import { D, type Position, type StrategyIntent, type VenueStatus } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { createInboundCounters } from '../../../core/venue/index.ts';
 import { anOrderUpdate } from '../../kit/kernel-events.ts';
@@ -38,15 +38,15 @@ const aPlaceOrder = (ref: string, qty: string) => ({
 describe('run metrics', () => {
   it('says whether the gate it counts for looks at equity, so the kernel values equity only for a kill switch', () => {
     metrics = new RunMetrics(() => 0);
-    expect(metrics.countingGate(new RiskGate()).watchesEquity?.()).toBe(false);
+    expect(metrics.timingGate(new RiskGate()).watchesEquity?.()).toBe(false);
     const armed = new RiskGate({ killSwitch: { dailyLossLimit: '2000' } });
-    expect(metrics.countingGate(armed).watchesEquity?.()).toBe(true);
+    expect(metrics.timingGate(armed).watchesEquity?.()).toBe(true);
   });
 
   it('forgets the send time of an approved order the venue rejected, so a long run holds only those awaiting an answer', async () => {
     let now = 1_000;
     metrics = new RunMetrics(() => now);
-    const gate = metrics.countingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const gate = metrics.timingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
     const journal = new UserDataJournal(metrics, undefined, () => 's', { dir: aSpillDirectory() });
     for (let i = 0; i < 1_000; i++) {
       expect(gate.evaluate(aPlaceOrder(`r-${i}`, '1'), aRiskView()).kind).toBe('approved');
@@ -66,10 +66,14 @@ describe('run metrics', () => {
     expect(await (await fetch(url)).text()).toContain('keel_order_latency_seconds_count 500');
   });
 
-  it('serves intents, denials by check, order latency and equity on /metrics', async () => {
+  it('serves intents and denials as the kernel reports them, order latency and equity on /metrics', async () => {
     let now = 1_000;
     metrics = new RunMetrics(() => now);
-    const gate = metrics.countingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const gate = metrics.timingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const intents = new Subject<StrategyIntent>();
+    const denials = new Subject<IntentDenied>();
+    metrics.countIntents(intents);
+    metrics.countDenials(denials);
     const view = aRiskView();
     const order = (ref: string, qty: string) => ({
       strategyId: 's',
@@ -86,14 +90,29 @@ describe('run metrics', () => {
         positionSide: 'NONE' as const,
       },
     });
+    for (const [ref, qty] of [
+      ['small', '1'],
+      ['big', '100'],
+    ] as const)
+      intents.next(order(ref, qty));
     expect(gate.evaluate(order('small', '1'), view).kind).toBe('approved');
-    expect(gate.evaluate(order('big', '100'), view).kind).toBe('denied');
+    const decision = gate.evaluate(order('big', '100'), view);
+    expect(decision.kind).toBe('denied');
+    if (decision.kind === 'denied') denials.next({ ...aDenial('risk', decision.check), ref: 'big' });
+    // Keel's own cancel sweep goes through the gate, but is no strategy's intent.
+    gate.evaluate(
+      { strategyId: 'keel', intent: { kind: 'cancelOrders', ref: 'k-1', targets: ['small'] } },
+      view,
+    );
     now += 25;
     metrics.acknowledged('small');
-    metrics.equity.set(100_000);
     const url = await metrics.listen('127.0.0.1', 0);
+    // Unknown until the first reconciliation: absent, not a 0 an alert reads as a total loss.
+    expect(await (await fetch(url)).text()).not.toMatch(/^keel_equity /m);
+    metrics.observeEquity(100_000);
     const text = await (await fetch(url)).text();
     expect(text).toContain('keel_intents_total{kind="placeOrder"} 2');
+    expect(text).not.toContain('keel_intents_total{kind="cancelOrders"}');
     expect(text).toMatch(/keel_denials_total\{check="maxNotional\w*"\} 1/);
     expect(text).toContain('keel_order_latency_seconds_count 1');
     expect(text).toContain('keel_order_latency_seconds_bucket{le="0.025"} 1');
@@ -103,19 +122,10 @@ describe('run metrics', () => {
 
   it("counts the kernel's denials and the venue's refusals by check, and the gate's once", async () => {
     metrics = new RunMetrics(() => 0);
-    const gate = metrics.countingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
+    const gate = metrics.timingGate(new RiskGate({ limits: { maxNotionalPerOrder: 1000 } }));
     const denials = new Subject<IntentDenied>();
     metrics.countDenials(denials);
-    const denial = (source: IntentDenied['source'], check: string): IntentDenied => ({
-      kind: 'denied',
-      strategyId: 's',
-      ref: 'r',
-      intentKind: 'placeOrder',
-      source,
-      check,
-      reason: 'why',
-      ts: 0,
-    });
+    const denial = aDenial;
     // The gate's denial reaches the kernel's denials too: it counts once.
     const decision = gate.evaluate(aPlaceOrder('big', '100'), aRiskView());
     expect(decision.kind).toBe('denied');
@@ -140,16 +150,22 @@ describe('run metrics', () => {
       ['b', position('BINANCE_PERP_ETH_USDT', 'SHORT', '2')],
     ]);
     let orders = [anOrder({ clientOrderId: 'x' }), anOrder({ clientOrderId: 'y' })];
-    metrics.watchBook({ positions, openOrders: () => orders });
+    metrics.watchBook({ positions, openOrders: () => orders }, [
+      'BINANCE_PERP_BTC_USDT',
+      'BINANCE_PERP_ETH_USDT',
+    ]);
     let text = await metrics.scrape();
     expect(text).toContain('keel_position_qty{sym="BINANCE_PERP_BTC_USDT",side="NONE"} -0.5\n');
     expect(text).toContain('keel_position_qty{sym="BINANCE_PERP_ETH_USDT",side="SHORT"} -2\n');
     expect(text).toContain(`keel_open_orders{sym="${orders[0]?.sym}"} 2\n`);
+    expect(text).toContain('keel_open_orders{sym="BINANCE_PERP_ETH_USDT"} 0\n');
     positions.delete('b');
     orders = [];
     text = await metrics.scrape();
-    expect(text).not.toContain('BINANCE_PERP_ETH_USDT');
-    expect(text).not.toMatch(/keel_open_orders\{/);
+    expect(text).not.toContain('keel_position_qty{sym="BINANCE_PERP_ETH_USDT"');
+    // A sym with no open order left reads 0: its series does not vanish.
+    expect(text).toContain('keel_open_orders{sym="BINANCE_PERP_BTC_USDT"} 0\n');
+    expect(text).toContain('keel_open_orders{sym="BINANCE_PERP_ETH_USDT"} 0\n');
   });
 
   it("serves the process's memory, CPU, event-loop lag and heap beside Keel's own metrics", async () => {
@@ -201,3 +217,17 @@ describe('run metrics', () => {
     expect(again).toContain('keel_venue_reconciled 1');
   });
 });
+
+/** A denial as the kernel reports it. */
+function aDenial(source: IntentDenied['source'], check: string): IntentDenied {
+  return {
+    kind: 'denied',
+    strategyId: 's',
+    ref: 'r',
+    intentKind: 'placeOrder',
+    source,
+    check,
+    reason: 'why',
+    ts: 0,
+  };
+}

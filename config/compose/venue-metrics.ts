@@ -1,0 +1,133 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Counter, collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Observable } from 'rxjs';
+import type { VenueStatus } from '../../core/model/index.ts';
+import type { InboundCounters } from '../../core/venue/index.ts';
+import { isAddressInUse, PortInUse } from './port-in-use.ts';
+
+/** The inbound outcomes exported per source: traffic Keel could not use, and all frames for scale. */
+const INBOUND_OUTCOMES = ['frames', 'malformed', 'unexpected', 'unmatchedReplies'] as const;
+
+/**
+ * The Prometheus metrics of a process connected to the venue, and when enabled the `/metrics`
+ * endpoint serving them: the events received, the venue's connection per stream, its reconnects
+ * and its inbound counters. A session's ({@link RunMetrics}) add the trading metrics; `keel record`
+ * serves these alone.
+ */
+export class VenueMetrics {
+  readonly registry = new Registry();
+  readonly events = new Counter({
+    name: 'keel_events_total',
+    help: 'Market and User Data events received, by kind (`keel record`: the market events recorded).',
+    labelNames: ['kind'],
+    registers: [this.registry],
+  });
+  readonly venueConnected = new Gauge({
+    name: 'keel_venue_connected',
+    help: 'Whether a venue socket is connected (1) or down (0), by stream (private, market). The private one counts as connected from its login, before its reconciliation.',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  });
+  readonly venueReconnects = new Counter({
+    name: 'keel_venue_reconnects_total',
+    help: 'Times a venue socket came back after a drop, by stream (private, market).',
+    labelNames: ['stream'],
+    registers: [this.registry],
+  });
+  readonly venueInbound = new Counter({
+    name: 'keel_venue_inbound_total',
+    help: 'Inbound venue messages by source (private, market, rest) and outcome: frames (all), malformed, unexpected, unmatchedReplies.',
+    labelNames: ['source', 'outcome'],
+    registers: [this.registry],
+  });
+  private server: Server | undefined;
+  private readonly scrapeHooks: (() => void)[] = [];
+
+  /**
+   * Exports a venue's connection changes and its inbound counters (read when scraped).
+   * @param status - the venue's connection changes (`LiveVenue.status`, a client's `status`)
+   * @param counters - the inbound counters by source (`LiveVenue.counters`), mutated by the clients
+   */
+  watchVenue(status: Observable<VenueStatus>, counters: Readonly<Record<string, InboundCounters>>): void {
+    const wasDown = new Set<string>();
+    status.subscribe((change) => {
+      const connected = change.state === 'down' ? 0 : 1;
+      this.venueConnected.set({ stream: change.stream }, connected);
+      if (change.state === 'down') wasDown.add(change.stream);
+      else if (change.state === 'up' && wasDown.delete(change.stream))
+        this.venueReconnects.inc({ stream: change.stream });
+    });
+    const exported = new Map<string, number>();
+    const sources = Object.entries(counters);
+    for (const [source] of sources) {
+      for (const outcome of INBOUND_OUTCOMES) this.venueInbound.inc({ source, outcome }, 0);
+    }
+    this.onScrape(() => {
+      for (const [source, counts] of sources) {
+        for (const outcome of INBOUND_OUTCOMES) {
+          const key = `${source}|${outcome}`;
+          const delta = counts[outcome] - (exported.get(key) ?? 0);
+          if (delta <= 0) continue;
+          exported.set(key, counts[outcome]);
+          this.venueInbound.inc({ source, outcome }, delta);
+        }
+      }
+    });
+  }
+
+  /** Brings the metrics read from elsewhere (the venue's counters) up to date. @returns the exposition text */
+  async scrape(): Promise<string> {
+    for (const hook of this.scrapeHooks) hook();
+    return this.registry.metrics();
+  }
+
+  /**
+   * Runs a hook before each scrape, to bring a metric read from elsewhere up to date.
+   * @param hook - the update
+   */
+  protected onScrape(hook: () => void): void {
+    this.scrapeHooks.push(hook);
+  }
+
+  /**
+   * Serves `/metrics` over HTTP, with prom-client's process and Node.js metrics besides Keel's
+   * (`process_resident_memory_bytes`, `process_cpu_seconds_total`, `nodejs_eventloop_lag_seconds`,
+   * `nodejs_heap_size_used_bytes`, GC durations...), under their usual names so stock dashboards
+   * read them.
+   * @param host - address to listen on
+   * @param port - port, 0 = any free one
+   * @returns the endpoint's URL
+   * @throws PortInUse when another process listens on the port; the server's error otherwise
+   */
+  async listen(host: string, port: number): Promise<string> {
+    // Registered here, not for every run: its event-loop monitor only serves a scraped endpoint.
+    collectDefaultMetrics({ register: this.registry });
+    const server = createServer((req, res) => {
+      if (req.url !== '/metrics') {
+        res.writeHead(404).end('only /metrics here\n');
+        return;
+      }
+      this.scrape().then(
+        (text) => res.writeHead(200, { 'content-type': this.registry.contentType }).end(text),
+        (error: unknown) => res.writeHead(500).end(String(error)),
+      );
+    });
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (error) =>
+        reject(isAddressInUse(error) ? new PortInUse('metrics.port', host, port) : error),
+      );
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    return `http://${host}:${address.port}/metrics`;
+  }
+
+  /** Stops the endpoint. @returns when closed */
+  async close(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server !== undefined) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
