@@ -1,13 +1,7 @@
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import type {
-  BarEvent,
-  BarInterval,
-  GapEvent,
-  MarketEvent,
-  MarketTradeEvent,
-  QuoteEvent,
-} from '../../core/model/index.ts';
+import type { BarEvent, BarInterval, GapEvent, MarketEvent } from '../../core/model/index.ts';
+import { CachedQuote, CachedTrade } from './cached-market-events.ts';
 import type { EventCacheMeta } from './event-cache-meta.ts';
 
 /** Float64 fields per cached event: kind, sym, ts, recvTs and 8 fields. */
@@ -58,27 +52,25 @@ function eventsOf(
     const ts = rows[o + 2] as number;
     const recvTs = rows[o + 3] as number;
     if (kind === QUOTE) {
-      out[i] = {
-        kind: 'quote',
+      out[i] = new CachedQuote(
         sym,
         ts,
         recvTs,
-        bid: rows[o + 4] as number,
-        bidQty: rows[o + 5] as number,
-        ask: rows[o + 6] as number,
-        askQty: rows[o + 7] as number,
-      } satisfies QuoteEvent;
+        rows[o + 4] as number,
+        rows[o + 5] as number,
+        rows[o + 6] as number,
+        rows[o + 7] as number,
+      );
     } else if (kind === TRADE) {
-      out[i] = {
-        kind: 'trade',
+      out[i] = new CachedTrade(
         sym,
         ts,
         recvTs,
-        tradeId: tradeIds[rows[o + 7] as number] as string,
-        price: rows[o + 4] as number,
-        qty: rows[o + 5] as number,
-        side: rows[o + 6] === 0 ? 'BUY' : 'SELL',
-      } satisfies MarketTradeEvent;
+        tradeIds[rows[o + 7] as number] as string,
+        rows[o + 4] as number,
+        rows[o + 5] as number,
+        rows[o + 6] === 0 ? 'BUY' : 'SELL',
+      );
     } else if (kind === GAP) {
       out[i] = {
         kind: 'gap',
