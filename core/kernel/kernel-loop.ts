@@ -143,6 +143,7 @@ export class KernelLoop {
           advanceTime: (ts: number) => this.advanceTime(ts),
           stopped: () => this.over,
           watchedSyms: () => this.parts.marketRouting.watched().map((watch) => watch.sym),
+          endFeedPrecedence: () => this.parts.marketRouting.endFeedPrecedence(),
         };
         warmUp.replay(host).then((coverage) => {
           timers.rearm();

@@ -130,7 +130,7 @@ export class MarketRouting {
           const fed = this.aggregator.onFeedBar(event);
           const barRoute = this.barRouteOf(event);
           state.bars.set(barRoute.key, event);
-          if (fed && event.closed && !this.aggregator.covered(event)) this.deliverBar(event, barRoute);
+          if (fed && event.closed && this.aggregator.admitFeedBar(event)) this.deliverBar(event, barRoute);
           if (event.closed) this.aggregator.onFinerBar(event, this.emitBar);
           return true;
         }
@@ -182,6 +182,15 @@ export class MarketRouting {
       for (const runner of runners) out.push({ strategyId: runner.id, sym, interval });
     }
     return out;
+  }
+
+  /**
+   * Ends the precedence of the feed bars met so far over the bars built of the (sym, interval)
+   * (the end of a warm-up on history: its 1h bars do not go on in a live feed of 1m klines), so
+   * the later periods are built from trades and finer bars until the feed's own bars come.
+   */
+  endFeedPrecedence(): void {
+    this.aggregator.endFeedPrecedence();
   }
 
   /**

@@ -21,6 +21,11 @@ export interface WarmUpHost {
   stopped(): boolean;
   /** The syms the strategies watch bars of. */
   watchedSyms(): readonly string[];
+  /**
+   * Ends the precedence of the history's feed bars over the bars built of the live feed (see
+   * `MarketRouting.endFeedPrecedence`).
+   */
+  endFeedPrecedence(): void;
 }
 
 /**
@@ -102,6 +107,7 @@ export class WarmUpPhase {
       () => host.stopped(),
     );
     host.advanceTime(until - 1);
+    host.endFeedPrecedence();
     this.end();
     return coverage;
   }
