@@ -125,9 +125,16 @@ export function warmUpCoverageWarning(coverage: WarmUpCoverage, periodMs: number
   if (coverage.first === undefined || coverage.last === undefined)
     return `warm-up: the history holds no event of the run's instruments (${coverage.uncovered.join(', ')}) for ${want}${others}; the strategies start cold (check warmUp.history)`;
   const parts: string[] = [];
-  if (coverage.uncovered.length > 0)
+  // An instrument alone, or with the interval when another watched interval of it is covered.
+  const syms = coverage.uncovered.filter((label) => !label.includes(' '));
+  const intervals = coverage.uncovered.filter((label) => label.includes(' '));
+  if (syms.length > 0)
     parts.push(
-      `warm-up: the history holds no bar or trade of ${coverage.uncovered.join(', ')} for ${want}${others}; strategies on ${coverage.uncovered.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+      `warm-up: the history holds no bar or trade of ${syms.join(', ')} for ${want}${others}; strategies on ${syms.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+    );
+  if (intervals.length > 0)
+    parts.push(
+      `warm-up: the history holds nothing that builds the bars of ${intervals.join(', ')} (no trade, nor bar of that interval or a finer one dividing it: 1h bars build no 5m bar) for ${want}; those bars start cold (give warmUp.history finer bars or trades)`,
     );
   // A history falling short as a whole is said below, once.
   if (coverage.short.length > 0 && coverage.reaches)

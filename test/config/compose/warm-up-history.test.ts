@@ -208,3 +208,26 @@ describe('warm-up history of paper and live runs', () => {
     );
   });
 });
+
+describe('warm-up coverage warning for a watched interval the history cannot build', () => {
+  it('names the instrument and interval: 1h history for a 5m watch', () => {
+    const warning = warmUpCoverageWarning(
+      {
+        from: T0,
+        until: T0 + 180 * MIN,
+        complete: false,
+        reaches: true,
+        uncovered: [`${BTC} 5m`],
+        short: [],
+        otherSyms: [],
+        events: 3,
+        first: T0,
+        last: T0 + 180 * MIN,
+      },
+      180 * MIN,
+    );
+    expect(warning).toBe(
+      `warm-up: the history holds nothing that builds the bars of ${BTC} 5m (no trade, nor bar of that interval or a finer one dividing it: 1h bars build no 5m bar) for the 3 h warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T17:30:00.000Z; those bars start cold (give warmUp.history finer bars or trades)`,
+    );
+  });
+});

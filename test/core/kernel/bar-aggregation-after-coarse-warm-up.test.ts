@@ -68,7 +68,9 @@ describe('warm-up on 1h history (the README example: an OHLCV CSV of 1h bars), l
       start: LIVE,
       warmUp: { periodMs: 3 * HOUR, alignMs: HOUR, history: once(history) },
     });
-    await kernel.whenTrading();
+    const coverage = await kernel.whenTrading();
+    // The 1h history covers the 1h watch, but builds no 5m bar: the session warns of it.
+    expect(coverage).toMatchObject({ uncovered: [`${BTC} 5m`], short: [], complete: false });
     expect(log).toEqual([
       '1h@0 warm o100 h110 l90 c105 v1000',
       '1h@60 warm o101 h111 l91 c106 v1000',
