@@ -82,6 +82,25 @@ describe('warm-up history of paper and live runs', () => {
     ]);
   });
 
+  it('replays once the events a history file repeats of another, and says so once read', async () => {
+    const dir = aTempDir();
+    await writeRecording(join(dir, 'quotes.jsonl'), [
+      quoteRecordAt(0, '99', '101'),
+      quoteRecordAt(MIN, '100', '102'),
+    ]);
+    const warnings: string[] = [];
+    const config = loadValidConfig(paperConfigIn(dir, '    - quotes.jsonl\n    - quotes.jsonl\n'));
+    const warmUp = await warmUpOf(config, new RecordingDamage(), (message) => warnings.push(message));
+    const events: MarketEvent[] = [];
+    for await (const batch of warmUp?.history ?? []) events.push(...batch);
+    expect(events.map((e) => e.kind)).toEqual(['quote', 'quote']);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warm-up: recording quotes\.jsonl is listed more than once \(received .*\): 2 events of quotes\.jsonl repeating quotes\.jsonl's were dropped, so each is replayed once$/,
+      ),
+    ]);
+  });
+
   it('warns, before any run, of history that names none of the instruments', async () => {
     const dir = aTempDir();
     writeFileSync(join(dir, 'h.csv'), `time,open,high,low,close,volume\n${T0},100,101,99,100.5,7\n`);
