@@ -37,6 +37,8 @@ interface BarBuilder {
   readonly sym: string;
   readonly interval: BarInterval;
   readonly ms: number;
+  /** When the (sym, interval) was first watched, epoch ms: a bar of a period begun before is partial. */
+  readonly since: number;
   /**
    * End of the latest closed feed bar of this sym and interval (the open of a forming one when
    * later), epoch ms; 0 before any. The trades and finer bars of the periods before it are the
@@ -117,6 +119,11 @@ interface BarBuilder {
   /** Minute (from the bar's open) of its latest trade. */
   lastMinute: number;
   openTime: number;
+  /**
+   * Where the market of the forming bar is known from, epoch ms: its first trade's time, or its
+   * first finer bar's open. After its open when the bar began before {@link since}: partial.
+   */
+  knownFrom: number;
   open: number;
   high: number;
   low: number;
@@ -181,17 +188,22 @@ export class BarAggregator {
   nextClose = Number.POSITIVE_INFINITY;
 
   /**
-   * Starts building bars of a sym and interval (idempotent).
+   * Starts building bars of a sym and interval (idempotent). A bar it builds of a period begun
+   * before `since` from trades, or from finer bars the first of which began after its open, holds
+   * only the market since (a live start, or a `watchBars` mid-run, mid-bar): it is flagged
+   * `partial: true`.
    * @param sym - the symbol
    * @param interval - the bar interval
+   * @param since - the time it is watched from, epoch ms; default: the beginning of time
    */
-  watch(sym: string, interval: BarInterval): void {
+  watch(sym: string, interval: BarInterval, since = Number.NEGATIVE_INFINITY): void {
     const list = this.bySym.get(sym) ?? [];
     if (list.some((b) => b.interval === interval)) return;
     const builder: BarBuilder = {
       sym,
       interval,
       ms: BAR_INTERVAL_MS[interval],
+      since,
       feedThrough: 0,
       feedLive: false,
       lastFeedOpen: Number.NEGATIVE_INFINITY,
@@ -218,6 +230,7 @@ export class BarAggregator {
       firstMinute: 0,
       lastMinute: 0,
       openTime: 0,
+      knownFrom: 0,
       open: 0,
       high: 0,
       low: 0,
@@ -262,7 +275,7 @@ export class BarAggregator {
           b.firstMinute = minute;
           b.lastMinute = minute;
         }
-        this.fold(b, openTime, p, p, p, p, trade.qty, emit);
+        this.fold(b, openTime, trade.ts, p, p, p, p, trade.qty, emit);
       }
     }
     this.refreshNextClose();
@@ -403,7 +416,7 @@ export class BarAggregator {
         noteRepeat(b, bar.ts, bar.interval);
         continue;
       }
-      this.fold(b, openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
+      this.fold(b, openTime, bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       b.fedUntil = bar.openTime + ms;
       if (b.heldEnd !== 0 && b.heldEnd <= b.fedUntil) b.heldEnd = 0;
       if (bar.openTime + ms >= b.openTime + b.ms && !awaitsFeed(b)) emit(this.closeBar(b));
@@ -521,11 +534,13 @@ export class BarAggregator {
   /**
    * Adds a trade (one price) or a finer bar that is not late ({@link isLate}) to the bar it falls
    * in: ends the forming bar when this one opens a later bar ({@link endForming}), starts a bar at
-   * `openTime` when none is forming.
+   * `openTime` when none is forming, its market known from `from` (the trade's time, the finer
+   * bar's open).
    */
   private fold(
     b: BarBuilder,
     openTime: number,
+    from: number,
     open: number,
     high: number,
     low: number,
@@ -537,6 +552,7 @@ export class BarAggregator {
     if (!b.active) {
       b.active = true;
       b.openTime = openTime;
+      b.knownFrom = from;
       b.open = open;
       b.high = high;
       b.low = low;
@@ -593,7 +609,7 @@ export class BarAggregator {
       b.tradesUntil = fromTrades ? b.openTime + (b.lastMinute + 1) * MINUTE_MS : 0;
     }
     const end = b.openTime + b.ms;
-    return {
+    const bar: BarEvent = {
       kind: 'bar',
       sym: b.sym,
       ts: end,
@@ -607,6 +623,7 @@ export class BarAggregator {
       volume: b.volume,
       closed: true,
     };
+    return b.openTime < b.since && b.knownFrom > b.openTime ? { ...bar, partial: true } : bar;
   }
 
   private refreshNextClose(): void {

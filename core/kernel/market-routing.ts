@@ -161,14 +161,16 @@ export class MarketRouting {
    * @param runner - the strategy
    * @param sym - the symbol
    * @param interval - the bar interval
+   * @param since - the time it is watched from, epoch ms: a bar built of a period begun before
+   *   is flagged `partial` (see {@link BarAggregator.watch})
    */
-  watch(runner: StrategyRunner, sym: string, interval: BarInterval): void {
+  watch(runner: StrategyRunner, sym: string, interval: BarInterval, since = Number.NEGATIVE_INFINITY): void {
     const key = barKey(sym, interval);
     const watchers = this.barWatchers.get(key) ?? [];
     if (!watchers.includes(runner)) watchers.push(runner);
     this.barWatchers.set(key, watchers);
     this.lastBarRoute = undefined;
-    if (this.syms.has(sym)) this.aggregator.watch(sym, interval);
+    if (this.syms.has(sym)) this.aggregator.watch(sym, interval, since);
   }
 
   /**
