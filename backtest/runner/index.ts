@@ -31,10 +31,12 @@ export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
 export { RiskGateReusedError } from './gate-claim.ts';
 export { KillSwitchTrips } from './kill-switch-trips.ts';
 export { lateBarInputWarnings } from './late-bar-input-warnings.ts';
+export { marketEventIdentity } from './market-event-identity.ts';
 export type { OrderJournalOptions } from './order-journal.ts';
 export { OrderJournal } from './order-journal.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';
+export { RecordingOverlaps } from './recording-overlaps.ts';
 export {
   isLoanRefusal,
   loanRefusalWarning,

@@ -85,7 +85,7 @@ async function runLockedSession(
   const durationSec = options.durationSec ?? config.paper?.durationSec;
   // Read before any venue starts: a missing history file stops the run with its config key.
   const history = loggedRecordingDamage(logger);
-  const warmUp = await warmUpOf(loaded, history);
+  const warmUp = await warmUpOf(loaded, history, (message) => logger.warn(message));
   for (const stale of lock.tookOver)
     logger.warn({ lock: stale.path, pid: stale.pid }, tookOverWarning(stale));
   const common = {

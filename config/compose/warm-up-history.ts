@@ -10,6 +10,7 @@ import {
   readSessionHeader,
   warnToStderr,
 } from '../../backtest/recording/index.ts';
+import { marketEventIdentity, RecordingOverlaps } from '../../backtest/runner/index.ts';
 import {
   formatPeriod,
   type Kernel,
@@ -35,22 +36,42 @@ function decodeMarketData(record: RecordedMessage): MarketEvent | null | Error {
  * run before it starts, naming the config key and the path. A recording is read where it is when
  * the warm-up runs: when it is the session's own `recording.path`, the recorder has moved it
  * aside under a dated name by then, and that file is read. A recording line that cannot be read
- * or decoded is skipped and told to `damage`, as a backtest skips it.
+ * or decoded is skipped and told to `damage`, as a backtest skips it. An event one history file
+ * repeats of another at the same receive time (overlapping recordings, one listed twice) is
+ * replayed once, as a backtest replays it; the drops are told to `warn` once the history is read.
  * @param loaded - a validated config of mode paper or live
  * @param damage - counts the recordings' skipped lines; default: the first of each kind on stderr
+ * @param warn - told a sentence per pair of history files that repeat each other's events;
+ *   default: stderr
  * @returns the kernel's warm-up, or undefined when the config has none
  * @throws Error naming `warmUp.history[i]` and the file when one cannot be read
  */
 export async function warmUpOf(
   loaded: LoadedConfig,
   damage: RecordingDamage = new RecordingDamage(warnToStderr),
+  warn: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
 ): Promise<KernelWarmUp | undefined> {
   const warmUp = loaded.config.warmUp;
   if (warmUp === undefined) return undefined;
-  const sources = await Promise.all(
-    (warmUp.history ?? []).map((source, i) => historySource(loaded, source, i, damage)),
-  );
-  return { ...warmUpPeriodOf(warmUp), history: mergeByRecvTs(sources, 4096) };
+  const history = warmUp.history ?? [];
+  const sources = await Promise.all(history.map((source, i) => historySource(loaded, source, i, damage)));
+  const overlaps = new RecordingOverlaps();
+  const merged = mergeByRecvTs(sources, 4096, { key: marketEventIdentity, onRepeat: overlaps.note });
+  const names = history.map((source) => (typeof source === 'string' ? source : source.csv));
+  return { ...warmUpPeriodOf(warmUp), history: toldRepeats(merged, () => overlaps.warnings(names), warn) };
+}
+
+/** The merged history, telling `warn` of the repeats it dropped once it is read (or left). */
+async function* toldRepeats(
+  merged: AsyncIterable<readonly MarketEvent[]>,
+  warnings: () => readonly string[],
+  warn: (message: string) => void,
+): AsyncGenerator<readonly MarketEvent[]> {
+  try {
+    yield* merged;
+  } finally {
+    for (const warning of warnings()) warn(`warm-up: ${warning}`);
+  }
 }
 
 async function historySource(
@@ -125,9 +146,16 @@ export function warmUpCoverageWarning(coverage: WarmUpCoverage, periodMs: number
   if (coverage.first === undefined || coverage.last === undefined)
     return `warm-up: the history holds no event of the run's instruments (${coverage.uncovered.join(', ')}) for ${want}${others}; the strategies start cold (check warmUp.history)`;
   const parts: string[] = [];
-  if (coverage.uncovered.length > 0)
+  // An instrument alone, or with the interval when another watched interval of it is covered.
+  const syms = coverage.uncovered.filter((label) => !label.includes(' '));
+  const intervals = coverage.uncovered.filter((label) => label.includes(' '));
+  if (syms.length > 0)
     parts.push(
-      `warm-up: the history holds no bar or trade of ${coverage.uncovered.join(', ')} for ${want}${others}; strategies on ${coverage.uncovered.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+      `warm-up: the history holds no bar or trade of ${syms.join(', ')} for ${want}${others}; strategies on ${syms.length === 1 ? 'it' : 'them'} start cold (check warmUp.history)`,
+    );
+  if (intervals.length > 0)
+    parts.push(
+      `warm-up: the history holds nothing that builds the bars of ${intervals.join(', ')} (no trade, nor bar of that interval or a finer one dividing it: 1h bars build no 5m bar) for ${want}; those bars start cold (give warmUp.history finer bars or trades)`,
     );
   // A history falling short as a whole is said below, once.
   if (coverage.short.length > 0 && coverage.reaches)

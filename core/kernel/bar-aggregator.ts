@@ -8,20 +8,24 @@ import { BAR_INTERVAL_MS } from '../model/index.ts';
 const MINUTE_MS = 60_000;
 
 /**
- * Trades or finer feed bars of a (sym, interval) left out of the bars. `late`: they arrived after
+ * Trades or feed bars of a (sym, interval) left out of the bars. `late`: they arrived after
  * the bar they belong to had closed (or after a later bar had started): a strategy already had
  * that bar, and a second bar of the same period would contradict it. `overlap`: finer bars of
  * another interval than the bar was being built from, which began inside a finer bar already in
  * it and held more after it, when the feed switched to that interval (or the bar closed first):
- * folding one would count the overlapping part twice.
+ * folding one would count the overlapping part twice. `repeat`: feed bars of a period the feed
+ * already gave (the same kline twice: overlapping history files, a resent message), of the
+ * interval itself (not delivered again) or finer (not folded again). `offGrid`: finer bars that
+ * straddle the end of the bar (1h klines opening on the half hour, a CSV written in a UTC+5:30
+ * zone): part of their market lies after the bar's end, so they are in no bar.
  */
 export interface LateBarInputs {
   readonly sym: string;
   readonly interval: BarInterval;
-  /** What was left out: `trade`, or the interval of the finer feed bars. */
+  /** What was left out: `trade`, or the interval of the feed bars. */
   readonly from: 'trade' | BarInterval;
   /** Why they were left out: see {@link LateBarInputs}. */
-  readonly reason: 'late' | 'overlap';
+  readonly reason: 'late' | 'overlap' | 'repeat' | 'offGrid';
   /** How many were left out. */
   readonly count: number;
   /** The exchange time (`ts`) of the first one left out, epoch ms. */
@@ -33,12 +37,52 @@ interface BarBuilder {
   readonly sym: string;
   readonly interval: BarInterval;
   readonly ms: number;
+  /** When the (sym, interval) was first watched, epoch ms: a bar of a period begun before is partial. */
+  readonly since: number;
   /**
-   * True once the feed delivered a bar of this sym and interval: aggregation stops for good, but
-   * for the bar left forming then when it is of an earlier period than the feed's (see
+   * End of the latest closed feed bar of this sym and interval (the open of a forming one when
+   * later), epoch ms; 0 before any. The trades and finer bars of the periods before it are the
+   * feed's: they build no bar, but for the bar left forming when the feed's bars began (see
    * {@link BarAggregator.onFeedBar}).
    */
-  fed: boolean;
+  feedThrough: number;
+  /**
+   * True while the feed's bars of this sym and interval keep coming: a bar built of a period at or
+   * after {@link feedThrough} waits {@link graceOf} past its end for the feed's bar of that period,
+   * which replaces it; when that does not come, the built bar is delivered and the feed's bars
+   * no longer take precedence (they stopped: a recording of 1h klines that ends, 1h history
+   * before a live feed of 1m klines).
+   */
+  feedLive: boolean;
+  /** Open time of the latest closed feed bar delivered; -Infinity before any. */
+  lastFeedOpen: number;
+  /**
+   * A bar built from trades that awaits the feed's bar of its period, set aside as a trade of the
+   * next period began one: delivered at {@link pendingDue} unless the feed's bar comes first.
+   */
+  pending: BarEvent | undefined;
+  pendingDue: number;
+  /**
+   * Trades or finer bars of the pending bar's period that came after it was set aside: the feed's
+   * bar has them; late if the pending bar is delivered instead.
+   */
+  pendingLate: number;
+  /** The `ts` of the first one. */
+  pendingLateTs: number;
+  /** What the first one was: `trade` or the finer interval. */
+  pendingLateFrom: 'trade' | BarInterval;
+  /** Feed bars left out as repeats: see {@link LateBarInputs} (`repeat`). */
+  repeated: number;
+  /** The `ts` of the first one. */
+  firstRepeatTs: number;
+  /** The interval of the first one. */
+  repeatFrom: BarInterval;
+  /** Finer bars left out as they straddle the bar's end: see {@link LateBarInputs} (`offGrid`). */
+  offGrid: number;
+  /** The `ts` of the first one. */
+  firstOffGridTs: number;
+  /** The interval of the first one. */
+  offGridFrom: BarInterval;
   /**
    * Length of the feed bars this bar is built from; 0 while it is built from trades. A finer bar
    * of another interval that begins at or after {@link fedUntil} takes over (the feed switched).
@@ -75,6 +119,11 @@ interface BarBuilder {
   /** Minute (from the bar's open) of its latest trade. */
   lastMinute: number;
   openTime: number;
+  /**
+   * Where the market of the forming bar is known from, epoch ms: its first trade's time, or its
+   * first finer bar's open. After its open when the bar began before {@link since}: partial.
+   */
+  knownFrom: number;
   open: number;
   high: number;
   low: number;
@@ -101,29 +150,36 @@ interface BarBuilder {
 
 /**
  * Builds bars for every (sym, interval) a strategy watches, unless the feed has bars of its own
- * (KLINE): the first feed bar of a (sym, interval) switches aggregation off for it, so
- * `ctx.bars(sym, '5m')` works on any feed and never sees both. A bar forming at the switch is
- * replaced by the feed's when it is of the feed bar's period (or a later one); one of an earlier
- * period (1m klines that stopped before the recording's 5m klines start) is finished and delivered
- * as if the feed had no bars, since the feed will not send it, but no new bar is begun. A bar is
- * built from the feed's closed bars of a finer interval that divides it (1m klines make 5m, 1h or
+ * (KLINE): the feed's bars of a (sym, interval) take precedence while they keep coming, so
+ * `ctx.bars(sym, '5m')` works on any feed and never sees two bars of one period. The periods the
+ * feed has bars of build nothing; a bar of a later one is built alongside and waits a grace past
+ * its end for the feed's bar of its period, which replaces it; when that does not come (a
+ * recording of 1h klines that ends while 1m klines go on), the built bar is delivered and bars are
+ * built as if the feed had none, until its bars come again. A warm-up on history ends the
+ * precedence of the history's bars ({@link BarAggregator.endFeedPrecedence}): a live feed of 1m
+ * klines does not go on with a CSV's 1h bars. A bar forming when the feed's bars begin is
+ * replaced by the feed's when it is of the feed bar's period; one of an earlier period (1m klines
+ * that stopped before the recording's 5m klines start) is finished and delivered, since the feed
+ * will not send it. A bar is built from the feed's closed bars of a finer interval that divides it (1m klines make 5m, 1h or
  * 1d bars, as backtesting.py's resample does), else from trades, as a live feed that changes what
  * it sends would have it: trades until the first finer bar (the trades before its period stay in
  * the bar), then the first finer interval seen until a finer bar of another interval begins where
  * its bars end (a recording whose 1m klines stop and 5m klines start); see
  * {@link BarAggregator.onFinerBar}. Bars are aligned to the epoch (a 1m bar opens on a whole
- * minute). One built from bars closes with the finer bar that ends it, with a finer bar of a later
- * period, or once time is a whole finer interval past its end (its last finer bar is missing): a
+ * minute); a finer bar reaching past the end of the bar it begins in (1h klines opening on the
+ * half hour) is in no bar, and counted. One built from bars closes with the finer bar that ends
+ * it, with a finer bar of a later period, or once time is a whole finer interval past its end (its last finer bar is missing): a
  * feed stamps a kline when it receives it, after its close, so other events of that moment must not
  * close the coarser bar without it. One built from trades closes when an event at or past its end
- * arrives. An interval with no trade or finer bar yields no bar (Keel's choice). A trade or finer
- * bar of a period at or before the last closed bar, or before the forming one, arrives late
+ * arrives. The bars it builds of a sym that close at the same instant are delivered finest first
+ * (after the feed bar that closed them). An interval with no trade or finer bar yields no bar
+ * (Keel's choice). A trade or finer bar of a period at or before the last closed bar, or before the forming one, arrives late
  * (received after another event ended its period): it is left out and counted
  * ({@link BarAggregator.late}), never opening a second bar of a period the strategy already has;
+ * a feed bar of a period the feed already gave is a repeat, left out and counted likewise;
  * a finer bar of a bar built from trades that lies where the bar's trades were is left out
- * uncounted (its market is in the bar already).
- * When the feed's first bar of a (sym, interval) covers a period an aggregated bar was already
- * delivered for, {@link BarAggregator.covered} says so, so a strategy gets one bar per period.
+ * uncounted (its market is in the bar already). When a feed bar comes for a period a built bar
+ * was delivered for already, {@link BarAggregator.admitFeedBar} says so: one bar per period.
  */
 export class BarAggregator {
   private readonly bySym = new Map<string, BarBuilder[]>();
@@ -132,18 +188,36 @@ export class BarAggregator {
   nextClose = Number.POSITIVE_INFINITY;
 
   /**
-   * Starts building bars of a sym and interval (idempotent).
+   * Starts building bars of a sym and interval (idempotent). A bar it builds of a period begun
+   * before `since` from trades, or from finer bars the first of which began after its open, holds
+   * only the market since (a live start, or a `watchBars` mid-run, mid-bar): it is flagged
+   * `partial: true`.
    * @param sym - the symbol
    * @param interval - the bar interval
+   * @param since - the time it is watched from, epoch ms; default: the beginning of time
    */
-  watch(sym: string, interval: BarInterval): void {
+  watch(sym: string, interval: BarInterval, since = Number.NEGATIVE_INFINITY): void {
     const list = this.bySym.get(sym) ?? [];
     if (list.some((b) => b.interval === interval)) return;
     const builder: BarBuilder = {
       sym,
       interval,
       ms: BAR_INTERVAL_MS[interval],
-      fed: false,
+      since,
+      feedThrough: 0,
+      feedLive: false,
+      lastFeedOpen: Number.NEGATIVE_INFINITY,
+      pending: undefined,
+      pendingDue: 0,
+      pendingLate: 0,
+      pendingLateTs: 0,
+      pendingLateFrom: 'trade',
+      repeated: 0,
+      firstRepeatTs: 0,
+      repeatFrom: interval,
+      offGrid: 0,
+      firstOffGridTs: 0,
+      offGridFrom: interval,
       fromBarsMs: 0,
       fedUntil: 0,
       heldEnd: 0,
@@ -156,6 +230,7 @@ export class BarAggregator {
       firstMinute: 0,
       lastMinute: 0,
       openTime: 0,
+      knownFrom: 0,
       open: 0,
       high: 0,
       low: 0,
@@ -169,7 +244,9 @@ export class BarAggregator {
       firstLateTs: 0,
       lateFrom: 'trade',
     };
-    list.push(builder);
+    // Finest first: bars of a sym closing at the same instant are delivered in that order.
+    const at = list.findIndex((b) => b.ms > builder.ms);
+    list.splice(at === -1 ? list.length : at, 0, builder);
     this.bySym.set(sym, list);
     this.builders.push(builder);
   }
@@ -183,12 +260,13 @@ export class BarAggregator {
     const list = this.bySym.get(trade.sym);
     if (list === undefined) return;
     for (const b of list) {
-      if (b.fromBarsMs > 0 || (b.fed && !b.active)) continue;
+      if (b.fromBarsMs > 0) continue;
       const p = trade.price;
       const into = trade.ts % b.ms;
       const openTime = trade.ts - into;
-      if (isLate(b, openTime)) noteLate(b, trade.ts, 'trade');
-      else if (b.fed && openTime !== b.openTime) emit(this.closeBar(b));
+      if (this.feedHas(b, openTime, emit)) continue;
+      if (b.pending !== undefined && openTime === b.pending.openTime) notePendingLate(b, trade.ts, 'trade');
+      else if (isLate(b, openTime)) noteLate(b, trade.ts, 'trade');
       else {
         const minute = (into / MINUTE_MS) | 0;
         if (b.active && openTime === b.openTime) {
@@ -197,7 +275,7 @@ export class BarAggregator {
           b.firstMinute = minute;
           b.lastMinute = minute;
         }
-        this.fold(b, openTime, p, p, p, p, trade.qty, emit);
+        this.fold(b, openTime, trade.ts, p, p, p, p, trade.qty, emit);
       }
     }
     this.refreshNextClose();
@@ -218,31 +296,67 @@ export class BarAggregator {
   }
 
   /**
-   * Notes a bar from the feed: aggregation of its (sym, interval) stops. A bar forming of the feed
-   * bar's period or a later one is dropped (the feed's bars replace it); one of an earlier period
-   * is left to close as it would have (when due, or on the finer bar or trade that ends it), since
-   * the feed will not send a bar of that period.
-   * @param bar - the feed's bar
-   * @returns true when someone watches this (sym, interval)
+   * Whether the feed's own bars have the period opening at `openTime` (see
+   * {@link BarBuilder.feedThrough}), so a trade or finer bar of it builds nothing; one of a later
+   * period than a bar left forming from before the feed's bars began ends that bar.
    */
-  onFeedBar(bar: BarEvent): boolean {
-    const builder = this.builderOf(bar);
-    if (builder === undefined) return false;
-    builder.fed = true;
-    if (builder.active && builder.openTime >= bar.openTime) {
-      builder.active = false;
-      this.refreshNextClose();
-    }
+  private feedHas(b: BarBuilder, openTime: number, emit: (bar: BarEvent) => void): boolean {
+    if (openTime >= b.feedThrough || (b.active && openTime === b.openTime)) return false;
+    if (b.active && openTime > b.openTime) this.endForming(b, emit);
     return true;
   }
 
   /**
-   * @param bar - a feed bar of a watched (sym, interval)
-   * @returns true when an aggregated bar of the same or a later period was delivered already
+   * Notes a bar from the feed, closed or forming: its bars take precedence over the bars built of
+   * its (sym, interval) while they keep coming (see {@link BarBuilder.feedLive}). A closed one
+   * drops the bar built of its period (forming, or set aside to wait for it); a bar forming of an
+   * earlier period is left to close as it would have (when due, or on the finer bar or trade that
+   * ends it), since the feed will not send a bar of that period. Idempotent.
+   * @param bar - the feed's bar
+   * @returns true when someone watches this (sym, interval)
    */
-  covered(bar: BarEvent): boolean {
-    const builder = this.builderOf(bar);
-    return builder !== undefined && builder.lastClosedOpenTime >= bar.openTime;
+  onFeedBar(bar: BarEvent): boolean {
+    const b = this.builderOf(bar);
+    if (b === undefined) return false;
+    b.feedLive = true;
+    const through = bar.closed ? bar.openTime + b.ms : bar.openTime;
+    if (through > b.feedThrough) b.feedThrough = through;
+    if (!bar.closed) return true;
+    if (b.pending !== undefined && b.pending.openTime === bar.openTime) {
+      b.pending = undefined;
+      b.pendingLate = 0;
+    }
+    if (b.active && b.openTime === bar.openTime) b.active = false;
+    this.refreshNextClose();
+    return true;
+  }
+
+  /**
+   * Whether a closed feed bar of a watched (sym, interval) goes to the strategies: not when a bar
+   * of its period went already, built ({@link BarAggregator.onFeedBar} came too late to replace
+   * it) or the feed's own (a repeat, counted: see {@link LateBarInputs}).
+   * @param bar - a closed feed bar, after {@link BarAggregator.onFeedBar}
+   * @returns true when it is to be delivered
+   */
+  admitFeedBar(bar: BarEvent): boolean {
+    const b = this.builderOf(bar);
+    if (b === undefined) return false;
+    if (bar.openTime <= b.lastFeedOpen) {
+      noteRepeat(b, bar.ts, bar.interval);
+      return false;
+    }
+    b.lastFeedOpen = bar.openTime;
+    return b.lastClosedOpenTime < bar.openTime;
+  }
+
+  /**
+   * Ends the precedence of the feed bars met so far (a warm-up's history of 1h bars, which a live
+   * feed of 1m klines does not go on with): bars of the later periods are built from trades and
+   * finer bars, until the feed's own bars of them come.
+   */
+  endFeedPrecedence(): void {
+    for (const b of this.builders) b.feedLive = false;
+    this.refreshNextClose();
   }
 
   /**
@@ -254,9 +368,11 @@ export class BarAggregator {
    * bars taken so far end or later (the feed switched: a 15m bar goes on from 5m klines once the
    * 1m klines stop); one that begins before is the same market again (a feed sending both) and is
    * skipped, or, if it also ends after them, held back until the finer bars reach its end, and
-   * left out and counted if they do not ({@link LateBarInputs}). Once the feed has bars of the
-   * coarser interval, only the bar left forming then (see {@link onFeedBar}) still takes finer
-   * bars of its period.
+   * left out and counted if they do not ({@link LateBarInputs}). One of the interval feeding the
+   * bar that begins before the end of those taken is a repeat, left out and counted. A finer bar
+   * reaching past the end of the coarser bar it begins in (klines off the UTC grid) is left out
+   * and counted. The periods the feed has bars of the coarser interval for take no finer bars,
+   * but for the bar left forming when they began (see {@link onFeedBar}).
    * @param bar - the feed's closed bar
    * @param emit - receives each coarser bar that closes
    */
@@ -265,12 +381,19 @@ export class BarAggregator {
     if (list === undefined || !bar.closed) return;
     const ms = BAR_INTERVAL_MS[bar.interval];
     for (const b of list) {
-      if (b.ms <= ms || b.ms % ms !== 0 || (b.fed && !b.active)) continue;
+      if (b.ms <= ms || b.ms % ms !== 0) continue;
       const openTime = bar.openTime - (bar.openTime % b.ms);
+      if (bar.openTime + ms > openTime + b.ms) {
+        this.leaveOffGrid(b, openTime, bar, emit);
+        continue;
+      }
+      if (this.feedHas(b, openTime, emit)) continue;
+      if (b.pending !== undefined && openTime === b.pending.openTime) {
+        notePendingLate(b, bar.ts, bar.interval);
+        continue;
+      }
       if (b.fromBarsMs !== ms) {
         if (b.fromBarsMs === 0) {
-          // A bar left forming from trades when the feed's own bars started closes from trades.
-          if (b.fed) continue;
           if (isLate(b, openTime)) {
             if (!inClosedTrades(b, openTime, bar.openTime, ms)) noteLate(b, bar.ts, bar.interval);
             continue;
@@ -288,16 +411,31 @@ export class BarAggregator {
         noteLate(b, bar.ts, bar.interval);
         continue;
       }
-      if (b.fed && openTime !== b.openTime) {
-        emit(this.closeBar(b));
+      if (bar.openTime < b.fedUntil) {
+        // Of the interval feeding the bar, beginning before the end of those taken: a repeat.
+        noteRepeat(b, bar.ts, bar.interval);
         continue;
       }
-      this.fold(b, openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
+      this.fold(b, openTime, bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       b.fedUntil = bar.openTime + ms;
       if (b.heldEnd !== 0 && b.heldEnd <= b.fedUntil) b.heldEnd = 0;
-      if (bar.openTime + ms >= b.openTime + b.ms) emit(this.closeBar(b));
+      if (bar.openTime + ms >= b.openTime + b.ms && !awaitsFeed(b)) emit(this.closeBar(b));
     }
     this.refreshNextClose();
+  }
+
+  /**
+   * Leaves out a finer bar that begins inside the coarser bar at `openTime` and ends after it
+   * (see {@link LateBarInputs}, `offGrid`). It ends that bar when forming from finer bars: no
+   * finer bar of it is to come.
+   */
+  private leaveOffGrid(b: BarBuilder, openTime: number, bar: BarEvent, emit: (bar: BarEvent) => void): void {
+    if (b.offGrid === 0) {
+      b.firstOffGridTs = bar.ts;
+      b.offGridFrom = bar.interval;
+    }
+    b.offGrid++;
+    if (b.active && b.openTime === openTime && b.fromBarsMs > 0 && !awaitsFeed(b)) emit(this.closeBar(b));
   }
 
   /**
@@ -316,27 +454,40 @@ export class BarAggregator {
   }
 
   /**
-   * Closes every bar that is due at `ts`, earliest first: one built from trades whose end is at or
-   * before `ts`; one built from finer bars whose end is a whole finer interval or more before it.
+   * Closes every bar that is due at `ts`, earliest first (finest first at the same time): one
+   * built from trades whose end is at or before `ts`; one built from finer bars whose end is a
+   * whole finer interval or more before it; one awaiting the feed's bar of its period (see
+   * {@link BarBuilder.feedLive}) a grace past its end ({@link graceOf}), which ends the feed's
+   * precedence.
    * @param ts - the time that has been reached, epoch ms
    * @param emit - receives each bar that closes
    */
   closeDue(ts: number, emit: (bar: BarEvent) => void): void {
     while (this.nextClose <= ts) {
       let due: BarBuilder | undefined;
+      let dueTs = Number.POSITIVE_INFINITY;
       for (const b of this.builders) {
-        if (b.active && dueAt(b) <= ts && (due === undefined || dueAt(b) < dueAt(due))) due = b;
+        const at = nextDue(b);
+        if (at <= ts && (at < dueTs || (at === dueTs && b.ms < (due as BarBuilder).ms))) {
+          due = b;
+          dueTs = at;
+        }
       }
       if (due === undefined) break;
-      emit(this.closeBar(due));
+      if (due.pending !== undefined && due.pendingDue === dueTs) this.deliverPending(due, emit);
+      else {
+        if (awaitsFeed(due)) due.feedLive = false;
+        emit(this.closeBar(due));
+      }
       this.refreshNextClose();
     }
   }
 
   /**
-   * The trades and finer bars left out as late, for a run's end-of-run warnings. Not for the
-   * per-event path.
-   * @returns one entry per (sym, interval) that left any out, in the order they were watched
+   * The trades and feed bars left out, for a run's end-of-run warnings. Not for the per-event
+   * path.
+   * @returns one entry per (sym, interval) and reason that left any out, in the order they were
+   *   watched
    */
   late(): LateBarInputs[] {
     return this.builders.flatMap((b) => [
@@ -353,17 +504,43 @@ export class BarAggregator {
           ]
         : []),
       ...overlapOf(b),
+      ...(b.repeated > 0
+        ? [
+            {
+              sym: b.sym,
+              interval: b.interval,
+              from: b.repeatFrom,
+              reason: 'repeat' as const,
+              count: b.repeated,
+              firstTs: b.firstRepeatTs,
+            },
+          ]
+        : []),
+      ...(b.offGrid > 0
+        ? [
+            {
+              sym: b.sym,
+              interval: b.interval,
+              from: b.offGridFrom,
+              reason: 'offGrid' as const,
+              count: b.offGrid,
+              firstTs: b.firstOffGridTs,
+            },
+          ]
+        : []),
     ]);
   }
 
   /**
    * Adds a trade (one price) or a finer bar that is not late ({@link isLate}) to the bar it falls
-   * in: closes the forming bar when this one opens a later bar, starts a bar at `openTime` when
-   * none is forming.
+   * in: ends the forming bar when this one opens a later bar ({@link endForming}), starts a bar at
+   * `openTime` when none is forming, its market known from `from` (the trade's time, the finer
+   * bar's open).
    */
   private fold(
     b: BarBuilder,
     openTime: number,
+    from: number,
     open: number,
     high: number,
     low: number,
@@ -371,10 +548,11 @@ export class BarAggregator {
     volume: number,
     emit: (bar: BarEvent) => void,
   ): void {
-    if (b.active && openTime !== b.openTime) emit(this.closeBar(b));
+    if (b.active && openTime !== b.openTime) this.endForming(b, emit);
     if (!b.active) {
       b.active = true;
       b.openTime = openTime;
+      b.knownFrom = from;
       b.open = open;
       b.high = high;
       b.low = low;
@@ -386,14 +564,52 @@ export class BarAggregator {
     b.volume += volume;
   }
 
-  private closeBar(b: BarBuilder): BarEvent {
+  /**
+   * Ends the forming bar as a trade or finer bar of a later period arrived: delivers it, or, when
+   * it awaits the feed's bar of its period ({@link awaitsFeed}), sets it aside until that comes or
+   * its grace runs out ({@link BarBuilder.pending}).
+   */
+  private endForming(b: BarBuilder, emit: (bar: BarEvent) => void): void {
+    if (!awaitsFeed(b)) {
+      emit(this.closeBar(b));
+      return;
+    }
+    if (b.pending !== undefined) this.deliverPending(b, emit);
+    b.pendingDue = dueAt(b);
+    b.pending = this.closeBar(b, false);
+  }
+
+  /** Delivers the bar set aside for the feed's bar that did not come: the feed's bars stopped. */
+  private deliverPending(b: BarBuilder, emit: (bar: BarEvent) => void): void {
+    const bar = b.pending as BarEvent;
+    b.pending = undefined;
+    b.feedLive = false;
+    if (bar.openTime > b.lastClosedOpenTime) b.lastClosedOpenTime = bar.openTime;
+    if (b.pendingLate > 0) {
+      if (b.late === 0) {
+        b.firstLateTs = b.pendingLateTs;
+        b.lateFrom = b.pendingLateFrom;
+      }
+      b.late += b.pendingLate;
+      b.pendingLate = 0;
+    }
+    emit(bar);
+  }
+
+  /**
+   * The forming bar as a closed bar event; `delivered` (default) marks it the last closed one,
+   * else it is set aside ({@link endForming}).
+   */
+  private closeBar(b: BarBuilder, delivered = true): BarEvent {
     b.active = false;
-    b.lastClosedOpenTime = b.openTime;
-    const fromTrades = b.fromBarsMs === 0;
-    b.tradesFrom = fromTrades ? b.openTime + b.firstMinute * MINUTE_MS : 0;
-    b.tradesUntil = fromTrades ? b.openTime + (b.lastMinute + 1) * MINUTE_MS : 0;
+    if (delivered) {
+      b.lastClosedOpenTime = b.openTime;
+      const fromTrades = b.fromBarsMs === 0;
+      b.tradesFrom = fromTrades ? b.openTime + b.firstMinute * MINUTE_MS : 0;
+      b.tradesUntil = fromTrades ? b.openTime + (b.lastMinute + 1) * MINUTE_MS : 0;
+    }
     const end = b.openTime + b.ms;
-    return {
+    const bar: BarEvent = {
       kind: 'bar',
       sym: b.sym,
       ts: end,
@@ -407,11 +623,15 @@ export class BarAggregator {
       volume: b.volume,
       closed: true,
     };
+    return b.openTime < b.since && b.knownFrom > b.openTime ? { ...bar, partial: true } : bar;
   }
 
   private refreshNextClose(): void {
     let next = Number.POSITIVE_INFINITY;
-    for (const b of this.builders) if (b.active && dueAt(b) < next) next = dueAt(b);
+    for (const b of this.builders) {
+      const at = nextDue(b);
+      if (at < next) next = at;
+    }
     this.nextClose = next;
   }
 }
@@ -510,7 +730,48 @@ function noteLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval): void 
   b.late++;
 }
 
+/**
+ * Whether the forming bar awaits the feed's bar of its period, which would replace it: the
+ * feed's bars keep coming and it is of a period at or after theirs (see {@link BarBuilder.feedLive}).
+ */
+function awaitsFeed(b: BarBuilder): boolean {
+  return b.feedLive && b.openTime >= b.feedThrough;
+}
+
+/**
+ * How long past its end a bar awaiting the feed's bar of its period waits for it: a finer
+ * interval when built from finer bars (the feed sends its bars of one close together), a minute
+ * (the finest interval) when built from trades.
+ */
+function graceOf(b: BarBuilder): number {
+  return b.fromBarsMs > 0 ? b.fromBarsMs : MINUTE_MS;
+}
+
 /** When a forming bar closes without a later event of its own: see {@link BarAggregator.closeDue}. */
 function dueAt(b: BarBuilder): number {
-  return b.openTime + b.ms + b.fromBarsMs;
+  return b.openTime + b.ms + (awaitsFeed(b) ? graceOf(b) : b.fromBarsMs);
+}
+
+/** The earliest of the forming bar's and the pending bar's due times; +Infinity when neither. */
+function nextDue(b: BarBuilder): number {
+  const forming = b.active ? dueAt(b) : Number.POSITIVE_INFINITY;
+  return b.pending !== undefined && b.pendingDue < forming ? b.pendingDue : forming;
+}
+
+/** Counts a trade or finer bar of the pending bar's period (see {@link BarBuilder.pendingLate}). */
+function notePendingLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval): void {
+  if (b.pendingLate === 0) {
+    b.pendingLateTs = ts;
+    b.pendingLateFrom = from;
+  }
+  b.pendingLate++;
+}
+
+/** Counts a feed bar left out as a repeat (see {@link LateBarInputs}). */
+function noteRepeat(b: BarBuilder, ts: number, from: BarInterval): void {
+  if (b.repeated === 0) {
+    b.firstRepeatTs = ts;
+    b.repeatFrom = from;
+  }
+  b.repeated++;
 }

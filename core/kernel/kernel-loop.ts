@@ -142,7 +142,8 @@ export class KernelLoop {
           push: (event: MarketEvent) => this.work.enqueue(event),
           advanceTime: (ts: number) => this.advanceTime(ts),
           stopped: () => this.over,
-          watchedSyms: () => this.parts.marketRouting.watched().map((watch) => watch.sym),
+          watchedBars: () => this.parts.marketRouting.watched(),
+          endFeedPrecedence: () => this.parts.marketRouting.endFeedPrecedence(),
         };
         warmUp.replay(host).then((coverage) => {
           timers.rearm();

@@ -1,4 +1,4 @@
-import type { MarketEvent } from '../model/index.ts';
+import { BAR_INTERVAL_MS, type BarInterval, type MarketEvent } from '../model/index.ts';
 import type { Clock } from './clock.ts';
 import type { Scheduler } from './scheduler.ts';
 import { VirtualClock } from './virtual-clock.ts';
@@ -39,13 +39,17 @@ export interface WarmUpCoverage {
   /** Receive time of the last of those; undefined when none. */
   readonly last: number | undefined;
   /**
-   * The run's instruments whose bars the strategies watch that the history held no bar or trade
-   * of in the period (quotes build no bars), in the run's order.
+   * The run's instruments whose bars the strategies watch that the history held nothing to build
+   * them of in the period, in the run's order: no trade, and no bar of the watched interval or a
+   * finer one that divides it (quotes build no bars; 1h bars build no 5m bar). An instrument is
+   * named alone when that holds for every interval watched of it, else with the interval
+   * (`BTCUSDT 5m`).
    */
   readonly uncovered: readonly string[];
   /**
-   * The instruments whose bars the strategies watch that the history held bars or trades of, but
-   * not reaching over the period on their own (see {@link coversWarmUp}), in the run's order.
+   * The instruments (or instrument and interval, as in {@link uncovered}) whose watched bars the
+   * history held trades or bars to build of, but not reaching over the period on their own (see
+   * {@link coversWarmUp}), in the run's order.
    */
   readonly short: readonly string[];
   /** Syms the history held events of in the period that are not the run's instruments, sorted: they count for nothing. */
@@ -172,11 +176,24 @@ export function coversWarmUp(
   return first <= from + step && last >= until - step;
 }
 
+/** A (sym, interval) of bars the strategies watch. */
+export interface WatchedBars {
+  readonly sym: string;
+  readonly interval: BarInterval;
+}
+
+/** The first start and last receive time of some events. */
+interface Span {
+  first: number;
+  last: number;
+}
+
 /**
  * Replays a warm-up's history: the events received in [from, until), in order, each handed to
  * `deliver`; stops early when `stopped` says so. Only events of the run's instruments count as
- * coverage: the kernel hands strategies no other sym's market data. The instruments whose bars
- * the strategies watch by the end must each have bars or trades reaching over the period.
+ * coverage: the kernel hands strategies no other sym's market data. The bars the strategies watch
+ * by the end must each have trades, or bars of their interval or a finer one that divides it
+ * (what builds them), reaching over the period.
  * @param history - batches of market events in receive-time order
  * @param warmUp - the warm-up (period and alignment)
  * @param window - the warm-up's start ({@link warmUpFrom}), the run's start, the run's
@@ -193,15 +210,15 @@ export async function replayHistory(
     readonly from: number;
     readonly until: number;
     readonly syms: readonly string[];
-    readonly watched: () => readonly string[];
+    readonly watched: () => readonly WatchedBars[];
   },
   deliver: (event: MarketEvent) => void,
   stopped: () => boolean,
 ): Promise<WarmUpCoverage> {
   const { from, until } = window;
   const runSyms = new Set(window.syms);
-  // Each run instrument's bars and trades (what builds bars): its own first start and last time.
-  const spans = new Map<string, { first: number; last: number }>();
+  // Each run instrument's trades and bars of each interval (what builds bars): first start, last time.
+  const spans = new Map<string, Map<'trade' | BarInterval, Span>>();
   const others = new Set<string>();
   let events = 0;
   let first: number | undefined;
@@ -223,8 +240,11 @@ export async function replayHistory(
         continue;
       }
       if (event.kind === 'bar' || event.kind === 'trade') {
-        const span = spans.get(event.sym);
-        if (span === undefined) spans.set(event.sym, { first: start, last: event.recvTs });
+        const bySource = spans.get(event.sym) ?? new Map<'trade' | BarInterval, Span>();
+        spans.set(event.sym, bySource);
+        const source = event.kind === 'bar' ? event.interval : 'trade';
+        const span = bySource.get(source);
+        if (span === undefined) bySource.set(source, { first: start, last: event.recvTs });
         else span.last = event.recvTs;
       }
       first ??= start;
@@ -233,14 +253,21 @@ export async function replayHistory(
     }
     if (done) break;
   }
-  const watched = new Set(window.watched());
-  const uncovered = window.syms.filter((sym) => watched.has(sym) && !spans.has(sym));
-  const short = window.syms.filter((sym) => {
-    const span = spans.get(sym);
-    return (
-      watched.has(sym) && span !== undefined && !coversWarmUp(warmUp, from, until, span.first, span.last)
+  const watched = window.watched();
+  const uncovered: string[] = [];
+  const short: string[] = [];
+  for (const sym of window.syms) {
+    const intervals = [...new Set(watched.filter((w) => w.sym === sym).map((w) => w.interval))];
+    const built = intervals.map((interval) => ({ interval, span: buildingSpan(spans.get(sym), interval) }));
+    const none = built.filter((b) => b.span === undefined);
+    if (intervals.length > 0 && none.length === intervals.length) uncovered.push(sym);
+    else for (const b of none) uncovered.push(`${sym} ${b.interval}`);
+    const fallShort = built.filter(
+      (b) => b.span !== undefined && !coversWarmUp(warmUp, from, until, b.span.first, b.span.last),
     );
-  });
+    if (fallShort.length > 0 && fallShort.length === intervals.length) short.push(sym);
+    else for (const b of fallShort) short.push(`${sym} ${b.interval}`);
+  }
   const reaches = coversWarmUp(warmUp, from, until, first, last);
   return {
     from,
@@ -254,4 +281,27 @@ export async function replayHistory(
     reaches,
     complete: reaches && uncovered.length === 0 && short.length === 0,
   };
+}
+
+/**
+ * The span of the events of a sym that build its bars of `interval`: trades, and bars of that
+ * interval or a finer one that divides it.
+ * @returns undefined when there are none
+ */
+function buildingSpan(
+  bySource: ReadonlyMap<'trade' | BarInterval, Span> | undefined,
+  interval: BarInterval,
+): Span | undefined {
+  if (bySource === undefined) return undefined;
+  const ms = BAR_INTERVAL_MS[interval];
+  let out: Span | undefined;
+  for (const [source, span] of bySource) {
+    if (source !== 'trade' && ms % BAR_INTERVAL_MS[source] !== 0) continue;
+    if (out === undefined) out = { ...span };
+    else {
+      out.first = Math.min(out.first, span.first);
+      out.last = Math.max(out.last, span.last);
+    }
+  }
+  return out;
 }

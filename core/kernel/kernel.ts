@@ -278,9 +278,9 @@ export class Kernel {
     return this.emulator.list();
   }
 
-  /** Registers a strategy for closed bars of a (sym, interval). */
+  /** Registers a strategy for closed bars of a (sym, interval), from the kernel's time now. */
   watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void {
-    this.marketRouting.watch(runner, sym, interval);
+    this.marketRouting.watch(runner, sym, interval, this.state.now());
   }
 
   /**

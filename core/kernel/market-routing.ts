@@ -130,7 +130,7 @@ export class MarketRouting {
           const fed = this.aggregator.onFeedBar(event);
           const barRoute = this.barRouteOf(event);
           state.bars.set(barRoute.key, event);
-          if (fed && event.closed && !this.aggregator.covered(event)) this.deliverBar(event, barRoute);
+          if (fed && event.closed && this.aggregator.admitFeedBar(event)) this.deliverBar(event, barRoute);
           if (event.closed) this.aggregator.onFinerBar(event, this.emitBar);
           return true;
         }
@@ -161,14 +161,16 @@ export class MarketRouting {
    * @param runner - the strategy
    * @param sym - the symbol
    * @param interval - the bar interval
+   * @param since - the time it is watched from, epoch ms: a bar built of a period begun before
+   *   is flagged `partial` (see {@link BarAggregator.watch})
    */
-  watch(runner: StrategyRunner, sym: string, interval: BarInterval): void {
+  watch(runner: StrategyRunner, sym: string, interval: BarInterval, since = Number.NEGATIVE_INFINITY): void {
     const key = barKey(sym, interval);
     const watchers = this.barWatchers.get(key) ?? [];
     if (!watchers.includes(runner)) watchers.push(runner);
     this.barWatchers.set(key, watchers);
     this.lastBarRoute = undefined;
-    if (this.syms.has(sym)) this.aggregator.watch(sym, interval);
+    if (this.syms.has(sym)) this.aggregator.watch(sym, interval, since);
   }
 
   /**
@@ -182,6 +184,15 @@ export class MarketRouting {
       for (const runner of runners) out.push({ strategyId: runner.id, sym, interval });
     }
     return out;
+  }
+
+  /**
+   * Ends the precedence of the feed bars met so far over the bars built of the (sym, interval)
+   * (the end of a warm-up on history: its 1h bars do not go on in a live feed of 1m klines), so
+   * the later periods are built from trades and finer bars until the feed's own bars come.
+   */
+  endFeedPrecedence(): void {
+    this.aggregator.endFeedPrecedence();
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   replayHistory,
   type WarmUpCoverage,
   WarmUpScheduler,
+  type WatchedBars,
   warmUpDenialReason,
   warmUpFrom,
 } from './kernel-warm-up.ts';
@@ -19,8 +20,13 @@ export interface WarmUpHost {
   advanceTime(ts: number): void;
   /** True once the kernel stopped. */
   stopped(): boolean;
-  /** The syms the strategies watch bars of. */
-  watchedSyms(): readonly string[];
+  /** The (sym, interval) bars the strategies watch. */
+  watchedBars(): readonly WatchedBars[];
+  /**
+   * Ends the precedence of the history's feed bars over the bars built of the live feed (see
+   * `MarketRouting.endFeedPrecedence`).
+   */
+  endFeedPrecedence(): void;
 }
 
 /**
@@ -97,11 +103,12 @@ export class WarmUpPhase {
     const coverage = await replayHistory(
       warmUp.history as AsyncIterable<readonly MarketEvent[]>,
       warmUp,
-      { from, until, syms: this.syms, watched: () => host.watchedSyms() },
+      { from, until, syms: this.syms, watched: () => host.watchedBars() },
       (event) => host.push(event),
       () => host.stopped(),
     );
     host.advanceTime(until - 1);
+    host.endFeedPrecedence();
     this.end();
     return coverage;
   }

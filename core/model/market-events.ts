@@ -42,6 +42,13 @@ export interface BarEvent extends MarketEventBase {
   readonly volume: number;
   /** False while the bar is still forming. */
   readonly closed: boolean;
+  /**
+   * True on a bar Keel built of a period that began before its (sym, interval) was watched (the
+   * first bar after a live start, or after a `watchBars` mid-run, mid-bar): it holds only the
+   * market since, so its open, high, low and volume may differ from the venue's. Absent on every
+   * other bar, and on the feed's own.
+   */
+  readonly partial?: true;
 }
 
 /** One price level: [price, size]. */

@@ -107,3 +107,41 @@ describe('late bar input warnings for finer bars of another interval', () => {
     ]);
   });
 });
+
+describe('late bar input warnings for repeated and off-grid klines', () => {
+  it('name a kline repeated by the feed, once per interval it was left out of', () => {
+    const watcher = defineStrategy({
+      name: 'one-five',
+      params: z.object({}),
+      onStart: (ctx) => {
+        ctx.watchBars(BTC, '1m');
+        ctx.watchBars(BTC, '5m');
+      },
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    kernel.push(aFeedBar(0, [100, 101, 99, 100, 1]));
+    kernel.push({ ...aFeedBar(0, [100, 101, 99, 100, 1]), ts: 60_250, recvTs: 60_250 });
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `1 1m bar of ${BTC} in the feed repeated a bar of a period the feed had already given (the same kline twice, as from overlapping history files, or out of order; the first stamped 1970-01-01T00:01:00.250Z) and was not delivered to the 1m watchers again, so no period counts twice`,
+      `1 1m bar of ${BTC} in the feed repeated a bar of a period the feed had already given (the same kline twice, as from overlapping history files, or out of order; the first stamped 1970-01-01T00:01:00.250Z) and was not folded into the 5m bars again, so no period counts twice`,
+    ]);
+  });
+
+  it('name a 1h kline reaching past the end of the 4h bar it begins in', () => {
+    const watcher = defineStrategy({
+      name: 'four',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '4h'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    const hour = 3_600_000;
+    for (const half of [2.5, 3.5]) {
+      const openTime = half * hour;
+      const ts = openTime + hour;
+      kernel.push({ ...aFeedBar(openTime, [100, 101, 99, 100, 1]), interval: '1h', ts, recvTs: ts });
+    }
+    expect(lateBarInputWarnings(kernel, 'the recordings')).toEqual([
+      `1 1h bar of ${BTC} in the recordings reached past the end of the 4h bar it begins in (klines off the UTC grid, as 1h bars opening on the half hour; the first stamped 1970-01-01T04:30:00.000Z) and was left out of the 4h bars so that no bar holds market after its end: those bars lack it (watch an interval whose bars the klines' opens fit)`,
+    ]);
+  });
+});

@@ -82,6 +82,25 @@ describe('warm-up history of paper and live runs', () => {
     ]);
   });
 
+  it('replays once the events a history file repeats of another, and says so once read', async () => {
+    const dir = aTempDir();
+    await writeRecording(join(dir, 'quotes.jsonl'), [
+      quoteRecordAt(0, '99', '101'),
+      quoteRecordAt(MIN, '100', '102'),
+    ]);
+    const warnings: string[] = [];
+    const config = loadValidConfig(paperConfigIn(dir, '    - quotes.jsonl\n    - quotes.jsonl\n'));
+    const warmUp = await warmUpOf(config, new RecordingDamage(), (message) => warnings.push(message));
+    const events: MarketEvent[] = [];
+    for await (const batch of warmUp?.history ?? []) events.push(...batch);
+    expect(events.map((e) => e.kind)).toEqual(['quote', 'quote']);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^warm-up: recording quotes\.jsonl is listed more than once \(received .*\): 2 events of quotes\.jsonl repeating quotes\.jsonl's were dropped, so each is replayed once$/,
+      ),
+    ]);
+  });
+
   it('warns, before any run, of history that names none of the instruments', async () => {
     const dir = aTempDir();
     writeFileSync(join(dir, 'h.csv'), `time,open,high,low,close,volume\n${T0},100,101,99,100.5,7\n`);
@@ -205,6 +224,29 @@ describe('warm-up history of paper and live runs', () => {
     );
     expect(short).toBe(
       'warm-up: the bars and trades of BINANCE_PERP_ETH_USDT in the history do not reach over the 20 min warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T14:50:00.000Z; indicators on it may not be ready when trading starts',
+    );
+  });
+});
+
+describe('warm-up coverage warning for a watched interval the history cannot build', () => {
+  it('names the instrument and interval: 1h history for a 5m watch', () => {
+    const warning = warmUpCoverageWarning(
+      {
+        from: T0,
+        until: T0 + 180 * MIN,
+        complete: false,
+        reaches: true,
+        uncovered: [`${BTC} 5m`],
+        short: [],
+        otherSyms: [],
+        events: 3,
+        first: T0,
+        last: T0 + 180 * MIN,
+      },
+      180 * MIN,
+    );
+    expect(warning).toBe(
+      `warm-up: the history holds nothing that builds the bars of ${BTC} 5m (no trade, nor bar of that interval or a finer one dividing it: 1h bars build no 5m bar) for the 3 h warm-up from 2025-01-06T14:30:00.000Z to 2025-01-06T17:30:00.000Z; those bars start cold (give warmUp.history finer bars or trades)`,
     );
   });
 });

@@ -54,7 +54,15 @@ const replay = (events: MarketEvent[]) =>
   replayHistory(
     once(events),
     { periodMs: 60 * MIN },
-    { from: T0, until: UNTIL, syms: [BTC, ETH], watched: () => [BTC, ETH] },
+    {
+      from: T0,
+      until: UNTIL,
+      syms: [BTC, ETH],
+      watched: () => [
+        { sym: BTC, interval: '1m' },
+        { sym: ETH, interval: '1m' },
+      ],
+    },
     () => {},
     () => false,
   );
@@ -78,5 +86,50 @@ describe('warm-up coverage of a multi-sym run', () => {
     ];
     const coverage = await replay(events);
     expect(coverage.uncovered).toEqual([ETH]);
+  });
+});
+
+describe('warm-up coverage of the intervals watched', () => {
+  // A 2 h warm-up on the hour grid, from the hour before T0 to the run's start at T0 + 1 h.
+  const hourBar = (h: number, sym: string) => {
+    const openTime = T0 - 60 * MIN + h * 60 * MIN;
+    const ts = openTime + 60 * MIN;
+    return { ...aFeedBar(openTime, [100, 101, 99, 100, 1], sym), interval: '1h' as const, ts, recvTs: ts };
+  };
+  const replayWatching = (events: MarketEvent[], watched: { sym: string; interval: '5m' | '1h' }[]) =>
+    replayHistory(
+      once(events),
+      { periodMs: 120 * MIN, alignMs: 60 * MIN },
+      { from: T0 - 60 * MIN, until: UNTIL, syms: [BTC, ETH], watched: () => watched },
+      () => {},
+      () => false,
+    );
+
+  it('does not count 1h bars as covering a 5m watch: they build no 5m bar', async () => {
+    // The hour before T0 in a 1h bar of BTC, as from a 1h CSV (the next one is the live feed's).
+    const coverage = await replayWatching([hourBar(0, BTC)], [{ sym: BTC, interval: '5m' }]);
+    expect(coverage.uncovered).toEqual([BTC]);
+    expect(coverage.complete).toBe(false);
+  });
+
+  it('names the interval left uncovered when another watched one of the sym is covered', async () => {
+    const coverage = await replayWatching(
+      [hourBar(0, BTC)],
+      [
+        { sym: BTC, interval: '1h' },
+        { sym: BTC, interval: '5m' },
+      ],
+    );
+    expect(coverage.uncovered).toEqual([`${BTC} 5m`]);
+    expect(coverage.short).toEqual([]);
+  });
+
+  it('counts 1m bars as covering 5m and 1h watches', async () => {
+    const events = Array.from({ length: 120 }, (_, m) => bar(m - 60, BTC));
+    const coverage = await replayWatching(events, [
+      { sym: BTC, interval: '1h' },
+      { sym: BTC, interval: '5m' },
+    ]);
+    expect(coverage).toMatchObject({ uncovered: [], short: [], complete: true });
   });
 });
