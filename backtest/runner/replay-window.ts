@@ -6,7 +6,9 @@ import type { RecordingEndTimes } from './recording-end-times.ts';
 const MARKET_KINDS: ReadonlySet<string> = new Set(['quote', 'trade', 'bar', 'book', 'markPrice', 'gap']);
 
 /**
- * Decodes a recorded record and keeps its market events only.
+ * Decodes a recorded record and keeps its market events only. A private-stream record is skipped
+ * undecoded, as the paper venue's feed skips it: the simulated venue makes its own User Data, so a
+ * frame of it the decoder cannot read is nothing the run lacks (and not a malformed line).
  * @param record - a record of a recording
  * @param decode - the run's decoder
  * @returns the market event(s), null when there is none, or the decoder's Error
@@ -15,6 +17,7 @@ export function marketOnly(
   record: Parameters<BacktestRunOptions['decode']>[0],
   decode: BacktestRunOptions['decode'],
 ): MarketEvent | readonly MarketEvent[] | null | Error {
+  if (record.source !== 'market-data') return null;
   const decoded = decode(record);
   if (decoded === null || decoded instanceof Error) return decoded;
   if (Array.isArray(decoded))
