@@ -166,6 +166,9 @@ function flagDuplicates(
 ): void {
   const seen = new Set<string>();
   values.forEach((value, index) => {
+    // zod runs this check over entries whose own parse failed too: those have no value, and
+    // their own issue already says what is wrong with them.
+    if (typeof value !== 'string') return;
     if (seen.has(value)) {
       const path = [...list.split('.'), index, ...(key === undefined ? [] : [key])];
       ctx.addIssue({

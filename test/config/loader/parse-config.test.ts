@@ -131,6 +131,14 @@ describe('config parsing', () => {
       '✖ strategies[1].id repeats "sma", which must be unique → at strategies[1].id (bt.yaml:11:11)',
     ]);
   });
+
+  it('names an invalid sym listed twice once per entry, not as a repeat of "undefined"', () => {
+    const text = BACKTEST_YAML.replace('  - BINANCE_PERP_BTC_USDT\n', '  - A\n  - A\n');
+    const out = lines(parseBacktest(text));
+    expect(out.join('\n')).not.toContain('undefined');
+    expect(out.filter((line) => line.includes('instruments[0]')).length).toBe(1);
+    expect(out.filter((line) => line.includes('instruments[1]')).length).toBe(1);
+  });
 });
 
 describe('secrets in the config', () => {
