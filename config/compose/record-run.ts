@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { pino } from 'pino';
+import type { Subscription } from 'rxjs';
 import {
   acquireRunLock,
   OutputLocked,
@@ -13,7 +14,7 @@ import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
 import { sessionSubscriptions } from './market-subscriptions.ts';
 import { OutputCollision, outputCollision, recordInputFiles } from './output-collisions.ts';
-import { startEmbeddedPaperVenue } from './paper-run.ts';
+import { type EmbeddedPaperVenue, startEmbeddedPaperVenue } from './paper-run.ts';
 import { runLogger } from './run-logger.ts';
 import { SessionRecorder } from './session-recorder.ts';
 import { VenueMetrics } from './venue-metrics.ts';
@@ -87,52 +88,62 @@ async function recordLocked(
   const logger = runLogger(config.name ?? 'record', config.logging.level);
   for (const stale of tookOver) logger.warn({ lock: stale.path, pid: stale.pid }, tookOverWarning(stale));
   const instruments = instrumentSpecsOf(config.instruments);
-  // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
-  const realtime =
-    config.paper === undefined
-      ? loaded
-      : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
-  const embedded =
-    config.mode === 'paper'
-      ? await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger)
-      : undefined;
-  const url = embedded?.venue.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
-  if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
-  const clock = embedded === undefined ? () => Date.now() : () => embedded.venue.now();
-  // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
-  const synthetic = embedded?.synthetic ?? (await liveFeedIsSynthetic(config.venue));
-  const recorder = await SessionRecorder.open(
-    path,
-    {
-      venue: `${embedded === undefined ? url : 'Keel paper venue'}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
-      symbols: instruments.map((s) => s.sym),
-      startTime: Date.now(),
-      synthetic,
-      description: `market data recorded by keel record${synthetic ? ' from SYNTHETIC data (generated, not a real market)' : ''}`,
-    },
-    clock,
-  );
-  const client = new MarketDataClient({ url, logger, onRaw: recorder.tap });
-  // What a drop and reconnect missed is written down, so a backtest of the file warns of the hole.
-  const gaps = client.events.subscribe((event) => {
-    if (event.kind === 'gap') recorder.gap(event);
-  });
   // A recorder runs for days: its connection and inbound traffic are served as a session's are.
+  // Listened on first: a taken port stops the run before the earlier recording is moved aside.
   const metrics = config.metrics.enabled ? new VenueMetrics() : undefined;
+  if (metrics !== undefined) {
+    const metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
+    logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+  }
+  let embedded: EmbeddedPaperVenue | undefined;
+  let recorder: SessionRecorder | undefined;
+  let client: MarketDataClient | undefined;
+  let gaps: Subscription | undefined;
   try {
+    // Nobody acknowledges events while recording: the paper venue runs in real time at its speed.
+    const realtime =
+      config.paper === undefined
+        ? loaded
+        : { ...loaded, config: { ...config, paper: { ...config.paper, lockstep: false } } };
+    embedded =
+      config.mode === 'paper'
+        ? await startEmbeddedPaperVenue(realtime, instruments, Date.now(), logger)
+        : undefined;
+    const venue = embedded?.venue;
+    const url = venue?.marketDataWsUrl ?? config.venue?.marketDataWsUrl;
+    if (url === undefined) throw new Error(`${loaded.file} has no venue section`);
+    const clock = venue === undefined ? () => Date.now() : () => venue.now();
+    // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
+    const synthetic = embedded?.synthetic ?? (await liveFeedIsSynthetic(config.venue));
+    const opened = await SessionRecorder.open(
+      path,
+      {
+        venue: `${venue === undefined ? url : 'Keel paper venue'}${synthetic ? ' (SYNTHETIC feed)' : ''}`,
+        symbols: instruments.map((s) => s.sym),
+        startTime: Date.now(),
+        synthetic,
+        description: `market data recorded by keel record${synthetic ? ' from SYNTHETIC data (generated, not a real market)' : ''}`,
+      },
+      clock,
+    );
+    recorder = opened;
+    const market = new MarketDataClient({ url, logger, onRaw: opened.tap });
+    client = market;
+    // What a drop and reconnect missed is written down, so a backtest of the file warns of the hole.
+    gaps = market.events.subscribe((event) => {
+      if (event.kind === 'gap') opened.gap(event);
+    });
     if (metrics !== undefined) {
-      metrics.watchVenue(client.status, { market: client.counters });
-      client.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
-      const metricsUrl = await metrics.listen(config.metrics.host, config.metrics.port);
-      logger.info({ url: metricsUrl }, 'Prometheus metrics served');
+      metrics.watchVenue(market.status, { market: market.counters });
+      market.events.subscribe((event) => metrics.events.inc({ kind: event.kind }));
     }
-    await client.connect();
-    client.subscribeAll(sessionSubscriptions(instruments));
+    await market.connect();
+    market.subscribeAll(sessionSubscriptions(instruments));
     logger.info(
       {
         path,
         syms: instruments.map((s) => s.sym),
-        ...(recorder.keptPrevious ? { kept: recorder.keptPrevious } : {}),
+        ...(opened.keptPrevious ? { kept: opened.keptPrevious } : {}),
       },
       'recording market data',
     );
@@ -154,12 +165,12 @@ async function recordLocked(
         process.once('SIGTERM', onTerm);
       }
     });
-    return { path, frames: recorder.recorded, stoppedBy };
+    return { path, frames: opened.recorded, stoppedBy };
   } finally {
-    await client.close();
+    await client?.close();
     await metrics?.close();
-    gaps.unsubscribe();
-    recorder.close();
+    gaps?.unsubscribe();
+    recorder?.close();
     await embedded?.venue.close();
   }
 }

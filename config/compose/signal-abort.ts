@@ -12,18 +12,24 @@ export interface SignalAbort {
   end(): void;
 }
 
+/** What a run that signals cancel tells the user: see {@link abortOnSignal}. */
+export interface SignalAbortNotices {
+  /** Told the first signal, at once: the run stops at its next step, which may be a while. */
+  readonly stopping: (signal: StopSignal) => void;
+  /** Told the second signal, before the process exits. */
+  readonly forced: (signal: StopSignal) => void;
+}
+
 /**
- * Cancels a run on the first SIGINT or SIGTERM: it aborts `signal`, so the run stops at its next
- * step and removes what it opened; a second signal, while the run stops, ends the process at once
- * (see `forceStopOnSecondSignal`): the user's way out of a stop that hangs.
- * @param onForce - told the second signal, before the process exits
+ * Cancels a run on the first SIGINT or SIGTERM: it says so at once (`stopping`) and aborts
+ * `signal`, so the run stops at its next step and removes what it opened; a second signal, while
+ * the run stops, ends the process at once (see `forceStopOnSecondSignal`): the user's way out of a
+ * stop that hangs.
+ * @param notices - what the user is told on the first and on the second signal
  * @param exit - ends the process on a second signal (injected in tests)
  * @returns the signal to give the run, the signal received and the way to remove the handlers
  */
-export function abortOnSignal(
-  onForce: (signal: StopSignal) => void,
-  exit?: (code: ExitCode) => void,
-): SignalAbort {
+export function abortOnSignal(notices: SignalAbortNotices, exit?: (code: ExitCode) => void): SignalAbort {
   const controller = new AbortController();
   let received: StopSignal | undefined;
   let endForce: (() => void) | undefined;
@@ -34,7 +40,8 @@ export function abortOnSignal(
   const take = (signal: StopSignal): void => {
     remove();
     received = signal;
-    endForce = forceStopOnSecondSignal(onForce, exit);
+    endForce = forceStopOnSecondSignal(notices.forced, exit);
+    notices.stopping(signal);
     controller.abort();
   };
   const onInt = (): void => take('SIGINT');

@@ -13,6 +13,13 @@ import type { RunMetrics } from './run-metrics.ts';
 /** The code a post-only (GTX) order is refused with when it would take liquidity (the spec's bad parameters). */
 const POST_ONLY_REFUSAL_CODE = '400001';
 
+/**
+ * The venue's message for a post-only order refused because it would take, as the simulated venue
+ * words it (`post-only (GTX) order would take liquidity`): 400001 is any bad parameter, so only
+ * this message makes the refusal the routine one.
+ */
+const WOULD_TAKE = /would take liquidity/i;
+
 /** A liquidation being logged: its first node's equity, the orders and their fees so far, what was logged. */
 interface LoggedLiquidation {
   equityBefore: Dec | undefined;
@@ -38,7 +45,8 @@ export function rejectionCodeOf(order: Order): { readonly code: string; readonly
 /**
  * What a live or paper session tells its log and metrics of the venue's User Data as it arrives,
  * for an operator watching only those: every order the venue rejected (warn; info for a post-only
- * order refused as it would take, a routine outcome for a quoting strategy) with
+ * order refused as it would take, a routine outcome for a quoting strategy) and every order Keel
+ * ended as rejected itself (warn, code `keel`: not sent, or never acknowledged) with
  * `keel_orders_rejected_total{code}`; every liquidation of the account at error (when triggered,
  * each liquidation order, and when finished, with the equity before and after and the fees) with
  * `keel_liquidations_total`; and each change of the account's status (`keel_account_status`),
@@ -77,8 +85,9 @@ export class UserDataAlerts {
   rejected(order: Order, strategyId: string | undefined): void {
     const { code, message } = rejectionCodeOf(order);
     this.metrics.ordersRejected.inc({ code });
-    const postOnly = order.timeInForce === 'GTX' && code === POST_ONLY_REFUSAL_CODE;
-    this.logger[postOnly ? 'info' : 'warn'](
+    const wouldTake =
+      order.timeInForce === 'GTX' && code === POST_ONLY_REFUSAL_CODE && WOULD_TAKE.test(message);
+    this.logger[wouldTake ? 'info' : 'warn'](
       {
         clientOrderId: order.clientOrderId,
         sym: order.sym,
@@ -87,9 +96,11 @@ export class UserDataAlerts {
         message,
         ...(strategyId === undefined ? {} : { strategy: strategyId }),
       },
-      postOnly
+      wouldTake
         ? 'venue rejected a post-only order (it would have taken liquidity)'
-        : 'venue rejected an order',
+        : code === 'keel'
+          ? 'order ended as rejected by Keel, not by the venue (not sent, or never acknowledged)'
+          : 'venue rejected an order',
     );
   }
 

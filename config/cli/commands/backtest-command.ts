@@ -126,11 +126,14 @@ export async function backtestCommand(
   io: CliIo,
 ): Promise<ExitCode> {
   // A backtest has nothing to save when stopped: the first signal cancels the run, which removes
-  // its temporary files as it stops; a second one ends the process at once, as it ends a session's
-  // shutdown (the exit hooks remove the run lock and spill files then).
+  // its temporary files as it stops at its next batch (said at once: a batch can take a while); a
+  // second one ends the process at once, as it ends a session's shutdown (the exit hooks remove the
+  // run lock and spill files then).
   const stopped = (signal: string) =>
     io.stderr.write(`✖ keel backtest ${shownPath(loaded.file)}: stopped by ${signal}; no result written\n`);
-  const stop = abortOnSignal(stopped);
+  const stopping = (signal: string) =>
+    io.stderr.write(`${signal}: stopping after the current batch; Ctrl-C again to quit now\n`);
+  const stop = abortOnSignal({ stopping, forced: stopped });
   try {
     return await backtestAndSummarize(loaded, options, io, stop.signal);
   } catch (error) {

@@ -1,5 +1,6 @@
 import { OutputLocked, shownPath } from '../../../backtest/report/index.ts';
 import { OutputCollision } from '../../compose/output-collisions.ts';
+import { PortInUse } from '../../compose/port-in-use.ts';
 import { recordMarketData } from '../../compose/record-run.ts';
 import type { LoadedConfig } from '../../loader/index.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
@@ -22,8 +23,9 @@ export interface RecordOptions {
  * @returns EXIT.OK after the duration, EXIT.INTERRUPTED / EXIT.TERMINATED after a signal (the
  *   recording is complete either way), EXIT.BAD_CONFIG_OR_USAGE when another run writes the
  *   recording or it would be written over one of the run's inputs (the config, the recording the
- *   paper venue replays, a strategy module), or the recording the paper venue replays is not one
- *   (see `isBadInputFile`), EXIT.RUNTIME_FAILURE when the venue cannot be reached
+ *   paper venue replays, a strategy module), the recording the paper venue replays is not one
+ *   (see `isBadInputFile`), or `metrics.port` / `paper.venuePort` is taken (`PortInUse`, checked
+ *   before the earlier recording is moved aside), EXIT.RUNTIME_FAILURE when the venue cannot be reached
  */
 export async function recordCommand(
   loaded: LoadedConfig,
@@ -43,7 +45,10 @@ export async function recordCommand(
         : EXIT.OK;
   } catch (error) {
     io.stderr.write(`✖ keel record: ${(error as Error).message}\n`);
-    return error instanceof OutputLocked || error instanceof OutputCollision || isBadInputFile(error)
+    return error instanceof OutputLocked ||
+      error instanceof OutputCollision ||
+      error instanceof PortInUse ||
+      isBadInputFile(error)
       ? EXIT.BAD_CONFIG_OR_USAGE
       : EXIT.RUNTIME_FAILURE;
   }

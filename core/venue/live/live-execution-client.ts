@@ -21,6 +21,7 @@ import { sendOrderAction } from './order-actions.ts';
 import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
+import { OwnPortfolio } from './own-portfolio.ts';
 import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
@@ -45,6 +46,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
   private readonly localView: LocalTradingView;
   private readonly positionReports = new NewestPositionReports();
+  /** The account's portfolio: a main account's connection also carries its sub-portfolios' liquidation orders. */
+  private readonly ownPortfolio = new OwnPortfolio();
   private readonly firedAlgos = new FiredAlgoOrders();
   private readonly closesInFlight = new ConcurrentCloses();
   private readonly placement: OrderPlacement;
@@ -310,6 +313,15 @@ export class LiveExecutionClient implements ExecutionPort {
    * {@link FiredAlgoOrders}).
    */
   private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
+    this.ownPortfolio.observe(event);
+    if (event.kind === 'liquidationPosition' && !this.ownPortfolio.owns(event.record)) {
+      const { liquidationEventId, portfolioId, orderId } = event.record;
+      this.logger.debug(
+        { liquidationEventId, portfolioId, orderId },
+        'liquidation order of another portfolio under the account skipped',
+      );
+      return;
+    }
     if (event.kind === 'execution' && this.localView.hasExecution(event.execution.transactionId)) {
       this.logger.debug({ transactionId: event.execution.transactionId }, 'execution already reported');
       return;

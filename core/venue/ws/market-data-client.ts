@@ -119,11 +119,7 @@ export class MarketDataClient {
     this.counters = options.counters ?? createInboundCounters();
     this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
     this.streamStatus = new StreamStatus('market', () => this.serverClock.now());
-    this.malformedLog = new RepeatedProblemLog(
-      this.logger,
-      () => this.timer.now(),
-      'malformed market-data frame',
-    );
+    this.malformedLog = new RepeatedProblemLog(this.logger, this.timer, 'malformed market-data frame');
   }
 
   /** The socket's connection changes: `up` when it (re)opened and resubscribed, `down` when it dropped or stalled. */

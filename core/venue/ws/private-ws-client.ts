@@ -70,13 +70,16 @@ export class PrivateWsClient {
     this.counters = options.counters ?? createInboundCounters();
     this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
     this.clockRelearning = new LoginClockRelearning(options.refreshServerClock, this.logger);
-    const now = () => this.timer.now();
     this.malformedLog = new RepeatedProblemLog(
       this.logger,
-      now,
+      this.timer,
       'malformed private WebSocket frame or entry dropped',
     );
-    this.unexpectedLog = new RepeatedProblemLog(this.logger, now, 'unexpected private WebSocket frame');
+    this.unexpectedLog = new RepeatedProblemLog(
+      this.logger,
+      this.timer,
+      'unexpected private WebSocket frame',
+    );
     this.pending = new PendingRequests(this.timer);
     let seq = 0;
     this.nextId = options.requestIds ?? (() => String(++seq));

@@ -120,6 +120,7 @@ describe('Ctrl-C', () => {
     // It was building the recording's event cache beside it, and spilling to TMPDIR.
     expect(run.filesWhileRunning, run.stderr).toContainEqual(expect.stringMatching(PARTIAL_CACHE));
     expect(run.code, run.stderr).toBe(EXIT.INTERRUPTED);
+    expect(run.stderr).toContain('SIGINT: stopping after the current batch; Ctrl-C again to quit now\n');
     expect(run.stderr).toContain('stopped by SIGINT; no result written\n');
     expect(run.stdout).toBe('');
     expect(tempLeft(dir)).toEqual([]);

@@ -14,14 +14,19 @@ describe('a run a signal cancels', () => {
     const before = counts();
     const calls: string[] = [];
     const exit = vi.fn((c: number) => calls.push(`exit ${c}`));
-    const stop = abortOnSignal((s) => calls.push(`forced by ${s}`), exit);
+    const stop = abortOnSignal(
+      { stopping: (s) => calls.push(`stopping on ${s}`), forced: (s) => calls.push(`forced by ${s}`) },
+      exit,
+    );
     expect(stop.signal.aborted).toBe(false);
     newest(signal)();
     expect(stop.signal.aborted).toBe(true);
     expect(stop.received).toBe(signal);
-    expect(calls).toEqual([]);
+    expect(calls, 'the first signal is acknowledged at once, before the run reaches its next step').toEqual([
+      `stopping on ${signal}`,
+    ]);
     newest(signal)();
-    expect(calls).toEqual([`forced by ${signal}`, `exit ${code}`]);
+    expect(calls).toEqual([`stopping on ${signal}`, `forced by ${signal}`, `exit ${code}`]);
     stop.end();
     expect(counts()).toEqual(before);
   });
@@ -29,9 +34,10 @@ describe('a run a signal cancels', () => {
   it('removes its handlers when the run is over, the second-signal ones included', () => {
     const before = counts();
     const exit = vi.fn();
-    abortOnSignal(() => {}, exit).end();
+    const quiet = { stopping: () => {}, forced: () => {} };
+    abortOnSignal(quiet, exit).end();
     expect(counts()).toEqual(before);
-    const stopped = abortOnSignal(() => {}, exit);
+    const stopped = abortOnSignal(quiet, exit);
     newest('SIGINT')();
     stopped.end();
     expect(counts()).toEqual(before);

@@ -140,7 +140,7 @@ describe('UserDataAlerts', () => {
         sym: BTC,
         timeInForce: 'GTX',
         orderState: 'REJECTED',
-        reason: '400001 bad',
+        reason: '400001 bad parameters: post-only (GTX) order would take liquidity',
       }),
       undefined,
     );
