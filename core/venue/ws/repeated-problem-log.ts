@@ -17,20 +17,28 @@ const OTHER_PROBLEMS = '(other problems)';
 const ENTRY_INDEX = /\[\d+\]/g;
 
 /**
- * The kind of a problem: its text with entry indexes stripped, so one bad field in every entry of a
- * 100-entry batch is one kind, not 100 that crowd out the next new kind.
+ * The value a problem names, at its end: the `, got 100.5` of a decoder's "must be a decimal
+ * string, got 100.5", or a parser's detail in brackets (`is not JSON (Unexpected token … at
+ * position 12)`).
+ */
+const NAMED_VALUE = /, got .*$|\s*\([^()]*\)$/s;
+
+/**
+ * The kind of a problem: its text with entry indexes and the value it names stripped, so one bad
+ * field in every entry of a 100-entry batch, or a price sent as a number on every BBO, is one
+ * kind, not one per entry or value that crowd out the next new kind.
  * @param problem - what was wrong, as the decoder said
  * @returns the key the problem is logged and counted under
  */
 function problemKind(problem: string): string {
-  return problem.replace(ENTRY_INDEX, '[]');
+  return problem.replace(ENTRY_INDEX, '[]').replace(NAMED_VALUE, '');
 }
 
 /**
  * A warning about inbound traffic Keel could not use (a malformed frame, an unexpected one), kept
  * to a bounded volume: a venue that sends one bad field on every BBO would otherwise write a line
  * per frame (183 MB a day at 10 frames/s). The first occurrence of each kind of problem (its text
- * without entry indexes) is logged as it comes, with its text as an example; its repeats are
+ * without entry indexes or the value it names) is logged as it comes, with its text as an example; its repeats are
  * counted and logged as one summary with the count per kind, {@link PROBLEM_SUMMARY_INTERVAL_MS}
  * after the first repeat counted (a timer on the client's timer port), or at
  * {@link RepeatedProblemLog.flush} (when the client closes). The client's counters still count
