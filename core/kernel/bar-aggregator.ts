@@ -37,8 +37,12 @@ interface BarBuilder {
   readonly sym: string;
   readonly interval: BarInterval;
   readonly ms: number;
-  /** When the (sym, interval) was first watched, epoch ms: a bar of a period begun before is partial. */
-  readonly since: number;
+  /**
+   * Where the market of this (sym, interval) is known from, epoch ms: when it was first watched,
+   * or the live start after a warm-up on history ({@link BarAggregator.goLive}). A bar of a
+   * period begun before, whose market is known only from after its open, is partial.
+   */
+  since: number;
   /**
    * End of the latest closed feed bar of this sym and interval (the open of a forming one when
    * later), epoch ms; 0 before any. The trades and finer bars of the periods before it are the
@@ -120,10 +124,10 @@ interface BarBuilder {
   lastMinute: number;
   openTime: number;
   /**
-   * Where the market of the forming bar is known from, epoch ms: its first trade's time, or its
-   * first finer bar's open. After its open when the bar began before {@link since}: partial.
+   * Whether the forming bar holds only part of its period's market: it began before
+   * {@link since} and its first trade, or first finer bar's open, is after its open.
    */
-  knownFrom: number;
+  partial: boolean;
   open: number;
   high: number;
   low: number;
@@ -156,8 +160,8 @@ interface BarBuilder {
  * its end for the feed's bar of its period, which replaces it; when that does not come (a
  * recording of 1h klines that ends while 1m klines go on), the built bar is delivered and bars are
  * built as if the feed had none, until its bars come again. A warm-up on history ends the
- * precedence of the history's bars ({@link BarAggregator.endFeedPrecedence}): a live feed of 1m
- * klines does not go on with a CSV's 1h bars. A bar forming when the feed's bars begin is
+ * precedence of the history's bars of the intervals the live feed does not send
+ * ({@link BarAggregator.goLive}): a live feed of 1m klines does not go on with a CSV's 1h bars. A bar forming when the feed's bars begin is
  * replaced by the feed's when it is of the feed bar's period; one of an earlier period (1m klines
  * that stopped before the recording's 5m klines start) is finished and delivered, since the feed
  * will not send it. A bar is built from the feed's closed bars of a finer interval that divides it (1m klines make 5m, 1h or
@@ -230,7 +234,7 @@ export class BarAggregator {
       firstMinute: 0,
       lastMinute: 0,
       openTime: 0,
-      knownFrom: 0,
+      partial: false,
       open: 0,
       high: 0,
       low: 0,
@@ -350,12 +354,20 @@ export class BarAggregator {
   }
 
   /**
-   * Ends the precedence of the feed bars met so far (a warm-up's history of 1h bars, which a live
-   * feed of 1m klines does not go on with): bars of the later periods are built from trades and
-   * finer bars, until the feed's own bars of them come.
+   * Ends a warm-up on history. The precedence of the history's feed bars ends for the intervals
+   * the live feed does not send (a CSV's 1h bars, which a live feed of 1m klines does not go on
+   * with): bars of the later periods are built from trades and finer bars, until the feed's own
+   * bars come. Those of the intervals it sends keep it (the first live 1m bar is the venue's
+   * kline, not one built of the trades since the start). A bar not yet begun holds the market
+   * from `since` on: the first live bar of a period begun before is partial.
+   * @param since - the live start, epoch ms
+   * @param liveIntervals - the bar intervals the live feed sends
    */
-  endFeedPrecedence(): void {
-    for (const b of this.builders) b.feedLive = false;
+  goLive(since: number, liveIntervals: readonly BarInterval[]): void {
+    for (const b of this.builders) {
+      if (!liveIntervals.includes(b.interval)) b.feedLive = false;
+      if (since > b.since) b.since = since;
+    }
     this.refreshNextClose();
   }
 
@@ -552,7 +564,7 @@ export class BarAggregator {
     if (!b.active) {
       b.active = true;
       b.openTime = openTime;
-      b.knownFrom = from;
+      b.partial = openTime < b.since && from > openTime;
       b.open = open;
       b.high = high;
       b.low = low;
@@ -623,7 +635,7 @@ export class BarAggregator {
       volume: b.volume,
       closed: true,
     };
-    return b.openTime < b.since && b.knownFrom > b.openTime ? { ...bar, partial: true } : bar;
+    return b.partial ? { ...bar, partial: true } : bar;
   }
 
   private refreshNextClose(): void {
