@@ -17,7 +17,9 @@ const MINUTE_MS = 60_000;
  * already gave (the same kline twice: overlapping history files, a resent message), of the
  * interval itself (not delivered again) or finer (not folded again). `offGrid`: finer bars that
  * straddle the end of the bar (1h klines opening on the half hour, a CSV written in a UTC+5:30
- * zone): part of their market lies after the bar's end, so they are in no bar.
+ * zone): part of their market lies after the bar's end, so they are in no bar; or bars of the
+ * interval itself off its grid that overlap a bar built and delivered before the feed's bars
+ * began (not delivered: no two bars of an interval overlap).
  */
 export interface LateBarInputs {
   readonly sym: string;
@@ -159,7 +161,9 @@ interface BarBuilder {
  * feed has bars of build nothing; a bar of a later one is built alongside and waits a grace past
  * its end for the feed's bar of its period, which replaces it; when that does not come (a
  * recording of 1h klines that ends while 1m klines go on), the built bar is delivered and bars are
- * built as if the feed had none, until its bars come again. A warm-up on history ends the
+ * built as if the feed had none, until its bars come again. Feed bars off the grid (1h klines
+ * opening on the half hour) take precedence over every built bar overlapping them: one that went
+ * before the feed's bars began leaves the first of them out, counted. A warm-up on history ends the
  * precedence of the history's bars of the intervals the live feed does not send
  * ({@link BarAggregator.goLive}): a live feed of 1m klines does not go on with a CSV's 1h bars. A bar forming when the feed's bars begin is
  * replaced by the feed's when it is of the feed bar's period; one of an earlier period (1m klines
@@ -322,15 +326,19 @@ export class BarAggregator {
   onFeedBar(bar: BarEvent): boolean {
     const b = this.builderOf(bar);
     if (b === undefined) return false;
-    b.feedLive = true;
-    const through = bar.closed ? bar.openTime + b.ms : bar.openTime;
+    // A bar of a new period says the feed's bars keep coming; a repeat of an old kline does not.
+    if (bar.openTime > b.lastFeedOpen) b.feedLive = true;
+    const into = bar.openTime % b.ms;
+    const end = bar.openTime + b.ms;
+    // Off the grid (1h klines on the half hour), the feed's next bar holds the rest of the period its bar ends in.
+    const through = !bar.closed ? bar.openTime - into : into === 0 ? end : end - into + b.ms;
     if (through > b.feedThrough) b.feedThrough = through;
     if (!bar.closed) return true;
-    if (b.pending !== undefined && b.pending.openTime === bar.openTime) {
+    if (b.pending !== undefined && b.pending.openTime < end && b.pending.openTime + b.ms > bar.openTime) {
       b.pending = undefined;
       b.pendingLate = 0;
     }
-    if (b.active && b.openTime === bar.openTime) b.active = false;
+    if (b.active && b.openTime < end && b.openTime + b.ms > bar.openTime) b.active = false;
     this.refreshNextClose();
     return true;
   }
@@ -338,7 +346,9 @@ export class BarAggregator {
   /**
    * Whether a closed feed bar of a watched (sym, interval) goes to the strategies: not when a bar
    * of its period went already, built ({@link BarAggregator.onFeedBar} came too late to replace
-   * it) or the feed's own (a repeat, counted: see {@link LateBarInputs}).
+   * it) or the feed's own (a repeat, counted: see {@link LateBarInputs}), nor when a built bar
+   * overlapping it went (a feed bar off the grid, counted as `offGrid`): no two bars delivered of
+   * an interval overlap.
    * @param bar - a closed feed bar, after {@link BarAggregator.onFeedBar}
    * @returns true when it is to be delivered
    */
@@ -350,7 +360,9 @@ export class BarAggregator {
       return false;
     }
     b.lastFeedOpen = bar.openTime;
-    return b.lastClosedOpenTime < bar.openTime;
+    if (b.lastClosedOpenTime + b.ms <= bar.openTime) return true;
+    if (bar.openTime % b.ms !== 0) noteOffGrid(b, bar.ts, bar.interval);
+    return false;
   }
 
   /**
@@ -442,11 +454,7 @@ export class BarAggregator {
    * finer bar of it is to come.
    */
   private leaveOffGrid(b: BarBuilder, openTime: number, bar: BarEvent, emit: (bar: BarEvent) => void): void {
-    if (b.offGrid === 0) {
-      b.firstOffGridTs = bar.ts;
-      b.offGridFrom = bar.interval;
-    }
-    b.offGrid++;
+    noteOffGrid(b, bar.ts, bar.interval);
     if (b.active && b.openTime === openTime && b.fromBarsMs > 0 && !awaitsFeed(b)) emit(this.closeBar(b));
   }
 
@@ -777,6 +785,15 @@ function notePendingLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval)
     b.pendingLateFrom = from;
   }
   b.pendingLate++;
+}
+
+/** Counts a feed bar left out as off the grid (see {@link LateBarInputs}). */
+function noteOffGrid(b: BarBuilder, ts: number, from: BarInterval): void {
+  if (b.offGrid === 0) {
+    b.firstOffGridTs = ts;
+    b.offGridFrom = from;
+  }
+  b.offGrid++;
 }
 
 /** Counts a feed bar left out as a repeat (see {@link LateBarInputs}). */

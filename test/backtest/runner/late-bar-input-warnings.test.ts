@@ -144,4 +144,24 @@ describe('late bar input warnings for repeated and off-grid klines', () => {
       `1 1h bar of ${BTC} in the recordings reached past the end of the 4h bar it begins in (klines off the UTC grid, as 1h bars opening on the half hour; the first stamped 1970-01-01T04:30:00.000Z) and was left out of the 4h bars so that no bar holds market after its end: those bars lack it (watch an interval whose bars the klines' opens fit)`,
     ]);
   });
+
+  it('name a 1h kline off the hour that overlapped a 1h bar built before the feed’s 1h bars began', () => {
+    const watcher = defineStrategy({
+      name: 'hour',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1h'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    const hour = 3_600_000;
+    for (let m = 0; m < 90; m++) kernel.push(aFeedBar(m * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push({
+      ...aFeedBar(0.5 * hour, [100, 101, 99, 100, 1]),
+      interval: '1h',
+      ts: 1.5 * hour,
+      recvTs: 1.5 * hour,
+    });
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `1 1h bar of ${BTC} in the feed opened off the UTC grid of 1h bars (as 1h klines on the half hour; the first stamped 1970-01-01T01:30:00.000Z) and overlapped a bar Keel had built and delivered before the feed's bars began, so it was not delivered: no two 1h bars overlap, and while the feed's bars come Keel builds none overlapping them`,
+    ]);
+  });
 });
