@@ -19,7 +19,9 @@ const MINUTE_MS = 60_000;
  * straddle the end of the bar (1h klines opening on the half hour, a CSV written in a UTC+5:30
  * zone): part of their market lies after the bar's end, so they are in no bar; or bars of the
  * interval itself off its grid that overlap a bar built and delivered before the feed's bars
- * began (not delivered: no two bars of an interval overlap).
+ * began (not delivered: no two bars of an interval overlap). `stopped`: trades of a bar built
+ * from finer bars that stopped, passed over until the bar went back to trades (see
+ * {@link BarAggregator}).
  */
 export interface LateBarInputs {
   readonly sym: string;
@@ -27,7 +29,7 @@ export interface LateBarInputs {
   /** What was left out: `trade`, or the interval of the feed bars. */
   readonly from: 'trade' | BarInterval;
   /** Why they were left out: see {@link LateBarInputs}. */
-  readonly reason: 'late' | 'overlap' | 'repeat' | 'offGrid';
+  readonly reason: 'late' | 'overlap' | 'repeat' | 'offGrid' | 'stopped';
   /** How many were left out. */
   readonly count: number;
   /** The exchange time (`ts`) of the first one left out, epoch ms. */
@@ -41,7 +43,8 @@ interface BarBuilder {
   readonly ms: number;
   /**
    * Where the market of this (sym, interval) is known from, epoch ms: when it was first watched,
-   * or the live start after a warm-up on history ({@link BarAggregator.goLive}). A bar of a
+   * the live start after a warm-up on history ({@link BarAggregator.goLive}), or just after the
+   * last trade left out as its finer klines stopped ({@link BarAggregator.onTrade}). A bar of a
    * period begun before, whose market is known only from after its open, is partial.
    */
   since: number;
@@ -96,6 +99,19 @@ interface BarBuilder {
   fromBarsMs: number;
   /** End of the last finer feed bar taken, epoch ms; 0 before any. */
   fedUntil: number;
+  /**
+   * Trades at or after {@link fedUntil} passed over while built from finer bars, since the last
+   * one taken: the next finer bar holds them, unless the finer bars stopped ({@link backToTrades}).
+   */
+  unfed: number;
+  /** The `ts` of the first one. */
+  firstUnfedTs: number;
+  /** The `ts` of the latest one. */
+  lastUnfedTs: number;
+  /** Trades left out as the finer bars stopped: see {@link LateBarInputs} (`stopped`). */
+  stopped: number;
+  /** The `ts` of the first one. */
+  firstStoppedTs: number;
   /**
    * End of a finer bar of another interval held back as it began before {@link fedUntil} but
    * ends after it; 0 when none. It is dropped once the finer bars reach its end, even after the
@@ -173,7 +189,9 @@ interface BarBuilder {
  * it sends would have it: trades until the first finer bar (the trades before its period stay in
  * the bar), then the first finer interval seen until a finer bar of another interval begins where
  * its bars end (a recording whose 1m klines stop and 5m klines start); see
- * {@link BarAggregator.onFinerBar}. Bars are aligned to the epoch (a 1m bar opens on a whole
+ * {@link BarAggregator.onFinerBar}. When the finer bars stop while trades go on, the bar goes back
+ * to trades once no bar is forming and the next finer bar is a whole finer interval overdue: the
+ * trades in between are left out, counted, and the first bar built of them is partial. Bars are aligned to the epoch (a 1m bar opens on a whole
  * minute); a finer bar reaching past the end of the bar it begins in (1h klines opening on the
  * half hour) is in no bar, and counted. One built from bars closes with the finer bar that ends
  * it, with a finer bar of a later period, or once time is a whole finer interval past its end (its last finer bar is missing): a
@@ -228,6 +246,11 @@ export class BarAggregator {
       offGridFrom: interval,
       fromBarsMs: 0,
       fedUntil: 0,
+      unfed: 0,
+      firstUnfedTs: 0,
+      lastUnfedTs: 0,
+      stopped: 0,
+      firstStoppedTs: 0,
       heldEnd: 0,
       heldTs: 0,
       heldFrom: interval,
@@ -268,7 +291,7 @@ export class BarAggregator {
     const list = this.bySym.get(trade.sym);
     if (list === undefined) return;
     for (const b of list) {
-      if (b.fromBarsMs > 0) continue;
+      if (b.fromBarsMs > 0 && !backToTrades(b, trade.ts)) continue;
       const p = trade.price;
       const into = trade.ts % b.ms;
       const openTime = trade.ts - into;
@@ -442,6 +465,7 @@ export class BarAggregator {
       }
       this.fold(b, openTime, bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       b.fedUntil = bar.openTime + ms;
+      b.unfed = 0;
       if (b.heldEnd !== 0 && b.heldEnd <= b.fedUntil) b.heldEnd = 0;
       if (bar.openTime + ms >= b.openTime + b.ms && !awaitsFeed(b)) emit(this.closeBar(b));
     }
@@ -533,6 +557,18 @@ export class BarAggregator {
               reason: 'repeat' as const,
               count: b.repeated,
               firstTs: b.firstRepeatTs,
+            },
+          ]
+        : []),
+      ...(b.stopped > 0
+        ? [
+            {
+              sym: b.sym,
+              interval: b.interval,
+              from: 'trade' as const,
+              reason: 'stopped' as const,
+              count: b.stopped,
+              firstTs: b.firstStoppedTs,
             },
           ]
         : []),
@@ -785,6 +821,33 @@ function notePendingLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval)
     b.pendingLateFrom = from;
   }
   b.pendingLate++;
+}
+
+/**
+ * Whether a bar built from finer bars goes back to trades as a trade at `ts` arrives: no bar is
+ * forming (one that is closes when due, without its missing finer bars) and the finer bar after
+ * the last one taken is a whole finer interval overdue (the finer bars stopped while trades go on).
+ * The trades passed over since are left out, counted (`stopped`), and the bar holding the latest
+ * of them is partial ({@link BarBuilder.since}). Else the trade is passed over, noted when the
+ * next finer bar is to hold it ({@link BarBuilder.unfed}).
+ */
+function backToTrades(b: BarBuilder, ts: number): boolean {
+  if (b.active || ts < b.fedUntil + 2 * b.fromBarsMs) {
+    if (ts >= b.fedUntil) {
+      if (b.unfed === 0) b.firstUnfedTs = ts;
+      b.unfed++;
+      b.lastUnfedTs = ts;
+    }
+    return false;
+  }
+  b.fromBarsMs = 0;
+  if (b.unfed > 0) {
+    if (b.stopped === 0) b.firstStoppedTs = b.firstUnfedTs;
+    b.stopped += b.unfed;
+    b.unfed = 0;
+    if (b.lastUnfedTs >= b.since) b.since = b.lastUnfedTs + 1;
+  }
+  return true;
 }
 
 /** Counts a feed bar left out as off the grid (see {@link LateBarInputs}). */
