@@ -8,7 +8,9 @@ import type { Kernel } from '../../core/kernel/index.ts';
  * from that began inside those and ran past them (the feed switched interval part-way through one
  * of them): the bar lacks what they held after the finer bars it was built from. Repeated ones
  * were of a period the feed had given already (not delivered or folded twice); off-grid ones
- * reached past the end of the coarser bar they began in.
+ * reached past the end of the coarser bar they began in, or were the feed's bars of the interval
+ * off its grid, overlapping a bar built before; stopped ones were trades passed over after the
+ * finer klines a bar was built from stopped, until it went back to trades.
  * @param kernel - the run's kernel, after the replay
  * @param source - what the market data came from, as the sentences name it (`the feed` for a
  *   paper or live session)
@@ -28,6 +30,12 @@ export function lateBarInputWarnings(kernel: Kernel, source = 'the recordings'):
           ? `delivered to the ${late.interval} watchers`
           : `folded into the ${late.interval} bars`;
       return `${what} in ${source} repeated ${one ? 'a bar' : 'bars'} of a period the feed had already given (the same kline twice, as from overlapping history files, or out of order; the first stamped ${first}) and ${one ? 'was' : 'were'} not ${into} again, so no period counts twice`;
+    }
+    if (late.reason === 'offGrid' && late.from === late.interval) {
+      return `${what} in ${source} opened off the UTC grid of ${late.interval} bars (as 1h klines on the half hour; the first stamped ${first}) and overlapped ${one ? 'a bar' : 'bars'} Keel had built and delivered before the feed's bars began, so ${one ? 'it was' : 'they were'} not delivered: no two ${late.interval} bars overlap, and while the feed's bars come Keel builds none overlapping them`;
+    }
+    if (late.reason === 'stopped') {
+      return `${what} in ${source} came after the finer klines the ${late.interval} bars were built from stopped (the first stamped ${first}) and ${one ? 'was' : 'were'} left out until the bars went back to trades, a whole kline interval after the missing kline was due: the first ${late.interval} bar built of trades after that is flagged partial`;
     }
     if (late.reason === 'offGrid') {
       return `${what} in ${source} reached past the end of the ${late.interval} bar ${one ? 'it begins' : 'they begin'} in (klines off the UTC grid, as 1h bars opening on the half hour; the first stamped ${first}) and ${one ? 'was' : 'were'} left out of the ${late.interval} bars so that no bar holds market after its end: those bars lack ${one ? 'it' : 'them'} (watch an interval whose bars the klines' opens fit)`;

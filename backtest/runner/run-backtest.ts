@@ -131,7 +131,10 @@ async function runInto(
   const startingBalances = { [settleAsset]: options.startingCash, ...options.startingCoins };
   // The kernel is built before the venue: a warm-up runs the strategies before trading starts.
   const port = new LateExecutionPort();
-  const scheduler = virtualScheduler(firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime)));
+  const first = firstBatch[0]?.recvTs ?? Math.min(...headers.map((h) => h.startTime));
+  // A windowed run starts at the window's start: the bars it builds of a period opening there are whole.
+  const from = options.warmUp === undefined ? options.window?.from : undefined;
+  const scheduler = virtualScheduler(from === undefined ? first : Math.min(first, from));
   // The warm-up's history and the end of the events go through the market feed; the run's events
   // reach the kernel by its push (see StrategyDelivery), User Data included: the kernel must not
   // take the venue's events from the port, undelayed.

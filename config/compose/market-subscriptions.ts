@@ -1,7 +1,14 @@
-import { type InstrumentSpec, isPerpetual } from '../../core/model/index.ts';
+import { type BarInterval, type InstrumentSpec, isPerpetual } from '../../core/model/index.ts';
 import type { MarketSubscription } from '../../core/venue/index.ts';
 
-const EVERY_SYM = [{ channel: 'BBO' }, { channel: 'TRADE' }, { channel: 'KLINE', interval: '1m' }] as const;
+/** The kline intervals a paper or live session subscribes to (see {@link sessionSubscriptions}). */
+export const SESSION_KLINE_INTERVALS: readonly BarInterval[] = ['1m'];
+
+const EVERY_SYM = [
+  { channel: 'BBO' },
+  { channel: 'TRADE' },
+  ...SESSION_KLINE_INTERVALS.map((interval) => ({ channel: 'KLINE' as const, interval })),
+] as const;
 
 /**
  * The market data a paper or live session, or `keel record`, subscribes to: BBO, trades and 1m

@@ -21,6 +21,7 @@ import type { MarketEvent } from '../../core/model/index.ts';
 import { decodeMarketMessage } from '../../core/venue/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import { type HistorySource, warmUpPeriodOf } from '../schema/index.ts';
+import { SESSION_KLINE_INTERVALS } from './market-subscriptions.ts';
 import { type NotedFile, noteFile, whereNow } from './moved-file.ts';
 
 /** Market data of a recording only: its User Data was another session's. */
@@ -58,7 +59,12 @@ export async function warmUpOf(
   const overlaps = new RecordingOverlaps();
   const merged = mergeByRecvTs(sources, 4096, { key: marketEventIdentity, onRepeat: overlaps.note });
   const names = history.map((source) => (typeof source === 'string' ? source : source.csv));
-  return { ...warmUpPeriodOf(warmUp), history: toldRepeats(merged, () => overlaps.warnings(names), warn) };
+  return {
+    ...warmUpPeriodOf(warmUp),
+    history: toldRepeats(merged, () => overlaps.warnings(names), warn),
+    // The live feed's klines go on where the history's of their interval end; the history's other bars do not.
+    liveBarIntervals: SESSION_KLINE_INTERVALS,
+  };
 }
 
 /** The merged history, telling `warn` of the repeats it dropped once it is read (or left). */

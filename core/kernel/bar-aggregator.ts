@@ -17,7 +17,11 @@ const MINUTE_MS = 60_000;
  * already gave (the same kline twice: overlapping history files, a resent message), of the
  * interval itself (not delivered again) or finer (not folded again). `offGrid`: finer bars that
  * straddle the end of the bar (1h klines opening on the half hour, a CSV written in a UTC+5:30
- * zone): part of their market lies after the bar's end, so they are in no bar.
+ * zone): part of their market lies after the bar's end, so they are in no bar; or bars of the
+ * interval itself off its grid that overlap a bar built and delivered before the feed's bars
+ * began (not delivered: no two bars of an interval overlap). `stopped`: trades of a bar built
+ * from finer bars that stopped, passed over until the bar went back to trades (see
+ * {@link BarAggregator}).
  */
 export interface LateBarInputs {
   readonly sym: string;
@@ -25,7 +29,7 @@ export interface LateBarInputs {
   /** What was left out: `trade`, or the interval of the feed bars. */
   readonly from: 'trade' | BarInterval;
   /** Why they were left out: see {@link LateBarInputs}. */
-  readonly reason: 'late' | 'overlap' | 'repeat' | 'offGrid';
+  readonly reason: 'late' | 'overlap' | 'repeat' | 'offGrid' | 'stopped';
   /** How many were left out. */
   readonly count: number;
   /** The exchange time (`ts`) of the first one left out, epoch ms. */
@@ -37,8 +41,13 @@ interface BarBuilder {
   readonly sym: string;
   readonly interval: BarInterval;
   readonly ms: number;
-  /** When the (sym, interval) was first watched, epoch ms: a bar of a period begun before is partial. */
-  readonly since: number;
+  /**
+   * Where the market of this (sym, interval) is known from, epoch ms: when it was first watched,
+   * the live start after a warm-up on history ({@link BarAggregator.goLive}), or just after the
+   * last trade left out as its finer klines stopped ({@link BarAggregator.onTrade}). A bar of a
+   * period begun before, whose market is known only from after its open, is partial.
+   */
+  since: number;
   /**
    * End of the latest closed feed bar of this sym and interval (the open of a forming one when
    * later), epoch ms; 0 before any. The trades and finer bars of the periods before it are the
@@ -91,6 +100,19 @@ interface BarBuilder {
   /** End of the last finer feed bar taken, epoch ms; 0 before any. */
   fedUntil: number;
   /**
+   * Trades at or after {@link fedUntil} passed over while built from finer bars, since the last
+   * one taken: the next finer bar holds them, unless the finer bars stopped ({@link backToTrades}).
+   */
+  unfed: number;
+  /** The `ts` of the first one. */
+  firstUnfedTs: number;
+  /** The `ts` of the latest one. */
+  lastUnfedTs: number;
+  /** Trades left out as the finer bars stopped: see {@link LateBarInputs} (`stopped`). */
+  stopped: number;
+  /** The `ts` of the first one. */
+  firstStoppedTs: number;
+  /**
    * End of a finer bar of another interval held back as it began before {@link fedUntil} but
    * ends after it; 0 when none. It is dropped once the finer bars reach its end, even after the
    * bar closed (the finer feed skipped a quiet period and went on: the finer bars held all it
@@ -120,10 +142,10 @@ interface BarBuilder {
   lastMinute: number;
   openTime: number;
   /**
-   * Where the market of the forming bar is known from, epoch ms: its first trade's time, or its
-   * first finer bar's open. After its open when the bar began before {@link since}: partial.
+   * Whether the forming bar holds only part of its period's market: it began before
+   * {@link since} and its first trade, or first finer bar's open, is after its open.
    */
-  knownFrom: number;
+  partial: boolean;
   open: number;
   high: number;
   low: number;
@@ -155,9 +177,11 @@ interface BarBuilder {
  * feed has bars of build nothing; a bar of a later one is built alongside and waits a grace past
  * its end for the feed's bar of its period, which replaces it; when that does not come (a
  * recording of 1h klines that ends while 1m klines go on), the built bar is delivered and bars are
- * built as if the feed had none, until its bars come again. A warm-up on history ends the
- * precedence of the history's bars ({@link BarAggregator.endFeedPrecedence}): a live feed of 1m
- * klines does not go on with a CSV's 1h bars. A bar forming when the feed's bars begin is
+ * built as if the feed had none, until its bars come again. Feed bars off the grid (1h klines
+ * opening on the half hour) take precedence over every built bar overlapping them: one that went
+ * before the feed's bars began leaves the first of them out, counted. A warm-up on history ends the
+ * precedence of the history's bars of the intervals the live feed does not send
+ * ({@link BarAggregator.goLive}): a live feed of 1m klines does not go on with a CSV's 1h bars. A bar forming when the feed's bars begin is
  * replaced by the feed's when it is of the feed bar's period; one of an earlier period (1m klines
  * that stopped before the recording's 5m klines start) is finished and delivered, since the feed
  * will not send it. A bar is built from the feed's closed bars of a finer interval that divides it (1m klines make 5m, 1h or
@@ -165,7 +189,9 @@ interface BarBuilder {
  * it sends would have it: trades until the first finer bar (the trades before its period stay in
  * the bar), then the first finer interval seen until a finer bar of another interval begins where
  * its bars end (a recording whose 1m klines stop and 5m klines start); see
- * {@link BarAggregator.onFinerBar}. Bars are aligned to the epoch (a 1m bar opens on a whole
+ * {@link BarAggregator.onFinerBar}. When the finer bars stop while trades go on, the bar goes back
+ * to trades once no bar is forming and the next finer bar is a whole finer interval overdue: the
+ * trades in between are left out, counted, and the first bar built of them is partial. Bars are aligned to the epoch (a 1m bar opens on a whole
  * minute); a finer bar reaching past the end of the bar it begins in (1h klines opening on the
  * half hour) is in no bar, and counted. One built from bars closes with the finer bar that ends
  * it, with a finer bar of a later period, or once time is a whole finer interval past its end (its last finer bar is missing): a
@@ -220,6 +246,11 @@ export class BarAggregator {
       offGridFrom: interval,
       fromBarsMs: 0,
       fedUntil: 0,
+      unfed: 0,
+      firstUnfedTs: 0,
+      lastUnfedTs: 0,
+      stopped: 0,
+      firstStoppedTs: 0,
       heldEnd: 0,
       heldTs: 0,
       heldFrom: interval,
@@ -230,7 +261,7 @@ export class BarAggregator {
       firstMinute: 0,
       lastMinute: 0,
       openTime: 0,
-      knownFrom: 0,
+      partial: false,
       open: 0,
       high: 0,
       low: 0,
@@ -260,7 +291,7 @@ export class BarAggregator {
     const list = this.bySym.get(trade.sym);
     if (list === undefined) return;
     for (const b of list) {
-      if (b.fromBarsMs > 0) continue;
+      if (b.fromBarsMs > 0 && !backToTrades(b, trade.ts)) continue;
       const p = trade.price;
       const into = trade.ts % b.ms;
       const openTime = trade.ts - into;
@@ -318,15 +349,19 @@ export class BarAggregator {
   onFeedBar(bar: BarEvent): boolean {
     const b = this.builderOf(bar);
     if (b === undefined) return false;
-    b.feedLive = true;
-    const through = bar.closed ? bar.openTime + b.ms : bar.openTime;
+    // A bar of a new period says the feed's bars keep coming; a repeat of an old kline does not.
+    if (bar.openTime > b.lastFeedOpen) b.feedLive = true;
+    const into = bar.openTime % b.ms;
+    const end = bar.openTime + b.ms;
+    // Off the grid (1h klines on the half hour), the feed's next bar holds the rest of the period its bar ends in.
+    const through = !bar.closed ? bar.openTime - into : into === 0 ? end : end - into + b.ms;
     if (through > b.feedThrough) b.feedThrough = through;
     if (!bar.closed) return true;
-    if (b.pending !== undefined && b.pending.openTime === bar.openTime) {
+    if (b.pending !== undefined && b.pending.openTime < end && b.pending.openTime + b.ms > bar.openTime) {
       b.pending = undefined;
       b.pendingLate = 0;
     }
-    if (b.active && b.openTime === bar.openTime) b.active = false;
+    if (b.active && b.openTime < end && b.openTime + b.ms > bar.openTime) b.active = false;
     this.refreshNextClose();
     return true;
   }
@@ -334,7 +369,9 @@ export class BarAggregator {
   /**
    * Whether a closed feed bar of a watched (sym, interval) goes to the strategies: not when a bar
    * of its period went already, built ({@link BarAggregator.onFeedBar} came too late to replace
-   * it) or the feed's own (a repeat, counted: see {@link LateBarInputs}).
+   * it) or the feed's own (a repeat, counted: see {@link LateBarInputs}), nor when a built bar
+   * overlapping it went (a feed bar off the grid, counted as `offGrid`): no two bars delivered of
+   * an interval overlap.
    * @param bar - a closed feed bar, after {@link BarAggregator.onFeedBar}
    * @returns true when it is to be delivered
    */
@@ -346,16 +383,26 @@ export class BarAggregator {
       return false;
     }
     b.lastFeedOpen = bar.openTime;
-    return b.lastClosedOpenTime < bar.openTime;
+    if (b.lastClosedOpenTime + b.ms <= bar.openTime) return true;
+    if (bar.openTime % b.ms !== 0) noteOffGrid(b, bar.ts, bar.interval);
+    return false;
   }
 
   /**
-   * Ends the precedence of the feed bars met so far (a warm-up's history of 1h bars, which a live
-   * feed of 1m klines does not go on with): bars of the later periods are built from trades and
-   * finer bars, until the feed's own bars of them come.
+   * Ends a warm-up on history. The precedence of the history's feed bars ends for the intervals
+   * the live feed does not send (a CSV's 1h bars, which a live feed of 1m klines does not go on
+   * with): bars of the later periods are built from trades and finer bars, until the feed's own
+   * bars come. Those of the intervals it sends keep it (the first live 1m bar is the venue's
+   * kline, not one built of the trades since the start). A bar not yet begun holds the market
+   * from `since` on: the first live bar of a period begun before is partial.
+   * @param since - the live start, epoch ms
+   * @param liveIntervals - the bar intervals the live feed sends
    */
-  endFeedPrecedence(): void {
-    for (const b of this.builders) b.feedLive = false;
+  goLive(since: number, liveIntervals: readonly BarInterval[]): void {
+    for (const b of this.builders) {
+      if (!liveIntervals.includes(b.interval)) b.feedLive = false;
+      if (since > b.since) b.since = since;
+    }
     this.refreshNextClose();
   }
 
@@ -418,6 +465,7 @@ export class BarAggregator {
       }
       this.fold(b, openTime, bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       b.fedUntil = bar.openTime + ms;
+      b.unfed = 0;
       if (b.heldEnd !== 0 && b.heldEnd <= b.fedUntil) b.heldEnd = 0;
       if (bar.openTime + ms >= b.openTime + b.ms && !awaitsFeed(b)) emit(this.closeBar(b));
     }
@@ -430,11 +478,7 @@ export class BarAggregator {
    * finer bar of it is to come.
    */
   private leaveOffGrid(b: BarBuilder, openTime: number, bar: BarEvent, emit: (bar: BarEvent) => void): void {
-    if (b.offGrid === 0) {
-      b.firstOffGridTs = bar.ts;
-      b.offGridFrom = bar.interval;
-    }
-    b.offGrid++;
+    noteOffGrid(b, bar.ts, bar.interval);
     if (b.active && b.openTime === openTime && b.fromBarsMs > 0 && !awaitsFeed(b)) emit(this.closeBar(b));
   }
 
@@ -516,6 +560,18 @@ export class BarAggregator {
             },
           ]
         : []),
+      ...(b.stopped > 0
+        ? [
+            {
+              sym: b.sym,
+              interval: b.interval,
+              from: 'trade' as const,
+              reason: 'stopped' as const,
+              count: b.stopped,
+              firstTs: b.firstStoppedTs,
+            },
+          ]
+        : []),
       ...(b.offGrid > 0
         ? [
             {
@@ -552,7 +608,7 @@ export class BarAggregator {
     if (!b.active) {
       b.active = true;
       b.openTime = openTime;
-      b.knownFrom = from;
+      b.partial = openTime < b.since && from > openTime;
       b.open = open;
       b.high = high;
       b.low = low;
@@ -623,7 +679,7 @@ export class BarAggregator {
       volume: b.volume,
       closed: true,
     };
-    return b.openTime < b.since && b.knownFrom > b.openTime ? { ...bar, partial: true } : bar;
+    return b.partial ? { ...bar, partial: true } : bar;
   }
 
   private refreshNextClose(): void {
@@ -765,6 +821,42 @@ function notePendingLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval)
     b.pendingLateFrom = from;
   }
   b.pendingLate++;
+}
+
+/**
+ * Whether a bar built from finer bars goes back to trades as a trade at `ts` arrives: no bar is
+ * forming (one that is closes when due, without its missing finer bars) and the finer bar after
+ * the last one taken is a whole finer interval overdue (the finer bars stopped while trades go on).
+ * The trades passed over since are left out, counted (`stopped`), and the bar holding the latest
+ * of them is partial ({@link BarBuilder.since}). Else the trade is passed over, noted when the
+ * next finer bar is to hold it ({@link BarBuilder.unfed}).
+ */
+function backToTrades(b: BarBuilder, ts: number): boolean {
+  if (b.active || ts < b.fedUntil + 2 * b.fromBarsMs) {
+    if (ts >= b.fedUntil) {
+      if (b.unfed === 0) b.firstUnfedTs = ts;
+      b.unfed++;
+      b.lastUnfedTs = ts;
+    }
+    return false;
+  }
+  b.fromBarsMs = 0;
+  if (b.unfed > 0) {
+    if (b.stopped === 0) b.firstStoppedTs = b.firstUnfedTs;
+    b.stopped += b.unfed;
+    b.unfed = 0;
+    if (b.lastUnfedTs >= b.since) b.since = b.lastUnfedTs + 1;
+  }
+  return true;
+}
+
+/** Counts a feed bar left out as off the grid (see {@link LateBarInputs}). */
+function noteOffGrid(b: BarBuilder, ts: number, from: BarInterval): void {
+  if (b.offGrid === 0) {
+    b.firstOffGridTs = ts;
+    b.offGridFrom = from;
+  }
+  b.offGrid++;
 }
 
 /** Counts a feed bar left out as a repeat (see {@link LateBarInputs}). */

@@ -1,4 +1,4 @@
-import type { MarketEvent } from '../model/index.ts';
+import type { BarInterval, MarketEvent } from '../model/index.ts';
 import type { KernelFeeds } from './kernel-feeds.ts';
 import { handleJob, type KernelJob, type KernelJobParts, WAKE } from './kernel-jobs.ts';
 import type { WarmUpCoverage } from './kernel-warm-up.ts';
@@ -143,7 +143,8 @@ export class KernelLoop {
           advanceTime: (ts: number) => this.advanceTime(ts),
           stopped: () => this.over,
           watchedBars: () => this.parts.marketRouting.watched(),
-          endFeedPrecedence: () => this.parts.marketRouting.endFeedPrecedence(),
+          goLive: (since: number, liveIntervals: readonly BarInterval[]) =>
+            this.parts.marketRouting.goLive(since, liveIntervals),
         };
         warmUp.replay(host).then((coverage) => {
           timers.rearm();

@@ -24,6 +24,12 @@ export interface KernelWarmUp {
    * `Kernel.endWarmUp` (backtests, where the warm-up is the first part of the replay).
    */
   readonly history?: AsyncIterable<readonly MarketEvent[]>;
+  /**
+   * The bar intervals the live feed sends after a warm-up on history: its bars of them keep their
+   * precedence over the bars Keel builds (see `BarAggregator.goLive`), the history's bars of other
+   * intervals do not. Default: 1m, the klines Keel's paper and live sessions subscribe to.
+   */
+  readonly liveBarIntervals?: readonly BarInterval[];
 }
 
 /** How much of a warm-up period the history covered (paper and live runs). */

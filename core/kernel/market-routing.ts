@@ -187,12 +187,15 @@ export class MarketRouting {
   }
 
   /**
-   * Ends the precedence of the feed bars met so far over the bars built of the (sym, interval)
-   * (the end of a warm-up on history: its 1h bars do not go on in a live feed of 1m klines), so
-   * the later periods are built from trades and finer bars until the feed's own bars come.
+   * Hands the bars over to the live feed at the end of a warm-up on history: the history's bars
+   * of intervals the live feed does not send (a CSV's 1h bars, with a live feed of 1m klines) no
+   * longer take precedence, and the first live bar of a period begun before the live start is
+   * partial (see {@link BarAggregator.goLive}).
+   * @param since - the live start, epoch ms
+   * @param liveIntervals - the bar intervals the live feed sends
    */
-  endFeedPrecedence(): void {
-    this.aggregator.endFeedPrecedence();
+  goLive(since: number, liveIntervals: readonly BarInterval[]): void {
+    this.aggregator.goLive(since, liveIntervals);
   }
 
   /**

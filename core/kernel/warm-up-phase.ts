@@ -1,4 +1,4 @@
-import type { MarketEvent } from '../model/index.ts';
+import type { BarInterval, MarketEvent } from '../model/index.ts';
 import {
   type KernelWarmUp,
   replayHistory,
@@ -23,10 +23,11 @@ export interface WarmUpHost {
   /** The (sym, interval) bars the strategies watch. */
   watchedBars(): readonly WatchedBars[];
   /**
-   * Ends the precedence of the history's feed bars over the bars built of the live feed (see
-   * `MarketRouting.endFeedPrecedence`).
+   * Hands the bars over to the live feed (see `MarketRouting.goLive`).
+   * @param since - the live start, epoch ms
+   * @param liveIntervals - the bar intervals the live feed sends
    */
-  endFeedPrecedence(): void;
+  goLive(since: number, liveIntervals: readonly BarInterval[]): void;
 }
 
 /**
@@ -108,7 +109,7 @@ export class WarmUpPhase {
       () => host.stopped(),
     );
     host.advanceTime(until - 1);
-    host.endFeedPrecedence();
+    host.goLive(until, warmUp.liveBarIntervals ?? ['1m']);
     this.end();
     return coverage;
   }

@@ -30,3 +30,17 @@ export function pretenuringDecisions(body: string): string[] {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * The decisions for a control script that keeps 600,000 plain object literals alive: V8 must
+ * print some (the literal's site moves towards tenuring). A test asserting that a script prints
+ * none checks this first, so it cannot pass on a V8 that words or prints its trace otherwise.
+ * @returns the decision lines of the control
+ */
+export function literalControlDecisions(): string[] {
+  return pretenuringDecisions(`
+    const held = [];
+    for (let i = 0; i < 600_000; i++) held.push({ id: i, side: 'BUY', qty: i * 2 });
+    console.error(held.length);
+  `);
+}

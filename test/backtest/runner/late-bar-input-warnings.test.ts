@@ -8,7 +8,7 @@ import { D } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { anInstrument } from '../../kit/instrument-builders.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aFeedBar, BTC } from '../../kit/kernel-events.ts';
+import { aFeedBar, aTrade, BTC } from '../../kit/kernel-events.ts';
 import { decodeQuotesAndTrades } from '../../kit/quote-trade-decoder.ts';
 import { quoteRecordAt, TEST_HEADER, tempDir, writeRecording } from '../../kit/recording-files.ts';
 
@@ -142,6 +142,43 @@ describe('late bar input warnings for repeated and off-grid klines', () => {
     }
     expect(lateBarInputWarnings(kernel, 'the recordings')).toEqual([
       `1 1h bar of ${BTC} in the recordings reached past the end of the 4h bar it begins in (klines off the UTC grid, as 1h bars opening on the half hour; the first stamped 1970-01-01T04:30:00.000Z) and was left out of the 4h bars so that no bar holds market after its end: those bars lack it (watch an interval whose bars the klines' opens fit)`,
+    ]);
+  });
+
+  it('name a 1h kline off the hour that overlapped a 1h bar built before the feed’s 1h bars began', () => {
+    const watcher = defineStrategy({
+      name: 'hour',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '1h'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    const hour = 3_600_000;
+    for (let m = 0; m < 90; m++) kernel.push(aFeedBar(m * 60_000, [100, 101, 99, 100, 1]));
+    kernel.push({
+      ...aFeedBar(0.5 * hour, [100, 101, 99, 100, 1]),
+      interval: '1h',
+      ts: 1.5 * hour,
+      recvTs: 1.5 * hour,
+    });
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `1 1h bar of ${BTC} in the feed opened off the UTC grid of 1h bars (as 1h klines on the half hour; the first stamped 1970-01-01T01:30:00.000Z) and overlapped a bar Keel had built and delivered before the feed's bars began, so it was not delivered: no two 1h bars overlap, and while the feed's bars come Keel builds none overlapping them`,
+    ]);
+  });
+});
+
+describe('late bar input warnings for klines that stopped', () => {
+  it('name the trades passed over until 5m bars built from 1m klines went back to trades', () => {
+    const watcher = defineStrategy({
+      name: 'five-stopped',
+      params: z.object({}),
+      onStart: (ctx) => ctx.watchBars(BTC, '5m'),
+    });
+    const { kernel } = aKernelRig([{ id: 'w', strategy: watcher }]);
+    for (let m = 0; m < 5; m++) kernel.push(aFeedBar(m * 60_000, [100, 101, 99, 100, 1]));
+    // No kline after minute 4: trades at 00:05:30 and 00:06:30 are passed over, the one at 00:07:30 builds a bar.
+    for (const ts of [330_000, 390_000, 450_000]) kernel.push(aTrade(ts, 100, 1));
+    expect(lateBarInputWarnings(kernel, 'the feed')).toEqual([
+      `2 trades of ${BTC} in the feed came after the finer klines the 5m bars were built from stopped (the first stamped 1970-01-01T00:05:30.000Z) and were left out until the bars went back to trades, a whole kline interval after the missing kline was due: the first 5m bar built of trades after that is flagged partial`,
     ]);
   });
 });
