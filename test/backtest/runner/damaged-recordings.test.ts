@@ -69,11 +69,6 @@ const BAD_LINES: readonly { readonly what: string; readonly line: string; readon
     line: `{"recvTs":${T0 + 5 * MIN},"source":"market-data","msg":{"arg":{"channel":"WEIRD","sym":"${BTC}"},"data":{}}}`,
     says: /skipped 1 line \(a message Keel does not decode\) at .*bars\.jsonl:7: message could not be decoded/,
   },
-  {
-    what: 'a User Data frame of an unknown channel',
-    line: `{"recvTs":${T0 + 5 * MIN},"source":"private","msg":{"channel":"weird_channel","data":{}}}`,
-    says: /bars\.jsonl:7: .*User Data channel "weird_channel" is not one Keel knows/,
-  },
 ];
 
 describe('backtest of a recording with a damaged line', () => {
@@ -95,6 +90,18 @@ describe('backtest of a recording with a damaged line', () => {
       expect(fromCache.json).toBe(fresh.json);
     }, 30_000);
   }
+
+  it('replays every event and warns of nothing for a User Data frame of an unknown channel: User Data is not replayed', async () => {
+    const weird = `{"recvTs":${T0 + 5 * MIN},"source":"private","msg":{"channel":"weird_channel","data":{}}}`;
+    const path = await recordingWithBadLine(tempDir(), weird);
+    const fresh = await replay(path, true);
+    expect(fresh.seen).toEqual(EVERY_BAR);
+    expect(fresh.warnings).toEqual([]);
+    expect(fresh.told).toEqual([]);
+    const fromCache = await replay(path, true);
+    expect(fromCache.seen).toEqual(EVERY_BAR);
+    expect(fromCache.json).toBe(fresh.json);
+  }, 30_000);
 
   it('counts and tells the damage of a recording listed twice once, cache cold or warm', async () => {
     const path = await recordingWithBadLine(tempDir(), BAD_LINES[0]?.line as string);
