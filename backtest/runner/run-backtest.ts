@@ -147,7 +147,9 @@ async function runInto(
     gate: options.gate,
     scheduler,
     strategies: options.strategies,
-    ...(options.warmUp === undefined ? {} : { warmUp: { periodMs: options.warmUp.periodMs } }),
+    ...(options.warmUp === undefined
+      ? { barsWholeFrom: options.window?.from ?? Math.min(...headers.map((h) => h.startTime)) }
+      : { warmUp: { periodMs: options.warmUp.periodMs } }),
   });
   // A run that fails stops its strategies too (their onStop runs, the feeds and timers let go).
   teardown.add(() => kernel.stop());

@@ -104,4 +104,11 @@ export interface KernelOptions {
    * Absent: they trade from the first event.
    */
   readonly warmUp?: KernelWarmUp;
+  /**
+   * The time from which the run's market data is whole (a backtest without warm-up: its window's
+   * start, else its recordings' start): bars watched as the run starts count as watched from
+   * there, so a first bar opening there is not flagged `partial` because its first trade came
+   * after its open. Absent: bars count as watched from the time `watchBars` is called.
+   */
+  readonly barsWholeFrom?: number;
 }

@@ -58,6 +58,10 @@ export class Kernel {
   readonly intents: Observable<StrategyIntent>;
   /** Strategies that threw and were halted. */
   readonly faults: Observable<StrategyFault>;
+  /** See {@link KernelOptions.barsWholeFrom}. */
+  private readonly barsWholeFrom: number | undefined;
+  /** The kernel's time when it was built: bars watched up to it are watched as the run starts. */
+  private readonly startTs: number;
   /**
    * Every status change of every emulated trailing stop (accepted as PENDING, ACTIVE, TRIGGERED,
    * CANCELLED), as its strategy is told: for a run's outputs.
@@ -97,6 +101,8 @@ export class Kernel {
     const scheduler = this.warmUp.scheduler;
     this.timers = new KernelTimers(scheduler, () => this.loop.wake());
     this.state = new KernelState(scheduler.clock, options.instruments, options.portfolio);
+    this.barsWholeFrom = options.barsWholeFrom;
+    this.startTs = this.state.now();
     const feeds = new KernelFeeds(
       options,
       (event) => this.push(event),
@@ -278,9 +284,15 @@ export class Kernel {
     return this.emulator.list();
   }
 
-  /** Registers a strategy for closed bars of a (sym, interval), from the kernel's time now. */
+  /**
+   * Registers a strategy for closed bars of a (sym, interval), from the kernel's time now, or,
+   * as the run starts, from where its data is whole ({@link KernelOptions.barsWholeFrom}).
+   */
   watchBars(runner: StrategyRunner, sym: string, interval: BarInterval): void {
-    this.marketRouting.watch(runner, sym, interval, this.state.now());
+    const now = this.state.now();
+    const whole = this.barsWholeFrom;
+    const since = whole !== undefined && now <= this.startTs ? Math.min(now, whole) : now;
+    this.marketRouting.watch(runner, sym, interval, since);
   }
 
   /**

@@ -45,7 +45,7 @@ export interface BarEvent extends MarketEventBase {
   /**
    * True on a bar Keel built of a period that began before the market it holds is known from: the
    * first bar after a live start (a warm-up on history's end included), a `watchBars` mid-run or a
-   * windowed backtest's start, mid-bar, or the first built of trades after the klines it was built
+   * backtest's start (its window's, else its recordings'), mid-bar, or the first built of trades after the klines it was built
    * from stopped. It holds only the market since, so its open, high, low and volume may differ
    * from the venue's. Absent on every other bar, and on the feed's own.
    */
