@@ -36,14 +36,14 @@ describe('keel and damaged recordings', () => {
     const config = await configOf(dir, 'backtest', (lines) => [
       ...lines.slice(0, 5),
       'not json',
-      `{"recvTs":${T0},"source":"private","msg":{"channel":"weird_channel","data":{}}}`,
+      `{"recvTs":${T0},"source":"market-data","msg":{"arg":{"channel":"WEIRD_CHANNEL","sym":"${BTC}"},"data":{}}}`,
       ...lines.slice(5),
     ]);
     const run = await keelInProcess(['backtest', config, '--no-progress']);
     expect(run.code, run.stderr).toBe(EXIT.OK);
     expect(run.stdout).toMatch(/⚠ recording .*bars\.jsonl: skipped 1 line \(not JSON\) at .*bars\.jsonl:6: /);
     expect(run.stdout).toMatch(
-      /⚠ recording .*bars\.jsonl: skipped 1 line \(a message Keel does not decode\) at .*bars\.jsonl:7: .*weird_channel/,
+      /⚠ recording .*bars\.jsonl: skipped 1 line \(a message Keel does not decode\) at .*bars\.jsonl:7: .*WEIRD_CHANNEL/,
     );
     expect(run.stderr.trimEnd().split('\n')).toHaveLength(2);
     const result = JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as {
