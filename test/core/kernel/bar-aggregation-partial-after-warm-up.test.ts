@@ -1,71 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineStrategy } from '../../../core/kernel/index.ts';
-import type { BarEvent, BarInterval, MarketEvent } from '../../../core/model/index.ts';
-import { BAR_INTERVAL_MS } from '../../../core/model/index.ts';
 import { aKernelRig } from '../../kit/kernel-builders.ts';
-import { aFeedBar, BTC } from '../../kit/kernel-events.ts';
+import { aFeedBar } from '../../kit/kernel-events.ts';
+import { closedBtcBar, multiTimeframeBarLog, oneBatch } from '../../kit/multi-timeframe-bars.ts';
 
 const T0 = Date.UTC(2024, 0, 1);
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 
-function barOf(
-  interval: BarInterval,
-  openTime: number,
-  o: number,
-  h: number,
-  l: number,
-  c: number,
-  v: number,
-): BarEvent {
-  const ts = openTime + BAR_INTERVAL_MS[interval];
-  return {
-    kind: 'bar',
-    sym: BTC,
-    ts,
-    recvTs: ts,
-    interval,
-    openTime,
-    open: o,
-    high: h,
-    low: l,
-    close: c,
-    volume: v,
-    closed: true,
-  };
-}
-
-async function* once(events: readonly MarketEvent[]): AsyncGenerator<readonly MarketEvent[]> {
-  yield events;
-}
-
-/** A 1h trend filter + 5m entries: watches 1h and 5m, logs every bar it gets. */
-function mtf(log: string[]) {
-  return defineStrategy({
-    name: 'mtf',
-    params: z.object({}),
-    onStart: (ctx) => {
-      ctx.watchBars(BTC, '1h');
-      ctx.watchBars(BTC, '5m');
-    },
-    onBar: (ctx, b) => {
-      log.push(
-        `${b.interval}@${(b.openTime - T0) / MIN}${ctx.warmingUp ? ' warm' : ''}${b.partial ? ' partial' : ''} o${b.open} h${b.high} l${b.low} c${b.close} v${b.volume}`,
-      );
-    },
-  });
-}
-
-describe('review27: warm-up on 1h history, live start mid-hour on 1m klines', () => {
+describe('warm-up on 1h history, live start mid-hour on 1m klines', () => {
   it('flags the first live 1h bar, built from 30 of its 60 minutes, partial', async () => {
     const log: string[] = [];
     const LIVE = T0 + 3 * HOUR + 30 * MIN; // the session starts at 03:30
-    const history = [0, 1, 2].map((h) => barOf('1h', T0 + h * HOUR, 100 + h, 110 + h, 90 + h, 105 + h, 1000));
-    const { kernel, market } = aKernelRig([{ id: 'm', strategy: mtf(log), params: {} }], {
-      start: LIVE,
-      warmUp: { periodMs: 3 * HOUR, alignMs: HOUR, history: once(history) },
-    });
+    const history = [0, 1, 2].map((h) =>
+      closedBtcBar('1h', T0 + h * HOUR, 100 + h, 110 + h, 90 + h, 105 + h, 1000),
+    );
+    const { kernel, market } = aKernelRig(
+      [{ id: 'm', strategy: multiTimeframeBarLog(log, T0), params: {} }],
+      {
+        start: LIVE,
+        warmUp: { periodMs: 3 * HOUR, alignMs: HOUR, history: oneBatch(history) },
+      },
+    );
     await kernel.whenTrading();
     // Live 1m klines from 03:30 to 04:59 (the session never saw 03:00..03:29).
     for (let m = 30; m < 120; m++)
@@ -80,12 +35,15 @@ describe('review27: warm-up on 1h history, live start mid-hour on 1m klines', ()
     const LIVE = T0 + 3 * HOUR + 30 * MIN;
     // History: 1m klines 02:00..03:28 (received before 03:30); live: 1m klines 03:29..03:59.
     const history = Array.from({ length: 90 }, (_, m) =>
-      barOf('1m', T0 + 2 * HOUR + m * MIN, 1, 2, 0.5, 1, 1),
+      closedBtcBar('1m', T0 + 2 * HOUR + m * MIN, 1, 2, 0.5, 1, 1),
     );
-    const { kernel, market } = aKernelRig([{ id: 'm', strategy: mtf(log), params: {} }], {
-      start: LIVE,
-      warmUp: { periodMs: 90 * MIN, history: once(history) },
-    });
+    const { kernel, market } = aKernelRig(
+      [{ id: 'm', strategy: multiTimeframeBarLog(log, T0), params: {} }],
+      {
+        start: LIVE,
+        warmUp: { periodMs: 90 * MIN, history: oneBatch(history) },
+      },
+    );
     await kernel.whenTrading();
     for (let m = 29; m < 60; m++) market.next(aFeedBar(T0 + 3 * HOUR + m * MIN, [1, 2, 0.5, 1, 1]));
     expect(log.filter((l) => l.startsWith('1h@'))).toEqual([
