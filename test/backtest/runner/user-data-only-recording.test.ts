@@ -22,7 +22,10 @@ describe('a backtest over a market recording plus a Keel recording of User Data 
     const trades: RecordedMessage[] = [1, 2, 3].map((s) => ({
       recvTs: T0 + s * 1000,
       source: 'market-data',
-      msg: { arg: { channel: 'TRADE', sym: SYM }, data: { tradeId: `t${s}`, price: '100', qty: '1', side: 'BUY', ts: T0 + s * 1000 } },
+      msg: {
+        arg: { channel: 'TRADE', sym: SYM },
+        data: { tradeId: `t${s}`, price: '100', qty: '1', side: 'BUY', ts: T0 + s * 1000 },
+      },
     }));
     await writeRecording(market, trades);
     await writeRecording(priv, [

@@ -14,7 +14,11 @@ describe('the malformed-frame log keys a problem by its kind, not by the bad val
       },
     });
     const timer = fakeTimer();
-    const client = new MarketDataClient({ url: 'ws://127.0.0.1:1/unused', timer, logger: pino({ level: 'info' }, sink) });
+    const client = new MarketDataClient({
+      url: 'ws://127.0.0.1:1/unused',
+      timer,
+      logger: pino({ level: 'info' }, sink),
+    });
     // One problem (bid as a JSON number, not a decimal string) on 100 frames, 10 a second.
     for (let i = 0; i < 100; i++) {
       client.receive(
