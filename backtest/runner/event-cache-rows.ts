@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import type { BarEvent, BarInterval, GapEvent, MarketEvent } from '../../core/model/index.ts';
-import { CachedQuote, CachedTrade } from './cached-market-events.ts';
+import type { BarInterval, MarketEvent } from '../../core/model/index.ts';
+import { CachedBar, CachedGap, CachedQuote, CachedTrade } from './cached-market-events.ts';
 import type { EventCacheMeta } from './event-cache-meta.ts';
 
 /** Float64 fields per cached event: kind, sym, ts, recvTs and 8 fields. */
@@ -72,29 +72,27 @@ function eventsOf(
         rows[o + 6] === 0 ? 'BUY' : 'SELL',
       );
     } else if (kind === GAP) {
-      out[i] = {
-        kind: 'gap',
+      out[i] = new CachedGap(
         sym,
         ts,
         recvTs,
-        fromTs: rows[o + 4] as number,
-        reason: (meta.reasons ?? [])[rows[o + 5] as number] as string,
-      } satisfies GapEvent;
+        rows[o + 4] as number,
+        (meta.reasons ?? [])[rows[o + 5] as number] as string,
+      );
     } else {
-      out[i] = {
-        kind: 'bar',
+      out[i] = new CachedBar(
         sym,
         ts,
         recvTs,
-        interval: meta.intervals[rows[o + 4] as number] as BarInterval,
-        openTime: rows[o + 5] as number,
-        open: rows[o + 6] as number,
-        high: rows[o + 7] as number,
-        low: rows[o + 8] as number,
-        close: rows[o + 9] as number,
-        volume: rows[o + 10] as number,
-        closed: rows[o + 11] === 1,
-      } satisfies BarEvent;
+        meta.intervals[rows[o + 4] as number] as BarInterval,
+        rows[o + 5] as number,
+        rows[o + 6] as number,
+        rows[o + 7] as number,
+        rows[o + 8] as number,
+        rows[o + 9] as number,
+        rows[o + 10] as number,
+        rows[o + 11] === 1,
+      );
     }
   }
 }
