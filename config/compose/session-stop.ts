@@ -50,8 +50,8 @@ export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopR
  * While a session shuts down (cancelling orders, reading statements, writing the result), a
  * second SIGINT or SIGTERM ends the process at once: the user's way out of a shutdown that hangs.
  * `onForce` runs first, synchronously, to save what can be saved (the recording) and to say what
- * is lost; then the process exits 130 (SIGINT) or 143 (SIGTERM). `keel backtest`, which has
- * nothing to save, holds it for its whole run: there the first signal ends the process.
+ * is lost; then the process exits 130 (SIGINT) or 143 (SIGTERM). `keel backtest` arms it on
+ * the first signal, which aborts its run at the next batch (`abortOnSignal`).
  * @param onForce - called with the signal before the exit
  * @param exit - ends the process (injected in tests)
  * @returns removes the handlers (call when the shutdown is done)
