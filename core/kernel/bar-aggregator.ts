@@ -75,23 +75,11 @@ interface BarBuilder {
    * Trades or finer bars of the pending bar's period that came after it was set aside: the feed's
    * bar has them; late if the pending bar is delivered instead.
    */
-  pendingLate: number;
-  /** The `ts` of the first one. */
-  pendingLateTs: number;
-  /** What the first one was: `trade` or the finer interval. */
-  pendingLateFrom: 'trade' | BarInterval;
+  readonly pendingLate: LeftOut;
   /** Feed bars left out as repeats: see {@link LateBarInputs} (`repeat`). */
-  repeated: number;
-  /** The `ts` of the first one. */
-  firstRepeatTs: number;
-  /** The interval of the first one. */
-  repeatFrom: BarInterval;
+  readonly repeated: LeftOut;
   /** Finer bars left out as they straddle the bar's end: see {@link LateBarInputs} (`offGrid`). */
-  offGrid: number;
-  /** The `ts` of the first one. */
-  firstOffGridTs: number;
-  /** The interval of the first one. */
-  offGridFrom: BarInterval;
+  readonly offGrid: LeftOut;
   /**
    * Length of the feed bars this bar is built from; 0 while it is built from trades. A finer bar
    * of another interval that begins at or after {@link fedUntil} takes over (the feed switched).
@@ -103,15 +91,11 @@ interface BarBuilder {
    * Trades at or after {@link fedUntil} passed over while built from finer bars, since the last
    * one taken: the next finer bar holds them, unless the finer bars stopped ({@link backToTrades}).
    */
-  unfed: number;
-  /** The `ts` of the first one. */
-  firstUnfedTs: number;
+  readonly unfed: LeftOut;
   /** The `ts` of the latest one. */
   lastUnfedTs: number;
   /** Trades left out as the finer bars stopped: see {@link LateBarInputs} (`stopped`). */
-  stopped: number;
-  /** The `ts` of the first one. */
-  firstStoppedTs: number;
+  readonly stopped: LeftOut;
   /**
    * End of a finer bar of another interval held back as it began before {@link fedUntil} but
    * ends after it; 0 when none. It is dropped once the finer bars reach its end, even after the
@@ -163,11 +147,47 @@ interface BarBuilder {
   /** End of the last minute with trades of the last closed bar built from trades; 0 when none. */
   tradesUntil: number;
   /** The trades or finer bars left out as late: see {@link LateBarInputs}. */
-  late: number;
-  /** The `ts` of the first one left out. */
-  firstLateTs: number;
-  /** What the first one left out was: `trade` or the finer interval. */
-  lateFrom: 'trade' | BarInterval;
+  readonly late: LeftOut;
+}
+
+/** A tally of trades or feed bars left out of a (sym, interval)'s bars for one reason. */
+interface LeftOut {
+  count: number;
+  /** The `ts` of the first one. */
+  firstTs: number;
+  /** What the first one was: `trade` or the interval of the feed bar. */
+  from: 'trade' | BarInterval;
+}
+
+/** A tally as the entry {@link BarAggregator.late} lists; none when nothing was left out. */
+function leftOutAs(b: BarBuilder, reason: LateBarInputs['reason'], t: LeftOut): LateBarInputs[] {
+  if (t.count === 0) return [];
+  return [{ sym: b.sym, interval: b.interval, from: t.from, reason, count: t.count, firstTs: t.firstTs }];
+}
+
+/** An empty tally. */
+function noneLeftOut(): LeftOut {
+  return { count: 0, firstTs: 0, from: 'trade' };
+}
+
+/** Counts one more left out: a trade or feed bar at `ts`. */
+function tally(t: LeftOut, ts: number, from: 'trade' | BarInterval): void {
+  if (t.count === 0) {
+    t.firstTs = ts;
+    t.from = from;
+  }
+  t.count++;
+}
+
+/** Adds the tally `from` to `into` (its first one counts when `into` has none) and empties `from`. */
+function moveTally(from: LeftOut, into: LeftOut): void {
+  if (from.count === 0) return;
+  if (into.count === 0) {
+    into.firstTs = from.firstTs;
+    into.from = from.from;
+  }
+  into.count += from.count;
+  from.count = 0;
 }
 
 /**
@@ -235,22 +255,14 @@ export class BarAggregator {
       lastFeedOpen: Number.NEGATIVE_INFINITY,
       pending: undefined,
       pendingDue: 0,
-      pendingLate: 0,
-      pendingLateTs: 0,
-      pendingLateFrom: 'trade',
-      repeated: 0,
-      firstRepeatTs: 0,
-      repeatFrom: interval,
-      offGrid: 0,
-      firstOffGridTs: 0,
-      offGridFrom: interval,
+      pendingLate: noneLeftOut(),
+      repeated: noneLeftOut(),
+      offGrid: noneLeftOut(),
       fromBarsMs: 0,
       fedUntil: 0,
-      unfed: 0,
-      firstUnfedTs: 0,
+      unfed: noneLeftOut(),
       lastUnfedTs: 0,
-      stopped: 0,
-      firstStoppedTs: 0,
+      stopped: noneLeftOut(),
       heldEnd: 0,
       heldTs: 0,
       heldFrom: interval,
@@ -271,9 +283,7 @@ export class BarAggregator {
       lastClosedOpenTime: Number.NEGATIVE_INFINITY,
       tradesFrom: 0,
       tradesUntil: 0,
-      late: 0,
-      firstLateTs: 0,
-      lateFrom: 'trade',
+      late: noneLeftOut(),
     };
     // Finest first: bars of a sym closing at the same instant are delivered in that order.
     const at = list.findIndex((b) => b.ms > builder.ms);
@@ -296,8 +306,8 @@ export class BarAggregator {
       const into = trade.ts % b.ms;
       const openTime = trade.ts - into;
       if (this.feedHas(b, openTime, emit)) continue;
-      if (b.pending !== undefined && openTime === b.pending.openTime) notePendingLate(b, trade.ts, 'trade');
-      else if (isLate(b, openTime)) noteLate(b, trade.ts, 'trade');
+      if (b.pending !== undefined && openTime === b.pending.openTime) tally(b.pendingLate, trade.ts, 'trade');
+      else if (isLate(b, openTime)) tally(b.late, trade.ts, 'trade');
       else {
         const minute = (into / MINUTE_MS) | 0;
         if (b.active && openTime === b.openTime) {
@@ -359,7 +369,7 @@ export class BarAggregator {
     if (!bar.closed) return true;
     if (b.pending !== undefined && b.pending.openTime < end && b.pending.openTime + b.ms > bar.openTime) {
       b.pending = undefined;
-      b.pendingLate = 0;
+      b.pendingLate.count = 0;
     }
     if (b.active && b.openTime < end && b.openTime + b.ms > bar.openTime) b.active = false;
     this.refreshNextClose();
@@ -379,12 +389,12 @@ export class BarAggregator {
     const b = this.builderOf(bar);
     if (b === undefined) return false;
     if (bar.openTime <= b.lastFeedOpen) {
-      noteRepeat(b, bar.ts, bar.interval);
+      tally(b.repeated, bar.ts, bar.interval);
       return false;
     }
     b.lastFeedOpen = bar.openTime;
     if (b.lastClosedOpenTime + b.ms <= bar.openTime) return true;
-    if (bar.openTime % b.ms !== 0) noteOffGrid(b, bar.ts, bar.interval);
+    if (bar.openTime % b.ms !== 0) tally(b.offGrid, bar.ts, bar.interval);
     return false;
   }
 
@@ -436,13 +446,13 @@ export class BarAggregator {
       }
       if (this.feedHas(b, openTime, emit)) continue;
       if (b.pending !== undefined && openTime === b.pending.openTime) {
-        notePendingLate(b, bar.ts, bar.interval);
+        tally(b.pendingLate, bar.ts, bar.interval);
         continue;
       }
       if (b.fromBarsMs !== ms) {
         if (b.fromBarsMs === 0) {
           if (isLate(b, openTime)) {
-            if (!inClosedTrades(b, openTime, bar.openTime, ms)) noteLate(b, bar.ts, bar.interval);
+            if (!inClosedTrades(b, openTime, bar.openTime, ms)) tally(b.late, bar.ts, bar.interval);
             continue;
           }
           takeOverFromTrades(b, openTime, bar.openTime - openTime, ms);
@@ -455,17 +465,17 @@ export class BarAggregator {
         }
       }
       if (isLate(b, openTime)) {
-        noteLate(b, bar.ts, bar.interval);
+        tally(b.late, bar.ts, bar.interval);
         continue;
       }
       if (bar.openTime < b.fedUntil) {
         // Of the interval feeding the bar, beginning before the end of those taken: a repeat.
-        noteRepeat(b, bar.ts, bar.interval);
+        tally(b.repeated, bar.ts, bar.interval);
         continue;
       }
       this.fold(b, openTime, bar.openTime, bar.open, bar.high, bar.low, bar.close, bar.volume, emit);
       b.fedUntil = bar.openTime + ms;
-      b.unfed = 0;
+      b.unfed.count = 0;
       if (b.heldEnd !== 0 && b.heldEnd <= b.fedUntil) b.heldEnd = 0;
       if (bar.openTime + ms >= b.openTime + b.ms && !awaitsFeed(b)) emit(this.closeBar(b));
     }
@@ -478,7 +488,7 @@ export class BarAggregator {
    * finer bar of it is to come.
    */
   private leaveOffGrid(b: BarBuilder, openTime: number, bar: BarEvent, emit: (bar: BarEvent) => void): void {
-    noteOffGrid(b, bar.ts, bar.interval);
+    tally(b.offGrid, bar.ts, bar.interval);
     if (b.active && b.openTime === openTime && b.fromBarsMs > 0 && !awaitsFeed(b)) emit(this.closeBar(b));
   }
 
@@ -488,7 +498,7 @@ export class BarAggregator {
    */
   private holdBack(b: BarBuilder, openTime: number, bar: BarEvent): void {
     if (isLate(b, openTime)) {
-      noteLate(b, bar.ts, bar.interval);
+      tally(b.late, bar.ts, bar.interval);
       return;
     }
     dropHeld(b);
@@ -535,55 +545,11 @@ export class BarAggregator {
    */
   late(): LateBarInputs[] {
     return this.builders.flatMap((b) => [
-      ...(b.late > 0
-        ? [
-            {
-              sym: b.sym,
-              interval: b.interval,
-              from: b.lateFrom,
-              reason: 'late' as const,
-              count: b.late,
-              firstTs: b.firstLateTs,
-            },
-          ]
-        : []),
+      ...leftOutAs(b, 'late', b.late),
       ...overlapOf(b),
-      ...(b.repeated > 0
-        ? [
-            {
-              sym: b.sym,
-              interval: b.interval,
-              from: b.repeatFrom,
-              reason: 'repeat' as const,
-              count: b.repeated,
-              firstTs: b.firstRepeatTs,
-            },
-          ]
-        : []),
-      ...(b.stopped > 0
-        ? [
-            {
-              sym: b.sym,
-              interval: b.interval,
-              from: 'trade' as const,
-              reason: 'stopped' as const,
-              count: b.stopped,
-              firstTs: b.firstStoppedTs,
-            },
-          ]
-        : []),
-      ...(b.offGrid > 0
-        ? [
-            {
-              sym: b.sym,
-              interval: b.interval,
-              from: b.offGridFrom,
-              reason: 'offGrid' as const,
-              count: b.offGrid,
-              firstTs: b.firstOffGridTs,
-            },
-          ]
-        : []),
+      ...leftOutAs(b, 'repeat', b.repeated),
+      ...leftOutAs(b, 'stopped', b.stopped),
+      ...leftOutAs(b, 'offGrid', b.offGrid),
     ]);
   }
 
@@ -641,14 +607,7 @@ export class BarAggregator {
     b.pending = undefined;
     b.feedLive = false;
     if (bar.openTime > b.lastClosedOpenTime) b.lastClosedOpenTime = bar.openTime;
-    if (b.pendingLate > 0) {
-      if (b.late === 0) {
-        b.firstLateTs = b.pendingLateTs;
-        b.lateFrom = b.pendingLateFrom;
-      }
-      b.late += b.pendingLate;
-      b.pendingLate = 0;
-    }
+    moveTally(b.pendingLate, b.late);
     emit(bar);
   }
 
@@ -778,14 +737,6 @@ function dropHeld(b: BarBuilder): void {
   b.heldEnd = 0;
 }
 
-function noteLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval): void {
-  if (b.late === 0) {
-    b.firstLateTs = ts;
-    b.lateFrom = from;
-  }
-  b.late++;
-}
-
 /**
  * Whether the forming bar awaits the feed's bar of its period, which would replace it: the
  * feed's bars keep coming and it is of a period at or after theirs (see {@link BarBuilder.feedLive}).
@@ -814,15 +765,6 @@ function nextDue(b: BarBuilder): number {
   return b.pending !== undefined && b.pendingDue < forming ? b.pendingDue : forming;
 }
 
-/** Counts a trade or finer bar of the pending bar's period (see {@link BarBuilder.pendingLate}). */
-function notePendingLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval): void {
-  if (b.pendingLate === 0) {
-    b.pendingLateTs = ts;
-    b.pendingLateFrom = from;
-  }
-  b.pendingLate++;
-}
-
 /**
  * Whether a bar built from finer bars goes back to trades as a trade at `ts` arrives: no bar is
  * forming (one that is closes when due, without its missing finer bars) and the finer bar after
@@ -834,36 +776,15 @@ function notePendingLate(b: BarBuilder, ts: number, from: 'trade' | BarInterval)
 function backToTrades(b: BarBuilder, ts: number): boolean {
   if (b.active || ts < b.fedUntil + 2 * b.fromBarsMs) {
     if (ts >= b.fedUntil) {
-      if (b.unfed === 0) b.firstUnfedTs = ts;
-      b.unfed++;
+      tally(b.unfed, ts, 'trade');
       b.lastUnfedTs = ts;
     }
     return false;
   }
   b.fromBarsMs = 0;
-  if (b.unfed > 0) {
-    if (b.stopped === 0) b.firstStoppedTs = b.firstUnfedTs;
-    b.stopped += b.unfed;
-    b.unfed = 0;
+  if (b.unfed.count > 0) {
+    moveTally(b.unfed, b.stopped);
     if (b.lastUnfedTs >= b.since) b.since = b.lastUnfedTs + 1;
   }
   return true;
-}
-
-/** Counts a feed bar left out as off the grid (see {@link LateBarInputs}). */
-function noteOffGrid(b: BarBuilder, ts: number, from: BarInterval): void {
-  if (b.offGrid === 0) {
-    b.firstOffGridTs = ts;
-    b.offGridFrom = from;
-  }
-  b.offGrid++;
-}
-
-/** Counts a feed bar left out as a repeat (see {@link LateBarInputs}). */
-function noteRepeat(b: BarBuilder, ts: number, from: BarInterval): void {
-  if (b.repeated === 0) {
-    b.firstRepeatTs = ts;
-    b.repeatFrom = from;
-  }
-  b.repeated++;
 }
