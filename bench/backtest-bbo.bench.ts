@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { eventCachePaths, runBacktest } from '../backtest/runner/index.ts';
 import { SYNTHETIC_BTC_PERP, SYNTHETIC_MARKETS, writeSyntheticSession } from '../backtest/synthetic/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../config/session-decoder.ts';
+import { applyKeelV8Flags, KEEL_V8_FLAGS } from '../config/v8-tuning.ts';
 import type { IntentGate } from '../core/kernel/index.ts';
 import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
@@ -14,6 +15,9 @@ import { marketMaker } from '../strategies/market-maker.ts';
 import { bareJsonLoop } from './kit/bare-json-loop.ts';
 import { timed } from './kit/cpu-timing.ts';
 import { decodedEventCount } from './kit/decoded-event-count.ts';
+
+// The V8 flags the keel command runs a backtest under (config/v8-tuning.ts).
+applyKeelV8Flags();
 
 // A 1M-message SYNTHETIC BBO session (BTC perpetual: quotes, trades at or inside the quote and
 // 1m klines from the seeded generator, not market data) backtested with the market maker through
@@ -188,6 +192,7 @@ if (process.argv.includes('--probe')) {
   const events = replay.value;
   console.log(`session      ${path} (${mb.toFixed(1)} MB, ${fmt(bare.value)} lines incl. header, SYNTHETIC)`);
   console.log('             rates per CPU second (the machine is shared); wall-clock rate in brackets');
+  console.log(`V8 flags     ${KEEL_V8_FLAGS.join(' ')} (as the keel command; config/v8-tuning.ts)`);
   console.log(
     `bare loop    ${fmt(perCpu(bare.value, bare))} lines/s   [${fmt(bare.value / bare.wall)}]  read + split + JSON.parse`,
   );

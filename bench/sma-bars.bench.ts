@@ -7,6 +7,7 @@ import { klineMessage } from '../backtest/csv/index.ts';
 import { RecordingWriter } from '../backtest/recording/index.ts';
 import { type ProgressReporter, runBacktest } from '../backtest/runner/index.ts';
 import { decodeSessionRecord, SESSION_DECODER_ID } from '../config/session-decoder.ts';
+import { applyKeelV8Flags, KEEL_V8_FLAGS } from '../config/v8-tuning.ts';
 import { seededRandom } from '../core/kernel/index.ts';
 import { D } from '../core/model/index.ts';
 import { RiskGate } from '../core/risk/index.ts';
@@ -14,6 +15,9 @@ import { smaCross } from '../strategies/sma-cross.ts';
 import { anInstrument } from '../test/kit/instrument-builders.ts';
 import { bestOf } from './kit/cpu-timing.ts';
 import { decodedEventCount } from './kit/decoded-event-count.ts';
+
+// The V8 flags the keel command runs a backtest under (config/v8-tuning.ts).
+applyKeelV8Flags();
 
 // A 100k-bar kline backtest of an SMA crossover (fast 10, slow 30, bar fill model) through the
 // full runner: recording reader + venue decoder + simulated venue + kernel + risk gate + metrics.
@@ -143,6 +147,7 @@ if (process.argv.includes('--rss-probe')) {
   const lines = [
     `SMA crossover on ${fmt(BARS)} SYNTHETIC 1m bars (${summary.trades} trades, ${summary.fills} fills, Sharpe ${summary.sharpe?.toFixed(2) ?? 'n/a'}, max drawdown ${(summary.maxDrawdown * 100).toFixed(1)} %, ${summary.equityPoints} equity points)`,
     '  rates per CPU second (the machine is shared: CPU time is the steadier figure); wall-clock in brackets',
+    `  V8 flags: ${KEEL_V8_FLAGS.join(' ')} (as the keel command; config/v8-tuning.ts)`,
     `  bare read + decode        : ${fmt(perCpu(bare))} bars/s  [${fmt(perWall(bare))}]`,
     `  backtest from the file    : ${fmt(perCpu(plain))} bars/s  [${fmt(perWall(plain))}]  (reader + decoders)`,
     `  backtest from event cache : ${fmt(perCpu(cached))} bars/s  [${fmt(perWall(cached))}]  best of ${ROUNDS}; target >= 500,000`,

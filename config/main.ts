@@ -7,7 +7,9 @@
 import { fileURLToPath } from 'node:url';
 import { processIo } from './cli/cli-io.ts';
 import { runStart } from './start-run.ts';
+import { applyKeelV8Flags } from './v8-tuning.ts';
 
+applyKeelV8Flags();
 const config = fileURLToPath(new URL('./examples/market-maker-paper.yaml', import.meta.url));
 const seconds = Number(process.env.KEEL_START_SECONDS ?? 30);
 process.exitCode = await runStart(config, Number.isFinite(seconds) && seconds > 0 ? seconds : 30, processIo);
