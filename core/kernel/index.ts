@@ -9,6 +9,7 @@ export { BookedFills } from './booked-fills.ts';
 export type { Clock } from './clock.ts';
 export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-strategy.ts';
 export { defineStrategy } from './define-strategy.ts';
+export { MARKET_OBSERVATION_MS } from './equity-observations.ts';
 export { fillOnOrderLeg, orderLegOf } from './fill-leg.ts';
 export type { InFlightAlgoRef } from './in-flight-algo-orders.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';

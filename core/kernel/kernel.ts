@@ -141,6 +141,7 @@ export class Kernel {
       connectivity: this.connectivity,
       marketRouting: this.marketRouting,
       userRouting: paths.userRouting,
+      equity: paths.equity,
       warmUp: this.warmUp,
     });
   }

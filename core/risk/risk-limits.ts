@@ -94,7 +94,7 @@ export const killSwitchSchema = z
     dailyLossLimit: positiveDecimal
       .optional()
       .describe(
-        "Largest loss in one UTC day, in the settlement asset: the day's first observed equity less equity now (run time: replay time in backtests and paper).",
+        "Largest loss in one UTC day, in the settlement asset: the day's first observed equity less equity now. Equity is observed on every intent, fill and account update, and on market data at most once a second and at each UTC day's first event (run time: replay time in backtests and paper).",
       ),
     maxDrawdown: z
       .number()
