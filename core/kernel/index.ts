@@ -11,7 +11,7 @@ export type { StrategyDefinition, StrategyHooks, StrategySpec } from './define-s
 export { defineStrategy } from './define-strategy.ts';
 export { MARKET_OBSERVATION_MS } from './equity-observations.ts';
 export { fillOnOrderLeg, orderLegOf } from './fill-leg.ts';
-export type { InFlightAlgoRef } from './in-flight-algo-orders.ts';
+export type { InFlightAlgoOrder, InFlightAlgoRef } from './in-flight-algo-orders.ts';
 export type { Bands, WarmIndicator } from './indicators.ts';
 export { atr, bollinger, ema, rsi, sma, warmUp } from './indicators.ts';
 export { MAX_REF_LENGTH } from './intent-ownership.ts';
@@ -49,7 +49,7 @@ export type { Scheduler } from './scheduler.ts';
 export type { StrategyContext } from './strategy-context.ts';
 export type { DenialSource, IntentDenied, IntentOutput, TimerEvent } from './strategy-events.ts';
 export type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
-export type { CancelSink } from './strategy-order-sweep.ts';
+export type { CancelSink, SweepScope } from './strategy-order-sweep.ts';
 export { cancelStrategyOrders } from './strategy-order-sweep.ts';
 export { strictParams } from './strict-params.ts';
 export type { TrailingStep } from './trailing-level.ts';
