@@ -50,7 +50,9 @@ export const riskLimitsSchema = z
     maxPositionQtyBySym: z
       .record(z.string(), positiveDecimal)
       .optional()
-      .describe('Per-sym overrides of maxPositionQty, same rule.'),
+      .describe(
+        "Per-sym overrides of maxPositionQty, same rule. In a config each key must be one of the run's instruments: keel validate and the run refuse another (a typo would leave the sym without its limit).",
+      ),
     maxGrossExposure: positiveDecimal
       .optional()
       .describe(
