@@ -38,6 +38,14 @@ export interface IntentGate {
    */
   watchesEquity?(): boolean;
   /**
+   * Optional: the trading status in force for a strategy (`RiskGate.status`). The kernel reads it
+   * where an intent does not reach `evaluate` at once: a trailing stop it emulates is refused
+   * while the strategy's trading is HALTED (its order would meet the gate only when it fires).
+   * @param strategyId - the strategy
+   * @returns its status (the stricter of the portfolio's and its own)
+   */
+  status?(strategyId: string): TradingStatus;
+  /**
    * Optional: calls `listener` each time the gate's kill switch trips (`RiskGate.onKillSwitchTrip`),
    * so a run can cancel the strategies' resting orders when trading halts.
    * @param listener - told the trip (its state: HALTED or REDUCING)
