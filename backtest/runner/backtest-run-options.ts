@@ -148,7 +148,8 @@ export interface BacktestRunOptions {
   readonly cancelOrdersOnFault?: boolean;
   /**
    * Cancel every strategy's resting orders and algo orders when the gate's kill switch trips to
-   * HALTED, as a live or paper session does (`risk.killSwitch.cancelOrdersOnHalt`); default true.
+   * HALTED, and those that would add risk when it trips to REDUCING, as a live or paper session
+   * does (`risk.killSwitch.cancelOrdersOnHalt`); default true.
    */
   readonly cancelOrdersOnHalt?: boolean;
 }

@@ -1,4 +1,9 @@
-import { type CancelSink, cancelStrategyOrders, type Kernel } from '../../core/kernel/index.ts';
+import {
+  type CancelSink,
+  cancelStrategyOrders,
+  type Kernel,
+  type SweepScope,
+} from '../../core/kernel/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 
 /**
@@ -6,8 +11,9 @@ import type { BacktestRunOptions } from './backtest-run-options.ts';
  * guards do (`config/compose/session-guards.ts`), so the backtest of a session's recording gives
  * the session's fills: a strategy halted by a fault has its resting orders and algo orders
  * cancelled (`cancelOrdersOnFault`), and every strategy's when the gate's kill switch trips to
- * HALTED (`cancelOrdersOnHalt`). The cancels go at once, at the run's time, through the gate and
- * the venue's latency like every command.
+ * HALTED, or those that would add risk when it trips to REDUCING (`cancelOrdersOnHalt`). The
+ * cancels go at once, at the run's time, through the gate and the venue's latency like every
+ * command.
  * @param kernel - the run's kernel
  * @param port - where the cancels go (the simulated venue's port)
  * @param options - the run's options: gate, strategies and the two switches (default on)
@@ -19,8 +25,8 @@ export function sweepUnmanagedOrders(
   options: Pick<BacktestRunOptions, 'gate' | 'strategies' | 'cancelOrdersOnFault' | 'cancelOrdersOnHalt'>,
 ): () => void {
   let sweeps = 0;
-  const sweep = (ids: readonly string[], tag: string): void => {
-    cancelStrategyOrders(kernel, options.gate, port, ids, `${tag}${++sweeps}`);
+  const sweep = (ids: readonly string[], tag: string, scope: SweepScope = 'all'): void => {
+    cancelStrategyOrders(kernel, options.gate, port, ids, `${tag}${++sweeps}`, scope);
   };
   if (options.cancelOrdersOnFault ?? true)
     kernel.faults.subscribe((fault) => sweep([fault.strategyId], 'keel-fault-'));
@@ -29,6 +35,7 @@ export function sweepUnmanagedOrders(
   return (
     options.gate.onKillSwitchTrip?.((trip) => {
       if (trip.state === 'HALTED') sweep(ids, 'keel-halt-');
+      else if (trip.state === 'REDUCING') sweep(ids, 'keel-reduce-', 'riskAdding');
     }) ?? (() => undefined)
   );
 }

@@ -20,6 +20,11 @@ export interface KillSwitchWatchOptions {
   readonly countTrip: (state: TradingStatus['state']) => void;
   /** Called once per trip to HALTED (restored or new), after the trip is logged: pulls the strategies' orders. */
   readonly onHalted?: () => void;
+  /**
+   * Called once per trip to REDUCING (restored or new), after the trip is logged: pulls the
+   * strategies' orders that would add risk.
+   */
+  readonly onReducing?: () => void;
 }
 
 /** A running watch. */
@@ -35,7 +40,8 @@ export interface KillSwitchWatch {
 /**
  * Watches a session's kill switch: restores the day's baseline and trip an earlier run on the same
  * account saved (a restart does not hand out a fresh daily loss budget), logs a trip at error with
- * its reason and figures, counts it, saves it at once, and on a trip to HALTED calls `onHalted`.
+ * its reason and figures, counts it, saves it at once, and on a trip to HALTED calls `onHalted`,
+ * on one to REDUCING `onReducing`.
  * A state file that cannot be read or written is a warning, never a crash; one of another account
  * is ignored.
  * @param options - gate, file, account, logger, clock, metric and what a halt does
@@ -44,7 +50,8 @@ export interface KillSwitchWatch {
 export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatch {
   const { gate, path, logger } = options;
   let written = '';
-  let restoredHalt = false;
+  /** The trip restored from the earlier run, told about once the strategies started. */
+  let restoredTrip: TradingStatus['state'] | undefined;
   if (path !== undefined) {
     const read = readKillSwitchFile(path, options.account);
     if (read.kind === 'unreadable')
@@ -74,7 +81,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
           { trip },
           `kill switch still tripped from the earlier run: trading is ${trip.state} (${trip.reason ?? 'no reason given'})`,
         );
-        restoredHalt = trip.state === 'HALTED';
+        restoredTrip = trip.state;
       }
     }
   }
@@ -101,13 +108,21 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
     );
     save();
     // Deferred: the trip happens inside the gate's decision on an intent.
-    if (trip.state === 'HALTED' && options.onHalted !== undefined) queueMicrotask(options.onHalted);
+    const sweep = sweepOf(trip.state, options);
+    if (sweep !== undefined) queueMicrotask(sweep);
   });
   return {
     save,
     trip: () => gate.killSwitchState().trip,
     started: () => {
-      if (restoredHalt && options.onHalted !== undefined) options.onHalted();
+      if (restoredTrip !== undefined) sweepOf(restoredTrip, options)?.();
     },
   };
+}
+
+/** What a trip into `state` does to the strategies' orders, if anything. */
+function sweepOf(state: TradingStatus['state'], options: KillSwitchWatchOptions): (() => void) | undefined {
+  if (state === 'HALTED') return options.onHalted;
+  if (state === 'REDUCING') return options.onReducing;
+  return undefined;
 }

@@ -150,6 +150,9 @@ export class RunMetrics extends VenueMetrics {
         ? {}
         : { observeEquity: (now, equity) => gate.observeEquity?.(now, equity) }),
       ...(gate.watchesEquity === undefined ? {} : { watchesEquity: () => gate.watchesEquity?.() ?? true }),
+      ...(gate.status === undefined
+        ? {}
+        : { status: (strategyId: string) => gate.status?.(strategyId) ?? { state: 'ACTIVE' } }),
     };
   }
 

@@ -4,6 +4,7 @@ import {
   cancelStrategyOrders,
   type IntentGate,
   type Kernel,
+  type SweepScope,
 } from '../../core/kernel/index.ts';
 import type { RiskGate } from '../../core/risk/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -44,7 +45,8 @@ const SAVE_EVERY_MS = 5_000;
  * What keeps a live or paper session safe when a strategy stops being managed: the kill switch's
  * day baseline and trip kept across restarts (live runs: `<result>.kill-switch.json` next to the
  * result, per account), a trip logged at error, counted in `keel_kill_switch_trips_total` and, on
- * HALTED, the strategies' resting orders cancelled (`risk.killSwitch.cancelOrdersOnHalt`); a
+ * HALTED, the strategies' resting orders cancelled, on REDUCING those that would add risk
+ * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
  * cancelled (`risk.cancelOrdersOnFault`).
  * @param options - config, gate, kernel, execution port, metrics and logger
@@ -54,13 +56,11 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
   const { config, kernel, gate, execution, logger } = options;
   const strategyIds = config.strategies.map((s) => s.id);
   let sweeps = 0;
-  const pull = (ids: readonly string[], tag: string, why: string): void => {
-    const n = cancelStrategyOrders(kernel, gate, execution, ids, `${tag}${++sweeps}`);
+  const pull = (ids: readonly string[], tag: string, why: string, scope: SweepScope = 'all'): void => {
+    const n = cancelStrategyOrders(kernel, gate, execution, ids, `${tag}${++sweeps}`, scope);
+    const which = scope === 'all' ? 'resting order(s)' : 'resting order(s) that would add risk';
     if (n > 0)
-      logger.warn(
-        { strategies: ids, orders: n },
-        `${why}: cancelling ${n} resting order(s) of ${ids.join(', ')}`,
-      );
+      logger.warn({ strategies: ids, orders: n }, `${why}: cancelling ${n} ${which} of ${ids.join(', ')}`);
   };
   const armed =
     config.risk.killSwitch.dailyLossLimit !== undefined || config.risk.killSwitch.maxDrawdown !== undefined;
@@ -73,7 +73,11 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     now: () => kernel.state.now(),
     countTrip: (state) => options.metrics.killSwitchTrips.inc({ state }),
     ...(config.risk.killSwitch.cancelOrdersOnHalt
-      ? { onHalted: () => pull(strategyIds, 'keel-halt-', 'kill switch HALTED trading') }
+      ? {
+          onHalted: () => pull(strategyIds, 'keel-halt-', 'kill switch HALTED trading'),
+          onReducing: () =>
+            pull(strategyIds, 'keel-reduce-', 'kill switch set trading to REDUCING', 'riskAdding'),
+        }
       : {}),
   });
   kernel.faults.subscribe((fault) => {

@@ -121,6 +121,11 @@ export const keelConfigSchema = z
     if (config.mode === 'paper' && config.paper !== undefined)
       checkStartingCash(ctx, 'paper', config.paper.startingCash, config.instruments, false);
     checkWarmUpHistory(ctx, config.mode, config.warmUp);
+    const syms = config.instruments.map((i) => i.sym);
+    checkLimitSyms(ctx, syms, ['risk'], config.risk);
+    config.strategies.forEach((strategy, index) => {
+      checkLimitSyms(ctx, syms, ['strategies', index, 'risk'], strategy.risk);
+    });
     const portfolios = new Set([config.portfolios.main, ...config.portfolios.subs.map((p) => p.id)]);
     config.strategies.forEach((strategy, index) => {
       if (strategy.portfolio !== undefined && !portfolios.has(strategy.portfolio)) {
@@ -133,6 +138,27 @@ export const keelConfigSchema = z
       }
     });
   });
+
+/**
+ * A per-sym limit keyed by a sym the run does not trade would never apply: a typo there
+ * (`BINANCE_PERP_BTCUSDT`) would silently leave the sym without its limit.
+ */
+function checkLimitSyms(
+  ctx: z.RefinementCtx,
+  syms: readonly string[],
+  at: readonly (string | number)[],
+  limits: { readonly maxPositionQtyBySym?: Readonly<Record<string, unknown>> | undefined } | undefined,
+): void {
+  for (const sym of Object.keys(limits?.maxPositionQtyBySym ?? {})) {
+    if (syms.includes(sym)) continue;
+    ctx.addIssue({
+      code: 'custom',
+      path: [...at, 'maxPositionQtyBySym', sym],
+      message: `names "${sym}", which is not among the instruments (${syms.join(', ')}): its limit would never apply`,
+      input: sym,
+    });
+  }
+}
 
 /** Paper and live runs warm up on history files (the venue has no history endpoint); a backtest on its own replay. */
 function checkWarmUpHistory(

@@ -1,17 +1,21 @@
-import type { AlgoOrderType, CancelAllAlgoOrdersIntent, PlaceAlgoOrderIntent } from '../model/index.ts';
+import type { CancelAllAlgoOrdersIntent, PlaceAlgoOrderIntent } from '../model/index.ts';
 
 /** An algo order sent to the venue and not answered yet. */
 interface SentAlgoOrder {
   /** The strategy that sent it. */
   readonly owner: string;
-  readonly sym: string;
-  readonly algoOrderType: AlgoOrderType;
+  readonly intent: PlaceAlgoOrderIntent;
 }
 
 /** An in-flight algo order by its reference and sym. */
 export interface InFlightAlgoRef {
   readonly ref: string;
   readonly sym: string;
+}
+
+/** An in-flight algo order: its reference and sym, and what was sent. */
+export interface InFlightAlgoOrder extends InFlightAlgoRef {
+  readonly intent: PlaceAlgoOrderIntent;
 }
 
 /**
@@ -31,7 +35,7 @@ export class InFlightAlgoOrders {
    * @param owner - the strategy sending it
    */
   sending(intent: PlaceAlgoOrderIntent, owner: string): void {
-    this.sent.set(intent.ref, { owner, sym: intent.sym, algoOrderType: intent.algoOrderType });
+    this.sent.set(intent.ref, { owner, intent });
   }
 
   /**
@@ -52,9 +56,10 @@ export class InFlightAlgoOrders {
     const own: InFlightAlgoRef[] = [];
     for (const [ref, algo] of this.sent) {
       if (algo.owner !== owner) continue;
-      if (intent.sym !== undefined && algo.sym !== intent.sym) continue;
-      if (intent.algoOrderType !== undefined && algo.algoOrderType !== intent.algoOrderType) continue;
-      own.push({ ref, sym: algo.sym });
+      const sent = algo.intent;
+      if (intent.sym !== undefined && sent.sym !== intent.sym) continue;
+      if (intent.algoOrderType !== undefined && sent.algoOrderType !== intent.algoOrderType) continue;
+      own.push({ ref, sym: sent.sym });
     }
     return own;
   }
@@ -62,11 +67,11 @@ export class InFlightAlgoOrders {
   /**
    * The references of the algo orders a strategy sent that the venue has not answered yet.
    * @param owner - the strategy
-   * @returns its in-flight algo orders, in sending order
+   * @returns its in-flight algo orders with what was sent, in sending order
    */
-  ownedBy(owner: string): readonly InFlightAlgoRef[] {
+  ownedBy(owner: string): readonly InFlightAlgoOrder[] {
     return [...this.sent]
       .filter(([, algo]) => algo.owner === owner)
-      .map(([ref, algo]) => ({ ref, sym: algo.sym }));
+      .map(([ref, algo]) => ({ ref, sym: algo.intent.sym, intent: algo.intent }));
   }
 }

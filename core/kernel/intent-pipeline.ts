@@ -62,7 +62,8 @@ export class IntentPipeline {
   submit(runner: StrategyRunner, intent: Intent): void {
     const emulated = this.emulatedPart(runner, intent);
     if ('denial' in emulated) {
-      this.deny(runner, this.denial(runner, intent, 'kernel', emulated.denial.check, emulated.denial.reason));
+      const source = 'source' in emulated ? emulated.source : 'kernel';
+      this.deny(runner, this.denial(runner, intent, source, emulated.denial.check, emulated.denial.reason));
       return;
     }
     const { rest, stops } = emulated;
@@ -87,11 +88,30 @@ export class IntentPipeline {
     }
   }
 
-  /** The reference checks, then what the emulator takes (trailing stops and their cancels). */
-  private emulatedPart(runner: StrategyRunner, intent: Intent): EmulationOutcome {
+  /**
+   * The reference checks, then what the emulator takes (trailing stops and their cancels). A
+   * trailing stop placed while the strategy's trading is HALTED is the gate's denial, as any order.
+   */
+  private emulatedPart(
+    runner: StrategyRunner,
+    intent: Intent,
+  ): EmulationOutcome | { readonly denial: KernelDenial; readonly source: 'risk' } {
     const denial = refLengthCheck(intent.ref) ?? this.claimRef(runner, intent.ref) ?? this.warmUpCheck();
     if (denial !== undefined) return { denial };
+    const halted = this.haltedStop(runner.id, intent);
+    if (halted !== undefined) return { denial: halted, source: 'risk' };
     return takeEmulated(this.emulator, runner, runner.id, intent, this.state.positionMode());
+  }
+
+  /** A trailing stop would be held while nothing but cancels passes: the gate's trading state denies it. */
+  private haltedStop(strategyId: string, intent: Intent): KernelDenial | undefined {
+    if (intent.kind !== 'placeOrder' || intent.trailingStop === undefined) return undefined;
+    const status = this.gate.status?.(strategyId);
+    if (status?.state !== 'HALTED') return undefined;
+    return {
+      check: 'tradingState',
+      reason: `${intent.kind} ${intent.ref} refused: trading is HALTED (${status.reason ?? 'no reason given'}); only cancels pass`,
+    };
   }
 
   /**

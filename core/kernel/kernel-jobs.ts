@@ -1,4 +1,5 @@
 import type { KeelEvent, VenueStatus } from '../model/index.ts';
+import type { EquityObservations } from './equity-observations.ts';
 import type { KernelTimers } from './kernel-timers.ts';
 import { isMarketEvent, type MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
@@ -31,6 +32,8 @@ export interface KernelJobParts {
   readonly connectivity: VenueConnectivity;
   readonly marketRouting: MarketRouting;
   readonly userRouting: UserDataRouting;
+  /** Shows equity to the gate's kill switch as market data moves prices (throttled). */
+  readonly equity: EquityObservations;
   /** Whether the warm-up holds the time (only its events move it then). */
   readonly warmUp: WarmUpPhase;
 }
@@ -47,9 +50,10 @@ export interface KernelJobPhase {
 
 /**
  * Handles one job of the kernel's work queue. An event fires the timers it passes (virtual time),
- * is folded into the state and delivered to the strategies; after stop, User Data is only folded
- * and market data dropped (see the Kernel's TSDoc). The per-event hot path: no allocation, no
- * Decimal work.
+ * is folded into the state and delivered to the strategies; a market event after the warm-up may
+ * then show equity to the kill switch (see {@link EquityObservations}); after stop,
+ * User Data is only folded and market data dropped (see the Kernel's TSDoc). The per-event hot
+ * path: no allocation, no Decimal work but that of the kill switch's throttled observation.
  * @param job - the job
  * @param parts - the kernel's parts
  * @param phase - where the kernel is in its life
@@ -79,7 +83,11 @@ export function handleJob(job: KernelJob, parts: KernelJobParts, phase: KernelJo
     parts.timers.passTo(job.ts, phase.fireTimer);
     parts.marketRouting.closeDueAt(job);
   }
-  if (parts.marketRouting.route(job)) return;
+  if (parts.marketRouting.route(job)) {
+    // A warm-up's prices are not the trading run's (live: history on virtual time): not judged.
+    if (!parts.warmUp.active) parts.equity.marketMoved();
+    return;
+  }
   if (phase.strategiesStarted) parts.userRouting.route(job);
   else parts.userRouting.fold(job);
 }

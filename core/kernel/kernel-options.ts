@@ -24,7 +24,8 @@ export interface IntentGate {
   evaluate(intent: StrategyIntent, view: RiskView): RiskDecision;
   /**
    * Optional: an equity observation for the kill switch, made after every fill and account
-   * update, so a loss limit trips between intents too (`RiskGate.observeEquity`).
+   * update and on market data at most once per `MARKET_OBSERVATION_MS` of the kernel's time, so a
+   * loss limit trips between intents too, on a loss that prices alone make (`RiskGate.observeEquity`).
    * @param now - epoch ms
    * @param equity - portfolio equity
    */
@@ -32,10 +33,18 @@ export interface IntentGate {
   /**
    * Optional: whether {@link IntentGate.observeEquity} looks at the equity it is given (a gate
    * without a kill switch ignores it). When false, the kernel does not compute equity after each
-   * fill and account update just to hand it over; absent counts as true.
+   * fill, account update and second of market data just to hand it over; absent counts as true.
    * @returns false when equity observations are ignored
    */
   watchesEquity?(): boolean;
+  /**
+   * Optional: the trading status in force for a strategy (`RiskGate.status`). The kernel reads it
+   * where an intent does not reach `evaluate` at once: a trailing stop it emulates is refused
+   * while the strategy's trading is HALTED (its order would meet the gate only when it fires).
+   * @param strategyId - the strategy
+   * @returns its status (the stricter of the portfolio's and its own)
+   */
+  status?(strategyId: string): TradingStatus;
   /**
    * Optional: calls `listener` each time the gate's kill switch trips (`RiskGate.onKillSwitchTrip`),
    * so a run can cancel the strategies' resting orders when trading halts.

@@ -1,4 +1,5 @@
 import type { KeelEvent } from '../model/index.ts';
+import { EquityObservations } from './equity-observations.ts';
 import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { InFlightCloses } from './in-flight-closes.ts';
 import { InFlightRequests } from './in-flight-requests.ts';
@@ -37,6 +38,8 @@ export interface KernelPaths {
   readonly emulator: TrailingStopEmulator<StrategyRunner>;
   /** The algo orders sent and not answered yet (the pipeline records them, User Data ends them). */
   readonly algosInFlight: InFlightAlgoOrders;
+  /** Shows equity to the gate's kill switch (User Data after money moved, market data throttled). */
+  readonly equity: EquityObservations;
 }
 
 /**
@@ -57,6 +60,7 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   const closes = new InFlightCloses((sym, side) => state.positionQty(sym, side));
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
+  const equity = new EquityObservations(state, options.gate);
   const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(state, {
     release: (runner, intent) => pipeline.release(runner, intent),
     changed: host.trailingStopChanged,
@@ -76,17 +80,9 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   );
   return {
     pipeline,
-    userRouting: new UserDataRouting(
-      state,
-      runners,
-      options.gate,
-      deny,
-      requests,
-      algosInFlight,
-      closes,
-      lookUp,
-    ),
+    userRouting: new UserDataRouting(state, runners, equity, deny, requests, algosInFlight, closes, lookUp),
     emulator,
     algosInFlight,
+    equity,
   };
 }

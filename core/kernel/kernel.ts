@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
 import type { BarInterval, Intent, KeelEvent, StrategyIntent } from '../model/index.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
-import type { InFlightAlgoOrders, InFlightAlgoRef } from './in-flight-algo-orders.ts';
+import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
 import { KernelFeeds } from './kernel-feeds.ts';
 import { KernelLoop } from './kernel-loop.ts';
@@ -141,6 +141,7 @@ export class Kernel {
       connectivity: this.connectivity,
       marketRouting: this.marketRouting,
       userRouting: paths.userRouting,
+      equity: paths.equity,
       warmUp: this.warmUp,
     });
   }
@@ -318,9 +319,9 @@ export class Kernel {
    * open algo orders, though the venue may hold them (a sweep of the strategy's orders cancels
    * them by reference, their cancels reaching the venue after them).
    * @param strategyId - the strategy
-   * @returns its in-flight algo orders, by reference and sym, in sending order
+   * @returns its in-flight algo orders, by reference and sym with what was sent, in sending order
    */
-  algoOrdersInFlight(strategyId: string): readonly InFlightAlgoRef[] {
+  algoOrdersInFlight(strategyId: string): readonly InFlightAlgoOrder[] {
     return this.algosInFlight.ownedBy(strategyId);
   }
 

@@ -1,10 +1,10 @@
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
 import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, refusesAFinalOrder } from '../model/index.ts';
+import type { EquityObservations } from './equity-observations.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
 import type { InFlightRequests } from './in-flight-requests.ts';
-import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
 import { orderKey } from './order-keys.ts';
 import { closeCommandNaming, inheritedOrderOwner } from './order-lineage.ts';
@@ -30,7 +30,7 @@ export class UserDataRouting {
   /**
    * @param state - the kernel state User Data is folded into
    * @param runners - every strategy of the kernel
-   * @param gate - the risk gate, shown equity after fills and account updates
+   * @param equity - shows equity to the gate's kill switch after fills and account updates
    * @param deny - delivers a denial to its strategy
    * @param requests - Keel's book of modify and cancel requests in flight
    * @param algosInFlight - the algo orders sent and not answered yet; the venue's first word on one ends that
@@ -41,7 +41,7 @@ export class UserDataRouting {
   constructor(
     private readonly state: KernelState,
     private readonly runners: readonly StrategyRunner[],
-    private readonly gate: IntentGate,
+    private readonly equity: EquityObservations,
     private readonly deny: (runner: StrategyRunner, denial: IntentDenied) => void,
     private readonly requests: InFlightRequests,
     private readonly algosInFlight: InFlightAlgoOrders,
@@ -87,7 +87,8 @@ export class UserDataRouting {
     this.noteClose(event);
     if (!foldUserEvent(this.state, event)) return false;
     if (event.kind === 'order') this.requests.venueUpdated(event.order);
-    if (event.kind === 'execution' || event.kind === 'account') this.observeEquity();
+    // Money changed hands: the kill switch sees equity now rather than at the next intent.
+    if (event.kind === 'execution' || event.kind === 'account') this.equity.moneyMoved();
     return true;
   }
 
@@ -174,15 +175,6 @@ export class UserDataRouting {
     if (generatedRefOwner(order.clientOrderId, this.strategyIds) !== undefined) return;
     const claim = this.closes.claim(order);
     if (claim?.kind === 'owner') orders.own(key, claim.owner);
-  }
-
-  /**
-   * Money changed hands: let the kill switch see equity now rather than at the next intent. Not
-   * computed for a gate that ignores it (several Decimal operations per fill).
-   */
-  private observeEquity(): void {
-    if (this.gate.observeEquity === undefined || this.gate.watchesEquity?.() === false) return;
-    this.gate.observeEquity(this.state.now(), this.state.equity());
   }
 
   private ownerOf(ref: string): StrategyRunner | undefined {

@@ -32,8 +32,8 @@ export function utcDayOf(now: number): number {
 /**
  * Watches equity for the daily loss and drawdown limits. The start-of-day equity is the first
  * equity observed in each UTC day; the high-water mark is the highest equity observed. Both
- * come from observations (the gate observes on every intent; the kernel may also call it when
- * it samples equity), so nothing here reads a clock.
+ * come from observations (the gate observes on every intent; the kernel after every fill and
+ * account update, and on market data at most once a second), so nothing here reads a clock.
  */
 export class KillSwitch {
   readonly #config: KillSwitchConfig;

@@ -50,7 +50,9 @@ export const riskLimitsSchema = z
     maxPositionQtyBySym: z
       .record(z.string(), positiveDecimal)
       .optional()
-      .describe('Per-sym overrides of maxPositionQty, same rule.'),
+      .describe(
+        "Per-sym overrides of maxPositionQty, same rule. In a config each key must be one of the run's instruments: keel validate and the run refuse another (a typo would leave the sym without its limit).",
+      ),
     maxGrossExposure: positiveDecimal
       .optional()
       .describe(
@@ -94,7 +96,7 @@ export const killSwitchSchema = z
     dailyLossLimit: positiveDecimal
       .optional()
       .describe(
-        "Largest loss in one UTC day, in the settlement asset: the day's first observed equity less equity now (run time: replay time in backtests and paper).",
+        "Largest loss in one UTC day, in the settlement asset: the day's first observed equity less equity now. Equity is observed on every intent, fill and account update, and on market data at most once a second and at each UTC day's first event (run time: replay time in backtests and paper).",
       ),
     maxDrawdown: z
       .number()

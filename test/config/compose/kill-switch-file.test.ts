@@ -130,4 +130,31 @@ describe('kill switch state file', () => {
     const read = readKillSwitchFile(path, ACCOUNT);
     expect(read.kind === 'restored' ? read.state.trip?.state : read.kind).toBe('HALTED');
   });
+
+  it('calls for the orders that add risk to be pulled on a trip to REDUCING, new or restored at a restart', async () => {
+    const path = join(newDir(), 'ks.json');
+    const pulled: string[] = [];
+    const watch = (gate: RiskGate) =>
+      watchKillSwitch({
+        gate,
+        path,
+        account: ACCOUNT,
+        run: 'run',
+        logger: capturing([]),
+        now: () => 2,
+        countTrip: () => undefined,
+        onHalted: () => pulled.push('halted'),
+        onReducing: () => pulled.push('reducing'),
+      });
+    const gate = new RiskGate({ killSwitch: { dailyLossLimit: '5', tripTo: 'REDUCING' } });
+    watch(gate);
+    gate.observeEquity(1, D(100));
+    gate.observeEquity(2, D(94));
+    await Promise.resolve();
+    expect(pulled).toEqual(['reducing']);
+    const restarted = watch(new RiskGate({ killSwitch: { dailyLossLimit: '5', tripTo: 'REDUCING' } }));
+    expect(pulled).toEqual(['reducing']);
+    restarted.started();
+    expect(pulled).toEqual(['reducing', 'reducing']);
+  });
 });

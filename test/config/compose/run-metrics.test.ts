@@ -43,6 +43,15 @@ describe('run metrics', () => {
     expect(metrics.timingGate(armed).watchesEquity?.()).toBe(true);
   });
 
+  it("passes on the gate's trading status, so a session's kernel refuses a trailing stop while HALTED", () => {
+    metrics = new RunMetrics(() => 0);
+    const gate = new RiskGate();
+    gate.halt('operator', 'mm');
+    const timed = metrics.timingGate(gate);
+    expect(timed.status?.('mm').state).toBe('HALTED');
+    expect(timed.status?.('other').state).toBe('ACTIVE');
+  });
+
   it('forgets the send time of an approved order the venue rejected, so a long run holds only those awaiting an answer', async () => {
     let now = 1_000;
     metrics = new RunMetrics(() => now);

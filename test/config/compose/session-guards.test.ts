@@ -35,6 +35,21 @@ describe('a live session when a strategy stops being managed', () => {
     expect([...(second.result.denials ?? [])].map((d) => d.check)).toContain('tradingState');
   }, 40_000);
 
+  it('trips the kill switch to REDUCING and pulls the strategies’ resting orders that would add risk', async () => {
+    const rig = await newRig();
+    const outcome = await rig.run({
+      strategies: `  - { id: rt, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM}, take: true } }`,
+      durationSec: 2,
+      extra: 'risk: { killSwitch: { dailyLossLimit: 0.001, tripTo: REDUCING } }\n',
+      dir: rig.newDir(),
+    });
+    expect((outcome.result.meta.warnings ?? []).some((w) => w.includes('tripped to REDUCING'))).toBe(true);
+    // The buy resting far below would grow the long the market buy opened.
+    expect(await venueOpenRefs(rig)).toEqual([]);
+    const restOrder = [...outcome.result.orders].find((o) => o.orderType === 'LIMIT');
+    expect(restOrder?.orderState).toBe('CANCELLED');
+  }, 30_000);
+
   it('cancels the resting orders of a strategy halted by a fault, and the session exits with the fault code', async () => {
     const rig = await newRig();
     const outcome = await rig.run({

@@ -132,6 +132,18 @@ describe('config parsing', () => {
     ]);
   });
 
+  it('refuses a per-sym limit keyed by a sym that is not among the instruments, at the key', () => {
+    const text = BACKTEST_YAML.replace(
+      '      maxPositionQty: 0.5\n',
+      '      maxPositionQty: 0.5\n      maxPositionQtyBySym: { BINANCE_PERP_BTC_USDT: 0.2, BINANCE_PERP_ETH_USDT: 1 }\n',
+    ).replace('backtest:\n', 'risk:\n  maxPositionQtyBySym:\n    BINANCE_PERP_BTCUSDT: 0.1\nbacktest:\n');
+    // In the order of the file: the strategy's flow map (line 11), then the global block map (line 14).
+    expect(lines(parseBacktest(text))).toEqual([
+      '✖ maxPositionQtyBySym.BINANCE_PERP_ETH_USDT names "BINANCE_PERP_ETH_USDT", which is not among the instruments (BINANCE_PERP_BTC_USDT): its limit would never apply → at strategies[0].risk.maxPositionQtyBySym.BINANCE_PERP_ETH_USDT (bt.yaml:11:81)',
+      '✖ maxPositionQtyBySym.BINANCE_PERP_BTCUSDT names "BINANCE_PERP_BTCUSDT", which is not among the instruments (BINANCE_PERP_BTC_USDT): its limit would never apply → at risk.maxPositionQtyBySym.BINANCE_PERP_BTCUSDT (bt.yaml:14:27)',
+    ]);
+  });
+
   it('names an invalid sym listed twice once per entry, not as a repeat of "undefined"', () => {
     const text = BACKTEST_YAML.replace('  - BINANCE_PERP_BTC_USDT\n', '  - A\n  - A\n');
     const out = lines(parseBacktest(text));

@@ -1,0 +1,73 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RiskAddingOrders } from '../../../core/kernel/risk-adding-orders.ts';
+import { D, type Dec, type PositionSide } from '../../../core/model/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+
+const BTC = 'BINANCE_PERP_BTC_USDT';
+
+/** A judge over fixed positions, `sym|positionSide` -> signed qty. */
+const judgeOver = (positions: Record<string, string>) =>
+  new RiskAddingOrders((sym: string, leg: PositionSide): Dec => D(positions[`${sym}|${leg}`] ?? '0'));
+
+describe('RiskAddingOrders: which orders a trip to REDUCING cancels', () => {
+  it('keeps reduce-only orders, hedge legs’ closing orders and take-profit / stop-loss algo orders', () => {
+    const judge = judgeOver({});
+    expect(judge.order(anOrder({ side: 'SELL', reduceOnly: true }))).toBe(false);
+    expect(judge.order(anOrder({ side: 'SELL', positionSide: 'LONG' }))).toBe(false);
+    expect(judge.order(anOrder({ side: 'BUY', positionSide: 'SHORT' }))).toBe(false);
+    expect(judge.algoOrder(anAlgoOrder({ reduceOnly: false, algoOrderType: 'TP_SL' }))).toBe(false);
+    expect(judge.algoOrder(anAlgoOrder({ reduceOnly: true }))).toBe(false);
+  });
+
+  it('cancels what opens or grows a position, flat or not', () => {
+    const judge = judgeOver({ [`${BTC}|NONE`]: '1', [`${BTC}|LONG`]: '1' });
+    expect(judge.order(anOrder({ side: 'BUY' }))).toBe(true);
+    expect(judge.order(anOrder({ side: 'BUY', positionSide: 'LONG' }))).toBe(true);
+    expect(judge.order(anOrder({ side: 'SELL', sym: 'BINANCE_PERP_ETH_USDT' }))).toBe(true);
+    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false }))).toBe(true);
+  });
+
+  it('keeps plain orders against the position only as far as they fit in it together', () => {
+    const judge = judgeOver({ [`${BTC}|NONE`]: '-1' });
+    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.6') }))).toBe(false);
+    // 0.6 + 0.6 > 1: the second would flip the short into a long.
+    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.6') }))).toBe(true);
+    // What the first left (0.4) still takes a smaller one, resting order or algo order.
+    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('0.4') }))).toBe(false);
+    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('0.001') }))).toBe(true);
+  });
+
+  it('counts what a partly filled order has left, and cancels a quote-sized order not sized yet', () => {
+    const judge = judgeOver({ [`${BTC}|NONE`]: '1' });
+    expect(judge.order(anOrder({ side: 'SELL', orderQty: D('3'), executedQty: D('2.5') }))).toBe(false);
+    expect(
+      judge.order(anOrder({ side: 'SELL', orderType: 'MARKET', orderQty: D('0'), quoteOrderQty: D('10') })),
+    ).toBe(true);
+  });
+
+  it('never keeps plain orders that could take a leg past flat or grow it', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -50, max: 50 }),
+        fc.array(fc.record({ buy: fc.boolean(), qty: fc.integer({ min: 1, max: 30 }), algo: fc.boolean() })),
+        (position, orders) => {
+          const judge = judgeOver({ [`${BTC}|NONE`]: String(position) });
+          let kept = 0;
+          for (const o of orders) {
+            const side = o.buy ? 'BUY' : 'SELL';
+            const adds = o.algo
+              ? judge.algoOrder(anAlgoOrder({ side, qty: D(o.qty), reduceOnly: false }))
+              : judge.order(anOrder({ side, orderQty: D(o.qty) }));
+            if (adds) continue;
+            // Kept: against the position, and all kept together within it.
+            expect(o.buy ? position < 0 : position > 0).toBe(true);
+            kept += o.qty;
+          }
+          expect(kept).toBeLessThanOrEqual(Math.abs(position));
+        },
+      ),
+    );
+  });
+});

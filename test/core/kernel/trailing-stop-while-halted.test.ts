@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import type { IntentDenied, TrailingStop } from '../../../core/kernel/index.ts';
+import { defineStrategy } from '../../../core/kernel/index.ts';
+import { RiskGate } from '../../../core/risk/index.ts';
+import { aKernelRig } from '../../kit/kernel-builders.ts';
+import { aTrade, BTC } from '../../kit/kernel-events.ts';
+
+/** Places a SELL trailing stop on its first trade; records what it hears back. */
+function trailer() {
+  const denials: IntentDenied[] = [];
+  const stops: TrailingStop[] = [];
+  const strategy = defineStrategy({
+    name: 'trailer',
+    params: z.object({}),
+    onTrade: (ctx, trade) =>
+      trade.ts === 1
+        ? ctx.order.trailingStop({ sym: BTC, side: 'SELL', qty: 1, offset: { ticks: 5 } })
+        : undefined,
+    onDenied: (_ctx, denial) => {
+      denials.push(denial);
+    },
+    onTrailingStop: (_ctx, stop) => {
+      stops.push(stop);
+    },
+  });
+  return { strategy, denials, stops };
+}
+
+describe('an emulated trailing stop and the trading state', () => {
+  it.each([
+    ['the portfolio', undefined],
+    ['the strategy', 's'],
+  ])('is denied when placed while %s is HALTED, as any order is', (_who, strategyId) => {
+    const gate = new RiskGate();
+    gate.halt('operator: halt', strategyId, 0);
+    const t = trailer();
+    const rig = aKernelRig([{ id: 's', strategy: t.strategy }], { gate });
+    rig.market.next(aTrade(1, 100));
+    expect(t.stops).toEqual([]);
+    expect(t.denials.map((d) => [d.source, d.check, d.intentKind])).toEqual([
+      ['risk', 'tradingState', 'placeOrder'],
+    ]);
+    expect(t.denials[0]?.reason).toMatch(/trading is HALTED \(operator: halt\); only cancels pass/);
+  });
+
+  it('is accepted while trading is REDUCING: its order is judged when it fires', () => {
+    const gate = new RiskGate();
+    gate.reduceOnly('operator: reduce');
+    const t = trailer();
+    const rig = aKernelRig([{ id: 's', strategy: t.strategy }], { gate });
+    rig.market.next(aTrade(1, 100));
+    expect(t.denials).toEqual([]);
+    expect(t.stops[0]?.status).toBe('PENDING');
+  });
+});
