@@ -12,7 +12,12 @@ import {
   termsWithSpecOf,
   unfilledQty,
 } from './order-terms.ts';
-import { isPendingSameSide, pendingSameSideSplit, reducesPosition } from './position-reduction.ts';
+import {
+  closingSameSide,
+  isPendingSameSide,
+  pendingSameSideSplit,
+  reducesPosition,
+} from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -130,14 +135,16 @@ const ESTIMATE_MARGIN = 1e-9;
  */
 function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefined, max: Dec): boolean {
   const qty = asNumber(terms.qty) - (terms.filled === undefined ? 0 : asNumber(terms.filled));
-  let added = qty;
+  const closing = asNumber(closingSameSide(terms, view, owner));
+  let added = qty + closing;
   // The rounding bound scales with the terms' sizes, not their sum (terms of either sign may cancel).
-  let magnitude = Math.abs(qty);
+  let magnitude = Math.abs(qty) + closing;
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
-    const remaining = isUnsizedQuoteOrder(order)
-      ? asNumber(openOrderLeft(order, view))
-      : asNumber(order.orderQty) - asNumber(order.executedQty);
+    const remaining =
+      isUnsizedQuoteOrder(order) || order.orderState === 'PENDING_REPLACE'
+        ? asNumber(openOrderLeft(order, view))
+        : asNumber(order.orderQty) - asNumber(order.executedQty);
     added += remaining;
     magnitude += Math.abs(remaining);
   }
