@@ -18,6 +18,7 @@ import {
   pendingSameSideSplit,
   reducesPosition,
 } from './position-reduction.ts';
+import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -154,14 +155,21 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
   return projected < limit - (Math.abs(position) + magnitude + limit) * ESTIMATE_MARGIN;
 }
 
-/** Gross exposure after the order (current gross exposure + the order's notional) stays within maxGrossExposure. */
+/**
+ * Gross exposure after the order stays within maxGrossExposure: the current gross exposure (each
+ * position at its mark, see `RiskView.grossExposure`) plus what the order and the open orders
+ * that can add to a position would add if they filled (see {@link exposureAfter}: at portfolio
+ * scope every strategy's open orders, at strategy scope the strategy's own). An order that
+ * reduces passes. Cost per intent while the limit is set: one walk over the open orders in scope
+ * on numbers; the exact Decimal walk only when that over-estimate reaches the limit.
+ */
 export const maxGrossExposureCheck: RiskCheck = {
   name: 'maxGrossExposure',
   kind: 'limit',
   intents: ORDER_TERMS_INTENTS,
   enforces: (limits) => limits.maxGrossExposure !== undefined,
   run(input) {
-    const { intent, view, limits } = input;
+    const { intent, view, limits, scope, strategyId } = input;
     const max = limits.maxGrossExposure;
     if (max === undefined) return undefined;
     const found = termsWithSpecOf(input);
@@ -179,11 +187,19 @@ export const maxGrossExposureCheck: RiskCheck = {
         `${intent.kind} ${intent.ref}: gross exposure cannot be computed (${current === undefined ? 'the state does not report it' : `no reference price for ${terms.sym}`})`,
       );
     }
-    const after = current.add(notional);
+    const owner = scope === 'strategy' ? strategyId : undefined;
+    if (clearlyWithinExposure(current, notional, terms, view, owner, max)) return undefined;
+    const after = exposureAfter(current, notional, terms, view, owner);
+    if (after === undefined) {
+      return deny(
+        'maxGrossExposure',
+        `${intent.kind} ${intent.ref}: gross exposure cannot be computed (an open market order has no reference price)`,
+      );
+    }
     if (after.lessThanOrEqualTo(max)) return undefined;
     return deny(
       'maxGrossExposure',
-      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()}, over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
+      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()} with open orders, over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
     );
   },
 };
