@@ -267,7 +267,8 @@ export class InFlightRequests {
       if (evicted !== undefined && evicted !== target) this.forgetMarked(evicted);
     }
     if (!marked.pending.includes(requestRef)) marked.pending.push(requestRef);
-    if (qty !== undefined && (marked.claimQty === undefined || qty.gt(marked.claimQty))) marked.claimQty = qty;
+    if (qty !== undefined && (marked.claimQty === undefined || qty.gt(marked.claimQty)))
+      marked.claimQty = qty;
     marked.placeholder = { ...order, orderState, updateAt: now };
     this.orders.applyLocal(marked.placeholder);
   }

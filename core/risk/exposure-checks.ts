@@ -1,5 +1,6 @@
 import type { Dec } from '../model/index.ts';
 import { asNumber, closesHedgeLeg, isAtMost } from '../model/index.ts';
+import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import {
   isUnsizedQuoteOrder,
   notionalOf,
@@ -18,7 +19,6 @@ import {
   pendingSameSideSplit,
   reducesPosition,
 } from './position-reduction.ts';
-import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 

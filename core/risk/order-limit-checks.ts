@@ -14,7 +14,8 @@ export const maxOpenOrdersCheck: RiskCheck = {
   enforces: (limits) => limits.maxOpenOrders !== undefined,
   run({ intent, view, limits, scope, strategyId }) {
     const max = limits.maxOpenOrders;
-    if (max === undefined || (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder')) return undefined;
+    if (max === undefined || (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder'))
+      return undefined;
     const owner = scope === 'strategy' ? strategyId : undefined;
     const orders = view.countOpenOrders(owner === undefined ? {} : { strategyId: owner });
     const open = orders + view.countOpenAlgoOrders(owner);
@@ -31,6 +32,7 @@ export const maxOpenOrdersCheck: RiskCheck = {
 /**
  * A limit price stays within `priceBand` (a fraction) of the reference price, so fat-finger
  * prices are denied. With no reference price known the order passes (nothing to compare with).
+ * A modify or algo replacement that sets no price passes: its price was judged when set.
  */
 export const priceBandCheck: RiskCheck = {
   name: 'priceBand',
@@ -41,6 +43,10 @@ export const priceBandCheck: RiskCheck = {
     const { intent, view, limits } = input;
     const band = limits.priceBand;
     if (band === undefined) return undefined;
+    // A modify or replacement that keeps the price is not judged on it: a price that drifted out
+    // of the band while resting must not stop the order from being shrunk.
+    if ((intent.kind === 'modifyOrder' || intent.kind === 'replaceAlgoOrder') && intent.price === undefined)
+      return undefined;
     const terms = termsOf(input);
     if (terms?.price === undefined) return undefined;
     const reference = view.referencePrice(terms.sym);

@@ -171,7 +171,7 @@ export function openOrderLeft(order: Order, view: RiskView): Dec {
 export function claimedOrderQty(order: Order, view: RiskView): Dec {
   if (order.orderState !== 'PENDING_REPLACE') return order.orderQty;
   const claimed = view.inFlightModifyQty(order);
-  return claimed !== undefined && claimed.gt(order.orderQty) ? claimed : order.orderQty;
+  return claimed?.gt(order.orderQty) ? claimed : order.orderQty;
 }
 
 /**

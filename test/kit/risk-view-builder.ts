@@ -93,7 +93,8 @@ export function aRiskView(): FakeRiskView {
     countOpenAlgoOrders: (strategyId) =>
       view.algoOrders.filter(
         (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),
-      ).length + view.algosInFlight.filter((owner) => strategyId === undefined || owner === strategyId).length,
+      ).length +
+      view.algosInFlight.filter((owner) => strategyId === undefined || owner === strategyId).length,
     equity: () => view.equityValue,
     grossExposure: () => view.gross,
     setPosition(sym, qty, side = 'NONE') {

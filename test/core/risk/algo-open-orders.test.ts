@@ -47,7 +47,13 @@ describe('maxOpenOrders and algo orders', () => {
       session.path,
       [
         (ctx, mid) => [
-          ctx.order.algo({ sym: SYM, side: 'BUY', qty: 0.01, triggerPrice: onTick(mid * 1.5), condition: 'GTE' }),
+          ctx.order.algo({
+            sym: SYM,
+            side: 'BUY',
+            qty: 0.01,
+            triggerPrice: onTick(mid * 1.5),
+            condition: 'GTE',
+          }),
           ctx.order.limit({ sym: SYM, side: 'BUY', qty: 0.01, price: onTick(mid * 0.95) }),
           ctx.order.limit({ sym: SYM, side: 'BUY', qty: 0.01, price: onTick(mid * 0.95) }),
         ],
@@ -56,10 +62,7 @@ describe('maxOpenOrders and algo orders', () => {
       ],
       { limits: { maxOpenOrders: 2 } },
     );
-    expect(deniedIntents(result)).toEqual([
-      'placeOrder maxOpenOrders',
-      'placeOrder maxOpenOrders',
-    ]);
+    expect(deniedIntents(result)).toEqual(['placeOrder maxOpenOrders', 'placeOrder maxOpenOrders']);
     expect([...(result.denials ?? [])][1]?.reason).toContain('(1 of them algo orders)');
   });
 });

@@ -35,9 +35,7 @@ describe('replacing an algo order', () => {
       ],
       { limits },
     );
-    expect(deniedIntents(result)).toEqual([
-      `replaceAlgoOrder ${check}`,
-    ]);
+    expect(deniedIntents(result)).toEqual([`replaceAlgoOrder ${check}`]);
     expect(maxAbsPosition(result.fills).lte(D('0.01'))).toBe(true);
   });
 });

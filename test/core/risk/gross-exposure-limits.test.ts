@@ -53,7 +53,10 @@ describe('maxGrossExposure counts open orders', () => {
       { limits: { maxGrossExposure: '10000' } },
     );
     expect(deniedIntents(result)).toEqual([]);
-    expect([...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()}`)).toEqual(['BUY 0.1', 'BUY 0.001']);
+    expect([...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()}`)).toEqual([
+      'BUY 0.1',
+      'BUY 0.001',
+    ]);
   });
 });
 

@@ -68,7 +68,8 @@ describe('maxPositionQty and REDUCING count what is in flight', () => {
       gate,
     );
     let position = D(0);
-    for (const f of result.fills) position = f.side === 'BUY' ? position.add(f.quantity) : position.sub(f.quantity);
+    for (const f of result.fills)
+      position = f.side === 'BUY' ? position.add(f.quantity) : position.sub(f.quantity);
     expect(position.toFixed()).toBe('0');
     expect(deniedIntents(result)).toEqual(['placeOrder tradingState']);
   });
@@ -92,6 +93,10 @@ describe('maxPositionQty and REDUCING count what is in flight', () => {
       gate,
     );
     expect(deniedIntents(result)).toEqual([]);
-    expect([...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()}`)).toEqual(['BUY 0.2', 'SELL 0.1', 'SELL 0.1']);
+    expect([...result.fills].map((f) => `${f.side} ${f.quantity.toFixed()}`)).toEqual([
+      'BUY 0.2',
+      'SELL 0.1',
+      'SELL 0.1',
+    ]);
   });
 });
