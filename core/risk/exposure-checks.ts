@@ -78,9 +78,11 @@ export const maxNotionalCheck: RiskCheck = {
  * that each fit the position alone do not all pass, the part beyond what is left is checked as
  * an opening.
  * A modification counts with its new qty, less what the order filled already (that part is in
- * the position), in place of the order it replaces. Algo orders are
- * checked once, when placed, as the order their trigger sends (the venue sends it without the
- * gate); resting ones are not counted as open orders (Keel's choice: a stop and a take-profit on
+ * the position), in place of the order it replaces; an open order with a modify in flight counts
+ * at the larger of its qty and the modify's, and a position close in flight as a reduce-only
+ * order of the whole leg (see `pendingSameSideSplit`). Algo orders are checked when placed or
+ * replaced, as the order their trigger sends (the venue sends it without the gate); resting ones
+ * are not counted as open orders (Keel's choice: a stop and a take-profit on
  * one position are alternatives, counting both as filled would deny orders that cannot breach).
  */
 export const maxPositionCheck: RiskCheck = {
