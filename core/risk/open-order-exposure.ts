@@ -1,7 +1,9 @@
 import type { Dec, Order, OrderSide, PositionSide } from '../model/index.ts';
-import { asNumber, closesHedgeLeg, decimalOf, ZERO } from '../model/index.ts';
+import { asNumber, closesHedgeLeg, D, decimalOf, ZERO } from '../model/index.ts';
 import { claimedOrderQty, isUnsizedQuoteOrder, type OrderTerms } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
+
+const ONE = D(1);
 
 /** Relative room left for float rounding when the estimate below decides alone. */
 const ESTIMATE_MARGIN = 1e-9;
@@ -22,22 +24,22 @@ function counts(order: Order, terms: OrderTerms): boolean {
 /**
  * The notional an open order can still add: its quote amount not spent yet (a quote-sized order
  * not sized yet), else what it can still fill ({@link claimedOrderQty}, a modify in flight at its
- * larger qty) * contractSize * its limit price, a market order at the reference price.
- * @returns the notional, or undefined for an unknown sym or a market order with no reference price
+ * larger qty) * contractSize * its limit price, a market order at the reference price. An order
+ * on a sym the run has no spec of (placed outside the run: the gate lets none through) counts
+ * with contractSize 1.
+ * @returns the notional, or undefined for a market order with no reference price
  */
 function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
   if (isUnsizedQuoteOrder(order)) {
     const unspent = (order.quoteOrderQty as Dec).sub(order.executedAmount);
     return unspent.gt(0) ? unspent : ZERO;
   }
-  const spec = view.instrument(order.sym);
-  if (spec === undefined) return undefined;
   const left = claimedOrderQty(order, view).sub(order.executedQty);
   if (!left.gt(0)) return ZERO;
-  if (order.orderType === 'LIMIT' && !order.limitPrice.isZero())
-    return left.mul(spec.contractSize).mul(order.limitPrice);
+  const contracts = left.mul(view.instrument(order.sym)?.contractSize ?? ONE);
+  if (order.orderType === 'LIMIT' && !order.limitPrice.isZero()) return contracts.mul(order.limitPrice);
   const reference = view.referencePrice(order.sym);
-  return reference === undefined ? undefined : left.mul(spec.contractSize).mul(decimalOf(reference));
+  return reference === undefined ? undefined : contracts.mul(decimalOf(reference));
 }
 
 /** {@link openOrderNotional} on numbers; NaN when it is undefined. */
@@ -46,15 +48,15 @@ function openOrderNotionalEstimate(order: Order, view: RiskView): number {
     const exact = openOrderNotional(order, view);
     return exact === undefined ? Number.NaN : asNumber(exact);
   }
-  const spec = view.instrument(order.sym);
-  if (spec === undefined) return Number.NaN;
   const left = asNumber(order.orderQty) - asNumber(order.executedQty);
   if (!(left > 0)) return 0;
+  const spec = view.instrument(order.sym);
+  const contracts = spec === undefined ? left : left * asNumber(spec.contractSize);
   const price =
     order.orderType === 'LIMIT' && !order.limitPrice.isZero()
       ? asNumber(order.limitPrice)
       : view.referencePrice(order.sym);
-  return price === undefined ? Number.NaN : left * asNumber(spec.contractSize) * price;
+  return price === undefined ? Number.NaN : contracts * price;
 }
 
 /**
@@ -109,8 +111,8 @@ interface LegOrders {
  * @param terms - the order
  * @param view - the state
  * @param owner - count only this strategy's open orders; undefined = every strategy's
- * @returns the exposure, or undefined when an open order's notional is not known (unknown sym,
- *   a market order with no reference price)
+ * @returns the exposure, or undefined when an open order's notional is not known (a market
+ *   order with no reference price)
  */
 export function exposureAfter(
   current: Dec,

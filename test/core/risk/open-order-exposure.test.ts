@@ -79,4 +79,13 @@ describe('the gross exposure open orders can reach', () => {
     const after = exposureAfter(D(0), D(100), terms('BUY', 1, 100), view, undefined);
     expect(after?.toFixed()).toBe('400');
   });
+
+  it('counts an order on a sym the run has no spec of (placed outside it) at contractSize 1, rather than giving up', () => {
+    const view = aRiskView();
+    view.orders = [
+      { strategyId: 'x', order: anOrder({ sym: 'ELSEWHERE', orderQty: D(2), limitPrice: D(50) }) },
+    ];
+    expect(exposureAfter(D(0), D(100), terms('BUY', 1, 100), view, undefined)?.toFixed()).toBe('200');
+    expect(clearlyWithinExposure(D(0), D(100), terms('BUY', 1, 100), view, undefined, D(201))).toBe(true);
+  });
 });
