@@ -64,6 +64,10 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     openOrdersOn: (sym, strategyId) => state.openOrdersOn(sym, strategyId),
     ownerOf: (ref) => state.ownerOf(ref),
     orderByRef: (ref) => state.orderByRef(ref),
+    inFlightModifyQty: (order) => state.inFlightModifyQty(order),
+    closingPositionQty: (sym, side, strategyId) => state.closingPositionQty(sym, side, strategyId),
+    algoOrderByRef: (ref) => state.algoOrderByRef(ref),
+    countOpenAlgoOrders: (strategyId) => state.countOpenAlgoOrders(strategyId),
     equity: () => equity,
     grossExposure: () => gross,
   };

@@ -65,6 +65,18 @@ export class InFlightAlgoOrders {
   }
 
   /**
+   * How many algo orders were sent and not answered yet.
+   * @param owner - only this strategy's, when given
+   * @returns the count (no walk when every strategy's, or when none is in flight)
+   */
+  count(owner?: string): number {
+    if (owner === undefined || this.sent.size === 0) return this.sent.size;
+    let count = 0;
+    for (const algo of this.sent.values()) if (algo.owner === owner) count++;
+    return count;
+  }
+
+  /**
    * The references of the algo orders a strategy sent that the venue has not answered yet.
    * @param owner - the strategy
    * @returns its in-flight algo orders with what was sent, in sending order

@@ -6,7 +6,7 @@ import type {
   Position,
   PositionSide,
 } from '../model/index.ts';
-import { closesHedgeLeg } from '../model/index.ts';
+import { closesHedgeLeg, ZERO } from '../model/index.ts';
 
 /** The signed quantity of a position leg as the kernel holds it (`KernelState.positionQty`). */
 export type LegQty = (sym: string, positionSide: PositionSide) => Dec;
@@ -19,6 +19,8 @@ interface ClosingLeg {
   readonly positionSide: PositionSide;
   /** The leg's size when the close was sent: a report of another size means it was closed or changed. */
   readonly size: Dec;
+  /** The same, signed (long > 0): the close trades the other way. */
+  readonly signed: Dec;
 }
 
 /** Who an order the venue made on a leg being closed belongs to. */
@@ -62,8 +64,9 @@ export class InFlightCloses {
         : intent.symList.map((sym) => [sym, 'NONE']);
     for (const [sym, side] of reached) {
       for (const positionSide of side === 'NONE' ? LEGS : [side]) {
-        const size = this.legQty(sym, positionSide).abs();
-        if (!size.isZero()) this.legs.push({ ref: intent.ref, owner, sym, positionSide, size });
+        const signed = this.legQty(sym, positionSide);
+        if (!signed.isZero())
+          this.legs.push({ ref: intent.ref, owner, sym, positionSide, size: signed.abs(), signed });
       }
     }
   }
@@ -114,6 +117,24 @@ export class InFlightCloses {
     return owners.size === 1 && owner !== undefined
       ? { kind: 'owner', owner }
       : { kind: 'ambiguous', owners: [...owners] };
+  }
+
+  /**
+   * The signed size (long > 0) of a leg that closes in flight will close, as it was when they
+   * were sent: until its close order is seen, the risk gate counts it as a resting reduce-only
+   * order on the other side.
+   * @param sym - the symbol
+   * @param positionSide - the leg
+   * @param owner - only this strategy's closes; undefined = every strategy's
+   * @returns the size (the largest of several closes of the leg), zero when none is in flight
+   */
+  closingQty(sym: string, positionSide: PositionSide, owner?: string): Dec {
+    let closing = ZERO;
+    for (const leg of this.legs) {
+      if (!onLeg(leg, sym, positionSide) || (owner !== undefined && leg.owner !== owner)) continue;
+      if (leg.size.gt(closing.abs())) closing = leg.signed;
+    }
+    return closing;
   }
 
   /** @returns whether no close is in flight (checked first on every User Data event) */

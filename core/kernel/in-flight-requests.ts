@@ -34,6 +34,11 @@ interface MarkedOrder {
   placeholder: Order;
   /** Requests on the order not answered yet (rarely more than one: a list, not a Set). */
   readonly pending: string[];
+  /**
+   * The largest qty the modifies among them ask for (undefined when none asks one): until the
+   * venue answers, the order may fill at it, so the risk gate counts it so.
+   */
+  claimQty: Dec | undefined;
 }
 
 /** The orders a request acts on and how they show while it is in flight. */
@@ -120,6 +125,7 @@ export class InFlightRequests {
    * @param target - the clientOrderId it acts on
    * @param orderState - the in-flight state to show
    * @param now - the run's time, epoch ms
+   * @param qty - the new qty a modify asks for (none: it keeps the order's)
    */
   sentOn(
     requestRef: string,
@@ -127,9 +133,22 @@ export class InFlightRequests {
     target: string,
     orderState: InFlightMarking['orderState'],
     now: number,
+    qty?: Dec,
   ): void {
     this.remember(requestRef, owner, target);
-    this.mark(target, requestRef, orderState, now);
+    this.mark(target, requestRef, orderState, now, qty);
+  }
+
+  /**
+   * The largest qty the modifies in flight on an order ask for, while the order shows Keel's
+   * placeholder (the venue has not answered them): the order may fill at it meanwhile.
+   * @param order - an open order, as the registry holds it
+   * @returns the qty, or undefined when no modify asking one is in flight on it
+   */
+  claimedQty(order: Order): Dec | undefined {
+    if (this.marked.size === 0) return undefined;
+    const marked = this.marked.get(orderKey(order));
+    return marked !== undefined && marked.placeholder === order ? marked.claimQty : undefined;
   }
 
   private remember(requestRef: string, owner: string, targets: readonly string[] | string): void {
@@ -222,6 +241,7 @@ export class InFlightRequests {
     requestRef: string,
     orderState: InFlightMarking['orderState'],
     now: number,
+    qty?: Dec,
   ): void {
     const order = this.orders.byRef.get(target);
     if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
@@ -230,9 +250,10 @@ export class InFlightRequests {
     // A placeholder the venue has not replaced yet: earlier requests are still in flight.
     if (marked === undefined || marked.placeholder !== order) {
       if (marked === undefined) {
-        marked = { venueWord: order, placeholder: order, pending: [] };
+        marked = { venueWord: order, placeholder: order, pending: [], claimQty: undefined };
         this.marked.set(target, marked);
       } else {
+        marked.claimQty = undefined;
         // The venue's word replaced the placeholder: the order starts over, in the same record,
         // its list holding this request alone, in the same array (emptying it drops its storage,
         // which the next push allocates again: once per modify of a quote).
@@ -246,6 +267,8 @@ export class InFlightRequests {
       if (evicted !== undefined && evicted !== target) this.forgetMarked(evicted);
     }
     if (!marked.pending.includes(requestRef)) marked.pending.push(requestRef);
+    if (qty !== undefined && (marked.claimQty === undefined || qty.gt(marked.claimQty)))
+      marked.claimQty = qty;
     marked.placeholder = { ...order, orderState, updateAt: now };
     this.orders.applyLocal(marked.placeholder);
   }

@@ -229,7 +229,7 @@ export class IntentPipeline {
         return;
       // The request's ref is owned too: a refusal must reach the strategy and undo PENDING_*.
       case 'modifyOrder':
-        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_REPLACE', now);
+        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_REPLACE', now, intent.qty);
         return;
       case 'cancelOrder':
         this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_CANCEL', now);

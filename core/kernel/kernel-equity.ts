@@ -1,5 +1,5 @@
-import type { Account, Asset, Dec } from '../model/index.ts';
-import { ZERO } from '../model/index.ts';
+import type { Account, Asset, Dec, PositionSide } from '../model/index.ts';
+import { decimalOf, ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
 import { type LatestMarketData, referencePriceOf } from './market-prices.ts';
@@ -13,6 +13,8 @@ export interface EquitySource extends MarkSource, LatestMarketData {
   readonly account: Account | undefined;
   /** The venue's latest asset reports by coin. */
   readonly assets: ReadonlyMap<string, Asset>;
+  /** Signed quantity of a position leg: the venue's report plus the fills booked since. */
+  positionQty(sym: string, positionSide: PositionSide): Dec;
 }
 
 /**
@@ -52,7 +54,10 @@ export function equityEstimateOf(
 
 /**
  * Gross exposure (sum of |position value|): from Keel's ledger when the kernel has one, else
- * from the venue's reported position values.
+ * each leg the venue reported, |quantity| * contractSize * the venue's mark as far as Keel has
+ * seen it (`venueMarkPrice`: mark, else last trade or closed bar, else quote mid), so a position
+ * is valued at the price now, not at the price of its last report (which comes only with a fill
+ * or a margin change); a leg with no price yet at its reported positionValue.
  * @param state - the kernel state
  * @returns the exposure in the settlement currency
  */
@@ -62,7 +67,16 @@ export function grossExposureOf(state: EquitySource): Dec {
     return state.portfolio.grossExposure();
   }
   let total = ZERO;
-  for (const position of state.positions.values()) total = total.add(position.positionValue.abs());
+  for (const position of state.positions.values()) {
+    const spec = state.instrument(position.sym);
+    const price = state.venueMarkPrice(position.sym);
+    if (spec === undefined || price === undefined) {
+      total = total.add(position.positionValue.abs());
+      continue;
+    }
+    const qty = state.positionQty(position.sym, position.positionSide);
+    if (!qty.isZero()) total = total.add(qty.abs().mul(spec.contractSize).mul(decimalOf(price)));
+  }
   return total;
 }
 

@@ -1,8 +1,6 @@
 import type { KeelEvent } from '../model/index.ts';
 import { EquityObservations } from './equity-observations.ts';
-import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
-import { InFlightCloses } from './in-flight-closes.ts';
-import { InFlightRequests } from './in-flight-requests.ts';
+import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import { IntentPipeline } from './intent-pipeline.ts';
 import type { KernelOptions } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
@@ -43,10 +41,10 @@ export interface KernelPaths {
 }
 
 /**
- * Builds the intent pipeline and the User Data routing around one book of modify and cancel
- * requests in flight (so a refusal finds its sender and undoes PENDING_*), one of algo orders in
- * flight (so a cancel-all spares another strategy's unanswered one), one of position closes in
- * flight (so the order a close makes is its sender's), the look-ups of
+ * Builds the intent pipeline and the User Data routing around the state's books of what is in
+ * flight (the risk gate reads them too): modify and cancel requests (so a refusal finds its
+ * sender and undoes PENDING_*), algo orders (so a cancel-all spares another strategy's unanswered
+ * one), position closes (so the order a close makes is its sender's); the look-ups of
  * orders whose request got no answer, and the trailing stop emulator, whose triggered orders
  * go out through the pipeline.
  * @param options - the kernel's options (gate, execution port)
@@ -55,9 +53,7 @@ export interface KernelPaths {
  */
 export function kernelPaths(options: KernelOptions, host: KernelPathHost): KernelPaths {
   const { state, runners, deny, push, connectivity, warmingUp } = host;
-  const requests = new InFlightRequests(state.orders);
-  const algosInFlight = new InFlightAlgoOrders();
-  const closes = new InFlightCloses((sym, side) => state.positionQty(sym, side));
+  const { requests, algosInFlight, closes } = state;
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   const equity = new EquityObservations(state, options.gate);

@@ -19,16 +19,26 @@ import type {
   PositionSide,
   QuoteEvent,
 } from '../model/index.ts';
+import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
 import type { OpenOrderFilter, RiskView } from '../risk/index.ts';
 import { barKey } from './bar-keys.ts';
 import { BookedFills } from './booked-fills.ts';
 import type { Clock } from './clock.ts';
 import type { EquityEstimate } from './equity-estimate.ts';
+import { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
+import { InFlightCloses } from './in-flight-closes.ts';
+import { InFlightRequests } from './in-flight-requests.ts';
 import { equityEstimateOf, equityOf, grossExposureOf } from './kernel-equity.ts';
 import { legQty } from './leg-quantity.ts';
 import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-prices.ts';
-import { countOpenOrdersOf, openAlgoOrdersOf, openOrdersOf, openOrdersOnSym } from './open-order-queries.ts';
+import {
+  countOpenAlgoOrdersOf,
+  countOpenOrdersOf,
+  openAlgoOrdersOf,
+  openOrdersOf,
+  openOrdersOnSym,
+} from './open-order-queries.ts';
 import { OrderRegistry } from './order-registry.ts';
 import { PositionLegKeys } from './position-leg-keys.ts';
 import { UnreportedFills } from './unreported-fills.ts';
@@ -67,6 +77,15 @@ export class KernelState implements RiskView {
   liquidation: LiquidationEventRecord | undefined;
   private readonly instruments: ReadonlyMap<string, InstrumentSpec>;
   readonly #venueMarks = new VenueEquityMarks();
+  /**
+   * Keel's book of modify and cancel requests in flight: the intent pipeline records them, the
+   * User Data routing ends them, the risk gate counts a modify at the larger qty it asks for.
+   */
+  readonly requests = new InFlightRequests(this.orders);
+  /** The position closes in flight: the risk gate counts each as claiming the leg it closes. */
+  readonly closes = new InFlightCloses((sym, side) => this.positionQty(sym, side));
+  /** The algo orders sent and not answered yet: the risk gate counts them as open algo orders. */
+  readonly algosInFlight = new InFlightAlgoOrders();
 
   /**
    * @param clock - the run's clock
@@ -200,6 +219,42 @@ export class KernelState implements RiskView {
    */
   ownerOf(clientOrderId: string): string | undefined {
     return this.orders.ownerOf(clientOrderId);
+  }
+
+  /**
+   * @param order - an open order, as the registry holds it
+   * @returns the largest qty the modifies in flight on it ask for, undefined when none does
+   */
+  inFlightModifyQty(order: Order): Dec | undefined {
+    return this.requests.claimedQty(order);
+  }
+
+  /**
+   * @param sym - the symbol
+   * @param positionSide - the leg
+   * @param strategyId - only this strategy's closes, when given
+   * @returns the signed size of the leg closes in flight will close, zero when none
+   */
+  closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec {
+    return this.closes.idle ? ZERO : this.closes.closingQty(sym, positionSide, strategyId);
+  }
+
+  /**
+   * @param clientAlgoOrderId - the caller reference
+   * @returns the algo order, open or finished, or undefined
+   */
+  algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined {
+    return this.orders.algoByRef.get(clientAlgoOrderId);
+  }
+
+  /**
+   * Algo orders that may still put an order on the book: open ones and those sent and not
+   * answered yet (see {@link countOpenAlgoOrdersOf}).
+   * @param strategyId - only this strategy's, when given
+   * @returns the count
+   */
+  countOpenAlgoOrders(strategyId?: string): number {
+    return countOpenAlgoOrdersOf(this.orders, strategyId) + this.algosInFlight.count(strategyId);
   }
 
   /**

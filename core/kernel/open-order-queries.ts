@@ -55,6 +55,20 @@ export function openOrdersOnSym(orders: OrderRegistry, sym: string, strategyId?:
 }
 
 /**
+ * How many algo orders are open (not triggered, cancelled or failed): all of them without a walk,
+ * one strategy's by a walk over the open algo orders (rarely more than a few per strategy).
+ * @param orders - the order registry
+ * @param strategyId - only this strategy's, when given
+ * @returns the count
+ */
+export function countOpenAlgoOrdersOf(orders: OrderRegistry, strategyId?: string): number {
+  if (strategyId === undefined) return orders.openAlgo.size;
+  let count = 0;
+  for (const ref of orders.openAlgo.keys()) if (orders.ownerOf(ref) === strategyId) count++;
+  return count;
+}
+
+/**
  * Open algo orders, in the order first seen.
  * @param orders - the order registry
  * @param strategyId - only this strategy's, when given

@@ -1,5 +1,6 @@
 import type { Dec } from '../model/index.ts';
 import { asNumber, closesHedgeLeg, isAtMost } from '../model/index.ts';
+import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import {
   isUnsizedQuoteOrder,
   notionalOf,
@@ -12,7 +13,12 @@ import {
   termsWithSpecOf,
   unfilledQty,
 } from './order-terms.ts';
-import { isPendingSameSide, pendingSameSideSplit, reducesPosition } from './position-reduction.ts';
+import {
+  closingSameSide,
+  isPendingSameSide,
+  pendingSameSideSplit,
+  reducesPosition,
+} from './position-reduction.ts';
 import { type CheckInput, deny, type RiskCheck } from './risk-check.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -72,9 +78,11 @@ export const maxNotionalCheck: RiskCheck = {
  * that each fit the position alone do not all pass, the part beyond what is left is checked as
  * an opening.
  * A modification counts with its new qty, less what the order filled already (that part is in
- * the position), in place of the order it replaces. Algo orders are
- * checked once, when placed, as the order their trigger sends (the venue sends it without the
- * gate); resting ones are not counted as open orders (Keel's choice: a stop and a take-profit on
+ * the position), in place of the order it replaces; an open order with a modify in flight counts
+ * at the larger of its qty and the modify's, and a position close in flight as a reduce-only
+ * order of the whole leg (see `pendingSameSideSplit`). Algo orders are checked when placed or
+ * replaced, as the order their trigger sends (the venue sends it without the gate); resting ones
+ * are not counted as open orders (Keel's choice: a stop and a take-profit on
  * one position are alternatives, counting both as filled would deny orders that cannot breach).
  */
 export const maxPositionCheck: RiskCheck = {
@@ -130,14 +138,16 @@ const ESTIMATE_MARGIN = 1e-9;
  */
 function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefined, max: Dec): boolean {
   const qty = asNumber(terms.qty) - (terms.filled === undefined ? 0 : asNumber(terms.filled));
-  let added = qty;
+  const closing = asNumber(closingSameSide(terms, view, owner));
+  let added = qty + closing;
   // The rounding bound scales with the terms' sizes, not their sum (terms of either sign may cancel).
-  let magnitude = Math.abs(qty);
+  let magnitude = Math.abs(qty) + closing;
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
-    const remaining = isUnsizedQuoteOrder(order)
-      ? asNumber(openOrderLeft(order, view))
-      : asNumber(order.orderQty) - asNumber(order.executedQty);
+    const remaining =
+      isUnsizedQuoteOrder(order) || order.orderState === 'PENDING_REPLACE'
+        ? asNumber(openOrderLeft(order, view))
+        : asNumber(order.orderQty) - asNumber(order.executedQty);
     added += remaining;
     magnitude += Math.abs(remaining);
   }
@@ -147,14 +157,21 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
   return projected < limit - (Math.abs(position) + magnitude + limit) * ESTIMATE_MARGIN;
 }
 
-/** Gross exposure after the order (current gross exposure + the order's notional) stays within maxGrossExposure. */
+/**
+ * Gross exposure after the order stays within maxGrossExposure: the current gross exposure (each
+ * position at its mark, see `RiskView.grossExposure`) plus what the order and the open orders
+ * that can add to a position would add if they filled (see {@link exposureAfter}: at portfolio
+ * scope every strategy's open orders, at strategy scope the strategy's own). An order that
+ * reduces passes. Cost per intent while the limit is set: one walk over the open orders in scope
+ * on numbers; the exact Decimal walk only when that over-estimate reaches the limit.
+ */
 export const maxGrossExposureCheck: RiskCheck = {
   name: 'maxGrossExposure',
   kind: 'limit',
   intents: ORDER_TERMS_INTENTS,
   enforces: (limits) => limits.maxGrossExposure !== undefined,
   run(input) {
-    const { intent, view, limits } = input;
+    const { intent, view, limits, scope, strategyId } = input;
     const max = limits.maxGrossExposure;
     if (max === undefined) return undefined;
     const found = termsWithSpecOf(input);
@@ -172,11 +189,19 @@ export const maxGrossExposureCheck: RiskCheck = {
         `${intent.kind} ${intent.ref}: gross exposure cannot be computed (${current === undefined ? 'the state does not report it' : `no reference price for ${terms.sym}`})`,
       );
     }
-    const after = current.add(notional);
+    const owner = scope === 'strategy' ? strategyId : undefined;
+    if (clearlyWithinExposure(current, notional, terms, view, owner, max)) return undefined;
+    const after = exposureAfter(current, notional, terms, view, owner);
+    if (after === undefined) {
+      return deny(
+        'maxGrossExposure',
+        `${intent.kind} ${intent.ref}: gross exposure cannot be computed (an open market order has no reference price)`,
+      );
+    }
     if (after.lessThanOrEqualTo(max)) return undefined;
     return deny(
       'maxGrossExposure',
-      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()}, over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
+      `${intent.kind} ${intent.ref}: gross exposure would reach ${after.toFixed()} with open orders, over ${scopeLabel(input)}'s maxGrossExposure ${max.toFixed()}`,
     );
   },
 };

@@ -2,25 +2,37 @@ import { asNumber } from '../model/index.ts';
 import { ORDER_TERMS_INTENTS, termsOf } from './order-terms.ts';
 import { deny, type RiskCheck } from './risk-check.ts';
 
-/** A new order is denied when maxOpenOrders (the portfolio's, or the strategy's own) are already open. */
+/**
+ * A new order or algo order is denied when maxOpenOrders (the portfolio's, or the strategy's own)
+ * are already open. Algo orders not triggered yet count (those sent and not answered too): each
+ * may put an order on the book when it fires, where the gate no longer sees it.
+ */
 export const maxOpenOrdersCheck: RiskCheck = {
   name: 'maxOpenOrders',
   kind: 'limit',
-  intents: ['placeOrder'],
+  intents: ['placeOrder', 'placeAlgoOrder'],
   enforces: (limits) => limits.maxOpenOrders !== undefined,
   run({ intent, view, limits, scope, strategyId }) {
     const max = limits.maxOpenOrders;
-    if (max === undefined || intent.kind !== 'placeOrder') return undefined;
-    const open = view.countOpenOrders(scope === 'strategy' ? { strategyId } : {});
+    if (max === undefined || (intent.kind !== 'placeOrder' && intent.kind !== 'placeAlgoOrder'))
+      return undefined;
+    const owner = scope === 'strategy' ? strategyId : undefined;
+    const orders = view.countOpenOrders(owner === undefined ? {} : { strategyId: owner });
+    const open = orders + view.countOpenAlgoOrders(owner);
     if (open < max) return undefined;
-    const owner = scope === 'portfolio' ? 'the portfolio has' : `strategy ${strategyId} has`;
-    return deny('maxOpenOrders', `order ${intent.ref}: ${owner} ${open} open orders, the limit is ${max}`);
+    const who = scope === 'portfolio' ? 'the portfolio has' : `strategy ${strategyId} has`;
+    const algos = open === orders ? '' : ` (${open - orders} of them algo orders)`;
+    return deny(
+      'maxOpenOrders',
+      `${intent.kind === 'placeOrder' ? 'order' : 'algo order'} ${intent.ref}: ${who} ${open} open orders${algos}, the limit is ${max}`,
+    );
   },
 };
 
 /**
  * A limit price stays within `priceBand` (a fraction) of the reference price, so fat-finger
  * prices are denied. With no reference price known the order passes (nothing to compare with).
+ * A modify or algo replacement that sets no price passes: its price was judged when set.
  */
 export const priceBandCheck: RiskCheck = {
   name: 'priceBand',
@@ -31,6 +43,10 @@ export const priceBandCheck: RiskCheck = {
     const { intent, view, limits } = input;
     const band = limits.priceBand;
     if (band === undefined) return undefined;
+    // A modify or replacement that keeps the price is not judged on it: a price that drifted out
+    // of the band while resting must not stop the order from being shrunk.
+    if ((intent.kind === 'modifyOrder' || intent.kind === 'replaceAlgoOrder') && intent.price === undefined)
+      return undefined;
     const terms = termsOf(input);
     if (terms?.price === undefined) return undefined;
     const reference = view.referencePrice(terms.sym);

@@ -47,11 +47,17 @@ export function unfilledQty(terms: OrderTerms): Dec {
 }
 
 /** The intent kinds {@link orderTermsOf} finds order terms for. */
-export const ORDER_TERMS_INTENTS: readonly IntentKind[] = ['placeOrder', 'placeAlgoOrder', 'modifyOrder'];
+export const ORDER_TERMS_INTENTS: readonly IntentKind[] = [
+  'placeOrder',
+  'placeAlgoOrder',
+  'modifyOrder',
+  'replaceAlgoOrder',
+];
 
 /**
  * The order terms of an intent: a new order, an algo order (as the order its trigger places),
- * or a modification merged with the open order it targets.
+ * a modification merged with the open order it targets, or a replacement of an algo order merged
+ * with the algo order (as the order its trigger then places).
  * @param intent - any intent
  * @param view - the state, to find a modified order
  * @returns the terms, or undefined for intents that place no order (or modify an unknown one)
@@ -98,6 +104,20 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
       // An unfilled order (nearly every modify) costs one record, not one and a spread.
       return order.executedQty.isZero() ? terms : { ...terms, filled: order.executedQty };
     }
+    case 'replaceAlgoOrder': {
+      const algo = view.algoOrderByRef(intent.target);
+      if (algo === undefined) return undefined;
+      const price = intent.price ?? algo.price;
+      return {
+        sym: algo.sym,
+        side: algo.side,
+        orderType: price.isZero() ? 'MARKET' : 'LIMIT',
+        qty: intent.qty ?? algo.qty,
+        price: price.isZero() ? undefined : price,
+        positionSide: algo.positionSide,
+        reduceOnly: algo.reduceOnly,
+      };
+    }
     default:
       return undefined;
   }
@@ -125,9 +145,11 @@ export function isUnsizedQuoteOrder(order: Order): boolean {
  * What an open order can still trade, as the position projections count it: its orderQty less
  * what it filled; for a quote-sized market order not sized yet ({@link isUnsizedQuoteOrder}), the
  * qty its unspent amount (quoteOrderQty - executedAmount) buys at the reference price, the
- * estimate a new quote-sized order is checked with (zero when no reference price is known).
+ * estimate a new quote-sized order is checked with (zero when no reference price is known). An
+ * order with a modify in flight counts at the larger of its orderQty and the qty the modify asks
+ * for ({@link RiskView.inFlightModifyQty}): until the venue answers, it may fill at either.
  * @param order - an open order
- * @param view - the state (reference price, instrument)
+ * @param view - the state (reference price, instrument, modifies in flight)
  * @returns the quantity still to trade, never negative for an unsized order
  */
 export function openOrderLeft(order: Order, view: RiskView): Dec {
@@ -135,7 +157,21 @@ export function openOrderLeft(order: Order, view: RiskView): Dec {
     const unspent = (order.quoteOrderQty as Dec).sub(order.executedAmount);
     return unspent.gt(0) ? estimatedQty(order.sym, unspent, view) : ZERO;
   }
-  return order.executedQty.isZero() ? order.orderQty : order.orderQty.sub(order.executedQty);
+  const qty = claimedOrderQty(order, view);
+  return order.executedQty.isZero() ? qty : qty.sub(order.executedQty);
+}
+
+/**
+ * The qty an open order may fill up to: its orderQty, or the larger qty a modify in flight on it
+ * asks for (only an order shown PENDING_REPLACE can have one, so others cost no look-up).
+ * @param order - an open order
+ * @param view - the state
+ * @returns the qty
+ */
+export function claimedOrderQty(order: Order, view: RiskView): Dec {
+  if (order.orderState !== 'PENDING_REPLACE') return order.orderQty;
+  const claimed = view.inFlightModifyQty(order);
+  return claimed?.gt(order.orderQty) ? claimed : order.orderQty;
 }
 
 /**

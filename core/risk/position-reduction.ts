@@ -25,12 +25,29 @@ export interface PendingSameSide {
 }
 
 /**
+ * The size a position close in flight on the order's leg will close, when the close trades on
+ * the order's side (it sells a long leg, buys a short one): until its order is seen, the close
+ * counts as a resting reduce-only order of that size.
+ * @param terms - the order being decided
+ * @param view - the state
+ * @param owner - count only this strategy's closes; undefined = every strategy's
+ * @returns the size, zero when no such close is in flight
+ */
+export function closingSameSide(terms: OrderTerms, view: RiskView, owner?: string): Dec {
+  const closing = view.closingPositionQty(terms.sym, terms.positionSide, owner);
+  if (closing.isZero()) return closing;
+  return closing.isPositive() === (terms.side === 'SELL') ? closing.abs() : ZERO;
+}
+
+/**
  * The unfilled quantity of the open orders on the order's sym, leg and side (the one it replaces
  * aside), split into plain and reduce-only orders (in BOTH mode a leg's closing orders count as
  * reduce-only): a reduce-only order fills only while the position is opposite to it, so together
  * they move the position by at most the plain orders plus the smaller of the reduce-only ones and
  * the position (see `maxPositionCheck`). A quote-sized order not sized yet counts at the qty its
- * amount buys at the reference price (`openOrderLeft`).
+ * amount buys at the reference price, an order with a modify in flight at the larger qty
+ * (`openOrderLeft`), and a position close in flight as a reduce-only order of the leg's size
+ * ({@link closingSameSide}).
  * @param terms - the order being decided
  * @param view - the state
  * @param owner - count only this strategy's orders; undefined = every strategy's
@@ -38,7 +55,7 @@ export interface PendingSameSide {
  */
 export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: string): PendingSameSide {
   let plain = ZERO;
-  let reduceOnly = ZERO;
+  let reduceOnly = closingSameSide(terms, view, owner);
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
     const left = openOrderLeft(order, view);

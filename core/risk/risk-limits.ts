@@ -36,15 +36,18 @@ export const riskLimitsSchema = z
       ),
     /**
      * Largest absolute position per sym (and leg), counting open orders on the same side as if
-     * filled. The position is the portfolio's, also for a strategy's own limit; a strategy's limit
-     * counts only its own open orders, the global one every strategy's. An order passes only as
-     * far as it reduces what the position has left after the resting orders on its side (or is
-     * reduce-only); the part beyond counts as opening.
+     * filled (one with a modify in flight at the larger qty; a position close in flight as a
+     * reduce-only order of the whole leg). The position is the portfolio's, also for a strategy's
+     * own limit; a strategy's limit counts only its own open orders, the global one every
+     * strategy's. An order passes only as far as it reduces what the position has left after the
+     * resting orders on its side (or is reduce-only); the part beyond counts as opening. Algo
+     * orders are checked when placed or replaced, as the order their trigger sends; resting ones
+     * are not counted.
      */
     maxPositionQty: positiveDecimal
       .optional()
       .describe(
-        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass.",
+        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled: one with a modify in flight at the larger of its qty and the modify's, a position close in flight as claiming the whole position. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass. An algo order is checked when placed or replaced, as the order its trigger sends; resting algo orders are not counted.",
       ),
     /** Per-sym overrides of `maxPositionQty`. */
     maxPositionQtyBySym: z
@@ -56,7 +59,7 @@ export const riskLimitsSchema = z
     maxGrossExposure: positiveDecimal
       .optional()
       .describe(
-        "Largest gross exposure after the order, in the settlement asset: the sum over syms of |position| * contractSize * price, plus the order's notional. Orders that reduce pass.",
+        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; the order's own among them) netted against its position the way that makes it largest. At the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass.",
       ),
     maxOpenOrders: z
       .number()
@@ -64,14 +67,14 @@ export const riskLimitsSchema = z
       .nonnegative()
       .optional()
       .describe(
-        "Most open orders at once: the portfolio's at top level, the strategy's own under strategies[].",
+        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book: the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders and new algo orders.",
       ),
     priceBand: z
       .number()
       .positive()
       .optional()
       .describe(
-        'Largest distance of a limit price from the reference price (mid of the last quote, else the last trade, else the last closed bar), as a fraction: 0.05 = 5 %. With no reference yet the order passes.',
+        'Largest distance of a limit price from the reference price (mid of the last quote, else the last trade, else the last closed bar), as a fraction: 0.05 = 5 %. With no reference yet the order passes; so does a modify or algo replacement that sets no new price.',
       ),
     submitRate: rateLimitSchema
       .optional()

@@ -1,4 +1,4 @@
-import type { Dec, InstrumentSpec, Order, PositionMode, PositionSide } from '../model/index.ts';
+import type { AlgoOrder, Dec, InstrumentSpec, Order, PositionMode, PositionSide } from '../model/index.ts';
 
 /** Which open orders to count: every field given must match. */
 export interface OpenOrderFilter {
@@ -40,6 +40,25 @@ export interface RiskView {
   ownerOf(clientOrderId: string): string | undefined;
   /** An order by its clientOrderId (the caller reference), final or not. */
   orderByRef(clientOrderId: string): Order | undefined;
+  /**
+   * The largest qty the modifies in flight on an open order ask for: until the venue answers,
+   * the order may fill at that qty. Undefined when no modify of it is in flight (its orderQty stands).
+   */
+  inFlightModifyQty(order: Order): Dec | undefined;
+  /**
+   * The signed size (long > 0) of a position leg that position closes in flight will close: the
+   * leg's size when the close was sent, zero when no close of it is in flight. Until the venue
+   * makes its close order, the close claims that part of the position as a resting reduce-only
+   * order on the other side would.
+   */
+  closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec;
+  /** An algo order by its clientAlgoOrderId, open or finished; undefined when not known (yet). */
+  algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined;
+  /**
+   * How many algo orders may still put an order on the book, all strategies' or one strategy's:
+   * those open on the venue (not triggered yet) and those sent and not answered yet.
+   */
+  countOpenAlgoOrders(strategyId?: string): number;
   /** Portfolio equity in the settlement currency. */
   equity(): Dec;
   /**

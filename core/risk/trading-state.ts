@@ -32,7 +32,8 @@ export function stricterStatus(a: TradingStatus, b: TradingStatus): TradingStatu
 
 /**
  * Whether an intent only takes risk off: cancels, closes, repayments, reduce-only or reducing
- * orders, and modifications of an order that itself reduces (without growing it). An order
+ * orders, and modifications of an order or replacements of an algo order that itself reduces
+ * (without growing it). An order
  * reduces only by what the position has left after every strategy's resting orders on its side
  * (see {@link reducesPosition}), so several sells that each fit a long position alone do not all
  * pass in REDUCING state.
@@ -58,6 +59,13 @@ export function isRiskReducing(intent: Intent, view: RiskView): boolean {
       if (order === undefined || terms === undefined) return false;
       const grows = intent.qty?.greaterThan(order.orderQty) === true;
       return !grows && (order.reduceOnly || reducesPosition(terms, view));
+    }
+    case 'replaceAlgoOrder': {
+      const algo = view.algoOrderByRef(intent.target);
+      const terms = orderTermsOf(intent, view);
+      if (algo === undefined || terms === undefined) return false;
+      const grows = intent.qty?.greaterThan(algo.qty) === true;
+      return !grows && (algo.reduceOnly || reducesPosition(terms, view));
     }
     default:
       return false;

@@ -1,4 +1,5 @@
 import {
+  type AlgoOrder,
   D,
   type Dec,
   type InstrumentSpec,
@@ -29,6 +30,14 @@ export interface FakeRiskView extends RiskView {
   readonly positions: Map<string, Dec>;
   /** The orders the view knows, final or not; the open-order questions see the non-final ones. */
   orders: OwnedOrder[];
+  /** The algo orders the view knows, with their owners; those in state NEW count as open. */
+  algoOrders: { readonly strategyId: string; readonly algo: AlgoOrder }[];
+  /** Algo orders sent and not answered yet, by owner. */
+  algosInFlight: string[];
+  /** The qty a modify in flight asks for, by the clientOrderId of its order. */
+  readonly modifyClaims: Map<string, Dec>;
+  /** Signed sizes closes in flight will close, by `sym|positionSide` (any strategy's). */
+  readonly closing: Map<string, Dec>;
   /**
    * Sets a position.
    * @param sym - the symbol
@@ -63,6 +72,10 @@ export function aRiskView(): FakeRiskView {
     references: new Map([['BINANCE_PERP_BTC_USDT', 100]]),
     positions: new Map(),
     orders: [],
+    algoOrders: [],
+    algosInFlight: [],
+    modifyClaims: new Map(),
+    closing: new Map(),
     now: () => view.time,
     instrument: (sym) => view.instruments.get(sym),
     referencePrice: (sym) => view.references.get(sym),
@@ -74,6 +87,14 @@ export function aRiskView(): FakeRiskView {
       openOf(view, { sym, ...(strategyId === undefined ? {} : { strategyId }) }),
     ownerOf: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.strategyId,
     orderByRef: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.order,
+    inFlightModifyQty: (order) => view.modifyClaims.get(order.clientOrderId),
+    closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
+    algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
+    countOpenAlgoOrders: (strategyId) =>
+      view.algoOrders.filter(
+        (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),
+      ).length +
+      view.algosInFlight.filter((owner) => strategyId === undefined || owner === strategyId).length,
     equity: () => view.equityValue,
     grossExposure: () => view.gross,
     setPosition(sym, qty, side = 'NONE') {

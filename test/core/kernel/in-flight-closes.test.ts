@@ -51,3 +51,17 @@ describe('the position closes in flight', () => {
     expect(closes.claim(legClose('LONG'))).toBeUndefined();
   });
 });
+
+describe('what the closes in flight claim of a position', () => {
+  it('is each leg’s signed size when its close was sent, per owner, until the close order is seen', () => {
+    const closes = hedged();
+    expect(closes.closingQty(BTC, 'LONG').toFixed()).toBe('0');
+    closes.sending({ kind: 'closePositions', ref: 'a-r-1', symList: [BTC] }, 'alpha');
+    expect(closes.closingQty(BTC, 'LONG').toFixed()).toBe('2');
+    expect(closes.closingQty(BTC, 'SHORT').toFixed()).toBe('-3');
+    expect(closes.closingQty(BTC, 'SHORT', 'beta').toFixed()).toBe('0');
+    closes.seen('a-r-1', legClose('LONG'));
+    expect(closes.closingQty(BTC, 'LONG').toFixed()).toBe('0');
+    expect(closes.closingQty(BTC, 'SHORT', 'alpha').toFixed()).toBe('-3');
+  });
+});

@@ -49,6 +49,34 @@ function aRestingBid(act: (ctx: Ctx, quoteTs: number) => Intent | readonly Inten
   return { kernel, port, market, denials, seen, open, stateOf, refuse };
 }
 
+describe('kernel: the qty a modify in flight claims', () => {
+  it('is the largest the modifies in flight ask for, until the venue answers or refuses them', () => {
+    const rig = aRestingBid((ctx, ts) =>
+      ts === 2_000
+        ? [ctx.order.modify('s-1', { qty: 3 }), ctx.order.modify('s-1', { qty: 2 })]
+        : ts === 4_000
+          ? ctx.order.modify('s-1', { qty: 5 })
+          : undefined,
+    );
+    const claimed = () => {
+      const order = rig.kernel.state.orders.byRef.get('s-1') as Order;
+      return rig.kernel.state.inFlightModifyQty(order)?.toFixed();
+    };
+    expect(claimed()).toBeUndefined();
+    rig.market.next(aQuote(2_000, 100));
+    expect(claimed()).toBe('3');
+    rig.refuse('s-2', 'modifyOrder', 400001, 'refused');
+    // One of the two is still in flight: the claim stays (at most too large, never too small).
+    expect(claimed()).toBe('3');
+    rig.refuse('s-3', 'modifyOrder', 400001, 'refused');
+    expect(claimed()).toBeUndefined();
+    rig.market.next(aQuote(4_000, 100));
+    expect(claimed()).toBe('5');
+    rig.port.emit(anOrderUpdate({ ...rig.open, orderQty: D(5), updateAt: 4_001 }));
+    expect(claimed()).toBeUndefined();
+  });
+});
+
 describe('kernel: modify and cancel requests the venue refuses or never answers', () => {
   it('puts a refused modify back to the venue word (OPEN) and tells the strategy why', () => {
     const rig = aRestingBid((ctx, ts) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { D } from '../../../core/model/index.ts';
-import { aLimitOrder } from '../../kit/intent-builders.ts';
+import { aLimitOrder, aSellStop } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { expectApproved, expectDenied } from '../../kit/risk-expectations.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
@@ -23,6 +23,17 @@ describe('order limits', () => {
       view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) }];
       expectDenied('maxOpenOrders', aLimitOrder(), view, { limits: { maxOpenOrders: 1 } });
     });
+    it('counts algo orders not triggered yet and those not answered yet, and bounds placeAlgoOrder too', () => {
+      const view = aRiskView();
+      view.orders = [{ strategyId: 's1', order: anOrder({ clientOrderId: 'a' }) }];
+      view.algosInFlight = ['s1'];
+      const limits = { strategies: { s1: { maxOpenOrders: 2 } } };
+      const reason = expectDenied('maxOpenOrders', aLimitOrder(), view, limits);
+      expect(reason).toContain('strategy s1 has 2 open orders (1 of them algo orders)');
+      expectDenied('maxOpenOrders', aSellStop(), view, limits);
+      view.algosInFlight = ['other'];
+      expectApproved(aSellStop(), view, limits);
+    });
     it("passes when only other strategies' orders are open", () => {
       const view = aRiskView();
       view.orders = [{ strategyId: 'other', order: anOrder({ clientOrderId: 'a' }) }];
@@ -39,6 +50,24 @@ describe('order limits', () => {
     });
     it('passes a price inside the band', () => {
       expectApproved(aLimitOrder({ price: D('104.9') }), aRiskView(), { limits: { priceBand: 0.05 } });
+    });
+    it('does not judge a modify that keeps the price on that price: a resting order the market left can still be shrunk', () => {
+      const view = aRiskView();
+      view.orders = [
+        { strategyId: 's1', order: anOrder({ clientOrderId: 'a', orderQty: D('2'), limitPrice: D('90') }) },
+      ];
+      const limits = { limits: { priceBand: 0.05 } };
+      expectApproved(
+        { kind: 'modifyOrder', ref: 'm-1', target: 'a', sym: 'BINANCE_PERP_BTC_USDT', qty: D('1') },
+        view,
+        limits,
+      );
+      expectDenied(
+        'priceBand',
+        { kind: 'modifyOrder', ref: 'm-2', target: 'a', sym: 'BINANCE_PERP_BTC_USDT', price: D('90') },
+        view,
+        limits,
+      );
     });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { D, type Intent } from '../../../core/model/index.ts';
 import { isRiskReducing, stricterStatus } from '../../../core/risk/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
 import { aLimitOrder } from '../../kit/intent-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { aRiskView } from '../../kit/risk-view-builder.ts';
@@ -45,6 +46,27 @@ describe('trading state', () => {
     expect(
       isRiskReducing({ kind: 'modifyOrder', ref: 'm2', target: 'tp', sym: BTC, qty: D('1.5') }, view),
     ).toBe(false);
+  });
+
+  it('lets an algo order that reduces be re-triggered but not grown, and an opening one not at all', () => {
+    const view = aRiskView();
+    view.setPosition(BTC, '2');
+    view.algoOrders = [
+      { strategyId: 's1', algo: anAlgoOrder({ clientAlgoOrderId: 'sl', qty: D('1') }) },
+      { strategyId: 's1', algo: anAlgoOrder({ clientAlgoOrderId: 'entry', side: 'BUY', reduceOnly: false }) },
+    ];
+    const replace = (target: string, change: { triggerPrice?: string; qty?: string }): Intent => ({
+      kind: 'replaceAlgoOrder',
+      ref: `r-${target}`,
+      target,
+      sym: BTC,
+      ...(change.triggerPrice === undefined ? {} : { triggerPrice: D(change.triggerPrice) }),
+      ...(change.qty === undefined ? {} : { qty: D(change.qty) }),
+    });
+    expect(isRiskReducing(replace('sl', { triggerPrice: '95' }), view)).toBe(true);
+    expect(isRiskReducing(replace('sl', { qty: '1.5' }), view)).toBe(false);
+    expect(isRiskReducing(replace('entry', { triggerPrice: '95' }), view)).toBe(false);
+    expect(isRiskReducing(replace('unknown', { triggerPrice: '95' }), view)).toBe(false);
   });
 
   it('takes the stricter of the portfolio and strategy states', () => {

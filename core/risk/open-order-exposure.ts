@@ -1,0 +1,159 @@
+import type { Dec, Order, OrderSide, PositionSide } from '../model/index.ts';
+import { asNumber, closesHedgeLeg, D, decimalOf, ZERO } from '../model/index.ts';
+import { claimedOrderQty, isUnsizedQuoteOrder, type OrderTerms } from './order-terms.ts';
+import type { RiskView } from './risk-view.ts';
+
+const ONE = D(1);
+
+/** Relative room left for float rounding when the estimate below decides alone. */
+const ESTIMATE_MARGIN = 1e-9;
+
+/** Whether an order can only take a position down: reduce-only, or closing a hedge leg. */
+function onlyReduces(order: { reduceOnly: boolean; side: OrderSide; positionSide: PositionSide }): boolean {
+  return order.reduceOnly || closesHedgeLeg(order);
+}
+
+/**
+ * Whether an open order counts toward the exposure the order being decided may reach: it can add
+ * to a position (not reduce-only) and is not the order a modification replaces.
+ */
+function counts(order: Order, terms: OrderTerms): boolean {
+  return order.clientOrderId !== terms.replaces && !onlyReduces(order);
+}
+
+/**
+ * The notional an open order can still add: its quote amount not spent yet (a quote-sized order
+ * not sized yet), else what it can still fill ({@link claimedOrderQty}, a modify in flight at its
+ * larger qty) * contractSize * its limit price, a market order at the reference price. An order
+ * on a sym the run has no spec of (placed outside the run: the gate lets none through) counts
+ * with contractSize 1.
+ * @returns the notional, or undefined for a market order with no reference price
+ */
+function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
+  if (isUnsizedQuoteOrder(order)) {
+    const unspent = (order.quoteOrderQty as Dec).sub(order.executedAmount);
+    return unspent.gt(0) ? unspent : ZERO;
+  }
+  const left = claimedOrderQty(order, view).sub(order.executedQty);
+  if (!left.gt(0)) return ZERO;
+  const contracts = left.mul(view.instrument(order.sym)?.contractSize ?? ONE);
+  if (order.orderType === 'LIMIT' && !order.limitPrice.isZero()) return contracts.mul(order.limitPrice);
+  const reference = view.referencePrice(order.sym);
+  return reference === undefined ? undefined : contracts.mul(decimalOf(reference));
+}
+
+/** {@link openOrderNotional} on numbers; NaN when it is undefined. */
+function openOrderNotionalEstimate(order: Order, view: RiskView): number {
+  if (isUnsizedQuoteOrder(order) || order.orderState === 'PENDING_REPLACE') {
+    const exact = openOrderNotional(order, view);
+    return exact === undefined ? Number.NaN : asNumber(exact);
+  }
+  const left = asNumber(order.orderQty) - asNumber(order.executedQty);
+  if (!(left > 0)) return 0;
+  const spec = view.instrument(order.sym);
+  const contracts = spec === undefined ? left : left * asNumber(spec.contractSize);
+  const price =
+    order.orderType === 'LIMIT' && !order.limitPrice.isZero()
+      ? asNumber(order.limitPrice)
+      : view.referencePrice(order.sym);
+  return price === undefined ? Number.NaN : contracts * price;
+}
+
+/**
+ * Gross exposure after the order, on numbers and over-estimated: the current gross exposure plus
+ * the notional of the order and of every open order that can add to a position, as if each one
+ * added its whole notional (the exact {@link exposureAfter} nets each leg's buys and sells against
+ * its position, which can only give less). True when that stays under the limit by more than
+ * float rounding could account for, so the exact Decimal walk is needed only near the limit.
+ * @param current - the gross exposure now
+ * @param notional - the order's notional (what it can still add)
+ * @param terms - the order
+ * @param view - the state
+ * @param owner - count only this strategy's open orders; undefined = every strategy's
+ * @param max - the limit
+ * @returns true when the exposure surely stays within the limit
+ */
+export function clearlyWithinExposure(
+  current: Dec,
+  notional: Dec,
+  terms: OrderTerms,
+  view: RiskView,
+  owner: string | undefined,
+  max: Dec,
+): boolean {
+  const now = asNumber(current);
+  let added = asNumber(notional);
+  // Every term is non-negative: their sum is also the scale of its rounding.
+  for (const order of view.openOrders(owner)) {
+    if (counts(order, terms)) added += openOrderNotionalEstimate(order, view);
+  }
+  const limit = asNumber(max);
+  // NaN (a notional not known) compares false: the exact walk decides.
+  return now + added < limit - (Math.abs(now) + added + limit) * ESTIMATE_MARGIN;
+}
+
+/** The notional the counted orders of one position leg can add, by side. */
+interface LegOrders {
+  readonly sym: string;
+  readonly positionSide: PositionSide;
+  buy: Dec;
+  sell: Dec;
+}
+
+/**
+ * Gross exposure after the order, if the open orders that can add to a position fill as far as
+ * they can make it worst: for each position leg with such orders (the order's among them), its
+ * value at the reference price v, and the notional of its buys B and sells S, the leg reaches
+ * max(|v + B|, |v - S|) instead of |v|. The order counts with its notional; a modification in
+ * place of the order it modifies; an open order with a modify in flight at the larger qty.
+ * @param current - the gross exposure now (every leg at |v|)
+ * @param notional - the order's notional (what it can still add)
+ * @param terms - the order
+ * @param view - the state
+ * @param owner - count only this strategy's open orders; undefined = every strategy's
+ * @returns the exposure, or undefined when an open order's notional is not known (a market
+ *   order with no reference price)
+ */
+export function exposureAfter(
+  current: Dec,
+  notional: Dec,
+  terms: OrderTerms,
+  view: RiskView,
+  owner: string | undefined,
+): Dec | undefined {
+  const legs = new Map<string, LegOrders>();
+  const add = (sym: string, positionSide: PositionSide, side: OrderSide, amount: Dec): void => {
+    const key = `${sym}|${positionSide}`;
+    let leg = legs.get(key);
+    if (leg === undefined) {
+      leg = { sym, positionSide, buy: ZERO, sell: ZERO };
+      legs.set(key, leg);
+    }
+    if (side === 'BUY') leg.buy = leg.buy.add(amount);
+    else leg.sell = leg.sell.add(amount);
+  };
+  add(terms.sym, terms.positionSide, terms.side, notional);
+  for (const order of view.openOrders(owner)) {
+    if (!counts(order, terms)) continue;
+    const amount = openOrderNotional(order, view);
+    if (amount === undefined) return undefined;
+    add(order.sym, order.positionSide, order.side, amount);
+  }
+  let after = current;
+  for (const leg of legs.values()) {
+    const value = legValue(leg, view);
+    const up = value.add(leg.buy).abs();
+    const down = value.sub(leg.sell).abs();
+    after = after.add((up.gt(down) ? up : down).sub(value.abs()));
+  }
+  return after;
+}
+
+/** A leg's signed value at the reference price; zero when flat or not valued (no price). */
+function legValue(leg: LegOrders, view: RiskView): Dec {
+  const spec = view.instrument(leg.sym);
+  const reference = view.referencePrice(leg.sym);
+  const qty = view.positionQty(leg.sym, leg.positionSide);
+  if (spec === undefined || reference === undefined || qty.isZero()) return ZERO;
+  return qty.mul(spec.contractSize).mul(decimalOf(reference));
+}
