@@ -14,8 +14,9 @@ import { anInstrument } from '../test/kit/instrument-builders.ts';
 // (a place and a cancel of a far-away limit order after each of EVENTS SYNTHETIC BBO events), as a
 // market maker leaves after hours of paper trading. Prints the restart time (replaying the feed
 // and the journal), the snapshot's size, and the time of the close (the snapshot with the view of
-// every order for people). Target: a restart linear in events + commands; a snapshot of constant
-// size, so the debounced write each second costs the same after an hour as after a minute.
+// every order for people), then the time of a second restart, from that snapshot, which checks the
+// replayed account against its view. Target: a restart linear in events + commands; a snapshot of
+// constant size, so the debounced write each second costs the same after an hour as after a minute.
 
 const SYM = 'BINANCE_PERP_BTC_USDT';
 const EVENTS = 50_000;
@@ -70,13 +71,25 @@ try {
   const closing = performance.now();
   await venue.close();
   const closeMs = performance.now() - closing;
+  const viewBytes = statSync(join(dataDir, SNAPSHOT_FILE)).size;
+  const again = performance.now();
+  const reopened = await startPaperVenue({
+    instruments: [anInstrument(SYM)],
+    feed: listFeed(pushes),
+    pacing: { mode: 'manual' },
+    dataDir,
+    persistDebounceMs: 0,
+  });
+  const checkedRestartMs = performance.now() - again;
+  await reopened.close();
   const perEvent = (restartMs * 1000) / (EVENTS + COMMANDS);
   process.stdout.write(
     `restart      ${Math.round(restartMs)} ms for ${EVENTS.toLocaleString('en-US')} SYNTHETIC events and ` +
       `${COMMANDS.toLocaleString('en-US')} journaled commands (${perEvent.toFixed(1)} us per event or command)\n` +
       `snapshot     ${snapshotBytes} bytes after the next event (the debounced write: feed position, journal length)\n` +
       `close        ${Math.round(closeMs)} ms, snapshot with the view of every order: ` +
-      `${(statSync(join(dataDir, SNAPSHOT_FILE)).size / 2 ** 20).toFixed(1)} MiB (written once, at close)\n`,
+      `${(viewBytes / 2 ** 20).toFixed(1)} MiB (written once, at close)\n` +
+      `restart      ${Math.round(checkedRestartMs)} ms from that snapshot, the replayed account checked against its view\n`,
   );
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

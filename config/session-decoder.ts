@@ -4,7 +4,8 @@ import { classifyPrivateFrame, decodeMarketMessage } from '../core/venue/index.t
 
 /**
  * Names {@link decodeSessionRecord} in event caches (`backtest.eventCache`): a cache made by
- * another decoder id is stale and rebuilt. Bump the version when decoding changes what it yields.
+ * another decoder id is stale and rebuilt. Bump the version when decoding changes what it yields
+ * (test/config/session-decoder-digest.test.ts fails until it is bumped).
  */
 export const SESSION_DECODER_ID = 'session-decoder-v2';
 

@@ -5,6 +5,7 @@
  */
 export { COMMAND_LOG_FILE } from './command-log.ts';
 export { DataDirInUseError, lockDataDir } from './data-dir-lock.ts';
+export { DataDirReplayError } from './data-dir-replay-error.ts';
 export { PaperApiError } from './envelope.ts';
 export type { LostReplyOptions, RestFault } from './faults.ts';
 export { PaperFaults } from './faults.ts';

@@ -10,6 +10,7 @@ import type {
   LatencyOptions,
   LoanOptions,
 } from '../sim/index.ts';
+import { accountViewOf } from './account-view.ts';
 import { CommandJournal } from './command-journal.ts';
 import { CommandLog, savedJournal } from './command-log.ts';
 import { lockDataDir } from './data-dir-lock.ts';
@@ -178,8 +179,10 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
- * @throws DataDirInUseError when another running venue holds the data dir; Error when the data dir
- *   holds a snapshot or command log that is not the paper venue's, or one saved with another feed
+ * @throws DataDirInUseError when another running venue holds the data dir; DataDirReplayError when
+ *   its replay does not rebuild what the venue saved there (another feed, or a journaled command
+ *   this Keel runs otherwise); Error when it holds a snapshot or command log that is not the paper
+ *   venue's
  * @example
  * const venue = await startPaperVenue({ instruments: Object.values(SYNTHETIC_INSTRUMENTS), feed: recordingFeed(path), pacing: { mode: 'asap' } });
  */
@@ -273,8 +276,12 @@ async function startHoldingDataDir(
     const { saved, entries } = savedJournal(options.dataDir);
     if (saved !== undefined || entries.length > 0)
       await restoreSnapshot(state, saved, entries, options.dataDir);
-    writer = new SnapshotWriter(options.dataDir, timer, options.persistDebounceMs ?? 1000, (withView) =>
-      snapshotOf(state, withView),
+    writer = new SnapshotWriter(
+      options.dataDir,
+      timer,
+      options.persistDebounceMs ?? 1000,
+      () => snapshotOf(state),
+      () => accountViewOf(books),
     );
     if (saved?.version === 1) {
       log?.rewrite(entries);
@@ -362,7 +369,7 @@ async function startHoldingDataDir(
           await feed.stop();
           // Commands already on their way reach the matching engine before the venue saves and closes.
           delays.closing();
-          writer?.flush();
+          await writer?.flush();
         } finally {
           try {
             await server.close();

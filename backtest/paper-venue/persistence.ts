@@ -49,11 +49,14 @@ export function isTickEntry(entry: JournalEntry): entry is TickEntry {
  * released rebuilds every portfolio exactly (orders, executions, positions, loans, algo orders) by
  * replaying the same feed. The snapshot keeps only what the journal does not: how far the feed
  * went, and markups; so it stays a few hundred bytes however long the venue runs. `view`, the
- * state written out for people, is added when the venue closes and is not read back.
+ * state written out for people, is added when the venue closes; the next start checks that its
+ * replay rebuilds it (an upgraded sim could run a journaled command otherwise).
  */
 export interface PaperSnapshot {
   readonly format: 'keel-paper-venue';
   readonly version: 2;
+  /** The version of the Keel that wrote it (absent: a Keel before 0.2.0). */
+  readonly keel?: string;
   readonly released: number;
   /** Venue time of the last released event: a restart checks it replayed the same feed. */
   readonly virtualNow: number;
@@ -64,6 +67,10 @@ export interface PaperSnapshot {
   readonly journalLength: number;
   /** Sub-portfolio markups set through the broker endpoints, bps text by portfolio. */
   readonly markups: Readonly<Record<string, string>>;
+  /**
+   * Every portfolio as the venue held it when it closed (`PortfolioView`s, as an older Keel wrote
+   * them when read back); absent in a snapshot written between a start and a close.
+   */
   readonly view?: unknown;
 }
 
@@ -139,13 +146,15 @@ export class SnapshotWriter {
    * @param dataDir - the directory (created when missing)
    * @param timer - the timer port that drives the debounce
    * @param debounceMs - how long changes gather before a write
-   * @param build - makes the snapshot to write, with the view for people or without
+   * @param build - makes the snapshot to write, without the view
+   * @param view - makes the view of every portfolio, written at close
    */
   constructor(
     private readonly dataDir: string,
     private readonly timer: TimerPort,
     private readonly debounceMs: number,
-    private readonly build: (withView: boolean) => PaperSnapshot,
+    private readonly build: () => PaperSnapshot,
+    private readonly view: () => Promise<unknown>,
   ) {
     mkdirSync(dataDir, { recursive: true });
   }
@@ -154,18 +163,19 @@ export class SnapshotWriter {
   changed(): void {
     this.cancel ??= this.timer.setTimer(() => {
       this.cancel = undefined;
-      this.write(false);
+      this.write(this.build());
     }, this.debounceMs);
   }
 
-  /** Writes now with the view (and drops a pending debounced write). */
-  flush(): void {
+  /** Writes now with the view (and drops a pending debounced write, which would drop the view). */
+  async flush(): Promise<void> {
+    const view = await this.view();
     this.cancel?.();
     this.cancel = undefined;
-    this.write(true);
+    this.write({ ...this.build(), view });
   }
 
-  private write(withView: boolean): void {
-    writeWhole(join(this.dataDir, SNAPSHOT_FILE), JSON.stringify(this.build(withView), null, 1));
+  private write(snapshot: PaperSnapshot): void {
+    writeWhole(join(this.dataDir, SNAPSHOT_FILE), JSON.stringify(snapshot, null, 1));
   }
 }

@@ -1,11 +1,12 @@
-import { D } from '../../core/model/index.ts';
-import { orderToWire } from '../../core/venue/index.ts';
+import { D, KEEL_VERSION } from '../../core/model/index.ts';
+import { accountViewOf } from './account-view.ts';
 import type { CommandJournal } from './command-journal.ts';
+import { DataDirReplayError } from './data-dir-replay-error.ts';
 import type { MarketFeed } from './market-feed.ts';
-import type { JournalEntry, PaperSnapshot } from './persistence.ts';
+import type { JournalEntry, PaperSnapshot, PaperSnapshotV1 } from './persistence.ts';
 import type { PortfolioBook } from './portfolio-book.ts';
+import { firstAccountDifference } from './replayed-account-check.ts';
 import type { VenueClock } from './venue-clock.ts';
-import { decimalsAsText, executionToWire, positionToWire } from './wire-views.ts';
 
 /** The venue state a snapshot is taken from and restored into. */
 export interface VenueState {
@@ -21,36 +22,23 @@ export interface VenueState {
 
 /**
  * The snapshot of the venue as it stands: the feed's position and the journal's length (what a
- * restart reads back), markups, and, when asked, every portfolio written out for people.
+ * restart reads back), markups, and the Keel that wrote it; the view of every portfolio is added
+ * at close ({@link accountViewOf}).
  * @param state - the venue's portfolios, journal, feed and clock
- * @param withView - whether to write the portfolios out (at close; they grow with the history)
  * @returns the snapshot to write
  */
-export function snapshotOf(state: VenueState, withView: boolean): PaperSnapshot {
-  const { books } = state;
+export function snapshotOf(state: VenueState): PaperSnapshot {
   const markups: Record<string, string> = {};
-  for (const book of books.values())
+  for (const book of state.books.values())
     if (book.markup) markups[book.portfolioId] = book.markup.mul(10_000).toFixed();
-  const snapshot: PaperSnapshot = {
+  return {
     format: 'keel-paper-venue',
     version: 2,
+    keel: KEEL_VERSION,
     released: state.feed.released,
     virtualNow: state.clock.now(),
     journalLength: state.journal.length,
     markups,
-  };
-  if (!withView) return snapshot;
-  return {
-    ...snapshot,
-    view: [...books.values()].map((book) => ({
-      portfolioId: book.portfolioId,
-      main: book.isMain,
-      positionMode: book.positionMode,
-      orders: [...book.orders.values()].map(orderToWire),
-      executions: book.executions.map(executionToWire),
-      positions: [...book.positions.values()].map(positionToWire),
-      loans: [...book.loans.values()].map(decimalsAsText),
-    })),
   };
 }
 
@@ -58,35 +46,51 @@ export function snapshotOf(state: VenueState, withView: boolean): PaperSnapshot 
  * Rebuilds the venue from a snapshot and its journal: replays the feed silently up to where it
  * was saved (or to the last journaled command's event, if later), running each journaled command
  * after the market events it followed and moving the venue to each journaled lockstep tick's time
- * in turn, then sets the markups.
+ * in turn, then sets the markups. Where the snapshot holds the view the venue wrote at close, the
+ * account replayed up to that point (the snapshot's event count and journal length) must be the
+ * one the view holds ({@link firstAccountDifference}): a journaled command this Keel runs
+ * otherwise than the Keel that acknowledged it (a refused order that now fills) stops the start.
  * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
  * @param saved - the snapshot read from the data dir, if one was written
  * @param entries - the whole journal (the command log's entries, after a version 1 snapshot's own)
  * @param dataDir - the data dir, for the error
- * @throws Error when the feed does not replay to the snapshot's event count and venue time, or
- *   not as far as the journaled commands
+ * @throws DataDirReplayError when the feed does not replay to the snapshot's event count and venue
+ *   time, or not as far as the journaled commands, or the replayed account differs from the view
  */
 export async function restoreSnapshot(
   state: VenueState,
-  saved: Pick<PaperSnapshot, 'released' | 'virtualNow' | 'markups'> | undefined,
+  saved: PaperSnapshot | PaperSnapshotV1 | undefined,
   entries: readonly JournalEntry[],
   dataDir: string,
 ): Promise<void> {
   const { books, journal, feed, clock } = state;
-  const replay = journal.replayer(entries);
-  replay(0);
+  // The entries the view was written after replay first; those logged after it (a venue that
+  // crashed after its next start) once the view is checked.
+  const viewed = saved === undefined ? 0 : saved.version === 2 ? saved.journalLength : saved.journal.length;
+  const replayViewed = journal.replayer(entries.slice(0, viewed));
+  const replayLater = journal.replayer(entries.slice(viewed));
+  const replay = (at: number): void => {
+    replayViewed(at);
+    replayLater(at);
+  };
+  replayViewed(0);
   const savedReleased = saved?.released ?? 0;
-  await feed.catchUp(savedReleased, replay);
+  await feed.catchUp(savedReleased, replayViewed);
   if (saved !== undefined && (feed.released !== saved.released || clock.now() !== saved.virtualNow)) {
-    throw new Error(
+    throw new DataDirReplayError(
       `${dataDir}: the snapshot was taken after ${saved.released} market events at venue time ${saved.virtualNow}, ` +
         `but this feed replays to ${feed.released} events at ${clock.now()}: start the venue with the feed it was saved with`,
     );
   }
+  if (saved?.view !== undefined && journal.length === viewed) {
+    const difference = firstAccountDifference(saved.view, await accountViewOf(books));
+    if (difference !== undefined) throw new DataDirReplayError(mismatch(dataDir, saved.keel, difference));
+  }
+  replay(savedReleased);
   const loggedReleased = entries.reduce((most, entry) => Math.max(most, entry.at), savedReleased);
   await feed.catchUp(loggedReleased, replay);
   if (feed.released !== loggedReleased) {
-    throw new Error(
+    throw new DataDirReplayError(
       `${dataDir}: commands were logged after ${loggedReleased} market events, but this feed ends after ` +
         `${feed.released}: start the venue with the feed it was saved with`,
     );
@@ -95,4 +99,14 @@ export async function restoreSnapshot(
     const book = books.get(id);
     book?.setMarkup(D(bps).div(10_000));
   }
+}
+
+function mismatch(dataDir: string, savedKeel: string | undefined, difference: string): string {
+  const writer = savedKeel === undefined ? 'a Keel before 0.2.0' : `Keel ${savedKeel}`;
+  return (
+    `${dataDir}: replaying its command journal, this Keel (${KEEL_VERSION}) does not rebuild the account the venue ` +
+    `that wrote it (${writer}) acknowledged: ${difference}. The venue would serve an account its clients were ` +
+    `never told of, so it does not start: start it on a new data dir (this one is left as it is), or with the ` +
+    `Keel version that wrote this one`
+  );
 }

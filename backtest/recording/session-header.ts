@@ -1,3 +1,4 @@
+import { KEEL_VERSION } from '../../core/model/index.ts';
 import { RecordingFormatError } from './recording-errors.ts';
 
 /** Version of the recording format this code writes and reads. */
@@ -12,6 +13,8 @@ export const RECORDING_FORMAT_NAME = 'keel-session';
 export interface SessionHeader {
   readonly format: typeof RECORDING_FORMAT_NAME;
   readonly formatVersion: number;
+  /** The version of the Keel that wrote the file (absent: a Keel before 0.2.0). */
+  readonly keel?: string;
   /** Which venue the messages came from (free text, e.g. a base URL or "synthetic"). */
   readonly venue: string;
   /** Syms the session covers. */
@@ -24,16 +27,24 @@ export interface SessionHeader {
   readonly description?: string;
 }
 
-/** What a caller supplies to start a recording; format name and version are filled in. */
+/**
+ * What a caller supplies to start a recording; format name and version are filled in, and the
+ * Keel version unless given (a file rewritten whole keeps the one of the Keel that recorded it).
+ */
 export type SessionHeaderInit = Omit<SessionHeader, 'format' | 'formatVersion'>;
 
 /**
  * Builds a full header from what the caller knows.
  * @param init - venue, symbols, start time, synthetic flag, optional description
- * @returns the header with format name and the current format version
+ * @returns the header with format name, the current format version and this Keel's version
  */
 export function sessionHeader(init: SessionHeaderInit): SessionHeader {
-  return { format: RECORDING_FORMAT_NAME, formatVersion: RECORDING_FORMAT_VERSION, ...init };
+  return {
+    format: RECORDING_FORMAT_NAME,
+    formatVersion: RECORDING_FORMAT_VERSION,
+    keel: KEEL_VERSION,
+    ...init,
+  };
 }
 
 /**
@@ -65,6 +76,8 @@ export function parseSessionHeader(text: string, file: string): SessionHeader {
       `formatVersion ${String(h.formatVersion)} is not supported (this Keel reads ${RECORDING_FORMAT_VERSION})`,
     );
   }
+  if (h.keel !== undefined && typeof h.keel !== 'string')
+    throw new RecordingFormatError(file, 1, 'header.keel must be a version string when present');
   if (typeof h.venue !== 'string') throw new RecordingFormatError(file, 1, 'header.venue must be a string');
   if (!Array.isArray(h.symbols) || !h.symbols.every((s) => typeof s === 'string')) {
     throw new RecordingFormatError(file, 1, 'header.symbols must be an array of syms');

@@ -10,9 +10,13 @@ import { eventCacheKey, metaSignature } from './event-cache-key.ts';
  * chunk has the CRC-32 of its rows, checked as it is read. 4: gap events are rows too, their
  * reasons in the meta, so a recording with gap records is cached (an older reader would take a
  * gap row for a bar). 5: the meta is signed (`mac`, an HMAC-SHA256 under this user's key), so a
- * cache someone else wrote (shipped next to a downloaded recording) is not trusted.
+ * cache someone else wrote (shipped next to a downloaded recording) is not trusted. 6: a forward
+ * receive-time jump is warned of only past 100 times the recording's usual step (e4e9f22): the
+ * `skipped` lines of an older cache hold the jumps the old rule found. Bump it whenever the
+ * reader's rules change what `skipped` holds, as SESSION_DECODER_ID when decoding changes what it
+ * yields: test/config/session-decoder-digest.test.ts fails until one of them is bumped.
  */
-export const EVENT_CACHE_FORMAT = 5;
+export const EVENT_CACHE_FORMAT = 6;
 
 /** What the meta file of an event cache holds. */
 export interface EventCacheMeta {

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import packageJson from '../../package.json' with { type: 'json' };
+import { KEEL_VERSION } from '../../core/model/index.ts';
 import type { LoadedConfig, OverrideArg } from '../loader/index.ts';
 import type { RunMode } from '../schema/index.ts';
 import type { CliIo } from './cli-io.ts';
@@ -35,7 +35,7 @@ import { addSweepCommand } from './sweep-cli.ts';
 export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Command {
   const program = new Command('keel')
     .description('Keel: run trading strategies live, on paper or on recordings, from one YAML config.')
-    .version(packageJson.version)
+    .version(KEEL_VERSION)
     .exitOverride()
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) })
     .showHelpAfterError('(keel <command> --help shows the usage)')

@@ -72,6 +72,7 @@ export type {
   TrailingStopSpec,
 } from './intents.ts';
 export { CANCEL_INTENT_KINDS, EMULATION_TRIGGERS, TRAILING_OFFSET_TYPES } from './intents.ts';
+export { KEEL_VERSION } from './keel-version.ts';
 export type {
   LiquidationEventRecord,
   LiquidationEventType,

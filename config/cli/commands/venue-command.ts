@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import {
   DataDirInUseError,
+  DataDirReplayError,
   type FeedSource,
   lockDataDir,
   previewFeed,
@@ -47,7 +48,8 @@ export interface VenueOptions {
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
  *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, the data dir holds a
- *   venue started with another feed or is held by a running venue, or the recording is not one
+ *   venue started with another feed, is held by a running venue or does not replay to the account
+ *   its venue acknowledged (written by another Keel), or the recording is not one
  *   (its header cannot be read, or it holds malformed lines and no market data: see `isBadInputFile`)
  */
 export async function venueCommand(
@@ -109,7 +111,7 @@ export async function venueCommand(
   } catch (error) {
     lock?.release();
     io.stderr.write(`✖ keel venue: ${(error as Error).message}\n`);
-    return error instanceof DataDirInUseError || isBadInputFile(error)
+    return error instanceof DataDirInUseError || error instanceof DataDirReplayError || isBadInputFile(error)
       ? EXIT.BAD_CONFIG_OR_USAGE
       : EXIT.RUNTIME_FAILURE;
   }

@@ -11,6 +11,7 @@ import {
   readSessionHeader,
   recordingObservable,
 } from '../../../backtest/recording/index.ts';
+import { KEEL_VERSION } from '../../../core/model/index.ts';
 import {
   bboRecord,
   readAll,
@@ -66,6 +67,7 @@ describe('recording write -> read', () => {
     expect(await readSessionHeader(path)).toEqual({
       format: 'keel-session',
       formatVersion: 1,
+      keel: KEEL_VERSION,
       ...TEST_HEADER,
     });
   });
