@@ -76,7 +76,8 @@ function replay(
   if (endOfEvents) sampler.endOfEvents();
   sampler.sample((values.length - 1) * MINUTE);
   expect(sampler.curve.length).toBeGreaterThan(0);
-  return { sampler, exactCalls: calls.exact, captured: calls.captured, computed: calls.computed };
+  // `calls` goes on counting after the replay, as the curve's points are read.
+  return { sampler, exactCalls: calls.exact, captured: calls.captured, computed: calls.computed, calls };
 }
 
 /** Replays equity values one event every `stepMs` through a sampler with an estimate, as the runner does. */
@@ -185,6 +186,46 @@ describe('equity sampler', () => {
           for (const s of sampler.curve) expect(s.equity.toNumber()).toBe(values[s.ts / MINUTE]);
           expect(captured).toBeLessThanOrEqual(values.length);
           expect(computed).toBeLessThanOrEqual(sampler.curve.length);
+        },
+      ),
+    );
+  });
+
+  it('computes a point of the curve only when its equity is read, and each captured equity once', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 600 }),
+        fc.integer({ min: 2, max: 64 }),
+        (values, maxBuckets) => {
+          // The replay read the curve's length: no point's equity yet.
+          const run = replay(values, maxBuckets, true);
+          expect(run.calls.computed).toBe(0);
+          const curve = run.sampler.curve;
+          for (const point of curve) expect(point.equity.toNumber()).toBe(values[point.ts / MINUTE]);
+          const computed = run.calls.computed;
+          expect(computed).toBeLessThanOrEqual(curve.length);
+          // Read again, a point is not computed again.
+          for (const point of curve) point.equity.toNumber();
+          expect(run.calls.computed).toBe(computed);
+        },
+      ),
+    );
+  });
+
+  it("finds the curve's peak as its first highest point, computing only the points whose estimate is near it", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 600 }),
+        fc.integer({ min: 2, max: 64 }),
+        (values, maxBuckets) => {
+          const run = replay(values, maxBuckets, true);
+          const peak = run.sampler.equityPeak();
+          const computed = run.calls.computed;
+          const curve = run.sampler.curve.map((s) => s.equity.toNumber());
+          const top = Math.max(...curve);
+          expect(peak?.toNumber()).toBe(top);
+          // Points within a millionth of the peak may be computed to find it; no other.
+          expect(computed).toBeLessThanOrEqual(curve.filter((v) => v >= top * (1 - 1e-6)).length);
         },
       ),
     );
