@@ -38,7 +38,11 @@ export class EquitySampler {
   private readonly maxBuckets: number;
   private readonly estimate: (() => number) | undefined;
   private readonly snapshot: () => EquitySnapshot;
-  private readonly last = new Map<string, number>();
+  /** Each sym's last price, by sym and in the order the syms first came. */
+  private readonly last = new Map<string, LastPrice>();
+  private readonly lastInOrder: LastPrice[] = [];
+  /** The sym last priced: runs price one sym again and again. */
+  private lastPriced: LastPrice | undefined;
   /** Each sym's first price and its time, kept whatever the bucketing (buy & hold starts there). */
   private readonly firstSeen = new Map<string, PricePoint>();
   private nextAt = Number.NEGATIVE_INFINITY;
@@ -209,7 +213,8 @@ export class EquitySampler {
    *   bucket's close, and its last price at the end (see {@link sampledPriceSeries})
    */
   priceSeries(): PriceSeries[] {
-    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, this.last);
+    const last = new Map(this.lastInOrder.map((noted) => [noted.sym, noted.price]));
+    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, last);
   }
 
   private deferredCurve(): DeferredCurve {
@@ -218,8 +223,19 @@ export class EquitySampler {
   }
 
   private notePrice(sym: string, ts: number, price: number): void {
-    this.last.set(sym, price);
-    if (!this.firstSeen.has(sym)) this.firstSeen.set(sym, { ts, price });
+    let noted = this.lastPriced;
+    if (noted?.sym !== sym) {
+      noted = this.last.get(sym);
+      if (noted === undefined) {
+        noted = new LastPrice(sym);
+        this.last.set(sym, noted);
+        this.lastInOrder.push(noted);
+        this.firstSeen.set(sym, { ts, price });
+      }
+      this.lastPriced = noted;
+    }
+    // Set in place: a price put in a map is a number boxed anew per event.
+    noted.price = price;
   }
 
   /**
@@ -293,7 +309,7 @@ export class EquitySampler {
         keepExtreme(bucket, measured, close);
       }
     }
-    bucket.prices = [...this.last];
+    bucket.prices = this.lastInOrder.map((noted) => [noted.sym, noted.price] as const);
     this.buckets.push(bucket);
     this.built = undefined;
     if (this.buckets.length > this.maxBuckets) this.widen();
@@ -312,4 +328,11 @@ export class EquitySampler {
       this.width = wider;
     }
   }
+}
+
+/** A sym's last price, changed in place as its prices come. */
+class LastPrice {
+  price = 0;
+
+  constructor(readonly sym: string) {}
 }

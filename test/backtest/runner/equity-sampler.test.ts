@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   buyAndHoldReturn,
   CRYPTO_ANNUALIZATION,
@@ -229,6 +229,33 @@ describe('equity sampler', () => {
         },
       ),
     );
+  });
+
+  it("notes each event's price in place: no map is written per event once its sym was seen", () => {
+    const sampler = new EquitySampler(MINUTE, () => D(1000), { estimate: () => 1000 });
+    sampler.start(0);
+    const syms = ['X', 'Y'];
+    const observeAll = (from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const ts = Math.floor(i / 2) * MINUTE;
+        sampler.beforeEvent(ts);
+        sampler.observe(quote(ts, syms[i % 2] as string, 100 + (i % 13)));
+      }
+    };
+    observeAll(0, 2);
+    const writes = vi.spyOn(Map.prototype, 'set');
+    try {
+      // Two syms in turn, one bucket each minute: a map write per bucket at most, none per price.
+      observeAll(2, 2002);
+      expect(writes.mock.calls.length).toBeLessThanOrEqual(1000);
+    } finally {
+      writes.mockRestore();
+    }
+    sampler.endOfEvents();
+    sampler.sample(1000 * MINUTE);
+    const series = sampler.priceSeries();
+    expect(series.map((s) => s.sym)).toEqual(['X', 'Y']);
+    expect(series.map((s) => s.points.at(-1)?.price)).toEqual([100 + (2000 % 13), 100 + (2001 % 13)]);
   });
 
   it("keeps each sym's first and last price exactly when buckets merge, so buy & hold compares them", () => {
