@@ -231,6 +231,7 @@ export function assembleResult(
       tradeTally: records.tally,
       drawdown: sampler.drawdownFigures(),
       meanEquity: sampler.meanEquity(),
+      ...peakOf(sampler),
       buyAndHold: {
         prices,
         namedSyms: symsNamedBy(options.strategies, instrumentSyms),
@@ -243,6 +244,12 @@ export function assembleResult(
       accountCurrency: settleAsset,
     }),
   };
+}
+
+/** The curve's peak as the sampler finds it, reading only the points near it; none before any sample. */
+function peakOf(sampler: EquitySampler): { equityPeak?: Dec } {
+  const equityPeak = sampler.equityPeak();
+  return equityPeak === undefined ? {} : { equityPeak };
 }
 
 function toJsonRecord(value: unknown): { [key: string]: JsonValue } {

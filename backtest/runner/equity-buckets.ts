@@ -1,5 +1,4 @@
 import type { Dec } from '../../core/model/index.ts';
-import type { EquitySample } from '../report/index.ts';
 import type { EquitySnapshot } from '../sim/index.ts';
 
 /**
@@ -14,6 +13,8 @@ export function computedSnapshot(equity: Dec): EquitySnapshot {
 export interface DeferredSample {
   readonly ts: number;
   readonly snapshot: EquitySnapshot;
+  /** Its equity as a number (the estimate it was chosen on): which points may be the curve's peak. */
+  readonly n: number;
 }
 
 /**
@@ -110,53 +111,4 @@ export function mergedBuckets(buckets: readonly EquityBucket[], ratio: number): 
     }
   }
   return merged;
-}
-
-/**
- * The equity curve of a run: its start, each bucket's low, high and close in time order, its end;
- * a later sample at the same time replaces an earlier one.
- * @param first - the starting equity, if taken
- * @param buckets - the closed buckets in time order
- * @param final - the final sample, if taken
- * @returns the curve, exact (the deferred samples computed now)
- */
-export function curveOf(
-  first: EquitySample | undefined,
-  buckets: readonly EquityBucket[],
-  final: EquitySample | undefined,
-): EquitySample[] {
-  // The points are picked first and computed after: a point replaced by a later one of its time
-  // (on bars a bucket's low, high and close are mostly one sample) costs no Decimal work.
-  const kept: (EquitySample | DeferredSample)[] = [];
-  const push = (sample: EquitySample | DeferredSample | undefined): void => {
-    if (sample === undefined) return;
-    const previous = kept[kept.length - 1];
-    if (previous !== undefined && previous.ts === sample.ts) kept[kept.length - 1] = sample;
-    else if (previous === undefined || previous.ts < sample.ts) kept.push(sample);
-  };
-  push(first);
-  for (const { low, high, close } of buckets) {
-    // In time order; a low and a high of the same time keep that order.
-    if (low !== undefined && high !== undefined && high.ts < low.ts) {
-      push(high);
-      push(low);
-    } else {
-      push(low);
-      push(high);
-    }
-    push(close);
-  }
-  push(final);
-  // A close reusing the snapshot of a low or high just before it shares its equity: computed once.
-  let lastDeferred: EquitySnapshot | undefined;
-  let lastEquity: Dec | undefined;
-  return kept.map((sample) => {
-    if (!('snapshot' in sample)) return sample;
-    const snapshot = sample.snapshot;
-    if (snapshot !== lastDeferred) {
-      lastDeferred = snapshot;
-      lastEquity = snapshot.exact();
-    }
-    return { ts: sample.ts, equity: lastEquity as Dec };
-  });
 }

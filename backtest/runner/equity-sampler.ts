@@ -3,9 +3,9 @@ import { asNumber } from '../../core/model/index.ts';
 import type { DrawdownFigures, EquitySample, PricePoint, PriceSeries } from '../report/index.ts';
 import type { EquitySnapshot } from '../sim/index.ts';
 import { widerBucket } from './bucket-width.ts';
+import { curveOf, type DeferredCurve, peakOf } from './deferred-equity-curve.ts';
 import {
   computedSnapshot,
-  curveOf,
   type DeferredSample,
   type EquityBucket,
   emptyBucket,
@@ -23,8 +23,8 @@ import { sampledPriceSeries } from './sampled-price-series.ts';
  * syms' bars or quotes of one time are all marked in it). Samples fall into time buckets (first
  * `everyMs` wide; when there are more than `maxBuckets`, neighbours merge into wider buckets that
  * never straddle a UTC day, up to a day wide), and each bucket keeps three samples: its lowest,
- * its highest and its equity at its last event, exact (Decimal) but computed only when the curve
- * is read. So drawdowns see every bucket's extremes, daily returns see each day's last equity,
+ * its highest and its equity at its last event, exact (Decimal) but computed only when the curve's
+ * point is read. So drawdowns see every bucket's extremes, daily returns see each day's last equity,
  * and the curve holds at most 3 x max(maxBuckets, UTC days holding samples) + 2 points however
  * long the run (Keel's choice: past maxBuckets days the curve grows by one bucket a day rather
  * than lose the daily closes). Prices are the last bar close, trade price or quote mid of each sym.
@@ -38,7 +38,11 @@ export class EquitySampler {
   private readonly maxBuckets: number;
   private readonly estimate: (() => number) | undefined;
   private readonly snapshot: () => EquitySnapshot;
-  private readonly last = new Map<string, number>();
+  /** Each sym's last price, by sym and in the order the syms first came. */
+  private readonly last = new Map<string, LastPrice>();
+  private readonly lastInOrder: LastPrice[] = [];
+  /** The sym last priced: runs price one sym again and again. */
+  private lastPriced: LastPrice | undefined;
   /** Each sym's first price and its time, kept whatever the bucketing (buy & hold starts there). */
   private readonly firstSeen = new Map<string, PricePoint>();
   private nextAt = Number.NEGATIVE_INFINITY;
@@ -48,10 +52,10 @@ export class EquitySampler {
   /** Without an estimate: the exact equity after the latest event of the pending sample's time. */
   private pendingEquity: Dec | undefined;
   /** The equity at the last event, read before the User Data that followed it (`beforeUserData`). */
-  private beforeReaction: (DeferredSample & { readonly n: number }) | undefined;
+  private beforeReaction: DeferredSample | undefined;
   /** Time of the last due sample taken. */
   private takenTs = Number.NEGATIVE_INFINITY;
-  private built: EquitySample[] | undefined;
+  private built: DeferredCurve | undefined;
   /** Every sample counts towards the drawdown figures and the mean, kept or not. */
   private readonly stats = new EquitySampleStats();
 
@@ -75,10 +79,21 @@ export class EquitySampler {
     this.snapshot = options.snapshot ?? (() => computedSnapshot(this.equity()));
   }
 
-  /** The equity curve so far: the start, each bucket's low, high and close in time order, the end. */
+  /**
+   * The equity curve so far: the start, each bucket's low, high and close in time order, the end.
+   * A point's exact equity is computed when it is first read.
+   */
   get curve(): readonly EquitySample[] {
-    this.built ??= curveOf(this.first, this.buckets, this.final);
-    return this.built;
+    return this.deferredCurve().samples;
+  }
+
+  /**
+   * The highest equity of {@link EquitySampler.curve}, computing only the points whose estimate
+   * puts them near it.
+   * @returns the peak, undefined before any sample
+   */
+  equityPeak(): Dec | undefined {
+    return peakOf(this.deferredCurve());
   }
 
   /** Drawdown figures over every sample taken (not only those the bounded curve keeps). */
@@ -198,12 +213,29 @@ export class EquitySampler {
    *   bucket's close, and its last price at the end (see {@link sampledPriceSeries})
    */
   priceSeries(): PriceSeries[] {
-    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, this.last);
+    const last = new Map(this.lastInOrder.map((noted) => [noted.sym, noted.price]));
+    return sampledPriceSeries(this.firstSeen, this.buckets, this.final, last);
+  }
+
+  private deferredCurve(): DeferredCurve {
+    this.built ??= curveOf(this.first, this.buckets, this.final);
+    return this.built;
   }
 
   private notePrice(sym: string, ts: number, price: number): void {
-    this.last.set(sym, price);
-    if (!this.firstSeen.has(sym)) this.firstSeen.set(sym, { ts, price });
+    let noted = this.lastPriced;
+    if (noted?.sym !== sym) {
+      noted = this.last.get(sym);
+      if (noted === undefined) {
+        noted = new LastPrice(sym);
+        this.last.set(sym, noted);
+        this.lastInOrder.push(noted);
+        this.firstSeen.set(sym, { ts, price });
+      }
+      this.lastPriced = noted;
+    }
+    // Set in place: a price put in a map is a number boxed anew per event.
+    noted.price = price;
   }
 
   /**
@@ -233,8 +265,8 @@ export class EquitySampler {
     if (this.estimate === undefined) {
       const equity = this.pendingEquity as Dec;
       this.pendingEquity = undefined;
-      const sample = { ts, snapshot: computedSnapshot(equity) };
       const n = asNumber(equity);
+      const sample = { ts, snapshot: computedSnapshot(equity), n };
       this.stats.add(ts, n);
       keepExtreme(bucket, n, sample);
       bucket.close = sample;
@@ -243,7 +275,7 @@ export class EquitySampler {
     const n = this.estimate();
     this.stats.add(ts, n);
     if (!isExtreme(bucket, n)) return undefined;
-    const taken = { ts, snapshot: this.snapshot() };
+    const taken = { ts, snapshot: this.snapshot(), n };
     keepExtreme(bucket, n, taken);
     return taken;
   }
@@ -262,19 +294,22 @@ export class EquitySampler {
     this.current = undefined;
     if (this.estimate !== undefined) {
       const early = this.beforeReaction?.ts === this.lastTs ? this.beforeReaction : undefined;
+      // A sample just taken at the same time saw the same equity: measured once.
+      const measured = this.lastTs !== this.takenTs ? (early?.n ?? this.estimate()) : undefined;
+      const from = now ?? early;
       const close: DeferredSample =
         now?.ts === this.lastTs
           ? now
-          : { ts: this.lastTs, snapshot: now?.snapshot ?? early?.snapshot ?? this.snapshot() };
+          : from !== undefined
+            ? { ts: this.lastTs, snapshot: from.snapshot, n: from.n }
+            : { ts: this.lastTs, snapshot: this.snapshot(), n: measured ?? this.estimate() };
       bucket.close = close;
-      // A sample just taken at the same time saw the same equity: measured once.
-      if (this.lastTs !== this.takenTs) {
-        const n = early?.n ?? this.estimate();
-        this.stats.add(this.lastTs, n);
-        keepExtreme(bucket, n, close);
+      if (measured !== undefined) {
+        this.stats.add(this.lastTs, measured);
+        keepExtreme(bucket, measured, close);
       }
     }
-    bucket.prices = [...this.last];
+    bucket.prices = this.lastInOrder.map((noted) => [noted.sym, noted.price] as const);
     this.buckets.push(bucket);
     this.built = undefined;
     if (this.buckets.length > this.maxBuckets) this.widen();
@@ -293,4 +328,11 @@ export class EquitySampler {
       this.width = wider;
     }
   }
+}
+
+/** A sym's last price, changed in place as its prices come. */
+class LastPrice {
+  price = 0;
+
+  constructor(readonly sym: string) {}
 }

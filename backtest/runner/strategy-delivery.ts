@@ -1,50 +1,7 @@
 import type { Kernel } from '../../core/kernel/index.ts';
 import type { MarketEvent, UserEvent } from '../../core/model/index.ts';
 import type { SimVenue } from '../sim/index.ts';
-
-/**
- * A first-in first-out line of events whose delivery times never go backwards. The times and the
- * events sit in two parallel arrays rather than one record per event: the market line carries
- * every event of a run, and a record each was an allocation per event.
- */
-class TransitLine<E> {
-  private readonly ats: number[] = [];
-  private readonly events: (E | undefined)[] = [];
-  private head = 0;
-  /**
-   * The time of the event at the head (+Infinity when none), kept as each push and shift moves it:
-   * the runner asks several times per event, and reading it from the array cost a heap number each.
-   */
-  private next = Number.POSITIVE_INFINITY;
-
-  get nextAt(): number {
-    return this.next;
-  }
-
-  get empty(): boolean {
-    return this.head >= this.ats.length;
-  }
-
-  push(at: number, event: E): void {
-    if (this.head >= this.ats.length) this.next = at;
-    this.ats.push(at);
-    this.events.push(event);
-  }
-
-  shift(): E {
-    const event = this.events[this.head] as E;
-    // Emptied at once: an event the array still held until the next compaction would outlive a
-    // young-generation collection, and V8 would then allocate such events in the old generation.
-    this.events[this.head++] = undefined;
-    if (this.head > 1024 && this.head * 2 > this.ats.length) {
-      this.ats.splice(0, this.head);
-      this.events.splice(0, this.head);
-      this.head = 0;
-    }
-    this.next = this.head < this.ats.length ? (this.ats[this.head] as number) : Number.POSITIVE_INFINITY;
-    return event;
-  }
-}
+import { TransitLine } from './transit-line.ts';
 
 /**
  * Carries the simulated venue's world to the strategies with the latency model's delays, in one

@@ -61,6 +61,11 @@ export interface MetricsInput {
   readonly drawdown?: DrawdownFigures;
   /** Mean equity over every sample taken (for the turnover ratio); the curve's mean when omitted. */
   readonly meanEquity?: number;
+  /**
+   * The curve's highest equity, from a caller that finds it without reading every point (a
+   * backtest's curve computes each point's exact equity when read); the curve's when omitted.
+   */
+  readonly equityPeak?: Dec;
   /** Units of base per contract of a sym, for turnover; 1 when undefined. */
   readonly contractSizeOf?: (sym: string) => Dec | undefined;
   /**
@@ -155,8 +160,7 @@ export function computeMetrics(input: MetricsInput): BacktestMetrics {
   const durationMs = end - start;
   const startValue = asNumber(first.equity);
   const finalValue = asNumber(last.equity);
-  let equityPeak = first.equity;
-  for (const s of curve) if (s.equity.gt(equityPeak)) equityPeak = s.equity;
+  const equityPeak = input.equityPeak ?? peakOfCurve(curve, first.equity);
 
   const { returns, period, periodsPerYear, ruinTs } = periodReturns(curve, basis);
   const drawdowns = input.drawdown ?? drawdownStats(curve);
@@ -210,4 +214,11 @@ function tallyOf(fills: Iterable<Execution>, contractSizeOf: MetricsInput['contr
   const tally = new CostTally(contractSizeOf);
   for (const fill of fills) tally.add(fill);
   return tally;
+}
+
+/** The highest equity of a curve: the first point's holding it. */
+function peakOfCurve(curve: readonly EquitySample[], first: Dec): Dec {
+  let peak = first;
+  for (const s of curve) if (s.equity.gt(peak)) peak = s.equity;
+  return peak;
 }

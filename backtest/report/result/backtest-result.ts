@@ -124,6 +124,10 @@ export interface BacktestResult {
   readonly trades: RecordLog<RoundTripTrade>;
   /** Lots still open at the end of the run. */
   readonly openTrades: readonly OpenTrade[];
+  /**
+   * Equity samples in time order. A backtest's points compute their exact equity when it is first
+   * read (the metrics read a few of them), so reading the curve's length or times costs no Decimal work.
+   */
   readonly equityCurve: readonly EquitySample[];
   /** Prices of the traded syms (e.g. bar closes or quote mids). */
   readonly prices: readonly PriceSeries[];

@@ -9,7 +9,7 @@ import { D } from '../../../core/model/index.ts';
 
 /** A closed bucket of one sample: its low, high and close alike. */
 function aBucket(key: number, equity: number): EquityBucket {
-  const sample = { ts: key * 1000, snapshot: computedSnapshot(D(equity)) };
+  const sample = { ts: key * 1000, snapshot: computedSnapshot(D(equity)), n: equity };
   return {
     key,
     low: sample,

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   buyAndHoldReturn,
   CRYPTO_ANNUALIZATION,
@@ -76,7 +76,8 @@ function replay(
   if (endOfEvents) sampler.endOfEvents();
   sampler.sample((values.length - 1) * MINUTE);
   expect(sampler.curve.length).toBeGreaterThan(0);
-  return { sampler, exactCalls: calls.exact, captured: calls.captured, computed: calls.computed };
+  // `calls` goes on counting after the replay, as the curve's points are read.
+  return { sampler, exactCalls: calls.exact, captured: calls.captured, computed: calls.computed, calls };
 }
 
 /** Replays equity values one event every `stepMs` through a sampler with an estimate, as the runner does. */
@@ -188,6 +189,73 @@ describe('equity sampler', () => {
         },
       ),
     );
+  });
+
+  it('computes a point of the curve only when its equity is read, and each captured equity once', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 600 }),
+        fc.integer({ min: 2, max: 64 }),
+        (values, maxBuckets) => {
+          // The replay read the curve's length: no point's equity yet.
+          const run = replay(values, maxBuckets, true);
+          expect(run.calls.computed).toBe(0);
+          const curve = run.sampler.curve;
+          for (const point of curve) expect(point.equity.toNumber()).toBe(values[point.ts / MINUTE]);
+          const computed = run.calls.computed;
+          expect(computed).toBeLessThanOrEqual(curve.length);
+          // Read again, a point is not computed again.
+          for (const point of curve) point.equity.toNumber();
+          expect(run.calls.computed).toBe(computed);
+        },
+      ),
+    );
+  });
+
+  it("finds the curve's peak as its first highest point, computing only the points whose estimate is near it", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: 1, max: 1_000_000 }), { minLength: 1, maxLength: 600 }),
+        fc.integer({ min: 2, max: 64 }),
+        (values, maxBuckets) => {
+          const run = replay(values, maxBuckets, true);
+          const peak = run.sampler.equityPeak();
+          const computed = run.calls.computed;
+          const curve = run.sampler.curve.map((s) => s.equity.toNumber());
+          const top = Math.max(...curve);
+          expect(peak?.toNumber()).toBe(top);
+          // Points within a millionth of the peak may be computed to find it; no other.
+          expect(computed).toBeLessThanOrEqual(curve.filter((v) => v >= top * (1 - 1e-6)).length);
+        },
+      ),
+    );
+  });
+
+  it("notes each event's price in place: no map is written per event once its sym was seen", () => {
+    const sampler = new EquitySampler(MINUTE, () => D(1000), { estimate: () => 1000 });
+    sampler.start(0);
+    const syms = ['X', 'Y'];
+    const observeAll = (from: number, to: number): void => {
+      for (let i = from; i < to; i++) {
+        const ts = Math.floor(i / 2) * MINUTE;
+        sampler.beforeEvent(ts);
+        sampler.observe(quote(ts, syms[i % 2] as string, 100 + (i % 13)));
+      }
+    };
+    observeAll(0, 2);
+    const writes = vi.spyOn(Map.prototype, 'set');
+    try {
+      // Two syms in turn, one bucket each minute: a map write per bucket at most, none per price.
+      observeAll(2, 2002);
+      expect(writes.mock.calls.length).toBeLessThanOrEqual(1000);
+    } finally {
+      writes.mockRestore();
+    }
+    sampler.endOfEvents();
+    sampler.sample(1000 * MINUTE);
+    const series = sampler.priceSeries();
+    expect(series.map((s) => s.sym)).toEqual(['X', 'Y']);
+    expect(series.map((s) => s.points.at(-1)?.price)).toEqual([100 + (2000 % 13), 100 + (2001 % 13)]);
   });
 
   it("keeps each sym's first and last price exactly when buckets merge, so buy & hold compares them", () => {

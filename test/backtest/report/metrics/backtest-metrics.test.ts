@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeMetrics, roundTripsFromFills } from '../../../../backtest/report/index.ts';
+import { D, type Dec } from '../../../../core/model/index.ts';
 import { arbitraryEquityCurve, equityCurveOf } from '../../../kit/equity-curve-builders.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
 
@@ -44,6 +45,39 @@ describe('computeMetrics', () => {
     expect(metrics.equityStart.toFixed()).toBe('100');
     expect(metrics.equityFinal.toFixed()).toBe('108.9');
     expect(metrics.equityPeak.toFixed()).toBe('110');
+  });
+
+  it("takes the equity peak from the caller when given, reading no point's equity for it", () => {
+    // The points inside a day (not its last, which the daily returns read) refuse a read, as the
+    // drawdowns and the mean equity come measured.
+    const unread = Array.from({ length: 50 }, (_, i) => ({
+      ts: DAY + 1 + i,
+      get equity(): Dec {
+        throw new Error('a point read for the peak');
+      },
+    }));
+    const given = computeMetrics({
+      equityCurve: [
+        { ts: 0, equity: D(100) },
+        { ts: DAY, equity: D(110) },
+        ...unread,
+        { ts: 1.5 * DAY, equity: D(99) },
+        { ts: 3 * DAY, equity: D(108.9) },
+      ],
+      trades: closed,
+      openTrades: open,
+      fills,
+      // As a backtest gives them, measured while it ran.
+      drawdown: {
+        maxDrawdown: 0.1,
+        avgDrawdown: 0.1,
+        maxDrawdownDurationMs: DAY,
+        avgDrawdownDurationMs: DAY,
+      },
+      meanEquity: 104,
+      equityPeak: D(110),
+    });
+    expect(given.equityPeak.toFixed()).toBe('110');
   });
 
   it('computes returns against buy & hold, annualized on 365 daily periods', () => {
