@@ -107,11 +107,13 @@ function decimalOfDigits(sign: number, digits: number, scale: number): Dec {
   const shift = -k - Math.floor(-k / 7) * 7;
   const lowUnit = EXACT_POWERS_OF_TEN[7 - shift] as number;
   const low = m % lowUnit;
-  // Lowest word first, reversed once done (one or two words for a price).
-  const words = [low * (EXACT_POWERS_OF_TEN[shift] as number)];
+  // Lowest word first, reversed once done (one or two words for a price). Each word, below 1e7,
+  // is stored as a small integer (| 0), as the parser's are: an array of doubles would give
+  // decimal.js's digit loops a second kind of array to handle everywhere.
+  const words = [(low * (EXACT_POWERS_OF_TEN[shift] as number)) | 0];
   for (let rest = (m - low) / lowUnit; rest > 0; ) {
     const word = rest % 1e7;
-    words.push(word);
+    words.push(word | 0);
     rest = (rest - word) / 1e7;
   }
   words.reverse();
