@@ -1,4 +1,5 @@
 import { asNumber, decimalOf } from '../../core/model/index.ts';
+import { valuationSumOf } from './coin-valuation.ts';
 import { liquidateIfBelowMaintenance } from './liquidation.ts';
 import { estimateRisk, mayBeBelowMaintenance, mayBeBelowMaintenanceN } from './margin-watch.ts';
 import { markPriceOf, type SymMarket } from './market-state.ts';
@@ -73,18 +74,13 @@ export function mayLiquidateWithin(
   // and no loans; otherwise a coin valued by the sym's price bends the line, and both ends are
   // estimated in full.
   if (state.loans.size > 0) return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
-  let equity = 0;
+  const balances = valuationSumOf(state);
+  if (!balances.all) return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
+  let equity = balances.value;
   let equitySlope = 0;
   let maintenance = 0;
   let maintenanceSlope = 0;
   let open = false;
-  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
-  // and this runs on every bar.
-  for (const coin of state.balancesN.keys()) {
-    if (!state.opts.valuationCoins.has(coin))
-      return mayBeBelowAt(state, market, low) || mayBeBelowAt(state, market, high);
-    equity += state.balancesN.get(coin) as number;
-  }
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;
     open = true;

@@ -1,6 +1,7 @@
 import type { Dec } from '../../core/model/index.ts';
 import { asNumber, isPerpetual, ONE, ZERO } from '../../core/model/index.ts';
 import { markDecimalOf, markPriceOf } from './market-state.ts';
+import type { ValuationSum } from './portfolio-figures.ts';
 import type { ResolvedSimOptions } from './sim-options.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -96,12 +97,34 @@ export function isCoinValued(state: SimState, coin: string): boolean {
  * @returns the sum; 0 with no balance
  */
 export function balancesValueN(state: SimState): number {
+  const sum = valuationSumOf(state);
+  if (sum.all) return sum.value;
   let value = 0;
-  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
-  // and this runs on every bar.
+  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin.
   for (const coin of state.balancesN.keys()) {
     const balance = state.balancesN.get(coin) as number;
     value += state.opts.valuationCoins.has(coin) ? balance : balance * asNumber(coinValue(state, coin));
   }
   return value;
+}
+
+/**
+ * The balances on numbers, summed as {@link balancesValueN} sums them (in their order, from 0),
+ * when every coin held is a valuation coin: read off the balances alone, so summed once per move
+ * of the portfolio (`portfolioVersion`), not on every bar and market event that asks.
+ * @param state - the venue
+ * @returns the sum and whether it covers every coin (false: a coin's value moves with a mark)
+ */
+export function valuationSumOf(state: SimState): ValuationSum {
+  const figures = state.figures;
+  if (figures.valuationSumAt === state.portfolioVersion) return figures.valuationSum;
+  let value = 0;
+  let all = true;
+  for (const coin of state.balancesN.keys()) {
+    if (state.opts.valuationCoins.has(coin)) value += state.balancesN.get(coin) as number;
+    else all = false;
+  }
+  figures.valuationSum = { all, value };
+  figures.valuationSumAt = state.portfolioVersion;
+  return figures.valuationSum;
 }

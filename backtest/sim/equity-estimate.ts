@@ -6,6 +6,7 @@ import { addTo } from './decimal-sums.ts';
 import { instrumentNumbers } from './instrument-numbers.ts';
 import { valued } from './margin.ts';
 import { markPriceOf } from './market-state.ts';
+import type { EquityPart, EquityParts } from './portfolio-figures.ts';
 import { signedCost, unrealizedFromCost } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 
@@ -38,23 +39,6 @@ export function equityEstimateOf(state: SimState): number {
 function coinDec(value: number): Dec {
   return value === 1 ? ONE : Number.isNaN(value) ? ZERO : decimalOf(value);
 }
-
-/** The Decimal parts of the equity in the common case: valuation-coin balances, no loans. */
-interface EquityParts {
-  readonly balances: readonly Dec[];
-  readonly positions: readonly EquityPart[];
-}
-
-/** One open position of {@link EquityParts}. */
-interface EquityPart {
-  readonly qty: Dec;
-  readonly size: Dec;
-  /** The position's cost (immutable: a fill replaces it), which its unrealized PnL is taken from. */
-  readonly cost: Dec;
-  readonly sym: string;
-}
-
-const partsOf = new WeakMap<SimState, EquityParts>();
 
 /**
  * What every snapshot of the same parts computes alike: the balances' sum, each position's qty x
@@ -89,41 +73,37 @@ function decimalsOf(parts: EquityParts): PartsDecimals {
   return decimals;
 }
 
-/** The cached parts when they still hold the same (immutable) Decimals, else fresh ones; undefined when another case applies. */
+/**
+ * The equity's parts now, read off the balances and positions once per move of the portfolio
+ * (`portfolioVersion`): the equity is sampled on every bar, and they change only with a fill, a
+ * funding or interest charge, a borrow or a repay. Undefined when another case applies (loans, a
+ * coin or settle asset not of valuation).
+ */
 function commonParts(state: SimState): EquityParts | undefined {
   if (state.loans.size > 0) return undefined;
-  const cached = partsOf.get(state);
-  let same = cached !== undefined && cached.balances.length === state.balances.size;
-  let b = 0;
-  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
-  // and this runs on every bar.
-  for (const coin of state.balances.keys()) {
-    if (!state.opts.valuationCoins.has(coin)) return undefined;
-    if (same && cached?.balances[b++] !== state.balances.get(coin)) same = false;
+  const figures = state.figures;
+  if (figures.equityPartsAt !== state.portfolioVersion) {
+    figures.equityParts = partsNow(state);
+    figures.equityPartsAt = state.portfolioVersion;
   }
-  let p = 0;
+  return figures.equityParts;
+}
+
+function partsNow(state: SimState): EquityParts | undefined {
+  for (const coin of state.balances.keys()) if (!state.opts.valuationCoins.has(coin)) return undefined;
+  const positions: EquityPart[] = [];
   for (const position of state.positions.values()) {
     if (position.qty.isZero()) continue;
     const settle = state.opts.instruments.get(position.sym)?.settleAsset ?? 'USDT';
     if (!state.opts.valuationCoins.has(settle)) return undefined;
-    const part = cached?.positions[p++];
-    if (same && (part?.qty !== position.qty || part.cost !== position.cost || part.sym !== position.sym))
-      same = false;
+    positions.push({
+      qty: position.qty,
+      size: state.opts.instruments.get(position.sym)?.contractSize ?? D(1),
+      cost: position.cost,
+      sym: position.sym,
+    });
   }
-  if (same && cached !== undefined && cached.positions.length === p) return cached;
-  const parts: EquityParts = {
-    balances: [...state.balances.values()],
-    positions: [...state.positions.values()]
-      .filter((position) => !position.qty.isZero())
-      .map((position) => ({
-        qty: position.qty,
-        size: state.opts.instruments.get(position.sym)?.contractSize ?? D(1),
-        cost: position.cost,
-        sym: position.sym,
-      })),
-  };
-  partsOf.set(state, parts);
-  return parts;
+  return { balances: [...state.balances.values()], positions };
 }
 
 /** The exact equity of one moment, captured without computing it ({@link equitySnapshotOf}). */

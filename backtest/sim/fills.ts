@@ -115,6 +115,7 @@ export function executeFill(
   if (position.qty.isZero() || (!reduces.isZero() && quantity.gt(reduces))) position.createAt = state.now;
   const firstOfOrder = order.filled.isZero();
   const rpnl = bookFill(position, order.side, quantity, price, spec.contractSize);
+  state.portfolioVersion++;
   const value = quantity.mul(price);
   const notional = timesSize(value, spec.contractSize);
   const { fee, rebate } = order.liquidation

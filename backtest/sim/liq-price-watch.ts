@@ -42,10 +42,30 @@ export function republishMovedLiqPrices(state: SimState, equity: Dec, except?: S
  */
 function marksMoveLiqPrices(state: SimState): boolean {
   for (const loan of state.loans.values()) if (!state.opts.valuationCoins.has(loan.coin)) return true;
-  // Keys and a look-up rather than entries: an entry ([coin, balance]) is an array made per coin,
-  // and this runs on every bar.
-  for (const coin of state.balancesN.keys())
-    if (state.balancesN.get(coin) !== 0 && !state.opts.valuationCoins.has(coin)) return true;
+  return heldAcrossMarks(state);
+}
+
+/**
+ * Whether a coin not of valuation is held, or positions are open on two syms: read off the
+ * balances and positions alone, so worked out once per move of the portfolio
+ * (`portfolioVersion`), not on every market event.
+ */
+function heldAcrossMarks(state: SimState): boolean {
+  const figures = state.figures;
+  if (figures.heldAcrossMarksAt !== state.portfolioVersion) {
+    figures.heldAcrossMarks = coinNotOfValuationHeld(state) || openOnTwoSyms(state);
+    figures.heldAcrossMarksAt = state.portfolioVersion;
+  }
+  return figures.heldAcrossMarks;
+}
+
+function coinNotOfValuationHeld(state: SimState): boolean {
+  for (const [coin, balance] of state.balancesN)
+    if (balance !== 0 && !state.opts.valuationCoins.has(coin)) return true;
+  return false;
+}
+
+function openOnTwoSyms(state: SimState): boolean {
   let first: string | undefined;
   for (const position of state.positions.values()) {
     if (position.qtyN === 0) continue;

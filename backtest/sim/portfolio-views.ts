@@ -1,5 +1,5 @@
 import type { Account, AccountStatus, Asset, Dec, Position } from '../../core/model/index.ts';
-import { asNumber, isAboveZero, ZERO } from '../../core/model/index.ts';
+import { isAboveZero, ZERO } from '../../core/model/index.ts';
 import { coinValue } from './coin-valuation.ts';
 import { notBelowZero, smallerOf } from './decimal-compare.ts';
 import { addTo, plusAmount } from './decimal-sums.ts';
@@ -17,6 +17,7 @@ import {
   unrealizedPnl,
   valuationOf,
 } from './margin.ts';
+import { roughNumberOf } from './rough-number.ts';
 import type { PositionValuation, SimPosition } from './sim-position.ts';
 import type { SimState } from './sim-state.ts';
 import { frozenBySpotOrders } from './spot-balance-check.ts';
@@ -236,11 +237,13 @@ function riskRatioOf(mm: Dec, equity: Dec): Dec {
 
 /**
  * Whether mm / equity is below the ratio by far more than float rounding (a millionth of it), so
- * that the exact Decimal quotient is below it too; false whenever in doubt (no equity, NaN).
+ * that the exact Decimal quotient is below it too; false whenever in doubt (no equity, NaN). Both
+ * are read as rough numbers ({@link roughNumberOf}): a hundred-trillionth off changes no answer
+ * that matters, as the status is NORMAL on both sides of the margin.
  */
 function clearlyBelow(mm: Dec, equity: Dec, ratio: number): boolean {
-  const equityN = asNumber(equity);
-  return equityN > 0 && asNumber(mm) / equityN < ratio * (1 - 1e-6);
+  const equityN = roughNumberOf(equity);
+  return equityN > 0 && roughNumberOf(mm) / equityN < ratio * (1 - 1e-6);
 }
 
 /**

@@ -20,5 +20,6 @@ export function setPositionMode(state: SimState, ref: string, mode: 'NET' | 'BOT
   state.positionMode = mode;
   state.positions.clear();
   state.holdings.clear();
+  state.portfolioVersion++;
   publishBalances(state, []);
 }

@@ -16,6 +16,7 @@ import type {
 import { asNumber, ZERO } from '../../core/model/index.ts';
 import type { LatencyModel } from './latency-model.ts';
 import type { SymMarket } from './market-state.ts';
+import { noFiguresYet, type PortfolioFigures } from './portfolio-figures.ts';
 import type { RestingBook } from './resting-book.ts';
 import type { ResolvedSimOptions } from './sim-options.ts';
 import type { SimOrder } from './sim-order.ts';
@@ -249,6 +250,15 @@ export interface SimState {
    * so a fill off the market-event path has its margin checked at its own time (`watchMargin`).
    */
   fills: number;
+  /**
+   * Moved on by every change of a coin balance ({@link credit}) and of a margin position's qty or
+   * cost (`executeFill`): the figures read off the balances and positions alone (the equity's
+   * parts, the balances' value, whether other marks move liqPrices) are worked out once per move,
+   * not on every bar or market event ({@link SimState.figures}).
+   */
+  portfolioVersion: number;
+  /** The figures read off the balances and positions, each with the version it was worked out at. */
+  readonly figures: PortfolioFigures;
   /** The account status last reported on the Accounts channel. */
   reportedStatus: AccountStatus;
   /** Earliest virtual time a timer (DAY/GTD expiry, TIME order, loan interest) may fire. */
@@ -329,6 +339,8 @@ export function createSimState(
     ledger: { realizedPnl: ZERO, tradingFees: ZERO, liquidationFees: ZERO, funding: ZERO, interest: ZERO },
     liquidating: false,
     fills: 0,
+    portfolioVersion: 0,
+    figures: noFiguresYet(),
     reportedStatus: 'NORMAL',
     deadline: Number.POSITIVE_INFINITY,
     attached: new Set(),
@@ -380,4 +392,5 @@ export function credit(state: SimState, coin: string, amount: Dec): void {
   const balance = (state.balances.get(coin) ?? ZERO).plus(amount);
   state.balances.set(coin, balance);
   state.balancesN.set(coin, asNumber(balance));
+  state.portfolioVersion++;
 }

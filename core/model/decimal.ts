@@ -52,12 +52,77 @@ export function formatDecimal(value: Dec, decimals?: number): string {
 /**
  * The exact path from a hot-path number back to money. A number parsed from a venue string with
  * at most 15 significant digits prints back (shortest form) to the same decimal value, so this
- * is lossless for every price and quantity the venue sends.
+ * is lossless for every price and quantity the venue sends. Such a number's Decimal is built from
+ * its digits ({@link fewDigitDecimal}) rather than printed and parsed (decimal.js parses a string
+ * in about a microsecond, and a run turns prices into money once per fill and equity point); any
+ * other number goes through its string.
  * @param value - a number that was parsed from a venue decimal string
- * @returns the Decimal of the same decimal value
+ * @returns the Decimal of the same decimal value, identical (sign, exponent, digit words) to
+ *   `new D(value.toString())`
  */
 export function decimalOf(value: number): Dec {
-  return new MoneyDecimal(value.toString());
+  return fewDigitDecimal(value) ?? new MoneyDecimal(value.toString());
+}
+
+/** The largest integer of 15 digits: two decimals of at most 15 significant digits never round to one double. */
+const FIFTEEN_DIGITS = 999_999_999_999_999;
+
+/**
+ * The Decimal of a non-zero finite number that some decimal of at most 15 significant digits
+ * rounds to: that decimal is then the only one of so few digits that does, so it is the value the
+ * shortest form `toString` prints. Found as m x 10^-k for the first k up to 22 where m, the
+ * rounded number x 10^k, divides back to the number (exact powers of ten: the division is
+ * correctly rounded, so it gives the number back only when the decimal rounds to it).
+ * @returns the Decimal, or undefined for zero, NaN, infinities and numbers needing more digits
+ */
+function fewDigitDecimal(value: number): Dec | undefined {
+  const abs = Math.abs(value);
+  if (!(abs > 0)) return undefined;
+  for (let k = 0; k <= 22; k++) {
+    const power = EXACT_POWERS_OF_TEN[k] as number;
+    const scaled = abs * power;
+    if (scaled > FIFTEEN_DIGITS) return undefined;
+    const digits = Math.round(scaled);
+    if (digits > 0 && digits / power === abs) return decimalOfDigits(value < 0 ? -1 : 1, digits, k);
+  }
+  return undefined;
+}
+
+/**
+ * sign x digits x 10^-scale as decimal.js holds it: the decimal exponent of the first digit, and
+ * the digits in base-1e7 words aligned to the decimal point, without trailing zero words, as its
+ * parser leaves them. The object is made by the constructor (one hidden class for every Decimal)
+ * and given its fields before anyone sees it.
+ */
+function decimalOfDigits(sign: number, digits: number, scale: number): Dec {
+  let m = digits;
+  let k = scale;
+  while (m % 10 === 0) {
+    m /= 10;
+    k--;
+  }
+  let count = 1;
+  while (count < 16 && m >= (EXACT_POWERS_OF_TEN[count] as number)) count++;
+  // The last word counts units of 10^(7 floor(-k / 7)): its lowest `shift` digits are zeros.
+  const shift = -k - Math.floor(-k / 7) * 7;
+  const lowUnit = EXACT_POWERS_OF_TEN[7 - shift] as number;
+  const low = m % lowUnit;
+  // Lowest word first, reversed once done (one or two words for a price). Each word, below 1e7,
+  // is stored as a small integer (| 0), as the parser's are: an array of doubles would give
+  // decimal.js's digit loops a second kind of array to handle everywhere.
+  const words = [(low * (EXACT_POWERS_OF_TEN[shift] as number)) | 0];
+  for (let rest = (m - low) / lowUnit; rest > 0; ) {
+    const word = rest % 1e7;
+    words.push(word | 0);
+    rest = (rest - word) / 1e7;
+  }
+  words.reverse();
+  const decimal = new MoneyDecimal(1);
+  const fields = decimal as unknown as { s: number; e: number; d: number[] };
+  fields.s = sign;
+  fields.e = count - 1 - k;
+  fields.d = words;
+  return decimal;
 }
 
 /**

@@ -1,5 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   asNumber,
   D,
@@ -58,6 +61,60 @@ describe('decimal parsing and formatting', () => {
         expect(decimalOf(numberOf(text)).eq(parseDecimal(text))).toBe(true);
       }),
     );
+  });
+
+  it('builds from any number the very Decimal its shortest form parses to (sign, exponent, digit words)', () => {
+    const fromDigits = fc
+      .tuple(
+        fc.integer({ min: 0, max: 999_999_999_999_999 }),
+        fc.integer({ min: -30, max: 30 }),
+        fc.boolean(),
+      )
+      .map(([digits, exponent, negative]) => (negative ? -1 : 1) * Number(`${digits}e${exponent}`));
+    fc.assert(
+      fc.property(fc.oneof(fromDigits, fc.double()), (value) => {
+        const built = decimalOf(value);
+        const parsed = new D(value.toString());
+        expect([built.s, built.e, built.d]).toEqual([parsed.s, parsed.e, parsed.d]);
+        expect(built.toFixed()).toBe(parsed.toFixed());
+      }),
+      { numRuns: 5000 },
+    );
+    for (const value of [0, -0, 0.1 + 0.2, 1e21, 5e-324, 1e-22, 2 ** 53, 1 / 3, 40016.2, 40000, -0.00012]) {
+      const built = decimalOf(value);
+      const parsed = new D(value.toString());
+      expect([built.s, built.e, built.d]).toEqual([parsed.s, parsed.e, parsed.d]);
+    }
+  });
+
+  it('keeps the digit words of a Decimal built from a number as small integers, as parsed ones are', () => {
+    // Arrays of doubles would give decimal.js's digit loops a second kind of array everywhere.
+    const decimal = pathToFileURL(resolve('core/model/decimal.ts')).href;
+    const script = [
+      `const { decimalOf } = await import(${JSON.stringify(decimal)});`,
+      "const smi = new Function('a', 'return %HasSmiElements(a)');",
+      'let doubles = 0;',
+      'for (let i = 0; i < 2000; i++) if (!smi(decimalOf(40000 + i / 10 + 0.05).d)) doubles++;',
+      'console.log(doubles);',
+    ].join('\n');
+    const child = spawnSync(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', script],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('0');
+  });
+
+  it('turns a price of up to 15 significant digits into money without printing it', () => {
+    const printed = vi.spyOn(Number.prototype, 'toString');
+    try {
+      expect(decimalOf(40016.2).toFixed()).toBe('40016.2');
+      expect(decimalOf(-0.00012).toFixed()).toBe('-0.00012');
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
   });
 
   it.each(['1e5', ' 1', '1 ', 'NaN', 'Infinity', '', '-', '1.', '0x10', '+1', '1,5'])(
