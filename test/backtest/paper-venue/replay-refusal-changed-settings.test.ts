@@ -15,6 +15,7 @@ describe('a data dir restarted by the same Keel with a venue setting changed', (
   it('is refused naming the changed settings or feed and what to do, not an older Keel', async () => {
     const dataDir = aDataDir();
     const first = await withFirstQuotes(await aPaperVenue({ dataDir }));
+    opened.venue = first;
     const placed = await signedRest(first, 'POST', '/api/v1/trading/order', {
       sym: BTC,
       side: 'BUY',
@@ -24,6 +25,7 @@ describe('a data dir restarted by the same Keel with a venue setting changed', (
     });
     expect(placed.body.code).toBe(0);
     await first.close();
+    opened.venue = undefined;
     // Same Keel; the operator raised the taker fee for the sessions to come.
     const dearer = anInstrument(BTC, {
       minNotional: D('1'),
@@ -36,7 +38,9 @@ describe('a data dir restarted by the same Keel with a venue setting changed', (
     expect(message).toContain(
       "the venue's settings (instruments and their fees, fill model, portfolios and their starting balances, loans) or its feed differ from the ones the journal ran with",
     );
-    expect(message).toContain('start it with the settings and feed this data dir ran with, or on a new data dir');
+    expect(message).toContain(
+      'start it with the settings and feed this data dir ran with, or on a new data dir',
+    );
     expect(message).not.toMatch(/Keel version that wrote|a Keel before/);
     expect(message.split(KEEL_VERSION).length - 1).toBe(1);
   });
