@@ -31,9 +31,15 @@ describe('a data dir restarted by the same Keel with a venue setting changed', (
       minNotional: D('1'),
       fees: { maker: D('0.0002'), taker: D('0.001'), markup: D('0'), fixedPerFill: D('0') },
     });
-    const start = aPaperVenue({ dataDir, instruments: [dearer, SYNTHETIC_AAPL] });
-    await expect(start).rejects.toBeInstanceOf(DataDirReplayError);
-    const message = await start.catch((error: Error) => error.message);
+    const refusal = await aPaperVenue({ dataDir, instruments: [dearer, SYNTHETIC_AAPL] }).then(
+      (venue) => {
+        opened.venue = venue;
+        return undefined;
+      },
+      (error: Error) => error,
+    );
+    expect(refusal).toBeInstanceOf(DataDirReplayError);
+    const message = refusal?.message ?? '';
     expect(message).toContain('clientOrderId m1');
     expect(message).toContain(
       "the venue's settings (instruments and their fees, fill model, portfolios and their starting balances, loans) or its feed differ from the ones the journal ran with",
