@@ -31,29 +31,28 @@ interface CommandLogLine {
  */
 export class CommandLog {
   private readonly path: string;
+  private mended = false;
 
   /**
-   * Opens the log of a data directory. A last line a crash left without its newline is mended
-   * first, so the next entry starts a line of its own: ended when it holds a whole entry (it was
-   * written, so its command ran), cut off when it does not (its command never ran).
+   * Opens the log of a data directory, changing nothing in it (a start the restore refuses leaves
+   * the data dir as it was).
    * @param dataDir - the data directory (created when missing)
    */
   constructor(dataDir: string) {
     mkdirSync(dataDir, { recursive: true });
     this.path = join(dataDir, COMMAND_LOG_FILE);
-    if (!endsMidLine(this.path)) return;
-    const text = savedText(this.path) ?? '';
-    const lineStart = text.lastIndexOf('\n') + 1;
-    if (parsedLine(text.slice(lineStart)) !== undefined) appendFileSync(this.path, '\n');
-    else truncateSync(this.path, Buffer.byteLength(text.slice(0, lineStart)));
   }
 
   /**
-   * Appends one entry.
+   * Appends one entry. Before the first, a last line a crash left without its newline is mended,
+   * so the entry starts a line of its own: ended when it holds a whole entry (it was written, so
+   * its command ran), cut off when it does not (its command never ran).
    * @param entry - the command as journaled
    * @param index - its place in the journal (0-based)
    */
   append(entry: JournalEntry, index: number): void {
+    if (!this.mended) mendTornTail(this.path);
+    this.mended = true;
     appendFileSync(this.path, lineOf(entry, index));
   }
 
@@ -65,6 +64,15 @@ export class CommandLog {
   rewrite(entries: readonly JournalEntry[]): void {
     writeWhole(this.path, entries.map(lineOf).join(''));
   }
+}
+
+/** Ends or cuts off a last line a crash left without its newline (see {@link CommandLog.append}). */
+function mendTornTail(path: string): void {
+  if (!endsMidLine(path)) return;
+  const text = savedText(path) ?? '';
+  const lineStart = text.lastIndexOf('\n') + 1;
+  if (parsedLine(text.slice(lineStart)) !== undefined) appendFileSync(path, '\n');
+  else truncateSync(path, Buffer.byteLength(text.slice(0, lineStart)));
 }
 
 /**

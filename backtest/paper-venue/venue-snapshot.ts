@@ -49,7 +49,9 @@ export function snapshotOf(state: VenueState): PaperSnapshot {
  * in turn, then sets the markups. Where the snapshot holds the view the venue wrote at close, the
  * account replayed up to that point (the snapshot's event count and journal length) must be the
  * one the view holds ({@link firstAccountDifference}): a journaled command this Keel runs
- * otherwise than the Keel that acknowledged it (a refused order that now fills) stops the start.
+ * otherwise than the Keel that acknowledged it (a refused order that now fills), or settings or a
+ * feed other than the ones the journal ran with (another fee, fill model or starting balance),
+ * stops the start.
  * @param state - the fresh venue's portfolios, journal, feed (not started) and clock
  * @param saved - the snapshot read from the data dir, if one was written
  * @param entries - the whole journal (the command log's entries, after a version 1 snapshot's own)
@@ -101,12 +103,27 @@ export async function restoreSnapshot(
   }
 }
 
+/**
+ * The refusal of a data dir whose replayed account differs from its view: a Keel that runs a
+ * journaled command otherwise when another Keel wrote it; settings or a feed other than the ones
+ * the journal ran with when this Keel did.
+ */
 function mismatch(dataDir: string, savedKeel: string | undefined, difference: string): string {
+  const refusal =
+    'The venue would serve an account its clients were never told of, so it does not start: start it';
+  if (savedKeel === KEEL_VERSION) {
+    return (
+      `${dataDir}: replaying its command journal does not rebuild the account the venue that wrote it ` +
+      `(this Keel, ${KEEL_VERSION}) acknowledged: ${difference}. The Keel is the same, so the venue's settings ` +
+      '(instruments and their fees, fill model, portfolios and their starting balances, loans) or its feed ' +
+      `differ from the ones the journal ran with. ${refusal} with the settings and feed this data dir ran ` +
+      'with, or on a new data dir (this one is left as it is)'
+    );
+  }
   const writer = savedKeel === undefined ? 'a Keel before 0.2.0' : `Keel ${savedKeel}`;
   return (
     `${dataDir}: replaying its command journal, this Keel (${KEEL_VERSION}) does not rebuild the account the venue ` +
-    `that wrote it (${writer}) acknowledged: ${difference}. The venue would serve an account its clients were ` +
-    `never told of, so it does not start: start it on a new data dir (this one is left as it is), or with the ` +
-    `Keel version that wrote this one`
+    `that wrote it (${writer}) acknowledged: ${difference}. ${refusal} on a new data dir (this one is left as ` +
+    'it is), or with the Keel version that wrote this one'
   );
 }

@@ -14,6 +14,9 @@ import { type RecordingWarning, recordingWarning, warnToStderr } from './recordi
 import { isGzipPath, readRecordBatches, readSessionHeader } from './recording-reader.ts';
 import { type SessionHeader, type SessionHeaderInit, sessionHeader } from './session-header.ts';
 
+/** Buffered text (UTF-16 units) that triggers a write, unless the options say otherwise. */
+const DEFAULT_FLUSH_CHARS = 1 << 18;
+
 /** Options of the recording writer. */
 export interface RecordingWriterOptions {
   /**
@@ -73,19 +76,61 @@ export class RecordingWriter {
     init: SessionHeaderInit,
     options: RecordingWriterOptions = {},
   ): Promise<RecordingWriter> {
-    const flushChars = options.flushChars ?? 1 << 18;
+    const flushChars = options.flushChars ?? DEFAULT_FLUSH_CHARS;
     const warn = options.onWarning ?? warnToStderr;
     if (options.append === true && existsSync(path)) {
       const header = await readSessionHeader(path);
-      if (isGzipPath(path)) await repairGzipTail(path, warn);
+      if (isGzipPath(path)) await RecordingWriter.repairGzipTail(path, warn);
       else cutTornTail(path, warn);
       return new RecordingWriter(path, header, openSync(path, 'a'), flushChars);
     }
-    const header = sessionHeader(init);
+    return RecordingWriter.started(path, sessionHeader(init), flushChars);
+  }
+
+  /** A new file whose first line is this header, exactly as given. */
+  private static started(path: string, header: SessionHeader, flushChars: number): RecordingWriter {
     const writer = new RecordingWriter(path, header, openSync(path, 'w'), flushChars);
     writer.pending = `${JSON.stringify(header)}\n`;
     writer.flush();
     return writer;
+  }
+
+  /**
+   * A gzip file with a damaged tail cannot be appended to (new members would sit behind the
+   * damage), so its readable lines are rewritten into a fresh file that replaces it, under its own
+   * header exactly (an older Keel's file gains no `keel`).
+   */
+  private static async repairGzipTail(path: string, warn: (w: RecordingWarning) => void): Promise<void> {
+    const warnings: RecordingWarning[] = [];
+    let header: SessionHeader | undefined;
+    const collect = (w: RecordingWarning): void => {
+      warnings.push(w);
+    };
+    for await (const _ of readRecordBatches(path, {
+      onMalformed: 'skip',
+      onWarning: collect,
+      onHeader: (h) => {
+        header = h;
+      },
+    })) {
+      // Only the warnings matter here: reading to the end finds a damaged tail.
+    }
+    if (warnings.length === 0 || header === undefined) return;
+    const repairedPath = `${path}.repair.jsonl.gz`;
+    const repaired = RecordingWriter.started(repairedPath, header, DEFAULT_FLUSH_CHARS);
+    for await (const batch of readRecordBatches(path, { onMalformed: 'skip', onWarning: () => {} })) {
+      for (const record of batch) repaired.append(record.recvTs, record.source, record.msg);
+    }
+    repaired.close();
+    renameSync(repairedPath, path);
+    warn(
+      recordingWarning(
+        path,
+        0,
+        'repaired',
+        'rewrote the readable lines of a damaged gzip file before appending',
+      ),
+    );
   }
 
   /**
@@ -168,41 +213,4 @@ function cutTornTail(path: string, warn: (w: RecordingWarning) => void): void {
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * A gzip file with a damaged tail cannot be appended to (new members would sit behind the damage),
- * so its readable lines are rewritten into a fresh file that replaces it.
- */
-async function repairGzipTail(path: string, warn: (w: RecordingWarning) => void): Promise<void> {
-  const warnings: RecordingWarning[] = [];
-  let header: SessionHeader | undefined;
-  const collect = (w: RecordingWarning): void => {
-    warnings.push(w);
-  };
-  for await (const _ of readRecordBatches(path, {
-    onMalformed: 'skip',
-    onWarning: collect,
-    onHeader: (h) => {
-      header = h;
-    },
-  })) {
-    // Only the warnings matter here: reading to the end finds a damaged tail.
-  }
-  if (warnings.length === 0 || header === undefined) return;
-  const repairedPath = `${path}.repair.jsonl.gz`;
-  const repaired = await RecordingWriter.open(repairedPath, header);
-  for await (const batch of readRecordBatches(path, { onMalformed: 'skip', onWarning: () => {} })) {
-    for (const record of batch) repaired.append(record.recvTs, record.source, record.msg);
-  }
-  repaired.close();
-  renameSync(repairedPath, path);
-  warn(
-    recordingWarning(
-      path,
-      0,
-      'repaired',
-      'rewrote the readable lines of a damaged gzip file before appending',
-    ),
-  );
 }

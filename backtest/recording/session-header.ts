@@ -29,7 +29,8 @@ export interface SessionHeader {
 
 /**
  * What a caller supplies to start a recording; format name and version are filled in, and the
- * Keel version unless given (a file rewritten whole keeps the one of the Keel that recorded it).
+ * Keel version unless given. (A gzip recording the writer repairs before appending keeps its own
+ * header exactly: `keel` only when the Keel that recorded it wrote one.)
  */
 export type SessionHeaderInit = Omit<SessionHeader, 'format' | 'formatVersion'>;
 

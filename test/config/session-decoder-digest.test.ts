@@ -14,16 +14,19 @@ import { WIRE_EXECUTION, WIRE_ORDER } from '../kit/venue-wire-samples.ts';
 // cache is reused while its decoder id and format are this Keel's, so a change of what either
 // yields must bump one of them, or a cache an older Keel kept goes on giving the old events and
 // warnings. This test reads a fixed corpus (every market-data channel, a gap record, private
-// frames, malformed lines, receive-time jumps warned and not) and compares a digest of what comes
-// out with the one stored for this decoder id and cache format.
+// frames, malformed lines, every number form the wire readers refuse, receive-time jumps warned
+// and not) and compares a digest of what comes out with the one stored for this decoder id and
+// cache format.
 //
 // When it fails: if the change is meant, bump SESSION_DECODER_ID (config/session-decoder.ts) when
 // decoding changed, or EVENT_CACHE_FORMAT (backtest/runner/event-cache-meta.ts) when the reader's
 // warnings changed, then ADD a line for the new key below with the digest the failure shows. Never
-// edit an existing line: it is what caches of that key hold.
+// edit an existing line to make a decoding change pass: the line is what that key's decoding gave.
+// Only a change of the corpus itself (which changes every digest, and cannot be replayed through
+// older decoders) replaces the table with the current key and the digest the new corpus gives.
 const DIGESTS: Readonly<Record<string, string>> = {
   'session-decoder-v2 / event-cache-format-6':
-    '278cde7bd2f49d4cbdb7158e3ff848491b2aac281affd69679a36e88d381fcc6',
+    '3d3cd818fd65146732d1c7057445fe68bde606f5b4a9209af9b3a8a9777ffdb7',
 };
 
 const tempDir = tempDirsRemovedAfterEach('keel-decoder-digest-');
@@ -42,6 +45,68 @@ function market(recvTs: number, channel: string, data: Record<string, unknown>, 
 
 function bbo(recvTs: number, bid: string, ask: string): string {
   return market(recvTs, 'BBO', { bid, bidqty: '1.5', ask, askqty: '0.25', ts: recvTs - 3 });
+}
+
+/**
+ * Lines each holding one number the wire readers refuse: a negative size of every channel with
+ * one, and each malformed-number form `+text` would read (or another parser might).
+ */
+function refusedNumbers(recvTs: number): string[] {
+  const ts = recvTs - 3;
+  const kline = {
+    openTime: recvTs - 60_000,
+    open: '95000',
+    high: '95010.5',
+    low: '94990',
+    close: '95001',
+    volume: '12.5',
+    closed: true,
+    ts,
+  };
+  const ticker = { last: '95000.5', high24h: '96000', low24h: '94000', volume24h: '1234.5', ts };
+  const negativeSizes = [
+    market(recvTs, 'BBO', { bid: '95000', bidqty: '-1.5', ask: '95001', askqty: '0.25', ts }),
+    market(recvTs, 'BBO', { bid: '95000', bidqty: '1.5', ask: '95001', askqty: '-0.25', ts }),
+    market(recvTs, 'TRADE', { tradeId: 'tr-neg', price: '95000.5', qty: '-0.010', side: 'SELL', ts }),
+    market(recvTs, 'KLINE', { ...kline, volume: '-12.5' }, { interval: '1m' }),
+    market(recvTs, 'ORDER_BOOK', { bids: [['95000', '-1']], asks: [['95000.5', '2']], ts }),
+    market(recvTs, 'ORDER_BOOK', { bids: [['95000', '1']], asks: [['95000.5', '-2']], ts }),
+    market(recvTs, 'TICKER', { ...ticker, volume24h: '-1234.5' }),
+    market(recvTs, 'OPEN_INTEREST', { openInterest: '-321.5', ts }),
+  ];
+  const malformed: unknown[] = [
+    ' 95000 ',
+    '95000 ',
+    '0x10',
+    '0b1011',
+    '0o17',
+    '-0x10',
+    '1e3',
+    '1E-3',
+    'Infinity',
+    '-Infinity',
+    'NaN',
+    '.5',
+    '5.',
+    '-',
+    '',
+    '+5',
+    '--5',
+    '1_000',
+    '95,000',
+    '95000.5.1',
+    '٩٥٠٠٠',
+    '9'.repeat(400),
+    95000,
+    null,
+  ];
+  const malformedNumbers = malformed.flatMap((text) => [
+    market(recvTs, 'BBO', { bid: text, bidqty: '1.5', ask: '95001', askqty: '0.25', ts }),
+    market(recvTs, 'BBO', { bid: '95000', bidqty: text, ask: '95001', askqty: '0.25', ts }),
+    market(recvTs, 'TRADE', { tradeId: 'tr-bad', price: '95000.5', qty: text, side: 'SELL', ts }),
+    market(recvTs, 'MARK_PRICE', { markPrice: '95000.2', fundingRate: text, nextFundingTime: ts, ts }),
+  ]);
+  return [...negativeSizes, ...malformedNumbers];
 }
 
 /** The corpus: one line per record, after the header; each kind of record and damage Keel reads. */
@@ -111,6 +176,7 @@ function corpusLines(): string[] {
     JSON.stringify({ recvTs: 'soon', source: 'market-data', msg: {} }),
     JSON.stringify({ recvTs: t + 11, source: 'market-data', msg: { arg: { channel: 'BBO', sym: SYM } } }),
     bbo(t + 12, '1e5', '95001'),
+    ...refusedNumbers(t + 12),
     // 40 days forward after one-second steps: warned; then back again: warned.
     bbo(t + 40 * DAY, '95002', '95003'),
     bbo(t + 40 * DAY + SECOND, '95002', '95003'),
@@ -177,7 +243,8 @@ describe('what the session decoder and the recording reader make of a fixed corp
     expect((skipped as { kind: string; count: number }[]).map((s) => [s.kind, s.count])).toEqual([
       ['not-json', 1],
       ['not-a-record', 1],
-      ['undecodable', 2],
+      // A BBO without data, one with an exponent, and each line of refused numbers.
+      ['undecodable', 2 + refusedNumbers(T0).length],
       ['time-jump', 2],
     ]);
   });

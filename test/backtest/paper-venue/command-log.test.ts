@@ -1,4 +1,4 @@
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -50,7 +50,15 @@ describe('paper venue command log', () => {
     expect(loggedAfter(dir, 0)).toEqual([entry('a')]);
   });
 
-  it('mends a torn last line when it opens, so the next entry reads back: cut off when partial, ended when whole', () => {
+  it('leaves a torn last line as it is when it opens: only an append mends it', () => {
+    const dir = aDataDir();
+    const torn = `${JSON.stringify({ index: 0, entry: entry('a') })}\n{"index":1,"entry":{"at":1,"portf`;
+    writeFileSync(join(dir, COMMAND_LOG_FILE), torn);
+    new CommandLog(dir);
+    expect(readFileSync(join(dir, COMMAND_LOG_FILE), 'utf8')).toBe(torn);
+  });
+
+  it('mends a torn last line before its first append, so the entry reads back: cut off when partial, ended when whole', () => {
     const partial = aDataDir();
     new CommandLog(partial).append(entry('a'), 0);
     appendFileSync(join(partial, COMMAND_LOG_FILE), '{"index":1,"entry":{"at":1,"portf');

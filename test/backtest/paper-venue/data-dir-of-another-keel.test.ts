@@ -68,6 +68,15 @@ describe('paper venue data dir written by an older Keel, reopened by this one', 
     expect(existsSync(join(dataDir, 'paper-venue.lock'))).toBe(false);
   });
 
+  it('leaves a journal that ends in a torn line as it was: the refusal mends nothing', async () => {
+    const dataDir = oldDataDir();
+    const torn = `${OLD_JOURNAL}{"index":1,"entry":{"at":2,"portf`;
+    writeFileSync(join(dataDir, 'paper-venue.commands.jsonl'), torn);
+    await expect(aPaperVenue({ dataDir })).rejects.toBeInstanceOf(DataDirReplayError);
+    expect(readFileSync(join(dataDir, 'paper-venue.commands.jsonl'), 'utf8')).toBe(torn);
+    expect(existsSync(join(dataDir, 'paper-venue.lock'))).toBe(false);
+  });
+
   it('starts on it when the replay gives the account its view holds, and writes this Keel and the balances at close', async () => {
     const dataDir = oldDataDir();
     // An order of no size at all: refused by every Keel.

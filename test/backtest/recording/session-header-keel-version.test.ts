@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import {
   parseSessionHeader,
@@ -27,6 +28,23 @@ describe('the Keel version in a recording header', () => {
     const path = join(dir(), 'old.jsonl');
     writeFileSync(path, `${JSON.stringify(OLD_HEADER)}\n`);
     expect(await readSessionHeader(path)).toEqual(OLD_HEADER);
+  });
+
+  it('stays absent when an older gzip recording with a torn tail is repaired before appending', async () => {
+    const path = join(dir(), 'old.jsonl.gz');
+    const line = JSON.stringify({ recvTs: TEST_HEADER.startTime + 1, source: 'market-data', msg: 'pong' });
+    const whole = gzipSync(`${JSON.stringify(OLD_HEADER)}\n${line}\n`);
+    // A torn second gzip member: the damaged tail a killed recorder leaves.
+    const torn = gzipSync(`${line}\n${line}\n`).subarray(0, 15);
+    writeFileSync(path, Buffer.concat([whole, torn]));
+    const writer = await RecordingWriter.open(
+      path,
+      { ...TEST_HEADER, description: 'new' },
+      { append: true, onWarning: () => {} },
+    );
+    writer.close();
+    expect(gunzipSync(readFileSync(path)).toString('utf8')).toBe(`${JSON.stringify(OLD_HEADER)}\n${line}\n`);
+    expect(writer.header).toEqual(OLD_HEADER);
   });
 
   it('is kept when a file is rewritten with its own header, and must be text when present', () => {
