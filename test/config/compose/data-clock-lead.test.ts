@@ -17,9 +17,9 @@ const quoteAt = (ts: number): MarketEvent =>
     ts,
     recvTs: ts,
     bid: 1,
-    bidSize: 1,
+    bidQty: 1,
     ask: 2,
-    askSize: 1,
+    askQty: 1,
   }) as MarketEvent;
 
 describe('the venue data clock running ahead of a live session’s', () => {
