@@ -5,6 +5,7 @@ import { ExecutionCatchUp } from '../../../../core/venue/live/missed-executions.
 import { VenueTime } from '../../../../core/venue/live/venue-time.ts';
 import type { VenueRestClient } from '../../../../core/venue/rest/rest-client.ts';
 import { anExecution } from '../../../kit/execution-builders.ts';
+import { WIRE_EXECUTION } from '../../../kit/venue-wire-samples.ts';
 
 /**
  * `npx keel venue --speed 5` (or a paper run at speed 5 / lockstep): the venue's Date header is the
@@ -94,6 +95,39 @@ describe('a long session against a venue whose replay runs faster than its Date 
     begins.length = 0;
     await catchUp.recent();
     expect(begins[0]).toBe(lastFill - 60_000);
+  });
+
+  it('lists only the last minute at a restart against a venue whose fills run an hour ahead, and so does the next catch-up', async () => {
+    const wall = START + 900_000;
+    // The venue's fills of the last 100 replayed seconds, newest first, an hour ahead of its Date header.
+    const onVenue = Array.from({ length: 100 }, (_, i) => ({
+      ...WIRE_EXECUTION,
+      transactionId: `t${i}`,
+      timestamp: virtual(wall) - i * 1_000,
+    }));
+    const begins: Array<number | undefined> = [];
+    const rest = {
+      getExecutionsPage: async () => ({ list: onVenue, totalSize: onVenue.length, pageSize: 100 }),
+      async *pages(_name: string, query: { begin?: number }) {
+        begins.push(query.begin);
+        yield* onVenue.filter((e) => query.begin === undefined || e.timestamp >= query.begin);
+      },
+    } as unknown as VenueRestClient;
+    // No market data yet: the session subscribes once the first reconciliation is done.
+    const venueTime = new VenueTime(() => wall);
+    const view = new LocalTradingView(() => venueTime.now());
+    const catchUp = new ExecutionCatchUp(
+      rest,
+      view,
+      { marginMs: 60_000, pageSize: 100 },
+      silent,
+      () => false,
+      () => venueTime.now(),
+    );
+    await catchUp.prime();
+    await catchUp.recent();
+    const secondNewest = virtual(wall) - 1_000;
+    expect(begins).toEqual([secondNewest - 60_000, secondNewest - 60_000]);
   });
 
   it('still counts one fill stamped ahead of the data clock only as the present', () => {
