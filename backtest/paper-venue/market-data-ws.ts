@@ -3,6 +3,7 @@ import type { WebSocket } from 'ws';
 import type { TimerPort } from '../../core/venue/index.ts';
 import { isJsonObject } from './json-object.ts';
 import type { FeedItem } from './market-feed.ts';
+import { sendToReader } from './slow-consumer.ts';
 
 /** Channels of the public market-data socket (per public venue docs). */
 export const PUBLIC_CHANNELS: ReadonlySet<string> = new Set([
@@ -75,8 +76,7 @@ export class MarketDataSession {
    */
   sendFrame(text: string, gzipped: () => Buffer): void {
     if (this.ws.readyState !== this.ws.OPEN) return;
-    if (this.binary) this.ws.send(gzipped(), { binary: true });
-    else this.ws.send(text);
+    sendToReader(this.ws, this.binary ? gzipped() : text, this.binary);
   }
 
   private send(body: unknown): void {

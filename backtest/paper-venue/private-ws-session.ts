@@ -20,6 +20,7 @@ import { PushPipe } from './push-pipe.ts';
 import type { RateLimits } from './rate-limits.ts';
 import type { Params } from './request-fields.ts';
 import type { ApiCredential } from './rest-auth.ts';
+import { sendToReader } from './slow-consumer.ts';
 import { userDataFrameOf } from './user-data-frames.ts';
 import type { VenueLatency } from './venue-latency.ts';
 
@@ -136,9 +137,7 @@ export class PrivateSession {
   }
 
   private write(text: string): void {
-    if (this.ws.readyState !== this.ws.OPEN) return;
-    this.ws.send(text);
-    this.framesSent++;
+    if (sendToReader(this.ws, text)) this.framesSent++;
   }
 
   private onMessage(text: string): void {

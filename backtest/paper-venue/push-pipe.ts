@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import type { TimerPort } from '../../core/venue/index.ts';
 import type { PaperFaults } from './faults.ts';
+import { sendToReader } from './slow-consumer.ts';
 
 /** Sends a connection's pushes through the injected push faults (delay, duplicate, reorder). */
 export class PushPipe {
@@ -52,6 +53,6 @@ export class PushPipe {
   }
 
   private sendNow(frame: string): void {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(frame);
+    sendToReader(this.ws, frame);
   }
 }

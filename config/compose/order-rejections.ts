@@ -8,8 +8,8 @@ import {
 import type { CommandRejectedEvent, Order } from '../../core/model/index.ts';
 
 /**
- * Counts the orders a live or paper session placed and those the venue rejected, keeping the
- * first rejection's reason: a session whose orders were all refused (a missing account id, a
+ * Counts the orders a live or paper session placed, those the venue rejected and those Keel
+ * ended as rejected itself (code `keel`), keeping each kind's first reason: a session whose orders were all refused (a missing account id, a
  * sym the venue does not trade) otherwise ends with no fill and nothing said. Refused borrows and
  * repays are counted the same way. It holds counts only, no reference per order: the session's
  * journal tells it each order's previous state, so a long run's memory stays flat.
@@ -18,6 +18,9 @@ export class OrderRejections {
   private placed = 0;
   private rejected = 0;
   private firstReason: string | undefined;
+  /** Orders Keel ended as REJECTED itself (code `keel`: not sent, never acknowledged), counted apart from the venue's. */
+  private keelEnded = 0;
+  private firstKeelEnded: string | undefined;
   private loanRefusals = 0;
   private firstLoanRefusal: string | undefined;
 
@@ -30,8 +33,13 @@ export class OrderRejections {
   observe(order: Order, before: Order | undefined): boolean {
     if (before === undefined) this.placed += 1;
     if (order.orderState !== 'REJECTED' || before?.orderState === 'REJECTED') return false;
-    this.rejected += 1;
-    this.firstReason ??= rejectedOrderText(order);
+    if (order.synthesized === true) {
+      this.keelEnded += 1;
+      this.firstKeelEnded ??= rejectedOrderText(order);
+    } else {
+      this.rejected += 1;
+      this.firstReason ??= rejectedOrderText(order);
+    }
     return true;
   }
 
@@ -51,6 +59,16 @@ export class OrderRejections {
    */
   warning(): string | undefined {
     return rejectionWarning(this.rejected, this.placed, this.firstReason);
+  }
+
+  /**
+   * The session's warning about the orders Keel ended as rejected itself, counted apart from the
+   * venue's rejections (as `keel_orders_rejected_total{code="keel"}` is).
+   * @returns a sentence counting them with the first one's reason, or undefined when there was none
+   */
+  keelWarning(): string | undefined {
+    if (this.keelEnded === 0) return undefined;
+    return `Keel ended ${this.keelEnded} of the ${this.placed} orders placed as rejected itself (code keel: not sent, or never acknowledged), not the venue; the first: ${this.firstKeelEnded ?? 'not recorded'}`;
   }
 
   /**

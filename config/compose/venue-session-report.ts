@@ -158,9 +158,11 @@ export async function writeVenueSessionReport(
     ),
     ...lateBarInputWarnings(input.kernel, 'the feed'),
     ...sessionFillModelWarnings(input, symsOf(userData.orders)),
-    ...[journal.rejections.warning(), journal.rejections.loanWarning()].filter(
-      (w): w is string => w !== undefined,
-    ),
+    ...[
+      journal.rejections.warning(),
+      journal.rejections.keelWarning(),
+      journal.rejections.loanWarning(),
+    ].filter((w): w is string => w !== undefined),
     ...input.statement.warnings(sessionOnly.metrics.liquidationFees ?? ZERO, settleAsset),
     ...(input.warnings ?? []),
   ];

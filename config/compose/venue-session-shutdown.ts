@@ -65,6 +65,8 @@ export interface StoppingVenueSession {
   readonly trips: KillSwitchTrips;
   /** @returns the market and User Data events the session handled so far */
   readonly eventCount: () => number;
+  /** The result's warning when the venue's data ran ahead of the session's clock (see DataClockLead). */
+  readonly dataClockWarning: () => string | undefined;
   /** The positions the venue held when the session began (its trade list starts from them). */
   readonly adoptedPositions: SessionRecord['adoptedPositions'];
   /** The venue's loans when the session began, for the summary's loan line. */
@@ -211,6 +213,7 @@ async function stopAndReport(
       ...leftovers.warnings,
       ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
       ...(cutShort === undefined ? [] : [cutShort]),
+      ...[session.dataClockWarning()].filter((w): w is string => w !== undefined),
     ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(

@@ -6,6 +6,7 @@ import { RiskGate } from '../../core/risk/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
+import { DataClockLead } from './data-clock-lead.ts';
 import { InFlightCommands } from './in-flight-commands.ts';
 import { LegReadHold } from './leg-read-hold.ts';
 import { OrderLegFills } from './order-leg-fills.ts';
@@ -278,8 +279,14 @@ async function startAndRunVenueSession(
   // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement),
   // whose window the venue checks on its own clock: a live session's is the machine's (session-run.ts).
   const venueTime = options.mode === 'live' ? new VenueTimeEstimate() : undefined;
+  // A paper session's clock is its venue's; a live one's is this machine's, which a venue may run ahead of.
+  const dataClockLead = options.mode === 'live' ? new DataClockLead(logger) : undefined;
   if (venueTime !== undefined)
-    live.marketData.events.subscribe((event) => venueTime.observe(event, options.sessionClock()));
+    live.marketData.events.subscribe((event) => {
+      const now = options.sessionClock();
+      venueTime.observe(event, now);
+      dataClockLead?.observe(event, now);
+    });
   const statement = new SessionStatement({
     pages: restStatementPages(live.rest),
     begin: options.sessionClock(),
@@ -358,6 +365,7 @@ async function startAndRunVenueSession(
     warmUpWarning,
     trips,
     eventCount: () => events,
+    dataClockWarning: () => dataClockLead?.warning(),
     adoptedPositions,
     loansAtStart,
   });

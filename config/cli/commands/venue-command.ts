@@ -130,6 +130,7 @@ export async function venueCommand(
       `  base URL:        ${venue.restUrl}`,
       `  private WS:      ${venue.privateWsUrl}`,
       `  market-data WS:  ${venue.marketDataWsUrl}`,
+      ...(options.speed > 1 ? [replayClockLine(options.speed)] : []),
       ...(fixed === undefined
         ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
         : [
@@ -149,4 +150,14 @@ export async function venueCommand(
   await venue.close();
   io.stdout.write('paper venue closed\n');
   return EXIT.OK;
+}
+
+/**
+ * The start line of a venue replaying faster than real time: its data and fills are stamped on
+ * the replay's clock, which runs ahead of its `Date` header (this machine's clock).
+ * @param speed - the replay speed, above 1
+ * @returns the line
+ */
+export function replayClockLine(speed: number): string {
+  return `  clock:           data and fills on the replay's clock, ${speed}x real time: ahead of the Date header (this machine's clock) by ${speed - 1} s more every second`;
 }

@@ -36,6 +36,24 @@ describe('order rejections of a session', () => {
     );
   });
 
+  it('count the orders Keel ended as rejected itself (code keel) apart from the venue’s rejections', () => {
+    const rejections = new OrderRejections();
+    for (const ref of ['a', 'b', 'c'])
+      rejections.observe(anOrder({ clientOrderId: ref, orderState: 'NEW' }), undefined);
+    rejections.observe(rejected('d', '401023: insufficient margin'), undefined);
+    const unacked = {
+      ...rejected('e', 'no ack, and the venue still had no order with clientOrderId e (synthesized by Keel)'),
+      synthesized: true,
+    };
+    rejections.observe(unacked, undefined);
+    expect(rejections.warning()).toBe(
+      'the venue rejected 1 of the 5 orders placed; the first: BINANCE_PERP_BTC_USDT BUY d: 401023: insufficient margin',
+    );
+    expect(rejections.keelWarning()).toBe(
+      'Keel ended 1 of the 5 orders placed as rejected itself (code keel: not sent, or never acknowledged), not the venue; the first: BINANCE_PERP_BTC_USDT BUY e: no ack, and the venue still had no order with clientOrderId e (synthesized by Keel)',
+    );
+  });
+
   it('count refused borrows and repays apart from orders, with the first reason', () => {
     const rejections = new OrderRejections();
     const refused = (ref: string, intentKind: 'borrow' | 'repay' | 'cancelOrder', message: string) =>
