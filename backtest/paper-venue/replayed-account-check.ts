@@ -99,7 +99,8 @@ const LEDGER: readonly LedgerList[] = [
  * acknowledged field of one (state, quantities, prices, fee; a balance's change since the
  * portfolio started) that differs. Amounts are compared as numbers ("0.10" is "0.1"). What the
  * saved view does not list (a list or field an older Keel did not write, a portfolio this venue
- * runs without) is not compared.
+ * runs without) is not compared; a difference found while the venue runs without a saved
+ * portfolio says so, as the likely cause.
  * @param saved - the snapshot's `view`, as read back (unchecked JSON)
  * @param rebuilt - the replayed venue's view
  * @returns the first difference, in words; undefined when the replay rebuilt what was saved
@@ -110,7 +111,17 @@ export function firstAccountDifference(
 ): string | undefined {
   if (!Array.isArray(saved)) return undefined;
   const rebuiltById = new Map(rebuilt.map((view) => [view.portfolioId, view as unknown as ViewRecord]));
-  for (const savedPortfolio of (saved as unknown[]).filter(isRecord)) {
+  const savedPortfolios = (saved as unknown[]).filter(isRecord);
+  const leftOut = savedPortfolios
+    .map((portfolio) => portfolio.portfolioId)
+    .filter((id) => typeof id === 'string' && !rebuiltById.has(id));
+  // A portfolio left out leaves its commands unrun, and the loan pool and quotas are shared.
+  const cause =
+    leftOut.length === 0
+      ? ''
+      : ` (this venue runs without portfolio ${leftOut.join(', ')}, whose journaled commands stay ` +
+        'unrun: a loan pool or quota shared with it can make the others run otherwise)';
+  for (const savedPortfolio of savedPortfolios) {
     const id = savedPortfolio.portfolioId;
     const now = typeof id === 'string' ? rebuiltById.get(id) : undefined;
     if (now === undefined) continue;
@@ -118,7 +129,7 @@ export function firstAccountDifference(
       const savedRecords = ledger.records(savedPortfolio);
       if (savedRecords === undefined) continue;
       const difference = firstListDifference(ledger, savedRecords, ledger.records(now) ?? []);
-      if (difference !== undefined) return `portfolio ${id}: ${difference}`;
+      if (difference !== undefined) return `portfolio ${id}: ${difference}${cause}`;
     }
   }
   return undefined;
