@@ -67,6 +67,7 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     inFlightModifyQty: (order) => state.inFlightModifyQty(order),
     closingPositionQty: (sym, side, strategyId) => state.closingPositionQty(sym, side, strategyId),
     algoOrderByRef: (ref) => state.algoOrderByRef(ref),
+    inFlightAlgoOrder: (ref) => state.inFlightAlgoOrder(ref),
     countOpenAlgoOrders: (strategyId) => state.countOpenAlgoOrders(strategyId),
     equity: () => equity,
     grossExposure: () => gross,

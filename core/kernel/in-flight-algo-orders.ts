@@ -1,10 +1,15 @@
-import type { CancelAllAlgoOrdersIntent, PlaceAlgoOrderIntent } from '../model/index.ts';
+import type {
+  CancelAllAlgoOrdersIntent,
+  PlaceAlgoOrderIntent,
+  ReplaceAlgoOrderIntent,
+} from '../model/index.ts';
 
 /** An algo order sent to the venue and not answered yet. */
 interface SentAlgoOrder {
   /** The strategy that sent it. */
   readonly owner: string;
-  readonly intent: PlaceAlgoOrderIntent;
+  /** What was sent, with the replaces sent on it since merged in. */
+  intent: PlaceAlgoOrderIntent;
 }
 
 /** An in-flight algo order by its reference and sym. */
@@ -36,6 +41,32 @@ export class InFlightAlgoOrders {
    */
   sending(intent: PlaceAlgoOrderIntent, owner: string): void {
     this.sent.set(intent.ref, { owner, intent });
+  }
+
+  /**
+   * Records a replace of an in-flight algo order about to be sent: until the venue answers, the
+   * algo order is judged as sent with the replace's new values (the venue applies the replace
+   * after the placement). A replace of an algo order not in flight changes nothing here.
+   * @param intent - the replace
+   */
+  replacing(intent: ReplaceAlgoOrderIntent): void {
+    const sent = this.sent.get(intent.target);
+    if (sent === undefined) return;
+    sent.intent = {
+      ...sent.intent,
+      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
+      ...(intent.price === undefined ? {} : { price: intent.price }),
+      ...(intent.qty === undefined ? {} : { qty: intent.qty }),
+    };
+  }
+
+  /**
+   * An algo order sent and not answered yet, as {@link replacing} left it.
+   * @param clientAlgoOrderId - its reference
+   * @returns what was sent with the replaces since merged in, or undefined when not in flight
+   */
+  sentAs(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined {
+    return this.sent.size === 0 ? undefined : this.sent.get(clientAlgoOrderId)?.intent;
   }
 
   /**

@@ -14,6 +14,7 @@ import type {
   MarketTradeEvent,
   MarkPriceEvent,
   Order,
+  PlaceAlgoOrderIntent,
   Position,
   PositionMode,
   PositionSide,
@@ -245,6 +246,14 @@ export class KernelState implements RiskView {
    */
   algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined {
     return this.orders.algoByRef.get(clientAlgoOrderId);
+  }
+
+  /**
+   * @param clientAlgoOrderId - the caller reference
+   * @returns the algo order as sent (replaces since merged in) while the venue has not answered it, else undefined
+   */
+  inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined {
+    return this.algosInFlight.sentAs(clientAlgoOrderId);
   }
 
   /**

@@ -1,4 +1,12 @@
-import type { AlgoOrder, Dec, InstrumentSpec, Order, PositionMode, PositionSide } from '../model/index.ts';
+import type {
+  AlgoOrder,
+  Dec,
+  InstrumentSpec,
+  Order,
+  PlaceAlgoOrderIntent,
+  PositionMode,
+  PositionSide,
+} from '../model/index.ts';
 
 /** Which open orders to count: every field given must match. */
 export interface OpenOrderFilter {
@@ -54,6 +62,11 @@ export interface RiskView {
   closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec;
   /** An algo order by its clientAlgoOrderId, open or finished; undefined when not known (yet). */
   algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined;
+  /**
+   * An algo order sent and not answered yet (not known to {@link algoOrderByRef}): as it was sent,
+   * with the replaces sent on it since merged in. Undefined when none of that reference is in flight.
+   */
+  inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined;
   /**
    * How many algo orders may still put an order on the book, all strategies' or one strategy's:
    * those open on the venue (not triggered yet) and those sent and not answered yet.

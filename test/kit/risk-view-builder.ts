@@ -90,6 +90,7 @@ export function aRiskView(): FakeRiskView {
     inFlightModifyQty: (order) => view.modifyClaims.get(order.clientOrderId),
     closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
+    inFlightAlgoOrder: () => undefined,
     countOpenAlgoOrders: (strategyId) =>
       view.algoOrders.filter(
         (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),
