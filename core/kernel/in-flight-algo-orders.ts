@@ -10,6 +10,10 @@ interface SentAlgoOrder {
   readonly owner: string;
   /** What was sent, with the replaces sent on it since merged in. */
   intent: PlaceAlgoOrderIntent;
+  /** The venue's answer never came and the look-ups failed (`COMMAND_OUTCOME_UNKNOWN`). */
+  unknown: boolean;
+  /** A cancel of it (or a cancel-all reaching it) was sent. */
+  cancelSent: boolean;
 }
 
 /** An in-flight algo order by its reference and sym. */
@@ -27,9 +31,11 @@ export interface InFlightAlgoOrder extends InFlightAlgoRef {
  * The algo orders Keel sent and the venue has not answered yet: they are not among the open algo
  * orders Keel knows, but the venue may hold them, so a strategy's cancel-all and a sweep of its
  * orders cancel them too (by reference, the cancel reaching the venue after them). An algo order leaves
- * this book at the venue's first word on it (an algo order update) or at a refusal; one whose
- * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) stays until an update names it (a look-up or the
- * next reconciliation), since it may exist.
+ * this book at the venue's first word on it (an algo order update) or at a refusal. One whose
+ * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) may exist, so it stays until an update names it,
+ * a reconciliation of the venue's orders does not (the venue holds no such algo order open), or a
+ * cancel of it (or a cancel-all of the strategy's algo orders reaching it) is sent: then it is
+ * either cancelled (the venue's reply says so) or never was, and holds no `maxOpenOrders` slot.
  */
 export class InFlightAlgoOrders {
   private readonly sent = new Map<string, SentAlgoOrder>();
@@ -40,7 +46,7 @@ export class InFlightAlgoOrders {
    * @param owner - the strategy sending it
    */
   sending(intent: PlaceAlgoOrderIntent, owner: string): void {
-    this.sent.set(intent.ref, { owner, intent });
+    this.sent.set(intent.ref, { owner, intent, unknown: false, cancelSent: false });
   }
 
   /**
@@ -75,6 +81,42 @@ export class InFlightAlgoOrders {
    */
   answered(clientAlgoOrderId: string): void {
     if (this.sent.size > 0) this.sent.delete(clientAlgoOrderId);
+  }
+
+  /**
+   * The venue's answer to an algo order never came and the look-ups failed: it may exist. Already
+   * covered by a cancel sent since, it is over.
+   * @param clientAlgoOrderId - the algo order's reference
+   */
+  outcomeUnknown(clientAlgoOrderId: string): void {
+    const sent = this.sent.get(clientAlgoOrderId);
+    if (sent === undefined) return;
+    if (sent.cancelSent) this.sent.delete(clientAlgoOrderId);
+    else sent.unknown = true;
+  }
+
+  /**
+   * A cancel reaching in-flight algo orders is about to be sent: one whose outcome is unknown is
+   * over (the cancel ends it if it exists); one still waiting for the venue's answer is over once
+   * that answer is unknown too.
+   * @param refs - the algo orders' references (those not in flight are skipped)
+   */
+  cancelling(refs: Iterable<string>): void {
+    if (this.sent.size === 0) return;
+    for (const ref of refs) {
+      const sent = this.sent.get(ref);
+      if (sent === undefined) continue;
+      if (sent.unknown) this.sent.delete(ref);
+      else sent.cancelSent = true;
+    }
+  }
+
+  /**
+   * The venue's orders were read again (a reconciliation) and every algo order it holds open was
+   * reported: those whose outcome was unknown and that it did not name are not on the venue.
+   */
+  reconciled(): void {
+    for (const [ref, sent] of this.sent) if (sent.unknown) this.sent.delete(ref);
   }
 
   /**

@@ -127,16 +127,24 @@ export class UserDataRouting {
 
   /**
    * The venue's first word on an algo order (an update, even one the fold finds stale) or its
-   * refusal ends its flight; an answer that never came does not, since the algo order may exist.
+   * refusal ends its flight; an answer that never came does not, since the algo order may exist
+   * (see {@link InFlightAlgoOrders.outcomeUnknown}).
    */
   private noteAlgoAnswer(event: UserEvent): void {
     if (event.kind === 'algoOrder') this.algosInFlight.answered(event.algoOrder.clientAlgoOrderId);
-    else if (
-      event.kind === 'commandRejected' &&
-      event.intentKind === 'placeAlgoOrder' &&
-      event.code !== COMMAND_OUTCOME_UNKNOWN
-    )
-      this.algosInFlight.answered(event.ref);
+    else if (event.kind === 'commandRejected' && event.intentKind === 'placeAlgoOrder') {
+      if (event.code === COMMAND_OUTCOME_UNKNOWN) this.algosInFlight.outcomeUnknown(event.ref);
+      else this.algosInFlight.answered(event.ref);
+    }
+  }
+
+  /**
+   * The venue's orders and positions were read again and folded (the private stream is
+   * `reconciled`): an algo order whose outcome was unknown and that the venue did not list is not
+   * on the venue.
+   */
+  reconciled(): void {
+    this.algosInFlight.reconciled();
   }
 
   /**
