@@ -149,7 +149,7 @@ export class UserDataRouting {
 
   /**
    * A position close's refusal ends its flight (an unknown outcome does not: it may have closed),
-   * and so does a report of its leg at another size; an order it made is recorded as its sender's
+   * and so does a report of its leg at another size (after an unknown outcome, at any size); an order it made is recorded as its sender's
    * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
    * inherits no owner otherwise. An order two strategies' closes may have made is left to neither.
    */
@@ -157,7 +157,9 @@ export class UserDataRouting {
     if (this.closes.idle) return;
     switch (event.kind) {
       case 'commandRejected':
-        if (isClose(event) && event.code !== COMMAND_OUTCOME_UNKNOWN) this.closes.refused(event.ref);
+        if (!isClose(event)) return;
+        if (event.code === COMMAND_OUTCOME_UNKNOWN) this.closes.outcomeUnknown(event.ref);
+        else this.closes.refused(event.ref);
         return;
       case 'position':
         this.closes.positionReported(event.position);
