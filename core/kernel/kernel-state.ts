@@ -36,6 +36,7 @@ import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-pr
 import {
   countOpenAlgoOrdersOf,
   countOpenOrdersOf,
+  forEachOpenOrderOf,
   openAlgoOrdersOf,
   openOrdersOf,
   openOrdersOnSym,
@@ -191,6 +192,15 @@ export class KernelState implements RiskView {
    */
   openOrders(strategyId?: string): readonly Order[] {
     return openOrdersOf(this.orders, strategyId);
+  }
+
+  /**
+   * Hands each open order to `visit`, in the order first seen, without making a list of them.
+   * @param strategyId - only this strategy's, when given
+   * @param visit - called once per order
+   */
+  forEachOpenOrder(strategyId: string | undefined, visit: (order: Order) => void): void {
+    forEachOpenOrderOf(this.orders, strategyId, visit);
   }
 
   /**

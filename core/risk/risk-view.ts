@@ -34,6 +34,11 @@ export interface RiskView {
   /** Open (non-final) orders, all strategies' or one strategy's. */
   openOrders(strategyId?: string): readonly Order[];
   /**
+   * Hands each open order ({@link openOrders}) to `visit`, without making a list of them: the
+   * exposure checks walk every open order of their scope per intent.
+   */
+  forEachOpenOrder(strategyId: string | undefined, visit: (order: Order) => void): void;
+  /**
    * How many orders are open, all or only those matching the filter. The order checks run on
    * every intent, so a view should answer without walking every open order (the kernel keeps
    * indices by sym and by owner).

@@ -82,6 +82,9 @@ export function aRiskView(): FakeRiskView {
     positionQty: (sym, side) => view.positions.get(positionKey(sym, side)) ?? ZERO,
     positionMode: () => view.mode,
     openOrders: (strategyId) => openOf(view, { ...(strategyId === undefined ? {} : { strategyId }) }),
+    forEachOpenOrder: (strategyId, visit) => {
+      for (const order of openOf(view, strategyId === undefined ? {} : { strategyId })) visit(order);
+    },
     countOpenOrders: (filter = {}) => openOf(view, filter).length,
     openOrdersOn: (sym, strategyId) =>
       openOf(view, { sym, ...(strategyId === undefined ? {} : { strategyId }) }),
