@@ -67,6 +67,8 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     inFlightModifyQty: (order) => state.inFlightModifyQty(order),
     closingPositionQty: (sym, side, strategyId) => state.closingPositionQty(sym, side, strategyId),
     algoOrderByRef: (ref) => state.algoOrderByRef(ref),
+    inFlightAlgoOrder: (ref) => state.inFlightAlgoOrder(ref),
+    forEachOpenOrder: (strategyId, visit) => state.forEachOpenOrder(strategyId, visit),
     countOpenAlgoOrders: (strategyId) => state.countOpenAlgoOrders(strategyId),
     equity: () => equity,
     grossExposure: () => gross,

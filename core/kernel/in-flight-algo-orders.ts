@@ -1,10 +1,19 @@
-import type { CancelAllAlgoOrdersIntent, PlaceAlgoOrderIntent } from '../model/index.ts';
+import type {
+  CancelAllAlgoOrdersIntent,
+  PlaceAlgoOrderIntent,
+  ReplaceAlgoOrderIntent,
+} from '../model/index.ts';
 
 /** An algo order sent to the venue and not answered yet. */
 interface SentAlgoOrder {
   /** The strategy that sent it. */
   readonly owner: string;
-  readonly intent: PlaceAlgoOrderIntent;
+  /** What was sent, with the replaces sent on it since merged in. */
+  intent: PlaceAlgoOrderIntent;
+  /** The venue's answer never came and the look-ups failed (`COMMAND_OUTCOME_UNKNOWN`). */
+  unknown: boolean;
+  /** A cancel of it (or a cancel-all reaching it) was sent. */
+  cancelSent: boolean;
 }
 
 /** An in-flight algo order by its reference and sym. */
@@ -22,9 +31,11 @@ export interface InFlightAlgoOrder extends InFlightAlgoRef {
  * The algo orders Keel sent and the venue has not answered yet: they are not among the open algo
  * orders Keel knows, but the venue may hold them, so a strategy's cancel-all and a sweep of its
  * orders cancel them too (by reference, the cancel reaching the venue after them). An algo order leaves
- * this book at the venue's first word on it (an algo order update) or at a refusal; one whose
- * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) stays until an update names it (a look-up or the
- * next reconciliation), since it may exist.
+ * this book at the venue's first word on it (an algo order update) or at a refusal. One whose
+ * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) may exist, so it stays until an update names it,
+ * a reconciliation of the venue's orders does not (the venue holds no such algo order open), or a
+ * cancel of it (or a cancel-all of the strategy's algo orders reaching it) is sent: then it is
+ * either cancelled (the venue's reply says so) or never was, and holds no `maxOpenOrders` slot.
  */
 export class InFlightAlgoOrders {
   private readonly sent = new Map<string, SentAlgoOrder>();
@@ -35,7 +46,33 @@ export class InFlightAlgoOrders {
    * @param owner - the strategy sending it
    */
   sending(intent: PlaceAlgoOrderIntent, owner: string): void {
-    this.sent.set(intent.ref, { owner, intent });
+    this.sent.set(intent.ref, { owner, intent, unknown: false, cancelSent: false });
+  }
+
+  /**
+   * Records a replace of an in-flight algo order about to be sent: until the venue answers, the
+   * algo order is judged as sent with the replace's new values (the venue applies the replace
+   * after the placement). A replace of an algo order not in flight changes nothing here.
+   * @param intent - the replace
+   */
+  replacing(intent: ReplaceAlgoOrderIntent): void {
+    const sent = this.sent.get(intent.target);
+    if (sent === undefined) return;
+    sent.intent = {
+      ...sent.intent,
+      ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
+      ...(intent.price === undefined ? {} : { price: intent.price }),
+      ...(intent.qty === undefined ? {} : { qty: intent.qty }),
+    };
+  }
+
+  /**
+   * An algo order sent and not answered yet, as {@link replacing} left it.
+   * @param clientAlgoOrderId - its reference
+   * @returns what was sent with the replaces since merged in, or undefined when not in flight
+   */
+  sentAs(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined {
+    return this.sent.size === 0 ? undefined : this.sent.get(clientAlgoOrderId)?.intent;
   }
 
   /**
@@ -44,6 +81,42 @@ export class InFlightAlgoOrders {
    */
   answered(clientAlgoOrderId: string): void {
     if (this.sent.size > 0) this.sent.delete(clientAlgoOrderId);
+  }
+
+  /**
+   * The venue's answer to an algo order never came and the look-ups failed: it may exist. Already
+   * covered by a cancel sent since, it is over.
+   * @param clientAlgoOrderId - the algo order's reference
+   */
+  outcomeUnknown(clientAlgoOrderId: string): void {
+    const sent = this.sent.get(clientAlgoOrderId);
+    if (sent === undefined) return;
+    if (sent.cancelSent) this.sent.delete(clientAlgoOrderId);
+    else sent.unknown = true;
+  }
+
+  /**
+   * A cancel reaching in-flight algo orders is about to be sent: one whose outcome is unknown is
+   * over (the cancel ends it if it exists); one still waiting for the venue's answer is over once
+   * that answer is unknown too.
+   * @param refs - the algo orders' references (those not in flight are skipped)
+   */
+  cancelling(refs: Iterable<string>): void {
+    if (this.sent.size === 0) return;
+    for (const ref of refs) {
+      const sent = this.sent.get(ref);
+      if (sent === undefined) continue;
+      if (sent.unknown) this.sent.delete(ref);
+      else sent.cancelSent = true;
+    }
+  }
+
+  /**
+   * The venue's orders were read again (a reconciliation) and every algo order it holds open was
+   * reported: those whose outcome was unknown and that it did not name are not on the venue.
+   */
+  reconciled(): void {
+    for (const [ref, sent] of this.sent) if (sent.unknown) this.sent.delete(ref);
   }
 
   /**

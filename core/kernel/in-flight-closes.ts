@@ -21,6 +21,8 @@ interface ClosingLeg {
   readonly size: Dec;
   /** The same, signed (long > 0): the close trades the other way. */
   readonly signed: Dec;
+  /** The venue's answer never came and the look-ups failed (`COMMAND_OUTCOME_UNKNOWN`). */
+  unknown: boolean;
 }
 
 /** Who an order the venue made on a leg being closed belongs to. */
@@ -36,7 +38,8 @@ const LEGS: readonly PositionSide[] = ['NONE', 'LONG', 'SHORT'];
  * it likes (Keel's paper venue `paper-close-N`) and the kernel cannot tell them from a hand-placed
  * order by name. From sending until the venue refuses the close, the leg's close order is seen, or
  * a position report shows the leg at another size than when the close was sent (its fill came, or
- * something else closed it; a report of the same size, e.g. a mark price change, does not end it),
+ * something else closed it; a report of the same size, e.g. a mark price change, does not end it,
+ * unless the close's outcome was unknown: that command is over, so the report shows it did nothing),
  * the first order on that leg whose reference no strategy owns and that closes a position as the
  * venue reports it (reduce-only, or in BOTH mode selling a LONG leg / buying a SHORT one) is the
  * closing strategy's. Only the legs the kernel holds open when the close is sent are reached (a
@@ -66,7 +69,15 @@ export class InFlightCloses {
       for (const positionSide of side === 'NONE' ? LEGS : [side]) {
         const signed = this.legQty(sym, positionSide);
         if (!signed.isZero())
-          this.legs.push({ ref: intent.ref, owner, sym, positionSide, size: signed.abs(), signed });
+          this.legs.push({
+            ref: intent.ref,
+            owner,
+            sym,
+            positionSide,
+            size: signed.abs(),
+            signed,
+            unknown: false,
+          });
       }
     }
   }
@@ -77,6 +88,15 @@ export class InFlightCloses {
    */
   refused(ref: string): void {
     this.drop((leg) => leg.ref === ref);
+  }
+
+  /**
+   * The venue's answer to a close never came and the look-ups failed: it may have closed. The next
+   * report of its legs says (see {@link positionReported}).
+   * @param ref - the close's reference
+   */
+  outcomeUnknown(ref: string): void {
+    for (const leg of this.legs) if (leg.ref === ref) leg.unknown = true;
   }
 
   /**
@@ -91,12 +111,16 @@ export class InFlightCloses {
 
   /**
    * A position report: a leg reported at another size than when its close was sent is no longer
-   * being closed by it.
+   * being closed by it; nor is one whose close's outcome is unknown, whatever its size (the
+   * command is over: at the sent size, the close did not happen; a reconciliation or a look-up
+   * reports the leg).
    * @param position - the reported position
    */
   positionReported(position: Position): void {
     this.drop(
-      (leg) => onLeg(leg, position.sym, position.positionSide) && !position.positionQty.abs().eq(leg.size),
+      (leg) =>
+        onLeg(leg, position.sym, position.positionSide) &&
+        (leg.unknown || !position.positionQty.abs().eq(leg.size)),
     );
   }
 

@@ -57,9 +57,11 @@ export class IntentPipeline {
   /**
    * Passes one intent through the checks and the gate to the execution port.
    * @param runner - the emitting strategy
-   * @param intent - the intent
+   * @param emitted - the intent (a replace or cancel of an in-flight algo order made before its
+   *   placement was sent names no sym: it gets the placement's)
    */
-  submit(runner: StrategyRunner, intent: Intent): void {
+  submit(runner: StrategyRunner, emitted: Intent): void {
+    const intent = withInFlightAlgoSym(emitted, this.algosInFlight);
     const emulated = this.emulatedPart(runner, intent);
     if ('denial' in emulated) {
       const source = 'source' in emulated ? emulated.source : 'kernel';
@@ -242,9 +244,16 @@ export class IntentPipeline {
         });
         return;
       case 'cancelAlgoOrder':
+        this.requests.sent(intent.ref, runner.id);
+        this.algosInFlight.cancelling([intent.target]);
+        return;
       case 'cancelAllAlgoOrders':
+        this.requests.sent(intent.ref, runner.id);
+        this.algosInFlight.cancelling(this.algosInFlight.matching(intent, runner.id).map((algo) => algo.ref));
+        return;
       case 'replaceAlgoOrder':
         this.requests.sent(intent.ref, runner.id);
+        this.algosInFlight.replacing(intent);
         return;
       case 'closePosition':
       case 'closePositions':
@@ -281,4 +290,19 @@ export class IntentPipeline {
       ts: this.state.now(),
     };
   }
+}
+
+/**
+ * A replace or cancel of an algo order made in the same hook as its placement names no sym (the
+ * factory knew no algo order of that reference yet): once the placement is in flight, the intent
+ * gets its sym, so the instrument and limit checks judge it as they would after the venue's ack.
+ * @param intent - the intent as emitted
+ * @param algosInFlight - the algo orders sent and not answered yet
+ * @returns the intent, with the in-flight algo order's sym when it named none
+ */
+function withInFlightAlgoSym(intent: Intent, algosInFlight: InFlightAlgoOrders): Intent {
+  if ((intent.kind !== 'replaceAlgoOrder' && intent.kind !== 'cancelAlgoOrder') || intent.sym !== '')
+    return intent;
+  const sym = algosInFlight.sentAs(intent.target)?.sym;
+  return sym === undefined ? intent : { ...intent, sym };
 }

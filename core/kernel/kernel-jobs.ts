@@ -69,11 +69,15 @@ export function handleJob(job: KernelJob, parts: KernelJobParts, phase: KernelJo
     case 'wake':
       if (!phase.stopped) parts.timers.fireDueNow(phase.fireTimer);
       return;
-    case 'venueStatus':
+    case 'venueStatus': {
       // Before the strategies start (a live session's first login) it is only noted.
-      if (parts.connectivity.observe(job.status) && phase.strategiesStarted && !phase.stopped)
+      const changed = parts.connectivity.observe(job.status);
+      if (changed && job.status.stream === 'private' && job.status.state === 'reconciled')
+        parts.userRouting.reconciled();
+      if (changed && phase.strategiesStarted && !phase.stopped)
         for (const runner of parts.runners) runner.deliverVenueStatus(job.status);
       return;
+    }
   }
   if (phase.stopped) {
     if (!isMarketEvent(job)) parts.userRouting.settle(job);

@@ -14,6 +14,7 @@ import type {
   MarketTradeEvent,
   MarkPriceEvent,
   Order,
+  PlaceAlgoOrderIntent,
   Position,
   PositionMode,
   PositionSide,
@@ -35,6 +36,7 @@ import { referencePriceOf, venueMarkPriceOf, venueMarkTimeOf } from './market-pr
 import {
   countOpenAlgoOrdersOf,
   countOpenOrdersOf,
+  forEachOpenOrderOf,
   openAlgoOrdersOf,
   openOrdersOf,
   openOrdersOnSym,
@@ -193,6 +195,15 @@ export class KernelState implements RiskView {
   }
 
   /**
+   * Hands each open order to `visit`, in the order first seen, without making a list of them.
+   * @param strategyId - only this strategy's, when given
+   * @param visit - called once per order
+   */
+  forEachOpenOrder(strategyId: string | undefined, visit: (order: Order) => void): void {
+    forEachOpenOrderOf(this.orders, strategyId, visit);
+  }
+
+  /**
    * How many orders are open, from the registry's indices (no walk over the open orders).
    * @param filter - only one strategy's, only one sym's, or both
    * @returns the count
@@ -245,6 +256,14 @@ export class KernelState implements RiskView {
    */
   algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined {
     return this.orders.algoByRef.get(clientAlgoOrderId);
+  }
+
+  /**
+   * @param clientAlgoOrderId - the caller reference
+   * @returns the algo order as sent (replaces since merged in) while the venue has not answered it, else undefined
+   */
+  inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined {
+    return this.algosInFlight.sentAs(clientAlgoOrderId);
   }
 
   /**

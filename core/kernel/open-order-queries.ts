@@ -17,6 +17,23 @@ export function openOrdersOf(orders: OrderRegistry, strategyId?: string): Order[
 }
 
 /**
+ * Hands each open (non-final) order to `visit`, in the order first seen, without making a list:
+ * the risk gate's exposure checks walk every open order per intent.
+ * @param orders - the order registry
+ * @param strategyId - only this strategy's, when given
+ * @param visit - called once per order
+ */
+export function forEachOpenOrderOf(
+  orders: OrderRegistry,
+  strategyId: string | undefined,
+  visit: (order: Order) => void,
+): void {
+  for (const order of orders.open.values()) {
+    if (strategyId === undefined || orders.ownerOf(order.clientOrderId) === strategyId) visit(order);
+  }
+}
+
+/**
  * How many orders are open, from the registry's indices (no walk over the open orders).
  * @param orders - the order registry
  * @param filter - only one strategy's, only one sym's, or both

@@ -33,7 +33,7 @@ export function orderFactoryStateOf(state: KernelState, nextRef: () => string): 
     positionMode: () => state.positionMode(),
     positionQty: (sym, side) => state.positionQty(sym, side),
     orderByRef: (ref) => state.orderByRef(ref),
-    algoSymByRef: (ref) => state.orders.algoByRef.get(ref)?.sym,
+    algoSymByRef: (ref) => state.orders.algoByRef.get(ref)?.sym ?? state.inFlightAlgoOrder(ref)?.sym,
     nextRef,
   };
 }

@@ -16,15 +16,13 @@ interface SweptTerms {
  * Tells which of the resting orders and algo orders a sweep goes through would add risk if they
  * filled or fired, as a trip to REDUCING judges them (Keel's choice): a reduce-only order, a hedge
  * leg's closing order and a take-profit / stop-loss algo order never do; any other order does
- * unless it trades against the position on its leg and fits in what the ones kept before it on
- * that leg left of it (several sells that each fit a long position alone are not all kept: the
- * first that fit use the position up). A quote-sized order whose size is not known yet adds risk.
- * Judge the orders in the order they should be kept: every one judged counts.
+ * unless it trades against the position on its leg and fits in it on its own. Orders against a
+ * position are alternatives, as `maxPositionQty` counts them (a bracket's take-profit limit and
+ * stop-loss trigger each close the same position, one of them fills): each is judged against the
+ * whole position, so both exits of a bracket are kept. A quote-sized order whose size is not known
+ * yet adds risk.
  */
 export class RiskAddingOrders {
-  /** Per `sym|positionSide`: |position| not yet claimed by the plain orders kept against it. */
-  readonly #room = new Map<string, Dec>();
-
   /**
    * @param positionQty - the signed quantity of a position leg now
    */
@@ -64,11 +62,6 @@ export class RiskAddingOrders {
     if (terms.left === undefined) return true;
     const position = this.positionQty(terms.sym, terms.positionSide);
     const against = terms.side === 'BUY' ? position.isNegative() : position.isPositive();
-    if (!against) return true;
-    const key = `${terms.sym}|${terms.positionSide}`;
-    const room = this.#room.get(key) ?? position.abs();
-    if (terms.left.greaterThan(room)) return true;
-    this.#room.set(key, room.sub(terms.left));
-    return false;
+    return !against || terms.left.greaterThan(position.abs());
   }
 }

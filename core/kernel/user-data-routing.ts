@@ -127,21 +127,29 @@ export class UserDataRouting {
 
   /**
    * The venue's first word on an algo order (an update, even one the fold finds stale) or its
-   * refusal ends its flight; an answer that never came does not, since the algo order may exist.
+   * refusal ends its flight; an answer that never came does not, since the algo order may exist
+   * (see {@link InFlightAlgoOrders.outcomeUnknown}).
    */
   private noteAlgoAnswer(event: UserEvent): void {
     if (event.kind === 'algoOrder') this.algosInFlight.answered(event.algoOrder.clientAlgoOrderId);
-    else if (
-      event.kind === 'commandRejected' &&
-      event.intentKind === 'placeAlgoOrder' &&
-      event.code !== COMMAND_OUTCOME_UNKNOWN
-    )
-      this.algosInFlight.answered(event.ref);
+    else if (event.kind === 'commandRejected' && event.intentKind === 'placeAlgoOrder') {
+      if (event.code === COMMAND_OUTCOME_UNKNOWN) this.algosInFlight.outcomeUnknown(event.ref);
+      else this.algosInFlight.answered(event.ref);
+    }
+  }
+
+  /**
+   * The venue's orders and positions were read again and folded (the private stream is
+   * `reconciled`): an algo order whose outcome was unknown and that the venue did not list is not
+   * on the venue.
+   */
+  reconciled(): void {
+    this.algosInFlight.reconciled();
   }
 
   /**
    * A position close's refusal ends its flight (an unknown outcome does not: it may have closed),
-   * and so does a report of its leg at another size; an order it made is recorded as its sender's
+   * and so does a report of its leg at another size (after an unknown outcome, at any size); an order it made is recorded as its sender's
    * before the order is folded (see {@link InFlightCloses}): the venue names it as it likes, so it
    * inherits no owner otherwise. An order two strategies' closes may have made is left to neither.
    */
@@ -149,7 +157,9 @@ export class UserDataRouting {
     if (this.closes.idle) return;
     switch (event.kind) {
       case 'commandRejected':
-        if (isClose(event) && event.code !== COMMAND_OUTCOME_UNKNOWN) this.closes.refused(event.ref);
+        if (!isClose(event)) return;
+        if (event.code === COMMAND_OUTCOME_UNKNOWN) this.closes.outcomeUnknown(event.ref);
+        else this.closes.refused(event.ref);
         return;
       case 'position':
         this.closes.positionReported(event.position);

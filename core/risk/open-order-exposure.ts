@@ -42,29 +42,60 @@ function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
   return reference === undefined ? undefined : contracts.mul(decimalOf(reference));
 }
 
-/** {@link openOrderNotional} on numbers; NaN when it is undefined. */
-function openOrderNotionalEstimate(order: Order, view: RiskView): number {
+/**
+ * {@link openOrderNotional} on numbers; NaN when it is undefined.
+ * @param contractSize - the contract size of the order's sym (1 when the run has no spec of it)
+ */
+function openOrderNotionalEstimate(order: Order, contractSize: number, view: RiskView): number {
   if (isUnsizedQuoteOrder(order) || order.orderState === 'PENDING_REPLACE') {
     const exact = openOrderNotional(order, view);
     return exact === undefined ? Number.NaN : asNumber(exact);
   }
-  const left = asNumber(order.orderQty) - asNumber(order.executedQty);
+  const left = asNumber(order.orderQty) - (order.executedQty.isZero() ? 0 : asNumber(order.executedQty));
   if (!(left > 0)) return 0;
-  const spec = view.instrument(order.sym);
-  const contracts = spec === undefined ? left : left * asNumber(spec.contractSize);
   const price =
     order.orderType === 'LIMIT' && !order.limitPrice.isZero()
       ? asNumber(order.limitPrice)
       : view.referencePrice(order.sym);
-  return price === undefined ? Number.NaN : contracts * price;
+  return price === undefined ? Number.NaN : left * contractSize * price;
+}
+
+/** Where a side of a position leg sits in {@link SymSides}: BUY then SELL per leg. */
+const LEG_SLOT: Readonly<Record<PositionSide, number>> = { NONE: 0, LONG: 2, SHORT: 4 };
+
+/**
+ * What the open orders of one sym can add, on numbers: the buys' and the sells' notional of each
+ * of its legs (NONE, LONG, SHORT), BUY at the leg's slot and SELL after it; and the sym's contract
+ * size, read once.
+ */
+interface SymSides {
+  readonly contractSize: number;
+  readonly sums: [number, number, number, number, number, number];
+}
+
+function sidesOf(sides: Map<string, SymSides>, sym: string, view: RiskView): SymSides {
+  let entry = sides.get(sym);
+  if (entry === undefined) {
+    const spec = view.instrument(sym);
+    entry = { contractSize: spec === undefined ? 1 : asNumber(spec.contractSize), sums: [0, 0, 0, 0, 0, 0] };
+    sides.set(sym, entry);
+  }
+  return entry;
+}
+
+function addSide(entry: SymSides, positionSide: PositionSide, side: OrderSide, amount: number): void {
+  const slot = LEG_SLOT[positionSide] + (side === 'BUY' ? 0 : 1);
+  entry.sums[slot] = (entry.sums[slot] as number) + amount;
 }
 
 /**
- * Gross exposure after the order, on numbers and over-estimated: the current gross exposure plus
- * the notional of the order and of every open order that can add to a position, as if each one
- * added its whole notional (the exact {@link exposureAfter} nets each leg's buys and sells against
- * its position, which can only give less). True when that stays under the limit by more than
- * float rounding could account for, so the exact Decimal walk is needed only near the limit.
+ * Gross exposure after the order, on numbers and over-estimated: the current gross exposure plus,
+ * for each position leg, the larger of the notional its buys and its sells can add (the order's
+ * among them, every open order that can add to a position counted). The exact {@link exposureAfter}
+ * takes a leg of value v to max(|v + B|, |v - S|), never more than |v| + max(B, S): so this bounds
+ * it. True when that stays under the limit by more than float rounding could account for, so the
+ * exact Decimal walk is needed only near the limit (a market maker quoting both sides no longer
+ * counts both).
  * @param current - the gross exposure now
  * @param notional - the order's notional (what it can still add)
  * @param terms - the order
@@ -82,11 +113,24 @@ export function clearlyWithinExposure(
   max: Dec,
 ): boolean {
   const now = asNumber(current);
-  let added = asNumber(notional);
-  // Every term is non-negative: their sum is also the scale of its rounding.
-  for (const order of view.openOrders(owner)) {
-    if (counts(order, terms)) added += openOrderNotionalEstimate(order, view);
-  }
+  // One entry per sym with counted orders (a few), not one per order.
+  const sides = new Map<string, SymSides>();
+  addSide(sidesOf(sides, terms.sym, view), terms.positionSide, terms.side, asNumber(notional));
+  view.forEachOpenOrder(owner, (order) => {
+    if (!counts(order, terms)) return;
+    const entry = sidesOf(sides, order.sym, view);
+    addSide(
+      entry,
+      order.positionSide,
+      order.side,
+      openOrderNotionalEstimate(order, entry.contractSize, view),
+    );
+  });
+  let added = 0;
+  // Every term is non-negative (NaN when a notional is not known, which Math.max keeps): their
+  // sum is also the scale of its rounding.
+  for (const { sums } of sides.values())
+    added += Math.max(sums[0], sums[1]) + Math.max(sums[2], sums[3]) + Math.max(sums[4], sums[5]);
   const limit = asNumber(max);
   // NaN (a notional not known) compares false: the exact walk decides.
   return now + added < limit - (Math.abs(now) + added + limit) * ESTIMATE_MARGIN;
@@ -133,12 +177,14 @@ export function exposureAfter(
     else leg.sell = leg.sell.add(amount);
   };
   add(terms.sym, terms.positionSide, terms.side, notional);
-  for (const order of view.openOrders(owner)) {
-    if (!counts(order, terms)) continue;
+  let known = true;
+  view.forEachOpenOrder(owner, (order) => {
+    if (!known || !counts(order, terms)) return;
     const amount = openOrderNotional(order, view);
-    if (amount === undefined) return undefined;
-    add(order.sym, order.positionSide, order.side, amount);
-  }
+    if (amount === undefined) known = false;
+    else add(order.sym, order.positionSide, order.side, amount);
+  });
+  if (!known) return undefined;
   let after = current;
   for (const leg of legs.values()) {
     const value = legValue(leg, view);

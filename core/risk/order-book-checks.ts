@@ -21,12 +21,27 @@ export const maxOrdersPerSymCheck: RiskCheck = {
   },
 };
 
-/** A modification targets an open order of the strategy that sends it (strategies own their orders). */
+/**
+ * A modification targets an open order of the strategy that sends it (strategies own their
+ * orders); a replacement targets an algo order Keel knows or sent and has not heard back on, as
+ * the size and limit checks judge it as that algo order with the new values (one Keel knows
+ * nothing of would pass them unjudged).
+ */
 export const modifyTargetCheck: RiskCheck = {
   name: 'modifyTarget',
   kind: 'rule',
-  intents: ['modifyOrder'],
+  intents: ['modifyOrder', 'replaceAlgoOrder'],
   run({ intent, view, strategyId }) {
+    if (intent.kind === 'replaceAlgoOrder') {
+      const known =
+        view.algoOrderByRef(intent.target) !== undefined ||
+        view.inFlightAlgoOrder(intent.target) !== undefined;
+      if (known) return undefined;
+      return deny(
+        'modifyTarget',
+        `replaceAlgoOrder ${intent.ref}: ${intent.target} is no algo order Keel knows or has sent`,
+      );
+    }
     if (intent.kind !== 'modifyOrder') return undefined;
     const target = view.orderByRef(intent.target);
     const own =

@@ -57,7 +57,8 @@ export const ORDER_TERMS_INTENTS: readonly IntentKind[] = [
 /**
  * The order terms of an intent: a new order, an algo order (as the order its trigger places),
  * a modification merged with the open order it targets, or a replacement of an algo order merged
- * with the algo order (as the order its trigger then places).
+ * with the algo order (as the order its trigger then places; one the venue has not answered yet
+ * as it was sent, with the replaces sent on it since).
  * @param intent - any intent
  * @param view - the state, to find a modified order
  * @returns the terms, or undefined for intents that place no order (or modify an unknown one)
@@ -105,7 +106,7 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
       return order.executedQty.isZero() ? terms : { ...terms, filled: order.executedQty };
     }
     case 'replaceAlgoOrder': {
-      const algo = view.algoOrderByRef(intent.target);
+      const algo = view.algoOrderByRef(intent.target) ?? view.inFlightAlgoOrder(intent.target);
       if (algo === undefined) return undefined;
       const price = intent.price ?? algo.price;
       return {

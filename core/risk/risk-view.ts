@@ -1,4 +1,12 @@
-import type { AlgoOrder, Dec, InstrumentSpec, Order, PositionMode, PositionSide } from '../model/index.ts';
+import type {
+  AlgoOrder,
+  Dec,
+  InstrumentSpec,
+  Order,
+  PlaceAlgoOrderIntent,
+  PositionMode,
+  PositionSide,
+} from '../model/index.ts';
 
 /** Which open orders to count: every field given must match. */
 export interface OpenOrderFilter {
@@ -25,6 +33,11 @@ export interface RiskView {
   positionMode(): PositionMode;
   /** Open (non-final) orders, all strategies' or one strategy's. */
   openOrders(strategyId?: string): readonly Order[];
+  /**
+   * Hands each open order ({@link openOrders}) to `visit`, without making a list of them: the
+   * exposure checks walk every open order of their scope per intent.
+   */
+  forEachOpenOrder(strategyId: string | undefined, visit: (order: Order) => void): void;
   /**
    * How many orders are open, all or only those matching the filter. The order checks run on
    * every intent, so a view should answer without walking every open order (the kernel keeps
@@ -54,6 +67,11 @@ export interface RiskView {
   closingPositionQty(sym: string, positionSide: PositionSide, strategyId?: string): Dec;
   /** An algo order by its clientAlgoOrderId, open or finished; undefined when not known (yet). */
   algoOrderByRef(clientAlgoOrderId: string): AlgoOrder | undefined;
+  /**
+   * An algo order sent and not answered yet (not known to {@link algoOrderByRef}): as it was sent,
+   * with the replaces sent on it since merged in. Undefined when none of that reference is in flight.
+   */
+  inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined;
   /**
    * How many algo orders may still put an order on the book, all strategies' or one strategy's:
    * those open on the venue (not triggered yet) and those sent and not answered yet.

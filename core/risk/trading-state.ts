@@ -61,7 +61,7 @@ export function isRiskReducing(intent: Intent, view: RiskView): boolean {
       return !grows && (order.reduceOnly || reducesPosition(terms, view));
     }
     case 'replaceAlgoOrder': {
-      const algo = view.algoOrderByRef(intent.target);
+      const algo = view.algoOrderByRef(intent.target) ?? view.inFlightAlgoOrder(intent.target);
       const terms = orderTermsOf(intent, view);
       if (algo === undefined || terms === undefined) return false;
       const grows = intent.qty?.greaterThan(algo.qty) === true;

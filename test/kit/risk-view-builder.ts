@@ -82,6 +82,9 @@ export function aRiskView(): FakeRiskView {
     positionQty: (sym, side) => view.positions.get(positionKey(sym, side)) ?? ZERO,
     positionMode: () => view.mode,
     openOrders: (strategyId) => openOf(view, { ...(strategyId === undefined ? {} : { strategyId }) }),
+    forEachOpenOrder: (strategyId, visit) => {
+      for (const order of openOf(view, strategyId === undefined ? {} : { strategyId })) visit(order);
+    },
     countOpenOrders: (filter = {}) => openOf(view, filter).length,
     openOrdersOn: (sym, strategyId) =>
       openOf(view, { sym, ...(strategyId === undefined ? {} : { strategyId }) }),
@@ -90,6 +93,7 @@ export function aRiskView(): FakeRiskView {
     inFlightModifyQty: (order) => view.modifyClaims.get(order.clientOrderId),
     closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
+    inFlightAlgoOrder: () => undefined,
     countOpenAlgoOrders: (strategyId) =>
       view.algoOrders.filter(
         (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),

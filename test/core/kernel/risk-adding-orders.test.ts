@@ -29,14 +29,15 @@ describe('RiskAddingOrders: which orders a trip to REDUCING cancels', () => {
     expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false }))).toBe(true);
   });
 
-  it('keeps plain orders against the position only as far as they fit in it together', () => {
+  it('keeps each order against the position that fits in it on its own: they are alternatives', () => {
     const judge = judgeOver({ [`${BTC}|NONE`]: '-1' });
     expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.6') }))).toBe(false);
-    // 0.6 + 0.6 > 1: the second would flip the short into a long.
-    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.6') }))).toBe(true);
-    // What the first left (0.4) still takes a smaller one, resting order or algo order.
-    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('0.4') }))).toBe(false);
-    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('0.001') }))).toBe(true);
+    // A bracket: the take-profit limit and the stop-loss trigger each close the same position.
+    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('1') }))).toBe(false);
+    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('1') }))).toBe(false);
+    // More than the position would flip the short into a long.
+    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('1.01') }))).toBe(true);
+    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('1.001') }))).toBe(true);
   });
 
   it('counts what a partly filled order has left, and cancels a quote-sized order not sized yet', () => {
@@ -47,25 +48,22 @@ describe('RiskAddingOrders: which orders a trip to REDUCING cancels', () => {
     ).toBe(true);
   });
 
-  it('never keeps plain orders that could take a leg past flat or grow it', () => {
+  it('never keeps a plain order that could on its own take a leg past flat or grow it', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -50, max: 50 }),
         fc.array(fc.record({ buy: fc.boolean(), qty: fc.integer({ min: 1, max: 30 }), algo: fc.boolean() })),
         (position, orders) => {
           const judge = judgeOver({ [`${BTC}|NONE`]: String(position) });
-          let kept = 0;
           for (const o of orders) {
             const side = o.buy ? 'BUY' : 'SELL';
             const adds = o.algo
               ? judge.algoOrder(anAlgoOrder({ side, qty: D(o.qty), reduceOnly: false }))
               : judge.order(anOrder({ side, orderQty: D(o.qty) }));
-            if (adds) continue;
-            // Kept: against the position, and all kept together within it.
-            expect(o.buy ? position < 0 : position > 0).toBe(true);
-            kept += o.qty;
+            // Kept exactly when against the position and within it, whatever was judged before.
+            const against = o.buy ? position < 0 : position > 0;
+            expect(adds).toBe(!(against && o.qty <= Math.abs(position)));
           }
-          expect(kept).toBeLessThanOrEqual(Math.abs(position));
         },
       ),
     );

@@ -88,4 +88,64 @@ describe('the gross exposure open orders can reach', () => {
     expect(exposureAfter(D(0), D(100), terms('BUY', 1, 100), view, undefined)?.toFixed()).toBe('200');
     expect(clearlyWithinExposure(D(0), D(100), terms('BUY', 1, 100), view, undefined, D(201))).toBe(true);
   });
+
+  it('decides alone, without the exact walk, for a market maker quoting both sides near the limit', () => {
+    // Flat, 10 bids and 10 asks of 1 @ 100: the bids or the asks can fill, not both add.
+    const view = aRiskView();
+    view.orders = Array.from({ length: 20 }, (_, i) => ({
+      strategyId: 's',
+      order: anOrder({
+        clientOrderId: `q-${i}`,
+        side: i % 2 === 0 ? 'BUY' : 'SELL',
+        orderQty: D(1),
+        limitPrice: D(100),
+      }),
+    }));
+    const bid = terms('BUY', 1, 100);
+    expect(exposureAfter(D(0), D(100), bid, view, undefined)?.toFixed()).toBe('1100');
+    expect(clearlyWithinExposure(D(0), D(100), bid, view, undefined, D(1500))).toBe(true);
+    expect(clearlyWithinExposure(D(0), D(100), bid, view, undefined, D(1100))).toBe(false);
+  });
+
+  it('never passes what the exact walk denies, over several syms and hedge legs', () => {
+    const leg = fc.record({
+      sym: fc.constantFrom(BTC, 'ELSEWHERE'),
+      positionSide: fc.constantFrom('NONE', 'LONG', 'SHORT') as fc.Arbitrary<'NONE' | 'LONG' | 'SHORT'>,
+    });
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ leg, qty: fc.integer({ min: -20, max: 20 }) }), { maxLength: 4 }),
+        fc.array(fc.record({ leg, order: restingOrder }), { maxLength: 8 }),
+        fc.record({ leg, order: restingOrder }),
+        fc.integer({ min: 0, max: 20_000 }),
+        (positions, resting, next, max) => {
+          const view = aRiskView();
+          view.references.set('ELSEWHERE', 100);
+          for (const p of positions) view.setPosition(p.leg.sym, String(p.qty), p.leg.positionSide);
+          view.orders = resting.map((o, i) => ({
+            strategyId: 's',
+            order: anOrder({
+              clientOrderId: `c-${i}`,
+              sym: o.leg.sym,
+              positionSide: o.leg.positionSide,
+              side: o.order.side,
+              orderQty: D(o.order.qty),
+              limitPrice: D(o.order.price),
+              reduceOnly: o.order.reduceOnly,
+            }),
+          }));
+          const current = D(2000);
+          const t = {
+            ...terms(next.order.side, next.order.qty, next.order.price),
+            sym: next.leg.sym,
+            positionSide: next.leg.positionSide,
+          };
+          const notional = D(next.order.qty * next.order.price);
+          const after = exposureAfter(current, notional, t, view, undefined) as Dec;
+          if (clearlyWithinExposure(current, notional, t, view, undefined, D(max)))
+            expect(after.lte(max)).toBe(true);
+        },
+      ),
+    );
+  });
 });
