@@ -1,5 +1,5 @@
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
-import { ONE } from '../../core/model/index.ts';
+import { KEEL_VERSION, ONE } from '../../core/model/index.ts';
 import type { SessionHeader } from '../recording/index.ts';
 import {
   type BacktestResult,
@@ -185,6 +185,7 @@ export function assembleResult(
   ];
   return {
     meta: {
+      keel: KEEL_VERSION,
       title: options.title ?? `Backtest of ${options.strategies.map((s) => s.strategy.name).join(', ')}`,
       strategies: options.strategies.map((slot) => ({
         id: slot.id,

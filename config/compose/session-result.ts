@@ -18,7 +18,7 @@ import { type EquitySampler, runAnnualizationOf, symsNamedBy } from '../../backt
 import type { LatencyOptions, LatencySpec } from '../../backtest/sim/index.ts';
 import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
-import { ONE } from '../../core/model/index.ts';
+import { KEEL_VERSION, ONE } from '../../core/model/index.ts';
 import type { HoldingSpend } from './holding-spends.ts';
 
 /** The latency a paper venue applied: its legs and the seed of their jitter. */
@@ -146,6 +146,7 @@ export function sessionResult(session: SessionRecord): BacktestResult {
   const curve = session.sampler.curve;
   return {
     meta: {
+      keel: KEEL_VERSION,
       title: session.title,
       strategies: session.slots.map((slot) => ({
         id: slot.id,

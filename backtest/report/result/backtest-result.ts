@@ -46,6 +46,11 @@ export interface RecordingDescription {
 
 /** Who ran what on which data and under which assumptions. */
 export interface BacktestMeta {
+  /**
+   * The version of the Keel that made the result (package.json's): results of different versions
+   * are not comparable (CHANGELOG.md). Absent in results written before Keel 0.2.0.
+   */
+  readonly keel?: string;
   readonly title: string;
   readonly strategies: readonly StrategyDescription[];
   readonly recordings: readonly RecordingDescription[];

@@ -132,6 +132,8 @@ const modelDescription = z.object({
 });
 
 const meta: z.ZodType<BacktestMeta, unknown> = z.object({
+  // Absent in result files written before Keel 0.2.0.
+  keel: z.string().optional(),
   title: z.string(),
   strategies: z.array(z.object({ id: z.string(), name: z.string(), params: jsonRecord })),
   recordings: z.array(
