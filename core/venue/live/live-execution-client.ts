@@ -75,7 +75,7 @@ export class LiveExecutionClient implements ExecutionPort {
   /** @param options - the REST and WebSocket clients and policies */
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
-    this.venueNow = options.venueNow ?? (() => options.rest.serverClock.now());
+    this.venueNow = () => options.rest.serverClock.now();
     // The view forgets the executions no catch-up can list any more, so a long session's memory stays bounded.
     this.localView = new LocalTradingView(this.venueNow, () => this.catchUp.oldestNeeded());
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });

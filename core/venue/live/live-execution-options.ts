@@ -39,10 +39,4 @@ export interface LiveExecutionOptions {
   /** How a failed reconciliation (snapshot, order lookup or execution catch-up) is tried again. */
   readonly reconciliationRetry?: Partial<ReconciliationRetryPolicy>;
   readonly logger?: Logger;
-  /**
-   * The venue's time, epoch ms, for the client's venue times (catch-ups, caps on times stamped
-   * ahead, status stamps); default the REST client's `Date`-header clock. The live venue passes
-   * its VenueTime, which follows the market data of a venue replaying faster than real time.
-   */
-  readonly venueNow?: () => number;
 }

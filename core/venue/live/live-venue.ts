@@ -1,6 +1,6 @@
 import { type Logger, pino } from 'pino';
 import { merge, type Observable } from 'rxjs';
-import type { MarketEvent, VenueStatus } from '../../model/index.ts';
+import type { VenueStatus } from '../../model/index.ts';
 import type { RateLimitGroup } from '../rest/endpoints.ts';
 import type { RateLimit } from '../rest/rate-limiter.ts';
 import type { RawRestReply } from '../rest/rest-call.ts';
@@ -14,7 +14,6 @@ import { MarketDataClient, type MarketFrameGate } from '../ws/market-data-client
 import { PrivateWsClient } from '../ws/private-ws-client.ts';
 import type { ReconnectPolicy } from '../ws/private-ws-options.ts';
 import { LiveExecutionClient } from './live-execution-client.ts';
-import { VenueTime } from './venue-time.ts';
 
 /** A raw inbound venue message for a session recording: a WebSocket frame or a REST reply body. */
 export type RawVenueMessage = RawInboundFrame | RawRestReply;
@@ -100,20 +99,6 @@ export interface LiveVenue {
 }
 
 /**
- * The market events the venue stamps with its clock as it sends them (a bar carries its close
- * time, ahead while the bar is open; a gap is stamped by Keel).
- */
-const VENUE_CLOCKED_KINDS: ReadonlySet<MarketEvent['kind']> = new Set([
-  'quote',
-  'trade',
-  'book',
-  'markPrice',
-  'ticker',
-  'indexPrice',
-  'openInterest',
-]);
-
-/**
  * Wires the REST client, the private and market-data WebSockets and the execution client with
  * one timer, logger and recorder tap. For `config/`'s composition root (live and paper modes).
  * @param options - addresses, signer and policies
@@ -176,16 +161,10 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     ...(tap === undefined ? {} : { onRaw: tap }),
     ...(options.marketFrameGate === undefined ? {} : { gate: options.marketFrameGate }),
   });
-  // Fills are capped at, and caught up from, the venue's time: its data's, when that runs ahead of its Date header.
-  const venueTime = new VenueTime(() => serverClock.now());
-  const dataClock = marketData.events.subscribe((event) => {
-    if (VENUE_CLOCKED_KINDS.has(event.kind)) venueTime.notePushed(event.ts);
-  });
   const execution = new LiveExecutionClient({
     rest,
     ws: privateWs,
     timer,
-    venueNow: () => venueTime.now(),
     logger: logger.child({ part: 'execution' }),
     ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
   });
@@ -202,7 +181,6 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     async stop(withinMs) {
       const began = timer.now();
       await Promise.all([marketData.close(withinMs), execution.stop(withinMs)]);
-      dataClock.unsubscribe();
       await rest.close(withinMs === undefined ? undefined : Math.max(0, withinMs - (timer.now() - began)));
     },
   };

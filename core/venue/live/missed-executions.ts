@@ -43,17 +43,17 @@ export async function fetchExecutionsSince(
 }
 
 /**
- * The venue times of the two newest recent executions, from at most two pages: the first, and the
- * last when the venue lists oldest first (the spec does not say which way it sorts).
+ * The venue time of the newest recent execution, from at most two pages: the first, and the last
+ * when the venue lists oldest first (the spec does not say which way it sorts).
  * @param rest - the REST client
  * @param pageSize - entries per page
- * @returns epoch ms, newest first: none when the venue lists no recent execution, one when it lists one
+ * @returns epoch ms, or undefined when the venue lists no recent execution
  * @throws whatever the REST client throws
  */
-export async function newestExecutionTimes(
+export async function newestExecutionTime(
   rest: VenueRestClient,
   pageSize: number,
-): Promise<readonly number[]> {
+): Promise<number | undefined> {
   const first = await rest.getExecutionsPage({ page: 1, pageSize });
   const times = first.list.map((wire) => executionFromWire(wire).timestamp);
   const lastPage = Math.ceil(first.totalSize / Math.max(first.pageSize, 1));
@@ -62,7 +62,7 @@ export async function newestExecutionTimes(
     const last = await rest.getExecutionsPage({ page: lastPage, pageSize });
     times.push(...last.list.map((wire) => executionFromWire(wire).timestamp));
   }
-  return times.sort((a, b) => b - a).slice(0, 2);
+  return times.length === 0 ? undefined : Math.max(...times);
 }
 
 /**
@@ -118,16 +118,12 @@ export class ExecutionCatchUp {
     const rest = this.rest;
     const late = this.primingFailed;
     try {
-      const [venueNewest, secondNewest] = await newestExecutionTimes(rest, pageSize);
+      const venueNewest = await newestExecutionTime(rest, pageSize);
       if (venueNewest !== undefined) {
         // Capped at the venue's time, as every execution time the catch-up starts from: from a
         // newest one stamped in the future, the session's first catch-up would list fills of
-        // the last minute that this note left out, and report them as new. The venue's time is
-        // at least what two of its executions reach: a venue replaying faster than real time
-        // stamps them ahead of its Date header, and before its market data flows only they say
-        // so (else the note, and every catch-up until the next fill, would list its whole
-        // history); one execution stamped ahead alone does not move it.
-        const seenAt = Math.max(this.now(), secondNewest ?? Number.NEGATIVE_INFINITY);
+        // the last minute that this note left out, and report them as new.
+        const seenAt = this.now();
         const from = Math.min(venueNewest, seenAt) - marginMs;
         const executions = await fetchExecutionsSince(rest, from, pageSize);
         for (const execution of executions) {

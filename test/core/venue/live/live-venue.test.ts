@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import type { MarketEvent, UserEvent, VenueStatus } from '../../../../core/model/index.ts';
+import type { MarketEvent, UserEvent } from '../../../../core/model/index.ts';
 import {
   createLiveVenue,
   hmacSigner,
@@ -100,29 +100,6 @@ describe('live venue wiring and the recorder tap', () => {
     // executions page.
     expect(venue.counters.rest.replies).toBe(8);
     expect(venue.counters.rest.malformed).toBe(0);
-  });
-
-  it('stamps the private stream on the venue data clock when it runs an hour ahead of the Date header (a sped-up replay)', async () => {
-    const quotes: MarketEvent[] = [];
-    const statuses: VenueStatus[] = [];
-    venue.marketData.events.subscribe((e) => quotes.push(e));
-    venue.status.subscribe((s) => statuses.push(s));
-    await venue.start();
-    // The fake HTTP server's Date header is this machine's clock.
-    const ahead = Date.now() + 3_600_000;
-    for (const client of market.clients) {
-      client.send(
-        JSON.stringify({
-          arg: { channel: 'BBO', sym: 'BINANCE_PERP_BTC_USDT' },
-          data: { bid: '1', bidqty: '1', ask: '2', askqty: '1', ts: ahead },
-        }),
-      );
-    }
-    await waitFor(() => quotes.length === 1, 'the quote');
-    privateWs.dropAll();
-    await waitFor(() => statuses.some((s) => s.state === 'down'), 'the drop');
-    const down = statuses.find((s) => s.state === 'down');
-    expect(down?.ts).toBeGreaterThanOrEqual(ahead);
   });
 
   it('reads the trading account to re-learn the venue clock before logging in again after a login refused with 60009', async () => {
