@@ -10,19 +10,26 @@ interface SweptTerms {
   readonly left: Dec | undefined;
   /** Reduce-only, a hedge leg's closing order, or a take-profit / stop-loss algo order. */
   readonly protective: boolean;
+  /** A plain order or an algo order: the two kinds are alternatives, each with its own room. */
+  readonly kind: 'order' | 'algo';
 }
 
 /**
  * Tells which of the resting orders and algo orders a sweep goes through would add risk if they
  * filled or fired, as a trip to REDUCING judges them (Keel's choice): a reduce-only order, a hedge
  * leg's closing order and a take-profit / stop-loss algo order never do; any other order does
- * unless it trades against the position on its leg and fits in it on its own. Orders against a
- * position are alternatives, as `maxPositionQty` counts them (a bracket's take-profit limit and
- * stop-loss trigger each close the same position, one of them fills): each is judged against the
- * whole position, so both exits of a bracket are kept. A quote-sized order whose size is not known
- * yet adds risk.
+ * unless it trades against the position on its leg and fits in what the ones of its kind kept
+ * before it on that leg left of it. Plain orders and algo orders are two kinds, each with the
+ * whole position as room: a bracket's take-profit limit and stop-loss trigger are alternatives
+ * (each closes the same position), so both are kept, while a ladder of sells that each fit a long
+ * position alone is not all kept (the first that fit use the position up, so the ladder cannot
+ * take the position past flat). A quote-sized order whose size is not known yet adds risk.
+ * Judge the orders in the order they should be kept: every one judged counts.
  */
 export class RiskAddingOrders {
+  /** Per `sym|positionSide|kind`: |position| not yet claimed by the orders of that kind kept against it. */
+  readonly #room = new Map<string, Dec>();
+
   /**
    * @param positionQty - the signed quantity of a position leg now
    */
@@ -40,6 +47,7 @@ export class RiskAddingOrders {
       positionSide: order.positionSide,
       left: unsized ? undefined : order.orderQty.sub(order.executedQty),
       protective: order.reduceOnly || closesHedgeLeg(order),
+      kind: 'order',
     });
   }
 
@@ -54,6 +62,7 @@ export class RiskAddingOrders {
       positionSide: algo.positionSide,
       left: algo.qty,
       protective: algo.reduceOnly || algo.algoOrderType === 'TP_SL' || closesHedgeLeg(algo),
+      kind: 'algo',
     });
   }
 
@@ -62,6 +71,11 @@ export class RiskAddingOrders {
     if (terms.left === undefined) return true;
     const position = this.positionQty(terms.sym, terms.positionSide);
     const against = terms.side === 'BUY' ? position.isNegative() : position.isPositive();
-    return !against || terms.left.greaterThan(position.abs());
+    if (!against) return true;
+    const key = `${terms.sym}|${terms.positionSide}|${terms.kind}`;
+    const room = this.#room.get(key) ?? position.abs();
+    if (terms.left.greaterThan(room)) return true;
+    this.#room.set(key, room.sub(terms.left));
+    return false;
   }
 }

@@ -29,15 +29,22 @@ describe('RiskAddingOrders: which orders a trip to REDUCING cancels', () => {
     expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false }))).toBe(true);
   });
 
-  it('keeps each order against the position that fits in it on its own: they are alternatives', () => {
+  it('keeps plain orders against the position while they fit in it together, and algo orders apart', () => {
     const judge = judgeOver({ [`${BTC}|NONE`]: '-1' });
     expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.6') }))).toBe(false);
-    // A bracket: the take-profit limit and the stop-loss trigger each close the same position.
-    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('1') }))).toBe(false);
+    // A ladder: together with the 0.6 kept, 0.5 more would flip the short into a long.
+    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.5') }))).toBe(true);
+    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('0.4') }))).toBe(false);
+    // A bracket's stop-loss trigger is the alternative to the limits: it has the whole position.
     expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('1') }))).toBe(false);
-    // More than the position would flip the short into a long.
-    expect(judge.order(anOrder({ side: 'BUY', orderQty: D('1.01') }))).toBe(true);
-    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('1.001') }))).toBe(true);
+    expect(judge.algoOrder(anAlgoOrder({ side: 'BUY', reduceOnly: false, qty: D('0.001') }))).toBe(true);
+  });
+
+  it('keeps both exits of a bracket, each the size of the position', () => {
+    const judge = judgeOver({ [`${BTC}|NONE`]: '1' });
+    expect(judge.order(anOrder({ side: 'SELL', orderQty: D('1') }))).toBe(false);
+    expect(judge.algoOrder(anAlgoOrder({ side: 'SELL', reduceOnly: false, qty: D('1') }))).toBe(false);
+    expect(judge.order(anOrder({ side: 'SELL', orderQty: D('1.01') }))).toBe(true);
   });
 
   it('counts what a partly filled order has left, and cancels a quote-sized order not sized yet', () => {
@@ -48,22 +55,27 @@ describe('RiskAddingOrders: which orders a trip to REDUCING cancels', () => {
     ).toBe(true);
   });
 
-  it('never keeps a plain order that could on its own take a leg past flat or grow it', () => {
+  it('never keeps orders of one kind that together could take a leg past flat, or grow it', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: -50, max: 50 }),
         fc.array(fc.record({ buy: fc.boolean(), qty: fc.integer({ min: 1, max: 30 }), algo: fc.boolean() })),
         (position, orders) => {
           const judge = judgeOver({ [`${BTC}|NONE`]: String(position) });
+          const kept = { plain: 0, algo: 0 };
           for (const o of orders) {
             const side = o.buy ? 'BUY' : 'SELL';
             const adds = o.algo
               ? judge.algoOrder(anAlgoOrder({ side, qty: D(o.qty), reduceOnly: false }))
               : judge.order(anOrder({ side, orderQty: D(o.qty) }));
-            // Kept exactly when against the position and within it, whatever was judged before.
+            const kind = o.algo ? 'algo' : 'plain';
+            // Kept exactly when against the position and within what its kind left of it.
             const against = o.buy ? position < 0 : position > 0;
-            expect(adds).toBe(!(against && o.qty <= Math.abs(position)));
+            const fits = against && kept[kind] + o.qty <= Math.abs(position);
+            expect(adds).toBe(!fits);
+            if (fits) kept[kind] += o.qty;
           }
+          expect(Math.max(kept.plain, kept.algo)).toBeLessThanOrEqual(Math.abs(position));
         },
       ),
     );
