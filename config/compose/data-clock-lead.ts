@@ -6,7 +6,7 @@ export const DATA_CLOCK_LEAD_WARN_MS = 5_000;
 
 /** How the log and the result say the venue's data ran ahead of the session's clock. */
 const LEAD_TEXT =
-  "the venue's market data ran ahead of this machine's clock (a paper venue replaying faster than real time, `keel venue --speed`)";
+  "the venue's market data ran ahead of this machine's clock (a paper venue replaying faster than real time, `keel venue --speed`, or this machine's clock behind the venue's)";
 
 /**
  * Whether a live session's venue stamps its data ahead of the session's clock (this machine's).

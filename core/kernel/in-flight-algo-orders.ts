@@ -12,8 +12,6 @@ interface SentAlgoOrder {
   intent: PlaceAlgoOrderIntent;
   /** The venue's answer never came and the look-ups failed (`COMMAND_OUTCOME_UNKNOWN`). */
   unknown: boolean;
-  /** A cancel of it (or a cancel-all reaching it) was sent. */
-  cancelSent: boolean;
 }
 
 /** An in-flight algo order by its reference and sym. */
@@ -32,10 +30,11 @@ export interface InFlightAlgoOrder extends InFlightAlgoRef {
  * orders Keel knows, but the venue may hold them, so a strategy's cancel-all and a sweep of its
  * orders cancel them too (by reference, the cancel reaching the venue after them). An algo order leaves
  * this book at the venue's first word on it (an algo order update) or at a refusal. One whose
- * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) may exist, so it stays until an update names it,
- * a reconciliation of the venue's orders does not (the venue holds no such algo order open), or a
- * cancel of it (or a cancel-all of the strategy's algo orders reaching it) is sent: then it is
- * either cancelled (the venue's reply says so) or never was, and holds no `maxOpenOrders` slot.
+ * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) may exist, so it stays until an update names it
+ * or a reconciliation of the venue's orders does not (the venue holds no such algo order open). A
+ * cancel sent of it does not end it: the venue may refuse the cancel (a rate limit) or its outcome
+ * may be unknown too, and the algo order, live, would then hold a `maxOpenOrders` slot the book
+ * had given back.
  */
 export class InFlightAlgoOrders {
   private readonly sent = new Map<string, SentAlgoOrder>();
@@ -46,7 +45,7 @@ export class InFlightAlgoOrders {
    * @param owner - the strategy sending it
    */
   sending(intent: PlaceAlgoOrderIntent, owner: string): void {
-    this.sent.set(intent.ref, { owner, intent, unknown: false, cancelSent: false });
+    this.sent.set(intent.ref, { owner, intent, unknown: false });
   }
 
   /**
@@ -84,31 +83,13 @@ export class InFlightAlgoOrders {
   }
 
   /**
-   * The venue's answer to an algo order never came and the look-ups failed: it may exist. Already
-   * covered by a cancel sent since, it is over.
+   * The venue's answer to an algo order never came and the look-ups failed: it may exist, until a
+   * reconciliation says otherwise.
    * @param clientAlgoOrderId - the algo order's reference
    */
   outcomeUnknown(clientAlgoOrderId: string): void {
     const sent = this.sent.get(clientAlgoOrderId);
-    if (sent === undefined) return;
-    if (sent.cancelSent) this.sent.delete(clientAlgoOrderId);
-    else sent.unknown = true;
-  }
-
-  /**
-   * A cancel reaching in-flight algo orders is about to be sent: one whose outcome is unknown is
-   * over (the cancel ends it if it exists); one still waiting for the venue's answer is over once
-   * that answer is unknown too.
-   * @param refs - the algo orders' references (those not in flight are skipped)
-   */
-  cancelling(refs: Iterable<string>): void {
-    if (this.sent.size === 0) return;
-    for (const ref of refs) {
-      const sent = this.sent.get(ref);
-      if (sent === undefined) continue;
-      if (sent.unknown) this.sent.delete(ref);
-      else sent.cancelSent = true;
-    }
+    if (sent !== undefined) sent.unknown = true;
   }
 
   /**

@@ -244,12 +244,8 @@ export class IntentPipeline {
         });
         return;
       case 'cancelAlgoOrder':
-        this.requests.sent(intent.ref, runner.id);
-        this.algosInFlight.cancelling([intent.target]);
-        return;
       case 'cancelAllAlgoOrders':
         this.requests.sent(intent.ref, runner.id);
-        this.algosInFlight.cancelling(this.algosInFlight.matching(intent, runner.id).map((algo) => algo.ref));
         return;
       case 'replaceAlgoOrder':
         this.requests.sent(intent.ref, runner.id);

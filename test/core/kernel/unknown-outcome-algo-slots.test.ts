@@ -39,37 +39,40 @@ const riskDenials = (rig: RecordingKernelRig) =>
 
 describe('an algo order whose placement outcome was unknown, and maxOpenOrders', () => {
   it.each([
-    ['a cancel-all of the strategy’s algo orders', ((ctx) => ctx.order.cancelAllAlgos({ sym: BTC })) as Act],
-    ['a cancel of it', ((ctx) => ctx.order.cancelAlgo('a-1')) as Act],
-  ])('frees its slot once %s is sent', (_, cancel) => {
-    const gate = new RiskGate({ limits: { maxOpenOrders: 1 } });
-    const rig = aRecordingKernelRig([{ id: 'a', strategy: scripted({ 5: STOP, 7: cancel, 3600000: BID }) }], {
-      gate,
-    });
-    rig.market.next(aQuote(5, 100));
-    unknownOutcome(rig, 6);
-    rig.market.next(aQuote(7, 100));
-    // The venue's answer to the cancel (success: nothing to cancel) brings no algo order event.
-    rig.market.next(aQuote(3_600_000, 100));
-    expect(riskDenials(rig)).toEqual([]);
-  });
-
-  it('frees its slot when a cancel sent before the outcome was known is followed by an unknown outcome', () => {
-    const gate = new RiskGate({ limits: { maxOpenOrders: 1 } });
-    const rig = aRecordingKernelRig(
-      [
+    [
+      'a cancel-all of the strategy’s algo orders',
+      ((ctx) => ctx.order.cancelAllAlgos({ sym: BTC })) as Act,
+      429,
+    ],
+    ['a cancel of it', ((ctx) => ctx.order.cancelAlgo('a-1')) as Act, COMMAND_OUTCOME_UNKNOWN],
+  ])(
+    'keeps its slot after %s the venue refuses (code %s): the algo order may still be live',
+    (_, cancel, code) => {
+      const gate = new RiskGate({ limits: { maxOpenOrders: 1 } });
+      const rig = aRecordingKernelRig(
+        [{ id: 'a', strategy: scripted({ 5: STOP, 7: cancel, 3600000: BID }) }],
         {
-          id: 'a',
-          strategy: scripted({ 5: (ctx) => [STOP(ctx), ctx.order.cancelAlgo('a-1')], 3600000: BID }),
+          gate,
         },
-      ],
-      { gate },
-    );
-    rig.market.next(aQuote(5, 100));
-    unknownOutcome(rig, 6);
-    rig.market.next(aQuote(3_600_000, 100));
-    expect(riskDenials(rig)).toEqual([]);
-  });
+      );
+      rig.market.next(aQuote(5, 100));
+      unknownOutcome(rig, 6);
+      rig.market.next(aQuote(7, 100));
+      const sent = rig.port.submitted.map((c) => c.intent).find((i) => i.kind.startsWith('cancel'));
+      expect(sent).toBeDefined();
+      rig.port.emit({
+        kind: 'commandRejected',
+        ts: 8,
+        recvTs: 8,
+        ref: sent?.ref ?? '',
+        intentKind: sent?.kind ?? 'cancelAlgoOrder',
+        code,
+        message: 'refused',
+      });
+      rig.market.next(aQuote(3_600_000, 100));
+      expect(riskDenials(rig)).toEqual(['placeOrder maxOpenOrders']);
+    },
+  );
 
   it('frees its slot when a reconciliation of the venue’s orders does not list it', () => {
     const gate = new RiskGate({ limits: { maxOpenOrders: 1 } });
