@@ -16,40 +16,48 @@ function scripted(acts: Readonly<Record<number, Act>>) {
   });
 }
 
+/**
+ * Long 1 BTC; the strategy closes it at ts 5 and its reply is lost, the look-ups failing (outcome
+ * unknown); then `between` runs, trading goes REDUCING, and an hour later the strategy sells 0.5
+ * (plain), which only takes risk off.
+ */
+function closeWithUnknownOutcome(between: (rig: ReturnType<typeof aRecordingKernelRig>) => void) {
+  const gate = new RiskGate();
+  const rig = aRecordingKernelRig(
+    [
+      {
+        id: 'a',
+        strategy: scripted({
+          5: (ctx) => ctx.order.closePosition(BTC),
+          3600000: (ctx) => ctx.order.limit({ sym: BTC, side: 'SELL', qty: 0.5, price: 101 }),
+        }),
+      },
+    ],
+    { gate },
+  );
+  rig.port.emit(aPositionUpdate(1, '1'));
+  rig.market.next(aQuote(5, 100));
+  const close = rig.port.submitted.find((c) => c.intent.kind === 'closePosition');
+  rig.port.emit({
+    kind: 'commandRejected',
+    ts: 6,
+    recvTs: 6,
+    ref: close?.intent.ref ?? '?',
+    intentKind: 'closePosition',
+    code: COMMAND_OUTCOME_UNKNOWN,
+    message: 'timeout; look-ups failed',
+  });
+  between(rig);
+  gate.reduceOnly('operator: reduce', undefined, 3_000_000);
+  rig.market.next(aQuote(3_600_000, 100));
+  return rig;
+}
+
 describe('a position close whose outcome was unknown', () => {
   it('does not keep claiming the position once the venue shows it still open (reconnect snapshot)', () => {
-    // Long 1 BTC. The strategy closes it; the reply is lost and the look-ups fail (outcome
-    // unknown). The venue's next reports (a reconnect's snapshot) show the position still 1, so the
-    // close did not happen. An hour later trading is REDUCING and the strategy sells 0.5 (plain):
-    // that only takes risk off.
-    const gate = new RiskGate();
-    const rig = aRecordingKernelRig(
-      [
-        {
-          id: 'a',
-          strategy: scripted({
-            5: (ctx) => ctx.order.closePosition(BTC),
-            3600000: (ctx) => ctx.order.limit({ sym: BTC, side: 'SELL', qty: 0.5, price: 101 }),
-          }),
-        },
-      ],
-      { gate },
+    const rig = closeWithUnknownOutcome((r) =>
+      r.port.emit(aPositionUpdate(60_000, '1', { markPrice: D('99') })),
     );
-    rig.port.emit(aPositionUpdate(1, '1'));
-    rig.market.next(aQuote(5, 100));
-    const close = rig.port.submitted.find((c) => c.intent.kind === 'closePosition');
-    rig.port.emit({
-      kind: 'commandRejected',
-      ts: 6,
-      recvTs: 6,
-      ref: close?.intent.ref ?? '?',
-      intentKind: 'closePosition',
-      code: COMMAND_OUTCOME_UNKNOWN,
-      message: 'timeout; look-ups failed',
-    });
-    rig.port.emit(aPositionUpdate(60_000, '1', { markPrice: D('99') }));
-    gate.reduceOnly('operator: reduce', undefined, 3_000_000);
-    rig.market.next(aQuote(3_600_000, 100));
     expect(
       rig.denials
         .filter((d) => !d.check.startsWith('venue.'))
@@ -60,33 +68,7 @@ describe('a position close whose outcome was unknown', () => {
 
 describe('the stale close claim, controls', () => {
   it('keeps claiming the position after the unknown outcome until the venue reports the leg', () => {
-    const gate = new RiskGate();
-    const rig = aRecordingKernelRig(
-      [
-        {
-          id: 'a',
-          strategy: scripted({
-            5: (ctx) => ctx.order.closePosition(BTC),
-            3600000: (ctx) => ctx.order.limit({ sym: BTC, side: 'SELL', qty: 0.5, price: 101 }),
-          }),
-        },
-      ],
-      { gate },
-    );
-    rig.port.emit(aPositionUpdate(1, '1'));
-    rig.market.next(aQuote(5, 100));
-    const close = rig.port.submitted.find((c) => c.intent.kind === 'closePosition');
-    rig.port.emit({
-      kind: 'commandRejected',
-      ts: 6,
-      recvTs: 6,
-      ref: close?.intent.ref ?? '?',
-      intentKind: 'closePosition',
-      code: COMMAND_OUTCOME_UNKNOWN,
-      message: 'timeout; look-ups failed',
-    });
-    gate.reduceOnly('operator: reduce', undefined, 3_000_000);
-    rig.market.next(aQuote(3_600_000, 100));
+    const rig = closeWithUnknownOutcome(() => undefined);
     expect(rig.denials.map((d) => `${d.intentKind} ${d.check}`)).toEqual([
       'closePosition venue.-1',
       'placeOrder tradingState',
