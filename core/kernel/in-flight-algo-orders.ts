@@ -30,14 +30,16 @@ export interface InFlightAlgoOrder extends InFlightAlgoRef {
  * orders Keel knows, but the venue may hold them, so a strategy's cancel-all and a sweep of its
  * orders cancel them too (by reference, the cancel reaching the venue after them). An algo order leaves
  * this book at the venue's first word on it (an algo order update) or at a refusal. One whose
- * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) may exist, so it stays until an update names it
- * or a reconciliation of the venue's orders does not (the venue holds no such algo order open). A
- * cancel sent of it does not end it: the venue may refuse the cancel (a rate limit) or its outcome
- * may be unknown too, and the algo order, live, would then hold a `maxOpenOrders` slot the book
- * had given back.
+ * outcome is unknown (`COMMAND_OUTCOME_UNKNOWN`) may exist, so it stays until an update names it,
+ * a reconciliation of the venue's orders does not (the venue holds no such algo order open), or
+ * the venue refuses a cancel of it as not found or already final. Sending a cancel does not end
+ * it: the venue may refuse the cancel otherwise (a rate limit) or its outcome may be unknown too,
+ * and the algo order, live, would then hold a `maxOpenOrders` slot the book had given back.
  */
 export class InFlightAlgoOrders {
   private readonly sent = new Map<string, SentAlgoOrder>();
+  /** Cancels sent of in-flight algo orders, by the cancel's reference: the algo order each targets. */
+  private readonly cancels = new Map<string, string>();
 
   /**
    * Records an algo order about to be sent.
@@ -80,6 +82,36 @@ export class InFlightAlgoOrders {
    */
   answered(clientAlgoOrderId: string): void {
     if (this.sent.size > 0) this.sent.delete(clientAlgoOrderId);
+    this.forgetCancelsOf(clientAlgoOrderId);
+  }
+
+  /**
+   * A cancel of an algo order is about to be sent: when that algo order is in flight, the venue's
+   * refusal of the cancel is noted for it (see {@link cancelRefused}).
+   * @param cancelRef - the cancel's reference
+   * @param target - the algo order's reference
+   */
+  cancelling(cancelRef: string, target: string): void {
+    if (this.sent.has(target)) this.cancels.set(cancelRef, target);
+  }
+
+  /**
+   * The venue refused a cancel. When it holds no such algo order open (not found, or already
+   * final), the algo order the cancel named, its outcome unknown, is not on the venue.
+   * @param cancelRef - the cancel's reference
+   * @param notOpen - the refusal shows the venue holds no such algo order open
+   */
+  cancelRefused(cancelRef: string, notOpen: boolean): void {
+    const target = this.cancels.get(cancelRef);
+    if (target === undefined) return;
+    this.cancels.delete(cancelRef);
+    if (notOpen && this.sent.get(target)?.unknown === true) this.answered(target);
+  }
+
+  private forgetCancelsOf(target: string): void {
+    if (this.cancels.size === 0) return;
+    for (const [cancelRef, cancelled] of this.cancels)
+      if (cancelled === target) this.cancels.delete(cancelRef);
   }
 
   /**
@@ -97,7 +129,7 @@ export class InFlightAlgoOrders {
    * reported: those whose outcome was unknown and that it did not name are not on the venue.
    */
   reconciled(): void {
-    for (const [ref, sent] of this.sent) if (sent.unknown) this.sent.delete(ref);
+    for (const [ref, sent] of this.sent) if (sent.unknown) this.answered(ref);
   }
 
   /**

@@ -244,6 +244,9 @@ export class IntentPipeline {
         });
         return;
       case 'cancelAlgoOrder':
+        this.requests.sent(intent.ref, runner.id);
+        this.algosInFlight.cancelling(intent.ref, intent.target);
+        return;
       case 'cancelAllAlgoOrders':
         this.requests.sent(intent.ref, runner.id);
         return;

@@ -1,5 +1,10 @@
 import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
-import { COMMAND_NOT_APPLIED, COMMAND_OUTCOME_UNKNOWN, refusesAFinalOrder } from '../model/index.ts';
+import {
+  COMMAND_NOT_APPLIED,
+  COMMAND_OUTCOME_UNKNOWN,
+  refusesAFinalOrder,
+  showsNoOpenOrder,
+} from '../model/index.ts';
 import type { EquityObservations } from './equity-observations.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
@@ -128,13 +133,16 @@ export class UserDataRouting {
   /**
    * The venue's first word on an algo order (an update, even one the fold finds stale) or its
    * refusal ends its flight; an answer that never came does not, since the algo order may exist
-   * (see {@link InFlightAlgoOrders.outcomeUnknown}).
+   * (see {@link InFlightAlgoOrders.outcomeUnknown}), until the venue refuses a cancel of it as
+   * not found or already final.
    */
   private noteAlgoAnswer(event: UserEvent): void {
     if (event.kind === 'algoOrder') this.algosInFlight.answered(event.algoOrder.clientAlgoOrderId);
     else if (event.kind === 'commandRejected' && event.intentKind === 'placeAlgoOrder') {
       if (event.code === COMMAND_OUTCOME_UNKNOWN) this.algosInFlight.outcomeUnknown(event.ref);
       else this.algosInFlight.answered(event.ref);
+    } else if (event.kind === 'commandRejected' && event.intentKind === 'cancelAlgoOrder') {
+      this.algosInFlight.cancelRefused(event.ref, showsNoOpenOrder(event.code));
     }
   }
 

@@ -34,6 +34,12 @@ export const VENUE_ORDER_ALREADY_FINAL = 401058;
 export const VENUE_ORDER_ALREADY_COMPLETED = 401117;
 
 /**
+ * The venue's code (its error table) for a modify or cancel of an order or algo order it has no
+ * record of ("order not found"). The simulated venue uses the same code.
+ */
+export const VENUE_ORDER_NOT_FOUND = 401018;
+
+/**
  * Whether a venue code refuses a modify or cancel because the order is already final (filled or
  * cancelled): {@link VENUE_ORDER_ALREADY_FINAL} or {@link VENUE_ORDER_ALREADY_COMPLETED}. Keel's
  * view of such an order is stale, so its orders are looked up; the one list the kernel and the
@@ -43,4 +49,14 @@ export const VENUE_ORDER_ALREADY_COMPLETED = 401117;
  */
 export function refusesAFinalOrder(code: number): boolean {
   return code === VENUE_ORDER_ALREADY_FINAL || code === VENUE_ORDER_ALREADY_COMPLETED;
+}
+
+/**
+ * Whether a venue code refuses a cancel because the venue holds no such order open: not found,
+ * or already final.
+ * @param code - a `commandRejected` event's code
+ * @returns true when the venue shows the order is not open there
+ */
+export function showsNoOpenOrder(code: number): boolean {
+  return code === VENUE_ORDER_NOT_FOUND || refusesAFinalOrder(code);
 }

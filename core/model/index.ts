@@ -9,8 +9,10 @@ export {
   COMMAND_NOT_APPLIED,
   COMMAND_OUTCOME_UNKNOWN,
   refusesAFinalOrder,
+  showsNoOpenOrder,
   VENUE_ORDER_ALREADY_COMPLETED,
   VENUE_ORDER_ALREADY_FINAL,
+  VENUE_ORDER_NOT_FOUND,
 } from './command-rejection-codes.ts';
 export type { Dec } from './decimal.ts';
 export {

@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { StrategyContext } from '../../../core/kernel/index.ts';
 import { defineStrategy } from '../../../core/kernel/index.ts';
-import { COMMAND_OUTCOME_UNKNOWN, type Intent, type VenueStatus } from '../../../core/model/index.ts';
+import {
+  COMMAND_OUTCOME_UNKNOWN,
+  type Intent,
+  VENUE_ORDER_NOT_FOUND,
+  type VenueStatus,
+} from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aRecordingKernelRig, type RecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { aQuote, BTC } from '../../kit/kernel-events.ts';
@@ -73,6 +78,29 @@ describe('an algo order whose placement outcome was unknown, and maxOpenOrders',
       expect(riskDenials(rig)).toEqual(['placeOrder maxOpenOrders']);
     },
   );
+
+  it('frees its slot when the venue refuses a cancel of it as not found: it holds no such algo order', () => {
+    const gate = new RiskGate({ limits: { maxOpenOrders: 1 } });
+    const rig = aRecordingKernelRig(
+      [{ id: 'a', strategy: scripted({ 5: STOP, 7: (ctx) => ctx.order.cancelAlgo('a-1'), 3600000: BID }) }],
+      { gate },
+    );
+    rig.market.next(aQuote(5, 100));
+    unknownOutcome(rig, 6);
+    rig.market.next(aQuote(7, 100));
+    const cancel = rig.port.submitted.map((c) => c.intent).find((i) => i.kind === 'cancelAlgoOrder');
+    rig.port.emit({
+      kind: 'commandRejected',
+      ts: 8,
+      recvTs: 8,
+      ref: cancel?.ref ?? '',
+      intentKind: 'cancelAlgoOrder',
+      code: VENUE_ORDER_NOT_FOUND,
+      message: 'no algo order a-1',
+    });
+    rig.market.next(aQuote(3_600_000, 100));
+    expect(riskDenials(rig)).toEqual([]);
+  });
 
   it('frees its slot when a reconciliation of the venue’s orders does not list it', () => {
     const gate = new RiskGate({ limits: { maxOpenOrders: 1 } });
