@@ -6,7 +6,7 @@ import type {
   Position,
   PositionSide,
 } from '../model/index.ts';
-import { closesHedgeLeg, ZERO } from '../model/index.ts';
+import { onlyReducesPosition, ZERO } from '../model/index.ts';
 
 /** The signed quantity of a position leg as the kernel holds it (`KernelState.positionQty`). */
 export type LegQty = (sym: string, positionSide: PositionSide) => Dec;
@@ -132,7 +132,7 @@ export class InFlightCloses {
    *   undefined when the order is no close's
    */
   claim(order: Order): CloseOrderOwner | undefined {
-    if (!closesAPosition(order)) return undefined;
+    if (!onlyReducesPosition(order)) return undefined;
     const owners = new Set<string>();
     for (const leg of this.legs) if (onLeg(leg, order.sym, order.positionSide)) owners.add(leg.owner);
     if (owners.size === 0) return undefined;
@@ -173,9 +173,4 @@ export class InFlightCloses {
 
 function onLeg(leg: ClosingLeg, sym: string, positionSide: PositionSide): boolean {
   return leg.sym === sym && leg.positionSide === positionSide;
-}
-
-/** Whether the venue reports the order as closing a position: reduce-only, or a BOTH-mode leg's opposite side. */
-function closesAPosition(order: Order): boolean {
-  return order.reduceOnly || closesHedgeLeg(order);
 }

@@ -1,5 +1,5 @@
 import type { AlgoOrder, Dec, Order, OrderSide, PlaceAlgoOrderIntent, PositionSide } from '../model/index.ts';
-import { closesHedgeLeg } from '../model/index.ts';
+import { onlyReducesPosition } from '../model/index.ts';
 
 /** What judging an order or algo order reads: its leg, side, size left and whether it only protects. */
 interface SweptTerms {
@@ -46,7 +46,7 @@ export class RiskAddingOrders {
       side: order.side,
       positionSide: order.positionSide,
       left: unsized ? undefined : order.orderQty.sub(order.executedQty),
-      protective: order.reduceOnly || closesHedgeLeg(order),
+      protective: onlyReducesPosition(order),
       kind: 'order',
     });
   }
@@ -61,7 +61,7 @@ export class RiskAddingOrders {
       side: algo.side,
       positionSide: algo.positionSide,
       left: algo.qty,
-      protective: algo.reduceOnly || algo.algoOrderType === 'TP_SL' || closesHedgeLeg(algo),
+      protective: onlyReducesPosition(algo) || algo.algoOrderType === 'TP_SL',
       kind: 'algo',
     });
   }

@@ -122,6 +122,7 @@ export {
   isFinalOrderState,
   ORDER_SIDES,
   ORDER_TYPES,
+  onlyReducesPosition,
   TIMES_IN_FORCE,
   TRIGGER_PRICE_TYPES,
   VENUE_ORDER_STATES,

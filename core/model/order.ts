@@ -168,3 +168,17 @@ export function closesHedgeLeg(order: {
     (order.positionSide === 'SHORT' && order.side === 'BUY')
   );
 }
+
+/**
+ * Whether an order can only take a position down: reduce-only, or closing a hedge leg
+ * ({@link closesHedgeLeg}), as the venue treats it.
+ * @param order - its reduce-only flag, side and position side
+ * @returns true when it never opens or grows a position
+ */
+export function onlyReducesPosition(order: {
+  readonly reduceOnly: boolean;
+  readonly side: OrderSide;
+  readonly positionSide: PositionSide;
+}): boolean {
+  return order.reduceOnly || closesHedgeLeg(order);
+}

@@ -1,5 +1,5 @@
 import type { Dec } from '../model/index.ts';
-import { asNumber, closesHedgeLeg, isAtMost } from '../model/index.ts';
+import { asNumber, isAtMost, onlyReducesPosition } from '../model/index.ts';
 import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import {
   isUnsizedQuoteOrder,
@@ -107,7 +107,7 @@ export const maxPositionCheck: RiskCheck = {
     const pending = pendingSameSideSplit(terms, view, owner);
     const position = view.positionQty(terms.sym, terms.positionSide);
     const opposite = !position.isZero() && (terms.side === 'BUY') === position.isNegative();
-    const onlyReduces = terms.reduceOnly || closesHedgeLeg(terms);
+    const onlyReduces = onlyReducesPosition(terms);
     const left = unfilledQty(terms);
     const plain = onlyReduces ? pending.plain : pending.plain.add(left);
     const reduceOnly = onlyReduces ? pending.reduceOnly.add(left) : pending.reduceOnly;

@@ -1,5 +1,5 @@
 import type { Dec, Order, OrderSide, PositionSide } from '../model/index.ts';
-import { asNumber, closesHedgeLeg, D, decimalOf, ZERO } from '../model/index.ts';
+import { asNumber, D, decimalOf, onlyReducesPosition, ZERO } from '../model/index.ts';
 import { claimedOrderQty, isUnsizedQuoteOrder, type OrderTerms } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -8,17 +8,12 @@ const ONE = D(1);
 /** Relative room left for float rounding when the estimate below decides alone. */
 const ESTIMATE_MARGIN = 1e-9;
 
-/** Whether an order can only take a position down: reduce-only, or closing a hedge leg. */
-function onlyReduces(order: { reduceOnly: boolean; side: OrderSide; positionSide: PositionSide }): boolean {
-  return order.reduceOnly || closesHedgeLeg(order);
-}
-
 /**
  * Whether an open order counts toward the exposure the order being decided may reach: it can add
  * to a position (not reduce-only) and is not the order a modification replaces.
  */
 function counts(order: Order, terms: OrderTerms): boolean {
-  return order.clientOrderId !== terms.replaces && !onlyReduces(order);
+  return order.clientOrderId !== terms.replaces && !onlyReducesPosition(order);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Dec, Order } from '../model/index.ts';
-import { closesHedgeLeg, ZERO } from '../model/index.ts';
+import { closesHedgeLeg, onlyReducesPosition, ZERO } from '../model/index.ts';
 import { type OrderTerms, openOrderLeft, sizeKnown, unfilledQty } from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
@@ -59,7 +59,7 @@ export function pendingSameSideSplit(terms: OrderTerms, view: RiskView, owner?: 
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
     const left = openOrderLeft(order, view);
-    if (order.reduceOnly || closesHedgeLeg(order)) reduceOnly = reduceOnly.add(left);
+    if (onlyReducesPosition(order)) reduceOnly = reduceOnly.add(left);
     else plain = plain.add(left);
   }
   return { plain, reduceOnly };
