@@ -10,9 +10,7 @@ import type { OrderRegistry } from './order-registry.ts';
  */
 export function openOrdersOf(orders: OrderRegistry, strategyId?: string): Order[] {
   const result: Order[] = [];
-  for (const order of orders.open.values()) {
-    if (strategyId === undefined || orders.ownerOf(order.clientOrderId) === strategyId) result.push(order);
-  }
+  forEachOpenOrderOf(orders, strategyId, (order) => result.push(order));
   return result;
 }
 
