@@ -273,10 +273,15 @@ describe('keel sweep: Ctrl-C', () => {
     child.stdout.on('data', (d) => {
       stdout += d;
     });
+    // One Ctrl-C: every later stderr chunk still matches, and a second SIGINT quits at once.
+    let interrupted = false;
     const code = await new Promise<number | null>((done) => {
       child.stderr.on('data', (d) => {
         stderr += d;
-        if (/sweep: 4\/300 backtests done/.test(stderr)) child.kill('SIGINT');
+        if (!interrupted && /sweep: 4\/300 backtests done/.test(stderr)) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
       });
       child.on('exit', (c, signal) => done(signal === null ? c : -1));
     });
