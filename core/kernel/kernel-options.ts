@@ -9,7 +9,7 @@ import type {
   VenueStatus,
 } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
-import type { RiskDecision, RiskView, TradingStatus } from '../risk/index.ts';
+import type { LimitedSym, RiskDecision, RiskView, TradingStatus } from '../risk/index.ts';
 import type { StrategyDefinition } from './define-strategy.ts';
 import type { KernelWarmUp } from './kernel-warm-up.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -52,6 +52,12 @@ export interface IntentGate {
    * @returns removes the listener: a run stops listening when it ends
    */
   onKillSwitchTrip?(listener: (trip: TradingStatus) => void): () => void;
+  /**
+   * Optional: the syms the gate's per-sym limits name (`RiskGate.limitedSyms`). The kernel
+   * refuses to start when one is not among its instruments: that limit would never apply.
+   * @returns each named sym with whose limits name it
+   */
+  limitedSyms?(): readonly LimitedSym[];
 }
 
 /** One strategy in a kernel: a plugin, its id in the run, and its raw parameters. */

@@ -11,6 +11,7 @@ import { kernelPaths } from './kernel-paths.ts';
 import { KernelState } from './kernel-state.ts';
 import { KernelTimers } from './kernel-timers.ts';
 import type { KernelWarmUp, WarmUpCoverage } from './kernel-warm-up.ts';
+import { checkLimitedSyms } from './limited-sym-check.ts';
 import { MarketRouting } from './market-routing.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyFault, StrategyRejection } from './strategy-faults.ts';
@@ -90,9 +91,14 @@ export class Kernel {
    * @param options - instruments, sources, execution port, risk gate, scheduler and strategies
    * @throws TypeError when a strategy id or the run id is malformed or repeated, when a
    *   strategy's parameters do not match its schema (the message names the strategy and field),
-   *   or when a strategy's `syms` names a sym that is not one of the run's instruments
+   *   or when a strategy's `syms` or the gate's `maxPositionQtyBySym` names a sym that is not
+   *   one of the run's instruments
    */
   constructor(options: KernelOptions) {
+    checkLimitedSyms(
+      options.gate,
+      options.instruments.map((spec) => spec.sym),
+    );
     this.warmUp = new WarmUpPhase(
       options.warmUp,
       options.scheduler,

@@ -41,7 +41,7 @@ export { RISK_CHECKS } from './risk-check-chain.ts';
 export type { RiskCheckName } from './risk-check-names.ts';
 export { DISABLEABLE_CHECK_NAMES, RISK_CHECK_NAMES } from './risk-check-names.ts';
 export type { Denial, RiskDecision } from './risk-decision.ts';
-export type { KillSwitchState } from './risk-gate.ts';
+export type { KillSwitchState, LimitedSym } from './risk-gate.ts';
 export { RiskGate } from './risk-gate.ts';
 export type {
   KillSwitchConfig,

@@ -27,6 +27,13 @@ export interface KillSwitchState {
   readonly trip?: TradingStatus;
 }
 
+/** A sym a per-sym limit names, and whose limits name it. */
+export interface LimitedSym {
+  /** `portfolio`, or the id of the strategy whose limits name the sym. */
+  readonly owner: string;
+  readonly sym: string;
+}
+
 const NO_LIMITS: RiskLimits = {};
 const ACTIVE: TradingStatus = { state: 'ACTIVE' };
 
@@ -45,6 +52,7 @@ const ACTIVE: TradingStatus = { state: 'ACTIVE' };
  * if (decision.kind === 'approved') port.submit(decision.command);
  */
 export class RiskGate {
+  readonly #limits: RiskLimits;
   readonly #strategyLimits = new Map<string, RiskLimits>();
   readonly #killSwitch: KillSwitch;
   readonly #tripTo: TradingState;
@@ -63,6 +71,7 @@ export class RiskGate {
    */
   constructor(config: RiskGateConfigInput | RiskGateConfig = {}) {
     const parsed: RiskGateConfig = parseOrThrow(riskGateConfigSchema, config, 'risk config');
+    this.#limits = parsed.limits;
     for (const [strategyId, limits] of Object.entries(parsed.strategies))
       this.#strategyLimits.set(strategyId, limits);
     this.#killSwitch = new KillSwitch(parsed.killSwitch);
@@ -83,6 +92,21 @@ export class RiskGate {
       parseOrThrow(riskLimitsSchema, limits, `risk limits of strategy ${strategyId}`),
     );
     this.#throttle.forgetStrategy(strategyId);
+  }
+
+  /**
+   * The syms that per-sym limits (`maxPositionQtyBySym`) name, the portfolio's and each
+   * strategy's: a kernel refuses to start when one is not among its instruments, since that
+   * limit would never apply (a misspelt sym would silently remove it).
+   * @returns each named sym with whose limits name it: `portfolio` or the strategy id
+   */
+  limitedSyms(): readonly LimitedSym[] {
+    const named = (owner: string, limits: RiskLimits): LimitedSym[] =>
+      Object.keys(limits.maxPositionQtyBySym ?? {}).map((sym) => ({ owner, sym }));
+    return [
+      ...named('portfolio', this.#limits),
+      ...[...this.#strategyLimits].flatMap(([strategyId, limits]) => named(strategyId, limits)),
+    ];
   }
 
   /**

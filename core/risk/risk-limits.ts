@@ -54,7 +54,7 @@ export const riskLimitsSchema = z
       .record(z.string(), positiveDecimal)
       .optional()
       .describe(
-        "Per-sym overrides of maxPositionQty, same rule. In a config each key must be one of the run's instruments: keel validate and the run refuse another (a typo would leave the sym without its limit).",
+        "Per-sym overrides of maxPositionQty, same rule. Each key must be one of the run's instruments: keel validate and the run refuse another in a config, at its line, and a kernel refuses a RiskGate built in code with one (a typo would leave the sym without its limit).",
       ),
     maxGrossExposure: positiveDecimal
       .optional()
