@@ -309,7 +309,8 @@ export class LiveExecutionClient implements ExecutionPort {
    * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
    * is dropped, and so is a position report older than one of its leg passed on. An update from
    * the venue is noted as newer than a snapshot being taken; a reconciliation's correction is as
-   * old as its snapshot. An order naming an open algo order ends that algo order first (see
+   * old as its snapshot. An order naming an open algo order ends that algo order first, and an
+   * algo order reported open after an order naming it is ended right after (see
    * {@link FiredAlgoOrders}).
    */
   private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
@@ -341,6 +342,9 @@ export class LiveExecutionClient implements ExecutionPort {
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);
+    const firedBefore = event.kind === 'algoOrder' ? this.firedAlgos.firedBefore(event.algoOrder) : undefined;
+    if (firedBefore !== undefined)
+      this.emit({ kind: 'algoOrder', ts: event.ts, recvTs: event.recvTs, algoOrder: firedBefore }, origin);
     // The liquidation may have repaid loans: the venue pushes no loan updates.
     if (event.kind === 'liquidationEvent' && origin === 'venue') void this.loanReads.request();
   }
