@@ -9,7 +9,12 @@ export { LastingLookupFailure } from './lasting-lookup-failure.ts';
 export type { PlaceIntentOrderFacts } from './order-from-place-intent.ts';
 export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
-export type { LocalTradingState, ReconcileOptions, ReconciliationPlan } from './reconciliation.ts';
+export type {
+  LocalTradingState,
+  ReconcileOptions,
+  ReconciliationLookups,
+  ReconciliationPlan,
+} from './reconciliation.ts';
 export {
   loanCorrections,
   planReconciliation,

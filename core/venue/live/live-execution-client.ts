@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
-import type { Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
+import type { AlgoOrder, Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
+import { lookUpAlgoOrder } from './algo-order-lookup.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
@@ -118,6 +119,7 @@ export class LiveExecutionClient implements ExecutionPort {
       catchUp: this.catchUp,
       snapshot: () => this.snapshot(),
       lookupOrder: (sym, clientOrderId, orderId) => this.lookupOrder(sym, clientOrderId, orderId),
+      lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
@@ -259,6 +261,18 @@ export class LiveExecutionClient implements ExecutionPort {
    */
   lookupOrder(sym: string, clientOrderId: string, orderId?: string): Promise<Order | undefined> {
     return lookUpOrder(this.options.rest, { sym, clientOrderId, orderId }, this.logger);
+  }
+
+  /**
+   * Looks an algo order up by its clientAlgoOrderId, by its algoOrderId when it has none
+   * (`algo-order-lookup.ts`).
+   * @param algoOrder - the algo order as Keel holds it
+   * @returns the venue's algo order, or undefined when the venue answers 401018 (not found)
+   * @throws LastingLookupFailure when asking again will not help (logged at error); the REST
+   *   client's error for a failure that may pass
+   */
+  private lookupAlgoOrder(algoOrder: AlgoOrder): Promise<AlgoOrder | undefined> {
+    return lookUpAlgoOrder(this.options.rest, algoOrder, this.logger);
   }
 
   /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */

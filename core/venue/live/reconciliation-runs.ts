@@ -4,6 +4,7 @@ import {
   forgottenOrders,
   forgottenOrdersWarning,
   type LocalTradingState,
+  type ReconciliationLookups,
   reconcile,
   type VenueSnapshot,
 } from '../../execution/index.ts';
@@ -38,6 +39,8 @@ export interface ReconciliationRunsOptions {
   readonly snapshot: () => Promise<VenueSnapshot>;
   /** Looks a vanished order up (see `ExecutionPort.lookupOrder`; undefined when the venue does not know it). */
   readonly lookupOrder: ExecutionPort['lookupOrder'];
+  /** Looks a vanished algo order up (see `ReconciliationLookups.lookupAlgoOrder`). */
+  readonly lookupAlgoOrder: ReconciliationLookups['lookupAlgoOrder'];
   /** Passes a corrective event on (and folds it into the view as a correction). */
   readonly emitCorrection: (event: UserEvent) => void;
   /** Runs after each reconciliation that got its snapshot (the unacked orders are looked up again). */
@@ -142,7 +145,7 @@ export class ReconciliationRuns {
       const reconciled = await reconcile(
         local,
         full,
-        { lookupOrder: this.options.lookupOrder },
+        { lookupOrder: this.options.lookupOrder, lookupAlgoOrder: this.options.lookupAlgoOrder },
         { superseded: (event) => view.updatedSince(event, mark) },
       );
       if (this.stopped) return true;
