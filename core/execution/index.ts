@@ -14,6 +14,7 @@ export type {
   ReconcileOptions,
   ReconciliationLookups,
   ReconciliationPlan,
+  UnknownToVenue,
 } from './reconciliation.ts';
 export {
   loanCorrections,
@@ -21,4 +22,6 @@ export {
   reconcile,
   UNKNOWN_ORDER_REASON,
   UNREADABLE_ORDER_REASON,
+  unknownAlgoOrderEnded,
+  unknownOrderEnded,
 } from './reconciliation.ts';

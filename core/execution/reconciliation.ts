@@ -42,6 +42,11 @@ export interface ReconciliationPlan {
   readonly vanishedAlgoOrders: readonly AlgoOrder[];
 }
 
+/** An order or algo order Keel holds open that the venue neither lists open nor knows (401018). */
+export type UnknownToVenue =
+  | { readonly kind: 'order'; readonly order: Order }
+  | { readonly kind: 'algoOrder'; readonly algoOrder: AlgoOrder };
+
 /** Where reconciliation looks up what the venue no longer lists: orders as the execution port does, and algo orders. */
 export interface ReconciliationLookups extends Pick<ExecutionPort, 'lookupOrder'> {
   /**
@@ -64,6 +69,13 @@ export interface ReconcileOptions {
    * Default: nothing is superseded.
    */
   readonly superseded?: (event: UserEvent) => boolean;
+  /**
+   * Whether an order the venue acknowledged, or an algo order, that the venue neither lists open
+   * nor knows (its lookup answered 401018) is kept open for now rather than ended: a venue's read
+   * side may lag its matching engine, so the caller looks it up again and ends it itself when the
+   * venue still does not know it. Asked once per such lookup. Default: ended at once.
+   */
+  readonly keepUnknownOpen?: (unknown: UnknownToVenue) => boolean;
 }
 
 /**
@@ -157,7 +169,8 @@ export function loanCorrections(local: readonly Loan[], venue: readonly Loan[], 
  * that fired while Keel was not listening is TRIGGERED). An order the venue does not know is
  * emitted REJECTED when it was never acknowledged (PENDING_NEW) and CANCELLED otherwise, marked
  * `synthesized` so a later venue update supersedes it; an algo order it does not know is emitted
- * CANCELLED. So is an order or algo order whose lookup
+ * CANCELLED; but an acknowledged order or an algo order is left open instead when
+ * {@link ReconcileOptions.keepUnknownOpen} says so. So is an order or algo order whose lookup
  * failed for good ({@link LastingLookupFailure}) ended, an order with a reason that says why: the
  * venue no longer lists it open, so keeping it open would hold a risk limit and its strategy for
  * ever against the venue's own word, and fail every later reconciliation the same way; its fills,
@@ -166,7 +179,7 @@ export function loanCorrections(local: readonly Loan[], venue: readonly Loan[], 
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
  * @param lookups - where to look vanished orders and algo orders up
- * @param options - what counts as superseded by a newer update
+ * @param options - what counts as superseded by a newer update; what is kept open when unknown
  * @returns the corrective User Data events, in a deterministic order
  * @throws whatever the lookups throw, but a {@link LastingLookupFailure}
  */
@@ -177,18 +190,19 @@ export async function reconcile(
   options: ReconcileOptions = {},
 ): Promise<readonly UserEvent[]> {
   const superseded = options.superseded ?? (() => false);
+  const keepUnknownOpen = options.keepUnknownOpen ?? (() => false);
   const stamp = { ts: snapshot.ts, recvTs: snapshot.ts };
   const plan = planReconciliation(local, snapshot);
   const events = [...plan.events];
   for (const order of plan.vanished) {
     if (superseded({ kind: 'order', ...stamp, order })) continue;
-    const resolved = await vanishedOrderOutcome(order, lookups, snapshot.ts);
-    events.push({ kind: 'order', ...stamp, order: resolved });
+    const resolved = await vanishedOrderOutcome(order, lookups, snapshot.ts, keepUnknownOpen);
+    if (resolved !== undefined) events.push({ kind: 'order', ...stamp, order: resolved });
   }
   for (const algoOrder of plan.vanishedAlgoOrders) {
     if (superseded({ kind: 'algoOrder', ...stamp, algoOrder })) continue;
-    const resolved = await vanishedAlgoOrderOutcome(algoOrder, lookups, snapshot.ts);
-    events.push({ kind: 'algoOrder', ...stamp, algoOrder: resolved });
+    const resolved = await vanishedAlgoOrderOutcome(algoOrder, lookups, snapshot.ts, keepUnknownOpen);
+    if (resolved !== undefined) events.push({ kind: 'algoOrder', ...stamp, algoOrder: resolved });
   }
   return events.filter((event) => !superseded(event));
 }
@@ -202,7 +216,7 @@ export async function reconcile(
  * @param ts - the verdict's time, epoch ms
  * @returns the ended order
  */
-function unknownOrderEnded(order: Order, reason: string, ts: number): Order {
+export function unknownOrderEnded(order: Order, reason: string, ts: number): Order {
   return {
     ...order,
     orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
@@ -219,34 +233,47 @@ function unknownOrderEnded(order: Order, reason: string, ts: number): Order {
  * @param ts - the verdict's time, epoch ms
  * @returns the ended algo order
  */
-function unknownAlgoOrderEnded(algoOrder: AlgoOrder, ts: number): AlgoOrder {
+export function unknownAlgoOrderEnded(algoOrder: AlgoOrder, ts: number): AlgoOrder {
   return { ...algoOrder, state: 'CANCELLED', updateAt: ts };
 }
 
-/** What became of an order the venue no longer lists open: its lookup's answer, or Keel's verdict. */
+/**
+ * What became of an order the venue no longer lists open: its lookup's answer, or Keel's verdict;
+ * undefined when it is kept open (see {@link ReconcileOptions.keepUnknownOpen}).
+ */
 async function vanishedOrderOutcome(
   order: Order,
   lookups: ReconciliationLookups,
   ts: number,
-): Promise<Order> {
+  keepUnknownOpen: (unknown: UnknownToVenue) => boolean,
+): Promise<Order | undefined> {
   try {
     const found = await lookups.lookupOrder(order.sym, order.clientOrderId, order.orderId);
-    return found ?? unknownOrderEnded(order, UNKNOWN_ORDER_REASON, ts);
+    if (found !== undefined) return found;
+    const acknowledged = order.orderState !== 'PENDING_NEW';
+    if (acknowledged && keepUnknownOpen({ kind: 'order', order })) return undefined;
+    return unknownOrderEnded(order, UNKNOWN_ORDER_REASON, ts);
   } catch (error) {
     if (!(error instanceof LastingLookupFailure)) throw error;
     return unknownOrderEnded(order, `${UNREADABLE_ORDER_REASON}: ${error.message}`, ts);
   }
 }
 
-/** What became of an algo order the venue no longer lists open: its lookup's answer, or CANCELLED. */
+/**
+ * What became of an algo order the venue no longer lists open: its lookup's answer, or CANCELLED;
+ * undefined when it is kept open (see {@link ReconcileOptions.keepUnknownOpen}).
+ */
 async function vanishedAlgoOrderOutcome(
   algoOrder: AlgoOrder,
   lookups: ReconciliationLookups,
   ts: number,
-): Promise<AlgoOrder> {
+  keepUnknownOpen: (unknown: UnknownToVenue) => boolean,
+): Promise<AlgoOrder | undefined> {
   try {
     const found = await lookups.lookupAlgoOrder(algoOrder);
-    return found ?? unknownAlgoOrderEnded(algoOrder, ts);
+    if (found !== undefined) return found;
+    if (keepUnknownOpen({ kind: 'algoOrder', algoOrder })) return undefined;
+    return unknownAlgoOrderEnded(algoOrder, ts);
   } catch (error) {
     if (!(error instanceof LastingLookupFailure)) throw error;
     return unknownAlgoOrderEnded(algoOrder, ts);

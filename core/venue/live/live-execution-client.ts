@@ -27,6 +27,7 @@ import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { UnknownOrderLookups } from './unknown-order-lookups.ts';
 import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
@@ -35,7 +36,9 @@ import { venueSnapshot } from './venue-snapshot.ts';
  * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
  * mode, the User Data stream as events, and reconciliation after every (re)connect (retried
  * with backoff when it fails; a push newer than its snapshot is never overwritten). An order
- * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
+ * whose ack never came is looked up by its clientOrderId, never re-sent; so is, with the same
+ * policy, one acknowledged (or an algo order) that a reconciliation found unknown to the venue,
+ * before it is ended ({@link UnknownOrderLookups}). Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
@@ -52,6 +55,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly firedAlgos = new FiredAlgoOrders();
   private readonly closesInFlight = new ConcurrentCloses();
   private readonly placement: OrderPlacement;
+  /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
+  private readonly unknownOrders: UnknownOrderLookups;
   private readonly timer: TimerPort;
   /**
    * The venue's time (its replies' clock, shared with the private socket): what the events the
@@ -97,20 +102,32 @@ export class LiveExecutionClient implements ExecutionPort {
       (clientOrderId) => this.placedBeforePrimed.has(clientOrderId),
       this.venueNow,
     );
+    const lookups = {
+      minNotFound: options.lookupAttempts ?? 3,
+      spacingMs: options.lookupSpacingMs ?? 500,
+      capMs: options.lookupBackoffCapMs ?? 5_000,
+      giveUpMs: options.unackedGiveUpMs ?? 30_000,
+    };
+    // Stamped on the venue's time (the give-up time is measured on it too), waiting on the client's timer.
+    const venueTimer: TimerPort = { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) };
+    this.unknownOrders = new UnknownOrderLookups({
+      policy: lookups,
+      timer: venueTimer,
+      lookupOrder: (order) => this.lookupOrder(order.sym, order.clientOrderId, order.orderId),
+      lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
+      emit: (event) => this.emit(event),
+      forgotten: (warning) => this.warnForgotten(warning),
+      logger: this.logger,
+    });
     this.placement = new OrderPlacement({
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
       newReference: options.newReference ?? (() => randomUUID()),
       // The orders it reports are stamped on the venue's time (the give-up time is measured on it
       // too, which moves only with the estimate); it waits on the client's timer.
-      timer: { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) },
+      timer: venueTimer,
       logger: this.logger,
-      lookups: {
-        minNotFound: options.lookupAttempts ?? 3,
-        spacingMs: options.lookupSpacingMs ?? 500,
-        capMs: options.lookupBackoffCapMs ?? 5_000,
-        giveUpMs: options.unackedGiveUpMs ?? 30_000,
-      },
+      lookups,
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
@@ -120,13 +137,11 @@ export class LiveExecutionClient implements ExecutionPort {
       snapshot: () => this.snapshot(),
       lookupOrder: (sym, clientOrderId, orderId) => this.lookupOrder(sym, clientOrderId, orderId),
       lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
+      keepUnknownOpen: (unknown) => this.unknownOrders.keepOpen(unknown),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
-      forgotten: (warning) => {
-        this.logger.error(warning);
-        this.forgottenWarnings.push(warning);
-      },
+      forgotten: (warning) => this.warnForgotten(warning),
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
       logger: this.logger,
@@ -197,6 +212,7 @@ export class LiveExecutionClient implements ExecutionPort {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
     this.placement.stop();
+    this.unknownOrders.stop();
     await this.options.ws.close(withinMs);
     this.subject.complete();
     this.privateStatus.complete();
@@ -346,6 +362,7 @@ export class LiveExecutionClient implements ExecutionPort {
       this.logger.debug({ sym, positionSide, updateAt }, 'position report older than one passed on');
       return;
     }
+    this.unknownOrders.settle(event);
     if (event.kind === 'order') {
       const ended = this.firedAlgos.endedBy(event.order);
       if (ended !== undefined)
@@ -383,6 +400,12 @@ export class LiveExecutionClient implements ExecutionPort {
         );
         this.reconciliations.request().catch(() => undefined);
       });
+  }
+
+  /** The venue did not know orders it had acknowledged: logged at error and kept for {@link forgottenOrderWarnings}. */
+  private warnForgotten(warning: string): void {
+    this.logger.error(warning);
+    this.forgottenWarnings.push(warning);
   }
 
   /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */

@@ -4,6 +4,7 @@ import {
   forgottenOrders,
   forgottenOrdersWarning,
   type LocalTradingState,
+  type ReconcileOptions,
   type ReconciliationLookups,
   reconcile,
   type VenueSnapshot,
@@ -41,6 +42,11 @@ export interface ReconciliationRunsOptions {
   readonly lookupOrder: ExecutionPort['lookupOrder'];
   /** Looks a vanished algo order up (see `ReconciliationLookups.lookupAlgoOrder`). */
   readonly lookupAlgoOrder: ReconciliationLookups['lookupAlgoOrder'];
+  /**
+   * Whether an acknowledged order or an algo order the venue neither lists nor knows is kept open
+   * for now (see `ReconcileOptions.keepUnknownOpen`). Default: ended at once.
+   */
+  readonly keepUnknownOpen?: ReconcileOptions['keepUnknownOpen'];
   /** Passes a corrective event on (and folds it into the view as a correction). */
   readonly emitCorrection: (event: UserEvent) => void;
   /** Runs after each reconciliation that got its snapshot (the unacked orders are looked up again). */
@@ -146,7 +152,12 @@ export class ReconciliationRuns {
         local,
         full,
         { lookupOrder: this.options.lookupOrder, lookupAlgoOrder: this.options.lookupAlgoOrder },
-        { superseded: (event) => view.updatedSince(event, mark) },
+        {
+          superseded: (event) => view.updatedSince(event, mark),
+          ...(this.options.keepUnknownOpen === undefined
+            ? {}
+            : { keepUnknownOpen: this.options.keepUnknownOpen }),
+        },
       );
       if (this.stopped) return true;
       const corrections = executions === undefined ? withoutUnreportedFills(reconciled, local) : reconciled;

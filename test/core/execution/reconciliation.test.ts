@@ -284,6 +284,30 @@ describe('reconciliation', () => {
     await expect(reset).rejects.toThrow('connection reset');
   });
 
+  it('keeps an acknowledged order or an algo order the venue does not know open when asked to, never an unacknowledged one', async () => {
+    const acked = anOrder({ clientOrderId: 'acked', orderId: 'o-a' });
+    const unacked = anOrder({ clientOrderId: 'unacked', orderId: '', orderState: 'PENDING_NEW' });
+    const algo = anAlgoOrder({ clientAlgoOrderId: 'algo' });
+    const asked: string[] = [];
+    const events = await reconcile(
+      { openOrders: [acked, unacked], positions: [], assets: [], openAlgoOrders: [algo] },
+      snapshot({}),
+      aRecordingPort(),
+      {
+        keepUnknownOpen: (unknown) => {
+          asked.push(
+            unknown.kind === 'order' ? unknown.order.clientOrderId : unknown.algoOrder.clientAlgoOrderId,
+          );
+          return true;
+        },
+      },
+    );
+    expect(asked).toEqual(['acked', 'algo']);
+    expect(
+      events.map((e) => (e.kind === 'order' ? `${e.order.clientOrderId}:${e.order.orderState}` : e.kind)),
+    ).toEqual(['unacked:REJECTED']);
+  });
+
   it('leaves out what a newer update superseded, and does not look up an order a newer update settled', async () => {
     const placedMeanwhile = anOrder({ clientOrderId: 'new', orderId: 'o-n' });
     const vanished = anOrder({ clientOrderId: 'gone', orderId: 'o-g' });

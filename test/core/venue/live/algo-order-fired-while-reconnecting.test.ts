@@ -71,4 +71,19 @@ describe('timing: algo order fires while the client reconnects', () => {
     const algoLookups = h.http.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/algo/order');
     expect(algoLookups.map((r) => r.query.clientAlgoOrderId)).toEqual(['ca-1']);
   });
+
+  it('keeps an algo order the venue neither lists nor knows open for the lookup policy, then ends it CANCELLED', async () => {
+    h = await liveClientOnScriptedVenue({ openAlgoOrders: [WIRE_ALGO_ORDER] });
+    const algoEvents = () => h.events.flatMap((e) => (e.kind === 'algoOrder' ? [e.algoOrder] : []));
+    await waitFor(() => algoEvents().length === 1, 'algo order adopted at start');
+    h.ws.dropAll();
+    h.state.openAlgoOrders = [];
+    await advanceUntil(h.timer, () => h.ws.logins === 2, 'second login');
+    await waitFor(() => h.events.filter((e) => e.kind === 'account').length === 2, 'the reconciliation');
+    expect(algoEvents().map((a) => a.state)).toEqual(['NEW']);
+    await advanceUntil(h.timer, () => algoEvents().length === 2, 'the verdict', 1_000, 60);
+    expect(algoEvents().at(-1)).toMatchObject({ clientAlgoOrderId: 'ca-1', state: 'CANCELLED' });
+    const algoLookups = h.http.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/algo/order');
+    expect(algoLookups.length).toBeGreaterThanOrEqual(3);
+  });
 });
