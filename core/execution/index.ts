@@ -9,11 +9,19 @@ export { LastingLookupFailure } from './lasting-lookup-failure.ts';
 export type { PlaceIntentOrderFacts } from './order-from-place-intent.ts';
 export { orderFromPlaceIntent } from './order-from-place-intent.ts';
 export { applyOrderUpdate, isNewerOrderUpdate } from './order-state-machine.ts';
-export type { LocalTradingState, ReconcileOptions, ReconciliationPlan } from './reconciliation.ts';
+export type {
+  LocalTradingState,
+  ReconcileOptions,
+  ReconciliationLookups,
+  ReconciliationPlan,
+  UnknownToVenue,
+} from './reconciliation.ts';
 export {
   loanCorrections,
   planReconciliation,
   reconcile,
   UNKNOWN_ORDER_REASON,
   UNREADABLE_ORDER_REASON,
+  unknownAlgoOrderEnded,
+  unknownOrderEnded,
 } from './reconciliation.ts';

@@ -24,7 +24,10 @@ const STATE_RANK: Readonly<Record<OrderState, number>> = {
  * executedQty, so it decides first; then updateAt (amendments change neither qty executed nor
  * state); then the state's progress rank. A final state beats any live one and never changes
  * again, except one Keel synthesized (`synthesized`), which the venue's own update replaces; and
- * the venue's word beats Keel's in-flight placeholders (whose times are local). Equal on all three means a
+ * the venue's word beats Keel's in-flight placeholders (whose times are local). Of two live updates
+ * with the same executedQty, the venue's beats one Keel built (`synthesized`: an acknowledgement
+ * stamped with Keel's receipt time, which may be later than the venue's own stamp of the order's
+ * next update) whatever their times. Equal on all three means a
  * duplicate, except for an amendment confirmed in the same millisecond as the update before
  * it: an AMEND_COMPLETED update whose price or quantity differs is newer (see
  * {@link isSameMillisecondAmend}).
@@ -46,6 +49,10 @@ export function isNewerOrderUpdate(current: Order, update: Order): boolean {
   const executed =
     update.executedQty === current.executedQty ? 0 : update.executedQty.comparedTo(current.executedQty);
   if (executed !== 0) return executed > 0;
+  // An acknowledgement Keel built from its intent carries Keel's receipt time, not the venue's:
+  // the venue's own update of the same fills ranks above it, whatever its time.
+  const builtByKeel = current.synthesized === true;
+  if (builtByKeel !== (update.synthesized === true)) return builtByKeel;
   if (update.updateAt !== current.updateAt) return update.updateAt > current.updateAt;
   const rank = STATE_RANK[update.orderState] - STATE_RANK[current.orderState];
   if (rank !== 0) return rank > 0;

@@ -38,6 +38,25 @@ export interface ReconciliationPlan {
   readonly events: readonly UserEvent[];
   /** Local open orders the venue no longer lists: their fate must be looked up. */
   readonly vanished: readonly Order[];
+  /** Local open algo orders the venue no longer lists: their fate must be looked up. */
+  readonly vanishedAlgoOrders: readonly AlgoOrder[];
+}
+
+/** An order or algo order Keel holds open that the venue neither lists open nor knows (401018). */
+export type UnknownToVenue =
+  | { readonly kind: 'order'; readonly order: Order }
+  | { readonly kind: 'algoOrder'; readonly algoOrder: AlgoOrder };
+
+/** Where reconciliation looks up what the venue no longer lists: orders as the execution port does, and algo orders. */
+export interface ReconciliationLookups extends Pick<ExecutionPort, 'lookupOrder'> {
+  /**
+   * Looks up an algo order, by its clientAlgoOrderId (by its algoOrderId when it has none).
+   * @returns the venue's algo order (in whatever state: TRIGGERED with the order it sent,
+   *   CANCELLED...), or undefined when the venue does not know it (401018)
+   * @throws LastingLookupFailure when asking again will not help; any other error for a failure
+   *   that may pass
+   */
+  readonly lookupAlgoOrder: (algoOrder: AlgoOrder) => Promise<AlgoOrder | undefined>;
 }
 
 /** How {@link reconcile} treats what changed while its snapshot was being taken. */
@@ -50,6 +69,13 @@ export interface ReconcileOptions {
    * Default: nothing is superseded.
    */
   readonly superseded?: (event: UserEvent) => boolean;
+  /**
+   * Whether an order the venue acknowledged, or an algo order, that the venue neither lists open
+   * nor knows (its lookup answered 401018) is kept open for now rather than ended: a venue's read
+   * side may lag its matching engine, so the caller looks it up again and ends it itself when the
+   * venue still does not know it. Asked once per such lookup. Default: ended at once.
+   */
+  readonly keepUnknownOpen?: (unknown: UnknownToVenue) => boolean;
 }
 
 /**
@@ -58,13 +84,13 @@ export interface ReconcileOptions {
  * that depends on it). Venue open orders unknown locally are adopted,
  * known ones are emitted when the venue's is newer (per the order state machine); positions,
  * assets and account are replaced by the venue's (local ones the venue does not list come
- * back flat / zero); algo orders are adopted, and local ones the venue no longer lists are
- * emitted CANCELLED (Keel's choice: the venue keeps no queryable record of them here). Loans,
- * when the snapshot lists them, are replaced by the venue's (a local one it does not list comes
- * back paid off).
+ * back flat / zero); algo orders are adopted, and local ones the venue no longer lists are left
+ * to be looked up (they may have fired, or been cancelled). Loans, when the snapshot lists them,
+ * are replaced by the venue's (a local one it does not list comes back paid off).
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
- * @returns the corrective events, stamped with the snapshot time, and the vanished orders
+ * @returns the corrective events, stamped with the snapshot time, and the vanished orders and
+ *   algo orders
  */
 export function planReconciliation(local: LocalTradingState, snapshot: VenueSnapshot): ReconciliationPlan {
   const stamp = { ts: snapshot.ts, recvTs: snapshot.ts };
@@ -90,15 +116,9 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
 
   const venueAlgo = new Set(snapshot.openAlgoOrders.map((algo) => algo.clientAlgoOrderId));
   for (const algoOrder of snapshot.openAlgoOrders) events.push({ kind: 'algoOrder', ...stamp, algoOrder });
-  for (const algoOrder of local.openAlgoOrders ?? []) {
-    if (!venueAlgo.has(algoOrder.clientAlgoOrderId)) {
-      events.push({
-        kind: 'algoOrder',
-        ...stamp,
-        algoOrder: { ...algoOrder, state: 'CANCELLED', updateAt: snapshot.ts },
-      });
-    }
-  }
+  const vanishedAlgoOrders = (local.openAlgoOrders ?? []).filter(
+    (algoOrder) => !venueAlgo.has(algoOrder.clientAlgoOrderId),
+  );
 
   const venuePositions = new Set(snapshot.positions.map((p) => positionKey(p.sym, p.positionSide)));
   for (const position of snapshot.positions) events.push({ kind: 'position', ...stamp, position });
@@ -121,7 +141,7 @@ export function planReconciliation(local: LocalTradingState, snapshot: VenueSnap
   if (snapshot.account !== undefined) events.push({ kind: 'account', ...stamp, account: snapshot.account });
   if (snapshot.loans !== undefined)
     events.push(...loanCorrections(local.loans ?? [], snapshot.loans, snapshot.ts));
-  return { events, vanished };
+  return { events, vanished, vanishedAlgoOrders };
 }
 
 /**
@@ -144,58 +164,119 @@ export function loanCorrections(local: readonly Loan[], venue: readonly Loan[], 
 
 /**
  * Reconciles local state with a venue snapshot: the plan's events, then each vanished order
- * looked up by its caller reference (by its orderId when it has none). The venue's answer is
- * emitted as it is (usually a final state); an order the venue does not know is emitted REJECTED
- * when it was never acknowledged (PENDING_NEW) and CANCELLED otherwise, marked `synthesized` so a
- * later venue update supersedes it. So is an order whose lookup failed for good
- * ({@link LastingLookupFailure}), with a reason that says why: the venue no longer lists it open,
- * so keeping it open would hold a risk limit and its strategy for ever against the venue's own
- * word, and fail every later reconciliation the same way; its fills, if any, come with the
- * snapshot's executions and positions. Nothing is re-sent. Events an update newer than the
- * snapshot superseded are left out (see {@link ReconcileOptions.superseded}).
+ * looked up by its caller reference (by its orderId when it has none), then each vanished algo
+ * order likewise. The venue's answer is emitted as it is (usually a final state: an algo order
+ * that fired while Keel was not listening is TRIGGERED). An order the venue does not know is
+ * emitted REJECTED when it was never acknowledged (PENDING_NEW) and CANCELLED otherwise, marked
+ * `synthesized` so a later venue update supersedes it; an algo order it does not know is emitted
+ * CANCELLED; but an acknowledged order or an algo order is left open instead when
+ * {@link ReconcileOptions.keepUnknownOpen} says so. So is an order or algo order whose lookup
+ * failed for good ({@link LastingLookupFailure}) ended, an order with a reason that says why: the
+ * venue no longer lists it open, so keeping it open would hold a risk limit and its strategy for
+ * ever against the venue's own word, and fail every later reconciliation the same way; its fills,
+ * if any, come with the snapshot's executions and positions. Nothing is re-sent. Events an update
+ * newer than the snapshot superseded are left out (see {@link ReconcileOptions.superseded}).
  * @param local - what Keel holds
  * @param snapshot - what the venue holds
- * @param port - where to look vanished orders up
- * @param options - what counts as superseded by a newer update
+ * @param lookups - where to look vanished orders and algo orders up
+ * @param options - what counts as superseded by a newer update; what is kept open when unknown
  * @returns the corrective User Data events, in a deterministic order
- * @throws whatever the port's lookup throws, but a {@link LastingLookupFailure}
+ * @throws whatever the lookups throw, but a {@link LastingLookupFailure}
  */
 export async function reconcile(
   local: LocalTradingState,
   snapshot: VenueSnapshot,
-  port: Pick<ExecutionPort, 'lookupOrder'>,
+  lookups: ReconciliationLookups,
   options: ReconcileOptions = {},
 ): Promise<readonly UserEvent[]> {
   const superseded = options.superseded ?? (() => false);
+  const keepUnknownOpen = options.keepUnknownOpen ?? (() => false);
+  const stamp = { ts: snapshot.ts, recvTs: snapshot.ts };
   const plan = planReconciliation(local, snapshot);
   const events = [...plan.events];
   for (const order of plan.vanished) {
-    if (superseded({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order })) continue;
-    const resolved = await vanishedOrderOutcome(order, port, snapshot.ts);
-    events.push({ kind: 'order', ts: snapshot.ts, recvTs: snapshot.ts, order: resolved });
+    if (superseded({ kind: 'order', ...stamp, order })) continue;
+    const resolved = await vanishedOrderOutcome(order, lookups, snapshot.ts, keepUnknownOpen);
+    if (resolved !== undefined) events.push({ kind: 'order', ...stamp, order: resolved });
+  }
+  for (const algoOrder of plan.vanishedAlgoOrders) {
+    if (superseded({ kind: 'algoOrder', ...stamp, algoOrder })) continue;
+    const resolved = await vanishedAlgoOrderOutcome(algoOrder, lookups, snapshot.ts, keepUnknownOpen);
+    if (resolved !== undefined) events.push({ kind: 'algoOrder', ...stamp, algoOrder: resolved });
   }
   return events.filter((event) => !superseded(event));
 }
 
-/** What became of an order the venue no longer lists open: its lookup's answer, or Keel's verdict. */
-async function vanishedOrderOutcome(
-  order: Order,
-  port: Pick<ExecutionPort, 'lookupOrder'>,
-  ts: number,
-): Promise<Order> {
-  const ended = (reason: string): Order => ({
+/**
+ * An order Keel holds open ended because the venue neither lists nor knows it (or cannot be asked
+ * about it): REJECTED when it was never acknowledged (PENDING_NEW), else CANCELLED; marked
+ * `synthesized`, so a later venue update of it supersedes this.
+ * @param order - the order as Keel holds it
+ * @param reason - why ({@link UNKNOWN_ORDER_REASON}, or one beginning {@link UNREADABLE_ORDER_REASON})
+ * @param ts - the verdict's time, epoch ms
+ * @returns the ended order
+ */
+export function unknownOrderEnded(order: Order, reason: string, ts: number): Order {
+  return {
     ...order,
     orderState: order.orderState === 'PENDING_NEW' ? 'REJECTED' : 'CANCELLED',
     reason,
     synthesized: true,
     updateAt: ts,
-  });
+  };
+}
+
+/**
+ * An algo order Keel holds open ended because the venue neither lists nor knows it (or cannot be
+ * asked about it): CANCELLED.
+ * @param algoOrder - the algo order as Keel holds it
+ * @param ts - the verdict's time, epoch ms
+ * @returns the ended algo order
+ */
+export function unknownAlgoOrderEnded(algoOrder: AlgoOrder, ts: number): AlgoOrder {
+  return { ...algoOrder, state: 'CANCELLED', updateAt: ts };
+}
+
+/**
+ * What became of an order the venue no longer lists open: its lookup's answer, or Keel's verdict;
+ * undefined when it is kept open (see {@link ReconcileOptions.keepUnknownOpen}).
+ */
+async function vanishedOrderOutcome(
+  order: Order,
+  lookups: ReconciliationLookups,
+  ts: number,
+  keepUnknownOpen: (unknown: UnknownToVenue) => boolean,
+): Promise<Order | undefined> {
   try {
-    const found = await port.lookupOrder(order.sym, order.clientOrderId, order.orderId);
-    return found ?? ended(UNKNOWN_ORDER_REASON);
+    const found = await lookups.lookupOrder(order.sym, order.clientOrderId, order.orderId);
+    if (found !== undefined) return found;
+    const acknowledged = order.orderState !== 'PENDING_NEW';
+    if (acknowledged && keepUnknownOpen({ kind: 'order', order })) return undefined;
+    return unknownOrderEnded(order, UNKNOWN_ORDER_REASON, ts);
   } catch (error) {
     if (!(error instanceof LastingLookupFailure)) throw error;
-    return ended(`${UNREADABLE_ORDER_REASON}: ${error.message}`);
+    return unknownOrderEnded(order, `${UNREADABLE_ORDER_REASON}: ${error.message}`, ts);
+  }
+}
+
+/**
+ * What became of an algo order the venue no longer lists open: its lookup's answer, or CANCELLED;
+ * undefined when it is kept open (see {@link ReconcileOptions.keepUnknownOpen}).
+ */
+async function vanishedAlgoOrderOutcome(
+  algoOrder: AlgoOrder,
+  lookups: ReconciliationLookups,
+  ts: number,
+  keepUnknownOpen: (unknown: UnknownToVenue) => boolean,
+): Promise<AlgoOrder | undefined> {
+  try {
+    const found = await lookups.lookupAlgoOrder(algoOrder);
+    if (found !== undefined) return found;
+    if (keepUnknownOpen({ kind: 'algoOrder', algoOrder })) return undefined;
+    return unknownAlgoOrderEnded(algoOrder, ts);
+  } catch (error) {
+    if (!(error instanceof LastingLookupFailure)) throw error;
+    return unknownAlgoOrderEnded(algoOrder, ts);
   }
 }
 

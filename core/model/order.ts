@@ -143,8 +143,10 @@ export interface Order {
   readonly reason?: string;
   /**
    * True when Keel made this state up instead of hearing it from the venue (e.g. REJECTED for an
-   * order the venue never acknowledged nor listed): a later update from the venue supersedes it.
-   * Absent on the venue's own updates.
+   * order the venue never acknowledged nor listed), or built this update from its own intent (an
+   * order entry acknowledgement, which carries neither the order nor the venue's time: it is
+   * stamped with Keel's receipt time): a later update from the venue supersedes it. Absent on the
+   * venue's own updates.
    */
   readonly synthesized?: boolean;
   /** The algo order whose trigger placed this order (per public venue docs). */

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
-import type { Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
+import type { AlgoOrder, Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
 import { StreamStatus } from '../ws/stream-status.ts';
+import { lookUpAlgoOrder } from './algo-order-lookup.ts';
 import { commandRejection } from './command-rejection.ts';
 import { ConcurrentCloses } from './concurrent-closes.ts';
 import { FiredAlgoOrders } from './fired-algo-orders.ts';
@@ -26,6 +27,7 @@ import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { UnknownOrderLookups } from './unknown-order-lookups.ts';
 import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
@@ -34,7 +36,9 @@ import { venueSnapshot } from './venue-snapshot.ts';
  * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
  * mode, the User Data stream as events, and reconciliation after every (re)connect (retried
  * with backoff when it fails; a push newer than its snapshot is never overwritten). An order
- * whose ack never came is looked up by its clientOrderId, never re-sent. Fills made while the
+ * whose ack never came is looked up by its clientOrderId, never re-sent; so is, with the same
+ * policy, one acknowledged (or an algo order) that a reconciliation found unknown to the venue,
+ * before it is ended ({@link UnknownOrderLookups}). Fills made while the
  * socket was down are fetched after the reconnect and reported once each, before the order states
  * that depend on them; a duplicate push is dropped while the execution is remembered (the
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
@@ -51,6 +55,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly firedAlgos = new FiredAlgoOrders();
   private readonly closesInFlight = new ConcurrentCloses();
   private readonly placement: OrderPlacement;
+  /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
+  private readonly unknownOrders: UnknownOrderLookups;
   private readonly timer: TimerPort;
   /**
    * The venue's time (its replies' clock, shared with the private socket): what the events the
@@ -96,20 +102,32 @@ export class LiveExecutionClient implements ExecutionPort {
       (clientOrderId) => this.placedBeforePrimed.has(clientOrderId),
       this.venueNow,
     );
+    const lookups = {
+      minNotFound: options.lookupAttempts ?? 3,
+      spacingMs: options.lookupSpacingMs ?? 500,
+      capMs: options.lookupBackoffCapMs ?? 5_000,
+      giveUpMs: options.unackedGiveUpMs ?? 30_000,
+    };
+    // Stamped on the venue's time (the give-up time is measured on it too), waiting on the client's timer.
+    const venueTimer: TimerPort = { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) };
+    this.unknownOrders = new UnknownOrderLookups({
+      policy: lookups,
+      timer: venueTimer,
+      lookupOrder: (order) => this.lookupOrder(order.sym, order.clientOrderId, order.orderId),
+      lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
+      emit: (event) => this.emit(event),
+      forgotten: (warning) => this.warnForgotten(warning),
+      logger: this.logger,
+    });
     this.placement = new OrderPlacement({
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
       newReference: options.newReference ?? (() => randomUUID()),
       // The orders it reports are stamped on the venue's time (the give-up time is measured on it
       // too, which moves only with the estimate); it waits on the client's timer.
-      timer: { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) },
+      timer: venueTimer,
       logger: this.logger,
-      lookups: {
-        minNotFound: options.lookupAttempts ?? 3,
-        spacingMs: options.lookupSpacingMs ?? 500,
-        capMs: options.lookupBackoffCapMs ?? 5_000,
-        giveUpMs: options.unackedGiveUpMs ?? 30_000,
-      },
+      lookups,
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
       emitOrder: (order) => this.emitOrder(order),
     });
@@ -118,13 +136,12 @@ export class LiveExecutionClient implements ExecutionPort {
       catchUp: this.catchUp,
       snapshot: () => this.snapshot(),
       lookupOrder: (sym, clientOrderId, orderId) => this.lookupOrder(sym, clientOrderId, orderId),
+      lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
+      keepUnknownOpen: (unknown) => this.unknownOrders.keepOpen(unknown),
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
-      forgotten: (warning) => {
-        this.logger.error(warning);
-        this.forgottenWarnings.push(warning);
-      },
+      forgotten: (warning) => this.warnForgotten(warning),
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
       logger: this.logger,
@@ -195,6 +212,7 @@ export class LiveExecutionClient implements ExecutionPort {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
     this.placement.stop();
+    this.unknownOrders.stop();
     await this.options.ws.close(withinMs);
     this.subject.complete();
     this.privateStatus.complete();
@@ -261,6 +279,18 @@ export class LiveExecutionClient implements ExecutionPort {
     return lookUpOrder(this.options.rest, { sym, clientOrderId, orderId }, this.logger);
   }
 
+  /**
+   * Looks an algo order up by its clientAlgoOrderId, by its algoOrderId when it has none
+   * (`algo-order-lookup.ts`).
+   * @param algoOrder - the algo order as Keel holds it
+   * @returns the venue's algo order, or undefined when the venue answers 401018 (not found)
+   * @throws LastingLookupFailure when asking again will not help (logged at error); the REST
+   *   client's error for a failure that may pass
+   */
+  private lookupAlgoOrder(algoOrder: AlgoOrder): Promise<AlgoOrder | undefined> {
+    return lookUpAlgoOrder(this.options.rest, algoOrder, this.logger);
+  }
+
   /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */
   snapshot(): Promise<VenueSnapshot> {
     return venueSnapshot(this.options.rest, this.venueNow, (error) =>
@@ -309,7 +339,8 @@ export class LiveExecutionClient implements ExecutionPort {
    * execution already reported (a duplicate push, or a push of a fill reconciliation caught up on)
    * is dropped, and so is a position report older than one of its leg passed on. An update from
    * the venue is noted as newer than a snapshot being taken; a reconciliation's correction is as
-   * old as its snapshot. An order naming an open algo order ends that algo order first (see
+   * old as its snapshot. An order naming an open algo order ends that algo order first, and an
+   * algo order reported open after an order naming it is ended right after (see
    * {@link FiredAlgoOrders}).
    */
   private emit(event: UserEvent, origin: 'venue' | 'correction' = 'venue'): void {
@@ -331,6 +362,7 @@ export class LiveExecutionClient implements ExecutionPort {
       this.logger.debug({ sym, positionSide, updateAt }, 'position report older than one passed on');
       return;
     }
+    this.unknownOrders.settle(event);
     if (event.kind === 'order') {
       const ended = this.firedAlgos.endedBy(event.order);
       if (ended !== undefined)
@@ -341,6 +373,9 @@ export class LiveExecutionClient implements ExecutionPort {
     if (origin === 'venue') this.localView.observe(event);
     else this.localView.observeCorrection(event);
     this.subject.next(event);
+    const firedBefore = event.kind === 'algoOrder' ? this.firedAlgos.firedBefore(event.algoOrder) : undefined;
+    if (firedBefore !== undefined)
+      this.emit({ kind: 'algoOrder', ts: event.ts, recvTs: event.recvTs, algoOrder: firedBefore }, origin);
     // The liquidation may have repaid loans: the venue pushes no loan updates.
     if (event.kind === 'liquidationEvent' && origin === 'venue') void this.loanReads.request();
   }
@@ -365,6 +400,12 @@ export class LiveExecutionClient implements ExecutionPort {
         );
         this.reconciliations.request().catch(() => undefined);
       });
+  }
+
+  /** The venue did not know orders it had acknowledged: logged at error and kept for {@link forgottenOrderWarnings}. */
+  private warnForgotten(warning: string): void {
+    this.logger.error(warning);
+    this.forgottenWarnings.push(warning);
   }
 
   /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */

@@ -16,8 +16,9 @@ export interface LiveExecutionOptions {
   /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
   readonly newReference?: () => string;
   /**
-   * Fewest "no such order" lookups before an order whose ack never came is declared REJECTED.
-   * Default 3.
+   * Fewest "no such order" lookups before an order whose ack never came is declared REJECTED, or
+   * one acknowledged (or an algo order) that a reconciliation found unknown to the venue is ended
+   * CANCELLED. Default 3.
    */
   readonly lookupAttempts?: number;
   /** Wait before the second such lookup, ms; it doubles after each, up to `lookupBackoffCapMs`. Default 500. */
@@ -26,7 +27,9 @@ export interface LiveExecutionOptions {
   readonly lookupBackoffCapMs?: number;
   /**
    * How long, after its ack was due, an order the venue does not know stays pending (looked up
-   * again and again) before it is declared REJECTED, ms. Keel's choice, default 30 000: a real
+   * again and again) before it is declared REJECTED, ms; also how long after the first "not
+   * found" an acknowledged order or an algo order a reconciliation found unknown to the venue stays
+   * open before it is ended CANCELLED. Keel's choice, default 30 000: a real
    * venue's order entry can lag seconds behind the ack timeout under load (gateway queues, a busy
    * matching engine), and an order declared rejected too early is an orphan live order; 30 s is
    * far beyond such lags yet short enough that a strategy is not left waiting for minutes.

@@ -207,7 +207,9 @@ export class LocalTradingView {
 /**
  * The key of an open order: its clientOrderId, or its orderId when it has none (orders placed by
  * hand all share the empty reference, and would otherwise hide each other).
+ * @param order - the order
+ * @returns its key
  */
-function openOrderKey(order: Order): string {
+export function openOrderKey(order: Order): string {
   return order.clientOrderId === '' ? `orderId:${order.orderId}` : `clientOrderId:${order.clientOrderId}`;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { LastingLookupFailure } from '../../execution/index.ts';
-import type { Order, PlaceOrderIntent } from '../../model/index.ts';
+import { isFinalOrderState, type Order, type PlaceOrderIntent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import type { TimerPort } from '../timer-port.ts';
 import { decodeWire } from '../wire/decode.ts';
@@ -139,7 +139,9 @@ export class OrderPlacement {
       void this.resolveUnacked(intent);
       return;
     }
-    this.options.emitOrder(order);
+    // Built from the intent and stamped on receipt (the ack carries no time): marked so that the
+    // venue's own update of the order, stamped earlier than this receipt, still ranks above it.
+    this.options.emitOrder(isFinalOrderState(order.orderState) ? order : { ...order, synthesized: true });
   }
 
   /**

@@ -3,12 +3,15 @@ import {
   type ExecutionPort,
   forgottenOrders,
   forgottenOrdersWarning,
+  type LocalTradingState,
+  type ReconcileOptions,
+  type ReconciliationLookups,
   reconcile,
   type VenueSnapshot,
 } from '../../execution/index.ts';
-import type { UserEvent } from '../../model/index.ts';
+import { type Dec, type UserEvent, ZERO } from '../../model/index.ts';
 import type { TimerPort } from '../timer-port.ts';
-import type { LocalTradingView } from './local-trading-view.ts';
+import { type LocalTradingView, openOrderKey } from './local-trading-view.ts';
 import type { ExecutionCatchUp } from './missed-executions.ts';
 
 /** How a reconciliation that failed is tried again. */
@@ -37,6 +40,13 @@ export interface ReconciliationRunsOptions {
   readonly snapshot: () => Promise<VenueSnapshot>;
   /** Looks a vanished order up (see `ExecutionPort.lookupOrder`; undefined when the venue does not know it). */
   readonly lookupOrder: ExecutionPort['lookupOrder'];
+  /** Looks a vanished algo order up (see `ReconciliationLookups.lookupAlgoOrder`). */
+  readonly lookupAlgoOrder: ReconciliationLookups['lookupAlgoOrder'];
+  /**
+   * Whether an acknowledged order or an algo order the venue neither lists nor knows is kept open
+   * for now (see `ReconcileOptions.keepUnknownOpen`). Default: ended at once.
+   */
+  readonly keepUnknownOpen?: ReconcileOptions['keepUnknownOpen'];
   /** Passes a corrective event on (and folds it into the view as a correction). */
   readonly emitCorrection: (event: UserEvent) => void;
   /** Runs after each reconciliation that got its snapshot (the unacked orders are looked up again). */
@@ -67,7 +77,10 @@ interface Waiter {
  * the executions missed, the corrections (minus those a newer update superseded), then the
  * unacked orders looked up. A reconciliation asked for while one runs follows it (the running one's
  * snapshot may predate the reconnect). One that failed (snapshot, lookup or execution catch-up) is
- * tried again with a growing backoff on the injected timer, not only at the next reconnect.
+ * tried again with a growing backoff on the injected timer, not only at the next reconnect. When
+ * the execution catch-up failed, an order correction that executed more than Keel holds the order
+ * executed is held back for the retry that fetches its fills, so fills still come before the order
+ * states that depend on them.
  */
 export class ReconciliationRuns {
   private running = false;
@@ -134,13 +147,20 @@ export class ReconciliationRuns {
       // Fetched after the snapshot, so every fill its order states depend on is among them.
       const executions = await catchUp.recent();
       const full = executions === undefined ? snapshot : { ...snapshot, executions };
-      const corrections = await reconcile(
-        view.state(),
+      const local = view.state();
+      const reconciled = await reconcile(
+        local,
         full,
-        { lookupOrder: this.options.lookupOrder },
-        { superseded: (event) => view.updatedSince(event, mark) },
+        { lookupOrder: this.options.lookupOrder, lookupAlgoOrder: this.options.lookupAlgoOrder },
+        {
+          superseded: (event) => view.updatedSince(event, mark),
+          ...(this.options.keepUnknownOpen === undefined
+            ? {}
+            : { keepUnknownOpen: this.options.keepUnknownOpen }),
+        },
       );
       if (this.stopped) return true;
+      const corrections = executions === undefined ? withoutUnreportedFills(reconciled, local) : reconciled;
       for (const event of corrections) this.options.emitCorrection(event);
       const forgotten = forgottenOrders(corrections);
       if (forgotten.length > 0) this.options.forgotten?.(forgottenOrdersWarning(forgotten, snapshot.ts));
@@ -167,4 +187,22 @@ export class ReconciliationRuns {
       this.request().catch(() => undefined);
     }, delay);
   }
+}
+
+/**
+ * The corrections without the order states that depend on fills Keel has not reported: an order
+ * the venue shows executed further than Keel holds it (an order Keel does not hold: executed at
+ * all). Used when the executions missed could not be fetched; the retry that fetches them brings
+ * those orders back, after their fills.
+ * @param corrections - a reconciliation's corrections
+ * @param local - the local state it compared with
+ * @returns the corrections to emit now
+ */
+function withoutUnreportedFills(corrections: readonly UserEvent[], local: LocalTradingState): UserEvent[] {
+  const executed = new Map<string, Dec>();
+  for (const order of local.openOrders) executed.set(openOrderKey(order), order.executedQty);
+  return corrections.filter(
+    (event) =>
+      event.kind !== 'order' || !event.order.executedQty.gt(executed.get(openOrderKey(event.order)) ?? ZERO),
+  );
 }

@@ -130,11 +130,11 @@ describe('a live session against the venue', () => {
     return (open.body.data as { clientOrderId: string }[]).map((order) => order.clientOrderId);
   }
 
-  /** Starts an 8 s session that rests one buy far below the market; resolves once the venue lists it. */
-  async function sessionWithRestingOrder(rig: LiveSessionRig, extra?: string) {
+  /** Starts a session (8 s unless told) that rests one buy far below the market; resolves once the venue lists it. */
+  async function sessionWithRestingOrder(rig: LiveSessionRig, extra?: string, durationSec = 8) {
     const running = rig.run({
       strategies: `  - { id: rest, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM} } }`,
-      durationSec: 8,
+      durationSec,
       ...(extra === undefined ? {} : { extra }),
     });
     let resting: string[] = [];
@@ -147,14 +147,16 @@ describe('a live session against the venue', () => {
 
   it('warns in the log and the result when the venue comes back without an order it had acknowledged', async () => {
     const rig = await newRig();
-    const { running } = await sessionWithRestingOrder(rig);
+    // Long enough for the verdict: an acknowledged order the venue does not know is looked up
+    // again for 30 s (3 "not found" at least) before it is ended and flagged.
+    const { running } = await sessionWithRestingOrder(rig, undefined, 40);
     await rig.restartVenue('state lost');
     const outcome = await running;
     const warnings = outcome.result.meta.warnings ?? [];
     expect(
       warnings.filter((w) => w.startsWith('the venue did not know 1 order it had acknowledged (')),
     ).toHaveLength(1);
-  }, 60_000);
+  }, 90_000);
 
   it('goes on after the venue crashed and came back from its data dir: the order is still there, and nothing is flagged', async () => {
     const rig = await newRig();

@@ -19,7 +19,7 @@ describe('orders the venue forgot', () => {
     const corrections = await reconcile(
       { openOrders: [acked, inFlight], positions: [], assets: [] },
       emptySnapshot,
-      { lookupOrder: async () => undefined },
+      { lookupOrder: async () => undefined, lookupAlgoOrder: async () => undefined },
     );
     expect(forgottenOrders(corrections).map((order) => order.clientOrderId)).toEqual(['acked']);
   });

@@ -53,6 +53,29 @@ describe('order state machine', () => {
     expect(applyOrderUpdate(rejected, bookedLate)).toBe(rejected);
   });
 
+  it("ranks an ack Keel built (stamped on receipt) below the venue's update of the same fills, whatever their times", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.integer({ min: 0, max: 10_000 }),
+        fc.constantFrom('NEW' as const, 'OPEN' as const, 'PARTIALLY_FILLED' as const),
+        fc.boolean(),
+        (ackAt, venueAt, venueState, amend) => {
+          const executedQty = venueState === 'PARTIALLY_FILLED' ? D('0.5') : D('0');
+          const ack = anOrder({ orderState: 'NEW', executedQty, synthesized: true, updateAt: ackAt });
+          const venue = anOrder({
+            orderState: venueState,
+            executedQty,
+            updateAt: venueAt,
+            ...(amend ? { action: 'AMEND_COMPLETED' as const, limitPrice: D('101') } : {}),
+          });
+          expect(applyOrderUpdate(ack, venue)).toBe(venue);
+          expect(applyOrderUpdate(venue, ack)).toBe(venue);
+        },
+      ),
+    );
+  });
+
   it('replaces an in-flight placeholder with the venue word', () => {
     const pending = anOrder({ orderState: 'PENDING_NEW', orderId: '', updateAt: 50 });
     const acked = anOrder({ orderState: 'NEW', updateAt: 10 });

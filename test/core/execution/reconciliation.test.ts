@@ -7,6 +7,7 @@ import {
   type VenueSnapshot,
 } from '../../../core/execution/index.ts';
 import { D, type Position, ZERO } from '../../../core/model/index.ts';
+import { anAlgoOrder } from '../../kit/algo-order-builders.ts';
 import { anExecution } from '../../kit/execution-builders.ts';
 import { anOrder } from '../../kit/order-builders.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
@@ -42,6 +43,9 @@ const usdt = {
   borrow: ZERO,
   upnl: ZERO,
 };
+
+/** Reconciliation's algo order lookup where the test has no algo order to look up. */
+const NO_ALGO_LOOKUP = { lookupAlgoOrder: () => Promise.reject(new Error('no algo order to look up')) };
 
 function snapshot(fields: Partial<VenueSnapshot>): VenueSnapshot {
   return { ts: 9000, openOrders: [], openAlgoOrders: [], positions: [], assets: [], ...fields };
@@ -130,6 +134,7 @@ describe('reconciliation', () => {
           lookups.push(clientOrderId);
           return Promise.reject(new LastingLookupFailure(`order ${clientOrderId}: cannot be decoded`));
         },
+        ...NO_ALGO_LOOKUP,
       },
     );
     expect(lookups).toEqual(['unreadable', 'unacked']);
@@ -150,6 +155,7 @@ describe('reconciliation', () => {
     const open = anOrder({ clientOrderId: 'open', orderId: 'o-o' });
     const reconciliation = reconcile({ openOrders: [open], positions: [], assets: [] }, snapshot({}), {
       lookupOrder: () => Promise.reject(new Error('connection reset')),
+      ...NO_ALGO_LOOKUP,
     });
     await expect(reconciliation).rejects.toThrow('connection reset');
   });
@@ -166,6 +172,7 @@ describe('reconciliation', () => {
           lookups.push([clientOrderId, orderId]);
           return Promise.resolve({ ...vanished, orderState: 'FILLED', executedQty: vanished.orderQty });
         },
+        ...NO_ALGO_LOOKUP,
       },
     );
     expect(lookups).toEqual([['', 'o-hand-2']]);
@@ -224,34 +231,81 @@ describe('reconciliation', () => {
     expect(planReconciliation(local, snapshot({})).events.filter((e) => e.kind === 'loan')).toEqual([]);
   });
 
-  it('adopts venue algo orders and closes local ones the venue no longer lists', () => {
-    const algo = {
-      algoOrderId: 'a-1',
-      clientAlgoOrderId: 'ca-1',
-      portfolioId: 'p-1',
-      sym: 'BINANCE_PERP_BTC_USDT',
-      side: 'SELL' as const,
-      algoOrderType: 'TRIGGER' as const,
-      conditionType: 'LTE' as const,
-      triggerType: 'MarkPrice' as const,
-      triggerPrice: D('90'),
-      price: ZERO,
-      qty: D('1'),
-      reduceOnly: true,
-      positionSide: 'NONE' as const,
-      state: 'NEW' as const,
-      createAt: 0,
-      updateAt: 0,
-    };
+  it('adopts venue algo orders and leaves local ones the venue no longer lists to be looked up', () => {
+    const algo = anAlgoOrder({ algoOrderId: 'a-1', clientAlgoOrderId: 'ca-1' });
+    const old = anAlgoOrder({ algoOrderId: 'a-0', clientAlgoOrderId: 'old' });
     const plan = planReconciliation(
-      { openOrders: [], positions: [], assets: [], openAlgoOrders: [{ ...algo, clientAlgoOrderId: 'old' }] },
+      { openOrders: [], positions: [], assets: [], openAlgoOrders: [old] },
       snapshot({ openAlgoOrders: [algo] }),
     );
     expect(
       plan.events.map((e) =>
         e.kind === 'algoOrder' ? `${e.algoOrder.clientAlgoOrderId}:${e.algoOrder.state}` : e.kind,
       ),
-    ).toEqual(['ca-1:NEW', 'old:CANCELLED']);
+    ).toEqual(['ca-1:NEW']);
+    expect(plan.vanishedAlgoOrders).toEqual([old]);
+  });
+
+  it('looks up vanished algo orders and emits what the venue says (one that fired is TRIGGERED), CANCELLED when it knows nothing', async () => {
+    const fired = anAlgoOrder({ algoOrderId: 'a-f', clientAlgoOrderId: 'fired' });
+    const gone = anAlgoOrder({ algoOrderId: 'a-g', clientAlgoOrderId: 'gone' });
+    const port = aRecordingPort();
+    port.venueAlgoOrders.set('fired', { ...fired, state: 'TRIGGERED', orderId: 'o-child', updateAt: 50 });
+    const events = await reconcile(
+      { openOrders: [], positions: [], assets: [], openAlgoOrders: [fired, gone] },
+      snapshot({}),
+      port,
+    );
+    expect(events.map((e) => (e.kind === 'algoOrder' ? e.algoOrder : e.kind))).toEqual([
+      expect.objectContaining({
+        clientAlgoOrderId: 'fired',
+        state: 'TRIGGERED',
+        orderId: 'o-child',
+        updateAt: 50,
+      }),
+      expect.objectContaining({ clientAlgoOrderId: 'gone', state: 'CANCELLED', updateAt: 9000 }),
+    ]);
+    expect(port.lookups).toEqual(['algo BINANCE_PERP_BTC_USDT|fired', 'algo BINANCE_PERP_BTC_USDT|gone']);
+  });
+
+  it('ends an algo order whose lookup failed for good CANCELLED, and fails on a lookup failure that may pass', async () => {
+    const local = { openOrders: [], positions: [], assets: [], openAlgoOrders: [anAlgoOrder()] };
+    const unreadable = await reconcile(local, snapshot({}), {
+      lookupOrder: () => Promise.resolve(undefined),
+      lookupAlgoOrder: () => Promise.reject(new LastingLookupFailure('cannot be decoded')),
+    });
+    expect(unreadable).toEqual([
+      expect.objectContaining({ algoOrder: expect.objectContaining({ state: 'CANCELLED' }) }),
+    ]);
+    const reset = reconcile(local, snapshot({}), {
+      lookupOrder: () => Promise.resolve(undefined),
+      lookupAlgoOrder: () => Promise.reject(new Error('connection reset')),
+    });
+    await expect(reset).rejects.toThrow('connection reset');
+  });
+
+  it('keeps an acknowledged order or an algo order the venue does not know open when asked to, never an unacknowledged one', async () => {
+    const acked = anOrder({ clientOrderId: 'acked', orderId: 'o-a' });
+    const unacked = anOrder({ clientOrderId: 'unacked', orderId: '', orderState: 'PENDING_NEW' });
+    const algo = anAlgoOrder({ clientAlgoOrderId: 'algo' });
+    const asked: string[] = [];
+    const events = await reconcile(
+      { openOrders: [acked, unacked], positions: [], assets: [], openAlgoOrders: [algo] },
+      snapshot({}),
+      aRecordingPort(),
+      {
+        keepUnknownOpen: (unknown) => {
+          asked.push(
+            unknown.kind === 'order' ? unknown.order.clientOrderId : unknown.algoOrder.clientAlgoOrderId,
+          );
+          return true;
+        },
+      },
+    );
+    expect(asked).toEqual(['acked', 'algo']);
+    expect(
+      events.map((e) => (e.kind === 'order' ? `${e.order.clientOrderId}:${e.order.orderState}` : e.kind)),
+    ).toEqual(['unacked:REJECTED']);
   });
 
   it('leaves out what a newer update superseded, and does not look up an order a newer update settled', async () => {

@@ -1,8 +1,12 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { D, type UserEvent } from '../../../../core/model/index.ts';
+import { D, type Order, type UserEvent } from '../../../../core/model/index.ts';
+import { FiredAlgoOrders } from '../../../../core/venue/live/fired-algo-orders.ts';
+import { anAlgoOrder, anAlgoOrderUpdate } from '../../../kit/algo-order-builders.ts';
 import { approved } from '../../../kit/approved-intents.ts';
 import { type LiveClientOnFakeVenue, liveClientOnFakeVenue } from '../../../kit/live-client-on-fake-venue.ts';
 import { eventually, livePaperRigs, RIG_BTC } from '../../../kit/live-paper-rig.ts';
+import { anOrder } from '../../../kit/order-builders.ts';
 import { aPaperVenue, withFirstQuotes } from '../../../kit/paper-venue-builders.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
 import { ok, WIRE_ALGO_ORDER, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
@@ -135,5 +139,56 @@ describe('live execution client: an algo order that fired', () => {
     await eventually(() => r.events.slice(from).some((e) => e.kind === 'order'), 'the order it sent');
     expect(trail(r.events.slice(from))[0]).toBe('algo stop-1 TRIGGERED');
     expect(trail(r.events.slice(from))[1]).toMatch(/^order stop-1-trig /);
+  });
+});
+
+describe('fired algo orders: an order that names its algo order before the algo order is reported', () => {
+  const named = (algoOrderId: string, orderState: Order['orderState'] = 'FILLED'): UserEvent => ({
+    kind: 'order',
+    ts: 2_000,
+    recvTs: 2_000,
+    order: anOrder({
+      orderId: `o-${algoOrderId}`,
+      algoOrderId,
+      orderState,
+      createAt: 2_000,
+      updateAt: 2_000,
+    }),
+  });
+
+  it('ends the algo order once reported NEW: TRIGGERED with that order, FAILED when it was refused', () => {
+    const fired = new FiredAlgoOrders();
+    fired.observe(named('A-1'));
+    fired.observe(named('A-2', 'REJECTED'));
+    expect(fired.firedBefore(anAlgoOrder({ algoOrderId: 'A-1' }))).toMatchObject({
+      state: 'TRIGGERED',
+      orderId: 'o-A-1',
+      updateAt: 2_000,
+    });
+    expect(fired.firedBefore(anAlgoOrder({ algoOrderId: 'A-2' }))).toMatchObject({ state: 'FAILED' });
+    expect(fired.firedBefore(anAlgoOrder({ algoOrderId: 'A-3' }))).toBeUndefined();
+    expect(fired.firedBefore(anAlgoOrder({ algoOrderId: 'A-1', state: 'CANCELLED' }))).toBeUndefined();
+  });
+
+  it('remembers only the last orders of the bound', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 20 }), fc.integer({ min: 0, max: 40 }), (kept, count) => {
+        const fired = new FiredAlgoOrders(kept);
+        for (let i = 0; i < count; i++) fired.observe(named(`A-${i}`));
+        for (let i = 0; i < count; i++) {
+          const remembered = fired.firedBefore(anAlgoOrder({ algoOrderId: `A-${i}` })) !== undefined;
+          expect(remembered).toBe(i >= count - kept);
+        }
+      }),
+    );
+  });
+
+  it('does not remember an order naming an algo order reported open: that order ends it', () => {
+    const fired = new FiredAlgoOrders();
+    fired.observe(anAlgoOrderUpdate(anAlgoOrder({ algoOrderId: 'A-1' })));
+    const order = named('A-1');
+    expect(order.kind === 'order' && fired.endedBy(order.order)).toMatchObject({ state: 'TRIGGERED' });
+    fired.observe(order);
+    expect(fired.firedBefore(anAlgoOrder({ algoOrderId: 'A-1' }))).toBeUndefined();
   });
 });

@@ -313,7 +313,7 @@ describe('reconciliation runs: a failed reconciliation is tried again', () => {
 });
 
 describe('reconciliation runs: a venue that lost state is flagged', () => {
-  it('warns of an order the venue had acknowledged but neither lists nor knows after a reconnect', async () => {
+  it('warns of an order the venue had acknowledged but still neither lists nor knows 3 lookups and 30 s after a reconnect', async () => {
     const r = await aRig();
     const acked = { ...WIRE_ORDER, clientOrderId: 'c-forgotten', orderId: 'o-forgotten' };
     r.ws.push({ channel: 'Orders', data: [acked] });
@@ -326,7 +326,10 @@ describe('reconciliation runs: a venue that lost state is flagged', () => {
     const logins = r.ws.logins;
     r.ws.dropAll();
     await advanceUntil(r.timer, () => r.ws.logins > logins, 'the next login', 50);
-    await waitFor(() => r.live.forgottenOrderWarnings.length === 1, 'the warning');
+    const firstLookup = r.timer.now();
+    await advanceUntil(r.timer, () => r.live.forgottenOrderWarnings.length === 1, 'the warning', 1_000, 60);
+    expect(r.timer.now() - firstLookup).toBeGreaterThanOrEqual(30_000);
+    expect(r.calls('/api/v1/trading/order').length).toBeGreaterThanOrEqual(3);
     expect(r.events.flatMap((e) => (e.kind === 'order' ? [e.order.orderState] : []))).toEqual([
       'OPEN',
       'CANCELLED',

@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import { LastingLookupFailure } from '../../execution/index.ts';
+import type { AlgoOrder } from '../../model/index.ts';
+import { DecodeError, VenueError } from '../errors.ts';
+import { algoOrderFromWire } from '../mapping/user-data-mapping.ts';
+import type { VenueRestClient } from '../rest/rest-client.ts';
+import type { AlgoOrderRef } from '../wire/algo.ts';
+
+/** Venue codes that refuse the query itself (400001 bad parameters): refused again if asked again. */
+const QUERY_REFUSED_CODES: ReadonlySet<number> = new Set([400001]);
+
+/**
+ * Looks one algo order up (`GET /api/v1/algo/order`, the spec's "Query algo order", which answers
+ * for an algo order that fired or was cancelled too): by clientAlgoOrderId, Keel's own reference
+ * and the key it holds algo orders by; by algoOrderId only for one without it (placed by hand).
+ * @param rest - the REST client
+ * @param algoOrder - the algo order as Keel holds it
+ * @param logger - where a lookup that failed for good is logged, at error
+ * @returns the venue's algo order, or undefined when the venue answers 401018 (not found)
+ * @throws LastingLookupFailure when asking again will not help: the answer cannot be decoded, or
+ *   the venue refuses the query itself (400001)
+ * @throws the REST client's error for a failure that may pass (no answer, 5xx, 429...)
+ */
+export async function lookUpAlgoOrder(
+  rest: VenueRestClient,
+  algoOrder: AlgoOrder,
+  logger: Logger,
+): Promise<AlgoOrder | undefined> {
+  const query: AlgoOrderRef =
+    algoOrder.clientAlgoOrderId === '' && algoOrder.algoOrderId !== ''
+      ? { algoOrderId: algoOrder.algoOrderId }
+      : { clientAlgoOrderId: algoOrder.clientAlgoOrderId };
+  try {
+    return algoOrderFromWire(await rest.getAlgoOrder(query));
+  } catch (error) {
+    if (error instanceof VenueError && error.code === 401018) return undefined;
+    const forGood =
+      error instanceof DecodeError || (error instanceof VenueError && QUERY_REFUSED_CODES.has(error.code));
+    if (!forGood) throw error;
+    const message = `the lookup of algo order ${JSON.stringify(query)} on ${algoOrder.sym} failed for good: ${String(error)}`;
+    logger.error({ ...query, sym: algoOrder.sym, err: String(error) }, message);
+    throw new LastingLookupFailure(message, error);
+  }
+}

@@ -1,0 +1,222 @@
+import type { Logger } from 'pino';
+import {
+  forgottenOrdersWarning,
+  LastingLookupFailure,
+  UNKNOWN_ORDER_REASON,
+  UNREADABLE_ORDER_REASON,
+  type UnknownToVenue,
+  unknownAlgoOrderEnded,
+  unknownOrderEnded,
+} from '../../execution/index.ts';
+import type { AlgoOrder, Order, UserEvent } from '../../model/index.ts';
+import type { TimerPort } from '../timer-port.ts';
+import { openOrderKey } from './local-trading-view.ts';
+import type { UnackedLookupPolicy } from './order-placement.ts';
+
+/** What looking up again the orders a reconciliation found unknown to the venue needs. */
+export interface UnknownOrderLookupsOptions {
+  /** When the venue is asked again, and when it has said "not found" long enough (that of unacked orders). */
+  readonly policy: UnackedLookupPolicy;
+  /** The venue's time (the verdict's time and `giveUpMs`) and the client's timers. */
+  readonly timer: TimerPort;
+  /** Looks an order up (undefined: 401018); throws `LastingLookupFailure` when asking again will not help. */
+  readonly lookupOrder: (order: Order) => Promise<Order | undefined>;
+  /** Looks an algo order up (undefined: 401018); throws `LastingLookupFailure` when asking again will not help. */
+  readonly lookupAlgoOrder: (algoOrder: AlgoOrder) => Promise<AlgoOrder | undefined>;
+  /** Reports what the venue answered, or Keel's verdict. */
+  readonly emit: (event: UserEvent) => void;
+  /** Told, with the warning, of an acknowledged order ended because the venue still does not know it. */
+  readonly forgotten: (warning: string) => void;
+  readonly logger: Logger;
+}
+
+interface Followed {
+  unknown: UnknownToVenue;
+  /** The venue's time of the first "not found", epoch ms. */
+  readonly since: number;
+  notFound: number;
+  /** Whether a lookup loop runs for it. */
+  looping: boolean;
+  /** Ends the loop's wait now. */
+  wake: () => void;
+}
+
+/**
+ * Orders the venue acknowledged, and algo orders, that a reconciliation found neither listed open
+ * nor known (401018), kept open and looked up again: a venue's REST read side may lag its matching
+ * engine, so one "not found" right after a reconnect does not mean the venue lost the order. Each
+ * is looked up with the unacked orders' policy (`spacingMs` doubling to `capMs`) until the venue
+ * reports it (that answer is emitted) or has said "not found" at least `minNotFound` times over
+ * `giveUpMs` since the first; only then is it ended as reconciliation ends an order the venue does
+ * not know (CANCELLED, `synthesized`, with the warning that the venue forgot it; an algo order
+ * CANCELLED). A lookup that failed for good ends it at once; any other failure never counts. An
+ * update of it from anywhere (a push, another reconciliation's correction) ends the lookups.
+ */
+export class UnknownOrderLookups {
+  private readonly followed = new Map<string, Followed>();
+  private readonly cancelWaits = new Set<() => void>();
+  private stopped = false;
+
+  /** @param options - the policy, timers, lookups and where answers and verdicts go */
+  constructor(private readonly options: UnknownOrderLookupsOptions) {}
+
+  /**
+   * Reconciliation's `keepUnknownOpen`: counts this "not found" and says whether the order is kept
+   * open (and looked up again) or is to be ended now, the policy's verdict being due.
+   * @param unknown - the order or algo order the venue does not know
+   * @returns true when kept open
+   */
+  keepOpen(unknown: UnknownToVenue): boolean {
+    if (this.stopped) return false;
+    const key = keyOf(unknown);
+    const entry = this.followed.get(key) ?? {
+      unknown,
+      since: this.options.timer.now(),
+      notFound: 0,
+      looping: false,
+      wake: () => undefined,
+    };
+    entry.unknown = unknown;
+    entry.notFound++;
+    if (this.verdictDue(entry)) {
+      this.forget(key);
+      return false;
+    }
+    this.followed.set(key, entry);
+    if (!entry.looping) void this.follow(key, entry);
+    return true;
+  }
+
+  /**
+   * An update the client passes on: an order or algo order it concerns is no longer followed.
+   * @param event - the event
+   */
+  settle(event: UserEvent): void {
+    if (event.kind === 'order') this.forget(keyOf({ kind: 'order', order: event.order }));
+    else if (event.kind === 'algoOrder')
+      this.forget(keyOf({ kind: 'algoOrder', algoOrder: event.algoOrder }));
+  }
+
+  /** Stops every lookup (the client is stopping). */
+  stop(): void {
+    this.stopped = true;
+    for (const cancel of this.cancelWaits) cancel();
+    for (const key of [...this.followed.keys()]) this.forget(key);
+  }
+
+  private verdictDue(entry: Followed): boolean {
+    const { minNotFound, giveUpMs } = this.options.policy;
+    return entry.notFound >= minNotFound && this.options.timer.now() - entry.since >= giveUpMs;
+  }
+
+  private forget(key: string): void {
+    const entry = this.followed.get(key);
+    if (entry === undefined) return;
+    this.followed.delete(key);
+    entry.wake();
+  }
+
+  private async follow(key: string, entry: Followed): Promise<void> {
+    entry.looping = true;
+    let spacing = this.options.policy.spacingMs;
+    try {
+      for (;;) {
+        await this.wait(entry, spacing);
+        spacing = Math.min(spacing * 2, this.options.policy.capMs);
+        if (this.followed.get(key) !== entry) return;
+        let found: UserEvent | undefined;
+        try {
+          found = await this.lookUp(entry.unknown);
+        } catch (error) {
+          if (this.followed.get(key) !== entry) return;
+          if (error instanceof LastingLookupFailure) {
+            this.followed.delete(key);
+            this.end(entry.unknown, `${UNREADABLE_ORDER_REASON}: ${error.message}`);
+            return;
+          }
+          this.options.logger.warn(
+            { ...describe(entry.unknown), err: String(error) },
+            'lookup of an order the venue did not know failed; will retry',
+          );
+          continue;
+        }
+        if (this.followed.get(key) !== entry) return;
+        if (found !== undefined) {
+          this.followed.delete(key);
+          this.options.emit(found);
+          return;
+        }
+        entry.notFound++;
+        if (this.verdictDue(entry)) {
+          this.followed.delete(key);
+          this.end(entry.unknown, UNKNOWN_ORDER_REASON);
+          return;
+        }
+      }
+    } finally {
+      entry.looping = false;
+    }
+  }
+
+  private wait(entry: Followed, ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const cancel = this.options.timer.setTimer(() => {
+        this.cancelWaits.delete(cancel);
+        resolve();
+      }, ms);
+      this.cancelWaits.add(cancel);
+      entry.wake = () => {
+        cancel();
+        this.cancelWaits.delete(cancel);
+        resolve();
+      };
+    });
+  }
+
+  private async lookUp(unknown: UnknownToVenue): Promise<UserEvent | undefined> {
+    const now = this.options.timer.now();
+    if (unknown.kind === 'order') {
+      const order = await this.options.lookupOrder(unknown.order);
+      return order === undefined ? undefined : { kind: 'order', ts: now, recvTs: now, order };
+    }
+    const algoOrder = await this.options.lookupAlgoOrder(unknown.algoOrder);
+    return algoOrder === undefined ? undefined : { kind: 'algoOrder', ts: now, recvTs: now, algoOrder };
+  }
+
+  /** Ends it as reconciliation ends what the venue does not know, and says so. */
+  private end(unknown: UnknownToVenue, reason: string): void {
+    const now = this.options.timer.now();
+    const stamp = { ts: now, recvTs: now };
+    if (unknown.kind === 'algoOrder') {
+      this.options.logger.warn(
+        { ...describe(unknown), reason },
+        'algo order the venue neither lists nor knows ended CANCELLED',
+      );
+      this.options.emit({
+        kind: 'algoOrder',
+        ...stamp,
+        algoOrder: unknownAlgoOrderEnded(unknown.algoOrder, now),
+      });
+      return;
+    }
+    const order = unknownOrderEnded(unknown.order, reason, now);
+    if (reason === UNKNOWN_ORDER_REASON) this.options.forgotten(forgottenOrdersWarning([order], now));
+    this.options.emit({ kind: 'order', ...stamp, order });
+  }
+}
+
+function keyOf(unknown: UnknownToVenue): string {
+  return unknown.kind === 'order'
+    ? `order ${openOrderKey(unknown.order)}`
+    : `algo ${unknown.algoOrder.clientAlgoOrderId}`;
+}
+
+function describe(unknown: UnknownToVenue): Record<string, string> {
+  return unknown.kind === 'order'
+    ? { clientOrderId: unknown.order.clientOrderId, orderId: unknown.order.orderId, sym: unknown.order.sym }
+    : {
+        clientAlgoOrderId: unknown.algoOrder.clientAlgoOrderId,
+        algoOrderId: unknown.algoOrder.algoOrderId,
+        sym: unknown.algoOrder.sym,
+      };
+}

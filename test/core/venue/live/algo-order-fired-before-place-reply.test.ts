@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AlgoOrder } from '../../../../core/model/index.ts';
+import { approved } from '../../../kit/approved-intents.ts';
+import { aSellStop } from '../../../kit/intent-builders.ts';
+import {
+  liveClientOnScriptedVenue,
+  type ScriptedVenueClient,
+} from '../../../kit/live-client-on-scripted-venue.ts';
+import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
+import { ok, WIRE_ALGO_ORDER, WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+
+/**
+ * A stop is placed over REST (POST /api/v1/algo/order) with its trigger already met: the venue
+ * fires it at once, and the order it sends (naming algoOrderId) and its fill are pushed on the
+ * private socket BEFORE the REST reply {algoOrderState: NEW} reaches Keel (the socket is the
+ * faster path). A correct client ends with the algo order TRIGGERED (the order naming it arrived),
+ * not NEW (held as open by the risk gate's open-algo count and shown live to the strategy).
+ */
+describe('timing: algo order fires before its place reply arrives', () => {
+  let h: ScriptedVenueClient;
+  afterEach(async () => h?.stop());
+
+  it('reports it TRIGGERED right after its NEW place reply when the order it sent was pushed first', async () => {
+    h = await liveClientOnScriptedVenue();
+    const algoEvents = (): AlgoOrder[] =>
+      h.events.flatMap((e) =>
+        e.kind === 'algoOrder' && e.algoOrder.clientAlgoOrderId === 'sl-1' ? [e.algoOrder] : [],
+      );
+    let release: () => void = () => undefined;
+    const replyHeld = new Promise<void>((r) => {
+      release = r;
+    });
+    const placed = {
+      ...WIRE_ALGO_ORDER,
+      algoOrderId: 'a-9',
+      clientAlgoOrderId: 'sl-1',
+      qty: '1',
+      triggerPrice: '90',
+      algoOrderState: 'NEW',
+      createAt: 1_700_000_000_000,
+    };
+    h.state.extra = (r) =>
+      r.method === 'POST' && r.path === '/api/v1/algo/order'
+        ? { body: ok(placed), heldUntil: replyHeld }
+        : undefined;
+
+    h.live.submit(approved(aSellStop({ ref: 'sl-1' })));
+    await waitFor(
+      () => h.http.requests.some((r) => r.method === 'POST' && r.path === '/api/v1/algo/order'),
+      'the POST',
+    );
+    // The venue fires it at once: the order it sent, filled, and the fill are pushed first.
+    h.ws.push({
+      channel: 'Orders',
+      ts: 1_700_000_000_010,
+      data: [
+        {
+          ...WIRE_ORDER,
+          orderId: 'o-sl',
+          clientOrderId: '',
+          side: 'SELL',
+          orderType: 'MARKET',
+          orderState: 'FILLED',
+          orderQty: '1',
+          executedQty: '1',
+          algoOrderId: 'a-9',
+          createAt: 1_700_000_000_005,
+          updateAt: 1_700_000_000_010,
+        },
+      ],
+    });
+    h.ws.push({
+      channel: 'Trades',
+      ts: 1_700_000_000_010,
+      data: [
+        {
+          ...WIRE_EXECUTION,
+          transactionId: 't-sl',
+          orderId: 'o-sl',
+          clientOrderId: '',
+          side: 'SELL',
+          quantity: '1',
+          timestamp: 1_700_000_000_010,
+        },
+      ],
+    });
+    await waitFor(
+      () => h.events.some((e) => e.kind === 'execution' && e.execution.transactionId === 't-sl'),
+      'the pushes',
+    );
+    release();
+    await waitFor(() => algoEvents().length >= 2, 'the place reply and the end it shows');
+    expect(algoEvents().map((a) => [a.state, a.orderId])).toEqual([
+      ['NEW', undefined],
+      ['TRIGGERED', 'o-sl'],
+    ]);
+
+    // The next reconnect finds it neither listed open nor in need of a lookup: Keel holds it ended.
+    h.state.algoByRef.set('sl-1', { ...placed, algoOrderState: 'TRIGGERED', orderId: 'o-sl' });
+    h.ws.dropAll();
+    await advanceUntil(h.timer, () => h.ws.logins === 2, 'second login');
+    await waitFor(() => h.events.filter((e) => e.kind === 'account').length >= 2, 'the reconciliation');
+    expect(algoEvents().map((a) => a.state)).toEqual(['NEW', 'TRIGGERED']);
+    expect(h.http.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/algo/order')).toEqual([]);
+  });
+});
