@@ -24,6 +24,7 @@ import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.t
 import { RestArrivals } from './rest-arrivals.ts';
 import type { ApiCredential } from './rest-auth.ts';
 import type { ExtensionRoute } from './rest-router.ts';
+import { serverTime } from './server-time.ts';
 import { VenueClock } from './venue-clock.ts';
 import { VenueConnections } from './venue-connections.ts';
 import { VenueLatency } from './venue-latency.ts';
@@ -89,7 +90,10 @@ export interface PaperVenueOptions {
   readonly dataDirLock?: RunLock;
   /** Debounce of snapshot writes, ms (default 1000). */
   readonly persistDebounceMs?: number;
-  /** The server's wall clock and timers (nonce window, rate limits, idle close, pacing). */
+  /**
+   * The wall clock and timers (rate limits, idle close, pacing; the server's clock, its `Date`
+   * header and nonce window, before the first event and outside realtime pacing).
+   */
   readonly timer?: TimerPort;
   /**
    * Lockstep with a latency: a command or push still waiting this long (wall ms) beyond its delay
@@ -137,6 +141,11 @@ export interface PaperVenue {
    * otherwise {@link PaperVenue.now}. Not monotonic when the feed runs behind its pace.
    */
   replayNow(): number;
+  /**
+   * @returns the server's clock, epoch ms: its REST `Date` header, and what a REST nonce or a
+   * login timestamp is checked against (see `serverTime`: the replay's clock in realtime pacing)
+   */
+  serverNow(): number;
   /** @returns how many commands are on their way to the matching engine (order-entry latency) */
   inFlight(): number;
   /** The fill model the sims match with, settings included, as reports state it. */
@@ -241,6 +250,7 @@ async function startHoldingDataDir(
     timer,
     now: () => clock.now(),
   });
+  const server = serverTime(pacing, timer, delays);
   const journal = new CommandJournal(books, clock, delays, (entry, index) => {
     log?.append(entry, index);
     writer?.changed();
@@ -304,7 +314,7 @@ async function startHoldingDataDir(
     timer,
     options.lockstepStallMs ?? 2000,
   );
-  const server = await startVenueServer({
+  const listening = await startVenueServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     connections,
@@ -317,6 +327,7 @@ async function startHoldingDataDir(
       limits,
       faults,
       wallNow: () => timer.now(),
+      serverTime: server,
       virtualNow: () => clock.now(),
       execute: (book, name, params, where) => journal.executeLater(book, name, params, where),
       extensions,
@@ -328,6 +339,7 @@ async function startHoldingDataDir(
       faults,
       limits,
       timer,
+      serverNow: () => server.now(),
       venueNow: () => clock.now(),
       idleMs: options.idleTimeoutMs ?? 30_000,
       execute: (book, name, params, where, arrival) => journal.execute(book, name, params, where, arrival),
@@ -346,9 +358,9 @@ async function startHoldingDataDir(
   const main = portfolios[0] as PaperPortfolioOptions;
   let closing: Promise<void> | undefined;
   return {
-    restUrl: server.restUrl,
-    privateWsUrl: server.privateWsUrl,
-    marketDataWsUrl: server.marketDataWsUrl,
+    restUrl: listening.restUrl,
+    privateWsUrl: listening.privateWsUrl,
+    marketDataWsUrl: listening.marketDataWsUrl,
     apiKey: main.apiKey,
     apiSecret: main.apiSecret,
     portfolioId: main.portfolioId,
@@ -357,6 +369,7 @@ async function startHoldingDataDir(
     feed,
     now: () => clock.now(),
     replayNow: () => delays.now(),
+    serverNow: () => server.now(),
     inFlight: () => delays.inFlight,
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     earlySpanWork: () => (books.get(main.portfolioId) as PortfolioBook).sim.earlySpanWork(),
@@ -372,7 +385,7 @@ async function startHoldingDataDir(
           await writer?.flush();
         } finally {
           try {
-            await server.close();
+            await listening.close();
           } finally {
             lock?.release();
           }
