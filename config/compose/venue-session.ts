@@ -280,7 +280,8 @@ async function startAndRunVenueSession(
   // whose window the venue checks on its own clock: a live session's is the machine's (session-run.ts).
   const venueTime = options.mode === 'live' ? new VenueTimeEstimate() : undefined;
   // A paper session's clock is its venue's; a live one's venue may stamp its data ahead of its own clock.
-  const dataClockLead = options.mode === 'live' ? new DataClockLead(logger, live.rest.serverClock) : undefined;
+  const dataClockLead =
+    options.mode === 'live' ? new DataClockLead(logger, live.rest.serverClock) : undefined;
   if (venueTime !== undefined)
     live.marketData.events.subscribe((event) => {
       venueTime.observe(event, options.sessionClock());
