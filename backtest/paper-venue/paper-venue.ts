@@ -186,6 +186,8 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
 /**
  * Starts a paper venue (on 127.0.0.1 unless told otherwise): the trading service's REST interface, private WebSocket and
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
+ * In realtime pacing it returns once the source's first event is released (at once), so its
+ * clock is the replay's from the first reply (see `serverTime`).
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
  * @throws DataDirInUseError when another running venue holds the data dir; DataDirReplayError when
@@ -355,6 +357,9 @@ async function startHoldingDataDir(
   });
   faults.bindDropper((which) => connections.drop(which));
   feed.start();
+  // In realtime pacing the server's clock is the replay's from its first event, released at once:
+  // a client's first reply already tells that clock, not the wall clock it would jump back from.
+  if (pacing.mode === 'realtime') await feed.until(1);
   const main = portfolios[0] as PaperPortfolioOptions;
   let closing: Promise<void> | undefined;
   return {

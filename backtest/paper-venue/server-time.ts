@@ -22,7 +22,7 @@ export interface ServerTime {
  * times the speed), as a real venue presents one clock: a client estimating the venue's time from
  * the `Date` header then finds the venue's stamps on it, at any speed. It never goes back (a feed
  * running behind its pace holds it), and before the first event is released it is the wall
- * clock. In lockstep, asap and manual pacing the venue's time moves only with the events, at no
+ * clock (`startPaperVenue` returns once that event is out, so only an empty feed shows it). In lockstep, asap and manual pacing the venue's time moves only with the events, at no
  * rate a client could follow between replies: there it is the wall clock.
  * @param pacing - the feed's pacing
  * @param wall - the injected wall clock
