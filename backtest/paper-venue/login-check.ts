@@ -16,21 +16,23 @@ export interface AcceptedLogin {
  * @param message - the parsed frame
  * @param credentials - the venue's API keys
  * @param limits - the rate limits, charged one wsLogin on an accepted login
- * @param timer - the server clock
+ * @param timer - the wall clock the rate limit counts on
+ * @param serverNow - the server's clock now, epoch ms (the REST `Date` header's and nonce check's)
  * @returns the accepted login, or why it failed in the venue's words
  */
 export function checkLogin(
   message: unknown,
   credentials: ReadonlyMap<string, ApiCredential>,
   limits: RateLimits,
-  timer: TimerPort,
+  timer: Pick<TimerPort, 'now'>,
+  serverNow: number,
 ): AcceptedLogin | string {
   const parsed = loginRequestSchema.safeParse(message);
   if (!parsed.success) return 'login failed: args need apiKey, timestamp (Unix seconds) and sign';
   const args = parsed.data.args;
   const credential = credentials.get(args.apiKey);
   if (!credential) return 'login failed: unknown apiKey';
-  if (Math.abs(Number(args.timestamp) - timer.now() / 1000) > NONCE_TOLERANCE_SECONDS)
+  if (Math.abs(Number(args.timestamp) - serverNow / 1000) > NONCE_TOLERANCE_SECONDS)
     return `login failed: timestamp is not within ±${NONCE_TOLERANCE_SECONDS} s of the server clock`;
   if (
     !/^[0-9a-f]+$/i.test(args.sign) ||

@@ -24,6 +24,7 @@ import { PAPER_RATE_LIMITS, RateLimits, type WindowLimit } from './rate-limits.t
 import { RestArrivals } from './rest-arrivals.ts';
 import type { ApiCredential } from './rest-auth.ts';
 import type { ExtensionRoute } from './rest-router.ts';
+import { serverTime } from './server-time.ts';
 import { VenueClock } from './venue-clock.ts';
 import { VenueConnections } from './venue-connections.ts';
 import { VenueLatency } from './venue-latency.ts';
@@ -89,7 +90,10 @@ export interface PaperVenueOptions {
   readonly dataDirLock?: RunLock;
   /** Debounce of snapshot writes, ms (default 1000). */
   readonly persistDebounceMs?: number;
-  /** The server's wall clock and timers (nonce window, rate limits, idle close, pacing). */
+  /**
+   * The wall clock and timers (rate limits, idle close, pacing; the server's clock, its `Date`
+   * header and nonce window, before the first event and outside realtime pacing).
+   */
   readonly timer?: TimerPort;
   /**
    * Lockstep with a latency: a command or push still waiting this long (wall ms) beyond its delay
@@ -137,6 +141,11 @@ export interface PaperVenue {
    * otherwise {@link PaperVenue.now}. Not monotonic when the feed runs behind its pace.
    */
   replayNow(): number;
+  /**
+   * @returns the server's clock, epoch ms: its REST `Date` header, and what a REST nonce or a
+   * login timestamp is checked against (see `serverTime`: the replay's clock in realtime pacing)
+   */
+  serverNow(): number;
   /** @returns how many commands are on their way to the matching engine (order-entry latency) */
   inFlight(): number;
   /** The fill model the sims match with, settings included, as reports state it. */
@@ -177,6 +186,8 @@ function portfoliosOf(options: PaperVenueOptions): readonly PaperPortfolioOption
 /**
  * Starts a paper venue (on 127.0.0.1 unless told otherwise): the trading service's REST interface, private WebSocket and
  * market-data WebSocket, backed by one simulated venue per portfolio and fed by a market source.
+ * In realtime pacing it returns once the source's first event is released (at once), so its
+ * clock is the replay's from the first reply (see `serverTime`).
  * @param options - instruments, portfolios, feed, pacing, data dir, ports and clocks
  * @returns the running venue
  * @throws DataDirInUseError when another running venue holds the data dir; DataDirReplayError when
@@ -241,6 +252,7 @@ async function startHoldingDataDir(
     timer,
     now: () => clock.now(),
   });
+  const server = serverTime(pacing, timer, delays);
   const journal = new CommandJournal(books, clock, delays, (entry, index) => {
     log?.append(entry, index);
     writer?.changed();
@@ -304,7 +316,7 @@ async function startHoldingDataDir(
     timer,
     options.lockstepStallMs ?? 2000,
   );
-  const server = await startVenueServer({
+  const listening = await startVenueServer({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
     connections,
@@ -317,6 +329,7 @@ async function startHoldingDataDir(
       limits,
       faults,
       wallNow: () => timer.now(),
+      serverTime: server,
       virtualNow: () => clock.now(),
       execute: (book, name, params, where) => journal.executeLater(book, name, params, where),
       extensions,
@@ -328,6 +341,7 @@ async function startHoldingDataDir(
       faults,
       limits,
       timer,
+      serverNow: () => server.now(),
       venueNow: () => clock.now(),
       idleMs: options.idleTimeoutMs ?? 30_000,
       execute: (book, name, params, where, arrival) => journal.execute(book, name, params, where, arrival),
@@ -343,12 +357,15 @@ async function startHoldingDataDir(
   });
   faults.bindDropper((which) => connections.drop(which));
   feed.start();
+  // In realtime pacing the server's clock is the replay's from its first event, released at once:
+  // a client's first reply already tells that clock, not the wall clock it would jump back from.
+  if (pacing.mode === 'realtime') await feed.until(1);
   const main = portfolios[0] as PaperPortfolioOptions;
   let closing: Promise<void> | undefined;
   return {
-    restUrl: server.restUrl,
-    privateWsUrl: server.privateWsUrl,
-    marketDataWsUrl: server.marketDataWsUrl,
+    restUrl: listening.restUrl,
+    privateWsUrl: listening.privateWsUrl,
+    marketDataWsUrl: listening.marketDataWsUrl,
     apiKey: main.apiKey,
     apiSecret: main.apiSecret,
     portfolioId: main.portfolioId,
@@ -357,6 +374,7 @@ async function startHoldingDataDir(
     feed,
     now: () => clock.now(),
     replayNow: () => delays.now(),
+    serverNow: () => server.now(),
     inFlight: () => delays.inFlight,
     fillModel: (books.get(main.portfolioId) as PortfolioBook).sim.assumptions.fillModel,
     earlySpanWork: () => (books.get(main.portfolioId) as PortfolioBook).sim.earlySpanWork(),
@@ -372,7 +390,7 @@ async function startHoldingDataDir(
           await writer?.flush();
         } finally {
           try {
-            await server.close();
+            await listening.close();
           } finally {
             lock?.release();
           }

@@ -30,8 +30,10 @@ export interface PrivateSessionDeps {
   readonly books: ReadonlyMap<string, PortfolioBook>;
   readonly faults: PaperFaults;
   readonly limits: RateLimits;
-  /** Wall-clock timers: idle close, push delays, login timestamp check. */
+  /** Wall-clock timers: idle close, push delays, the login rate limit. */
   readonly timer: TimerPort;
+  /** The server's clock (see `serverTime`): the login timestamp is checked against it. */
+  readonly serverNow: () => number;
   /**
    * The venue's own time (a replay's time in a paper session on a recording), on which the
    * place-order limit is counted: a replay at speed 60 or in lockstep sends a minute of orders in
@@ -175,7 +177,13 @@ export class PrivateSession {
   }
 
   private login(message: unknown): void {
-    const checked = checkLogin(message, this.deps.credentials, this.deps.limits, this.deps.timer);
+    const checked = checkLogin(
+      message,
+      this.deps.credentials,
+      this.deps.limits,
+      this.deps.timer,
+      this.deps.serverNow(),
+    );
     if (typeof checked === 'string') {
       this.reply({ id: null, event: 'login', code: 60009, msg: checked, message: checked, data: null });
       return;

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { InstrumentSpec } from '../../core/model/index.ts';
-import { ENDPOINTS, type EndpointName, REST_SEQ_HEADER } from '../../core/venue/index.ts';
+import { CLOCK_RATE_HEADER, ENDPOINTS, type EndpointName, REST_SEQ_HEADER } from '../../core/venue/index.ts';
 import type { LoanOptions } from '../sim/index.ts';
 import type { CommandName } from './command-table.ts';
 import { badParameter, PaperApiError, success } from './envelope.ts';
@@ -14,6 +14,7 @@ import { ACCOUNT_ROUTES } from './routes/account-routes.ts';
 import { ALGO_LOAN_ROUTES } from './routes/algo-loan-routes.ts';
 import type { RouteHandler } from './routes/route-context.ts';
 import { TRADING_ROUTES } from './routes/trading-routes.ts';
+import type { ServerTime } from './server-time.ts';
 
 /** Every REST route of the spec, by endpoint name of core/venue's table. */
 export const REST_ROUTES: Partial<Record<EndpointName, RouteHandler>> = {
@@ -35,8 +36,10 @@ export interface RestRouterDeps {
   readonly syntheticFeed: boolean;
   readonly limits: RateLimits;
   readonly faults: PaperFaults;
-  /** The server's clock (nonce check, rate limits). */
+  /** The wall clock (rate limits). */
   wallNow(): number;
+  /** The server's clock: the `Date` header and the nonce check, and the rate it states. */
+  readonly serverTime: ServerTime;
   /** The venue's virtual time. */
   virtualNow(): number;
   /**
@@ -147,13 +150,15 @@ function replyOf(res: ServerResponse, fault: RestFault | undefined): Reply {
  * Builds the node:http request handler of the paper venue's REST interface: the API key and nonce
  * (from the headers, before the body is read), a body of at most {@link MAX_REST_BODY_BYTES}
  * (else 413), injected faults, then the signature, rate limits and the route; every answer is the spec's envelope. The `Date`
- * header is the server's own clock (the one the nonce is checked against), not node's.
+ * header is the server's own clock (the one the nonce is checked against, see {@link ServerTime}),
+ * not node's, with its rate in `CLOCK_RATE_HEADER` when it states one.
  * @param deps - the venue's state and services
  * @returns the request listener
  */
 export function restHandler(deps: RestRouterDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
-    res.setHeader('date', new Date(deps.wallNow()).toUTCString());
+    res.setHeader('date', new Date(deps.serverTime.now()).toUTCString());
+    if (deps.serverTime.rate !== undefined) res.setHeader(CLOCK_RATE_HEADER, String(deps.serverTime.rate));
     let taken = false;
     const takenIn = (): void => {
       if (taken) return;
@@ -183,7 +188,7 @@ async function handle(
   const where = `${method} ${url.pathname}`;
   // The API key and nonce are in the headers: a request failing them is answered before its body is read.
   try {
-    authenticateHeaders(req.headers, deps.credentials, deps.wallNow());
+    authenticateHeaders(req.headers, deps.credentials, deps.serverTime.now());
   } catch (error) {
     if (!(error instanceof PaperApiError)) throw error;
     sendAndClose(res, error.httpStatus, error.envelope());
@@ -215,7 +220,7 @@ async function handle(
     const route = name === undefined ? undefined : REST_ROUTES[name];
     if (!route && !extension) throw new PaperApiError(400001, `bad parameters: no endpoint ${where}`, 404);
     const params = paramsOf(method, url, body, where);
-    const credential = authenticate(req.headers, params, deps.credentials, deps.wallNow());
+    const credential = authenticate(req.headers, params, deps.credentials, deps.serverTime.now());
     const book = deps.books.get(credential.portfolioId);
     if (!book)
       throw new PaperApiError(2002, `the API key's portfolio ${credential.portfolioId} does not exist`, 401);

@@ -83,6 +83,11 @@ export class VenueLatency {
     return this.clock();
   }
 
+  /** Whether a market event was released (a restart's replay included): the replay's clock runs from then on. */
+  get started(): boolean {
+    return this.lastRelease !== undefined;
+  }
+
   /** @returns how many commands are on their way to the matching engine */
   get inFlight(): number {
     return this.orderEntry.pending;

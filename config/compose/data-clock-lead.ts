@@ -1,52 +1,75 @@
 import type { Logger } from 'pino';
 import type { MarketEvent } from '../../core/model/index.ts';
 
-/** How far the venue's data may run ahead of a live session's clock before it is warned about, ms. */
+/** How far the venue's data may run ahead of the venue's own clock before it is warned about, ms. */
 export const DATA_CLOCK_LEAD_WARN_MS = 5_000;
 
-/** How the log and the result say the venue's data ran ahead of the session's clock. */
+/** Keel's estimate of the venue's clock, from the `Date` headers of its replies (`ServerClock`). */
+export interface VenueClockEstimate {
+  /** @returns the venue's time as estimated, epoch ms */
+  now(): number;
+  /** How many ms the venue's clock moves per ms of real time: 1 unless the venue states another. */
+  readonly rate: number;
+}
+
+/** How the log and the result say the venue's data ran ahead of its own clock. */
 const LEAD_TEXT =
-  "the venue's market data ran ahead of this machine's clock (a paper venue replaying faster than real time, `keel venue --speed`, or this machine's clock behind the venue's)";
+  "the venue's market data ran ahead of the venue's own clock (the Date header of its replies, as Keel estimates it: a venue whose data and clock disagree)";
 
 /**
- * Whether a live session's venue stamps its data ahead of the session's clock (this machine's).
- * Fills, orders and trades carry the venue's time, while equity points, denials and the session's
- * start and end carry the session's: against `keel venue --speed 5` the two drift apart by four
- * seconds every second and the result's timelines no longer line up. Warned once in the log when
- * first seen, and in the result with the largest lead. Only quotes and trades are read (a bar is
- * stamped at its close, ahead while it forms).
+ * Whether a live session's venue stamps its data ahead of its own clock, the one Keel takes the
+ * venue's time from (the `Date` header): Keel counts a fill stamped ahead of that clock only as
+ * that clock's time when it arrived, and the result's fills, orders and trades then run ahead of
+ * what the venue's clock said. A paper venue replaying faster than real time stamps its data and
+ * its `Date` header on one clock, so it is no such venue; it states its clock's rate, and the
+ * result then says its fills and equity are on different clocks (the session's own stamps are this
+ * machine's). Warned once in the log when first seen, and in the result with the largest lead.
+ * Only quotes and trades are read (a bar is stamped at its close, ahead while it forms).
  */
 export class DataClockLead {
-  /** The largest lead of the data over the session's clock past the warning's bound, ms. */
+  /** The largest lead of the data over the venue's clock past the warning's bound, ms. */
   #largestMs: number | undefined;
 
-  /** @param logger - where the first lead past {@link DATA_CLOCK_LEAD_WARN_MS} is warned about */
-  constructor(private readonly logger: Logger) {}
+  /**
+   * @param logger - where the first lead past {@link DATA_CLOCK_LEAD_WARN_MS} is warned about
+   * @param venueClock - Keel's estimate of the venue's clock
+   */
+  constructor(
+    private readonly logger: Logger,
+    private readonly venueClock: VenueClockEstimate,
+  ) {}
 
   /**
    * Takes in one market event as it arrives.
    * @param event - the event
-   * @param sessionTs - the session clock's time now, epoch ms
    */
-  observe(event: MarketEvent, sessionTs: number): void {
+  observe(event: MarketEvent): void {
     if (event.kind !== 'quote' && event.kind !== 'trade') return;
-    const leadMs = event.ts - sessionTs;
+    const leadMs = event.ts - this.venueClock.now();
     if (leadMs <= Math.max(DATA_CLOCK_LEAD_WARN_MS, this.#largestMs ?? 0)) return;
     if (this.#largestMs === undefined)
-      this.logger.warn(
-        { leadMs },
-        `${LEAD_TEXT}: the result's fills and trades will not line up with its equity`,
-      );
+      this.logger.warn({ leadMs }, `${LEAD_TEXT}: the result's fills and trades will run ahead of it`);
     this.#largestMs = leadMs;
   }
 
   /**
-   * The result's warning, when the data ran ahead.
-   * @returns a sentence with the largest lead seen, or undefined when it never passed {@link DATA_CLOCK_LEAD_WARN_MS}
+   * The result's warnings: the data ran ahead of the venue's clock; the venue's clock ran at
+   * another rate than this machine's.
+   * @returns each as a sentence (the lead with the largest seen past {@link DATA_CLOCK_LEAD_WARN_MS})
    */
-  warning(): string | undefined {
-    if (this.#largestMs === undefined) return undefined;
-    const leadSec = Math.round(this.#largestMs / 1000);
-    return `${LEAD_TEXT}, by up to ${leadSec} s: the fills, orders and trades carry the venue's time, the equity points, denials and the session's start and end this machine's, so they do not line up`;
+  warnings(): string[] {
+    const warnings: string[] = [];
+    if (this.#largestMs !== undefined) {
+      const leadSec = Math.round(this.#largestMs / 1000);
+      warnings.push(
+        `${LEAD_TEXT}, by up to ${leadSec} s: the fills, orders and trades carry the venue's data times, ahead of the clock the venue answered on`,
+      );
+    }
+    const rate = this.venueClock.rate;
+    if (rate !== 1)
+      warnings.push(
+        `the venue's clock ran at ${rate}x real time (a paper venue replaying at a speed, keel venue --speed): the fills, orders and trades carry its time, the equity points, denials and the session's start and end this machine's, so they do not line up`,
+      );
+    return warnings;
   }
 }

@@ -65,8 +65,8 @@ export interface StoppingVenueSession {
   readonly trips: KillSwitchTrips;
   /** @returns the market and User Data events the session handled so far */
   readonly eventCount: () => number;
-  /** The result's warning when the venue's data ran ahead of the session's clock (see DataClockLead). */
-  readonly dataClockWarning: () => string | undefined;
+  /** The result's warnings of the venue's data ahead of its clock, or of its clock's rate (see DataClockLead). */
+  readonly dataClockWarnings: () => readonly string[];
   /** The positions the venue held when the session began (its trade list starts from them). */
   readonly adoptedPositions: SessionRecord['adoptedPositions'];
   /** The venue's loans when the session began, for the summary's loan line. */
@@ -213,7 +213,7 @@ async function stopAndReport(
       ...leftovers.warnings,
       ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
       ...(cutShort === undefined ? [] : [cutShort]),
-      ...[session.dataClockWarning()].filter((w): w is string => w !== undefined),
+      ...session.dataClockWarnings(),
     ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(

@@ -279,13 +279,13 @@ async function startAndRunVenueSession(
   // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement),
   // whose window the venue checks on its own clock: a live session's is the machine's (session-run.ts).
   const venueTime = options.mode === 'live' ? new VenueTimeEstimate() : undefined;
-  // A paper session's clock is its venue's; a live one's is this machine's, which a venue may run ahead of.
-  const dataClockLead = options.mode === 'live' ? new DataClockLead(logger) : undefined;
+  // A paper session's clock is its venue's; a live one's venue may stamp its data ahead of its own clock.
+  const dataClockLead =
+    options.mode === 'live' ? new DataClockLead(logger, live.rest.serverClock) : undefined;
   if (venueTime !== undefined)
     live.marketData.events.subscribe((event) => {
-      const now = options.sessionClock();
-      venueTime.observe(event, now);
-      dataClockLead?.observe(event, now);
+      venueTime.observe(event, options.sessionClock());
+      dataClockLead?.observe(event);
     });
   const statement = new SessionStatement({
     pages: restStatementPages(live.rest),
@@ -365,7 +365,7 @@ async function startAndRunVenueSession(
     warmUpWarning,
     trips,
     eventCount: () => events,
-    dataClockWarning: () => dataClockLead?.warning(),
+    dataClockWarnings: () => dataClockLead?.warnings() ?? [],
     adoptedPositions,
     loansAtStart,
   });

@@ -11,8 +11,8 @@ interface Sighting {
  * against its own clock (the statements'). A venue's clock need not be the machine's: Keel's paper
  * venue (`keel venue`) runs on the time of the market events it releases, which starts at the
  * minute and falls further behind after a restart from its data dir. The REST replies' `Date`
- * header is the paper venue's wall clock, not that time, so the quotes' and trades' own venue
- * times are read instead (a bar is stamped at its close, ahead of the venue while it forms; a gap
+ * header follows that time in realtime pacing only (the wall clock otherwise), so the quotes' and
+ * trades' own venue times are read instead (a bar is stamped at its close, ahead of the venue while it forms; a gap
  * on the local clock). A time before the newest sighting is read back from the first one (the
  * session's start, before its market data flows); one after it, forward from the newest: the
  * venue's time then, less the network's delay, so a window's begin never lies ahead of the

@@ -97,7 +97,7 @@ export { VenueRestClient } from './rest/rest-client.ts';
 export type { RestClientOptions } from './rest/rest-client-options.ts';
 export { DEFAULT_RATE_LIMITS } from './rest/rest-client-options.ts';
 export { REST_SEQ_HEADER, RestMutationLedger } from './rest/rest-mutations.ts';
-export { ServerClock } from './server-clock.ts';
+export { CLOCK_RATE_HEADER, clockRateOf, ServerClock } from './server-clock.ts';
 export type { RequestParams, SignedHeaders, Signer } from './signing.ts';
 export {
   hmacSigner,

@@ -5,6 +5,27 @@ import type { TimerPort } from './timer-port.ts';
 const NOTABLE_MOVE_MS = 1_000;
 
 /**
+ * Keel's paper-venue extension: a REST reply header stating how many milliseconds the venue's clock
+ * (its `Date` header) moves per millisecond of real time, e.g. `5` for `keel venue --speed 5`. A
+ * real venue sends none: its clock runs at real time.
+ */
+export const CLOCK_RATE_HEADER = 'x-keel-clock-rate';
+
+/** The largest clock rate believed (Keel's choice): anything above is taken for a broken header. */
+const MAX_CLOCK_RATE = 100_000;
+
+/**
+ * The venue clock's rate a reply states in {@link CLOCK_RATE_HEADER}.
+ * @param header - the header's value; undefined when the reply has none
+ * @returns the rate, 1 (real time) when the reply states none or one that is not a positive
+ *   number up to 100 000
+ */
+export function clockRateOf(header: string | undefined): number {
+  const rate = header === undefined ? Number.NaN : Number(header);
+  return Number.isFinite(rate) && rate > 0 && rate <= MAX_CLOCK_RATE ? rate : 1;
+}
+
+/**
  * Keel's estimate of the venue server's clock, from the `Date` header of its REST replies. The
  * venue accepts a REST nonce or a WebSocket login timestamp only within ±60 s of its own clock
  * (per public venue docs, code 7000), and the spec has no server-time endpoint; a machine whose
@@ -18,9 +39,16 @@ const NOTABLE_MOVE_MS = 1_000;
  * estimate moves only when it falls outside what is proven, to the middle of it: a right local
  * clock keeps offset 0 for ever, and a wrong one settles after a few replies instead of following
  * each reply's jitter. One REST client and the private WebSocket of a venue share one clock.
+ *
+ * A venue whose clock runs faster than real time (Keel's paper venue replaying at a speed, which
+ * states it in {@link CLOCK_RATE_HEADER}) is followed at that rate: the local clock's time is
+ * scaled by it, so the estimate keeps pace between replies instead of falling behind by the
+ * difference every second. Without the header the rate is 1, as every real venue's.
  */
 export class ServerClock {
+  /** The server's clock minus the local one scaled by {@link ServerClock.rate}, ms. */
   #offsetMs = 0;
+  #rate = 1;
   #lowest = Number.NEGATIVE_INFINITY;
   #highest = Number.POSITIVE_INFINITY;
 
@@ -33,14 +61,23 @@ export class ServerClock {
     private readonly logger: Logger,
   ) {}
 
-  /** The server's clock minus the local one, ms, as last estimated (0 until a reply proves otherwise). */
+  /**
+   * The server's clock minus the local one now, ms, as estimated (0 until a reply proves
+   * otherwise); constant between moves of the estimate at rate 1.
+   */
   get offsetMs(): number {
-    return this.#offsetMs;
+    const local = this.timer.now();
+    return local * this.#rate + this.#offsetMs - local;
+  }
+
+  /** How many ms the server's clock moves per local ms: 1 unless the venue states another rate. */
+  get rate(): number {
+    return this.#rate;
   }
 
   /** @returns the server's time as estimated, epoch ms */
   now(): number {
-    return this.timer.now() + this.#offsetMs;
+    return this.timer.now() * this.#rate + this.#offsetMs;
   }
 
   /** @returns the server's time as estimated, in whole Unix seconds (the nonce and login timestamp) */
@@ -53,24 +90,41 @@ export class ServerClock {
    * @param date - the header's value (RFC 7231 IMF-fixdate); undefined or unparseable is ignored
    * @param sentMs - local time the request was sent, epoch ms
    * @param receivedMs - local time the reply arrived, epoch ms
+   * @param rate - the rate the reply states its clock runs at ({@link clockRateOf}); default 1.
+   *   A rate other than the one followed so far is followed from now on, the estimate starting
+   *   afresh from this reply
    * @returns true when the estimate moved
    */
-  observe(date: string | undefined, sentMs: number, receivedMs: number): boolean {
+  observe(date: string | undefined, sentMs: number, receivedMs: number, rate = 1): boolean {
     if (date === undefined) return false;
     const stamped = Date.parse(date);
     if (!Number.isFinite(stamped)) return false;
-    const lowest = stamped - receivedMs;
-    const highest = stamped + 1_000 - sentMs;
+    if (rate !== this.#rate) this.#follow(rate);
+    const lowest = stamped - receivedMs * rate;
+    const highest = stamped + 1_000 - sentMs * rate;
     const agrees = lowest < this.#highest && highest > this.#lowest;
     this.#lowest = agrees ? Math.max(this.#lowest, lowest) : lowest;
     this.#highest = agrees ? Math.min(this.#highest, highest) : highest;
     if (this.#offsetMs >= this.#lowest && this.#offsetMs < this.#highest) return false;
-    const before = this.#offsetMs;
+    const before = this.offsetMs;
     this.#offsetMs = Math.floor((this.#lowest + this.#highest) / 2);
-    const fields = { offsetMs: this.#offsetMs, beforeMs: before };
+    const fields = { offsetMs: this.offsetMs, beforeMs: before, ...(rate === 1 ? {} : { rate }) };
     const message = "the venue's clock differs from this machine's; nonces follow the venue's";
-    if (Math.abs(this.#offsetMs - before) >= NOTABLE_MOVE_MS) this.logger.warn(fields, message);
+    if (Math.abs(fields.offsetMs - before) >= NOTABLE_MOVE_MS) this.logger.warn(fields, message);
     else this.logger.debug(fields, message);
     return true;
+  }
+
+  /** Follows a new rate from the estimate's time now, forgetting what replies proved at the old one. */
+  #follow(rate: number): void {
+    const now = this.now();
+    this.logger.warn(
+      { rate, beforeRate: this.#rate },
+      "the venue states its clock runs at another rate than real time (a paper venue's replay speed): Keel's estimate of it follows that rate",
+    );
+    this.#rate = rate;
+    this.#offsetMs = now - this.timer.now() * rate;
+    this.#lowest = Number.NEGATIVE_INFINITY;
+    this.#highest = Number.POSITIVE_INFINITY;
   }
 }

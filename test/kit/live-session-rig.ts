@@ -134,7 +134,9 @@ export function liveSessionRigs(
         venues.push(venue);
       },
       newDir,
-      rest: (method, path, params) => signedRest(endpoint, method, path, params),
+      // Signed on the venue's clock, as its Date header tells it (its replay's in realtime pacing).
+      rest: (method, path, params) =>
+        signedRest(endpoint, method, path, params, { nonceSeconds: Math.floor(venue.serverNow() / 1000) }),
       async run(session) {
         const dir = session.dir ?? newDir();
         const file = join(dir, `session-${++runs}.yaml`);

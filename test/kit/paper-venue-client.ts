@@ -156,15 +156,18 @@ export async function openCollecting(url: string): Promise<CollectingSocket> {
  * @param url - the private ws:// address
  * @param venue - key and secret
  * @param onlyTrade - the login's onlyTrade flag
+ * @param timestampSeconds - the login's timestamp, Unix seconds (default this machine's clock;
+ *   a paper venue replaying in realtime pacing checks it against its replay's clock)
  * @returns the socket after the login reply
  */
 export async function loggedIn(
   url: string,
   venue: PaperEndpoint,
   onlyTrade = false,
+  timestampSeconds = Math.floor(Date.now() / 1000),
 ): Promise<CollectingSocket> {
   const socket = await openCollecting(url);
-  const timestamp = String(Math.floor(Date.now() / 1000));
+  const timestamp = String(timestampSeconds);
   const sign = createHmac('sha256', venue.apiSecret)
     .update(`${timestamp}GET/users/self/verify`)
     .digest('hex');

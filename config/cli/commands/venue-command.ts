@@ -153,11 +153,11 @@ export async function venueCommand(
 }
 
 /**
- * The start line of a venue replaying faster than real time: its data and fills are stamped on
- * the replay's clock, which runs ahead of its `Date` header (this machine's clock).
+ * The start line of a venue replaying faster than real time: its data, fills and `Date` header
+ * all follow the replay's clock, which runs ahead of this machine's clock.
  * @param speed - the replay speed, above 1
  * @returns the line
  */
 export function replayClockLine(speed: number): string {
-  return `  clock:           data and fills on the replay's clock, ${speed}x real time: ahead of the Date header (this machine's clock) by ${speed - 1} s more every second`;
+  return `  clock:           the replay's, ${speed}x real time: data, fills and the Date header on it, ahead of this machine's clock by ${speed - 1} s more every second`;
 }

@@ -1,4 +1,5 @@
 import { Pool } from 'undici';
+import { CLOCK_RATE_HEADER } from '../server-clock.ts';
 import type { HttpMethod } from './endpoints.ts';
 
 /** One HTTP exchange as the REST client needs it. */
@@ -12,14 +13,16 @@ export interface HttpRequest {
 }
 
 /**
- * The answer: status, body text, the `Date` header (the server's clock, to the second) and the
- * `Retry-After` header (how long a 429 asks to wait).
+ * The answer: status, body text, the `Date` header (the server's clock, to the second), the
+ * `Retry-After` header (how long a 429 asks to wait) and Keel's paper-venue extension header
+ * {@link CLOCK_RATE_HEADER} (how fast that clock runs).
  */
 export interface HttpResponse {
   readonly status: number;
   readonly body: string;
   readonly date?: string;
   readonly retryAfter?: string;
+  readonly clockRate?: string;
 }
 
 /** Sends HTTP requests; the REST client's only I/O. */
@@ -59,12 +62,13 @@ export function undiciTransport(baseUrl: string, connections = 8): HttpTransport
         bodyTimeout: request.timeoutMs,
       });
       const body = await response.body.text();
-      const { date, 'retry-after': retryAfter } = response.headers;
+      const { date, 'retry-after': retryAfter, [CLOCK_RATE_HEADER]: clockRate } = response.headers;
       return {
         status: response.statusCode,
         body,
         ...(typeof date === 'string' ? { date } : {}),
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+        ...(typeof clockRate === 'string' ? { clockRate } : {}),
       };
     },
     async close(withinMs) {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { NONCE_OUT_OF_RANGE, SUCCESS_CODES } from '../error-codes.ts';
 import { DecodeError, VenueError, VenueTimeoutError } from '../errors.ts';
-import type { ServerClock } from '../server-clock.ts';
+import { clockRateOf, type ServerClock } from '../server-clock.ts';
 import { paramText, type RequestParams, type Signer, signRequest } from '../signing.ts';
 import { backoffDelay, type JitterSource, type TimerPort } from '../timer-port.ts';
 import { envelopeSchema } from '../wire/common.ts';
@@ -229,7 +229,7 @@ export async function restCall(
       }
       const envelope = envelopeOf(def, response);
       // Only the venue's own answers tell its clock: a proxy's page or an overload reply may not.
-      ctx.clock.observe(response.date, sentMs, receivedMs);
+      ctx.clock.observe(response.date, sentMs, receivedMs, clockRateOf(response.clockRate));
       const data = dataOf(def, envelope, response.status);
       ctx.counters.replies++;
       return data;

@@ -28,6 +28,7 @@ describe('paper venue private login', () => {
       credentials,
       limits,
       timer,
+      NOW,
     );
     expect(accepted).toEqual({ credential, onlyTrade: true });
     const plain = checkLogin(
@@ -35,13 +36,14 @@ describe('paper venue private login', () => {
       credentials,
       limits,
       timer,
+      NOW,
     );
     expect(plain).toEqual({ credential, onlyTrade: false });
   });
 
   it('refuses a bad frame, an unknown key, a stale timestamp and a wrong signature, each in words', () => {
     const limits = new RateLimits({});
-    const check = (args: Record<string, unknown>) => checkLogin(login(args), credentials, limits, timer);
+    const check = (args: Record<string, unknown>) => checkLogin(login(args), credentials, limits, timer, NOW);
     expect(check({ apiKey: 'key-1' })).toBe(
       'login failed: args need apiKey, timestamp (Unix seconds) and sign',
     );
@@ -61,7 +63,7 @@ describe('paper venue private login', () => {
   it('charges the login rate limit only for a login it would accept', () => {
     const limits = new RateLimits({ wsLogin: { max: 1, windowMs: 1000 } });
     const check = (sign: string) =>
-      checkLogin(login({ apiKey: 'key-1', timestamp, sign }), credentials, limits, timer);
+      checkLogin(login({ apiKey: 'key-1', timestamp, sign }), credentials, limits, timer, NOW);
     expect(check('00')).toBe('login failed: sign does not match');
     expect(check(signed(timestamp))).toEqual({ credential, onlyTrade: false });
     expect(check(signed(timestamp))).toMatch(/^login failed: /);

@@ -43,8 +43,8 @@ async function started(overrides: Partial<PaperVenueOptions>, events = 1): Promi
   return venue;
 }
 
-async function privateSocket(venue: PaperVenue, onlyTrade = true): Promise<CollectingSocket> {
-  const socket = await loggedIn(venue.privateWsUrl, venue, onlyTrade);
+async function privateSocket(venue: PaperVenue, onlyTrade = true, at?: number): Promise<CollectingSocket> {
+  const socket = await loggedIn(venue.privateWsUrl, venue, onlyTrade, at);
   sockets.push(socket);
   return socket;
 }
@@ -203,6 +203,9 @@ describe('paper venue order-entry latency', () => {
     expect(await socket.waitFor((f) => f?.id === id)).toMatchObject({ code: 0 });
   };
 
+  /** Signed on the realtime venue's clock (its replay's, from T0), as its `Date` header tells it. */
+  const onVenueClock = { nonceSeconds: Math.floor(T0 / 1000) };
+
   /** A realtime-paced venue with a 200 ms order-entry delay, its first event out, and a private socket. */
   const realtimeVenue = async () => {
     const timer = fakeTimer(Date.now());
@@ -214,7 +217,7 @@ describe('paper venue order-entry latency', () => {
     });
     venues.push(venue);
     await venue.feed.until(1);
-    return { timer, venue, socket: await privateSocket(venue) };
+    return { timer, venue, socket: await privateSocket(venue, true, onVenueClock.nonceSeconds) };
   };
 
   it('in realtime pacing runs a command after its delay on the injected clock when no market event comes', async () => {
@@ -222,7 +225,13 @@ describe('paper venue order-entry latency', () => {
     socket.send({ action: 'place_order', id: 'rt', args: marketBuy('rt') });
     await settled(socket);
     await answeredAfter(timer, venue, socket, 200, 'rt');
-    const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'rt' });
+    const order = await signedRest(
+      venue,
+      'GET',
+      '/api/v1/trading/order',
+      { clientOrderId: 'rt' },
+      onVenueClock,
+    );
     expect(order.body.data).toMatchObject({ orderState: 'FILLED', createAt: T0 + 200 });
     expect(venue.feed.released).toBe(1);
   });
@@ -233,7 +242,13 @@ describe('paper venue order-entry latency', () => {
     socket.send({ action: 'place_order', id: 'later', args: marketBuy('later') });
     await settled(socket);
     await answeredAfter(timer, venue, socket, 200, 'later');
-    const order = await signedRest(venue, 'GET', '/api/v1/trading/order', { clientOrderId: 'later' });
+    const order = await signedRest(
+      venue,
+      'GET',
+      '/api/v1/trading/order',
+      { clientOrderId: 'later' },
+      onVenueClock,
+    );
     expect(order.body.data).toMatchObject({ createAt: T0 + 350 });
   });
 

@@ -8,6 +8,9 @@ import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 // The feed starts two minutes ahead of the machine's clock (a sped-up replay some minutes in).
 const newRig = liveSessionRigs({ feedBehindMs: -120_000 });
+// The same feed released by hand: the venue's Date header stays the machine's clock, two minutes
+// behind its data (a venue whose data and clock disagree).
+const newManualRig = liveSessionRigs({ feedBehindMs: -120_000, pacing: { mode: 'manual' } });
 
 /** A quote stamped `ts` by the venue. */
 const quoteAt = (ts: number): MarketEvent =>
@@ -22,32 +25,62 @@ const quoteAt = (ts: number): MarketEvent =>
     askQty: 1,
   }) as MarketEvent;
 
-describe('the venue data clock running ahead of a live session’s', () => {
+/** A venue clock estimate stopped at `now`, running at `rate`. */
+const venueClockAt = (now: number, rate = 1) => ({ now: () => now, rate });
+
+describe('the venue data clock running ahead of the venue’s own clock', () => {
   it('warns once in the log, and in the result with the largest lead, past a few seconds only', () => {
     const lines: Array<{ msg: string }> = [];
     const lead = new DataClockLead(
       pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+      venueClockAt(1_000_000),
     );
-    lead.observe(quoteAt(1_000_000 + DATA_CLOCK_LEAD_WARN_MS), 1_000_000);
-    lead.observe(quoteAt(1_000_000 - 3_600_000), 1_000_000);
-    expect(lead.warning()).toBeUndefined();
-    lead.observe(quoteAt(1_060_000), 1_000_000);
-    lead.observe(quoteAt(1_120_000), 1_000_000);
-    lead.observe(quoteAt(1_030_000), 1_000_000);
+    lead.observe(quoteAt(1_000_000 + DATA_CLOCK_LEAD_WARN_MS));
+    lead.observe(quoteAt(1_000_000 - 3_600_000));
+    expect(lead.warnings()).toEqual([]);
+    lead.observe(quoteAt(1_060_000));
+    lead.observe(quoteAt(1_120_000));
+    lead.observe(quoteAt(1_030_000));
     expect(lines).toHaveLength(1);
-    expect(lead.warning()).toMatch(
-      /ran ahead of this machine's clock .*by up to 120 s: the fills, orders and trades/,
-    );
+    expect(lead.warnings()).toEqual([
+      expect.stringMatching(
+        /ran ahead of the venue's own clock .*by up to 120 s: the fills, orders and trades/,
+      ),
+    ]);
   });
 
-  it('is named in the result of a live session against a venue whose replay ran ahead of real time', async () => {
+  it('says in the result when the venue states its clock runs faster than real time', () => {
+    const lead = new DataClockLead(pino({ level: 'silent' }), venueClockAt(1_000_000, 5));
+    lead.observe(quoteAt(1_000_000));
+    expect(lead.warnings()).toEqual([
+      expect.stringMatching(/^the venue's clock ran at 5x real time .*do not line up/),
+    ]);
+  });
+
+  it('is not named in the result of a live session against a sped-up paper venue: its Date header follows its replay', async () => {
     const rig = await newRig();
     const outcome = await rig.run({
       strategies: `  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${SESSION_SYM}, qty: 0.001 } }`,
       durationSec: 3,
     });
-    const warnings = (outcome.result.meta.warnings ?? []).filter((w) => w.includes('ran ahead'));
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/by up to \d+ s/);
+    const warnings = outcome.result.meta.warnings ?? [];
+    expect(warnings.filter((w) => w.includes('ran ahead'))).toEqual([]);
+    expect(warnings.filter((w) => w.includes('ran at 5x real time'))).toHaveLength(1);
+  }, 60_000);
+
+  it('is named in the result of a live session against a venue whose data runs ahead of its Date header', async () => {
+    const rig = await newManualRig();
+    const release = setInterval(() => rig.venue.feed.step(20), 100);
+    try {
+      const outcome = await rig.run({
+        strategies: `  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${SESSION_SYM}, qty: 0.001 } }`,
+        durationSec: 3,
+      });
+      const warnings = (outcome.result.meta.warnings ?? []).filter((w) => w.includes('ran ahead'));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/by up to 1\d\d s/);
+    } finally {
+      clearInterval(release);
+    }
   }, 60_000);
 });

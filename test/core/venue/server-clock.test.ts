@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { ServerClock } from '../../../core/venue/index.ts';
+import { clockRateOf, ServerClock } from '../../../core/venue/index.ts';
 import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 
 const T = 1_700_000_000_000;
@@ -117,5 +117,31 @@ describe('ServerClock', () => {
         },
       ),
     );
+  });
+
+  it('keeps pace between replies with a venue stating its clock runs N times real time', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 100 }),
+        fc.integer({ min: 0, max: 600_000 }),
+        fc.integer({ min: 1_000, max: 3_600_000 }),
+        (rate, ahead, quietMs) => {
+          const timer = fakeTimer(T);
+          const clock = new ServerClock(timer, silent);
+          // The venue's clock: `ahead` ms ahead of T at T, running `rate` times as fast.
+          const venueAt = (local: number) => T + ahead + (local - T) * rate;
+          clock.observe(dateAt(venueAt(T)), T, T, rate);
+          timer.advance(quietMs);
+          // One reply's grain (1 s of the venue's clock) is all it may be off, however long the quiet.
+          expect(Math.abs(clock.now() - venueAt(timer.now()))).toBeLessThanOrEqual(1_000);
+        },
+      ),
+    );
+  });
+
+  it('reads a clock rate header as 1 unless it is a positive number up to 100 000', () => {
+    expect(clockRateOf('5')).toBe(5);
+    expect(clockRateOf('0.5')).toBe(0.5);
+    for (const bad of [undefined, '', 'fast', '0', '-2', 'Infinity', '1e9']) expect(clockRateOf(bad)).toBe(1);
   });
 });

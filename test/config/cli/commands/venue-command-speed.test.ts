@@ -24,7 +24,7 @@ async function startLines(speed: number): Promise<string> {
 describe('keel venue --speed', () => {
   it('says at start that its clock runs ahead of real time above speed 1', async () => {
     expect(await startLines(5)).toContain(
-      "  clock:           data and fills on the replay's clock, 5x real time: ahead of the Date header (this machine's clock) by 4 s more every second\n",
+      "  clock:           the replay's, 5x real time: data, fills and the Date header on it, ahead of this machine's clock by 4 s more every second\n",
     );
   }, 30_000);
 
