@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM_PATH, hasChromium, openInChromium } from '../../kit/headless-chromium.ts';
 import { keelChild } from '../../kit/keel-child-process.ts';
 
 // Issue 4 asks that every assumption of a backtest be NAMED in the report. A 1 BTC
@@ -108,4 +109,22 @@ describe('a perp backtest on bars without marks names its funding and liquidatio
     expect(section).toContain('BINANCE_PERP_BTC_USDT mark and funding:');
     expect(section).toContain('<dt>Warning</dt><dd>BINANCE_PERP_BTC_USDT was held across 1 funding time');
   });
+  it.skipIf(!hasChromium)(
+    `opens in chromium with no errors and shows the new lines (skipped when ${CHROMIUM_PATH} is missing)`,
+    async () => {
+      const open = await openInChromium(join(dir, 'out/r.html'));
+      try {
+        await open.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+        expect(await open.page.content()).toMatch(/<body data-ready="true" data-errors="0">/);
+        expect(open.errors).toEqual([]);
+        const shown = await open.page.locator('#assumptions').innerText();
+        expect(shown).toContain('BINANCE_PERP_BTC_USDT margin: cross margin at leverage 20');
+        expect(shown).toContain('funding: none recorded');
+        expect(shown).toContain('was held across 1 funding time');
+      } finally {
+        await open.close();
+      }
+    },
+    90_000,
+  );
 });
