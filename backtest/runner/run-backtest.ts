@@ -38,6 +38,7 @@ import { KillSwitchTrips } from './kill-switch-trips.ts';
 import { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 import { LateExecutionPort } from './late-execution-port.ts';
 import { openRunRecords } from './open-run-records.ts';
+import { perpFeedsOf } from './perp-assumptions.ts';
 import { openReplaySources } from './replay-sources.ts';
 import { spanOf } from './replay-window.ts';
 import { checkRunOptions } from './run-option-checks.ts';
@@ -47,6 +48,7 @@ import { equitySources, startingCoinValues } from './starting-coins.ts';
 import { StrategyDelivery } from './strategy-delivery.ts';
 import { unbilledInterestWarning } from './unbilled-interest.ts';
 import { unclosedWarnings } from './unclosed-positions.ts';
+import { unfundedHoldWarnings } from './unfunded-holds.ts';
 import { sweepUnmanagedOrders } from './unmanaged-order-sweeps.ts';
 import { unsentTimeOrderWarnings } from './unsent-time-orders.ts';
 import { VenueEventRecorder } from './venue-event-recorder.ts';
@@ -311,6 +313,7 @@ async function runInto(
     headers,
     instruments,
     sim,
+    kernel.state.marks,
     records,
     sampler,
     spanMs,
@@ -348,6 +351,13 @@ async function runInto(
     ...(shortWarmUp === undefined ? [] : [shortWarmUp]),
     ...((options.closeAtEnd ?? true) ? unclosedWarnings(result.openTrades) : []),
     ...(unbilled === undefined ? [] : [unbilled]),
+    ...unfundedHoldWarnings(
+      instruments,
+      perpFeedsOf(kernel.state.marks, result.cashFlows),
+      result.trades,
+      result.openTrades,
+      result.equityCurve[result.equityCurve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+    ),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };
 }

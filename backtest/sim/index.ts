@@ -23,7 +23,12 @@ export type {
   PlacementRefusals,
   SimVenueOptions,
 } from './sim-options.ts';
-export { DEFAULT_LATENCY, resolveLoanOptions } from './sim-options.ts';
+export {
+  DEFAULT_LATENCY,
+  DEFAULT_MAINTENANCE_MARGIN_RATE,
+  maintenanceMarginRateOf,
+  resolveLoanOptions,
+} from './sim-options.ts';
 export type { CashFlow, EarlySpanWork, SimLedger } from './sim-state.ts';
 export type { SimVenue } from './sim-venue.ts';
 export { createSimVenue } from './sim-venue.ts';

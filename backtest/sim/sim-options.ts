@@ -56,7 +56,7 @@ export interface SimVenueOptions {
   readonly positionMode?: PositionMode;
   /** Leverage per sym; default the instrument's defaultLeverage (1 for SPOT and equities). */
   readonly leverage?: Readonly<Record<string, Dec>>;
-  /** Maintenance margin rate per sym, or one for all. Default 0.005 (Keel's choice). */
+  /** Maintenance margin rate per sym, or one for all. Default {@link DEFAULT_MAINTENANCE_MARGIN_RATE}, 0.005 (Keel's choice). */
   readonly maintenanceMarginRate?: Dec | Readonly<Record<string, Dec>>;
   /**
    * The simulated portfolio's sub-portfolio fee markup (what the broker's sub-portfolio fee-rate
@@ -191,6 +191,21 @@ export function resolveLoanOptions(loans: LoanOptions | undefined): Required<Loa
   };
 }
 
+/** The maintenance margin rate of a sym's positions when the options give none (Keel's choice). */
+export const DEFAULT_MAINTENANCE_MARGIN_RATE: Dec = D('0.005');
+
+/**
+ * The maintenance margin rate the simulated venue charges on a sym's positions.
+ * @param rate - the options' `maintenanceMarginRate`: one for all, per sym, or none
+ * @param sym - the symbol
+ * @returns its rate, {@link DEFAULT_MAINTENANCE_MARGIN_RATE} when the options give none for it
+ */
+export function maintenanceMarginRateOf(rate: SimVenueOptions['maintenanceMarginRate'], sym: string): Dec {
+  if (rate === undefined) return DEFAULT_MAINTENANCE_MARGIN_RATE;
+  if (D.isDecimal(rate)) return rate as Dec;
+  return (rate as Readonly<Record<string, Dec>>)[sym] ?? DEFAULT_MAINTENANCE_MARGIN_RATE;
+}
+
 /**
  * Fills in defaults and checks the options.
  * @param options - the caller's options
@@ -215,10 +230,8 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
   }
   if (!((options.liqPriceTolerance ?? 0) >= 0))
     throw new RangeError(`sim liqPriceTolerance must be 0 or more, not ${options.liqPriceTolerance}`);
-  const mmr = options.maintenanceMarginRate ?? D('0.005');
-  const mmrOf = D.isDecimal(mmr)
-    ? () => mmr as Dec
-    : (sym: string) => (mmr as Record<string, Dec>)[sym] ?? D('0.005');
+  const mmr = options.maintenanceMarginRate;
+  const mmrOf = (sym: string): Dec => maintenanceMarginRateOf(mmr, sym);
   return {
     instruments,
     fillModel: resolveFillModel(options.fillModel ?? 'queue'),

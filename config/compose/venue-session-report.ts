@@ -3,10 +3,20 @@ import {
   type EquitySampler,
   fillModelWarnings,
   lateBarInputWarnings,
+  type PerpFeed,
+  type PerpMarginTerms,
+  perpAssumptions,
+  perpFeedsOf,
   setupWarnings,
   startingCoinsConfig,
+  unfundedHoldWarnings,
 } from '../../backtest/runner/index.ts';
-import { FILL_MODEL_NAMES, type FillModelName } from '../../backtest/sim/index.ts';
+import {
+  FILL_MODEL_NAMES,
+  type FillModelName,
+  maintenanceMarginRateOf,
+  simLeverageOf,
+} from '../../backtest/sim/index.ts';
 import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
 import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
@@ -113,6 +123,7 @@ export async function writeVenueSessionReport(
   const userData = journal.finish();
   const starting = input.startingCoins;
   const cashFlows = input.statement.cashFlows();
+  const feedOf = perpFeedsOf(input.kernel.state.marks, cashFlows);
   const sessionOnly = sessionResult({
     title: `${mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? input.slots.map((s) => s.strategy.name).join(', ')}`,
     mode,
@@ -141,8 +152,12 @@ export async function writeVenueSessionReport(
       settleAsset,
       ...(starting === undefined ? {} : startingCoinsConfig(starting.cash, starting.coins.values)),
     },
-    // Live specs are the venue's own; the paper venue's come from Keel's table or its defaults.
+    // Live specs and margin are the venue's own; the paper venue's come from Keel's table or its
+    // defaults, and it margins them as a backtest's simulated venue does.
     assumptions: [
+      ...(mode === 'paper'
+        ? perpAssumptions(input.instruments, feedOf, paperMarginTerms(input.instruments), 'the feed')
+        : []),
       ...(mode === 'paper' ? defaultedSpecNotes(input.instruments) : []),
       ...(userData.algoOrders.length > 0 ? [ALGO_ORDER_NOTE] : []),
       ...(starting === undefined ? [] : startingCoinNotes(starting.coins, settleAsset)),
@@ -164,6 +179,7 @@ export async function writeVenueSessionReport(
       journal.rejections.loanWarning(),
     ].filter((w): w is string => w !== undefined),
     ...input.statement.warnings(sessionOnly.metrics.liquidationFees ?? ZERO, settleAsset),
+    ...(mode === 'paper' ? paperFundingWarnings(input.instruments, feedOf, sessionOnly) : []),
     ...(input.warnings ?? []),
   ];
   const result: BacktestResult = {
@@ -193,5 +209,34 @@ function sessionFillModelWarnings(
     input.kernel.state,
     orderedSyms,
     'paper.fillModel',
+  );
+}
+
+/**
+ * The paper venue's margin terms: it builds its simulated venue with no leverage or maintenance
+ * margin rate of its own, so each sym's spec leverage and the default rate.
+ */
+function paperMarginTerms(instruments: readonly InstrumentSpec[]): PerpMarginTerms {
+  const specs = new Map(instruments.map((spec) => [spec.sym, spec]));
+  return {
+    leverageOf: (sym) => simLeverageOf(specs.get(sym) as InstrumentSpec),
+    maintenanceMarginRateOf: (sym) => maintenanceMarginRateOf(undefined, sym),
+  };
+}
+
+/** A paper run's warnings of perpetual positions held across a funding time its feed gave no rate for. */
+function paperFundingWarnings(
+  instruments: readonly InstrumentSpec[],
+  feedOf: (sym: string) => PerpFeed,
+  result: BacktestResult,
+): string[] {
+  const curve = result.equityCurve;
+  return unfundedHoldWarnings(
+    instruments,
+    feedOf,
+    result.trades,
+    result.openTrades,
+    curve[curve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+    'the feed',
   );
 }

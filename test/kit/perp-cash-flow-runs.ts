@@ -146,13 +146,15 @@ export interface PerpRun {
   readonly hourly?: boolean;
   /** The simulated venue's loan terms. */
   readonly loans?: SimVenueOptions['loans'];
+  /** The simulated venue's leverage and maintenance margin rate, when not its defaults. */
+  readonly margin?: Pick<SimVenueOptions, 'leverage' | 'maintenanceMarginRate'>;
 }
 
 /**
  * Backtests scripted market orders on a perpetual over the records given, on bars, without
  * latency, closing what is open at the end.
  * @param dir - a temporary folder for the recording
- * @param run - records, orders, cash and sim options
+ * @param run - records, orders, cash and sim options (loans, leverage, maintenance margin rate)
  * @returns the result (dispose it)
  */
 export async function runPerp(dir: string, run: PerpRun): Promise<BacktestResult> {
@@ -172,7 +174,7 @@ export async function runPerp(dir: string, run: PerpRun): Promise<BacktestResult
     startingCash: D(run.startingCash),
     fillModel: 'bar',
     latency: { orderEntry: { fixedMs: 0, jitterMs: 0 }, marketData: { fixedMs: 0, jitterMs: 0 } },
-    ...(run.loans === undefined ? {} : { sim: { loans: run.loans } }),
+    sim: { ...(run.loans === undefined ? {} : { loans: run.loans }), ...run.margin },
   });
 }
 

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { BacktestResult, CashFlowRecord } from '../../../backtest/report/index.ts';
+import { perpAssumptions, perpFeedsOf } from '../../../backtest/runner/index.ts';
+import { D, type MarkPriceEvent } from '../../../core/model/index.ts';
+import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
+import {
+  barRecord,
+  fundingCase,
+  PERP,
+  PERP_T0,
+  type PerpRun,
+  runPerp,
+} from '../../kit/perp-cash-flow-runs.ts';
+import { tempDirsRemovedAfterAll } from '../../kit/temp-dirs.ts';
+
+const aTempDir = tempDirsRemovedAfterAll('keel-perp-assumptions-');
+
+async function metaOf(run: PerpRun): Promise<{ assumptions: string[]; warnings: string[] }> {
+  const result: BacktestResult = await runPerp(aTempDir(), run);
+  try {
+    return { assumptions: [...result.meta.assumptions], warnings: [...(result.meta.warnings ?? [])] };
+  } finally {
+    result.dispose?.();
+  }
+}
+
+const mark = (sym: string, funding: boolean): MarkPriceEvent => ({
+  kind: 'markPrice',
+  sym,
+  ts: 1,
+  recvTs: 1,
+  markPrice: 100,
+  ...(funding ? { fundingRate: 0.0001, nextFundingTime: 8 * 3_600_000 } : {}),
+});
+
+describe('perpAssumptions in a backtest result', () => {
+  it('names recorded marks and funding when the recording holds MARK_PRICE with funding rates, and warns of nothing', async () => {
+    const meta = await metaOf({ ...fundingCase(), startingCash: '10000' });
+    expect(meta.assumptions).toContain(
+      `${PERP} mark and funding: marked at the mark prices the recordings gave (MARK_PRICE) for margin, liquidation and mark-price triggers; funding settled at the rates and funding times of its MARK_PRICE events (qty x mark x rate at each funding time).`,
+    );
+    expect(meta.warnings.filter((w) => w.includes('funding'))).toEqual([]);
+  });
+
+  it("names the sim's leverage and maintenance margin rate when a library run sets them", async () => {
+    const meta = await metaOf({
+      ...fundingCase(),
+      startingCash: '10000',
+      margin: { leverage: { [PERP]: D(5) }, maintenanceMarginRate: D('0.01') },
+    });
+    expect(meta.assumptions).toContain(
+      `${PERP} margin: cross margin at leverage 5 (initial margin = notional / 5), maintenance margin rate 1 % of notional; the account is liquidated when its equity falls below its maintenance margin: orders cancelled, positions closed at the mark paying a liquidation fee of 1.25 % of notional instead of the trading fee, no insurance fund.`,
+    );
+  });
+
+  it('warns of the funding times a position on bars alone was held across (08:00 UTC of a 01:00-12:00 hold)', async () => {
+    const flat = ['100', '101', '99', '100'];
+    const meta = await metaOf({
+      records: Array.from({ length: 12 }, (_, i) => barRecord(i, flat, true)),
+      steps: [{ bar: 0, qty: 1 }],
+      startingCash: '10000',
+      hourly: true,
+    });
+    expect(meta.assumptions).toContain(
+      `${PERP} mark and funding: the recordings gave no mark price, so it is marked at the last price (on bars along each bar's path) for margin, liquidation and mark-price triggers; funding: none recorded (no MARK_PRICE funding rate in the recordings), so no funding is charged.`,
+    );
+    expect(meta.warnings.filter((w) => w.includes('funding'))).toEqual([
+      `${PERP} was held across 1 funding time (${new Date(PERP_T0 + 8 * 3_600_000).toISOString()}) of the usual 8-hour funding schedule (00:00, 08:00, 16:00 UTC), but the recordings gave no funding rate of it: no funding was charged, so the result leaves out what the position would have paid or received (a recording by keel record keeps the MARK_PRICE funding rates)`,
+    ]);
+  });
+});
+
+describe('perpFeedsOf', () => {
+  it('counts marks from any MARK_PRICE event, funding from one with a rate and time or from a funding payment', () => {
+    const flows: CashFlowRecord[] = [
+      { ts: 1, kind: 'FUNDING_FEE', asset: 'USDT', amount: D('-1'), sym: 'BINANCE_PERP_SOL_USDT' },
+      { ts: 1, kind: 'DEDUCT_INTEREST', asset: 'USDT', amount: D('-1') },
+    ];
+    const feedOf = perpFeedsOf(
+      new Map([
+        ['BINANCE_PERP_BTC_USDT', mark('BINANCE_PERP_BTC_USDT', true)],
+        ['BINANCE_PERP_ETH_USDT', mark('BINANCE_PERP_ETH_USDT', false)],
+        ['BINANCE_PERP_SOL_USDT', mark('BINANCE_PERP_SOL_USDT', false)],
+      ]),
+      flows,
+    );
+    expect(feedOf('BINANCE_PERP_BTC_USDT')).toEqual({ marks: true, funding: true });
+    expect(feedOf('BINANCE_PERP_ETH_USDT')).toEqual({ marks: true, funding: false });
+    expect(feedOf('BINANCE_PERP_SOL_USDT')).toEqual({ marks: true, funding: true });
+    expect(feedOf('BINANCE_PERP_XRP_USDT')).toEqual({ marks: false, funding: false });
+    expect(perpFeedsOf(new Map(), undefined)('BINANCE_PERP_BTC_USDT')).toEqual({
+      marks: false,
+      funding: false,
+    });
+  });
+});
+
+describe('perpAssumptions', () => {
+  const terms = { leverageOf: () => D(20), maintenanceMarginRateOf: () => D('0.005') };
+
+  it('gives two lines per perpetual and none for spot, in the words of the data source given', () => {
+    const lines = perpAssumptions(
+      [anEthSpot(), anInstrument('BINANCE_PERP_BTC_USDT', { liquidationFee: D('0.0125') })],
+      () => ({ marks: true, funding: false }),
+      terms,
+      'the feed',
+    );
+    expect(lines).toEqual([
+      'BINANCE_PERP_BTC_USDT mark and funding: marked at the mark prices the feed gave (MARK_PRICE) for margin, liquidation and mark-price triggers; funding: none recorded (no MARK_PRICE funding rate in the feed), so no funding is charged.',
+      'BINANCE_PERP_BTC_USDT margin: cross margin at leverage 20 (initial margin = notional / 20), maintenance margin rate 0.5 % of notional; the account is liquidated when its equity falls below its maintenance margin: orders cancelled, positions closed at the mark paying a liquidation fee of 1.25 % of notional instead of the trading fee, no insurance fund.',
+    ]);
+    expect(perpAssumptions([anEthSpot()], () => ({ marks: false, funding: false }), terms)).toEqual([]);
+  });
+});
