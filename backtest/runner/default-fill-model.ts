@@ -1,4 +1,4 @@
-import type { MarketEvent } from '../../core/model/index.ts';
+import type { BarEvent, MarketEvent } from '../../core/model/index.ts';
 import type { FillModelName } from '../sim/index.ts';
 import { barsOnlySyms, chosenFillModelWarnings, type ReplayedMarkets } from './chosen-fill-model-warnings.ts';
 
@@ -91,4 +91,33 @@ export function fillModelWarnings(
   return defaulted
     ? defaultFillModelWarnings(model, state, orderedSyms, setting)
     : chosenFillModelWarnings(model, state, orderedSyms, setting);
+}
+
+/**
+ * Warnings about a fill model set by hand that does not fit the first events of its source, said
+ * before anything is matched (a standalone paper venue's `--fill-model`): a quote or trade model
+ * (`queue`, `touch`, `through`) on a source whose first events would make a run choose `bar`
+ * ({@link defaultFillModelFor}), in the words `chosenFillModelWarnings` gives after a replay,
+ * every sym of those bars counted (any client may order it). A source that began with quotes,
+ * trades or books says nothing here: what it holds later is known only once it is replayed.
+ * @param chosen - the fill model set
+ * @param first - the first events of the source, up to its first quote, trade or book
+ * @param setting - what chose the model (e.g. `--fill-model`)
+ * @returns one sentence, empty when the model fits or the source began with more than bars
+ */
+export function sourceStartFillModelWarnings(
+  chosen: FillModelName,
+  first: readonly MarketEvent[],
+  setting: string,
+): string[] {
+  if (chosen === 'bar' || defaultFillModelFor(first) !== 'bar') return [];
+  const closedBars = new Map<string, BarEvent>();
+  for (const event of first) if (event.kind === 'bar') closedBars.set(event.sym, event);
+  const none = new Map<string, never>();
+  return chosenFillModelWarnings(
+    chosen,
+    { quotes: none, trades: none, books: none, closedBars },
+    new Set(closedBars.keys()),
+    setting,
+  );
 }

@@ -20,6 +20,7 @@ export {
   defaultFillModelFor,
   defaultFillModelWarnings,
   fillModelWarnings,
+  sourceStartFillModelWarnings,
   tradableMarketEvent,
 } from './default-fill-model.ts';
 export { denialRecordOf } from './denial-records.ts';

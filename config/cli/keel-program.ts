@@ -24,6 +24,7 @@ import { addImportCsvCommand } from './import-csv-cli.ts';
 import { collect, intInRange, positiveNumber } from './option-parsers.ts';
 import { builtInStrategyRegistry } from './strategy-registry.ts';
 import { addSweepCommand } from './sweep-cli.ts';
+import { venueBalanceOption, venueFillModelOption, venueLatencyOption } from './venue-option-parsers.ts';
 
 /**
  * Builds the `keel` command line. Actions report their exit code through `exit`; commander's
@@ -126,9 +127,24 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--seed <n>', 'seed of the synthetic data', intInRange(0, 2 ** 31 - 1), 1)
     .option('--speed <x>', 'replay speed, 1 = real time', positiveNumber, 1)
     .option('--data-dir <dir>', 'keep orders, fills, positions and loans here across restarts and crashes')
+    .option(
+      '--balance <ASSET=AMOUNT>',
+      "a starting balance of the account, repeatable (default: 100000 in each asset the feed's instruments settle in: USDT for crypto, USD for a US equity)",
+      venueBalanceOption,
+    )
+    .option(
+      '--fill-model <model>',
+      "the simulated matching, as paper.fillModel: bar, queue, touch or through, or a map like '{name: queue, partialFills: false, slippageTicks: 1}' (default: bar when the data begins with bars only, e.g. a keel import-csv recording, else queue, as a backtest and a paper run choose)",
+      venueFillModelOption,
+    )
+    .option(
+      '--latency <ms>',
+      "order-entry latency in ms, or a map as paper.latency takes it, like '{fixedMs: 25, jitterMs: 10, seed: 2, userData: {fixedMs: 5}}' (default: none)",
+      venueLatencyOption,
+    )
     .addHelpText(
       'after',
-      '\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
+      '\nIt states its account, fill model and latency at start; with --data-dir a restart keeps the ones of its first start.\nWith KEEL_API_KEY and KEEL_API_SECRET set, the venue takes them as its credentials (the same on every start); otherwise it makes fresh ones and prints them (kept in --data-dir, if given, for its restarts).',
     )
     .action(async (opts: VenueOptions) => {
       exit(await venueCommand(opts, io, process.env));

@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import {
   type FeedSource,
   type PaperVenue,
-  previewFeed,
   recordingFeed,
   startPaperVenue,
   syntheticFeed,
@@ -14,7 +13,6 @@ import {
   barOverlapWarnings,
   defaultFillModelFor,
   earlySpanWorkWarnings,
-  tradableMarketEvent,
 } from '../../backtest/runner/index.ts';
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import { SYNTHETIC_MARKETS } from '../../backtest/synthetic/index.ts';
@@ -22,6 +20,7 @@ import type { Scheduler } from '../../core/kernel/index.ts';
 import type { InstrumentSpec } from '../../core/model/index.ts';
 import type { LoadedConfig } from '../loader/index.ts';
 import type { PaperConfig } from '../schema/index.ts';
+import { fillModelPreview } from './fill-model-preview.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { isAddressInUse, PortInUse } from './port-in-use.ts';
 import { lockstepReplayScheduler, pacedReplayScheduler } from './replay-schedulers.ts';
@@ -53,9 +52,6 @@ export interface EmbeddedPaperVenue {
    */
   readonly sourceWarnings: () => string[];
 }
-
-/** How many of the source's first events decide the default fill model: a backtest's first batch. */
-const PREVIEW_EVENTS = 8192;
 
 /**
  * The market source of a paper run: a recorded session (relative to the config file), SYNTHETIC
@@ -121,7 +117,7 @@ export async function startEmbeddedPaperVenue(
   const damage = loggedRecordingDamage(logger);
   const { feed, synthetic, recording } = await paperFeedOf(paper, loaded, startTime, damage);
   // Up to the first event that decides queue: a synthetic source stops at its first quote.
-  const preview = await previewFeed(feed, PREVIEW_EVENTS, tradableMarketEvent).catch((error: unknown) => {
+  const preview = await fillModelPreview(feed).catch((error: unknown) => {
     throw new Error(
       `${loaded.file}: paper.source: cannot read the market data: ${(error as Error).message}`,
       {

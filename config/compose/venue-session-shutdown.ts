@@ -60,6 +60,8 @@ export interface StoppingVenueSession {
   readonly coins: SessionStartingCoins;
   readonly settleAsset: string;
   readonly faults: readonly StrategyFaultRecord[];
+  /** What the session found on the venue at start that its result must say (coins no instrument values). */
+  readonly startWarnings: readonly string[];
   readonly warmUpWarning: string | undefined;
   /** The kill switch's trips during the session. */
   readonly trips: KillSwitchTrips;
@@ -217,7 +219,7 @@ async function stopAndReport(
     ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
-      options.sourceWarnings?.() ?? [],
+      [...session.startWarnings, ...(options.sourceWarnings?.() ?? [])],
       session.warmUpWarning,
       live.execution.forgottenOrderWarnings,
       session.trips.warnings(),
@@ -260,17 +262,17 @@ async function stopAndReport(
 }
 
 /**
- * The result's warnings besides the shutdown's: what the market source skipped or where it
- * failed, a warm-up the history did not cover, orders the venue forgot, the kill switch's trips.
+ * The result's warnings besides the shutdown's: what the session found at start, what the market
+ * source skipped or where it failed, a warm-up the history did not cover, orders the venue forgot, the kill switch's trips.
  */
 function sessionWarnings(
-  source: readonly string[],
+  startAndSource: readonly string[],
   warmUpWarning: string | undefined,
   forgotten: readonly string[],
   trips: readonly string[],
 ): { warnings?: readonly string[] } {
   const warnings = [
-    ...source,
+    ...startAndSource,
     ...(warmUpWarning === undefined ? [] : [warmUpWarning]),
     ...forgotten,
     ...trips,

@@ -21,6 +21,7 @@ import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
 import { unmanagedAtStartWarnings } from './unmanaged-at-start.ts';
+import { unvaluedCoinsAtStartWarnings } from './unvalued-coins-at-start.ts';
 import { UserDataAlerts } from './user-data-alerts.ts';
 import { connectVenueSession } from './venue-session-connection.ts';
 import type { VenueSessionOptions, VenueSessionOutcome } from './venue-session-options.ts';
@@ -237,6 +238,9 @@ async function startAndRunVenueSession(
     new Set(options.instruments.map((s) => s.sym)),
   ))
     logger.warn(warning);
+  // Said in the log now and in the result's warnings: the equity the session starts from holds them.
+  const startWarnings = unvaluedCoinsAtStartWarnings(kernel.state, options.instruments);
+  for (const warning of startWarnings) logger.warn(warning);
   // What the venue held before the session traded: its trade list starts from these positions,
   // and its summary says what was owed at the start.
   const adoptedPositions = adoptedPositionsOf(
@@ -362,6 +366,7 @@ async function startAndRunVenueSession(
     coins,
     settleAsset,
     faults,
+    startWarnings,
     warmUpWarning,
     trips,
     eventCount: () => events,

@@ -4,19 +4,29 @@ import {
   DataDirReplayError,
   type FeedSource,
   lockDataDir,
-  previewFeed,
   recordingFeed,
   startPaperVenue,
   syntheticFeed,
 } from '../../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { RunLock } from '../../../backtest/report/index.ts';
-import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
+import { defaultFillModelFor, sourceStartFillModelWarnings } from '../../../backtest/runner/index.ts';
+import { SYNTHETIC_INSTRUMENTS, SYNTHETIC_MARKETS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { fillModelPreview } from '../../compose/fill-model-preview.ts';
+import { fillModelOf, latencyOf } from '../../compose/sim-models.ts';
 import { isBadInputFile } from '../bad-input-file.ts';
 import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { chooseVenueStart } from './venue-data-dir.ts';
+import {
+  defaultVenueBalances,
+  type SetupStatement,
+  type VenueFillModel,
+  type VenueLatency,
+  type VenueSetup,
+  venueSetupLines,
+} from './venue-setup.ts';
 
 /** Options of `keel venue`. */
 export interface VenueOptions {
@@ -31,24 +41,38 @@ export interface VenueOptions {
   readonly speed: number;
   /** Where the venue keeps its state across restarts and crashes; absent = memory only. */
   readonly dataDir?: string | undefined;
+  /**
+   * Starting balances of the account by asset (`--balance`, decimal strings); absent = 100000 in
+   * each asset the feed's instruments settle in.
+   */
+  readonly balance?: Readonly<Record<string, string>> | undefined;
+  /** The sims' fill model, as `paper.fillModel` takes it; absent = the one a backtest of the feed defaults to. */
+  readonly fillModel?: VenueFillModel | undefined;
+  /** Latency, as `paper.latency` takes it; absent = none. */
+  readonly latency?: VenueLatency | undefined;
 }
 
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
- * WebSocket protocol, with the SYNTHETIC instruments and 100000 USDT, until SIGINT / SIGTERM.
+ * WebSocket protocol, with the SYNTHETIC instruments, until SIGINT / SIGTERM. Its account starts
+ * with the `--balance` given, else 100000 in each asset the feed's instruments settle in (USDT for
+ * crypto, USD for a US equity); its fill model is `--fill-model`, else the one a backtest or paper
+ * run of the feed defaults to (`bar` on data that begins with bars only, else `queue`); its
+ * latency `--latency`, else none. It states all three at start, and warns of a quote or trade
+ * fill model on data that begins with bars only.
  * Prints its base URL, WebSocket URLs, and the API key and secret made for this run; with
  * `KEEL_API_KEY` and `KEEL_API_SECRET` both set it takes those instead (so a restarted venue
  * keeps the credentials a live config's `.env` holds) and does not print the secret. With a data
  * dir it keeps its orders, fills, positions and loans there (every command is logged before it
  * runs, so a crash loses none), and a restart on the same dir replays the same feed (its seed and
- * start time are kept there) with the same credentials. One venue at a time on a data dir: a
+ * start time are kept there) on the same setup with the same credentials. One venue at a time on a data dir: a
  * second is refused while the first runs.
  * @param options - address, data source and speed
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
  *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, the data dir holds a
- *   venue started with another feed, is held by a running venue or does not replay to the account
+ *   venue started with another feed or another setup than the flags give, is held by a running venue or does not replay to the account
  *   its venue acknowledged (written by another Keel), or the recording is not one
  *   (its header cannot be read, or it holds malformed lines and no market data: see `isBadInputFile`)
  */
@@ -71,18 +95,34 @@ export async function venueCommand(
   let restarted: boolean;
   let synthetic: boolean;
   let lock: RunLock | undefined;
+  let setup: VenueSetup;
+  let first: Awaited<ReturnType<typeof fillModelPreview>>;
+  const given = givenSetup(options);
   try {
     // The data dir is locked before its start file is read or written: of two venues started at
     // once on it, the one refused never touches the start file of the one that runs.
     lock = dataDir === undefined ? undefined : lockDataDir(dataDir, Date.now());
-    // Read up to its first event (its skipped lines are told when the venue replays it): a file
-    // that is not a recording is refused before a start file names it and a venue serves nothing.
-    if (recording !== undefined)
-      await previewFeed(
-        recordingFeed(recording, () => undefined),
-        1,
-      );
-    const choice = chooseVenueStart({ recording, seed: options.seed, fixed }, dataDir, Date.now());
+    // Read up to what decides the default fill model (its skipped lines are told when the venue
+    // replays it): a file that is not a recording is refused before a start file names it and a
+    // venue serves nothing.
+    first = await fillModelPreview(
+      recording === undefined
+        ? syntheticFeed({ seed: options.seed, startTime: Date.now() })
+        : recordingFeed(recording, () => undefined),
+    );
+    const syms =
+      recording === undefined
+        ? SYNTHETIC_MARKETS.map((m) => m.sym)
+        : (await readSessionHeader(recording)).symbols;
+    const defaults: VenueSetup = {
+      balances: defaultVenueBalances(syms, SYNTHETIC_INSTRUMENTS),
+      fillModel: defaultFillModelFor(first),
+    };
+    const choice = chooseVenueStart(
+      { recording, seed: options.seed, fixed, given, defaults },
+      dataDir,
+      Date.now(),
+    );
     if (!choice.ok) {
       lock?.release();
       io.stderr.write(`✖ keel venue: ${choice.problem}\n`);
@@ -90,6 +130,7 @@ export async function venueCommand(
     }
     const { start } = choice;
     restarted = choice.restarted;
+    setup = start.setup;
     const feed: FeedSource =
       start.recording === undefined
         ? syntheticFeed({ seed: start.seed, startTime: start.startTime })
@@ -102,7 +143,11 @@ export async function venueCommand(
       port: options.port,
       apiKey: start.apiKey,
       apiSecret: start.apiSecret,
-      startingBalances: { USDT: D(100_000), USD: D(100_000) },
+      startingBalances: Object.fromEntries(
+        Object.entries(setup.balances).map(([asset, cash]) => [asset, D(cash)]),
+      ),
+      fillModel: fillModelOf(setup.fillModel),
+      ...(setup.latency === undefined ? {} : { latency: latencyOf(setup.latency), seed: setup.latency.seed }),
       feed,
       syntheticFeed: synthetic,
       pacing: { mode: 'realtime', speed: options.speed },
@@ -124,6 +169,20 @@ export async function venueCommand(
   const onSignal = () => stop();
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const fillModelName = typeof setup.fillModel === 'string' ? setup.fillModel : setup.fillModel.name;
+  for (const warning of sourceStartFillModelWarnings(fillModelName, first, '--fill-model'))
+    io.stderr.write(`  warning: ${warning}\n`);
+  const statement: SetupStatement = {
+    balances: venue.portfolios[0]?.startingBalances ?? {},
+    fillModel: venue.fillModel,
+    latency: setup.latency,
+    origins: {
+      balances: restarted ? 'data dir' : given.balances === undefined ? 'default' : 'flag',
+      fillModel: restarted ? 'data dir' : given.fillModel === undefined ? 'default' : 'flag',
+      latency: restarted ? 'data dir' : given.latency === undefined ? 'default' : 'flag',
+    },
+    sourceDefault: defaultFillModelFor(first),
+  };
   io.stdout.write(
     [
       `Keel paper venue (${options.recording === undefined ? `SYNTHETIC market data, seed ${options.seed}` : `replaying ${options.recording}${synthetic ? ' (SYNTHETIC data)' : ''}`}, speed ${options.speed}x)`,
@@ -131,6 +190,7 @@ export async function venueCommand(
       `  private WS:      ${venue.privateWsUrl}`,
       `  market-data WS:  ${venue.marketDataWsUrl}`,
       ...(options.speed > 1 ? [replayClockLine(options.speed)] : []),
+      ...venueSetupLines(statement),
       ...(fixed === undefined
         ? [`  API key:         ${venue.apiKey}`, `  API secret:      ${venue.apiSecret}`]
         : [
@@ -150,6 +210,15 @@ export async function venueCommand(
   await venue.close();
   io.stdout.write('paper venue closed\n');
   return EXIT.OK;
+}
+
+/** The setup's parts the command line gave. */
+function givenSetup(options: VenueOptions): Partial<VenueSetup> {
+  return {
+    ...(options.balance === undefined ? {} : { balances: options.balance }),
+    ...(options.fillModel === undefined ? {} : { fillModel: options.fillModel }),
+    ...(options.latency === undefined ? {} : { latency: options.latency }),
+  };
 }
 
 /**

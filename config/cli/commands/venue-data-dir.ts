@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeWhole } from '../../../backtest/paper-venue/index.ts';
+import { SETUP_BEFORE_IT_WAS_KEPT, setupFlags, type VenueSetup } from './venue-setup.ts';
 
 /** The file `keel venue` keeps in its data dir besides the paper venue's own. */
 export const VENUE_START_FILE = 'keel-venue.json';
 
-/** What `keel venue` needs to start the same venue again: its feed and its credentials. */
+/** What `keel venue` needs to start the same venue again: its feed, its setup and its credentials. */
 export interface VenueStart {
   /** The recording replayed (absolute path), or undefined for synthetic data. */
   readonly recording: string | undefined;
@@ -14,6 +15,11 @@ export interface VenueStart {
   readonly seed: number;
   /** Start time of the synthetic data, epoch ms (the first start's wall clock). */
   readonly startTime: number;
+  /**
+   * Its account's starting balances, fill model and latency; absent in a start file written
+   * before they were kept (read as {@link SETUP_BEFORE_IT_WAS_KEPT}).
+   */
+  readonly setup?: VenueSetup;
   /** Credentials the venue made at its first start; absent when they came from the environment. */
   readonly apiKey?: string;
   readonly apiSecret?: string;
@@ -25,6 +31,10 @@ export interface AskedStart {
   readonly seed: number;
   /** Credentials from KEEL_API_KEY / KEEL_API_SECRET, if set. */
   readonly fixed: { readonly apiKey: string; readonly apiSecret: string } | undefined;
+  /** The setup's parts the command line set (`--balance`, `--fill-model`, `--latency`). */
+  readonly given: Partial<VenueSetup>;
+  /** The setup of a fresh start where the command line set none (its defaults for the feed). */
+  readonly defaults: VenueSetup;
 }
 
 /** The start to use, or why the data dir cannot be used with the options given. */
@@ -33,13 +43,15 @@ export type VenueStartChoice =
   | { readonly ok: false; readonly problem: string };
 
 /**
- * Picks the start of a venue: a fresh one (made now, credentials generated unless fixed), or the
- * one saved in the data dir, so that a restart replays the same feed and keeps its credentials.
- * Saves a fresh start in the data dir (readable by the owner only: it may hold the secret).
- * @param asked - the command line's feed and the environment's credentials
+ * Picks the start of a venue: a fresh one (made now, credentials generated unless fixed, the setup
+ * the command line gave over the defaults), or the one saved in the data dir, so that a restart
+ * replays the same feed on the same account and keeps its credentials. Saves a fresh start in the
+ * data dir (readable by the owner only: it may hold the secret).
+ * @param asked - the command line's feed and setup and the environment's credentials
  * @param dataDir - the data dir, or undefined for a venue that keeps nothing
  * @param now - the wall clock, for a fresh synthetic feed's start time
- * @returns the start, whether it came from the data dir, or the problem (a different feed)
+ * @returns the start, whether it came from the data dir, or the problem (a different feed, or a
+ *   setup the command line gave that the data dir's venue was not started with)
  * @throws Error naming the file when it exists but cannot be read as a start
  */
 export function chooseVenueStart(
@@ -56,6 +68,16 @@ export function chooseVenueStart(
         problem: `${dataDir} holds a venue started with ${feed}: start it with the same feed, or use another --data-dir`,
       };
     }
+    const setup = saved.setup ?? SETUP_BEFORE_IT_WAS_KEPT;
+    const changed = (Object.keys(asked.given) as (keyof VenueSetup)[]).find(
+      (key) => JSON.stringify(asked.given[key]) !== JSON.stringify(setup[key]),
+    );
+    if (changed !== undefined) {
+      return {
+        ok: false,
+        problem: `${dataDir} holds a venue started with ${setupFlags(changed, setup)}: start it with that (or without the flag), or use another --data-dir`,
+      };
+    }
     const credentials = asked.fixed ?? credentialsOf(saved);
     if (credentials === undefined) {
       return {
@@ -63,12 +85,13 @@ export function chooseVenueStart(
         problem: `${dataDir} holds a venue that took its credentials from KEEL_API_KEY and KEEL_API_SECRET: set them again`,
       };
     }
-    return { ok: true, start: { ...saved, ...credentials }, restarted: true };
+    return { ok: true, start: { ...saved, setup, ...credentials }, restarted: true };
   }
   const start: Required<VenueStart> = {
     recording: asked.recording,
     seed: asked.seed,
     startTime: now,
+    setup: { ...asked.defaults, ...asked.given },
     ...(asked.fixed ?? {
       apiKey: `paper-${randomBytes(6).toString('hex')}`,
       apiSecret: randomBytes(24).toString('hex'),
@@ -85,7 +108,8 @@ function credentialsOf(start: VenueStart): { apiKey: string; apiSecret: string }
 }
 
 function withoutCredentials(start: VenueStart): VenueStart {
-  return { recording: start.recording, seed: start.seed, startTime: start.startTime };
+  const { apiKey: _key, apiSecret: _secret, ...kept } = start;
+  return kept;
 }
 
 function savedStart(dataDir: string): VenueStart | undefined {
@@ -104,6 +128,7 @@ function savedStart(dataDir: string): VenueStart | undefined {
     recording: parsed.recording ?? undefined,
     seed: parsed.seed,
     startTime: parsed.startTime,
+    ...(parsed.setup === undefined ? {} : { setup: parsed.setup }),
     ...(typeof parsed.apiKey === 'string' && typeof parsed.apiSecret === 'string'
       ? { apiKey: parsed.apiKey, apiSecret: parsed.apiSecret }
       : {}),

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   defaultFillModelFor,
   defaultFillModelWarnings,
+  sourceStartFillModelWarnings,
 } from '../../../backtest/runner/default-fill-model.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { aBar, aMark, aQuote, aTrade, BTC } from '../../kit/sim-builders.ts';
@@ -75,5 +76,38 @@ describe('the fill model a run picks by itself', () => {
     expect(defaultFillModelWarnings('queue', state({ quotes: [BTC], bars: [ETH] }), new Set([BTC]))).toEqual(
       [],
     );
+  });
+});
+
+describe('the fill model set by hand, checked against the first events of its source', () => {
+  const events: MarketEvent[] = [
+    aBar(60_000, 1, 1, 1, 1, ETH),
+    aQuote(1, 99, 1, 101, 1),
+    aMark(2, 100),
+    aBar(120_000, 1, 1, 1, 1),
+  ];
+
+  it('warns of a quote or trade model exactly when a run would have chosen bar, naming every barred sym', () => {
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(events),
+        fc.constantFrom('queue', 'touch', 'through', 'bar') as fc.Arbitrary<
+          'queue' | 'touch' | 'through' | 'bar'
+        >,
+        (some, chosen) => {
+          const warnings = sourceStartFillModelWarnings(chosen, some, '--fill-model');
+          expect(warnings.length).toBe(chosen !== 'bar' && defaultFillModelFor(some) === 'bar' ? 1 : 0);
+        },
+      ),
+    );
+    expect(
+      sourceStartFillModelWarnings(
+        'touch',
+        [events[0] as MarketEvent, events[3] as MarketEvent],
+        '--fill-model',
+      ),
+    ).toEqual([
+      `--fill-model is touch, which matches resting orders against quotes, trades and books, but ${BTC}, ${ETH} had bars only: a limit there never fills and a market order takes the last close; set --fill-model: bar`,
+    ]);
   });
 });

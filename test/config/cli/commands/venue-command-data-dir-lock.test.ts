@@ -44,7 +44,17 @@ describe('keel venue refused a data dir another venue holds', () => {
     const dataDir = aDataDir();
     const winner = lockDataDir(dataDir, Date.now());
     try {
-      chooseVenueStart({ recording: undefined, seed: 1, fixed: undefined }, dataDir, 1000);
+      chooseVenueStart(
+        {
+          recording: undefined,
+          seed: 1,
+          fixed: undefined,
+          given: {},
+          defaults: { balances: { USDT: '100000' }, fillModel: 'queue' },
+        },
+        dataDir,
+        1000,
+      );
       const written = readFileSync(join(dataDir, VENUE_START_FILE), 'utf8');
       const loser = await refusedVenue(dataDir, { KEEL_API_KEY: 'k', KEEL_API_SECRET: 's' });
       expect(loser.code).toBe(EXIT.BAD_CONFIG_OR_USAGE);

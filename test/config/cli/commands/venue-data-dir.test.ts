@@ -2,11 +2,13 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { chooseVenueStart, VENUE_START_FILE } from '../../../../config/cli/commands/venue-data-dir.ts';
+import type { VenueSetup } from '../../../../config/cli/commands/venue-setup.ts';
 import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
 
 const aDataDir = tempDirsRemovedAfterEach('venue-data-dir-');
 
-const synthetic = { recording: undefined, seed: 7, fixed: undefined };
+const defaults: VenueSetup = { balances: { USDT: '100000' }, fillModel: 'queue' };
+const synthetic = { recording: undefined, seed: 7, fixed: undefined, given: {}, defaults };
 const fixed = { apiKey: 'env-key', apiSecret: 'env-secret' };
 
 describe('keel venue data dir start', () => {
@@ -70,5 +72,46 @@ describe('keel venue data dir start', () => {
         `${join(dir, VENUE_START_FILE)} is not a keel venue start file (seed and startTime are missing)`,
       );
     }
+  });
+
+  it('keeps the setup of the first start, and refuses a flag that sets another at a restart', () => {
+    const dir = aDataDir();
+    const given = { fillModel: 'bar' as const, balances: { USDT: '5000' } };
+    const first = chooseVenueStart({ ...synthetic, given }, dir, 1000);
+    expect(first).toMatchObject({ ok: true, start: { setup: { ...defaults, ...given } } });
+    expect(chooseVenueStart(synthetic, dir, 2000)).toMatchObject({
+      ok: true,
+      restarted: true,
+      start: { setup: { balances: { USDT: '5000' }, fillModel: 'bar' } },
+    });
+    expect(chooseVenueStart({ ...synthetic, given: { fillModel: 'bar' } }, dir, 2000)).toMatchObject({
+      ok: true,
+    });
+    expect(chooseVenueStart({ ...synthetic, given: { fillModel: 'queue' } }, dir, 2000)).toEqual({
+      ok: false,
+      problem: `${dir} holds a venue started with --fill-model bar: start it with that (or without the flag), or use another --data-dir`,
+    });
+    expect(
+      chooseVenueStart({ ...synthetic, given: { latency: { fixedMs: 5, jitterMs: 0, seed: 1 } } }, dir, 2000),
+    ).toEqual({
+      ok: false,
+      problem: `${dir} holds a venue started with no --latency: start it with that (or without the flag), or use another --data-dir`,
+    });
+  });
+
+  it('restarts a data dir started before the setup was kept on the setup every venue then had', () => {
+    const dir = aDataDir();
+    writeFileSync(
+      join(dir, VENUE_START_FILE),
+      JSON.stringify({ recording: null, seed: 7, startTime: 1000, apiKey: 'k', apiSecret: 's' }),
+    );
+    expect(chooseVenueStart(synthetic, dir, 2000)).toMatchObject({
+      ok: true,
+      start: { setup: { balances: { USDT: '100000', USD: '100000' }, fillModel: 'queue' } },
+    });
+    expect(chooseVenueStart({ ...synthetic, given: { balances: { USDT: '100000' } } }, dir, 2000)).toEqual({
+      ok: false,
+      problem: `${dir} holds a venue started with --balance USDT=100000 --balance USD=100000: start it with that (or without the flag), or use another --data-dir`,
+    });
   });
 });

@@ -1,0 +1,132 @@
+import type { z } from 'zod';
+import type { InstrumentSpec } from '../../../core/model/index.ts';
+import type { fillModelConfigSchema, PaperConfig } from '../../schema/index.ts';
+
+/** A fill model as `paper.fillModel` takes it: a name, or a name with settings. */
+export type VenueFillModel = z.output<typeof fillModelConfigSchema>;
+
+/** Latency as `paper.latency` takes it (order entry, User Data, the jitter's seed). */
+export type VenueLatency = NonNullable<PaperConfig['latency']>;
+
+/**
+ * How `keel venue` sets up its simulated account and matching, kept in its data dir so that a
+ * restart replays the same account.
+ */
+export interface VenueSetup {
+  /** Starting balances of the account by asset, as decimal strings. */
+  readonly balances: Readonly<Record<string, string>>;
+  /** The sims' fill model. */
+  readonly fillModel: VenueFillModel;
+  /** The venue's latency; absent = none (commands run at once). */
+  readonly latency?: VenueLatency;
+}
+
+/** What each starting balance of `keel venue` holds when `--balance` names none (paper.startingCash's default). */
+export const DEFAULT_VENUE_CASH = '100000';
+
+/**
+ * The setup of a data dir `keel venue` started before it kept its setup there: 100000 USDT and
+ * 100000 USD, the queue fill model and no latency, as every venue then started.
+ */
+export const SETUP_BEFORE_IT_WAS_KEPT: VenueSetup = {
+  balances: { USDT: DEFAULT_VENUE_CASH, USD: DEFAULT_VENUE_CASH },
+  fillModel: 'queue',
+};
+
+/**
+ * The starting balances of a venue whose `--balance` names none: 100000 of each asset the feed's
+ * instruments settle in (USDT for crypto, USD for a US equity), so a Keel config of the same
+ * instruments sizes orders on the capital a backtest or paper run of them starts with
+ * (`paper.startingCash` defaults to 100000 USDT); USDT when the venue lists none of them.
+ * @param syms - the syms of the feed (a recording's header, or the synthetic generator's)
+ * @param listed - the instruments the venue lists, by sym
+ * @returns the balances, in the order the syms first name each asset
+ */
+export function defaultVenueBalances(
+  syms: readonly string[],
+  listed: Readonly<Record<string, InstrumentSpec>>,
+): Record<string, string> {
+  const assets = new Set<string>();
+  for (const sym of syms) {
+    const settle = listed[sym]?.settleAsset;
+    if (settle !== undefined) assets.add(settle);
+  }
+  if (assets.size === 0) assets.add('USDT');
+  return Object.fromEntries([...assets].map((asset) => [asset, DEFAULT_VENUE_CASH]));
+}
+
+/**
+ * A setup's part as its flag reads (`--balance USDT=100000 --balance USD=5000`,
+ * `--fill-model bar`, `--latency {fixedMs: 10, ...}`), for messages.
+ * @param key - which part
+ * @param setup - the setup
+ * @returns the flags
+ */
+export function setupFlags(key: keyof VenueSetup, setup: VenueSetup): string {
+  if (key === 'balances')
+    return Object.entries(setup.balances)
+      .map(([asset, amount]) => `--balance ${asset}=${amount}`)
+      .join(' ');
+  if (key === 'fillModel') return `--fill-model ${flowText(setup.fillModel)}`;
+  return setup.latency === undefined ? 'no --latency' : `--latency ${flowText(setup.latency)}`;
+}
+
+function flowText(value: unknown): string {
+  if (typeof value !== 'object' || value === null) return String(value);
+  const fields = Object.entries(value).map(([key, field]) => `${key}: ${flowText(field)}`);
+  return `{${fields.join(', ')}}`;
+}
+
+/** Where a part of a venue's setup came from. */
+export type SetupOrigin = 'flag' | 'default' | 'data dir';
+
+/** What the start lines of `keel venue` state of its setup. */
+export interface SetupStatement {
+  /** The account's starting balances, as the venue holds them. */
+  readonly balances: Readonly<Record<string, { toFixed(): string }>>;
+  /** The fill model as the venue describes it (its settings included). */
+  readonly fillModel: string;
+  /** The latency the venue applies; absent = none. */
+  readonly latency: VenueLatency | undefined;
+  /** Where each part came from. */
+  readonly origins: Readonly<Record<keyof VenueSetup, SetupOrigin>>;
+  /** The model a backtest would default to on this feed (what a default fill model was chosen from). */
+  readonly sourceDefault: string;
+}
+
+/**
+ * The start lines of `keel venue` stating its account, fill model and latency, and where each
+ * came from, so that a run against it can be compared with a backtest or paper run of the same
+ * data.
+ * @param statement - the setup and its origins
+ * @returns the lines
+ */
+export function venueSetupLines(statement: SetupStatement): string[] {
+  const { origins } = statement;
+  const balances = Object.entries(statement.balances)
+    .map(([asset, amount]) => `${amount.toFixed()} ${asset}`)
+    .join(' + ');
+  const fillDefault =
+    statement.sourceDefault === 'bar'
+      ? 'the default for data that begins with bars only, as a backtest and a paper run choose'
+      : 'the default for data that begins with quotes, trades or books, as a backtest and a paper run choose';
+  const latency = statement.latency;
+  return [
+    `  account:         ${balances} (${originText(origins.balances, '--balance', "the default: 100000 in each asset the feed's instruments settle in")})`,
+    `  fill model:      ${statement.fillModel} (${originText(origins.fillModel, '--fill-model', fillDefault)})`,
+    `  latency:         ${latency === undefined ? 'none: commands run at once' : latencyText(latency)} (${originText(origins.latency, '--latency', 'the default')})`,
+  ];
+}
+
+function originText(origin: SetupOrigin, flag: string, fallback: string): string {
+  if (origin === 'flag') return flag;
+  if (origin === 'data dir') return 'kept in the data dir';
+  return `${fallback}; ${flag} sets it`;
+}
+
+function latencyText(latency: VenueLatency): string {
+  const leg = (fixedMs: number, jitterMs: number) =>
+    jitterMs > 0 ? `${fixedMs} ms + U[0, ${jitterMs}) ms` : `${fixedMs} ms`;
+  const user = latency.userData ?? latency.marketData;
+  return `order entry ${leg(latency.fixedMs, latency.jitterMs)}, User Data ${user === undefined ? '0 ms' : leg(user.fixedMs, user.jitterMs)}, seed ${latency.seed}`;
+}

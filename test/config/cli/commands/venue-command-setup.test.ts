@@ -1,0 +1,157 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { RecordedMessage } from '../../../../backtest/recording/index.ts';
+import { type VenueOptions, venueCommand } from '../../../../config/cli/commands/venue-command.ts';
+import { EXIT } from '../../../../config/cli/exit-codes.ts';
+import { signedRest } from '../../../kit/paper-venue-client.ts';
+import { writeRecording } from '../../../kit/recording-files.ts';
+import { tempDirsRemovedAfterEach } from '../../../kit/temp-dirs.ts';
+
+const aDir = tempDirsRemovedAfterEach('keel-venue-command-setup-');
+
+const MINUTE = 60_000;
+const T0 = 1_736_172_000_000;
+
+/** One closed 1m KLINE of BINANCE_PERP_BTC_USDT, as `keel import-csv` writes them. */
+function bar(i: number, close: string): RecordedMessage {
+  const openTime = T0 + i * MINUTE;
+  return {
+    recvTs: openTime + MINUTE,
+    source: 'market-data',
+    msg: {
+      arg: { channel: 'KLINE', sym: 'BINANCE_PERP_BTC_USDT', interval: '1m' },
+      data: {
+        openTime,
+        open: close,
+        high: close,
+        low: close,
+        close,
+        volume: '1',
+        closed: true,
+        ts: openTime + MINUTE,
+      },
+    },
+  };
+}
+
+/** A bars-only recording of BINANCE_PERP_BTC_USDT (the kind `keel import-csv` writes). */
+async function barsRecording(): Promise<string> {
+  const path = join(aDir(), 'bars.jsonl');
+  await writeRecording(path, [bar(0, '95000.0'), bar(1, '95010.0'), bar(2, '95020.0')]);
+  return path;
+}
+
+const CREDENTIALS = { apiKey: 'setup-test-key', apiSecret: 'setup-test-secret' };
+
+/**
+ * Starts `keel venue` (with fixed credentials), runs `whileUp` once it printed its start lines,
+ * then stops it.
+ * @returns what it printed, and what `whileUp` returned
+ */
+async function started<T = undefined>(
+  options: Partial<VenueOptions>,
+  whileUp: (restUrl: string) => Promise<T> = async () => undefined as T,
+): Promise<{ readonly stdout: string; readonly stderr: string; readonly seen: T }> {
+  let stdout = '';
+  let stderr = '';
+  let seen: Promise<T> | undefined;
+  const code = await venueCommand(
+    { host: '127.0.0.1', port: 0, recording: undefined, seed: 7, speed: 1, ...options },
+    {
+      stdout: {
+        write: (text: string) => {
+          stdout += text;
+          if (!text.includes('Ctrl-C stops it.')) return;
+          const restUrl = /base URL: +(\S+)/.exec(text)?.[1] ?? '';
+          seen = whileUp(restUrl).finally(() => process.emit('SIGINT'));
+        },
+      },
+      stderr: { write: (text: string) => (stderr += text) },
+    },
+    { KEEL_API_KEY: CREDENTIALS.apiKey, KEEL_API_SECRET: CREDENTIALS.apiSecret },
+  );
+  expect({ code, stderr }).toMatchObject({ code: EXIT.OK });
+  return { stdout, stderr, seen: await (seen as Promise<T>) };
+}
+
+/** The account's equity and assets as the running venue reports them over REST. */
+async function accountOf(restUrl: string): Promise<{ equity: string; assets: Record<string, string> }> {
+  const endpoint = { restUrl, ...CREDENTIALS };
+  const account = (await signedRest(endpoint, 'GET', '/api/v1/trading/account')).body.data as {
+    equity: string;
+    assets: { coin: string; balance: string }[];
+  };
+  return {
+    equity: account.equity,
+    assets: Object.fromEntries(account.assets.map((a) => [a.coin, a.balance])),
+  };
+}
+
+// The reviewer's parity run: `keel venue --recording bars.jsonl.gz` matched on the queue model, so
+// the take-profit a backtest and a paper run of the same bars filled never fired live.
+describe('keel venue fill model', () => {
+  it('matches a bars-only recording on the bar model, as a backtest and a paper run do, and says so', async () => {
+    const { stdout, stderr } = await started({ recording: await barsRecording() });
+    expect(stdout).toContain("  fill model:      bar (market orders at the next bar's open");
+    expect(stdout).toContain(
+      '(the default for data that begins with bars only, as a backtest and a paper run choose; --fill-model sets it)\n',
+    );
+    expect(stderr).toBe('');
+  }, 30_000);
+
+  it('takes --fill-model with its settings, and warns as a paper run does of a queue model on bars only', async () => {
+    const { stdout, stderr } = await started({
+      recording: await barsRecording(),
+      fillModel: { name: 'queue', slippageTicks: 2 },
+    });
+    expect(stdout).toContain(
+      '  fill model:      queue (partial fills limited by displayed/traded size, market slippage 2 ticks + 1 beyond the book) (--fill-model)\n',
+    );
+    expect(stderr).toBe(
+      '  warning: --fill-model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; set --fill-model: bar\n',
+    );
+  }, 30_000);
+
+  it('keeps queue on synthetic data, which begins with quotes', async () => {
+    const { stdout, stderr } = await started({});
+    expect(stdout).toContain('  fill model:      queue (partial fills');
+    expect(stderr).toBe('');
+  }, 30_000);
+});
+
+// The reviewer's parity run: the venue's account held 100000 USD besides 100000 USDT, so a Keel
+// config of BINANCE_PERP_BTC_USDT sized fraction-of-equity orders on twice a backtest's capital.
+describe('keel venue starting balances', () => {
+  it("start a recording of USDT instruments with 100000 USDT only, as paper.startingCash's default", async () => {
+    const { stdout, seen } = await started({ recording: await barsRecording() }, accountOf);
+    expect(seen).toEqual({ equity: '100000', assets: { USDT: '100000' } });
+    expect(stdout).toContain(
+      "  account:         100000 USDT (the default: 100000 in each asset the feed's instruments settle in; --balance sets it)\n",
+    );
+  }, 30_000);
+
+  it('start synthetic data, which holds a US equity, with USD for it besides USDT, and say so', async () => {
+    const { stdout } = await started({});
+    expect(stdout).toContain('  account:         100000 USDT + 100000 USD (the default');
+  }, 30_000);
+
+  it('are the --balance given, and only those', async () => {
+    const { stdout, seen } = await started({ balance: { USDT: '2500.5', BTC: '1' } }, accountOf);
+    expect(seen.assets).toEqual({ USDT: '2500.5', BTC: '1' });
+    expect(stdout).toContain('  account:         2500.5 USDT + 1 BTC (--balance)\n');
+  }, 30_000);
+});
+
+describe('keel venue --latency', () => {
+  it('states the latency given, and none by default', async () => {
+    const given = await started({
+      latency: { fixedMs: 25, jitterMs: 10, seed: 3, userData: { fixedMs: 5, jitterMs: 0 } },
+    });
+    expect(given.stdout).toContain(
+      '  latency:         order entry 25 ms + U[0, 10) ms, User Data 5 ms, seed 3 (--latency)\n',
+    );
+    expect((await started({})).stdout).toContain(
+      '  latency:         none: commands run at once (the default; --latency sets it)\n',
+    );
+  }, 30_000);
+});
