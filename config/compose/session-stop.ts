@@ -46,6 +46,9 @@ export function waitForStop(triggers: SessionStopTriggers): Promise<SessionStopR
   });
 }
 
+/** Listens to a signal only so that it does not end the process by its default action. */
+function ignoreSignal(): void {}
+
 /**
  * While a session shuts down (cancelling orders, reading statements, writing the result), a
  * second SIGINT or SIGTERM ends the process at once: the user's way out of a shutdown that hangs.
@@ -62,8 +65,18 @@ export function forceStopOnSecondSignal(
 ): () => void {
   const force = (signal: 'SIGINT' | 'SIGTERM') => {
     remove();
-    onForce(signal);
-    exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
+    // Further signals are ignored while the recording is saved: with no listener left, a third
+    // Ctrl-C would kill the process by signal in the middle of the save.
+    process.on('SIGINT', ignoreSignal);
+    process.on('SIGTERM', ignoreSignal);
+    try {
+      onForce(signal);
+      exit(signal === 'SIGINT' ? EXIT.INTERRUPTED : EXIT.TERMINATED);
+    } finally {
+      // Reached only when `exit` returns (injected in tests).
+      process.off('SIGINT', ignoreSignal);
+      process.off('SIGTERM', ignoreSignal);
+    }
   };
   const onInt = () => force('SIGINT');
   const onTerm = () => force('SIGTERM');
