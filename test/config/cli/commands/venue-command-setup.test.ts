@@ -77,7 +77,11 @@ async function started<T = undefined>(
 /** The account's equity and assets as the running venue reports them over REST. */
 async function accountOf(restUrl: string): Promise<{ equity: string; assets: Record<string, string> }> {
   const endpoint = { restUrl, ...CREDENTIALS };
-  const account = (await signedRest(endpoint, 'GET', '/api/v1/trading/account')).body.data as {
+  // Signed on the venue's clock, its Date header: replaying a recording, it is the replay's.
+  const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date') ?? '';
+  const nonceSeconds = Math.floor(Date.parse(date) / 1000);
+  const reply = await signedRest(endpoint, 'GET', '/api/v1/trading/account', {}, { nonceSeconds });
+  const account = reply.body.data as {
     equity: string;
     assets: { coin: string; balance: string }[];
   };
