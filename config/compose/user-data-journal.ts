@@ -17,7 +17,7 @@ import {
   OrderJournal,
 } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
-import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
+import { BookedFills, type IntentDenied, orderKey } from '../../core/kernel/index.ts';
 import {
   type AlgoOrder,
   type Execution,
@@ -119,8 +119,9 @@ export class UserDataJournal {
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
    * @param onFill - called on every fill (e.g. to print it)
-   * @param ownerOf - the strategy owning a clientOrderId or clientAlgoOrderId (the kernel's
-   *   record), undefined for orders nobody in the session placed
+   * @param ownerOf - the strategy owning an order's key (its clientOrderId, or the key made from
+   *   its orderId when it has none: `orderKey`) or a clientAlgoOrderId (the kernel's record),
+   *   undefined for orders nobody in the session placed
    * @param options - the spill directory and sizes
    * @throws Error (from fs) when the spill files cannot be created
    */
@@ -162,7 +163,7 @@ export class UserDataJournal {
   observe(event: UserEvent): void {
     if (event.kind === 'execution') {
       if (!this.bookedFills.book(event.execution.transactionId)) return;
-      const owner = this.ownerOf(event.execution.clientOrderId);
+      const owner = this.ownerOf(orderKey(event.execution));
       this.fills.append(owner === undefined ? event.execution : { ...event.execution, strategyId: owner });
       this.holdingSpends.fill(event.execution, this.fills.length);
       this.metrics.fills.inc();
@@ -189,11 +190,19 @@ export class UserDataJournal {
     const known = this.orders.current(key);
     const newer = known === undefined ? !this.orders.finishedRecently(key) : isNewerOrderUpdate(known, order);
     if (!newer) return;
-    const owner = this.ownerOf(order.clientOrderId) ?? this.orders.ownerOf(key);
+    const owner = this.ownerOf(orderKey(order)) ?? this.algoOwner(order) ?? this.orders.ownerOf(key);
     this.orders.update(order, owner);
     if (this.rejections.observe(order, known)) this.onRejected?.(order, owner);
     if (endedWithAttachments(order, known))
       this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
+  }
+
+  /**
+   * The owner of the open algo order an order names (the order it sent when it fired): the journal
+   * sees an order before the kernel records the owner it inherits from that algo order.
+   */
+  private algoOwner(order: Order): string | undefined {
+    return order.algoOrderId ? this.algoOrders.ownerOfOpen(order.algoOrderId) : undefined;
   }
 
   /**
