@@ -55,6 +55,15 @@ export class SessionAlgoOrders {
   }
 
   /**
+   * @param algoOrderId - the venue's id of an algo order
+   * @returns the strategy recorded with it while it is open, else undefined
+   */
+  ownerOfOpen(algoOrderId: string): string | undefined {
+    const key = this.algoKeys.get(algoOrderId);
+    return key === undefined ? undefined : this.journal.current(key)?.strategyId;
+  }
+
+  /**
    * The venue pushes no algo order updates (the spec has no such User Data channel: a session
    * learns of its algo orders from the REST replies), but the order an algo order sends when it
    * fires names it (`algoOrderId`): the algo order is then marked TRIGGERED at that order's

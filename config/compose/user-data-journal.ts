@@ -17,7 +17,7 @@ import {
   OrderJournal,
 } from '../../backtest/runner/index.ts';
 import { isNewerOrderUpdate } from '../../core/execution/index.ts';
-import { BookedFills, type IntentDenied } from '../../core/kernel/index.ts';
+import { BookedFills, type IntentDenied, orderKey } from '../../core/kernel/index.ts';
 import {
   type AlgoOrder,
   type Execution,
@@ -25,6 +25,7 @@ import {
   type Order,
   type UserEvent,
 } from '../../core/model/index.ts';
+import { EarlyAlgoChildren } from './early-algo-children.ts';
 import { type HoldingSpend, HoldingSpends } from './holding-spends.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
@@ -111,6 +112,8 @@ export class UserDataJournal {
   private readonly algoOrders: SessionAlgoOrders;
   private readonly denials: SpillLog<DenialRecord>;
   private readonly bookedFills = new BookedFills();
+  /** Updates and fills of orders naming an algo order not seen yet, held for its owner. */
+  private readonly early = new EarlyAlgoChildren();
   /** The spill directory the journal made itself, removed by {@link dispose}. */
   private readonly ownDir: SpillDirectory | undefined;
   private readonly onAttachedParentEnded: ((parent: OrderRecord) => void) | undefined;
@@ -119,8 +122,9 @@ export class UserDataJournal {
   /**
    * @param metrics - the session's metrics (fills, acknowledged orders)
    * @param onFill - called on every fill (e.g. to print it)
-   * @param ownerOf - the strategy owning a clientOrderId or clientAlgoOrderId (the kernel's
-   *   record), undefined for orders nobody in the session placed
+   * @param ownerOf - the strategy owning an order's key (its clientOrderId, or the key made from
+   *   its orderId when it has none: `orderKey`) or a clientAlgoOrderId (the kernel's record),
+   *   undefined for orders nobody in the session placed
    * @param options - the spill directory and sizes
    * @throws Error (from fs) when the spill files cannot be created
    */
@@ -160,15 +164,50 @@ export class UserDataJournal {
    * @param event - the event as the execution client emitted it
    */
   observe(event: UserEvent): void {
+    if (!this.heldBack(event)) this.record(event);
+    if (event.kind === 'algoOrder') {
+      const { algoOrder } = event;
+      this.recordHeld(algoOrder, this.ownerOf(algoOrder.clientAlgoOrderId));
+    }
+    for (const expired of this.early.expired(event.ts)) this.record(expired);
+  }
+
+  /**
+   * Holds back an update or fill of an order owned by no strategy that names an algo order not
+   * seen yet (see {@link EarlyAlgoChildren}).
+   */
+  private heldBack(event: UserEvent): boolean {
+    if (event.kind === 'order') {
+      const { order } = event;
+      if (this.ownerOf(orderKey(order)) !== undefined || this.algoOwner(order) !== undefined) return false;
+      return (
+        this.orders.ownerOf(order.clientOrderId || order.orderId) === undefined && this.early.holdOrder(event)
+      );
+    }
+    return event.kind === 'execution' && this.ownerOf(orderKey(event.execution)) === undefined
+      ? this.early.holdFill(event)
+      : false;
+  }
+
+  /** An algo order was reported: what its orders' updates and fills waited for it is recorded as its owner's. */
+  private recordHeld(algoOrder: AlgoOrder, owner: string | undefined): void {
+    this.early.sawAlgo(algoOrder.algoOrderId);
+    const held = this.early.release(algoOrder.algoOrderId);
+    const strategyId = owner ?? this.algoOrders.ownerOfOpen(algoOrder.algoOrderId);
+    for (const event of held) this.record(event, strategyId);
+  }
+
+  /** Records one event; `owner`, when given, is the strategy of an order update's or fill's order. */
+  private record(event: UserEvent, owner?: string): void {
     if (event.kind === 'execution') {
       if (!this.bookedFills.book(event.execution.transactionId)) return;
-      const owner = this.ownerOf(event.execution.clientOrderId);
-      this.fills.append(owner === undefined ? event.execution : { ...event.execution, strategyId: owner });
+      const strategyId = owner ?? this.ownerOf(orderKey(event.execution));
+      this.fills.append(strategyId === undefined ? event.execution : { ...event.execution, strategyId });
       this.holdingSpends.fill(event.execution, this.fills.length);
       this.metrics.fills.inc();
       this.onFill?.(event.execution);
     } else if (event.kind === 'order') {
-      this.foldOrder(event.order);
+      this.foldOrder(event.order, owner);
       if (event.order.orderState === 'REJECTED') this.metrics.refused(event.order.clientOrderId);
       else this.metrics.acknowledged(event.order.clientOrderId);
       if (event.order.algoOrderId) this.algoOrders.fired(event.order.algoOrderId, event.order);
@@ -184,16 +223,25 @@ export class UserDataJournal {
   }
 
   /** An order update, unless it is stale: the journal holds the open orders, a finished one is ignored. */
-  private foldOrder(order: Order): void {
+  private foldOrder(order: Order, knownOwner: string | undefined): void {
     const key = order.clientOrderId || order.orderId;
     const known = this.orders.current(key);
     const newer = known === undefined ? !this.orders.finishedRecently(key) : isNewerOrderUpdate(known, order);
     if (!newer) return;
-    const owner = this.ownerOf(order.clientOrderId) ?? this.orders.ownerOf(key);
+    const owner =
+      knownOwner ?? this.ownerOf(orderKey(order)) ?? this.algoOwner(order) ?? this.orders.ownerOf(key);
     this.orders.update(order, owner);
     if (this.rejections.observe(order, known)) this.onRejected?.(order, owner);
     if (endedWithAttachments(order, known))
       this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
+  }
+
+  /**
+   * The owner of the open algo order an order names (the order it sent when it fired): the journal
+   * sees an order before the kernel records the owner it inherits from that algo order.
+   */
+  private algoOwner(order: Order): string | undefined {
+    return order.algoOrderId ? this.algoOrders.ownerOfOpen(order.algoOrderId) : undefined;
   }
 
   /**
@@ -204,6 +252,7 @@ export class UserDataJournal {
    */
   attachedLeg(leg: AlgoOrder, parentOwner: string | undefined): void {
     this.algoOrders.fold(leg, parentOwner);
+    this.recordHeld(leg, this.ownerOf(leg.clientAlgoOrderId) ?? parentOwner);
   }
 
   /**
@@ -251,6 +300,7 @@ export class UserDataJournal {
    *   every denial (in the order reported), and what left spot holdings without a fill
    */
   finish(): FinishedUserData {
+    for (const held of this.early.drain()) this.record(held);
     return {
       orders: this.orders.finish(),
       fills: this.fills.seal(),

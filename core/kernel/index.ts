@@ -41,6 +41,7 @@ export type {
   TrailingOffsetInput,
   TrailingStopInput,
 } from './order-inputs.ts';
+export { orderKey } from './order-keys.ts';
 export type { PositionSizer } from './position-sizer.ts';
 export { qtyForCash, qtyForEquityFraction, qtyOnLotGrid, wholeUnits } from './position-sizer.ts';
 export type { RandomSource } from './random.ts';

@@ -26,8 +26,8 @@ export function forEachOpenOrderOf(
   strategyId: string | undefined,
   visit: (order: Order) => void,
 ): void {
-  for (const order of orders.open.values()) {
-    if (strategyId === undefined || orders.ownerOf(order.clientOrderId) === strategyId) visit(order);
+  for (const [key, order] of orders.open) {
+    if (strategyId === undefined || orders.ownerOf(key) === strategyId) visit(order);
   }
 }
 

@@ -1,6 +1,7 @@
 import { isNewerOrderUpdate } from '../execution/index.ts';
 import type { AlgoOrder, Order } from '../model/index.ts';
 import { isFinalOrderState } from '../model/index.ts';
+import { AlgoChildrenAwaiting } from './algo-children-awaiting.ts';
 import { orderKey } from './order-keys.ts';
 import {
   inheritedAlgoOwner,
@@ -21,7 +22,9 @@ const ALGO_FINAL = new Set(['TRIGGERED', 'CANCELLED', 'FAILED']);
  * places on a strategy's behalf (a take-profit / stop-loss attachment, the order a fired algo
  * order sends) belongs to its parent's owner: recorded when it is first seen, from the parent
  * link the venue sends or the parent its reference names ({@link inheritedOrderOwner}), so it
- * stays the strategy's after the parent is forgotten. Final orders (and finished algo orders) are
+ * stays the strategy's after the parent is forgotten; one that names an algo order not reported yet
+ * (a stop that fired before its place reply arrived) inherits that algo order's owner when its
+ * report arrives ({@link AlgoChildrenAwaiting}). Final orders (and finished algo orders) are
  * kept for lookups until `retainFinal` newer ones have finished, then forgotten, so a long run's
  * memory stays bounded (Keel's choice: an update arriving after that would be taken as a new order).
  */
@@ -60,6 +63,8 @@ export class OrderRegistry implements LineageLookups {
   /** References of recent position close commands, whose orders the venue numbers `<ref>-1`... */
   private readonly closeRefs = new Set<string>();
   private readonly recentCloses: RetentionQueue;
+  /** Orders owned by no strategy yet that name an algo order not reported yet. */
+  private readonly awaiting = new AlgoChildrenAwaiting();
   /** Strategies whose earlier runs' orders are adopted by reference (empty: none, as in backtests). */
   private adoptingIds: ReadonlySet<string> = new Set();
 
@@ -171,14 +176,14 @@ export class OrderRegistry implements LineageLookups {
       if (previous.synthesized !== true || order.synthesized === true) return false;
     }
     if (order.synthesized === true) {
-      if (!this.owners.has(ref)) this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
+      this.adoptOrder(order, ref);
       this.store(order, ref);
       return true;
     }
     const last = this.lastVenue.get(ref);
     if (last !== undefined && !isNewerOrderUpdate(last, order)) return false;
     this.lastVenue.set(ref, order);
-    if (!this.owners.has(ref)) this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
+    this.adoptOrder(order, ref);
     this.store(order, ref);
     return true;
   }
@@ -207,7 +212,10 @@ export class OrderRegistry implements LineageLookups {
         this.ownerToAdopt(algo.clientAlgoOrderId, inheritedAlgoOwner(algo, this)),
       );
     this.algoByRef.set(algo.clientAlgoOrderId, algo);
-    if (algo.algoOrderId !== '') this.algoByVenueId.set(algo.algoOrderId, algo);
+    if (algo.algoOrderId !== '') {
+      this.algoByVenueId.set(algo.algoOrderId, algo);
+      this.handDown(algo);
+    }
     if (!ALGO_FINAL.has(algo.state)) {
       this.openAlgo.set(algo.clientAlgoOrderId, algo);
       return true;
@@ -216,6 +224,36 @@ export class OrderRegistry implements LineageLookups {
     const evicted = this.finalAlgos.push(algo.clientAlgoOrderId);
     if (evicted !== undefined) this.forgetAlgo(evicted);
     return true;
+  }
+
+  /**
+   * @param key - an order's key ({@link orderKey})
+   * @returns whether the order, owned by no strategy yet, names an algo order not reported yet,
+   *   whose owner it will inherit when that report arrives ({@link AlgoChildrenAwaiting})
+   */
+  awaitsAlgo(key: string): boolean {
+    return this.awaiting.awaits(key);
+  }
+
+  /**
+   * Records the owner an order the venue made inherits; one that inherits none but names an algo
+   * order not reported yet (fired before its place reply arrived) waits for that algo order.
+   */
+  private adoptOrder(order: Order, ref: string): void {
+    if (this.owners.has(ref)) return;
+    this.adopt(ref, this.ownerToAdopt(ref, inheritedOrderOwner(order, this)));
+    const { algoOrderId } = order;
+    if (this.owners.has(ref) || algoOrderId === undefined || algoOrderId === '') return;
+    if (!this.algoByVenueId.has(algoOrderId)) this.awaiting.hold(ref, algoOrderId);
+  }
+
+  /** The orders that named an algo order before its report arrived become its owner's. */
+  private handDown(algo: AlgoOrder): void {
+    const children = this.awaiting.take(algo.algoOrderId);
+    if (children.length === 0) return;
+    const owner = this.owners.get(algo.clientAlgoOrderId);
+    if (owner === undefined) return;
+    for (const key of children) if (!this.owners.has(key)) this.own(key, owner);
   }
 
   /** The inherited owner, else the strategy whose earlier run's generated reference it carries. */

@@ -1,10 +1,17 @@
-import type { CommandRejectedEvent, Order, UserEvent } from '../model/index.ts';
+import type {
+  CommandRejectedEvent,
+  ExecutionEvent,
+  Order,
+  OrderUpdateEvent,
+  UserEvent,
+} from '../model/index.ts';
 import {
   COMMAND_NOT_APPLIED,
   COMMAND_OUTCOME_UNKNOWN,
   refusesAFinalOrder,
   showsNoOpenOrder,
 } from '../model/index.ts';
+import { AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
 import type { EquityObservations } from './equity-observations.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
@@ -13,13 +20,15 @@ import type { InFlightRequests } from './in-flight-requests.ts';
 import type { KernelState } from './kernel-state.ts';
 import { orderKey } from './order-keys.ts';
 import { closeCommandNaming, inheritedOrderOwner } from './order-lineage.ts';
+import type { OrderRegistry } from './order-registry.ts';
 import { generatedRefOwner } from './ref-adoption.ts';
 import type { IntentDenied } from './strategy-events.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
- * update stops there), then delivered to the strategy that owns the order, to every strategy for
+ * update stops there), then delivered to the strategy that owns the order (an order that waits for
+ * the algo order it names, and its fills, once that algo order's report hands it an owner), to every strategy for
  * positions, to the kill switch when money changed hands, and as a denial for a command the
  * venue refused. A refused modify or cancel puts its orders back to the venue's last word; when
  * its outcome is unknown ({@link COMMAND_OUTCOME_UNKNOWN}, -1: no answer came), its orders are also
@@ -31,6 +40,8 @@ import type { StrategyRunner } from './strategy-runner.ts';
 export class UserDataRouting {
   private readonly byId: ReadonlyMap<string, StrategyRunner>;
   private readonly strategyIds: ReadonlySet<string>;
+  /** Updates and fills of orders waiting for the algo order they name, oldest first. */
+  private held: (OrderUpdateEvent | ExecutionEvent)[] = [];
 
   /**
    * @param state - the kernel state User Data is folded into
@@ -65,10 +76,11 @@ export class UserDataRouting {
     if (!this.fold(event)) return;
     switch (event.kind) {
       case 'order':
-        this.ownerOf(event.order.clientOrderId)?.deliverOrder(event.order);
-        return;
       case 'execution':
-        this.ownerOf(event.execution.clientOrderId)?.deliverFill(event.execution);
+        this.deliverOrHold(event);
+        return;
+      case 'algoOrder':
+        this.deliverHeld();
         return;
       case 'position':
         for (const runner of this.runners) runner.deliverPosition(event.position);
@@ -195,10 +207,57 @@ export class UserDataRouting {
     if (claim?.kind === 'owner') orders.own(key, claim.owner);
   }
 
+  /**
+   * Delivers an order update or a fill to the strategy owning its order; one of an order that waits
+   * for the algo order it names ({@link OrderRegistry.awaitsAlgo}) is held until that algo order's
+   * report hands it an owner (the last {@link AWAITING_ALGO_CHILDREN_KEPT} held).
+   */
+  private deliverOrHold(event: OrderUpdateEvent | ExecutionEvent): void {
+    const key = this.keyOf(event);
+    const runner = this.ownerOf(key);
+    if (runner !== undefined) deliver(runner, event);
+    else if (this.state.orders.awaitsAlgo(key)) {
+      this.held.push(event);
+      if (this.held.length > AWAITING_ALGO_CHILDREN_KEPT) this.held.shift();
+    }
+  }
+
+  /**
+   * An algo order was reported: the held updates and fills of the orders it handed its owner to
+   * reach that strategy, in the order they arrived; those of orders it left ownerless are dropped.
+   */
+  private deliverHeld(): void {
+    if (this.held.length === 0) return;
+    const waiting: (OrderUpdateEvent | ExecutionEvent)[] = [];
+    for (const event of this.held) {
+      const key = this.keyOf(event);
+      const runner = this.ownerOf(key);
+      if (runner !== undefined) deliver(runner, event);
+      else if (this.state.orders.awaitsAlgo(key)) waiting.push(event);
+    }
+    this.held = waiting;
+  }
+
+  /**
+   * The registry key of an update's order, or of a fill's: its clientOrderId, else (the venue gave
+   * none) the key of the order the fill's orderId names ({@link orderKey}).
+   */
+  private keyOf(event: OrderUpdateEvent | ExecutionEvent): string {
+    if (event.kind === 'order') return orderKey(event.order);
+    const { execution } = event;
+    if (execution.clientOrderId !== '') return execution.clientOrderId;
+    return orderKey(this.state.orders.byId.get(execution.orderId) ?? execution);
+  }
+
   private ownerOf(ref: string): StrategyRunner | undefined {
     const id = this.state.orders.ownerOf(ref);
     return id === undefined ? undefined : this.byId.get(id);
   }
+}
+
+function deliver(runner: StrategyRunner, event: OrderUpdateEvent | ExecutionEvent): void {
+  if (event.kind === 'order') runner.deliverOrder(event.order);
+  else runner.deliverFill(event.execution);
 }
 
 function isClose(event: CommandRejectedEvent): boolean {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { LastingLookupFailure } from '../../execution/index.ts';
 import type { AlgoOrder } from '../../model/index.ts';
 import { DecodeError, VenueError } from '../errors.ts';
-import { algoOrderFromWire } from '../mapping/user-data-mapping.ts';
+import { algoOrderFromWire, isKnownAlgoOrderState } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { AlgoOrderRef } from '../wire/algo.ts';
 
@@ -16,7 +16,11 @@ const QUERY_REFUSED_CODES: ReadonlySet<number> = new Set([400001]);
  * @param rest - the REST client
  * @param algoOrder - the algo order as Keel holds it
  * @param logger - where a lookup that failed for good is logged, at error
- * @returns the venue's algo order, or undefined when the venue answers 401018 (not found)
+ * @returns the venue's algo order, or undefined when the venue answers 401018 (not found) or a
+ *   state Keel does not know (the lookups are of algo orders the venue no longer lists open, so
+ *   such a state, e.g. an exchange's FINISHED or EXPIRED, is not taken as open: mapped to NEW it
+ *   kept the algo order open for good, holding its strategy's open-algo slot; instead it is
+ *   looked up again and ended CANCELLED as one the venue does not know)
  * @throws LastingLookupFailure when asking again will not help: the answer cannot be decoded, or
  *   the venue refuses the query itself (400001)
  * @throws the REST client's error for a failure that may pass (no answer, 5xx, 429...)
@@ -31,7 +35,13 @@ export async function lookUpAlgoOrder(
       ? { algoOrderId: algoOrder.algoOrderId }
       : { clientAlgoOrderId: algoOrder.clientAlgoOrderId };
   try {
-    return algoOrderFromWire(await rest.getAlgoOrder(query));
+    const wire = await rest.getAlgoOrder(query);
+    if (isKnownAlgoOrderState(wire.algoOrderState)) return algoOrderFromWire(wire);
+    logger.warn(
+      { ...query, sym: algoOrder.sym, algoOrderState: wire.algoOrderState },
+      'algo order lookup answered a state Keel does not know: taken as not open, like one the venue does not know',
+    );
+    return undefined;
   } catch (error) {
     if (error instanceof VenueError && error.code === 401018) return undefined;
     const forGood =

@@ -135,8 +135,21 @@ export function accountFromWire(wire: AccountWire): Account {
 const ALGO_STATES = new Set<string>(['NEW', 'TRIGGERED', 'CANCELLED', 'FAILED']);
 
 /**
+ * Whether a wire algo order state is one Keel knows. Neither the spec nor the public venue notes
+ * list the algo order states: NEW, TRIGGERED, CANCELLED and FAILED are Keel's (its simulated and
+ * paper venues' own).
+ * @param state - the wire's algoOrderState
+ * @returns whether it is one of Keel's algo order states
+ */
+export function isKnownAlgoOrderState(state: string): boolean {
+  return ALGO_STATES.has(state);
+}
+
+/**
  * Maps a wire algo order to the model. Unknown state, type or condition values are kept out of
- * the model's unions by falling back (state NEW, type TRIGGER, condition GTE).
+ * the model's unions by falling back (state NEW, type TRIGGER, condition GTE): right for an algo
+ * order the venue lists open or has just accepted; a lookup of one it no longer lists reads an
+ * unknown state otherwise ({@link isKnownAlgoOrderState}).
  * @param wire - from the algo endpoints
  * @returns the algo order
  */
