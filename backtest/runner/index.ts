@@ -54,4 +54,4 @@ export type { StartingCoinValue } from './starting-coin-notes.ts';
 export { startingCoinsConfig } from './starting-coin-notes.ts';
 export { coinPriceOf, coinsWorth, coinValuingSyms, startingEquityOf } from './starting-coins.ts';
 export { symsNamedBy } from './strategy-syms.ts';
-export { ASSUMED_FUNDING_INTERVAL_MS, unfundedHoldWarnings } from './unfunded-holds.ts';
+export { fundingTimesHeld, unfundedHoldWarnings } from './unfunded-holds.ts';

@@ -354,9 +354,7 @@ async function runInto(
     ...unfundedHoldWarnings(
       instruments,
       perpFeedsOf(kernel.state.marks, result.cashFlows),
-      result.trades,
-      result.openTrades,
-      result.equityCurve[result.equityCurve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+      sim.unfundedHolds(),
     ),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };

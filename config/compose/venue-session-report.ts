@@ -2,6 +2,7 @@ import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../bac
 import {
   type EquitySampler,
   fillModelWarnings,
+  fundingTimesHeld,
   lateBarInputWarnings,
   type PerpFeed,
   type PerpMarginTerms,
@@ -234,9 +235,11 @@ function paperFundingWarnings(
   return unfundedHoldWarnings(
     instruments,
     feedOf,
-    result.trades,
-    result.openTrades,
-    curve[curve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+    fundingTimesHeld(
+      result.trades,
+      result.openTrades,
+      curve[curve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+    ),
     'the feed',
   );
 }
