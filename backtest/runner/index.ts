@@ -35,7 +35,7 @@ export { lateBarInputWarnings } from './late-bar-input-warnings.ts';
 export { marketEventIdentity } from './market-event-identity.ts';
 export type { OrderJournalOptions } from './order-journal.ts';
 export { OrderJournal } from './order-journal.ts';
-export type { PerpFeed, PerpMarginTerms } from './perp-assumptions.ts';
+export type { PerpFeed, PerpMarginTerms, PerpMarketSeen } from './perp-assumptions.ts';
 export { perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
 export type { ProgressOptions, ProgressReporter } from './progress-reporter.ts';
 export { createProgressReporter } from './progress-reporter.ts';

@@ -313,7 +313,7 @@ async function runInto(
     headers,
     instruments,
     sim,
-    kernel.state.marks,
+    kernel.state,
     records,
     sampler,
     spanMs,
@@ -353,7 +353,7 @@ async function runInto(
     ...(unbilled === undefined ? [] : [unbilled]),
     ...unfundedHoldWarnings(
       instruments,
-      perpFeedsOf(kernel.state.marks, result.cashFlows),
+      perpFeedsOf(kernel.state, result.cashFlows, sim.fillModelName === 'bar'),
       sim.unfundedHolds(),
     ),
   ];

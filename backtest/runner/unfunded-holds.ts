@@ -50,7 +50,7 @@ export function fundingTimesHeld(
  */
 export function unfundedHoldWarnings(
   instruments: readonly InstrumentSpec[],
-  feedOf: (sym: string) => PerpFeed,
+  feedOf: (sym: string) => Pick<PerpFeed, 'funding'>,
   held: ReadonlyMap<string, readonly number[]>,
   source = 'the recordings',
 ): string[] {

@@ -124,7 +124,11 @@ export async function writeVenueSessionReport(
   const userData = journal.finish();
   const starting = input.startingCoins;
   const cashFlows = input.statement.cashFlows();
-  const feedOf = perpFeedsOf(input.kernel.state.marks, cashFlows);
+  const feedOf = perpFeedsOf(
+    input.kernel.state,
+    cashFlows,
+    (input.defaultedFillModel ?? input.fillModel.name) === 'bar',
+  );
   const sessionOnly = sessionResult({
     title: `${mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? input.slots.map((s) => s.strategy.name).join(', ')}`,
     mode,

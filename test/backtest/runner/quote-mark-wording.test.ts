@@ -21,7 +21,9 @@ describe('perp assumption wording on a quotes-only recording', () => {
       try {
         const line = result.meta.assumptions?.find((a) => a.includes('mark and funding')) ?? '';
         expect(line).not.toContain("on bars along each bar's path");
-        expect(line).toMatch(/mid/);
+        expect(line).toContain(
+          'so it is marked at the quote mid (the middle of the best bid and ask) for margin',
+        );
       } finally {
         result.dispose?.();
       }
