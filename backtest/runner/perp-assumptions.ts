@@ -71,19 +71,20 @@ export function perpFeedsOf(
  * last trade or closed bar's close (`market-state.ts`, `lastPriceOf`), else the quote mid.
  */
 function lastPriceText(feed: PerpFeed): string {
-  const path =
-    feed.bars === 'paths' ? " (along each bar's path while it is matched: open, extremes, close)" : '';
-  const last =
-    feed.trades && feed.bars !== 'none'
-      ? `the last price, the latest trade or bar close${path}`
-      : feed.trades
-        ? 'the last trade price'
-        : feed.bars !== 'none'
-          ? `the last bar's close${path}`
-          : undefined;
-  if (last === undefined)
+  const bars = feed.bars !== 'none';
+  if (!feed.trades && !bars)
     return feed.quotes ? 'the quote mid (the middle of the best bid and ask)' : 'the last price';
-  return feed.quotes ? `${last} (the quote mid before the first)` : last;
+  const [last, first] =
+    feed.trades && bars
+      ? ['the last price, the latest trade or bar close', 'the first trade or bar']
+      : feed.trades
+        ? ['the last trade price', 'the first trade']
+        : ["the last bar's close", 'the first bar'];
+  const notes = [
+    ...(feed.bars === 'paths' ? ["along each bar's path while it is matched: open, extremes, close"] : []),
+    ...(feed.quotes ? [`the quote mid before ${first}`] : []),
+  ];
+  return notes.length === 0 ? last : `${last} (${notes.join('; ')})`;
 }
 
 function percentText(rate: Dec): string {

@@ -159,13 +159,16 @@ describe('perpAssumptions', () => {
     expect(line({ quotes: true })).toBe('the quote mid (the middle of the best bid and ask)');
     expect(line({ trades: true })).toBe('the last trade price');
     expect(line({ trades: true, quotes: true })).toBe(
-      'the last trade price (the quote mid before the first)',
+      'the last trade price (the quote mid before the first trade)',
     );
     expect(line({ bars: 'closes' })).toBe("the last bar's close");
     expect(line({ bars: 'paths' })).toBe(
       "the last bar's close (along each bar's path while it is matched: open, extremes, close)",
     );
     expect(line({ trades: true, bars: 'closes' })).toBe('the last price, the latest trade or bar close');
+    expect(line({ trades: true, bars: 'paths', quotes: true })).toBe(
+      "the last price, the latest trade or bar close (along each bar's path while it is matched: open, extremes, close; the quote mid before the first trade or bar)",
+    );
     expect(line({})).toBe('the last price');
   });
 });
