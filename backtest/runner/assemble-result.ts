@@ -1,4 +1,4 @@
-import type { Dec, InstrumentSpec, MarkPriceEvent } from '../../core/model/index.ts';
+import type { Dec, InstrumentSpec } from '../../core/model/index.ts';
 import { KEEL_VERSION, ONE } from '../../core/model/index.ts';
 import type { SessionHeader } from '../recording/index.ts';
 import {
@@ -28,7 +28,7 @@ import { fixedCommissionText } from './commission.ts';
 import { runAnnualizationOf } from './default-annualization.ts';
 import type { EquitySampler } from './equity-sampler.ts';
 import type { OrderJournal } from './order-journal.ts';
-import { perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
+import { type PerpMarketSeen, perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
 import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
 import { symsNamedBy } from './strategy-syms.ts';
 import { unclosedNotes } from './unclosed-positions.ts';
@@ -100,7 +100,7 @@ function defaultStepNote(spanMs: number | undefined): string {
  * @param headers - each recording's header, in `options.recordings` order
  * @param instruments - the run's instruments
  * @param sim - the simulated venue after the run
- * @param marks - the latest MARK_PRICE event of each sym the kernel saw (which perpetuals had marks and funding)
+ * @param seen - the latest market events of each sym the kernel saw (where each perpetual's mark and funding came from)
  * @param records - what the run wrote as it went
  * @param sampler - the run's equity sampler
  * @param spanMs - the run's event-time span, undefined when its recordings hold no record
@@ -114,7 +114,7 @@ export function assembleResult(
   headers: readonly SessionHeader[],
   instruments: readonly InstrumentSpec[],
   sim: SimVenue,
-  marks: ReadonlyMap<string, MarkPriceEvent>,
+  seen: PerpMarketSeen,
   records: RunRecords,
   sampler: EquitySampler,
   spanMs: number | undefined,
@@ -184,7 +184,7 @@ export function assembleResult(
     ...(sim.fillModelName === 'bar' ? [BAR_SAMPLING_NOTE] : []),
     ...startingCoinsNotes(options.startingCash, startingCoins, settleAsset),
     ...(warmUp === undefined ? [] : [warmUpAssumption(warmUp)]),
-    ...perpAssumptions(instruments, perpFeedsOf(marks, cashFlows), {
+    ...perpAssumptions(instruments, perpFeedsOf(seen, cashFlows, sim.fillModelName === 'bar'), {
       leverageOf: (sym) => sim.leverageOf(sym),
       maintenanceMarginRateOf: (sym) => maintenanceMarginRateOf(options.sim?.maintenanceMarginRate, sym),
     }),

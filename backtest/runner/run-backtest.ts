@@ -313,7 +313,7 @@ async function runInto(
     headers,
     instruments,
     sim,
-    kernel.state.marks,
+    kernel.state,
     records,
     sampler,
     spanMs,
@@ -353,10 +353,8 @@ async function runInto(
     ...(unbilled === undefined ? [] : [unbilled]),
     ...unfundedHoldWarnings(
       instruments,
-      perpFeedsOf(kernel.state.marks, result.cashFlows),
-      result.trades,
-      result.openTrades,
-      result.equityCurve[result.equityCurve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+      perpFeedsOf(kernel.state, result.cashFlows, sim.fillModelName === 'bar'),
+      sim.unfundedHolds(),
     ),
   ];
   return { ...result, meta: { ...result.meta, warnings }, faults, dispose: () => dir.dispose() };

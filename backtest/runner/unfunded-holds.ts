@@ -1,64 +1,64 @@
 import { type InstrumentSpec, isPerpetual } from '../../core/model/index.ts';
 import type { OpenTrade, RoundTripTrade } from '../report/index.ts';
+import { ASSUMED_FUNDING_INTERVAL_MS } from '../sim/index.ts';
 import type { PerpFeed } from './perp-assumptions.ts';
 
 /**
- * Time between the funding times of a perpetual whose data gives none, for the warning of
- * {@link unfundedHoldWarnings}: perpetuals commonly fund every 8 hours, at 00:00, 08:00 and 16:00
- * UTC (Keel's choice of a schedule to warn on; the simulated venue charges nothing without data).
+ * The funding times of the assumed 8-hour schedule ({@link ASSUMED_FUNDING_INTERVAL_MS}) at which
+ * some trade of a sym was held, by fill times: entered at or before the funding time and exited
+ * after it, or still open at the run's end after it. That is when the venue settles funding on
+ * quotes and trades (its timer 1 ms after the funding time, after commands arriving at it); a
+ * paper session, which sees only the fills, counts its holds so. A backtest takes the venue's own
+ * count instead (`SimVenue.unfundedHolds`), exact on bars too.
+ * @param trades - the closed round trips
+ * @param openTrades - the positions still open at the end
+ * @param end - the run's end, epoch ms (its last equity sample)
+ * @returns per sym, the funding times held, in order
  */
-export const ASSUMED_FUNDING_INTERVAL_MS = 8 * 3_600_000;
-
-/** The funding times of the assumed schedule at or after `from` and before `until`, in order. */
-function fundingTimesIn(from: number, until: number): number[] {
-  const times: number[] = [];
-  for (
-    let t = Math.ceil(from / ASSUMED_FUNDING_INTERVAL_MS) * ASSUMED_FUNDING_INTERVAL_MS;
-    t < until;
-    t += ASSUMED_FUNDING_INTERVAL_MS
-  )
-    times.push(t);
-  return times;
+export function fundingTimesHeld(
+  trades: Iterable<RoundTripTrade>,
+  openTrades: readonly OpenTrade[],
+  end: number,
+): Map<string, number[]> {
+  const held = new Map<string, Set<number>>();
+  const note = (sym: string, from: number, until: number) => {
+    const times = held.get(sym) ?? new Set<number>();
+    held.set(sym, times);
+    for (
+      let t = Math.ceil(from / ASSUMED_FUNDING_INTERVAL_MS) * ASSUMED_FUNDING_INTERVAL_MS;
+      t < until;
+      t += ASSUMED_FUNDING_INTERVAL_MS
+    )
+      times.add(t);
+  };
+  for (const trade of trades) note(trade.sym, trade.entryTs, trade.exitTs);
+  for (const trade of openTrades) note(trade.sym, trade.entryTs, end);
+  return new Map([...held].map(([sym, times]) => [sym, [...times].sort((a, b) => a - b)]));
 }
 
 /**
  * One warning per perpetual that had no funding data and yet held a position at a funding time
  * (of the common 8-hour schedule, {@link ASSUMED_FUNDING_INTERVAL_MS}): the venue charged no
- * funding there, so the result leaves out what the position would have paid or received. A
- * position is held at a funding time when a trade entered at or before it and exited after it,
- * or is still open at the run's end after it.
+ * funding there, so the result leaves out what the position would have paid or received.
  * @param instruments - the run's instruments (only perpetuals are looked at)
  * @param feedOf - what the market data gave of each perpetual
- * @param trades - the run's closed round trips
- * @param openTrades - the positions still open at the end
- * @param end - the run's end, epoch ms (its last equity sample)
+ * @param held - per sym, the funding times a position on it was held at (the venue's
+ *   `SimVenue.unfundedHolds`, or {@link fundingTimesHeld} of a session's trades)
  * @param source - what the market data came from, as the sentences name it (`the feed` for a
  *   paper run)
  * @returns the warnings, in instrument order
  */
 export function unfundedHoldWarnings(
   instruments: readonly InstrumentSpec[],
-  feedOf: (sym: string) => PerpFeed,
-  trades: Iterable<RoundTripTrade>,
-  openTrades: readonly OpenTrade[],
-  end: number,
+  feedOf: (sym: string) => Pick<PerpFeed, 'funding'>,
+  held: ReadonlyMap<string, readonly number[]>,
   source = 'the recordings',
 ): string[] {
-  const unfunded = new Map<string, Set<number>>(
-    instruments
-      .filter((spec) => isPerpetual(spec.id) && !feedOf(spec.sym).funding)
-      .map((spec) => [spec.sym, new Set<number>()]),
-  );
-  if (unfunded.size === 0) return [];
-  const note = (sym: string, from: number, until: number) => {
-    const crossed = unfunded.get(sym);
-    if (crossed !== undefined) for (const t of fundingTimesIn(from, until)) crossed.add(t);
-  };
-  for (const trade of trades) note(trade.sym, trade.entryTs, trade.exitTs);
-  for (const trade of openTrades) note(trade.sym, trade.entryTs, end);
-  return [...unfunded].flatMap(([sym, crossed]) => {
-    if (crossed.size === 0) return [];
-    const times = [...crossed].sort((a, b) => a - b);
+  const unfunded = instruments
+    .filter((spec) => isPerpetual(spec.id) && !feedOf(spec.sym).funding)
+    .map((spec) => [spec.sym, held.get(spec.sym) ?? []] as const);
+  return unfunded.flatMap(([sym, times]) => {
+    if (times.length === 0) return [];
     const first = new Date(times[0] as number).toISOString();
     const when =
       times.length === 1

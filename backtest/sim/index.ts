@@ -4,6 +4,7 @@
  * @packageDocumentation
  */
 
+export { ASSUMED_FUNDING_INTERVAL_MS } from './assumed-funding.ts';
 export type { BarOverlap } from './bar-coverage.ts';
 export type { EquitySnapshot } from './equity-estimate.ts';
 export type { FillModelName, FillModelOptions } from './fill-model.ts';

@@ -12,6 +12,7 @@ import {
 } from '../../core/model/index.ts';
 import type { ApprovedIntent } from '../../core/risk/index.ts';
 import { adlRanksOf } from './adl-rank.ts';
+import { createAssumedFundingLog, noteAssumedFunding } from './assumed-funding.ts';
 import { type BarOverlap, barOverlapsOf } from './bar-coverage.ts';
 import { matchBar } from './bar-matching.ts';
 import { dispatch } from './command-dispatch.ts';
@@ -111,6 +112,14 @@ export interface SimVenue extends ExecutionPort {
    * @returns how many such bars and the first; undefined when none (always on other fill models)
    */
   earlySpanWork(): EarlySpanWork | undefined;
+  /**
+   * The funding times of the usual 8-hour schedule (00:00, 08:00, 16:00 UTC) at which the venue
+   * held a position on a perpetual it had no funding data of (no recorded nextFundingTime yet),
+   * counted as funding data would have settled them: on the position of the venue's first work
+   * after the funding time (see `assumed-funding.ts`). It charged nothing there; for a warning.
+   * @returns per such sym, the funding times in order
+   */
+  unfundedHolds(): ReadonlyMap<string, readonly number[]>;
   /** @returns funding, interest, liquidation-fee, borrow and repay cash flows so far */
   statement(): readonly CashFlow[];
   /** @returns running totals: realized PnL, fees, funding, interest */
@@ -199,6 +208,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
   let lastArrival = Number.NEGATIVE_INFINITY;
   // In a field, moved in place: a number in a closure's variable is a heap object made per store, one per bar.
   const bars = { nextOpen: Number.POSITIVE_INFINITY };
+  const unfunded = createAssumedFundingLog();
 
   /**
    * Moves virtual time to `ts`, delivering the commands that arrive by then and firing each timer
@@ -214,12 +224,15 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
       const arrival = next !== undefined && next.arrival <= ts ? next.arrival : Number.POSITIVE_INFINITY;
       if (state.deadline <= Math.min(arrival, timersUntil)) {
         state.now = Math.max(state.now, state.deadline);
+        noteAssumedFunding(state, unfunded, state.now);
         runTimers(state);
         continue;
       }
       if (next === undefined || arrival === Number.POSITIVE_INFINITY) break;
       queue[head++] = undefined;
       state.now = Math.max(state.now, arrival);
+      // A funding timer due after `timersUntil` would not have fired before this command.
+      noteAssumedFunding(state, unfunded, Math.min(state.now, timersUntil));
       const fills = state.fills;
       dispatch(state, next.intent, next.ignoresTradingHours);
       if (state.fills !== fills) watchMargin(state);
@@ -240,6 +253,9 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     // The sym's own timers wait for its own bar, not for whichever sym's bar of the batch came first.
     if (bar !== undefined) rearmAfterBar(state, bar.sym, bar.openTime);
     runDue(event.recvTs, Math.min(timersUntil, bar === undefined ? event.recvTs : bar.openTime));
+    // Before the event's matching: on bars, the marks stamped inside the bar's span would have
+    // settled the funding times there on the position from before its open fills.
+    noteAssumedFunding(state, unfunded, Math.min(event.recvTs, timersUntil));
     // Informational channels move no price the sim matches or marks against (Keel's choice).
     if (event.kind === 'ticker' || event.kind === 'indexPrice' || event.kind === 'openInterest') return;
     const market = marketOf(state, event.sym);
@@ -319,6 +335,7 @@ export function createSimVenue(options: SimVenueOptions): SimVenue {
     adlRanks: (sym?: string): Promise<AdlRankEvent[]> => adlRanksOf(state, sym),
     barOverlaps: () => barOverlapsOf(state),
     earlySpanWork: () => earlySpanWorkOf(state),
+    unfundedHolds: () => unfunded.held,
     statement: () => [...state.cashFlows],
     ledger: () => ({ ...state.ledger }),
     equity: () => equityOf(state),

@@ -2,6 +2,7 @@ import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../bac
 import {
   type EquitySampler,
   fillModelWarnings,
+  fundingTimesHeld,
   lateBarInputWarnings,
   type PerpFeed,
   type PerpMarginTerms,
@@ -123,7 +124,11 @@ export async function writeVenueSessionReport(
   const userData = journal.finish();
   const starting = input.startingCoins;
   const cashFlows = input.statement.cashFlows();
-  const feedOf = perpFeedsOf(input.kernel.state.marks, cashFlows);
+  const feedOf = perpFeedsOf(
+    input.kernel.state,
+    cashFlows,
+    (input.defaultedFillModel ?? input.fillModel.name) === 'bar',
+  );
   const sessionOnly = sessionResult({
     title: `${mode === 'paper' ? 'Paper' : 'Live'} session of ${config.name ?? input.slots.map((s) => s.strategy.name).join(', ')}`,
     mode,
@@ -234,9 +239,11 @@ function paperFundingWarnings(
   return unfundedHoldWarnings(
     instruments,
     feedOf,
-    result.trades,
-    result.openTrades,
-    curve[curve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+    fundingTimesHeld(
+      result.trades,
+      result.openTrades,
+      curve[curve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
+    ),
     'the feed',
   );
 }

@@ -94,7 +94,7 @@ describe('a perp backtest on bars without marks names its funding and liquidatio
   });
   it('says the mark is the last price and that no funding was recorded, so none was charged', () => {
     expect(result.meta.assumptions).toContain(
-      "BINANCE_PERP_BTC_USDT mark and funding: the recordings gave no mark price, so it is marked at the last price (on bars along each bar's path) for margin, liquidation and mark-price triggers; funding: none recorded (no MARK_PRICE funding rate in the recordings), so no funding is charged.",
+      "BINANCE_PERP_BTC_USDT mark and funding: the recordings gave no mark price, so it is marked at the last bar's close (along each bar's path while it is matched: open, extremes, close) for margin, liquidation and mark-price triggers; funding: none recorded (no MARK_PRICE funding rate in the recordings), so no funding is charged.",
     );
   });
   it('warns that the position was held across the 16:00 UTC funding time without a funding rate', () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { OpenTrade, RoundTripTrade } from '../../../backtest/report/index.ts';
-import { ASSUMED_FUNDING_INTERVAL_MS, unfundedHoldWarnings } from '../../../backtest/runner/index.ts';
+import { fundingTimesHeld, unfundedHoldWarnings } from '../../../backtest/runner/index.ts';
+import { ASSUMED_FUNDING_INTERVAL_MS } from '../../../backtest/sim/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { anEthSpot, anInstrument } from '../../kit/instrument-builders.ts';
 
@@ -15,20 +16,22 @@ const closed = (sym: string, entryTs: number, exitTs: number) =>
   ({ sym, entryTs, exitTs }) as unknown as RoundTripTrade;
 const open = (sym: string, entryTs: number) => ({ sym, entryTs, qty: D(1) }) as unknown as OpenTrade;
 
-describe('unfundedHoldWarnings', () => {
+describe("unfundedHoldWarnings of fundingTimesHeld (a paper session's trades)", () => {
   it('warns per perpetual without funding data held at a funding time: entered at or before it, exited after', () => {
     const warnings = unfundedHoldWarnings(
       [anInstrument(BTC), anInstrument(ETH), anEthSpot()],
       noFunding,
-      [
-        closed(BTC, DAY0 + 8 * H, DAY0 + 8 * H + 1),
-        closed(BTC, DAY0 + 15 * H, DAY0 + 17 * H),
-        // Exits at the funding time: gone before it is settled.
-        closed(ETH, DAY0 + 7 * H, DAY0 + 8 * H),
-        closed('OKX_SPOT_ETH_USDT', DAY0, DAY0 + 24 * H),
-      ],
-      [open(ETH, DAY0 + 23 * H)],
-      DAY0 + 24 * H + 1,
+      fundingTimesHeld(
+        [
+          closed(BTC, DAY0 + 8 * H, DAY0 + 8 * H + 1),
+          closed(BTC, DAY0 + 15 * H, DAY0 + 17 * H),
+          // Exits at the funding time: gone before it is settled.
+          closed(ETH, DAY0 + 7 * H, DAY0 + 8 * H),
+          closed('OKX_SPOT_ETH_USDT', DAY0, DAY0 + 24 * H),
+        ],
+        [open(ETH, DAY0 + 23 * H)],
+        DAY0 + 24 * H + 1,
+      ),
     );
     expect(warnings).toEqual([
       `${BTC} was held across 2 funding times (the first 2025-01-06T08:00:00.000Z, the last 2025-01-06T16:00:00.000Z) of the usual 8-hour funding schedule (00:00, 08:00, 16:00 UTC), but the recordings gave no funding rate of it: no funding was charged, so the result leaves out what the position would have paid or received (a recording by keel record keeps the MARK_PRICE funding rates)`,
@@ -41,9 +44,7 @@ describe('unfundedHoldWarnings', () => {
       unfundedHoldWarnings(
         [anInstrument(BTC)],
         () => ({ marks: true, funding: true }),
-        [closed(BTC, DAY0, DAY0 + 48 * H)],
-        [open(BTC, DAY0)],
-        DAY0 + 72 * H,
+        fundingTimesHeld([closed(BTC, DAY0, DAY0 + 48 * H)], [open(BTC, DAY0)], DAY0 + 72 * H),
       ),
     ).toEqual([]);
   });
@@ -60,9 +61,11 @@ describe('unfundedHoldWarnings', () => {
         const warnings = unfundedHoldWarnings(
           [anInstrument(BTC)],
           noFunding,
-          holds.map(([entry, exit]) => closed(BTC, entry, exit)),
-          [],
-          DAY0 + 200 * H,
+          fundingTimesHeld(
+            holds.map(([entry, exit]) => closed(BTC, entry, exit)),
+            [],
+            DAY0 + 200 * H,
+          ),
         );
         if (times.size === 0) return warnings.length === 0;
         const count = times.size === 1 ? '1 funding time (' : `${times.size} funding times (`;
