@@ -1,12 +1,6 @@
-import { pino } from 'pino';
 import type { UserEvent, VenueStatus } from '../../core/model/index.ts';
-import {
-  hmacSigner,
-  LiveExecutionClient,
-  type LiveExecutionOptions,
-  PrivateWsClient,
-  VenueRestClient,
-} from '../../core/venue/index.ts';
+import type { LiveExecutionClient, LiveExecutionOptions, PrivateWsClient } from '../../core/venue/index.ts';
+import { startedLiveClient } from './started-live-client.ts';
 import { type FakeTimer, fakeTimer } from './venue-fake-timer.ts';
 import type { FakeVenueHttp } from './venue-http-server.ts';
 import {
@@ -86,37 +80,7 @@ export async function liveClientOnFakeVenue(
     datedOn(venueNow, (request) => state.special(request) ?? answer(holdings, request)),
   );
   const ws = await startFakeVenueWs();
-  const logger = pino({ level: 'silent' });
-  const signer = hmacSigner('k', 's');
-  const rest = new VenueRestClient({
-    baseUrl: http.url,
-    signer,
-    timer,
-    logger,
-    retry: { maxRetries: 0, baseMs: 1, capMs: 1 },
-  });
-  const privateWs = new PrivateWsClient({
-    url: ws.url,
-    signer,
-    timer,
-    random: { next: () => 0 },
-    requestTimeoutMs: 1_000,
-    reconnect: { baseMs: 100, capMs: 1_000, minMs: 0 },
-    logger,
-  });
-  const live = new LiveExecutionClient({
-    rest,
-    ws: privateWs,
-    timer,
-    logger,
-    ...options,
-  });
-  const events: UserEvent[] = [];
-  live.events.subscribe((event) => events.push(event));
-  await live.start();
-  // start() reconciles before it resolves; waiting for the account event too keeps the rig's
-  // promise (the first reconciliation is done) with a client whose start() does not.
-  await waitFor(() => events.some((event) => event.kind === 'account'), 'the first reconciliation');
+  const { rest, privateWs, live, events } = await startedLiveClient(http, ws, timer, options);
   return {
     http,
     ws,

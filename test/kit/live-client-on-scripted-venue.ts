@@ -1,6 +1,6 @@
-import { pino } from 'pino';
 import type { UserEvent } from '../../core/model/index.ts';
-import { hmacSigner, LiveExecutionClient, PrivateWsClient, VenueRestClient } from '../../core/venue/index.ts';
+import type { LiveExecutionClient } from '../../core/venue/index.ts';
+import { startedLiveClient } from './started-live-client.ts';
 import { type FakeTimer, fakeTimer } from './venue-fake-timer.ts';
 import {
   datedOn,
@@ -9,7 +9,6 @@ import {
   type ScriptedReply,
   startFakeVenueHttp,
 } from './venue-http-server.ts';
-import { waitFor } from './venue-wait.ts';
 import { ok, WIRE_ACCOUNT, WIRE_ASSET } from './venue-wire-samples.ts';
 import { type FakeVenueWs, startFakeVenueWs } from './venue-ws-server.ts';
 
@@ -69,36 +68,11 @@ export async function liveClientOnScriptedVenue(
     datedOn(timer.now, (request) => state.extra(request) ?? answer(state, request)),
   );
   const ws = await startFakeVenueWs();
-  const logger = pino({ level: 'silent' });
-  const signer = hmacSigner('k', 's');
-  const rest = new VenueRestClient({
-    baseUrl: http.url,
-    signer,
-    timer,
-    logger,
-    ...(opts.defaultRestRetry === true ? {} : { retry: { maxRetries: 0, baseMs: 1, capMs: 1 } }),
-  });
-  const privateWs = new PrivateWsClient({
-    url: ws.url,
-    signer,
-    timer,
-    random: { next: () => 0 },
-    requestTimeoutMs: 1_000,
-    reconnect: { baseMs: 100, capMs: 1_000, minMs: 0 },
-    logger,
-  });
-  const live = new LiveExecutionClient({
-    rest,
-    ws: privateWs,
-    timer,
+  const { rest, live, events } = await startedLiveClient(http, ws, timer, {
     brokerClientId: 'acct-1',
     lookupSpacingMs: 200,
-    logger,
+    ...(opts.defaultRestRetry === true ? { defaultRestRetry: true } : {}),
   });
-  const events: UserEvent[] = [];
-  live.events.subscribe((e) => events.push(e));
-  await live.start();
-  await waitFor(() => events.some((e) => e.kind === 'account'), 'first reconciliation events');
   return {
     http,
     ws,
