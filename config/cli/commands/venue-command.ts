@@ -11,7 +11,7 @@ import {
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { RunLock } from '../../../backtest/report/index.ts';
 import { defaultFillModelFor, sourceStartFillModelWarnings } from '../../../backtest/runner/index.ts';
-import { SYNTHETIC_INSTRUMENTS, SYNTHETIC_MARKETS } from '../../../backtest/synthetic/index.ts';
+import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
 import { fillModelOf, latencyOf } from '../../compose/sim-models.ts';
@@ -42,8 +42,8 @@ export interface VenueOptions {
   /** Where the venue keeps its state across restarts and crashes; absent = memory only. */
   readonly dataDir?: string | undefined;
   /**
-   * Starting balances of the account by asset (`--balance`, decimal strings); absent = 100000 in
-   * each asset the feed's instruments settle in.
+   * Starting balances of the account by asset (`--balance`, decimal strings); absent = what
+   * `paper.startingCash` defaults to (100000 USDT).
    */
   readonly balance?: Readonly<Record<string, string>> | undefined;
   /** The sims' fill model, as `paper.fillModel` takes it; absent = the one a backtest of the feed defaults to. */
@@ -55,8 +55,8 @@ export interface VenueOptions {
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
  * WebSocket protocol, with the SYNTHETIC instruments, until SIGINT / SIGTERM. Its account starts
- * with the `--balance` given, else 100000 in each asset the feed's instruments settle in (USDT for
- * crypto, USD for a US equity); its fill model is `--fill-model`, else the one a backtest or paper
+ * with the `--balance` given, else with what `paper.startingCash` defaults to (100000 USDT, which
+ * the venue counts one for one with the USD a US equity settles in); its fill model is `--fill-model`, else the one a backtest or paper
  * run of the feed defaults to (`bar` on data that begins with bars only, else `queue`); its
  * latency `--latency`, else none. It states all three at start, and warns of a quote or trade
  * fill model on data that begins with bars only.
@@ -110,12 +110,8 @@ export async function venueCommand(
         ? syntheticFeed({ seed: options.seed, startTime: Date.now() })
         : recordingFeed(recording, () => undefined),
     );
-    const syms =
-      recording === undefined
-        ? SYNTHETIC_MARKETS.map((m) => m.sym)
-        : (await readSessionHeader(recording)).symbols;
     const defaults: VenueSetup = {
-      balances: defaultVenueBalances(syms, SYNTHETIC_INSTRUMENTS),
+      balances: defaultVenueBalances(),
       fillModel: defaultFillModelFor(first),
     };
     const choice = chooseVenueStart(

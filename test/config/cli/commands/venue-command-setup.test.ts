@@ -74,10 +74,16 @@ async function started<T = undefined>(
   return { stdout, stderr, seen: await (seen as Promise<T>) };
 }
 
-/** The account's equity and assets as the running venue reports them over REST. */
+/**
+ * The account's equity and assets as the running venue reports them over REST, asked with a nonce
+ * on the venue's clock (its `Date` header): a venue replaying a recording runs on the recording's.
+ */
 async function accountOf(restUrl: string): Promise<{ equity: string; assets: Record<string, string> }> {
   const endpoint = { restUrl, ...CREDENTIALS };
-  const account = (await signedRest(endpoint, 'GET', '/api/v1/trading/account')).body.data as {
+  const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+  const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
+  const reply = await signedRest(endpoint, 'GET', '/api/v1/trading/account', {}, { nonceSeconds });
+  const account = reply.body.data as {
     equity: string;
     assets: { coin: string; balance: string }[];
   };
@@ -126,13 +132,19 @@ describe('keel venue starting balances', () => {
     const { stdout, seen } = await started({ recording: await barsRecording() }, accountOf);
     expect(seen).toEqual({ equity: '100000', assets: { USDT: '100000' } });
     expect(stdout).toContain(
-      "  account:         100000 USDT (the default: 100000 in each asset the feed's instruments settle in; --balance sets it)\n",
+      "  account:         100000 USDT (the default, paper.startingCash's; --balance sets it)\n",
     );
   }, 30_000);
 
-  it('start synthetic data, which holds a US equity, with USD for it besides USDT, and say so', async () => {
-    const { stdout } = await started({});
-    expect(stdout).toContain('  account:         100000 USDT + 100000 USD (the default');
+  // The commit reviewer's parity run: on synthetic data, which holds US_EQUITY_AAPL besides crypto,
+  // a plain `keel venue` still held 100000 USD beside 100000 USDT, so a USDT config against it
+  // sized on 200000 where a paper run of the same data (paper.startingCash: 100000 USDT) sized on 100000.
+  it("start synthetic data, though it holds a US equity, with 100000 USDT only, as paper.startingCash's default", async () => {
+    const { stdout, seen } = await started({}, accountOf);
+    expect(seen).toEqual({ equity: '100000', assets: { USDT: '100000' } });
+    expect(stdout).toContain(
+      "  account:         100000 USDT (the default, paper.startingCash's; --balance sets it)\n",
+    );
   }, 30_000);
 
   it('are the --balance given, and only those', async () => {
