@@ -26,6 +26,7 @@ export type {
 export {
   DEFAULT_LATENCY,
   DEFAULT_MAINTENANCE_MARGIN_RATE,
+  DEFAULT_VALUATION_COINS,
   maintenanceMarginRateOf,
   resolveLoanOptions,
 } from './sim-options.ts';

@@ -20,6 +20,7 @@ import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { chooseVenueStart } from './venue-data-dir.ts';
 import {
+  coinsTheVenueValues,
   defaultVenueBalances,
   type SetupStatement,
   type VenueFillModel,
@@ -71,7 +72,8 @@ export interface VenueOptions {
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
- *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, the data dir holds a
+ *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, `--balance` names an
+ *   asset the venue cannot value (see `coinsTheVenueValues`), the data dir holds a
  *   venue started with another feed or another setup than the flags give, is held by a running venue or does not replay to the account
  *   its venue acknowledged (written by another Keel), or the recording is not one
  *   (its header cannot be read, or it holds malformed lines and no market data: see `isBadInputFile`)
@@ -98,6 +100,15 @@ export async function venueCommand(
   let setup: VenueSetup;
   let first: Awaited<ReturnType<typeof fillModelPreview>>;
   const given = givenSetup(options);
+  // Refused rather than counted as 0 in the equity a session against the venue sizes on.
+  const values = coinsTheVenueValues(Object.values(SYNTHETIC_INSTRUMENTS));
+  const unvaluable = Object.keys(given.balances ?? {}).filter((asset) => !values.includes(asset));
+  if (unvaluable.length > 0) {
+    io.stderr.write(
+      `✖ keel venue: --balance names ${unvaluable.join(', ')}, which the venue cannot value: it values ${values.join(', ')} (USDT, USDC and USD at 1, the others at the price of an instrument it lists) and would count anything else as 0 in its equity\n`,
+    );
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   try {
     // The data dir is locked before its start file is read or written: of two venues started at
     // once on it, the one refused never touches the start file of the one that runs.

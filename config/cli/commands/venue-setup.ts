@@ -1,4 +1,6 @@
 import type { z } from 'zod';
+import { DEFAULT_VALUATION_COINS } from '../../../backtest/sim/index.ts';
+import type { InstrumentSpec } from '../../../core/model/index.ts';
 import { type fillModelConfigSchema, type PaperConfig, paperConfigSchema } from '../../schema/index.ts';
 
 /** A fill model as `paper.fillModel` takes it: a name, or a name with settings. */
@@ -42,6 +44,20 @@ export const SETUP_BEFORE_IT_WAS_KEPT: VenueSetup = {
 export function defaultVenueBalances(): Record<string, string> {
   const cash = paperConfigSchema.shape.startingCash.parse(undefined);
   return Object.fromEntries(Object.entries(cash).map(([asset, amount]) => [asset, amount.toFixed()]));
+}
+
+/**
+ * The coins a venue listing these instruments can value, so that its equity counts a balance of
+ * them: those it counts at 1 (USDT, USDC, USD), then the base coins of the instruments it lists
+ * against one of those, valued at their price. It counts any other coin as 0.
+ * @param instruments - the instruments the venue lists
+ * @returns the coins, the ones counted at 1 first
+ */
+export function coinsTheVenueValues(instruments: readonly InstrumentSpec[]): string[] {
+  const valued = new Set(DEFAULT_VALUATION_COINS);
+  for (const { id } of instruments)
+    if (id.kind === 'crypto' && DEFAULT_VALUATION_COINS.includes(id.quote)) valued.add(id.base);
+  return [...valued];
 }
 
 /**

@@ -154,6 +154,40 @@ describe('keel venue starting balances', () => {
   }, 30_000);
 });
 
+// The commit reviewer's run: `keel venue --balance BNB=10` started, and its equity counted the
+// BNB as 0 (no instrument of the venue prices it) without a word.
+describe('keel venue --balance of a coin the venue cannot value', () => {
+  it('is refused before the venue starts, naming the coin and what the venue values', async () => {
+    let stdout = '';
+    let stderr = '';
+    const code = await venueCommand(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        recording: undefined,
+        seed: 7,
+        speed: 1,
+        balance: { USDT: '1', BNB: '10' },
+      },
+      {
+        stdout: {
+          write: (text: string) => {
+            stdout += text;
+            if (text.includes('Ctrl-C stops it.')) process.emit('SIGINT');
+          },
+        },
+        stderr: { write: (text: string) => (stderr += text) },
+      },
+    );
+    expect({ code, stdout, stderr }).toEqual({
+      code: EXIT.BAD_CONFIG_OR_USAGE,
+      stdout: '',
+      stderr:
+        '✖ keel venue: --balance names BNB, which the venue cannot value: it values USDT, USDC, USD, BTC, ETH (USDT, USDC and USD at 1, the others at the price of an instrument it lists) and would count anything else as 0 in its equity\n',
+    });
+  }, 30_000);
+});
+
 describe('keel venue --latency', () => {
   it('states the latency given, and none by default', async () => {
     const given = await started({
