@@ -7,7 +7,7 @@
 export type { BarOverlap } from './bar-coverage.ts';
 export type { EquitySnapshot } from './equity-estimate.ts';
 export type { FillModelName, FillModelOptions } from './fill-model.ts';
-export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
+export { describeFillModel, FILL_MODEL_NAMES, resolveFillModel } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
 export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
 export type { LoanHeadroom } from './loan-limits.ts';

@@ -10,7 +10,11 @@ import {
 } from '../../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { RunLock } from '../../../backtest/report/index.ts';
-import { defaultFillModelFor, sourceStartFillModelWarnings } from '../../../backtest/runner/index.ts';
+import {
+  defaultFillModelFor,
+  type FillModelAdvice,
+  sourceStartFillModelWarnings,
+} from '../../../backtest/runner/index.ts';
 import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
@@ -95,6 +99,7 @@ export async function venueCommand(
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;
   let restarted: boolean;
+  let setupInferred: boolean;
   let synthetic: boolean;
   let lock: RunLock | undefined;
   let setup: VenueSetup;
@@ -137,6 +142,7 @@ export async function venueCommand(
     }
     const { start } = choice;
     restarted = choice.restarted;
+    setupInferred = choice.setupInferred;
     setup = start.setup;
     const feed: FeedSource =
       start.recording === undefined
@@ -177,16 +183,22 @@ export async function venueCommand(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const fillModelName = typeof setup.fillModel === 'string' ? setup.fillModel : setup.fillModel.name;
-  for (const warning of sourceStartFillModelWarnings(fillModelName, first, '--fill-model'))
+  // A restart keeps the data dir's fill model: the way to another is a new data dir.
+  const advice: FillModelAdvice | undefined = restarted
+    ? (models) => `a restart keeps it, so start a new --data-dir with --fill-model ${models}`
+    : undefined;
+  const setting = restarted ? "the data dir's fill model" : '--fill-model';
+  for (const warning of sourceStartFillModelWarnings(fillModelName, first, setting, advice))
     io.stderr.write(`  warning: ${warning}\n`);
+  const kept = setupInferred ? 'old data dir' : 'data dir';
   const statement: SetupStatement = {
     balances: venue.portfolios[0]?.startingBalances ?? {},
     fillModel: venue.fillModel,
     latency: setup.latency,
     origins: {
-      balances: restarted ? 'data dir' : given.balances === undefined ? 'default' : 'flag',
-      fillModel: restarted ? 'data dir' : given.fillModel === undefined ? 'default' : 'flag',
-      latency: restarted ? 'data dir' : given.latency === undefined ? 'default' : 'flag',
+      balances: restarted ? kept : given.balances === undefined ? 'default' : 'flag',
+      fillModel: restarted ? kept : given.fillModel === undefined ? 'default' : 'flag',
+      latency: restarted ? kept : given.latency === undefined ? 'default' : 'flag',
     },
     sourceDefault: defaultFillModelFor(first),
   };

@@ -82,8 +82,11 @@ function flowText(value: unknown): string {
   return `{${fields.join(', ')}}`;
 }
 
-/** Where a part of a venue's setup came from. */
-export type SetupOrigin = 'flag' | 'default' | 'data dir';
+/**
+ * Where a part of a venue's setup came from: a flag, the default, the data dir that kept it, or a
+ * data dir started before setups were kept (what every venue then had).
+ */
+export type SetupOrigin = 'flag' | 'default' | 'data dir' | 'old data dir';
 
 /** What the start lines of `keel venue` state of its setup. */
 export interface SetupStatement {
@@ -126,6 +129,7 @@ export function venueSetupLines(statement: SetupStatement): string[] {
 function originText(origin: SetupOrigin, flag: string, fallback: string): string {
   if (origin === 'flag') return flag;
   if (origin === 'data dir') return 'kept in the data dir';
+  if (origin === 'old data dir') return 'the data dir predates kept setups: what every venue had up to 0.2.0';
   return `${fallback}; ${flag} sets it`;
 }
 

@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../../backtest/recording/index.ts';
 import { type VenueOptions, venueCommand } from '../../../../config/cli/commands/venue-command.ts';
+import { VENUE_START_FILE } from '../../../../config/cli/commands/venue-data-dir.ts';
 import { EXIT } from '../../../../config/cli/exit-codes.ts';
 import { signedRest } from '../../../kit/paper-venue-client.ts';
 import { writeRecording } from '../../../kit/recording-files.ts';
@@ -114,7 +116,27 @@ describe('keel venue fill model', () => {
       '  fill model:      queue (partial fills limited by displayed/traded size, market slippage 2 ticks + 1 beyond the book) (--fill-model)\n',
     );
     expect(stderr).toBe(
-      '  warning: --fill-model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; set --fill-model: bar\n',
+      '  warning: --fill-model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; set --fill-model bar\n',
+    );
+  }, 30_000);
+
+  // The commit reviewer's run: a bars data dir of a venue started before its setup was kept
+  // restarted on queue, said its setup was "kept in the data dir" and advised `--fill-model: bar`,
+  // which the restart then refused (the data dir's setup was queue).
+  it('restarts a data dir from before setups were kept without calling its setup kept or advising a flag it refuses', async () => {
+    const recording = await barsRecording();
+    const dataDir = aDir();
+    writeFileSync(join(dataDir, VENUE_START_FILE), JSON.stringify({ recording, seed: 7, startTime: T0 }));
+    const { stdout, stderr } = await started({ recording, dataDir });
+    expect(stdout).not.toContain('kept in the data dir');
+    expect(stdout).toContain(
+      '  account:         100000 USDT + 100000 USD (the data dir predates kept setups: what every venue had up to 0.2.0)\n',
+    );
+    expect(stdout).toContain(
+      '(the data dir predates kept setups: what every venue had up to 0.2.0)\n  latency:',
+    );
+    expect(stderr).toBe(
+      "  warning: the data dir's fill model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; a restart keeps it, so start a new --data-dir with --fill-model bar\n",
     );
   }, 30_000);
 
