@@ -1,6 +1,11 @@
 import type { BarEvent, MarketEvent } from '../../core/model/index.ts';
 import type { FillModelName } from '../sim/index.ts';
-import { barsOnlySyms, chosenFillModelWarnings, type ReplayedMarkets } from './chosen-fill-model-warnings.ts';
+import {
+  barsOnlySyms,
+  chosenFillModelWarnings,
+  type FillModelAdvice,
+  type ReplayedMarkets,
+} from './chosen-fill-model-warnings.ts';
 
 /** Events that say nothing about the price an order could get: they do not decide the fill model. */
 const INFORMATIONAL = new Set<MarketEvent['kind']>([
@@ -103,12 +108,14 @@ export function fillModelWarnings(
  * @param chosen - the fill model set
  * @param first - the first events of the source, up to its first quote, trade or book
  * @param setting - what chose the model (e.g. `--fill-model`)
+ * @param advice - what the sentence advises; default to set the setting to `bar`
  * @returns one sentence, empty when the model fits or the source began with more than bars
  */
 export function sourceStartFillModelWarnings(
   chosen: FillModelName,
   first: readonly MarketEvent[],
   setting: string,
+  advice?: FillModelAdvice,
 ): string[] {
   if (chosen === 'bar' || defaultFillModelFor(first) !== 'bar') return [];
   const closedBars = new Map<string, BarEvent>();
@@ -119,5 +126,6 @@ export function sourceStartFillModelWarnings(
     { quotes: none, trades: none, books: none, closedBars },
     new Set(closedBars.keys()),
     setting,
+    advice,
   );
 }

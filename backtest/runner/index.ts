@@ -11,6 +11,7 @@ export type { BacktestRunOptions } from './backtest-run-options.ts';
 export type { BacktestWarmUp, BacktestWarmUpOptions } from './backtest-warm-up.ts';
 export { WarmUpTookEverythingError } from './backtest-warm-up.ts';
 export { barOverlapWarnings } from './bar-overlap-warning.ts';
+export type { FillModelAdvice } from './chosen-fill-model-warnings.ts';
 export type { FlatCommission } from './commission.ts';
 export { fixedCommissionText, withCommission } from './commission.ts';
 export type { CreationOrderJournalOptions } from './creation-order-journal.ts';

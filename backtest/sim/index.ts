@@ -8,7 +8,7 @@ export { ASSUMED_FUNDING_INTERVAL_MS } from './assumed-funding.ts';
 export type { BarOverlap } from './bar-coverage.ts';
 export type { EquitySnapshot } from './equity-estimate.ts';
 export type { FillModelName, FillModelOptions } from './fill-model.ts';
-export { describeFillModel, FILL_MODEL_NAMES } from './fill-model.ts';
+export { describeFillModel, FILL_MODEL_NAMES, resolveFillModel } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
 export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
 export type { LoanHeadroom } from './loan-limits.ts';
@@ -27,6 +27,7 @@ export type {
 export {
   DEFAULT_LATENCY,
   DEFAULT_MAINTENANCE_MARGIN_RATE,
+  DEFAULT_VALUATION_COINS,
   maintenanceMarginRateOf,
   resolveLoanOptions,
 } from './sim-options.ts';

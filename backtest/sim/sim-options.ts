@@ -95,7 +95,7 @@ export interface SimVenueOptions {
    * [0, 0.5, 1, 2] (Keel's choice).
    */
   readonly adlScoreThresholds?: readonly [number, number, number, number];
-  /** Coins valued at 1 (the account currency). Default USDT, USDC, USD. */
+  /** Coins valued at 1 (the account currency). Default {@link DEFAULT_VALUATION_COINS}. */
   readonly valuationCoins?: readonly string[];
   /** Virtual time before the first event. Default 0. */
   readonly startTime?: number;
@@ -191,6 +191,13 @@ export function resolveLoanOptions(loans: LoanOptions | undefined): Required<Loa
   };
 }
 
+/**
+ * The coins the simulated venue values at 1 when the options name none (Keel's choice): an
+ * account's USDT, USDC and USD all count one for one in its equity, and any other coin at the
+ * mark of a `{coin}/{valuation coin}` instrument (`coin-valuation.ts`).
+ */
+export const DEFAULT_VALUATION_COINS: readonly string[] = ['USDT', 'USDC', 'USD'];
+
 /** The maintenance margin rate of a sym's positions when the options give none (Keel's choice). */
 export const DEFAULT_MAINTENANCE_MARGIN_RATE: Dec = D('0.005');
 
@@ -251,7 +258,7 @@ export function resolveSimOptions(options: SimVenueOptions): ResolvedSimOptions 
     marginCallRatioN: (options.marginCallRatio ?? D('0.8')).toNumber(),
     liqPriceTolerance: options.liqPriceTolerance ?? 0.001,
     adlScoreThresholds: options.adlScoreThresholds ?? [0, 0.5, 1, 2],
-    valuationCoins: new Set(options.valuationCoins ?? ['USDT', 'USDC', 'USD']),
+    valuationCoins: new Set(options.valuationCoins ?? DEFAULT_VALUATION_COINS),
     startTime: options.startTime ?? 0,
     dayEnd:
       options.dayEnd ??

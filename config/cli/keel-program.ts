@@ -129,7 +129,7 @@ export function buildKeelProgram(io: CliIo, exit: (code: ExitCode) => void): Com
     .option('--data-dir <dir>', 'keep orders, fills, positions and loans here across restarts and crashes')
     .option(
       '--balance <ASSET=AMOUNT>',
-      "a starting balance of the account, repeatable (default: 100000 in each asset the feed's instruments settle in: USDT for crypto, USD for a US equity)",
+      'a starting balance of the account, repeatable (default: 100000 USDT, as paper.startingCash)',
       venueBalanceOption,
     )
     .option(

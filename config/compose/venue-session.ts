@@ -239,7 +239,7 @@ async function startAndRunVenueSession(
   ))
     logger.warn(warning);
   // Said in the log now and in the result's warnings: the equity the session starts from holds them.
-  const startWarnings = unvaluedCoinsAtStartWarnings(kernel.state, options.instruments);
+  const startWarnings = unvaluedCoinsAtStartWarnings(kernel.state, options.instruments, options.mode);
   for (const warning of startWarnings) logger.warn(warning);
   // What the venue held before the session traded: its trade list starts from these positions,
   // and its summary says what was owed at the start.

@@ -10,8 +10,12 @@ import {
 } from '../../../backtest/paper-venue/index.ts';
 import { readSessionHeader } from '../../../backtest/recording/index.ts';
 import type { RunLock } from '../../../backtest/report/index.ts';
-import { defaultFillModelFor, sourceStartFillModelWarnings } from '../../../backtest/runner/index.ts';
-import { SYNTHETIC_INSTRUMENTS, SYNTHETIC_MARKETS } from '../../../backtest/synthetic/index.ts';
+import {
+  defaultFillModelFor,
+  type FillModelAdvice,
+  sourceStartFillModelWarnings,
+} from '../../../backtest/runner/index.ts';
+import { SYNTHETIC_INSTRUMENTS } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
 import { fillModelPreview } from '../../compose/fill-model-preview.ts';
 import { fillModelOf, latencyOf } from '../../compose/sim-models.ts';
@@ -20,6 +24,7 @@ import type { CliIo } from '../cli-io.ts';
 import { EXIT, type ExitCode } from '../exit-codes.ts';
 import { chooseVenueStart } from './venue-data-dir.ts';
 import {
+  coinsTheVenueValues,
   defaultVenueBalances,
   type SetupStatement,
   type VenueFillModel,
@@ -42,8 +47,8 @@ export interface VenueOptions {
   /** Where the venue keeps its state across restarts and crashes; absent = memory only. */
   readonly dataDir?: string | undefined;
   /**
-   * Starting balances of the account by asset (`--balance`, decimal strings); absent = 100000 in
-   * each asset the feed's instruments settle in.
+   * Starting balances of the account by asset (`--balance`, decimal strings); absent = what
+   * `paper.startingCash` defaults to (100000 USDT).
    */
   readonly balance?: Readonly<Record<string, string>> | undefined;
   /** The sims' fill model, as `paper.fillModel` takes it; absent = the one a backtest of the feed defaults to. */
@@ -55,8 +60,8 @@ export interface VenueOptions {
 /**
  * `keel venue`: the paper venue as a standalone server speaking the venue's REST and
  * WebSocket protocol, with the SYNTHETIC instruments, until SIGINT / SIGTERM. Its account starts
- * with the `--balance` given, else 100000 in each asset the feed's instruments settle in (USDT for
- * crypto, USD for a US equity); its fill model is `--fill-model`, else the one a backtest or paper
+ * with the `--balance` given, else with what `paper.startingCash` defaults to (100000 USDT, which
+ * the venue counts one for one with the USD a US equity settles in); its fill model is `--fill-model`, else the one a backtest or paper
  * run of the feed defaults to (`bar` on data that begins with bars only, else `queue`); its
  * latency `--latency`, else none. It states all three at start, and warns of a quote or trade
  * fill model on data that begins with bars only.
@@ -71,7 +76,8 @@ export interface VenueOptions {
  * @param io - output streams
  * @param env - where `KEEL_API_KEY` / `KEEL_API_SECRET` are read
  * @returns EXIT.OK after a signal closed it, EXIT.RUNTIME_FAILURE when it cannot start,
- *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, the data dir holds a
+ *   EXIT.BAD_CONFIG_OR_USAGE when only one of the two variables is set, `--balance` names an
+ *   asset the venue cannot value (see `coinsTheVenueValues`), the data dir holds a
  *   venue started with another feed or another setup than the flags give, is held by a running venue or does not replay to the account
  *   its venue acknowledged (written by another Keel), or the recording is not one
  *   (its header cannot be read, or it holds malformed lines and no market data: see `isBadInputFile`)
@@ -93,11 +99,21 @@ export async function venueCommand(
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let venue: Awaited<ReturnType<typeof startPaperVenue>>;
   let restarted: boolean;
+  let setupInferred: boolean;
   let synthetic: boolean;
   let lock: RunLock | undefined;
   let setup: VenueSetup;
   let first: Awaited<ReturnType<typeof fillModelPreview>>;
   const given = givenSetup(options);
+  // Refused rather than counted as 0 in the equity a session against the venue sizes on.
+  const values = coinsTheVenueValues(Object.values(SYNTHETIC_INSTRUMENTS));
+  const unvaluable = Object.keys(given.balances ?? {}).filter((asset) => !values.includes(asset));
+  if (unvaluable.length > 0) {
+    io.stderr.write(
+      `✖ keel venue: --balance names ${unvaluable.join(', ')}, which the venue cannot value: it values ${values.join(', ')} (USDT, USDC and USD at 1, the others at the price of an instrument it lists) and would count anything else as 0 in its equity\n`,
+    );
+    return EXIT.BAD_CONFIG_OR_USAGE;
+  }
   try {
     // The data dir is locked before its start file is read or written: of two venues started at
     // once on it, the one refused never touches the start file of the one that runs.
@@ -110,12 +126,8 @@ export async function venueCommand(
         ? syntheticFeed({ seed: options.seed, startTime: Date.now() })
         : recordingFeed(recording, () => undefined),
     );
-    const syms =
-      recording === undefined
-        ? SYNTHETIC_MARKETS.map((m) => m.sym)
-        : (await readSessionHeader(recording)).symbols;
     const defaults: VenueSetup = {
-      balances: defaultVenueBalances(syms, SYNTHETIC_INSTRUMENTS),
+      balances: defaultVenueBalances(),
       fillModel: defaultFillModelFor(first),
     };
     const choice = chooseVenueStart(
@@ -130,6 +142,7 @@ export async function venueCommand(
     }
     const { start } = choice;
     restarted = choice.restarted;
+    setupInferred = choice.setupInferred;
     setup = start.setup;
     const feed: FeedSource =
       start.recording === undefined
@@ -170,16 +183,22 @@ export async function venueCommand(
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const fillModelName = typeof setup.fillModel === 'string' ? setup.fillModel : setup.fillModel.name;
-  for (const warning of sourceStartFillModelWarnings(fillModelName, first, '--fill-model'))
+  // A restart keeps the data dir's fill model: the way to another is a new data dir.
+  const advice: FillModelAdvice | undefined = restarted
+    ? (models) => `a restart keeps it, so start a new --data-dir with --fill-model ${models}`
+    : undefined;
+  const setting = restarted ? "the data dir's fill model" : '--fill-model';
+  for (const warning of sourceStartFillModelWarnings(fillModelName, first, setting, advice))
     io.stderr.write(`  warning: ${warning}\n`);
+  const kept = setupInferred ? 'old data dir' : 'data dir';
   const statement: SetupStatement = {
     balances: venue.portfolios[0]?.startingBalances ?? {},
     fillModel: venue.fillModel,
     latency: setup.latency,
     origins: {
-      balances: restarted ? 'data dir' : given.balances === undefined ? 'default' : 'flag',
-      fillModel: restarted ? 'data dir' : given.fillModel === undefined ? 'default' : 'flag',
-      latency: restarted ? 'data dir' : given.latency === undefined ? 'default' : 'flag',
+      balances: restarted ? kept : given.balances === undefined ? 'default' : 'flag',
+      fillModel: restarted ? kept : given.fillModel === undefined ? 'default' : 'flag',
+      latency: restarted ? kept : given.latency === undefined ? 'default' : 'flag',
     },
     sourceDefault: defaultFillModelFor(first),
   };

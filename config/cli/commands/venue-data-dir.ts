@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { writeWhole } from '../../../backtest/paper-venue/index.ts';
+import { resolveFillModel } from '../../../backtest/sim/index.ts';
+import { D } from '../../../core/model/index.ts';
+import { fillModelOf } from '../../compose/sim-models.ts';
+import { paperConfigSchema } from '../../schema/index.ts';
 import { SETUP_BEFORE_IT_WAS_KEPT, setupFlags, type VenueSetup } from './venue-setup.ts';
 
 /** The file `keel venue` keeps in its data dir besides the paper venue's own. */
@@ -39,7 +44,16 @@ export interface AskedStart {
 
 /** The start to use, or why the data dir cannot be used with the options given. */
 export type VenueStartChoice =
-  | { readonly ok: true; readonly start: Required<VenueStart>; readonly restarted: boolean }
+  | {
+      readonly ok: true;
+      readonly start: Required<VenueStart>;
+      readonly restarted: boolean;
+      /**
+       * The data dir was started before it kept its venue's setup: the setup is
+       * {@link SETUP_BEFORE_IT_WAS_KEPT}, what every venue then had, not read from it.
+       */
+      readonly setupInferred: boolean;
+    }
   | { readonly ok: false; readonly problem: string };
 
 /**
@@ -70,7 +84,7 @@ export function chooseVenueStart(
     }
     const setup = saved.setup ?? SETUP_BEFORE_IT_WAS_KEPT;
     const changed = (Object.keys(asked.given) as (keyof VenueSetup)[]).find(
-      (key) => JSON.stringify(asked.given[key]) !== JSON.stringify(setup[key]),
+      (key) => !sameSetupPart(key, asked.given, setup),
     );
     if (changed !== undefined) {
       return {
@@ -85,7 +99,12 @@ export function chooseVenueStart(
         problem: `${dataDir} holds a venue that took its credentials from KEEL_API_KEY and KEEL_API_SECRET: set them again`,
       };
     }
-    return { ok: true, start: { ...saved, setup, ...credentials }, restarted: true };
+    return {
+      ok: true,
+      start: { ...saved, setup, ...credentials },
+      restarted: true,
+      setupInferred: saved.setup === undefined,
+    };
   }
   const start: Required<VenueStart> = {
     recording: asked.recording,
@@ -99,7 +118,39 @@ export function chooseVenueStart(
   };
   if (dataDir !== undefined)
     saveStart(dataDir, asked.fixed === undefined ? start : withoutCredentials(start));
-  return { ok: true, start, restarted: false };
+  return { ok: true, start, restarted: false, setupInferred: false };
+}
+
+/**
+ * Whether a part of the setup the command line gave is the one the data dir keeps, however each is
+ * written: balances as the same assets with equal amounts (`5e4` is `50000`, in any order), the
+ * fill model and the latency as the venue runs them (`{name: queue}` is `queue`, defaults filled in).
+ * @param key - the part
+ * @param given - the parts the command line gave
+ * @param kept - the data dir's setup
+ * @returns true when the venue would run the same
+ */
+function sameSetupPart(key: keyof VenueSetup, given: Partial<VenueSetup>, kept: VenueSetup): boolean {
+  if (key === 'balances') {
+    const amounts = Object.entries(given.balances ?? {});
+    return (
+      amounts.length === Object.keys(kept.balances).length &&
+      amounts.every(([asset, amount]) => {
+        const keptAmount = kept.balances[asset];
+        return keptAmount !== undefined && D(keptAmount).eq(D(amount));
+      })
+    );
+  }
+  if (key === 'fillModel')
+    return (
+      given.fillModel !== undefined &&
+      isDeepStrictEqual(
+        resolveFillModel(fillModelOf(given.fillModel)),
+        resolveFillModel(fillModelOf(kept.fillModel)),
+      )
+    );
+  const latency = paperConfigSchema.shape.latency;
+  return isDeepStrictEqual(latency.parse(given.latency), latency.parse(kept.latency));
 }
 
 function credentialsOf(start: VenueStart): { apiKey: string; apiSecret: string } | undefined {

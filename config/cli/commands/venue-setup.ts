@@ -1,6 +1,7 @@
 import type { z } from 'zod';
+import { DEFAULT_VALUATION_COINS } from '../../../backtest/sim/index.ts';
 import type { InstrumentSpec } from '../../../core/model/index.ts';
-import type { fillModelConfigSchema, PaperConfig } from '../../schema/index.ts';
+import { type fillModelConfigSchema, type PaperConfig, paperConfigSchema } from '../../schema/index.ts';
 
 /** A fill model as `paper.fillModel` takes it: a name, or a name with settings. */
 export type VenueFillModel = z.output<typeof fillModelConfigSchema>;
@@ -21,38 +22,42 @@ export interface VenueSetup {
   readonly latency?: VenueLatency;
 }
 
-/** What each starting balance of `keel venue` holds when `--balance` names none (paper.startingCash's default). */
-export const DEFAULT_VENUE_CASH = '100000';
+/** What each starting balance of a venue from before its setup was kept held. */
+const CASH_BEFORE_IT_WAS_KEPT = '100000';
 
 /**
  * The setup of a data dir `keel venue` started before it kept its setup there: 100000 USDT and
  * 100000 USD, the queue fill model and no latency, as every venue then started.
  */
 export const SETUP_BEFORE_IT_WAS_KEPT: VenueSetup = {
-  balances: { USDT: DEFAULT_VENUE_CASH, USD: DEFAULT_VENUE_CASH },
+  balances: { USDT: CASH_BEFORE_IT_WAS_KEPT, USD: CASH_BEFORE_IT_WAS_KEPT },
   fillModel: 'queue',
 };
 
 /**
- * The starting balances of a venue whose `--balance` names none: 100000 of each asset the feed's
- * instruments settle in (USDT for crypto, USD for a US equity), so a Keel config of the same
- * instruments sizes orders on the capital a backtest or paper run of them starts with
- * (`paper.startingCash` defaults to 100000 USDT); USDT when the venue lists none of them.
- * @param syms - the syms of the feed (a recording's header, or the synthetic generator's)
- * @param listed - the instruments the venue lists, by sym
- * @returns the balances, in the order the syms first name each asset
+ * The starting balances of a venue whose `--balance` names none: what `paper.startingCash`
+ * defaults to (100000 USDT), whatever the feed, so a Keel config run against it sizes orders on
+ * the capital a paper run of the same data starts with (the venue counts USDT one for one with
+ * the USD a US equity settles in, as the paper venue of a paper run does).
+ * @returns the balances, as decimal strings
  */
-export function defaultVenueBalances(
-  syms: readonly string[],
-  listed: Readonly<Record<string, InstrumentSpec>>,
-): Record<string, string> {
-  const assets = new Set<string>();
-  for (const sym of syms) {
-    const settle = listed[sym]?.settleAsset;
-    if (settle !== undefined) assets.add(settle);
-  }
-  if (assets.size === 0) assets.add('USDT');
-  return Object.fromEntries([...assets].map((asset) => [asset, DEFAULT_VENUE_CASH]));
+export function defaultVenueBalances(): Record<string, string> {
+  const cash = paperConfigSchema.shape.startingCash.parse(undefined);
+  return Object.fromEntries(Object.entries(cash).map(([asset, amount]) => [asset, amount.toFixed()]));
+}
+
+/**
+ * The coins a venue listing these instruments can value, so that its equity counts a balance of
+ * them: those it counts at 1 (USDT, USDC, USD), then the base coins of the instruments it lists
+ * against one of those, valued at their price. It counts any other coin as 0.
+ * @param instruments - the instruments the venue lists
+ * @returns the coins, the ones counted at 1 first
+ */
+export function coinsTheVenueValues(instruments: readonly InstrumentSpec[]): string[] {
+  const valued = new Set(DEFAULT_VALUATION_COINS);
+  for (const { id } of instruments)
+    if (id.kind === 'crypto' && DEFAULT_VALUATION_COINS.includes(id.quote)) valued.add(id.base);
+  return [...valued];
 }
 
 /**
@@ -77,8 +82,11 @@ function flowText(value: unknown): string {
   return `{${fields.join(', ')}}`;
 }
 
-/** Where a part of a venue's setup came from. */
-export type SetupOrigin = 'flag' | 'default' | 'data dir';
+/**
+ * Where a part of a venue's setup came from: a flag, the default, the data dir that kept it, or a
+ * data dir started before setups were kept (what every venue then had).
+ */
+export type SetupOrigin = 'flag' | 'default' | 'data dir' | 'old data dir';
 
 /** What the start lines of `keel venue` state of its setup. */
 export interface SetupStatement {
@@ -112,7 +120,7 @@ export function venueSetupLines(statement: SetupStatement): string[] {
       : 'the default for data that begins with quotes, trades or books, as a backtest and a paper run choose';
   const latency = statement.latency;
   return [
-    `  account:         ${balances} (${originText(origins.balances, '--balance', "the default: 100000 in each asset the feed's instruments settle in")})`,
+    `  account:         ${balances} (${originText(origins.balances, '--balance', "the default, paper.startingCash's")})`,
     `  fill model:      ${statement.fillModel} (${originText(origins.fillModel, '--fill-model', fillDefault)})`,
     `  latency:         ${latency === undefined ? 'none: commands run at once' : latencyText(latency)} (${originText(origins.latency, '--latency', 'the default')})`,
   ];
@@ -121,6 +129,7 @@ export function venueSetupLines(statement: SetupStatement): string[] {
 function originText(origin: SetupOrigin, flag: string, fallback: string): string {
   if (origin === 'flag') return flag;
   if (origin === 'data dir') return 'kept in the data dir';
+  if (origin === 'old data dir') return 'the data dir predates kept setups: what every venue had up to 0.2.0';
   return `${fallback}; ${flag} sets it`;
 }
 

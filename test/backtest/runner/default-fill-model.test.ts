@@ -107,7 +107,7 @@ describe('the fill model set by hand, checked against the first events of its so
         '--fill-model',
       ),
     ).toEqual([
-      `--fill-model is touch, which matches resting orders against quotes, trades and books, but ${BTC}, ${ETH} had bars only: a limit there never fills and a market order takes the last close; set --fill-model: bar`,
+      `--fill-model is touch, which matches resting orders against quotes, trades and books, but ${BTC}, ${ETH} had bars only: a limit there never fills and a market order takes the last close; set --fill-model bar`,
     ]);
   });
 });

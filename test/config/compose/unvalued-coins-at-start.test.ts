@@ -36,11 +36,15 @@ describe('coins on the venue that no instrument of the session values', () => {
       [asset('USDT', '100000'), asset('USD', '100000'), asset('ETH', '2'), asset('EUR', '0')],
       '206800',
     );
-    expect(unvaluedCoinsAtStartWarnings(state, [SYNTHETIC_BTC_PERP, SYNTHETIC_ETH_SPOT])).toEqual([
-      "the venue's account holds 100000 USD, which no instrument of the config settles in or trades: the equity the venue reports (206800) counts it at the venue's own valuation (a Keel paper venue counts USDT, USDC and USD one for one), and so does the session, in USDT: its fraction-of-equity order sizes, equity risk limits and return treat it as capital; start the venue without it (keel venue --balance) for a comparison with a backtest",
+    expect(unvaluedCoinsAtStartWarnings(state, [SYNTHETIC_BTC_PERP, SYNTHETIC_ETH_SPOT], 'live')).toEqual([
+      "the venue's account holds 100000 USD, which no instrument of the config settles in or trades: the equity the venue reports (206800) counts it at the venue's own valuation (a Keel paper venue counts USDT, USDC and USD one for one), and so does the session, in USDT: its fraction-of-equity order sizes, equity risk limits and return treat it as capital; on a real venue that is so (the whole account is collateral); against keel venue, for a comparison with a backtest, start one whose --balance leaves it out (on a new --data-dir: a data dir keeps its balances)",
     ]);
     expect(
-      unvaluedCoinsAtStartWarnings(stateWith([asset('USDT', '5'), asset('BTC', '1')]), [SYNTHETIC_BTC_PERP]),
+      unvaluedCoinsAtStartWarnings(
+        stateWith([asset('USDT', '5'), asset('BTC', '1')]),
+        [SYNTHETIC_BTC_PERP],
+        'live',
+      ),
     ).toEqual([]);
   });
 });

@@ -1,7 +1,9 @@
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedMessage } from '../../../../backtest/recording/index.ts';
 import { type VenueOptions, venueCommand } from '../../../../config/cli/commands/venue-command.ts';
+import { VENUE_START_FILE } from '../../../../config/cli/commands/venue-data-dir.ts';
 import { EXIT } from '../../../../config/cli/exit-codes.ts';
 import { signedRest } from '../../../kit/paper-venue-client.ts';
 import { writeRecording } from '../../../kit/recording-files.ts';
@@ -74,12 +76,14 @@ async function started<T = undefined>(
   return { stdout, stderr, seen: await (seen as Promise<T>) };
 }
 
-/** The account's equity and assets as the running venue reports them over REST. */
+/**
+ * The account's equity and assets as the running venue reports them over REST, asked with a nonce
+ * on the venue's clock (its `Date` header): a venue replaying a recording runs on the recording's.
+ */
 async function accountOf(restUrl: string): Promise<{ equity: string; assets: Record<string, string> }> {
   const endpoint = { restUrl, ...CREDENTIALS };
-  // Signed on the venue's clock, its Date header: replaying a recording, it is the replay's.
-  const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date') ?? '';
-  const nonceSeconds = Math.floor(Date.parse(date) / 1000);
+  const date = (await fetch(`${restUrl}/api/v1/trading/account`)).headers.get('date');
+  const nonceSeconds = Math.floor(Date.parse(date ?? '') / 1000);
   const reply = await signedRest(endpoint, 'GET', '/api/v1/trading/account', {}, { nonceSeconds });
   const account = reply.body.data as {
     equity: string;
@@ -112,7 +116,27 @@ describe('keel venue fill model', () => {
       '  fill model:      queue (partial fills limited by displayed/traded size, market slippage 2 ticks + 1 beyond the book) (--fill-model)\n',
     );
     expect(stderr).toBe(
-      '  warning: --fill-model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; set --fill-model: bar\n',
+      '  warning: --fill-model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; set --fill-model bar\n',
+    );
+  }, 30_000);
+
+  // The commit reviewer's run: a bars data dir of a venue started before its setup was kept
+  // restarted on queue, said its setup was "kept in the data dir" and advised `--fill-model: bar`,
+  // which the restart then refused (the data dir's setup was queue).
+  it('restarts a data dir from before setups were kept without calling its setup kept or advising a flag it refuses', async () => {
+    const recording = await barsRecording();
+    const dataDir = aDir();
+    writeFileSync(join(dataDir, VENUE_START_FILE), JSON.stringify({ recording, seed: 7, startTime: T0 }));
+    const { stdout, stderr } = await started({ recording, dataDir });
+    expect(stdout).not.toContain('kept in the data dir');
+    expect(stdout).toContain(
+      '  account:         100000 USDT + 100000 USD (the data dir predates kept setups: what every venue had up to 0.2.0)\n',
+    );
+    expect(stdout).toContain(
+      '(the data dir predates kept setups: what every venue had up to 0.2.0)\n  latency:',
+    );
+    expect(stderr).toBe(
+      "  warning: the data dir's fill model is queue, which matches resting orders against quotes, trades and books, but BINANCE_PERP_BTC_USDT had bars only: a limit there never fills and a market order takes the last close; a restart keeps it, so start a new --data-dir with --fill-model bar\n",
     );
   }, 30_000);
 
@@ -130,19 +154,59 @@ describe('keel venue starting balances', () => {
     const { stdout, seen } = await started({ recording: await barsRecording() }, accountOf);
     expect(seen).toEqual({ equity: '100000', assets: { USDT: '100000' } });
     expect(stdout).toContain(
-      "  account:         100000 USDT (the default: 100000 in each asset the feed's instruments settle in; --balance sets it)\n",
+      "  account:         100000 USDT (the default, paper.startingCash's; --balance sets it)\n",
     );
   }, 30_000);
 
-  it('start synthetic data, which holds a US equity, with USD for it besides USDT, and say so', async () => {
-    const { stdout } = await started({});
-    expect(stdout).toContain('  account:         100000 USDT + 100000 USD (the default');
+  // The commit reviewer's parity run: on synthetic data, which holds US_EQUITY_AAPL besides crypto,
+  // a plain `keel venue` still held 100000 USD beside 100000 USDT, so a USDT config against it
+  // sized on 200000 where a paper run of the same data (paper.startingCash: 100000 USDT) sized on 100000.
+  it("start synthetic data, though it holds a US equity, with 100000 USDT only, as paper.startingCash's default", async () => {
+    const { stdout, seen } = await started({}, accountOf);
+    expect(seen).toEqual({ equity: '100000', assets: { USDT: '100000' } });
+    expect(stdout).toContain(
+      "  account:         100000 USDT (the default, paper.startingCash's; --balance sets it)\n",
+    );
   }, 30_000);
 
   it('are the --balance given, and only those', async () => {
     const { stdout, seen } = await started({ balance: { USDT: '2500.5', BTC: '1' } }, accountOf);
     expect(seen.assets).toEqual({ USDT: '2500.5', BTC: '1' });
     expect(stdout).toContain('  account:         2500.5 USDT + 1 BTC (--balance)\n');
+  }, 30_000);
+});
+
+// The commit reviewer's run: `keel venue --balance BNB=10` started, and its equity counted the
+// BNB as 0 (no instrument of the venue prices it) without a word.
+describe('keel venue --balance of a coin the venue cannot value', () => {
+  it('is refused before the venue starts, naming the coin and what the venue values', async () => {
+    let stdout = '';
+    let stderr = '';
+    const code = await venueCommand(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        recording: undefined,
+        seed: 7,
+        speed: 1,
+        balance: { USDT: '1', BNB: '10' },
+      },
+      {
+        stdout: {
+          write: (text: string) => {
+            stdout += text;
+            if (text.includes('Ctrl-C stops it.')) process.emit('SIGINT');
+          },
+        },
+        stderr: { write: (text: string) => (stderr += text) },
+      },
+    );
+    expect({ code, stdout, stderr }).toEqual({
+      code: EXIT.BAD_CONFIG_OR_USAGE,
+      stdout: '',
+      stderr:
+        '✖ keel venue: --balance names BNB, which the venue cannot value: it values USDT, USDC, USD, BTC, ETH (USDT, USDC and USD at 1, the others at the price of an instrument it lists) and would count anything else as 0 in its equity\n',
+    });
   }, 30_000);
 });
 

@@ -23,7 +23,12 @@ describe('keel venue data dir start', () => {
     const first = chooseVenueStart(synthetic, dir, 1000);
     expect(statSync(join(dir, VENUE_START_FILE)).mode & 0o777).toBe(0o600);
     const again = chooseVenueStart(synthetic, dir, 99_000);
-    expect(again).toEqual({ ok: true, restarted: true, start: first.ok ? first.start : undefined });
+    expect(again).toEqual({
+      ok: true,
+      restarted: true,
+      setupInferred: false,
+      start: first.ok ? first.start : undefined,
+    });
   });
 
   it('does not keep credentials that came from the environment, and asks for them again at a restart', () => {
@@ -107,6 +112,7 @@ describe('keel venue data dir start', () => {
     );
     expect(chooseVenueStart(synthetic, dir, 2000)).toMatchObject({
       ok: true,
+      setupInferred: true,
       start: { setup: { balances: { USDT: '100000', USD: '100000' }, fillModel: 'queue' } },
     });
     expect(chooseVenueStart({ ...synthetic, given: { balances: { USDT: '100000' } } }, dir, 2000)).toEqual({
