@@ -50,6 +50,12 @@ export interface LiveVenueOptions {
    */
   readonly marketDataHeartbeat?: { readonly heartbeatMs?: number; readonly silentHeartbeats?: number };
   readonly timer?: TimerPort;
+  /**
+   * The clock the events Keel makes itself are stamped with (see
+   * `LiveExecutionOptions.eventClock`): a paper session's replay clock. Default the venue's time
+   * as Keel estimates it from the `Date` header of its replies.
+   */
+  readonly eventClock?: () => number;
   readonly random?: JitterSource;
   readonly logger?: Logger;
   /**
@@ -151,6 +157,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     url: options.marketDataUrl,
     timer,
     serverClock,
+    ...(options.eventClock === undefined ? {} : { eventClock: options.eventClock }),
     random,
     counters: counters.market,
     logger: logger.child({ part: 'market-data' }),
@@ -165,6 +172,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     rest,
     ws: privateWs,
     timer,
+    ...(options.eventClock === undefined ? {} : { eventClock: options.eventClock }),
     logger: logger.child({ part: 'execution' }),
     ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
   });
