@@ -99,7 +99,8 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     brokerClientId: options.venue.brokerClientId,
     logger: options.logger,
     // What Keel makes itself carries the session's time, as the venue's own events carry the venue's.
-    ...(options.mode === 'paper' ? { eventClock: options.sessionClock } : {}),
+    eventClock: options.sessionClock,
+    ...(options.serverClock === undefined ? {} : { serverClock: options.serverClock }),
     onRaw: tap,
     ...(restMutations === undefined ? {} : { restMutations }),
     ...(privateGate === undefined ? {} : { marketFrameGate: privateGate.gate }),

@@ -51,6 +51,12 @@ export interface LiveVenueOptions {
   readonly marketDataHeartbeat?: { readonly heartbeatMs?: number; readonly silentHeartbeats?: number };
   readonly timer?: TimerPort;
   /**
+   * Keel's estimate of the venue's clock, shared by the REST client and both sockets: one a
+   * caller's earlier REST client learnt (a live session's checks before it starts). Default a new
+   * one on `timer`.
+   */
+  readonly serverClock?: ServerClock;
+  /**
    * The clock the events Keel makes itself are stamped with (see
    * `LiveExecutionOptions.eventClock`): a paper session's replay clock. Default the venue's time
    * as Keel estimates it from the `Date` header of its replies.
@@ -121,7 +127,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     rest: createInboundCounters(),
   };
   const tap = options.onRaw;
-  const serverClock = new ServerClock(timer, logger.child({ part: 'clock' }));
+  const serverClock = options.serverClock ?? new ServerClock(timer, logger.child({ part: 'clock' }));
   const rest = new VenueRestClient({
     baseUrl: options.restUrl,
     signer: options.signer,
