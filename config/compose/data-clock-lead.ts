@@ -8,8 +8,6 @@ export const DATA_CLOCK_LEAD_WARN_MS = 5_000;
 export interface VenueClockEstimate {
   /** @returns the venue's time as estimated, epoch ms */
   now(): number;
-  /** How many ms the venue's clock moves per ms of real time: 1 unless the venue states another. */
-  readonly rate: number;
 }
 
 /** How the log and the result say the venue's data ran ahead of its own clock. */
@@ -18,13 +16,12 @@ const LEAD_TEXT =
 
 /**
  * Whether a live session's venue stamps its data ahead of its own clock, the one Keel takes the
- * venue's time from (the `Date` header): Keel counts a fill stamped ahead of that clock only as
- * that clock's time when it arrived, and the result's fills, orders and trades then run ahead of
- * what the venue's clock said. A paper venue replaying faster than real time stamps its data and
- * its `Date` header on one clock, so it is no such venue; it states its clock's rate, and the
- * result then says its fills and equity are on different clocks (the session's own stamps are this
- * machine's). Warned once in the log when first seen, and in the result with the largest lead.
- * Only quotes and trades are read (a bar is stamped at its close, ahead while it forms).
+ * venue's time from (the `Date` header) and the session's clock is: Keel counts a fill stamped
+ * ahead of that clock only as that clock's time when it arrived, and the result's fills, orders
+ * and trades then run ahead of what the venue's clock said. A paper venue replaying in realtime
+ * pacing, at any speed, stamps its data and its `Date` header on one clock, so it is no such
+ * venue. Warned once in the log when first seen, and in the result with the largest lead. Only
+ * quotes and trades are read (a bar is stamped at its close, ahead while it forms).
  */
 export class DataClockLead {
   /** The largest lead of the data over the venue's clock past the warning's bound, ms. */
@@ -53,23 +50,15 @@ export class DataClockLead {
   }
 
   /**
-   * The result's warnings: the data ran ahead of the venue's clock; the venue's clock ran at
-   * another rate than this machine's.
-   * @returns each as a sentence (the lead with the largest seen past {@link DATA_CLOCK_LEAD_WARN_MS})
+   * The result's warning that the data ran ahead of the venue's clock.
+   * @returns it as a sentence with the largest lead seen past {@link DATA_CLOCK_LEAD_WARN_MS};
+   *   none when the data never ran that far ahead
    */
   warnings(): string[] {
-    const warnings: string[] = [];
-    if (this.#largestMs !== undefined) {
-      const leadSec = Math.round(this.#largestMs / 1000);
-      warnings.push(
-        `${LEAD_TEXT}, by up to ${leadSec} s: the fills, orders and trades carry the venue's data times, ahead of the clock the venue answered on`,
-      );
-    }
-    const rate = this.venueClock.rate;
-    if (rate !== 1)
-      warnings.push(
-        `the venue's clock ran at ${rate}x real time (a paper venue replaying at a speed, keel venue --speed): the fills, orders and trades carry its time, the equity points, denials and the session's start and end this machine's, so they do not line up`,
-      );
-    return warnings;
+    if (this.#largestMs === undefined) return [];
+    const leadSec = Math.round(this.#largestMs / 1000);
+    return [
+      `${LEAD_TEXT}, by up to ${leadSec} s: the fills, orders and trades carry the venue's data times, ahead of the clock the venue answered on`,
+    ];
   }
 }

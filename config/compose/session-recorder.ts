@@ -46,8 +46,9 @@ export class SessionRecorder {
    * dated name next to it (see `keepPreviousRecording`), never overwritten.
    * @param path - `.jsonl` or `.jsonl.gz`
    * @param header - venue, syms, start time, synthetic flag, description
-   * @param clock - the receive time each frame is stamped with: the wall clock live; the paper
-   *   venue's own clock in paper mode, so a backtest of the recording replays on the time line
+   * @param clock - the receive time each frame is stamped with: the session's clock, live the
+   *   venue's time as Keel estimates it (the machine's for a real venue); the paper venue's own
+   *   clock in paper mode, so a backtest of the recording replays on the time line
    *   the paper venue matched on (Keel's choice, what makes the paper/backtest parity exact)
    * @param options - how often buffered frames are written at the latest
    * @returns the recorder

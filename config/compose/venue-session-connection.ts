@@ -98,6 +98,9 @@ export function connectVenueSession(input: VenueSessionConnectionInput): VenueSe
     signer: hmacSigner(options.venue.apiKey, options.venue.apiSecret),
     brokerClientId: options.venue.brokerClientId,
     logger: options.logger,
+    // What Keel makes itself carries the session's time, as the venue's own events carry the venue's.
+    eventClock: options.sessionClock,
+    ...(options.serverClock === undefined ? {} : { serverClock: options.serverClock }),
     onRaw: tap,
     ...(restMutations === undefined ? {} : { restMutations }),
     ...(privateGate === undefined ? {} : { marketFrameGate: privateGate.gate }),

@@ -3,6 +3,7 @@ import type { BacktestResult, FillRecord, RecordLog } from '../../backtest/repor
 import type { FillModelName } from '../../backtest/sim/index.ts';
 import type { KernelWarmUp, Scheduler, StrategySlot } from '../../core/kernel/index.ts';
 import type { Dec, Execution, InstrumentSpec } from '../../core/model/index.ts';
+import type { ServerClock } from '../../core/venue/index.ts';
 import type { ExitCode } from '../cli/exit-codes.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import type { RunOutputPaths } from './run-outputs.ts';
@@ -29,8 +30,18 @@ export interface VenueSessionOptions {
   };
   /** True when the market data is generated (labelled SYNTHETIC in the recording and report). */
   readonly synthetic: boolean;
-  /** Receive time of recorded frames and equity samples (see SessionRecorder.open). */
+  /**
+   * The session's clock: what it stamps itself (equity points, the start and end, receive times
+   * of recorded frames, see SessionRecorder.open) and the venue adapter stamps the events it
+   * makes with. Paper: the embedded venue's replay clock; live: the venue's time as Keel estimates
+   * it (`liveSessionClock`).
+   */
   readonly sessionClock: () => number;
+  /**
+   * Keel's estimate of the venue's clock for the venue adapter to keep learning (live: the one
+   * the checks before the session learnt, which `sessionClock` reads); default a new one.
+   */
+  readonly serverClock?: ServerClock;
   /** Acknowledge each market event to the paper venue after handling it (its lockstep mode). */
   readonly lockstep: boolean;
   /**
@@ -65,9 +76,10 @@ export interface VenueSessionOptions {
   /** The paper venue's fill model when the run picked it (no `paper.fillModel`): warned about when it did not fit the data. */
   readonly defaultedFillModel?: FillModelName;
   /**
-   * The session's clock and timers: default the wall clock (live). A paper run on the embedded
-   * venue follows the replay's time (see replay-schedulers.ts); in lockstep one that follows
-   * event time also takes the venue's ticks to its timers.
+   * The strategies' clock and timers: default the wall clock. A live run's follow its
+   * `sessionClock`; a paper run on the embedded venue follows the replay's time (see
+   * replay-schedulers.ts); in lockstep one that follows event time also takes the venue's ticks to
+   * its timers.
    */
   readonly scheduler?: Scheduler;
   /** The latency the paper venue applies (paper runs with `paper.latency`), for the report. */

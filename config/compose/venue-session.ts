@@ -281,7 +281,9 @@ async function startAndRunVenueSession(
   metrics.observeEquity(equityAtStart.toNumber());
   startSampler(options.sessionClock());
   // Funding, interest and loans of the session's span, from the venue's statements (see SessionStatement),
-  // whose window the venue checks on its own clock: a live session's is the machine's (session-run.ts).
+  // whose window the venue checks on its own clock: a live session's is the venue's Date header
+  // (session-run.ts), which a paper venue pacing its replay other than in realtime keeps on the
+  // machine's clock while its data and statements run on the replay's.
   const venueTime = options.mode === 'live' ? new VenueTimeEstimate() : undefined;
   // A paper session's clock is its venue's; a live one's venue may stamp its data ahead of its own clock.
   const dataClockLead =

@@ -36,7 +36,7 @@ export class VenueTimeEstimate {
 
   /**
    * The venue's time at a time of the session's clock; that time itself while no quote or trade
-   * arrived (the machine's clock is then the best guess).
+   * arrived (the session's clock, the venue's `Date` header, is then the best guess).
    * @param sessionTs - a time of the session's clock, epoch ms
    * @returns the venue's time then, epoch ms
    */

@@ -59,11 +59,16 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly unknownOrders: UnknownOrderLookups;
   private readonly timer: TimerPort;
   /**
-   * The venue's time (its replies' clock, shared with the private socket): what the events the
-   * client makes itself are stamped with, so they sort among the venue's own on a venue whose
-   * clock is off the machine's instead of ahead of (or behind) them.
+   * The venue's time (its replies' clock, shared with the private socket): what catch-up windows
+   * and lookups' waits are measured on.
    */
   private readonly venueNow: () => number;
+  /**
+   * What the events the client makes itself are stamped with (`LiveExecutionOptions.eventClock`,
+   * default {@link LiveExecutionClient.venueNow}), so they sort among the venue's own on a venue
+   * whose clock is off the machine's instead of ahead of (or behind) them.
+   */
+  private readonly eventNow: () => number;
   private readonly logger: Logger;
   private readonly subscriptions: Subscription[] = [];
   private readonly catchUp: ExecutionCatchUp;
@@ -82,13 +87,14 @@ export class LiveExecutionClient implements ExecutionPort {
   constructor(private readonly options: LiveExecutionOptions) {
     this.timer = options.timer ?? realTimer();
     this.venueNow = () => options.rest.serverClock.now();
+    this.eventNow = options.eventClock ?? this.venueNow;
     // The view forgets the executions no catch-up can list any more, so a long session's memory stays bounded.
     this.localView = new LocalTradingView(this.venueNow, () => this.catchUp.oldestNeeded());
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
-    this.privateStatus = new StreamStatus('private', this.venueNow);
+    this.privateStatus = new StreamStatus('private', this.eventNow);
     this.loanReads = new VenueLoanReads({
       rest: options.rest,
-      now: this.venueNow,
+      now: this.eventNow,
       localLoans: () => this.localView.state().loans ?? [],
       emit: (event) => this.emit(event),
       order: this.loanReadOrder,
@@ -108,11 +114,12 @@ export class LiveExecutionClient implements ExecutionPort {
       capMs: options.lookupBackoffCapMs ?? 5_000,
       giveUpMs: options.unackedGiveUpMs ?? 30_000,
     };
-    // Stamped on the venue's time (the give-up time is measured on it too), waiting on the client's timer.
+    // The give-up time is measured on the venue's time, waiting on the client's timer.
     const venueTimer: TimerPort = { now: this.venueNow, setTimer: (fn, ms) => this.timer.setTimer(fn, ms) };
     this.unknownOrders = new UnknownOrderLookups({
       policy: lookups,
       timer: venueTimer,
+      stampNow: this.eventNow,
       lookupOrder: (order) => this.lookupOrder(order.sym, order.clientOrderId, order.orderId),
       lookupAlgoOrder: (algoOrder) => this.lookupAlgoOrder(algoOrder),
       emit: (event) => this.emit(event),
@@ -123,9 +130,10 @@ export class LiveExecutionClient implements ExecutionPort {
       ws: options.ws,
       brokerClientId: options.brokerClientId ?? '',
       newReference: options.newReference ?? (() => randomUUID()),
-      // The orders it reports are stamped on the venue's time (the give-up time is measured on it
-      // too, which moves only with the estimate); it waits on the client's timer.
+      // The give-up time is measured on the venue's time, which moves only with the estimate; it
+      // waits on the client's timer. The orders it reports are stamped on the event clock.
       timer: venueTimer,
+      stampNow: this.eventNow,
       logger: this.logger,
       lookups,
       lookupOrder: (sym, clientOrderId) => this.lookupOrder(sym, clientOrderId),
@@ -239,7 +247,7 @@ export class LiveExecutionClient implements ExecutionPort {
         this.warnOfConcurrentCloses(command);
         runRestCommand(this.options.rest, command, {
           emit: (event) => this.emit(event),
-          now: this.venueNow,
+          now: this.eventNow,
           followUpFailed: (what, error) => this.followUpFailed(command, what, error),
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
           loanReads: this.loanReadOrder,
@@ -293,7 +301,7 @@ export class LiveExecutionClient implements ExecutionPort {
 
   /** @returns open orders, open algo orders, non-zero positions, assets, the account and outstanding loans */
   snapshot(): Promise<VenueSnapshot> {
-    return venueSnapshot(this.options.rest, this.venueNow, (error) =>
+    return venueSnapshot(this.options.rest, this.eventNow, (error) =>
       this.logger.warn(
         { err: error },
         'could not read the margin loans for reconciliation: the loans known before are kept',
@@ -320,7 +328,7 @@ export class LiveExecutionClient implements ExecutionPort {
    */
   async refreshAdlRank(sym?: string): Promise<void> {
     const entries = await this.options.rest.getAdlRank(sym === undefined ? {} : { sym });
-    const now = this.venueNow();
+    const now = this.eventNow();
     for (const entry of entries) {
       this.emit({
         kind: 'adlRank',
@@ -421,7 +429,7 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   private emitOrder(order: Order): void {
-    const now = this.venueNow();
+    const now = this.eventNow();
     this.emit({ kind: 'order', ts: now, recvTs: now, order });
   }
 
@@ -429,7 +437,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private resolveLostReply(command: StrategyIntent, failure: unknown): Promise<void> {
     return resolveLostReply(command, failure, {
       rest: this.options.rest,
-      now: this.venueNow,
+      now: this.eventNow,
       openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
       loanReads: this.loanReadOrder,
       policy: { ...DEFAULT_LOST_REPLY_LOOKUPS, ...this.options.lostReplyLookups },
@@ -454,7 +462,7 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   private rejectCommand(command: StrategyIntent, error: unknown, keelCode?: number): void {
-    const rejection = commandRejection(command, error, this.venueNow(), keelCode);
+    const rejection = commandRejection(command, error, this.eventNow(), keelCode);
     const { intentKind: kind, code, message } = rejection;
     this.logger[refusalLogLevel(kind, code)](
       { ...intentLogFields(command.intent), strategy: command.strategyId, code, message },

@@ -13,6 +13,16 @@ export interface LiveExecutionOptions {
   /** brokerClientId of the spec's PLACE_ORDER (US equities). */
   readonly brokerClientId?: string;
   readonly timer?: TimerPort;
+  /**
+   * The clock the events the client makes itself are stamped with (acks, algo order and loan
+   * replies, reconciliation's corrections, lookups' answers, Keel's verdicts, refusals, stream
+   * status): the session's clock, which its kernel takes every event's time for, so they sort
+   * among the venue's own events. Default the venue's time as Keel estimates it (the `Date` header
+   * of its replies, `rest.serverClock`), which is what a real venue's events carry. A paper session
+   * passes its venue's replay clock: that venue's `Date` header is the wall clock in lockstep.
+   * How long a lookup has waited, and the windows of catch-ups, stay on the venue's `Date` time.
+   */
+  readonly eventClock?: () => number;
   /** Makes a reference (clientOrderId) when an intent has none; default a UUID. */
   readonly newReference?: () => string;
   /**

@@ -50,6 +50,18 @@ export interface LiveVenueOptions {
    */
   readonly marketDataHeartbeat?: { readonly heartbeatMs?: number; readonly silentHeartbeats?: number };
   readonly timer?: TimerPort;
+  /**
+   * Keel's estimate of the venue's clock, shared by the REST client and both sockets: one a
+   * caller's earlier REST client learnt (a live session's checks before it starts). Default a new
+   * one on `timer`.
+   */
+  readonly serverClock?: ServerClock;
+  /**
+   * The clock the events Keel makes itself are stamped with (see
+   * `LiveExecutionOptions.eventClock`): a paper session's replay clock. Default the venue's time
+   * as Keel estimates it from the `Date` header of its replies.
+   */
+  readonly eventClock?: () => number;
   readonly random?: JitterSource;
   readonly logger?: Logger;
   /**
@@ -115,7 +127,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     rest: createInboundCounters(),
   };
   const tap = options.onRaw;
-  const serverClock = new ServerClock(timer, logger.child({ part: 'clock' }));
+  const serverClock = options.serverClock ?? new ServerClock(timer, logger.child({ part: 'clock' }));
   const rest = new VenueRestClient({
     baseUrl: options.restUrl,
     signer: options.signer,
@@ -151,6 +163,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     url: options.marketDataUrl,
     timer,
     serverClock,
+    ...(options.eventClock === undefined ? {} : { eventClock: options.eventClock }),
     random,
     counters: counters.market,
     logger: logger.child({ part: 'market-data' }),
@@ -165,6 +178,7 @@ export function createLiveVenue(options: LiveVenueOptions): LiveVenue {
     rest,
     ws: privateWs,
     timer,
+    ...(options.eventClock === undefined ? {} : { eventClock: options.eventClock }),
     logger: logger.child({ part: 'execution' }),
     ...(options.brokerClientId === undefined ? {} : { brokerClientId: options.brokerClientId }),
   });

@@ -41,7 +41,13 @@ export interface OrderPlacementOptions {
   readonly brokerClientId: string;
   /** Makes a reference (clientOrderId) when an intent has none. */
   readonly newReference: () => string;
+  /** The venue's time (how long an unacked order has been looked up) and the client's timers. */
   readonly timer: TimerPort;
+  /**
+   * What the orders it reports are stamped with (the client's event clock, see
+   * `LiveExecutionOptions.eventClock`); default `timer.now`.
+   */
+  readonly stampNow?: () => number;
   readonly logger: Logger;
   /** How unacked orders are looked up before Keel declares them never received. */
   readonly lookups: UnackedLookupPolicy;
@@ -69,8 +75,13 @@ export class OrderPlacement {
   private readonly cancelWaits = new Set<() => void>();
   private stopped = false;
 
+  /** What the orders it reports are stamped with. */
+  private readonly stampNow: () => number;
+
   /** @param options - the WebSocket, references, lookups and where order updates go */
-  constructor(private readonly options: OrderPlacementOptions) {}
+  constructor(private readonly options: OrderPlacementOptions) {
+    this.stampNow = options.stampNow ?? (() => options.timer.now());
+  }
 
   /**
    * Sends a place order; a request that cannot be built is reported REJECTED at once.
@@ -82,7 +93,7 @@ export class OrderPlacement {
       request = placeOrderRequest(intent, this.options.brokerClientId, this.options.newReference);
     } catch (error) {
       this.options.emitOrder(
-        orderFromIntent(intent, '', 'REJECTED', this.options.timer.now(), String((error as Error).message)),
+        orderFromIntent(intent, '', 'REJECTED', this.stampNow(), String((error as Error).message)),
       );
       return;
     }
@@ -120,7 +131,7 @@ export class OrderPlacement {
 
   private onPlaceAck(intent: PlaceOrderIntent, reply: WsReplyWire): void {
     if (!this.unresolved.has(intent.ref)) return;
-    const now = this.options.timer.now();
+    const now = this.stampNow();
     let order: Order;
     try {
       if (reply.event === PLACE_ORDER_ACK_EVENT) {
@@ -150,7 +161,7 @@ export class OrderPlacement {
    * order live, so it is looked up.
    */
   private onPlaceFailure(intent: PlaceOrderIntent, error: unknown): void {
-    const now = this.options.timer.now();
+    const now = this.stampNow();
     if (error instanceof NotConnectedError || (error instanceof VenueError && !isOutcomeUnknown(error))) {
       const reason = error instanceof VenueError ? `${error.code} ${error.venueMessage}` : error.message;
       this.unresolved.delete(intent.ref);
@@ -237,7 +248,7 @@ export class OrderPlacement {
       `no ack, and ${failure.message}; ended as never acknowledged, not re-sent (synthesized by ` +
       'Keel: a later venue update of this order supersedes it)';
     this.options.emitOrder({
-      ...orderFromIntent(intent, '', 'REJECTED', this.options.timer.now(), reason),
+      ...orderFromIntent(intent, '', 'REJECTED', this.stampNow(), reason),
       synthesized: true,
     });
   }
@@ -253,7 +264,7 @@ export class OrderPlacement {
       'unacked order declared never received',
     );
     this.options.emitOrder({
-      ...orderFromIntent(intent, '', 'REJECTED', this.options.timer.now(), reason),
+      ...orderFromIntent(intent, '', 'REJECTED', this.stampNow(), reason),
       synthesized: true,
     });
   }

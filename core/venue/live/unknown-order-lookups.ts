@@ -17,8 +17,13 @@ import type { UnackedLookupPolicy } from './order-placement.ts';
 export interface UnknownOrderLookupsOptions {
   /** When the venue is asked again, and when it has said "not found" long enough (that of unacked orders). */
   readonly policy: UnackedLookupPolicy;
-  /** The venue's time (the verdict's time and `giveUpMs`) and the client's timers. */
+  /** The venue's time (`giveUpMs` is measured on it) and the client's timers. */
   readonly timer: TimerPort;
+  /**
+   * What the answers and verdicts it reports are stamped with (the client's event clock, see
+   * `LiveExecutionOptions.eventClock`); default `timer.now`.
+   */
+  readonly stampNow?: () => number;
   /** Looks an order up (undefined: 401018); throws `LastingLookupFailure` when asking again will not help. */
   readonly lookupOrder: (order: Order) => Promise<Order | undefined>;
   /** Looks an algo order up (undefined: 401018); throws `LastingLookupFailure` when asking again will not help. */
@@ -57,8 +62,13 @@ export class UnknownOrderLookups {
   private readonly cancelWaits = new Set<() => void>();
   private stopped = false;
 
+  /** What the answers and verdicts it reports are stamped with. */
+  private readonly stampNow: () => number;
+
   /** @param options - the policy, timers, lookups and where answers and verdicts go */
-  constructor(private readonly options: UnknownOrderLookupsOptions) {}
+  constructor(private readonly options: UnknownOrderLookupsOptions) {
+    this.stampNow = options.stampNow ?? (() => options.timer.now());
+  }
 
   /**
    * Reconciliation's `keepUnknownOpen`: counts this "not found" and says whether the order is kept
@@ -174,7 +184,7 @@ export class UnknownOrderLookups {
   }
 
   private async lookUp(unknown: UnknownToVenue): Promise<UserEvent | undefined> {
-    const now = this.options.timer.now();
+    const now = this.stampNow();
     if (unknown.kind === 'order') {
       const order = await this.options.lookupOrder(unknown.order);
       return order === undefined ? undefined : { kind: 'order', ts: now, recvTs: now, order };
@@ -185,7 +195,7 @@ export class UnknownOrderLookups {
 
   /** Ends it as reconciliation ends what the venue does not know, and says so. */
   private end(unknown: UnknownToVenue, reason: string): void {
-    const now = this.options.timer.now();
+    const now = this.stampNow();
     const stamp = { ts: now, recvTs: now };
     if (unknown.kind === 'algoOrder') {
       this.options.logger.warn(

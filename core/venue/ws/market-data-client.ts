@@ -33,6 +33,11 @@ export interface MarketDataOptions {
    * not the machine's. Default: the local clock (`timer`).
    */
   readonly serverClock?: ServerClock;
+  /**
+   * What those gap events and status changes are stamped with instead (the session's clock, see
+   * `LiveExecutionOptions.eventClock`). Default `serverClock`.
+   */
+  readonly eventClock?: () => number;
   readonly random?: JitterSource;
   /** Interval of the client's `{"ping": ms}` heartbeat. Default 20 000 ms. */
   readonly heartbeatMs?: number;
@@ -95,8 +100,8 @@ export class MarketDataClient {
   private readonly subject = new Subject<MarketEvent>();
   private readonly subscriptions = new Map<string, MarketSubscription>();
   private readonly timer: TimerPort;
-  /** Where the events the client makes itself are stamped: the venue's time. */
-  private readonly serverClock: ServerClock;
+  /** Where the events the client makes itself are stamped: the venue's time, or the session's clock. */
+  private readonly eventNow: () => number;
   private readonly random: JitterSource;
   private readonly logger: Logger;
   /** Malformed frames: the first of each problem logged, the repeats summarized. */
@@ -117,8 +122,9 @@ export class MarketDataClient {
     this.random = options.random ?? { next: () => 0.5 };
     this.logger = options.logger ?? pino({ name: 'keel.venue.market-data', level: 'warn' });
     this.counters = options.counters ?? createInboundCounters();
-    this.serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
-    this.streamStatus = new StreamStatus('market', () => this.serverClock.now());
+    const serverClock = options.serverClock ?? new ServerClock(this.timer, this.logger);
+    this.eventNow = options.eventClock ?? (() => serverClock.now());
+    this.streamStatus = new StreamStatus('market', this.eventNow);
     this.malformedLog = new RepeatedProblemLog(this.logger, this.timer, 'malformed market-data frame');
   }
 
@@ -226,7 +232,7 @@ export class MarketDataClient {
         this.attempt = 0;
         this.lastInbound = this.timer.now();
         this.sendControl('subscribe', [...this.subscriptions.values()]);
-        const missedMs = this.droppedAt === undefined ? undefined : this.serverClock.now() - this.droppedAt;
+        const missedMs = this.droppedAt === undefined ? undefined : this.eventNow() - this.droppedAt;
         if (missedMs !== undefined)
           this.logger.info(
             { missedMs, subscriptions: this.subscriptions.size },
@@ -245,7 +251,7 @@ export class MarketDataClient {
 
   private emitGaps(): void {
     if (this.droppedAt === undefined) return;
-    const now = this.serverClock.now();
+    const now = this.eventNow();
     const syms = new Set([...this.subscriptions.values()].map((sub) => sub.sym));
     for (const sym of syms) {
       const gap: GapEvent = {
@@ -340,7 +346,7 @@ export class MarketDataClient {
   private onDropped(reason = 'the connection closed'): void {
     this.socket = undefined;
     this.cancelHeartbeat();
-    this.droppedAt ??= this.serverClock.now();
+    this.droppedAt ??= this.eventNow();
     if (this.closing) return;
     this.streamStatus.set('down', reason);
     const policy = this.options.reconnect ?? { baseMs: 500, capMs: 30_000 };

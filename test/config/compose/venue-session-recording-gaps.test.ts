@@ -5,6 +5,7 @@ import { readRecords } from '../../../backtest/recording/index.ts';
 import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
 
 const newRig = liveSessionRigs();
+const DATE_GRAIN_MS = 1_000;
 
 describe("a live session's recording", () => {
   it('writes a gap record when the market-data connection drops and comes back', async () => {
@@ -18,7 +19,8 @@ describe("a live session's recording", () => {
       extra: `recording: { path: ${JSON.stringify(path)} }\n`,
     });
     await sleep(1_000);
-    const dropAt = Date.now();
+    // The recording is stamped on the session's clock: the venue's (its Date header, to the second).
+    const dropAt = rig.venue.serverNow() - DATE_GRAIN_MS;
     rig.venue.faults.dropConnections('market-data');
     await run;
     const gaps = [];

@@ -219,6 +219,39 @@ describe('market-data WebSocket client', () => {
     ]);
   });
 
+  it("stamps its gaps and status changes on the event clock it is given (a paper session's replay), not the venue's Date", async () => {
+    const sessionAt = Date.UTC(2025, 0, 6, 14, 0, 0);
+    const client = new MarketDataClient({
+      url,
+      timer,
+      serverClock: new ServerClock(timer, pino({ level: 'silent' })),
+      eventClock: () => sessionAt,
+      random: { next: () => 0 },
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    clients.push(client);
+    const events: MarketEvent[] = [];
+    const statuses: VenueStatus[] = [];
+    client.events.subscribe((e) => events.push(e));
+    client.status.subscribe((s) => statuses.push(s));
+    await client.connect();
+    client.subscribe({ channel: 'BBO', sym: SYM });
+    await waitFor(() => received.length === 1, 'subscription');
+    for (const socket of sockets) socket.terminate();
+    await waitFor(() => statuses.some((s) => s.state === 'down'), 'drop');
+    await timer.advance(50);
+    await waitFor(() => events.some((e) => e.kind === 'gap'), 'the gap');
+    const gap = events.find((e) => e.kind === 'gap');
+    if (gap?.kind !== 'gap') throw new Error('no gap');
+    expect([gap.fromTs, gap.ts, gap.recvTs]).toEqual([sessionAt, sessionAt, sessionAt]);
+    expect(statuses.map((s) => [s.state, s.ts])).toEqual([
+      ['up', sessionAt],
+      ['down', sessionAt],
+      ['up', sessionAt],
+    ]);
+  });
+
   it('drops a socket silent for two heartbeat intervals (no frame, no pong), reconnects, resubscribes and reports the gap', async () => {
     const client = start(true);
     const events: MarketEvent[] = [];
