@@ -221,7 +221,7 @@ async function stopAndReport(
     ...sessionWarnings(
       [...session.startWarnings, ...(options.sourceWarnings?.() ?? [])],
       session.warmUpWarning,
-      live.execution.forgottenOrderWarnings,
+      live.execution.reconciliationWarnings,
       session.trips.warnings(),
     ),
   });
@@ -263,18 +263,19 @@ async function stopAndReport(
 
 /**
  * The result's warnings besides the shutdown's: what the session found at start, what the market
- * source skipped or where it failed, a warm-up the history did not cover, orders the venue forgot, the kill switch's trips.
+ * source skipped or where it failed, a warm-up the history did not cover, what the reconciliations
+ * found (orders the venue forgot, order states reported without their fills), the kill switch's trips.
  */
 function sessionWarnings(
   startAndSource: readonly string[],
   warmUpWarning: string | undefined,
-  forgotten: readonly string[],
+  reconciliations: readonly string[],
   trips: readonly string[],
 ): { warnings?: readonly string[] } {
   const warnings = [
     ...startAndSource,
     ...(warmUpWarning === undefined ? [] : [warmUpWarning]),
-    ...forgotten,
+    ...reconciliations,
     ...trips,
   ];
   return warnings.length === 0 ? {} : { warnings };

@@ -26,6 +26,45 @@ export function clockRateOf(header: string | undefined): number {
 }
 
 /**
+ * What the replies prove of the offset at one rate: the intersection of their intervals since it
+ * was last started afresh.
+ */
+interface Proof {
+  /** How many ms the server's clock moves per local ms, as this proof takes it. */
+  readonly rate: number;
+  lowest: number;
+  highest: number;
+  /** Replies taken in since it was started afresh. */
+  replies: number;
+}
+
+/** A proof at `rate` that nothing has narrowed yet. */
+function freshProof(rate: number): Proof {
+  return { rate, lowest: Number.NEGATIVE_INFINITY, highest: Number.POSITIVE_INFINITY, replies: 0 };
+}
+
+/**
+ * Takes one reply into a proof: narrowed to what it and the earlier replies prove together, or
+ * started afresh from it when they contradict one another.
+ * @returns `first` when there were no earlier replies, else whether this one agreed with them
+ */
+function takeReply(
+  proof: Proof,
+  stamped: number,
+  sentMs: number,
+  receivedMs: number,
+): 'first' | 'agrees' | 'contradicts' {
+  const lowest = stamped - receivedMs * proof.rate;
+  const highest = stamped + 1_000 - sentMs * proof.rate;
+  const agrees = lowest < proof.highest && highest > proof.lowest;
+  const outcome = proof.replies === 0 ? 'first' : agrees ? 'agrees' : 'contradicts';
+  proof.lowest = agrees ? Math.max(proof.lowest, lowest) : lowest;
+  proof.highest = agrees ? Math.min(proof.highest, highest) : highest;
+  proof.replies = agrees ? proof.replies + 1 : 1;
+  return outcome;
+}
+
+/**
  * Keel's estimate of the venue server's clock, from the `Date` header of its REST replies. The
  * venue accepts a REST nonce or a WebSocket login timestamp only within ±60 s of its own clock
  * (per public venue docs, code 7000), and the spec has no server-time endpoint; a machine whose
@@ -43,14 +82,26 @@ export function clockRateOf(header: string | undefined): number {
  * A venue whose clock runs faster than real time (Keel's paper venue replaying at a speed, which
  * states it in {@link CLOCK_RATE_HEADER}) is followed at that rate: the local clock's time is
  * scaled by it, so the estimate keeps pace between replies instead of falling behind by the
- * difference every second. Without the header the rate is 1, as every real venue's.
+ * difference every second. Without the header the rate is 1, as every real venue's. The stated
+ * rate is checked against the `Date` headers themselves, which the clock trusts anyway: what the
+ * replies prove is kept at real time too, and a reply that contradicts the earlier ones at the
+ * stated rate but agrees with them at real time (a real-time venue, or a proxy, sending a bogus
+ * rate: followed, it would put every nonce past the ±60 s window) makes the clock follow real
+ * time instead, warned of once; it follows the stated rate again when the replies bear that out
+ * in turn.
  */
 export class ServerClock {
-  /** The server's clock minus the local one scaled by {@link ServerClock.rate}, ms. */
+  /** The server's clock minus the local one scaled by the rate followed, ms. */
   #offsetMs = 0;
-  #rate = 1;
-  #lowest = Number.NEGATIVE_INFINITY;
-  #highest = Number.POSITIVE_INFINITY;
+  /** What the replies prove at the rate followed. */
+  #followed: Proof = freshProof(1);
+  /**
+   * What they prove at the other rate the venue's clock may run at: real time while a stated rate
+   * is followed, the stated rate while the replies disproved it; none when the venue states none.
+   */
+  #other: Proof | undefined;
+  /** The rate the replies state (1 while they state none). */
+  #stated = 1;
 
   /**
    * @param timer - the local clock
@@ -67,17 +118,20 @@ export class ServerClock {
    */
   get offsetMs(): number {
     const local = this.timer.now();
-    return local * this.#rate + this.#offsetMs - local;
+    return local * this.#followed.rate + this.#offsetMs - local;
   }
 
-  /** How many ms the server's clock moves per local ms: 1 unless the venue states another rate. */
+  /**
+   * How many ms the server's clock moves per local ms: 1 unless the venue states another rate
+   * that its replies do not disprove.
+   */
   get rate(): number {
-    return this.#rate;
+    return this.#followed.rate;
   }
 
   /** @returns the server's time as estimated, epoch ms */
   now(): number {
-    return this.timer.now() * this.#rate + this.#offsetMs;
+    return this.timer.now() * this.#followed.rate + this.#offsetMs;
   }
 
   /** @returns the server's time as estimated, in whole Unix seconds (the nonce and login timestamp) */
@@ -91,40 +145,73 @@ export class ServerClock {
    * @param sentMs - local time the request was sent, epoch ms
    * @param receivedMs - local time the reply arrived, epoch ms
    * @param rate - the rate the reply states its clock runs at ({@link clockRateOf}); default 1.
-   *   A rate other than the one followed so far is followed from now on, the estimate starting
-   *   afresh from this reply
+   *   A rate other than the one stated so far is followed from now on, the estimate starting
+   *   afresh from this reply, until the replies disprove it
    * @returns true when the estimate moved
    */
   observe(date: string | undefined, sentMs: number, receivedMs: number, rate = 1): boolean {
     if (date === undefined) return false;
     const stamped = Date.parse(date);
     if (!Number.isFinite(stamped)) return false;
-    if (rate !== this.#rate) this.#follow(rate);
-    const lowest = stamped - receivedMs * rate;
-    const highest = stamped + 1_000 - sentMs * rate;
-    const agrees = lowest < this.#highest && highest > this.#lowest;
-    this.#lowest = agrees ? Math.max(this.#lowest, lowest) : lowest;
-    this.#highest = agrees ? Math.min(this.#highest, highest) : highest;
-    if (this.#offsetMs >= this.#lowest && this.#offsetMs < this.#highest) return false;
+    if (rate !== this.#stated) this.#follow(rate);
+    const followed = takeReply(this.#followed, stamped, sentMs, receivedMs);
+    const other = this.#other;
+    if (
+      other !== undefined &&
+      takeReply(other, stamped, sentMs, receivedMs) === 'agrees' &&
+      followed === 'contradicts'
+    )
+      this.#switchTo(other);
+    const proof = this.#followed;
+    if (this.#offsetMs >= proof.lowest && this.#offsetMs < proof.highest) return false;
     const before = this.offsetMs;
-    this.#offsetMs = Math.floor((this.#lowest + this.#highest) / 2);
-    const fields = { offsetMs: this.offsetMs, beforeMs: before, ...(rate === 1 ? {} : { rate }) };
+    this.#offsetMs = Math.floor((proof.lowest + proof.highest) / 2);
+    const fields = {
+      offsetMs: this.offsetMs,
+      beforeMs: before,
+      ...(proof.rate === 1 ? {} : { rate: proof.rate }),
+    };
     const message = "the venue's clock differs from this machine's; nonces follow the venue's";
     if (Math.abs(fields.offsetMs - before) >= NOTABLE_MOVE_MS) this.logger.warn(fields, message);
     else this.logger.debug(fields, message);
     return true;
   }
 
-  /** Follows a new rate from the estimate's time now, forgetting what replies proved at the old one. */
+  /**
+   * Follows a newly stated rate from the estimate's time now, forgetting what replies proved at
+   * the old one; what they proved at real time is kept to check it against.
+   */
   #follow(rate: number): void {
-    const now = this.now();
     this.logger.warn(
-      { rate, beforeRate: this.#rate },
+      { rate, beforeRate: this.#stated },
       "the venue states its clock runs at another rate than real time (a paper venue's replay speed): Keel's estimate of it follows that rate",
     );
-    this.#rate = rate;
-    this.#offsetMs = now - this.timer.now() * rate;
-    this.#lowest = Number.NEGATIVE_INFINITY;
-    this.#highest = Number.POSITIVE_INFINITY;
+    const realTime = [this.#followed, this.#other].find((proof) => proof?.rate === 1) ?? freshProof(1);
+    this.#stated = rate;
+    this.#rebase(rate === 1 ? realTime : freshProof(rate));
+    this.#other = rate === 1 ? undefined : realTime;
+  }
+
+  /**
+   * Follows the other rate, which the replies bore out where they contradicted the one followed.
+   * @param other - what the replies prove at it
+   */
+  #switchTo(other: Proof): void {
+    const followed = this.#followed;
+    this.logger.warn(
+      { rate: other.rate, beforeRate: followed.rate, statedRate: this.#stated },
+      other.rate === 1
+        ? "the venue's Date headers move at real time, not at the rate it states (x-keel-clock-rate): Keel's estimate of its clock follows real time"
+        : "the venue's Date headers move at the rate it states (x-keel-clock-rate) again: Keel's estimate of its clock follows that rate",
+    );
+    this.#rebase(other);
+    this.#other = followed;
+  }
+
+  /** Follows `proof`'s rate from the estimate's time now, narrowed by what it proves. */
+  #rebase(proof: Proof): void {
+    const now = this.now();
+    this.#followed = proof;
+    this.#offsetMs = now - this.timer.now() * proof.rate;
   }
 }

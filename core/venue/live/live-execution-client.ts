@@ -78,7 +78,8 @@ export class LiveExecutionClient implements ExecutionPort {
   /** References of the orders placed while the executions on the venue were not yet noted. */
   private readonly placedBeforePrimed = new Set<string>();
   private readonly privateStatus: StreamStatus;
-  private readonly forgottenWarnings: string[] = [];
+  /** What the reconciliations warned of, in the order it came, for the session's result. */
+  private readonly warnings: { readonly kind: 'forgotten' | 'unfetchedFills'; readonly text: string }[] = [];
   private readonly loanReads: VenueLoanReads;
   /** The order of every loan read (after a liquidation, a borrow or repay, a lost reply, at the end). */
   private readonly loanReadOrder = new LoanReadOrder();
@@ -150,6 +151,7 @@ export class LiveExecutionClient implements ExecutionPort {
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
       forgotten: (warning) => this.warnForgotten(warning),
+      unfetchedFills: (warning) => this.warnUnfetchedFills(warning),
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
       logger: this.logger,
@@ -192,7 +194,25 @@ export class LiveExecutionClient implements ExecutionPort {
    * not match it.
    */
   get forgottenOrderWarnings(): readonly string[] {
-    return this.forgottenWarnings;
+    return this.warningsOf('forgotten');
+  }
+
+  /**
+   * Warnings of the reconciliations that reported order states without the fills they depend on
+   * (each also logged at warn): the execution catch-up kept failing past the hold
+   * (`reconciliationRetry.holdMs`), so those fills are missing from Keel's record unless a later
+   * catch-up fetched them.
+   */
+  get unfetchedFillWarnings(): readonly string[] {
+    return this.warningsOf('unfetchedFills');
+  }
+
+  /**
+   * Every warning of the reconciliations, in the order they came: {@link forgottenOrderWarnings}
+   * and {@link unfetchedFillWarnings}, for the session's result.
+   */
+  get reconciliationWarnings(): readonly string[] {
+    return this.warnings.map((warning) => warning.text);
   }
 
   /**
@@ -413,7 +433,17 @@ export class LiveExecutionClient implements ExecutionPort {
   /** The venue did not know orders it had acknowledged: logged at error and kept for {@link forgottenOrderWarnings}. */
   private warnForgotten(warning: string): void {
     this.logger.error(warning);
-    this.forgottenWarnings.push(warning);
+    this.warnings.push({ kind: 'forgotten', text: warning });
+  }
+
+  /** Order states went out without their fills: logged at warn and kept for {@link unfetchedFillWarnings}. */
+  private warnUnfetchedFills(warning: string): void {
+    this.logger.warn(warning);
+    this.warnings.push({ kind: 'unfetchedFills', text: warning });
+  }
+
+  private warningsOf(kind: 'forgotten' | 'unfetchedFills'): string[] {
+    return this.warnings.flatMap((warning) => (warning.kind === kind ? [warning.text] : []));
   }
 
   /** A reconciliation brought Keel's view back to the venue's: said once, at info, with what it corrected. */

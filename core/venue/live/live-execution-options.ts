@@ -49,7 +49,10 @@ export interface LiveExecutionOptions {
   readonly lostReplyLookups?: Partial<LostReplyPolicy>;
   /** How executions missed while the socket was down are fetched after a reconnect. */
   readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
-  /** How a failed reconciliation (snapshot, order lookup or execution catch-up) is tried again. */
+  /**
+   * How a failed reconciliation (snapshot, order lookup or execution catch-up) is tried again, and
+   * how long order states are held back for fills a failing catch-up could not fetch.
+   */
   readonly reconciliationRetry?: Partial<ReconciliationRetryPolicy>;
   readonly logger?: Logger;
 }

@@ -9,7 +9,7 @@ import {
   reconcile,
   type VenueSnapshot,
 } from '../../execution/index.ts';
-import { type Dec, type UserEvent, ZERO } from '../../model/index.ts';
+import { type Dec, type Order, type OrderUpdateEvent, type UserEvent, ZERO } from '../../model/index.ts';
 import type { TimerPort } from '../timer-port.ts';
 import { type LocalTradingView, openOrderKey } from './local-trading-view.ts';
 import type { ExecutionCatchUp } from './missed-executions.ts';
@@ -20,15 +20,29 @@ export interface ReconciliationRetryPolicy {
   readonly baseMs: number;
   /** Longest wait between retries, ms. */
   readonly capMs: number;
+  /**
+   * Longest time, ms, that the order corrections depending on fills not fetched yet are held back
+   * for the retries of a failing execution catch-up, counted from its first failure; then they are
+   * emitted without those fills, with a warning.
+   */
+  readonly holdMs: number;
 }
 
 /**
  * The default retry policy. Keel's choice: 1 s, then 2, 4... up to 30 s. A failed snapshot,
  * order lookup or execution catch-up would otherwise leave the local view wrong until the next
  * reconnect, which may be hours away; a venue that answers again within a second or two is
- * caught up at once, and one that stays down costs only two REST calls a minute.
+ * caught up at once, and one that stays down costs only two REST calls a minute. Order
+ * corrections are held for the fills for 30 s, as long as an unacknowledged order is waited for:
+ * a catch-up rate-limited for a while still gets fills reported before the order states, and one
+ * that keeps failing does not keep a filled order open for ever (holding a risk limit and its
+ * strategy).
  */
-export const DEFAULT_RECONCILIATION_RETRY: ReconciliationRetryPolicy = { baseMs: 1_000, capMs: 30_000 };
+export const DEFAULT_RECONCILIATION_RETRY: ReconciliationRetryPolicy = {
+  baseMs: 1_000,
+  capMs: 30_000,
+  holdMs: 30_000,
+};
 
 /** What reconciliation runs need from the live execution client. */
 export interface ReconciliationRunsOptions {
@@ -62,6 +76,12 @@ export interface ReconciliationRunsOptions {
    * `forgottenOrders`), with the warning that says so.
    */
   readonly forgotten?: (warning: string) => void;
+  /**
+   * Runs when order corrections held back for fills the execution catch-up could not fetch were
+   * emitted without them, the hold's time up (see `ReconciliationRetryPolicy.holdMs`), with the
+   * warning that says so.
+   */
+  readonly unfetchedFills?: (warning: string) => void;
   readonly timer: TimerPort;
   readonly retry: ReconciliationRetryPolicy;
   readonly logger: Logger;
@@ -80,13 +100,17 @@ interface Waiter {
  * tried again with a growing backoff on the injected timer, not only at the next reconnect. When
  * the execution catch-up failed, an order correction that executed more than Keel holds the order
  * executed is held back for the retry that fetches its fills, so fills still come before the order
- * states that depend on them.
+ * states that depend on them; but not for longer than the retry policy's `holdMs` from the
+ * catch-up's first failure (one failing for good, the venue's history endpoint down, would keep a
+ * filled order open for ever): then it is emitted without them, with a warning.
  */
 export class ReconciliationRuns {
   private running = false;
   private again = false;
   private stopped = false;
   private failures = 0;
+  /** When the execution catch-up began failing, on the timer; undefined while it succeeds. */
+  private catchUpFailingSince: number | undefined;
   private cancelRetry: () => void = () => undefined;
   private waiters: Waiter[] = [];
 
@@ -146,6 +170,8 @@ export class ReconciliationRuns {
       const snapshot = await this.options.snapshot();
       // Fetched after the snapshot, so every fill its order states depend on is among them.
       const executions = await catchUp.recent();
+      if (executions === undefined) this.catchUpFailingSince ??= this.options.timer.now();
+      else this.catchUpFailingSince = undefined;
       const full = executions === undefined ? snapshot : { ...snapshot, executions };
       const local = view.state();
       const reconciled = await reconcile(
@@ -160,7 +186,8 @@ export class ReconciliationRuns {
         },
       );
       if (this.stopped) return true;
-      const corrections = executions === undefined ? withoutUnreportedFills(reconciled, local) : reconciled;
+      const corrections =
+        executions === undefined ? this.heldForFills(reconciled, local, snapshot.ts) : reconciled;
       for (const event of corrections) this.options.emitCorrection(event);
       const forgotten = forgottenOrders(corrections);
       if (forgotten.length > 0) this.options.forgotten?.(forgottenOrdersWarning(forgotten, snapshot.ts));
@@ -171,6 +198,33 @@ export class ReconciliationRuns {
     } finally {
       view.endSnapshot();
     }
+  }
+
+  /**
+   * The corrections to emit while the executions missed could not be fetched: without the order
+   * states that depend on fills Keel has not reported, until the hold's time is up; then all of
+   * them, the warning given for those orders.
+   */
+  private heldForFills(
+    corrections: readonly UserEvent[],
+    local: LocalTradingState,
+    ts: number,
+  ): readonly UserEvent[] {
+    const held = dependingOnUnreportedFills(corrections, local);
+    if (held.length === 0) return corrections;
+    const waitedMs = this.options.timer.now() - (this.catchUpFailingSince ?? this.options.timer.now());
+    if (waitedMs < this.options.retry.holdMs) {
+      const heldBack = new Set<UserEvent>(held);
+      return corrections.filter((event) => !heldBack.has(event));
+    }
+    this.options.unfetchedFills?.(
+      unfetchedFillsWarning(
+        held.map((event) => event.order),
+        waitedMs,
+        ts,
+      ),
+    );
+    return corrections;
   }
 
   private scheduleRetry(): void {
@@ -190,19 +244,41 @@ export class ReconciliationRuns {
 }
 
 /**
- * The corrections without the order states that depend on fills Keel has not reported: an order
- * the venue shows executed further than Keel holds it (an order Keel does not hold: executed at
- * all). Used when the executions missed could not be fetched; the retry that fetches them brings
- * those orders back, after their fills.
+ * The order states among the corrections that depend on fills Keel has not reported: an order the
+ * venue shows executed further than Keel holds it (an order Keel does not hold: executed at all).
  * @param corrections - a reconciliation's corrections
  * @param local - the local state it compared with
- * @returns the corrections to emit now
+ * @returns those corrections
  */
-function withoutUnreportedFills(corrections: readonly UserEvent[], local: LocalTradingState): UserEvent[] {
+function dependingOnUnreportedFills(
+  corrections: readonly UserEvent[],
+  local: LocalTradingState,
+): OrderUpdateEvent[] {
   const executed = new Map<string, Dec>();
   for (const order of local.openOrders) executed.set(openOrderKey(order), order.executedQty);
   return corrections.filter(
-    (event) =>
-      event.kind !== 'order' || !event.order.executedQty.gt(executed.get(openOrderKey(event.order)) ?? ZERO),
+    (event): event is OrderUpdateEvent =>
+      event.kind === 'order' && event.order.executedQty.gt(executed.get(openOrderKey(event.order)) ?? ZERO),
+  );
+}
+
+/**
+ * The warning for order states emitted without the fills they depend on.
+ * @param orders - the orders, at least one
+ * @param waitedMs - how long the execution catch-up had been failing
+ * @param ts - the snapshot's time, epoch ms
+ * @returns one sentence
+ */
+function unfetchedFillsWarning(orders: readonly Order[], waitedMs: number, ts: number): string {
+  const refs = orders.map((order) => order.clientOrderId || order.orderId);
+  const shown =
+    refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
+  const one = orders.length === 1;
+  return (
+    `${orders.length} order${one ? '' : 's'} (${shown}) executed further than the fills Keel reported, and the ` +
+    `executions made while the socket was down could not be fetched for ${Math.round(waitedMs / 1000)} s: ` +
+    `at the reconciliation of ${new Date(ts).toISOString()} Keel reported ${one ? 'its state' : 'their states'} ` +
+    `without ${one ? 'its' : 'their'} fills (the positions and balances are the venue's); the fills are ` +
+    'reported if a later catch-up fetches them'
   );
 }

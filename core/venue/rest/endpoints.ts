@@ -48,6 +48,12 @@ export interface EndpointDef {
    * (VENUE-NOTES), unless the spec names them query parameters for that endpoint (`query`).
    */
   readonly params?: 'query';
+  /**
+   * Set on a paged endpoint whose entries are decoded one by one with this schema: an entry that
+   * misses or mistypes a field is left out (logged and counted as malformed) and the others kept,
+   * so one bad entry does not fail the whole listing. `reply` still says what a whole reply is.
+   */
+  readonly entries?: z.ZodType;
 }
 
 const loose = z.unknown();
@@ -79,7 +85,12 @@ export const ENDPOINTS = {
   getOrderHistory: ep('GET', '/api/v1/trading/history/orders', pageOf(orderWireSchema), 'historyOrders'),
   getArchivedOrderHistory: ep('GET', '/api/v1/trading/archive/history/orders', pageOf(orderWireSchema)),
   getExecutions: ep('GET', '/api/v1/trading/executions', listOf(executionWireSchema)),
-  getExecutionsPage: ep('GET', '/api/v1/trading/executions/pageable', pageOf(executionWireSchema)),
+  // Decoded entry by entry: the catch-up after a reconnect lists it, and one execution Keel cannot
+  // read must not keep every other fill (and the order states held back for them) from being reported.
+  getExecutionsPage: {
+    ...ep('GET', '/api/v1/trading/executions/pageable', pageOf(executionWireSchema)),
+    entries: executionWireSchema,
+  },
   getArchivedExecutionsPage: ep(
     'GET',
     '/api/v1/trading/archive/executions/pageable',

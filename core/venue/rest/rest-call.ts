@@ -9,6 +9,7 @@ import { decodeWire, parseJson } from '../wire/decode.ts';
 import type { InboundCounters } from '../ws/inbound-counters.ts';
 import type { EndpointDef } from './endpoints.ts';
 import type { HttpResponse, HttpTransport } from './http-transport.ts';
+import { decodePageEntries } from './page-entries.ts';
 import { REST_SEQ_HEADER, type RestMutationLedger } from './rest-mutations.ts';
 import { retryAfterMs } from './retry-after.ts';
 
@@ -42,7 +43,10 @@ export interface RestCallContext {
   /** The longest wait a 429's `Retry-After` holds the endpoint for, ms. */
   readonly retryAfterCapMs: number;
   readonly logger: Logger;
-  /** Reply outcomes: `replies` for decoded successes, `malformed` for undecodable bodies. */
+  /**
+   * Reply outcomes: `replies` for decoded successes, `malformed` for undecodable bodies and for
+   * each entry left out of a page decoded entry by entry.
+   */
   readonly counters: InboundCounters;
   readonly onRaw?: (raw: RawRestReply) => void;
   /** Numbers the state-changing requests (a lockstep paper session); absent = no numbering. */
@@ -124,8 +128,12 @@ function envelopeOf(def: EndpointDef, response: HttpResponse): Envelope {
   }
 }
 
-/** The envelope's decoded data. @throws VenueError for a code other than success, DecodeError */
-function dataOf(def: EndpointDef, envelope: Envelope, status: number): unknown {
+/**
+ * The envelope's decoded data; a page of an endpoint decoded entry by entry (`def.entries`) keeps
+ * its good entries, each bad one logged and counted as malformed.
+ * @throws VenueError for a code other than success, DecodeError
+ */
+function dataOf(ctx: RestCallContext, def: EndpointDef, envelope: Envelope, status: number): unknown {
   if (!SUCCESS_CODES.has(envelope.code)) {
     throw new VenueError({
       code: envelope.code,
@@ -135,7 +143,17 @@ function dataOf(def: EndpointDef, envelope: Envelope, status: number): unknown {
       httpStatus: status,
     });
   }
-  return decodeWire(def.reply, envelope.data, `${def.method} ${def.path} reply`, ['data']);
+  const where = `${def.method} ${def.path} reply`;
+  if (def.entries === undefined) return decodeWire(def.reply, envelope.data, where, ['data']);
+  const { page, problems } = decodePageEntries(envelope.data, def.entries, where);
+  for (const problem of problems) {
+    ctx.counters.malformed++;
+    ctx.logger.warn(
+      { path: def.path, problem },
+      'malformed entry of a venue REST reply left out; the others kept',
+    );
+  }
+  return page;
 }
 
 /**
@@ -165,7 +183,8 @@ function retryAfterOf(ctx: RestCallContext, response: HttpResponse): number | un
  * @param slot - the endpoint's rate limit and holds
  * @returns the decoded `data` of the reply
  * @throws VenueError when the venue answers a non-success code (or retries run out)
- * @throws DecodeError when the reply misses or mistypes a field
+ * @throws DecodeError when the reply misses or mistypes a field (of a page decoded entry by entry,
+ *   a field of the page itself)
  * @throws VenueTimeoutError when no answer came in time (after retries, for GETs)
  */
 export async function restCall(
@@ -230,7 +249,7 @@ export async function restCall(
       const envelope = envelopeOf(def, response);
       // Only the venue's own answers tell its clock: a proxy's page or an overload reply may not.
       ctx.clock.observe(response.date, sentMs, receivedMs, clockRateOf(response.clockRate));
-      const data = dataOf(def, envelope, response.status);
+      const data = dataOf(ctx, def, envelope, response.status);
       ctx.counters.replies++;
       return data;
     } catch (error) {

@@ -2,7 +2,8 @@
  * Counts of inbound messages by outcome, exposed so a run can report (and alert on) malformed
  * or unexpected venue traffic. Every inbound frame increments `frames` and exactly one outcome,
  * with one exception: a User Data batch with good and bad entries counts once under `pushes`
- * (its good entries are delivered) and once more under `malformed` per bad entry.
+ * (its good entries are delivered) and once more under `malformed` per bad entry, and so does a
+ * REST page decoded entry by entry under `replies`.
  */
 export interface InboundCounters {
   frames: number;
@@ -18,7 +19,7 @@ export interface InboundCounters {
   control: number;
   /**
    * Frames that are not JSON or miss / mistype a field, plus each bad entry of a User Data batch
-   * whose other entries were delivered.
+   * whose other entries were delivered (or of a REST page decoded entry by entry).
    */
   malformed: number;
   /** Well-formed frames of a kind Keel does not expect (unknown channel or event). */

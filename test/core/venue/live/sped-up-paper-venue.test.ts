@@ -188,6 +188,9 @@ describe('Keel against a paper venue replaying at 5x real time', () => {
     expect(rig.warnings.filter((w) => /login refused/.test(w))).toEqual([]);
     // Keel noticed the rate and settled on the venue's clock once, not at every reply.
     expect(rig.warnings.filter((w) => w.includes("the venue's clock differs")).length).toBeLessThanOrEqual(1);
+    // Its Date headers bear the stated rate out: it is never dropped for real time.
+    expect(rig.serverClock.rate).toBe(SPEED);
+    expect(rig.warnings.filter((w) => w.includes('move at real time'))).toEqual([]);
     // And a client signing on the venue's Date clock is accepted, as its replay's clock is the one.
     const socket = await orderEntry(rig.venue);
     expect(socket).toBeDefined();

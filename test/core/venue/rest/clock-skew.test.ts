@@ -106,3 +106,24 @@ describe('venue REST client: a nonce refusal that proves nothing about the clock
     expect(venue.server.requests.length - sent).toBe(2);
   });
 });
+
+describe('venue REST client: a real-time venue whose replies state a bogus clock rate', () => {
+  const venue = venueRestRig();
+
+  it('has one request refused and sent once more, then none: the Date headers disprove the rate', async () => {
+    venue.server.handler = (request) => {
+      const serverMs = Date.now();
+      const stamp = { date: new Date(serverMs).toUTCString(), headers: { 'x-keel-clock-rate': '100000' } };
+      if (Math.abs(nonceOf(request) - serverMs / 1000) > 60)
+        return { ...stamp, body: { code: NONCE_OUT_OF_RANGE, message: 'nonce out of range', data: null } };
+      return { ...stamp, body: placed };
+    };
+    const sent = venue.server.requests.length;
+    for (let i = 0; i < 10; i++) {
+      expect((await venue.client.placeOrder(order)).orderId).toBe('o-1');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(venue.server.requests.length - sent).toBeLessThanOrEqual(11);
+    expect(venue.client.serverClock.rate).toBe(1);
+  });
+});
