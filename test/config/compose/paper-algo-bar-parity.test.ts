@@ -1,8 +1,14 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keelChild } from '../../kit/keel-child-process.ts';
+import {
+  type ChildRun,
+  fillLines,
+  lockstepPaperRun,
+  parityResultOf,
+  replayOfPaper,
+} from '../../kit/paper-replay-parity.ts';
 
 // A lockstep paper session of `bracket` with `exits: algo` (REST algo orders) against the
 // backtest of the session's OWN recording (the parity config/examples/replay-paper-session.yaml
@@ -17,54 +23,22 @@ strategies:
     use: bracket
     params: { sym: BINANCE_PERP_BTC_USDT, interval: 1m, qty: 0.05, trendBars: 2, takeProfit: 0.0008, stopLoss: 0.0008, exits: algo }
 `;
-const PAPER = `mode: paper
-${STRATEGIES}paper:
-  lockstep: true
-  speed: 1000000
-  source: { kind: recording, path: ${RECORDING} }
-  startingCash: { USDT: 100000 }
-  fillModel: queue
-recording: { path: out/paper.jsonl.gz }
-report: { html: out/paper.html, json: out/paper.json }
-logging: { level: warn }
-metrics: { enabled: false }
-`;
-const REPLAY = `mode: backtest
-${STRATEGIES}backtest:
-  recordings: [out/paper.jsonl.gz]
-  startingCash: { USDT: 100000 }
-  fillModel: queue
-  latency: { fixedMs: 0, jitterMs: 0 }
-  closeAtEnd: false
-report: { html: out/replay.html, json: out/replay.json }
-`;
-type Result = {
-  fills: { clientOrderId: string; side: string; price: string; quantity: string; timestamp: number }[];
-  meta: { warnings: string[] };
-};
-const resultOf = (dir: string, name: string) =>
-  JSON.parse(readFileSync(join(dir, `out/${name}.json`), 'utf8')) as Result;
-const untagged = (ref: string) => ref.replace(/^(\w+)-[0-9a-z]{8}-([0-9a-z-]+)$/, '$1-$2');
-const fillLines = (r: Result) =>
-  r.fills.map((f) => `${untagged(f.clientOrderId)} ${f.side} ${f.quantity} @ ${f.price} t=${f.timestamp}`);
-
 describe('paper (lockstep) vs backtest of its recording, bracket with algo exits', () => {
   const dir = mkdtempSync(join(tmpdir(), 'parity29-'));
-  let paperRun: { code: number | null; stdout: string; stderr: string };
+  let paperRun: ChildRun;
   beforeAll(() => {
-    writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
-    writeFileSync(join(dir, 'paper.yaml'), PAPER);
-    writeFileSync(join(dir, 'replay.yaml'), REPLAY);
-    paperRun = keelChild(['run', 'paper.yaml'], { cwd: dir });
+    paperRun = lockstepPaperRun(dir, STRATEGIES, RECORDING, 100_000);
   }, 240_000);
 
   it('gives the same fills and no late-trade warning of its own', () => {
     expect(paperRun.code, paperRun.stderr).toBe(0);
-    const replay = keelChild(['backtest', 'replay.yaml', '--no-progress'], { cwd: dir });
+    const replay = replayOfPaper(dir);
     expect(replay.code, replay.stderr).toBe(0);
-    expect(fillLines(resultOf(dir, 'paper'))).toEqual(fillLines(resultOf(dir, 'replay')));
+    expect(fillLines(parityResultOf(dir, 'paper'))).toEqual(fillLines(parityResultOf(dir, 'replay')));
     expect(
-      resultOf(dir, 'paper').meta.warnings.filter((w) => w.includes('arrived after the 1m bar')),
+      (parityResultOf(dir, 'paper').meta.warnings ?? []).filter((w) =>
+        w.includes('arrived after the 1m bar'),
+      ),
     ).toEqual([]);
   }, 240_000);
 });
