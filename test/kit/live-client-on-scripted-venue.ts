@@ -118,3 +118,22 @@ function answer(state: ScriptedVenueState, request: ReceivedRequest): ScriptedRe
       return { body: ok(null) };
   }
 }
+
+/**
+ * Holds the scripted venue's reply to algo order placements (POST /api/v1/algo/order) until
+ * released, as a slow REST path would while the socket pushes what the venue did meanwhile.
+ * @param client - the client on its scripted venue (its `extra` is replaced)
+ * @param placed - the algo order the reply carries, wire shape (e.g. NEW)
+ * @returns releases the held replies
+ */
+export function holdAlgoPlaceReply(client: ScriptedVenueClient, placed: Record<string, unknown>): () => void {
+  let release: () => void = () => undefined;
+  const replyHeld = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  client.state.extra = (request) =>
+    request.method === 'POST' && request.path === '/api/v1/algo/order'
+      ? { body: ok(placed), heldUntil: replyHeld }
+      : undefined;
+  return () => release();
+}

@@ -7,11 +7,12 @@ import { RiskGate } from '../../../../core/risk/index.ts';
 import { anInstrument } from '../../../kit/instrument-builders.ts';
 import { aQuote, BTC } from '../../../kit/kernel-events.ts';
 import {
+  holdAlgoPlaceReply,
   liveClientOnScriptedVenue,
   type ScriptedVenueClient,
 } from '../../../kit/live-client-on-scripted-venue.ts';
 import { waitFor } from '../../../kit/venue-wait.ts';
-import { ok, WIRE_ALGO_ORDER, WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+import { WIRE_ALGO_ORDER, WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const T0 = 1_700_000_000_000;
 
@@ -45,11 +46,7 @@ describe('timing: a strategy hears of the order its stop sent before the stop’
 
   it('delivers the order and its fill to the stop’s strategy once the reply arrives, and ends the stop', async () => {
     h = await liveClientOnScriptedVenue();
-    let release: () => void = () => undefined;
-    const replyHeld = new Promise<void>((r) => {
-      release = r;
-    });
-    const placed = {
+    const release = holdAlgoPlaceReply(h, {
       ...WIRE_ALGO_ORDER,
       algoOrderId: 'a-9',
       clientAlgoOrderId: 'sl-1',
@@ -57,11 +54,7 @@ describe('timing: a strategy hears of the order its stop sent before the stop’
       triggerPrice: '90',
       algoOrderState: 'NEW',
       createAt: T0,
-    };
-    h.state.extra = (r) =>
-      r.method === 'POST' && r.path === '/api/v1/algo/order'
-        ? { body: ok(placed), heldUntil: replyHeld }
-        : undefined;
+    });
     const log: string[] = [];
     const market = new Subject<MarketEvent>();
     const kernel = new Kernel({

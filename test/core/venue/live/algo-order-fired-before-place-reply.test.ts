@@ -3,11 +3,12 @@ import type { AlgoOrder } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
 import { aSellStop } from '../../../kit/intent-builders.ts';
 import {
+  holdAlgoPlaceReply,
   liveClientOnScriptedVenue,
   type ScriptedVenueClient,
 } from '../../../kit/live-client-on-scripted-venue.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
-import { ok, WIRE_ALGO_ORDER, WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
+import { WIRE_ALGO_ORDER, WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 /**
  * A stop is placed over REST (POST /api/v1/algo/order) with its trigger already met: the venue
@@ -26,10 +27,6 @@ describe('timing: algo order fires before its place reply arrives', () => {
       h.events.flatMap((e) =>
         e.kind === 'algoOrder' && e.algoOrder.clientAlgoOrderId === 'sl-1' ? [e.algoOrder] : [],
       );
-    let release: () => void = () => undefined;
-    const replyHeld = new Promise<void>((r) => {
-      release = r;
-    });
     const placed = {
       ...WIRE_ALGO_ORDER,
       algoOrderId: 'a-9',
@@ -39,10 +36,7 @@ describe('timing: algo order fires before its place reply arrives', () => {
       algoOrderState: 'NEW',
       createAt: 1_700_000_000_000,
     };
-    h.state.extra = (r) =>
-      r.method === 'POST' && r.path === '/api/v1/algo/order'
-        ? { body: ok(placed), heldUntil: replyHeld }
-        : undefined;
+    const release = holdAlgoPlaceReply(h, placed);
 
     h.live.submit(approved(aSellStop({ ref: 'sl-1' })));
     await waitFor(
