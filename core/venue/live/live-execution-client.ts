@@ -31,6 +31,9 @@ import { UnknownOrderLookups } from './unknown-order-lookups.ts';
 import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
 
+/** What a reconciliation warning kept for the session's result is about. */
+type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecutions';
+
 /**
  * The live venue behind the execution port: WebSocket order entry (PLACE_ORDER for US equities,
  * the lower-case actions for crypto), REST for algo orders, close position(s), loans and position
@@ -79,7 +82,7 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly placedBeforePrimed = new Set<string>();
   private readonly privateStatus: StreamStatus;
   /** What the reconciliations warned of, in the order it came, for the session's result. */
-  private readonly warnings: { readonly kind: 'forgotten' | 'unfetchedFills'; readonly text: string }[] = [];
+  private readonly warnings: { readonly kind: ReconciliationWarningKind; readonly text: string }[] = [];
   private readonly loanReads: VenueLoanReads;
   /** The order of every loan read (after a liquidation, a borrow or repay, a lost reply, at the end). */
   private readonly loanReadOrder = new LoanReadOrder();
@@ -152,6 +155,7 @@ export class LiveExecutionClient implements ExecutionPort {
       reconciled: (corrections) => this.reconciled(corrections),
       forgotten: (warning) => this.warnForgotten(warning),
       unfetchedFills: (warning) => this.warnUnfetchedFills(warning),
+      leftOutExecutions: (warning) => this.warnLeftOutExecutions(warning),
       timer: this.timer,
       retry: { ...DEFAULT_RECONCILIATION_RETRY, ...options.reconciliationRetry },
       logger: this.logger,
@@ -208,8 +212,17 @@ export class LiveExecutionClient implements ExecutionPort {
   }
 
   /**
-   * Every warning of the reconciliations, in the order they came: {@link forgottenOrderWarnings}
-   * and {@link unfetchedFillWarnings}, for the session's result.
+   * Warnings of the execution catch-ups that left out rows Keel could not decode (each also
+   * logged at warn, and counted malformed), naming the rows by transactionId and order where
+   * readable, each row once: Keel reports no fill for them, so its record may miss fills.
+   */
+  get leftOutExecutionWarnings(): readonly string[] {
+    return this.warningsOf('leftOutExecutions');
+  }
+
+  /**
+   * Every warning of the reconciliations, in the order they came: {@link forgottenOrderWarnings},
+   * {@link unfetchedFillWarnings} and {@link leftOutExecutionWarnings}, for the session's result.
    */
   get reconciliationWarnings(): readonly string[] {
     return this.warnings.map((warning) => warning.text);
@@ -442,7 +455,13 @@ export class LiveExecutionClient implements ExecutionPort {
     this.warnings.push({ kind: 'unfetchedFills', text: warning });
   }
 
-  private warningsOf(kind: 'forgotten' | 'unfetchedFills'): string[] {
+  /** Execution rows were left out of a catch-up: logged at warn and kept for {@link leftOutExecutionWarnings}. */
+  private warnLeftOutExecutions(warning: string): void {
+    this.logger.warn(warning);
+    this.warnings.push({ kind: 'leftOutExecutions', text: warning });
+  }
+
+  private warningsOf(kind: ReconciliationWarningKind): string[] {
     return this.warnings.flatMap((warning) => (warning.kind === kind ? [warning.text] : []));
   }
 

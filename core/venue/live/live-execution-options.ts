@@ -51,7 +51,8 @@ export interface LiveExecutionOptions {
   readonly executionCatchUp?: Partial<ExecutionCatchUpPolicy>;
   /**
    * How a failed reconciliation (snapshot, order lookup or execution catch-up) is tried again, and
-   * how long order states are held back for fills a failing catch-up could not fetch.
+   * how long order states are held back for fills a failing catch-up could not fetch (or one that
+   * left out rows it could not decode).
    */
   readonly reconciliationRetry?: Partial<ReconciliationRetryPolicy>;
   readonly logger?: Logger;

@@ -210,6 +210,6 @@ export class LocalTradingView {
  * @param order - the order
  * @returns its key
  */
-export function openOrderKey(order: Order): string {
+export function openOrderKey(order: Pick<Order, 'clientOrderId' | 'orderId'>): string {
   return order.clientOrderId === '' ? `orderId:${order.orderId}` : `clientOrderId:${order.clientOrderId}`;
 }

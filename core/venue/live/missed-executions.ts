@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Execution } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
 import { executionFromWire } from '../mapping/user-data-mapping.ts';
+import { entriesLeftOut } from '../rest/page-entries.ts';
+import { paginate } from '../rest/paginate.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { LocalTradingView } from './local-trading-view.ts';
 
@@ -21,25 +23,82 @@ export interface ExecutionCatchUpPolicy {
 /** The default catch-up policy. */
 export const DEFAULT_EXECUTION_CATCH_UP: ExecutionCatchUpPolicy = { marginMs: 60_000, pageSize: 100 };
 
+/** An execution row the venue listed that Keel could not decode (logged and counted malformed by the REST client). */
+export interface LeftOutExecution {
+  /** Tells the row from others across listings: its transactionId when readable, else the row itself. */
+  readonly key: string;
+  /** The row's transactionId, when it is a string. */
+  readonly transactionId?: string;
+  /** The row's orderId, when it is a string. */
+  readonly orderId?: string;
+  /** The row's clientOrderId, when it is a non-empty string. */
+  readonly clientOrderId?: string;
+}
+
+/** Executions listed by the venue: those decoded, and the rows left out for not decoding. */
+export interface ExecutionListing {
+  /** The executions, in the venue's order. */
+  readonly executions: readonly Execution[];
+  /** The rows Keel could not decode, in the venue's order. */
+  readonly leftOut: readonly LeftOutExecution[];
+}
+
+/** What can be read of an execution row that did not decode. */
+function leftOutExecution(entry: unknown): LeftOutExecution {
+  const row = typeof entry === 'object' && entry !== null ? (entry as Record<string, unknown>) : {};
+  const text = (field: string): string | undefined => {
+    const value = row[field];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const transactionId = text('transactionId');
+  const orderId = text('orderId');
+  const clientOrderId = text('clientOrderId');
+  return {
+    key: transactionId === undefined ? `row:${JSON.stringify(entry)}` : `transactionId:${transactionId}`,
+    ...(transactionId === undefined ? {} : { transactionId }),
+    ...(orderId === undefined ? {} : { orderId }),
+    ...(clientOrderId === undefined ? {} : { clientOrderId }),
+  };
+}
+
 /**
  * Every recent execution from `begin` on, page by page (`GET /api/v1/trading/executions/pageable`,
- * the venue's recent window of up to 7 days).
+ * the venue's recent window of up to 7 days), and the rows Keel could not decode.
  * @param rest - the REST client
  * @param begin - venue time to start at, epoch ms; the whole recent window when undefined
  * @param pageSize - entries per page
- * @returns the executions, in the venue's order
+ * @returns the executions and the rows left out, in the venue's order
  * @throws whatever the REST client throws
  */
 export async function fetchExecutionsSince(
   rest: VenueRestClient,
   begin: number | undefined,
   pageSize: number,
-): Promise<Execution[]> {
+): Promise<ExecutionListing> {
   const executions: Execution[] = [];
+  const leftOut: LeftOutExecution[] = [];
   const query = begin === undefined ? {} : { begin };
-  for await (const wire of rest.pages('getExecutionsPage', query, pageSize))
-    executions.push(executionFromWire(wire));
-  return executions;
+  const fetchPage = async (page: number) => {
+    const reply = await rest.getExecutionsPage({ ...query, page, pageSize });
+    leftOut.push(...entriesLeftOut(reply).map((left) => leftOutExecution(left.entry)));
+    return reply;
+  };
+  for await (const wire of paginate(fetchPage)) executions.push(executionFromWire(wire));
+  return { executions, leftOut };
+}
+
+/**
+ * @param page - a page of recent executions
+ * @returns the times of its executions, and of the rows left out for not decoding where readable
+ *   (so priming lists a session's earlier rows Keel cannot decode too, and knows them as such)
+ */
+function timesOf(page: Awaited<ReturnType<VenueRestClient['getExecutionsPage']>>): number[] {
+  const times = page.list.map((wire) => executionFromWire(wire).timestamp);
+  for (const left of entriesLeftOut(page)) {
+    const at = (left.entry as { timestamp?: unknown } | null)?.timestamp;
+    if (typeof at === 'number' && Number.isFinite(at)) times.push(at);
+  }
+  return times;
 }
 
 /**
@@ -55,12 +114,12 @@ export async function newestExecutionTime(
   pageSize: number,
 ): Promise<number | undefined> {
   const first = await rest.getExecutionsPage({ page: 1, pageSize });
-  const times = first.list.map((wire) => executionFromWire(wire).timestamp);
+  const times = timesOf(first);
   const lastPage = Math.ceil(first.totalSize / Math.max(first.pageSize, 1));
   const newestFirst = times.length < 2 || (times[0] ?? 0) >= (times[times.length - 1] ?? 0);
   if (!newestFirst && lastPage > 1) {
     const last = await rest.getExecutionsPage({ page: lastPage, pageSize });
-    times.push(...last.list.map((wire) => executionFromWire(wire).timestamp));
+    times.push(...timesOf(last));
   }
   return times.length === 0 ? undefined : Math.max(...times);
 }
@@ -77,12 +136,17 @@ export class ExecutionCatchUp {
   /** False until the executions already on the venue at the start are noted. */
   private executionsPrimed = false;
   /**
-   * Start of a catch-up that failed, so the next one still covers its window (null: the whole
-   * recent window; undefined: none failed).
+   * Start of a catch-up that failed (or left rows out, until {@link acceptLeftOut}), so the next
+   * one still covers its window (null: the whole recent window; undefined: none failed).
    */
   private failedCatchUpFrom: number | null | undefined;
   /** Whether priming was tried and failed: a later priming may find this session's own fills. */
   private primingFailed = false;
+  /**
+   * Keys of the rows priming could not decode: they predate the session, as the executions noted
+   * then, so a catch-up that lists them again did not leave out a fill of the session.
+   */
+  private readonly leftOutBeforeStart = new Set<string>();
 
   /**
    * @param rest - the REST client
@@ -125,10 +189,14 @@ export class ExecutionCatchUp {
         // the last minute that this note left out, and report them as new.
         const seenAt = this.now();
         const from = Math.min(venueNewest, seenAt) - marginMs;
-        const executions = await fetchExecutionsSince(rest, from, pageSize);
+        const { executions, leftOut } = await fetchExecutionsSince(rest, from, pageSize);
         for (const execution of executions) {
           if (late && this.placedThisSession(execution.clientOrderId)) continue;
           this.view.noteExecution(execution.transactionId, execution.timestamp, seenAt);
+        }
+        for (const row of leftOut) {
+          if (late && row.clientOrderId !== undefined && this.placedThisSession(row.clientOrderId)) continue;
+          this.leftOutBeforeStart.add(row.key);
         }
       }
       this.executionsPrimed = true;
@@ -157,7 +225,7 @@ export class ExecutionCatchUp {
    * Executions from `begin` on; when the venue refuses `begin` as outside its recent window
    * (400001: no fill seen for about 7 days), the whole recent window instead.
    */
-  private async fetchWithin(begin: number | undefined): Promise<Execution[]> {
+  private async fetchWithin(begin: number | undefined): Promise<ExecutionListing> {
     try {
       return await fetchExecutionsSince(this.rest, begin, this.policy.pageSize);
     } catch (error) {
@@ -168,10 +236,13 @@ export class ExecutionCatchUp {
 
   /**
    * The executions reconciliation compares with the ones seen: every execution from the newest
-   * one seen minus the margin (the whole recent window when none was seen yet).
-   * @returns the executions, or undefined when none are to be compared (priming or the fetch failed)
+   * one seen minus the margin (the whole recent window when none was seen yet), and the rows of
+   * that window Keel could not decode but those priming found. A catch-up that left rows out is
+   * widened into the next one, as a failed one, until {@link acceptLeftOut}: the retry that is to
+   * tell whether they were the fills an order state depends on must list them again.
+   * @returns the listing, or undefined when none is to be compared (priming or the fetch failed)
    */
-  async recent(): Promise<readonly Execution[] | undefined> {
+  async recent(): Promise<ExecutionListing | undefined> {
     if (!this.executionsPrimed) {
       await this.prime();
       if (!this.executionsPrimed) return undefined;
@@ -182,10 +253,11 @@ export class ExecutionCatchUp {
     const failed = this.failedCatchUpFrom;
     const begin = from === undefined || failed === null ? undefined : Math.min(from, failed ?? from);
     try {
-      const executions = await this.fetchWithin(begin);
-      this.failedCatchUpFrom = undefined;
+      const listing = await this.fetchWithin(begin);
+      const leftOut = listing.leftOut.filter((row) => !this.leftOutBeforeStart.has(row.key));
+      this.failedCatchUpFrom = leftOut.length > 0 ? (begin ?? null) : undefined;
       if (begin !== undefined) this.view.forgetExecutionsBefore(begin - marginMs);
-      return executions;
+      return { executions: listing.executions, leftOut };
     } catch (error) {
       this.failedCatchUpFrom = begin ?? null;
       this.logger.error(
@@ -194,5 +266,13 @@ export class ExecutionCatchUp {
       );
       return undefined;
     }
+  }
+
+  /**
+   * The rows the last catch-up left out are given up on (the order states that depend on them
+   * were reported without them): the next catch-up starts from the newest execution seen again.
+   */
+  acceptLeftOut(): void {
+    this.failedCatchUpFrom = undefined;
   }
 }

@@ -12,7 +12,7 @@ import {
 import { type Dec, type Order, type OrderUpdateEvent, type UserEvent, ZERO } from '../../model/index.ts';
 import type { TimerPort } from '../timer-port.ts';
 import { type LocalTradingView, openOrderKey } from './local-trading-view.ts';
-import type { ExecutionCatchUp } from './missed-executions.ts';
+import type { ExecutionCatchUp, LeftOutExecution } from './missed-executions.ts';
 
 /** How a reconciliation that failed is tried again. */
 export interface ReconciliationRetryPolicy {
@@ -22,8 +22,9 @@ export interface ReconciliationRetryPolicy {
   readonly capMs: number;
   /**
    * Longest time, ms, that the order corrections depending on fills not fetched yet are held back
-   * for the retries of a failing execution catch-up, counted from its first failure; then they are
-   * emitted without those fills, with a warning.
+   * for the retries of a failing execution catch-up (or one that left out rows it could not
+   * decode), counted from its first failure; then they are emitted without those fills, with a
+   * warning.
    */
   readonly holdMs: number;
 }
@@ -82,6 +83,11 @@ export interface ReconciliationRunsOptions {
    * warning that says so.
    */
   readonly unfetchedFills?: (warning: string) => void;
+  /**
+   * Runs when an execution catch-up left out rows Keel could not decode, not warned of before,
+   * with the warning that names them (they are missing from Keel's fills).
+   */
+  readonly leftOutExecutions?: (warning: string) => void;
   readonly timer: TimerPort;
   readonly retry: ReconciliationRetryPolicy;
   readonly logger: Logger;
@@ -102,15 +108,23 @@ interface Waiter {
  * executed is held back for the retry that fetches its fills, so fills still come before the order
  * states that depend on them; but not for longer than the retry policy's `holdMs` from the
  * catch-up's first failure (one failing for good, the venue's history endpoint down, would keep a
- * filled order open for ever): then it is emitted without them, with a warning.
+ * filled order open for ever): then it is emitted without them, with a warning. A catch-up that
+ * left out execution rows Keel could not decode is incomplete the same way (the row may be the
+ * fill an order state depends on): such a correction, one executed beyond Keel's fills and the
+ * catch-up's, is held and retried likewise; the rows are named in a warning once each.
  */
 export class ReconciliationRuns {
   private running = false;
   private again = false;
   private stopped = false;
   private failures = 0;
-  /** When the execution catch-up began failing, on the timer; undefined while it succeeds. */
+  /**
+   * When the execution catch-up began failing (or leaving rows out), on the timer; undefined
+   * while it succeeds.
+   */
   private catchUpFailingSince: number | undefined;
+  /** Keys of the execution rows left out that a warning named already. */
+  private readonly warnedLeftOut = new Set<string>();
   private cancelRetry: () => void = () => undefined;
   private waiters: Waiter[] = [];
 
@@ -161,7 +175,10 @@ export class ReconciliationRuns {
     }
   }
 
-  /** @returns false when the executions missed could not be fetched (the corrections are out) */
+  /**
+   * @returns false when the executions missed could not be fetched, or rows were left out while
+   *   corrections are held for them (the others are out)
+   */
   private async runOnce(): Promise<boolean> {
     if (this.stopped) return true;
     const { view, catchUp } = this.options;
@@ -169,9 +186,12 @@ export class ReconciliationRuns {
     try {
       const snapshot = await this.options.snapshot();
       // Fetched after the snapshot, so every fill its order states depend on is among them.
-      const executions = await catchUp.recent();
-      if (executions === undefined) this.catchUpFailingSince ??= this.options.timer.now();
-      else this.catchUpFailingSince = undefined;
+      const listing = await catchUp.recent();
+      const executions = listing?.executions;
+      const leftOut = listing?.leftOut ?? [];
+      const complete = listing !== undefined && leftOut.length === 0;
+      if (complete) this.catchUpFailingSince = undefined;
+      else this.catchUpFailingSince ??= this.options.timer.now();
       const full = executions === undefined ? snapshot : { ...snapshot, executions };
       const local = view.state();
       const reconciled = await reconcile(
@@ -186,13 +206,20 @@ export class ReconciliationRuns {
         },
       );
       if (this.stopped) return true;
-      const corrections =
-        executions === undefined ? this.heldForFills(reconciled, local, snapshot.ts) : reconciled;
+      this.warnLeftOut(leftOut, snapshot.ts);
+      const { corrections, holding } = complete
+        ? { corrections: reconciled, holding: false }
+        : this.heldForFills(reconciled, local, snapshot.ts, listing === undefined ? 'failed' : 'leftOut');
       for (const event of corrections) this.options.emitCorrection(event);
       const forgotten = forgottenOrders(corrections);
       if (forgotten.length > 0) this.options.forgotten?.(forgottenOrdersWarning(forgotten, snapshot.ts));
       this.options.afterReconciliation();
-      if (executions === undefined) return false;
+      if (listing === undefined || holding) return false;
+      if (!complete) {
+        // Nothing waits on the rows left out any more: the next catch-up is not widened for them.
+        catchUp.acceptLeftOut();
+        this.catchUpFailingSince = undefined;
+      }
       if (!this.again) this.options.reconciled?.(corrections);
       return true;
     } finally {
@@ -201,30 +228,41 @@ export class ReconciliationRuns {
   }
 
   /**
-   * The corrections to emit while the executions missed could not be fetched: without the order
-   * states that depend on fills Keel has not reported, until the hold's time is up; then all of
-   * them, the warning given for those orders.
+   * The corrections to emit while the executions missed could not all be fetched: without the
+   * order states that depend on fills Keel has not reported (nor is reporting with them), until
+   * the hold's time is up; then all of them, the warning given for those orders.
+   * @returns the corrections to emit, and whether any is held back
    */
   private heldForFills(
     corrections: readonly UserEvent[],
     local: LocalTradingState,
     ts: number,
-  ): readonly UserEvent[] {
+    why: CatchUpShortfall,
+  ): { readonly corrections: readonly UserEvent[]; readonly holding: boolean } {
     const held = dependingOnUnreportedFills(corrections, local);
-    if (held.length === 0) return corrections;
+    if (held.length === 0) return { corrections, holding: false };
     const waitedMs = this.options.timer.now() - (this.catchUpFailingSince ?? this.options.timer.now());
     if (waitedMs < this.options.retry.holdMs) {
       const heldBack = new Set<UserEvent>(held);
-      return corrections.filter((event) => !heldBack.has(event));
+      return { corrections: corrections.filter((event) => !heldBack.has(event)), holding: true };
     }
     this.options.unfetchedFills?.(
       unfetchedFillsWarning(
         held.map((event) => event.order),
         waitedMs,
         ts,
+        why,
       ),
     );
-    return corrections;
+    return { corrections, holding: false };
+  }
+
+  /** Names the execution rows left out that no warning named yet, in one warning. */
+  private warnLeftOut(leftOut: readonly LeftOutExecution[], ts: number): void {
+    const fresh = leftOut.filter((row) => !this.warnedLeftOut.has(row.key));
+    if (fresh.length === 0) return;
+    for (const row of fresh) this.warnedLeftOut.add(row.key);
+    this.options.leftOutExecutions?.(leftOutExecutionsWarning(fresh, ts));
   }
 
   private scheduleRetry(): void {
@@ -245,7 +283,8 @@ export class ReconciliationRuns {
 
 /**
  * The order states among the corrections that depend on fills Keel has not reported: an order the
- * venue shows executed further than Keel holds it (an order Keel does not hold: executed at all).
+ * venue shows executed further than Keel holds it plus the fills among the corrections (an order
+ * Keel does not hold: further than those fills).
  * @param corrections - a reconciliation's corrections
  * @param local - the local state it compared with
  * @returns those corrections
@@ -256,29 +295,73 @@ function dependingOnUnreportedFills(
 ): OrderUpdateEvent[] {
   const executed = new Map<string, Dec>();
   for (const order of local.openOrders) executed.set(openOrderKey(order), order.executedQty);
+  for (const event of corrections) {
+    if (event.kind !== 'execution') continue;
+    const key = openOrderKey(event.execution);
+    executed.set(key, (executed.get(key) ?? ZERO).plus(event.execution.quantity));
+  }
   return corrections.filter(
     (event): event is OrderUpdateEvent =>
       event.kind === 'order' && event.order.executedQty.gt(executed.get(openOrderKey(event.order)) ?? ZERO),
   );
 }
 
+/** Why the executions missed are not all known: the catch-up failed, or left out rows it could not decode. */
+type CatchUpShortfall = 'failed' | 'leftOut';
+
+/** @returns the first five of `items` joined, and how many more */
+function firstFive(items: readonly string[]): string {
+  return items.length > 5 ? `${items.slice(0, 5).join(', ')} and ${items.length - 5} more` : items.join(', ');
+}
+
 /**
  * The warning for order states emitted without the fills they depend on.
  * @param orders - the orders, at least one
- * @param waitedMs - how long the execution catch-up had been failing
+ * @param waitedMs - how long the execution catch-up had been failing (or leaving rows out)
  * @param ts - the snapshot's time, epoch ms
+ * @param why - what the last catch-up lacked
  * @returns one sentence
  */
-function unfetchedFillsWarning(orders: readonly Order[], waitedMs: number, ts: number): string {
-  const refs = orders.map((order) => order.clientOrderId || order.orderId);
-  const shown =
-    refs.length > 5 ? `${refs.slice(0, 5).join(', ')} and ${refs.length - 5} more` : refs.join(', ');
+function unfetchedFillsWarning(
+  orders: readonly Order[],
+  waitedMs: number,
+  ts: number,
+  why: CatchUpShortfall,
+): string {
+  const shown = firstFive(orders.map((order) => order.clientOrderId || order.orderId));
   const one = orders.length === 1;
+  const lacking =
+    why === 'failed'
+      ? 'could not be fetched'
+      : 'came with rows Keel could not decode (named in another warning)';
   return (
     `${orders.length} order${one ? '' : 's'} (${shown}) executed further than the fills Keel reported, and the ` +
-    `executions made while the socket was down could not be fetched for ${Math.round(waitedMs / 1000)} s: ` +
+    `executions made while the socket was down ${lacking} for ${Math.round(waitedMs / 1000)} s: ` +
     `at the reconciliation of ${new Date(ts).toISOString()} Keel reported ${one ? 'its state' : 'their states'} ` +
     `without ${one ? 'its' : 'their'} fills (the positions and balances are the venue's); the fills are ` +
     'reported if a later catch-up fetches them'
+  );
+}
+
+/**
+ * The warning for execution rows a catch-up left out.
+ * @param rows - the rows, at least one
+ * @param ts - the snapshot's time, epoch ms
+ * @returns one sentence
+ */
+function leftOutExecutionsWarning(rows: readonly LeftOutExecution[], ts: number): string {
+  const named = rows.map((row) => {
+    const order = row.clientOrderId ?? row.orderId;
+    const ofOrder = order === undefined ? '' : ` of order ${order}`;
+    return row.transactionId === undefined
+      ? `an unreadable row${ofOrder}`
+      : `transactionId ${row.transactionId}${ofOrder}`;
+  });
+  const one = rows.length === 1;
+  return (
+    `${rows.length} execution row${one ? '' : 's'} (${firstFive(named)}) listed by the venue after a reconnect ` +
+    `could not be decoded and ${one ? 'was' : 'were'} left out (logged and counted malformed) at the ` +
+    `reconciliation of ${new Date(ts).toISOString()}: Keel reports no fill for ${one ? 'it' : 'them'}, so the ` +
+    `result's fills, trades and PnL may miss ${one ? 'it' : 'them'} (the positions and balances are the venue's)`
   );
 }

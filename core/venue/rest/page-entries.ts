@@ -6,8 +6,16 @@ import { decodeWire } from '../wire/decode.ts';
 /** A page whose entries are not decoded yet. */
 const UNDECODED_PAGE = pageOf(z.unknown());
 
-/** How many entries each page decoded entry by entry left out (kept off the page, which the venue shapes). */
-const leftOut = new WeakMap<object, number>();
+/** An entry of a page that did not decode. */
+export interface LeftOutEntry {
+  /** Why: one sentence naming the entry's index and the field. */
+  readonly problem: string;
+  /** The entry as the venue sent it. */
+  readonly entry: unknown;
+}
+
+/** The entries each page decoded entry by entry left out (kept off the page, which the venue shapes). */
+const leftOut = new WeakMap<object, readonly LeftOutEntry[]>();
 
 /** A page reply decoded entry by entry. */
 export interface PageEntries {
@@ -29,24 +37,25 @@ export interface PageEntries {
 export function decodePageEntries(data: unknown, entry: z.ZodType, where: string): PageEntries {
   const undecoded = decodeWire(UNDECODED_PAGE, data, where, ['data']);
   const list: unknown[] = [];
-  const problems: string[] = [];
+  const bad: LeftOutEntry[] = [];
   undecoded.list.forEach((item, index) => {
     try {
       list.push(decodeWire(entry, item, where, ['data', 'list', index]));
     } catch (error) {
       if (!(error instanceof DecodeError)) throw error;
-      problems.push(error.message);
+      bad.push({ problem: error.message, entry: item });
     }
   });
   const page = { ...undecoded, list };
-  if (problems.length > 0) leftOut.set(page, problems.length);
-  return { page, problems };
+  if (bad.length > 0) leftOut.set(page, bad);
+  return { page, problems: bad.map((left) => left.problem) };
 }
 
 /**
  * @param page - a decoded page
- * @returns how many of its entries {@link decodePageEntries} left out (0 for any other page)
+ * @returns the entries {@link decodePageEntries} left out of it, in the venue's order (none for any
+ *   other page)
  */
-export function entriesLeftOut(page: object): number {
-  return leftOut.get(page) ?? 0;
+export function entriesLeftOut(page: object): readonly LeftOutEntry[] {
+  return leftOut.get(page) ?? [];
 }

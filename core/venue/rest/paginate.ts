@@ -18,7 +18,7 @@ export async function* paginate<T>(
   for (let page = firstPage; ; page++) {
     const reply = await fetchPage(page);
     yield* reply.list;
-    const empty = reply.list.length === 0 && entriesLeftOut(reply) === 0;
+    const empty = reply.list.length === 0 && entriesLeftOut(reply).length === 0;
     if (empty || page * reply.pageSize >= reply.totalSize) return;
   }
 }

@@ -171,10 +171,9 @@ describe('live execution client: the executions a later catch-up can list', () =
   /** A venue whose execution list is empty, or whose listing fails once `failing` is set. */
   function catchUpOn(failing: { now: boolean }) {
     const rest = {
-      getExecutionsPage: async () => ({ list: [], totalSize: 0, pageSize: 100 }),
-      async *pages() {
+      getExecutionsPage: async () => {
         if (failing.now) throw new Error('venue down');
-        yield* [];
+        return { page: 1, list: [], totalSize: 0, pageSize: 100 };
       },
     } as unknown as VenueRestClient;
     const view = new LocalTradingView(() => 10_000_000);
@@ -201,7 +200,7 @@ describe('live execution client: the executions a later catch-up can list', () =
     view.noteExecution('t2', 2_000_000, 2_000_000);
     expect(catchUp.oldestNeeded()).toBe(1_000_000 - 120_000);
     failing.now = false;
-    expect(await catchUp.recent()).toEqual([]);
+    expect(await catchUp.recent()).toEqual({ executions: [], leftOut: [] });
     expect(catchUp.oldestNeeded()).toBe(2_000_000 - 120_000);
   });
 });

@@ -205,14 +205,10 @@ describe('Keel against a paper venue replaying at 5x real time', () => {
       ...rig.events.flatMap((e) => (e.kind === 'execution' ? [e.execution.timestamp] : [])),
     );
     const begins: unknown[] = [];
-    const pages = rig.rest.pages.bind(rig.rest);
-    vi.spyOn(rig.rest, 'pages').mockImplementation(((
-      name: never,
-      query: { begin?: number },
-      size?: number,
-    ) => {
+    const getPage = rig.rest.getExecutionsPage.bind(rig.rest);
+    vi.spyOn(rig.rest, 'getExecutionsPage').mockImplementation(((query: { begin?: number }) => {
       begins.push(query.begin);
-      return pages(name, query, size);
+      return getPage(query);
     }) as never);
     rig.venue.faults.dropConnections('private');
     await until(rig.wall, () => begins.length > 0, 'the catch-up');
