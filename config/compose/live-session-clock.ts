@@ -1,7 +1,15 @@
+import { type Scheduler, timerScheduler } from '../../core/kernel/index.ts';
+
 /** What a live session's clock reads: Keel's estimate of the venue's clock (`ServerClock`). */
 export interface VenueTimeSource {
   /** @returns the venue's time as estimated, epoch ms */
   now(): number;
+}
+
+/** Keel's estimate of the venue's clock with the rate it follows it at (`ServerClock`). */
+export interface PacedVenueTimeSource extends VenueTimeSource {
+  /** How many ms the venue's clock moves per local ms, as followed now. */
+  readonly rate: number;
 }
 
 /**
@@ -22,4 +30,17 @@ export function liveSessionClock(venue: VenueTimeSource): () => number {
     newest = Math.max(newest, venue.now());
     return newest;
   };
+}
+
+/**
+ * A live session's scheduler: the strategies' clock and timers are the session's clock, woken at
+ * the rate the venue's clock is followed at (`keel venue --speed`), read as it changes: a rate the
+ * venue's replies disprove and bear out again during the session would otherwise leave a timer
+ * armed at the old one (a 60 s `every` firing five times back to back at 5x, or five times late).
+ * @param venue - the estimate of the venue's clock the session's clock reads
+ * @param sessionClock - the session's clock ({@link liveSessionClock} over `venue`)
+ * @returns the scheduler
+ */
+export function liveSessionScheduler(venue: PacedVenueTimeSource, sessionClock: () => number): Scheduler {
+  return timerScheduler({ now: sessionClock }, () => venue.rate);
 }

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
 import { acquireRunLock, type RunLock, tookOverWarning } from '../../backtest/report/index.ts';
-import { type StrategySlot, timerScheduler } from '../../core/kernel/index.ts';
+import type { StrategySlot } from '../../core/kernel/index.ts';
 import type { Execution, InstrumentSpec } from '../../core/model/index.ts';
 import { formatConfigProblem, type LoadedConfig } from '../loader/index.ts';
 import { brokerClientIdOf } from '../schema/index.ts';
 import { feedIsSynthetic } from './feed-is-synthetic.ts';
 import { instrumentSpecsOf } from './instrument-specs.ts';
-import { liveSessionClock } from './live-session-clock.ts';
+import { liveSessionClock, liveSessionScheduler } from './live-session-clock.ts';
 import { loggedRecordingDamage } from './logged-recording-damage.ts';
 import { outputCollision, runInputFiles, runOutputFiles } from './output-collisions.ts';
 import { paperScheduler, startEmbeddedPaperVenue } from './paper-run.ts';
@@ -175,7 +175,7 @@ async function runLockedSession(
     serverClock,
     sessionClock,
     // The strategies' clock and timers are the venue's too, at the rate it states (keel venue --speed).
-    scheduler: timerScheduler({ now: sessionClock }, serverClock.rate),
+    scheduler: liveSessionScheduler(serverClock, sessionClock),
     lockstep: false,
     sourceWarnings: () => history.warnings(),
     fillModel: { name: 'venue', description: 'Fills as the venue reported them.' },

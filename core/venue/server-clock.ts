@@ -11,6 +11,14 @@ const NOTABLE_MOVE_MS = 1_000;
  */
 export const CLOCK_RATE_HEADER = 'x-keel-clock-rate';
 
+/**
+ * How long replies must agree at real time, ms, before they disprove a stated rate they bore out
+ * before (Keel's choice): over a shorter span a `Date` header that stood still (a sped-up paper
+ * venue whose feed held for a moment) agrees at real time within its 1 s grain too. Over 3 s a
+ * clock agreeing at real time moved at about 2/3x to 4/3x of it.
+ */
+const REAL_TIME_PROOF_MS = 3_000;
+
 /** The largest clock rate believed (Keel's choice): anything above is taken for a broken header. */
 const MAX_CLOCK_RATE = 100_000;
 
@@ -36,11 +44,19 @@ interface Proof {
   highest: number;
   /** Replies taken in since it was started afresh. */
   replies: number;
+  /** Local time the first of those replies arrived, epoch ms. */
+  since: number;
 }
 
 /** A proof at `rate` that nothing has narrowed yet. */
 function freshProof(rate: number): Proof {
-  return { rate, lowest: Number.NEGATIVE_INFINITY, highest: Number.POSITIVE_INFINITY, replies: 0 };
+  return {
+    rate,
+    lowest: Number.NEGATIVE_INFINITY,
+    highest: Number.POSITIVE_INFINITY,
+    replies: 0,
+    since: Number.POSITIVE_INFINITY,
+  };
 }
 
 /**
@@ -61,6 +77,7 @@ function takeReply(
   proof.lowest = agrees ? Math.max(proof.lowest, lowest) : lowest;
   proof.highest = agrees ? Math.min(proof.highest, highest) : highest;
   proof.replies = agrees ? proof.replies + 1 : 1;
+  if (outcome !== 'agrees') proof.since = receivedMs;
   return outcome;
 }
 
@@ -87,8 +104,11 @@ function takeReply(
  * replies prove is kept at real time too, and a reply that contradicts the earlier ones at the
  * stated rate but agrees with them at real time (a real-time venue, or a proxy, sending a bogus
  * rate: followed, it would put every nonce past the ±60 s window) makes the clock follow real
- * time instead, warned of once; it follows the stated rate again when the replies bear that out
- * in turn.
+ * time instead, warned of once. Once the replies have borne the stated rate out (agreed at it where
+ * they contradicted real time), that takes replies agreeing at real time for at least 3 s: a
+ * sped-up paper venue whose feed holds for a moment holds its `Date` header too, and replies inside
+ * the hold agree at real time within the header's second without showing its clock runs at it.
+ * It follows the stated rate again when a reply contradicts real time and agrees with that rate.
  */
 export class ServerClock {
   /** The server's clock minus the local one scaled by the rate followed, ms. */
@@ -102,6 +122,13 @@ export class ServerClock {
   #other: Proof | undefined;
   /** The rate the replies state (1 while they state none). */
   #stated = 1;
+  /**
+   * Whether replies agreed at the stated rate where they contradicted real time: the venue's clock
+   * was seen running at it, so a pause of its `Date` header is taken for a stall, not real time.
+   */
+  #statedBorneOut = false;
+  /** Local time a reply last contradicted the rate followed since it was followed, epoch ms. */
+  #contradictedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * @param timer - the local clock
@@ -154,14 +181,7 @@ export class ServerClock {
     const stamped = Date.parse(date);
     if (!Number.isFinite(stamped)) return false;
     if (rate !== this.#stated) this.#follow(rate);
-    const followed = takeReply(this.#followed, stamped, sentMs, receivedMs);
-    const other = this.#other;
-    if (
-      other !== undefined &&
-      takeReply(other, stamped, sentMs, receivedMs) === 'agrees' &&
-      followed === 'contradicts'
-    )
-      this.#switchTo(other);
+    this.#takeIn(stamped, sentMs, receivedMs);
     const proof = this.#followed;
     if (this.#offsetMs >= proof.lowest && this.#offsetMs < proof.highest) return false;
     const before = this.offsetMs;
@@ -178,6 +198,38 @@ export class ServerClock {
   }
 
   /**
+   * Takes one reply into what the replies prove, and follows the other rate when they bear it out.
+   * @param stamped - the reply's `Date`, epoch ms
+   * @param sentMs - local time its request was sent, epoch ms
+   * @param receivedMs - local time it arrived, epoch ms
+   */
+  #takeIn(stamped: number, sentMs: number, receivedMs: number): void {
+    const followed = takeReply(this.#followed, stamped, sentMs, receivedMs);
+    if (followed === 'contradicts') this.#contradictedAt = receivedMs;
+    const other = this.#other;
+    if (other === undefined) return;
+    const atOther = takeReply(other, stamped, sentMs, receivedMs);
+    const [atStated, atRealTime] = other.rate === 1 ? [followed, atOther] : [atOther, followed];
+    if (atStated === 'agrees' && atRealTime === 'contradicts') this.#statedBorneOut = true;
+    if (atOther === 'agrees' && this.#bearsOut(other, followed, sentMs)) this.#switchTo(other);
+  }
+
+  /**
+   * Whether the replies, the latest of which `other` agreed with, bear out its rate over the one
+   * followed: the latest contradicts the one followed. Real time over a stated rate the replies
+   * bore out before also needs them to have agreed at real time for at least
+   * {@link REAL_TIME_PROOF_MS}, a stated rate contradicted within that span: a shorter agreement
+   * is what a `Date` header standing still shows too.
+   * @param other - what the replies prove at the other rate
+   * @param followed - how the latest reply fared at the rate followed
+   * @param sentMs - local time the latest reply's request was sent, epoch ms
+   */
+  #bearsOut(other: Proof, followed: 'first' | 'agrees' | 'contradicts', sentMs: number): boolean {
+    if (other.rate !== 1 || !this.#statedBorneOut) return followed === 'contradicts';
+    return this.#contradictedAt >= other.since && sentMs - other.since >= REAL_TIME_PROOF_MS;
+  }
+
+  /**
    * Follows a newly stated rate from the estimate's time now, forgetting what replies proved at
    * the old one; what they proved at real time is kept to check it against.
    */
@@ -188,6 +240,7 @@ export class ServerClock {
     );
     const realTime = [this.#followed, this.#other].find((proof) => proof?.rate === 1) ?? freshProof(1);
     this.#stated = rate;
+    this.#statedBorneOut = false;
     this.#rebase(rate === 1 ? realTime : freshProof(rate));
     this.#other = rate === 1 ? undefined : realTime;
   }
@@ -213,5 +266,6 @@ export class ServerClock {
     const now = this.now();
     this.#followed = proof;
     this.#offsetMs = now - this.timer.now() * proof.rate;
+    this.#contradictedAt = Number.NEGATIVE_INFINITY;
   }
 }

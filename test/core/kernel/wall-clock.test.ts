@@ -1,7 +1,7 @@
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineStrategy, Kernel, wallScheduler } from '../../../core/kernel/index.ts';
+import { defineStrategy, Kernel, timerScheduler, wallScheduler } from '../../../core/kernel/index.ts';
 import type { MarketEvent } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aRecordingPort } from '../../kit/recording-execution-port.ts';
@@ -38,5 +38,37 @@ describe('wall scheduler (live and paper)', () => {
     kernel.stop();
     vi.advanceTimersByTime(5_000);
     expect(fired).toHaveLength(3);
+  });
+});
+
+describe('a timer scheduler whose speed changes', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('re-arms a pending wake-up at the new speed within a wall second of the change', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    let speed = 1;
+    const scheduler = timerScheduler({ now: () => Date.now() }, () => speed);
+    const woken: number[] = [];
+    scheduler.wakeAt(1_060_000, () => woken.push(Date.now()));
+    vi.advanceTimersByTime(2_000);
+    speed = 10;
+    // At the next check (by 1_003_000) 57 s are left on the clock: 5.7 s of wall time at 10x.
+    vi.advanceTimersByTime(60_000);
+    expect(woken).toEqual([1_008_700]);
+  });
+
+  it('wakes at the time armed while the speed stays, and not after a cancel', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const scheduler = timerScheduler({ now: () => Date.now() }, () => 4);
+    const woken: number[] = [];
+    scheduler.wakeAt(1_010_000, () => woken.push(Date.now()));
+    vi.advanceTimersByTime(10_000);
+    expect(woken).toEqual([1_002_500]);
+    scheduler.wakeAt(1_020_000, () => woken.push(Date.now()));
+    scheduler.cancelWake();
+    vi.advanceTimersByTime(30_000);
+    expect(woken).toEqual([1_002_500]);
   });
 });
