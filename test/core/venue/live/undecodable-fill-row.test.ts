@@ -1,63 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order } from '../../../../core/model/index.ts';
 import { approved } from '../../../kit/approved-intents.ts';
+import { filledWhileDown, sequenceOf } from '../../../kit/filled-while-down.ts';
 import { aLimitOrder } from '../../../kit/intent-builders.ts';
 import {
   liveClientOnScriptedVenue,
   type ScriptedVenueClient,
 } from '../../../kit/live-client-on-scripted-venue.ts';
 import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
-import { WIRE_EXECUTION, WIRE_ORDER, WIRE_POSITION } from '../../../kit/venue-wire-samples.ts';
-
-/** The order states and fills of `ref` the client emitted, in order. */
-function sequenceOf(h: ScriptedVenueClient, ref: string): string[] {
-  return h.events.flatMap((e) =>
-    e.kind === 'order' && e.order.clientOrderId === ref
-      ? [`order ${e.order.orderState}`]
-      : e.kind === 'execution' && e.execution.clientOrderId === ref
-        ? [`fill ${e.execution.transactionId}`]
-        : [],
-  );
-}
+import { WIRE_EXECUTION } from '../../../kit/venue-wire-samples.ts';
 
 /**
- * An order fills while the socket is down; after the reconnect the venue shows it FILLED and the
- * position long 1, and its recent executions list the fill as a row Keel cannot decode (`rebate`
- * null).
+ * An order fills while the socket is down (see {@link filledWhileDown}), and the venue's
+ * executions list its fill as a row Keel cannot decode (`rebate` null).
  * @returns the client, its socket dropped
  */
-async function filledWithUndecodableFill(): Promise<ScriptedVenueClient> {
-  const h = await liveClientOnScriptedVenue();
-  h.live.submit(approved(aLimitOrder({ ref: 'c-f' })));
-  await waitFor(() => sequenceOf(h, 'c-f').length === 1, 'the ack');
-  const ack = h.events.find((e) => e.kind === 'order') as { order: Order };
-  h.ws.dropAll();
-  h.state.ordersByRef.set('c-f', {
-    ...WIRE_ORDER,
-    orderId: ack.order.orderId,
-    clientOrderId: 'c-f',
-    orderQty: '1',
-    limitPrice: '100',
-    orderState: 'FILLED',
-    executedQty: '1',
-    executedAmount: '100',
-    executedAvgPrice: '100',
-    updateAt: 1_700_000_000_300,
-  });
-  h.state.positions = [{ ...WIRE_POSITION, positionQty: '1', avgPrice: '100', updateAt: 1_700_000_000_300 }];
-  h.state.executions = [
-    {
-      ...WIRE_EXECUTION,
-      transactionId: 't-f',
-      orderId: ack.order.orderId,
-      clientOrderId: 'c-f',
-      quantity: '1',
-      price: '100',
-      rebate: null as unknown as string,
-      timestamp: 1_700_000_000_300,
-    },
-  ];
-  return h;
+function filledWithUndecodableFill(): Promise<ScriptedVenueClient> {
+  return filledWhileDown((fill) => [{ ...fill, rebate: null }]);
 }
 
 /**

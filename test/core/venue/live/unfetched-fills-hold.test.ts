@@ -1,65 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Order } from '../../../../core/model/index.ts';
-import { approved } from '../../../kit/approved-intents.ts';
-import { aLimitOrder } from '../../../kit/intent-builders.ts';
+import { filledWhileDown, sequenceOf } from '../../../kit/filled-while-down.ts';
 import {
   liveClientOnScriptedVenue,
   type ScriptedVenueClient,
 } from '../../../kit/live-client-on-scripted-venue.ts';
-import { advanceUntil, waitFor } from '../../../kit/venue-wait.ts';
-import { WIRE_EXECUTION, WIRE_ORDER, WIRE_POSITION } from '../../../kit/venue-wire-samples.ts';
+import { advanceUntil } from '../../../kit/venue-wait.ts';
+import { WIRE_EXECUTION, WIRE_ORDER } from '../../../kit/venue-wire-samples.ts';
 
 const PAGEABLE = '/api/v1/trading/executions/pageable';
 
-/** The order states and fills of `ref` the client emitted, in order. */
-function sequenceOf(h: ScriptedVenueClient, ref: string): string[] {
-  return h.events.flatMap((e) =>
-    e.kind === 'order' && e.order.clientOrderId === ref
-      ? [`order ${e.order.orderState}`]
-      : e.kind === 'execution' && e.execution.clientOrderId === ref
-        ? [`fill ${e.execution.transactionId}`]
-        : [],
-  );
-}
-
 /**
- * An order fills while the socket is down; after the reconnect the venue shows it FILLED and the
- * position long 1, and its recent executions list the fill (plus, with `bad`, one row Keel cannot
- * decode).
+ * An order fills while the socket is down (see {@link filledWhileDown}); with `bad`, the venue's
+ * executions also list one row Keel cannot decode.
  * @returns the client, its socket dropped
  */
-async function filledWhileDown(bad: boolean): Promise<ScriptedVenueClient> {
-  const h = await liveClientOnScriptedVenue();
-  h.live.submit(approved(aLimitOrder({ ref: 'c-f' })));
-  await waitFor(() => sequenceOf(h, 'c-f').length === 1, 'the ack');
-  const ack = h.events.find((e) => e.kind === 'order') as { order: Order };
-  h.ws.dropAll();
-  h.state.ordersByRef.set('c-f', {
-    ...WIRE_ORDER,
-    orderId: ack.order.orderId,
-    clientOrderId: 'c-f',
-    orderQty: '1',
-    limitPrice: '100',
-    orderState: 'FILLED',
-    executedQty: '1',
-    executedAmount: '100',
-    executedAvgPrice: '100',
-    updateAt: 1_700_000_000_300,
-  });
-  h.state.positions = [{ ...WIRE_POSITION, positionQty: '1', avgPrice: '100', updateAt: 1_700_000_000_300 }];
-  const fill = {
-    ...WIRE_EXECUTION,
-    transactionId: 't-f',
-    orderId: ack.order.orderId,
-    clientOrderId: 'c-f',
-    quantity: '1',
-    price: '100',
-    timestamp: 1_700_000_000_300,
-  };
-  h.state.executions = bad
-    ? [fill, { ...WIRE_EXECUTION, transactionId: 't-bad', quantity: 'n/a', timestamp: 1_700_000_000_290 }]
-    : [fill];
-  return h;
+function filledWhileDownWith(bad: boolean): Promise<ScriptedVenueClient> {
+  return filledWhileDown((fill) =>
+    bad
+      ? [fill, { ...WIRE_EXECUTION, transactionId: 't-bad', quantity: 'n/a', timestamp: 1_700_000_000_290 }]
+      : [fill],
+  );
 }
 
 /**
@@ -73,7 +33,7 @@ describe('live execution client: order states held back for fills the catch-up c
   afterEach(async () => h?.stop());
 
   it('reports the fill and then FILLED when one execution row cannot be decoded, with no warning', async () => {
-    h = await filledWhileDown(true);
+    h = await filledWhileDownWith(true);
     await advanceUntil(h.timer, () => h.ws.logins === 2, 'second login');
     await advanceUntil(h.timer, () => sequenceOf(h, 'c-f').includes('order FILLED'), 'FILLED', 100, 100);
     expect(sequenceOf(h, 'c-f')).toEqual(['order NEW', 'fill t-f', 'order FILLED']);
@@ -81,7 +41,7 @@ describe('live execution client: order states held back for fills the catch-up c
   });
 
   it('holds FILLED for 30 s of a failing catch-up, then reports it with a warning; the fill comes once it can be fetched', async () => {
-    h = await filledWhileDown(false);
+    h = await filledWhileDownWith(false);
     let down = true;
     h.state.extra = (r) =>
       r.path === PAGEABLE && h.ws.logins >= 2 && down
