@@ -10,6 +10,7 @@ import { PLACE_ORDER_ACK_EVENT, type WsReplyWire } from '../wire/ws-envelope.ts'
 import { type OrderEntryRequest, placeOrderRequest } from '../ws/order-entry.ts';
 import type { PrivateWsClient } from '../ws/private-ws-client.ts';
 import { NotConnectedError } from '../ws/ws-errors.ts';
+import { CancellableWaits } from './cancellable-waits.ts';
 import { orderFromIntent } from './order-from-intent.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
 
@@ -72,7 +73,7 @@ export class OrderPlacement {
   private readonly unresolved = new Map<string, PlaceOrderIntent>();
   /** Lookups under way: clientOrderId -> wakes the lookup from its backoff wait. */
   private readonly lookingUp = new Map<string, () => void>();
-  private readonly cancelWaits = new Set<() => void>();
+  private readonly waits: CancellableWaits;
   private stopped = false;
 
   /** What the orders it reports are stamped with. */
@@ -81,6 +82,7 @@ export class OrderPlacement {
   /** @param options - the WebSocket, references, lookups and where order updates go */
   constructor(private readonly options: OrderPlacementOptions) {
     this.stampNow = options.stampNow ?? (() => options.timer.now());
+    this.waits = new CancellableWaits(options.timer);
   }
 
   /**
@@ -125,7 +127,7 @@ export class OrderPlacement {
   /** Stops every lookup under way (the client is stopping). */
   stop(): void {
     this.stopped = true;
-    for (const cancel of this.cancelWaits) cancel();
+    this.waits.cancelAll();
     for (const wake of this.lookingUp.values()) wake();
   }
 
@@ -192,18 +194,9 @@ export class OrderPlacement {
       for (let attempt = 0; ; attempt++) {
         if (attempt > 0) {
           if (this.stopped) return;
-          await new Promise<void>((resolve) => {
-            const cancel = timer.setTimer(() => {
-              this.cancelWaits.delete(cancel);
-              resolve();
-            }, spacing);
-            this.cancelWaits.add(cancel);
-            wake = () => {
-              cancel();
-              this.cancelWaits.delete(cancel);
-              resolve();
-            };
-          });
+          const wait = this.waits.wait(spacing);
+          wake = wait.wake;
+          await wait.done;
           spacing = Math.min(spacing * 2, policy.capMs);
         }
         if (this.stopped || !this.unresolved.has(intent.ref)) return;

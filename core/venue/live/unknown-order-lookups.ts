@@ -10,6 +10,7 @@ import {
 } from '../../execution/index.ts';
 import type { AlgoOrder, Order, UserEvent } from '../../model/index.ts';
 import type { TimerPort } from '../timer-port.ts';
+import { CancellableWaits } from './cancellable-waits.ts';
 import { openOrderKey } from './local-trading-view.ts';
 import type { UnackedLookupPolicy } from './order-placement.ts';
 
@@ -59,7 +60,7 @@ interface Followed {
  */
 export class UnknownOrderLookups {
   private readonly followed = new Map<string, Followed>();
-  private readonly cancelWaits = new Set<() => void>();
+  private readonly waits: CancellableWaits;
   private stopped = false;
 
   /** What the answers and verdicts it reports are stamped with. */
@@ -68,6 +69,7 @@ export class UnknownOrderLookups {
   /** @param options - the policy, timers, lookups and where answers and verdicts go */
   constructor(private readonly options: UnknownOrderLookupsOptions) {
     this.stampNow = options.stampNow ?? (() => options.timer.now());
+    this.waits = new CancellableWaits(options.timer);
   }
 
   /**
@@ -110,7 +112,7 @@ export class UnknownOrderLookups {
   /** Stops every lookup (the client is stopping). */
   stop(): void {
     this.stopped = true;
-    for (const cancel of this.cancelWaits) cancel();
+    this.waits.cancelAll();
     for (const key of [...this.followed.keys()]) this.forget(key);
   }
 
@@ -169,18 +171,9 @@ export class UnknownOrderLookups {
   }
 
   private wait(entry: Followed, ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const cancel = this.options.timer.setTimer(() => {
-        this.cancelWaits.delete(cancel);
-        resolve();
-      }, ms);
-      this.cancelWaits.add(cancel);
-      entry.wake = () => {
-        cancel();
-        this.cancelWaits.delete(cancel);
-        resolve();
-      };
-    });
+    const wait = this.waits.wait(ms);
+    entry.wake = wait.wake;
+    return wait.done;
   }
 
   private async lookUp(unknown: UnknownToVenue): Promise<UserEvent | undefined> {
