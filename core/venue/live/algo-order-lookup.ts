@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
-import { LastingLookupFailure } from '../../execution/index.ts';
 import type { AlgoOrder } from '../../model/index.ts';
-import { DecodeError, VenueError } from '../errors.ts';
 import { algoOrderFromWire, isKnownAlgoOrderState } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { AlgoOrderRef } from '../wire/algo.ts';
+import { notFoundOrThrow } from './lookup-failure.ts';
 
 /** Venue codes that refuse the query itself (400001 bad parameters): refused again if asked again. */
 const QUERY_REFUSED_CODES: ReadonlySet<number> = new Set([400001]);
@@ -43,12 +42,11 @@ export async function lookUpAlgoOrder(
     );
     return undefined;
   } catch (error) {
-    if (error instanceof VenueError && error.code === 401018) return undefined;
-    const forGood =
-      error instanceof DecodeError || (error instanceof VenueError && QUERY_REFUSED_CODES.has(error.code));
-    if (!forGood) throw error;
-    const message = `the lookup of algo order ${JSON.stringify(query)} on ${algoOrder.sym} failed for good: ${String(error)}`;
-    logger.error({ ...query, sym: algoOrder.sym, err: String(error) }, message);
-    throw new LastingLookupFailure(message, error);
+    return notFoundOrThrow(
+      error,
+      { what: 'algo order', query, sym: algoOrder.sym },
+      QUERY_REFUSED_CODES,
+      logger,
+    );
   }
 }

@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
-import { LastingLookupFailure } from '../../execution/index.ts';
 import type { Order } from '../../model/index.ts';
-import { DecodeError, VenueError } from '../errors.ts';
 import {
   isKnownOrderState,
   listedOrderFromWire,
@@ -10,6 +8,7 @@ import {
 } from '../mapping/order-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
 import type { OrderRef } from '../wire/order.ts';
+import { notFoundOrThrow } from './lookup-failure.ts';
 
 /**
  * Venue codes that refuse the query itself (400001 bad parameters, 400009 bad symbol): the same
@@ -66,14 +65,6 @@ export async function lookUpOrder(
       ? listedOrderFromWire(wire)
       : unlistedOrderFromWire(wire);
   } catch (error) {
-    if (error instanceof VenueError && error.code === 401018) return undefined;
-    if (!failsForGood(error)) throw error;
-    const message = `the lookup of order ${JSON.stringify(query)} on ${target.sym} failed for good: ${String(error)}`;
-    logger.error({ ...query, sym: target.sym, err: String(error) }, message);
-    throw new LastingLookupFailure(message, error);
+    return notFoundOrThrow(error, { what: 'order', query, sym: target.sym }, QUERY_REFUSED_CODES, logger);
   }
-}
-
-function failsForGood(error: unknown): boolean {
-  return error instanceof DecodeError || (error instanceof VenueError && QUERY_REFUSED_CODES.has(error.code));
 }
