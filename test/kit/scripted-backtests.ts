@@ -14,6 +14,23 @@ export type ScriptStep = (
 ) => Intent | Intent[] | undefined;
 
 /**
+ * A GTE BUY 0.01 trigger on the synthetic BTC perp 0.02 % above the mid (~950 USDT): small enough
+ * for every limit the risk tests set, so what they judge is a later change of it.
+ * @param ctx - the scripted strategy's context
+ * @param mid - the quote's mid
+ * @returns the algo order intent
+ */
+export function smallBuyTrigger(ctx: Parameters<ScriptStep>[0], mid: number) {
+  return ctx.order.algo({
+    sym: SYNTHETIC_BTC_PERP.sym,
+    side: 'BUY',
+    qty: 0.01,
+    triggerPrice: onTick(mid * 1.0002),
+    condition: 'GTE',
+  });
+}
+
+/**
  * A strategy that runs `steps[i]` on the i-th quote, one step per quote (so the venue's answers
  * come in between), and nothing after the last; `ctx.state.refs` keeps what the steps put there.
  * @param steps - the steps

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { SYNTHETIC_BTC_PERP } from '../../../backtest/synthetic/index.ts';
 import { D } from '../../../core/model/index.ts';
-import { deniedIntents, maxAbsPosition, onTick, scriptedBacktest } from '../../kit/scripted-backtests.ts';
+import {
+  deniedIntents,
+  maxAbsPosition,
+  scriptedBacktest,
+  smallBuyTrigger,
+} from '../../kit/scripted-backtests.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
-const SYM = SYNTHETIC_BTC_PERP.sym;
+const _SYM = SYNTHETIC_BTC_PERP.sym;
 
 describe('replacing an algo order', () => {
   const session = syntheticSessionFile({ seed: 11, minutes: 3, file: 'session.jsonl.gz' });
@@ -20,13 +25,7 @@ describe('replacing an algo order', () => {
       session.path,
       [
         (ctx, mid) => {
-          const algo = ctx.order.algo({
-            sym: SYM,
-            side: 'BUY',
-            qty: 0.01,
-            triggerPrice: onTick(mid * 1.0002),
-            condition: 'GTE',
-          });
+          const algo = smallBuyTrigger(ctx, mid);
           ctx.state.refs.push(algo.ref);
           return algo;
         },

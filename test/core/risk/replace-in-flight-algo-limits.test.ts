@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { SYNTHETIC_BTC_PERP } from '../../../backtest/synthetic/index.ts';
-import { deniedIntents, maxAbsPosition, onTick, scriptedBacktest } from '../../kit/scripted-backtests.ts';
+import {
+  deniedIntents,
+  maxAbsPosition,
+  onTick,
+  scriptedBacktest,
+  smallBuyTrigger,
+} from '../../kit/scripted-backtests.ts';
 import { syntheticSessionFile } from '../../kit/synthetic-session-files.ts';
 
 const SYM = SYNTHETIC_BTC_PERP.sym;
@@ -19,13 +25,7 @@ describe('replacing an algo order the venue has not answered yet', () => {
       session.path,
       [
         (ctx, mid) => {
-          const algo = ctx.order.algo({
-            sym: SYM,
-            side: 'BUY',
-            qty: 0.01,
-            triggerPrice: onTick(mid * 1.0002),
-            condition: 'GTE',
-          });
+          const algo = smallBuyTrigger(ctx, mid);
           return [algo, ctx.order.replaceAlgo(algo.ref, { qty: 5 })];
         },
       ],
@@ -45,13 +45,7 @@ describe('replacing an algo order the venue has not answered yet', () => {
       session.path,
       [
         (ctx, mid) => {
-          const algo = ctx.order.algo({
-            sym: SYM,
-            side: 'BUY',
-            qty: 0.01,
-            triggerPrice: onTick(mid * 1.0002),
-            condition: 'GTE',
-          });
+          const algo = smallBuyTrigger(ctx, mid);
           limit = onTick(mid * 1.1);
           return [
             algo,
