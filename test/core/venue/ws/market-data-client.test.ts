@@ -184,18 +184,8 @@ describe('market-data WebSocket client', () => {
     expect(JSON.parse(raw[0]?.text ?? '')).toEqual(bbo('2', 3));
   });
 
-  it("stamps its gaps and status changes on the venue's clock it is given, not the machine's", async () => {
-    const venueBehindMs = 2 * 365 * 86_400_000;
-    const serverClock = new ServerClock(timer, pino({ level: 'silent' }));
-    serverClock.observe(new Date(timer.now() - venueBehindMs).toUTCString(), timer.now(), timer.now());
-    const client = new MarketDataClient({
-      url,
-      timer,
-      serverClock,
-      random: { next: () => 0 },
-      reconnect: { baseMs: 100, capMs: 1_000 },
-      logger: pino({ level: 'silent' }),
-    });
+  /** Subscribes `client` to BBO, drops its socket and waits for the gap it reports. */
+  async function gapAfterDrop(client: MarketDataClient) {
     clients.push(client);
     const events: MarketEvent[] = [];
     const statuses: VenueStatus[] = [];
@@ -208,9 +198,25 @@ describe('market-data WebSocket client', () => {
     await waitFor(() => statuses.some((s) => s.state === 'down'), 'drop');
     await timer.advance(50);
     await waitFor(() => events.some((e) => e.kind === 'gap'), 'the gap');
-    const onVenueTime = (ts: number) => Math.abs(ts - (timer.now() - venueBehindMs)) <= 1_000;
     const gap = events.find((e) => e.kind === 'gap');
     if (gap?.kind !== 'gap') throw new Error('no gap');
+    return { gap, statuses };
+  }
+
+  it("stamps its gaps and status changes on the venue's clock it is given, not the machine's", async () => {
+    const venueBehindMs = 2 * 365 * 86_400_000;
+    const serverClock = new ServerClock(timer, pino({ level: 'silent' }));
+    serverClock.observe(new Date(timer.now() - venueBehindMs).toUTCString(), timer.now(), timer.now());
+    const client = new MarketDataClient({
+      url,
+      timer,
+      serverClock,
+      random: { next: () => 0 },
+      reconnect: { baseMs: 100, capMs: 1_000 },
+      logger: pino({ level: 'silent' }),
+    });
+    const { gap, statuses } = await gapAfterDrop(client);
+    const onVenueTime = (ts: number) => Math.abs(ts - (timer.now() - venueBehindMs)) <= 1_000;
     expect([gap.fromTs, gap.ts, gap.recvTs].map(onVenueTime)).toEqual([true, true, true]);
     expect(statuses.map((s) => [s.state, onVenueTime(s.ts)])).toEqual([
       ['up', true],
@@ -230,20 +236,7 @@ describe('market-data WebSocket client', () => {
       reconnect: { baseMs: 100, capMs: 1_000 },
       logger: pino({ level: 'silent' }),
     });
-    clients.push(client);
-    const events: MarketEvent[] = [];
-    const statuses: VenueStatus[] = [];
-    client.events.subscribe((e) => events.push(e));
-    client.status.subscribe((s) => statuses.push(s));
-    await client.connect();
-    client.subscribe({ channel: 'BBO', sym: SYM });
-    await waitFor(() => received.length === 1, 'subscription');
-    for (const socket of sockets) socket.terminate();
-    await waitFor(() => statuses.some((s) => s.state === 'down'), 'drop');
-    await timer.advance(50);
-    await waitFor(() => events.some((e) => e.kind === 'gap'), 'the gap');
-    const gap = events.find((e) => e.kind === 'gap');
-    if (gap?.kind !== 'gap') throw new Error('no gap');
+    const { gap, statuses } = await gapAfterDrop(client);
     expect([gap.fromTs, gap.ts, gap.recvTs]).toEqual([sessionAt, sessionAt, sessionAt]);
     expect(statuses.map((s) => [s.state, s.ts])).toEqual([
       ['up', sessionAt],
