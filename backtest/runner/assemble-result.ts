@@ -27,6 +27,7 @@ import { cashFlowRecordsOf } from './cash-flow-records.ts';
 import { fixedCommissionText } from './commission.ts';
 import { runAnnualizationOf } from './default-annualization.ts';
 import type { EquitySampler } from './equity-sampler.ts';
+import { instrumentFeeRatesText, subPortfolioMarkupText } from './fee-rates-text.ts';
 import type { OrderJournal } from './order-journal.ts';
 import { type PerpMarketSeen, perpAssumptions, perpFeedsOf } from './perp-assumptions.ts';
 import { type StartingCoinValue, startingCoinsConfig, startingCoinsNotes } from './starting-coin-notes.ts';
@@ -58,24 +59,14 @@ const BAR_SAMPLING_NOTE =
   "On bars, equity is sampled once each bar has been matched, marked at its close (as backtesting.py's equity is): an order filled at a bar's open shows its fee together with that bar's move, and moves inside a bar (its low, the fee before the move) are not in the curve or the drawdowns.";
 
 function describeFees(instruments: readonly InstrumentSpec[], options: BacktestRunOptions): string {
-  const sub = options.sim?.subPortfolioMarkup;
-  const subText =
-    sub === undefined || sub.isZero()
-      ? ''
-      : ` Sub-portfolio markup ${sub.mul(10_000).toFixed()} bps on every rate, on top of any instrument markup.`;
+  const subText = subPortfolioMarkupText(options.sim?.subPortfolioMarkup);
   if (options.commission !== undefined) {
     const rate = options.commission.rate?.mul(10_000).toFixed() ?? '0';
     return `Flat commission of ${rate} bps of notional${fixedCommissionText(options.commission)}, for makers and takers alike.${subText}`;
   }
-  const parts = instruments.map(
-    (s) =>
-      `${s.sym}: maker ${s.fees.maker.mul(10_000).toFixed()} bps, taker ${s.fees.taker.mul(10_000).toFixed()} bps` +
-      (s.fees.markup.isZero() ? '' : `, instrument markup ${s.fees.markup.mul(10_000).toFixed()} bps`) +
-      fixedCommissionText(s.fees),
-  );
   const source =
     options.feeSchedule === 'flat' ? 'Flat maker/taker rates for every instrument' : 'Per-instrument fees';
-  return `${source} paid in the quote asset. ${parts.join('; ')}.${subText}`;
+  return `${source} paid in the quote asset. ${instrumentFeeRatesText(instruments)}.${subText}`;
 }
 
 function recordingDescription(path: string, header: SessionHeader): RecordingDescription {

@@ -30,6 +30,7 @@ export { EmptyReplayWindowError } from './empty-replay-window.ts';
 export { EquitySampler } from './equity-sampler.ts';
 export type { EquitySamplerOptions } from './equity-sampler-options.ts';
 export { cachedMarketEvents, eventCachePaths } from './event-cache.ts';
+export { instrumentFeeRatesText, subPortfolioMarkupText } from './fee-rates-text.ts';
 export { RiskGateReusedError } from './gate-claim.ts';
 export { KillSwitchTrips } from './kill-switch-trips.ts';
 export { lateBarInputWarnings } from './late-bar-input-warnings.ts';

@@ -77,6 +77,8 @@ export interface SessionRecord {
   readonly runConfig: { readonly [key: string]: JsonValue };
   /** Further assumptions to state in the report (e.g. instrument specs Keel defaulted). */
   readonly assumptions?: readonly string[];
+  /** The fee model's description when the session knows the venue's schedule (the paper venue's). */
+  readonly feeDescription?: string;
 }
 
 function legText(leg: LatencySpec): string {
@@ -159,7 +161,10 @@ export function sessionResult(session: SessionRecord): BacktestResult {
           : [{ path: shownPath(session.recording), synthetic: session.synthetic }],
       fillModel: session.fillModel,
       latencyModel: latencyModelOf(session),
-      feeModel: { name: 'venue', description: 'Fees as the venue charged them on each fill.' },
+      feeModel: {
+        name: 'venue',
+        description: session.feeDescription ?? 'Fees as the venue charged them on each fill.',
+      },
       synthetic: session.synthetic,
       runConfig: session.runConfig,
       assumptions: [

@@ -3,6 +3,7 @@ import {
   type EquitySampler,
   fillModelWarnings,
   fundingTimesHeld,
+  instrumentFeeRatesText,
   lateBarInputWarnings,
   type PerpFeed,
   type PerpMarginTerms,
@@ -10,6 +11,7 @@ import {
   perpFeedsOf,
   setupWarnings,
   startingCoinsConfig,
+  subPortfolioMarkupText,
   unfundedHoldWarnings,
 } from '../../backtest/runner/index.ts';
 import {
@@ -28,6 +30,7 @@ import { sessionResult } from './session-result.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
 import type { SessionStatement } from './session-statement.ts';
 import type { SessionStopReason } from './session-stop.ts';
+import { subPortfolioMarkupOf } from './sim-models.ts';
 import type { UserDataJournal } from './user-data-journal.ts';
 
 /**
@@ -157,6 +160,7 @@ export async function writeVenueSessionReport(
       settleAsset,
       ...(starting === undefined ? {} : startingCoinsConfig(starting.cash, starting.coins.values)),
     },
+    ...(mode === 'paper' ? { feeDescription: paperFeeDescription(input.instruments, config) } : {}),
     // Live specs and margin are the venue's own; the paper venue's come from Keel's table or its
     // defaults, and it margins them as a backtest's simulated venue does.
     assumptions: [
@@ -245,5 +249,17 @@ function paperFundingWarnings(
       curve[curve.length - 1]?.ts ?? Number.NEGATIVE_INFINITY,
     ),
     'the feed',
+  );
+}
+
+/**
+ * The embedded paper venue's fee schedule in words: the rates it charged each fill (its
+ * instruments' maker and taker rates, with the sub-portfolio's markup on top), as a backtest's
+ * fee model names them.
+ */
+function paperFeeDescription(instruments: readonly InstrumentSpec[], config: KeelConfig): string {
+  return (
+    `Fees as the paper venue charged them on each fill, paid in the quote asset. ${instrumentFeeRatesText(instruments)}.` +
+    subPortfolioMarkupText(subPortfolioMarkupOf(config))
   );
 }

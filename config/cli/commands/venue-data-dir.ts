@@ -87,9 +87,13 @@ export function chooseVenueStart(
       (key) => !sameSetupPart(key, asked.given, setup),
     );
     if (changed !== undefined) {
+      const held =
+        saved.setup === undefined
+          ? `a venue started before data dirs kept their setup, so with what every venue then had (as ${setupFlags(changed, setup)} would set)`
+          : `a venue started with ${setupFlags(changed, setup)}`;
       return {
         ok: false,
-        problem: `${dataDir} holds a venue started with ${setupFlags(changed, setup)}: start it with that (or without the flag), or use another --data-dir`,
+        problem: `${dataDir} holds ${held}: start it with that (or without the flag), or use another --data-dir`,
       };
     }
     const credentials = asked.fixed ?? credentialsOf(saved);
@@ -149,8 +153,19 @@ function sameSetupPart(key: keyof VenueSetup, given: Partial<VenueSetup>, kept: 
         resolveFillModel(fillModelOf(kept.fillModel)),
       )
     );
-  const latency = paperConfigSchema.shape.latency;
-  return isDeepStrictEqual(latency.parse(given.latency), latency.parse(kept.latency));
+  return isDeepStrictEqual(latencyAsRun(given.latency), latencyAsRun(kept.latency));
+}
+
+/**
+ * A venue's latency as it runs it: defaults filled in, and the User Data leg it applies when
+ * `userData` is absent (the `marketData` leg, else none), so `userData: {fixedMs: 0}` and an
+ * absent `userData` are the same latency.
+ */
+function latencyAsRun(latency: VenueSetup['latency']): VenueSetup['latency'] {
+  const parsed = paperConfigSchema.shape.latency.parse(latency);
+  return parsed === undefined
+    ? undefined
+    : { ...parsed, userData: parsed.userData ?? parsed.marketData ?? { fixedMs: 0, jitterMs: 0 } };
 }
 
 function credentialsOf(start: VenueStart): { apiKey: string; apiSecret: string } | undefined {

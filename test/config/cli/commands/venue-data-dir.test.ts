@@ -117,7 +117,7 @@ describe('keel venue data dir start', () => {
     });
     expect(chooseVenueStart({ ...synthetic, given: { balances: { USDT: '100000' } } }, dir, 2000)).toEqual({
       ok: false,
-      problem: `${dir} holds a venue started with --balance USDT=100000 --balance USD=100000: start it with that (or without the flag), or use another --data-dir`,
+      problem: `${dir} holds a venue started before data dirs kept their setup, so with what every venue then had (as --balance USDT=100000 --balance USD=100000 would set): start it with that (or without the flag), or use another --data-dir`,
     });
   });
 });

@@ -77,3 +77,36 @@ describe('keel venue restart with the same setup spelt differently', () => {
       expect(chooseVenueStart({ ...asked, given: other }, dir, 2000).ok).toBe(false);
   });
 });
+
+// Session 29's note: `userData: {fixedMs: 0}` and an absent userData (no marketData leg either) are
+// the same latency to the venue, yet a restart giving one against a data dir kept with the other
+// was refused.
+describe('keel venue restart with the same User Data delay written two ways', () => {
+  it('takes an absent userData as the leg the venue applies, and still refuses another delay', () => {
+    const dir = aDataDir();
+    const given = { latency: venueLatencyOption('{fixedMs: 25}') };
+    expect(chooseVenueStart({ ...asked, given }, dir, 1000).ok).toBe(true);
+    const same = [
+      '{fixedMs: 25, userData: {fixedMs: 0}}',
+      '{fixedMs: 25, userData: {fixedMs: 0, jitterMs: 0}}',
+    ];
+    for (const text of same)
+      expect(chooseVenueStart({ ...asked, given: { latency: venueLatencyOption(text) } }, dir, 2000).ok).toBe(
+        true,
+      );
+    for (const text of ['{fixedMs: 25, userData: {fixedMs: 3}}', '{fixedMs: 25, marketData: {fixedMs: 3}}'])
+      expect(chooseVenueStart({ ...asked, given: { latency: venueLatencyOption(text) } }, dir, 2000).ok).toBe(
+        false,
+      );
+  });
+
+  it('takes an absent userData as the marketData leg it defaults to', () => {
+    const dir = aDataDir();
+    const given = { latency: venueLatencyOption('{marketData: {fixedMs: 4}}') };
+    expect(chooseVenueStart({ ...asked, given }, dir, 1000).ok).toBe(true);
+    const same = venueLatencyOption('{marketData: {fixedMs: 4}, userData: {fixedMs: 4}}');
+    expect(chooseVenueStart({ ...asked, given: { latency: same } }, dir, 2000).ok).toBe(true);
+    const other = venueLatencyOption('{marketData: {fixedMs: 4}, userData: {fixedMs: 0}}');
+    expect(chooseVenueStart({ ...asked, given: { latency: other } }, dir, 2000).ok).toBe(false);
+  });
+});
