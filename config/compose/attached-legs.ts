@@ -171,7 +171,7 @@ export function journalWithAttachedLegs(
   ownerOf: (ref: string) => string | undefined,
   venue: VenueAlgoOrders,
   logger: Logger,
-  journalOptions: Pick<UserDataJournalOptions, 'coinSyms' | 'onRejected'>,
+  journalOptions: Pick<UserDataJournalOptions, 'coinSyms' | 'onRejected' | 'timer'>,
 ): JournalWithAttachedLegs {
   const legFeed = new AttachedLegFeed((parent) => attachedLegs.parentEnded(parent));
   const attachedLegs = new AttachedLegLookups(

@@ -25,7 +25,8 @@ import {
   type Order,
   type UserEvent,
 } from '../../core/model/index.ts';
-import { EarlyAlgoChildren } from './early-algo-children.ts';
+import type { TimerPort } from '../../core/venue/index.ts';
+import { EARLY_ALGO_CHILDREN_WAIT_MS, EarlyAlgoChildren } from './early-algo-children.ts';
 import { type HoldingSpend, HoldingSpends } from './holding-spends.ts';
 import { OrderRejections } from './order-rejections.ts';
 import type { RunMetrics } from './run-metrics.ts';
@@ -55,6 +56,12 @@ export interface UserDataJournalOptions {
   readonly onRejected?: (order: Order, strategyId: string | undefined) => void;
   /** The syms whose holdings may pay loan interest in their coin (see {@link HoldingSpends}); default none. */
   readonly coinSyms?: ReadonlySet<string>;
+  /**
+   * Times the wait of what the journal holds back (see {@link EarlyAlgoChildren}) on the session's
+   * clock, so it ends on time when no event follows; default none: it ends at the first event
+   * {@link EARLY_ALGO_CHILDREN_WAIT_MS} of venue time later, or when the session ends.
+   */
+  readonly timer?: TimerPort;
 }
 
 /** What a session's journal hands to its result once the session stopped. */
@@ -114,6 +121,12 @@ export class UserDataJournal {
   private readonly bookedFills = new BookedFills();
   /** Updates and fills of orders naming an algo order not seen yet, held for its owner. */
   private readonly early = new EarlyAlgoChildren();
+  private readonly timer: TimerPort | undefined;
+  /** Cancels the timer armed for the oldest event held, when one is. */
+  private cancelExpiry: (() => void) | undefined;
+  /** When the armed timer fires, on the timer's clock. */
+  private expiryAt: number | undefined;
+  private finished = false;
   /** The spill directory the journal made itself, removed by {@link dispose}. */
   private readonly ownDir: SpillDirectory | undefined;
   private readonly onAttachedParentEnded: ((parent: OrderRecord) => void) | undefined;
@@ -136,6 +149,7 @@ export class UserDataJournal {
   ) {
     this.onAttachedParentEnded = options.onAttachedParentEnded;
     this.onRejected = options.onRejected;
+    this.timer = options.timer;
     this.holdingSpends = new HoldingSpends(options.coinSyms ?? new Set());
     this.ownDir = options.dir === undefined ? new SpillDirectory('keel-session-') : undefined;
     const dir = options.dir ?? (this.ownDir as SpillDirectory);
@@ -160,33 +174,69 @@ export class UserDataJournal {
   }
 
   /**
-   * Takes one User Data event.
+   * Takes one User Data event. What waited past its time (by this event's venue time) is recorded
+   * first, as it came first.
    * @param event - the event as the execution client emitted it
    */
   observe(event: UserEvent): void {
-    if (!this.heldBack(event)) this.record(event);
+    for (const expired of this.early.expired(event.ts)) this.record(expired);
+    if (!this.heldBack(event)) {
+      const fillsBefore = event.kind === 'order' ? this.early.fillsBefore(event.order.orderId) : [];
+      // Asked before the update is recorded: a fired order's update ends the algo order it names.
+      const owner =
+        event.kind === 'order' && fillsBefore.length > 0 ? this.ownerOfOrder(event.order) : undefined;
+      this.record(event);
+      for (const fill of fillsBefore) this.record(fill, owner);
+    }
     if (event.kind === 'algoOrder') {
       const { algoOrder } = event;
       this.recordHeld(algoOrder, this.ownerOf(algoOrder.clientAlgoOrderId));
     }
-    for (const expired of this.early.expired(event.ts)) this.record(expired);
+    this.armExpiry();
   }
 
   /**
    * Holds back an update or fill of an order owned by no strategy that names an algo order not
-   * seen yet (see {@link EarlyAlgoChildren}).
+   * seen yet, and a fill owned by no strategy of an order not seen yet (see {@link EarlyAlgoChildren}).
    */
   private heldBack(event: UserEvent): boolean {
+    const heldAt = this.timer?.now();
     if (event.kind === 'order') {
       const { order } = event;
       if (this.ownerOf(orderKey(order)) !== undefined || this.algoOwner(order) !== undefined) return false;
       return (
-        this.orders.ownerOf(order.clientOrderId || order.orderId) === undefined && this.early.holdOrder(event)
+        this.orders.ownerOf(order.clientOrderId || order.orderId) === undefined &&
+        this.early.holdOrder(event, heldAt)
       );
     }
-    return event.kind === 'execution' && this.ownerOf(orderKey(event.execution)) === undefined
-      ? this.early.holdFill(event)
-      : false;
+    if (event.kind !== 'execution' || this.ownerOf(orderKey(event.execution)) !== undefined) return false;
+    const key = event.execution.clientOrderId || event.execution.orderId;
+    const unseen = this.orders.current(key) === undefined && !this.orders.finishedRecently(key);
+    return this.early.holdFill(event, unseen, heldAt);
+  }
+
+  /**
+   * Arms the timer (when the journal has one) for the oldest event held on it, unless it is armed
+   * for that time already: what waited is recorded when due, though no event follows.
+   */
+  private armExpiry(): void {
+    if (this.timer === undefined || this.finished) return;
+    const due = this.early.nextDue();
+    if (due === this.expiryAt) return;
+    this.cancelExpiry?.();
+    this.cancelExpiry = undefined;
+    this.expiryAt = due;
+    if (due === undefined) return;
+    const timer = this.timer;
+    this.cancelExpiry = timer.setTimer(
+      () => {
+        this.cancelExpiry = undefined;
+        this.expiryAt = undefined;
+        for (const expired of this.early.expiredOnTimer(timer.now())) this.record(expired);
+        this.armExpiry();
+      },
+      Math.max(1, due - timer.now()),
+    );
   }
 
   /** An algo order was reported: what its orders' updates and fills waited for it is recorded as its owner's. */
@@ -228,12 +278,20 @@ export class UserDataJournal {
     const known = this.orders.current(key);
     const newer = known === undefined ? !this.orders.finishedRecently(key) : isNewerOrderUpdate(known, order);
     if (!newer) return;
-    const owner =
-      knownOwner ?? this.ownerOf(orderKey(order)) ?? this.algoOwner(order) ?? this.orders.ownerOf(key);
+    const owner = knownOwner ?? this.ownerOfOrder(order);
     this.orders.update(order, owner);
     if (this.rejections.observe(order, known)) this.onRejected?.(order, owner);
     if (endedWithAttachments(order, known))
       this.onAttachedParentEnded?.(owner === undefined ? order : { ...order, strategyId: owner });
+  }
+
+  /** The strategy owning an order: the kernel's record, the algo order it names, or the journal's own. */
+  private ownerOfOrder(order: Order): string | undefined {
+    return (
+      this.ownerOf(orderKey(order)) ??
+      this.algoOwner(order) ??
+      this.orders.ownerOf(order.clientOrderId || order.orderId)
+    );
   }
 
   /**
@@ -300,6 +358,8 @@ export class UserDataJournal {
    *   every denial (in the order reported), and what left spot holdings without a fill
    */
   finish(): FinishedUserData {
+    this.finished = true;
+    this.cancelExpiry?.();
     for (const held of this.early.drain()) this.record(held);
     return {
       orders: this.orders.finish(),
@@ -312,6 +372,7 @@ export class UserDataJournal {
 
   /** Removes the spill files when the journal made its own directory (iterating what {@link finish} returned then throws). */
   dispose(): void {
+    this.cancelExpiry?.();
     this.ownDir?.dispose();
   }
 

@@ -3,6 +3,7 @@ import { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
+import type { TimerPort } from '../../core/venue/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
@@ -35,6 +36,23 @@ import { warmUpBeforeTrading } from './warm-up-history.ts';
  * choice): the paper venue releases it at once, or once the REST commands the ack counts arrived.
  */
 const LOCKSTEP_STOP_WAIT_MS = 1_000;
+
+/**
+ * A timer port on the session's clock whose timers do not keep the process alive (the session's
+ * own stop ends it).
+ * @param sessionClock - the session's clock
+ * @returns the port
+ */
+function sessionTimer(sessionClock: () => number): TimerPort {
+  return {
+    now: sessionClock,
+    setTimer(fn, ms) {
+      const handle = setTimeout(fn, ms);
+      handle.unref();
+      return () => clearTimeout(handle);
+    },
+  };
+}
 
 /**
  * Runs strategies on a venue over its real protocol: the live venue adapter (REST, private and
@@ -104,6 +122,8 @@ async function startAndRunVenueSession(
         options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym),
       ),
       onRejected: (order, strategyId) => alerts.rejected(order, strategyId),
+      // What the journal holds back waits on the session's clock, so it ends on time in a quiet account.
+      timer: sessionTimer(options.sessionClock),
     },
   );
 

@@ -13,6 +13,7 @@ import {
 } from '../model/index.ts';
 import { AWAITING_ALGO_CHILDREN_KEPT } from './algo-children-awaiting.ts';
 import type { EquityObservations } from './equity-observations.ts';
+import { FillsAwaitingOrder } from './fills-awaiting-order.ts';
 import { foldUserEvent } from './fold-user-event.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -28,7 +29,8 @@ import type { StrategyRunner } from './strategy-runner.ts';
 /**
  * How User Data reaches the kernel state and the strategies: folded first (a stale or duplicate
  * update stops there), then delivered to the strategy that owns the order (an order that waits for
- * the algo order it names, and its fills, once that algo order's report hands it an owner), to every strategy for
+ * the algo order it names, and its fills, once that algo order's report hands it an owner; a fill
+ * that came before its order's first update, once that update names the owner), to every strategy for
  * positions, to the kill switch when money changed hands, and as a denial for a command the
  * venue refused. A refused modify or cancel puts its orders back to the venue's last word; when
  * its outcome is unknown ({@link COMMAND_OUTCOME_UNKNOWN}, -1: no answer came), its orders are also
@@ -42,6 +44,8 @@ export class UserDataRouting {
   private readonly strategyIds: ReadonlySet<string>;
   /** Updates and fills of orders waiting for the algo order they name, oldest first. */
   private held: (OrderUpdateEvent | ExecutionEvent)[] = [];
+  /** Fills owned by no strategy that arrived before their order's first update. */
+  private readonly fillsAwaiting = new FillsAwaitingOrder();
 
   /**
    * @param state - the kernel state User Data is folded into
@@ -210,16 +214,35 @@ export class UserDataRouting {
   /**
    * Delivers an order update or a fill to the strategy owning its order; one of an order that waits
    * for the algo order it names ({@link OrderRegistry.awaitsAlgo}) is held until that algo order's
-   * report hands it an owner (the last {@link AWAITING_ALGO_CHILDREN_KEPT} held).
+   * report hands it an owner (the last {@link AWAITING_ALGO_CHILDREN_KEPT} held). A fill owned by
+   * no strategy whose order the kernel has not seen yet waits for that order's first update
+   * ({@link FillsAwaitingOrder}), then goes, before the update as it came, where the update goes:
+   * to its owner, into the wait for its algo order, or nowhere when the order is nobody's.
    */
   private deliverOrHold(event: OrderUpdateEvent | ExecutionEvent): void {
     const key = this.keyOf(event);
     const runner = this.ownerOf(key);
-    if (runner !== undefined) deliver(runner, event);
-    else if (this.state.orders.awaitsAlgo(key)) {
-      this.held.push(event);
-      if (this.held.length > AWAITING_ALGO_CHILDREN_KEPT) this.held.shift();
+    const early = event.kind === 'order' ? this.fillsAwaiting.take(event.order.orderId) : [];
+    if (runner !== undefined) {
+      for (const fill of early) deliver(runner, fill);
+      deliver(runner, event);
+    } else if (this.state.orders.awaitsAlgo(key)) {
+      for (const fill of early) this.hold(fill);
+      this.hold(event);
+    } else if (event.kind === 'execution' && this.orderUnseen(event.execution.orderId, key)) {
+      this.fillsAwaiting.hold(event);
     }
+  }
+
+  private hold(event: OrderUpdateEvent | ExecutionEvent): void {
+    this.held.push(event);
+    if (this.held.length > AWAITING_ALGO_CHILDREN_KEPT) this.held.shift();
+  }
+
+  /** Whether the kernel has no update of the order a fill names, by its orderId or its key. */
+  private orderUnseen(orderId: string, key: string): boolean {
+    const { orders } = this.state;
+    return !orders.byId.has(orderId) && !orders.byRef.has(key);
   }
 
   /**

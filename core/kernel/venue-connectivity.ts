@@ -27,11 +27,14 @@ export class VenueConnectivity {
   private marketState: VenueStreamState = 'up';
   private privateSince = 0;
   private privateReason: string | undefined;
+  /** Why the private stream, back, is not reconciled yet (a repeat of `up` with a reason), if said. */
+  private unreconciledReason: string | undefined;
 
   /**
-   * Notes a status change of a stream.
+   * Notes a status change of a stream. A repeat of the private stream's `up` with a reason says why
+   * it is not reconciled yet (its reconciliation keeps failing): named in the denials from then on.
    * @param status - the change
-   * @returns false when it changes nothing Keel knew (a repeat), so strategies need not hear it
+   * @returns false when it changes no state (a repeat), so strategies need not hear it
    */
   observe(status: VenueStatus): boolean {
     if (status.stream === 'market') {
@@ -39,7 +42,11 @@ export class VenueConnectivity {
       this.marketState = status.state;
       return true;
     }
-    if (this.privateState === status.state) return false;
+    if (this.privateState === status.state) {
+      if (status.state === 'up' && status.reason !== undefined) this.unreconciledReason = status.reason;
+      return false;
+    }
+    this.unreconciledReason = undefined;
     // Only a drop starts an outage; `up` after it keeps the time the view went stale.
     if (status.state === 'down' || this.privateState === 'reconciled') {
       this.privateSince = status.ts;
@@ -70,7 +77,8 @@ export class VenueConnectivity {
     const why = this.privateReason === undefined ? '' : ` (${this.privateReason})`;
     return this.privateState === 'down'
       ? `the venue's private stream has been down since ${since}${why}`
-      : `the venue's private stream is back after an outage since ${since}${why} but not reconciled yet`;
+      : `the venue's private stream is back after an outage since ${since}${why} but not reconciled yet` +
+          (this.unreconciledReason === undefined ? '' : `: ${this.unreconciledReason}`);
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { AlgoOrder, CancelAllAlgoOrdersIntent, UserEvent } from '../../model/index.ts';
 import { algoOrderFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
+import { algoOrderAnswer } from './algo-order-lookup.ts';
 
 /** What a cancel of all algo orders reports to, and reads of the client. */
 export interface AlgoCancelAllContext {
@@ -21,7 +22,8 @@ export interface AlgoCancelAllContext {
  * The ones it may end are the venue's open algo orders read just before it (they include the tp /
  * sl legs read from the history and any placed by hand, which the client never reported) and the
  * ones the client reported open; once the venue accepted the cancel, each is read back and
- * reported in the state the venue shows (CANCELLED, or TRIGGERED when it fired first). A read that
+ * reported in the state the venue shows (CANCELLED, or TRIGGERED when it fired first; CANCELLED
+ * when the venue shows a state Keel does not know, as that is not open: see `algoOrderAnswer`). A read that
  * fails goes to `followUpFailed` (the cancel stands; a reconciliation ends the ones the client
  * reported open): the list failing leaves only the client's own to read back.
  * @param rest - the REST client
@@ -63,7 +65,7 @@ export async function cancelAllAlgoOrdersAndReadBack(
         target.algoOrderId === ''
           ? { clientAlgoOrderId: target.clientAlgoOrderId }
           : { algoOrderId: target.algoOrderId };
-      const algoOrder = algoOrderFromWire(await rest.getAlgoOrder(ref));
+      const { algoOrder } = algoOrderAnswer(await rest.getAlgoOrder(ref), ctx.now());
       if (algoOrder.state !== 'NEW')
         ctx.emit({ kind: 'algoOrder', ts: ctx.now(), recvTs: ctx.now(), algoOrder });
     }

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
+import { unknownAlgoOrderEnded } from '../../execution/index.ts';
 import type { AlgoOrder } from '../../model/index.ts';
 import { algoOrderFromWire, isKnownAlgoOrderState } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
-import type { AlgoOrderRef } from '../wire/algo.ts';
+import type { AlgoOrderRef, AlgoOrderWire } from '../wire/algo.ts';
 import { notFoundOrThrow } from './lookup-failure.ts';
 
 /** Venue codes that refuse the query itself (400001 bad parameters): refused again if asked again. */
@@ -49,4 +50,28 @@ export async function lookUpAlgoOrder(
       logger,
     );
   }
+}
+
+/** An algo order a read after a command answered, as Keel takes it. */
+export interface AlgoOrderAnswer {
+  /** The venue's algo order; ended CANCELLED when its state is one Keel does not know. */
+  readonly algoOrder: AlgoOrder;
+  /** The state the venue answered when Keel does not know it (absent otherwise). */
+  readonly unknownState?: string;
+}
+
+/**
+ * Reads an algo order the venue answered a query about after a command (a cancel's read-back, the
+ * lookup of a lost reply). A state Keel does not know (e.g. an exchange's FINISHED or EXPIRED) is
+ * not taken as open, as {@link lookUpAlgoOrder} does not: the venue holds the algo order but it is
+ * over, so it is ended CANCELLED, as one the venue does not know is (mapped to NEW it stayed open
+ * in Keel, holding its strategy's open-algo slot).
+ * @param wire - the venue's answer
+ * @param now - the time the ended state is stamped with, epoch ms
+ * @returns the algo order, and the unknown state when there was one
+ */
+export function algoOrderAnswer(wire: AlgoOrderWire, now: number): AlgoOrderAnswer {
+  const algoOrder = algoOrderFromWire(wire);
+  if (isKnownAlgoOrderState(wire.algoOrderState)) return { algoOrder };
+  return { algoOrder: unknownAlgoOrderEnded(algoOrder, now), unknownState: wire.algoOrderState };
 }

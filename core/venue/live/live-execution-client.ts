@@ -153,6 +153,7 @@ export class LiveExecutionClient implements ExecutionPort {
       emitCorrection: (event) => this.emit(event, 'correction'),
       afterReconciliation: () => this.placement.resolveAllUnacked(),
       reconciled: (corrections) => this.reconciled(corrections),
+      stillStale: (reason) => this.stillStale(reason),
       forgotten: (warning) => this.warnForgotten(warning),
       unfetchedFills: (warning) => this.warnUnfetchedFills(warning),
       leftOutExecutions: (warning) => this.warnLeftOutExecutions(warning),
@@ -475,6 +476,20 @@ export class LiveExecutionClient implements ExecutionPort {
         { corrected: correctionCounts(corrections) },
         'reconciliation finished: trading resumes',
       );
+  }
+
+  /**
+   * A reconciliation after a login failed or stayed incomplete: the private stream, still `up`,
+   * is reported again with why (so the kernel's denials of new orders name it), and logged at warn
+   * when the reason changed.
+   */
+  private stillStale(reason: string): void {
+    if (this.privateStatus.current !== 'up' || this.privateStatus.reason === reason) return;
+    this.logger.warn(
+      { reason },
+      'private stream not reconciled: new orders and modifies are denied until a reconciliation succeeds (cancels and closes still go out)',
+    );
+    this.privateStatus.set('up', reason);
   }
 
   private emitOrder(order: Order): void {

@@ -1,7 +1,8 @@
 import type { AlgoOrder, Intent, UserEvent } from '../../model/index.ts';
 import { VenueError } from '../errors.ts';
-import { accountFromWire, algoOrderFromWire, positionFromWire } from '../mapping/user-data-mapping.ts';
+import { accountFromWire, positionFromWire } from '../mapping/user-data-mapping.ts';
 import type { VenueRestClient } from '../rest/rest-client.ts';
+import { type AlgoOrderAnswer, algoOrderAnswer } from './algo-order-lookup.ts';
 import { type MovedLoan, readLoanEvents } from './loan-events.ts';
 import type { LoanReadOrder } from './loan-read-order.ts';
 
@@ -34,7 +35,9 @@ export interface LostReplyVerdict {
 
 /**
  * Looks up, once, what the venue holds after a REST command whose reply was lost: the algo order
- * by clientAlgoOrderId, the loan order by clientId (then the loans), the position after a close,
+ * by clientAlgoOrderId (one the venue shows in a state Keel does not know is over: reported ended
+ * CANCELLED, see `algoOrderAnswer`; so a lost placement took effect, a lost cancel too, a lost
+ * replace did not), the loan order by clientId (then the loans), the position after a close,
  * the account's position mode.
  * @param intent - the command
  * @param ctx - the REST client, the clock and the local open algo orders
@@ -49,15 +52,22 @@ export async function lookUpLostCommand(
   const algoEvent = (algoOrder: AlgoOrder): UserEvent => ({ kind: 'algoOrder', ...stamp, algoOrder });
   switch (intent.kind) {
     case 'placeAlgoOrder': {
-      const algo = await findAlgo(ctx.rest, intent.ref);
-      return algo === undefined
+      const found = await findAlgo(ctx, intent.ref);
+      return found === undefined
         ? { events: [], applied: false, detail: `the venue has no algo order ${intent.ref}` }
-        : { events: [algoEvent(algo)], applied: true, detail: '' };
+        : { events: [algoEvent(found.algoOrder)], applied: true, detail: '' };
     }
     case 'replaceAlgoOrder': {
-      const algo = await findAlgo(ctx.rest, intent.target);
-      if (algo === undefined)
+      const found = await findAlgo(ctx, intent.target);
+      if (found === undefined)
         return { events: [], applied: false, detail: `the venue has no algo order ${intent.target}` };
+      const algo = found.algoOrder;
+      if (found.unknownState !== undefined)
+        return {
+          events: [algoEvent(algo)],
+          applied: false,
+          detail: `algo order ${intent.target} is no longer open (the venue shows ${found.unknownState})`,
+        };
       const applied =
         (intent.triggerPrice === undefined || algo.triggerPrice.eq(intent.triggerPrice)) &&
         (intent.price === undefined || algo.price.eq(intent.price)) &&
@@ -65,9 +75,10 @@ export async function lookUpLostCommand(
       return { events: [algoEvent(algo)], applied, detail: `algo order ${intent.target} shows no change` };
     }
     case 'cancelAlgoOrder': {
-      const algo = await findAlgo(ctx.rest, intent.target);
-      if (algo === undefined)
+      const found = await findAlgo(ctx, intent.target);
+      if (found === undefined)
         return { events: [], applied: false, detail: `the venue has no algo order ${intent.target}` };
+      const algo = found.algoOrder;
       return {
         events: [algoEvent(algo)],
         applied: algo.state !== 'NEW',
@@ -80,10 +91,10 @@ export async function lookUpLostCommand(
       for (const local of ctx.openAlgoOrders()) {
         if (intent.sym !== undefined && local.sym !== intent.sym) continue;
         if (intent.algoOrderType !== undefined && local.algoOrderType !== intent.algoOrderType) continue;
-        const algo = await findAlgo(ctx.rest, local.clientAlgoOrderId);
-        if (algo === undefined) continue;
-        events.push(algoEvent(algo));
-        if (algo.state === 'NEW') open++;
+        const found = await findAlgo(ctx, local.clientAlgoOrderId);
+        if (found === undefined) continue;
+        events.push(algoEvent(found.algoOrder));
+        if (found.algoOrder.state === 'NEW') open++;
       }
       return { events, applied: open === 0, detail: `${open} of the algo orders are still open` };
     }
@@ -153,10 +164,16 @@ async function readLoansNumbered(
   return { events: await readLoanEvents(ctx.rest, ctx.now(), moved), loanRead };
 }
 
-/** The algo order with this clientAlgoOrderId, or undefined when the venue answers 401018. */
-async function findAlgo(rest: VenueRestClient, clientAlgoOrderId: string): Promise<AlgoOrder | undefined> {
+/**
+ * The algo order with this clientAlgoOrderId, or undefined when the venue answers 401018; one in
+ * a state Keel does not know is ended, not open ({@link algoOrderAnswer}).
+ */
+async function findAlgo(
+  ctx: LostReplyLookupContext,
+  clientAlgoOrderId: string,
+): Promise<AlgoOrderAnswer | undefined> {
   try {
-    return algoOrderFromWire(await rest.getAlgoOrder({ clientAlgoOrderId }));
+    return algoOrderAnswer(await ctx.rest.getAlgoOrder({ clientAlgoOrderId }), ctx.now());
   } catch (error) {
     if (error instanceof VenueError && error.code === 401018) return undefined;
     throw error;

@@ -91,6 +91,12 @@ export interface ReconciliationRunsOptions {
   readonly timer: TimerPort;
   readonly retry: ReconciliationRetryPolicy;
   readonly logger: Logger;
+  /**
+   * Told after each reconciliation that failed or stayed incomplete (none newer asked for), with
+   * why Keel's orders and positions stay unreconciled, as a sentence part naming since when (on
+   * the timer): the execution catch-up failing, else the reconciliation itself.
+   */
+  readonly stillStale?: (reason: string) => void;
 }
 
 interface Waiter {
@@ -123,6 +129,8 @@ export class ReconciliationRuns {
    * while it succeeds.
    */
   private catchUpFailingSince: number | undefined;
+  /** When reconciliations began failing (a snapshot or lookup threw), on the timer; undefined after one that did not. */
+  private failingSince: number | undefined;
   /** Keys of the execution rows left out that a warning named already. */
   private readonly warnedLeftOut = new Set<string>();
   private cancelRetry: () => void = () => undefined;
@@ -160,15 +168,22 @@ export class ReconciliationRuns {
         this.again = false;
         const waiters = this.waiters.splice(0);
         let complete = false;
+        let failure: unknown;
         try {
           complete = await this.runOnce();
+          this.failingSince = undefined;
           for (const waiter of waiters) waiter.resolve();
         } catch (error) {
+          failure = error;
+          this.failingSince ??= this.options.timer.now();
           this.options.logger.error({ err: String(error) }, 'reconciliation failed; it will be tried again');
           for (const waiter of waiters) waiter.reject(error);
         }
         if (complete) this.failures = 0;
-        else if (!this.again) this.scheduleRetry();
+        else if (!this.again) {
+          this.scheduleRetry();
+          if (!this.stopped) this.options.stillStale?.(this.staleReason(failure));
+        }
       } while (this.again && !this.stopped);
     } finally {
       this.running = false;
@@ -263,6 +278,18 @@ export class ReconciliationRuns {
     if (fresh.length === 0) return;
     for (const row of fresh) this.warnedLeftOut.add(row.key);
     this.options.leftOutExecutions?.(leftOutExecutionsWarning(fresh, ts));
+  }
+
+  /** Why the last reconciliation left Keel's view unreconciled, naming since when. */
+  private staleReason(failure: unknown): string {
+    const retried = 'retried with a growing backoff';
+    if (failure === undefined && this.catchUpFailingSince !== undefined)
+      return (
+        `the execution catch-up has kept failing since ${new Date(this.catchUpFailingSince).toISOString()} ` +
+        `(or leaving out rows Keel cannot read), so fills made meanwhile are not known yet; ${retried}`
+      );
+    const since = new Date(this.failingSince ?? this.options.timer.now()).toISOString();
+    return `its reconciliation has kept failing since ${since} (${String(failure)}); ${retried}`;
   }
 
   private scheduleRetry(): void {

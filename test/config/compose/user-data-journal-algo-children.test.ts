@@ -10,6 +10,7 @@ import { anExecution } from '../../kit/execution-builders.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
 import { anAccountUpdate, anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
 import { anOrder } from '../../kit/order-builders.ts';
+import { fakeTimer } from '../../kit/venue-fake-timer.ts';
 
 const stopPlacer = defineStrategy({
   name: 'stop-placer',
@@ -27,11 +28,17 @@ const stopPlacer = defineStrategy({
  * only), and its fill were recorded with no strategy: the journal asked the kernel for the owner of
  * reference '' and not of the order.
  */
-/** A kernel with strategy alpha, its stop placed, and a journal fed each event just before the kernel. */
-function aSession() {
+/**
+ * A kernel with strategy alpha, its stop placed, and a journal fed each event just before the
+ * kernel, its holds timed on `timer` when given.
+ */
+function aSession(timer?: ReturnType<typeof fakeTimer>) {
   const rig = aRecordingKernelRig([{ id: 'alpha', strategy: stopPlacer }]);
-  const journal = new UserDataJournal(new RunMetrics(() => 0), undefined, (ref) =>
-    rig.kernel.state.ownerOf(ref),
+  const journal = new UserDataJournal(
+    new RunMetrics(() => 0),
+    undefined,
+    (ref) => rig.kernel.state.ownerOf(ref),
+    timer === undefined ? {} : { timer },
   );
   rig.market.next(aQuote(1, 100));
   return {
@@ -135,5 +142,93 @@ describe("a session's journal: the order a stop sent, with no reference", () => 
     push(fill);
     push(anAccountUpdate(3 + EARLY_ALGO_CHILDREN_WAIT_MS + 1, '1000'));
     expect(journal.fillCount).toBe(1);
+  });
+});
+
+/** A fill of another order, at `ts`. */
+function otherFill(ts: number): UserEvent {
+  return {
+    kind: 'execution',
+    ts,
+    recvTs: ts,
+    execution: anExecution({
+      side: 'BUY',
+      quantity: '1',
+      price: '90',
+      timestamp: ts,
+      transactionId: 'x-other',
+      orderId: 'v-other',
+      clientOrderId: '',
+    }),
+  };
+}
+
+/**
+ * The venue's Trades and Orders channels are not ordered with each other: a fill may come before
+ * its order's first update. The journal recorded such a fill at once, with the owner known then
+ * (none, for the order a stop sent), while its order was then recorded as the stop's strategy's.
+ */
+describe("a session's journal: a fill that came before its order's first update", () => {
+  it('is recorded as the strategy its order update names', () => {
+    const { journal, push } = aSession();
+    push(anAlgoOrderUpdate(stop));
+    push(fill);
+    push(fired);
+    expect(recorded(journal)).toEqual([
+      ['order', 'v9', 'alpha'],
+      ['fill', 'x-9', 'alpha'],
+    ]);
+  });
+
+  it('waits with its order for the stop’s place reply when both came before it', () => {
+    const { journal, push } = aSession();
+    push(fill);
+    push(fired);
+    push(anAlgoOrderUpdate(stop));
+    expect(recorded(journal)).toEqual([
+      ['order', 'v9', 'alpha'],
+      ['fill', 'x-9', 'alpha'],
+    ]);
+  });
+
+  it('is recorded with no strategy after the wait when its order never comes', async () => {
+    const timer = fakeTimer(0);
+    const { journal, push } = aSession(timer);
+    push(fill);
+    expect(journal.fillCount).toBe(0);
+    await timer.advance(EARLY_ALGO_CHILDREN_WAIT_MS + 1);
+    expect(journal.fillCount).toBe(1);
+  });
+});
+
+/**
+ * The wait for an algo order ended only at the next User Data event, and what it held was
+ * recorded after that event: in a quiet account a held fill was written late, and after fills
+ * that came after it.
+ */
+describe("a session's journal: the end of the wait for an algo order", () => {
+  it('records what waited once the wait is over, with no event to wake it', async () => {
+    const timer = fakeTimer(0);
+    const { journal, push } = aSession(timer);
+    push(fired);
+    push(fill);
+    await timer.advance(EARLY_ALGO_CHILDREN_WAIT_MS);
+    expect(journal.fillCount).toBe(0);
+    await timer.advance(2);
+    expect(journal.fillCount).toBe(1);
+    expect(recorded(journal)).toEqual([
+      ['order', 'v9', 'undefined'],
+      ['fill', 'x-9', 'undefined'],
+    ]);
+  });
+
+  it('records what waited before the later event that ends the wait', () => {
+    const { journal, push } = aSession();
+    push(fired);
+    push(fill);
+    push(otherFill(3 + EARLY_ALGO_CHILDREN_WAIT_MS + 1));
+    const fills = [...journal.finish().fills].map((f) => f.transactionId);
+    journal.dispose();
+    expect(fills).toEqual(['x-9', 'x-other']);
   });
 });

@@ -14,7 +14,12 @@ describe("a session's User Data journal", () => {
   it('counts a fill the venue pushed twice once: in its fills, its metrics and the onFill callback', async () => {
     const metrics = new RunMetrics(() => 0);
     const printed: string[] = [];
-    const journal = new UserDataJournal(metrics, (fill) => printed.push(fill.transactionId));
+    // Fills of a strategy's orders: one of an order nobody owns and the journal has not seen waits for its update.
+    const journal = new UserDataJournal(
+      metrics,
+      (fill) => printed.push(fill.transactionId),
+      () => 'alpha',
+    );
     const first = anExecution({
       side: 'BUY',
       quantity: '1',

@@ -199,6 +199,26 @@ describe("the kernel's word on a stale view", () => {
     ]);
   });
 
+  it('names why the stream, back, is not reconciled yet once the venue adapter says so', () => {
+    // The live adapter repeats `up` with a reason while the reconciliation after the login keeps
+    // failing; the denials said only "not reconciled yet", the drop's reason, and not what keeps it.
+    const connectivity = new VenueConnectivity();
+    const failing = 'the execution catch-up has kept failing since 1970-01-01T00:00:02.600Z';
+    expect(connectivity.observe(down)).toBe(true);
+    expect(connectivity.observe(up)).toBe(true);
+    expect(connectivity.observe({ ...up, ts: 2_700, reason: failing })).toBe(false);
+    expect(connectivity.staleness()).toBe(
+      "the venue's private stream is back after an outage since 1970-01-01T00:00:01.500Z (closed with code 1006) " +
+        `but not reconciled yet: ${failing}`,
+    );
+    connectivity.observe(reconciled);
+    connectivity.observe({ ...down, ts: 3_000 });
+    connectivity.observe({ ...up, ts: 3_100 });
+    expect(connectivity.staleness()).toBe(
+      "the venue's private stream is back after an outage since 1970-01-01T00:00:03.000Z (closed with code 1006) but not reconciled yet",
+    );
+  });
+
   it('ignores the market stream', () => {
     const connectivity = new VenueConnectivity();
     connectivity.observe({ stream: 'market', state: 'down', ts: 1 });

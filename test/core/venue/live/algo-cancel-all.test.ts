@@ -104,3 +104,31 @@ describe('live execution client: a cancel of all algo orders', () => {
     expect(f.events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
   });
 });
+
+/**
+ * The read-back after the cancel answered a state Keel does not know (an exchange's FINISHED):
+ * mapped to NEW, the algo order was not reported at all and stayed open in Keel, holding its
+ * strategy's open-algo slot, until a reconciliation; the algo order lookup takes such a state as
+ * not open (algo-order-lookup.ts), and so does the cancel's read-back now.
+ */
+describe('live execution client: a cancel of all algo orders whose read-back shows a state Keel does not know', () => {
+  it('reports the algo order ended (CANCELLED), not left open', async () => {
+    const algo = { ...WIRE_ALGO_ORDER, algoOrderId: 'a-1', clientAlgoOrderId: 'ca-1' };
+    const f = await liveClientOnFakeVenue({}, (request) =>
+      request.path === '/api/v1/algo/openOrders' ? { body: ok([algo]) } : undefined,
+    );
+    fake = f;
+    f.special = (request) => {
+      if (request.path === '/api/v1/algo/openOrders') return { body: ok([algo]) };
+      if (request.path === '/api/v1/algo/order')
+        return { body: ok({ ...algo, algoOrderState: 'FINISHED', updateAt: 1_700_000_000_900 }) };
+      return undefined;
+    };
+    const from = f.events.length;
+    f.live.submit(approved({ kind: 'cancelAllAlgoOrders', ref: 'x-all' }));
+    await waitFor(() => f.calls('/api/v1/algo/order').length === 1, 'the read-back');
+    await waitFor(() => f.events.slice(from).some((e) => e.kind === 'algoOrder'), 'the ended algo order');
+    expect(algoStates(f.events.slice(from))).toEqual({ 'ca-1': 'CANCELLED' });
+    expect(f.events.filter((e) => e.kind === 'commandRejected')).toEqual([]);
+  });
+});
