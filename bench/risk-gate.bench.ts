@@ -65,6 +65,7 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     ownerOf: (ref) => state.ownerOf(ref),
     orderByRef: (ref) => state.orderByRef(ref),
     inFlightModifyQty: (order) => state.inFlightModifyQty(order),
+    inFlightModifyPrice: (order) => state.inFlightModifyPrice(order),
     closingPositionQty: (sym, side, strategyId) => state.closingPositionQty(sym, side, strategyId),
     algoOrderByRef: (ref) => state.algoOrderByRef(ref),
     inFlightAlgoOrder: (ref) => state.inFlightAlgoOrder(ref),

@@ -231,7 +231,15 @@ export class IntentPipeline {
         return;
       // The request's ref is owned too: a refusal must reach the strategy and undo PENDING_*.
       case 'modifyOrder':
-        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_REPLACE', now, intent.qty);
+        this.requests.sentOn(
+          intent.ref,
+          runner.id,
+          intent.target,
+          'PENDING_REPLACE',
+          now,
+          intent.qty,
+          intent.price,
+        );
         return;
       case 'cancelOrder':
         this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_CANCEL', now);

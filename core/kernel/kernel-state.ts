@@ -241,6 +241,14 @@ export class KernelState implements RiskView {
   }
 
   /**
+   * @param order - an open order, as the registry holds it
+   * @returns the largest price the modifies in flight on it ask for, undefined when none does
+   */
+  inFlightModifyPrice(order: Order): Dec | undefined {
+    return this.requests.claimedPrice(order);
+  }
+
+  /**
    * @param sym - the symbol
    * @param positionSide - the leg
    * @param strategyId - only this strategy's closes, when given

@@ -147,8 +147,9 @@ export function isUnsizedQuoteOrder(order: Order): boolean {
  * what it filled; for a quote-sized market order not sized yet ({@link isUnsizedQuoteOrder}), the
  * qty its unspent amount (quoteOrderQty - executedAmount) buys at the reference price, the
  * estimate a new quote-sized order is checked with (zero when no reference price is known). An
- * order with a modify in flight counts at the larger of its orderQty and the qty the modify asks
- * for ({@link RiskView.inFlightModifyQty}): until the venue answers, it may fill at either.
+ * order with a modify in flight (acknowledged or not) counts at the larger of its orderQty and
+ * the qty the modify asks for ({@link RiskView.inFlightModifyQty}): until the venue answers, it
+ * may fill at either.
  * @param order - an open order
  * @param view - the state (reference price, instrument, modifies in flight)
  * @returns the quantity still to trade, never negative for an unsized order
@@ -163,16 +164,40 @@ export function openOrderLeft(order: Order, view: RiskView): Dec {
 }
 
 /**
+ * Whether a modify may be in flight on an open order: only one shown PENDING_REPLACE (the venue
+ * acknowledged it) or PENDING_NEW (a modify sent before the acknowledgement) can have one, so
+ * others cost no look-up.
+ * @param order - an open order
+ * @returns true when the order may carry a modify's claim
+ */
+export function mayCarryModifyClaim(order: Order): boolean {
+  return order.orderState === 'PENDING_REPLACE' || order.orderState === 'PENDING_NEW';
+}
+
+/**
  * The qty an open order may fill up to: its orderQty, or the larger qty a modify in flight on it
- * asks for (only an order shown PENDING_REPLACE can have one, so others cost no look-up).
+ * asks for ({@link mayCarryModifyClaim}; acknowledged or not).
  * @param order - an open order
  * @param view - the state
  * @returns the qty
  */
 export function claimedOrderQty(order: Order, view: RiskView): Dec {
-  if (order.orderState !== 'PENDING_REPLACE') return order.orderQty;
+  if (!mayCarryModifyClaim(order)) return order.orderQty;
   const claimed = view.inFlightModifyQty(order);
   return claimed?.gt(order.orderQty) ? claimed : order.orderQty;
+}
+
+/**
+ * The limit price an open order may rest at: its limitPrice, or the higher price a modify in
+ * flight on it asks for ({@link mayCarryModifyClaim}), which makes its notional larger.
+ * @param order - an open limit order
+ * @param view - the state
+ * @returns the price
+ */
+export function claimedLimitPrice(order: Order, view: RiskView): Dec {
+  if (!mayCarryModifyClaim(order)) return order.limitPrice;
+  const claimed = view.inFlightModifyPrice(order);
+  return claimed?.gt(order.limitPrice) ? claimed : order.limitPrice;
 }
 
 /**

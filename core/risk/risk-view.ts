@@ -59,6 +59,12 @@ export interface RiskView {
    */
   inFlightModifyQty(order: Order): Dec | undefined;
   /**
+   * The largest price the modifies in flight on an open order ask for, as
+   * {@link inFlightModifyQty}: until the venue answers, the order may rest at that price.
+   * Undefined when no modify of it asking a price is in flight (its limitPrice stands).
+   */
+  inFlightModifyPrice(order: Order): Dec | undefined;
+  /**
    * The signed size (long > 0) of a position leg that position closes in flight will close: the
    * leg's size when the close was sent, zero when no close of it is in flight. Until the venue
    * makes its close order, the close claims that part of the position as a resting reduce-only

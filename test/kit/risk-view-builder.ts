@@ -91,6 +91,7 @@ export function aRiskView(): FakeRiskView {
     ownerOf: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.strategyId,
     orderByRef: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.order,
     inFlightModifyQty: (order) => view.modifyClaims.get(order.clientOrderId),
+    inFlightModifyPrice: () => undefined,
     closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
     inFlightAlgoOrder: () => undefined,
