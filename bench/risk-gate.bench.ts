@@ -69,6 +69,7 @@ function viewWith(onSym: number, elsewhere: number): RiskView {
     closingPositionQty: (sym, side, strategyId) => state.closingPositionQty(sym, side, strategyId),
     algoOrderByRef: (ref) => state.algoOrderByRef(ref),
     inFlightAlgoOrder: (ref) => state.inFlightAlgoOrder(ref),
+    inFlightAlgoReplaces: (ref) => state.inFlightAlgoReplaces(ref),
     forEachOpenOrder: (strategyId, visit) => state.forEachOpenOrder(strategyId, visit),
     countOpenAlgoOrders: (strategyId) => state.countOpenAlgoOrders(strategyId),
     equity: () => equity,

@@ -19,6 +19,7 @@ import type {
   PositionMode,
   PositionSide,
   QuoteEvent,
+  ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
@@ -272,6 +273,14 @@ export class KernelState implements RiskView {
    */
   inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined {
     return this.algosInFlight.sentAs(clientAlgoOrderId);
+  }
+
+  /**
+   * @param clientAlgoOrderId - the caller reference of an algo order the venue acknowledged
+   * @returns the replaces sent on it and not answered yet, in sending order
+   */
+  inFlightAlgoReplaces(clientAlgoOrderId: string): readonly ReplaceAlgoOrderIntent[] {
+    return this.algosInFlight.replacesOf(clientAlgoOrderId);
   }
 
   /**

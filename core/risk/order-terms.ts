@@ -7,6 +7,7 @@ import type {
   OrderSide,
   OrderType,
   PositionSide,
+  ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 import { decimalOf, ZERO } from '../model/index.ts';
 import type { RiskView } from './risk-view.ts';
@@ -58,7 +59,8 @@ export const ORDER_TERMS_INTENTS: readonly IntentKind[] = [
  * The order terms of an intent: a new order, an algo order (as the order its trigger places),
  * a modification merged with the open order it targets, or a replacement of an algo order merged
  * with the algo order (as the order its trigger then places; one the venue has not answered yet
- * as it was sent, with the replaces sent on it since).
+ * as it was sent, with the replaces sent on it since; one it acknowledged with the replaces in
+ * flight on it, the stricter of their terms: the largest qty, the price of the largest notional).
  * @param intent - any intent
  * @param view - the state, to find a modified order
  * @returns the terms, or undefined for intents that place no order (or modify an unknown one)
@@ -106,14 +108,19 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
       return order.executedQty.isZero() ? terms : { ...terms, filled: order.executedQty };
     }
     case 'replaceAlgoOrder': {
-      const algo = view.algoOrderByRef(intent.target) ?? view.inFlightAlgoOrder(intent.target);
+      const known = view.algoOrderByRef(intent.target);
+      const algo = known ?? view.inFlightAlgoOrder(intent.target);
       if (algo === undefined) return undefined;
-      const price = intent.price ?? algo.price;
+      // Replaces in flight on an acknowledged algo order: the venue may hold either terms.
+      const pending = known === undefined ? undefined : view.inFlightAlgoReplaces(intent.target);
+      const held = pending === undefined || pending.length === 0 ? undefined : pending;
+      const price = intent.price ?? (held === undefined ? algo.price : stricterAlgoPrice(algo, held, view));
+      const qty = intent.qty ?? (held === undefined ? algo.qty : largestAlgoQty(algo.qty, held));
       return {
         sym: algo.sym,
         side: algo.side,
         orderType: price.isZero() ? 'MARKET' : 'LIMIT',
-        qty: intent.qty ?? algo.qty,
+        qty,
         price: price.isZero() ? undefined : price,
         positionSide: algo.positionSide,
         reduceOnly: algo.reduceOnly,
@@ -122,6 +129,31 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
     default:
       return undefined;
   }
+}
+
+/** The largest qty among an algo order's and the replaces in flight on it. */
+function largestAlgoQty(qty: Dec, replaces: readonly ReplaceAlgoOrderIntent[]): Dec {
+  let largest = qty;
+  for (const replace of replaces) if (replace.qty?.gt(largest)) largest = replace.qty;
+  return largest;
+}
+
+/**
+ * The price among an algo order's and the replaces in flight on it that makes its order's
+ * notional largest: a market one (price 0) at the reference price (at zero without one).
+ */
+function stricterAlgoPrice(
+  algo: { readonly sym: string; readonly price: Dec },
+  replaces: readonly ReplaceAlgoOrderIntent[],
+  view: RiskView,
+): Dec {
+  const reference = view.referencePrice(algo.sym);
+  const market = reference === undefined ? ZERO : decimalOf(reference);
+  const valued = (price: Dec): Dec => (price.isZero() ? market : price);
+  let stricter = algo.price;
+  for (const replace of replaces)
+    if (replace.price !== undefined && valued(replace.price).gt(valued(stricter))) stricter = replace.price;
+  return stricter;
 }
 
 /** Contracts a quote amount buys at the reference price; zero when the price or instrument is unknown. */

@@ -6,6 +6,7 @@ import type {
   PlaceAlgoOrderIntent,
   PositionMode,
   PositionSide,
+  ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 
 /** Which open orders to count: every field given must match. */
@@ -78,6 +79,12 @@ export interface RiskView {
    * with the replaces sent on it since merged in. Undefined when none of that reference is in flight.
    */
   inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined;
+  /**
+   * The replaces sent on an algo order the venue acknowledged ({@link algoOrderByRef}) and not
+   * answered yet, in sending order: until the venue answers, it may hold the algo order on its
+   * old terms or on a replace's. Empty when none is in flight.
+   */
+  inFlightAlgoReplaces(clientAlgoOrderId: string): readonly ReplaceAlgoOrderIntent[];
   /**
    * How many algo orders may still put an order on the book, all strategies' or one strategy's:
    * those open on the venue (not triggered yet) and those sent and not answered yet.

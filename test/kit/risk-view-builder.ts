@@ -95,6 +95,7 @@ export function aRiskView(): FakeRiskView {
     closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
     inFlightAlgoOrder: () => undefined,
+    inFlightAlgoReplaces: () => [],
     countOpenAlgoOrders: (strategyId) =>
       view.algoOrders.filter(
         (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),
