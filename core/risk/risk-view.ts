@@ -87,7 +87,8 @@ export interface RiskView {
   inFlightAlgoReplaces(clientAlgoOrderId: string): readonly ReplaceAlgoOrderIntent[];
   /**
    * How many algo orders may still put an order on the book, all strategies' or one strategy's:
-   * those open on the venue (not triggered yet) and those sent and not answered yet.
+   * those open on the venue (not triggered yet) and those sent and not answered yet, the
+   * take-profit and stop-loss attached to one order counting as one (only one of them can fire).
    */
   countOpenAlgoOrders(strategyId?: string): number;
   /** Portfolio equity in the settlement currency. */
