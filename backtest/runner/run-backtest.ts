@@ -157,9 +157,9 @@ async function runInto(
   teardown.add(() => kernel.stop());
   const faults: StrategyFaultRecord[] = [];
   kernel.faults.subscribe((fault) => faults.push(strategyFaultRecord(fault)));
-  teardown.add(sweepUnmanagedOrders(kernel, port, options));
   const trips = new KillSwitchTrips(options.gate);
   teardown.add(() => trips.stop());
+  teardown.add(sweepUnmanagedOrders(kernel, options, trips));
   kernel.denials.subscribe((denial) => records.denials.append(denialRecordOf(denial)));
   kernel.trailingStops.subscribe((stop) => records.trailingStops.observe(stop));
   if (options.onStrategyRejection !== undefined) kernel.rejections.subscribe(options.onStrategyRejection);

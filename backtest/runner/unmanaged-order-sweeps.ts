@@ -1,41 +1,38 @@
-import {
-  type CancelSink,
-  cancelStrategyOrders,
-  type Kernel,
-  type SweepScope,
-} from '../../core/kernel/index.ts';
+import { cancelStrategyOrders, type Kernel, type SweepScope } from '../../core/kernel/index.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
+import type { KillSwitchTrips } from './kill-switch-trips.ts';
 
 /**
  * Cancels what strategies leave working once nobody manages it, as a live or paper session's
  * guards do (`config/compose/session-guards.ts`), so the backtest of a session's recording gives
  * the session's fills: a strategy halted by a fault has its resting orders and algo orders
  * cancelled (`cancelOrdersOnFault`), and every strategy's when the gate's kill switch trips to
- * HALTED, or those that would add risk when it trips to REDUCING (`cancelOrdersOnHalt`). The
- * cancels go at once, at the run's time, through the gate and the venue's latency like every
- * command.
+ * HALTED, or those that would add risk when it trips to REDUCING (`cancelOrdersOnHalt`), how
+ * many noted in the trip's warning. The cancels go at once, at the run's time, through the
+ * kernel (the gate, Keel's in-flight bookkeeping) and the venue's latency like every command.
  * @param kernel - the run's kernel
- * @param port - where the cancels go (the simulated venue's port)
  * @param options - the run's options: gate, strategies and the two switches (default on)
+ * @param trips - the run's kill switch trips, told what each trip's sweep cancelled
  * @returns stops listening to the gate's kill switch (the run ended)
  */
 export function sweepUnmanagedOrders(
   kernel: Kernel,
-  port: CancelSink,
   options: Pick<BacktestRunOptions, 'gate' | 'strategies' | 'cancelOrdersOnFault' | 'cancelOrdersOnHalt'>,
+  trips: KillSwitchTrips,
 ): () => void {
   let sweeps = 0;
-  const sweep = (ids: readonly string[], tag: string, scope: SweepScope = 'all'): void => {
-    cancelStrategyOrders(kernel, options.gate, port, ids, `${tag}${++sweeps}`, scope);
-  };
+  const sweep = (ids: readonly string[], tag: string, scope: SweepScope = 'all'): number =>
+    cancelStrategyOrders(kernel, ids, `${tag}${++sweeps}`, scope);
   if (options.cancelOrdersOnFault ?? true)
-    kernel.faults.subscribe((fault) => sweep([fault.strategyId], 'keel-fault-'));
+    kernel.faults.subscribe((fault) => {
+      sweep([fault.strategyId], 'keel-fault-');
+    });
   if (!(options.cancelOrdersOnHalt ?? true)) return () => undefined;
   const ids = options.strategies.map((slot) => slot.id);
   return (
     options.gate.onKillSwitchTrip?.((trip) => {
-      if (trip.state === 'HALTED') sweep(ids, 'keel-halt-');
-      else if (trip.state === 'REDUCING') sweep(ids, 'keel-reduce-', 'riskAdding');
+      if (trip.state === 'HALTED') trips.swept(trip, sweep(ids, 'keel-halt-'));
+      else if (trip.state === 'REDUCING') trips.swept(trip, sweep(ids, 'keel-reduce-', 'riskAdding'));
     }) ?? (() => undefined)
   );
 }

@@ -19,12 +19,12 @@ export interface KillSwitchWatchOptions {
   /** Counts a trip (the run's metric). */
   readonly countTrip: (state: TradingStatus['state']) => void;
   /** Called once per trip to HALTED (restored or new), after the trip is logged: pulls the strategies' orders. */
-  readonly onHalted?: () => void;
+  readonly onHalted?: (trip: TradingStatus) => void;
   /**
    * Called once per trip to REDUCING (restored or new), after the trip is logged: pulls the
    * strategies' orders that would add risk.
    */
-  readonly onReducing?: () => void;
+  readonly onReducing?: (trip: TradingStatus) => void;
 }
 
 /** A running watch. */
@@ -51,7 +51,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
   const { gate, path, logger } = options;
   let written = '';
   /** The trip restored from the earlier run, told about once the strategies started. */
-  let restoredTrip: TradingStatus['state'] | undefined;
+  let restoredTrip: TradingStatus | undefined;
   if (path !== undefined) {
     const read = readKillSwitchFile(path, options.account);
     if (read.kind === 'unreadable')
@@ -81,7 +81,7 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
           { trip },
           `kill switch still tripped from the earlier run: trading is ${trip.state} (${trip.reason ?? 'no reason given'})`,
         );
-        restoredTrip = trip.state;
+        restoredTrip = trip;
       }
     }
   }
@@ -109,19 +109,22 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
     save();
     // Deferred: the trip happens inside the gate's decision on an intent.
     const sweep = sweepOf(trip.state, options);
-    if (sweep !== undefined) queueMicrotask(sweep);
+    if (sweep !== undefined) queueMicrotask(() => sweep(trip));
   });
   return {
     save,
     trip: () => gate.killSwitchState().trip,
     started: () => {
-      if (restoredTrip !== undefined) sweepOf(restoredTrip, options)?.();
+      if (restoredTrip !== undefined) sweepOf(restoredTrip.state, options)?.(restoredTrip);
     },
   };
 }
 
 /** What a trip into `state` does to the strategies' orders, if anything. */
-function sweepOf(state: TradingStatus['state'], options: KillSwitchWatchOptions): (() => void) | undefined {
+function sweepOf(
+  state: TradingStatus['state'],
+  options: KillSwitchWatchOptions,
+): ((trip: TradingStatus) => void) | undefined {
   if (state === 'HALTED') return options.onHalted;
   if (state === 'REDUCING') return options.onReducing;
   return undefined;

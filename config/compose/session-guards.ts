@@ -1,12 +1,7 @@
 import type { Logger } from 'pino';
-import {
-  type CancelSink,
-  cancelStrategyOrders,
-  type IntentGate,
-  type Kernel,
-  type SweepScope,
-} from '../../core/kernel/index.ts';
-import type { RiskGate } from '../../core/risk/index.ts';
+import type { KillSwitchTrips } from '../../backtest/runner/index.ts';
+import { cancelStrategyOrders, type Kernel, type SweepScope } from '../../core/kernel/index.ts';
+import type { RiskGate, TradingStatus } from '../../core/risk/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { accountOf, killSwitchFileOf } from './kill-switch-file.ts';
 import { watchKillSwitch } from './kill-switch-watch.ts';
@@ -20,10 +15,9 @@ export interface SessionGuardsOptions {
   readonly venue: { readonly restUrl: string; readonly apiKey: string };
   /** The session's risk gate itself (its kill switch is read and restored). */
   readonly riskGate: RiskGate;
-  /** The gate commands go through (the counting wrapper). */
-  readonly gate: IntentGate;
   readonly kernel: Kernel;
-  readonly execution: CancelSink;
+  /** The session's kill switch trips, told what each trip's sweep cancelled (for its warning). */
+  readonly trips: KillSwitchTrips;
   readonly metrics: RunMetrics;
   readonly logger: Logger;
 }
@@ -49,18 +43,19 @@ const SAVE_EVERY_MS = 5_000;
  * (`risk.killSwitch.cancelOrdersOnHalt`); a
  * strategy halted by a fault counted in `keel_strategy_faults_total` and its resting orders
  * cancelled (`risk.cancelOrdersOnFault`).
- * @param options - config, gate, kernel, execution port, metrics and logger
+ * @param options - config, gate, kernel, kill switch trips, metrics and logger
  * @returns the guards
  */
 export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
-  const { config, kernel, gate, execution, logger } = options;
+  const { config, kernel, logger } = options;
   const strategyIds = config.strategies.map((s) => s.id);
   let sweeps = 0;
-  const pull = (ids: readonly string[], tag: string, why: string, scope: SweepScope = 'all'): void => {
-    const n = cancelStrategyOrders(kernel, gate, execution, ids, `${tag}${++sweeps}`, scope);
+  const pull = (ids: readonly string[], tag: string, why: string, scope: SweepScope = 'all'): number => {
+    const n = cancelStrategyOrders(kernel, ids, `${tag}${++sweeps}`, scope);
     const which = scope === 'all' ? 'resting order(s)' : 'resting order(s) that would add risk';
     if (n > 0)
       logger.warn({ strategies: ids, orders: n }, `${why}: cancelling ${n} ${which} of ${ids.join(', ')}`);
+    return n;
   };
   const armed =
     config.risk.killSwitch.dailyLossLimit !== undefined || config.risk.killSwitch.maxDrawdown !== undefined;
@@ -74,9 +69,13 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     countTrip: (state) => options.metrics.killSwitchTrips.inc({ state }),
     ...(config.risk.killSwitch.cancelOrdersOnHalt
       ? {
-          onHalted: () => pull(strategyIds, 'keel-halt-', 'kill switch HALTED trading'),
-          onReducing: () =>
-            pull(strategyIds, 'keel-reduce-', 'kill switch set trading to REDUCING', 'riskAdding'),
+          onHalted: (trip: TradingStatus) =>
+            options.trips.swept(trip, pull(strategyIds, 'keel-halt-', 'kill switch HALTED trading')),
+          onReducing: (trip: TradingStatus) =>
+            options.trips.swept(
+              trip,
+              pull(strategyIds, 'keel-reduce-', 'kill switch set trading to REDUCING', 'riskAdding'),
+            ),
         }
       : {}),
   });

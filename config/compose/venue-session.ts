@@ -209,7 +209,7 @@ async function startAndRunVenueSession(
   );
   kernel.trailingStops.subscribe((stop) => journal.trailingStops.observe(stop));
   const faults = recordStrategyFaults(kernel, logger, options.sessionClock);
-  const guards = sessionGuards({ ...options, riskGate, gate, kernel, execution: live.execution, metrics });
+  const guards = sessionGuards({ ...options, riskGate, kernel, trips, metrics });
 
   // The strategies start once the venue's state found at startup is folded: the execution client's
   // start reconciles (once) and emits that state to the kernel, subscribed to User Data at once.

@@ -4,6 +4,8 @@ import type {
   ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 
+const NO_REPLACES: readonly ReplaceAlgoOrderIntent[] = [];
+
 /** An algo order sent to the venue and not answered yet. */
 interface SentAlgoOrder {
   /** The strategy that sent it. */
@@ -40,6 +42,11 @@ export class InFlightAlgoOrders {
   private readonly sent = new Map<string, SentAlgoOrder>();
   /** Cancels sent of in-flight algo orders, by the cancel's reference: the algo order each targets. */
   private readonly cancels = new Map<string, string>();
+  /**
+   * Replaces sent on algo orders the venue acknowledged and not answered yet, by the algo order's
+   * reference: the venue's copy stands until it answers, and then it may hold either terms.
+   */
+  private readonly replaces = new Map<string, ReplaceAlgoOrderIntent[]>();
 
   /**
    * Records an algo order about to be sent.
@@ -51,14 +58,20 @@ export class InFlightAlgoOrders {
   }
 
   /**
-   * Records a replace of an in-flight algo order about to be sent: until the venue answers, the
+   * Records a replace about to be sent. Of an in-flight algo order: until the venue answers, the
    * algo order is judged as sent with the replace's new values (the venue applies the replace
-   * after the placement). A replace of an algo order not in flight changes nothing here.
+   * after the placement). Of one the venue acknowledged: the replace is held until the venue's
+   * next word on that algo order or a refusal of it (see {@link replacesOf}).
    * @param intent - the replace
    */
   replacing(intent: ReplaceAlgoOrderIntent): void {
     const sent = this.sent.get(intent.target);
-    if (sent === undefined) return;
+    if (sent === undefined) {
+      const held = this.replaces.get(intent.target);
+      if (held === undefined) this.replaces.set(intent.target, [intent]);
+      else held.push(intent);
+      return;
+    }
     sent.intent = {
       ...sent.intent,
       ...(intent.triggerPrice === undefined ? {} : { triggerPrice: intent.triggerPrice }),
@@ -77,12 +90,42 @@ export class InFlightAlgoOrders {
   }
 
   /**
-   * The venue answered (an update of the algo order, or a refusal of it): it is no longer in flight.
+   * The replaces sent on an algo order the venue acknowledged, not answered yet: until the venue
+   * answers, it may hold the algo order on its old terms or on any of theirs.
+   * @param clientAlgoOrderId - the algo order's reference
+   * @returns the replaces in sending order, empty when none is in flight
+   */
+  replacesOf(clientAlgoOrderId: string): readonly ReplaceAlgoOrderIntent[] {
+    return this.replaces.size === 0 ? NO_REPLACES : (this.replaces.get(clientAlgoOrderId) ?? NO_REPLACES);
+  }
+
+  /**
+   * The venue answered (an update of the algo order, or a refusal of it): it is no longer in
+   * flight, and its word answers the replaces sent on it.
    * @param clientAlgoOrderId - the algo order's reference
    */
   answered(clientAlgoOrderId: string): void {
     if (this.sent.size > 0) this.sent.delete(clientAlgoOrderId);
+    if (this.replaces.size > 0) this.replaces.delete(clientAlgoOrderId);
     this.forgetCancelsOf(clientAlgoOrderId);
+  }
+
+  /**
+   * The venue refused a replace of an algo order it acknowledged: the replace is no longer held.
+   * One whose answer never came (`COMMAND_OUTCOME_UNKNOWN`) may have been applied: it stays until
+   * the venue's next word on the algo order.
+   * @param replaceRef - the replace's reference
+   * @param outcomeUnknown - the refusal is Keel's: the answer never came
+   */
+  replaceRefused(replaceRef: string, outcomeUnknown: boolean): void {
+    if (outcomeUnknown || this.replaces.size === 0) return;
+    for (const [target, held] of this.replaces) {
+      const at = held.findIndex((replace) => replace.ref === replaceRef);
+      if (at === -1) continue;
+      held.splice(at, 1);
+      if (held.length === 0) this.replaces.delete(target);
+      return;
+    }
   }
 
   /**

@@ -39,6 +39,14 @@ interface MarkedOrder {
    * venue answers, the order may fill at it, so the risk gate counts it so.
    */
   claimQty: Dec | undefined;
+  /** The largest price the modifies among them ask for (undefined when none asks one), as {@link claimQty}. */
+  claimPrice: Dec | undefined;
+  /**
+   * The order was not acknowledged yet (PENDING_NEW) when its first request was sent: it keeps
+   * showing PENDING_NEW, with the claims, and its acknowledgement on the placed terms shows it
+   * PENDING_REPLACE, the claims kept, until the venue answers the modifies.
+   */
+  unacked: boolean;
 }
 
 /** The orders a request acts on and how they show while it is in flight. */
@@ -104,7 +112,8 @@ export class InFlightRequests {
 
   /**
    * Records a request about to be sent and marks the orders it acts on in flight. An order that
-   * is final, or not acknowledged yet (PENDING_NEW), is left as it is.
+   * is final is left as it is, and so is one not acknowledged yet (PENDING_NEW) under a cancel;
+   * a modify of one claims its qty and price while the order keeps showing PENDING_NEW.
    * @param requestRef - the request's reference
    * @param owner - the strategy sending it
    * @param marking - the clientOrderIds it acts on, the in-flight state to show and the run's
@@ -126,6 +135,7 @@ export class InFlightRequests {
    * @param orderState - the in-flight state to show
    * @param now - the run's time, epoch ms
    * @param qty - the new qty a modify asks for (none: it keeps the order's)
+   * @param price - the new price a modify asks for (none: it keeps the order's)
    */
   sentOn(
     requestRef: string,
@@ -134,9 +144,10 @@ export class InFlightRequests {
     orderState: InFlightMarking['orderState'],
     now: number,
     qty?: Dec,
+    price?: Dec,
   ): void {
     this.remember(requestRef, owner, target);
-    this.mark(target, requestRef, orderState, now, qty);
+    this.mark(target, requestRef, orderState, now, qty, price);
   }
 
   /**
@@ -146,9 +157,23 @@ export class InFlightRequests {
    * @returns the qty, or undefined when no modify asking one is in flight on it
    */
   claimedQty(order: Order): Dec | undefined {
+    return this.claimOf(order)?.claimQty;
+  }
+
+  /**
+   * The largest price the modifies in flight on an order ask for, as {@link claimedQty}: until
+   * the venue answers, the order may rest (and fill) at it.
+   * @param order - an open order, as the registry holds it
+   * @returns the price, or undefined when no modify asking one is in flight on it
+   */
+  claimedPrice(order: Order): Dec | undefined {
+    return this.claimOf(order)?.claimPrice;
+  }
+
+  private claimOf(order: Order): MarkedOrder | undefined {
     if (this.marked.size === 0) return undefined;
     const marked = this.marked.get(orderKey(order));
-    return marked !== undefined && marked.placeholder === order ? marked.claimQty : undefined;
+    return marked !== undefined && marked.placeholder === order ? marked : undefined;
   }
 
   private remember(requestRef: string, owner: string, targets: readonly string[] | string): void {
@@ -206,6 +231,7 @@ export class InFlightRequests {
         const at = marked.pending.indexOf(requestRef);
         if (at !== -1) marked.pending.splice(at, 1);
         if (this.orders.byRef.get(target) !== marked.placeholder) this.marked.delete(target);
+        else if (marked.pending.length === 0 && marked.unacked) this.marked.delete(target);
         else if (marked.pending.length === 0) {
           this.orders.applyLocal(marked.venueWord);
           this.marked.delete(target);
@@ -230,9 +256,32 @@ export class InFlightRequests {
     const marked = this.marked.get(target);
     if (marked === undefined || marked.pending.length === 0 || this.orders.byRef.get(target) !== order)
       return;
+    if (marked.unacked) {
+      this.acknowledged(marked, order);
+      return;
+    }
     if (!answersNothing(marked.venueWord, order)) return;
     marked.venueWord = order;
     marked.placeholder = { ...order, orderState: marked.placeholder.orderState };
+    this.orders.applyLocal(marked.placeholder);
+  }
+
+  /**
+   * The venue's first word on an order a modify was sent on before its acknowledgement: on the
+   * placed terms and not final, the modifies are still unanswered, so the order shows
+   * PENDING_REPLACE with their claims; any other word (new terms, a final state) stands.
+   */
+  private acknowledged(marked: MarkedOrder, order: Order): void {
+    marked.unacked = false;
+    const placed = marked.venueWord;
+    if (
+      isFinalOrderState(order.orderState) ||
+      !sameDecimal(order.orderQty, placed.orderQty) ||
+      !sameDecimal(order.limitPrice, placed.limitPrice)
+    )
+      return;
+    marked.venueWord = order;
+    marked.placeholder = { ...order, orderState: 'PENDING_REPLACE' };
     this.orders.applyLocal(marked.placeholder);
   }
 
@@ -242,18 +291,29 @@ export class InFlightRequests {
     orderState: InFlightMarking['orderState'],
     now: number,
     qty?: Dec,
+    price?: Dec,
   ): void {
     const order = this.orders.byRef.get(target);
-    if (order === undefined || isFinalOrderState(order.orderState) || order.orderState === 'PENDING_NEW')
-      return;
+    if (order === undefined || isFinalOrderState(order.orderState)) return;
+    const unacked = order.orderState === 'PENDING_NEW';
+    if (unacked && orderState !== 'PENDING_REPLACE') return;
     let marked = this.marked.get(target);
     // A placeholder the venue has not replaced yet: earlier requests are still in flight.
     if (marked === undefined || marked.placeholder !== order) {
       if (marked === undefined) {
-        marked = { venueWord: order, placeholder: order, pending: [], claimQty: undefined };
+        marked = {
+          venueWord: order,
+          placeholder: order,
+          pending: [],
+          claimQty: undefined,
+          claimPrice: undefined,
+          unacked,
+        };
         this.marked.set(target, marked);
       } else {
         marked.claimQty = undefined;
+        marked.claimPrice = undefined;
+        marked.unacked = unacked;
         // The venue's word replaced the placeholder: the order starts over, in the same record,
         // its list holding this request alone, in the same array (emptying it drops its storage,
         // which the next push allocates again: once per modify of a quote).
@@ -269,6 +329,10 @@ export class InFlightRequests {
     if (!marked.pending.includes(requestRef)) marked.pending.push(requestRef);
     if (qty !== undefined && (marked.claimQty === undefined || qty.gt(marked.claimQty)))
       marked.claimQty = qty;
+    if (price !== undefined && (marked.claimPrice === undefined || price.gt(marked.claimPrice)))
+      marked.claimPrice = price;
+    // Not acknowledged: it shows PENDING_NEW until the venue's first word (see acknowledged).
+    if (unacked) return;
     marked.placeholder = { ...order, orderState, updateAt: now };
     this.orders.applyLocal(marked.placeholder);
   }

@@ -1,6 +1,12 @@
 import type { ExecutionPort } from '../execution/index.ts';
 import { orderFromPlaceIntent } from '../execution/index.ts';
-import { type Intent, type PlaceOrderIntent, unknownFieldValue } from '../model/index.ts';
+import {
+  type CancelAlgoOrderIntent,
+  type CancelOrdersIntent,
+  type Intent,
+  type PlaceOrderIntent,
+  unknownFieldValue,
+} from '../model/index.ts';
 import { type EmulationOutcome, takeEmulated } from './emulated-intents.ts';
 import type { InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { InFlightCloses } from './in-flight-closes.ts';
@@ -137,9 +143,25 @@ export class IntentPipeline {
       this.deny(runner, this.denial(runner, intent, 'risk', decision.check, decision.reason));
       return;
     }
-    this.record(runner, intent);
+    this.record(runner.id, intent);
     this.cancelStops(stops);
     this.execution.submit(decision.command);
+  }
+
+  /**
+   * Sends one of Keel's own cancels of a strategy's orders (a sweep): the risk gate under the
+   * strategy id `keel` (cancels pass), then Keel's in-flight bookkeeping as the owner's cancel
+   * (its orders show PENDING_CANCEL, a refusal reaches the owner and undoes that), then the port.
+   * @param ownerId - the strategy whose orders it cancels
+   * @param intent - the cancel
+   * @returns whether the gate approved it (and it was sent)
+   */
+  sendKeelCancel(ownerId: string, intent: CancelOrdersIntent | CancelAlgoOrderIntent): boolean {
+    const decision = this.gate.evaluate({ strategyId: 'keel', intent }, this.state);
+    if (decision.kind === 'denied') return false;
+    this.record(ownerId, intent);
+    this.execution.submit(decision.command);
+    return true;
   }
 
   /** Cancels emulated stops (each owner told in `onTrailingStop`); one already gone is skipped. */
@@ -219,53 +241,61 @@ export class IntentPipeline {
   }
 
   /** Ownership and Keel's in-flight view are recorded before the port sees the command. */
-  private record(runner: StrategyRunner, intent: Intent): void {
+  private record(ownerId: string, intent: Intent): void {
     const orders = this.state.orders;
     const now = this.state.now();
     switch (intent.kind) {
       case 'placeOrder':
-        orders.own(intent.ref, runner.id);
+        orders.own(intent.ref, ownerId);
         orders.applyLocal(
           orderFromPlaceIntent(intent, { portfolioId: this.state.account?.portfolioId ?? '', at: now }),
         );
         return;
       // The request's ref is owned too: a refusal must reach the strategy and undo PENDING_*.
       case 'modifyOrder':
-        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_REPLACE', now, intent.qty);
+        this.requests.sentOn(
+          intent.ref,
+          ownerId,
+          intent.target,
+          'PENDING_REPLACE',
+          now,
+          intent.qty,
+          intent.price,
+        );
         return;
       case 'cancelOrder':
-        this.requests.sentOn(intent.ref, runner.id, intent.target, 'PENDING_CANCEL', now);
+        this.requests.sentOn(intent.ref, ownerId, intent.target, 'PENDING_CANCEL', now);
         return;
       case 'cancelOrders':
-        this.requests.sent(intent.ref, runner.id, {
+        this.requests.sent(intent.ref, ownerId, {
           targets: intent.targets ?? [],
           orderState: 'PENDING_CANCEL',
           now,
         });
         return;
       case 'cancelAlgoOrder':
-        this.requests.sent(intent.ref, runner.id);
+        this.requests.sent(intent.ref, ownerId);
         this.algosInFlight.cancelling(intent.ref, intent.target);
         return;
       case 'cancelAllAlgoOrders':
-        this.requests.sent(intent.ref, runner.id);
+        this.requests.sent(intent.ref, ownerId);
         return;
       case 'replaceAlgoOrder':
-        this.requests.sent(intent.ref, runner.id);
+        this.requests.sent(intent.ref, ownerId);
         this.algosInFlight.replacing(intent);
         return;
       case 'closePosition':
       case 'closePositions':
-        orders.ownClose(intent.ref, runner.id);
-        this.closes.sending(intent, runner.id);
+        orders.ownClose(intent.ref, ownerId);
+        this.closes.sending(intent, ownerId);
         return;
       case 'placeAlgoOrder':
-        orders.own(intent.ref, runner.id);
-        this.algosInFlight.sending(intent, runner.id);
+        orders.own(intent.ref, ownerId);
+        this.algosInFlight.sending(intent, ownerId);
         return;
       default:
         // borrow, repay, position mode: the owner answers for a venue refusal
-        orders.own(intent.ref, runner.id);
+        orders.own(intent.ref, ownerId);
         return;
     }
   }

@@ -19,6 +19,7 @@ import type {
   PositionMode,
   PositionSide,
   QuoteEvent,
+  ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 import { ZERO } from '../model/index.ts';
 import type { Portfolio } from '../portfolio/index.ts';
@@ -241,6 +242,14 @@ export class KernelState implements RiskView {
   }
 
   /**
+   * @param order - an open order, as the registry holds it
+   * @returns the largest price the modifies in flight on it ask for, undefined when none does
+   */
+  inFlightModifyPrice(order: Order): Dec | undefined {
+    return this.requests.claimedPrice(order);
+  }
+
+  /**
    * @param sym - the symbol
    * @param positionSide - the leg
    * @param strategyId - only this strategy's closes, when given
@@ -264,6 +273,14 @@ export class KernelState implements RiskView {
    */
   inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined {
     return this.algosInFlight.sentAs(clientAlgoOrderId);
+  }
+
+  /**
+   * @param clientAlgoOrderId - the caller reference of an algo order the venue acknowledged
+   * @returns the replaces sent on it and not answered yet, in sending order
+   */
+  inFlightAlgoReplaces(clientAlgoOrderId: string): readonly ReplaceAlgoOrderIntent[] {
+    return this.algosInFlight.replacesOf(clientAlgoOrderId);
   }
 
   /**

@@ -1,6 +1,13 @@
 import type { Observable } from 'rxjs';
 import { Subject } from 'rxjs';
-import type { BarInterval, Intent, KeelEvent, StrategyIntent } from '../model/index.ts';
+import type {
+  BarInterval,
+  CancelAlgoOrderIntent,
+  CancelOrdersIntent,
+  Intent,
+  KeelEvent,
+  StrategyIntent,
+} from '../model/index.ts';
 import type { LateBarInputs } from './bar-aggregator.ts';
 import type { InFlightAlgoOrder, InFlightAlgoOrders } from './in-flight-algo-orders.ts';
 import type { IntentPipeline } from './intent-pipeline.ts';
@@ -256,6 +263,22 @@ export class Kernel {
     }
     if (this.intent$.observed) this.intent$.next({ strategyId: runner.id, intent });
     this.pipeline.submit(runner, intent);
+  }
+
+  /**
+   * Sends Keel's own cancel of a strategy's orders (a sweep, see `cancelStrategyOrders`) the way
+   * of the strategy's own cancels but for the kernel's checks: the risk gate (as strategy `keel`),
+   * the in-flight bookkeeping under the owner, the execution port.
+   * @param ownerId - the strategy whose orders or algo order it cancels
+   * @param intent - the cancel
+   * @returns whether the gate approved it (and it was sent)
+   */
+  sendKeelCancel(ownerId: string, intent: CancelOrdersIntent | CancelAlgoOrderIntent): boolean {
+    let sent = false;
+    this.loop.run(() => {
+      sent = this.pipeline.sendKeelCancel(ownerId, intent);
+    });
+    return sent;
   }
 
   /**

@@ -70,16 +70,27 @@ export function openOrdersOnSym(orders: OrderRegistry, sym: string, strategyId?:
 }
 
 /**
- * How many algo orders are open (not triggered, cancelled or failed): all of them without a walk,
- * one strategy's by a walk over the open algo orders (rarely more than a few per strategy).
+ * How many algo orders are open (not triggered, cancelled or failed), the tp/sl legs attached to
+ * one order counting as one (when one fires, the venue cancels the other: only one can put an
+ * order on the book): all of them without a walk, one strategy's by a walk over the open algo
+ * orders (rarely more than a few per strategy).
  * @param orders - the order registry
  * @param strategyId - only this strategy's, when given
  * @returns the count
  */
 export function countOpenAlgoOrdersOf(orders: OrderRegistry, strategyId?: string): number {
-  if (strategyId === undefined) return orders.openAlgo.size;
+  if (strategyId === undefined) return orders.openAlgo.size - orders.openSecondLegs;
   let count = 0;
-  for (const ref of orders.openAlgo.keys()) if (orders.ownerOf(ref) === strategyId) count++;
+  const parents = new Set<string>();
+  for (const [ref, algo] of orders.openAlgo) {
+    if (orders.ownerOf(ref) !== strategyId) continue;
+    const parent = algo.attachedOrderId;
+    if (parent === undefined || parent === '') count++;
+    else if (!parents.has(parent)) {
+      parents.add(parent);
+      count++;
+    }
+  }
   return count;
 }
 

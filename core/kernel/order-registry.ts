@@ -53,6 +53,13 @@ export class OrderRegistry implements LineageLookups {
   readonly algoByRef = new Map<string, AlgoOrder>();
   /** Open algo orders by clientAlgoOrderId. */
   readonly openAlgo = new Map<string, AlgoOrder>();
+  /** How many open algo orders each parent order has attached (its tp/sl legs), by the parent's orderId. */
+  private readonly openLegsByParent = new Map<string, number>();
+  /**
+   * Open attached legs beyond the first of their parent: a tp/sl pair is one-cancels-the-other
+   * (when one fires, the venue cancels the other), so it counts as one open algo order.
+   */
+  private secondLegs = 0;
   /** Algo orders by algoOrderId: the parent a fired order names. */
   readonly algoByVenueId = new Map<string, AlgoOrder>();
   private readonly owners = new Map<string, string>();
@@ -216,14 +223,41 @@ export class OrderRegistry implements LineageLookups {
       this.algoByVenueId.set(algo.algoOrderId, algo);
       this.handDown(algo);
     }
+    const wasOpen = this.openAlgo.get(algo.clientAlgoOrderId);
     if (!ALGO_FINAL.has(algo.state)) {
       this.openAlgo.set(algo.clientAlgoOrderId, algo);
+      if (wasOpen === undefined) this.legOpened(algo.attachedOrderId);
       return true;
     }
     this.openAlgo.delete(algo.clientAlgoOrderId);
+    if (wasOpen !== undefined) this.legClosed(wasOpen.attachedOrderId);
     const evicted = this.finalAlgos.push(algo.clientAlgoOrderId);
     if (evicted !== undefined) this.forgetAlgo(evicted);
     return true;
+  }
+
+  /**
+   * Open algo orders that are the second open leg of their parent's tp/sl pair: the open algo
+   * orders less these are those that may each still put an order on the book.
+   * @returns the count
+   */
+  get openSecondLegs(): number {
+    return this.secondLegs;
+  }
+
+  private legOpened(parent: string | undefined): void {
+    if (parent === undefined || parent === '') return;
+    const open = (this.openLegsByParent.get(parent) ?? 0) + 1;
+    this.openLegsByParent.set(parent, open);
+    if (open > 1) this.secondLegs++;
+  }
+
+  private legClosed(parent: string | undefined): void {
+    if (parent === undefined || parent === '') return;
+    const open = (this.openLegsByParent.get(parent) ?? 1) - 1;
+    if (open > 0) this.secondLegs--;
+    if (open > 0) this.openLegsByParent.set(parent, open);
+    else this.openLegsByParent.delete(parent);
   }
 
   /**

@@ -148,7 +148,7 @@ export class UserDataRouting {
 
   /**
    * The venue's first word on an algo order (an update, even one the fold finds stale) or its
-   * refusal ends its flight; an answer that never came does not, since the algo order may exist
+   * refusal ends its flight (an update also answers the replaces sent on it, a refusal of one that one); an answer that never came does not, since the algo order may exist
    * (see {@link InFlightAlgoOrders.outcomeUnknown}), until the venue refuses a cancel of it as
    * not found or already final.
    */
@@ -159,6 +159,8 @@ export class UserDataRouting {
       else this.algosInFlight.answered(event.ref);
     } else if (event.kind === 'commandRejected' && event.intentKind === 'cancelAlgoOrder') {
       this.algosInFlight.cancelRefused(event.ref, showsNoOpenOrder(event.code));
+    } else if (event.kind === 'commandRejected' && event.intentKind === 'replaceAlgoOrder') {
+      this.algosInFlight.replaceRefused(event.ref, event.code === COMMAND_OUTCOME_UNKNOWN);
     }
   }
 

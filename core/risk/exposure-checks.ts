@@ -3,6 +3,7 @@ import { asNumber, isAtMost, onlyReducesPosition } from '../model/index.ts';
 import { clearlyWithinExposure, exposureAfter } from './open-order-exposure.ts';
 import {
   isUnsizedQuoteOrder,
+  mayCarryModifyClaim,
   notionalOf,
   ORDER_TERMS_INTENTS,
   type OrderTerms,
@@ -145,7 +146,7 @@ function clearlyWithin(terms: OrderTerms, view: RiskView, owner: string | undefi
   for (const order of view.openOrdersOn(terms.sym, owner)) {
     if (!isPendingSameSide(order, terms)) continue;
     const remaining =
-      isUnsizedQuoteOrder(order) || order.orderState === 'PENDING_REPLACE'
+      isUnsizedQuoteOrder(order) || mayCarryModifyClaim(order)
         ? asNumber(openOrderLeft(order, view))
         : asNumber(order.orderQty) - asNumber(order.executedQty);
     added += remaining;

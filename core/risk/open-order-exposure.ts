@@ -1,6 +1,12 @@
 import type { Dec, Order, OrderSide, PositionSide } from '../model/index.ts';
 import { asNumber, D, decimalOf, onlyReducesPosition, ZERO } from '../model/index.ts';
-import { claimedOrderQty, isUnsizedQuoteOrder, type OrderTerms } from './order-terms.ts';
+import {
+  claimedLimitPrice,
+  claimedOrderQty,
+  isUnsizedQuoteOrder,
+  mayCarryModifyClaim,
+  type OrderTerms,
+} from './order-terms.ts';
 import type { RiskView } from './risk-view.ts';
 
 const ONE = D(1);
@@ -19,7 +25,8 @@ function counts(order: Order, terms: OrderTerms): boolean {
 /**
  * The notional an open order can still add: its quote amount not spent yet (a quote-sized order
  * not sized yet), else what it can still fill ({@link claimedOrderQty}, a modify in flight at its
- * larger qty) * contractSize * its limit price, a market order at the reference price. An order
+ * larger qty) * contractSize * its limit price ({@link claimedLimitPrice}, a modify in flight at
+ * its higher price), a market order at the reference price. An order
  * on a sym the run has no spec of (placed outside the run: the gate lets none through) counts
  * with contractSize 1.
  * @returns the notional, or undefined for a market order with no reference price
@@ -32,7 +39,8 @@ function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
   const left = claimedOrderQty(order, view).sub(order.executedQty);
   if (!left.gt(0)) return ZERO;
   const contracts = left.mul(view.instrument(order.sym)?.contractSize ?? ONE);
-  if (order.orderType === 'LIMIT' && !order.limitPrice.isZero()) return contracts.mul(order.limitPrice);
+  if (order.orderType === 'LIMIT' && !order.limitPrice.isZero())
+    return contracts.mul(claimedLimitPrice(order, view));
   const reference = view.referencePrice(order.sym);
   return reference === undefined ? undefined : contracts.mul(decimalOf(reference));
 }
@@ -42,7 +50,7 @@ function openOrderNotional(order: Order, view: RiskView): Dec | undefined {
  * @param contractSize - the contract size of the order's sym (1 when the run has no spec of it)
  */
 function openOrderNotionalEstimate(order: Order, contractSize: number, view: RiskView): number {
-  if (isUnsizedQuoteOrder(order) || order.orderState === 'PENDING_REPLACE') {
+  if (isUnsizedQuoteOrder(order) || mayCarryModifyClaim(order)) {
     const exact = openOrderNotional(order, view);
     return exact === undefined ? Number.NaN : asNumber(exact);
   }

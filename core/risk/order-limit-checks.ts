@@ -5,7 +5,9 @@ import { deny, type RiskCheck } from './risk-check.ts';
 /**
  * A new order or algo order is denied when maxOpenOrders (the portfolio's, or the strategy's own)
  * are already open. Algo orders not triggered yet count (those sent and not answered too): each
- * may put an order on the book when it fires, where the gate no longer sees it.
+ * may put an order on the book when it fires, where the gate no longer sees it; an order's
+ * attached take-profit and stop-loss count as one, since only one of them can fire
+ * (`RiskView.countOpenAlgoOrders`).
  */
 export const maxOpenOrdersCheck: RiskCheck = {
   name: 'maxOpenOrders',

@@ -7,6 +7,7 @@ import type {
   OrderSide,
   OrderType,
   PositionSide,
+  ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 import { decimalOf, ZERO } from '../model/index.ts';
 import type { RiskView } from './risk-view.ts';
@@ -58,7 +59,8 @@ export const ORDER_TERMS_INTENTS: readonly IntentKind[] = [
  * The order terms of an intent: a new order, an algo order (as the order its trigger places),
  * a modification merged with the open order it targets, or a replacement of an algo order merged
  * with the algo order (as the order its trigger then places; one the venue has not answered yet
- * as it was sent, with the replaces sent on it since).
+ * as it was sent, with the replaces sent on it since; one it acknowledged with the replaces in
+ * flight on it, the stricter of their terms: the largest qty, the price of the largest notional).
  * @param intent - any intent
  * @param view - the state, to find a modified order
  * @returns the terms, or undefined for intents that place no order (or modify an unknown one)
@@ -106,14 +108,19 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
       return order.executedQty.isZero() ? terms : { ...terms, filled: order.executedQty };
     }
     case 'replaceAlgoOrder': {
-      const algo = view.algoOrderByRef(intent.target) ?? view.inFlightAlgoOrder(intent.target);
+      const known = view.algoOrderByRef(intent.target);
+      const algo = known ?? view.inFlightAlgoOrder(intent.target);
       if (algo === undefined) return undefined;
-      const price = intent.price ?? algo.price;
+      // Replaces in flight on an acknowledged algo order: the venue may hold either terms.
+      const pending = known === undefined ? undefined : view.inFlightAlgoReplaces(intent.target);
+      const held = pending === undefined || pending.length === 0 ? undefined : pending;
+      const price = intent.price ?? (held === undefined ? algo.price : stricterAlgoPrice(algo, held, view));
+      const qty = intent.qty ?? (held === undefined ? algo.qty : largestAlgoQty(algo.qty, held));
       return {
         sym: algo.sym,
         side: algo.side,
         orderType: price.isZero() ? 'MARKET' : 'LIMIT',
-        qty: intent.qty ?? algo.qty,
+        qty,
         price: price.isZero() ? undefined : price,
         positionSide: algo.positionSide,
         reduceOnly: algo.reduceOnly,
@@ -122,6 +129,31 @@ export function orderTermsOf(intent: Intent, view: RiskView): OrderTerms | undef
     default:
       return undefined;
   }
+}
+
+/** The largest qty among an algo order's and the replaces in flight on it. */
+function largestAlgoQty(qty: Dec, replaces: readonly ReplaceAlgoOrderIntent[]): Dec {
+  let largest = qty;
+  for (const replace of replaces) if (replace.qty?.gt(largest)) largest = replace.qty;
+  return largest;
+}
+
+/**
+ * The price among an algo order's and the replaces in flight on it that makes its order's
+ * notional largest: a market one (price 0) at the reference price (at zero without one).
+ */
+function stricterAlgoPrice(
+  algo: { readonly sym: string; readonly price: Dec },
+  replaces: readonly ReplaceAlgoOrderIntent[],
+  view: RiskView,
+): Dec {
+  const reference = view.referencePrice(algo.sym);
+  const market = reference === undefined ? ZERO : decimalOf(reference);
+  const valued = (price: Dec): Dec => (price.isZero() ? market : price);
+  let stricter = algo.price;
+  for (const replace of replaces)
+    if (replace.price !== undefined && valued(replace.price).gt(valued(stricter))) stricter = replace.price;
+  return stricter;
 }
 
 /** Contracts a quote amount buys at the reference price; zero when the price or instrument is unknown. */
@@ -147,8 +179,9 @@ export function isUnsizedQuoteOrder(order: Order): boolean {
  * what it filled; for a quote-sized market order not sized yet ({@link isUnsizedQuoteOrder}), the
  * qty its unspent amount (quoteOrderQty - executedAmount) buys at the reference price, the
  * estimate a new quote-sized order is checked with (zero when no reference price is known). An
- * order with a modify in flight counts at the larger of its orderQty and the qty the modify asks
- * for ({@link RiskView.inFlightModifyQty}): until the venue answers, it may fill at either.
+ * order with a modify in flight (acknowledged or not) counts at the larger of its orderQty and
+ * the qty the modify asks for ({@link RiskView.inFlightModifyQty}): until the venue answers, it
+ * may fill at either.
  * @param order - an open order
  * @param view - the state (reference price, instrument, modifies in flight)
  * @returns the quantity still to trade, never negative for an unsized order
@@ -163,16 +196,40 @@ export function openOrderLeft(order: Order, view: RiskView): Dec {
 }
 
 /**
+ * Whether a modify may be in flight on an open order: only one shown PENDING_REPLACE (the venue
+ * acknowledged it) or PENDING_NEW (a modify sent before the acknowledgement) can have one, so
+ * others cost no look-up.
+ * @param order - an open order
+ * @returns true when the order may carry a modify's claim
+ */
+export function mayCarryModifyClaim(order: Order): boolean {
+  return order.orderState === 'PENDING_REPLACE' || order.orderState === 'PENDING_NEW';
+}
+
+/**
  * The qty an open order may fill up to: its orderQty, or the larger qty a modify in flight on it
- * asks for (only an order shown PENDING_REPLACE can have one, so others cost no look-up).
+ * asks for ({@link mayCarryModifyClaim}; acknowledged or not).
  * @param order - an open order
  * @param view - the state
  * @returns the qty
  */
 export function claimedOrderQty(order: Order, view: RiskView): Dec {
-  if (order.orderState !== 'PENDING_REPLACE') return order.orderQty;
+  if (!mayCarryModifyClaim(order)) return order.orderQty;
   const claimed = view.inFlightModifyQty(order);
   return claimed?.gt(order.orderQty) ? claimed : order.orderQty;
+}
+
+/**
+ * The limit price an open order may rest at: its limitPrice, or the higher price a modify in
+ * flight on it asks for ({@link mayCarryModifyClaim}), which makes its notional larger.
+ * @param order - an open limit order
+ * @param view - the state
+ * @returns the price
+ */
+export function claimedLimitPrice(order: Order, view: RiskView): Dec {
+  if (!mayCarryModifyClaim(order)) return order.limitPrice;
+  const claimed = view.inFlightModifyPrice(order);
+  return claimed?.gt(order.limitPrice) ? claimed : order.limitPrice;
 }
 
 /**

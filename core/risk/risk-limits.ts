@@ -36,7 +36,7 @@ export const riskLimitsSchema = z
       ),
     /**
      * Largest absolute position per sym (and leg), counting open orders on the same side as if
-     * filled (one with a modify in flight at the larger qty; a position close in flight as a
+     * filled (one with a modify in flight, acknowledged or not, at the larger qty; a position close in flight as a
      * reduce-only order of the whole leg). The position is the portfolio's, also for a strategy's
      * own limit; a strategy's limit counts only its own open orders, the global one every
      * strategy's. An order passes only as far as it reduces what the position has left after the
@@ -47,7 +47,7 @@ export const riskLimitsSchema = z
     maxPositionQty: positiveDecimal
       .optional()
       .describe(
-        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled: one with a modify in flight at the larger of its qty and the modify's, a position close in flight as claiming the whole position. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass. An algo order is checked when placed or replaced, as the order its trigger sends; resting algo orders are not counted.",
+        "Largest |position| per sym (and leg) in contracts, counting open orders on the same side as if filled: one with a modify in flight (sent before or after the venue acknowledged the order) at the larger of its qty and the modify's, a position close in flight as claiming the whole position. The position is the portfolio's, also for a strategy's own limit, which counts only that strategy's open orders (the global one counts every strategy's). An order that reduces passes only as far as the position is not already claimed by resting orders on its side; the rest counts as opening. Reduce-only orders pass. An algo order is checked when placed or replaced, as the order its trigger sends; resting algo orders are not counted.",
       ),
     /** Per-sym overrides of `maxPositionQty`. */
     maxPositionQtyBySym: z
@@ -59,7 +59,7 @@ export const riskLimitsSchema = z
     maxGrossExposure: positiveDecimal
       .optional()
       .describe(
-        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; the order's own among them) netted against its position the way that makes it largest. At the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass.",
+        "Largest gross exposure in the settlement asset if the order and the open orders that can add to a position filled: the sum over syms of |position| * contractSize * the mark price now, each leg's open buys and sells (at their limit price, a market order at the reference price; one with a modify in flight, acknowledged or not, at the larger of its qty and price and the modify's; the order's own among them) netted against its position the way that makes it largest. At the top level every strategy's open orders count, under strategies[] the strategy's own. Orders that reduce pass.",
       ),
     maxOpenOrders: z
       .number()
@@ -67,7 +67,7 @@ export const riskLimitsSchema = z
       .nonnegative()
       .optional()
       .describe(
-        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book: the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders and new algo orders.",
+        "Most open orders at once, counting algo orders not triggered yet (and those sent, not answered yet), each of which may put an order on the book (an order's attached take-profit and stop-loss as one: only one of them can fire): the portfolio's at top level, the strategy's own under strategies[]. Checked on new orders and new algo orders.",
       ),
     priceBand: z
       .number()

@@ -6,6 +6,7 @@ import type {
   PlaceAlgoOrderIntent,
   PositionMode,
   PositionSide,
+  ReplaceAlgoOrderIntent,
 } from '../model/index.ts';
 
 /** Which open orders to count: every field given must match. */
@@ -59,6 +60,12 @@ export interface RiskView {
    */
   inFlightModifyQty(order: Order): Dec | undefined;
   /**
+   * The largest price the modifies in flight on an open order ask for, as
+   * {@link inFlightModifyQty}: until the venue answers, the order may rest at that price.
+   * Undefined when no modify of it asking a price is in flight (its limitPrice stands).
+   */
+  inFlightModifyPrice(order: Order): Dec | undefined;
+  /**
    * The signed size (long > 0) of a position leg that position closes in flight will close: the
    * leg's size when the close was sent, zero when no close of it is in flight. Until the venue
    * makes its close order, the close claims that part of the position as a resting reduce-only
@@ -73,8 +80,15 @@ export interface RiskView {
    */
   inFlightAlgoOrder(clientAlgoOrderId: string): PlaceAlgoOrderIntent | undefined;
   /**
+   * The replaces sent on an algo order the venue acknowledged ({@link algoOrderByRef}) and not
+   * answered yet, in sending order: until the venue answers, it may hold the algo order on its
+   * old terms or on a replace's. Empty when none is in flight.
+   */
+  inFlightAlgoReplaces(clientAlgoOrderId: string): readonly ReplaceAlgoOrderIntent[];
+  /**
    * How many algo orders may still put an order on the book, all strategies' or one strategy's:
-   * those open on the venue (not triggered yet) and those sent and not answered yet.
+   * those open on the venue (not triggered yet) and those sent and not answered yet, the
+   * take-profit and stop-loss attached to one order counting as one (only one of them can fire).
    */
   countOpenAlgoOrders(strategyId?: string): number;
   /** Portfolio equity in the settlement currency. */

@@ -91,9 +91,11 @@ export function aRiskView(): FakeRiskView {
     ownerOf: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.strategyId,
     orderByRef: (ref) => view.orders.find((o) => o.order.clientOrderId === ref)?.order,
     inFlightModifyQty: (order) => view.modifyClaims.get(order.clientOrderId),
+    inFlightModifyPrice: () => undefined,
     closingPositionQty: (sym, side) => view.closing.get(positionKey(sym, side)) ?? ZERO,
     algoOrderByRef: (ref) => view.algoOrders.find((a) => a.algo.clientAlgoOrderId === ref)?.algo,
     inFlightAlgoOrder: () => undefined,
+    inFlightAlgoReplaces: () => [],
     countOpenAlgoOrders: (strategyId) =>
       view.algoOrders.filter(
         (a) => a.algo.state === 'NEW' && (strategyId === undefined || a.strategyId === strategyId),

@@ -213,13 +213,21 @@ describe('backtest runner: strategy faults', () => {
         ...(cancelOrdersOnHalt === undefined ? {} : { cancelOrdersOnHalt }),
       });
       try {
-        return [...result.orders].map((o) => `${o.orderType} ${o.orderState}`);
+        const trip = result.meta.warnings?.find((w) => w.startsWith('the kill switch'));
+        return [
+          ...[...result.orders].map((o) => `${o.orderType} ${o.orderState}`),
+          trip?.replace(/.*; after it /, ''),
+        ];
       } finally {
         result.dispose?.();
       }
     };
-    expect(await run()).toEqual(['MARKET FILLED', 'LIMIT CANCELLED']);
-    expect(await run(false)).toEqual(['MARKET FILLED', 'LIMIT OPEN']);
+    expect(await run()).toEqual([
+      'MARKET FILLED',
+      'LIMIT CANCELLED',
+      'only cancels passed; its sweep cancelled 1 order(s) and algo order(s)',
+    ]);
+    expect(await run(false)).toEqual(['MARKET FILLED', 'LIMIT OPEN', 'only cancels passed']);
   });
 
   it('has no faults when nothing threw', async () => {

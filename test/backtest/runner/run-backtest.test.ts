@@ -276,7 +276,7 @@ describe('backtest runner', () => {
       `the end-of-run close left ${BTC} open (its order did not fill: see the assumptions); valued at the last price, left out of the trade statistics`,
     );
     expect(result.meta.warnings?.filter((w) => w.startsWith('the kill switch'))).toEqual([
-      'the kill switch tripped to HALTED at 2024-01-01 00:03:00.000 UTC (drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); after it only cancels passed',
+      'the kill switch tripped to HALTED at 2024-01-01 00:03:00.000 UTC (drawdown 0.01 % from the high-water mark 10000 reached the limit 0.005 %); after it only cancels passed; its sweep cancelled 0 order(s) and algo order(s)',
     ]);
     result.dispose?.();
   });

@@ -1,46 +1,88 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { cancelStrategyOrders, defineStrategy } from '../../../core/kernel/index.ts';
+import { COMMAND_OUTCOME_UNKNOWN } from '../../../core/model/index.ts';
 import { RiskGate } from '../../../core/risk/index.ts';
 import { aRecordingKernelRig } from '../../kit/kernel-builders.ts';
-import { aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrderUpdate, aQuote, BTC } from '../../kit/kernel-events.ts';
+import { anOrder } from '../../kit/order-builders.ts';
+
+/** A kernel whose strategy `a` rests a bid `a-1` and a stop `a-2` at the first quote (neither acknowledged yet). */
+function aRestingStrategy() {
+  const strategy = defineStrategy({
+    name: 'resting',
+    params: z.object({}),
+    onQuote: (ctx, quote) =>
+      quote.ts === 5
+        ? [
+            ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 90 }),
+            ctx.order.algo({ sym: BTC, side: 'SELL', qty: 1, triggerPrice: 80, condition: 'LTE', price: 0 }),
+          ]
+        : undefined,
+  });
+  const rig = aRecordingKernelRig([{ id: 'a', strategy }], { gate: new RiskGate() });
+  rig.market.next(aQuote(5, 100));
+  const sent = () => rig.port.submitted.slice(2).map((c) => c.intent);
+  const stateOf = (ref: string) => rig.kernel.state.orders.byRef.get(ref)?.orderState;
+  return { ...rig, sent, stateOf };
+}
 
 describe('the sweep of a strategy’s orders (a fault, a kill-switch halt)', () => {
   it('cancels its orders and algo orders the venue has not acknowledged yet, not only the known ones', () => {
-    const gate = new RiskGate();
-    const strategy = defineStrategy({
-      name: 'resting',
-      params: z.object({}),
-      onQuote: (ctx, quote) =>
-        quote.ts === 5
-          ? [
-              ctx.order.limit({ sym: BTC, side: 'BUY', qty: 1, price: 90 }),
-              ctx.order.algo({
-                sym: BTC,
-                side: 'SELL',
-                qty: 1,
-                triggerPrice: 80,
-                condition: 'LTE',
-                price: 0,
-              }),
-            ]
-          : undefined,
-    });
-    const rig = aRecordingKernelRig([{ id: 'a', strategy }], { gate });
-    rig.market.next(aQuote(5, 100));
-    const sent: { intent: { kind: string; target?: string; targets?: readonly string[]; sym?: string } }[] =
-      [];
-    const n = cancelStrategyOrders(
-      rig.kernel,
-      gate,
-      { submit: (c: never) => sent.push(c) },
-      ['a'],
-      'keel-fault-1',
-    );
-    expect(n).toBe(2);
-    expect(sent.map((c) => c.intent)).toEqual([
+    const rig = aRestingStrategy();
+    expect(cancelStrategyOrders(rig.kernel, ['a'], 'keel-fault-1')).toBe(2);
+    expect(rig.sent()).toEqual([
       { kind: 'cancelAlgoOrder', ref: 'keel-fault-1-a1', target: 'a-2', sym: BTC },
       { kind: 'cancelOrders', ref: 'keel-fault-1-1', sym: BTC, targets: ['a-1'] },
     ]);
+  });
+
+  it('marks the orders it cancels PENDING_CANCEL and does not cancel them again in the next sweep', () => {
+    const rig = aRestingStrategy();
+    rig.port.emit(
+      anOrderUpdate(
+        anOrder({
+          clientOrderId: 'a-1',
+          orderId: 'o-1',
+          limitPrice: rig.kernel.state.orders.byRef.get('a-1')?.limitPrice,
+          updateAt: 6,
+        }),
+      ),
+    );
+    cancelStrategyOrders(rig.kernel, ['a'], 'keel-fault-1');
+    expect(rig.stateOf('a-1')).toBe('PENDING_CANCEL');
+    // A second sweep (a trip after a fault) while the first cancel travels: only the algo order again.
+    expect(cancelStrategyOrders(rig.kernel, ['a'], 'keel-halt-2')).toBe(1);
+    expect(rig.sent().map((i) => i.ref)).toEqual(['keel-fault-1-a1', 'keel-fault-1-1', 'keel-halt-2-a1']);
+  });
+
+  it('hands a refusal of its cancel to the owner, undoes PENDING_CANCEL and looks up an unknown outcome', async () => {
+    const rig = aRestingStrategy();
+    rig.port.emit(
+      anOrderUpdate(
+        anOrder({
+          clientOrderId: 'a-1',
+          orderId: 'o-1',
+          limitPrice: rig.kernel.state.orders.byRef.get('a-1')?.limitPrice,
+          updateAt: 6,
+        }),
+      ),
+    );
+    cancelStrategyOrders(rig.kernel, ['a'], 'keel-halt-1');
+    rig.port.emit({
+      kind: 'commandRejected',
+      ts: 7,
+      recvTs: 7,
+      ref: 'keel-halt-1-1',
+      intentKind: 'cancelOrders',
+      code: COMMAND_OUTCOME_UNKNOWN,
+      message: 'no answer',
+    });
+    expect(rig.stateOf('a-1')).toBe('OPEN');
+    expect(rig.denials.map((d) => `${d.strategyId} ${d.ref} ${d.check}`)).toEqual([
+      `a keel-halt-1-1 venue.${COMMAND_OUTCOME_UNKNOWN}`,
+    ]);
+    await Promise.resolve();
+    expect(rig.port.lookups).toEqual([`${BTC}|a-1`]);
   });
 });
