@@ -25,7 +25,8 @@ export class CommandJournal {
    * @param clock - the venue's time, moved to a delayed command's arrival and to a tick's time
    * @param delays - the order-entry latency commands from REST wait on
    * @param changed - called with each new entry and its index before it takes effect (the
-   *   write-ahead log, then the snapshot writer's debounce); not for entries replayed at a restart
+   *   write-ahead log, then the snapshot writer's debounce); not for entries replayed at a restart.
+   *   When it throws, the entry is not journaled and its command or tick does not run
    */
   constructor(
     private readonly books: ReadonlyMap<string, PortfolioBook>,
@@ -56,6 +57,7 @@ export class CommandJournal {
    * @param arrival - when it reached the matching engine (venue ms), with an order-entry latency
    * @returns the command's reply data
    * @throws PaperApiError when the command is refused (it stays journaled: a replay refuses it too)
+   * @throws Error when the entry could not be journaled (the command did not run)
    */
   execute(book: PortfolioBook, name: CommandName, params: Params, where: string, arrival?: number): unknown {
     const entry: CommandEntry = {
@@ -135,8 +137,13 @@ export class CommandJournal {
     };
   }
 
+  /**
+   * Hands an entry on; it takes the next index only once that returned, so an entry whose write
+   * failed (its command or tick then does not run) leaves no gap in the numbering.
+   */
   private append(entry: JournalEntry): void {
-    this.changed(entry, this.count++);
+    this.changed(entry, this.count);
+    this.count++;
   }
 
   /** Moves the venue and every portfolio's sim to a time, as the feed's events do. */

@@ -1,4 +1,13 @@
-import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync, truncateSync } from 'node:fs';
+import {
+  appendFileSync,
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  truncateSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { isCommandName } from './command-table.ts';
 import {
@@ -31,7 +40,13 @@ interface CommandLogLine {
  */
 export class CommandLog {
   private readonly path: string;
-  private mended = false;
+  /**
+   * The log's size after its last whole entry, once its torn tail is mended (before the first
+   * append, and again after a rewrite): a write that fails, or is cut short, is cut back to it.
+   */
+  private size: number | undefined;
+  /** A failed write that could not be cut back yet: the next append cuts the log back first. */
+  private cutPending = false;
 
   /**
    * Opens the log of a data directory, changing nothing in it (a start the restore refuses leaves
@@ -46,14 +61,33 @@ export class CommandLog {
   /**
    * Appends one entry. Before the first, a last line a crash left without its newline is mended,
    * so the entry starts a line of its own: ended when it holds a whole entry (it was written, so
-   * its command ran), cut off when it does not (its command never ran).
+   * its command ran), cut off when it does not (its command never ran). A write that fails (disk
+   * full, the file-size limit, an I/O error) leaves no part of its line: the log is cut back to its
+   * last whole entry, now or, when that fails too, before the next append.
    * @param entry - the command as journaled
    * @param index - its place in the journal (0-based)
+   * @throws Error when the entry could not be written (the log is as it was before: its command
+   *   must not run), or a failed write before it could still not be cut back
    */
   append(entry: JournalEntry, index: number): void {
-    if (!this.mended) mendTornTail(this.path);
-    this.mended = true;
-    appendFileSync(this.path, lineOf(entry, index));
+    const size = this.size ?? mendTornTail(this.path);
+    this.size = size;
+    if (this.cutPending) {
+      cutBack(this.path, size);
+      this.cutPending = false;
+    }
+    const line = lineOf(entry, index);
+    try {
+      appendFileSync(this.path, line);
+    } catch (error) {
+      try {
+        cutBack(this.path, size);
+      } catch {
+        this.cutPending = true;
+      }
+      throw error;
+    }
+    this.size = size + Buffer.byteLength(line);
   }
 
   /**
@@ -63,16 +97,43 @@ export class CommandLog {
    */
   rewrite(entries: readonly JournalEntry[]): void {
     writeWhole(this.path, entries.map(lineOf).join(''));
+    this.size = undefined;
+    this.cutPending = false;
   }
 }
 
-/** Ends or cuts off a last line a crash left without its newline (see {@link CommandLog.append}). */
-function mendTornTail(path: string): void {
-  if (!endsMidLine(path)) return;
+/**
+ * Cuts the log back to a size, after a write that failed (a log a failed first write never
+ * created has nothing to cut).
+ */
+function cutBack(path: string, size: number): void {
+  try {
+    truncateSync(path, size);
+  } catch (error) {
+    if (size > 0 || (error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+}
+
+/**
+ * Ends or cuts off a last line a crash left without its newline (see {@link CommandLog.append}).
+ * @returns the log's size after it (0 when there is no log yet)
+ */
+function mendTornTail(path: string): number {
+  if (!endsMidLine(path)) return sizeOf(path);
   const text = savedText(path) ?? '';
   const lineStart = text.lastIndexOf('\n') + 1;
   if (parsedLine(text.slice(lineStart)) !== undefined) appendFileSync(path, '\n');
   else truncateSync(path, Buffer.byteLength(text.slice(0, lineStart)));
+  return sizeOf(path);
+}
+
+function sizeOf(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
 }
 
 /**

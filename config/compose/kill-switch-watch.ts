@@ -29,8 +29,16 @@ export interface KillSwitchWatchOptions {
 
 /** A running watch. */
 export interface KillSwitchWatch {
-  /** Writes the state file if it changed since the last write (call it now and then). */
+  /**
+   * Writes the state file if it changed since the last write that succeeded (call it now and
+   * then): a write that failed is tried again at the next call.
+   */
   save(): void;
+  /**
+   * @returns the result's warning when the state in force could not be saved at the last save
+   *   (a restart on the account would not know of it), else undefined
+   */
+  unsaved(): string | undefined;
   /** @returns the trip in force, if any */
   trip(): TradingStatus | undefined;
   /** Tells about a restored HALTED trip (once the strategies have started, their orders known). */
@@ -42,14 +50,17 @@ export interface KillSwitchWatch {
  * account saved (a restart does not hand out a fresh daily loss budget), logs a trip at error with
  * its reason and figures, counts it, saves it at once, and on a trip to HALTED calls `onHalted`,
  * on one to REDUCING `onReducing`.
- * A state file that cannot be read or written is a warning, never a crash; one of another account
- * is ignored.
+ * A state file that cannot be read is a warning, one that cannot be written an error (once per
+ * distinct failure; each later save tries again), never a crash; one of another account is ignored.
  * @param options - gate, file, account, logger, clock, metric and what a halt does
  * @returns the watch
  */
 export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatch {
   const { gate, path, logger } = options;
+  /** The text of the last write that succeeded. */
   let written = '';
+  /** Why the last write failed, while no later one succeeded. */
+  let failure: string | undefined;
   /** The trip restored from the earlier run, told about once the strategies started. */
   let restoredTrip: TradingStatus | undefined;
   if (path !== undefined) {
@@ -91,14 +102,19 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
     if (text === written) return;
     try {
       writeKillSwitchFile(path, text);
-      written = text;
     } catch (error) {
-      logger.warn(
-        { file: path, err: (error as Error).message },
-        `cannot write the kill switch state file ${path}`,
-      );
-      written = text;
+      const message = (error as Error).message;
+      if (message !== failure)
+        logger.error(
+          { file: path, err: message },
+          `cannot write the kill switch state file ${path} (${message}): a restart on this account would not know of ${whatIsLost(gate)}; trying again at each save`,
+        );
+      failure = message;
+      return;
     }
+    written = text;
+    if (failure !== undefined) logger.info({ file: path }, `kill switch state file ${path} written again`);
+    failure = undefined;
   };
   gate.onKillSwitchTrip((trip: TradingStatus, equity: Dec) => {
     options.countTrip(trip.state);
@@ -113,6 +129,10 @@ export function watchKillSwitch(options: KillSwitchWatchOptions): KillSwitchWatc
   });
   return {
     save,
+    unsaved: () =>
+      failure === undefined
+        ? undefined
+        : `the kill switch state could not be saved to ${path} (${failure}): a restart on this account does not know of ${whatIsLost(gate)}`,
     trip: () => gate.killSwitchState().trip,
     started: () => {
       if (restoredTrip !== undefined) sweepOf(restoredTrip.state, options)?.(restoredTrip);
@@ -128,4 +148,12 @@ function sweepOf(
   if (state === 'HALTED') return options.onHalted;
   if (state === 'REDUCING') return options.onReducing;
   return undefined;
+}
+
+/** What a restart loses when the state file is not written: the trip in force, else the day's baseline. */
+function whatIsLost(gate: RiskGate): string {
+  const { trip } = gate.killSwitchState();
+  return trip === undefined
+    ? "the day's baseline (it would start a fresh daily loss budget)"
+    : `the trip (trading ${trip.state}): it would trade again`;
 }

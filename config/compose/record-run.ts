@@ -86,7 +86,8 @@ async function recordLocked(
 ): Promise<RecordRunOutcome> {
   const { config } = loaded;
   const logger = runLogger(config.name ?? 'record', config.logging.level);
-  for (const stale of tookOver) logger.warn({ lock: stale.path, pid: stale.pid }, tookOverWarning(stale));
+  for (const stale of tookOver)
+    logger.warn({ lock: stale.path, holderPid: stale.pid }, tookOverWarning(stale));
   const instruments = instrumentSpecsOf(config.instruments);
   // A recorder runs for days: its connection and inbound traffic are served as a session's are.
   // Listened on first: a taken port stops the run before the earlier recording is moved aside.

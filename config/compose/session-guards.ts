@@ -28,8 +28,11 @@ export interface SessionGuards {
   started(): void;
   /** @returns the portfolio's trading state for the status line, when not ACTIVE */
   trading(): string | undefined;
-  /** Stops the periodic save and saves the kill switch's state a last time. */
-  stop(): void;
+  /**
+   * Stops the periodic save and saves the kill switch's state a last time.
+   * @returns the result's warnings: the kill switch's state could not be saved
+   */
+  stop(): string[];
 }
 
 /** How often the kill switch's state is saved besides at a trip and at stop (Keel's choice). */
@@ -97,6 +100,8 @@ export function sessionGuards(options: SessionGuardsOptions): SessionGuards {
     stop: () => {
       if (timer !== undefined) clearInterval(timer);
       watch.save();
+      const unsaved = watch.unsaved();
+      return unsaved === undefined ? [] : [unsaved];
     },
   };
 }

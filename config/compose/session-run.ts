@@ -88,7 +88,7 @@ async function runLockedSession(
   const history = loggedRecordingDamage(logger);
   const warmUp = await warmUpOf(loaded, history, (message) => logger.warn(message));
   for (const stale of lock.tookOver)
-    logger.warn({ lock: stale.path, pid: stale.pid }, tookOverWarning(stale));
+    logger.warn({ lock: stale.path, holderPid: stale.pid }, tookOverWarning(stale));
   const common = {
     config,
     slots,

@@ -126,7 +126,7 @@ async function stopAndReport(
   await session.lastEvent(deadline.left());
   session.stopStatus();
   kernel.stop();
-  session.guards.stop();
+  const guardWarnings = session.guards.stop();
   // Orders still on their way are waited for (their ack, or the client's lookup of a lost one)
   // before anything is cancelled or closed: the venue may book them a moment later.
   const inFlight = () => session.inFlight.pending();
@@ -215,6 +215,7 @@ async function stopAndReport(
       ...leftovers.warnings,
       ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
       ...(cutShort === undefined ? [] : [cutShort]),
+      ...guardWarnings,
       ...session.dataClockWarnings(),
     ],
     adoptedPositions: session.adoptedPositions,

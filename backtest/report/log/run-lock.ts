@@ -9,7 +9,7 @@ import {
   renameSync,
   unlinkSync,
   utimesSync,
-  writeSync,
+  writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
@@ -155,10 +155,15 @@ function created(path: string, holder: LockHolder): boolean {
     throw error;
   }
   try {
-    writeSync(fd, `${JSON.stringify(holder)}\n`);
-  } finally {
+    // Whole or not at all: a write cut short is written on, or fails.
+    writeFileSync(fd, `${JSON.stringify(holder)}\n`);
+  } catch (error) {
+    // Not left behind unwritten (a full disk): it would keep other runs out until it is stale.
     closeSync(fd);
+    removeIfThere(path);
+    throw error;
   }
+  closeSync(fd);
   return true;
 }
 
@@ -173,6 +178,8 @@ function created(path: string, holder: LockHolder): boolean {
  * taken over (see `judgeHolder`): its pid runs no process, or one started since; it names this
  * process's pid but this process did not take it (a restarted container); or it was taken in
  * another pid namespace or on another host and its heartbeat is {@link LOCK_STALE_AFTER_MS} old.
+ * A lock file that holds no whole identity (its run has created it and not written it yet) is
+ * held until it is {@link LOCK_STALE_AFTER_MS} old, then taken over (with no run to name).
  * They are removed when the lock is released or the process exits; none is kept when one cannot
  * be taken. A lock a takeover moved aside and never removed (its run was killed) is settled by
  * the next run of the same output, by the same rule.
@@ -222,7 +229,10 @@ export function acquireRunLock(
       const where = elsewhere
         ? `, ${why}: it is taken over once its heartbeat is ${LOCK_STALE_AFTER_MS / 1000} s old`
         : '';
-      const heldBy = `another Keel run (pid ${holder.pid}, started ${holder.startedAt}${where})`;
+      const heldBy =
+        holder === undefined
+          ? `another Keel run (${why}: it is taken over once it is ${LOCK_STALE_AFTER_MS / 1000} s old)`
+          : `another Keel run (pid ${holder.pid}, started ${holder.startedAt}${where})`;
       return {
         ok: false,
         problem: `${heldBy} is writing ${output}: stop it first, or give this run another name, report.json or recording path (lock ${path})`,
@@ -232,7 +242,8 @@ export function acquireRunLock(
     }
     paths.push(path);
     held.add(path);
-    if (taken?.live === false) tookOver.push({ path, pid: taken.holder.pid, why: taken.why });
+    if (taken?.live === false && taken.holder !== undefined)
+      tookOver.push({ path, pid: taken.holder.pid, why: taken.why });
   }
   stopHeartbeat = env.every(HEARTBEAT_MS, () => {
     for (const path of paths) touchIfMine(path, mine, env.now());
@@ -253,7 +264,8 @@ export function acquireRunLock(
 
 /** The holder of a lock file this process could not create, and what was found of it. */
 interface Found {
-  readonly holder: LockHolder;
+  /** None: the file holds no whole holder (its run has just created it and not written it yet). */
+  readonly holder: LockHolder | undefined;
   readonly live: boolean;
   readonly why: string;
   readonly elsewhere: boolean;
@@ -282,7 +294,14 @@ function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found |
       });
       if (verdict.live) return { holder, ...verdict };
       tookOverFrom = { holder, ...verdict };
-    } else tookOverFrom = undefined;
+    } else {
+      // Created and not written yet (the two steps of `created`), or a run died between them: held
+      // until it is as old as a stale heartbeat, as a lock whose holder cannot be probed.
+      const age = heartbeatAgeOf(path, env.now());
+      if (text !== undefined && age !== undefined && age < LOCK_STALE_AFTER_MS)
+        return { holder: undefined, live: true, why: 'whose lock file is not written yet', elsewhere: false };
+      tookOverFrom = undefined;
+    }
     // A lock left by a run that is gone (or a lock file it never finished writing): taken over.
     if (attempt > 4) throw new Error(`cannot replace the stale lock ${path}`);
     if (text !== undefined && !removedIfUnchanged(path, text)) tookOverFrom = undefined;

@@ -42,4 +42,29 @@ describe('paper venue command journal', () => {
     fullGc();
     expect(handed.filter((ref) => ref.deref() !== undefined)).toHaveLength(0);
   });
+
+  it('neither numbers nor runs an entry the log could not take: the next entry gets its index', () => {
+    const clock = new VenueClock();
+    const logged: number[] = [];
+    let full = false;
+    const journal = new CommandJournal(
+      new Map(),
+      clock,
+      { afterOrderEntry: (_name, work) => work(undefined) },
+      (_entry, index) => {
+        if (full) throw new Error('ENOSPC');
+        logged.push(index);
+      },
+    );
+    journal.tick(10);
+    full = true;
+    expect(() => journal.tick(20)).toThrow('ENOSPC');
+    expect(journal.length).toBe(1);
+    expect(clock.now()).toBe(10);
+    full = false;
+    journal.tick(30);
+    expect(logged).toEqual([0, 1]);
+    expect(journal.length).toBe(2);
+    expect(clock.now()).toBe(30);
+  });
 });

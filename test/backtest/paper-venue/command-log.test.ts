@@ -1,4 +1,4 @@
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -69,6 +69,25 @@ describe('paper venue command log', () => {
     appendFileSync(join(whole, COMMAND_LOG_FILE), JSON.stringify({ index: 0, entry: entry('a') }));
     new CommandLog(whole).append(entry('b'), 1);
     expect(loggedAfter(whole, 0)).toEqual([entry('a'), entry('b')]);
+  });
+
+  it('leaves nothing of an entry whose write failed, cutting the log back before the next append when it could not at once', () => {
+    const dir = aDataDir();
+    const path = join(dir, COMMAND_LOG_FILE);
+    const log = new CommandLog(dir);
+    log.append(entry('a'), 0);
+    const before = readFileSync(path, 'utf8');
+    // The log cannot be written, nor cut back (a directory in its place, as an I/O error).
+    renameSync(path, `${path}.away`);
+    mkdirSync(path);
+    expect(() => log.append(entry('b'), 1)).toThrow(/EISDIR/);
+    rmdirSync(path);
+    renameSync(`${path}.away`, path);
+    // What the failed write might have left of its line.
+    appendFileSync(path, '{"index":1,"entry":{"at":1,"portf');
+    log.append(entry('b'), 1);
+    expect(readFileSync(path, 'utf8')).toBe(`${before}${JSON.stringify({ index: 1, entry: entry('b') })}\n`);
+    expect(loggedAfter(dir, 0)).toEqual([entry('a'), entry('b')]);
   });
 
   it('names the file and line of a malformed line before the last', () => {

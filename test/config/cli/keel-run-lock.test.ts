@@ -1,5 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -133,5 +141,34 @@ describe('keel backtest finding the lock of a run that is gone', () => {
     );
     expect(existsSync(join(dir, 'stale-result.json'))).toBe(true);
     expect(existsSync(lock)).toBe(false);
+  }, 90_000);
+});
+
+describe('keel record finding the lock of a recording whose run is gone', () => {
+  it('takes it over and logs whose it was, naming that pid apart from its own', () => {
+    const feed = join(dir, 'rec-feed.jsonl.gz');
+    copyFileSync('backtest/sessions/example-synthetic.jsonl.gz', feed);
+    const config = join(dir, 'rec-paper.yaml');
+    writeFileSync(
+      config,
+      `mode: paper
+instruments: [BINANCE_PERP_BTC_USDT]
+strategies:
+  - { id: mm, use: market-maker, params: { sym: BINANCE_PERP_BTC_USDT, qty: 0.01, halfSpreadTicks: 30, maxPosition: 0.05 } }
+paper:
+  source: { kind: recording, path: ${feed} }
+`,
+    );
+    const out = join(dir, 'taken-over.jsonl.gz');
+    writeFileSync(
+      `${out}.lock`,
+      `${JSON.stringify({ pid: 2 ** 30, startedAt: '2026-11-29T10:00:00.000Z' })}\n`,
+    );
+    const ran = keelChild(['record', config, '--out', out, '--duration', '1']);
+    expect(ran.code).toBe(EXIT.OK);
+    const line = ran.stderr.split('\n').find((l) => l.includes('took over the lock'));
+    expect(line?.match(/"pid":/g)).toHaveLength(1);
+    expect(JSON.parse(line ?? '{}')).toMatchObject({ lock: `${out}.lock`, holderPid: 2 ** 30 });
+    expect(existsSync(`${out}.lock`)).toBe(false);
   }, 90_000);
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { liveSessionRigs, SESSION_SYM } from '../../kit/live-session-rig.ts';
@@ -34,6 +34,25 @@ describe('a live session when a strategy stops being managed', () => {
     expect([...second.result.orders]).toEqual([]);
     expect([...(second.result.denials ?? [])].map((d) => d.check)).toContain('tradingState');
   }, 40_000);
+
+  it('says in its result that the trip could not be saved when its state file cannot be written', async () => {
+    const rig = await newRig();
+    const dir = rig.newDir();
+    // Every save fails (the temporary file's name is taken by a directory, as a full disk would).
+    mkdirSync(join(dir, 'result.kill-switch.json.tmp'));
+    const outcome = await rig.run({
+      strategies: `  - { id: rt, use: ${JSON.stringify(REST_AND_TAKE)}, params: { sym: ${SESSION_SYM}, take: true } }`,
+      durationSec: 2,
+      extra: 'risk: { killSwitch: { dailyLossLimit: 0.001 } }\n',
+      dir,
+    });
+    expect(existsSync(join(dir, 'result.kill-switch.json'))).toBe(false);
+    expect((outcome.result.meta.warnings ?? []).filter((w) => w.includes('could not be saved'))).toEqual([
+      expect.stringMatching(
+        /^the kill switch state could not be saved to .*result\.kill-switch\.json \(.*\): a restart on this account does not know of the trip \(trading HALTED\): it would trade again$/,
+      ),
+    ]);
+  }, 30_000);
 
   it('trips the kill switch to REDUCING and pulls the strategies’ resting orders that would add risk', async () => {
     const rig = await newRig();

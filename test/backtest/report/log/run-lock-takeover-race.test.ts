@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ProcessProbe } from '../../../../backtest/report/index.ts';
 import {
   acquireRunLock,
+  LOCK_STALE_AFTER_MS,
   type LockEnvironment,
   type RunLockResult,
 } from '../../../../backtest/report/index.ts';
@@ -77,6 +78,9 @@ describe('two runs taking over one stale lock at once', () => {
         try {
           const result = join(root, 'bt-result.json');
           writeFileSync(`${result}.lock`, text);
+          // Left by a run that died: an unwritten lock is held until it is as old as a stale heartbeat.
+          const died = (NOW - LOCK_STALE_AFTER_MS) / 1000;
+          utimesSync(`${result}.lock`, died, died);
           let b: RunLockResult | undefined;
           const runB = () => {
             b = acquireRunLock([result], NOW, { probe: probeB, now: () => NOW, every: noBeat });

@@ -1,9 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { acquireRunLock, hostProbe, processIdentity } from '../../../../backtest/report/index.ts';
+import {
+  acquireRunLock,
+  hostProbe,
+  LOCK_STALE_AFTER_MS,
+  processIdentity,
+} from '../../../../backtest/report/index.ts';
 
 describe('the run lock of a live or paper run', () => {
   let dir: string;
@@ -69,8 +74,11 @@ describe('the run lock of a live or paper run', () => {
     taken.lock.release();
   });
 
-  it('takes over a lock file its writer never finished', () => {
-    writeFileSync(`${result.replace('out/paper-result.json', 'torn.json')}.lock`, '');
+  it('takes over a lock file its writer never finished, once it is as old as a stale heartbeat', () => {
+    const lock = `${result.replace('out/paper-result.json', 'torn.json')}.lock`;
+    writeFileSync(lock, '');
+    const died = (Date.now() - LOCK_STALE_AFTER_MS) / 1000;
+    utimesSync(lock, died, died);
     const taken = acquireRunLock([join(dir, 'torn.json')], 0);
     expect(taken.ok && taken.lock.tookOver).toEqual([]);
     if (taken.ok) taken.lock.release();
