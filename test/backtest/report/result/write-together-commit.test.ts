@@ -1,4 +1,3 @@
-import type * as fs from 'node:fs/promises';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
