@@ -216,6 +216,7 @@ async function stopAndReport(
       ...(loansRead ? [] : unreadLoansAtEndWarnings(kernel.state.loans.values())),
       ...(cutShort === undefined ? [] : [cutShort]),
       ...session.dataClockWarnings(),
+      ...(recorder?.warnings() ?? []),
     ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
