@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-/** How a staged file's name ends: `.<name>.<pid>.partial`. */
+/** How a staged file's name ends unless told otherwise: `.<name>.<pid>.partial`. */
 const STAGED_ENDING = '.partial';
 
 /**
@@ -9,11 +9,16 @@ const STAGED_ENDING = '.partial';
  * process that writes it (`.r.json.4242.partial` beside `r.json`), so a run killed while writing
  * leaves nothing a user or a tool would take for a result.
  * @param path - the target file
+ * @param ending - how the name ends (`.partial`; one a reader needs, e.g. `.partial.jsonl.gz`)
  * @param pid - the writing process (this one by default)
  * @returns the staged file's path, in the target's directory
  */
-export function stagedNameOf(path: string, pid: number = process.pid): string {
-  return join(dirname(path), `.${basename(path)}.${pid}${STAGED_ENDING}`);
+export function stagedNameOf(
+  path: string,
+  ending: string = STAGED_ENDING,
+  pid: number = process.pid,
+): string {
+  return join(dirname(path), `.${basename(path)}.${pid}${ending}`);
 }
 
 /**
@@ -28,11 +33,12 @@ export function keptNameOf(path: string): string {
 
 /**
  * Removes what killed runs left while writing `path`: staged files of processes no longer running,
- * and the `<path>.partial` an older Keel staged under. A staged file of a process still running is
+ * and the `<path><ending>` an older Keel staged under. A staged file of a process still running is
  * left alone (it may be writing now).
  * @param path - the target about to be written
+ * @param ending - how its staged files' names end (as given to {@link stagedNameOf})
  */
-export async function removeStaleStagedFiles(path: string): Promise<void> {
+export async function removeStaleStagedFiles(path: string, ending: string = STAGED_ENDING): Promise<void> {
   const prefix = `.${basename(path)}.`;
   let names: string[];
   try {
@@ -42,9 +48,9 @@ export async function removeStaleStagedFiles(path: string): Promise<void> {
     return;
   }
   const stale = names.filter((name) => {
-    if (name === `${basename(path)}${STAGED_ENDING}`) return true;
-    if (!name.startsWith(prefix) || !name.endsWith(STAGED_ENDING)) return false;
-    const pid = name.slice(prefix.length, -STAGED_ENDING.length);
+    if (name === `${basename(path)}${ending}`) return true;
+    if (!name.startsWith(prefix) || !name.endsWith(ending)) return false;
+    const pid = name.slice(prefix.length, -ending.length);
     return /^\d+$/.test(pid) && Number(pid) !== process.pid && !isRunning(Number(pid));
   });
   await Promise.all(stale.map((name) => rm(join(dirname(path), name), { force: true })));
