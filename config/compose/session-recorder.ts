@@ -49,7 +49,7 @@ export class SessionRecorder {
     private readonly clock: () => number,
     /** Where the recording found at the path was moved to, when there was one. */
     readonly keptPrevious: string | undefined,
-    flushEveryMs: number,
+    private readonly flushEveryMs: number,
     private readonly onFailure: (message: string) => void,
   ) {
     this.flushTimer = setInterval(() => this.writing(() => this.writer.flush()), flushEveryMs);
@@ -141,7 +141,7 @@ export class SessionRecorder {
   warnings(): string[] {
     if (this.failure === undefined) return [];
     return [
-      `the recording ${shownPath(this.writer.path)} is incomplete: writing it failed at ${new Date(this.failure.ts).toISOString()} (${this.failure.message}); the ${this.dropped} frames received after that (and those still buffered then) are not in it`,
+      `the recording ${shownPath(this.writer.path)} is incomplete: writing it failed at ${new Date(this.failure.ts).toISOString()} (${this.failure.message}); the ${this.dropped} frames received after that are not in it, nor the last frames before it that were still buffered (at most ${this.flushEveryMs} ms of them)`,
     ];
   }
 
