@@ -2,12 +2,12 @@ import { realpathSync, renameSync, rmSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { type BarInterval, parseSym } from '../../core/model/index.ts';
-import { isGzipPath, RecordingWriter } from '../recording/index.ts';
+import { RecordingWriter } from '../recording/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
 import { klineMessage } from './kline-messages.ts';
 import type { SkippedRow } from './ohlcv-bar.ts';
 import { type OhlcvCsvOptions, parseOhlcvCsv } from './parse-ohlcv-csv.ts';
-import { checkRecordingOutput } from './recording-output.ts';
+import { checkRecordingOutput, stagedRecordingPath } from './recording-output.ts';
 import { usEquityZoneWarning } from './us-equity-zone-check.ts';
 
 /** The `venue` a recording written by the importer names in its header. */
@@ -19,8 +19,8 @@ export interface OhlcvImportOptions extends Omit<OhlcvCsvOptions, 'file'> {
   readonly input: string;
   /**
    * The recording to write (`.jsonl` or `.jsonl.gz`); replaced when it exists, its folder made when
-   * it does not. It is written beside as `<output>.partial.jsonl(.gz)` and renamed into place when
-   * complete, so an interrupted import leaves the old file (or none), never a shortened one.
+   * it does not. It is written beside under a hidden name (see `stagedRecordingPath`) and renamed
+   * into place when complete, so an interrupted import leaves the old file (or none), never a shortened one.
    */
   readonly output: string;
   /** The sym the bars belong to, e.g. `BINANCE_SPOT_BTC_USDT` or `US_EQUITY_AAPL`. */
@@ -77,7 +77,7 @@ export async function importOhlcvCsv(options: OhlcvImportOptions): Promise<Ohlcv
   // valid-looking recording that ends early (each gzip member is whole, so nothing would tell).
   // Through a symbolic link, the file it points to is replaced, not the link.
   const target = existingRealPath(options.output);
-  const partial = `${target}.partial${isGzipPath(target) ? '.jsonl.gz' : '.jsonl'}`;
+  const partial = await stagedRecordingPath(target);
   const writer = await RecordingWriter.open(partial, {
     venue: IMPORT_VENUE,
     symbols: [options.sym],

@@ -1,5 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isGzipPath } from '../recording/index.ts';
+import { removeStaleStagedFiles, stagedNameOf } from '../report/index.ts';
 import { CsvImportError } from './csv-import-error.ts';
 
 /** The endings a recording is read back by: plain JSON lines, or gzipped. */
@@ -37,4 +39,22 @@ function samePath(a: string, b: string): boolean {
     // One of them does not exist yet, so they cannot be the same file.
     return false;
   }
+}
+
+/** How a staged recording's name ends: `.partial`, then the ending its reader needs. */
+function stagedEnding(target: string): string {
+  return `.partial${isGzipPath(target) ? '.jsonl.gz' : '.jsonl'}`;
+}
+
+/**
+ * Where an import writes its recording before it replaces `target`: a hidden name beside it that
+ * names the process (`.btc.jsonl.gz.4242.partial.jsonl.gz`), so an import killed half-way leaves
+ * nothing a user or a glob would take for a recording. What killed imports left for `target` (and
+ * the `<target>.partial.jsonl(.gz)` an older Keel wrote) is removed first.
+ * @param target - the recording to write
+ * @returns the staged path, in the target's directory
+ */
+export async function stagedRecordingPath(target: string): Promise<string> {
+  await removeStaleStagedFiles(target, stagedEnding(target));
+  return stagedNameOf(target, stagedEnding(target));
 }

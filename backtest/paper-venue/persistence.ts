@@ -1,4 +1,13 @@
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { TimerPort } from '../../core/venue/index.ts';
 import { type CommandName, isCommandName } from './command-table.ts';
@@ -102,16 +111,41 @@ export function savedText(path: string): string | undefined {
 }
 
 /**
- * Writes a data-directory file whole: a temporary file renamed over it, so a crash leaves the old
- * file or the new one, never half of one.
+ * Writes a data-directory file whole: a temporary file (every byte written, and flushed to disk)
+ * renamed over it, so a crash or a full disk leaves the old file or the new one, never half of one.
  * @param path - the file
  * @param text - its text
  * @param mode - its permissions when it is created (e.g. 0o600 for one holding credentials)
+ * @throws Error naming the file (its `code` the file system's, e.g. ENOSPC) when it cannot be
+ *   written; the old file is left as it was and the temporary one removed
  */
 export function writeWhole(path: string, text: string, mode?: number): void {
   const temporary = `${path}.tmp`;
-  writeFileSync(temporary, text, mode === undefined ? undefined : { mode });
-  renameSync(temporary, path);
+  try {
+    const fd = openSync(temporary, 'w', mode);
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      let offset = 0;
+      while (offset < bytes.length) {
+        const written = writeSync(fd, bytes, offset, bytes.length - offset);
+        if (written === 0) throw new Error('the disk took no more bytes');
+        offset += written;
+      }
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temporary, path);
+  } catch (error) {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // A directory in the way stays: the error below names the file it blocks.
+    }
+    throw Object.assign(new Error(`cannot write ${path}: ${(error as Error).message}`, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    });
+  }
 }
 
 /**
@@ -136,18 +170,30 @@ export function loadSnapshot(dataDir: string): PaperSnapshot | PaperSnapshotV1 |
 }
 
 /**
+ * What a restart would lose while the snapshot cannot be written: the command log keeps every
+ * order and fill, the snapshot only the feed's position and the markups.
+ */
+const UNSAVED_SNAPSHOT =
+  'the venue goes on; restarted now, it would resume the feed from its last saved snapshot or logged command (the market events since are released again) and lose markups set since; orders and fills are in the command log';
+
+/**
  * Writes snapshots atomically (temporary file, then rename) into a data directory: after a
- * change, debounced on the injected timer, and on `flush` (close), which adds the view.
+ * change, debounced on the injected timer, and on `flush` (close), which adds the view. A
+ * debounced write that fails (a full disk) never stops the venue: it is told once and retried
+ * after the debounce until it succeeds, which is told too.
  */
 export class SnapshotWriter {
   private cancel: (() => void) | undefined;
+  /** Whether the last debounced write failed (told already). */
+  private failing = false;
 
   /**
    * @param dataDir - the directory (created when missing)
    * @param timer - the timer port that drives the debounce
-   * @param debounceMs - how long changes gather before a write
+   * @param debounceMs - how long changes gather before a write (and a failed write is retried)
    * @param build - makes the snapshot to write, without the view
    * @param view - makes the view of every portfolio, written at close
+   * @param tell - where a failed write (and the next one that succeeds) is told; default stderr
    */
   constructor(
     private readonly dataDir: string,
@@ -155,6 +201,7 @@ export class SnapshotWriter {
     private readonly debounceMs: number,
     private readonly build: () => PaperSnapshot,
     private readonly view: () => Promise<unknown>,
+    private readonly tell: (message: string) => void = (message) => process.stderr.write(`⚠ ${message}\n`),
   ) {
     mkdirSync(dataDir, { recursive: true });
   }
@@ -163,16 +210,36 @@ export class SnapshotWriter {
   changed(): void {
     this.cancel ??= this.timer.setTimer(() => {
       this.cancel = undefined;
-      this.write(this.build());
+      this.writeOrRetry();
     }, this.debounceMs);
   }
 
-  /** Writes now with the view (and drops a pending debounced write, which would drop the view). */
+  /**
+   * Writes now with the view (and drops a pending debounced write, which would drop the view).
+   * @throws Error naming the file when it cannot be written (the venue is closing: the caller says so)
+   */
   async flush(): Promise<void> {
     const view = await this.view();
     this.cancel?.();
     this.cancel = undefined;
     this.write({ ...this.build(), view });
+  }
+
+  /** A debounced write: a failure is told (once until a write succeeds) and retried, never thrown. */
+  private writeOrRetry(): void {
+    try {
+      this.write(this.build());
+    } catch (error) {
+      if (!this.failing)
+        this.tell(
+          `paper venue snapshot not saved, retrying: ${(error as Error).message}; ${UNSAVED_SNAPSHOT}`,
+        );
+      this.failing = true;
+      this.changed();
+      return;
+    }
+    if (this.failing) this.tell(`paper venue snapshot saved again in ${join(this.dataDir, SNAPSHOT_FILE)}`);
+    this.failing = false;
   }
 
   private write(snapshot: PaperSnapshot): void {

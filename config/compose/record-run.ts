@@ -34,7 +34,10 @@ export interface RecordRunOptions {
 export interface RecordRunOutcome {
   readonly path: string;
   readonly frames: number;
-  readonly stoppedBy: 'duration' | 'SIGINT' | 'SIGTERM';
+  /** Why it ended: the duration, a signal, or the recording could not be written (a full disk). */
+  readonly stoppedBy: 'duration' | 'SIGINT' | 'SIGTERM' | 'write-failed';
+  /** What failed, naming the file, when `stoppedBy` is `write-failed`. */
+  readonly failure?: string;
 }
 
 /**
@@ -116,6 +119,9 @@ async function recordLocked(
     const clock = venue === undefined ? () => Date.now() : () => venue.now();
     // A venue serving SYNTHETIC data (`keel venue`) says so: the recording is labelled, as a session's is.
     const synthetic = embedded?.synthetic ?? (await liveFeedIsSynthetic(config.venue));
+    // A recording that cannot be written (a full disk) ends the run: recording is all it does.
+    let failure: string | undefined;
+    let stopOnFailure = (): void => {};
     const opened = await SessionRecorder.open(
       path,
       {
@@ -126,6 +132,13 @@ async function recordLocked(
         description: `market data recorded by keel record${synthetic ? ' from SYNTHETIC data (generated, not a real market)' : ''}`,
       },
       clock,
+      {
+        onFailure: (message) => {
+          logger.error({ path }, message);
+          failure = message;
+          stopOnFailure();
+        },
+      },
     );
     recorder = opened;
     const market = new MarketDataClient({ url, logger, onRaw: opened.tap });
@@ -165,8 +178,10 @@ async function recordLocked(
         process.once('SIGINT', onInt);
         process.once('SIGTERM', onTerm);
       }
+      stopOnFailure = () => finish('write-failed');
+      if (failure !== undefined) stopOnFailure();
     });
-    return { path, frames: opened.recorded, stoppedBy };
+    return { path, frames: opened.recorded, stoppedBy, ...(failure === undefined ? {} : { failure }) };
   } finally {
     await client?.close();
     await metrics?.close();

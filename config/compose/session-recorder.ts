@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gapRecordMessage, RecordingWriter, type SessionHeaderInit } from '../../backtest/recording/index.ts';
+import { shownPath } from '../../backtest/report/index.ts';
 import type { GapEvent } from '../../core/model/index.ts';
 import type { RawVenueMessage } from '../../core/venue/index.ts';
 import { keepPreviousRecording } from './previous-recording.ts';
@@ -12,6 +13,11 @@ export const RECORDING_FLUSH_EVERY_MS = 1_000;
 export interface SessionRecorderOptions {
   /** How often buffered frames are written at the latest; default {@link RECORDING_FLUSH_EVERY_MS}. */
   readonly flushEveryMs?: number;
+  /**
+   * Told once, when the recording cannot be written (a full disk): what failed, naming the file.
+   * The session goes on; the recorder records nothing more (see {@link SessionRecorder.warnings}).
+   */
+  readonly onFailure?: (message: string) => void;
 }
 
 /**
@@ -20,10 +26,19 @@ export interface SessionRecorderOptions {
  * (a replay needs the streams only), and outbound messages never reach the tap, so no key or
  * signature is ever recorded. Frames are written at least every second, so a process killed
  * without a chance to close the file (kill -9, a second Ctrl-C) loses at most that last second.
+ *
+ * A write that fails (a full disk, a file-size limit) never reaches the session: the recording
+ * ends there (a later write would leave a hole a replay could not see), what it would have held
+ * is counted, the failure is told once (`onFailure`) and kept for the result's warnings. Nothing
+ * is buffered after it, so memory stays bounded however long the session goes on.
  */
 export class SessionRecorder {
   /** Frames recorded so far. */
   recorded = 0;
+  /** Frames (and gap records) left out of the recording since writing it failed. */
+  dropped = 0;
+  /** When writing failed (on the recorder's clock) and why; undefined while the recording is whole. */
+  private failure: { readonly ts: number; readonly message: string } | undefined;
 
   private readonly flushTimer: NodeJS.Timeout;
   /** The receive time of the last market-data frame recorded: where a gap starts. */
@@ -34,9 +49,10 @@ export class SessionRecorder {
     private readonly clock: () => number,
     /** Where the recording found at the path was moved to, when there was one. */
     readonly keptPrevious: string | undefined,
-    flushEveryMs: number,
+    private readonly flushEveryMs: number,
+    private readonly onFailure: (message: string) => void,
   ) {
-    this.flushTimer = setInterval(() => this.writer.flush(), flushEveryMs);
+    this.flushTimer = setInterval(() => this.writing(() => this.writer.flush()), flushEveryMs);
     // The timer only bounds what a crash loses: it never keeps the process alive.
     this.flushTimer.unref();
   }
@@ -50,7 +66,7 @@ export class SessionRecorder {
    *   venue's time as Keel estimates it (the machine's for a real venue); the paper venue's own
    *   clock in paper mode, so a backtest of the recording replays on the time line
    *   the paper venue matched on (Keel's choice, what makes the paper/backtest parity exact)
-   * @param options - how often buffered frames are written at the latest
+   * @param options - how often buffered frames are written at the latest, who is told of a failed write
    * @returns the recorder
    */
   static async open(
@@ -66,6 +82,7 @@ export class SessionRecorder {
       clock,
       kept,
       options.flushEveryMs ?? RECORDING_FLUSH_EVERY_MS,
+      options.onFailure ?? (() => {}),
     );
   }
 
@@ -75,6 +92,10 @@ export class SessionRecorder {
    */
   readonly tap = (raw: RawVenueMessage): void => {
     if (raw.source === 'rest') return;
+    if (this.failure !== undefined) {
+      this.dropped++;
+      return;
+    }
     let msg: unknown;
     try {
       msg = JSON.parse(raw.text);
@@ -83,7 +104,12 @@ export class SessionRecorder {
       msg = raw.text;
     }
     const recvTs = this.clock();
-    this.writer.append(recvTs, raw.source === 'market' ? 'market-data' : 'private', msg);
+    if (
+      !this.writing(() =>
+        this.writer.append(recvTs, raw.source === 'market' ? 'market-data' : 'private', msg),
+      )
+    )
+      return;
     this.recorded++;
     if (raw.source === 'market') this.lastFrameTs = recvTs;
   };
@@ -96,15 +122,56 @@ export class SessionRecorder {
    * @param gap - the gap the market-data client reported after its reconnect (its sym and reason)
    */
   gap(gap: GapEvent): void {
+    if (this.failure !== undefined) {
+      this.dropped++;
+      return;
+    }
     const now = this.clock();
     const fromTs = Math.min(this.lastFrameTs ?? now, now);
-    this.writer.append(now, 'market-data', gapRecordMessage({ ...gap, fromTs, ts: now, recvTs: now }));
+    this.writing(() =>
+      this.writer.append(now, 'market-data', gapRecordMessage({ ...gap, fromTs, ts: now, recvTs: now })),
+    );
   }
 
-  /** Writes what is buffered, then closes the file. Closing twice is harmless. */
+  /**
+   * What the result must say of the recording: nothing while it is whole; once writing it failed,
+   * from when it is incomplete, why, and how many frames it lacks.
+   * @returns one warning, or none
+   */
+  warnings(): string[] {
+    if (this.failure === undefined) return [];
+    return [
+      `the recording ${shownPath(this.writer.path)} is incomplete: writing it failed at ${new Date(this.failure.ts).toISOString()} (${this.failure.message}); the ${this.dropped} frames received after that are not in it, nor the last frames before it that were still buffered (at most ${this.flushEveryMs} ms of them)`,
+    ];
+  }
+
+  /** Writes what is buffered, then closes the file. Closing twice is harmless; so is closing after a failed write. */
   close(): void {
     clearInterval(this.flushTimer);
-    this.writer.flush();
-    this.writer.close();
+    this.writing(() => this.writer.flush());
+    try {
+      this.writer.close();
+    } catch {
+      // Only a failed write can make closing fail, and that is already told.
+    }
+  }
+
+  /**
+   * Runs a write; a failure ends the recording (told once), never the session.
+   * @returns whether the write went through
+   */
+  private writing(write: () => void): boolean {
+    if (this.failure !== undefined) return false;
+    try {
+      write();
+      return true;
+    } catch (error) {
+      const message = (error as Error).message;
+      this.failure = { ts: this.clock() || Date.now(), message };
+      this.onFailure(
+        `cannot write the recording ${shownPath(this.writer.path)} (${message}): it stops here, the session goes on unrecorded`,
+      );
+      return false;
+    }
   }
 }

@@ -27,7 +27,7 @@ export function formatFill(fill: Execution): string {
  * and interest and what was borrowed, repaid and still owed (from the venue's statement and, when
  * known, its loans at the start and the end), how many intents were denied
  * (by source and check), and where the recording,
- * result and report were written.
+ * result and report were written (or that they could not be, and why).
  * @param outcome - the session's outcome
  * @param synthetic - whether the market data was generated
  * @returns the text, lines ending in newlines
@@ -55,8 +55,9 @@ export function formatSessionSummary(outcome: VenueSessionOutcome, synthetic: bo
     outcome.recording === undefined
       ? '  recording: none (the config has no recording section, so this session cannot be replayed)'
       : `  recording: ${shownPath(outcome.recording)}`,
-    `  result:    ${shownPath(outcome.outputs.json)}`,
-    `  report:    ${shownPath(outcome.outputs.html)}`,
+    ...(outcome.outputsNotWritten === undefined
+      ? [`  result:    ${shownPath(outcome.outputs.json)}`, `  report:    ${shownPath(outcome.outputs.html)}`]
+      : [`  ✖ result and report not written: ${outcome.outputsNotWritten}`]),
     '',
   ].join('\n');
 }

@@ -107,6 +107,11 @@ export interface VenueSessionOutcome {
   readonly endEquity: Dec;
   readonly recording: string | undefined;
   readonly outputs: RunOutputPaths;
+  /**
+   * Why the result and report files were not written (a full disk; naming the file): the session
+   * ended all the same, its summary says so, and it exits with EXIT.RUNTIME_FAILURE.
+   */
+  readonly outputsNotWritten?: string;
   readonly result: BacktestResult;
   /** Summary lines on what the session left on the venue as configured (orders, positions). */
   readonly notes?: readonly string[];

@@ -18,11 +18,15 @@ export interface VenueSessionRecordingInput {
   readonly synthetic: boolean;
   /** Receive time of recorded frames (see SessionRecorder.open). */
   readonly sessionClock: () => number;
+  /** Where a recording that cannot be written (a full disk) is told of, once, at error level. */
+  readonly logger: Logger;
 }
 
 /**
  * Opens the recording the config asks for (`recording.path`), its header naming the venue, the
- * syms, the start time and the strategies, and labelling SYNTHETIC market data as such.
+ * syms, the start time and the strategies, and labelling SYNTHETIC market data as such. A write
+ * that fails later is logged once and ends the recording, not the session (its warning goes in
+ * the result, see `SessionRecorder.warnings`).
  * @param input - config, venue label, instruments, strategies and the session clock
  * @returns the absolute path and the recorder; both undefined when the config records nothing
  */
@@ -43,6 +47,7 @@ export async function openVenueSessionRecording(
       description: `${input.mode} session of ${strategies}${input.synthetic ? ' on SYNTHETIC market data (generated, not a real market)' : ''}`,
     },
     input.sessionClock,
+    { onFailure: (message) => input.logger.error({ recording: path }, message) },
   );
   return { path, recorder };
 }

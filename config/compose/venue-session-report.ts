@@ -1,4 +1,9 @@
-import type { BacktestResult, OrderRecord, StrategyFaultRecord } from '../../backtest/report/index.ts';
+import {
+  type BacktestResult,
+  FileWriteError,
+  type OrderRecord,
+  type StrategyFaultRecord,
+} from '../../backtest/report/index.ts';
 import {
   type EquitySampler,
   fillModelWarnings,
@@ -24,7 +29,7 @@ import type { Kernel, StrategySlot } from '../../core/kernel/index.ts';
 import { type Dec, type InstrumentSpec, ZERO } from '../../core/model/index.ts';
 import type { KeelConfig } from '../schema/index.ts';
 import { defaultedSpecNotes } from './instrument-specs.ts';
-import { type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
+import { csvPathsOf, type RunOutputPaths, reportPathsOf, writeRunOutputs } from './run-outputs.ts';
 import type { SessionFillModel, SessionLatency, SessionRecord } from './session-result.ts';
 import { sessionResult } from './session-result.ts';
 import type { SessionStartingCoins } from './session-starting-coins.ts';
@@ -116,13 +121,18 @@ export interface VenueSessionReportInput {
  * Builds a stopped session's result (orders, fills, equity curve, cash flows from the venue's
  * statements, faults, and the warnings of a setup that never traded, of orders the venue refused
  * or of statements that could not be read) and writes the JSON and HTML reports
- * the config asks for.
+ * the config asks for. Files that cannot be written (a full disk) do not end the shutdown: the
+ * session's summary still shows what it did, and says the files are missing and why.
  * @param input - the session's config, journal, sampler, faults and how it stopped
- * @returns the result and where its outputs were written
+ * @returns the result, where its outputs were written (or were to be), and why they were not
+ * @throws what building the result throws
  */
-export async function writeVenueSessionReport(
-  input: VenueSessionReportInput,
-): Promise<{ readonly result: BacktestResult; readonly outputs: RunOutputPaths }> {
+export async function writeVenueSessionReport(input: VenueSessionReportInput): Promise<{
+  readonly result: BacktestResult;
+  readonly outputs: RunOutputPaths;
+  /** Why the result and report files were not written (naming the file); absent when they were. */
+  readonly notWritten?: string;
+}> {
   const { config, mode, journal, settleAsset } = input;
   const userData = journal.finish();
   const starting = input.startingCoins;
@@ -197,8 +207,13 @@ export async function writeVenueSessionReport(
     faults: input.faults,
     dispose: () => journal.dispose(),
   };
-  const outputs = await writeRunOutputs(result, reportPathsOf(config), settleAsset);
-  return { result, outputs };
+  const paths = reportPathsOf(config);
+  try {
+    return { result, outputs: await writeRunOutputs(result, paths, settleAsset) };
+  } catch (error) {
+    if (!(error instanceof FileWriteError)) throw error;
+    return { result, outputs: { ...paths, csv: csvPathsOf(paths.json) }, notWritten: error.message };
+  }
 }
 
 /**

@@ -3,6 +3,7 @@ import type { KillSwitchTrips } from '../../backtest/runner/index.ts';
 import type { Kernel } from '../../core/kernel/index.ts';
 import { type Dec, type Loan, ZERO } from '../../core/model/index.ts';
 import type { LiveVenue } from '../../core/venue/index.ts';
+import { EXIT } from '../cli/exit-codes.ts';
 import type { AttachedLegLookups } from './attached-legs.ts';
 import { awaitInFlightOnStop, cancelOpenOrdersOnStop } from './cancel-on-stop.ts';
 import type { InFlightCommands } from './in-flight-commands.ts';
@@ -195,7 +196,7 @@ async function stopAndReport(
   await metrics.close();
 
   const { coins } = session;
-  const { result, outputs } = await writeVenueSessionReport({
+  const { result, outputs, notWritten } = await writeVenueSessionReport({
     ...options,
     venueLabel: options.venue.label,
     recordingPath,
@@ -217,6 +218,7 @@ async function stopAndReport(
       ...(cutShort === undefined ? [] : [cutShort]),
       ...guardWarnings,
       ...session.dataClockWarnings(),
+      ...(recorder?.warnings() ?? []),
     ],
     adoptedPositions: session.adoptedPositions,
     ...sessionWarnings(
@@ -226,11 +228,13 @@ async function stopAndReport(
       session.trips.warnings(),
     ),
   });
-  const exitCode = sessionExitCode(
-    session.stopReason,
-    session.faults.length,
-    (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length,
-  );
+  const leftOpen = (cancelled?.leftOpen.length ?? 0) + unanswered.commands.length;
+  if (notWritten !== undefined) logger.error({ result: outputs.json }, notWritten);
+  // Orders left on the venue say more than missing files; missing files more than how it stopped.
+  const exitCode =
+    notWritten !== undefined && leftOpen === 0
+      ? EXIT.RUNTIME_FAILURE
+      : sessionExitCode(session.stopReason, session.faults.length, leftOpen);
   // The last record: how the session ended, for an operator reading only the log.
   logger.info(
     {
@@ -256,6 +260,7 @@ async function stopAndReport(
     endEquity,
     recording: recordingPath,
     outputs,
+    ...(notWritten === undefined ? {} : { outputsNotWritten: notWritten }),
     result,
     notes: [...leftovers.notes, ...keptRecordingNotes(recorder, recordingPath)],
     loans: { atStart: session.loansAtStart, atEnd: [...kernel.state.loans.values()] },

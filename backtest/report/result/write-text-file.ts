@@ -1,37 +1,35 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { type FileHandle, open, rename, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { commitTogether, type StagedFile } from './commit-together.ts';
+import { FileWriteError, writingFile } from './file-write-error.ts';
+import { removeStaleStagedFiles, stagedNameOf } from './staged-name.ts';
 
 /** Characters gathered before one write to disk. */
 const WRITE_CHARS = 1 << 20;
 
-/** A file written under a temporary name beside its target, not in place yet. */
-export interface StagedFile {
-  /** The target path. */
-  readonly path: string;
-  /** Moves the file to its target path, replacing what was there in one step. */
-  commit(): Promise<void>;
-  /** Removes the temporary file (after a failure elsewhere); does nothing once committed. */
-  discard(): Promise<void>;
-}
-
 /**
- * Writes text given in pieces to a temporary file beside `path` (`<path>.partial`), gathering
- * them into writes of about 1 MiB, so a large file streams to disk without its whole text in
- * memory. Nothing replaces `path` until {@link StagedFile.commit}: a run stopped while writing
- * (Ctrl-C, a full disk) leaves the previous file whole.
+ * Writes text given in pieces to a hidden temporary file beside `path` (`.<name>.<pid>.partial`,
+ * see `stagedNameOf`), gathering them into writes of about 1 MiB, so a large file streams to disk
+ * without its whole text in memory. Every byte is written (a write the disk cuts short is carried
+ * on, and fails when the disk is full) and flushed to disk before the file is staged. Nothing
+ * replaces `path` until {@link StagedFile.commit}: a run stopped while writing (Ctrl-C, a full
+ * disk) leaves the previous file whole. Staged files that killed runs left for `path` are removed
+ * first.
  * @param path - the file to create or replace
  * @param chunks - the text in order (e.g. from `stableJsonChunks` or a CSV line generator)
  * @param signal - when aborted, the writing stops at its next write
  * @returns the staged file
- * @throws Error (from fs) when the file cannot be written, what producing a chunk throws, or the
- *   signal's reason; the temporary file is removed then
+ * @throws FileWriteError naming `path` when the file cannot be written (a full disk), what
+ *   producing a chunk throws, or the signal's reason; the temporary file is removed then
  */
 export async function stageTextFile(
   path: string,
   chunks: Iterable<string>,
   signal?: AbortSignal,
 ): Promise<StagedFile> {
-  const temporary = `${path}.partial`;
-  const handle = await open(temporary, 'w');
+  await removeStaleStagedFiles(path);
+  const temporary = stagedNameOf(path);
+  const handle = await writingFile(path, () => open(temporary, 'w'));
   try {
     let pending: string[] = [];
     let size = 0;
@@ -40,23 +38,29 @@ export async function stageTextFile(
       size += chunk.length;
       if (size >= WRITE_CHARS) {
         signal?.throwIfAborted();
-        await handle.write(pending.join(''));
+        await writeAll(handle, path, pending.join(''));
         pending = [];
         size = 0;
       }
     }
-    if (pending.length > 0) await handle.write(pending.join(''));
+    if (pending.length > 0) await writeAll(handle, path, pending.join(''));
+    await writingFile(path, () => handle.sync());
   } catch (error) {
-    await handle.close();
+    await handle.close().catch(() => {});
     await rm(temporary, { force: true });
     throw error;
   }
-  await handle.close();
+  try {
+    await writingFile(path, () => handle.close());
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   let committed = false;
   return {
     path,
     commit: async () => {
-      await rename(temporary, path);
+      await writingFile(path, () => rename(temporary, path));
       committed = true;
     },
     discard: async () => {
@@ -65,16 +69,30 @@ export async function stageTextFile(
   };
 }
 
+/** Writes all of `text`: a write the file system cuts short (a disk filling up) is carried on from where it stopped. */
+async function writeAll(handle: FileHandle, path: string, text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await writingFile(path, () =>
+      handle.write(bytes, offset, bytes.length - offset),
+    );
+    if (bytesWritten === 0) throw new FileWriteError(path, 'the disk took no more bytes');
+    offset += bytesWritten;
+  }
+}
+
 /**
  * Writes text given in pieces to a file through {@link stageTextFile}: the file is replaced
  * whole or not at all.
  * @param path - the file to create or replace
  * @param chunks - the text in order
  * @returns the path written
- * @throws Error (from fs) when the file cannot be written, or what producing a chunk throws
+ * @throws FileWriteError naming the file when it cannot be written or moved in place, or what
+ *   producing a chunk throws; no temporary file is left then
  */
 export async function writeTextFile(path: string, chunks: Iterable<string>): Promise<string> {
-  await (await stageTextFile(path, chunks)).commit();
+  await writeTextFilesTogether([[path, chunks]]);
   return path;
 }
 
@@ -82,12 +100,15 @@ export async function writeTextFile(path: string, chunks: Iterable<string>): Pro
  * Writes several files as one: each under a temporary name first, and all moved in place only
  * once every one is written, so a run stopped while writing (Ctrl-C, a full disk, a failing
  * record) leaves the previous files whole rather than a cut-off file or a mix of two runs' files.
+ * Before the first move every target is checked (a directory where a file goes stops the write);
+ * a move that fails all the same puts back the files already moved (the previous ones, or none
+ * where there was none).
  * @param files - each file's path and text in pieces, written in this order
  * @param signal - when aborted, the writing stops before any file is moved in place (a stopped
  *   run's files are never taken for a whole run's)
  * @returns the paths written, in order
- * @throws Error (from fs, or what producing a piece throws), or the signal's reason, after
- *   removing the temporary files
+ * @throws FileWriteError naming the file that could not be written or moved, what producing a
+ *   piece throws, or the signal's reason, after removing the temporary files
  */
 export async function writeTextFilesTogether(
   files: readonly (readonly [path: string, chunks: Iterable<string>])[],
@@ -100,10 +121,27 @@ export async function writeTextFilesTogether(
       staged.push(await stageTextFile(path, chunks, signal));
     }
     signal?.throwIfAborted();
+    await commitTogether(staged);
   } catch (error) {
     await Promise.all(staged.map((file) => file.discard()));
     throw error;
   }
-  for (const file of staged) await file.commit();
+  await syncDirectories(staged.map((file) => file.path));
   return staged.map((file) => file.path);
+}
+
+/** Flushes the directories' entries (the moves) to disk; where a directory cannot be, its files are in place all the same. */
+async function syncDirectories(paths: readonly string[]): Promise<void> {
+  for (const dir of new Set(paths.map((path) => dirname(path)))) {
+    try {
+      const handle = await open(dir, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      // Some file systems cannot sync a directory: the files are whole, only their moves may wait.
+    }
+  }
 }

@@ -26,6 +26,7 @@ export interface RecordOptions {
  *   paper venue replays, a strategy module), the recording the paper venue replays is not one
  *   (see `isBadInputFile`), or `metrics.port` / `paper.venuePort` is taken (`PortInUse`, checked
  *   before the earlier recording is moved aside), EXIT.RUNTIME_FAILURE when the venue cannot be reached
+ *   or the recording cannot be written (a full disk: the run stops, the frames before it are kept)
  */
 export async function recordCommand(
   loaded: LoadedConfig,
@@ -37,6 +38,12 @@ export async function recordCommand(
       ...(options.out === undefined ? {} : { out: options.out }),
       ...(options.durationSec === undefined ? {} : { durationSec: options.durationSec }),
     });
+    if (outcome.stoppedBy === 'write-failed') {
+      io.stderr.write(
+        `✖ keel record: ${outcome.failure ?? 'the recording could not be written'}; ${outcome.frames} market-data frames were recorded before\n`,
+      );
+      return EXIT.RUNTIME_FAILURE;
+    }
     io.stdout.write(`✔ ${outcome.frames} market-data frames recorded to ${shownPath(outcome.path)}\n`);
     return outcome.stoppedBy === 'SIGINT'
       ? EXIT.INTERRUPTED

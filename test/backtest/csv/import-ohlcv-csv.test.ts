@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -63,6 +64,33 @@ describe('OHLCV CSV import into a recording', () => {
     await importOhlcvCsv({ input: join(FIXTURES, 'binance-1m.csv'), output, sym: 'BINANCE_SPOT_BTC_USDT' });
     expect(existsSync(output) && readdirSync(dir)).toEqual(['btc-1m.jsonl.gz']);
     expect((await readSessionHeader(output)).venue).toBe('csv-import');
+  });
+
+  it('writes under a hidden staged name and removes what killed imports left for the output', async () => {
+    const dir = anOutputDir();
+    const output = join(dir, 'btc-1m.jsonl.gz');
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const leftByKilledImports = [
+      `.btc-1m.jsonl.gz.${deadPid}.partial.jsonl.gz`,
+      'btc-1m.jsonl.gz.partial.jsonl.gz',
+    ];
+    for (const name of leftByKilledImports) writeFileSync(join(dir, name), 'cut');
+    let staged: string[] = [];
+    const original = RecordingWriter.prototype.append;
+    const watched = vi.spyOn(RecordingWriter.prototype, 'append').mockImplementation(function (
+      this: RecordingWriter,
+      ...args: Parameters<RecordingWriter['append']>
+    ) {
+      staged = readdirSync(dir);
+      original.apply(this, args);
+    });
+    try {
+      await importOhlcvCsv({ input: join(FIXTURES, 'binance-1m.csv'), output, sym: 'BINANCE_SPOT_BTC_USDT' });
+    } finally {
+      watched.mockRestore();
+    }
+    expect(staged).toEqual([`.btc-1m.jsonl.gz.${process.pid}.partial.jsonl.gz`]);
+    expect(readdirSync(dir)).toEqual(['btc-1m.jsonl.gz']);
   });
 
   it('writes one closed KLINE push per bar, received at the bar close, that the venue decoder reads', async () => {

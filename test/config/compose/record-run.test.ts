@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -97,6 +98,24 @@ ${extra}`;
         /^recording .*gap\.jsonl: market data was missed 1 time while it was recorded \(market-data WebSocket reconnected: .*\), for BINANCE_PERP_BTC_USDT from .* to .* \([\d.]+ s\); the run replayed the hole as a market without events$/,
       ),
     );
+  }, 20_000);
+
+  it('stops with the failure, naming the file, when the recording cannot be written (a full disk)', async () => {
+    opened.venue = await aPaperVenue();
+    const venue = opened.venue;
+    const out = join(temp.dir, 'full.jsonl');
+    const recording = recordFrom(venue, 'full', { out, durationSec: 15, handleSignals: false });
+    await sleep(700);
+    // Room for 10 more bytes only: a file-size limit fails write(2) as a full disk does.
+    execFileSync('prlimit', ['--pid', String(process.pid), `--fsize=${statSync(out).size + 10}:unlimited`]);
+    try {
+      venue.feed.step(3);
+      const outcome = await recording;
+      expect(outcome.stoppedBy).toBe('write-failed');
+      expect(outcome.failure).toMatch(/^cannot write the recording .*full\.jsonl \(EFBIG/);
+    } finally {
+      execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=unlimited:unlimited']);
+    }
   }, 20_000);
 
   it("serves the market socket's connection, reconnects and inbound counts on /metrics when metrics.enabled", async () => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,5 +60,40 @@ describe('session recorder', () => {
     recorder.close();
     expect(recorder.recorded).toBe(1);
     expect(await framesIn(path)).toEqual([{ ok: 1 }]);
+  });
+
+  it('survives a full disk: its timer never throws, the failure is told once and warned of, nothing more is buffered', async () => {
+    const path = join(dir, 's.jsonl');
+    const told: string[] = [];
+    const recorder = await SessionRecorder.open(path, HEADER, () => Date.UTC(2026, 0, 2), {
+      flushEveryMs: 10,
+      onFailure: (message) => told.push(message),
+    });
+    // Room for 4 KiB only: a file-size limit fails write(2) as a full disk does.
+    execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=4096:unlimited']);
+    try {
+      const frame = JSON.stringify({ pad: 'x'.repeat(1_000) });
+      for (let i = 0; i < 10; i++) recorder.tap({ source: 'market', recvTs: 0, text: frame });
+      await vi.waitFor(() => expect(told).toHaveLength(1), { timeout: 5_000 });
+      for (let i = 0; i < 5; i++) recorder.tap({ source: 'market', recvTs: 0, text: frame });
+      recorder.gap({ kind: 'gap', sym: 'BTC', reason: 'reconnect', ts: 0, recvTs: 0, fromTs: 0 });
+      await new Promise((r) => setTimeout(r, 50));
+      recorder.close();
+    } finally {
+      execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=unlimited:unlimited']);
+    }
+    expect(told[0]).toContain('s.jsonl');
+    expect(told[0]).toContain('the session goes on unrecorded');
+    expect(recorder.recorded).toBe(10);
+    expect(recorder.dropped).toBe(6);
+    expect(recorder.warnings()).toEqual([
+      expect.stringMatching(
+        /recording .*s\.jsonl is incomplete: writing it failed at 2026-01-02T00:00:00\.000Z \(.*\); the 6 frames received after that/,
+      ),
+    ]);
+    // What was written before the failure stays readable (the torn last line skipped).
+    const kept = await framesIn(path);
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length).toBeLessThan(10);
   });
 });

@@ -1,3 +1,5 @@
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +64,26 @@ describe('writing result files', () => {
     ).rejects.toMatchObject({ name: 'AbortError' });
     expect(await readFile(first as string, 'utf8')).toBe('previous\n');
     expect((await readdir(dir)).sort()).toEqual(['result.json']);
+  });
+
+  it('stages under a hidden name naming the process, and removes what killed runs left for the file', async () => {
+    const dir = aTempDir();
+    const path = join(dir, 'r.json');
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const leftByKilledRuns = [`.r.json.${deadPid}.partial`, 'r.json.partial'];
+    const stillWriting = `.r.json.${process.ppid}.partial`;
+    const otherFile = `.r.html.${deadPid}.partial`;
+    for (const name of [...leftByKilledRuns, stillWriting, otherFile])
+      await writeFile(join(dir, name), 'cut');
+    let whileWriting: string[] = [];
+    function* watched(): Generator<string> {
+      yield '{}';
+      whileWriting = readdirSync(dir).sort();
+      yield '\n';
+    }
+    await writeTextFile(path, watched());
+    expect(whileWriting).toEqual([otherFile, stillWriting, `.r.json.${process.pid}.partial`].sort());
+    expect((await readdir(dir)).sort()).toEqual([otherFile, stillWriting, 'r.json'].sort());
+    expect(await readFile(path, 'utf8')).toBe('{}\n');
   });
 });
