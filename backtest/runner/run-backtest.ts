@@ -8,7 +8,13 @@ import {
   type StrategyFaultRecord,
   strategyFaultRecord,
 } from '../report/index.ts';
-import { createSimVenue, type FillModelName, type FillModelOptions } from '../sim/index.ts';
+import {
+  createSimVenue,
+  DEFAULT_LATENCY,
+  type FillModelName,
+  type FillModelOptions,
+  longestViewDelay,
+} from '../sim/index.ts';
 import { assembleResult } from './assemble-result.ts';
 import type { BacktestRunOptions } from './backtest-run-options.ts';
 import {
@@ -149,6 +155,8 @@ async function runInto(
     gate: options.gate,
     scheduler,
     strategies: options.strategies,
+    // The venue's bar cutoff allows a reaction the latency's delay: the emulated stops' too.
+    barReactionMs: longestViewDelay(options.latency ?? DEFAULT_LATENCY),
     ...(options.warmUp === undefined
       ? { barsWholeFrom: options.window?.from ?? Math.min(...headers.map((h) => h.startTime)) }
       : { warmUp: { periodMs: options.warmUp.periodMs } }),

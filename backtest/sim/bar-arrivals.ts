@@ -1,5 +1,5 @@
 import type { BarEvent } from '../../core/model/index.ts';
-import type { LatencySpec } from './latency-model.ts';
+import { type LatencySpec, longestViewDelay } from './latency-model.ts';
 import type { SimOrder } from './sim-order.ts';
 import type { SimAlgo, SimState } from './sim-state.ts';
 import { inSessionDuring } from './trading-hours.ts';
@@ -28,7 +28,7 @@ function longest(leg: LatencySpec): number {
  */
 export function arrivalCutoff(state: SimState, bar: BarEvent, previousRecvTs: number): number {
   const latency = state.opts.latency;
-  const seen = Math.max(longest(latency.marketData), longest(latency.userData ?? latency.marketData));
+  const seen = longestViewDelay(latency);
   const entry = longest(latency.orderEntry) + longest(state.opts.upstreamOrderEntry);
   return Math.max(bar.openTime, previousRecvTs) + seen + entry;
 }

@@ -10,7 +10,7 @@ export type { EquitySnapshot } from './equity-estimate.ts';
 export type { FillModelName, FillModelOptions } from './fill-model.ts';
 export { describeFillModel, FILL_MODEL_NAMES, resolveFillModel } from './fill-model.ts';
 export type { LatencyOptions, LatencySpec } from './latency-model.ts';
-export { latencyLegSampler, ZERO_LATENCY } from './latency-model.ts';
+export { latencyLegSampler, longestViewDelay, ZERO_LATENCY } from './latency-model.ts';
 export type { LoanHeadroom } from './loan-limits.ts';
 export { loanHeadroom, maxLoanable } from './loan-limits.ts';
 export type { SimErrorName } from './sim-errors.ts';

@@ -34,6 +34,19 @@ export const ZERO_LATENCY: LatencyOptions = {
   marketData: { fixedMs: 0, jitterMs: 0 },
 };
 
+/**
+ * The longest delay with which a strategy learns what the venue saw or did: the longer of the
+ * market-data and User Data legs' longest draws. The venue's bar cutoff allows it to a reaction to
+ * the previous bar (`arrivalCutoff`), and a kernel on this venue gives its emulated stops the same
+ * allowance (the kernel's `barReactionMs`).
+ * @param options - the legs
+ * @returns ms
+ */
+export function longestViewDelay(options: LatencyOptions): number {
+  const user = options.userData ?? options.marketData;
+  return Math.max(options.marketData.fixedMs + options.marketData.jitterMs, user.fixedMs + user.jitterMs);
+}
+
 function describeLeg(spec: LatencySpec): string {
   return spec.jitterMs > 0 ? `${spec.fixedMs}ms + U[0,${spec.jitterMs})ms` : `${spec.fixedMs}ms`;
 }

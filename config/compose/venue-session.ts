@@ -1,5 +1,6 @@
 import { merge } from 'rxjs';
 import { KillSwitchTrips } from '../../backtest/runner/index.ts';
+import { longestViewDelay } from '../../backtest/sim/index.ts';
 import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
@@ -157,6 +158,8 @@ async function startAndRunVenueSession(
     strategies: options.slots,
     runId: options.runTag ?? newRunTag(Date.now(), { next: Math.random }),
     ...(options.warmUp === undefined ? {} : { warmUp: options.warmUp }),
+    // The paper venue's bar cutoff allows a reaction its latency's delay: its emulated stops' too.
+    ...(options.latency === undefined ? {} : { barReactionMs: longestViewDelay(options.latency.legs) }),
   });
   const settleAsset = options.instruments[0]?.settleAsset ?? 'USDT';
   const coins = new SessionStartingCoins(

@@ -16,6 +16,7 @@ import { ownershipCheck, refLengthCheck } from './intent-ownership.ts';
 import type { IntentGate } from './kernel-options.ts';
 import type { KernelState } from './kernel-state.ts';
 import type { IntentDenied } from './strategy-events.ts';
+import { hasGeneratedForm } from './strategy-refs.ts';
 import type { StrategyRunner } from './strategy-runner.ts';
 import type { TrailingStopEmulator } from './trailing-stop-emulator.ts';
 import type { VenueConnectivity } from './venue-connectivity.ts';
@@ -176,22 +177,28 @@ export class IntentPipeline {
   }
 
   /**
-   * A reference may be used once per run. Generated ones (`{id}-{n}`) are redeemed from their
-   * strategy; others are remembered. A custom reference that looks like any strategy's generated
-   * one is refused, so the two kinds never collide.
+   * A reference may be used once per run. Generated ones (`{id}-{runId-}{n in base 36}`) are
+   * redeemed from their strategy; others are remembered. A custom reference of that form, any
+   * strategy's ({@link hasGeneratedForm}, the same in every mode), is refused, so the two kinds
+   * never collide; one that merely starts with `{id}-` (`pmm-bid-1`) is a custom reference.
    */
   private claimRef(runner: StrategyRunner, ref: string): KernelDenial | undefined {
-    if (ref.startsWith(runner.refPrefix) && runner.redeem(ref)) return undefined;
+    const own = runner.claimGenerated(ref);
+    if (own === 'redeemed') return undefined;
+    if (own !== undefined)
+      return {
+        check: 'kernel.ref',
+        reason:
+          own === 'used'
+            ? `reference ${ref} was already used in this run`
+            : `reference ${ref} has the form of this strategy's generated references (${runner.id}-[run tag-]<counter in base 36>)`,
+      };
     for (const other of this.runners) {
-      if (ref.startsWith(other.refPrefix)) {
+      if (other !== runner && hasGeneratedForm(ref, other.id, other.refPrefix))
         return {
           check: 'kernel.ref',
-          reason:
-            other === runner
-              ? `reference ${ref} was already used in this run`
-              : `reference ${ref} has the form of strategy ${other.id}'s generated references`,
+          reason: `reference ${ref} has the form of strategy ${other.id}'s generated references`,
         };
-      }
     }
     if (this.customRefs.has(ref))
       return { check: 'kernel.ref', reason: `reference ${ref} was already used in this run` };

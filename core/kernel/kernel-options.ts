@@ -126,4 +126,13 @@ export interface KernelOptions {
    * after its open. Absent: bars count as watched from the time `watchBars` is called.
    */
   readonly barsWholeFrom?: number;
+  /**
+   * On bar data, how long after the kernel got a sym's bar an emulated trailing stop made then
+   * still meets the sym's next bar from its open, ms: the allowance the venue gives a reaction to
+   * the previous bar (on Keel's simulated and paper venues, the latency model's longest
+   * market-data or User Data delay), so an emulated stop and a venue algo order made at the same
+   * moment meet the same bars. Default 0 (live): a stop made by the time the kernel got the
+   * previous bar meets the next one (`TrailingStopEmulator.onBar`).
+   */
+  readonly barReactionMs?: number;
 }

@@ -57,10 +57,14 @@ export function kernelPaths(options: KernelOptions, host: KernelPathHost): Kerne
   const lookUp = (orders: Parameters<typeof lookUpOrders>[1]) =>
     lookUpOrders(options.execution, orders, { now: () => state.now(), push });
   const equity = new EquityObservations(state, options.gate);
-  const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(state, {
-    release: (runner, intent) => pipeline.release(runner, intent),
-    changed: host.trailingStopChanged,
-  });
+  const emulator: TrailingStopEmulator<StrategyRunner> = new TrailingStopEmulator(
+    state,
+    {
+      release: (runner, intent) => pipeline.release(runner, intent),
+      changed: host.trailingStopChanged,
+    },
+    options.barReactionMs,
+  );
   const pipeline = new IntentPipeline(
     state,
     options.gate,

@@ -26,7 +26,14 @@ export interface OrderInputBase {
   readonly sym: string;
   readonly side: OrderSide;
   readonly qty: Amount;
-  /** Caller reference (clientOrderId, <= 40 chars); generated from the strategy id when omitted. */
+  /**
+   * Caller reference (clientOrderId, <= 40 chars), usable once per run; generated from the
+   * strategy id when omitted: `{id}-{counter in base 36}` in backtests, `{id}-{run tag}-{counter}`
+   * in paper and live. A reference of that generated form, this strategy's or another's (`mm-7`,
+   * `mm-tk3x9a4f-7`), is refused (`kernel.ref`: "has the form of this strategy's generated
+   * references"), the same in every mode, so it never meets one generated later; any other, even
+   * one starting with the strategy id (`mm-bid-1`, `mm-BUY-1`), is sent as given.
+   */
   readonly ref?: string;
   /**
    * Default false. A crypto venue trims a reduce-only order to the position and cancels it when the
@@ -116,6 +123,7 @@ export interface AlgoInput {
   readonly algoOrderType?: AlgoOrderType;
   readonly reduceOnly?: boolean;
   readonly positionSide?: PositionSide;
+  /** Caller reference (clientAlgoOrderId), under the rules of an order's `ref` ({@link OrderInputBase.ref}). */
   readonly ref?: string;
   readonly round?: boolean;
 }
@@ -146,7 +154,10 @@ export interface TrailingStopInput {
   /** Default true (Keel's choice: a trailing stop is an exit); false lets it open or add to a position. */
   readonly reduceOnly?: boolean;
   readonly positionSide?: PositionSide;
-  /** Caller reference; also the clientOrderId of the MARKET order sent when it triggers. */
+  /**
+   * Caller reference, under the rules of an order's `ref` ({@link OrderInputBase.ref}); also the
+   * clientOrderId of the MARKET order sent when it triggers.
+   */
   readonly ref?: string;
   /** Round qty down to the lot (a number first to 12 significant digits, as `round` of an order). */
   readonly round?: boolean;
@@ -157,6 +168,6 @@ export interface LoanInput {
   readonly exchange: string;
   readonly coin: string;
   readonly amount: Amount;
-  /** Caller reference; generated from the strategy id when omitted. */
+  /** Caller reference, under the rules of an order's `ref` ({@link OrderInputBase.ref}); generated when omitted. */
   readonly ref?: string;
 }

@@ -1,7 +1,43 @@
 /**
+ * How a reference stands against a strategy's generated ones ({@link StrategyRefs.claim}):
+ * `redeemed`, generated and not submitted before (taken now); `used`, generated and submitted
+ * before; `reserved`, of the generated form but not generated (yet).
+ */
+export type GeneratedRefClaim = 'redeemed' | 'used' | 'reserved';
+
+/** Whether `ref` is `prefix` then a counter in base 36 as `toString(36)` writes it (0-9, a-z, no leading 0). */
+function isCounterAfter(ref: string, prefix: string): boolean {
+  if (ref.length <= prefix.length || !ref.startsWith(prefix) || ref.charCodeAt(prefix.length) === 48)
+    return false;
+  for (let i = prefix.length; i < ref.length; i++) {
+    const c = ref.charCodeAt(i);
+    // 0-9, a-z
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 122))) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a reference has the form of a strategy's generated references, the same in every mode:
+ * `{id}-{counter}` (a backtest's) or, in a run with a tag, `{id}-{runId}-{counter}`, the counter in
+ * base 36 as `Number.prototype.toString(36)` writes it (0-9 and a-z, no leading 0). So a custom
+ * reference a backtest refuses is refused in paper and live too, and one that merely starts with
+ * `{id}-` (`pmm-bid-1`, `pmm-BUY-1`) is refused in none.
+ * @param ref - a caller reference
+ * @param id - the strategy id
+ * @param prefix - the strategy's prefix (`{id}-` or `{id}-{runId}-`)
+ * @returns true when it has that form
+ */
+export function hasGeneratedForm(ref: string, id: string, prefix: string): boolean {
+  return isCounterAfter(ref, prefix) || (prefix.length !== id.length + 1 && isCounterAfter(ref, `${id}-`));
+}
+
+/**
  * The caller references a strategy generates: `{id}-{runId-}{counter in base 36}`, each to be
  * submitted once. Generated references are unique by construction; the intent pipeline redeems
- * each as it is submitted, so a second submission of the same one is refused.
+ * each as it is submitted, so a second submission of the same one is refused. A custom reference
+ * of that form ({@link hasGeneratedForm}) is refused too (it could meet one generated later); any
+ * other, even one starting with `{id}-` (`pmm-bid-1`), is the strategy's to use, once per run.
  */
 export class StrategyRefs {
   /** `{id}-` or `{id}-{runId}-`: the prefix of every reference this strategy generates. */
@@ -19,7 +55,10 @@ export class StrategyRefs {
    * @param id - the strategy id
    * @param runId - the run tag ('' in backtests)
    */
-  constructor(id: string, runId: string) {
+  constructor(
+    private readonly id: string,
+    runId: string,
+  ) {
     this.prefix = runId === '' ? `${id}-` : `${id}-${runId}-`;
   }
 
@@ -43,5 +82,18 @@ export class StrategyRefs {
       return true;
     }
     return this.issued.delete(ref);
+  }
+
+  /**
+   * Redeems a reference of the generated form as it is submitted, or says why it may not go.
+   * @param ref - a caller reference
+   * @returns how it stands ({@link GeneratedRefClaim}); undefined when it does not have the
+   *   generated form (a custom reference)
+   */
+  claim(ref: string): GeneratedRefClaim | undefined {
+    if (this.redeem(ref)) return 'redeemed';
+    if (isCounterAfter(ref, this.prefix))
+      return Number.parseInt(ref.slice(this.prefix.length), 36) <= this.counter ? 'used' : 'reserved';
+    return hasGeneratedForm(ref, this.id, this.prefix) ? 'reserved' : undefined;
   }
 }

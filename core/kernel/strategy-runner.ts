@@ -22,7 +22,7 @@ import { type PositionSizer, positionSizer } from './position-sizer.ts';
 import { subscribeSetup } from './setup-stream.ts';
 import type { StrategyContext } from './strategy-context.ts';
 import type { IntentDenied, TimerEvent } from './strategy-events.ts';
-import { StrategyRefs } from './strategy-refs.ts';
+import { type GeneratedRefClaim, StrategyRefs } from './strategy-refs.ts';
 import type { StateFactoryFailure } from './strategy-state-factory.ts';
 import { createStrategyState } from './strategy-state-factory.ts';
 import { StrategyStateReads } from './strategy-state-reads.ts';
@@ -121,6 +121,15 @@ export class StrategyRunner extends StrategyStateReads implements StrategyContex
    */
   redeem(ref: string): boolean {
     return this.refs.redeem(ref);
+  }
+
+  /**
+   * Redeems a reference of this strategy's generated form as it is submitted, or says why it may not go.
+   * @param ref - a caller reference
+   * @returns how it stands; undefined for a custom reference (see {@link StrategyRefs.claim})
+   */
+  claimGenerated(ref: string): GeneratedRefClaim | undefined {
+    return this.refs.claim(ref);
   }
 
   /** Runs `setup` (subscribing to its intents) then `onStart`; reports a failed state factory instead. */

@@ -51,14 +51,19 @@ export class TrailingStopEmulator<O> {
   private readonly bySym = new Map<string, HeldTrailingStop<O>[]>();
   /** The finest feed bar interval seen of each sym, ms: only those bars move `last` stops. */
   private readonly finestBar = new Map<string, number>();
+  /** The kernel's time when it got the latest finest feed bar of each sym, epoch ms. */
+  private readonly barSeenAt = new Map<string, number>();
 
   /**
    * @param view - instruments, latest prices and the time
    * @param outlet - where released orders and status changes go
+   * @param reactionMs - on bar data, how long after the kernel got a bar a stop made then still
+   *   meets the sym's next bar from its open (the kernel's `barReactionMs`; 0 live)
    */
   constructor(
     private readonly view: EmulatorView,
     private readonly outlet: EmulatorOutlet<O>,
+    private readonly reactionMs = 0,
   ) {}
 
   /**
@@ -199,6 +204,9 @@ export class TrailingStopEmulator<O> {
    * fixed stop's cautious walk is the other way round, adverse extreme first, as the simulated
    * venue walks a bar.) A stop the walk crosses triggers at the bar's close time, the first moment
    * the kernel knows the bar.
+   * Only a stop that existed when the bar opened meets it ({@link barCutoff}): one made later (from
+   * a timer or on an event inside the bar) sits the bar out and meets the sym's next bar, as a
+   * venue algo order sent at the same moment does on the simulated venue.
    * Only the finest interval of the feed counts, so overlapping bars do not walk twice.
    * @param bar - a closed bar of the feed
    * @param hadTrades - whether the sym ever had a trade (its stops then trail the trades only)
@@ -208,12 +216,15 @@ export class TrailingStopEmulator<O> {
     const finest = this.finestBar.get(bar.sym);
     if (finest !== undefined && ms > finest) return;
     this.finestBar.set(bar.sym, ms);
+    const previousSeenAt = this.barSeenAt.get(bar.sym);
+    this.barSeenAt.set(bar.sym, this.view.now());
     if (this.open.size === 0 || hadTrades) return;
     const list = this.bySym.get(bar.sym);
     if (list === undefined) return;
+    const cutoff = barCutoff(bar, previousSeenAt, this.reactionMs);
     for (let i = 0; i < list.length; i++) {
       const held = list[i] as HeldTrailingStop<O>;
-      if (held.spec.triggerOn === 'last' && this.walk(held, bar)) i--;
+      if (held.spec.triggerOn === 'last' && held.createAt <= cutoff && this.walk(held, bar)) i--;
     }
   }
 
@@ -268,4 +279,23 @@ export class TrailingStopEmulator<O> {
       }
     }
   }
+}
+
+/**
+ * The latest time, on the kernel's clock, at which a stop still meets a bar from its open: the
+ * bar's open time, or when the kernel got the sym's previous bar if that was later, plus the
+ * venue's reaction allowance. So a stop made on the previous bar's close, or on a fill the venue
+ * reported with it, meets this bar whatever the latency; one made later (from a timer inside the
+ * bar, or on a mark inside it) did not exist when the bar opened and meets none of its prices.
+ * Keel's choice, the simulated venue's arrival cutoff (`backtest/sim/bar-arrivals.ts`) on the
+ * kernel's clock: a bar cannot say when inside it a price came. Only the kernel's clock counts (a
+ * paper session's replay time; a bar's `recvTs` there is the machine's), so the allowance runs
+ * from when the kernel got the bar, a market-data delay after the venue did.
+ * @param bar - the closed bar about to be walked
+ * @param previousSeenAt - the kernel's time when it got the sym's previous bar, undefined for none
+ * @param reactionMs - the venue's reaction allowance, ms
+ * @returns epoch ms: stops made after it sit the bar out
+ */
+function barCutoff(bar: BarEvent, previousSeenAt: number | undefined, reactionMs: number): number {
+  return (previousSeenAt === undefined ? bar.openTime : Math.max(bar.openTime, previousSeenAt)) + reactionMs;
 }

@@ -153,8 +153,9 @@ describe('backtest runner: an emulated trailing stop', () => {
   }
 
   it('on a bar-only recording trails the closed bars, favourable extreme first, and its order fills at the next bar open', async () => {
-    // SELL stop 2.0 under the highest price, walked open, high, low, close:
-    // bar 0: 100 (active, stop 98), 101 (stop 99), 99.5, 100; bar 1: 101.5 (stop 99.5), 103 (stop 101), 101.5, 102;
+    // SELL stop 2.0 under the highest price, walked open, high, low, close. Placed in onStart, at
+    // bar 0's close: it sits bar 0 out (its prices came before the stop existed) and, with no
+    // price before, stays PENDING until bar 1: 101.5 (active, stop 99.5), 103 (stop 101), 101.5, 102;
     // bar 2: 102, 102.5, 100.5 <= 101: triggered at bar 2's close; its MARKET order fills at bar 3's open, 100.
     const { result, stop, steps } = await sellTrailOnBars('bars', [
       [100, 101, 99.5, 100],
@@ -163,7 +164,7 @@ describe('backtest runner: an emulated trailing stop', () => {
       [100, 100, 99, 99.5],
     ]);
     // The run starts when bar 0 closes (a bar is recorded at its close), with onStart.
-    expect(steps).toEqual(['T0+1m PENDING -', 'T0+1m ACTIVE 98', 'T0+3m TRIGGERED 101']);
+    expect(steps).toEqual(['T0+1m PENDING -', 'T0+2m ACTIVE 99.5', 'T0+3m TRIGGERED 101']);
     expect(stop?.crossPrice).toBe(100.5);
     const fills = [...result.fills].map(
       (f) => `T0+${f.timestamp - T0}ms ${f.clientOrderId} ${f.side} @ ${f.price.toFixed()}`,
@@ -175,8 +176,8 @@ describe('backtest runner: an emulated trailing stop', () => {
   });
 
   it('triggers a SELL stop 2 under the high when the bar rose 10 and fell 11 (either order of the extremes)', async () => {
-    // bar 0: flat 100 (the stop is placed in onStart, active at 98).
-    // bar 1: open 100, high 110, low 99, close 109.
+    // bar 0: flat 100 (the stop is placed in onStart, at its close: it sits bar 0 out).
+    // bar 1: open 100 (active, stop 98), high 110, low 99, close 109.
     //   Walked open, low, high, close (Keel's old walk): 99 > 98, 110 -> stop 108, close 109 > 108: no trigger.
     //   Walked open, high, low, close (Keel's walk now): 110 -> stop 108, then 99 <= 108: triggered.
     //   The bar cannot say which came first; only the second order is the adverse one for a

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { StrategyRefs } from '../../../core/kernel/strategy-refs.ts';
+import { hasGeneratedForm, StrategyRefs } from '../../../core/kernel/strategy-refs.ts';
 
 describe('strategy references', () => {
   it('generates {id}-{runId-}{counter in base 36}', () => {
@@ -33,5 +33,47 @@ describe('strategy references', () => {
       ),
       { numRuns: 2_000 },
     );
+  });
+
+  it('tells the generated form by the counter: {id}-{n in base 36}, and {id}-{runId}-{n} in a tagged run', () => {
+    const counter = /^[1-9a-z][0-9a-z]*$/;
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'0123456789azAZ-_') }),
+        fc.constantFrom('', 'r7'),
+        (tail, runId) => {
+          const prefix = runId === '' ? 'pmm-' : `pmm-${runId}-`;
+          const own = counter.test(tail);
+          expect(hasGeneratedForm(`pmm-${tail}`, 'pmm', prefix)).toBe(own);
+          if (runId !== '') expect(hasGeneratedForm(`${prefix}${tail}`, 'pmm', prefix)).toBe(own);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+    for (const n of [1, 35, 36, 1295, 1296, 2 ** 40])
+      expect(hasGeneratedForm(`pmm-${n.toString(36)}`, 'pmm', 'pmm-')).toBe(true);
+  });
+
+  it('claims a custom reference of no generated form as none of its own, in every mode', () => {
+    for (const runId of ['', 'r7']) {
+      const refs = new StrategyRefs('pmm', runId);
+      refs.next();
+      for (const ref of ['pmm-bid-1', 'pmm-BUY-1', 'pmm-0', 'pmm-01', 'pmm-', 'pmmx-1', 'pmm_1', 'other-1'])
+        expect(refs.claim(ref), `${ref} (run tag '${runId}')`).toBeUndefined();
+    }
+  });
+
+  it('claims a generated reference once, then as used; one of the form never generated as reserved', () => {
+    const refs = new StrategyRefs('pmm', '');
+    const first = refs.next();
+    expect(refs.claim(first)).toBe('redeemed');
+    expect(refs.claim(first)).toBe('used');
+    expect(refs.claim('pmm-2')).toBe('reserved');
+    expect(refs.next()).toBe('pmm-2');
+    expect(refs.claim('pmm-2')).toBe('redeemed');
+    const tagged = new StrategyRefs('pmm', 'r7');
+    expect(tagged.claim('pmm-r7-1')).toBe('reserved');
+    // A backtest's form is refused in a tagged run too: the same custom references pass in every mode.
+    expect(tagged.claim('pmm-1')).toBe('reserved');
   });
 });
