@@ -56,7 +56,8 @@ type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecut
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
  * node pushed is followed by a read of the loans (a liquidation repays them on its own). Of the
  * loan reads, a late reply is dropped once a read sent after it was applied (see
- * {@link LoanReadOrder}).
+ * {@link LoanReadOrder}). Commands on a sym reach the venue in the order submitted, across the
+ * socket and REST ({@link SymCommandOrder}).
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
