@@ -331,6 +331,15 @@ export class LiveExecutionClient implements ExecutionPort {
     }
   }
 
+  /**
+   * For a lockstep session's acknowledgement of a market event, which must follow the commands
+   * the event made (see {@link SymCommandOrder}).
+   * @returns settles once no command is held behind another any more; undefined when none is
+   */
+  commandsHeld(): Promise<void> | undefined {
+    return this.commandOrder.idle();
+  }
+
   /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */
   private notSent(command: StrategyIntent, reason: string): void {
     this.closesInFlight.answered(command);

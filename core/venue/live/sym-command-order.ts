@@ -46,6 +46,8 @@ interface Pending {
 export class SymCommandOrder {
   /** Commands submitted and not answered, held ones included, in the order submitted. */
   private readonly pending: Pending[] = [];
+  /** Told once no command is held any more. */
+  private idleWaiters: (() => void)[] = [];
   private stopped = false;
 
   /** @param options - where a command never sent is reported, and the log */
@@ -94,11 +96,25 @@ export class SymCommandOrder {
       this.pending.splice(i--, 1);
       this.deny(entry, before);
     }
+    this.wakeIdleWaiters();
   }
 
   /** How many commands are held, not sent yet. */
   get held(): number {
     return this.pending.filter((entry) => !entry.sent).length;
+  }
+
+  /**
+   * For a lockstep session, whose acknowledgement of a market event must follow every command
+   * the event made (the paper venue releases nothing more until it has them).
+   * @returns settles once no command is held any more (each sent, or reported never sent);
+   *   undefined when none is held now
+   */
+  idle(): Promise<void> | undefined {
+    if (this.held === 0) return undefined;
+    return new Promise<void>((resolve) => {
+      this.idleWaiters.push(resolve);
+    });
   }
 
   /** The first command before the one at `index` that it must wait for, if any. */
@@ -146,6 +162,14 @@ export class SymCommandOrder {
       const held = this.pending[i];
       if (held !== undefined && !held.sent && this.blocker(i) === undefined) this.send(held);
     }
+    this.wakeIdleWaiters();
+  }
+
+  private wakeIdleWaiters(): void {
+    if (this.idleWaiters.length === 0 || this.held > 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private deny(entry: Pending, before: Pending | undefined): void {
