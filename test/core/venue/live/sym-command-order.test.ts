@@ -132,6 +132,23 @@ describe('the order of commands on a sym across the socket and REST', () => {
     expect(r.order.held).toBe(0);
   });
 
+  it('tells a lockstep ack waiting for held commands once every one is sent', async () => {
+    const r = rig();
+    expect(r.order.idle()).toBeUndefined();
+    r.submit(close('c1'));
+    expect(r.order.idle()).toBeUndefined();
+    r.submit(place('p1'));
+    let idle = false;
+    void r.order.idle()?.then(() => {
+      idle = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(idle).toBe(false);
+    await r.answer('c1');
+    expect(r.sent).toEqual(['c1', 'p1']);
+    expect(idle).toBe(true);
+  });
+
   it('sends a command submitted while a held one is being sent (a hook reacting to its events)', async () => {
     const sent: string[] = [];
     const order = new SymCommandOrder({ notSent: () => undefined, logger: pino({ level: 'silent' }) });
