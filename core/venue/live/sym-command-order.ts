@@ -38,10 +38,11 @@ interface Pending {
  * REST, whose requests may overtake each other and the socket's frames. So a command goes at once
  * when nothing submitted before it on its syms is still unanswered, or when it and everything
  * unanswered before it go over the socket; otherwise it is held until those are answered, then
- * sent, held commands in the order submitted. A close followed by an order the other way thus
- * reaches the venue as the simulated venue runs it: the close first. A command without a sym (a
- * loan, the position mode, a cancel or close of every sym) is ordered with the commands of every
- * sym. Commands on different syms are not ordered with each other.
+ * sent, held commands in the order submitted, whatever the answer (accepted, refused, or a lost
+ * reply looked up): never dropped, never sent twice. A close followed by an order the other way
+ * thus reaches the venue as the simulated venue runs it: the close first. A command without a sym
+ * (a loan, the position mode, a cancel without a sym) is ordered with the commands of every sym.
+ * Commands on different syms are not ordered with each other.
  */
 export class SymCommandOrder {
   /** Commands submitted and not answered, held ones included, in the order submitted. */
