@@ -43,7 +43,8 @@ export interface ExecutionPort {
   readonly events: Observable<UserEvent>;
   /**
    * Sends an approved command to the venue. Never throws for venue-side failures: those come
-   * back as REJECTED order updates or `commandRejected` events.
+   * back as REJECTED order updates or `commandRejected` events. Commands on a sym reach the venue
+   * in the order submitted, whichever channel each goes over.
    * @param command - an intent the risk gate approved
    */
   submit(command: ApprovedIntent): void;

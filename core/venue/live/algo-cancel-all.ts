@@ -13,6 +13,8 @@ export interface AlgoCancelAllContext {
   readonly followUpFailed: (what: string, error: unknown) => void;
   /** The algo orders the client reported open. */
   readonly openAlgoOrders: () => readonly AlgoOrder[];
+  /** Told once the venue accepted the cancel, before the read-back. */
+  readonly accepted?: () => void;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function cancelAllAlgoOrdersAndReadBack(
     listFailure = error;
   }
   await rest.cancelAllAlgoOrders(filters);
+  ctx.accepted?.();
   const what = 'algo orders it may have ended';
   if (listFailure !== undefined) ctx.followUpFailed(what, listFailure);
   const targets = new Map<string, AlgoOrder>();

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { type Logger, pino } from 'pino';
 import { type Observable, Subject, type Subscription } from 'rxjs';
 import type { ExecutionPort, VenueSnapshot } from '../../execution/index.ts';
-import type { AlgoOrder, Order, StrategyIntent, UserEvent, VenueStatus } from '../../model/index.ts';
+import {
+  type AlgoOrder,
+  COMMAND_NOT_APPLIED,
+  type Order,
+  type StrategyIntent,
+  type UserEvent,
+  type VenueStatus,
+} from '../../model/index.ts';
 import type { ApprovedIntent } from '../../risk/index.ts';
 import type { NamedOrder } from '../mapping/order-mapping.ts';
 import { realTimer, type TimerPort } from '../timer-port.ts';
@@ -19,6 +26,7 @@ import { DEFAULT_LOST_REPLY_LOOKUPS, resolveLostReply } from './lost-reply-resol
 import { DEFAULT_EXECUTION_CATCH_UP, ExecutionCatchUp } from './missed-executions.ts';
 import { NewestPositionReports } from './newest-position-reports.ts';
 import { sendOrderAction } from './order-actions.ts';
+import { orderFromIntent } from './order-from-intent.ts';
 import { lookUpOrder } from './order-lookup.ts';
 import { OrderPlacement } from './order-placement.ts';
 import { isOutcomeUnknown } from './outcome-unknown.ts';
@@ -27,6 +35,7 @@ import { correctionCounts } from './reconciliation-report.ts';
 import { DEFAULT_RECONCILIATION_RETRY, ReconciliationRuns } from './reconciliation-runs.ts';
 import { refusalLogLevel } from './refusal-log-level.ts';
 import { runRestCommand } from './rest-commands.ts';
+import { SymCommandOrder } from './sym-command-order.ts';
 import { UnknownOrderLookups } from './unknown-order-lookups.ts';
 import { VenueLoanReads } from './venue-loan-reads.ts';
 import { venueSnapshot } from './venue-snapshot.ts';
@@ -47,7 +56,8 @@ type ReconciliationWarningKind = 'forgotten' | 'unfetchedFills' | 'leftOutExecut
  * catch-up window), and the kernel's own de-duplication catches an older one. Each liquidation
  * node pushed is followed by a read of the loans (a liquidation repays them on its own). Of the
  * loan reads, a late reply is dropped once a read sent after it was applied (see
- * {@link LoanReadOrder}).
+ * {@link LoanReadOrder}). Commands on a sym reach the venue in the order submitted, across the
+ * socket and REST ({@link SymCommandOrder}).
  */
 export class LiveExecutionClient implements ExecutionPort {
   private readonly subject = new Subject<UserEvent>();
@@ -57,6 +67,8 @@ export class LiveExecutionClient implements ExecutionPort {
   private readonly ownPortfolio = new OwnPortfolio();
   private readonly firedAlgos = new FiredAlgoOrders();
   private readonly closesInFlight = new ConcurrentCloses();
+  /** Commands on a sym reach the venue in the order submitted, across the socket and REST. */
+  private readonly commandOrder: SymCommandOrder;
   private readonly placement: OrderPlacement;
   /** Acknowledged orders and algo orders a reconciliation found unknown to the venue, looked up again. */
   private readonly unknownOrders: UnknownOrderLookups;
@@ -96,6 +108,10 @@ export class LiveExecutionClient implements ExecutionPort {
     this.localView = new LocalTradingView(this.venueNow, () => this.catchUp.oldestNeeded());
     this.logger = options.logger ?? pino({ name: 'keel.venue.live', level: 'warn' });
     this.privateStatus = new StreamStatus('private', this.eventNow);
+    this.commandOrder = new SymCommandOrder({
+      notSent: (command, reason) => this.notSent(command, reason),
+      logger: this.logger,
+    });
     this.loanReads = new VenueLoanReads({
       rest: options.rest,
       now: this.eventNow,
@@ -251,6 +267,7 @@ export class LiveExecutionClient implements ExecutionPort {
    * @returns when closed
    */
   async stop(withinMs?: number): Promise<void> {
+    this.commandOrder.stop();
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.reconciliations.stop();
     this.placement.stop();
@@ -260,39 +277,76 @@ export class LiveExecutionClient implements ExecutionPort {
     this.privateStatus.complete();
   }
 
-  /** @param command - an approved intent */
+  /**
+   * Sends the command, or holds it until the commands before it on its syms that it must not
+   * overtake are answered (see {@link SymCommandOrder}).
+   * @param command - an approved intent
+   */
   submit(command: ApprovedIntent): void {
+    const intent = command.intent;
+    if (intent.kind === 'placeOrder' && !this.catchUp.primed) this.placedBeforePrimed.add(intent.ref);
+    this.warnOfConcurrentCloses(command);
+    this.commandOrder.submit(command, () => this.send(command));
+  }
+
+  /** @returns when the venue answered the command, or its lost reply was looked up */
+  private send(command: ApprovedIntent): Promise<void> {
     const intent = command.intent;
     switch (intent.kind) {
       case 'placeOrder':
-        if (!this.catchUp.primed) this.placedBeforePrimed.add(intent.ref);
-        this.placement.place(intent);
-        return;
+        return this.placement.place(intent);
       case 'modifyOrder':
       case 'cancelOrder':
       case 'cancelOrders':
-        sendOrderAction(intent, {
+        return sendOrderAction(intent, {
           ws: this.options.ws,
           rest: this.options.rest,
           refuse: (error) => this.rejectCommand(command, error),
         });
-        return;
-      default:
-        this.warnOfConcurrentCloses(command);
+      default: {
+        // Answered once the venue accepted it (before the reads after it), or refused it, or its
+        // lost reply was looked up.
+        let answered: () => void = () => undefined;
+        const answer = new Promise<void>((resolve) => {
+          answered = resolve;
+        });
         runRestCommand(this.options.rest, command, {
           emit: (event) => this.emit(event),
           now: this.eventNow,
           followUpFailed: (what, error) => this.followUpFailed(command, what, error),
           openAlgoOrders: () => this.localView.state().openAlgoOrders ?? [],
           loanReads: this.loanReadOrder,
+          accepted: () => answered(),
         })
           .catch((error: unknown) =>
             isOutcomeUnknown(error)
               ? this.resolveLostReply(command, error)
               : this.rejectCommand(command, error),
           )
-          .finally(() => this.closesInFlight.answered(command));
+          .finally(() => {
+            this.closesInFlight.answered(command);
+            answered();
+          });
+        return answer;
+      }
     }
+  }
+
+  /**
+   * For a lockstep session's acknowledgement of a market event, which must follow the commands
+   * the event made (see {@link SymCommandOrder}).
+   * @returns settles once no command is held behind another any more; undefined when none is
+   */
+  commandsHeld(): Promise<void> | undefined {
+    return this.commandOrder.idle();
+  }
+
+  /** A held command was never sent (the client stopped): a REJECTED order for a place, else a refusal. */
+  private notSent(command: StrategyIntent, reason: string): void {
+    this.closesInFlight.answered(command);
+    if (command.intent.kind === 'placeOrder')
+      this.emitOrder(orderFromIntent(command.intent, '', 'REJECTED', this.eventNow(), reason));
+    else this.rejectCommand(command, new Error(reason), COMMAND_NOT_APPLIED);
   }
 
   /**

@@ -31,31 +31,29 @@ export interface OrderActionChannels {
  * Sends an amendment or a cancel over the WebSocket, and over REST when the socket is down.
  * @param intent - the amendment or cancel
  * @param channels - the WebSocket and REST clients, and where a refusal goes
+ * @returns when the venue answered it or it failed (a refusal reported); never rejects
  */
-export function sendOrderAction(intent: OrderActionIntent, channels: OrderActionChannels): void {
+export function sendOrderAction(intent: OrderActionIntent, channels: OrderActionChannels): Promise<void> {
   const { rest } = channels;
   switch (intent.kind) {
     case 'modifyOrder':
-      send(
+      return send(
         channels,
         () => replaceOrderRequest(intent),
         () => rest.replaceOrder(replaceOrderRequest(intent).args),
       );
-      return;
     case 'cancelOrder':
-      send(
+      return send(
         channels,
         () => cancelOrderRequest(intent),
         () => rest.cancelOrder({ clientOrderId: intent.target, sym: intent.sym }),
       );
-      return;
     case 'cancelOrders':
-      send(
+      return send(
         channels,
         () => cancelOrdersRequest(intent),
         () => cancelManyViaRest(rest, intent),
       );
-      return;
   }
 }
 
@@ -103,19 +101,26 @@ function send(
   { ws, refuse }: OrderActionChannels,
   build: () => OrderEntryRequest,
   viaRest: () => Promise<unknown>,
-): void {
+): Promise<void> {
   let request: OrderEntryRequest;
   try {
     request = build();
   } catch (error) {
     refuse(error);
-    return;
+    return Promise.resolve();
   }
-  ws.request(request.action, request.args).catch((error: unknown) => {
-    // Cancels and amendments are safe to send again over REST when the socket is down. One
-    // whose REST answer was lost (5xx, connection reset, timeout) may have run: it is reported
-    // with COMMAND_OUTCOME_UNKNOWN (see commandRejection), and the kernel looks its orders up.
-    if (error instanceof NotConnectedError) return viaRest().catch((restError: unknown) => refuse(restError));
-    refuse(error);
-  });
+  return ws.request(request.action, request.args).then(
+    () => undefined,
+    (error: unknown) => {
+      // Cancels and amendments are safe to send again over REST when the socket is down. One
+      // whose REST answer was lost (5xx, connection reset, timeout) may have run: it is reported
+      // with COMMAND_OUTCOME_UNKNOWN (see commandRejection), and the kernel looks its orders up.
+      if (error instanceof NotConnectedError)
+        return viaRest().then(
+          () => undefined,
+          (restError: unknown) => refuse(restError),
+        );
+      refuse(error);
+    },
+  );
 }

@@ -88,8 +88,9 @@ export class OrderPlacement {
   /**
    * Sends a place order; a request that cannot be built is reported REJECTED at once.
    * @param intent - the approved place-order intent
+   * @returns when the venue answered the request or it failed (its order reported, or looked up)
    */
-  place(intent: PlaceOrderIntent): void {
+  place(intent: PlaceOrderIntent): Promise<void> {
     let request: OrderEntryRequest;
     try {
       request = placeOrderRequest(intent, this.options.brokerClientId, this.options.newReference);
@@ -97,11 +98,11 @@ export class OrderPlacement {
       this.options.emitOrder(
         orderFromIntent(intent, '', 'REJECTED', this.stampNow(), String((error as Error).message)),
       );
-      return;
+      return Promise.resolve();
     }
     const sent = { ...intent, ref: request.clientOrderId };
     this.unresolved.set(sent.ref, sent);
-    this.options.ws.request(request.action, request.args).then(
+    return this.options.ws.request(request.action, request.args).then(
       (reply) => this.onPlaceAck(sent, reply),
       (error: unknown) => this.onPlaceFailure(sent, error),
     );

@@ -32,6 +32,11 @@ export interface RestCommandContext {
   readonly openAlgoOrders: () => readonly AlgoOrder[];
   /** The order of the client's loan reads: a loan read's result is dropped once a later one's was applied. */
   readonly loanReads: LoanReadOrder;
+  /**
+   * Told once the venue accepted the command itself, before any read after it: the commands held
+   * behind it may go.
+   */
+  readonly accepted?: () => void;
 }
 
 /**
@@ -56,15 +61,18 @@ export async function runRestCommand(
   ctx: RestCommandContext,
 ): Promise<void> {
   const { emit, now, followUpFailed } = ctx;
+  const accepted = ctx.accepted ?? (() => undefined);
   const intent = command.intent;
   const algo = (wire: AlgoOrderWire) =>
     emit({ kind: 'algoOrder', ts: now(), recvTs: now(), algoOrder: algoOrderFromWire(wire) });
   switch (intent.kind) {
     case 'closePosition':
       await rest.closePosition({ sym: intent.sym, positionSide: intent.positionSide });
+      accepted();
       return;
     case 'closePositions':
       await rest.closePositions({ symList: intent.symList });
+      accepted();
       return;
     case 'placeAlgoOrder':
       algo(
@@ -109,6 +117,7 @@ export async function runRestCommand(
         clientId: intent.ref,
       };
       await (intent.kind === 'borrow' ? rest.marginBorrow(body) : rest.marginRepay(body));
+      accepted();
       await followUp('loans', followUpFailed, async () => {
         const read = ctx.loanReads.send();
         const events = await readLoanEvents(rest, now(), intent);
@@ -118,6 +127,7 @@ export async function runRestCommand(
     }
     case 'setPositionMode': {
       await rest.setPositionMode({ positionMode: intent.positionMode });
+      accepted();
       await followUp('account', followUpFailed, async () => {
         const account = accountFromWire(await rest.getTradingAccount());
         emit({ kind: 'account', ts: now(), recvTs: now(), account });
