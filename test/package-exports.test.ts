@@ -11,16 +11,18 @@ const tempDir = tempDirsRemovedAfterEach('keel-package-exports-');
 const SCRIPT = `import { defineStrategy } from 'keel';
 import { D } from 'keel/model';
 import { runBacktest } from 'keel/backtest';
+import { runConfiguredBacktest } from 'keel/config/compose/backtest-run.ts';
 import { defineStrategy as inRepo } from '${resolve('core/kernel/index.ts')}';
 console.log(JSON.stringify({
   sameApi: defineStrategy === inRepo,
   runBacktest: typeof runBacktest,
+  deepPath: typeof runConfiguredBacktest,
   sum: D('0.1').plus('0.2').toFixed(),
 }));
 `;
 
 describe('the package entry points', () => {
-  it('let a project that installed Keel import keel, keel/model and keel/backtest by name', () => {
+  it('let a project that installed Keel import keel, keel/model and keel/backtest by name, and any file by its path', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'node_modules'));
     symlinkSync(resolve('.'), join(dir, 'node_modules', 'keel'), 'dir');
@@ -33,6 +35,11 @@ describe('the package entry points', () => {
       env: { PATH: process.env.PATH ?? '' },
     });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ sameApi: true, runBacktest: 'function', sum: '0.3' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      sameApi: true,
+      runBacktest: 'function',
+      deepPath: 'function',
+      sum: '0.3',
+    });
   }, 90_000);
 });

@@ -14,6 +14,7 @@ import {
   tradesCsvLines,
   trailingStopsCsvLines,
   writeTextFilesTogether,
+  writingFile,
 } from '../../backtest/report/index.ts';
 import { type KeelConfig, strategyName } from '../schema/index.ts';
 
@@ -87,8 +88,9 @@ export async function writeRunOutputs(
   settleAsset: string,
   signal?: AbortSignal,
 ): Promise<RunOutputPaths> {
-  await mkdir(dirname(paths.json), { recursive: true });
-  await mkdir(dirname(paths.html), { recursive: true });
+  // A folder that cannot be made (a file in its place, a full disk) fails as the files would.
+  await writingFile(paths.json, () => mkdir(dirname(paths.json), { recursive: true }));
+  await writingFile(paths.html, () => mkdir(dirname(paths.html), { recursive: true }));
   const base = csvBaseOf(paths.json);
   const csv = CSV_LOGS.map(([suffix, lines]) => [`${base}${suffix}`, lines] as const);
   // The HTML is rendered lazily, after the JSON and CSVs are staged, as they were written before.
