@@ -1,37 +1,20 @@
-import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
-import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
 import { D } from '../../../core/model/index.ts';
+import { buyOncePaperConfig, BUY_ONCE_SYM as ETH } from '../../kit/buy-once-paper-config.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
-const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const newDir = tempDirsRemovedAfterEach('keel-paper-coins-');
-const ETH = 'OKX_SPOT_ETH_USDT';
 
 describe('a paper session starting with coins besides its cash', () => {
   it('starts its equity with the coins at their first price, so the summary, the curve and the return agree', async () => {
     const dir = newDir();
-    const file = join(dir, 'eth-paper.yaml');
-    writeFileSync(
-      file,
-      `mode: paper
-instruments: [${ETH}]
-strategies:
-  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${ETH}, qty: 0.01 } }
-paper:
-  lockstep: true
-  durationSec: 2
-  source: { kind: synthetic, seed: 1 }
-  startingCash: { USDT: 100000, ETH: 3 }
-logging: { level: warn }
-report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
-`,
-    );
-    const loaded = loadConfig(file);
-    if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+    const loaded = buyOncePaperConfig(dir, {
+      durationSec: 2,
+      logLevel: 'warn',
+      startingCash: '{ USDT: 100000, ETH: 3 }',
+    });
     const outcome = await runConfiguredSession(loaded, { handleSignals: false });
     if (!outcome.ok) throw new Error(outcome.problems.join('\n'));
     // The buy filled: the venue reported the account after ETH had a price.

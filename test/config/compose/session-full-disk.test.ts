@@ -1,39 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT } from '../../../config/cli/exit-codes.ts';
 import { runConfiguredSession } from '../../../config/compose/session-run.ts';
 import { formatSessionSummary } from '../../../config/compose/session-summary.ts';
-import { formatConfigProblem, loadConfig } from '../../../config/loader/index.ts';
+import { buyOncePaperConfig } from '../../kit/buy-once-paper-config.ts';
 import { tempDirsRemovedAfterEach } from '../../kit/temp-dirs.ts';
 
-const BUY_ONCE = resolve('test/config/fixtures/buy-once-plugin.ts');
 const newDir = tempDirsRemovedAfterEach('keel-full-disk-');
-const ETH = 'OKX_SPOT_ETH_USDT';
 
 describe('a paper session on a disk that fills up', () => {
   it('goes on past its recording, stops through its shutdown, and ends with its summary naming what was not written', async () => {
     const dir = newDir();
-    const file = join(dir, 'paper.yaml');
-    writeFileSync(
-      file,
-      `mode: paper
-instruments: [${ETH}]
-strategies:
-  - { id: buy, use: ${JSON.stringify(BUY_ONCE)}, params: { sym: ${ETH}, qty: 0.01 } }
-paper:
-  lockstep: true
-  durationSec: 3
-  source: { kind: synthetic, seed: 1 }
-  startingCash: { USDT: 100000 }
-logging: { level: silent }
-recording: { path: ${JSON.stringify(join(dir, 'session.jsonl'))} }
-report: { json: ${JSON.stringify(join(dir, 'result.json'))}, html: ${JSON.stringify(join(dir, 'report.html'))} }
-`,
-    );
-    const loaded = loadConfig(file);
-    if (!loaded.ok) throw new Error(loaded.problems.map(formatConfigProblem).join('\n'));
+    const loaded = buyOncePaperConfig(dir, {
+      durationSec: 3,
+      logLevel: 'silent',
+      recording: join(dir, 'session.jsonl'),
+    });
     // Room for 8 KiB per file only: a file-size limit fails write(2) as a full disk does.
     execFileSync('prlimit', ['--pid', String(process.pid), '--fsize=8192:unlimited']);
     let outcome: Awaited<ReturnType<typeof runConfiguredSession>>;
