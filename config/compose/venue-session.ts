@@ -4,7 +4,6 @@ import { longestViewDelay } from '../../backtest/sim/index.ts';
 import { Kernel, type KernelState, wallScheduler } from '../../core/kernel/index.ts';
 import { settlesInCoins } from '../../core/model/index.ts';
 import { RiskGate } from '../../core/risk/index.ts';
-import type { TimerPort } from '../../core/venue/index.ts';
 import { riskGateConfigOf } from '../schema/index.ts';
 import { adoptedPositionsOf } from './adopted-positions.ts';
 import { journalWithAttachedLegs, restAlgoOrderHistory } from './attached-legs.ts';
@@ -19,6 +18,7 @@ import { sessionGuards } from './session-guards.ts';
 import { SessionStartingCoins } from './session-starting-coins.ts';
 import { restStatementPages, SessionStatement, STATEMENT_REFRESH_MS } from './session-statement.ts';
 import { waitForStop } from './session-stop.ts';
+import { sessionClockRate, sessionTimer } from './session-timer.ts';
 import { StartUpInterrupted, type StartUpSignals, watchStartUpSignals } from './start-up-signals.ts';
 import { showStatus, statusLogTo } from './status-line.ts';
 import { recordStrategyFaults } from './strategy-fault-log.ts';
@@ -37,23 +37,6 @@ import { warmUpBeforeTrading } from './warm-up-history.ts';
  * choice): the paper venue releases it at once, or once the REST commands the ack counts arrived.
  */
 const LOCKSTEP_STOP_WAIT_MS = 1_000;
-
-/**
- * A timer port on the session's clock whose timers do not keep the process alive (the session's
- * own stop ends it).
- * @param sessionClock - the session's clock
- * @returns the port
- */
-function sessionTimer(sessionClock: () => number): TimerPort {
-  return {
-    now: sessionClock,
-    setTimer(fn, ms) {
-      const handle = setTimeout(fn, ms);
-      handle.unref();
-      return () => clearTimeout(handle);
-    },
-  };
-}
 
 /**
  * Runs strategies on a venue over its real protocol: the live venue adapter (REST, private and
@@ -125,8 +108,9 @@ async function startAndRunVenueSession(
         options.instruments.filter((spec) => settlesInCoins(spec.id)).map((spec) => spec.sym),
       ),
       onRejected: (order, strategyId) => alerts.rejected(order, strategyId),
-      // What the journal holds back waits on the session's clock, so it ends on time in a quiet account.
-      timer: sessionTimer(options.sessionClock),
+      // What the journal holds back waits on the session's clock, at its pace (a replay's speed),
+      // so it ends on time in a quiet account.
+      timer: sessionTimer(options.sessionClock, sessionClockRate(options)),
     },
   );
 

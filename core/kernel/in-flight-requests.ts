@@ -170,6 +170,19 @@ export class InFlightRequests {
     return this.claimOf(order)?.claimPrice;
   }
 
+  /**
+   * The requests in flight on an order while it shows Keel's placeholder (the venue has not
+   * answered them).
+   * @param clientOrderId - the order
+   * @returns their references, oldest first; none when nothing is in flight on it
+   */
+  pendingOn(clientOrderId: string): readonly string[] {
+    const marked = this.marked.get(clientOrderId);
+    return marked !== undefined && this.orders.byRef.get(clientOrderId) === marked.placeholder
+      ? marked.pending
+      : NO_TARGETS;
+  }
+
   private claimOf(order: Order): MarkedOrder | undefined {
     if (this.marked.size === 0) return undefined;
     const marked = this.marked.get(orderKey(order));

@@ -32,6 +32,11 @@ import type { VenueConnectivity } from './venue-connectivity.ts';
 export class IntentPipeline {
   /** References strategies chose themselves (generated ones are unique by construction). */
   private readonly customRefs = new Set<string>();
+  /**
+   * The references of Keel's own cancels (sweeps), so a later sweep can tell an order's cancel in
+   * flight from its owner's; a few per fault or kill-switch trip, so kept for the run.
+   */
+  private readonly keelCancels = new Set<string>();
 
   /**
    * @param state - the kernel state (the gate's view, and where in-flight orders are recorded)
@@ -160,9 +165,20 @@ export class IntentPipeline {
   sendKeelCancel(ownerId: string, intent: CancelOrdersIntent | CancelAlgoOrderIntent): boolean {
     const decision = this.gate.evaluate({ strategyId: 'keel', intent }, this.state);
     if (decision.kind === 'denied') return false;
+    this.keelCancels.add(intent.ref);
     this.record(ownerId, intent);
     this.execution.submit(decision.command);
     return true;
+  }
+
+  /**
+   * Whether one of Keel's own cancels (a sweep's) is in flight on an order: the order shows
+   * PENDING_CANCEL and a refusal of any other cancel on it leaves it so.
+   * @param clientOrderId - the order
+   * @returns true while a sweep's cancel of it is unanswered
+   */
+  keelCancelInFlight(clientOrderId: string): boolean {
+    return this.requests.pendingOn(clientOrderId).some((ref) => this.keelCancels.has(ref));
   }
 
   /** Cancels emulated stops (each owner told in `onTrailingStop`); one already gone is skipped. */

@@ -282,6 +282,16 @@ export class Kernel {
   }
 
   /**
+   * Whether one of Keel's own cancels (a sweep, see `cancelStrategyOrders`) is in flight on an
+   * order, as opposed to its owner's.
+   * @param clientOrderId - the order
+   * @returns true while a sweep's cancel of it is unanswered
+   */
+  keelCancelInFlight(clientOrderId: string): boolean {
+    return this.pipeline.keelCancelInFlight(clientOrderId);
+  }
+
+  /**
    * Sets a timer for a strategy.
    * @returns the timer id
    */

@@ -16,8 +16,11 @@ export type SweepScope = 'all' | 'riskAdding';
  * strategy and sym listing its orders, one cancelAlgoOrder per algo order, each sent through the
  * kernel as its owner's cancel ({@link Kernel.sendKeelCancel}: the risk gate under the strategy id
  * `keel`, cancels pass, then the in-flight bookkeeping, so its orders show PENDING_CANCEL and a
- * refusal reaches the owner and is looked up like one of its own cancels). An order with a cancel
- * already on its way (PENDING_CANCEL) is not cancelled again. Orders no strategy owns are left alone.
+ * refusal reaches the owner and is looked up like one of its own cancels). An order with a sweep's
+ * cancel already on its way is not cancelled again; one whose owner's own cancel is on its way is
+ * (a second cancel is harmless, the venue refusing the later one as unknown): were the owner's
+ * refused (rate limit, or no answer and the order read back open), the order would go back to
+ * OPEN with no strategy managing it and no sweep to come. Orders no strategy owns are left alone.
  * @param kernel - the run's kernel (its state lists the owners' open orders)
  * @param strategyIds - whose orders to cancel
  * @param refTag - the start of the commands' references, e.g. `keel-halt-3` (unique per sweep)
@@ -42,7 +45,7 @@ export function cancelStrategyOrders(
   for (const id of strategyIds) {
     const bySym = new Map<string, string[]>();
     for (const order of kernel.state.openOrders(id)) {
-      if (order.orderState === 'PENDING_CANCEL') continue;
+      if (order.orderState === 'PENDING_CANCEL' && kernel.keelCancelInFlight(order.clientOrderId)) continue;
       if (judge !== undefined && !judge.order(order)) continue;
       let targets = bySym.get(order.sym);
       if (targets === undefined) {

@@ -17,10 +17,9 @@ const QUERY_REFUSED_CODES: ReadonlySet<number> = new Set([400001]);
  * @param algoOrder - the algo order as Keel holds it
  * @param logger - where a lookup that failed for good is logged, at error
  * @returns the venue's algo order, or undefined when the venue answers 401018 (not found) or a
- *   state Keel does not know (the lookups are of algo orders the venue no longer lists open, so
- *   such a state, e.g. an exchange's FINISHED or EXPIRED, is not taken as open: mapped to NEW it
- *   kept the algo order open for good, holding its strategy's open-algo slot; instead it is
- *   looked up again and ended CANCELLED as one the venue does not know)
+ *   state Keel does not know, warned of (the rule of {@link algoOrderAnswer}: the reconciliation
+ *   keeps it open while it looks it up again under its lookup policy, then ends it CANCELLED
+ *   with a warning, as one the venue does not know)
  * @throws LastingLookupFailure when asking again will not help: the answer cannot be decoded, or
  *   the venue refuses the query itself (400001)
  * @throws the REST client's error for a failure that may pass (no answer, 5xx, 429...)
@@ -39,7 +38,7 @@ export async function lookUpAlgoOrder(
     if (isKnownAlgoOrderState(wire.algoOrderState)) return algoOrderFromWire(wire);
     logger.warn(
       { ...query, sym: algoOrder.sym, algoOrderState: wire.algoOrderState },
-      'algo order lookup answered a state Keel does not know: taken as not open, like one the venue does not know',
+      'algo order lookup answered a state Keel does not know: taken as not open, like one the venue does not know; looked up again, then ended CANCELLED in Keel, though the venue may still hold it',
     );
     return undefined;
   } catch (error) {
@@ -62,10 +61,16 @@ export interface AlgoOrderAnswer {
 
 /**
  * Reads an algo order the venue answered a query about after a command (a cancel's read-back, the
- * lookup of a lost reply). A state Keel does not know (e.g. an exchange's FINISHED or EXPIRED) is
- * not taken as open, as {@link lookUpAlgoOrder} does not: the venue holds the algo order but it is
- * over, so it is ended CANCELLED, as one the venue does not know is (mapped to NEW it stayed open
- * in Keel, holding its strategy's open-algo slot).
+ * lookup of a lost reply). Keel's rule for an algo order the venue shows in a state Keel does not
+ * know (neither the spec nor the venue notes list the algo order states; NEW, TRIGGERED,
+ * CANCELLED and FAILED are Keel's), after a lost reply (here) and in a reconciliation
+ * ({@link lookUpAlgoOrder}): it is not taken as open for good (mapped to NEW it stayed open in Keel,
+ * holding its strategy's open-algo slot), nor forgotten unsaid, since the venue may still hold
+ * it: it is looked up again a bounded number of times (the lost-reply policy's lookups, the
+ * reconciliation's lookup policy), and when its state is still unknown, ended CANCELLED in Keel
+ * with a warning naming it. Here it is ended CANCELLED at once, its state returned for the caller
+ * to look it up again and warn (a cancel-all's read-back, the venue having accepted the cancel,
+ * takes the ended algo order as it is).
  * @param wire - the venue's answer
  * @param now - the time the ended state is stamped with, epoch ms
  * @returns the algo order, and the unknown state when there was one

@@ -27,18 +27,32 @@ export interface LostReplyVerdict {
   /** True when the venue's state cannot tell whether the command took effect. */
   readonly unknown?: boolean;
   /**
+   * The algo orders the venue showed in a state Keel does not know (see {@link algoOrderAnswer}):
+   * ended CANCELLED in the events, though the venue may still hold them, so they are looked up
+   * again while the lost-reply policy allows, and a warning names them when their state stays unknown.
+   */
+  readonly unknownAlgoStates?: readonly UnknownAlgoState[];
+  /**
    * When the events are a read of the loans, its number: they may be applied only if
    * {@link LoanReadOrder.admit} admits it when they are.
    */
   readonly loanRead?: number;
 }
 
+/** An algo order a lookup found in a state Keel does not know. */
+export interface UnknownAlgoState {
+  readonly clientAlgoOrderId: string;
+  /** The state the venue showed. */
+  readonly state: string;
+}
+
 /**
  * Looks up, once, what the venue holds after a REST command whose reply was lost: the algo order
- * by clientAlgoOrderId (one the venue shows in a state Keel does not know is over: reported ended
- * CANCELLED, see `algoOrderAnswer`; so a lost placement took effect, a lost cancel too, a lost
- * replace did not), the loan order by clientId (then the loans), the position after a close,
- * the account's position mode.
+ * by clientAlgoOrderId (one the venue shows in a state Keel does not know is taken as not open,
+ * see {@link algoOrderAnswer}: reported ended CANCELLED and listed in the verdict's
+ * `unknownAlgoStates`; so a lost placement took effect, a lost cancel too, a lost replace did
+ * not), the loan order by clientId (then the loans), the position after a close, the account's
+ * position mode.
  * @param intent - the command
  * @param ctx - the REST client, the clock and the local open algo orders
  * @returns the venue's state as events and whether the command took effect
@@ -50,12 +64,20 @@ export async function lookUpLostCommand(
 ): Promise<LostReplyVerdict> {
   const stamp = { ts: ctx.now(), recvTs: ctx.now() };
   const algoEvent = (algoOrder: AlgoOrder): UserEvent => ({ kind: 'algoOrder', ...stamp, algoOrder });
+  const unknownOf = (found: AlgoOrderAnswer): { unknownAlgoStates?: UnknownAlgoState[] } =>
+    found.unknownState === undefined
+      ? {}
+      : {
+          unknownAlgoStates: [
+            { clientAlgoOrderId: found.algoOrder.clientAlgoOrderId, state: found.unknownState },
+          ],
+        };
   switch (intent.kind) {
     case 'placeAlgoOrder': {
       const found = await findAlgo(ctx, intent.ref);
       return found === undefined
         ? { events: [], applied: false, detail: `the venue has no algo order ${intent.ref}` }
-        : { events: [algoEvent(found.algoOrder)], applied: true, detail: '' };
+        : { events: [algoEvent(found.algoOrder)], applied: true, detail: '', ...unknownOf(found) };
     }
     case 'replaceAlgoOrder': {
       const found = await findAlgo(ctx, intent.target);
@@ -67,6 +89,7 @@ export async function lookUpLostCommand(
           events: [algoEvent(algo)],
           applied: false,
           detail: `algo order ${intent.target} is no longer open (the venue shows ${found.unknownState})`,
+          ...unknownOf(found),
         };
       const applied =
         (intent.triggerPrice === undefined || algo.triggerPrice.eq(intent.triggerPrice)) &&
@@ -83,10 +106,12 @@ export async function lookUpLostCommand(
         events: [algoEvent(algo)],
         applied: algo.state !== 'NEW',
         detail: `algo order ${intent.target} is still open`,
+        ...unknownOf(found),
       };
     }
     case 'cancelAllAlgoOrders': {
       const events: UserEvent[] = [];
+      const unknownAlgoStates: UnknownAlgoState[] = [];
       let open = 0;
       for (const local of ctx.openAlgoOrders()) {
         if (intent.sym !== undefined && local.sym !== intent.sym) continue;
@@ -94,9 +119,15 @@ export async function lookUpLostCommand(
         const found = await findAlgo(ctx, local.clientAlgoOrderId);
         if (found === undefined) continue;
         events.push(algoEvent(found.algoOrder));
+        unknownAlgoStates.push(...(unknownOf(found).unknownAlgoStates ?? []));
         if (found.algoOrder.state === 'NEW') open++;
       }
-      return { events, applied: open === 0, detail: `${open} of the algo orders are still open` };
+      return {
+        events,
+        applied: open === 0,
+        detail: `${open} of the algo orders are still open`,
+        ...(unknownAlgoStates.length === 0 ? {} : { unknownAlgoStates }),
+      };
     }
     case 'borrow':
     case 'repay': {
@@ -166,7 +197,7 @@ async function readLoansNumbered(
 
 /**
  * The algo order with this clientAlgoOrderId, or undefined when the venue answers 401018; one in
- * a state Keel does not know is ended, not open ({@link algoOrderAnswer}).
+ * a state Keel does not know is ended, not open ({@link algoOrderAnswer}), its state named.
  */
 async function findAlgo(
   ctx: LostReplyLookupContext,

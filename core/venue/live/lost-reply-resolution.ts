@@ -41,7 +41,9 @@ export interface LostReplyResolution extends LostReplyLookupContext {
 
 /**
  * Resolves a REST command whose reply was lost (timeout, network error): looks up what the venue
- * holds until it shows the command took effect or the policy's lookups are spent, and emits the
+ * holds until it shows the command took effect or the policy's lookups are spent (an algo order
+ * the venue shows in a state Keel does not know is looked up until they are spent, then ended
+ * CANCELLED with a warning, see `algoOrderAnswer`), and emits the
  * venue's state (not the loans a lookup read when a loan read sent after it was applied first:
  * see `loan-read-order.ts`). The command is never re-sent. When the venue shows it did not take
  * effect, the strategy is told so with code {@link COMMAND_NOT_APPLIED} (-2: safe to send
@@ -81,11 +83,17 @@ export async function resolveLostReply(
       );
       continue;
     }
-    if (verdict.applied) break;
+    // An algo order in a state Keel does not know may still be live: looked up again while the policy allows.
+    if (verdict.applied && verdict.unknownAlgoStates === undefined) break;
   }
   // A read of the loans older than one already applied would put its stale listing over it.
   const stale = verdict?.loanRead !== undefined && !deps.loanReads.admit(verdict.loanRead);
   for (const event of stale ? [] : (verdict?.events ?? [])) deps.emit(event);
+  if (verdict !== undefined && lookupError === undefined && verdict.unknownAlgoStates !== undefined)
+    deps.logger.warn(
+      { ...intentLogFields(command.intent), algoOrders: verdict.unknownAlgoStates },
+      `algo order read back ${deps.policy.attempts} times in a state Keel does not know: ended CANCELLED in Keel, though the venue may still hold it (check it on the venue)`,
+    );
   if (verdict?.applied === true) return;
   const tries = deps.policy.attempts;
   if (verdict === undefined || lookupError !== undefined) {

@@ -1,0 +1,59 @@
+import type { TimerPort } from '../../core/venue/index.ts';
+import type { VenueSessionOptions } from './venue-session-options.ts';
+
+/** How long an armed timer waits at most before reading the session's clock and rate again, wall ms (Keel's choice). */
+const RECHECK_MS = 1_000;
+
+/**
+ * A timer port on the session's clock: a timer of `ms` fires once the session's clock has moved
+ * `ms` on, whatever the pace of that clock against the wall's (a paper replay at `paper.speed`,
+ * a lockstep replay moving with its events, a live venue's stated rate). It is armed for the
+ * wall time the rate gives, and read again at least once a wall second: a pace that changed, or a
+ * lockstep replay slower than its top speed, re-arms it from the clock's time then. Its timers do
+ * not keep the process alive (the session's own stop ends it).
+ * @param sessionClock - the session's clock, epoch ms
+ * @param rate - how many ms the session's clock moves per wall ms, as now (the fastest it may, in lockstep)
+ * @returns the port
+ */
+export function sessionTimer(sessionClock: () => number, rate: () => number): TimerPort {
+  return {
+    now: sessionClock,
+    setTimer(fn, ms) {
+      const due = sessionClock() + ms;
+      let handle: ReturnType<typeof setTimeout> | undefined;
+      const arm = (): void => {
+        const left = due - sessionClock();
+        const wallMs = Math.min(RECHECK_MS, Math.max(1, Math.ceil(left / rate())));
+        handle = setTimeout(() => {
+          handle = undefined;
+          if (sessionClock() >= due) fn();
+          else arm();
+        }, wallMs);
+        handle.unref();
+      };
+      arm();
+      return () => {
+        if (handle !== undefined) clearTimeout(handle);
+        handle = undefined;
+      };
+    },
+  };
+}
+
+/**
+ * How fast a session's clock runs against the wall's, as the session's scheduler takes it: a paper
+ * session's replay speed (`paper.speed`, in lockstep the fastest it may go), a live session's
+ * venue clock rate as followed now (`keel venue --speed`; 1 for a real venue).
+ * @param options - the session's mode, config and venue clock estimate
+ * @returns the rate, read as it changes
+ */
+export function sessionClockRate(
+  options: Pick<VenueSessionOptions, 'mode' | 'config' | 'serverClock'>,
+): () => number {
+  if (options.mode === 'paper') {
+    const speed = options.config.paper?.speed ?? 1;
+    return () => speed;
+  }
+  const clock = options.serverClock;
+  return () => clock?.rate ?? 1;
+}
