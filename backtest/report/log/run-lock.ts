@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
+  fstatSync,
   linkSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
   utimesSync,
   writeFileSync,
@@ -283,41 +285,84 @@ function lockFile(path: string, mine: LockHolder, env: LockEnvironment): Found |
   for (let attempt = 1; ; attempt++) {
     settleAsides(path, env);
     if (created(path, mine)) return tookOverFrom;
-    const text = textOf(path);
-    const holder = text === undefined ? undefined : holderIn(text);
-    if (holder !== undefined) {
-      const verdict = judgeHolder(holder, {
-        probe: env.probe,
-        heartbeatAgeMs: heartbeatAgeOf(path, env.now()),
-        staleAfterMs: LOCK_STALE_AFTER_MS,
-        takenHere: held.has(path),
-      });
-      if (verdict.live) return { holder, ...verdict };
-      tookOverFrom = { holder, ...verdict };
-    } else {
-      // Created and not written yet (the two steps of `created`), or a run died between them: held
-      // until it is as old as a stale heartbeat, as a lock whose holder cannot be probed.
-      const age = heartbeatAgeOf(path, env.now());
-      if (text !== undefined && age !== undefined && age < LOCK_STALE_AFTER_MS)
-        return { holder: undefined, live: true, why: 'whose lock file is not written yet', elsewhere: false };
-      tookOverFrom = undefined;
+    const judged = opened(path);
+    try {
+      const text = judged?.text;
+      const age = judged === undefined ? undefined : env.now() - judged.mtimeMs;
+      const holder = text === undefined ? undefined : holderIn(text);
+      if (holder !== undefined) {
+        const verdict = judgeHolder(holder, {
+          probe: env.probe,
+          heartbeatAgeMs: age,
+          staleAfterMs: LOCK_STALE_AFTER_MS,
+          takenHere: held.has(path),
+        });
+        if (verdict.live) return { holder, ...verdict };
+        tookOverFrom = { holder, ...verdict };
+      } else {
+        // Created and not written yet (the two steps of `created`), or a run died between them: held
+        // until it is as old as a stale heartbeat, as a lock whose holder cannot be probed.
+        if (text !== undefined && age !== undefined && age < LOCK_STALE_AFTER_MS)
+          return {
+            holder: undefined,
+            live: true,
+            why: 'whose lock file is not written yet',
+            elsewhere: false,
+          };
+        tookOverFrom = undefined;
+      }
+      // A lock left by a run that is gone (or a lock file it never finished writing): taken over.
+      if (attempt > 4) throw new Error(`cannot replace the stale lock ${path}`);
+      if (judged !== undefined && !removedIfUnchanged(path, judged)) tookOverFrom = undefined;
+    } finally {
+      if (judged !== undefined) closeSync(judged.fd);
     }
-    // A lock left by a run that is gone (or a lock file it never finished writing): taken over.
-    if (attempt > 4) throw new Error(`cannot replace the stale lock ${path}`);
-    if (text !== undefined && !removedIfUnchanged(path, text)) tookOverFrom = undefined;
   }
 }
 
 /**
- * Removes a lock file judged stale only if it still holds what was judged: it is first moved to a
- * name of its own (atomic, so of two runs taking one stale lock over only one gets it), and put
- * back when another run had taken it over meanwhile. Removing it by its path instead would delete
- * the new lock of a run that took it over between the judging and the removal.
+ * A lock file as it was judged: open while it is judged and taken over, so no file created at its
+ * path meanwhile can get its inode number (a file system reuses a removed file's number at once).
+ */
+interface Judged {
+  /** Held open until the takeover is decided. */
+  readonly fd: number;
+  readonly dev: number;
+  readonly ino: number;
+  /** Its last heartbeat, epoch ms. */
+  readonly mtimeMs: number;
+  readonly text: string;
+}
+
+/** Opens a lock file to judge it; undefined when it is gone. */
+function opened(path: string): Judged | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const { dev, ino, mtimeMs } = fstatSync(fd);
+    return { fd, dev, ino, mtimeMs, text: readFileSync(fd, 'utf8') };
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+}
+
+/**
+ * Removes a lock file judged stale only if it is still the file judged, holding what was judged: it
+ * is first moved to a name of its own (atomic, so of two runs taking one stale lock over only one
+ * gets it), and put back when it is another file (a run that took the lock over meanwhile created
+ * its own, maybe not written yet: every empty lock reads alike) or was written since. Removing it by
+ * its path instead would delete the new lock of a run that took it over between the judging and
+ * the removal.
  * @param path - the lock file
- * @param judged - its text when it was judged stale
+ * @param judged - the file judged stale, still open
  * @returns whether the judged file was removed (false: gone or taken over since)
  */
-function removedIfUnchanged(path: string, judged: string): boolean {
+function removedIfUnchanged(path: string, judged: Judged): boolean {
   const aside = `${path}.${randomBytes(6).toString('hex')}.stale`;
   try {
     renameSync(path, aside);
@@ -325,15 +370,25 @@ function removedIfUnchanged(path: string, judged: string): boolean {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
     throw error;
   }
+  const moved = statOf(aside);
   const text = textOf(aside);
   // Gone: a run settling leftovers (settleAsides) removed it or put it back meanwhile.
-  if (text === undefined) return false;
-  if (text === judged) {
+  if (moved === undefined || text === undefined) return false;
+  if (moved.dev === judged.dev && moved.ino === judged.ino && text === judged.text) {
     removeIfThere(aside);
     return true;
   }
   putBack(aside, path);
   return false;
+}
+
+/** The device and inode of a file; undefined when it is gone. */
+function statOf(path: string): { readonly dev: number; readonly ino: number } | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

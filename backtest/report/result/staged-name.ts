@@ -4,6 +4,9 @@ import { basename, dirname, join } from 'node:path';
 /** How a staged file's name ends unless told otherwise: `.<name>.<pid>.partial`. */
 const STAGED_ENDING = '.partial';
 
+/** How the name a file's previous version is kept under while it is replaced ends: see {@link keptNameOf}. */
+const KEPT_ENDING = '.previous';
+
 /**
  * The temporary name a file is written under before it replaces `path`: hidden, and naming the
  * process that writes it (`.r.json.4242.partial` beside `r.json`), so a run killed while writing
@@ -28,13 +31,14 @@ export function stagedNameOf(
  * @returns the kept file's path, in the target's directory
  */
 export function keptNameOf(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.previous`);
+  return join(dirname(path), `.${basename(path)}.${process.pid}${KEPT_ENDING}`);
 }
 
 /**
  * Removes what killed runs left while writing `path`: staged files of processes no longer running,
- * and the `<path><ending>` an older Keel staged under. A staged file of a process still running is
- * left alone (it may be writing now).
+ * the previous versions they kept while committing a group of files (see {@link keptNameOf}; the
+ * write about to start replaces the file all the same), and the `<path><ending>` an older Keel
+ * staged under. A file of a process still running is left alone (it may be writing now).
  * @param path - the target about to be written
  * @param ending - how its staged files' names end (as given to {@link stagedNameOf})
  */
@@ -49,8 +53,10 @@ export async function removeStaleStagedFiles(path: string, ending: string = STAG
   }
   const stale = names.filter((name) => {
     if (name === `${basename(path)}${ending}`) return true;
-    if (!name.startsWith(prefix) || !name.endsWith(ending)) return false;
-    const pid = name.slice(prefix.length, -ending.length);
+    if (!name.startsWith(prefix)) return false;
+    const end = [ending, KEPT_ENDING].find((candidate) => name.endsWith(candidate));
+    if (end === undefined) return false;
+    const pid = name.slice(prefix.length, -end.length);
     return /^\d+$/.test(pid) && Number(pid) !== process.pid && !isRunning(Number(pid));
   });
   await Promise.all(stale.map((name) => rm(join(dirname(path), name), { force: true })));

@@ -86,4 +86,17 @@ describe('writing result files', () => {
     expect((await readdir(dir)).sort()).toEqual([otherFile, stillWriting, 'r.json'].sort());
     expect(await readFile(path, 'utf8')).toBe('{}\n');
   });
+
+  it('removes the previous versions a run killed while committing its files kept, of that file only', async () => {
+    const dir = aTempDir();
+    const path = join(dir, 'r.json');
+    const deadPid = spawnSync(process.execPath, ['-e', '']).pid as number;
+    const keptByKilledRun = `.r.json.${deadPid}.previous`;
+    const keptWhileCommitting = `.r.json.${process.ppid}.previous`;
+    const otherFile = `.r.html.${deadPid}.previous`;
+    for (const name of [keptByKilledRun, keptWhileCommitting, otherFile])
+      await writeFile(join(dir, name), 'old');
+    await writeTextFile(path, ['{}\n']);
+    expect((await readdir(dir)).sort()).toEqual([otherFile, keptWhileCommitting, 'r.json'].sort());
+  });
 });
